@@ -1,0 +1,153 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable of DESIGN.md, validated once at start-up.
+ * `loadConfig` throws a ConfigError naming each bad variable; nothing else reads process.env.
+ */
+
+const bool = z.enum(["on", "off"]);
+const optionalUrl = z.string().url().optional();
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default("./.data"),
+  SESSION_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  APP_MODE: z.enum(["live", "static"]).default("live"),
+  NEO4J_URI: z.string().regex(/^(neo4j|bolt)(\+s|\+ssc)?:\/\//, "must be a neo4j:// or bolt:// URI").optional(),
+  NEO4J_USER: z.string().default("neo4j"),
+  NEO4J_PASSWORD: z.string().optional(),
+  NEO4J_DATABASE: z.string().optional(),
+  SEED_PATIENTS: z.coerce.number().int().min(10).max(100_000).default(200),
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  CONNECTOR_MANAGEMENT_URL: optionalUrl,
+  CONNECTOR_API_VERSION: z.string().regex(/^v[0-9a-z]+$/, "must look like v4alpha or v3").default("v4alpha"),
+  CONNECTOR_TOKEN_URL: optionalUrl,
+  CONNECTOR_CLIENT_ID: z.string().optional(),
+  CONNECTOR_CLIENT_SECRET: z.string().optional(),
+  TENANT_MANAGER_URL: optionalUrl,
+  ISSUER_URL: optionalUrl,
+  IDENTITY_HUB_URL: optionalUrl,
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  DEMO_RECORDS: bool.default("on"),
+  NLQ_PROXY_URL: optionalUrl,
+  OFFICE_HOURS: z.string().optional(),
+  OFFICE_HOLDS: z.string().optional(),
+  CRAWLER_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  /** undefined: generate once and keep in DATA_DIR (see server/storage/secrets.ts) */
+  sessionSecret: string | undefined;
+  appMode: "live" | "static";
+  neo4j: { uri: string; user: string; password: string; database: string | undefined } | undefined;
+  seedPatients: number;
+  oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  connector:
+    | {
+        managementUrl: string;
+        apiVersion: string;
+        tokenUrl: string | undefined;
+        clientId: string | undefined;
+        clientSecret: string | undefined;
+      }
+    | undefined;
+  tenantManagerUrl: string | undefined;
+  issuerUrl: string | undefined;
+  identityHubUrl: string | undefined;
+  upstreamTimeoutMs: number;
+  demoRecords: boolean;
+  nlqProxyUrl: string | undefined;
+  officeHours: string | undefined;
+  officeHolds: string[];
+  crawlerToken: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(envSchema.shape)) raw[key] = emptyToUndefined(source[key]);
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join(".") || "(environment)"}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.NODE_ENV === "production" && !e.SESSION_SECRET) {
+    problems.push("SESSION_SECRET: required when NODE_ENV=production");
+  }
+  if (e.NODE_ENV === "production" && !e.OIDC_ISSUER) {
+    problems.push("OIDC_ISSUER: required when NODE_ENV=production (the embedded identity provider is for development only)");
+  }
+  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) problems.push("OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
+  if (e.NEO4J_URI && !e.NEO4J_PASSWORD) problems.push("NEO4J_PASSWORD: required when NEO4J_URI is set");
+  if (e.CONNECTOR_TOKEN_URL && (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET)) {
+    problems.push("CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set");
+  }
+  const holds = (e.OFFICE_HOLDS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const h of holds) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`))) {
+      problems.push(`OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: e.DATA_DIR,
+    sessionSecret: e.SESSION_SECRET,
+    appMode: e.APP_MODE,
+    neo4j: e.NEO4J_URI
+      ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD ?? "", database: e.NEO4J_DATABASE }
+      : undefined,
+    seedPatients: e.SEED_PATIENTS,
+    oidc: e.OIDC_ISSUER
+      ? { issuer: e.OIDC_ISSUER.replace(/\/+$/, ""), clientId: e.OIDC_CLIENT_ID ?? "", clientSecret: e.OIDC_CLIENT_SECRET ?? "" }
+      : undefined,
+    connector: e.CONNECTOR_MANAGEMENT_URL
+      ? {
+          managementUrl: e.CONNECTOR_MANAGEMENT_URL.replace(/\/+$/, ""),
+          apiVersion: e.CONNECTOR_API_VERSION,
+          tokenUrl: e.CONNECTOR_TOKEN_URL,
+          clientId: e.CONNECTOR_CLIENT_ID,
+          clientSecret: e.CONNECTOR_CLIENT_SECRET,
+        }
+      : undefined,
+    tenantManagerUrl: e.TENANT_MANAGER_URL,
+    issuerUrl: e.ISSUER_URL,
+    identityHubUrl: e.IDENTITY_HUB_URL,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    demoRecords: e.DEMO_RECORDS === "on",
+    nlqProxyUrl: e.NLQ_PROXY_URL,
+    officeHours: e.OFFICE_HOURS,
+    officeHolds: holds,
+    crawlerToken: e.CRAWLER_TOKEN,
+  };
+}

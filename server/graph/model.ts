@@ -1,0 +1,97 @@
+/**
+ * The five-layer knowledge graph: labels per layer, naming conventions, and the records
+ * a GraphStore holds. Framework-free; shared by both store adapters and the generator.
+ */
+
+export const LAYERS = ["l1", "l2", "l3", "l4", "l5"] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** The spec's layer table, plus FHIR Consent in l3 (research consent records of patients). */
+export const LAYER_LABELS: Record<Layer, readonly string[]> = {
+  l1: ["Participant", "DataProduct", "Contract", "HDABApproval", "OdrlPolicy"],
+  l2: ["Catalogue", "HealthDataset", "Distribution", "DataService"],
+  l3: ["Patient", "Encounter", "Condition", "Observation", "MedicationRequest", "Consent"],
+  l4: ["OMOPPerson", "ConditionOccurrence", "DrugExposure", "Measurement"],
+  l5: ["SnomedConcept", "ICD10Code", "RxNormConcept", "LoincCode"],
+};
+
+export const LAYER_NAMES: Record<Layer, string> = {
+  l1: "Marketplace",
+  l2: "HealthDCAT-AP catalogue",
+  l3: "FHIR R4 clinical records",
+  l4: "OMOP CDM v5.4",
+  l5: "Ontology and terminologies",
+};
+
+export function layerOfLabel(label: string): Layer | undefined {
+  for (const layer of LAYERS) if (LAYER_LABELS[layer].includes(label)) return layer;
+  return undefined;
+}
+
+export const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+export const UPPER_SNAKE_CASE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+export const CAMEL_CASE = /^[a-z][A-Za-z0-9]*$/;
+
+export type PropertyValue = string | number | boolean | null | string[] | number[];
+export type Properties = Record<string, PropertyValue>;
+
+/** A node as stored: id unique across the graph, exactly one label, its layer derived from the label. */
+export interface NodeRecord {
+  id: string;
+  label: string;
+  layer: Layer;
+  properties: Properties;
+}
+
+/** A directed, typed relationship. `id` is unique across the graph. */
+export interface EdgeRecord {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+  properties?: Properties;
+}
+
+/** The spec's GraphNode / GraphEdge / GraphResponse shapes. */
+export interface GraphNode {
+  id: string;
+  label: string;
+  layer: Layer;
+  properties: Properties;
+}
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+}
+export interface GraphResponse {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  meta: {
+    layer: string;
+    /** nodes in the store within the requested layer scope */
+    totalNodes: number;
+    /** edges in the store whose both ends lie within the requested layer scope */
+    totalEdges: number;
+    returnedNodes: number;
+    returnedEdges: number;
+    limit: number;
+    truncated: boolean;
+  };
+}
+
+export interface Relationship {
+  id: string;
+  type: string;
+  direction: "out" | "in";
+  node: GraphNode;
+}
+
+/** Mutations a store applies atomically together with their audit entry. */
+export type Mutation =
+  | { op: "createNode"; node: NodeRecord }
+  | { op: "updateNode"; id: string; properties: Properties }
+  | { op: "deleteNode"; id: string }
+  | { op: "createEdge"; edge: EdgeRecord }
+  | { op: "deleteEdge"; id: string };

@@ -1,0 +1,69 @@
+import type { AuditInput, AuditEntry } from "../audit/model";
+import type {
+  EdgeRecord,
+  GraphNode,
+  GraphResponse,
+  Layer,
+  Mutation,
+  NodeRecord,
+  Properties,
+  Relationship,
+} from "./model";
+
+export interface NodeQuery {
+  label: string;
+  /** exact-match filters on properties */
+  where?: Properties;
+  limit?: number;
+  offset?: number;
+}
+
+export interface NeighbourQuery {
+  id: string;
+  /** only relationships of these types (any when omitted) */
+  types?: string[];
+  direction?: "out" | "in" | "both";
+  limit?: number;
+}
+
+export interface GraphCounts {
+  nodesByLabel: Record<string, number>;
+  edgesByType: Record<string, number>;
+  /** property keys seen per label (a sample is enough for Neo4j) */
+  propertyKeysByLabel: Record<string, string[]>;
+  /** edges whose source or target node does not exist */
+  danglingEdges: number;
+  /** nodes whose id appears more than once (0 when the store enforces uniqueness) */
+  duplicateIds: number;
+}
+
+/**
+ * The port every graph backend implements: the embedded SQLite store (default) and Neo4j.
+ * Both pass tests/contract/graph-store.contract.ts. All writes go through `mutate`, which applies
+ * the mutations and appends the audit entry in one transaction (embedded store), so an
+ * acknowledged write and its audit entry are never separated.
+ */
+export interface GraphStore {
+  readonly kind: "sqlite" | "neo4j";
+  /** a cheap round-trip to the backend; resolves false instead of throwing */
+  ping(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+
+  /** bulk load used by the seeder; no audit, idempotent on ids (existing ids are replaced) */
+  importBatch(nodes: NodeRecord[], edges: EdgeRecord[]): Promise<void>;
+  countNodes(layers?: readonly Layer[]): Promise<number>;
+
+  /** the first `limit` nodes of the given layers (stable order, spread across layers) and the edges among them */
+  sampleGraph(layers: readonly Layer[], limit: number, layerLabel: string): Promise<GraphResponse>;
+  /** nodes within `depth` hops of `id` (both directions), at most `limit` nodes; null when id is unknown */
+  expand(id: string, depth: number, limit: number): Promise<GraphResponse | null>;
+  getNode(id: string): Promise<GraphNode | null>;
+  relationships(query: NeighbourQuery): Promise<Relationship[]>;
+  findNodes(query: NodeQuery): Promise<GraphNode[]>;
+  countWhere(label: string, where?: Properties): Promise<number>;
+  counts(): Promise<GraphCounts>;
+
+  mutate(mutations: Mutation[], audit: AuditInput): Promise<AuditEntry>;
+  /** a number that changes whenever the graph changes (for response caches) */
+  version(): number;
+}

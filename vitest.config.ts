@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve("app") } },
+  test: {
+    globals: true,
+    include: ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "desktop/**/*.test.ts", "scripts/**/*.test.ts", "tests/api/**/*.test.ts", "tests/contract/**/*.test.ts"],
+    exclude: ["node_modules", "build", "tests/e2e/**"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
