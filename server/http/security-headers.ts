@@ -1,0 +1,82 @@
+/**
+ * Security response headers, the Content-Security-Policy of pages and the cross-origin check of
+ * mutating requests (DESIGN.md "http": security headers). Web standards only.
+ *
+ * Decisions:
+ * - `securityHeaders` holds the headers that are the same on every response. The CSP is per response
+ *   because Remix's hydration scripts are inline and need a fresh nonce: pages add
+ *   `Content-Security-Policy: cspFor(nonce, formActionOrigins)`.
+ * - Referrer-Policy is `strict-origin-when-cross-origin`, not `no-referrer`: URLs may carry patient
+ *   ids, and this policy sends only the origin to other sites, while `no-referrer` would make browsers
+ *   send `Origin: null` on same-origin form posts, which the origin check below must reject.
+ * - Strict-Transport-Security (https only) has no `includeSubDomains` or `preload`: the hub may live on
+ *   a domain it shares with other services, and those are the domain owner's decisions.
+ * - Every method other than GET, HEAD and OPTIONS counts as mutating (not only POST, PUT, PATCH, DELETE).
+ * - Origins are compared after URL normalisation (case, default port, path and trailing slash dropped);
+ *   an allowed entry that is not a URL matches nothing, and `Origin: null` is always foreign.
+ */
+
+export function securityHeaders(opts: { https: boolean }): Record<string, string> {
+  return {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    ...(opts.https ? { "Strict-Transport-Security": "max-age=31536000" } : {}),
+  };
+}
+
+/**
+ * The CSP of an HTML page. `formActionOrigins` are further origins forms may post to, e.g. the identity
+ * provider's (any URL is reduced to its origin, so the OIDC issuer URL can be passed as is).
+ */
+export function cspFor(nonce: string, formActionOrigins: string[] = []): string {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(nonce)) throw new Error("a CSP nonce must be base64");
+  const formActions = formActionOrigins.map((url) => {
+    const origin = normaliseOrigin(url);
+    if (origin === null) throw new Error(`form-action origin "${url}" is not an http(s) URL`);
+    return origin;
+  });
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    ["form-action 'self'", ...new Set(formActions)].join(" "),
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** 16 random bytes, base64. */
+export function generateNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * True when a mutating request comes from another site: its Origin is not an allowed one, or, without
+ * an Origin header, the browser says `Sec-Fetch-Site: cross-site`. Non-browser clients send neither.
+ */
+export function isForeignOrigin(request: Request, allowedOrigins: string[]): boolean {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
+  const origin = request.headers.get("Origin");
+  if (origin === null) return request.headers.get("Sec-Fetch-Site") === "cross-site";
+  const normalised = normaliseOrigin(origin);
+  return normalised === null || !allowedOrigins.some((allowed) => normaliseOrigin(allowed) === normalised);
+}
+
+/** `https://Hub.Example.org:443/x/` -> `https://hub.example.org`; null unless an http(s) URL. */
+function normaliseOrigin(url: string): string | null {
+  try {
+    const parsed = new URL(url.trim());
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
