@@ -1,0 +1,16 @@
+import "@remix-run/node";
+import type { Services } from "../server/services";
+
+/** What server/app.ts hands every loader and action. */
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    services: Services;
+    handleApi: (request: Request) => Promise<Response>;
+    cspNonce: string;
+  }
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export {};

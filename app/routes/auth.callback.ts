@@ -1,0 +1,3 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+
+export const loader = ({ request, context }: LoaderFunctionArgs) => context.services.oidc.callback(request);

@@ -1,0 +1,39 @@
+// `npm test`: build, unit + black-box API tests (vitest), then end-to-end journeys (Playwright in
+// Debian's chromium). Prints one closing line "N passed, N failed, N skipped" over both runners.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+mkdirSync("test-results", { recursive: true });
+const run = (args, env = {}) =>
+  spawnSync(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+
+if (run(["scripts/build.mjs"]) !== 0) {
+  console.error("build failed");
+  process.exit(1);
+}
+
+const vitestCli = require.resolve("vitest/vitest.mjs");
+const unitStatus = run([vitestCli, "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
+
+const playwrightCli = require.resolve("@playwright/test/cli.js");
+const e2eStatus = run([playwrightCli, "test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json" });
+
+let passed = 0, failed = 0, skipped = 0;
+if (existsSync("test-results/vitest.json")) {
+  const v = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+}
+if (existsSync("test-results/playwright.json")) {
+  const p = JSON.parse(readFileSync("test-results/playwright.json", "utf8"));
+  passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
+  failed += p.stats?.unexpected ?? 0;
+  skipped += p.stats?.skipped ?? 0;
+}
+if (unitStatus !== 0 && failed === 0) failed = 1; // a runner that crashed counts as a failure
+if (e2eStatus !== 0 && failed === 0) failed = 1;
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(unitStatus === 0 && e2eStatus === 0 ? 0 : 1);

@@ -1,0 +1,125 @@
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import express from "express";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Config } from "./config";
+import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
+import { createApiHandler } from "./http/api-handler";
+import { HANDLERS } from "./http/handlers";
+import { offlineResponse } from "./http/offline-notice";
+import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
+import { createServices, type Services } from "./services";
+import { seedIfEmpty } from "./graph/seed-on-start";
+
+/**
+ * Builds and starts the whole server: services, the embedded identity provider under /idp,
+ * static assets, the office-hours gate, security headers and the Remix app (which serves /api
+ * through the route table). Used by server/index.ts, the black-box tests and the desktop shell.
+ */
+
+export interface StartOptions {
+  /** path to the Remix server build (default build/remix/index.js under cwd) */
+  remixBuildPath?: string;
+  /** print seeding progress to the terminal */
+  progress?: boolean;
+  /** log each request (off in tests) */
+  log?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: Services;
+  close(): Promise<void>;
+}
+
+const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const services = await createServices(config);
+  if (config.appMode === "live") await seedIfEmpty(services, { progress: opts.progress ?? false });
+
+  let idp: IdentityProvider | undefined;
+  if (services.embeddedIdp && config.appMode === "live") {
+    idp = await createIdentityProvider({ config, db: services.db, ...services.embeddedIdp });
+  }
+
+  const buildPath = path.resolve(opts.remixBuildPath ?? "build/remix/index.js");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const handleApi = createApiHandler(services, HANDLERS);
+  const https = config.publicUrl.startsWith("https:");
+  const formActions = config.oidc ? [new URL(config.oidc.issuer).origin] : [];
+  const baseHeaders = securityHeaders({ https });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+
+  app.use((req, res, next) => {
+    const nonce = generateNonce();
+    res.locals.cspNonce = nonce;
+    for (const [k, v] of Object.entries(baseHeaders)) res.setHeader(k, v);
+    res.setHeader("Content-Security-Policy", cspFor(nonce, formActions));
+    if (opts.log) {
+      const t0 = performance.now();
+      res.on("finish", () => console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`));
+    }
+    next();
+  });
+
+  // office hours: pages get the offline notice; /api answers 503 JSON from the dispatcher
+  app.use(async (req, res, next) => {
+    if (req.path.startsWith("/api/") || STATIC_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    const status = services.officeHours.status(new Date());
+    if (status.open) return next();
+    const r = offlineResponse(status, "page", services.officeHours.timeZone);
+    res.status(r.status);
+    r.headers.forEach((v, k) => res.setHeader(k, v));
+    res.send(await r.text());
+  });
+
+  idp?.mount(app);
+
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: config.env === "production" ? "production" : "development",
+      getLoadContext: (_req, res) => ({ services, handleApi, cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
+
+  const server = await new Promise<import("node:http").Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once("error", reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  const loopbackHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  services.runtime.internalOrigin = `http://${loopbackHost.includes(":") ? `[${loopbackHost}]` : loopbackHost}:${port}`;
+  const purge = setInterval(() => services.sessions.purgeExpired(), 10 * 60 * 1000);
+  purge.unref();
+
+  let closed = false;
+  return {
+    url: services.runtime.internalOrigin,
+    port,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(purge);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await idp?.close();
+      await services.close();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { createHmac } from "node:crypto";
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { Authenticator } from "remix-auth";
+import { OAuth2Strategy } from "remix-auth-oauth2";
+import { z } from "zod";
+import { idTokenClaims, userFromClaims } from "./claims";
+import { readCookie, type SessionStore } from "./sessions";
+import { safeRedirect } from "./safe-redirect";
+import type { SessionUser } from "./user";
+
+/**
+ * The app as an OpenID relying party: authorization code + PKCE through remix-auth-oauth2,
+ * state checked by the strategy, and the ID token verified here (signature via JWKS, issuer,
+ * audience, expiry and nonce). The nonce is an HMAC of the state, so it needs no storage.
+ * Discovery is lazy and retried, so the app starts before its provider answers.
+ */
+
+export const STATE_COOKIE = "app-auth.oidc-state";
+export const RETURN_COOKIE = "app-auth.return-to";
+
+const discoverySchema = z.object({
+  issuer: z.string().url(),
+  authorization_endpoint: z.string().url(),
+  token_endpoint: z.string().url(),
+  jwks_uri: z.string().url(),
+  end_session_endpoint: z.string().url().optional(),
+  revocation_endpoint: z.string().url().optional(),
+});
+type Discovery = z.infer<typeof discoverySchema>;
+
+export interface OidcOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  publicUrl: string;
+  secret: string;
+  timeoutMs: number;
+  /** rewrites a provider URL for server-to-server calls (the embedded provider is reached on loopback) */
+  internalUrl?: (url: string) => string;
+}
+
+export interface OidcClient {
+  /** starts sign-in: a redirect Response to the provider (with the state cookie) */
+  login(request: Request): Promise<Response>;
+  /** completes sign-in: verifies everything, creates the session, redirects to returnTo */
+  callback(request: Request): Promise<Response>;
+  /** ends the app session and the provider session */
+  logout(request: Request): Promise<Response>;
+  /** true when the provider's discovery document answers */
+  probe(timeoutMs: number): Promise<boolean>;
+  readonly issuer: string;
+}
+
+export function createOidcClient(opts: OidcOptions, sessions: SessionStore): OidcClient {
+  const secure = opts.publicUrl.startsWith("https:");
+  const internal = opts.internalUrl ?? ((u: string) => u);
+  const redirectURI = `${opts.publicUrl}/auth/callback`;
+  let discovery: Promise<Discovery> | null = null;
+  let jwks: JWTVerifyGetKey | null = null;
+
+  const nonceFor = (state: string) => createHmac("sha256", opts.secret).update(`nonce:${state}`).digest("base64url");
+
+  function discover(): Promise<Discovery> {
+    if (!discovery) {
+      discovery = (async () => {
+        const res = await fetch(internal(`${opts.issuer}/.well-known/openid-configuration`), {
+          headers: { Accept: "application/json" },
+          signal: AbortSignal.timeout(opts.timeoutMs),
+        });
+        if (!res.ok) throw new Error(`discovery answered ${res.status}`);
+        return discoverySchema.parse(await res.json());
+      })();
+      // a failed discovery is retried on the next sign-in
+      discovery.catch(() => {
+        discovery = null;
+      });
+    }
+    return discovery;
+  }
+
+  class HubStrategy extends OAuth2Strategy<{ user: SessionUser; idToken: string }> {
+    override name = "oidc";
+    protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
+      const p = new URLSearchParams(params);
+      const state = p.get("state");
+      if (state) p.set("nonce", nonceFor(state));
+      const hint = new URL(request.url).searchParams.get("login_hint");
+      if (hint && /^[\w.@-]{1,64}$/.test(hint)) p.set("login_hint", hint);
+      return p;
+    }
+  }
+
+  async function authenticator() {
+    const d = await discover();
+    if (!jwks) jwks = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
+    const verifyKey = jwks;
+    const strategy = new HubStrategy(
+      {
+        clientId: opts.clientId,
+        clientSecret: opts.clientSecret,
+        authorizationEndpoint: d.authorization_endpoint,
+        tokenEndpoint: internal(d.token_endpoint),
+        redirectURI,
+        scopes: ["openid", "profile", "email"],
+        cookie: {
+          name: STATE_COOKIE,
+          path: "/auth",
+          httpOnly: true,
+          sameSite: "Lax",
+          maxAge: 300,
+          ...(secure ? { secure: true as const } : {}),
+        },
+      },
+      async ({ tokens, request }) => {
+        const idToken = tokens.idToken();
+        const state = new URL(request.url).searchParams.get("state") ?? "";
+        const { payload } = await jwtVerify(idToken, verifyKey, {
+          issuer: d.issuer,
+          audience: opts.clientId,
+          algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
+        });
+        if (payload.nonce !== nonceFor(state)) throw new Error("ID token nonce does not match");
+        return { user: userFromClaims(idTokenClaims.parse(payload)), idToken };
+      },
+    );
+    return new Authenticator<{ user: SessionUser; idToken: string }>().use(strategy, "oidc");
+  }
+
+  const cookieAttrs = (maxAge: number) =>
+    `Path=/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+
+  return {
+    issuer: opts.issuer,
+    async login(request) {
+      const url = new URL(request.url);
+      const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
+      try {
+        await (await authenticator()).authenticate("oidc", request);
+      } catch (e) {
+        if (e instanceof Response) {
+          const headers = new Headers(e.headers);
+          headers.append("Set-Cookie", `${RETURN_COOKIE}=${encodeURIComponent(returnTo)}; ${cookieAttrs(300)}`);
+          return new Response(null, { status: e.status, headers });
+        }
+        console.error("[auth] sign-in could not start:", e);
+        return signinError("The identity provider is not reachable. Try again in a moment.");
+      }
+      return signinError("Sign-in did not start.");
+    },
+    async callback(request) {
+      let result: { user: SessionUser; idToken: string };
+      try {
+        result = await (await authenticator()).authenticate("oidc", request);
+      } catch (e) {
+        if (e instanceof Response) return e;
+        console.warn("[auth] sign-in refused:", e instanceof Error ? e.message : e);
+        return signinError("Sign-in failed. Please start again.");
+      }
+      const returnTo = safeRedirect(readCookie(request.headers.get("cookie"), RETURN_COOKIE), "/");
+      const { setCookie } = sessions.create(result.user, result.idToken);
+      const headers = new Headers({ Location: returnTo });
+      headers.append("Set-Cookie", setCookie);
+      headers.append("Set-Cookie", `${STATE_COOKIE}=; ${cookieAttrs(0)}`);
+      headers.append("Set-Cookie", `${RETURN_COOKIE}=; ${cookieAttrs(0)}`);
+      return new Response(null, { status: 302, headers });
+    },
+    async logout(request) {
+      const { record, setCookie } = sessions.destroy(request);
+      let location = "/auth/signin";
+      try {
+        const d = await discover();
+        if (d.end_session_endpoint && record?.idToken) {
+          const u = new URL(d.end_session_endpoint);
+          u.searchParams.set("id_token_hint", record.idToken);
+          u.searchParams.set("post_logout_redirect_uri", `${opts.publicUrl}/auth/signin`);
+          u.searchParams.set("client_id", opts.clientId);
+          location = u.toString();
+        }
+      } catch {
+        // provider unreachable: the app session is gone all the same
+      }
+      return new Response(null, { status: 302, headers: { Location: location, "Set-Cookie": setCookie } });
+    },
+    async probe(timeoutMs) {
+      try {
+        const res = await fetch(internal(`${opts.issuer}/.well-known/openid-configuration`), {
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        return res.ok;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+function signinError(message: string): Response {
+  return new Response(null, { status: 302, headers: { Location: `/auth/signin?error=${encodeURIComponent(message)}` } });
+}

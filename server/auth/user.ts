@@ -1,0 +1,20 @@
+import type { Role } from "./personas";
+
+/** The signed-in user as the app sees it, built from the verified ID token claims. */
+export interface SessionUser {
+  /** the provider's subject */
+  sub: string;
+  username: string;
+  name: string;
+  email?: string;
+  roles: Role[];
+  organisation: string;
+  /** the organisation's dataspace identity (did:web), when known */
+  participantDid?: string;
+  /** the linked patient record (PATIENT role) */
+  patientId?: string;
+}
+
+export function hasAnyRole(user: SessionUser | null | undefined, roles: readonly Role[]): boolean {
+  return !!user && roles.some((r) => user.roles.includes(r));
+}

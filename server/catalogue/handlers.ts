@@ -1,0 +1,12 @@
+import { json, noContent } from "../http/errors";
+import { readJsonObject, type HandlerMap } from "../http/handler";
+
+export const catalogueHandlers: HandlerMap = {
+  "GET /api/catalog": async ({ services }) => json(await services.catalogue.list()),
+  "POST /api/catalog": async ({ services, request, user }) =>
+    json(await services.catalogue.create(await readJsonObject(request), user!), 201),
+  "DELETE /api/catalog": async ({ services, url, user }) => {
+    await services.catalogue.remove(url.searchParams.get("id"), user!);
+    return noContent();
+  },
+};

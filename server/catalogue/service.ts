@@ -1,0 +1,108 @@
+import { z } from "zod";
+import type { SessionUser } from "../auth/user";
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphNode, Properties } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
+
+/** HealthDCAT-AP datasets (layer l2) — the spec's HealthDataset shape. */
+export const healthDatasetSchema = z.object({
+  id: z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits, '.', '_', ':' and '-'"),
+  title: z.string().trim().min(1).max(500),
+  description: z.string().max(10_000).optional(),
+  publisher: z.string().max(500).optional(),
+  license: z.string().url().optional(),
+  datasetType: z.string().url().optional(),
+  legalBasis: z.string().max(500).optional(),
+  recordCount: z.number().int().min(0).optional(),
+  personalData: z.boolean().optional(),
+  sensitiveData: z.boolean().optional(),
+  purpose: z.string().max(1000).optional(),
+  populationCoverage: z.string().max(1000).optional(),
+  conformsTo: z.array(z.string().url()).max(50).optional(),
+  keywords: z.array(z.string().max(100)).max(50).optional(),
+  theme: z.string().max(200).optional(),
+});
+export type HealthDataset = z.infer<typeof healthDatasetSchema> & { holder?: string };
+
+export const CATALOGUE_ID = "catalogue-ehds";
+const DATASET_FIELDS = Object.keys(healthDatasetSchema.shape);
+
+export function toDataset(n: GraphNode): HealthDataset {
+  const out: Record<string, unknown> = { id: n.id };
+  for (const k of [...DATASET_FIELDS, "holder"]) {
+    const v = n.properties[k];
+    if (k !== "id" && v !== undefined && v !== null) out[k] = v;
+  }
+  return out as HealthDataset;
+}
+
+function orgSlugOf(user: SessionUser): string | undefined {
+  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)?.slug;
+}
+
+export function createCatalogueService(graph: GraphStore) {
+  return {
+    async list(): Promise<HealthDataset[]> {
+      const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
+      return nodes.map(toDataset);
+    },
+
+    async get(id: string): Promise<HealthDataset | null> {
+      const n = await graph.getNode(id);
+      return n && n.label === "HealthDataset" ? toDataset(n) : null;
+    },
+
+    async create(input: unknown, user: SessionUser): Promise<HealthDataset> {
+      const body = (typeof input === "object" && input) || {};
+      const { id, title } = body as Record<string, unknown>;
+      if (typeof id !== "string" || !id.trim() || typeof title !== "string" || !title.trim()) {
+        throw badRequest("id and title are required");
+      }
+      const parsed = healthDatasetSchema.safeParse(body);
+      if (!parsed.success) {
+        const i = parsed.error.issues[0];
+        throw badRequest(`${i.path.join(".") || "body"}: ${i.message}`);
+      }
+      const ds = parsed.data;
+      if (await graph.getNode(ds.id)) throw new ApiError(409, `A dataset or node with id ${ds.id} already exists`);
+      const holder = orgSlugOf(user);
+      const properties: Properties = {
+        ...(Object.fromEntries(Object.entries(ds).filter(([k, v]) => k !== "id" && v !== undefined)) as Properties),
+        publisher: ds.publisher ?? user.organisation,
+        recordCount: ds.recordCount ?? 0,
+        ...(holder ? { holder } : {}),
+        createdBy: user.username,
+        createdAt: new Date().toISOString(),
+      };
+      const hasCatalogue = !!(await graph.getNode(CATALOGUE_ID));
+      await graph.mutate(
+        [
+          { op: "createNode", node: { id: ds.id, label: "HealthDataset", layer: "l2", properties } },
+          ...(hasCatalogue
+            ? [{ op: "createEdge" as const, edge: { id: `contains-${CATALOGUE_ID}-${ds.id}`, source: CATALOGUE_ID, target: ds.id, type: "CONTAINS" } }]
+            : []),
+        ],
+        { action: "catalogue.create", actor: user.username, target: ds.id, kind: "catalogue" },
+      );
+      return toDataset({ id: ds.id, label: "HealthDataset", layer: "l2", properties });
+    },
+
+    async remove(id: string | null, user: SessionUser): Promise<void> {
+      if (!id || !id.trim()) throw badRequest("id query parameter is required");
+      const n = await graph.getNode(id);
+      if (!n || n.label !== "HealthDataset") throw notFound(`Dataset ${id} not found`);
+      const holder = typeof n.properties.holder === "string" ? n.properties.holder : undefined;
+      if (!user.roles.includes("CONNECTOR_ADMIN") && holder && holder !== orgSlugOf(user)) {
+        throw forbidden("Only the data holder that published this dataset, or an operator, may withdraw it");
+      }
+      await graph.mutate([{ op: "deleteNode", id }], {
+        action: "catalogue.delete",
+        actor: user.username,
+        target: id,
+        kind: "catalogue",
+      });
+    },
+  };
+}
+export type CatalogueService = ReturnType<typeof createCatalogueService>;

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./index";
+
+describe("loadConfig", () => {
+  it("gives DESIGN.md's defaults on an empty environment", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      publicUrl: "http://localhost:3000",
+      dataDir: "./.data",
+      appMode: "live",
+      seedPatients: 200,
+      upstreamTimeoutMs: 5000,
+      demoRecords: true,
+      neo4j: undefined,
+      oidc: undefined,
+      connector: undefined,
+      officeHolds: [],
+    });
+  });
+
+  it("names every bad variable in one readable message", () => {
+    try {
+      loadConfig({ PORT: "abc", APP_MODE: "offline", SEED_PATIENTS: "5", DEMO_RECORDS: "yes", OFFICE_HOLDS: "2026-13-45,tomorrow" });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const msg = (e as Error).message;
+      for (const v of ["PORT", "APP_MODE", "SEED_PATIENTS", "DEMO_RECORDS"]) expect(msg).toContain(v);
+    }
+    expect(() => loadConfig({ OFFICE_HOLDS: "2026-12-24, tomorrow" })).toThrow(/OFFICE_HOLDS: "tomorrow"/);
+  });
+
+  it("requires secrets and a real provider in production, and credentials that go together", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET[\s\S]*OIDC_ISSUER/);
+    expect(() => loadConfig({ NEO4J_URI: "bolt://localhost:7687" })).toThrow(/NEO4J_PASSWORD/);
+    expect(() => loadConfig({ NEO4J_URI: "http://x" })).toThrow(/NEO4J_URI/);
+    expect(() => loadConfig({ CONNECTOR_TOKEN_URL: "https://auth.example/token" })).toThrow(/CONNECTOR_CLIENT_ID/);
+  });
+
+  it("normalises URLs and parses the optional systems", () => {
+    const c = loadConfig({
+      PUBLIC_URL: "https://hub.example.eu/",
+      OIDC_ISSUER: "https://kc.example.eu/realms/ehds/",
+      OIDC_CLIENT_ID: "hub",
+      OIDC_CLIENT_SECRET: "s",
+      CONNECTOR_MANAGEMENT_URL: "https://cp.example.eu/api/mgmt/",
+      DEMO_RECORDS: "off",
+      OFFICE_HOLDS: "2026-12-24, 2026-12-31",
+    });
+    expect(c.publicUrl).toBe("https://hub.example.eu");
+    expect(c.oidc).toEqual({ issuer: "https://kc.example.eu/realms/ehds", clientId: "hub", clientSecret: "s" });
+    expect(c.connector?.managementUrl).toBe("https://cp.example.eu/api/mgmt");
+    expect(c.demoRecords).toBe(false);
+    expect(c.officeHolds).toEqual(["2026-12-24", "2026-12-31"]);
+  });
+});

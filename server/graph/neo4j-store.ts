@@ -1,0 +1,330 @@
+import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
+import type { AuditLog } from "../audit/log";
+import { ApiError } from "../http/errors";
+import {
+  LAYERS,
+  layerOfLabel,
+  PASCAL_CASE,
+  UPPER_SNAKE_CASE,
+  type GraphEdge,
+  type GraphNode,
+  type Layer,
+  type Properties,
+  type Relationship,
+} from "./model";
+import { allocateQuota } from "./quota";
+import type { GraphCounts, GraphStore } from "./store";
+
+/**
+ * The Neo4j adapter of the GraphStore port. Every node carries the label of its kind plus `:GraphNode`
+ * (unique `id`, indexed `layer` and `seq`), so both stores sample in the same order. Relationship
+ * ids live in the `id` property. It passes tests/contract/graph-store.contract.ts when NEO4J_URI is set.
+ *
+ * Audit entries are appended to the embedded log right after the Neo4j transaction commits; the
+ * two are not one transaction (see README, "Not done yet").
+ */
+
+interface Neo4jOptions {
+  uri: string;
+  user: string;
+  password: string;
+  database: string | undefined;
+}
+
+const safeLabel = (l: string) => {
+  if (!PASCAL_CASE.test(l)) throw new Error(`unsafe label ${l}`);
+  return l;
+};
+const safeType = (t: string) => {
+  if (!UPPER_SNAKE_CASE.test(t)) throw new Error(`unsafe relationship type ${t}`);
+  return t;
+};
+const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+function toPlain(v: unknown): unknown {
+  if (neo4j.isInt(v)) return (v as { toNumber(): number }).toNumber();
+  if (Array.isArray(v)) return v.map(toPlain);
+  return v;
+}
+
+function nodeFrom(rec: { id: string; label: string; layer: string; props: Record<string, unknown> }): GraphNode {
+  const properties: Properties = {};
+  for (const [k, v] of Object.entries(rec.props)) {
+    if (k === "id" || k === "layer" || k === "seq") continue;
+    properties[k] = toPlain(v) as Properties[string];
+  }
+  return { id: rec.id, label: rec.label, layer: rec.layer as Layer, properties };
+}
+
+export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog): Promise<GraphStore> {
+  const driver: Driver = neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
+    connectionAcquisitionTimeout: 10_000,
+    disableLosslessIntegers: true,
+  });
+  const session = (): Session => driver.session({ database: opts.database });
+  let version = 1;
+  let seq = 0;
+
+  async function read<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const s = session();
+    try {
+      return await s.executeRead(work);
+    } finally {
+      await s.close();
+    }
+  }
+  async function write<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const s = session();
+    try {
+      return await s.executeWrite(work);
+    } finally {
+      await s.close();
+    }
+  }
+
+  await write(async (tx) => {
+    await tx.run("CREATE CONSTRAINT graph_node_id IF NOT EXISTS FOR (n:GraphNode) REQUIRE n.id IS UNIQUE");
+    await tx.run("CREATE INDEX graph_node_layer IF NOT EXISTS FOR (n:GraphNode) ON (n.layer, n.seq)");
+  }).catch(() => undefined);
+  seq = await read(async (tx) => {
+    const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
+    return Number(r.records[0]?.get("s") ?? 0);
+  }).catch(() => 0);
+
+  const NODE_RETURN = "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
+
+  async function createNode(tx: ManagedTransaction, n: { id: string; label: string; properties: Properties }, upsert: boolean) {
+    const layer = layerOfLabel(n.label);
+    if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
+    const verb = upsert ? "MERGE" : "CREATE";
+    await tx.run(
+      `${verb} (n:GraphNode {id: $id}) SET n:${safeLabel(n.label)}, n += $props, n.layer = $layer, n.seq = coalesce(n.seq, $seq)`,
+      { id: n.id, props: n.properties, layer, seq: ++seq },
+    );
+  }
+
+  async function sampleLayers(layers: readonly Layer[], limit: number) {
+    return read(async (tx) => {
+      const counts: Record<string, number> = {};
+      const c = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN n.layer AS layer, count(n) AS n", { layers });
+      for (const r of c.records) counts[r.get("layer")] = Number(r.get("n"));
+      const quota = allocateQuota(layers.map((l) => ({ key: l, available: counts[l] ?? 0 })), limit);
+      const nodes: GraphNode[] = [];
+      for (const l of layers) {
+        const q = quota.get(l) ?? 0;
+        if (!q) continue;
+        const r = await tx.run(`MATCH (n:GraphNode {layer: $layer}) RETURN ${NODE_RETURN} ORDER BY n.seq LIMIT $q`, { layer: l, q: neo4j.int(q) });
+        for (const rec of r.records) nodes.push(nodeFrom(rec.toObject() as never));
+      }
+      return { nodes, counts };
+    });
+  }
+
+  async function edgesAmong(ids: string[]): Promise<GraphEdge[]> {
+    return read(async (tx) => {
+      const r = await tx.run(
+        "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.id IN $ids AND b.id IN $ids RETURN e.id AS id, a.id AS source, b.id AS target, type(e) AS type",
+        { ids },
+      );
+      return r.records.map((x) => x.toObject() as GraphEdge);
+    });
+  }
+
+  const store: GraphStore = {
+    kind: "neo4j",
+    async ping(timeoutMs) {
+      try {
+        await Promise.race([
+          driver.verifyConnectivity({ database: opts.database }),
+          new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs).unref()),
+        ]);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await driver.close();
+    },
+    async importBatch(nodes, edges) {
+      await write(async (tx) => {
+        for (const n of nodes) await createNode(tx, n, true);
+        for (const e of edges) {
+          await tx.run(
+            `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) MERGE (a)-[r:${safeType(e.type)} {id: $id}]->(b) SET r += $props`,
+            { id: e.id, source: e.source, target: e.target, props: e.properties ?? {} },
+          );
+        }
+      });
+      version++;
+    },
+    async countNodes(layers) {
+      return read(async (tx) => {
+        const r = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN count(n) AS n", { layers: layers ?? LAYERS });
+        return Number(r.records[0].get("n"));
+      });
+    },
+    async sampleGraph(layers, limit, layerLabel) {
+      const { nodes, counts } = await sampleLayers(layers, limit);
+      const edges = await edgesAmong(nodes.map((n) => n.id));
+      const totalEdges = await read(async (tx) => {
+        const r = await tx.run(
+          "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.layer IN $layers AND b.layer IN $layers RETURN count(e) AS n",
+          { layers },
+        );
+        return Number(r.records[0].get("n"));
+      });
+      const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
+      return {
+        nodes,
+        edges,
+        meta: { layer: layerLabel, totalNodes, totalEdges, returnedNodes: nodes.length, returnedEdges: edges.length, limit, truncated: nodes.length < totalNodes },
+      };
+    },
+    async expand(id, depth, limit) {
+      const start = await store.getNode(id);
+      if (!start) return null;
+      const seen = new Map<string, GraphNode>([[id, start]]);
+      let frontier = [id];
+      let truncated = false;
+      for (let d = 0; d < depth && frontier.length && !truncated; d++) {
+        const next: string[] = [];
+        const found = await read(async (tx) => {
+          const r = await tx.run(`MATCH (a:GraphNode)-[]-(n:GraphNode) WHERE a.id IN $ids RETURN DISTINCT ${NODE_RETURN}`, { ids: frontier });
+          return r.records.map((x) => nodeFrom(x.toObject() as never));
+        });
+        for (const n of found) {
+          if (seen.has(n.id)) continue;
+          if (seen.size >= limit) {
+            truncated = true;
+            break;
+          }
+          seen.set(n.id, n);
+          next.push(n.id);
+        }
+        frontier = next;
+      }
+      const nodes = [...seen.values()];
+      const edges = await edgesAmong([...seen.keys()]);
+      return {
+        nodes,
+        edges,
+        meta: { layer: "expand", totalNodes: nodes.length, totalEdges: edges.length, returnedNodes: nodes.length, returnedEdges: edges.length, limit, truncated },
+      };
+    },
+    async getNode(id) {
+      return read(async (tx) => {
+        const r = await tx.run(`MATCH (n:GraphNode {id: $id}) RETURN ${NODE_RETURN}`, { id });
+        return r.records[0] ? nodeFrom(r.records[0].toObject() as never) : null;
+      });
+    },
+    async relationships(q) {
+      const limit = q.limit ?? 1000;
+      const dir = q.direction ?? "both";
+      const typeFilter = q.types?.length ? "AND type(e) IN $types" : "";
+      const out: Relationship[] = [];
+      for (const direction of ["out", "in"] as const) {
+        if (dir !== "both" && dir !== direction) continue;
+        if (out.length >= limit) break;
+        const pattern = direction === "out" ? "(a:GraphNode {id: $id})-[e]->(n:GraphNode)" : "(a:GraphNode {id: $id})<-[e]-(n:GraphNode)";
+        const rows = await read(async (tx) => {
+          const r = await tx.run(`MATCH ${pattern} WHERE true ${typeFilter} RETURN e.id AS eid, type(e) AS etype, ${NODE_RETURN} ORDER BY n.seq LIMIT $limit`, {
+            id: q.id,
+            types: q.types ?? [],
+            limit: neo4j.int(limit - out.length),
+          });
+          return r.records.map((x) => x.toObject() as { eid: string; etype: string; id: string; label: string; layer: string; props: Record<string, unknown> });
+        });
+        for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: nodeFrom(r) });
+      }
+      return out;
+    },
+    async findNodes(q) {
+      const where = Object.keys(q.where ?? {}).map((k) => {
+        if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
+        return `n.${k} = $where.${k}`;
+      });
+      return read(async (tx) => {
+        const r = await tx.run(
+          `MATCH (n:${safeLabel(q.label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN ${NODE_RETURN} ORDER BY n.seq SKIP $offset LIMIT $limit`,
+          { where: q.where ?? {}, offset: neo4j.int(q.offset ?? 0), limit: neo4j.int(q.limit ?? 1000) },
+        );
+        return r.records.map((x) => nodeFrom(x.toObject() as never));
+      });
+    },
+    async countWhere(label, whereProps) {
+      const where = Object.keys(whereProps ?? {}).map((k) => {
+        if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
+        return `n.${k} = $where.${k}`;
+      });
+      return read(async (tx) => {
+        const r = await tx.run(`MATCH (n:${safeLabel(label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN count(n) AS n`, {
+          where: whereProps ?? {},
+        });
+        return Number(r.records[0].get("n"));
+      });
+    },
+    async counts(): Promise<GraphCounts> {
+      return read(async (tx) => {
+        const nodesByLabel: Record<string, number> = {};
+        const n = await tx.run("MATCH (n:GraphNode) RETURN [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, count(n) AS n");
+        for (const r of n.records) nodesByLabel[r.get("label")] = Number(r.get("n"));
+        const edgesByType: Record<string, number> = {};
+        const e = await tx.run("MATCH ()-[e]->() RETURN type(e) AS type, count(e) AS n");
+        for (const r of e.records) edgesByType[r.get("type")] = Number(r.get("n"));
+        const propertyKeysByLabel: Record<string, string[]> = {};
+        for (const label of Object.keys(nodesByLabel)) {
+          const k = await tx.run(
+            `MATCH (n:${safeLabel(label)}) WITH n ORDER BY n.seq LIMIT 200 UNWIND keys(n) AS k WITH DISTINCT k WHERE NOT k IN ['id','layer','seq'] RETURN k ORDER BY k`,
+          );
+          propertyKeysByLabel[label] = k.records.map((r) => r.get("k"));
+        }
+        const d = await tx.run("MATCH (n:GraphNode) WITH n.id AS id, count(*) AS c WHERE c > 1 RETURN count(id) AS n");
+        return { nodesByLabel, edgesByType, propertyKeysByLabel, danglingEdges: 0, duplicateIds: Number(d.records[0].get("n")) };
+      });
+    },
+    async mutate(mutations, input) {
+      try {
+        await write(async (tx) => {
+          for (const m of mutations) {
+            switch (m.op) {
+              case "createNode":
+                await createNode(tx, m.node, false);
+                break;
+              case "updateNode": {
+                const r = await tx.run("MATCH (n:GraphNode {id: $id}) SET n += $props RETURN n.id", { id: m.id, props: m.properties });
+                if (!r.records.length) throw new ApiError(404, `Node ${m.id} not found`);
+                break;
+              }
+              case "deleteNode":
+                await tx.run("MATCH (n:GraphNode {id: $id}) DETACH DELETE n", { id: m.id });
+                break;
+              case "createEdge": {
+                const r = await tx.run(
+                  `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) CREATE (a)-[e:${safeType(m.edge.type)} {id: $id}]->(b) RETURN e.id`,
+                  { id: m.edge.id, source: m.edge.source, target: m.edge.target },
+                );
+                if (!r.records.length) throw new ApiError(404, `Relationship ends of ${m.edge.id} not found`);
+                break;
+              }
+              case "deleteEdge":
+                await tx.run("MATCH ()-[e {id: $id}]->() DELETE e", { id: m.id });
+                break;
+            }
+          }
+        });
+      } catch (e) {
+        if (String((e as { code?: string }).code ?? "").includes("ConstraintValidationFailed")) {
+          throw new ApiError(409, "A node with that id already exists");
+        }
+        throw e;
+      }
+      version++;
+      return audit.append(input);
+    },
+    version() {
+      return version;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,174 @@
+import { badRequest, notFound } from "../http/errors";
+import {
+  CAMEL_CASE,
+  LAYER_LABELS,
+  LAYERS,
+  PASCAL_CASE,
+  UPPER_SNAKE_CASE,
+  layerOfLabel,
+  type GraphNode,
+  type Layer,
+  type Relationship,
+} from "./model";
+import type { GraphStore } from "./store";
+
+/**
+ * Graph queries for the API and the explorer: layer and persona scoping, the limit honoured,
+ * and serialised responses cached per graph version (any write invalidates them).
+ */
+
+export const GRAPH_LIMIT_DEFAULT = 1000;
+export const GRAPH_LIMIT_MAX = 5000;
+export const EXPAND_DEPTH_DEFAULT = 1;
+export const EXPAND_DEPTH_MAX = 4;
+export const EXPAND_NODE_LIMIT = 1000;
+export const NODE_RELATIONSHIP_LIMIT = 200;
+
+/** Which layers each persona works with (the `persona` query parameter; usernames or role names). */
+export const PERSONA_LAYERS: Record<string, readonly Layer[]> = {
+  admin: LAYERS,
+  operator: LAYERS,
+  regulator: ["l1", "l2", "l4", "l5"],
+  hdab: ["l1", "l2", "l4", "l5"],
+  clinic: ["l1", "l2", "l3", "l4", "l5"],
+  lmc: ["l1", "l2", "l3", "l4", "l5"],
+  holder: ["l1", "l2", "l3", "l4", "l5"],
+  researcher: ["l1", "l2", "l4", "l5"],
+  user: ["l1", "l2", "l4", "l5"],
+  trustcenter: ["l1", "l3", "l4"],
+  trust: ["l1", "l3", "l4"],
+  patient: ["l3", "l5"],
+};
+
+export function parseLayer(raw: string | null): { label: string; layers: readonly Layer[] } {
+  const v = raw ?? "all";
+  if (v === "all") return { label: "all", layers: LAYERS };
+  if ((LAYERS as readonly string[]).includes(v)) return { label: v, layers: [v as Layer] };
+  throw badRequest("layer must be one of all, l1, l2, l3, l4, l5");
+}
+
+export function personaLayers(raw: string | null): readonly Layer[] | null {
+  if (!raw) return null;
+  const key = raw.toLowerCase().replace(/^patient\d+$/, "patient");
+  const layers = PERSONA_LAYERS[key];
+  if (!layers) throw badRequest(`persona must be one of ${Object.keys(PERSONA_LAYERS).join(", ")}`);
+  return layers;
+}
+
+export interface GraphValidation {
+  valid: boolean;
+  checkedAt: string;
+  layers: Record<Layer, { labels: Record<string, number>; nodes: number }>;
+  relationshipTypes: Record<string, number>;
+  totals: { nodes: number; edges: number };
+  constraints: { name: string; ok: boolean; detail: string }[];
+  violations: { kind: "label" | "relationshipType" | "propertyKey" | "unknownLabel" | "emptyLayer" | "danglingEdge"; subject: string; detail: string }[];
+}
+
+export function createGraphService(store: GraphStore) {
+  const cache = new Map<string, string>();
+  let cacheVersion = store.version();
+  let validation: { version: number; value: GraphValidation } | null = null;
+
+  function cached(key: string, build: () => Promise<unknown>): Promise<string> {
+    if (cacheVersion !== store.version()) {
+      cache.clear();
+      cacheVersion = store.version();
+    }
+    const hit = cache.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const version = cacheVersion;
+    return build().then((value) => {
+      const text = JSON.stringify(value);
+      if (version === store.version()) {
+        if (cache.size >= 64) cache.delete(cache.keys().next().value as string);
+        cache.set(key, text);
+      }
+      return text;
+    });
+  }
+
+  return {
+    /** GET /api/graph as serialised JSON */
+    graphJson(q: { layer: string | null; persona: string | null; limit: number }): Promise<string> {
+      const { label, layers } = parseLayer(q.layer);
+      const personal = personaLayers(q.persona);
+      const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
+      const key = `graph|${scope.join(",")}|${q.limit}|${label}`;
+      return cached(key, () => store.sampleGraph(scope, q.limit, label));
+    },
+
+    async expand(id: string | null, depth: number) {
+      if (!id) throw badRequest("id query parameter is required");
+      const g = await store.expand(id, depth, EXPAND_NODE_LIMIT);
+      if (!g) throw notFound(`Node ${id} not found`);
+      return g;
+    },
+
+    async node(id: string | null): Promise<GraphNode & { relationships: Relationship[]; relationshipCount: number }> {
+      if (!id) throw badRequest("id query parameter is required");
+      const node = await store.getNode(id);
+      if (!node) throw notFound(`Node ${id} not found`);
+      const relationships = await store.relationships({ id, limit: NODE_RELATIONSHIP_LIMIT });
+      return { ...node, relationships, relationshipCount: relationships.length };
+    },
+
+    async validate(): Promise<GraphValidation> {
+      if (validation?.version === store.version()) return validation.value;
+      const version = store.version();
+      const c = await store.counts();
+      const violations: GraphValidation["violations"] = [];
+      const layers = Object.fromEntries(LAYERS.map((l) => [l, { labels: {} as Record<string, number>, nodes: 0 }])) as GraphValidation["layers"];
+      for (const [label, n] of Object.entries(c.nodesByLabel)) {
+        if (!PASCAL_CASE.test(label)) violations.push({ kind: "label", subject: label, detail: "label is not PascalCase" });
+        const layer = layerOfLabel(label);
+        if (!layer) {
+          violations.push({ kind: "unknownLabel", subject: label, detail: "label belongs to no layer of the layer table" });
+          continue;
+        }
+        layers[layer].labels[label] = n;
+        layers[layer].nodes += n;
+      }
+      for (const layer of LAYERS) {
+        for (const label of LAYER_LABELS[layer]) layers[layer].labels[label] ??= 0;
+        if (layers[layer].nodes === 0) violations.push({ kind: "emptyLayer", subject: layer, detail: `layer ${layer} has no nodes` });
+      }
+      for (const type of Object.keys(c.edgesByType)) {
+        if (!UPPER_SNAKE_CASE.test(type)) violations.push({ kind: "relationshipType", subject: type, detail: "relationship type is not UPPER_SNAKE_CASE" });
+      }
+      for (const [label, keys] of Object.entries(c.propertyKeysByLabel)) {
+        for (const k of keys) {
+          if (!CAMEL_CASE.test(k)) violations.push({ kind: "propertyKey", subject: `${label}.${k}`, detail: "property key is not camelCase" });
+        }
+      }
+      if (c.danglingEdges > 0) {
+        violations.push({ kind: "danglingEdge", subject: "edges", detail: `${c.danglingEdges} relationships point at missing nodes` });
+      }
+      const totals = {
+        nodes: Object.values(c.nodesByLabel).reduce((a, b) => a + b, 0),
+        edges: Object.values(c.edgesByType).reduce((a, b) => a + b, 0),
+      };
+      const constraints = [
+        { name: "unique node id", ok: c.duplicateIds === 0, detail: `${c.duplicateIds} duplicate ids` },
+        { name: "relationships connect existing nodes", ok: c.danglingEdges === 0, detail: `${c.danglingEdges} dangling` },
+        { name: "every label belongs to a layer", ok: !violations.some((v) => v.kind === "unknownLabel"), detail: "layer table of the spec" },
+        { name: "labels PascalCase", ok: !violations.some((v) => v.kind === "label"), detail: "" },
+        { name: "relationship types UPPER_SNAKE_CASE", ok: !violations.some((v) => v.kind === "relationshipType"), detail: "" },
+        { name: "properties camelCase", ok: !violations.some((v) => v.kind === "propertyKey"), detail: "sampled per label" },
+        { name: "every layer populated", ok: !violations.some((v) => v.kind === "emptyLayer"), detail: "" },
+      ];
+      const value: GraphValidation = {
+        valid: violations.length === 0,
+        checkedAt: new Date().toISOString(),
+        layers,
+        relationshipTypes: c.edgesByType,
+        totals,
+        constraints,
+        violations,
+      };
+      validation = { version, value };
+      return value;
+    },
+  };
+}
+export type GraphService = ReturnType<typeof createGraphService>;

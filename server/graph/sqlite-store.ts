@@ -1,0 +1,352 @@
+import type { AuditLog } from "../audit/log";
+import { ApiError } from "../http/errors";
+import { migrate, type Db } from "../storage/database";
+import {
+  LAYERS,
+  layerOfLabel,
+  type EdgeRecord,
+  type GraphEdge,
+  type GraphNode,
+  type GraphResponse,
+  type Layer,
+  type NodeRecord,
+  type Properties,
+  type Relationship,
+} from "./model";
+import type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
+import { allocateQuota } from "./quota";
+
+/**
+ * The embedded graph store: nodes and edges in the app's SQLite file. Edges keep the layers of
+ * their ends so per-layer edge counts need no join. Writes and their audit entry share one
+ * transaction.
+ */
+
+interface NodeRow {
+  id: string;
+  label: string;
+  layer: Layer;
+  props: string;
+}
+interface EdgeRow {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+}
+
+const toNode = (r: NodeRow): GraphNode => ({ id: r.id, label: r.label, layer: r.layer, properties: JSON.parse(r.props) });
+const toEdge = (r: EdgeRow): GraphEdge => ({ id: r.id, source: r.source, target: r.target, type: r.type });
+const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
+  migrate(db, "graph-1", [
+    `CREATE TABLE graph_nodes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      label TEXT NOT NULL,
+      layer TEXT NOT NULL,
+      props TEXT NOT NULL
+    )`,
+    "CREATE INDEX graph_nodes_layer ON graph_nodes(layer, seq)",
+    "CREATE INDEX graph_nodes_label ON graph_nodes(label, seq)",
+    `CREATE TABLE graph_edges (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      source TEXT NOT NULL,
+      target TEXT NOT NULL,
+      type TEXT NOT NULL,
+      props TEXT,
+      source_layer TEXT,
+      target_layer TEXT
+    )`,
+    "CREATE INDEX graph_edges_source ON graph_edges(source, type)",
+    "CREATE INDEX graph_edges_target ON graph_edges(target, type)",
+    "CREATE INDEX graph_edges_layers ON graph_edges(source_layer, target_layer)",
+  ]);
+
+  let version = 1;
+  const upsertNode = db.prepare(
+    `INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)
+     ON CONFLICT(id) DO UPDATE SET label = excluded.label, layer = excluded.layer, props = excluded.props`,
+  );
+  const insertNode = db.prepare("INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)");
+  const upsertEdge = db.prepare(
+    `INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
+     VALUES (@id, @source, @target, @type, @props,
+       (SELECT layer FROM graph_nodes WHERE id = @source), (SELECT layer FROM graph_nodes WHERE id = @target))
+     ON CONFLICT(id) DO UPDATE SET source = excluded.source, target = excluded.target, type = excluded.type,
+       props = excluded.props, source_layer = excluded.source_layer, target_layer = excluded.target_layer`,
+  );
+  const insertEdge = db.prepare(
+    `INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
+     VALUES (@id, @source, @target, @type, @props,
+       (SELECT layer FROM graph_nodes WHERE id = @source), (SELECT layer FROM graph_nodes WHERE id = @target))`,
+  );
+  const getNodeStmt = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id = ?");
+  const nodesOfLayer = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE layer = ? ORDER BY seq LIMIT ?");
+  const edgesFrom = db.prepare("SELECT id, source, target, type FROM graph_edges WHERE source = ?");
+  const edgesTo = db.prepare("SELECT id, source, target, type FROM graph_edges WHERE target = ?");
+  const countLayer = db.prepare("SELECT layer, COUNT(*) AS n FROM graph_nodes GROUP BY layer");
+  const deleteNodeStmt = db.prepare("DELETE FROM graph_nodes WHERE id = ?");
+  const deleteEdgesOf = db.prepare("DELETE FROM graph_edges WHERE source = ? OR target = ?");
+  const deleteEdgeStmt = db.prepare("DELETE FROM graph_edges WHERE id = ?");
+  const updateProps = db.prepare("UPDATE graph_nodes SET props = ? WHERE id = ?");
+
+  // counts that only change with the graph: cached per version
+  let layerCountCache: { version: number; counts: Record<string, number> } | null = null;
+  const edgeCountCache = new Map<string, number>();
+  let edgeCountVersion = 0;
+
+  function layerCounts(): Record<string, number> {
+    if (layerCountCache?.version === version) return layerCountCache.counts;
+    const counts: Record<string, number> = {};
+    for (const r of countLayer.all() as { layer: string; n: number }[]) counts[r.layer] = r.n;
+    layerCountCache = { version, counts };
+    return counts;
+  }
+
+  function edgeCountWithin(layers: readonly Layer[]): number {
+    if (edgeCountVersion !== version) {
+      edgeCountCache.clear();
+      edgeCountVersion = version;
+    }
+    const key = [...layers].sort().join(",");
+    const cached = edgeCountCache.get(key);
+    if (cached !== undefined) return cached;
+    const marks = layers.map(() => "?").join(",");
+    const n = (
+      db
+        .prepare(`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IN (${marks}) AND target_layer IN (${marks})`)
+        .get(...layers, ...layers) as { n: number }
+    ).n;
+    edgeCountCache.set(key, n);
+    return n;
+  }
+
+  function edgesAmong(ids: Set<string>): GraphEdge[] {
+    const edges: GraphEdge[] = [];
+    for (const id of ids) {
+      for (const e of edgesFrom.all(id) as EdgeRow[]) if (ids.has(e.target)) edges.push(toEdge(e));
+    }
+    return edges;
+  }
+
+  function toNodeRow(n: NodeRecord) {
+    const layer = layerOfLabel(n.label) ?? n.layer;
+    return { id: n.id, label: n.label, layer, props: JSON.stringify(n.properties ?? {}) };
+  }
+  const toEdgeRow = (e: EdgeRecord) => ({ ...e, props: e.properties ? JSON.stringify(e.properties) : null });
+
+  const importTx = db.transaction((nodes: NodeRecord[], edges: EdgeRecord[]) => {
+    for (const n of nodes) upsertNode.run(toNodeRow(n));
+    for (const e of edges) upsertEdge.run(toEdgeRow(e));
+  });
+
+  function whereClause(where: Properties | undefined): { sql: string; args: unknown[] } {
+    const parts: string[] = [];
+    const args: unknown[] = [];
+    for (const [k, v] of Object.entries(where ?? {})) {
+      if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
+      parts.push(`json_extract(props, '$.${k}') = ?`);
+      args.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
+    }
+    return { sql: parts.length ? ` AND ${parts.join(" AND ")}` : "", args };
+  }
+
+  const store: GraphStore = {
+    kind: "sqlite",
+    async ping() {
+      try {
+        db.prepare("SELECT 1").get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      /* the database is owned and closed by the service container */
+    },
+    async importBatch(nodes, edges) {
+      importTx(nodes, edges);
+      version++;
+    },
+    async countNodes(layers) {
+      const counts = layerCounts();
+      return (layers ?? LAYERS).reduce((s, l) => s + (counts[l] ?? 0), 0);
+    },
+    async sampleGraph(layers, limit, layerLabel) {
+      const counts = layerCounts();
+      const quota = allocateQuota(
+        layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
+        limit,
+      );
+      const nodes: GraphNode[] = [];
+      for (const l of layers) {
+        const q = quota.get(l) ?? 0;
+        if (q > 0) for (const r of nodesOfLayer.all(l, q) as NodeRow[]) nodes.push(toNode(r));
+      }
+      const edges = edgesAmong(new Set(nodes.map((n) => n.id)));
+      const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
+      return {
+        nodes,
+        edges,
+        meta: {
+          layer: layerLabel,
+          totalNodes,
+          totalEdges: edgeCountWithin(layers),
+          returnedNodes: nodes.length,
+          returnedEdges: edges.length,
+          limit,
+          truncated: nodes.length < totalNodes,
+        },
+      };
+    },
+    async expand(id, depth, limit) {
+      const start = getNodeStmt.get(id) as NodeRow | undefined;
+      if (!start) return null;
+      const seen = new Map<string, GraphNode>([[id, toNode(start)]]);
+      let frontier = [id];
+      let truncated = false;
+      for (let d = 0; d < depth && frontier.length && !truncated; d++) {
+        const next: string[] = [];
+        for (const fid of frontier) {
+          const rows = [...(edgesFrom.all(fid) as EdgeRow[]), ...(edgesTo.all(fid) as EdgeRow[])];
+          for (const e of rows) {
+            const other = e.source === fid ? e.target : e.source;
+            if (seen.has(other)) continue;
+            if (seen.size >= limit) {
+              truncated = true;
+              break;
+            }
+            const row = getNodeStmt.get(other) as NodeRow | undefined;
+            if (!row) continue;
+            seen.set(other, toNode(row));
+            next.push(other);
+          }
+          if (truncated) break;
+        }
+        frontier = next;
+      }
+      const nodes = [...seen.values()];
+      const edges = edgesAmong(new Set(seen.keys()));
+      return {
+        nodes,
+        edges,
+        meta: {
+          layer: "expand",
+          totalNodes: nodes.length,
+          totalEdges: edges.length,
+          returnedNodes: nodes.length,
+          returnedEdges: edges.length,
+          limit,
+          truncated,
+        },
+      };
+    },
+    async getNode(id) {
+      const r = getNodeStmt.get(id) as NodeRow | undefined;
+      return r ? toNode(r) : null;
+    },
+    async relationships(q: NeighbourQuery) {
+      const dir = q.direction ?? "both";
+      const limit = q.limit ?? 1000;
+      const typeSql = q.types?.length ? ` AND e.type IN (${q.types.map(() => "?").join(",")})` : "";
+      const out: Relationship[] = [];
+      const run = (direction: "out" | "in") => {
+        const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
+        const rows = db
+          .prepare(
+            `SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
+             FROM graph_edges e JOIN graph_nodes n ON n.id = e.${other}
+             WHERE e.${mine} = ?${typeSql} ORDER BY e.seq LIMIT ?`,
+          )
+          .all(q.id, ...(q.types ?? []), limit - out.length) as (NodeRow & { eid: string; etype: string })[];
+        for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: toNode(r) });
+      };
+      if (dir !== "in") run("out");
+      if (dir !== "out" && out.length < limit) run("in");
+      return out;
+    },
+    async findNodes(q: NodeQuery) {
+      const w = whereClause(q.where);
+      return (
+        db
+          .prepare(`SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql} ORDER BY seq LIMIT ? OFFSET ?`)
+          .all(q.label, ...w.args, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
+      ).map(toNode);
+    },
+    async countWhere(label, where) {
+      const w = whereClause(where);
+      return (db.prepare(`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ?${w.sql}`).get(label, ...w.args) as { n: number }).n;
+    },
+    async counts(): Promise<GraphCounts> {
+      const nodesByLabel: Record<string, number> = {};
+      for (const r of db.prepare("SELECT label, COUNT(*) AS n FROM graph_nodes GROUP BY label").all() as { label: string; n: number }[]) {
+        nodesByLabel[r.label] = r.n;
+      }
+      const edgesByType: Record<string, number> = {};
+      for (const r of db.prepare("SELECT type, COUNT(*) AS n FROM graph_edges GROUP BY type").all() as { type: string; n: number }[]) {
+        edgesByType[r.type] = r.n;
+      }
+      const propertyKeysByLabel: Record<string, string[]> = {};
+      for (const label of Object.keys(nodesByLabel)) {
+        const keys = db
+          .prepare(
+            `SELECT DISTINCT j.key AS k FROM (SELECT props FROM graph_nodes WHERE label = ? ORDER BY seq LIMIT 200) s, json_each(s.props) j`,
+          )
+          .all(label) as { k: string }[];
+        propertyKeysByLabel[label] = keys.map((r) => r.k).sort();
+      }
+      const danglingEdges = (
+        db.prepare("SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL").get() as { n: number }
+      ).n;
+      return { nodesByLabel, edgesByType, propertyKeysByLabel, danglingEdges, duplicateIds: 0 };
+    },
+    async mutate(mutations, input) {
+      const tx = db.transaction(() => {
+        for (const m of mutations) {
+          switch (m.op) {
+            case "createNode":
+              try {
+                insertNode.run(toNodeRow(m.node));
+              } catch (e) {
+                if (String(e).includes("UNIQUE")) throw new ApiError(409, `A node with id ${m.node.id} already exists`);
+                throw e;
+              }
+              break;
+            case "updateNode": {
+              const row = getNodeStmt.get(m.id) as NodeRow | undefined;
+              if (!row) throw new ApiError(404, `Node ${m.id} not found`);
+              updateProps.run(JSON.stringify({ ...JSON.parse(row.props), ...m.properties }), m.id);
+              break;
+            }
+            case "deleteNode":
+              deleteEdgesOf.run(m.id, m.id);
+              deleteNodeStmt.run(m.id);
+              break;
+            case "createEdge":
+              try {
+                insertEdge.run(toEdgeRow(m.edge));
+              } catch (e) {
+                if (String(e).includes("UNIQUE")) throw new ApiError(409, `An edge with id ${m.edge.id} already exists`);
+                throw e;
+              }
+              break;
+            case "deleteEdge":
+              deleteEdgeStmt.run(m.id);
+              break;
+          }
+        }
+        return audit.append(input);
+      });
+      const entry = tx();
+      version++;
+      return entry;
+    },
+    version() {
+      return version;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,89 @@
+import { hasAnyRole, type SessionUser } from "../auth/user";
+import type { Services } from "../services";
+import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";
+import type { HandlerMap } from "./handler";
+import { matchRoute, routeKey, type Access } from "./route-table";
+import { isForeignOrigin } from "./security-headers";
+import { officeStatus } from "./office-hours";
+import { offlineResponse } from "./offline-notice";
+
+/**
+ * The /api dispatcher: static mode → route table → office hours → origin check → session and
+ * role guard → handler → JSON. Every answer is JSON; nothing escapes as HTML or a stack trace.
+ */
+export function createApiHandler(services: Services, handlers: HandlerMap) {
+  const { config } = services;
+  const allowedOrigins = [new URL(config.publicUrl).origin];
+
+  return async function handleApi(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    try {
+      if (config.appMode === "static") {
+        return json({ error: "The API is off in static mode: this deployment serves fixtures only" }, 404);
+      }
+      const result = matchRoute(request.method, url.pathname);
+      if (result.kind === "none") return json({ error: `Not found: ${url.pathname}` }, 404);
+      if (result.kind === "method-not-allowed") {
+        if (request.method === "OPTIONS") {
+          return new Response(null, { status: 204, headers: { Allow: result.allow.join(", ") } });
+        }
+        return json({ error: `Method ${request.method} not allowed on ${url.pathname}` }, 405, {
+          Allow: result.allow.join(", "),
+        });
+      }
+      const { match } = result;
+
+      if (url.pathname !== "/api/health") {
+        const status = services.officeHours.status(new Date());
+        if (!status.open) return offlineResponse(status, "api", services.officeHours.timeZone);
+      }
+      if (isForeignOrigin(request, allowedOrigins)) {
+        throw new ApiError(403, "Cross-origin request refused");
+      }
+
+      const user = await services.sessions.userFromRequest(request);
+      await authorise(match.methodSpec.access, user, request, services);
+
+      const handler = handlers[routeKey(match.method, match.route.path)];
+      if (!handler) {
+        return json({ error: `Not implemented yet: ${match.method} ${match.route.path}` }, 501);
+      }
+      const response = await handler({ request, url, params: match.params, user, services });
+      return request.method === "HEAD" ? new Response(null, response) : response;
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+async function authorise(access: Access, user: SessionUser | null, request: Request, services: Services) {
+  switch (access.kind) {
+    case "public":
+    case "device-attestation":
+      return;
+    case "session-or-crawler": {
+      if (user) return;
+      const token = services.config.crawlerToken;
+      const auth = request.headers.get("authorization") ?? "";
+      if (token && timingSafeEqualText(auth, `Bearer ${token}`)) return;
+      throw unauthorized();
+    }
+    case "patient-or-device":
+      // a device-bound credential is checked by the handler; a cookie session must be a patient's
+      if (user && !user.roles.includes("PATIENT")) throw forbidden();
+      if (!user && !request.headers.get("authorization")) throw unauthorized();
+      return;
+    case "session":
+      if (!user) throw unauthorized();
+      if (access.roles !== "any" && !hasAnyRole(user, access.roles)) throw forbidden();
+      return;
+  }
+}
+
+function timingSafeEqualText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+

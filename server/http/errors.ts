@@ -1,0 +1,80 @@
+/**
+ * The error model: every failure that reaches a client is an ApiError rendered as
+ * `{ error, detail? }` JSON. Anything else becomes 500 `{ error: "Internal server error" }`
+ * with no stack. ApiError is recognised structurally (isApiError) so that it survives
+ * being thrown across separately bundled copies of this module.
+ */
+export class ApiError extends Error {
+  readonly isApiError = true as const;
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly detail?: string,
+    public readonly extra?: Record<string, unknown>,
+    public readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    (e as { isApiError?: unknown }).isApiError === true &&
+    typeof (e as { status?: unknown }).status === "number"
+  );
+}
+
+export const badRequest = (error: string, extra?: Record<string, unknown>) => new ApiError(400, error, undefined, extra);
+export const unauthorized = (error = "Authentication required") => new ApiError(401, error);
+export const forbidden = (error = "Forbidden: your role does not allow this") => new ApiError(403, error);
+export const notFound = (error = "Not found") => new ApiError(404, error);
+export const conflict = (error: string, extra?: Record<string, unknown>) => new ApiError(409, error, undefined, extra);
+export const badGateway = (error: string, detail?: string) => new ApiError(502, error, detail);
+export const serviceUnavailable = (error: string) => new ApiError(503, error);
+
+const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  const h = new Headers(JSON_HEADERS);
+  if (headers) new Headers(headers).forEach((v, k) => h.set(k, v));
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+/** A pre-serialised JSON body (for cached responses). */
+export function jsonText(text: string, status = 200): Response {
+  return new Response(text, { status, headers: JSON_HEADERS });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+}
+
+export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog): Response {
+  if (e instanceof Response) return e;
+  if (isApiError(e)) {
+    const body: Record<string, unknown> = { error: e.message, ...(e.extra ?? {}) };
+    if (e.detail !== undefined) body.detail = e.detail;
+    return json(body, e.status, e.headers);
+  }
+  log(e);
+  return json({ error: "Internal server error" }, 500);
+}
+
+function defaultLog(e: unknown) {
+  console.error("[api] unhandled error:", e);
+}
+
+/** A short, single-line description of an upstream failure for `detail` fields. */
+export function describeError(e: unknown): string {
+  if (isApiError(e)) return e.detail ? `${e.message}: ${e.detail}` : e.message;
+  if (e instanceof Error) {
+    if (e.name === "TimeoutError") return "upstream did not answer within the time-out";
+    const cause = (e as { cause?: unknown }).cause;
+    const c = cause instanceof Error ? `: ${cause.message}` : "";
+    return `${e.message}${c}`.slice(0, 500);
+  }
+  return String(e).slice(0, 500);
+}

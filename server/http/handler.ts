@@ -1,0 +1,66 @@
+import type { z } from "zod";
+import type { SessionUser } from "../auth/user";
+import type { Services } from "../services";
+import { badRequest, ApiError } from "./errors";
+
+/** What every /api handler receives. Web standards only. */
+export interface HandlerContext {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  /** the signed-in user; null on public routes and crawler calls */
+  user: SessionUser | null;
+  services: Services;
+}
+
+export type Handler = (ctx: HandlerContext) => Promise<Response>;
+export type HandlerMap = Record<string, Handler>;
+
+export const MAX_BODY_BYTES = 1_000_000;
+
+/** Reads a JSON object body; 400 on bad JSON or a non-object, 413 when too large. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > MAX_BODY_BYTES) throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw badRequest("Request body must be a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Parses with a zod schema; on failure a 400 whose error is `message` (the spec's text) or zod's first issue. */
+export function parseOr400<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.infer<S> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  throw badRequest(message ?? `${where}${issue?.message ?? "invalid input"}`);
+}
+
+/** A non-empty string field, or undefined. Treats "" and whitespace as missing. */
+export function presentString(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
+export function queryObject(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams.entries());
+}
+
+/** Parses an optional positive integer query value with a default and a maximum. */
+export function intParam(url: URL, name: string, def: number, min: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "") return def;
+  if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} must be an integer`);
+  const n = Number(raw);
+  if (n < min || n > max) throw badRequest(`${name} must be between ${min} and ${max}`);
+  return n;
+}

@@ -1,0 +1,13 @@
+import { catalogueHandlers } from "../catalogue/handlers";
+import { graphHandlers } from "../graph/handlers";
+import { healthHandlers } from "../health";
+import { patientHandlers } from "../patient/handlers";
+import type { HandlerMap } from "./handler";
+
+/** Binds the route table's keys to capability handlers; see route-table.ts for paths and access. */
+export const HANDLERS: HandlerMap = {
+  ...healthHandlers,
+  ...catalogueHandlers,
+  ...graphHandlers,
+  ...patientHandlers,
+};

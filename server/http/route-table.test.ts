@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { matchRoute, ROUTES } from "./route-table";
+
+describe("route table", () => {
+  it("lists every /api path of the spec exactly once", () => {
+    const paths = ROUTES.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const p of paths) expect(p.startsWith("/api/")).toBe(true);
+    expect(paths.length).toBeGreaterThanOrEqual(75);
+  });
+
+  it("prefers static segments over parameters", () => {
+    const me = matchRoute("GET", "/api/participants/me");
+    expect(me.kind === "match" && me.match.route.path).toBe("/api/participants/me");
+    const defs = matchRoute("GET", "/api/credentials/definitions");
+    expect(defs.kind === "match" && defs.match.route.path).toBe("/api/credentials/definitions");
+    const del = matchRoute("DELETE", "/api/credentials/vc-1");
+    expect(del.kind === "match" && del.match.params).toEqual({ id: "vc-1" });
+    const topo = matchRoute("GET", "/api/admin/components/topology");
+    expect(topo.kind === "match" && topo.match.route.path).toBe("/api/admin/components/topology");
+  });
+
+  it("decodes parameters, matches trailing slashes and catch-alls, and answers 405 with Allow", () => {
+    const n = matchRoute("GET", "/api/negotiations/neg%3A1/");
+    expect(n.kind === "match" && n.match.params.id).toBe("neg:1");
+    const a = matchRoute("POST", "/api/auth/callback/oidc");
+    expect(a.kind === "match" && a.match.params.rest).toBe("callback/oidc");
+    expect(matchRoute("PUT", "/api/catalog")).toEqual({ kind: "method-not-allowed", allow: ["GET", "POST", "DELETE"] });
+    expect(matchRoute("GET", "/api/nothing-here")).toEqual({ kind: "none" });
+    const head = matchRoute("HEAD", "/api/health");
+    expect(head.kind).toBe("match");
+  });
+
+  it("keeps the spec's stated access rules", () => {
+    const access = (m: string, p: string) => {
+      const r = matchRoute(m, p);
+      if (r.kind !== "match") throw new Error(`${m} ${p} not matched`);
+      return r.match.methodSpec.access;
+    };
+    expect(access("GET", "/api/health")).toEqual({ kind: "public" });
+    expect(access("GET", "/api/information")).toEqual({ kind: "public" });
+    expect(access("GET", "/api/keycloak-config")).toEqual({ kind: "public" });
+    expect(access("POST", "/api/app-accounts")).toEqual({ kind: "device-attestation" });
+    expect(access("POST", "/api/catalog")).toEqual({ kind: "session", roles: ["DATA_HOLDER", "CONNECTOR_ADMIN"] });
+    expect(access("GET", "/api/debug/phase26")).toEqual({ kind: "session", roles: ["CONNECTOR_ADMIN"] });
+    expect(access("GET", "/api/mock-dsp/lmc/catalog/request")).toEqual({ kind: "session-or-crawler" });
+    for (const r of ROUTES.filter((r) => r.path.startsWith("/api/admin/"))) {
+      for (const spec of Object.values(r.methods)) {
+        expect(spec.access.kind).toBe("session");
+        const roles = (spec.access as { roles: string[] }).roles;
+        expect(roles).toContain("CONNECTOR_ADMIN");
+        const extra = roles.filter((x) => x !== "CONNECTOR_ADMIN");
+        if (extra.length) expect(r.path.startsWith("/api/admin/policies") || r.path.startsWith("/api/admin/audit")).toBe(true);
+      }
+    }
+  });
+});

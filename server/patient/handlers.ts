@@ -1,0 +1,22 @@
+import { json, noContent } from "../http/errors";
+import { intParam, readJsonObject, type HandlerMap } from "../http/handler";
+import { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./service";
+
+export const patientHandlers: HandlerMap = {
+  "GET /api/patient": async ({ services, url, user }) =>
+    json(
+      await services.patients.list(user!, {
+        limit: intParam(url, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
+        offset: intParam(url, "offset", 0, 0, 10_000_000),
+      }),
+    ),
+  "GET /api/patient/profile": async ({ services, url, user }) => json(await services.patients.profile(url.searchParams.get("patientId"), user!)),
+  "GET /api/patient/insights": async ({ services, url, user }) => json(await services.patients.insights(url.searchParams.get("patientId"), user!)),
+  "GET /api/patient/research": async ({ services, url, user }) => json(await services.patients.research(url.searchParams.get("patientId"), user!)),
+  "POST /api/patient/research": async ({ services, request, user }) =>
+    json(await services.patients.grantConsent(await readJsonObject(request), user!), 201),
+  "DELETE /api/patient/research": async ({ services, url, user }) => {
+    await services.patients.revokeConsent(url.searchParams.get("patientId"), url.searchParams.get("studyId"), user!);
+    return noContent();
+  },
+};

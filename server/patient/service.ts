@@ -1,0 +1,227 @@
+import { randomUUID } from "node:crypto";
+import { ORGANISATIONS } from "../auth/personas";
+import type { SessionUser } from "../auth/user";
+import type { GraphNode, PropertyValue } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
+
+/**
+ * FHIR patient records (layer l3) and research consent. A PATIENT reaches only the record
+ * linked to their account; a DATA_HOLDER the patients of their organisation; an operator all.
+ */
+
+export interface Patient {
+  id: string;
+  resourceId?: string;
+  name?: string;
+  gender?: string;
+  birthDate?: string;
+  city?: string;
+  country?: string;
+}
+
+export interface PatientProfile {
+  patient: Patient;
+  encounters: Record<string, unknown>[];
+  conditions: Record<string, unknown>[];
+  observations: Record<string, unknown>[];
+  medications: Record<string, unknown>[];
+}
+
+export const PATIENT_LIST_DEFAULT = 100;
+export const PATIENT_LIST_MAX = 1000;
+const PROFILE_ITEMS_MAX = 500;
+
+const str = (v: PropertyValue | undefined) => (typeof v === "string" ? v : undefined);
+
+export function toPatient(n: GraphNode): Patient {
+  const p = n.properties;
+  return {
+    id: n.id,
+    resourceId: str(p.resourceId),
+    name: str(p.name),
+    gender: str(p.gender),
+    birthDate: str(p.birthDate),
+    city: str(p.city),
+    country: str(p.country),
+  };
+}
+
+const item = (n: GraphNode) => ({ id: n.id, ...n.properties });
+
+function orgSlugOf(user: SessionUser): string | undefined {
+  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)?.slug;
+}
+
+export function createPatientService(graph: GraphStore) {
+  async function load(patientId: string | null, user: SessionUser): Promise<GraphNode> {
+    if (!patientId || !patientId.trim()) throw badRequest("patientId query parameter is required");
+    const isAdmin = user.roles.includes("CONNECTOR_ADMIN");
+    // a patient learns nothing about other ids, not even whether they exist
+    if (!isAdmin && user.roles.includes("PATIENT") && !user.roles.includes("DATA_HOLDER") && user.patientId !== patientId) {
+      throw forbidden("Patients can only access their own record");
+    }
+    const node = await graph.getNode(patientId);
+    if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
+    if (isAdmin || user.patientId === patientId) return node;
+    if (user.roles.includes("DATA_HOLDER") && node.properties.holder === orgSlugOf(user)) return node;
+    throw forbidden("This patient's record is held by another organisation");
+  }
+
+  async function related(id: string, type: string) {
+    return (await graph.relationships({ id, types: [type], direction: "out", limit: PROFILE_ITEMS_MAX })).map((r) => r.node);
+  }
+
+  async function activeConsents(patientId: string) {
+    return (await related(patientId, "HAS_CONSENT")).filter((c) => c.properties.status === "active");
+  }
+
+  return {
+    async list(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
+      if (user.roles.includes("CONNECTOR_ADMIN")) {
+        return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(toPatient);
+      }
+      if (user.roles.includes("DATA_HOLDER")) {
+        const holder = orgSlugOf(user);
+        if (!holder) return [];
+        return (await graph.findNodes({ label: "Patient", where: { holder }, limit: opts.limit, offset: opts.offset })).map(toPatient);
+      }
+      if (user.patientId && opts.offset === 0) {
+        const own = await graph.getNode(user.patientId);
+        return own ? [toPatient(own)] : [];
+      }
+      return [];
+    },
+
+    async profile(patientId: string | null, user: SessionUser): Promise<PatientProfile> {
+      const node = await load(patientId, user);
+      const [encounters, conditions, observations, medications] = await Promise.all(
+        ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map((t) => related(node.id, t)),
+      );
+      return {
+        patient: toPatient(node),
+        encounters: encounters.map(item),
+        conditions: conditions.map(item),
+        observations: observations.map(item),
+        medications: medications.map(item),
+      };
+    },
+
+    async insights(patientId: string | null, user: SessionUser) {
+      const profile = await this.profile(patientId, user);
+      const latest = new Map<string, Record<string, unknown>>();
+      for (const o of profile.observations) {
+        const code = String(o.code ?? o.display ?? o.id);
+        const prev = latest.get(code);
+        if (!prev || String(o.effectiveDate ?? o.date ?? "") > String(prev.effectiveDate ?? prev.date ?? "")) latest.set(code, o);
+      }
+      const dateOf = (e: Record<string, unknown>) => String(e.periodStart ?? e.date ?? e.start ?? "");
+      const encounterDates = profile.encounters.map(dateOf).filter(Boolean).sort();
+      const birth = profile.patient.birthDate ? new Date(profile.patient.birthDate) : null;
+      const age = birth ? Math.floor((Date.now() - birth.getTime()) / (365.25 * 24 * 3600 * 1000)) : null;
+      const active = profile.conditions.filter((c) => (c.clinicalStatus ?? "active") === "active");
+      return {
+        patientId: profile.patient.id,
+        age,
+        counts: {
+          encounters: profile.encounters.length,
+          conditions: profile.conditions.length,
+          observations: profile.observations.length,
+          medications: profile.medications.length,
+        },
+        firstEncounter: encounterDates[0] ?? null,
+        lastEncounter: encounterDates[encounterDates.length - 1] ?? null,
+        activeConditions: active.map((c) => ({ id: c.id, code: c.code, display: c.display, onsetDate: c.onsetDate })),
+        currentMedications: profile.medications
+          .filter((m) => (m.status ?? "active") === "active")
+          .map((m) => ({ id: m.id, code: m.code, display: m.display, authoredOn: m.authoredOn })),
+        latestObservations: [...latest.values()].map((o) => ({
+          code: o.code,
+          display: o.display,
+          value: o.value,
+          unit: o.unit,
+          effectiveDate: o.effectiveDate ?? o.date,
+          interpretation: o.interpretation,
+        })),
+      };
+    },
+
+    /** research programmes: approved secondary-use projects of the marketplace (l1 HDABApproval), with this patient's consent */
+    async research(patientId: string | null, user: SessionUser) {
+      const node = await load(patientId, user);
+      const approvals = await graph.findNodes({ label: "HDABApproval", limit: 200 });
+      const consents = await related(node.id, "HAS_CONSENT");
+      return approvals.map((a) => {
+        const mine = consents.filter((c) => c.properties.studyId === a.id);
+        const active = mine.find((c) => c.properties.status === "active");
+        const p = a.properties;
+        return {
+          studyId: a.id,
+          title: str(p.title) ?? str(p.name) ?? str(p.purpose) ?? a.id,
+          purpose: str(p.purpose) ?? "RESEARCH",
+          sponsor: str(p.applicant) ?? str(p.consumer) ?? str(p.requester) ?? null,
+          status: str(p.status) ?? null,
+          validUntil: str(p.validUntil) ?? str(p.expiresAt) ?? null,
+          consent: active
+            ? { consentId: active.id, status: "active", grantedAt: active.properties.dateTime, purpose: active.properties.purpose }
+            : mine.length
+              ? { consentId: mine[mine.length - 1].id, status: "revoked", revokedAt: mine[mine.length - 1].properties.revokedAt }
+              : null,
+        };
+      });
+    },
+
+    async grantConsent(body: Record<string, unknown>, user: SessionUser): Promise<{ consentId: string }> {
+      const patientId = typeof body.patientId === "string" ? body.patientId.trim() : "";
+      const studyId = typeof body.studyId === "string" ? body.studyId.trim() : "";
+      if (!patientId || !studyId) throw badRequest("patientId and studyId are required");
+      const purpose = typeof body.purpose === "string" && body.purpose.trim() ? body.purpose.trim() : "RESEARCH";
+      if (purpose.length > 200) throw badRequest("purpose must be at most 200 characters");
+      await load(patientId, user);
+      const study = await graph.getNode(studyId);
+      if (!study || study.label !== "HDABApproval") throw notFound(`Research programme ${studyId} not found`);
+      const existing = (await activeConsents(patientId)).find((c) => c.properties.studyId === studyId);
+      if (existing) throw new ApiError(409, "Consent for this programme is already active", undefined, { consentId: existing.id });
+      const consentId = `consent-${randomUUID()}`;
+      await graph.mutate(
+        [
+          {
+            op: "createNode",
+            node: {
+              id: consentId,
+              label: "Consent",
+              layer: "l3",
+              properties: {
+                resourceType: "Consent",
+                status: "active",
+                scope: "research",
+                patientId,
+                studyId,
+                purpose,
+                dateTime: new Date().toISOString(),
+                grantedBy: user.username,
+              },
+            },
+          },
+          { op: "createEdge", edge: { id: `has-consent-${consentId}`, source: patientId, target: consentId, type: "HAS_CONSENT" } },
+          { op: "createEdge", edge: { id: `consent-for-${consentId}`, source: consentId, target: studyId, type: "CONSENT_FOR" } },
+        ],
+        { action: "consent.grant", actor: user.username, target: `${patientId}/${studyId}`, kind: "consent" },
+      );
+      return { consentId };
+    },
+
+    async revokeConsent(patientId: string | null, studyId: string | null, user: SessionUser): Promise<void> {
+      if (!patientId || !studyId) throw badRequest("patientId and studyId are required");
+      await load(patientId, user);
+      const active = (await activeConsents(patientId)).filter((c) => c.properties.studyId === studyId);
+      if (!active.length) throw notFound("No active consent for this programme");
+      const revokedAt = new Date().toISOString();
+      await graph.mutate(
+        active.map((c) => ({ op: "updateNode" as const, id: c.id, properties: { status: "inactive", revokedAt, revokedBy: user.username } })),
+        { action: "consent.revoke", actor: user.username, target: `${patientId}/${studyId}`, kind: "consent" },
+      );
+    },
+  };
+}
+export type PatientService = ReturnType<typeof createPatientService>;

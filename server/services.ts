@@ -1,0 +1,82 @@
+import type { Config } from "./config";
+import { createAuditLog, type AuditLog } from "./audit/log";
+import { createOidcClient, type OidcClient } from "./auth/oidc-client";
+import { createSessionStore, type SessionStore } from "./auth/sessions";
+import { IDP_CLIENT_ID } from "./auth/idp/provider";
+import { createCatalogueService, type CatalogueService } from "./catalogue/service";
+import { createGraphService, type GraphService } from "./graph/service";
+import { createSqliteGraphStore } from "./graph/sqlite-store";
+import { createNeo4jGraphStore } from "./graph/neo4j-store";
+import type { GraphStore } from "./graph/store";
+import { createOfficeGate, type OfficeGate } from "./http/office-gate";
+import { createPatientService, type PatientService } from "./patient/service";
+import { openDatabase, type Db } from "./storage/database";
+import { getOrCreateSecret } from "./storage/secrets";
+
+/**
+ * The service container: every service built once from Config and handed to routes, views,
+ * tests and the desktop shell. Nothing here is a module-level singleton.
+ */
+export interface Services {
+  config: Config;
+  db: Db;
+  audit: AuditLog;
+  graph: GraphStore;
+  graphQueries: GraphService;
+  sessions: SessionStore;
+  oidc: OidcClient;
+  /** set when the embedded provider serves sign-in (no OIDC_ISSUER) */
+  embeddedIdp: { clientId: string; clientSecret: string } | undefined;
+  officeHours: OfficeGate;
+  catalogue: CatalogueService;
+  patients: PatientService;
+  /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
+  runtime: { internalOrigin: string | undefined };
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config): Promise<Services> {
+  const db = openDatabase(config.dataDir);
+  const audit = createAuditLog(db);
+  const graph = config.neo4j ? await createNeo4jGraphStore(config.neo4j, audit) : createSqliteGraphStore(db, audit);
+  const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");
+  const sessions = createSessionStore(db, { secret: sessionSecret, secure: config.publicUrl.startsWith("https:") });
+  const runtime: Services["runtime"] = { internalOrigin: undefined };
+  const embeddedIdp = config.oidc
+    ? undefined
+    : { clientId: IDP_CLIENT_ID, clientSecret: getOrCreateSecret(db, "idp-client-secret") };
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const oidc = createOidcClient(
+    {
+      issuer: config.oidc?.issuer ?? `${config.publicUrl}/idp`,
+      clientId: config.oidc?.clientId ?? embeddedIdp!.clientId,
+      clientSecret: config.oidc?.clientSecret ?? embeddedIdp!.clientSecret,
+      publicUrl: config.publicUrl,
+      secret: sessionSecret,
+      timeoutMs: config.upstreamTimeoutMs,
+      internalUrl: embeddedIdp
+        ? (u) => (runtime.internalOrigin && u.startsWith(publicOrigin) ? runtime.internalOrigin + u.slice(publicOrigin.length) : u)
+        : undefined,
+    },
+    sessions,
+  );
+
+  return {
+    config,
+    db,
+    audit,
+    graph,
+    graphQueries: createGraphService(graph),
+    sessions,
+    oidc,
+    embeddedIdp,
+    officeHours: createOfficeGate(config),
+    catalogue: createCatalogueService(graph),
+    patients: createPatientService(graph),
+    runtime,
+    async close() {
+      await graph.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { expect, it } from "vitest";
+import type { AuditLog } from "../../server/audit/log";
+import type { EdgeRecord, NodeRecord } from "../../server/graph/model";
+import type { GraphStore } from "../../server/graph/store";
+
+/**
+ * The behaviour every GraphStore adapter must show. Run against the embedded SQLite store always
+ * and against Neo4j when NEO4J_URI is set (graph-store.test.ts). `fresh` gives an empty store.
+ */
+export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; audit: AuditLog; cleanup: () => Promise<void> }>) {
+  const nodes: NodeRecord[] = [
+    { id: "participant-a", label: "Participant", layer: "l1", properties: { displayName: "A", did: "did:web:a.example" } },
+    { id: "dataset-x", label: "HealthDataset", layer: "l2", properties: { title: "X", holder: "a", recordCount: 2 } },
+    { id: "dataset-y", label: "HealthDataset", layer: "l2", properties: { title: "Y", holder: "b", recordCount: 1 } },
+    { id: "patient-1", label: "Patient", layer: "l3", properties: { name: "P One", holder: "a", tags: ["x", "y"] } },
+    { id: "patient-2", label: "Patient", layer: "l3", properties: { name: "P Two", holder: "a" } },
+    { id: "condition-1", label: "Condition", layer: "l3", properties: { code: "44054006", active: true } },
+    { id: "snomed-44054006", label: "SnomedConcept", layer: "l5", properties: { code: "44054006" } },
+  ];
+  const edges: EdgeRecord[] = [
+    { id: "e1", source: "participant-a", target: "dataset-x", type: "PUBLISHES" },
+    { id: "e2", source: "dataset-x", target: "patient-1", type: "INCLUDES" },
+    { id: "e3", source: "patient-1", target: "condition-1", type: "HAS_CONDITION" },
+    { id: "e4", source: "condition-1", target: "snomed-44054006", type: "CODED_BY" },
+    { id: "e5", source: "dataset-x", target: "patient-2", type: "INCLUDES" },
+  ];
+
+  async function seeded() {
+    const s = await fresh();
+    await s.store.importBatch(nodes.slice(0, 4), edges.slice(0, 2));
+    await s.store.importBatch(nodes.slice(4), edges.slice(2));
+    return s;
+  }
+
+  it("imports batches idempotently and counts per layer", async () => {
+    const { store, cleanup } = await seeded();
+    try {
+      expect(await store.countNodes()).toBe(7);
+      expect(await store.countNodes(["l3"])).toBe(3);
+      await store.importBatch(nodes, edges);
+      expect(await store.countNodes()).toBe(7);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("samples within the limit, spread across layers, with only edges among returned nodes", async () => {
+    const { store, cleanup } = await seeded();
+    try {
+      const g = await store.sampleGraph(["l1", "l2", "l3", "l5"], 4, "all");
+      expect(g.nodes.length).toBe(4);
+      expect(new Set(g.nodes.map((n) => n.layer)).size).toBe(4);
+      const ids = new Set(g.nodes.map((n) => n.id));
+      for (const e of g.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
+      expect(g.meta).toMatchObject({ layer: "all", totalNodes: 7, totalEdges: 5, returnedNodes: 4, truncated: true });
+      const l3 = await store.sampleGraph(["l3"], 1000, "l3");
+      expect(l3.nodes.map((n) => n.id)).toEqual(["patient-1", "patient-2", "condition-1"]);
+      expect(l3.meta.totalEdges).toBe(1);
+      expect(l3.edges.map((e) => e.id)).toEqual(["e3"]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("keeps property types and finds nodes by exact property values", async () => {
+    const { store, cleanup } = await seeded();
+    try {
+      const p = await store.getNode("patient-1");
+      expect(p).toEqual({ id: "patient-1", label: "Patient", layer: "l3", properties: { name: "P One", holder: "a", tags: ["x", "y"] } });
+      expect((await store.getNode("condition-1"))?.properties.active).toBe(true);
+      expect(await store.getNode("nope")).toBeNull();
+      expect((await store.findNodes({ label: "Patient", where: { holder: "a" } })).map((n) => n.id)).toEqual(["patient-1", "patient-2"]);
+      expect((await store.findNodes({ label: "Patient", limit: 1, offset: 1 })).map((n) => n.id)).toEqual(["patient-2"]);
+      expect(await store.countWhere("HealthDataset", { holder: "b" })).toBe(1);
+      expect(await store.countWhere("Condition", { active: true })).toBe(1);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("lists relationships by direction and type, and expands neighbourhoods by depth", async () => {
+    const { store, cleanup } = await seeded();
+    try {
+      const out = await store.relationships({ id: "dataset-x", direction: "out", types: ["INCLUDES"] });
+      expect(out.map((r) => r.node.id).sort()).toEqual(["patient-1", "patient-2"]);
+      const inbound = await store.relationships({ id: "dataset-x", direction: "in" });
+      expect(inbound).toEqual([expect.objectContaining({ type: "PUBLISHES", direction: "in", id: "e1" })]);
+      const d1 = await store.expand("patient-1", 1, 100);
+      expect(d1!.nodes.map((n) => n.id).sort()).toEqual(["condition-1", "dataset-x", "patient-1"]);
+      const d2 = await store.expand("patient-1", 2, 100);
+      expect(d2!.nodes.length).toBe(6);
+      const capped = await store.expand("patient-1", 3, 3);
+      expect(capped!.nodes.length).toBe(3);
+      expect(capped!.meta.truncated).toBe(true);
+      expect(await store.expand("missing", 1, 10)).toBeNull();
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("applies mutations atomically with one audit entry, and bumps the version", async () => {
+    const { store, audit, cleanup } = await seeded();
+    try {
+      const v0 = store.version();
+      const entry = await store.mutate(
+        [
+          { op: "createNode", node: { id: "dataset-z", label: "HealthDataset", layer: "l2", properties: { title: "Z" } } },
+          { op: "createEdge", edge: { id: "e9", source: "participant-a", target: "dataset-z", type: "PUBLISHES" } },
+          { op: "updateNode", id: "dataset-x", properties: { title: "X2" } },
+        ],
+        { action: "test.create", actor: "tester", target: "dataset-z", kind: "catalogue" },
+      );
+      expect(entry).toMatchObject({ action: "test.create", actor: "tester", outcome: "success" });
+      expect(store.version()).toBeGreaterThan(v0);
+      expect((await store.getNode("dataset-x"))?.properties.title).toBe("X2");
+      expect((await store.relationships({ id: "dataset-z" })).length).toBe(1);
+
+      const before = audit.count();
+      await expect(
+        store.mutate(
+          [
+            { op: "createNode", node: { id: "dataset-w", label: "HealthDataset", layer: "l2", properties: { title: "W" } } },
+            { op: "createNode", node: { id: "dataset-z", label: "HealthDataset", layer: "l2", properties: { title: "dup" } } },
+          ],
+          { action: "test.dup", actor: "tester", target: "dataset-w", kind: "catalogue" },
+        ),
+      ).rejects.toMatchObject({ status: 409 });
+      expect(await store.getNode("dataset-w")).toBeNull();
+      expect(audit.count()).toBe(before);
+
+      await store.mutate([{ op: "deleteNode", id: "dataset-z" }], { action: "test.delete", actor: "tester", target: "dataset-z", kind: "catalogue" });
+      expect(await store.getNode("dataset-z")).toBeNull();
+      expect(await store.relationships({ id: "participant-a", direction: "out" })).toHaveLength(1);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("counts labels, relationship types and property keys for validation", async () => {
+    const { store, cleanup } = await seeded();
+    try {
+      const c = await store.counts();
+      expect(c.nodesByLabel).toMatchObject({ Participant: 1, HealthDataset: 2, Patient: 2, Condition: 1, SnomedConcept: 1 });
+      expect(c.edgesByType).toMatchObject({ PUBLISHES: 1, INCLUDES: 2, HAS_CONDITION: 1, CODED_BY: 1 });
+      expect(c.propertyKeysByLabel.Patient).toEqual(["holder", "name", "tags"]);
+      expect(c.danglingEdges).toBe(0);
+      expect(await store.ping(1000)).toBe(true);
+    } finally {
+      await cleanup();
+    }
+  });
+}

@@ -1,0 +1,31 @@
+import { describe } from "vitest";
+import { createAuditLog } from "../../server/audit/log";
+import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
+import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
+import { openDatabase } from "../../server/storage/database";
+import { graphStoreContract } from "./graph-store.contract";
+
+describe("GraphStore contract: embedded SQLite", () => {
+  graphStoreContract(async () => {
+    const db = openDatabase(":memory:");
+    const audit = createAuditLog(db);
+    return { store: createSqliteGraphStore(db, audit), audit, cleanup: async () => db.close() };
+  });
+});
+
+// Runs whenever NEO4J_URI is set (e.g. bolt://localhost:7687 with NEO4J_PASSWORD); it empties the database it is given.
+describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
+  graphStoreContract(async () => {
+    const db = openDatabase(":memory:");
+    const audit = createAuditLog(db);
+    const store = await createNeo4jGraphStore(
+      { uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? "neo4j", password: process.env.NEO4J_PASSWORD ?? "", database: process.env.NEO4J_DATABASE },
+      audit,
+    );
+    const neo4j = (await import("neo4j-driver")).default;
+    const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? "neo4j", process.env.NEO4J_PASSWORD ?? ""));
+    await driver.executeQuery("MATCH (n) DETACH DELETE n", {}, { database: process.env.NEO4J_DATABASE });
+    await driver.close();
+    return { store, audit, cleanup: async () => (await store.close(), db.close()) };
+  });
+});

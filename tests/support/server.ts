@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../server/config";
+import { startServer, type RunningServer } from "../../server/app";
+
+/** A free loopback port (listen on 0, read it, close). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+}
+
+/**
+ * Starts the real server (built Remix app, embedded provider, SQLite in a temp DATA_DIR) on
+ * 127.0.0.1 and a free port. Requires `node scripts/build.mjs` to have run (npm test does).
+ */
+export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    SEED_PATIENTS: "40",
+    UPSTREAM_TIMEOUT_MS: "2000",
+    ...env,
+  });
+  const server = await startServer(config, { remixBuildPath: path.resolve("build/remix/index.js") });
+  return {
+    ...server,
+    dataDir,
+    async close() {
+      await server.close();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

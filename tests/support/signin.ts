@@ -1,0 +1,70 @@
+/**
+ * Signs in through the real OpenID flow of the embedded provider with plain HTTP: the app's
+ * /auth/login → provider authorize → login form → callback → session cookie.
+ */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+  store(res: Response) {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(";");
+      const i = pair.indexOf("=");
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim())) || value === "";
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+  get(name: string) {
+    return this.cookies.get(name);
+  }
+}
+
+export async function follow(url: string, jar: CookieJar, init: RequestInit = {}, max = 15): Promise<Response> {
+  let current = url;
+  let req: RequestInit = init;
+  for (let i = 0; i < max; i++) {
+    const res = await fetch(current, { ...req, redirect: "manual", headers: { ...(req.headers ?? {}), cookie: jar.header() } });
+    jar.store(res);
+    const loc = res.headers.get("location");
+    if (res.status >= 300 && res.status < 400 && loc) {
+      current = new URL(loc, current).toString();
+      req = {};
+      continue;
+    }
+    return res;
+  }
+  throw new Error(`too many redirects from ${url}`);
+}
+
+export interface Signed {
+  jar: CookieJar;
+  cookie: string;
+  /** fetch against the server with the session cookie */
+  api: (path: string, init?: RequestInit) => Promise<Response>;
+}
+
+export async function signIn(baseUrl: string, username: string, password = username): Promise<Signed> {
+  const jar = new CookieJar();
+  const form = await follow(`${baseUrl}/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=/`, jar);
+  const html = await form.text();
+  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no login form (status ${form.status}): ${html.slice(0, 300)}`);
+  const done = await follow(new URL(action.replaceAll("&amp;", "&"), baseUrl).toString(), jar, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
+  if (!jar.get("app-auth.session-token")) {
+    throw new Error(`sign-in of ${username} did not yield a session (last status ${done.status})`);
+  }
+  return {
+    jar,
+    cookie: jar.header(),
+    api: (path, init = {}) =>
+      fetch(`${baseUrl}${path}`, { ...init, redirect: "manual", headers: { ...(init.headers ?? {}), cookie: jar.header() } }),
+  };
+}
