@@ -1,0 +1,12 @@
+/** The embedded development OpenID provider, mounted under /idp of the app's express server. */
+export {
+  createIdentityProvider,
+  IDP_CLIENT_ID,
+  IDP_COOKIE_NAMES,
+  IDP_MOUNT_PATH,
+  IDP_TTL_SECONDS,
+  type IdentityProvider,
+  type IdentityProviderOptions,
+} from "./provider";
+export { idpClientSecret } from "./keys";
+export { CLAIMS_BY_SCOPE, SCOPES as IDP_SCOPES } from "./account";

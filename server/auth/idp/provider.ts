@@ -1,0 +1,157 @@
+import type { Express } from "express";
+import Provider, {
+  type Configuration,
+  type CookiesSetOptions,
+  type JWKS,
+  type KoaContextWithOIDC,
+} from "oidc-provider";
+import type { Config } from "../../config";
+import type { Db } from "../../storage/database";
+import { CLAIMS_BY_SCOPE, SCOPES, findAccount } from "./account";
+import { sqliteAdapter, sweepExpired } from "./adapter";
+import { loadFirstPartyGrant } from "./grants";
+import { messagePage } from "./html";
+import { INTERACTION_PATH, interactionRoutes } from "./interactions";
+import { cookieKeys, signingKey } from "./keys";
+import { completeLogoutWithoutPrompt, logoutSource, postLogoutSuccessSource } from "./logout";
+
+/** The app's client at the embedded provider. */
+export const IDP_CLIENT_ID = "health-dataspace-hub";
+
+/** Where the provider is mounted on the app's express server. */
+export const IDP_MOUNT_PATH = "/idp";
+
+/** The provider's cookies; distinct from the app's `app-auth.session-token` and `oidc-state` cookies. */
+export const IDP_COOKIE_NAMES = {
+  session: "idp_session",
+  interaction: "idp_interaction",
+  resume: "idp_interaction_resume",
+} as const;
+
+export const IDP_TTL_SECONDS = {
+  AccessToken: 60 * 60,
+  AuthorizationCode: 60,
+  IdToken: 60 * 60,
+  Interaction: 10 * 60,
+  Session: 8 * 60 * 60,
+  Grant: 8 * 60 * 60,
+  RefreshToken: 8 * 60 * 60,
+} as const;
+
+const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+export interface IdentityProviderOptions {
+  config: Config;
+  db: Db;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface IdentityProvider {
+  /** `${publicUrl}/idp` */
+  issuer: string;
+  /** Mounts the sign-in pages and the provider under /idp; call before any body parser. */
+  mount(app: Express): void;
+  /** Stops the provider's housekeeping; the database stays open (it belongs to the caller). */
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded development OpenID provider (oidc-provider 9): authorization code + PKCE for the
+ * one first-party client, the personas as accounts, state in the app's SQLite database.
+ * Refuses to run when NODE_ENV=production.
+ */
+export async function createIdentityProvider(opts: IdentityProviderOptions): Promise<IdentityProvider> {
+  const { config, db, clientId, clientSecret } = opts;
+  if (config.env === "production") {
+    throw new Error(
+      "The embedded identity provider is for development only and refuses to start with NODE_ENV=production; " +
+        "set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to use a real OpenID provider.",
+    );
+  }
+
+  const issuer = `${config.publicUrl}${IDP_MOUNT_PATH}`;
+  /** path of the provider as the browser sees it (differs from the mount path behind a path prefix) */
+  const publicPath = new URL(issuer).pathname.replace(/\/+$/, "");
+  const signInUrl = `${config.publicUrl}/auth/signin`;
+  const sessionCookie: CookiesSetOptions = { httpOnly: true, sameSite: "lax", path: publicPath };
+
+  const configuration: Configuration = {
+    adapter: sqliteAdapter(db),
+    jwks: { keys: [await signingKey(db)] } as JWKS,
+    cookies: {
+      names: { ...IDP_COOKIE_NAMES },
+      keys: cookieKeys(db),
+      long: sessionCookie,
+      short: { httpOnly: true, sameSite: "lax" },
+    },
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        client_name: "Health Dataspace Hub",
+        redirect_uris: [`${config.publicUrl}/auth/callback`],
+        post_logout_redirect_uris: [signInUrl, `${config.publicUrl}/`],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
+    clientAuthMethods: ["client_secret_basic", "client_secret_post"],
+    clientBasedCORS: () => false,
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    scopes: [...SCOPES],
+    claims: Object.fromEntries(
+      Object.entries(CLAIMS_BY_SCOPE).map(([scope, claims]) => [scope, [...claims]]),
+    ),
+    conformIdTokenClaims: false,
+    findAccount,
+    loadExistingGrant: loadFirstPartyGrant,
+    interactions: { url: (_ctx, interaction) => `${publicPath}${INTERACTION_PATH}/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: logoutSource(`${config.publicUrl}/`),
+        postLogoutSuccessSource: postLogoutSuccessSource(signInUrl),
+      },
+    },
+    ttl: { ...IDP_TTL_SECONDS },
+    renderError: (ctx: KoaContextWithOIDC, out) => {
+      ctx.type = "html";
+      ctx.body = messagePage("Sign-in error", out.error_description ?? out.error, {
+        href: signInUrl,
+        text: "Back to sign-in",
+      });
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = true;
+  provider.use(completeLogoutWithoutPrompt(provider, sessionCookie));
+
+  sweepExpired(db);
+  const sweeper = setInterval(() => {
+    try {
+      sweepExpired(db);
+    } catch (err) {
+      console.warn("identity provider: sweeping expired artefacts failed", err);
+    }
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
+  return {
+    issuer,
+    mount(app) {
+      app.use(
+        `${IDP_MOUNT_PATH}${INTERACTION_PATH}`,
+        interactionRoutes({ provider, mountPath: publicPath, restartUrl: signInUrl }),
+      );
+      app.use(IDP_MOUNT_PATH, provider.callback());
+    },
+    async close() {
+      clearInterval(sweeper);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Test helpers for the embedded identity provider: an express server on 127.0.0.1 with the
+ * provider mounted, and a minimal browser (cookie jar + manual redirects) over plain fetch.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import { loadConfig } from "../../config";
+import type { Db } from "../../storage/database";
+import { createIdentityProvider, IDP_CLIENT_ID, type IdentityProvider } from "./provider";
+import { idpClientSecret } from "./keys";
+
+export interface RunningIdp {
+  publicUrl: string;
+  issuer: string;
+  port: number;
+  clientSecret: string;
+  idp: IdentityProvider;
+  stop(): Promise<void>;
+}
+
+/** Starts express + provider on 127.0.0.1 (port 0 = any free port); PUBLIC_URL is that address. */
+export async function startIdp(db: Db, dataDir: string, port = 0): Promise<RunningIdp> {
+  const app = express();
+  // No keep-alive: fetch would otherwise reuse a pooled socket of a stopped server after a restart.
+  app.use((_req, res, next) => {
+    res.set("Connection", "close");
+    next();
+  });
+  // An app-wide JSON body parser ahead of the provider does not disturb it (it only reads
+  // application/json bodies); see the module docs for the recommended order.
+  app.use(express.json());
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(port, "127.0.0.1", () => resolve(s)).on("error", reject);
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  const publicUrl = `http://127.0.0.1:${actualPort}`;
+  const config = loadConfig({ NODE_ENV: "test", PUBLIC_URL: publicUrl, DATA_DIR: dataDir });
+  const clientSecret = idpClientSecret(db);
+  const idp = await createIdentityProvider({ config, db, clientId: IDP_CLIENT_ID, clientSecret });
+  idp.mount(app);
+  return {
+    publicUrl,
+    issuer: idp.issuer,
+    port: actualPort,
+    clientSecret,
+    idp,
+    async stop() {
+      await idp.close();
+      await new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+interface StoredCookie {
+  name: string;
+  value: string;
+  path: string;
+}
+
+/** Just enough of a browser's cookie handling: name, value, path, deletion. One host only. */
+export class CookieJar {
+  private cookies: StoredCookie[] = [];
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(";").map((s) => s.trim());
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      let path = "/";
+      let expired = value === "";
+      for (const attribute of attributes) {
+        const [key, val = ""] = attribute.split("=");
+        if (key.toLowerCase() === "path") path = val;
+        if (key.toLowerCase() === "expires" && Date.parse(val) <= Date.now()) expired = true;
+        if (key.toLowerCase() === "max-age" && Number(val) <= 0) expired = true;
+      }
+      this.cookies = this.cookies.filter((c) => !(c.name === name && c.path === path));
+      if (!expired) this.cookies.push({ name, value, path });
+    }
+  }
+
+  header(url: string): string {
+    const { pathname } = new URL(url);
+    return this.cookies
+      .filter((c) => pathname === c.path || pathname.startsWith(c.path.endsWith("/") ? c.path : `${c.path}/`))
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
+  }
+
+  names(): string[] {
+    return this.cookies.map((c) => c.name);
+  }
+
+  clone(): CookieJar {
+    const copy = new CookieJar();
+    copy.cookies = this.cookies.map((c) => ({ ...c }));
+    return copy;
+  }
+}
+
+/** One request as a browser would send it, without following redirects. */
+export async function browse(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const cookie = jar.header(url);
+  if (cookie) headers.set("cookie", cookie);
+  const response = await fetch(url, { ...init, headers, redirect: "manual" });
+  jar.store(response);
+  return response;
+}
+
+/** Follows redirects until one leaves the provider (e.g. to the client's redirect_uri) or a page answers. */
+export async function follow(
+  jar: CookieJar,
+  url: string,
+  stopAt: string,
+  init: RequestInit = {},
+): Promise<{ response: Response; url: string }> {
+  let current = url;
+  let response = await browse(jar, current, init);
+  for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops++) {
+    current = new URL(response.headers.get("location") ?? "", current).href;
+    if (current.startsWith(stopAt)) return { response, url: current };
+    response = await browse(jar, current);
+  }
+  return { response, url: current };
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+export function formBody(fields: Record<string, string>): RequestInit {
+  return {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  };
+}
