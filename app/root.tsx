@@ -16,7 +16,7 @@ import {
 import { navFor } from "./components/navigation";
 import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
-import styles from "./styles/app.css?url";
+import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },

@@ -1,6 +1,7 @@
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,7 +10,7 @@ import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provid
 import { createApiHandler } from "./http/api-handler";
 import { HANDLERS } from "./http/handlers";
 import { offlineResponse } from "./http/offline-notice";
-import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
+import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./http/security-headers";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
 
@@ -69,6 +70,20 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     next();
   });
 
+  // form posts to views (and anything else that changes state) from a foreign origin are refused
+  const ownOrigins = [new URL(config.publicUrl).origin];
+  app.use((req, res, next) => {
+    if (req.path.startsWith("/api/") || req.path.startsWith("/idp")) return next();
+    const probe = new Request(`${config.publicUrl}${req.path}`, {
+      method: req.method,
+      headers: Object.fromEntries(
+        (["origin", "sec-fetch-site"] as const).flatMap((h) => (typeof req.headers[h] === "string" ? [[h, req.headers[h] as string]] : [])),
+      ),
+    });
+    if (!isForeignOrigin(probe, ownOrigins)) return next();
+    res.status(403).type("text/plain").send("Cross-origin request refused");
+  });
+
   // office hours: pages get the offline notice; /api answers 503 JSON from the dispatcher
   app.use(async (req, res, next) => {
     if (req.path.startsWith("/api/") || STATIC_PREFIXES.some((p) => req.path.startsWith(p))) return next();
@@ -94,7 +109,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }),
   );
 
-  const server = await new Promise<import("node:http").Server>((resolve, reject) => {
+  const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);
   });

@@ -105,10 +105,17 @@ export function createAuditLog(db: Db): AuditLog {
     list(filter = {}) {
       const where: string[] = [];
       const args: unknown[] = [];
-      if (filter.kind) (where.push("kind = ?"), args.push(filter.kind));
-      if (filter.actor) (where.push("actor = ?"), args.push(filter.actor));
-      if (filter.action) (where.push("action = ?"), args.push(filter.action));
-      if (filter.since) (where.push("timestamp >= ?"), args.push(filter.since));
+      const conditions: [string, string | undefined][] = [
+        ["kind = ?", filter.kind],
+        ["actor = ?", filter.actor],
+        ["action = ?", filter.action],
+        ["timestamp >= ?", filter.since],
+      ];
+      for (const [sql, value] of conditions) {
+        if (!value) continue;
+        where.push(sql);
+        args.push(value);
+      }
       const sql = `SELECT * FROM audit_entries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
       return (db.prepare(sql).all(...args, filter.limit ?? 100) as Row[]).map(toEntry);
     },

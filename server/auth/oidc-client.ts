@@ -58,13 +58,20 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
   let discovery: Promise<Discovery> | null = null;
   let jwks: JWTVerifyGetKey | null = null;
 
+  const forwardedFor = (url: string): Record<string, string> => {
+    if (internal(url) === url) return {};
+    const u = new URL(url);
+    return { "X-Forwarded-Host": u.host, "X-Forwarded-Proto": u.protocol.replace(":", "") };
+  };
   const nonceFor = (state: string) => createHmac("sha256", opts.secret).update(`nonce:${state}`).digest("base64url");
 
   function discover(): Promise<Discovery> {
     if (!discovery) {
       discovery = (async () => {
-        const res = await fetch(internal(`${opts.issuer}/.well-known/openid-configuration`), {
-          headers: { Accept: "application/json" },
+        const url = `${opts.issuer}/.well-known/openid-configuration`;
+        const res = await fetch(internal(url), {
+          // reached on loopback, the provider must still describe itself with its public address
+          headers: { Accept: "application/json", ...forwardedFor(url) },
           signal: AbortSignal.timeout(opts.timeoutMs),
         });
         if (!res.ok) throw new Error(`discovery answered ${res.status}`);

@@ -7,7 +7,6 @@ import {
   type EdgeRecord,
   type GraphEdge,
   type GraphNode,
-  type GraphResponse,
   type Layer,
   type NodeRecord,
   type Properties,

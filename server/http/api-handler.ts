@@ -4,7 +4,6 @@ import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors
 import type { HandlerMap } from "./handler";
 import { matchRoute, routeKey, type Access } from "./route-table";
 import { isForeignOrigin } from "./security-headers";
-import { officeStatus } from "./office-hours";
 import { offlineResponse } from "./offline-notice";
 
 /**

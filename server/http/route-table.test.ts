@@ -47,7 +47,7 @@ describe("route table", () => {
     for (const r of ROUTES.filter((r) => r.path.startsWith("/api/admin/"))) {
       for (const spec of Object.values(r.methods)) {
         expect(spec.access.kind).toBe("session");
-        const roles = (spec.access as { roles: string[] }).roles;
+        const roles = (spec.access as unknown as { roles: string[] }).roles;
         expect(roles).toContain("CONNECTOR_ADMIN");
         const extra = roles.filter((x) => x !== "CONNECTOR_ADMIN");
         if (extra.length) expect(r.path.startsWith("/api/admin/policies") || r.path.startsWith("/api/admin/audit")).toBe(true);

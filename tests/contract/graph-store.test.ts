@@ -9,7 +9,7 @@ describe("GraphStore contract: embedded SQLite", () => {
   graphStoreContract(async () => {
     const db = openDatabase(":memory:");
     const audit = createAuditLog(db);
-    return { store: createSqliteGraphStore(db, audit), audit, cleanup: async () => db.close() };
+    return { store: createSqliteGraphStore(db, audit), audit, cleanup: async () => void db.close() };
   });
 });
 
@@ -26,6 +26,6 @@ describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
     const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? "neo4j", process.env.NEO4J_PASSWORD ?? ""));
     await driver.executeQuery("MATCH (n) DETACH DELETE n", {}, { database: process.env.NEO4J_DATABASE });
     await driver.close();
-    return { store, audit, cleanup: async () => (await store.close(), db.close()) };
+    return { store, audit, cleanup: async () => { await store.close(); db.close(); } };
   });
 });
