@@ -1,0 +1,134 @@
+import { badGateway, badRequest } from "../http/errors";
+import { presentString } from "../http/handler";
+import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
+import { edcPrefixOf, MANAGEMENT_CONTEXT, termString } from "./protocol";
+import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import { describeUpstream } from "./failures";
+import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
+
+/** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
+
+export const ASSET_FIELDS_REQUIRED = "participantId, assetId, and name are required";
+export const ASSET_CREATE_FAILED = "Failed to create asset";
+export const ASSET_VERSION = "1.0.0";
+
+export type NormalisedAsset = Record<string, unknown> & { "@id": string; name: string; description: string; contenttype: string };
+
+/**
+ * `name` defaults to the `@id`, `description` and `contenttype` to ""; the same three values also
+ * under the connector-namespace prefix (`edc:name`, ...); every other field passed through.
+ */
+export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
+  const prefix = edcPrefixOf(raw["@context"]);
+  const props = raw.properties;
+  const read = (k: string) => termString(raw, k, undefined, prefix) ?? termString(props, k, undefined, prefix);
+  const name = read("name") ?? raw["@id"];
+  const description = read("description") ?? "";
+  const contenttype = read("contenttype") ?? "";
+  return {
+    ...raw,
+    name,
+    description,
+    contenttype,
+    [`${prefix}:name`]: name,
+    [`${prefix}:description`]: description,
+    [`${prefix}:contenttype`]: contenttype,
+  };
+}
+
+/** The DID of a participant context: `participantId`, else `identity`. */
+export function didOfContext(ctx: ParticipantContext): string {
+  return ctx.participantId ?? ctx.identity ?? "";
+}
+
+/** Assets aggregate over ACTIVATED contexts; a context without a state counts as ACTIVATED. */
+const activeForAssets = (ctx: ParticipantContext) => ctx.state === undefined || ctx.state === "ACTIVATED";
+
+export async function listAssetsOf(rt: DataspaceRuntime, participantId: string): Promise<Record<string, unknown>[]> {
+  const demoGroup = rt.demoRecords ? rt.demo.assetGroups().find((g) => g.participantId === participantId) : undefined;
+  let live: NormalisedAsset[];
+  try {
+    live = (await rt.connector.listAssets(participantId, operationDeadline(rt))).map(normaliseAsset);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
+    return demoGroup?.assets ?? [];
+  }
+  return demoGroup ? mergeById(live, demoGroup.assets) : live;
+}
+
+export async function listAssetGroups(rt: DataspaceRuntime): Promise<AssetGroup<Record<string, unknown> & { "@id": string }>[]> {
+  const deadline = operationDeadline(rt);
+  const demo = rt.demoRecords ? rt.demo.assetGroups() : [];
+  let contexts: ParticipantContext[];
+  try {
+    contexts = (await rt.connector.listParticipantContexts(deadline)).filter(activeForAssets);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
+    return demo;
+  }
+  const live = await Promise.all(
+    contexts.map(async (ctx) => {
+      const assets = await settle(rt.connector.listAssets(ctx["@id"], deadline));
+      return { participantId: ctx["@id"], identity: didOfContext(ctx), assets: assets.ok ? assets.value.map(normaliseAsset) : [] };
+    }),
+  );
+  return mergeAssetGroups(live, demo);
+}
+
+export interface AssetInput {
+  participantId: string;
+  assetId: string;
+  name: string;
+  description: string;
+  contentType: string;
+  dataAddress: Record<string, unknown> | undefined;
+}
+
+export function parseAssetInput(body: Record<string, unknown>): AssetInput {
+  const participantId = presentString(body.participantId);
+  const assetId = presentString(body.assetId);
+  const name = presentString(body.name);
+  if (!participantId || !assetId || !name) throw badRequest(ASSET_FIELDS_REQUIRED);
+  const da = body.dataAddress;
+  if (da !== undefined && (typeof da !== "object" || da === null || Array.isArray(da))) {
+    throw badRequest("dataAddress must be an object with @type, type and baseUrl");
+  }
+  return {
+    participantId,
+    assetId,
+    name,
+    description: typeof body.description === "string" ? body.description : "",
+    contentType: presentString(body.contentType) ?? "application/json",
+    dataAddress: da as Record<string, unknown> | undefined,
+  };
+}
+
+/** The Asset registered with the connector: fixed version 1.0.0; by default an HttpData address at the graph bridge. */
+export function buildAsset(rt: Pick<DataspaceRuntime, "graphBridgeUrl">, input: AssetInput): Record<string, unknown> {
+  return {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "Asset",
+    "@id": input.assetId,
+    properties: {
+      name: input.name,
+      description: input.description,
+      contenttype: input.contentType,
+      version: ASSET_VERSION,
+    },
+    dataAddress: input.dataAddress
+      ? { "@type": "DataAddress", ...input.dataAddress }
+      : { "@type": "DataAddress", type: "HttpData", baseUrl: `${rt.graphBridgeUrl}/assets/${encodeURIComponent(input.assetId)}` },
+  };
+}
+
+export async function createAsset(rt: DataspaceRuntime, input: AssetInput, actor = "system"): Promise<IdResponse> {
+  const target = `${input.participantId}: ${input.assetId}`;
+  try {
+    const response = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));
+    record(rt, { action: "asset.create", actor, target, outcome: "success" });
+    return response;
+  } catch {
+    record(rt, { action: "asset.create", actor, target, outcome: "failure" });
+    throw badGateway(ASSET_CREATE_FAILED);
+  }
+}

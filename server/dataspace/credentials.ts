@@ -1,0 +1,69 @@
+import { randomUUID } from "node:crypto";
+import { badGateway, badRequest, notFound, serviceUnavailable } from "../http/errors";
+import { describeUpstream } from "./failures";
+import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
+import { isNotFound } from "./upstream-http";
+import type { CredentialDefinition } from "./upstream-schemas";
+
+/**
+ * Credential operations over the issuer service and the identity hub, for the credential views
+ * and routes: the issuer's definitions, a holder-initiated issuance (DCP), and revocation.
+ */
+
+export async function listCredentialDefinitions(rt: DataspaceRuntime): Promise<CredentialDefinition[]> {
+  if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+  try {
+    return await rt.issuer.listCredentialDefinitions(operationDeadline(rt));
+  } catch (e) {
+    throw badGateway("Failed to fetch credential definitions", describeUpstream(e));
+  }
+}
+
+export interface IssuanceStarted {
+  holderPid: string;
+  participantContextId: string;
+  credentialType: string;
+  issuerDid: string;
+  status: "REQUESTED";
+}
+
+/** Asks the participant's identity hub to request a credential of `credentialType` from the issuer. */
+export async function requestCredential(
+  rt: DataspaceRuntime,
+  participantContextId: string,
+  credentialType: string,
+  actor = "system",
+): Promise<IssuanceStarted> {
+  if (!rt.identityHub || !rt.issuer || !rt.issuerDid) {
+    throw serviceUnavailable("Credential issuance needs an identity hub and an issuer (IDENTITY_HUB_URL, ISSUER_URL)");
+  }
+  const definitions = await listCredentialDefinitions(rt);
+  const def = definitions.find((d) => d.credentialType === credentialType || d.id === credentialType);
+  if (!def) throw badRequest(`The issuer offers no credential of type ${credentialType}`);
+  const holderPid = randomUUID();
+  try {
+    await rt.identityHub.requestCredentials(participantContextId, {
+      issuerDid: rt.issuerDid,
+      holderPid,
+      credentials: [{ format: typeof def.format === "string" ? def.format : "VC1_0_JWT", type: def.credentialType, id: def.id }],
+    });
+  } catch (e) {
+    record(rt, { action: "credential.request", actor, target: `${participantContextId}: ${credentialType}`, outcome: "failure" });
+    if (isNotFound(e)) throw notFound(`Participant ${participantContextId} not found`);
+    throw badGateway("Failed to request the credential", describeUpstream(e));
+  }
+  record(rt, { action: "credential.request", actor, target: `${participantContextId}: ${credentialType} (${holderPid})`, outcome: "success" });
+  return { holderPid, participantContextId, credentialType: def.credentialType, issuerDid: rt.issuerDid, status: "REQUESTED" };
+}
+
+export async function revokeCredential(rt: DataspaceRuntime, credentialId: string, actor = "system"): Promise<void> {
+  if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+  try {
+    await rt.issuer.revokeCredential(credentialId, operationDeadline(rt));
+  } catch (e) {
+    record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "failure" });
+    if (isNotFound(e)) throw notFound("Credential not found");
+    throw badGateway("Failed to revoke the credential", describeUpstream(e));
+  }
+  record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "success" });
+}

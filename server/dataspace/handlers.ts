@@ -1,0 +1,76 @@
+import { badRequest, json, unauthorized } from "../http/errors";
+import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { parseAssetInput } from "./assets";
+import { parseNegotiationRequest, PARTICIPANT_ID_REQUIRED, PROVIDER_DID_REQUIRED } from "./negotiations";
+import { parseOnboardingInput, parseParticipantUpdate } from "./participants";
+import { parseTransferRequest } from "./transfers";
+
+/**
+ * The /api routes of the dataspace capability (spec section 4: Negotiations, Transfers, Assets,
+ * Participants, Tasks). Thin: parse, call the service, answer JSON. Session and roles are
+ * enforced by the dispatcher from the route table before a handler runs.
+ */
+
+const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+
+function requiredParticipantId(ctx: HandlerContext): string {
+  const id = presentString(ctx.url.searchParams.get("participantId"));
+  if (!id) throw badRequest(PARTICIPANT_ID_REQUIRED);
+  return id;
+}
+
+export const dataspaceHandlers: HandlerMap = {
+  "GET /api/negotiations": async (ctx) => {
+    const participantId = requiredParticipantId(ctx);
+    const ds = ctx.services.dataspace;
+    if (ctx.url.searchParams.get("catalog") === "true") {
+      const providerDid = presentString(ctx.url.searchParams.get("providerDid"));
+      if (!providerDid) throw badRequest(PROVIDER_DID_REQUIRED);
+      const address = presentString(ctx.url.searchParams.get("counterPartyAddress"));
+      return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
+    }
+    return json(await ds.listNegotiations(participantId));
+  },
+  "POST /api/negotiations": async (ctx) => {
+    const request = parseNegotiationRequest(await readJsonObject(ctx.request));
+    return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
+  },
+  "GET /api/negotiations/:id": async (ctx) => json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), ctx.params.id)),
+
+  "GET /api/transfers": async (ctx) => json(await ctx.services.dataspace.listTransfers(requiredParticipantId(ctx))),
+  "POST /api/transfers": async (ctx) => {
+    const request = parseTransferRequest(await readJsonObject(ctx.request));
+    return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
+  },
+  "GET /api/transfers/:id": async (ctx) => json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), ctx.params.id)),
+
+  "GET /api/assets": async (ctx) => {
+    const participantId = presentString(ctx.url.searchParams.get("participantId"));
+    const ds = ctx.services.dataspace;
+    return json(participantId ? await ds.listAssets(participantId) : await ds.listAssetGroups());
+  },
+  "POST /api/assets": async (ctx) => {
+    const input = parseAssetInput(await readJsonObject(ctx.request));
+    return json(await ctx.services.dataspace.createAsset(input, actor(ctx)), 201);
+  },
+
+  "GET /api/participants": async (ctx) => json(await ctx.services.dataspace.listParticipants()),
+  "POST /api/participants": async (ctx) => {
+    const input = parseOnboardingInput(await readJsonObject(ctx.request));
+    return json(await ctx.services.dataspace.onboardParticipant(input, actor(ctx)), 201);
+  },
+  "PATCH /api/participants/:id": async (ctx) => {
+    const update = parseParticipantUpdate(await readJsonObject(ctx.request));
+    return json(await ctx.services.dataspace.updateParticipant(ctx.params.id, update, actor(ctx)));
+  },
+  "GET /api/participants/me": async (ctx) => {
+    if (!ctx.user) throw unauthorized();
+    return json(await ctx.services.dataspace.participantForUser(ctx.user));
+  },
+  "GET /api/participants/:id/credentials": async (ctx) => json(await ctx.services.dataspace.participantCredentials(ctx.params.id)),
+
+  "GET /api/tasks": async (ctx) => {
+    if (!ctx.user) throw unauthorized();
+    return json(await ctx.services.dataspace.listTasks(ctx.user));
+  },
+};

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { encodeContextId } from "./issuer-client";
+import { createUpstreamHttp, type TokenSource } from "./upstream-http";
+import { credentialRequestStatusSchema, heldCredentialSchema, type HeldCredential } from "./upstream-schemas";
+
+/**
+ * Client of the identity hub's identity API (`/v1alpha/participants/{context}/...`): the
+ * credentials a participant holds, and holder-initiated credential requests to an issuer (DCP
+ * v1.0 issuance flow).
+ */
+export interface IdentityHubClient {
+  readonly baseUrl: string;
+  listCredentials(contextId: string, signal?: AbortSignal): Promise<HeldCredential[]>;
+  requestCredentials(contextId: string, request: CredentialRequest, signal?: AbortSignal): Promise<void>;
+  credentialRequestStatus(contextId: string, holderPid: string, signal?: AbortSignal): Promise<z.infer<typeof credentialRequestStatusSchema>>;
+}
+
+export interface CredentialRequest {
+  issuerDid: string;
+  /** the holder's id for this request process */
+  holderPid: string;
+  credentials: { format: string; type: string; id: string }[];
+}
+
+export interface IdentityHubClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  tokens?: TokenSource;
+  fetch?: typeof fetch;
+}
+
+export function createIdentityHubClient(options: IdentityHubClientOptions): IdentityHubClient {
+  const http = createUpstreamHttp({
+    name: "identity hub",
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    tokens: options.tokens,
+    fetch: options.fetch,
+  });
+  const ctx = (id: string) => `/v1alpha/participants/${encodeContextId(id)}`;
+  return {
+    baseUrl: http.baseUrl,
+    listCredentials: (id, signal) => http.request("GET", `${ctx(id)}/credentials`, { schema: z.array(heldCredentialSchema), signal }),
+    requestCredentials: (id, request, signal) => http.send("POST", `${ctx(id)}/credentials/request`, { body: request, signal }),
+    credentialRequestStatus: (id, holderPid, signal) =>
+      http.request("GET", `${ctx(id)}/credentials/request/${encodeURIComponent(holderPid)}`, { schema: credentialRequestStatusSchema, signal }),
+  };
+}

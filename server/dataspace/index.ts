@@ -1,0 +1,194 @@
+import type { AuditInput } from "../audit/model";
+import type { SessionUser } from "../auth/user";
+import type { Config } from "../config";
+import type { GraphStore } from "../graph/store";
+import type { Db } from "../storage/database";
+import { startLocalDataspace, type LocalDataspace } from "../local-dataspace";
+import * as assets from "./assets";
+import { summariseCatalog, type CatalogSummary } from "./catalog";
+import { createConnectorClient } from "./connector-client";
+import * as credentials from "./credentials";
+import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
+import { graphDataSource } from "./graph-data-source";
+import { createIdentityHubClient } from "./identity-hub-client";
+import { createIssuerClient } from "./issuer-client";
+import * as negotiations from "./negotiations";
+import { createClientCredentialsSource } from "./oauth-token";
+import * as participants from "./participants";
+import type { DataspaceRuntime } from "./runtime";
+import * as tasks from "./tasks";
+import { createTenantManagerClient } from "./tenant-manager-client";
+import * as transfers from "./transfers";
+import type { TokenSource } from "./upstream-http";
+
+/**
+ * The dataspace capability: participants, assets, negotiations, transfers, tasks and
+ * credentials over the connector, tenant manager, issuer and identity hub. Built once by
+ * createDataspace; when no connector is configured it starts the embedded local dataspace and
+ * talks to it over HTTP exactly as to a production connector.
+ */
+
+export type DataSource = (assetId: string, providerContextId?: string) => Promise<unknown>;
+
+export interface DataspaceDeps {
+  db: Db;
+  audit?: { append(input: AuditInput): unknown };
+  graph?: GraphStore;
+  /** the records behind an asset of the embedded dataspace (default: FHIR records from the graph) */
+  dataSource?: DataSource;
+  /** options of the embedded dataspace */
+  local?: { host?: string; port?: number; stepMs?: number };
+  /** the issuer's participant context and DID, for a production issuer service */
+  issuer?: { contextId?: string; did?: string };
+  fetch?: typeof fetch;
+}
+
+export interface Dataspace {
+  /** "embedded": the local development dataspace; "connector": the configured connector */
+  readonly mode: "embedded" | "connector";
+  /** the embedded dataspace's endpoints (undefined with a configured connector) */
+  readonly local: Pick<LocalDataspace, "url" | "managementUrl" | "protocolBaseUrl" | "tenantManagerUrl" | "issuerUrl" | "identityHubUrl" | "issuerDid"> | undefined;
+  readonly runtime: DataspaceRuntime;
+
+  listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
+  fetchProviderCatalog(participantId: string, providerDid: string, counterPartyAddress?: string): Promise<Record<string, unknown>>;
+  summariseCatalog(catalog: Record<string, unknown>): CatalogSummary;
+  startNegotiation(request: negotiations.NegotiationRequest, actor?: string): Promise<Record<string, unknown>>;
+  getNegotiation(participantId: string, negotiationId: string): Promise<Record<string, unknown>>;
+
+  listTransfers(participantId: string): Promise<Record<string, unknown>[]>;
+  startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
+  getTransfer(participantId: string, transferId: string): Promise<Record<string, unknown>>;
+  pullTransferData(participantId: string, transferId: string): Promise<transfers.PulledData>;
+
+  listAssets(participantId: string): Promise<Record<string, unknown>[]>;
+  listAssetGroups(): Promise<{ participantId: string; identity: string; assets: Record<string, unknown>[] }[]>;
+  createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
+
+  listParticipants(): Promise<Record<string, unknown>[]>;
+  onboardParticipant(input: participants.OnboardingInput, actor?: string): Promise<participants.OnboardingResult>;
+  updateParticipant(id: string, update: participants.ParticipantUpdate, actor?: string): Promise<participants.Participant>;
+  participantForUser(user: SessionUser): Promise<participants.Participant>;
+  participantCredentials(participantId: string): Promise<participants.Credential[]>;
+
+  listTasks(user: SessionUser): Promise<tasks.Task[]>;
+
+  listCredentialDefinitions(): ReturnType<typeof credentials.listCredentialDefinitions>;
+  requestCredential(participantId: string, credentialType: string, actor?: string): Promise<credentials.IssuanceStarted>;
+  revokeCredential(credentialId: string, actor?: string): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export async function createDataspace(config: Config, deps: DataspaceDeps): Promise<Dataspace> {
+  const timeoutMs = config.upstreamTimeoutMs;
+  const doFetch = deps.fetch ?? fetch;
+  const graphBridgeUrl = `${config.publicUrl}/internal/graph-bridge`;
+
+  let local: LocalDataspace | undefined;
+  let connectorSettings: { managementUrl: string; apiVersion: string; tokenUrl?: string; clientId?: string; clientSecret?: string };
+  if (config.connector) {
+    connectorSettings = {
+      managementUrl: config.connector.managementUrl,
+      apiVersion: config.connector.apiVersion,
+      tokenUrl: config.connector.tokenUrl,
+      clientId: config.connector.clientId,
+      clientSecret: config.connector.clientSecret,
+    };
+  } else {
+    const dataSource = deps.dataSource ?? (deps.graph ? graphDataSource(deps.graph) : async () => ({ resourceType: "Bundle", type: "collection", entry: [] }));
+    local = await startLocalDataspace({
+      dataDir: config.dataDir,
+      host: deps.local?.host,
+      port: deps.local?.port,
+      stepMs: deps.local?.stepMs,
+      dataSource,
+      graphBridgeUrl,
+    });
+    connectorSettings = {
+      managementUrl: local.managementUrl,
+      apiVersion: local.apiVersion,
+      tokenUrl: local.tokenUrl,
+      clientId: local.clientId,
+      clientSecret: local.clientSecret,
+    };
+  }
+
+  const tokens: TokenSource | undefined = connectorSettings.tokenUrl
+    ? createClientCredentialsSource({
+        tokenUrl: connectorSettings.tokenUrl,
+        clientId: connectorSettings.clientId ?? "",
+        clientSecret: connectorSettings.clientSecret ?? "",
+        timeoutMs,
+        fetch: doFetch,
+      })
+    : undefined;
+  const common = { timeoutMs, tokens, fetch: doFetch };
+  const tenantManagerUrl = config.tenantManagerUrl ?? local?.tenantManagerUrl;
+  const issuerUrl = config.issuerUrl ?? local?.issuerUrl;
+  const identityHubUrl = config.identityHubUrl ?? local?.identityHubUrl;
+
+  const rt: DataspaceRuntime = {
+    connector: createConnectorClient({ ...common, managementUrl: connectorSettings.managementUrl, apiVersion: connectorSettings.apiVersion }),
+    tenantManager: tenantManagerUrl ? createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }) : undefined,
+    issuer: issuerUrl
+      ? createIssuerClient({ ...common, baseUrl: issuerUrl, issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer" })
+      : undefined,
+    identityHub: identityHubUrl ? createIdentityHubClient({ ...common, baseUrl: identityHubUrl }) : undefined,
+    issuerDid: deps.issuer?.did ?? local?.issuerDid,
+    demo: bundledDemoRecords(),
+    demoTransfers: createDemoTransferStore(deps.db),
+    demoRecords: config.demoRecords,
+    timeoutMs,
+    graphBridgeUrl,
+    audit: deps.audit,
+    fetch: doFetch,
+  };
+
+  return {
+    mode: local ? "embedded" : "connector",
+    local: local
+      ? {
+          url: local.url,
+          managementUrl: local.managementUrl,
+          protocolBaseUrl: local.protocolBaseUrl,
+          tenantManagerUrl: local.tenantManagerUrl,
+          issuerUrl: local.issuerUrl,
+          identityHubUrl: local.identityHubUrl,
+          issuerDid: local.issuerDid,
+        }
+      : undefined,
+    runtime: rt,
+
+    listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
+    fetchProviderCatalog: (participantId, providerDid, address) => negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
+    summariseCatalog,
+    startNegotiation: (request, actor) => negotiations.startNegotiation(rt, request, actor),
+    getNegotiation: (participantId, id) => negotiations.getNegotiation(rt, participantId, id),
+
+    listTransfers: (participantId) => transfers.listTransfers(rt, participantId),
+    startTransfer: (request, actor) => transfers.startTransfer(rt, request, actor),
+    getTransfer: (participantId, id) => transfers.getTransfer(rt, participantId, id),
+    pullTransferData: (participantId, id) => transfers.pullTransferData(rt, participantId, id),
+
+    listAssets: (participantId) => assets.listAssetsOf(rt, participantId),
+    listAssetGroups: () => assets.listAssetGroups(rt),
+    createAsset: (input, actor) => assets.createAsset(rt, input, actor),
+
+    listParticipants: () => participants.listParticipants(rt),
+    onboardParticipant: (input, actor) => participants.onboardParticipant(rt, input, actor),
+    updateParticipant: (id, update, actor) => participants.updateParticipant(rt, id, update, actor),
+    participantForUser: (user) => participants.participantForUser(rt, user),
+    participantCredentials: (id) => participants.participantCredentials(rt, id),
+
+    listTasks: (user) => tasks.listTasks(rt, user),
+
+    listCredentialDefinitions: () => credentials.listCredentialDefinitions(rt),
+    requestCredential: (participantId, type, actor) => credentials.requestCredential(rt, participantId, type, actor),
+    revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
+
+    async close() {
+      await local?.close();
+    },
+  };
+}

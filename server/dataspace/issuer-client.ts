@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { querySpec } from "./protocol";
+import { createUpstreamHttp, type TokenSource } from "./upstream-http";
+import {
+  credentialDefinitionSchema,
+  credentialStatusSchema,
+  issuedCredentialSchema,
+  type CredentialDefinition,
+} from "./upstream-schemas";
+
+/**
+ * Client of the issuer service's admin API (`/v1alpha/participants/{issuer}/...`): credential
+ * definitions, issued credentials, revocation and status. Participant context ids travel
+ * base64url-encoded in the path, as the identity hub and issuer service expect.
+ */
+export interface IssuerClient {
+  readonly baseUrl: string;
+  readonly issuerContextId: string;
+  listCredentialDefinitions(signal?: AbortSignal): Promise<CredentialDefinition[]>;
+  createCredentialDefinition(definition: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
+  /** issued credentials, optionally only those of one holder (participant DID or context id) */
+  listCredentials(holderId?: string, signal?: AbortSignal): Promise<z.infer<typeof issuedCredentialSchema>[]>;
+  revokeCredential(credentialId: string, signal?: AbortSignal): Promise<void>;
+  credentialStatus(credentialId: string, signal?: AbortSignal): Promise<z.infer<typeof credentialStatusSchema>>;
+}
+
+export interface IssuerClientOptions {
+  baseUrl: string;
+  issuerContextId: string;
+  timeoutMs: number;
+  tokens?: TokenSource;
+  fetch?: typeof fetch;
+}
+
+export const encodeContextId = (id: string) => Buffer.from(id, "utf8").toString("base64url");
+export function decodeContextId(encoded: string): string | undefined {
+  try {
+    const s = Buffer.from(encoded, "base64url").toString("utf8");
+    return s && encodeContextId(s) === encoded.replace(/=+$/, "") ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
+  const http = createUpstreamHttp({
+    name: "issuer",
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    tokens: options.tokens,
+    fetch: options.fetch,
+  });
+  const base = `/v1alpha/participants/${encodeContextId(options.issuerContextId)}`;
+  return {
+    baseUrl: http.baseUrl,
+    issuerContextId: options.issuerContextId,
+    listCredentialDefinitions: (signal) =>
+      http.request("POST", `${base}/credentialdefinitions/query`, {
+        schema: z.array(credentialDefinitionSchema),
+        body: querySpec({ limit: 200 }),
+        signal,
+      }),
+    createCredentialDefinition: (definition, signal) => http.send("POST", `${base}/credentialdefinitions`, { body: definition, signal }),
+    listCredentials: (holderId, signal) =>
+      http.request("POST", `${base}/credentials/query`, {
+        schema: z.array(issuedCredentialSchema),
+        body: querySpec({
+          limit: 500,
+          ...(holderId ? { filterExpression: [{ operandLeft: "holderId", operator: "=", operandRight: holderId }] } : {}),
+        }),
+        signal,
+      }),
+    revokeCredential: (id, signal) => http.send("POST", `${base}/credentials/${encodeURIComponent(id)}/revoke`, { signal }),
+    credentialStatus: (id, signal) =>
+      http.request("GET", `${base}/credentials/${encodeURIComponent(id)}/status`, { schema: credentialStatusSchema, signal }),
+  };
+}

@@ -1,0 +1,133 @@
+import { badGateway, badRequest, notFound } from "../http/errors";
+import { presentString } from "../http/handler";
+import { normaliseCounterPartyAddress } from "./address";
+import { mergeById } from "./merge";
+import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
+import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
+import { describeUpstream } from "./failures";
+import { isNotFound } from "./upstream-http";
+import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
+
+/** Contract negotiations (spec section 4, Negotiations): list, provider catalogue, start, read. */
+
+export const PARTICIPANT_ID_REQUIRED = "participantId query parameter is required";
+export const PROVIDER_DID_REQUIRED = "providerDid is required for catalog fetch";
+export const NEGOTIATION_FIELDS_REQUIRED = "participantId, counterPartyAddress, and assetId are required";
+export const OFFER_ID_REQUIRED =
+  "offerId is required: fetch the provider catalog first (GET /api/negotiations?catalog=true&participantId=…&providerDid=…) and use the @id of one of its odrl:hasPolicy offers";
+
+export interface NegotiationRequest {
+  participantId: string;
+  counterPartyAddress: string;
+  counterPartyId?: string;
+  providerDid?: string;
+  offerId?: string;
+  policyId?: string;
+  assetId: string;
+}
+
+/** Checks a NegotiationRequest body; 400 with the spec's texts. */
+export function parseNegotiationRequest(body: Record<string, unknown>): NegotiationRequest {
+  const participantId = presentString(body.participantId);
+  const counterPartyAddress = presentString(body.counterPartyAddress);
+  const assetId = presentString(body.assetId);
+  if (!participantId || !counterPartyAddress || !assetId) throw badRequest(NEGOTIATION_FIELDS_REQUIRED);
+  const offerId = presentString(body.offerId);
+  const policyId = presentString(body.policyId);
+  if (!offerId && !policyId) throw badRequest(OFFER_ID_REQUIRED);
+  return {
+    participantId,
+    counterPartyAddress,
+    assetId,
+    offerId,
+    policyId,
+    counterPartyId: presentString(body.counterPartyId),
+    providerDid: presentString(body.providerDid),
+  };
+}
+
+/**
+ * The ContractRequest sent to the connector: DSP 2025-1, an ODRL Offer whose `@id` is the offer
+ * (or legacy policy) id, assigned by the provider DID (else the counter-party id, else ""), with
+ * the asset as target and the single permission `use`.
+ */
+export function buildContractRequest(req: NegotiationRequest): Record<string, unknown> {
+  return {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "ContractRequest",
+    counterPartyAddress: normaliseCounterPartyAddress(req.counterPartyAddress, req.counterPartyId),
+    protocol: DSP_PROTOCOL,
+    policy: {
+      "@type": "Offer",
+      "@id": req.offerId ?? req.policyId,
+      assigner: req.providerDid ?? req.counterPartyId ?? "",
+      target: req.assetId,
+      permission: [{ action: "use" }],
+    },
+  };
+}
+
+/** Live records carry `contractAgreementId`; the spec's Negotiation calls it `contractId`. */
+function withContractId(n: ConnectorNegotiation): Record<string, unknown> {
+  return n.contractId === undefined && n.contractAgreementId ? { ...n, contractId: n.contractAgreementId } : n;
+}
+
+export async function listNegotiations(rt: DataspaceRuntime, participantId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  const deadline = signal ?? operationDeadline(rt);
+  let live: ConnectorNegotiation[];
+  try {
+    live = await rt.connector.listNegotiations(participantId, deadline);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to fetch negotiations", describeUpstream(e));
+    return rt.demo.negotiations();
+  }
+  const records = live.map(withContractId) as (Record<string, unknown> & { "@id": string })[];
+  return rt.demoRecords ? mergeById(records, rt.demo.negotiations()) : records;
+}
+
+/** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */
+export async function fetchProviderCatalog(
+  rt: DataspaceRuntime,
+  participantId: string,
+  providerDid: string,
+  counterPartyAddress?: string,
+): Promise<Catalog> {
+  const request: Record<string, unknown> = {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "CatalogRequest",
+    counterPartyId: providerDid,
+    protocol: DSP_PROTOCOL,
+    querySpec: querySpec({ limit: 100 }),
+  };
+  if (counterPartyAddress) request.counterPartyAddress = normaliseCounterPartyAddress(counterPartyAddress);
+  try {
+    return await rt.connector.requestCatalog(participantId, request);
+  } catch (e) {
+    throw badGateway("Failed to fetch provider catalog", describeUpstream(e));
+  }
+}
+
+export async function startNegotiation(rt: DataspaceRuntime, req: NegotiationRequest, actor = "system"): Promise<IdResponse> {
+  const body = buildContractRequest(req);
+  const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
+  try {
+    const response = await rt.connector.initiateNegotiation(req.participantId, body);
+    record(rt, { action: "negotiation.start", actor, target: `${target} (${response["@id"]})`, outcome: "success" });
+    return response;
+  } catch (e) {
+    record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
+    throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
+  }
+}
+
+export async function getNegotiation(rt: DataspaceRuntime, participantId: string, id: string): Promise<Record<string, unknown>> {
+  const demo = () => (rt.demoRecords ? rt.demo.negotiations().find((n) => n["@id"] === id) : undefined);
+  try {
+    return withContractId(await rt.connector.getNegotiation(participantId, id));
+  } catch (e) {
+    const fallback = demo();
+    if (fallback) return fallback;
+    if (isNotFound(e)) throw notFound("Negotiation not found");
+    throw badGateway("Failed to fetch negotiation", describeUpstream(e));
+  }
+}

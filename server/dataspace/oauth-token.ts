@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { deadlineSignal, transportError, UpstreamError, type TokenSource } from "./upstream-http";
+
+/**
+ * OAuth2 client-credentials grant (RFC 6749 §4.4) for the management APIs: the token is cached
+ * until shortly before it expires, concurrent callers share one token request, and a failed token
+ * call is an UpstreamError("token") — the caller never falls back to an unauthenticated request.
+ */
+
+const tokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string().optional(),
+  expires_in: z.coerce.number().positive().optional(),
+});
+
+export interface ClientCredentials {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  timeoutMs: number;
+  /** seconds before expiry at which a cached token is renewed */
+  renewBeforeSeconds?: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export interface ClientCredentialsSource extends TokenSource {
+  /** forget the cached token (after a 401, say) */
+  invalidate(): void;
+}
+
+export function createClientCredentialsSource(options: ClientCredentials): ClientCredentialsSource {
+  const now = options.now ?? Date.now;
+  const doFetch = options.fetch ?? fetch;
+  const renewMs = (options.renewBeforeSeconds ?? 30) * 1000;
+  let cached: { token: string; expiresAt: number } | undefined;
+  let inFlight: Promise<string> | undefined;
+
+  async function fetchToken(signal?: AbortSignal): Promise<string> {
+    const body = new URLSearchParams({ grant_type: "client_credentials", client_id: options.clientId, client_secret: options.clientSecret });
+    if (options.scope) body.set("scope", options.scope);
+    const s = deadlineSignal(options.timeoutMs, signal);
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(options.tokenUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        body,
+        signal: s,
+        redirect: "error",
+      });
+      text = await response.text();
+    } catch (e) {
+      const t = transportError("token endpoint", e, s);
+      throw new UpstreamError("token endpoint", "token", `no access token: ${t.message}`, undefined, { cause: e });
+    }
+    if (!response.ok) {
+      throw new UpstreamError("token endpoint", "token", `no access token: token endpoint answered HTTP ${response.status}`, response.status);
+    }
+    let parsed;
+    try {
+      parsed = tokenResponse.safeParse(JSON.parse(text));
+    } catch {
+      throw new UpstreamError("token endpoint", "token", "no access token: token endpoint answered with malformed JSON");
+    }
+    if (!parsed.success) throw new UpstreamError("token endpoint", "token", "no access token: token endpoint answered without access_token");
+    const lifetimeMs = (parsed.data.expires_in ?? 300) * 1000;
+    cached = { token: parsed.data.access_token, expiresAt: now() + lifetimeMs - Math.min(renewMs, lifetimeMs / 2) };
+    return parsed.data.access_token;
+  }
+
+  return {
+    async token(signal) {
+      if (cached && now() < cached.expiresAt) return cached.token;
+      inFlight ??= fetchToken(signal).finally(() => {
+        inFlight = undefined;
+      });
+      return inFlight;
+    },
+    invalidate() {
+      cached = undefined;
+    },
+  };
+}

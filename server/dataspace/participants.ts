@@ -1,0 +1,269 @@
+import type { SessionUser } from "../auth/user";
+import { badGateway, badRequest, isApiError, notFound, serviceUnavailable } from "../http/errors";
+import { presentString } from "../http/handler";
+import { didOfContext } from "./assets";
+import { describeUpstream } from "./failures";
+import {
+  findOrganisationByName,
+  knownOrganisation,
+  resolveDisplayName,
+  resolveRole,
+  slugOfDid,
+  slugOfDisplayName,
+  tenantFor,
+  type TenantIdentity,
+} from "./organisations";
+import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import type { ParticipantContext, VerifiableCredentialJson } from "./upstream-schemas";
+
+/** The participant registry (spec section 4, Participants). */
+
+export const PARTICIPANTS_LIST_FAILED = "Failed to list participants";
+export const PARTICIPANT_FIELDS_REQUIRED = "displayName and role are required";
+export const PARTICIPANT_CREATE_FAILED = "Failed to create participant";
+export const NO_CELL = "No tenant-manager cell is available to host the participant";
+export const NO_PROFILE = "No dataspace profile is available for the participant";
+
+export type ListedParticipant = ParticipantContext & {
+  participantId: string;
+  displayName: string;
+  role: string;
+  slug: string;
+  identity: string;
+};
+
+/** The tenants with their participants' DIDs and contexts; undefined when the tenant manager is unavailable. */
+export async function tenantIdentities(rt: DataspaceRuntime, signal?: AbortSignal): Promise<TenantIdentity[] | undefined> {
+  const tm = rt.tenantManager;
+  if (!tm) return undefined;
+  const tenants = await settle(tm.listTenants(signal));
+  if (!tenants.ok) return undefined;
+  return Promise.all(
+    tenants.value.map(async (t) => {
+      const profiles = await settle(tm.listParticipantProfiles(t.id, signal));
+      const list = profiles.ok ? profiles.value : [];
+      const dids = list
+        .map((p) => (typeof p.properties?.did === "string" ? p.properties.did : p.identifier.startsWith("did:") ? p.identifier : undefined))
+        .filter((d): d is string => !!d);
+      const contextIds = list.flatMap((p) => [p.id, ...(typeof p.properties?.participantContextId === "string" ? [p.properties.participantContextId] : [])]);
+      const name = t.properties?.displayName;
+      return { tenantId: t.id, displayName: typeof name === "string" && name ? name : undefined, did: dids[0], contextIds };
+    }),
+  );
+}
+
+export function describeContext(ctx: ParticipantContext, tenants: readonly TenantIdentity[] | undefined): ListedParticipant {
+  const did = didOfContext(ctx);
+  const slug = did ? slugOfDid(did) : "";
+  const key = { id: ctx["@id"], did, slug };
+  return {
+    ...ctx,
+    participantId: ctx["@id"],
+    displayName: resolveDisplayName(key, tenants),
+    role: resolveRole(key),
+    slug,
+    identity: did,
+  };
+}
+
+/**
+ * ACTIVATED participant contexts with display name, role, slug and identity. Connector failure
+ * or no ACTIVATED context: the demonstration list; neither: 502. The tenant manager is asked in
+ * parallel and may fail.
+ */
+export async function listParticipants(rt: DataspaceRuntime, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  const deadline = signal ?? operationDeadline(rt);
+  const [contexts, tenants] = await Promise.all([settle(rt.connector.listParticipantContexts(deadline)), tenantIdentities(rt, deadline)]);
+  const active = contexts.ok ? contexts.value.filter((c) => c.state === "ACTIVATED") : [];
+  if (active.length > 0) return active.map((c) => describeContext(c, tenants));
+  const demo = rt.demoRecords ? rt.demo.participants() : [];
+  if (demo.length > 0) return demo;
+  throw badGateway(PARTICIPANTS_LIST_FAILED);
+}
+
+export interface OnboardingInput {
+  displayName: string;
+  role: string;
+  organization: string;
+  ehdsParticipantType: string;
+}
+
+export function parseOnboardingInput(body: Record<string, unknown>): OnboardingInput {
+  const displayName = presentString(body.displayName);
+  const role = presentString(body.role);
+  if (!displayName || !role) throw badRequest(PARTICIPANT_FIELDS_REQUIRED);
+  return {
+    displayName,
+    role,
+    organization: presentString(body.organization) ?? displayName,
+    ehdsParticipantType: presentString(body.ehdsParticipantType) ?? role,
+  };
+}
+
+export interface OnboardingResult {
+  tenantId: string;
+  participantId: string;
+  displayName: string;
+  role: string;
+  status: "provisioning";
+}
+
+/**
+ * Onboards a participant through the tenant manager: first cell, first dataspace profile (503
+ * when either is missing), a tenant with the participant's properties, then a participant
+ * profile in that cell for that profile, which provisions the DID, keys and participant context.
+ */
+export async function onboardParticipant(rt: DataspaceRuntime, input: OnboardingInput, actor = "system"): Promise<OnboardingResult> {
+  const tm = rt.tenantManager;
+  if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
+  const target = input.displayName;
+  try {
+    const [cells, profiles] = await Promise.all([tm.listCells(), tm.listDataspaceProfiles()]);
+    const cell = cells[0];
+    if (!cell) throw serviceUnavailable(NO_CELL);
+    const profile = profiles[0];
+    if (!profile) throw serviceUnavailable(NO_PROFILE);
+    const tenant = await tm.createTenant({
+      displayName: input.displayName,
+      organization: input.organization,
+      role: input.role,
+      ehdsParticipantType: input.ehdsParticipantType,
+    });
+    const participant = await tm.createParticipantProfile(tenant.id, {
+      identifier: slugOfDisplayName(input.displayName) || tenant.id,
+      cellId: cell.id,
+      dataspaceProfileIds: [profile.id],
+      properties: { displayName: input.displayName, role: input.role },
+    });
+    record(rt, { action: "participant.create", actor, target: `${target} (tenant ${tenant.id})`, outcome: "success" });
+    return { tenantId: tenant.id, participantId: participant.id, displayName: input.displayName, role: input.role, status: "provisioning" };
+  } catch (e) {
+    if (isApiError(e)) throw e;
+    record(rt, { action: "participant.create", actor, target, outcome: "failure" });
+    throw badGateway(PARTICIPANT_CREATE_FAILED);
+  }
+}
+
+export interface Participant {
+  id: string;
+  displayName: string;
+  organization?: string;
+  role?: string;
+  ehdsParticipantType?: string;
+  did?: string;
+}
+
+export interface ParticipantUpdate {
+  displayName?: string;
+  organization?: string;
+}
+
+export function parseParticipantUpdate(body: Record<string, unknown>): ParticipantUpdate {
+  const displayName = presentString(body.displayName);
+  const organization = presentString(body.organization);
+  for (const k of ["displayName", "organization"] as const) {
+    if (body[k] !== undefined && typeof body[k] !== "string") throw badRequest(`${k} must be a string`);
+  }
+  if (!displayName && !organization) throw badRequest("displayName or organization is required");
+  return { ...(displayName ? { displayName } : {}), ...(organization ? { organization } : {}) };
+}
+
+/** Renames a participant: the tenant manager holds its display name and organisation. */
+export async function updateParticipant(rt: DataspaceRuntime, id: string, update: ParticipantUpdate, actor = "system"): Promise<Participant> {
+  const tm = rt.tenantManager;
+  if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
+  const deadline = operationDeadline(rt);
+  const [ctx, tenants] = await Promise.all([settle(rt.connector.getParticipantContext(id, deadline)), tenantIdentities(rt, deadline)]);
+  if (!tenants) throw badGateway("Failed to update participant", "tenant manager unavailable");
+  const did = ctx.ok ? didOfContext(ctx.value) : "";
+  const tenant = tenantFor({ id, did, slug: did ? slugOfDid(did) : "" }, tenants);
+  if (!tenant) throw notFound("Participant not found");
+  let updated;
+  try {
+    updated = await tm.updateTenant(tenant.tenantId, { ...update });
+  } catch (e) {
+    record(rt, { action: "participant.update", actor, target: id, outcome: "failure" });
+    throw badGateway("Failed to update participant", describeUpstream(e));
+  }
+  record(rt, { action: "participant.update", actor, target: `${id} (tenant ${tenant.tenantId})`, outcome: "success" });
+  const p = updated.properties ?? {};
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    id,
+    displayName: str(p.displayName) ?? update.displayName ?? tenant.displayName ?? id,
+    organization: str(p.organization),
+    role: str(p.role) ?? (did ? resolveRole({ did, slug: slugOfDid(did) }) : undefined),
+    ehdsParticipantType: str(p.ehdsParticipantType),
+    did: did || tenant.did,
+  };
+}
+
+/** The caller as a Participant: their organisation's participant context when they belong to one. */
+export async function participantForUser(rt: DataspaceRuntime, user: SessionUser): Promise<Participant> {
+  const org = (user.participantDid ? knownOrganisation(user.participantDid, undefined) : undefined) ?? findOrganisationByName(user.organisation);
+  const did = user.participantDid ?? org?.did;
+  const role = user.roles[0];
+  if (!did) {
+    return { id: `user:${user.username}`, displayName: user.name, organization: user.organisation, role };
+  }
+  const contexts = await settle(rt.connector.listParticipantContexts(operationDeadline(rt)));
+  const ctx = contexts.ok ? contexts.value.find((c) => didOfContext(c) === did) : undefined;
+  return {
+    id: ctx?.["@id"] ?? org?.slug ?? slugOfDid(did),
+    displayName: org?.displayName ?? user.organisation,
+    organization: user.organisation,
+    role,
+    ehdsParticipantType: org?.role,
+    did,
+  };
+}
+
+/** The spec's Credential: id, type[], issuer, credentialSubject, issuanceDate, proof. */
+export interface Credential {
+  id: string;
+  type: string[];
+  issuer: string;
+  credentialSubject: Record<string, unknown>;
+  issuanceDate: string;
+  proof: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+export function toCredential(id: string, vc: VerifiableCredentialJson, extra: Record<string, unknown> = {}): Credential {
+  const subject = Array.isArray(vc.credentialSubject) ? (vc.credentialSubject[0] ?? {}) : vc.credentialSubject;
+  return {
+    ...extra,
+    id: vc.id ?? id,
+    type: Array.isArray(vc.type) ? vc.type : [vc.type],
+    issuer: typeof vc.issuer === "string" ? vc.issuer : vc.issuer.id,
+    credentialSubject: subject,
+    issuanceDate: vc.issuanceDate ?? vc.validFrom ?? "",
+    proof: vc.proof ?? {},
+  };
+}
+
+/** The credentials a participant holds (identity hub), or those issued to it (issuer service). */
+export async function participantCredentials(rt: DataspaceRuntime, id: string): Promise<Credential[]> {
+  const deadline = operationDeadline(rt);
+  if (rt.identityHub) {
+    try {
+      const held = await rt.identityHub.listCredentials(id, deadline);
+      return held.map((h) =>
+        toCredential(h.id, h.verifiableCredential.credential, { status: h.state, format: h.verifiableCredential.format }),
+      );
+    } catch (e) {
+      throw badGateway("Failed to fetch credentials", describeUpstream(e));
+    }
+  }
+  if (rt.issuer) {
+    try {
+      const ctx = await settle(rt.connector.getParticipantContext(id, deadline));
+      const holder = ctx.ok ? didOfContext(ctx.value) || id : id;
+      const issued = await rt.issuer.listCredentials(holder, deadline);
+      return issued.map((c) => toCredential(c.id, c.credential, { format: c.format }));
+    } catch (e) {
+      throw badGateway("Failed to fetch credentials", describeUpstream(e));
+    }
+  }
+  throw serviceUnavailable("No identity hub or issuer service is configured (IDENTITY_HUB_URL, ISSUER_URL)");
+}

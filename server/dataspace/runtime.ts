@@ -1,0 +1,51 @@
+import type { AuditInput } from "../audit/model";
+import type { ConnectorClient } from "./connector-client";
+import type { DemoRecords, DemoTransferStore } from "./demo-records";
+import type { IdentityHubClient } from "./identity-hub-client";
+import type { IssuerClient } from "./issuer-client";
+import type { TenantManagerClient } from "./tenant-manager-client";
+
+/**
+ * What the dataspace service functions share: the upstream clients, the demonstration records
+ * and the settings that shape fallbacks. Built once by createDataspace.
+ */
+export interface DataspaceRuntime {
+  connector: ConnectorClient;
+  tenantManager: TenantManagerClient | undefined;
+  issuer: IssuerClient | undefined;
+  identityHub: IdentityHubClient | undefined;
+  /** DID of the issuer that credential requests go to */
+  issuerDid: string | undefined;
+  demo: DemoRecords;
+  demoTransfers: DemoTransferStore;
+  /** DEMO_RECORDS: merge demonstration records into lists and fall back to them */
+  demoRecords: boolean;
+  /** UPSTREAM_TIMEOUT_MS: the time-out of each upstream call, and the budget of a whole list */
+  timeoutMs: number;
+  /** base URL of the internal graph bridge, the default data address of new assets */
+  graphBridgeUrl: string;
+  audit: { append(input: AuditInput): unknown } | undefined;
+  fetch: typeof fetch;
+}
+
+/** A deadline for one operation that makes several upstream calls: the whole answer stays within the time-out. */
+export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
+  return AbortSignal.timeout(rt.timeoutMs);
+}
+
+export function record(rt: DataspaceRuntime, input: Omit<AuditInput, "kind"> & { kind?: string }): void {
+  try {
+    rt.audit?.append({ kind: "dataspace", ...input });
+  } catch (e) {
+    console.error("[dataspace] audit append failed:", e);
+  }
+}
+
+/** Fulfilled value or undefined: for calls whose failure is tolerated. */
+export async function settle<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await p };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}

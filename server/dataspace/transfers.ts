@@ -1,0 +1,144 @@
+import { ApiError, badGateway, badRequest, notFound } from "../http/errors";
+import { presentString } from "../http/handler";
+import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
+import { describeUpstream, failureMessage } from "./failures";
+import { mergeById } from "./merge";
+import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
+import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
+import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
+import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
+import { z } from "zod";
+
+/** Transfer processes (spec section 4, Transfers): list, start (live or demonstration), read, pull data. */
+
+export const TRANSFER_FIELDS_REQUIRED = "participantId, contractId, and counterPartyAddress are required";
+export const TRANSFER_FAILED = "Failed to initiate data transfer";
+
+export interface TransferRequest {
+  participantId: string;
+  contractId: string;
+  counterPartyAddress: string;
+  assetId: string;
+  transferType: string;
+}
+
+export function parseTransferRequest(body: Record<string, unknown>): TransferRequest {
+  const participantId = presentString(body.participantId);
+  const contractId = presentString(body.contractId);
+  const counterPartyAddress = presentString(body.counterPartyAddress);
+  if (!participantId || !contractId || !counterPartyAddress) throw badRequest(TRANSFER_FIELDS_REQUIRED);
+  const transferType = presentString(body.transferType) ?? DEFAULT_TRANSFER_TYPE;
+  if (!(TRANSFER_TYPES as readonly string[]).includes(transferType)) {
+    throw badRequest(`transferType must be one of ${TRANSFER_TYPES.join(", ")}`);
+  }
+  return {
+    participantId,
+    contractId,
+    counterPartyAddress,
+    assetId: typeof body.assetId === "string" ? body.assetId : "",
+    transferType,
+  };
+}
+
+/** The TransferRequest sent to the connector: DSP 2025-1 with an HttpProxy destination (consumer pull). */
+export function buildTransferRequest(req: TransferRequest): Record<string, unknown> {
+  return {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "TransferRequest",
+    protocol: DSP_PROTOCOL,
+    counterPartyAddress: req.counterPartyAddress,
+    contractId: req.contractId,
+    assetId: req.assetId,
+    transferType: req.transferType,
+    dataDestination: { "@type": "DataAddress", type: "HttpProxy" },
+  };
+}
+
+export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(contractId);
+
+function demoTransfers(rt: DataspaceRuntime, participantId: string): DemoRecord[] {
+  return mergeById(rt.demoTransfers.list(participantId), rt.demo.transfers());
+}
+
+export async function listTransfers(rt: DataspaceRuntime, participantId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  const deadline = signal ?? operationDeadline(rt);
+  let live: ConnectorTransfer[];
+  try {
+    live = await rt.connector.listTransfers(participantId, deadline);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
+    return demoTransfers(rt, participantId);
+  }
+  return rt.demoRecords ? mergeById(live, demoTransfers(rt, participantId)) : live;
+}
+
+/**
+ * Starts a transfer. A demonstration contract id sends nothing to the connector and answers a
+ * demonstration TransferProcess in state REQUESTED; any other id goes to the connector.
+ */
+export async function startTransfer(
+  rt: DataspaceRuntime,
+  req: TransferRequest,
+  actor = "system",
+): Promise<IdResponse | DemoRecord> {
+  if (isDemoContractId(req.contractId)) {
+    const rec = rt.demoTransfers.create(req);
+    record(rt, { action: "transfer.start", actor, target: `${req.participantId}: ${req.contractId} (${rec["@id"]}, demonstration)`, outcome: "success" });
+    return rec;
+  }
+  const target = `${req.participantId}: ${req.contractId}`;
+  try {
+    const response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req));
+    record(rt, { action: "transfer.start", actor, target: `${target} (${response["@id"]})`, outcome: "success" });
+    return response;
+  } catch (e) {
+    record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
+    throw badGateway(failureMessage(e) ?? TRANSFER_FAILED);
+  }
+}
+
+export async function getTransfer(rt: DataspaceRuntime, participantId: string, id: string): Promise<Record<string, unknown>> {
+  const demo = () => rt.demoTransfers.get(id) ?? (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
+  try {
+    return await rt.connector.getTransfer(participantId, id);
+  } catch (e) {
+    const fallback = demo();
+    if (fallback) return fallback;
+    if (isNotFound(e)) throw notFound("Transfer not found");
+    throw badGateway("Failed to fetch transfer", describeUpstream(e));
+  }
+}
+
+export interface PulledData {
+  transferId: string;
+  endpoint: string;
+  contentType: string;
+  data: unknown;
+}
+
+const MAX_PULL_BYTES = 5_000_000;
+
+/**
+ * Pulls the data of a started pull transfer: reads the endpoint data reference (EDR) from the
+ * consumer's connector and GETs its endpoint with the EDR's authorization token.
+ */
+export async function pullTransferData(rt: DataspaceRuntime, participantId: string, transferId: string): Promise<PulledData> {
+  let edr;
+  try {
+    edr = await rt.connector.getEndpointDataReference(participantId, transferId);
+  } catch (e) {
+    if (isNotFound(e)) throw new ApiError(409, "No endpoint data reference yet: the transfer has not started");
+    throw badGateway("Failed to read the endpoint data reference", describeUpstream(e));
+  }
+  const plane = createUpstreamHttp({ name: "data plane", baseUrl: edr.endpoint, timeoutMs: rt.timeoutMs, fetch: rt.fetch });
+  try {
+    const data = await plane.request("GET", "", {
+      schema: z.unknown().refine((v) => JSON.stringify(v ?? null).length <= MAX_PULL_BYTES, "payload too large"),
+      headers: { Authorization: edr.authorization },
+    });
+    return { transferId, endpoint: edr.endpoint, contentType: "application/json", data };
+  } catch (e) {
+    if (isUpstreamError(e) && e.status === 401) throw badGateway("The data plane refused the endpoint data reference", describeUpstream(e));
+    throw badGateway("Failed to pull the transferred data", describeUpstream(e));
+  }
+}

@@ -1,0 +1,178 @@
+import { z } from "zod";
+
+/**
+ * The one way this module talks HTTP to an upstream (connector, tenant manager, issuer, identity
+ * hub, token endpoint): `fetch` with the configured time-out (and an optional overall deadline),
+ * JSON in and out, every response validated with zod, every failure an UpstreamError that says
+ * which upstream failed and how. Web standards only.
+ */
+
+export type UpstreamName = "connector" | "tenant manager" | "issuer" | "identity hub" | "token endpoint" | "data plane";
+
+export type UpstreamFailure =
+  /** connection refused, DNS failure, reset */
+  | "unreachable"
+  /** no answer within the time-out or the caller's deadline */
+  | "timeout"
+  /** an HTTP status outside 2xx */
+  | "status"
+  /** not JSON, or JSON of an unexpected shape */
+  | "invalid-response"
+  /** the access token could not be obtained */
+  | "token";
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly upstream: UpstreamName,
+    readonly failure: UpstreamFailure,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "UpstreamError";
+  }
+}
+
+export function isUpstreamError(e: unknown): e is UpstreamError {
+  return e instanceof UpstreamError;
+}
+
+export const isNotFound = (e: unknown) => isUpstreamError(e) && e.failure === "status" && e.status === 404;
+
+export interface TokenSource {
+  /** a bearer token; rejects with an UpstreamError("token") when none can be had */
+  token(signal?: AbortSignal): Promise<string>;
+}
+
+export interface RequestOptions<S extends z.ZodType> {
+  schema: S;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** an overall deadline shared by several calls (e.g. one list route) */
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export interface UpstreamHttp {
+  readonly name: UpstreamName;
+  readonly baseUrl: string;
+  request<S extends z.ZodType>(method: string, path: string, options: RequestOptions<S>): Promise<z.infer<S>>;
+  /** a request whose body is not JSON-validated (used for 204 answers) */
+  send(method: string, path: string, options?: Omit<RequestOptions<z.ZodType>, "schema">): Promise<void>;
+}
+
+export interface UpstreamHttpOptions {
+  name: UpstreamName;
+  baseUrl: string;
+  timeoutMs: number;
+  tokens?: TokenSource;
+  fetch?: typeof fetch;
+}
+
+/** Combines the per-call time-out with an optional caller deadline. */
+export function deadlineSignal(timeoutMs: number, signal?: AbortSignal): AbortSignal {
+  const own = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([own, signal]) : own;
+}
+
+export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+  const { name } = options;
+
+  async function exchange(method: string, path: string, opts: Omit<RequestOptions<z.ZodType>, "schema">): Promise<Response> {
+    const signal = deadlineSignal(options.timeoutMs, opts.signal);
+    const url = new URL(baseUrl + path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers = new Headers({ Accept: "application/json", ...opts.headers });
+    if (opts.body !== undefined) headers.set("Content-Type", "application/json");
+    if (options.tokens) {
+      // a failed token call is an error: never an unauthenticated request
+      headers.set("Authorization", `Bearer ${await options.tokens.token(signal)}`);
+    }
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal,
+        redirect: "error",
+      });
+    } catch (e) {
+      throw transportError(name, e, signal);
+    }
+    if (!response.ok) {
+      const text = await readText(response, name, signal);
+      throw new UpstreamError(name, "status", `${name} answered HTTP ${response.status}${errorSummary(text)}`, response.status);
+    }
+    return response;
+  }
+
+  return {
+    name,
+    baseUrl,
+    async request(method, path, opts) {
+      const response = await exchange(method, path, opts);
+      const text = await readText(response, name, deadlineSignal(options.timeoutMs, opts.signal));
+      let value: unknown;
+      try {
+        value = text.trim() === "" ? undefined : JSON.parse(text);
+      } catch {
+        throw new UpstreamError(name, "invalid-response", `${name} answered with malformed JSON`, response.status);
+      }
+      const parsed = opts.schema.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+        throw new UpstreamError(name, "invalid-response", `${name} answered with an unexpected shape${where}: ${issue?.message ?? "invalid"}`, response.status);
+      }
+      return parsed.data;
+    },
+    async send(method, path, opts = {}) {
+      const response = await exchange(method, path, opts);
+      await readText(response, name, deadlineSignal(options.timeoutMs, opts.signal));
+    },
+  };
+}
+
+async function readText(response: Response, name: UpstreamName, signal: AbortSignal): Promise<string> {
+  try {
+    return await response.text();
+  } catch (e) {
+    throw transportError(name, e, signal);
+  }
+}
+
+export function transportError(name: UpstreamName, e: unknown, signal: AbortSignal | undefined): UpstreamError {
+  if (e instanceof UpstreamError) return e;
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === "TimeoutError" || err?.name === "AbortError" || signal?.aborted) {
+    return new UpstreamError(name, "timeout", `${name} did not answer within the time-out`, undefined, { cause: e });
+  }
+  const code = err?.cause?.code ?? err?.cause?.message ?? err?.message ?? "network error";
+  return new UpstreamError(name, "unreachable", `${name} is unreachable (${code})`, undefined, { cause: e });
+}
+
+/** The first message of an EDC error body (`[{message, type, path}]`), or a short text excerpt. */
+function errorSummary(text: string): string {
+  const t = text.trim();
+  if (!t) return "";
+  try {
+    const v: unknown = JSON.parse(t);
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first && typeof first === "object") {
+      const o = first as Record<string, unknown>;
+      const msg = o.message ?? o.error_description ?? o.error ?? o.detail;
+      if (typeof msg === "string" && msg) return `: ${msg.slice(0, 300)}`;
+    }
+  } catch {
+    /* not JSON */
+  }
+  return `: ${t.replace(/\s+/g, " ").slice(0, 200)}`;
+}
+
+/** An array response, tolerating a single object where JSON-LD compaction collapsed a one-element list. */
+export const jsonLdList = <T extends z.ZodType>(item: T) =>
+  z.union([z.array(item), item.transform((v) => [v])]) as unknown as z.ZodType<z.infer<T>[]>;

@@ -1,0 +1,85 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { jwtVerify, SignJWT } from "jose";
+import type { LocalContext } from "./context";
+import { HttpError, unauthorized, type LocalRequest, type Router } from "./http";
+
+/**
+ * OAuth2 client-credentials token endpoint of the local dataspace and the bearer check of its
+ * management, tenant-manager, issuer and identity-hub APIs: the hub's clients authenticate the
+ * same way against it as against a production connector behind Keycloak.
+ */
+
+export const TOKEN_ISSUER = "local-dataspace";
+export const TOKEN_AUDIENCE = "local-dataspace-apis";
+const TOKEN_LIFETIME_SECONDS = 300;
+
+export interface ClientRegistration {
+  clientId: string;
+  clientSecret: string;
+}
+
+export function loadOrCreateClient(ctx: LocalContext): ClientRegistration {
+  const clientId = "health-dataspace-hub";
+  let secret = ctx.store.setting("client-secret");
+  if (!secret) {
+    secret = randomBytes(32).toString("base64url");
+    ctx.store.setSetting("client-secret", secret);
+  }
+  return { clientId, clientSecret: secret };
+}
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+function basicCredentials(req: LocalRequest): { id: string; secret: string } | undefined {
+  const h = String(req.headers.authorization ?? "");
+  if (!h.startsWith("Basic ")) return undefined;
+  const [id, ...rest] = Buffer.from(h.slice(6), "base64").toString("utf8").split(":");
+  return { id: decodeURIComponent(id ?? ""), secret: decodeURIComponent(rest.join(":")) };
+}
+
+export function registerTokenEndpoint(router: Router, ctx: LocalContext, client: ClientRegistration): void {
+  router.add(
+    "POST",
+    "/oauth2/token",
+    async (req) => {
+      const form = req.form;
+      if (!form || form.get("grant_type") !== "client_credentials") {
+        throw new HttpError(400, "unsupported_grant_type: only client_credentials is supported", "InvalidRequest");
+      }
+      const basic = basicCredentials(req);
+      const id = basic?.id ?? form.get("client_id") ?? "";
+      const secret = basic?.secret ?? form.get("client_secret") ?? "";
+      if (!sameText(id, client.clientId) || !sameText(secret, client.clientSecret)) {
+        return { status: 401, body: { error: "invalid_client", error_description: "unknown client or wrong secret" } };
+      }
+      const k = ctx.keys.tokens;
+      const token = await new SignJWT({ scope: "management-api:read management-api:write", role: "admin" })
+        .setProtectedHeader({ alg: k.alg, kid: k.kid, typ: "JWT" })
+        .setIssuer(TOKEN_ISSUER)
+        .setAudience(TOKEN_AUDIENCE)
+        .setSubject(client.clientId)
+        .setIssuedAt()
+        .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
+        .sign(k.privateKey);
+      return { body: { access_token: token, token_type: "Bearer", expires_in: TOKEN_LIFETIME_SECONDS, scope: "management-api:read management-api:write" } };
+    },
+    { authenticated: false },
+  );
+}
+
+/** Accepts a request carrying a valid access token of this dataspace's token endpoint. */
+export function bearerAuthenticator(ctx: LocalContext) {
+  return async (req: LocalRequest): Promise<void> => {
+    const h = String(req.headers.authorization ?? "");
+    if (!h.startsWith("Bearer ")) throw unauthorized("a bearer token from /oauth2/token is required");
+    try {
+      await jwtVerify(h.slice(7), ctx.keys.tokens.publicKey, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE });
+    } catch {
+      throw unauthorized("invalid or expired bearer token");
+    }
+  };
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import { COMPACT_CONTEXT, DSP_VERSION, DSPACE_CONTEXT } from "../dataspace/protocol";
+import { dspAddressOf, type LocalContext } from "./context";
+import { fieldOf } from "./query";
+import { badRequest, notFound, type Router } from "./http";
+import type { AssetRecord, ContractDefinitionRecord, Json, ParticipantRecord, PolicyDefinitionRecord } from "./models";
+
+/**
+ * The provider side of DSP catalogues: which assets a contract definition offers, the offer ids
+ * (EDC's `base64(definition):base64(asset):base64(uuid)`), and the DCAT catalogue with
+ * `odrl:hasPolicy` offers served at `<dsp address>/catalog/request`.
+ */
+
+const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
+const unb64 = (s: string) => Buffer.from(s, "base64").toString("utf8");
+
+export function encodeOfferId(definitionId: string, assetId: string): string {
+  return [definitionId, assetId, randomUUID()].map(b64).join(":");
+}
+
+export function decodeOfferId(offerId: string): { definitionId: string; assetId: string } | undefined {
+  const parts = offerId.split(":");
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9+/]+={0,2}$/.test(p))) return undefined;
+  const [definitionId, assetId] = parts.map(unb64);
+  if (!definitionId || !assetId || b64(definitionId) !== parts[0] || b64(assetId) !== parts[1]) return undefined;
+  return { definitionId, assetId };
+}
+
+/** Does the definition's asset selector (all criteria; empty = every asset) select this asset? */
+export function selects(def: ContractDefinitionRecord, asset: AssetRecord): boolean {
+  return def.assetsSelector.every((c) => {
+    const left = c.operandLeft.replace("https://w3id.org/edc/v0.0.1/ns/", "");
+    const value = fieldOf(asset, left);
+    if (c.operator === "=") return value === c.operandRight;
+    if (c.operator === "in") return Array.isArray(c.operandRight) && c.operandRight.includes(value);
+    return false;
+  });
+}
+
+/** The ODRL offer of a definition for an asset, as the catalogue shows it. */
+export function offerPolicy(ctx: LocalContext, provider: ParticipantRecord, def: ContractDefinitionRecord, assetId: string, offerId: string): Json {
+  const policy = ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ?? {};
+  return {
+    "@id": offerId,
+    "@type": "odrl:Offer",
+    "odrl:assigner": provider.identity,
+    "odrl:target": assetId,
+    "odrl:permission": policy.permission ?? [],
+    "odrl:prohibition": policy.prohibition ?? [],
+    "odrl:obligation": policy.obligation ?? [],
+  };
+}
+
+export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Json {
+  const assets = ctx.store.list<AssetRecord>("assets", provider["@id"]);
+  const definitions = ctx.store.list<ContractDefinitionRecord>("contractdefinitions", provider["@id"]);
+  const endpointURL = dspAddressOf(ctx, provider["@id"]);
+  const dataService = { "@id": `${provider["@id"]}-dsp`, "@type": "dcat:DataService", "dcat:endpointDescription": "dspace:connector", "dcat:endpointURL": endpointURL };
+  const datasets = assets
+    .map((asset) => {
+      const offers = definitions.filter((d) => selects(d, asset)).map((d) => offerPolicy(ctx, provider, d, asset["@id"], encodeOfferId(d["@id"], asset["@id"])));
+      if (offers.length === 0) return undefined;
+      return {
+        "@id": asset["@id"],
+        "@type": "dcat:Dataset",
+        "odrl:hasPolicy": offers,
+        "dcat:distribution": [
+          { "@type": "dcat:Distribution", "dct:format": { "@id": "HttpData-PULL" }, "dcat:accessService": dataService },
+        ],
+        ...asset.properties,
+        id: asset["@id"],
+      };
+    })
+    .filter((d): d is NonNullable<typeof d> => !!d);
+  return {
+    "@context": [COMPACT_CONTEXT, DSPACE_CONTEXT],
+    "@id": randomUUID(),
+    "@type": "dcat:Catalog",
+    "dspace:participantId": provider.identity,
+    "dcat:dataset": datasets,
+    "dcat:service": [dataService],
+    "dct:description": `Catalogue of ${provider.identity}, served by the local development dataspace`,
+  };
+}
+
+/** `POST <dsp address>/catalog/request`: the DSP 2025-1 catalogue request of a consumer. */
+export function registerDspCatalog(router: Router, ctx: LocalContext): void {
+  router.add(
+    "POST",
+    `/api/dsp/:context/${DSP_VERSION}/catalog/request`,
+    (req) => {
+      const body = (req.body ?? {}) as Json;
+      const type = body["@type"];
+      if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
+        throw badRequest("expected a CatalogRequestMessage", "@type");
+      }
+      const provider = ctx.store.get<ParticipantRecord>("participants", req.params.context);
+      if (!provider || provider.state !== "ACTIVATED") throw notFound(`no active participant ${req.params.context} at this address`);
+      return { body: buildCatalog(ctx, provider) };
+    },
+    { authenticated: false },
+  );
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import { decodeContextId } from "../dataspace/issuer-client";
+import { knownOrganisation } from "../dataspace/organisations";
+import type { LocalContext } from "./context";
+import { badRequest, conflict, notFound, type LocalRequest, type Router } from "./http";
+import { definitionOfType, issueCredential, revokeCredential, statusListCredential } from "./issuer";
+import type { CredentialDefinitionRecord, CredentialRecord, CredentialRequestRecord, Json, ParticipantProfileRecord, ParticipantRecord, TenantRecord } from "./models";
+import { applyQuery, parseQuerySpec, QueryError } from "./query";
+
+/**
+ * The issuer service admin API (`/issuer/v1alpha/participants/{issuer}/...`) and the identity
+ * hub's identity API (`/identity/v1alpha/participants/{holder}/...`) of the local dataspace.
+ * Context ids in these paths are base64url-encoded, as in the EDC identity hub.
+ */
+
+function objectBody(req: LocalRequest): Json {
+  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest("a JSON object body is required");
+  return req.body as Json;
+}
+
+function query<T extends Json>(records: T[], body: unknown): T[] {
+  try {
+    return applyQuery(records, parseQuerySpec(body));
+  } catch (e) {
+    if (e instanceof QueryError) throw badRequest(e.message, "filterExpression");
+    throw e;
+  }
+}
+
+const issuedDto = (c: CredentialRecord) => ({ id: c.id, participantContextId: c.participantContextId, format: c.format, credential: c.credential });
+const heldResource = (c: CredentialRecord) => ({
+  id: c.id,
+  state: c.state,
+  issuerId: c.issuerId,
+  holderId: c.holderId,
+  timestamp: c.timestamp,
+  verifiableCredential: { format: c.format, rawVc: c.rawVc, credential: c.credential },
+});
+
+/** Who a holder is, for the claims of its credentials: its tenant, else the built-in table. */
+function holderInfo(ctx: LocalContext, p: ParticipantRecord): { organisation: string; role: string } {
+  const profile = ctx.store.get<ParticipantProfileRecord>("participantprofiles", p["@id"]);
+  const tenant = profile ? ctx.store.get<TenantRecord>("tenants", profile.tenantId) : undefined;
+  const known = knownOrganisation(p.identity, undefined);
+  const name = tenant?.properties.displayName;
+  const role = tenant?.properties.ehdsParticipantType ?? tenant?.properties.role;
+  return { organisation: typeof name === "string" ? name : (known?.displayName ?? p["@id"]), role: typeof role === "string" ? role : (known?.role ?? "") };
+}
+
+export function registerIssuerApi(router: Router, ctx: LocalContext, prefix = "/issuer/v1alpha/participants/:issuer"): void {
+  const issuerOf = (req: LocalRequest) => {
+    if (decodeContextId(req.params.issuer) !== ctx.issuer.contextId) throw notFound(`No issuer participant context ${req.params.issuer}`);
+  };
+  const credential = (req: LocalRequest): CredentialRecord => {
+    issuerOf(req);
+    const c = ctx.store.get<CredentialRecord>("credentials", req.params.id);
+    if (!c) throw notFound(`Credential ${req.params.id} not found`);
+    return c;
+  };
+
+  router.add("POST", `${prefix}/credentialdefinitions`, (req) => {
+    issuerOf(req);
+    const body = objectBody(req);
+    if (typeof body.credentialType !== "string" || !body.credentialType) throw badRequest("credentialType is required", "credentialType");
+    const id = typeof body.id === "string" && body.id ? body.id : randomUUID();
+    if (ctx.store.get("credentialdefinitions", id) || definitionOfType(ctx, body.credentialType)) {
+      throw conflict(`A credential definition for ${body.credentialType} already exists`);
+    }
+    const def: CredentialDefinitionRecord = {
+      id,
+      credentialType: body.credentialType,
+      jsonSchema: typeof body.jsonSchema === "string" ? body.jsonSchema : "{}",
+      jsonSchemaUrl: typeof body.jsonSchemaUrl === "string" ? body.jsonSchemaUrl : "",
+      validity: typeof body.validity === "number" && body.validity > 0 ? body.validity : 31_536_000,
+      format: typeof body.format === "string" ? body.format : "VC1_0_JWT",
+      mappings: Array.isArray(body.mappings) ? (body.mappings as Json[]) : [],
+      rules: Array.isArray(body.rules) ? (body.rules as Json[]) : [],
+      participantContextId: ctx.issuer.contextId,
+    };
+    ctx.store.put("credentialdefinitions", id, ctx.issuer.contextId, def);
+    return { status: 201, body: { id } };
+  });
+  router.add("POST", `${prefix}/credentialdefinitions/query`, (req) => {
+    issuerOf(req);
+    return { body: query(ctx.store.list<CredentialDefinitionRecord>("credentialdefinitions"), req.body) };
+  });
+  router.add("GET", `${prefix}/credentialdefinitions/:id`, (req) => {
+    issuerOf(req);
+    const d = ctx.store.get<CredentialDefinitionRecord>("credentialdefinitions", req.params.id);
+    if (!d) throw notFound(`Credential definition ${req.params.id} not found`);
+    return { body: d };
+  });
+  router.add("POST", `${prefix}/credentials/query`, (req) => {
+    issuerOf(req);
+    return { body: query(ctx.store.list<CredentialRecord>("credentials"), req.body).map(issuedDto) };
+  });
+  router.add("POST", `${prefix}/credentials/:id/revoke`, (req) => {
+    revokeCredential(ctx, credential(req).id);
+    return { status: 204 };
+  });
+  router.add("GET", `${prefix}/credentials/:id/status`, (req) => {
+    const c = credential(req);
+    return { body: { credentialId: c.id, status: c.state, statusListIndex: c.statusListIndex } };
+  });
+  router.add("GET", "/issuer/status-list/revocation", async () => ({ body: await statusListCredential(ctx) }), { authenticated: false });
+}
+
+export function registerIdentityHubApi(router: Router, ctx: LocalContext, prefix = "/identity/v1alpha/participants/:holder"): void {
+  const holderOf = (req: LocalRequest): ParticipantRecord => {
+    const id = decodeContextId(req.params.holder);
+    const p = id ? ctx.store.get<ParticipantRecord>("participants", id) : undefined;
+    if (!p) throw notFound(`No participant context ${req.params.holder} (context ids are base64url-encoded)`);
+    return p;
+  };
+
+  router.add("GET", `${prefix}/credentials`, (req) => ({
+    body: ctx.store.list<CredentialRecord>("credentials", holderOf(req)["@id"]).map(heldResource),
+  }));
+
+  router.add("POST", `${prefix}/credentials/request`, (req) => {
+    const holder = holderOf(req);
+    const body = objectBody(req);
+    if (body.issuerDid !== ctx.issuer.did) throw badRequest(`unknown issuer ${String(body.issuerDid)}: this dataspace's issuer is ${ctx.issuer.did}`, "issuerDid");
+    const holderPid = typeof body.holderPid === "string" && body.holderPid ? body.holderPid : randomUUID();
+    const wanted = Array.isArray(body.credentials) ? (body.credentials as Json[]) : [];
+    if (wanted.length === 0) throw badRequest("credentials must name at least one credential", "credentials");
+    const definitions = wanted.map((c) => definitionOfType(ctx, String(c.id ?? c.type ?? c.credentialType ?? "")));
+    if (definitions.some((d) => !d)) throw badRequest("credentials names a credential the issuer does not offer", "credentials");
+    const request: CredentialRequestRecord = {
+      holderPid,
+      issuerPid: randomUUID(),
+      issuerDid: ctx.issuer.did,
+      holderContextId: holder["@id"],
+      status: "REQUESTED",
+      credentials: wanted,
+      timestamp: ctx.now(),
+    };
+    ctx.store.put("credentialrequests", holderPid, holder["@id"], request);
+    ctx.scheduler.after(ctx.stepMs, async () => {
+      try {
+        if (holder.state !== "ACTIVATED") throw new Error("the holder's participant context is not ACTIVATED");
+        const info = holderInfo(ctx, holder);
+        for (const def of definitions) await issueCredential(ctx, def!, { contextId: holder["@id"], did: holder.identity, ...info });
+        if (!ctx.scheduler.closed) ctx.store.put("credentialrequests", holderPid, holder["@id"], { ...request, status: "ISSUED", timestamp: ctx.now() });
+      } catch (e) {
+        if (!ctx.scheduler.closed) {
+          ctx.store.put("credentialrequests", holderPid, holder["@id"], { ...request, status: "ERROR", errorDetail: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    });
+    return { status: 201, body: { holderPid, issuerPid: request.issuerPid, status: request.status }, headers: { Location: `${req.path}/${holderPid}` } };
+  });
+
+  router.add("GET", `${prefix}/credentials/request/:pid`, (req) => {
+    const holder = holderOf(req);
+    const r = ctx.store.get<CredentialRequestRecord>("credentialrequests", req.params.pid);
+    if (!r || r.holderContextId !== holder["@id"]) throw notFound(`No credential request ${req.params.pid}`);
+    return { body: r };
+  });
+}

@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A small JSON HTTP server and router for the local dataspace (Node-only, at the edge). Every
+ * answer is JSON and says that this is a development connector; unknown routes answer 404 JSON;
+ * errors answer in the EDC error format `[{message, type, path}]`.
+ */
+
+export const DEVELOPMENT_HEADER = "X-Local-Dataspace";
+export const DEVELOPMENT_HEADER_VALUE = "development";
+
+export interface LocalRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+  /** the application/x-www-form-urlencoded body, when that was sent */
+  form: URLSearchParams | undefined;
+}
+
+export interface LocalResponse {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (req: LocalRequest) => LocalResponse | Promise<LocalResponse>;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = "InvalidRequest",
+    readonly path: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, path: string | null = null) => new HttpError(400, message, "ValidationFailure", path);
+export const notFound = (message: string) => new HttpError(404, message, "ObjectNotFound");
+export const conflict = (message: string) => new HttpError(409, message, "ObjectConflict");
+export const unauthorized = (message = "Unauthorized") => new HttpError(401, message, "NotAuthorized");
+
+interface Route {
+  method: string;
+  regex: RegExp;
+  names: string[];
+  handler: RouteHandler;
+  authenticated: boolean;
+}
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  /** `pattern` segments starting with `:` are parameters */
+  add(method: string, pattern: string, handler: RouteHandler, options: { authenticated?: boolean } = {}): this {
+    const names: string[] = [];
+    const source = pattern
+      .split("/")
+      .map((seg) => {
+        if (seg.startsWith(":")) {
+          names.push(seg.slice(1));
+          return "([^/]+)";
+        }
+        return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      })
+      .join("/");
+    this.routes.push({ method, regex: new RegExp(`^${source}/?$`), names, handler, authenticated: options.authenticated ?? true });
+    return this;
+  }
+
+  match(method: string, path: string): { route: Route; params: Record<string, string> } | "method-not-allowed" | undefined {
+    let pathMatched = false;
+    for (const route of this.routes) {
+      const m = route.regex.exec(path);
+      if (!m) continue;
+      pathMatched = true;
+      if (route.method !== method) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((n, i) => {
+        try {
+          params[n] = decodeURIComponent(m[i + 1]);
+        } catch {
+          params[n] = m[i + 1];
+        }
+      });
+      return { route, params };
+    }
+    return pathMatched ? "method-not-allowed" : undefined;
+  }
+}
+
+const MAX_BODY = 1_000_000;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new HttpError(413, "request body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = body === undefined ? "" : JSON.stringify(body);
+  res.writeHead(status, {
+    [DEVELOPMENT_HEADER]: DEVELOPMENT_HEADER_VALUE,
+    "Cache-Control": "no-store",
+    ...(body === undefined ? {} : { "Content-Type": "application/json; charset=utf-8" }),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export interface RunningHttpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: {
+  host: string;
+  port: number;
+  router: Router;
+  /** resolves when the request may pass an authenticated route; throws HttpError(401) otherwise */
+  authenticate: (req: LocalRequest) => Promise<void>;
+  onError?: (e: unknown) => void;
+}): Promise<RunningHttpServer> {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://local");
+      const method = (req.method ?? "GET").toUpperCase();
+      const match = options.router.match(method, url.pathname);
+      if (match === undefined) {
+        req.resume();
+        return send(res, 404, [{ message: `Not found: ${method} ${url.pathname}`, type: "ObjectNotFound", path: url.pathname }]);
+      }
+      if (match === "method-not-allowed") {
+        req.resume();
+        return send(res, 405, [{ message: `Method ${method} not allowed on ${url.pathname}`, type: "MethodNotAllowed", path: url.pathname }]);
+      }
+      const text = await readBody(req);
+      const contentType = String(req.headers["content-type"] ?? "");
+      let body: unknown;
+      let form: URLSearchParams | undefined;
+      if (contentType.includes("application/x-www-form-urlencoded")) {
+        form = new URLSearchParams(text);
+      } else if (text.trim() !== "") {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw badRequest("request body is not valid JSON");
+        }
+      }
+      const request: LocalRequest = { method, path: url.pathname, params: match.params, query: url.searchParams, headers: req.headers, body, form };
+      if (match.route.authenticated) await options.authenticate(request);
+      const out = await match.route.handler(request);
+      send(res, out.status ?? 200, out.body, out.headers);
+    } catch (e) {
+      if (e instanceof HttpError) {
+        return send(res, e.status, [{ message: e.message, type: e.type, path: e.path, invalidValue: null }]);
+      }
+      options.onError?.(e);
+      send(res, 500, [{ message: "Internal error of the local dataspace", type: "InternalError", path: null, invalidValue: null }]);
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${options.host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,236 @@
+import { randomUUID } from "node:crypto";
+import { COMPACT_CONTEXT, DSPACE_CONTEXT } from "../dataspace/protocol";
+import { dspAddressOf, contextOfDspAddress, participantByDid, type LocalContext } from "./context";
+import { badRequest, conflict, HttpError, notFound, type LocalRequest, type Router } from "./http";
+import type {
+  AgreementRecord,
+  AssetRecord,
+  ContractDefinitionRecord,
+  Criterion,
+  Json,
+  NegotiationRecord,
+  ParticipantRecord,
+  PolicyDefinitionRecord,
+  TransferRecord,
+} from "./models";
+import { requestNegotiation } from "./negotiations";
+import { applyQuery, parseQuerySpec, QueryError } from "./query";
+import { endpointDataReference, requestTransfer } from "./transfers";
+
+/**
+ * The connector management API of the local dataspace, in the shape of the EDC virtual
+ * connector: `/{version}/participants` and, per participant context, assets, policy and
+ * contract definitions, catalogue requests, contract negotiations, transfer processes and EDRs.
+ */
+
+const ctxKey = (owner: string, id: string) => `${owner}/${id}`;
+const withContext = <T extends Json>(r: T) => ({ "@context": COMPACT_CONTEXT, ...r });
+const idResponse = (id: string, createdAt: number) => ({ "@context": COMPACT_CONTEXT, "@type": "IdResponse", "@id": id, createdAt });
+
+function objectBody(req: LocalRequest): Json {
+  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest("a JSON object body is required");
+  return req.body as Json;
+}
+
+function query<T extends Json>(records: T[], body: unknown): T[] {
+  try {
+    return applyQuery(records, parseQuerySpec(body));
+  } catch (e) {
+    if (e instanceof QueryError) throw badRequest(e.message, "filterExpression");
+    throw e;
+  }
+}
+
+export function registerManagementApi(router: Router, ctx: LocalContext, prefix = "/management/:version"): void {
+  const P = `${prefix}/participants`;
+  const C = `${P}/:ctx`;
+
+  const participant = (req: LocalRequest): ParticipantRecord => {
+    const p = ctx.store.get<ParticipantRecord>("participants", req.params.ctx);
+    if (!p) throw notFound(`Participant context ${req.params.ctx} not found`);
+    return p;
+  };
+  const active = (req: LocalRequest): ParticipantRecord => {
+    const p = participant(req);
+    if (p.state !== "ACTIVATED") throw new HttpError(409, `Participant context ${p["@id"]} is ${p.state}, not ACTIVATED`, "InvalidState");
+    return p;
+  };
+
+  // ---- participant contexts ------------------------------------------------------------------
+  router.add("GET", P, (req) => {
+    const all = ctx.store.list<ParticipantRecord>("participants");
+    const offset = Number(req.query.get("offset") ?? 0) || 0;
+    const limit = Number(req.query.get("limit") ?? 50) || 50;
+    return { body: all.slice(offset, offset + limit).map(withContext) };
+  });
+  router.add("POST", P, (req) => {
+    const body = objectBody(req);
+    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    if (ctx.store.get("participants", id)) throw conflict(`Participant context ${id} already exists`);
+    if (body.properties !== undefined && (typeof body.properties !== "object" || Array.isArray(body.properties))) {
+      throw badRequest("string found, object expected", "/properties");
+    }
+    const now = ctx.now();
+    const rec: ParticipantRecord = {
+      "@id": id,
+      "@type": "ParticipantContext",
+      identity: typeof body.identity === "string" ? body.identity : id,
+      state: body.state === "CREATED" ? "CREATED" : "ACTIVATED",
+      properties: (body.properties as Json | undefined) ?? {},
+      createdAt: now,
+      stateTimestamp: now,
+    };
+    ctx.store.put("participants", id, id, rec);
+    return { body: idResponse(id, now) };
+  });
+  router.add("GET", C, (req) => ({ body: withContext(participant(req)) }));
+  router.add("PUT", C, (req) => {
+    const p = participant(req);
+    const body = objectBody(req);
+    if (body.properties !== undefined && (typeof body.properties !== "object" || Array.isArray(body.properties))) {
+      throw badRequest("string found, object expected", "/properties");
+    }
+    ctx.store.put("participants", p["@id"], p["@id"], {
+      ...p,
+      identity: typeof body.identity === "string" && body.identity ? body.identity : p.identity,
+      properties: (body.properties as Json | undefined) ?? p.properties,
+    });
+    return { status: 204 };
+  });
+
+  // ---- assets --------------------------------------------------------------------------------
+  router.add("POST", `${C}/assets`, (req) => {
+    const p = participant(req);
+    const body = objectBody(req);
+    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    const dataAddress = body.dataAddress as Json | undefined;
+    if (!dataAddress || typeof dataAddress !== "object" || typeof dataAddress.type !== "string") {
+      throw badRequest("dataAddress with a type is required", "dataAddress");
+    }
+    if (ctx.store.get("assets", ctxKey(p["@id"], id))) throw conflict(`Asset ${id} already exists`);
+    const rec: AssetRecord = {
+      "@id": id,
+      "@type": "Asset",
+      properties: { ...((body.properties as Json | undefined) ?? {}), id },
+      privateProperties: (body.privateProperties as Json | undefined) ?? {},
+      dataAddress,
+      createdAt: ctx.now(),
+      participantContextId: p["@id"],
+    };
+    ctx.store.put("assets", ctxKey(p["@id"], id), p["@id"], rec);
+    return { body: idResponse(id, rec.createdAt) };
+  });
+  router.add("POST", `${C}/assets/request`, (req) => ({
+    body: query(ctx.store.list<AssetRecord>("assets", participant(req)["@id"]), req.body).map(withContext),
+  }));
+  router.add("GET", `${C}/assets/:id`, (req) => {
+    const a = ctx.store.get<AssetRecord>("assets", ctxKey(participant(req)["@id"], req.params.id));
+    if (!a) throw notFound(`Asset ${req.params.id} not found`);
+    return { body: withContext(a) };
+  });
+
+  // ---- policy and contract definitions -------------------------------------------------------
+  router.add("POST", `${C}/policydefinitions`, (req) => {
+    const p = participant(req);
+    const body = objectBody(req);
+    const policy = body.policy as Json | undefined;
+    if (!policy || typeof policy !== "object") throw badRequest("policy is required", "policy");
+    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    if (ctx.store.get("policies", ctxKey(p["@id"], id))) throw conflict(`Policy definition ${id} already exists`);
+    const rec: PolicyDefinitionRecord = { "@id": id, "@type": "PolicyDefinition", policy, createdAt: ctx.now(), participantContextId: p["@id"] };
+    ctx.store.put("policies", ctxKey(p["@id"], id), p["@id"], rec);
+    return { body: idResponse(id, rec.createdAt) };
+  });
+  router.add("POST", `${C}/policydefinitions/request`, (req) => ({
+    body: query(ctx.store.list<PolicyDefinitionRecord>("policies", participant(req)["@id"]), req.body).map(withContext),
+  }));
+  router.add("GET", `${C}/policydefinitions/:id`, (req) => {
+    const d = ctx.store.get<PolicyDefinitionRecord>("policies", ctxKey(participant(req)["@id"], req.params.id));
+    if (!d) throw notFound(`Policy definition ${req.params.id} not found`);
+    return { body: withContext(d) };
+  });
+  router.add("POST", `${C}/contractdefinitions`, (req) => {
+    const p = participant(req);
+    const body = objectBody(req);
+    for (const f of ["accessPolicyId", "contractPolicyId"] as const) {
+      if (typeof body[f] !== "string" || !body[f]) throw badRequest(`${f} is required`, f);
+    }
+    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    const rec: ContractDefinitionRecord = {
+      "@id": id,
+      "@type": "ContractDefinition",
+      accessPolicyId: String(body.accessPolicyId),
+      contractPolicyId: String(body.contractPolicyId),
+      assetsSelector: Array.isArray(body.assetsSelector) ? (body.assetsSelector as Criterion[]) : [],
+      createdAt: ctx.now(),
+      participantContextId: p["@id"],
+    };
+    ctx.store.put("contractdefinitions", ctxKey(p["@id"], id), p["@id"], rec);
+    return { body: idResponse(id, rec.createdAt) };
+  });
+  router.add("POST", `${C}/contractdefinitions/request`, (req) => ({
+    body: query(ctx.store.list<ContractDefinitionRecord>("contractdefinitions", participant(req)["@id"]), req.body).map(withContext),
+  }));
+
+  // ---- catalogue: asks the provider over DSP ---------------------------------------------------
+  router.add("POST", `${C}/catalog/request`, async (req) => {
+    active(req);
+    const body = objectBody(req);
+    const address = typeof body.counterPartyAddress === "string" ? body.counterPartyAddress : undefined;
+    const did = [body.counterPartyId, body.counterPartyDid].find((v): v is string => typeof v === "string" && v.startsWith("did:"));
+    const provider = (address ? contextOfDspAddress(ctx, address) : undefined) ?? (did ? participantByDid(ctx, did) : undefined);
+    if (!provider) throw notFound(`No participant of this dataspace is known as ${did ?? address ?? "(no counter-party given)"}`);
+    const res = await fetch(`${dspAddressOf(ctx, provider["@id"])}/catalog/request`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ "@context": [DSPACE_CONTEXT], "@type": "CatalogRequestMessage", filter: [] }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const catalog: unknown = await res.json();
+    if (!res.ok) throw new HttpError(502, `The provider's DSP endpoint answered HTTP ${res.status}`, "ProviderError");
+    return { body: catalog };
+  });
+
+  // ---- contract negotiations -----------------------------------------------------------------
+  const ownNegotiation = (req: LocalRequest): NegotiationRecord => {
+    const p = participant(req);
+    const n = ctx.store.get<NegotiationRecord>("negotiations", req.params.id);
+    if (!n || n.participantContextId !== p["@id"]) throw notFound(`Contract negotiation ${req.params.id} not found`);
+    return n;
+  };
+  router.add("POST", `${C}/contractnegotiations`, (req) => {
+    const n = requestNegotiation(ctx, active(req), objectBody(req));
+    return { body: idResponse(n["@id"], n.createdAt) };
+  });
+  router.add("POST", `${C}/contractnegotiations/request`, (req) => ({
+    body: query(ctx.store.list<NegotiationRecord>("negotiations", participant(req)["@id"]), req.body).map(withContext),
+  }));
+  router.add("GET", `${C}/contractnegotiations/:id`, (req) => ({ body: withContext(ownNegotiation(req)) }));
+  router.add("GET", `${C}/contractnegotiations/:id/state`, (req) => ({ body: { "@context": COMPACT_CONTEXT, state: ownNegotiation(req).state } }));
+  router.add("GET", `${C}/contractnegotiations/:id/agreement`, (req) => {
+    const n = ownNegotiation(req);
+    const a = n.contractAgreementId ? ctx.store.get<AgreementRecord>("agreements", n.contractAgreementId) : undefined;
+    if (!a) throw notFound(`Contract negotiation ${n["@id"]} has no agreement`);
+    return { body: withContext(a) };
+  });
+
+  // ---- transfer processes and EDRs -----------------------------------------------------------
+  const ownTransfer = (req: LocalRequest): TransferRecord => {
+    const p = participant(req);
+    const t = ctx.store.get<TransferRecord>("transfers", req.params.id);
+    if (!t || t.participantContextId !== p["@id"]) throw notFound(`Transfer process ${req.params.id} not found`);
+    return t;
+  };
+  router.add("POST", `${C}/transferprocesses`, (req) => {
+    const t = requestTransfer(ctx, active(req), objectBody(req));
+    return { body: idResponse(t["@id"], t.createdAt) };
+  });
+  router.add("POST", `${C}/transferprocesses/request`, (req) => ({
+    body: query(ctx.store.list<TransferRecord>("transfers", participant(req)["@id"]), req.body).map(withContext),
+  }));
+  router.add("GET", `${C}/transferprocesses/:id`, (req) => ({ body: withContext(ownTransfer(req)) }));
+  router.add("GET", `${C}/transferprocesses/:id/state`, (req) => ({ body: { "@context": COMPACT_CONTEXT, state: ownTransfer(req).state } }));
+  router.add("GET", `${C}/edrs/:id/dataaddress`, async (req) => ({
+    body: withContext(await endpointDataReference(ctx, participant(req)["@id"], req.params.id)),
+  }));
+}

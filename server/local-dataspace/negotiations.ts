@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import { decodeOfferId, offerPolicy, selects } from "./catalog";
+import { contextOfDspAddress, type LocalContext } from "./context";
+import { badRequest } from "./http";
+import type { AgreementRecord, AssetRecord, ContractDefinitionRecord, Json, NegotiationRecord, NegotiationState, ParticipantRecord } from "./models";
+
+/**
+ * Contract negotiations of the local dataspace, consumer and provider side, moving through the
+ * DSP states on timers: REQUESTED → AGREED → VERIFIED → FINALIZED, or TERMINATED with an
+ * `errorDetail` when the provider rejects the request (unknown offer, wrong assigner, a policy
+ * that differs from the offer). State is persisted at every step and resumed after a restart.
+ */
+
+const key = (owner: string, id: string) => `${owner}/${id}`;
+
+export function saveNegotiation(ctx: LocalContext, n: NegotiationRecord): void {
+  ctx.store.put("negotiations", n["@id"], n.participantContextId, n);
+}
+
+function transition(ctx: LocalContext, n: NegotiationRecord, state: NegotiationState, extra: Partial<NegotiationRecord> = {}): NegotiationRecord {
+  const next = { ...n, ...extra, state, stateTimestamp: ctx.now() };
+  saveNegotiation(ctx, next);
+  return next;
+}
+
+/** The permitted actions of a policy, normalised for comparison (`use`, `odrl:use`, `{"@id": "odrl:use"}`). */
+function actionsOf(permissions: unknown): string {
+  const list = Array.isArray(permissions) ? permissions : permissions ? [permissions] : [];
+  return list
+    .map((p) => {
+      const a = (p as Json).action ?? (p as Json)["odrl:action"];
+      const name = typeof a === "string" ? a : a && typeof a === "object" ? String((a as Json)["@id"] ?? "") : "";
+      return name.replace(/^odrl:/, "").replace("http://www.w3.org/ns/odrl/2/", "");
+    })
+    .sort()
+    .join(",");
+}
+
+/** The provider's verdict on a contract request: the matched offer, or why it is rejected. */
+function evaluate(ctx: LocalContext, consumer: NegotiationRecord):
+  | { ok: true; provider: ParticipantRecord; definition: ContractDefinitionRecord; asset: AssetRecord }
+  | { ok: false; reason: string } {
+  const provider = contextOfDspAddress(ctx, consumer.counterPartyAddress);
+  if (!provider || provider.state !== "ACTIVATED") {
+    return { ok: false, reason: `No participant of this dataspace answers at ${consumer.counterPartyAddress}` };
+  }
+  const assigner = String(consumer.policy.assigner ?? "");
+  if (assigner !== provider.identity) {
+    return {
+      ok: false,
+      reason: `The offer's assigner "${assigner}" is not the provider's DID ${provider.identity}: the provider cannot verify the consumer's credentials (DCP) against it`,
+    };
+  }
+  const decoded = decodeOfferId(consumer.offerId);
+  const definition = decoded ? ctx.store.get<ContractDefinitionRecord>("contractdefinitions", key(provider["@id"], decoded.definitionId)) : undefined;
+  const asset = decoded ? ctx.store.get<AssetRecord>("assets", key(provider["@id"], decoded.assetId)) : undefined;
+  if (!decoded || !definition || !asset || !selects(definition, asset)) {
+    return { ok: false, reason: `Contract offer ${consumer.offerId} is unknown to the provider ${provider.identity}` };
+  }
+  if (consumer.assetId !== asset["@id"]) {
+    return { ok: false, reason: `The offer ${consumer.offerId} is for asset ${asset["@id"]}, not ${consumer.assetId}` };
+  }
+  const offered = offerPolicy(ctx, provider, definition, asset["@id"], consumer.offerId);
+  const offeredActions = actionsOf(offered["odrl:permission"]);
+  if (actionsOf(consumer.policy.permission ?? consumer.policy["odrl:permission"]) !== offeredActions) {
+    return { ok: false, reason: `The requested policy does not match the offer ${consumer.offerId} (permissions: ${offeredActions || "none"})` };
+  }
+  return { ok: true, provider, definition, asset };
+}
+
+/** POST …/contractnegotiations: validates the ContractRequest, records it REQUESTED and starts the machine. */
+export function requestNegotiation(ctx: LocalContext, consumerCtx: ParticipantRecord, body: Json): NegotiationRecord {
+  const policy = body.policy as Json | undefined;
+  if (typeof body.counterPartyAddress !== "string" || !body.counterPartyAddress) throw badRequest("counterPartyAddress is required", "counterPartyAddress");
+  if (typeof body.protocol !== "string" || !body.protocol) throw badRequest("protocol is required", "protocol");
+  if (!policy || typeof policy !== "object") throw badRequest("policy is required", "policy");
+  if (typeof policy["@id"] !== "string" || !policy["@id"]) throw badRequest("policy.@id (the offer id) is required", "policy/@id");
+  if (typeof policy.target !== "string" || !policy.target) throw badRequest("policy.target (the asset id) is required", "policy/target");
+  const now = ctx.now();
+  const consumer: NegotiationRecord = {
+    "@id": randomUUID(),
+    "@type": "ContractNegotiation",
+    type: "CONSUMER",
+    protocol: body.protocol,
+    state: "REQUESTED",
+    counterPartyId: String(policy.assigner ?? ""),
+    counterPartyAddress: body.counterPartyAddress,
+    correlationId: "",
+    assetId: policy.target,
+    offerId: policy["@id"],
+    policy,
+    callbackAddresses: Array.isArray(body.callbackAddresses) ? (body.callbackAddresses as Json[]) : [],
+    createdAt: now,
+    stateTimestamp: now,
+    participantContextId: consumerCtx["@id"],
+  };
+  const provider = contextOfDspAddress(ctx, consumer.counterPartyAddress);
+  if (provider) {
+    const mirror: NegotiationRecord = {
+      ...consumer,
+      "@id": randomUUID(),
+      type: "PROVIDER",
+      counterPartyId: consumerCtx.identity,
+      counterPartyAddress: `${ctx.baseUrl}/api/dsp/${encodeURIComponent(consumerCtx["@id"])}/2025-1`,
+      correlationId: consumer["@id"],
+      participantContextId: provider["@id"],
+    };
+    consumer.correlationId = mirror["@id"];
+    ctx.store.transaction(() => {
+      saveNegotiation(ctx, consumer);
+      saveNegotiation(ctx, mirror);
+    });
+  } else {
+    saveNegotiation(ctx, consumer);
+  }
+  schedule(ctx, consumer["@id"]);
+  return consumer;
+}
+
+function schedule(ctx: LocalContext, consumerId: string): void {
+  ctx.scheduler.after(ctx.stepMs, () => step(ctx, consumerId));
+}
+
+/** One step of a consumer negotiation and its provider mirror. */
+function step(ctx: LocalContext, consumerId: string): void {
+  const consumer = ctx.store.get<NegotiationRecord>("negotiations", consumerId);
+  if (!consumer || consumer.type !== "CONSUMER") return;
+  const mirror = consumer.correlationId ? ctx.store.get<NegotiationRecord>("negotiations", consumer.correlationId) : undefined;
+  const both = (state: NegotiationState, extra: Partial<NegotiationRecord> = {}) =>
+    ctx.store.transaction(() => {
+      transition(ctx, consumer, state, extra);
+      if (mirror) transition(ctx, mirror, state, extra);
+    });
+
+  switch (consumer.state) {
+    case "REQUESTED": {
+      const verdict = evaluate(ctx, consumer);
+      if (!verdict.ok) {
+        both("TERMINATED", { errorDetail: verdict.reason });
+        return;
+      }
+      const consumerCtx = ctx.store.get<ParticipantRecord>("participants", consumer.participantContextId);
+      const agreement: AgreementRecord = {
+        "@id": randomUUID(),
+        "@type": "ContractAgreement",
+        assetId: verdict.asset["@id"],
+        consumerId: consumerCtx?.identity ?? consumer.participantContextId,
+        providerId: verdict.provider.identity,
+        contractSigningDate: Math.floor(ctx.now() / 1000),
+        policy: {
+          "@type": "Agreement",
+          assigner: verdict.provider.identity,
+          assignee: consumerCtx?.identity ?? consumer.participantContextId,
+          target: verdict.asset["@id"],
+          permission: (consumer.policy.permission as Json[] | undefined) ?? [],
+          prohibition: [],
+          obligation: [],
+        },
+        consumerContextId: consumer.participantContextId,
+        providerContextId: verdict.provider["@id"],
+      };
+      ctx.store.transaction(() => {
+        ctx.store.put("agreements", agreement["@id"], agreement.consumerContextId, agreement);
+        both("AGREED", { contractAgreementId: agreement["@id"] });
+      });
+      break;
+    }
+    case "AGREED":
+      both("VERIFIED");
+      break;
+    case "VERIFIED":
+      both("FINALIZED");
+      return;
+    default:
+      return;
+  }
+  schedule(ctx, consumerId);
+}
+
+/** After a restart: continue every consumer negotiation that had not reached a final state. */
+export function resumeNegotiations(ctx: LocalContext): void {
+  for (const n of ctx.store.list<NegotiationRecord>("negotiations")) {
+    if (n.type === "CONSUMER" && (n.state === "REQUESTED" || n.state === "AGREED" || n.state === "VERIFIED")) schedule(ctx, n["@id"]);
+  }
+}

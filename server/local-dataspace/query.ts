@@ -1,0 +1,92 @@
+import { EDC_NAMESPACE } from "../dataspace/protocol";
+
+/**
+ * Evaluation of an EDC QuerySpec (`offset`, `limit`, `sortField`, `sortOrder`,
+ * `filterExpression` of Criterion objects) over JSON records, for the local management API.
+ * Operators: `=`, `!=`, `in`, `like` (SQL-style `%` wildcards), `<`, `>`, `<=`, `>=`.
+ */
+
+export interface ParsedQuery {
+  offset: number;
+  limit: number;
+  sortField?: string;
+  sortOrder: "ASC" | "DESC";
+  filters: { left: string; op: string; right: unknown }[];
+}
+
+export class QueryError extends Error {}
+
+export function parseQuerySpec(body: unknown): ParsedQuery {
+  const o = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const num = (v: unknown, def: number) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : def);
+  const rawFilters = Array.isArray(o.filterExpression) ? o.filterExpression : o.filterExpression ? [o.filterExpression] : [];
+  const filters = rawFilters.map((f) => {
+    const c = (f ?? {}) as Record<string, unknown>;
+    if (typeof c.operandLeft !== "string" || typeof c.operator !== "string") {
+      throw new QueryError("filterExpression: each criterion needs operandLeft and operator");
+    }
+    return { left: c.operandLeft.replace(EDC_NAMESPACE, ""), op: c.operator.toLowerCase(), right: c.operandRight };
+  });
+  return {
+    offset: num(o.offset, 0),
+    limit: Math.min(num(o.limit, 50), 10_000),
+    sortField: typeof o.sortField === "string" ? o.sortField.replace(EDC_NAMESPACE, "") : undefined,
+    sortOrder: o.sortOrder === "DESC" ? "DESC" : "ASC",
+    filters,
+  };
+}
+
+/** Reads a (possibly dotted) field, looking into `properties` for assets and similar records. */
+export function fieldOf(rec: Record<string, unknown>, path: string): unknown {
+  const key = path === "id" ? "@id" : path;
+  let cur: unknown = rec;
+  for (const part of key.split(".")) {
+    if (!cur || typeof cur !== "object") return undefined;
+    const o = cur as Record<string, unknown>;
+    cur = part in o ? o[part] : (o.properties as Record<string, unknown> | undefined)?.[part];
+  }
+  return cur;
+}
+
+function matches(value: unknown, op: string, right: unknown): boolean {
+  switch (op) {
+    case "=":
+      return value === right || (value !== undefined && String(value) === String(right));
+    case "!=":
+      return !(value === right || (value !== undefined && String(value) === String(right)));
+    case "in":
+      return Array.isArray(right) && right.some((r) => value === r || String(value) === String(r));
+    case "like": {
+      if (typeof value !== "string" || typeof right !== "string") return false;
+      const re = new RegExp(`^${right.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*")}$`, "i");
+      return re.test(value);
+    }
+    case "<":
+      return (value as number) < (right as number);
+    case ">":
+      return (value as number) > (right as number);
+    case "<=":
+      return (value as number) <= (right as number);
+    case ">=":
+      return (value as number) >= (right as number);
+    default:
+      throw new QueryError(`operator ${op} is not supported`);
+  }
+}
+
+export function applyQuery<T extends Record<string, unknown>>(records: T[], q: ParsedQuery): T[] {
+  let out = records.filter((r) => q.filters.every((f) => matches(fieldOf(r, f.left), f.op, f.right)));
+  if (q.sortField) {
+    const field = q.sortField;
+    const dir = q.sortOrder === "DESC" ? -1 : 1;
+    out = [...out].sort((a, b) => {
+      const x = fieldOf(a, field);
+      const y = fieldOf(b, field);
+      if (x === y) return 0;
+      if (x === undefined) return 1;
+      if (y === undefined) return -1;
+      return (x as number | string) < (y as number | string) ? -dir : dir;
+    });
+  }
+  return out.slice(q.offset, q.offset + q.limit);
+}

@@ -1,0 +1,38 @@
+/**
+ * Timers of the local dataspace's state machines. Timers never keep the process alive (unref),
+ * and close() cancels all of them; work scheduled after close is dropped.
+ */
+export interface Scheduler {
+  readonly closed: boolean;
+  after(ms: number, task: () => void | Promise<void>): void;
+  close(): void;
+}
+
+export function createScheduler(onError: (e: unknown) => void): Scheduler {
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+  return {
+    get closed() {
+      return closed;
+    },
+    after(ms, task) {
+      if (closed) return;
+      const t = setTimeout(() => {
+        timers.delete(t);
+        if (closed) return;
+        Promise.resolve()
+          .then(task)
+          .catch((e: unknown) => {
+            if (!closed) onError(e);
+          });
+      }, ms);
+      t.unref();
+      timers.add(t);
+    },
+    close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}

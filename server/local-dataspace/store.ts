@@ -1,0 +1,89 @@
+import { migrate, openDatabase, type Db } from "../storage/database";
+
+/**
+ * The local dataspace's persistent state: JSON documents in collections (participant contexts,
+ * assets, negotiations, tenants, credentials, ...) in their own SQLite file, so that everything
+ * survives a restart. Every write is a single statement (atomic); reads return copies.
+ */
+
+export type Collection =
+  | "participants"
+  | "assets"
+  | "policies"
+  | "contractdefinitions"
+  | "negotiations"
+  | "agreements"
+  | "transfers"
+  | "edrs"
+  | "cells"
+  | "dataspaceprofiles"
+  | "tenants"
+  | "participantprofiles"
+  | "credentialdefinitions"
+  | "credentials"
+  | "credentialrequests";
+
+export interface LocalStore {
+  readonly db: Db;
+  put<T extends object>(collection: Collection, id: string, owner: string, data: T): T;
+  get<T>(collection: Collection, id: string): T | undefined;
+  /** documents in creation order, optionally only one owner's */
+  list<T>(collection: Collection, owner?: string): T[];
+  delete(collection: Collection, id: string): boolean;
+  count(collection: Collection): number;
+  setting(name: string): string | undefined;
+  setSetting(name: string, value: string): void;
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+export function openLocalStore(dataDir: string): LocalStore {
+  const db = openDatabase(dataDir, "local-dataspace.sqlite");
+  migrate(db, "local-dataspace-1", [
+    `CREATE TABLE ld_documents (
+      collection TEXT NOT NULL,
+      id TEXT NOT NULL,
+      owner TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      data TEXT NOT NULL,
+      PRIMARY KEY (collection, id)
+    )`,
+    "CREATE INDEX ld_documents_owner ON ld_documents(collection, owner, seq)",
+    "CREATE INDEX ld_documents_seq ON ld_documents(collection, seq)",
+    "CREATE TABLE ld_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  ]);
+  const upsert = db.prepare(
+    `INSERT INTO ld_documents (collection, id, owner, seq, data)
+     VALUES (@collection, @id, @owner, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ld_documents), @data)
+     ON CONFLICT (collection, id) DO UPDATE SET owner = excluded.owner, data = excluded.data`,
+  );
+  const getOne = db.prepare<[string, string], { data: string }>("SELECT data FROM ld_documents WHERE collection = ? AND id = ?");
+  const listAll = db.prepare<[string], { data: string }>("SELECT data FROM ld_documents WHERE collection = ? ORDER BY seq");
+  const listOwned = db.prepare<[string, string], { data: string }>("SELECT data FROM ld_documents WHERE collection = ? AND owner = ? ORDER BY seq");
+  const del = db.prepare("DELETE FROM ld_documents WHERE collection = ? AND id = ?");
+  const countOf = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM ld_documents WHERE collection = ?");
+  const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM ld_settings WHERE name = ?");
+  const putSetting = db.prepare("INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+
+  return {
+    db,
+    put(collection, id, owner, data) {
+      upsert.run({ collection, id, owner, data: JSON.stringify(data) });
+      return data;
+    },
+    get<T>(collection: Collection, id: string) {
+      const row = getOne.get(collection, id);
+      return row ? (JSON.parse(row.data) as T) : undefined;
+    },
+    list<T>(collection: Collection, owner?: string) {
+      const rows = owner === undefined ? listAll.all(collection) : listOwned.all(collection, owner);
+      return rows.map((r) => JSON.parse(r.data) as T);
+    },
+    delete: (collection, id) => del.run(collection, id).changes > 0,
+    count: (collection) => countOf.get(collection)?.n ?? 0,
+    setting: (name) => getSetting.get(name)?.value,
+    setSetting: (name, value) => void putSetting.run(name, value),
+    transaction: (fn) => db.transaction(fn)(),
+    close: () => db.close(),
+  };
+}
