@@ -14,6 +14,7 @@ import {
   type TenantIdentity,
 } from "./organisations";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import { isNotFound } from "./upstream-http";
 import type { ParticipantContext, VerifiableCredentialJson } from "./upstream-schemas";
 
 /** The participant registry (spec section 4, Participants). */
@@ -252,6 +253,7 @@ export async function participantCredentials(rt: DataspaceRuntime, id: string): 
         toCredential(h.id, h.verifiableCredential.credential, { status: h.state, format: h.verifiableCredential.format }),
       );
     } catch (e) {
+      if (isNotFound(e)) throw notFound("Participant not found");
       throw badGateway("Failed to fetch credentials", describeUpstream(e));
     }
   }
