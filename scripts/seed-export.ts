@@ -1,0 +1,89 @@
+/**
+ * Writes the synthetic knowledge graph for loading into Neo4j.
+ *
+ *   tsx scripts/seed-export.ts --patients 10000 --format cypher --out graph.cypher [--seed 42]
+ *   tsx scripts/seed-export.ts --patients 10000 --format csv --out ./import [--seed 42]
+ *
+ * cypher: a script for `cypher-shell -f graph.cypher` (constraints first, then batched CREATEs).
+ * csv: files for `neo4j-admin database import full` (one nodes file per label, one relationships file).
+ */
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { writeCsv } from "../server/graph/synthetic/csv";
+import { writeCypher } from "../server/graph/synthetic/cypher";
+import { DEFAULT_SEED } from "../server/graph/synthetic/generate";
+import { endStream } from "../server/graph/synthetic/output";
+import { createProgressBar } from "../server/graph/synthetic/progress";
+
+const USAGE =
+  "usage: tsx scripts/seed-export.ts --patients N --format cypher|csv --out <file|dir> [--seed S]";
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function nonNegativeInteger(name: string, text: string | undefined, fallback?: number): number {
+  if (text === undefined) {
+    if (fallback === undefined) fail(`--${name} is required`);
+    return fallback;
+  }
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0)
+    fail(`--${name} must be a non-negative integer, got "${text}"`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        patients: { type: "string" },
+        format: { type: "string" },
+        out: { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const patients = nonNegativeInteger("patients", values.patients);
+  const seed = nonNegativeInteger("seed", values.seed, DEFAULT_SEED);
+  const format = values.format;
+  if (format !== "cypher" && format !== "csv") fail(`--format must be cypher or csv`);
+  if (!values.out) fail("--out is required");
+  const out = path.resolve(values.out);
+
+  const bar = createProgressBar({ label: `Writing ${format}`, total: patients });
+  const opts = { patients, seed, onProgress: (done: number) => bar.update(done) };
+  if (format === "cypher") {
+    const stream = createWriteStream(out, { encoding: "utf8" });
+    const summary = await writeCypher(stream, opts);
+    await endStream(stream);
+    bar.finish();
+    console.log(`Wrote ${summary.nodes} nodes and ${summary.edges} relationships to ${out}`);
+    console.log(`Load with: cypher-shell -u neo4j -p <password> -f ${out}`);
+  } else {
+    const summary = await writeCsv(out, opts);
+    bar.finish();
+    console.log(`Wrote ${summary.nodes} nodes and ${summary.edges} relationships to ${out}`);
+    const args = [
+      ...summary.nodeFiles.map((f) => `--nodes=${path.join(out, f)}`),
+      ...summary.relationshipFiles.map((f) => `--relationships=${path.join(out, f)}`),
+    ];
+    console.log(`Import with: neo4j-admin database import full ${args.join(" ")} neo4j`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
