@@ -1,0 +1,246 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useId, type ReactNode } from "react";
+import {
+  CONFORMS_TO_SUGGESTIONS,
+  DATASET_TYPE_SUGGESTIONS,
+  LEGAL_BASIS_SUGGESTIONS,
+  LICENSE_SUGGESTIONS,
+  type PublishField,
+  type PublishResult,
+  type PublishValues,
+} from "./publish";
+
+/**
+ * "Publish dataset": a plain POST form (works without JavaScript). The browser's own validation
+ * is off (noValidate) so that every rule is the service's, and its message is shown next to the
+ * field it is about and in an alert above the form.
+ */
+export function PublishForm({
+  result,
+  defaults,
+  cancelTo,
+}: {
+  result?: PublishResult;
+  defaults: PublishValues;
+  cancelTo: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const values: PublishValues = result?.values ?? defaults;
+  const uid = useId();
+  const errorId = `${uid}-error`;
+  const ctx: FieldContext = { uid, result };
+
+  return (
+    <Form
+      method="post"
+      noValidate
+      className="publish-form"
+      data-testid="publish-form"
+      aria-describedby={result ? errorId : undefined}
+    >
+      <h2>Publish a dataset</h2>
+      <p className="muted">
+        Describe the dataset with HealthDCAT-AP metadata. Fields marked <span aria-hidden>*</span>
+        <span className="visually-hidden">as required</span> are required.
+      </p>
+      {result ? (
+        <p id={errorId} className="notice error" role="alert" data-testid="publish-error">
+          {result.error}
+        </p>
+      ) : null}
+      <input type="hidden" name="intent" value="publish" />
+      <Field
+        ctx={ctx}
+        name="id"
+        label="Identifier"
+        required
+        hint="Letters, digits, '.', '_', ':' and '-'; unique in the catalogue."
+      >
+        {(p) => <input {...p} type="text" defaultValue={values.id} autoComplete="off" spellCheck={false} />}
+      </Field>
+      <Field ctx={ctx} name="title" label="Title" required>
+        {(p) => <input {...p} type="text" defaultValue={values.title} />}
+      </Field>
+      <Field ctx={ctx} name="description" label="Description">
+        {(p) => <textarea {...p} rows={4} defaultValue={values.description} />}
+      </Field>
+      <Field ctx={ctx} name="publisher" label="Publisher">
+        {(p) => <input {...p} type="text" defaultValue={values.publisher} />}
+      </Field>
+      <Field
+        ctx={ctx}
+        name="theme"
+        label="Theme"
+        hint="An EU data theme URI or a subject, e.g. Pharmacovigilance"
+      >
+        {(p) => <input {...p} type="text" list={`${uid}-themes`} defaultValue={values.theme} />}
+      </Field>
+      <datalist id={`${uid}-themes`}>
+        <option value="http://publications.europa.eu/resource/authority/data-theme/HEAL" />
+      </datalist>
+      <Field ctx={ctx} name="license" label="Licence (URI)">
+        {(p) => (
+          <input
+            {...p}
+            type="url"
+            list={`${uid}-licenses`}
+            defaultValue={values.license}
+            placeholder="https://…"
+          />
+        )}
+      </Field>
+      <datalist id={`${uid}-licenses`}>
+        {LICENSE_SUGGESTIONS.map((v) => (
+          <option key={v} value={v} />
+        ))}
+      </datalist>
+      <Field ctx={ctx} name="datasetType" label="Dataset type (URI)">
+        {(p) => (
+          <input
+            {...p}
+            type="url"
+            list={`${uid}-types`}
+            defaultValue={values.datasetType}
+            placeholder="http://publications.europa.eu/resource/authority/dataset-type/…"
+          />
+        )}
+      </Field>
+      <datalist id={`${uid}-types`}>
+        {DATASET_TYPE_SUGGESTIONS.map((v) => (
+          <option key={v} value={v} />
+        ))}
+      </datalist>
+      <Field ctx={ctx} name="legalBasis" label="Legal basis">
+        {(p) => <input {...p} type="text" list={`${uid}-legal`} defaultValue={values.legalBasis} />}
+      </Field>
+      <datalist id={`${uid}-legal`}>
+        {LEGAL_BASIS_SUGGESTIONS.map((v) => (
+          <option key={v} value={v} />
+        ))}
+      </datalist>
+      <Field ctx={ctx} name="purpose" label="Purpose">
+        {(p) => <input {...p} type="text" defaultValue={values.purpose} />}
+      </Field>
+      <Field ctx={ctx} name="recordCount" label="Record count">
+        {(p) => (
+          <input
+            {...p}
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            defaultValue={values.recordCount}
+          />
+        )}
+      </Field>
+      <Field
+        ctx={ctx}
+        name="populationCoverage"
+        label="Population coverage"
+        hint="Who the records describe, e.g. adults treated in Berlin 2019–2025"
+      >
+        {(p) => <input {...p} type="text" defaultValue={values.populationCoverage} />}
+      </Field>
+      <Field
+        ctx={ctx}
+        name="conformsTo"
+        label="Conforms to"
+        hint={`One URI per line, e.g. ${CONFORMS_TO_SUGGESTIONS[0]}`}
+      >
+        {(p) => <textarea {...p} rows={3} defaultValue={values.conformsTo} spellCheck={false} />}
+      </Field>
+      <Field ctx={ctx} name="keywords" label="Keywords" hint="Separated by commas">
+        {(p) => <input {...p} type="text" defaultValue={values.keywords} />}
+      </Field>
+      <fieldset className="checks">
+        <legend>Data protection</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="personalData"
+            defaultChecked={values.personalData === "on"}
+            data-testid="publish-personalData"
+          />
+          Contains personal data
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="sensitiveData"
+            defaultChecked={values.sensitiveData === "on"}
+            data-testid="publish-sensitiveData"
+          />
+          Contains sensitive (health) data
+        </label>
+      </fieldset>
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy} data-testid="publish-submit">
+          {busy ? "Publishing…" : "Publish dataset"}
+        </button>
+        <Link to={cancelTo} className="button ghost" data-testid="publish-cancel">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+interface FieldContext {
+  uid: string;
+  result?: PublishResult;
+}
+
+/** one labelled control with its hint and its error message, wired with aria-describedby */
+function Field({
+  ctx,
+  name,
+  label,
+  hint,
+  required,
+  children,
+}: {
+  ctx: FieldContext;
+  name: PublishField;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  children: (props: Record<string, unknown>) => ReactNode;
+}) {
+  const { uid, result } = ctx;
+  const invalid = !!result?.fields.includes(name);
+  const hintId = hint ? `${uid}-${name}-hint` : undefined;
+  const errId = `${uid}-${name}-err`;
+  const describedBy = [hintId, invalid ? errId : undefined].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`field${invalid ? " invalid" : ""}`}>
+      <label htmlFor={`${uid}-${name}`}>
+        {label}
+        {required ? (
+          <span className="required" aria-hidden>
+            {" "}
+            *
+          </span>
+        ) : null}
+      </label>
+      {children({
+        id: `${uid}-${name}`,
+        name,
+        "aria-invalid": invalid || undefined,
+        "aria-describedby": describedBy,
+        "aria-required": required || undefined,
+        "data-testid": `publish-${name}`,
+      })}
+      {hint ? (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      ) : null}
+      {invalid ? (
+        <span id={errId} className="field-error" data-testid={`publish-error-${name}`}>
+          {result?.error.replace(new RegExp(`^${name}(\\.\\d+)?: `), "")}
+        </span>
+      ) : null}
+    </div>
+  );
+}

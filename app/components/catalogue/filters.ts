@@ -1,0 +1,148 @@
+import type { HealthDataset } from "../../../server/catalogue/service";
+
+/**
+ * Search and facet filtering of the catalogue (run in the loader; the state lives in the URL
+ * query so links are shareable and the page works without JavaScript).
+ */
+
+export interface CatalogueQuery {
+  q: string;
+  publisher: string;
+  theme: string;
+  legalBasis: string;
+  /** "" any, "yes", "no" */
+  personal: string;
+  sensitive: string;
+}
+
+export const FACETS = ["publisher", "theme", "legalBasis", "personal", "sensitive"] as const;
+export type Facet = (typeof FACETS)[number];
+
+export const FACET_LABELS: Record<Facet, string> = {
+  publisher: "Publisher",
+  theme: "Theme",
+  legalBasis: "Legal basis",
+  personal: "Personal data",
+  sensitive: "Sensitive data",
+};
+
+export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
+  const one = (k: string) => (params.get(k) ?? "").trim().slice(0, 200);
+  const yesNo = (k: string) => (["yes", "no"].includes(one(k)) ? one(k) : "");
+  return {
+    q: one("q"),
+    publisher: one("publisher"),
+    theme: one("theme"),
+    legalBasis: one("legalBasis"),
+    personal: yesNo("personal"),
+    sensitive: yesNo("sensitive"),
+  };
+}
+
+export function publisherOf(d: HealthDataset): string {
+  return d.publisher || d.holder || "Unknown publisher";
+}
+
+function facetValue(d: HealthDataset, f: Facet): string {
+  switch (f) {
+    case "publisher":
+      return publisherOf(d);
+    case "theme":
+      return d.theme ?? "";
+    case "legalBasis":
+      return d.legalBasis ?? "";
+    case "personal":
+      return d.personalData ? "yes" : "no";
+    case "sensitive":
+      return d.sensitiveData ? "yes" : "no";
+  }
+}
+
+function matchesText(d: HealthDataset, q: string): boolean {
+  if (!q) return true;
+  const hay = [d.id, d.title, d.description ?? "", ...(d.keywords ?? [])].join("\n").toLowerCase();
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((term) => hay.includes(term));
+}
+
+function matches(d: HealthDataset, query: CatalogueQuery, except?: Facet): boolean {
+  if (!matchesText(d, query.q)) return false;
+  for (const f of FACETS) {
+    if (f === except) continue;
+    const want = query[f];
+    if (want && facetValue(d, f) !== want) return false;
+  }
+  return true;
+}
+
+export interface FacetOption {
+  value: string;
+  count: number;
+}
+
+/** results, and per facet the options with counts under all the other active filters */
+export function filterCatalogue(all: HealthDataset[], query: CatalogueQuery) {
+  const results = all.filter((d) => matches(d, query)).sort((a, b) => a.title.localeCompare(b.title, "en"));
+  const facets = {} as Record<Facet, FacetOption[]>;
+  for (const f of FACETS) {
+    const counts = new Map<string, number>();
+    for (const d of all) {
+      const v = facetValue(d, f);
+      if (!counts.has(v) && v) counts.set(v, 0);
+      if (v && matches(d, query, f)) counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    facets[f] = [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) =>
+        f === "personal" || f === "sensitive"
+          ? b.value.localeCompare(a.value)
+          : a.value.localeCompare(b.value, "en"),
+      );
+  }
+  return { results, facets };
+}
+
+export function activeFilters(
+  query: CatalogueQuery,
+): { key: keyof CatalogueQuery; label: string; value: string }[] {
+  const out: { key: keyof CatalogueQuery; label: string; value: string }[] = [];
+  if (query.q) out.push({ key: "q", label: "Search", value: query.q });
+  for (const f of FACETS) if (query[f]) out.push({ key: f, label: FACET_LABELS[f], value: query[f] });
+  return out;
+}
+
+/** the query string without one key (for "remove this filter" chips) */
+export function searchWithout(search: string, key: string): string {
+  const p = new URLSearchParams(search);
+  p.delete(key);
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+const EU_THEMES: Record<string, string> = {
+  AGRI: "Agriculture, fisheries, forestry and food",
+  ECON: "Economy and finance",
+  EDUC: "Education, culture and sport",
+  ENER: "Energy",
+  ENVI: "Environment",
+  GOVE: "Government and public sector",
+  HEAL: "Health",
+  INTR: "International issues",
+  JUST: "Justice, legal system and public safety",
+  REGI: "Regions and cities",
+  SOCI: "Population and society",
+  TECH: "Science and technology",
+  TRAN: "Transport",
+};
+
+/** a readable name for a theme: EU data-theme URIs by their label, other URIs by their last segment */
+export function themeLabel(theme: string): string {
+  const m = /\/data-theme\/([A-Z_]+)$/.exec(theme);
+  if (m) return EU_THEMES[m[1]] ?? m[1];
+  if (/^https?:\/\//.test(theme))
+    return decodeURIComponent(theme.replace(/\/$/, "").split(/[/#]/).pop() ?? theme);
+  return theme;
+}
