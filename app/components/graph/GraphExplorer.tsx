@@ -1,0 +1,330 @@
+import { Form, useFetcher, useSubmit } from "@remix-run/react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import type { Layer } from "../../../server/graph/model";
+import type { ExpandData } from "../../routes/graph.expand";
+import type { NodeData } from "../../routes/graph.node";
+import { formatNumber, plural } from "../ui/format";
+import type { GraphEngine } from "./engine";
+import { GraphCanvas } from "./GraphCanvas";
+import { GraphInspector } from "./GraphInspector";
+import { ALL_LAYERS, LAYER_OPTIONS, LAYER_TITLES, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
+
+export interface ExplorerProps {
+  graph: VGraph;
+  meta: { layer: string; totalNodes: number; totalEdges: number };
+  layer: string;
+  persona: string;
+  limit: number;
+  personas: { value: string; layers: readonly Layer[] }[];
+  focus: string | null;
+  error: string | null;
+}
+
+const MAX_MATCHES = 8;
+
+export function GraphExplorer({ graph, meta, layer, persona, limit, personas, focus, error }: ExplorerProps) {
+  const uid = useId();
+  const submit = useSubmit();
+  const engineRef = useRef<GraphEngine | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(focus);
+  const [hoverId, setHoverId] = useState<string | null>(null);
+  const [counts, setCounts] = useState({ nodes: graph.nodes.length, edges: graph.edges.length });
+  const [added, setAdded] = useState<VNode[]>([]);
+  const [notice, setNotice] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [find, setFind] = useState("");
+
+  const nodeFetcher = useFetcher<NodeData>();
+  const expandFetcher = useFetcher<ExpandData>();
+  const anchorRef = useRef<string | null>(null);
+  const mergedRef = useRef<ExpandData | undefined>(undefined);
+
+  // a new base graph (other layer, persona or limit) starts a fresh drawing
+  useEffect(() => {
+    setAdded([]);
+    setNotice(null);
+    setSelectedId((s) => (s && graph.nodes.some((n) => n.id === s) ? s : focus));
+  }, [graph, focus]);
+
+  const allNodes = useMemo(() => [...graph.nodes, ...added], [graph, added]);
+  const byId = useMemo(() => new Map(allNodes.map((n) => [n.id, n])), [allNodes]);
+
+  // inspector data follows the selection
+  const loadNode = nodeFetcher.load;
+  useEffect(() => {
+    if (selectedId) loadNode(`/graph/node?id=${encodeURIComponent(selectedId)}`);
+  }, [selectedId, loadNode]);
+
+  // merge each expansion once
+  useEffect(() => {
+    const data = expandFetcher.data;
+    if (!data || data === mergedRef.current || expandFetcher.state !== "idle") return;
+    mergedRef.current = data;
+    if ("error" in data) {
+      setNotice({ tone: "error", text: data.error });
+      return;
+    }
+    const engine = engineRef.current;
+    if (!engine) return;
+    const result = engine.setData(data, "merge", anchorRef.current);
+    setCounts({ nodes: engine.stats.nodes, edges: engine.stats.edges });
+    setAdded((prev) => {
+      const known = new Set([...graph.nodes, ...prev].map((n) => n.id));
+      return [...prev, ...data.nodes.filter((n) => !known.has(n.id))];
+    });
+    engine.setSelected(selectedId);
+    const around = data.nodes.find((n) => n.id === data.id)?.caption ?? data.id;
+    setNotice({
+      tone: "ok",
+      text:
+        result.addedNodes || result.addedEdges
+          ? `Added ${plural(result.addedNodes, "node")} and ${plural(result.addedEdges, "relationship")} around ${around}${data.truncated ? " (the neighbourhood was cut at the expansion limit)" : ""}.`
+          : `The neighbourhood of ${around} (depth ${data.depth}) is already drawn.`,
+    });
+  }, [expandFetcher.data, expandFetcher.state, graph, selectedId]);
+
+  const loadExpand = expandFetcher.load;
+  const expand = useCallback(
+    (id: string, depth: 1 | 2) => {
+      anchorRef.current = id;
+      loadExpand(`/graph/expand?id=${encodeURIComponent(id)}&depth=${depth}`);
+    },
+    [loadExpand],
+  );
+
+  const select = useCallback((id: string | null) => {
+    setSelectedId(id);
+    if (id && engineRef.current?.has(id)) engineRef.current.centerOn(id);
+  }, []);
+
+  const matches = useMemo(() => {
+    const q = find.trim().toLowerCase();
+    if (!q) return [];
+    const out: VNode[] = [];
+    for (const n of allNodes) {
+      if (
+        n.caption.toLowerCase().includes(q) ||
+        n.id.toLowerCase().includes(q) ||
+        n.label.toLowerCase() === q
+      )
+        out.push(n);
+      if (out.length >= MAX_MATCHES) break;
+    }
+    return out;
+  }, [find, allNodes]);
+
+  const perLayer = useMemo(() => {
+    const c = Object.fromEntries(ALL_LAYERS.map((l) => [l, 0])) as Record<Layer, number>;
+    for (const n of allNodes) c[n.layer]++;
+    return c;
+  }, [allNodes]);
+
+  useEffect(() => {
+    if (notice?.tone !== "ok") return;
+    const t = setTimeout(() => setNotice(null), 8000);
+    return () => clearTimeout(t);
+  }, [notice]);
+
+  const hovered = hoverId ? byId.get(hoverId) : undefined;
+  const helpId = `${uid}-help`;
+  const canvasLabel = `Knowledge graph drawing with ${plural(counts.nodes, "node")} and ${plural(counts.edges, "relationship")}.`;
+
+  return (
+    <div className="graph-explorer" data-testid="graph-explorer">
+      <div className="toolbar graph-controls">
+        <Form
+          method="get"
+          className="graph-scope"
+          aria-label="Graph scope"
+          data-testid="graph-controls"
+          onChange={(e) => {
+            if (e.target instanceof HTMLSelectElement)
+              submit(e.currentTarget, { replace: true, preventScrollReset: true });
+          }}
+        >
+          <label className="filter">
+            <span>Layer</span>
+            <select name="layer" defaultValue={layer} data-testid="graph-layer">
+              {LAYER_OPTIONS.map((l) => (
+                <option key={l} value={l}>
+                  {l === "all" ? "All layers" : `${l.toUpperCase()} · ${LAYER_TITLES[l]}`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="filter">
+            <span>Persona</span>
+            <select name="persona" defaultValue={persona} data-testid="graph-persona">
+              <option value="">No persona filter</option>
+              {personas.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.value} ({p.layers.join(", ")})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="filter">
+            <span>Nodes</span>
+            <select name="limit" defaultValue={String(limit)} data-testid="graph-limit">
+              {[...new Set([...LIMIT_OPTIONS, limit])]
+                .sort((a, b) => a - b)
+                .map((n) => (
+                  <option key={n} value={n}>
+                    {formatNumber(n)}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <noscript>
+            <button type="submit" className="button">
+              Apply
+            </button>
+          </noscript>
+        </Form>
+        <div className="graph-find" role="search" aria-label="Find a node in the drawing">
+          <label className="filter">
+            <span>Find node</span>
+            <input
+              type="search"
+              value={find}
+              onChange={(e) => setFind(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  if (matches[0]) {
+                    select(matches[0].id);
+                    setFind("");
+                  }
+                }
+              }}
+              placeholder="Name, title or id"
+              aria-controls={`${uid}-matches`}
+              aria-expanded={matches.length > 0}
+              autoComplete="off"
+              data-testid="graph-find"
+            />
+          </label>
+          {matches.length ? (
+            <ul id={`${uid}-matches`} className="find-results card" data-testid="graph-find-results">
+              {matches.map((n) => (
+                <li key={n.id}>
+                  <button
+                    type="button"
+                    className="linklike"
+                    onClick={() => {
+                      select(n.id);
+                      setFind("");
+                    }}
+                    data-testid="graph-find-result"
+                    data-node-id={n.id}
+                  >
+                    <span className={`dot dot-${n.layer}`} aria-hidden />
+                    {n.caption} <span className="muted small">{n.label}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </div>
+
+      {error ? (
+        <p className="notice error" role="alert" data-testid="graph-error">
+          {error}
+        </p>
+      ) : null}
+
+      <p className="graph-meta" role="status" data-testid="graph-meta">
+        Showing <strong data-testid="graph-meta-nodes">{formatNumber(counts.nodes)}</strong> of{" "}
+        {formatNumber(meta.totalNodes)} nodes,{" "}
+        <strong data-testid="graph-meta-edges">{formatNumber(counts.edges)}</strong> of{" "}
+        {formatNumber(meta.totalEdges)} relationships
+        {added.length ? (
+          <span className="muted"> · {plural(added.length, "node")} added by expanding</span>
+        ) : null}
+      </p>
+      <div className="graph-layout">
+        <GraphCanvas
+          base={graph}
+          selectedId={selectedId}
+          engineRef={engineRef}
+          onSelect={setSelectedId}
+          onHover={setHoverId}
+          onActivate={(id) => {
+            setSelectedId(id);
+            expand(id, 1);
+          }}
+          onCounts={setCounts}
+          label={canvasLabel}
+          describedBy={helpId}
+        >
+          <ul className="legend" aria-label="Layer colours" data-testid="graph-legend">
+            {ALL_LAYERS.map((l) => (
+              <li key={l} className={perLayer[l] ? "" : "muted"}>
+                <span className={`dot dot-${l}`} aria-hidden />
+                {l.toUpperCase()} {LAYER_TITLES[l]}{" "}
+                <span className="muted">({formatNumber(perLayer[l])})</span>
+              </li>
+            ))}
+          </ul>
+          <div className="zoom-controls" role="group" aria-label="Zoom">
+            <button
+              type="button"
+              onClick={() => engineRef.current?.zoomBy(1.3)}
+              aria-label="Zoom in"
+              data-testid="graph-zoom-in"
+            >
+              +
+            </button>
+            <button
+              type="button"
+              onClick={() => engineRef.current?.zoomBy(1 / 1.3)}
+              aria-label="Zoom out"
+              data-testid="graph-zoom-out"
+            >
+              −
+            </button>
+            <button
+              type="button"
+              onClick={() => engineRef.current?.fit()}
+              aria-label="Fit the drawing"
+              data-testid="graph-fit"
+            >
+              ⤢
+            </button>
+          </div>
+          {notice ? (
+            <p
+              className={`notice ${notice.tone} graph-toast`}
+              role={notice.tone === "error" ? "alert" : "status"}
+              data-testid="graph-notice"
+            >
+              <span>{notice.text}</span>
+              <button type="button" className="close" aria-label="Dismiss" onClick={() => setNotice(null)}>
+                ×
+              </button>
+            </p>
+          ) : null}
+          {hovered ? (
+            <div className="hover-card" aria-hidden>
+              <strong>{hovered.caption}</strong> <span className="muted">{hovered.label}</span>
+            </div>
+          ) : null}
+          <p id={helpId} className="visually-hidden">
+            Drag to pan, use the mouse wheel to zoom, click a node to inspect it and double-click to expand
+            it. With the keyboard: plus and minus zoom, arrow keys pan, 0 fits the drawing. Use Find node to
+            select a node without a pointer.
+          </p>
+        </GraphCanvas>
+        <GraphInspector
+          selectedId={selectedId}
+          data={nodeFetcher.data}
+          loading={nodeFetcher.state !== "idle"}
+          inDrawing={!!selectedId && byId.has(selectedId)}
+          expanding={expandFetcher.state !== "idle"}
+          onSelect={select}
+          onExpand={expand}
+        />
+      </div>
+    </div>
+  );
+}
