@@ -1,0 +1,454 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { Badge, type Tone } from "../ui/Badge";
+import { PropertyTable } from "../ui/PropertyTable";
+import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format";
+import type { ConsentResult, PatientView, Programme } from "./profile.server";
+import type { TimelineEvent, TimelineItem } from "./timeline";
+
+const COUNTRY: Record<string, string> = { DE: "Germany", NL: "Netherlands", FR: "France", BE: "Belgium" };
+const KIND_LABEL: Record<TimelineItem["kind"], string> = {
+  condition: "Diagnosis",
+  observation: "Measurement",
+  medication: "Prescription",
+};
+const INTERPRETATION: Record<string, { text: string; tone: Tone }> = {
+  H: { text: "high", tone: "warn" },
+  L: { text: "low", tone: "warn" },
+  N: { text: "normal", tone: "ok" },
+  HH: { text: "critically high", tone: "danger" },
+  LL: { text: "critically low", tone: "danger" },
+};
+
+function PatientHeader({ view }: { view: PatientView }) {
+  const p = view.patient;
+  return (
+    <header className="card patient-header" data-testid="patient-header">
+      <div className="avatar" aria-hidden>
+        {(p.name ?? "?")
+          .split(/\s+/)
+          .map((w) => w[0])
+          .slice(0, 2)
+          .join("")}
+      </div>
+      <div>
+        <h1 data-testid="patient-name">{p.name ?? p.id}</h1>
+        <p className="patient-facts">
+          <span data-testid="patient-gender">{p.gender ? humanize(p.gender) : "Gender not recorded"}</span>
+          {view.age !== null ? <span data-testid="patient-age">{view.age} years</span> : null}
+          {p.birthDate ? <span>born {formatDate(p.birthDate)}</span> : null}
+          {p.city || p.country ? (
+            <span data-testid="patient-place">
+              {[p.city, p.country ? (COUNTRY[p.country] ?? p.country) : null].filter(Boolean).join(", ")}
+            </span>
+          ) : null}
+        </p>
+        <p className="muted small">
+          FHIR Patient <code data-testid="patient-fhir-id">{p.resourceId ?? p.id}</code> · record{" "}
+          <code>{p.id}</code>
+        </p>
+      </div>
+    </header>
+  );
+}
+
+function Insights({ view }: { view: PatientView }) {
+  const c = view.counts;
+  return (
+    <section aria-labelledby="insights-title" data-testid="patient-insights">
+      <h2 id="insights-title">Insights</h2>
+      <div className="stat-grid compact">
+        {(
+          [
+            ["Encounters", c.encounters],
+            ["Diagnoses", c.conditions],
+            ["Measurements", c.observations],
+            ["Prescriptions", c.medications],
+          ] as const
+        ).map(([label, n]) => (
+          <div key={label} className="card stat">
+            <span className="stat-label">{label}</span>
+            <span className="stat-value" data-testid={`patient-count-${label.toLowerCase()}`}>
+              {formatNumber(n)}
+            </span>
+          </div>
+        ))}
+        <div className="card stat">
+          <span className="stat-label">Care period</span>
+          <span className="stat-range">
+            {view.firstEncounter
+              ? `${formatDate(view.firstEncounter)} – ${formatDate(view.lastEncounter)}`
+              : "no encounters"}
+          </span>
+        </div>
+      </div>
+      <div className="insight-cols">
+        <div className="card">
+          <h3>Active conditions</h3>
+          {view.activeConditions.length ? (
+            <ul className="plain item-list" data-testid="patient-active-conditions">
+              {view.activeConditions.map((x) => (
+                <li key={x.id}>
+                  <strong>{x.title}</strong>
+                  <span className="muted small">
+                    {x.code ? `SNOMED CT ${x.code}` : null}
+                    {x.date ? ` · since ${formatDate(x.date)}` : null}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">None.</p>
+          )}
+        </div>
+        <div className="card">
+          <h3>Current medication</h3>
+          {view.currentMedications.length ? (
+            <ul className="plain item-list" data-testid="patient-current-medications">
+              {view.currentMedications.map((x) => (
+                <li key={x.id}>
+                  <strong>{x.title}</strong>
+                  <span className="muted small">
+                    {x.summary}
+                    {x.date ? ` · since ${formatDate(x.date)}` : null}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">None.</p>
+          )}
+        </div>
+      </div>
+      <div className="card">
+        <h3>Latest measurements</h3>
+        {view.latestObservations.length ? (
+          <table className="data" data-testid="patient-latest-observations">
+            <thead>
+              <tr>
+                <th scope="col">Measurement</th>
+                <th scope="col" className="num">
+                  Value
+                </th>
+                <th scope="col">Reference range</th>
+                <th scope="col">Assessment</th>
+                <th scope="col">Date</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.latestObservations.map((o) => {
+                const i = o.interpretation ? INTERPRETATION[o.interpretation] : undefined;
+                return (
+                  <tr key={o.id}>
+                    <td>
+                      {o.title}
+                      {o.code ? <span className="muted small"> · LOINC {o.code}</span> : null}
+                    </td>
+                    <td className="num nowrap">
+                      <strong>{o.value ?? "—"}</strong>
+                    </td>
+                    <td className="muted nowrap">
+                      {o.low !== null && o.high !== null ? `${o.low}–${o.high}` : "—"}
+                    </td>
+                    <td>{i ? <Badge tone={i.tone}>{i.text}</Badge> : (o.interpretation ?? "—")}</td>
+                    <td className="nowrap">{formatDate(o.date)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">No measurements recorded.</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function TimelineEntry({ event }: { event: TimelineEvent }) {
+  const kind = event.kind === "encounter" ? "encounter" : event.kind;
+  return (
+    <li
+      className={`tl-event tl-${kind}`}
+      data-testid="timeline-event"
+      data-kind={kind}
+      data-date={event.date ?? ""}
+    >
+      <span className="tl-marker" aria-hidden />
+      <div className="tl-date">
+        <time dateTime={event.date ?? undefined}>{event.date ? formatDate(event.date) : "undated"}</time>
+        {event.end && event.end.slice(0, 10) !== event.date?.slice(0, 10) ? (
+          <span className="muted small">to {formatDate(event.end)}</span>
+        ) : null}
+      </div>
+      <div className="tl-body card">
+        <h3>
+          {event.title}
+          {event.kind !== "encounter" ? (
+            <span className="muted small"> · {KIND_LABEL[event.kind]}</span>
+          ) : null}
+        </h3>
+        {event.subtitle ? <p className="muted small">{event.subtitle}</p> : null}
+        {event.kind === "encounter" && event.items.length ? (
+          <ul className="plain tl-items">
+            {event.items.map((item) => (
+              <li key={item.id} className={`tl-item tl-item-${item.kind}`}>
+                <span className="tl-kind">{KIND_LABEL[item.kind]}</span>
+                <span>
+                  <strong>{item.title}</strong>
+                  {item.summary ? <span className="muted"> · {item.summary}</span> : null}
+                  {item.status ? (
+                    <span className="muted small">
+                      {" "}
+                      ·{" "}
+                      {item.status === "N"
+                        ? "normal"
+                        : item.status === "H"
+                          ? "high"
+                          : item.status === "L"
+                            ? "low"
+                            : item.status}
+                    </span>
+                  ) : null}
+                  {item.date && item.date.slice(0, 10) !== event.date?.slice(0, 10) ? (
+                    <span className="muted small"> · {formatDate(item.date)}</span>
+                  ) : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <details className="tl-details">
+          <summary>Record details</summary>
+          {event.raw ? <PropertyTable properties={event.raw} omit={["patientId", "holder"]} rawKeys /> : null}
+          {event.items.map((item) => (
+            <PropertyTable
+              key={item.id}
+              properties={item.raw}
+              omit={["patientId", "encounterId"]}
+              caption={`${KIND_LABEL[item.kind]}: ${item.title}`}
+              rawKeys
+            />
+          ))}
+        </details>
+      </div>
+    </li>
+  );
+}
+
+function Timeline({ events }: { events: TimelineEvent[] }) {
+  return (
+    <section aria-labelledby="timeline-title" data-testid="patient-timeline">
+      <h2 id="timeline-title">Timeline</h2>
+      {events.length ? (
+        <ol className="timeline">
+          {events.map((e) => (
+            <TimelineEntry key={`${e.kind}-${e.id}`} event={e} />
+          ))}
+        </ol>
+      ) : (
+        <p className="muted">No encounters recorded.</p>
+      )}
+    </section>
+  );
+}
+
+const PERMIT_TONE: Record<string, Tone> = {
+  GRANTED: "ok",
+  PENDING: "info",
+  REVOKED: "danger",
+  REJECTED: "danger",
+  EXPIRED: "neutral",
+};
+
+/** permits under which no new consent makes sense (an existing consent can still be revoked) */
+const CLOSED_PERMITS = new Set(["REVOKED", "REJECTED", "EXPIRED", "DENIED"]);
+
+function ProgrammeCard({
+  p,
+  canConsent,
+  isSelf,
+  result,
+}: {
+  p: Programme;
+  canConsent: boolean;
+  isSelf: boolean;
+  result?: ConsentResult;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("studyId") === p.studyId;
+  const active = p.consent?.status === "active";
+  const title = p.dataset?.title ?? humanize(p.title);
+  return (
+    <li
+      className="card programme"
+      data-testid="programme"
+      data-study-id={p.studyId}
+      data-consent={p.consent?.status ?? "none"}
+    >
+      <div className="programme-head">
+        <div>
+          <h3>{title}</h3>
+          <p className="muted small">
+            {p.permitNumber ? `Data permit ${p.permitNumber}` : p.studyId}
+            {p.validUntil ? ` · valid until ${formatDate(p.validUntil)}` : ""}
+          </p>
+        </div>
+        {p.status ? (
+          <Badge tone={PERMIT_TONE[p.status] ?? "neutral"} testId="programme-status">
+            permit {p.status.toLowerCase()}
+          </Badge>
+        ) : null}
+      </div>
+      <dl className="mini-fields">
+        <div>
+          <dt>Purpose</dt>
+          <dd>{humanize(p.purpose)}</dd>
+        </div>
+        <div>
+          <dt>Sponsor</dt>
+          <dd>{p.sponsorName ?? "not stated"}</dd>
+        </div>
+        {p.legalBasis ? (
+          <div>
+            <dt>Legal basis</dt>
+            <dd>{p.legalBasis}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>{isSelf ? "Your consent" : "Patient's consent"}</dt>
+          <dd data-testid="programme-consent">
+            {active ? (
+              <Badge tone="ok">
+                given
+                {p.consent && "grantedAt" in p.consent && p.consent.grantedAt
+                  ? ` ${formatDateTime(p.consent.grantedAt)}`
+                  : ""}
+              </Badge>
+            ) : p.consent?.status === "revoked" ? (
+              <Badge tone="neutral">withdrawn</Badge>
+            ) : (
+              <Badge tone="neutral">not given</Badge>
+            )}
+          </dd>
+        </div>
+      </dl>
+      {p.includesMe ? (
+        <p className="small muted">
+          {isSelf ? "Your record is" : "This record is"} part of the dataset this programme uses.
+        </p>
+      ) : null}
+      {canConsent ? (
+        <Form method="post" className="actions" preventScrollReset>
+          <input type="hidden" name="studyId" value={p.studyId} />
+          <input type="hidden" name="title" value={title} />
+          {!active && p.status && CLOSED_PERMITS.has(p.status) ? (
+            <p className="small muted" data-testid="consent-closed">
+              The data permit was {p.status.toLowerCase()}, so the programme does not take new consent.
+            </p>
+          ) : active ? (
+            <button
+              type="submit"
+              name="intent"
+              value="revoke"
+              className="button danger"
+              disabled={busy}
+              data-testid="consent-revoke"
+            >
+              {busy ? "Revoking…" : "Revoke consent"}
+            </button>
+          ) : (
+            <button
+              type="submit"
+              name="intent"
+              value="grant"
+              className="button"
+              disabled={busy}
+              data-testid="consent-grant"
+            >
+              {busy ? "Granting…" : "Grant consent"}
+            </button>
+          )}
+        </Form>
+      ) : null}
+      {result ? (
+        <p
+          className={`notice ${result.ok ? "ok" : "error"}`}
+          role={result.ok ? "status" : "alert"}
+          data-testid="consent-result"
+          data-consent-id={result.consentId}
+        >
+          {result.message}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function Research({ view, result }: { view: PatientView; result?: ConsentResult }) {
+  return (
+    <section aria-labelledby="research-title" data-testid="patient-research">
+      <h2 id="research-title">Research consent</h2>
+      <p className="muted">
+        Approved secondary-use programmes (data permits of the health data access body).{" "}
+        {view.canConsent
+          ? "You decide whether each may use your data; you can change your mind at any time."
+          : view.isSelf
+            ? ""
+            : "Only the patient can give or withdraw consent."}
+      </p>
+      {view.programmes.length ? (
+        <ul className="plain programme-list">
+          {view.programmes.map((p) => (
+            <ProgrammeCard
+              key={p.studyId}
+              p={p}
+              canConsent={view.canConsent}
+              isSelf={view.isSelf}
+              result={result?.studyId === p.studyId ? result : undefined}
+            />
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No research programmes.</p>
+      )}
+    </section>
+  );
+}
+
+/** The patient profile: header, insights, timeline and research consent (shared by /patients/:id and /my-record). */
+export function PatientProfileView({
+  view,
+  result,
+  back,
+}: {
+  view: PatientView;
+  result?: ConsentResult;
+  back?: { to: string; label: string };
+}) {
+  return (
+    <div className="patient-profile" data-testid="patient-profile">
+      {back ? (
+        <p className="breadcrumb">
+          <Link to={back.to} data-testid="patient-back">
+            ← {back.label}
+          </Link>
+        </p>
+      ) : null}
+      <PatientHeader view={view} />
+      {result && !view.programmes.some((p) => p.studyId === result.studyId) ? (
+        <p className={`notice ${result.ok ? "ok" : "error"}`} role="alert">
+          {result.message}
+        </p>
+      ) : null}
+      <div className="profile-grid">
+        <div className="profile-main">
+          <Insights view={view} />
+          <Timeline events={view.timeline} />
+        </div>
+        <div className="profile-side">
+          <Research view={view} result={result} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { ORGANISATIONS, type Role } from "../../../server/auth/personas";
+import type { SessionUser } from "../../../server/auth/user";
+import { requireUser } from "../../session.server";
+
+/** /patients: data holders (their organisation's patients) and operators (everyone). */
+export const PATIENT_LIST_ROLES: readonly Role[] = ["DATA_HOLDER", "CONNECTOR_ADMIN"];
+
+/** the guard of the /patients views; a patient is sent to their own record instead of a 403 */
+export async function requirePatientStaff(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  if (PATIENT_LIST_ROLES.some((r) => user.roles.includes(r))) return user;
+  if (user.roles.includes("PATIENT")) throw redirect("/my-record");
+  throw new Response("You do not have a role that may open this page.", {
+    status: 403,
+    statusText: "Forbidden",
+  });
+}
+
+export function holderSlugOf(user: SessionUser): string | undefined {
+  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)
+    ?.slug;
+}
