@@ -5,7 +5,6 @@ import type { Services } from "../server/services";
 declare module "@remix-run/node" {
   interface AppLoadContext {
     services: Services;
-    handleApi: (request: Request) => Promise<Response>;
     cspNonce: string;
   }
   interface Future {

@@ -9,6 +9,7 @@ import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
 import { createApiHandler } from "./http/api-handler";
 import { HANDLERS } from "./http/handlers";
+import { sendWebResponse, toWebRequest } from "./http/node-adapter";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./http/security-headers";
 import { createServices, type Services } from "./services";
@@ -97,6 +98,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   idp?.mount(app);
 
+  // /api: the framework-free dispatcher, straight from express (docs/decisions/0002-api-dispatch.md)
+  const publicOrigin = new URL(config.publicUrl).origin;
+  app.use("/api", (req, res, next) => {
+    toWebRequest(req, publicOrigin + req.originalUrl)
+      .then(handleApi)
+      .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"]))
+      .catch(next);
+  });
+
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
@@ -105,7 +115,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     createRequestHandler({
       build,
       mode: config.env === "production" ? "production" : "development",
-      getLoadContext: (_req, res) => ({ services, handleApi, cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (_req, res) => ({ services, cspNonce: res.locals.cspNonce as string }),
     }),
   );
 

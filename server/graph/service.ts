@@ -1,4 +1,5 @@
 import { badRequest, notFound } from "../http/errors";
+import { EncodedBody } from "../http/node-adapter";
 import {
   CAMEL_CASE,
   LAYER_LABELS,
@@ -7,6 +8,7 @@ import {
   UPPER_SNAKE_CASE,
   layerOfLabel,
   type GraphNode,
+  type GraphResponse,
   type Layer,
   type Relationship,
 } from "./model";
@@ -66,11 +68,11 @@ export interface GraphValidation {
 }
 
 export function createGraphService(store: GraphStore) {
-  const cache = new Map<string, string>();
+  const cache = new Map<string, EncodedBody>();
   let cacheVersion = store.version();
   let validation: { version: number; value: GraphValidation } | null = null;
 
-  function cached(key: string, build: () => Promise<unknown>): Promise<string> {
+  function cached(key: string, build: () => Promise<unknown>): Promise<EncodedBody> {
     if (cacheVersion !== store.version()) {
       cache.clear();
       cacheVersion = store.version();
@@ -79,18 +81,18 @@ export function createGraphService(store: GraphStore) {
     if (hit !== undefined) return Promise.resolve(hit);
     const version = cacheVersion;
     return build().then((value) => {
-      const text = JSON.stringify(value);
+      const body = new EncodedBody(Buffer.from(JSON.stringify(value)));
       if (version === store.version()) {
-        if (cache.size >= 64) cache.delete(cache.keys().next().value as string);
-        cache.set(key, text);
+        if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
+        cache.set(key, body);
       }
-      return text;
+      return body;
     });
   }
 
   return {
-    /** GET /api/graph as serialised JSON */
-    graphJson(q: { layer: string | null; persona: string | null; limit: number }): Promise<string> {
+    /** GET /api/graph as encoded JSON, cached per graph version */
+    graphBody(q: { layer: string | null; persona: string | null; limit: number }): Promise<EncodedBody> {
       const { label, layers } = parseLayer(q.layer);
       const personal = personaLayers(q.persona);
       const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
@@ -98,11 +100,19 @@ export function createGraphService(store: GraphStore) {
       return cached(key, () => store.sampleGraph(scope, q.limit, label));
     },
 
-    async expand(id: string | null, depth: number) {
+    async graph(q: { layer: string | null; persona: string | null; limit: number }): Promise<GraphResponse> {
+      return JSON.parse((await this.graphBody(q)).toString()) as GraphResponse;
+    },
+
+    /** GET /api/graph/expand as encoded JSON, cached per graph version */
+    async expandBody(id: string | null, depth: number): Promise<EncodedBody> {
       if (!id) throw badRequest("id query parameter is required");
-      const g = await store.expand(id, depth, EXPAND_NODE_LIMIT);
-      if (!g) throw notFound(`Node ${id} not found`);
-      return g;
+      if (!(await store.getNode(id))) throw notFound(`Node ${id} not found`);
+      return cached(`expand|${id}|${depth}`, async () => (await store.expand(id, depth, EXPAND_NODE_LIMIT))!);
+    },
+
+    async expand(id: string | null, depth: number): Promise<GraphResponse> {
+      return JSON.parse((await this.expandBody(id, depth)).toString()) as GraphResponse;
     },
 
     async node(id: string | null): Promise<GraphNode & { relationships: Relationship[]; relationshipCount: number }> {

@@ -1,3 +1,5 @@
+import { rawBodyResponse, type EncodedBody } from "./node-adapter";
+
 /**
  * The error model: every failure that reaches a client is an ApiError rendered as
  * `{ error, detail? }` JSON. Anything else becomes 500 `{ error: "Internal server error" }`
@@ -43,9 +45,9 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return new Response(JSON.stringify(body), { status, headers: h });
 }
 
-/** A pre-serialised JSON body (for cached responses). */
-export function jsonText(text: string, status = 200): Response {
-  return new Response(text, { status, headers: JSON_HEADERS });
+/** A pre-encoded JSON body (for cached responses): written to the socket as it is. */
+export function jsonBuffer(body: EncodedBody, status = 200): Response {
+  return rawBodyResponse(body, { status, headers: JSON_HEADERS });
 }
 
 export function noContent(): Response {
