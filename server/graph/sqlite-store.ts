@@ -85,7 +85,11 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   const getNodeStmt = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id = ?");
   const nodesOfLayer = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE layer = ? ORDER BY seq LIMIT ?");
   const edgesFrom = db.prepare("SELECT id, source, target, type FROM graph_edges WHERE source = ?");
-  const edgesTo = db.prepare("SELECT id, source, target, type FROM graph_edges WHERE target = ?");
+  const edgesOfSet = db.prepare(
+    `SELECT id, source, target, type FROM graph_edges WHERE source IN (SELECT value FROM json_each(?))
+     UNION ALL SELECT id, source, target, type FROM graph_edges WHERE target IN (SELECT value FROM json_each(?)) ORDER BY 1`,
+  );
+  const nodesById = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq");
   const countLayer = db.prepare("SELECT layer, COUNT(*) AS n FROM graph_nodes GROUP BY layer");
   const deleteNodeStmt = db.prepare("DELETE FROM graph_nodes WHERE id = ?");
   const deleteEdgesOf = db.prepare("DELETE FROM graph_edges WHERE source = ? OR target = ?");
@@ -207,25 +211,24 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       const seen = new Map<string, GraphNode>([[id, toNode(start)]]);
       let frontier = [id];
       let truncated = false;
+      // one query per hop for the edges of the whole frontier, one for the new nodes
       for (let d = 0; d < depth && frontier.length && !truncated; d++) {
-        const next: string[] = [];
-        for (const fid of frontier) {
-          const rows = [...(edgesFrom.all(fid) as EdgeRow[]), ...(edgesTo.all(fid) as EdgeRow[])];
-          for (const e of rows) {
-            const other = e.source === fid ? e.target : e.source;
-            if (seen.has(other)) continue;
-            if (seen.size >= limit) {
+        const ids = JSON.stringify(frontier);
+        const edges = edgesOfSet.all(ids, ids) as EdgeRow[];
+        const fresh = new Set<string>();
+        for (const e of edges) {
+          for (const other of [e.source, e.target]) {
+            if (seen.has(other) || fresh.has(other)) continue;
+            if (seen.size + fresh.size >= limit) {
               truncated = true;
               break;
             }
-            const row = getNodeStmt.get(other) as NodeRow | undefined;
-            if (!row) continue;
-            seen.set(other, toNode(row));
-            next.push(other);
+            fresh.add(other);
           }
           if (truncated) break;
         }
-        frontier = next;
+        for (const r of nodesById.all(JSON.stringify([...fresh])) as NodeRow[]) seen.set(r.id, toNode(r));
+        frontier = [...fresh].filter((f) => seen.has(f));
       }
       const nodes = [...seen.values()];
       const edges = edgesAmong(new Set(seen.keys()));
