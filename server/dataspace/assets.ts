@@ -12,7 +12,12 @@ export const ASSET_FIELDS_REQUIRED = "participantId, assetId, and name are requi
 export const ASSET_CREATE_FAILED = "Failed to create asset";
 export const ASSET_VERSION = "1.0.0";
 
-export type NormalisedAsset = Record<string, unknown> & { "@id": string; name: string; description: string; contenttype: string };
+export type NormalisedAsset = Record<string, unknown> & {
+  "@id": string;
+  name: string;
+  description: string;
+  contenttype: string;
+};
 
 /**
  * `name` defaults to the `@id`, `description` and `contenttype` to ""; the same three values also
@@ -21,7 +26,8 @@ export type NormalisedAsset = Record<string, unknown> & { "@id": string; name: s
 export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
   const prefix = edcPrefixOf(raw["@context"]);
   const props = raw.properties;
-  const read = (k: string) => termString(raw, k, undefined, prefix) ?? termString(props, k, undefined, prefix);
+  const read = (k: string) =>
+    termString(raw, k, undefined, prefix) ?? termString(props, k, undefined, prefix);
   const name = read("name") ?? raw["@id"];
   const description = read("description") ?? "";
   const contenttype = read("contenttype") ?? "";
@@ -44,8 +50,13 @@ export function didOfContext(ctx: ParticipantContext): string {
 /** Assets aggregate over ACTIVATED contexts; a context without a state counts as ACTIVATED. */
 const activeForAssets = (ctx: ParticipantContext) => ctx.state === undefined || ctx.state === "ACTIVATED";
 
-export async function listAssetsOf(rt: DataspaceRuntime, participantId: string): Promise<Record<string, unknown>[]> {
-  const demoGroup = rt.demoRecords ? rt.demo.assetGroups().find((g) => g.participantId === participantId) : undefined;
+export async function listAssetsOf(
+  rt: DataspaceRuntime,
+  participantId: string,
+): Promise<Record<string, unknown>[]> {
+  const demoGroup = rt.demoRecords
+    ? rt.demo.assetGroups().find((g) => g.participantId === participantId)
+    : undefined;
   let live: NormalisedAsset[];
   try {
     live = (await rt.connector.listAssets(participantId, operationDeadline(rt))).map(normaliseAsset);
@@ -56,7 +67,9 @@ export async function listAssetsOf(rt: DataspaceRuntime, participantId: string):
   return demoGroup ? mergeById(live, demoGroup.assets) : live;
 }
 
-export async function listAssetGroups(rt: DataspaceRuntime): Promise<AssetGroup<Record<string, unknown> & { "@id": string }>[]> {
+export async function listAssetGroups(
+  rt: DataspaceRuntime,
+): Promise<AssetGroup<Record<string, unknown> & { "@id": string }>[]> {
   const deadline = operationDeadline(rt);
   const demo = rt.demoRecords ? rt.demo.assetGroups() : [];
   let contexts: ParticipantContext[];
@@ -69,7 +82,11 @@ export async function listAssetGroups(rt: DataspaceRuntime): Promise<AssetGroup<
   const live = await Promise.all(
     contexts.map(async (ctx) => {
       const assets = await settle(rt.connector.listAssets(ctx["@id"], deadline));
-      return { participantId: ctx["@id"], identity: didOfContext(ctx), assets: assets.ok ? assets.value.map(normaliseAsset) : [] };
+      return {
+        participantId: ctx["@id"],
+        identity: didOfContext(ctx),
+        assets: assets.ok ? assets.value.map(normaliseAsset) : [],
+      };
     }),
   );
   return mergeAssetGroups(live, demo);
@@ -104,7 +121,10 @@ export function parseAssetInput(body: Record<string, unknown>): AssetInput {
 }
 
 /** The Asset registered with the connector: fixed version 1.0.0; by default an HttpData address at the graph bridge. */
-export function buildAsset(rt: Pick<DataspaceRuntime, "graphBridgeUrl">, input: AssetInput): Record<string, unknown> {
+export function buildAsset(
+  rt: Pick<DataspaceRuntime, "graphBridgeUrl">,
+  input: AssetInput,
+): Record<string, unknown> {
   return {
     "@context": [MANAGEMENT_CONTEXT],
     "@type": "Asset",
@@ -117,11 +137,19 @@ export function buildAsset(rt: Pick<DataspaceRuntime, "graphBridgeUrl">, input: 
     },
     dataAddress: input.dataAddress
       ? { "@type": "DataAddress", ...input.dataAddress }
-      : { "@type": "DataAddress", type: "HttpData", baseUrl: `${rt.graphBridgeUrl}/assets/${encodeURIComponent(input.assetId)}` },
+      : {
+          "@type": "DataAddress",
+          type: "HttpData",
+          baseUrl: `${rt.graphBridgeUrl}/assets/${encodeURIComponent(input.assetId)}`,
+        },
   };
 }
 
-export async function createAsset(rt: DataspaceRuntime, input: AssetInput, actor = "system"): Promise<IdResponse> {
+export async function createAsset(
+  rt: DataspaceRuntime,
+  input: AssetInput,
+  actor = "system",
+): Promise<IdResponse> {
   const target = `${input.participantId}: ${input.assetId}`;
   try {
     const response = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));

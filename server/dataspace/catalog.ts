@@ -44,11 +44,15 @@ export function summariseCatalog(catalog: Obj): CatalogSummary {
         .map((o) => ({ id: o["@id"] as string, policy: o }));
       const id = String(d["@id"] ?? d.id ?? "");
       const name = term(d, "name") ?? term(d, "title", "http://purl.org/dc/terms/", "dct") ?? id;
-      const description = term(d, "description") ?? term(d, "description", "http://purl.org/dc/terms/", "dct") ?? "";
+      const description =
+        term(d, "description") ?? term(d, "description", "http://purl.org/dc/terms/", "dct") ?? "";
       return { id, name: String(name), description: String(description), offers, raw: d };
     });
-  const service = asArray((catalog["dcat:service"] ?? catalog.service) as Obj | Obj[] | undefined).find(isObj);
+  const service = asArray((catalog["dcat:service"] ?? catalog.service) as Obj | Obj[] | undefined).find(
+    isObj,
+  );
   const endpointUrl = service ? (dcat(service, "endpointURL") as string | undefined) : undefined;
-  const providerDid = (term(catalog, "participantId", DSPACE_NAMESPACE, "dspace") as string | undefined) ?? undefined;
+  const providerDid =
+    (term(catalog, "participantId", DSPACE_NAMESPACE, "dspace") as string | undefined) ?? undefined;
   return { providerDid, endpointUrl, datasets };
 }

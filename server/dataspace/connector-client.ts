@@ -32,25 +32,57 @@ export interface ConnectorClient {
   listParticipantContexts(signal?: AbortSignal): Promise<ParticipantContext[]>;
   getParticipantContext(contextId: string, signal?: AbortSignal): Promise<ParticipantContext>;
   /** PUT of the whole context record (the management API replaces properties) */
-  updateParticipantContext(contextId: string, record: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
+  updateParticipantContext(
+    contextId: string,
+    record: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<void>;
 
   listAssets(contextId: string, signal?: AbortSignal, query?: QuerySpec): Promise<ConnectorAsset[]>;
   createAsset(contextId: string, asset: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
 
   listPolicyDefinitions(contextId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]>;
-  createPolicyDefinition(contextId: string, definition: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
+  createPolicyDefinition(
+    contextId: string,
+    definition: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<IdResponse>;
 
-  requestCatalog(contextId: string, catalogRequest: Record<string, unknown>, signal?: AbortSignal): Promise<Catalog>;
+  requestCatalog(
+    contextId: string,
+    catalogRequest: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Catalog>;
 
-  listNegotiations(contextId: string, signal?: AbortSignal, query?: QuerySpec): Promise<ConnectorNegotiation[]>;
-  initiateNegotiation(contextId: string, contractRequest: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
-  getNegotiation(contextId: string, negotiationId: string, signal?: AbortSignal): Promise<ConnectorNegotiation>;
+  listNegotiations(
+    contextId: string,
+    signal?: AbortSignal,
+    query?: QuerySpec,
+  ): Promise<ConnectorNegotiation[]>;
+  initiateNegotiation(
+    contextId: string,
+    contractRequest: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<IdResponse>;
+  getNegotiation(
+    contextId: string,
+    negotiationId: string,
+    signal?: AbortSignal,
+  ): Promise<ConnectorNegotiation>;
 
   listTransfers(contextId: string, signal?: AbortSignal, query?: QuerySpec): Promise<ConnectorTransfer[]>;
-  initiateTransfer(contextId: string, transferRequest: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
+  initiateTransfer(
+    contextId: string,
+    transferRequest: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<IdResponse>;
   getTransfer(contextId: string, transferId: string, signal?: AbortSignal): Promise<ConnectorTransfer>;
   /** the endpoint data reference of a started pull transfer */
-  getEndpointDataReference(contextId: string, transferId: string, signal?: AbortSignal): Promise<EndpointDataReference>;
+  getEndpointDataReference(
+    contextId: string,
+    transferId: string,
+    signal?: AbortSignal,
+  ): Promise<EndpointDataReference>;
 }
 
 export interface ConnectorClientOptions {
@@ -73,19 +105,30 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
   });
   const v = options.apiVersion;
   const ctxPath = (contextId: string) => `/${v}/participants/${encodeURIComponent(contextId)}`;
-  const list = (sortField: string) => querySpec({ offset: 0, limit: LIST_LIMIT, sortOrder: "DESC", sortField });
+  const list = (sortField: string) =>
+    querySpec({ offset: 0, limit: LIST_LIMIT, sortOrder: "DESC", sortField });
 
   return {
     managementUrl: http.baseUrl,
     apiVersion: v,
     listParticipantContexts: (signal) =>
-      http.request("GET", `/${v}/participants`, { schema: participantContextList, query: { offset: 0, limit: LIST_LIMIT }, signal }),
-    getParticipantContext: (id, signal) => http.request("GET", ctxPath(id), { schema: participantContextSchema, signal }),
+      http.request("GET", `/${v}/participants`, {
+        schema: participantContextList,
+        query: { offset: 0, limit: LIST_LIMIT },
+        signal,
+      }),
+    getParticipantContext: (id, signal) =>
+      http.request("GET", ctxPath(id), { schema: participantContextSchema, signal }),
     updateParticipantContext: (id, record, signal) => http.send("PUT", ctxPath(id), { body: record, signal }),
 
     listAssets: (id, signal, query) =>
-      http.request("POST", `${ctxPath(id)}/assets/request`, { schema: assetList, body: query ?? querySpec({ limit: LIST_LIMIT }), signal }),
-    createAsset: (id, asset, signal) => http.request("POST", `${ctxPath(id)}/assets`, { schema: idResponseSchema, body: asset, signal }),
+      http.request("POST", `${ctxPath(id)}/assets/request`, {
+        schema: assetList,
+        body: query ?? querySpec({ limit: LIST_LIMIT }),
+        signal,
+      }),
+    createAsset: (id, asset, signal) =>
+      http.request("POST", `${ctxPath(id)}/assets`, { schema: idResponseSchema, body: asset, signal }),
 
     listPolicyDefinitions: (id, signal) =>
       http.request("POST", `${ctxPath(id)}/policydefinitions/request`, {
@@ -94,26 +137,58 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         signal,
       }) as Promise<Record<string, unknown>[]>,
     createPolicyDefinition: (id, definition, signal) =>
-      http.request("POST", `${ctxPath(id)}/policydefinitions`, { schema: idResponseSchema, body: definition, signal }),
+      http.request("POST", `${ctxPath(id)}/policydefinitions`, {
+        schema: idResponseSchema,
+        body: definition,
+        signal,
+      }),
 
     requestCatalog: (id, catalogRequest, signal) =>
-      http.request("POST", `${ctxPath(id)}/catalog/request`, { schema: catalogSchema, body: catalogRequest, signal }),
+      http.request("POST", `${ctxPath(id)}/catalog/request`, {
+        schema: catalogSchema,
+        body: catalogRequest,
+        signal,
+      }),
 
     listNegotiations: (id, signal, query) =>
-      http.request("POST", `${ctxPath(id)}/contractnegotiations/request`, { schema: negotiationList, body: query ?? list("createdAt"), signal }),
+      http.request("POST", `${ctxPath(id)}/contractnegotiations/request`, {
+        schema: negotiationList,
+        body: query ?? list("createdAt"),
+        signal,
+      }),
     initiateNegotiation: (id, request, signal) =>
-      http.request("POST", `${ctxPath(id)}/contractnegotiations`, { schema: idResponseSchema, body: request, signal }),
+      http.request("POST", `${ctxPath(id)}/contractnegotiations`, {
+        schema: idResponseSchema,
+        body: request,
+        signal,
+      }),
     getNegotiation: (id, negotiationId, signal) =>
-      http.request("GET", `${ctxPath(id)}/contractnegotiations/${encodeURIComponent(negotiationId)}`, { schema: negotiationSchema, signal }),
+      http.request("GET", `${ctxPath(id)}/contractnegotiations/${encodeURIComponent(negotiationId)}`, {
+        schema: negotiationSchema,
+        signal,
+      }),
 
     listTransfers: (id, signal, query) =>
-      http.request("POST", `${ctxPath(id)}/transferprocesses/request`, { schema: transferList, body: query ?? list("createdAt"), signal }),
+      http.request("POST", `${ctxPath(id)}/transferprocesses/request`, {
+        schema: transferList,
+        body: query ?? list("createdAt"),
+        signal,
+      }),
     initiateTransfer: (id, request, signal) =>
-      http.request("POST", `${ctxPath(id)}/transferprocesses`, { schema: idResponseSchema, body: request, signal }),
+      http.request("POST", `${ctxPath(id)}/transferprocesses`, {
+        schema: idResponseSchema,
+        body: request,
+        signal,
+      }),
     getTransfer: (id, transferId, signal) =>
-      http.request("GET", `${ctxPath(id)}/transferprocesses/${encodeURIComponent(transferId)}`, { schema: transferSchema, signal }),
+      http.request("GET", `${ctxPath(id)}/transferprocesses/${encodeURIComponent(transferId)}`, {
+        schema: transferSchema,
+        signal,
+      }),
     getEndpointDataReference: (id, transferId, signal) =>
-      http.request("GET", `${ctxPath(id)}/edrs/${encodeURIComponent(transferId)}/dataaddress`, { schema: edrDataAddressSchema, signal }),
+      http.request("GET", `${ctxPath(id)}/edrs/${encodeURIComponent(transferId)}/dataaddress`, {
+        schema: edrDataAddressSchema,
+        signal,
+      }),
   };
 }
-

@@ -35,7 +35,9 @@ export async function requestCredential(
   actor = "system",
 ): Promise<IssuanceStarted> {
   if (!rt.identityHub || !rt.issuer || !rt.issuerDid) {
-    throw serviceUnavailable("Credential issuance needs an identity hub and an issuer (IDENTITY_HUB_URL, ISSUER_URL)");
+    throw serviceUnavailable(
+      "Credential issuance needs an identity hub and an issuer (IDENTITY_HUB_URL, ISSUER_URL)",
+    );
   }
   const definitions = await listCredentialDefinitions(rt);
   const def = definitions.find((d) => d.credentialType === credentialType || d.id === credentialType);
@@ -45,18 +47,44 @@ export async function requestCredential(
     await rt.identityHub.requestCredentials(participantContextId, {
       issuerDid: rt.issuerDid,
       holderPid,
-      credentials: [{ format: typeof def.format === "string" ? def.format : "VC1_0_JWT", type: def.credentialType, id: def.id }],
+      credentials: [
+        {
+          format: typeof def.format === "string" ? def.format : "VC1_0_JWT",
+          type: def.credentialType,
+          id: def.id,
+        },
+      ],
     });
   } catch (e) {
-    record(rt, { action: "credential.request", actor, target: `${participantContextId}: ${credentialType}`, outcome: "failure" });
+    record(rt, {
+      action: "credential.request",
+      actor,
+      target: `${participantContextId}: ${credentialType}`,
+      outcome: "failure",
+    });
     if (isNotFound(e)) throw notFound(`Participant ${participantContextId} not found`);
     throw badGateway("Failed to request the credential", describeUpstream(e));
   }
-  record(rt, { action: "credential.request", actor, target: `${participantContextId}: ${credentialType} (${holderPid})`, outcome: "success" });
-  return { holderPid, participantContextId, credentialType: def.credentialType, issuerDid: rt.issuerDid, status: "REQUESTED" };
+  record(rt, {
+    action: "credential.request",
+    actor,
+    target: `${participantContextId}: ${credentialType} (${holderPid})`,
+    outcome: "success",
+  });
+  return {
+    holderPid,
+    participantContextId,
+    credentialType: def.credentialType,
+    issuerDid: rt.issuerDid,
+    status: "REQUESTED",
+  };
 }
 
-export async function revokeCredential(rt: DataspaceRuntime, credentialId: string, actor = "system"): Promise<void> {
+export async function revokeCredential(
+  rt: DataspaceRuntime,
+  credentialId: string,
+  actor = "system",
+): Promise<void> {
   if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
   try {
     await rt.issuer.revokeCredential(credentialId, operationDeadline(rt));

@@ -15,10 +15,26 @@ import { DEFAULT_TRANSFER_TYPE } from "./protocol";
  */
 
 const record = z.looseObject({ "@id": z.string().min(1) });
-const negotiation = record.extend({ "@type": z.string(), state: z.string(), participantContextId: z.string().optional() });
-const transfer = record.extend({ "@type": z.string(), state: z.string(), participantContextId: z.string().optional() });
-const assetGroup = z.looseObject({ participantId: z.string(), identity: z.string(), assets: z.array(record) });
-const participant = record.extend({ participantId: z.string(), displayName: z.string(), identity: z.string() });
+const negotiation = record.extend({
+  "@type": z.string(),
+  state: z.string(),
+  participantContextId: z.string().optional(),
+});
+const transfer = record.extend({
+  "@type": z.string(),
+  state: z.string(),
+  participantContextId: z.string().optional(),
+});
+const assetGroup = z.looseObject({
+  participantId: z.string(),
+  identity: z.string(),
+  assets: z.array(record),
+});
+const participant = record.extend({
+  participantId: z.string(),
+  displayName: z.string(),
+  identity: z.string(),
+});
 
 export type DemoRecord = z.infer<typeof record>;
 export type DemoAssetGroup = z.infer<typeof assetGroup>;
@@ -32,7 +48,8 @@ export interface DemoRecords {
 
 function load<T extends z.ZodType>(name: string, schema: T, value: unknown): z.infer<T>[] {
   const parsed = z.array(schema).safeParse(value);
-  if (!parsed.success) throw new Error(`fixtures/demo-records/${name}.json is invalid: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new Error(`fixtures/demo-records/${name}.json is invalid: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
 
@@ -82,9 +99,15 @@ export function createDemoTransferStore(db: Db): DemoTransferStore {
     )`,
     "CREATE INDEX dataspace_demo_transfers_participant ON dataspace_demo_transfers(participant_id, created_at)",
   ]);
-  const insert = db.prepare("INSERT INTO dataspace_demo_transfers (id, participant_id, created_at, record) VALUES (?, ?, ?, ?)");
-  const byId = db.prepare<[string], { record: string }>("SELECT record FROM dataspace_demo_transfers WHERE id = ?");
-  const all = db.prepare<[], { record: string }>("SELECT record FROM dataspace_demo_transfers ORDER BY created_at DESC LIMIT 500");
+  const insert = db.prepare(
+    "INSERT INTO dataspace_demo_transfers (id, participant_id, created_at, record) VALUES (?, ?, ?, ?)",
+  );
+  const byId = db.prepare<[string], { record: string }>(
+    "SELECT record FROM dataspace_demo_transfers WHERE id = ?",
+  );
+  const all = db.prepare<[], { record: string }>(
+    "SELECT record FROM dataspace_demo_transfers ORDER BY created_at DESC LIMIT 500",
+  );
   const byParticipant = db.prepare<[string], { record: string }>(
     "SELECT record FROM dataspace_demo_transfers WHERE participant_id = ? ORDER BY created_at DESC LIMIT 500",
   );
@@ -110,6 +133,7 @@ export function createDemoTransferStore(db: Db): DemoTransferStore {
       return rec;
     },
     get: (id) => parse(byId.get(id)),
-    list: (participantId) => (participantId ? byParticipant.all(participantId) : all.all()).map((r) => parse(r)!),
+    list: (participantId) =>
+      (participantId ? byParticipant.all(participantId) : all.all()).map((r) => parse(r)!),
   };
 }

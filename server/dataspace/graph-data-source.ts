@@ -13,18 +13,28 @@ const CLINICAL = ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDI
 
 function resource(node: GraphNode): Record<string, unknown> {
   const { resourceId, resourceType, ...rest } = node.properties;
-  return { resourceType: typeof resourceType === "string" ? resourceType : node.label, id: typeof resourceId === "string" ? resourceId : node.id, ...rest, graphId: node.id };
+  return {
+    resourceType: typeof resourceType === "string" ? resourceType : node.label,
+    id: typeof resourceId === "string" ? resourceId : node.id,
+    ...rest,
+    graphId: node.id,
+  };
 }
 
 export function graphDataSource(graph: GraphStore) {
   return async (assetId: string, providerContextId?: string): Promise<unknown> => {
     const where = providerContextId ? { holder: providerContextId } : undefined;
     let patients = await graph.findNodes({ label: "Patient", where, limit: MAX_PATIENTS });
-    if (patients.length === 0 && where) patients = await graph.findNodes({ label: "Patient", limit: MAX_PATIENTS });
+    if (patients.length === 0 && where)
+      patients = await graph.findNodes({ label: "Patient", limit: MAX_PATIENTS });
     const entries: Record<string, unknown>[] = [];
     for (const p of patients) {
       entries.push(resource(p));
-      const related = await Promise.all(CLINICAL.map((type) => graph.relationships({ id: p.id, types: [type], direction: "out", limit: MAX_PER_TYPE })));
+      const related = await Promise.all(
+        CLINICAL.map((type) =>
+          graph.relationships({ id: p.id, types: [type], direction: "out", limit: MAX_PER_TYPE }),
+        ),
+      );
       for (const r of related.flat()) entries.push(resource(r.node));
     }
     return {

@@ -35,14 +35,17 @@ export const dataspaceHandlers: HandlerMap = {
     const request = parseNegotiationRequest(await readJsonObject(ctx.request));
     return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
   },
-  "GET /api/negotiations/:id": async (ctx) => json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), ctx.params.id)),
+  "GET /api/negotiations/:id": async (ctx) =>
+    json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), ctx.params.id)),
 
-  "GET /api/transfers": async (ctx) => json(await ctx.services.dataspace.listTransfers(requiredParticipantId(ctx))),
+  "GET /api/transfers": async (ctx) =>
+    json(await ctx.services.dataspace.listTransfers(requiredParticipantId(ctx))),
   "POST /api/transfers": async (ctx) => {
     const request = parseTransferRequest(await readJsonObject(ctx.request));
     return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
   },
-  "GET /api/transfers/:id": async (ctx) => json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), ctx.params.id)),
+  "GET /api/transfers/:id": async (ctx) =>
+    json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), ctx.params.id)),
 
   "GET /api/assets": async (ctx) => {
     const participantId = presentString(ctx.url.searchParams.get("participantId"));
@@ -67,7 +70,8 @@ export const dataspaceHandlers: HandlerMap = {
     if (!ctx.user) throw unauthorized();
     return json(await ctx.services.dataspace.participantForUser(ctx.user));
   },
-  "GET /api/participants/:id/credentials": async (ctx) => json(await ctx.services.dataspace.participantCredentials(ctx.params.id)),
+  "GET /api/participants/:id/credentials": async (ctx) =>
+    json(await ctx.services.dataspace.participantCredentials(ctx.params.id)),
 
   "GET /api/tasks": async (ctx) => {
     if (!ctx.user) throw unauthorized();

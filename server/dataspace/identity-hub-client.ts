@@ -12,7 +12,11 @@ export interface IdentityHubClient {
   readonly baseUrl: string;
   listCredentials(contextId: string, signal?: AbortSignal): Promise<HeldCredential[]>;
   requestCredentials(contextId: string, request: CredentialRequest, signal?: AbortSignal): Promise<void>;
-  credentialRequestStatus(contextId: string, holderPid: string, signal?: AbortSignal): Promise<z.infer<typeof credentialRequestStatusSchema>>;
+  credentialRequestStatus(
+    contextId: string,
+    holderPid: string,
+    signal?: AbortSignal,
+  ): Promise<z.infer<typeof credentialRequestStatusSchema>>;
 }
 
 export interface CredentialRequest {
@@ -40,9 +44,14 @@ export function createIdentityHubClient(options: IdentityHubClientOptions): Iden
   const ctx = (id: string) => `/v1alpha/participants/${encodeContextId(id)}`;
   return {
     baseUrl: http.baseUrl,
-    listCredentials: (id, signal) => http.request("GET", `${ctx(id)}/credentials`, { schema: z.array(heldCredentialSchema), signal }),
-    requestCredentials: (id, request, signal) => http.send("POST", `${ctx(id)}/credentials/request`, { body: request, signal }),
+    listCredentials: (id, signal) =>
+      http.request("GET", `${ctx(id)}/credentials`, { schema: z.array(heldCredentialSchema), signal }),
+    requestCredentials: (id, request, signal) =>
+      http.send("POST", `${ctx(id)}/credentials/request`, { body: request, signal }),
     credentialRequestStatus: (id, holderPid, signal) =>
-      http.request("GET", `${ctx(id)}/credentials/request/${encodeURIComponent(holderPid)}`, { schema: credentialRequestStatusSchema, signal }),
+      http.request("GET", `${ctx(id)}/credentials/request/${encodeURIComponent(holderPid)}`, {
+        schema: credentialRequestStatusSchema,
+        signal,
+      }),
   };
 }

@@ -47,13 +47,31 @@ export interface Dataspace {
   /** "embedded": the local development dataspace; "connector": the configured connector */
   readonly mode: "embedded" | "connector";
   /** the embedded dataspace's endpoints (undefined with a configured connector) */
-  readonly local: Pick<LocalDataspace, "url" | "managementUrl" | "protocolBaseUrl" | "tenantManagerUrl" | "issuerUrl" | "identityHubUrl" | "issuerDid"> | undefined;
+  readonly local:
+    | Pick<
+        LocalDataspace,
+        | "url"
+        | "managementUrl"
+        | "protocolBaseUrl"
+        | "tenantManagerUrl"
+        | "issuerUrl"
+        | "identityHubUrl"
+        | "issuerDid"
+      >
+    | undefined;
   readonly runtime: DataspaceRuntime;
 
   listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
-  fetchProviderCatalog(participantId: string, providerDid: string, counterPartyAddress?: string): Promise<Record<string, unknown>>;
+  fetchProviderCatalog(
+    participantId: string,
+    providerDid: string,
+    counterPartyAddress?: string,
+  ): Promise<Record<string, unknown>>;
   summariseCatalog(catalog: Record<string, unknown>): CatalogSummary;
-  startNegotiation(request: negotiations.NegotiationRequest, actor?: string): Promise<Record<string, unknown>>;
+  startNegotiation(
+    request: negotiations.NegotiationRequest,
+    actor?: string,
+  ): Promise<Record<string, unknown>>;
   getNegotiation(participantId: string, negotiationId: string): Promise<Record<string, unknown>>;
 
   listTransfers(participantId: string): Promise<Record<string, unknown>[]>;
@@ -62,19 +80,32 @@ export interface Dataspace {
   pullTransferData(participantId: string, transferId: string): Promise<transfers.PulledData>;
 
   listAssets(participantId: string): Promise<Record<string, unknown>[]>;
-  listAssetGroups(): Promise<{ participantId: string; identity: string; assets: Record<string, unknown>[] }[]>;
+  listAssetGroups(): Promise<
+    { participantId: string; identity: string; assets: Record<string, unknown>[] }[]
+  >;
   createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
 
   listParticipants(): Promise<Record<string, unknown>[]>;
-  onboardParticipant(input: participants.OnboardingInput, actor?: string): Promise<participants.OnboardingResult>;
-  updateParticipant(id: string, update: participants.ParticipantUpdate, actor?: string): Promise<participants.Participant>;
+  onboardParticipant(
+    input: participants.OnboardingInput,
+    actor?: string,
+  ): Promise<participants.OnboardingResult>;
+  updateParticipant(
+    id: string,
+    update: participants.ParticipantUpdate,
+    actor?: string,
+  ): Promise<participants.Participant>;
   participantForUser(user: SessionUser): Promise<participants.Participant>;
   participantCredentials(participantId: string): Promise<participants.Credential[]>;
 
   listTasks(user: SessionUser): Promise<tasks.Task[]>;
 
   listCredentialDefinitions(): ReturnType<typeof credentials.listCredentialDefinitions>;
-  requestCredential(participantId: string, credentialType: string, actor?: string): Promise<credentials.IssuanceStarted>;
+  requestCredential(
+    participantId: string,
+    credentialType: string,
+    actor?: string,
+  ): Promise<credentials.IssuanceStarted>;
   revokeCredential(credentialId: string, actor?: string): Promise<void>;
 
   close(): Promise<void>;
@@ -86,7 +117,13 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   const graphBridgeUrl = `${config.publicUrl}/internal/graph-bridge`;
 
   let local: LocalDataspace | undefined;
-  let connectorSettings: { managementUrl: string; apiVersion: string; tokenUrl?: string; clientId?: string; clientSecret?: string };
+  let connectorSettings: {
+    managementUrl: string;
+    apiVersion: string;
+    tokenUrl?: string;
+    clientId?: string;
+    clientSecret?: string;
+  };
   if (config.connector) {
     connectorSettings = {
       managementUrl: config.connector.managementUrl,
@@ -96,7 +133,11 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       clientSecret: config.connector.clientSecret,
     };
   } else {
-    const dataSource = deps.dataSource ?? (deps.graph ? graphDataSource(deps.graph) : async () => ({ resourceType: "Bundle", type: "collection", entry: [] }));
+    const dataSource =
+      deps.dataSource ??
+      (deps.graph
+        ? graphDataSource(deps.graph)
+        : async () => ({ resourceType: "Bundle", type: "collection", entry: [] }));
     local = await startLocalDataspace({
       dataDir: config.dataDir,
       host: deps.local?.host,
@@ -129,10 +170,20 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   const identityHubUrl = config.identityHubUrl ?? local?.identityHubUrl;
 
   const rt: DataspaceRuntime = {
-    connector: createConnectorClient({ ...common, managementUrl: connectorSettings.managementUrl, apiVersion: connectorSettings.apiVersion }),
-    tenantManager: tenantManagerUrl ? createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }) : undefined,
+    connector: createConnectorClient({
+      ...common,
+      managementUrl: connectorSettings.managementUrl,
+      apiVersion: connectorSettings.apiVersion,
+    }),
+    tenantManager: tenantManagerUrl
+      ? createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl })
+      : undefined,
     issuer: issuerUrl
-      ? createIssuerClient({ ...common, baseUrl: issuerUrl, issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer" })
+      ? createIssuerClient({
+          ...common,
+          baseUrl: issuerUrl,
+          issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
+        })
       : undefined,
     identityHub: identityHubUrl ? createIdentityHubClient({ ...common, baseUrl: identityHubUrl }) : undefined,
     issuerDid: deps.issuer?.did ?? local?.issuerDid,
@@ -161,7 +212,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     runtime: rt,
 
     listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
-    fetchProviderCatalog: (participantId, providerDid, address) => negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
+    fetchProviderCatalog: (participantId, providerDid, address) =>
+      negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
     summariseCatalog,
     startNegotiation: (request, actor) => negotiations.startNegotiation(rt, request, actor),
     getNegotiation: (participantId, id) => negotiations.getNegotiation(rt, participantId, id),
@@ -184,7 +236,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     listTasks: (user) => tasks.listTasks(rt, user),
 
     listCredentialDefinitions: () => credentials.listCredentialDefinitions(rt),
-    requestCredential: (participantId, type, actor) => credentials.requestCredential(rt, participantId, type, actor),
+    requestCredential: (participantId, type, actor) =>
+      credentials.requestCredential(rt, participantId, type, actor),
     revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
 
     async close() {

@@ -21,7 +21,10 @@ export interface IssuerClient {
   /** issued credentials, optionally only those of one holder (participant DID or context id) */
   listCredentials(holderId?: string, signal?: AbortSignal): Promise<z.infer<typeof issuedCredentialSchema>[]>;
   revokeCredential(credentialId: string, signal?: AbortSignal): Promise<void>;
-  credentialStatus(credentialId: string, signal?: AbortSignal): Promise<z.infer<typeof credentialStatusSchema>>;
+  credentialStatus(
+    credentialId: string,
+    signal?: AbortSignal,
+  ): Promise<z.infer<typeof credentialStatusSchema>>;
 }
 
 export interface IssuerClientOptions {
@@ -60,18 +63,25 @@ export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
         body: querySpec({ limit: 200 }),
         signal,
       }),
-    createCredentialDefinition: (definition, signal) => http.send("POST", `${base}/credentialdefinitions`, { body: definition, signal }),
+    createCredentialDefinition: (definition, signal) =>
+      http.send("POST", `${base}/credentialdefinitions`, { body: definition, signal }),
     listCredentials: (holderId, signal) =>
       http.request("POST", `${base}/credentials/query`, {
         schema: z.array(issuedCredentialSchema),
         body: querySpec({
           limit: 500,
-          ...(holderId ? { filterExpression: [{ operandLeft: "holderId", operator: "=", operandRight: holderId }] } : {}),
+          ...(holderId
+            ? { filterExpression: [{ operandLeft: "holderId", operator: "=", operandRight: holderId }] }
+            : {}),
         }),
         signal,
       }),
-    revokeCredential: (id, signal) => http.send("POST", `${base}/credentials/${encodeURIComponent(id)}/revoke`, { signal }),
+    revokeCredential: (id, signal) =>
+      http.send("POST", `${base}/credentials/${encodeURIComponent(id)}/revoke`, { signal }),
     credentialStatus: (id, signal) =>
-      http.request("GET", `${base}/credentials/${encodeURIComponent(id)}/status`, { schema: credentialStatusSchema, signal }),
+      http.request("GET", `${base}/credentials/${encodeURIComponent(id)}/status`, {
+        schema: credentialStatusSchema,
+        signal,
+      }),
   };
 }

@@ -9,7 +9,10 @@ export interface WithId {
   "@id": string;
 }
 
-export function mergeById<L extends WithId, D extends WithId>(live: readonly L[], demo: readonly D[]): (L | D)[] {
+export function mergeById<L extends WithId, D extends WithId>(
+  live: readonly L[],
+  demo: readonly D[],
+): (L | D)[] {
   const seen = new Set(live.map((r) => r["@id"]));
   const out: (L | D)[] = [...live];
   for (const d of demo) {
@@ -26,7 +29,10 @@ export interface AssetGroup<A extends WithId = WithId> {
   assets: A[];
 }
 
-export function mergeAssetGroups<A extends WithId>(live: readonly AssetGroup<A>[], demo: readonly AssetGroup<A>[]): AssetGroup<A>[] {
+export function mergeAssetGroups<A extends WithId>(
+  live: readonly AssetGroup<A>[],
+  demo: readonly AssetGroup<A>[],
+): AssetGroup<A>[] {
   const out = live.map((g) => ({ ...g, assets: [...g.assets] }));
   for (const d of demo) {
     const match = out.find((g) => g.identity === d.identity);

@@ -69,10 +69,16 @@ export function buildContractRequest(req: NegotiationRequest): Record<string, un
 
 /** Live records carry `contractAgreementId`; the spec's Negotiation calls it `contractId`. */
 function withContractId(n: ConnectorNegotiation): Record<string, unknown> {
-  return n.contractId === undefined && n.contractAgreementId ? { ...n, contractId: n.contractAgreementId } : n;
+  return n.contractId === undefined && n.contractAgreementId
+    ? { ...n, contractId: n.contractAgreementId }
+    : n;
 }
 
-export async function listNegotiations(rt: DataspaceRuntime, participantId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+export async function listNegotiations(
+  rt: DataspaceRuntime,
+  participantId: string,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>[]> {
   const deadline = signal ?? operationDeadline(rt);
   let live: ConnectorNegotiation[];
   try {
@@ -107,12 +113,21 @@ export async function fetchProviderCatalog(
   }
 }
 
-export async function startNegotiation(rt: DataspaceRuntime, req: NegotiationRequest, actor = "system"): Promise<IdResponse> {
+export async function startNegotiation(
+  rt: DataspaceRuntime,
+  req: NegotiationRequest,
+  actor = "system",
+): Promise<IdResponse> {
   const body = buildContractRequest(req);
   const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
   try {
     const response = await rt.connector.initiateNegotiation(req.participantId, body);
-    record(rt, { action: "negotiation.start", actor, target: `${target} (${response["@id"]})`, outcome: "success" });
+    record(rt, {
+      action: "negotiation.start",
+      actor,
+      target: `${target} (${response["@id"]})`,
+      outcome: "success",
+    });
     return response;
   } catch (e) {
     record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
@@ -120,7 +135,11 @@ export async function startNegotiation(rt: DataspaceRuntime, req: NegotiationReq
   }
 }
 
-export async function getNegotiation(rt: DataspaceRuntime, participantId: string, id: string): Promise<Record<string, unknown>> {
+export async function getNegotiation(
+  rt: DataspaceRuntime,
+  participantId: string,
+  id: string,
+): Promise<Record<string, unknown>> {
   const demo = () => (rt.demoRecords ? rt.demo.negotiations().find((n) => n["@id"] === id) : undefined);
   try {
     return withContractId(await rt.connector.getNegotiation(participantId, id));

@@ -38,7 +38,11 @@ export function createClientCredentialsSource(options: ClientCredentials): Clien
   let inFlight: Promise<string> | undefined;
 
   async function fetchToken(signal?: AbortSignal): Promise<string> {
-    const body = new URLSearchParams({ grant_type: "client_credentials", client_id: options.clientId, client_secret: options.clientSecret });
+    const body = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: options.clientId,
+      client_secret: options.clientSecret,
+    });
     if (options.scope) body.set("scope", options.scope);
     const s = deadlineSignal(options.timeoutMs, signal);
     let response: Response;
@@ -54,20 +58,39 @@ export function createClientCredentialsSource(options: ClientCredentials): Clien
       text = await response.text();
     } catch (e) {
       const t = transportError("token endpoint", e, s);
-      throw new UpstreamError("token endpoint", "token", `no access token: ${t.message}`, undefined, { cause: e });
+      throw new UpstreamError("token endpoint", "token", `no access token: ${t.message}`, undefined, {
+        cause: e,
+      });
     }
     if (!response.ok) {
-      throw new UpstreamError("token endpoint", "token", `no access token: token endpoint answered HTTP ${response.status}`, response.status);
+      throw new UpstreamError(
+        "token endpoint",
+        "token",
+        `no access token: token endpoint answered HTTP ${response.status}`,
+        response.status,
+      );
     }
     let parsed;
     try {
       parsed = tokenResponse.safeParse(JSON.parse(text));
     } catch {
-      throw new UpstreamError("token endpoint", "token", "no access token: token endpoint answered with malformed JSON");
+      throw new UpstreamError(
+        "token endpoint",
+        "token",
+        "no access token: token endpoint answered with malformed JSON",
+      );
     }
-    if (!parsed.success) throw new UpstreamError("token endpoint", "token", "no access token: token endpoint answered without access_token");
+    if (!parsed.success)
+      throw new UpstreamError(
+        "token endpoint",
+        "token",
+        "no access token: token endpoint answered without access_token",
+      );
     const lifetimeMs = (parsed.data.expires_in ?? 300) * 1000;
-    cached = { token: parsed.data.access_token, expiresAt: now() + lifetimeMs - Math.min(renewMs, lifetimeMs / 2) };
+    cached = {
+      token: parsed.data.access_token,
+      expiresAt: now() + lifetimeMs - Math.min(renewMs, lifetimeMs / 2),
+    };
     return parsed.data.access_token;
   }
 

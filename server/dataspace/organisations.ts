@@ -44,13 +44,17 @@ function domainStem(did: string): string | undefined {
  * The built-in table: the five organisations, each known by its slug and by the stem of its DID's
  * domain (the slug a virtual-connector deployment derives, e.g. `did:web:identityhub%3A7083:alpha-klinik`).
  */
-export const KNOWN_ORGANISATIONS: readonly (Organisation & { slugs: readonly string[] })[] = ORGANISATIONS.map((o) => ({
-  ...o,
-  slugs: [...new Set([o.slug, domainStem(o.did)].filter((s): s is string => !!s))],
-}));
+export const KNOWN_ORGANISATIONS: readonly (Organisation & { slugs: readonly string[] })[] =
+  ORGANISATIONS.map((o) => ({
+    ...o,
+    slugs: [...new Set([o.slug, domainStem(o.did)].filter((s): s is string => !!s))],
+  }));
 
 /** The table entry for a participant: its exact DID first, then its slug. */
-export function knownOrganisation(did: string | undefined, slug: string | undefined): Organisation | undefined {
+export function knownOrganisation(
+  did: string | undefined,
+  slug: string | undefined,
+): Organisation | undefined {
   if (did) {
     const exact = KNOWN_ORGANISATIONS.find((o) => o.did === did);
     if (exact) return exact;
@@ -75,7 +79,10 @@ export interface TenantIdentity {
 }
 
 /** The tenant of a participant context: by context id or exact DID, then by the spec's slug rules. */
-export function tenantFor(ctx: { id: string; did: string; slug: string }, tenants: readonly TenantIdentity[]): TenantIdentity | undefined {
+export function tenantFor(
+  ctx: { id: string; did: string; slug: string },
+  tenants: readonly TenantIdentity[],
+): TenantIdentity | undefined {
   return (
     tenants.find((t) => t.contextIds.includes(ctx.id) || (!!t.did && t.did === ctx.did)) ??
     tenants.find((t) => !!t.did && slugOfDid(t.did) === ctx.slug) ??
@@ -87,7 +94,10 @@ export function tenantFor(ctx: { id: string; did: string; slug: string }, tenant
  * Display name, in the spec's order: (1) the tenant manager's display name, (2) the built-in
  * table, (3) the slug, (4) the first 12 characters of the context id.
  */
-export function resolveDisplayName(ctx: { id: string; did: string; slug: string }, tenants: readonly TenantIdentity[] | undefined): string {
+export function resolveDisplayName(
+  ctx: { id: string; did: string; slug: string },
+  tenants: readonly TenantIdentity[] | undefined,
+): string {
   const fromTenant = tenants ? tenantFor(ctx, tenants)?.displayName : undefined;
   if (fromTenant) return fromTenant;
   const known = knownOrganisation(ctx.did || undefined, ctx.slug || undefined);

@@ -34,7 +34,10 @@ export type ListedParticipant = ParticipantContext & {
 };
 
 /** The tenants with their participants' DIDs and contexts; undefined when the tenant manager is unavailable. */
-export async function tenantIdentities(rt: DataspaceRuntime, signal?: AbortSignal): Promise<TenantIdentity[] | undefined> {
+export async function tenantIdentities(
+  rt: DataspaceRuntime,
+  signal?: AbortSignal,
+): Promise<TenantIdentity[] | undefined> {
   const tm = rt.tenantManager;
   if (!tm) return undefined;
   const tenants = await settle(tm.listTenants(signal));
@@ -44,16 +47,35 @@ export async function tenantIdentities(rt: DataspaceRuntime, signal?: AbortSigna
       const profiles = await settle(tm.listParticipantProfiles(t.id, signal));
       const list = profiles.ok ? profiles.value : [];
       const dids = list
-        .map((p) => (typeof p.properties?.did === "string" ? p.properties.did : p.identifier.startsWith("did:") ? p.identifier : undefined))
+        .map((p) =>
+          typeof p.properties?.did === "string"
+            ? p.properties.did
+            : p.identifier.startsWith("did:")
+              ? p.identifier
+              : undefined,
+        )
         .filter((d): d is string => !!d);
-      const contextIds = list.flatMap((p) => [p.id, ...(typeof p.properties?.participantContextId === "string" ? [p.properties.participantContextId] : [])]);
+      const contextIds = list.flatMap((p) => [
+        p.id,
+        ...(typeof p.properties?.participantContextId === "string"
+          ? [p.properties.participantContextId]
+          : []),
+      ]);
       const name = t.properties?.displayName;
-      return { tenantId: t.id, displayName: typeof name === "string" && name ? name : undefined, did: dids[0], contextIds };
+      return {
+        tenantId: t.id,
+        displayName: typeof name === "string" && name ? name : undefined,
+        did: dids[0],
+        contextIds,
+      };
     }),
   );
 }
 
-export function describeContext(ctx: ParticipantContext, tenants: readonly TenantIdentity[] | undefined): ListedParticipant {
+export function describeContext(
+  ctx: ParticipantContext,
+  tenants: readonly TenantIdentity[] | undefined,
+): ListedParticipant {
   const did = didOfContext(ctx);
   const slug = did ? slugOfDid(did) : "";
   const key = { id: ctx["@id"], did, slug };
@@ -72,9 +94,15 @@ export function describeContext(ctx: ParticipantContext, tenants: readonly Tenan
  * or no ACTIVATED context: the demonstration list; neither: 502. The tenant manager is asked in
  * parallel and may fail.
  */
-export async function listParticipants(rt: DataspaceRuntime, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+export async function listParticipants(
+  rt: DataspaceRuntime,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>[]> {
   const deadline = signal ?? operationDeadline(rt);
-  const [contexts, tenants] = await Promise.all([settle(rt.connector.listParticipantContexts(deadline)), tenantIdentities(rt, deadline)]);
+  const [contexts, tenants] = await Promise.all([
+    settle(rt.connector.listParticipantContexts(deadline)),
+    tenantIdentities(rt, deadline),
+  ]);
   const active = contexts.ok ? contexts.value.filter((c) => c.state === "ACTIVATED") : [];
   if (active.length > 0) return active.map((c) => describeContext(c, tenants));
   const demo = rt.demoRecords ? rt.demo.participants() : [];
@@ -114,7 +142,11 @@ export interface OnboardingResult {
  * when either is missing), a tenant with the participant's properties, then a participant
  * profile in that cell for that profile, which provisions the DID, keys and participant context.
  */
-export async function onboardParticipant(rt: DataspaceRuntime, input: OnboardingInput, actor = "system"): Promise<OnboardingResult> {
+export async function onboardParticipant(
+  rt: DataspaceRuntime,
+  input: OnboardingInput,
+  actor = "system",
+): Promise<OnboardingResult> {
   const tm = rt.tenantManager;
   if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
   const target = input.displayName;
@@ -136,8 +168,19 @@ export async function onboardParticipant(rt: DataspaceRuntime, input: Onboarding
       dataspaceProfileIds: [profile.id],
       properties: { displayName: input.displayName, role: input.role },
     });
-    record(rt, { action: "participant.create", actor, target: `${target} (tenant ${tenant.id})`, outcome: "success" });
-    return { tenantId: tenant.id, participantId: participant.id, displayName: input.displayName, role: input.role, status: "provisioning" };
+    record(rt, {
+      action: "participant.create",
+      actor,
+      target: `${target} (tenant ${tenant.id})`,
+      outcome: "success",
+    });
+    return {
+      tenantId: tenant.id,
+      participantId: participant.id,
+      displayName: input.displayName,
+      role: input.role,
+      status: "provisioning",
+    };
   } catch (e) {
     if (isApiError(e)) throw e;
     record(rt, { action: "participant.create", actor, target, outcome: "failure" });
@@ -170,11 +213,19 @@ export function parseParticipantUpdate(body: Record<string, unknown>): Participa
 }
 
 /** Renames a participant: the tenant manager holds its display name and organisation. */
-export async function updateParticipant(rt: DataspaceRuntime, id: string, update: ParticipantUpdate, actor = "system"): Promise<Participant> {
+export async function updateParticipant(
+  rt: DataspaceRuntime,
+  id: string,
+  update: ParticipantUpdate,
+  actor = "system",
+): Promise<Participant> {
   const tm = rt.tenantManager;
   if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
   const deadline = operationDeadline(rt);
-  const [ctx, tenants] = await Promise.all([settle(rt.connector.getParticipantContext(id, deadline)), tenantIdentities(rt, deadline)]);
+  const [ctx, tenants] = await Promise.all([
+    settle(rt.connector.getParticipantContext(id, deadline)),
+    tenantIdentities(rt, deadline),
+  ]);
   if (!tenants) throw badGateway("Failed to update participant", "tenant manager unavailable");
   const did = ctx.ok ? didOfContext(ctx.value) : "";
   const tenant = tenantFor({ id, did, slug: did ? slugOfDid(did) : "" }, tenants);
@@ -186,7 +237,12 @@ export async function updateParticipant(rt: DataspaceRuntime, id: string, update
     record(rt, { action: "participant.update", actor, target: id, outcome: "failure" });
     throw badGateway("Failed to update participant", describeUpstream(e));
   }
-  record(rt, { action: "participant.update", actor, target: `${id} (tenant ${tenant.tenantId})`, outcome: "success" });
+  record(rt, {
+    action: "participant.update",
+    actor,
+    target: `${id} (tenant ${tenant.tenantId})`,
+    outcome: "success",
+  });
   const p = updated.properties ?? {};
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   return {
@@ -201,7 +257,9 @@ export async function updateParticipant(rt: DataspaceRuntime, id: string, update
 
 /** The caller as a Participant: their organisation's participant context when they belong to one. */
 export async function participantForUser(rt: DataspaceRuntime, user: SessionUser): Promise<Participant> {
-  const org = (user.participantDid ? knownOrganisation(user.participantDid, undefined) : undefined) ?? findOrganisationByName(user.organisation);
+  const org =
+    (user.participantDid ? knownOrganisation(user.participantDid, undefined) : undefined) ??
+    findOrganisationByName(user.organisation);
   const did = user.participantDid ?? org?.did;
   const role = user.roles[0];
   if (!did) {
@@ -230,8 +288,14 @@ export interface Credential {
   [extra: string]: unknown;
 }
 
-export function toCredential(id: string, vc: VerifiableCredentialJson, extra: Record<string, unknown> = {}): Credential {
-  const subject = Array.isArray(vc.credentialSubject) ? (vc.credentialSubject[0] ?? {}) : vc.credentialSubject;
+export function toCredential(
+  id: string,
+  vc: VerifiableCredentialJson,
+  extra: Record<string, unknown> = {},
+): Credential {
+  const subject = Array.isArray(vc.credentialSubject)
+    ? (vc.credentialSubject[0] ?? {})
+    : vc.credentialSubject;
   return {
     ...extra,
     id: vc.id ?? id,
@@ -250,7 +314,10 @@ export async function participantCredentials(rt: DataspaceRuntime, id: string): 
     try {
       const held = await rt.identityHub.listCredentials(id, deadline);
       return held.map((h) =>
-        toCredential(h.id, h.verifiableCredential.credential, { status: h.state, format: h.verifiableCredential.format }),
+        toCredential(h.id, h.verifiableCredential.credential, {
+          status: h.state,
+          format: h.verifiableCredential.format,
+        }),
       );
     } catch (e) {
       if (isNotFound(e)) throw notFound("Participant not found");

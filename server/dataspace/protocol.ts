@@ -70,7 +70,12 @@ export function querySpec(options: Partial<Omit<QuerySpec, "@context" | "@type">
  * (`name`), prefixed (`edc:name`) or expanded (`https://w3id.org/edc/v0.0.1/ns/name`).
  * Expanded values of the form `[{"@value": x}]` are unwrapped.
  */
-export function term(obj: Record<string, unknown> | undefined, name: string, namespace = EDC_NAMESPACE, prefix = EDC_PREFIX): unknown {
+export function term(
+  obj: Record<string, unknown> | undefined,
+  name: string,
+  namespace = EDC_NAMESPACE,
+  prefix = EDC_PREFIX,
+): unknown {
   if (!obj) return undefined;
   for (const key of [name, `${prefix}:${name}`, `${namespace}${name}`]) {
     if (key in obj) return unwrapValue(obj[key]);
@@ -80,11 +85,17 @@ export function term(obj: Record<string, unknown> | undefined, name: string, nam
 
 function unwrapValue(v: unknown): unknown {
   if (Array.isArray(v) && v.length === 1) return unwrapValue(v[0]);
-  if (v && typeof v === "object" && "@value" in (v as Record<string, unknown>)) return (v as Record<string, unknown>)["@value"];
+  if (v && typeof v === "object" && "@value" in (v as Record<string, unknown>))
+    return (v as Record<string, unknown>)["@value"];
   return v;
 }
 
-export function termString(obj: Record<string, unknown> | undefined, name: string, namespace?: string, prefix?: string): string | undefined {
+export function termString(
+  obj: Record<string, unknown> | undefined,
+  name: string,
+  namespace?: string,
+  prefix?: string,
+): string | undefined {
   const v = term(obj, name, namespace, prefix);
   return typeof v === "string" ? v : undefined;
 }

@@ -42,7 +42,9 @@ export function record(rt: DataspaceRuntime, input: Omit<AuditInput, "kind"> & {
 }
 
 /** Fulfilled value or undefined: for calls whose failure is tolerated. */
-export async function settle<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+export async function settle<T>(
+  p: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
     return { ok: true, value: await p };
   } catch (error) {

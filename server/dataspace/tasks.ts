@@ -32,7 +32,9 @@ export interface TaskScope {
 
 export function scopeOf(user: SessionUser): TaskScope {
   if (user.roles.includes("CONNECTOR_ADMIN")) return { all: true, dids: new Set(), contextIds: new Set() };
-  const org = (user.participantDid ? knownOrganisation(user.participantDid, undefined) : undefined) ?? findOrganisationByName(user.organisation);
+  const org =
+    (user.participantDid ? knownOrganisation(user.participantDid, undefined) : undefined) ??
+    findOrganisationByName(user.organisation);
   const dids = new Set([user.participantDid, org?.did].filter((d): d is string => !!d));
   return { all: false, dids, contextIds: new Set(org ? [org.slug] : []) };
 }
@@ -46,7 +48,8 @@ function inScope(scope: TaskScope, ctx: ParticipantContext): boolean {
 const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 
 function updatedAt(r: Rec): string {
-  const t = [r.stateTimestamp, r.updatedAt, r.createdAt].find((v) => typeof v === "number") as number | undefined;
+  const t = [r.stateTimestamp, r.updatedAt, r.createdAt].find((v) => typeof v === "number") as
+    number | undefined;
   return new Date(t ?? 0).toISOString();
 }
 
@@ -89,7 +92,9 @@ function demoTasks(rt: DataspaceRuntime, scope: TaskScope, liveIds: Set<string>)
     return scope.all || scope.contextIds.has(ctx);
   };
   const negotiations = rt.demo.negotiations().filter((r) => owned(r) && !liveIds.has(r["@id"]));
-  const transfers = mergeById(rt.demoTransfers.list(), rt.demo.transfers()).filter((r) => owned(r) && !liveIds.has(r["@id"]));
+  const transfers = mergeById(rt.demoTransfers.list(), rt.demo.transfers()).filter(
+    (r) => owned(r) && !liveIds.has(r["@id"]),
+  );
   return [
     ...negotiations.map((r) => negotiationTask(r, str(r.participantContextId) ?? "")),
     ...transfers.map((r) => transferTask(r, str(r.participantContextId) ?? "")),
@@ -101,7 +106,9 @@ export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promis
   const deadline = operationDeadline(rt);
   let contexts: ParticipantContext[];
   try {
-    contexts = (await rt.connector.listParticipantContexts(deadline)).filter((c) => c.state === undefined || c.state === "ACTIVATED");
+    contexts = (await rt.connector.listParticipantContexts(deadline)).filter(
+      (c) => c.state === undefined || c.state === "ACTIVATED",
+    );
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to list tasks", describeUpstream(e));
     return sortTasks(demoTasks(rt, scope, new Set()));
@@ -123,4 +130,5 @@ export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promis
   return sortTasks([...live, ...demoTasks(rt, scope, new Set(live.map((t) => t.id)))]);
 }
 
-const sortTasks = (tasks: Task[]) => tasks.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+const sortTasks = (tasks: Task[]) =>
+  tasks.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));

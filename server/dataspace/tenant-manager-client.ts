@@ -24,7 +24,11 @@ export interface TenantManagerClient {
   /** merges `properties` into the tenant's properties */
   updateTenant(tenantId: string, properties: Record<string, unknown>, signal?: AbortSignal): Promise<Tenant>;
   listParticipantProfiles(tenantId: string, signal?: AbortSignal): Promise<ParticipantProfile[]>;
-  createParticipantProfile(tenantId: string, deployment: NewParticipantProfileDeployment, signal?: AbortSignal): Promise<ParticipantProfile>;
+  createParticipantProfile(
+    tenantId: string,
+    deployment: NewParticipantProfileDeployment,
+    signal?: AbortSignal,
+  ): Promise<ParticipantProfile>;
 }
 
 export interface NewParticipantProfileDeployment {
@@ -55,14 +59,24 @@ export function createTenantManagerClient(options: TenantManagerClientOptions): 
   return {
     baseUrl: http.baseUrl,
     listCells: (signal) => http.request("GET", "/cells", { schema: z.array(cellSchema), signal }),
-    listDataspaceProfiles: (signal) => http.request("GET", "/dataspace-profiles", { schema: z.array(dataspaceProfileSchema), signal }),
+    listDataspaceProfiles: (signal) =>
+      http.request("GET", "/dataspace-profiles", { schema: z.array(dataspaceProfileSchema), signal }),
     listTenants: (signal) => http.request("GET", "/tenants", { schema: z.array(tenantSchema), signal }),
     getTenant: (id, signal) => http.request("GET", t(id), { schema: tenantSchema, signal }),
-    createTenant: (properties, signal) => http.request("POST", "/tenants", { schema: tenantSchema, body: { properties }, signal }),
-    updateTenant: (id, properties, signal) => http.request("PATCH", t(id), { schema: tenantSchema, body: { properties }, signal }),
+    createTenant: (properties, signal) =>
+      http.request("POST", "/tenants", { schema: tenantSchema, body: { properties }, signal }),
+    updateTenant: (id, properties, signal) =>
+      http.request("PATCH", t(id), { schema: tenantSchema, body: { properties }, signal }),
     listParticipantProfiles: (id, signal) =>
-      http.request("GET", `${t(id)}/participant-profiles`, { schema: z.array(participantProfileSchema), signal }),
+      http.request("GET", `${t(id)}/participant-profiles`, {
+        schema: z.array(participantProfileSchema),
+        signal,
+      }),
     createParticipantProfile: (id, deployment, signal) =>
-      http.request("POST", `${t(id)}/participant-profiles`, { schema: participantProfileSchema, body: deployment, signal }),
+      http.request("POST", `${t(id)}/participant-profiles`, {
+        schema: participantProfileSchema,
+        body: deployment,
+        signal,
+      }),
   };
 }

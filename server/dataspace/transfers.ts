@@ -60,7 +60,11 @@ function demoTransfers(rt: DataspaceRuntime, participantId: string): DemoRecord[
   return mergeById(rt.demoTransfers.list(participantId), rt.demo.transfers());
 }
 
-export async function listTransfers(rt: DataspaceRuntime, participantId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+export async function listTransfers(
+  rt: DataspaceRuntime,
+  participantId: string,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>[]> {
   const deadline = signal ?? operationDeadline(rt);
   let live: ConnectorTransfer[];
   try {
@@ -83,13 +87,23 @@ export async function startTransfer(
 ): Promise<IdResponse | DemoRecord> {
   if (isDemoContractId(req.contractId)) {
     const rec = rt.demoTransfers.create(req);
-    record(rt, { action: "transfer.start", actor, target: `${req.participantId}: ${req.contractId} (${rec["@id"]}, demonstration)`, outcome: "success" });
+    record(rt, {
+      action: "transfer.start",
+      actor,
+      target: `${req.participantId}: ${req.contractId} (${rec["@id"]}, demonstration)`,
+      outcome: "success",
+    });
     return rec;
   }
   const target = `${req.participantId}: ${req.contractId}`;
   try {
     const response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req));
-    record(rt, { action: "transfer.start", actor, target: `${target} (${response["@id"]})`, outcome: "success" });
+    record(rt, {
+      action: "transfer.start",
+      actor,
+      target: `${target} (${response["@id"]})`,
+      outcome: "success",
+    });
     return response;
   } catch (e) {
     record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
@@ -97,8 +111,14 @@ export async function startTransfer(
   }
 }
 
-export async function getTransfer(rt: DataspaceRuntime, participantId: string, id: string): Promise<Record<string, unknown>> {
-  const demo = () => rt.demoTransfers.get(id) ?? (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
+export async function getTransfer(
+  rt: DataspaceRuntime,
+  participantId: string,
+  id: string,
+): Promise<Record<string, unknown>> {
+  const demo = () =>
+    rt.demoTransfers.get(id) ??
+    (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
   try {
     return await rt.connector.getTransfer(participantId, id);
   } catch (e) {
@@ -122,23 +142,36 @@ const MAX_PULL_BYTES = 5_000_000;
  * Pulls the data of a started pull transfer: reads the endpoint data reference (EDR) from the
  * consumer's connector and GETs its endpoint with the EDR's authorization token.
  */
-export async function pullTransferData(rt: DataspaceRuntime, participantId: string, transferId: string): Promise<PulledData> {
+export async function pullTransferData(
+  rt: DataspaceRuntime,
+  participantId: string,
+  transferId: string,
+): Promise<PulledData> {
   let edr;
   try {
     edr = await rt.connector.getEndpointDataReference(participantId, transferId);
   } catch (e) {
-    if (isNotFound(e)) throw new ApiError(409, "No endpoint data reference yet: the transfer has not started");
+    if (isNotFound(e))
+      throw new ApiError(409, "No endpoint data reference yet: the transfer has not started");
     throw badGateway("Failed to read the endpoint data reference", describeUpstream(e));
   }
-  const plane = createUpstreamHttp({ name: "data plane", baseUrl: edr.endpoint, timeoutMs: rt.timeoutMs, fetch: rt.fetch });
+  const plane = createUpstreamHttp({
+    name: "data plane",
+    baseUrl: edr.endpoint,
+    timeoutMs: rt.timeoutMs,
+    fetch: rt.fetch,
+  });
   try {
     const data = await plane.request("GET", "", {
-      schema: z.unknown().refine((v) => JSON.stringify(v ?? null).length <= MAX_PULL_BYTES, "payload too large"),
+      schema: z
+        .unknown()
+        .refine((v) => JSON.stringify(v ?? null).length <= MAX_PULL_BYTES, "payload too large"),
       headers: { Authorization: edr.authorization },
     });
     return { transferId, endpoint: edr.endpoint, contentType: "application/json", data };
   } catch (e) {
-    if (isUpstreamError(e) && e.status === 401) throw badGateway("The data plane refused the endpoint data reference", describeUpstream(e));
+    if (isUpstreamError(e) && e.status === 401)
+      throw badGateway("The data plane refused the endpoint data reference", describeUpstream(e));
     throw badGateway("Failed to pull the transferred data", describeUpstream(e));
   }
 }

@@ -7,7 +7,8 @@ import { z } from "zod";
  * which upstream failed and how. Web standards only.
  */
 
-export type UpstreamName = "connector" | "tenant manager" | "issuer" | "identity hub" | "token endpoint" | "data plane";
+export type UpstreamName =
+  "connector" | "tenant manager" | "issuer" | "identity hub" | "token endpoint" | "data plane";
 
 export type UpstreamFailure =
   /** connection refused, DNS failure, reset */
@@ -81,10 +82,15 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const doFetch = options.fetch ?? fetch;
   const { name } = options;
 
-  async function exchange(method: string, path: string, opts: Omit<RequestOptions<z.ZodType>, "schema">): Promise<Response> {
+  async function exchange(
+    method: string,
+    path: string,
+    opts: Omit<RequestOptions<z.ZodType>, "schema">,
+  ): Promise<Response> {
     const signal = deadlineSignal(options.timeoutMs, opts.signal);
     const url = new URL(baseUrl + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
     const headers = new Headers({ Accept: "application/json", ...opts.headers });
     if (opts.body !== undefined) headers.set("Content-Type", "application/json");
     if (options.tokens) {
@@ -105,7 +111,12 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     }
     if (!response.ok) {
       const text = await readText(response, name, signal);
-      throw new UpstreamError(name, "status", `${name} answered HTTP ${response.status}${errorSummary(text)}`, response.status);
+      throw new UpstreamError(
+        name,
+        "status",
+        `${name} answered HTTP ${response.status}${errorSummary(text)}`,
+        response.status,
+      );
     }
     return response;
   }
@@ -120,13 +131,23 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       try {
         value = text.trim() === "" ? undefined : JSON.parse(text);
       } catch {
-        throw new UpstreamError(name, "invalid-response", `${name} answered with malformed JSON`, response.status);
+        throw new UpstreamError(
+          name,
+          "invalid-response",
+          `${name} answered with malformed JSON`,
+          response.status,
+        );
       }
       const parsed = opts.schema.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-        throw new UpstreamError(name, "invalid-response", `${name} answered with an unexpected shape${where}: ${issue?.message ?? "invalid"}`, response.status);
+        throw new UpstreamError(
+          name,
+          "invalid-response",
+          `${name} answered with an unexpected shape${where}: ${issue?.message ?? "invalid"}`,
+          response.status,
+        );
       }
       return parsed.data;
     },
@@ -145,11 +166,17 @@ async function readText(response: Response, name: UpstreamName, signal: AbortSig
   }
 }
 
-export function transportError(name: UpstreamName, e: unknown, signal: AbortSignal | undefined): UpstreamError {
+export function transportError(
+  name: UpstreamName,
+  e: unknown,
+  signal: AbortSignal | undefined,
+): UpstreamError {
   if (e instanceof UpstreamError) return e;
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError" || err?.name === "AbortError" || signal?.aborted) {
-    return new UpstreamError(name, "timeout", `${name} did not answer within the time-out`, undefined, { cause: e });
+    return new UpstreamError(name, "timeout", `${name} did not answer within the time-out`, undefined, {
+      cause: e,
+    });
   }
   const code = err?.cause?.code ?? err?.cause?.message ?? err?.message ?? "network error";
   return new UpstreamError(name, "unreachable", `${name} is unreachable (${code})`, undefined, { cause: e });

@@ -70,35 +70,55 @@ export const idResponseSchema = z.looseObject({
 export type IdResponse = z.infer<typeof idResponseSchema>;
 
 /** A DCAT catalogue: any JSON-LD object (checked further by whoever reads offers out of it). */
-export const catalogSchema = z.looseObject({ "@type": z.union([z.string(), z.array(z.string())]).optional() });
+export const catalogSchema = z.looseObject({
+  "@type": z.union([z.string(), z.array(z.string())]).optional(),
+});
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export const policyDefinitionSchema = z.looseObject({ "@id": z.string().min(1), policy: jsonObject.optional() });
+export const policyDefinitionSchema = z.looseObject({
+  "@id": z.string().min(1),
+  policy: jsonObject.optional(),
+});
 export const policyDefinitionList = jsonLdList(policyDefinitionSchema);
 
 /** An endpoint data reference (EDR): the data address of a started pull transfer. */
-export const edrDataAddressSchema = z
-  .looseObject({})
-  .transform((o, ctx) => {
-    const pick = (k: string) => {
-      const v = o[k] ?? o[`edc:${k}`] ?? o[`https://w3id.org/edc/v0.0.1/ns/${k}`];
-      return typeof v === "string" ? v : undefined;
-    };
-    const endpoint = pick("endpoint");
-    const authorization = pick("authorization");
-    if (!endpoint || !authorization) {
-      ctx.addIssue({ code: "custom", message: "endpoint data reference without endpoint or authorization" });
-      return z.NEVER;
-    }
-    return { ...o, endpoint, authorization, authType: pick("authType") ?? "bearer", endpointType: pick("endpointType") };
-  });
+export const edrDataAddressSchema = z.looseObject({}).transform((o, ctx) => {
+  const pick = (k: string) => {
+    const v = o[k] ?? o[`edc:${k}`] ?? o[`https://w3id.org/edc/v0.0.1/ns/${k}`];
+    return typeof v === "string" ? v : undefined;
+  };
+  const endpoint = pick("endpoint");
+  const authorization = pick("authorization");
+  if (!endpoint || !authorization) {
+    ctx.addIssue({ code: "custom", message: "endpoint data reference without endpoint or authorization" });
+    return z.NEVER;
+  }
+  return {
+    ...o,
+    endpoint,
+    authorization,
+    authType: pick("authType") ?? "bearer",
+    endpointType: pick("endpointType"),
+  };
+});
 export type EndpointDataReference = z.infer<typeof edrDataAddressSchema>;
 
 // ---- tenant manager (connector fabric manager, /api/v1alpha1) ------------------------------
 
-export const cellSchema = z.looseObject({ id: z.string().min(1), state: z.string().optional(), properties: jsonObject.optional() });
-export const dataspaceProfileSchema = z.looseObject({ id: z.string().min(1), properties: jsonObject.optional() });
-export const tenantSchema = z.looseObject({ id: z.string().min(1), version: z.number().optional(), properties: jsonObject.optional() });
+export const cellSchema = z.looseObject({
+  id: z.string().min(1),
+  state: z.string().optional(),
+  properties: jsonObject.optional(),
+});
+export const dataspaceProfileSchema = z.looseObject({
+  id: z.string().min(1),
+  properties: jsonObject.optional(),
+});
+export const tenantSchema = z.looseObject({
+  id: z.string().min(1),
+  version: z.number().optional(),
+  properties: jsonObject.optional(),
+});
 export type Tenant = z.infer<typeof tenantSchema>;
 export const participantProfileSchema = z.looseObject({
   id: z.string().min(1),
@@ -112,7 +132,10 @@ export type ParticipantProfile = z.infer<typeof participantProfileSchema>;
 
 // ---- issuer service admin API and identity hub ---------------------------------------------
 
-export const credentialDefinitionSchema = z.looseObject({ id: z.string().min(1), credentialType: z.string().min(1) });
+export const credentialDefinitionSchema = z.looseObject({
+  id: z.string().min(1),
+  credentialType: z.string().min(1),
+});
 export type CredentialDefinition = z.infer<typeof credentialDefinitionSchema>;
 
 /** A W3C verifiable credential (data model 1.1) as JSON. */

@@ -48,13 +48,20 @@ export function registerTokenEndpoint(router: Router, ctx: LocalContext, client:
     async (req) => {
       const form = req.form;
       if (!form || form.get("grant_type") !== "client_credentials") {
-        throw new HttpError(400, "unsupported_grant_type: only client_credentials is supported", "InvalidRequest");
+        throw new HttpError(
+          400,
+          "unsupported_grant_type: only client_credentials is supported",
+          "InvalidRequest",
+        );
       }
       const basic = basicCredentials(req);
       const id = basic?.id ?? form.get("client_id") ?? "";
       const secret = basic?.secret ?? form.get("client_secret") ?? "";
       if (!sameText(id, client.clientId) || !sameText(secret, client.clientSecret)) {
-        return { status: 401, body: { error: "invalid_client", error_description: "unknown client or wrong secret" } };
+        return {
+          status: 401,
+          body: { error: "invalid_client", error_description: "unknown client or wrong secret" },
+        };
       }
       const k = ctx.keys.tokens;
       const token = await new SignJWT({ scope: "management-api:read management-api:write", role: "admin" })
@@ -65,7 +72,14 @@ export function registerTokenEndpoint(router: Router, ctx: LocalContext, client:
         .setIssuedAt()
         .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
         .sign(k.privateKey);
-      return { body: { access_token: token, token_type: "Bearer", expires_in: TOKEN_LIFETIME_SECONDS, scope: "management-api:read management-api:write" } };
+      return {
+        body: {
+          access_token: token,
+          token_type: "Bearer",
+          expires_in: TOKEN_LIFETIME_SECONDS,
+          scope: "management-api:read management-api:write",
+        },
+      };
     },
     { authenticated: false },
   );
@@ -77,7 +91,10 @@ export function bearerAuthenticator(ctx: LocalContext) {
     const h = String(req.headers.authorization ?? "");
     if (!h.startsWith("Bearer ")) throw unauthorized("a bearer token from /oauth2/token is required");
     try {
-      await jwtVerify(h.slice(7), ctx.keys.tokens.publicKey, { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE });
+      await jwtVerify(h.slice(7), ctx.keys.tokens.publicKey, {
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+      });
     } catch {
       throw unauthorized("invalid or expired bearer token");
     }

@@ -3,7 +3,13 @@ import { COMPACT_CONTEXT, DSP_VERSION, DSPACE_CONTEXT } from "../dataspace/proto
 import { dspAddressOf, type LocalContext } from "./context";
 import { fieldOf } from "./query";
 import { badRequest, notFound, type Router } from "./http";
-import type { AssetRecord, ContractDefinitionRecord, Json, ParticipantRecord, PolicyDefinitionRecord } from "./models";
+import type {
+  AssetRecord,
+  ContractDefinitionRecord,
+  Json,
+  ParticipantRecord,
+  PolicyDefinitionRecord,
+} from "./models";
 
 /**
  * The provider side of DSP catalogues: which assets a contract definition offers, the offer ids
@@ -22,7 +28,8 @@ export function decodeOfferId(offerId: string): { definitionId: string; assetId:
   const parts = offerId.split(":");
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9+/]+={0,2}$/.test(p))) return undefined;
   const [definitionId, assetId] = parts.map(unb64);
-  if (!definitionId || !assetId || b64(definitionId) !== parts[0] || b64(assetId) !== parts[1]) return undefined;
+  if (!definitionId || !assetId || b64(definitionId) !== parts[0] || b64(assetId) !== parts[1])
+    return undefined;
   return { definitionId, assetId };
 }
 
@@ -38,8 +45,16 @@ export function selects(def: ContractDefinitionRecord, asset: AssetRecord): bool
 }
 
 /** The ODRL offer of a definition for an asset, as the catalogue shows it. */
-export function offerPolicy(ctx: LocalContext, provider: ParticipantRecord, def: ContractDefinitionRecord, assetId: string, offerId: string): Json {
-  const policy = ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ?? {};
+export function offerPolicy(
+  ctx: LocalContext,
+  provider: ParticipantRecord,
+  def: ContractDefinitionRecord,
+  assetId: string,
+  offerId: string,
+): Json {
+  const policy =
+    ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ??
+    {};
   return {
     "@id": offerId,
     "@type": "odrl:Offer",
@@ -55,17 +70,28 @@ export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Js
   const assets = ctx.store.list<AssetRecord>("assets", provider["@id"]);
   const definitions = ctx.store.list<ContractDefinitionRecord>("contractdefinitions", provider["@id"]);
   const endpointURL = dspAddressOf(ctx, provider["@id"]);
-  const dataService = { "@id": `${provider["@id"]}-dsp`, "@type": "dcat:DataService", "dcat:endpointDescription": "dspace:connector", "dcat:endpointURL": endpointURL };
+  const dataService = {
+    "@id": `${provider["@id"]}-dsp`,
+    "@type": "dcat:DataService",
+    "dcat:endpointDescription": "dspace:connector",
+    "dcat:endpointURL": endpointURL,
+  };
   const datasets = assets
     .map((asset) => {
-      const offers = definitions.filter((d) => selects(d, asset)).map((d) => offerPolicy(ctx, provider, d, asset["@id"], encodeOfferId(d["@id"], asset["@id"])));
+      const offers = definitions
+        .filter((d) => selects(d, asset))
+        .map((d) => offerPolicy(ctx, provider, d, asset["@id"], encodeOfferId(d["@id"], asset["@id"])));
       if (offers.length === 0) return undefined;
       return {
         "@id": asset["@id"],
         "@type": "dcat:Dataset",
         "odrl:hasPolicy": offers,
         "dcat:distribution": [
-          { "@type": "dcat:Distribution", "dct:format": { "@id": "HttpData-PULL" }, "dcat:accessService": dataService },
+          {
+            "@type": "dcat:Distribution",
+            "dct:format": { "@id": "HttpData-PULL" },
+            "dcat:accessService": dataService,
+          },
         ],
         ...asset.properties,
         id: asset["@id"],
@@ -95,7 +121,8 @@ export function registerDspCatalog(router: Router, ctx: LocalContext): void {
         throw badRequest("expected a CatalogRequestMessage", "@type");
       }
       const provider = ctx.store.get<ParticipantRecord>("participants", req.params.context);
-      if (!provider || provider.state !== "ACTIVATED") throw notFound(`no active participant ${req.params.context} at this address`);
+      if (!provider || provider.state !== "ACTIVATED")
+        throw notFound(`no active participant ${req.params.context} at this address`);
       return { body: buildCatalog(ctx, provider) };
     },
     { authenticated: false },

@@ -26,7 +26,8 @@ export interface LocalContext {
 export const DSP_PATH = "/api/dsp";
 
 /** The DSP 2025-1 address of a participant context of this dataspace. */
-export const dspAddressOf = (ctx: LocalContext, contextId: string) => `${ctx.baseUrl}${DSP_PATH}/${encodeURIComponent(contextId)}/${DSP_VERSION}`;
+export const dspAddressOf = (ctx: LocalContext, contextId: string) =>
+  `${ctx.baseUrl}${DSP_PATH}/${encodeURIComponent(contextId)}/${DSP_VERSION}`;
 
 /**
  * The participant context a DSP address points at, when it is one of this dataspace's:

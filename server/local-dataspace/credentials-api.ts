@@ -4,7 +4,15 @@ import { knownOrganisation } from "../dataspace/organisations";
 import type { LocalContext } from "./context";
 import { badRequest, conflict, notFound, type LocalRequest, type Router } from "./http";
 import { definitionOfType, issueCredential, revokeCredential, statusListCredential } from "./issuer";
-import type { CredentialDefinitionRecord, CredentialRecord, CredentialRequestRecord, Json, ParticipantProfileRecord, ParticipantRecord, TenantRecord } from "./models";
+import type {
+  CredentialDefinitionRecord,
+  CredentialRecord,
+  CredentialRequestRecord,
+  Json,
+  ParticipantProfileRecord,
+  ParticipantRecord,
+  TenantRecord,
+} from "./models";
 import { applyQuery, parseQuerySpec, QueryError } from "./query";
 
 /**
@@ -14,7 +22,8 @@ import { applyQuery, parseQuerySpec, QueryError } from "./query";
  */
 
 function objectBody(req: LocalRequest): Json {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest("a JSON object body is required");
+  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body))
+    throw badRequest("a JSON object body is required");
   return req.body as Json;
 }
 
@@ -27,7 +36,12 @@ function query<T extends Json>(records: T[], body: unknown): T[] {
   }
 }
 
-const issuedDto = (c: CredentialRecord) => ({ id: c.id, participantContextId: c.participantContextId, format: c.format, credential: c.credential });
+const issuedDto = (c: CredentialRecord) => ({
+  id: c.id,
+  participantContextId: c.participantContextId,
+  format: c.format,
+  credential: c.credential,
+});
 const heldResource = (c: CredentialRecord) => ({
   id: c.id,
   state: c.state,
@@ -44,12 +58,20 @@ function holderInfo(ctx: LocalContext, p: ParticipantRecord): { organisation: st
   const known = knownOrganisation(p.identity, undefined);
   const name = tenant?.properties.displayName;
   const role = tenant?.properties.ehdsParticipantType ?? tenant?.properties.role;
-  return { organisation: typeof name === "string" ? name : (known?.displayName ?? p["@id"]), role: typeof role === "string" ? role : (known?.role ?? "") };
+  return {
+    organisation: typeof name === "string" ? name : (known?.displayName ?? p["@id"]),
+    role: typeof role === "string" ? role : (known?.role ?? ""),
+  };
 }
 
-export function registerIssuerApi(router: Router, ctx: LocalContext, prefix = "/issuer/v1alpha/participants/:issuer"): void {
+export function registerIssuerApi(
+  router: Router,
+  ctx: LocalContext,
+  prefix = "/issuer/v1alpha/participants/:issuer",
+): void {
   const issuerOf = (req: LocalRequest) => {
-    if (decodeContextId(req.params.issuer) !== ctx.issuer.contextId) throw notFound(`No issuer participant context ${req.params.issuer}`);
+    if (decodeContextId(req.params.issuer) !== ctx.issuer.contextId)
+      throw notFound(`No issuer participant context ${req.params.issuer}`);
   };
   const credential = (req: LocalRequest): CredentialRecord => {
     issuerOf(req);
@@ -61,7 +83,8 @@ export function registerIssuerApi(router: Router, ctx: LocalContext, prefix = "/
   router.add("POST", `${prefix}/credentialdefinitions`, (req) => {
     issuerOf(req);
     const body = objectBody(req);
-    if (typeof body.credentialType !== "string" || !body.credentialType) throw badRequest("credentialType is required", "credentialType");
+    if (typeof body.credentialType !== "string" || !body.credentialType)
+      throw badRequest("credentialType is required", "credentialType");
     const id = typeof body.id === "string" && body.id ? body.id : randomUUID();
     if (ctx.store.get("credentialdefinitions", id) || definitionOfType(ctx, body.credentialType)) {
       throw conflict(`A credential definition for ${body.credentialType} already exists`);
@@ -102,10 +125,19 @@ export function registerIssuerApi(router: Router, ctx: LocalContext, prefix = "/
     const c = credential(req);
     return { body: { credentialId: c.id, status: c.state, statusListIndex: c.statusListIndex } };
   });
-  router.add("GET", "/issuer/status-list/revocation", async () => ({ body: await statusListCredential(ctx) }), { authenticated: false });
+  router.add(
+    "GET",
+    "/issuer/status-list/revocation",
+    async () => ({ body: await statusListCredential(ctx) }),
+    { authenticated: false },
+  );
 }
 
-export function registerIdentityHubApi(router: Router, ctx: LocalContext, prefix = "/identity/v1alpha/participants/:holder"): void {
+export function registerIdentityHubApi(
+  router: Router,
+  ctx: LocalContext,
+  prefix = "/identity/v1alpha/participants/:holder",
+): void {
   const holderOf = (req: LocalRequest): ParticipantRecord => {
     const id = decodeContextId(req.params.holder);
     const p = id ? ctx.store.get<ParticipantRecord>("participants", id) : undefined;
@@ -120,12 +152,19 @@ export function registerIdentityHubApi(router: Router, ctx: LocalContext, prefix
   router.add("POST", `${prefix}/credentials/request`, (req) => {
     const holder = holderOf(req);
     const body = objectBody(req);
-    if (body.issuerDid !== ctx.issuer.did) throw badRequest(`unknown issuer ${String(body.issuerDid)}: this dataspace's issuer is ${ctx.issuer.did}`, "issuerDid");
+    if (body.issuerDid !== ctx.issuer.did)
+      throw badRequest(
+        `unknown issuer ${String(body.issuerDid)}: this dataspace's issuer is ${ctx.issuer.did}`,
+        "issuerDid",
+      );
     const holderPid = typeof body.holderPid === "string" && body.holderPid ? body.holderPid : randomUUID();
     const wanted = Array.isArray(body.credentials) ? (body.credentials as Json[]) : [];
     if (wanted.length === 0) throw badRequest("credentials must name at least one credential", "credentials");
-    const definitions = wanted.map((c) => definitionOfType(ctx, String(c.id ?? c.type ?? c.credentialType ?? "")));
-    if (definitions.some((d) => !d)) throw badRequest("credentials names a credential the issuer does not offer", "credentials");
+    const definitions = wanted.map((c) =>
+      definitionOfType(ctx, String(c.id ?? c.type ?? c.credentialType ?? "")),
+    );
+    if (definitions.some((d) => !d))
+      throw badRequest("credentials names a credential the issuer does not offer", "credentials");
     const request: CredentialRequestRecord = {
       holderPid,
       issuerPid: randomUUID(),
@@ -138,17 +177,32 @@ export function registerIdentityHubApi(router: Router, ctx: LocalContext, prefix
     ctx.store.put("credentialrequests", holderPid, holder["@id"], request);
     ctx.scheduler.after(ctx.stepMs, async () => {
       try {
-        if (holder.state !== "ACTIVATED") throw new Error("the holder's participant context is not ACTIVATED");
+        if (holder.state !== "ACTIVATED")
+          throw new Error("the holder's participant context is not ACTIVATED");
         const info = holderInfo(ctx, holder);
-        for (const def of definitions) await issueCredential(ctx, def!, { contextId: holder["@id"], did: holder.identity, ...info });
-        if (!ctx.scheduler.closed) ctx.store.put("credentialrequests", holderPid, holder["@id"], { ...request, status: "ISSUED", timestamp: ctx.now() });
+        for (const def of definitions)
+          await issueCredential(ctx, def!, { contextId: holder["@id"], did: holder.identity, ...info });
+        if (!ctx.scheduler.closed)
+          ctx.store.put("credentialrequests", holderPid, holder["@id"], {
+            ...request,
+            status: "ISSUED",
+            timestamp: ctx.now(),
+          });
       } catch (e) {
         if (!ctx.scheduler.closed) {
-          ctx.store.put("credentialrequests", holderPid, holder["@id"], { ...request, status: "ERROR", errorDetail: e instanceof Error ? e.message : String(e) });
+          ctx.store.put("credentialrequests", holderPid, holder["@id"], {
+            ...request,
+            status: "ERROR",
+            errorDetail: e instanceof Error ? e.message : String(e),
+          });
         }
       }
     });
-    return { status: 201, body: { holderPid, issuerPid: request.issuerPid, status: request.status }, headers: { Location: `${req.path}/${holderPid}` } };
+    return {
+      status: 201,
+      body: { holderPid, issuerPid: request.issuerPid, status: request.status },
+      headers: { Location: `${req.path}/${holderPid}` },
+    };
   });
 
   router.add("GET", `${prefix}/credentials/request/:pid`, (req) => {

@@ -40,7 +40,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, path: string | null = null) => new HttpError(400, message, "ValidationFailure", path);
+export const badRequest = (message: string, path: string | null = null) =>
+  new HttpError(400, message, "ValidationFailure", path);
 export const notFound = (message: string) => new HttpError(404, message, "ObjectNotFound");
 export const conflict = (message: string) => new HttpError(409, message, "ObjectConflict");
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, message, "NotAuthorized");
@@ -57,7 +58,12 @@ export class Router {
   private readonly routes: Route[] = [];
 
   /** `pattern` segments starting with `:` are parameters */
-  add(method: string, pattern: string, handler: RouteHandler, options: { authenticated?: boolean } = {}): this {
+  add(
+    method: string,
+    pattern: string,
+    handler: RouteHandler,
+    options: { authenticated?: boolean } = {},
+  ): this {
     const names: string[] = [];
     const source = pattern
       .split("/")
@@ -69,11 +75,20 @@ export class Router {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       })
       .join("/");
-    this.routes.push({ method, regex: new RegExp(`^${source}/?$`), names, handler, authenticated: options.authenticated ?? true });
+    this.routes.push({
+      method,
+      regex: new RegExp(`^${source}/?$`),
+      names,
+      handler,
+      authenticated: options.authenticated ?? true,
+    });
     return this;
   }
 
-  match(method: string, path: string): { route: Route; params: Record<string, string> } | "method-not-allowed" | undefined {
+  match(
+    method: string,
+    path: string,
+  ): { route: Route; params: Record<string, string> } | "method-not-allowed" | undefined {
     let pathMatched = false;
     for (const route of this.routes) {
       const m = route.regex.exec(path);
@@ -139,11 +154,19 @@ export async function startHttpServer(options: {
       const match = options.router.match(method, url.pathname);
       if (match === undefined) {
         req.resume();
-        return send(res, 404, [{ message: `Not found: ${method} ${url.pathname}`, type: "ObjectNotFound", path: url.pathname }]);
+        return send(res, 404, [
+          { message: `Not found: ${method} ${url.pathname}`, type: "ObjectNotFound", path: url.pathname },
+        ]);
       }
       if (match === "method-not-allowed") {
         req.resume();
-        return send(res, 405, [{ message: `Method ${method} not allowed on ${url.pathname}`, type: "MethodNotAllowed", path: url.pathname }]);
+        return send(res, 405, [
+          {
+            message: `Method ${method} not allowed on ${url.pathname}`,
+            type: "MethodNotAllowed",
+            path: url.pathname,
+          },
+        ]);
       }
       const text = await readBody(req);
       const contentType = String(req.headers["content-type"] ?? "");
@@ -158,7 +181,15 @@ export async function startHttpServer(options: {
           throw badRequest("request body is not valid JSON");
         }
       }
-      const request: LocalRequest = { method, path: url.pathname, params: match.params, query: url.searchParams, headers: req.headers, body, form };
+      const request: LocalRequest = {
+        method,
+        path: url.pathname,
+        params: match.params,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        form,
+      };
       if (match.route.authenticated) await options.authenticate(request);
       const out = await match.route.handler(request);
       send(res, out.status ?? 200, out.body, out.headers);
@@ -167,7 +198,14 @@ export async function startHttpServer(options: {
         return send(res, e.status, [{ message: e.message, type: e.type, path: e.path, invalidValue: null }]);
       }
       options.onError?.(e);
-      send(res, 500, [{ message: "Internal error of the local dataspace", type: "InternalError", path: null, invalidValue: null }]);
+      send(res, 500, [
+        {
+          message: "Internal error of the local dataspace",
+          type: "InternalError",
+          path: null,
+          invalidValue: null,
+        },
+      ]);
     }
   });
   server.keepAliveTimeout = 5_000;

@@ -74,7 +74,10 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
         issuer: await loadOrCreateKey(store, "issuer"),
       },
       issuer: { contextId: ISSUER_CONTEXT_ID, did: ISSUER_DID },
-      graphBridgeUrl: (options.graphBridgeUrl ?? "http://127.0.0.1/internal/graph-bridge").replace(/\/+$/, ""),
+      graphBridgeUrl: (options.graphBridgeUrl ?? "http://127.0.0.1/internal/graph-bridge").replace(
+        /\/+$/,
+        "",
+      ),
       dataSource: options.dataSource,
       now: Date.now,
       log,
@@ -83,7 +86,9 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
 
     const router = new Router();
     router.add("GET", "/", () => ({ body: rootDocument(ctx) }), { authenticated: false });
-    router.add("GET", "/health", () => ({ body: { status: "ok", development: true } }), { authenticated: false });
+    router.add("GET", "/health", () => ({ body: { status: "ok", development: true } }), {
+      authenticated: false,
+    });
     router.add(
       "GET",
       "/dids/:did",
@@ -98,7 +103,11 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
             id: did,
             service: [
               { id: `${did}#dsp`, type: "ProtocolEndpoint", serviceEndpoint: dspAddressOf(ctx, p["@id"]) },
-              { id: `${did}#credential-service`, type: "CredentialService", serviceEndpoint: `${ctx.baseUrl}/identity/v1alpha/participants` },
+              {
+                id: `${did}#credential-service`,
+                type: "CredentialService",
+                serviceEndpoint: `${ctx.baseUrl}/identity/v1alpha/participants`,
+              },
             ],
           },
         };

@@ -30,7 +30,11 @@ function nextStatusIndex(ctx: LocalContext): number {
 function claimsFor(type: string, holder: { organisation: string; role: string }): Json {
   switch (type) {
     case CREDENTIAL_TYPES.participant:
-      return { organisation: holder.organisation, ehdsParticipantType: holder.role, memberOf: "European Health Data Space (development dataspace)" };
+      return {
+        organisation: holder.organisation,
+        ehdsParticipantType: holder.role,
+        memberOf: "European Health Data Space (development dataspace)",
+      };
     case CREDENTIAL_TYPES.purpose:
       return {
         organisation: holder.organisation,
@@ -38,7 +42,11 @@ function claimsFor(type: string, holder: { organisation: string; role: string })
         legalBasis: "Regulation (EU) 2025/327, Art. 53(1)(e)",
       };
     case CREDENTIAL_TYPES.quality:
-      return { organisation: holder.organisation, qualityLabel: "silver", framework: "Regulation (EU) 2025/327, Art. 78 (data quality and utility label)" };
+      return {
+        organisation: holder.organisation,
+        qualityLabel: "silver",
+        framework: "Regulation (EU) 2025/327, Art. 78 (data quality and utility label)",
+      };
     default:
       return { organisation: holder.organisation };
   }
@@ -106,7 +114,9 @@ export async function issueCredential(
 }
 
 export function definitionOfType(ctx: LocalContext, type: string): CredentialDefinitionRecord | undefined {
-  return ctx.store.list<CredentialDefinitionRecord>("credentialdefinitions").find((d) => d.credentialType === type || d.id === type);
+  return ctx.store
+    .list<CredentialDefinitionRecord>("credentialdefinitions")
+    .find((d) => d.credentialType === type || d.id === type);
 }
 
 /** The EHDS participant credential every onboarded participant receives. */
@@ -116,7 +126,12 @@ export async function issueOnboardingCredential(
 ): Promise<void> {
   const def = definitionOfType(ctx, CREDENTIAL_TYPES.participant);
   if (!def) return;
-  await issueCredential(ctx, def, { contextId: holder.holderContextId, did: holder.holderDid, organisation: holder.organisation, role: holder.role });
+  await issueCredential(ctx, def, {
+    contextId: holder.holderContextId,
+    did: holder.holderDid,
+    organisation: holder.organisation,
+    role: holder.role,
+  });
 }
 
 export function revokeCredential(ctx: LocalContext, id: string): CredentialRecord | undefined {
@@ -131,7 +146,8 @@ export function revokeCredential(ctx: LocalContext, id: string): CredentialRecor
 export async function statusListCredential(ctx: LocalContext): Promise<Json> {
   const bits = Buffer.alloc(STATUS_LIST_BITS / 8);
   for (const c of ctx.store.list<CredentialRecord>("credentials")) {
-    if (c.state === "REVOKED" && c.statusListIndex < STATUS_LIST_BITS) bits[c.statusListIndex >> 3] |= 0x80 >> (c.statusListIndex & 7);
+    if (c.state === "REVOKED" && c.statusListIndex < STATUS_LIST_BITS)
+      bits[c.statusListIndex >> 3] |= 0x80 >> (c.statusListIndex & 7);
   }
   const url = statusListUrl(ctx);
   const vc: Json = {
@@ -140,7 +156,12 @@ export async function statusListCredential(ctx: LocalContext): Promise<Json> {
     type: ["VerifiableCredential", "BitstringStatusListCredential"],
     issuer: ctx.issuer.did,
     issuanceDate: new Date(ctx.now()).toISOString(),
-    credentialSubject: { id: `${url}#list`, type: "BitstringStatusList", statusPurpose: "revocation", encodedList: `u${gzipSync(bits).toString("base64url")}` },
+    credentialSubject: {
+      id: `${url}#list`,
+      type: "BitstringStatusList",
+      statusPurpose: "revocation",
+      encodedList: `u${gzipSync(bits).toString("base64url")}`,
+    },
   };
   const k = ctx.keys.issuer;
   const jwt = await new SignJWT({ vc })
@@ -148,7 +169,15 @@ export async function statusListCredential(ctx: LocalContext): Promise<Json> {
     .setIssuer(ctx.issuer.did)
     .setIssuedAt()
     .sign(k.privateKey);
-  return { ...vc, proof: { type: "JwtProof2020", proofPurpose: "assertionMethod", verificationMethod: verificationMethod(ctx), jwt } };
+  return {
+    ...vc,
+    proof: {
+      type: "JwtProof2020",
+      proofPurpose: "assertionMethod",
+      verificationMethod: verificationMethod(ctx),
+      jwt,
+    },
+  };
 }
 
 export function issuerDidDocument(ctx: LocalContext): Json {
@@ -156,7 +185,14 @@ export function issuerDidDocument(ctx: LocalContext): Json {
   return {
     "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/suites/jws-2020/v1"],
     id: did,
-    verificationMethod: [{ id: verificationMethod(ctx), type: "JsonWebKey2020", controller: did, publicKeyJwk: ctx.keys.issuer.publicJwk }],
+    verificationMethod: [
+      {
+        id: verificationMethod(ctx),
+        type: "JsonWebKey2020",
+        controller: did,
+        publicKeyJwk: ctx.keys.issuer.publicJwk,
+      },
+    ],
     assertionMethod: [verificationMethod(ctx)],
     service: [
       { id: `${did}#issuer-service`, type: "IssuerService", serviceEndpoint: `${ctx.baseUrl}/issuer` },

@@ -25,10 +25,16 @@ import { endpointDataReference, requestTransfer } from "./transfers";
 
 const ctxKey = (owner: string, id: string) => `${owner}/${id}`;
 const withContext = <T extends Json>(r: T) => ({ "@context": COMPACT_CONTEXT, ...r });
-const idResponse = (id: string, createdAt: number) => ({ "@context": COMPACT_CONTEXT, "@type": "IdResponse", "@id": id, createdAt });
+const idResponse = (id: string, createdAt: number) => ({
+  "@context": COMPACT_CONTEXT,
+  "@type": "IdResponse",
+  "@id": id,
+  createdAt,
+});
 
 function objectBody(req: LocalRequest): Json {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest("a JSON object body is required");
+  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body))
+    throw badRequest("a JSON object body is required");
   return req.body as Json;
 }
 
@@ -41,7 +47,11 @@ function query<T extends Json>(records: T[], body: unknown): T[] {
   }
 }
 
-export function registerManagementApi(router: Router, ctx: LocalContext, prefix = "/management/:version"): void {
+export function registerManagementApi(
+  router: Router,
+  ctx: LocalContext,
+  prefix = "/management/:version",
+): void {
   const P = `${prefix}/participants`;
   const C = `${P}/:ctx`;
 
@@ -52,7 +62,12 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
   };
   const active = (req: LocalRequest): ParticipantRecord => {
     const p = participant(req);
-    if (p.state !== "ACTIVATED") throw new HttpError(409, `Participant context ${p["@id"]} is ${p.state}, not ACTIVATED`, "InvalidState");
+    if (p.state !== "ACTIVATED")
+      throw new HttpError(
+        409,
+        `Participant context ${p["@id"]} is ${p.state}, not ACTIVATED`,
+        "InvalidState",
+      );
     return p;
   };
 
@@ -67,7 +82,10 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
     const body = objectBody(req);
     const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
     if (ctx.store.get("participants", id)) throw conflict(`Participant context ${id} already exists`);
-    if (body.properties !== undefined && (typeof body.properties !== "object" || Array.isArray(body.properties))) {
+    if (
+      body.properties !== undefined &&
+      (typeof body.properties !== "object" || Array.isArray(body.properties))
+    ) {
       throw badRequest("string found, object expected", "/properties");
     }
     const now = ctx.now();
@@ -87,7 +105,10 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
   router.add("PUT", C, (req) => {
     const p = participant(req);
     const body = objectBody(req);
-    if (body.properties !== undefined && (typeof body.properties !== "object" || Array.isArray(body.properties))) {
+    if (
+      body.properties !== undefined &&
+      (typeof body.properties !== "object" || Array.isArray(body.properties))
+    ) {
       throw badRequest("string found, object expected", "/properties");
     }
     ctx.store.put("participants", p["@id"], p["@id"], {
@@ -136,16 +157,28 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
     const policy = body.policy as Json | undefined;
     if (!policy || typeof policy !== "object") throw badRequest("policy is required", "policy");
     const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
-    if (ctx.store.get("policies", ctxKey(p["@id"], id))) throw conflict(`Policy definition ${id} already exists`);
-    const rec: PolicyDefinitionRecord = { "@id": id, "@type": "PolicyDefinition", policy, createdAt: ctx.now(), participantContextId: p["@id"] };
+    if (ctx.store.get("policies", ctxKey(p["@id"], id)))
+      throw conflict(`Policy definition ${id} already exists`);
+    const rec: PolicyDefinitionRecord = {
+      "@id": id,
+      "@type": "PolicyDefinition",
+      policy,
+      createdAt: ctx.now(),
+      participantContextId: p["@id"],
+    };
     ctx.store.put("policies", ctxKey(p["@id"], id), p["@id"], rec);
     return { body: idResponse(id, rec.createdAt) };
   });
   router.add("POST", `${C}/policydefinitions/request`, (req) => ({
-    body: query(ctx.store.list<PolicyDefinitionRecord>("policies", participant(req)["@id"]), req.body).map(withContext),
+    body: query(ctx.store.list<PolicyDefinitionRecord>("policies", participant(req)["@id"]), req.body).map(
+      withContext,
+    ),
   }));
   router.add("GET", `${C}/policydefinitions/:id`, (req) => {
-    const d = ctx.store.get<PolicyDefinitionRecord>("policies", ctxKey(participant(req)["@id"], req.params.id));
+    const d = ctx.store.get<PolicyDefinitionRecord>(
+      "policies",
+      ctxKey(participant(req)["@id"], req.params.id),
+    );
     if (!d) throw notFound(`Policy definition ${req.params.id} not found`);
     return { body: withContext(d) };
   });
@@ -169,7 +202,10 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
     return { body: idResponse(id, rec.createdAt) };
   });
   router.add("POST", `${C}/contractdefinitions/request`, (req) => ({
-    body: query(ctx.store.list<ContractDefinitionRecord>("contractdefinitions", participant(req)["@id"]), req.body).map(withContext),
+    body: query(
+      ctx.store.list<ContractDefinitionRecord>("contractdefinitions", participant(req)["@id"]),
+      req.body,
+    ).map(withContext),
   }));
 
   // ---- catalogue: asks the provider over DSP ---------------------------------------------------
@@ -177,9 +213,16 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
     active(req);
     const body = objectBody(req);
     const address = typeof body.counterPartyAddress === "string" ? body.counterPartyAddress : undefined;
-    const did = [body.counterPartyId, body.counterPartyDid].find((v): v is string => typeof v === "string" && v.startsWith("did:"));
-    const provider = (address ? contextOfDspAddress(ctx, address) : undefined) ?? (did ? participantByDid(ctx, did) : undefined);
-    if (!provider) throw notFound(`No participant of this dataspace is known as ${did ?? address ?? "(no counter-party given)"}`);
+    const did = [body.counterPartyId, body.counterPartyDid].find(
+      (v): v is string => typeof v === "string" && v.startsWith("did:"),
+    );
+    const provider =
+      (address ? contextOfDspAddress(ctx, address) : undefined) ??
+      (did ? participantByDid(ctx, did) : undefined);
+    if (!provider)
+      throw notFound(
+        `No participant of this dataspace is known as ${did ?? address ?? "(no counter-party given)"}`,
+      );
     const res = await fetch(`${dspAddressOf(ctx, provider["@id"])}/catalog/request`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -187,7 +230,8 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
       signal: AbortSignal.timeout(5_000),
     });
     const catalog: unknown = await res.json();
-    if (!res.ok) throw new HttpError(502, `The provider's DSP endpoint answered HTTP ${res.status}`, "ProviderError");
+    if (!res.ok)
+      throw new HttpError(502, `The provider's DSP endpoint answered HTTP ${res.status}`, "ProviderError");
     return { body: catalog };
   });
 
@@ -195,7 +239,8 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
   const ownNegotiation = (req: LocalRequest): NegotiationRecord => {
     const p = participant(req);
     const n = ctx.store.get<NegotiationRecord>("negotiations", req.params.id);
-    if (!n || n.participantContextId !== p["@id"]) throw notFound(`Contract negotiation ${req.params.id} not found`);
+    if (!n || n.participantContextId !== p["@id"])
+      throw notFound(`Contract negotiation ${req.params.id} not found`);
     return n;
   };
   router.add("POST", `${C}/contractnegotiations`, (req) => {
@@ -203,13 +248,19 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
     return { body: idResponse(n["@id"], n.createdAt) };
   });
   router.add("POST", `${C}/contractnegotiations/request`, (req) => ({
-    body: query(ctx.store.list<NegotiationRecord>("negotiations", participant(req)["@id"]), req.body).map(withContext),
+    body: query(ctx.store.list<NegotiationRecord>("negotiations", participant(req)["@id"]), req.body).map(
+      withContext,
+    ),
   }));
   router.add("GET", `${C}/contractnegotiations/:id`, (req) => ({ body: withContext(ownNegotiation(req)) }));
-  router.add("GET", `${C}/contractnegotiations/:id/state`, (req) => ({ body: { "@context": COMPACT_CONTEXT, state: ownNegotiation(req).state } }));
+  router.add("GET", `${C}/contractnegotiations/:id/state`, (req) => ({
+    body: { "@context": COMPACT_CONTEXT, state: ownNegotiation(req).state },
+  }));
   router.add("GET", `${C}/contractnegotiations/:id/agreement`, (req) => {
     const n = ownNegotiation(req);
-    const a = n.contractAgreementId ? ctx.store.get<AgreementRecord>("agreements", n.contractAgreementId) : undefined;
+    const a = n.contractAgreementId
+      ? ctx.store.get<AgreementRecord>("agreements", n.contractAgreementId)
+      : undefined;
     if (!a) throw notFound(`Contract negotiation ${n["@id"]} has no agreement`);
     return { body: withContext(a) };
   });
@@ -218,7 +269,8 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
   const ownTransfer = (req: LocalRequest): TransferRecord => {
     const p = participant(req);
     const t = ctx.store.get<TransferRecord>("transfers", req.params.id);
-    if (!t || t.participantContextId !== p["@id"]) throw notFound(`Transfer process ${req.params.id} not found`);
+    if (!t || t.participantContextId !== p["@id"])
+      throw notFound(`Transfer process ${req.params.id} not found`);
     return t;
   };
   router.add("POST", `${C}/transferprocesses`, (req) => {
@@ -226,10 +278,14 @@ export function registerManagementApi(router: Router, ctx: LocalContext, prefix 
     return { body: idResponse(t["@id"], t.createdAt) };
   });
   router.add("POST", `${C}/transferprocesses/request`, (req) => ({
-    body: query(ctx.store.list<TransferRecord>("transfers", participant(req)["@id"]), req.body).map(withContext),
+    body: query(ctx.store.list<TransferRecord>("transfers", participant(req)["@id"]), req.body).map(
+      withContext,
+    ),
   }));
   router.add("GET", `${C}/transferprocesses/:id`, (req) => ({ body: withContext(ownTransfer(req)) }));
-  router.add("GET", `${C}/transferprocesses/:id/state`, (req) => ({ body: { "@context": COMPACT_CONTEXT, state: ownTransfer(req).state } }));
+  router.add("GET", `${C}/transferprocesses/:id/state`, (req) => ({
+    body: { "@context": COMPACT_CONTEXT, state: ownTransfer(req).state },
+  }));
   router.add("GET", `${C}/edrs/:id/dataaddress`, async (req) => ({
     body: withContext(await endpointDataReference(ctx, participant(req)["@id"], req.params.id)),
   }));

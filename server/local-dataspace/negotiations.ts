@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { decodeOfferId, offerPolicy, selects } from "./catalog";
 import { contextOfDspAddress, type LocalContext } from "./context";
 import { badRequest } from "./http";
-import type { AgreementRecord, AssetRecord, ContractDefinitionRecord, Json, NegotiationRecord, NegotiationState, ParticipantRecord } from "./models";
+import type {
+  AgreementRecord,
+  AssetRecord,
+  ContractDefinitionRecord,
+  Json,
+  NegotiationRecord,
+  NegotiationState,
+  ParticipantRecord,
+} from "./models";
 
 /**
  * Contract negotiations of the local dataspace, consumer and provider side, moving through the
@@ -17,7 +25,12 @@ export function saveNegotiation(ctx: LocalContext, n: NegotiationRecord): void {
   ctx.store.put("negotiations", n["@id"], n.participantContextId, n);
 }
 
-function transition(ctx: LocalContext, n: NegotiationRecord, state: NegotiationState, extra: Partial<NegotiationRecord> = {}): NegotiationRecord {
+function transition(
+  ctx: LocalContext,
+  n: NegotiationRecord,
+  state: NegotiationState,
+  extra: Partial<NegotiationRecord> = {},
+): NegotiationRecord {
   const next = { ...n, ...extra, state, stateTimestamp: ctx.now() };
   saveNegotiation(ctx, next);
   return next;
@@ -29,7 +42,8 @@ function actionsOf(permissions: unknown): string {
   return list
     .map((p) => {
       const a = (p as Json).action ?? (p as Json)["odrl:action"];
-      const name = typeof a === "string" ? a : a && typeof a === "object" ? String((a as Json)["@id"] ?? "") : "";
+      const name =
+        typeof a === "string" ? a : a && typeof a === "object" ? String((a as Json)["@id"] ?? "") : "";
       return name.replace(/^odrl:/, "").replace("http://www.w3.org/ns/odrl/2/", "");
     })
     .sort()
@@ -37,12 +51,18 @@ function actionsOf(permissions: unknown): string {
 }
 
 /** The provider's verdict on a contract request: the matched offer, or why it is rejected. */
-function evaluate(ctx: LocalContext, consumer: NegotiationRecord):
+function evaluate(
+  ctx: LocalContext,
+  consumer: NegotiationRecord,
+):
   | { ok: true; provider: ParticipantRecord; definition: ContractDefinitionRecord; asset: AssetRecord }
   | { ok: false; reason: string } {
   const provider = contextOfDspAddress(ctx, consumer.counterPartyAddress);
   if (!provider || provider.state !== "ACTIVATED") {
-    return { ok: false, reason: `No participant of this dataspace answers at ${consumer.counterPartyAddress}` };
+    return {
+      ok: false,
+      reason: `No participant of this dataspace answers at ${consumer.counterPartyAddress}`,
+    };
   }
   const assigner = String(consumer.policy.assigner ?? "");
   if (assigner !== provider.identity) {
@@ -52,30 +72,54 @@ function evaluate(ctx: LocalContext, consumer: NegotiationRecord):
     };
   }
   const decoded = decodeOfferId(consumer.offerId);
-  const definition = decoded ? ctx.store.get<ContractDefinitionRecord>("contractdefinitions", key(provider["@id"], decoded.definitionId)) : undefined;
-  const asset = decoded ? ctx.store.get<AssetRecord>("assets", key(provider["@id"], decoded.assetId)) : undefined;
+  const definition = decoded
+    ? ctx.store.get<ContractDefinitionRecord>(
+        "contractdefinitions",
+        key(provider["@id"], decoded.definitionId),
+      )
+    : undefined;
+  const asset = decoded
+    ? ctx.store.get<AssetRecord>("assets", key(provider["@id"], decoded.assetId))
+    : undefined;
   if (!decoded || !definition || !asset || !selects(definition, asset)) {
-    return { ok: false, reason: `Contract offer ${consumer.offerId} is unknown to the provider ${provider.identity}` };
+    return {
+      ok: false,
+      reason: `Contract offer ${consumer.offerId} is unknown to the provider ${provider.identity}`,
+    };
   }
   if (consumer.assetId !== asset["@id"]) {
-    return { ok: false, reason: `The offer ${consumer.offerId} is for asset ${asset["@id"]}, not ${consumer.assetId}` };
+    return {
+      ok: false,
+      reason: `The offer ${consumer.offerId} is for asset ${asset["@id"]}, not ${consumer.assetId}`,
+    };
   }
   const offered = offerPolicy(ctx, provider, definition, asset["@id"], consumer.offerId);
   const offeredActions = actionsOf(offered["odrl:permission"]);
   if (actionsOf(consumer.policy.permission ?? consumer.policy["odrl:permission"]) !== offeredActions) {
-    return { ok: false, reason: `The requested policy does not match the offer ${consumer.offerId} (permissions: ${offeredActions || "none"})` };
+    return {
+      ok: false,
+      reason: `The requested policy does not match the offer ${consumer.offerId} (permissions: ${offeredActions || "none"})`,
+    };
   }
   return { ok: true, provider, definition, asset };
 }
 
 /** POST …/contractnegotiations: validates the ContractRequest, records it REQUESTED and starts the machine. */
-export function requestNegotiation(ctx: LocalContext, consumerCtx: ParticipantRecord, body: Json): NegotiationRecord {
+export function requestNegotiation(
+  ctx: LocalContext,
+  consumerCtx: ParticipantRecord,
+  body: Json,
+): NegotiationRecord {
   const policy = body.policy as Json | undefined;
-  if (typeof body.counterPartyAddress !== "string" || !body.counterPartyAddress) throw badRequest("counterPartyAddress is required", "counterPartyAddress");
-  if (typeof body.protocol !== "string" || !body.protocol) throw badRequest("protocol is required", "protocol");
+  if (typeof body.counterPartyAddress !== "string" || !body.counterPartyAddress)
+    throw badRequest("counterPartyAddress is required", "counterPartyAddress");
+  if (typeof body.protocol !== "string" || !body.protocol)
+    throw badRequest("protocol is required", "protocol");
   if (!policy || typeof policy !== "object") throw badRequest("policy is required", "policy");
-  if (typeof policy["@id"] !== "string" || !policy["@id"]) throw badRequest("policy.@id (the offer id) is required", "policy/@id");
-  if (typeof policy.target !== "string" || !policy.target) throw badRequest("policy.target (the asset id) is required", "policy/target");
+  if (typeof policy["@id"] !== "string" || !policy["@id"])
+    throw badRequest("policy.@id (the offer id) is required", "policy/@id");
+  if (typeof policy.target !== "string" || !policy.target)
+    throw badRequest("policy.target (the asset id) is required", "policy/target");
   const now = ctx.now();
   const consumer: NegotiationRecord = {
     "@id": randomUUID(),
@@ -125,7 +169,9 @@ function schedule(ctx: LocalContext, consumerId: string): void {
 function step(ctx: LocalContext, consumerId: string): void {
   const consumer = ctx.store.get<NegotiationRecord>("negotiations", consumerId);
   if (!consumer || consumer.type !== "CONSUMER") return;
-  const mirror = consumer.correlationId ? ctx.store.get<NegotiationRecord>("negotiations", consumer.correlationId) : undefined;
+  const mirror = consumer.correlationId
+    ? ctx.store.get<NegotiationRecord>("negotiations", consumer.correlationId)
+    : undefined;
   const both = (state: NegotiationState, extra: Partial<NegotiationRecord> = {}) =>
     ctx.store.transaction(() => {
       transition(ctx, consumer, state, extra);
@@ -180,6 +226,7 @@ function step(ctx: LocalContext, consumerId: string): void {
 /** After a restart: continue every consumer negotiation that had not reached a final state. */
 export function resumeNegotiations(ctx: LocalContext): void {
   for (const n of ctx.store.list<NegotiationRecord>("negotiations")) {
-    if (n.type === "CONSUMER" && (n.state === "REQUESTED" || n.state === "AGREED" || n.state === "VERIFIED")) schedule(ctx, n["@id"]);
+    if (n.type === "CONSUMER" && (n.state === "REQUESTED" || n.state === "AGREED" || n.state === "VERIFIED"))
+      schedule(ctx, n["@id"]);
   }
 }

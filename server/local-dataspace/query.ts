@@ -19,13 +19,21 @@ export class QueryError extends Error {}
 export function parseQuerySpec(body: unknown): ParsedQuery {
   const o = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const num = (v: unknown, def: number) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : def);
-  const rawFilters = Array.isArray(o.filterExpression) ? o.filterExpression : o.filterExpression ? [o.filterExpression] : [];
+  const rawFilters = Array.isArray(o.filterExpression)
+    ? o.filterExpression
+    : o.filterExpression
+      ? [o.filterExpression]
+      : [];
   const filters = rawFilters.map((f) => {
     const c = (f ?? {}) as Record<string, unknown>;
     if (typeof c.operandLeft !== "string" || typeof c.operator !== "string") {
       throw new QueryError("filterExpression: each criterion needs operandLeft and operator");
     }
-    return { left: c.operandLeft.replace(EDC_NAMESPACE, ""), op: c.operator.toLowerCase(), right: c.operandRight };
+    return {
+      left: c.operandLeft.replace(EDC_NAMESPACE, ""),
+      op: c.operator.toLowerCase(),
+      right: c.operandRight,
+    };
   });
   return {
     offset: num(o.offset, 0),

@@ -40,7 +40,8 @@ const HOLDER_ASSETS: Record<string, SeedAsset[]> = {
     {
       id: "fhir-cohort-bundle",
       name: "FHIR R4 diabetes cohort bundle",
-      description: "Pseudonymised FHIR R4 bundle of the type 2 diabetes cohort (Patient, Condition, Observation, MedicationRequest).",
+      description:
+        "Pseudonymised FHIR R4 bundle of the type 2 diabetes cohort (Patient, Condition, Observation, MedicationRequest).",
       contenttype: "application/fhir+json",
     },
     {
@@ -106,12 +107,28 @@ export function seedProviderDefaults(ctx: LocalContext, contextId: string): void
   const policy = (id: string, note: string): PolicyDefinitionRecord => ({
     "@id": id,
     "@type": "PolicyDefinition",
-    policy: { "@type": "Set", permission: [{ action: "use" }], prohibition: [], obligation: [], "dct:description": note },
+    policy: {
+      "@type": "Set",
+      permission: [{ action: "use" }],
+      prohibition: [],
+      obligation: [],
+      "dct:description": note,
+    },
     createdAt: now,
     participantContextId: contextId,
   });
-  ctx.store.put("policies", `${contextId}/${ACCESS_POLICY_ID}`, contextId, policy(ACCESS_POLICY_ID, "Access: participants of the dataspace"));
-  ctx.store.put("policies", `${contextId}/${CONTRACT_POLICY_ID}`, contextId, policy(CONTRACT_POLICY_ID, "Contract: use for permitted secondary use"));
+  ctx.store.put(
+    "policies",
+    `${contextId}/${ACCESS_POLICY_ID}`,
+    contextId,
+    policy(ACCESS_POLICY_ID, "Access: participants of the dataspace"),
+  );
+  ctx.store.put(
+    "policies",
+    `${contextId}/${CONTRACT_POLICY_ID}`,
+    contextId,
+    policy(CONTRACT_POLICY_ID, "Contract: use for permitted secondary use"),
+  );
   const def: ContractDefinitionRecord = {
     "@id": CONTRACT_DEFINITION_ID,
     "@type": "ContractDefinition",
@@ -129,29 +146,63 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
   const now = ctx.now();
   const iso = new Date(now).toISOString();
   ctx.store.transaction(() => {
-    const cell: CellRecord = { id: LOCAL_CELL_ID, version: 0, state: "ACTIVE", stateTimestamp: iso, properties: { name: "Local development cell", runtime: "embedded" } };
+    const cell: CellRecord = {
+      id: LOCAL_CELL_ID,
+      version: 0,
+      state: "ACTIVE",
+      stateTimestamp: iso,
+      properties: { name: "Local development cell", runtime: "embedded" },
+    };
     ctx.store.put("cells", cell.id, "", cell);
     const profile: DataspaceProfileRecord = {
       id: LOCAL_PROFILE_ID,
       version: 0,
       artifacts: ["dsp-2025-1", "dcp-1.0"],
-      deployments: [{ id: `${LOCAL_PROFILE_ID}-${LOCAL_CELL_ID}`, version: 0, state: "ACTIVE", stateTimestamp: iso, cellId: LOCAL_CELL_ID }],
-      properties: { name: "EHDS health dataspace", protocol: "dataspace-protocol-http:2025-1", identity: "DCP v1.0" },
+      deployments: [
+        {
+          id: `${LOCAL_PROFILE_ID}-${LOCAL_CELL_ID}`,
+          version: 0,
+          state: "ACTIVE",
+          stateTimestamp: iso,
+          cellId: LOCAL_CELL_ID,
+        },
+      ],
+      properties: {
+        name: "EHDS health dataspace",
+        protocol: "dataspace-protocol-http:2025-1",
+        identity: "DCP v1.0",
+      },
     };
     ctx.store.put("dataspaceprofiles", profile.id, "", profile);
 
     for (const def of CREDENTIAL_DEFINITIONS) {
-      ctx.store.put("credentialdefinitions", def.id, ctx.issuer.contextId, { ...def, participantContextId: ctx.issuer.contextId });
+      ctx.store.put("credentialdefinitions", def.id, ctx.issuer.contextId, {
+        ...def,
+        participantContextId: ctx.issuer.contextId,
+      });
     }
 
     for (const org of ORGANISATIONS) {
       const tenant: TenantRecord = {
         id: `tenant-${org.slug}`,
         version: 0,
-        properties: { displayName: org.displayName, organization: org.displayName, role: org.role, ehdsParticipantType: org.role, country: org.country },
+        properties: {
+          displayName: org.displayName,
+          organization: org.displayName,
+          role: org.role,
+          ehdsParticipantType: org.role,
+          country: org.country,
+        },
       };
       ctx.store.put("tenants", tenant.id, "", tenant);
-      const vpa = (type: string): Json => ({ id: `${org.slug}-${type}`, version: 0, type, state: "ACTIVE", stateTimestamp: iso, cell });
+      const vpa = (type: string): Json => ({
+        id: `${org.slug}-${type}`,
+        version: 0,
+        type,
+        state: "ACTIVE",
+        stateTimestamp: iso,
+        cell,
+      });
       const pp: ParticipantProfileRecord = {
         id: org.slug,
         version: 0,
@@ -177,9 +228,19 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
         const asset: AssetRecord = {
           "@id": a.id,
           "@type": "Asset",
-          properties: { id: a.id, name: a.name, description: a.description, contenttype: a.contenttype, version: "1.0.0" },
+          properties: {
+            id: a.id,
+            name: a.name,
+            description: a.description,
+            contenttype: a.contenttype,
+            version: "1.0.0",
+          },
           privateProperties: {},
-          dataAddress: { "@type": "DataAddress", type: "HttpData", baseUrl: `${ctx.graphBridgeUrl}/assets/${a.id}` },
+          dataAddress: {
+            "@type": "DataAddress",
+            type: "HttpData",
+            baseUrl: `${ctx.graphBridgeUrl}/assets/${a.id}`,
+          },
           createdAt: now,
           participantContextId: org.slug,
         };
@@ -188,7 +249,12 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
     }
   });
   for (const org of ORGANISATIONS) {
-    await issueOnboardingCredential(ctx, { holderContextId: org.slug, holderDid: org.did, organisation: org.displayName, role: org.role });
+    await issueOnboardingCredential(ctx, {
+      holderContextId: org.slug,
+      holderDid: org.did,
+      organisation: org.displayName,
+      role: org.role,
+    });
   }
   ctx.store.setSetting("seeded", new Date(ctx.now()).toISOString());
 }

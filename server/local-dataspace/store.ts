@@ -57,13 +57,23 @@ export function openLocalStore(dataDir: string): LocalStore {
      VALUES (@collection, @id, @owner, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ld_documents), @data)
      ON CONFLICT (collection, id) DO UPDATE SET owner = excluded.owner, data = excluded.data`,
   );
-  const getOne = db.prepare<[string, string], { data: string }>("SELECT data FROM ld_documents WHERE collection = ? AND id = ?");
-  const listAll = db.prepare<[string], { data: string }>("SELECT data FROM ld_documents WHERE collection = ? ORDER BY seq");
-  const listOwned = db.prepare<[string, string], { data: string }>("SELECT data FROM ld_documents WHERE collection = ? AND owner = ? ORDER BY seq");
+  const getOne = db.prepare<[string, string], { data: string }>(
+    "SELECT data FROM ld_documents WHERE collection = ? AND id = ?",
+  );
+  const listAll = db.prepare<[string], { data: string }>(
+    "SELECT data FROM ld_documents WHERE collection = ? ORDER BY seq",
+  );
+  const listOwned = db.prepare<[string, string], { data: string }>(
+    "SELECT data FROM ld_documents WHERE collection = ? AND owner = ? ORDER BY seq",
+  );
   const del = db.prepare("DELETE FROM ld_documents WHERE collection = ? AND id = ?");
-  const countOf = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM ld_documents WHERE collection = ?");
+  const countOf = db.prepare<[string], { n: number }>(
+    "SELECT COUNT(*) AS n FROM ld_documents WHERE collection = ?",
+  );
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM ld_settings WHERE name = ?");
-  const putSetting = db.prepare("INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+  const putSetting = db.prepare(
+    "INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+  );
 
   return {
     db,

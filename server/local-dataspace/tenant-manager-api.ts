@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto";
 import { slugOfDisplayName } from "../dataspace/organisations";
 import type { LocalContext } from "./context";
 import { badRequest, notFound, type LocalRequest, type Router } from "./http";
-import type { CellRecord, DataspaceProfileRecord, Json, ParticipantProfileRecord, ParticipantRecord, TenantRecord } from "./models";
+import type {
+  CellRecord,
+  DataspaceProfileRecord,
+  Json,
+  ParticipantProfileRecord,
+  ParticipantRecord,
+  TenantRecord,
+} from "./models";
 import { issueOnboardingCredential } from "./issuer";
 import { seedProviderDefaults } from "./seed";
 
@@ -14,13 +21,18 @@ import { seedProviderDefaults } from "./seed";
  */
 
 function objectBody(req: LocalRequest): Json {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest("Invalid JSON format");
+  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body))
+    throw badRequest("Invalid JSON format");
   return req.body as Json;
 }
 
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 
-export function registerTenantManagerApi(router: Router, ctx: LocalContext, prefix = "/tenant-manager/api/v1alpha1"): void {
+export function registerTenantManagerApi(
+  router: Router,
+  ctx: LocalContext,
+  prefix = "/tenant-manager/api/v1alpha1",
+): void {
   const tenant = (id: string): TenantRecord => {
     const t = ctx.store.get<TenantRecord>("tenants", id);
     if (!t) throw notFound(`tenant ${id} not found`);
@@ -34,14 +46,17 @@ export function registerTenantManagerApi(router: Router, ctx: LocalContext, pref
       id: randomUUID(),
       version: 0,
       state: typeof body.state === "string" ? body.state : "ACTIVE",
-      stateTimestamp: typeof body.stateTimestamp === "string" ? body.stateTimestamp : new Date(ctx.now()).toISOString(),
+      stateTimestamp:
+        typeof body.stateTimestamp === "string" ? body.stateTimestamp : new Date(ctx.now()).toISOString(),
       properties: isObject(body.properties) ? body.properties : {},
     };
     ctx.store.put("cells", cell.id, "", cell);
     return { status: 201, body: cell };
   });
 
-  router.add("GET", `${prefix}/dataspace-profiles`, () => ({ body: ctx.store.list<DataspaceProfileRecord>("dataspaceprofiles") }));
+  router.add("GET", `${prefix}/dataspace-profiles`, () => ({
+    body: ctx.store.list<DataspaceProfileRecord>("dataspaceprofiles"),
+  }));
   router.add("POST", `${prefix}/dataspace-profiles`, (req) => {
     const body = objectBody(req);
     const profile: DataspaceProfileRecord = {
@@ -63,7 +78,11 @@ export function registerTenantManagerApi(router: Router, ctx: LocalContext, pref
   router.add("GET", `${prefix}/tenants`, () => ({ body: ctx.store.list<TenantRecord>("tenants") }));
   router.add("POST", `${prefix}/tenants`, (req) => {
     const body = objectBody(req);
-    const t: TenantRecord = { id: randomUUID(), version: 0, properties: isObject(body.properties) ? body.properties : {} };
+    const t: TenantRecord = {
+      id: randomUUID(),
+      version: 0,
+      properties: isObject(body.properties) ? body.properties : {},
+    };
     ctx.store.put("tenants", t.id, "", t);
     return { status: 201, body: t };
   });
@@ -90,8 +109,10 @@ export function registerTenantManagerApi(router: Router, ctx: LocalContext, pref
   router.add("POST", `${prefix}/tenants/:id/participant-profiles`, (req) => {
     const t = tenant(req.params.id);
     const body = objectBody(req);
-    if (typeof body.identifier !== "string" || !body.identifier) throw badRequest("Bad request: identifier is required");
-    const cell = typeof body.cellId === "string" ? ctx.store.get<CellRecord>("cells", body.cellId) : undefined;
+    if (typeof body.identifier !== "string" || !body.identifier)
+      throw badRequest("Bad request: identifier is required");
+    const cell =
+      typeof body.cellId === "string" ? ctx.store.get<CellRecord>("cells", body.cellId) : undefined;
     if (!cell) throw badRequest("Bad request: cellId does not name a cell");
     const profileIds = Array.isArray(body.dataspaceProfileIds) ? body.dataspaceProfileIds.map(String) : [];
     if (profileIds.length === 0 || profileIds.some((id) => !ctx.store.get("dataspaceprofiles", id))) {
@@ -114,20 +135,39 @@ export function registerTenantManagerApi(router: Router, ctx: LocalContext, pref
 export function provisionParticipant(
   ctx: LocalContext,
   tenant: TenantRecord,
-  input: { identifier: string; cell: CellRecord; dataspaceProfileIds: string[]; properties: Json; id?: string; did?: string },
+  input: {
+    identifier: string;
+    cell: CellRecord;
+    dataspaceProfileIds: string[];
+    properties: Json;
+    id?: string;
+    did?: string;
+  },
 ): ParticipantProfileRecord {
   const id = input.id ?? randomUUID();
   const slug = slugOfDisplayName(input.identifier) || id.slice(0, 8);
   const did = input.did ?? `did:web:${ctx.didHost}:${slug}`;
   const now = ctx.now();
-  const vpa = (type: string, state: string) => ({ id: `${id}-${type}`, version: 0, type, state, stateTimestamp: new Date(now).toISOString(), cell: input.cell });
+  const vpa = (type: string, state: string) => ({
+    id: `${id}-${type}`,
+    version: 0,
+    type,
+    state,
+    stateTimestamp: new Date(now).toISOString(),
+    cell: input.cell,
+  });
   const pending: ParticipantProfileRecord = {
     id,
     version: 0,
     identifier: input.identifier,
     tenantId: tenant.id,
     vpas: [vpa("cfm.connector", "PENDING"), vpa("cfm.credentialservice", "PENDING")],
-    properties: { ...input.properties, did, participantContextId: id, dataspaceProfileIds: input.dataspaceProfileIds },
+    properties: {
+      ...input.properties,
+      did,
+      participantContextId: id,
+      dataspaceProfileIds: input.dataspaceProfileIds,
+    },
     error: false,
   };
   const context: ParticipantRecord = {
@@ -155,8 +195,16 @@ export function provisionParticipant(
         vpas: [vpa("cfm.connector", "ACTIVE"), vpa("cfm.credentialservice", "ACTIVE")],
       });
     });
-    const role = typeof tenant.properties.ehdsParticipantType === "string" ? tenant.properties.ehdsParticipantType : String(tenant.properties.role ?? "");
-    await issueOnboardingCredential(ctx, { holderContextId: id, holderDid: did, organisation: String(tenant.properties.displayName ?? input.identifier), role });
+    const role =
+      typeof tenant.properties.ehdsParticipantType === "string"
+        ? tenant.properties.ehdsParticipantType
+        : String(tenant.properties.role ?? "");
+    await issueOnboardingCredential(ctx, {
+      holderContextId: id,
+      holderDid: did,
+      organisation: String(tenant.properties.displayName ?? input.identifier),
+      role,
+    });
   };
   ctx.scheduler.after(ctx.stepMs * 2, activate);
   return pending;

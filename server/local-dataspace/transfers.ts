@@ -3,7 +3,14 @@ import { jwtVerify, SignJWT } from "jose";
 import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace/protocol";
 import { contextOfDspAddress, type LocalContext } from "./context";
 import { badRequest, HttpError, notFound, unauthorized, type Router } from "./http";
-import type { AgreementRecord, EdrRecord, Json, ParticipantRecord, TransferRecord, TransferState } from "./models";
+import type {
+  AgreementRecord,
+  EdrRecord,
+  Json,
+  ParticipantRecord,
+  TransferRecord,
+  TransferState,
+} from "./models";
 
 /**
  * Transfer processes of the local dataspace and its data plane. A pull transfer goes REQUESTED →
@@ -20,20 +27,33 @@ function save(ctx: LocalContext, t: TransferRecord): void {
   ctx.store.put("transfers", t["@id"], t.participantContextId, t);
 }
 
-function transition(ctx: LocalContext, t: TransferRecord, state: TransferState, extra: Partial<TransferRecord> = {}): TransferRecord {
+function transition(
+  ctx: LocalContext,
+  t: TransferRecord,
+  state: TransferState,
+  extra: Partial<TransferRecord> = {},
+): TransferRecord {
   const next = { ...t, ...extra, state, stateTimestamp: ctx.now() };
   save(ctx, next);
   return next;
 }
 
 /** POST …/transferprocesses: validates the TransferRequest, records it REQUESTED and starts the machine. */
-export function requestTransfer(ctx: LocalContext, consumerCtx: ParticipantRecord, body: Json): TransferRecord {
+export function requestTransfer(
+  ctx: LocalContext,
+  consumerCtx: ParticipantRecord,
+  body: Json,
+): TransferRecord {
   for (const field of ["contractId", "counterPartyAddress", "protocol"] as const) {
     if (typeof body[field] !== "string" || !body[field]) throw badRequest(`${field} is required`, field);
   }
-  const transferType = typeof body.transferType === "string" && body.transferType ? body.transferType : DEFAULT_TRANSFER_TYPE;
+  const transferType =
+    typeof body.transferType === "string" && body.transferType ? body.transferType : DEFAULT_TRANSFER_TYPE;
   if (!(TRANSFER_TYPES as readonly string[]).includes(transferType)) {
-    throw badRequest(`transferType ${transferType} is not supported (${TRANSFER_TYPES.join(", ")})`, "transferType");
+    throw badRequest(
+      `transferType ${transferType} is not supported (${TRANSFER_TYPES.join(", ")})`,
+      "transferType",
+    );
   }
   const now = ctx.now();
   const t: TransferRecord = {
@@ -61,17 +81,26 @@ function schedule(ctx: LocalContext, id: string): void {
   ctx.scheduler.after(ctx.stepMs, () => start(ctx, id));
 }
 
-function verdict(ctx: LocalContext, t: TransferRecord): { ok: true; agreement: AgreementRecord } | { ok: false; reason: string } {
+function verdict(
+  ctx: LocalContext,
+  t: TransferRecord,
+): { ok: true; agreement: AgreementRecord } | { ok: false; reason: string } {
   const agreement = ctx.store.get<AgreementRecord>("agreements", t.contractId);
   if (!agreement || agreement.consumerContextId !== t.participantContextId) {
     return { ok: false, reason: `No contract agreement ${t.contractId} exists for this consumer` };
   }
   const provider = contextOfDspAddress(ctx, t.counterPartyAddress);
   if (!provider || provider["@id"] !== agreement.providerContextId) {
-    return { ok: false, reason: `Agreement ${t.contractId} was not made with the participant at ${t.counterPartyAddress}` };
+    return {
+      ok: false,
+      reason: `Agreement ${t.contractId} was not made with the participant at ${t.counterPartyAddress}`,
+    };
   }
   if (t.assetId && t.assetId !== agreement.assetId) {
-    return { ok: false, reason: `Agreement ${t.contractId} covers asset ${agreement.assetId}, not ${t.assetId}` };
+    return {
+      ok: false,
+      reason: `Agreement ${t.contractId} covers asset ${agreement.assetId}, not ${t.assetId}`,
+    };
   }
   return { ok: true, agreement };
 }
@@ -110,16 +139,26 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
     ctx.store.transaction(() => {
       ctx.store.put("edrs", edr.transferProcessId, edr.participantContextId, edr);
       save(ctx, mirror);
-      transition(ctx, consumer, "STARTED", { assetId: agreement.assetId, correlationId: mirror["@id"], counterPartyId: agreement.providerId });
+      transition(ctx, consumer, "STARTED", {
+        assetId: agreement.assetId,
+        correlationId: mirror["@id"],
+        counterPartyId: agreement.providerId,
+      });
     });
     return;
   }
   // push: send the data to the consumer's destination, then complete
-  const started = transition(ctx, consumer, "STARTED", { assetId: agreement.assetId, correlationId: mirror["@id"], counterPartyId: agreement.providerId });
+  const started = transition(ctx, consumer, "STARTED", {
+    assetId: agreement.assetId,
+    correlationId: mirror["@id"],
+    counterPartyId: agreement.providerId,
+  });
   save(ctx, mirror);
-  const baseUrl = typeof consumer.dataDestination.baseUrl === "string" ? consumer.dataDestination.baseUrl : undefined;
+  const baseUrl =
+    typeof consumer.dataDestination.baseUrl === "string" ? consumer.dataDestination.baseUrl : undefined;
   try {
-    if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new Error("a push transfer needs a dataDestination with an http(s) baseUrl");
+    if (!baseUrl || !/^https?:\/\//.test(baseUrl))
+      throw new Error("a push transfer needs a dataDestination with an http(s) baseUrl");
     const data = await ctx.dataSource(agreement.assetId, agreement.providerContextId);
     const res = await fetch(baseUrl, {
       method: "POST",
@@ -145,13 +184,23 @@ export function resumeTransfers(ctx: LocalContext): void {
   }
 }
 
-export const dataPlaneUrl = (ctx: LocalContext, transferId: string) => `${ctx.baseUrl}/public/${encodeURIComponent(transferId)}`;
+export const dataPlaneUrl = (ctx: LocalContext, transferId: string) =>
+  `${ctx.baseUrl}/public/${encodeURIComponent(transferId)}`;
 
 /** The EDR of a started pull transfer, with a freshly signed access token for the data plane. */
-export async function endpointDataReference(ctx: LocalContext, contextId: string, transferId: string): Promise<Json> {
+export async function endpointDataReference(
+  ctx: LocalContext,
+  contextId: string,
+  transferId: string,
+): Promise<Json> {
   const edr = ctx.store.get<EdrRecord>("edrs", transferId);
   const transfer = ctx.store.get<TransferRecord>("transfers", transferId);
-  if (!edr || edr.participantContextId !== contextId || !transfer || (transfer.state !== "STARTED" && transfer.state !== "COMPLETED")) {
+  if (
+    !edr ||
+    edr.participantContextId !== contextId ||
+    !transfer ||
+    (transfer.state !== "STARTED" && transfer.state !== "COMPLETED")
+  ) {
     throw notFound(`No endpoint data reference for transfer process ${transferId}`);
   }
   const k = ctx.keys.dataPlane;
@@ -188,12 +237,15 @@ export function registerDataPlane(router: Router, ctx: LocalContext): void {
       if (!token) throw unauthorized("the endpoint data reference's token is required in Authorization");
       let subject: string | undefined;
       try {
-        const { payload } = await jwtVerify(token, ctx.keys.dataPlane.publicKey, { audience: EDR_TOKEN_AUDIENCE });
+        const { payload } = await jwtVerify(token, ctx.keys.dataPlane.publicKey, {
+          audience: EDR_TOKEN_AUDIENCE,
+        });
         subject = payload.sub;
       } catch {
         throw unauthorized("invalid or expired data plane token");
       }
-      if (subject !== req.params.transferId) throw new HttpError(403, "the token was issued for another transfer", "NotAuthorized");
+      if (subject !== req.params.transferId)
+        throw new HttpError(403, "the token was issued for another transfer", "NotAuthorized");
       const consumer = ctx.store.get<TransferRecord>("transfers", req.params.transferId);
       if (!consumer || (consumer.state !== "STARTED" && consumer.state !== "COMPLETED")) {
         throw new HttpError(409, "the transfer is not started", "InvalidState");
@@ -203,7 +255,9 @@ export function registerDataPlane(router: Router, ctx: LocalContext): void {
       if (consumer.state === "STARTED") {
         ctx.store.transaction(() => {
           transition(ctx, consumer, "COMPLETED");
-          const mirror = consumer.correlationId ? ctx.store.get<TransferRecord>("transfers", consumer.correlationId) : undefined;
+          const mirror = consumer.correlationId
+            ? ctx.store.get<TransferRecord>("transfers", consumer.correlationId)
+            : undefined;
           if (mirror && mirror.state === "STARTED") transition(ctx, mirror, "COMPLETED");
         });
       }

@@ -14,6 +14,8 @@ import type { HandlerContext } from "../../server/http/handler";
 import type { Services } from "../../server/services";
 import { openDatabase, type Db } from "../../server/storage/database";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type JsonBody = any;
 /**
  * The dataspace routes against the embedded local dataspace, over real HTTP on 127.0.0.1: the
  * consumer flow (catalogue → negotiation to FINALIZED → transfer to STARTED → data pulled →
@@ -33,17 +35,39 @@ const pulled: { assetId: string; provider?: string }[] = [];
 
 const dataSource = async (assetId: string, provider?: string) => {
   pulled.push({ assetId, provider });
-  return { resourceType: "Bundle", type: "collection", entry: [{ resource: { resourceType: "Patient", id: `patient-of-${provider}` } }] };
+  return {
+    resourceType: "Bundle",
+    type: "collection",
+    entry: [{ resource: { resourceType: "Patient", id: `patient-of-${provider}` } }],
+  };
 };
 
 async function open(): Promise<Dataspace> {
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, UPSTREAM_TIMEOUT_MS: "3000", PUBLIC_URL: "http://127.0.0.1:3999" });
-  return createDataspace(config, { db, audit: { append: (e: AuditInput) => audit.push(e) }, dataSource, local: { stepMs: STEP_MS } });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    UPSTREAM_TIMEOUT_MS: "3000",
+    PUBLIC_URL: "http://127.0.0.1:3999",
+  });
+  return createDataspace(config, {
+    db,
+    audit: { append: (e: AuditInput) => audit.push(e) },
+    dataSource,
+    local: { stepMs: STEP_MS },
+  });
 }
 
 function user(username: string): SessionUser {
   const p = findPersona(username)!;
-  return { sub: username, username, name: p.name, roles: p.roles, organisation: p.organisation, participantDid: p.participantDid, patientId: p.patientId };
+  return {
+    sub: username,
+    username,
+    name: p.name,
+    roles: p.roles,
+    organisation: p.organisation,
+    participantDid: p.participantDid,
+    patientId: p.patientId,
+  };
 }
 
 interface Call {
@@ -53,9 +77,11 @@ interface Call {
   as?: string;
 }
 
-async function call(key: string, opts: Call = {}): Promise<{ status: number; body: any }> {
+async function call(key: string, opts: Call = {}) {
   const [method, route] = key.split(" ");
-  const url = new URL(`http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`);
+  const url = new URL(
+    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
+  );
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const request = new Request(url, {
     method,
@@ -91,7 +117,10 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeout
 }
 
 async function alphaOffer() {
-  const res = await call("GET /api/negotiations", { query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID }, as: "researcher" });
+  const res = await call("GET /api/negotiations", {
+    query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
+    as: "researcher",
+  });
   expect(res.status).toBe(200);
   const summary = ds.summariseCatalog(res.body);
   const dataset = summary.datasets.find((d) => d.id === "fhir-cohort-bundle")!;
@@ -103,7 +132,14 @@ async function negotiate(body: Record<string, unknown>) {
   expect(started.status).toBe(201);
   const id = started.body["@id"] as string;
   return until(
-    async () => (await call("GET /api/negotiations/:id", { params: { id }, query: { participantId: "pharmaco" }, as: "researcher" })).body,
+    async () =>
+      (
+        await call("GET /api/negotiations/:id", {
+          params: { id },
+          query: { participantId: "pharmaco" },
+          as: "researcher",
+        })
+      ).body,
     (n) => n.state === "FINALIZED" || n.state === "TERMINATED",
   );
 }
@@ -144,8 +180,10 @@ describe("participants", () => {
   it("lists the five ACTIVATED organisations with display name, role, slug and DID", async () => {
     const res = await call("GET /api/participants");
     expect(res.status).toBe(200);
-    const byId = new Map(res.body.map((p: any) => [p.participantId, p]));
-    expect([...byId.keys()]).toEqual(expect.arrayContaining(["alphaklinik-berlin", "lmc", "pharmaco", "medreg", "irs"]));
+    const byId = new Map(res.body.map((p: JsonBody) => [p.participantId, p]));
+    expect([...byId.keys()]).toEqual(
+      expect.arrayContaining(["alphaklinik-berlin", "lmc", "pharmaco", "medreg", "irs"]),
+    );
     expect(byId.get("pharmaco")).toMatchObject({
       "@id": "pharmaco",
       state: "ACTIVATED",
@@ -156,33 +194,57 @@ describe("participants", () => {
       identity: PHARMACO_DID,
     });
     expect(byId.get("medreg")).toMatchObject({ displayName: "MedReg DE", role: "HDAB", slug: "hdab" });
-    expect(byId.get("alphaklinik-berlin")).toMatchObject({ displayName: "AlphaKlinik Berlin", role: "DATA_HOLDER", identity: ALPHA_DID });
+    expect(byId.get("alphaklinik-berlin")).toMatchObject({
+      displayName: "AlphaKlinik Berlin",
+      role: "DATA_HOLDER",
+      identity: ALPHA_DID,
+    });
   });
 
   it("GET /api/participants/me answers the caller's organisation, or the person without one", async () => {
     const me = await call("GET /api/participants/me", { as: "researcher" });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: "pharmaco", displayName: "PharmaCo Research AG", did: PHARMACO_DID, role: "DATA_USER" });
+    expect(me.body).toMatchObject({
+      id: "pharmaco",
+      displayName: "PharmaCo Research AG",
+      did: PHARMACO_DID,
+      role: "DATA_USER",
+    });
     const admin = await call("GET /api/participants/me", { as: "admin" });
-    expect(admin.body).toMatchObject({ id: "user:admin", organization: "Dataspace Operator", role: "CONNECTOR_ADMIN" });
+    expect(admin.body).toMatchObject({
+      id: "user:admin",
+      organization: "Dataspace Operator",
+      role: "CONNECTOR_ADMIN",
+    });
   });
 
   it("onboards a participant: 201 provisioning, then an ACTIVATED context with a DID and a credential", async () => {
-    const res = await call("POST /api/participants", { body: { displayName: "Universitätsklinikum Nord", role: "DATA_HOLDER" } });
+    const res = await call("POST /api/participants", {
+      body: { displayName: "Universitätsklinikum Nord", role: "DATA_HOLDER" },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ displayName: "Universitätsklinikum Nord", role: "DATA_HOLDER", status: "provisioning" });
+    expect(res.body).toMatchObject({
+      displayName: "Universitätsklinikum Nord",
+      role: "DATA_HOLDER",
+      status: "provisioning",
+    });
     expect(res.body.tenantId).toEqual(expect.any(String));
     const id = res.body.participantId as string;
 
     const before = await call("GET /api/participants");
-    expect(before.body.find((p: any) => p.participantId === id)).toBeUndefined(); // still CREATED
+    expect(before.body.find((p: JsonBody) => p.participantId === id)).toBeUndefined(); // still CREATED
 
     const listed = await until(
-      async () => (await call("GET /api/participants")).body.find((p: any) => p.participantId === id),
+      async () => (await call("GET /api/participants")).body.find((p: JsonBody) => p.participantId === id),
       (p) => !!p,
     );
     // the tenant manager's display name, matched through the provisioned participant
-    expect(listed).toMatchObject({ state: "ACTIVATED", displayName: "Universitätsklinikum Nord", role: "", slug: "universittsklinikum-nord" });
+    expect(listed).toMatchObject({
+      state: "ACTIVATED",
+      displayName: "Universitätsklinikum Nord",
+      role: "",
+      slug: "universittsklinikum-nord",
+    });
     expect(listed.identity).toMatch(/^did:web:.+:universittsklinikum-nord$/);
 
     const creds = await until(
@@ -195,26 +257,47 @@ describe("participants", () => {
   });
 
   it("PATCH renames a participant in the tenant manager, and the list follows", async () => {
-    const res = await call("PATCH /api/participants/:id", { params: { id: "irs" }, body: { displayName: "IRS Paris", organization: "Institut de Recherche Santé" } });
+    const res = await call("PATCH /api/participants/:id", {
+      params: { id: "irs" },
+      body: { displayName: "IRS Paris", organization: "Institut de Recherche Santé" },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: "irs", displayName: "IRS Paris", organization: "Institut de Recherche Santé", did: "did:web:irs.fr:research" });
+    expect(res.body).toMatchObject({
+      id: "irs",
+      displayName: "IRS Paris",
+      organization: "Institut de Recherche Santé",
+      did: "did:web:irs.fr:research",
+    });
     const list = await call("GET /api/participants");
-    expect(list.body.find((p: any) => p.participantId === "irs").displayName).toBe("IRS Paris");
-    const missing = await call("PATCH /api/participants/:id", { params: { id: "nobody" }, body: { displayName: "x" } });
+    expect(list.body.find((p: JsonBody) => p.participantId === "irs").displayName).toBe("IRS Paris");
+    const missing = await call("PATCH /api/participants/:id", {
+      params: { id: "nobody" },
+      body: { displayName: "x" },
+    });
     expect(missing.status).toBe(404);
   });
 
   it("answers a participant's credentials as W3C VCs whose proof verifies with the issuer's DID key", async () => {
     const res = await call("GET /api/participants/:id/credentials", { params: { id: "pharmaco" } });
     expect(res.status).toBe(200);
-    const vc = res.body.find((c: any) => c.type.includes("EHDSParticipantCredential"));
-    expect(vc).toMatchObject({ issuer: ds.local!.issuerDid, credentialSubject: { id: PHARMACO_DID, ehdsParticipantType: "DATA_USER" } });
+    const vc = res.body.find((c: JsonBody) => c.type.includes("EHDSParticipantCredential"));
+    expect(vc).toMatchObject({
+      issuer: ds.local!.issuerDid,
+      credentialSubject: { id: PHARMACO_DID, ehdsParticipantType: "DATA_USER" },
+    });
     expect(vc.issuanceDate).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    const didDoc = await (await fetch(`${ds.local!.url}/dids/${encodeURIComponent(ds.local!.issuerDid)}`)).json();
+    const didDoc = await (
+      await fetch(`${ds.local!.url}/dids/${encodeURIComponent(ds.local!.issuerDid)}`)
+    ).json();
     const key = await importJWK(didDoc.verificationMethod[0].publicKeyJwk, "EdDSA");
-    const { payload } = await jwtVerify(vc.proof.jwt, key, { issuer: ds.local!.issuerDid, subject: PHARMACO_DID });
-    expect((payload.vc as any).credentialSubject).toEqual(vc.credentialSubject);
-    expect((await call("GET /api/participants/:id/credentials", { params: { id: "nobody" } })).status).toBe(404);
+    const { payload } = await jwtVerify(vc.proof.jwt, key, {
+      issuer: ds.local!.issuerDid,
+      subject: PHARMACO_DID,
+    });
+    expect((payload.vc as { credentialSubject: unknown }).credentialSubject).toEqual(vc.credentialSubject);
+    expect((await call("GET /api/participants/:id/credentials", { params: { id: "nobody" } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -222,9 +305,9 @@ describe("assets", () => {
   it("groups normalised assets per ACTIVATED context and merges demonstration entries by identity and @id", async () => {
     const res = await call("GET /api/assets");
     expect(res.status).toBe(200);
-    const alpha = res.body.find((g: any) => g.identity === ALPHA_DID);
+    const alpha = res.body.find((g: JsonBody) => g.identity === ALPHA_DID);
     expect(alpha.participantId).toBe("alphaklinik-berlin");
-    const bundle = alpha.assets.filter((a: any) => a["@id"] === "fhir-cohort-bundle");
+    const bundle = alpha.assets.filter((a: JsonBody) => a["@id"] === "fhir-cohort-bundle");
     expect(bundle).toHaveLength(1); // the demo asset with the same @id is dropped
     expect(bundle[0]._demo).toBeUndefined(); // live first
     expect(bundle[0]).toMatchObject({
@@ -233,23 +316,38 @@ describe("assets", () => {
       "edc:name": "FHIR R4 diabetes cohort bundle",
       "edc:contenttype": "application/fhir+json",
     });
-    const lmc = res.body.find((g: any) => g.identity === "did:web:lmc.nl:participant");
-    expect(lmc.assets.map((a: any) => a["@id"])).toEqual(["fhir-patient-everything", "healthdcatap-catalog"]);
+    const lmc = res.body.find((g: JsonBody) => g.identity === "did:web:lmc.nl:participant");
+    expect(lmc.assets.map((a: JsonBody) => a["@id"])).toEqual([
+      "fhir-patient-everything",
+      "healthdcatap-catalog",
+    ]);
     expect(lmc.assets[1]._demo).toBe(true);
   });
 
   it("registers an asset (version 1.0.0) that then appears in the list and in the provider catalogue", async () => {
     const created = await call("POST /api/assets", {
       as: "clinic",
-      body: { participantId: "alphaklinik-berlin", assetId: "fhir-oncology-2025", name: "Oncology cohort 2025" },
+      body: {
+        participantId: "alphaklinik-berlin",
+        assetId: "fhir-oncology-2025",
+        name: "Oncology cohort 2025",
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body["@id"]).toBe("fhir-oncology-2025");
     const list = await call("GET /api/assets", { query: { participantId: "alphaklinik-berlin" } });
-    const asset = list.body.find((a: any) => a["@id"] === "fhir-oncology-2025");
-    expect(asset).toMatchObject({ name: "Oncology cohort 2025", description: "", contenttype: "application/json", "edc:description": "" });
+    const asset = list.body.find((a: JsonBody) => a["@id"] === "fhir-oncology-2025");
+    expect(asset).toMatchObject({
+      name: "Oncology cohort 2025",
+      description: "",
+      contenttype: "application/json",
+      "edc:description": "",
+    });
     expect(asset.properties.version).toBe("1.0.0");
-    expect(asset.dataAddress).toMatchObject({ type: "HttpData", baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/fhir-oncology-2025" });
+    expect(asset.dataAddress).toMatchObject({
+      type: "HttpData",
+      baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/fhir-oncology-2025",
+    });
     const { summary } = await alphaOffer();
     expect(summary.datasets.map((d) => d.id)).toContain("fhir-oncology-2025");
   });
@@ -260,7 +358,11 @@ describe("negotiation and transfer", () => {
     const { summary, dataset } = await alphaOffer();
     expect(summary.providerDid).toBe(ALPHA_DID);
     expect(summary.endpointUrl).toBe(`${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
-    expect(dataset.offers[0].policy).toMatchObject({ "@type": "odrl:Offer", "odrl:assigner": ALPHA_DID, "odrl:target": "fhir-cohort-bundle" });
+    expect(dataset.offers[0].policy).toMatchObject({
+      "@type": "odrl:Offer",
+      "odrl:assigner": ALPHA_DID,
+      "odrl:target": "fhir-cohort-bundle",
+    });
   });
 
   let agreementId = "";
@@ -270,13 +372,26 @@ describe("negotiation and transfer", () => {
     const seen = new Set<string>();
     const started = await call("POST /api/negotiations", {
       as: "researcher",
-      body: { participantId: "pharmaco", counterPartyAddress: `${ds.local!.protocolBaseUrl}/`, counterPartyId: "alphaklinik-berlin", providerDid: ALPHA_DID, offerId, assetId: "fhir-cohort-bundle" },
+      body: {
+        participantId: "pharmaco",
+        counterPartyAddress: `${ds.local!.protocolBaseUrl}/`,
+        counterPartyId: "alphaklinik-berlin",
+        providerDid: ALPHA_DID,
+        offerId,
+        assetId: "fhir-cohort-bundle",
+      },
     });
     expect(started.status).toBe(201);
     const id = started.body["@id"];
     const final = await until(
       async () => {
-        const n = (await call("GET /api/negotiations/:id", { params: { id }, query: { participantId: "pharmaco" }, as: "researcher" })).body;
+        const n = (
+          await call("GET /api/negotiations/:id", {
+            params: { id },
+            query: { participantId: "pharmaco" },
+            as: "researcher",
+          })
+        ).body;
         seen.add(n.state);
         return n;
       },
@@ -289,9 +404,12 @@ describe("negotiation and transfer", () => {
     expect([...seen].every((s) => ["REQUESTED", "AGREED", "VERIFIED", "FINALIZED"].includes(s))).toBe(true);
     agreementId = final.contractAgreementId;
 
-    const list = await call("GET /api/negotiations", { query: { participantId: "pharmaco" }, as: "researcher" });
+    const list = await call("GET /api/negotiations", {
+      query: { participantId: "pharmaco" },
+      as: "researcher",
+    });
     expect(list.body[0]["@id"]).toBe(id); // live first, newest first
-    expect(list.body.some((n: any) => n._demo)).toBe(true);
+    expect(list.body.some((n: JsonBody) => n._demo)).toBe(true);
   });
 
   it("terminates a negotiation whose assigner is not the provider's DID, with an error detail", async () => {
@@ -304,7 +422,9 @@ describe("negotiation and transfer", () => {
       assetId: "fhir-cohort-bundle",
     });
     expect(n.state).toBe("TERMINATED");
-    expect(n.errorDetail).toMatch(/assigner "alphaklinik-berlin" is not the provider's DID did:web:alpha-klinik\.de:participant/);
+    expect(n.errorDetail).toMatch(
+      /assigner "alphaklinik-berlin" is not the provider's DID did:web:alpha-klinik\.de:participant/,
+    );
   });
 
   it("terminates a negotiation for an offer the provider does not know", async () => {
@@ -324,22 +444,45 @@ describe("negotiation and transfer", () => {
     expect(agreementId).not.toBe("");
     const started = await call("POST /api/transfers", {
       as: "researcher",
-      body: { participantId: "pharmaco", contractId: agreementId, counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`, assetId: "fhir-cohort-bundle" },
+      body: {
+        participantId: "pharmaco",
+        contractId: agreementId,
+        counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+        assetId: "fhir-cohort-bundle",
+      },
     });
     expect(started.status).toBe(201);
     const id = started.body["@id"];
     const running = await until(
-      async () => (await call("GET /api/transfers/:id", { params: { id }, query: { participantId: "pharmaco" }, as: "researcher" })).body,
+      async () =>
+        (
+          await call("GET /api/transfers/:id", {
+            params: { id },
+            query: { participantId: "pharmaco" },
+            as: "researcher",
+          })
+        ).body,
       (t) => t.state !== "REQUESTED",
     );
-    expect(running).toMatchObject({ state: "STARTED", transferType: "HttpData-PULL", assetId: "fhir-cohort-bundle" });
+    expect(running).toMatchObject({
+      state: "STARTED",
+      transferType: "HttpData-PULL",
+      assetId: "fhir-cohort-bundle",
+    });
 
     const data = await ds.pullTransferData("pharmaco", id);
     expect(data.endpoint).toBe(`${ds.local!.url}/public/${id}`);
-    expect(data.data).toMatchObject({ resourceType: "Bundle", entry: [{ resource: { id: "patient-of-alphaklinik-berlin" } }] });
+    expect(data.data).toMatchObject({
+      resourceType: "Bundle",
+      entry: [{ resource: { id: "patient-of-alphaklinik-berlin" } }],
+    });
     expect(pulled).toContainEqual({ assetId: "fhir-cohort-bundle", provider: "alphaklinik-berlin" });
 
-    const done = await call("GET /api/transfers/:id", { params: { id }, query: { participantId: "pharmaco" }, as: "researcher" });
+    const done = await call("GET /api/transfers/:id", {
+      params: { id },
+      query: { participantId: "pharmaco" },
+      as: "researcher",
+    });
     expect(done.body.state).toBe("COMPLETED");
 
     const edr = await fetch(`${ds.local!.url}/public/${id}`);
@@ -349,34 +492,67 @@ describe("negotiation and transfer", () => {
   it("terminates a transfer without a valid agreement", async () => {
     const started = await call("POST /api/transfers", {
       as: "researcher",
-      body: { participantId: "pharmaco", contractId: "no-such-agreement", counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1` },
+      body: {
+        participantId: "pharmaco",
+        contractId: "no-such-agreement",
+        counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+      },
     });
     expect(started.status).toBe(201);
     const t = await until(
-      async () => (await call("GET /api/transfers/:id", { params: { id: started.body["@id"] }, query: { participantId: "pharmaco" } })).body,
+      async () =>
+        (
+          await call("GET /api/transfers/:id", {
+            params: { id: started.body["@id"] },
+            query: { participantId: "pharmaco" },
+          })
+        ).body,
       (x) => x.state !== "REQUESTED",
     );
-    expect(t).toMatchObject({ state: "TERMINATED", errorDetail: expect.stringMatching(/No contract agreement no-such-agreement/) });
+    expect(t).toMatchObject({
+      state: "TERMINATED",
+      errorDetail: expect.stringMatching(/No contract agreement no-such-agreement/),
+    });
   });
 
   it("starts a demonstration transfer for a demo agreement id without asking the connector, and reads it back", async () => {
     const res = await call("POST /api/transfers", {
       as: "researcher",
-      body: { participantId: "pharmaco", contractId: "agreement-fhir-cohort-bundle-001", counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp", assetId: "fhir-cohort-bundle" },
+      body: {
+        participantId: "pharmaco",
+        contractId: "agreement-fhir-cohort-bundle-001",
+        counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp",
+        assetId: "fhir-cohort-bundle",
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ "@type": "TransferProcess", state: "REQUESTED", type: "CONSUMER", _demo: true, transferType: "HttpData-PULL" });
-    const back = await call("GET /api/transfers/:id", { params: { id: res.body["@id"] }, query: { participantId: "pharmaco" } });
+    expect(res.body).toMatchObject({
+      "@type": "TransferProcess",
+      state: "REQUESTED",
+      type: "CONSUMER",
+      _demo: true,
+      transferType: "HttpData-PULL",
+    });
+    const back = await call("GET /api/transfers/:id", {
+      params: { id: res.body["@id"] },
+      query: { participantId: "pharmaco" },
+    });
     expect(back.status).toBe(200);
     expect(back.body["@id"]).toBe(res.body["@id"]);
     const list = await call("GET /api/transfers", { query: { participantId: "pharmaco" } });
-    expect(list.body.map((t: any) => t["@id"])).toContain(res.body["@id"]);
+    expect(list.body.map((t: JsonBody) => t["@id"])).toContain(res.body["@id"]);
   });
 
   it("GET /api/negotiations/:id answers 404 for an unknown id", async () => {
-    const res = await call("GET /api/negotiations/:id", { params: { id: "nope" }, query: { participantId: "pharmaco" } });
+    const res = await call("GET /api/negotiations/:id", {
+      params: { id: "nope" },
+      query: { participantId: "pharmaco" },
+    });
     expect(res.status).toBe(404);
-    expect((await call("GET /api/transfers/:id", { params: { id: "nope" }, query: { participantId: "pharmaco" } })).status).toBe(404);
+    expect(
+      (await call("GET /api/transfers/:id", { params: { id: "nope" }, query: { participantId: "pharmaco" } }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -385,7 +561,7 @@ describe("tasks", () => {
     const researcher = await call("GET /api/tasks", { as: "researcher" });
     expect(researcher.status).toBe(200);
     expect(researcher.body.length).toBeGreaterThan(0);
-    expect(new Set(researcher.body.map((t: any) => t.participantId))).toEqual(new Set(["pharmaco"]));
+    expect(new Set(researcher.body.map((t: JsonBody) => t.participantId))).toEqual(new Set(["pharmaco"]));
     expect(researcher.body[0]).toEqual({
       id: expect.any(String),
       title: expect.any(String),
@@ -396,10 +572,12 @@ describe("tasks", () => {
     });
     const clinic = await call("GET /api/tasks", { as: "clinic" });
     expect(clinic.body.length).toBeGreaterThan(0);
-    expect(new Set(clinic.body.map((t: any) => t.participantId))).toEqual(new Set(["alphaklinik-berlin"]));
-    expect(clinic.body.some((t: any) => t.kind === "negotiation" && t.state === "FINALIZED")).toBe(true);
+    expect(new Set(clinic.body.map((t: JsonBody) => t.participantId))).toEqual(
+      new Set(["alphaklinik-berlin"]),
+    );
+    expect(clinic.body.some((t: JsonBody) => t.kind === "negotiation" && t.state === "FINALIZED")).toBe(true);
     const admin = await call("GET /api/tasks", { as: "admin" });
-    const contexts = new Set(admin.body.map((t: any) => t.participantId));
+    const contexts = new Set(admin.body.map((t: JsonBody) => t.participantId));
     expect(contexts.has("pharmaco") && contexts.has("alphaklinik-berlin")).toBe(true);
   });
 });
@@ -409,7 +587,14 @@ describe("restart", () => {
     const { offerId } = await alphaOffer();
     const pending = await call("POST /api/negotiations", {
       as: "researcher",
-      body: { participantId: "pharmaco", counterPartyAddress: ds.local!.protocolBaseUrl, counterPartyId: "alphaklinik-berlin", providerDid: ALPHA_DID, offerId, assetId: "fhir-cohort-bundle" },
+      body: {
+        participantId: "pharmaco",
+        counterPartyAddress: ds.local!.protocolBaseUrl,
+        counterPartyId: "alphaklinik-berlin",
+        providerDid: ALPHA_DID,
+        offerId,
+        assetId: "fhir-cohort-bundle",
+      },
     });
     const before = await call("GET /api/negotiations", { query: { participantId: "pharmaco" } });
     const participantsBefore = (await call("GET /api/participants")).body.length;
@@ -417,12 +602,20 @@ describe("restart", () => {
 
     ds = await open();
     const after = await call("GET /api/negotiations", { query: { participantId: "pharmaco" } });
-    expect(after.body.map((n: any) => n["@id"])).toEqual(before.body.map((n: any) => n["@id"]));
+    expect(after.body.map((n: JsonBody) => n["@id"])).toEqual(before.body.map((n: JsonBody) => n["@id"]));
     expect((await call("GET /api/participants")).body).toHaveLength(participantsBefore);
-    expect((await call("GET /api/participants")).body.find((p: any) => p.participantId === "irs").displayName).toBe("IRS Paris");
+    expect(
+      (await call("GET /api/participants")).body.find((p: JsonBody) => p.participantId === "irs").displayName,
+    ).toBe("IRS Paris");
 
     const resumed = await until(
-      async () => (await call("GET /api/negotiations/:id", { params: { id: pending.body["@id"] }, query: { participantId: "pharmaco" } })).body,
+      async () =>
+        (
+          await call("GET /api/negotiations/:id", {
+            params: { id: pending.body["@id"] },
+            query: { participantId: "pharmaco" },
+          })
+        ).body,
       (n) => n.state === "FINALIZED",
     );
     expect(resumed.state).toBe("FINALIZED");

@@ -12,6 +12,8 @@ import type { Services } from "../../server/services";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { closedPortUrl, startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type JsonBody = any;
 /**
  * The rules of spec section 4 (Negotiations, Transfers, Assets, Participants) checked black-box
  * against an upstream double that records what the hub sends: every 400 text, the counter-party
@@ -46,12 +48,31 @@ async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
 
 function user(username: string): SessionUser {
   const p = findPersona(username)!;
-  return { sub: username, username, name: p.name, roles: p.roles, organisation: p.organisation, participantDid: p.participantDid };
+  return {
+    sub: username,
+    username,
+    name: p.name,
+    roles: p.roles,
+    organisation: p.organisation,
+    participantDid: p.participantDid,
+  };
 }
 
-async function call(ds: Dataspace, key: string, opts: { query?: Record<string, string>; body?: unknown; raw?: string; params?: Record<string, string>; as?: string } = {}) {
+async function call(
+  ds: Dataspace,
+  key: string,
+  opts: {
+    query?: Record<string, string>;
+    body?: unknown;
+    raw?: string;
+    params?: Record<string, string>;
+    as?: string;
+  } = {},
+) {
   const [method, route] = key.split(" ");
-  const url = new URL(`http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`);
+  const url = new URL(
+    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
+  );
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const hasBody = opts.body !== undefined || opts.raw !== undefined;
   const request = new Request(url, {
@@ -59,7 +80,13 @@ async function call(ds: Dataspace, key: string, opts: { query?: Record<string, s
     headers: hasBody ? { "content-type": "application/json" } : {},
     body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
   });
-  const ctx: HandlerContext = { request, url, params: opts.params ?? {}, user: user(opts.as ?? "admin"), services: { dataspace: ds } as unknown as Services };
+  const ctx: HandlerContext = {
+    request,
+    url,
+    params: opts.params ?? {},
+    user: user(opts.as ?? "admin"),
+    services: { dataspace: ds } as unknown as Services,
+  };
   let res: Response;
   try {
     res = await dataspaceHandlers[key](ctx);
@@ -86,15 +113,47 @@ describe("400 answers, word for word, and nothing sent upstream", () => {
   const cases: [string, { query?: Record<string, string>; body?: unknown; raw?: string }, string][] = [
     ["GET /api/negotiations", {}, "participantId query parameter is required"],
     ["GET /api/negotiations", { query: { participantId: "" } }, "participantId query parameter is required"],
-    ["GET /api/negotiations", { query: { participantId: "pharmaco", catalog: "true" } }, "providerDid is required for catalog fetch"],
-    ["POST /api/negotiations", { body: { counterPartyAddress: "http://p", assetId: "a", offerId: "o" } }, "participantId, counterPartyAddress, and assetId are required"],
-    ["POST /api/negotiations", { body: { participantId: "c", assetId: "a", offerId: "o" } }, "participantId, counterPartyAddress, and assetId are required"],
-    ["POST /api/negotiations", { body: { participantId: "c", counterPartyAddress: "http://p", assetId: "  ", offerId: "o" } }, "participantId, counterPartyAddress, and assetId are required"],
+    [
+      "GET /api/negotiations",
+      { query: { participantId: "pharmaco", catalog: "true" } },
+      "providerDid is required for catalog fetch",
+    ],
+    [
+      "POST /api/negotiations",
+      { body: { counterPartyAddress: "http://p", assetId: "a", offerId: "o" } },
+      "participantId, counterPartyAddress, and assetId are required",
+    ],
+    [
+      "POST /api/negotiations",
+      { body: { participantId: "c", assetId: "a", offerId: "o" } },
+      "participantId, counterPartyAddress, and assetId are required",
+    ],
+    [
+      "POST /api/negotiations",
+      { body: { participantId: "c", counterPartyAddress: "http://p", assetId: "  ", offerId: "o" } },
+      "participantId, counterPartyAddress, and assetId are required",
+    ],
     ["GET /api/transfers", {}, "participantId query parameter is required"],
-    ["POST /api/transfers", { body: { participantId: "c", contractId: "x" } }, "participantId, contractId, and counterPartyAddress are required"],
-    ["POST /api/transfers", { body: { contractId: "x", counterPartyAddress: "http://p" } }, "participantId, contractId, and counterPartyAddress are required"],
-    ["POST /api/assets", { body: { participantId: "c", assetId: "a" } }, "participantId, assetId, and name are required"],
-    ["POST /api/assets", { body: { assetId: "a", name: "n" } }, "participantId, assetId, and name are required"],
+    [
+      "POST /api/transfers",
+      { body: { participantId: "c", contractId: "x" } },
+      "participantId, contractId, and counterPartyAddress are required",
+    ],
+    [
+      "POST /api/transfers",
+      { body: { contractId: "x", counterPartyAddress: "http://p" } },
+      "participantId, contractId, and counterPartyAddress are required",
+    ],
+    [
+      "POST /api/assets",
+      { body: { participantId: "c", assetId: "a" } },
+      "participantId, assetId, and name are required",
+    ],
+    [
+      "POST /api/assets",
+      { body: { assetId: "a", name: "n" } },
+      "participantId, assetId, and name are required",
+    ],
     ["POST /api/participants", { body: { displayName: "X" } }, "displayName and role are required"],
     ["POST /api/participants", { body: { role: "DATA_USER" } }, "displayName and role are required"],
     ["POST /api/negotiations", { raw: "{not json" }, "Request body must be valid JSON"],
@@ -110,7 +169,9 @@ describe("400 answers, word for word, and nothing sent upstream", () => {
 
   it("POST /api/negotiations without offerId or policyId says offerId is required and the catalogue comes first", async () => {
     const ds = await dataspace();
-    const res = await call(ds, "POST /api/negotiations", { body: { participantId: "c", counterPartyAddress: "http://p", assetId: "a" } });
+    const res = await call(ds, "POST /api/negotiations", {
+      body: { participantId: "c", counterPartyAddress: "http://p", assetId: "a" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^offerId is required/);
     expect(res.body.error).toMatch(/fetch the provider catalog first/);
@@ -119,7 +180,9 @@ describe("400 answers, word for word, and nothing sent upstream", () => {
 
   it("POST /api/transfers refuses an unknown transferType", async () => {
     const ds = await dataspace();
-    const res = await call(ds, "POST /api/transfers", { body: { participantId: "c", contractId: "x", counterPartyAddress: "http://p", transferType: "FTP" } });
+    const res = await call(ds, "POST /api/transfers", {
+      body: { participantId: "c", contractId: "x", counterPartyAddress: "http://p", transferType: "FTP" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/HttpData-PULL, HttpData-PUSH/);
   });
@@ -138,9 +201,18 @@ describe("counter-party address normalisation", () => {
   it.each(cases)("%s with %s -> %s", async (address, counterPartyId, expected) => {
     expect(normaliseCounterPartyAddress(address, counterPartyId)).toBe(expected);
     const ds = await dataspace();
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, { json: { "@type": "IdResponse", "@id": "neg-1" } });
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, {
+      json: { "@type": "IdResponse", "@id": "neg-1" },
+    });
     const res = await call(ds, "POST /api/negotiations", {
-      body: { participantId: "pharmaco", counterPartyAddress: address, counterPartyId, providerDid: ALPHA_DID, offerId: "offer-1", assetId: "asset-1" },
+      body: {
+        participantId: "pharmaco",
+        counterPartyAddress: address,
+        counterPartyId,
+        providerDid: ALPHA_DID,
+        offerId: "offer-1",
+        assetId: "asset-1",
+      },
     });
     expect(res.status).toBe(201);
     expect((double.requests[0].body as { counterPartyAddress: string }).counterPartyAddress).toBe(expected);
@@ -150,13 +222,27 @@ describe("counter-party address normalisation", () => {
 describe("the contract request sent to the connector", () => {
   const send = async (body: Record<string, unknown>) => {
     const ds = await dataspace();
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, { json: { "@type": "IdResponse", "@id": "neg-42", createdAt: 1700000000000 } });
-    const res = await call(ds, "POST /api/negotiations", { body: { participantId: "pharmaco", counterPartyAddress: "http://p/api/dsp", assetId: "fhir-cohort-bundle", ...body } });
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, {
+      json: { "@type": "IdResponse", "@id": "neg-42", createdAt: 1700000000000 },
+    });
+    const res = await call(ds, "POST /api/negotiations", {
+      body: {
+        participantId: "pharmaco",
+        counterPartyAddress: "http://p/api/dsp",
+        assetId: "fhir-cohort-bundle",
+        ...body,
+      },
+    });
     return { res, sent: double.received("POST", `${MGMT}/pharmaco/contractnegotiations`) };
   };
 
   it("is DSP 2025-1 with an Offer: @id = offerId, assigner = providerDid, target = assetId, one permission `use`", async () => {
-    const { res, sent } = await send({ counterPartyId: "alpha-ctx", providerDid: ALPHA_DID, offerId: "offer-1", policyId: "legacy-1" });
+    const { res, sent } = await send({
+      counterPartyId: "alpha-ctx",
+      providerDid: ALPHA_DID,
+      offerId: "offer-1",
+      policyId: "legacy-1",
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ "@type": "IdResponse", "@id": "neg-42", createdAt: 1700000000000 });
     expect(sent).toHaveLength(1);
@@ -166,93 +252,167 @@ describe("the contract request sent to the connector", () => {
       "@type": "ContractRequest",
       counterPartyAddress: "http://p/api/dsp/alpha-ctx/2025-1",
       protocol: "dataspace-protocol-http:2025-1",
-      policy: { "@type": "Offer", "@id": "offer-1", assigner: ALPHA_DID, target: "fhir-cohort-bundle", permission: [{ action: "use" }] },
+      policy: {
+        "@type": "Offer",
+        "@id": "offer-1",
+        assigner: ALPHA_DID,
+        target: "fhir-cohort-bundle",
+        permission: [{ action: "use" }],
+      },
     });
   });
 
   it("uses policyId when offerId is absent, and the counter-party id as assigner without a provider DID", async () => {
     const { sent } = await send({ counterPartyId: "alpha-ctx", policyId: "legacy-1" });
-    expect((sent[0].body as any).policy).toEqual({ "@type": "Offer", "@id": "legacy-1", assigner: "alpha-ctx", target: "fhir-cohort-bundle", permission: [{ action: "use" }] });
+    expect((sent[0].body as { policy: unknown }).policy).toEqual({
+      "@type": "Offer",
+      "@id": "legacy-1",
+      assigner: "alpha-ctx",
+      target: "fhir-cohort-bundle",
+      permission: [{ action: "use" }],
+    });
   });
 
   it("has an empty assigner when neither providerDid nor counterPartyId is given", async () => {
     const { sent } = await send({ offerId: "offer-9" });
-    expect((sent[0].body as any).policy.assigner).toBe("");
-    expect((sent[0].body as any).policy).not.toHaveProperty("prohibition");
-    expect((sent[0].body as any).policy).not.toHaveProperty("obligation");
+    expect((sent[0].body as { policy: { assigner: string } }).policy.assigner).toBe("");
+    expect((sent[0].body as { policy: unknown }).policy).not.toHaveProperty("prohibition");
+    expect((sent[0].body as { policy: unknown }).policy).not.toHaveProperty("obligation");
   });
 
   it("asks the consumer's connector for the provider catalogue by DID and answers it unchanged", async () => {
     const ds = await dataspace();
-    const catalog = { "@type": "dcat:Catalog", "dcat:dataset": [{ "@id": "a1", "odrl:hasPolicy": [{ "@id": "offer-a1" }] }] };
+    const catalog = {
+      "@type": "dcat:Catalog",
+      "dcat:dataset": [{ "@id": "a1", "odrl:hasPolicy": [{ "@id": "offer-a1" }] }],
+    };
     double.on("POST", `${MGMT}/pharmaco/catalog/request`, { json: catalog });
-    const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID } });
+    const res = await call(ds, "GET /api/negotiations", {
+      query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(catalog);
-    expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "CatalogRequest", counterPartyId: ALPHA_DID, protocol: "dataspace-protocol-http:2025-1" });
+    expect(double.requests[0].body).toMatchObject({
+      "@context": [CTX],
+      "@type": "CatalogRequest",
+      counterPartyId: ALPHA_DID,
+      protocol: "dataspace-protocol-http:2025-1",
+    });
     expect(ds.summariseCatalog(res.body).datasets[0].offers[0].id).toBe("offer-a1");
   });
 });
 
 describe("transfers", () => {
-  const demoIds = ["agreement-fhir-cohort-bundle-001", "agreement-fhir-x-123", "agreement-fhir-a_b-c-999", "agreement-fhir---000"];
-  it.each(demoIds)("%s is a demonstration contract: 201 demo TransferProcess, nothing sent", async (contractId) => {
-    const ds = await dataspace();
-    const res = await call(ds, "POST /api/transfers", { body: { participantId: "pharmaco", contractId, counterPartyAddress: "http://p/api/dsp", assetId: "fhir-cohort-bundle" } });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
-      "@type": "TransferProcess",
-      state: "REQUESTED",
-      type: "CONSUMER",
-      contractId,
-      assetId: "fhir-cohort-bundle",
-      counterPartyAddress: "http://p/api/dsp",
-      transferType: "HttpData-PULL",
-      _demo: true,
-    });
-    expect(res.body["@id"]).toMatch(/^transfer-demo-/);
-    expect(res.body.stateTimestamp).toEqual(expect.any(Number));
-    expect(double.requests).toHaveLength(0);
-  });
+  const demoIds = [
+    "agreement-fhir-cohort-bundle-001",
+    "agreement-fhir-x-123",
+    "agreement-fhir-a_b-c-999",
+    "agreement-fhir---000",
+  ];
+  it.each(demoIds)(
+    "%s is a demonstration contract: 201 demo TransferProcess, nothing sent",
+    async (contractId) => {
+      const ds = await dataspace();
+      const res = await call(ds, "POST /api/transfers", {
+        body: {
+          participantId: "pharmaco",
+          contractId,
+          counterPartyAddress: "http://p/api/dsp",
+          assetId: "fhir-cohort-bundle",
+        },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        "@type": "TransferProcess",
+        state: "REQUESTED",
+        type: "CONSUMER",
+        contractId,
+        assetId: "fhir-cohort-bundle",
+        counterPartyAddress: "http://p/api/dsp",
+        transferType: "HttpData-PULL",
+        _demo: true,
+      });
+      expect(res.body["@id"]).toMatch(/^transfer-demo-/);
+      expect(res.body.stateTimestamp).toEqual(expect.any(Number));
+      expect(double.requests).toHaveLength(0);
+    },
+  );
 
-  const liveIds = ["agreement-fhir-x-12", "agreement-fhir-x-1234", "agreement-fhir--001", "agreement-omop-x-001", "xagreement-fhir-x-001", "agreement-fhir-x-001 ", "agr-456"];
-  it.each(liveIds)("%s goes to the connector as a TransferRequest with an HttpProxy destination", async (contractId) => {
-    const ds = await dataspace();
-    double.on("POST", `${MGMT}/pharmaco/transferprocesses`, { json: { "@type": "IdResponse", "@id": "tp-1" } });
-    const res = await call(ds, "POST /api/transfers", { body: { participantId: "pharmaco", contractId, counterPartyAddress: "http://p/api/dsp/alpha/2025-1" } });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({ "@type": "IdResponse", "@id": "tp-1" });
-    expect(double.received("POST", `${MGMT}/pharmaco/transferprocesses`)[0].body).toEqual({
-      "@context": [CTX],
-      "@type": "TransferRequest",
-      protocol: "dataspace-protocol-http:2025-1",
-      counterPartyAddress: "http://p/api/dsp/alpha/2025-1",
-      contractId,
-      assetId: "",
-      transferType: "HttpData-PULL",
-      dataDestination: { "@type": "DataAddress", type: "HttpProxy" },
-    });
-  });
+  const liveIds = [
+    "agreement-fhir-x-12",
+    "agreement-fhir-x-1234",
+    "agreement-fhir--001",
+    "agreement-omop-x-001",
+    "xagreement-fhir-x-001",
+    "agreement-fhir-x-001 ",
+    "agr-456",
+  ];
+  it.each(liveIds)(
+    "%s goes to the connector as a TransferRequest with an HttpProxy destination",
+    async (contractId) => {
+      const ds = await dataspace();
+      double.on("POST", `${MGMT}/pharmaco/transferprocesses`, {
+        json: { "@type": "IdResponse", "@id": "tp-1" },
+      });
+      const res = await call(ds, "POST /api/transfers", {
+        body: { participantId: "pharmaco", contractId, counterPartyAddress: "http://p/api/dsp/alpha/2025-1" },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ "@type": "IdResponse", "@id": "tp-1" });
+      expect(double.received("POST", `${MGMT}/pharmaco/transferprocesses`)[0].body).toEqual({
+        "@context": [CTX],
+        "@type": "TransferRequest",
+        protocol: "dataspace-protocol-http:2025-1",
+        counterPartyAddress: "http://p/api/dsp/alpha/2025-1",
+        contractId,
+        assetId: "",
+        transferType: "HttpData-PULL",
+        dataDestination: { "@type": "DataAddress", type: "HttpProxy" },
+      });
+    },
+  );
 });
 
 describe("assets", () => {
   it("registers an asset with version 1.0.0 and, by default, an HttpData address at the graph bridge", async () => {
     const ds = await dataspace();
     double.on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } });
-    const res = await call(ds, "POST /api/assets", { body: { participantId: "alpha", assetId: "a-1", name: "Cohort" } });
+    const res = await call(ds, "POST /api/assets", {
+      body: { participantId: "alpha", assetId: "a-1", name: "Cohort" },
+    });
     expect(res.status).toBe(201);
     expect(double.requests[0].body).toEqual({
       "@context": [CTX],
       "@type": "Asset",
       "@id": "a-1",
       properties: { name: "Cohort", description: "", contenttype: "application/json", version: "1.0.0" },
-      dataAddress: { "@type": "DataAddress", type: "HttpData", baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/a-1" },
+      dataAddress: {
+        "@type": "DataAddress",
+        type: "HttpData",
+        baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/a-1",
+      },
     });
     await call(ds, "POST /api/assets", {
-      body: { participantId: "alpha", assetId: "a-2", name: "Ext", description: "d", contentType: "text/csv", dataAddress: { type: "HttpData", baseUrl: "https://data.example/x" } },
+      body: {
+        participantId: "alpha",
+        assetId: "a-2",
+        name: "Ext",
+        description: "d",
+        contentType: "text/csv",
+        dataAddress: { type: "HttpData", baseUrl: "https://data.example/x" },
+      },
     });
-    expect((double.requests[1].body as any).properties).toEqual({ name: "Ext", description: "d", contenttype: "text/csv", version: "1.0.0" });
-    expect((double.requests[1].body as any).dataAddress).toEqual({ "@type": "DataAddress", type: "HttpData", baseUrl: "https://data.example/x" });
+    expect((double.requests[1].body as Record<string, unknown>).properties).toEqual({
+      name: "Ext",
+      description: "d",
+      contenttype: "text/csv",
+      version: "1.0.0",
+    });
+    expect((double.requests[1].body as Record<string, unknown>).dataAddress).toEqual({
+      "@type": "DataAddress",
+      type: "HttpData",
+      baseUrl: "https://data.example/x",
+    });
   });
 
   it("normalises assets: name defaults to @id, description and contenttype to '', also under the connector prefix", async () => {
@@ -260,8 +420,15 @@ describe("assets", () => {
     double.on("POST", `${MGMT}/alpha/assets/request`, {
       json: [
         { "@id": "bare", "@type": "Asset", properties: {}, dataAddress: { type: "HttpData" } },
-        { "@id": "named", properties: { name: "Named", description: "D", contenttype: "text/csv", custom: 1 } },
-        { "@id": "prefixed", "@context": { ns: "https://w3id.org/edc/v0.0.1/ns/" }, properties: { "ns:name": "Prefixed" } },
+        {
+          "@id": "named",
+          properties: { name: "Named", description: "D", contenttype: "text/csv", custom: 1 },
+        },
+        {
+          "@id": "prefixed",
+          "@context": { ns: "https://w3id.org/edc/v0.0.1/ns/" },
+          properties: { "ns:name": "Prefixed" },
+        },
       ],
     });
     const res = await call(ds, "GET /api/assets", { query: { participantId: "alpha" } });
@@ -278,7 +445,13 @@ describe("assets", () => {
       "edc:description": "",
       "edc:contenttype": "",
     });
-    expect(res.body[1]).toMatchObject({ name: "Named", description: "D", contenttype: "text/csv", "edc:name": "Named", properties: { custom: 1 } });
+    expect(res.body[1]).toMatchObject({
+      name: "Named",
+      description: "D",
+      contenttype: "text/csv",
+      "edc:name": "Named",
+      properties: { custom: 1 },
+    });
     expect(res.body[2]).toMatchObject({ name: "Prefixed", "ns:name": "Prefixed", "ns:description": "" });
     expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec" });
   });
@@ -294,30 +467,37 @@ describe("assets", () => {
           { "@id": "c-broken", identity: "did:web:x:broken", state: "ACTIVATED" },
         ],
       })
-      .on("POST", `${MGMT}/c-alpha/assets/request`, { json: [{ "@id": "fhir-cohort-bundle", properties: { name: "Live bundle" } }] })
+      .on("POST", `${MGMT}/c-alpha/assets/request`, {
+        json: [{ "@id": "fhir-cohort-bundle", properties: { name: "Live bundle" } }],
+      })
       .on("POST", `${MGMT}/c-lmc/assets/request`, { json: [] })
       .on("POST", `${MGMT}/c-broken/assets/request`, { status: 500 });
     const res = await call(ds, "GET /api/assets");
     expect(res.status).toBe(200);
-    expect(res.body.map((g: any) => [g.participantId, g.identity])).toEqual([
+    expect(res.body.map((g: JsonBody) => [g.participantId, g.identity])).toEqual([
       ["c-alpha", ALPHA_DID],
       ["c-lmc", "did:web:lmc.nl:participant"],
       ["c-broken", "did:web:x:broken"],
     ]);
     const [alpha, lmc, broken] = res.body;
-    expect(alpha.assets.map((a: any) => [a["@id"], a.name, a._demo ?? false])).toEqual([
+    expect(alpha.assets.map((a: JsonBody) => [a["@id"], a.name, a._demo ?? false])).toEqual([
       ["fhir-cohort-bundle", "Live bundle", false],
       ["omop-cohort-statistics", "OMOP CDM cohort statistics", true],
     ]);
-    expect(lmc.assets.map((a: any) => a["@id"])).toEqual(["fhir-patient-everything", "healthdcatap-catalog"]);
+    expect(lmc.assets.map((a: JsonBody) => a["@id"])).toEqual([
+      "fhir-patient-everything",
+      "healthdcatap-catalog",
+    ]);
     expect(broken.assets).toEqual([]);
   });
 
   it("appends a whole demonstration entry whose identity matches no live entry", async () => {
     const ds = await dataspace();
-    double.on("GET", MGMT, { json: [{ "@id": "c-alpha", identity: ALPHA_DID, state: "ACTIVATED" }] }).on("POST", `${MGMT}/c-alpha/assets/request`, { json: [] });
+    double
+      .on("GET", MGMT, { json: [{ "@id": "c-alpha", identity: ALPHA_DID, state: "ACTIVATED" }] })
+      .on("POST", `${MGMT}/c-alpha/assets/request`, { json: [] });
     const res = await call(ds, "GET /api/assets");
-    expect(res.body.map((g: any) => g.participantId)).toEqual(["c-alpha", "lmc"]);
+    expect(res.body.map((g: JsonBody) => g.participantId)).toEqual(["c-alpha", "lmc"]);
     expect(res.body[1]).toEqual(bundledDemoRecords().assetGroups()[1]);
   });
 });
@@ -329,28 +509,47 @@ describe("merging live and demonstration records", () => {
     double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
       json: [
         { "@id": "live-1", "@type": "ContractNegotiation", state: "REQUESTED" },
-        { "@id": demo[0]["@id"], "@type": "ContractNegotiation", state: "TERMINATED", contractAgreementId: "agr-live" },
+        {
+          "@id": demo[0]["@id"],
+          "@type": "ContractNegotiation",
+          state: "TERMINATED",
+          contractAgreementId: "agr-live",
+        },
       ],
     });
     const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(res.status).toBe(200);
-    expect(res.body.map((n: any) => n["@id"])).toEqual(["live-1", demo[0]["@id"], ...demo.slice(1).map((n) => n["@id"])]);
-    expect(res.body[1]).toEqual({ "@id": demo[0]["@id"], "@type": "ContractNegotiation", state: "TERMINATED", contractAgreementId: "agr-live", contractId: "agr-live" });
+    expect(res.body.map((n: JsonBody) => n["@id"])).toEqual([
+      "live-1",
+      demo[0]["@id"],
+      ...demo.slice(1).map((n) => n["@id"]),
+    ]);
+    expect(res.body[1]).toEqual({
+      "@id": demo[0]["@id"],
+      "@type": "ContractNegotiation",
+      state: "TERMINATED",
+      contractAgreementId: "agr-live",
+      contractId: "agr-live",
+    });
     expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec", offset: 0 });
   });
 
   it("does the same for transfers", async () => {
     const ds = await dataspace();
     const demo = bundledDemoRecords().transfers();
-    double.on("POST", `${MGMT}/pharmaco/transferprocesses/request`, { json: [{ "@id": demo[1]["@id"], state: "COMPLETED" }] });
+    double.on("POST", `${MGMT}/pharmaco/transferprocesses/request`, {
+      json: [{ "@id": demo[1]["@id"], state: "COMPLETED" }],
+    });
     const res = await call(ds, "GET /api/transfers", { query: { participantId: "pharmaco" } });
-    expect(res.body.map((t: any) => t["@id"])).toEqual([demo[1]["@id"], demo[0]["@id"]]);
+    expect(res.body.map((t: JsonBody) => t["@id"])).toEqual([demo[1]["@id"], demo[0]["@id"]]);
     expect(res.body[0]._demo).toBeUndefined();
   });
 
   it("merges nothing with DEMO_RECORDS=off", async () => {
     const ds = await dataspace({ DEMO_RECORDS: "off" });
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, { json: [{ "@id": "live-1", state: "REQUESTED" }] });
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
+      json: [{ "@id": "live-1", state: "REQUESTED" }],
+    });
     const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(res.body).toEqual([{ "@id": "live-1", state: "REQUESTED" }]);
   });
@@ -360,15 +559,27 @@ describe("participants: display names, roles and slugs", () => {
   const contexts = [
     { "@id": "ctx-alpha-0001", identity: "did:web:identityhub%3A7083:Alpha-Klinik", state: "ACTIVATED" },
     { "@id": "ctx-beta", identity: "did:web:h.example:beta-hospital", state: "ACTIVATED" },
-    { "@id": "ctx-pharm", participantId: "did:web:pharmaco.de:research", identity: "did:web:ignored:x", state: "ACTIVATED" },
+    {
+      "@id": "ctx-pharm",
+      participantId: "did:web:pharmaco.de:research",
+      identity: "did:web:ignored:x",
+      state: "ACTIVATED",
+    },
     { "@id": "ctx-gamma", identity: "did:web:example.org:Gamma", state: "ACTIVATED" },
     { "@id": "0123456789abcdef-no-did", state: "ACTIVATED" },
     { "@id": "ctx-created", identity: "did:web:x:created", state: "CREATED" },
   ];
   const tenantManager = () =>
     double
-      .on("GET", `${TM}/tenants`, { json: [{ id: "t-alpha", properties: { displayName: "Alpha Klinik (tenant)" } }, { id: "t-beta", properties: { displayName: "Beta Hospital" } }] })
-      .on("GET", `${TM}/tenants/t-alpha/participant-profiles`, { json: [{ id: "pp-1", identifier: "did:web:identityhub%3A7083:alpha-klinik" }] })
+      .on("GET", `${TM}/tenants`, {
+        json: [
+          { id: "t-alpha", properties: { displayName: "Alpha Klinik (tenant)" } },
+          { id: "t-beta", properties: { displayName: "Beta Hospital" } },
+        ],
+      })
+      .on("GET", `${TM}/tenants/t-alpha/participant-profiles`, {
+        json: [{ id: "pp-1", identifier: "did:web:identityhub%3A7083:alpha-klinik" }],
+      })
       .on("GET", `${TM}/tenants/t-beta/participant-profiles`, { json: [] });
 
   it("resolves in order: tenant manager, built-in table, slug, first 12 characters of the id", async () => {
@@ -377,8 +588,16 @@ describe("participants: display names, roles and slugs", () => {
     tenantManager();
     const res = await call(ds, "GET /api/participants");
     expect(res.status).toBe(200);
-    expect(res.body.map((p: any) => [p.participantId, p.displayName, p.role, p.slug, p.identity])).toEqual([
-      ["ctx-alpha-0001", "Alpha Klinik (tenant)", "DATA_HOLDER", "alpha-klinik", "did:web:identityhub%3A7083:Alpha-Klinik"],
+    expect(
+      res.body.map((p: JsonBody) => [p.participantId, p.displayName, p.role, p.slug, p.identity]),
+    ).toEqual([
+      [
+        "ctx-alpha-0001",
+        "Alpha Klinik (tenant)",
+        "DATA_HOLDER",
+        "alpha-klinik",
+        "did:web:identityhub%3A7083:Alpha-Klinik",
+      ],
       ["ctx-beta", "Beta Hospital", "", "beta-hospital", "did:web:h.example:beta-hospital"],
       ["ctx-pharm", "PharmaCo Research AG", "DATA_USER", "research", "did:web:pharmaco.de:research"],
       ["ctx-gamma", "gamma", "", "gamma", "did:web:example.org:Gamma"],
@@ -393,7 +612,13 @@ describe("participants: display names, roles and slugs", () => {
     double.on("GET", MGMT, { json: contexts });
     const res = await call(ds, "GET /api/participants");
     expect(res.status).toBe(200);
-    expect(res.body.map((p: any) => p.displayName)).toEqual(["AlphaKlinik Berlin", "beta-hospital", "PharmaCo Research AG", "gamma", "0123456789ab"]);
+    expect(res.body.map((p: JsonBody) => p.displayName)).toEqual([
+      "AlphaKlinik Berlin",
+      "beta-hospital",
+      "PharmaCo Research AG",
+      "gamma",
+      "0123456789ab",
+    ]);
   });
 
   it("tolerates the tenant manager failing with 500", async () => {
@@ -409,12 +634,28 @@ describe("participants: display names, roles and slugs", () => {
       .on("GET", `${TM}/cells`, { json: [{ id: "cell-1", state: "ACTIVE" }, { id: "cell-2" }] })
       .on("GET", `${TM}/dataspace-profiles`, { json: [{ id: "profile-1" }, { id: "profile-2" }] })
       .on("POST", `${TM}/tenants`, { json: { id: "tenant-9", version: 0, properties: {} }, status: 201 })
-      .on("POST", `${TM}/tenants/tenant-9/participant-profiles`, { json: { id: "pp-9", identifier: "nordklinik" }, status: 201 });
-    const res = await call(ds, "POST /api/participants", { body: { displayName: "Nord Klinik", role: "DATA_HOLDER" } });
+      .on("POST", `${TM}/tenants/tenant-9/participant-profiles`, {
+        json: { id: "pp-9", identifier: "nordklinik" },
+        status: 201,
+      });
+    const res = await call(ds, "POST /api/participants", {
+      body: { displayName: "Nord Klinik", role: "DATA_HOLDER" },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ tenantId: "tenant-9", participantId: "pp-9", displayName: "Nord Klinik", role: "DATA_HOLDER", status: "provisioning" });
+    expect(res.body).toEqual({
+      tenantId: "tenant-9",
+      participantId: "pp-9",
+      displayName: "Nord Klinik",
+      role: "DATA_HOLDER",
+      status: "provisioning",
+    });
     expect(double.received("POST", `${TM}/tenants`)[0].body).toEqual({
-      properties: { displayName: "Nord Klinik", organization: "Nord Klinik", role: "DATA_HOLDER", ehdsParticipantType: "DATA_HOLDER" },
+      properties: {
+        displayName: "Nord Klinik",
+        organization: "Nord Klinik",
+        role: "DATA_HOLDER",
+        ehdsParticipantType: "DATA_HOLDER",
+      },
     });
     expect(double.received("POST", `${TM}/tenants/tenant-9/participant-profiles`)[0].body).toMatchObject({
       identifier: "nord-klinik",
@@ -425,12 +666,20 @@ describe("participants: display names, roles and slugs", () => {
 
   it("answers 503 when there is no cell, or no dataspace profile, and creates nothing", async () => {
     const ds = await dataspace();
-    double.on("GET", `${TM}/cells`, { json: [] }).on("GET", `${TM}/dataspace-profiles`, { json: [{ id: "p" }] });
-    const noCell = await call(ds, "POST /api/participants", { body: { displayName: "X", role: "DATA_USER" } });
+    double
+      .on("GET", `${TM}/cells`, { json: [] })
+      .on("GET", `${TM}/dataspace-profiles`, { json: [{ id: "p" }] });
+    const noCell = await call(ds, "POST /api/participants", {
+      body: { displayName: "X", role: "DATA_USER" },
+    });
     expect(noCell.status).toBe(503);
     expect(noCell.body.error).toMatch(/cell/);
-    double.on("GET", `${TM}/cells`, { json: [{ id: "c" }] }).on("GET", `${TM}/dataspace-profiles`, { json: [] });
-    const noProfile = await call(ds, "POST /api/participants", { body: { displayName: "X", role: "DATA_USER" } });
+    double
+      .on("GET", `${TM}/cells`, { json: [{ id: "c" }] })
+      .on("GET", `${TM}/dataspace-profiles`, { json: [] });
+    const noProfile = await call(ds, "POST /api/participants", {
+      body: { displayName: "X", role: "DATA_USER" },
+    });
     expect(noProfile.status).toBe(503);
     expect(noProfile.body.error).toMatch(/dataspace profile/);
     expect(double.received("POST", `${TM}/tenants`)).toHaveLength(0);
@@ -441,26 +690,69 @@ describe("tasks from the connector", () => {
   it("turns the negotiations and transfers of the caller's contexts into Task records", async () => {
     const ds = await dataspace({ DEMO_RECORDS: "off" });
     double
-      .on("GET", MGMT, { json: [{ "@id": "ctx-p", identity: "did:web:pharmaco.de:research", state: "ACTIVATED" }, { "@id": "ctx-a", identity: ALPHA_DID, state: "ACTIVATED" }] })
-      .on("POST", `${MGMT}/ctx-p/contractnegotiations/request`, {
-        json: [{ "@id": "n-1", state: "AGREED", counterPartyId: ALPHA_DID, assetId: "fhir-cohort-bundle", stateTimestamp: 1750000000000 }],
+      .on("GET", MGMT, {
+        json: [
+          { "@id": "ctx-p", identity: "did:web:pharmaco.de:research", state: "ACTIVATED" },
+          { "@id": "ctx-a", identity: ALPHA_DID, state: "ACTIVATED" },
+        ],
       })
-      .on("POST", `${MGMT}/ctx-p/transferprocesses/request`, { json: [{ "@id": "t-1", state: "STARTED", assetId: "fhir-cohort-bundle", transferType: "HttpData-PULL", stateTimestamp: 1750000100000 }] })
-      .on("POST", `${MGMT}/ctx-a/contractnegotiations/request`, { json: [{ "@id": "n-2", state: "REQUESTED", type: "PROVIDER" }] })
+      .on("POST", `${MGMT}/ctx-p/contractnegotiations/request`, {
+        json: [
+          {
+            "@id": "n-1",
+            state: "AGREED",
+            counterPartyId: ALPHA_DID,
+            assetId: "fhir-cohort-bundle",
+            stateTimestamp: 1750000000000,
+          },
+        ],
+      })
+      .on("POST", `${MGMT}/ctx-p/transferprocesses/request`, {
+        json: [
+          {
+            "@id": "t-1",
+            state: "STARTED",
+            assetId: "fhir-cohort-bundle",
+            transferType: "HttpData-PULL",
+            stateTimestamp: 1750000100000,
+          },
+        ],
+      })
+      .on("POST", `${MGMT}/ctx-a/contractnegotiations/request`, {
+        json: [{ "@id": "n-2", state: "REQUESTED", type: "PROVIDER" }],
+      })
       .on("POST", `${MGMT}/ctx-a/transferprocesses/request`, { json: [] });
     const res = await call(ds, "GET /api/tasks", { as: "researcher" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      { id: "t-1", title: "Transfer fhir-cohort-bundle (HttpData-PULL)", state: "STARTED", participantId: "ctx-p", kind: "transfer", updatedAt: new Date(1750000100000).toISOString() },
-      { id: "n-1", title: "Contract for fhir-cohort-bundle with AlphaKlinik Berlin", state: "AGREED", participantId: "ctx-p", kind: "negotiation", updatedAt: new Date(1750000000000).toISOString() },
+      {
+        id: "t-1",
+        title: "Transfer fhir-cohort-bundle (HttpData-PULL)",
+        state: "STARTED",
+        participantId: "ctx-p",
+        kind: "transfer",
+        updatedAt: new Date(1750000100000).toISOString(),
+      },
+      {
+        id: "n-1",
+        title: "Contract for fhir-cohort-bundle with AlphaKlinik Berlin",
+        state: "AGREED",
+        participantId: "ctx-p",
+        kind: "negotiation",
+        updatedAt: new Date(1750000000000).toISOString(),
+      },
     ]);
     const admin = await call(ds, "GET /api/tasks", { as: "admin" });
-    expect(admin.body.map((t: any) => t.id).sort()).toEqual(["n-1", "n-2", "t-1"]);
+    expect(admin.body.map((t: JsonBody) => t.id).sort()).toEqual(["n-1", "n-2", "t-1"]);
   });
 });
 
 describe("client-credentials token", () => {
-  const tokenEnv = () => ({ CONNECTOR_TOKEN_URL: `${double.url}/token`, CONNECTOR_CLIENT_ID: "hub", CONNECTOR_CLIENT_SECRET: "s3cret" });
+  const tokenEnv = () => ({
+    CONNECTOR_TOKEN_URL: `${double.url}/token`,
+    CONNECTOR_CLIENT_ID: "hub",
+    CONNECTOR_CLIENT_SECRET: "s3cret",
+  });
 
   it("obtains one token, caches it, and sends it on every management request", async () => {
     const ds = await dataspace(tokenEnv());
@@ -489,7 +781,9 @@ describe("client-credentials token", () => {
     await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     await new Promise((r) => setTimeout(r, 600));
     await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
-    expect(double.requests.filter((r) => r.path.startsWith("/mgmt")).map((r) => r.headers.authorization)).toEqual(["Bearer tok-1", "Bearer tok-2"]);
+    expect(
+      double.requests.filter((r) => r.path.startsWith("/mgmt")).map((r) => r.headers.authorization),
+    ).toEqual(["Bearer tok-1", "Bearer tok-2"]);
   });
 
   it("never sends an unauthenticated request when the token call fails", async () => {
@@ -497,10 +791,15 @@ describe("client-credentials token", () => {
     double.on("POST", "/token", { status: 401, message: "invalid_client" });
     const list = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(list.status).toBe(200); // demonstration records
-    expect(list.body.every((n: any) => n._demo)).toBe(true);
-    const create = await call(ds, "POST /api/negotiations", { body: { participantId: "pharmaco", counterPartyAddress: "http://p", assetId: "a", offerId: "o" } });
+    expect(list.body.every((n: JsonBody) => n._demo)).toBe(true);
+    const create = await call(ds, "POST /api/negotiations", {
+      body: { participantId: "pharmaco", counterPartyAddress: "http://p", assetId: "a", offerId: "o" },
+    });
     expect(create.status).toBe(502);
-    expect(create.body).toEqual({ error: "Failed to initiate contract negotiation", detail: "no access token: token endpoint answered HTTP 401" });
+    expect(create.body).toEqual({
+      error: "Failed to initiate contract negotiation",
+      detail: "no access token: token endpoint answered HTTP 401",
+    });
     expect(double.requests.filter((r) => r.path.startsWith("/mgmt"))).toHaveLength(0);
   });
 });

@@ -79,7 +79,14 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       }
     }
     const method = (req.method ?? "GET").toUpperCase();
-    const recorded: RecordedRequest = { method, path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody };
+    const recorded: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      rawBody,
+    };
     requests.push(recorded);
     const rule = [...rules].reverse().find((r) => matches(r, method, url.pathname));
     const send = (status: number, payload: string) => {
@@ -87,7 +94,11 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       res.writeHead(status, { "Content-Type": "application/json" });
       res.end(payload);
     };
-    if (!rule) return send(404, JSON.stringify([{ message: `no rule for ${method} ${url.pathname}`, type: "ObjectNotFound" }]));
+    if (!rule)
+      return send(
+        404,
+        JSON.stringify([{ message: `no rule for ${method} ${url.pathname}`, type: "ObjectNotFound" }]),
+      );
     const b = rule.behaviour;
     if ("reply" in b) {
       const out = b.reply(recorded);
@@ -102,7 +113,12 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       if (b.delayMs) await wait(b.delayMs);
       return send(b.status ?? 200, JSON.stringify(b.json));
     }
-    return send(b.status, JSON.stringify([{ message: b.message ?? `failing on purpose with ${b.status}`, type: "InternalError" }]));
+    return send(
+      b.status,
+      JSON.stringify([
+        { message: b.message ?? `failing on purpose with ${b.status}`, type: "InternalError" },
+      ]),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -114,7 +130,10 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       rules.push({ method: method.toUpperCase(), path, behaviour });
       return double;
     },
-    received: (method, path) => requests.filter((r) => matches({ method: method.toUpperCase(), path, behaviour: { status: 0 } }, r.method, r.path)),
+    received: (method, path) =>
+      requests.filter((r) =>
+        matches({ method: method.toUpperCase(), path, behaviour: { status: 0 } }, r.method, r.path),
+      ),
     reset() {
       rules = [];
       requests.length = 0;
