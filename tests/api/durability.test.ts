@@ -1,0 +1,72 @@
+import Database from "better-sqlite3";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { freePort } from "../support/server";
+import { signIn } from "../support/signin";
+
+/**
+ * A crash loses no acknowledged write: the server (started as `npm start` starts it) acknowledges
+ * a write with 201, is killed with SIGKILL at once, and after a restart on the same DATA_DIR the
+ * write and its audit entry are there.
+ */
+const dataDir = mkdtempSync(path.join(tmpdir(), "hub-crash-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function start(port: number): Promise<ChildProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["build/server/index.js"], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, SEED_PATIENTS: "20", NODE_ENV: "test" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("listening on")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return child;
+}
+
+it("keeps acknowledged writes across SIGKILL", async () => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child = await start(port);
+  const clinic = await signIn(url, "clinic");
+  const ids = Array.from({ length: 20 }, (_, i) => `ds-crash-${i}`);
+  const acknowledged = await Promise.all(
+    ids.map(async (id) => {
+      const res = await clinic.api("/api/catalog", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id, title: `Crash test ${id}` }),
+      });
+      return res.status === 201 ? id : null;
+    }),
+  );
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+
+  child = await start(port);
+  try {
+    const again = await signIn(url, "clinic");
+    const list = (await (await again.api("/api/catalog")).json()) as { id: string }[];
+    const ok = acknowledged.filter((x): x is string => x !== null);
+    expect(ok.length).toBe(20);
+    for (const id of ok) expect(list.some((d) => d.id === id)).toBe(true);
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+  const db = new Database(path.join(dataDir, "hub.sqlite"), { readonly: true });
+  try {
+    const rows = db.prepare("SELECT target FROM audit_entries WHERE action = 'catalogue.create'").all() as { target: string }[];
+    expect(rows.map((r) => r.target).sort()).toEqual([...ids].sort());
+  } finally {
+    db.close();
+  }
+}, 60_000);
