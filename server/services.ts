@@ -30,6 +30,8 @@ export interface Services {
   officeHours: OfficeGate;
   catalogue: CatalogueService;
   patients: PatientService;
+  /** the access body's workflows, register, activity report, compliance summary and probes (server/access-body) */
+  accessBody: import("./access-body").AccessBody;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
   runtime: { internalOrigin: string | undefined };
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function createServices(config: Config): Promise<Services> {
     officeHours: createOfficeGate(config),
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
+    accessBody: (await import("./access-body")).createAccessBody({ db, audit, graph, config, runtime }),
     runtime,
     async close() {
       await graph.close();

@@ -1,3 +1,4 @@
+import { accessBodyHandlers } from "../access-body/handlers";
 import { catalogueHandlers } from "../catalogue/handlers";
 import { graphHandlers } from "../graph/handlers";
 import { healthHandlers } from "../health";
@@ -10,4 +11,5 @@ export const HANDLERS: HandlerMap = {
   ...catalogueHandlers,
   ...graphHandlers,
   ...patientHandlers,
+  ...accessBodyHandlers,
 };

@@ -1,0 +1,193 @@
+import type { GraphStore } from "../graph/store";
+import { berlinDate } from "./calendar";
+import type { ApplicationData, DataRequestData, PermitData, ResultData } from "./model";
+import { COUNTING_RULES, PERIOD_LIST, PURPOSES, purposeLabel } from "./periods";
+import { ACCESS_BODY } from "./service";
+import type { RecordStore } from "./store";
+
+/**
+ * What the access body publishes: the register of applications, requests and permits (Art. 57(1)(j))
+ * and the public information on secondary use (Art. 58(1)).
+ *
+ * Nothing personal is published: organisations, datasets, purposes, dates and decisions only. Not
+ * published: who submitted or decided (usernames, names, e-mail addresses), the description of the
+ * intended use, information requests and their answers, the questions of data requests. Every
+ * field below is picked explicitly; nothing is spread from a record.
+ */
+
+export interface RegisterApplication {
+  id: string;
+  title: string;
+  organisation: string;
+  datasets: string[];
+  purpose: string;
+  purposeLabel: string;
+  receivedDate: string;
+  state: string;
+  decision: "GRANTED" | "REFUSED" | "WITHDRAWN" | null;
+  decisionDate: string | null;
+  /** the justification of a refusal (Art. 57(1)(j)(iii)) */
+  refusalReasons: string | null;
+  permitId: string | null;
+}
+
+export interface RegisterPermit {
+  id: string;
+  applicationId: string;
+  organisation: string;
+  datasets: string[];
+  purpose: string;
+  purposeLabel: string;
+  issuedDate: string;
+  validFrom: string;
+  validUntil: string;
+  durationMonths: number;
+  secureProcessingEnvironment: string;
+  state: string;
+  revokedDate: string | null;
+  revocationReason: string | null;
+}
+
+export interface RegisterDataRequest {
+  id: string;
+  title: string;
+  organisation: string;
+  datasets: string[];
+  purpose: string;
+  purposeLabel: string;
+  receivedDate: string;
+  state: string;
+  decisionDate: string | null;
+  refusalReasons: string | null;
+}
+
+export function register(store: RecordStore, now: Date) {
+  const applications: RegisterApplication[] = store.list<ApplicationData>("application").map((r) => ({
+    id: r.id,
+    title: r.data.title,
+    organisation: r.organisation,
+    datasets: r.data.datasetTitles,
+    purpose: r.data.purpose,
+    purposeLabel: purposeLabel(r.data.purpose),
+    receivedDate: r.data.receivedDate,
+    state: r.state,
+    decision: r.data.decision?.outcome ?? null,
+    decisionDate: r.data.decision?.date ?? null,
+    refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
+    permitId: r.data.permitId,
+  }));
+  const permits: RegisterPermit[] = store.list<PermitData>("permit").map((r) => ({
+    id: r.id,
+    applicationId: r.data.applicationId,
+    organisation: r.organisation,
+    datasets: r.data.datasetTitles,
+    purpose: r.data.purpose,
+    purposeLabel: purposeLabel(r.data.purpose),
+    issuedDate: r.data.issuedDate,
+    validFrom: r.data.validFrom,
+    validUntil: r.data.validUntil,
+    durationMonths: r.data.durationMonths,
+    secureProcessingEnvironment: r.data.secureProcessingEnvironment,
+    state: r.state,
+    revokedDate: r.data.revocation?.date ?? null,
+    revocationReason: r.data.revocation?.reason ?? null,
+  }));
+  const dataRequests: RegisterDataRequest[] = store.list<DataRequestData>("dataRequest").map((r) => ({
+    id: r.id,
+    title: r.data.title,
+    organisation: r.organisation,
+    datasets: r.data.datasetTitles,
+    purpose: r.data.purpose,
+    purposeLabel: purposeLabel(r.data.purpose),
+    receivedDate: r.data.receivedDate,
+    state: r.state,
+    decisionDate: r.data.decision?.date ?? r.data.answer?.date ?? null,
+    refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
+  }));
+  const newestFirst = <T extends { id: string }>(xs: T[], key: (x: T) => string) => xs.sort((a, b) => key(b).localeCompare(key(a)) || b.id.localeCompare(a.id));
+  return {
+    accessBody: { name: ACCESS_BODY.name, did: ACCESS_BODY.did },
+    legalBasis: "Regulation (EU) 2025/327 (EHDS) Art. 57(1)(j): applications and requests are published on receipt; permits, approved requests and refusals with their justification on decision.",
+    generatedAt: now.toISOString(),
+    asOf: berlinDate(now),
+    permits: newestFirst(permits, (p) => p.issuedDate),
+    applications: newestFirst(applications, (a) => a.receivedDate),
+    dataRequests: newestFirst(dataRequests, (d) => d.receivedDate),
+  };
+}
+
+export type Register = ReturnType<typeof register>;
+
+/** Art. 58(1): the public information, computed from the records, the catalogue and the configuration. */
+export async function information(store: RecordStore, graph: GraphStore, now: Date) {
+  const permits = store.list<PermitData>("permit");
+  const active = permits.filter((p) => p.state === "ACTIVE");
+  const byPurpose = Object.fromEntries(PURPOSES.map((p) => [p.code, permits.filter((x) => x.data.purpose === p.code).length]));
+  const published = store.list<ResultData>("result", { state: "PUBLISHED" });
+  const datasets = await graph.countWhere("HealthDataset");
+  const holders = new Set((await graph.findNodes({ label: "HealthDataset", limit: 10_000 })).map((d) => String(d.properties.publisher ?? d.properties.holder ?? ""))).size;
+  return {
+    accessBody: {
+      name: ACCESS_BODY.name,
+      did: ACCESS_BODY.did,
+      country: ACCESS_BODY.country,
+      contact: ACCESS_BODY.contact,
+      role: "Health data access body under Regulation (EU) 2025/327 (EHDS), Chapter IV",
+    },
+    generatedAt: now.toISOString(),
+    // Art. 58(1)(a)
+    legalBasis: [
+      "Regulation (EU) 2025/327 (EHDS), Chapter IV: secondary use of electronic health data, under a data permit (Art. 68) or an approved data request (Art. 69).",
+      "Health data may be used only for the purposes of Art. 53(1); the uses of Art. 54 are prohibited.",
+      "Regulation (EU) 2016/679 (GDPR) applies to all processing of personal data.",
+    ],
+    howToApply: [
+      { step: 1, title: "Find the data", detail: `Search the national dataset catalogue (${datasets} datasets${holders ? ` of ${holders} data holders` : ""}).` },
+      { step: 2, title: "Choose the route", detail: "A data access application (Art. 67) for access to data in the secure processing environment, or a data request (Art. 69) for an anonymised statistical answer only." },
+      { step: 3, title: "Apply", detail: "Sign in as a data user and submit the application with the purpose (Art. 53(1)), the datasets and the intended use: POST /api/compliance/applications or the 'My applications' page." },
+      { step: 4, title: "Completeness check", detail: "The access body checks that the application is complete; an incomplete application can be completed within four weeks." },
+      { step: 5, title: "Assessment and decision", detail: "The access body decides within three months of receiving the complete application; it may extend once, with reasons. While it waits for information it asked you for, the clock stands still." },
+      { step: 6, title: "Processing and results", detail: "Data are processed only inside the secure processing environment; outputs are checked before release; results are published within 18 months (Art. 61(4))." },
+    ],
+    purposes: PURPOSES.map((p) => ({ ...p, permitsIssued: byPurpose[p.code] ?? 0 })),
+    conditions: [
+      "Access only under a data permit or an approved data request, for the purposes it names.",
+      "Processing only in a secure processing environment (Art. 73); no download of personal electronic health data.",
+      "Data are provided anonymised where the purpose allows it, otherwise pseudonymised (Art. 66).",
+      "No re-identification or attempt at re-identification (Art. 61(3)).",
+      "Outputs leave the secure processing environment only after the access body's check.",
+      "Results are made public within 18 months of the end of processing (Art. 61(4)).",
+    ],
+    // Art. 58(1)(b)
+    technicalMeasures: [
+      "Secure processing environment operated by the access body, with access logging.",
+      "Pseudonymisation by a trusted third party; the key never leaves it.",
+      "Statistical disclosure control on every output (no cell below 10).",
+      "Tamper-evident audit trail of every decision and state change.",
+    ],
+    // Art. 58(1)(c), (d)
+    rightsOfNaturalPersons: [
+      "The right to opt out of secondary use where the Member State provides for it (Art. 71).",
+      "The rights of Chapter III of the GDPR (information, access, rectification, erasure, restriction, objection), exercised with the data holder or the access body.",
+      "The right to lodge a complaint with the access body and with the data protection authority.",
+    ],
+    statutoryPeriods: PERIOD_LIST.map((p) => ({ id: p.id, label: p.label, amount: p.amount, unit: p.unit, article: p.article, rule: p.rule, verification: p.verification })),
+    countingRules: COUNTING_RULES,
+    // Art. 58(1)(f): computed from the records
+    permitsIssued: {
+      total: permits.length,
+      active: active.length,
+      revoked: permits.filter((p) => p.state === "REVOKED").length,
+      expired: permits.filter((p) => p.state === "EXPIRED").length,
+      byPurpose,
+      list: permits
+        .map((p) => ({ id: p.id, organisation: p.organisation, datasets: p.data.datasetTitles, purpose: p.data.purpose, purposeLabel: purposeLabel(p.data.purpose), issuedDate: p.data.issuedDate, validUntil: p.data.validUntil, state: p.state }))
+        .sort((a, b) => b.issuedDate.localeCompare(a.issuedDate)),
+    },
+    // Art. 58(1)(g)
+    publishedResults: published.map((r) => ({ id: r.id, title: r.data.title, organisation: r.organisation, url: r.data.publication?.url ?? null, date: r.data.publication?.date ?? null })),
+    register: "/register",
+  };
+}
+
+export type Information = Awaited<ReturnType<typeof information>>;

@@ -1,0 +1,530 @@
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphNode } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { addDays, addMonths, berlinDate, startOfBerlinDay } from "./calendar";
+import { extendClock, newClock, pauseClock, periodEnd, startClock, stopClock, type ClockData } from "./clock";
+import { APPLICATION, DATA_REQUEST, FINDING, INFORMATION_REQUEST, PERMIT, RESULT, transition, type Machine } from "./machines";
+import type { ApplicationData, DataRequestData, FindingData, InformationRequestData, PermitData, ResultData } from "./model";
+import { PERIODS, purposeCode, type PurposeCode } from "./periods";
+import type { Actor, RecordKind, RecordStore, SeedStep, StoredRecord } from "./store";
+
+/**
+ * Demonstration records, written once, on first use, into an empty store. Deterministic: the same
+ * graph and the same first-use date give the same records.
+ *
+ * 1. From the marketplace (layer l1): every HDABApproval node becomes the application it decided and,
+ *    when it was granted or revoked, the data permit it records — with the approval's own dates,
+ *    applicant, purpose and the datasets of the contracts it approves. A PENDING approval becomes an
+ *    application still under assessment (its clock started on the approval's application date).
+ * 2. Our own demonstration cases, dated relative to the day of first use so the work queue shows live
+ *    clocks: a new application, one under assessment, one waiting for information (clock paused), one
+ *    extended, one incomplete, two data requests, two findings and two results.
+ * History entries are dated as the story goes; their actor is "seed", in the role that would have
+ * acted. One audit entry per record, written at seeding time by "system", says it was seeded.
+ */
+
+const SEED = (role: string): Actor => ({ username: "seed", role });
+const USER = SEED("DATA_USER");
+const HDAB = SEED("HDAB_AUTHORITY");
+const HOLDER = SEED("DATA_HOLDER");
+
+const SPE = "MedReg secure processing environment";
+export const STANDARD_CONDITIONS = [
+  "Processing only inside the MedReg secure processing environment (Art. 73)",
+  "No attempt to re-identify the natural persons the data relate to (Art. 61(3))",
+  "Outputs leave the environment only after the access body's output check",
+  "A yearly progress report to the access body",
+];
+
+interface Ctx {
+  store: RecordStore;
+  graph: GraphStore;
+  now: () => Date;
+}
+
+/** 09:00 (or the given minute of the day) in Berlin on a civil date */
+function at(date: string, minutes = 9 * 60): Date {
+  return new Date(startOfBerlinDay(date).getTime() + minutes * 60_000);
+}
+
+class Story<T> {
+  steps: SeedStep[] = [];
+  state: string;
+  constructor(
+    private machine: Machine,
+    private kind: RecordKind,
+    public id: string,
+    createEvent: string,
+    when: Date,
+    actor: Actor,
+    note?: string,
+  ) {
+    this.state = machine.initial;
+    this.steps.push({ at: when.toISOString(), actor, event: createEvent, fromState: null, toState: this.state, note });
+  }
+  go(event: string, when: Date, actor: Actor, note?: string) {
+    const from = this.state;
+    this.state = transition(this.machine, from, event);
+    this.steps.push({ at: when.toISOString(), actor, event, fromState: from, toState: this.state, note });
+    return this;
+  }
+  /** an event that leaves the state as it is (clock events) */
+  note(event: string, when: Date, actor: Actor, note?: string) {
+    this.steps.push({ at: when.toISOString(), actor, event, fromState: this.state, toState: this.state, note });
+    return this;
+  }
+  record(organisation: string, parentId: string | null, data: T): StoredRecord<T> {
+    const created = this.steps[0].at;
+    const updated = this.steps[this.steps.length - 1].at;
+    return { id: this.id, kind: this.kind, state: this.state, organisation, parentId, createdAt: created, updatedAt: updated, data };
+  }
+}
+
+const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
+
+export async function seedIfEmpty(ctx: Ctx): Promise<void> {
+  const { store, graph } = ctx;
+  if (store.count() > 0 || store.meta("seeded")) return;
+  const now = ctx.now();
+  const today = berlinDate(now);
+
+  // ---- read the marketplace first (async), then write everything in one transaction ----
+  const approvals = (await graph.findNodes({ label: "HDABApproval", limit: 1000 })).sort((a, b) => a.id.localeCompare(b.id));
+  const approvalContracts = new Map<string, GraphNode[]>();
+  for (const a of approvals) {
+    const rels = await graph.relationships({ id: a.id, types: ["APPROVES"], direction: "out" });
+    approvalContracts.set(a.id, rels.map((r) => r.node).filter((n) => n.label === "Contract"));
+  }
+  const datasetTitles = new Map<string, string>();
+  const datasetCounts = new Map<string, number>();
+  for (const d of await graph.findNodes({ label: "HealthDataset", limit: 10_000 })) {
+    datasetTitles.set(d.id, typeof d.properties.title === "string" ? d.properties.title : d.id);
+    if (typeof d.properties.recordCount === "number") datasetCounts.set(d.id, d.properties.recordCount);
+  }
+  const known = (ids: string[]) => ids.filter((id) => datasetTitles.has(id));
+  const titlesOf = (ids: string[]) => ids.map((id) => datasetTitles.get(id) ?? id);
+
+  const counters = new Map<string, number>();
+  const peekId = (prefix: string, date: string) => {
+    const key = `${prefix}-${date.slice(0, 4)}`;
+    return `${key}-${String((counters.get(key) ?? 0) + 1).padStart(4, "0")}`;
+  };
+  const nextId = (prefix: string, date: string) => {
+    const key = `${prefix}-${date.slice(0, 4)}`;
+    const n = (counters.get(key) ?? 0) + 1;
+    counters.set(key, n);
+    return `${key}-${String(n).padStart(4, "0")}`;
+  };
+
+  store.tx((w) => {
+    const permitsOf = new Map<string, StoredRecord<PermitData>[]>();
+    const addPermit = (p: StoredRecord<PermitData>) => permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
+
+    // ---- 1. the marketplace's HDAB approvals ----
+    for (const a of approvals) {
+      const p = a.properties;
+      const org = orgBySlug(String(p.applicant ?? ""));
+      const appDate = typeof p.applicationDate === "string" ? p.applicationDate : null;
+      if (!org || !appDate) continue;
+      const contracts = approvalContracts.get(a.id) ?? [];
+      const datasets = known([...new Set(contracts.map((c) => `dataset-${String(c.properties.assetId ?? "").replace(/^asset-/, "")}`))]);
+      const purpose: PurposeCode = purposeCode(String(p.purpose ?? "")) ?? "scientificResearch";
+      const status = String(p.status ?? "PENDING");
+      const decisionDate = typeof p.decisionDate === "string" ? p.decisionDate : null;
+      const appId = nextId("DAA", appDate);
+      const story = new Story<ApplicationData>(APPLICATION, "application", appId, "submit", at(appDate), USER, `recorded in marketplace approval ${a.id}`);
+      let clock: ClockData = startClock(newClock(), at(appDate));
+      story.go("markComplete", at(addDays(appDate, 1)), HDAB, `complete; the decision period runs from ${appDate}`);
+      let permit: StoredRecord<PermitData> | null = null;
+      let decision: ApplicationData["decision"] = null;
+      if ((status === "GRANTED" || status === "REVOKED") && decisionDate) {
+        const permitId = typeof p.permitNumber === "string" ? p.permitNumber : nextId("MEDREG-DP", decisionDate);
+        clock = stopClock(clock, at(decisionDate, 14 * 60));
+        story.go("grant", at(decisionDate, 14 * 60), HDAB, `data permit ${permitId}`);
+        decision = { outcome: "GRANTED", at: at(decisionDate, 14 * 60).toISOString(), date: decisionDate, reasons: null, by: "seed" };
+        const validUntil = typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
+        const ps = new Story<PermitData>(PERMIT, "permit", permitId, "issue", at(decisionDate, 14 * 60), HDAB, `recorded in marketplace approval ${a.id}`);
+        let revocation: PermitData["revocation"] = null;
+        if (status === "REVOKED") {
+          // the marketplace records that the permit was revoked, not when or why
+          const revokedDate = [addDays(decisionDate, 60), today].sort()[0];
+          const reason = "Revocation recorded in the marketplace approval; its date is approximated at seeding and its reasons are not on record";
+          ps.go("revoke", at(revokedDate, 11 * 60), HDAB, reason);
+          revocation = { at: at(revokedDate, 11 * 60).toISOString(), date: revokedDate, reason, by: "seed" };
+        }
+        const months = Math.max(1, Math.round((Date.parse(validUntil) - Date.parse(decisionDate)) / (30.44 * 86_400_000)));
+        permit = w.seed(
+          ps.record(org.displayName, appId, {
+            applicationId: appId,
+            datasets,
+            datasetTitles: titlesOf(datasets),
+            purpose,
+            organisationDid: org.did,
+            issuedAt: at(decisionDate, 14 * 60).toISOString(),
+            issuedDate: decisionDate,
+            validFrom: decisionDate,
+            validUntil,
+            durationMonths: months,
+            conditions: STANDARD_CONDITIONS,
+            secureProcessingEnvironment: typeof p.processingEnvironment === "string" ? p.processingEnvironment : SPE,
+            pseudonymised: true,
+            issuedBy: "seed",
+            approvalNodeId: a.id,
+            contractIds: contracts.map((c) => c.id),
+            revocation,
+            expiredAt: null,
+            seeded: "marketplace",
+          }),
+          ps.steps,
+          now,
+        );
+        addPermit(permit);
+      }
+      w.seed(
+        story.record(org.displayName, null, {
+          title: `${purposeTitle(purpose)}: ${titlesOf(datasets).join("; ") || "marketplace data product"}`,
+          summary: `Application recorded in the marketplace approval ${a.id} (${String(p.legalBasis ?? "EHDS Art. 68")}).`,
+          purpose,
+          datasets,
+          datasetTitles: titlesOf(datasets),
+          organisationDid: org.did,
+          submittedBy: "seed",
+          submittedAt: at(appDate).toISOString(),
+          receivedAt: at(appDate).toISOString(),
+          receivedDate: appDate,
+          pseudonymised: true,
+          requestedDurationMonths: 24,
+          clock,
+          completionDueDate: null,
+          decision,
+          permitId: permit?.id ?? null,
+          approvalNodeId: a.id,
+          seeded: "marketplace",
+        }),
+        story.steps,
+        now,
+      );
+    }
+
+    // ---- 2. demonstration cases, relative to today ----
+    const pharmaco = orgBySlug("pharmaco")!;
+    const irs = orgBySlug("irs")!;
+    const d = (offset: number) => addDays(today, offset);
+
+    const application = (opts: {
+      org: typeof pharmaco;
+      title: string;
+      summary: string;
+      purpose: PurposeCode;
+      datasets: string[];
+      pseudonymised?: boolean;
+      submitted: number;
+      build: (s: Story<ApplicationData>, id: string) => { clock: ClockData; completionDueDate?: string | null };
+    }) => {
+      const datasets = known(opts.datasets);
+      if (!datasets.length && datasetTitles.size) return null;
+      const submitted = d(opts.submitted);
+      const id = nextId("DAA", submitted);
+      const s = new Story<ApplicationData>(APPLICATION, "application", id, "submit", at(submitted, 10 * 60), USER);
+      const { clock, completionDueDate = null } = opts.build(s, id);
+      return w.seed(
+        s.record(opts.org.displayName, null, {
+          title: opts.title,
+          summary: opts.summary,
+          purpose: opts.purpose,
+          datasets: datasets.length ? datasets : opts.datasets,
+          datasetTitles: titlesOf(datasets.length ? datasets : opts.datasets),
+          organisationDid: opts.org.did,
+          submittedBy: "seed",
+          submittedAt: at(submitted, 10 * 60).toISOString(),
+          receivedAt: at(submitted, 10 * 60).toISOString(),
+          receivedDate: submitted,
+          pseudonymised: opts.pseudonymised ?? false,
+          requestedDurationMonths: 24,
+          clock,
+          completionDueDate,
+          decision: null,
+          permitId: null,
+          approvalNodeId: null,
+          seeded: "demo",
+        }),
+        s.steps,
+        now,
+      );
+    };
+
+    const informationRequest = (appId: string, org: string, kind: "completeness" | "assessment", opened: string, dueDate: string, questions: string) => {
+      const id = nextId("IR", opened);
+      const s = new Story<InformationRequestData>(INFORMATION_REQUEST, "informationRequest", id, "open", at(opened, 11 * 60), HDAB, kind === "completeness" ? "completeness" : undefined);
+      w.seed(
+        s.record(org, appId, {
+          applicationId: appId,
+          kind,
+          questions,
+          openedAt: at(opened, 11 * 60).toISOString(),
+          openedDate: opened,
+          openedBy: "seed",
+          dueDate,
+          answer: null,
+          withdrawal: null,
+        }),
+        s.steps,
+        now,
+      );
+      return id;
+    };
+
+    application({
+      org: pharmaco,
+      title: "Respiratory outcomes after COVID-19 infection",
+      summary: "Cohort study of respiratory disease outcomes in the year after a confirmed COVID-19 infection, compared with matched patients without infection.",
+      purpose: "scientificResearch",
+      datasets: ["dataset-alphaklinik-respiratory", "dataset-alphaklinik-covid19"],
+      submitted: -2,
+      build: () => ({ clock: newClock() }),
+    });
+
+    application({
+      org: irs,
+      title: "Renal function trajectories in chronic kidney disease",
+      summary: "Trajectories of eGFR in patients with chronic kidney disease and diabetes, to inform screening intervals.",
+      purpose: "scientificResearch",
+      datasets: ["dataset-lmc-renal-metabolic"],
+      submitted: -42,
+      build: (s) => {
+        s.go("markComplete", at(d(-40)), HDAB, `complete; the decision period runs from ${d(-42)}`);
+        return { clock: startClock(newClock(), at(d(-42), 10 * 60)) };
+      },
+    });
+
+    const waiting = application({
+      org: pharmaco,
+      title: "Persistence with antidepressant treatment",
+      summary: "How long patients stay on a first antidepressant and what predicts switching or stopping, using pseudonymised records.",
+      purpose: "scientificResearch",
+      datasets: ["dataset-alphaklinik-mental-health"],
+      pseudonymised: true,
+      submitted: -57,
+      build: (s) => {
+        s.go("markComplete", at(d(-55)), HDAB, `complete; the decision period runs from ${d(-57)}`);
+        const irId = peekId("IR", d(-9));
+        s.go("requestInformation", at(d(-9), 11 * 60), HDAB, `${irId}; the decision clock is paused`);
+        let clock = startClock(newClock(), at(d(-57), 10 * 60));
+        clock = pauseClock(clock, at(d(-9), 11 * 60), `information request ${irId}`, irId);
+        return { clock };
+      },
+    });
+    if (waiting) {
+      informationRequest(
+        waiting.id,
+        pharmaco.displayName,
+        "assessment",
+        d(-9),
+        d(21),
+        "Please send the favourable opinion of the research ethics committee, and explain why the purpose cannot be achieved with anonymised data (Art. 66(3), Art. 68(1)(c)).",
+      );
+    }
+
+    application({
+      org: irs,
+      title: "Cross-border cardiovascular risk prediction",
+      summary: "Development and validation of a cardiovascular risk model on linked data of two data holders in two Member States.",
+      purpose: "scientificResearch",
+      datasets: ["dataset-lmc-cardiovascular", "dataset-alphaklinik-diabetes"],
+      pseudonymised: true,
+      submitted: -88,
+      build: (s) => {
+        s.go("markComplete", at(d(-86)), HDAB, `complete; the decision period runs from ${d(-88)}`);
+        const reason = "Linkage of data from two data holders in two Member States; the Dutch access body is consulted on the Limburg data";
+        s.note("clock.extend", at(d(-12), 15 * 60), HDAB, `+2 month(s): ${reason}`);
+        const clock = extendClock(startClock(newClock(), at(d(-88), 10 * 60)), at(d(-12), 15 * 60), 2, reason, "seed");
+        return { clock };
+      },
+    });
+
+    const incomplete = application({
+      org: pharmaco,
+      title: "Antibiotic prescribing quality indicators",
+      summary: "Quality indicators of antibiotic prescribing for urinary tract infections, for a stewardship programme.",
+      purpose: "publicHealth",
+      datasets: ["dataset-lmc-urinary-infections"],
+      submitted: -20,
+      build: (s) => {
+        s.go("markIncomplete", at(d(-18)), HDAB, "data management plan; safeguards in the secure processing environment");
+        return { clock: newClock(), completionDueDate: periodEnd(d(-18), PERIODS.applicationCompletion.amount, "weeks") };
+      },
+    });
+    if (incomplete) {
+      informationRequest(
+        incomplete.id,
+        pharmaco.displayName,
+        "completeness",
+        d(-18),
+        incomplete.data.completionDueDate ?? d(10),
+        `The application is incomplete (${PERIODS.applicationCompletion.article}). Please add:\n- a data management plan\n- a description of the safeguards in the secure processing environment`,
+      );
+    }
+
+    // data requests (Art. 69)
+    const dataRequest = (org: typeof pharmaco, title: string, question: string, purpose: PurposeCode, datasets: string[], submitted: string, build: (s: Story<DataRequestData>) => Partial<DataRequestData>) => {
+      const ids = known(datasets);
+      if (!ids.length && datasetTitles.size) return;
+      const id = nextId("DRQ", submitted);
+      const s = new Story<DataRequestData>(DATA_REQUEST, "dataRequest", id, "submit", at(submitted, 10 * 60), USER);
+      const extra = build(s);
+      w.seed(
+        s.record(org.displayName, null, {
+          title,
+          question,
+          purpose,
+          datasets: ids.length ? ids : datasets,
+          datasetTitles: titlesOf(ids.length ? ids : datasets),
+          submittedBy: "seed",
+          receivedAt: at(submitted, 10 * 60).toISOString(),
+          receivedDate: submitted,
+          dueDate: periodEnd(submitted, PERIODS.dataRequestAnswer.amount, "months"),
+          decision: null,
+          answer: null,
+          seeded: "demo",
+          ...extra,
+        }),
+        s.steps,
+        now,
+      );
+    };
+    dataRequest(
+      pharmaco,
+      "Prevalence of type 2 diabetes by age band",
+      "Number of adult patients with type 2 diabetes per ten-year age band, 2019–2025.",
+      "scientificResearch",
+      ["dataset-lmc-omop"],
+      d(-6),
+      () => ({}),
+    );
+    dataRequest(
+      irs,
+      "Tendon disorders after fluoroquinolone exposure",
+      "How many patients exposed to a fluoroquinolone had a tendon disorder within 90 days, compared with all patients in the cohort?",
+      "publicHealth",
+      ["dataset-alphaklinik-fluoroquinolone-safety"],
+      d(-75),
+      (s) => {
+        s.go("approve", at(d(-60)), HDAB);
+        s.go("answer", at(d(-31)), HDAB);
+        const cohort = datasetCounts.get("dataset-alphaklinik-fluoroquinolone-safety") ?? 0;
+        return {
+          decision: { outcome: "APPROVED", at: at(d(-60)).toISOString(), date: d(-60), reasons: null, by: "seed" },
+          answer: {
+            summary: "Anonymised count of the cohort; cells below 10 are suppressed.",
+            table: cohort >= 10 ? [{ label: "Patients in the cohort", value: cohort }] : [],
+            at: at(d(-31)).toISOString(),
+            date: d(-31),
+            by: "seed",
+          },
+        };
+      },
+    );
+
+    // findings
+    const irsPermit = (permitsOf.get(irs.displayName) ?? []).find((p) => p.state !== "REVOKED") ?? null;
+    const pharmacoPermits = permitsOf.get(pharmaco.displayName) ?? [];
+    const finding = (org: string, subjectRole: "DATA_USER" | "DATA_HOLDER", title: string, description: string, severity: FindingData["severity"], relatedPermitId: string | null, opened: string, build: (s: Story<FindingData>) => Partial<FindingData>) => {
+      const id = nextId("FND", opened);
+      const s = new Story<FindingData>(FINDING, "finding", id, "open", at(opened, 13 * 60), HDAB);
+      const extra = build(s);
+      w.seed(
+        s.record(org, relatedPermitId, {
+          subjectRole,
+          title,
+          description,
+          severity,
+          article: null,
+          relatedPermitId,
+          openedAt: at(opened, 13 * 60).toISOString(),
+          openedDate: opened,
+          openedBy: "seed",
+          responseDueDate: addDays(opened, 30),
+          response: null,
+          closure: null,
+          ...extra,
+        }),
+        s.steps,
+        now,
+      );
+    };
+    finding(
+      irs.displayName,
+      "DATA_USER",
+      "Yearly progress report missing",
+      `The permit conditions ask for a yearly progress report to the access body; none has been received${irsPermit ? ` for ${irsPermit.id}` : ""}.`,
+      "medium",
+      irsPermit?.id ?? null,
+      d(-12),
+      () => ({}),
+    );
+    const holderPermit = pharmacoPermits.find((p) => p.data.datasets.some((x) => x.startsWith("dataset-alphaklinik"))) ?? null;
+    finding(
+      "AlphaKlinik Berlin",
+      "DATA_HOLDER",
+      "Data for an issued permit made available late",
+      `The data${holderPermit ? ` for ${holderPermit.id}` : ""} reached the secure processing environment later than agreed with the access body.`,
+      "low",
+      holderPermit?.id ?? null,
+      d(-30),
+      (s) => {
+        s.go("respond", at(d(-20), 16 * 60), HOLDER);
+        return { response: { text: "A migration of our extraction pipeline delayed the delivery. A monitored nightly extraction job now prevents a repeat.", at: at(d(-20), 16 * 60).toISOString(), date: d(-20), by: "seed" } };
+      },
+    );
+
+    // results (Art. 61(4))
+    const result = (permit: StoredRecord<PermitData>, title: string, summary: string, completed: string, declared: string, build: (s: Story<ResultData>) => Partial<ResultData>) => {
+      const id = nextId("RES", declared);
+      const s = new Story<ResultData>(RESULT, "result", id, "declare", at(declared, 10 * 60), USER);
+      const extra = build(s);
+      w.seed(
+        s.record(permit.organisation, permit.id, {
+          title,
+          summary,
+          permitId: permit.id,
+          dataRequestId: null,
+          processingCompletedDate: completed,
+          publicationDueDate: periodEnd(completed, PERIODS.resultPublication.amount, "months"),
+          declaredBy: "seed",
+          declaredAt: at(declared, 10 * 60).toISOString(),
+          check: null,
+          publication: null,
+          ...extra,
+        }),
+        s.steps,
+        now,
+      );
+    };
+    const [first, second] = pharmacoPermits;
+    if (first) {
+      result(first, "Glycaemic control trajectories in type 2 diabetes", "Aggregated HbA1c trajectories by treatment line; tables with at least 10 patients per cell.", d(-5), d(-3), () => ({}));
+    }
+    if (second) {
+      result(second, "Drug safety signal analysis: cohort tables", "Incidence tables of the cohort, aggregated by quarter; no cell below 10 patients.", d(-45), d(-40), (s) => {
+        s.go("release", at(d(-33)), HDAB, "Output check passed: aggregated tables only");
+        s.go("publish", at(d(-14)), USER, "https://pharmaco.example/publications/drug-safety-cohort-tables");
+        return {
+          check: { outcome: "RELEASED", note: "Output check passed: aggregated tables only", at: at(d(-33)).toISOString(), by: "seed" },
+          publication: { url: "https://pharmaco.example/publications/drug-safety-cohort-tables", at: at(d(-14)).toISOString(), date: d(-14) },
+        };
+      });
+    }
+    store.setMeta("seeded", now.toISOString());
+  });
+}
+
+function purposeTitle(p: PurposeCode): string {
+  return {
+    publicHealth: "Public health and safety",
+    policyMaking: "Policymaking",
+    officialStatistics: "Statistics",
+    education: "Education",
+    scientificResearch: "Research",
+    improvementOfCare: "Improvement of care",
+  }[p];
+}
