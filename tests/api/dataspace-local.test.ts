@@ -301,6 +301,35 @@ describe("participants", () => {
   });
 });
 
+describe("credential issuance and revocation", () => {
+  it("issues a requested credential through the identity hub, and revokes it at the issuer", async () => {
+    const definitions = await ds.listCredentialDefinitions();
+    expect(definitions.map((d) => d.credentialType).sort()).toEqual([
+      "DataProcessingPurposeCredential",
+      "DataQualityLabelCredential",
+      "EHDSParticipantCredential",
+    ]);
+    const started = await ds.requestCredential("pharmaco", "DataProcessingPurposeCredential", "researcher");
+    expect(started).toMatchObject({ status: "REQUESTED", issuerDid: ds.local!.issuerDid });
+    const held = await until(
+      () => ds.participantCredentials("pharmaco"),
+      (list) => list.some((c) => c.type.includes("DataProcessingPurposeCredential")),
+    );
+    const purpose = held.find((c) => c.type.includes("DataProcessingPurposeCredential"))!;
+    expect(purpose.credentialSubject).toMatchObject({ id: PHARMACO_DID, purpose: "SCIENTIFIC_RESEARCH" });
+    expect(purpose.status).toBe("ISSUED");
+
+    const issued = await ds.runtime.issuer!.listCredentials(PHARMACO_DID);
+    const record = issued.find((c) => (c.credential.type as string[]).includes("DataProcessingPurposeCredential"))!;
+    await ds.revokeCredential(record.id, "admin");
+    expect(await ds.runtime.issuer!.credentialStatus(record.id)).toMatchObject({ status: "REVOKED" });
+    const after = await ds.participantCredentials("pharmaco");
+    expect(after.find((c) => c.type.includes("DataProcessingPurposeCredential"))!.status).toBe("REVOKED");
+    await expect(ds.revokeCredential("no-such-credential")).rejects.toMatchObject({ status: 404 });
+    await expect(ds.requestCredential("pharmaco", "NoSuchCredential")).rejects.toMatchObject({ status: 400 });
+  });
+});
+
 describe("assets", () => {
   it("groups normalised assets per ACTIVATED context and merges demonstration entries by identity and @id", async () => {
     const res = await call("GET /api/assets");
