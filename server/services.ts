@@ -4,6 +4,7 @@ import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { IDP_CLIENT_ID } from "./auth/idp/provider";
 import { createCatalogueService, type CatalogueService } from "./catalogue/service";
+import { createDataspace, type Dataspace } from "./dataspace";
 import { createGraphService, type GraphService } from "./graph/service";
 import { createSqliteGraphStore } from "./graph/sqlite-store";
 import { createNeo4jGraphStore } from "./graph/neo4j-store";
@@ -30,6 +31,8 @@ export interface Services {
   officeHours: OfficeGate;
   catalogue: CatalogueService;
   patients: PatientService;
+  /** participants, assets, negotiations, transfers, tasks and credentials over the connector (server/dataspace) */
+  dataspace: Dataspace;
   /** the access body's workflows, register, activity report, compliance summary and probes (server/access-body) */
   accessBody: import("./access-body").AccessBody;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
@@ -41,6 +44,7 @@ export async function createServices(config: Config): Promise<Services> {
   const db = openDatabase(config.dataDir);
   const audit = createAuditLog(db);
   const graph = config.neo4j ? await createNeo4jGraphStore(config.neo4j, audit) : createSqliteGraphStore(db, audit);
+  const dataspace = await createDataspace(config, { db, audit, graph });
   const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");
   const sessions = createSessionStore(db, { secret: sessionSecret, secure: config.publicUrl.startsWith("https:") });
   const runtime: Services["runtime"] = { internalOrigin: undefined };
@@ -75,9 +79,11 @@ export async function createServices(config: Config): Promise<Services> {
     officeHours: createOfficeGate(config),
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
+    dataspace,
     accessBody: (await import("./access-body")).createAccessBody({ db, audit, graph, config, runtime }),
     runtime,
     async close() {
+      await dataspace.close();
       await graph.close();
       db.close();
     },

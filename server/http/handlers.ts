@@ -1,5 +1,6 @@
 import { accessBodyHandlers } from "../access-body/handlers";
 import { catalogueHandlers } from "../catalogue/handlers";
+import { dataspaceHandlers } from "../dataspace/handlers";
 import { graphHandlers } from "../graph/handlers";
 import { healthHandlers } from "../health";
 import { patientHandlers } from "../patient/handlers";
@@ -11,5 +12,6 @@ export const HANDLERS: HandlerMap = {
   ...catalogueHandlers,
   ...graphHandlers,
   ...patientHandlers,
+  ...dataspaceHandlers,
   ...accessBodyHandlers,
 };
