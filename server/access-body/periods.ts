@@ -17,6 +17,21 @@
  * No 1182/71 Art. 3 (see calendar.ts); a period ends at the end of its last day in Berlin.
  */
 
+/**
+ * The other articles this module and its views cite, and how each was checked:
+ * - Art. 53(1)(a)–(e) purposes, Art. 58(1)(a)–(g) public information, Art. 61(1), (3), (4) duties of
+ *   data users: read in the text (per-article copies of CELEX 32025R0327).
+ * - Art. 66(3) and Art. 68(1)(c) (pseudonymised data only where anonymised data cannot serve the
+ *   purpose): read in the text of Art. 66.
+ * - Art. 67 (applications), Art. 69 (data requests), Art. 71 (opt-out), Art. 72 (trusted holders),
+ *   Art. 73 (secure processing environments): their subjects read in cross-references of Art. 58, 61
+ *   and 72; their time limits are not used except as marked below.
+ * - Art. 57(1)(j)(ii)–(iii) (publication of applications and decisions): secondary (quoted in the
+ *   HealthData@EU technical specifications).
+ * - Art. 53(1)(f): from memory, see PURPOSES.
+ * - GDPR legal bases named in the compliance summary: from the literature, not checked here.
+ */
+
 export type PeriodUnit = "months" | "weeks" | "days" | "workingDays" | "years";
 
 export interface StatutoryPeriod {

@@ -138,7 +138,7 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
     // Art. 58(1)(a)
     legalBasis: [
       "Regulation (EU) 2025/327 (EHDS), Chapter IV: secondary use of electronic health data, under a data permit (Art. 68) or an approved data request (Art. 69).",
-      "Health data may be used only for the purposes of Art. 53(1); the uses of Art. 54 are prohibited.",
+      "Health data may be used only for the purposes of Art. 53(1); the uses the regulation prohibits are refused.",
       "Regulation (EU) 2016/679 (GDPR) applies to all processing of personal data.",
     ],
     howToApply: [
