@@ -52,7 +52,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   return {
     graph: { nodes, edges },
-    meta: { layer: g.meta.layer, totalNodes: g.meta.totalNodes, totalEdges: g.meta.totalEdges },
+    meta: {
+      layer: g.meta.layer,
+      totalNodes: g.meta.totalNodes,
+      totalEdges: g.meta.totalEdges,
+      returnedNodes: g.nodes.length,
+      returnedEdges: g.edges.length,
+    },
     layer: scopeOk ? layer : "all",
     persona: scopeOk ? persona : "",
     limit,

@@ -7,11 +7,26 @@ import { formatNumber, plural } from "../ui/format";
 import type { GraphEngine } from "./engine";
 import { GraphCanvas } from "./GraphCanvas";
 import { GraphInspector } from "./GraphInspector";
-import { ALL_LAYERS, LAYER_OPTIONS, LAYER_TITLES, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
+import {
+  ALL_LAYERS,
+  LAYER_OPTIONS,
+  LAYER_TITLES,
+  LIMIT_DEFAULT,
+  LIMIT_OPTIONS,
+  type VGraph,
+  type VNode,
+} from "./types";
 
 export interface ExplorerProps {
   graph: VGraph;
-  meta: { layer: string; totalNodes: number; totalEdges: number };
+  /** the scope's totals and what the graph query returned for it (expansions come on top) */
+  meta: {
+    layer: string;
+    totalNodes: number;
+    totalEdges: number;
+    returnedNodes: number;
+    returnedEdges: number;
+  };
   layer: string;
   persona: string;
   limit: number;
@@ -137,8 +152,20 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
           aria-label="Graph scope"
           data-testid="graph-controls"
           onChange={(e) => {
-            if (e.target instanceof HTMLSelectElement)
-              submit(e.currentTarget, { replace: true, preventScrollReset: true });
+            if (!(e.target instanceof HTMLSelectElement)) return;
+            // only the parameters that differ from the defaults, so shared links stay short
+            const params = new URLSearchParams();
+            for (const [k, v] of new FormData(e.currentTarget)) {
+              if (
+                typeof v !== "string" ||
+                !v ||
+                (k === "layer" && v === "all") ||
+                (k === "limit" && v === String(LIMIT_DEFAULT))
+              )
+                continue;
+              params.set(k, v);
+            }
+            submit(params, { method: "get", action: "/graph", replace: true, preventScrollReset: true });
           }}
         >
           <label className="filter">
@@ -188,6 +215,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
               value={find}
               onChange={(e) => setFind(e.currentTarget.value)}
               onKeyDown={(e) => {
+                if (e.key === "Escape") setFind("");
                 if (e.key === "Enter") {
                   e.preventDefault();
                   if (matches[0]) {
@@ -234,12 +262,16 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
       ) : null}
 
       <p className="graph-meta" role="status" data-testid="graph-meta">
-        Showing <strong data-testid="graph-meta-nodes">{formatNumber(counts.nodes)}</strong> of{" "}
+        Showing <strong data-testid="graph-meta-nodes">{formatNumber(meta.returnedNodes)}</strong> of{" "}
         {formatNumber(meta.totalNodes)} nodes,{" "}
-        <strong data-testid="graph-meta-edges">{formatNumber(counts.edges)}</strong> of{" "}
+        <strong data-testid="graph-meta-edges">{formatNumber(meta.returnedEdges)}</strong> of{" "}
         {formatNumber(meta.totalEdges)} relationships
-        {added.length ? (
-          <span className="muted"> · {plural(added.length, "node")} added by expanding</span>
+        {counts.nodes > meta.returnedNodes || counts.edges > meta.returnedEdges ? (
+          <span className="muted" data-testid="graph-meta-added">
+            {" "}
+            · +{plural(Math.max(0, counts.nodes - meta.returnedNodes), "node")} and +
+            {plural(Math.max(0, counts.edges - meta.returnedEdges), "relationship")} from expanding
+          </span>
         ) : null}
       </p>
       <div className="graph-layout">
