@@ -4,15 +4,22 @@ import type { GraphStore } from "../graph/store";
 /**
  * The default data behind an asset of the embedded dataspace: a FHIR R4 `collection` Bundle of a
  * few of the providing organisation's patients with their encounters, conditions, observations
- * and medication requests, read from the knowledge graph. Small and bounded.
+ * and medication requests, read from the knowledge graph. Small and bounded, and pseudonymised
+ * for secondary use: no names, birth year only.
  */
 
 const MAX_PATIENTS = 10;
 const MAX_PER_TYPE = 10;
 const CLINICAL = ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"] as const;
 
+const DIRECT_IDENTIFIERS = ["name", "givenName", "familyName", "city"];
+
 function resource(node: GraphNode): Record<string, unknown> {
   const { resourceId, resourceType, ...rest } = node.properties;
+  if (node.label === "Patient") {
+    for (const k of DIRECT_IDENTIFIERS) delete rest[k];
+    if (typeof rest.birthDate === "string") rest.birthDate = rest.birthDate.slice(0, 4);
+  }
   return {
     resourceType: typeof resourceType === "string" ? resourceType : node.label,
     id: typeof resourceId === "string" ? resourceId : node.id,

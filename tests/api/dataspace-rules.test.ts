@@ -5,6 +5,8 @@ import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
 import { normaliseCounterPartyAddress } from "../../server/dataspace/address";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
+import { graphDataSource } from "../../server/dataspace/graph-data-source";
+import type { GraphStore } from "../../server/graph/store";
 import { dataspaceHandlers } from "../../server/dataspace/handlers";
 import { errorResponse } from "../../server/http/errors";
 import type { HandlerContext } from "../../server/http/handler";
@@ -801,5 +803,56 @@ describe("client-credentials token", () => {
       detail: "no access token: token endpoint answered HTTP 401",
     });
     expect(double.requests.filter((r) => r.path.startsWith("/mgmt"))).toHaveLength(0);
+  });
+});
+
+describe("the default data behind an embedded asset", () => {
+  it("is a small FHIR collection Bundle of the provider's patients, pseudonymised", async () => {
+    const patients = Array.from({ length: 30 }, (_, i) => ({
+      id: `patient-${i}`,
+      label: "Patient",
+      layer: "l3" as const,
+      properties: {
+        resourceType: "Patient",
+        resourceId: `r-${i}`,
+        name: "Jane Doe",
+        givenName: "Jane",
+        familyName: "Doe",
+        city: "Berlin",
+        birthDate: "1970-05-02",
+        holder: "lmc",
+      },
+    }));
+    const asked: unknown[] = [];
+    const graph = {
+      findNodes: async (q: { label: string; where?: Record<string, unknown>; limit?: number }) => {
+        asked.push(q);
+        return patients.slice(0, q.limit);
+      },
+      relationships: async (q: { id: string; types?: string[] }) => [
+        {
+          id: `e-${q.id}`,
+          type: q.types![0],
+          direction: "out",
+          node: {
+            id: `${q.types![0]}-${q.id}`,
+            label: "Condition",
+            layer: "l3",
+            properties: { code: "44054006" },
+          },
+        },
+      ],
+    } as unknown as GraphStore;
+    const bundle = (await graphDataSource(graph)("fhir-patient-everything", "lmc")) as {
+      resourceType: string;
+      type: string;
+      total: number;
+      entry: { resource: Record<string, unknown> }[];
+    };
+    expect(asked[0]).toEqual({ label: "Patient", where: { holder: "lmc" }, limit: 10 });
+    expect(bundle).toMatchObject({ resourceType: "Bundle", type: "collection", total: 50 });
+    const patient = bundle.entry[0].resource;
+    expect(patient).toMatchObject({ resourceType: "Patient", id: "r-0", birthDate: "1970", holder: "lmc" });
+    for (const k of ["name", "givenName", "familyName", "city"]) expect(patient).not.toHaveProperty(k);
   });
 });
