@@ -7,6 +7,7 @@ export default function CatalogueIndex() {
   const data = useRouteLoaderData<typeof catalogueLoader>("routes/catalogue");
   if (!data) return null;
   const { results } = data;
+  if (!results.length) return null;
   const personal = results.filter((d) => d.personalData).length;
   const sensitive = results.filter((d) => d.sensitiveData).length;
   const records = results.reduce((s, d) => s + (d.recordCount ?? 0), 0);
