@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "build", "public/build", "dist", ".data", "test-results", "playwright-report", "fixtures", ".cache"] },
+  { ignores: ["node_modules", "build", ".builds", "public/build", "dist", ".data", "test-results", "playwright-report", "fixtures", ".cache"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

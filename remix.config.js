@@ -1,9 +1,12 @@
+// HUB_BUILD_DIR lets a second build (a desktop package, a parallel test run) live beside the default one.
+const out = process.env.HUB_BUILD_DIR ?? "build";
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
   appDirectory: "app",
-  assetsBuildDirectory: "public/build",
+  assetsBuildDirectory: `${out}/client`,
   publicPath: "/build/",
-  serverBuildPath: "build/remix/index.js",
+  serverBuildPath: `${out}/remix/index.js`,
   serverModuleFormat: "esm",
   serverPlatform: "node",
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],

@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     globals: true,
     include: ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "desktop/**/*.test.ts", "scripts/**/*.test.ts", "tests/api/**/*.test.ts", "tests/contract/**/*.test.ts"],
-    exclude: ["node_modules", "build", "tests/e2e/**"],
+    exclude: ["node_modules", "build", ".builds", "tests/e2e/**"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

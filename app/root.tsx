@@ -10,9 +10,13 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { PERSONAS } from "../server/auth/personas";
+import { safeRedirect } from "../server/auth/safe-redirect";
 import { navFor } from "./components/navigation";
 import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
@@ -25,10 +29,103 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(request, context);
+  const mode = context.services.config.appMode;
   return {
     user: user && { username: user.username, name: user.name, roles: user.roles, organisation: user.organisation },
-    mode: context.services.config.appMode,
+    mode,
+    // static mode (server/static-mode): the persona switcher replaces sign-in; `exported`: a page of `npm run export`
+    demo:
+      mode === "static"
+        ? {
+            personas: PERSONAS.map((p) => ({ username: p.username, name: p.name, organisation: p.organisation, description: p.description })),
+            returnTo: safeRedirect(new URL(request.url).searchParams.get("returnTo"), "/"),
+            exported: request.headers.get("x-hub-export") === "1",
+          }
+        : null,
   };
+}
+
+const DEMO_WRITE_NOTICE = "This is a demonstration: changes are not saved";
+type Demo = NonNullable<RootData["demo"]>;
+
+/** static mode: the persona in the path (/as/<persona>/...) is the session; each tab keeps its own */
+function PersonaSwitcher({ demo, current }: { demo: Demo; current: string }) {
+  const section = `/${useLocation().pathname.split("/").filter(Boolean)[0] ?? ""}`;
+  return (
+    <details className="persona-switch" data-testid="persona-switcher" style={{ position: "relative" }}>
+      <summary className="button ghost">Switch persona</summary>
+      <ul className="card" style={{ position: "absolute", right: 0, zIndex: 20, listStyle: "none", margin: 0, padding: "0.4rem", minWidth: "16rem" }}>
+        {demo.personas.map((p) => (
+          <li key={p.username}>
+            {/* a document navigation: the persona is the app's basename */}
+            <a href={`/as/${p.username}${section}`} aria-current={p.username === current ? "true" : undefined} data-testid={`switch-${p.username}`} style={{ color: "var(--ink)" }}>
+              {p.name} <span className="muted">· {p.organisation}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function PersonaChooser({ demo }: { demo: Demo }) {
+  return (
+    <section className="signin" data-testid="persona-chooser">
+      <h1>Choose a persona</h1>
+      <p className="lead">
+        This demonstration runs from bundled fixtures: pick who you are, and every view shows what that persona sees. Each browser tab keeps its own persona.
+      </p>
+      <ul className="persona-grid">
+        {demo.personas.map((p) => (
+          <li key={p.username} className="card persona">
+            <a href={`/as/${p.username}${demo.returnTo}`} data-testid={`persona-${p.username}`}>
+              <strong>{p.name}</strong>
+              <span className="muted">{p.organisation}</span>
+              <span>{p.description}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** the demonstration banner; in an export (no server) it also refuses form posts in place */
+function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
+  const [refused, setRefused] = useState(false);
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => {
+      // plain links without the persona (not rendered by <Link>) stay in the persona's app
+      const a = (e.target as Element | null)?.closest?.("a[href]");
+      const href = a?.getAttribute("href") ?? "";
+      if (persona && a && /^\/(?!\/|as\/|build\/|auth\/|api\/)/.test(href)) a.setAttribute("href", `/as/${persona}${href}`);
+    };
+    const onSubmit = (e: SubmitEvent) => {
+      const form = e.target as HTMLFormElement;
+      if ((form.getAttribute("method") ?? "get").toLowerCase() === "get") return;
+      e.preventDefault();
+      e.stopPropagation();
+      setRefused(true);
+    };
+    document.addEventListener("click", onClick, true);
+    if (demo.exported) window.addEventListener("submit", onSubmit, true);
+    return () => {
+      document.removeEventListener("click", onClick, true);
+      window.removeEventListener("submit", onSubmit, true);
+    };
+  }, [demo.exported, persona]);
+  return (
+    <>
+      <p className="notice" role="status" data-testid="demo-banner" style={{ margin: 0, borderRadius: 0, textAlign: "center" }}>
+        <strong>Demonstration — changes are not saved.</strong> Fixed sample data{demo.exported ? "; searches and filters show the full lists in this offline copy" : ""}.
+      </p>
+      {refused ? (
+        <p className="notice error" role="alert" data-testid="demo-write-refused" style={{ margin: 0, borderRadius: 0, textAlign: "center" }}>
+          {DEMO_WRITE_NOTICE}
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
@@ -55,9 +152,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 function Shell({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const user = data?.user;
+  const demo = data?.demo ?? null;
   const items = user ? navFor(user.roles) : [];
   return (
     <div className="shell">
+      {demo ? <DemoBanner demo={demo} persona={user?.username ?? null} /> : null}
       <header className="topbar">
         <Link to="/" className="brand">
           <span className="brand-mark" aria-hidden>
@@ -67,17 +166,20 @@ function Shell({ children }: { children: React.ReactNode }) {
         </Link>
         {user ? (
           <div className="whoami">
-            <span data-testid="whoami">
+            <span data-testid="whoami" data-roles={user.roles.join(" ")}>
               {user.name} · <span className="muted">{user.organisation}</span>
             </span>
             <span className="roles">{user.roles.map((r) => r.replaceAll("_", " ").toLowerCase()).join(", ")}</span>
-            <Form method="post" action="/auth/logout">
-              <button type="submit" className="button ghost">
-                Sign out
-              </button>
-            </Form>
+            {demo ? <PersonaSwitcher demo={demo} current={user.username} /> : null}
+            {demo ? null : (
+              <Form method="post" action="/auth/logout" reloadDocument>
+                <button type="submit" className="button ghost">
+                  Sign out
+                </button>
+              </Form>
+            )}
           </div>
-        ) : (
+        ) : demo ? null : (
           <Link to="/auth/signin" className="button">
             Sign in
           </Link>
@@ -93,7 +195,7 @@ function Shell({ children }: { children: React.ReactNode }) {
             ))}
           </nav>
         ) : null}
-        <main className="content">{children}</main>
+        <main className="content">{demo && !user ? <PersonaChooser demo={demo} /> : children}</main>
       </div>
     </div>
   );

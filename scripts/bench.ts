@@ -70,7 +70,7 @@ async function startServer(patients: number): Promise<{ url: string; child: Chil
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
   const url = `http://127.0.0.1:${port}`;
   const t0 = Date.now();
-  const child = spawn(process.execPath, ["build/server/index.js"], {
+  const child = spawn(process.execPath, [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, SEED_PATIENTS: String(patients), NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "inherit"],
   });

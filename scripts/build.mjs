@@ -1,13 +1,14 @@
-// Builds everything `npm start` serves: the Remix app (classic compiler) and the Node server bundle.
+// Builds everything `npm start` serves into build/ (or HUB_BUILD_DIR): the Remix app (classic compiler:
+// build/remix server build, build/client hashed browser assets) and the Node server bundle build/server.
+// Nothing is deleted first: files are overwritten in place and hashed assets accumulate, so a server
+// still running from an earlier build keeps finding its assets.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const t0 = Date.now();
-rmSync("build", { recursive: true, force: true });
-rmSync("public/build", { recursive: true, force: true });
+const out = process.env.HUB_BUILD_DIR ?? "build";
 
 const remixCli = require.resolve("@remix-run/dev/dist/cli.js");
 execFileSync(process.execPath, [remixCli, "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
@@ -21,5 +22,5 @@ const common = {
   sourcemap: true,
   logLevel: "warning",
 };
-await build({ ...common, entryPoints: ["server/index.ts"], outfile: "build/server/index.js" });
+await build({ ...common, entryPoints: ["server/index.ts"], outfile: `${out}/server/index.js` });
 console.log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

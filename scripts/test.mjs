@@ -18,7 +18,7 @@ const vitestCli = require.resolve("vitest/vitest.mjs");
 const unitStatus = run([vitestCli, "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
 
 const playwrightCli = require.resolve("@playwright/test/cli.js");
-const e2eStatus = run([playwrightCli, "test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json" });
+const e2eStatus = run([playwrightCli, "test"]);
 
 let passed = 0, failed = 0, skipped = 0;
 if (existsSync("test-results/vitest.json")) {

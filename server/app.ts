@@ -4,7 +4,7 @@ import express from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
 import { createApiHandler } from "./http/api-handler";
@@ -14,6 +14,7 @@ import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./http/security-headers";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
+import { mountStaticMode } from "./static-mode/http";
 
 /**
  * Builds and starts the whole server: services, the embedded identity provider under /idp,
@@ -22,7 +23,7 @@ import { seedIfEmpty } from "./graph/seed-on-start";
  */
 
 export interface StartOptions {
-  /** path to the Remix server build (default build/remix/index.js under cwd) */
+  /** path to the Remix server build (default: remix/index.js beside this bundle's folder, i.e. build/remix/index.js) */
   remixBuildPath?: string;
   /** print seeding progress to the terminal */
   progress?: boolean;
@@ -37,6 +38,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** build/server/index.js → build/remix/index.js; from source (tests) → HUB_BUILD_DIR or ./build */
+function defaultRemixBuild(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith(path.join("server", "index.js"))) return path.join(path.dirname(path.dirname(here)), "remix", "index.js");
+  return path.join(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js");
+}
+
 const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -48,7 +56,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     idp = await createIdentityProvider({ config, db: services.db, ...services.embeddedIdp });
   }
 
-  const buildPath = path.resolve(opts.remixBuildPath ?? "build/remix/index.js");
+  const buildPath = path.resolve(opts.remixBuildPath ?? defaultRemixBuild());
+  const clientAssets = path.join(path.dirname(path.dirname(buildPath)), "client");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const handleApi = createApiHandler(services, HANDLERS);
   const https = config.publicUrl.startsWith("https:");
@@ -107,8 +116,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       .catch(next);
   });
 
-  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use("/build", express.static(clientAssets, { immutable: true, maxAge: "1y", fallthrough: false }));
   app.use(express.static("public", { maxAge: "1h" }));
+
+  // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
+  if (config.appMode === "static") {
+    const mode = config.env === "production" ? "production" : "development";
+    mountStaticMode(app, { build, services, mode, publicOrigin });
+  }
 
   app.all(
     "*",

@@ -48,6 +48,8 @@ export function toPatient(n: GraphNode): Patient {
 }
 
 const item = (n: GraphNode) => ({ id: n.id, ...n.properties });
+/** FHIR Observation.effectiveDateTime (older records may carry effectiveDate or date) */
+const observedAt = (o: Record<string, unknown>) => String(o.effectiveDateTime ?? o.effectiveDate ?? o.date ?? "");
 
 function orgSlugOf(user: SessionUser): string | undefined {
   return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)?.slug;
@@ -113,7 +115,7 @@ export function createPatientService(graph: GraphStore) {
       for (const o of profile.observations) {
         const code = String(o.code ?? o.display ?? o.id);
         const prev = latest.get(code);
-        if (!prev || String(o.effectiveDate ?? o.date ?? "") > String(prev.effectiveDate ?? prev.date ?? "")) latest.set(code, o);
+        if (!prev || observedAt(o) > observedAt(prev)) latest.set(code, o);
       }
       const dateOf = (e: Record<string, unknown>) => String(e.periodStart ?? e.date ?? e.start ?? "");
       const encounterDates = profile.encounters.map(dateOf).filter(Boolean).sort();
@@ -140,7 +142,7 @@ export function createPatientService(graph: GraphStore) {
           display: o.display,
           value: o.value,
           unit: o.unit,
-          effectiveDate: o.effectiveDate ?? o.date,
+          effectiveDate: observedAt(o) || null,
           interpretation: o.interpretation,
         })),
       };

@@ -17,7 +17,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function start(port: number): Promise<ChildProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["build/server/index.js"], {
+  const child = spawn(process.execPath, [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, SEED_PATIENTS: "20", NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -38,7 +38,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     UPSTREAM_TIMEOUT_MS: "2000",
     ...env,
   });
-  const server = await startServer(config, { remixBuildPath: path.resolve("build/remix/index.js") });
+  const server = await startServer(config, { remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js") });
   return {
     ...server,
     dataDir,
