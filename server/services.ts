@@ -10,6 +10,12 @@ import { createSqliteGraphStore } from "./graph/sqlite-store";
 import { createNeo4jGraphStore } from "./graph/neo4j-store";
 import type { GraphStore } from "./graph/store";
 import { createOfficeGate, type OfficeGate } from "./http/office-gate";
+import type { AnalyticsService } from "./analytics/service";
+import type { EehrxfService } from "./eehrxf/service";
+import type { FederatedService } from "./federated/service";
+import type { NlqService } from "./nlq/service";
+import { createInsightServices } from "./overview/insight";
+import type { OverviewService } from "./overview/service";
 import { createPatientService, type PatientService } from "./patient/service";
 import { openDatabase, type Db } from "./storage/database";
 import { getOrCreateSecret } from "./storage/secrets";
@@ -35,6 +41,12 @@ export interface Services {
   dataspace: Dataspace;
   /** the access body's workflows, register, activity report, compliance summary and probes (server/access-body) */
   accessBody: import("./access-body").AccessBody;
+  /** insight (server/analytics, federated, nlq, eehrxf, overview): OMOP dashboard, k-anonymous federated cohorts, questions, EEHRxF coverage, persona overview */
+  analytics: AnalyticsService;
+  federated: FederatedService;
+  nlq: NlqService;
+  eehrxf: EehrxfService;
+  overview: OverviewService;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
   runtime: { internalOrigin: string | undefined };
   close(): Promise<void>;
@@ -81,6 +93,7 @@ export async function createServices(config: Config): Promise<Services> {
     patients: createPatientService(graph),
     dataspace,
     accessBody: (await import("./access-body")).createAccessBody({ db, audit, graph, config, runtime }),
+    ...createInsightServices({ graph, audit, config }),
     runtime,
     async close() {
       await dataspace.close();

@@ -39,6 +39,7 @@ export const envSchema = z.object({
   OFFICE_HOURS: z.string().optional(),
   OFFICE_HOLDS: z.string().optional(),
   CRAWLER_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  FEDERATED_K: z.coerce.number().int().min(5, "must be at least 5 (k-anonymity is never weaker than k = 5)").max(1000).default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -73,6 +74,8 @@ export interface Config {
   officeHours: string | undefined;
   officeHolds: string[];
   crawlerToken: string | undefined;
+  /** k of the k-anonymity applied to cohort counts (server/federated): at least 5 */
+  federatedK: number;
 }
 
 export class ConfigError extends Error {
@@ -149,5 +152,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     officeHours: e.OFFICE_HOURS,
     officeHolds: holds,
     crawlerToken: e.CRAWLER_TOKEN,
+    federatedK: e.FEDERATED_K,
   };
 }

@@ -3,6 +3,7 @@ import { catalogueHandlers } from "../catalogue/handlers";
 import { dataspaceHandlers } from "../dataspace/handlers";
 import { graphHandlers } from "../graph/handlers";
 import { healthHandlers } from "../health";
+import { insightHandlers } from "../overview/handlers";
 import { patientHandlers } from "../patient/handlers";
 import type { HandlerMap } from "./handler";
 
@@ -14,4 +15,5 @@ export const HANDLERS: HandlerMap = {
   ...patientHandlers,
   ...dataspaceHandlers,
   ...accessBodyHandlers,
+  ...insightHandlers,
 };

@@ -1,0 +1,114 @@
+/**
+ * The ontology layer (l5) as a dictionary: SNOMED CT, ICD-10, RxNorm and LOINC concepts with
+ * their display names, the SNOMED CT → ICD-10 mappings (MAPS_TO), read through the GraphStore
+ * port and cached per graph version. Analytics names its top lists with it; the question
+ * service resolves terms against it.
+ */
+import type { GraphStore } from "../graph/store";
+import { findAll, num, str, versionedCache } from "./scan";
+
+export type ConceptKind = "condition" | "drug" | "measurement";
+export type CodeSystemName = "SNOMED CT" | "ICD-10" | "RxNorm" | "LOINC";
+
+export const SYSTEM_URIS: Record<CodeSystemName, string> = {
+  "SNOMED CT": "http://snomed.info/sct",
+  "ICD-10": "http://hl7.org/fhir/sid/icd-10",
+  RxNorm: "http://www.nlm.nih.gov/research/umls/rxnorm",
+  LOINC: "http://loinc.org",
+};
+
+export const KIND_SYSTEM: Record<ConceptKind, CodeSystemName> = { condition: "SNOMED CT", drug: "RxNorm", measurement: "LOINC" };
+export const KIND_LABEL: Record<ConceptKind, string> = { condition: "SnomedConcept", drug: "RxNormConcept", measurement: "LoincCode" };
+
+export interface Concept {
+  kind: ConceptKind;
+  /** the graph node */
+  nodeId: string;
+  code: string;
+  system: CodeSystemName;
+  display: string;
+  omopConceptId: number | null;
+  /** conditions: the ICD-10 code mapped with MAPS_TO */
+  icd10?: { code: string; display: string; nodeId: string };
+  /** drugs: ATC code */
+  atc?: string;
+  /** measurements: UCUM unit */
+  unit?: string;
+}
+
+export interface ConceptDictionary {
+  all: Concept[];
+  byKind: Record<ConceptKind, Concept[]>;
+  /** kind + code → concept */
+  get(kind: ConceptKind, code: string): Concept | undefined;
+  /** ICD-10 code → the SNOMED CT concepts mapped to it */
+  byIcd10(code: string): Concept[];
+  /** display name of a code, or the code itself */
+  name(kind: ConceptKind, code: string): string;
+}
+
+export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary> {
+  const [snomed, icd10, rxnorm, loinc] = await Promise.all(
+    ["SnomedConcept", "ICD10Code", "RxNormConcept", "LoincCode"].map((label) => findAll(graph, label)),
+  );
+  const icdById = new Map(icd10.map((n) => [n.id, n]));
+  const all: Concept[] = [];
+  for (const n of snomed) {
+    const code = str(n.properties.code);
+    if (!code) continue;
+    const maps = await graph.relationships({ id: n.id, types: ["MAPS_TO"], direction: "out", limit: 10 });
+    const target = maps.map((r) => icdById.get(r.node.id) ?? r.node).find((t) => t.label === "ICD10Code");
+    all.push({
+      kind: "condition",
+      nodeId: n.id,
+      code,
+      system: "SNOMED CT",
+      display: str(n.properties.display) ?? code,
+      omopConceptId: num(n.properties.omopConceptId) ?? null,
+      icd10: target ? { code: str(target.properties.code) ?? "", display: str(target.properties.display) ?? "", nodeId: target.id } : undefined,
+    });
+  }
+  for (const n of rxnorm) {
+    const code = str(n.properties.code);
+    if (!code) continue;
+    all.push({
+      kind: "drug",
+      nodeId: n.id,
+      code,
+      system: "RxNorm",
+      display: str(n.properties.display) ?? code,
+      omopConceptId: num(n.properties.omopConceptId) ?? null,
+      atc: str(n.properties.atcCode),
+    });
+  }
+  for (const n of loinc) {
+    const code = str(n.properties.code);
+    if (!code) continue;
+    all.push({
+      kind: "measurement",
+      nodeId: n.id,
+      code,
+      system: "LOINC",
+      display: str(n.properties.display) ?? code,
+      omopConceptId: num(n.properties.omopConceptId) ?? null,
+      unit: str(n.properties.unit),
+    });
+  }
+  const index = new Map(all.map((c) => [`${c.kind}:${c.code}`, c]));
+  const byKind: Record<ConceptKind, Concept[]> = { condition: [], drug: [], measurement: [] };
+  for (const c of all) byKind[c.kind].push(c);
+  return {
+    all,
+    byKind,
+    get: (kind, code) => index.get(`${kind}:${code}`),
+    byIcd10: (code) => byKind.condition.filter((c) => c.icd10?.code.toLowerCase() === code.toLowerCase()),
+    name: (kind, code) => index.get(`${kind}:${code}`)?.display ?? code,
+  };
+}
+
+/** the concept dictionary of the current graph version */
+export function createConceptCache(graph: GraphStore) {
+  const cache = versionedCache(graph, () => loadConcepts(graph));
+  return { get: async () => (await cache.get()).value };
+}
+export type ConceptCache = ReturnType<typeof createConceptCache>;

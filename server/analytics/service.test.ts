@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsight } from "./test-support";
+import { findAll, num, str } from "./scan";
+import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "./omop-index";
+
+let insight: Awaited<ReturnType<typeof seededInsight>>;
+beforeAll(async () => {
+  insight = await seededInsight(150);
+});
+afterAll(() => insight?.close());
+
+describe("OMOP analytics", () => {
+  it("totals agree exactly with the graph's own counts", async () => {
+    const d = await insight.analytics.dashboard(ADMIN);
+    const g = insight.graph;
+    expect(d.totals.persons).toBe(await g.countWhere("OMOPPerson"));
+    expect(d.totals.conditionOccurrences).toBe(await g.countWhere("ConditionOccurrence"));
+    expect(d.totals.drugExposures).toBe(await g.countWhere("DrugExposure"));
+    expect(d.totals.measurements).toBe(await g.countWhere("Measurement"));
+    const rows = [...(await findAll(g, "ConditionOccurrence")), ...(await findAll(g, "DrugExposure")), ...(await findAll(g, "Measurement"))];
+    expect(d.totals.visits).toBe(new Set(rows.map((r) => r.properties.visitOccurrenceId)).size);
+    expect(d.holders.reduce((s, h) => s + (h.count ?? 0), 0)).toBe(d.totals.persons);
+    for (const h of d.holders) expect(h.count).toBe(await g.countWhere("OMOPPerson", { careSiteSourceValue: h.key }));
+  });
+
+  it("top lists carry l5 names and exact row and person counts", async () => {
+    const d = await insight.analytics.dashboard(ADMIN, { top: 5 });
+    expect(d.topConditions).toHaveLength(5);
+    const g = insight.graph;
+    for (const t of d.topConditions) {
+      const rows = await findAll(g, "ConditionOccurrence", { conditionSourceValue: t.code });
+      expect(t.rows).toBe(rows.length);
+      expect(t.persons).toBe(new Set(rows.map((r) => r.properties.personId)).size);
+      const [concept] = await findAll(g, "SnomedConcept", { code: t.code });
+      expect(t.display).toBe(concept.properties.display);
+      expect(t.system).toBe("SNOMED CT");
+    }
+    for (const t of d.topDrugs) expect(t.rows).toBe(await g.countWhere("DrugExposure", { drugSourceValue: t.code }));
+    for (const t of d.topMeasurements) {
+      const rows = await findAll(g, "Measurement", { measurementSourceValue: t.code });
+      expect(t.rows).toBe(rows.length);
+      const values = rows.map((r) => num(r.properties.valueAsNumber)!);
+      expect(t.mean).toBeCloseTo(values.reduce((s, v) => s + v, 0) / values.length, 2);
+      expect(t.unit).toBe(str(rows[0].properties.unitSourceValue));
+    }
+    // sorted by persons
+    const persons = d.topConditions.map((t) => t.persons!);
+    expect([...persons].sort((a, b) => b - a)).toEqual(persons);
+  });
+
+  it("gender and age distributions partition the persons", async () => {
+    const d = await insight.analytics.dashboard(ADMIN);
+    const persons = await findAll(insight.graph, "OMOPPerson");
+    for (const gcell of d.gender) expect(gcell.count).toBe(persons.filter((p) => p.properties.genderSourceValue === gcell.key).length);
+    for (const b of d.ageBands) {
+      const expected = persons.filter((p) => ageBandOf(ageAt(AGE_REFERENCE_DATE, num(p.properties.yearOfBirth)!, num(p.properties.monthOfBirth), num(p.properties.dayOfBirth))) === b.key).length;
+      expect(b.count).toBe(expected);
+    }
+    expect(d.ageBands.reduce((s, b) => s + (b.count ?? 0), 0)).toBe(d.totals.persons);
+  });
+
+  it("is cached per graph version and recomputed after a write", async () => {
+    const first = await insight.analytics.dashboard(ADMIN);
+    const second = await insight.analytics.dashboard(ADMIN);
+    expect(second.cache.hit).toBe(true);
+    await insight.graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: { id: "condition-occurrence-test-1", label: "ConditionOccurrence", layer: "l4", properties: { personId: 1, conditionSourceValue: "195967001", conditionConceptId: 317009, visitOccurrenceId: 999999 } },
+        },
+      ],
+      { action: "test.write", actor: "test", target: "condition-occurrence-test-1", kind: "test" },
+    );
+    const third = await insight.analytics.dashboard(ADMIN);
+    expect(third.cache.hit).toBe(false);
+    expect(third.totals.conditionOccurrences).toBe(first.totals.conditionOccurrences + 1);
+    expect(third.totals.visits).toBe(first.totals.visits + 1);
+    expect(third.graphVersion).toBeGreaterThan(first.graphVersion);
+  });
+
+  it("applies the k threshold of the caller's ODRL scope: exact for supervisors, suppressed small cells for data users and holders", async () => {
+    const admin = await insight.analytics.dashboard(ADMIN, { top: 40 });
+    const regulator = await insight.analytics.dashboard(REGULATOR, { top: 40 });
+    expect(admin.scope.k).toBeNull();
+    expect(regulator.scope.k).toBeNull();
+    for (const user of [RESEARCHER, CLINIC]) {
+      const d = await insight.analytics.dashboard(user, { top: 40 });
+      expect(d.scope.k).toBe(5);
+      const all = [...d.topConditions, ...d.topDrugs, ...d.topMeasurements];
+      expect(all.some((t) => t.suppressed)).toBe(true);
+      for (const t of all) {
+        if (t.persons !== null) expect(t.persons === 0 || t.persons >= 5).toBe(true);
+        if (t.rows !== null) expect(t.rows === 0 || t.rows >= 5).toBe(true);
+      }
+      // what is published agrees with the exact figures
+      for (const t of d.topConditions) {
+        const exact = admin.topConditions.find((x) => x.code === t.code)!;
+        if (!t.suppressed) expect(t.persons).toBe(exact.persons);
+      }
+    }
+  });
+
+  it("exports CSV", async () => {
+    const d = await insight.analytics.dashboard(ADMIN);
+    const csv = insight.analytics.toCsv(d);
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe("section,code,system,name,rows,persons,unit,mean,sd,suppressed");
+    expect(lines.some((l) => l.startsWith("condition,"))).toBe(true);
+    expect(lines.find((l) => l.startsWith("total,persons,"))).toBe(`total,persons,,,${d.totals.persons},,,,,false`);
+    expect(csv).toContain('"Hypertensive disorder, systemic arterial"');
+  });
+});

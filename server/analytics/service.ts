@@ -1,0 +1,167 @@
+/**
+ * GET /api/analytics: the OMOP CDM dashboard (layer l4). Every number is computed from the l4
+ * nodes through the GraphStore port (omop-index.ts), so the totals equal the graph's own counts
+ * exactly; concept names come from the ontology layer (l5). The index is cached per graph
+ * version; a request on a warm cache costs a sort of a few hundred codes. Callers whose ODRL
+ * scope sets k see small cells suppressed (same engine as the federated summary).
+ */
+import type { SessionUser } from "../auth/user";
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphStore } from "../graph/store";
+import { protect, published, type CountNode, type PublishedCount } from "../federated/suppression";
+import { scopeFor, type OdrlScope } from "../federated/scope";
+import { KIND_SYSTEM, type ConceptCache, type ConceptKind } from "./concepts";
+import { AGE_BANDS, AGE_REFERENCE_DATE, GENDERS, type CodeStats, type MeasurementStats, type OmopIndex, type OmopIndexCache } from "./omop-index";
+
+export const TOP_DEFAULT = 10;
+export const TOP_MAX = 50;
+
+export interface TopEntry {
+  code: string;
+  system: string;
+  display: string;
+  omopConceptId: number;
+  /** OMOP rows (occurrences / exposures / measurements); null when suppressed */
+  rows: number | null;
+  /** distinct persons; null when suppressed */
+  persons: number | null;
+  suppressed: boolean;
+  display_persons: string;
+}
+
+export interface MeasurementEntry extends TopEntry {
+  unit: string | null;
+  mean: number | null;
+  sd: number | null;
+  aboveRange: number | null;
+  belowRange: number | null;
+}
+
+export interface AnalyticsDashboard {
+  source: string;
+  generatedAt: string;
+  graphVersion: number;
+  ageReferenceDate: string;
+  totals: { persons: number; visits: number; conditionOccurrences: number; drugExposures: number; measurements: number };
+  holders: (PublishedCount & { name: string })[];
+  gender: PublishedCount[];
+  ageBands: PublishedCount[];
+  topConditions: TopEntry[];
+  topDrugs: TopEntry[];
+  topMeasurements: MeasurementEntry[];
+  scope: OdrlScope;
+  cache: { hit: boolean; builtMs: number; indexBuiltAt: string };
+  notes: string[];
+}
+
+export function holderName(slug: string): string {
+  return ORGANISATIONS.find((o) => o.slug === slug)?.displayName ?? slug;
+}
+
+function round(v: number, d = 2) {
+  const f = 10 ** d;
+  return Math.round(v * f) / f;
+}
+
+export function createAnalyticsService(deps: { graph: GraphStore; omop: OmopIndexCache; concepts: ConceptCache; k: number }) {
+  const { graph, omop, concepts, k } = deps;
+
+  function top<T extends CodeStats>(map: Map<string, T>, n: number): T[] {
+    return [...map.values()].sort((a, b) => b.persons.length - a.persons.length || b.rows - a.rows || a.code.localeCompare(b.code)).slice(0, n);
+  }
+
+  /** the persons partitions (holder, gender, age band) with k applied when the scope says so */
+  function distributions(index: OmopIndex, scopeK: number | null) {
+    const holderKeys = [...new Set([...index.holders, ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug)])].sort();
+    const count = (pred: (p: OmopIndex["persons"][number]) => boolean) => index.persons.reduce((s, p) => s + (pred(p) ? 1 : 0), 0);
+    const holders: CountNode[] = holderKeys.map((h) => ({ key: h, value: count((p) => p.holder === h) }));
+    const genders: CountNode[] = GENDERS.map((g) => ({ key: g, value: count((p) => p.gender === g) }));
+    const bands: CountNode[] = [...AGE_BANDS, "unknown" as const].map((b) => ({ key: b, value: count((p) => p.ageBand === b) }));
+    const root: CountNode = { key: "persons", value: index.persons.length, groups: [holders, genders, bands] };
+    if (scopeK !== null) protect(root, scopeK);
+    return {
+      holders: holders.map((h) => ({ ...published(h, scopeK), name: holderName(h.key) })),
+      gender: genders.filter((g) => g.value > 0 || g.key === "female" || g.key === "male").map((g) => published(g, scopeK)),
+      ageBands: bands.filter((b) => b.key !== "unknown" || b.value > 0).map((b) => published(b, scopeK)),
+    };
+  }
+
+  function entry(kind: ConceptKind, s: CodeStats, name: (k: ConceptKind, c: string) => string, total: number, scopeK: number | null): TopEntry {
+    // the persons having a concept, and (hidden) those who do not, partition all persons
+    const node: CountNode = { key: "persons", value: total, groups: [[{ key: s.code, value: s.persons.length }, { key: "rest", value: total - s.persons.length, hidden: true }]] };
+    if (scopeK !== null) protect(node, scopeK);
+    const cell = node.groups![0][0];
+    const suppressed = !!cell.suppressed || (scopeK !== null && s.rows >= 1 && s.rows < scopeK);
+    return {
+      code: s.code,
+      system: KIND_SYSTEM[kind],
+      display: name(kind, s.code),
+      omopConceptId: s.conceptId,
+      rows: suppressed ? null : s.rows,
+      persons: suppressed ? null : s.persons.length,
+      suppressed,
+      display_persons: suppressed ? `<${scopeK}` : String(s.persons.length),
+    };
+  }
+
+  return {
+    async dashboard(user: Pick<SessionUser, "roles" | "participantDid">, opts: { top?: number } = {}): Promise<AnalyticsDashboard> {
+      const n = Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
+      const [{ value: index, hit, builtMs }, dict, scope] = await Promise.all([omop.get(), concepts.get(), scopeFor(graph, user, k)]);
+      const total = index.persons.length;
+      const measurementEntry = (s: MeasurementStats): MeasurementEntry => {
+        const base = entry("measurement", s, dict.name, total, scope.k);
+        const mean = s.values ? s.sum / s.values : null;
+        const sd = s.values > 1 && mean !== null ? Math.sqrt(Math.max(0, (s.sumSq - s.values * mean * mean) / (s.values - 1))) : null;
+        const small = (v: number) => scope.k !== null && v >= 1 && v < scope.k;
+        return {
+          ...base,
+          unit: s.unit,
+          mean: base.suppressed || mean === null ? null : round(mean),
+          sd: base.suppressed || sd === null ? null : round(sd),
+          // above / below / within partition the values: publish the flags only when none is small
+          aboveRange: base.suppressed || small(s.aboveRange) || small(s.belowRange) || small(s.values - s.aboveRange - s.belowRange) ? null : s.aboveRange,
+          belowRange: base.suppressed || small(s.aboveRange) || small(s.belowRange) || small(s.values - s.aboveRange - s.belowRange) ? null : s.belowRange,
+        };
+      };
+      return {
+        source: "OMOP CDM v5.4 (layer l4): OMOPPerson, ConditionOccurrence, DrugExposure, Measurement; names from layer l5",
+        generatedAt: new Date().toISOString(),
+        graphVersion: index.version,
+        ageReferenceDate: AGE_REFERENCE_DATE,
+        totals: index.totals,
+        ...distributions(index, scope.k),
+        topConditions: top(index.conditions, n).map((s) => entry("condition", s, dict.name, total, scope.k)),
+        topDrugs: top(index.drugs, n).map((s) => entry("drug", s, dict.name, total, scope.k)),
+        topMeasurements: top(index.measurements, n).map(measurementEntry),
+        scope,
+        cache: { hit, builtMs, indexBuiltAt: index.builtAt },
+        notes: [
+          "visits: distinct visit_occurrence_id values referenced by the l4 rows (the FHIR encounters they were recorded in)",
+          `ages at ${AGE_REFERENCE_DATE}, the extraction date of the records, from year, month and day of birth`,
+          "persons per concept count distinct persons; rows count OMOP records",
+        ],
+      };
+    },
+
+    /** the dashboard as CSV sections (the view's export) */
+    toCsv(d: AnalyticsDashboard): string {
+      const esc = (v: unknown) => {
+        const s = v === null || v === undefined ? "" : String(v);
+        return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+      };
+      const line = (...cells: unknown[]) => cells.map(esc).join(",");
+      const out: string[] = [line("section", "code", "system", "name", "rows", "persons", "unit", "mean", "sd", "suppressed")];
+      for (const [k, v] of Object.entries(d.totals)) out.push(line("total", k, "", "", v, "", "", "", "", "false"));
+      for (const h of d.holders) out.push(line("holder", h.key, "", h.name, "", h.count, "", "", "", h.suppressed));
+      for (const g of d.gender) out.push(line("gender", g.key, "", g.key, "", g.count, "", "", "", g.suppressed));
+      for (const a of d.ageBands) out.push(line("age band", a.key, "", a.key, "", a.count, "", "", "", a.suppressed));
+      for (const t of d.topConditions) out.push(line("condition", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
+      for (const t of d.topDrugs) out.push(line("drug", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
+      for (const t of d.topMeasurements) out.push(line("measurement", t.code, t.system, t.display, t.rows, t.persons, t.unit, t.mean, t.sd, t.suppressed));
+      return out.join("\r\n") + "\r\n";
+    },
+  };
+}
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededInsight } from "../analytics/test-support";
+import { findAll } from "../analytics/scan";
+
+let insight: Awaited<ReturnType<typeof seededInsight>>;
+beforeAll(async () => {
+  insight = await seededInsight(60);
+});
+afterAll(() => insight?.close());
+
+describe("EEHRxF coverage", () => {
+  it("lists the five priority categories with their HL7 Europe / IPS profiles", async () => {
+    const c = await insight.eehrxf.coverage();
+    expect(c.categories.map((x) => x.id)).toEqual(["patient-summary", "eprescription", "laboratory", "imaging", "discharge"]);
+    const canonicals = c.categories.flatMap((x) => x.profiles.map((p) => p.canonical));
+    expect(canonicals).toContain("http://hl7.eu/fhir/laboratory/StructureDefinition/Observation-resultslab-eu-lab");
+    expect(canonicals).toContain("http://hl7.eu/fhir/hdr/StructureDefinition/encounter-eu-hdr");
+    expect(canonicals).toContain("http://hl7.org/fhir/uv/ips/StructureDefinition/MedicationRequest-uv-ips");
+    for (const cat of c.categories) expect(cat.legalBasis).toMatch(/EHDS Art\. 14/);
+  });
+
+  it("computes coverage from the data", async () => {
+    const c = await insight.eehrxf.coverage();
+    const g = insight.graph;
+    const lab = c.categories.find((x) => x.id === "laboratory")!;
+    const labObs = (await findAll(g, "Observation")).filter((o) => o.properties.category === "laboratory");
+    expect(lab.profiles[0].resources).toBe(labObs.length);
+    expect(lab.profiles[0].conformant).toBe(labObs.length); // synthetic lab results carry everything required
+    expect(lab.profiles[0].elements.find((e) => e.path === "Observation.performer")?.present).toBe(0);
+    expect(lab.profiles[1]).toMatchObject({ resourceType: "DiagnosticReport", inGraph: false, resources: 0 });
+
+    const summary = c.categories.find((x) => x.id === "patient-summary")!;
+    expect(summary.profiles[0].resources).toBe(await g.countWhere("Patient"));
+    expect(summary.readiness.ready).toBe(0);
+    expect(summary.readiness.partial?.count).toBe(await g.countWhere("Patient"));
+    expect(summary.readiness.gaps.join(" ")).toMatch(/AllergyIntolerance/);
+
+    const rx = c.categories.find((x) => x.id === "eprescription")!;
+    expect(rx.profiles[0].resources).toBe(await g.countWhere("MedicationRequest"));
+    expect(rx.profiles[0].elements.find((e) => e.path.startsWith("MedicationRequest.requester"))?.coverage).toBe(0);
+    expect(rx.readiness.coverage).toBe(0);
+
+    const discharge = c.categories.find((x) => x.id === "discharge")!;
+    const inpatient = (await findAll(g, "Encounter")).filter((e) => e.properties.class === "IMP");
+    expect(discharge.profiles[0].resources).toBe(inpatient.length);
+    expect(discharge.readiness.total).toBe(inpatient.length);
+    expect(discharge.readiness.ready).toBeLessThanOrEqual(inpatient.length);
+
+    expect(c.categories.find((x) => x.id === "imaging")!.readiness.total).toBe(0);
+    expect((await insight.eehrxf.coverage()).cache.hit).toBe(true);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * GET /api/eehrxf: the EEHRxF priority categories with their FHIR profiles, and how much of the
+ * graph's FHIR layer (l3) has what each profile needs — per element, per profile (resources with
+ * every required element) and per category (documents that could be assembled). Computed by
+ * reading the l3 labels through the GraphStore port, cached per graph version.
+ */
+import type { Properties } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { scanNodes, str, versionedCache } from "../analytics/scan";
+import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
+
+export interface ProfileCoverage {
+  id: string;
+  title: string;
+  canonical: string;
+  resourceType: string;
+  inGraph: boolean;
+  resources: number;
+  conformant: number;
+  coverage: number;
+  elements: { path: string; required: boolean; present: number; coverage: number; note?: string }[];
+}
+
+export interface CategoryCoverage {
+  id: string;
+  title: string;
+  legalBasis: string;
+  description: string;
+  guides: { name: string; url: string }[];
+  profiles: ProfileCoverage[];
+  readiness: { unit: string; requirement: string; total: number; ready: number; coverage: number; partial?: { count: number; description: string }; gaps: string[] };
+}
+
+export interface EehrxfCoverage {
+  source: string;
+  generatedAt: string;
+  graphVersion: number;
+  categories: CategoryCoverage[];
+  cache: { hit: boolean; builtMs: number };
+}
+
+const pct = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 10 : 0);
+
+interface ProfileAcc {
+  def: ProfileDef;
+  resources: number;
+  conformant: number;
+  present: number[];
+}
+
+function newAcc(def: ProfileDef): ProfileAcc {
+  return { def, resources: 0, conformant: 0, present: def.elements.map(() => 0) };
+}
+
+/** applies a profile's checks to one resource; true when every required element is there */
+function check(acc: ProfileAcc, p: Properties): boolean {
+  if (acc.def.applies && !acc.def.applies(p)) return false;
+  acc.resources++;
+  let ok = true;
+  acc.def.elements.forEach((e, i) => {
+    const present = e.test(p);
+    if (present) acc.present[i]++;
+    else if (e.required) ok = false;
+  });
+  if (ok) acc.conformant++;
+  return ok;
+}
+
+function toCoverage(acc: ProfileAcc): ProfileCoverage {
+  const d = acc.def;
+  return {
+    id: d.id,
+    title: d.title,
+    canonical: d.canonical,
+    resourceType: d.resourceType,
+    inGraph: d.label !== null,
+    resources: acc.resources,
+    conformant: acc.conformant,
+    coverage: pct(acc.conformant, acc.resources),
+    elements: d.elements.map((e, i) => ({ path: e.path, required: e.required, present: acc.present[i], coverage: pct(acc.present[i], acc.resources), ...(e.note ? { note: e.note } : {}) })),
+  };
+}
+
+async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">> {
+  const version = graph.version();
+  const accs = new Map<string, ProfileAcc>();
+  for (const c of CATEGORIES) for (const p of c.profiles) accs.set(`${c.id}/${p.id}`, newAcc(p));
+  const byLabel = new Map<string, { key: string; acc: ProfileAcc }[]>();
+  for (const [key, acc] of accs) {
+    if (!acc.def.label) continue;
+    const list = byLabel.get(acc.def.label) ?? [];
+    list.push({ key, acc });
+    byLabel.set(acc.def.label, list);
+  }
+
+  // per patient: which summary sections exist; per inpatient encounter: diagnoses recorded in it
+  const summaryPatients = new Set<string>();
+  const withProblem = new Set<string>();
+  const withMedication = new Set<string>();
+  const inpatientOk = new Set<string>();
+  const diagnosedEncounters = new Set<string>();
+
+  for (const label of ["Patient", "Condition", "MedicationRequest", "Observation", "Encounter"]) {
+    const profiles = byLabel.get(label) ?? [];
+    for await (const page of scanNodes(graph, label)) {
+      for (const n of page) {
+        const p = n.properties;
+        for (const { key, acc } of profiles) {
+          const ok = check(acc, p);
+          if (!ok) continue;
+          if (key === "patient-summary/patient-eu-core") summaryPatients.add(n.id);
+          if (key === "patient-summary/condition-eu-eps") withProblem.add(str(p.patientId) ?? "");
+          if (key === "patient-summary/MedicationRequest-uv-ips") withMedication.add(str(p.patientId) ?? "");
+          if (key === "discharge/encounter-eu-hdr") inpatientOk.add(n.id);
+        }
+        if (label === "Condition" && str(p.encounterId)) diagnosedEncounters.add(str(p.encounterId)!);
+      }
+    }
+  }
+
+  const categories = CATEGORIES.map((c: CategoryDef): CategoryCoverage => {
+    const profiles = c.profiles.map((p) => toCoverage(accs.get(`${c.id}/${p.id}`)!));
+    const missing = profiles.filter((p) => !p.inGraph).map((p) => `${p.resourceType} (${p.id}) is not recorded in the graph`);
+    const weak = profiles
+      .filter((p) => p.inGraph)
+      .flatMap((p) => p.elements.filter((e) => e.required && e.coverage < 100).map((e) => `${e.path}: present in ${e.coverage}% of ${p.resourceType} resources${e.note ? ` (${e.note})` : ""}`));
+    const gaps = [...missing, ...weak];
+    const first = profiles[0];
+    switch (c.id) {
+      case "patient-summary": {
+        const partial = [...summaryPatients].filter((id) => withProblem.has(id) && withMedication.has(id)).length;
+        return {
+          ...c,
+          profiles,
+          readiness: {
+            unit: "patients",
+            requirement: c.readiness,
+            total: first.resources,
+            ready: 0,
+            coverage: 0,
+            partial: { count: partial, description: "identity, problems and medication present; only the allergies section is missing" },
+            gaps,
+          },
+        };
+      }
+      case "discharge": {
+        const ready = [...inpatientOk].filter((id) => diagnosedEncounters.has(id)).length;
+        return { ...c, profiles, readiness: { unit: "inpatient stays", requirement: c.readiness, total: first.resources, ready, coverage: pct(ready, first.resources), gaps } };
+      }
+      case "imaging":
+        return { ...c, profiles, readiness: { unit: "imaging studies", requirement: c.readiness, total: 0, ready: 0, coverage: 0, gaps } };
+      default: {
+        const unit = c.id === "laboratory" ? "laboratory results" : "medication orders";
+        return { ...c, profiles, readiness: { unit, requirement: c.readiness, total: first.resources, ready: first.conformant, coverage: first.coverage, gaps } };
+      }
+    }
+  });
+  return { source: "FHIR R4 resources of layer l3 (Patient, Condition, MedicationRequest, Observation, Encounter)", generatedAt: new Date().toISOString(), graphVersion: version, categories };
+}
+
+export function createEehrxfService(graph: GraphStore) {
+  const cache = versionedCache(graph, () => compute(graph));
+  return {
+    async coverage(): Promise<EehrxfCoverage> {
+      const { value, hit, builtMs } = await cache.get();
+      return { ...value, cache: { hit, builtMs } };
+    },
+  };
+}
+
+export type EehrxfService = ReturnType<typeof createEehrxfService>;

@@ -1,0 +1,89 @@
+/**
+ * The caller's ODRL scope for insight answers, read from the marketplace layer (l1): the access
+ * body's secondary-use Set policy (prohibitions such as re-identification, obligations such as
+ * anonymisation) and, for a data user, the Agreement policies assigned to their organisation
+ * (purposes). What it means for answers:
+ *
+ * - every insight answer is aggregate: no template, cohort or dashboard returns a person's row;
+ * - a k threshold (small-cell suppression with complementary suppression) applies to everyone
+ *   except the access body (HDAB_AUTHORITY) and the operator (CONNECTOR_ADMIN), whose supervisory
+ *   scope shows exact counts; the federated cohort summary applies k to every caller;
+ * - re-identification is prohibited: answers carry no names, identifiers or birth dates.
+ */
+import type { SessionUser } from "../auth/user";
+import type { GraphNode } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { findAll, str } from "../analytics/scan";
+
+export interface OdrlScope {
+  /** the role the scope derives from */
+  role: string;
+  aggregateOnly: true;
+  /** null: exact counts (supervisory scope) */
+  k: number | null;
+  policies: { id: string; type: string; assigner: string | null }[];
+  prohibitions: string[];
+  obligations: string[];
+  purposes: string[];
+  /** what was applied, in plain words */
+  applied: string[];
+}
+
+const EXEMPT_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;
+
+export function isSupervisory(user: Pick<SessionUser, "roles">): boolean {
+  return user.roles.some((r) => (EXEMPT_ROLES as readonly string[]).includes(r));
+}
+
+function actions(raw: unknown): string[] {
+  let v: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(v)) return [];
+  return v.map((r) => (typeof r === "object" && r && typeof (r as { action?: unknown }).action === "string" ? (r as { action: string }).action : null)).filter((a): a is string => !!a);
+}
+
+function primaryRole(user: Pick<SessionUser, "roles">): string {
+  const order = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY", "DATA_USER", "DATA_HOLDER", "TRUST_CENTER_OPERATOR", "CONNECTOR_USER_PARTICIPANT", "PATIENT"];
+  return order.find((r) => user.roles.includes(r as never)) ?? user.roles[0] ?? "unknown";
+}
+
+/**
+ * @param k the configured k; `forceK` applies it even to supervisory roles (the federated summary)
+ */
+export async function scopeFor(graph: GraphStore, user: Pick<SessionUser, "roles" | "participantDid">, k: number, forceK = false): Promise<OdrlScope> {
+  const policies: GraphNode[] = (await findAll(graph, "OdrlPolicy", { policyType: "Set" })).slice(0, 5);
+  if (user.participantDid) policies.push(...(await findAll(graph, "OdrlPolicy", { policyType: "Agreement", assignee: user.participantDid })));
+  const prohibitions = new Set<string>(["ehds:reIdentify"]);
+  const obligations = new Set<string>();
+  const purposes = new Set<string>();
+  for (const p of policies) {
+    for (const a of actions(p.properties.prohibition)) prohibitions.add(a);
+    for (const a of actions(p.properties.obligation)) obligations.add(a);
+    if (str(p.properties.policyType) === "Agreement") for (const x of (str(p.properties.purpose) ?? "").split(/\s+/).filter(Boolean)) purposes.add(x);
+  }
+  const effectiveK = forceK || !isSupervisory(user) ? k : null;
+  const applied = [
+    "aggregate-only: answers are counts and statistics, never a person's records",
+    effectiveK === null
+      ? "exact counts: supervisory scope of the access body / operator (no k threshold)"
+      : `k = ${effectiveK}: counts from 1 to ${effectiveK - 1} suppressed, with complementary suppression`,
+    "re-identification prohibited: no names, identifiers or dates of birth in answers",
+  ];
+  if (purposes.size) applied.push(`purpose-bound: ${[...purposes].join(", ")} (from your agreements)`);
+  return {
+    role: primaryRole(user),
+    aggregateOnly: true,
+    k: effectiveK,
+    policies: policies.map((p) => ({ id: p.id, type: str(p.properties.policyType) ?? "Policy", assigner: str(p.properties.assigner) ?? null })),
+    prohibitions: [...prohibitions].sort(),
+    obligations: [...obligations].sort(),
+    purposes: [...purposes].sort(),
+    applied,
+  };
+}

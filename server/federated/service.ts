@@ -1,0 +1,248 @@
+/**
+ * GET /api/federated: a cohort summary across the secure processing environments (SPEs) of the
+ * data holders. Each holder's partition of the OMOP layer (OMOPPerson.careSiteSourceValue) is its
+ * SPE: the cohort is counted inside every SPE, and only the protected aggregate leaves.
+ *
+ * What is published (a star of one-way partitions of the cohort, see suppression.ts for why):
+ *   cohort total N
+ *     ├─ per SPE          (one cell per data holder; together they partition N)
+ *     ├─ per gender       (female, male, other, unknown; pooled across SPEs)
+ *     └─ per age band     (0-17 … 80+, unknown; pooled across SPEs)
+ *
+ * k-anonymity on the server: k is FEDERATED_K (default 5, never below 5) or a larger `k` asked for
+ * in the query. Cells in 1..k−1 are suppressed and marked, complementary suppression keeps them
+ * from being recomputed from N or the other cells of their partition, and a one-step differencing
+ * guard compares every cell with the same cell of each query that has one criterion fewer (the
+ * classic "tracker" pair): a cell that differs from it by 1..k−1 is suppressed too. Every answer
+ * is audited by the adversary model of audit.ts before it leaves (defence in depth: a finding
+ * suppresses the whole answer), and every query is written to the audit log (kind "insight"), so
+ * the access body can review query patterns; multi-step trackers are a residual risk that the log
+ * is there to expose.
+ */
+import type { AuditLog } from "../audit/log";
+import type { SessionUser } from "../auth/user";
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphStore } from "../graph/store";
+import type { Concept, ConceptCache, ConceptDictionary } from "../analytics/concepts";
+import { AGE_BANDS, AGE_REFERENCE_DATE, GENDERS, intersect, type AgeBand, type Gender, type OmopIndex, type OmopIndexCache } from "../analytics/omop-index";
+import { holderName } from "../analytics/service";
+import { badRequest } from "../http/errors";
+import { describeConcept, examplesOf, resolveTerm, type DescribedConcept } from "../nlq/terminology";
+import { findDisclosures } from "./audit";
+import { countSuppressed, MIN_K, protect, published, suppressionRule, type CountNode, type PublishedCount } from "./suppression";
+
+export const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
+export type CriterionKey = (typeof CRITERIA)[number];
+export const K_MAX = 1000;
+
+export interface ResolvedCriteria {
+  condition?: Concept;
+  drug?: Concept;
+  measurement?: Concept;
+  ageBand?: AgeBand;
+  gender?: Gender;
+}
+
+export interface FederatedSummary {
+  criteria: Partial<Record<CriterionKey, { input: string } & Partial<DescribedConcept> & { value?: string }>>;
+  k: number;
+  cohort: PublishedCount;
+  environments: (PublishedCount & { holder: string; name: string; environment: string })[];
+  strata: { gender: PublishedCount[]; ageBand: PublishedCount[] };
+  suppression: { rule: string; counts: ReturnType<typeof countSuppressed>; differencingChecked: string[] };
+  method: string[];
+  ageReferenceDate: string;
+  graphVersion: number;
+  generatedAt: string;
+}
+
+const HOLDER_ORGS = ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug);
+
+export function parseCriteria(params: URLSearchParams, dict: ConceptDictionary): { resolved: ResolvedCriteria; input: Partial<Record<CriterionKey, string>> } {
+  const input: Partial<Record<CriterionKey, string>> = {};
+  for (const key of CRITERIA) {
+    const v = params.get(key)?.trim();
+    if (v) {
+      if (v.length > 200) throw badRequest(`${key} must be at most 200 characters`);
+      input[key] = v;
+    }
+  }
+  const resolved: ResolvedCriteria = {};
+  for (const kind of ["condition", "drug", "measurement"] as const) {
+    const v = input[kind];
+    if (!v) continue;
+    const r = resolveTerm(dict, kind, v);
+    if (!r) {
+      const system = kind === "condition" ? "SNOMED CT or ICD-10" : kind === "drug" ? "RxNorm or ATC" : "LOINC";
+      throw badRequest(`${kind}: no ${system} concept in the graph matches "${v}" (give a code or a name such as ${examplesOf(dict, kind, 3).map((e) => `"${e}"`).join(", ")})`);
+    }
+    resolved[kind] = r.concept;
+  }
+  if (input.ageBand) {
+    const band = input.ageBand.replace(/\s/g, "").replace(/–/g, "-");
+    if (!(AGE_BANDS as readonly string[]).includes(band)) throw badRequest(`ageBand must be one of ${AGE_BANDS.join(", ")}`);
+    resolved.ageBand = band as AgeBand;
+  }
+  if (input.gender) {
+    const g = input.gender.toLowerCase();
+    if (!(GENDERS as readonly string[]).includes(g)) throw badRequest(`gender must be one of ${GENDERS.join(", ")}`);
+    resolved.gender = g as Gender;
+  }
+  return { resolved, input };
+}
+
+/** indexes of the persons matching the criteria */
+export function cohortMembers(index: OmopIndex, c: ResolvedCriteria): Int32Array {
+  const sets: Int32Array[] = [];
+  const empty = new Int32Array(0);
+  if (c.condition) sets.push(index.conditions.get(c.condition.code)?.persons ?? empty);
+  if (c.drug) sets.push(index.drugs.get(c.drug.code)?.persons ?? empty);
+  if (c.measurement) sets.push(index.measurements.get(c.measurement.code)?.persons ?? empty);
+  let members: Int32Array;
+  if (sets.length) {
+    sets.sort((a, b) => a.length - b.length);
+    members = sets.reduce((acc, s) => intersect(acc, s));
+  } else {
+    members = Int32Array.from(index.persons.keys());
+  }
+  if (!c.ageBand && !c.gender) return members;
+  return members.filter((i) => (!c.ageBand || index.persons[i].ageBand === c.ageBand) && (!c.gender || index.persons[i].gender === c.gender));
+}
+
+function holderKeys(index: OmopIndex): string[] {
+  return [...new Set([...index.holders, ...HOLDER_ORGS])].sort();
+}
+
+/** the raw (unprotected) count tree of a cohort */
+export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
+  const holders = new Map(holderKeys(index).map((h) => [h, 0]));
+  const genders = new Map<string, number>(GENDERS.map((g) => [g, 0]));
+  const bands = new Map<string, number>([...AGE_BANDS, "unknown"].map((b) => [b, 0]));
+  for (const i of members) {
+    const p = index.persons[i];
+    holders.set(p.holder, (holders.get(p.holder) ?? 0) + 1);
+    genders.set(p.gender, (genders.get(p.gender) ?? 0) + 1);
+    bands.set(p.ageBand, (bands.get(p.ageBand) ?? 0) + 1);
+  }
+  const cells = (prefix: string, m: Map<string, number>): CountNode[] => [...m].map(([k, v]) => ({ key: `${prefix}:${k}`, value: v }));
+  return { key: "cohort", value: members.length, groups: [cells("holder", holders), cells("gender", genders), cells("age", bands)] };
+}
+
+function flatten(node: CountNode, out = new Map<string, CountNode>()): Map<string, CountNode> {
+  out.set(node.key, node);
+  for (const g of node.groups ?? []) for (const c of g) flatten(c, out);
+  return out;
+}
+
+/**
+ * Builds the protected tree for the criteria: the differencing guard against every query with
+ * one criterion fewer, then protect().
+ */
+export function protectedCohort(index: OmopIndex, criteria: ResolvedCriteria, k: number): { tree: CountNode; checked: string[] } {
+  const tree = cohortTree(index, cohortMembers(index, criteria));
+  const cells = flatten(tree);
+  const checked: string[] = [];
+  for (const key of CRITERIA) {
+    if (criteria[key] === undefined) continue;
+    checked.push(key);
+    const parentCriteria: ResolvedCriteria = { ...criteria };
+    delete parentCriteria[key];
+    const parent = flatten(cohortTree(index, cohortMembers(index, parentCriteria)));
+    for (const [cellKey, cell] of cells) {
+      const diff = (parent.get(cellKey)?.value ?? 0) - cell.value;
+      if (cell.value > 0 && diff >= 1 && diff <= k - 1) cell.forceSuppress = true;
+    }
+  }
+  protect(tree, k);
+  if (findDisclosures(tree, k).length) {
+    // cannot happen by construction; if it ever did, nothing leaves
+    for (const n of cells.values()) {
+      n.suppressed = true;
+      n.reason = n === tree ? "complementary" : "parent-suppressed";
+    }
+  }
+  return { tree, checked };
+}
+
+export function createFederatedService(deps: { graph: GraphStore; omop: OmopIndexCache; concepts: ConceptCache; audit?: AuditLog; k: number }) {
+  const configuredK = Math.max(MIN_K, deps.k);
+
+  function kFrom(params: URLSearchParams): number {
+    const raw = params.get("k");
+    if (raw === null || raw.trim() === "") return configuredK;
+    if (!/^\d+$/.test(raw.trim())) throw badRequest("k must be an integer");
+    const k = Number(raw);
+    if (k < configuredK) throw badRequest(`k must be at least ${configuredK} (the configured minimum; it can only be raised)`);
+    if (k > K_MAX) throw badRequest(`k must be at most ${K_MAX}`);
+    return k;
+  }
+
+  return {
+    configuredK,
+
+    async summary(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<FederatedSummary> {
+      const k = kFrom(params);
+      const [index, dict] = await Promise.all([deps.omop.index(), deps.concepts.get()]);
+      const { resolved, input } = parseCriteria(params, dict);
+      const { tree, checked } = protectedCohort(index, resolved, k);
+      const [holders, genders, bands] = tree.groups!;
+      const criteria: FederatedSummary["criteria"] = {};
+      for (const key of CRITERIA) {
+        const v = input[key];
+        if (!v) continue;
+        const concept = resolved[key as "condition" | "drug" | "measurement"];
+        criteria[key] = concept && typeof concept === "object" ? { input: v, ...describeConcept(concept) } : { input: v, value: String(resolved[key]) };
+      }
+      const cohort = published(tree, k);
+      deps.audit?.append({
+        action: "federated.query",
+        actor: user.username,
+        target: Object.entries(input).map(([key, v]) => `${key}=${v}`).join("&") || "all persons",
+        outcome: `k=${k}; cohort ${cohort.display}`,
+        kind: "insight",
+      });
+      const strip = (prefix: string) => (p: PublishedCount) => ({ ...p, key: p.key.slice(prefix.length + 1) });
+      return {
+        criteria,
+        k,
+        cohort,
+        environments: holders.map((h) => {
+          const holder = h.key.slice("holder:".length);
+          const name = holderName(holder);
+          return { ...published(h, k), key: holder, holder, name, environment: `${name} secure processing environment` };
+        }),
+        strata: {
+          gender: genders.map((g) => published(g, k)).map(strip("gender")),
+          ageBand: bands.filter((b) => b.key !== "age:unknown" || b.value > 0).map((b) => published(b, k)).map(strip("age")),
+        },
+        suppression: { rule: suppressionRule(k), counts: countSuppressed(tree), differencingChecked: checked },
+        method: [
+          "Each data holder's partition of the OMOP layer is its secure processing environment; the cohort is counted in each and only aggregates leave.",
+          "Published: the cohort total, one count per environment, and the cohort by gender and by age band pooled across environments. No cross-tabulations.",
+          suppressionRule(k),
+          "Every answer is checked against an adversary that subtracts any published cells from any published total before it is returned.",
+        ],
+        ageReferenceDate: AGE_REFERENCE_DATE,
+        graphVersion: index.version,
+        generatedAt: new Date().toISOString(),
+      };
+    },
+
+    /** what the cohort builder offers */
+    async options() {
+      const [dict, index] = await Promise.all([deps.concepts.get(), deps.omop.index()]);
+      const present = (kind: "condition" | "drug" | "measurement", map: Map<string, unknown>) =>
+        dict.byKind[kind].filter((c) => map.has(c.code)).map((c) => ({ code: c.code, display: c.display })).sort((a, b) => a.display.localeCompare(b.display));
+      return {
+        k: configuredK,
+        conditions: present("condition", index.conditions),
+        drugs: present("drug", index.drugs),
+        measurements: present("measurement", index.measurements),
+        ageBands: [...AGE_BANDS],
+        genders: [...GENDERS],
+      };
+    },
+  };
+}
+
+export type FederatedService = ReturnType<typeof createFederatedService>;

@@ -1,0 +1,191 @@
+/**
+ * k-anonymity for published counts: primary suppression, complementary suppression and the
+ * differencing guard, over a tree of counts. Used by the federated cohort summary, the
+ * natural-language answers and the analytics dashboard (for callers whose ODRL scope sets k).
+ *
+ * ## The model
+ *
+ * An answer is a tree of counts. Every node is a count of patients; every "group" under a node
+ * is a complete partition of that node (the children's values add up to the parent's value:
+ * holders partition a cohort, genders partition it, age bands partition it, "with drug" and
+ * "without drug" partition it). The adversary knows the tree's shape, every published number,
+ * that counts are non-negative integers, and every equation `parent = Σ group`. A child may be
+ * `hidden`: it is never displayed, but it is still derivable by subtraction (the "without drug"
+ * complement of a published "with drug" count); hidden nodes are leaves.
+ *
+ * ## The rules
+ *
+ * 1. Primary suppression: every displayed count in 1..k−1 is suppressed ("below-k"). Zero is
+ *    published: it discloses no one.
+ * 2. Inheritance: when a node is suppressed, its whole subtree is suppressed ("parent-suppressed");
+ *    otherwise a fully published group would give the node back as the sum of its children.
+ * 3. Complementary suppression, per group whose parent is published. Let U be the group's unknown
+ *    cells (suppressed or hidden) and S their sum, which the adversary derives as
+ *    `parent − Σ published cells`. While S is in 1..k−1, or U is a single cell that must stay
+ *    unknown (a differencing-guarded cell), the smallest non-zero published cell of the group is
+ *    suppressed too ("complementary"); zero cells are the last resort. Afterwards S is 0 or ≥ k,
+ *    and every protected cell shares its equation with at least one other unknown.
+ * 4. Differencing guard (cross-query): callers mark a cell `forceSuppress` when the same cell in a
+ *    query with one criterion fewer differs from it by 1..k−1 (federated/service.ts); such a cell
+ *    is suppressed and then protected like a primary one.
+ *
+ * ## Why this is exact
+ *
+ * Every count sits in exactly one equation as a child (the tree), and a suppressed node's own
+ * equations contain only unknowns (rule 2). So the linear system splits into independent
+ * equations, one per group, and what an adversary can derive from a group is exactly: published
+ * cells, and sums `parent − Σ(any subset of published cells)` = S + (published cells left out).
+ * Published cells are 0 or ≥ k, and S is 0 or ≥ k (rule 3), so no derivable count lies in 1..k−1,
+ * and no single unknown cell is ever alone in its equation (rule 3 again). The property tests
+ * (suppression.test.ts, service.test.ts) attack thousands of generated answers by brute force
+ * over every subset of every group.
+ *
+ * Not published on purpose: cross-tabulations (holder × gender). A two-way table with both margins
+ * links rows and columns, so a suppressed cell can be bounded or recovered from a combination of
+ * row and column equations, which needs linear programming to audit. The federated summary
+ * publishes one-way partitions of the cohort instead (a star of independent groups).
+ */
+
+export type SuppressionReason = "below-k" | "complementary" | "parent-suppressed" | "differencing";
+
+export interface CountNode {
+  key: string;
+  /** the true count: only published when the node is not suppressed */
+  value: number;
+  /** never displayed, but derivable by subtraction; hidden nodes are leaves */
+  hidden?: boolean;
+  /** suppress whatever the value (the differencing guard) */
+  forceSuppress?: boolean;
+  /** each group is a complete partition of this node */
+  groups?: CountNode[][];
+  /** set by protect() */
+  suppressed?: boolean;
+  reason?: SuppressionReason;
+}
+
+/** the smallest k the service accepts, whatever is configured or asked for */
+export const MIN_K = 5;
+
+export function isSmall(value: number, k: number): boolean {
+  return value >= 1 && value <= k - 1;
+}
+
+function mark(node: CountNode, reason: SuppressionReason): void {
+  if (node.suppressed) return;
+  node.suppressed = true;
+  node.reason = reason;
+}
+
+function markSubtree(node: CountNode): void {
+  for (const group of node.groups ?? []) {
+    for (const child of group) {
+      mark(child, "parent-suppressed");
+      markSubtree(child);
+    }
+  }
+}
+
+function resetMarks(node: CountNode): void {
+  node.suppressed = false;
+  node.reason = undefined;
+  for (const g of node.groups ?? []) for (const c of g) resetMarks(c);
+}
+
+class Unprotectable extends Error {}
+
+function protectGroup(group: CountNode[], k: number): void {
+  for (const c of group) {
+    if (c.hidden) {
+      if (c.groups?.length) throw new Error(`hidden count ${c.key} must be a leaf`);
+      continue;
+    }
+    if (isSmall(c.value, k)) mark(c, "below-k");
+    else if (c.forceSuppress && c.value > 0) mark(c, "differencing");
+  }
+  for (;;) {
+    const unknown = group.filter((c) => c.suppressed || c.hidden);
+    const sum = unknown.reduce((s, c) => s + c.value, 0);
+    const guardedAlone = unknown.length === 1 && unknown[0].suppressed === true && unknown[0].reason === "differencing";
+    if (unknown.length === 0 || (!isSmall(sum, k) && !guardedAlone)) return;
+    const published = group.filter((c) => !c.suppressed && !c.hidden);
+    const candidate =
+      pickSmallest(published.filter((c) => c.value > 0)) ?? pickSmallest(published);
+    if (!candidate) throw new Unprotectable();
+    mark(candidate, "complementary");
+  }
+}
+
+function pickSmallest(cells: CountNode[]): CountNode | undefined {
+  let best: CountNode | undefined;
+  for (const c of cells) {
+    if (!best || c.value < best.value || (c.value === best.value && c.key < best.key)) best = c;
+  }
+  return best;
+}
+
+function visit(node: CountNode, k: number): void {
+  if (node.suppressed) {
+    markSubtree(node);
+    return;
+  }
+  for (const group of node.groups ?? []) {
+    protectGroup(group, k);
+    for (const child of group) visit(child, k);
+  }
+}
+
+/**
+ * Applies the rules to the tree in place. When a group cannot be protected (no cell left to
+ * suppress), the whole answer is suppressed: safe, and it does not happen with complete partitions.
+ */
+export function protect(root: CountNode, k: number): CountNode {
+  if (!Number.isInteger(k) || k < MIN_K) throw new Error(`k must be an integer of at least ${MIN_K}`);
+  if (root.hidden) throw new Error("the root count cannot be hidden");
+  resetMarks(root);
+  if (isSmall(root.value, k)) mark(root, "below-k");
+  else if (root.forceSuppress && root.value > 0) mark(root, "differencing");
+  try {
+    visit(root, k);
+  } catch (e) {
+    if (!(e instanceof Unprotectable)) throw e;
+    resetMarks(root);
+    mark(root, "complementary");
+    markSubtree(root);
+  }
+  return root;
+}
+
+/** What a client sees of a count. */
+export interface PublishedCount {
+  key: string;
+  /** null when suppressed */
+  count: number | null;
+  suppressed: boolean;
+  reason?: SuppressionReason;
+  /** the count, or "<k" when suppressed */
+  display: string;
+}
+
+export function published(node: CountNode, k: number | null): PublishedCount {
+  if (node.suppressed) return { key: node.key, count: null, suppressed: true, reason: node.reason, display: `<${k ?? MIN_K}` };
+  return { key: node.key, count: node.value, suppressed: false, display: String(node.value) };
+}
+
+export function countSuppressed(root: CountNode): Record<SuppressionReason, number> {
+  const out: Record<SuppressionReason, number> = { "below-k": 0, complementary: 0, "parent-suppressed": 0, differencing: 0 };
+  const walk = (n: CountNode) => {
+    if (n.suppressed && n.reason && !n.hidden) out[n.reason]++;
+    for (const g of n.groups ?? []) for (const c of g) walk(c);
+  };
+  walk(root);
+  return out;
+}
+
+/** Plain-language statement of the rules, for answers and views. */
+export function suppressionRule(k: number): string {
+  return (
+    `Counts from 1 to ${k - 1} are suppressed (k = ${k}); so is any further count that would let a suppressed one be ` +
+    `recomputed by subtraction from a published total or subtotal (complementary suppression), and any count that differs ` +
+    `by 1 to ${k - 1} from the same count of the query with one criterion fewer. Zero is shown.`
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * Building blocks of the template executors: read-only traversals through the GraphStore port,
+ * and result cells that stay tied to the counts they publish so the k threshold can be applied
+ * to the whole answer (values and the sentences that describe them) after it is computed.
+ */
+import type { Concept, ConceptDictionary } from "../analytics/concepts";
+import type { OmopIndex } from "../analytics/omop-index";
+import { num, str } from "../analytics/scan";
+import type { GraphNode, Layer } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { isSmall, protect, type CountNode } from "../federated/suppression";
+
+export interface ExecContext {
+  graph: GraphStore;
+  index: OmopIndex;
+  dict: ConceptDictionary;
+}
+
+export type ColumnType = "text" | "code" | "count" | "number" | "percent";
+export interface Column {
+  key: string;
+  label: string;
+  type: ColumnType;
+}
+
+/** a count published from a node of a count tree */
+export class CountCell {
+  constructor(readonly node: CountNode) {}
+}
+/** a number computed from counts (a rate, a mean): withheld when any of them is suppressed */
+export class DerivedCell {
+  constructor(
+    readonly value: number | null,
+    readonly from: CountNode[],
+    /** the value itself is a count of records: withheld when in 1..k−1 */
+    readonly isCount = false,
+  ) {}
+}
+export type RawCell = string | number | null | CountCell | DerivedCell;
+
+/** how an interpretation sentence shows a count: the number, or "fewer than k" */
+export type Show = (node: CountNode) => string;
+
+export interface RawResult {
+  columns: Column[];
+  rows: Record<string, RawCell>[];
+  /** the count trees the rows publish from (k is applied to each) */
+  roots: CountNode[];
+  interpretation: (show: Show, shown: (node: CountNode) => boolean) => string;
+  /** the read-only steps that ran */
+  plan: string[];
+}
+
+export interface FinalResult {
+  columns: Column[];
+  rows: Record<string, string | number | null>[];
+  suppressedCells: { row: number; column: string; reason: string }[];
+  interpretation: string;
+  plan: string[];
+}
+
+export function finalize(raw: RawResult, k: number | null): FinalResult {
+  if (k !== null) for (const root of raw.roots) protect(root, k);
+  const hidden = (n: CountNode) => !!n.suppressed;
+  const suppressedCells: FinalResult["suppressedCells"] = [];
+  const rows = raw.rows.map((row, i) => {
+    const out: Record<string, string | number | null> = {};
+    for (const [key, cell] of Object.entries(row)) {
+      if (cell instanceof CountCell) {
+        out[key] = hidden(cell.node) ? null : cell.node.value;
+        if (hidden(cell.node)) suppressedCells.push({ row: i, column: key, reason: cell.node.reason ?? "below-k" });
+      } else if (cell instanceof DerivedCell) {
+        const withheld = cell.from.some(hidden) || (cell.isCount && k !== null && cell.value !== null && isSmall(cell.value, k));
+        out[key] = withheld ? null : cell.value;
+        if (withheld && cell.value !== null) suppressedCells.push({ row: i, column: key, reason: "derived-from-suppressed" });
+      } else out[key] = cell;
+    }
+    return out;
+  });
+  const show: Show = (n) => (hidden(n) ? `<${k} (suppressed)` : n.value.toLocaleString("en-GB"));
+  return { columns: raw.columns, rows, suppressedCells, interpretation: raw.interpretation(show, (n) => !hidden(n)), plan: raw.plan };
+}
+
+export const rate = (part: CountNode, whole: CountNode, digits = 1): DerivedCell =>
+  new DerivedCell(whole.value ? Math.round((part.value / whole.value) * 100 * 10 ** digits) / 10 ** digits : null, [part, whole]);
+
+export const ROW_LIMIT = 10_000_000;
+
+/** l5 → rows coded by a concept (CODED_BY, incoming), of one label */
+export async function codedBy(ctx: ExecContext, concept: Concept, label: string): Promise<GraphNode[]> {
+  const rels = await ctx.graph.relationships({ id: concept.nodeId, types: ["CODED_BY"], direction: "in", limit: ROW_LIMIT });
+  return rels.filter((r) => r.node.label === label).map((r) => r.node);
+}
+
+/** the persons (OMOP person ids) with rows coded by the concept, and the first date of each */
+export async function personsCodedBy(ctx: ExecContext, concept: Concept, label: "ConditionOccurrence" | "DrugExposure" | "Measurement"): Promise<Map<number, string>> {
+  const dateKey = label === "ConditionOccurrence" ? "conditionStartDate" : label === "DrugExposure" ? "drugExposureStartDate" : "measurementDate";
+  const out = new Map<number, string>();
+  for (const n of await codedBy(ctx, concept, label)) {
+    const personId = num(n.properties.personId);
+    if (personId === undefined || !ctx.index.indexOfPerson.has(personId)) continue;
+    const date = str(n.properties[dateKey]) ?? "";
+    const prev = out.get(personId);
+    if (prev === undefined || date < prev) out.set(personId, date);
+  }
+  return out;
+}
+
+/** the latest value of a measurement per person, with its reference range */
+export async function latestValues(ctx: ExecContext, concept: Concept): Promise<Map<number, { value: number; low?: number; high?: number }>> {
+  const latest = new Map<number, { value: number; date: string; low?: number; high?: number }>();
+  for (const n of await codedBy(ctx, concept, "Measurement")) {
+    const p = n.properties;
+    const personId = num(p.personId);
+    const value = num(p.valueAsNumber);
+    if (personId === undefined || value === undefined || !ctx.index.indexOfPerson.has(personId)) continue;
+    const date = str(p.measurementDatetime) ?? str(p.measurementDate) ?? "";
+    const prev = latest.get(personId);
+    if (!prev || date > prev.date) latest.set(personId, { value, date, low: num(p.rangeLow), high: num(p.rangeHigh) });
+  }
+  return latest;
+}
+
+export function allPersonIds(ctx: ExecContext): number[] {
+  return ctx.index.persons.map((p) => p.personId);
+}
+
+/** a node with a binary partition: the published part and its hidden complement */
+export function withPart(key: string, total: number, part: number): { node: CountNode; part: CountNode } {
+  const partNode: CountNode = { key, value: part };
+  const node: CountNode = { key: `${key}:of`, value: total, groups: [[partNode, { key: `${key}:rest`, value: total - part, hidden: true }]] };
+  return { node, part: partNode };
+}
+
+export function leaf(key: string, value: number, hidden = false): CountNode {
+  return hidden ? { key, value, hidden } : { key, value };
+}
+
+export function mean(values: number[]): number | null {
+  return values.length ? values.reduce((s, v) => s + v, 0) / values.length : null;
+}
+export function sd(values: number[]): number | null {
+  const m = mean(values);
+  if (m === null || values.length < 2) return null;
+  return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1));
+}
+export const round = (v: number | null, d = 2) => (v === null ? null : Math.round(v * 10 ** d) / 10 ** d);
+
+export function conceptLabel(c: Concept): string {
+  return c.system === "SNOMED CT" && c.icd10 ? `${c.display} (SNOMED CT ${c.code}, ICD-10 ${c.icd10.code})` : `${c.display} (${c.system} ${c.code})`;
+}
+
+export type { Layer };

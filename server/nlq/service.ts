@@ -1,0 +1,322 @@
+/**
+ * Natural-language questions (GET/POST /api/nlq, GET /api/nlq/backend).
+ *
+ * How a question is answered:
+ * 1. Templates first (templates.ts, in order, or only `templateId`): a pattern matches the
+ *    normalised question, its parameters are resolved to codes in the ontology layer
+ *    (terminology.ts); a template whose terms do not resolve does not match. The template's
+ *    read-only traversal runs through the GraphStore port with codes only — free text is never
+ *    executed — and the answer carries the rows, the Cypher it stands for with its parameters,
+ *    the steps that ran, the interpretation, the layers and the caller's ODRL scope (k applied).
+ * 2. No template matched and NLQ_PROXY_URL is set: the question goes to the language back end
+ *    (proxy.ts). Its failure is 502 `{error}`. Its proposed Cypher must pass the read-only check
+ *    (cypher-guard.ts), else 502 — the back end misbehaved, not the caller — and nothing runs.
+ *    A read-only proposal that has the shape of one of our templates runs as that template (same
+ *    scope, same k); any other is returned with `executed: false` and the reason: it is never run,
+ *    on the embedded store (which has no Cypher engine) nor on Neo4j, because an arbitrary query
+ *    can return person-level rows that no k threshold can protect.
+ * 3. No template matched and no proxy: 200 with `matched: false`, the reason and the closest
+ *    templates as suggestions — the request was valid; the service cannot answer it, and says how
+ *    to ask instead. Validation problems (no question, unknown templateId, a question that does
+ *    not fit the template asked for) are 400.
+ */
+import type { AuditLog } from "../audit/log";
+import type { SessionUser } from "../auth/user";
+import type { ConceptCache, ConceptDictionary } from "../analytics/concepts";
+import type { OmopIndexCache } from "../analytics/omop-index";
+import type { GraphStore } from "../graph/store";
+import { ApiError, badGateway, badRequest } from "../http/errors";
+import { scopeFor, type OdrlScope } from "../federated/scope";
+import { checkReadOnly, matchShape } from "./cypher-guard";
+import { finalize, type Column } from "./execute";
+import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
+import { describeConcept, normalizeTerm, resolveTerm, type DescribedConcept, type Resolution } from "./terminology";
+import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
+
+export const QUESTION_MAX = 500;
+
+export interface NlqAnswer {
+  question: string;
+  /** a template matched the question */
+  matched: boolean;
+  /** who produced the query: our templates or the language back end */
+  backend: "templates" | "proxy";
+  /** whether a query ran */
+  executed: boolean;
+  template: { id: string; title: string } | null;
+  parameters: Record<string, DescribedConcept & { term: string; via: Resolution["via"] }>;
+  query: { language: "cypher"; text: string; parameters: Record<string, string>; executedVia: string | null; plan: string[] } | null;
+  interpretation: string;
+  layers: string[];
+  columns: Column[];
+  rows: Record<string, string | number | null>[];
+  suppressedCells: { row: number; column: string; reason: string }[];
+  scope: OdrlScope;
+  reason?: string;
+  suggestions?: { templateId: string; title: string; example: string }[];
+  unresolvedTerms?: string[];
+  proxy?: { url: string; explanation: string | null };
+  graphVersion: number;
+  ms: number;
+}
+
+export function normalizeQuestion(q: string): string {
+  return q
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[’`]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[?.!]+$/, "")
+    .trim();
+}
+
+type Match = { template: Template; params: Record<string, Resolution> };
+
+function cleanTerm(v: string): string {
+  return normalizeTerm(v.replace(/\s+(?:patients|people|persons)$/, "")).replace(/^(?:diagnosed\s+with|with)\s+/, "");
+}
+
+function resolveParam(dict: ConceptDictionary, kind: Template["params"][number]["kind"], value: string): Resolution | null {
+  if (kind === "term") {
+    for (const k of ["condition", "drug", "measurement"] as const) {
+      const r = resolveTerm(dict, k, value);
+      if (r) return r;
+    }
+    return null;
+  }
+  return resolveTerm(dict, kind, value);
+}
+
+/** the first template whose pattern matches and whose terms all resolve; the unresolved terms otherwise */
+export function matchQuestion(question: string, dict: ConceptDictionary, candidates: Template[] = TEMPLATES): { match: Match | null; unresolved: string[]; patternMatched: boolean } {
+  const norm = normalizeQuestion(question);
+  const unresolved: string[] = [];
+  let patternMatched = false;
+  for (const template of candidates) {
+    for (const pattern of template.patterns) {
+      const m = pattern.exec(norm);
+      if (!m) continue;
+      patternMatched = true;
+      const params: Record<string, Resolution> = {};
+      let ok = true;
+      for (const p of template.params) {
+        const raw = m.groups?.[p.name];
+        const value = raw ? cleanTerm(raw) : "";
+        const r = value ? resolveParam(dict, p.kind, value) : null;
+        if (!r) {
+          ok = false;
+          if (value && !unresolved.includes(value)) unresolved.push(value);
+          break;
+        }
+        params[p.name] = r;
+      }
+      if (ok) return { match: { template, params }, unresolved, patternMatched };
+    }
+  }
+  return { match: null, unresolved, patternMatched };
+}
+
+function suggest(question: string) {
+  const words = new Set(normalizeQuestion(question).split(/\W+/).filter((w) => w.length > 2));
+  return TEMPLATES.map((t) => {
+    const text = `${t.title} ${t.description} ${t.examples.join(" ")}`.toLowerCase();
+    const score = [...words].filter((w) => text.includes(w)).length;
+    return { t, score };
+  })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map(({ t }) => ({ templateId: t.id, title: t.title, example: t.examples[0] }));
+}
+
+export interface NlqDeps {
+  graph: GraphStore;
+  omop: OmopIndexCache;
+  concepts: ConceptCache;
+  audit?: AuditLog;
+  k: number;
+  proxyUrl?: string;
+  timeoutMs: number;
+}
+
+export function createNlqService(deps: NlqDeps) {
+  const { graph } = deps;
+  let probe: { at: number; value: Awaited<ReturnType<typeof probeProxy>> } | null = null;
+
+  async function runTemplate(match: Match, scope: OdrlScope, started: number, question: string, backend: "templates" | "proxy"): Promise<NlqAnswer> {
+    const [index, dict] = await Promise.all([deps.omop.index(), deps.concepts.get()]);
+    const concepts = Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, r.concept]));
+    const raw = await match.template.run({ graph, index, dict }, concepts);
+    const result = finalize(raw, scope.k);
+    return {
+      question,
+      matched: backend === "templates",
+      backend,
+      executed: true,
+      template: { id: match.template.id, title: match.template.title },
+      parameters: Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, { term: r.term, via: r.via, ...describeConcept(r.concept) }])),
+      query: {
+        language: "cypher",
+        text: match.template.cypher,
+        parameters: Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, r.concept.code])),
+        executedVia: `read-only traversal through the GraphStore port (${graph.kind} store), equivalent to the Cypher shown`,
+        plan: result.plan,
+      },
+      interpretation: result.interpretation,
+      layers: match.template.layers,
+      columns: result.columns,
+      rows: result.rows,
+      suppressedCells: result.suppressedCells,
+      scope,
+      graphVersion: index.version,
+      ms: Math.round(performance.now() - started),
+    };
+  }
+
+  function emptyAnswer(question: string, scope: OdrlScope, started: number, extra: Partial<NlqAnswer>): NlqAnswer {
+    return {
+      question,
+      matched: false,
+      backend: "templates",
+      executed: false,
+      template: null,
+      parameters: {},
+      query: null,
+      interpretation: "",
+      layers: [],
+      columns: [],
+      rows: [],
+      suppressedCells: [],
+      scope,
+      graphVersion: graph.version(),
+      ms: Math.round(performance.now() - started),
+      ...extra,
+    };
+  }
+
+  async function viaProxy(url: string, question: string, scope: OdrlScope, started: number, dict: ConceptDictionary): Promise<NlqAnswer> {
+    let proposal;
+    try {
+      proposal = await askProxy(url, question, TEMPLATES, deps.timeoutMs);
+    } catch (e) {
+      if (e instanceof ProxyError) throw badGateway(`The language back end failed: it ${e.message}`);
+      throw e;
+    }
+    const guard = checkReadOnly(proposal.cypher);
+    if (!guard.ok) {
+      throw new ApiError(502, `The language back end proposed a query that is not read-only: ${guard.reason}. Nothing was run.`, proposal.cypher.slice(0, 1000));
+    }
+    const proxy = { url: displayUrl(url), explanation: proposal.explanation };
+    for (const template of TEMPLATES) {
+      const values = matchShape(template.cypher, proposal.cypher, proposal.parameters);
+      if (!values) continue;
+      const params: Record<string, Resolution> = {};
+      let ok = true;
+      for (const p of template.params) {
+        const r = values[p.name] !== undefined ? resolveParam(dict, p.kind, values[p.name]) : null;
+        if (!r) {
+          ok = false;
+          break;
+        }
+        params[p.name] = r;
+      }
+      if (!ok) continue;
+      const answer = await runTemplate({ template, params }, scope, started, question, "proxy");
+      return { ...answer, query: { ...answer.query!, text: proposal.cypher }, proxy };
+    }
+    return emptyAnswer(question, scope, started, {
+      backend: "proxy",
+      query: { language: "cypher", text: proposal.cypher, parameters: Object.fromEntries(Object.entries(proposal.parameters).map(([k, v]) => [k, String(v)])), executedVia: null, plan: [] },
+      interpretation: proposal.explanation ?? "",
+      reason:
+        "The language back end proposed a read-only query, shown here, that does not have the shape of any template, so it was not run: " +
+        `the ${graph.kind === "sqlite" ? "embedded store has no Cypher engine, and " : ""}an arbitrary query can return person-level rows that the k threshold and the aggregate-only scope cannot protect. ` +
+        "Rephrase the question like one of the templates.",
+      suggestions: suggest(question),
+      proxy,
+    });
+  }
+
+  return {
+    list() {
+      return {
+        templates: TEMPLATES.map(describeTemplate),
+        count: TEMPLATES.length,
+        backend: deps.proxyUrl ? { mode: "templates+proxy", proxyUrl: displayUrl(deps.proxyUrl) } : { mode: "templates", proxyUrl: null },
+        policy: [
+          "Templates answer first; free text is never executed as a query.",
+          "Terms are resolved to SNOMED CT, ICD-10, RxNorm or LOINC codes in the ontology layer (l5) before anything runs.",
+          "Answers are aggregates; your ODRL scope's k threshold applies to every count.",
+        ],
+      };
+    },
+
+    async ask(body: Record<string, unknown>, user: Pick<SessionUser, "username" | "roles" | "participantDid">): Promise<NlqAnswer> {
+      const started = performance.now();
+      const question = typeof body.question === "string" ? body.question.trim() : "";
+      if (!question) throw badRequest('question is required: send {"question": "…"} (templateId is optional, default "auto")');
+      if (question.length > QUESTION_MAX) throw badRequest(`question must be at most ${QUESTION_MAX} characters`);
+      const rawTemplate = body.templateId === undefined || body.templateId === null || body.templateId === "" ? "auto" : body.templateId;
+      if (typeof rawTemplate !== "string") throw badRequest('templateId must be a string: "auto" or a template id');
+      let candidates = TEMPLATES;
+      if (rawTemplate !== "auto") {
+        const t = templateById(rawTemplate);
+        if (!t) throw badRequest(`templateId must be "auto" or one of: ${TEMPLATES.map((x) => x.id).join(", ")}`);
+        candidates = [t];
+      }
+      const [dict, scope] = await Promise.all([deps.concepts.get(), scopeFor(graph, user, deps.k)]);
+      const { match, unresolved } = matchQuestion(question, dict, candidates);
+      let answer: NlqAnswer;
+      if (match) {
+        answer = await runTemplate(match, scope, started, question, "templates");
+      } else if (rawTemplate !== "auto") {
+        const t = candidates[0];
+        throw badRequest(
+          unresolved.length
+            ? `The question fits template "${t.id}", but no concept in the graph matches ${unresolved.map((u) => `"${u}"`).join(", ")}`
+            : `The question does not fit template "${t.id}"; ask it like: "${t.examples[0]}"`,
+        );
+      } else if (deps.proxyUrl) {
+        answer = await viaProxy(deps.proxyUrl, question, scope, started, dict);
+      } else {
+        answer = emptyAnswer(question, scope, started, {
+          reason: unresolved.length
+            ? `A template fits the question, but no concept in the graph matches ${unresolved.map((u) => `"${u}"`).join(", ")}. Use a name or a code (SNOMED CT, ICD-10, RxNorm, LOINC).`
+            : "No template matches this question and no language back end is configured (NLQ_PROXY_URL). Ask it like one of the suggestions.",
+          suggestions: suggest(question),
+          ...(unresolved.length ? { unresolvedTerms: unresolved } : {}),
+        });
+      }
+      deps.audit?.append({
+        action: "nlq.ask",
+        actor: user.username,
+        target: answer.template?.id ?? (answer.backend === "proxy" ? "proxy" : "unmatched"),
+        outcome: answer.executed ? `answered (${answer.rows.length} rows, ${answer.suppressedCells.length} suppressed)` : "not answered",
+        kind: "insight",
+      });
+      return answer;
+    },
+
+    async backend() {
+      const base = {
+        answersFirst: "templates",
+        templates: TEMPLATES.length,
+        store: graph.kind,
+      };
+      if (!deps.proxyUrl) {
+        return { ...base, mode: "templates", backend: "templates", proxy: null, note: "No NLQ_PROXY_URL: questions no template matches get suggestions instead of an answer." };
+      }
+      if (!probe || Date.now() - probe.at > 10_000) probe = { at: Date.now(), value: await probeProxy(deps.proxyUrl, Math.min(deps.timeoutMs, 3000)) };
+      return {
+        ...base,
+        mode: "templates+proxy",
+        backend: displayUrl(deps.proxyUrl),
+        proxy: { url: displayUrl(deps.proxyUrl), ...probe.value, checkedAt: new Date(probe.at).toISOString(), timeoutMs: deps.timeoutMs },
+        note: "Templates answer first; the language back end is asked only when none matches, and only template-shaped read-only proposals are run.",
+      };
+    },
+  };
+}
+
+export type NlqService = ReturnType<typeof createNlqService>;

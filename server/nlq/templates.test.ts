@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, RESEARCHER, seededInsight } from "../analytics/test-support";
+import { CONDITIONS, DRUGS, PHARMACOVIGILANCE } from "../graph/synthetic/terminology";
+import { hasCondition, latest, oracle, takes, topCounts, type OraclePatient } from "./oracle";
+import { matchQuestion, normalizeQuestion, type NlqAnswer } from "./service";
+import { TEMPLATES } from "./templates";
+
+/**
+ * Every template, asked in words, against 400 seeded patients (one full block of the generator's
+ * pharmacovigilance cohort), with the expected rows computed from the generator itself.
+ */
+const N = 400;
+let insight: Awaited<ReturnType<typeof seededInsight>>;
+let people: OraclePatient[];
+const ask = async (question: string, user: typeof ADMIN | typeof RESEARCHER = ADMIN) => insight.nlq.ask({ question }, user);
+const count = (pred: (p: OraclePatient) => boolean) => people.filter(pred).length;
+const mean = (xs: number[]) => Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 100) / 100;
+
+beforeAll(async () => {
+  insight = await seededInsight(N);
+  people = oracle(N);
+});
+afterAll(() => insight?.close());
+
+function expectTemplate(a: NlqAnswer, id: string) {
+  expect(a.matched).toBe(true);
+  expect(a.executed).toBe(true);
+  expect(a.template?.id).toBe(id);
+  expect(a.query?.text).toContain("MATCH");
+  expect(a.query?.plan.length).toBeGreaterThan(0);
+  expect(a.interpretation.length).toBeGreaterThan(20);
+  expect(a.layers.length).toBeGreaterThan(0);
+  expect(a.scope.aggregateOnly).toBe(true);
+}
+
+describe("question templates", () => {
+  it("has at least 12 templates, each with patterns, examples, layers and Cypher", () => {
+    expect(TEMPLATES.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(TEMPLATES.map((t) => t.id)).size).toBe(TEMPLATES.length);
+    for (const t of TEMPLATES) {
+      expect(t.patterns.length).toBeGreaterThan(0);
+      expect(t.examples.length).toBeGreaterThan(0);
+      expect(t.layers.length).toBeGreaterThan(0);
+      for (const p of t.params) expect(t.cypher).toContain(`$${p.name}`);
+    }
+  });
+
+  it("matches every template's own examples to that template", async () => {
+    for (const t of TEMPLATES) {
+      for (const example of t.examples) {
+        const a = await ask(example);
+        expect({ example, id: a.template?.id }).toEqual({ example, id: t.id });
+      }
+    }
+  });
+
+  it("pharmacovigilance: tendon rupture after ciprofloxacin in urinary tract infection", async () => {
+    const a = await ask("Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?");
+    expectTemplate(a, "pharmacovigilance");
+    const { urinaryTractInfection: uti, ciprofloxacin: cipro, tendonRupture: rupture } = PHARMACOVIGILANCE;
+    expect(a.parameters.condition).toMatchObject({ code: uti, system: "SNOMED CT", icd10: "N39.0" });
+    expect(a.parameters.drug).toMatchObject({ code: cipro, system: "RxNorm" });
+    expect(a.parameters.outcome).toMatchObject({ code: rupture, system: "SNOMED CT" });
+    expect(a.query?.parameters).toEqual({ outcome: rupture, drug: cipro, condition: uti });
+    const exposed = people.filter((p) => hasCondition(p, uti) && takes(p, cipro));
+    const after = exposed.filter((p) => {
+      const r = p.timeline.conditions.find((c) => c.snomed === rupture);
+      const m = p.timeline.medications.find((x) => x.rxnorm === cipro);
+      return r && m && r.onsetDay >= m.startDay;
+    });
+    const unexposed = people.filter((p) => hasCondition(p, uti) && !takes(p, cipro));
+    const others = people.filter((p) => !hasCondition(p, uti));
+    expect(exposed.length).toBe(6); // one block of the generator's cohort
+    expect(a.rows[0]).toMatchObject({ patients: 6, withOutcome: count((p) => exposed.includes(p) && hasCondition(p, rupture)), afterExposure: after.length });
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    expect(a.rows[1]).toMatchObject({ patients: unexposed.length, withOutcome: unexposed.filter((p) => hasCondition(p, rupture)).length });
+    expect(a.rows[2]).toMatchObject({ patients: others.length, withOutcome: others.filter((p) => hasCondition(p, rupture)).length });
+    expect(a.layers).toEqual(["l5", "l4"]);
+    expect(a.interpretation).toMatch(/ciprofloxacin/);
+  });
+
+  it("pharmacovigilance for a data user: small cells suppressed, never derivable, the scope stated", async () => {
+    const a = await ask("Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?", RESEARCHER);
+    expect(a.scope).toMatchObject({ role: "DATA_USER", k: 5, aggregateOnly: true });
+    expect(a.scope.prohibitions).toContain("ehds:reIdentify");
+    for (const row of a.rows) for (const c of a.columns.filter((c) => c.type === "count")) {
+      const v = row[c.key];
+      if (typeof v === "number") expect(v === 0 || v >= 5).toBe(true);
+    }
+    expect(a.suppressedCells.some((c) => c.column === "withOutcome")).toBe(true);
+    expect(a.interpretation).toMatch(/<5 \(suppressed\)/);
+    expect(a.interpretation).not.toMatch(/\b1 had\b/);
+  });
+
+  it("condition-drug-count", async () => {
+    const a = await ask("How many patients with type 2 diabetes are treated with metformin?");
+    expectTemplate(a, "condition-drug-count");
+    expect(a.rows[0]).toMatchObject({ patients: count((p) => hasCondition(p, "44054006")), treated: count((p) => hasCondition(p, "44054006") && takes(p, "6809")) });
+  });
+
+  it("measurement-by-condition", async () => {
+    const a = await ask("What is the average HbA1c in patients with type 2 diabetes?");
+    expectTemplate(a, "measurement-by-condition");
+    const cohort = people.filter((p) => hasCondition(p, "44054006"));
+    const values = cohort.map((p) => latest(p, "4548-4")).filter((v): v is number => v !== undefined);
+    expect(a.rows[0]).toMatchObject({ patients: cohort.length, measured: values.length, mean: mean(values), unit: "%" });
+    const others = people.filter((p) => !hasCondition(p, "44054006")).map((p) => latest(p, "4548-4")).filter((v): v is number => v !== undefined);
+    expect(a.rows[1]).toMatchObject({ patients: N - cohort.length, measured: others.length });
+    expect((a.rows[0].above as number) + (a.rows[0].within as number) + (a.rows[0].below as number)).toBe(values.length);
+  });
+
+  it("measurement-by-drug", async () => {
+    const a = await ask("What is the average INR in patients treated with warfarin?");
+    expectTemplate(a, "measurement-by-drug");
+    const cohort = people.filter((p) => takes(p, "11289"));
+    const values = cohort.map((p) => latest(p, "6301-6")).filter((v): v is number => v !== undefined);
+    expect(a.rows[0]).toMatchObject({ patients: cohort.length, measured: values.length });
+    if (values.length) expect(a.rows[0].mean).toBe(mean(values));
+  });
+
+  it("drugs-for-condition", async () => {
+    const a = await ask("Which drugs are prescribed for hypertension?");
+    expectTemplate(a, "drugs-for-condition");
+    const byDrug = new Map<string, number>();
+    for (const p of people) for (const m of p.timeline.medications) if (m.reason.snomed === "38341003") byDrug.set(m.rxnorm, (byDrug.get(m.rxnorm) ?? 0) + 1);
+    expect(Object.fromEntries(a.rows.map((r) => [r.rxnorm, r.patients]))).toEqual(Object.fromEntries(byDrug));
+    expect(a.layers).toContain("l3");
+  });
+
+  it("comorbidities", async () => {
+    const a = await ask("Which conditions co-occur with heart failure?");
+    expectTemplate(a, "comorbidities");
+    const cohort = people.filter((p) => hasCondition(p, "84114007"));
+    const counts = new Map<string, number>();
+    for (const p of cohort) for (const c of p.profile.conditions) if (c !== "84114007") counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect(a.rows.map((r) => [r.snomed, r.patients])).toEqual(topCounts(counts));
+  });
+
+  it("gender, age and holder distributions", async () => {
+    const osteo = people.filter((p) => hasCondition(p, "64859006"));
+    const g = await ask("What is the gender distribution of patients with osteoporosis?");
+    expectTemplate(g, "gender-distribution");
+    expect(Object.fromEntries(g.rows.map((r) => [r.gender, r.patients]))).toMatchObject({ female: osteo.filter((p) => p.profile.gender === "female").length, male: osteo.filter((p) => p.profile.gender === "male").length });
+
+    const hf = people.filter((p) => hasCondition(p, "84114007"));
+    const age = await ask("How old are patients with heart failure?");
+    expectTemplate(age, "age-distribution");
+    for (const r of age.rows) expect(r.patients).toBe(hf.filter((p) => p.ageBand === r.ageBand).length);
+
+    const copd = people.filter((p) => hasCondition(p, "13645005"));
+    const h = await ask("Which data holders have patients with COPD?");
+    expectTemplate(h, "holder-distribution");
+    expect(Object.fromEntries(h.rows.map((r) => [r.holder, r.patients]))).toEqual({
+      "AlphaKlinik Berlin": copd.filter((p) => p.profile.holder === "alphaklinik-berlin").length,
+      "Limburg Medical Centre": copd.filter((p) => p.profile.holder === "lmc").length,
+    });
+  });
+
+  it("datasets-for-condition", async () => {
+    const a = await ask("Which datasets include patients with asthma?");
+    expectTemplate(a, "datasets-for-condition");
+    const counts = new Map<string, number>();
+    for (const p of people) if (hasCondition(p, "195967001")) for (const d of p.datasets) counts.set(d, (counts.get(d) ?? 0) + 1);
+    expect(Object.fromEntries(a.rows.map((r) => [r.id, r.patients]))).toEqual(Object.fromEntries(counts));
+    expect(a.layers).toEqual(["l5", "l3", "l2"]);
+  });
+
+  it("icd10-mapping and code-lookup", async () => {
+    const a = await ask("What is the ICD-10 code for urinary tract infection?");
+    expectTemplate(a, "icd10-mapping");
+    const uti = CONDITIONS.find((c) => c.snomed === "68566005")!;
+    expect(a.rows).toEqual([{ snomed: uti.snomed, snomedDisplay: uti.display, icd10: uti.icd10, icd10Display: uti.icd10Display, omopConceptId: uti.omopConceptId }]);
+    const b = await ask("What is the code for ciprofloxacin?");
+    expectTemplate(b, "code-lookup");
+    expect(b.rows[0]).toMatchObject({ system: "RxNorm", code: "2551", display: DRUGS.find((d) => d.rxnorm === "2551")!.display });
+    const c = await ask("What is the LOINC code for HbA1c?");
+    expect(c.rows[0]).toMatchObject({ system: "LOINC", code: "4548-4" });
+  });
+
+  it("top conditions and top drugs", async () => {
+    const conditions = new Map<string, number>();
+    const drugs = new Map<string, number>();
+    for (const p of people) {
+      for (const c of p.profile.conditions) conditions.set(c, (conditions.get(c) ?? 0) + 1);
+      for (const r of p.profile.prescriptions) drugs.set(r.rxnorm, (drugs.get(r.rxnorm) ?? 0) + 1);
+    }
+    const a = await ask("What are the most common conditions?");
+    expectTemplate(a, "top-conditions");
+    expect(a.rows.map((r) => [r.code, r.patients])).toEqual(topCounts(conditions));
+    const b = await ask("What are the most prescribed drugs?");
+    expectTemplate(b, "top-drugs");
+    expect(b.rows.map((r) => [r.code, r.patients])).toEqual(topCounts(drugs));
+  });
+
+  it("drug-count and condition-count, by name, by synonym and by code", async () => {
+    const a = await ask("How many patients are treated with atorvastatin?");
+    expectTemplate(a, "drug-count");
+    expect(a.rows[0].patients).toBe(count((p) => takes(p, "83367")));
+    for (const q of ["How many patients have asthma?", "how many patients have J45.9", "How many people have 195967001?"]) {
+      const b = await ask(q);
+      expectTemplate(b, "condition-count");
+      expect(b.rows[0].patients).toBe(count((p) => hasCondition(p, "195967001")));
+    }
+  });
+
+  it("answers 'no template' with suggestions, and names terms it cannot resolve", async () => {
+    const a = await ask("What will the weather be tomorrow?");
+    expect(a).toMatchObject({ matched: false, executed: false, backend: "templates", rows: [], query: null });
+    expect(a.suggestions?.length).toBeGreaterThan(0);
+    const b = await ask("How many patients have dragon pox?");
+    expect(b.matched).toBe(false);
+    expect(b.unresolvedTerms).toEqual(["dragon pox"]);
+    expect(b.reason).toMatch(/dragon pox/);
+  });
+
+  it("validates the request: question required, templateId known and fitting", async () => {
+    await expect(insight.nlq.ask({}, ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/question is required/) });
+    await expect(insight.nlq.ask({ question: "   " }, ADMIN)).rejects.toMatchObject({ status: 400 });
+    await expect(insight.nlq.ask({ question: "x".repeat(501) }, ADMIN)).rejects.toMatchObject({ status: 400 });
+    await expect(insight.nlq.ask({ question: "How many patients have asthma?", templateId: "nope" }, ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/templateId must be/) });
+    await expect(insight.nlq.ask({ question: "How many patients have asthma?", templateId: "top-drugs" }, ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/does not fit template "top-drugs"/) });
+    const ok = await insight.nlq.ask({ question: "How many patients have asthma?", templateId: "condition-count" }, ADMIN);
+    expect(ok.template?.id).toBe("condition-count");
+  });
+
+  it("never puts question text into a query: parameters are codes from the ontology", async () => {
+    const a = await ask("How many patients have asthma' }) DETACH DELETE (n) //?");
+    expect(a.matched).toBe(false);
+    const b = await ask("How many patients have ASTHMA");
+    for (const v of Object.values(b.query!.parameters)) expect(v).toMatch(/^[0-9A-Z.-]+$/);
+    expect(normalizeQuestion("  How MANY patients?? ")).toBe("how many patients");
+  });
+
+  it("resolution falls through to the next template when a term does not resolve", async () => {
+    const dict = await (await import("../analytics/concepts")).loadConcepts(insight.graph);
+    const m = matchQuestion("how many patients with diabetes are treated with metformin", dict);
+    expect(m.match?.template.id).toBe("condition-drug-count");
+  });
+});
