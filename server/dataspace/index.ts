@@ -95,6 +95,8 @@ export interface Dataspace {
     update: participants.ParticipantUpdate,
     actor?: string,
   ): Promise<participants.Participant>;
+  /** one participant context in any state (CREATED while provisioning): for the onboarding view */
+  participantStatus(id: string): Promise<participants.ParticipantStatus>;
   participantForUser(user: SessionUser): Promise<participants.Participant>;
   participantCredentials(participantId: string): Promise<participants.Credential[]>;
 
@@ -230,6 +232,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     listParticipants: () => participants.listParticipants(rt),
     onboardParticipant: (input, actor) => participants.onboardParticipant(rt, input, actor),
     updateParticipant: (id, update, actor) => participants.updateParticipant(rt, id, update, actor),
+    participantStatus: (id) => participants.participantStatus(rt, id),
     participantForUser: (user) => participants.participantForUser(rt, user),
     participantCredentials: (id) => participants.participantCredentials(rt, id),
 

@@ -110,6 +110,42 @@ export async function listParticipants(
   throw badGateway(PARTICIPANTS_LIST_FAILED);
 }
 
+/** A participant context in any state (CREATED while provisioning, then ACTIVATED): for views that watch onboarding. */
+export interface ParticipantStatus {
+  participantId: string;
+  /** the context's state; a record without one counts as ACTIVATED, as for GET /api/assets */
+  state: string;
+  /** the provisioned DID ("" until the connector knows it) */
+  did: string;
+  displayName: string;
+  role: string;
+  /** milliseconds since epoch of the last state change, when the connector tells it */
+  stateTimestamp?: number;
+}
+
+/** One participant context with its state, whatever the state: 404 when the connector does not know it. */
+export async function participantStatus(rt: DataspaceRuntime, id: string): Promise<ParticipantStatus> {
+  const deadline = operationDeadline(rt);
+  const [ctx, tenants] = await Promise.all([
+    settle(rt.connector.getParticipantContext(id, deadline)),
+    tenantIdentities(rt, deadline),
+  ]);
+  if (!ctx.ok) {
+    if (isNotFound(ctx.error)) throw notFound("Participant not found");
+    throw badGateway("Failed to read participant", describeUpstream(ctx.error));
+  }
+  const listed = describeContext(ctx.value, tenants);
+  const ts = (ctx.value as Record<string, unknown>).stateTimestamp;
+  return {
+    participantId: listed.participantId,
+    state: ctx.value.state ?? "ACTIVATED",
+    did: listed.identity,
+    displayName: listed.displayName,
+    role: listed.role,
+    ...(typeof ts === "number" ? { stateTimestamp: ts } : {}),
+  };
+}
+
 export interface OnboardingInput {
   displayName: string;
   role: string;
