@@ -19,6 +19,13 @@ export const NAV_ITEMS: NavItem[] = [
   },
   { to: "/patients", label: "Patients", roles: ["DATA_HOLDER", "CONNECTOR_ADMIN"], group: "Care" },
   { to: "/my-record", label: "My record", roles: ["PATIENT"], group: "Care" },
+  // access body (issue 5)
+  { to: "/access-body", label: "Access body", roles: ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"], group: "Governance" },
+  { to: "/access-body/report", label: "Activity report", roles: ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"], group: "Governance" },
+  { to: "/applications", label: "My applications", roles: ["DATA_USER"], group: "Governance" },
+  { to: "/access-body/findings", label: "Findings", roles: ["DATA_USER", "DATA_HOLDER"], group: "Governance" },
+  { to: "/register", label: "Permit register", roles: "any", group: "Governance" },
+  { to: "/information", label: "Secondary use", roles: "any", group: "Governance" },
 ];
 
 export function navFor(roles: readonly Role[]): NavItem[] {

@@ -6,7 +6,8 @@ import type { Db } from "../storage/database";
 import { complianceSummary } from "../compliance/summary";
 import { createTck } from "../compliance/tck";
 import { information, register } from "./public";
-import { activityReport } from "./report";
+import { PURPOSES } from "./periods";
+import { activityReport, reportPeriod } from "./report";
 import { createAccessBodyService } from "./service";
 
 /**
@@ -37,6 +38,10 @@ export function createAccessBody(opts: AccessBodyOptions) {
   });
   return {
     ...service,
+    /** the purposes of Art. 53(1), for forms */
+    purposes: PURPOSES,
+    /** the report period of a request's `from`/`to` (400 when malformed; default: the last year) */
+    reportPeriod: (url: URL) => reportPeriod(url, now()),
     async register() {
       await service.ensureReady();
       return register(store, now());

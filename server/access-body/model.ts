@@ -120,6 +120,7 @@ export interface ResultData {
 
 export interface ApplicationView extends ApplicationData {
   id: string;
+  purposeLabel: string;
   state: string;
   organisation: string;
   createdAt: string;

@@ -195,6 +195,7 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     return {
       ...rec.data,
       id: rec.id,
+      purposeLabel: purposeLabel(rec.data.purpose),
       state: rec.state,
       organisation: rec.organisation,
       createdAt: rec.createdAt,
@@ -219,12 +220,12 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   const flat = <T>(r: Rec<T>) => ({ ...r.data, id: r.id, state: r.state, organisation: r.organisation, createdAt: r.createdAt, updatedAt: r.updatedAt });
 
   function permitView(r: Rec<PermitData>) {
-    return { ...flat(r), allowedEvents: allowedEvents(PERMIT, r.state as never) };
+    return { ...flat(r), purposeLabel: purposeLabel(r.data.purpose), allowedEvents: allowedEvents(PERMIT, r.state as never) };
   }
   function dataRequestView(r: Rec<DataRequestData>, at: Date) {
     const open = r.state === "SUBMITTED" || r.state === "APPROVED";
     const daysLeft = open ? daysBetween(berlinDate(at), r.data.dueDate) : null;
-    return { ...flat(r), daysLeft, overdue: daysLeft !== null && daysLeft < 0, allowedEvents: allowedEvents(DATA_REQUEST, r.state as never) };
+    return { ...flat(r), purposeLabel: purposeLabel(r.data.purpose), daysLeft, overdue: daysLeft !== null && daysLeft < 0, allowedEvents: allowedEvents(DATA_REQUEST, r.state as never) };
   }
   function informationRequestView(r: Rec<InformationRequestData>, at: Date) {
     const app = store.get<ApplicationData>(r.data.applicationId);

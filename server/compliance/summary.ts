@@ -2,6 +2,7 @@ import type { SessionUser } from "../auth/user";
 import type { GraphNode } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import type { ApplicationData, PermitData } from "../access-body/model";
+import { berlinDate } from "../access-body/calendar";
 import { clockView } from "../access-body/clock";
 import { isOverseer } from "../access-body/service";
 import type { RecordStore, StoredRecord } from "../access-body/store";
@@ -29,7 +30,12 @@ export interface Chain {
   datasets: string[];
 }
 
-const USABLE = (c: GraphNode) => c.properties.status === "active" || (c.properties.negotiationState === "FINALIZED" && c.properties.status !== "suspended" && c.properties.status !== "terminated");
+/** a contract that can still be used: active (or finalised and neither suspended nor terminated) and not past its end date */
+const usableOn = (today: string) => (c: GraphNode) => {
+  const ended = typeof c.properties.validUntil === "string" && c.properties.validUntil < today;
+  const live = c.properties.status === "active" || (c.properties.negotiationState === "FINALIZED" && c.properties.status !== "suspended" && c.properties.status !== "terminated");
+  return live && !ended;
+};
 const contractView = (c: GraphNode) => ({
   id: c.id,
   status: String(c.properties.status ?? ""),
@@ -48,7 +54,8 @@ export function didWebDocumentUrl(did: string): string | null {
   return path.length ? `${origin}/${path.join("/")}/did.json` : `${origin}/.well-known/did.json`;
 }
 
-export async function buildChains(store: RecordStore, graph: GraphStore): Promise<Chain[]> {
+export async function buildChains(store: RecordStore, graph: GraphStore, now: Date): Promise<Chain[]> {
+  const USABLE = usableOn(berlinDate(now));
   const apps = store.list<ApplicationData>("application");
   const permits = new Map(store.list<PermitData>("permit").map((p) => [p.id, p]));
   const contracts = new Map((await graph.findNodes({ label: "Contract", limit: 10_000 })).map((c) => [c.id, c]));
@@ -68,7 +75,7 @@ export async function buildChains(store: RecordStore, graph: GraphStore): Promis
     const contractIds = new Set([...(permit?.data.contractIds ?? []), ...(approvalId ? (approves.get(approvalId) ?? []) : [])]);
     const linked = [...contractIds].map((id) => contracts.get(id)).filter((c): c is GraphNode => !!c);
     linked.forEach((c) => covered.add(c.id));
-    chains.push(chainOf(app, approval, permit, linked));
+    chains.push(chainOf(app, approval, permit, linked, USABLE, now));
   }
 
   // marketplace contracts no record accounts for
@@ -93,7 +100,14 @@ export async function buildChains(store: RecordStore, graph: GraphStore): Promis
   return chains;
 }
 
-function chainOf(app: StoredRecord<ApplicationData>, approval: GraphNode | undefined, permit: StoredRecord<PermitData> | undefined, contracts: GraphNode[]): Chain {
+function chainOf(
+  app: StoredRecord<ApplicationData>,
+  approval: GraphNode | undefined,
+  permit: StoredRecord<PermitData> | undefined,
+  contracts: GraphNode[],
+  USABLE: (c: GraphNode) => boolean,
+  now: Date,
+): Chain {
   const base = {
     application: { id: app.id, state: app.state, title: app.data.title },
     approval: approval ? { id: approval.id, status: String(approval.properties.status ?? "") } : null,
@@ -108,7 +122,7 @@ function chainOf(app: StoredRecord<ApplicationData>, approval: GraphNode | undef
   if (app.state !== "GRANTED") {
     if (usable.length) return done("violation", "permit", `Contract ${usable[0].id} is usable but application ${app.id} is ${app.state}`);
     if (app.state === "REFUSED" || app.state === "WITHDRAWN") return done("ended", "approval", `Application ${app.state.toLowerCase()}`);
-    const c = clockView(app.data.clock, new Date());
+    const c = clockView(app.data.clock, now);
     return done("in-progress", "approval", c.deadlineDate ? `Awaiting the decision (state ${app.state}, due ${c.deadlineDate}${c.overdue ? ", overdue" : ""})` : `Awaiting the decision (state ${app.state})`);
   }
   if (!permit) return done("broken", "permit", `Application ${app.id} was granted but no permit is on record`);
@@ -125,7 +139,7 @@ function chainOf(app: StoredRecord<ApplicationData>, approval: GraphNode | undef
 
 export async function complianceSummary(store: RecordStore, graph: GraphStore, user: SessionUser, now: Date) {
   const participants = await graph.findNodes({ label: "Participant", limit: 1000 });
-  const chains = await buildChains(store, graph);
+  const chains = await buildChains(store, graph, now);
   const visibleParticipants = isOverseer(user)
     ? participants
     : participants.filter((p) => p.properties.displayName === user.organisation || (user.participantDid && p.properties.did === user.participantDid));

@@ -1,0 +1,34 @@
+import { isApiError } from "../../../server/http/errors";
+
+/** What the access body's forms get back from their actions. */
+export interface ActionResult {
+  ok?: string;
+  error?: string;
+  /** for an illegal transition (409): the state the record is in and where it may go */
+  currentState?: string;
+  allowedNextStates?: string[];
+  intent?: string;
+}
+
+/** Runs a service call for a form; client errors (400–409) come back as a notice, anything else is thrown. */
+export async function runAction(intent: string, fn: () => Promise<unknown>, ok: string): Promise<ActionResult> {
+  try {
+    await fn();
+    return { ok, intent };
+  } catch (e) {
+    if (isApiError(e) && e.status >= 400 && e.status < 500) {
+      const extra = (e.extra ?? {}) as { currentState?: string; allowedNextStates?: string[] };
+      return { error: e.message, currentState: extra.currentState, allowedNextStates: extra.allowedNextStates, intent };
+    }
+    throw e;
+  }
+}
+
+/** A form's text fields as a plain object (empty strings dropped). */
+export function fields(form: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of form.entries()) if (typeof v === "string" && v.trim() !== "") out[k] = v.trim();
+  return out;
+}
+
+export const int = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));

@@ -1,0 +1,187 @@
+import type { ReactNode } from "react";
+import { DaysLeft, StateBadge, berlin, civil, type HistoryItem } from "./ui";
+
+/** Pieces of an application's page, shared by the access body's view and the applicant's. */
+
+interface ClockViewData {
+  state: string;
+  startDate: string | null;
+  periodMonths: number;
+  extensionMonths: number;
+  pausedDays: number;
+  rawEndDate: string | null;
+  deadlineDate: string | null;
+  deadlineAt: string | null;
+  daysLeft: number | null;
+  overdue: boolean;
+  stoppedDate: string | null;
+  elapsedDays: number | null;
+  metDeadline: boolean | null;
+}
+
+interface Pause {
+  fromDate: string;
+  toDate?: string;
+  reason: string;
+  informationRequestId?: string;
+}
+
+export function ClockPanel({ clock, pauses, extension }: { clock: ClockViewData; pauses: Pause[]; extension: { months: number; reason: string; at: string } | null }) {
+  return (
+    <div className={`card ab-card ab-clock${clock.overdue ? " ab-clock-overdue" : ""}`} data-testid="clock">
+      <h2>
+        Statutory clock <StateBadge state={clock.state} />
+      </h2>
+      {clock.startDate ? (
+        <>
+          <div className="ab-clock-big">
+            {clock.state === "STOPPED" ? (
+              <span>
+                Decided on {civil(clock.stoppedDate)} after {clock.elapsedDays} day{clock.elapsedDays === 1 ? "" : "s"} —{" "}
+                {clock.metDeadline ? <strong className="ab-ok">within the statutory period</strong> : <strong className="ab-late">after the deadline</strong>}
+              </span>
+            ) : (
+              <DaysLeft daysLeft={clock.daysLeft} overdue={clock.overdue} paused={clock.state === "PAUSED"} />
+            )}
+          </div>
+          <dl className="mini-fields">
+            <dt>Complete application received</dt>
+            <dd>{civil(clock.startDate)}</dd>
+            <dt>Period (Art. 68(4))</dt>
+            <dd>
+              {clock.periodMonths} months{clock.extensionMonths ? ` + ${clock.extensionMonths} extension` : ""}
+            </dd>
+            <dt>End before pauses</dt>
+            <dd>{civil(clock.rawEndDate)}</dd>
+            <dt>Days paused</dt>
+            <dd>{clock.pausedDays}</dd>
+            <dt>Deadline</dt>
+            <dd data-testid="deadline">
+              {civil(clock.deadlineDate)} <span className="muted">(ends {berlin(clock.deadlineAt)} Berlin time)</span>
+            </dd>
+          </dl>
+          {extension ? (
+            <p className="ab-small">
+              Extended once by {extension.months} month{extension.months === 1 ? "" : "s"} on {berlin(extension.at)}: {extension.reason}
+            </p>
+          ) : null}
+          {pauses.length ? (
+            <ul className="ab-small">
+              {pauses.map((p, i) => (
+                <li key={i}>
+                  Paused {civil(p.fromDate)} → {p.toDate ? civil(p.toDate) : "now"}: {p.reason}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p className="muted ab-small">Calendar days in Europe/Berlin; a deadline on a weekend or German public holiday moves to the next working day (Regulation 1182/71 Art. 3).</p>
+        </>
+      ) : (
+        <p className="muted">The clock starts when the access body finds the application complete; it then runs from the day the complete application was received.</p>
+      )}
+    </div>
+  );
+}
+
+interface AppFacts {
+  id: string;
+  organisation: string;
+  purpose: string;
+  purposeLabel: string;
+  datasetTitles: string[];
+  receivedDate: string;
+  submittedAt: string;
+  pseudonymised: boolean;
+  requestedDurationMonths: number;
+  summary: string;
+  completionDueDate: string | null;
+  decision: { outcome: string; date: string; reasons: string | null } | null;
+}
+
+export function Row({ k, children }: { k: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{k}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+export function ApplicationFacts({ app }: { app: AppFacts }) {
+  return (
+    <div className="card ab-card">
+      <h2>Application</h2>
+      <dl className="mini-fields">
+        <Row k="Applicant">{app.organisation}</Row>
+        <Row k="Purpose">{app.purposeLabel}</Row>
+        <Row k="Datasets">{app.datasetTitles.join("; ")}</Row>
+        <Row k="Received">{civil(app.receivedDate)}</Row>
+        <Row k="Data form">{app.pseudonymised ? "pseudonymised (justification required)" : "anonymised"}</Row>
+        <Row k="Requested duration">{app.requestedDurationMonths} months</Row>
+        {app.completionDueDate ? <Row k="To be completed by">{civil(app.completionDueDate)}</Row> : null}
+        {app.decision ? (
+          <Row k="Decision">
+            {app.decision.outcome.toLowerCase()} on {civil(app.decision.date)}
+            {app.decision.reasons ? `: ${app.decision.reasons}` : ""}
+          </Row>
+        ) : null}
+      </dl>
+      <h3>Intended use</h3>
+      <p className="ab-pre">{app.summary}</p>
+    </div>
+  );
+}
+
+interface IrData {
+  id: string;
+  state: string;
+  kind: string;
+  questions: string;
+  openedDate: string;
+  dueDate: string;
+  answer: { text: string; date: string } | null;
+  withdrawal: { reason: string } | null;
+}
+
+export function InformationRequests({ items, answerForm }: { items: IrData[]; answerForm?: (ir: IrData) => ReactNode }) {
+  if (!items.length) return null;
+  return (
+    <div className="card ab-card" data-testid="information-requests">
+      <h2>Information requests</h2>
+      {items.map((ir) => (
+        <div key={ir.id} className="ab-ir" data-testid={`ir-${ir.id}`}>
+          <h3>
+            {ir.id} <StateBadge state={ir.state} /> <span className="muted ab-small">{ir.kind === "completeness" ? "completeness" : "assessment"}</span>
+          </h3>
+          <p className="muted ab-small">
+            Sent {civil(ir.openedDate)} · answer due {civil(ir.dueDate)}
+          </p>
+          <p className="ab-pre">{ir.questions}</p>
+          {ir.answer ? (
+            <p className="ab-answer ab-pre">
+              <strong>Answer of {civil(ir.answer.date)}:</strong> {ir.answer.text}
+            </p>
+          ) : null}
+          {ir.withdrawal ? <p className="muted">Withdrawn: {ir.withdrawal.reason}</p> : null}
+          {ir.state === "OPEN" && answerForm ? answerForm(ir) : null}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface WithHistory {
+  history: HistoryItem[];
+  informationRequests: { id: string; history: HistoryItem[] }[];
+  permit: { id: string; history: HistoryItem[] } | null;
+}
+
+/** the application's, its information requests' and its permit's history, in time order */
+export function mergedHistory(app: WithHistory): HistoryItem[] {
+  const all = [
+    ...app.history.map((h) => ({ ...h, record: undefined })),
+    ...app.informationRequests.flatMap((ir) => ir.history.filter((h) => h.fromState !== null).map((h) => ({ ...h, record: ir.id }))),
+    ...(app.permit ? app.permit.history.map((h) => ({ ...h, record: app.permit!.id })) : []),
+  ];
+  return all.sort((a, b) => a.at.localeCompare(b.at));
+}

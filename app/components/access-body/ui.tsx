@@ -1,0 +1,248 @@
+import { NavLink } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Badge, type Tone } from "../ui/Badge";
+
+/**
+ * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
+ * of a statutory clock (overdue in red), the history timeline, inline SVG bar charts and the notice
+ * of a form's result. Dates are civil dates of Europe/Berlin ("YYYY-MM-DD") or instants shown in
+ * Berlin time, so server and client render the same text.
+ */
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2026-04-15" → "15 Apr 2026" */
+export function civil(date: string | null | undefined): string {
+  if (!date) return "—";
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  return m ? `${Number(m[3])} ${MONTHS[Number(m[2]) - 1]} ${m[1]}` : date;
+}
+
+const BERLIN = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/Berlin",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** an instant in Berlin wall time: "15 Apr 2026, 14:00" */
+export function berlin(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : BERLIN.format(d);
+}
+
+export function SubNav({ items }: { items: { to: string; label: string; end?: boolean }[] }) {
+  return (
+    <nav className="ab-subnav" aria-label="Access body">
+      {items.map((i) => (
+        <NavLink key={i.to} to={i.to} end={i.end}>
+          {i.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+export const ACCESS_BODY_NAV = [
+  { to: "/access-body", label: "Work queue", end: true },
+  { to: "/access-body/applications", label: "Applications" },
+  { to: "/access-body/requests", label: "Data requests" },
+  { to: "/access-body/information-requests", label: "Information requests" },
+  { to: "/access-body/permits", label: "Permits" },
+  { to: "/access-body/findings", label: "Findings" },
+  { to: "/access-body/results", label: "Results" },
+  { to: "/access-body/report", label: "Activity report" },
+  { to: "/access-body/compliance", label: "Compliance" },
+];
+
+const TONES: Record<string, Tone> = {
+  RECEIVED: "info",
+  INCOMPLETE: "warn",
+  UNDER_ASSESSMENT: "info",
+  INFORMATION_REQUESTED: "warn",
+  GRANTED: "ok",
+  REFUSED: "danger",
+  WITHDRAWN: "neutral",
+  ACTIVE: "ok",
+  REVOKED: "danger",
+  EXPIRED: "neutral",
+  SUBMITTED: "info",
+  APPROVED: "ok",
+  ANSWERED: "ok",
+  OPEN: "warn",
+  RESPONDED: "info",
+  CLOSED: "neutral",
+  DECLARED: "info",
+  RELEASED: "ok",
+  REJECTED: "danger",
+  PUBLISHED: "ok",
+  RUNNING: "info",
+  PAUSED: "warn",
+  STOPPED: "neutral",
+  NOT_STARTED: "neutral",
+};
+
+export function StateBadge({ state }: { state: string }) {
+  return (
+    <Badge tone={TONES[state] ?? "neutral"} testId="state">
+      {state.replaceAll("_", " ").toLowerCase()}
+    </Badge>
+  );
+}
+
+/** days left on a clock: "12 days left", "due today", "3 days overdue" (red), "paused" */
+export function DaysLeft({ daysLeft, overdue, paused }: { daysLeft: number | null; overdue: boolean; paused?: boolean }) {
+  if (daysLeft === null) return <span className="muted">—</span>;
+  const text = overdue ? `${-daysLeft} day${daysLeft === -1 ? "" : "s"} overdue` : daysLeft === 0 ? "due today" : `${daysLeft} day${daysLeft === 1 ? "" : "s"} left`;
+  return (
+    <span className={`ab-days${overdue ? " ab-overdue" : daysLeft <= 14 ? " ab-soon" : ""}`} data-testid="days-left">
+      {text}
+      {paused ? <span className="ab-paused"> · clock paused</span> : null}
+    </span>
+  );
+}
+
+export interface HistoryItem {
+  at: string;
+  actor: string;
+  event: string;
+  fromState: string | null;
+  toState: string;
+  note: string | null;
+  record?: string;
+}
+
+const EVENT_LABELS: Record<string, string> = {
+  submit: "Submitted",
+  markComplete: "Found complete — clock started",
+  markIncomplete: "Found incomplete",
+  supplement: "Completed by the applicant",
+  requestInformation: "Information requested — clock paused",
+  informationProvided: "Information provided — clock resumed",
+  informationWithdrawn: "Information request withdrawn — clock resumed",
+  grant: "Granted",
+  refuse: "Refused",
+  withdraw: "Withdrawn",
+  issue: "Permit issued",
+  revoke: "Revoked",
+  expire: "Expired",
+  open: "Opened",
+  answer: "Answered",
+  approve: "Approved",
+  respond: "Responded",
+  close: "Closed",
+  declare: "Declared",
+  release: "Released after output check",
+  reject: "Rejected at output check",
+  resubmit: "Resubmitted",
+  publish: "Published",
+  "clock.pause": "Clock paused",
+  "clock.resume": "Clock resumed",
+  "clock.extend": "Decision period extended",
+};
+
+export function Timeline({ items }: { items: HistoryItem[] }) {
+  return (
+    <ol className="ab-timeline" data-testid="timeline">
+      {items.map((h, i) => (
+        <li key={`${h.at}-${i}`}>
+          <span className="ab-when">{berlin(h.at)}</span>
+          <span className="ab-what">
+            <strong>{EVENT_LABELS[h.event] ?? h.event}</strong>
+            {h.record ? <span className="muted"> · {h.record}</span> : null}
+            {h.fromState && h.fromState !== h.toState ? (
+              <span className="muted">
+                {" "}
+                · {h.fromState.replaceAll("_", " ").toLowerCase()} → {h.toState.replaceAll("_", " ").toLowerCase()}
+              </span>
+            ) : null}
+            <span className="muted"> · {h.actor}</span>
+            {h.note ? <span className="ab-note">{h.note}</span> : null}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** horizontal bars as inline SVG */
+export function Bars({
+  rows,
+  unit = "",
+  colour = "#1f5fbf",
+  label,
+  width = 620,
+  labelWidth = 250,
+}: {
+  rows: { label: string; value: number; marker?: number }[];
+  unit?: string;
+  colour?: string;
+  label: string;
+  width?: number;
+  labelWidth?: number;
+}) {
+  const barMax = width - labelWidth - 70;
+  const max = Math.max(1, ...rows.map((r) => Math.max(r.value, r.marker ?? 0)));
+  const h = 24;
+  return (
+    <svg className="ab-bars" width={width} height={rows.length * h + 6} role="img" aria-label={label} viewBox={`0 0 ${width} ${rows.length * h + 6}`}>
+      {rows.map((r, i) => {
+        const w = Math.round((r.value / max) * barMax);
+        const y = i * h;
+        return (
+          <g key={`${r.label}-${i}`}>
+            <text x={0} y={y + 16} fontSize={12}>
+              {r.label.length > Math.floor(labelWidth / 6.5) ? `${r.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…` : r.label}
+            </text>
+            <rect x={labelWidth} y={y + 5} width={Math.max(w, r.value > 0 ? 2 : 0)} height={14} fill={colour} rx={2} />
+            {r.marker !== undefined ? (
+              <line x1={labelWidth + Math.round((r.marker / max) * barMax)} x2={labelWidth + Math.round((r.marker / max) * barMax)} y1={y + 2} y2={y + 22} stroke="#b42318" strokeWidth={2} />
+            ) : null}
+            <text x={labelWidth + w + 6} y={y + 16} fontSize={12}>
+              {r.value}
+              {unit}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+export function Notice({ result }: { result?: { ok?: string; error?: string; currentState?: string; allowedNextStates?: string[] } }) {
+  if (!result) return null;
+  if (result.error) {
+    return (
+      <p className="notice error" role="alert">
+        {result.error}
+        {result.currentState ? (
+          <>
+            {" "}
+            (state {result.currentState}; possible next: {result.allowedNextStates?.length ? result.allowedNextStates.join(", ") : "none"})
+          </>
+        ) : null}
+      </p>
+    );
+  }
+  return result.ok ? (
+    <p className="notice ok" role="status">
+      {result.ok}
+    </p>
+  ) : null;
+}
+
+export function Field({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
+  return (
+    <label>
+      {label}
+      {children}
+      {hint ? <span className="muted ab-hint">{hint}</span> : null}
+    </label>
+  );
+}
+
+export const HDAB_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;
