@@ -5,7 +5,7 @@ import { reportCsv, reportHtml, reportPeriod } from "./report";
 
 /**
  * The /api routes of the access body (route-table.ts, capability "access-body") and of the
- * compliance views (capability "compliance"). Request and response fields: docs/access-body.md.
+ * compliance views (capability "compliance"). Request and response fields: server/access-body/README.md.
  * GET lists take `?state=`; `?id=` answers one record with its full history.
  */
 

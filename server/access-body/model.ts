@@ -5,7 +5,7 @@ import { PERIODS, PURPOSE_CODES, type PurposeCode } from "./periods";
 
 /**
  * The access body's records (api-spec.md leaves their fields "not shown"; these are ours, documented
- * in docs/access-body.md) and the request bodies of the /api/compliance routes as zod schemas.
+ * in server/access-body/README.md) and the request bodies of the /api/compliance routes as zod schemas.
  */
 
 export interface ApplicationData {
