@@ -85,6 +85,30 @@ describe("the access body's routes", () => {
     }
   });
 
+  it("follow the route table's access for every route, method and persona", async () => {
+    for (const r of OURS) {
+      for (const [method, spec] of Object.entries(r.methods) as [HttpMethod, { access: Json }][]) {
+        const send = (u: string | null) => (method === "GET" ? get(u, r.path) : post(u, r.path, {}));
+        const anon = await send(null);
+        expect(anon.headers.get("content-type"), `${method} ${r.path}`).toMatch(/application\/json/);
+        if (spec.access.kind === "public") expect(anon.status, `${method} ${r.path} anonymous`).toBe(200);
+        else expect(anon.status, `${method} ${r.path} anonymous`).toBe(401);
+        if (spec.access.kind !== "session") continue;
+        for (const username of s.keys()) {
+          const persona = PERSONAS.find((p) => p.username === username)!;
+          const admitted = spec.access.roles === "any" || spec.access.roles.some((x: string) => persona.roles.includes(x as never));
+          const res = await send(username);
+          if (admitted) {
+            expect(res.status, `${method} ${r.path} as ${username}`).not.toBe(401);
+            if (res.status === 403) expect(res.body.error, `${method} ${r.path} as ${username}`).not.toMatch(/your role does not allow/);
+          } else {
+            expect(res.status, `${method} ${r.path} as ${username}`).toBe(403);
+          }
+        }
+      }
+    }
+  });
+
   it("admit the roles of the route table and refuse the others", async () => {
     expect((await get(null, "/api/information")).status).toBe(200);
     expect((await get(null, "/api/permits")).status).toBe(401);
