@@ -114,7 +114,10 @@ export default function Information() {
                   <td className="nowrap">
                     {p.amount} {UNITS[p.unit] ?? p.unit}
                   </td>
-                  <td className="nowrap">{p.article}</td>
+                  <td className="nowrap">
+                    {p.article}
+                    {p.verification === "unverified" ? <div className="muted">citation to be confirmed</div> : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
