@@ -17,6 +17,8 @@ import type { NlqService } from "./nlq/service";
 import { createInsightServices } from "./overview/insight";
 import type { OverviewService } from "./overview/service";
 import { createPatientService, type PatientService } from "./patient/service";
+import { createEudiService, type EudiService } from "./eudi/service";
+import { createPatientAppService, type PatientAppService } from "./patient-app/service";
 import { openDatabase, type Db } from "./storage/database";
 import { getOrCreateSecret } from "./storage/secrets";
 
@@ -47,6 +49,10 @@ export interface Services {
   nlq: NlqService;
   eehrxf: EehrxfService;
   overview: OverviewService;
+  /** EU Digital Identity Wallet sign-in: OpenID4VP verifier, development wallet (server/eudi) */
+  eudi: EudiService;
+  /** the companion app: app accounts, pairing, FHIR record, self-measured data, sync, erasure (server/patient-app) */
+  patientApp: PatientAppService;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
   runtime: { internalOrigin: string | undefined };
   close(): Promise<void>;
@@ -93,6 +99,8 @@ export async function createServices(config: Config): Promise<Services> {
     patients: createPatientService(graph),
     dataspace,
     accessBody: (await import("./access-body")).createAccessBody({ db, audit, graph, config, runtime }),
+    eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
+    patientApp: createPatientAppService({ db, audit, graph, config }),
     ...createInsightServices({ graph, audit, config }),
     runtime,
     async close() {

@@ -39,6 +39,9 @@ export const envSchema = z.object({
   OFFICE_HOURS: z.string().optional(),
   OFFICE_HOLDS: z.string().optional(),
   CRAWLER_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  EUDI_VERIFIER_URL: optionalUrl,
+  EUDI_TRUSTED_ISSUERS: z.string().optional(),
+  EUDI_DEV_WALLET: bool.optional(),
   FEDERATED_K: z.coerce.number().int().min(5, "must be at least 5 (k-anonymity is never weaker than k = 5)").max(1000).default(5),
 });
 
@@ -74,6 +77,15 @@ export interface Config {
   officeHours: string | undefined;
   officeHolds: string[];
   crawlerToken: string | undefined;
+  /** EU Digital Identity Wallet sign-in (server/eudi) */
+  eudi: {
+    /** an OpenID4VP verifier endpoint (EUDI reference verifier API); undefined: the embedded verifier */
+    verifierUrl: string | undefined;
+    /** PID issuers whose keys are trusted (SD-JWT VC issuer metadata at /.well-known/jwt-vc-issuer) */
+    trustedIssuers: string[];
+    /** the development wallet page and its development PID issuer (never in production) */
+    devWallet: boolean;
+  };
   /** k of the k-anonymity applied to cohort counts (server/federated): at least 5 */
   federatedK: number;
 }
@@ -116,6 +128,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       problems.push(`OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`);
     }
   }
+  const trustedIssuers = (e.EUDI_TRUSTED_ISSUERS ?? "")
+    .split(",")
+    .map((s) => s.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
+  for (const t of trustedIssuers) {
+    if (!z.string().url().safeParse(t).success || !/^https:\/\//.test(t)) problems.push(`EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`);
+  }
+  if (e.NODE_ENV === "production" && e.EUDI_DEV_WALLET === "on") {
+    problems.push("EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)");
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -152,6 +174,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     officeHours: e.OFFICE_HOURS,
     officeHolds: holds,
     crawlerToken: e.CRAWLER_TOKEN,
+    eudi: {
+      verifierUrl: e.EUDI_VERIFIER_URL?.replace(/\/+$/, ""),
+      trustedIssuers,
+      devWallet: (e.EUDI_DEV_WALLET ?? (e.NODE_ENV === "production" ? "off" : "on")) === "on",
+    },
     federatedK: e.FEDERATED_K,
   };
 }

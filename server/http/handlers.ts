@@ -1,10 +1,12 @@
 import { accessBodyHandlers } from "../access-body/handlers";
 import { catalogueHandlers } from "../catalogue/handlers";
+import { eudiHandlers } from "../eudi/handlers";
 import { dataspaceHandlers } from "../dataspace/handlers";
 import { graphHandlers } from "../graph/handlers";
 import { healthHandlers } from "../health";
 import { insightHandlers } from "../overview/handlers";
 import { patientHandlers } from "../patient/handlers";
+import { patientAppHandlers } from "../patient-app/handlers";
 import type { HandlerMap } from "./handler";
 
 /** Binds the route table's keys to capability handlers; see route-table.ts for paths and access. */
@@ -13,6 +15,8 @@ export const HANDLERS: HandlerMap = {
   ...catalogueHandlers,
   ...graphHandlers,
   ...patientHandlers,
+  ...eudiHandlers,
+  ...patientAppHandlers,
   ...dataspaceHandlers,
   ...accessBodyHandlers,
   ...insightHandlers,

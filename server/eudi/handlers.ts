@@ -1,0 +1,24 @@
+import { json } from "../http/errors";
+import { readJsonObject, type HandlerMap } from "../http/handler";
+
+/** JSON with any number of Set-Cookie headers (json() sets headers, which would keep only one cookie). */
+export function jsonWithCookies(body: unknown, status: number, cookies: readonly string[]): Response {
+  const res = json(body, status);
+  if (!cookies.length) return res;
+  const headers = new Headers(res.headers);
+  for (const c of cookies) headers.append("Set-Cookie", c);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** /api/auth/eudi/*: public routes (spec section 5 rule 3); see service.ts for the design. */
+export const eudiHandlers: HandlerMap = {
+  "POST /api/auth/eudi/start": async ({ services, request }) => {
+    const body = await readJsonObject(request);
+    const { body: result, setCookie } = await services.eudi.start({ returnTo: body.returnTo });
+    return jsonWithCookies(result, 201, [setCookie]);
+  },
+  "GET /api/auth/eudi/status": async ({ services, request, url }) => {
+    const { body, setCookie } = await services.eudi.status(url.searchParams.get("sid"), request);
+    return jsonWithCookies(body, 200, setCookie ?? []);
+  },
+};

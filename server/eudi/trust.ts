@@ -1,0 +1,93 @@
+import { importJWK, type JWK } from "jose";
+import { z } from "zod";
+import type { IssuerKeyResolver } from "./sd-jwt";
+
+/**
+ * The trusted list of PID issuers. Two sources:
+ *  - the development PID issuer (only while EUDI_DEV_WALLET is on, never in production);
+ *  - the issuers named in EUDI_TRUSTED_ISSUERS, whose keys come from their SD-JWT VC issuer
+ *    metadata (`/.well-known/jwt-vc-issuer` inserted between host and path), fetched and cached.
+ * An issuer not on the list, or a key id the issuer does not publish, resolves to null: refused.
+ */
+
+const metadataSchema = z.object({
+  issuer: z.string().url(),
+  jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+  jwks_uri: z.string().url().optional(),
+});
+const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
+
+export interface DevIssuerKey {
+  iss: string;
+  kid: string;
+  publicKey: CryptoKey;
+}
+
+export interface IssuerTrustOptions {
+  dev?: () => Promise<DevIssuerKey>;
+  trustedIssuers: readonly string[];
+  timeoutMs: number;
+  fetchImpl?: typeof fetch;
+  /** how long fetched issuer keys are kept (ms) */
+  cacheMs?: number;
+}
+
+export function metadataUrl(issuer: string): string {
+  const u = new URL(issuer);
+  const path = u.pathname === "/" ? "" : u.pathname.replace(/\/+$/, "");
+  return `${u.origin}/.well-known/jwt-vc-issuer${path}`;
+}
+
+export function createIssuerTrust(o: IssuerTrustOptions): { resolve: IssuerKeyResolver; describe(): Promise<string[]> } {
+  const fetchImpl = o.fetchImpl ?? fetch;
+  const cache = new Map<string, { at: number; keys: JWK[] }>();
+  const cacheMs = o.cacheMs ?? 10 * 60 * 1000;
+
+  async function keysOf(issuer: string): Promise<JWK[]> {
+    const hit = cache.get(issuer);
+    if (hit && Date.now() - hit.at < cacheMs) return hit.keys;
+    const get = async (url: string) => {
+      const res = await fetchImpl(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(o.timeoutMs) });
+      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+      return res.json() as Promise<unknown>;
+    };
+    const meta = metadataSchema.parse(await get(metadataUrl(issuer)));
+    if (meta.issuer.replace(/\/+$/, "") !== issuer) throw new Error(`issuer metadata names ${meta.issuer}, not ${issuer}`);
+    const jwks = meta.jwks ?? (meta.jwks_uri ? jwksSchema.parse(await get(meta.jwks_uri)) : undefined);
+    if (!jwks) throw new Error("issuer metadata has neither jwks nor jwks_uri");
+    const keys = jwks.keys as JWK[];
+    cache.set(issuer, { at: Date.now(), keys });
+    return keys;
+  }
+
+  return {
+    async resolve(iss, kid) {
+      if (o.dev) {
+        const dev = await o.dev();
+        if (iss === dev.iss) return kid === undefined || kid === dev.kid ? dev.publicKey : null;
+      }
+      const issuer = iss.replace(/\/+$/, "");
+      if (!o.trustedIssuers.includes(issuer)) return null;
+      let keys: JWK[];
+      try {
+        keys = await keysOf(issuer);
+      } catch {
+        return null;
+      }
+      const candidates = keys.filter((k) => (kid ? k.kid === kid : true) && (k.use === undefined || k.use === "sig"));
+      if (candidates.length !== 1) return null;
+      try {
+        const { d: _private, ...pub } = candidates[0];
+        void _private;
+        return (await importJWK(pub, candidates[0].alg ?? "ES256")) as CryptoKey;
+      } catch {
+        return null;
+      }
+    },
+    async describe() {
+      const list = [...o.trustedIssuers];
+      if (o.dev) list.unshift(`${(await o.dev()).iss} (development PID issuer)`);
+      return list;
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphNode, PropertyValue } from "../graph/model";
+
+/**
+ * Graph nodes of layer l3 as FHIR R4 resources. Graph ids are valid FHIR ids and are used as such;
+ * the generator's resource UUIDs become identifiers. Holder records name their data holder's
+ * dataspace identity in `meta.source`; self-measured observations carry the self-measured tag and
+ * the patient as performer.
+ */
+
+export const SYSTEMS = {
+  loinc: "http://loinc.org",
+  ucum: "http://unitsofmeasure.org",
+  snomed: "http://snomed.info/sct",
+  icd10: "http://hl7.org/fhir/sid/icd-10",
+  rxnorm: "http://www.nlm.nih.gov/research/umls/rxnorm",
+  atc: "http://www.whocc.no/atc",
+  actCode: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
+  obsCategory: "http://terminology.hl7.org/CodeSystem/observation-category",
+  conditionClinical: "http://terminology.hl7.org/CodeSystem/condition-clinical",
+  conditionVerification: "http://terminology.hl7.org/CodeSystem/condition-ver-status",
+  conditionCategory: "http://terminology.hl7.org/CodeSystem/condition-category",
+  interpretation: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation",
+  uuid: "urn:ietf:rfc:3986",
+} as const;
+
+/** How a self-measured observation is marked (meta.tag). */
+export const SELF_MEASURED_TAG = {
+  system: "urn:health-dataspace-hub:data-origin",
+  code: "self-measured",
+  display: "Self-measured by the patient",
+} as const;
+
+export type FhirResource = { resourceType: string; id: string } & Record<string, unknown>;
+
+const str = (v: PropertyValue | undefined) => (typeof v === "string" && v !== "" ? v : undefined);
+const num = (v: PropertyValue | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+/** drops undefined and null members so resources carry only what is known */
+function clean<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
+}
+const ref = (type: string, id: string | undefined) => (id ? { reference: `${type}/${id}` } : undefined);
+
+export function holderSource(holder: string | undefined): string | undefined {
+  if (!holder) return undefined;
+  return ORGANISATIONS.find((o) => o.slug === holder)?.did ?? holder;
+}
+
+function meta(n: GraphNode, patientHolder: string | undefined, lastUpdated?: string) {
+  const p = n.properties;
+  if (p.selfMeasured === true) {
+    return clean({ tag: [SELF_MEASURED_TAG], lastUpdated: str(p.recordedAt) });
+  }
+  return clean({ source: holderSource(str(p.holder) ?? patientHolder), lastUpdated });
+}
+
+function identifier(n: GraphNode) {
+  const id = str(n.properties.resourceId);
+  return id ? [{ system: SYSTEMS.uuid, value: `urn:uuid:${id}` }] : undefined;
+}
+
+export function toPatient(n: GraphNode): FhirResource {
+  const p = n.properties;
+  const given = str(p.givenName);
+  return clean({
+    resourceType: "Patient",
+    id: n.id,
+    meta: meta(n, str(p.holder)),
+    identifier: identifier(n),
+    name: [clean({ use: "official", family: str(p.familyName), given: given ? given.split(" ") : undefined, text: str(p.name) })],
+    gender: str(p.gender),
+    birthDate: str(p.birthDate),
+    address: str(p.city) || str(p.country) ? [clean({ city: str(p.city), country: str(p.country) })] : undefined,
+    managingOrganization: str(p.holder) ? { display: ORGANISATIONS.find((o) => o.slug === p.holder)?.displayName ?? str(p.holder) } : undefined,
+  });
+}
+
+export function toEncounter(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+  const p = n.properties;
+  return clean({
+    resourceType: "Encounter",
+    id: n.id,
+    meta: meta(n, holder, lastUpdated),
+    identifier: identifier(n),
+    status: str(p.status) ?? "finished",
+    class: clean({ system: SYSTEMS.actCode, code: str(p.class), display: str(p.classDisplay) }),
+    subject: ref("Patient", patientId),
+    period: clean({ start: str(p.periodStart), end: str(p.periodEnd) }),
+    reasonCode: str(p.reasonCode) ? [{ coding: [clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) })] }] : undefined,
+    serviceProvider: str(p.serviceProvider) ? { display: str(p.serviceProvider) } : undefined,
+  });
+}
+
+export function toCondition(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+  const p = n.properties;
+  const coding: Record<string, unknown>[] = [clean({ system: str(p.codeSystem) ?? SYSTEMS.snomed, code: str(p.code), display: str(p.display) })];
+  if (str(p.icd10Code)) coding.push({ system: SYSTEMS.icd10, code: str(p.icd10Code) });
+  return clean({
+    resourceType: "Condition",
+    id: n.id,
+    meta: meta(n, holder, lastUpdated),
+    identifier: identifier(n),
+    clinicalStatus: str(p.clinicalStatus) ? { coding: [{ system: SYSTEMS.conditionClinical, code: str(p.clinicalStatus) }] } : undefined,
+    verificationStatus: str(p.verificationStatus) ? { coding: [{ system: SYSTEMS.conditionVerification, code: str(p.verificationStatus) }] } : undefined,
+    category: str(p.category) ? [{ coding: [{ system: SYSTEMS.conditionCategory, code: str(p.category) }] }] : undefined,
+    code: { coding, text: str(p.display) },
+    subject: ref("Patient", patientId),
+    encounter: ref("Encounter", str(p.encounterId)),
+    onsetDateTime: str(p.onsetDate),
+    abatementDateTime: str(p.abatementDate),
+    recordedDate: str(p.recordedDate),
+  });
+}
+
+export function toObservation(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+  const p = n.properties;
+  const self = p.selfMeasured === true;
+  const low = num(p.referenceRangeLow);
+  const high = num(p.referenceRangeHigh);
+  const unit = str(p.unit);
+  const quantity = (value: number | undefined) => clean({ value, unit: str(p.unitDisplay) ?? unit, system: SYSTEMS.ucum, code: unit });
+  return clean({
+    resourceType: "Observation",
+    id: n.id,
+    meta: meta(n, holder, lastUpdated),
+    identifier: identifier(n),
+    status: str(p.status) ?? "final",
+    category: str(p.category) ? [{ coding: [{ system: SYSTEMS.obsCategory, code: str(p.category) }] }] : undefined,
+    code: { coding: [clean({ system: str(p.codeSystem) ?? SYSTEMS.loinc, code: str(p.code), display: str(p.display) })], text: str(p.display) },
+    subject: ref("Patient", patientId),
+    encounter: ref("Encounter", str(p.encounterId)),
+    effectiveDateTime: str(p.effectiveDateTime),
+    issued: self ? str(p.recordedAt) : undefined,
+    performer: self ? [ref("Patient", patientId)] : undefined,
+    device: self && str(p.deviceName) ? { display: str(p.deviceName) } : undefined,
+    valueQuantity: quantity(num(p.value)),
+    interpretation: str(p.interpretation) ? [{ coding: [{ system: SYSTEMS.interpretation, code: str(p.interpretation) }] }] : undefined,
+    referenceRange: low !== undefined || high !== undefined ? [clean({ low: low !== undefined ? quantity(low) : undefined, high: high !== undefined ? quantity(high) : undefined })] : undefined,
+    note: str(p.note) ? [{ text: str(p.note) }] : undefined,
+  });
+}
+
+export function toMedicationRequest(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+  const p = n.properties;
+  const coding: Record<string, unknown>[] = [clean({ system: str(p.codeSystem) ?? SYSTEMS.rxnorm, code: str(p.code), display: str(p.display) })];
+  if (str(p.atcCode)) coding.push({ system: SYSTEMS.atc, code: str(p.atcCode) });
+  return clean({
+    resourceType: "MedicationRequest",
+    id: n.id,
+    meta: meta(n, holder, lastUpdated),
+    identifier: identifier(n),
+    status: str(p.status) ?? "active",
+    intent: str(p.intent) ?? "order",
+    medicationCodeableConcept: { coding, text: str(p.display) },
+    subject: ref("Patient", patientId),
+    encounter: ref("Encounter", str(p.encounterId)),
+    authoredOn: str(p.authoredOn),
+    dosageInstruction: str(p.dosageText) ? [{ text: str(p.dosageText) }] : undefined,
+    reasonCode: str(p.reasonCode) ? [{ coding: [clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) })] }] : undefined,
+    dispenseRequest: num(p.daysSupply) ? { expectedSupplyDuration: { value: num(p.daysSupply), unit: "days", system: SYSTEMS.ucum, code: "d" } } : undefined,
+  });
+}
+
+export const RELATIONS = {
+  HAS_ENCOUNTER: toEncounter,
+  HAS_CONDITION: toCondition,
+  HAS_OBSERVATION: toObservation,
+  HAS_MEDICATION_REQUEST: toMedicationRequest,
+} as const;
+
+export function isSelfMeasured(n: GraphNode): boolean {
+  return n.properties.selfMeasured === true;
+}
+
+export function bundle(type: "collection" | "searchset", resources: FhirResource[], extra: Record<string, unknown> = {}) {
+  return {
+    resourceType: "Bundle",
+    id: crypto.randomUUID(),
+    meta: { lastUpdated: new Date().toISOString() },
+    type,
+    timestamp: new Date().toISOString(),
+    ...(type === "searchset" ? { total: resources.length } : {}),
+    ...extra,
+    entry: resources.map((r) => ({
+      resource: r,
+      ...(type === "searchset" ? { search: { mode: "match" } } : {}),
+    })),
+  };
+}

@@ -1,0 +1,110 @@
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphNode } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { sha256b64u } from "../eudi/sd-jwt";
+import { RELATIONS, isSelfMeasured, type FhirResource } from "./fhir";
+import type { SyncItemRow } from "./store";
+
+/**
+ * EHR sync: re-reads every record the data holders keep for the patient (layer l3: encounters,
+ * conditions, observations, medication requests; self-measured data is the patient's own and is
+ * not synced) and compares each resource's content hash with the sync ledger, the patient's copy as
+ * of the last sync. The result says, per data holder, what was added, updated, unchanged or removed
+ * since then; the ledger is updated in one transaction. Running it again without a change at a data
+ * holder reports everything unchanged and writes nothing to the ledger (only the run is logged).
+ */
+
+export interface HolderRecord {
+  key: string;
+  holder: string;
+  resource: FhirResource;
+  hash: string;
+}
+
+export interface HolderReport {
+  holder: string;
+  name: string;
+  did: string | undefined;
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+}
+
+export interface SyncPlan {
+  upserts: HolderRecord[];
+  removals: SyncItemRow[];
+  report: HolderReport[];
+  totals: { added: number; updated: number; unchanged: number; removed: number };
+  changes: { key: string; change: "added" | "updated" | "removed"; holder: string }[];
+}
+
+const RELATION_LIMIT = 5000;
+
+/** Stable JSON: keys sorted, so the hash changes only when the content does. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export async function readHolderRecords(graph: GraphStore, patient: GraphNode): Promise<HolderRecord[]> {
+  const patientHolder = typeof patient.properties.holder === "string" ? patient.properties.holder : "unknown";
+  const out: HolderRecord[] = [];
+  for (const [type, toResource] of Object.entries(RELATIONS)) {
+    const rels = await graph.relationships({ id: patient.id, types: [type], direction: "out", limit: RELATION_LIMIT });
+    for (const r of rels) {
+      if (isSelfMeasured(r.node)) continue;
+      const holder = typeof r.node.properties.holder === "string" ? r.node.properties.holder : patientHolder;
+      const resource = toResource(r.node, patient.id, patientHolder);
+      out.push({ key: `${resource.resourceType}/${resource.id}`, holder, resource, hash: await sha256b64u(canonical(resource)) });
+    }
+  }
+  return out;
+}
+
+export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPlan {
+  const known = new Map(ledger.map((r) => [r.resource_key, r]));
+  const seen = new Set<string>();
+  const byHolder = new Map<string, HolderReport>();
+  const reportFor = (holder: string) => {
+    let r = byHolder.get(holder);
+    if (!r) {
+      const org = ORGANISATIONS.find((o) => o.slug === holder);
+      r = { holder, name: org?.displayName ?? holder, did: org?.did, added: 0, updated: 0, unchanged: 0, removed: 0 };
+      byHolder.set(holder, r);
+    }
+    return r;
+  };
+  const upserts: HolderRecord[] = [];
+  const changes: SyncPlan["changes"] = [];
+  for (const rec of records) {
+    seen.add(rec.key);
+    const prev = known.get(rec.key);
+    const report = reportFor(rec.holder);
+    if (!prev) {
+      report.added++;
+      upserts.push(rec);
+      changes.push({ key: rec.key, change: "added", holder: rec.holder });
+    } else if (prev.hash !== rec.hash) {
+      report.updated++;
+      upserts.push(rec);
+      changes.push({ key: rec.key, change: "updated", holder: rec.holder });
+    } else {
+      report.unchanged++;
+    }
+  }
+  const removals = ledger.filter((r) => !seen.has(r.resource_key));
+  for (const r of removals) {
+    reportFor(r.holder).removed++;
+    changes.push({ key: r.resource_key, change: "removed", holder: r.holder });
+  }
+  const report = [...byHolder.values()];
+  const sum = (k: "added" | "updated" | "unchanged" | "removed") => report.reduce((n, r) => n + r[k], 0);
+  return { upserts, removals, report, totals: { added: sum("added"), updated: sum("updated"), unchanged: sum("unchanged"), removed: sum("removed") }, changes };
+}

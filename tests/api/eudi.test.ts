@@ -1,0 +1,385 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueSdJwtVc, presentSdJwtVc } from "../../server/eudi/sd-jwt";
+import { startTestServer, type TestServer } from "../support/server";
+import { CookieJar } from "../support/signin";
+
+/**
+ * Black-box tests of wallet sign-in (OpenID4VP): the embedded verifier with the development wallet
+ * page, every refusal of a presentation (nonce, audience, expiry, signature, untrusted issuer,
+ * tampered disclosure, replay), no-match, session hand-over exactly once, persistence across a
+ * restart, and an external verifier (EUDI reference verifier API) played by a test double.
+ * Forged presentations are built here with the development issuer (reachable through the server's
+ * services, as a wallet's issuer would be) or with keys of our own.
+ */
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+interface Started {
+  jar: CookieJar;
+  body: Json;
+  request: Json;
+  status: () => Promise<{ res: Response; body: Json }>;
+}
+
+async function start(base = server.url, returnTo = "/devices"): Promise<Started> {
+  const jar = new CookieJar();
+  const res = await fetch(`${base}/api/auth/eudi/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ returnTo }) });
+  expect(res.status).toBe(201);
+  jar.store(res);
+  const body = (await res.json()) as Json;
+  const link = new URL(body.walletLink);
+  let request: Json = {};
+  const requestUri = link.searchParams.get("request_uri");
+  if (requestUri && requestUri.startsWith(base)) {
+    const r = await fetch(requestUri);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/oauth-authz-req+jwt");
+    const [h, p, sig] = (await r.text()).split(".");
+    expect(JSON.parse(Buffer.from(h, "base64url").toString())).toEqual({ alg: "none", typ: "oauth-authz-req+jwt" });
+    expect(sig).toBe("");
+    request = JSON.parse(Buffer.from(p, "base64url").toString());
+  }
+  const status = async () => {
+    const r = await fetch(`${base}/api/auth/eudi/status?sid=${encodeURIComponent(body.sid)}`, { headers: { cookie: jar.header() } });
+    jar.store(r);
+    return { res: r, body: (await r.json()) as Json };
+  };
+  return { jar, body, request, status };
+}
+
+async function holderKeys() {
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  return { privateKey, publicJwk: (await exportJWK(publicKey)) as JWK };
+}
+
+const MARIA = { givenName: "", familyName: "", birthDate: "" };
+
+async function directPost(request: Json, fields: Record<string, string>) {
+  return fetch(request.response_uri, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+}
+
+/** A key-bound PID presentation from the development issuer, with each part overridable. */
+async function presentation(request: Json, o: { aud?: string; nonce?: string; kbIat?: Date; issuedAt?: Date; identity?: typeof MARIA; holder?: Awaited<ReturnType<typeof holderKeys>>; signWith?: CryptoKey } = {}) {
+  const holder = o.holder ?? (await holderKeys());
+  const sdJwt = await server.services.eudi.devWallet!.issuePid(o.identity ?? MARIA, holder.publicJwk, o.issuedAt);
+  return presentSdJwtVc({
+    sdJwt,
+    disclose: ["given_name", "family_name", "birthdate"],
+    holderKey: o.signWith ?? holder.privateKey,
+    audience: o.aud ?? request.client_id,
+    nonce: o.nonce ?? request.nonce,
+    now: o.kbIat,
+  });
+}
+const vp = (p: string) => JSON.stringify({ pid: [p] });
+
+beforeAll(async () => {
+  const n = await server.services.graph.getNode("patient-000001");
+  Object.assign(MARIA, { givenName: n!.properties.givenName, familyName: n!.properties.familyName, birthDate: n!.properties.birthDate });
+});
+
+describe("starting a wallet sign-in", () => {
+  it("answers sid, an openid4vp:// link, a QR code and the expiry, and binds the browser with a cookie", async () => {
+    const s = await start();
+    expect(s.body).toMatchObject({ sid: expect.any(String), status: "pending", verifier: "embedded" });
+    expect(s.body.walletLink).toMatch(/^openid4vp:\/\/\?client_id=redirect_uri%3A.+&request_uri=/);
+    expect(s.body.qr).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(s.body.qr.split(",")[1], "base64").toString()).toContain("<svg");
+    const ttl = Date.parse(s.body.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(4 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(5 * 60_000);
+    expect(s.jar.get("app-auth.eudi-binding")).toMatch(new RegExp(`^${s.body.sid}\\.`));
+    // the request object: PID claims by DCQL, a fresh nonce and state, direct_post to our verifier
+    expect(s.request).toMatchObject({
+      response_type: "vp_token",
+      response_mode: "direct_post",
+      client_id: `redirect_uri:${server.url}/auth/wallet/response`,
+      response_uri: `${server.url}/auth/wallet/response`,
+      dcql_query: { credentials: [{ id: "pid", format: "dc+sd-jwt", meta: { vct_values: expect.arrayContaining(["urn:eudi:pid:1"]) } }] },
+    });
+    expect(s.request.dcql_query.credentials[0].claims.map((c: Json) => c.path[0])).toEqual(["given_name", "family_name", "birthdate"]);
+    const other = await start();
+    expect(other.request.nonce).not.toBe(s.request.nonce);
+    expect(other.request.state).not.toBe(s.request.state);
+    expect((await s.status()).body).toMatchObject({ sid: s.body.sid, status: "pending" });
+  });
+
+  it("answers 400 without sid and 404 for an unknown one", async () => {
+    expect((await fetch(`${server.url}/api/auth/eudi/status`)).status).toBe(400);
+    const unknown = await fetch(`${server.url}/api/auth/eudi/status?sid=nope`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatch(/Unknown wallet sign-in/);
+    expect((await fetch(`${server.url}/auth/wallet/request/nope`)).status).toBe(404);
+  });
+});
+
+describe("the development wallet page and the session hand-over", () => {
+  it("signs the patient in through the wallet page, and hands the session over exactly once", async () => {
+    const s = await start();
+    const page = await fetch(`${server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("asks for your identity");
+    expect(html).toContain("given_name, family_name, birthdate");
+
+    const shared = await fetch(`${server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ request: s.body.walletLink, identity: "patient-000001", intent: "share" }).toString(),
+    });
+    expect(shared.status).toBe(200);
+    expect((await shared.text()).replaceAll("<!-- -->", "")).toContain(`Shared given_name, family_name, birthdate of ${MARIA.givenName} ${MARIA.familyName}`);
+
+    // someone who learnt the sid but lacks the binding cookie gets no session
+    const stranger = await fetch(`${server.url}/api/auth/eudi/status?sid=${s.body.sid}`);
+    expect(stranger.headers.getSetCookie()).toEqual([]);
+    expect(await stranger.json()).toMatchObject({ status: "completed", session: "not-this-browser" });
+
+    const first = await s.status();
+    expect(first.body).toMatchObject({ status: "completed", session: "issued", redirectTo: "/devices", user: { patientId: "patient-000001", name: `${MARIA.givenName} ${MARIA.familyName}` } });
+    expect(first.res.headers.getSetCookie().some((c) => c.startsWith("app-auth.session-token="))).toBe(true);
+    const second = await s.status();
+    expect(second.res.headers.getSetCookie()).toEqual([]);
+    expect(second.body).toMatchObject({ status: "completed", session: "already-issued" });
+
+    // a normal patient session: it reaches patient1's own record
+    const record = await fetch(`${server.url}/api/patient/app/record`, { headers: { cookie: s.jar.header() } });
+    expect(record.status).toBe(200);
+    expect((await record.json()).entry[0].resource.id).toBe("patient-000001");
+    const other = await fetch(`${server.url}/api/patient/profile?patientId=patient-000002`, { headers: { cookie: s.jar.header() } });
+    expect(other.status).toBe(403);
+    const audit = server.services.audit.list({ action: "eudi.signin", limit: 5 });
+    expect(audit[0]).toMatchObject({ actor: "patient1", target: "patient-000001", kind: "session" });
+  });
+
+  it("refuses a PID that matches no patient record, with a clear message and no session", async () => {
+    const s = await start();
+    const res = await server.services.eudi.devWallet!.present(s.body.walletLink, { givenName: "Erika", familyName: "Mustermann", birthDate: "1964-08-12" });
+    expect(res.ok).toBe(true);
+    const st = await s.status();
+    expect(st.body.status).toBe("failed");
+    expect(st.body.reason).toMatch(/No patient record matches the name and date of birth your wallet presented/);
+    expect(st.res.headers.getSetCookie().filter((c) => c.startsWith("app-auth.session-token"))).toEqual([]);
+  });
+
+  it("matches names regardless of case, and refuses a right name with a wrong birth date", async () => {
+    const s = await start();
+    await server.services.eudi.devWallet!.present(s.body.walletLink, { ...MARIA, givenName: MARIA.givenName.toUpperCase(), familyName: MARIA.familyName.toLowerCase() });
+    expect((await s.status()).body).toMatchObject({ status: "completed", session: "issued" });
+    const w = await start();
+    await server.services.eudi.devWallet!.present(w.body.walletLink, { ...MARIA, birthDate: "1901-01-01" });
+    expect((await w.status()).body.status).toBe("failed");
+  });
+
+  it("tells the browser when the wallet declines", async () => {
+    const s = await start();
+    await server.services.eudi.devWallet!.decline(s.body.walletLink);
+    const st = (await s.status()).body;
+    expect(st.status).toBe("failed");
+    expect(st.reason).toMatch(/did not share/);
+  });
+});
+
+describe("presentations the verifier refuses", () => {
+  const refusals: [string, (r: Json) => Promise<string>, RegExp][] = [
+    ["a wrong nonce", (r) => presentation(r, { nonce: "another-nonce" }), /nonce mismatch/],
+    ["another audience", (r) => presentation(r, { aud: "redirect_uri:https://evil.example/cb" }), /audience mismatch/],
+    ["a stale key binding", (r) => presentation(r, { kbIat: new Date(Date.now() - 3600_000) }), /too old/],
+    ["an expired credential", (r) => presentation(r, { issuedAt: new Date(Date.now() - 2 * 365 * 24 * 3600_000) }), /expired/],
+    ["a key binding by another key", async (r) => presentation(r, { signWith: (await holderKeys()).privateKey }), /key-binding signature is invalid/],
+    [
+      "an untrusted issuer",
+      async (r) => {
+        const issuer = await generateKeyPair("ES256");
+        const holder = await holderKeys();
+        const sdJwt = await issueSdJwtVc({
+          issuer: "https://pid-issuer.evil.example",
+          kid: "k1",
+          privateKey: issuer.privateKey,
+          holderJwk: holder.publicJwk,
+          vct: "urn:eudi:pid:1",
+          disclosable: { given_name: MARIA.givenName, family_name: MARIA.familyName, birthdate: MARIA.birthDate },
+          validForSeconds: 3600,
+        });
+        return presentSdJwtVc({ sdJwt, disclose: ["given_name", "family_name", "birthdate"], holderKey: holder.privateKey, audience: r.client_id, nonce: r.nonce });
+      },
+      /not on the trusted list/,
+    ],
+    [
+      "a forged issuer signature",
+      async (r) => {
+        const p = await presentation(r);
+        const [jwt, ...rest] = p.split("~");
+        const [h, body, sig] = jwt.split(".");
+        const forged = `${h}.${body}.${sig.startsWith("AAAA") ? "BBBB" : "AAAA"}${sig.slice(4)}`;
+        return [forged, ...rest].join("~");
+      },
+      /issuer signature is invalid/,
+    ],
+    [
+      "a smuggled disclosure",
+      async (r) => {
+        const p = await presentation(r);
+        const parts = p.split("~");
+        const smuggled = Buffer.from(JSON.stringify(["salt", "given_name", "Mallory"])).toString("base64url");
+        return [parts[0], smuggled, ...parts.slice(1)].join("~");
+      },
+      /not referenced|sd_hash|invalid or repeated/,
+    ],
+    [
+      "no key binding",
+      async (r) => {
+        const p = await presentation(r);
+        return p.slice(0, p.lastIndexOf("~") + 1);
+      },
+      /no key-binding JWT/,
+    ],
+  ];
+
+  it.each(refusals)("refuses %s", async (_name, build, reason) => {
+    const s = await start();
+    const res = await directPost(s.request, { state: s.request.state, vp_token: vp(await build(s.request)) });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error).toBe("invalid_request");
+    expect(body.error_description).toMatch(reason);
+    const st = (await s.status()).body;
+    expect(st.status).toBe("failed");
+    expect(st.reason).toMatch(reason);
+  });
+
+  it("accepts one answer per request: a replayed direct_post is refused", async () => {
+    const s = await start();
+    const p = await presentation(s.request);
+    expect((await directPost(s.request, { state: s.request.state, vp_token: vp(p) })).status).toBe(200);
+    const replay = await directPost(s.request, { state: s.request.state, vp_token: vp(p) });
+    expect(replay.status).toBe(400);
+    expect((await replay.json()).error_description).toMatch(/already answered/);
+    expect((await fetch(new URL(s.body.walletLink).searchParams.get("request_uri")!)).status).toBe(410);
+    // the same presentation for another request: wrong nonce and unknown state
+    const t = await start();
+    const again = await directPost(t.request, { state: t.request.state, vp_token: vp(p) });
+    expect(again.status).toBe(400);
+    expect((await directPost(t.request, { state: "made-up", vp_token: vp(p) })).status).toBe(400);
+  });
+
+  it("expires: status says so, and neither the request nor an answer is accepted any more", async () => {
+    const s = await start();
+    server.services.db.prepare("UPDATE eudi_sessions SET expires_at = ? WHERE sid = ?").run(Date.now() - 1000, s.body.sid);
+    const st = (await s.status()).body;
+    expect(st).toMatchObject({ status: "expired", reason: expect.stringMatching(/expired/) });
+    expect((await fetch(new URL(s.body.walletLink).searchParams.get("request_uri")!)).status).toBe(410);
+    const late = await directPost(s.request, { state: s.request.state, vp_token: vp(await presentation(s.request)) });
+    expect(late.status).toBe(400);
+    expect((await late.json()).error_description).toMatch(/expired/);
+  });
+
+  it("refuses malformed answers", async () => {
+    const s = await start();
+    const wrongType = await fetch(s.request.response_uri, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(wrongType.status).toBe(400);
+    expect((await directPost(s.request, { vp_token: "x" })).status).toBe(400);
+    const noPid = await directPost(s.request, { state: s.request.state, vp_token: JSON.stringify({ other: ["x"] }) });
+    expect(noPid.status).toBe(400);
+    expect((await noPid.json()).error_description).toMatch(/no presentation for the credential query "pid"/);
+  });
+});
+
+describe("persistence", () => {
+  it("a sign-in in flight survives a restart of the server", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { freePort } = await import("../support/server");
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hub-eudi-restart-"));
+    const port = String(await freePort());
+    const env = { PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}` };
+    let first: TestServer | undefined = await startTestServer(env, { dataDir });
+    let second: TestServer | undefined;
+    try {
+      const s = await start(first.url);
+      await first.close();
+      first = undefined;
+      second = await startTestServer(env, { dataDir });
+      expect((await s.status()).body.status).toBe("pending");
+      const res = await second.services.eudi.devWallet!.present(s.body.walletLink, MARIA);
+      expect(res.ok).toBe(true);
+      expect((await s.status()).body).toMatchObject({ status: "completed", session: "issued" });
+    } finally {
+      await first?.close();
+      await second?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("an external verifier (EUDI_VERIFIER_URL)", () => {
+  let double: Server;
+  let remote: TestServer;
+  const tx = new Map<string, { nonce: string; response?: unknown }>();
+  const CLIENT_ID = "x509_san_dns:verifier.test";
+
+  beforeAll(async () => {
+    // the EUDI reference verifier's Verifier API: initialise a transaction, poll the wallet response
+    double = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const send = (status: number, v: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
+        if (req.method === "POST" && req.url === "/ui/presentations") {
+          const init = JSON.parse(body) as { nonce: string; dcql_query: Json; response_mode: string };
+          if (init.response_mode !== "direct_post" || init.dcql_query.credentials[0].id !== "pid") return send(400, { error: "bad init" });
+          const id = `tx-${tx.size + 1}`;
+          tx.set(id, { nonce: init.nonce });
+          return send(200, { transaction_id: id, client_id: CLIENT_ID, request_uri: `https://verifier.test/wallet/request.jwt/${id}` });
+        }
+        const m = /^\/ui\/presentations\/([\w-]+)$/.exec(req.url ?? "");
+        if (req.method === "GET" && m) {
+          const t = tx.get(m[1]);
+          if (!t?.response) return send(400, { error: "no wallet response yet" });
+          return send(200, t.response);
+        }
+        send(404, {});
+      });
+    });
+    await new Promise<void>((r) => double.listen(0, "127.0.0.1", () => r()));
+    remote = await startTestServer({ EUDI_VERIFIER_URL: `http://127.0.0.1:${(double.address() as AddressInfo).port}` });
+  });
+  afterAll(async () => {
+    await remote?.close();
+    await new Promise((r) => double?.close(r));
+  });
+
+  it("starts the transaction at the verifier, polls it, verifies the vp_token itself and signs the patient in", async () => {
+    const s = await start(remote.url);
+    expect(s.body).toMatchObject({ verifier: "remote" });
+    expect(s.body.walletLink).toBe(`openid4vp://?client_id=${encodeURIComponent(CLIENT_ID)}&request_uri=${encodeURIComponent("https://verifier.test/wallet/request.jwt/tx-1")}`);
+    expect((await s.status()).body.status).toBe("pending");
+    const t = tx.get("tx-1")!;
+    const holder = await holderKeys();
+    const sdJwt = await remote.services.eudi.devWallet!.issuePid(MARIA, holder.publicJwk);
+    const p = await presentSdJwtVc({ sdJwt, disclose: ["given_name", "family_name", "birthdate"], holderKey: holder.privateKey, audience: CLIENT_ID, nonce: t.nonce });
+    t.response = { vp_token: { pid: [p] } };
+    expect((await s.status()).body).toMatchObject({ status: "completed", session: "issued", user: { patientId: "patient-000001" } });
+  });
+
+  it("refuses a vp_token the verifier passes on for another nonce", async () => {
+    const s = await start(remote.url);
+    const id = [...tx.keys()].pop()!;
+    const holder = await holderKeys();
+    const sdJwt = await remote.services.eudi.devWallet!.issuePid(MARIA, holder.publicJwk);
+    tx.get(id)!.response = { vp_token: { pid: [await presentSdJwtVc({ sdJwt, disclose: ["given_name", "family_name", "birthdate"], holderKey: holder.privateKey, audience: CLIENT_ID, nonce: "stale" })] } };
+    const st = (await s.status()).body;
+    expect(st.status).toBe("failed");
+    expect(st.reason).toMatch(/nonce mismatch/);
+  });
+});
