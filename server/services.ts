@@ -101,7 +101,7 @@ export async function createServices(config: Config): Promise<Services> {
     accessBody: (await import("./access-body")).createAccessBody({ db, audit, graph, config, runtime }),
     eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
     patientApp: createPatientAppService({ db, audit, graph, config }),
-    ...createInsightServices({ graph, audit, config }),
+    ...createInsightServices({ db, graph, audit, config }),
     runtime,
     async close() {
       await dataspace.close();

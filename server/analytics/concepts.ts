@@ -5,7 +5,8 @@
  * service resolves terms against it.
  */
 import type { GraphStore } from "../graph/store";
-import { findAll, num, str, versionedCache } from "./scan";
+import { LAYER_LABELS } from "../graph/model";
+import { findAll, labelScopedCache, num, str } from "./scan";
 
 export type ConceptKind = "condition" | "drug" | "measurement";
 export type CodeSystemName = "SNOMED CT" | "ICD-10" | "RxNorm" | "LOINC";
@@ -17,8 +18,16 @@ export const SYSTEM_URIS: Record<CodeSystemName, string> = {
   LOINC: "http://loinc.org",
 };
 
-export const KIND_SYSTEM: Record<ConceptKind, CodeSystemName> = { condition: "SNOMED CT", drug: "RxNorm", measurement: "LOINC" };
-export const KIND_LABEL: Record<ConceptKind, string> = { condition: "SnomedConcept", drug: "RxNormConcept", measurement: "LoincCode" };
+export const KIND_SYSTEM: Record<ConceptKind, CodeSystemName> = {
+  condition: "SNOMED CT",
+  drug: "RxNorm",
+  measurement: "LOINC",
+};
+export const KIND_LABEL: Record<ConceptKind, string> = {
+  condition: "SnomedConcept",
+  drug: "RxNormConcept",
+  measurement: "LoincCode",
+};
 
 export interface Concept {
   kind: ConceptKind;
@@ -65,7 +74,13 @@ export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary
       system: "SNOMED CT",
       display: str(n.properties.display) ?? code,
       omopConceptId: num(n.properties.omopConceptId) ?? null,
-      icd10: target ? { code: str(target.properties.code) ?? "", display: str(target.properties.display) ?? "", nodeId: target.id } : undefined,
+      icd10: target
+        ? {
+            code: str(target.properties.code) ?? "",
+            display: str(target.properties.display) ?? "",
+            nodeId: target.id,
+          }
+        : undefined,
     });
   }
   for (const n of rxnorm) {
@@ -108,7 +123,7 @@ export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary
 
 /** the concept dictionary of the current graph version */
 export function createConceptCache(graph: GraphStore) {
-  const cache = versionedCache(graph, () => loadConcepts(graph));
+  const cache = labelScopedCache(graph, LAYER_LABELS.l5, () => loadConcepts(graph));
   return { get: async () => (await cache.get()).value };
 }
 export type ConceptCache = ReturnType<typeof createConceptCache>;

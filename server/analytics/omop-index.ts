@@ -9,7 +9,8 @@
 import type { GraphStore } from "../graph/store";
 import { REFERENCE_DAY } from "../graph/synthetic/population";
 import { isoDate } from "../graph/synthetic/prng";
-import { num, scanNodes, str, versionedCache } from "./scan";
+import { labelScopedCache, num, scanNodes, str } from "./scan";
+import { LAYER_LABELS } from "../graph/model";
 
 /** ages are computed at the extraction date of the records (the synthetic data's reference day) */
 export const AGE_REFERENCE_DATE = isoDate(REFERENCE_DAY);
@@ -19,7 +20,12 @@ export const GENDERS = ["female", "male", "other", "unknown"] as const;
 export type Gender = (typeof GENDERS)[number];
 
 /** OMOP gender concepts */
-const GENDER_CONCEPT: Record<number, Gender> = { 8532: "female", 8507: "male", 8521: "other", 8551: "unknown" };
+const GENDER_CONCEPT: Record<number, Gender> = {
+  8532: "female",
+  8507: "male",
+  8521: "other",
+  8551: "unknown",
+};
 
 export interface PersonFacts {
   personId: number;
@@ -57,7 +63,13 @@ export interface OmopIndex {
   conditions: Map<string, CodeStats>;
   drugs: Map<string, CodeStats>;
   measurements: Map<string, MeasurementStats>;
-  totals: { persons: number; visits: number; conditionOccurrences: number; drugExposures: number; measurements: number };
+  totals: {
+    persons: number;
+    visits: number;
+    conditionOccurrences: number;
+    drugExposures: number;
+    measurements: number;
+  };
   holders: string[];
 }
 
@@ -94,7 +106,8 @@ interface Acc {
 
 function finish(acc: Map<string, Acc>): Map<string, CodeStats> {
   const out = new Map<string, CodeStats>();
-  for (const [code, a] of acc) out.set(code, { code, conceptId: a.conceptId, rows: a.rows, persons: distinctSorted(a.persons) });
+  for (const [code, a] of acc)
+    out.set(code, { code, conceptId: a.conceptId, rows: a.rows, persons: distinctSorted(a.persons) });
   return out;
 }
 
@@ -116,15 +129,28 @@ export async function buildOmopIndex(graph: GraphStore): Promise<OmopIndex> {
       const personId = num(p.personId);
       if (personId === undefined || indexOfPerson.has(personId)) continue;
       const year = num(p.yearOfBirth) ?? null;
-      const age = year === null ? null : ageAt(AGE_REFERENCE_DATE, year, num(p.monthOfBirth), num(p.dayOfBirth));
+      const age =
+        year === null ? null : ageAt(AGE_REFERENCE_DATE, year, num(p.monthOfBirth), num(p.dayOfBirth));
       indexOfPerson.set(personId, persons.length);
-      persons.push({ personId, holder: str(p.careSiteSourceValue) ?? "unknown", gender: genderOf(p), yearOfBirth: year, age, ageBand: ageBandOf(age) });
+      persons.push({
+        personId,
+        holder: str(p.careSiteSourceValue) ?? "unknown",
+        gender: genderOf(p),
+        yearOfBirth: year,
+        age,
+        ageBand: ageBandOf(age),
+      });
     }
   }
 
   const visits = new Set<number>();
   const rows = { conditionOccurrences: 0, drugExposures: 0, measurements: 0 };
-  const scanRows = async (label: string, sourceKey: string, conceptKey: string, onRow?: (code: string, p: Record<string, unknown>) => void) => {
+  const scanRows = async (
+    label: string,
+    sourceKey: string,
+    conceptKey: string,
+    onRow?: (code: string, p: Record<string, unknown>) => void,
+  ) => {
     const acc = new Map<string, Acc>();
     let count = 0;
     for await (const page of scanNodes(graph, label)) {
@@ -150,10 +176,17 @@ export async function buildOmopIndex(graph: GraphStore): Promise<OmopIndex> {
   rows.conditionOccurrences = cond.count;
   const drug = await scanRows("DrugExposure", "drugSourceValue", "drugConceptId");
   rows.drugExposures = drug.count;
-  const values = new Map<string, { unit: string | null; values: number; sum: number; sumSq: number; above: number; below: number }>();
+  const values = new Map<
+    string,
+    { unit: string | null; values: number; sum: number; sumSq: number; above: number; below: number }
+  >();
   const meas = await scanRows("Measurement", "measurementSourceValue", "measurementConceptId", (code, p) => {
     let v = values.get(code);
-    if (!v) values.set(code, (v = { unit: str(p.unitSourceValue) ?? null, values: 0, sum: 0, sumSq: 0, above: 0, below: 0 }));
+    if (!v)
+      values.set(
+        code,
+        (v = { unit: str(p.unitSourceValue) ?? null, values: 0, sum: 0, sumSq: 0, above: 0, below: 0 }),
+      );
     const x = num(p.valueAsNumber);
     if (x === undefined) return;
     v.values++;
@@ -169,7 +202,15 @@ export async function buildOmopIndex(graph: GraphStore): Promise<OmopIndex> {
   const measurements = new Map<string, MeasurementStats>();
   for (const [code, stats] of finish(meas.acc)) {
     const v = values.get(code)!;
-    measurements.set(code, { ...stats, unit: v.unit, values: v.values, sum: v.sum, sumSq: v.sumSq, aboveRange: v.above, belowRange: v.below });
+    measurements.set(code, {
+      ...stats,
+      unit: v.unit,
+      values: v.values,
+      sum: v.sum,
+      sumSq: v.sumSq,
+      aboveRange: v.above,
+      belowRange: v.below,
+    });
   }
   return {
     version,
@@ -186,7 +227,7 @@ export async function buildOmopIndex(graph: GraphStore): Promise<OmopIndex> {
 }
 
 export function createOmopIndexCache(graph: GraphStore) {
-  const cache = versionedCache(graph, () => buildOmopIndex(graph));
+  const cache = labelScopedCache(graph, LAYER_LABELS.l4, () => buildOmopIndex(graph));
   return {
     get: () => cache.get(),
     async index(): Promise<OmopIndex> {

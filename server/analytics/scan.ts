@@ -2,7 +2,12 @@ import type { GraphNode, Properties } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 
 /** Reads every node of a label through the port, in bounded pages (stable order: the stores sort by insertion). */
-export async function* scanNodes(graph: GraphStore, label: string, where?: Properties, pageSize = 20_000): AsyncGenerator<GraphNode[]> {
+export async function* scanNodes(
+  graph: GraphStore,
+  label: string,
+  where?: Properties,
+  pageSize = 20_000,
+): AsyncGenerator<GraphNode[]> {
   for (let offset = 0; ; offset += pageSize) {
     const page = await graph.findNodes({ label, where, limit: pageSize, offset });
     if (page.length) yield page;
@@ -17,36 +22,85 @@ export async function findAll(graph: GraphStore, label: string, where?: Properti
 }
 
 export const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
-export const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+export const num = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isFinite(v) ? v : undefined;
 
 /**
- * A value computed from the graph and kept until the graph changes (`graph.version()` moves on
- * every write). Concurrent callers share one computation; a result computed while a write
- * happened is kept under the version read before it started, so the next call recomputes.
+ * What a set of labels looks like, cheaply: per label, the node count and the id of the newest
+ * node. Two index-backed queries per label, whatever the graph's size.
  */
-export function versionedCache<T>(graph: GraphStore, build: () => Promise<T>) {
-  let entry: { version: number; value: Promise<T>; builtMs?: number } | undefined;
+export async function labelFingerprint(graph: GraphStore, labels: readonly string[]): Promise<string> {
+  const parts = await Promise.all(
+    labels.map(async (label) => {
+      const n = await graph.countWhere(label);
+      const last = n ? (await graph.findNodes({ label, limit: 1, offset: n - 1 }))[0]?.id : "";
+      return `${label}:${n}:${last ?? ""}`;
+    }),
+  );
+  return parts.join("|");
+}
+
+/**
+ * A value computed from a few labels, kept until they change: when the graph version moves,
+ * the labels' fingerprint (counts and newest ids) is compared first, and the value is kept when
+ * they did not change — a consent or a catalogue entry written elsewhere does not cost a rescan of
+ * the OMOP layer. This assumes the rows of those labels are added and removed, never edited in
+ * place (true of every writer today: the seeder, imports and the patient app's record sync).
+ */
+export function labelScopedCache<T>(graph: GraphStore, labels: readonly string[], build: () => Promise<T>) {
+  let entry: { version: number; fingerprint: string; value: Promise<T>; builtMs: number } | undefined;
+  let pending: Promise<{ version: number; fingerprint: string; value: T; builtMs: number }> | undefined;
   return {
     async get(): Promise<{ value: T; hit: boolean; version: number; builtMs: number }> {
       const version = graph.version();
-      if (entry && entry.version === version) {
-        const value = await entry.value;
-        return { value, hit: true, version, builtMs: entry.builtMs ?? 0 };
+      if (entry && entry.version === version)
+        return { value: await entry.value, hit: true, version, builtMs: entry.builtMs };
+      if (!pending) {
+        pending = (async () => {
+          const fingerprint = await labelFingerprint(graph, labels);
+          if (entry && entry.fingerprint === fingerprint) {
+            entry = { ...entry, version };
+            return { version, fingerprint, value: await entry.value, builtMs: entry.builtMs };
+          }
+          const started = performance.now();
+          const value = await build();
+          const builtMs = Math.round(performance.now() - started);
+          // a write during the build leaves the entry under the version read before it
+          entry = { version, fingerprint, value: Promise.resolve(value), builtMs };
+          return { version, fingerprint, value, builtMs: -1 };
+        })().finally(() => {
+          pending = undefined;
+        });
       }
-      const started = performance.now();
-      const mine: { version: number; value: Promise<T>; builtMs?: number } = { version, value: build() };
-      entry = mine;
-      try {
-        const value = await mine.value;
-        mine.builtMs = Math.round(performance.now() - started);
-        return { value, hit: false, version, builtMs: mine.builtMs };
-      } catch (e) {
-        if (entry === mine) entry = undefined;
-        throw e;
-      }
-    },
-    clear() {
-      entry = undefined;
+      const r = await pending;
+      return {
+        value: r.value,
+        hit: r.builtMs !== -1,
+        version: r.version,
+        builtMs: r.builtMs === -1 ? (entry?.builtMs ?? 0) : r.builtMs,
+      };
     },
   };
+}
+
+/** a small map that forgets its oldest entries */
+export class Lru<K, V> {
+  private map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  }
+  clear(): void {
+    this.map.clear();
+  }
 }

@@ -17,10 +17,15 @@ describe("OMOP analytics", () => {
     expect(d.totals.conditionOccurrences).toBe(await g.countWhere("ConditionOccurrence"));
     expect(d.totals.drugExposures).toBe(await g.countWhere("DrugExposure"));
     expect(d.totals.measurements).toBe(await g.countWhere("Measurement"));
-    const rows = [...(await findAll(g, "ConditionOccurrence")), ...(await findAll(g, "DrugExposure")), ...(await findAll(g, "Measurement"))];
+    const rows = [
+      ...(await findAll(g, "ConditionOccurrence")),
+      ...(await findAll(g, "DrugExposure")),
+      ...(await findAll(g, "Measurement")),
+    ];
     expect(d.totals.visits).toBe(new Set(rows.map((r) => r.properties.visitOccurrenceId)).size);
     expect(d.holders.reduce((s, h) => s + (h.count ?? 0), 0)).toBe(d.totals.persons);
-    for (const h of d.holders) expect(h.count).toBe(await g.countWhere("OMOPPerson", { careSiteSourceValue: h.key }));
+    for (const h of d.holders)
+      expect(h.count).toBe(await g.countWhere("OMOPPerson", { careSiteSourceValue: h.key }));
   });
 
   it("top lists carry l5 names and exact row and person counts", async () => {
@@ -35,7 +40,8 @@ describe("OMOP analytics", () => {
       expect(t.display).toBe(concept.properties.display);
       expect(t.system).toBe("SNOMED CT");
     }
-    for (const t of d.topDrugs) expect(t.rows).toBe(await g.countWhere("DrugExposure", { drugSourceValue: t.code }));
+    for (const t of d.topDrugs)
+      expect(t.rows).toBe(await g.countWhere("DrugExposure", { drugSourceValue: t.code }));
     for (const t of d.topMeasurements) {
       const rows = await findAll(g, "Measurement", { measurementSourceValue: t.code });
       expect(t.rows).toBe(rows.length);
@@ -51,9 +57,20 @@ describe("OMOP analytics", () => {
   it("gender and age distributions partition the persons", async () => {
     const d = await insight.analytics.dashboard(ADMIN);
     const persons = await findAll(insight.graph, "OMOPPerson");
-    for (const gcell of d.gender) expect(gcell.count).toBe(persons.filter((p) => p.properties.genderSourceValue === gcell.key).length);
+    for (const gcell of d.gender)
+      expect(gcell.count).toBe(persons.filter((p) => p.properties.genderSourceValue === gcell.key).length);
     for (const b of d.ageBands) {
-      const expected = persons.filter((p) => ageBandOf(ageAt(AGE_REFERENCE_DATE, num(p.properties.yearOfBirth)!, num(p.properties.monthOfBirth), num(p.properties.dayOfBirth))) === b.key).length;
+      const expected = persons.filter(
+        (p) =>
+          ageBandOf(
+            ageAt(
+              AGE_REFERENCE_DATE,
+              num(p.properties.yearOfBirth)!,
+              num(p.properties.monthOfBirth),
+              num(p.properties.dayOfBirth),
+            ),
+          ) === b.key,
+      ).length;
       expect(b.count).toBe(expected);
     }
     expect(d.ageBands.reduce((s, b) => s + (b.count ?? 0), 0)).toBe(d.totals.persons);
@@ -67,13 +84,32 @@ describe("OMOP analytics", () => {
       [
         {
           op: "createNode",
-          node: { id: "condition-occurrence-test-1", label: "ConditionOccurrence", layer: "l4", properties: { personId: 1, conditionSourceValue: "195967001", conditionConceptId: 317009, visitOccurrenceId: 999999 } },
+          node: {
+            id: "condition-occurrence-test-1",
+            label: "ConditionOccurrence",
+            layer: "l4",
+            properties: {
+              personId: 1,
+              conditionSourceValue: "195967001",
+              conditionConceptId: 317009,
+              visitOccurrenceId: 999999,
+            },
+          },
         },
       ],
       { action: "test.write", actor: "test", target: "condition-occurrence-test-1", kind: "test" },
     );
     const third = await insight.analytics.dashboard(ADMIN);
     expect(third.cache.hit).toBe(false);
+    // a write outside the OMOP layer keeps the index (no rescan), under the new version
+    await insight.graph.mutate(
+      [{ op: "createNode", node: { id: "consent-test-1", label: "Consent", layer: "l3", properties: { status: "active" } } }],
+      { action: "test.write", actor: "test", target: "consent-test-1", kind: "test" },
+    );
+    const fourth = await insight.analytics.dashboard(ADMIN);
+    expect(fourth.cache.hit).toBe(true);
+    expect(fourth.graphVersion).toBeGreaterThan(third.graphVersion);
+    expect(fourth.totals).toEqual(third.totals);
     expect(third.totals.conditionOccurrences).toBe(first.totals.conditionOccurrences + 1);
     expect(third.totals.visits).toBe(first.totals.visits + 1);
     expect(third.graphVersion).toBeGreaterThan(first.graphVersion);
@@ -107,7 +143,9 @@ describe("OMOP analytics", () => {
     const lines = csv.trim().split("\r\n");
     expect(lines[0]).toBe("section,code,system,name,rows,persons,unit,mean,sd,suppressed");
     expect(lines.some((l) => l.startsWith("condition,"))).toBe(true);
-    expect(lines.find((l) => l.startsWith("total,persons,"))).toBe(`total,persons,,,${d.totals.persons},,,,,false`);
+    expect(lines.find((l) => l.startsWith("total,persons,"))).toBe(
+      `total,persons,,,${d.totals.persons},,,,,false`,
+    );
     expect(csv).toContain('"Hypertensive disorder, systemic arterial"');
   });
 });

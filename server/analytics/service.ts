@@ -10,8 +10,16 @@ import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph/store";
 import { protect, published, type CountNode, type PublishedCount } from "../federated/suppression";
 import { scopeFor, type OdrlScope } from "../federated/scope";
-import { KIND_SYSTEM, type ConceptCache, type ConceptKind } from "./concepts";
-import { AGE_BANDS, AGE_REFERENCE_DATE, GENDERS, type CodeStats, type MeasurementStats, type OmopIndex, type OmopIndexCache } from "./omop-index";
+import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
+import {
+  AGE_BANDS,
+  AGE_REFERENCE_DATE,
+  GENDERS,
+  type CodeStats,
+  type MeasurementStats,
+  type OmopIndex,
+  type OmopIndexCache,
+} from "./omop-index";
 
 export const TOP_DEFAULT = 10;
 export const TOP_MAX = 50;
@@ -42,7 +50,13 @@ export interface AnalyticsDashboard {
   generatedAt: string;
   graphVersion: number;
   ageReferenceDate: string;
-  totals: { persons: number; visits: number; conditionOccurrences: number; drugExposures: number; measurements: number };
+  totals: {
+    persons: number;
+    visits: number;
+    conditionOccurrences: number;
+    drugExposures: number;
+    measurements: number;
+  };
   holders: (PublishedCount & { name: string })[];
   gender: PublishedCount[];
   ageBands: PublishedCount[];
@@ -54,6 +68,8 @@ export interface AnalyticsDashboard {
   notes: string[];
 }
 
+type DashboardBody = Omit<AnalyticsDashboard, "generatedAt" | "graphVersion" | "scope" | "cache">;
+
 export function holderName(slug: string): string {
   return ORGANISATIONS.find((o) => o.slug === slug)?.displayName ?? slug;
 }
@@ -63,32 +79,70 @@ function round(v: number, d = 2) {
   return Math.round(v * f) / f;
 }
 
-export function createAnalyticsService(deps: { graph: GraphStore; omop: OmopIndexCache; concepts: ConceptCache; k: number }) {
+export function createAnalyticsService(deps: {
+  graph: GraphStore;
+  omop: OmopIndexCache;
+  concepts: ConceptCache;
+  k: number;
+}) {
   const { graph, omop, concepts, k } = deps;
+  const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardBody> }>();
 
   function top<T extends CodeStats>(map: Map<string, T>, n: number): T[] {
-    return [...map.values()].sort((a, b) => b.persons.length - a.persons.length || b.rows - a.rows || a.code.localeCompare(b.code)).slice(0, n);
+    return [...map.values()]
+      .sort((a, b) => b.persons.length - a.persons.length || b.rows - a.rows || a.code.localeCompare(b.code))
+      .slice(0, n);
   }
 
   /** the persons partitions (holder, gender, age band) with k applied when the scope says so */
   function distributions(index: OmopIndex, scopeK: number | null) {
-    const holderKeys = [...new Set([...index.holders, ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug)])].sort();
-    const count = (pred: (p: OmopIndex["persons"][number]) => boolean) => index.persons.reduce((s, p) => s + (pred(p) ? 1 : 0), 0);
+    const holderKeys = [
+      ...new Set([
+        ...index.holders,
+        ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug),
+      ]),
+    ].sort();
+    const count = (pred: (p: OmopIndex["persons"][number]) => boolean) =>
+      index.persons.reduce((s, p) => s + (pred(p) ? 1 : 0), 0);
     const holders: CountNode[] = holderKeys.map((h) => ({ key: h, value: count((p) => p.holder === h) }));
     const genders: CountNode[] = GENDERS.map((g) => ({ key: g, value: count((p) => p.gender === g) }));
-    const bands: CountNode[] = [...AGE_BANDS, "unknown" as const].map((b) => ({ key: b, value: count((p) => p.ageBand === b) }));
-    const root: CountNode = { key: "persons", value: index.persons.length, groups: [holders, genders, bands] };
+    const bands: CountNode[] = [...AGE_BANDS, "unknown" as const].map((b) => ({
+      key: b,
+      value: count((p) => p.ageBand === b),
+    }));
+    const root: CountNode = {
+      key: "persons",
+      value: index.persons.length,
+      groups: [holders, genders, bands],
+    };
     if (scopeK !== null) protect(root, scopeK);
     return {
       holders: holders.map((h) => ({ ...published(h, scopeK), name: holderName(h.key) })),
-      gender: genders.filter((g) => g.value > 0 || g.key === "female" || g.key === "male").map((g) => published(g, scopeK)),
+      gender: genders
+        .filter((g) => g.value > 0 || g.key === "female" || g.key === "male")
+        .map((g) => published(g, scopeK)),
       ageBands: bands.filter((b) => b.key !== "unknown" || b.value > 0).map((b) => published(b, scopeK)),
     };
   }
 
-  function entry(kind: ConceptKind, s: CodeStats, name: (k: ConceptKind, c: string) => string, total: number, scopeK: number | null): TopEntry {
+  function entry(
+    kind: ConceptKind,
+    s: CodeStats,
+    name: (k: ConceptKind, c: string) => string,
+    total: number,
+    scopeK: number | null,
+  ): TopEntry {
     // the persons having a concept, and (hidden) those who do not, partition all persons
-    const node: CountNode = { key: "persons", value: total, groups: [[{ key: s.code, value: s.persons.length }, { key: "rest", value: total - s.persons.length, hidden: true }]] };
+    const node: CountNode = {
+      key: "persons",
+      value: total,
+      groups: [
+        [
+          { key: s.code, value: s.persons.length },
+          { key: "rest", value: total - s.persons.length, hidden: true },
+        ],
+      ],
+    };
     if (scopeK !== null) protect(node, scopeK);
     const cell = node.groups![0][0];
     const suppressed = !!cell.suppressed || (scopeK !== null && s.rows >= 1 && s.rows < scopeK);
@@ -104,43 +158,85 @@ export function createAnalyticsService(deps: { graph: GraphStore; omop: OmopInde
     };
   }
 
-  return {
-    async dashboard(user: Pick<SessionUser, "roles" | "participantDid">, opts: { top?: number } = {}): Promise<AnalyticsDashboard> {
-      const n = Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
-      const [{ value: index, hit, builtMs }, dict, scope] = await Promise.all([omop.get(), concepts.get(), scopeFor(graph, user, k)]);
-      const total = index.persons.length;
-      const measurementEntry = (s: MeasurementStats): MeasurementEntry => {
-        const base = entry("measurement", s, dict.name, total, scope.k);
-        const mean = s.values ? s.sum / s.values : null;
-        const sd = s.values > 1 && mean !== null ? Math.sqrt(Math.max(0, (s.sumSq - s.values * mean * mean) / (s.values - 1))) : null;
-        const small = (v: number) => scope.k !== null && v >= 1 && v < scope.k;
-        return {
-          ...base,
-          unit: s.unit,
-          mean: base.suppressed || mean === null ? null : round(mean),
-          sd: base.suppressed || sd === null ? null : round(sd),
-          // above / below / within partition the values: publish the flags only when none is small
-          aboveRange: base.suppressed || small(s.aboveRange) || small(s.belowRange) || small(s.values - s.aboveRange - s.belowRange) ? null : s.aboveRange,
-          belowRange: base.suppressed || small(s.aboveRange) || small(s.belowRange) || small(s.values - s.aboveRange - s.belowRange) ? null : s.belowRange,
-        };
-      };
+  /** the dashboard's figures for an index, k (null: exact) and list length */
+  function dashboardBody(
+    index: OmopIndex,
+    dict: ConceptDictionary,
+    scopeK: number | null,
+    n: number,
+  ): DashboardBody {
+    const scope = { k: scopeK };
+    const total = index.persons.length;
+    const measurementEntry = (s: MeasurementStats): MeasurementEntry => {
+      const base = entry("measurement", s, dict.name, total, scope.k);
+      const mean = s.values ? s.sum / s.values : null;
+      const sd =
+        s.values > 1 && mean !== null
+          ? Math.sqrt(Math.max(0, (s.sumSq - s.values * mean * mean) / (s.values - 1)))
+          : null;
+      const small = (v: number) => scope.k !== null && v >= 1 && v < scope.k;
       return {
-        source: "OMOP CDM v5.4 (layer l4): OMOPPerson, ConditionOccurrence, DrugExposure, Measurement; names from layer l5",
+        ...base,
+        unit: s.unit,
+        mean: base.suppressed || mean === null ? null : round(mean),
+        sd: base.suppressed || sd === null ? null : round(sd),
+        // above / below / within partition the values: publish the flags only when none is small
+        aboveRange:
+          base.suppressed ||
+          small(s.aboveRange) ||
+          small(s.belowRange) ||
+          small(s.values - s.aboveRange - s.belowRange)
+            ? null
+            : s.aboveRange,
+        belowRange:
+          base.suppressed ||
+          small(s.aboveRange) ||
+          small(s.belowRange) ||
+          small(s.values - s.aboveRange - s.belowRange)
+            ? null
+            : s.belowRange,
+      };
+    };
+    return {
+      source:
+        "OMOP CDM v5.4 (layer l4): OMOPPerson, ConditionOccurrence, DrugExposure, Measurement; names from layer l5",
+      ageReferenceDate: AGE_REFERENCE_DATE,
+      totals: index.totals,
+      ...distributions(index, scope.k),
+      topConditions: top(index.conditions, n).map((s) => entry("condition", s, dict.name, total, scope.k)),
+      topDrugs: top(index.drugs, n).map((s) => entry("drug", s, dict.name, total, scope.k)),
+      topMeasurements: top(index.measurements, n).map(measurementEntry),
+      notes: [
+        "visits: distinct visit_occurrence_id values referenced by the l4 rows (the FHIR encounters they were recorded in)",
+        `ages at ${AGE_REFERENCE_DATE}, the extraction date of the records, from year, month and day of birth`,
+        "persons per concept count distinct persons; rows count OMOP records",
+      ],
+    };
+  }
+
+  return {
+    async dashboard(
+      user: Pick<SessionUser, "roles" | "participantDid">,
+      opts: { top?: number } = {},
+    ): Promise<AnalyticsDashboard> {
+      const n = Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
+      const [{ value: index, hit, builtMs, version }, dict, scope] = await Promise.all([
+        omop.get(),
+        concepts.get(),
+        scopeFor(graph, user, k),
+      ]);
+      // the body depends only on the index, the names, k and the list length: computed once per combination
+      let perIndex = memo.get(index);
+      if (!perIndex || perIndex.dict !== dict) memo.set(index, (perIndex = { dict, bodies: new Map() }));
+      const key = `${scope.k}:${n}`;
+      let body = perIndex.bodies.get(key);
+      if (!body) perIndex.bodies.set(key, (body = dashboardBody(index, dict, scope.k, n)));
+      return {
+        ...body,
         generatedAt: new Date().toISOString(),
-        graphVersion: index.version,
-        ageReferenceDate: AGE_REFERENCE_DATE,
-        totals: index.totals,
-        ...distributions(index, scope.k),
-        topConditions: top(index.conditions, n).map((s) => entry("condition", s, dict.name, total, scope.k)),
-        topDrugs: top(index.drugs, n).map((s) => entry("drug", s, dict.name, total, scope.k)),
-        topMeasurements: top(index.measurements, n).map(measurementEntry),
+        graphVersion: version,
         scope,
         cache: { hit, builtMs, indexBuiltAt: index.builtAt },
-        notes: [
-          "visits: distinct visit_occurrence_id values referenced by the l4 rows (the FHIR encounters they were recorded in)",
-          `ages at ${AGE_REFERENCE_DATE}, the extraction date of the records, from year, month and day of birth`,
-          "persons per concept count distinct persons; rows count OMOP records",
-        ],
       };
     },
 
@@ -151,14 +247,36 @@ export function createAnalyticsService(deps: { graph: GraphStore; omop: OmopInde
         return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
       };
       const line = (...cells: unknown[]) => cells.map(esc).join(",");
-      const out: string[] = [line("section", "code", "system", "name", "rows", "persons", "unit", "mean", "sd", "suppressed")];
-      for (const [k, v] of Object.entries(d.totals)) out.push(line("total", k, "", "", v, "", "", "", "", "false"));
-      for (const h of d.holders) out.push(line("holder", h.key, "", h.name, "", h.count, "", "", "", h.suppressed));
-      for (const g of d.gender) out.push(line("gender", g.key, "", g.key, "", g.count, "", "", "", g.suppressed));
-      for (const a of d.ageBands) out.push(line("age band", a.key, "", a.key, "", a.count, "", "", "", a.suppressed));
-      for (const t of d.topConditions) out.push(line("condition", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
-      for (const t of d.topDrugs) out.push(line("drug", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
-      for (const t of d.topMeasurements) out.push(line("measurement", t.code, t.system, t.display, t.rows, t.persons, t.unit, t.mean, t.sd, t.suppressed));
+      const out: string[] = [
+        line("section", "code", "system", "name", "rows", "persons", "unit", "mean", "sd", "suppressed"),
+      ];
+      for (const [k, v] of Object.entries(d.totals))
+        out.push(line("total", k, "", "", v, "", "", "", "", "false"));
+      for (const h of d.holders)
+        out.push(line("holder", h.key, "", h.name, "", h.count, "", "", "", h.suppressed));
+      for (const g of d.gender)
+        out.push(line("gender", g.key, "", g.key, "", g.count, "", "", "", g.suppressed));
+      for (const a of d.ageBands)
+        out.push(line("age band", a.key, "", a.key, "", a.count, "", "", "", a.suppressed));
+      for (const t of d.topConditions)
+        out.push(line("condition", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
+      for (const t of d.topDrugs)
+        out.push(line("drug", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
+      for (const t of d.topMeasurements)
+        out.push(
+          line(
+            "measurement",
+            t.code,
+            t.system,
+            t.display,
+            t.rows,
+            t.persons,
+            t.unit,
+            t.mean,
+            t.sd,
+            t.suppressed,
+          ),
+        );
       return out.join("\r\n") + "\r\n";
     },
   };

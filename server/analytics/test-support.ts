@@ -13,12 +13,56 @@ export async function seededInsight(patients: number, opts: { k?: number; proxyU
   const audit = createAuditLog(db);
   const graph = createSqliteGraphStore(db, audit);
   await seedStore(graph, { patients });
-  const services = createInsightServices({ graph, audit, config: { federatedK: opts.k ?? 5, nlqProxyUrl: opts.proxyUrl, upstreamTimeoutMs: 2000 } });
-  return { db, audit, graph, ...services, close: () => db.close() };
+  const services = createInsightServices({
+    db,
+    graph,
+    audit,
+    config: { federatedK: opts.k ?? 5, nlqProxyUrl: opts.proxyUrl, upstreamTimeoutMs: 2000 },
+  });
+  const close = () => {
+    services.federated.flushLog();
+    services.nlq.flushLog();
+    db.close();
+  };
+  return { db, audit, graph, ...services, close };
 }
 
-export const ADMIN = { username: "admin", name: "Admin", sub: "admin", roles: ["CONNECTOR_ADMIN" as const], organisation: "Dataspace Operator" };
-export const REGULATOR = { username: "regulator", name: "Regulator", sub: "regulator", roles: ["HDAB_AUTHORITY" as const], organisation: "MedReg DE", participantDid: "did:web:medreg.de:hdab" };
-export const RESEARCHER = { username: "researcher", name: "Researcher", sub: "researcher", roles: ["DATA_USER" as const, "CONNECTOR_USER_PARTICIPANT" as const], organisation: "PharmaCo Research AG", participantDid: "did:web:pharmaco.de:research" };
-export const CLINIC = { username: "clinic", name: "Clinic", sub: "clinic", roles: ["DATA_HOLDER" as const, "CONNECTOR_USER_PARTICIPANT" as const], organisation: "AlphaKlinik Berlin", participantDid: "did:web:alpha-klinik.de:participant" };
-export const PATIENT1 = { username: "patient1", name: "Maria Schneider", sub: "patient1", roles: ["PATIENT" as const], organisation: "Private individual", patientId: "patient-000001" };
+export const ADMIN = {
+  username: "admin",
+  name: "Admin",
+  sub: "admin",
+  roles: ["CONNECTOR_ADMIN" as const],
+  organisation: "Dataspace Operator",
+};
+export const REGULATOR = {
+  username: "regulator",
+  name: "Regulator",
+  sub: "regulator",
+  roles: ["HDAB_AUTHORITY" as const],
+  organisation: "MedReg DE",
+  participantDid: "did:web:medreg.de:hdab",
+};
+export const RESEARCHER = {
+  username: "researcher",
+  name: "Researcher",
+  sub: "researcher",
+  roles: ["DATA_USER" as const, "CONNECTOR_USER_PARTICIPANT" as const],
+  organisation: "PharmaCo Research AG",
+  participantDid: "did:web:pharmaco.de:research",
+};
+export const CLINIC = {
+  username: "clinic",
+  name: "Clinic",
+  sub: "clinic",
+  roles: ["DATA_HOLDER" as const, "CONNECTOR_USER_PARTICIPANT" as const],
+  organisation: "AlphaKlinik Berlin",
+  participantDid: "did:web:alpha-klinik.de:participant",
+};
+export const PATIENT1 = {
+  username: "patient1",
+  name: "Maria Schneider",
+  sub: "patient1",
+  roles: ["PATIENT" as const],
+  organisation: "Private individual",
+  patientId: "patient-000001",
+};

@@ -42,7 +42,10 @@ export interface CategoryDef {
 }
 
 const has = (k: string) => (p: Properties) => p[k] !== undefined && p[k] !== null && p[k] !== "";
-const eq = (k: string, ...v: string[]) => (p: Properties) => typeof p[k] === "string" && v.includes(p[k] as string);
+const eq =
+  (k: string, ...v: string[]) =>
+  (p: Properties) =>
+    typeof p[k] === "string" && v.includes(p[k] as string);
 const system = (k: string, uri: string) => (p: Properties) => has("code")(p) && p[k] === uri;
 
 const SNOMED = "http://snomed.info/sct";
@@ -64,13 +67,21 @@ export const CATEGORIES: CategoryDef[] = [
     id: "patient-summary",
     title: "Patient summary",
     legalBasis: "EHDS Art. 14(1)(a)",
-    description: "The essential data for safe cross-border care: problems, medication, allergies, with the patient's identity.",
+    description:
+      "The essential data for safe cross-border care: problems, medication, allergies, with the patient's identity.",
     guides: [
       { name: "HL7 Europe Patient Summary (EPS)", url: "http://hl7.eu/fhir/eps" },
       { name: "International Patient Summary (IPS) 2.0", url: "http://hl7.org/fhir/uv/ips" },
     ],
     profiles: [
-      { id: "patient-eu-core", title: "Patient (EU core)", canonical: "http://hl7.eu/fhir/base/StructureDefinition/patient-eu-core", resourceType: "Patient", label: "Patient", elements: PATIENT_ELEMENTS },
+      {
+        id: "patient-eu-core",
+        title: "Patient (EU core)",
+        canonical: "http://hl7.eu/fhir/base/StructureDefinition/patient-eu-core",
+        resourceType: "Patient",
+        label: "Patient",
+        elements: PATIENT_ELEMENTS,
+      },
       {
         id: "condition-eu-eps",
         title: "Condition (EPS problem)",
@@ -112,14 +123,18 @@ export const CATEGORIES: CategoryDef[] = [
         ],
       },
     ],
-    readiness: "a conformant Patient with at least one problem, a medication entry and an allergies section (IPS requires the section, if only to state no known allergies)",
+    readiness:
+      "a conformant Patient with at least one problem, a medication entry and an allergies section (IPS requires the section, if only to state no known allergies)",
   },
   {
     id: "eprescription",
     title: "ePrescription and eDispensation",
     legalBasis: "EHDS Art. 14(1)(b)",
-    description: "Prescriptions that can be dispensed in another Member State, and the dispensation reported back.",
-    guides: [{ name: "HL7 Europe Medication Prescription and Dispense (MPD)", url: "http://hl7.eu/fhir/mpd" }],
+    description:
+      "Prescriptions that can be dispensed in another Member State, and the dispensation reported back.",
+    guides: [
+      { name: "HL7 Europe Medication Prescription and Dispense (MPD)", url: "http://hl7.eu/fhir/mpd" },
+    ],
     profiles: [
       {
         id: "MedicationRequest-eu-mpd",
@@ -130,13 +145,31 @@ export const CATEGORIES: CategoryDef[] = [
         elements: [
           { path: "MedicationRequest.status", required: true, test: has("status") },
           { path: "MedicationRequest.intent", required: true, test: eq("intent", "order", "original-order") },
-          { path: "MedicationRequest.medication[x] (coded)", required: true, test: (p) => system("codeSystem", RXNORM)(p) || has("atcCode")(p) },
-          { path: "MedicationRequest.medication[x] ATC classification", required: false, test: has("atcCode"), note: "Member States exchange products by ATC and EMA identifiers; RxNorm is not a European vocabulary" },
+          {
+            path: "MedicationRequest.medication[x] (coded)",
+            required: true,
+            test: (p) => system("codeSystem", RXNORM)(p) || has("atcCode")(p),
+          },
+          {
+            path: "MedicationRequest.medication[x] ATC classification",
+            required: false,
+            test: has("atcCode"),
+            note: "Member States exchange products by ATC and EMA identifiers; RxNorm is not a European vocabulary",
+          },
           { path: "MedicationRequest.subject", required: true, test: has("patientId") },
           { path: "MedicationRequest.authoredOn", required: true, test: has("authoredOn") },
-          { path: "MedicationRequest.requester (prescriber)", required: true, test: has("requester"), note: "the prescriber is not recorded in the source data" },
+          {
+            path: "MedicationRequest.requester (prescriber)",
+            required: true,
+            test: has("requester"),
+            note: "the prescriber is not recorded in the source data",
+          },
           { path: "MedicationRequest.dosageInstruction", required: false, test: has("dosageText") },
-          { path: "MedicationRequest.dispenseRequest.expectedSupplyDuration", required: false, test: has("daysSupply") },
+          {
+            path: "MedicationRequest.dispenseRequest.expectedSupplyDuration",
+            required: false,
+            test: has("daysSupply"),
+          },
         ],
       },
       {
@@ -170,10 +203,23 @@ export const CATEGORIES: CategoryDef[] = [
           { path: "Observation.code (LOINC)", required: true, test: system("codeSystem", LOINC) },
           { path: "Observation.subject", required: true, test: has("patientId") },
           { path: "Observation.effective[x]", required: true, test: has("effectiveDateTime") },
-          { path: "Observation.value[x] with UCUM unit", required: true, test: (p) => typeof p.value === "number" && p.unitSystem === UCUM },
-          { path: "Observation.referenceRange", required: false, test: (p) => has("referenceRangeLow")(p) || has("referenceRangeHigh")(p) },
+          {
+            path: "Observation.value[x] with UCUM unit",
+            required: true,
+            test: (p) => typeof p.value === "number" && p.unitSystem === UCUM,
+          },
+          {
+            path: "Observation.referenceRange",
+            required: false,
+            test: (p) => has("referenceRangeLow")(p) || has("referenceRangeHigh")(p),
+          },
           { path: "Observation.interpretation", required: false, test: has("interpretation") },
-          { path: "Observation.performer", required: false, test: has("performer"), note: "the performing laboratory is not recorded in the source data" },
+          {
+            path: "Observation.performer",
+            required: false,
+            test: has("performer"),
+            note: "the performing laboratory is not recorded in the source data",
+          },
         ],
       },
       {
@@ -217,7 +263,8 @@ export const CATEGORIES: CategoryDef[] = [
     id: "discharge",
     title: "Hospital discharge reports",
     legalBasis: "EHDS Art. 14(1)(e)",
-    description: "The report of an inpatient stay: admission, diagnoses, procedures and medication at discharge.",
+    description:
+      "The report of an inpatient stay: admission, diagnoses, procedures and medication at discharge.",
     guides: [{ name: "HL7 Europe Hospital Discharge Report (HDR)", url: "http://hl7.eu/fhir/hdr" }],
     profiles: [
       {
@@ -243,9 +290,12 @@ export const CATEGORIES: CategoryDef[] = [
         canonical: "http://hl7.eu/fhir/hdr/StructureDefinition/composition-eu-hdr",
         resourceType: "Composition",
         label: null,
-        elements: [{ path: "Composition.type = 34105-7 (discharge summary)", required: true, test: () => false }],
+        elements: [
+          { path: "Composition.type = 34105-7 (discharge summary)", required: true, test: () => false },
+        ],
       },
     ],
-    readiness: "a conformant inpatient Encounter with at least one diagnosis recorded in it (the data a discharge report is built from)",
+    readiness:
+      "a conformant inpatient Encounter with at least one diagnosis recorded in it (the data a discharge report is built from)",
   },
 ];

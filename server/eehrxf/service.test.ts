@@ -11,9 +11,17 @@ afterAll(() => insight?.close());
 describe("EEHRxF coverage", () => {
   it("lists the five priority categories with their HL7 Europe / IPS profiles", async () => {
     const c = await insight.eehrxf.coverage();
-    expect(c.categories.map((x) => x.id)).toEqual(["patient-summary", "eprescription", "laboratory", "imaging", "discharge"]);
+    expect(c.categories.map((x) => x.id)).toEqual([
+      "patient-summary",
+      "eprescription",
+      "laboratory",
+      "imaging",
+      "discharge",
+    ]);
     const canonicals = c.categories.flatMap((x) => x.profiles.map((p) => p.canonical));
-    expect(canonicals).toContain("http://hl7.eu/fhir/laboratory/StructureDefinition/Observation-resultslab-eu-lab");
+    expect(canonicals).toContain(
+      "http://hl7.eu/fhir/laboratory/StructureDefinition/Observation-resultslab-eu-lab",
+    );
     expect(canonicals).toContain("http://hl7.eu/fhir/hdr/StructureDefinition/encounter-eu-hdr");
     expect(canonicals).toContain("http://hl7.org/fhir/uv/ips/StructureDefinition/MedicationRequest-uv-ips");
     for (const cat of c.categories) expect(cat.legalBasis).toMatch(/EHDS Art\. 14/);
@@ -37,7 +45,9 @@ describe("EEHRxF coverage", () => {
 
     const rx = c.categories.find((x) => x.id === "eprescription")!;
     expect(rx.profiles[0].resources).toBe(await g.countWhere("MedicationRequest"));
-    expect(rx.profiles[0].elements.find((e) => e.path.startsWith("MedicationRequest.requester"))?.coverage).toBe(0);
+    expect(
+      rx.profiles[0].elements.find((e) => e.path.startsWith("MedicationRequest.requester"))?.coverage,
+    ).toBe(0);
     expect(rx.readiness.coverage).toBe(0);
 
     const discharge = c.categories.find((x) => x.id === "discharge")!;

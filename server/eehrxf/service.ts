@@ -6,7 +6,7 @@
  */
 import type { Properties } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { scanNodes, str, versionedCache } from "../analytics/scan";
+import { labelScopedCache, scanNodes, str } from "../analytics/scan";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 
 export interface ProfileCoverage {
@@ -28,7 +28,15 @@ export interface CategoryCoverage {
   description: string;
   guides: { name: string; url: string }[];
   profiles: ProfileCoverage[];
-  readiness: { unit: string; requirement: string; total: number; ready: number; coverage: number; partial?: { count: number; description: string }; gaps: string[] };
+  readiness: {
+    unit: string;
+    requirement: string;
+    total: number;
+    ready: number;
+    coverage: number;
+    partial?: { count: number; description: string };
+    gaps: string[];
+  };
 }
 
 export interface EehrxfCoverage {
@@ -39,6 +47,7 @@ export interface EehrxfCoverage {
   cache: { hit: boolean; builtMs: number };
 }
 
+const SOURCE_LABELS = ["Patient", "Condition", "MedicationRequest", "Observation", "Encounter"] as const;
 const pct = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 10 : 0);
 
 interface ProfileAcc {
@@ -77,7 +86,13 @@ function toCoverage(acc: ProfileAcc): ProfileCoverage {
     resources: acc.resources,
     conformant: acc.conformant,
     coverage: pct(acc.conformant, acc.resources),
-    elements: d.elements.map((e, i) => ({ path: e.path, required: e.required, present: acc.present[i], coverage: pct(acc.present[i], acc.resources), ...(e.note ? { note: e.note } : {}) })),
+    elements: d.elements.map((e, i) => ({
+      path: e.path,
+      required: e.required,
+      present: acc.present[i],
+      coverage: pct(acc.present[i], acc.resources),
+      ...(e.note ? { note: e.note } : {}),
+    })),
   };
 }
 
@@ -100,7 +115,7 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
   const inpatientOk = new Set<string>();
   const diagnosedEncounters = new Set<string>();
 
-  for (const label of ["Patient", "Condition", "MedicationRequest", "Observation", "Encounter"]) {
+  for (const label of SOURCE_LABELS) {
     const profiles = byLabel.get(label) ?? [];
     for await (const page of scanNodes(graph, label)) {
       for (const n of page) {
@@ -120,15 +135,26 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
 
   const categories = CATEGORIES.map((c: CategoryDef): CategoryCoverage => {
     const profiles = c.profiles.map((p) => toCoverage(accs.get(`${c.id}/${p.id}`)!));
-    const missing = profiles.filter((p) => !p.inGraph).map((p) => `${p.resourceType} (${p.id}) is not recorded in the graph`);
+    const missing = profiles
+      .filter((p) => !p.inGraph)
+      .map((p) => `${p.resourceType} (${p.id}) is not recorded in the graph`);
     const weak = profiles
       .filter((p) => p.inGraph)
-      .flatMap((p) => p.elements.filter((e) => e.required && e.coverage < 100).map((e) => `${e.path}: present in ${e.coverage}% of ${p.resourceType} resources${e.note ? ` (${e.note})` : ""}`));
+      .flatMap((p) =>
+        p.elements
+          .filter((e) => e.required && e.coverage < 100)
+          .map(
+            (e) =>
+              `${e.path}: present in ${e.coverage}% of ${p.resourceType} resources${e.note ? ` (${e.note})` : ""}`,
+          ),
+      );
     const gaps = [...missing, ...weak];
     const first = profiles[0];
     switch (c.id) {
       case "patient-summary": {
-        const partial = [...summaryPatients].filter((id) => withProblem.has(id) && withMedication.has(id)).length;
+        const partial = [...summaryPatients].filter(
+          (id) => withProblem.has(id) && withMedication.has(id),
+        ).length;
         return {
           ...c,
           profiles,
@@ -138,32 +164,73 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
             total: first.resources,
             ready: 0,
             coverage: 0,
-            partial: { count: partial, description: "identity, problems and medication present; only the allergies section is missing" },
+            partial: {
+              count: partial,
+              description: "identity, problems and medication present; only the allergies section is missing",
+            },
             gaps,
           },
         };
       }
       case "discharge": {
         const ready = [...inpatientOk].filter((id) => diagnosedEncounters.has(id)).length;
-        return { ...c, profiles, readiness: { unit: "inpatient stays", requirement: c.readiness, total: first.resources, ready, coverage: pct(ready, first.resources), gaps } };
+        return {
+          ...c,
+          profiles,
+          readiness: {
+            unit: "inpatient stays",
+            requirement: c.readiness,
+            total: first.resources,
+            ready,
+            coverage: pct(ready, first.resources),
+            gaps,
+          },
+        };
       }
       case "imaging":
-        return { ...c, profiles, readiness: { unit: "imaging studies", requirement: c.readiness, total: 0, ready: 0, coverage: 0, gaps } };
+        return {
+          ...c,
+          profiles,
+          readiness: {
+            unit: "imaging studies",
+            requirement: c.readiness,
+            total: 0,
+            ready: 0,
+            coverage: 0,
+            gaps,
+          },
+        };
       default: {
         const unit = c.id === "laboratory" ? "laboratory results" : "medication orders";
-        return { ...c, profiles, readiness: { unit, requirement: c.readiness, total: first.resources, ready: first.conformant, coverage: first.coverage, gaps } };
+        return {
+          ...c,
+          profiles,
+          readiness: {
+            unit,
+            requirement: c.readiness,
+            total: first.resources,
+            ready: first.conformant,
+            coverage: first.coverage,
+            gaps,
+          },
+        };
       }
     }
   });
-  return { source: "FHIR R4 resources of layer l3 (Patient, Condition, MedicationRequest, Observation, Encounter)", generatedAt: new Date().toISOString(), graphVersion: version, categories };
+  return {
+    source: "FHIR R4 resources of layer l3 (Patient, Condition, MedicationRequest, Observation, Encounter)",
+    generatedAt: new Date().toISOString(),
+    graphVersion: version,
+    categories,
+  };
 }
 
 export function createEehrxfService(graph: GraphStore) {
-  const cache = versionedCache(graph, () => compute(graph));
+  const cache = labelScopedCache(graph, SOURCE_LABELS, () => compute(graph));
   return {
     async coverage(): Promise<EehrxfCoverage> {
-      const { value, hit, builtMs } = await cache.get();
-      return { ...value, cache: { hit, builtMs } };
+      const { value, hit, builtMs, version } = await cache.get();
+      return { ...value, graphVersion: version, cache: { hit, builtMs } };
     },
   };
 }

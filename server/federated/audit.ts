@@ -27,7 +27,8 @@ export function findDisclosures(root: CountNode, k: number, maxSubsetCells = 14)
       if (p !== null) {
         const visible = group.filter((c) => seen(c) !== null);
         const hiddenOrSuppressed = group.length - visible.length;
-        if (visible.length > maxSubsetCells) throw new Error(`group of ${visible.length} published cells is too large to audit`);
+        if (visible.length > maxSubsetCells)
+          throw new Error(`group of ${visible.length} published cells is too large to audit`);
         // parent − Σ(subset of published cells), for every subset
         for (let mask = 0; mask < 1 << visible.length; mask++) {
           let v = p;

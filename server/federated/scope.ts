@@ -45,27 +45,66 @@ function actions(raw: unknown): string[] {
     }
   }
   if (!Array.isArray(v)) return [];
-  return v.map((r) => (typeof r === "object" && r && typeof (r as { action?: unknown }).action === "string" ? (r as { action: string }).action : null)).filter((a): a is string => !!a);
+  return v
+    .map((r) =>
+      typeof r === "object" && r && typeof (r as { action?: unknown }).action === "string"
+        ? (r as { action: string }).action
+        : null,
+    )
+    .filter((a): a is string => !!a);
 }
 
 function primaryRole(user: Pick<SessionUser, "roles">): string {
-  const order = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY", "DATA_USER", "DATA_HOLDER", "TRUST_CENTER_OPERATOR", "CONNECTOR_USER_PARTICIPANT", "PATIENT"];
+  const order = [
+    "CONNECTOR_ADMIN",
+    "HDAB_AUTHORITY",
+    "DATA_USER",
+    "DATA_HOLDER",
+    "TRUST_CENTER_OPERATOR",
+    "CONNECTOR_USER_PARTICIPANT",
+    "PATIENT",
+  ];
   return order.find((r) => user.roles.includes(r as never)) ?? user.roles[0] ?? "unknown";
 }
 
 /**
  * @param k the configured k; `forceK` applies it even to supervisory roles (the federated summary)
  */
-export async function scopeFor(graph: GraphStore, user: Pick<SessionUser, "roles" | "participantDid">, k: number, forceK = false): Promise<OdrlScope> {
-  const policies: GraphNode[] = (await findAll(graph, "OdrlPolicy", { policyType: "Set" })).slice(0, 5);
-  if (user.participantDid) policies.push(...(await findAll(graph, "OdrlPolicy", { policyType: "Agreement", assignee: user.participantDid })));
+/** the ODRL policies of the graph, read once per graph version (policies can be edited in place) */
+const policyCache = new WeakMap<GraphStore, { version: number; policies: Promise<GraphNode[]> }>();
+function allPolicies(graph: GraphStore): Promise<GraphNode[]> {
+  const version = graph.version();
+  let entry = policyCache.get(graph);
+  if (!entry || entry.version !== version) {
+    entry = { version, policies: findAll(graph, "OdrlPolicy") };
+    policyCache.set(graph, entry);
+    entry.policies.catch(() => policyCache.delete(graph));
+  }
+  return entry.policies;
+}
+
+export async function scopeFor(
+  graph: GraphStore,
+  user: Pick<SessionUser, "roles" | "participantDid">,
+  k: number,
+  forceK = false,
+): Promise<OdrlScope> {
+  const all = await allPolicies(graph);
+  const policies: GraphNode[] = all.filter((p) => p.properties.policyType === "Set").slice(0, 5);
+  if (user.participantDid)
+    policies.push(
+      ...all.filter(
+        (p) => p.properties.policyType === "Agreement" && p.properties.assignee === user.participantDid,
+      ),
+    );
   const prohibitions = new Set<string>(["ehds:reIdentify"]);
   const obligations = new Set<string>();
   const purposes = new Set<string>();
   for (const p of policies) {
     for (const a of actions(p.properties.prohibition)) prohibitions.add(a);
     for (const a of actions(p.properties.obligation)) obligations.add(a);
-    if (str(p.properties.policyType) === "Agreement") for (const x of (str(p.properties.purpose) ?? "").split(/\s+/).filter(Boolean)) purposes.add(x);
+    if (str(p.properties.policyType) === "Agreement")
+      for (const x of (str(p.properties.purpose) ?? "").split(/\s+/).filter(Boolean)) purposes.add(x);
   }
   const effectiveK = forceK || !isSupervisory(user) ? k : null;
   const applied = [
@@ -80,7 +119,11 @@ export async function scopeFor(graph: GraphStore, user: Pick<SessionUser, "roles
     role: primaryRole(user),
     aggregateOnly: true,
     k: effectiveK,
-    policies: policies.map((p) => ({ id: p.id, type: str(p.properties.policyType) ?? "Policy", assigner: str(p.properties.assigner) ?? null })),
+    policies: policies.map((p) => ({
+      id: p.id,
+      type: str(p.properties.policyType) ?? "Policy",
+      assigner: str(p.properties.assigner) ?? null,
+    })),
     prohibitions: [...prohibitions].sort(),
     obligations: [...obligations].sort(),
     purposes: [...purposes].sort(),

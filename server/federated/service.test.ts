@@ -54,7 +54,10 @@ describe("federated cohorts: k-anonymity property over generated cohorts", () =>
       const criteria = randomCriteria(rng);
       const { tree } = protectedCohort(index, criteria, k);
       const leaks = findDisclosures(tree, k);
-      if (leaks.length) throw new Error(`cohort ${i} (k=${k}, ${JSON.stringify(Object.keys(criteria))}) leaks ${JSON.stringify(leaks[0])}`);
+      if (leaks.length)
+        throw new Error(
+          `cohort ${i} (k=${k}, ${JSON.stringify(Object.keys(criteria))}) leaks ${JSON.stringify(leaks[0])}`,
+        );
       for (const n of flatten(tree).values()) {
         if (!n.suppressed) {
           published++;
@@ -92,7 +95,8 @@ describe("federated cohorts: k-anonymity property over generated cohorts", () =>
           if (a === null || b === null) continue;
           compared++;
           const diff = b - a;
-          if (diff >= 1 && diff <= k - 1) throw new Error(`cohort ${i}: ${cell} published as ${a} and ${b} without ${key} (k=${k})`);
+          if (diff >= 1 && diff <= k - 1)
+            throw new Error(`cohort ${i}: ${cell} published as ${a} and ${b} without ${key} (k=${k})`);
         }
       }
     }
@@ -113,9 +117,12 @@ describe("federated cohorts: k-anonymity property over generated cohorts", () =>
       const members = people.filter(match);
       expect(tree.value).toBe(members.length);
       const cells = flatten(tree);
-      for (const g of GENDERS) expect(cells.get(`gender:${g}`)!.value).toBe(members.filter((p) => p.profile.gender === g).length);
-      for (const h of ["alphaklinik-berlin", "lmc"]) expect(cells.get(`holder:${h}`)!.value).toBe(members.filter((p) => p.profile.holder === h).length);
-      for (const b of AGE_BANDS) expect(cells.get(`age:${b}`)!.value).toBe(members.filter((p) => p.ageBand === b).length);
+      for (const g of GENDERS)
+        expect(cells.get(`gender:${g}`)!.value).toBe(members.filter((p) => p.profile.gender === g).length);
+      for (const h of ["alphaklinik-berlin", "lmc"])
+        expect(cells.get(`holder:${h}`)!.value).toBe(members.filter((p) => p.profile.holder === h).length);
+      for (const b of AGE_BANDS)
+        expect(cells.get(`age:${b}`)!.value).toBe(members.filter((p) => p.ageBand === b).length);
     }
   });
 });
@@ -126,9 +133,17 @@ describe("GET /api/federated service", () => {
   it("summarises a cohort per secure processing environment with strata, k and the rules", async () => {
     const s = await insight.federated.summary(q("condition=hypertension"), ADMIN);
     expect(s.k).toBe(5);
-    expect(s.criteria.condition).toMatchObject({ input: "hypertension", code: "38341003", system: "SNOMED CT", icd10: "I10" });
+    expect(s.criteria.condition).toMatchObject({
+      input: "hypertension",
+      code: "38341003",
+      system: "SNOMED CT",
+      icd10: "I10",
+    });
     expect(s.environments.map((e) => e.holder)).toEqual(["alphaklinik-berlin", "lmc"]);
-    expect(s.environments[0]).toMatchObject({ name: "AlphaKlinik Berlin", environment: "AlphaKlinik Berlin secure processing environment" });
+    expect(s.environments[0]).toMatchObject({
+      name: "AlphaKlinik Berlin",
+      environment: "AlphaKlinik Berlin secure processing environment",
+    });
     expect(s.cohort.count).toBe(people.filter((p) => hasCondition(p, "38341003")).length);
     expect(s.strata.gender.map((g) => g.key)).toEqual(["female", "male", "other", "unknown"]);
     expect(s.strata.ageBand.map((a) => a.key)).toEqual([...AGE_BANDS]);
@@ -142,15 +157,25 @@ describe("GET /api/federated service", () => {
     expect(truth).toBeLessThanOrEqual(4);
     const s = await insight.federated.summary(q("condition=tendon%20rupture"), ADMIN);
     expect(s.cohort).toMatchObject({ count: null, suppressed: true, reason: "below-k", display: "<5" });
-    for (const c of [...s.environments, ...s.strata.gender, ...s.strata.ageBand]) expect(c).toMatchObject({ count: null, suppressed: true });
+    for (const c of [...s.environments, ...s.strata.gender, ...s.strata.ageBand])
+      expect(c).toMatchObject({ count: null, suppressed: true });
   });
 
   it("accepts a larger k, refuses a smaller one, and validates criteria with clear errors", async () => {
     expect((await insight.federated.summary(q("k=11"), ADMIN)).k).toBe(11);
-    await expect(insight.federated.summary(q("k=4"), ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/at least 5/) });
+    await expect(insight.federated.summary(q("k=4"), ADMIN)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/at least 5/),
+    });
     await expect(insight.federated.summary(q("k=abc"), ADMIN)).rejects.toMatchObject({ status: 400 });
-    await expect(insight.federated.summary(q("condition=dragon%20pox"), ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/no SNOMED CT or ICD-10 concept/) });
-    await expect(insight.federated.summary(q("ageBand=12-20"), ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/ageBand must be one of/) });
+    await expect(insight.federated.summary(q("condition=dragon%20pox"), ADMIN)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/no SNOMED CT or ICD-10 concept/),
+    });
+    await expect(insight.federated.summary(q("ageBand=12-20"), ADMIN)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/ageBand must be one of/),
+    });
     await expect(insight.federated.summary(q("gender=x"), ADMIN)).rejects.toMatchObject({ status: 400 });
     const icd = await insight.federated.summary(q("condition=I10&gender=female&ageBand=60-69"), ADMIN);
     expect(icd.criteria.condition?.code).toBe("38341003");
@@ -158,9 +183,15 @@ describe("GET /api/federated service", () => {
   });
 
   it("logs every query to the audit log", async () => {
+    insight.federated.flushLog();
     const before = insight.audit.count();
     await insight.federated.summary(q("drug=metformin"), ADMIN);
+    insight.federated.flushLog();
     expect(insight.audit.count()).toBe(before + 1);
-    expect(insight.audit.list({ kind: "insight", limit: 1 })[0]).toMatchObject({ action: "federated.query", actor: "admin", target: "drug=metformin" });
+    expect(insight.audit.list({ kind: "insight", limit: 1 })[0]).toMatchObject({
+      action: "federated.query",
+      actor: "admin",
+      target: "drug=metformin",
+    });
   });
 });

@@ -20,16 +20,36 @@
  * is there to expose.
  */
 import type { AuditLog } from "../audit/log";
+import { Lru } from "../analytics/scan";
+import type { Db } from "../storage/database";
+import { createQueryLog } from "./query-log";
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph/store";
 import type { Concept, ConceptCache, ConceptDictionary } from "../analytics/concepts";
-import { AGE_BANDS, AGE_REFERENCE_DATE, GENDERS, intersect, type AgeBand, type Gender, type OmopIndex, type OmopIndexCache } from "../analytics/omop-index";
+import {
+  AGE_BANDS,
+  AGE_REFERENCE_DATE,
+  GENDERS,
+  intersect,
+  type AgeBand,
+  type Gender,
+  type OmopIndex,
+  type OmopIndexCache,
+} from "../analytics/omop-index";
 import { holderName } from "../analytics/service";
 import { badRequest } from "../http/errors";
 import { describeConcept, examplesOf, resolveTerm, type DescribedConcept } from "../nlq/terminology";
 import { findDisclosures } from "./audit";
-import { countSuppressed, MIN_K, protect, published, suppressionRule, type CountNode, type PublishedCount } from "./suppression";
+import {
+  countSuppressed,
+  MIN_K,
+  protect,
+  published,
+  suppressionRule,
+  type CountNode,
+  type PublishedCount,
+} from "./suppression";
 
 export const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
 export type CriterionKey = (typeof CRITERIA)[number];
@@ -58,7 +78,10 @@ export interface FederatedSummary {
 
 const HOLDER_ORGS = ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug);
 
-export function parseCriteria(params: URLSearchParams, dict: ConceptDictionary): { resolved: ResolvedCriteria; input: Partial<Record<CriterionKey, string>> } {
+export function parseCriteria(
+  params: URLSearchParams,
+  dict: ConceptDictionary,
+): { resolved: ResolvedCriteria; input: Partial<Record<CriterionKey, string>> } {
   const input: Partial<Record<CriterionKey, string>> = {};
   for (const key of CRITERIA) {
     const v = params.get(key)?.trim();
@@ -73,19 +96,30 @@ export function parseCriteria(params: URLSearchParams, dict: ConceptDictionary):
     if (!v) continue;
     const r = resolveTerm(dict, kind, v);
     if (!r) {
-      const system = kind === "condition" ? "SNOMED CT or ICD-10" : kind === "drug" ? "RxNorm or ATC" : "LOINC";
-      throw badRequest(`${kind}: no ${system} concept in the graph matches "${v}" (give a code or a name such as ${examplesOf(dict, kind, 3).map((e) => `"${e}"`).join(", ")})`);
+      const system =
+        kind === "condition" ? "SNOMED CT or ICD-10" : kind === "drug" ? "RxNorm or ATC" : "LOINC";
+      throw badRequest(
+        `${kind}: no ${system} concept in the graph matches "${v}" (give a code or a name such as ${examplesOf(
+          dict,
+          kind,
+          3,
+        )
+          .map((e) => `"${e}"`)
+          .join(", ")})`,
+      );
     }
     resolved[kind] = r.concept;
   }
   if (input.ageBand) {
     const band = input.ageBand.replace(/\s/g, "").replace(/–/g, "-");
-    if (!(AGE_BANDS as readonly string[]).includes(band)) throw badRequest(`ageBand must be one of ${AGE_BANDS.join(", ")}`);
+    if (!(AGE_BANDS as readonly string[]).includes(band))
+      throw badRequest(`ageBand must be one of ${AGE_BANDS.join(", ")}`);
     resolved.ageBand = band as AgeBand;
   }
   if (input.gender) {
     const g = input.gender.toLowerCase();
-    if (!(GENDERS as readonly string[]).includes(g)) throw badRequest(`gender must be one of ${GENDERS.join(", ")}`);
+    if (!(GENDERS as readonly string[]).includes(g))
+      throw badRequest(`gender must be one of ${GENDERS.join(", ")}`);
     resolved.gender = g as Gender;
   }
   return { resolved, input };
@@ -106,7 +140,11 @@ export function cohortMembers(index: OmopIndex, c: ResolvedCriteria): Int32Array
     members = Int32Array.from(index.persons.keys());
   }
   if (!c.ageBand && !c.gender) return members;
-  return members.filter((i) => (!c.ageBand || index.persons[i].ageBand === c.ageBand) && (!c.gender || index.persons[i].gender === c.gender));
+  return members.filter(
+    (i) =>
+      (!c.ageBand || index.persons[i].ageBand === c.ageBand) &&
+      (!c.gender || index.persons[i].gender === c.gender),
+  );
 }
 
 function holderKeys(index: OmopIndex): string[] {
@@ -124,8 +162,13 @@ export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
     genders.set(p.gender, (genders.get(p.gender) ?? 0) + 1);
     bands.set(p.ageBand, (bands.get(p.ageBand) ?? 0) + 1);
   }
-  const cells = (prefix: string, m: Map<string, number>): CountNode[] => [...m].map(([k, v]) => ({ key: `${prefix}:${k}`, value: v }));
-  return { key: "cohort", value: members.length, groups: [cells("holder", holders), cells("gender", genders), cells("age", bands)] };
+  const cells = (prefix: string, m: Map<string, number>): CountNode[] =>
+    [...m].map(([k, v]) => ({ key: `${prefix}:${k}`, value: v }));
+  return {
+    key: "cohort",
+    value: members.length,
+    groups: [cells("holder", holders), cells("gender", genders), cells("age", bands)],
+  };
 }
 
 function flatten(node: CountNode, out = new Map<string, CountNode>()): Map<string, CountNode> {
@@ -138,7 +181,11 @@ function flatten(node: CountNode, out = new Map<string, CountNode>()): Map<strin
  * Builds the protected tree for the criteria: the differencing guard against every query with
  * one criterion fewer, then protect().
  */
-export function protectedCohort(index: OmopIndex, criteria: ResolvedCriteria, k: number): { tree: CountNode; checked: string[] } {
+export function protectedCohort(
+  index: OmopIndex,
+  criteria: ResolvedCriteria,
+  k: number,
+): { tree: CountNode; checked: string[] } {
   const tree = cohortTree(index, cohortMembers(index, criteria));
   const cells = flatten(tree);
   const checked: string[] = [];
@@ -164,44 +211,82 @@ export function protectedCohort(index: OmopIndex, criteria: ResolvedCriteria, k:
   return { tree, checked };
 }
 
-export function createFederatedService(deps: { graph: GraphStore; omop: OmopIndexCache; concepts: ConceptCache; audit?: AuditLog; k: number }) {
+export function createFederatedService(deps: {
+  graph: GraphStore;
+  omop: OmopIndexCache;
+  concepts: ConceptCache;
+  audit?: AuditLog;
+  /** batches the query log's writes into one transaction (server/federated/query-log.ts) */
+  db?: Db;
+  k: number;
+}) {
   const configuredK = Math.max(MIN_K, deps.k);
+  const log = createQueryLog(deps.audit, deps.db);
+  /** protected trees per index (a graph version's OMOP layer), criteria and k: the same query is answered once */
+  const answers = new WeakMap<OmopIndex, Lru<string, { tree: CountNode; checked: string[] }>>();
+  function cachedCohort(index: OmopIndex, resolved: ResolvedCriteria, k: number) {
+    let lru = answers.get(index);
+    if (!lru) answers.set(index, (lru = new Lru(2000)));
+    const key = [
+      k,
+      resolved.condition?.code,
+      resolved.drug?.code,
+      resolved.measurement?.code,
+      resolved.ageBand,
+      resolved.gender,
+    ].join("|");
+    let hit = lru.get(key);
+    if (!hit) lru.set(key, (hit = protectedCohort(index, resolved, k)));
+    return hit;
+  }
 
   function kFrom(params: URLSearchParams): number {
     const raw = params.get("k");
     if (raw === null || raw.trim() === "") return configuredK;
     if (!/^\d+$/.test(raw.trim())) throw badRequest("k must be an integer");
     const k = Number(raw);
-    if (k < configuredK) throw badRequest(`k must be at least ${configuredK} (the configured minimum; it can only be raised)`);
+    if (k < configuredK)
+      throw badRequest(`k must be at least ${configuredK} (the configured minimum; it can only be raised)`);
     if (k > K_MAX) throw badRequest(`k must be at most ${K_MAX}`);
     return k;
   }
 
   return {
     configuredK,
+    /** writes the pending query-log entries now */
+    flushLog: () => log.flush(),
 
     async summary(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<FederatedSummary> {
       const k = kFrom(params);
-      const [index, dict] = await Promise.all([deps.omop.index(), deps.concepts.get()]);
+      const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
       const { resolved, input } = parseCriteria(params, dict);
-      const { tree, checked } = protectedCohort(index, resolved, k);
+      const { tree, checked } = cachedCohort(index, resolved, k);
       const [holders, genders, bands] = tree.groups!;
       const criteria: FederatedSummary["criteria"] = {};
       for (const key of CRITERIA) {
         const v = input[key];
         if (!v) continue;
         const concept = resolved[key as "condition" | "drug" | "measurement"];
-        criteria[key] = concept && typeof concept === "object" ? { input: v, ...describeConcept(concept) } : { input: v, value: String(resolved[key]) };
+        criteria[key] =
+          concept && typeof concept === "object"
+            ? { input: v, ...describeConcept(concept) }
+            : { input: v, value: String(resolved[key]) };
       }
       const cohort = published(tree, k);
-      deps.audit?.append({
+      log.append({
         action: "federated.query",
         actor: user.username,
-        target: Object.entries(input).map(([key, v]) => `${key}=${v}`).join("&") || "all persons",
+        target:
+          Object.entries(input)
+            .map(([key, v]) => `${key}=${v}`)
+            .join("&") || "all persons",
         outcome: `k=${k}; cohort ${cohort.display}`,
         kind: "insight",
       });
-      const strip = (prefix: string) => (p: PublishedCount) => ({ ...p, key: p.key.slice(prefix.length + 1) });
+      const strip = (prefix: string) => (p: PublishedCount) => ({
+        ...p,
+        key: p.key.slice(prefix.length + 1),
+      });
       return {
         criteria,
         k,
@@ -209,13 +294,26 @@ export function createFederatedService(deps: { graph: GraphStore; omop: OmopInde
         environments: holders.map((h) => {
           const holder = h.key.slice("holder:".length);
           const name = holderName(holder);
-          return { ...published(h, k), key: holder, holder, name, environment: `${name} secure processing environment` };
+          return {
+            ...published(h, k),
+            key: holder,
+            holder,
+            name,
+            environment: `${name} secure processing environment`,
+          };
         }),
         strata: {
           gender: genders.map((g) => published(g, k)).map(strip("gender")),
-          ageBand: bands.filter((b) => b.key !== "age:unknown" || b.value > 0).map((b) => published(b, k)).map(strip("age")),
+          ageBand: bands
+            .filter((b) => b.key !== "age:unknown" || b.value > 0)
+            .map((b) => published(b, k))
+            .map(strip("age")),
         },
-        suppression: { rule: suppressionRule(k), counts: countSuppressed(tree), differencingChecked: checked },
+        suppression: {
+          rule: suppressionRule(k),
+          counts: countSuppressed(tree),
+          differencingChecked: checked,
+        },
         method: [
           "Each data holder's partition of the OMOP layer is its secure processing environment; the cohort is counted in each and only aggregates leave.",
           "Published: the cohort total, one count per environment, and the cohort by gender and by age band pooled across environments. No cross-tabulations.",
@@ -223,7 +321,7 @@ export function createFederatedService(deps: { graph: GraphStore; omop: OmopInde
           "Every answer is checked against an adversary that subtracts any published cells from any published total before it is returned.",
         ],
         ageReferenceDate: AGE_REFERENCE_DATE,
-        graphVersion: index.version,
+        graphVersion: version,
         generatedAt: new Date().toISOString(),
       };
     },
@@ -232,7 +330,10 @@ export function createFederatedService(deps: { graph: GraphStore; omop: OmopInde
     async options() {
       const [dict, index] = await Promise.all([deps.concepts.get(), deps.omop.index()]);
       const present = (kind: "condition" | "drug" | "measurement", map: Map<string, unknown>) =>
-        dict.byKind[kind].filter((c) => map.has(c.code)).map((c) => ({ code: c.code, display: c.display })).sort((a, b) => a.display.localeCompare(b.display));
+        dict.byKind[kind]
+          .filter((c) => map.has(c.code))
+          .map((c) => ({ code: c.code, display: c.display }))
+          .sort((a, b) => a.display.localeCompare(b.display));
       return {
         k: configuredK,
         conditions: present("condition", index.conditions),

@@ -5,7 +5,9 @@ import { protect, type CountNode } from "./suppression";
 
 /** a random partition of `total` into `parts` cells, biased towards small cells */
 function partition(rng: Prng, total: number, parts: number): number[] {
-  const weights = Array.from({ length: parts }, () => (rng.chance(0.35) ? rng.next() * 0.08 : rng.chance(0.15) ? 0 : rng.next()));
+  const weights = Array.from({ length: parts }, () =>
+    rng.chance(0.35) ? rng.next() * 0.08 : rng.chance(0.15) ? 0 : rng.next(),
+  );
   const sum = weights.reduce((s, w) => s + w, 0) || 1;
   const cells = weights.map((w) => Math.floor((w / sum) * total));
   let rest = total - cells.reduce((s, c) => s + c, 0);
@@ -50,7 +52,8 @@ describe("k-anonymity engine (property)", () => {
       const total = rng.chance(0.2) ? rng.int(0, 3 * k) : rng.int(0, 400);
       const tree = protect(randomTree(rng, total), k);
       const leaks = findDisclosures(tree, k);
-      if (leaks.length) throw new Error(`tree ${i} (k=${k}) leaks ${JSON.stringify(leaks[0])}: ${JSON.stringify(tree)}`);
+      if (leaks.length)
+        throw new Error(`tree ${i} (k=${k}) leaks ${JSON.stringify(leaks[0])}: ${JSON.stringify(tree)}`);
       const nodes = collect(tree);
       for (const n of nodes) {
         // a protected cell is never alone in its equation
@@ -106,24 +109,78 @@ describe("k-anonymity engine (property)", () => {
   });
 
   it("hides a published subset whose hidden complement is small", () => {
-    const tree = protect({ key: "uti", value: 30, groups: [[{ key: "withDrug", value: 28 }, { key: "without", value: 2, hidden: true }]] }, 5);
+    const tree = protect(
+      {
+        key: "uti",
+        value: 30,
+        groups: [
+          [
+            { key: "withDrug", value: 28 },
+            { key: "without", value: 2, hidden: true },
+          ],
+        ],
+      },
+      5,
+    );
     expect(tree.groups![0][0]).toMatchObject({ suppressed: true, reason: "complementary" });
   });
 
   it("suppresses a small total and everything below it", () => {
-    const tree = protect({ key: "cohort", value: 4, groups: [[{ key: "a", value: 4 }, { key: "b", value: 0 }]] }, 5);
+    const tree = protect(
+      {
+        key: "cohort",
+        value: 4,
+        groups: [
+          [
+            { key: "a", value: 4 },
+            { key: "b", value: 0 },
+          ],
+        ],
+      },
+      5,
+    );
     expect(collect(tree).every((n) => n.suppressed)).toBe(true);
   });
 
   it("keeps a differencing-guarded cell from being the only unknown of its group", () => {
-    const tree = protect({ key: "cohort", value: 70, groups: [[{ key: "a", value: 40, forceSuppress: true }, { key: "b", value: 30 }]] }, 5);
+    const tree = protect(
+      {
+        key: "cohort",
+        value: 70,
+        groups: [
+          [
+            { key: "a", value: 40, forceSuppress: true },
+            { key: "b", value: 30 },
+          ],
+        ],
+      },
+      5,
+    );
     expect(tree.groups![0].map((c) => c.reason)).toEqual(["differencing", "complementary"]);
   });
 
   it("the auditor catches what primary suppression alone would leak", () => {
-    const tree: CountNode = { key: "cohort", value: 50, groups: [[{ key: "a", value: 3, suppressed: true }, { key: "b", value: 47 }]] };
+    const tree: CountNode = {
+      key: "cohort",
+      value: 50,
+      groups: [
+        [
+          { key: "a", value: 3, suppressed: true },
+          { key: "b", value: 47 },
+        ],
+      ],
+    };
     expect(findDisclosures(tree, 5)).toEqual([{ how: "cohort − [b] (group 0)", value: 3 }]);
-    const hidden: CountNode = { key: "uti", value: 30, groups: [[{ key: "withDrug", value: 28 }, { key: "without", value: 2, hidden: true }]] };
+    const hidden: CountNode = {
+      key: "uti",
+      value: 30,
+      groups: [
+        [
+          { key: "withDrug", value: 28 },
+          { key: "without", value: 2, hidden: true },
+        ],
+      ],
+    };
     expect(findDisclosures(hidden, 5).map((d) => d.value)).toEqual([2]);
   });
 

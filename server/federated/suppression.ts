@@ -105,11 +105,11 @@ function protectGroup(group: CountNode[], k: number): void {
   for (;;) {
     const unknown = group.filter((c) => c.suppressed || c.hidden);
     const sum = unknown.reduce((s, c) => s + c.value, 0);
-    const guardedAlone = unknown.length === 1 && unknown[0].suppressed === true && unknown[0].reason === "differencing";
+    const guardedAlone =
+      unknown.length === 1 && unknown[0].suppressed === true && unknown[0].reason === "differencing";
     if (unknown.length === 0 || (!isSmall(sum, k) && !guardedAlone)) return;
     const published = group.filter((c) => !c.suppressed && !c.hidden);
-    const candidate =
-      pickSmallest(published.filter((c) => c.value > 0)) ?? pickSmallest(published);
+    const candidate = pickSmallest(published.filter((c) => c.value > 0)) ?? pickSmallest(published);
     if (!candidate) throw new Unprotectable();
     mark(candidate, "complementary");
   }
@@ -167,12 +167,18 @@ export interface PublishedCount {
 }
 
 export function published(node: CountNode, k: number | null): PublishedCount {
-  if (node.suppressed) return { key: node.key, count: null, suppressed: true, reason: node.reason, display: `<${k ?? MIN_K}` };
+  if (node.suppressed)
+    return { key: node.key, count: null, suppressed: true, reason: node.reason, display: `<${k ?? MIN_K}` };
   return { key: node.key, count: node.value, suppressed: false, display: String(node.value) };
 }
 
 export function countSuppressed(root: CountNode): Record<SuppressionReason, number> {
-  const out: Record<SuppressionReason, number> = { "below-k": 0, complementary: 0, "parent-suppressed": 0, differencing: 0 };
+  const out: Record<SuppressionReason, number> = {
+    "below-k": 0,
+    complementary: 0,
+    "parent-suppressed": 0,
+    differencing: 0,
+  };
   const walk = (n: CountNode) => {
     if (n.suppressed && n.reason && !n.hidden) out[n.reason]++;
     for (const g of n.groups ?? []) for (const c of g) walk(c);

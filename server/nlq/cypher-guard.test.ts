@@ -37,20 +37,36 @@ describe("read-only guard for proposed Cypher", () => {
   });
 
   it("does not see keywords inside literals or identifiers", () => {
-    expect(checkReadOnly("MATCH (d:HealthDataset {title: 'SET DELETE CREATE'}) RETURN d.`create`")).toEqual({ ok: true });
+    expect(checkReadOnly("MATCH (d:HealthDataset {title: 'SET DELETE CREATE'}) RETURN d.`create`")).toEqual({
+      ok: true,
+    });
     expect(checkReadOnly("MATCH (d:HealthDataset) RETURN d.dataset")).toEqual({ ok: true });
   });
 });
 
 describe("template shapes", () => {
-  const template = "MATCH (c:SnomedConcept {code: $condition})<-[:CODED_BY]-(o:ConditionOccurrence)\nRETURN count(DISTINCT o.personId) AS patients LIMIT 10";
+  const template =
+    "MATCH (c:SnomedConcept {code: $condition})<-[:CODED_BY]-(o:ConditionOccurrence)\nRETURN count(DISTINCT o.personId) AS patients LIMIT 10";
   it("maps literals of a query with the template's shape onto its parameters", () => {
-    expect(matchShape(template, "match (c:SnomedConcept {code:'44054006'})<-[:CODED_BY]-(o:ConditionOccurrence) return count(distinct o.personId) as patients limit 10")).toEqual({ condition: "44054006" });
-    expect(matchShape(template, "MATCH (c:SnomedConcept {code: $x})<-[:CODED_BY]-(o:ConditionOccurrence) RETURN count(DISTINCT o.personId) AS patients LIMIT 10", { x: "68566005" })).toEqual({ condition: "68566005" });
+    expect(
+      matchShape(
+        template,
+        "match (c:SnomedConcept {code:'44054006'})<-[:CODED_BY]-(o:ConditionOccurrence) return count(distinct o.personId) as patients limit 10",
+      ),
+    ).toEqual({ condition: "44054006" });
+    expect(
+      matchShape(
+        template,
+        "MATCH (c:SnomedConcept {code: $x})<-[:CODED_BY]-(o:ConditionOccurrence) RETURN count(DISTINCT o.personId) AS patients LIMIT 10",
+        { x: "68566005" },
+      ),
+    ).toEqual({ condition: "68566005" });
   });
   it("refuses other shapes and other fixed literals", () => {
     expect(matchShape(template, "MATCH (c:SnomedConcept {code: '1'}) RETURN c")).toBeNull();
-    expect(matchShape(template, template.replace("LIMIT 10", "LIMIT 11").replace("$condition", "'1'"))).toBeNull();
+    expect(
+      matchShape(template, template.replace("LIMIT 10", "LIMIT 11").replace("$condition", "'1'")),
+    ).toBeNull();
   });
   it("normalises whitespace and case but keeps the order of values", () => {
     expect(shapeOf("MATCH (a {x: 'q', y: 2})  RETURN a").values).toEqual([{ literal: "q" }, { literal: 2 }]);

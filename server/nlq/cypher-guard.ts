@@ -41,7 +41,14 @@ const FORBIDDEN: [RegExp, string][] = [
   [/^\s*use\b/i, "USE (database selection)"],
 ];
 
-const READ_ONLY_PROCEDURES = new Set(["db.labels", "db.relationshiptypes", "db.propertykeys", "db.schema.visualization", "db.schema.nodetypeproperties", "db.schema.reltypeproperties"]);
+const READ_ONLY_PROCEDURES = new Set([
+  "db.labels",
+  "db.relationshiptypes",
+  "db.propertykeys",
+  "db.schema.visualization",
+  "db.schema.nodetypeproperties",
+  "db.schema.reltypeproperties",
+]);
 
 /** removes comments, string literals and quoted identifiers, so keywords inside them do not count */
 export function stripLiterals(cypher: string): string {
@@ -75,10 +82,15 @@ export function checkReadOnly(cypher: unknown): GuardResult {
   if (cypher.length > 10_000) return { ok: false, reason: "the query is longer than 10,000 characters" };
   const text = stripLiterals(cypher).trim().replace(/;\s*$/, "");
   if (text.includes(";")) return { ok: false, reason: "more than one statement" };
-  for (const [re, name] of FORBIDDEN) if (re.test(text)) return { ok: false, reason: `${name} is not allowed (the query must be read-only)` };
+  for (const [re, name] of FORBIDDEN)
+    if (re.test(text)) return { ok: false, reason: `${name} is not allowed (the query must be read-only)` };
   for (const m of text.matchAll(/\bcall\s+([a-z_][\w.]*)/gi)) {
     const proc = m[1].toLowerCase();
-    if (!READ_ONLY_PROCEDURES.has(proc)) return { ok: false, reason: `CALL ${m[1]} is not allowed (only read-only schema procedures may be called)` };
+    if (!READ_ONLY_PROCEDURES.has(proc))
+      return {
+        ok: false,
+        reason: `CALL ${m[1]} is not allowed (only read-only schema procedures may be called)`,
+      };
   }
   if (!/^(?:optional\s+match|match|with|unwind|return|call)\b/i.test(text)) {
     return { ok: false, reason: "the query must start with MATCH, OPTIONAL MATCH, WITH, UNWIND or RETURN" };
@@ -145,7 +157,11 @@ export function shapeOf(cypher: string): Shape {
  * When `candidate` has the shape of `template`, the template's parameters with the candidate's
  * values at the same places (literal template values must be equal); otherwise null.
  */
-export function matchShape(template: string, candidate: string, candidateParams: Record<string, unknown> = {}): Record<string, string> | null {
+export function matchShape(
+  template: string,
+  candidate: string,
+  candidateParams: Record<string, unknown> = {},
+): Record<string, string> | null {
   const t = shapeOf(template);
   const c = shapeOf(candidate);
   if (t.skeleton !== c.skeleton || t.values.length !== c.values.length) return null;

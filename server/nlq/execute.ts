@@ -68,33 +68,60 @@ export function finalize(raw: RawResult, k: number | null): FinalResult {
     for (const [key, cell] of Object.entries(row)) {
       if (cell instanceof CountCell) {
         out[key] = hidden(cell.node) ? null : cell.node.value;
-        if (hidden(cell.node)) suppressedCells.push({ row: i, column: key, reason: cell.node.reason ?? "below-k" });
+        if (hidden(cell.node))
+          suppressedCells.push({ row: i, column: key, reason: cell.node.reason ?? "below-k" });
       } else if (cell instanceof DerivedCell) {
-        const withheld = cell.from.some(hidden) || (cell.isCount && k !== null && cell.value !== null && isSmall(cell.value, k));
+        const withheld =
+          cell.from.some(hidden) ||
+          (cell.isCount && k !== null && cell.value !== null && isSmall(cell.value, k));
         out[key] = withheld ? null : cell.value;
-        if (withheld && cell.value !== null) suppressedCells.push({ row: i, column: key, reason: "derived-from-suppressed" });
+        if (withheld && cell.value !== null)
+          suppressedCells.push({ row: i, column: key, reason: "derived-from-suppressed" });
       } else out[key] = cell;
     }
     return out;
   });
   const show: Show = (n) => (hidden(n) ? `<${k} (suppressed)` : n.value.toLocaleString("en-GB"));
-  return { columns: raw.columns, rows, suppressedCells, interpretation: raw.interpretation(show, (n) => !hidden(n)), plan: raw.plan };
+  return {
+    columns: raw.columns,
+    rows,
+    suppressedCells,
+    interpretation: raw.interpretation(show, (n) => !hidden(n)),
+    plan: raw.plan,
+  };
 }
 
 export const rate = (part: CountNode, whole: CountNode, digits = 1): DerivedCell =>
-  new DerivedCell(whole.value ? Math.round((part.value / whole.value) * 100 * 10 ** digits) / 10 ** digits : null, [part, whole]);
+  new DerivedCell(
+    whole.value ? Math.round((part.value / whole.value) * 100 * 10 ** digits) / 10 ** digits : null,
+    [part, whole],
+  );
 
 export const ROW_LIMIT = 10_000_000;
 
 /** l5 → rows coded by a concept (CODED_BY, incoming), of one label */
 export async function codedBy(ctx: ExecContext, concept: Concept, label: string): Promise<GraphNode[]> {
-  const rels = await ctx.graph.relationships({ id: concept.nodeId, types: ["CODED_BY"], direction: "in", limit: ROW_LIMIT });
+  const rels = await ctx.graph.relationships({
+    id: concept.nodeId,
+    types: ["CODED_BY"],
+    direction: "in",
+    limit: ROW_LIMIT,
+  });
   return rels.filter((r) => r.node.label === label).map((r) => r.node);
 }
 
 /** the persons (OMOP person ids) with rows coded by the concept, and the first date of each */
-export async function personsCodedBy(ctx: ExecContext, concept: Concept, label: "ConditionOccurrence" | "DrugExposure" | "Measurement"): Promise<Map<number, string>> {
-  const dateKey = label === "ConditionOccurrence" ? "conditionStartDate" : label === "DrugExposure" ? "drugExposureStartDate" : "measurementDate";
+export async function personsCodedBy(
+  ctx: ExecContext,
+  concept: Concept,
+  label: "ConditionOccurrence" | "DrugExposure" | "Measurement",
+): Promise<Map<number, string>> {
+  const dateKey =
+    label === "ConditionOccurrence"
+      ? "conditionStartDate"
+      : label === "DrugExposure"
+        ? "drugExposureStartDate"
+        : "measurementDate";
   const out = new Map<number, string>();
   for (const n of await codedBy(ctx, concept, label)) {
     const personId = num(n.properties.personId);
@@ -107,7 +134,10 @@ export async function personsCodedBy(ctx: ExecContext, concept: Concept, label: 
 }
 
 /** the latest value of a measurement per person, with its reference range */
-export async function latestValues(ctx: ExecContext, concept: Concept): Promise<Map<number, { value: number; low?: number; high?: number }>> {
+export async function latestValues(
+  ctx: ExecContext,
+  concept: Concept,
+): Promise<Map<number, { value: number; low?: number; high?: number }>> {
   const latest = new Map<number, { value: number; date: string; low?: number; high?: number }>();
   for (const n of await codedBy(ctx, concept, "Measurement")) {
     const p = n.properties;
@@ -116,7 +146,8 @@ export async function latestValues(ctx: ExecContext, concept: Concept): Promise<
     if (personId === undefined || value === undefined || !ctx.index.indexOfPerson.has(personId)) continue;
     const date = str(p.measurementDatetime) ?? str(p.measurementDate) ?? "";
     const prev = latest.get(personId);
-    if (!prev || date > prev.date) latest.set(personId, { value, date, low: num(p.rangeLow), high: num(p.rangeHigh) });
+    if (!prev || date > prev.date)
+      latest.set(personId, { value, date, low: num(p.rangeLow), high: num(p.rangeHigh) });
   }
   return latest;
 }
@@ -128,7 +159,11 @@ export function allPersonIds(ctx: ExecContext): number[] {
 /** a node with a binary partition: the published part and its hidden complement */
 export function withPart(key: string, total: number, part: number): { node: CountNode; part: CountNode } {
   const partNode: CountNode = { key, value: part };
-  const node: CountNode = { key: `${key}:of`, value: total, groups: [[partNode, { key: `${key}:rest`, value: total - part, hidden: true }]] };
+  const node: CountNode = {
+    key: `${key}:of`,
+    value: total,
+    groups: [[partNode, { key: `${key}:rest`, value: total - part, hidden: true }]],
+  };
   return { node, part: partNode };
 }
 
@@ -147,7 +182,9 @@ export function sd(values: number[]): number | null {
 export const round = (v: number | null, d = 2) => (v === null ? null : Math.round(v * 10 ** d) / 10 ** d);
 
 export function conceptLabel(c: Concept): string {
-  return c.system === "SNOMED CT" && c.icd10 ? `${c.display} (SNOMED CT ${c.code}, ICD-10 ${c.icd10.code})` : `${c.display} (${c.system} ${c.code})`;
+  return c.system === "SNOMED CT" && c.icd10
+    ? `${c.display} (SNOMED CT ${c.code}, ICD-10 ${c.icd10.code})`
+    : `${c.display} (${c.system} ${c.code})`;
 }
 
 export type { Layer };

@@ -26,21 +26,32 @@ export function oracle(patients: number, seed = DEFAULT_SEED): OraclePatient[] {
     const profile = drawProfile(rng, seed, i);
     const timeline = buildTimeline(rng, profile);
     const birth = isoDate(profile.birthDay);
-    const age = ageAt(AGE_REFERENCE_DATE, Number(birth.slice(0, 4)), Number(birth.slice(5, 7)), Number(birth.slice(8, 10)));
+    const age = ageAt(
+      AGE_REFERENCE_DATE,
+      Number(birth.slice(0, 4)),
+      Number(birth.slice(5, 7)),
+      Number(birth.slice(8, 10)),
+    );
     out.push({ personId: i, profile, timeline, age, ageBand: ageBandOf(age), datasets: datasetsOf(profile) });
   }
   return out;
 }
 
 export const hasCondition = (p: OraclePatient, snomed: string) => p.profile.conditions.includes(snomed);
-export const takes = (p: OraclePatient, rxnorm: string) => p.profile.prescriptions.some((r) => r.rxnorm === rxnorm);
+export const takes = (p: OraclePatient, rxnorm: string) =>
+  p.profile.prescriptions.some((r) => r.rxnorm === rxnorm);
 
 /** the latest value of a measurement (by encounter day and time), as the OMOP rows carry it */
 export function latest(p: OraclePatient, loinc: string): number | undefined {
-  const obs = p.timeline.observations.filter((o) => o.loinc === loinc).sort((a, b) => a.encounter.day - b.encounter.day || a.encounter.startMinute - b.encounter.startMinute);
+  const obs = p.timeline.observations
+    .filter((o) => o.loinc === loinc)
+    .sort((a, b) => a.encounter.day - b.encounter.day || a.encounter.startMinute - b.encounter.startMinute);
   return obs.at(-1)?.value;
 }
 
 export function topCounts(counts: Map<string, number>, n = 10): [string, number][] {
-  return [...counts].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n);
+  return [...counts]
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, n);
 }

@@ -24,7 +24,29 @@ export interface ProxyAnswer {
   explanation: string | null;
 }
 
-export const RELATIONSHIP_TYPES = ["CODED_BY", "MAPPED_TO", "MAPS_TO", "HAS_CONDITION", "HAS_ENCOUNTER", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST", "RECORDED_IN", "TREATS", "HAS_CONDITION_OCCURRENCE", "HAS_DRUG_EXPOSURE", "HAS_MEASUREMENT", "INCLUDES", "CONTAINS", "HAS_DISTRIBUTION", "HELD_BY", "OFFERS", "DESCRIBED_BY", "HAS_POLICY", "GOVERNS", "APPROVES"];
+export const RELATIONSHIP_TYPES = [
+  "CODED_BY",
+  "MAPPED_TO",
+  "MAPS_TO",
+  "HAS_CONDITION",
+  "HAS_ENCOUNTER",
+  "HAS_OBSERVATION",
+  "HAS_MEDICATION_REQUEST",
+  "RECORDED_IN",
+  "TREATS",
+  "HAS_CONDITION_OCCURRENCE",
+  "HAS_DRUG_EXPOSURE",
+  "HAS_MEASUREMENT",
+  "INCLUDES",
+  "CONTAINS",
+  "HAS_DISTRIBUTION",
+  "HELD_BY",
+  "OFFERS",
+  "DESCRIBED_BY",
+  "HAS_POLICY",
+  "GOVERNS",
+  "APPROVES",
+];
 
 /** the URL without credentials, for answers and the back-end status */
 export function displayUrl(url: string): string {
@@ -38,7 +60,12 @@ export function displayUrl(url: string): string {
   }
 }
 
-export async function askProxy(url: string, question: string, templates: Template[], timeoutMs: number): Promise<ProxyAnswer> {
+export async function askProxy(
+  url: string,
+  question: string,
+  templates: Template[],
+  timeoutMs: number,
+): Promise<ProxyAnswer> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -48,14 +75,23 @@ export async function askProxy(url: string, question: string, templates: Templat
         question,
         dialect: "cypher",
         schema: { layers: LAYER_LABELS, relationshipTypes: RELATIONSHIP_TYPES },
-        templates: templates.map((t) => ({ id: t.id, example: t.examples[0], parameters: t.params.map((p) => p.name), cypher: t.cypher })),
+        templates: templates.map((t) => ({
+          id: t.id,
+          example: t.examples[0],
+          parameters: t.params.map((p) => p.name),
+          cypher: t.cypher,
+        })),
       }),
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "error",
     });
   } catch (e) {
     const name = (e as { name?: string }).name;
-    throw new ProxyError(name === "TimeoutError" || name === "AbortError" ? `no answer within ${timeoutMs} ms` : `could not be reached (${(e as Error).message})`);
+    throw new ProxyError(
+      name === "TimeoutError" || name === "AbortError"
+        ? `no answer within ${timeoutMs} ms`
+        : `could not be reached (${(e as Error).message})`,
+    );
   }
   const text = await res.text().catch(() => "");
   if (!res.ok) throw new ProxyError(`answered HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ""}`);
@@ -67,25 +103,48 @@ export async function askProxy(url: string, question: string, templates: Templat
   }
   const b = (typeof body === "object" && body ? body : {}) as Record<string, unknown>;
   const cypher = typeof b.cypher === "string" ? b.cypher : typeof b.query === "string" ? b.query : undefined;
-  if (!cypher || !cypher.trim()) throw new ProxyError("answered without a Cypher query (expected { cypher })");
-  const parameters = typeof b.parameters === "object" && b.parameters && !Array.isArray(b.parameters) ? (b.parameters as Record<string, unknown>) : {};
-  return { cypher, parameters, explanation: typeof b.explanation === "string" ? b.explanation.slice(0, 2000) : null };
+  if (!cypher || !cypher.trim())
+    throw new ProxyError("answered without a Cypher query (expected { cypher })");
+  const parameters =
+    typeof b.parameters === "object" && b.parameters && !Array.isArray(b.parameters)
+      ? (b.parameters as Record<string, unknown>)
+      : {};
+  return {
+    cypher,
+    parameters,
+    explanation: typeof b.explanation === "string" ? b.explanation.slice(0, 2000) : null,
+  };
 }
 
 /** whether the back end answers HTTP at all (any status counts as reachable) */
-export async function probeProxy(url: string, timeoutMs: number): Promise<{ reachable: boolean; status: number | null; latencyMs: number; error: string | null }> {
+export async function probeProxy(
+  url: string,
+  timeoutMs: number,
+): Promise<{ reachable: boolean; status: number | null; latencyMs: number; error: string | null }> {
   const started = performance.now();
   try {
-    const res = await fetch(url, { method: "GET", signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    const res = await fetch(url, {
+      method: "GET",
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
+    });
     await res.body?.cancel().catch(() => undefined);
-    return { reachable: true, status: res.status, latencyMs: Math.round(performance.now() - started), error: null };
+    return {
+      reachable: true,
+      status: res.status,
+      latencyMs: Math.round(performance.now() - started),
+      error: null,
+    };
   } catch (e) {
     const name = (e as { name?: string }).name;
     return {
       reachable: false,
       status: null,
       latencyMs: Math.round(performance.now() - started),
-      error: name === "TimeoutError" || name === "AbortError" ? `no answer within ${timeoutMs} ms` : (e as Error).message,
+      error:
+        name === "TimeoutError" || name === "AbortError"
+          ? `no answer within ${timeoutMs} ms`
+          : (e as Error).message,
     };
   }
 }

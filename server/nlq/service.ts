@@ -28,9 +28,18 @@ import type { GraphStore } from "../graph/store";
 import { ApiError, badGateway, badRequest } from "../http/errors";
 import { scopeFor, type OdrlScope } from "../federated/scope";
 import { checkReadOnly, matchShape } from "./cypher-guard";
-import { finalize, type Column } from "./execute";
+import { finalize, type Column, type FinalResult } from "./execute";
+import { Lru } from "../analytics/scan";
+import { createQueryLog } from "../federated/query-log";
+import type { Db } from "../storage/database";
 import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
-import { describeConcept, normalizeTerm, resolveTerm, type DescribedConcept, type Resolution } from "./terminology";
+import {
+  describeConcept,
+  normalizeTerm,
+  resolveTerm,
+  type DescribedConcept,
+  type Resolution,
+} from "./terminology";
 import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
 
 export const QUESTION_MAX = 500;
@@ -45,7 +54,13 @@ export interface NlqAnswer {
   executed: boolean;
   template: { id: string; title: string } | null;
   parameters: Record<string, DescribedConcept & { term: string; via: Resolution["via"] }>;
-  query: { language: "cypher"; text: string; parameters: Record<string, string>; executedVia: string | null; plan: string[] } | null;
+  query: {
+    language: "cypher";
+    text: string;
+    parameters: Record<string, string>;
+    executedVia: string | null;
+    plan: string[];
+  } | null;
   interpretation: string;
   layers: string[];
   columns: Column[];
@@ -75,10 +90,17 @@ export function normalizeQuestion(q: string): string {
 type Match = { template: Template; params: Record<string, Resolution> };
 
 function cleanTerm(v: string): string {
-  return normalizeTerm(v.replace(/\s+(?:patients|people|persons)$/, "")).replace(/^(?:diagnosed\s+with|with)\s+/, "");
+  return normalizeTerm(v.replace(/\s+(?:patients|people|persons)$/, "")).replace(
+    /^(?:diagnosed\s+with|with)\s+/,
+    "",
+  );
 }
 
-function resolveParam(dict: ConceptDictionary, kind: Template["params"][number]["kind"], value: string): Resolution | null {
+function resolveParam(
+  dict: ConceptDictionary,
+  kind: Template["params"][number]["kind"],
+  value: string,
+): Resolution | null {
   if (kind === "term") {
     for (const k of ["condition", "drug", "measurement"] as const) {
       const r = resolveTerm(dict, k, value);
@@ -90,7 +112,11 @@ function resolveParam(dict: ConceptDictionary, kind: Template["params"][number][
 }
 
 /** the first template whose pattern matches and whose terms all resolve; the unresolved terms otherwise */
-export function matchQuestion(question: string, dict: ConceptDictionary, candidates: Template[] = TEMPLATES): { match: Match | null; unresolved: string[]; patternMatched: boolean } {
+export function matchQuestion(
+  question: string,
+  dict: ConceptDictionary,
+  candidates: Template[] = TEMPLATES,
+): { match: Match | null; unresolved: string[]; patternMatched: boolean } {
   const norm = normalizeQuestion(question);
   const unresolved: string[] = [];
   let patternMatched = false;
@@ -119,7 +145,11 @@ export function matchQuestion(question: string, dict: ConceptDictionary, candida
 }
 
 function suggest(question: string) {
-  const words = new Set(normalizeQuestion(question).split(/\W+/).filter((w) => w.length > 2));
+  const words = new Set(
+    normalizeQuestion(question)
+      .split(/\W+/)
+      .filter((w) => w.length > 2),
+  );
   return TEMPLATES.map((t) => {
     const text = `${t.title} ${t.description} ${t.examples.join(" ")}`.toLowerCase();
     const score = [...words].filter((w) => text.includes(w)).length;
@@ -135,6 +165,8 @@ export interface NlqDeps {
   omop: OmopIndexCache;
   concepts: ConceptCache;
   audit?: AuditLog;
+  /** batches the query log's writes (server/federated/query-log.ts) */
+  db?: Db;
   k: number;
   proxyUrl?: string;
   timeoutMs: number;
@@ -142,20 +174,45 @@ export interface NlqDeps {
 
 export function createNlqService(deps: NlqDeps) {
   const { graph } = deps;
+  const log = createQueryLog(deps.audit, deps.db);
+  /** finished results per graph version, template, codes and k: a repeated question costs nothing */
+  const results = new Lru<string, FinalResult>(300);
   let probe: { at: number; value: Awaited<ReturnType<typeof probeProxy>> } | null = null;
 
-  async function runTemplate(match: Match, scope: OdrlScope, started: number, question: string, backend: "templates" | "proxy"): Promise<NlqAnswer> {
-    const [index, dict] = await Promise.all([deps.omop.index(), deps.concepts.get()]);
-    const concepts = Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, r.concept]));
-    const raw = await match.template.run({ graph, index, dict }, concepts);
-    const result = finalize(raw, scope.k);
+  async function runTemplate(
+    match: Match,
+    scope: OdrlScope,
+    started: number,
+    question: string,
+    backend: "templates" | "proxy",
+  ): Promise<NlqAnswer> {
+    const version = graph.version();
+    const key = [
+      version,
+      match.template.id,
+      scope.k,
+      ...Object.entries(match.params).map(([k, r]) => `${k}=${r.concept.code}`),
+    ].join("|");
+    let result = results.get(key);
+    if (!result) {
+      const [index, dict] = await Promise.all([deps.omop.index(), deps.concepts.get()]);
+      const concepts = Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, r.concept]));
+      result = finalize(await match.template.run({ graph, index, dict }, concepts), scope.k);
+      // a write while the template ran: keep the answer out of the cache
+      if (graph.version() === version) results.set(key, result);
+    }
     return {
       question,
       matched: backend === "templates",
       backend,
       executed: true,
       template: { id: match.template.id, title: match.template.title },
-      parameters: Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, { term: r.term, via: r.via, ...describeConcept(r.concept) }])),
+      parameters: Object.fromEntries(
+        Object.entries(match.params).map(([k, r]) => [
+          k,
+          { term: r.term, via: r.via, ...describeConcept(r.concept) },
+        ]),
+      ),
       query: {
         language: "cypher",
         text: match.template.cypher,
@@ -169,12 +226,17 @@ export function createNlqService(deps: NlqDeps) {
       rows: result.rows,
       suppressedCells: result.suppressedCells,
       scope,
-      graphVersion: index.version,
+      graphVersion: version,
       ms: Math.round(performance.now() - started),
     };
   }
 
-  function emptyAnswer(question: string, scope: OdrlScope, started: number, extra: Partial<NlqAnswer>): NlqAnswer {
+  function emptyAnswer(
+    question: string,
+    scope: OdrlScope,
+    started: number,
+    extra: Partial<NlqAnswer>,
+  ): NlqAnswer {
     return {
       question,
       matched: false,
@@ -195,7 +257,13 @@ export function createNlqService(deps: NlqDeps) {
     };
   }
 
-  async function viaProxy(url: string, question: string, scope: OdrlScope, started: number, dict: ConceptDictionary): Promise<NlqAnswer> {
+  async function viaProxy(
+    url: string,
+    question: string,
+    scope: OdrlScope,
+    started: number,
+    dict: ConceptDictionary,
+  ): Promise<NlqAnswer> {
     let proposal;
     try {
       proposal = await askProxy(url, question, TEMPLATES, deps.timeoutMs);
@@ -205,7 +273,11 @@ export function createNlqService(deps: NlqDeps) {
     }
     const guard = checkReadOnly(proposal.cypher);
     if (!guard.ok) {
-      throw new ApiError(502, `The language back end proposed a query that is not read-only: ${guard.reason}. Nothing was run.`, proposal.cypher.slice(0, 1000));
+      throw new ApiError(
+        502,
+        `The language back end proposed a query that is not read-only: ${guard.reason}. Nothing was run.`,
+        proposal.cypher.slice(0, 1000),
+      );
     }
     const proxy = { url: displayUrl(url), explanation: proposal.explanation };
     for (const template of TEMPLATES) {
@@ -227,7 +299,13 @@ export function createNlqService(deps: NlqDeps) {
     }
     return emptyAnswer(question, scope, started, {
       backend: "proxy",
-      query: { language: "cypher", text: proposal.cypher, parameters: Object.fromEntries(Object.entries(proposal.parameters).map(([k, v]) => [k, String(v)])), executedVia: null, plan: [] },
+      query: {
+        language: "cypher",
+        text: proposal.cypher,
+        parameters: Object.fromEntries(Object.entries(proposal.parameters).map(([k, v]) => [k, String(v)])),
+        executedVia: null,
+        plan: [],
+      },
       interpretation: proposal.explanation ?? "",
       reason:
         "The language back end proposed a read-only query, shown here, that does not have the shape of any template, so it was not run: " +
@@ -239,11 +317,16 @@ export function createNlqService(deps: NlqDeps) {
   }
 
   return {
+    /** writes the pending query-log entries now */
+    flushLog: () => log.flush(),
+
     list() {
       return {
         templates: TEMPLATES.map(describeTemplate),
         count: TEMPLATES.length,
-        backend: deps.proxyUrl ? { mode: "templates+proxy", proxyUrl: displayUrl(deps.proxyUrl) } : { mode: "templates", proxyUrl: null },
+        backend: deps.proxyUrl
+          ? { mode: "templates+proxy", proxyUrl: displayUrl(deps.proxyUrl) }
+          : { mode: "templates", proxyUrl: null },
         policy: [
           "Templates answer first; free text is never executed as a query.",
           "Terms are resolved to SNOMED CT, ICD-10, RxNorm or LOINC codes in the ontology layer (l5) before anything runs.",
@@ -252,17 +335,29 @@ export function createNlqService(deps: NlqDeps) {
       };
     },
 
-    async ask(body: Record<string, unknown>, user: Pick<SessionUser, "username" | "roles" | "participantDid">): Promise<NlqAnswer> {
+    async ask(
+      body: Record<string, unknown>,
+      user: Pick<SessionUser, "username" | "roles" | "participantDid">,
+    ): Promise<NlqAnswer> {
       const started = performance.now();
       const question = typeof body.question === "string" ? body.question.trim() : "";
-      if (!question) throw badRequest('question is required: send {"question": "…"} (templateId is optional, default "auto")');
-      if (question.length > QUESTION_MAX) throw badRequest(`question must be at most ${QUESTION_MAX} characters`);
-      const rawTemplate = body.templateId === undefined || body.templateId === null || body.templateId === "" ? "auto" : body.templateId;
-      if (typeof rawTemplate !== "string") throw badRequest('templateId must be a string: "auto" or a template id');
+      if (!question)
+        throw badRequest(
+          'question is required: send {"question": "…"} (templateId is optional, default "auto")',
+        );
+      if (question.length > QUESTION_MAX)
+        throw badRequest(`question must be at most ${QUESTION_MAX} characters`);
+      const rawTemplate =
+        body.templateId === undefined || body.templateId === null || body.templateId === ""
+          ? "auto"
+          : body.templateId;
+      if (typeof rawTemplate !== "string")
+        throw badRequest('templateId must be a string: "auto" or a template id');
       let candidates = TEMPLATES;
       if (rawTemplate !== "auto") {
         const t = templateById(rawTemplate);
-        if (!t) throw badRequest(`templateId must be "auto" or one of: ${TEMPLATES.map((x) => x.id).join(", ")}`);
+        if (!t)
+          throw badRequest(`templateId must be "auto" or one of: ${TEMPLATES.map((x) => x.id).join(", ")}`);
         candidates = [t];
       }
       const [dict, scope] = await Promise.all([deps.concepts.get(), scopeFor(graph, user, deps.k)]);
@@ -288,11 +383,13 @@ export function createNlqService(deps: NlqDeps) {
           ...(unresolved.length ? { unresolvedTerms: unresolved } : {}),
         });
       }
-      deps.audit?.append({
+      log.append({
         action: "nlq.ask",
         actor: user.username,
         target: answer.template?.id ?? (answer.backend === "proxy" ? "proxy" : "unmatched"),
-        outcome: answer.executed ? `answered (${answer.rows.length} rows, ${answer.suppressedCells.length} suppressed)` : "not answered",
+        outcome: answer.executed
+          ? `answered (${answer.rows.length} rows, ${answer.suppressedCells.length} suppressed)`
+          : "not answered",
         kind: "insight",
       });
       return answer;
@@ -305,14 +402,26 @@ export function createNlqService(deps: NlqDeps) {
         store: graph.kind,
       };
       if (!deps.proxyUrl) {
-        return { ...base, mode: "templates", backend: "templates", proxy: null, note: "No NLQ_PROXY_URL: questions no template matches get suggestions instead of an answer." };
+        return {
+          ...base,
+          mode: "templates",
+          backend: "templates",
+          proxy: null,
+          note: "No NLQ_PROXY_URL: questions no template matches get suggestions instead of an answer.",
+        };
       }
-      if (!probe || Date.now() - probe.at > 10_000) probe = { at: Date.now(), value: await probeProxy(deps.proxyUrl, Math.min(deps.timeoutMs, 3000)) };
+      if (!probe || Date.now() - probe.at > 10_000)
+        probe = { at: Date.now(), value: await probeProxy(deps.proxyUrl, Math.min(deps.timeoutMs, 3000)) };
       return {
         ...base,
         mode: "templates+proxy",
         backend: displayUrl(deps.proxyUrl),
-        proxy: { url: displayUrl(deps.proxyUrl), ...probe.value, checkedAt: new Date(probe.at).toISOString(), timeoutMs: deps.timeoutMs },
+        proxy: {
+          url: displayUrl(deps.proxyUrl),
+          ...probe.value,
+          checkedAt: new Date(probe.at).toISOString(),
+          timeoutMs: deps.timeoutMs,
+        },
         note: "Templates answer first; the language back end is asked only when none matches, and only template-shaped read-only proposals are run.",
       };
     },

@@ -12,7 +12,8 @@ import { TEMPLATES } from "./templates";
 const N = 400;
 let insight: Awaited<ReturnType<typeof seededInsight>>;
 let people: OraclePatient[];
-const ask = async (question: string, user: typeof ADMIN | typeof RESEARCHER = ADMIN) => insight.nlq.ask({ question }, user);
+const ask = async (question: string, user: typeof ADMIN | typeof RESEARCHER = ADMIN) =>
+  insight.nlq.ask({ question }, user);
 const count = (pred: (p: OraclePatient) => boolean) => people.filter(pred).length;
 const mean = (xs: number[]) => Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 100) / 100;
 
@@ -55,7 +56,9 @@ describe("question templates", () => {
   });
 
   it("pharmacovigilance: tendon rupture after ciprofloxacin in urinary tract infection", async () => {
-    const a = await ask("Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?");
+    const a = await ask(
+      "Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?",
+    );
     expectTemplate(a, "pharmacovigilance");
     const { urinaryTractInfection: uti, ciprofloxacin: cipro, tendonRupture: rupture } = PHARMACOVIGILANCE;
     expect(a.parameters.condition).toMatchObject({ code: uti, system: "SNOMED CT", icd10: "N39.0" });
@@ -71,22 +74,36 @@ describe("question templates", () => {
     const unexposed = people.filter((p) => hasCondition(p, uti) && !takes(p, cipro));
     const others = people.filter((p) => !hasCondition(p, uti));
     expect(exposed.length).toBe(6); // one block of the generator's cohort
-    expect(a.rows[0]).toMatchObject({ patients: 6, withOutcome: count((p) => exposed.includes(p) && hasCondition(p, rupture)), afterExposure: after.length });
+    expect(a.rows[0]).toMatchObject({
+      patients: 6,
+      withOutcome: count((p) => exposed.includes(p) && hasCondition(p, rupture)),
+      afterExposure: after.length,
+    });
     expect(after.length).toBeGreaterThanOrEqual(1);
-    expect(a.rows[1]).toMatchObject({ patients: unexposed.length, withOutcome: unexposed.filter((p) => hasCondition(p, rupture)).length });
-    expect(a.rows[2]).toMatchObject({ patients: others.length, withOutcome: others.filter((p) => hasCondition(p, rupture)).length });
+    expect(a.rows[1]).toMatchObject({
+      patients: unexposed.length,
+      withOutcome: unexposed.filter((p) => hasCondition(p, rupture)).length,
+    });
+    expect(a.rows[2]).toMatchObject({
+      patients: others.length,
+      withOutcome: others.filter((p) => hasCondition(p, rupture)).length,
+    });
     expect(a.layers).toEqual(["l5", "l4"]);
     expect(a.interpretation).toMatch(/ciprofloxacin/);
   });
 
   it("pharmacovigilance for a data user: small cells suppressed, never derivable, the scope stated", async () => {
-    const a = await ask("Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?", RESEARCHER);
+    const a = await ask(
+      "Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?",
+      RESEARCHER,
+    );
     expect(a.scope).toMatchObject({ role: "DATA_USER", k: 5, aggregateOnly: true });
     expect(a.scope.prohibitions).toContain("ehds:reIdentify");
-    for (const row of a.rows) for (const c of a.columns.filter((c) => c.type === "count")) {
-      const v = row[c.key];
-      if (typeof v === "number") expect(v === 0 || v >= 5).toBe(true);
-    }
+    for (const row of a.rows)
+      for (const c of a.columns.filter((c) => c.type === "count")) {
+        const v = row[c.key];
+        if (typeof v === "number") expect(v === 0 || v >= 5).toBe(true);
+      }
     expect(a.suppressedCells.some((c) => c.column === "withOutcome")).toBe(true);
     expect(a.interpretation).toMatch(/<5 \(suppressed\)/);
     expect(a.interpretation).not.toMatch(/\b1 had\b/);
@@ -95,7 +112,10 @@ describe("question templates", () => {
   it("condition-drug-count", async () => {
     const a = await ask("How many patients with type 2 diabetes are treated with metformin?");
     expectTemplate(a, "condition-drug-count");
-    expect(a.rows[0]).toMatchObject({ patients: count((p) => hasCondition(p, "44054006")), treated: count((p) => hasCondition(p, "44054006") && takes(p, "6809")) });
+    expect(a.rows[0]).toMatchObject({
+      patients: count((p) => hasCondition(p, "44054006")),
+      treated: count((p) => hasCondition(p, "44054006") && takes(p, "6809")),
+    });
   });
 
   it("measurement-by-condition", async () => {
@@ -103,10 +123,20 @@ describe("question templates", () => {
     expectTemplate(a, "measurement-by-condition");
     const cohort = people.filter((p) => hasCondition(p, "44054006"));
     const values = cohort.map((p) => latest(p, "4548-4")).filter((v): v is number => v !== undefined);
-    expect(a.rows[0]).toMatchObject({ patients: cohort.length, measured: values.length, mean: mean(values), unit: "%" });
-    const others = people.filter((p) => !hasCondition(p, "44054006")).map((p) => latest(p, "4548-4")).filter((v): v is number => v !== undefined);
+    expect(a.rows[0]).toMatchObject({
+      patients: cohort.length,
+      measured: values.length,
+      mean: mean(values),
+      unit: "%",
+    });
+    const others = people
+      .filter((p) => !hasCondition(p, "44054006"))
+      .map((p) => latest(p, "4548-4"))
+      .filter((v): v is number => v !== undefined);
     expect(a.rows[1]).toMatchObject({ patients: N - cohort.length, measured: others.length });
-    expect((a.rows[0].above as number) + (a.rows[0].within as number) + (a.rows[0].below as number)).toBe(values.length);
+    expect((a.rows[0].above as number) + (a.rows[0].within as number) + (a.rows[0].below as number)).toBe(
+      values.length,
+    );
   });
 
   it("measurement-by-drug", async () => {
@@ -122,7 +152,9 @@ describe("question templates", () => {
     const a = await ask("Which drugs are prescribed for hypertension?");
     expectTemplate(a, "drugs-for-condition");
     const byDrug = new Map<string, number>();
-    for (const p of people) for (const m of p.timeline.medications) if (m.reason.snomed === "38341003") byDrug.set(m.rxnorm, (byDrug.get(m.rxnorm) ?? 0) + 1);
+    for (const p of people)
+      for (const m of p.timeline.medications)
+        if (m.reason.snomed === "38341003") byDrug.set(m.rxnorm, (byDrug.get(m.rxnorm) ?? 0) + 1);
     expect(Object.fromEntries(a.rows.map((r) => [r.rxnorm, r.patients]))).toEqual(Object.fromEntries(byDrug));
     expect(a.layers).toContain("l3");
   });
@@ -132,7 +164,8 @@ describe("question templates", () => {
     expectTemplate(a, "comorbidities");
     const cohort = people.filter((p) => hasCondition(p, "84114007"));
     const counts = new Map<string, number>();
-    for (const p of cohort) for (const c of p.profile.conditions) if (c !== "84114007") counts.set(c, (counts.get(c) ?? 0) + 1);
+    for (const p of cohort)
+      for (const c of p.profile.conditions) if (c !== "84114007") counts.set(c, (counts.get(c) ?? 0) + 1);
     expect(a.rows.map((r) => [r.snomed, r.patients])).toEqual(topCounts(counts));
   });
 
@@ -140,7 +173,10 @@ describe("question templates", () => {
     const osteo = people.filter((p) => hasCondition(p, "64859006"));
     const g = await ask("What is the gender distribution of patients with osteoporosis?");
     expectTemplate(g, "gender-distribution");
-    expect(Object.fromEntries(g.rows.map((r) => [r.gender, r.patients]))).toMatchObject({ female: osteo.filter((p) => p.profile.gender === "female").length, male: osteo.filter((p) => p.profile.gender === "male").length });
+    expect(Object.fromEntries(g.rows.map((r) => [r.gender, r.patients]))).toMatchObject({
+      female: osteo.filter((p) => p.profile.gender === "female").length,
+      male: osteo.filter((p) => p.profile.gender === "male").length,
+    });
 
     const hf = people.filter((p) => hasCondition(p, "84114007"));
     const age = await ask("How old are patients with heart failure?");
@@ -160,7 +196,8 @@ describe("question templates", () => {
     const a = await ask("Which datasets include patients with asthma?");
     expectTemplate(a, "datasets-for-condition");
     const counts = new Map<string, number>();
-    for (const p of people) if (hasCondition(p, "195967001")) for (const d of p.datasets) counts.set(d, (counts.get(d) ?? 0) + 1);
+    for (const p of people)
+      if (hasCondition(p, "195967001")) for (const d of p.datasets) counts.set(d, (counts.get(d) ?? 0) + 1);
     expect(Object.fromEntries(a.rows.map((r) => [r.id, r.patients]))).toEqual(Object.fromEntries(counts));
     expect(a.layers).toEqual(["l5", "l3", "l2"]);
   });
@@ -169,10 +206,22 @@ describe("question templates", () => {
     const a = await ask("What is the ICD-10 code for urinary tract infection?");
     expectTemplate(a, "icd10-mapping");
     const uti = CONDITIONS.find((c) => c.snomed === "68566005")!;
-    expect(a.rows).toEqual([{ snomed: uti.snomed, snomedDisplay: uti.display, icd10: uti.icd10, icd10Display: uti.icd10Display, omopConceptId: uti.omopConceptId }]);
+    expect(a.rows).toEqual([
+      {
+        snomed: uti.snomed,
+        snomedDisplay: uti.display,
+        icd10: uti.icd10,
+        icd10Display: uti.icd10Display,
+        omopConceptId: uti.omopConceptId,
+      },
+    ]);
     const b = await ask("What is the code for ciprofloxacin?");
     expectTemplate(b, "code-lookup");
-    expect(b.rows[0]).toMatchObject({ system: "RxNorm", code: "2551", display: DRUGS.find((d) => d.rxnorm === "2551")!.display });
+    expect(b.rows[0]).toMatchObject({
+      system: "RxNorm",
+      code: "2551",
+      display: DRUGS.find((d) => d.rxnorm === "2551")!.display,
+    });
     const c = await ask("What is the LOINC code for HbA1c?");
     expect(c.rows[0]).toMatchObject({ system: "LOINC", code: "4548-4" });
   });
@@ -196,7 +245,11 @@ describe("question templates", () => {
     const a = await ask("How many patients are treated with atorvastatin?");
     expectTemplate(a, "drug-count");
     expect(a.rows[0].patients).toBe(count((p) => takes(p, "83367")));
-    for (const q of ["How many patients have asthma?", "how many patients have J45.9", "How many people have 195967001?"]) {
+    for (const q of [
+      "How many patients have asthma?",
+      "how many patients have J45.9",
+      "How many people have 195967001?",
+    ]) {
       const b = await ask(q);
       expectTemplate(b, "condition-count");
       expect(b.rows[0].patients).toBe(count((p) => hasCondition(p, "195967001")));
@@ -214,12 +267,27 @@ describe("question templates", () => {
   });
 
   it("validates the request: question required, templateId known and fitting", async () => {
-    await expect(insight.nlq.ask({}, ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/question is required/) });
+    await expect(insight.nlq.ask({}, ADMIN)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/question is required/),
+    });
     await expect(insight.nlq.ask({ question: "   " }, ADMIN)).rejects.toMatchObject({ status: 400 });
-    await expect(insight.nlq.ask({ question: "x".repeat(501) }, ADMIN)).rejects.toMatchObject({ status: 400 });
-    await expect(insight.nlq.ask({ question: "How many patients have asthma?", templateId: "nope" }, ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/templateId must be/) });
-    await expect(insight.nlq.ask({ question: "How many patients have asthma?", templateId: "top-drugs" }, ADMIN)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/does not fit template "top-drugs"/) });
-    const ok = await insight.nlq.ask({ question: "How many patients have asthma?", templateId: "condition-count" }, ADMIN);
+    await expect(insight.nlq.ask({ question: "x".repeat(501) }, ADMIN)).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      insight.nlq.ask({ question: "How many patients have asthma?", templateId: "nope" }, ADMIN),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/templateId must be/) });
+    await expect(
+      insight.nlq.ask({ question: "How many patients have asthma?", templateId: "top-drugs" }, ADMIN),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/does not fit template "top-drugs"/),
+    });
+    const ok = await insight.nlq.ask(
+      { question: "How many patients have asthma?", templateId: "condition-count" },
+      ADMIN,
+    );
     expect(ok.template?.id).toBe("condition-count");
   });
 

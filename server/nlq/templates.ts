@@ -68,7 +68,11 @@ function personSet(m: Map<number, string>): Set<number> {
 function cohortRoot(ctx: ExecContext, key: string, members: Set<number>) {
   const all = allPersonIds(ctx).length;
   const cohort: CountNode = { key, value: members.size, groups: [] };
-  const root: CountNode = { key: "persons", value: all, groups: [[cohort, leaf(`${key}:rest`, all - members.size, true)]] };
+  const root: CountNode = {
+    key: "persons",
+    value: all,
+    groups: [[cohort, leaf(`${key}:rest`, all - members.size, true)]],
+  };
   return { root, cohort };
 }
 
@@ -79,7 +83,12 @@ function subgroup(parent: CountNode, key: string, part: number): CountNode {
   return node;
 }
 
-function measurementBreakdown(parent: CountNode, key: string, members: Set<number>, latest: Map<number, { value: number; low?: number; high?: number }>) {
+function measurementBreakdown(
+  parent: CountNode,
+  key: string,
+  members: Set<number>,
+  latest: Map<number, { value: number; low?: number; high?: number }>,
+) {
   const values: number[] = [];
   let above = 0,
     below = 0,
@@ -122,7 +131,14 @@ const MEASUREMENT_COLUMNS = [
   col("below", "Below range", COUNT),
 ];
 
-async function measurementComparison(ctx: ExecContext, measurement: Concept, cohortKey: string, cohortName: string, members: Set<number>, plan: string[]): Promise<RawResult> {
+async function measurementComparison(
+  ctx: ExecContext,
+  measurement: Concept,
+  cohortKey: string,
+  cohortName: string,
+  members: Set<number>,
+  plan: string[],
+): Promise<RawResult> {
   const latest = await latestValues(ctx, measurement);
   const all = new Set(allPersonIds(ctx));
   const others = new Set([...all].filter((id) => !members.has(id)));
@@ -139,9 +155,15 @@ async function measurementComparison(ctx: ExecContext, measurement: Concept, coh
       { group: "all other patients", patients: new CountCell(outside), ...b.cells, unit },
     ],
     roots: [root],
-    plan: [...plan, `(${measurement.system} ${measurement.code})<-[:CODED_BY]-(Measurement) [l5 → l4]: latest valueAsNumber per person, against rangeLow / rangeHigh`],
+    plan: [
+      ...plan,
+      `(${measurement.system} ${measurement.code})<-[:CODED_BY]-(Measurement) [l5 → l4]: latest valueAsNumber per person, against rangeLow / rangeHigh`,
+    ],
     interpretation: (show, shown) => {
-      const m = (x: typeof a) => (shown(x.measured) && x.cells.mean.value !== null ? `${x.cells.mean.value} ${unit ?? ""}`.trim() : "withheld");
+      const m = (x: typeof a) =>
+        shown(x.measured) && x.cells.mean.value !== null
+          ? `${x.cells.mean.value} ${unit ?? ""}`.trim()
+          : "withheld";
       return `${measurement.display}: ${show(a.measured)} of ${show(inCohort)} ${cohortName} have a value recorded; their mean latest value is ${m(a)}, against ${m(b)} in ${show(b.measured)} measured other patients.`;
     },
   };
@@ -151,11 +173,20 @@ async function conditionCohort(ctx: ExecContext, condition: Concept) {
   return personSet(await personsCodedBy(ctx, condition, "ConditionOccurrence"));
 }
 
-const CONDITION_STEP = (c: Concept) => `(SnomedConcept {code: ${c.code}})<-[:CODED_BY]-(ConditionOccurrence) [l5 → l4]: distinct personId`;
-const DRUG_STEP = (c: Concept) => `(RxNormConcept {code: ${c.code}})<-[:CODED_BY]-(DrugExposure) [l5 → l4]: distinct personId, first drugExposureStartDate`;
+const CONDITION_STEP = (c: Concept) =>
+  `(SnomedConcept {code: ${c.code}})<-[:CODED_BY]-(ConditionOccurrence) [l5 → l4]: distinct personId`;
+const DRUG_STEP = (c: Concept) =>
+  `(RxNormConcept {code: ${c.code}})<-[:CODED_BY]-(DrugExposure) [l5 → l4]: distinct personId, first drugExposureStartDate`;
 
 /** a distribution of a cohort over one attribute of the person (gender, age band, data holder) */
-async function distribution(ctx: ExecContext, condition: Concept, attr: "gender" | "ageBand" | "holder", keys: string[], label: string, name: (k: string) => string): Promise<RawResult> {
+async function distribution(
+  ctx: ExecContext,
+  condition: Concept,
+  attr: "gender" | "ageBand" | "holder",
+  keys: string[],
+  label: string,
+  name: (k: string) => string,
+): Promise<RawResult> {
   const members = await conditionCohort(ctx, condition);
   const { root, cohort } = cohortRoot(ctx, "cohort", members);
   const counts = new Map(keys.map((k) => [k, 0]));
@@ -167,13 +198,28 @@ async function distribution(ctx: ExecContext, condition: Concept, attr: "gender"
   cohort.groups!.push(cells);
   const rows = cells
     .filter((c) => c.value > 0 || !["other", "unknown"].includes(c.key.slice(attr.length + 1)))
-    .map((c) => ({ [attr]: name(c.key.slice(attr.length + 1)), patients: new CountCell(c), share: rate(c, cohort) }) as Record<string, RawCell>);
+    .map(
+      (c) =>
+        ({
+          [attr]: name(c.key.slice(attr.length + 1)),
+          patients: new CountCell(c),
+          share: rate(c, cohort),
+        }) as Record<string, RawCell>,
+    );
   return {
-    columns: [col(attr, label), col("patients", "Patients", COUNT), col("share", "Share of cohort (%)", "percent")],
+    columns: [
+      col(attr, label),
+      col("patients", "Patients", COUNT),
+      col("share", "Share of cohort (%)", "percent"),
+    ],
     rows,
     roots: [root],
-    plan: [CONDITION_STEP(condition), `persons (OMOPPerson, l4) grouped by ${attr === "holder" ? "careSiteSourceValue (the data holder)" : attr === "gender" ? "gender" : "age band at the extraction date"}`],
-    interpretation: (show) => `${show(cohort)} patients have ${conceptLabel(condition)}, split by ${label.toLowerCase()} as shown.`,
+    plan: [
+      CONDITION_STEP(condition),
+      `persons (OMOPPerson, l4) grouped by ${attr === "holder" ? "careSiteSourceValue (the data holder)" : attr === "gender" ? "gender" : "age band at the extraction date"}`,
+    ],
+    interpretation: (show) =>
+      `${show(cohort)} patients have ${conceptLabel(condition)}, split by ${label.toLowerCase()} as shown.`,
   };
 }
 
@@ -181,18 +227,33 @@ async function topList(ctx: ExecContext, kind: "conditions" | "drugs", n = 10): 
   const map = kind === "conditions" ? ctx.index.conditions : ctx.index.drugs;
   const all = allPersonIds(ctx).length;
   const root: CountNode = { key: "persons", value: all, groups: [] };
-  const top = [...map.values()].sort((a, b) => b.persons.length - a.persons.length || a.code.localeCompare(b.code)).slice(0, n);
+  const top = [...map.values()]
+    .sort((a, b) => b.persons.length - a.persons.length || a.code.localeCompare(b.code))
+    .slice(0, n);
   const dictKind = kind === "conditions" ? "condition" : "drug";
   const rows = top.map((s) => {
     const node = subgroup(root, s.code, s.persons.length);
-    return { name: ctx.dict.name(dictKind, s.code), code: s.code, patients: new CountCell(node), share: rate(node, root) } as Record<string, RawCell>;
+    return {
+      name: ctx.dict.name(dictKind, s.code),
+      code: s.code,
+      patients: new CountCell(node),
+      share: rate(node, root),
+    } as Record<string, RawCell>;
   });
   return {
-    columns: [col("name", kind === "conditions" ? "Condition" : "Drug"), col("code", kind === "conditions" ? "SNOMED CT" : "RxNorm", "code"), col("patients", "Patients", COUNT), col("share", "Share of all patients (%)", "percent")],
+    columns: [
+      col("name", kind === "conditions" ? "Condition" : "Drug"),
+      col("code", kind === "conditions" ? "SNOMED CT" : "RxNorm", "code"),
+      col("patients", "Patients", COUNT),
+      col("share", "Share of all patients (%)", "percent"),
+    ],
     rows,
     roots: [root],
-    plan: [`${kind === "conditions" ? "ConditionOccurrence" : "DrugExposure"} (l4) grouped by source code, distinct personId; names from ${kind === "conditions" ? "SnomedConcept" : "RxNormConcept"} (l5)`],
-    interpretation: (show) => `The ${top.length} most frequent ${kind} among ${show(root)} patients, by number of patients.`,
+    plan: [
+      `${kind === "conditions" ? "ConditionOccurrence" : "DrugExposure"} (l4) grouped by source code, distinct personId; names from ${kind === "conditions" ? "SnomedConcept" : "RxNormConcept"} (l5)`,
+    ],
+    interpretation: (show) =>
+      `The ${top.length} most frequent ${kind} among ${show(root)} patients, by number of patients.`,
   };
 }
 
@@ -200,19 +261,33 @@ export const TEMPLATES: Template[] = [
   {
     id: "pharmacovigilance",
     title: "Adverse outcome after a drug, in patients with a condition",
-    description: "Pharmacovigilance signal: among patients diagnosed with a condition, compares how often an outcome occurs in those treated with a drug (and whether after the first exposure) against those not treated and the background population.",
+    description:
+      "Pharmacovigilance signal: among patients diagnosed with a condition, compares how often an outcome occurs in those treated with a drug (and whether after the first exposure) against those not treated and the background population.",
     patterns: [
-      re(`(?:is|are|was|were|has|have)\\s+(?:there\\s+)?(?:any\\s+)?(?<outcome>.+?)\\s+(?:been\\s+)?(?:observed|seen|reported|found|recorded|occurring|present)\\s+(?:in|among|for)\\s+${P}\\s+(?:who\\s+(?:were|are|have\\s+been)\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+?)\\s+(?:and\\s+|who\\s+(?:were|are|have\\s+been)\\s+|that\\s+(?:were|are)\\s+)?(?:diagnosed\\s+with|with\\s+a\\s+diagnosis\\s+of|with)\\s+(?:an?\\s+)?(?<condition>.+)`),
-      re(`(?:is|are|was|were|has|have)\\s+(?:there\\s+)?(?:any\\s+)?(?<outcome>.+?)\\s+(?:been\\s+)?(?:observed|seen|reported|found|recorded|occurring|present)\\s+(?:in|among|for)\\s+${P}\\s+(?:diagnosed\\s+with|with)\\s+(?:an?\\s+)?(?<condition>.+?)\\s+(?:and\\s+|who\\s+(?:were|are)\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+)`),
-      re(`(?:does|do|can|did)\\s+(?<drug>.+?)\\s+(?:cause|lead\\s+to|increase\\s+the\\s+risk\\s+of|trigger)\\s+(?<outcome>.+?)\\s+(?:in|among)\\s+(?:${P}\\s+)?(?:with\\s+|diagnosed\\s+with\\s+)?(?<condition>.+?)(?:\\s+${P})?`),
+      re(
+        `(?:is|are|was|were|has|have)\\s+(?:there\\s+)?(?:any\\s+)?(?<outcome>.+?)\\s+(?:been\\s+)?(?:observed|seen|reported|found|recorded|occurring|present)\\s+(?:in|among|for)\\s+${P}\\s+(?:who\\s+(?:were|are|have\\s+been)\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+?)\\s+(?:and\\s+|who\\s+(?:were|are|have\\s+been)\\s+|that\\s+(?:were|are)\\s+)?(?:diagnosed\\s+with|with\\s+a\\s+diagnosis\\s+of|with)\\s+(?:an?\\s+)?(?<condition>.+)`,
+      ),
+      re(
+        `(?:is|are|was|were|has|have)\\s+(?:there\\s+)?(?:any\\s+)?(?<outcome>.+?)\\s+(?:been\\s+)?(?:observed|seen|reported|found|recorded|occurring|present)\\s+(?:in|among|for)\\s+${P}\\s+(?:diagnosed\\s+with|with)\\s+(?:an?\\s+)?(?<condition>.+?)\\s+(?:and\\s+|who\\s+(?:were|are)\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+)`,
+      ),
+      re(
+        `(?:does|do|can|did)\\s+(?<drug>.+?)\\s+(?:cause|lead\\s+to|increase\\s+the\\s+risk\\s+of|trigger)\\s+(?<outcome>.+?)\\s+(?:in|among)\\s+(?:${P}\\s+)?(?:with\\s+|diagnosed\\s+with\\s+)?(?<condition>.+?)(?:\\s+${P})?`,
+      ),
     ],
     params: [
       { name: "outcome", kind: "condition", description: "the adverse outcome (SNOMED CT)" },
       { name: "drug", kind: "drug", description: "the suspected drug (RxNorm)" },
-      { name: "condition", kind: "condition", description: "the indication the patients were diagnosed with (SNOMED CT)" },
+      {
+        name: "condition",
+        kind: "condition",
+        description: "the indication the patients were diagnosed with (SNOMED CT)",
+      },
     ],
     layers: ["l5", "l4"],
-    examples: ["Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?", "Does ciprofloxacin cause tendon rupture in patients with UTI?"],
+    examples: [
+      "Is tendon rupture observed in patients treated with ciprofloxacin diagnosed with urinary tract infection?",
+      "Does ciprofloxacin cause tendon rupture in patients with UTI?",
+    ],
     cypher: `MATCH (:SnomedConcept {code: $condition})<-[:CODED_BY]-(dx:ConditionOccurrence)
 WITH DISTINCT dx.personId AS personId
 OPTIONAL MATCH (:RxNormConcept {code: $drug})<-[:CODED_BY]-(de:DrugExposure {personId: personId})
@@ -230,7 +305,13 @@ RETURN firstExposure IS NOT NULL AS exposed,
         personsCodedBy(ctx, outcome, "ConditionOccurrence"),
       ]);
       const all = allPersonIds(ctx);
-      let exp = 0, expOutcome = 0, expAfter = 0, unexp = 0, unexpOutcome = 0, others = 0, othersOutcome = 0;
+      let exp = 0,
+        expOutcome = 0,
+        expAfter = 0,
+        unexp = 0,
+        unexpOutcome = 0,
+        others = 0,
+        othersOutcome = 0;
       for (const id of all) {
         const o = outcomes.get(id);
         if (!diagnosed.has(id)) {
@@ -263,11 +344,35 @@ RETURN firstExposure IS NOT NULL AS exposed,
       const rateExp = r(nExpOutcome, nExp);
       const rateBg = r(nOthersOutcome, nOthers);
       return {
-        columns: [col("group", "Group"), col("patients", "Patients", COUNT), col("withOutcome", `With ${outcome.display}`, COUNT), col("afterExposure", "Outcome after first exposure", COUNT), col("rate", "Outcome rate (%)", "percent")],
+        columns: [
+          col("group", "Group"),
+          col("patients", "Patients", COUNT),
+          col("withOutcome", `With ${outcome.display}`, COUNT),
+          col("afterExposure", "Outcome after first exposure", COUNT),
+          col("rate", "Outcome rate (%)", "percent"),
+        ],
         rows: [
-          { group: `${condition.display} and treated with ${drug.display}`, patients: new CountCell(nExp), withOutcome: new CountCell(nExpOutcome), afterExposure: new CountCell(nExpAfter), rate: rateExp },
-          { group: `${condition.display}, not treated with ${drug.display}`, patients: new CountCell(nUnexp), withOutcome: new CountCell(nUnexpOutcome), afterExposure: null, rate: r(nUnexpOutcome, nUnexp) },
-          { group: "all other patients (background)", patients: new CountCell(nOthers), withOutcome: new CountCell(nOthersOutcome), afterExposure: null, rate: rateBg },
+          {
+            group: `${condition.display} and treated with ${drug.display}`,
+            patients: new CountCell(nExp),
+            withOutcome: new CountCell(nExpOutcome),
+            afterExposure: new CountCell(nExpAfter),
+            rate: rateExp,
+          },
+          {
+            group: `${condition.display}, not treated with ${drug.display}`,
+            patients: new CountCell(nUnexp),
+            withOutcome: new CountCell(nUnexpOutcome),
+            afterExposure: null,
+            rate: r(nUnexpOutcome, nUnexp),
+          },
+          {
+            group: "all other patients (background)",
+            patients: new CountCell(nOthers),
+            withOutcome: new CountCell(nOthersOutcome),
+            afterExposure: null,
+            rate: rateBg,
+          },
         ],
         roots: [root],
         plan: [
@@ -278,7 +383,12 @@ RETURN firstExposure IS NOT NULL AS exposed,
         ],
         interpretation: (show, shown) => {
           const rr =
-            shown(nExpOutcome) && shown(nExp) && shown(nOthersOutcome) && shown(nOthers) && rateExp.value && rateBg.value
+            shown(nExpOutcome) &&
+            shown(nExp) &&
+            shown(nOthersOutcome) &&
+            shown(nOthers) &&
+            rateExp.value &&
+            rateBg.value
               ? ` — about ${Math.round((rateExp.value / rateBg.value) * 10) / 10} times the background rate`
               : "";
           return (
@@ -296,8 +406,12 @@ RETURN firstExposure IS NOT NULL AS exposed,
     title: "Patients with a condition treated with a drug",
     description: "How many patients diagnosed with a condition have an exposure to a drug.",
     patterns: [
-      re(`how\\s+many\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+?)\\s+(?:are|were|have\\s+been|get|got|receive|received)\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`),
-      re(`how\\s+many\\s+(?<condition>.+?)\\s+${P}\\s+(?:are|were|have\\s+been)\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`),
+      re(
+        `how\\s+many\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+?)\\s+(?:are|were|have\\s+been|get|got|receive|received)\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`,
+      ),
+      re(
+        `how\\s+many\\s+(?<condition>.+?)\\s+${P}\\s+(?:are|were|have\\s+been)\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`,
+      ),
     ],
     params: [
       { name: "condition", kind: "condition", description: "diagnosis (SNOMED CT)" },
@@ -317,22 +431,44 @@ RETURN size(cohort) AS patients, count(DISTINCT de.personId) AS treated`,
       const { root, cohort } = cohortRoot(ctx, "cohort", cohortIds);
       const nTreated = subgroup(cohort, "treated", treated);
       return {
-        columns: [col("condition", "Condition"), col("drug", "Drug"), col("patients", "Patients with the condition", COUNT), col("treated", "Treated with the drug", COUNT), col("share", "Share (%)", "percent")],
-        rows: [{ condition: condition.display, drug: drug.display, patients: new CountCell(cohort), treated: new CountCell(nTreated), share: rate(nTreated, cohort) }],
+        columns: [
+          col("condition", "Condition"),
+          col("drug", "Drug"),
+          col("patients", "Patients with the condition", COUNT),
+          col("treated", "Treated with the drug", COUNT),
+          col("share", "Share (%)", "percent"),
+        ],
+        rows: [
+          {
+            condition: condition.display,
+            drug: drug.display,
+            patients: new CountCell(cohort),
+            treated: new CountCell(nTreated),
+            share: rate(nTreated, cohort),
+          },
+        ],
         roots: [root],
         plan: [CONDITION_STEP(condition), DRUG_STEP(drug), "intersection of the two person sets"],
-        interpretation: (show) => `${show(nTreated)} of ${show(cohort)} patients with ${conceptLabel(condition)} were treated with ${conceptLabel(drug)}.`,
+        interpretation: (show) =>
+          `${show(nTreated)} of ${show(cohort)} patients with ${conceptLabel(condition)} were treated with ${conceptLabel(drug)}.`,
       };
     },
   },
   {
     id: "measurement-by-condition",
     title: "A measurement in patients with a condition",
-    description: "Mean latest value of a measurement and how many are above, within or below the reference range, in patients with a condition against all other patients.",
+    description:
+      "Mean latest value of a measurement and how many are above, within or below the reference range, in patients with a condition against all other patients.",
     patterns: [
-      re(`what\\s+(?:is|are)\\s+the\\s+(?:average|mean|typical)\\s+(?<measurement>.+?)\\s+(?:in|of|among|for)\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+)`),
-      re(`(?:average|mean)\\s+(?<measurement>.+?)\\s+(?:in|for|among)\\s+${P}\\s+${WITH}\\s+(?<condition>.+)`),
-      re(`how\\s+(?:high|low)\\s+is\\s+(?:the\\s+)?(?<measurement>.+?)\\s+(?:in|of|among)\\s+${P}\\s+${WITH}\\s+(?<condition>.+)`),
+      re(
+        `what\\s+(?:is|are)\\s+the\\s+(?:average|mean|typical)\\s+(?<measurement>.+?)\\s+(?:in|of|among|for)\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+)`,
+      ),
+      re(
+        `(?:average|mean)\\s+(?<measurement>.+?)\\s+(?:in|for|among)\\s+${P}\\s+${WITH}\\s+(?<condition>.+)`,
+      ),
+      re(
+        `how\\s+(?:high|low)\\s+is\\s+(?:the\\s+)?(?<measurement>.+?)\\s+(?:in|of|among)\\s+${P}\\s+${WITH}\\s+(?<condition>.+)`,
+      ),
     ],
     params: [
       { name: "measurement", kind: "measurement", description: "measurement (LOINC)" },
@@ -351,16 +487,28 @@ RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsN
        sum(CASE WHEN latest.valueAsNumber < latest.rangeLow THEN 1 ELSE 0 END) AS below`,
     async run(ctx, { measurement, condition }) {
       const members = await conditionCohort(ctx, condition);
-      return measurementComparison(ctx, measurement, "cohort", `patients with ${condition.display}`, members, [CONDITION_STEP(condition)]);
+      return measurementComparison(
+        ctx,
+        measurement,
+        "cohort",
+        `patients with ${condition.display}`,
+        members,
+        [CONDITION_STEP(condition)],
+      );
     },
   },
   {
     id: "measurement-by-drug",
     title: "A measurement in patients treated with a drug",
-    description: "Mean latest value of a measurement and its reference-range flags in patients exposed to a drug against all other patients (e.g. INR on warfarin, ALT on methotrexate).",
+    description:
+      "Mean latest value of a measurement and its reference-range flags in patients exposed to a drug against all other patients (e.g. INR on warfarin, ALT on methotrexate).",
     patterns: [
-      re(`what\\s+(?:is|are)\\s+the\\s+(?:average|mean|typical)\\s+(?<measurement>.+?)\\s+(?:in|of|among|for)\\s+${P}\\s+(?:who\\s+(?:are|were)\\s+)?${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`),
-      re(`(?:average|mean)\\s+(?<measurement>.+?)\\s+(?:in|for|among)\\s+${P}\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`),
+      re(
+        `what\\s+(?:is|are)\\s+the\\s+(?:average|mean|typical)\\s+(?<measurement>.+?)\\s+(?:in|of|among|for)\\s+${P}\\s+(?:who\\s+(?:are|were)\\s+)?${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`,
+      ),
+      re(
+        `(?:average|mean)\\s+(?<measurement>.+?)\\s+(?:in|for|among)\\s+${P}\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`,
+      ),
     ],
     params: [
       { name: "measurement", kind: "measurement", description: "measurement (LOINC)" },
@@ -377,17 +525,29 @@ RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsN
        stDev(latest.valueAsNumber) AS sd`,
     async run(ctx, { measurement, drug }) {
       const members = personSet(await personsCodedBy(ctx, drug, "DrugExposure"));
-      return measurementComparison(ctx, measurement, "cohort", `patients treated with ${drug.display}`, members, [DRUG_STEP(drug)]);
+      return measurementComparison(
+        ctx,
+        measurement,
+        "cohort",
+        `patients treated with ${drug.display}`,
+        members,
+        [DRUG_STEP(drug)],
+      );
     },
   },
   {
     id: "drugs-for-condition",
     title: "Drugs prescribed for a condition",
-    description: "The drugs of the medication requests whose reason is the condition (FHIR MedicationRequest -TREATS-> Condition), by number of patients.",
+    description:
+      "The drugs of the medication requests whose reason is the condition (FHIR MedicationRequest -TREATS-> Condition), by number of patients.",
     patterns: [
-      re(`(?:which|what)\\s+(?:drugs|medications|medicines|treatments|antibiotics)\\s+(?:are|were|is)\\s+(?:prescribed|used|given)\\s+(?:for|to\\s+treat|against)\\s+(?:an?\\s+)?(?<condition>.+)`),
+      re(
+        `(?:which|what)\\s+(?:drugs|medications|medicines|treatments|antibiotics)\\s+(?:are|were|is)\\s+(?:prescribed|used|given)\\s+(?:for|to\\s+treat|against)\\s+(?:an?\\s+)?(?<condition>.+)`,
+      ),
       re(`how\\s+(?:is|are)\\s+(?<condition>.+?)\\s+treated`),
-      re(`(?:which|what)\\s+(?:drugs|medications|medicines)\\s+do\\s+${P}\\s+with\\s+(?<condition>.+?)\\s+(?:take|get|receive)`),
+      re(
+        `(?:which|what)\\s+(?:drugs|medications|medicines)\\s+do\\s+${P}\\s+with\\s+(?<condition>.+?)\\s+(?:take|get|receive)`,
+      ),
     ],
     params: [{ name: "condition", kind: "condition", description: "the condition treated (SNOMED CT)" }],
     layers: ["l5", "l3"],
@@ -398,7 +558,9 @@ RETURN rx.display AS drug, rx.code AS rxnorm, rx.atcCode AS atc,
 ORDER BY patients DESC`,
     async run(ctx, { condition }) {
       const conditions = await codedBy(ctx, condition, "Condition");
-      const patients = new Set(conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x));
+      const patients = new Set(
+        conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x),
+      );
       const requests = await findAll(ctx.graph, "MedicationRequest", { reasonCode: condition.code });
       const byDrug = new Map<string, { patients: Set<string>; prescriptions: number }>();
       for (const r of requests) {
@@ -412,23 +574,42 @@ ORDER BY patients DESC`,
       }
       const allPatients = await ctx.graph.countWhere("Patient");
       const cohort: CountNode = { key: "cohort", value: patients.size, groups: [] };
-      const root: CountNode = { key: "patients", value: allPatients, groups: [[cohort, leaf("rest", allPatients - patients.size, true)]] };
+      const root: CountNode = {
+        key: "patients",
+        value: allPatients,
+        groups: [[cohort, leaf("rest", allPatients - patients.size, true)]],
+      };
       const rows = [...byDrug]
         .sort((a, b) => b[1].patients.size - a[1].patients.size || a[0].localeCompare(b[0]))
         .map(([code, e]) => {
           const node = subgroup(cohort, `drug:${code}`, e.patients.size);
           const c = ctx.dict.get("drug", code);
-          return { drug: c?.display ?? code, rxnorm: code, atc: c?.atc ?? null, patients: new CountCell(node), prescriptions: new DerivedCell(e.prescriptions, [node], true), share: rate(node, cohort) } as Record<string, RawCell>;
+          return {
+            drug: c?.display ?? code,
+            rxnorm: code,
+            atc: c?.atc ?? null,
+            patients: new CountCell(node),
+            prescriptions: new DerivedCell(e.prescriptions, [node], true),
+            share: rate(node, cohort),
+          } as Record<string, RawCell>;
         });
       return {
-        columns: [col("drug", "Drug"), col("rxnorm", "RxNorm", "code"), col("atc", "ATC", "code"), col("patients", "Patients", COUNT), col("prescriptions", "Prescriptions", COUNT), col("share", "Share of patients with the condition (%)", "percent")],
+        columns: [
+          col("drug", "Drug"),
+          col("rxnorm", "RxNorm", "code"),
+          col("atc", "ATC", "code"),
+          col("patients", "Patients", COUNT),
+          col("prescriptions", "Prescriptions", COUNT),
+          col("share", "Share of patients with the condition (%)", "percent"),
+        ],
         rows,
         roots: [root],
         plan: [
           `(SnomedConcept {code: ${condition.code}})<-[:CODED_BY]-(Condition) [l5 → l3]: distinct patientId`,
           `(MedicationRequest {reasonCode: ${condition.code}}) [l3] — the requests whose TREATS edge points at such a condition — grouped by RxNorm code`,
         ],
-        interpretation: (show) => `${rows.length} drugs were prescribed for ${conceptLabel(condition)} among ${show(cohort)} patients with the condition.`,
+        interpretation: (show) =>
+          `${rows.length} drugs were prescribed for ${conceptLabel(condition)} among ${show(cohort)} patients with the condition.`,
       };
     },
   },
@@ -437,8 +618,12 @@ ORDER BY patients DESC`,
     title: "Conditions that co-occur with a condition",
     description: "The ten conditions most often recorded in patients who have the given condition.",
     patterns: [
-      re(`(?:which|what)\\s+(?:other\\s+)?(?:conditions|diseases|diagnoses|comorbidities)\\s+(?:co-?occur|occur\\s+together|are\\s+common|are\\s+associated|are\\s+seen)\\s+(?:with|in\\s+${P}\\s+with)\\s+(?:an?\\s+)?(?<condition>.+)`),
-      re(`(?:what\\s+are\\s+the\\s+)?(?:common\\s+)?comorbidities\\s+(?:of|in|with)\\s+(?:${P}\\s+with\\s+)?(?<condition>.+)`),
+      re(
+        `(?:which|what)\\s+(?:other\\s+)?(?:conditions|diseases|diagnoses|comorbidities)\\s+(?:co-?occur|occur\\s+together|are\\s+common|are\\s+associated|are\\s+seen)\\s+(?:with|in\\s+${P}\\s+with)\\s+(?:an?\\s+)?(?<condition>.+)`,
+      ),
+      re(
+        `(?:what\\s+are\\s+the\\s+)?(?:common\\s+)?comorbidities\\s+(?:of|in|with)\\s+(?:${P}\\s+with\\s+)?(?<condition>.+)`,
+      ),
     ],
     params: [{ name: "condition", kind: "condition", description: "the index condition (SNOMED CT)" }],
     layers: ["l5", "l4"],
@@ -461,14 +646,28 @@ ORDER BY patients DESC LIMIT 10`,
         .slice(0, 10);
       const rows = counts.map((x) => {
         const node = subgroup(cohort, `co:${x.code}`, x.n);
-        return { condition: ctx.dict.name("condition", x.code), snomed: x.code, patients: new CountCell(node), share: rate(node, cohort) } as Record<string, RawCell>;
+        return {
+          condition: ctx.dict.name("condition", x.code),
+          snomed: x.code,
+          patients: new CountCell(node),
+          share: rate(node, cohort),
+        } as Record<string, RawCell>;
       });
       return {
-        columns: [col("condition", "Condition"), col("snomed", "SNOMED CT", "code"), col("patients", "Patients", COUNT), col("share", "Share of the cohort (%)", "percent")],
+        columns: [
+          col("condition", "Condition"),
+          col("snomed", "SNOMED CT", "code"),
+          col("patients", "Patients", COUNT),
+          col("share", "Share of the cohort (%)", "percent"),
+        ],
         rows,
         roots: [root],
-        plan: [CONDITION_STEP(condition), "the cohort's other ConditionOccurrence rows (l4, OMOP index of this graph version) grouped by SNOMED CT code; names from l5"],
-        interpretation: (show) => `The conditions most often recorded alongside ${conceptLabel(condition)}, among ${show(cohort)} patients who have it.`,
+        plan: [
+          CONDITION_STEP(condition),
+          "the cohort's other ConditionOccurrence rows (l4, OMOP index of this graph version) grouped by SNOMED CT code; names from l5",
+        ],
+        interpretation: (show) =>
+          `The conditions most often recorded alongside ${conceptLabel(condition)}, among ${show(cohort)} patients who have it.`,
       };
     },
   },
@@ -477,8 +676,12 @@ ORDER BY patients DESC LIMIT 10`,
     title: "Gender distribution of patients with a condition",
     description: "Patients with the condition by gender.",
     patterns: [
-      re(`(?:what\\s+is\\s+the\\s+)?(?:gender|sex)\\s+(?:distribution|split|breakdown|ratio)\\s+(?:of|among|in|for)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`),
-      re(`(?:how\\s+many\\s+)?(?:men\\s+and\\s+women|women\\s+and\\s+men|males\\s+and\\s+females)\\s+(?:have|with)\\s+(?<condition>.+)`),
+      re(
+        `(?:what\\s+is\\s+the\\s+)?(?:gender|sex)\\s+(?:distribution|split|breakdown|ratio)\\s+(?:of|among|in|for)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`,
+      ),
+      re(
+        `(?:how\\s+many\\s+)?(?:men\\s+and\\s+women|women\\s+and\\s+men|males\\s+and\\s+females)\\s+(?:have|with)\\s+(?<condition>.+)`,
+      ),
     ],
     params: [{ name: "condition", kind: "condition", description: "diagnosis (SNOMED CT)" }],
     layers: ["l5", "l4"],
@@ -494,7 +697,9 @@ RETURN p.genderSourceValue AS gender, count(p) AS patients`,
     title: "Age distribution of patients with a condition",
     description: "Patients with the condition by age band (age at the extraction date).",
     patterns: [
-      re(`(?:what\\s+is\\s+the\\s+)?age\\s+(?:distribution|breakdown|profile|structure)\\s+(?:of|among|in|for)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`),
+      re(
+        `(?:what\\s+is\\s+the\\s+)?age\\s+(?:distribution|breakdown|profile|structure)\\s+(?:of|among|in|for)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`,
+      ),
       re(`how\\s+old\\s+are\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+)`),
     ],
     params: [{ name: "condition", kind: "condition", description: "diagnosis (SNOMED CT)" }],
@@ -506,15 +711,20 @@ MATCH (p:OMOPPerson {personId: personId})
 WITH 2025 - p.yearOfBirth AS age
 RETURN CASE WHEN age < 30 THEN '18-29' WHEN age >= 80 THEN '80+' ELSE toString(age / 10 * 10) + '-' + toString(age / 10 * 10 + 9) END AS ageBand,
        count(*) AS patients`,
-    run: (ctx, { condition }) => distribution(ctx, condition, "ageBand", [...AGE_BANDS, "unknown"], "Age band", (k) => k),
+    run: (ctx, { condition }) =>
+      distribution(ctx, condition, "ageBand", [...AGE_BANDS, "unknown"], "Age band", (k) => k),
   },
   {
     id: "holder-distribution",
     title: "Where patients with a condition are held",
     description: "Patients with the condition per data holder (each holder's secure processing environment).",
     patterns: [
-      re(`(?:which|what)\\s+(?:data\\s+holders|hospitals|holders|sites|organisations|organizations|clinics)\\s+(?:have|hold|treat|see)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+?)(?:\\s+${P})?`),
-      re(`where\\s+are\\s+(?:the\\s+)?${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+?)(?:\\s+(?:held|treated|recorded))?`),
+      re(
+        `(?:which|what)\\s+(?:data\\s+holders|hospitals|holders|sites|organisations|organizations|clinics)\\s+(?:have|hold|treat|see)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+?)(?:\\s+${P})?`,
+      ),
+      re(
+        `where\\s+are\\s+(?:the\\s+)?${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+?)(?:\\s+(?:held|treated|recorded))?`,
+      ),
     ],
     params: [{ name: "condition", kind: "condition", description: "diagnosis (SNOMED CT)" }],
     layers: ["l5", "l4", "l1"],
@@ -524,14 +734,29 @@ WITH DISTINCT dx.personId AS personId
 MATCH (p:OMOPPerson {personId: personId})
 MATCH (h:Participant {slug: p.careSiteSourceValue})
 RETURN h.displayName AS holder, count(p) AS patients`,
-    run: (ctx, { condition }) => distribution(ctx, condition, "holder", [...new Set([...ctx.index.holders, ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug)])].sort(), "Data holder", holderName),
+    run: (ctx, { condition }) =>
+      distribution(
+        ctx,
+        condition,
+        "holder",
+        [
+          ...new Set([
+            ...ctx.index.holders,
+            ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug),
+          ]),
+        ].sort(),
+        "Data holder",
+        holderName,
+      ),
   },
   {
     id: "datasets-for-condition",
     title: "Datasets covering patients with a condition",
     description: "The HealthDCAT-AP datasets that include patients with the condition, and how many.",
     patterns: [
-      re(`(?:which|what)\\s+datasets\\s+(?:cover|include|contain|have|hold)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`),
+      re(
+        `(?:which|what)\\s+datasets\\s+(?:cover|include|contain|have|hold)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`,
+      ),
       re(`(?:which|what)\\s+datasets\\s+(?:are\\s+there\\s+)?(?:on|about|for)\\s+(?<condition>.+)`),
     ],
     params: [{ name: "condition", kind: "condition", description: "diagnosis (SNOMED CT)" }],
@@ -544,31 +769,55 @@ RETURN d.title AS dataset, d.publisher AS publisher, count(p) AS patients
 ORDER BY patients DESC`,
     async run(ctx, { condition }) {
       const conditions = await codedBy(ctx, condition, "Condition");
-      const patients = new Set(conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x));
+      const patients = new Set(
+        conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x),
+      );
       const datasets = await findAll(ctx.graph, "HealthDataset");
       const allPatients = await ctx.graph.countWhere("Patient");
       const cohort: CountNode = { key: "cohort", value: patients.size, groups: [] };
-      const root: CountNode = { key: "patients", value: allPatients, groups: [[cohort, leaf("rest", allPatients - patients.size, true)]] };
+      const root: CountNode = {
+        key: "patients",
+        value: allPatients,
+        groups: [[cohort, leaf("rest", allPatients - patients.size, true)]],
+      };
       const found: { d: (typeof datasets)[number]; n: number }[] = [];
       for (const d of datasets) {
-        const included = await ctx.graph.relationships({ id: d.id, types: ["INCLUDES"], direction: "out", limit: 10_000_000 });
+        const included = await ctx.graph.relationships({
+          id: d.id,
+          types: ["INCLUDES"],
+          direction: "out",
+          limit: 10_000_000,
+        });
         const n = included.reduce((s, r) => s + (patients.has(r.node.id) ? 1 : 0), 0);
         if (n > 0) found.push({ d, n });
       }
       found.sort((a, b) => b.n - a.n || a.d.id.localeCompare(b.d.id));
       const rows = found.map(({ d, n }) => {
         const node = subgroup(cohort, `dataset:${d.id}`, n);
-        return { dataset: str(d.properties.title) ?? d.id, id: d.id, publisher: str(d.properties.publisher) ?? null, patients: new CountCell(node), share: rate(node, cohort) } as Record<string, RawCell>;
+        return {
+          dataset: str(d.properties.title) ?? d.id,
+          id: d.id,
+          publisher: str(d.properties.publisher) ?? null,
+          patients: new CountCell(node),
+          share: rate(node, cohort),
+        } as Record<string, RawCell>;
       });
       return {
-        columns: [col("dataset", "Dataset"), col("id", "Id", "code"), col("publisher", "Publisher"), col("patients", "Patients with the condition", COUNT), col("share", "Share of those patients (%)", "percent")],
+        columns: [
+          col("dataset", "Dataset"),
+          col("id", "Id", "code"),
+          col("publisher", "Publisher"),
+          col("patients", "Patients with the condition", COUNT),
+          col("share", "Share of those patients (%)", "percent"),
+        ],
         rows,
         roots: [root],
         plan: [
           `(SnomedConcept {code: ${condition.code}})<-[:CODED_BY]-(Condition) [l5 → l3]: distinct patientId`,
           "(HealthDataset)-[:INCLUDES]->(Patient) [l2 → l3] for each dataset of the catalogue, intersected with those patients",
         ],
-        interpretation: (show) => `${rows.length} datasets of the catalogue include patients with ${conceptLabel(condition)} (${show(cohort)} patients have it).`,
+        interpretation: (show) =>
+          `${rows.length} datasets of the catalogue include patients with ${conceptLabel(condition)} (${show(cohort)} patients have it).`,
       };
     },
   },
@@ -577,19 +826,40 @@ ORDER BY patients DESC`,
     title: "ICD-10 code of a condition",
     description: "The ICD-10 code a SNOMED CT concept maps to (MAPS_TO in the ontology layer).",
     patterns: [
-      re(`(?:what\\s+is\\s+the\\s+|which\\s+is\\s+the\\s+)?icd-?\\s?10\\s+(?:code\\s+)?(?:for|of)\\s+(?:an?\\s+)?(?<condition>.+)`),
+      re(
+        `(?:what\\s+is\\s+the\\s+|which\\s+is\\s+the\\s+)?icd-?\\s?10\\s+(?:code\\s+)?(?:for|of)\\s+(?:an?\\s+)?(?<condition>.+)`,
+      ),
       re(`(?:how\\s+(?:does|is)\\s+)?(?<condition>.+?)\\s+map(?:s|ped)?\\s+to\\s+icd-?\\s?10`),
     ],
-    params: [{ name: "condition", kind: "condition", description: "a condition (name, SNOMED CT or ICD-10 code)" }],
+    params: [
+      { name: "condition", kind: "condition", description: "a condition (name, SNOMED CT or ICD-10 code)" },
+    ],
     layers: ["l5"],
     examples: ["What is the ICD-10 code for urinary tract infection?"],
     cypher: `MATCH (s:SnomedConcept {code: $condition})-[:MAPS_TO]->(i:ICD10Code)
 RETURN s.code AS snomed, s.display AS snomedDisplay, i.code AS icd10, i.display AS icd10Display, s.omopConceptId AS omopConceptId`,
     async run(ctx, { condition }) {
-      const maps = await ctx.graph.relationships({ id: condition.nodeId, types: ["MAPS_TO"], direction: "out", limit: 10 });
+      const maps = await ctx.graph.relationships({
+        id: condition.nodeId,
+        types: ["MAPS_TO"],
+        direction: "out",
+        limit: 10,
+      });
       return {
-        columns: [col("snomed", "SNOMED CT", "code"), col("snomedDisplay", "SNOMED CT name"), col("icd10", "ICD-10", "code"), col("icd10Display", "ICD-10 name"), col("omopConceptId", "OMOP concept", "code")],
-        rows: maps.map((m) => ({ snomed: condition.code, snomedDisplay: condition.display, icd10: str(m.node.properties.code) ?? null, icd10Display: str(m.node.properties.display) ?? null, omopConceptId: condition.omopConceptId })),
+        columns: [
+          col("snomed", "SNOMED CT", "code"),
+          col("snomedDisplay", "SNOMED CT name"),
+          col("icd10", "ICD-10", "code"),
+          col("icd10Display", "ICD-10 name"),
+          col("omopConceptId", "OMOP concept", "code"),
+        ],
+        rows: maps.map((m) => ({
+          snomed: condition.code,
+          snomedDisplay: condition.display,
+          icd10: str(m.node.properties.code) ?? null,
+          icd10Display: str(m.node.properties.display) ?? null,
+          omopConceptId: condition.omopConceptId,
+        })),
         roots: [],
         plan: [`(SnomedConcept {code: ${condition.code}})-[:MAPS_TO]->(ICD10Code) [l5]`],
         interpretation: () =>
@@ -604,7 +874,9 @@ RETURN s.code AS snomed, s.display AS snomedDisplay, i.code AS icd10, i.display 
     title: "Code of a clinical term",
     description: "Resolves a term to its SNOMED CT, ICD-10, RxNorm or LOINC code in the ontology layer.",
     patterns: [
-      re(`(?:what\\s+is\\s+the|which\\s+is\\s+the|which)\\s+(?:code|concept|snomed(?:\\s+ct)?\\s+code|rxnorm\\s+code|loinc\\s+code|loinc)\\s+(?:for|of|is)\\s+(?:an?\\s+)?(?<term>.+)`),
+      re(
+        `(?:what\\s+is\\s+the|which\\s+is\\s+the|which)\\s+(?:code|concept|snomed(?:\\s+ct)?\\s+code|rxnorm\\s+code|loinc\\s+code|loinc)\\s+(?:for|of|is)\\s+(?:an?\\s+)?(?<term>.+)`,
+      ),
       re(`(?:look\\s*up|find)\\s+(?:the\\s+)?(?:code|concept)\\s+(?:for|of)\\s+(?<term>.+)`),
     ],
     params: [{ name: "term", kind: "term", description: "any condition, drug or measurement name" }],
@@ -615,11 +887,30 @@ OPTIONAL MATCH (c)-[:MAPS_TO]->(i:ICD10Code)
 RETURN labels(c)[0] AS system, c.code AS code, c.display AS display, i.code AS icd10, c.omopConceptId AS omopConceptId`,
     async run(_ctx, { term }) {
       return {
-        columns: [col("system", "System"), col("code", "Code", "code"), col("display", "Name"), col("icd10", "ICD-10", "code"), col("omopConceptId", "OMOP concept", "code"), col("kind", "Kind")],
-        rows: [{ system: term.system, code: term.code, display: term.display, icd10: term.icd10?.code ?? null, omopConceptId: term.omopConceptId, kind: term.kind }],
+        columns: [
+          col("system", "System"),
+          col("code", "Code", "code"),
+          col("display", "Name"),
+          col("icd10", "ICD-10", "code"),
+          col("omopConceptId", "OMOP concept", "code"),
+          col("kind", "Kind"),
+        ],
+        rows: [
+          {
+            system: term.system,
+            code: term.code,
+            display: term.display,
+            icd10: term.icd10?.code ?? null,
+            omopConceptId: term.omopConceptId,
+            kind: term.kind,
+          },
+        ],
         roots: [],
-        plan: [`(${term.system === "SNOMED CT" ? "SnomedConcept" : term.system === "RxNorm" ? "RxNormConcept" : "LoincCode"} {code: ${term.code}}) [l5]`],
-        interpretation: () => `${term.display} is ${term.system} ${term.code}${term.icd10 ? ` (ICD-10 ${term.icd10.code})` : ""}${term.atc ? ` (ATC ${term.atc})` : ""}.`,
+        plan: [
+          `(${term.system === "SNOMED CT" ? "SnomedConcept" : term.system === "RxNorm" ? "RxNormConcept" : "LoincCode"} {code: ${term.code}}) [l5]`,
+        ],
+        interpretation: () =>
+          `${term.display} is ${term.system} ${term.code}${term.icd10 ? ` (ICD-10 ${term.icd10.code})` : ""}${term.atc ? ` (ATC ${term.atc})` : ""}.`,
       };
     },
   },
@@ -628,7 +919,9 @@ RETURN labels(c)[0] AS system, c.code AS code, c.display AS display, i.code AS i
     title: "Most common conditions",
     description: "The ten conditions recorded for the most patients (OMOP condition occurrences).",
     patterns: [
-      re(`(?:what|which)\\s+(?:are|were)\\s+the\\s+(?:most\\s+common|most\\s+frequent|commonest|top|most\\s+prevalent)\\s+(?:conditions|diagnoses|diseases)`),
+      re(
+        `(?:what|which)\\s+(?:are|were)\\s+the\\s+(?:most\\s+common|most\\s+frequent|commonest|top|most\\s+prevalent)\\s+(?:conditions|diagnoses|diseases)`,
+      ),
       re(`(?:the\\s+)?(?:most\\s+common|top|most\\s+frequent)\\s+(?:conditions|diagnoses|diseases)`),
     ],
     params: [],
@@ -644,8 +937,12 @@ ORDER BY patients DESC LIMIT 10`,
     title: "Most prescribed drugs",
     description: "The ten drugs with exposures for the most patients (OMOP drug exposures).",
     patterns: [
-      re(`(?:what|which)\\s+(?:are|were)\\s+the\\s+(?:most\\s+(?:common|commonly\\s+prescribed|frequently\\s+prescribed|prescribed|used)|top)\\s+(?:drugs|medications|medicines)`),
-      re(`(?:which|what)\\s+(?:drugs|medications|medicines)\\s+are\\s+(?:prescribed|used)\\s+(?:the\\s+)?most(?:\\s+often)?`),
+      re(
+        `(?:what|which)\\s+(?:are|were)\\s+the\\s+(?:most\\s+(?:common|commonly\\s+prescribed|frequently\\s+prescribed|prescribed|used)|top)\\s+(?:drugs|medications|medicines)`,
+      ),
+      re(
+        `(?:which|what)\\s+(?:drugs|medications|medicines)\\s+are\\s+(?:prescribed|used)\\s+(?:the\\s+)?most(?:\\s+often)?`,
+      ),
     ],
     params: [],
     layers: ["l4", "l5"],
@@ -660,7 +957,9 @@ ORDER BY patients DESC LIMIT 10`,
     title: "Patients treated with a drug",
     description: "How many patients have an exposure to a drug.",
     patterns: [
-      re(`how\\s+many\\s+${P}\\s+(?:are\\s+|were\\s+|have\\s+been\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+)`),
+      re(
+        `how\\s+many\\s+${P}\\s+(?:are\\s+|were\\s+|have\\s+been\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+)`,
+      ),
       re(`how\\s+many\\s+${P}\\s+(?:take|took|use|used|receive|received|get|got)\\s+(?<drug>.+)`),
     ],
     params: [{ name: "drug", kind: "drug", description: "drug (RxNorm)" }],
@@ -672,11 +971,26 @@ RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
       const exposed = personSet(await personsCodedBy(ctx, drug, "DrugExposure"));
       const { root, cohort } = cohortRoot(ctx, "exposed", exposed);
       return {
-        columns: [col("drug", "Drug"), col("rxnorm", "RxNorm", "code"), col("atc", "ATC", "code"), col("patients", "Patients", COUNT), col("share", "Share of all patients (%)", "percent")],
-        rows: [{ drug: drug.display, rxnorm: drug.code, atc: drug.atc ?? null, patients: new CountCell(cohort), share: rate(cohort, root) }],
+        columns: [
+          col("drug", "Drug"),
+          col("rxnorm", "RxNorm", "code"),
+          col("atc", "ATC", "code"),
+          col("patients", "Patients", COUNT),
+          col("share", "Share of all patients (%)", "percent"),
+        ],
+        rows: [
+          {
+            drug: drug.display,
+            rxnorm: drug.code,
+            atc: drug.atc ?? null,
+            patients: new CountCell(cohort),
+            share: rate(cohort, root),
+          },
+        ],
         roots: [root],
         plan: [DRUG_STEP(drug)],
-        interpretation: (show) => `${show(cohort)} of ${show(root)} patients were treated with ${conceptLabel(drug)}.`,
+        interpretation: (show) =>
+          `${show(cohort)} of ${show(root)} patients were treated with ${conceptLabel(drug)}.`,
       };
     },
   },
@@ -685,11 +999,15 @@ RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
     title: "Patients with a condition",
     description: "How many patients have a condition recorded.",
     patterns: [
-      re(`how\\s+many\\s+${P}\\s+(?:have|had|has|with|are\\s+diagnosed\\s+with|were\\s+diagnosed\\s+with|have\\s+been\\s+diagnosed\\s+with|suffer\\s+from|have\\s+had)\\s+(?:an?\\s+)?(?<condition>.+)`),
+      re(
+        `how\\s+many\\s+${P}\\s+(?:have|had|has|with|are\\s+diagnosed\\s+with|were\\s+diagnosed\\s+with|have\\s+been\\s+diagnosed\\s+with|suffer\\s+from|have\\s+had)\\s+(?:an?\\s+)?(?<condition>.+)`,
+      ),
       re(`how\\s+common\\s+is\\s+(?:an?\\s+)?(?<condition>.+)`),
       re(`(?:number|count)\\s+of\\s+${P}\\s+with\\s+(?:an?\\s+)?(?<condition>.+)`),
     ],
-    params: [{ name: "condition", kind: "condition", description: "diagnosis (SNOMED CT, or an ICD-10 code)" }],
+    params: [
+      { name: "condition", kind: "condition", description: "diagnosis (SNOMED CT, or an ICD-10 code)" },
+    ],
     layers: ["l5", "l4"],
     examples: ["How many patients have asthma?"],
     cypher: `MATCH (:SnomedConcept {code: $condition})<-[:CODED_BY]-(dx:ConditionOccurrence)
@@ -698,11 +1016,26 @@ RETURN count(DISTINCT dx.personId) AS patients`,
       const members = await conditionCohort(ctx, condition);
       const { root, cohort } = cohortRoot(ctx, "cohort", members);
       return {
-        columns: [col("condition", "Condition"), col("snomed", "SNOMED CT", "code"), col("icd10", "ICD-10", "code"), col("patients", "Patients", COUNT), col("share", "Share of all patients (%)", "percent")],
-        rows: [{ condition: condition.display, snomed: condition.code, icd10: condition.icd10?.code ?? null, patients: new CountCell(cohort), share: rate(cohort, root) }],
+        columns: [
+          col("condition", "Condition"),
+          col("snomed", "SNOMED CT", "code"),
+          col("icd10", "ICD-10", "code"),
+          col("patients", "Patients", COUNT),
+          col("share", "Share of all patients (%)", "percent"),
+        ],
+        rows: [
+          {
+            condition: condition.display,
+            snomed: condition.code,
+            icd10: condition.icd10?.code ?? null,
+            patients: new CountCell(cohort),
+            share: rate(cohort, root),
+          },
+        ],
         roots: [root],
         plan: [CONDITION_STEP(condition)],
-        interpretation: (show) => `${show(cohort)} of ${show(root)} patients have ${conceptLabel(condition)} recorded.`,
+        interpretation: (show) =>
+          `${show(cohort)} of ${show(root)} patients have ${conceptLabel(condition)} recorded.`,
       };
     },
   },

@@ -94,7 +94,38 @@ const SYNONYMS: Record<ConceptKind, Record<string, string[]>> = {
   },
 };
 
-const STOP = new Set(["a", "an", "the", "any", "of", "with", "in", "and", "or", "for", "to", "on", "by", "patients", "patient", "people", "persons", "level", "levels", "value", "values", "test", "serum", "plasma", "blood", "mass", "volume", "disorder", "disease", "mellitus"]);
+const STOP = new Set([
+  "a",
+  "an",
+  "the",
+  "any",
+  "of",
+  "with",
+  "in",
+  "and",
+  "or",
+  "for",
+  "to",
+  "on",
+  "by",
+  "patients",
+  "patient",
+  "people",
+  "persons",
+  "level",
+  "levels",
+  "value",
+  "values",
+  "test",
+  "serum",
+  "plasma",
+  "blood",
+  "mass",
+  "volume",
+  "disorder",
+  "disease",
+  "mellitus",
+]);
 
 export function normalizeTerm(term: string): string {
   return term
@@ -109,7 +140,12 @@ export function normalizeTerm(term: string): string {
     .trim();
 }
 
-const stem = (w: string) => (w.length > 4 && w.endsWith("es") && !w.endsWith("ses") ? w.slice(0, -2) : w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+const stem = (w: string) =>
+  w.length > 4 && w.endsWith("es") && !w.endsWith("ses")
+    ? w.slice(0, -2)
+    : w.length > 3 && w.endsWith("s") && !w.endsWith("ss")
+      ? w.slice(0, -1)
+      : w;
 
 function words(s: string): string[] {
   return normalizeTerm(s)
@@ -141,7 +177,9 @@ export function resolveTerm(dict: ConceptDictionary, kind: ConceptKind, raw: str
   // curated synonyms and exact names
   const synonym = candidates.find((c) => synonymsOf(c).includes(term));
   if (synonym) return { term: raw, concept: synonym, via: "synonym" };
-  const named = candidates.find((c) => normalizeTerm(c.display) === term || (c.icd10 && normalizeTerm(c.icd10.display) === term));
+  const named = candidates.find(
+    (c) => normalizeTerm(c.display) === term || (c.icd10 && normalizeTerm(c.icd10.display) === term),
+  );
   if (named) return { term: raw, concept: named, via: "name" };
   // every word of the term found at the start of a word of the name (ICD-10 names count for conditions)
   const want = words(term).filter((w) => !STOP.has(w));
@@ -151,9 +189,11 @@ export function resolveTerm(dict: ConceptDictionary, kind: ConceptKind, raw: str
     for (const text of [c.display, c.icd10?.display ?? "", ...synonymsOf(c)]) {
       if (!text) continue;
       const have = words(text);
-      if (!want.every((w) => have.some((h) => h.startsWith(w) || (w.startsWith(h) && h.length >= 4)))) continue;
+      if (!want.every((w) => have.some((h) => h.startsWith(w) || (w.startsWith(h) && h.length >= 4))))
+        continue;
       const score = want.length / have.length;
-      if (!best || score > best.score || (score === best.score && text.length < best.len)) best = { c, score, len: text.length };
+      if (!best || score > best.score || (score === best.score && text.length < best.len))
+        best = { c, score, len: text.length };
     }
   }
   return best ? { term: raw, concept: best.c, via: "words" } : null;

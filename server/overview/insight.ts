@@ -1,6 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph/store";
+import type { Db } from "../storage/database";
 import { createConceptCache } from "../analytics/concepts";
 import { createOmopIndexCache } from "../analytics/omop-index";
 import { createAnalyticsService } from "../analytics/service";
@@ -14,15 +15,29 @@ import { createOverviewService } from "./service";
  * dictionary per graph version (server/analytics): analytics, federated cohorts, questions,
  * EEHRxF coverage and the persona overview.
  */
-export function createInsightServices(deps: { graph: GraphStore; audit: AuditLog; config: Pick<Config, "federatedK" | "nlqProxyUrl" | "upstreamTimeoutMs"> }) {
-  const { graph, audit, config } = deps;
+export function createInsightServices(deps: {
+  db?: Db;
+  graph: GraphStore;
+  audit: AuditLog;
+  config: Pick<Config, "federatedK" | "nlqProxyUrl" | "upstreamTimeoutMs">;
+}) {
+  const { db, graph, audit, config } = deps;
   const omop = createOmopIndexCache(graph);
   const concepts = createConceptCache(graph);
   const k = config.federatedK;
   return {
     analytics: createAnalyticsService({ graph, omop, concepts, k }),
-    federated: createFederatedService({ graph, omop, concepts, audit, k }),
-    nlq: createNlqService({ graph, omop, concepts, audit, k, proxyUrl: config.nlqProxyUrl, timeoutMs: config.upstreamTimeoutMs }),
+    federated: createFederatedService({ graph, omop, concepts, audit, db, k }),
+    nlq: createNlqService({
+      graph,
+      omop,
+      concepts,
+      audit,
+      db,
+      k,
+      proxyUrl: config.nlqProxyUrl,
+      timeoutMs: config.upstreamTimeoutMs,
+    }),
     eehrxf: createEehrxfService(graph),
     overview: createOverviewService(graph),
   };

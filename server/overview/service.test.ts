@@ -21,13 +21,23 @@ describe("persona overview", () => {
   it("shows the signals each persona cares about, scoped to its organisation", async () => {
     const researcher = await insight.overview.forUser(RESEARCHER, null);
     const ids = researcher.signals.map((s) => s.id);
-    expect(ids).toEqual(expect.arrayContaining(["contracts-active", "open-tasks", "pending-approvals", "expiring-permits", "new-datasets"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "contracts-active",
+        "open-tasks",
+        "pending-approvals",
+        "expiring-permits",
+        "new-datasets",
+      ]),
+    );
     // PharmaCo holds three active contracts in the synthetic marketplace
     expect(researcher.signals.find((s) => s.id === "contracts-active")?.value).toBe(3);
     const regulator = await insight.overview.forUser(REGULATOR, null);
     expect(regulator.signals.find((s) => s.id === "pending-approvals")?.value).toBe(1);
     const clinic = await insight.overview.forUser(CLINIC, null);
-    expect(clinic.signals.find((s) => s.id === "patients")?.value).toBe(await insight.graph.countWhere("Patient", { holder: "alphaklinik-berlin" }));
+    expect(clinic.signals.find((s) => s.id === "patients")?.value).toBe(
+      await insight.graph.countWhere("Patient", { holder: "alphaklinik-berlin" }),
+    );
     const patient = await insight.overview.forUser(PATIENT1, null);
     expect(patient.layers).toEqual([]);
     expect(patient.signals.find((s) => s.id === "record-conditions")?.value).toBeGreaterThan(0);
@@ -37,22 +47,37 @@ describe("persona overview", () => {
     const without = await insight.overview.forUser(REGULATOR, null, {});
     expect(without.accessBody).toBe("unavailable");
     expect(without.notes.join(" ")).toMatch(/access-body module is not available/);
-    const failing = await insight.overview.forUser(REGULATOR, null, { accessBody: { workQueue: () => Promise.reject(new Error("down")) } });
+    const failing = await insight.overview.forUser(REGULATOR, null, {
+      accessBody: { workQueue: () => Promise.reject(new Error("down")) },
+    });
     expect(failing.accessBody).toBe("unavailable");
     expect(failing.signals.length).toBeGreaterThan(0);
     const working = await insight.overview.forUser(REGULATOR, null, {
       accessBody: {
-        workQueue: async () => ({ items: [{ kind: "application", state: "RECEIVED", waitingOn: "access body", overdue: true }, { kind: "finding", state: "OPEN", waitingOn: "organisation", overdue: false }] }),
+        workQueue: async () => ({
+          items: [
+            { kind: "application", state: "RECEIVED", waitingOn: "access body", overdue: true },
+            { kind: "finding", state: "OPEN", waitingOn: "organisation", overdue: false },
+          ],
+        }),
         listPermits: async () => [{ state: "ACTIVE", validUntil: "2000-01-01" }],
       },
     });
     expect(working.accessBody).toBe("available");
-    expect(working.signals.find((s) => s.id === "ab-open-tasks")).toMatchObject({ value: 1, detail: "1 overdue", source: "access-body" });
+    expect(working.signals.find((s) => s.id === "ab-open-tasks")).toMatchObject({
+      value: 1,
+      detail: "1 overdue",
+      source: "access-body",
+    });
   });
 
   it("lets a caller choose among their own roles only (an operator may open any)", async () => {
-    expect((await insight.overview.forUser(RESEARCHER, "CONNECTOR_USER_PARTICIPANT")).persona.role).toBe("CONNECTOR_USER_PARTICIPANT");
-    await expect(insight.overview.forUser(RESEARCHER, "HDAB_AUTHORITY")).rejects.toMatchObject({ status: 403 });
+    expect((await insight.overview.forUser(RESEARCHER, "CONNECTOR_USER_PARTICIPANT")).persona.role).toBe(
+      "CONNECTOR_USER_PARTICIPANT",
+    );
+    await expect(insight.overview.forUser(RESEARCHER, "HDAB_AUTHORITY")).rejects.toMatchObject({
+      status: 403,
+    });
     await expect(insight.overview.forUser(RESEARCHER, "wizard")).rejects.toMatchObject({ status: 400 });
     expect((await insight.overview.forUser(ADMIN, "researcher")).persona.role).toBe("DATA_USER");
   });
