@@ -19,6 +19,7 @@ export const NAV_ITEMS: NavItem[] = [
   },
   { to: "/patients", label: "Patients", roles: ["DATA_HOLDER", "CONNECTOR_ADMIN"], group: "Care" },
   { to: "/my-record", label: "My record", roles: ["PATIENT"], group: "Care" },
+  { to: "/devices", label: "Devices and app", roles: ["PATIENT"], group: "Care" },
   // access body (issue 5)
   { to: "/access-body", label: "Access body", roles: ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"], group: "Governance" },
   { to: "/access-body/report", label: "Activity report", roles: ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"], group: "Governance" },

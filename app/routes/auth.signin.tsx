@@ -45,6 +45,12 @@ export default function SignIn() {
         </a>{" "}
         <span className="muted">via {issuer}</span>
       </p>
+      <p>
+        <a className="button ghost" href={`/auth/wallet?${new URLSearchParams({ returnTo }).toString()}`} data-testid="signin-wallet">
+          Sign in with your EU Digital Identity Wallet
+        </a>{" "}
+        <span className="muted">patients: your wallet&apos;s name and date of birth are matched to your record</span>
+      </p>
       {embedded ? (
         <>
           <h2>Demonstration accounts</h2>
