@@ -1,0 +1,141 @@
+import { knownOrganisation, slugOfDid } from "../../../server/dataspace/organisations";
+
+/**
+ * Connector records (negotiations, transfers, assets) reduced to what the views show. Records
+ * are loose JSON-LD objects from the connector or the demonstration fixtures: every field is
+ * optional and read defensively.
+ */
+
+type Rec = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** display names by DID and by context id, from the participant list */
+export type NameBook = Map<string, string>;
+
+export function nameBook(
+  participants: { participantId: string; did: string; displayName: string }[],
+): NameBook {
+  const book: NameBook = new Map();
+  for (const p of participants) {
+    if (p.did) book.set(p.did, p.displayName);
+    book.set(p.participantId, p.displayName);
+  }
+  return book;
+}
+
+/** The counter-party's display name: the participant list, the built-in table, else the id itself. */
+export function counterPartyName(id: string, address: string, book?: NameBook): string {
+  if (id) {
+    return book?.get(id) ?? knownOrganisation(id, slugOfDid(id))?.displayName ?? id;
+  }
+  // a DSP address ends in /<context id>/2025-1
+  const m = /\/([^/]+)\/2025-1\/?$/.exec(address);
+  if (m) return book?.get(decodeURIComponent(m[1])) ?? decodeURIComponent(m[1]);
+  return address || "unknown";
+}
+
+export interface NegotiationView {
+  id: string;
+  state: string;
+  type: string;
+  assetId: string;
+  counterPartyId: string;
+  counterPartyName: string;
+  counterPartyAddress: string;
+  contractId: string;
+  errorDetail: string;
+  createdAt: number | null;
+  stateTimestamp: number | null;
+  demo: boolean;
+}
+
+export function toNegotiationView(r: Rec, book?: NameBook): NegotiationView {
+  const counterPartyId = str(r.counterPartyId);
+  const counterPartyAddress = str(r.counterPartyAddress);
+  return {
+    id: str(r["@id"]),
+    state: str(r.state),
+    type: str(r.type),
+    assetId: str(r.assetId),
+    counterPartyId,
+    counterPartyName: counterPartyName(counterPartyId, counterPartyAddress, book),
+    counterPartyAddress,
+    contractId: str(r.contractId) || str(r.contractAgreementId),
+    errorDetail: str(r.errorDetail),
+    createdAt: num(r.createdAt),
+    stateTimestamp: num(r.stateTimestamp),
+    demo: r._demo === true,
+  };
+}
+
+export interface TransferView {
+  id: string;
+  state: string;
+  type: string;
+  assetId: string;
+  contractId: string;
+  transferType: string;
+  counterPartyId: string;
+  counterPartyName: string;
+  counterPartyAddress: string;
+  errorDetail: string;
+  createdAt: number | null;
+  stateTimestamp: number | null;
+  demo: boolean;
+}
+
+export function toTransferView(r: Rec, book?: NameBook): TransferView {
+  const counterPartyId = str(r.counterPartyId);
+  const counterPartyAddress = str(r.counterPartyAddress);
+  return {
+    id: str(r["@id"]),
+    state: str(r.state),
+    type: str(r.type),
+    assetId: str(r.assetId),
+    contractId: str(r.contractId),
+    transferType: str(r.transferType),
+    counterPartyId,
+    counterPartyName: counterPartyName(counterPartyId, counterPartyAddress, book),
+    counterPartyAddress,
+    errorDetail: str(r.errorDetail),
+    createdAt: num(r.createdAt),
+    stateTimestamp: num(r.stateTimestamp),
+    demo: r._demo === true,
+  };
+}
+
+export interface AssetView {
+  id: string;
+  name: string;
+  description: string;
+  contentType: string;
+  version: string;
+  dataAddressType: string;
+  baseUrl: string;
+  demo: boolean;
+}
+
+export function toAssetView(a: Rec): AssetView {
+  const props = (a.properties && typeof a.properties === "object" ? a.properties : {}) as Rec;
+  const da = (a.dataAddress && typeof a.dataAddress === "object" ? a.dataAddress : {}) as Rec;
+  return {
+    id: str(a["@id"]),
+    name: str(a.name) || str(a["@id"]),
+    description: str(a.description),
+    contentType: str(a.contenttype),
+    version: str(props.version),
+    dataAddressType: str(da.type),
+    baseUrl: str(da.baseUrl),
+    demo: a._demo === true,
+  };
+}
+
+/** newest first by the state timestamp (else creation), records without either last */
+export function newestFirst<T extends { stateTimestamp: number | null; createdAt: number | null }>(
+  list: T[],
+): T[] {
+  return [...list].sort(
+    (a, b) => (b.stateTimestamp ?? b.createdAt ?? 0) - (a.stateTimestamp ?? a.createdAt ?? 0),
+  );
+}

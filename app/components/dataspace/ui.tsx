@@ -1,0 +1,187 @@
+import { Form, NavLink, useFetcher, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+import type { Role } from "../../../server/auth/personas";
+import { Badge } from "../ui/Badge";
+import { stateTone } from "./states";
+
+/** Small shared pieces of the dataspace views (browser-safe). */
+
+const ANY_DATASPACE: readonly Role[] = [
+  "CONNECTOR_ADMIN",
+  "CONNECTOR_USER_PARTICIPANT",
+  "DATA_HOLDER",
+  "DATA_USER",
+];
+const SUBNAV: { to: string; label: string; roles: readonly Role[] }[] = [
+  { to: "/dataspace", label: "Overview", roles: ANY_DATASPACE },
+  {
+    to: "/discover",
+    label: "Discover",
+    roles: [...ANY_DATASPACE, "HDAB_AUTHORITY", "TRUST_CENTER_OPERATOR"],
+  },
+  { to: "/negotiate", label: "Negotiate", roles: ANY_DATASPACE },
+  { to: "/negotiations", label: "Negotiations", roles: ANY_DATASPACE },
+  { to: "/transfers", label: "Transfers", roles: ANY_DATASPACE },
+  { to: "/tasks", label: "Tasks", roles: ANY_DATASPACE },
+  { to: "/share", label: "Share data", roles: ["CONNECTOR_ADMIN", "DATA_HOLDER"] },
+  {
+    to: "/onboarding",
+    label: "Participants",
+    roles: [...ANY_DATASPACE, "HDAB_AUTHORITY", "TRUST_CENTER_OPERATOR"],
+  },
+];
+
+/** The dataspace views' own navigation, above each page; only the views the roles may open. */
+export function DataspaceNav({ roles }: { roles: readonly string[] }) {
+  const items = SUBNAV.filter((i) => i.roles.some((r) => roles.includes(r)));
+  return (
+    <nav className="ds-subnav" aria-label="Dataspace" data-testid="dataspace-nav">
+      {items.map((i) => (
+        <NavLink key={i.to} to={i.to} end={i.to === "/dataspace"}>
+          {i.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+/** An admin's choice of participant context (GET form, submitted on change; a button without JavaScript). */
+export function ParticipantPicker({
+  acting,
+  label = "Acting as participant",
+  keep = {},
+}: {
+  acting: {
+    participantId: string | null;
+    canChoose: boolean;
+    displayName: string;
+    did: string;
+    choices: { participantId: string; displayName: string; role: string }[];
+  };
+  label?: string;
+  /** other query parameters to keep */
+  keep?: Record<string, string>;
+}) {
+  const submit = useSubmit();
+  if (!acting.canChoose) {
+    return acting.participantId ? (
+      <p className="ds-acting" data-testid="acting-participant">
+        <span className="muted">Participant:</span> <strong>{acting.displayName}</strong>{" "}
+        <code className="wrap">{acting.did}</code>
+      </p>
+    ) : null;
+  }
+  return (
+    <Form
+      method="get"
+      className="ds-picker"
+      data-testid="participant-picker"
+      onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}
+    >
+      {Object.entries(keep).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
+      <label className="filter">
+        <span>{label}</span>
+        <select name="participant" defaultValue={acting.participantId ?? ""} data-testid="participant-select">
+          {acting.choices.map((c) => (
+            <option key={c.participantId} value={c.participantId}>
+              {c.displayName}
+              {c.role ? ` (${c.role.replaceAll("_", " ").toLowerCase()})` : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      <noscript>
+        <button type="submit" className="button small">
+          Show
+        </button>
+      </noscript>
+    </Form>
+  );
+}
+
+export function StateBadge({ state, testId }: { state: string; testId?: string }) {
+  return (
+    <Badge tone={stateTone(state)} testId={testId}>
+      {state || "unknown"}
+    </Badge>
+  );
+}
+
+export function DemoBadge() {
+  return (
+    <span title="A bundled demonstration record, not a live connector record">
+      <Badge tone="neutral">demonstration record</Badge>
+    </span>
+  );
+}
+
+/** A service failure as the views show it: the message, and the upstream detail when there is one. */
+export function ErrorNotice({
+  error,
+  testId,
+  children,
+}: {
+  error: { error: string; detail?: string | null } | null | undefined;
+  testId?: string;
+  children?: ReactNode;
+}) {
+  if (!error) return null;
+  return (
+    <div className="notice error" role="alert" data-testid={testId}>
+      <strong>{error.error}</strong>
+      {error.detail ? <p className="ds-detail">{error.detail}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+/**
+ * Loads `url` with a fetcher every `ms` while `active` (one request at a time). Answers the
+ * fetcher, whose `data` is the latest answer.
+ */
+export function usePolledFetcher<T>(url: string, ms: number, active: boolean) {
+  const fetcher = useFetcher<T>();
+  const latest = useRef(fetcher);
+  latest.current = fetcher;
+  useEffect(() => {
+    if (!active) return;
+    const id = window.setInterval(() => {
+      if (latest.current.state === "idle") latest.current.load(url);
+    }, ms);
+    return () => window.clearInterval(id);
+  }, [url, ms, active]);
+  return fetcher;
+}
+
+/** "14:05:09 UTC" (fixed locale and zone: the server render and the browser agree) */
+export function formatTime(ms: number | null | undefined): string {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) return "";
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}
+
+/** "3 Jun 2025, 08:01:03 UTC" */
+export function formatStamp(ms: number | null | undefined): string {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) return "";
+  const d = new Date(ms);
+  const date = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(d);
+  return `${date}, ${formatTime(ms)}`;
+}
+
+/** the short form of a long id for tables: the first 8 characters of a UUID, the whole id otherwise */
+export function shortId(id: string): string {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id) ? `${id.slice(0, 8)}…` : id;
+}
+
+export const roleLabel = (role: string) => (role ? role.replaceAll("_", " ").toLowerCase() : "");
+
+/** `?participant=` for admins' links, so that a detail opens in the context it was listed in */
+export function participantQuery(acting: { canChoose: boolean; participantId: string | null }): string {
+  return acting.canChoose && acting.participantId
+    ? `?participant=${encodeURIComponent(acting.participantId)}`
+    : "";
+}
