@@ -168,6 +168,8 @@ export default function Discover() {
         aria-label="Search the dataspace"
         className="card filters"
         data-testid="discover-filters"
+        // a submitted search needs no pending type-ahead submission after it
+        onSubmit={() => clearTimeout(typing.current)}
         onChange={(e) => {
           if (e.target instanceof HTMLSelectElement) send(e.currentTarget, 0);
         }}
