@@ -58,7 +58,7 @@ function PersonaSwitcher({ demo, current }: { demo: Demo; current: string }) {
         {demo.personas.map((p) => (
           <li key={p.username}>
             {/* a document navigation: the persona is the app's basename */}
-            <a href={`/as/${p.username}${section}`} aria-current={p.username === current ? "true" : undefined} data-testid={`switch-${p.username}`} style={{ color: "var(--ink)" }}>
+            <a href={`/as/${p.username}${section}`} aria-current={p.username === current ? "true" : undefined} data-testid={`switch-${p.username}`} data-persona-switch style={{ color: "var(--ink)" }}>
               {p.name} <span className="muted">· {p.organisation}</span>
             </a>
           </li>

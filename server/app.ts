@@ -122,7 +122,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
   if (config.appMode === "static") {
     const mode = config.env === "production" ? "production" : "development";
-    mountStaticMode(app, { build, services, mode, publicOrigin });
+    mountStaticMode(app, { build, services, mode, publicOrigin: new URL(config.publicUrl).origin });
   }
 
   app.all(

@@ -59,6 +59,8 @@ export interface Services {
 }
 
 export async function createServices(config: Config): Promise<Services> {
+  // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
+  if (config.appMode === "static") return (await import("./static-mode/replay")).createStaticServices(config);
   const db = openDatabase(config.dataDir);
   const audit = createAuditLog(db);
   const graph = config.neo4j ? await createNeo4jGraphStore(config.neo4j, audit) : createSqliteGraphStore(db, audit);

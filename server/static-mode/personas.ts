@@ -1,0 +1,95 @@
+import { findPersona, PERSONAS, type Persona } from "../auth/personas";
+import type { SessionRecord, SessionStore } from "../auth/sessions";
+import type { SessionUser } from "../auth/user";
+import type { OidcClient } from "../auth/oidc-client";
+import { safeRedirect } from "../auth/safe-redirect";
+
+/**
+ * Personas in static mode. The persona is part of the path: `/as/<username>/...` is the app with
+ * the Remix basename `/as/<username>`, so every link, form and fetcher a view renders keeps the
+ * persona, and each browser tab keeps its own (a cookie would be shared by all tabs). The same
+ * paths work on a plain static file server for the export.
+ */
+
+export const PERSONA_PREFIX = "/as/";
+const PERSONA_PATH = /^\/as\/([a-z0-9][a-z0-9_-]*?)(?=\/|\.data$|$)/;
+
+export const personaBasename = (username: string) => `${PERSONA_PREFIX}${username}`;
+
+/** the persona a path names (`/as/clinic/catalogue`, `/as/clinic.data`), or null */
+export function personaOfPath(pathname: string): string | null {
+  return PERSONA_PATH.exec(pathname)?.[1] ?? null;
+}
+
+/** the path inside the persona's app: `/as/clinic/catalogue` → `/catalogue` */
+export function stripPersona(pathname: string): string {
+  const m = PERSONA_PATH.exec(pathname);
+  if (!m) return pathname;
+  const rest = pathname.slice(m[0].length);
+  return rest.startsWith("/") ? rest : `/${rest.replace(/^\.data$/, "")}`;
+}
+
+/** the session user a persona stands for: the same fields the OIDC callback builds from its claims */
+export function personaUser(p: Persona): SessionUser {
+  return {
+    sub: p.username,
+    username: p.username,
+    name: p.name,
+    email: p.email,
+    roles: [...p.roles],
+    organisation: p.organisation,
+    participantDid: p.participantDid,
+    patientId: p.roles.includes("PATIENT") ? p.patientId : undefined,
+  };
+}
+
+export function userForRequest(request: Request): SessionUser | null {
+  const name = personaOfPath(new URL(request.url).pathname);
+  const persona = name ? findPersona(name) : undefined;
+  return persona ? personaUser(persona) : null;
+}
+
+export const STATIC_PERSONAS = PERSONAS.map((p) => p.username);
+
+/** the session store of static mode: the persona in the path is the session */
+export function personaSessions(): SessionStore {
+  const read = (request: Request): SessionRecord | null => {
+    const user = userForRequest(request);
+    return user ? { user, idToken: undefined, createdAt: 0, expiresAt: Number.MAX_SAFE_INTEGER } : null;
+  };
+  return {
+    create() {
+      throw new Error("static mode has no sessions: the persona is part of the path (/as/<persona>/...)");
+    },
+    read,
+    userFromRequest: async (request) => read(request)?.user ?? null,
+    destroy: (request) => ({ record: read(request), setCookie: "app-auth.session-token=; Path=/; Max-Age=0" }),
+    purgeExpired: () => 0,
+  };
+}
+
+const redirectTo = (location: string) => new Response(null, { status: 302, headers: { Location: location } });
+
+/**
+ * Sign-in in static mode is the persona switcher: /auth/login?login_hint=clinic&returnTo=/catalogue
+ * goes to /as/clinic/catalogue; without a known hint, and for logout, to the persona chooser.
+ */
+export function staticSignIn(): OidcClient {
+  return {
+    issuer: "static mode (persona switcher, no identity provider)",
+    async login(request) {
+      const url = new URL(request.url);
+      const hint = url.searchParams.get("login_hint") ?? "";
+      const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
+      if (findPersona(hint)) return redirectTo(`${personaBasename(hint)}${returnTo === "/" ? "/" : returnTo}`);
+      return redirectTo(`/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
+    },
+    async callback() {
+      return redirectTo("/auth/signin");
+    },
+    async logout() {
+      return redirectTo("/auth/signin");
+    },
+    probe: async () => true,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Services } from "../services";
+import { FixtureBook } from "./fixture-book";
+import { REGISTRY, type MethodEntry, type Registry } from "./registry";
+import { recordableError } from "./replay";
+
+/**
+ * The recording side of static mode: wraps the live services named in the registry so that every
+ * read call a view makes (outermost calls only: a method calling another method of its own service
+ * runs unwrapped) lands in a FixtureBook with its result, or with its ApiError.
+ */
+
+export interface Recording {
+  services: Services;
+  book: FixtureBook;
+  /** calls of methods the registry does not classify (recorded as reads; listed by `npm run fixtures`) */
+  unclassified: Set<string>;
+  /** services views used that the registry does not name (static mode cannot answer them) */
+  unregistered: Set<string>;
+}
+
+/** members of the container that static mode provides itself */
+const INFRASTRUCTURE = new Set(["config", "sessions", "oidc", "embeddedIdp", "officeHours", "runtime", "close"]);
+
+function isPromise(v: unknown): v is Promise<unknown> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
+const toJson = (v: unknown) => (v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown));
+
+export function recordServices(live: Services, opts: { registry?: Registry; overrides?: Partial<Services> } = {}): Recording {
+  const registry = opts.registry ?? REGISTRY;
+  const overrides = (opts.overrides ?? {}) as Record<string, unknown>;
+  const book = new FixtureBook();
+  const unclassified = new Set<string>();
+  const unregistered = new Set<string>();
+  const wrapped: Record<string, unknown> = {};
+
+  for (const [name, entry] of Object.entries(registry)) {
+    if (!entry) continue;
+    const target = (live as unknown as Record<string, Record<string, unknown> | undefined>)[name];
+    if (!target) continue;
+    const methods = entry.methods as Record<string, MethodEntry | undefined>;
+    wrapped[name] = new Proxy(target, {
+      get(t, prop, receiver) {
+        const value = Reflect.get(t, prop, receiver) as unknown;
+        if (typeof prop === "symbol" || typeof value !== "function") return value;
+        const m = methods[prop];
+        if (m && m.kind !== "read") return (value as (...a: unknown[]) => unknown).bind(t);
+        return (...callArgs: unknown[]) => {
+          if (!m) unclassified.add(`${name}.${prop}`);
+          const args = m?.key ? m.key(callArgs) : callArgs;
+          let out: unknown;
+          try {
+            out = (value as (...a: unknown[]) => unknown).apply(t, callArgs);
+          } catch (e) {
+            const error = recordableError(e);
+            if (error) book.add(name, prop, args, { error, sync: true });
+            throw e;
+          }
+          if (!isPromise(out)) {
+            book.add(name, prop, args, { result: toJson(out), sync: true });
+            return out;
+          }
+          return out.then(
+            (v) => {
+              book.add(name, prop, args, { result: toJson(v) });
+              return v;
+            },
+            (e: unknown) => {
+              const error = recordableError(e);
+              if (error) book.add(name, prop, args, { error });
+              throw e;
+            },
+          );
+        };
+      },
+    });
+  }
+
+  const services = new Proxy(live, {
+    get(t, prop, receiver) {
+      if (typeof prop === "string" && prop in overrides) return overrides[prop];
+      if (typeof prop === "string" && prop in wrapped) return wrapped[prop];
+      const value = Reflect.get(t, prop, receiver) as unknown;
+      if (typeof prop === "string" && !INFRASTRUCTURE.has(prop) && typeof value === "object" && value !== null) unregistered.add(prop);
+      return value;
+    },
+  });
+  return { services, book, unclassified, unregistered };
+}

@@ -1,0 +1,283 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { PURPOSES, purposeLabel } from "../access-body/periods";
+import { healthDatasetSchema } from "../catalogue/service";
+import type { Services } from "../services";
+
+/**
+ * Static mode's registry: which services views may use without a server behind them, and how
+ * each method behaves there. One entry per service method.
+ *
+ * - `read`: recorded by `npm run fixtures` (while it walks every view for every persona through
+ *   the real loaders) and answered from `fixtures/static/<service>/<method>.json` in static mode.
+ *   A call with arguments that were never recorded throws FixtureMissingError, naming the fixture.
+ * - `write`: refused in static mode with ApiError 403 "This is a demonstration: changes are not
+ *   saved" (the views show that text where they show any refused change).
+ * - `local`: answered in place, without fixtures (constants such as `graph.kind`).
+ *
+ * `schema`: the zod schema of the route the fixture stands in for, where one exists; the fixture
+ * test parses every recorded result with it.
+ * `onMissing: "not-found"`: for drill-downs whose arguments are unbounded (the node inspector of
+ * the graph explorer): an unrecorded call answers ApiError 404, which those views show in place.
+ * Such misses are still counted, so a test can tell them apart.
+ *
+ * Adding a capability (see docs/desktop.md, "Static mode"): add `<service>: { methods: { ... } }`
+ * below with every method classified, add its views' entry paths to WALK.start if no link leads
+ * there, then run `npm run fixtures` and commit fixtures/static/.
+ */
+
+export type MethodKind = "read" | "write" | "local";
+
+export interface MethodEntry {
+  kind: MethodKind;
+  schema?: z.ZodType;
+  onMissing?: "error" | "not-found";
+  /** the arguments that make the key, when some must not (a request's cookie header) */
+  key?: (args: unknown[]) => unknown[];
+}
+
+type Methods<S> = { [K in keyof S as S[K] extends (...args: never[]) => unknown ? K : never]?: MethodEntry };
+
+export interface ServiceEntry<S> {
+  methods: Methods<S>;
+  /** non-function members and local methods (kind "local"), answered without fixtures */
+  local?: Partial<S>;
+}
+
+export type Registry = { [K in keyof Services]?: ServiceEntry<Services[K]> };
+
+const read = (schema?: z.ZodType, onMissing?: MethodEntry["onMissing"]): MethodEntry => ({ kind: "read", schema, onMissing });
+const readKeyed = (key: MethodEntry["key"], schema?: z.ZodType): MethodEntry => ({ kind: "read", key, schema });
+/** a key from the arguments' digest, for a method whose argument is a whole result (toCsv(dashboard)) */
+const byDigest = (args: unknown[]) => [createHash("sha256").update(JSON.stringify(args)).digest("base64url")];
+const write: MethodEntry = { kind: "write" };
+const local: MethodEntry = { kind: "local" };
+
+/** a stored dataset: the route's schema plus the `holder` slug the service adds */
+export const storedDatasetSchema = healthDatasetSchema.extend({ holder: z.string().optional() });
+
+const graphNode = z.object({
+  id: z.string().min(1),
+  label: z.string().regex(/^[A-Z][A-Za-z0-9]*$/),
+  layer: z.enum(["l1", "l2", "l3", "l4", "l5"]),
+  properties: z.record(z.string(), z.unknown()),
+});
+const graphResponse = z.object({
+  nodes: z.array(graphNode),
+  edges: z.array(z.object({ id: z.string(), source: z.string(), target: z.string(), type: z.string() })),
+  meta: z.object({
+    layer: z.string(),
+    totalNodes: z.number().int().min(0),
+    totalEdges: z.number().int().min(0),
+    returnedNodes: z.number().int().min(0),
+    returnedEdges: z.number().int().min(0),
+    limit: z.number().int().min(0),
+    truncated: z.boolean(),
+  }),
+});
+const relationship = z.object({ id: z.string(), type: z.string(), direction: z.enum(["out", "in"]), node: graphNode });
+const patient = z.object({
+  id: z.string(),
+  resourceId: z.string().optional(),
+  name: z.string().optional(),
+  gender: z.string().optional(),
+  birthDate: z.string().optional(),
+  city: z.string().optional(),
+  country: z.string().optional(),
+});
+const record = z.record(z.string(), z.unknown());
+
+export const REGISTRY: Registry = {
+  catalogue: {
+    methods: {
+      list: read(z.array(storedDatasetSchema)),
+      get: read(storedDatasetSchema.nullable()),
+      create: write,
+      remove: write,
+    },
+  },
+  graphQueries: {
+    methods: {
+      graph: read(graphResponse),
+      expand: read(graphResponse, "not-found"),
+      node: read(graphNode.extend({ relationships: z.array(relationship), relationshipCount: z.number().int() }), "not-found"),
+      validate: read(z.object({ valid: z.boolean(), totals: z.object({ nodes: z.number(), edges: z.number() }) }).loose()),
+      // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)
+    },
+  },
+  graph: {
+    methods: {
+      countNodes: read(z.number().int().min(0)),
+      countWhere: read(z.number().int().min(0)),
+      getNode: read(graphNode.nullable()),
+      relationships: read(z.array(relationship)),
+      findNodes: read(z.array(graphNode)),
+      sampleGraph: read(graphResponse),
+      expand: read(graphResponse.nullable(), "not-found"),
+      counts: read(),
+      mutate: write,
+      importBatch: write,
+      ping: local,
+      version: local,
+      close: local,
+    },
+    local: {
+      // what the start-up line prints as the graph store
+      kind: "fixtures" as "sqlite",
+      ping: async () => true,
+      version: () => 0,
+      close: async () => {},
+    },
+  },
+  patients: {
+    methods: {
+      list: read(z.array(patient)),
+      profile: read(
+        z.object({
+          patient,
+          encounters: z.array(record),
+          conditions: z.array(record),
+          observations: z.array(record),
+          medications: z.array(record),
+        }),
+      ),
+      insights: read(z.object({ patientId: z.string(), counts: record }).loose()),
+      research: read(z.array(z.object({ studyId: z.string(), title: z.string() }).loose())),
+      grantConsent: write,
+      revokeConsent: write,
+    },
+  },
+  accessBody: {
+    methods: {
+      workQueue: read(),
+      listApplications: read(),
+      getApplication: read(),
+      listInformationRequests: read(),
+      getInformationRequest: read(),
+      listPermits: read(),
+      getPermit: read(),
+      listDataRequests: read(),
+      getDataRequest: read(),
+      listFindings: read(),
+      getFinding: read(),
+      listResults: read(),
+      getResult: read(),
+      register: read(),
+      information: read(),
+      activityReport: read(),
+      compliance: read(),
+      // the probes run against this server; the caller's cookie does not change what they show
+      tck: readKeyed((args) => [{ rerun: (args[0] as { rerun?: boolean } | undefined)?.rerun ?? false }]),
+      // the default report period depends on the day: replay answers as on the day of recording
+      reportPeriod: read(),
+      applicationView: read(),
+      submitApplication: write,
+      withdrawApplication: write,
+      decideCompleteness: write,
+      clockEvent: write,
+      requestInformation: write,
+      answerInformationRequest: write,
+      withdrawInformationRequest: write,
+      issuePermit: write,
+      refuseApplication: write,
+      decidePermit: write,
+      revokePermit: write,
+      submitDataRequest: write,
+      withdrawDataRequest: write,
+      decideDataRequest: write,
+      openFinding: write,
+      respondFinding: write,
+      closeFinding: write,
+      postResult: write,
+      ensureReady: local,
+      purposeLabel: local,
+      now: local,
+    },
+    local: {
+      purposes: PURPOSES,
+      purposeLabel,
+      ensureReady: async () => {},
+      now: () => new Date(),
+    },
+  },
+  patientApp: {
+    methods: {
+      devices: read(),
+      pairing: read(),
+      record: read(),
+      observations: read(),
+      lastSync: read(),
+      challenge: write,
+      createAccount: write,
+      createPairing: write,
+      completePairing: write,
+      revokeDevice: write,
+      addObservations: write,
+      sync: write,
+      erase: write,
+    },
+  },
+  // wallet sign-in: static mode has none (the persona switcher replaces sign-in)
+  eudi: {
+    methods: { start: write, resume: write, status: write, requestObject: write, directPost: write, trustedIssuers: local },
+    local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
+  },
+  analytics: { methods: { dashboard: read(), toCsv: readKeyed(byDigest) } },
+  federated: { methods: { summary: read(), options: read(), flushLog: write } },
+  // questions: the walked ones (example links) are recorded; any other question answers 404 in place
+  nlq: { methods: { list: read(), backend: read(), ask: read(undefined, "not-found"), flushLog: write } },
+  eehrxf: { methods: { coverage: read() } },
+  overview: { methods: { forUser: read() } },
+  dataspace: {
+    methods: {
+      listNegotiations: read(),
+      fetchProviderCatalog: read(),
+      summariseCatalog: read(),
+      getNegotiation: read(),
+      listTransfers: read(),
+      getTransfer: read(),
+      pullTransferData: read(),
+      listAssets: read(),
+      listAssetGroups: read(),
+      listParticipants: read(),
+      participantForUser: read(),
+      participantCredentials: read(),
+      listTasks: read(),
+      listCredentialDefinitions: read(),
+      startNegotiation: write,
+      startTransfer: write,
+      createAsset: write,
+      onboardParticipant: write,
+      updateParticipant: write,
+      requestCredential: write,
+      revokeCredential: write,
+      close: local,
+    },
+    local: {
+      mode: "embedded",
+      local: undefined,
+      close: async () => {},
+    },
+  },
+};
+
+export const DEMO_WRITE_MESSAGE = "This is a demonstration: changes are not saved";
+
+/**
+ * How the views are walked (recording, the static-mode view test and the export): from `start`,
+ * following every link a page renders, for every persona. Caps keep the fixtures small: per path
+ * shape (`/patients/*`) and per path with different query strings.
+ */
+export const WALK = {
+  start: ["/", "/catalogue", "/graph", "/graph/validate", "/patients", "/my-record", "/catalogue/new"],
+  /** never followed */
+  exclude: [/^\/auth\//, /^\/idp/, /^\/api\//, /^\/build\//, /^\/fixtures\//, /^\/favicon/, /^\/as\//],
+  maxPagesPerPersona: 160,
+  /** distinct paths per shape (first segment kept, the others as *) */
+  maxPerShape: 12,
+  shapeCaps: { "/catalogue/*": 80 } as Record<string, number>,
+  /** distinct query strings per path (beyond the bare path) */
+  maxQueriesPerPath: 3,
+  /** node inspector and expand fetchers: recorded for this many nodes of the explorer's first view */
+  drillDownNodes: 40,
+};

@@ -1,0 +1,164 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadConfig } from "../config";
+import { ApiError, isApiError } from "../http/errors";
+import type { Services } from "../services";
+import { callKey, canonicalArgs } from "./keys";
+import { locationForPersona } from "./http";
+import { personaOfPath, personaSessions, personaUser, staticSignIn, stripPersona, userForRequest } from "./personas";
+import { recordServices } from "./recorder";
+import { DEMO_WRITE_MESSAGE, type Registry } from "./registry";
+import { FixtureMissingError, StaticModeError, createStaticServices, staticStateOf } from "./replay";
+import { linksOf, shapeOf, walkPersona } from "./walk";
+import { PERSONAS } from "../auth/personas";
+
+const clinic = personaUser(PERSONAS.find((p) => p.username === "clinic")!);
+
+describe("call keys", () => {
+  it("are canonical: sorted keys, undefined dropped, users by username, URLs by path and query", () => {
+    expect(callKey([{ b: 1, a: undefined, c: [2, { z: 1, y: 2 }] }])).toBe('[{"b":1,"c":[2,{"y":2,"z":1}]}]');
+    expect(callKey(["x", undefined])).toBe(callKey(["x"]));
+    expect(canonicalArgs([clinic])).toEqual([{ $persona: "clinic" }]);
+    expect(canonicalArgs([new URL("http://a.example/as/clinic/report?from=1")])).toEqual([{ $url: "/as/clinic/report?from=1" }]);
+  });
+});
+
+describe("personas in the path", () => {
+  it("reads the persona from /as/<username>/... and .data URLs", () => {
+    expect(personaOfPath("/as/clinic/catalogue")).toBe("clinic");
+    expect(personaOfPath("/as/clinic")).toBe("clinic");
+    expect(personaOfPath("/as/clinic.data")).toBe("clinic");
+    expect(personaOfPath("/catalogue")).toBeNull();
+    expect(stripPersona("/as/clinic/catalogue/x")).toBe("/catalogue/x");
+    expect(stripPersona("/as/clinic.data")).toBe("/");
+    expect(userForRequest(new Request("http://h/as/patient1/my-record"))).toMatchObject({ username: "patient1", patientId: "patient-000001", roles: ["PATIENT"] });
+    expect(userForRequest(new Request("http://h/as/nobody/"))).toBeNull();
+    expect(userForRequest(new Request("http://h/"))).toBeNull();
+  });
+
+  it("keeps redirects inside the persona's app", () => {
+    expect(locationForPersona("/my-record", "patient1")).toBe("/as/patient1/my-record");
+    expect(locationForPersona("/as/patient1/x", "patient1")).toBe("/as/patient1/x");
+    expect(locationForPersona("/auth/signin?returnTo=/", "patient1")).toBe("/auth/signin?returnTo=/");
+    expect(locationForPersona("https://elsewhere.example/", "patient1")).toBe("https://elsewhere.example/");
+  });
+
+  it("sign-in is the persona switcher: login_hint and returnTo choose the persona's page", async () => {
+    const oidc = staticSignIn();
+    const r = await oidc.login(new Request("http://h/auth/login?login_hint=researcher&returnTo=%2Fcatalogue"));
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/as/researcher/catalogue");
+    expect((await oidc.login(new Request("http://h/auth/login?login_hint=evil&returnTo=//x.example"))).headers.get("Location")).toBe("/auth/signin?returnTo=%2F");
+    expect(personaSessions().read(new Request("http://h/as/clinic/"))?.user.username).toBe("clinic");
+  });
+});
+
+describe("record and replay", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "hub-static-unit-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const registry: Registry = {
+    catalogue: { methods: { list: { kind: "read" }, get: { kind: "read" }, create: { kind: "write" }, remove: { kind: "write" } } },
+    patients: { methods: { profile: { kind: "read" } } },
+  };
+
+  function fakeLive(): Services {
+    const catalogue = {
+      calls: 0,
+      async list() {
+        this.calls++;
+        return [{ id: "a", title: "A" }];
+      },
+      async get(id: string) {
+        if (id === "nope") throw new ApiError(404, `Dataset ${id} not found`);
+        return id === "a" ? await this.list().then((l) => l[0]) : null;
+      },
+      async create() {
+        throw new Error("a write must not run while recording views");
+      },
+      async remove() {},
+    };
+    const patients = { profile: async (id: string, user: { username: string }) => ({ id, for: user.username }) };
+    return { catalogue, patients, config: {} } as unknown as Services;
+  }
+
+  it("records outermost read calls with results and ApiErrors, writes them, and replays them", async () => {
+    const live = fakeLive();
+    const rec = recordServices(live, { registry });
+    await rec.services.catalogue.get("a"); // calls this.list() inside: not recorded separately
+    await expect(rec.services.catalogue.get("nope")).rejects.toThrow("Dataset nope not found");
+    await rec.services.patients.profile("p1", clinic);
+    expect(rec.book.toFiles().map((f) => `${f.service}.${f.method}:${f.calls.length}`)).toEqual(["catalogue.get:2", "patients.profile:1"]);
+    rec.book.writeTo(dir);
+    expect(readFileSync(path.join(dir, "catalogue", "get.json"), "utf8").split("\n").length).toBeGreaterThan(3);
+
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
+    expect(await services.catalogue.get("a")).toEqual({ id: "a", title: "A" });
+    const err = await services.catalogue.get("nope").catch((e: unknown) => e);
+    expect(isApiError(err) && err.status).toBe(404);
+    expect(await services.patients.profile("p1", clinic)).toEqual({ id: "p1", for: "clinic" });
+    expect(staticStateOf(services)?.misses).toEqual([]);
+  });
+
+  it("names the missing fixture for an unrecorded call, and counts it", () => {
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
+    let thrown: unknown;
+    try {
+      void services.catalogue.get("b");
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(FixtureMissingError);
+    expect((thrown as Error).message).toContain('catalogue.get("b")');
+    expect((thrown as Error).message).toContain(path.join(dir, "catalogue", "get.json"));
+    expect((thrown as Error).message).toContain("npm run fixtures");
+    expect(staticStateOf(services)?.misses).toEqual([expect.objectContaining({ kind: "error", call: 'catalogue.get("b")' })]);
+  });
+
+  it("refuses writes with 403 and the demonstration notice", async () => {
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
+    const err = await services.catalogue.create({ id: "x", title: "X" }, clinic).catch((e: unknown) => e);
+    expect(isApiError(err) && [err.status, err.message]).toEqual([403, DEMO_WRITE_MESSAGE]);
+  });
+
+  it("says which service static mode does not know", () => {
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
+    expect(() => services.dataspace).toThrow(StaticModeError);
+    expect(() => services.dataspace).toThrow(/services\.dataspace .*registry\.ts/);
+    expect(services.config.appMode).toBe("static");
+  });
+});
+
+describe("the walk", () => {
+  it("extracts same-site links inside the persona's app", () => {
+    const html = '<a href="/as/clinic/catalogue?q=a&amp;b=1">x</a><a href="/graph#top">g</a><a href="https://x.example/">e</a><a href="/as/lmc/">o</a><a href="/as/clinic/x" data-persona-switch="true">s</a>';
+    expect(linksOf(html, "clinic")).toEqual(["/catalogue?q=a&b=1", "/graph"]);
+    expect(shapeOf("/catalogue/x")).toBe("/catalogue/*");
+    expect(shapeOf("/catalogue")).toBe("/catalogue");
+  });
+
+  it("follows links breadth first with caps per shape and per query", async () => {
+    const pages: Record<string, string> = {
+      "/": '<a href="/as/p/list">l</a>',
+      "/list": Array.from({ length: 10 }, (_, i) => `<a href="/as/p/list/${i}">${i}</a><a href="/as/p/list?page=${i}">p</a>`).join(""),
+    };
+    const seen: string[] = [];
+    const handle = async (r: Request) => {
+      const u = new URL(r.url);
+      const p = stripPersona(u.pathname);
+      seen.push(p + u.search);
+      return new Response(pages[p] ?? "<p>leaf</p>", { headers: { "Content-Type": "text/html" } });
+    };
+    const walked = await walkPersona(handle, {
+      origin: "http://h",
+      persona: "p",
+      rules: { start: ["/"], exclude: [], maxPagesPerPersona: 50, maxPerShape: 3, shapeCaps: {}, maxQueriesPerPath: 2, drillDownNodes: 0 },
+    });
+    expect(walked.map((w) => w.path)).toEqual(["/", "/list", "/list/0", "/list?page=0", "/list/1", "/list?page=1", "/list/2"]);
+    expect(seen).toHaveLength(7);
+  });
+});

@@ -1,0 +1,77 @@
+import { GRAPH_LIMIT_DEFAULT } from "../graph/service";
+import type { Services } from "../services";
+import { createPersonaHandler, type ViewContext } from "./http";
+import { STATIC_PERSONAS } from "./personas";
+import { WALK } from "./registry";
+import { walkPersona, type WalkedPage, type WalkRules } from "./walk";
+import type { ServerBuild } from "@remix-run/node";
+
+/**
+ * Every view for every persona, rendered in process by the real Remix build with the given
+ * services (live ones being recorded, or static mode's replay), plus the graph explorer's
+ * drill-downs (node inspector and expand) for a sample of the nodes it shows first.
+ */
+
+export const WALK_ORIGIN = "http://static.invalid";
+
+/** node ids for the drill-downs: the explorer's first view, round-robin over labels for variety */
+export async function drillDownIds(services: Services, count: number): Promise<string[]> {
+  const g = await services.graphQueries.graph({ layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT });
+  const byLabel = new Map<string, string[]>();
+  for (const n of g.nodes) byLabel.set(n.label, [...(byLabel.get(n.label) ?? []), n.id]);
+  const out: string[] = [];
+  for (let i = 0; out.length < count; i++) {
+    let added = false;
+    for (const ids of byLabel.values()) {
+      if (i < ids.length && out.length < count) {
+        out.push(ids[i]);
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  return out;
+}
+
+export interface WalkViewsOptions {
+  personas?: string[];
+  rules?: WalkRules;
+  headers?: Record<string, string>;
+  onPersona?: (persona: string, pages: WalkedPage[]) => void;
+  /** walk a running server over HTTP instead of rendering in process (`build` is then not used) */
+  server?: { origin: string };
+}
+
+export async function walkViews(build: ServerBuild | null, services: Services, opts: WalkViewsOptions = {}): Promise<WalkedPage[]> {
+  let handle: (request: Request) => Promise<Response>;
+  if (opts.server) {
+    handle = (request) => fetch(request, { redirect: "manual" });
+  } else {
+    if (!build) throw new Error("walkViews: a Remix build is needed to render in process");
+    const handler = createPersonaHandler(build, "production");
+    const context: ViewContext = { services, cspNonce: "static" };
+    handle = async (request) => (await handler(request, context)) ?? new Response("not a persona path", { status: 404 });
+  }
+  const rules = opts.rules ?? WALK;
+  const all: WalkedPage[] = [];
+  for (const persona of opts.personas ?? STATIC_PERSONAS) {
+    const pages = await walkPersona(handle, {
+      origin: opts.server?.origin ?? WALK_ORIGIN,
+      persona,
+      rules,
+      headers: opts.headers,
+      extraPaths: async (walked) => {
+        if (!walked.some((p) => p.path === "/graph" && p.status === 200)) return [];
+        const ids = await drillDownIds(services, rules.drillDownNodes);
+        // as the explorer's fetchers ask for them (single fetch: <path>.data?...&_routes=<route id>)
+        return ids.flatMap((id) => [
+          `/graph/node.data?id=${encodeURIComponent(id)}&_routes=routes%2Fgraph.node`,
+          `/graph/expand.data?id=${encodeURIComponent(id)}&depth=1&_routes=routes%2Fgraph.expand`,
+        ]);
+      },
+    });
+    opts.onPersona?.(persona, pages);
+    all.push(...pages);
+  }
+  return all;
+}

@@ -1,0 +1,43 @@
+import { readAllFixtures, DEFAULT_FIXTURES_DIR } from "../../server/static-mode/fixture-book";
+import { REGISTRY, type MethodEntry } from "../../server/static-mode/registry";
+
+/**
+ * The committed fixtures of static mode against the zod schemas of the routes they stand in for
+ * (server/static-mode/registry.ts names the schema per method): a fixture that no longer parses
+ * fails here, naming the file and the call.
+ */
+
+const fixtures = readAllFixtures(DEFAULT_FIXTURES_DIR);
+const entryOf = (service: string, method: string): MethodEntry | undefined =>
+  (REGISTRY as Record<string, { methods: Record<string, MethodEntry | undefined> } | undefined>)[service]?.methods[method];
+
+describe("static fixtures", () => {
+  it("exist for the capabilities views use", () => {
+    const names = fixtures.map((f) => `${f.service}.${f.method}`);
+    for (const n of ["catalogue.list", "catalogue.get", "graphQueries.graph", "graphQueries.node", "patients.profile", "patients.list"]) {
+      expect(names).toContain(n);
+    }
+  });
+
+  it("belong to read methods of the registry", () => {
+    const stray = fixtures.filter((f) => entryOf(f.service, f.method)?.kind !== "read").map((f) => `${f.service}/${f.method}.json`);
+    expect(stray).toEqual([]);
+  });
+
+  it.each(fixtures.filter((f) => entryOf(f.service, f.method)?.schema).map((f) => [`${f.service}/${f.method}.json`, f] as const))(
+    "%s parses against the route's schema",
+    (_name, file) => {
+      const schema = entryOf(file.service, file.method)!.schema!;
+      const problems: string[] = [];
+      for (const call of file.calls) {
+        if (call.error) continue;
+        const r = schema.safeParse(call.result);
+        if (!r.success) {
+          const i = r.error.issues[0];
+          problems.push(`${file.service}.${file.method}(${JSON.stringify(call.args)}): ${i.path.join(".")}: ${i.message}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,85 @@
+import { readFileSync } from "node:fs";
+import { PERSONAS } from "../../server/auth/personas";
+import { staticStateOf } from "../../server/static-mode/replay";
+import { DEMO_WRITE_MESSAGE } from "../../server/static-mode/registry";
+import { walkViews } from "../../server/static-mode/views";
+import type { WalkedPage } from "../../server/static-mode/walk";
+import { startTestServer, type TestServer } from "../support/server";
+
+/**
+ * `APP_MODE=static`: the real server (built Remix app) answering every view from fixtures/static.
+ * The walk visits every view for every persona, following every link, as `npm run fixtures` did:
+ * it fails when a view needs data the fixtures lack, or when a view answers differently from the
+ * recording (fixtures/static/views.json).
+ */
+
+let server: TestServer;
+let pages: WalkedPage[];
+
+beforeAll(async () => {
+  server = await startTestServer({ APP_MODE: "static" });
+  pages = await walkViews(null, server.services, { server: { origin: server.url } });
+}, 240_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("static mode", () => {
+  it("walks every view for every persona without a missing fixture or a server error", () => {
+    const misses = staticStateOf(server.services)?.misses ?? [];
+    expect(misses.filter((m) => m.kind === "error").map((m) => m.call)).toEqual([]);
+    expect(pages.filter((p) => p.status >= 500).map((p) => `${p.status} /as/${p.persona}${p.path}`)).toEqual([]);
+    expect(new Set(pages.map((p) => p.persona))).toEqual(new Set(PERSONAS.map((p) => p.username)));
+    expect(pages.length).toBeGreaterThan(100);
+  });
+
+  it("shows the same views with the same statuses as the live server did when the fixtures were recorded", () => {
+    const recorded = (JSON.parse(readFileSync("fixtures/static/views.json", "utf8")) as { views: { persona: string; path: string; status: number }[] }).views;
+    const key = (v: { persona: string; path: string; status: number }) => `${v.status} /as/${v.persona}${v.path}`;
+    expect(pages.map(key).sort()).toEqual(recorded.map(key).sort());
+  });
+
+  it("turns the API off (404 JSON)", async () => {
+    const res = await fetch(`${server.url}/api/catalog`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "The API is off in static mode: this deployment serves fixtures only" });
+  });
+
+  it("keeps the persona in the path: no cookie, each tab its own persona, the banner on every page", async () => {
+    const a = await fetch(`${server.url}/as/clinic/catalogue`);
+    const b = await fetch(`${server.url}/as/researcher/catalogue`);
+    expect(a.headers.get("set-cookie")).toBeNull();
+    const [ha, hb] = [await a.text(), await b.text()];
+    expect(ha).toContain("Dr. Anna Weber");
+    expect(hb).toContain("Dr. Lukas Schmidt");
+    for (const h of [ha, hb]) expect(h).toContain("Demonstration — changes are not saved");
+    expect(ha).toContain('href="/as/clinic/catalogue/'); // links carry the persona
+  });
+
+  it("offers the persona chooser instead of sign-in", async () => {
+    const res = await fetch(`${server.url}/`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/auth/signin?returnTo=%2F");
+    const chooser = await (await fetch(`${server.url}/auth/signin?returnTo=%2Fcatalogue`)).text();
+    expect(chooser).toContain('data-testid="persona-chooser"');
+    expect(chooser).toContain('href="/as/researcher/catalogue"');
+    const login = await fetch(`${server.url}/auth/login?login_hint=regulator&returnTo=%2Fregister`, { redirect: "manual" });
+    expect(login.headers.get("location")).toBe("/as/regulator/register");
+  });
+
+  it("keeps a loader's redirect inside the persona's app", async () => {
+    const res = await fetch(`${server.url}/as/patient1/patients`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/as/patient1/my-record");
+  });
+
+  it("refuses a write with the demonstration notice, shown in the view", async () => {
+    const res = await fetch(`${server.url}/as/clinic/catalogue/new`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams({ id: "demo-dataset", title: "Demo" }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(DEMO_WRITE_MESSAGE);
+  });
+});
