@@ -17,6 +17,11 @@ export const NAV_ITEMS: NavItem[] = [
     roles: ["CONNECTOR_ADMIN", "HDAB_AUTHORITY", "DATA_HOLDER", "DATA_USER", "TRUST_CENTER_OPERATOR", "CONNECTOR_USER_PARTICIPANT"],
     group: "Explore",
   },
+  // insight (issue 6): OMOP analytics, federated cohorts, questions, EEHRxF coverage
+  { to: "/analytics", label: "Analytics", roles: ["DATA_USER", "DATA_HOLDER", "HDAB_AUTHORITY", "CONNECTOR_ADMIN"], group: "Explore" },
+  { to: "/cohorts", label: "Cohort builder", roles: ["DATA_USER", "DATA_HOLDER", "HDAB_AUTHORITY", "CONNECTOR_ADMIN", "TRUST_CENTER_OPERATOR"], group: "Explore" },
+  { to: "/ask", label: "Ask a question", roles: ["DATA_USER", "DATA_HOLDER", "HDAB_AUTHORITY", "CONNECTOR_ADMIN"], group: "Explore" },
+  { to: "/eehrxf", label: "EEHRxF coverage", roles: ["DATA_USER", "DATA_HOLDER", "HDAB_AUTHORITY", "CONNECTOR_ADMIN", "TRUST_CENTER_OPERATOR", "CONNECTOR_USER_PARTICIPANT"], group: "Explore" },
   // dataspace (issue 3): participants, assets, negotiations, transfers, tasks
   { to: "/dataspace", label: "Dataspace", roles: ["CONNECTOR_ADMIN", "CONNECTOR_USER_PARTICIPANT", "DATA_HOLDER", "DATA_USER"], group: "Dataspace" },
   {

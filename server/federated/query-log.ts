@@ -3,7 +3,7 @@
  * (kind "insight"), so the access body can review query patterns (a series of overlapping cohort
  * queries is how a differencing attack would show). Entries are written in batches, one
  * transaction every 100 ms, instead of one synchronous, fsynced write per request; each keeps the
- * time of its query. A crash can lose the last 100 ms of the log, not of anyone's data.
+ * time of its query. A crash or a shutdown can lose the last 100 ms of the log, not anyone's data.
  */
 import type { AuditLog } from "../audit/log";
 import type { AuditInput } from "../audit/model";
@@ -24,6 +24,12 @@ export function createQueryLog(audit: AuditLog | undefined, db?: Db, delayMs = 1
     if (!audit || !pending.length) return;
     const batch = pending;
     pending = [];
+    if (db && !db.open) {
+      console.warn(
+        `[insight] query log: ${batch.length} entries not written, the database is closed (shutdown)`,
+      );
+      return;
+    }
     const write = () => {
       for (const e of batch) audit.append(e.input, e.at);
     };

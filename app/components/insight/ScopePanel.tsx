@@ -1,0 +1,36 @@
+import type { OdrlScope } from "../../../server/federated/scope";
+import { Badge } from "../ui/Badge";
+
+/** The caller's ODRL scope as an answer applied it. */
+export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; title?: string }) {
+  return (
+    <aside className="card ins-scope" data-testid="scope">
+      <h2>{title}</h2>
+      <div className="tags">
+        <Badge tone="info">{scope.role.replaceAll("_", " ").toLowerCase()}</Badge>
+        <Badge tone="ok">aggregate only</Badge>
+        {scope.k === null ? (
+          <Badge tone="neutral">exact counts</Badge>
+        ) : (
+          <Badge tone="warn">k = {scope.k}</Badge>
+        )}
+        {scope.prohibitions.map((p) => (
+          <Badge key={p} tone="danger">
+            prohibited: {p.replace(/^ehds:/, "")}
+          </Badge>
+        ))}
+      </div>
+      <ul className="small">
+        {scope.applied.map((a) => (
+          <li key={a}>{a}</li>
+        ))}
+      </ul>
+      {scope.policies.length ? (
+        <p className="muted small">
+          From ODRL {scope.policies.map((p) => `${p.type} ${p.id}`).join(", ")}
+          {scope.obligations.length ? `; obligations: ${scope.obligations.join(", ")}` : ""}.
+        </p>
+      ) : null}
+    </aside>
+  );
+}
