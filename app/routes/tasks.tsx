@@ -44,7 +44,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       (!state || t.state === state) &&
       (!participant || t.participantId === participant),
   );
-  const count = (f: (t: Task) => boolean) => all.filter(f).length;
+  // the summary counts what the list shows
+  const count = (f: (t: Task) => boolean) => filtered.filter(f).length;
   return {
     tasks: filtered.map((t) => ({ ...t, participantName: names.get(t.participantId) ?? t.participantId })),
     total: all.length,
