@@ -195,3 +195,13 @@ describe("GET /api/federated service", () => {
     });
   });
 });
+
+describe("FEDERATED_K", () => {
+  it("defaults to 5, can be raised, and is never accepted below 5", async () => {
+    const { loadConfig, ConfigError } = await import("../config");
+    expect(loadConfig({}).federatedK).toBe(5);
+    expect(loadConfig({ FEDERATED_K: "11" }).federatedK).toBe(11);
+    expect(() => loadConfig({ FEDERATED_K: "4" })).toThrow(ConfigError);
+    expect(() => loadConfig({ FEDERATED_K: "4" })).toThrow(/FEDERATED_K: must be at least 5/);
+  });
+});
