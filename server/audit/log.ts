@@ -12,6 +12,23 @@ export interface AuditLog {
   count(): number;
   /** walks the chain; reports the first entry whose hash or link does not match */
   verify(): AuditVerification;
+  /**
+   * Retention purge (server/audit/retention.ts): removes the entries of `kind` older than `before`
+   * (ISO date-time) and keeps a tombstone of each (seq, kind, timestamp, prevHash, hash), so the
+   * chain still verifies across the gap: the links are checked, the removed content is gone.
+   */
+  purge(kind: string, before: string, limit?: number): number;
+  /** the entry kinds in the log, with counts, oldest entry and removed entries */
+  kinds(): AuditKindStats[];
+  /** entries of `kind` older than `before` (what a purge would remove) */
+  countBefore(kind: string, before: string): number;
+}
+
+export interface AuditKindStats {
+  kind: string;
+  entries: number;
+  oldest: string | null;
+  purged: number;
 }
 
 export interface AuditFilter {
@@ -21,6 +38,13 @@ export interface AuditFilter {
   action?: string;
   /** ISO date-time; entries at or after */
   since?: string;
+  /** ISO date-time; entries before */
+  until?: string;
+  outcome?: string;
+  /** entries whose action, actor or target contain this text (case-insensitive) */
+  q?: string;
+  /** paging: entries with a smaller seq than this */
+  beforeSeq?: number;
 }
 
 export type AuditVerification =
@@ -77,7 +101,32 @@ export function createAuditLog(db: Db): AuditLog {
     `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
       BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END`,
   ]);
-  const last = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
+  // retention purges leave a tombstone per removed entry, so that the chain stays verifiable
+  migrate(db, "audit-2-purged", [
+    `CREATE TABLE audit_purged (
+      seq INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL,
+      timestamp TEXT NOT NULL,
+      prev_hash TEXT NOT NULL,
+      hash TEXT NOT NULL,
+      purged_at TEXT NOT NULL
+    )`,
+    "CREATE INDEX audit_entries_timestamp ON audit_entries(kind, timestamp)",
+    `CREATE TRIGGER audit_purged_no_update BEFORE UPDATE ON audit_purged
+      BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
+    `CREATE TRIGGER audit_purged_no_delete BEFORE DELETE ON audit_purged
+      BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
+  ]);
+  const lastEntry = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
+  const lastTombstone = db.prepare("SELECT seq, hash FROM audit_purged ORDER BY seq DESC LIMIT 1");
+  // the chain's head: the newest entry, or the tombstone of a newer purged one
+  const last = {
+    get(): { seq: number; hash: string } | undefined {
+      const e = lastEntry.get() as { seq: number; hash: string } | undefined;
+      const t = lastTombstone.get() as { seq: number; hash: string } | undefined;
+      return t && (!e || t.seq > e.seq) ? t : e;
+    },
+  };
   const insert = db.prepare(
     `INSERT INTO audit_entries (seq, id, action, actor, target, outcome, kind, timestamp, prev_hash, hash)
      VALUES (@seq, @id, @action, @actor, @target, @outcome, @kind, @timestamp, @prevHash, @hash)`,
@@ -105,16 +154,26 @@ export function createAuditLog(db: Db): AuditLog {
     list(filter = {}) {
       const where: string[] = [];
       const args: unknown[] = [];
-      const conditions: [string, string | undefined][] = [
+      const q = filter.q?.trim().toLowerCase();
+      const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+      const conditions: [string, string | number | undefined, number?][] = [
         ["kind = ?", filter.kind],
         ["actor = ?", filter.actor],
         ["action = ?", filter.action],
         ["timestamp >= ?", filter.since],
+        ["timestamp < ?", filter.until],
+        ["outcome = ?", filter.outcome],
+        ["seq < ?", filter.beforeSeq],
+        [
+          "(lower(action) LIKE ? ESCAPE '\\' OR lower(actor) LIKE ? ESCAPE '\\' OR lower(target) LIKE ? ESCAPE '\\')",
+          like,
+          3,
+        ],
       ];
-      for (const [sql, value] of conditions) {
-        if (!value) continue;
+      for (const [sql, value, times = 1] of conditions) {
+        if (value === undefined || value === "") continue;
         where.push(sql);
-        args.push(value);
+        for (let i = 0; i < times; i++) args.push(value);
       }
       const sql = `SELECT * FROM audit_entries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
       return (db.prepare(sql).all(...args, filter.limit ?? 100) as Row[]).map(toEntry);
@@ -126,17 +185,63 @@ export function createAuditLog(db: Db): AuditLog {
       let prevHash = GENESIS_HASH;
       let expectedSeq: number | null = null;
       let checked = 0;
-      for (const r of db.prepare("SELECT * FROM audit_entries ORDER BY seq").iterate() as IterableIterator<Row>) {
-        const e = toEntry(r);
-        const broken = (reason: string): AuditVerification => ({ ok: false, checked, firstBroken: { seq: e.seq, id: e.id, reason } });
-        if (expectedSeq !== null && e.seq !== expectedSeq) return broken(`entry ${expectedSeq} is missing`);
-        if (e.prevHash !== prevHash) return broken("link to the previous entry does not match");
-        if (hashEntry(e) !== e.hash) return broken("entry content does not match its hash");
-        prevHash = e.hash;
-        expectedSeq = e.seq + 1;
-        checked++;
+      // entries and the tombstones of purged entries, in chain order
+      const rows = db
+        .prepare(
+          `SELECT seq, id, action, actor, target, outcome, kind, timestamp, prev_hash, hash, 0 AS purged FROM audit_entries
+           UNION ALL
+           SELECT seq, NULL, NULL, NULL, NULL, NULL, kind, timestamp, prev_hash, hash, 1 AS purged FROM audit_purged
+           ORDER BY seq`,
+        )
+        .iterate() as IterableIterator<Omit<Row, "id"> & { id: string | null; purged: 0 | 1 }>;
+      for (const r of rows) {
+        const broken = (reason: string): AuditVerification => ({ ok: false, checked, firstBroken: { seq: r.seq, id: r.id ?? `purged-${r.seq}`, reason } });
+        if (expectedSeq !== null && r.seq !== expectedSeq) {
+          return broken(r.seq < expectedSeq ? `entry ${r.seq} appears twice (entry and tombstone)` : `entry ${expectedSeq} is missing`);
+        }
+        if (r.prev_hash !== prevHash) return broken("link to the previous entry does not match");
+        if (!r.purged) {
+          const e = toEntry(r as Row);
+          if (hashEntry(e) !== e.hash) return broken("entry content does not match its hash");
+          checked++;
+        }
+        prevHash = r.hash;
+        expectedSeq = r.seq + 1;
       }
       return { ok: true, checked };
+    },
+    purge(kind, before, limit = 10_000) {
+      const victims = db
+        .prepare("SELECT seq, kind, timestamp, prev_hash, hash FROM audit_entries WHERE kind = ? AND timestamp < ? ORDER BY seq LIMIT ?")
+        .all(kind, before, limit) as Pick<Row, "seq" | "kind" | "timestamp" | "prev_hash" | "hash">[];
+      if (victims.length === 0) return 0;
+      const tomb = db.prepare(
+        "INSERT INTO audit_purged (seq, kind, timestamp, prev_hash, hash, purged_at) VALUES (@seq, @kind, @timestamp, @prev_hash, @hash, @purgedAt)",
+      );
+      const remove = db.prepare("DELETE FROM audit_entries WHERE seq = ?");
+      const purgedAt = new Date().toISOString();
+      db.transaction(() => {
+        for (const v of victims) {
+          tomb.run({ ...v, purgedAt });
+          remove.run(v.seq);
+        }
+      })();
+      return victims.length;
+    },
+    kinds() {
+      const live = db.prepare("SELECT kind, COUNT(*) AS n, MIN(timestamp) AS oldest FROM audit_entries GROUP BY kind").all() as {
+        kind: string;
+        n: number;
+        oldest: string | null;
+      }[];
+      const gone = db.prepare("SELECT kind, COUNT(*) AS n FROM audit_purged GROUP BY kind").all() as { kind: string; n: number }[];
+      const out = new Map<string, AuditKindStats>();
+      for (const l of live) out.set(l.kind, { kind: l.kind, entries: l.n, oldest: l.oldest, purged: 0 });
+      for (const g of gone) out.set(g.kind, { ...(out.get(g.kind) ?? { kind: g.kind, entries: 0, oldest: null }), purged: g.n });
+      return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+    },
+    countBefore(kind, before) {
+      return (db.prepare("SELECT COUNT(*) AS n FROM audit_entries WHERE kind = ? AND timestamp < ?").get(kind, before) as { n: number }).n;
     },
   };
 }

@@ -1,0 +1,296 @@
+import { migrate, type Db } from "../storage/database";
+import { badRequest } from "../http/errors";
+import type { AuditLog } from "./log";
+
+/**
+ * Retention of the audit log, per entry kind, with a floor that cannot be undercut.
+ *
+ * The floors and where they come from (checked November 2026 with the project's search tool over
+ * stored public copies; no live access to EUR-Lex):
+ *
+ * - Access to personal electronic health data (kinds patient, consent, patient-app, eudi): three
+ *   years. Regulation (EU) 2025/327 (EHDS) Art. 9(2): the information on who accessed a person's
+ *   electronic health data "shall be available for at least three years from each date of access".
+ *   Read in a reproduction of the article's text (ringholm.com/ehds/article-9.htm), not in the
+ *   Official Journal itself: "secondary".
+ * - Secondary use (kinds access-body, dataspace, insight, federated, graph, nlq): one year. EHDS
+ *   Art. 73(1): the secure processing environment keeps identifiable logs of access "for a period
+ *   of not shorter than one year". Read as a summary of the final text (ehds-jurist.nl, "The EHDS
+ *   and the secure processing environment"); the Commission's proposal (Art. 50(1)(e)) named no
+ *   period: "secondary".
+ * - The audit trail's own entries (kind audit: retention changes and purges): three years, the
+ *   longest floor above, so the record of a purge outlives anything a purge may have removed.
+ *   Our rule, not statute.
+ * - The hub's governance entries (catalogue, session, policy, credential, operator, directory,
+ *   trust-center): no Union statute found that sets a period; the hub keeps them at least one year
+ *   (GDPR Art. 5(2) accountability names no period). Our rule, marked `statutory: false`.
+ * - A kind no rule names is kept at least three years: the longest floor, so a new kind is never
+ *   purged early by accident.
+ *
+ * Periods are whole days. A floor in years is counted generously (365 days a year plus one for a
+ * leap day) so that no calendar span of that many years is ever cut short.
+ */
+
+export const RETENTION_MAX_DAYS = 3653; // ten years: the longest period this hub will hold an entry for
+const YEAR = 365;
+const years = (n: number) => n * YEAR + Math.ceil(n / 4);
+
+export interface RetentionRule {
+  id: string;
+  label: string;
+  kinds: readonly string[];
+  minimumDays: number;
+  /** the provision the floor comes from */
+  basis: string;
+  statutory: boolean;
+  verification: "secondary" | "own-rule";
+}
+
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  {
+    id: "primary-access",
+    label: "Access to personal electronic health data",
+    kinds: ["patient", "consent", "patient-app", "eudi"],
+    minimumDays: years(3),
+    basis:
+      "Regulation (EU) 2025/327 (EHDS) Art. 9(2): information on access available for at least three years from each date of access",
+    statutory: true,
+    verification: "secondary",
+  },
+  {
+    id: "secondary-use",
+    label: "Secondary use and the secure processing environment",
+    kinds: ["access-body", "dataspace", "insight", "federated", "graph", "nlq"],
+    minimumDays: years(1),
+    basis:
+      "Regulation (EU) 2025/327 (EHDS) Art. 73(1): identifiable logs of access to the secure processing environment kept not shorter than one year",
+    statutory: true,
+    verification: "secondary",
+  },
+  {
+    id: "audit-trail",
+    label: "The audit trail's own records (retention changes, purges)",
+    kinds: ["audit"],
+    minimumDays: years(3),
+    basis:
+      "Hub rule: as long as the longest statutory floor (EHDS Art. 9(2)), so a purge record outlives what it removed",
+    statutory: false,
+    verification: "own-rule",
+  },
+  {
+    id: "governance",
+    label: "Hub governance: catalogue, sessions, policies, credentials, operator, directory, trust center",
+    kinds: ["catalogue", "session", "policy", "credential", "operator", "directory", "trust-center"],
+    minimumDays: years(1),
+    basis:
+      "Hub rule (no statutory period found): GDPR Art. 5(2) accountability; one year, as for the secure processing environment",
+    statutory: false,
+    verification: "own-rule",
+  },
+];
+
+export const UNKNOWN_KIND_RULE: RetentionRule = {
+  id: "unclassified",
+  label: "Kinds no rule names",
+  kinds: [],
+  minimumDays: years(3),
+  basis: "Hub rule: a kind no rule names is kept as long as the longest statutory floor (EHDS Art. 9(2))",
+  statutory: false,
+  verification: "own-rule",
+};
+
+export function ruleFor(kind: string): RetentionRule {
+  return RETENTION_RULES.find((r) => r.kinds.includes(kind)) ?? UNKNOWN_KIND_RULE;
+}
+
+export interface RetentionRow {
+  kind: string;
+  /** the period in force, in days */
+  days: number;
+  minimumDays: number;
+  maximumDays: number;
+  rule: string;
+  ruleLabel: string;
+  basis: string;
+  statutory: boolean;
+  verification: RetentionRule["verification"];
+  /** "minimum": the floor applies (no period set); "set": chosen by someone */
+  source: "minimum" | "set";
+  setBy: string | null;
+  setAt: string | null;
+  entries: number;
+  purged: number;
+  oldest: string | null;
+  /** entries older than the period, which the next purge removes */
+  due: number;
+}
+
+export interface PurgeReport {
+  at: string;
+  purged: Record<string, number>;
+  total: number;
+}
+
+export interface RetentionService {
+  list(now?: Date): RetentionRow[];
+  get(kind: string, now?: Date): RetentionRow;
+  set(kind: string, days: number, actor: string, now?: Date): RetentionRow;
+  /** removes every entry older than its kind's period (tombstones keep the chain verifiable) */
+  purge(actor: string, now?: Date): PurgeReport;
+  /** purges when the last purge is more than a day old; cheap otherwise */
+  purgeIfDue(now?: Date): PurgeReport | null;
+  lastPurge(): string | null;
+}
+
+const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+
+export function parseRetentionInput(body: Record<string, unknown>): { kind: string; days: number } {
+  const kind = typeof body.kind === "string" ? body.kind.trim() : "";
+  if (!kind || body.days === undefined || body.days === null || body.days === "")
+    throw badRequest("kind and days are required");
+  if (!KIND_PATTERN.test(kind))
+    throw badRequest("kind must be a lower-case entry kind such as consent or access-body");
+  const days = typeof body.days === "string" && /^\d+$/.test(body.days) ? Number(body.days) : body.days;
+  if (typeof days !== "number" || !Number.isInteger(days) || days < 1)
+    throw badRequest("days must be a whole number of days (at least 1)");
+  return { kind, days };
+}
+
+export function createRetentionService(db: Db, audit: AuditLog): RetentionService {
+  migrate(db, "audit-retention-1", [
+    `CREATE TABLE audit_retention (
+      kind TEXT PRIMARY KEY,
+      days INTEGER NOT NULL,
+      set_by TEXT NOT NULL,
+      set_at TEXT NOT NULL
+    )`,
+    "CREATE TABLE audit_retention_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  ]);
+  const settings = db.prepare("SELECT kind, days, set_by, set_at FROM audit_retention");
+  const upsert = db.prepare(
+    `INSERT INTO audit_retention (kind, days, set_by, set_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT(kind) DO UPDATE SET days = excluded.days, set_by = excluded.set_by, set_at = excluded.set_at`,
+  );
+  const getState = db.prepare("SELECT value FROM audit_retention_state WHERE key = ?");
+  const putState = db.prepare(
+    "INSERT INTO audit_retention_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  );
+
+  const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+
+  function rows(now: Date, extra: readonly string[] = []): RetentionRow[] {
+    const set = new Map(
+      (settings.all() as { kind: string; days: number; set_by: string; set_at: string }[]).map((r) => [
+        r.kind,
+        r,
+      ]),
+    );
+    const stats = new Map(audit.kinds().map((k) => [k.kind, k]));
+    const kinds = new Set<string>([
+      ...RETENTION_RULES.flatMap((r) => r.kinds),
+      ...stats.keys(),
+      ...set.keys(),
+      ...extra,
+    ]);
+    return [...kinds].sort().map((kind) => {
+      const rule = ruleFor(kind);
+      const s = set.get(kind);
+      // a stored period below today's floor (the rules were raised) is read as the floor
+      const days = Math.max(s?.days ?? rule.minimumDays, rule.minimumDays);
+      const st = stats.get(kind);
+      return {
+        kind,
+        days,
+        minimumDays: rule.minimumDays,
+        maximumDays: RETENTION_MAX_DAYS,
+        rule: rule.id,
+        ruleLabel: rule.label,
+        basis: rule.basis,
+        statutory: rule.statutory,
+        verification: rule.verification,
+        source: s ? "set" : "minimum",
+        setBy: s?.set_by ?? null,
+        setAt: s?.set_at ?? null,
+        entries: st?.entries ?? 0,
+        purged: st?.purged ?? 0,
+        oldest: st?.oldest ?? null,
+        due: st?.entries ? audit.countBefore(kind, cutoff(now, days)) : 0,
+      };
+    });
+  }
+
+  function purge(actor: string, now: Date): PurgeReport {
+    const purged: Record<string, number> = {};
+    let total = 0;
+    for (const r of rows(now)) {
+      if (r.entries === 0) continue;
+      let n = 0;
+      // bounded batches, so one purge never holds the database for long
+      for (
+        let batch = audit.purge(r.kind, cutoff(now, r.days));
+        batch > 0;
+        batch = audit.purge(r.kind, cutoff(now, r.days))
+      )
+        n += batch;
+      if (n > 0) {
+        purged[r.kind] = n;
+        total += n;
+      }
+    }
+    const at = now.toISOString();
+    putState.run("last-purge", at);
+    if (total > 0) {
+      audit.append({
+        action: "audit.purge",
+        actor,
+        target: Object.entries(purged)
+          .map(([k, n]) => `${k}: ${n}`)
+          .join(", "),
+        outcome: `${total} entries past their retention period removed (tombstones kept)`,
+        kind: "audit",
+      });
+    }
+    return { at, purged, total };
+  }
+
+  return {
+    list: (now = new Date()) => rows(now),
+    get(kind, now = new Date()) {
+      return rows(now, [kind]).find((r) => r.kind === kind)!;
+    },
+    set(kind, days, actor, now = new Date()) {
+      const rule = ruleFor(kind);
+      if (days < rule.minimumDays) {
+        throw badRequest(
+          `Retention for ${kind} cannot be shorter than ${rule.minimumDays} days (${rule.basis})`,
+          { kind, minimumDays: rule.minimumDays, basis: rule.basis },
+        );
+      }
+      if (days > RETENTION_MAX_DAYS) {
+        throw badRequest(
+          `Retention for ${kind} cannot be longer than ${RETENTION_MAX_DAYS} days (ten years, the hub's maximum)`,
+          {
+            kind,
+            maximumDays: RETENTION_MAX_DAYS,
+          },
+        );
+      }
+      const at = now.toISOString();
+      db.transaction(() => {
+        upsert.run(kind, days, actor, at);
+        audit.append(
+          { action: "audit.retention.set", actor, target: kind, outcome: `${days} days`, kind: "audit" },
+          now,
+        );
+      })();
+      return rows(now).find((r) => r.kind === kind)!;
+    },
+    purge: (actor, now = new Date()) => purge(actor, now),
+    purgeIfDue(now = new Date()) {
+      const last = (getState.get("last-purge") as { value: string } | undefined)?.value;
+      if (last && now.getTime() - Date.parse(last) < 86_400_000) return null;
+      return purge("system", now);
+    },
+    lastPurge: () => (getState.get("last-purge") as { value: string } | undefined)?.value ?? null,
+  };
+}
