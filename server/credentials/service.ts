@@ -1,0 +1,240 @@
+import type { SessionUser } from "../auth/user";
+import type { Config } from "../config";
+import type { Dataspace } from "../dataspace";
+import { describeUpstream } from "../dataspace/failures";
+import { toCredential, type Credential } from "../dataspace/participants";
+import { operationDeadline } from "../dataspace/runtime";
+import { badGateway, badRequest, forbidden, serviceUnavailable } from "../http/errors";
+import { presentString } from "../http/handler";
+import { createVerifier, didWebUrl, type CredentialVerification, type CredentialVerifier } from "./verify";
+
+/**
+ * Verifiable credentials for /api/credentials: the credentials the caller may see, each with its
+ * verification (issuer, signature, validity, revocation through the issuer's status list), the
+ * issuer's credential definitions, holder-initiated issuance (DCP) through the identity hub, and
+ * revocation at the issuer. The dataspace roles are proved by three credential types:
+ * EHDSParticipantCredential (membership and participant type), DataProcessingPurposeCredential
+ * (the Art. 53(1) purpose a data user may process for) and DataQualityLabelCredential (the Art. 78
+ * data quality and utility label of a holder's datasets).
+ *
+ * Who sees what: the operator and the access body see every credential the issuer issued; a
+ * participant's staff see the credentials their organisation holds; anyone else none.
+ */
+
+export const CREDENTIAL_FIELDS_REQUIRED = "participantContextId and credentialType are required";
+
+export const CREDENTIAL_PURPOSES: Record<string, { label: string; proves: string }> = {
+  EHDSParticipantCredential: {
+    label: "EHDS participant credential",
+    proves:
+      "membership of the health dataspace and the participant type (data holder, data user, access body)",
+  },
+  DataProcessingPurposeCredential: {
+    label: "Data-processing purpose",
+    proves:
+      "the purpose of secondary use (Regulation (EU) 2025/327 Art. 53(1)) the holder may process data for",
+  },
+  DataQualityLabelCredential: {
+    label: "Data quality and utility label",
+    proves: "the data quality and utility label of the holder's datasets (Regulation (EU) 2025/327 Art. 78)",
+  },
+};
+
+export type ListedCredential = Credential & {
+  /** the issuer's record id (what DELETE /api/credentials/{id} also accepts) */
+  recordId: string;
+  holder: string | null;
+  participantContextId: string | null;
+  label: string;
+  status: "valid" | "revoked" | "unverified";
+  verification: CredentialVerification;
+};
+
+export interface CredentialService {
+  list(user: SessionUser, participantId?: string): Promise<ListedCredential[]>;
+  definitions(): Promise<
+    (Record<string, unknown> & { id: string; credentialType: string; label: string; proves: string })[]
+  >;
+  request(
+    participantContextId: string,
+    credentialType: string,
+    user: SessionUser,
+  ): Promise<Record<string, unknown>>;
+  revoke(id: string, user: SessionUser): Promise<void>;
+  /** the participant contexts the caller may request credentials for */
+  requestableContexts(user: SessionUser): Promise<{ id: string; did: string }[]>;
+}
+
+const SUPERVISORS = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"] as const;
+const isSupervisor = (u: SessionUser) => u.roles.some((r) => (SUPERVISORS as readonly string[]).includes(r));
+
+export const recordIdOf = (id: string) => id.replace(/^urn:uuid:/, "");
+
+export function parseCredentialRequest(body: Record<string, unknown>) {
+  const participantContextId = presentString(body.participantContextId);
+  const credentialType = presentString(body.credentialType);
+  if (!participantContextId || !credentialType) throw badRequest(CREDENTIAL_FIELDS_REQUIRED);
+  return { participantContextId, credentialType };
+}
+
+export function createCredentialService(deps: { config: Config; dataspace: Dataspace }): CredentialService {
+  const { config, dataspace } = deps;
+  let verifier: CredentialVerifier | undefined;
+
+  function getVerifier(): CredentialVerifier | undefined {
+    const rt = dataspace.runtime;
+    if (!rt.issuerDid) return undefined;
+    if (!verifier) {
+      const local = dataspace.local;
+      const origins = new Set<string>();
+      if (local) origins.add(new URL(local.url).origin);
+      if (rt.issuer) origins.add(new URL(rt.issuer.baseUrl).origin);
+      const web = didWebUrl(rt.issuerDid);
+      if (web && !local) origins.add(new URL(web).origin);
+      verifier = createVerifier({
+        issuerDid: rt.issuerDid,
+        didDocumentUrl: (did) =>
+          local ? `${local.url}/dids/${encodeURIComponent(did)}` : (didWebUrl(did) ?? did),
+        allowedOrigins: [...origins],
+        timeoutMs: config.upstreamTimeoutMs,
+        relocate: local
+          ? (url) => {
+              const u = new URL(url);
+              const here = new URL(local.url);
+              return ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname) &&
+                u.pathname.startsWith("/issuer/")
+                ? `${here.origin}${u.pathname}${u.search}`
+                : url;
+            }
+          : undefined,
+      });
+    }
+    return verifier;
+  }
+
+  async function withVerification(
+    items: { credential: Credential; participantContextId: string | null }[],
+  ): Promise<ListedCredential[]> {
+    const v = getVerifier();
+    const now = new Date();
+    return Promise.all(
+      items.map(async ({ credential, participantContextId }) => {
+        const verification: CredentialVerification = v
+          ? await v.verify(credential, now)
+          : {
+              verified: false,
+              reason: "issuer: no issuer is configured (ISSUER_URL), so nothing can be verified",
+              checkedAt: now.toISOString(),
+              checks: {
+                issuer: { ok: false, detail: "no issuer configured" },
+                signature: { ok: false, detail: "not checked" },
+                validity: { ok: false, detail: "not checked" },
+                revocation: { ok: false, detail: "not checked" },
+              },
+            };
+        const type = credential.type.find((t) => t !== "VerifiableCredential") ?? "VerifiableCredential";
+        const subject = credential.credentialSubject;
+        return {
+          ...credential,
+          recordId: recordIdOf(credential.id),
+          holder: typeof subject.id === "string" ? subject.id : null,
+          participantContextId,
+          label: CREDENTIAL_PURPOSES[type]?.label ?? type,
+          status: verification.verified
+            ? "valid"
+            : !verification.checks.revocation.ok && /^revoked/.test(verification.checks.revocation.detail)
+              ? "revoked"
+              : "unverified",
+          verification,
+        } satisfies ListedCredential;
+      }),
+    );
+  }
+
+  async function ownContext(user: SessionUser): Promise<{ id: string; did: string } | undefined> {
+    if (!user.participantDid) return undefined;
+    const me = await dataspace.participantForUser(user);
+    return me.id.startsWith("user:") ? undefined : { id: me.id, did: me.did ?? user.participantDid };
+  }
+
+  return {
+    async list(user, participantId) {
+      const rt = dataspace.runtime;
+      if (participantId) {
+        if (!isSupervisor(user)) {
+          const own = await ownContext(user);
+          if (!own || own.id !== participantId)
+            throw forbidden("You may list only your own organisation's credentials");
+        }
+        const held = await dataspace.participantCredentials(participantId);
+        return withVerification(
+          held.map((credential) => ({ credential, participantContextId: participantId })),
+        );
+      }
+      if (isSupervisor(user)) {
+        if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+        let issued;
+        try {
+          issued = await rt.issuer.listCredentials(undefined, operationDeadline(rt));
+        } catch (e) {
+          throw badGateway("Failed to fetch credentials", describeUpstream(e));
+        }
+        // which participant context holds which DID
+        const contexts = await rt.connector.listParticipantContexts(operationDeadline(rt)).catch(() => []);
+        const byDid = new Map(contexts.map((c) => [c.participantId ?? c.identity ?? "", c["@id"]]));
+        return withVerification(
+          issued.map((c) => {
+            const credential = toCredential(c.id, c.credential, { format: c.format });
+            const holder =
+              typeof credential.credentialSubject.id === "string" ? credential.credentialSubject.id : "";
+            return { credential, participantContextId: byDid.get(holder) ?? null };
+          }),
+        );
+      }
+      const own = await ownContext(user);
+      if (!own) return [];
+      const held = await dataspace.participantCredentials(own.id);
+      return withVerification(held.map((credential) => ({ credential, participantContextId: own.id })));
+    },
+
+    async definitions() {
+      const defs = await dataspace.listCredentialDefinitions();
+      return defs.map((d) => ({
+        ...d,
+        label: CREDENTIAL_PURPOSES[d.credentialType]?.label ?? d.credentialType,
+        proves: CREDENTIAL_PURPOSES[d.credentialType]?.proves ?? "defined by the issuer",
+      }));
+    },
+
+    async request(participantContextId, credentialType, user) {
+      if (!user.roles.includes("CONNECTOR_ADMIN")) {
+        const own = await ownContext(user);
+        if (!own || own.id !== participantContextId) {
+          throw forbidden("You may request credentials only for your own organisation's participant context");
+        }
+      }
+      const started = await dataspace.requestCredential(participantContextId, credentialType, user.username);
+      return {
+        ...started,
+        label: CREDENTIAL_PURPOSES[started.credentialType]?.label ?? started.credentialType,
+        note: "The identity hub asked the issuer for the credential (DCP issuance); it appears in the holder's credentials once issued.",
+      };
+    },
+
+    async revoke(id, user) {
+      await dataspace.revokeCredential(recordIdOf(id), user.username);
+    },
+
+    async requestableContexts(user) {
+      const rt = dataspace.runtime;
+      if (user.roles.includes("CONNECTOR_ADMIN")) {
+        const contexts = await rt.connector.listParticipantContexts(operationDeadline(rt)).catch(() => []);
+        return contexts
+          .filter((c) => c.state === "ACTIVATED")
+          .map((c) => ({ id: c["@id"], did: c.participantId ?? c.identity ?? "" }));
+      }
+      const own = await ownContext(user).catch(() => undefined);
+      return own ? [own] : [];
+    },
+  };
+}
