@@ -1,0 +1,206 @@
+import type { AuditLog } from "../audit/log";
+import { ORGANISATIONS } from "../graph/synthetic/organisations";
+import { badRequest, conflict, notFound } from "../http/errors";
+import { presentString } from "../http/handler";
+import { migrate, type Db } from "../storage/database";
+
+/**
+ * The participant directory the catalogue crawler reads (GET/POST/DELETE /api/admin/participants):
+ * who takes part in federated discovery, under which DID, and where their DSP catalogue is. The
+ * five founding organisations of the dataspace are seeded on first start, with the hub's
+ * demonstration catalogue endpoint (/api/mock-dsp/{participant}/catalog/request) as their
+ * catalogue address; seeded entries cannot be deleted.
+ *
+ * DIDs are checked against the W3C DID Core syntax (did:<method>:<method-specific-id>, method a
+ * lower-case name, the id of allowed characters and percent-encodings); a did:web also needs a
+ * domain name (W3C did:web method: a host, optionally %3A and a port, then :path segments).
+ */
+
+export const DIRECTORY_FIELDS_REQUIRED = "did and displayName are required";
+export const DIRECTORY_DID_REQUIRED = "did query parameter is required";
+
+export interface DirectoryEntry {
+  id: string;
+  did: string;
+  displayName: string;
+  country: string | null;
+  /** the participant's DSP catalogue request address; null: not crawled */
+  catalogueUrl: string | null;
+  /** seeded: a founding participant of this dataspace (cannot be deleted) */
+  source: "seeded" | "added";
+  addedBy: string;
+  addedAt: string;
+}
+
+const DID = /^did:[a-z0-9]+:(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*(?::(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*)*$/;
+const DOMAIN =
+  /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+
+/** Why a DID is not acceptable, or null. */
+export function didProblem(did: string): string | null {
+  if (did.length > 512) return "did is too long (at most 512 characters)";
+  if (!DID.test(did) || did.endsWith(":"))
+    return `did "${did}" is not a valid DID: expected did:<method>:<method-specific-id> (W3C DID Core)`;
+  if (did.startsWith("did:web:")) {
+    const [hostPart] = did.slice("did:web:".length).split(":");
+    const host = decodeURIComponent(hostPart ?? "").replace(/:\d{1,5}$/, "");
+    if (host !== "localhost" && !DOMAIN.test(host))
+      return `did:web needs a domain name, e.g. did:web:example.org or did:web:example.org:participant ("${hostPart}" is not one)`;
+  }
+  return null;
+}
+
+export function slugFor(displayName: string): string {
+  return displayName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+}
+
+export function parseDirectoryInput(body: Record<string, unknown>) {
+  const did = presentString(body.did)?.trim();
+  const displayName = presentString(body.displayName)?.trim();
+  if (!did || !displayName) throw badRequest(DIRECTORY_FIELDS_REQUIRED);
+  const problem = didProblem(did);
+  if (problem) throw badRequest(problem);
+  if (displayName.length > 200) throw badRequest("displayName is too long (at most 200 characters)");
+  const rawUrl = presentString(body.catalogueUrl);
+  let catalogueUrl: string | null = null;
+  if (rawUrl) {
+    let u: URL;
+    try {
+      u = new URL(rawUrl);
+    } catch {
+      throw badRequest("catalogueUrl must be an absolute http(s) URL");
+    }
+    if (u.protocol !== "https:" && u.protocol !== "http:")
+      throw badRequest("catalogueUrl must be an absolute http(s) URL");
+    catalogueUrl = u.toString();
+  }
+  const country = presentString(body.country)?.toUpperCase() ?? null;
+  if (country && !/^[A-Z]{2}$/.test(country))
+    throw badRequest("country must be an ISO 3166-1 alpha-2 code such as DE");
+  return { did, displayName, catalogueUrl, country };
+}
+
+interface Row {
+  id: string;
+  did: string;
+  display_name: string;
+  country: string | null;
+  catalogue_url: string | null;
+  seeded: 0 | 1;
+  added_by: string;
+  added_at: string;
+}
+
+/** the hub's own catalogue addresses are stored relative, so that they follow PUBLIC_URL */
+const toEntry = (r: Row, publicUrl: string): DirectoryEntry => ({
+  id: r.id,
+  did: r.did,
+  displayName: r.display_name,
+  country: r.country,
+  catalogueUrl: r.catalogue_url?.startsWith("/") ? `${publicUrl}${r.catalogue_url}` : r.catalogue_url,
+  source: r.seeded ? "seeded" : "added",
+  addedBy: r.added_by,
+  addedAt: r.added_at,
+});
+
+export const mockCataloguePath = (id: string) => `/api/mock-dsp/${encodeURIComponent(id)}/catalog/request`;
+
+export function createDirectory(db: Db, audit: AuditLog, publicUrl: string) {
+  migrate(db, "crawler-directory-1", [
+    `CREATE TABLE crawler_directory (
+      id TEXT PRIMARY KEY,
+      did TEXT NOT NULL UNIQUE,
+      display_name TEXT NOT NULL,
+      country TEXT,
+      catalogue_url TEXT,
+      seeded INTEGER NOT NULL,
+      added_by TEXT NOT NULL,
+      added_at TEXT NOT NULL
+    )`,
+  ]);
+  const insert = db.prepare(
+    `INSERT INTO crawler_directory (id, did, display_name, country, catalogue_url, seeded, added_by, added_at)
+     VALUES (@id, @did, @display_name, @country, @catalogue_url, @seeded, @added_by, @added_at)`,
+  );
+  const all = db.prepare("SELECT * FROM crawler_directory ORDER BY seeded DESC, display_name");
+  const byDid = db.prepare("SELECT * FROM crawler_directory WHERE did = ?");
+  const byId = db.prepare("SELECT * FROM crawler_directory WHERE id = ?");
+  const remove = db.prepare("DELETE FROM crawler_directory WHERE id = ?");
+
+  if (
+    (db.prepare("SELECT COUNT(*) AS n FROM crawler_directory WHERE seeded = 1").get() as { n: number }).n ===
+    0
+  ) {
+    const at = new Date().toISOString();
+    db.transaction(() => {
+      for (const o of ORGANISATIONS) {
+        if (byDid.get(o.did)) continue;
+        insert.run({
+          id: o.slug,
+          did: o.did,
+          display_name: o.displayName,
+          country: o.country,
+          catalogue_url: mockCataloguePath(o.slug),
+          seeded: 1,
+          added_by: "system",
+          added_at: at,
+        });
+      }
+    })();
+  }
+
+  return {
+    list: (): DirectoryEntry[] => (all.all() as Row[]).map((r) => toEntry(r, publicUrl)),
+    find(key: string): DirectoryEntry | undefined {
+      const r = (byId.get(key) ?? byDid.get(key)) as Row | undefined;
+      return r ? toEntry(r, publicUrl) : undefined;
+    },
+    add(input: ReturnType<typeof parseDirectoryInput>, actor: string): DirectoryEntry {
+      if (byDid.get(input.did)) throw conflict(`${input.did} is already in the directory`);
+      const base = slugFor(input.displayName) || "participant";
+      let id = base;
+      for (let i = 2; byId.get(id); i++) id = `${base}-${i}`;
+      const row: Row = {
+        id,
+        did: input.did,
+        display_name: input.displayName,
+        country: input.country,
+        catalogue_url: input.catalogueUrl,
+        seeded: 0,
+        added_by: actor,
+        added_at: new Date().toISOString(),
+      };
+      db.transaction(() => {
+        insert.run(row);
+        audit.append({
+          action: "directory.add",
+          actor,
+          target: input.did,
+          outcome: input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address",
+          kind: "directory",
+        });
+      })();
+      return toEntry(row, publicUrl);
+    },
+    remove(key: string, actor: string): void {
+      const r = (byDid.get(key) ?? byId.get(key)) as Row | undefined;
+      if (!r) throw notFound(`No directory entry ${key}`);
+      if (r.seeded)
+        throw conflict(
+          `Seeded directory entries cannot be deleted: ${r.display_name} (${r.did}) is a founding participant of this dataspace`,
+        );
+      db.transaction(() => {
+        remove.run(r.id);
+        audit.append({ action: "directory.remove", actor, target: r.did, kind: "directory" });
+      })();
+    },
+  };
+}
+
+export type Directory = ReturnType<typeof createDirectory>;

@@ -1,0 +1,210 @@
+import {
+  DCAT_NAMESPACE,
+  DCT_NAMESPACE,
+  DSP_PROTOCOL,
+  DSPACE_NAMESPACE,
+  ODRL_NAMESPACE,
+} from "../dataspace/protocol";
+import type { GraphNode } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { badRequest, notFound } from "../http/errors";
+import type { Directory } from "./directory";
+
+/**
+ * The demonstration DSP catalogue a catalogue crawler polls (GET/POST
+ * /api/mock-dsp/{participant}/catalog/request): the participant's data products from the
+ * marketplace layer of the graph as a dcat:Catalog in JSON-LD, each dataset with its ODRL offer
+ * under odrl:hasPolicy, in the shape of a DSP 2025-1 catalogue answer. Participants are named by
+ * their directory id (slug), their DID, or their graph id.
+ */
+
+type Json = Record<string, unknown>;
+
+const CONTEXT = {
+  dcat: DCAT_NAMESPACE,
+  dct: DCT_NAMESPACE,
+  odrl: ODRL_NAMESPACE,
+  dspace: DSPACE_NAMESPACE,
+  // the EHDS terms the marketplace's policies use (ehds:reIdentify), under the namespace of the
+  // dataspace's credential schemas (server/local-dataspace/seed.ts)
+  ehds: "https://w3id.org/ehds/",
+};
+
+function parsed(v: unknown): Json[] {
+  if (typeof v !== "string") return Array.isArray(v) ? (v as Json[]) : [];
+  try {
+    const x: unknown = JSON.parse(v);
+    return Array.isArray(x) ? (x as Json[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+const term = (v: unknown) => (typeof v === "string" ? { "@id": v.includes(":") ? v : `odrl:${v}` } : v);
+
+/** an ODRL rule with the odrl: prefix on its terms, as JSON-LD */
+function odrlRule(rule: Json): Json {
+  const out: Json = { "odrl:action": term(rule.action) };
+  if (Array.isArray(rule.constraint)) {
+    out["odrl:constraint"] = (rule.constraint as Json[]).map((c) => ({
+      "odrl:leftOperand": term(c.leftOperand),
+      "odrl:operator": term(c.operator),
+      "odrl:rightOperand": c.rightOperand,
+    }));
+  }
+  return out;
+}
+
+export function offerJsonLd(policy: GraphNode, assetId: string): Json {
+  const p = policy.properties;
+  return {
+    "@id": String(p.uid ?? policy.id),
+    "@type": "odrl:Offer",
+    "odrl:assigner": { "@id": String(p.assigner ?? "") },
+    "odrl:target": { "@id": assetId },
+    "odrl:permission": parsed(p.permission).map(odrlRule),
+    "odrl:prohibition": parsed(p.prohibition).map(odrlRule),
+    "odrl:obligation": parsed(p.obligation).map(odrlRule),
+  };
+}
+
+export interface CatalogSummary {
+  participant: { id: string; did: string; displayName: string };
+  datasets: { id: string; title: string; offers: number; datasetId: string | null }[];
+}
+
+export function createMockDsp(deps: { graph: GraphStore; directory: Directory }) {
+  const { graph, directory } = deps;
+
+  async function participantNode(
+    key: string,
+  ): Promise<{ node: GraphNode; entry: ReturnType<Directory["find"]> } | undefined> {
+    const entry = directory.find(key);
+    const slug = entry?.id ?? key.replace(/^participant-/, "");
+    const bySlug = await graph.findNodes({ label: "Participant", where: { slug }, limit: 1 });
+    const byDid = bySlug.length
+      ? bySlug
+      : await graph.findNodes({ label: "Participant", where: { did: entry?.did ?? key }, limit: 1 });
+    const node = byDid[0];
+    return node ? { node, entry } : undefined;
+  }
+
+  async function products(participant: GraphNode) {
+    const offered = await graph.relationships({
+      id: participant.id,
+      types: ["OFFERS"],
+      direction: "out",
+      limit: 500,
+    });
+    const out: { product: GraphNode; dataset: GraphNode | null; offers: GraphNode[] }[] = [];
+    for (const rel of offered) {
+      const product = rel.node;
+      const [described, policies] = await Promise.all([
+        graph.relationships({ id: product.id, types: ["DESCRIBED_BY"], direction: "out", limit: 1 }),
+        graph.relationships({ id: product.id, types: ["HAS_POLICY"], direction: "out", limit: 20 }),
+      ]);
+      out.push({
+        product,
+        dataset: described[0]?.node ?? null,
+        offers: policies.map((p) => p.node).filter((n) => n.properties.policyType === "Offer"),
+      });
+    }
+    return out;
+  }
+
+  return {
+    /** checks a POST body: empty, or a CatalogRequestMessage */
+    checkRequest(body: Json): void {
+      const t = body["@type"];
+      if (
+        t !== undefined &&
+        t !== "CatalogRequestMessage" &&
+        t !== "dspace:CatalogRequestMessage" &&
+        t !== `${DSPACE_NAMESPACE}CatalogRequestMessage`
+      ) {
+        throw badRequest(
+          `The body must be a CatalogRequestMessage (DSP ${DSP_PROTOCOL}), not ${JSON.stringify(t)}`,
+        );
+      }
+    },
+
+    async catalog(key: string, publicUrl: string): Promise<Json> {
+      const found = await participantNode(key);
+      if (!found) {
+        const entry = directory.find(key);
+        if (entry)
+          throw notFound(
+            `No demonstration catalogue for ${entry.displayName}: its catalogue is at ${entry.catalogueUrl ?? "no address"}`,
+          );
+        throw notFound(`No participant ${key} in the directory or the marketplace`);
+      }
+      const { node } = found;
+      const did = String(node.properties.did ?? "");
+      const slug = String(node.properties.slug ?? node.id);
+      const items = await products(node);
+      return {
+        "@context": CONTEXT,
+        "@id": `${publicUrl}/api/mock-dsp/${slug}/catalog`,
+        "@type": "dcat:Catalog",
+        "dct:title": `${String(node.properties.displayName ?? slug)} data products (demonstration DSP catalogue)`,
+        "dct:publisher": { "@id": did },
+        "dspace:participantId": did,
+        "dcat:service": [
+          {
+            "@id": `${publicUrl}/api/mock-dsp/${slug}`,
+            "@type": "dcat:DataService",
+            "dcat:endpointURL": String(node.properties.dspEndpoint ?? `${publicUrl}/api/mock-dsp/${slug}`),
+            "dct:conformsTo": DSP_PROTOCOL,
+          },
+        ],
+        "dcat:dataset": items
+          .filter((i) => i.offers.length > 0)
+          .map(({ product, dataset, offers }) => {
+            const assetId = String(product.properties.assetId ?? product.id);
+            const d = dataset?.properties ?? {};
+            return {
+              "@id": assetId,
+              "@type": "dcat:Dataset",
+              "dct:title": String(d.title ?? product.properties.title ?? assetId),
+              ...(d.description ? { "dct:description": d.description } : {}),
+              ...(Array.isArray(d.keywords) ? { "dcat:keyword": d.keywords } : {}),
+              ...(dataset ? { "dct:isReferencedBy": { "@id": dataset.id } } : {}),
+              "odrl:hasPolicy": offers.map((o) => offerJsonLd(o, assetId)),
+              "dcat:distribution": [
+                {
+                  "@type": "dcat:Distribution",
+                  "dct:format": { "@id": String(product.properties.transferType ?? "HttpData-PULL") },
+                  "dcat:mediaType": String(product.properties.contentType ?? "application/json"),
+                  "dcat:accessService": { "@id": `${publicUrl}/api/mock-dsp/${slug}` },
+                },
+              ],
+            };
+          }),
+      };
+    },
+
+    /** what a catalogue holds, for the discovery check */
+    async summary(key: string): Promise<CatalogSummary | undefined> {
+      const found = await participantNode(key);
+      if (!found) return undefined;
+      const items = await products(found.node);
+      return {
+        participant: {
+          id: String(found.node.properties.slug ?? found.node.id),
+          did: String(found.node.properties.did ?? ""),
+          displayName: String(found.node.properties.displayName ?? ""),
+        },
+        datasets: items
+          .filter((i) => i.offers.length > 0)
+          .map((i) => ({
+            id: String(i.product.properties.assetId ?? i.product.id),
+            title: String(i.dataset?.properties.title ?? i.product.properties.title ?? i.product.id),
+            offers: i.offers.length,
+            datasetId: i.dataset?.id ?? null,
+          })),
+      };
+    },
+  };
+}
+
+export type MockDsp = ReturnType<typeof createMockDsp>;

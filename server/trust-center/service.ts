@@ -1,0 +1,468 @@
+import type { AuditLog } from "../audit/log";
+import type { Config } from "../config";
+import type { GraphNode } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { migrate, type Db } from "../storage/database";
+
+/**
+ * The trust center view (GET /api/trust-center), for trust-center operators:
+ *
+ * - trust centers: one per member state of the dataspace's participants (seeded into the
+ *   hub's own table on first start, from the countries of the marketplace's participants), each
+ *   with the access body of its country where the dataspace has one;
+ * - pseudonym resolution: every dataset with personal data, the pseudonymisation domain the trust
+ *   center of the holder's country keeps for it and how many patients it covers (counted from the
+ *   graph's INCLUDES links), and the record linkages permits need: for a data user whose permits
+ *   cover several datasets, the number of patients the trust center links across each pair
+ *   (computed from the same links; fewer than k shown as suppressed);
+ * - mutual recognition between countries: the agreements in the hub's table, and every
+ *   cross-border contract of the marketplace with whether an agreement covers it;
+ * - secure processing environment sessions: one per data permit of the access body (HDABApproval),
+ *   with its datasets, state, the k threshold and the output policy that follows from the
+ *   permit's ODRL agreement (anonymise, no re-identification, aggregate outputs of at least k).
+ */
+
+export interface TrustCenter {
+  id: string;
+  name: string;
+  country: string;
+  did: string;
+  accessBody: { name: string; did: string } | null;
+  scheme: string;
+  datasets: number;
+  patients: number;
+  activeSessions: number;
+}
+
+export interface PseudonymDomain {
+  datasetId: string;
+  title: string;
+  holder: string;
+  country: string | null;
+  trustCenter: string | null;
+  domain: string;
+  patients: number;
+}
+
+export interface Linkage {
+  id: string;
+  dataUser: string;
+  permitNumbers: string[];
+  datasets: [string, string];
+  sameHolder: boolean;
+  /** patients present in both datasets; null when suppressed (fewer than k) */
+  linkedPatients: number | null;
+  suppressed: boolean;
+  state: "resolved" | "not-linkable";
+  note: string;
+}
+
+export interface Recognition {
+  from: string;
+  to: string;
+  status: "recognised" | "pending" | "suspended";
+  basis: string;
+  since: string | null;
+}
+
+export interface CrossBorderFlow {
+  contractId: string;
+  provider: string;
+  providerCountry: string;
+  consumer: string;
+  consumerCountry: string;
+  contractStatus: string;
+  recognition: Recognition["status"] | "none";
+  covered: boolean;
+}
+
+export interface SpeSession {
+  id: string;
+  permitNumber: string;
+  dataUser: string;
+  purpose: string | null;
+  datasets: { id: string; title: string }[];
+  environment: string;
+  state: "active" | "scheduled" | "closed" | "terminated";
+  openedAt: string | null;
+  closesAt: string | null;
+  k: number;
+  outputPolicy: {
+    aggregateOnly: boolean;
+    minimumCellSize: number;
+    suppression: string;
+    review: string;
+    prohibited: string[];
+    obligations: string[];
+  };
+  trustCenter: string | null;
+}
+
+export interface TrustCenterView {
+  generatedAt: string;
+  k: number;
+  trustCenters: TrustCenter[];
+  pseudonymResolution: { scheme: string; datasets: PseudonymDomain[]; linkages: Linkage[] };
+  mutualRecognition: { countries: string[]; agreements: Recognition[]; crossBorderFlows: CrossBorderFlow[] };
+  speSessions: SpeSession[];
+  summary: {
+    trustCenters: number;
+    pseudonymisedDatasets: number;
+    patientsCovered: number;
+    activeSessions: number;
+    uncoveredFlows: number;
+  };
+}
+
+const SCHEME =
+  "keyed pseudonyms: HMAC-SHA-256 under the trust center's key, one domain per dataset; re-linking only for a permit, inside the trust center";
+
+const COUNTRY_NAMES: Record<string, string> = {
+  DE: "Germany",
+  NL: "Netherlands",
+  FR: "France",
+  BE: "Belgium",
+  AT: "Austria",
+};
+
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+function actions(raw: unknown): string[] {
+  try {
+    const v: unknown = typeof raw === "string" ? JSON.parse(raw) : raw;
+    return Array.isArray(v)
+      ? v
+          .map((r) => (r && typeof r === "object" ? String((r as { action?: unknown }).action ?? "") : ""))
+          .filter(Boolean)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+export function createTrustCenterService(deps: {
+  db: Db;
+  audit: AuditLog;
+  config: Config;
+  graph: GraphStore;
+}) {
+  const { db, graph, config } = deps;
+  migrate(db, "trust-center-1", [
+    `CREATE TABLE trust_centers (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      country TEXT NOT NULL UNIQUE,
+      did TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )`,
+    `CREATE TABLE trust_recognitions (
+      from_country TEXT NOT NULL,
+      to_country TEXT NOT NULL,
+      status TEXT NOT NULL,
+      basis TEXT NOT NULL,
+      since TEXT,
+      PRIMARY KEY (from_country, to_country)
+    )`,
+  ]);
+  const centres = db.prepare("SELECT * FROM trust_centers ORDER BY country");
+  const insertCentre = db.prepare(
+    "INSERT OR IGNORE INTO trust_centers (id, name, country, did, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  const recognitions = db.prepare("SELECT * FROM trust_recognitions ORDER BY from_country, to_country");
+  const insertRecognition = db.prepare(
+    "INSERT OR IGNORE INTO trust_recognitions (from_country, to_country, status, basis, since) VALUES (?, ?, ?, ?, ?)",
+  );
+
+  /** first use: a trust center per country of the marketplace's participants, and the recognitions between them */
+  async function ensureSeeded(participants: GraphNode[]) {
+    const countries = [
+      ...new Set(participants.map((p) => str(p.properties.country)).filter((c): c is string => !!c)),
+    ].sort();
+    const at = new Date().toISOString();
+    db.transaction(() => {
+      for (const c of countries) {
+        insertCentre.run(
+          `trust-center-${c.toLowerCase()}`,
+          `Trust Center ${c}`,
+          c,
+          `did:web:trustcenter.${c.toLowerCase()}.example:tc`,
+          at,
+        );
+      }
+      // DE recognises its neighbours' pseudonymisation and they recognise DE (bilateral agreements);
+      // other pairs start as pending until their agreement is signed
+      for (const a of countries)
+        for (const b of countries) {
+          if (a === b) continue;
+          const withDe = a === "DE" || b === "DE";
+          insertRecognition.run(
+            a,
+            b,
+            withDe ? "recognised" : "pending",
+            withDe
+              ? "bilateral agreement on pseudonymisation and data permits (HealthData@EU)"
+              : "agreement in preparation",
+            withDe ? "2025-03-26" : null,
+          );
+        }
+    })();
+  }
+
+  return {
+    async view(now = new Date()): Promise<TrustCenterView> {
+      const k = config.federatedK;
+      const today = now.toISOString().slice(0, 10);
+      const participants = await graph.findNodes({ label: "Participant", limit: 500 });
+      await ensureSeeded(participants);
+      const bySlug = new Map(participants.map((p) => [String(p.properties.slug ?? p.id), p]));
+      const byDid = new Map(participants.map((p) => [String(p.properties.did ?? ""), p]));
+      const countryOf = (slugOrDid: string | null) =>
+        slugOrDid ? str((bySlug.get(slugOrDid) ?? byDid.get(slugOrDid))?.properties.country) : null;
+      const nameOf = (slugOrDid: string | null) =>
+        slugOrDid
+          ? (str((bySlug.get(slugOrDid) ?? byDid.get(slugOrDid))?.properties.displayName) ?? slugOrDid)
+          : "unknown";
+      const centreRows = centres.all() as { id: string; name: string; country: string; did: string }[];
+      const centreOf = (country: string | null) => centreRows.find((c) => c.country === country) ?? null;
+
+      // pseudonymisation domains, with the patients of each dataset
+      const datasets = (await graph.findNodes({ label: "HealthDataset", limit: 1000 })).filter(
+        (d) => d.properties.personalData !== false,
+      );
+      const members = new Map<string, Set<string>>();
+      for (const d of datasets) {
+        const rels = await graph.relationships({
+          id: d.id,
+          types: ["INCLUDES"],
+          direction: "out",
+          limit: 200_000,
+        });
+        members.set(d.id, new Set(rels.map((r) => r.node.id)));
+      }
+      const domains: PseudonymDomain[] = datasets.map((d) => {
+        const holder = str(d.properties.holder) ?? "";
+        const country = countryOf(holder);
+        const centre = centreOf(country);
+        return {
+          datasetId: d.id,
+          title: str(d.properties.title) ?? d.id,
+          holder: nameOf(holder),
+          country,
+          trustCenter: centre?.name ?? null,
+          domain: `${centre?.id ?? "no-trust-center"}/${d.id}`,
+          patients: members.get(d.id)?.size ?? 0,
+        };
+      });
+
+      // permits and what they cover
+      const approvals = await graph.findNodes({ label: "HDABApproval", limit: 5000 });
+      const sessions: SpeSession[] = [];
+      const permitDatasets = new Map<string, { user: string; permits: Set<string>; datasets: Set<string> }>();
+      for (const a of approvals) {
+        const contracts = (
+          await graph.relationships({ id: a.id, types: ["APPROVES"], direction: "out", limit: 50 })
+        ).map((r) => r.node);
+        const ds: { id: string; title: string }[] = [];
+        const prohibited = new Set<string>(["ehds:reIdentify"]);
+        const obligations = new Set<string>();
+        for (const c of contracts) {
+          const product = (
+            await graph.relationships({ id: c.id, types: ["GOVERNS"], direction: "out", limit: 1 })
+          )[0]?.node;
+          const dataset = product
+            ? (
+                await graph.relationships({
+                  id: product.id,
+                  types: ["DESCRIBED_BY"],
+                  direction: "out",
+                  limit: 1,
+                })
+              )[0]?.node
+            : undefined;
+          if (dataset) ds.push({ id: dataset.id, title: str(dataset.properties.title) ?? dataset.id });
+          for (const p of (
+            await graph.relationships({ id: c.id, types: ["HAS_POLICY"], direction: "out", limit: 5 })
+          ).map((r) => r.node)) {
+            for (const x of actions(p.properties.prohibition)) prohibited.add(x);
+            for (const x of actions(p.properties.obligation)) obligations.add(x);
+          }
+        }
+        const status = str(a.properties.status) ?? "PENDING";
+        const validUntil = str(a.properties.validUntil);
+        const decided = str(a.properties.decisionDate);
+        const user = str(a.properties.applicant) ?? "unknown";
+        const state: SpeSession["state"] =
+          status === "REVOKED"
+            ? "terminated"
+            : status !== "GRANTED"
+              ? "scheduled"
+              : validUntil && validUntil < today
+                ? "closed"
+                : "active";
+        const env = str(a.properties.processingEnvironment) ?? "secure processing environment";
+        sessions.push({
+          id: `spe-${a.id}`,
+          permitNumber: str(a.properties.permitNumber) ?? a.id,
+          dataUser: nameOf(user),
+          purpose: str(a.properties.purpose),
+          datasets: ds,
+          environment: env,
+          state,
+          openedAt: status === "GRANTED" || status === "REVOKED" ? decided : null,
+          closesAt: validUntil,
+          k,
+          outputPolicy: {
+            aggregateOnly: true,
+            minimumCellSize: k,
+            suppression: `counts below ${k} suppressed, with complementary suppression so they cannot be derived`,
+            review:
+              "the trust center checks every output before it leaves the environment (non-personal data only, EHDS Art. 73)",
+            prohibited: [...prohibited].sort(),
+            obligations: [...new Set(["anonymize", ...obligations])].sort(),
+          },
+          trustCenter:
+            centreOf(
+              countryOf(
+                ds[0] ? (datasets.find((d) => d.id === ds[0]!.id)?.properties.holder as string) : null,
+              ),
+            )?.name ?? null,
+        });
+        // record linkage is resolved only for permits in force
+        if (state === "active") {
+          const entry = permitDatasets.get(user) ?? {
+            user,
+            permits: new Set<string>(),
+            datasets: new Set<string>(),
+          };
+          entry.permits.add(str(a.properties.permitNumber) ?? a.id);
+          for (const d of ds) entry.datasets.add(d.id);
+          permitDatasets.set(user, entry);
+        }
+      }
+
+      // record linkage across the datasets one data user's permits cover
+      const linkages: Linkage[] = [];
+      for (const { user, permits, datasets: set } of permitDatasets.values()) {
+        const list = [...set].sort();
+        for (let i = 0; i < list.length; i++)
+          for (let j = i + 1; j < list.length; j++) {
+            const a = list[i]!;
+            const b = list[j]!;
+            const A = members.get(a) ?? new Set<string>();
+            const B = members.get(b) ?? new Set<string>();
+            let both = 0;
+            for (const x of A) if (B.has(x)) both++;
+            const holderA = datasets.find((d) => d.id === a)?.properties.holder;
+            const holderB = datasets.find((d) => d.id === b)?.properties.holder;
+            const sameHolder = holderA === holderB;
+            const suppressed = both > 0 && both < k;
+            linkages.push({
+              id: `link-${user}-${a}-${b}`,
+              dataUser: nameOf(user),
+              permitNumbers: [...permits].sort(),
+              datasets: [a, b],
+              sameHolder,
+              linkedPatients: suppressed ? null : both,
+              suppressed,
+              state: both > 0 ? "resolved" : "not-linkable",
+              note: sameHolder
+                ? "same holder: one pseudonymisation domain per dataset, resolved to the holder's patient key inside the trust center"
+                : both > 0
+                  ? "across holders: resolved through the trust centers' shared linkage key"
+                  : "no patient appears in both datasets",
+            });
+          }
+      }
+
+      // mutual recognition
+      const recRows = recognitions.all() as {
+        from_country: string;
+        to_country: string;
+        status: Recognition["status"];
+        basis: string;
+        since: string | null;
+      }[];
+      const agreements: Recognition[] = recRows.map((r) => ({
+        from: r.from_country,
+        to: r.to_country,
+        status: r.status,
+        basis: r.basis,
+        since: r.since,
+      }));
+      const contracts = await graph.findNodes({ label: "Contract", limit: 5000 });
+      const flows: CrossBorderFlow[] = [];
+      for (const c of contracts) {
+        const provider = str(c.properties.providerDid);
+        const consumer = str(c.properties.consumerDid);
+        const pc = countryOf(provider);
+        const cc = countryOf(consumer);
+        if (!pc || !cc || pc === cc) continue;
+        const rec = agreements.find((a) => a.from === pc && a.to === cc);
+        flows.push({
+          contractId: c.id,
+          provider: nameOf(provider),
+          providerCountry: pc,
+          consumer: nameOf(consumer),
+          consumerCountry: cc,
+          contractStatus: str(c.properties.status) ?? "unknown",
+          recognition: rec?.status ?? "none",
+          covered: rec?.status === "recognised",
+        });
+      }
+
+      const trustCenters: TrustCenter[] = centreRows.map((c) => {
+        const hdab = participants.find(
+          (p) => p.properties.country === c.country && /HDAB/.test(String(p.properties.role ?? "")),
+        );
+        const own = domains.filter((d) => d.country === c.country);
+        return {
+          id: c.id,
+          name: c.name,
+          country: c.country,
+          did: c.did,
+          accessBody: hdab
+            ? { name: String(hdab.properties.displayName ?? hdab.id), did: String(hdab.properties.did ?? "") }
+            : null,
+          scheme: SCHEME,
+          datasets: own.length,
+          // distinct patients: a patient is in several of a holder's datasets
+          patients: new Set(own.flatMap((d) => [...(members.get(d.datasetId) ?? [])])).size,
+          activeSessions: sessions.filter((s) => s.state === "active" && s.trustCenter === c.name).length,
+        };
+      });
+
+      const patientsCovered = new Set<string>();
+      for (const s of members.values()) for (const p of s) patientsCovered.add(p);
+      return {
+        generatedAt: now.toISOString(),
+        k,
+        trustCenters,
+        pseudonymResolution: { scheme: SCHEME, datasets: domains, linkages },
+        mutualRecognition: {
+          countries: centreRows.map(
+            (c) => `${c.country}${COUNTRY_NAMES[c.country] ? ` (${COUNTRY_NAMES[c.country]})` : ""}`,
+          ),
+          agreements,
+          crossBorderFlows: flows,
+        },
+        speSessions: sessions.sort((a, b) =>
+          a.state === b.state
+            ? a.permitNumber.localeCompare(b.permitNumber)
+            : a.state === "active"
+              ? -1
+              : b.state === "active"
+                ? 1
+                : a.state.localeCompare(b.state),
+        ),
+        summary: {
+          trustCenters: trustCenters.length,
+          pseudonymisedDatasets: domains.length,
+          patientsCovered: patientsCovered.size,
+          activeSessions: sessions.filter((s) => s.state === "active").length,
+          uncoveredFlows: flows.filter((f) => !f.covered).length,
+        },
+      };
+    },
+  };
+}
+
+export type TrustCenterService = ReturnType<typeof createTrustCenterService>;
