@@ -21,6 +21,12 @@ import { createEudiService, type EudiService } from "./eudi/service";
 import { createPatientAppService, type PatientAppService } from "./patient-app/service";
 import { openDatabase, type Db } from "./storage/database";
 import { getOrCreateSecret } from "./storage/secrets";
+// trust and governance (issue 4)
+import type { RetentionService } from "./audit/retention";
+import type { CredentialService } from "./credentials/service";
+import type { OperatorService } from "./operator/service";
+import type { PolicyService } from "./policies/service";
+import type { TrustCenterService } from "./trust-center/service";
 
 /**
  * The service container: every service built once from Config and handed to routes, views,
@@ -53,6 +59,12 @@ export interface Services {
   eudi: EudiService;
   /** the companion app: app accounts, pairing, FHIR record, self-measured data, sync, erasure (server/patient-app) */
   patientApp: PatientAppService;
+  /** trust and governance (issue 4): verifiable credentials, ODRL policies, audit retention, operator console, trust center */
+  credentials: CredentialService;
+  policies: PolicyService;
+  auditRetention: RetentionService;
+  operator: OperatorService;
+  trustCenter: TrustCenterService;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
   runtime: { internalOrigin: string | undefined };
   close(): Promise<void>;
@@ -72,7 +84,7 @@ export async function createServices(config: Config): Promise<Services> {
     ? undefined
     : { clientId: IDP_CLIENT_ID, clientSecret: getOrCreateSecret(db, "idp-client-secret") };
   const publicOrigin = new URL(config.publicUrl).origin;
-  const oidc = createOidcClient(
+  const makeOidc = () => createOidcClient(
     {
       issuer: config.oidc?.issuer ?? `${config.publicUrl}/idp`,
       clientId: config.oidc?.clientId ?? embeddedIdp!.clientId,
@@ -86,6 +98,18 @@ export async function createServices(config: Config): Promise<Services> {
     },
     sessions,
   );
+  const oidc = makeOidc();
+  // trust and governance (issue 4): the operator console can rebuild the relying-party client
+  const operator = (await import("./operator/service")).createOperatorService({
+    db,
+    audit,
+    config,
+    graph,
+    dataspace,
+    oidc,
+    makeOidc,
+    embeddedIdp: !!embeddedIdp,
+  });
 
   return {
     config,
@@ -104,8 +128,14 @@ export async function createServices(config: Config): Promise<Services> {
     eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
     patientApp: createPatientAppService({ db, audit, graph, config }),
     ...createInsightServices({ db, graph, audit, config }),
+    credentials: (await import("./credentials/service")).createCredentialService({ config, dataspace }),
+    policies: (await import("./policies/service")).createPolicyService({ db, audit, config, dataspace }),
+    auditRetention: (await import("./audit/retention")).createRetentionService(db, audit),
+    operator,
+    trustCenter: (await import("./trust-center/service")).createTrustCenterService({ db, audit, config, graph }),
     runtime,
     async close() {
+      await operator.close();
       await dataspace.close();
       await graph.close();
       db.close();

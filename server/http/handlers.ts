@@ -7,6 +7,7 @@ import { healthHandlers } from "../health";
 import { insightHandlers } from "../overview/handlers";
 import { patientHandlers } from "../patient/handlers";
 import { patientAppHandlers } from "../patient-app/handlers";
+import { governanceHandlers } from "../operator/governance-handlers";
 import type { HandlerMap } from "./handler";
 
 /** Binds the route table's keys to capability handlers; see route-table.ts for paths and access. */
@@ -20,4 +21,5 @@ export const HANDLERS: HandlerMap = {
   ...dataspaceHandlers,
   ...accessBodyHandlers,
   ...insightHandlers,
+  ...governanceHandlers,
 };

@@ -1,0 +1,97 @@
+import { badRequest, json } from "../http/errors";
+import {
+  intParam,
+  presentString,
+  readJsonObject,
+  type HandlerContext,
+  type HandlerMap,
+} from "../http/handler";
+import type { AuditFilter, AuditLog } from "./log";
+import { parseRetentionInput, RETENTION_MAX_DAYS, RETENTION_RULES, type RetentionService } from "./retention";
+
+/**
+ * GET /api/admin/audit (entries, newest first; `verify=true` walks the hash chain instead) and
+ * GET/POST /api/admin/audit/retention. Access (CONNECTOR_ADMIN or HDAB_AUTHORITY) is enforced by
+ * the dispatcher from the route table.
+ */
+
+export const AUDIT_LIMIT_DEFAULT = 100;
+/** the largest page GET /api/admin/audit answers; page further with `before` (a seq) */
+export const AUDIT_LIMIT_MAX = 1000;
+
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+function isoParam(url: URL, name: string): string | undefined {
+  const raw = presentString(url.searchParams.get(name));
+  if (!raw) return undefined;
+  if (!ISO.test(raw) || Number.isNaN(Date.parse(raw)))
+    throw badRequest(`${name} must be an ISO 8601 date or date-time`);
+  return new Date(raw).toISOString();
+}
+
+/** The filters of the audit list, from a URL (the API and the audit view share them). */
+export function auditFilterFromUrl(url: URL, defaults: { limit?: number; max?: number } = {}): AuditFilter {
+  const before = url.searchParams.get("before");
+  if (before !== null && before !== "" && !/^\d+$/.test(before))
+    throw badRequest("before must be an entry's seq (a whole number)");
+  return {
+    limit: intParam(url, "limit", defaults.limit ?? AUDIT_LIMIT_DEFAULT, 1, defaults.max ?? AUDIT_LIMIT_MAX),
+    kind: presentString(url.searchParams.get("kind")),
+    actor: presentString(url.searchParams.get("actor")),
+    action: presentString(url.searchParams.get("action")),
+    outcome: presentString(url.searchParams.get("outcome")),
+    q: presentString(url.searchParams.get("q")),
+    since: isoParam(url, "since"),
+    until: isoParam(url, "until"),
+    beforeSeq: before ? Number(before) : undefined,
+  };
+}
+
+/** The chain check as an object: what GET /api/admin/audit?verify=true answers. */
+export function chainReport(audit: AuditLog) {
+  const started = performance.now();
+  const v = audit.verify();
+  const stats = audit.kinds();
+  return {
+    ...v,
+    entries: audit.count(),
+    purged: stats.reduce((s, k) => s + k.purged, 0),
+    verifiedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    method:
+      "Each entry carries the SHA-256 of its own content and the hash of the entry before it; the walk recomputes every hash " +
+      "and follows every link from the genesis hash. Entries removed by a retention purge leave a tombstone with their hashes, " +
+      "so the links stay checkable while the content is gone.",
+  };
+}
+
+const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+const retention = (ctx: HandlerContext): RetentionService => ctx.services.auditRetention;
+
+export const auditHandlers: HandlerMap = {
+  "GET /api/admin/audit": async (ctx) => {
+    if (ctx.url.searchParams.get("verify") === "true") return json(chainReport(ctx.services.audit));
+    const filter = auditFilterFromUrl(ctx.url);
+    retention(ctx).purgeIfDue();
+    return json(ctx.services.audit.list(filter));
+  },
+
+  "GET /api/admin/audit/retention": async (ctx) => {
+    const kind = presentString(ctx.url.searchParams.get("kind"));
+    const svc = retention(ctx);
+    if (kind) return json(svc.get(kind));
+    return json({
+      kinds: svc.list(),
+      rules: RETENTION_RULES,
+      maximumDays: RETENTION_MAX_DAYS,
+      lastPurge: svc.lastPurge(),
+    });
+  },
+
+  "POST /api/admin/audit/retention": async (ctx) => {
+    const body = await readJsonObject(ctx.request);
+    if (body.action === "purge" || body.purge === true) return json(retention(ctx).purge(actor(ctx)));
+    const { kind, days } = parseRetentionInput(body);
+    return json(retention(ctx).set(kind, days, actor(ctx)));
+  },
+};

@@ -1,0 +1,31 @@
+import { json, noContent, unauthorized } from "../http/errors";
+import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { parseCredentialRequest } from "./service";
+
+/** /api/credentials (spec section 4, Credentials). Roles come from the route table. */
+
+function user(ctx: HandlerContext) {
+  if (!ctx.user) throw unauthorized();
+  return ctx.user;
+}
+
+export const credentialHandlers: HandlerMap = {
+  "GET /api/credentials": async (ctx) =>
+    json(
+      await ctx.services.credentials.list(
+        user(ctx),
+        presentString(ctx.url.searchParams.get("participantId")),
+      ),
+    ),
+  "GET /api/credentials/definitions": async (ctx) => json(await ctx.services.credentials.definitions()),
+  "POST /api/credentials/request": async (ctx) => {
+    const { participantContextId, credentialType } = parseCredentialRequest(
+      await readJsonObject(ctx.request),
+    );
+    return json(await ctx.services.credentials.request(participantContextId, credentialType, user(ctx)), 201);
+  },
+  "DELETE /api/credentials/:id": async (ctx) => {
+    await ctx.services.credentials.revoke(ctx.params.id, user(ctx));
+    return noContent();
+  },
+};

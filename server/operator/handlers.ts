@@ -1,0 +1,48 @@
+import { badRequest, json, noContent } from "../http/errors";
+import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
+
+/**
+ * The operator console's routes (/api/admin/tenants, /api/admin/participants,
+ * /api/admin/components/*, /api/debug/phase26), the identity provider's address
+ * (/api/keycloak-config, public) and the demonstration DSP catalogue (/api/mock-dsp/*, a session
+ * or the crawler's token). Access is enforced by the dispatcher from the route table.
+ */
+
+const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+
+export const operatorHandlers: HandlerMap = {
+  "GET /api/admin/tenants": async (ctx) => json(await ctx.services.operator.tenants()),
+
+  "GET /api/admin/participants": async (ctx) => json(ctx.services.operator.directory()),
+  "POST /api/admin/participants": async (ctx) => {
+    const input = parseDirectoryInput(await readJsonObject(ctx.request));
+    return json(ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
+  },
+  "DELETE /api/admin/participants": async (ctx) => {
+    const key =
+      presentString(ctx.url.searchParams.get("did")) ?? presentString(ctx.url.searchParams.get("id"));
+    if (!key) throw badRequest(DIRECTORY_DID_REQUIRED);
+    ctx.services.operator.removeDirectoryEntry(key, actor(ctx));
+    return noContent();
+  },
+
+  "GET /api/admin/components": async (ctx) => json(await ctx.services.operator.components()),
+  "GET /api/admin/components/topology": async (ctx) => json(await ctx.services.operator.topology()),
+  "GET /api/admin/components/:name/diagnosis": async (ctx) =>
+    json(await ctx.services.operator.diagnosis(ctx.params.name)),
+  "POST /api/admin/components/:name/restart": async (ctx) =>
+    json(await ctx.services.operator.restart(ctx.params.name, ctx.services, actor(ctx))),
+
+  "GET /api/debug/phase26": async (ctx) => json(await ctx.services.operator.discoveryCheck()),
+
+  "GET /api/keycloak-config": async (ctx) =>
+    json(ctx.services.operator.identityProvider(ctx.services.oidc.issuer)),
+
+  "GET /api/mock-dsp/:participant/catalog/request": async (ctx) =>
+    json(await ctx.services.operator.catalog(ctx.params.participant)),
+  "POST /api/mock-dsp/:participant/catalog/request": async (ctx) => {
+    ctx.services.operator.checkCatalogRequest(await readJsonObject(ctx.request));
+    return json(await ctx.services.operator.catalog(ctx.params.participant));
+  },
+};

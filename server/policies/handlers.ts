@@ -1,0 +1,45 @@
+import { badRequest, json, noContent, unauthorized } from "../http/errors";
+import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { effectiveScope } from "./scope";
+import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
+
+/**
+ * /api/admin/policies (spec section 4, Admin: CONNECTOR_ADMIN or HDAB_AUTHORITY, enforced by the
+ * dispatcher) and GET /api/odrl/scope (any signed-in caller: their own scope).
+ */
+
+const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+
+export const policyHandlers: HandlerMap = {
+  "GET /api/admin/policies": async (ctx) => {
+    const participantId = presentString(ctx.url.searchParams.get("participantId"));
+    const policyId = presentString(ctx.url.searchParams.get("policyId"));
+    if (policyId) {
+      if (!participantId) throw badRequest("participantId is required with policyId");
+      return json(await ctx.services.policies.get(participantId, policyId));
+    }
+    return json(await ctx.services.policies.list(participantId));
+  },
+  "POST /api/admin/policies": async (ctx) => {
+    const { participantId, policy } = parsePolicyCreate(await readJsonObject(ctx.request));
+    return json(await ctx.services.policies.create(participantId, policy, actor(ctx)), 201);
+  },
+  "PUT /api/admin/policies": async (ctx) => {
+    const { policyId, participantId, policy } = parsePolicyUpdate(await readJsonObject(ctx.request));
+    return json(await ctx.services.policies.replace(policyId, participantId, policy, actor(ctx)));
+  },
+  "DELETE /api/admin/policies": async (ctx) => {
+    const policyId = presentString(ctx.url.searchParams.get("policyId"));
+    if (!policyId) throw badRequest(POLICY_ID_REQUIRED);
+    const participantId = presentString(ctx.url.searchParams.get("participantId"));
+    await ctx.services.policies.remove(policyId, participantId, actor(ctx));
+    return noContent();
+  },
+
+  "GET /api/odrl/scope": async (ctx) => {
+    if (!ctx.user) throw unauthorized();
+    return json(
+      await effectiveScope({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
+    );
+  },
+};
