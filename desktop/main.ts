@@ -23,7 +23,9 @@ const appRoot = app.isPackaged ? app.getAppPath().replace(/app\.asar$/, "app.asa
 const log = (line: string) => console.log(`[desktop] ${line}`);
 
 app.enableSandbox();
-if (!app.requestSingleInstanceLock()) app.quit();
+/** one instance: a second start focuses the first window */
+const primary = app.requestSingleInstanceLock();
+if (!primary) app.quit();
 
 let win: BrowserWindow | null = null;
 let controller: DesktopController | null = null;
@@ -110,7 +112,7 @@ app.on("before-quit", (event) => {
 
 app.on("window-all-closed", () => app.quit());
 
-app.whenReady().then(createWindow, (e: unknown) => {
+app.whenReady().then(() => (primary ? createWindow() : undefined), (e: unknown) => {
   log(`could not start: ${String(e)}`);
   app.quit();
 });
