@@ -137,12 +137,13 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
       write(`${base}${pathname.replace(/\.data$/, "")}/__q/${queryHash(query)}.data`, bytes);
       continue;
     }
-    if (!query) {
-      if (page.status >= 300 && page.status < 400 && page.location) write(`${base}${pathname}/index.html`, refreshPage(page.location));
-      else if (page.contentType.includes("text/html")) write(`${base}${pathname}/index.html`, inject(page.body));
-      // a download a view links to (analytics.csv): the file itself
-      else if (page.status === 200) write(`${base}${pathname}`, page.body);
+    const redirect = page.status >= 300 && page.status < 400 && !!page.location;
+    if (!redirect && !page.contentType.includes("text/html")) {
+      // a download a view links to (analytics.csv): the file itself (a static host cannot vary it by query)
+      if (!query && page.status === 200) write(`${base}${pathname}`, page.body);
+      continue;
     }
+    if (!query) write(`${base}${pathname}/index.html`, redirect ? refreshPage(page.location!) : inject(page.body));
     const data = await handle(`${dataFile(base, pathname)}${search}`, "*/*");
     const bytes = new Uint8Array(await data.arrayBuffer());
     write(query ? `${dataFile(base, pathname).replace(/\.data$/, "")}/__q/${queryHash(query)}.data` : dataFile(base, pathname), bytes);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { PURPOSES, purposeLabel } from "../access-body/periods";
+import type { AuditInput } from "../audit/model";
 import { healthDatasetSchema } from "../catalogue/service";
 import type { Services } from "../services";
 
@@ -250,7 +251,13 @@ export const REGISTRY: Registry = {
     },
     local: { close: async () => {} },
   },
-  audit: { methods: { list: read(), count: read(), verify: read(), kinds: read(), countBefore: read(), append: write, purge: write } },
+  audit: {
+    methods: { list: read(), count: read(), verify: read(), kinds: read(), countBefore: read(), append: local, purge: write },
+    // views audit what they read (an export, a pseudonym lookup): in static mode nothing is kept
+    local: {
+      append: (input: AuditInput) => ({ id: "static", seq: 0, outcome: "", ...input, timestamp: new Date().toISOString(), prevHash: "", hash: "" }),
+    },
+  },
   dataspace: {
     methods: {
       listNegotiations: read(),

@@ -76,7 +76,10 @@ function replayService(name: string, entry: ServiceEntry<unknown>, state: Static
         const m = methods[prop];
         let fn: (...args: unknown[]) => unknown;
         if (m?.kind === "write") {
-          fn = () => Promise.reject(demoWriteError());
+          // thrown at once: right for synchronous methods, and `await` turns it into the same rejection
+          fn = () => {
+            throw demoWriteError();
+          };
         } else {
           fn = (...callArgs: unknown[]) => {
             const args = m?.key ? m.key(callArgs) : callArgs;

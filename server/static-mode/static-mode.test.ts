@@ -121,7 +121,7 @@ describe("record and replay", () => {
 
   it("refuses writes with 403 and the demonstration notice", async () => {
     const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
-    const err = await services.catalogue.create({ id: "x", title: "X" }, clinic).catch((e: unknown) => e);
+    const err = await (async () => services.catalogue.create({ id: "x", title: "X" }, clinic))().catch((e: unknown) => e);
     expect(isApiError(err) && [err.status, err.message]).toEqual([403, DEMO_WRITE_MESSAGE]);
   });
 
