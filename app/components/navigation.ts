@@ -45,6 +45,20 @@ export const NAV_ITEMS: NavItem[] = [
   { to: "/access-body/findings", label: "Findings", roles: ["DATA_USER", "DATA_HOLDER"], group: "Governance" },
   { to: "/register", label: "Permit register", roles: "any", group: "Governance" },
   { to: "/information", label: "Secondary use", roles: "any", group: "Governance" },
+  // trust and governance (issue 4): credentials, policies, audit, trust center, operator console
+  { to: "/trust-center", label: "Trust center", roles: ["TRUST_CENTER_OPERATOR", "CONNECTOR_ADMIN"], group: "Governance" },
+  {
+    to: "/credentials",
+    label: "Credentials",
+    roles: ["CONNECTOR_ADMIN", "HDAB_AUTHORITY", "DATA_HOLDER", "DATA_USER", "TRUST_CENTER_OPERATOR", "CONNECTOR_USER_PARTICIPANT"],
+    group: "Governance",
+  },
+  { to: "/policies", label: "ODRL policies", roles: ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"], group: "Governance" },
+  { to: "/audit", label: "Audit trail", roles: ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"], group: "Governance" },
+  { to: "/operator", label: "Operator console", roles: ["CONNECTOR_ADMIN"], group: "Operate" },
+  { to: "/components", label: "Components", roles: ["CONNECTOR_ADMIN"], group: "Operate" },
+  { to: "/tenants", label: "Tenants", roles: ["CONNECTOR_ADMIN"], group: "Operate" },
+  { to: "/directory", label: "Participant directory", roles: ["CONNECTOR_ADMIN"], group: "Operate" },
 ];
 
 export function navFor(roles: readonly Role[]): NavItem[] {

@@ -34,6 +34,8 @@ export interface AuditKindStats {
 export interface AuditFilter {
   limit?: number;
   kind?: string;
+  /** entries of any of these kinds */
+  kinds?: string[];
   actor?: string;
   action?: string;
   /** ISO date-time; entries at or after */
@@ -174,6 +176,10 @@ export function createAuditLog(db: Db): AuditLog {
         if (value === undefined || value === "") continue;
         where.push(sql);
         for (let i = 0; i < times; i++) args.push(value);
+      }
+      if (filter.kinds) {
+        where.push(filter.kinds.length ? `kind IN (${filter.kinds.map(() => "?").join(", ")})` : "0");
+        args.push(...filter.kinds);
       }
       const sql = `SELECT * FROM audit_entries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
       return (db.prepare(sql).all(...args, filter.limit ?? 100) as Row[]).map(toEntry);

@@ -118,7 +118,7 @@ export function toDocument(
   const inner = (wrapped ? input.policy : input) as Record<string, unknown>;
   const rawId = wrapped ? input["@id"] : (input["@id"] ?? input.uid);
   const errors: ValidationResult["errors"] = [];
-  let id = typeof rawId === "string" ? rawId : undefined;
+  let id = typeof rawId === "string" && rawId.trim() !== "" ? rawId : undefined;
   if (rawId !== undefined && typeof rawId !== "string")
     errors.push({ path: "policy.@id", message: "must be a string" });
   if (policyId) {

@@ -1,0 +1,127 @@
+import { Form } from "@remix-run/react";
+import { useMemo, useState } from "react";
+import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
+
+/**
+ * The JSON editor of an OdrlPolicy, validated against ODRL 2.2 as one types (the same validator
+ * the server runs, so what passes here is what the API accepts), with the server's answer shown
+ * when saving anyway.
+ */
+
+function check(text: string): {
+  parsed: boolean;
+  errors: PolicyProblem[];
+  warnings: PolicyProblem[];
+  type?: string;
+} {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return {
+      parsed: false,
+      errors: [{ path: "JSON", message: e instanceof Error ? e.message : "not valid JSON" }],
+      warnings: [],
+    };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return {
+      parsed: true,
+      errors: [{ path: "policy", message: "must be an OdrlPolicy object" }],
+      warnings: [],
+    };
+  const v = value as Record<string, unknown>;
+  const wrapped = typeof v.policy === "object" && v.policy !== null;
+  const r = validateOdrlPolicy(wrapped ? v.policy : v, wrapped ? "policy.policy" : "policy");
+  return { parsed: true, errors: r.errors, warnings: r.warnings, type: r.type };
+}
+
+export function PolicyEditor({
+  initial,
+  mode,
+  policyId,
+  participantId,
+  serverProblems,
+  busy,
+}: {
+  initial: string;
+  mode: "create" | "update";
+  policyId: string | null;
+  participantId: string;
+  serverProblems: PolicyProblem[] | null;
+  busy: boolean;
+}) {
+  const [text, setText] = useState(initial);
+  const live = useMemo(() => check(text), [text]);
+  return (
+    <Form method="post" className="card gov-form policy-editor" data-testid="policy-editor">
+      <h2>{mode === "update" ? `Edit ${policyId}` : "New policy"}</h2>
+      <input type="hidden" name="intent" value={mode} />
+      <input type="hidden" name="participantId" value={participantId} />
+      {policyId ? <input type="hidden" name="policyId" value={policyId} /> : null}
+      <label htmlFor="policy-document">
+        <span>
+          OdrlPolicy (JSON): <code>@id</code>, <code>@type</code> and <code>policy</code> with{" "}
+          <code>@type</code> Set, Offer or Agreement
+        </span>
+      </label>
+      <textarea
+        id="policy-document"
+        name="document"
+        rows={22}
+        spellCheck={false}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-describedby="policy-validation"
+        className="mono"
+      />
+      <div id="policy-validation" aria-live="polite" data-testid="policy-validation">
+        {live.errors.length === 0 ? (
+          <p className="notice ok">Valid ODRL 2.2{live.type ? ` ${live.type}` : ""}.</p>
+        ) : (
+          <div className="notice error">
+            <strong>
+              {live.errors.length} problem{live.errors.length > 1 ? "s" : ""}:
+            </strong>
+            <ul>
+              {live.errors.map((p) => (
+                <li key={`${p.path}:${p.message}`}>
+                  <code>{p.path}</code> {p.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {live.warnings.length ? (
+          <ul className="small">
+            {live.warnings.map((w) => (
+              <li key={`${w.path}:${w.message}`}>
+                <code>{w.path}</code> {w.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {serverProblems?.length ? (
+          <div className="notice error" data-testid="server-problems">
+            The server refused it:
+            <ul>
+              {serverProblems.map((p) => (
+                <li key={`${p.path}:${p.message}`}>
+                  <code>{p.path}</code> {p.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>
+          {mode === "update" ? "Save new version" : "Create and push to the connector"}
+        </button>
+        <a href={`/policies?participant=${encodeURIComponent(participantId)}`} className="button ghost">
+          Cancel
+        </a>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,108 @@
+import { NavLink } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { Role } from "../../../server/auth/personas";
+import { Badge, type Tone } from "../ui/Badge";
+
+/**
+ * Shared pieces of the trust and governance views (issue 4): who may open which view, the
+ * operator console's sub-navigation, health and status badges, and the notice that reports a
+ * form's outcome (role="status", so assistive technology reads it out).
+ */
+
+export const ADMIN_ROLES: readonly Role[] = ["CONNECTOR_ADMIN"];
+export const POLICY_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
+export const AUDIT_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
+export const TRUST_CENTER_ROLES: readonly Role[] = ["TRUST_CENTER_OPERATOR", "CONNECTOR_ADMIN"];
+export const CREDENTIAL_ROLES: readonly Role[] = [
+  "CONNECTOR_ADMIN",
+  "HDAB_AUTHORITY",
+  "DATA_HOLDER",
+  "DATA_USER",
+  "TRUST_CENTER_OPERATOR",
+  "CONNECTOR_USER_PARTICIPANT",
+];
+export const CREDENTIAL_REQUEST_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "CONNECTOR_USER_PARTICIPANT"];
+export const CREDENTIAL_REVOKE_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
+
+export const OPERATOR_NAV = [
+  { to: "/operator", label: "Dashboard", end: true },
+  { to: "/components", label: "Components" },
+  { to: "/tenants", label: "Tenants" },
+  { to: "/directory", label: "Participant directory" },
+  { to: "/credentials", label: "Credentials" },
+  { to: "/policies", label: "Policies" },
+  { to: "/audit", label: "Audit" },
+  { to: "/trust-center", label: "Trust center" },
+];
+
+export function GovNav({
+  items = OPERATOR_NAV,
+  label = "Operator console",
+}: {
+  items?: { to: string; label: string; end?: boolean }[];
+  label?: string;
+}) {
+  return (
+    <nav className="gov-subnav" aria-label={label}>
+      {items.map((i) => (
+        <NavLink key={i.to} to={i.to} end={i.end}>
+          {i.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+const HEALTH_TONE: Record<string, Tone> = { up: "ok", degraded: "warn", down: "danger" };
+
+export function HealthBadge({ health, testId }: { health: string; testId?: string }) {
+  return (
+    <Badge tone={HEALTH_TONE[health] ?? "neutral"} testId={testId}>
+      {health}
+    </Badge>
+  );
+}
+
+/** the outcome of a form: ok (green) or error (red), read out by screen readers */
+export function Outcome({ result }: { result: { ok: boolean; message: string } | null | undefined }) {
+  if (!result) return null;
+  return (
+    <p role="status" className={`notice ${result.ok ? "ok" : "error"}`} data-testid="outcome">
+      {result.message}
+    </p>
+  );
+}
+
+export function PageHead({
+  title,
+  lead,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="page-head">
+      <div>
+        <h1>{title}</h1>
+        {lead ? <p className="lead">{lead}</p> : null}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** the message of an ApiError thrown by a service (a view shows it in place), or rethrows */
+export function failure(e: unknown): { ok: false; message: string } {
+  if (
+    e &&
+    typeof e === "object" &&
+    (e as { isApiError?: unknown }).isApiError === true &&
+    typeof (e as { status?: unknown }).status === "number"
+  ) {
+    const status = (e as { status: number }).status;
+    if (status < 500 || status === 502 || status === 503) return { ok: false, message: (e as Error).message };
+  }
+  throw e;
+}
