@@ -117,10 +117,11 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   ): Promise<ListedCredential[]> {
     const v = getVerifier();
     const now = new Date();
+    const lists = new Map<string, Promise<Buffer>>();
     return Promise.all(
       items.map(async ({ credential, participantContextId }) => {
         const verification: CredentialVerification = v
-          ? await v.verify(credential, now)
+          ? await v.verify(credential, now, lists)
           : {
               verified: false,
               reason: "issuer: no issuer is configured (ISSUER_URL), so nothing can be verified",

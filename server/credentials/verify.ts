@@ -118,7 +118,15 @@ export function createVerifier(anchor: TrustAnchor) {
   }
 
   return {
-    async verify(credential: Json, now = new Date()): Promise<CredentialVerification> {
+    /**
+     * @param lists status lists already fetched for this batch (one fetch per list for a whole
+     * listing; never kept across calls, so a revocation shows at once)
+     */
+    async verify(
+      credential: Json,
+      now = new Date(),
+      lists?: Map<string, Promise<Buffer>>,
+    ): Promise<CredentialVerification> {
       const checks: CredentialVerification["checks"] = {
         issuer: { ok: false, detail: "not checked" },
         signature: { ok: false, detail: "not checked" },
@@ -193,7 +201,13 @@ export function createVerifier(anchor: TrustAnchor) {
         const url = String(status.statusListCredential ?? "");
         const index = Number(status.statusListIndex);
         if (!url || !Number.isInteger(index) || index < 0) throw new Error("malformed credentialStatus");
-        const bits = await statusBits(anchor.relocate ? anchor.relocate(url) : url, issuer);
+        const where = anchor.relocate ? anchor.relocate(url) : url;
+        let pending = lists?.get(where);
+        if (!pending) {
+          pending = statusBits(where, issuer);
+          lists?.set(where, pending);
+        }
+        const bits = await pending;
         if (index >= bits.length * 8) throw new Error(`index ${index} is beyond the status list`);
         const revoked = (bits[index >> 3]! & (0x80 >> (index & 7))) !== 0;
         checks.revocation = revoked
