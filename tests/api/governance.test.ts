@@ -787,6 +787,49 @@ describe("operator console", () => {
   });
 });
 
+describe("sign-in routes (/api/auth/*)", () => {
+  it("answers the session, the providers and the sign-in redirects without a session", async () => {
+    expect(await body(await fetch(`${server.url}/api/auth/session`))).toEqual({});
+    const mine = await body(await api("regulator", "/api/auth/session"));
+    expect(mine).toMatchObject({
+      user: { username: "regulator", roles: ["HDAB_AUTHORITY"], organisation: "MedReg DE" },
+      expires: expect.any(String),
+    });
+    const providers = await body(await fetch(`${server.url}/api/auth/providers`));
+    expect(providers).toMatchObject({
+      oidc: { id: "oidc", issuer: `${server.url}/idp`, signinUrl: "/api/auth/signin/oidc" },
+      "eudi-wallet": { signinUrl: "/api/auth/eudi/start" },
+    });
+    expect(await body(await fetch(`${server.url}/api/auth/csrf`))).toMatchObject({ csrfToken: null });
+
+    const start = await fetch(`${server.url}/api/auth/signin/oidc?callbackUrl=%2Fcredentials`, {
+      redirect: "manual",
+    });
+    expect(start.status).toBe(303);
+    expect(start.headers.get("location")).toBe("/auth/login?returnTo=%2Fcredentials");
+    expect(start.headers.get("content-type")).toMatch(/application\/json/);
+    const offsite = await fetch(`${server.url}/api/auth/signin?callbackUrl=https%3A%2F%2Fevil.example%2F`, {
+      method: "POST",
+      redirect: "manual",
+    });
+    expect(offsite.headers.get("location")).toBe("/auth/signin?returnTo=%2F");
+    const unknown = await fetch(`${server.url}/api/auth/nothing-here`);
+    expect(unknown.status).toBe(404);
+    expect((await body(unknown)).error).toMatch(/^Not found/);
+    expect((await fetch(`${server.url}/api/auth/signin/github`)).status).toBe(404);
+  });
+
+  it("signs out through POST /api/auth/signout", async () => {
+    const s = await signIn(server.url, "lmc");
+    const out = await s.api("/api/auth/signout", { method: "POST" });
+    expect(out.status).toBe(200);
+    expect((await body(out)).url).toMatch(/\/idp\/session\/end|\/auth\/signin/);
+    expect(out.headers.getSetCookie().join(";")).toMatch(/app-auth\.session-token=;/);
+    expect(await body(await s.api("/api/auth/session"))).toEqual({});
+    expect((await s.api("/api/credentials")).status).toBe(401);
+  });
+});
+
 describe("demonstration DSP catalogue", () => {
   it("answers a dcat:Catalog with odrl:hasPolicy offers to the crawler's token or a session", async () => {
     const res = await fetch(`${server.url}/api/mock-dsp/lmc/catalog/request`, {

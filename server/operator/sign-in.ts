@@ -1,0 +1,132 @@
+import { safeRedirect } from "../auth/safe-redirect";
+import { SESSION_IDLE_MS } from "../auth/sessions";
+import { json } from "../http/errors";
+import type { HandlerContext, HandlerMap } from "../http/handler";
+
+/**
+ * /api/auth/{...} (spec: the sign-in routes, GET and POST, no session needed), in the shape of a
+ * NextAuth-style catch-all so that clients written for one find what they expect:
+ *
+ * - GET  session      the signed-in user and when the session ends, or {} (200 either way)
+ * - GET  providers    how one can sign in: the OpenID provider (Keycloak or the embedded one) and
+ *                     the EU Digital Identity Wallet (its own routes under /api/auth/eudi/*)
+ * - GET  csrf         {csrfToken: null}: this hub needs none (every state-changing request is
+ *                     checked against the hub's origin instead), said so rather than faked
+ * - GET/POST signin[/oidc]  303 to the sign-in page, or straight into the OpenID flow, with
+ *                     callbackUrl kept as the return address (same-origin paths only)
+ * - GET  callback/oidc   303 to the registered redirect URI (/auth/callback), query kept
+ * - POST signout      ends the session and answers {url} of the provider's end-session page
+ *                     (the JSON form of NextAuth's sign-out)
+ * - GET  error        {error} from the query
+ * Every answer is JSON; an unknown path answers 404 JSON.
+ */
+
+function returnTo(ctx: HandlerContext): string {
+  return safeRedirect(ctx.url.searchParams.get("callbackUrl") ?? ctx.url.searchParams.get("returnTo"), "/");
+}
+
+function redirect(location: string): Response {
+  return json({ url: location }, 303, { Location: location });
+}
+
+function providers(ctx: HandlerContext) {
+  const issuer = ctx.services.oidc.issuer;
+  const keycloak = /\/realms\/[^/]+\/?$/.test(issuer);
+  return {
+    oidc: {
+      id: "oidc",
+      name: ctx.services.embeddedIdp
+        ? "Development identity provider"
+        : keycloak
+          ? "Keycloak"
+          : "OpenID provider",
+      type: "oidc",
+      issuer,
+      signinUrl: "/api/auth/signin/oidc",
+      callbackUrl: "/auth/callback",
+    },
+    "eudi-wallet": {
+      id: "eudi-wallet",
+      name: "EU Digital Identity Wallet",
+      type: "openid4vp",
+      signinUrl: "/api/auth/eudi/start",
+      statusUrl: "/api/auth/eudi/status",
+    },
+  };
+}
+
+async function signIn(ctx: HandlerContext, provider: string | undefined): Promise<Response> {
+  const back = returnTo(ctx);
+  if (!provider) return redirect(`/auth/signin?returnTo=${encodeURIComponent(back)}`);
+  if (provider === "oidc") return redirect(`/auth/login?returnTo=${encodeURIComponent(back)}`);
+  if (provider === "eudi-wallet") return redirect(`/auth/wallet?returnTo=${encodeURIComponent(back)}`);
+  return json({ error: `Unknown sign-in provider ${provider}: the providers are oidc and eudi-wallet` }, 404);
+}
+
+function unknown(ctx: HandlerContext): Response {
+  return json(
+    {
+      error: `Not found: ${ctx.url.pathname} (sign-in routes: session, providers, csrf, signin, callback, signout, error)`,
+    },
+    404,
+  );
+}
+
+export const signInHandlers: HandlerMap = {
+  "GET /api/auth/:rest*": async (ctx) => {
+    const [action, provider, ...more] = (ctx.params.rest ?? "").split("/").filter(Boolean);
+    if (more.length) return unknown(ctx);
+    switch (action) {
+      case "session": {
+        const record = provider ? null : ctx.services.sessions.read(ctx.request);
+        if (provider) return unknown(ctx);
+        if (!record) return json({});
+        const u = record.user;
+        const expires = Math.min(record.expiresAt, Date.now() + SESSION_IDLE_MS);
+        return json({
+          user: {
+            name: u.name,
+            email: u.email ?? null,
+            username: u.username,
+            roles: u.roles,
+            organisation: u.organisation,
+            participantDid: u.participantDid ?? null,
+          },
+          expires: new Date(expires).toISOString(),
+        });
+      }
+      case "providers":
+        return provider ? unknown(ctx) : json(providers(ctx));
+      case "csrf":
+        return provider
+          ? unknown(ctx)
+          : json({
+              csrfToken: null,
+              note: "Not needed: the hub refuses state-changing requests from other origins.",
+            });
+      case "signin":
+        return signIn(ctx, provider);
+      case "callback":
+        if (provider !== "oidc") return unknown(ctx);
+        return redirect(`/auth/callback${ctx.url.search}`);
+      case "error":
+        return provider
+          ? unknown(ctx)
+          : json({ error: ctx.url.searchParams.get("error") ?? "Sign-in failed" });
+      default:
+        return unknown(ctx);
+    }
+  },
+  "POST /api/auth/:rest*": async (ctx) => {
+    const [action, provider, ...more] = (ctx.params.rest ?? "").split("/").filter(Boolean);
+    if (more.length) return unknown(ctx);
+    if (action === "signin") return signIn(ctx, provider);
+    if (action === "signout" && !provider) {
+      const res = await ctx.services.oidc.logout(ctx.request);
+      const out = json({ url: res.headers.get("Location") ?? "/auth/signin" });
+      for (const c of res.headers.getSetCookie()) out.headers.append("Set-Cookie", c);
+      return out;
+    }
+    return unknown(ctx);
+  },
+};
