@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -107,15 +107,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   idp?.mount(app);
 
-  // /api: the framework-free dispatcher, straight from express (docs/decisions/0002-api-dispatch.md)
-  const publicOrigin = new URL(config.publicUrl).origin;
-  app.use("/api", (req, res, next) => {
-    toWebRequest(req, publicOrigin + req.originalUrl)
-      .then(handleApi)
-      .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"]))
-      .catch(next);
-  });
-
   app.use("/build", express.static(clientAssets, { immutable: true, maxAge: "1y", fallthrough: false }));
   app.use(express.static("public", { maxAge: "1h" }));
 
@@ -134,9 +125,30 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }),
   );
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once("error", reject);
+  // /api skips express: the Node listener hands it to the framework-free dispatcher
+  // (docs/decisions/0002-api-dispatch.md); pages, assets and /idp go through express.
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const apiHeaders = { ...baseHeaders, "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" };
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (!req.url?.startsWith("/api/") && req.url !== "/api") return app(req, res);
+    for (const [k, v] of Object.entries(apiHeaders)) res.setHeader(k, v);
+    if (opts.log) {
+      const t0 = performance.now();
+      res.on("finish", () => console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`));
+    }
+    toWebRequest(req, publicOrigin + req.url)
+      .then(handleApi)
+      .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"]))
+      .catch((e) => {
+        console.error("[api] could not answer:", e);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: "Internal server error" }));
+      });
+  };
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
   });
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;

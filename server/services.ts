@@ -1,4 +1,5 @@
 import type { Config } from "./config";
+import { createAccessBody, type AccessBody } from "./access-body";
 import { createAuditLog, type AuditLog } from "./audit/log";
 import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
@@ -22,11 +23,11 @@ import { createPatientAppService, type PatientAppService } from "./patient-app/s
 import { openDatabase, type Db } from "./storage/database";
 import { getOrCreateSecret } from "./storage/secrets";
 // trust and governance (issue 4)
-import type { RetentionService } from "./audit/retention";
-import type { CredentialService } from "./credentials/service";
-import type { OperatorService } from "./operator/service";
-import type { PolicyService } from "./policies/service";
-import type { TrustCenterService } from "./trust-center/service";
+import { createRetentionService, type RetentionService } from "./audit/retention";
+import { createCredentialService, type CredentialService } from "./credentials/service";
+import { createOperatorService, type OperatorService } from "./operator/service";
+import { createPolicyService, type PolicyService } from "./policies/service";
+import { createTrustCenterService, type TrustCenterService } from "./trust-center/service";
 
 /**
  * The service container: every service built once from Config and handed to routes, views,
@@ -48,17 +49,17 @@ export interface Services {
   /** participants, assets, negotiations, transfers, tasks and credentials over the connector (server/dataspace) */
   dataspace: Dataspace;
   /** the access body's workflows, register, activity report, compliance summary and probes (server/access-body) */
-  accessBody: import("./access-body").AccessBody;
+  accessBody: AccessBody;
+  /** EU Digital Identity Wallet sign-in: OpenID4VP verifier, development wallet (server/eudi) */
+  eudi: EudiService;
+  /** the companion app: app accounts, pairing, FHIR record, self-measured data, sync, erasure (server/patient-app) */
+  patientApp: PatientAppService;
   /** insight (server/analytics, federated, nlq, eehrxf, overview): OMOP dashboard, k-anonymous federated cohorts, questions, EEHRxF coverage, persona overview */
   analytics: AnalyticsService;
   federated: FederatedService;
   nlq: NlqService;
   eehrxf: EehrxfService;
   overview: OverviewService;
-  /** EU Digital Identity Wallet sign-in: OpenID4VP verifier, development wallet (server/eudi) */
-  eudi: EudiService;
-  /** the companion app: app accounts, pairing, FHIR record, self-measured data, sync, erasure (server/patient-app) */
-  patientApp: PatientAppService;
   /** trust and governance (issue 4): verifiable credentials, ODRL policies, audit retention, operator console, trust center */
   credentials: CredentialService;
   policies: PolicyService;
@@ -100,7 +101,7 @@ export async function createServices(config: Config): Promise<Services> {
   );
   const oidc = makeOidc();
   // trust and governance (issue 4): the operator console can rebuild the relying-party client
-  const operator = (await import("./operator/service")).createOperatorService({
+  const operator = createOperatorService({
     db,
     audit,
     config,
@@ -111,6 +112,7 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedIdp: !!embeddedIdp,
   });
 
+  const insight = createInsightServices({ db, graph, audit, config });
   return {
     config,
     db,
@@ -124,17 +126,20 @@ export async function createServices(config: Config): Promise<Services> {
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
     dataspace,
-    accessBody: (await import("./access-body")).createAccessBody({ db, audit, graph, config, runtime }),
+    accessBody: createAccessBody({ db, audit, graph, config, runtime }),
     eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
     patientApp: createPatientAppService({ db, audit, graph, config }),
-    ...createInsightServices({ db, graph, audit, config }),
-    credentials: (await import("./credentials/service")).createCredentialService({ config, dataspace }),
-    policies: (await import("./policies/service")).createPolicyService({ db, audit, config, dataspace }),
-    auditRetention: (await import("./audit/retention")).createRetentionService(db, audit),
+    ...insight,
+    credentials: createCredentialService({ config, dataspace }),
+    policies: createPolicyService({ db, audit, config, dataspace }),
+    auditRetention: createRetentionService(db, audit),
     operator,
-    trustCenter: (await import("./trust-center/service")).createTrustCenterService({ db, audit, config, graph }),
+    trustCenter: createTrustCenterService({ db, audit, config, graph }),
     runtime,
     async close() {
+      // the insight query logs write in 100 ms batches: write what is pending before the database closes
+      insight.federated.flushLog();
+      insight.nlq.flushLog();
       await operator.close();
       await dataspace.close();
       await graph.close();
