@@ -2,9 +2,8 @@
 // Debian's chromium). Prints one closing line "N passed, N failed, N skipped" over both runners.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import path from "node:path";
 
-const require = createRequire(import.meta.url);
 mkdirSync("test-results", { recursive: true });
 const run = (args, env = {}) =>
   spawnSync(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
@@ -14,10 +13,11 @@ if (run(["scripts/build.mjs"]) !== 0) {
   process.exit(1);
 }
 
-const vitestCli = require.resolve("vitest/vitest.mjs");
+// the runners' own entry files (not exported as package subpaths, so not require.resolve-able)
+const vitestCli = path.join("node_modules", "vitest", "vitest.mjs");
 const unitStatus = run([vitestCli, "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
 
-const playwrightCli = require.resolve("@playwright/test/cli.js");
+const playwrightCli = path.join("node_modules", "@playwright", "test", "cli.js");
 const e2eStatus = run([playwrightCli, "test"]);
 
 let passed = 0, failed = 0, skipped = 0;
