@@ -167,6 +167,7 @@ async function main() {
   const opt = args();
   const routes = ROUTES.filter((r) => !opt.only || r.name.includes(opt.only) || r.path.includes(opt.only));
   const sections: string[] = [];
+  const targets: string[] = [];
   for (const size of opt.sizes) {
     console.log(`\n== ${size} patients: starting server and seeding…`);
     const srv = await startServer(size);
@@ -180,6 +181,13 @@ async function main() {
         const line = `| ${r.name} | \`${r.path}\` | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.errors} | ${m.kbPerResponse.toFixed(1)} | ${m.problems.join("; ") || "—"} |`;
         console.log(`   ${r.name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}${m.problems.length ? `, ${m.problems.join("; ")}` : ""}`);
         rows.push(line);
+        // issue 2's target: the graph at 10,000 patients answers under 100 ms at p95, no errors, never over the limit
+        if (r.name === "graph all, limit 1000" && size >= 10_000) {
+          const met = m.p95 < 100 && m.errors === 0 && m.problems.length === 0;
+          targets.push(
+            `- \`GET /api/graph?layer=all&limit=1000\` on ${size.toLocaleString("en")} patients, 50 connections: p95 ${m.p95.toFixed(1)} ms (target < 100 ms), ${m.errors} errors, ${m.problems.length ? m.problems.join("; ") : "no response over the limit"} — **${met ? "met" : "NOT met"}**`,
+          );
+        }
       }
       const rss = rssMiB(srv.child.pid!);
       sections.push(
@@ -207,6 +215,7 @@ async function main() {
     "keep-alive connections from a second process on the same machine, after one warm-up request;",
     "latencies are per request, client-side. Errors count non-2xx answers and failed connections.",
     "",
+    ...(targets.length ? ["## Targets", "", ...targets, ""] : []),
     `Run: ${new Date().toISOString()} · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route, concurrency ${opt.concurrency}.`,
     "",
     ...sections,
