@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PATIENT_LIST_MAX } from "../../server/patient/service";
-import { holderSlugOf, requirePatientStaff } from "../components/patient/access.server";
+import { organisationSlugOf } from "../../server/auth/user";
+import { requirePatientStaff } from "../components/patient/access.server";
 import { Pager } from "../components/ui/Pager";
 import { formatDate, humanize } from "../components/ui/format";
 
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const rawOffset = Number.parseInt(url.searchParams.get("offset") ?? "", 10);
   const offset = Number.isFinite(rawOffset) && rawOffset > 0 ? rawOffset : 0;
   const isAdmin = user.roles.includes("CONNECTOR_ADMIN");
-  const holder = isAdmin ? undefined : holderSlugOf(user);
+  const holder = isAdmin ? undefined : organisationSlugOf(user);
 
   // one more than a page tells whether a next page exists
   const [rows, total] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { Role } from "./personas";
+import { ORGANISATIONS, type Organisation, type Role } from "./personas";
 
 /** The signed-in user as the app sees it, built from the verified ID token claims. */
 export interface SessionUser {
@@ -17,4 +17,13 @@ export interface SessionUser {
 
 export function hasAnyRole(user: SessionUser | null | undefined, roles: readonly Role[]): boolean {
   return !!user && roles.some((r) => user.roles.includes(r));
+}
+
+/** The user's organisation among the five known ones, by DID or display name. */
+export function organisationOf(user: Pick<SessionUser, "organisation" | "participantDid">): Organisation | undefined {
+  return ORGANISATIONS.find((o) => o.did === user.participantDid || o.displayName === user.organisation);
+}
+
+export function organisationSlugOf(user: Pick<SessionUser, "organisation" | "participantDid">): string | undefined {
+  return organisationOf(user)?.slug;
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { SessionUser } from "../auth/user";
-import { ORGANISATIONS } from "../auth/personas";
+import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, Properties } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
@@ -37,9 +36,6 @@ export function toDataset(n: GraphNode): HealthDataset {
   return out as HealthDataset;
 }
 
-function orgSlugOf(user: SessionUser): string | undefined {
-  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)?.slug;
-}
 
 export function createCatalogueService(graph: GraphStore) {
   return {
@@ -66,7 +62,7 @@ export function createCatalogueService(graph: GraphStore) {
       }
       const ds = parsed.data;
       if (await graph.getNode(ds.id)) throw new ApiError(409, `A dataset or node with id ${ds.id} already exists`);
-      const holder = orgSlugOf(user);
+      const holder = organisationSlugOf(user);
       const properties: Properties = {
         ...(Object.fromEntries(Object.entries(ds).filter(([k, v]) => k !== "id" && v !== undefined)) as Properties),
         publisher: ds.publisher ?? user.organisation,
@@ -93,7 +89,7 @@ export function createCatalogueService(graph: GraphStore) {
       const n = await graph.getNode(id);
       if (!n || n.label !== "HealthDataset") throw notFound(`Dataset ${id} not found`);
       const holder = typeof n.properties.holder === "string" ? n.properties.holder : undefined;
-      if (!user.roles.includes("CONNECTOR_ADMIN") && holder && holder !== orgSlugOf(user)) {
+      if (!user.roles.includes("CONNECTOR_ADMIN") && holder && holder !== organisationSlugOf(user)) {
         throw forbidden("Only the data holder that published this dataset, or an operator, may withdraw it");
       }
       await graph.mutate([{ op: "deleteNode", id }], {

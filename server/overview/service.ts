@@ -11,8 +11,7 @@
  * signals — and says so — when it is missing or fails.
  */
 import type { Role } from "../auth/personas";
-import { ORGANISATIONS } from "../auth/personas";
-import type { SessionUser } from "../auth/user";
+import { organisationOf, type SessionUser } from "../auth/user";
 import { LAYER_NAMES, LAYERS, type GraphNode, type Layer } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import { findAll, Lru, str } from "../analytics/scan";
@@ -156,10 +155,6 @@ async function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
 const DAY = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
-function orgOf(user: Pick<SessionUser, "organisation" | "participantDid">) {
-  return ORGANISATIONS.find((o) => o.did === user.participantDid || o.displayName === user.organisation);
-}
-
 export function createOverviewService(
   graph: GraphStore,
   opts: { now?: () => Date; accessBodyTimeoutMs?: number } = {},
@@ -199,7 +194,7 @@ export function createOverviewService(
     const today = now();
     const soon = isoDay(new Date(today.getTime() + 90 * DAY));
     const todayIso = isoDay(today);
-    const org = user.roles.includes(persona) ? orgOf(user) : undefined;
+    const org = user.roles.includes(persona) ? organisationOf(user) : undefined;
     const [contracts, approvals, datasets] = await Promise.all([
       findAll(graph, "Contract"),
       findAll(graph, "HDABApproval"),
@@ -562,7 +557,7 @@ export function createOverviewService(
       const key = [
         version,
         persona,
-        user.roles.includes(persona) ? (orgOf(user)?.slug ?? user.patientId ?? "") : "*",
+        user.roles.includes(persona) ? (organisationOf(user)?.slug ?? user.patientId ?? "") : "*",
         todayKey(),
       ].join("|");
       let cached = signalCache.get(key);
@@ -589,7 +584,7 @@ export function createOverviewService(
           }
         }
       }
-      const org = orgOf(user);
+      const org = organisationOf(user);
       return {
         persona: { role: persona, label: def.label, focus: def.focus },
         personas: ORDER.filter((r) => user.roles.includes(r)).map((r) => ({

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ORGANISATIONS } from "../auth/personas";
-import type { SessionUser } from "../auth/user";
+import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, PropertyValue } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
@@ -51,9 +50,6 @@ const item = (n: GraphNode) => ({ id: n.id, ...n.properties });
 /** FHIR Observation.effectiveDateTime (older records may carry effectiveDate or date) */
 const observedAt = (o: Record<string, unknown>) => String(o.effectiveDateTime ?? o.effectiveDate ?? o.date ?? "");
 
-function orgSlugOf(user: SessionUser): string | undefined {
-  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)?.slug;
-}
 
 export function createPatientService(graph: GraphStore) {
   async function load(patientId: string | null, user: SessionUser): Promise<GraphNode> {
@@ -66,7 +62,7 @@ export function createPatientService(graph: GraphStore) {
     const node = await graph.getNode(patientId);
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
     if (isAdmin || user.patientId === patientId) return node;
-    if (user.roles.includes("DATA_HOLDER") && node.properties.holder === orgSlugOf(user)) return node;
+    if (user.roles.includes("DATA_HOLDER") && node.properties.holder === organisationSlugOf(user)) return node;
     throw forbidden("This patient's record is held by another organisation");
   }
 
@@ -84,7 +80,7 @@ export function createPatientService(graph: GraphStore) {
         return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(toPatient);
       }
       if (user.roles.includes("DATA_HOLDER")) {
-        const holder = orgSlugOf(user);
+        const holder = organisationSlugOf(user);
         if (!holder) return [];
         return (await graph.findNodes({ label: "Patient", where: { holder }, limit: opts.limit, offset: opts.offset })).map(toPatient);
       }

@@ -1,5 +1,5 @@
-import { ORGANISATIONS, type Role } from "../../../server/auth/personas";
-import type { SessionUser } from "../../../server/auth/user";
+import type { Role } from "../../../server/auth/personas";
+import { organisationSlugOf, type SessionUser } from "../../../server/auth/user";
 import type { HealthDataset } from "../../../server/catalogue/service";
 
 /** Who may publish and withdraw datasets: mirrors the route table and server/catalogue/service.ts. */
@@ -9,13 +9,9 @@ export function canPublish(user: SessionUser): boolean {
   return PUBLISHER_ROLES.some((r) => user.roles.includes(r));
 }
 
-function orgSlugOf(user: SessionUser): string | undefined {
-  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)
-    ?.slug;
-}
 
 export function canWithdraw(user: SessionUser, dataset: HealthDataset): boolean {
   if (user.roles.includes("CONNECTOR_ADMIN")) return true;
   if (!user.roles.includes("DATA_HOLDER")) return false;
-  return !dataset.holder || dataset.holder === orgSlugOf(user);
+  return !dataset.holder || dataset.holder === organisationSlugOf(user);
 }

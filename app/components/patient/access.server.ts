@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { ORGANISATIONS, type Role } from "../../../server/auth/personas";
+import type { Role } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import { requireUser } from "../../session.server";
 
@@ -17,7 +17,3 @@ export async function requirePatientStaff(request: Request, context: AppLoadCont
   });
 }
 
-export function holderSlugOf(user: SessionUser): string | undefined {
-  return ORGANISATIONS.find((o) => o.displayName === user.organisation || o.did === user.participantDid)
-    ?.slug;
-}
