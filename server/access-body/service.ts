@@ -144,6 +144,23 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     return isOverseer(user) ? recs : recs.filter((r) => r.organisation === user.organisation);
   }
 
+  /** list (scoped to the caller's organisation unless they oversee) and get (with history) of one record kind */
+  function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V) {
+    return {
+      async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
+        await ensureReady();
+        const at = now();
+        return visible(user, store.list<T>(kind, filter.state ? { state: filter.state } : {})).map((r) => view(r, at));
+      },
+      async get(id: string, user: SessionUser) {
+        await ensureReady();
+        const rec = get<T>(kind, id);
+        assertOwn(user, rec);
+        return { ...view(rec, now()), history: store.history(rec.id) };
+      },
+    };
+  }
+
   async function datasetTitles(ids: string[]): Promise<string[]> {
     const titles: string[] = [];
     for (const id of ids) {
@@ -246,6 +263,11 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const daysLeft = r.state === "PUBLISHED" ? null : daysBetween(berlinDate(at), r.data.publicationDueDate);
     return { ...flat(r), daysLeft, overdue: daysLeft !== null && daysLeft < 0, allowedEvents: allowedEvents(RESULT, r.state as never) };
   }
+  const permits = reader("permit", (r: Rec<PermitData>) => permitView(r));
+  const dataRequests = reader("dataRequest", (r: Rec<DataRequestData>, at) => dataRequestView(r, at));
+  const findings = reader("finding", (r: Rec<FindingData>, at) => findingView(r, at));
+  const results = reader("result", (r: Rec<ResultData>, at) => resultView(r, at));
+  const informationRequests = reader("informationRequest", (r: Rec<InformationRequestData>, at) => informationRequestView(r, at));
 
   /** a transition of one record inside an open transaction */
   function move<T>(
@@ -432,13 +454,6 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
       ...(filter.applicationId ? { parentId: filter.applicationId } : {}),
     });
     return visible(user, recs).map((r) => informationRequestView(r, at));
-  }
-
-  async function getInformationRequest(id: string, user: SessionUser) {
-    await ensureReady();
-    const rec = get<InformationRequestData>("informationRequest", id);
-    assertOwn(user, rec);
-    return { ...informationRequestView(rec, now()), history: store.history(rec.id) };
   }
 
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {
@@ -685,32 +700,7 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     return permitView(done);
   }
 
-  async function listPermits(user: SessionUser, filter: { state?: string } = {}) {
-    await ensureReady();
-    return visible(user, store.list<PermitData>("permit", filter.state ? { state: filter.state } : {})).map(permitView);
-  }
-
-  async function getPermit(id: string, user: SessionUser) {
-    await ensureReady();
-    const rec = get<PermitData>("permit", id);
-    assertOwn(user, rec);
-    return { ...permitView(rec), history: store.history(rec.id) };
-  }
-
   // ---------- data requests (Art. 69) ----------
-
-  async function listDataRequests(user: SessionUser, filter: { state?: string } = {}) {
-    await ensureReady();
-    const at = now();
-    return visible(user, store.list<DataRequestData>("dataRequest", filter.state ? { state: filter.state } : {})).map((r) => dataRequestView(r, at));
-  }
-
-  async function getDataRequest(id: string, user: SessionUser) {
-    await ensureReady();
-    const rec = get<DataRequestData>("dataRequest", id);
-    assertOwn(user, rec);
-    return { ...dataRequestView(rec, now()), history: store.history(rec.id) };
-  }
 
   async function submitDataRequest(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
@@ -793,19 +783,6 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
 
   // ---------- findings ----------
 
-  async function listFindings(user: SessionUser, filter: { state?: string } = {}) {
-    await ensureReady();
-    const at = now();
-    return visible(user, store.list<FindingData>("finding", filter.state ? { state: filter.state } : {})).map((r) => findingView(r, at));
-  }
-
-  async function getFinding(id: string, user: SessionUser) {
-    await ensureReady();
-    const rec = get<FindingData>("finding", id);
-    assertOwn(user, rec);
-    return { ...findingView(rec, now()), history: store.history(rec.id) };
-  }
-
   async function openFinding(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "open a finding");
@@ -870,19 +847,6 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   }
 
   // ---------- results (Art. 61(4)) ----------
-
-  async function listResults(user: SessionUser, filter: { state?: string } = {}) {
-    await ensureReady();
-    const at = now();
-    return visible(user, store.list<ResultData>("result", filter.state ? { state: filter.state } : {})).map((r) => resultView(r, at));
-  }
-
-  async function getResult(id: string, user: SessionUser) {
-    await ensureReady();
-    const rec = get<ResultData>("result", id);
-    assertOwn(user, rec);
-    return { ...resultView(rec, now()), history: store.history(rec.id) };
-  }
 
   async function postResult(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
@@ -1015,7 +979,7 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     decideCompleteness,
     clockEvent,
     listInformationRequests,
-    getInformationRequest,
+    getInformationRequest: informationRequests.get,
     requestInformation,
     answerInformationRequest,
     withdrawInformationRequest,
@@ -1023,20 +987,20 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     refuseApplication,
     decidePermit,
     revokePermit,
-    listPermits,
-    getPermit,
-    listDataRequests,
-    getDataRequest,
+    listPermits: permits.list,
+    getPermit: permits.get,
+    listDataRequests: dataRequests.list,
+    getDataRequest: dataRequests.get,
     submitDataRequest,
     withdrawDataRequest,
     decideDataRequest,
-    listFindings,
-    getFinding,
+    listFindings: findings.list,
+    getFinding: findings.get,
     openFinding,
     respondFinding,
     closeFinding,
-    listResults,
-    getResult,
+    listResults: results.list,
+    getResult: results.get,
     postResult,
     workQueue,
     purposeLabel: (p: PurposeCode) => purposeLabel(p),
