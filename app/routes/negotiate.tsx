@@ -15,10 +15,10 @@ import {
 import { parseNegotiationRequest } from "../../server/dataspace/negotiations";
 import type { RootData } from "../root";
 import {
-  DATASPACE_ROLES,
   actingParticipant,
   apiFailure,
-  listChoices,
+  DATASPACE_ROLES,
+  loadActing,
 } from "../components/dataspace/access.server";
 import { catalogView, type CatalogView } from "../components/dataspace/catalog.server";
 import {
@@ -42,17 +42,8 @@ import { requireRole } from "../session.server";
 export const meta: MetaFunction = () => [{ title: "Negotiate · Dataspace · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, DATASPACE_ROLES);
-  const ds = context.services.dataspace;
+  const { ds, participants, participantsError, acting } = await loadActing(request, context);
   const url = new URL(request.url);
-  const { participants, error: participantsError } = await listChoices(ds);
-  const acting = await actingParticipant(
-    ds,
-    user,
-    url.searchParams.get("participant"),
-    "DATA_USER",
-    participants,
-  );
   const providers = participants.filter((p) => p.participantId !== acting.participantId && p.did);
   const providerId = url.searchParams.get("provider") ?? "";
   const asset = url.searchParams.get("asset") ?? "";

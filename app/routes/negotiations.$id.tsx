@@ -3,12 +3,7 @@ import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData } from "@r
 import { useEffect, useState } from "react";
 import type { RootData } from "../root";
 import type { NegotiationPollResult } from "./dataspace.negotiation.$id";
-import {
-  DATASPACE_ROLES,
-  actingParticipant,
-  apiFailure,
-  listChoices,
-} from "../components/dataspace/access.server";
+import { apiFailure, loadActing } from "../components/dataspace/access.server";
 import { nameBook, toNegotiationView } from "../components/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../components/dataspace/states";
 import { StatePipeline } from "../components/dataspace/StatePipeline";
@@ -22,7 +17,6 @@ import {
   participantQuery,
   usePolledFetcher,
 } from "../components/dataspace/ui";
-import { requireRole } from "../session.server";
 
 /**
  * One contract negotiation, live: its state pipeline (REQUESTED → AGREED → VERIFIED → FINALIZED,
@@ -35,16 +29,7 @@ export const meta: MetaFunction = () => [{ title: "Negotiation · Dataspace · H
 const POLL_MS = 400;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, DATASPACE_ROLES);
-  const ds = context.services.dataspace;
-  const { participants } = await listChoices(ds);
-  const acting = await actingParticipant(
-    ds,
-    user,
-    new URL(request.url).searchParams.get("participant"),
-    "DATA_USER",
-    participants,
-  );
+  const { ds, participants, acting } = await loadActing(request, context);
   if (!acting.participantId) throw new Response(acting.reason ?? "No participant context", { status: 403 });
   try {
     const raw = await ds.getNegotiation(acting.participantId, params.id ?? "");

@@ -1,12 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../root";
-import {
-  DATASPACE_ROLES,
-  actingParticipant,
-  apiFailure,
-  listChoices,
-} from "../components/dataspace/access.server";
+import { apiFailure, loadActing } from "../components/dataspace/access.server";
 import {
   nameBook,
   newestFirst,
@@ -26,24 +21,14 @@ import {
   shortId,
 } from "../components/dataspace/ui";
 import { plural } from "../components/ui/format";
-import { requireRole } from "../session.server";
 
 /** The participant's contract negotiations (GET /api/negotiations), newest first, with their state pipelines. */
 
 export const meta: MetaFunction = () => [{ title: "Negotiations · Dataspace · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, DATASPACE_ROLES);
-  const ds = context.services.dataspace;
+  const { ds, participants, acting } = await loadActing(request, context);
   const url = new URL(request.url);
-  const { participants } = await listChoices(ds);
-  const acting = await actingParticipant(
-    ds,
-    user,
-    url.searchParams.get("participant"),
-    "DATA_USER",
-    participants,
-  );
   const stateFilter = (url.searchParams.get("state") ?? "").toUpperCase();
   let all: NegotiationView[] = [];
   let error: { error: string; detail: string | null } | null = null;

@@ -11,10 +11,10 @@ import { useEffect, useState } from "react";
 import type { RootData } from "../root";
 import type { TransferPollResult } from "./dataspace.transfer.$id";
 import {
-  DATASPACE_ROLES,
   actingParticipant,
   apiFailure,
-  listChoices,
+  DATASPACE_ROLES,
+  loadActing,
 } from "../components/dataspace/access.server";
 import { FhirRecords } from "../components/dataspace/FhirRecords";
 import { nameBook, toTransferView } from "../components/dataspace/records.server";
@@ -44,16 +44,7 @@ export const meta: MetaFunction = () => [{ title: "Transfer · Dataspace · Heal
 const POLL_MS = 800;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, DATASPACE_ROLES);
-  const ds = context.services.dataspace;
-  const { participants } = await listChoices(ds);
-  const acting = await actingParticipant(
-    ds,
-    user,
-    new URL(request.url).searchParams.get("participant"),
-    "DATA_USER",
-    participants,
-  );
+  const { ds, participants, acting } = await loadActing(request, context);
   if (!acting.participantId) throw new Response(acting.reason ?? "No participant context", { status: 403 });
   try {
     const raw = await ds.getTransfer(acting.participantId, params.id ?? "");

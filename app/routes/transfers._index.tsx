@@ -14,10 +14,10 @@ import {
 } from "@remix-run/react";
 import type { RootData } from "../root";
 import {
-  DATASPACE_ROLES,
   actingParticipant,
   apiFailure,
-  listChoices,
+  DATASPACE_ROLES,
+  loadActing,
 } from "../components/dataspace/access.server";
 import {
   nameBook,
@@ -49,17 +49,8 @@ import { requireRole } from "../session.server";
 export const meta: MetaFunction = () => [{ title: "Transfers · Dataspace · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, DATASPACE_ROLES);
-  const ds = context.services.dataspace;
+  const { ds, participants, acting } = await loadActing(request, context);
   const url = new URL(request.url);
-  const { participants } = await listChoices(ds);
-  const acting = await actingParticipant(
-    ds,
-    user,
-    url.searchParams.get("participant"),
-    "DATA_USER",
-    participants,
-  );
   const book = nameBook(participants);
   let transfers: TransferView[] = [];
   let agreements: NegotiationView[] = [];

@@ -1,7 +1,9 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import type { Dataspace } from "../../../server/dataspace";
 import { isApiError } from "../../../server/http/errors";
+import { requireRole } from "../../session.server";
 
 /**
  * Who may open the dataspace views, as the route table says for the /api routes behind them
@@ -147,4 +149,22 @@ export async function pollingParticipant(
   if (isAdmin(user)) return requested;
   const me = await ds.participantForUser(user);
   return me.did && !me.id.startsWith("user:") ? me.id : null;
+}
+
+/**
+ * The preamble of the dataspace views' loaders: a dataspace role, the participant choices, and the
+ * context the view acts in (`?participant=` for admins; members always act as their organisation).
+ */
+export async function loadActing(request: Request, context: AppLoadContext, preferRole = "DATA_USER") {
+  const user = await requireRole(request, context, DATASPACE_ROLES);
+  const ds = context.services.dataspace;
+  const { participants, error: participantsError } = await listChoices(ds);
+  const acting = await actingParticipant(
+    ds,
+    user,
+    new URL(request.url).searchParams.get("participant"),
+    preferRole,
+    participants,
+  );
+  return { user, ds, participants, participantsError, acting };
 }
