@@ -15,7 +15,9 @@ export const OFFLINE_URL = `http://127.0.0.1:${PORT + 1}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "hub-e2e-"));
 const offlineDir = mkdtempSync(path.join(tmpdir(), "hub-e2e-offline-"));
 const berlinDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date(Date.now() + offsetDays * 86_400_000));
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(
+    new Date(Date.now() + offsetDays * 86_400_000),
+  );
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -25,7 +27,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: [["list"], ["json", { outputFile: `${process.env.E2E_OUTPUT ?? "test-results"}/playwright.json` }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: `${process.env.E2E_OUTPUT ?? "test-results"}/playwright.json` }],
+  ],
   use: {
     baseURL: BASE_URL,
     screenshot: "on",

@@ -5,7 +5,14 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve("app") } },
   test: {
     globals: true,
-    include: ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "desktop/**/*.test.ts", "scripts/**/*.test.ts", "tests/api/**/*.test.ts", "tests/contract/**/*.test.ts"],
+    include: [
+      "server/**/*.test.ts",
+      "app/**/*.test.{ts,tsx}",
+      "desktop/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "tests/api/**/*.test.ts",
+      "tests/contract/**/*.test.ts",
+    ],
     exclude: ["node_modules", "build", ".builds", "tests/e2e/**"],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -31,13 +31,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(request, context);
   const mode = context.services.config.appMode;
   return {
-    user: user && { username: user.username, name: user.name, roles: user.roles, organisation: user.organisation },
+    user: user && {
+      username: user.username,
+      name: user.name,
+      roles: user.roles,
+      organisation: user.organisation,
+    },
     mode,
     // static mode (server/static-mode): the persona switcher replaces sign-in; `exported`: a page of `npm run export`
     demo:
       mode === "static"
         ? {
-            personas: PERSONAS.map((p) => ({ username: p.username, name: p.name, organisation: p.organisation, description: p.description })),
+            personas: PERSONAS.map((p) => ({
+              username: p.username,
+              name: p.name,
+              organisation: p.organisation,
+              description: p.description,
+            })),
             returnTo: safeRedirect(new URL(request.url).searchParams.get("returnTo"), "/"),
             exported: request.headers.get("x-hub-export") === "1",
           }
@@ -54,11 +64,28 @@ function PersonaSwitcher({ demo, current }: { demo: Demo; current: string }) {
   return (
     <details className="persona-switch" data-testid="persona-switcher" style={{ position: "relative" }}>
       <summary className="button ghost">Switch persona</summary>
-      <ul className="card" style={{ position: "absolute", right: 0, zIndex: 20, listStyle: "none", margin: 0, padding: "0.4rem", minWidth: "16rem" }}>
+      <ul
+        className="card"
+        style={{
+          position: "absolute",
+          right: 0,
+          zIndex: 20,
+          listStyle: "none",
+          margin: 0,
+          padding: "0.4rem",
+          minWidth: "16rem",
+        }}
+      >
         {demo.personas.map((p) => (
           <li key={p.username}>
             {/* a document navigation: the persona is the app's basename */}
-            <a href={`/as/${p.username}${section}`} aria-current={p.username === current ? "true" : undefined} data-testid={`switch-${p.username}`} data-persona-switch style={{ color: "var(--ink)" }}>
+            <a
+              href={`/as/${p.username}${section}`}
+              aria-current={p.username === current ? "true" : undefined}
+              data-testid={`switch-${p.username}`}
+              data-persona-switch
+              style={{ color: "var(--ink)" }}
+            >
               {p.name} <span className="muted">· {p.organisation}</span>
             </a>
           </li>
@@ -73,7 +100,8 @@ function PersonaChooser({ demo }: { demo: Demo }) {
     <section className="signin" data-testid="persona-chooser">
       <h1>Choose a persona</h1>
       <p className="lead">
-        This demonstration runs from bundled fixtures: pick who you are, and every view shows what that persona sees. Each browser tab keeps its own persona.
+        This demonstration runs from bundled fixtures: pick who you are, and every view shows what that
+        persona sees. Each browser tab keeps its own persona.
       </p>
       <ul className="persona-grid">
         {demo.personas.map((p) => (
@@ -98,7 +126,8 @@ function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
       // plain links without the persona (not rendered by <Link>) stay in the persona's app
       const a = (e.target as Element | null)?.closest?.("a[href]");
       const href = a?.getAttribute("href") ?? "";
-      if (persona && a && /^\/(?!\/|as\/|build\/|auth\/|api\/)/.test(href)) a.setAttribute("href", `/as/${persona}${href}`);
+      if (persona && a && /^\/(?!\/|as\/|build\/|auth\/|api\/)/.test(href))
+        a.setAttribute("href", `/as/${persona}${href}`);
     };
     const onSubmit = (e: SubmitEvent) => {
       const form = e.target as HTMLFormElement;
@@ -116,11 +145,22 @@ function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
   }, [demo.exported, persona]);
   return (
     <>
-      <p className="notice" role="status" data-testid="demo-banner" style={{ margin: 0, borderRadius: 0, textAlign: "center" }}>
-        <strong>Demonstration — changes are not saved.</strong> Fixed sample data{demo.exported ? "; searches and filters show the full lists in this offline copy" : ""}.
+      <p
+        className="notice"
+        role="status"
+        data-testid="demo-banner"
+        style={{ margin: 0, borderRadius: 0, textAlign: "center" }}
+      >
+        <strong>Demonstration — changes are not saved.</strong> Fixed sample data
+        {demo.exported ? "; searches and filters show the full lists in this offline copy" : ""}.
       </p>
       {refused ? (
-        <p className="notice error" role="alert" data-testid="demo-write-refused" style={{ margin: 0, borderRadius: 0, textAlign: "center" }}>
+        <p
+          className="notice error"
+          role="alert"
+          data-testid="demo-write-refused"
+          style={{ margin: 0, borderRadius: 0, textAlign: "center" }}
+        >
           {DEMO_WRITE_NOTICE}
         </p>
       ) : null}
@@ -169,7 +209,9 @@ function Shell({ children }: { children: React.ReactNode }) {
             <span data-testid="whoami" data-roles={user.roles.join(" ")}>
               {user.name} · <span className="muted">{user.organisation}</span>
             </span>
-            <span className="roles">{user.roles.map((r) => r.replaceAll("_", " ").toLowerCase()).join(", ")}</span>
+            <span className="roles">
+              {user.roles.map((r) => r.replaceAll("_", " ").toLowerCase()).join(", ")}
+            </span>
             {demo ? <PersonaSwitcher demo={demo} current={user.username} /> : null}
             {demo ? null : (
               <Form method="post" action="/auth/logout" reloadDocument>

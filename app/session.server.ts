@@ -16,10 +16,17 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
   return user;
 }
 
-export async function requireRole(request: Request, context: AppLoadContext, roles: readonly Role[]): Promise<SessionUser> {
+export async function requireRole(
+  request: Request,
+  context: AppLoadContext,
+  roles: readonly Role[],
+): Promise<SessionUser> {
   const user = await requireUser(request, context);
   if (!roles.some((r) => user.roles.includes(r))) {
-    throw new Response("You do not have a role that may open this page.", { status: 403, statusText: "Forbidden" });
+    throw new Response("You do not have a role that may open this page.", {
+      status: 403,
+      statusText: "Forbidden",
+    });
   }
   return user;
 }

@@ -48,7 +48,11 @@ export const BRIDGE_NAME = "hubDesktop";
  * Which frames may use the bridge: the desktop's own pages (file:// under build/desktop/pages)
  * and the local server's pages. The hosted stack's pages may only read the state.
  */
-export function trustedSender(senderUrl: string, channel: string, opts: { pagesPrefix: string; localOrigin: string | null }): boolean {
+export function trustedSender(
+  senderUrl: string,
+  channel: string,
+  opts: { pagesPrefix: string; localOrigin: string | null },
+): boolean {
   if (senderUrl.startsWith(opts.pagesPrefix)) return true;
   let origin: string;
   try {
@@ -57,7 +61,9 @@ export function trustedSender(senderUrl: string, channel: string, opts: { pagesP
     return false;
   }
   if (opts.localOrigin && origin === opts.localOrigin) return true;
-  return channel === CHANNELS.getState && (origin.startsWith("https://") || origin.startsWith("http://127.0.0.1"));
+  return (
+    channel === CHANNELS.getState && (origin.startsWith("https://") || origin.startsWith("http://127.0.0.1"))
+  );
 }
 
 export function parseSwitchRequest(v: unknown): SwitchRequest | null {

@@ -1,5 +1,11 @@
 import type { AppWindow, MenuItemSpec, Settings } from "./electron-api";
-import { CHANNELS, parseSwitchRequest, type DesktopState, type SwitchRequest, type SwitchResult } from "./bridge";
+import {
+  CHANNELS,
+  parseSwitchRequest,
+  type DesktopState,
+  type SwitchRequest,
+  type SwitchResult,
+} from "./bridge";
 import { LandingTracker, WHOAMI_EXPRESSION, type Whoami } from "./landing";
 import { menuAction, menuTemplate, type MenuAction } from "./menu";
 import type { HostedState } from "./office-hours";
@@ -48,7 +54,13 @@ export class DesktopController {
 
   constructor(private readonly deps: ControllerDeps) {
     this.settings = loadSettings(deps.settings);
-    this.state = { mode: null, hostedUrl: this.settings.hostedUrl ?? null, appUrl: null, status: "choosing", message: null };
+    this.state = {
+      mode: null,
+      hostedUrl: this.settings.hostedUrl ?? null,
+      appUrl: null,
+      status: "choosing",
+      message: null,
+    };
   }
 
   private set(patch: Partial<DesktopState>) {
@@ -65,7 +77,9 @@ export class DesktopController {
   /** on app ready: the saved mode, or the first-run screen */
   start(): Promise<void> {
     if (!this.settings.mode) return this.showFirstRun();
-    return this.switchMode({ mode: this.settings.mode, hostedUrl: this.settings.hostedUrl }).then(() => undefined);
+    return this.switchMode({ mode: this.settings.mode, hostedUrl: this.settings.hostedUrl }).then(
+      () => undefined,
+    );
   }
 
   showFirstRun(focus?: Mode, about = false): Promise<void> {
@@ -124,7 +138,13 @@ export class DesktopController {
   private async run(mode: Mode, hostedUrl: string | undefined): Promise<SwitchResult> {
     const w = this.deps.window;
     this.landing.reset();
-    this.set({ mode, hostedUrl: hostedUrl ?? this.state.hostedUrl, status: "starting", message: null, appUrl: null });
+    this.set({
+      mode,
+      hostedUrl: hostedUrl ?? this.state.hostedUrl,
+      status: "starting",
+      message: null,
+      appUrl: null,
+    });
     await w.loadPage("splash", { mode });
     let server: RunningHubServer;
     try {
@@ -155,7 +175,9 @@ export class DesktopController {
       return { ok: true };
     }
     if (answer.state === "closed") {
-      const message = answer.nextOpening ? `Opens again ${answer.nextOpening.toISOString()}` : "No opening time is scheduled";
+      const message = answer.nextOpening
+        ? `Opens again ${answer.nextOpening.toISOString()}`
+        : "No opening time is scheduled";
       this.set({ status: "closed", message });
       await w.loadPage("notice", {
         kind: "closed",
@@ -172,7 +194,13 @@ export class DesktopController {
 
   /** the window got an HTTP error from the hosted stack (did-navigate): a 503 means it closed meanwhile */
   async onHttpStatus(url: string, status: number): Promise<void> {
-    if (status !== 503 || this.state.mode !== "connected" || this.state.status !== "running" || !this.state.hostedUrl) return;
+    if (
+      status !== 503 ||
+      this.state.mode !== "connected" ||
+      this.state.status !== "running" ||
+      !this.state.hostedUrl
+    )
+      return;
     if (!url.startsWith(new URL(this.state.hostedUrl).origin)) return;
     await this.serial(() => this.showHosted(this.state.hostedUrl!));
   }
@@ -237,8 +265,10 @@ export class DesktopController {
         return;
       }
       case "home":
-        if (this.state.mode === "connected" && this.state.status === "running" && this.state.hostedUrl) await this.deps.window.loadURL(`${this.state.hostedUrl}/`);
-        else if (this.server && this.state.status === "running") await this.deps.window.loadURL(`${this.server.url}/`);
+        if (this.state.mode === "connected" && this.state.status === "running" && this.state.hostedUrl)
+          await this.deps.window.loadURL(`${this.state.hostedUrl}/`);
+        else if (this.server && this.state.status === "running")
+          await this.deps.window.loadURL(`${this.server.url}/`);
         return;
     }
   }

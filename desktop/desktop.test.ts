@@ -1,11 +1,24 @@
 import { CHANNELS, parseSwitchRequest, trustedSender } from "./bridge";
 import { DesktopController } from "./controller";
-import type { AppWindow, DesktopPageName, GuardableContents, ProbeResponse, ServerChild, Settings } from "./electron-api";
+import type {
+  AppWindow,
+  DesktopPageName,
+  GuardableContents,
+  ProbeResponse,
+  ServerChild,
+  Settings,
+} from "./electron-api";
 import { LandingTracker, landingPath, overviewBase } from "./landing";
 import { menuAction, menuTemplate } from "./menu";
 import { officeDecision, probeHosted, type HostedState } from "./office-hours";
 import { hardenContents, webPreferences } from "./security";
-import { dataDirFor, serverEnv, ServerStartError, startHubServer, type RunningHubServer } from "./server-process";
+import {
+  dataDirFor,
+  serverEnv,
+  ServerStartError,
+  startHubServer,
+  type RunningHubServer,
+} from "./server-process";
 import { loadSettings, parseHostedUrl, saveSettings, type Mode } from "./settings";
 import { externalDecision, navigationDecision, type GuardPolicy } from "./url-guard";
 
@@ -33,11 +46,18 @@ describe("settings", () => {
   it("keeps the chosen mode and hosted address", () => {
     const store = memorySettings();
     saveSettings(store, { version: 1, mode: "connected", hostedUrl: "https://hub.example.eu" });
-    expect(loadSettings(store)).toEqual({ version: 1, mode: "connected", hostedUrl: "https://hub.example.eu" });
+    expect(loadSettings(store)).toEqual({
+      version: 1,
+      mode: "connected",
+      hostedUrl: "https://hub.example.eu",
+    });
   });
 
   it("accepts https hosted stacks, and http only on this computer", () => {
-    expect(parseHostedUrl(" https://hub.example.eu/app/ ")).toEqual({ ok: true, url: "https://hub.example.eu/app" });
+    expect(parseHostedUrl(" https://hub.example.eu/app/ ")).toEqual({
+      ok: true,
+      url: "https://hub.example.eu/app",
+    });
     expect(parseHostedUrl("http://127.0.0.1:3000")).toEqual({ ok: true, url: "http://127.0.0.1:3000" });
     expect(parseHostedUrl("http://hub.example.eu").ok).toBe(false);
     expect(parseHostedUrl("https://user:pw@hub.example.eu").ok).toBe(false);
@@ -49,16 +69,32 @@ describe("settings", () => {
 describe("the server's environment", () => {
   const paths = { appRoot: "/app", userData: "/home/u/.config/hub" };
   it("is static mode for the offline demo and the connected stand-by, live for local; loopback, a given port, data under userData", () => {
-    for (const [mode, appMode] of [["offline", "static"], ["connected", "static"], ["local", "live"]] as const) {
+    for (const [mode, appMode] of [
+      ["offline", "static"],
+      ["connected", "static"],
+      ["local", "live"],
+    ] as const) {
       const env = serverEnv(mode, 41234, paths, {});
-      expect(env).toMatchObject({ APP_MODE: appMode, HOST: "127.0.0.1", PORT: "41234", PUBLIC_URL: "http://127.0.0.1:41234", NODE_ENV: "development" });
+      expect(env).toMatchObject({
+        APP_MODE: appMode,
+        HOST: "127.0.0.1",
+        PORT: "41234",
+        PUBLIC_URL: "http://127.0.0.1:41234",
+        NODE_ENV: "development",
+      });
       expect(env.DATA_DIR.startsWith(paths.userData)).toBe(true);
     }
     expect(dataDirFor("local", paths.userData)).not.toBe(dataDirFor("offline", paths.userData));
   });
 
   it("inherits only basic variables from the desktop's environment", () => {
-    const env = serverEnv("local", 1, paths, { PATH: "/bin", HOME: "/home/u", OIDC_ISSUER: "https://evil.example", NEO4J_URI: "bolt://x", APP_MODE: "static" });
+    const env = serverEnv("local", 1, paths, {
+      PATH: "/bin",
+      HOME: "/home/u",
+      OIDC_ISSUER: "https://evil.example",
+      NEO4J_URI: "bolt://x",
+      APP_MODE: "static",
+    });
     expect(env.PATH).toBe("/bin");
     expect(env.OIDC_ISSUER).toBeUndefined();
     expect(env.NEO4J_URI).toBeUndefined();
@@ -137,7 +173,13 @@ describe("starting the server", () => {
     child.emitMessage({ type: "ready", url: "http://127.0.0.1:45678", port: 45678 });
     const s = await started;
     expect(s).toMatchObject({ url: "http://127.0.0.1:45678", port: 45678, mode: "offline" });
-    expect(forks).toEqual([{ modulePath: "/app/build/server/index.js", env: expect.objectContaining({ APP_MODE: "static", PORT: "45678" }), cwd: "/app" }]);
+    expect(forks).toEqual([
+      {
+        modulePath: "/app/build/server/index.js",
+        env: expect.objectContaining({ APP_MODE: "static", PORT: "45678" }),
+        cwd: "/app",
+      },
+    ]);
     await s.stop();
     expect(child.killed).toBe(1);
   });
@@ -158,7 +200,10 @@ describe("starting the server", () => {
   it("times out, and stops the process it started", async () => {
     const child = new FakeChild();
     const timers = manualTimers();
-    const started = startHubServer({ fork: () => child, freePort: async () => 1, ...timers }, { mode: "local", paths, timeoutMs: 30_000 });
+    const started = startHubServer(
+      { fork: () => child, freePort: async () => 1, ...timers },
+      { mode: "local", paths, timeoutMs: 30_000 },
+    );
     await tick();
     timers.fire(30_000);
     await expect(started).rejects.toThrow("did not report ready within 30 s");
@@ -169,7 +214,10 @@ describe("starting the server", () => {
     const children = [new FakeChild(), new FakeChild()];
     const ports = [1111, 2222];
     let n = 0;
-    const started = startHubServer({ fork: () => children[n++], freePort: async () => ports.shift()! }, { mode: "offline", paths });
+    const started = startHubServer(
+      { fork: () => children[n++], freePort: async () => ports.shift()! },
+      { mode: "offline", paths },
+    );
     await tick();
     children[0].emitOutput("Error: listen EADDRINUSE: address already in use 127.0.0.1:1111");
     children[0].emitExit(1);
@@ -182,7 +230,10 @@ describe("starting the server", () => {
   it("stop() gives up waiting after the stop time-out when the process does not exit", async () => {
     const child = new FakeChild(false);
     const timers = manualTimers();
-    const started = startHubServer({ fork: () => child, freePort: async () => 1, ...timers }, { mode: "offline", paths, stopTimeoutMs: 5000 });
+    const started = startHubServer(
+      { fork: () => child, freePort: async () => 1, ...timers },
+      { mode: "offline", paths, stopTimeoutMs: 5000 },
+    );
     await tick();
     child.emitMessage({ type: "ready", url: "http://127.0.0.1:1", port: 1 });
     const s = await started;
@@ -202,8 +253,12 @@ describe("the URL guard", () => {
   it("keeps the window on the app, its identity provider and the desktop's pages", () => {
     expect(navigationDecision("http://127.0.0.1:41234/as/clinic/catalogue", policy)).toBe("allow");
     expect(navigationDecision("https://hub.example.eu/graph", policy)).toBe("allow");
-    expect(navigationDecision("https://login.example.eu/realms/ehds/protocol/openid-connect/auth?x=1", policy)).toBe("allow");
-    expect(navigationDecision("file:///app/build/desktop/pages/notice.html?kind=closed", policy)).toBe("allow");
+    expect(
+      navigationDecision("https://login.example.eu/realms/ehds/protocol/openid-connect/auth?x=1", policy),
+    ).toBe("allow");
+    expect(navigationDecision("file:///app/build/desktop/pages/notice.html?kind=closed", policy)).toBe(
+      "allow",
+    );
   });
   it("sends allow-listed https pages to the browser and refuses everything else", () => {
     expect(navigationDecision("https://eur-lex.europa.eu/eli/reg/2025/327/oj", policy)).toBe("external");
@@ -239,10 +294,21 @@ describe("window security", () => {
     };
     return { h, contents };
   }
-  const policy = (): GuardPolicy => ({ appOrigins: ["http://127.0.0.1:1"], idpOrigins: ["http://127.0.0.1:1"], pagesPrefix: "file:///p/" });
+  const policy = (): GuardPolicy => ({
+    appOrigins: ["http://127.0.0.1:1"],
+    idpOrigins: ["http://127.0.0.1:1"],
+    pagesPrefix: "file:///p/",
+  });
 
   it("turns on isolation and the sandbox, node integration off", () => {
-    expect(webPreferences("/x/preload.cjs")).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true, webviewTag: false, preload: "/x/preload.cjs" });
+    expect(webPreferences("/x/preload.cjs")).toMatchObject({
+      contextIsolation: true,
+      nodeIntegration: false,
+      sandbox: true,
+      webSecurity: true,
+      webviewTag: false,
+      preload: "/x/preload.cjs",
+    });
   });
 
   it("never opens a window; allow-listed https links go to the browser", () => {
@@ -260,7 +326,8 @@ describe("window security", () => {
     const opened: string[] = [];
     hardenContents(contents, policy, { openExternal: async (u) => void opened.push(u) });
     const prevented: string[] = [];
-    for (const url of ["http://127.0.0.1:1/graph", "https://evil.example/", "https://eur-lex.europa.eu/x"]) h.navigate!(url, () => prevented.push(url));
+    for (const url of ["http://127.0.0.1:1/graph", "https://evil.example/", "https://eur-lex.europa.eu/x"])
+      h.navigate!(url, () => prevented.push(url));
     h.redirect!("https://evil.example/r", () => prevented.push("redirect"));
     expect(prevented).toEqual(["https://evil.example/", "https://eur-lex.europa.eu/x", "redirect"]);
     expect(opened).toEqual(["https://eur-lex.europa.eu/x"]);
@@ -275,16 +342,36 @@ describe("window security", () => {
 
 describe("office hours of the hosted stack", () => {
   const now = new Date("2025-03-14T21:00:00Z");
-  const res = (status: number, body = "", headers: Record<string, string> = {}): ProbeResponse => ({ status, body, headers });
+  const res = (status: number, body = "", headers: Record<string, string> = {}): ProbeResponse => ({
+    status,
+    body,
+    headers,
+  });
 
   it("is closed on the offline notice (503 with Retry-After), with the next opening from the page", () => {
-    const page = res(503, '<p>It opens again on <time datetime="2025-03-17T06:00:00.000Z">Monday</time>.</p> runs only during office hours', { "retry-after": "32400" });
-    expect(officeDecision(page, res(200, "{}"), now)).toEqual({ state: "closed", nextOpening: new Date("2025-03-17T06:00:00.000Z"), reason: "hours" });
+    const page = res(
+      503,
+      '<p>It opens again on <time datetime="2025-03-17T06:00:00.000Z">Monday</time>.</p> runs only during office hours',
+      { "retry-after": "32400" },
+    );
+    expect(officeDecision(page, res(200, "{}"), now)).toEqual({
+      state: "closed",
+      nextOpening: new Date("2025-03-17T06:00:00.000Z"),
+      reason: "hours",
+    });
   });
 
   it("reads the JSON answer of a stopped stack, a hold day, and falls back to Retry-After", () => {
-    const json = res(503, '{"error":"Service unavailable: on hold today","nextOpening":"2025-03-15T06:00:00.000Z","reason":"hold"}', { "Retry-After": "3600" });
-    expect(officeDecision(new Error("refused"), json, now)).toEqual({ state: "closed", nextOpening: new Date("2025-03-15T06:00:00.000Z"), reason: "hold" });
+    const json = res(
+      503,
+      '{"error":"Service unavailable: on hold today","nextOpening":"2025-03-15T06:00:00.000Z","reason":"hold"}',
+      { "Retry-After": "3600" },
+    );
+    expect(officeDecision(new Error("refused"), json, now)).toEqual({
+      state: "closed",
+      nextOpening: new Date("2025-03-15T06:00:00.000Z"),
+      reason: "hold",
+    });
     expect(officeDecision(res(503, "down", { "retry-after": "120" }), new Error("x"), now)).toEqual({
       state: "closed",
       nextOpening: new Date(now.getTime() + 120_000),
@@ -298,7 +385,10 @@ describe("office hours of the hosted stack", () => {
   });
 
   it("is unreachable when nothing answers", async () => {
-    expect(officeDecision(new Error("ECONNREFUSED"), new Error("ECONNREFUSED"), now)).toEqual({ state: "unreachable", error: "ECONNREFUSED" });
+    expect(officeDecision(new Error("ECONNREFUSED"), new Error("ECONNREFUSED"), now)).toEqual({
+      state: "unreachable",
+      error: "ECONNREFUSED",
+    });
     const asked: string[] = [];
     const r = await probeHosted(
       async (url) => {
@@ -320,7 +410,9 @@ describe("trust-center landing", () => {
     const t = new LandingTracker();
     expect(t.decide("http://127.0.0.1:1/", origins, tc)).toBe("http://127.0.0.1:1/trust-center");
     expect(t.decide("http://127.0.0.1:1/", origins, tc)).toBeNull();
-    expect(t.decide("http://127.0.0.1:1/as/trustcenter/", origins, tc)).toBe("http://127.0.0.1:1/as/trustcenter/trust-center");
+    expect(t.decide("http://127.0.0.1:1/as/trustcenter/", origins, tc)).toBe(
+      "http://127.0.0.1:1/as/trustcenter/trust-center",
+    );
     t.reset();
     expect(t.decide("http://127.0.0.1:1/", origins, tc)).toBe("http://127.0.0.1:1/trust-center");
   });
@@ -338,7 +430,12 @@ describe("trust-center landing", () => {
 
 describe("menu", () => {
   it("shows the three ways to start as radio items, the current one checked, disabled while starting", () => {
-    const hub = menuTemplate({ mode: "local", hostedUrl: "https://hub.example.eu", busy: false, devTools: false })[0].submenu!;
+    const hub = menuTemplate({
+      mode: "local",
+      hostedUrl: "https://hub.example.eu",
+      busy: false,
+      devTools: false,
+    })[0].submenu!;
     expect(hub.filter((i) => i.type === "radio").map((i) => [i.id, i.checked])).toEqual([
       ["mode:offline", false],
       ["mode:local", true],
@@ -346,14 +443,22 @@ describe("menu", () => {
     ]);
     expect(hub.find((i) => i.id === "mode:connected")?.label).toContain("hub.example.eu");
     const busy = menuTemplate({ mode: null, hostedUrl: null, busy: true, devTools: true });
-    expect(busy[0].submenu!.filter((i) => i.id?.startsWith("mode:")).every((i) => i.enabled === false)).toBe(true);
+    expect(busy[0].submenu!.filter((i) => i.id?.startsWith("mode:")).every((i) => i.enabled === false)).toBe(
+      true,
+    );
     expect(busy[2].submenu!.some((i) => i.role === "toggleDevTools")).toBe(true);
   });
 
   it("maps entries to actions; connected without an address opens the first-run screen there", () => {
     expect(menuAction("mode:offline", { hostedUrl: null })).toEqual({ kind: "switch", mode: "offline" });
-    expect(menuAction("mode:connected", { hostedUrl: null })).toEqual({ kind: "first-run", focus: "connected" });
-    expect(menuAction("mode:connected", { hostedUrl: "https://h.example" })).toEqual({ kind: "switch", mode: "connected" });
+    expect(menuAction("mode:connected", { hostedUrl: null })).toEqual({
+      kind: "first-run",
+      focus: "connected",
+    });
+    expect(menuAction("mode:connected", { hostedUrl: "https://h.example" })).toEqual({
+      kind: "switch",
+      mode: "connected",
+    });
     expect(menuAction("first-run", { hostedUrl: null })).toEqual({ kind: "first-run" });
     expect(menuAction("nope", { hostedUrl: null })).toBeNull();
   });
@@ -362,7 +467,13 @@ describe("menu", () => {
 describe("the bridge", () => {
   const opts = { pagesPrefix: "file:///app/build/desktop/pages/", localOrigin: "http://127.0.0.1:41234" };
   it("answers the desktop's pages and the local server; the hosted stack may only read the state", () => {
-    expect(trustedSender("file:///app/build/desktop/pages/notice.html?kind=closed", CHANNELS.openOfflineDemo, opts)).toBe(true);
+    expect(
+      trustedSender(
+        "file:///app/build/desktop/pages/notice.html?kind=closed",
+        CHANNELS.openOfflineDemo,
+        opts,
+      ),
+    ).toBe(true);
     expect(trustedSender("http://127.0.0.1:41234/as/clinic/", CHANNELS.switchMode, opts)).toBe(true);
     expect(trustedSender("https://hub.example.eu/", CHANNELS.switchMode, opts)).toBe(false);
     expect(trustedSender("https://hub.example.eu/", CHANNELS.getState, opts)).toBe(true);
@@ -371,7 +482,10 @@ describe("the bridge", () => {
   });
   it("validates switch requests", () => {
     expect(parseSwitchRequest({ mode: "local" })).toEqual({ mode: "local" });
-    expect(parseSwitchRequest({ mode: "connected", hostedUrl: "https://h.example" })).toEqual({ mode: "connected", hostedUrl: "https://h.example" });
+    expect(parseSwitchRequest({ mode: "connected", hostedUrl: "https://h.example" })).toEqual({
+      mode: "connected",
+      hostedUrl: "https://h.example",
+    });
     expect(parseSwitchRequest({ mode: "root" })).toBeNull();
     expect(parseSwitchRequest({ mode: "local", hostedUrl: 3 })).toBeNull();
     expect(parseSwitchRequest(null)).toBeNull();
@@ -381,7 +495,9 @@ describe("the bridge", () => {
 describe("the controller", () => {
   type Shown = { url: string } | { page: DesktopPageName; query: Record<string, string> };
 
-  function setup(opts: { settings?: string | null; probe?: HostedState; failStart?: Mode; whoami?: unknown } = {}) {
+  function setup(
+    opts: { settings?: string | null; probe?: HostedState; failStart?: Mode; whoami?: unknown } = {},
+  ) {
     const shown: Shown[] = [];
     let current = "";
     const window: AppWindow = {
@@ -407,7 +523,8 @@ describe("the controller", () => {
       settings,
       pagesPrefix: "file:///pages/",
       startServer: async (mode): Promise<RunningHubServer> => {
-        if (opts.failStart === mode) throw new ServerStartError("The local server stopped before it was ready (exit code 1)", []);
+        if (opts.failStart === mode)
+          throw new ServerStartError("The local server stopped before it was ready (exit code 1)", []);
         started.push(mode);
         const p = ++port;
         return { url: `http://127.0.0.1:${p}`, port: p, mode, stop: async () => void stopped.push(mode) };
@@ -431,7 +548,10 @@ describe("the controller", () => {
   it("starts the saved mode: splash, the server, then the app; remembers the choice", async () => {
     const { c, shown, settings, started } = setup();
     await c.switchMode({ mode: "offline" });
-    expect(shown).toEqual([{ page: "splash", query: { mode: "offline" } }, { url: "http://127.0.0.1:50001/" }]);
+    expect(shown).toEqual([
+      { page: "splash", query: { mode: "offline" } },
+      { url: "http://127.0.0.1:50001/" },
+    ]);
     expect(started).toEqual(["offline"]);
     expect(JSON.parse(settings.text!)).toEqual({ version: 1, mode: "offline" });
     expect(c.state).toMatchObject({ mode: "offline", status: "running", appUrl: "http://127.0.0.1:50001" });
@@ -452,9 +572,19 @@ describe("the controller", () => {
 
   it("connected outside office hours: the notice with the next opening; its button opens the offline demo without forgetting the hosted stack", async () => {
     const next = new Date("2025-03-17T06:00:00Z");
-    const { c, shown, settings, started } = setup({ probe: { state: "closed", nextOpening: next, reason: "hold" } });
+    const { c, shown, settings, started } = setup({
+      probe: { state: "closed", nextOpening: next, reason: "hold" },
+    });
     await c.switchMode({ mode: "connected", hostedUrl: "https://hub.example.eu" });
-    expect(shown.at(-1)).toEqual({ page: "notice", query: { kind: "closed", hostedUrl: "https://hub.example.eu", reason: "hold", nextOpening: next.toISOString() } });
+    expect(shown.at(-1)).toEqual({
+      page: "notice",
+      query: {
+        kind: "closed",
+        hostedUrl: "https://hub.example.eu",
+        reason: "hold",
+        nextOpening: next.toISOString(),
+      },
+    });
     expect(c.state.status).toBe("closed");
     await c.invoke(CHANNELS.openOfflineDemo, undefined);
     expect(shown.at(-1)).toEqual({ url: "http://127.0.0.1:50001/" });
@@ -485,15 +615,23 @@ describe("the controller", () => {
 
   it("refuses a bad hosted address without starting anything", async () => {
     const { c, started, shown } = setup();
-    expect(await c.invoke(CHANNELS.switchMode, { mode: "connected", hostedUrl: "http://hub.example.eu" })).toEqual({ ok: false, error: expect.stringContaining("https") });
-    expect(await c.invoke(CHANNELS.switchMode, { mode: "nope" })).toEqual({ ok: false, error: "Unknown way to start" });
+    expect(
+      await c.invoke(CHANNELS.switchMode, { mode: "connected", hostedUrl: "http://hub.example.eu" }),
+    ).toEqual({ ok: false, error: expect.stringContaining("https") });
+    expect(await c.invoke(CHANNELS.switchMode, { mode: "nope" })).toEqual({
+      ok: false,
+      error: "Unknown way to start",
+    });
     expect(started).toEqual([]);
     expect(shown).toEqual([]);
   });
 
   it("shows a failed start with its message", async () => {
     const { c, shown } = setup({ failStart: "local" });
-    expect(await c.switchMode({ mode: "local" })).toEqual({ ok: false, error: expect.stringContaining("stopped before it was ready") });
+    expect(await c.switchMode({ mode: "local" })).toEqual({
+      ok: false,
+      error: expect.stringContaining("stopped before it was ready"),
+    });
     expect(shown.at(-1)).toMatchObject({ page: "notice", query: { kind: "failed", mode: "local" } });
     expect(c.state.status).toBe("failed");
   });

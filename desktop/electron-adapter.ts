@@ -1,15 +1,37 @@
-import { Menu, net, utilityProcess, type BrowserWindow, type MenuItemConstructorOptions, type WebContents } from "electron";
+import {
+  Menu,
+  net,
+  utilityProcess,
+  type BrowserWindow,
+  type MenuItemConstructorOptions,
+  type WebContents,
+} from "electron";
 import { mkdirSync, readFileSync, writeFileSync, renameSync } from "node:fs";
 import path from "node:path";
-import type { AppWindow, DesktopPageName, ForkServer, GuardableContents, HttpGet, MenuItemSpec, ServerChild, Settings } from "./electron-api";
+import type {
+  AppWindow,
+  DesktopPageName,
+  ForkServer,
+  GuardableContents,
+  HttpGet,
+  MenuItemSpec,
+  ServerChild,
+  Settings,
+} from "./electron-api";
 
 /** The interfaces of electron-api.ts, implemented with Electron (main process). */
 
 export const electronFork: ForkServer = (modulePath, args, options) => {
-  const child = utilityProcess.fork(modulePath, args, { env: options.env, cwd: options.cwd, serviceName: options.serviceName, stdio: "pipe" });
+  const child = utilityProcess.fork(modulePath, args, {
+    env: options.env,
+    cwd: options.cwd,
+    serviceName: options.serviceName,
+    stdio: "pipe",
+  });
   const outputListeners: ((line: string) => void)[] = [];
   const onData = (chunk: Buffer) => {
-    for (const line of chunk.toString("utf8").split(/\r?\n/)) if (line.trim()) outputListeners.forEach((l) => l(line));
+    for (const line of chunk.toString("utf8").split(/\r?\n/))
+      if (line.trim()) outputListeners.forEach((l) => l(line));
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
@@ -30,7 +52,8 @@ export const electronFork: ForkServer = (modulePath, args, options) => {
 export function windowAdapter(win: BrowserWindow, pagesDir: string): AppWindow {
   return {
     loadURL: (url) => win.loadURL(url),
-    loadPage: (page: DesktopPageName, query?: Record<string, string>) => win.loadFile(path.join(pagesDir, `${page}.html`), { query }),
+    loadPage: (page: DesktopPageName, query?: Record<string, string>) =>
+      win.loadFile(path.join(pagesDir, `${page}.html`), { query }),
     currentURL: () => win.webContents.getURL(),
     evaluate: (expression) => win.webContents.executeJavaScript(expression, false) as Promise<unknown>,
     isDestroyed: () => win.isDestroyed(),
@@ -39,12 +62,16 @@ export function windowAdapter(win: BrowserWindow, pagesDir: string): AppWindow {
 
 export function contentsAdapter(contents: WebContents): GuardableContents {
   return {
-    setWindowOpenHandler: (handler) => contents.setWindowOpenHandler((details) => handler({ url: details.url })),
+    setWindowOpenHandler: (handler) =>
+      contents.setWindowOpenHandler((details) => handler({ url: details.url })),
     onWillNavigate: (l) => contents.on("will-navigate", (event, url) => l(url, () => event.preventDefault())),
     onWillRedirect: (l) => contents.on("will-redirect", (event, url) => l(url, () => event.preventDefault())),
-    onWillAttachWebview: (l) => contents.on("will-attach-webview", (event) => l(() => event.preventDefault())),
+    onWillAttachWebview: (l) =>
+      contents.on("will-attach-webview", (event) => l(() => event.preventDefault())),
     setPermissionRequestHandler: (handler) =>
-      contents.session.setPermissionRequestHandler((_contents, permission, callback) => handler(permission, callback)),
+      contents.session.setPermissionRequestHandler((_contents, permission, callback) =>
+        handler(permission, callback),
+      ),
   };
 }
 
@@ -68,7 +95,11 @@ export function fileSettings(file: string): Settings {
 
 /** GET through Chromium's network stack (system proxy settings apply), redirects not followed */
 export const electronGet: HttpGet = async (url, { timeoutMs }) => {
-  const res = await net.fetch(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs), headers: { Accept: "text/html,application/json" } });
+  const res = await net.fetch(url, {
+    redirect: "manual",
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { Accept: "text/html,application/json" },
+  });
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
   return { status: res.status, headers, body: (await res.text()).slice(0, 64 * 1024) };

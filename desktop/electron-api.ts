@@ -74,5 +74,7 @@ export interface GuardableContents {
   onWillNavigate(listener: (url: string, prevent: () => void) => void): void;
   onWillRedirect(listener: (url: string, prevent: () => void) => void): void;
   onWillAttachWebview(listener: (prevent: () => void) => void): void;
-  setPermissionRequestHandler(handler: (permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
 }

@@ -3,7 +3,14 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CHANNELS, trustedSender } from "./bridge";
 import { DesktopController } from "./controller";
-import { buildMenu, contentsAdapter, electronFork, electronGet, fileSettings, windowAdapter } from "./electron-adapter";
+import {
+  buildMenu,
+  contentsAdapter,
+  electronFork,
+  electronGet,
+  fileSettings,
+  windowAdapter,
+} from "./electron-adapter";
 import { probeHosted } from "./office-hours";
 import { hardenContents, webPreferences } from "./security";
 import { startHubServer } from "./server-process";
@@ -19,7 +26,9 @@ const pagesDir = path.join(here, "pages");
 const pagesPrefix = pathToFileURL(pagesDir).href + "/";
 const preloadPath = path.join(here, "preload.cjs");
 /** build/ public/ fixtures/ as real files: the app folder, or its unpacked twin when packaged */
-const appRoot = app.isPackaged ? app.getAppPath().replace(/app\.asar$/, "app.asar.unpacked") : app.getAppPath();
+const appRoot = app.isPackaged
+  ? app.getAppPath().replace(/app\.asar$/, "app.asar.unpacked")
+  : app.getAppPath();
 const log = (line: string) => console.log(`[desktop] ${line}`);
 
 app.enableSandbox();
@@ -33,7 +42,12 @@ let quitting = false;
 
 // every web contents (defence in depth): no new windows, guarded navigation
 app.on("web-contents-created", (_event, contents) => {
-  hardenContents(contentsAdapter(contents), () => controller?.guardPolicy() ?? { appOrigins: [], idpOrigins: [], pagesPrefix }, shell, log);
+  hardenContents(
+    contentsAdapter(contents),
+    () => controller?.guardPolicy() ?? { appOrigins: [], idpOrigins: [], pagesPrefix },
+    shell,
+    log,
+  );
 });
 
 app.on("second-instance", () => {
@@ -83,12 +97,16 @@ async function createWindow() {
   const handle = (channel: string) =>
     ipcMain.handle(channel, (event: IpcMainInvokeEvent, arg: unknown) => {
       const sender = event.senderFrame?.url ?? "";
-      if (!trustedSender(sender, channel, { pagesPrefix, localOrigin: c.localOrigin() })) throw new Error("This page may not ask the desktop app for that");
+      if (!trustedSender(sender, channel, { pagesPrefix, localOrigin: c.localOrigin() }))
+        throw new Error("This page may not ask the desktop app for that");
       return c.invoke(channel, arg);
     });
   Object.values(CHANNELS).forEach(handle);
 
-  win.webContents.on("did-navigate", (_e, url, httpResponseCode) => void c.onHttpStatus(url, httpResponseCode));
+  win.webContents.on(
+    "did-navigate",
+    (_e, url, httpResponseCode) => void c.onHttpStatus(url, httpResponseCode),
+  );
   // client-side navigations fetch data: a 503 from the hosted stack means it closed meanwhile
   win.webContents.session.webRequest.onCompleted((details) => {
     if (details.statusCode === 503) void c.onHttpStatus(details.url, 503);
@@ -112,7 +130,10 @@ app.on("before-quit", (event) => {
 
 app.on("window-all-closed", () => app.quit());
 
-app.whenReady().then(() => (primary ? createWindow() : undefined), (e: unknown) => {
-  log(`could not start: ${String(e)}`);
-  app.quit();
-});
+app.whenReady().then(
+  () => (primary ? createWindow() : undefined),
+  (e: unknown) => {
+    log(`could not start: ${String(e)}`);
+    app.quit();
+  },
+);

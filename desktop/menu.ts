@@ -21,25 +21,52 @@ export interface MenuState {
 }
 
 export function menuTemplate(s: MenuState): MenuItemSpec[] {
-  const mode = (m: Mode, label: string): MenuItemSpec => ({ id: `mode:${m}`, label, type: "radio", checked: s.mode === m, enabled: !s.busy });
+  const mode = (m: Mode, label: string): MenuItemSpec => ({
+    id: `mode:${m}`,
+    label,
+    type: "radio",
+    checked: s.mode === m,
+    enabled: !s.busy,
+  });
   return [
     {
       label: "Hub",
       submenu: [
         mode("offline", MODE_LABELS.offline),
         mode("local", MODE_LABELS.local),
-        mode("connected", s.hostedUrl ? `${MODE_LABELS.connected} (${new URL(s.hostedUrl).host})` : `${MODE_LABELS.connected}…`),
+        mode(
+          "connected",
+          s.hostedUrl
+            ? `${MODE_LABELS.connected} (${new URL(s.hostedUrl).host})`
+            : `${MODE_LABELS.connected}…`,
+        ),
         { type: "separator" },
         { id: "first-run", label: "Choose how to start…", enabled: !s.busy },
         { type: "separator" },
         { role: "quit" },
       ],
     },
-    { label: "Edit", submenu: [{ role: "undo" }, { role: "redo" }, { type: "separator" }, { role: "cut" }, { role: "copy" }, { role: "paste" }, { role: "selectAll" }] },
+    {
+      label: "Edit",
+      submenu: [
+        { role: "undo" },
+        { role: "redo" },
+        { type: "separator" },
+        { role: "cut" },
+        { role: "copy" },
+        { role: "paste" },
+        { role: "selectAll" },
+      ],
+    },
     {
       label: "View",
       submenu: [
-        { id: "home", label: "Overview", accelerator: "CmdOrCtrl+Shift+H", enabled: !s.busy && s.mode !== null },
+        {
+          id: "home",
+          label: "Overview",
+          accelerator: "CmdOrCtrl+Shift+H",
+          enabled: !s.busy && s.mode !== null,
+        },
         { id: "reload", label: "Reload", accelerator: "CmdOrCtrl+R" },
         { type: "separator" },
         { role: "resetZoom" },

@@ -7,10 +7,15 @@ import type { ForkServer, ServerChild } from "./electron-api";
  * for Electron's utility-process port. Used by the tests.
  */
 export const nodeFork: ForkServer = (modulePath, args, options) => {
-  const child = fork(modulePath, args, { env: options.env as NodeJS.ProcessEnv, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = fork(modulePath, args, {
+    env: options.env as NodeJS.ProcessEnv,
+    cwd: options.cwd,
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const outputListeners: ((line: string) => void)[] = [];
   const onData = (chunk: Buffer) => {
-    for (const line of chunk.toString("utf8").split(/\r?\n/)) if (line.trim()) outputListeners.forEach((l) => l(line));
+    for (const line of chunk.toString("utf8").split(/\r?\n/))
+      if (line.trim()) outputListeners.forEach((l) => l(line));
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);

@@ -15,7 +15,8 @@ export type HostedState =
 
 export const PROBE_TIMEOUT_MS = 5_000;
 
-const header = (r: ProbeResponse, name: string) => Object.entries(r.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+const header = (r: ProbeResponse, name: string) =>
+  Object.entries(r.headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
 function nextOpeningOf(r: ProbeResponse, now: Date): Date | null {
   const fromJson = (() => {
@@ -42,10 +43,15 @@ function reasonOf(r: ProbeResponse): "hours" | "hold" | "unknown" {
   return "unknown";
 }
 
-const closedAnswer = (r: ProbeResponse | undefined) => !!r && r.status === 503 && header(r, "retry-after") !== undefined;
+const closedAnswer = (r: ProbeResponse | undefined) =>
+  !!r && r.status === 503 && header(r, "retry-after") !== undefined;
 
 /** the decision from the two answers (either may be an error), pure */
-export function officeDecision(page: ProbeResponse | Error, health: ProbeResponse | Error, now: Date): HostedState {
+export function officeDecision(
+  page: ProbeResponse | Error,
+  health: ProbeResponse | Error,
+  now: Date,
+): HostedState {
   const answers = [page, health].filter((r): r is ProbeResponse => !(r instanceof Error));
   const closed = answers.find(closedAnswer);
   if (closed) return { state: "closed", nextOpening: nextOpeningOf(closed, now), reason: reasonOf(closed) };
@@ -53,16 +59,29 @@ export function officeDecision(page: ProbeResponse | Error, health: ProbeRespons
   return { state: "open" };
 }
 
-export async function probeHosted(get: HttpGet, hostedUrl: string, now: () => Date = () => new Date(), timeoutMs = PROBE_TIMEOUT_MS): Promise<HostedState> {
+export async function probeHosted(
+  get: HttpGet,
+  hostedUrl: string,
+  now: () => Date = () => new Date(),
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<HostedState> {
   const base = hostedUrl.replace(/\/+$/, "");
-  const settle = (p: Promise<ProbeResponse>) => p.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
-  const [page, health] = await Promise.all([settle(get(`${base}/`, { timeoutMs })), settle(get(`${base}/api/health`, { timeoutMs }))]);
+  const settle = (p: Promise<ProbeResponse>) =>
+    p.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+  const [page, health] = await Promise.all([
+    settle(get(`${base}/`, { timeoutMs })),
+    settle(get(`${base}/api/health`, { timeoutMs })),
+  ]);
   return officeDecision(page, health, now());
 }
 
 /** an HttpGet over fetch (redirects not followed: a sign-in redirect means "open") */
 export const fetchGet: HttpGet = async (url, { timeoutMs }) => {
-  const res = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs), headers: { Accept: "text/html,application/json" } });
+  const res = await fetch(url, {
+    redirect: "manual",
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { Accept: "text/html,application/json" },
+  });
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
   return { status: res.status, headers, body: (await res.text()).slice(0, 64 * 1024) };

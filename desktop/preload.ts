@@ -7,7 +7,8 @@ import { BRIDGE_NAME, CHANNELS, type DesktopBridge, type SwitchRequest } from ".
  */
 const bridge: DesktopBridge = {
   getState: () => ipcRenderer.invoke(CHANNELS.getState),
-  switchMode: (request: SwitchRequest) => ipcRenderer.invoke(CHANNELS.switchMode, { mode: request.mode, hostedUrl: request.hostedUrl }),
+  switchMode: (request: SwitchRequest) =>
+    ipcRenderer.invoke(CHANNELS.switchMode, { mode: request.mode, hostedUrl: request.hostedUrl }),
   openOfflineDemo: () => ipcRenderer.invoke(CHANNELS.openOfflineDemo),
   retryHosted: () => ipcRenderer.invoke(CHANNELS.retryHosted),
   showFirstRun: () => ipcRenderer.invoke(CHANNELS.showFirstRun),

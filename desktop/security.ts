@@ -30,7 +30,12 @@ export interface GuardLog {
 }
 
 /** installs the guards; `policy` is read on every navigation (it changes with the mode) */
-export function hardenContents(contents: GuardableContents, policy: () => GuardPolicy, shell: Shell, log: GuardLog = () => {}): void {
+export function hardenContents(
+  contents: GuardableContents,
+  policy: () => GuardPolicy,
+  shell: Shell,
+  log: GuardLog = () => {},
+): void {
   contents.setWindowOpenHandler(({ url }) => {
     if (externalDecision(url, policy().externalAllowList)) void shell.openExternal(url);
     else log(`refused to open a window for ${url}`);

@@ -12,7 +12,20 @@ export const READY_TIMEOUT_MS = 60_000;
 export const STOP_TIMEOUT_MS = 5_000;
 
 /** variables a server inherits from the desktop's own environment; nothing else leaks in */
-const INHERITED = ["PATH", "HOME", "USERPROFILE", "LANG", "LC_ALL", "TZ", "TMPDIR", "TEMP", "TMP", "SystemRoot", "APPDATA", "LOCALAPPDATA"];
+const INHERITED = [
+  "PATH",
+  "HOME",
+  "USERPROFILE",
+  "LANG",
+  "LC_ALL",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "SystemRoot",
+  "APPDATA",
+  "LOCALAPPDATA",
+];
 
 export interface ServerPaths {
   /** folder holding build/ public/ fixtures/ (the app folder, unpacked) */
@@ -32,7 +45,12 @@ export function dataDirFor(mode: Mode, userData: string): string {
  * network, no identity provider, fixtures only. Local is the live server with the embedded
  * defaults. NODE_ENV stays development: the embedded identity provider refuses production.
  */
-export function serverEnv(mode: Mode, port: number, paths: ServerPaths, inherit: Record<string, string | undefined> = {}): Record<string, string> {
+export function serverEnv(
+  mode: Mode,
+  port: number,
+  paths: ServerPaths,
+  inherit: Record<string, string | undefined> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of INHERITED) if (inherit[k]) env[k] = inherit[k]!;
   Object.assign(env, {
@@ -75,7 +93,13 @@ interface ReadyMessage {
 
 function isReady(m: unknown): m is ReadyMessage {
   const o = m as Partial<ReadyMessage> | null;
-  return !!o && typeof o === "object" && o.type === "ready" && typeof o.url === "string" && typeof o.port === "number";
+  return (
+    !!o &&
+    typeof o === "object" &&
+    o.type === "ready" &&
+    typeof o.url === "string" &&
+    typeof o.port === "number"
+  );
 }
 
 export interface StartDeps {
@@ -101,7 +125,8 @@ export async function startHubServer(deps: StartDeps, opts: StartOptions): Promi
   try {
     return await startOnce(deps, opts);
   } catch (e) {
-    if (e instanceof ServerStartError && e.output.some((l) => l.includes("EADDRINUSE"))) return startOnce(deps, opts);
+    if (e instanceof ServerStartError && e.output.some((l) => l.includes("EADDRINUSE")))
+      return startOnce(deps, opts);
     throw e;
   }
 }
@@ -154,14 +179,26 @@ async function startOnce(deps: StartDeps, opts: StartOptions): Promise<RunningHu
     const timer = setT(() => {
       finish(() => {
         void stop();
-        reject(new ServerStartError(`The ${opts.mode} server did not report ready within ${Math.round(timeoutMs / 1000)} s`, [...output]));
+        reject(
+          new ServerStartError(
+            `The ${opts.mode} server did not report ready within ${Math.round(timeoutMs / 1000)} s`,
+            [...output],
+          ),
+        );
       });
     }, timeoutMs);
     child.onMessage((m) => {
       if (isReady(m)) finish(() => resolve(m));
     });
     exitWaiters.push(() =>
-      finish(() => reject(new ServerStartError(`The ${opts.mode} server stopped before it was ready (exit code ${exitCode ?? "none"})`, [...output]))),
+      finish(() =>
+        reject(
+          new ServerStartError(
+            `The ${opts.mode} server stopped before it was ready (exit code ${exitCode ?? "none"})`,
+            [...output],
+          ),
+        ),
+      ),
     );
     if (exited) exitWaiters.splice(0).forEach((w) => w());
   });

@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 const start = async (mode: "offline" | "local" | "connected") => {
-  const s = await startHubServer({ fork: nodeFork, freePort }, { mode, paths: { appRoot, userData }, inheritEnv: process.env, timeoutMs: 90_000 });
+  const s = await startHubServer(
+    { fork: nodeFork, freePort },
+    { mode, paths: { appRoot, userData }, inheritEnv: process.env, timeoutMs: 90_000 },
+  );
   running.push(s);
   return s;
 };
@@ -38,14 +41,17 @@ async function hostedStack(extra: Record<string, string>): Promise<RunningHubSer
   return startHubServer(
     {
       freePort,
-      fork: (modulePath, args, o) => nodeFork(modulePath, args, { ...o, env: { ...o.env, SEED_PATIENTS: "10", ...extra } }),
+      fork: (modulePath, args, o) =>
+        nodeFork(modulePath, args, { ...o, env: { ...o.env, SEED_PATIENTS: "10", ...extra } }),
     },
     { mode: "local", paths: { appRoot, userData: dir }, inheritEnv: process.env, timeoutMs: 90_000 },
   ).then((s) => (running.push(s), s));
 }
 
 const berlinDay = (offsetDays: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date(Date.now() + offsetDays * 86_400_000));
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(
+    new Date(Date.now() + offsetDays * 86_400_000),
+  );
 
 describe("the desktop's server", () => {
   it("offline demo: static mode on 127.0.0.1, the API off, the persona chooser", async () => {
@@ -80,7 +86,10 @@ describe("the desktop's server", () => {
     const open = await hostedStack({});
     expect(await probeHosted(fetchGet, open.url)).toEqual({ state: "open" });
 
-    const closed = await hostedStack({ OFFICE_HOURS: "Mon-Sun 00:00-24:00 Europe/Berlin", OFFICE_HOLDS: [-1, 0, 1].map(berlinDay).join(",") });
+    const closed = await hostedStack({
+      OFFICE_HOURS: "Mon-Sun 00:00-24:00 Europe/Berlin",
+      OFFICE_HOLDS: [-1, 0, 1].map(berlinDay).join(","),
+    });
     const answer = await probeHosted(fetchGet, closed.url);
     expect(answer.state).toBe("closed");
     if (answer.state === "closed") {

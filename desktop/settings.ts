@@ -31,7 +31,8 @@ export function parseHostedUrl(input: string): { ok: true; url: string } | { ok:
   } catch {
     return { ok: false, error: "Enter the address of the hosted stack, e.g. https://hub.example.eu" };
   }
-  if (u.username || u.password) return { ok: false, error: "The address must not contain a user name or password" };
+  if (u.username || u.password)
+    return { ok: false, error: "The address must not contain a user name or password" };
   if (u.protocol !== "https:" && !(u.protocol === "http:" && LOOPBACK.has(u.hostname))) {
     return { ok: false, error: "The hosted stack must be reached over https (http only for this computer)" };
   }

@@ -49,7 +49,8 @@ const hostAllowed = (host: string, list: string[]) => list.some((h) => host === 
 export function navigationDecision(url: string, policy: GuardPolicy): NavigationDecision {
   const u = parse(url);
   if (!u) return "deny";
-  if (u.protocol === "file:") return url.startsWith(policy.pagesPrefix) && !u.pathname.includes("..") ? "allow" : "deny";
+  if (u.protocol === "file:")
+    return url.startsWith(policy.pagesPrefix) && !u.pathname.includes("..") ? "allow" : "deny";
   if (u.protocol !== "http:" && u.protocol !== "https:") return "deny";
   if (u.username || u.password) return "deny";
   if (policy.appOrigins.includes(u.origin) || policy.idpOrigins.includes(u.origin)) return "allow";
@@ -66,6 +67,7 @@ export function externalDecision(url: string, allowList = EXTERNAL_ALLOW_LIST): 
 export function idpOriginsFor(appOrigin: string, issuer?: string): string[] {
   const out = [appOrigin];
   const i = issuer ? parse(issuer) : null;
-  if (i && (i.protocol === "https:" || i.hostname === "127.0.0.1" || i.hostname === "localhost")) out.push(i.origin);
+  if (i && (i.protocol === "https:" || i.hostname === "127.0.0.1" || i.hostname === "localhost"))
+    out.push(i.origin);
   return [...new Set(out)];
 }

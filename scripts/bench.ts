@@ -31,9 +31,24 @@ const graphLimit = (limit: number) => (body: unknown) => {
 export const ROUTES: BenchRoute[] = [
   { name: "health", path: "/api/health", persona: "admin" },
   { name: "catalogue list", path: "/api/catalog", persona: "researcher" },
-  { name: "graph all, limit 1000", path: "/api/graph?layer=all&limit=1000", persona: "admin", check: graphLimit(1000) },
-  { name: "graph l3, limit 1000", path: "/api/graph?layer=l3&limit=1000", persona: "admin", check: graphLimit(1000) },
-  { name: "graph persona researcher", path: "/api/graph?persona=researcher", persona: "researcher", check: graphLimit(1000) },
+  {
+    name: "graph all, limit 1000",
+    path: "/api/graph?layer=all&limit=1000",
+    persona: "admin",
+    check: graphLimit(1000),
+  },
+  {
+    name: "graph l3, limit 1000",
+    path: "/api/graph?layer=l3&limit=1000",
+    persona: "admin",
+    check: graphLimit(1000),
+  },
+  {
+    name: "graph persona researcher",
+    path: "/api/graph?persona=researcher",
+    persona: "researcher",
+    check: graphLimit(1000),
+  },
   { name: "graph expand depth 2", path: "/api/graph/expand?id=patient-000001&depth=2", persona: "admin" },
   { name: "graph node", path: "/api/graph/node?id=patient-000001", persona: "admin" },
   { name: "graph validate", path: "/api/graph/validate", persona: "regulator" },
@@ -65,15 +80,29 @@ function args() {
   };
 }
 
-async function startServer(patients: number): Promise<{ url: string; child: ChildProcess; dataDir: string; seedMs: number }> {
+async function startServer(
+  patients: number,
+): Promise<{ url: string; child: ChildProcess; dataDir: string; seedMs: number }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
   const url = `http://127.0.0.1:${port}`;
   const t0 = Date.now();
-  const child = spawn(process.execPath, [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, SEED_PATIENTS: String(patients), NODE_ENV: "test" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        SEED_PATIENTS: String(patients),
+        NODE_ENV: "test",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -91,7 +120,8 @@ function rssMiB(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Drives one route with `concurrency` keep-alive connections (node:http: cheaper per response than fetch). */
 async function load(url: string, cookie: string, route: BenchRoute, seconds: number, concurrency: number) {
@@ -179,7 +209,9 @@ async function main() {
         if (!cookies.has(r.persona)) cookies.set(r.persona, (await signIn(srv.url, r.persona)).cookie);
         const m = await load(srv.url, cookies.get(r.persona)!, r, opt.seconds, opt.concurrency);
         const line = `| ${r.name} | \`${r.path}\` | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.errors} | ${m.kbPerResponse.toFixed(1)} | ${m.problems.join("; ") || "—"} |`;
-        console.log(`   ${r.name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}${m.problems.length ? `, ${m.problems.join("; ")}` : ""}`);
+        console.log(
+          `   ${r.name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}${m.problems.length ? `, ${m.problems.join("; ")}` : ""}`,
+        );
         rows.push(line);
         // issue 2's target: the graph at 10,000 patients answers under 100 ms at p95, no errors, never over the limit
         if (r.name === "graph all, limit 1000" && size >= 10_000) {

@@ -11,7 +11,10 @@ const t0 = Date.now();
 const out = process.env.HUB_BUILD_DIR ?? "build";
 
 const remixCli = require.resolve("@remix-run/dev/dist/cli.js");
-execFileSync(process.execPath, [remixCli, "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+execFileSync(process.execPath, [remixCli, "build"], {
+  stdio: "inherit",
+  env: { ...process.env, NODE_ENV: "production" },
+});
 
 const common = {
   bundle: true,

@@ -10,7 +10,8 @@ const env = {
   // Electron's binary cannot be downloaded on the build machines; the desktop logic is tested without it
   ELECTRON_SKIP_BINARY_DOWNLOAD: process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? "1",
   // better-sqlite3 compiles from source against the local Node headers
-  npm_config_nodedir: process.env.npm_config_nodedir ?? (existsSync("/usr/include/node/node.h") ? "/usr" : undefined),
+  npm_config_nodedir:
+    process.env.npm_config_nodedir ?? (existsSync("/usr/include/node/node.h") ? "/usr" : undefined),
 };
 for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 
@@ -23,7 +24,9 @@ function installed() {
 
 function sqliteLoads() {
   try {
-    execSync(`"${process.execPath}" -e "new (require('better-sqlite3'))(':memory:').close()"`, { stdio: "ignore" });
+    execSync(`"${process.execPath}" -e "new (require('better-sqlite3'))(':memory:').close()"`, {
+      stdio: "ignore",
+    });
     return true;
   } catch {
     return false;
@@ -50,7 +53,9 @@ if (withBrowser) {
         env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
       });
     } catch {
-      console.error(`Could not install chromium. Install it yourself (apt-get install chromium) or set CHROMIUM_PATH.`);
+      console.error(
+        `Could not install chromium. Install it yourself (apt-get install chromium) or set CHROMIUM_PATH.`,
+      );
       process.exit(1);
     }
   }

@@ -99,7 +99,10 @@ export interface ExportResult {
   files: number;
 }
 
-export async function exportSite(out: string, opts: { buildPath?: string; log?: (line: string) => void } = {}): Promise<ExportResult> {
+export async function exportSite(
+  out: string,
+  opts: { buildPath?: string; log?: (line: string) => void } = {},
+): Promise<ExportResult> {
   const log = opts.log ?? (() => {});
   const buildPath = path.resolve(opts.buildPath ?? "build/remix/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
@@ -109,7 +112,10 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
   const plainHandler = createRequestHandler(build, "production");
   const headers = { [EXPORT_HEADER]: "1" };
   const handle = async (url: string, accept = "text/html") => {
-    const request = new Request(new URL(url, WALK_ORIGIN), { headers: { Accept: accept, ...headers }, redirect: "manual" });
+    const request = new Request(new URL(url, WALK_ORIGIN), {
+      headers: { Accept: accept, ...headers },
+      redirect: "manual",
+    });
     return (await personaHandler(request, context)) ?? plainHandler(request, context as never);
   };
 
@@ -129,7 +135,10 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
 
   for (const page of pages) {
     const base = personaBasename(page.persona);
-    const [pathname, search] = [page.path.split("?")[0], page.path.includes("?") ? page.path.slice(page.path.indexOf("?")) : ""];
+    const [pathname, search] = [
+      page.path.split("?")[0],
+      page.path.includes("?") ? page.path.slice(page.path.indexOf("?")) : "",
+    ];
     const query = normalisedQuery(search);
     if (pathname.endsWith(".data")) {
       // a fetcher's request (graph inspector, expand): its data under the query's hash
@@ -143,18 +152,30 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
       if (!query && page.status === 200) write(`${base}${pathname}`, page.body);
       continue;
     }
-    if (!query) write(`${base}${pathname}/index.html`, redirect ? refreshPage(page.location!) : inject(page.body));
+    if (!query)
+      write(`${base}${pathname}/index.html`, redirect ? refreshPage(page.location!) : inject(page.body));
     const data = await handle(`${dataFile(base, pathname)}${search}`, "*/*");
     const bytes = new Uint8Array(await data.arrayBuffer());
-    write(query ? `${dataFile(base, pathname).replace(/\.data$/, "")}/__q/${queryHash(query)}.data` : dataFile(base, pathname), bytes);
+    write(
+      query
+        ? `${dataFile(base, pathname).replace(/\.data$/, "")}/__q/${queryHash(query)}.data`
+        : dataFile(base, pathname),
+      bytes,
+    );
   }
 
   // the fetchers' routes without a walked query: their "not in the demonstration data" answer
   for (const persona of STATIC_PERSONAS) {
     const base = personaBasename(persona);
-    for (const [route, id] of [["graph/node", "routes/graph.node"], ["graph/expand", "routes/graph.expand"]] as const) {
+    for (const [route, id] of [
+      ["graph/node", "routes/graph.node"],
+      ["graph/expand", "routes/graph.expand"],
+    ] as const) {
       if (!pages.some((p) => p.persona === persona && p.path.startsWith(`/${route}.data`))) continue;
-      const res = await handle(`${base}/${route}.data?id=${encodeURIComponent("(not in this export)")}&_routes=${encodeURIComponent(id)}`, "*/*");
+      const res = await handle(
+        `${base}/${route}.data?id=${encodeURIComponent("(not in this export)")}&_routes=${encodeURIComponent(id)}`,
+        "*/*",
+      );
       write(`${base}/${route}.data`, new Uint8Array(await res.arrayBuffer()));
     }
   }
@@ -175,7 +196,9 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
   };
   for (const persona of STATIC_PERSONAS) {
     const base = personaBasename(persona);
-    const paths = pages.filter((p) => p.persona === persona && !p.path.includes(".data")).map((p) => `${base}${p.path.split("?")[0]}`);
+    const paths = pages
+      .filter((p) => p.persona === persona && !p.path.includes(".data"))
+      .map((p) => `${base}${p.path.split("?")[0]}`);
     write(`${base}/__manifest.json`, JSON.stringify(await manifestFor(base, paths)));
   }
   write("__manifest.json", JSON.stringify(await manifestFor("", ["/auth/signin"])));
@@ -190,7 +213,8 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
     ? path.join(path.dirname(path.dirname(buildPath)), "client")
     : path.resolve("public/build");
   cpSync(clientAssets, path.join(out, "build"), { recursive: true });
-  for (const f of ["favicon.ico"]) if (existsSync(path.join("public", f))) cpSync(path.join("public", f), path.join(out, f));
+  for (const f of ["favicon.ico"])
+    if (existsSync(path.join("public", f))) cpSync(path.join("public", f), path.join(out, f));
   cpSync("fixtures/static", path.join(out, "fixtures", "static"), { recursive: true });
   await services.close();
   return { out, pages: pages.length, files };
@@ -198,11 +222,16 @@ export async function exportSite(out: string, opts: { buildPath?: string; log?: 
 
 async function main() {
   const out = path.resolve(arg("out") ?? "dist/static-site");
-  if (!existsSync("build/remix/index.js")) execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+  if (!existsSync("build/remix/index.js"))
+    execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
   const t0 = Date.now();
   const r = await exportSite(out, { log: (l) => console.log(l) });
-  console.log(`Exported ${r.pages} views (${r.files} files) to ${path.relative(process.cwd(), r.out)} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  console.log(`Serve it with any static file server at the site root, e.g. \`npx serve ${path.relative(process.cwd(), r.out)}\` or \`python3 -m http.server -d ${path.relative(process.cwd(), r.out)}\`.`);
+  console.log(
+    `Exported ${r.pages} views (${r.files} files) to ${path.relative(process.cwd(), r.out)} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `Serve it with any static file server at the site root, e.g. \`npx serve ${path.relative(process.cwd(), r.out)}\` or \`python3 -m http.server -d ${path.relative(process.cwd(), r.out)}\`.`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

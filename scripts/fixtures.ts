@@ -53,21 +53,38 @@ async function main() {
       onPersona: (persona, walked) => {
         const statuses = new Map<number, number>();
         for (const p of walked) statuses.set(p.status, (statuses.get(p.status) ?? 0) + 1);
-        console.log(`  ${persona.padEnd(11)} ${walked.length} views  ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}`);
+        console.log(
+          `  ${persona.padEnd(11)} ${walked.length} views  ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}`,
+        );
       },
     });
     const failed = pages.filter((p) => p.status >= 500);
-    for (const p of failed) console.error(`  ${p.status} /as/${p.persona}${p.path}\n    ${p.body.slice(0, 300).replace(/\s+/g, " ")}`);
+    for (const p of failed)
+      console.error(
+        `  ${p.status} /as/${p.persona}${p.path}\n    ${p.body.slice(0, 300).replace(/\s+/g, " ")}`,
+      );
     if (recording.unregistered.size) {
-      console.error(`Views used services static mode does not know: ${[...recording.unregistered].join(", ")} — add them to server/static-mode/registry.ts`);
+      console.error(
+        `Views used services static mode does not know: ${[...recording.unregistered].join(", ")} — add them to server/static-mode/registry.ts`,
+      );
       process.exitCode = 1;
     }
     if (recording.unclassified.size) {
-      console.warn(`Recorded as reads, not classified in server/static-mode/registry.ts: ${[...recording.unclassified].join(", ")}`);
+      console.warn(
+        `Recorded as reads, not classified in server/static-mode/registry.ts: ${[...recording.unclassified].join(", ")}`,
+      );
     }
     const bytes = recording.book.writeTo(out);
-    const views = pages.map((p) => ({ persona: p.persona, path: p.path, status: p.status, ...(p.location ? { location: p.location } : {}) }));
-    writeFileSync(path.join(out, "views.json"), `{"seedPatients":${Number(patients)},"views":[\n${views.map((v) => JSON.stringify(v)).join(",\n")}\n]}\n`);
+    const views = pages.map((p) => ({
+      persona: p.persona,
+      path: p.path,
+      status: p.status,
+      ...(p.location ? { location: p.location } : {}),
+    }));
+    writeFileSync(
+      path.join(out, "views.json"),
+      `{"seedPatients":${Number(patients)},"views":[\n${views.map((v) => JSON.stringify(v)).join(",\n")}\n]}\n`,
+    );
     const files = recording.book.toFiles();
     console.log(
       `Wrote ${files.length} fixture files (${files.reduce((n, f) => n + f.calls.length, 0)} calls, ${(bytes / 1024 / 1024).toFixed(1)} MB) ` +

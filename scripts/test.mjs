@@ -15,12 +15,20 @@ if (run(["scripts/build.mjs"]) !== 0) {
 
 // the runners' own entry files (not exported as package subpaths, so not require.resolve-able)
 const vitestCli = path.join("node_modules", "vitest", "vitest.mjs");
-const unitStatus = run([vitestCli, "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
+const unitStatus = run([
+  vitestCli,
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=test-results/vitest.json",
+]);
 
 const playwrightCli = path.join("node_modules", "@playwright", "test", "cli.js");
 const e2eStatus = run([playwrightCli, "test"]);
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 if (existsSync("test-results/vitest.json")) {
   const v = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
   passed += v.numPassedTests ?? 0;

@@ -41,7 +41,8 @@ export interface RunningServer {
 /** build/server/index.js → build/remix/index.js; from source (tests) → HUB_BUILD_DIR or ./build */
 function defaultRemixBuild(): string {
   const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(path.join("server", "index.js"))) return path.join(path.dirname(path.dirname(here)), "remix", "index.js");
+  if (here.endsWith(path.join("server", "index.js")))
+    return path.join(path.dirname(path.dirname(here)), "remix", "index.js");
   return path.join(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js");
 }
 
@@ -75,7 +76,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     res.setHeader("Content-Security-Policy", cspFor(nonce, formActions));
     if (opts.log) {
       const t0 = performance.now();
-      res.on("finish", () => console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`));
+      res.on("finish", () =>
+        console.log(
+          `${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`,
+        ),
+      );
     }
     next();
   });
@@ -87,7 +92,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const probe = new Request(`${config.publicUrl}${req.path}`, {
       method: req.method,
       headers: Object.fromEntries(
-        (["origin", "sec-fetch-site"] as const).flatMap((h) => (typeof req.headers[h] === "string" ? [[h, req.headers[h] as string]] : [])),
+        (["origin", "sec-fetch-site"] as const).flatMap((h) =>
+          typeof req.headers[h] === "string" ? [[h, req.headers[h] as string]] : [],
+        ),
       ),
     });
     if (!isForeignOrigin(probe, ownOrigins)) return next();
@@ -128,13 +135,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // /api skips express: the Node listener hands it to the framework-free dispatcher
   // (docs/decisions/0002-api-dispatch.md); pages, assets and /idp go through express.
   const publicOrigin = new URL(config.publicUrl).origin;
-  const apiHeaders = { ...baseHeaders, "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" };
+  const apiHeaders = {
+    ...baseHeaders,
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (!req.url?.startsWith("/api/") && req.url !== "/api") return app(req, res);
     for (const [k, v] of Object.entries(apiHeaders)) res.setHeader(k, v);
     if (opts.log) {
       const t0 = performance.now();
-      res.on("finish", () => console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`));
+      res.on("finish", () =>
+        console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
+      );
     }
     toWebRequest(req, publicOrigin + req.url)
       .then(handleApi)

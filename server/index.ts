@@ -16,10 +16,16 @@ async function main() {
   const server = await startServer(config, { progress: true, log: process.env.LOG_REQUESTS === "1" });
   const shown = config.publicUrl;
   console.log(`Health Dataspace Hub listening on ${server.url} (open ${shown})`);
-  console.log(`  mode: ${config.appMode}; graph store: ${server.services.graph.kind}; identity provider: ${config.oidc ? config.oidc.issuer : `${shown}/idp (embedded, development)`}`);
+  console.log(
+    `  mode: ${config.appMode}; graph store: ${server.services.graph.kind}; identity provider: ${config.oidc ? config.oidc.issuer : `${shown}/idp (embedded, development)`}`,
+  );
   // readiness signal for a parent process (the desktop shell's utility process)
   process.send?.({ type: "ready", url: server.url, port: server.port });
-  (process as unknown as { parentPort?: { postMessage(m: unknown): void } }).parentPort?.postMessage({ type: "ready", url: server.url, port: server.port });
+  (process as unknown as { parentPort?: { postMessage(m: unknown): void } }).parentPort?.postMessage({
+    type: "ready",
+    url: server.url,
+    port: server.port,
+  });
 
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`);

@@ -76,29 +76,38 @@ export async function createServices(config: Config): Promise<Services> {
   if (config.appMode === "static") return (await import("./static-mode/replay")).createStaticServices(config);
   const db = openDatabase(config.dataDir);
   const audit = createAuditLog(db);
-  const graph = config.neo4j ? await createNeo4jGraphStore(config.neo4j, audit) : createSqliteGraphStore(db, audit);
+  const graph = config.neo4j
+    ? await createNeo4jGraphStore(config.neo4j, audit)
+    : createSqliteGraphStore(db, audit);
   const dataspace = await createDataspace(config, { db, audit, graph });
   const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");
-  const sessions = createSessionStore(db, { secret: sessionSecret, secure: config.publicUrl.startsWith("https:") });
+  const sessions = createSessionStore(db, {
+    secret: sessionSecret,
+    secure: config.publicUrl.startsWith("https:"),
+  });
   const runtime: Services["runtime"] = { internalOrigin: undefined };
   const embeddedIdp = config.oidc
     ? undefined
     : { clientId: IDP_CLIENT_ID, clientSecret: getOrCreateSecret(db, "idp-client-secret") };
   const publicOrigin = new URL(config.publicUrl).origin;
-  const makeOidc = () => createOidcClient(
-    {
-      issuer: config.oidc?.issuer ?? `${config.publicUrl}/idp`,
-      clientId: config.oidc?.clientId ?? embeddedIdp!.clientId,
-      clientSecret: config.oidc?.clientSecret ?? embeddedIdp!.clientSecret,
-      publicUrl: config.publicUrl,
-      secret: sessionSecret,
-      timeoutMs: config.upstreamTimeoutMs,
-      internalUrl: embeddedIdp
-        ? (u) => (runtime.internalOrigin && u.startsWith(publicOrigin) ? runtime.internalOrigin + u.slice(publicOrigin.length) : u)
-        : undefined,
-    },
-    sessions,
-  );
+  const makeOidc = () =>
+    createOidcClient(
+      {
+        issuer: config.oidc?.issuer ?? `${config.publicUrl}/idp`,
+        clientId: config.oidc?.clientId ?? embeddedIdp!.clientId,
+        clientSecret: config.oidc?.clientSecret ?? embeddedIdp!.clientSecret,
+        publicUrl: config.publicUrl,
+        secret: sessionSecret,
+        timeoutMs: config.upstreamTimeoutMs,
+        internalUrl: embeddedIdp
+          ? (u) =>
+              runtime.internalOrigin && u.startsWith(publicOrigin)
+                ? runtime.internalOrigin + u.slice(publicOrigin.length)
+                : u
+          : undefined,
+      },
+      sessions,
+    );
   const oidc = makeOidc();
   // trust and governance (issue 4): the operator console can rebuild the relying-party client
   const operator = createOperatorService({

@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, HDAB_ROLES, StateBadge, SubNav, civil } from "../components/access-body/ui";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
 export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
@@ -27,9 +34,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const KIND_LABEL = { application: "Application", dataRequest: "Data request", finding: "Finding", result: "Result" } as const;
+const KIND_LABEL = {
+  application: "Application",
+  dataRequest: "Data request",
+  finding: "Finding",
+  result: "Result",
+} as const;
 const linkOf = (kind: keyof typeof KIND_LABEL, id: string) =>
-  kind === "application" ? `/access-body/applications/${encodeURIComponent(id)}` : kind === "dataRequest" ? `/access-body/requests#${id}` : kind === "finding" ? `/access-body/findings#${id}` : `/access-body/results#${id}`;
+  kind === "application"
+    ? `/access-body/applications/${encodeURIComponent(id)}`
+    : kind === "dataRequest"
+      ? `/access-body/requests#${id}`
+      : kind === "finding"
+        ? `/access-body/findings#${id}`
+        : `/access-body/results#${id}`;
 
 export default function WorkQueue() {
   const { today, items } = useLoaderData<typeof loader>();
@@ -39,7 +57,10 @@ export default function WorkQueue() {
   return (
     <section>
       <h1>Work queue</h1>
-      <p className="lead">What is due at the access body, by deadline. Statutory clocks count calendar days in Europe/Berlin; today is {civil(today)}.</p>
+      <p className="lead">
+        What is due at the access body, by deadline. Statutory clocks count calendar days in Europe/Berlin;
+        today is {civil(today)}.
+      </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <div className="stat-grid ab-stats">
         <div className="card stat">
@@ -74,7 +95,9 @@ export default function WorkQueue() {
         <tbody>
           {items.map((i) => (
             <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined} data-testid={`queue-${i.id}`}>
-              <td className="nowrap">{i.dueDate ? civil(i.dueDate) : <span className="muted">no statutory period</span>}</td>
+              <td className="nowrap">
+                {i.dueDate ? civil(i.dueDate) : <span className="muted">no statutory period</span>}
+              </td>
               <td className="nowrap">
                 <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} paused={i.paused} />
                 {i.extended ? <span className="muted"> · extended</span> : null}

@@ -1,11 +1,27 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../components/access-body/actions.server";
-import { ApplicationFacts, ClockPanel, InformationRequests, mergedHistory } from "../components/access-body/application";
-import { ACCESS_BODY_NAV, Field, HDAB_ROLES, Notice, StateBadge, SubNav, Timeline, civil } from "../components/access-body/ui";
+import {
+  ApplicationFacts,
+  ClockPanel,
+  InformationRequests,
+  mergedHistory,
+} from "../components/access-body/application";
+import {
+  ACCESS_BODY_NAV,
+  Field,
+  HDAB_ROLES,
+  Notice,
+  StateBadge,
+  SubNav,
+  Timeline,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
@@ -21,18 +37,48 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   const intent = f.intent ?? "";
   switch (intent) {
     case "complete":
-      return runAction(intent, () => ab.decideCompleteness({ applicationId, complete: true, note: f.note }, user), "Found complete: the decision clock runs from the day the application was received.");
+      return runAction(
+        intent,
+        () => ab.decideCompleteness({ applicationId, complete: true, note: f.note }, user),
+        "Found complete: the decision clock runs from the day the application was received.",
+      );
     case "incomplete":
-      return runAction(intent, () => ab.decideCompleteness({ applicationId, complete: false, missing: f.missing }, user), "Found incomplete: the applicant was asked to complete it within four weeks.");
+      return runAction(
+        intent,
+        () => ab.decideCompleteness({ applicationId, complete: false, missing: f.missing }, user),
+        "Found incomplete: the applicant was asked to complete it within four weeks.",
+      );
     case "requestInfo":
-      return runAction(intent, () => ab.requestInformation({ applicationId, questions: f.questions, dueInDays: int(f.dueInDays) }, user), "Information requested: the decision clock is paused until the answer.");
+      return runAction(
+        intent,
+        () =>
+          ab.requestInformation({ applicationId, questions: f.questions, dueInDays: int(f.dueInDays) }, user),
+        "Information requested: the decision clock is paused until the answer.",
+      );
     case "withdrawInfo":
-      return runAction(intent, () => ab.withdrawInformationRequest({ informationRequestId: f.informationRequestId, action: "withdraw", reason: f.reason }, user), "Information request withdrawn: the clock runs again.");
+      return runAction(
+        intent,
+        () =>
+          ab.withdrawInformationRequest(
+            { informationRequestId: f.informationRequestId, action: "withdraw", reason: f.reason },
+            user,
+          ),
+        "Information request withdrawn: the clock runs again.",
+      );
     case "pause":
     case "resume":
-      return runAction(intent, () => ab.clockEvent({ applicationId, event: intent, reason: f.reason }, user), intent === "pause" ? "Clock paused." : "Clock resumed.");
+      return runAction(
+        intent,
+        () => ab.clockEvent({ applicationId, event: intent, reason: f.reason }, user),
+        intent === "pause" ? "Clock paused." : "Clock resumed.",
+      );
     case "extend":
-      return runAction(intent, () => ab.clockEvent({ applicationId, event: "extend", months: int(f.months), reason: f.reason }, user), "Decision period extended.");
+      return runAction(
+        intent,
+        () =>
+          ab.clockEvent({ applicationId, event: "extend", months: int(f.months), reason: f.reason }, user),
+        "Decision period extended.",
+      );
     case "grant":
       return runAction(
         intent,
@@ -49,9 +95,17 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
         "Data permit issued; it is in the public register.",
       );
     case "refuse":
-      return runAction(intent, () => ab.refuseApplication({ applicationId, decision: "refuse", reasons: f.reasons }, user), "Application refused; the refusal and its reasons are in the public register.");
+      return runAction(
+        intent,
+        () => ab.refuseApplication({ applicationId, decision: "refuse", reasons: f.reasons }, user),
+        "Application refused; the refusal and its reasons are in the public register.",
+      );
     case "revoke":
-      return runAction(intent, () => ab.revokePermit({ permitId: f.permitId, reason: f.reason }, user), "Permit revoked; the contracts it backed are suspended.");
+      return runAction(
+        intent,
+        () => ab.revokePermit({ permitId: f.permitId, reason: f.reason }, user),
+        "Permit revoked; the contracts it backed are suspended.",
+      );
     default:
       return { error: `Unknown action ${intent}` };
   }
@@ -87,7 +141,11 @@ export default function ApplicationDetail() {
       <div className="two-col ab-detail">
         <div>
           <ApplicationFacts app={app} />
-          <ClockPanel clock={app.clockView} pauses={app.clock.pauses} extension={app.clock.extension ?? null} />
+          <ClockPanel
+            clock={app.clockView}
+            pauses={app.clock.pauses}
+            extension={app.clock.extension ?? null}
+          />
           <InformationRequests items={app.informationRequests} />
           {app.permit ? (
             <div className="card ab-card">
@@ -95,7 +153,8 @@ export default function ApplicationDetail() {
                 Data permit {app.permit.id} <StateBadge state={app.permit.state} />
               </h2>
               <p>
-                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} ({app.permit.durationMonths} months) · {app.permit.secureProcessingEnvironment}
+                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} (
+                {app.permit.durationMonths} months) · {app.permit.secureProcessingEnvironment}
               </p>
               <ul>
                 {app.permit.conditions.map((c) => (
@@ -126,7 +185,9 @@ export default function ApplicationDetail() {
           {canDecide ? (
             <div className="card ab-card ab-decisions" data-testid="decision-forms">
               <h2>Decisions</h2>
-              {app.allowedEvents.length === 0 ? <p className="muted">The application is decided; nothing more to do here.</p> : null}
+              {app.allowedEvents.length === 0 ? (
+                <p className="muted">The application is decided; nothing more to do here.</p>
+              ) : null}
               {can("markComplete") ? (
                 <Form method="post" className="ab-form">
                   <h3>Completeness</h3>
@@ -174,7 +235,9 @@ export default function ApplicationDetail() {
                   </button>
                 </Form>
               ) : null}
-              {(app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT") || manualPause || app.clockView.canExtend ? (
+              {(app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT") ||
+              manualPause ||
+              app.clockView.canExtend ? (
                 <Form method="post" className="ab-form">
                   <h3>Decision clock</h3>
                   <Field label="Reason">
@@ -211,15 +274,28 @@ export default function ApplicationDetail() {
               {can("grant") ? (
                 <Form method="post" className="ab-form" data-testid="grant-form">
                   <h3>Grant: issue a data permit</h3>
-                  <p className="muted ab-small">Datasets: {app.datasetTitles.join("; ")} · purpose as applied for.</p>
+                  <p className="muted ab-small">
+                    Datasets: {app.datasetTitles.join("; ")} · purpose as applied for.
+                  </p>
                   <Field label="Duration (months)">
-                    <input name="durationMonths" type="number" min={1} max={120} defaultValue={app.requestedDurationMonths} required />
+                    <input
+                      name="durationMonths"
+                      type="number"
+                      min={1}
+                      max={120}
+                      defaultValue={app.requestedDurationMonths}
+                      required
+                    />
                   </Field>
                   <Field label="Conditions (one per line)">
                     <textarea name="conditions" rows={4} defaultValue={DEFAULT_CONDITIONS} required />
                   </Field>
                   <Field label="Secure processing environment">
-                    <input name="secureProcessingEnvironment" defaultValue="MedReg secure processing environment" required />
+                    <input
+                      name="secureProcessingEnvironment"
+                      defaultValue="MedReg secure processing environment"
+                      required
+                    />
                   </Field>
                   <button className="button" name="intent" value="grant" disabled={busy}>
                     Issue data permit

@@ -1,21 +1,48 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, HDAB_ROLES, StateBadge, SubNav, civil } from "../components/access-body/ui";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
-const STATES = ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT", "INFORMATION_REQUESTED", "GRANTED", "REFUSED", "WITHDRAWN"];
+const STATES = [
+  "RECEIVED",
+  "INCOMPLETE",
+  "UNDER_ASSESSMENT",
+  "INFORMATION_REQUESTED",
+  "GRANTED",
+  "REFUSED",
+  "WITHDRAWN",
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
   const state = new URL(request.url).searchParams.get("state") ?? "";
-  const apps = await context.services.accessBody.listApplications(user, STATES.includes(state) ? { state } : {});
+  const apps = await context.services.accessBody.listApplications(
+    user,
+    STATES.includes(state) ? { state } : {},
+  );
   return {
     state,
     states: STATES,
     applications: apps
-      .map((a) => ({ id: a.id, title: a.title, organisation: a.organisation, purpose: a.purposeLabel, state: a.state, receivedDate: a.receivedDate, clock: a.clockView, decision: a.decision }))
+      .map((a) => ({
+        id: a.id,
+        title: a.title,
+        organisation: a.organisation,
+        purpose: a.purposeLabel,
+        state: a.state,
+        receivedDate: a.receivedDate,
+        clock: a.clockView,
+        decision: a.decision,
+      }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
   };
 }
@@ -72,7 +99,12 @@ export default function Applications() {
                   </span>
                 ) : a.clock.deadlineDate ? (
                   <>
-                    {civil(a.clock.deadlineDate)} · <DaysLeft daysLeft={a.clock.daysLeft} overdue={a.clock.overdue} paused={a.clock.state === "PAUSED"} />
+                    {civil(a.clock.deadlineDate)} ·{" "}
+                    <DaysLeft
+                      daysLeft={a.clock.daysLeft}
+                      overdue={a.clock.overdue}
+                      paused={a.clock.state === "PAUSED"}
+                    />
                   </>
                 ) : (
                   <span className="muted">not started</span>

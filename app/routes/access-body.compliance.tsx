@@ -10,23 +10,37 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
   const ab = context.services.accessBody;
   const rerun = new URL(request.url).searchParams.get("run") === "1";
-  const [summary, tck] = await Promise.all([ab.compliance(user), ab.tck({ rerun, cookie: request.headers.get("cookie") ?? undefined })]);
+  const [summary, tck] = await Promise.all([
+    ab.compliance(user),
+    ab.tck({ rerun, cookie: request.headers.get("cookie") ?? undefined }),
+  ]);
   return { summary, tck };
 }
 
-const tone = (s: string) => (s === "complete" || s === "compliant" || s === "pass" ? "ok" : s === "violation" || s === "non-compliant" || s === "fail" ? "danger" : s === "broken" || s === "attention" ? "warn" : "neutral");
+const tone = (s: string) =>
+  s === "complete" || s === "compliant" || s === "pass"
+    ? "ok"
+    : s === "violation" || s === "non-compliant" || s === "fail"
+      ? "danger"
+      : s === "broken" || s === "attention"
+        ? "warn"
+        : "neutral";
 
 export default function Compliance() {
   const { summary, tck } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>Compliance</h1>
-      <p className="lead">Per participant: the chain application → approval → permit → contract, its DID and DSP endpoint; and live conformance probes of this system.</p>
+      <p className="lead">
+        Per participant: the chain application → approval → permit → contract, its DID and DSP endpoint; and
+        live conformance probes of this system.
+      </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <div className="card ab-card" data-testid="tck">
         <h2>Conformance probes</h2>
         <p className="muted ab-small">
-          Ran {berlin(tck.ranAt)} (Berlin){tck.cached ? " · cached" : ""} · {tck.summary.pass} pass, {tck.summary.fail} fail, {tck.summary.skip} skipped
+          Ran {berlin(tck.ranAt)} (Berlin){tck.cached ? " · cached" : ""} · {tck.summary.pass} pass,{" "}
+          {tck.summary.fail} fail, {tck.summary.skip} skipped
         </p>
         <Form method="get">
           <input type="hidden" name="run" value="1" />
@@ -64,7 +78,8 @@ export default function Compliance() {
             {p.displayName} <Badge tone={tone(p.status)}>{p.status}</Badge>
           </h2>
           <p className="muted ab-small">
-            {p.role} · {p.dcp.did} {p.dcp.wellFormed ? "" : "(not a well-formed did:web)"} · DSP {p.dsp.endpoint ?? "—"}
+            {p.role} · {p.dcp.did} {p.dcp.wellFormed ? "" : "(not a well-formed did:web)"} · DSP{" "}
+            {p.dsp.endpoint ?? "—"}
           </p>
           {p.ehds.chains.length ? (
             <table className="data ab-small">
@@ -80,12 +95,17 @@ export default function Compliance() {
               <tbody>
                 {p.ehds.chains.map((c, i) => (
                   <tr key={i}>
-                    <td>{c.application ? `${c.application.id} (${c.application.state.toLowerCase()})` : "—"}</td>
+                    <td>
+                      {c.application ? `${c.application.id} (${c.application.state.toLowerCase()})` : "—"}
+                    </td>
                     <td>{c.approval ? `${c.approval.id} (${c.approval.status.toLowerCase()})` : "—"}</td>
                     <td>{c.permit ? `${c.permit.id} (${c.permit.state.toLowerCase()})` : "—"}</td>
-                    <td>{c.contracts.length ? c.contracts.map((k) => `${k.id} (${k.status})`).join(", ") : "—"}</td>
                     <td>
-                      <Badge tone={tone(c.status)}>{c.status}</Badge> {c.breaksAt ? <span className="muted">breaks at {c.breaksAt}: </span> : null}
+                      {c.contracts.length ? c.contracts.map((k) => `${k.id} (${k.status})`).join(", ") : "—"}
+                    </td>
+                    <td>
+                      <Badge tone={tone(c.status)}>{c.status}</Badge>{" "}
+                      {c.breaksAt ? <span className="muted">breaks at {c.breaksAt}: </span> : null}
                       {c.reason}
                     </td>
                   </tr>

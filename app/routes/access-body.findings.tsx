@@ -1,7 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../components/access-body/actions.server";
-import { ACCESS_BODY_NAV, DaysLeft, Field, Notice, StateBadge, SubNav, civil } from "../components/access-body/ui";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  Field,
+  Notice,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
 export const meta: MetaFunction = () => [{ title: "Findings · Access body · Health Dataspace Hub" }];
@@ -17,7 +25,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     organisation: user.organisation,
     roles: user.roles,
-    organisations: ["AlphaKlinik Berlin", "Limburg Medical Centre", "PharmaCo Research AG", "Institut de Recherche Santé"],
+    organisations: [
+      "AlphaKlinik Berlin",
+      "Limburg Medical Centre",
+      "PharmaCo Research AG",
+      "Institut de Recherche Santé",
+    ],
     findings: findings
       .map((f) => ({
         id: f.id,
@@ -35,7 +48,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         response: f.response,
         closure: f.closure,
       }))
-      .sort((a, b) => (a.state === "CLOSED" ? 1 : 0) - (b.state === "CLOSED" ? 1 : 0) || b.openedDate.localeCompare(a.openedDate)),
+      .sort(
+        (a, b) =>
+          (a.state === "CLOSED" ? 1 : 0) - (b.state === "CLOSED" ? 1 : 0) ||
+          b.openedDate.localeCompare(a.openedDate),
+      ),
   };
 }
 
@@ -49,15 +66,31 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         "open",
         () =>
           ab.openFinding(
-            { organisation: f.organisation, subjectRole: f.subjectRole, title: f.title, description: f.description, severity: f.severity, relatedPermitId: f.relatedPermitId, responseDueInDays: int(f.responseDueInDays) },
+            {
+              organisation: f.organisation,
+              subjectRole: f.subjectRole,
+              title: f.title,
+              description: f.description,
+              severity: f.severity,
+              relatedPermitId: f.relatedPermitId,
+              responseDueInDays: int(f.responseDueInDays),
+            },
             user,
           ),
         "Finding opened; the organisation has been asked to respond.",
       );
     case "respond":
-      return runAction("respond", () => ab.respondFinding({ findingId: f.findingId, response: f.response }, user), "Response sent to the access body.");
+      return runAction(
+        "respond",
+        () => ab.respondFinding({ findingId: f.findingId, response: f.response }, user),
+        "Response sent to the access body.",
+      );
     case "close":
-      return runAction("close", () => ab.closeFinding({ findingId: f.findingId, outcome: f.outcome, note: f.note }, user), "Finding closed.");
+      return runAction(
+        "close",
+        () => ab.closeFinding({ findingId: f.findingId, outcome: f.outcome, note: f.note }, user),
+        "Finding closed.",
+      );
     default:
       return { error: "Unknown action" };
   }
@@ -71,7 +104,9 @@ export default function Findings() {
     <section>
       <h1>Supervision findings</h1>
       <p className="lead">
-        {d.staff ? "Findings about data users and data holders: open, responded, closed with an outcome." : `Findings of the access body about ${d.organisation}. Please respond before the date given.`}
+        {d.staff
+          ? "Findings about data users and data holders: open, responded, closed with an outcome."
+          : `Findings of the access body about ${d.organisation}. Please respond before the date given.`}
       </p>
       {d.staff ? <SubNav items={ACCESS_BODY_NAV} /> : null}
       <Notice result={result} />
@@ -82,13 +117,15 @@ export default function Findings() {
               {f.title} <StateBadge state={f.state} />
             </h2>
             <p className="muted ab-small">
-              {f.id} · {f.organisation} ({f.subjectRole.replace("_", " ").toLowerCase()}) · severity {f.severity} · opened {civil(f.openedDate)}
+              {f.id} · {f.organisation} ({f.subjectRole.replace("_", " ").toLowerCase()}) · severity{" "}
+              {f.severity} · opened {civil(f.openedDate)}
               {f.relatedPermitId ? ` · permit ${f.relatedPermitId}` : ""}
             </p>
             <p className="ab-pre">{f.description}</p>
             {f.state === "OPEN" ? (
               <p>
-                Response due {civil(f.responseDueDate)} · <DaysLeft daysLeft={f.daysLeft} overdue={f.overdue} />
+                Response due {civil(f.responseDueDate)} ·{" "}
+                <DaysLeft daysLeft={f.daysLeft} overdue={f.overdue} />
               </p>
             ) : null}
             {f.response ? (

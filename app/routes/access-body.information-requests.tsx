@@ -1,17 +1,42 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, HDAB_ROLES, StateBadge, SubNav, civil } from "../components/access-body/ui";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
-export const meta: MetaFunction = () => [{ title: "Information requests · Access body · Health Dataspace Hub" }];
+export const meta: MetaFunction = () => [
+  { title: "Information requests · Access body · Health Dataspace Hub" },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
   const irs = await context.services.accessBody.listInformationRequests(user);
   return {
     items: irs
-      .map((i) => ({ id: i.id, applicationId: i.applicationId, applicationTitle: i.applicationTitle, organisation: i.organisation, kind: i.kind, questions: i.questions, state: i.state, openedDate: i.openedDate, dueDate: i.dueDate, daysLeft: i.daysLeft, overdue: i.overdue, answer: i.answer }))
-      .sort((a, b) => (a.state === "OPEN" ? 0 : 1) - (b.state === "OPEN" ? 0 : 1) || a.dueDate.localeCompare(b.dueDate)),
+      .map((i) => ({
+        id: i.id,
+        applicationId: i.applicationId,
+        applicationTitle: i.applicationTitle,
+        organisation: i.organisation,
+        kind: i.kind,
+        questions: i.questions,
+        state: i.state,
+        openedDate: i.openedDate,
+        dueDate: i.dueDate,
+        daysLeft: i.daysLeft,
+        overdue: i.overdue,
+        answer: i.answer,
+      }))
+      .sort(
+        (a, b) =>
+          (a.state === "OPEN" ? 0 : 1) - (b.state === "OPEN" ? 0 : 1) || a.dueDate.localeCompare(b.dueDate),
+      ),
   };
 }
 
@@ -20,7 +45,9 @@ export default function InformationRequestsView() {
   return (
     <section>
       <h1>Information requests</h1>
-      <p className="lead">Questions to applicants. While one is open, the application's decision clock stands still.</p>
+      <p className="lead">
+        Questions to applicants. While one is open, the application's decision clock stands still.
+      </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <table className="data" data-testid="information-requests">
         <thead>
@@ -41,12 +68,15 @@ export default function InformationRequestsView() {
                 <div className="muted ab-small">{i.kind}</div>
               </td>
               <td>
-                <Link to={`/access-body/applications/${i.applicationId}`}>{i.applicationTitle ?? i.applicationId}</Link>
+                <Link to={`/access-body/applications/${i.applicationId}`}>
+                  {i.applicationTitle ?? i.applicationId}
+                </Link>
                 <div className="muted ab-small">{i.organisation}</div>
               </td>
               <td className="nowrap">{civil(i.openedDate)}</td>
               <td className="nowrap">
-                {civil(i.dueDate)} {i.state === "OPEN" ? <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} /> : null}
+                {civil(i.dueDate)}{" "}
+                {i.state === "OPEN" ? <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} /> : null}
               </td>
               <td>
                 <StateBadge state={i.state} />

@@ -31,7 +31,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
   const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
   const f = fields(await request.formData());
-  return runAction("revoke", () => context.services.accessBody.revokePermit({ permitId: f.permitId, reason: f.reason }, user), `Permit ${f.permitId} revoked; the contracts it backed are suspended.`);
+  return runAction(
+    "revoke",
+    () => context.services.accessBody.revokePermit({ permitId: f.permitId, reason: f.reason }, user),
+    `Permit ${f.permitId} revoked; the contracts it backed are suspended.`,
+  );
 }
 
 export default function Permits() {
@@ -42,7 +46,8 @@ export default function Permits() {
     <section>
       <h1>Data permits</h1>
       <p className="lead">
-        Permits issued (Art. 68), with the marketplace contracts they back. The public version is the <Link to="/register">register</Link>.
+        Permits issued (Art. 68), with the marketplace contracts they back. The public version is the{" "}
+        <Link to="/register">register</Link>.
       </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <Notice result={result} />
@@ -66,7 +71,9 @@ export default function Permits() {
                 {p.id}
                 <div className="ab-small">
                   <Link to={`/access-body/applications/${p.applicationId}`}>{p.applicationId}</Link>
-                  {p.contracts.length ? <span className="muted"> · backs {p.contracts.join(", ")}</span> : null}
+                  {p.contracts.length ? (
+                    <span className="muted"> · backs {p.contracts.join(", ")}</span>
+                  ) : null}
                 </div>
               </td>
               <td>{p.organisation}</td>
@@ -83,7 +90,12 @@ export default function Permits() {
                   {p.state === "ACTIVE" ? (
                     <Form method="post" className="ab-inline">
                       <input type="hidden" name="permitId" value={p.id} />
-                      <input name="reason" placeholder="Reason" required aria-label={`Reason to revoke ${p.id}`} />
+                      <input
+                        name="reason"
+                        placeholder="Reason"
+                        required
+                        aria-label={`Reason to revoke ${p.id}`}
+                      />
                       <button className="button danger" disabled={busy}>
                         Revoke
                       </button>

@@ -55,10 +55,20 @@ export default function ActivityReport() {
           <input type="date" name="to" defaultValue={r.period.to} />
         </label>
         <button className="button ghost">Show</button>
-        <a className="button ghost" href={`/api/activity-report?${q}&format=csv`} download data-testid="download-csv">
+        <a
+          className="button ghost"
+          href={`/api/activity-report?${q}&format=csv`}
+          download
+          data-testid="download-csv"
+        >
           Download CSV
         </a>
-        <a className="button ghost" href={`/api/activity-report?${q}&format=html`} download data-testid="download-html">
+        <a
+          className="button ghost"
+          href={`/api/activity-report?${q}&format=html`}
+          download
+          data-testid="download-html"
+        >
           Download report (HTML)
         </a>
         <a className="button ghost" href={`/api/activity-report?${q}`}>
@@ -76,8 +86,20 @@ export default function ActivityReport() {
       <div className="two-col">
         <div className="card ab-card">
           <h2>Decision times against the statutory period</h2>
-          <p className="muted ab-small">{r.decisionTimes.statutoryPeriod}. Bar: days taken (net of pauses); red line: days allowed.</p>
-          <Bars width={560} labelWidth={240} label="Decision times" unit=" d" rows={r.decisionTimes.items.map((d) => ({ label: `${d.applicationId} · ${d.organisation}`, value: d.elapsedDays, marker: d.allowedDays }))} />
+          <p className="muted ab-small">
+            {r.decisionTimes.statutoryPeriod}. Bar: days taken (net of pauses); red line: days allowed.
+          </p>
+          <Bars
+            width={560}
+            labelWidth={240}
+            label="Decision times"
+            unit=" d"
+            rows={r.decisionTimes.items.map((d) => ({
+              label: `${d.applicationId} · ${d.organisation}`,
+              value: d.elapsedDays,
+              marker: d.allowedDays,
+            }))}
+          />
           <table className="data ab-small">
             <thead>
               <tr>
@@ -110,7 +132,13 @@ export default function ActivityReport() {
         <div>
           <div className="card ab-card">
             <h2>Permits by purpose (Art. 53(1))</h2>
-            <Bars width={440} labelWidth={230} label="Permits by purpose" colour="#137333" rows={r.permits.byPurpose.map((p) => ({ label: p.label, value: p.count }))} />
+            <Bars
+              width={440}
+              labelWidth={230}
+              label="Permits by purpose"
+              colour="#137333"
+              rows={r.permits.byPurpose.map((p) => ({ label: p.label, value: p.count }))}
+            />
           </div>
           <div className="card ab-card">
             <h2>Refusals</h2>
@@ -128,15 +156,43 @@ export default function ActivityReport() {
           </div>
           <div className="card ab-card">
             <h2>Findings</h2>
-            <Bars width={440} labelWidth={160} label="Findings by severity" colour="#a15c00" rows={Object.entries(r.findings.bySeverity).map(([k, v]) => ({ label: `severity ${k}`, value: v }))} />
+            <Bars
+              width={440}
+              labelWidth={160}
+              label="Findings by severity"
+              colour="#a15c00"
+              rows={Object.entries(r.findings.bySeverity).map(([k, v]) => ({
+                label: `severity ${k}`,
+                value: v,
+              }))}
+            />
             <p className="ab-small">
-              Opened {r.findings.opened}, closed {r.findings.closed}, open at the end of the period {r.findings.openAtEndOfPeriod}.
+              Opened {r.findings.opened}, closed {r.findings.closed}, open at the end of the period{" "}
+              {r.findings.openAtEndOfPeriod}.
             </p>
           </div>
           <div className="card ab-card">
             <h2>Marketplace</h2>
-            <Bars width={440} labelWidth={190} label="HDAB approvals by status" colour="#7c3aed" rows={Object.entries(r.marketplace.hdabApprovalsByStatus).map(([k, v]) => ({ label: `approvals ${k}`, value: v }))} />
-            <Bars width={440} labelWidth={190} label="Contracts by status" colour="#0891b2" rows={Object.entries(r.marketplace.contractsByStatus).map(([k, v]) => ({ label: `contracts ${k}`, value: v }))} />
+            <Bars
+              width={440}
+              labelWidth={190}
+              label="HDAB approvals by status"
+              colour="#7c3aed"
+              rows={Object.entries(r.marketplace.hdabApprovalsByStatus).map(([k, v]) => ({
+                label: `approvals ${k}`,
+                value: v,
+              }))}
+            />
+            <Bars
+              width={440}
+              labelWidth={190}
+              label="Contracts by status"
+              colour="#0891b2"
+              rows={Object.entries(r.marketplace.contractsByStatus).map(([k, v]) => ({
+                label: `contracts ${k}`,
+                value: v,
+              }))}
+            />
           </div>
         </div>
       </div>

@@ -1,7 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../components/access-body/actions.server";
-import { ACCESS_BODY_NAV, DaysLeft, Field, HDAB_ROLES, Notice, StateBadge, SubNav, civil } from "../components/access-body/ui";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  Field,
+  HDAB_ROLES,
+  Notice,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
 export const meta: MetaFunction = () => [{ title: "Data requests · Access body · Health Dataspace Hub" }];
@@ -12,7 +21,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     requests: requests
-      .map((r) => ({ id: r.id, title: r.title, question: r.question, organisation: r.organisation, purpose: r.purposeLabel, datasets: r.datasetTitles, state: r.state, receivedDate: r.receivedDate, dueDate: r.dueDate, daysLeft: r.daysLeft, overdue: r.overdue, decision: r.decision, answer: r.answer }))
+      .map((r) => ({
+        id: r.id,
+        title: r.title,
+        question: r.question,
+        organisation: r.organisation,
+        purpose: r.purposeLabel,
+        datasets: r.datasetTitles,
+        state: r.state,
+        receivedDate: r.receivedDate,
+        dueDate: r.dueDate,
+        daysLeft: r.daysLeft,
+        overdue: r.overdue,
+        decision: r.decision,
+        answer: r.answer,
+      }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate)),
   };
 }
@@ -33,7 +56,11 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const decision = f.intent ?? "";
   const body: Record<string, unknown> = { requestId: f.requestId, decision, reasons: f.reasons };
   if (decision === "answer") body.answer = { summary: f.summary, table: table(f.table) };
-  return runAction(decision, () => ab.decideDataRequest(body, user), `Data request ${f.requestId}: ${decision === "approve" ? "approved" : decision === "refuse" ? "refused" : "answered"}.`);
+  return runAction(
+    decision,
+    () => ab.decideDataRequest(body, user),
+    `Data request ${f.requestId}: ${decision === "approve" ? "approved" : decision === "refuse" ? "refused" : "answered"}.`,
+  );
 }
 
 export default function DataRequests() {
@@ -43,7 +70,9 @@ export default function DataRequests() {
   return (
     <section>
       <h1>Data requests (Art. 69)</h1>
-      <p className="lead">Requests for an anonymised statistical answer. Answers contain no count below 10.</p>
+      <p className="lead">
+        Requests for an anonymised statistical answer. Answers contain no count below 10.
+      </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <Notice result={result} />
       <div className="ab-list" data-testid="data-requests">
@@ -53,7 +82,8 @@ export default function DataRequests() {
               {r.title} <StateBadge state={r.state} />
             </h2>
             <p className="muted ab-small">
-              {r.id} · {r.organisation} · {r.purpose} · {r.datasets.join("; ")} · received {civil(r.receivedDate)}
+              {r.id} · {r.organisation} · {r.purpose} · {r.datasets.join("; ")} · received{" "}
+              {civil(r.receivedDate)}
             </p>
             <p className="ab-pre">{r.question}</p>
             {r.state === "SUBMITTED" || r.state === "APPROVED" ? (

@@ -1,7 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../components/access-body/actions.server";
-import { ACCESS_BODY_NAV, DaysLeft, HDAB_ROLES, Notice, StateBadge, SubNav, civil } from "../components/access-body/ui";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  Notice,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
 export const meta: MetaFunction = () => [{ title: "Results · Access body · Health Dataspace Hub" }];
@@ -12,7 +20,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     results: results
-      .map((r) => ({ id: r.id, title: r.title, summary: r.summary, organisation: r.organisation, source: r.permitId ?? r.dataRequestId, state: r.state, processingCompletedDate: r.processingCompletedDate, publicationDueDate: r.publicationDueDate, daysLeft: r.daysLeft, overdue: r.overdue, check: r.check, publication: r.publication }))
+      .map((r) => ({
+        id: r.id,
+        title: r.title,
+        summary: r.summary,
+        organisation: r.organisation,
+        source: r.permitId ?? r.dataRequestId,
+        state: r.state,
+        processingCompletedDate: r.processingCompletedDate,
+        publicationDueDate: r.publicationDueDate,
+        daysLeft: r.daysLeft,
+        overdue: r.overdue,
+        check: r.check,
+        publication: r.publication,
+      }))
       .sort((a, b) => a.publicationDueDate.localeCompare(b.publicationDueDate)),
   };
 }
@@ -21,7 +42,11 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
   const f = fields(await request.formData());
   const act = f.intent === "reject" ? "reject" : "release";
-  return runAction(act, () => context.services.accessBody.postResult({ resultId: f.resultId, action: act, note: f.note }, user), `Result ${f.resultId} ${act === "release" ? "released" : "rejected"}.`);
+  return runAction(
+    act,
+    () => context.services.accessBody.postResult({ resultId: f.resultId, action: act, note: f.note }, user),
+    `Result ${f.resultId} ${act === "release" ? "released" : "rejected"}.`,
+  );
 }
 
 export default function Results() {
@@ -31,7 +56,10 @@ export default function Results() {
   return (
     <section>
       <h1>Results</h1>
-      <p className="lead">Outputs declared by data users, checked before they leave the secure processing environment, published within 18 months of the end of processing (Art. 61(4)).</p>
+      <p className="lead">
+        Outputs declared by data users, checked before they leave the secure processing environment, published
+        within 18 months of the end of processing (Art. 61(4)).
+      </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <Notice result={result} />
       <table className="data" data-testid="results">
@@ -58,7 +86,8 @@ export default function Results() {
               <td>{r.source}</td>
               <td className="nowrap">{civil(r.processingCompletedDate)}</td>
               <td className="nowrap">
-                {civil(r.publicationDueDate)} {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
+                {civil(r.publicationDueDate)}{" "}
+                {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
               </td>
               <td>
                 <StateBadge state={r.state} />
@@ -73,7 +102,12 @@ export default function Results() {
                 {canDecide && r.state === "DECLARED" ? (
                   <Form method="post" className="ab-inline">
                     <input type="hidden" name="resultId" value={r.id} />
-                    <input name="note" placeholder="Check note" required aria-label={`Check note for ${r.id}`} />
+                    <input
+                      name="note"
+                      placeholder="Check note"
+                      required
+                      aria-label={`Check note for ${r.id}`}
+                    />
                     <button className="button" name="intent" value="release" disabled={busy}>
                       Release
                     </button>

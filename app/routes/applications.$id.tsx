@@ -1,11 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../components/access-body/actions.server";
-import { ApplicationFacts, ClockPanel, InformationRequests, mergedHistory } from "../components/access-body/application";
+import {
+  ApplicationFacts,
+  ClockPanel,
+  InformationRequests,
+  mergedHistory,
+} from "../components/access-body/application";
 import { Field, Notice, StateBadge, Timeline, civil } from "../components/access-body/ui";
 import { requireRole } from "../session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, ["DATA_USER"]);
@@ -17,10 +24,19 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
   if (f.intent === "answer") {
-    return runAction("answer", () => ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user), "Answer sent; the access body's clock runs again.");
+    return runAction(
+      "answer",
+      () =>
+        ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user),
+      "Answer sent; the access body's clock runs again.",
+    );
   }
   if (f.intent === "withdraw") {
-    return runAction("withdraw", () => ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user), "Application withdrawn.");
+    return runAction(
+      "withdraw",
+      () => ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user),
+      "Application withdrawn.",
+    );
   }
   return { error: "Unknown action" };
 }
@@ -62,7 +78,8 @@ export default function MyApplication() {
                 Data permit {app.permit.id} <StateBadge state={app.permit.state} />
               </h2>
               <p>
-                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} · {app.permit.secureProcessingEnvironment}
+                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} ·{" "}
+                {app.permit.secureProcessingEnvironment}
               </p>
               <ul>
                 {app.permit.conditions.map((c) => (
@@ -89,7 +106,11 @@ export default function MyApplication() {
           ) : null}
         </div>
         <div>
-          <ClockPanel clock={app.clockView} pauses={app.clock.pauses} extension={app.clock.extension ?? null} />
+          <ClockPanel
+            clock={app.clockView}
+            pauses={app.clock.pauses}
+            extension={app.clock.extension ?? null}
+          />
           <div className="card ab-card">
             <h2>Timeline</h2>
             <Timeline items={mergedHistory(app)} />

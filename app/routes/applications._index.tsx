@@ -20,14 +20,60 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     organisation: user.organisation,
     applications: apps
-      .map((a) => ({ id: a.id, title: a.title, state: a.state, receivedDate: a.receivedDate, clock: a.clockView, decision: a.decision, permitId: a.permitId, openIr: a.openInformationRequestId }))
+      .map((a) => ({
+        id: a.id,
+        title: a.title,
+        state: a.state,
+        receivedDate: a.receivedDate,
+        clock: a.clockView,
+        decision: a.decision,
+        permitId: a.permitId,
+        openIr: a.openInformationRequestId,
+      }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
-    informationRequests: irs.map((i) => ({ id: i.id, applicationId: i.applicationId, applicationTitle: i.applicationTitle, kind: i.kind, questions: i.questions, dueDate: i.dueDate, daysLeft: i.daysLeft, overdue: i.overdue })),
-    requests: requests.map((r) => ({ id: r.id, title: r.title, state: r.state, receivedDate: r.receivedDate, dueDate: r.dueDate, answer: r.answer, decision: r.decision })),
-    results: results.map((r) => ({ id: r.id, title: r.title, state: r.state, permitId: r.permitId, dataRequestId: r.dataRequestId, publicationDueDate: r.publicationDueDate, daysLeft: r.daysLeft, overdue: r.overdue, check: r.check, publication: r.publication })),
-    permits: permits.map((p) => ({ id: p.id, state: p.state, datasets: p.datasetTitles, validUntil: p.validUntil })),
-    answeredRequests: requests.filter((r) => r.state === "ANSWERED").map((r) => ({ id: r.id, title: r.title })),
-    datasets: datasets.map((d) => ({ id: d.id, title: d.title, publisher: d.publisher ?? "" })).sort((a, b) => a.title.localeCompare(b.title)),
+    informationRequests: irs.map((i) => ({
+      id: i.id,
+      applicationId: i.applicationId,
+      applicationTitle: i.applicationTitle,
+      kind: i.kind,
+      questions: i.questions,
+      dueDate: i.dueDate,
+      daysLeft: i.daysLeft,
+      overdue: i.overdue,
+    })),
+    requests: requests.map((r) => ({
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      receivedDate: r.receivedDate,
+      dueDate: r.dueDate,
+      answer: r.answer,
+      decision: r.decision,
+    })),
+    results: results.map((r) => ({
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      permitId: r.permitId,
+      dataRequestId: r.dataRequestId,
+      publicationDueDate: r.publicationDueDate,
+      daysLeft: r.daysLeft,
+      overdue: r.overdue,
+      check: r.check,
+      publication: r.publication,
+    })),
+    permits: permits.map((p) => ({
+      id: p.id,
+      state: p.state,
+      datasets: p.datasetTitles,
+      validUntil: p.validUntil,
+    })),
+    answeredRequests: requests
+      .filter((r) => r.state === "ANSWERED")
+      .map((r) => ({ id: r.id, title: r.title })),
+    datasets: datasets
+      .map((d) => ({ id: d.id, title: d.title, publisher: d.publisher ?? "" }))
+      .sort((a, b) => a.title.localeCompare(b.title)),
     purposes: ab.purposes.map((p) => ({ code: p.code, label: `${p.label} (${p.point})` })),
   };
 }
@@ -44,17 +90,53 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         intent,
         () =>
           ab.submitApplication(
-            { title: f.title, summary: f.summary, purpose: f.purpose, datasets: form.getAll("datasets").map(String), pseudonymised: f.pseudonymised === "on", durationMonths: int(f.durationMonths) },
+            {
+              title: f.title,
+              summary: f.summary,
+              purpose: f.purpose,
+              datasets: form.getAll("datasets").map(String),
+              pseudonymised: f.pseudonymised === "on",
+              durationMonths: int(f.durationMonths),
+            },
             user,
           ),
         "Application submitted. The access body checks its completeness first; the three-month clock runs from the receipt of a complete application.",
       );
     case "answer":
-      return runAction(intent, () => ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user), "Answer sent; the access body's clock runs again.");
+      return runAction(
+        intent,
+        () =>
+          ab.answerInformationRequest(
+            { informationRequestId: f.informationRequestId, answer: f.answer },
+            user,
+          ),
+        "Answer sent; the access body's clock runs again.",
+      );
     case "withdraw":
-      return runAction(intent, () => ab.withdrawApplication({ applicationId: f.applicationId, action: "withdraw", reason: f.reason }, user), "Application withdrawn.");
+      return runAction(
+        intent,
+        () =>
+          ab.withdrawApplication(
+            { applicationId: f.applicationId, action: "withdraw", reason: f.reason },
+            user,
+          ),
+        "Application withdrawn.",
+      );
     case "request":
-      return runAction(intent, () => ab.submitDataRequest({ title: f.title, question: f.question, purpose: f.purpose, datasets: form.getAll("datasets").map(String) }, user), "Data request submitted.");
+      return runAction(
+        intent,
+        () =>
+          ab.submitDataRequest(
+            {
+              title: f.title,
+              question: f.question,
+              purpose: f.purpose,
+              datasets: form.getAll("datasets").map(String),
+            },
+            user,
+          ),
+        "Data request submitted.",
+      );
     case "declare":
       return runAction(
         intent,
@@ -71,7 +153,11 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         "Result declared; the access body checks it before release.",
       );
     case "publish":
-      return runAction(intent, () => ab.postResult({ resultId: f.resultId, action: "publish", url: f.url }, user), "Publication recorded.");
+      return runAction(
+        intent,
+        () => ab.postResult({ resultId: f.resultId, action: "publish", url: f.url }, user),
+        "Publication recorded.",
+      );
     default:
       return { error: `Unknown action ${intent}` };
   }
@@ -85,8 +171,9 @@ export default function MyApplications() {
     <section>
       <h1>My applications</h1>
       <p className="lead">
-        {d.organisation}: data access applications (Art. 67), data requests (Art. 69) and results (Art. 61(4)) with the access body MedReg DE.{" "}
-        <Link to="/information">How it works</Link> · <Link to="/register">Public register</Link>
+        {d.organisation}: data access applications (Art. 67), data requests (Art. 69) and results (Art. 61(4))
+        with the access body MedReg DE. <Link to="/information">How it works</Link> ·{" "}
+        <Link to="/register">Public register</Link>
       </p>
       <Notice result={result} />
 
@@ -139,7 +226,12 @@ export default function MyApplications() {
               <td className="nowrap">
                 {a.clock.deadlineDate && a.clock.state !== "STOPPED" ? (
                   <>
-                    {civil(a.clock.deadlineDate)} · <DaysLeft daysLeft={a.clock.daysLeft} overdue={a.clock.overdue} paused={a.clock.state === "PAUSED"} />
+                    {civil(a.clock.deadlineDate)} ·{" "}
+                    <DaysLeft
+                      daysLeft={a.clock.daysLeft}
+                      overdue={a.clock.overdue}
+                      paused={a.clock.state === "PAUSED"}
+                    />
                   </>
                 ) : (
                   <span className="muted">—</span>
@@ -173,7 +265,8 @@ export default function MyApplications() {
             <legend>Datasets</legend>
             {d.datasets.map((ds) => (
               <label key={ds.id} className="ab-check">
-                <input type="checkbox" name="datasets" value={ds.id} /> {ds.title} <span className="muted ab-small">{ds.publisher}</span>
+                <input type="checkbox" name="datasets" value={ds.id} /> {ds.title}{" "}
+                <span className="muted ab-small">{ds.publisher}</span>
               </label>
             ))}
           </fieldset>
@@ -185,7 +278,8 @@ export default function MyApplications() {
               <input name="durationMonths" type="number" min={1} max={120} defaultValue={24} />
             </Field>
             <label className="ab-check">
-              <input type="checkbox" name="pseudonymised" /> I need pseudonymised data (justify in the intended use)
+              <input type="checkbox" name="pseudonymised" /> I need pseudonymised data (justify in the
+              intended use)
             </label>
           </div>
           <button className="button" name="intent" value="apply" disabled={busy}>
@@ -318,7 +412,8 @@ export default function MyApplications() {
                 <StateBadge state={r.state} />
               </td>
               <td className="nowrap">
-                {civil(r.publicationDueDate)} {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
+                {civil(r.publicationDueDate)}{" "}
+                {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
               </td>
               <td>
                 {r.state === "RELEASED" ? (

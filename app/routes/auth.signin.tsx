@@ -18,7 +18,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     embedded,
     issuer: context.services.oidc.issuer,
     personas: embedded
-      ? PERSONAS.map((p) => ({ username: p.username, name: p.name, organisation: p.organisation, roles: p.roles, description: p.description }))
+      ? PERSONAS.map((p) => ({
+          username: p.username,
+          name: p.name,
+          organisation: p.organisation,
+          roles: p.roles,
+          description: p.description,
+        }))
       : [],
   };
 }
@@ -31,8 +37,8 @@ export default function SignIn() {
     <section className="signin">
       <h1>Sign in</h1>
       <p className="lead">
-        One sign-in for the European health data space: catalogue, knowledge graph, patient records, dataspace contracts and the
-        access body&apos;s work.
+        One sign-in for the European health data space: catalogue, knowledge graph, patient records, dataspace
+        contracts and the access body&apos;s work.
       </p>
       {error ? (
         <p className="notice error" role="alert">
@@ -46,16 +52,23 @@ export default function SignIn() {
         <span className="muted">via {issuer}</span>
       </p>
       <p>
-        <a className="button ghost" href={`/auth/wallet?${new URLSearchParams({ returnTo }).toString()}`} data-testid="signin-wallet">
+        <a
+          className="button ghost"
+          href={`/auth/wallet?${new URLSearchParams({ returnTo }).toString()}`}
+          data-testid="signin-wallet"
+        >
           Sign in with your EU Digital Identity Wallet
         </a>{" "}
-        <span className="muted">patients: your wallet&apos;s name and date of birth are matched to your record</span>
+        <span className="muted">
+          patients: your wallet&apos;s name and date of birth are matched to your record
+        </span>
       </p>
       {embedded ? (
         <>
           <h2>Demonstration accounts</h2>
           <p className="muted">
-            The embedded development identity provider knows these personas. The password of each is its username.
+            The embedded development identity provider knows these personas. The password of each is its
+            username.
           </p>
           <ul className="persona-grid">
             {personas.map((p) => (

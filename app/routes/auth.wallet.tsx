@@ -15,7 +15,9 @@ import { getUser } from "../session.server";
  * this browser started (binding cookie) after a reload; `?restart=1` starts a new one.
  */
 
-export const meta: MetaFunction = () => [{ title: "Sign in with your EU Digital Identity Wallet · Health Dataspace Hub" }];
+export const meta: MetaFunction = () => [
+  { title: "Sign in with your EU Digital Identity Wallet · Health Dataspace Hub" },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -26,17 +28,30 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
     const resumed = url.searchParams.get("restart") ? null : await eudi.resume(request);
     if (resumed) {
-      return { ok: true as const, request: resumed, returnTo: resumed.returnTo, purpose: PID_PURPOSE, devWalletUrl: devWalletUrl(resumed.walletLink) };
+      return {
+        ok: true as const,
+        request: resumed,
+        returnTo: resumed.returnTo,
+        purpose: PID_PURPOSE,
+        devWalletUrl: devWalletUrl(resumed.walletLink),
+      };
     }
     const returnTo = safeRedirect(returnToParam, "/");
     const started = await eudi.start({ returnTo });
     return data(
-      { ok: true as const, request: started.body, returnTo, purpose: PID_PURPOSE, devWalletUrl: devWalletUrl(started.body.walletLink) },
+      {
+        ok: true as const,
+        request: started.body,
+        returnTo,
+        purpose: PID_PURPOSE,
+        devWalletUrl: devWalletUrl(started.body.walletLink),
+      },
       { headers: { "Set-Cookie": started.setCookie } },
     );
   } catch (e) {
     if (isApiError(e) && e.status < 500) return { ok: false as const, error: e.message };
-    if (isApiError(e)) return { ok: false as const, error: `${e.message}${e.detail ? ` (${e.detail})` : ""}` };
+    if (isApiError(e))
+      return { ok: false as const, error: `${e.message}${e.detail ? ` (${e.detail})` : ""}` };
     throw e;
   }
 }
@@ -88,18 +103,38 @@ export default function WalletSignIn() {
   return (
     <section className="signin wallet-signin">
       <h1>Sign in with your EU Digital Identity Wallet</h1>
-      <p className="lead">{loaded.purpose}. Nothing else is asked for, and nothing is shared without your consent in the wallet.</p>
+      <p className="lead">
+        {loaded.purpose}. Nothing else is asked for, and nothing is shared without your consent in the wallet.
+      </p>
       <div className="wallet-grid">
         <figure className="card wallet-qr">
-          <img src={req.qr} alt="QR code of the sign-in request: scan it with your EUDI wallet" width={240} height={240} data-testid="wallet-qr" />
-          <figcaption className="muted small">Scan with your wallet app. The request asks for: given name, family name, date of birth.</figcaption>
+          <img
+            src={req.qr}
+            alt="QR code of the sign-in request: scan it with your EUDI wallet"
+            width={240}
+            height={240}
+            data-testid="wallet-qr"
+          />
+          <figcaption className="muted small">
+            Scan with your wallet app. The request asks for: given name, family name, date of birth.
+          </figcaption>
         </figure>
         <div className="wallet-steps">
-          <div className={`wallet-status wallet-status-${state}`} role="status" aria-live="polite" data-testid="wallet-status" data-state={state}>
+          <div
+            className={`wallet-status wallet-status-${state}`}
+            role="status"
+            aria-live="polite"
+            data-testid="wallet-status"
+            data-state={state}
+          >
             {state === "pending" ? (
               <>
                 <strong>Waiting for your wallet…</strong>
-                <span className="muted">{left === null ? "The request is valid for 5 minutes." : `The request expires in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}.`}</span>
+                <span className="muted">
+                  {left === null
+                    ? "The request is valid for 5 minutes."
+                    : `The request expires in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}.`}
+                </span>
               </>
             ) : null}
             {state === "completed" ? (
@@ -110,7 +145,7 @@ export default function WalletSignIn() {
                     ? `Signing you in as ${status.user?.name ?? "yourself"}…`
                     : status?.session === "already-issued"
                       ? "This sign-in has already been used."
-                      : status?.reason ?? "This sign-in was completed in another browser."}
+                      : (status?.reason ?? "This sign-in was completed in another browser.")}
                 </span>
               </>
             ) : null}
@@ -132,12 +167,22 @@ export default function WalletSignIn() {
               Open in my wallet app
             </a>
             {loaded.devWalletUrl ? (
-              <a className="button ghost" href={loaded.devWalletUrl} target="_blank" rel="noopener" data-testid="dev-wallet-link">
+              <a
+                className="button ghost"
+                href={loaded.devWalletUrl}
+                target="_blank"
+                rel="noopener"
+                data-testid="dev-wallet-link"
+              >
                 Open the development wallet
               </a>
             ) : null}
             {finished ? (
-              <a className="button ghost" href={`/auth/wallet?${new URLSearchParams({ restart: "1", returnTo: loaded.returnTo }).toString()}`} data-testid="wallet-restart">
+              <a
+                className="button ghost"
+                href={`/auth/wallet?${new URLSearchParams({ restart: "1", returnTo: loaded.returnTo }).toString()}`}
+                data-testid="wallet-restart"
+              >
                 Start again
               </a>
             ) : null}

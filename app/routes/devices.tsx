@@ -1,5 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator, useRouteError, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+  useRouteError,
+  useSearchParams,
+} from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { devicesAction, loadDevicesView } from "../components/patient-app/devices.server";
 import { usePolling } from "../components/patient-app/usePolling";
@@ -29,11 +40,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRole(request, context, ["PATIENT"]);
-  if (!user.patientId) return { intent: "none", ok: false as const, message: "Your account is not linked to a patient record." };
+  if (!user.patientId)
+    return { intent: "none", ok: false as const, message: "Your account is not linked to a patient record." };
   return devicesAction(request, context.services, user);
 }
 
-function PairingPanel({ pairing }: { pairing: { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string } }) {
+function PairingPanel({
+  pairing,
+}: {
+  pairing: { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string };
+}) {
   const fetcher = useFetcher<PairingState | { error: string }>();
   const revalidator = useRevalidator();
   const state = fetcher.data && "state" in fetcher.data ? fetcher.data : null;
@@ -53,7 +69,12 @@ function PairingPanel({ pairing }: { pairing: { pairingId: string; code: string;
     <div className="card pairing" data-testid="pairing">
       <h2>Pair your companion app</h2>
       <div className="pairing-body">
-        <img src={pairing.qr} alt="QR code for pairing: scan it in the companion app" width={180} height={180} />
+        <img
+          src={pairing.qr}
+          alt="QR code for pairing: scan it in the companion app"
+          width={180}
+          height={180}
+        />
         <div>
           <p>In the companion app, choose “Pair with my record” and scan the code, or type:</p>
           <p className="pairing-code" data-testid="pairing-code">
@@ -97,7 +118,17 @@ export default function Devices() {
 type View = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { linked: true }>;
 type Pairing = { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string };
 
-function DevicesView({ view, result, busy, confirmRemove }: { view: View; result: ReturnType<typeof useActionData<typeof action>>; busy: boolean; confirmRemove: string | null }) {
+function DevicesView({
+  view,
+  result,
+  busy,
+  confirmRemove,
+}: {
+  view: View;
+  result: ReturnType<typeof useActionData<typeof action>>;
+  busy: boolean;
+  confirmRemove: string | null;
+}) {
   // the pairing outlives the revalidation that follows its completion (which clears action data)
   const [pairing, setPairing] = useState<Pairing | null>(null);
   useEffect(() => {
@@ -110,10 +141,19 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
       <div className="page-head">
         <div>
           <h1>Devices and app</h1>
-          <p className="lead">Pair the companion app with your record, see what it added, and remove a device at any time.</p>
+          <p className="lead">
+            Pair the companion app with your record, see what it added, and remove a device at any time.
+          </p>
         </div>
         <Form method="post">
-          <button type="submit" name="intent" value="pair" className="button" disabled={busy} data-testid="pair-device">
+          <button
+            type="submit"
+            name="intent"
+            value="pair"
+            className="button"
+            disabled={busy}
+            data-testid="pair-device"
+          >
             Pair a device
           </button>
         </Form>
@@ -160,9 +200,16 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
                       <code className="small">{d.deviceId}</code>
                     </td>
                     <td>{formatDateTime(d.pairedAt)}</td>
-                    <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt) : <span className="muted">not yet</span>}</td>
                     <td>
-                      <Link to={`?remove=${encodeURIComponent(d.deviceId)}`} className="button ghost" preventScrollReset data-testid={`remove-${d.deviceId}`}>
+                      {d.lastSeenAt ? formatDateTime(d.lastSeenAt) : <span className="muted">not yet</span>}
+                    </td>
+                    <td>
+                      <Link
+                        to={`?remove=${encodeURIComponent(d.deviceId)}`}
+                        className="button ghost"
+                        preventScrollReset
+                        data-testid={`remove-${d.deviceId}`}
+                      >
                         Remove
                       </Link>
                     </td>
@@ -175,12 +222,20 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
         {removing ? (
           <Form method="post" action="/devices" className="confirm" data-testid="confirm-remove">
             <p>
-              Remove <strong>{removing.name}</strong>? Its credential is revoked at once: the app on it can no longer read or add to your record.
-              The measurements it added stay in your record until you erase them.
+              Remove <strong>{removing.name}</strong>? Its credential is revoked at once: the app on it can no
+              longer read or add to your record. The measurements it added stay in your record until you erase
+              them.
             </p>
             <input type="hidden" name="deviceId" value={removing.deviceId} />
             <div className="actions">
-              <button type="submit" name="intent" value="remove" className="button danger" disabled={busy} data-testid="confirm-remove-button">
+              <button
+                type="submit"
+                name="intent"
+                value="remove"
+                className="button danger"
+                disabled={busy}
+                data-testid="confirm-remove-button"
+              >
                 Remove device
               </button>
               <Link to="/devices" className="button ghost">
@@ -193,7 +248,10 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
 
       <div className="card">
         <h2>Self-measured data</h2>
-        <p className="muted small">Added by you or your companion app, and marked as such; your care providers&apos; records are in My record.</p>
+        <p className="muted small">
+          Added by you or your companion app, and marked as such; your care providers&apos; records are in My
+          record.
+        </p>
         {view.selfMeasured.length === 0 ? (
           <p className="muted" data-testid="no-self-measured">
             Nothing yet. Measurements from the app appear here.
@@ -217,11 +275,16 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
                     </td>
                     <td className="num">
                       {o.value} {o.unit}{" "}
-                      {o.interpretation === "H" ? <Badge tone="warn">high</Badge> : o.interpretation === "L" ? <Badge tone="warn">low</Badge> : null}
+                      {o.interpretation === "H" ? (
+                        <Badge tone="warn">high</Badge>
+                      ) : o.interpretation === "L" ? (
+                        <Badge tone="warn">low</Badge>
+                      ) : null}
                     </td>
                     <td>{formatDateTime(o.effectiveDateTime)}</td>
                     <td>
-                      <Badge tone="info">Self-measured</Badge> {o.device ? <span className="muted small">{o.device}</span> : null}
+                      <Badge tone="info">Self-measured</Badge>{" "}
+                      {o.device ? <span className="muted small">{o.device}</span> : null}
                     </td>
                   </tr>
                 ))}
@@ -259,10 +322,21 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
           <h2>Your record from your care providers</h2>
           <p>
             Bring the companion app&apos;s copy of your record up to date with what your care providers hold.{" "}
-            {view.lastSync ? <span className="muted">Last synchronised {formatDateTime(view.lastSync)}.</span> : <span className="muted">Never synchronised.</span>}
+            {view.lastSync ? (
+              <span className="muted">Last synchronised {formatDateTime(view.lastSync)}.</span>
+            ) : (
+              <span className="muted">Never synchronised.</span>
+            )}
           </p>
           <Form method="post">
-            <button type="submit" name="intent" value="sync" className="button ghost" disabled={busy} data-testid="ehr-sync">
+            <button
+              type="submit"
+              name="intent"
+              value="sync"
+              className="button ghost"
+              disabled={busy}
+              data-testid="ehr-sync"
+            >
               Synchronise now
             </button>
           </Form>
@@ -276,7 +350,8 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
               <ul>
                 {result.report.holders.map((h) => (
                   <li key={h.holder}>
-                    {h.name}: {h.added} added, {h.updated} updated, {h.unchanged} unchanged, {h.removed} removed
+                    {h.name}: {h.added} added, {h.updated} updated, {h.unchanged} unchanged, {h.removed}{" "}
+                    removed
                   </li>
                 ))}
               </ul>
@@ -286,15 +361,22 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
         <div className="card">
           <h2>Erase app data</h2>
           <p>
-            Erase every companion app account, device and self-measured measurement of your record (GDPR Art. 17). Your care providers&apos;
-            records are not affected.
+            Erase every companion app account, device and self-measured measurement of your record (GDPR Art.
+            17). Your care providers&apos; records are not affected.
           </p>
           <Form method="post">
             <label className="check">
               <input type="checkbox" name="confirm" value="yes" /> I want to erase all app data
             </label>
             <div className="actions">
-              <button type="submit" name="intent" value="erase" className="button danger" disabled={busy} data-testid="erase-app-data">
+              <button
+                type="submit"
+                name="intent"
+                value="erase"
+                className="button danger"
+                disabled={busy}
+                data-testid="erase-app-data"
+              >
                 Erase
               </button>
             </div>
@@ -302,8 +384,10 @@ function DevicesView({ view, result, busy, confirmRemove }: { view: View; result
           {result?.ok && result.intent === "erase" && "report" in result && "erased" in result.report ? (
             <div className="notice ok" role="status" data-testid="erase-report">
               <p>
-                Erased {count(result.report.erased.appAccounts, "app account")}, {count(result.report.erased.selfMeasuredObservations, "self-measured measurement")},{" "}
-                {count(result.report.erased.pairings, "pairing")} and {count(result.report.erased.syncLedgerEntries, "sync ledger entry", "sync ledger entries")}.
+                Erased {count(result.report.erased.appAccounts, "app account")},{" "}
+                {count(result.report.erased.selfMeasuredObservations, "self-measured measurement")},{" "}
+                {count(result.report.erased.pairings, "pairing")} and{" "}
+                {count(result.report.erased.syncLedgerEntries, "sync ledger entry", "sync ledger entries")}.
               </p>
               <ul>
                 {result.report.retained.map((r) => (
@@ -327,7 +411,11 @@ export function ErrorBoundary() {
   return (
     <section className="card error-page" role="alert">
       <h1>Your devices could not be shown</h1>
-      <p>{isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : "Please try again later."}</p>
+      <p>
+        {isRouteErrorResponse(error) && typeof error.data === "string"
+          ? error.data
+          : "Please try again later."}
+      </p>
     </section>
   );
 }

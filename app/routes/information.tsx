@@ -2,14 +2,22 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { civil } from "../components/access-body/ui";
 
-export const meta: MetaFunction = () => [{ title: "Secondary use of health data: information · MedReg DE · Health Dataspace Hub" }];
+export const meta: MetaFunction = () => [
+  { title: "Secondary use of health data: information · MedReg DE · Health Dataspace Hub" },
+];
 
 /** Public: what the access body tells everyone about secondary use (Art. 58(1)); no session needed. */
 export async function loader({ context }: LoaderFunctionArgs) {
   return { info: await context.services.accessBody.information() };
 }
 
-const UNITS: Record<string, string> = { months: "months", weeks: "weeks", days: "days", workingDays: "working days", years: "years" };
+const UNITS: Record<string, string> = {
+  months: "months",
+  weeks: "weeks",
+  days: "days",
+  workingDays: "working days",
+  years: "years",
+};
 
 export default function Information() {
   const { info } = useLoaderData<typeof loader>();
@@ -116,7 +124,9 @@ export default function Information() {
                   </td>
                   <td className="nowrap">
                     {p.article}
-                    {p.verification === "unverified" ? <div className="muted">citation to be confirmed</div> : null}
+                    {p.verification === "unverified" ? (
+                      <div className="muted">citation to be confirmed</div>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -2,7 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { StateBadge, civil } from "../components/access-body/ui";
 
-export const meta: MetaFunction = () => [{ title: "Register of applications and permits · MedReg DE · Health Dataspace Hub" }];
+export const meta: MetaFunction = () => [
+  { title: "Register of applications and permits · MedReg DE · Health Dataspace Hub" },
+];
 
 /** Public: the register of applications, data requests and permits (Art. 57(1)(j)); no session needed. */
 export async function loader({ context }: LoaderFunctionArgs) {
@@ -15,7 +17,8 @@ export default function Register() {
     <section className="ab-public">
       <h1>Register of data permits and applications</h1>
       <p className="lead">
-        {r.accessBody.name}, health data access body · {r.legalBasis} As of {civil(r.asOf)}. Organisations, datasets, purposes, dates and decisions only — no personal data.
+        {r.accessBody.name}, health data access body · {r.legalBasis} As of {civil(r.asOf)}. Organisations,
+        datasets, purposes, dates and decisions only — no personal data.
       </p>
       <p>
         <Link to="/information">How secondary use works and how to apply</Link>

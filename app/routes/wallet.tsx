@@ -13,7 +13,11 @@ export const meta: MetaFunction = () => [{ title: "Development wallet · Health 
 
 function walletOf(context: LoaderFunctionArgs["context"]) {
   const wallet = context.services.eudi.devWallet;
-  if (!wallet) throw new Response("The development wallet is switched off (EUDI_DEV_WALLET=off).", { status: 404, statusText: "Not Found" });
+  if (!wallet)
+    throw new Response("The development wallet is switched off (EUDI_DEV_WALLET=off).", {
+      status: 404,
+      statusText: "Not Found",
+    });
   return wallet;
 }
 
@@ -30,7 +34,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-const refused = (error: string) => ({ ok: false, status: 0, verifier: "", disclosed: [] as string[], error, declined: false, identity: null });
+const refused = (error: string) => ({
+  ok: false,
+  status: 0,
+  verifier: "",
+  disclosed: [] as string[],
+  error,
+  declined: false,
+  identity: null,
+});
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const wallet = walletOf(context);
@@ -38,7 +50,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const link = String(form.get("request") ?? "");
   const intent = String(form.get("intent") ?? "share");
   try {
-    if (intent === "decline") return { ...(await wallet.decline(link)), declined: true, identity: null as string | null };
+    if (intent === "decline")
+      return { ...(await wallet.decline(link)), declined: true, identity: null as string | null };
     const key = String(form.get("identity") ?? "");
     let identity = (await wallet.identities()).find((i) => i.key === key) ?? null;
     if (key === "custom") {
@@ -46,7 +59,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const familyName = String(form.get("familyName") ?? "").trim();
       const birthDate = String(form.get("birthDate") ?? "").trim();
       if (!givenName || !familyName || !/^\d{4}-\d{2}-\d{2}$/.test(birthDate)) {
-        return refused("Enter a given name, a family name and a birth date (YYYY-MM-DD) for the custom identity.");
+        return refused(
+          "Enter a given name, a family name and a birth date (YYYY-MM-DD) for the custom identity.",
+        );
       }
       identity = { key, givenName, familyName, birthDate, note: "custom" };
     }
@@ -69,8 +84,8 @@ export default function DevWallet() {
         <div>
           <h1>Development wallet</h1>
           <p className="lead">
-            Stands in for a phone&apos;s EU Digital Identity Wallet. Its person identification data (PID) comes from a development issuer
-            that only a development hub trusts.
+            Stands in for a phone&apos;s EU Digital Identity Wallet. Its person identification data (PID)
+            comes from a development issuer that only a development hub trusts.
           </p>
         </div>
       </div>
@@ -103,7 +118,12 @@ export default function DevWallet() {
       <Form method="get" className="card wallet-request-form">
         <label className="field">
           <span>Wallet link (the text behind the QR code)</span>
-          <input name="request" defaultValue={link} placeholder="openid4vp://?client_id=...&request_uri=..." required />
+          <input
+            name="request"
+            defaultValue={link}
+            placeholder="openid4vp://?client_id=...&request_uri=..."
+            required
+          />
         </label>
         <button type="submit" className="button ghost">
           Read request
@@ -131,7 +151,13 @@ export default function DevWallet() {
             <legend>Present the PID of</legend>
             {identities.map((i, n) => (
               <label key={i.key} className="wallet-identity">
-                <input type="radio" name="identity" value={i.key} defaultChecked={n === 0} data-testid={`wallet-identity-${i.key}`} />
+                <input
+                  type="radio"
+                  name="identity"
+                  value={i.key}
+                  defaultChecked={n === 0}
+                  data-testid={`wallet-identity-${i.key}`}
+                />
                 <span>
                   <strong>
                     {i.givenName} {i.familyName}
@@ -149,7 +175,14 @@ export default function DevWallet() {
             </label>
           </fieldset>
           <div className="actions">
-            <button type="submit" name="intent" value="share" className="button" disabled={busy} data-testid="wallet-share">
+            <button
+              type="submit"
+              name="intent"
+              value="share"
+              className="button"
+              disabled={busy}
+              data-testid="wallet-share"
+            >
               Share
             </button>
             <button type="submit" name="intent" value="decline" className="button ghost" disabled={busy}>

@@ -16,7 +16,10 @@ const current = query.get("current");
 function card(mode: string, title: string, text: string, ...extra: (Node | null)[]) {
   return el(
     "article",
-    { class: `card${current === mode ? " current" : ""}${query.get("focus") === mode ? " focus" : ""}`, "data-testid": `mode-${mode}` },
+    {
+      class: `card${current === mode ? " current" : ""}${query.get("focus") === mode ? " focus" : ""}`,
+      "data-testid": `mode-${mode}`,
+    },
     el("h2", {}, title),
     el("p", {}, text),
     ...extra,
@@ -49,7 +52,12 @@ mount(
         "Connected",
         "Work with your organisation's hosted stack. Outside its office hours the app offers the offline demo instead.",
         el("label", {}, "Address", hosted),
-        action("Connect", "start-connected", (b) => b.switchMode({ mode: "connected", hostedUrl: hosted.value }), status),
+        action(
+          "Connect",
+          "start-connected",
+          (b) => b.switchMode({ mode: "connected", hostedUrl: hosted.value }),
+          status,
+        ),
       ),
     ),
     status,

@@ -10,7 +10,11 @@ export const query = new URLSearchParams(location.search);
 
 type Child = Node | string | null | undefined | false;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   for (const c of children) if (c) e.append(c);
@@ -23,7 +27,13 @@ export function mount(...children: Child[]): void {
 }
 
 /** a button that calls the bridge and shows the answer's error in `status` */
-export function action(label: string, testId: string, run: (b: DesktopBridge) => Promise<{ ok: boolean; error?: string }>, status: HTMLElement, cls = "primary"): HTMLButtonElement {
+export function action(
+  label: string,
+  testId: string,
+  run: (b: DesktopBridge) => Promise<{ ok: boolean; error?: string }>,
+  status: HTMLElement,
+  cls = "primary",
+): HTMLButtonElement {
   const b = el("button", { type: "button", class: cls, "data-testid": testId }, label);
   b.addEventListener("click", async () => {
     const api = bridge();

@@ -20,12 +20,26 @@ function opening(): Node {
   if (!iso) return el("p", { "data-testid": "next-opening" }, "No opening time is scheduled yet.");
   const d = new Date(iso);
   const local = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "short" }).format(d);
-  const berlin = new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "Europe/Berlin" }).format(d);
-  return el("p", { "data-testid": "next-opening" }, "It opens again on ", el("time", { datetime: iso }, local), ` (${berlin}, Berlin time).`);
+  const berlin = new Intl.DateTimeFormat("en-GB", {
+    dateStyle: "full",
+    timeStyle: "short",
+    timeZone: "Europe/Berlin",
+  }).format(d);
+  return el(
+    "p",
+    { "data-testid": "next-opening" },
+    "It opens again on ",
+    el("time", { datetime: iso }, local),
+    ` (${berlin}, Berlin time).`,
+  );
 }
 
 const title =
-  kind === "closed" ? `${host} is offline` : kind === "unreachable" ? `${host} cannot be reached` : "The app could not start";
+  kind === "closed"
+    ? `${host} is offline`
+    : kind === "unreachable"
+      ? `${host} cannot be reached`
+      : "The app could not start";
 const why =
   kind === "closed"
     ? query.get("reason") === "hold"
@@ -33,7 +47,7 @@ const why =
       : "The hosted stack runs only during office hours and is stopped right now."
     : kind === "unreachable"
       ? `No answer from ${host}: ${query.get("message") ?? "the connection failed"}.`
-      : query.get("message") ?? "The server stopped.";
+      : (query.get("message") ?? "The server stopped.");
 
 mount(
   el(

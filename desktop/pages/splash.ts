@@ -8,6 +8,12 @@ mount(
     el("div", { class: "spinner", "aria-hidden": "true" }),
     el("h1", {}, "Health Dataspace Hub"),
     el("p", { role: "status" }, `Starting ${MODE_TEXT[mode] ?? "the app"}…`),
-    mode === "local" ? el("p", { class: "muted" }, "The first start seeds the synthetic population: this takes a few seconds.") : null,
+    mode === "local"
+      ? el(
+          "p",
+          { class: "muted" },
+          "The first start seeds the synthetic population: this takes a few seconds.",
+        )
+      : null,
   ),
 );

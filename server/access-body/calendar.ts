@@ -68,7 +68,14 @@ export function berlinDate(instant: Date): string {
 /** Minutes the Berlin wall clock is ahead of UTC at an instant (60 in winter, 120 in summer). */
 export function berlinOffsetMinutes(instant: Date): number {
   const p = Object.fromEntries(partsFormatter.formatToParts(instant).map((x) => [x.type, x.value]));
-  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const wall = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
   return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
 }
 

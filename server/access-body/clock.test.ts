@@ -11,7 +11,16 @@ import {
   rollToWorkingDay,
   startOfBerlinDay,
 } from "./calendar";
-import { clockView, extendClock, newClock, pauseClock, periodEnd, resumeClock, startClock, stopClock } from "./clock";
+import {
+  clockView,
+  extendClock,
+  newClock,
+  pauseClock,
+  periodEnd,
+  resumeClock,
+  startClock,
+  stopClock,
+} from "./clock";
 
 /** an instant at the given Berlin wall time (the offset is given explicitly to keep the tests readable) */
 const t = (iso: string) => new Date(iso);
@@ -174,10 +183,15 @@ describe("the statutory decision clock (Art. 68(4))", () => {
     expect(v.rawEndDate).toBe("2025-07-15");
     expect(v.deadlineDate).toBe("2025-07-15");
     expect(v.canExtend).toBe(false);
-    const err = expect409(() => extendClock(c, t("2025-03-03T09:00:00+01:00"), 1, "again", "regulator"), "RUNNING");
+    const err = expect409(
+      () => extendClock(c, t("2025-03-03T09:00:00+01:00"), 1, "again", "regulator"),
+      "RUNNING",
+    );
     expect(err.message).toMatch(/already extended/);
     expect(err.extra.allowedEvents).not.toContain("extend");
-    expect(() => extendClock(started("2025-01-15T09:00:00+01:00"), t("2025-03-01T09:00:00+01:00"), 4, "too long", "r")).toThrow(/1 to 3/);
+    expect(() =>
+      extendClock(started("2025-01-15T09:00:00+01:00"), t("2025-03-01T09:00:00+01:00"), 4, "too long", "r"),
+    ).toThrow(/1 to 3/);
   });
 
   it("extends a paused clock without resuming it, and combines extension and pause", () => {
@@ -198,7 +212,10 @@ describe("the statutory decision clock (Art. 68(4))", () => {
   });
 
   it("answers 409 with the allowed next states for illegal clock events", () => {
-    const err = expect409(() => resumeClock(started("2025-01-15T09:00:00+01:00"), t("2025-01-16T09:00:00+01:00")), "RUNNING");
+    const err = expect409(
+      () => resumeClock(started("2025-01-15T09:00:00+01:00"), t("2025-01-16T09:00:00+01:00")),
+      "RUNNING",
+    );
     expect(err.extra.allowedNextStates).toEqual(["PAUSED", "RUNNING", "STOPPED"]);
     expect409(() => pauseClock(newClock(), t("2025-01-16T09:00:00+01:00"), "x"), "NOT_STARTED");
     const stopped = stopClock(started("2025-01-15T09:00:00+01:00"), t("2025-02-01T09:00:00+01:00"));
@@ -216,10 +233,18 @@ describe("the statutory decision clock (Art. 68(4))", () => {
     expect(met.elapsedDays).toBe(95 - 14);
     expect(met.metDeadline).toBe(true);
     expect(met.daysLeft).toBeNull();
-    const late = clockView(stopClock(started("2025-01-15T09:00:00+01:00"), t("2025-04-16T08:00:00+02:00")), t("2025-05-01T09:00:00+02:00"));
+    const late = clockView(
+      stopClock(started("2025-01-15T09:00:00+01:00"), t("2025-04-16T08:00:00+02:00")),
+      t("2025-05-01T09:00:00+02:00"),
+    );
     expect(late.metDeadline).toBe(false);
     // stopping a paused clock closes the pause on the decision day
-    const paused = pauseClock(started("2025-01-15T09:00:00+01:00"), t("2025-02-10T09:00:00+01:00"), "IR", "IR-1");
+    const paused = pauseClock(
+      started("2025-01-15T09:00:00+01:00"),
+      t("2025-02-10T09:00:00+01:00"),
+      "IR",
+      "IR-1",
+    );
     const stopped = stopClock(paused, t("2025-02-12T09:00:00+01:00"));
     expect(stopped.pauses[0].toDate).toBe("2025-02-12");
     expect(clockView(stopped, t("2025-03-01T09:00:00+01:00")).pausedDays).toBe(2);

@@ -77,9 +77,19 @@ export function startClock(clock: ClockData, at: Date): ClockData {
   return { ...clock, state, startDate: berlinDate(at), startedAt: at.toISOString() };
 }
 
-export function pauseClock(clock: ClockData, at: Date, reason: string, informationRequestId?: string): ClockData {
+export function pauseClock(
+  clock: ClockData,
+  at: Date,
+  reason: string,
+  informationRequestId?: string,
+): ClockData {
   const state = transition(CLOCK, clock.state, "pause");
-  const pause: ClockPause = { from: at.toISOString(), fromDate: berlinDate(at), reason, ...(informationRequestId ? { informationRequestId } : {}) };
+  const pause: ClockPause = {
+    from: at.toISOString(),
+    fromDate: berlinDate(at),
+    reason,
+    ...(informationRequestId ? { informationRequestId } : {}),
+  };
   return { ...clock, state, pauses: [...clock.pauses, pause] };
 }
 
@@ -90,21 +100,43 @@ export function openPause(clock: ClockData): ClockPause | undefined {
 
 export function resumeClock(clock: ClockData, at: Date): ClockData {
   const state = transition(CLOCK, clock.state, "resume");
-  const pauses = clock.pauses.map((p, i) => (i === clock.pauses.length - 1 && !p.to ? { ...p, to: at.toISOString(), toDate: berlinDate(at) } : p));
+  const pauses = clock.pauses.map((p, i) =>
+    i === clock.pauses.length - 1 && !p.to ? { ...p, to: at.toISOString(), toDate: berlinDate(at) } : p,
+  );
   return { ...clock, state, pauses };
 }
 
-export function extendClock(clock: ClockData, at: Date, months: number, reason: string, by: string): ClockData {
+export function extendClock(
+  clock: ClockData,
+  at: Date,
+  months: number,
+  reason: string,
+  by: string,
+): ClockData {
   const max = PERIODS.applicationExtension.amount;
   if (clock.extension) {
-    throw illegalTransition(CLOCK, clock.state, "extend", "The decision period was already extended once (Art. 68(4) allows one extension)", ["extend"]);
+    throw illegalTransition(
+      CLOCK,
+      clock.state,
+      "extend",
+      "The decision period was already extended once (Art. 68(4) allows one extension)",
+      ["extend"],
+    );
   }
   if (!Number.isInteger(months) || months < 1 || months > max) {
-    throw badRequest(`months must be a whole number from 1 to ${max} (${PERIODS.applicationExtension.article})`);
+    throw badRequest(
+      `months must be a whole number from 1 to ${max} (${PERIODS.applicationExtension.article})`,
+    );
   }
   const view = clockView(clock, at);
   if (view.overdue) {
-    throw illegalTransition(CLOCK, clock.state, "extend", `The decision period ended on ${view.deadlineDate}; it can no longer be extended`, ["extend"]);
+    throw illegalTransition(
+      CLOCK,
+      clock.state,
+      "extend",
+      `The decision period ended on ${view.deadlineDate}; it can no longer be extended`,
+      ["extend"],
+    );
   }
   transition(CLOCK, clock.state, "extend");
   // extending keeps a pause open: the state stays PAUSED until the pause ends
@@ -165,6 +197,9 @@ export function clockView(clock: ClockData, now: Date): ClockView {
 
 /** A deadline a fixed period after a date, for the other records (data requests, results, completion). */
 export function periodEnd(fromDate: string, amount: number, unit: "months" | "weeks" | "days"): string {
-  const raw = unit === "months" ? addMonths(fromDate, amount) : addDays(fromDate, unit === "weeks" ? amount * 7 : amount);
+  const raw =
+    unit === "months"
+      ? addMonths(fromDate, amount)
+      : addDays(fromDate, unit === "weeks" ? amount * 7 : amount);
   return rollToWorkingDay(raw);
 }

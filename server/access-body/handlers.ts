@@ -15,71 +15,105 @@ export const accessBodyHandlers: HandlerMap = {
   "GET /api/compliance/applications": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(id ? await ab.getApplication(id, ctx.user!) : await ab.listApplications(ctx.user!, { state: q(ctx, "state") }));
+    return json(
+      id
+        ? await ab.getApplication(id, ctx.user!)
+        : await ab.listApplications(ctx.user!, { state: q(ctx, "state") }),
+    );
   },
   "POST /api/compliance/applications": async (ctx) => {
     const body = await readJsonObject(ctx.request);
     const ab = ctx.services.accessBody;
     if (body.applicationId !== undefined || body.action !== undefined) {
-      if (body.action !== "withdraw") throw badRequest('action must be "withdraw" (to submit a new application, send no applicationId)');
+      if (body.action !== "withdraw")
+        throw badRequest('action must be "withdraw" (to submit a new application, send no applicationId)');
       return json(await ab.withdrawApplication(body, ctx.user!));
     }
     return json(await ab.submitApplication(body, ctx.user!), 201);
   },
-  "POST /api/compliance/applications/complete": async (ctx) => json(await ctx.services.accessBody.decideCompleteness(await readJsonObject(ctx.request), ctx.user!)),
-  "POST /api/compliance/applications/clock": async (ctx) => json(await ctx.services.accessBody.clockEvent(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/applications/complete": async (ctx) =>
+    json(await ctx.services.accessBody.decideCompleteness(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/applications/clock": async (ctx) =>
+    json(await ctx.services.accessBody.clockEvent(await readJsonObject(ctx.request), ctx.user!)),
 
   "GET /api/compliance/information-requests": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(id ? await ab.getInformationRequest(id, ctx.user!) : await ab.listInformationRequests(ctx.user!, { state: q(ctx, "state"), applicationId: q(ctx, "applicationId") }));
+    return json(
+      id
+        ? await ab.getInformationRequest(id, ctx.user!)
+        : await ab.listInformationRequests(ctx.user!, {
+            state: q(ctx, "state"),
+            applicationId: q(ctx, "applicationId"),
+          }),
+    );
   },
   "POST /api/compliance/information-requests": async (ctx) => {
     const body = await readJsonObject(ctx.request);
     const ab = ctx.services.accessBody;
     if (body.informationRequestId !== undefined || body.action !== undefined) {
-      if (body.action !== "withdraw") throw badRequest('action must be "withdraw" (to ask for information, send applicationId and questions)');
+      if (body.action !== "withdraw")
+        throw badRequest(
+          'action must be "withdraw" (to ask for information, send applicationId and questions)',
+        );
       return json(await ab.withdrawInformationRequest(body, ctx.user!));
     }
     return json(await ab.requestInformation(body, ctx.user!), 201);
   },
-  "POST /api/compliance/information-requests/answer": async (ctx) => json(await ctx.services.accessBody.answerInformationRequest(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/information-requests/answer": async (ctx) =>
+    json(
+      await ctx.services.accessBody.answerInformationRequest(await readJsonObject(ctx.request), ctx.user!),
+    ),
 
   "POST /api/compliance/permits": async (ctx) => {
     const r = await ctx.services.accessBody.decidePermit(await readJsonObject(ctx.request), ctx.user!);
     return r.kind === "permit" ? json(r.permit, 201) : json(r.application);
   },
-  "POST /api/compliance/permits/revoke": async (ctx) => json(await ctx.services.accessBody.revokePermit(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/permits/revoke": async (ctx) =>
+    json(await ctx.services.accessBody.revokePermit(await readJsonObject(ctx.request), ctx.user!)),
 
   "GET /api/compliance/requests": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(id ? await ab.getDataRequest(id, ctx.user!) : await ab.listDataRequests(ctx.user!, { state: q(ctx, "state") }));
+    return json(
+      id
+        ? await ab.getDataRequest(id, ctx.user!)
+        : await ab.listDataRequests(ctx.user!, { state: q(ctx, "state") }),
+    );
   },
   "POST /api/compliance/requests": async (ctx) => {
     const body = await readJsonObject(ctx.request);
     const ab = ctx.services.accessBody;
     if (body.requestId !== undefined || body.action !== undefined) {
-      if (body.action !== "withdraw") throw badRequest('action must be "withdraw" (to submit a new data request, send no requestId)');
+      if (body.action !== "withdraw")
+        throw badRequest('action must be "withdraw" (to submit a new data request, send no requestId)');
       return json(await ab.withdrawDataRequest(body, ctx.user!));
     }
     return json(await ab.submitDataRequest(body, ctx.user!), 201);
   },
-  "POST /api/compliance/requests/decide": async (ctx) => json(await ctx.services.accessBody.decideDataRequest(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/requests/decide": async (ctx) =>
+    json(await ctx.services.accessBody.decideDataRequest(await readJsonObject(ctx.request), ctx.user!)),
 
   "GET /api/compliance/findings": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(id ? await ab.getFinding(id, ctx.user!) : await ab.listFindings(ctx.user!, { state: q(ctx, "state") }));
+    return json(
+      id ? await ab.getFinding(id, ctx.user!) : await ab.listFindings(ctx.user!, { state: q(ctx, "state") }),
+    );
   },
-  "POST /api/compliance/findings": async (ctx) => json(await ctx.services.accessBody.openFinding(await readJsonObject(ctx.request), ctx.user!), 201),
-  "POST /api/compliance/findings/respond": async (ctx) => json(await ctx.services.accessBody.respondFinding(await readJsonObject(ctx.request), ctx.user!)),
-  "POST /api/compliance/findings/close": async (ctx) => json(await ctx.services.accessBody.closeFinding(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/findings": async (ctx) =>
+    json(await ctx.services.accessBody.openFinding(await readJsonObject(ctx.request), ctx.user!), 201),
+  "POST /api/compliance/findings/respond": async (ctx) =>
+    json(await ctx.services.accessBody.respondFinding(await readJsonObject(ctx.request), ctx.user!)),
+  "POST /api/compliance/findings/close": async (ctx) =>
+    json(await ctx.services.accessBody.closeFinding(await readJsonObject(ctx.request), ctx.user!)),
 
   "GET /api/compliance/results": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(id ? await ab.getResult(id, ctx.user!) : await ab.listResults(ctx.user!, { state: q(ctx, "state") }));
+    return json(
+      id ? await ab.getResult(id, ctx.user!) : await ab.listResults(ctx.user!, { state: q(ctx, "state") }),
+    );
   },
   "POST /api/compliance/results": async (ctx) => {
     const r = await ctx.services.accessBody.postResult(await readJsonObject(ctx.request), ctx.user!);
@@ -98,12 +132,20 @@ export const accessBodyHandlers: HandlerMap = {
     if (format === "json") return json(report);
     if (format === "csv") {
       return new Response(reportCsv(report), {
-        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}.csv"`, "Cache-Control": "no-store" },
+        headers: {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${name}.csv"`,
+          "Cache-Control": "no-store",
+        },
       });
     }
     if (format === "html") {
       return new Response(reportHtml(report), {
-        headers: { "Content-Type": "text/html; charset=utf-8", "Content-Disposition": `attachment; filename="${name}.html"`, "Cache-Control": "no-store" },
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${name}.html"`,
+          "Cache-Control": "no-store",
+        },
       });
     }
     throw badRequest("format must be json, csv or html");

@@ -34,53 +34,75 @@ describe("state machines", () => {
     }
   });
 
-  it.each(all)("%s: terminal states allow nothing, every other state allows something, every state is reachable", (_name, m) => {
-    for (const s of m.terminal) expect(allowedEvents(m, s)).toEqual([]);
-    for (const s of m.states.filter((x) => !m.terminal.includes(x))) expect(allowedEvents(m, s).length).toBeGreaterThan(0);
-    const reached = new Set([m.initial]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const def of Object.values(m.events)) {
-        if (def.to && def.from.some((f) => reached.has(f)) && !reached.has(def.to)) {
-          reached.add(def.to);
-          grew = true;
+  it.each(all)(
+    "%s: terminal states allow nothing, every other state allows something, every state is reachable",
+    (_name, m) => {
+      for (const s of m.terminal) expect(allowedEvents(m, s)).toEqual([]);
+      for (const s of m.states.filter((x) => !m.terminal.includes(x)))
+        expect(allowedEvents(m, s).length).toBeGreaterThan(0);
+      const reached = new Set([m.initial]);
+      let grew = true;
+      while (grew) {
+        grew = false;
+        for (const def of Object.values(m.events)) {
+          if (def.to && def.from.some((f) => reached.has(f)) && !reached.has(def.to)) {
+            reached.add(def.to);
+            grew = true;
+          }
         }
       }
-    }
-    expect([...reached].sort()).toEqual([...m.states].sort());
-  });
+      expect([...reached].sort()).toEqual([...m.states].sort());
+    },
+  );
 
   it("application (Art. 67–68): the paths of the issue", () => {
     const A = MACHINES.application;
     expect(replay(A, [])).toBe("RECEIVED");
     expect(replay(A, ["markComplete", "requestInformation", "informationProvided", "grant"])).toBe("GRANTED");
     expect(replay(A, ["markIncomplete", "supplement", "markComplete", "refuse"])).toBe("REFUSED");
-    expect(replay(A, ["markComplete", "requestInformation", "informationWithdrawn", "withdraw"])).toBe("WITHDRAWN");
+    expect(replay(A, ["markComplete", "requestInformation", "informationWithdrawn", "withdraw"])).toBe(
+      "WITHDRAWN",
+    );
     expect(replay(A, ["markIncomplete", "refuse"])).toBe("REFUSED");
     // no decision while the applicant has an open information request; no second decision
     expect(conflictOf(() => replay(A, ["markComplete", "requestInformation", "grant"])).extra).toMatchObject({
       currentState: "INFORMATION_REQUESTED",
       allowedNextStates: ["UNDER_ASSESSMENT", "WITHDRAWN"],
     });
-    expect(conflictOf(() => replay(A, ["markComplete", "grant", "refuse"])).extra).toMatchObject({ currentState: "GRANTED", allowedNextStates: [] });
+    expect(conflictOf(() => replay(A, ["markComplete", "grant", "refuse"])).extra).toMatchObject({
+      currentState: "GRANTED",
+      allowedNextStates: [],
+    });
     expect(conflictOf(() => replay(A, ["grant"])).extra).toMatchObject({ currentState: "RECEIVED" });
   });
 
   it("permit, data request, information request, finding and result", () => {
     expect(replay(MACHINES.permit, ["revoke"])).toBe("REVOKED");
-    expect(conflictOf(() => replay(MACHINES.permit, ["revoke", "revoke"])).extra).toMatchObject({ currentState: "REVOKED", allowedNextStates: [] });
+    expect(conflictOf(() => replay(MACHINES.permit, ["revoke", "revoke"])).extra).toMatchObject({
+      currentState: "REVOKED",
+      allowedNextStates: [],
+    });
     expect(replay(MACHINES.permit, ["expire"])).toBe("EXPIRED");
     expect(replay(MACHINES.dataRequest, ["approve", "answer"])).toBe("ANSWERED");
     expect(replay(MACHINES.dataRequest, ["approve", "refuse"])).toBe("REFUSED");
-    expect(conflictOf(() => replay(MACHINES.dataRequest, ["answer"])).extra).toMatchObject({ currentState: "SUBMITTED", allowedNextStates: ["APPROVED", "REFUSED", "WITHDRAWN"] });
+    expect(conflictOf(() => replay(MACHINES.dataRequest, ["answer"])).extra).toMatchObject({
+      currentState: "SUBMITTED",
+      allowedNextStates: ["APPROVED", "REFUSED", "WITHDRAWN"],
+    });
     expect(replay(MACHINES.informationRequest, ["answer"])).toBe("ANSWERED");
-    expect(conflictOf(() => replay(MACHINES.informationRequest, ["withdraw", "answer"])).extra).toMatchObject({ currentState: "WITHDRAWN" });
+    expect(conflictOf(() => replay(MACHINES.informationRequest, ["withdraw", "answer"])).extra).toMatchObject(
+      { currentState: "WITHDRAWN" },
+    );
     expect(replay(MACHINES.finding, ["respond", "close"])).toBe("CLOSED");
     expect(replay(MACHINES.finding, ["close"])).toBe("CLOSED");
-    expect(conflictOf(() => replay(MACHINES.finding, ["close", "respond"])).extra).toMatchObject({ currentState: "CLOSED" });
+    expect(conflictOf(() => replay(MACHINES.finding, ["close", "respond"])).extra).toMatchObject({
+      currentState: "CLOSED",
+    });
     expect(replay(MACHINES.result, ["reject", "resubmit", "release", "publish"])).toBe("PUBLISHED");
-    expect(conflictOf(() => replay(MACHINES.result, ["publish"])).extra).toMatchObject({ currentState: "DECLARED", allowedNextStates: ["RELEASED", "REJECTED"] });
+    expect(conflictOf(() => replay(MACHINES.result, ["publish"])).extra).toMatchObject({
+      currentState: "DECLARED",
+      allowedNextStates: ["RELEASED", "REJECTED"],
+    });
   });
 
   it("clock: extend keeps the state, stop ends it", () => {

@@ -26,8 +26,10 @@ export interface Machine<S extends string = string, E extends string = string> {
 
 function machine<S extends string, E extends string>(m: Machine<S, E>): Machine<S, E> {
   for (const [event, t] of Object.entries(m.events) as [E, TransitionDef<S>][]) {
-    for (const s of [...t.from, ...(t.to ? [t.to] : [])]) if (!m.states.includes(s)) throw new Error(`${m.name}.${event}: unknown state ${s}`);
-    for (const s of t.from) if (m.terminal.includes(s)) throw new Error(`${m.name}.${event}: fires from terminal state ${s}`);
+    for (const s of [...t.from, ...(t.to ? [t.to] : [])])
+      if (!m.states.includes(s)) throw new Error(`${m.name}.${event}: unknown state ${s}`);
+    for (const s of t.from)
+      if (m.terminal.includes(s)) throw new Error(`${m.name}.${event}: fires from terminal state ${s}`);
   }
   return m;
 }
@@ -35,19 +37,59 @@ function machine<S extends string, E extends string>(m: Machine<S, E>): Machine<
 /** Data access application, Art. 67–68. */
 export const APPLICATION = machine({
   name: "application",
-  states: ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT", "INFORMATION_REQUESTED", "GRANTED", "REFUSED", "WITHDRAWN"],
+  states: [
+    "RECEIVED",
+    "INCOMPLETE",
+    "UNDER_ASSESSMENT",
+    "INFORMATION_REQUESTED",
+    "GRANTED",
+    "REFUSED",
+    "WITHDRAWN",
+  ],
   initial: "RECEIVED",
   terminal: ["GRANTED", "REFUSED", "WITHDRAWN"],
   events: {
-    markComplete: { from: ["RECEIVED"], to: "UNDER_ASSESSMENT", by: "HDAB_AUTHORITY (completeness decision; starts the clock)" },
-    markIncomplete: { from: ["RECEIVED"], to: "INCOMPLETE", by: "HDAB_AUTHORITY (completeness decision; asks for the missing items)" },
+    markComplete: {
+      from: ["RECEIVED"],
+      to: "UNDER_ASSESSMENT",
+      by: "HDAB_AUTHORITY (completeness decision; starts the clock)",
+    },
+    markIncomplete: {
+      from: ["RECEIVED"],
+      to: "INCOMPLETE",
+      by: "HDAB_AUTHORITY (completeness decision; asks for the missing items)",
+    },
     supplement: { from: ["INCOMPLETE"], to: "RECEIVED", by: "DATA_USER (answers the completeness request)" },
-    requestInformation: { from: ["UNDER_ASSESSMENT"], to: "INFORMATION_REQUESTED", by: "HDAB_AUTHORITY (pauses the clock)" },
-    informationProvided: { from: ["INFORMATION_REQUESTED"], to: "UNDER_ASSESSMENT", by: "DATA_USER (answer; resumes the clock)" },
-    informationWithdrawn: { from: ["INFORMATION_REQUESTED"], to: "UNDER_ASSESSMENT", by: "HDAB_AUTHORITY (withdraws the request; resumes the clock)" },
-    grant: { from: ["UNDER_ASSESSMENT"], to: "GRANTED", by: "HDAB_AUTHORITY (issues the data permit; stops the clock)" },
-    refuse: { from: ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT"], to: "REFUSED", by: "HDAB_AUTHORITY (with reasons; stops the clock)" },
-    withdraw: { from: ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT", "INFORMATION_REQUESTED"], to: "WITHDRAWN", by: "DATA_USER" },
+    requestInformation: {
+      from: ["UNDER_ASSESSMENT"],
+      to: "INFORMATION_REQUESTED",
+      by: "HDAB_AUTHORITY (pauses the clock)",
+    },
+    informationProvided: {
+      from: ["INFORMATION_REQUESTED"],
+      to: "UNDER_ASSESSMENT",
+      by: "DATA_USER (answer; resumes the clock)",
+    },
+    informationWithdrawn: {
+      from: ["INFORMATION_REQUESTED"],
+      to: "UNDER_ASSESSMENT",
+      by: "HDAB_AUTHORITY (withdraws the request; resumes the clock)",
+    },
+    grant: {
+      from: ["UNDER_ASSESSMENT"],
+      to: "GRANTED",
+      by: "HDAB_AUTHORITY (issues the data permit; stops the clock)",
+    },
+    refuse: {
+      from: ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT"],
+      to: "REFUSED",
+      by: "HDAB_AUTHORITY (with reasons; stops the clock)",
+    },
+    withdraw: {
+      from: ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT", "INFORMATION_REQUESTED"],
+      to: "WITHDRAWN",
+      by: "DATA_USER",
+    },
   },
 });
 
@@ -60,8 +102,16 @@ export const CLOCK = machine({
   events: {
     start: { from: ["NOT_STARTED"], to: "RUNNING", by: "the completeness decision" },
     pause: { from: ["RUNNING"], to: "PAUSED", by: "HDAB_AUTHORITY, or an information request being opened" },
-    resume: { from: ["PAUSED"], to: "RUNNING", by: "HDAB_AUTHORITY, or the information request being answered or withdrawn" },
-    extend: { from: ["RUNNING", "PAUSED"], to: null, by: "HDAB_AUTHORITY (once, up to three months, with reasons)" },
+    resume: {
+      from: ["PAUSED"],
+      to: "RUNNING",
+      by: "HDAB_AUTHORITY, or the information request being answered or withdrawn",
+    },
+    extend: {
+      from: ["RUNNING", "PAUSED"],
+      to: null,
+      by: "HDAB_AUTHORITY (once, up to three months, with reasons)",
+    },
     stop: { from: ["NOT_STARTED", "RUNNING", "PAUSED"], to: "STOPPED", by: "the decision or the withdrawal" },
   },
 });
@@ -111,7 +161,11 @@ export const FINDING = machine({
   initial: "OPEN",
   terminal: ["CLOSED"],
   events: {
-    respond: { from: ["OPEN"], to: "RESPONDED", by: "DATA_USER or DATA_HOLDER of the organisation concerned" },
+    respond: {
+      from: ["OPEN"],
+      to: "RESPONDED",
+      by: "DATA_USER or DATA_HOLDER of the organisation concerned",
+    },
     close: { from: ["OPEN", "RESPONDED"], to: "CLOSED", by: "HDAB_AUTHORITY (with an outcome)" },
   },
 });
@@ -142,11 +196,21 @@ export const MACHINES = {
 
 export type MachineName = keyof typeof MACHINES;
 
-export function allowedEvents<S extends string, E extends string>(m: Machine<S, E>, state: S, exclude: readonly E[] = []): E[] {
-  return (Object.keys(m.events) as E[]).filter((e) => m.events[e].from.includes(state) && !exclude.includes(e));
+export function allowedEvents<S extends string, E extends string>(
+  m: Machine<S, E>,
+  state: S,
+  exclude: readonly E[] = [],
+): E[] {
+  return (Object.keys(m.events) as E[]).filter(
+    (e) => m.events[e].from.includes(state) && !exclude.includes(e),
+  );
 }
 
-export function allowedNextStates<S extends string, E extends string>(m: Machine<S, E>, state: S, exclude: readonly E[] = []): S[] {
+export function allowedNextStates<S extends string, E extends string>(
+  m: Machine<S, E>,
+  state: S,
+  exclude: readonly E[] = [],
+): S[] {
   return [...new Set(allowedEvents(m, state, exclude).map((e) => m.events[e].to ?? state))];
 }
 
@@ -166,10 +230,16 @@ export function illegalTransition<S extends string, E extends string>(
 }
 
 /** The next state, or a 409 when `event` may not fire in `state`. */
-export function transition<S extends string, E extends string>(m: Machine<S, E>, state: S, event: E, exclude: readonly E[] = []): S {
+export function transition<S extends string, E extends string>(
+  m: Machine<S, E>,
+  state: S,
+  event: E,
+  exclude: readonly E[] = [],
+): S {
   const t = m.events[event];
   if (!t) throw new Error(`${m.name}: unknown event ${event}`);
-  if (!t.from.includes(state) || exclude.includes(event)) throw illegalTransition(m, state, event, undefined, exclude);
+  if (!t.from.includes(state) || exclude.includes(event))
+    throw illegalTransition(m, state, event, undefined, exclude);
   return t.to ?? state;
 }
 

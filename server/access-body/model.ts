@@ -27,7 +27,13 @@ export interface ApplicationData {
   clock: ClockData;
   /** while INCOMPLETE: the applicant has until this date to complete it (Art. 68(4)) */
   completionDueDate: string | null;
-  decision: { outcome: "GRANTED" | "REFUSED" | "WITHDRAWN"; at: string; date: string; reasons: string | null; by: string } | null;
+  decision: {
+    outcome: "GRANTED" | "REFUSED" | "WITHDRAWN";
+    at: string;
+    date: string;
+    reasons: string | null;
+    by: string;
+  } | null;
   permitId: string | null;
   /** the marketplace HDABApproval node this record was seeded from or wrote */
   approvalNodeId: string | null;
@@ -68,8 +74,20 @@ export interface DataRequestData {
   receivedDate: string;
   /** Art. 69 answer due (see periods.ts: unverified) */
   dueDate: string;
-  decision: { outcome: "APPROVED" | "REFUSED" | "WITHDRAWN"; at: string; date: string; reasons: string | null; by: string } | null;
-  answer: { summary: string; table: { label: string; value: number }[]; at: string; date: string; by: string } | null;
+  decision: {
+    outcome: "APPROVED" | "REFUSED" | "WITHDRAWN";
+    at: string;
+    date: string;
+    reasons: string | null;
+    by: string;
+  } | null;
+  answer: {
+    summary: string;
+    table: { label: string; value: number }[];
+    at: string;
+    date: string;
+    by: string;
+  } | null;
   seeded: "demo" | null;
 }
 
@@ -100,7 +118,13 @@ export interface FindingData {
   openedBy: string;
   responseDueDate: string;
   response: { text: string; at: string; date: string; by: string } | null;
-  closure: { outcome: (typeof FINDING_OUTCOMES)[number]; note: string; at: string; date: string; by: string } | null;
+  closure: {
+    outcome: (typeof FINDING_OUTCOMES)[number];
+    note: string;
+    at: string;
+    date: string;
+    by: string;
+  } | null;
 }
 
 export interface ResultData {
@@ -141,7 +165,15 @@ export interface ApplicationDetail extends ApplicationView {
 const text = (max: number) => z.string().trim().min(1).max(max);
 const reason = text(4000);
 const idString = z.string().trim().min(1).max(100);
-const listOfText = z.union([text(2000).transform((s) => s.split(/\n+/).map((x) => x.trim()).filter(Boolean)), z.array(text(2000)).min(1).max(50)]);
+const listOfText = z.union([
+  text(2000).transform((s) =>
+    s
+      .split(/\n+/)
+      .map((x) => x.trim())
+      .filter(Boolean),
+  ),
+  z.array(text(2000)).min(1).max(50),
+]);
 
 export const submitApplicationSchema = z.object({
   title: text(300),
@@ -149,7 +181,12 @@ export const submitApplicationSchema = z.object({
   purpose: z.enum(PURPOSE_CODES),
   datasets: z.array(idString).min(1).max(20),
   pseudonymised: z.boolean().default(false),
-  durationMonths: z.number().int().min(1).max(PERIODS.permitMaxDuration.amount * 12).default(24),
+  durationMonths: z
+    .number()
+    .int()
+    .min(1)
+    .max(PERIODS.permitMaxDuration.amount * 12)
+    .default(24),
 });
 
 export const withdrawSchema = z.object({ action: z.literal("withdraw"), reason });
@@ -174,19 +211,30 @@ export const openInformationRequestSchema = z.object({
   dueInDays: z.number().int().min(1).max(90).default(30),
 });
 
-export const answerInformationRequestSchema = z.object({ informationRequestId: idString, answer: text(20_000) });
+export const answerInformationRequestSchema = z.object({
+  informationRequestId: idString,
+  answer: text(20_000),
+});
 
 export const issuePermitSchema = z.object({
   applicationId: idString,
   decision: z.literal("grant").default("grant"),
-  durationMonths: z.number().int().min(1).max(PERIODS.permitMaxDuration.amount * 12),
+  durationMonths: z
+    .number()
+    .int()
+    .min(1)
+    .max(PERIODS.permitMaxDuration.amount * 12),
   conditions: listOfText,
   secureProcessingEnvironment: text(500),
   datasets: z.array(idString).min(1).max(20).optional(),
   purpose: z.enum(PURPOSE_CODES).optional(),
 });
 
-export const refuseApplicationSchema = z.object({ applicationId: idString, decision: z.literal("refuse"), reasons: reason });
+export const refuseApplicationSchema = z.object({
+  applicationId: idString,
+  decision: z.literal("refuse"),
+  reasons: reason,
+});
 
 export const revokePermitSchema = z.object({ permitId: idString, reason });
 
@@ -204,7 +252,10 @@ export const decideDataRequestSchema = z.object({
   answer: z
     .object({
       summary: text(10_000),
-      table: z.array(z.object({ label: text(200), value: z.number().finite() })).max(200).default([]),
+      table: z
+        .array(z.object({ label: text(200), value: z.number().finite() }))
+        .max(200)
+        .default([]),
     })
     .optional(),
 });
@@ -221,7 +272,11 @@ export const openFindingSchema = z.object({
 });
 
 export const respondFindingSchema = z.object({ findingId: idString, response: text(20_000) });
-export const closeFindingSchema = z.object({ findingId: idString, outcome: z.enum(FINDING_OUTCOMES), note: text(4000) });
+export const closeFindingSchema = z.object({
+  findingId: idString,
+  outcome: z.enum(FINDING_OUTCOMES),
+  note: text(4000),
+});
 
 export const declareResultSchema = z
   .object({
@@ -231,7 +286,9 @@ export const declareResultSchema = z
     dataRequestId: idString.optional(),
     processingCompletedDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD"),
   })
-  .refine((v) => !!v.permitId !== !!v.dataRequestId, { message: "name exactly one of permitId or dataRequestId" });
+  .refine((v) => !!v.permitId !== !!v.dataRequestId, {
+    message: "name exactly one of permitId or dataRequestId",
+  });
 
 export const resultActionSchema = z.discriminatedUnion("action", [
   z.object({ resultId: idString, action: z.literal("release"), note: text(4000) }),

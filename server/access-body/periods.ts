@@ -175,13 +175,15 @@ export const PURPOSES = [
     code: "policyMaking",
     point: "Art. 53(1)(b)",
     label: "Policymaking and regulatory activities",
-    description: "Supporting public sector bodies and Union institutions, including regulatory authorities, in the health or care sector.",
+    description:
+      "Supporting public sector bodies and Union institutions, including regulatory authorities, in the health or care sector.",
   },
   {
     code: "officialStatistics",
     point: "Art. 53(1)(c)",
     label: "Statistics",
-    description: "National, multinational and Union-level official statistics related to the health or care sectors.",
+    description:
+      "National, multinational and Union-level official statistics related to the health or care sectors.",
   },
   {
     code: "education",
@@ -200,7 +202,8 @@ export const PURPOSES = [
     code: "improvementOfCare",
     point: "Art. 53(1)(f)",
     label: "Improvement of the delivery of care",
-    description: "Improving the delivery of care, the optimisation of treatment and the provision of healthcare based on data of other natural persons.",
+    description:
+      "Improving the delivery of care, the optimisation of treatment and the provision of healthcare based on data of other natural persons.",
   },
 ] as const;
 // Art. 53(1)(a)–(e) were read in the text (CELEX 32025R0327); the wording of point (f) was not in the

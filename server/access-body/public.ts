@@ -104,10 +104,12 @@ export function register(store: RecordStore, now: Date) {
     decisionDate: r.data.decision?.date ?? r.data.answer?.date ?? null,
     refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
   }));
-  const newestFirst = <T extends { id: string }>(xs: T[], key: (x: T) => string) => xs.sort((a, b) => key(b).localeCompare(key(a)) || b.id.localeCompare(a.id));
+  const newestFirst = <T extends { id: string }>(xs: T[], key: (x: T) => string) =>
+    xs.sort((a, b) => key(b).localeCompare(key(a)) || b.id.localeCompare(a.id));
   return {
     accessBody: { name: ACCESS_BODY.name, did: ACCESS_BODY.did },
-    legalBasis: "Regulation (EU) 2025/327 (EHDS) Art. 57(1)(j): applications and requests are published on receipt; permits, approved requests and refusals with their justification on decision.",
+    legalBasis:
+      "Regulation (EU) 2025/327 (EHDS) Art. 57(1)(j): applications and requests are published on receipt; permits, approved requests and refusals with their justification on decision.",
     generatedAt: now.toISOString(),
     asOf: berlinDate(now),
     permits: newestFirst(permits, (p) => p.issuedDate),
@@ -122,10 +124,16 @@ export type Register = ReturnType<typeof register>;
 export async function information(store: RecordStore, graph: GraphStore, now: Date) {
   const permits = store.list<PermitData>("permit");
   const active = permits.filter((p) => p.state === "ACTIVE");
-  const byPurpose = Object.fromEntries(PURPOSES.map((p) => [p.code, permits.filter((x) => x.data.purpose === p.code).length]));
+  const byPurpose = Object.fromEntries(
+    PURPOSES.map((p) => [p.code, permits.filter((x) => x.data.purpose === p.code).length]),
+  );
   const published = store.list<ResultData>("result", { state: "PUBLISHED" });
   const datasets = await graph.countWhere("HealthDataset");
-  const holders = new Set((await graph.findNodes({ label: "HealthDataset", limit: 10_000 })).map((d) => String(d.properties.publisher ?? d.properties.holder ?? ""))).size;
+  const holders = new Set(
+    (await graph.findNodes({ label: "HealthDataset", limit: 10_000 })).map((d) =>
+      String(d.properties.publisher ?? d.properties.holder ?? ""),
+    ),
+  ).size;
   return {
     accessBody: {
       name: ACCESS_BODY.name,
@@ -142,12 +150,41 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       "Regulation (EU) 2016/679 (GDPR) applies to all processing of personal data.",
     ],
     howToApply: [
-      { step: 1, title: "Find the data", detail: `Search the national dataset catalogue (${datasets} datasets${holders ? ` of ${holders} data holders` : ""}).` },
-      { step: 2, title: "Choose the route", detail: "A data access application (Art. 67) for access to data in the secure processing environment, or a data request (Art. 69) for an anonymised statistical answer only." },
-      { step: 3, title: "Apply", detail: "Sign in as a data user and submit the application with the purpose (Art. 53(1)), the datasets and the intended use: POST /api/compliance/applications or the 'My applications' page." },
-      { step: 4, title: "Completeness check", detail: "The access body checks that the application is complete; an incomplete application can be completed within four weeks." },
-      { step: 5, title: "Assessment and decision", detail: "The access body decides within three months of receiving the complete application; it may extend once, with reasons. While it waits for information it asked you for, the clock stands still." },
-      { step: 6, title: "Processing and results", detail: "Data are processed only inside the secure processing environment; outputs are checked before release; results are published within 18 months (Art. 61(4))." },
+      {
+        step: 1,
+        title: "Find the data",
+        detail: `Search the national dataset catalogue (${datasets} datasets${holders ? ` of ${holders} data holders` : ""}).`,
+      },
+      {
+        step: 2,
+        title: "Choose the route",
+        detail:
+          "A data access application (Art. 67) for access to data in the secure processing environment, or a data request (Art. 69) for an anonymised statistical answer only.",
+      },
+      {
+        step: 3,
+        title: "Apply",
+        detail:
+          "Sign in as a data user and submit the application with the purpose (Art. 53(1)), the datasets and the intended use: POST /api/compliance/applications or the 'My applications' page.",
+      },
+      {
+        step: 4,
+        title: "Completeness check",
+        detail:
+          "The access body checks that the application is complete; an incomplete application can be completed within four weeks.",
+      },
+      {
+        step: 5,
+        title: "Assessment and decision",
+        detail:
+          "The access body decides within three months of receiving the complete application; it may extend once, with reasons. While it waits for information it asked you for, the clock stands still.",
+      },
+      {
+        step: 6,
+        title: "Processing and results",
+        detail:
+          "Data are processed only inside the secure processing environment; outputs are checked before release; results are published within 18 months (Art. 61(4)).",
+      },
     ],
     purposes: PURPOSES.map((p) => ({ ...p, permitsIssued: byPurpose[p.code] ?? 0 })),
     conditions: [
@@ -171,7 +208,15 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       "The rights of Chapter III of the GDPR (information, access, rectification, erasure, restriction, objection), exercised with the data holder or the access body.",
       "The right to lodge a complaint with the access body and with the data protection authority.",
     ],
-    statutoryPeriods: PERIOD_LIST.map((p) => ({ id: p.id, label: p.label, amount: p.amount, unit: p.unit, article: p.article, rule: p.rule, verification: p.verification })),
+    statutoryPeriods: PERIOD_LIST.map((p) => ({
+      id: p.id,
+      label: p.label,
+      amount: p.amount,
+      unit: p.unit,
+      article: p.article,
+      rule: p.rule,
+      verification: p.verification,
+    })),
     countingRules: COUNTING_RULES,
     // Art. 58(1)(f): computed from the records
     permitsIssued: {
@@ -181,11 +226,26 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       expired: permits.filter((p) => p.state === "EXPIRED").length,
       byPurpose,
       list: permits
-        .map((p) => ({ id: p.id, organisation: p.organisation, datasets: p.data.datasetTitles, purpose: p.data.purpose, purposeLabel: purposeLabel(p.data.purpose), issuedDate: p.data.issuedDate, validUntil: p.data.validUntil, state: p.state }))
+        .map((p) => ({
+          id: p.id,
+          organisation: p.organisation,
+          datasets: p.data.datasetTitles,
+          purpose: p.data.purpose,
+          purposeLabel: purposeLabel(p.data.purpose),
+          issuedDate: p.data.issuedDate,
+          validUntil: p.data.validUntil,
+          state: p.state,
+        }))
         .sort((a, b) => b.issuedDate.localeCompare(a.issuedDate)),
     },
     // Art. 58(1)(g)
-    publishedResults: published.map((r) => ({ id: r.id, title: r.data.title, organisation: r.organisation, url: r.data.publication?.url ?? null, date: r.data.publication?.date ?? null })),
+    publishedResults: published.map((r) => ({
+      id: r.id,
+      title: r.data.title,
+      organisation: r.organisation,
+      url: r.data.publication?.url ?? null,
+      date: r.data.publication?.date ?? null,
+    })),
     register: "/register",
   };
 }

@@ -2,7 +2,14 @@ import type { GraphStore } from "../graph/store";
 import { badRequest } from "../http/errors";
 import { addDays, berlinDate, daysBetween, isCivilDate } from "./calendar";
 import { clockView } from "./clock";
-import type { ApplicationData, DataRequestData, FindingData, InformationRequestData, PermitData, ResultData } from "./model";
+import type {
+  ApplicationData,
+  DataRequestData,
+  FindingData,
+  InformationRequestData,
+  PermitData,
+  ResultData,
+} from "./model";
 import { PERIODS, PURPOSES, purposeLabel } from "./periods";
 import { ACCESS_BODY } from "./service";
 import type { RecordStore } from "./store";
@@ -31,20 +38,29 @@ export interface DecisionTime {
   metDeadline: boolean;
 }
 
-const inPeriod = (date: string | null | undefined, from: string, to: string) => !!date && date >= from && date <= to;
+const inPeriod = (date: string | null | undefined, from: string, to: string) =>
+  !!date && date >= from && date <= to;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export function reportPeriod(url: URL, now: Date): { from: string; to: string } {
   const to = url.searchParams.get("to") || berlinDate(now);
   const from = url.searchParams.get("from") || `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`;
-  for (const [k, v] of [["from", from], ["to", to]] as const) {
+  for (const [k, v] of [
+    ["from", from],
+    ["to", to],
+  ] as const) {
     if (!isCivilDate(v)) throw badRequest(`${k} must be a date YYYY-MM-DD`);
   }
   if (from > to) throw badRequest("from must not be after to");
   return { from, to };
 }
 
-export async function activityReport(store: RecordStore, graph: GraphStore, period: { from: string; to: string }, now: Date) {
+export async function activityReport(
+  store: RecordStore,
+  graph: GraphStore,
+  period: { from: string; to: string },
+  now: Date,
+) {
   const { from, to } = period;
   const apps = store.list<ApplicationData>("application");
   const permits = store.list<PermitData>("permit");
@@ -53,7 +69,11 @@ export async function activityReport(store: RecordStore, graph: GraphStore, peri
   const findings = store.list<FindingData>("finding");
   const results = store.list<ResultData>("result");
 
-  const decided = apps.filter((a) => (a.data.decision?.outcome === "GRANTED" || a.data.decision?.outcome === "REFUSED") && inPeriod(a.data.decision.date, from, to));
+  const decided = apps.filter(
+    (a) =>
+      (a.data.decision?.outcome === "GRANTED" || a.data.decision?.outcome === "REFUSED") &&
+      inPeriod(a.data.decision.date, from, to),
+  );
   const decisionTimes: DecisionTime[] = decided
     .filter((a) => a.data.clock.startDate)
     .map((a) => {
@@ -73,19 +93,33 @@ export async function activityReport(store: RecordStore, graph: GraphStore, peri
         metDeadline: v.metDeadline!,
       };
     })
-    .sort((a, b) => a.decisionDate.localeCompare(b.decisionDate) || a.applicationId.localeCompare(b.applicationId));
+    .sort(
+      (a, b) =>
+        a.decisionDate.localeCompare(b.decisionDate) || a.applicationId.localeCompare(b.applicationId),
+    );
   const elapsed = decisionTimes.map((d) => d.elapsedDays).sort((a, b) => a - b);
-  const median = elapsed.length ? (elapsed.length % 2 ? elapsed[(elapsed.length - 1) / 2] : (elapsed[elapsed.length / 2 - 1] + elapsed[elapsed.length / 2]) / 2) : null;
+  const median = elapsed.length
+    ? elapsed.length % 2
+      ? elapsed[(elapsed.length - 1) / 2]
+      : (elapsed[elapsed.length / 2 - 1] + elapsed[elapsed.length / 2]) / 2
+    : null;
 
   const issued = permits.filter((p) => inPeriod(p.data.issuedDate, from, to));
   const endOfPeriod = addDays(to, 1);
-  const pendingAtEnd = apps.filter((a) => a.data.receivedDate <= to && (!a.data.decision || a.data.decision.date > to));
-  const overdueNow = apps.filter((a) => (a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED") && clockView(a.data.clock, now).overdue);
+  const pendingAtEnd = apps.filter(
+    (a) => a.data.receivedDate <= to && (!a.data.decision || a.data.decision.date > to),
+  );
+  const overdueNow = apps.filter(
+    (a) =>
+      (a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED") &&
+      clockView(a.data.clock, now).overdue,
+  );
   const answeredIrs = irs.filter((i) => i.data.answer && inPeriod(i.data.answer.date, from, to));
 
   const approvals = await graph.findNodes({ label: "HDABApproval", limit: 10_000 });
   const contracts = await graph.findNodes({ label: "Contract", limit: 10_000 });
-  const countBy = <T>(xs: T[], key: (x: T) => string) => xs.reduce<Record<string, number>>((acc, x) => ((acc[key(x)] = (acc[key(x)] ?? 0) + 1), acc), {});
+  const countBy = <T>(xs: T[], key: (x: T) => string) =>
+    xs.reduce<Record<string, number>>((acc, x) => ((acc[key(x)] = (acc[key(x)] ?? 0) + 1), acc), {});
 
   return {
     title: `Activity report of ${ACCESS_BODY.name}`,
@@ -98,7 +132,9 @@ export async function activityReport(store: RecordStore, graph: GraphStore, peri
       decided: decided.length,
       granted: decided.filter((a) => a.data.decision!.outcome === "GRANTED").length,
       refused: decided.filter((a) => a.data.decision!.outcome === "REFUSED").length,
-      withdrawn: apps.filter((a) => a.data.decision?.outcome === "WITHDRAWN" && inPeriod(a.data.decision.date, from, to)).length,
+      withdrawn: apps.filter(
+        (a) => a.data.decision?.outcome === "WITHDRAWN" && inPeriod(a.data.decision.date, from, to),
+      ).length,
       pendingAtEndOfPeriod: pendingAtEnd.length,
       overdueNow: overdueNow.map((a) => a.id),
     },
@@ -108,7 +144,9 @@ export async function activityReport(store: RecordStore, graph: GraphStore, peri
       averageDays: elapsed.length ? round1(elapsed.reduce((a, b) => a + b, 0) / elapsed.length) : null,
       medianDays: median,
       maxDays: elapsed.length ? elapsed[elapsed.length - 1] : null,
-      averageAllowedDays: decisionTimes.length ? round1(decisionTimes.reduce((a, d) => a + d.allowedDays, 0) / decisionTimes.length) : null,
+      averageAllowedDays: decisionTimes.length
+        ? round1(decisionTimes.reduce((a, d) => a + d.allowedDays, 0) / decisionTimes.length)
+        : null,
       withinStatutoryPeriod: decisionTimes.filter((d) => d.metDeadline).length,
       beyondStatutoryPeriod: decisionTimes.filter((d) => !d.metDeadline).length,
       extended: decisionTimes.filter((d) => d.extensionMonths > 0).length,
@@ -117,40 +155,86 @@ export async function activityReport(store: RecordStore, graph: GraphStore, peri
     permits: {
       issued: issued.length,
       revoked: permits.filter((p) => inPeriod(p.data.revocation?.date, from, to)).length,
-      expired: permits.filter((p) => p.state === "EXPIRED" && p.data.validUntil >= from && p.data.validUntil < to).length,
-      activeAtEndOfPeriod: permits.filter((p) => p.data.issuedDate <= to && p.data.validUntil >= to && (!p.data.revocation || p.data.revocation.date > to)).length,
-      byPurpose: PURPOSES.map((p) => ({ purpose: p.code, label: `${p.label} (${p.point})`, count: issued.filter((x) => x.data.purpose === p.code).length })),
+      expired: permits.filter(
+        (p) => p.state === "EXPIRED" && p.data.validUntil >= from && p.data.validUntil < to,
+      ).length,
+      activeAtEndOfPeriod: permits.filter(
+        (p) =>
+          p.data.issuedDate <= to &&
+          p.data.validUntil >= to &&
+          (!p.data.revocation || p.data.revocation.date > to),
+      ).length,
+      byPurpose: PURPOSES.map((p) => ({
+        purpose: p.code,
+        label: `${p.label} (${p.point})`,
+        count: issued.filter((x) => x.data.purpose === p.code).length,
+      })),
     },
     refusals: decided
       .filter((a) => a.data.decision!.outcome === "REFUSED")
-      .map((a) => ({ applicationId: a.id, organisation: a.organisation, purpose: purposeLabel(a.data.purpose), date: a.data.decision!.date, reasons: a.data.decision!.reasons ?? "" })),
+      .map((a) => ({
+        applicationId: a.id,
+        organisation: a.organisation,
+        purpose: purposeLabel(a.data.purpose),
+        date: a.data.decision!.date,
+        reasons: a.data.decision!.reasons ?? "",
+      })),
     dataRequests: {
       received: requests.filter((r) => inPeriod(r.data.receivedDate, from, to)).length,
-      approved: requests.filter((r) => r.data.decision?.outcome === "APPROVED" && inPeriod(r.data.decision.date, from, to)).length,
-      refused: requests.filter((r) => r.data.decision?.outcome === "REFUSED" && inPeriod(r.data.decision.date, from, to)).length,
+      approved: requests.filter(
+        (r) => r.data.decision?.outcome === "APPROVED" && inPeriod(r.data.decision.date, from, to),
+      ).length,
+      refused: requests.filter(
+        (r) => r.data.decision?.outcome === "REFUSED" && inPeriod(r.data.decision.date, from, to),
+      ).length,
       answered: requests.filter((r) => inPeriod(r.data.answer?.date, from, to)).length,
-      answeredWithinPeriod: requests.filter((r) => r.data.answer && inPeriod(r.data.answer.date, from, to) && r.data.answer.date <= r.data.dueDate).length,
+      answeredWithinPeriod: requests.filter(
+        (r) =>
+          r.data.answer && inPeriod(r.data.answer.date, from, to) && r.data.answer.date <= r.data.dueDate,
+      ).length,
       statutoryPeriod: `${PERIODS.dataRequestAnswer.amount} months (${PERIODS.dataRequestAnswer.article}; ${PERIODS.dataRequestAnswer.verification})`,
     },
     informationRequests: {
       opened: irs.filter((i) => inPeriod(i.data.openedDate, from, to)).length,
       answered: answeredIrs.length,
-      averageDaysToAnswer: answeredIrs.length ? round1(answeredIrs.reduce((s, i) => s + daysBetween(i.data.openedDate, i.data.answer!.date), 0) / answeredIrs.length) : null,
+      averageDaysToAnswer: answeredIrs.length
+        ? round1(
+            answeredIrs.reduce((s, i) => s + daysBetween(i.data.openedDate, i.data.answer!.date), 0) /
+              answeredIrs.length,
+          )
+        : null,
       openNow: irs.filter((i) => i.state === "OPEN").length,
     },
     findings: {
       opened: findings.filter((f) => inPeriod(f.data.openedDate, from, to)).length,
       closed: findings.filter((f) => inPeriod(f.data.closure?.date, from, to)).length,
-      openAtEndOfPeriod: findings.filter((f) => f.data.openedDate <= to && (!f.data.closure || f.data.closure.date > to)).length,
-      bySeverity: countBy(findings.filter((f) => inPeriod(f.data.openedDate, from, to)), (f) => f.data.severity),
-      byOutcome: countBy(findings.filter((f) => f.data.closure && inPeriod(f.data.closure.date, from, to)), (f) => f.data.closure!.outcome),
+      openAtEndOfPeriod: findings.filter(
+        (f) => f.data.openedDate <= to && (!f.data.closure || f.data.closure.date > to),
+      ).length,
+      bySeverity: countBy(
+        findings.filter((f) => inPeriod(f.data.openedDate, from, to)),
+        (f) => f.data.severity,
+      ),
+      byOutcome: countBy(
+        findings.filter((f) => f.data.closure && inPeriod(f.data.closure.date, from, to)),
+        (f) => f.data.closure!.outcome,
+      ),
     },
     results: {
       declared: results.filter((r) => inPeriod(r.data.declaredAt.slice(0, 10), from, to)).length,
-      released: results.filter((r) => r.data.check?.outcome === "RELEASED" && inPeriod(r.data.check.at.slice(0, 10), from, to)).length,
-      rejected: results.filter((r) => r.data.check?.outcome === "REJECTED" && inPeriod(r.data.check.at.slice(0, 10), from, to)).length,
+      released: results.filter(
+        (r) => r.data.check?.outcome === "RELEASED" && inPeriod(r.data.check.at.slice(0, 10), from, to),
+      ).length,
+      rejected: results.filter(
+        (r) => r.data.check?.outcome === "REJECTED" && inPeriod(r.data.check.at.slice(0, 10), from, to),
+      ).length,
       published: results.filter((r) => inPeriod(r.data.publication?.date, from, to)).length,
-      publicationOverdue: results.filter((r) => r.state !== "PUBLISHED" && r.data.publicationDueDate < endOfPeriod && r.data.publicationDueDate <= to).length,
+      publicationOverdue: results.filter(
+        (r) =>
+          r.state !== "PUBLISHED" &&
+          r.data.publicationDueDate < endOfPeriod &&
+          r.data.publicationDueDate <= to,
+      ).length,
       statutoryPeriod: `${PERIODS.resultPublication.amount} months (${PERIODS.resultPublication.article})`,
     },
     marketplace: {
@@ -174,9 +258,15 @@ const csvCell = (v: unknown) => {
 export function reportCsv(r: ActivityReport): string {
   const rows: unknown[][] = [["section", "metric", "value"]];
   const add = (section: string, obj: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(obj)) if (typeof v !== "object" || v === null) rows.push([section, k, v]);
+    for (const [k, v] of Object.entries(obj))
+      if (typeof v !== "object" || v === null) rows.push([section, k, v]);
   };
-  rows.push(["report", "accessBody", r.accessBody.name], ["report", "from", r.period.from], ["report", "to", r.period.to], ["report", "generatedAt", r.generatedAt]);
+  rows.push(
+    ["report", "accessBody", r.accessBody.name],
+    ["report", "from", r.period.from],
+    ["report", "to", r.period.to],
+    ["report", "generatedAt", r.generatedAt],
+  );
   add("applications", r.applications);
   rows.push(["applications", "overdueNow", r.applications.overdueNow.join(" ")]);
   add("decisionTimes", r.decisionTimes);
@@ -189,21 +279,56 @@ export function reportCsv(r: ActivityReport): string {
   for (const [k, v] of Object.entries(r.findings.byOutcome)) rows.push(["findingsByOutcome", k, v]);
   add("results", r.results);
   rows.push([]);
-  rows.push(["decisionTime", "applicationId", "organisation", "purpose", "outcome", "startDate", "decisionDate", "elapsedDays", "pausedDays", "extensionMonths", "deadlineDate", "allowedDays", "metDeadline"]);
+  rows.push([
+    "decisionTime",
+    "applicationId",
+    "organisation",
+    "purpose",
+    "outcome",
+    "startDate",
+    "decisionDate",
+    "elapsedDays",
+    "pausedDays",
+    "extensionMonths",
+    "deadlineDate",
+    "allowedDays",
+    "metDeadline",
+  ]);
   for (const d of r.decisionTimes.items) {
-    rows.push(["decisionTime", d.applicationId, d.organisation, d.purpose, d.outcome, d.startDate, d.decisionDate, d.elapsedDays, d.pausedDays, d.extensionMonths, d.deadlineDate, d.allowedDays, d.metDeadline]);
+    rows.push([
+      "decisionTime",
+      d.applicationId,
+      d.organisation,
+      d.purpose,
+      d.outcome,
+      d.startDate,
+      d.decisionDate,
+      d.elapsedDays,
+      d.pausedDays,
+      d.extensionMonths,
+      d.deadlineDate,
+      d.allowedDays,
+      d.metDeadline,
+    ]);
   }
   rows.push([]);
   rows.push(["refusal", "applicationId", "organisation", "purpose", "date", "reasons"]);
-  for (const x of r.refusals) rows.push(["refusal", x.applicationId, x.organisation, x.purpose, x.date, x.reasons]);
+  for (const x of r.refusals)
+    rows.push(["refusal", x.applicationId, x.organisation, x.purpose, x.date, x.reasons]);
   return rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
 const esc = (v: unknown) =>
-  String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  String(v ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 
 /** A horizontal bar chart as inline SVG (also used by the report view). */
-export function barsSvg(rows: { label: string; value: number }[], opts: { width?: number; unit?: string; colour?: string } = {}): string {
+export function barsSvg(
+  rows: { label: string; value: number }[],
+  opts: { width?: number; unit?: string; colour?: string } = {},
+): string {
   const width = opts.width ?? 560;
   const labelWidth = 260;
   const barMax = width - labelWidth - 60;
@@ -222,7 +347,13 @@ export function barsSvg(rows: { label: string; value: number }[], opts: { width?
 export function reportHtml(r: ActivityReport): string {
   const table = (head: string[], rows: unknown[][]) =>
     `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
-  const kv = (obj: Record<string, unknown>) => table(["metric", "value"], Object.entries(obj).filter(([, v]) => typeof v !== "object" || v === null).map(([k, v]) => [k, v]));
+  const kv = (obj: Record<string, unknown>) =>
+    table(
+      ["metric", "value"],
+      Object.entries(obj)
+        .filter(([, v]) => typeof v !== "object" || v === null)
+        .map(([k, v]) => [k, v]),
+    );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(r.title)} ${esc(r.period.from)} – ${esc(r.period.to)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1b2433}table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border-bottom:1px solid #dde3ee;padding:.3rem .6rem;text-align:left;font-size:.9rem}th{color:#5d6b82}.late{color:#b42318;font-weight:600}</style>
@@ -232,14 +363,50 @@ export function reportHtml(r: ActivityReport): string {
 <h2>Applications</h2>${kv(r.applications)}
 <h2>Decision times against the statutory period</h2>
 <p>${esc(r.decisionTimes.statutoryPeriod)}</p>${kv(r.decisionTimes)}
-${barsSvg(r.decisionTimes.items.map((d) => ({ label: `${d.applicationId} (${d.allowedDays} allowed)`, value: d.elapsedDays })), { unit: " d" })}
+${barsSvg(
+  r.decisionTimes.items.map((d) => ({
+    label: `${d.applicationId} (${d.allowedDays} allowed)`,
+    value: d.elapsedDays,
+  })),
+  { unit: " d" },
+)}
 ${table(
-  ["application", "organisation", "outcome", "start", "decision", "days", "paused", "extension (months)", "deadline", "allowed days", "met"],
-  r.decisionTimes.items.map((d) => [d.applicationId, d.organisation, d.outcome, d.startDate, d.decisionDate, d.elapsedDays, d.pausedDays, d.extensionMonths, d.deadlineDate, d.allowedDays, d.metDeadline ? "yes" : "NO"]),
+  [
+    "application",
+    "organisation",
+    "outcome",
+    "start",
+    "decision",
+    "days",
+    "paused",
+    "extension (months)",
+    "deadline",
+    "allowed days",
+    "met",
+  ],
+  r.decisionTimes.items.map((d) => [
+    d.applicationId,
+    d.organisation,
+    d.outcome,
+    d.startDate,
+    d.decisionDate,
+    d.elapsedDays,
+    d.pausedDays,
+    d.extensionMonths,
+    d.deadlineDate,
+    d.allowedDays,
+    d.metDeadline ? "yes" : "NO",
+  ]),
 )}
 <h2>Permits</h2>${kv(r.permits)}
-${barsSvg(r.permits.byPurpose.map((p) => ({ label: p.label, value: p.count })), { colour: "#137333" })}
-<h2>Refusals</h2>${table(["application", "organisation", "purpose", "date", "reasons"], r.refusals.map((x) => [x.applicationId, x.organisation, x.purpose, x.date, x.reasons]))}
+${barsSvg(
+  r.permits.byPurpose.map((p) => ({ label: p.label, value: p.count })),
+  { colour: "#137333" },
+)}
+<h2>Refusals</h2>${table(
+    ["application", "organisation", "purpose", "date", "reasons"],
+    r.refusals.map((x) => [x.applicationId, x.organisation, x.purpose, x.date, x.reasons]),
+  )}
 <h2>Data requests (Art. 69)</h2>${kv(r.dataRequests)}
 <h2>Information requests</h2>${kv(r.informationRequests)}
 <h2>Findings</h2>${kv(r.findings)}

@@ -3,8 +3,24 @@ import type { GraphNode } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import { addDays, addMonths, berlinDate, startOfBerlinDay } from "./calendar";
 import { extendClock, newClock, pauseClock, periodEnd, startClock, stopClock, type ClockData } from "./clock";
-import { APPLICATION, DATA_REQUEST, FINDING, INFORMATION_REQUEST, PERMIT, RESULT, transition, type Machine } from "./machines";
-import type { ApplicationData, DataRequestData, FindingData, InformationRequestData, PermitData, ResultData } from "./model";
+import {
+  APPLICATION,
+  DATA_REQUEST,
+  FINDING,
+  INFORMATION_REQUEST,
+  PERMIT,
+  RESULT,
+  transition,
+  type Machine,
+} from "./machines";
+import type {
+  ApplicationData,
+  DataRequestData,
+  FindingData,
+  InformationRequestData,
+  PermitData,
+  ResultData,
+} from "./model";
 import { PERIODS, purposeCode, type PurposeCode } from "./periods";
 import type { Actor, RecordKind, RecordStore, SeedStep, StoredRecord } from "./store";
 
@@ -60,7 +76,14 @@ class Story<T> {
     note?: string,
   ) {
     this.state = machine.initial;
-    this.steps.push({ at: when.toISOString(), actor, event: createEvent, fromState: null, toState: this.state, note });
+    this.steps.push({
+      at: when.toISOString(),
+      actor,
+      event: createEvent,
+      fromState: null,
+      toState: this.state,
+      note,
+    });
   }
   go(event: string, when: Date, actor: Actor, note?: string) {
     const from = this.state;
@@ -70,13 +93,29 @@ class Story<T> {
   }
   /** an event that leaves the state as it is (clock events) */
   note(event: string, when: Date, actor: Actor, note?: string) {
-    this.steps.push({ at: when.toISOString(), actor, event, fromState: this.state, toState: this.state, note });
+    this.steps.push({
+      at: when.toISOString(),
+      actor,
+      event,
+      fromState: this.state,
+      toState: this.state,
+      note,
+    });
     return this;
   }
   record(organisation: string, parentId: string | null, data: T): StoredRecord<T> {
     const created = this.steps[0].at;
     const updated = this.steps[this.steps.length - 1].at;
-    return { id: this.id, kind: this.kind, state: this.state, organisation, parentId, createdAt: created, updatedAt: updated, data };
+    return {
+      id: this.id,
+      kind: this.kind,
+      state: this.state,
+      organisation,
+      parentId,
+      createdAt: created,
+      updatedAt: updated,
+      data,
+    };
   }
 }
 
@@ -89,11 +128,16 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
   const today = berlinDate(now);
 
   // ---- read the marketplace first (async), then write everything in one transaction ----
-  const approvals = (await graph.findNodes({ label: "HDABApproval", limit: 1000 })).sort((a, b) => a.id.localeCompare(b.id));
+  const approvals = (await graph.findNodes({ label: "HDABApproval", limit: 1000 })).sort((a, b) =>
+    a.id.localeCompare(b.id),
+  );
   const approvalContracts = new Map<string, GraphNode[]>();
   for (const a of approvals) {
     const rels = await graph.relationships({ id: a.id, types: ["APPROVES"], direction: "out" });
-    approvalContracts.set(a.id, rels.map((r) => r.node).filter((n) => n.label === "Contract"));
+    approvalContracts.set(
+      a.id,
+      rels.map((r) => r.node).filter((n) => n.label === "Contract"),
+    );
   }
   const datasetTitles = new Map<string, string>();
   const datasetCounts = new Map<string, number>();
@@ -118,7 +162,8 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
 
   store.tx((w) => {
     const permitsOf = new Map<string, StoredRecord<PermitData>[]>();
-    const addPermit = (p: StoredRecord<PermitData>) => permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
+    const addPermit = (p: StoredRecord<PermitData>) =>
+      permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
 
     // ---- 1. the marketplace's HDAB approvals ----
     for (const a of approvals) {
@@ -127,32 +172,69 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
       const appDate = typeof p.applicationDate === "string" ? p.applicationDate : null;
       if (!org || !appDate) continue;
       const contracts = approvalContracts.get(a.id) ?? [];
-      const datasets = known([...new Set(contracts.map((c) => `dataset-${String(c.properties.assetId ?? "").replace(/^asset-/, "")}`))]);
+      const datasets = known([
+        ...new Set(
+          contracts.map((c) => `dataset-${String(c.properties.assetId ?? "").replace(/^asset-/, "")}`),
+        ),
+      ]);
       const purpose: PurposeCode = purposeCode(String(p.purpose ?? "")) ?? "scientificResearch";
       const status = String(p.status ?? "PENDING");
       const decisionDate = typeof p.decisionDate === "string" ? p.decisionDate : null;
       const appId = nextId("DAA", appDate);
-      const story = new Story<ApplicationData>(APPLICATION, "application", appId, "submit", at(appDate), USER, `recorded in marketplace approval ${a.id}`);
+      const story = new Story<ApplicationData>(
+        APPLICATION,
+        "application",
+        appId,
+        "submit",
+        at(appDate),
+        USER,
+        `recorded in marketplace approval ${a.id}`,
+      );
       let clock: ClockData = startClock(newClock(), at(appDate));
-      story.go("markComplete", at(addDays(appDate, 1)), HDAB, `complete; the decision period runs from ${appDate}`);
+      story.go(
+        "markComplete",
+        at(addDays(appDate, 1)),
+        HDAB,
+        `complete; the decision period runs from ${appDate}`,
+      );
       let permit: StoredRecord<PermitData> | null = null;
       let decision: ApplicationData["decision"] = null;
       if ((status === "GRANTED" || status === "REVOKED") && decisionDate) {
-        const permitId = typeof p.permitNumber === "string" ? p.permitNumber : nextId("MEDREG-DP", decisionDate);
+        const permitId =
+          typeof p.permitNumber === "string" ? p.permitNumber : nextId("MEDREG-DP", decisionDate);
         clock = stopClock(clock, at(decisionDate, 14 * 60));
         story.go("grant", at(decisionDate, 14 * 60), HDAB, `data permit ${permitId}`);
-        decision = { outcome: "GRANTED", at: at(decisionDate, 14 * 60).toISOString(), date: decisionDate, reasons: null, by: "seed" };
-        const validUntil = typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
-        const ps = new Story<PermitData>(PERMIT, "permit", permitId, "issue", at(decisionDate, 14 * 60), HDAB, `recorded in marketplace approval ${a.id}`);
+        decision = {
+          outcome: "GRANTED",
+          at: at(decisionDate, 14 * 60).toISOString(),
+          date: decisionDate,
+          reasons: null,
+          by: "seed",
+        };
+        const validUntil =
+          typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
+        const ps = new Story<PermitData>(
+          PERMIT,
+          "permit",
+          permitId,
+          "issue",
+          at(decisionDate, 14 * 60),
+          HDAB,
+          `recorded in marketplace approval ${a.id}`,
+        );
         let revocation: PermitData["revocation"] = null;
         if (status === "REVOKED") {
           // the marketplace records that the permit was revoked, not when or why
           const revokedDate = [addDays(decisionDate, 60), today].sort()[0];
-          const reason = "Revocation recorded in the marketplace approval; its date is approximated at seeding and its reasons are not on record";
+          const reason =
+            "Revocation recorded in the marketplace approval; its date is approximated at seeding and its reasons are not on record";
           ps.go("revoke", at(revokedDate, 11 * 60), HDAB, reason);
           revocation = { at: at(revokedDate, 11 * 60).toISOString(), date: revokedDate, reason, by: "seed" };
         }
-        const months = Math.max(1, Math.round((Date.parse(validUntil) - Date.parse(decisionDate)) / (30.44 * 86_400_000)));
+        const months = Math.max(
+          1,
+          Math.round((Date.parse(validUntil) - Date.parse(decisionDate)) / (30.44 * 86_400_000)),
+        );
         permit = w.seed(
           ps.record(org.displayName, appId, {
             applicationId: appId,
@@ -166,7 +248,8 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
             validUntil,
             durationMonths: months,
             conditions: STANDARD_CONDITIONS,
-            secureProcessingEnvironment: typeof p.processingEnvironment === "string" ? p.processingEnvironment : SPE,
+            secureProcessingEnvironment:
+              typeof p.processingEnvironment === "string" ? p.processingEnvironment : SPE,
             pseudonymised: true,
             issuedBy: "seed",
             approvalNodeId: a.id,
@@ -219,13 +302,23 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
       datasets: string[];
       pseudonymised?: boolean;
       submitted: number;
-      build: (s: Story<ApplicationData>, id: string) => { clock: ClockData; completionDueDate?: string | null };
+      build: (
+        s: Story<ApplicationData>,
+        id: string,
+      ) => { clock: ClockData; completionDueDate?: string | null };
     }) => {
       const datasets = known(opts.datasets);
       if (!datasets.length && datasetTitles.size) return null;
       const submitted = d(opts.submitted);
       const id = nextId("DAA", submitted);
-      const s = new Story<ApplicationData>(APPLICATION, "application", id, "submit", at(submitted, 10 * 60), USER);
+      const s = new Story<ApplicationData>(
+        APPLICATION,
+        "application",
+        id,
+        "submit",
+        at(submitted, 10 * 60),
+        USER,
+      );
       const { clock, completionDueDate = null } = opts.build(s, id);
       return w.seed(
         s.record(opts.org.displayName, null, {
@@ -253,9 +346,24 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
       );
     };
 
-    const informationRequest = (appId: string, org: string, kind: "completeness" | "assessment", opened: string, dueDate: string, questions: string) => {
+    const informationRequest = (
+      appId: string,
+      org: string,
+      kind: "completeness" | "assessment",
+      opened: string,
+      dueDate: string,
+      questions: string,
+    ) => {
       const id = nextId("IR", opened);
-      const s = new Story<InformationRequestData>(INFORMATION_REQUEST, "informationRequest", id, "open", at(opened, 11 * 60), HDAB, kind === "completeness" ? "completeness" : undefined);
+      const s = new Story<InformationRequestData>(
+        INFORMATION_REQUEST,
+        "informationRequest",
+        id,
+        "open",
+        at(opened, 11 * 60),
+        HDAB,
+        kind === "completeness" ? "completeness" : undefined,
+      );
       w.seed(
         s.record(org, appId, {
           applicationId: appId,
@@ -277,7 +385,8 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     application({
       org: pharmaco,
       title: "Respiratory outcomes after COVID-19 infection",
-      summary: "Cohort study of respiratory disease outcomes in the year after a confirmed COVID-19 infection, compared with matched patients without infection.",
+      summary:
+        "Cohort study of respiratory disease outcomes in the year after a confirmed COVID-19 infection, compared with matched patients without infection.",
       purpose: "scientificResearch",
       datasets: ["dataset-alphaklinik-respiratory", "dataset-alphaklinik-covid19"],
       submitted: -2,
@@ -287,7 +396,8 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     application({
       org: irs,
       title: "Renal function trajectories in chronic kidney disease",
-      summary: "Trajectories of eGFR in patients with chronic kidney disease and diabetes, to inform screening intervals.",
+      summary:
+        "Trajectories of eGFR in patients with chronic kidney disease and diabetes, to inform screening intervals.",
       purpose: "scientificResearch",
       datasets: ["dataset-lmc-renal-metabolic"],
       submitted: -42,
@@ -300,7 +410,8 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     const waiting = application({
       org: pharmaco,
       title: "Persistence with antidepressant treatment",
-      summary: "How long patients stay on a first antidepressant and what predicts switching or stopping, using pseudonymised records.",
+      summary:
+        "How long patients stay on a first antidepressant and what predicts switching or stopping, using pseudonymised records.",
       purpose: "scientificResearch",
       datasets: ["dataset-alphaklinik-mental-health"],
       pseudonymised: true,
@@ -328,16 +439,24 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     application({
       org: irs,
       title: "Cross-border cardiovascular risk prediction",
-      summary: "Development and validation of a cardiovascular risk model on linked data of two data holders in two Member States.",
+      summary:
+        "Development and validation of a cardiovascular risk model on linked data of two data holders in two Member States.",
       purpose: "scientificResearch",
       datasets: ["dataset-lmc-cardiovascular", "dataset-alphaklinik-diabetes"],
       pseudonymised: true,
       submitted: -88,
       build: (s) => {
         s.go("markComplete", at(d(-86)), HDAB, `complete; the decision period runs from ${d(-88)}`);
-        const reason = "Linkage of data from two data holders in two Member States; the Dutch access body is consulted on the Limburg data";
+        const reason =
+          "Linkage of data from two data holders in two Member States; the Dutch access body is consulted on the Limburg data";
         s.note("clock.extend", at(d(-12), 15 * 60), HDAB, `+2 month(s): ${reason}`);
-        const clock = extendClock(startClock(newClock(), at(d(-88), 10 * 60)), at(d(-12), 15 * 60), 2, reason, "seed");
+        const clock = extendClock(
+          startClock(newClock(), at(d(-88), 10 * 60)),
+          at(d(-12), 15 * 60),
+          2,
+          reason,
+          "seed",
+        );
         return { clock };
       },
     });
@@ -345,13 +464,22 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     const incomplete = application({
       org: pharmaco,
       title: "Antibiotic prescribing quality indicators",
-      summary: "Quality indicators of antibiotic prescribing for urinary tract infections, for a stewardship programme.",
+      summary:
+        "Quality indicators of antibiotic prescribing for urinary tract infections, for a stewardship programme.",
       purpose: "publicHealth",
       datasets: ["dataset-lmc-urinary-infections"],
       submitted: -20,
       build: (s) => {
-        s.go("markIncomplete", at(d(-18)), HDAB, "data management plan; safeguards in the secure processing environment");
-        return { clock: newClock(), completionDueDate: periodEnd(d(-18), PERIODS.applicationCompletion.amount, "weeks") };
+        s.go(
+          "markIncomplete",
+          at(d(-18)),
+          HDAB,
+          "data management plan; safeguards in the secure processing environment",
+        );
+        return {
+          clock: newClock(),
+          completionDueDate: periodEnd(d(-18), PERIODS.applicationCompletion.amount, "weeks"),
+        };
       },
     });
     if (incomplete) {
@@ -366,11 +494,26 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     }
 
     // data requests (Art. 69)
-    const dataRequest = (org: typeof pharmaco, title: string, question: string, purpose: PurposeCode, datasets: string[], submitted: string, build: (s: Story<DataRequestData>) => Partial<DataRequestData>) => {
+    const dataRequest = (
+      org: typeof pharmaco,
+      title: string,
+      question: string,
+      purpose: PurposeCode,
+      datasets: string[],
+      submitted: string,
+      build: (s: Story<DataRequestData>) => Partial<DataRequestData>,
+    ) => {
       const ids = known(datasets);
       if (!ids.length && datasetTitles.size) return;
       const id = nextId("DRQ", submitted);
-      const s = new Story<DataRequestData>(DATA_REQUEST, "dataRequest", id, "submit", at(submitted, 10 * 60), USER);
+      const s = new Story<DataRequestData>(
+        DATA_REQUEST,
+        "dataRequest",
+        id,
+        "submit",
+        at(submitted, 10 * 60),
+        USER,
+      );
       const extra = build(s);
       w.seed(
         s.record(org.displayName, null, {
@@ -413,7 +556,13 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
         s.go("answer", at(d(-31)), HDAB);
         const cohort = datasetCounts.get("dataset-alphaklinik-fluoroquinolone-safety") ?? 0;
         return {
-          decision: { outcome: "APPROVED", at: at(d(-60)).toISOString(), date: d(-60), reasons: null, by: "seed" },
+          decision: {
+            outcome: "APPROVED",
+            at: at(d(-60)).toISOString(),
+            date: d(-60),
+            reasons: null,
+            by: "seed",
+          },
           answer: {
             summary: "Anonymised count of the cohort; cells below 10 are suppressed.",
             table: cohort >= 10 ? [{ label: "Patients in the cohort", value: cohort }] : [],
@@ -428,7 +577,16 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     // findings
     const irsPermit = (permitsOf.get(irs.displayName) ?? []).find((p) => p.state !== "REVOKED") ?? null;
     const pharmacoPermits = permitsOf.get(pharmaco.displayName) ?? [];
-    const finding = (org: string, subjectRole: "DATA_USER" | "DATA_HOLDER", title: string, description: string, severity: FindingData["severity"], relatedPermitId: string | null, opened: string, build: (s: Story<FindingData>) => Partial<FindingData>) => {
+    const finding = (
+      org: string,
+      subjectRole: "DATA_USER" | "DATA_HOLDER",
+      title: string,
+      description: string,
+      severity: FindingData["severity"],
+      relatedPermitId: string | null,
+      opened: string,
+      build: (s: Story<FindingData>) => Partial<FindingData>,
+    ) => {
       const id = nextId("FND", opened);
       const s = new Story<FindingData>(FINDING, "finding", id, "open", at(opened, 13 * 60), HDAB);
       const extra = build(s);
@@ -462,7 +620,8 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
       d(-12),
       () => ({}),
     );
-    const holderPermit = pharmacoPermits.find((p) => p.data.datasets.some((x) => x.startsWith("dataset-alphaklinik"))) ?? null;
+    const holderPermit =
+      pharmacoPermits.find((p) => p.data.datasets.some((x) => x.startsWith("dataset-alphaklinik"))) ?? null;
     finding(
       "AlphaKlinik Berlin",
       "DATA_HOLDER",
@@ -473,12 +632,26 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
       d(-30),
       (s) => {
         s.go("respond", at(d(-20), 16 * 60), HOLDER);
-        return { response: { text: "A migration of our extraction pipeline delayed the delivery. A monitored nightly extraction job now prevents a repeat.", at: at(d(-20), 16 * 60).toISOString(), date: d(-20), by: "seed" } };
+        return {
+          response: {
+            text: "A migration of our extraction pipeline delayed the delivery. A monitored nightly extraction job now prevents a repeat.",
+            at: at(d(-20), 16 * 60).toISOString(),
+            date: d(-20),
+            by: "seed",
+          },
+        };
       },
     );
 
     // results (Art. 61(4))
-    const result = (permit: StoredRecord<PermitData>, title: string, summary: string, completed: string, declared: string, build: (s: Story<ResultData>) => Partial<ResultData>) => {
+    const result = (
+      permit: StoredRecord<PermitData>,
+      title: string,
+      summary: string,
+      completed: string,
+      declared: string,
+      build: (s: Story<ResultData>) => Partial<ResultData>,
+    ) => {
       const id = nextId("RES", declared);
       const s = new Story<ResultData>(RESULT, "result", id, "declare", at(declared, 10 * 60), USER);
       const extra = build(s);
@@ -502,17 +675,45 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     };
     const [first, second] = pharmacoPermits;
     if (first) {
-      result(first, "Glycaemic control trajectories in type 2 diabetes", "Aggregated HbA1c trajectories by treatment line; tables with at least 10 patients per cell.", d(-5), d(-3), () => ({}));
+      result(
+        first,
+        "Glycaemic control trajectories in type 2 diabetes",
+        "Aggregated HbA1c trajectories by treatment line; tables with at least 10 patients per cell.",
+        d(-5),
+        d(-3),
+        () => ({}),
+      );
     }
     if (second) {
-      result(second, "Drug safety signal analysis: cohort tables", "Incidence tables of the cohort, aggregated by quarter; no cell below 10 patients.", d(-45), d(-40), (s) => {
-        s.go("release", at(d(-33)), HDAB, "Output check passed: aggregated tables only");
-        s.go("publish", at(d(-14)), USER, "https://pharmaco.example/publications/drug-safety-cohort-tables");
-        return {
-          check: { outcome: "RELEASED", note: "Output check passed: aggregated tables only", at: at(d(-33)).toISOString(), by: "seed" },
-          publication: { url: "https://pharmaco.example/publications/drug-safety-cohort-tables", at: at(d(-14)).toISOString(), date: d(-14) },
-        };
-      });
+      result(
+        second,
+        "Drug safety signal analysis: cohort tables",
+        "Incidence tables of the cohort, aggregated by quarter; no cell below 10 patients.",
+        d(-45),
+        d(-40),
+        (s) => {
+          s.go("release", at(d(-33)), HDAB, "Output check passed: aggregated tables only");
+          s.go(
+            "publish",
+            at(d(-14)),
+            USER,
+            "https://pharmaco.example/publications/drug-safety-cohort-tables",
+          );
+          return {
+            check: {
+              outcome: "RELEASED",
+              note: "Output check passed: aggregated tables only",
+              at: at(d(-33)).toISOString(),
+              by: "seed",
+            },
+            publication: {
+              url: "https://pharmaco.example/publications/drug-safety-cohort-tables",
+              at: at(d(-14)).toISOString(),
+              date: d(-14),
+            },
+          };
+        },
+      );
     }
     store.setMeta("seeded", now.toISOString());
   });

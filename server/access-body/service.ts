@@ -6,7 +6,18 @@ import type { GraphStore } from "../graph/store";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import type { Db } from "../storage/database";
 import { addDays, addMonths, berlinDate, daysBetween } from "./calendar";
-import { clockView, extendClock, newClock, openPause, pauseClock, periodEnd, resumeClock, startClock, stopClock, type ClockData } from "./clock";
+import {
+  clockView,
+  extendClock,
+  newClock,
+  openPause,
+  pauseClock,
+  periodEnd,
+  resumeClock,
+  startClock,
+  stopClock,
+  type ClockData,
+} from "./clock";
 import {
   APPLICATION,
   CLOCK,
@@ -88,7 +99,10 @@ export function isOverseer(user: SessionUser): boolean {
 
 export function actorOf(user: SessionUser): Actor {
   const order = ["HDAB_AUTHORITY", "DATA_USER", "DATA_HOLDER", "CONNECTOR_ADMIN"] as const;
-  return { username: user.username, role: order.find((r) => user.roles.includes(r)) ?? user.roles[0] ?? "unknown" };
+  return {
+    username: user.username,
+    role: order.find((r) => user.roles.includes(r)) ?? user.roles[0] ?? "unknown",
+  };
 }
 
 export const SYSTEM: Actor = { username: "system", role: "system" };
@@ -111,7 +125,8 @@ function assertOwn(user: SessionUser, rec: { organisation: string; id: string })
 
 function pickRequired(body: Record<string, unknown>, ...keys: string[]) {
   const missing = keys.filter((k) => body[k] === undefined || body[k] === null || body[k] === "");
-  if (missing.length) throw badRequest(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required`);
+  if (missing.length)
+    throw badRequest(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required`);
 }
 
 export function createAccessBodyService(deps: AccessBodyDeps) {
@@ -150,7 +165,9 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
       async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
         await ensureReady();
         const at = now();
-        return visible(user, store.list<T>(kind, filter.state ? { state: filter.state } : {})).map((r) => view(r, at));
+        return visible(user, store.list<T>(kind, filter.state ? { state: filter.state } : {})).map((r) =>
+          view(r, at),
+        );
       },
       async get(id: string, user: SessionUser) {
         await ensureReady();
@@ -165,7 +182,8 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const titles: string[] = [];
     for (const id of ids) {
       const n = await graph.getNode(id);
-      if (!n || n.label !== "HealthDataset") throw badRequest(`Unknown dataset: ${id} (use an id of GET /api/catalog)`);
+      if (!n || n.label !== "HealthDataset")
+        throw badRequest(`Unknown dataset: ${id} (use an id of GET /api/catalog)`);
       titles.push(typeof n.properties.title === "string" ? n.properties.title : id);
     }
     return titles;
@@ -180,13 +198,16 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
         const current = w.get<PermitData>(p.id);
         if (!current || current.state !== "ACTIVE") return;
         const state = transition(PERMIT, "ACTIVE", "expire");
-        w.update({ ...current, state, data: { ...current.data, expiredAt: at.toISOString() } }, {
-          event: "expire",
-          fromState: "ACTIVE",
-          actor: SYSTEM,
-          note: `valid until ${current.data.validUntil}`,
-          at,
-        });
+        w.update(
+          { ...current, state, data: { ...current.data, expiredAt: at.toISOString() } },
+          {
+            event: "expire",
+            fromState: "ACTIVE",
+            actor: SYSTEM,
+            note: `valid until ${current.data.validUntil}`,
+            at,
+          },
+        );
       });
     }
   }
@@ -194,10 +215,12 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   async function ensureReady() {
     if (deps.seed !== false) {
       if (!ready) {
-        ready = import("./seed").then((m) => m.seedIfEmpty({ store, graph, now })).catch((e) => {
-          ready = undefined;
-          throw e;
-        });
+        ready = import("./seed")
+          .then((m) => m.seedIfEmpty({ store, graph, now }))
+          .catch((e) => {
+            ready = undefined;
+            throw e;
+          });
       }
       await ready;
     }
@@ -205,7 +228,10 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   }
 
   function openInformationRequest(applicationId: string): Rec<InformationRequestData> | undefined {
-    return store.list<InformationRequestData>("informationRequest", { parentId: applicationId, state: "OPEN" })[0];
+    return store.list<InformationRequestData>("informationRequest", {
+      parentId: applicationId,
+      state: "OPEN",
+    })[0];
   }
 
   function applicationView(rec: Rec<ApplicationData>, at: Date): ApplicationView {
@@ -229,20 +255,44 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     return {
       ...applicationView(rec, at),
       history: store.history(rec.id),
-      informationRequests: irs.map((ir) => ({ ...ir.data, id: ir.id, state: ir.state, history: store.history(ir.id) })),
-      permit: permit ? { ...permit.data, id: permit.id, state: permit.state, history: store.history(permit.id) } : null,
+      informationRequests: irs.map((ir) => ({
+        ...ir.data,
+        id: ir.id,
+        state: ir.state,
+        history: store.history(ir.id),
+      })),
+      permit: permit
+        ? { ...permit.data, id: permit.id, state: permit.state, history: store.history(permit.id) }
+        : null,
     };
   }
 
-  const flat = <T>(r: Rec<T>) => ({ ...r.data, id: r.id, state: r.state, organisation: r.organisation, createdAt: r.createdAt, updatedAt: r.updatedAt });
+  const flat = <T>(r: Rec<T>) => ({
+    ...r.data,
+    id: r.id,
+    state: r.state,
+    organisation: r.organisation,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  });
 
   function permitView(r: Rec<PermitData>) {
-    return { ...flat(r), purposeLabel: purposeLabel(r.data.purpose), allowedEvents: allowedEvents(PERMIT, r.state as never) };
+    return {
+      ...flat(r),
+      purposeLabel: purposeLabel(r.data.purpose),
+      allowedEvents: allowedEvents(PERMIT, r.state as never),
+    };
   }
   function dataRequestView(r: Rec<DataRequestData>, at: Date) {
     const open = r.state === "SUBMITTED" || r.state === "APPROVED";
     const daysLeft = open ? daysBetween(berlinDate(at), r.data.dueDate) : null;
-    return { ...flat(r), purposeLabel: purposeLabel(r.data.purpose), daysLeft, overdue: daysLeft !== null && daysLeft < 0, allowedEvents: allowedEvents(DATA_REQUEST, r.state as never) };
+    return {
+      ...flat(r),
+      purposeLabel: purposeLabel(r.data.purpose),
+      daysLeft,
+      overdue: daysLeft !== null && daysLeft < 0,
+      allowedEvents: allowedEvents(DATA_REQUEST, r.state as never),
+    };
   }
   function informationRequestView(r: Rec<InformationRequestData>, at: Date) {
     const app = store.get<ApplicationData>(r.data.applicationId);
@@ -257,17 +307,29 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   }
   function findingView(r: Rec<FindingData>, at: Date) {
     const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.responseDueDate) : null;
-    return { ...flat(r), daysLeft, overdue: daysLeft !== null && daysLeft < 0, allowedEvents: allowedEvents(FINDING, r.state as never) };
+    return {
+      ...flat(r),
+      daysLeft,
+      overdue: daysLeft !== null && daysLeft < 0,
+      allowedEvents: allowedEvents(FINDING, r.state as never),
+    };
   }
   function resultView(r: Rec<ResultData>, at: Date) {
     const daysLeft = r.state === "PUBLISHED" ? null : daysBetween(berlinDate(at), r.data.publicationDueDate);
-    return { ...flat(r), daysLeft, overdue: daysLeft !== null && daysLeft < 0, allowedEvents: allowedEvents(RESULT, r.state as never) };
+    return {
+      ...flat(r),
+      daysLeft,
+      overdue: daysLeft !== null && daysLeft < 0,
+      allowedEvents: allowedEvents(RESULT, r.state as never),
+    };
   }
   const permits = reader("permit", (r: Rec<PermitData>) => permitView(r));
   const dataRequests = reader("dataRequest", (r: Rec<DataRequestData>, at) => dataRequestView(r, at));
   const findings = reader("finding", (r: Rec<FindingData>, at) => findingView(r, at));
   const results = reader("result", (r: Rec<ResultData>, at) => resultView(r, at));
-  const informationRequests = reader("informationRequest", (r: Rec<InformationRequestData>, at) => informationRequestView(r, at));
+  const informationRequests = reader("informationRequest", (r: Rec<InformationRequestData>, at) =>
+    informationRequestView(r, at),
+  );
 
   /** a transition of one record inside an open transaction */
   function move<T>(
@@ -291,7 +353,10 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   async function listApplications(user: SessionUser, filter: { state?: string } = {}) {
     await ensureReady();
     const at = now();
-    return visible(user, store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {})).map((r) => applicationView(r, at));
+    return visible(
+      user,
+      store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {}),
+    ).map((r) => applicationView(r, at));
   }
 
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {
@@ -301,7 +366,10 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     return applicationDetail(rec, now());
   }
 
-  async function submitApplication(body: Record<string, unknown>, user: SessionUser): Promise<ApplicationDetail> {
+  async function submitApplication(
+    body: Record<string, unknown>,
+    user: SessionUser,
+  ): Promise<ApplicationDetail> {
     await ensureReady();
     assertRole(user, "DATA_USER", "submit a data access application");
     pickRequired(body, "title", "purpose", "datasets", "summary");
@@ -331,14 +399,26 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
         seeded: null,
       };
       return w.create<ApplicationData>(
-        { id, kind: "application", state: APPLICATION.initial, organisation: user.organisation, parentId: null, createdAt: at.toISOString(), updatedAt: at.toISOString(), data },
+        {
+          id,
+          kind: "application",
+          state: APPLICATION.initial,
+          organisation: user.organisation,
+          parentId: null,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data,
+        },
         { event: "submit", actor: actorOf(user), at },
       );
     });
     return applicationDetail(rec, at);
   }
 
-  async function withdrawApplication(body: Record<string, unknown>, user: SessionUser): Promise<ApplicationDetail> {
+  async function withdrawApplication(
+    body: Record<string, unknown>,
+    user: SessionUser,
+  ): Promise<ApplicationDetail> {
     await ensureReady();
     pickRequired(body, "applicationId", "reason");
     const input = parseOr400(withdrawSchema, body);
@@ -349,14 +429,42 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const done = store.tx((w) => {
       // an open information request is withdrawn with the application
       const ir = openInformationRequest(rec.id);
-      if (ir) move(w, INFORMATION_REQUEST, ir, "withdraw", { ...ir.data, withdrawal: { reason: "application withdrawn", at: at.toISOString(), by: user.username } }, actorOf(user), at);
+      if (ir)
+        move(
+          w,
+          INFORMATION_REQUEST,
+          ir,
+          "withdraw",
+          {
+            ...ir.data,
+            withdrawal: { reason: "application withdrawn", at: at.toISOString(), by: user.username },
+          },
+          actorOf(user),
+          at,
+        );
       const current = w.get<ApplicationData>(rec.id)!;
-      const clock: ClockData = current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
-      return move(w, APPLICATION, current, "withdraw", {
-        ...current.data,
-        clock,
-        decision: { outcome: "WITHDRAWN", at: at.toISOString(), date: berlinDate(at), reasons: input.reason, by: user.username },
-      }, actorOf(user), at, input.reason);
+      const clock: ClockData =
+        current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
+      return move(
+        w,
+        APPLICATION,
+        current,
+        "withdraw",
+        {
+          ...current.data,
+          clock,
+          decision: {
+            outcome: "WITHDRAWN",
+            at: at.toISOString(),
+            date: berlinDate(at),
+            reasons: input.reason,
+            by: user.username,
+          },
+        },
+        actorOf(user),
+        at,
+        input.reason,
+      );
     });
     return applicationDetail(done, at);
   }
@@ -374,16 +482,35 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
         transition(APPLICATION, current.state, "markComplete");
         // the period runs from the receipt of the complete application (Art. 68(4))
         const clock = startClock(current.data.clock, new Date(current.data.receivedAt));
-        return move(w, APPLICATION, current, "markComplete", { ...current.data, clock, completionDueDate: null }, actorOf(user), at, input.note ?? `complete; the decision period runs from ${clock.startDate}`);
+        return move(
+          w,
+          APPLICATION,
+          current,
+          "markComplete",
+          { ...current.data, clock, completionDueDate: null },
+          actorOf(user),
+          at,
+          input.note ?? `complete; the decision period runs from ${clock.startDate}`,
+        );
       });
       return { application: applicationDetail(done, at), informationRequest: null };
     }
-    if (!input.missing?.length) throw badRequest("missing is required when complete is false: list what the applicant has to add");
+    if (!input.missing?.length)
+      throw badRequest("missing is required when complete is false: list what the applicant has to add");
     const result = store.tx((w) => {
       const current = w.get<ApplicationData>(rec.id)!;
       transition(APPLICATION, current.state, "markIncomplete");
       const dueDate = periodEnd(berlinDate(at), PERIODS.applicationCompletion.amount, "weeks");
-      const app = move(w, APPLICATION, current, "markIncomplete", { ...current.data, completionDueDate: dueDate }, actorOf(user), at, input.missing!.join("; "));
+      const app = move(
+        w,
+        APPLICATION,
+        current,
+        "markIncomplete",
+        { ...current.data, completionDueDate: dueDate },
+        actorOf(user),
+        at,
+        input.missing!.join("; "),
+      );
       const ir = w.create<InformationRequestData>(
         {
           id: nextId("IR", at),
@@ -409,7 +536,10 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
       );
       return { app, ir };
     });
-    return { application: applicationDetail(result.app, at), informationRequest: informationRequestView(result.ir, at) };
+    return {
+      application: applicationDetail(result.app, at),
+      informationRequest: informationRequestView(result.ir, at),
+    };
   }
 
   async function clockEvent(body: Record<string, unknown>, user: SessionUser): Promise<ApplicationDetail> {
@@ -429,24 +559,43 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
         next = extendClock(clock, at, input.months, input.reason, user.username);
         note = `+${input.months} month(s): ${input.reason}`;
       } else if (input.event === "pause") {
-        if (current.state !== "UNDER_ASSESSMENT") throw illegalTransition(CLOCK, clock.state, "pause", `The clock can only be paused while the application is under assessment (it is ${current.state})`, ["pause"]);
+        if (current.state !== "UNDER_ASSESSMENT")
+          throw illegalTransition(
+            CLOCK,
+            clock.state,
+            "pause",
+            `The clock can only be paused while the application is under assessment (it is ${current.state})`,
+            ["pause"],
+          );
         next = pauseClock(clock, at, input.reason);
       } else {
         const pause = openPause(clock);
         if (pause?.informationRequestId) {
-          throw illegalTransition(CLOCK, clock.state, "resume", `The clock stands still until information request ${pause.informationRequestId} is answered or withdrawn`, ["resume"]);
+          throw illegalTransition(
+            CLOCK,
+            clock.state,
+            "resume",
+            `The clock stands still until information request ${pause.informationRequestId} is answered or withdrawn`,
+            ["resume"],
+          );
         }
         next = resumeClock(clock, at);
       }
       // the application's state does not change; the clock event is its own history entry
-      return w.update({ ...current, data: { ...current.data, clock: next } }, { event: `clock.${input.event}`, fromState: current.state, actor: actorOf(user), at, note });
+      return w.update(
+        { ...current, data: { ...current.data, clock: next } },
+        { event: `clock.${input.event}`, fromState: current.state, actor: actorOf(user), at, note },
+      );
     });
     return applicationDetail(done, at);
   }
 
   // ---------- information requests ----------
 
-  async function listInformationRequests(user: SessionUser, filter: { state?: string; applicationId?: string } = {}) {
+  async function listInformationRequests(
+    user: SessionUser,
+    filter: { state?: string; applicationId?: string } = {},
+  ) {
     await ensureReady();
     const at = now();
     const recs = store.list<InformationRequestData>("informationRequest", {
@@ -491,10 +640,22 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
         },
         { event: "open", actor: actorOf(user), at },
       );
-      const app = move(w, APPLICATION, current, "requestInformation", { ...current.data, clock }, actorOf(user), at, `${id}; the decision clock is paused`);
+      const app = move(
+        w,
+        APPLICATION,
+        current,
+        "requestInformation",
+        { ...current.data, clock },
+        actorOf(user),
+        at,
+        `${id}; the decision clock is paused`,
+      );
       return { app, ir };
     });
-    return { informationRequest: informationRequestView(result.ir, at), application: applicationDetail(result.app, at) };
+    return {
+      informationRequest: informationRequestView(result.ir, at),
+      application: applicationDetail(result.app, at),
+    };
   }
 
   async function answerInformationRequest(body: Record<string, unknown>, user: SessionUser) {
@@ -506,22 +667,56 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     assertOwn(user, rec);
     const at = now();
     const result = store.tx((w) => {
-      const ir = move(w, INFORMATION_REQUEST, rec, "answer", {
-        ...rec.data,
-        answer: { text: input.answer, at: at.toISOString(), date: berlinDate(at), by: user.username },
-      }, actorOf(user), at);
+      const ir = move(
+        w,
+        INFORMATION_REQUEST,
+        rec,
+        "answer",
+        {
+          ...rec.data,
+          answer: { text: input.answer, at: at.toISOString(), date: berlinDate(at), by: user.username },
+        },
+        actorOf(user),
+        at,
+      );
       const app = w.get<ApplicationData>(rec.data.applicationId)!;
       let updated: Rec<ApplicationData>;
       if (rec.data.kind === "completeness") {
         // the supplement is a new receipt: the clock will run from it once the application is found complete
-        updated = move(w, APPLICATION, app, "supplement", { ...app.data, receivedAt: at.toISOString(), receivedDate: berlinDate(at), completionDueDate: null }, actorOf(user), at, `supplemented in ${ir.id}`);
+        updated = move(
+          w,
+          APPLICATION,
+          app,
+          "supplement",
+          {
+            ...app.data,
+            receivedAt: at.toISOString(),
+            receivedDate: berlinDate(at),
+            completionDueDate: null,
+          },
+          actorOf(user),
+          at,
+          `supplemented in ${ir.id}`,
+        );
       } else {
         const clock = resumeClock(app.data.clock, at);
-        updated = move(w, APPLICATION, app, "informationProvided", { ...app.data, clock }, actorOf(user), at, `${ir.id} answered; the decision clock runs again`);
+        updated = move(
+          w,
+          APPLICATION,
+          app,
+          "informationProvided",
+          { ...app.data, clock },
+          actorOf(user),
+          at,
+          `${ir.id} answered; the decision clock runs again`,
+        );
       }
       return { ir, app: updated };
     });
-    return { informationRequest: informationRequestView(result.ir, at), application: applicationDetail(result.app, at) };
+    return {
+      informationRequest: informationRequestView(result.ir, at),
+      application: applicationDetail(result.app, at),
+    };
   }
 
   async function withdrawInformationRequest(body: Record<string, unknown>, user: SessionUser) {
@@ -532,15 +727,36 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const rec = get<InformationRequestData>("informationRequest", String(body.informationRequestId));
     const at = now();
     const result = store.tx((w) => {
-      const ir = move(w, INFORMATION_REQUEST, rec, "withdraw", { ...rec.data, withdrawal: { reason: input.reason, at: at.toISOString(), by: user.username } }, actorOf(user), at, input.reason);
+      const ir = move(
+        w,
+        INFORMATION_REQUEST,
+        rec,
+        "withdraw",
+        { ...rec.data, withdrawal: { reason: input.reason, at: at.toISOString(), by: user.username } },
+        actorOf(user),
+        at,
+        input.reason,
+      );
       const app = w.get<ApplicationData>(rec.data.applicationId)!;
       let updated = app;
       if (rec.data.kind === "assessment" && app.state === "INFORMATION_REQUESTED") {
-        updated = move(w, APPLICATION, app, "informationWithdrawn", { ...app.data, clock: resumeClock(app.data.clock, at) }, actorOf(user), at, `${ir.id} withdrawn; the decision clock runs again`);
+        updated = move(
+          w,
+          APPLICATION,
+          app,
+          "informationWithdrawn",
+          { ...app.data, clock: resumeClock(app.data.clock, at) },
+          actorOf(user),
+          at,
+          `${ir.id} withdrawn; the decision clock runs again`,
+        );
       }
       return { ir, app: updated };
     });
-    return { informationRequest: informationRequestView(result.ir, at), application: applicationDetail(result.app, at) };
+    return {
+      informationRequest: informationRequestView(result.ir, at),
+      application: applicationDetail(result.app, at),
+    };
   }
 
   // ---------- decisions and permits ----------
@@ -550,7 +766,9 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     if (!did) return [];
     const assets = new Set(datasets.map((d) => `asset-${d.replace(/^dataset-/, "")}`));
     const contracts = await graph.findNodes({ label: "Contract", where: { consumerDid: did }, limit: 1000 });
-    return contracts.filter((c) => assets.has(String(c.properties.assetId)) && c.properties.status !== "terminated");
+    return contracts.filter(
+      (c) => assets.has(String(c.properties.assetId)) && c.properties.status !== "terminated",
+    );
   }
 
   async function issuePermit(body: Record<string, unknown>, user: SessionUser) {
@@ -605,13 +823,28 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
         },
         { event: "issue", actor: actorOf(user), at },
       );
-      const app = move(w, APPLICATION, current, "grant", {
-        ...current.data,
-        clock: stopClock(current.data.clock, at),
-        decision: { outcome: "GRANTED", at: at.toISOString(), date: issuedDate, reasons: null, by: user.username },
-        permitId: id,
-        approvalNodeId,
-      }, actorOf(user), at, `data permit ${id}`);
+      const app = move(
+        w,
+        APPLICATION,
+        current,
+        "grant",
+        {
+          ...current.data,
+          clock: stopClock(current.data.clock, at),
+          decision: {
+            outcome: "GRANTED",
+            at: at.toISOString(),
+            date: issuedDate,
+            reasons: null,
+            by: user.username,
+          },
+          permitId: id,
+          approvalNodeId,
+        },
+        actorOf(user),
+        at,
+        `data permit ${id}`,
+      );
       return { permit, app };
     });
     // the marketplace learns of the permit: an HDABApproval node approving the matching contracts
@@ -631,12 +864,47 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const mutations: Mutation[] = existingApproval
       ? [{ op: "updateNode", id: existingApproval.id, properties: approvalProps }]
       : [
-          { op: "createNode", node: { id: p.data.approvalNodeId!, label: "HDABApproval", layer: "l1", properties: approvalProps } },
-          ...(medreg ? [{ op: "createEdge" as const, edge: { id: `issued-by-${p.data.approvalNodeId}`, source: p.data.approvalNodeId!, target: medreg.id, type: "ISSUED_BY" } }] : []),
-          ...contracts.map((c) => ({ op: "createEdge" as const, edge: { id: `approves-${p.data.approvalNodeId}-${c.id}`, source: p.data.approvalNodeId!, target: c.id, type: "APPROVES" } })),
+          {
+            op: "createNode",
+            node: {
+              id: p.data.approvalNodeId!,
+              label: "HDABApproval",
+              layer: "l1",
+              properties: approvalProps,
+            },
+          },
+          ...(medreg
+            ? [
+                {
+                  op: "createEdge" as const,
+                  edge: {
+                    id: `issued-by-${p.data.approvalNodeId}`,
+                    source: p.data.approvalNodeId!,
+                    target: medreg.id,
+                    type: "ISSUED_BY",
+                  },
+                },
+              ]
+            : []),
+          ...contracts.map((c) => ({
+            op: "createEdge" as const,
+            edge: {
+              id: `approves-${p.data.approvalNodeId}-${c.id}`,
+              source: p.data.approvalNodeId!,
+              target: c.id,
+              type: "APPROVES",
+            },
+          })),
         ];
     for (const c of contracts) {
-      mutations.push({ op: "updateNode", id: c.id, properties: { permitStatus: "GRANTED", ...(c.properties.status === "awaitingPermit" ? { status: "active" } : {}) } });
+      mutations.push({
+        op: "updateNode",
+        id: c.id,
+        properties: {
+          permitStatus: "GRANTED",
+          ...(c.properties.status === "awaitingPermit" ? { status: "active" } : {}),
+        },
+      });
     }
     await syncGraph(mutations, { action: "access-body.permit.issue", actor: user.username, target: p.id });
     return permitView(store.get<PermitData>(p.id)!);
@@ -652,7 +920,10 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     }
   }
 
-  async function refuseApplication(body: Record<string, unknown>, user: SessionUser): Promise<ApplicationDetail> {
+  async function refuseApplication(
+    body: Record<string, unknown>,
+    user: SessionUser,
+  ): Promise<ApplicationDetail> {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "refuse an application");
     pickRequired(body, "applicationId", "reasons");
@@ -663,19 +934,49 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
       const current = w.get<ApplicationData>(rec.id)!;
       transition(APPLICATION, current.state, "refuse");
       const ir = openInformationRequest(rec.id);
-      if (ir) move(w, INFORMATION_REQUEST, ir, "withdraw", { ...ir.data, withdrawal: { reason: "application refused", at: at.toISOString(), by: user.username } }, actorOf(user), at);
-      return move(w, APPLICATION, current, "refuse", {
-        ...current.data,
-        clock: current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
-        completionDueDate: null,
-        decision: { outcome: "REFUSED", at: at.toISOString(), date: berlinDate(at), reasons: input.reasons, by: user.username },
-      }, actorOf(user), at, input.reasons);
+      if (ir)
+        move(
+          w,
+          INFORMATION_REQUEST,
+          ir,
+          "withdraw",
+          {
+            ...ir.data,
+            withdrawal: { reason: "application refused", at: at.toISOString(), by: user.username },
+          },
+          actorOf(user),
+          at,
+        );
+      return move(
+        w,
+        APPLICATION,
+        current,
+        "refuse",
+        {
+          ...current.data,
+          clock:
+            current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
+          completionDueDate: null,
+          decision: {
+            outcome: "REFUSED",
+            at: at.toISOString(),
+            date: berlinDate(at),
+            reasons: input.reasons,
+            by: user.username,
+          },
+        },
+        actorOf(user),
+        at,
+        input.reasons,
+      );
     });
     return applicationDetail(done, at);
   }
 
   async function decidePermit(body: Record<string, unknown>, user: SessionUser) {
-    return body.decision === "refuse" ? { kind: "refusal" as const, application: await refuseApplication(body, user) } : { kind: "permit" as const, permit: await issuePermit(body, user) };
+    return body.decision === "refuse"
+      ? { kind: "refusal" as const, application: await refuseApplication(body, user) }
+      : { kind: "permit" as const, permit: await issuePermit(body, user) };
   }
 
   async function revokePermit(body: Record<string, unknown>, user: SessionUser) {
@@ -686,17 +987,46 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const rec = get<PermitData>("permit", input.permitId);
     const at = now();
     const done = store.tx((w) =>
-      move(w, PERMIT, rec, "revoke", { ...rec.data, revocation: { at: at.toISOString(), date: berlinDate(at), reason: input.reason, by: user.username } }, actorOf(user), at, input.reason),
+      move(
+        w,
+        PERMIT,
+        rec,
+        "revoke",
+        {
+          ...rec.data,
+          revocation: { at: at.toISOString(), date: berlinDate(at), reason: input.reason, by: user.username },
+        },
+        actorOf(user),
+        at,
+        input.reason,
+      ),
     );
     // the agreements the permit backs stop being usable: the marketplace contracts are suspended
     const mutations: Mutation[] = [];
     if (done.data.approvalNodeId && (await graph.getNode(done.data.approvalNodeId))) {
-      mutations.push({ op: "updateNode", id: done.data.approvalNodeId, properties: { status: "REVOKED", revokedDate: done.data.revocation!.date } });
+      mutations.push({
+        op: "updateNode",
+        id: done.data.approvalNodeId,
+        properties: { status: "REVOKED", revokedDate: done.data.revocation!.date },
+      });
     }
     for (const id of done.data.contractIds) {
-      if (await graph.getNode(id)) mutations.push({ op: "updateNode", id, properties: { status: "suspended", permitStatus: "REVOKED", suspendedReason: `data permit ${done.id} revoked` } });
+      if (await graph.getNode(id))
+        mutations.push({
+          op: "updateNode",
+          id,
+          properties: {
+            status: "suspended",
+            permitStatus: "REVOKED",
+            suspendedReason: `data permit ${done.id} revoked`,
+          },
+        });
     }
-    await syncGraph(mutations, { action: "access-body.permit.revoke", actor: user.username, target: done.id });
+    await syncGraph(mutations, {
+      action: "access-body.permit.revoke",
+      actor: user.username,
+      target: done.id,
+    });
     return permitView(done);
   }
 
@@ -749,7 +1079,25 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     assertOwn(user, rec);
     const at = now();
     const done = store.tx((w) =>
-      move(w, DATA_REQUEST, rec, "withdraw", { ...rec.data, decision: { outcome: "WITHDRAWN", at: at.toISOString(), date: berlinDate(at), reasons: input.reason, by: user.username } }, actorOf(user), at, input.reason),
+      move(
+        w,
+        DATA_REQUEST,
+        rec,
+        "withdraw",
+        {
+          ...rec.data,
+          decision: {
+            outcome: "WITHDRAWN",
+            at: at.toISOString(),
+            date: berlinDate(at),
+            reasons: input.reason,
+            by: user.username,
+          },
+        },
+        actorOf(user),
+        at,
+        input.reason,
+      ),
     );
     return dataRequestView(done, at);
   }
@@ -765,18 +1113,65 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const done = store.tx((w) => {
       const current = w.get<DataRequestData>(rec.id)!;
       if (input.decision === "approve") {
-        return move(w, DATA_REQUEST, current, "approve", { ...current.data, decision: { outcome: "APPROVED", at: at.toISOString(), date, reasons: input.reasons ?? null, by: user.username } }, actorOf(user), at, input.reasons);
+        return move(
+          w,
+          DATA_REQUEST,
+          current,
+          "approve",
+          {
+            ...current.data,
+            decision: {
+              outcome: "APPROVED",
+              at: at.toISOString(),
+              date,
+              reasons: input.reasons ?? null,
+              by: user.username,
+            },
+          },
+          actorOf(user),
+          at,
+          input.reasons,
+        );
       }
       if (input.decision === "refuse") {
         if (!input.reasons) throw badRequest("reasons is required to refuse a data request");
-        return move(w, DATA_REQUEST, current, "refuse", { ...current.data, decision: { outcome: "REFUSED", at: at.toISOString(), date, reasons: input.reasons, by: user.username } }, actorOf(user), at, input.reasons);
+        return move(
+          w,
+          DATA_REQUEST,
+          current,
+          "refuse",
+          {
+            ...current.data,
+            decision: {
+              outcome: "REFUSED",
+              at: at.toISOString(),
+              date,
+              reasons: input.reasons,
+              by: user.username,
+            },
+          },
+          actorOf(user),
+          at,
+          input.reasons,
+        );
       }
-      if (!input.answer) throw badRequest("answer is required: { summary, table } with anonymised statistics only");
+      if (!input.answer)
+        throw badRequest("answer is required: { summary, table } with anonymised statistics only");
       const small = input.answer.table.filter((r) => r.value > 0 && r.value < MIN_CELL);
       if (small.length) {
-        throw badRequest(`An anonymised statistical answer may not contain counts below ${MIN_CELL}: ${small.map((r) => r.label).join(", ")}`);
+        throw badRequest(
+          `An anonymised statistical answer may not contain counts below ${MIN_CELL}: ${small.map((r) => r.label).join(", ")}`,
+        );
       }
-      return move(w, DATA_REQUEST, current, "answer", { ...current.data, answer: { ...input.answer, at: at.toISOString(), date, by: user.username } }, actorOf(user), at);
+      return move(
+        w,
+        DATA_REQUEST,
+        current,
+        "answer",
+        { ...current.data, answer: { ...input.answer, at: at.toISOString(), date, by: user.username } },
+        actorOf(user),
+        at,
+      );
     });
     return dataRequestView(done, at);
   }
@@ -827,9 +1222,23 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const input = parseOr400(respondFindingSchema, body);
     const rec = get<FindingData>("finding", input.findingId);
     if (rec.organisation !== user.organisation) throw forbidden(`${rec.id} concerns another organisation`);
-    if (!user.roles.includes(rec.data.subjectRole)) throw forbidden(`${rec.id} is addressed to the organisation's ${rec.data.subjectRole}`);
+    if (!user.roles.includes(rec.data.subjectRole))
+      throw forbidden(`${rec.id} is addressed to the organisation's ${rec.data.subjectRole}`);
     const at = now();
-    const done = store.tx((w) => move(w, FINDING, rec, "respond", { ...rec.data, response: { text: input.response, at: at.toISOString(), date: berlinDate(at), by: user.username } }, actorOf(user), at));
+    const done = store.tx((w) =>
+      move(
+        w,
+        FINDING,
+        rec,
+        "respond",
+        {
+          ...rec.data,
+          response: { text: input.response, at: at.toISOString(), date: berlinDate(at), by: user.username },
+        },
+        actorOf(user),
+        at,
+      ),
+    );
     return findingView(done, at);
   }
 
@@ -841,7 +1250,25 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     const rec = get<FindingData>("finding", input.findingId);
     const at = now();
     const done = store.tx((w) =>
-      move(w, FINDING, rec, "close", { ...rec.data, closure: { outcome: input.outcome, note: input.note, at: at.toISOString(), date: berlinDate(at), by: user.username } }, actorOf(user), at, `${input.outcome}: ${input.note}`),
+      move(
+        w,
+        FINDING,
+        rec,
+        "close",
+        {
+          ...rec.data,
+          closure: {
+            outcome: input.outcome,
+            note: input.note,
+            at: at.toISOString(),
+            date: berlinDate(at),
+            by: user.username,
+          },
+        },
+        actorOf(user),
+        at,
+        `${input.outcome}: ${input.note}`,
+      ),
     );
     return findingView(done, at);
   }
@@ -850,7 +1277,8 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
 
   async function postResult(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
-    if (body.resultId !== undefined || body.action !== undefined) return { created: false, result: await resultAction(body, user) };
+    if (body.resultId !== undefined || body.action !== undefined)
+      return { created: false, result: await resultAction(body, user) };
     return { created: true, result: await declareResult(body, user) };
   }
 
@@ -858,10 +1286,15 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     assertRole(user, "DATA_USER", "declare a result");
     pickRequired(body, "title", "summary", "processingCompletedDate");
     const input = parseOr400(declareResultSchema, body);
-    const source = input.permitId ? get<PermitData>("permit", input.permitId) : get<DataRequestData>("dataRequest", input.dataRequestId);
-    if (source.organisation !== user.organisation) throw forbidden(`${source.id} belongs to another organisation`);
-    if (source.kind === "dataRequest" && source.state !== "ANSWERED") throw badRequest(`${source.id} has not been answered yet`);
-    if (source.kind === "permit" && source.state === "REVOKED") throw badRequest(`${source.id} was revoked; results of its processing cannot be released`);
+    const source = input.permitId
+      ? get<PermitData>("permit", input.permitId)
+      : get<DataRequestData>("dataRequest", input.dataRequestId);
+    if (source.organisation !== user.organisation)
+      throw forbidden(`${source.id} belongs to another organisation`);
+    if (source.kind === "dataRequest" && source.state !== "ANSWERED")
+      throw badRequest(`${source.id} has not been answered yet`);
+    if (source.kind === "permit" && source.state === "REVOKED")
+      throw badRequest(`${source.id} was revoked; results of its processing cannot be released`);
     const at = now();
     const rec = store.tx((w) =>
       w.create<ResultData>(
@@ -879,7 +1312,11 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
             permitId: input.permitId ?? null,
             dataRequestId: input.dataRequestId ?? null,
             processingCompletedDate: input.processingCompletedDate,
-            publicationDueDate: periodEnd(input.processingCompletedDate, PERIODS.resultPublication.amount, "months"),
+            publicationDueDate: periodEnd(
+              input.processingCompletedDate,
+              PERIODS.resultPublication.amount,
+              "months",
+            ),
             declaredBy: user.username,
             declaredAt: at.toISOString(),
             check: null,
@@ -901,14 +1338,46 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     if (input.action === "release" || input.action === "reject") {
       assertRole(user, "HDAB_AUTHORITY", `${input.action} a result`);
       const outcome = input.action === "release" ? "RELEASED" : "REJECTED";
-      done = store.tx((w) => move(w, RESULT, rec, input.action, { ...rec.data, check: { outcome, note: input.note, at: at.toISOString(), by: user.username } }, actorOf(user), at, input.note));
+      done = store.tx((w) =>
+        move(
+          w,
+          RESULT,
+          rec,
+          input.action,
+          { ...rec.data, check: { outcome, note: input.note, at: at.toISOString(), by: user.username } },
+          actorOf(user),
+          at,
+          input.note,
+        ),
+      );
     } else {
       assertRole(user, "DATA_USER", `${input.action} a result`);
       assertOwn(user, rec);
       done =
         input.action === "resubmit"
-          ? store.tx((w) => move(w, RESULT, rec, "resubmit", { ...rec.data, summary: input.summary, check: null }, actorOf(user), at))
-          : store.tx((w) => move(w, RESULT, rec, "publish", { ...rec.data, publication: { url: input.url, at: at.toISOString(), date: berlinDate(at) } }, actorOf(user), at, input.url));
+          ? store.tx((w) =>
+              move(
+                w,
+                RESULT,
+                rec,
+                "resubmit",
+                { ...rec.data, summary: input.summary, check: null },
+                actorOf(user),
+                at,
+              ),
+            )
+          : store.tx((w) =>
+              move(
+                w,
+                RESULT,
+                rec,
+                "publish",
+                { ...rec.data, publication: { url: input.url, at: at.toISOString(), date: berlinDate(at) } },
+                actorOf(user),
+                at,
+                input.url,
+              ),
+            );
     }
     return resultView(done, at);
   }
@@ -924,10 +1393,38 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     for (const r of store.list<ApplicationData>("application")) {
       const v = applicationView(r, at);
       if (r.state === "RECEIVED") {
-        items.push({ kind: "application", id: r.id, title: r.data.title, organisation: r.organisation, state: r.state, action: "Check completeness", waitingOn: "access body", dueDate: null, sortDate: r.data.receivedDate, daysLeft: null, overdue: false, paused: false, clock: v.clockView });
+        items.push({
+          kind: "application",
+          id: r.id,
+          title: r.data.title,
+          organisation: r.organisation,
+          state: r.state,
+          action: "Check completeness",
+          waitingOn: "access body",
+          dueDate: null,
+          sortDate: r.data.receivedDate,
+          daysLeft: null,
+          overdue: false,
+          paused: false,
+          clock: v.clockView,
+        });
       } else if (r.state === "INCOMPLETE") {
         const d = days(r.data.completionDueDate);
-        items.push({ kind: "application", id: r.id, title: r.data.title, organisation: r.organisation, state: r.state, action: "Applicant completes the application", waitingOn: "applicant", dueDate: r.data.completionDueDate, sortDate: r.data.completionDueDate ?? today, daysLeft: d, overdue: d !== null && d < 0, paused: false, clock: v.clockView });
+        items.push({
+          kind: "application",
+          id: r.id,
+          title: r.data.title,
+          organisation: r.organisation,
+          state: r.state,
+          action: "Applicant completes the application",
+          waitingOn: "applicant",
+          dueDate: r.data.completionDueDate,
+          sortDate: r.data.completionDueDate ?? today,
+          daysLeft: d,
+          overdue: d !== null && d < 0,
+          paused: false,
+          clock: v.clockView,
+        });
       } else if (r.state === "UNDER_ASSESSMENT" || r.state === "INFORMATION_REQUESTED") {
         const c = v.clockView;
         items.push({
@@ -936,7 +1433,10 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
           title: r.data.title,
           organisation: r.organisation,
           state: r.state,
-          action: r.state === "INFORMATION_REQUESTED" ? "Applicant answers the information request (clock paused)" : "Decide: grant a permit or refuse",
+          action:
+            r.state === "INFORMATION_REQUESTED"
+              ? "Applicant answers the information request (clock paused)"
+              : "Decide: grant a permit or refuse",
           waitingOn: r.state === "INFORMATION_REQUESTED" ? "applicant" : "access body",
           dueDate: c.deadlineDate,
           sortDate: c.deadlineDate ?? today,
@@ -950,17 +1450,60 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
     for (const r of store.list<DataRequestData>("dataRequest")) {
       if (r.state !== "SUBMITTED" && r.state !== "APPROVED") continue;
       const d = days(r.data.dueDate);
-      items.push({ kind: "dataRequest", id: r.id, title: r.data.title, organisation: r.organisation, state: r.state, action: r.state === "SUBMITTED" ? "Approve or refuse the data request" : "Provide the anonymised answer", waitingOn: "access body", dueDate: r.data.dueDate, sortDate: r.data.dueDate, daysLeft: d, overdue: d !== null && d < 0, paused: false, clock: null });
+      items.push({
+        kind: "dataRequest",
+        id: r.id,
+        title: r.data.title,
+        organisation: r.organisation,
+        state: r.state,
+        action:
+          r.state === "SUBMITTED" ? "Approve or refuse the data request" : "Provide the anonymised answer",
+        waitingOn: "access body",
+        dueDate: r.data.dueDate,
+        sortDate: r.data.dueDate,
+        daysLeft: d,
+        overdue: d !== null && d < 0,
+        paused: false,
+        clock: null,
+      });
     }
     for (const r of store.list<FindingData>("finding")) {
       if (r.state === "CLOSED") continue;
       const d = r.state === "OPEN" ? days(r.data.responseDueDate) : null;
-      items.push({ kind: "finding", id: r.id, title: r.data.title, organisation: r.organisation, state: r.state, action: r.state === "OPEN" ? "Organisation responds to the finding" : "Review the response and close", waitingOn: r.state === "OPEN" ? "organisation" : "access body", dueDate: r.state === "OPEN" ? r.data.responseDueDate : null, sortDate: r.state === "OPEN" ? r.data.responseDueDate : (r.data.response?.date ?? today), daysLeft: d, overdue: d !== null && d < 0, paused: false, clock: null });
+      items.push({
+        kind: "finding",
+        id: r.id,
+        title: r.data.title,
+        organisation: r.organisation,
+        state: r.state,
+        action: r.state === "OPEN" ? "Organisation responds to the finding" : "Review the response and close",
+        waitingOn: r.state === "OPEN" ? "organisation" : "access body",
+        dueDate: r.state === "OPEN" ? r.data.responseDueDate : null,
+        sortDate: r.state === "OPEN" ? r.data.responseDueDate : (r.data.response?.date ?? today),
+        daysLeft: d,
+        overdue: d !== null && d < 0,
+        paused: false,
+        clock: null,
+      });
     }
     for (const r of store.list<ResultData>("result")) {
       if (r.state !== "DECLARED") continue;
       const d = days(r.data.publicationDueDate);
-      items.push({ kind: "result", id: r.id, title: r.data.title, organisation: r.organisation, state: r.state, action: "Check the output before release", waitingOn: "access body", dueDate: r.data.publicationDueDate, sortDate: r.data.publicationDueDate, daysLeft: d, overdue: d !== null && d < 0, paused: false, clock: null });
+      items.push({
+        kind: "result",
+        id: r.id,
+        title: r.data.title,
+        organisation: r.organisation,
+        state: r.state,
+        action: "Check the output before release",
+        waitingOn: "access body",
+        dueDate: r.data.publicationDueDate,
+        sortDate: r.data.publicationDueDate,
+        daysLeft: d,
+        overdue: d !== null && d < 0,
+        paused: false,
+        clock: null,
+      });
     }
     items.sort((a, b) => a.sortDate.localeCompare(b.sortDate) || a.id.localeCompare(b.id));
     return { generatedAt: at.toISOString(), today, items };

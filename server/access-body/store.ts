@@ -8,7 +8,8 @@ import { migrate, type Db } from "../storage/database";
  * transaction: the record, its history entry and its audit entry are committed together or not at all.
  */
 
-export type RecordKind = "application" | "dataRequest" | "permit" | "informationRequest" | "finding" | "result";
+export type RecordKind =
+  "application" | "dataRequest" | "permit" | "informationRequest" | "finding" | "result";
 
 export interface StoredRecord<T = Record<string, unknown>> {
   id: string;
@@ -157,14 +158,18 @@ export function createRecordStore(db: Db, audit: AuditLog) {
     `INSERT INTO ab_records (id, kind, state, organisation, parent_id, created_at, updated_at, data)
      VALUES (@id, @kind, @state, @organisation, @parentId, @createdAt, @updatedAt, @data)`,
   );
-  const updateStmt = db.prepare("UPDATE ab_records SET state = @state, updated_at = @updatedAt, data = @data WHERE id = @id");
+  const updateStmt = db.prepare(
+    "UPDATE ab_records SET state = @state, updated_at = @updatedAt, data = @data WHERE id = @id",
+  );
   const historyStmt = db.prepare(
     `INSERT INTO ab_history (record_id, kind, at, actor, event, from_state, to_state, note, audit_id)
      VALUES (@recordId, @kind, @at, @actor, @event, @fromState, @toState, @note, @auditId)`,
   );
   const historyOf = db.prepare("SELECT * FROM ab_history WHERE record_id = ? ORDER BY seq");
   const metaGet = db.prepare("SELECT value FROM ab_meta WHERE key = ?");
-  const metaSet = db.prepare("INSERT INTO ab_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  const metaSet = db.prepare(
+    "INSERT INTO ab_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  );
 
   function record(rec: StoredRecord, change: ChangeInput, isNew: boolean): StoredRecord {
     const at = change.at.toISOString();
@@ -202,7 +207,10 @@ export function createRecordStore(db: Db, audit: AuditLog) {
      */
     seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): StoredRecord<T> {
       insertStmt.run({ ...rec, data: JSON.stringify(rec.data) });
-      const entry = audit.append({ action: `${rec.kind}.seed`, actor: "system", target: rec.id, kind: AUDIT_KIND, outcome: "seeded" }, at);
+      const entry = audit.append(
+        { action: `${rec.kind}.seed`, actor: "system", target: rec.id, kind: AUDIT_KIND, outcome: "seeded" },
+        at,
+      );
       for (const s of steps) {
         historyStmt.run({
           recordId: rec.id,
@@ -231,7 +239,9 @@ export function createRecordStore(db: Db, audit: AuditLog) {
       const current = getStmt.get(rec.id) as RecordRow | undefined;
       if (!current) throw new Error(`record ${rec.id} does not exist`);
       if (change.fromState !== null && current.state !== change.fromState) {
-        throw new Error(`record ${rec.id} changed concurrently (${current.state}, expected ${change.fromState})`);
+        throw new Error(
+          `record ${rec.id} changed concurrently (${current.state}, expected ${change.fromState})`,
+        );
       }
       return record(rec as StoredRecord, change, false) as StoredRecord<T>;
     },
@@ -258,11 +268,17 @@ export function createRecordStore(db: Db, audit: AuditLog) {
         where.push(sql);
         args.push(value);
       }
-      const rows = db.prepare(`SELECT * FROM ab_records WHERE ${where.join(" AND ")} ORDER BY created_at, id`).all(...args) as RecordRow[];
+      const rows = db
+        .prepare(`SELECT * FROM ab_records WHERE ${where.join(" AND ")} ORDER BY created_at, id`)
+        .all(...args) as RecordRow[];
       return rows.map((r) => toRecord<T>(r));
     },
     count(kind?: RecordKind): number {
-      const row = (kind ? db.prepare("SELECT COUNT(*) AS n FROM ab_records WHERE kind = ?").get(kind) : db.prepare("SELECT COUNT(*) AS n FROM ab_records").get()) as {
+      const row = (
+        kind
+          ? db.prepare("SELECT COUNT(*) AS n FROM ab_records WHERE kind = ?").get(kind)
+          : db.prepare("SELECT COUNT(*) AS n FROM ab_records").get()
+      ) as {
         n: number;
       };
       return row.n;
@@ -275,9 +291,11 @@ export function createRecordStore(db: Db, audit: AuditLog) {
     },
     /** ids of a kind with a given prefix, for numbering */
     idsWithPrefix(prefix: string): string[] {
-      return (db.prepare("SELECT id FROM ab_records WHERE id LIKE ? ESCAPE '\\'").all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as { id: string }[]).map(
-        (r) => r.id,
-      );
+      return (
+        db
+          .prepare("SELECT id FROM ab_records WHERE id LIKE ? ESCAPE '\\'")
+          .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as { id: string }[]
+      ).map((r) => r.id);
     },
     meta(key: string): string | undefined {
       return (metaGet.get(key) as { value: string } | undefined)?.value;

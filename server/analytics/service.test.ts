@@ -103,7 +103,12 @@ describe("OMOP analytics", () => {
     expect(third.cache.hit).toBe(false);
     // a write outside the OMOP layer keeps the index (no rescan), under the new version
     await insight.graph.mutate(
-      [{ op: "createNode", node: { id: "consent-test-1", label: "Consent", layer: "l3", properties: { status: "active" } } }],
+      [
+        {
+          op: "createNode",
+          node: { id: "consent-test-1", label: "Consent", layer: "l3", properties: { status: "active" } },
+        },
+      ],
       { action: "test.write", actor: "test", target: "consent-test-1", kind: "test" },
     );
     const fourth = await insight.analytics.dashboard(ADMIN);

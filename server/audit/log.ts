@@ -67,7 +67,17 @@ interface Row {
 }
 
 export function hashEntry(e: Omit<AuditEntry, "hash">): string {
-  const canonical = JSON.stringify([e.seq, e.id, e.action, e.actor, e.target, e.outcome, e.kind, e.timestamp, e.prevHash]);
+  const canonical = JSON.stringify([
+    e.seq,
+    e.id,
+    e.action,
+    e.actor,
+    e.target,
+    e.outcome,
+    e.kind,
+    e.timestamp,
+    e.prevHash,
+  ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -201,9 +211,17 @@ export function createAuditLog(db: Db): AuditLog {
         )
         .iterate() as IterableIterator<Omit<Row, "id"> & { id: string | null; purged: 0 | 1 }>;
       for (const r of rows) {
-        const broken = (reason: string): AuditVerification => ({ ok: false, checked, firstBroken: { seq: r.seq, id: r.id ?? `purged-${r.seq}`, reason } });
+        const broken = (reason: string): AuditVerification => ({
+          ok: false,
+          checked,
+          firstBroken: { seq: r.seq, id: r.id ?? `purged-${r.seq}`, reason },
+        });
         if (expectedSeq !== null && r.seq !== expectedSeq) {
-          return broken(r.seq < expectedSeq ? `entry ${r.seq} appears twice (entry and tombstone)` : `entry ${expectedSeq} is missing`);
+          return broken(
+            r.seq < expectedSeq
+              ? `entry ${r.seq} appears twice (entry and tombstone)`
+              : `entry ${expectedSeq} is missing`,
+          );
         }
         if (r.prev_hash !== prevHash) return broken("link to the previous entry does not match");
         if (!r.purged) {
@@ -218,7 +236,9 @@ export function createAuditLog(db: Db): AuditLog {
     },
     purge(kind, before, limit = 10_000) {
       const victims = db
-        .prepare("SELECT seq, kind, timestamp, prev_hash, hash FROM audit_entries WHERE kind = ? AND timestamp < ? ORDER BY seq LIMIT ?")
+        .prepare(
+          "SELECT seq, kind, timestamp, prev_hash, hash FROM audit_entries WHERE kind = ? AND timestamp < ? ORDER BY seq LIMIT ?",
+        )
         .all(kind, before, limit) as Pick<Row, "seq" | "kind" | "timestamp" | "prev_hash" | "hash">[];
       if (victims.length === 0) return 0;
       const tomb = db.prepare(
@@ -235,19 +255,29 @@ export function createAuditLog(db: Db): AuditLog {
       return victims.length;
     },
     kinds() {
-      const live = db.prepare("SELECT kind, COUNT(*) AS n, MIN(timestamp) AS oldest FROM audit_entries GROUP BY kind").all() as {
+      const live = db
+        .prepare("SELECT kind, COUNT(*) AS n, MIN(timestamp) AS oldest FROM audit_entries GROUP BY kind")
+        .all() as {
         kind: string;
         n: number;
         oldest: string | null;
       }[];
-      const gone = db.prepare("SELECT kind, COUNT(*) AS n FROM audit_purged GROUP BY kind").all() as { kind: string; n: number }[];
+      const gone = db.prepare("SELECT kind, COUNT(*) AS n FROM audit_purged GROUP BY kind").all() as {
+        kind: string;
+        n: number;
+      }[];
       const out = new Map<string, AuditKindStats>();
       for (const l of live) out.set(l.kind, { kind: l.kind, entries: l.n, oldest: l.oldest, purged: 0 });
-      for (const g of gone) out.set(g.kind, { ...(out.get(g.kind) ?? { kind: g.kind, entries: 0, oldest: null }), purged: g.n });
+      for (const g of gone)
+        out.set(g.kind, { ...(out.get(g.kind) ?? { kind: g.kind, entries: 0, oldest: null }), purged: g.n });
       return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
     },
     countBefore(kind, before) {
-      return (db.prepare("SELECT COUNT(*) AS n FROM audit_entries WHERE kind = ? AND timestamp < ?").get(kind, before) as { n: number }).n;
+      return (
+        db
+          .prepare("SELECT COUNT(*) AS n FROM audit_entries WHERE kind = ? AND timestamp < ?")
+          .get(kind, before) as { n: number }
+      ).n;
     },
   };
 }

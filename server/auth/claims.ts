@@ -21,7 +21,9 @@ export type IdTokenClaims = z.infer<typeof idTokenClaims>;
 
 export function userFromClaims(claims: IdTokenClaims): SessionUser {
   const username = claims.preferred_username ?? claims.sub;
-  const roles = (claims.realm_access?.roles ?? []).filter((r): r is Role => (ROLES as readonly string[]).includes(r));
+  const roles = (claims.realm_access?.roles ?? []).filter((r): r is Role =>
+    (ROLES as readonly string[]).includes(r),
+  );
   const persona = findPersona(username);
   const organisation = Array.isArray(claims.organization) ? claims.organization[0] : claims.organization;
   return {

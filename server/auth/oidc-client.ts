@@ -63,7 +63,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
     const u = new URL(url);
     return { "X-Forwarded-Host": u.host, "X-Forwarded-Proto": u.protocol.replace(":", "") };
   };
-  const nonceFor = (state: string) => createHmac("sha256", opts.secret).update(`nonce:${state}`).digest("base64url");
+  const nonceFor = (state: string) =>
+    createHmac("sha256", opts.secret).update(`nonce:${state}`).digest("base64url");
 
   function discover(): Promise<Discovery> {
     if (!discovery) {
@@ -146,7 +147,10 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       } catch (e) {
         if (e instanceof Response) {
           const headers = new Headers(e.headers);
-          headers.append("Set-Cookie", `${RETURN_COOKIE}=${encodeURIComponent(returnTo)}; ${cookieAttrs(300)}`);
+          headers.append(
+            "Set-Cookie",
+            `${RETURN_COOKIE}=${encodeURIComponent(returnTo)}; ${cookieAttrs(300)}`,
+          );
           return new Response(null, { status: e.status, headers });
         }
         console.error("[auth] sign-in could not start:", e);
@@ -202,5 +206,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
 }
 
 function signinError(message: string): Response {
-  return new Response(null, { status: 302, headers: { Location: `/auth/signin?error=${encodeURIComponent(message)}` } });
+  return new Response(null, {
+    status: 302,
+    headers: { Location: `/auth/signin?error=${encodeURIComponent(message)}` },
+  });
 }

@@ -3,7 +3,13 @@ import { openDatabase } from "../storage/database";
 import { createSessionStore, SESSION_COOKIE, SESSION_IDLE_MS } from "./sessions";
 import type { SessionUser } from "./user";
 
-const user: SessionUser = { sub: "clinic", username: "clinic", name: "Dr. C", roles: ["DATA_HOLDER"], organisation: "AlphaKlinik Berlin" };
+const user: SessionUser = {
+  sub: "clinic",
+  username: "clinic",
+  name: "Dr. C",
+  roles: ["DATA_HOLDER"],
+  organisation: "AlphaKlinik Berlin",
+};
 const req = (cookie?: string) => new Request("http://x/", { headers: cookie ? { cookie } : {} });
 const cookieOf = (setCookie: string) => setCookie.split(";")[0];
 

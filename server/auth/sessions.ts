@@ -69,7 +69,13 @@ export function createSessionStore(db: Db, opts: { secret: string; secure: boole
     if (!token) return null;
     const key = hash(token);
     const row = select.get(key) as
-      | { user_json: string; id_token: string | null; created_at: number; expires_at: number; last_seen_at: number }
+      | {
+          user_json: string;
+          id_token: string | null;
+          created_at: number;
+          expires_at: number;
+          last_seen_at: number;
+        }
       | undefined;
     if (!row) return null;
     const now = Date.now();

@@ -20,10 +20,14 @@ export function hasAnyRole(user: SessionUser | null | undefined, roles: readonly
 }
 
 /** The user's organisation among the five known ones, by DID or display name. */
-export function organisationOf(user: Pick<SessionUser, "organisation" | "participantDid">): Organisation | undefined {
+export function organisationOf(
+  user: Pick<SessionUser, "organisation" | "participantDid">,
+): Organisation | undefined {
   return ORGANISATIONS.find((o) => o.did === user.participantDid || o.displayName === user.organisation);
 }
 
-export function organisationSlugOf(user: Pick<SessionUser, "organisation" | "participantDid">): string | undefined {
+export function organisationSlugOf(
+  user: Pick<SessionUser, "organisation" | "participantDid">,
+): string | undefined {
   return organisationOf(user)?.slug;
 }

@@ -6,7 +6,12 @@ import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 
 /** HealthDCAT-AP datasets (layer l2) — the spec's HealthDataset shape. */
 export const healthDatasetSchema = z.object({
-  id: z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits, '.', '_', ':' and '-'"),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits, '.', '_', ':' and '-'"),
   title: z.string().trim().min(1).max(500),
   description: z.string().max(10_000).optional(),
   publisher: z.string().max(500).optional(),
@@ -36,7 +41,6 @@ export function toDataset(n: GraphNode): HealthDataset {
   return out as HealthDataset;
 }
 
-
 export function createCatalogueService(graph: GraphStore) {
   return {
     async list(): Promise<HealthDataset[]> {
@@ -61,10 +65,13 @@ export function createCatalogueService(graph: GraphStore) {
         throw badRequest(`${i.path.join(".") || "body"}: ${i.message}`);
       }
       const ds = parsed.data;
-      if (await graph.getNode(ds.id)) throw new ApiError(409, `A dataset or node with id ${ds.id} already exists`);
+      if (await graph.getNode(ds.id))
+        throw new ApiError(409, `A dataset or node with id ${ds.id} already exists`);
       const holder = organisationSlugOf(user);
       const properties: Properties = {
-        ...(Object.fromEntries(Object.entries(ds).filter(([k, v]) => k !== "id" && v !== undefined)) as Properties),
+        ...(Object.fromEntries(
+          Object.entries(ds).filter(([k, v]) => k !== "id" && v !== undefined),
+        ) as Properties),
         publisher: ds.publisher ?? user.organisation,
         recordCount: ds.recordCount ?? 0,
         ...(holder ? { holder } : {}),
@@ -76,7 +83,17 @@ export function createCatalogueService(graph: GraphStore) {
         [
           { op: "createNode", node: { id: ds.id, label: "HealthDataset", layer: "l2", properties } },
           ...(hasCatalogue
-            ? [{ op: "createEdge" as const, edge: { id: `contains-${CATALOGUE_ID}-${ds.id}`, source: CATALOGUE_ID, target: ds.id, type: "CONTAINS" } }]
+            ? [
+                {
+                  op: "createEdge" as const,
+                  edge: {
+                    id: `contains-${CATALOGUE_ID}-${ds.id}`,
+                    source: CATALOGUE_ID,
+                    target: ds.id,
+                    type: "CONTAINS",
+                  },
+                },
+              ]
             : []),
         ],
         { action: "catalogue.create", actor: user.username, target: ds.id, kind: "catalogue" },

@@ -25,7 +25,13 @@ export interface Chain {
   application: { id: string; state: string; title: string } | null;
   approval: { id: string; status: string } | null;
   permit: { id: string; state: string; validUntil: string } | null;
-  contracts: { id: string; status: string; negotiationState: string; providerDid: string; consumerDid: string }[];
+  contracts: {
+    id: string;
+    status: string;
+    negotiationState: string;
+    providerDid: string;
+    consumerDid: string;
+  }[];
   organisation: string;
   datasets: string[];
 }
@@ -33,7 +39,11 @@ export interface Chain {
 /** a contract that can still be used: active (or finalised and neither suspended nor terminated) and not past its end date */
 const usableOn = (today: string) => (c: GraphNode) => {
   const ended = typeof c.properties.validUntil === "string" && c.properties.validUntil < today;
-  const live = c.properties.status === "active" || (c.properties.negotiationState === "FINALIZED" && c.properties.status !== "suspended" && c.properties.status !== "terminated");
+  const live =
+    c.properties.status === "active" ||
+    (c.properties.negotiationState === "FINALIZED" &&
+      c.properties.status !== "suspended" &&
+      c.properties.status !== "terminated");
   return live && !ended;
 };
 const contractView = (c: GraphNode) => ({
@@ -58,12 +68,19 @@ export async function buildChains(store: RecordStore, graph: GraphStore, now: Da
   const USABLE = usableOn(berlinDate(now));
   const apps = store.list<ApplicationData>("application");
   const permits = new Map(store.list<PermitData>("permit").map((p) => [p.id, p]));
-  const contracts = new Map((await graph.findNodes({ label: "Contract", limit: 10_000 })).map((c) => [c.id, c]));
-  const approvals = new Map((await graph.findNodes({ label: "HDABApproval", limit: 10_000 })).map((a) => [a.id, a]));
+  const contracts = new Map(
+    (await graph.findNodes({ label: "Contract", limit: 10_000 })).map((c) => [c.id, c]),
+  );
+  const approvals = new Map(
+    (await graph.findNodes({ label: "HDABApproval", limit: 10_000 })).map((a) => [a.id, a]),
+  );
   const approves = new Map<string, string[]>();
   for (const a of approvals.values()) {
     const rels = await graph.relationships({ id: a.id, types: ["APPROVES"], direction: "out" });
-    approves.set(a.id, rels.map((r) => r.node.id));
+    approves.set(
+      a.id,
+      rels.map((r) => r.node.id),
+    );
   }
   const covered = new Set<string>();
   const chains: Chain[] = [];
@@ -72,7 +89,10 @@ export async function buildChains(store: RecordStore, graph: GraphStore, now: Da
     const permit = app.data.permitId ? permits.get(app.data.permitId) : undefined;
     const approvalId = permit?.data.approvalNodeId ?? app.data.approvalNodeId;
     const approval = approvalId ? approvals.get(approvalId) : undefined;
-    const contractIds = new Set([...(permit?.data.contractIds ?? []), ...(approvalId ? (approves.get(approvalId) ?? []) : [])]);
+    const contractIds = new Set([
+      ...(permit?.data.contractIds ?? []),
+      ...(approvalId ? (approves.get(approvalId) ?? []) : []),
+    ]);
     const linked = [...contractIds].map((id) => contracts.get(id)).filter((c): c is GraphNode => !!c);
     linked.forEach((c) => covered.add(c.id));
     chains.push(chainOf(app, approval, permit, linked, USABLE, now));
@@ -117,24 +137,71 @@ function chainOf(
     datasets: app.data.datasets,
   };
   const usable = contracts.filter(USABLE);
-  const done = (status: ChainStatus, breaksAt: ChainStep | null, reason: string): Chain => ({ ...base, status, breaksAt, reason });
+  const done = (status: ChainStatus, breaksAt: ChainStep | null, reason: string): Chain => ({
+    ...base,
+    status,
+    breaksAt,
+    reason,
+  });
 
   if (app.state !== "GRANTED") {
-    if (usable.length) return done("violation", "permit", `Contract ${usable[0].id} is usable but application ${app.id} is ${app.state}`);
-    if (app.state === "REFUSED" || app.state === "WITHDRAWN") return done("ended", "approval", `Application ${app.state.toLowerCase()}`);
+    if (usable.length)
+      return done(
+        "violation",
+        "permit",
+        `Contract ${usable[0].id} is usable but application ${app.id} is ${app.state}`,
+      );
+    if (app.state === "REFUSED" || app.state === "WITHDRAWN")
+      return done("ended", "approval", `Application ${app.state.toLowerCase()}`);
     const c = clockView(app.data.clock, now);
-    return done("in-progress", "approval", c.deadlineDate ? `Awaiting the decision (state ${app.state}, due ${c.deadlineDate}${c.overdue ? ", overdue" : ""})` : `Awaiting the decision (state ${app.state})`);
+    return done(
+      "in-progress",
+      "approval",
+      c.deadlineDate
+        ? `Awaiting the decision (state ${app.state}, due ${c.deadlineDate}${c.overdue ? ", overdue" : ""})`
+        : `Awaiting the decision (state ${app.state})`,
+    );
   }
-  if (!permit) return done("broken", "permit", `Application ${app.id} was granted but no permit is on record`);
+  if (!permit)
+    return done("broken", "permit", `Application ${app.id} was granted but no permit is on record`);
   if (permit.state !== "ACTIVE") {
-    if (usable.length) return done("violation", "permit", `Contract ${usable[0].id} is still usable although permit ${permit.id} is ${permit.state}`);
-    return done("ended", "permit", `Permit ${permit.id} ${permit.state.toLowerCase()}${contracts.length ? "; its contracts are no longer usable" : ""}`);
+    if (usable.length)
+      return done(
+        "violation",
+        "permit",
+        `Contract ${usable[0].id} is still usable although permit ${permit.id} is ${permit.state}`,
+      );
+    return done(
+      "ended",
+      "permit",
+      `Permit ${permit.id} ${permit.state.toLowerCase()}${contracts.length ? "; its contracts are no longer usable" : ""}`,
+    );
   }
-  if (!approval) return done("broken", "approval", `Permit ${permit.id} has no HDABApproval node in the marketplace`);
-  if (approval.properties.status !== "GRANTED") return done("broken", "approval", `The marketplace approval ${approval.id} says ${String(approval.properties.status)}, the permit is ACTIVE`);
-  if (!contracts.length) return done("in-progress", "contract", `Permit ${permit.id} is active; no contract has been negotiated under it yet`);
-  if (!usable.length) return done("in-progress", "contract", `Contract ${contracts[0].id} is ${String(contracts[0].properties.status ?? contracts[0].properties.negotiationState)}`);
-  return done("complete", null, `Application ${app.id} → approval ${approval.id} → permit ${permit.id} → contract ${usable.map((c) => c.id).join(", ")}`);
+  if (!approval)
+    return done("broken", "approval", `Permit ${permit.id} has no HDABApproval node in the marketplace`);
+  if (approval.properties.status !== "GRANTED")
+    return done(
+      "broken",
+      "approval",
+      `The marketplace approval ${approval.id} says ${String(approval.properties.status)}, the permit is ACTIVE`,
+    );
+  if (!contracts.length)
+    return done(
+      "in-progress",
+      "contract",
+      `Permit ${permit.id} is active; no contract has been negotiated under it yet`,
+    );
+  if (!usable.length)
+    return done(
+      "in-progress",
+      "contract",
+      `Contract ${contracts[0].id} is ${String(contracts[0].properties.status ?? contracts[0].properties.negotiationState)}`,
+    );
+  return done(
+    "complete",
+    null,
+    `Application ${app.id} → approval ${approval.id} → permit ${permit.id} → contract ${usable.map((c) => c.id).join(", ")}`,
+  );
 }
 
 export async function complianceSummary(store: RecordStore, graph: GraphStore, user: SessionUser, now: Date) {
@@ -142,14 +209,21 @@ export async function complianceSummary(store: RecordStore, graph: GraphStore, u
   const chains = await buildChains(store, graph, now);
   const visibleParticipants = isOverseer(user)
     ? participants
-    : participants.filter((p) => p.properties.displayName === user.organisation || (user.participantDid && p.properties.did === user.participantDid));
+    : participants.filter(
+        (p) =>
+          p.properties.displayName === user.organisation ||
+          (user.participantDid && p.properties.did === user.participantDid),
+      );
 
   const out = visibleParticipants.map((p) => {
     const did = String(p.properties.did ?? "");
     const name = String(p.properties.displayName ?? p.id);
     const role = String(p.properties.role ?? "");
     const mine = chains.filter(
-      (c) => c.organisation === name || c.organisation === did || c.contracts.some((k) => k.providerDid === did || k.consumerDid === did),
+      (c) =>
+        c.organisation === name ||
+        c.organisation === did ||
+        c.contracts.some((k) => k.providerDid === did || k.consumerDid === did),
     );
     const count = (s: ChainStatus) => mine.filter((c) => c.status === s).length;
     const endpoint = typeof p.properties.dspEndpoint === "string" ? p.properties.dspEndpoint : null;
@@ -168,8 +242,17 @@ export async function complianceSummary(store: RecordStore, graph: GraphStore, u
         broken: count("broken"),
         violations: count("violation"),
       },
-      dcp: { did, method: did.split(":").slice(0, 2).join(":"), wellFormed: didOk, didDocumentUrl: didWebDocumentUrl(did) },
-      dsp: { endpoint, protocol: "dataspace-protocol-http:2025-1", httpsEndpoint: !!endpoint && endpoint.startsWith("https://") },
+      dcp: {
+        did,
+        method: did.split(":").slice(0, 2).join(":"),
+        wellFormed: didOk,
+        didDocumentUrl: didWebDocumentUrl(did),
+      },
+      dsp: {
+        endpoint,
+        protocol: "dataspace-protocol-http:2025-1",
+        httpsEndpoint: !!endpoint && endpoint.startsWith("https://"),
+      },
       gdpr: {
         // as described in the literature on the EHDS (not checked against the recitals)
         legalBasis:
@@ -180,7 +263,12 @@ export async function complianceSummary(store: RecordStore, graph: GraphStore, u
               : "GDPR Art. 6(1)(e): tasks carried out in the public interest",
         processingOnlyUnderPermit: mine.every((c) => c.status !== "violation"),
       },
-      status: !didOk || ehdsStatus === "non-compliant" ? "non-compliant" : ehdsStatus === "attention" || (endpoint !== null && !endpoint.startsWith("https://")) ? "attention" : "compliant",
+      status:
+        !didOk || ehdsStatus === "non-compliant"
+          ? "non-compliant"
+          : ehdsStatus === "attention" || (endpoint !== null && !endpoint.startsWith("https://"))
+            ? "attention"
+            : "compliant",
     };
   });
   return {

@@ -44,7 +44,19 @@ export interface TckDeps {
 }
 
 /** the negotiation states of api-spec section 3 */
-const NEGOTIATION_STATES = ["INITIAL", "REQUESTING", "REQUESTED", "OFFERED", "ACCEPTING", "ACCEPTED", "AGREEING", "AGREED", "FINALIZING", "FINALIZED", "TERMINATED"];
+const NEGOTIATION_STATES = [
+  "INITIAL",
+  "REQUESTING",
+  "REQUESTED",
+  "OFFERED",
+  "ACCEPTING",
+  "ACCEPTED",
+  "AGREEING",
+  "AGREED",
+  "FINALIZING",
+  "FINALIZED",
+  "TERMINATED",
+];
 
 const KIND_MACHINE: Record<RecordKind, Machine> = {
   application: MACHINES.application,
@@ -62,13 +74,22 @@ export function createTck(deps: TckDeps) {
   let last: TckRun | undefined;
   let running: Promise<TckRun> | undefined;
 
-  async function http(path: string, cookie: string | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown; text: string }> {
+  async function http(
+    path: string,
+    cookie: string | undefined,
+    init: RequestInit = {},
+  ): Promise<{ status: number; body: unknown; text: string }> {
     const origin = deps.runtime.internalOrigin;
     if (!origin) throw new Skip("the server is not listening (no loopback address)");
     const headers = new Headers(init.headers);
     if (cookie) headers.set("cookie", cookie);
     headers.set("accept", "application/json");
-    const res = await fetch(`${origin}${path}`, { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(deps.timeoutMs) });
+    const res = await fetch(`${origin}${path}`, {
+      ...init,
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(deps.timeoutMs),
+    });
     const text = await res.text();
     let body: unknown = undefined;
     try {
@@ -80,7 +101,10 @@ export function createTck(deps: TckDeps) {
   }
 
   const roleSkip = (status: number, path: string) => {
-    if (status === 401 || status === 403) throw new Skip(`${path} answered ${status}: the caller's session may not call it (run the TCK as CONNECTOR_ADMIN)`);
+    if (status === 401 || status === 403)
+      throw new Skip(
+        `${path} answered ${status}: the caller's session may not call it (run the TCK as CONNECTOR_ADMIN)`,
+      );
     if (status === 501) throw new Fail(`${path} answered 501: not implemented`);
   };
 
@@ -88,7 +112,12 @@ export function createTck(deps: TckDeps) {
     return deps.graph.findNodes({ label: "Participant", limit: 1000 });
   }
 
-  const probes: { id: string; suite: ProbeResult["suite"]; title: string; run: (cookie?: string) => Promise<string> }[] = [
+  const probes: {
+    id: string;
+    suite: ProbeResult["suite"];
+    title: string;
+    run: (cookie?: string) => Promise<string>;
+  }[] = [
     {
       id: "api.health",
       suite: "API",
@@ -96,7 +125,8 @@ export function createTck(deps: TckDeps) {
       run: async () => {
         const r = await http("/api/health", undefined);
         const status = (r.body as { status?: unknown } | undefined)?.status;
-        if (r.status !== 200 || !["ok", "degraded", "down"].includes(String(status))) throw new Fail(`GET /api/health answered ${r.status}: ${r.text.slice(0, 200)}`);
+        if (r.status !== 200 || !["ok", "degraded", "down"].includes(String(status)))
+          throw new Fail(`GET /api/health answered ${r.status}: ${r.text.slice(0, 200)}`);
         return `200, status ${String(status)}`;
       },
     },
@@ -114,7 +144,8 @@ export function createTck(deps: TckDeps) {
         const b = r.body as Record<string, unknown> | undefined;
         const type = String(b?.["@type"] ?? b?.type ?? "");
         const datasets = b?.["dcat:dataset"] ?? b?.dataset ?? b?.datasets;
-        if (!b || !/Catalog/.test(type)) throw new Fail(`GET ${path}: the answer is not a dcat:Catalog (@type ${type || "missing"})`);
+        if (!b || !/Catalog/.test(type))
+          throw new Fail(`GET ${path}: the answer is not a dcat:Catalog (@type ${type || "missing"})`);
         if (!b["@context"]) throw new Fail(`GET ${path}: no JSON-LD @context`);
         return `GET ${path}: 200, @type ${type}, ${Array.isArray(datasets) ? datasets.length : 0} dataset(s)`;
       },
@@ -130,7 +161,11 @@ export function createTck(deps: TckDeps) {
         const r = await http(path, cookie, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ "@context": ["https://w3id.org/dspace/2025/1/context.jsonld"], "@type": "CatalogRequestMessage", filter: [] }),
+          body: JSON.stringify({
+            "@context": ["https://w3id.org/dspace/2025/1/context.jsonld"],
+            "@type": "CatalogRequestMessage",
+            filter: [],
+          }),
         });
         roleSkip(r.status, path);
         if (r.status !== 200) throw new Fail(`POST ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
@@ -146,7 +181,9 @@ export function createTck(deps: TckDeps) {
         roleSkip(r.status, "/api/negotiations");
         const error = (r.body as { error?: unknown } | undefined)?.error;
         if (r.status !== 400 || error !== "participantId query parameter is required") {
-          throw new Fail(`GET /api/negotiations without participantId answered ${r.status} ${JSON.stringify(error ?? r.text.slice(0, 120))}`);
+          throw new Fail(
+            `GET /api/negotiations without participantId answered ${r.status} ${JSON.stringify(error ?? r.text.slice(0, 120))}`,
+          );
         }
         return "400 participantId query parameter is required";
       },
@@ -161,9 +198,18 @@ export function createTck(deps: TckDeps) {
         const path = `/api/negotiations?participantId=${encodeURIComponent(String(user.properties.did ?? user.id))}`;
         const r = await http(path, cookie);
         roleSkip(r.status, "/api/negotiations");
-        if (r.status !== 200 || !Array.isArray(r.body)) throw new Fail(`GET ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
-        const bad = (r.body as { state?: unknown; "@id"?: unknown }[]).filter((n) => !NEGOTIATION_STATES.includes(String(n.state)) || !n["@id"]);
-        if (bad.length) throw new Fail(`${bad.length} negotiation(s) without @id or with a state outside DSP: ${bad.slice(0, 3).map((n) => String(n.state)).join(", ")}`);
+        if (r.status !== 200 || !Array.isArray(r.body))
+          throw new Fail(`GET ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
+        const bad = (r.body as { state?: unknown; "@id"?: unknown }[]).filter(
+          (n) => !NEGOTIATION_STATES.includes(String(n.state)) || !n["@id"],
+        );
+        if (bad.length)
+          throw new Fail(
+            `${bad.length} negotiation(s) without @id or with a state outside DSP: ${bad
+              .slice(0, 3)
+              .map((n) => String(n.state))
+              .join(", ")}`,
+          );
         return `${(r.body as unknown[]).length} negotiation(s), all in DSP states`;
       },
     },
@@ -174,7 +220,11 @@ export function createTck(deps: TckDeps) {
       run: async () => {
         const ps = await participants();
         if (!ps.length) throw new Skip("no participants in the graph");
-        const bad = ps.filter((p) => typeof p.properties.dspEndpoint !== "string" || !String(p.properties.dspEndpoint).startsWith("https://"));
+        const bad = ps.filter(
+          (p) =>
+            typeof p.properties.dspEndpoint !== "string" ||
+            !String(p.properties.dspEndpoint).startsWith("https://"),
+        );
         if (bad.length) throw new Fail(`without an https DSP endpoint: ${bad.map((p) => p.id).join(", ")}`);
         return `${ps.length} participant(s), all https`;
       },
@@ -188,7 +238,10 @@ export function createTck(deps: TckDeps) {
         if (!ps.length) throw new Skip("no participants in the graph");
         const dids = ps.map((p) => String(p.properties.did ?? ""));
         const bad = ps.filter((p) => !DID_WEB.test(String(p.properties.did ?? "")));
-        if (bad.length) throw new Fail(`not did:web: ${bad.map((p) => `${p.id} (${String(p.properties.did ?? "none")})`).join(", ")}`);
+        if (bad.length)
+          throw new Fail(
+            `not did:web: ${bad.map((p) => `${p.id} (${String(p.properties.did ?? "none")})`).join(", ")}`,
+          );
         if (new Set(dids).size !== dids.length) throw new Fail("two participants share a DID");
         return `${ps.length} did:web identities: ${dids.join(", ")}`;
       },
@@ -200,10 +253,22 @@ export function createTck(deps: TckDeps) {
       run: async (cookie) => {
         const r = await http("/api/credentials", cookie);
         roleSkip(r.status, "/api/credentials");
-        if (r.status !== 200 || !Array.isArray(r.body)) throw new Fail(`GET /api/credentials answered ${r.status}: ${r.text.slice(0, 200)}`);
+        if (r.status !== 200 || !Array.isArray(r.body))
+          throw new Fail(`GET /api/credentials answered ${r.status}: ${r.text.slice(0, 200)}`);
         const creds = r.body as Record<string, unknown>[];
-        const bad = creds.filter((c) => typeof c.id !== "string" || !Array.isArray(c.type) || typeof c.issuer !== "string" || typeof c.credentialSubject !== "object" || typeof c.issuanceDate !== "string" || typeof c.proof !== "object");
-        if (bad.length) throw new Fail(`${bad.length} of ${creds.length} credential(s) lack id, type[], issuer, credentialSubject, issuanceDate or proof`);
+        const bad = creds.filter(
+          (c) =>
+            typeof c.id !== "string" ||
+            !Array.isArray(c.type) ||
+            typeof c.issuer !== "string" ||
+            typeof c.credentialSubject !== "object" ||
+            typeof c.issuanceDate !== "string" ||
+            typeof c.proof !== "object",
+        );
+        if (bad.length)
+          throw new Fail(
+            `${bad.length} of ${creds.length} credential(s) lack id, type[], issuer, credentialSubject, issuanceDate or proof`,
+          );
         return `${creds.length} credential(s), all well-formed`;
       },
     },
@@ -214,7 +279,8 @@ export function createTck(deps: TckDeps) {
       run: async (cookie) => {
         const r = await http("/api/participants", cookie);
         roleSkip(r.status, "/api/participants");
-        if (r.status !== 200 || !Array.isArray(r.body)) throw new Fail(`GET /api/participants answered ${r.status}: ${r.text.slice(0, 200)}`);
+        if (r.status !== 200 || !Array.isArray(r.body))
+          throw new Fail(`GET /api/participants answered ${r.status}: ${r.text.slice(0, 200)}`);
         const ps = r.body as Record<string, unknown>[];
         const bad = ps.filter((p) => !String(p.identity ?? p.participantId ?? "").startsWith("did:"));
         if (bad.length) throw new Fail(`${bad.length} participant(s) without a DID identity`);
@@ -256,7 +322,10 @@ export function createTck(deps: TckDeps) {
         const apps = deps.store.list<ApplicationData>("application");
         for (const a of apps) {
           const c = a.data.clock;
-          const openIrs = deps.store.list<InformationRequestData>("informationRequest", { parentId: a.id, state: "OPEN" });
+          const openIrs = deps.store.list<InformationRequestData>("informationRequest", {
+            parentId: a.id,
+            state: "OPEN",
+          });
           const expected: Record<string, string[]> = {
             RECEIVED: ["NOT_STARTED"],
             INCOMPLETE: ["NOT_STARTED"],
@@ -266,9 +335,15 @@ export function createTck(deps: TckDeps) {
             REFUSED: ["STOPPED", "NOT_STARTED"],
             WITHDRAWN: ["STOPPED", "NOT_STARTED"],
           };
-          if (!expected[a.state]?.includes(c.state)) problems.push(`${a.id}: ${a.state} with clock ${c.state}`);
-          if ((a.state === "INFORMATION_REQUESTED" || a.state === "INCOMPLETE") !== (openIrs.length === 1)) problems.push(`${a.id}: ${a.state} with ${openIrs.length} open information request(s)`);
-          if (a.state === "INFORMATION_REQUESTED" && c.pauses[c.pauses.length - 1]?.informationRequestId !== openIrs[0]?.id) problems.push(`${a.id}: the pause does not belong to the open information request`);
+          if (!expected[a.state]?.includes(c.state))
+            problems.push(`${a.id}: ${a.state} with clock ${c.state}`);
+          if ((a.state === "INFORMATION_REQUESTED" || a.state === "INCOMPLETE") !== (openIrs.length === 1))
+            problems.push(`${a.id}: ${a.state} with ${openIrs.length} open information request(s)`);
+          if (
+            a.state === "INFORMATION_REQUESTED" &&
+            c.pauses[c.pauses.length - 1]?.informationRequestId !== openIrs[0]?.id
+          )
+            problems.push(`${a.id}: the pause does not belong to the open information request`);
           if ((c.extension ? 1 : 0) > 1) problems.push(`${a.id}: extended more than once`);
         }
         if (problems.length) throw new Fail(problems.slice(0, 5).join("; "));
@@ -281,9 +356,14 @@ export function createTck(deps: TckDeps) {
       title: "No application is past its statutory decision deadline",
       run: async () => {
         const now = deps.now();
-        const open = deps.store.list<ApplicationData>("application").filter((a) => a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED");
+        const open = deps.store
+          .list<ApplicationData>("application")
+          .filter((a) => a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED");
         const overdue = open.map((a) => ({ a, v: clockView(a.data.clock, now) })).filter((x) => x.v.overdue);
-        if (overdue.length) throw new Fail(`overdue: ${overdue.map((x) => `${x.a.id} (deadline ${x.v.deadlineDate})`).join(", ")}`);
+        if (overdue.length)
+          throw new Fail(
+            `overdue: ${overdue.map((x) => `${x.a.id} (deadline ${x.v.deadlineDate})`).join(", ")}`,
+          );
         return `${open.length} open application(s), none overdue`;
       },
     },
@@ -297,9 +377,13 @@ export function createTck(deps: TckDeps) {
         if (missing.length) throw new Fail(`${missing.length} history entr(ies) without an audit entry`);
         const ids = new Set(deps.audit.list({ kind: "access-body", limit: 1_000_000 }).map((e) => e.id));
         const dangling = history.filter((h) => !ids.has(h.auditId!));
-        if (dangling.length) throw new Fail(`${dangling.length} history entr(ies) point to a missing audit entry (first: ${dangling[0].recordId} ${dangling[0].event})`);
+        if (dangling.length)
+          throw new Fail(
+            `${dangling.length} history entr(ies) point to a missing audit entry (first: ${dangling[0].recordId} ${dangling[0].event})`,
+          );
         const v = deps.audit.verify();
-        if (!v.ok) throw new Fail(`audit chain broken at entry ${v.firstBroken.seq}: ${v.firstBroken.reason}`);
+        if (!v.ok)
+          throw new Fail(`audit chain broken at entry ${v.firstBroken.seq}: ${v.firstBroken.reason}`);
         return `${history.length} history entr(ies), all audited; audit chain of ${v.checked} entries verifies`;
       },
     },
@@ -312,12 +396,16 @@ export function createTck(deps: TckDeps) {
         const permits = deps.store.list<PermitData>("permit");
         for (const p of permits) {
           const app = deps.store.get<ApplicationData>(p.data.applicationId);
-          if (!app || app.state !== "GRANTED" || app.data.permitId !== p.id) problems.push(`${p.id}: application ${p.data.applicationId} is ${app?.state ?? "missing"}`);
+          if (!app || app.state !== "GRANTED" || app.data.permitId !== p.id)
+            problems.push(`${p.id}: application ${p.data.applicationId} is ${app?.state ?? "missing"}`);
           if (p.data.approvalNodeId) {
             const node = await deps.graph.getNode(p.data.approvalNodeId);
             const status = node ? String(node.properties.status) : "missing";
             const expected = p.state === "ACTIVE" || p.state === "EXPIRED" ? ["GRANTED"] : ["REVOKED"];
-            if (!expected.includes(status)) problems.push(`${p.id}: marketplace approval ${p.data.approvalNodeId} is ${status}, permit is ${p.state}`);
+            if (!expected.includes(status))
+              problems.push(
+                `${p.id}: marketplace approval ${p.data.approvalNodeId} is ${status}, permit is ${p.state}`,
+              );
           }
         }
         if (problems.length) throw new Fail(problems.slice(0, 5).join("; "));
@@ -332,7 +420,8 @@ export function createTck(deps: TckDeps) {
         const text = JSON.stringify(register(deps.store, deps.now()));
         const leaks = PERSONAS.flatMap((p) => [p.name, p.email]).filter((s) => text.includes(s));
         if (/@[a-z0-9-]+\.[a-z]{2,}/i.test(text)) leaks.push("an e-mail address");
-        if (/"(submittedBy|openedBy|issuedBy|declaredBy|by|summary|questions|answer)"/.test(text)) leaks.push("a field naming a person or quoting correspondence");
+        if (/"(submittedBy|openedBy|issuedBy|declaredBy|by|summary|questions|answer)"/.test(text))
+          leaks.push("a field naming a person or quoting correspondence");
         if (leaks.length) throw new Fail(`the register contains ${leaks.join(", ")}`);
         return `${text.length} characters checked: no names, e-mail addresses or correspondence`;
       },
@@ -344,7 +433,8 @@ export function createTck(deps: TckDeps) {
       run: async () => {
         const r = await http("/api/information", undefined);
         const b = r.body as { purposes?: unknown[]; permitsIssued?: { total?: number } } | undefined;
-        if (r.status !== 200 || !Array.isArray(b?.purposes) || typeof b?.permitsIssued?.total !== "number") throw new Fail(`GET /api/information answered ${r.status}: ${r.text.slice(0, 200)}`);
+        if (r.status !== 200 || !Array.isArray(b?.purposes) || typeof b?.permitsIssued?.total !== "number")
+          throw new Fail(`GET /api/information answered ${r.status}: ${r.text.slice(0, 200)}`);
         return `200 without a session; ${b.purposes.length} purposes, ${b.permitsIssued.total} permit(s)`;
       },
     },
@@ -361,9 +451,21 @@ export function createTck(deps: TckDeps) {
         detail = await p.run(cookie);
       } catch (e) {
         status = e instanceof Skip ? "skip" : "fail";
-        detail = e instanceof Error ? (e.name === "TimeoutError" ? `no answer within ${deps.timeoutMs} ms` : e.message) : String(e);
+        detail =
+          e instanceof Error
+            ? e.name === "TimeoutError"
+              ? `no answer within ${deps.timeoutMs} ms`
+              : e.message
+            : String(e);
       }
-      results.push({ id: p.id, suite: p.suite, title: p.title, status, detail, durationMs: Math.round(performance.now() - s) });
+      results.push({
+        id: p.id,
+        suite: p.suite,
+        title: p.title,
+        status,
+        detail,
+        durationMs: Math.round(performance.now() - s),
+      });
     }
     const count = (s: ProbeStatus) => results.filter((r) => r.status === s).length;
     last = {

@@ -22,7 +22,13 @@ describe("loadConfig", () => {
 
   it("names every bad variable in one readable message", () => {
     try {
-      loadConfig({ PORT: "abc", APP_MODE: "offline", SEED_PATIENTS: "5", DEMO_RECORDS: "yes", OFFICE_HOLDS: "2026-13-45,tomorrow" });
+      loadConfig({
+        PORT: "abc",
+        APP_MODE: "offline",
+        SEED_PATIENTS: "5",
+        DEMO_RECORDS: "yes",
+        OFFICE_HOLDS: "2026-13-45,tomorrow",
+      });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
@@ -36,7 +42,9 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET[\s\S]*OIDC_ISSUER/);
     expect(() => loadConfig({ NEO4J_URI: "bolt://localhost:7687" })).toThrow(/NEO4J_PASSWORD/);
     expect(() => loadConfig({ NEO4J_URI: "http://x" })).toThrow(/NEO4J_URI/);
-    expect(() => loadConfig({ CONNECTOR_TOKEN_URL: "https://auth.example/token" })).toThrow(/CONNECTOR_CLIENT_ID/);
+    expect(() => loadConfig({ CONNECTOR_TOKEN_URL: "https://auth.example/token" })).toThrow(
+      /CONNECTOR_CLIENT_ID/,
+    );
   });
 
   it("normalises URLs and parses the optional systems", () => {
@@ -50,7 +58,11 @@ describe("loadConfig", () => {
       OFFICE_HOLDS: "2026-12-24, 2026-12-31",
     });
     expect(c.publicUrl).toBe("https://hub.example.eu");
-    expect(c.oidc).toEqual({ issuer: "https://kc.example.eu/realms/ehds", clientId: "hub", clientSecret: "s" });
+    expect(c.oidc).toEqual({
+      issuer: "https://kc.example.eu/realms/ehds",
+      clientId: "hub",
+      clientSecret: "s",
+    });
     expect(c.connector?.managementUrl).toBe("https://cp.example.eu/api/mgmt");
     expect(c.demoRecords).toBe(false);
     expect(c.officeHolds).toEqual(["2026-12-24", "2026-12-31"]);

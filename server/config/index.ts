@@ -17,7 +17,10 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./.data"),
   SESSION_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   APP_MODE: z.enum(["live", "static"]).default("live"),
-  NEO4J_URI: z.string().regex(/^(neo4j|bolt)(\+s|\+ssc)?:\/\//, "must be a neo4j:// or bolt:// URI").optional(),
+  NEO4J_URI: z
+    .string()
+    .regex(/^(neo4j|bolt)(\+s|\+ssc)?:\/\//, "must be a neo4j:// or bolt:// URI")
+    .optional(),
   NEO4J_USER: z.string().default("neo4j"),
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: z.string().optional(),
@@ -26,7 +29,10 @@ export const envSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   CONNECTOR_MANAGEMENT_URL: optionalUrl,
-  CONNECTOR_API_VERSION: z.string().regex(/^v[0-9a-z]+$/, "must look like v4alpha or v3").default("v4alpha"),
+  CONNECTOR_API_VERSION: z
+    .string()
+    .regex(/^v[0-9a-z]+$/, "must look like v4alpha or v3")
+    .default("v4alpha"),
   CONNECTOR_TOKEN_URL: optionalUrl,
   CONNECTOR_CLIENT_ID: z.string().optional(),
   CONNECTOR_CLIENT_SECRET: z.string().optional(),
@@ -42,7 +48,12 @@ export const envSchema = z.object({
   EUDI_VERIFIER_URL: optionalUrl,
   EUDI_TRUSTED_ISSUERS: z.string().optional(),
   EUDI_DEV_WALLET: bool.optional(),
-  FEDERATED_K: z.coerce.number().int().min(5, "must be at least 5 (k-anonymity is never weaker than k = 5)").max(1000).default(5),
+  FEDERATED_K: z.coerce
+    .number()
+    .int()
+    .min(5, "must be at least 5 (k-anonymity is never weaker than k = 5)")
+    .max(1000)
+    .default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -112,7 +123,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push("SESSION_SECRET: required when NODE_ENV=production");
   }
   if (e.NODE_ENV === "production" && !e.OIDC_ISSUER) {
-    problems.push("OIDC_ISSUER: required when NODE_ENV=production (the embedded identity provider is for development only)");
+    problems.push(
+      "OIDC_ISSUER: required when NODE_ENV=production (the embedded identity provider is for development only)",
+    );
   }
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) problems.push("OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
   if (e.NEO4J_URI && !e.NEO4J_PASSWORD) problems.push("NEO4J_PASSWORD: required when NEO4J_URI is set");
@@ -133,10 +146,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     .map((s) => s.trim().replace(/\/+$/, ""))
     .filter(Boolean);
   for (const t of trustedIssuers) {
-    if (!z.string().url().safeParse(t).success || !/^https:\/\//.test(t)) problems.push(`EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`);
+    if (!z.string().url().safeParse(t).success || !/^https:\/\//.test(t))
+      problems.push(`EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`);
   }
   if (e.NODE_ENV === "production" && e.EUDI_DEV_WALLET === "on") {
-    problems.push("EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)");
+    problems.push(
+      "EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)",
+    );
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -154,7 +170,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : undefined,
     seedPatients: e.SEED_PATIENTS,
     oidc: e.OIDC_ISSUER
-      ? { issuer: e.OIDC_ISSUER.replace(/\/+$/, ""), clientId: e.OIDC_CLIENT_ID ?? "", clientSecret: e.OIDC_CLIENT_SECRET ?? "" }
+      ? {
+          issuer: e.OIDC_ISSUER.replace(/\/+$/, ""),
+          clientId: e.OIDC_CLIENT_ID ?? "",
+          clientSecret: e.OIDC_CLIENT_SECRET ?? "",
+        }
       : undefined,
     connector: e.CONNECTOR_MANAGEMENT_URL
       ? {

@@ -87,8 +87,12 @@ export function createDevWallet(d: DevWalletDeps) {
   /** server-to-server: our own public address is reached on loopback */
   function reach(url: string): string {
     const u = new URL(url);
-    if (!allowed.has(u.origin)) throw new WalletError(`The development wallet only talks to this hub (${publicOrigin}), not to ${u.origin}`);
-    if (u.origin === publicOrigin && d.runtime.internalOrigin) return d.runtime.internalOrigin + u.pathname + u.search;
+    if (!allowed.has(u.origin))
+      throw new WalletError(
+        `The development wallet only talks to this hub (${publicOrigin}), not to ${u.origin}`,
+      );
+    if (u.origin === publicOrigin && d.runtime.internalOrigin)
+      return d.runtime.internalOrigin + u.pathname + u.search;
     return url;
   }
 
@@ -104,7 +108,12 @@ export function createDevWallet(d: DevWalletDeps) {
     ] as const) {
       const n = await d.graph.getNode(id);
       const p = n?.properties;
-      if (p && typeof p.givenName === "string" && typeof p.familyName === "string" && typeof p.birthDate === "string") {
+      if (
+        p &&
+        typeof p.givenName === "string" &&
+        typeof p.familyName === "string" &&
+        typeof p.birthDate === "string"
+      ) {
         out.push({ key: id, givenName: p.givenName, familyName: p.familyName, birthDate: p.birthDate, note });
       }
     }
@@ -113,7 +122,11 @@ export function createDevWallet(d: DevWalletDeps) {
   }
 
   /** Issues a PID for an identity, bound to `holderJwk` (default: this wallet's key). */
-  async function issuePid(identity: Pick<DevIdentity, "givenName" | "familyName" | "birthDate">, holderJwk?: JWK, now?: Date): Promise<string> {
+  async function issuePid(
+    identity: Pick<DevIdentity, "givenName" | "familyName" | "birthDate">,
+    holderJwk?: JWK,
+    now?: Date,
+  ): Promise<string> {
     const issuer = await d.issuer();
     return issueSdJwtVc({
       issuer: issuer.iss,
@@ -141,15 +154,21 @@ export function createDevWallet(d: DevWalletDeps) {
     } catch {
       throw new WalletError("This is not a wallet link (openid4vp://...)");
     }
-    if (!["openid4vp:", "eudi-openid4vp:", "haip:"].includes(url.protocol)) throw new WalletError("This is not an OpenID4VP wallet link");
+    if (!["openid4vp:", "eudi-openid4vp:", "haip:"].includes(url.protocol))
+      throw new WalletError("This is not an OpenID4VP wallet link");
     const q = url.searchParams;
     let params: Record<string, unknown>;
     const requestUri = q.get("request_uri");
     if (requestUri) {
-      const res = await fetchImpl(reach(requestUri), { headers: { Accept: "application/oauth-authz-req+jwt" }, signal: AbortSignal.timeout(5000) });
+      const res = await fetchImpl(reach(requestUri), {
+        headers: { Accept: "application/oauth-authz-req+jwt" },
+        signal: AbortSignal.timeout(5000),
+      });
       if (!res.ok) {
         const body = (await res.json().catch(() => ({}))) as { error_description?: string };
-        throw new WalletError(`The verifier refused the request: ${body.error_description ?? `HTTP ${res.status}`}`);
+        throw new WalletError(
+          `The verifier refused the request: ${body.error_description ?? `HTTP ${res.status}`}`,
+        );
       }
       params = decodeJwt((await res.text()).trim()) as Record<string, unknown>;
     } else if (q.get("request")) {
@@ -159,7 +178,8 @@ export function createDevWallet(d: DevWalletDeps) {
       if (typeof params.dcql_query === "string") params.dcql_query = JSON.parse(params.dcql_query);
     }
     const clientId = String(params.client_id ?? "");
-    if (q.get("client_id") && q.get("client_id") !== clientId) throw new WalletError("The request's client_id differs from the link's");
+    if (q.get("client_id") && q.get("client_id") !== clientId)
+      throw new WalletError("The request's client_id differs from the link's");
     const responseUri = String(params.response_uri ?? "");
     if (!responseUri) throw new WalletError("The request has no response_uri");
     if (clientId.startsWith("redirect_uri:") && clientId.slice("redirect_uri:".length) !== responseUri) {
@@ -167,11 +187,25 @@ export function createDevWallet(d: DevWalletDeps) {
     }
     const nonce = typeof params.nonce === "string" ? params.nonce : "";
     if (!nonce) throw new WalletError("The request has no nonce");
-    const query = params.dcql_query as { credentials?: { id: string; format: string; meta?: { vct_values?: string[] }; claims?: { path: unknown[] }[] }[] } | undefined;
+    const query = params.dcql_query as
+      | {
+          credentials?: {
+            id: string;
+            format: string;
+            meta?: { vct_values?: string[] };
+            claims?: { path: unknown[] }[];
+          }[];
+        }
+      | undefined;
     const cred = query?.credentials?.find(
-      (c) => c.format === "dc+sd-jwt" && (c.meta?.vct_values ?? []).some((v) => (PID_VCTS as readonly string[]).includes(v)),
+      (c) =>
+        c.format === "dc+sd-jwt" &&
+        (c.meta?.vct_values ?? []).some((v) => (PID_VCTS as readonly string[]).includes(v)),
     );
-    if (!cred) throw new WalletError("The verifier does not ask for a PID this wallet holds (dc+sd-jwt, urn:eudi:pid:1)");
+    if (!cred)
+      throw new WalletError(
+        "The verifier does not ask for a PID this wallet holds (dc+sd-jwt, urn:eudi:pid:1)",
+      );
     const meta = params.client_metadata as { purpose?: string; client_name?: string } | undefined;
     return {
       clientId,
@@ -186,9 +220,13 @@ export function createDevWallet(d: DevWalletDeps) {
     };
   }
 
-  async function present(link: string, identity: Pick<DevIdentity, "givenName" | "familyName" | "birthDate">): Promise<PresentResult> {
+  async function present(
+    link: string,
+    identity: Pick<DevIdentity, "givenName" | "familyName" | "birthDate">,
+  ): Promise<PresentResult> {
     const req = await inspect(link);
-    if (req.responseMode !== "direct_post") throw new WalletError(`The development wallet answers only by direct_post, not ${req.responseMode}`);
+    if (req.responseMode !== "direct_post")
+      throw new WalletError(`The development wallet answers only by direct_post, not ${req.responseMode}`);
     const sdJwt = await issuePid(identity);
     const presentation = await presentSdJwtVc({
       sdJwt,
@@ -197,7 +235,9 @@ export function createDevWallet(d: DevWalletDeps) {
       audience: req.clientId,
       nonce: req.nonce,
     });
-    const form = new URLSearchParams({ vp_token: JSON.stringify({ [req.credentialQueryId]: [presentation] }) });
+    const form = new URLSearchParams({
+      vp_token: JSON.stringify({ [req.credentialQueryId]: [presentation] }),
+    });
     if (req.state) form.set("state", req.state);
     const res = await fetchImpl(reach(req.responseUri), {
       method: "POST",
@@ -205,7 +245,11 @@ export function createDevWallet(d: DevWalletDeps) {
       body: form.toString(),
       signal: AbortSignal.timeout(10_000),
     });
-    const body = (await res.json().catch(() => ({}))) as { redirect_uri?: string; error_description?: string; error?: string };
+    const body = (await res.json().catch(() => ({}))) as {
+      redirect_uri?: string;
+      error_description?: string;
+      error?: string;
+    };
     return {
       ok: res.ok,
       status: res.status,
@@ -219,7 +263,10 @@ export function createDevWallet(d: DevWalletDeps) {
   /** Declines a request: the wallet's user said no (OpenID4VP error response). */
   async function decline(link: string): Promise<PresentResult> {
     const req = await inspect(link);
-    const form = new URLSearchParams({ error: "access_denied", error_description: "The user declined to share their identity" });
+    const form = new URLSearchParams({
+      error: "access_denied",
+      error_description: "The user declined to share their identity",
+    });
     if (req.state) form.set("state", req.state);
     const res = await fetchImpl(reach(req.responseUri), {
       method: "POST",

@@ -22,7 +22,9 @@ export function createKeyStore(db: Db) {
     )`,
   ]);
   const select = db.prepare("SELECT private_jwk FROM eudi_keys WHERE name = ?");
-  const insert = db.prepare("INSERT OR IGNORE INTO eudi_keys (name, private_jwk, created_at) VALUES (?, ?, ?)");
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO eudi_keys (name, private_jwk, created_at) VALUES (?, ?, ?)",
+  );
   const cache = new Map<string, Promise<StoredKeyPair>>();
 
   async function load(name: string): Promise<StoredKeyPair> {

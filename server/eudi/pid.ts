@@ -24,7 +24,8 @@ export const PID_DCQL_QUERY = {
   ],
 } as const;
 
-export const PID_PURPOSE = "Sign in to the Health Dataspace Hub: your name and date of birth are matched to your patient record";
+export const PID_PURPOSE =
+  "Sign in to the Health Dataspace Hub: your name and date of birth are matched to your patient record";
 
 export interface PidIdentity {
   givenName: string;
@@ -38,9 +39,15 @@ export function pidFromClaims(claims: Record<string, unknown>): PidIdentity {
   const givenName = text(claims.given_name);
   const familyName = text(claims.family_name);
   const birthDate = text(claims.birthdate) ?? text(claims.birth_date);
-  const missing = [!givenName && "given_name", !familyName && "family_name", !birthDate && "birthdate"].filter(Boolean);
-  if (missing.length) throw new PresentationError("missing_claims", `The wallet did not disclose ${missing.join(", ")}`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(birthDate!)) throw new PresentationError("invalid_claims", "The presented birth date is not a date (YYYY-MM-DD)");
+  const missing = [
+    !givenName && "given_name",
+    !familyName && "family_name",
+    !birthDate && "birthdate",
+  ].filter(Boolean);
+  if (missing.length)
+    throw new PresentationError("missing_claims", `The wallet did not disclose ${missing.join(", ")}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(birthDate!))
+    throw new PresentationError("invalid_claims", "The presented birth date is not a date (YYYY-MM-DD)");
   return { givenName: givenName!, familyName: familyName!, birthDate: birthDate! };
 }
 
@@ -50,14 +57,19 @@ export function sameName(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-export type PatientMatch = { kind: "match"; patient: GraphNode } | { kind: "none" } | { kind: "ambiguous"; count: number };
+export type PatientMatch =
+  { kind: "match"; patient: GraphNode } | { kind: "none" } | { kind: "ambiguous"; count: number };
 
 /**
  * Finds the one patient record whose family name, given name and birth date equal the PID's.
  * No match and more than one match are both refusals; nobody is ever mapped to a default patient.
  */
 export async function matchPatient(graph: GraphStore, pid: PidIdentity): Promise<PatientMatch> {
-  const candidates = await graph.findNodes({ label: "Patient", where: { birthDate: pid.birthDate }, limit: 1000 });
+  const candidates = await graph.findNodes({
+    label: "Patient",
+    where: { birthDate: pid.birthDate },
+    limit: 1000,
+  });
   const hits = candidates.filter((n) => {
     const p = n.properties;
     return (

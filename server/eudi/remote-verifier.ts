@@ -28,7 +28,8 @@ export interface RemoteTransaction {
   walletLink: string;
 }
 
-export type RemoteResult = { kind: "pending" } | { kind: "response"; vpToken: unknown } | { kind: "error"; error: string };
+export type RemoteResult =
+  { kind: "pending" } | { kind: "response"; vpToken: unknown } | { kind: "error"; error: string };
 
 export function createRemoteVerifier(baseUrl: string, timeoutMs: number, fetchImpl: typeof fetch = fetch) {
   return {
@@ -52,7 +53,11 @@ export function createRemoteVerifier(baseUrl: string, timeoutMs: number, fetchIm
       if (body.request_uri) link.set("request_uri", body.request_uri);
       else if (body.request) link.set("request", body.request);
       else throw new Error("the verifier returned neither request_uri nor request");
-      return { transactionId: body.transaction_id, clientId: body.client_id, walletLink: `openid4vp://?${link.toString()}` };
+      return {
+        transactionId: body.transaction_id,
+        clientId: body.client_id,
+        walletLink: `openid4vp://?${link.toString()}`,
+      };
     },
     async walletResponse(transactionId: string): Promise<RemoteResult> {
       const res = await fetchImpl(`${baseUrl}/ui/presentations/${encodeURIComponent(transactionId)}`, {

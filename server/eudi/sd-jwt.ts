@@ -1,4 +1,13 @@
-import { base64url, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import {
+  base64url,
+  decodeJwt,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+  type JWTPayload,
+} from "jose";
 
 /**
  * SD-JWT VC (IETF draft-ietf-oauth-sd-jwt-vc, RFC 9901 SD-JWT) with key binding: issuance (for the
@@ -124,7 +133,9 @@ function decodeDisclosure(d: string): unknown[] {
 
 export function publicOnly(jwk: JWK): JWK {
   const { kty, crv, x, y, n, e } = jwk;
-  return Object.fromEntries(Object.entries({ kty, crv, x, y, n, e }).filter(([, v]) => v !== undefined)) as JWK;
+  return Object.fromEntries(
+    Object.entries({ kty, crv, x, y, n, e }).filter(([, v]) => v !== undefined),
+  ) as JWK;
 }
 
 export type IssuerKeyResolver = (iss: string, kid: string | undefined) => Promise<CryptoKey | null>;
@@ -149,7 +160,10 @@ export interface VerifiedCredential {
 }
 
 /** Verifies a key-bound SD-JWT VC presentation; throws PresentationError with a clear message. */
-export async function verifySdJwtVcPresentation(presentation: string, o: VerifyOptions): Promise<VerifiedCredential> {
+export async function verifySdJwtVcPresentation(
+  presentation: string,
+  o: VerifyOptions,
+): Promise<VerifiedCredential> {
   const now = o.now ?? new Date();
   const tolerance = o.clockToleranceSeconds ?? 30;
   const parts = presentation.trim().split("~");
@@ -157,8 +171,13 @@ export async function verifySdJwtVcPresentation(presentation: string, o: VerifyO
   const issuerJwt = parts[0];
   const kbJwt = parts[parts.length - 1];
   const disclosures = parts.slice(1, -1);
-  if (!kbJwt) fail("key_binding_missing", "The presentation has no key-binding JWT: the wallet must prove it holds the credential's key");
-  if (disclosures.some((d) => d === "")) fail("invalid_format", "The presentation contains an empty disclosure");
+  if (!kbJwt)
+    fail(
+      "key_binding_missing",
+      "The presentation has no key-binding JWT: the wallet must prove it holds the credential's key",
+    );
+  if (disclosures.some((d) => d === ""))
+    fail("invalid_format", "The presentation contains an empty disclosure");
 
   let header: ReturnType<typeof decodeProtectedHeader>;
   let unverified: JWTPayload;
@@ -171,10 +190,15 @@ export async function verifySdJwtVcPresentation(presentation: string, o: VerifyO
   if (!SD_JWT_TYPES.includes(header.typ as (typeof SD_JWT_TYPES)[number])) {
     fail("invalid_type", `The credential's typ is ${String(header.typ)}, expected dc+sd-jwt`);
   }
-  if (!SD_ALGS.includes(header.alg as (typeof SD_ALGS)[number])) fail("invalid_alg", `The credential's algorithm ${String(header.alg)} is not accepted`);
+  if (!SD_ALGS.includes(header.alg as (typeof SD_ALGS)[number]))
+    fail("invalid_alg", `The credential's algorithm ${String(header.alg)} is not accepted`);
   if (typeof unverified.iss !== "string") fail("invalid_issuer", "The credential names no issuer");
   const key = await o.resolveIssuerKey(unverified.iss as string, header.kid);
-  if (!key) fail("untrusted_issuer", `The credential's issuer ${unverified.iss as string} is not on the trusted list`);
+  if (!key)
+    fail(
+      "untrusted_issuer",
+      `The credential's issuer ${unverified.iss as string} is not on the trusted list`,
+    );
 
   let payload: JWTPayload;
   try {
@@ -187,15 +211,21 @@ export async function verifySdJwtVcPresentation(presentation: string, o: VerifyO
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === "ERR_JWT_EXPIRED") return fail("credential_expired", "The credential has expired");
-    if (code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") return fail("invalid_signature", "The credential's issuer signature is invalid");
+    if (code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED")
+      return fail("invalid_signature", "The credential's issuer signature is invalid");
     return fail("invalid_credential", `The credential was refused: ${(e as Error).message}`);
   }
   if (typeof payload.vct !== "string" || !o.expectedVct.includes(payload.vct)) {
-    fail("wrong_credential", `The credential type ${String(payload.vct)} is not a person identification (PID) credential`);
+    fail(
+      "wrong_credential",
+      `The credential type ${String(payload.vct)} is not a person identification (PID) credential`,
+    );
   }
-  if (payload._sd_alg !== undefined && payload._sd_alg !== "sha-256") fail("invalid_sd_alg", "Only sha-256 disclosure digests are accepted");
+  if (payload._sd_alg !== undefined && payload._sd_alg !== "sha-256")
+    fail("invalid_sd_alg", "Only sha-256 disclosure digests are accepted");
   const holderJwk = (payload.cnf as { jwk?: JWK } | undefined)?.jwk;
-  if (!holderJwk || typeof holderJwk !== "object") fail("no_holder_key", "The credential is not bound to a holder key (cnf.jwk)");
+  if (!holderJwk || typeof holderJwk !== "object")
+    fail("no_holder_key", "The credential is not bound to a holder key (cnf.jwk)");
 
   // disclosures: digest → [salt, name, value]
   const byDigest = new Map<string, unknown[]>();
@@ -203,12 +233,14 @@ export async function verifySdJwtVcPresentation(presentation: string, o: VerifyO
     const digest = await sha256b64u(d);
     if (byDigest.has(digest)) fail("duplicate_disclosure", "A disclosure is presented twice");
     const decoded = decodeDisclosure(d);
-    if (decoded.length !== 3 && decoded.length !== 2) fail("invalid_disclosure", "A disclosure does not have 2 or 3 elements");
+    if (decoded.length !== 3 && decoded.length !== 2)
+      fail("invalid_disclosure", "A disclosure does not have 2 or 3 elements");
     byDigest.set(digest, decoded);
   }
   const used = new Set<string>();
   const claims = resolveDisclosures(payload, byDigest, used) as Record<string, unknown>;
-  if (used.size !== byDigest.size) fail("unreferenced_disclosure", "A disclosure is not referenced by the credential");
+  if (used.size !== byDigest.size)
+    fail("unreferenced_disclosure", "A disclosure is not referenced by the credential");
   for (const k of ["_sd", "_sd_alg", "cnf"]) delete claims[k];
 
   // key binding
@@ -238,18 +270,23 @@ export async function verifySdJwtVcPresentation(presentation: string, o: VerifyO
     }));
   } catch (e) {
     const err = e as { code?: string; claim?: string; message: string };
-    if (err.code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") return fail("invalid_key_binding", "The wallet's key-binding signature is invalid");
+    if (err.code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED")
+      return fail("invalid_key_binding", "The wallet's key-binding signature is invalid");
     if (err.code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && err.claim === "aud") {
       return fail("wrong_audience", "The presentation was made for another verifier (audience mismatch)");
     }
-    if (err.code === "ERR_JWT_EXPIRED" || (err.code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && err.claim === "iat")) {
+    if (
+      err.code === "ERR_JWT_EXPIRED" ||
+      (err.code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && err.claim === "iat")
+    ) {
       return fail("stale_presentation", "The presentation is too old or dated in the future");
     }
     return fail("invalid_key_binding", `The key-binding JWT was refused: ${err.message}`);
   }
   if (kb.nonce !== o.nonce) fail("wrong_nonce", "The presentation answers another request (nonce mismatch)");
   const expectedHash = await sha256b64u(presentation.slice(0, presentation.length - kbJwt.length));
-  if (kb.sd_hash !== expectedHash) fail("sd_hash_mismatch", "The key-binding JWT does not cover the disclosures presented");
+  if (kb.sd_hash !== expectedHash)
+    fail("sd_hash_mismatch", "The key-binding JWT does not cover the disclosures presented");
 
   return {
     issuer: payload.iss as string,

@@ -91,7 +91,12 @@ export function createEudiService(deps: EudiDeps) {
         return { iss: devIssuerIss, kid: k.kid, publicKey: k.publicKey, privateKey: k.privateKey };
       }
     : undefined;
-  const trust = createIssuerTrust({ dev: devIssuer, trustedIssuers: config.eudi.trustedIssuers, timeoutMs: config.upstreamTimeoutMs, fetchImpl: deps.fetchImpl });
+  const trust = createIssuerTrust({
+    dev: devIssuer,
+    trustedIssuers: config.eudi.trustedIssuers,
+    timeoutMs: config.upstreamTimeoutMs,
+    fetchImpl: deps.fetchImpl,
+  });
   const devWallet: DevWallet | undefined = devIssuer
     ? createDevWallet({
         keys,
@@ -133,19 +138,28 @@ export function createEudiService(deps: EudiDeps) {
     }
     if (token && typeof token === "object" && !Array.isArray(token)) {
       const entry = (token as Record<string, unknown>)[PID_QUERY_ID];
-      if (entry === undefined) throw new PresentationError("invalid_vp_token", `vp_token has no presentation for the credential query "${PID_QUERY_ID}"`);
+      if (entry === undefined)
+        throw new PresentationError(
+          "invalid_vp_token",
+          `vp_token has no presentation for the credential query "${PID_QUERY_ID}"`,
+        );
       token = entry;
     }
     if (Array.isArray(token)) {
-      if (token.length !== 1) throw new PresentationError("invalid_vp_token", "Exactly one PID presentation is expected");
+      if (token.length !== 1)
+        throw new PresentationError("invalid_vp_token", "Exactly one PID presentation is expected");
       token = token[0];
     }
-    if (typeof token !== "string" || !token) throw new PresentationError("invalid_vp_token", "vp_token holds no SD-JWT presentation");
+    if (typeof token !== "string" || !token)
+      throw new PresentationError("invalid_vp_token", "vp_token holds no SD-JWT presentation");
     return token;
   }
 
   /** Verifies a wallet's vp_token for a transaction and completes or fails it. */
-  async function settle(row: EudiRow, vpToken: unknown): Promise<{ ok: true } | { ok: false; invalid: boolean; reason: string }> {
+  async function settle(
+    row: EudiRow,
+    vpToken: unknown,
+  ): Promise<{ ok: true } | { ok: false; invalid: boolean; reason: string }> {
     const now = Date.now();
     try {
       const presentation = extractPresentation(vpToken);
@@ -164,7 +178,13 @@ export function createEudiService(deps: EudiDeps) {
             : "More than one patient record matches the name and date of birth your wallet presented, so we cannot tell which one is yours. Wallet sign-in is refused: please contact your care provider.";
         db.transaction(() => {
           if (store.fail(row.sid, reason, now)) {
-            audit.append({ action: "eudi.presentation", actor: "wallet", target: `eudi:${row.sid.slice(0, 8)}`, outcome: `refused: ${match.kind === "none" ? "no matching patient" : "ambiguous match"}`, kind: "eudi" });
+            audit.append({
+              action: "eudi.presentation",
+              actor: "wallet",
+              target: `eudi:${row.sid.slice(0, 8)}`,
+              outcome: `refused: ${match.kind === "none" ? "no matching patient" : "ambiguous match"}`,
+              kind: "eudi",
+            });
           }
         })();
         return { ok: false, invalid: false, reason };
@@ -172,7 +192,13 @@ export function createEudiService(deps: EudiDeps) {
       const user = walletUser(match.patient, pid, findPersonaByPatient(match.patient.id));
       db.transaction(() => {
         if (store.complete(row.sid, match.patient.id, JSON.stringify(user), now)) {
-          audit.append({ action: "eudi.presentation", actor: user.username, target: match.patient.id, outcome: `verified PID from ${verified.issuer}`, kind: "eudi" });
+          audit.append({
+            action: "eudi.presentation",
+            actor: user.username,
+            target: match.patient.id,
+            outcome: `verified PID from ${verified.issuer}`,
+            kind: "eudi",
+          });
         }
       })();
       return { ok: true };
@@ -181,7 +207,13 @@ export function createEudiService(deps: EudiDeps) {
       const reason = `Your wallet's presentation was refused: ${e.message}.`;
       db.transaction(() => {
         if (store.fail(row.sid, reason, now)) {
-          audit.append({ action: "eudi.presentation", actor: "wallet", target: `eudi:${row.sid.slice(0, 8)}`, outcome: `refused: ${e.code}`, kind: "eudi" });
+          audit.append({
+            action: "eudi.presentation",
+            actor: "wallet",
+            target: `eudi:${row.sid.slice(0, 8)}`,
+            outcome: `refused: ${e.code}`,
+            kind: "eudi",
+          });
         }
       })();
       return { ok: false, invalid: true, reason };
@@ -189,7 +221,14 @@ export function createEudiService(deps: EudiDeps) {
   }
 
   async function pollRemote(row: EudiRow): Promise<EudiRow> {
-    if (!remote || row.mode !== "remote" || row.status !== "pending" || !row.transaction_id || Date.now() >= row.expires_at) return row;
+    if (
+      !remote ||
+      row.mode !== "remote" ||
+      row.status !== "pending" ||
+      !row.transaction_id ||
+      Date.now() >= row.expires_at
+    )
+      return row;
     let result;
     try {
       result = await remote.walletResponse(row.transaction_id);
@@ -201,7 +240,13 @@ export function createEudiService(deps: EudiDeps) {
     if (result.kind === "error") {
       db.transaction(() => {
         if (store.fail(row.sid, `Your wallet did not share the identity: ${result.error}`, Date.now())) {
-          audit.append({ action: "eudi.presentation", actor: "wallet", target: `eudi:${row.sid.slice(0, 8)}`, outcome: "declined", kind: "eudi" });
+          audit.append({
+            action: "eudi.presentation",
+            actor: "wallet",
+            target: `eudi:${row.sid.slice(0, 8)}`,
+            outcome: "declined",
+            kind: "eudi",
+          });
         }
       })();
     } else {
@@ -229,7 +274,9 @@ export function createEudiService(deps: EudiDeps) {
 
     async start(input: { returnTo?: unknown } = {}): Promise<{ body: StartResult; setCookie: string }> {
       if (!devIssuer && config.eudi.trustedIssuers.length === 0) {
-        throw serviceUnavailable("Wallet sign-in is not configured: no trusted PID issuer (set EUDI_TRUSTED_ISSUERS)");
+        throw serviceUnavailable(
+          "Wallet sign-in is not configured: no trusted PID issuer (set EUDI_TRUSTED_ISSUERS)",
+        );
       }
       const returnTo = safeRedirect(typeof input.returnTo === "string" ? input.returnTo : null, "/");
       const now = Date.now();
@@ -254,7 +301,10 @@ export function createEudiService(deps: EudiDeps) {
       } else {
         requestId = random(24);
         state = random(24);
-        const link = new URLSearchParams({ client_id: embeddedClientId, request_uri: `${publicUrl}/auth/wallet/request/${requestId}` });
+        const link = new URLSearchParams({
+          client_id: embeddedClientId,
+          request_uri: `${publicUrl}/auth/wallet/request/${requestId}`,
+        });
         walletLink = `openid4vp://?${link.toString()}`;
       }
       const row = {
@@ -274,10 +324,18 @@ export function createEudiService(deps: EudiDeps) {
       db.transaction(() => {
         store.purgeOlderThan(now - PURGE_AFTER_MS);
         store.insert(row);
-        audit.append({ action: "eudi.start", actor: "anonymous", target: `eudi:${sid.slice(0, 8)}`, kind: "eudi" });
+        audit.append({
+          action: "eudi.start",
+          actor: "anonymous",
+          target: `eudi:${sid.slice(0, 8)}`,
+          kind: "eudi",
+        });
       })();
       const body = await publicView({ ...row, status: "pending" } as EudiRow);
-      return { body, setCookie: bindingCookie(`${sid}.${secret}`, Math.ceil((EUDI_TTL_MS + EUDI_CLAIM_WINDOW_MS) / 1000)) };
+      return {
+        body,
+        setCookie: bindingCookie(`${sid}.${secret}`, Math.ceil((EUDI_TTL_MS + EUDI_CLAIM_WINDOW_MS) / 1000)),
+      };
     },
 
     /** The pending sign-in this browser started (binding cookie), to show its QR code again after a reload. */
@@ -286,11 +344,15 @@ export function createEudiService(deps: EudiDeps) {
       const sid = value?.split(".")[0];
       if (!sid) return null;
       const row = store.bySid(sid);
-      if (!row || stateOf(row, Date.now()) !== "pending" || !(await bindingMatches(request, row))) return null;
+      if (!row || stateOf(row, Date.now()) !== "pending" || !(await bindingMatches(request, row)))
+        return null;
       return { ...(await publicView(row)), returnTo: row.return_to };
     },
 
-    async status(sid: string | null, request: Request): Promise<{ body: StatusResult; setCookie?: string[] }> {
+    async status(
+      sid: string | null,
+      request: Request,
+    ): Promise<{ body: StatusResult; setCookie?: string[] }> {
       if (!sid) throw badRequest("sid query parameter is required");
       let row = store.bySid(sid);
       if (!row) throw notFound("Unknown wallet sign-in (it may have been removed after a day)");
@@ -299,24 +361,42 @@ export function createEudiService(deps: EudiDeps) {
       const status = stateOf(row, now);
       const body: StatusResult = { sid, status, expiresAt: new Date(row.expires_at).toISOString() };
       if (status === "failed") body.reason = row.reason ?? "The wallet sign-in failed";
-      if (status === "expired") body.reason = "The wallet sign-in expired before your wallet answered. Start again.";
+      if (status === "expired")
+        body.reason = "The wallet sign-in expired before your wallet answered. Start again.";
       if (status !== "completed") return { body };
 
       if (row.session_issued_at !== null) return { body: { ...body, session: "already-issued" } };
       if (!(await bindingMatches(request, row))) return { body: { ...body, session: "not-this-browser" } };
-      if ((row.completed_at ?? 0) + EUDI_CLAIM_WINDOW_MS < now) return { body: { ...body, session: "claim-window-passed", reason: "The sign-in was not collected in time. Start again." } };
+      if ((row.completed_at ?? 0) + EUDI_CLAIM_WINDOW_MS < now)
+        return {
+          body: {
+            ...body,
+            session: "claim-window-passed",
+            reason: "The sign-in was not collected in time. Start again.",
+          },
+        };
       const user = JSON.parse(row.user_json ?? "null") as SessionUser | null;
       if (!user) throw new ApiError(500, "Wallet sign-in completed without a user");
       const finalRow = row;
       const issued = db.transaction(() => {
         if (!store.claim(finalRow.sid, now)) return null;
         const created = sessions.create(user, undefined);
-        audit.append({ action: "eudi.signin", actor: user.username, target: user.patientId ?? user.sub, kind: "session" });
+        audit.append({
+          action: "eudi.signin",
+          actor: user.username,
+          target: user.patientId ?? user.sub,
+          kind: "session",
+        });
         return created;
       })();
       if (!issued) return { body: { ...body, session: "already-issued" } };
       return {
-        body: { ...body, session: "issued", redirectTo: row.return_to, user: { name: user.name, patientId: user.patientId ?? "" } },
+        body: {
+          ...body,
+          session: "issued",
+          redirectTo: row.return_to,
+          user: { name: user.name, patientId: user.patientId ?? "" },
+        },
         setCookie: [issued.setCookie, bindingCookie("", 0)],
       };
     },
@@ -326,7 +406,12 @@ export function createEudiService(deps: EudiDeps) {
       const row = remote ? undefined : store.byRequestId(requestId);
       const now = Date.now();
       if (!row) return oauthError(404, "invalid_request", "Unknown authorization request");
-      if (stateOf(row, now) !== "pending" || row.responded_at !== null) return oauthError(410, "invalid_request", "This authorization request has expired or was already answered");
+      if (stateOf(row, now) !== "pending" || row.responded_at !== null)
+        return oauthError(
+          410,
+          "invalid_request",
+          "This authorization request has expired or was already answered",
+        );
       store.markFetched(row.sid, now);
       const payload = {
         response_type: "vp_token",
@@ -339,7 +424,12 @@ export function createEudiService(deps: EudiDeps) {
         client_metadata: {
           client_name: "Health Dataspace Hub",
           purpose: PID_PURPOSE,
-          vp_formats_supported: { "dc+sd-jwt": { "sd-jwt_alg_values": ["ES256", "ES384", "ES512"], "kb-jwt_alg_values": ["ES256", "ES384", "ES512"] } },
+          vp_formats_supported: {
+            "dc+sd-jwt": {
+              "sd-jwt_alg_values": ["ES256", "ES384", "ES512"],
+              "kb-jwt_alg_values": ["ES256", "ES384", "ES512"],
+            },
+          },
         },
         aud: "https://self-issued.me/v2",
         iat: Math.floor(now / 1000),
@@ -347,7 +437,10 @@ export function createEudiService(deps: EudiDeps) {
       };
       const enc = (v: unknown) => base64url.encode(JSON.stringify(v));
       const jwt = `${enc({ alg: "none", typ: "oauth-authz-req+jwt" })}.${enc(payload)}.`;
-      return new Response(jwt, { status: 200, headers: { "Content-Type": "application/oauth-authz-req+jwt", "Cache-Control": "no-store" } });
+      return new Response(jwt, {
+        status: 200,
+        headers: { "Content-Type": "application/oauth-authz-req+jwt", "Cache-Control": "no-store" },
+      });
     },
 
     /** POST /auth/wallet/response: the wallet's direct_post (application/x-www-form-urlencoded). */
@@ -362,15 +455,34 @@ export function createEudiService(deps: EudiDeps) {
       const state = form.get("state");
       if (!state) return oauthError(400, "invalid_request", "state is required");
       const row = store.byState(state);
-      if (!row) return oauthError(400, "invalid_request", "Unknown state: this is not an answer to one of our requests");
+      if (!row)
+        return oauthError(
+          400,
+          "invalid_request",
+          "Unknown state: this is not an answer to one of our requests",
+        );
       const now = Date.now();
-      if (stateOf(row, now) === "expired") return oauthError(400, "invalid_request", "The authorization request has expired");
-      if (!store.markResponded(row.sid, now)) return oauthError(400, "invalid_request", "This authorization request was already answered");
+      if (stateOf(row, now) === "expired")
+        return oauthError(400, "invalid_request", "The authorization request has expired");
+      if (!store.markResponded(row.sid, now))
+        return oauthError(400, "invalid_request", "This authorization request was already answered");
       const walletError = form.get("error");
       if (walletError) {
         db.transaction(() => {
-          if (store.fail(row.sid, `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`, now)) {
-            audit.append({ action: "eudi.presentation", actor: "wallet", target: `eudi:${row.sid.slice(0, 8)}`, outcome: "declined", kind: "eudi" });
+          if (
+            store.fail(
+              row.sid,
+              `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`,
+              now,
+            )
+          ) {
+            audit.append({
+              action: "eudi.presentation",
+              actor: "wallet",
+              target: `eudi:${row.sid.slice(0, 8)}`,
+              outcome: "declined",
+              kind: "eudi",
+            });
           }
         })();
         return Response.json({}, { headers: { "Cache-Control": "no-store" } });
@@ -378,14 +490,20 @@ export function createEudiService(deps: EudiDeps) {
       const result = await settle(row, form.get("vp_token"));
       if (!result.ok && result.invalid) return oauthError(400, "invalid_request", result.reason);
       // a valid presentation that matches no patient is still answered 200: the browser shows why
-      return Response.json({ redirect_uri: `${publicUrl}/auth/wallet` }, { headers: { "Cache-Control": "no-store" } });
+      return Response.json(
+        { redirect_uri: `${publicUrl}/auth/wallet` },
+        { headers: { "Cache-Control": "no-store" } },
+      );
     },
   };
 }
 export type EudiService = ReturnType<typeof createEudiService>;
 
 function oauthError(status: number, error: string, description: string): Response {
-  return Response.json({ error, error_description: description }, { status, headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { error, error_description: description },
+    { status, headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 function timingSafeEqualText(a: string, b: string): boolean {

@@ -61,13 +61,19 @@ export function createEudiStore(db: Db) {
     bySid: db.prepare("SELECT * FROM eudi_sessions WHERE sid = ?"),
     byRequestId: db.prepare("SELECT * FROM eudi_sessions WHERE request_id = ?"),
     byState: db.prepare("SELECT * FROM eudi_sessions WHERE state = ?"),
-    fetched: db.prepare("UPDATE eudi_sessions SET request_fetched_at = COALESCE(request_fetched_at, ?) WHERE sid = ?"),
+    fetched: db.prepare(
+      "UPDATE eudi_sessions SET request_fetched_at = COALESCE(request_fetched_at, ?) WHERE sid = ?",
+    ),
     /** the one wallet response a transaction accepts: only the first call changes a row */
-    respond: db.prepare("UPDATE eudi_sessions SET responded_at = ? WHERE sid = ? AND responded_at IS NULL AND status = 'pending'"),
+    respond: db.prepare(
+      "UPDATE eudi_sessions SET responded_at = ? WHERE sid = ? AND responded_at IS NULL AND status = 'pending'",
+    ),
     complete: db.prepare(
       "UPDATE eudi_sessions SET status = 'completed', patient_id = ?, user_json = ?, completed_at = ? WHERE sid = ? AND status = 'pending'",
     ),
-    fail: db.prepare("UPDATE eudi_sessions SET status = 'failed', reason = ?, completed_at = ? WHERE sid = ? AND status = 'pending'"),
+    fail: db.prepare(
+      "UPDATE eudi_sessions SET status = 'failed', reason = ?, completed_at = ? WHERE sid = ? AND status = 'pending'",
+    ),
     /** hands out the app session once: only the first call changes the row */
     claim: db.prepare(
       "UPDATE eudi_sessions SET session_issued_at = ? WHERE sid = ? AND status = 'completed' AND session_issued_at IS NULL",
@@ -75,14 +81,30 @@ export function createEudiStore(db: Db) {
     purge: db.prepare("DELETE FROM eudi_sessions WHERE created_at < ?"),
   };
   return {
-    insert: (row: Pick<EudiRow, "sid" | "binding_hash" | "mode" | "request_id" | "state" | "nonce" | "client_id" | "transaction_id" | "wallet_link" | "return_to" | "created_at" | "expires_at">) =>
-      stmts.insert.run(row),
+    insert: (
+      row: Pick<
+        EudiRow,
+        | "sid"
+        | "binding_hash"
+        | "mode"
+        | "request_id"
+        | "state"
+        | "nonce"
+        | "client_id"
+        | "transaction_id"
+        | "wallet_link"
+        | "return_to"
+        | "created_at"
+        | "expires_at"
+      >,
+    ) => stmts.insert.run(row),
     bySid: (sid: string) => stmts.bySid.get(sid) as EudiRow | undefined,
     byRequestId: (id: string) => stmts.byRequestId.get(id) as EudiRow | undefined,
     byState: (state: string) => stmts.byState.get(state) as EudiRow | undefined,
     markFetched: (sid: string, now: number) => stmts.fetched.run(now, sid),
     markResponded: (sid: string, now: number) => stmts.respond.run(now, sid).changes === 1,
-    complete: (sid: string, patientId: string, userJson: string, now: number) => stmts.complete.run(patientId, userJson, now, sid).changes === 1,
+    complete: (sid: string, patientId: string, userJson: string, now: number) =>
+      stmts.complete.run(patientId, userJson, now, sid).changes === 1,
     fail: (sid: string, reason: string, now: number) => stmts.fail.run(reason, now, sid).changes === 1,
     claim: (sid: string, now: number) => stmts.claim.run(now, sid).changes === 1,
     purgeOlderThan: (t: number) => stmts.purge.run(t).changes,

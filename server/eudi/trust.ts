@@ -38,7 +38,10 @@ export function metadataUrl(issuer: string): string {
   return `${u.origin}/.well-known/jwt-vc-issuer${path}`;
 }
 
-export function createIssuerTrust(o: IssuerTrustOptions): { resolve: IssuerKeyResolver; describe(): Promise<string[]> } {
+export function createIssuerTrust(o: IssuerTrustOptions): {
+  resolve: IssuerKeyResolver;
+  describe(): Promise<string[]>;
+} {
   const fetchImpl = o.fetchImpl ?? fetch;
   const cache = new Map<string, { at: number; keys: JWK[] }>();
   const cacheMs = o.cacheMs ?? 10 * 60 * 1000;
@@ -47,12 +50,16 @@ export function createIssuerTrust(o: IssuerTrustOptions): { resolve: IssuerKeyRe
     const hit = cache.get(issuer);
     if (hit && Date.now() - hit.at < cacheMs) return hit.keys;
     const get = async (url: string) => {
-      const res = await fetchImpl(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(o.timeoutMs) });
+      const res = await fetchImpl(url, {
+        headers: { Accept: "application/json" },
+        signal: AbortSignal.timeout(o.timeoutMs),
+      });
       if (!res.ok) throw new Error(`${url} answered ${res.status}`);
       return res.json() as Promise<unknown>;
     };
     const meta = metadataSchema.parse(await get(metadataUrl(issuer)));
-    if (meta.issuer.replace(/\/+$/, "") !== issuer) throw new Error(`issuer metadata names ${meta.issuer}, not ${issuer}`);
+    if (meta.issuer.replace(/\/+$/, "") !== issuer)
+      throw new Error(`issuer metadata names ${meta.issuer}, not ${issuer}`);
     const jwks = meta.jwks ?? (meta.jwks_uri ? jwksSchema.parse(await get(meta.jwks_uri)) : undefined);
     if (!jwks) throw new Error("issuer metadata has neither jwks nor jwks_uri");
     const keys = jwks.keys as JWK[];
@@ -74,7 +81,9 @@ export function createIssuerTrust(o: IssuerTrustOptions): { resolve: IssuerKeyRe
       } catch {
         return null;
       }
-      const candidates = keys.filter((k) => (kid ? k.kid === kid : true) && (k.use === undefined || k.use === "sig"));
+      const candidates = keys.filter(
+        (k) => (kid ? k.kid === kid : true) && (k.use === undefined || k.use === "sig"),
+      );
       if (candidates.length !== 1) return null;
       try {
         const { d: _private, ...pub } = candidates[0];

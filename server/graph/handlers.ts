@@ -12,7 +12,13 @@ export const graphHandlers: HandlerMap = {
       }),
     ),
   "GET /api/graph/expand": async ({ services, url }) =>
-    jsonBuffer(await services.graphQueries.expandBody(url.searchParams.get("id"), intParam(url, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX))),
-  "GET /api/graph/node": async ({ services, url }) => json(await services.graphQueries.node(url.searchParams.get("id"))),
+    jsonBuffer(
+      await services.graphQueries.expandBody(
+        url.searchParams.get("id"),
+        intParam(url, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX),
+      ),
+    ),
+  "GET /api/graph/node": async ({ services, url }) =>
+    json(await services.graphQueries.node(url.searchParams.get("id"))),
   "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),
 };

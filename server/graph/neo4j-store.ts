@@ -47,7 +47,12 @@ function toPlain(v: unknown): unknown {
   return v;
 }
 
-function nodeFrom(rec: { id: string; label: string; layer: string; props: Record<string, unknown> }): GraphNode {
+function nodeFrom(rec: {
+  id: string;
+  label: string;
+  layer: string;
+  props: Record<string, unknown>;
+}): GraphNode {
   const properties: Properties = {};
   for (const [k, v] of Object.entries(rec.props)) {
     if (k === "id" || k === "layer" || k === "seq") continue;
@@ -91,9 +96,14 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
     return Number(r.records[0]?.get("s") ?? 0);
   }).catch(() => 0);
 
-  const NODE_RETURN = "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
+  const NODE_RETURN =
+    "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
 
-  async function createNode(tx: ManagedTransaction, n: { id: string; label: string; properties: Properties }, upsert: boolean) {
+  async function createNode(
+    tx: ManagedTransaction,
+    n: { id: string; label: string; properties: Properties },
+    upsert: boolean,
+  ) {
     const layer = layerOfLabel(n.label);
     if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
     const verb = upsert ? "MERGE" : "CREATE";
@@ -106,14 +116,23 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
   async function sampleLayers(layers: readonly Layer[], limit: number) {
     return read(async (tx) => {
       const counts: Record<string, number> = {};
-      const c = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN n.layer AS layer, count(n) AS n", { layers });
+      const c = await tx.run(
+        "MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN n.layer AS layer, count(n) AS n",
+        { layers },
+      );
       for (const r of c.records) counts[r.get("layer")] = Number(r.get("n"));
-      const quota = allocateQuota(layers.map((l) => ({ key: l, available: counts[l] ?? 0 })), limit);
+      const quota = allocateQuota(
+        layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
+        limit,
+      );
       const nodes: GraphNode[] = [];
       for (const l of layers) {
         const q = quota.get(l) ?? 0;
         if (!q) continue;
-        const r = await tx.run(`MATCH (n:GraphNode {layer: $layer}) RETURN ${NODE_RETURN} ORDER BY n.seq LIMIT $q`, { layer: l, q: neo4j.int(q) });
+        const r = await tx.run(
+          `MATCH (n:GraphNode {layer: $layer}) RETURN ${NODE_RETURN} ORDER BY n.seq LIMIT $q`,
+          { layer: l, q: neo4j.int(q) },
+        );
         for (const rec of r.records) nodes.push(nodeFrom(rec.toObject() as never));
       }
       return { nodes, counts };
@@ -160,7 +179,9 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
     },
     async countNodes(layers) {
       return read(async (tx) => {
-        const r = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN count(n) AS n", { layers: layers ?? LAYERS });
+        const r = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN count(n) AS n", {
+          layers: layers ?? LAYERS,
+        });
         return Number(r.records[0].get("n"));
       });
     },
@@ -178,7 +199,15 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
       return {
         nodes,
         edges,
-        meta: { layer: layerLabel, totalNodes, totalEdges, returnedNodes: nodes.length, returnedEdges: edges.length, limit, truncated: nodes.length < totalNodes },
+        meta: {
+          layer: layerLabel,
+          totalNodes,
+          totalEdges,
+          returnedNodes: nodes.length,
+          returnedEdges: edges.length,
+          limit,
+          truncated: nodes.length < totalNodes,
+        },
       };
     },
     async expand(id, depth, limit) {
@@ -190,7 +219,10 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
       for (let d = 0; d < depth && frontier.length && !truncated; d++) {
         const next: string[] = [];
         const found = await read(async (tx) => {
-          const r = await tx.run(`MATCH (a:GraphNode)-[]-(n:GraphNode) WHERE a.id IN $ids RETURN DISTINCT ${NODE_RETURN}`, { ids: frontier });
+          const r = await tx.run(
+            `MATCH (a:GraphNode)-[]-(n:GraphNode) WHERE a.id IN $ids RETURN DISTINCT ${NODE_RETURN}`,
+            { ids: frontier },
+          );
           return r.records.map((x) => nodeFrom(x.toObject() as never));
         });
         for (const n of found) {
@@ -209,7 +241,15 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
       return {
         nodes,
         edges,
-        meta: { layer: "expand", totalNodes: nodes.length, totalEdges: edges.length, returnedNodes: nodes.length, returnedEdges: edges.length, limit, truncated },
+        meta: {
+          layer: "expand",
+          totalNodes: nodes.length,
+          totalEdges: edges.length,
+          returnedNodes: nodes.length,
+          returnedEdges: edges.length,
+          limit,
+          truncated,
+        },
       };
     },
     async getNode(id) {
@@ -226,14 +266,30 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
       for (const direction of ["out", "in"] as const) {
         if (dir !== "both" && dir !== direction) continue;
         if (out.length >= limit) break;
-        const pattern = direction === "out" ? "(a:GraphNode {id: $id})-[e]->(n:GraphNode)" : "(a:GraphNode {id: $id})<-[e]-(n:GraphNode)";
+        const pattern =
+          direction === "out"
+            ? "(a:GraphNode {id: $id})-[e]->(n:GraphNode)"
+            : "(a:GraphNode {id: $id})<-[e]-(n:GraphNode)";
         const rows = await read(async (tx) => {
-          const r = await tx.run(`MATCH ${pattern} WHERE true ${typeFilter} RETURN e.id AS eid, type(e) AS etype, ${NODE_RETURN} ORDER BY n.seq LIMIT $limit`, {
-            id: q.id,
-            types: q.types ?? [],
-            limit: neo4j.int(limit - out.length),
-          });
-          return r.records.map((x) => x.toObject() as { eid: string; etype: string; id: string; label: string; layer: string; props: Record<string, unknown> });
+          const r = await tx.run(
+            `MATCH ${pattern} WHERE true ${typeFilter} RETURN e.id AS eid, type(e) AS etype, ${NODE_RETURN} ORDER BY n.seq LIMIT $limit`,
+            {
+              id: q.id,
+              types: q.types ?? [],
+              limit: neo4j.int(limit - out.length),
+            },
+          );
+          return r.records.map(
+            (x) =>
+              x.toObject() as {
+                eid: string;
+                etype: string;
+                id: string;
+                label: string;
+                layer: string;
+                props: Record<string, unknown>;
+              },
+          );
         });
         for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: nodeFrom(r) });
       }
@@ -258,16 +314,21 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
         return `n.${k} = $where.${k}`;
       });
       return read(async (tx) => {
-        const r = await tx.run(`MATCH (n:${safeLabel(label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN count(n) AS n`, {
-          where: whereProps ?? {},
-        });
+        const r = await tx.run(
+          `MATCH (n:${safeLabel(label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN count(n) AS n`,
+          {
+            where: whereProps ?? {},
+          },
+        );
         return Number(r.records[0].get("n"));
       });
     },
     async counts(): Promise<GraphCounts> {
       return read(async (tx) => {
         const nodesByLabel: Record<string, number> = {};
-        const n = await tx.run("MATCH (n:GraphNode) RETURN [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, count(n) AS n");
+        const n = await tx.run(
+          "MATCH (n:GraphNode) RETURN [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, count(n) AS n",
+        );
         for (const r of n.records) nodesByLabel[r.get("label")] = Number(r.get("n"));
         const edgesByType: Record<string, number> = {};
         const e = await tx.run("MATCH ()-[e]->() RETURN type(e) AS type, count(e) AS n");
@@ -279,8 +340,16 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
           );
           propertyKeysByLabel[label] = k.records.map((r) => r.get("k"));
         }
-        const d = await tx.run("MATCH (n:GraphNode) WITH n.id AS id, count(*) AS c WHERE c > 1 RETURN count(id) AS n");
-        return { nodesByLabel, edgesByType, propertyKeysByLabel, danglingEdges: 0, duplicateIds: Number(d.records[0].get("n")) };
+        const d = await tx.run(
+          "MATCH (n:GraphNode) WITH n.id AS id, count(*) AS c WHERE c > 1 RETURN count(id) AS n",
+        );
+        return {
+          nodesByLabel,
+          edgesByType,
+          propertyKeysByLabel,
+          danglingEdges: 0,
+          duplicateIds: Number(d.records[0].get("n")),
+        };
       });
     },
     async mutate(mutations, input) {
@@ -292,7 +361,10 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
                 await createNode(tx, m.node, false);
                 break;
               case "updateNode": {
-                const r = await tx.run("MATCH (n:GraphNode {id: $id}) SET n += $props RETURN n.id", { id: m.id, props: m.properties });
+                const r = await tx.run("MATCH (n:GraphNode {id: $id}) SET n += $props RETURN n.id", {
+                  id: m.id,
+                  props: m.properties,
+                });
                 if (!r.records.length) throw new ApiError(404, `Node ${m.id} not found`);
                 break;
               }

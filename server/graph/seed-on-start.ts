@@ -13,6 +13,8 @@ export async function seedIfEmpty(services: Services, opts: { progress: boolean 
   });
   bar?.finish();
   if (opts.progress) {
-    console.log(`Seeded ${total} patients: ${result.nodes} nodes, ${result.edges} relationships in ${(result.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `Seeded ${total} patients: ${result.nodes} nodes, ${result.edges} relationships in ${(result.ms / 1000).toFixed(1)} s`,
+    );
   }
 }

@@ -64,7 +64,11 @@ export interface GraphValidation {
   relationshipTypes: Record<string, number>;
   totals: { nodes: number; edges: number };
   constraints: { name: string; ok: boolean; detail: string }[];
-  violations: { kind: "label" | "relationshipType" | "propertyKey" | "unknownLabel" | "emptyLayer" | "danglingEdge"; subject: string; detail: string }[];
+  violations: {
+    kind: "label" | "relationshipType" | "propertyKey" | "unknownLabel" | "emptyLayer" | "danglingEdge";
+    subject: string;
+    detail: string;
+  }[];
 }
 
 export function createGraphService(store: GraphStore) {
@@ -115,7 +119,9 @@ export function createGraphService(store: GraphStore) {
       return JSON.parse((await this.expandBody(id, depth)).toString()) as GraphResponse;
     },
 
-    async node(id: string | null): Promise<GraphNode & { relationships: Relationship[]; relationshipCount: number }> {
+    async node(
+      id: string | null,
+    ): Promise<GraphNode & { relationships: Relationship[]; relationshipCount: number }> {
       if (!id) throw badRequest("id query parameter is required");
       const node = await store.getNode(id);
       if (!node) throw notFound(`Node ${id} not found`);
@@ -128,12 +134,19 @@ export function createGraphService(store: GraphStore) {
       const version = store.version();
       const c = await store.counts();
       const violations: GraphValidation["violations"] = [];
-      const layers = Object.fromEntries(LAYERS.map((l) => [l, { labels: {} as Record<string, number>, nodes: 0 }])) as GraphValidation["layers"];
+      const layers = Object.fromEntries(
+        LAYERS.map((l) => [l, { labels: {} as Record<string, number>, nodes: 0 }]),
+      ) as GraphValidation["layers"];
       for (const [label, n] of Object.entries(c.nodesByLabel)) {
-        if (!PASCAL_CASE.test(label)) violations.push({ kind: "label", subject: label, detail: "label is not PascalCase" });
+        if (!PASCAL_CASE.test(label))
+          violations.push({ kind: "label", subject: label, detail: "label is not PascalCase" });
         const layer = layerOfLabel(label);
         if (!layer) {
-          violations.push({ kind: "unknownLabel", subject: label, detail: "label belongs to no layer of the layer table" });
+          violations.push({
+            kind: "unknownLabel",
+            subject: label,
+            detail: "label belongs to no layer of the layer table",
+          });
           continue;
         }
         layers[layer].labels[label] = n;
@@ -141,18 +154,33 @@ export function createGraphService(store: GraphStore) {
       }
       for (const layer of LAYERS) {
         for (const label of LAYER_LABELS[layer]) layers[layer].labels[label] ??= 0;
-        if (layers[layer].nodes === 0) violations.push({ kind: "emptyLayer", subject: layer, detail: `layer ${layer} has no nodes` });
+        if (layers[layer].nodes === 0)
+          violations.push({ kind: "emptyLayer", subject: layer, detail: `layer ${layer} has no nodes` });
       }
       for (const type of Object.keys(c.edgesByType)) {
-        if (!UPPER_SNAKE_CASE.test(type)) violations.push({ kind: "relationshipType", subject: type, detail: "relationship type is not UPPER_SNAKE_CASE" });
+        if (!UPPER_SNAKE_CASE.test(type))
+          violations.push({
+            kind: "relationshipType",
+            subject: type,
+            detail: "relationship type is not UPPER_SNAKE_CASE",
+          });
       }
       for (const [label, keys] of Object.entries(c.propertyKeysByLabel)) {
         for (const k of keys) {
-          if (!CAMEL_CASE.test(k)) violations.push({ kind: "propertyKey", subject: `${label}.${k}`, detail: "property key is not camelCase" });
+          if (!CAMEL_CASE.test(k))
+            violations.push({
+              kind: "propertyKey",
+              subject: `${label}.${k}`,
+              detail: "property key is not camelCase",
+            });
         }
       }
       if (c.danglingEdges > 0) {
-        violations.push({ kind: "danglingEdge", subject: "edges", detail: `${c.danglingEdges} relationships point at missing nodes` });
+        violations.push({
+          kind: "danglingEdge",
+          subject: "edges",
+          detail: `${c.danglingEdges} relationships point at missing nodes`,
+        });
       }
       const totals = {
         nodes: Object.values(c.nodesByLabel).reduce((a, b) => a + b, 0),
@@ -160,11 +188,27 @@ export function createGraphService(store: GraphStore) {
       };
       const constraints = [
         { name: "unique node id", ok: c.duplicateIds === 0, detail: `${c.duplicateIds} duplicate ids` },
-        { name: "relationships connect existing nodes", ok: c.danglingEdges === 0, detail: `${c.danglingEdges} dangling` },
-        { name: "every label belongs to a layer", ok: !violations.some((v) => v.kind === "unknownLabel"), detail: "layer table of the spec" },
+        {
+          name: "relationships connect existing nodes",
+          ok: c.danglingEdges === 0,
+          detail: `${c.danglingEdges} dangling`,
+        },
+        {
+          name: "every label belongs to a layer",
+          ok: !violations.some((v) => v.kind === "unknownLabel"),
+          detail: "layer table of the spec",
+        },
         { name: "labels PascalCase", ok: !violations.some((v) => v.kind === "label"), detail: "" },
-        { name: "relationship types UPPER_SNAKE_CASE", ok: !violations.some((v) => v.kind === "relationshipType"), detail: "" },
-        { name: "properties camelCase", ok: !violations.some((v) => v.kind === "propertyKey"), detail: "sampled per label" },
+        {
+          name: "relationship types UPPER_SNAKE_CASE",
+          ok: !violations.some((v) => v.kind === "relationshipType"),
+          detail: "",
+        },
+        {
+          name: "properties camelCase",
+          ok: !violations.some((v) => v.kind === "propertyKey"),
+          detail: "sampled per label",
+        },
         { name: "every layer populated", ok: !violations.some((v) => v.kind === "emptyLayer"), detail: "" },
       ];
       const value: GraphValidation = {

@@ -34,7 +34,12 @@ interface EdgeRow {
   type: string;
 }
 
-const toNode = (r: NodeRow): GraphNode => ({ id: r.id, label: r.label, layer: r.layer, properties: JSON.parse(r.props) });
+const toNode = (r: NodeRow): GraphNode => ({
+  id: r.id,
+  label: r.label,
+  layer: r.layer,
+  properties: JSON.parse(r.props),
+});
 const toEdge = (r: EdgeRow): GraphEdge => ({ id: r.id, source: r.source, target: r.target, type: r.type });
 const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 
@@ -69,7 +74,9 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     `INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)
      ON CONFLICT(id) DO UPDATE SET label = excluded.label, layer = excluded.layer, props = excluded.props`,
   );
-  const insertNode = db.prepare("INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)");
+  const insertNode = db.prepare(
+    "INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)",
+  );
   const upsertEdge = db.prepare(
     `INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
      VALUES (@id, @source, @target, @type, @props,
@@ -83,13 +90,17 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
        (SELECT layer FROM graph_nodes WHERE id = @source), (SELECT layer FROM graph_nodes WHERE id = @target))`,
   );
   const getNodeStmt = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id = ?");
-  const nodesOfLayer = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE layer = ? ORDER BY seq LIMIT ?");
+  const nodesOfLayer = db.prepare(
+    "SELECT id, label, layer, props FROM graph_nodes WHERE layer = ? ORDER BY seq LIMIT ?",
+  );
   const edgesFrom = db.prepare("SELECT id, source, target, type FROM graph_edges WHERE source = ?");
   const edgesOfSet = db.prepare(
     `SELECT id, source, target, type FROM graph_edges WHERE source IN (SELECT value FROM json_each(?))
      UNION ALL SELECT id, source, target, type FROM graph_edges WHERE target IN (SELECT value FROM json_each(?)) ORDER BY 1`,
   );
-  const nodesById = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq");
+  const nodesById = db.prepare(
+    "SELECT id, label, layer, props FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq",
+  );
   const countLayer = db.prepare("SELECT layer, COUNT(*) AS n FROM graph_nodes GROUP BY layer");
   const deleteNodeStmt = db.prepare("DELETE FROM graph_nodes WHERE id = ?");
   const deleteEdgesOf = db.prepare("DELETE FROM graph_edges WHERE source = ? OR target = ?");
@@ -120,7 +131,9 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     const marks = layers.map(() => "?").join(",");
     const n = (
       db
-        .prepare(`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IN (${marks}) AND target_layer IN (${marks})`)
+        .prepare(
+          `SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IN (${marks}) AND target_layer IN (${marks})`,
+        )
         .get(...layers, ...layers) as { n: number }
     ).n;
     edgeCountCache.set(key, n);
@@ -274,21 +287,33 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       const w = whereClause(q.where);
       return (
         db
-          .prepare(`SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql} ORDER BY seq LIMIT ? OFFSET ?`)
+          .prepare(
+            `SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql} ORDER BY seq LIMIT ? OFFSET ?`,
+          )
           .all(q.label, ...w.args, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
       ).map(toNode);
     },
     async countWhere(label, where) {
       const w = whereClause(where);
-      return (db.prepare(`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ?${w.sql}`).get(label, ...w.args) as { n: number }).n;
+      return (
+        db.prepare(`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ?${w.sql}`).get(label, ...w.args) as {
+          n: number;
+        }
+      ).n;
     },
     async counts(): Promise<GraphCounts> {
       const nodesByLabel: Record<string, number> = {};
-      for (const r of db.prepare("SELECT label, COUNT(*) AS n FROM graph_nodes GROUP BY label").all() as { label: string; n: number }[]) {
+      for (const r of db.prepare("SELECT label, COUNT(*) AS n FROM graph_nodes GROUP BY label").all() as {
+        label: string;
+        n: number;
+      }[]) {
         nodesByLabel[r.label] = r.n;
       }
       const edgesByType: Record<string, number> = {};
-      for (const r of db.prepare("SELECT type, COUNT(*) AS n FROM graph_edges GROUP BY type").all() as { type: string; n: number }[]) {
+      for (const r of db.prepare("SELECT type, COUNT(*) AS n FROM graph_edges GROUP BY type").all() as {
+        type: string;
+        n: number;
+      }[]) {
         edgesByType[r.type] = r.n;
       }
       const propertyKeysByLabel: Record<string, string[]> = {};
@@ -301,7 +326,9 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
         propertyKeysByLabel[label] = keys.map((r) => r.k).sort();
       }
       const danglingEdges = (
-        db.prepare("SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL").get() as { n: number }
+        db
+          .prepare("SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL")
+          .get() as { n: number }
       ).n;
       return { nodesByLabel, edgesByType, propertyKeysByLabel, danglingEdges, duplicateIds: 0 };
     },
@@ -313,7 +340,8 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
               try {
                 insertNode.run(toNodeRow(m.node));
               } catch (e) {
-                if (String(e).includes("UNIQUE")) throw new ApiError(409, `A node with id ${m.node.id} already exists`);
+                if (String(e).includes("UNIQUE"))
+                  throw new ApiError(409, `A node with id ${m.node.id} already exists`);
                 throw e;
               }
               break;
@@ -331,7 +359,8 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
               try {
                 insertEdge.run(toEdgeRow(m.edge));
               } catch (e) {
-                if (String(e).includes("UNIQUE")) throw new ApiError(409, `An edge with id ${m.edge.id} already exists`);
+                if (String(e).includes("UNIQUE"))
+                  throw new ApiError(409, `An edge with id ${m.edge.id} already exists`);
                 throw e;
               }
               break;

@@ -12,8 +12,14 @@ export interface Health {
 export const HEALTH_PROBE_TIMEOUT_MS = 1500;
 
 /** Real probes, run in parallel with a short time-out: the graph store round-trip and the provider's discovery. */
-export async function checkHealth(graph: GraphStore, idpProbe: (timeoutMs: number) => Promise<boolean>): Promise<Health> {
-  const [graphdb, idp] = await Promise.all([graph.ping(HEALTH_PROBE_TIMEOUT_MS), idpProbe(HEALTH_PROBE_TIMEOUT_MS)]);
+export async function checkHealth(
+  graph: GraphStore,
+  idpProbe: (timeoutMs: number) => Promise<boolean>,
+): Promise<Health> {
+  const [graphdb, idp] = await Promise.all([
+    graph.ping(HEALTH_PROBE_TIMEOUT_MS),
+    idpProbe(HEALTH_PROBE_TIMEOUT_MS),
+  ]);
   return {
     status: graphdb && idp ? "ok" : graphdb ? "degraded" : "down",
     graphdb,

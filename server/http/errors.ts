@@ -29,11 +29,13 @@ export function isApiError(e: unknown): e is ApiError {
   );
 }
 
-export const badRequest = (error: string, extra?: Record<string, unknown>) => new ApiError(400, error, undefined, extra);
+export const badRequest = (error: string, extra?: Record<string, unknown>) =>
+  new ApiError(400, error, undefined, extra);
 export const unauthorized = (error = "Authentication required") => new ApiError(401, error);
 export const forbidden = (error = "Forbidden: your role does not allow this") => new ApiError(403, error);
 export const notFound = (error = "Not found") => new ApiError(404, error);
-export const conflict = (error: string, extra?: Record<string, unknown>) => new ApiError(409, error, undefined, extra);
+export const conflict = (error: string, extra?: Record<string, unknown>) =>
+  new ApiError(409, error, undefined, extra);
 export const badGateway = (error: string, detail?: string) => new ApiError(502, error, detail);
 export const serviceUnavailable = (error: string) => new ApiError(503, error);
 

@@ -21,9 +21,11 @@ export const MAX_BODY_BYTES = 1_000_000;
 /** Reads a JSON object body; 400 on bad JSON or a non-object, 413 when too large. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES) throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
+  if (length > MAX_BODY_BYTES)
+    throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
+  if (text.length > MAX_BODY_BYTES)
+    throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
   if (text.trim() === "") return {};
   let value: unknown;
   try {

@@ -55,7 +55,11 @@ export async function toWebRequest(req: IncomingMessage, url: string): Promise<R
   return new Request(url, { method, headers, body: body as unknown as BodyInit | undefined });
 }
 
-export async function sendWebResponse(res: ServerResponse, response: Response, acceptEncoding?: string | string[]): Promise<void> {
+export async function sendWebResponse(
+  res: ServerResponse,
+  response: Response,
+  acceptEncoding?: string | string[],
+): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, key) => {
     if (key === "set-cookie") return;

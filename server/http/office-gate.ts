@@ -1,5 +1,11 @@
 import type { Config } from "../config";
-import { DEFAULT_TIME_ZONE, officeStatus, parseOfficeHours, type OfficeHours, type OfficeStatus } from "./office-hours";
+import {
+  DEFAULT_TIME_ZONE,
+  officeStatus,
+  parseOfficeHours,
+  type OfficeHours,
+  type OfficeStatus,
+} from "./office-hours";
 
 /** OFFICE_HOURS and OFFICE_HOLDS, parsed once at start-up (a bad value fails the boot, naming the variable). */
 export interface OfficeGate {

@@ -25,7 +25,10 @@ describe("route table", () => {
     expect(n.kind === "match" && n.match.params.id).toBe("neg:1");
     const a = matchRoute("POST", "/api/auth/callback/oidc");
     expect(a.kind === "match" && a.match.params.rest).toBe("callback/oidc");
-    expect(matchRoute("PUT", "/api/catalog")).toEqual({ kind: "method-not-allowed", allow: ["GET", "POST", "DELETE"] });
+    expect(matchRoute("PUT", "/api/catalog")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["GET", "POST", "DELETE"],
+    });
     expect(matchRoute("GET", "/api/nothing-here")).toEqual({ kind: "none" });
     const head = matchRoute("HEAD", "/api/health");
     expect(head.kind).toBe("match");
@@ -41,7 +44,10 @@ describe("route table", () => {
     expect(access("GET", "/api/information")).toEqual({ kind: "public" });
     expect(access("GET", "/api/keycloak-config")).toEqual({ kind: "public" });
     expect(access("POST", "/api/app-accounts")).toEqual({ kind: "device-attestation" });
-    expect(access("POST", "/api/catalog")).toEqual({ kind: "session", roles: ["DATA_HOLDER", "CONNECTOR_ADMIN"] });
+    expect(access("POST", "/api/catalog")).toEqual({
+      kind: "session",
+      roles: ["DATA_HOLDER", "CONNECTOR_ADMIN"],
+    });
     expect(access("GET", "/api/debug/phase26")).toEqual({ kind: "session", roles: ["CONNECTOR_ADMIN"] });
     expect(access("GET", "/api/mock-dsp/lmc/catalog/request")).toEqual({ kind: "session-or-crawler" });
     for (const r of ROUTES.filter((r) => r.path.startsWith("/api/admin/"))) {
@@ -50,7 +56,10 @@ describe("route table", () => {
         const roles = (spec.access as unknown as { roles: string[] }).roles;
         expect(roles).toContain("CONNECTOR_ADMIN");
         const extra = roles.filter((x) => x !== "CONNECTOR_ADMIN");
-        if (extra.length) expect(r.path.startsWith("/api/admin/policies") || r.path.startsWith("/api/admin/audit")).toBe(true);
+        if (extra.length)
+          expect(r.path.startsWith("/api/admin/policies") || r.path.startsWith("/api/admin/audit")).toBe(
+            true,
+          );
       }
     }
   });

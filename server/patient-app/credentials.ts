@@ -1,4 +1,12 @@
-import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
+import {
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  EmbeddedJWK,
+  importJWK,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+} from "jose";
 import { z } from "zod";
 import { ApiError, badRequest } from "../http/errors";
 import { sha256b64u } from "../eudi/sd-jwt";
@@ -57,7 +65,9 @@ export async function verifyAttestation(
   o: { audience: string; purpose: AttestationClaims["purpose"]; now?: Date },
 ): Promise<VerifiedAttestation> {
   if (typeof attestation !== "string" || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(attestation)) {
-    throw badRequest("attestation is required: a compact JWS (ES256) of the challenge nonce, signed by the device key");
+    throw badRequest(
+      "attestation is required: a compact JWS (ES256) of the challenge nonce, signed by the device key",
+    );
   }
   let header;
   try {
@@ -65,10 +75,12 @@ export async function verifyAttestation(
   } catch {
     throw badRequest("attestation is not a JWS");
   }
-  if (header.alg !== "ES256") throw badRequest("attestation must be signed with ES256 (ECDSA P-256, SHA-256)");
+  if (header.alg !== "ES256")
+    throw badRequest("attestation must be signed with ES256 (ECDSA P-256, SHA-256)");
   if (header.typ !== ATTESTATION_TYP) throw badRequest(`attestation typ must be ${ATTESTATION_TYP}`);
   const jwkCheck = deviceJwkSchema.safeParse(header.jwk);
-  if (!jwkCheck.success) throw badRequest("attestation header must carry the device's public key as a P-256 JWK (jwk)");
+  if (!jwkCheck.success)
+    throw badRequest("attestation header must carry the device's public key as a P-256 JWK (jwk)");
 
   let payload: JWTPayload;
   try {
@@ -80,7 +92,8 @@ export async function verifyAttestation(
     }));
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") throw unauthorized("Device attestation refused: the signature does not verify with the device key");
+    if (code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED")
+      throw unauthorized("Device attestation refused: the signature does not verify with the device key");
     throw unauthorized(`Device attestation refused: ${(e as Error).message}`);
   }
   const claims = attestationPayload.safeParse(payload);
@@ -88,10 +101,15 @@ export async function verifyAttestation(
     const issue = claims.error.issues[0];
     throw badRequest(`attestation payload: ${issue.path.join(".") || "(payload)"}: ${issue.message}`);
   }
-  if (claims.data.aud !== o.audience) throw unauthorized("Device attestation refused: it was made for another service (aud)");
-  if (claims.data.purpose !== o.purpose) throw unauthorized(`Device attestation refused: it was made for ${claims.data.purpose}, not ${o.purpose}`);
+  if (claims.data.aud !== o.audience)
+    throw unauthorized("Device attestation refused: it was made for another service (aud)");
+  if (claims.data.purpose !== o.purpose)
+    throw unauthorized(
+      `Device attestation refused: it was made for ${claims.data.purpose}, not ${o.purpose}`,
+    );
   const now = Math.floor((o.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - claims.data.iat) > 300) throw unauthorized("Device attestation refused: iat is more than 5 minutes off");
+  if (Math.abs(now - claims.data.iat) > 300)
+    throw unauthorized("Device attestation refused: iat is more than 5 minutes off");
   const jwk = { kty: "EC", crv: "P-256", x: jwkCheck.data.x, y: jwkCheck.data.y } as JWK;
   return { jwk, thumbprint: await calculateJwkThumbprint(jwk), claims: claims.data };
 }
@@ -113,7 +131,8 @@ export function deviceTokenFrom(request: Request): { token: string; kid: string 
   } catch {
     throw unauthorized("Device credential is not a JWS");
   }
-  if (typeof header.kid !== "string" || !header.kid) throw unauthorized("Device credential names no app account (kid)");
+  if (typeof header.kid !== "string" || !header.kid)
+    throw unauthorized("Device credential names no app account (kid)");
   return { token: m[1], kid: header.kid };
 }
 
@@ -135,18 +154,27 @@ export async function verifyDeviceRequest(
     }));
   } catch (e) {
     const err = e as { code?: string; claim?: string; message: string };
-    if (err.code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") throw unauthorized("Device credential refused: the signature does not verify with this device's key");
-    if (err.code === "ERR_JWT_EXPIRED" || err.claim === "iat") throw unauthorized(`Device credential refused: a request token is valid for ${REQUEST_MAX_AGE_S} seconds`);
+    if (err.code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED")
+      throw unauthorized("Device credential refused: the signature does not verify with this device's key");
+    if (err.code === "ERR_JWT_EXPIRED" || err.claim === "iat")
+      throw unauthorized(
+        `Device credential refused: a request token is valid for ${REQUEST_MAX_AGE_S} seconds`,
+      );
     throw unauthorized(`Device credential refused: ${err.message}`);
   }
   const url = new URL(o.url);
-  if (payload.htm !== o.method) throw unauthorized(`Device credential refused: it was signed for ${String(payload.htm)}, not ${o.method}`);
-  if (payload.htu !== `${url.origin}${url.pathname}`) throw unauthorized("Device credential refused: it was signed for another URL (htu)");
+  if (payload.htm !== o.method)
+    throw unauthorized(
+      `Device credential refused: it was signed for ${String(payload.htm)}, not ${o.method}`,
+    );
+  if (payload.htu !== `${url.origin}${url.pathname}`)
+    throw unauthorized("Device credential refused: it was signed for another URL (htu)");
   if (typeof payload.jti !== "string" || payload.jti.length < 16 || payload.jti.length > 128) {
     throw unauthorized("Device credential refused: jti must be a unique string of 16 to 128 characters");
   }
   if (o.body.length > 0) {
-    if (payload.bh !== (await sha256b64u(o.body))) throw unauthorized("Device credential refused: the body hash (bh) does not match the body sent");
+    if (payload.bh !== (await sha256b64u(o.body)))
+      throw unauthorized("Device credential refused: the body hash (bh) does not match the body sent");
   } else if (payload.bh !== undefined && payload.bh !== (await sha256b64u(""))) {
     throw unauthorized("Device credential refused: the body hash (bh) does not match the body sent");
   }

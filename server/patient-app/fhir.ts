@@ -67,15 +67,30 @@ export function toPatient(n: GraphNode): FhirResource {
     id: n.id,
     meta: meta(n, str(p.holder)),
     identifier: identifier(n),
-    name: [clean({ use: "official", family: str(p.familyName), given: given ? given.split(" ") : undefined, text: str(p.name) })],
+    name: [
+      clean({
+        use: "official",
+        family: str(p.familyName),
+        given: given ? given.split(" ") : undefined,
+        text: str(p.name),
+      }),
+    ],
     gender: str(p.gender),
     birthDate: str(p.birthDate),
-    address: str(p.city) || str(p.country) ? [clean({ city: str(p.city), country: str(p.country) })] : undefined,
-    managingOrganization: str(p.holder) ? { display: ORGANISATIONS.find((o) => o.slug === p.holder)?.displayName ?? str(p.holder) } : undefined,
+    address:
+      str(p.city) || str(p.country) ? [clean({ city: str(p.city), country: str(p.country) })] : undefined,
+    managingOrganization: str(p.holder)
+      ? { display: ORGANISATIONS.find((o) => o.slug === p.holder)?.displayName ?? str(p.holder) }
+      : undefined,
   });
 }
 
-export function toEncounter(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+export function toEncounter(
+  n: GraphNode,
+  patientId: string,
+  holder?: string,
+  lastUpdated?: string,
+): FhirResource {
   const p = n.properties;
   return clean({
     resourceType: "Encounter",
@@ -86,23 +101,44 @@ export function toEncounter(n: GraphNode, patientId: string, holder?: string, la
     class: clean({ system: SYSTEMS.actCode, code: str(p.class), display: str(p.classDisplay) }),
     subject: ref("Patient", patientId),
     period: clean({ start: str(p.periodStart), end: str(p.periodEnd) }),
-    reasonCode: str(p.reasonCode) ? [{ coding: [clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) })] }] : undefined,
+    reasonCode: str(p.reasonCode)
+      ? [
+          {
+            coding: [
+              clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) }),
+            ],
+          },
+        ]
+      : undefined,
     serviceProvider: str(p.serviceProvider) ? { display: str(p.serviceProvider) } : undefined,
   });
 }
 
-export function toCondition(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+export function toCondition(
+  n: GraphNode,
+  patientId: string,
+  holder?: string,
+  lastUpdated?: string,
+): FhirResource {
   const p = n.properties;
-  const coding: Record<string, unknown>[] = [clean({ system: str(p.codeSystem) ?? SYSTEMS.snomed, code: str(p.code), display: str(p.display) })];
+  const coding: Record<string, unknown>[] = [
+    clean({ system: str(p.codeSystem) ?? SYSTEMS.snomed, code: str(p.code), display: str(p.display) }),
+  ];
   if (str(p.icd10Code)) coding.push({ system: SYSTEMS.icd10, code: str(p.icd10Code) });
   return clean({
     resourceType: "Condition",
     id: n.id,
     meta: meta(n, holder, lastUpdated),
     identifier: identifier(n),
-    clinicalStatus: str(p.clinicalStatus) ? { coding: [{ system: SYSTEMS.conditionClinical, code: str(p.clinicalStatus) }] } : undefined,
-    verificationStatus: str(p.verificationStatus) ? { coding: [{ system: SYSTEMS.conditionVerification, code: str(p.verificationStatus) }] } : undefined,
-    category: str(p.category) ? [{ coding: [{ system: SYSTEMS.conditionCategory, code: str(p.category) }] }] : undefined,
+    clinicalStatus: str(p.clinicalStatus)
+      ? { coding: [{ system: SYSTEMS.conditionClinical, code: str(p.clinicalStatus) }] }
+      : undefined,
+    verificationStatus: str(p.verificationStatus)
+      ? { coding: [{ system: SYSTEMS.conditionVerification, code: str(p.verificationStatus) }] }
+      : undefined,
+    category: str(p.category)
+      ? [{ coding: [{ system: SYSTEMS.conditionCategory, code: str(p.category) }] }]
+      : undefined,
     code: { coding, text: str(p.display) },
     subject: ref("Patient", patientId),
     encounter: ref("Encounter", str(p.encounterId)),
@@ -112,21 +148,34 @@ export function toCondition(n: GraphNode, patientId: string, holder?: string, la
   });
 }
 
-export function toObservation(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+export function toObservation(
+  n: GraphNode,
+  patientId: string,
+  holder?: string,
+  lastUpdated?: string,
+): FhirResource {
   const p = n.properties;
   const self = p.selfMeasured === true;
   const low = num(p.referenceRangeLow);
   const high = num(p.referenceRangeHigh);
   const unit = str(p.unit);
-  const quantity = (value: number | undefined) => clean({ value, unit: str(p.unitDisplay) ?? unit, system: SYSTEMS.ucum, code: unit });
+  const quantity = (value: number | undefined) =>
+    clean({ value, unit: str(p.unitDisplay) ?? unit, system: SYSTEMS.ucum, code: unit });
   return clean({
     resourceType: "Observation",
     id: n.id,
     meta: meta(n, holder, lastUpdated),
     identifier: identifier(n),
     status: str(p.status) ?? "final",
-    category: str(p.category) ? [{ coding: [{ system: SYSTEMS.obsCategory, code: str(p.category) }] }] : undefined,
-    code: { coding: [clean({ system: str(p.codeSystem) ?? SYSTEMS.loinc, code: str(p.code), display: str(p.display) })], text: str(p.display) },
+    category: str(p.category)
+      ? [{ coding: [{ system: SYSTEMS.obsCategory, code: str(p.category) }] }]
+      : undefined,
+    code: {
+      coding: [
+        clean({ system: str(p.codeSystem) ?? SYSTEMS.loinc, code: str(p.code), display: str(p.display) }),
+      ],
+      text: str(p.display),
+    },
     subject: ref("Patient", patientId),
     encounter: ref("Encounter", str(p.encounterId)),
     effectiveDateTime: str(p.effectiveDateTime),
@@ -134,15 +183,32 @@ export function toObservation(n: GraphNode, patientId: string, holder?: string, 
     performer: self ? [ref("Patient", patientId)] : undefined,
     device: self && str(p.deviceName) ? { display: str(p.deviceName) } : undefined,
     valueQuantity: quantity(num(p.value)),
-    interpretation: str(p.interpretation) ? [{ coding: [{ system: SYSTEMS.interpretation, code: str(p.interpretation) }] }] : undefined,
-    referenceRange: low !== undefined || high !== undefined ? [clean({ low: low !== undefined ? quantity(low) : undefined, high: high !== undefined ? quantity(high) : undefined })] : undefined,
+    interpretation: str(p.interpretation)
+      ? [{ coding: [{ system: SYSTEMS.interpretation, code: str(p.interpretation) }] }]
+      : undefined,
+    referenceRange:
+      low !== undefined || high !== undefined
+        ? [
+            clean({
+              low: low !== undefined ? quantity(low) : undefined,
+              high: high !== undefined ? quantity(high) : undefined,
+            }),
+          ]
+        : undefined,
     note: str(p.note) ? [{ text: str(p.note) }] : undefined,
   });
 }
 
-export function toMedicationRequest(n: GraphNode, patientId: string, holder?: string, lastUpdated?: string): FhirResource {
+export function toMedicationRequest(
+  n: GraphNode,
+  patientId: string,
+  holder?: string,
+  lastUpdated?: string,
+): FhirResource {
   const p = n.properties;
-  const coding: Record<string, unknown>[] = [clean({ system: str(p.codeSystem) ?? SYSTEMS.rxnorm, code: str(p.code), display: str(p.display) })];
+  const coding: Record<string, unknown>[] = [
+    clean({ system: str(p.codeSystem) ?? SYSTEMS.rxnorm, code: str(p.code), display: str(p.display) }),
+  ];
   if (str(p.atcCode)) coding.push({ system: SYSTEMS.atc, code: str(p.atcCode) });
   return clean({
     resourceType: "MedicationRequest",
@@ -156,8 +222,20 @@ export function toMedicationRequest(n: GraphNode, patientId: string, holder?: st
     encounter: ref("Encounter", str(p.encounterId)),
     authoredOn: str(p.authoredOn),
     dosageInstruction: str(p.dosageText) ? [{ text: str(p.dosageText) }] : undefined,
-    reasonCode: str(p.reasonCode) ? [{ coding: [clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) })] }] : undefined,
-    dispenseRequest: num(p.daysSupply) ? { expectedSupplyDuration: { value: num(p.daysSupply), unit: "days", system: SYSTEMS.ucum, code: "d" } } : undefined,
+    reasonCode: str(p.reasonCode)
+      ? [
+          {
+            coding: [
+              clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) }),
+            ],
+          },
+        ]
+      : undefined,
+    dispenseRequest: num(p.daysSupply)
+      ? {
+          expectedSupplyDuration: { value: num(p.daysSupply), unit: "days", system: SYSTEMS.ucum, code: "d" },
+        }
+      : undefined,
   });
 }
 
@@ -172,7 +250,11 @@ export function isSelfMeasured(n: GraphNode): boolean {
   return n.properties.selfMeasured === true;
 }
 
-export function bundle(type: "collection" | "searchset", resources: FhirResource[], extra: Record<string, unknown> = {}) {
+export function bundle(
+  type: "collection" | "searchset",
+  resources: FhirResource[],
+  extra: Record<string, unknown> = {},
+) {
   return {
     resourceType: "Bundle",
     id: crypto.randomUUID(),

@@ -9,12 +9,18 @@ import type { Principal } from "./service";
  */
 
 /** the body as text (hashed by the device credential) and as a JSON object */
-async function bodyOf(ctx: HandlerContext): Promise<{ text: string; json: () => Promise<Record<string, unknown>> }> {
+async function bodyOf(
+  ctx: HandlerContext,
+): Promise<{ text: string; json: () => Promise<Record<string, unknown>> }> {
   const text = await ctx.request.clone().text();
   return { text, json: () => readJsonObject(ctx.request) };
 }
 
-async function principal(ctx: HandlerContext, text = "", opts?: { allowUnpaired?: boolean }): Promise<Principal> {
+async function principal(
+  ctx: HandlerContext,
+  text = "",
+  opts?: { allowUnpaired?: boolean },
+): Promise<Principal> {
   return ctx.services.patientApp.authenticate(ctx, text, opts);
 }
 
@@ -22,30 +28,43 @@ const paired = (p: Principal) => p as Principal & { patientId: string };
 
 export const patientAppHandlers: HandlerMap = {
   "POST /api/app-accounts/challenge": async ({ services }) => json(services.patientApp.challenge(), 201),
-  "POST /api/app-accounts": async ({ services, request }) => json(await services.patientApp.createAccount(await readJsonObject(request)), 201),
+  "POST /api/app-accounts": async ({ services, request }) =>
+    json(await services.patientApp.createAccount(await readJsonObject(request)), 201),
 
-  "POST /api/patient/app-pairing": async ({ services, user }) => json(await services.patientApp.createPairing(user!), 201),
-  "GET /api/patient/app-pairing/:pairingId": async ({ services, user, params }) => json(services.patientApp.pairing(user!, params.pairingId)),
+  "POST /api/patient/app-pairing": async ({ services, user }) =>
+    json(await services.patientApp.createPairing(user!), 201),
+  "GET /api/patient/app-pairing/:pairingId": async ({ services, user, params }) =>
+    json(services.patientApp.pairing(user!, params.pairingId)),
 
   "GET /api/patient/app-devices": async ({ services, user, url }) =>
-    json({ devices: services.patientApp.devices(user!, { includeRemoved: url.searchParams.get("include") === "removed" }) }),
-  "POST /api/patient/app-devices": async ({ services, request }) => json(await services.patientApp.completePairing(await readJsonObject(request)), 201),
-  "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) => json(services.patientApp.revokeDevice(user!, params.deviceId)),
+    json({
+      devices: services.patientApp.devices(user!, {
+        includeRemoved: url.searchParams.get("include") === "removed",
+      }),
+    }),
+  "POST /api/patient/app-devices": async ({ services, request }) =>
+    json(await services.patientApp.completePairing(await readJsonObject(request)), 201),
+  "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) =>
+    json(services.patientApp.revokeDevice(user!, params.deviceId)),
 
-  "GET /api/patient/app/record": async (ctx) => json(await ctx.services.patientApp.record(paired(await principal(ctx)))),
+  "GET /api/patient/app/record": async (ctx) =>
+    json(await ctx.services.patientApp.record(paired(await principal(ctx)))),
   "POST /api/patient/app/record": async (ctx) => {
     const body = await bodyOf(ctx);
     const who = paired(await principal(ctx, body.text));
     const created = await ctx.services.patientApp.addObservations(who, await body.json());
     return json({ created: created.length, observations: created }, 201);
   },
-  "GET /api/patient/observations": async (ctx) => json(await ctx.services.patientApp.observations(paired(await principal(ctx)), ctx.url)),
+  "GET /api/patient/observations": async (ctx) =>
+    json(await ctx.services.patientApp.observations(paired(await principal(ctx)), ctx.url)),
   "POST /api/patient/ehr-sync": async (ctx) => {
     const body = await bodyOf(ctx);
     return json(await ctx.services.patientApp.sync(paired(await principal(ctx, body.text))));
   },
   "DELETE /api/patient/app/account": async (ctx) => {
     const body = await bodyOf(ctx);
-    return json(await ctx.services.patientApp.erase(await principal(ctx, body.text, { allowUnpaired: true })));
+    return json(
+      await ctx.services.patientApp.erase(await principal(ctx, body.text, { allowUnpaired: true })),
+    );
   },
 };

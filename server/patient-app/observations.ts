@@ -20,10 +20,34 @@ export interface SelfMeasure {
 }
 
 export const SELF_MEASURES: readonly SelfMeasure[] = [
-  { loinc: "8480-6", display: "Systolic blood pressure", category: "vital-signs", units: { "mm[Hg]": { min: 50, max: 260, display: "mmHg" } }, reference: { low: 90, high: 139, unit: "mm[Hg]" } },
-  { loinc: "8462-4", display: "Diastolic blood pressure", category: "vital-signs", units: { "mm[Hg]": { min: 30, max: 160, display: "mmHg" } }, reference: { low: 60, high: 89, unit: "mm[Hg]" } },
-  { loinc: "8867-4", display: "Heart rate", category: "vital-signs", units: { "/min": { min: 20, max: 250, display: "beats/min" } }, reference: { low: 60, high: 100, unit: "/min" } },
-  { loinc: "9279-1", display: "Respiratory rate", category: "vital-signs", units: { "/min": { min: 4, max: 60, display: "breaths/min" } }, reference: { low: 12, high: 20, unit: "/min" } },
+  {
+    loinc: "8480-6",
+    display: "Systolic blood pressure",
+    category: "vital-signs",
+    units: { "mm[Hg]": { min: 50, max: 260, display: "mmHg" } },
+    reference: { low: 90, high: 139, unit: "mm[Hg]" },
+  },
+  {
+    loinc: "8462-4",
+    display: "Diastolic blood pressure",
+    category: "vital-signs",
+    units: { "mm[Hg]": { min: 30, max: 160, display: "mmHg" } },
+    reference: { low: 60, high: 89, unit: "mm[Hg]" },
+  },
+  {
+    loinc: "8867-4",
+    display: "Heart rate",
+    category: "vital-signs",
+    units: { "/min": { min: 20, max: 250, display: "beats/min" } },
+    reference: { low: 60, high: 100, unit: "/min" },
+  },
+  {
+    loinc: "9279-1",
+    display: "Respiratory rate",
+    category: "vital-signs",
+    units: { "/min": { min: 4, max: 60, display: "breaths/min" } },
+    reference: { low: 12, high: 20, unit: "/min" },
+  },
   {
     loinc: "8310-5",
     display: "Body temperature",
@@ -37,16 +61,49 @@ export const SELF_MEASURES: readonly SelfMeasure[] = [
     category: "vital-signs",
     units: { kg: { min: 1, max: 350, display: "kg" }, "[lb_av]": { min: 2, max: 770, display: "lb" } },
   },
-  { loinc: "8302-2", display: "Body height", category: "vital-signs", units: { cm: { min: 40, max: 250, display: "cm" } } },
-  { loinc: "39156-5", display: "Body mass index (BMI) [Ratio]", category: "vital-signs", units: { "kg/m2": { min: 10, max: 80, display: "kg/m²" } }, reference: { low: 18.5, high: 24.9, unit: "kg/m2" } },
-  { loinc: "59408-5", display: "Oxygen saturation in Arterial blood by Pulse oximetry", category: "vital-signs", units: { "%": { min: 50, max: 100, display: "%" } }, reference: { low: 95, high: 100, unit: "%" } },
-  { loinc: "2339-0", display: "Glucose [Mass/volume] in Blood", category: "laboratory", units: { "mg/dL": { min: 20, max: 600, display: "mg/dL" } }, reference: { low: 70, high: 140, unit: "mg/dL" } },
-  { loinc: "15074-8", display: "Glucose [Moles/volume] in Blood", category: "laboratory", units: { "mmol/L": { min: 1.1, max: 33.3, display: "mmol/L" } }, reference: { low: 3.9, high: 7.8, unit: "mmol/L" } },
+  {
+    loinc: "8302-2",
+    display: "Body height",
+    category: "vital-signs",
+    units: { cm: { min: 40, max: 250, display: "cm" } },
+  },
+  {
+    loinc: "39156-5",
+    display: "Body mass index (BMI) [Ratio]",
+    category: "vital-signs",
+    units: { "kg/m2": { min: 10, max: 80, display: "kg/m²" } },
+    reference: { low: 18.5, high: 24.9, unit: "kg/m2" },
+  },
+  {
+    loinc: "59408-5",
+    display: "Oxygen saturation in Arterial blood by Pulse oximetry",
+    category: "vital-signs",
+    units: { "%": { min: 50, max: 100, display: "%" } },
+    reference: { low: 95, high: 100, unit: "%" },
+  },
+  {
+    loinc: "2339-0",
+    display: "Glucose [Mass/volume] in Blood",
+    category: "laboratory",
+    units: { "mg/dL": { min: 20, max: 600, display: "mg/dL" } },
+    reference: { low: 70, high: 140, unit: "mg/dL" },
+  },
+  {
+    loinc: "15074-8",
+    display: "Glucose [Moles/volume] in Blood",
+    category: "laboratory",
+    units: { "mmol/L": { min: 1.1, max: 33.3, display: "mmol/L" } },
+    reference: { low: 3.9, high: 7.8, unit: "mmol/L" },
+  },
 ];
 const BY_LOINC = new Map(SELF_MEASURES.map((m) => [m.loinc, m]));
 export const LOINC_CODE = /^\d{1,7}-\d$/;
 
-const coding = z.object({ system: z.string().optional(), code: z.string().optional(), display: z.string().optional() });
+const coding = z.object({
+  system: z.string().optional(),
+  code: z.string().optional(),
+  display: z.string().optional(),
+});
 const observationSchema = z.object({
   resourceType: z.literal("Observation"),
   status: z.enum(["final", "preliminary", "amended", "corrected"]).default("final"),
@@ -60,7 +117,10 @@ const observationSchema = z.object({
     code: z.string(),
   }),
   device: z.object({ display: z.string().trim().min(1).max(80) }).optional(),
-  note: z.array(z.object({ text: z.string().trim().min(1).max(500) })).max(1).optional(),
+  note: z
+    .array(z.object({ text: z.string().trim().min(1).max(500) }))
+    .max(1)
+    .optional(),
 });
 
 export interface ValidObservation {
@@ -77,13 +137,23 @@ const MAX_PER_REQUEST = 100;
 const MAX_AGE_MS = 5 * 365 * 24 * 3600 * 1000;
 
 /** Validates a FHIR Observation or a Bundle of them; all or nothing. */
-export function validateObservations(body: Record<string, unknown>, patientId: string, now = new Date()): ValidObservation[] {
+export function validateObservations(
+  body: Record<string, unknown>,
+  patientId: string,
+  now = new Date(),
+): ValidObservation[] {
   let items: { where: string; value: unknown }[];
   if (body.resourceType === "Bundle") {
-    if (!["collection", "batch", "transaction"].includes(String(body.type))) throw badRequest("Bundle.type must be collection, batch or transaction");
-    if (!Array.isArray(body.entry) || body.entry.length === 0) throw badRequest("Bundle.entry must hold at least one Observation");
-    if (body.entry.length > MAX_PER_REQUEST) throw badRequest(`At most ${MAX_PER_REQUEST} observations per request`);
-    items = body.entry.map((e, i) => ({ where: `entry[${i}].resource`, value: (e as { resource?: unknown } | null)?.resource }));
+    if (!["collection", "batch", "transaction"].includes(String(body.type)))
+      throw badRequest("Bundle.type must be collection, batch or transaction");
+    if (!Array.isArray(body.entry) || body.entry.length === 0)
+      throw badRequest("Bundle.entry must hold at least one Observation");
+    if (body.entry.length > MAX_PER_REQUEST)
+      throw badRequest(`At most ${MAX_PER_REQUEST} observations per request`);
+    items = body.entry.map((e, i) => ({
+      where: `entry[${i}].resource`,
+      value: (e as { resource?: unknown } | null)?.resource,
+    }));
   } else if (body.resourceType === "Observation") {
     items = [{ where: "Observation", value: body }];
   } else {
@@ -100,11 +170,15 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
   }
   const o = parsed.data;
   if (o.subject && o.subject.reference !== `Patient/${patientId}`) {
-    throw forbidden(`${where}.subject: you can only add observations to your own record (Patient/${patientId})`);
+    throw forbidden(
+      `${where}.subject: you can only add observations to your own record (Patient/${patientId})`,
+    );
   }
   const loinc = o.code.coding.find((c) => c.system === SYSTEMS.loinc);
-  if (!loinc?.code) throw badRequest(`${where}.code.coding: a LOINC coding (system ${SYSTEMS.loinc}) is required`);
-  if (!LOINC_CODE.test(loinc.code)) throw badRequest(`${where}.code.coding: "${loinc.code}" is not a LOINC code`);
+  if (!loinc?.code)
+    throw badRequest(`${where}.code.coding: a LOINC coding (system ${SYSTEMS.loinc}) is required`);
+  if (!LOINC_CODE.test(loinc.code))
+    throw badRequest(`${where}.code.coding: "${loinc.code}" is not a LOINC code`);
   const measure = BY_LOINC.get(loinc.code);
   if (!measure) {
     throw badRequest(
@@ -112,13 +186,18 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
     );
   }
   const q = o.valueQuantity;
-  if (q.system !== SYSTEMS.ucum) throw badRequest(`${where}.valueQuantity.system: units must be UCUM (${SYSTEMS.ucum})`);
+  if (q.system !== SYSTEMS.ucum)
+    throw badRequest(`${where}.valueQuantity.system: units must be UCUM (${SYSTEMS.ucum})`);
   const unit = measure.units[q.code];
   if (!unit) {
-    throw badRequest(`${where}.valueQuantity.code: ${measure.display} (${measure.loinc}) is measured in ${Object.keys(measure.units).join(" or ")}, not ${q.code}`);
+    throw badRequest(
+      `${where}.valueQuantity.code: ${measure.display} (${measure.loinc}) is measured in ${Object.keys(measure.units).join(" or ")}, not ${q.code}`,
+    );
   }
   if (q.value < unit.min || q.value > unit.max) {
-    throw badRequest(`${where}.valueQuantity.value: ${q.value} ${unit.display} is outside the plausible range for ${measure.display} (${unit.min}–${unit.max} ${unit.display})`);
+    throw badRequest(
+      `${where}.valueQuantity.value: ${q.value} ${unit.display} is outside the plausible range for ${measure.display} (${unit.min}–${unit.max} ${unit.display})`,
+    );
   }
   const at = Date.parse(o.effectiveDateTime);
   if (at > now.getTime() + 5 * 60 * 1000) throw badRequest(`${where}.effectiveDateTime: lies in the future`);
@@ -142,7 +221,14 @@ function interpretation(m: SelfMeasure, value: number, unit: string): string | n
 /** The graph nodes and edges of new self-measured observations in the patient's l3 record. */
 export function observationMutations(
   items: ValidObservation[],
-  o: { patientId: string; accountId: string | null; enteredBy: string; deviceName: string | null; loincNodes: Set<string>; now: Date },
+  o: {
+    patientId: string;
+    accountId: string | null;
+    enteredBy: string;
+    deviceName: string | null;
+    loincNodes: Set<string>;
+    now: Date;
+  },
 ): { mutations: Mutation[]; ids: string[] } {
   const mutations: Mutation[] = [];
   const ids: string[] = [];
@@ -181,9 +267,16 @@ export function observationMutations(
       },
     };
     mutations.push({ op: "createNode", node });
-    mutations.push({ op: "createEdge", edge: { id: `has-observation-${id}`, source: o.patientId, target: id, type: "HAS_OBSERVATION" } });
+    mutations.push({
+      op: "createEdge",
+      edge: { id: `has-observation-${id}`, source: o.patientId, target: id, type: "HAS_OBSERVATION" },
+    });
     const loincNode = `loinc-${v.measure.loinc}`;
-    if (o.loincNodes.has(loincNode)) mutations.push({ op: "createEdge", edge: { id: `coded-by-${id}`, source: id, target: loincNode, type: "CODED_BY" } });
+    if (o.loincNodes.has(loincNode))
+      mutations.push({
+        op: "createEdge",
+        edge: { id: `coded-by-${id}`, source: id, target: loincNode, type: "CODED_BY" },
+      });
   }
   return { mutations, ids };
 }

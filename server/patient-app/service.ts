@@ -90,13 +90,20 @@ export function createPatientAppService(deps: PatientAppDeps) {
   }
 
   /** Attestation checks, then the single-use nonce is consumed (a replay fails here). */
-  async function attest(attestation: unknown, purpose: "app-account" | "pairing"): Promise<VerifiedAttestation> {
+  async function attest(
+    attestation: unknown,
+    purpose: "app-account" | "pairing",
+  ): Promise<VerifiedAttestation> {
     const verified = await verifyAttestation(attestation, { audience, purpose });
     const now = Date.now();
     if (!store.consumeChallenge(verified.claims.nonce, now)) {
       const c = store.challenge(verified.claims.nonce);
-      if (!c) throw unauthorized("Device attestation refused: unknown nonce (request one from POST /api/app-accounts/challenge)");
-      if (c.used_at !== null) throw unauthorized("Device attestation refused: this challenge was already used (replay)");
+      if (!c)
+        throw unauthorized(
+          "Device attestation refused: unknown nonce (request one from POST /api/app-accounts/challenge)",
+        );
+      if (c.used_at !== null)
+        throw unauthorized("Device attestation refused: this challenge was already used (replay)");
       throw unauthorized("Device attestation refused: the challenge has expired; request a new one");
     }
     return verified;
@@ -108,7 +115,13 @@ export function createPatientAppService(deps: PatientAppDeps) {
       typ: REQUEST_TYP,
       alg: "ES256",
       kid: "the app account id",
-      claims: { htm: "HTTP method", htu: "request URL without query", iat: "seconds", jti: "unique id", bh: "base64url SHA-256 of the body (when there is one)" },
+      claims: {
+        htm: "HTTP method",
+        htu: "request URL without query",
+        iat: "seconds",
+        jti: "unique id",
+        bh: "base64url SHA-256 of the body (when there is one)",
+      },
       maxAgeSeconds: REQUEST_MAX_AGE_S,
       clockToleranceSeconds: CLOCK_TOLERANCE_S,
     };
@@ -119,12 +132,17 @@ export function createPatientAppService(deps: PatientAppDeps) {
     body: string,
     opts: { allowUnpaired?: boolean } = {},
   ): Promise<Principal> {
-    if (ctx.user) return { kind: "patient", patientId: patientOf(ctx.user), actor: ctx.user.username, user: ctx.user };
+    if (ctx.user)
+      return { kind: "patient", patientId: patientOf(ctx.user), actor: ctx.user.username, user: ctx.user };
     const parsed = deviceTokenFrom(ctx.request);
-    if (!parsed) throw unauthorized("Sign in as a patient, or send a device-signed request (Authorization: Device <jwt>)");
+    if (!parsed)
+      throw unauthorized(
+        "Sign in as a patient, or send a device-signed request (Authorization: Device <jwt>)",
+      );
     const account = store.account(parsed.kid);
     if (!account) throw unauthorized("Device credential refused: unknown app account");
-    if (account.status === "revoked") throw unauthorized("Device credential refused: this device was removed, its credential is revoked");
+    if (account.status === "revoked")
+      throw unauthorized("Device credential refused: this device was removed, its credential is revoked");
     const now = Date.now();
     const token = await verifyDeviceRequest(parsed.token, {
       publicJwk: JSON.parse(account.public_jwk) as JWK,
@@ -132,15 +150,29 @@ export function createPatientAppService(deps: PatientAppDeps) {
       url: ctx.request.url,
       body,
     });
-    if (!store.rememberJti(account.id, token.jti, now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2, now)) {
+    if (
+      !store.rememberJti(account.id, token.jti, now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2, now)
+    ) {
       throw unauthorized("Device credential refused: this request token was already used (replay)");
     }
     if (!account.last_seen_at || now - account.last_seen_at > 60_000) store.touchAccount(account.id, now);
     if (!account.patient_id) {
-      if (opts.allowUnpaired) return { kind: "unpaired-device", patientId: null, accountId: account.id, actor: `device:${account.id}` };
+      if (opts.allowUnpaired)
+        return {
+          kind: "unpaired-device",
+          patientId: null,
+          accountId: account.id,
+          actor: `device:${account.id}`,
+        };
       throw forbidden("This app account is not paired with a patient record yet");
     }
-    return { kind: "device", patientId: account.patient_id, accountId: account.id, actor: `device:${account.id}`, deviceName: account.device_name };
+    return {
+      kind: "device",
+      patientId: account.patient_id,
+      accountId: account.id,
+      actor: `device:${account.id}`,
+      deviceName: account.device_name,
+    };
   }
 
   async function patientNode(patientId: string): Promise<GraphNode> {
@@ -150,7 +182,14 @@ export function createPatientAppService(deps: PatientAppDeps) {
   }
 
   async function observationNodes(patientId: string): Promise<GraphNode[]> {
-    return (await graph.relationships({ id: patientId, types: ["HAS_OBSERVATION"], direction: "out", limit: RECORD_LIMIT })).map((r) => r.node);
+    return (
+      await graph.relationships({
+        id: patientId,
+        types: ["HAS_OBSERVATION"],
+        direction: "out",
+        limit: RECORD_LIMIT,
+      })
+    ).map((r) => r.node);
   }
 
   function pairingView(p: PairingRow, now = Date.now()) {
@@ -187,30 +226,53 @@ export function createPatientAppService(deps: PatientAppDeps) {
       const now = Date.now();
       const nonce = random(32);
       store.insertChallenge(nonce, now, now + CHALLENGE_TTL_MS);
-      return { nonce, expiresAt: new Date(now + CHALLENGE_TTL_MS).toISOString(), audience, attestation: { typ: ATTESTATION_TYP, alg: "ES256" } };
+      return {
+        nonce,
+        expiresAt: new Date(now + CHALLENGE_TTL_MS).toISOString(),
+        audience,
+        attestation: { typ: ATTESTATION_TYP, alg: "ES256" },
+      };
     },
 
     async createAccount(body: Record<string, unknown>) {
       const v = await attest(body.attestation, "app-account");
       const existing = store.accountByThumbprint(v.thumbprint);
-      if (existing?.status === "revoked") throw forbidden("This device key was revoked when its device was removed; create a new key");
-      if (existing) throw conflict("An app account already exists for this device key", { accountId: existing.id });
+      if (existing?.status === "revoked")
+        throw forbidden("This device key was revoked when its device was removed; create a new key");
+      if (existing)
+        throw conflict("An app account already exists for this device key", { accountId: existing.id });
       const now = Date.now();
       const account = db.transaction(() => {
         const a = createAccountRow(v, now);
-        audit.append({ action: "app-account.create", actor: `device:${a.id}`, target: a.id, kind: "patient-app" });
+        audit.append({
+          action: "app-account.create",
+          actor: `device:${a.id}`,
+          target: a.id,
+          kind: "patient-app",
+        });
         return a;
       })();
-      return { accountId: account.id, status: "unpaired", keyThumbprint: account.key_thumbprint, createdAt: iso(account.created_at), credential: credentialInfo() };
+      return {
+        accountId: account.id,
+        status: "unpaired",
+        keyThumbprint: account.key_thumbprint,
+        createdAt: iso(account.created_at),
+        credential: credentialInfo(),
+      };
     },
 
     async createPairing(user: SessionUser) {
       const patientId = patientOf(user);
       const now = Date.now();
       if (store.pendingPairings(patientId, now) >= MAX_PENDING_PAIRINGS) {
-        throw new ApiError(429, `At most ${MAX_PENDING_PAIRINGS} pairings may be pending at once; wait until one expires`);
+        throw new ApiError(
+          429,
+          `At most ${MAX_PENDING_PAIRINGS} pairings may be pending at once; wait until one expires`,
+        );
       }
-      if (store.accountsOfPatient(patientId).filter((a) => a.status === "active").length >= MAX_ACTIVE_DEVICES) {
+      if (
+        store.accountsOfPatient(patientId).filter((a) => a.status === "active").length >= MAX_ACTIVE_DEVICES
+      ) {
         throw conflict(`At most ${MAX_ACTIVE_DEVICES} devices can be paired; remove one first`);
       }
       const code = randomCode();
@@ -224,10 +286,22 @@ export function createPatientAppService(deps: PatientAppDeps) {
       };
       db.transaction(() => {
         store.insertPairing(row);
-        audit.append({ action: "app-pairing.create", actor: user.username, target: patientId, kind: "patient-app" });
+        audit.append({
+          action: "app-pairing.create",
+          actor: user.username,
+          target: patientId,
+          kind: "patient-app",
+        });
       })();
       const pairingLink = `hdh-app://pair?${new URLSearchParams({ server: config.publicUrl, code }).toString()}`;
-      return { pairingId: row.id, code: showCode(code), qr: await qrDataUrl(pairingLink), pairingLink, expiresAt: iso(row.expires_at)!, state: "pending" as const };
+      return {
+        pairingId: row.id,
+        code: showCode(code),
+        qr: await qrDataUrl(pairingLink),
+        pairingLink,
+        expiresAt: iso(row.expires_at)!,
+        state: "pending" as const,
+      };
     },
 
     pairing(user: SessionUser, pairingId: string) {
@@ -240,27 +314,41 @@ export function createPatientAppService(deps: PatientAppDeps) {
 
     /** POST /api/patient/app-devices: the app completes a pairing with the code and an attestation over it. */
     async completePairing(body: Record<string, unknown>) {
-      if (typeof body.code !== "string" || !body.code.trim()) throw badRequest("code and attestation are required");
+      if (typeof body.code !== "string" || !body.code.trim())
+        throw badRequest("code and attestation are required");
       const code = normaliseCode(body.code);
       const v = await attest(body.attestation, "pairing");
-      if (!v.claims.code || normaliseCode(v.claims.code) !== code) throw unauthorized("Device attestation refused: it does not sign this pairing code (code)");
+      if (!v.claims.code || normaliseCode(v.claims.code) !== code)
+        throw unauthorized("Device attestation refused: it does not sign this pairing code (code)");
       const p = store.pairingByCode(await sha256b64u(code));
       const now = Date.now();
       if (!p) throw badRequest("The pairing code is not valid");
       if (p.completed_at !== null) throw conflict("This pairing code was already used");
-      if (now >= p.expires_at) throw badRequest("The pairing code has expired; ask for a new one on the Devices page");
+      if (now >= p.expires_at)
+        throw badRequest("The pairing code has expired; ask for a new one on the Devices page");
       const account = store.accountByThumbprint(v.thumbprint);
-      if (account?.status === "revoked") throw forbidden("This device key was revoked when its device was removed; create a new key");
+      if (account?.status === "revoked")
+        throw forbidden("This device key was revoked when its device was removed; create a new key");
       if (account?.patient_id) {
-        throw conflict(account.patient_id === p.patient_id ? "This device is already paired with this record" : "This device is paired with another record; erase its app account first");
+        throw conflict(
+          account.patient_id === p.patient_id
+            ? "This device is already paired with this record"
+            : "This device is paired with another record; erase its app account first",
+        );
       }
       const patient = await patientNode(p.patient_id);
       // all or nothing: a pairing lost to a concurrent attempt rolls back the account created here
       const pairedId = db.transaction(() => {
         const a = account ?? createAccountRow(v, now);
         if (!store.completePairing(p.id, a.id, now)) throw conflict("This pairing code was already used");
-        if (!store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null)) throw conflict("This device cannot be paired");
-        audit.append({ action: "app-device.pair", actor: `device:${a.id}`, target: p.patient_id, kind: "patient-app" });
+        if (!store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null))
+          throw conflict("This device cannot be paired");
+        audit.append({
+          action: "app-device.pair",
+          actor: `device:${a.id}`,
+          target: p.patient_id,
+          kind: "patient-app",
+        });
         return a.id;
       })();
       const paired = store.account(pairedId)!;
@@ -268,7 +356,10 @@ export function createPatientAppService(deps: PatientAppDeps) {
         ...deviceView(paired),
         accountId: paired.id,
         pairingId: p.id,
-        patient: { id: patient.id, name: typeof patient.properties.name === "string" ? patient.properties.name : undefined },
+        patient: {
+          id: patient.id,
+          name: typeof patient.properties.name === "string" ? patient.properties.name : undefined,
+        },
         credential: credentialInfo(),
       };
     },
@@ -288,7 +379,12 @@ export function createPatientAppService(deps: PatientAppDeps) {
       const now = Date.now();
       db.transaction(() => {
         store.revokeAccount(a.id, now, user.username);
-        audit.append({ action: "app-device.revoke", actor: user.username, target: a.id, kind: "patient-app" });
+        audit.append({
+          action: "app-device.revoke",
+          actor: user.username,
+          target: a.id,
+          kind: "patient-app",
+        });
       })();
       return { deviceId: a.id, status: "revoked" as const, revokedAt: iso(now) };
     },
@@ -299,16 +395,39 @@ export function createPatientAppService(deps: PatientAppDeps) {
       const ledger = new Map(store.syncItems(patient.id).map((i) => [i.resource_key, i]));
       const resources: FhirResource[] = [toPatient(patient)];
       for (const [type, toResource] of Object.entries(RELATIONS)) {
-        const rels = await graph.relationships({ id: patient.id, types: [type], direction: "out", limit: RECORD_LIMIT });
+        const rels = await graph.relationships({
+          id: patient.id,
+          types: [type],
+          direction: "out",
+          limit: RECORD_LIMIT,
+        });
         for (const r of rels) {
           const key = `${r.node.properties.resourceType}/${r.node.id}`;
           const synced = ledger.get(key);
-          resources.push(toResource(r.node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined));
+          resources.push(
+            toResource(r.node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined),
+          );
         }
       }
       const last = store.lastSyncRun(patient.id);
-      audit.append({ action: "patient-app.record.read", actor: principal.actor, target: patient.id, kind: "patient-app" });
-      return bundle("collection", resources, { meta: { lastUpdated: new Date().toISOString(), ...(last ? { tag: [{ system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) }] } : {}) } });
+      audit.append({
+        action: "patient-app.record.read",
+        actor: principal.actor,
+        target: patient.id,
+        kind: "patient-app",
+      });
+      return bundle("collection", resources, {
+        meta: {
+          lastUpdated: new Date().toISOString(),
+          ...(last
+            ? {
+                tag: [
+                  { system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) },
+                ],
+              }
+            : {}),
+        },
+      });
     },
 
     async addObservations(principal: Principal & { patientId: string }, body: Record<string, unknown>) {
@@ -316,7 +435,8 @@ export function createPatientAppService(deps: PatientAppDeps) {
       const items = validateObservations(body, principal.patientId, now);
       await patientNode(principal.patientId);
       const loincNodes = new Set<string>();
-      for (const code of new Set(items.map((i) => i.measure.loinc))) if (await graph.getNode(`loinc-${code}`)) loincNodes.add(`loinc-${code}`);
+      for (const code of new Set(items.map((i) => i.measure.loinc)))
+        if (await graph.getNode(`loinc-${code}`)) loincNodes.add(`loinc-${code}`);
       const { mutations, ids } = observationMutations(items, {
         patientId: principal.patientId,
         accountId: principal.kind === "device" ? principal.accountId : null,
@@ -325,7 +445,12 @@ export function createPatientAppService(deps: PatientAppDeps) {
         loincNodes,
         now,
       });
-      await graph.mutate(mutations, { action: "patient-app.observation.add", actor: principal.actor, target: principal.patientId, kind: "patient-app" });
+      await graph.mutate(mutations, {
+        action: "patient-app.observation.add",
+        actor: principal.actor,
+        target: principal.patientId,
+        kind: "patient-app",
+      });
       const created: FhirResource[] = [];
       for (const id of ids) {
         const n = await graph.getNode(id);
@@ -358,9 +483,15 @@ export function createPatientAppService(deps: PatientAppDeps) {
         if (source === "holder" && isSelfMeasured(n)) return false;
         return true;
       });
-      nodes.sort((a, b) => String(b.properties.effectiveDateTime ?? "").localeCompare(String(a.properties.effectiveDateTime ?? "")));
+      nodes.sort((a, b) =>
+        String(b.properties.effectiveDateTime ?? "").localeCompare(
+          String(a.properties.effectiveDateTime ?? ""),
+        ),
+      );
       const resources = nodes.map((n) => RELATIONS.HAS_OBSERVATION(n, principal.patientId));
-      return bundle("searchset", resources, { link: [{ relation: "self", url: `${config.publicUrl}${url.pathname}${url.search}` }] });
+      return bundle("searchset", resources, {
+        link: [{ relation: "self", url: `${config.publicUrl}${url.pathname}${url.search}` }],
+      });
     },
 
     async sync(principal: Principal & { patientId: string }) {
@@ -370,9 +501,22 @@ export function createPatientAppService(deps: PatientAppDeps) {
       const plan = planSync(records, ledger);
       const now = Date.now();
       db.transaction(() => {
-        for (const r of plan.upserts) store.upsertSyncItem({ patient_id: patient.id, resource_key: r.key, holder: r.holder, hash: r.hash, now });
+        for (const r of plan.upserts)
+          store.upsertSyncItem({
+            patient_id: patient.id,
+            resource_key: r.key,
+            holder: r.holder,
+            hash: r.hash,
+            now,
+          });
         for (const r of plan.removals) store.deleteSyncItem(patient.id, r.resource_key);
-        store.insertSyncRun({ id: `sync-${random(9)}`, patient_id: patient.id, at: now, actor: principal.actor, ...plan.totals });
+        store.insertSyncRun({
+          id: `sync-${random(9)}`,
+          patient_id: patient.id,
+          at: now,
+          actor: principal.actor,
+          ...plan.totals,
+        });
         audit.append({
           action: "patient-app.ehr-sync",
           actor: principal.actor,
@@ -399,13 +543,20 @@ export function createPatientAppService(deps: PatientAppDeps) {
 
     /** DELETE /api/patient/app/account (GDPR Art. 17): erases app accounts and their data; says what. */
     async erase(principal: Principal) {
-      const accounts = principal.kind === "patient" ? store.accountsOfPatient(principal.patientId) : [store.account(principal.accountId)].filter((a): a is AccountRow => !!a);
+      const accounts =
+        principal.kind === "patient"
+          ? store.accountsOfPatient(principal.patientId)
+          : [store.account(principal.accountId)].filter((a): a is AccountRow => !!a);
       const accountIds = new Set(accounts.map((a) => a.id));
       // self-measured observations: all of the patient's (session) or those this app account made (device)
       let observationIds: string[] = [];
       if (principal.patientId) {
         observationIds = (await observationNodes(principal.patientId))
-          .filter((n) => isSelfMeasured(n) && (principal.kind === "patient" || accountIds.has(String(n.properties.appAccountId))))
+          .filter(
+            (n) =>
+              isSelfMeasured(n) &&
+              (principal.kind === "patient" || accountIds.has(String(n.properties.appAccountId))),
+          )
           .map((n) => n.id);
       }
       const erasedAt = new Date().toISOString();
@@ -413,7 +564,13 @@ export function createPatientAppService(deps: PatientAppDeps) {
         const batch = observationIds.slice(i, i + 500);
         await graph.mutate(
           batch.map((id) => ({ op: "deleteNode" as const, id })),
-          { action: "patient-app.observation.erase", actor: principal.actor, target: principal.patientId ?? principal.actor, outcome: `${batch.length} self-measured observations erased`, kind: "patient-app" },
+          {
+            action: "patient-app.observation.erase",
+            actor: principal.actor,
+            target: principal.patientId ?? principal.actor,
+            outcome: `${batch.length} self-measured observations erased`,
+            kind: "patient-app",
+          },
         );
       }
       const counts = db.transaction(() => {
@@ -427,7 +584,9 @@ export function createPatientAppService(deps: PatientAppDeps) {
         let syncLedgerEntries = 0;
         if (principal.kind === "patient") {
           pairings += store.deletePairingsOfPatient(principal.patientId);
-          syncLedgerEntries = store.deleteSyncItemsOfPatient(principal.patientId) + store.deleteSyncRunsOfPatient(principal.patientId);
+          syncLedgerEntries =
+            store.deleteSyncItemsOfPatient(principal.patientId) +
+            store.deleteSyncRunsOfPatient(principal.patientId);
         }
         audit.append({
           action: "patient-app.account.erase",
@@ -441,10 +600,17 @@ export function createPatientAppService(deps: PatientAppDeps) {
       return {
         erasedAt,
         legalBasis: "GDPR Art. 17 (right to erasure)",
-        scope: principal.kind === "patient" ? "all companion app data of your record" : "this app account and the data it added",
+        scope:
+          principal.kind === "patient"
+            ? "all companion app data of your record"
+            : "this app account and the data it added",
         erased: {
           appAccounts: accounts.length,
-          devices: accounts.map((a) => ({ deviceId: a.id, name: a.device_name ?? "Companion app", status: a.status })),
+          devices: accounts.map((a) => ({
+            deviceId: a.id,
+            name: a.device_name ?? "Companion app",
+            status: a.status,
+          })),
           deviceCredentials: accounts.length,
           selfMeasuredObservations: observationIds.length,
           pairings: counts.pairings,
@@ -464,7 +630,8 @@ export type PatientAppService = ReturnType<typeof createPatientAppService>;
 function dateBound(raw: string | null, name: string, edge: "start" | "end"): number | null {
   if (raw === null || raw === "") return null;
   let t: number;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) t = Date.parse(`${raw}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw))
+    t = Date.parse(`${raw}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
   else if (/^\d{4}-\d{2}-\d{2}T/.test(raw)) t = Date.parse(raw);
   else t = NaN;
   if (Number.isNaN(t)) throw badRequest(`${name} must be a date (YYYY-MM-DD) or a date-time`);

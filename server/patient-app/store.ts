@@ -114,9 +114,13 @@ export function createPatientAppStore(db: Db) {
   ]);
 
   const s = {
-    insertChallenge: db.prepare("INSERT INTO app_challenges (nonce, created_at, expires_at) VALUES (?, ?, ?)"),
+    insertChallenge: db.prepare(
+      "INSERT INTO app_challenges (nonce, created_at, expires_at) VALUES (?, ?, ?)",
+    ),
     purgeChallenges: db.prepare("DELETE FROM app_challenges WHERE expires_at < ?"),
-    consumeChallenge: db.prepare("UPDATE app_challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL AND expires_at > ?"),
+    consumeChallenge: db.prepare(
+      "UPDATE app_challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL AND expires_at > ?",
+    ),
     challenge: db.prepare("SELECT * FROM app_challenges WHERE nonce = ?"),
 
     insertAccount: db.prepare(
@@ -125,11 +129,15 @@ export function createPatientAppStore(db: Db) {
     ),
     account: db.prepare("SELECT * FROM app_accounts WHERE id = ?"),
     accountByThumbprint: db.prepare("SELECT * FROM app_accounts WHERE key_thumbprint = ?"),
-    accountsOfPatient: db.prepare("SELECT * FROM app_accounts WHERE patient_id = ? ORDER BY paired_at DESC, created_at DESC"),
+    accountsOfPatient: db.prepare(
+      "SELECT * FROM app_accounts WHERE patient_id = ? ORDER BY paired_at DESC, created_at DESC",
+    ),
     pairAccount: db.prepare(
       "UPDATE app_accounts SET patient_id = ?, paired_at = ?, pairing_id = ?, device_name = COALESCE(?, device_name) WHERE id = ? AND status = 'active' AND patient_id IS NULL",
     ),
-    revokeAccount: db.prepare("UPDATE app_accounts SET status = 'revoked', revoked_at = ?, revoked_by = ? WHERE id = ? AND status = 'active'"),
+    revokeAccount: db.prepare(
+      "UPDATE app_accounts SET status = 'revoked', revoked_at = ?, revoked_by = ? WHERE id = ? AND status = 'active'",
+    ),
     touchAccount: db.prepare("UPDATE app_accounts SET last_seen_at = ? WHERE id = ?"),
     deleteAccount: db.prepare("DELETE FROM app_accounts WHERE id = ?"),
 
@@ -139,12 +147,18 @@ export function createPatientAppStore(db: Db) {
     ),
     pairing: db.prepare("SELECT * FROM app_pairings WHERE id = ?"),
     pairingByCode: db.prepare("SELECT * FROM app_pairings WHERE code_hash = ?"),
-    completePairing: db.prepare("UPDATE app_pairings SET completed_at = ?, account_id = ? WHERE id = ? AND completed_at IS NULL AND expires_at > ?"),
-    pendingPairings: db.prepare("SELECT COUNT(*) AS n FROM app_pairings WHERE patient_id = ? AND completed_at IS NULL AND expires_at > ?"),
+    completePairing: db.prepare(
+      "UPDATE app_pairings SET completed_at = ?, account_id = ? WHERE id = ? AND completed_at IS NULL AND expires_at > ?",
+    ),
+    pendingPairings: db.prepare(
+      "SELECT COUNT(*) AS n FROM app_pairings WHERE patient_id = ? AND completed_at IS NULL AND expires_at > ?",
+    ),
     deletePairingsOfPatient: db.prepare("DELETE FROM app_pairings WHERE patient_id = ?"),
     deletePairingsOfAccount: db.prepare("DELETE FROM app_pairings WHERE account_id = ?"),
 
-    insertJti: db.prepare("INSERT OR IGNORE INTO app_request_jtis (account_id, jti, expires_at) VALUES (?, ?, ?)"),
+    insertJti: db.prepare(
+      "INSERT OR IGNORE INTO app_request_jtis (account_id, jti, expires_at) VALUES (?, ?, ?)",
+    ),
     purgeJtis: db.prepare("DELETE FROM app_request_jtis WHERE expires_at < ?"),
     deleteJtisOfAccount: db.prepare("DELETE FROM app_request_jtis WHERE account_id = ?"),
 
@@ -172,7 +186,9 @@ export function createPatientAppStore(db: Db) {
     consumeChallenge: (nonce: string, now: number) => s.consumeChallenge.run(now, nonce, now).changes === 1,
     challenge: (nonce: string) => s.challenge.get(nonce) as ChallengeRow | undefined,
 
-    insertAccount: (a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">) => s.insertAccount.run(a),
+    insertAccount: (
+      a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">,
+    ) => s.insertAccount.run(a),
     account: (id: string) => s.account.get(id) as AccountRow | undefined,
     accountByThumbprint: (t: string) => s.accountByThumbprint.get(t) as AccountRow | undefined,
     accountsOfPatient: (patientId: string) => s.accountsOfPatient.all(patientId) as AccountRow[],
@@ -182,11 +198,15 @@ export function createPatientAppStore(db: Db) {
     touchAccount: (id: string, now: number) => s.touchAccount.run(now, id),
     deleteAccount: (id: string) => s.deleteAccount.run(id).changes,
 
-    insertPairing: (p: Pick<PairingRow, "id" | "patient_id" | "code_hash" | "created_by" | "created_at" | "expires_at">) => s.insertPairing.run(p),
+    insertPairing: (
+      p: Pick<PairingRow, "id" | "patient_id" | "code_hash" | "created_by" | "created_at" | "expires_at">,
+    ) => s.insertPairing.run(p),
     pairing: (id: string) => s.pairing.get(id) as PairingRow | undefined,
     pairingByCode: (hash: string) => s.pairingByCode.get(hash) as PairingRow | undefined,
-    completePairing: (id: string, accountId: string, now: number) => s.completePairing.run(now, accountId, id, now).changes === 1,
-    pendingPairings: (patientId: string, now: number) => (s.pendingPairings.get(patientId, now) as { n: number }).n,
+    completePairing: (id: string, accountId: string, now: number) =>
+      s.completePairing.run(now, accountId, id, now).changes === 1,
+    pendingPairings: (patientId: string, now: number) =>
+      (s.pendingPairings.get(patientId, now) as { n: number }).n,
     deletePairingsOfPatient: (patientId: string) => s.deletePairingsOfPatient.run(patientId).changes,
     deletePairingsOfAccount: (accountId: string) => s.deletePairingsOfAccount.run(accountId).changes,
 
@@ -198,12 +218,27 @@ export function createPatientAppStore(db: Db) {
     deleteJtisOfAccount: (accountId: string) => s.deleteJtisOfAccount.run(accountId).changes,
 
     syncItems: (patientId: string) => s.syncItems.all(patientId) as SyncItemRow[],
-    upsertSyncItem: (i: { patient_id: string; resource_key: string; holder: string; hash: string; now: number }) => s.upsertSyncItem.run(i),
+    upsertSyncItem: (i: {
+      patient_id: string;
+      resource_key: string;
+      holder: string;
+      hash: string;
+      now: number;
+    }) => s.upsertSyncItem.run(i),
     deleteSyncItem: (patientId: string, key: string) => s.deleteSyncItem.run(patientId, key),
     deleteSyncItemsOfPatient: (patientId: string) => s.deleteSyncItemsOfPatient.run(patientId).changes,
-    insertSyncRun: (r: { id: string; patient_id: string; at: number; actor: string; added: number; updated: number; unchanged: number; removed: number }) =>
-      s.insertSyncRun.run(r),
-    lastSyncRun: (patientId: string) => s.lastSyncRun.get(patientId) as { at: number; actor: string } | undefined,
+    insertSyncRun: (r: {
+      id: string;
+      patient_id: string;
+      at: number;
+      actor: string;
+      added: number;
+      updated: number;
+      unchanged: number;
+      removed: number;
+    }) => s.insertSyncRun.run(r),
+    lastSyncRun: (patientId: string) =>
+      s.lastSyncRun.get(patientId) as { at: number; actor: string } | undefined,
     deleteSyncRunsOfPatient: (patientId: string) => s.deleteSyncRunsOfPatient.run(patientId).changes,
   };
 }

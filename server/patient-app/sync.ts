@@ -57,12 +57,22 @@ export async function readHolderRecords(graph: GraphStore, patient: GraphNode): 
   const patientHolder = typeof patient.properties.holder === "string" ? patient.properties.holder : "unknown";
   const out: HolderRecord[] = [];
   for (const [type, toResource] of Object.entries(RELATIONS)) {
-    const rels = await graph.relationships({ id: patient.id, types: [type], direction: "out", limit: RELATION_LIMIT });
+    const rels = await graph.relationships({
+      id: patient.id,
+      types: [type],
+      direction: "out",
+      limit: RELATION_LIMIT,
+    });
     for (const r of rels) {
       if (isSelfMeasured(r.node)) continue;
       const holder = typeof r.node.properties.holder === "string" ? r.node.properties.holder : patientHolder;
       const resource = toResource(r.node, patient.id, patientHolder);
-      out.push({ key: `${resource.resourceType}/${resource.id}`, holder, resource, hash: await sha256b64u(canonical(resource)) });
+      out.push({
+        key: `${resource.resourceType}/${resource.id}`,
+        holder,
+        resource,
+        hash: await sha256b64u(canonical(resource)),
+      });
     }
   }
   return out;
@@ -76,7 +86,15 @@ export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPl
     let r = byHolder.get(holder);
     if (!r) {
       const org = ORGANISATIONS.find((o) => o.slug === holder);
-      r = { holder, name: org?.displayName ?? holder, did: org?.did, added: 0, updated: 0, unchanged: 0, removed: 0 };
+      r = {
+        holder,
+        name: org?.displayName ?? holder,
+        did: org?.did,
+        added: 0,
+        updated: 0,
+        unchanged: 0,
+        removed: 0,
+      };
       byHolder.set(holder, r);
     }
     return r;
@@ -106,5 +124,16 @@ export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPl
   }
   const report = [...byHolder.values()];
   const sum = (k: "added" | "updated" | "unchanged" | "removed") => report.reduce((n, r) => n + r[k], 0);
-  return { upserts, removals, report, totals: { added: sum("added"), updated: sum("updated"), unchanged: sum("unchanged"), removed: sum("removed") }, changes };
+  return {
+    upserts,
+    removals,
+    report,
+    totals: {
+      added: sum("added"),
+      updated: sum("updated"),
+      unchanged: sum("unchanged"),
+      removed: sum("removed"),
+    },
+    changes,
+  };
 }

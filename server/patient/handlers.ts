@@ -10,13 +10,20 @@ export const patientHandlers: HandlerMap = {
         offset: intParam(url, "offset", 0, 0, 10_000_000),
       }),
     ),
-  "GET /api/patient/profile": async ({ services, url, user }) => json(await services.patients.profile(url.searchParams.get("patientId"), user!)),
-  "GET /api/patient/insights": async ({ services, url, user }) => json(await services.patients.insights(url.searchParams.get("patientId"), user!)),
-  "GET /api/patient/research": async ({ services, url, user }) => json(await services.patients.research(url.searchParams.get("patientId"), user!)),
+  "GET /api/patient/profile": async ({ services, url, user }) =>
+    json(await services.patients.profile(url.searchParams.get("patientId"), user!)),
+  "GET /api/patient/insights": async ({ services, url, user }) =>
+    json(await services.patients.insights(url.searchParams.get("patientId"), user!)),
+  "GET /api/patient/research": async ({ services, url, user }) =>
+    json(await services.patients.research(url.searchParams.get("patientId"), user!)),
   "POST /api/patient/research": async ({ services, request, user }) =>
     json(await services.patients.grantConsent(await readJsonObject(request), user!), 201),
   "DELETE /api/patient/research": async ({ services, url, user }) => {
-    await services.patients.revokeConsent(url.searchParams.get("patientId"), url.searchParams.get("studyId"), user!);
+    await services.patients.revokeConsent(
+      url.searchParams.get("patientId"),
+      url.searchParams.get("studyId"),
+      user!,
+    );
     return noContent();
   },
 };

@@ -48,26 +48,34 @@ export function toPatient(n: GraphNode): Patient {
 
 const item = (n: GraphNode) => ({ id: n.id, ...n.properties });
 /** FHIR Observation.effectiveDateTime (older records may carry effectiveDate or date) */
-const observedAt = (o: Record<string, unknown>) => String(o.effectiveDateTime ?? o.effectiveDate ?? o.date ?? "");
-
+const observedAt = (o: Record<string, unknown>) =>
+  String(o.effectiveDateTime ?? o.effectiveDate ?? o.date ?? "");
 
 export function createPatientService(graph: GraphStore) {
   async function load(patientId: string | null, user: SessionUser): Promise<GraphNode> {
     if (!patientId || !patientId.trim()) throw badRequest("patientId query parameter is required");
     const isAdmin = user.roles.includes("CONNECTOR_ADMIN");
     // a patient learns nothing about other ids, not even whether they exist
-    if (!isAdmin && user.roles.includes("PATIENT") && !user.roles.includes("DATA_HOLDER") && user.patientId !== patientId) {
+    if (
+      !isAdmin &&
+      user.roles.includes("PATIENT") &&
+      !user.roles.includes("DATA_HOLDER") &&
+      user.patientId !== patientId
+    ) {
       throw forbidden("Patients can only access their own record");
     }
     const node = await graph.getNode(patientId);
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
     if (isAdmin || user.patientId === patientId) return node;
-    if (user.roles.includes("DATA_HOLDER") && node.properties.holder === organisationSlugOf(user)) return node;
+    if (user.roles.includes("DATA_HOLDER") && node.properties.holder === organisationSlugOf(user))
+      return node;
     throw forbidden("This patient's record is held by another organisation");
   }
 
   async function related(id: string, type: string) {
-    return (await graph.relationships({ id, types: [type], direction: "out", limit: PROFILE_ITEMS_MAX })).map((r) => r.node);
+    return (await graph.relationships({ id, types: [type], direction: "out", limit: PROFILE_ITEMS_MAX })).map(
+      (r) => r.node,
+    );
   }
 
   async function activeConsents(patientId: string) {
@@ -77,12 +85,21 @@ export function createPatientService(graph: GraphStore) {
   return {
     async list(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
       if (user.roles.includes("CONNECTOR_ADMIN")) {
-        return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(toPatient);
+        return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(
+          toPatient,
+        );
       }
       if (user.roles.includes("DATA_HOLDER")) {
         const holder = organisationSlugOf(user);
         if (!holder) return [];
-        return (await graph.findNodes({ label: "Patient", where: { holder }, limit: opts.limit, offset: opts.offset })).map(toPatient);
+        return (
+          await graph.findNodes({
+            label: "Patient",
+            where: { holder },
+            limit: opts.limit,
+            offset: opts.offset,
+          })
+        ).map(toPatient);
       }
       if (user.patientId && opts.offset === 0) {
         const own = await graph.getNode(user.patientId);
@@ -94,7 +111,9 @@ export function createPatientService(graph: GraphStore) {
     async profile(patientId: string | null, user: SessionUser): Promise<PatientProfile> {
       const node = await load(patientId, user);
       const [encounters, conditions, observations, medications] = await Promise.all(
-        ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map((t) => related(node.id, t)),
+        ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map((t) =>
+          related(node.id, t),
+        ),
       );
       return {
         patient: toPatient(node),
@@ -129,7 +148,12 @@ export function createPatientService(graph: GraphStore) {
         },
         firstEncounter: encounterDates[0] ?? null,
         lastEncounter: encounterDates[encounterDates.length - 1] ?? null,
-        activeConditions: active.map((c) => ({ id: c.id, code: c.code, display: c.display, onsetDate: c.onsetDate })),
+        activeConditions: active.map((c) => ({
+          id: c.id,
+          code: c.code,
+          display: c.display,
+          onsetDate: c.onsetDate,
+        })),
         currentMedications: profile.medications
           .filter((m) => (m.status ?? "active") === "active")
           .map((m) => ({ id: m.id, code: m.code, display: m.display, authoredOn: m.authoredOn })),
@@ -161,9 +185,18 @@ export function createPatientService(graph: GraphStore) {
           status: str(p.status) ?? null,
           validUntil: str(p.validUntil) ?? str(p.expiresAt) ?? null,
           consent: active
-            ? { consentId: active.id, status: "active", grantedAt: active.properties.dateTime, purpose: active.properties.purpose }
+            ? {
+                consentId: active.id,
+                status: "active",
+                grantedAt: active.properties.dateTime,
+                purpose: active.properties.purpose,
+              }
             : mine.length
-              ? { consentId: mine[mine.length - 1].id, status: "revoked", revokedAt: mine[mine.length - 1].properties.revokedAt }
+              ? {
+                  consentId: mine[mine.length - 1].id,
+                  status: "revoked",
+                  revokedAt: mine[mine.length - 1].properties.revokedAt,
+                }
               : null,
         };
       });
@@ -173,13 +206,17 @@ export function createPatientService(graph: GraphStore) {
       const patientId = typeof body.patientId === "string" ? body.patientId.trim() : "";
       const studyId = typeof body.studyId === "string" ? body.studyId.trim() : "";
       if (!patientId || !studyId) throw badRequest("patientId and studyId are required");
-      const purpose = typeof body.purpose === "string" && body.purpose.trim() ? body.purpose.trim() : "RESEARCH";
+      const purpose =
+        typeof body.purpose === "string" && body.purpose.trim() ? body.purpose.trim() : "RESEARCH";
       if (purpose.length > 200) throw badRequest("purpose must be at most 200 characters");
       await load(patientId, user);
       const study = await graph.getNode(studyId);
       if (!study || study.label !== "HDABApproval") throw notFound(`Research programme ${studyId} not found`);
       const existing = (await activeConsents(patientId)).find((c) => c.properties.studyId === studyId);
-      if (existing) throw new ApiError(409, "Consent for this programme is already active", undefined, { consentId: existing.id });
+      if (existing)
+        throw new ApiError(409, "Consent for this programme is already active", undefined, {
+          consentId: existing.id,
+        });
       const consentId = `consent-${randomUUID()}`;
       await graph.mutate(
         [
@@ -201,8 +238,19 @@ export function createPatientService(graph: GraphStore) {
               },
             },
           },
-          { op: "createEdge", edge: { id: `has-consent-${consentId}`, source: patientId, target: consentId, type: "HAS_CONSENT" } },
-          { op: "createEdge", edge: { id: `consent-for-${consentId}`, source: consentId, target: studyId, type: "CONSENT_FOR" } },
+          {
+            op: "createEdge",
+            edge: {
+              id: `has-consent-${consentId}`,
+              source: patientId,
+              target: consentId,
+              type: "HAS_CONSENT",
+            },
+          },
+          {
+            op: "createEdge",
+            edge: { id: `consent-for-${consentId}`, source: consentId, target: studyId, type: "CONSENT_FOR" },
+          },
         ],
         { action: "consent.grant", actor: user.username, target: `${patientId}/${studyId}`, kind: "consent" },
       );
@@ -216,8 +264,17 @@ export function createPatientService(graph: GraphStore) {
       if (!active.length) throw notFound("No active consent for this programme");
       const revokedAt = new Date().toISOString();
       await graph.mutate(
-        active.map((c) => ({ op: "updateNode" as const, id: c.id, properties: { status: "inactive", revokedAt, revokedBy: user.username } })),
-        { action: "consent.revoke", actor: user.username, target: `${patientId}/${studyId}`, kind: "consent" },
+        active.map((c) => ({
+          op: "updateNode" as const,
+          id: c.id,
+          properties: { status: "inactive", revokedAt, revokedBy: user.username },
+        })),
+        {
+          action: "consent.revoke",
+          actor: user.username,
+          target: `${patientId}/${studyId}`,
+          kind: "consent",
+        },
       );
     },
   };

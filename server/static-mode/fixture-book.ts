@@ -82,7 +82,8 @@ export class FixtureBook {
   writeTo(dir: string): number {
     let bytes = 0;
     const files = this.toFiles();
-    for (const service of new Set(files.map((f) => f.service))) rmSync(path.join(dir, service), { recursive: true, force: true });
+    for (const service of new Set(files.map((f) => f.service)))
+      rmSync(path.join(dir, service), { recursive: true, force: true });
     for (const f of files) {
       const file = fixturePath(dir, f.service, f.method);
       mkdirSync(path.dirname(file), { recursive: true });

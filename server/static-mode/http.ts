@@ -27,35 +27,53 @@ export function locationForPersona(location: string, persona: string): string {
   return `${personaBasename(persona)}${location}`;
 }
 
-export function createPersonaHandler(build: ServerBuild, mode: "production" | "development" = "production"): PersonaHandler {
+export function createPersonaHandler(
+  build: ServerBuild,
+  mode: "production" | "development" = "production",
+): PersonaHandler {
   const handlers = new Map(
-    PERSONAS.map((p) => [p.username, createRequestHandler({ ...build, basename: personaBasename(p.username) }, mode)]),
+    PERSONAS.map((p) => [
+      p.username,
+      createRequestHandler({ ...build, basename: personaBasename(p.username) }, mode),
+    ]),
   );
   return async (request, context) => {
     const persona = personaOfPath(new URL(request.url).pathname);
     if (!persona) return null;
     const handler = handlers.get(persona);
     if (!handler || !findPersona(persona)) {
-      return new Response(`No persona "${persona}" in this demonstration.`, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      return new Response(`No persona "${persona}" in this demonstration.`, {
+        status: 404,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
     }
     const response = await handler(request, context as never);
     const location = response.headers.get("Location");
     if (location && response.status >= 300 && response.status < 400) {
       const headers = new Headers(response.headers);
       headers.set("Location", locationForPersona(location, persona));
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+      return new Response(response.body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      });
     }
     return response;
   };
 }
 
 /** express glue: the persona apps, before the catch-all Remix handler (server/app.ts, static mode only) */
-export function mountStaticMode(app: Express, opts: { build: ServerBuild; services: Services; mode: "production" | "development"; publicOrigin: string }) {
+export function mountStaticMode(
+  app: Express,
+  opts: { build: ServerBuild; services: Services; mode: "production" | "development"; publicOrigin: string },
+) {
   const handle = createPersonaHandler(opts.build, opts.mode);
   app.use((req, res, next) => {
     if (!personaOfPath(req.path)) return next();
     toWebRequest(req, opts.publicOrigin + req.originalUrl)
-      .then((request) => handle(request, { services: opts.services, cspNonce: res.locals.cspNonce as string }))
+      .then((request) =>
+        handle(request, { services: opts.services, cspNonce: res.locals.cspNonce as string }),
+      )
       .then((response) => (response ? sendWebResponse(res, response) : next()))
       .catch(next);
   });

@@ -63,7 +63,10 @@ export function personaSessions(): SessionStore {
     },
     read,
     userFromRequest: async (request) => read(request)?.user ?? null,
-    destroy: (request) => ({ record: read(request), setCookie: "app-auth.session-token=; Path=/; Max-Age=0" }),
+    destroy: (request) => ({
+      record: read(request),
+      setCookie: "app-auth.session-token=; Path=/; Max-Age=0",
+    }),
     purgeExpired: () => 0,
   };
 }
@@ -81,7 +84,8 @@ export function staticSignIn(): OidcClient {
       const url = new URL(request.url);
       const hint = url.searchParams.get("login_hint") ?? "";
       const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
-      if (findPersona(hint)) return redirectTo(`${personaBasename(hint)}${returnTo === "/" ? "/" : returnTo}`);
+      if (findPersona(hint))
+        return redirectTo(`${personaBasename(hint)}${returnTo === "/" ? "/" : returnTo}`);
       return redirectTo(`/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
     },
     async callback() {

@@ -19,7 +19,15 @@ export interface Recording {
 }
 
 /** members of the container that static mode provides itself */
-const INFRASTRUCTURE = new Set(["config", "sessions", "oidc", "embeddedIdp", "officeHours", "runtime", "close"]);
+const INFRASTRUCTURE = new Set([
+  "config",
+  "sessions",
+  "oidc",
+  "embeddedIdp",
+  "officeHours",
+  "runtime",
+  "close",
+]);
 
 function isPromise(v: unknown): v is Promise<unknown> {
   return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
@@ -27,7 +35,10 @@ function isPromise(v: unknown): v is Promise<unknown> {
 
 const toJson = (v: unknown) => (v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown));
 
-export function recordServices(live: Services, opts: { registry?: Registry; overrides?: Partial<Services> } = {}): Recording {
+export function recordServices(
+  live: Services,
+  opts: { registry?: Registry; overrides?: Partial<Services> } = {},
+): Recording {
   const registry = opts.registry ?? REGISTRY;
   const overrides = (opts.overrides ?? {}) as Record<string, unknown>;
   const book = new FixtureBook();
@@ -82,7 +93,13 @@ export function recordServices(live: Services, opts: { registry?: Registry; over
       if (typeof prop === "string" && prop in overrides) return overrides[prop];
       if (typeof prop === "string" && prop in wrapped) return wrapped[prop];
       const value = Reflect.get(t, prop, receiver) as unknown;
-      if (typeof prop === "string" && !INFRASTRUCTURE.has(prop) && typeof value === "object" && value !== null) unregistered.add(prop);
+      if (
+        typeof prop === "string" &&
+        !INFRASTRUCTURE.has(prop) &&
+        typeof value === "object" &&
+        value !== null
+      )
+        unregistered.add(prop);
       return value;
     },
   });

@@ -47,8 +47,16 @@ export interface ServiceEntry<S> {
 
 export type Registry = { [K in keyof Services]?: ServiceEntry<Services[K]> };
 
-const read = (schema?: z.ZodType, onMissing?: MethodEntry["onMissing"]): MethodEntry => ({ kind: "read", schema, onMissing });
-const readKeyed = (key: MethodEntry["key"], schema?: z.ZodType): MethodEntry => ({ kind: "read", key, schema });
+const read = (schema?: z.ZodType, onMissing?: MethodEntry["onMissing"]): MethodEntry => ({
+  kind: "read",
+  schema,
+  onMissing,
+});
+const readKeyed = (key: MethodEntry["key"], schema?: z.ZodType): MethodEntry => ({
+  kind: "read",
+  key,
+  schema,
+});
 /** a key from the arguments' digest, for a method whose argument is a whole result (toCsv(dashboard)) */
 const byDigest = (args: unknown[]) => [createHash("sha256").update(JSON.stringify(args)).digest("base64url")];
 const write: MethodEntry = { kind: "write" };
@@ -76,7 +84,12 @@ const graphResponse = z.object({
     truncated: z.boolean(),
   }),
 });
-const relationship = z.object({ id: z.string(), type: z.string(), direction: z.enum(["out", "in"]), node: graphNode });
+const relationship = z.object({
+  id: z.string(),
+  type: z.string(),
+  direction: z.enum(["out", "in"]),
+  node: graphNode,
+});
 const patient = z.object({
   id: z.string(),
   resourceId: z.string().optional(),
@@ -101,8 +114,13 @@ export const REGISTRY: Registry = {
     methods: {
       graph: read(graphResponse),
       expand: read(graphResponse, "not-found"),
-      node: read(graphNode.extend({ relationships: z.array(relationship), relationshipCount: z.number().int() }), "not-found"),
-      validate: read(z.object({ valid: z.boolean(), totals: z.object({ nodes: z.number(), edges: z.number() }) }).loose()),
+      node: read(
+        graphNode.extend({ relationships: z.array(relationship), relationshipCount: z.number().int() }),
+        "not-found",
+      ),
+      validate: read(
+        z.object({ valid: z.boolean(), totals: z.object({ nodes: z.number(), edges: z.number() }) }).loose(),
+      ),
       // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)
     },
   },
@@ -220,7 +238,14 @@ export const REGISTRY: Registry = {
   },
   // wallet sign-in: static mode has none (the persona switcher replaces sign-in)
   eudi: {
-    methods: { start: write, resume: write, status: write, requestObject: write, directPost: write, trustedIssuers: local },
+    methods: {
+      start: write,
+      resume: write,
+      status: write,
+      requestObject: write,
+      directPost: write,
+      trustedIssuers: local,
+    },
     local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
   },
   analytics: { methods: { dashboard: read(), toCsv: readKeyed(byDigest) } },
@@ -229,9 +254,30 @@ export const REGISTRY: Registry = {
   nlq: { methods: { list: read(), backend: read(), ask: read(undefined, "not-found"), flushLog: write } },
   eehrxf: { methods: { coverage: read() } },
   overview: { methods: { forUser: read() } },
-  credentials: { methods: { list: read(), definitions: read(), requestableContexts: read(), request: write, revoke: write } },
-  policies: { methods: { list: read(), get: read(), check: read(), templates: read(), participants: read(), create: write, replace: write, remove: write } },
-  auditRetention: { methods: { list: read(), get: read(), lastPurge: read(), set: write, purge: write, purgeIfDue: write } },
+  credentials: {
+    methods: {
+      list: read(),
+      definitions: read(),
+      requestableContexts: read(),
+      request: write,
+      revoke: write,
+    },
+  },
+  policies: {
+    methods: {
+      list: read(),
+      get: read(),
+      check: read(),
+      templates: read(),
+      participants: read(),
+      create: write,
+      replace: write,
+      remove: write,
+    },
+  },
+  auditRetention: {
+    methods: { list: read(), get: read(), lastPurge: read(), set: write, purge: write, purgeIfDue: write },
+  },
   trustCenter: { methods: { view: read() } },
   operator: {
     methods: {
@@ -252,10 +298,26 @@ export const REGISTRY: Registry = {
     local: { close: async () => {} },
   },
   audit: {
-    methods: { list: read(), count: read(), verify: read(), kinds: read(), countBefore: read(), append: local, purge: write },
+    methods: {
+      list: read(),
+      count: read(),
+      verify: read(),
+      kinds: read(),
+      countBefore: read(),
+      append: local,
+      purge: write,
+    },
     // views audit what they read (an export, a pseudonym lookup): in static mode nothing is kept
     local: {
-      append: (input: AuditInput) => ({ id: "static", seq: 0, outcome: "", ...input, timestamp: new Date().toISOString(), prevHash: "", hash: "" }),
+      append: (input: AuditInput) => ({
+        id: "static",
+        seq: 0,
+        outcome: "",
+        ...input,
+        timestamp: new Date().toISOString(),
+        prevHash: "",
+        hash: "",
+      }),
     },
   },
   dataspace: {

@@ -6,7 +6,14 @@ import { ApiError, isApiError } from "../http/errors";
 import type { Services } from "../services";
 import { callKey, canonicalArgs } from "./keys";
 import { locationForPersona } from "./http";
-import { personaOfPath, personaSessions, personaUser, staticSignIn, stripPersona, userForRequest } from "./personas";
+import {
+  personaOfPath,
+  personaSessions,
+  personaUser,
+  staticSignIn,
+  stripPersona,
+  userForRequest,
+} from "./personas";
 import { recordServices } from "./recorder";
 import { DEMO_WRITE_MESSAGE, type Registry } from "./registry";
 import { FixtureMissingError, StaticModeError, createStaticServices, staticStateOf } from "./replay";
@@ -20,7 +27,9 @@ describe("call keys", () => {
     expect(callKey([{ b: 1, a: undefined, c: [2, { z: 1, y: 2 }] }])).toBe('[{"b":1,"c":[2,{"y":2,"z":1}]}]');
     expect(callKey(["x", undefined])).toBe(callKey(["x"]));
     expect(canonicalArgs([clinic])).toEqual([{ $persona: "clinic" }]);
-    expect(canonicalArgs([new URL("http://a.example/as/clinic/report?from=1")])).toEqual([{ $url: "/as/clinic/report?from=1" }]);
+    expect(canonicalArgs([new URL("http://a.example/as/clinic/report?from=1")])).toEqual([
+      { $url: "/as/clinic/report?from=1" },
+    ]);
   });
 });
 
@@ -32,7 +41,11 @@ describe("personas in the path", () => {
     expect(personaOfPath("/catalogue")).toBeNull();
     expect(stripPersona("/as/clinic/catalogue/x")).toBe("/catalogue/x");
     expect(stripPersona("/as/clinic.data")).toBe("/");
-    expect(userForRequest(new Request("http://h/as/patient1/my-record"))).toMatchObject({ username: "patient1", patientId: "patient-000001", roles: ["PATIENT"] });
+    expect(userForRequest(new Request("http://h/as/patient1/my-record"))).toMatchObject({
+      username: "patient1",
+      patientId: "patient-000001",
+      roles: ["PATIENT"],
+    });
     expect(userForRequest(new Request("http://h/as/nobody/"))).toBeNull();
     expect(userForRequest(new Request("http://h/"))).toBeNull();
   });
@@ -46,10 +59,16 @@ describe("personas in the path", () => {
 
   it("sign-in is the persona switcher: login_hint and returnTo choose the persona's page", async () => {
     const oidc = staticSignIn();
-    const r = await oidc.login(new Request("http://h/auth/login?login_hint=researcher&returnTo=%2Fcatalogue"));
+    const r = await oidc.login(
+      new Request("http://h/auth/login?login_hint=researcher&returnTo=%2Fcatalogue"),
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/as/researcher/catalogue");
-    expect((await oidc.login(new Request("http://h/auth/login?login_hint=evil&returnTo=//x.example"))).headers.get("Location")).toBe("/auth/signin?returnTo=%2F");
+    expect(
+      (await oidc.login(new Request("http://h/auth/login?login_hint=evil&returnTo=//x.example"))).headers.get(
+        "Location",
+      ),
+    ).toBe("/auth/signin?returnTo=%2F");
     expect(personaSessions().read(new Request("http://h/as/clinic/"))?.user.username).toBe("clinic");
   });
 });
@@ -62,7 +81,14 @@ describe("record and replay", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const registry: Registry = {
-    catalogue: { methods: { list: { kind: "read" }, get: { kind: "read" }, create: { kind: "write" }, remove: { kind: "write" } } },
+    catalogue: {
+      methods: {
+        list: { kind: "read" },
+        get: { kind: "read" },
+        create: { kind: "write" },
+        remove: { kind: "write" },
+      },
+    },
     patients: { methods: { profile: { kind: "read" } } },
   };
 
@@ -82,7 +108,9 @@ describe("record and replay", () => {
       },
       async remove() {},
     };
-    const patients = { profile: async (id: string, user: { username: string }) => ({ id, for: user.username }) };
+    const patients = {
+      profile: async (id: string, user: { username: string }) => ({ id, for: user.username }),
+    };
     return { catalogue, patients, config: {} } as unknown as Services;
   }
 
@@ -92,9 +120,14 @@ describe("record and replay", () => {
     await rec.services.catalogue.get("a"); // calls this.list() inside: not recorded separately
     await expect(rec.services.catalogue.get("nope")).rejects.toThrow("Dataset nope not found");
     await rec.services.patients.profile("p1", clinic);
-    expect(rec.book.toFiles().map((f) => `${f.service}.${f.method}:${f.calls.length}`)).toEqual(["catalogue.get:2", "patients.profile:1"]);
+    expect(rec.book.toFiles().map((f) => `${f.service}.${f.method}:${f.calls.length}`)).toEqual([
+      "catalogue.get:2",
+      "patients.profile:1",
+    ]);
     rec.book.writeTo(dir);
-    expect(readFileSync(path.join(dir, "catalogue", "get.json"), "utf8").split("\n").length).toBeGreaterThan(3);
+    expect(readFileSync(path.join(dir, "catalogue", "get.json"), "utf8").split("\n").length).toBeGreaterThan(
+      3,
+    );
 
     const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
     expect(await services.catalogue.get("a")).toEqual({ id: "a", title: "A" });
@@ -116,12 +149,16 @@ describe("record and replay", () => {
     expect((thrown as Error).message).toContain('catalogue.get("b")');
     expect((thrown as Error).message).toContain(path.join(dir, "catalogue", "get.json"));
     expect((thrown as Error).message).toContain("npm run fixtures");
-    expect(staticStateOf(services)?.misses).toEqual([expect.objectContaining({ kind: "error", call: 'catalogue.get("b")' })]);
+    expect(staticStateOf(services)?.misses).toEqual([
+      expect.objectContaining({ kind: "error", call: 'catalogue.get("b")' }),
+    ]);
   });
 
   it("refuses writes with 403 and the demonstration notice", async () => {
     const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
-    const err = await (async () => services.catalogue.create({ id: "x", title: "X" }, clinic))().catch((e: unknown) => e);
+    const err = await (async () => services.catalogue.create({ id: "x", title: "X" }, clinic))().catch(
+      (e: unknown) => e,
+    );
     expect(isApiError(err) && [err.status, err.message]).toEqual([403, DEMO_WRITE_MESSAGE]);
   });
 
@@ -135,7 +172,8 @@ describe("record and replay", () => {
 
 describe("the walk", () => {
   it("extracts same-site links inside the persona's app", () => {
-    const html = '<a href="/as/clinic/catalogue?q=a&amp;b=1">x</a><a href="/graph#top">g</a><a href="https://x.example/">e</a><a href="/as/lmc/">o</a><a href="/as/clinic/x" data-persona-switch="true">s</a>';
+    const html =
+      '<a href="/as/clinic/catalogue?q=a&amp;b=1">x</a><a href="/graph#top">g</a><a href="https://x.example/">e</a><a href="/as/lmc/">o</a><a href="/as/clinic/x" data-persona-switch="true">s</a>';
     expect(linksOf(html, "clinic")).toEqual(["/catalogue?q=a&b=1", "/graph"]);
     expect(shapeOf("/catalogue/x")).toBe("/catalogue/*");
     expect(shapeOf("/catalogue")).toBe("/catalogue");
@@ -144,7 +182,10 @@ describe("the walk", () => {
   it("follows links breadth first with caps per shape and per query", async () => {
     const pages: Record<string, string> = {
       "/": '<a href="/as/p/list">l</a>',
-      "/list": Array.from({ length: 10 }, (_, i) => `<a href="/as/p/list/${i}">${i}</a><a href="/as/p/list?page=${i}">p</a>`).join(""),
+      "/list": Array.from(
+        { length: 10 },
+        (_, i) => `<a href="/as/p/list/${i}">${i}</a><a href="/as/p/list?page=${i}">p</a>`,
+      ).join(""),
     };
     const seen: string[] = [];
     const handle = async (r: Request) => {
@@ -156,9 +197,25 @@ describe("the walk", () => {
     const walked = await walkPersona(handle, {
       origin: "http://h",
       persona: "p",
-      rules: { start: ["/"], exclude: [], maxPagesPerPersona: 50, maxPerShape: 3, shapeCaps: {}, maxQueriesPerPath: 2, drillDownNodes: 0 },
+      rules: {
+        start: ["/"],
+        exclude: [],
+        maxPagesPerPersona: 50,
+        maxPerShape: 3,
+        shapeCaps: {},
+        maxQueriesPerPath: 2,
+        drillDownNodes: 0,
+      },
     });
-    expect(walked.map((w) => w.path)).toEqual(["/", "/list", "/list/0", "/list?page=0", "/list/1", "/list?page=1", "/list/2"]);
+    expect(walked.map((w) => w.path)).toEqual([
+      "/",
+      "/list",
+      "/list/0",
+      "/list?page=0",
+      "/list/1",
+      "/list?page=1",
+      "/list/2",
+    ]);
     expect(seen).toHaveLength(7);
   });
 });

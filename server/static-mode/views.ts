@@ -42,7 +42,11 @@ export interface WalkViewsOptions {
   server?: { origin: string };
 }
 
-export async function walkViews(build: ServerBuild | null, services: Services, opts: WalkViewsOptions = {}): Promise<WalkedPage[]> {
+export async function walkViews(
+  build: ServerBuild | null,
+  services: Services,
+  opts: WalkViewsOptions = {},
+): Promise<WalkedPage[]> {
   let handle: (request: Request) => Promise<Response>;
   if (opts.server) {
     handle = (request) => fetch(request, { redirect: "manual" });
@@ -50,7 +54,8 @@ export async function walkViews(build: ServerBuild | null, services: Services, o
     if (!build) throw new Error("walkViews: a Remix build is needed to render in process");
     const handler = createPersonaHandler(build, "production");
     const context: ViewContext = { services, cspNonce: "static" };
-    handle = async (request) => (await handler(request, context)) ?? new Response("not a persona path", { status: 404 });
+    handle = async (request) =>
+      (await handler(request, context)) ?? new Response("not a persona path", { status: 404 });
   }
   const rules = opts.rules ?? WALK;
   const all: WalkedPage[] = [];

@@ -28,7 +28,15 @@ export interface WalkOptions {
   headers?: Record<string, string>;
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", quot: '"', apos: "'", lt: "<", gt: ">", "#39": "'", "#x27": "'" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  quot: '"',
+  apos: "'",
+  lt: "<",
+  gt: ">",
+  "#39": "'",
+  "#x27": "'",
+};
 
 export function decodeHtmlAttr(v: string): string {
   return v.replace(/&(amp|quot|apos|lt|gt|#39|#x27);/g, (_m, e: string) => ENTITIES[e] ?? _m);
@@ -43,7 +51,8 @@ export function linksOf(html: string, persona: string): string[] {
     if (!href.startsWith("/") || href.startsWith("//")) continue;
     const named = personaOfPath(href);
     if (named && named !== persona) continue;
-    if (named) href = stripPersona(href.split("?")[0]) + (href.includes("?") ? href.slice(href.indexOf("?")) : "");
+    if (named)
+      href = stripPersona(href.split("?")[0]) + (href.includes("?") ? href.slice(href.indexOf("?")) : "");
     out.push(href);
   }
   return out;
@@ -51,14 +60,22 @@ export function linksOf(html: string, persona: string): string[] {
 
 export function shapeOf(pathname: string): string {
   const segs = pathname.split("/").filter(Boolean);
-  return segs.length <= 1 ? `/${segs.join("/")}` : `/${segs[0]}/${segs.slice(1).map(() => "*").join("/")}`;
+  return segs.length <= 1
+    ? `/${segs.join("/")}`
+    : `/${segs[0]}/${segs
+        .slice(1)
+        .map(() => "*")
+        .join("/")}`;
 }
 
 export function personaUrl(origin: string, persona: string, path: string): string {
   return `${origin}${personaBasename(persona)}${path}`;
 }
 
-export async function walkPersona(handle: (request: Request) => Promise<Response>, opts: WalkOptions): Promise<WalkedPage[]> {
+export async function walkPersona(
+  handle: (request: Request) => Promise<Response>,
+  opts: WalkOptions,
+): Promise<WalkedPage[]> {
   const rules = opts.rules ?? WALK;
   const seen = new Set<string>();
   const shapes = new Map<string, Set<string>>();
@@ -67,7 +84,10 @@ export async function walkPersona(handle: (request: Request) => Promise<Response
 
   const admit = (path: string) => {
     if (seen.has(path)) return;
-    const [pathname, query] = [path.split("?")[0] || "/", path.includes("?") ? path.slice(path.indexOf("?") + 1) : ""];
+    const [pathname, query] = [
+      path.split("?")[0] || "/",
+      path.includes("?") ? path.slice(path.indexOf("?") + 1) : "",
+    ];
     if (rules.exclude.some((r) => r.test(pathname))) return;
     if (query) {
       const n = queries.get(pathname) ?? 0;
@@ -88,7 +108,10 @@ export async function walkPersona(handle: (request: Request) => Promise<Response
   const pages: WalkedPage[] = [];
   const visit = async (path: string) => {
     const response = await handle(
-      new Request(personaUrl(opts.origin, opts.persona, path), { headers: { Accept: "text/html", ...(opts.headers ?? {}) }, redirect: "manual" }),
+      new Request(personaUrl(opts.origin, opts.persona, path), {
+        headers: { Accept: "text/html", ...(opts.headers ?? {}) },
+        redirect: "manual",
+      }),
     );
     const body = await response.text();
     const location = response.headers.get("Location");

@@ -19,14 +19,18 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const concrete = (path: string) =>
-  path.replace(":rest*", "session").replace(/:([A-Za-z]+)/g, (_, name: string) => (name === "participant" ? "lmc" : `probe-${name}`));
+  path
+    .replace(":rest*", "session")
+    .replace(/:([A-Za-z]+)/g, (_, name: string) => (name === "participant" ? "lmc" : `probe-${name}`));
 
 const cases = ROUTES.flatMap((r) =>
-  (Object.entries(r.methods) as [HttpMethod, NonNullable<(typeof r.methods)[HttpMethod]>][]).map(([method, spec]) => ({
-    method,
-    path: r.path,
-    access: spec.access,
-  })),
+  (Object.entries(r.methods) as [HttpMethod, NonNullable<(typeof r.methods)[HttpMethod]>][]).map(
+    ([method, spec]) => ({
+      method,
+      path: r.path,
+      access: spec.access,
+    }),
+  ),
 );
 
 describe("authorisation matrix over the route table", () => {
@@ -39,7 +43,10 @@ describe("authorisation matrix over the route table", () => {
     const init = (cookie?: string): RequestInit => ({
       method,
       redirect: "manual",
-      headers: { ...(cookie ? { cookie } : {}), ...(method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" }) },
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" }),
+      },
       body: method === "GET" || method === "DELETE" ? undefined : "{}",
     });
 
@@ -58,7 +65,10 @@ describe("authorisation matrix over the route table", () => {
       const admitted = access.roles === "any" || access.roles.some((r) => persona.roles.includes(r));
       const body = (await res.json()) as { error?: string };
       if (admitted) {
-        expect(res.status === 401 || (res.status === 403 && /role/i.test(body.error ?? "")), `${persona.username} admitted`).toBe(false);
+        expect(
+          res.status === 401 || (res.status === 403 && /role/i.test(body.error ?? "")),
+          `${persona.username} admitted`,
+        ).toBe(false);
       } else {
         expect(res.status, `${persona.username} refused`).toBe(403);
         expect(body.error).toEqual(expect.any(String));

@@ -320,7 +320,9 @@ describe("credential issuance and revocation", () => {
     expect(purpose.status).toBe("ISSUED");
 
     const issued = await ds.runtime.issuer!.listCredentials(PHARMACO_DID);
-    const record = issued.find((c) => (c.credential.type as string[]).includes("DataProcessingPurposeCredential"))!;
+    const record = issued.find((c) =>
+      (c.credential.type as string[]).includes("DataProcessingPurposeCredential"),
+    )!;
     await ds.revokeCredential(record.id, "admin");
     expect(await ds.runtime.issuer!.credentialStatus(record.id)).toMatchObject({ status: "REVOKED" });
     const after = await ds.participantCredentials("pharmaco");

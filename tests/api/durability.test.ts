@@ -17,10 +17,22 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function start(port: number): Promise<ChildProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, SEED_PATIENTS: "20", NODE_ENV: "test" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        SEED_PATIENTS: "20",
+        NODE_ENV: "test",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -64,7 +76,9 @@ it("keeps acknowledged writes across SIGKILL", async () => {
   }
   const db = new Database(path.join(dataDir, "hub.sqlite"), { readonly: true });
   try {
-    const rows = db.prepare("SELECT target FROM audit_entries WHERE action = 'catalogue.create'").all() as { target: string }[];
+    const rows = db.prepare("SELECT target FROM audit_entries WHERE action = 'catalogue.create'").all() as {
+      target: string;
+    }[];
     expect(rows.map((r) => r.target).sort()).toEqual([...ids].sort());
   } finally {
     db.close();

@@ -32,7 +32,11 @@ interface Started {
 
 async function start(base = server.url, returnTo = "/devices"): Promise<Started> {
   const jar = new CookieJar();
-  const res = await fetch(`${base}/api/auth/eudi/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ returnTo }) });
+  const res = await fetch(`${base}/api/auth/eudi/start`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ returnTo }),
+  });
   expect(res.status).toBe(201);
   jar.store(res);
   const body = (await res.json()) as Json;
@@ -44,12 +48,17 @@ async function start(base = server.url, returnTo = "/devices"): Promise<Started>
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/oauth-authz-req+jwt");
     const [h, p, sig] = (await r.text()).split(".");
-    expect(JSON.parse(Buffer.from(h, "base64url").toString())).toEqual({ alg: "none", typ: "oauth-authz-req+jwt" });
+    expect(JSON.parse(Buffer.from(h, "base64url").toString())).toEqual({
+      alg: "none",
+      typ: "oauth-authz-req+jwt",
+    });
     expect(sig).toBe("");
     request = JSON.parse(Buffer.from(p, "base64url").toString());
   }
   const status = async () => {
-    const r = await fetch(`${base}/api/auth/eudi/status?sid=${encodeURIComponent(body.sid)}`, { headers: { cookie: jar.header() } });
+    const r = await fetch(`${base}/api/auth/eudi/status?sid=${encodeURIComponent(body.sid)}`, {
+      headers: { cookie: jar.header() },
+    });
     jar.store(r);
     return { res: r, body: (await r.json()) as Json };
   };
@@ -64,13 +73,32 @@ async function holderKeys() {
 const MARIA = { givenName: "", familyName: "", birthDate: "" };
 
 async function directPost(request: Json, fields: Record<string, string>) {
-  return fetch(request.response_uri, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  return fetch(request.response_uri, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 /** A key-bound PID presentation from the development issuer, with each part overridable. */
-async function presentation(request: Json, o: { aud?: string; nonce?: string; kbIat?: Date; issuedAt?: Date; identity?: typeof MARIA; holder?: Awaited<ReturnType<typeof holderKeys>>; signWith?: CryptoKey } = {}) {
+async function presentation(
+  request: Json,
+  o: {
+    aud?: string;
+    nonce?: string;
+    kbIat?: Date;
+    issuedAt?: Date;
+    identity?: typeof MARIA;
+    holder?: Awaited<ReturnType<typeof holderKeys>>;
+    signWith?: CryptoKey;
+  } = {},
+) {
   const holder = o.holder ?? (await holderKeys());
-  const sdJwt = await server.services.eudi.devWallet!.issuePid(o.identity ?? MARIA, holder.publicJwk, o.issuedAt);
+  const sdJwt = await server.services.eudi.devWallet!.issuePid(
+    o.identity ?? MARIA,
+    holder.publicJwk,
+    o.issuedAt,
+  );
   return presentSdJwtVc({
     sdJwt,
     disclose: ["given_name", "family_name", "birthdate"],
@@ -84,7 +112,11 @@ const vp = (p: string) => JSON.stringify({ pid: [p] });
 
 beforeAll(async () => {
   const n = await server.services.graph.getNode("patient-000001");
-  Object.assign(MARIA, { givenName: n!.properties.givenName, familyName: n!.properties.familyName, birthDate: n!.properties.birthDate });
+  Object.assign(MARIA, {
+    givenName: n!.properties.givenName,
+    familyName: n!.properties.familyName,
+    birthDate: n!.properties.birthDate,
+  });
 });
 
 describe("starting a wallet sign-in", () => {
@@ -104,9 +136,21 @@ describe("starting a wallet sign-in", () => {
       response_mode: "direct_post",
       client_id: `redirect_uri:${server.url}/auth/wallet/response`,
       response_uri: `${server.url}/auth/wallet/response`,
-      dcql_query: { credentials: [{ id: "pid", format: "dc+sd-jwt", meta: { vct_values: expect.arrayContaining(["urn:eudi:pid:1"]) } }] },
+      dcql_query: {
+        credentials: [
+          {
+            id: "pid",
+            format: "dc+sd-jwt",
+            meta: { vct_values: expect.arrayContaining(["urn:eudi:pid:1"]) },
+          },
+        ],
+      },
     });
-    expect(s.request.dcql_query.credentials[0].claims.map((c: Json) => c.path[0])).toEqual(["given_name", "family_name", "birthdate"]);
+    expect(s.request.dcql_query.credentials[0].claims.map((c: Json) => c.path[0])).toEqual([
+      "given_name",
+      "family_name",
+      "birthdate",
+    ]);
     const other = await start();
     expect(other.request.nonce).not.toBe(s.request.nonce);
     expect(other.request.state).not.toBe(s.request.state);
@@ -134,10 +178,16 @@ describe("the development wallet page and the session hand-over", () => {
     const shared = await fetch(`${server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ request: s.body.walletLink, identity: "patient-000001", intent: "share" }).toString(),
+      body: new URLSearchParams({
+        request: s.body.walletLink,
+        identity: "patient-000001",
+        intent: "share",
+      }).toString(),
     });
     expect(shared.status).toBe(200);
-    expect((await shared.text()).replaceAll("<!-- -->", "")).toContain(`Shared given_name, family_name, birthdate of ${MARIA.givenName} ${MARIA.familyName}`);
+    expect((await shared.text()).replaceAll("<!-- -->", "")).toContain(
+      `Shared given_name, family_name, birthdate of ${MARIA.givenName} ${MARIA.familyName}`,
+    );
 
     // someone who learnt the sid but lacks the binding cookie gets no session
     const stranger = await fetch(`${server.url}/api/auth/eudi/status?sid=${s.body.sid}`);
@@ -145,17 +195,26 @@ describe("the development wallet page and the session hand-over", () => {
     expect(await stranger.json()).toMatchObject({ status: "completed", session: "not-this-browser" });
 
     const first = await s.status();
-    expect(first.body).toMatchObject({ status: "completed", session: "issued", redirectTo: "/devices", user: { patientId: "patient-000001", name: `${MARIA.givenName} ${MARIA.familyName}` } });
+    expect(first.body).toMatchObject({
+      status: "completed",
+      session: "issued",
+      redirectTo: "/devices",
+      user: { patientId: "patient-000001", name: `${MARIA.givenName} ${MARIA.familyName}` },
+    });
     expect(first.res.headers.getSetCookie().some((c) => c.startsWith("app-auth.session-token="))).toBe(true);
     const second = await s.status();
     expect(second.res.headers.getSetCookie()).toEqual([]);
     expect(second.body).toMatchObject({ status: "completed", session: "already-issued" });
 
     // a normal patient session: it reaches patient1's own record
-    const record = await fetch(`${server.url}/api/patient/app/record`, { headers: { cookie: s.jar.header() } });
+    const record = await fetch(`${server.url}/api/patient/app/record`, {
+      headers: { cookie: s.jar.header() },
+    });
     expect(record.status).toBe(200);
     expect((await record.json()).entry[0].resource.id).toBe("patient-000001");
-    const other = await fetch(`${server.url}/api/patient/profile?patientId=patient-000002`, { headers: { cookie: s.jar.header() } });
+    const other = await fetch(`${server.url}/api/patient/profile?patientId=patient-000002`, {
+      headers: { cookie: s.jar.header() },
+    });
     expect(other.status).toBe(403);
     const audit = server.services.audit.list({ action: "eudi.signin", limit: 5 });
     expect(audit[0]).toMatchObject({ actor: "patient1", target: "patient-000001", kind: "session" });
@@ -163,17 +222,27 @@ describe("the development wallet page and the session hand-over", () => {
 
   it("refuses a PID that matches no patient record, with a clear message and no session", async () => {
     const s = await start();
-    const res = await server.services.eudi.devWallet!.present(s.body.walletLink, { givenName: "Erika", familyName: "Mustermann", birthDate: "1964-08-12" });
+    const res = await server.services.eudi.devWallet!.present(s.body.walletLink, {
+      givenName: "Erika",
+      familyName: "Mustermann",
+      birthDate: "1964-08-12",
+    });
     expect(res.ok).toBe(true);
     const st = await s.status();
     expect(st.body.status).toBe("failed");
-    expect(st.body.reason).toMatch(/No patient record matches the name and date of birth your wallet presented/);
+    expect(st.body.reason).toMatch(
+      /No patient record matches the name and date of birth your wallet presented/,
+    );
     expect(st.res.headers.getSetCookie().filter((c) => c.startsWith("app-auth.session-token"))).toEqual([]);
   });
 
   it("matches names regardless of case, and refuses a right name with a wrong birth date", async () => {
     const s = await start();
-    await server.services.eudi.devWallet!.present(s.body.walletLink, { ...MARIA, givenName: MARIA.givenName.toUpperCase(), familyName: MARIA.familyName.toLowerCase() });
+    await server.services.eudi.devWallet!.present(s.body.walletLink, {
+      ...MARIA,
+      givenName: MARIA.givenName.toUpperCase(),
+      familyName: MARIA.familyName.toLowerCase(),
+    });
     expect((await s.status()).body).toMatchObject({ status: "completed", session: "issued" });
     const w = await start();
     await server.services.eudi.devWallet!.present(w.body.walletLink, { ...MARIA, birthDate: "1901-01-01" });
@@ -192,10 +261,22 @@ describe("the development wallet page and the session hand-over", () => {
 describe("presentations the verifier refuses", () => {
   const refusals: [string, (r: Json) => Promise<string>, RegExp][] = [
     ["a wrong nonce", (r) => presentation(r, { nonce: "another-nonce" }), /nonce mismatch/],
-    ["another audience", (r) => presentation(r, { aud: "redirect_uri:https://evil.example/cb" }), /audience mismatch/],
+    [
+      "another audience",
+      (r) => presentation(r, { aud: "redirect_uri:https://evil.example/cb" }),
+      /audience mismatch/,
+    ],
     ["a stale key binding", (r) => presentation(r, { kbIat: new Date(Date.now() - 3600_000) }), /too old/],
-    ["an expired credential", (r) => presentation(r, { issuedAt: new Date(Date.now() - 2 * 365 * 24 * 3600_000) }), /expired/],
-    ["a key binding by another key", async (r) => presentation(r, { signWith: (await holderKeys()).privateKey }), /key-binding signature is invalid/],
+    [
+      "an expired credential",
+      (r) => presentation(r, { issuedAt: new Date(Date.now() - 2 * 365 * 24 * 3600_000) }),
+      /expired/,
+    ],
+    [
+      "a key binding by another key",
+      async (r) => presentation(r, { signWith: (await holderKeys()).privateKey }),
+      /key-binding signature is invalid/,
+    ],
     [
       "an untrusted issuer",
       async (r) => {
@@ -207,10 +288,20 @@ describe("presentations the verifier refuses", () => {
           privateKey: issuer.privateKey,
           holderJwk: holder.publicJwk,
           vct: "urn:eudi:pid:1",
-          disclosable: { given_name: MARIA.givenName, family_name: MARIA.familyName, birthdate: MARIA.birthDate },
+          disclosable: {
+            given_name: MARIA.givenName,
+            family_name: MARIA.familyName,
+            birthdate: MARIA.birthDate,
+          },
           validForSeconds: 3600,
         });
-        return presentSdJwtVc({ sdJwt, disclose: ["given_name", "family_name", "birthdate"], holderKey: holder.privateKey, audience: r.client_id, nonce: r.nonce });
+        return presentSdJwtVc({
+          sdJwt,
+          disclose: ["given_name", "family_name", "birthdate"],
+          holderKey: holder.privateKey,
+          audience: r.client_id,
+          nonce: r.nonce,
+        });
       },
       /not on the trusted list/,
     ],
@@ -274,21 +365,33 @@ describe("presentations the verifier refuses", () => {
 
   it("expires: status says so, and neither the request nor an answer is accepted any more", async () => {
     const s = await start();
-    server.services.db.prepare("UPDATE eudi_sessions SET expires_at = ? WHERE sid = ?").run(Date.now() - 1000, s.body.sid);
+    server.services.db
+      .prepare("UPDATE eudi_sessions SET expires_at = ? WHERE sid = ?")
+      .run(Date.now() - 1000, s.body.sid);
     const st = (await s.status()).body;
     expect(st).toMatchObject({ status: "expired", reason: expect.stringMatching(/expired/) });
     expect((await fetch(new URL(s.body.walletLink).searchParams.get("request_uri")!)).status).toBe(410);
-    const late = await directPost(s.request, { state: s.request.state, vp_token: vp(await presentation(s.request)) });
+    const late = await directPost(s.request, {
+      state: s.request.state,
+      vp_token: vp(await presentation(s.request)),
+    });
     expect(late.status).toBe(400);
     expect((await late.json()).error_description).toMatch(/expired/);
   });
 
   it("refuses malformed answers", async () => {
     const s = await start();
-    const wrongType = await fetch(s.request.response_uri, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const wrongType = await fetch(s.request.response_uri, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(wrongType.status).toBe(400);
     expect((await directPost(s.request, { vp_token: "x" })).status).toBe(400);
-    const noPid = await directPost(s.request, { state: s.request.state, vp_token: JSON.stringify({ other: ["x"] }) });
+    const noPid = await directPost(s.request, {
+      state: s.request.state,
+      vp_token: JSON.stringify({ other: ["x"] }),
+    });
     expect(noPid.status).toBe(400);
     expect((await noPid.json()).error_description).toMatch(/no presentation for the credential query "pid"/);
   });
@@ -334,13 +437,19 @@ describe("an external verifier (EUDI_VERIFIER_URL)", () => {
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
-        const send = (status: number, v: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
+        const send = (status: number, v: unknown) =>
+          res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
         if (req.method === "POST" && req.url === "/ui/presentations") {
           const init = JSON.parse(body) as { nonce: string; dcql_query: Json; response_mode: string };
-          if (init.response_mode !== "direct_post" || init.dcql_query.credentials[0].id !== "pid") return send(400, { error: "bad init" });
+          if (init.response_mode !== "direct_post" || init.dcql_query.credentials[0].id !== "pid")
+            return send(400, { error: "bad init" });
           const id = `tx-${tx.size + 1}`;
           tx.set(id, { nonce: init.nonce });
-          return send(200, { transaction_id: id, client_id: CLIENT_ID, request_uri: `https://verifier.test/wallet/request.jwt/${id}` });
+          return send(200, {
+            transaction_id: id,
+            client_id: CLIENT_ID,
+            request_uri: `https://verifier.test/wallet/request.jwt/${id}`,
+          });
         }
         const m = /^\/ui\/presentations\/([\w-]+)$/.exec(req.url ?? "");
         if (req.method === "GET" && m) {
@@ -352,7 +461,9 @@ describe("an external verifier (EUDI_VERIFIER_URL)", () => {
       });
     });
     await new Promise<void>((r) => double.listen(0, "127.0.0.1", () => r()));
-    remote = await startTestServer({ EUDI_VERIFIER_URL: `http://127.0.0.1:${(double.address() as AddressInfo).port}` });
+    remote = await startTestServer({
+      EUDI_VERIFIER_URL: `http://127.0.0.1:${(double.address() as AddressInfo).port}`,
+    });
   });
   afterAll(async () => {
     await remote?.close();
@@ -362,14 +473,26 @@ describe("an external verifier (EUDI_VERIFIER_URL)", () => {
   it("starts the transaction at the verifier, polls it, verifies the vp_token itself and signs the patient in", async () => {
     const s = await start(remote.url);
     expect(s.body).toMatchObject({ verifier: "remote" });
-    expect(s.body.walletLink).toBe(`openid4vp://?client_id=${encodeURIComponent(CLIENT_ID)}&request_uri=${encodeURIComponent("https://verifier.test/wallet/request.jwt/tx-1")}`);
+    expect(s.body.walletLink).toBe(
+      `openid4vp://?client_id=${encodeURIComponent(CLIENT_ID)}&request_uri=${encodeURIComponent("https://verifier.test/wallet/request.jwt/tx-1")}`,
+    );
     expect((await s.status()).body.status).toBe("pending");
     const t = tx.get("tx-1")!;
     const holder = await holderKeys();
     const sdJwt = await remote.services.eudi.devWallet!.issuePid(MARIA, holder.publicJwk);
-    const p = await presentSdJwtVc({ sdJwt, disclose: ["given_name", "family_name", "birthdate"], holderKey: holder.privateKey, audience: CLIENT_ID, nonce: t.nonce });
+    const p = await presentSdJwtVc({
+      sdJwt,
+      disclose: ["given_name", "family_name", "birthdate"],
+      holderKey: holder.privateKey,
+      audience: CLIENT_ID,
+      nonce: t.nonce,
+    });
     t.response = { vp_token: { pid: [p] } };
-    expect((await s.status()).body).toMatchObject({ status: "completed", session: "issued", user: { patientId: "patient-000001" } });
+    expect((await s.status()).body).toMatchObject({
+      status: "completed",
+      session: "issued",
+      user: { patientId: "patient-000001" },
+    });
   });
 
   it("refuses a vp_token the verifier passes on for another nonce", async () => {
@@ -377,7 +500,19 @@ describe("an external verifier (EUDI_VERIFIER_URL)", () => {
     const id = [...tx.keys()].pop()!;
     const holder = await holderKeys();
     const sdJwt = await remote.services.eudi.devWallet!.issuePid(MARIA, holder.publicJwk);
-    tx.get(id)!.response = { vp_token: { pid: [await presentSdJwtVc({ sdJwt, disclose: ["given_name", "family_name", "birthdate"], holderKey: holder.privateKey, audience: CLIENT_ID, nonce: "stale" })] } };
+    tx.get(id)!.response = {
+      vp_token: {
+        pid: [
+          await presentSdJwtVc({
+            sdJwt,
+            disclose: ["given_name", "family_name", "birthdate"],
+            holderKey: holder.privateKey,
+            audience: CLIENT_ID,
+            nonce: "stale",
+          }),
+        ],
+      },
+    };
     const st = (await s.status()).body;
     expect(st.status).toBe("failed");
     expect(st.reason).toMatch(/nonce mismatch/);

@@ -4,7 +4,11 @@ import { signIn, type Signed } from "../support/signin";
 
 let server: TestServer;
 let admin: Signed, clinic: Signed, lmc: Signed, researcher: Signed, patient1: Signed, regulator: Signed;
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
   server = await startTestServer({ SEED_PATIENTS: "60" });
@@ -31,7 +35,11 @@ describe("health and the JSON error model", () => {
     expect(na.status).toBe(405);
     expect(na.headers.get("allow")).toBe("GET, POST, DELETE");
     expect((await na.json()).error).toMatch(/not allowed/);
-    const bad = await clinic.api("/api/catalog", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    const bad = await clinic.api("/api/catalog", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Request body must be valid JSON" });
   });
@@ -42,7 +50,10 @@ describe("health and the JSON error model", () => {
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(res.headers.get("referrer-policy")).toBeTruthy();
     const before = (await (await clinic.api("/api/catalog")).json()).length;
-    const foreign = await clinic.api("/api/catalog", { ...json({ id: "ds-evil", title: "Evil" }), headers: { "content-type": "application/json", origin: "https://evil.example" } });
+    const foreign = await clinic.api("/api/catalog", {
+      ...json({ id: "ds-evil", title: "Evil" }),
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+    });
     expect(foreign.status).toBe(403);
     expect((await (await clinic.api("/api/catalog")).json()).length).toBe(before);
   });
@@ -67,16 +78,38 @@ describe("catalogue", () => {
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: "id and title are required" });
     expect((await clinic.api("/api/catalog", json({ id: "x-1" }))).status).toBe(400);
-    const badLicense = await clinic.api("/api/catalog", json({ id: "x-2", title: "T", license: "not a uri" }));
+    const badLicense = await clinic.api(
+      "/api/catalog",
+      json({ id: "x-2", title: "T", license: "not a uri" }),
+    );
     expect(badLicense.status).toBe(400);
     expect((await badLicense.json()).error).toMatch(/^license:/);
 
-    const created = await clinic.api("/api/catalog", json({ id: "ds-test-cardio", title: "Cardiology registry", personalData: true, conformsTo: ["https://hl7.org/fhir/R4"] }));
+    const created = await clinic.api(
+      "/api/catalog",
+      json({
+        id: "ds-test-cardio",
+        title: "Cardiology registry",
+        personalData: true,
+        conformsTo: ["https://hl7.org/fhir/R4"],
+      }),
+    );
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ id: "ds-test-cardio", title: "Cardiology registry", publisher: "AlphaKlinik Berlin", holder: "alphaklinik-berlin" });
-    expect((await clinic.api("/api/catalog", json({ id: "ds-test-cardio", title: "again" }))).status).toBe(409);
+    expect(await created.json()).toMatchObject({
+      id: "ds-test-cardio",
+      title: "Cardiology registry",
+      publisher: "AlphaKlinik Berlin",
+      holder: "alphaklinik-berlin",
+    });
+    expect((await clinic.api("/api/catalog", json({ id: "ds-test-cardio", title: "again" }))).status).toBe(
+      409,
+    );
     expect((await researcher.api("/api/catalog")).status).toBe(200);
-    expect((await (await researcher.api("/api/catalog")).json()).some((d: { id: string }) => d.id === "ds-test-cardio")).toBe(true);
+    expect(
+      (await (await researcher.api("/api/catalog")).json()).some(
+        (d: { id: string }) => d.id === "ds-test-cardio",
+      ),
+    ).toBe(true);
 
     expect((await researcher.api("/api/catalog", json({ id: "r-1", title: "R" }))).status).toBe(403);
     expect((await lmc.api("/api/catalog?id=ds-test-cardio", { method: "DELETE" })).status).toBe(403);
@@ -87,7 +120,9 @@ describe("catalogue", () => {
     expect((await again.json()).error).toEqual(expect.any(String));
 
     const audit = server.services.audit.list({ limit: 20 });
-    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["catalogue.create", "catalogue.delete"]));
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["catalogue.create", "catalogue.delete"]),
+    );
     expect(server.services.audit.verify().ok).toBe(true);
   });
 });
@@ -96,7 +131,9 @@ describe("graph", () => {
   it("honours the limit, spreads across layers and reports true counts", async () => {
     const all = await (await admin.api("/api/graph?layer=all&limit=300")).json();
     expect(all.nodes.length).toBe(300);
-    expect(new Set(all.nodes.map((n: { layer: string }) => n.layer))).toEqual(new Set(["l1", "l2", "l3", "l4", "l5"]));
+    expect(new Set(all.nodes.map((n: { layer: string }) => n.layer))).toEqual(
+      new Set(["l1", "l2", "l3", "l4", "l5"]),
+    );
     const ids = new Set(all.nodes.map((n: { id: string }) => n.id));
     for (const e of all.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
     const counts = await server.services.graph.counts();
@@ -152,7 +189,8 @@ describe("patient", () => {
     expect(own.status).toBe(200);
     const profile = await own.json();
     expect(profile.patient.id).toBe("patient-000001");
-    for (const k of ["encounters", "conditions", "observations", "medications"]) expect(Array.isArray(profile[k])).toBe(true);
+    for (const k of ["encounters", "conditions", "observations", "medications"])
+      expect(Array.isArray(profile[k])).toBe(true);
     expect(profile.conditions.length).toBeGreaterThan(0);
     for (const path of ["profile", "insights", "research"]) {
       const other = await patient1.api(`/api/patient/${path}?patientId=patient-000002`);
@@ -164,9 +202,17 @@ describe("patient", () => {
   it("lets holders see their own organisation's patients and 404s unknown ids", async () => {
     const list = await (await clinic.api("/api/patient?limit=500")).json();
     expect(list.length).toBeGreaterThan(0);
-    const nodes = await server.services.graph.findNodes({ label: "Patient", where: { holder: "alphaklinik-berlin" }, limit: 1000 });
+    const nodes = await server.services.graph.findNodes({
+      label: "Patient",
+      where: { holder: "alphaklinik-berlin" },
+      limit: 1000,
+    });
     expect(list.length).toBe(nodes.length);
-    const foreign = await server.services.graph.findNodes({ label: "Patient", where: { holder: "lmc" }, limit: 1 });
+    const foreign = await server.services.graph.findNodes({
+      label: "Patient",
+      where: { holder: "lmc" },
+      limit: 1,
+    });
     expect((await clinic.api(`/api/patient/profile?patientId=${foreign[0].id}`)).status).toBe(403);
     expect((await admin.api("/api/patient/profile?patientId=patient-999999")).status).toBe(404);
     expect((await admin.api("/api/patient/profile")).status).toBe(400);
@@ -183,27 +229,53 @@ describe("patient", () => {
     const missing = await patient1.api("/api/patient/research", json({ patientId: "patient-000001" }));
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: "patientId and studyId are required" });
-    const granted = await patient1.api("/api/patient/research", json({ patientId: "patient-000001", studyId }));
+    const granted = await patient1.api(
+      "/api/patient/research",
+      json({ patientId: "patient-000001", studyId }),
+    );
     expect(granted.status).toBe(201);
     const { consentId } = await granted.json();
     expect(consentId).toMatch(/^consent-/);
-    expect((await patient1.api("/api/patient/research", json({ patientId: "patient-000001", studyId }))).status).toBe(409);
+    expect(
+      (await patient1.api("/api/patient/research", json({ patientId: "patient-000001", studyId }))).status,
+    ).toBe(409);
     const after = await (await patient1.api("/api/patient/research?patientId=patient-000001")).json();
-    expect(after.find((p: { studyId: string }) => p.studyId === studyId).consent).toMatchObject({ consentId, status: "active", purpose: "RESEARCH" });
-    expect((await patient1.api("/api/patient/research", json({ patientId: "patient-000002", studyId }))).status).toBe(403);
+    expect(after.find((p: { studyId: string }) => p.studyId === studyId).consent).toMatchObject({
+      consentId,
+      status: "active",
+      purpose: "RESEARCH",
+    });
+    expect(
+      (await patient1.api("/api/patient/research", json({ patientId: "patient-000002", studyId }))).status,
+    ).toBe(403);
 
-    const revoked = await patient1.api(`/api/patient/research?patientId=patient-000001&studyId=${encodeURIComponent(studyId)}`, { method: "DELETE" });
+    const revoked = await patient1.api(
+      `/api/patient/research?patientId=patient-000001&studyId=${encodeURIComponent(studyId)}`,
+      { method: "DELETE" },
+    );
     expect(revoked.status).toBe(204);
-    const gone = await patient1.api(`/api/patient/research?patientId=patient-000001&studyId=${encodeURIComponent(studyId)}`, { method: "DELETE" });
+    const gone = await patient1.api(
+      `/api/patient/research?patientId=patient-000001&studyId=${encodeURIComponent(studyId)}`,
+      { method: "DELETE" },
+    );
     expect(gone.status).toBe(404);
-    expect(server.services.audit.list({ kind: "consent" }).map((e) => e.action)).toEqual(["consent.revoke", "consent.grant"]);
+    expect(server.services.audit.list({ kind: "consent" }).map((e) => e.action)).toEqual([
+      "consent.revoke",
+      "consent.grant",
+    ]);
   });
 });
 
 describe("sessions", () => {
   it("401s without or with an invalid session, and logout ends it", async () => {
     expect((await fetch(`${server.url}/api/catalog`)).status).toBe(401);
-    expect((await fetch(`${server.url}/api/catalog`, { headers: { cookie: "app-auth.session-token=forged.value" } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${server.url}/api/catalog`, {
+          headers: { cookie: "app-auth.session-token=forged.value" },
+        })
+      ).status,
+    ).toBe(401);
     const s = await signIn(server.url, "lmc");
     expect((await s.api("/api/catalog")).status).toBe(200);
     const out = await s.api("/auth/logout", { method: "POST" });

@@ -12,12 +12,18 @@ import { newDeviceKeys, signJws, SimulatedDevice } from "../support/device";
 
 let server: TestServer;
 let patient1: Signed, patient2: Signed, clinic: Signed;
-const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
   server = await startTestServer();
-  [patient1, patient2, clinic] = await Promise.all(["patient1", "patient2", "clinic"].map((u) => signIn(server.url, u)));
+  [patient1, patient2, clinic] = await Promise.all(
+    ["patient1", "patient2", "clinic"].map((u) => signIn(server.url, u)),
+  );
 });
 afterAll(async () => server?.close());
 
@@ -50,10 +56,18 @@ describe("app accounts: challenge and device attestation", () => {
     const res = await device.createAccount();
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toMatchObject({ accountId: expect.stringMatching(/^app-/), status: "unpaired", keyThumbprint: expect.any(String), credential: { scheme: "Device", alg: "ES256" } });
+    expect(body).toMatchObject({
+      accountId: expect.stringMatching(/^app-/),
+      status: "unpaired",
+      keyThumbprint: expect.any(String),
+      credential: { scheme: "Device", alg: "ES256" },
+    });
     const again = await device.createAccount();
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: "An app account already exists for this device key", accountId: body.accountId });
+    expect(await again.json()).toMatchObject({
+      error: "An app account already exists for this device key",
+      accountId: body.accountId,
+    });
   });
 
   it("refuses a replayed attestation (the nonce is single-use)", async () => {
@@ -67,15 +81,21 @@ describe("app accounts: challenge and device attestation", () => {
     expect((await replay.json()).error).toMatch(/already used \(replay\)/);
     const [, payload] = attestation.split(".");
     const nonce = JSON.parse(Buffer.from(payload, "base64url").toString()).nonce as string;
-    const reuse = await other.postJson("/api/app-accounts", { attestation: await other.attestation(nonce, "app-account") });
+    const reuse = await other.postJson("/api/app-accounts", {
+      attestation: await other.attestation(nonce, "app-account"),
+    });
     expect(reuse.status).toBe(401);
   });
 
   it("refuses an expired challenge", async () => {
     const device = await SimulatedDevice.create(server.url);
     const nonce = await device.challenge();
-    server.services.db.prepare("UPDATE app_challenges SET expires_at = ? WHERE nonce = ?").run(Date.now() - 1000, nonce);
-    const res = await device.postJson("/api/app-accounts", { attestation: await device.attestation(nonce, "app-account") });
+    server.services.db
+      .prepare("UPDATE app_challenges SET expires_at = ? WHERE nonce = ?")
+      .run(Date.now() - 1000, nonce);
+    const res = await device.postJson("/api/app-accounts", {
+      attestation: await device.attestation(nonce, "app-account"),
+    });
     expect(res.status).toBe(401);
     expect((await res.json()).error).toMatch(/expired/);
   });
@@ -83,28 +103,46 @@ describe("app accounts: challenge and device attestation", () => {
   it("refuses a bad signature, an unknown nonce, another audience or purpose, and malformed attestations", async () => {
     const device = await SimulatedDevice.create(server.url);
     const stranger = await newDeviceKeys();
-    const forged = await device.postJson("/api/app-accounts", { attestation: await device.attestation(await device.challenge(), "app-account", {}, stranger.privateKey) });
+    const forged = await device.postJson("/api/app-accounts", {
+      attestation: await device.attestation(await device.challenge(), "app-account", {}, stranger.privateKey),
+    });
     expect(forged.status).toBe(401);
     expect((await forged.json()).error).toMatch(/signature does not verify/);
 
-    const unknown = await device.postJson("/api/app-accounts", { attestation: await device.attestation("x".repeat(43), "app-account") });
+    const unknown = await device.postJson("/api/app-accounts", {
+      attestation: await device.attestation("x".repeat(43), "app-account"),
+    });
     expect(unknown.status).toBe(401);
     expect((await unknown.json()).error).toMatch(/unknown nonce/);
 
-    const aud = await device.postJson("/api/app-accounts", { attestation: await device.attestation(await device.challenge(), "app-account", { aud: "https://evil.example" }) });
+    const aud = await device.postJson("/api/app-accounts", {
+      attestation: await device.attestation(await device.challenge(), "app-account", {
+        aud: "https://evil.example",
+      }),
+    });
     expect(aud.status).toBe(401);
     expect((await aud.json()).error).toMatch(/another service/);
 
-    const purpose = await device.postJson("/api/app-accounts", { attestation: await device.attestation(await device.challenge(), "pairing") });
+    const purpose = await device.postJson("/api/app-accounts", {
+      attestation: await device.attestation(await device.challenge(), "pairing"),
+    });
     expect(purpose.status).toBe(401);
 
     expect((await device.postJson("/api/app-accounts", {})).status).toBe(400);
     expect((await device.postJson("/api/app-accounts", { attestation: "not-a-jws" })).status).toBe(400);
-    const rsa = await signJws({ alg: "ES256", typ: "app-attestation+jwt", jwk: { kty: "RSA", n: "abc", e: "AQAB" } }, { nonce: await device.challenge() }, device.keys.privateKey);
+    const rsa = await signJws(
+      { alg: "ES256", typ: "app-attestation+jwt", jwk: { kty: "RSA", n: "abc", e: "AQAB" } },
+      { nonce: await device.challenge() },
+      device.keys.privateKey,
+    );
     const wrongKey = await device.postJson("/api/app-accounts", { attestation: rsa });
     expect(wrongKey.status).toBe(400);
     expect((await wrongKey.json()).error).toMatch(/P-256 JWK/);
-    const hs = await signJws({ alg: "HS256", typ: "app-attestation+jwt", jwk: device.keys.publicJwk }, { nonce: "x" }, device.keys.privateKey);
+    const hs = await signJws(
+      { alg: "HS256", typ: "app-attestation+jwt", jwk: device.keys.publicJwk },
+      { nonce: "x" },
+      device.keys.privateKey,
+    );
     expect((await device.postJson("/api/app-accounts", { attestation: hs })).status).toBe(400);
   });
 });
@@ -114,7 +152,11 @@ describe("pairing", () => {
     const res = await patient1.api("/api/patient/app-pairing", { method: "POST" });
     expect(res.status).toBe(201);
     const p = await res.json();
-    expect(p).toMatchObject({ pairingId: expect.stringMatching(/^pair-/), code: expect.stringMatching(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/), state: "pending" });
+    expect(p).toMatchObject({
+      pairingId: expect.stringMatching(/^pair-/),
+      code: expect.stringMatching(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/),
+      state: "pending",
+    });
     expect(p.qr).toMatch(/^data:image\/svg\+xml;base64,/);
     const ttl = Date.parse(p.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(60_000);
@@ -134,9 +176,17 @@ describe("pairing", () => {
     const device = await SimulatedDevice.create(server.url, "Test phone");
     const res = await device.pair(code.toLowerCase());
     expect(res.status).toBe(201);
-    expect(await res.json()).toMatchObject({ deviceId: device.accountId, name: "Test phone", status: "active", patient: { id: "patient-000001" } });
+    expect(await res.json()).toMatchObject({
+      deviceId: device.accountId,
+      name: "Test phone",
+      status: "active",
+      patient: { id: "patient-000001" },
+    });
     const state = await (await patient1.api(`/api/patient/app-pairing/${pairingId}`)).json();
-    expect(state).toMatchObject({ state: "completed", device: { deviceId: device.accountId, name: "Test phone" } });
+    expect(state).toMatchObject({
+      state: "completed",
+      device: { deviceId: device.accountId, name: "Test phone" },
+    });
 
     const second = await SimulatedDevice.create(server.url);
     const reused = await second.pair(code);
@@ -154,13 +204,20 @@ describe("pairing", () => {
     expect((await wrong.json()).error).toBe("The pairing code is not valid");
 
     const { pairingId, code } = await pairingCode(patient1);
-    const mismatched = await device.postJson("/api/patient/app-devices", { code, attestation: await device.attestation(await device.challenge(), "pairing", { code: "AAAA-BBBB" }) });
+    const mismatched = await device.postJson("/api/patient/app-devices", {
+      code,
+      attestation: await device.attestation(await device.challenge(), "pairing", { code: "AAAA-BBBB" }),
+    });
     expect(mismatched.status).toBe(401);
-    server.services.db.prepare("UPDATE app_pairings SET expires_at = ? WHERE id = ?").run(Date.now() - 1000, pairingId);
+    server.services.db
+      .prepare("UPDATE app_pairings SET expires_at = ? WHERE id = ?")
+      .run(Date.now() - 1000, pairingId);
     const expired = await device.pair(code);
     expect(expired.status).toBe(400);
     expect((await expired.json()).error).toMatch(/expired/);
-    expect((await (await patient1.api(`/api/patient/app-pairing/${pairingId}`)).json()).state).toBe("expired");
+    expect((await (await patient1.api(`/api/patient/app-pairing/${pairingId}`)).json()).state).toBe(
+      "expired",
+    );
 
     const p2device = await pairedDevice(patient2);
     const cross = await p2device.pair((await pairingCode(patient1)).code);
@@ -184,8 +241,13 @@ describe("the device-signed request credential", () => {
     const types = new Set(b.entry.map((e: Json) => e.resource.resourceType));
     for (const t of ["Patient", "Encounter", "Condition", "Observation"]) expect(types).toContain(t);
     const patient = b.entry[0].resource;
-    expect(patient).toMatchObject({ resourceType: "Patient", id: "patient-000001", name: [{ family: expect.any(String) }] });
-    for (const e of b.entry.slice(1)) expect(e.resource.subject).toEqual({ reference: "Patient/patient-000001" });
+    expect(patient).toMatchObject({
+      resourceType: "Patient",
+      id: "patient-000001",
+      name: [{ family: expect.any(String) }],
+    });
+    for (const e of b.entry.slice(1))
+      expect(e.resource.subject).toEqual({ reference: "Patient/patient-000001" });
     const obs = b.entry.find((e: Json) => e.resource.resourceType === "Observation").resource;
     expect(obs.code.coding[0].system).toBe("http://loinc.org");
     expect(obs.valueQuantity.system).toBe("http://unitsofmeasure.org");
@@ -198,25 +260,42 @@ describe("the device-signed request credential", () => {
     expect(replay.status).toBe(401);
     expect((await replay.json()).error).toMatch(/already used \(replay\)/);
 
-    const old = await device.request("GET", "/api/patient/observations", undefined, { iat: Math.floor(Date.now() / 1000) - 600 });
+    const old = await device.request("GET", "/api/patient/observations", undefined, {
+      iat: Math.floor(Date.now() / 1000) - 600,
+    });
     expect(old.status).toBe(401);
     expect((await old.json()).error).toMatch(/valid for 60 seconds/);
 
-    const forged = await device.request("GET", "/api/patient/observations", undefined, { key: (await newDeviceKeys()).privateKey });
+    const forged = await device.request("GET", "/api/patient/observations", undefined, {
+      key: (await newDeviceKeys()).privateKey,
+    });
     expect(forged.status).toBe(401);
     expect((await forged.json()).error).toMatch(/signature does not verify/);
 
-    const otherUrl = await device.request("GET", "/api/patient/observations", undefined, { htu: `${server.url}/api/patient/app/record` });
+    const otherUrl = await device.request("GET", "/api/patient/observations", undefined, {
+      htu: `${server.url}/api/patient/app/record`,
+    });
     expect(otherUrl.status).toBe(401);
     expect((await otherUrl.json()).error).toMatch(/another URL/);
-    expect((await device.request("GET", "/api/patient/observations", undefined, { htm: "POST" })).status).toBe(401);
+    expect(
+      (await device.request("GET", "/api/patient/observations", undefined, { htm: "POST" })).status,
+    ).toBe(401);
 
-    const tampered = await device.request("POST", "/api/patient/app/record", SimulatedDevice.observation("8867-4", 70, "/min"), { bh: "A".repeat(43) });
+    const tampered = await device.request(
+      "POST",
+      "/api/patient/app/record",
+      SimulatedDevice.observation("8867-4", 70, "/min"),
+      { bh: "A".repeat(43) },
+    );
     expect(tampered.status).toBe(401);
     expect((await tampered.json()).error).toMatch(/body hash/);
 
-    expect((await device.request("GET", "/api/patient/observations", undefined, { kid: "app-nobody" })).status).toBe(401);
-    const bearer = await fetch(`${server.url}/api/patient/app/record`, { headers: { authorization: "Bearer abc" } });
+    expect(
+      (await device.request("GET", "/api/patient/observations", undefined, { kid: "app-nobody" })).status,
+    ).toBe(401);
+    const bearer = await fetch(`${server.url}/api/patient/app/record`, {
+      headers: { authorization: "Bearer abc" },
+    });
     expect(bearer.status).toBe(401);
     expect((await fetch(`${server.url}/api/patient/app/record`)).status).toBe(401);
   });
@@ -245,7 +324,10 @@ describe("self-measured observations", () => {
     const res = await device.request("POST", "/api/patient/app/record", {
       resourceType: "Bundle",
       type: "batch",
-      entry: [{ resource: SimulatedDevice.observation("8867-4", 72, "/min", at) }, { resource: SimulatedDevice.observation("29463-7", 81.5, "kg", at) }],
+      entry: [
+        { resource: SimulatedDevice.observation("8867-4", 72, "/min", at) },
+        { resource: SimulatedDevice.observation("29463-7", 81.5, "kg", at) },
+      ],
     });
     expect(res.status, await res.clone().text()).toBe(201);
     const body = await res.json();
@@ -262,14 +344,23 @@ describe("self-measured observations", () => {
       device: { display: "Measuring phone" },
     });
 
-    const filtered = await (await device.request("GET", "/api/patient/observations?code=8867-4&source=self")).json();
+    const filtered = await (
+      await device.request("GET", "/api/patient/observations?code=8867-4&source=self")
+    ).json();
     expect(filtered).toMatchObject({ resourceType: "Bundle", type: "searchset" });
     expect(filtered.total).toBeGreaterThanOrEqual(1);
-    expect(filtered.entry.every((e: Json) => e.resource.code.coding[0].code === "8867-4" && e.resource.meta.tag[0].code === "self-measured")).toBe(true);
+    expect(
+      filtered.entry.every(
+        (e: Json) =>
+          e.resource.code.coding[0].code === "8867-4" && e.resource.meta.tag[0].code === "self-measured",
+      ),
+    ).toBe(true);
     expect(filtered.entry.some((e: Json) => e.resource.id === hr.id)).toBe(true);
 
     // the patient sees it in the same record through the session
-    const viaSession = await (await patient1.api("/api/patient/observations?code=http://loinc.org|8867-4")).json();
+    const viaSession = await (
+      await patient1.api("/api/patient/observations?code=http://loinc.org|8867-4")
+    ).json();
     expect(viaSession.entry.some((e: Json) => e.resource.id === hr.id)).toBe(true);
     // and through the patient profile of the record (layer l3)
     const profile = await (await patient1.api("/api/patient/profile?patientId=patient-000001")).json();
@@ -305,13 +396,28 @@ describe("self-measured observations", () => {
     const obs = SimulatedDevice.observation;
     const cases: [unknown, number, RegExp][] = [
       [obs("1234-5", 10, "kg"), 400, /not a self-measurable code/],
-      [{ ...obs("8867-4", 70, "/min"), code: { coding: [{ system: "http://snomed.info/sct", code: "364075005" }] } }, 400, /LOINC coding/],
+      [
+        {
+          ...obs("8867-4", 70, "/min"),
+          code: { coding: [{ system: "http://snomed.info/sct", code: "364075005" }] },
+        },
+        400,
+        /LOINC coding/,
+      ],
       [obs("8867-4", 70, "kg"), 400, /measured in \/min, not kg/],
-      [{ ...obs("8867-4", 70, "/min"), valueQuantity: { value: 70, system: "urn:other", code: "/min" } }, 400, /UCUM/],
+      [
+        { ...obs("8867-4", 70, "/min"), valueQuantity: { value: 70, system: "urn:other", code: "/min" } },
+        400,
+        /UCUM/,
+      ],
       [obs("8867-4", 400, "/min"), 400, /outside the plausible range/],
       [obs("29463-7", 0.2, "kg"), 400, /outside the plausible range/],
       [obs("8867-4", 70, "/min", new Date(Date.now() + 3600_000)), 400, /future/],
-      [{ ...obs("8867-4", 70, "/min"), subject: { reference: "Patient/patient-000002" } }, 403, /your own record/],
+      [
+        { ...obs("8867-4", 70, "/min"), subject: { reference: "Patient/patient-000002" } },
+        403,
+        /your own record/,
+      ],
       [{ resourceType: "Patient" }, 400, /FHIR Observation or a Bundle/],
       [{ ...obs("8867-4", 70, "/min"), effectiveDateTime: "last tuesday" }, 400, /effectiveDateTime/],
     ];
@@ -322,14 +428,21 @@ describe("self-measured observations", () => {
     }
     // all or nothing: one bad entry refuses the whole bundle
     const before = (await (await patient1.api("/api/patient/observations?source=self")).json()).total;
-    const mixed = await device.request("POST", "/api/patient/app/record", { resourceType: "Bundle", type: "batch", entry: [{ resource: obs("8867-4", 70, "/min") }, { resource: obs("8867-4", 999, "/min") }] });
+    const mixed = await device.request("POST", "/api/patient/app/record", {
+      resourceType: "Bundle",
+      type: "batch",
+      entry: [{ resource: obs("8867-4", 70, "/min") }, { resource: obs("8867-4", 999, "/min") }],
+    });
     expect(mixed.status).toBe(400);
     expect((await mixed.json()).error).toMatch(/^entry\[1\]/);
     expect((await (await patient1.api("/api/patient/observations?source=self")).json()).total).toBe(before);
   });
 
   it("lets a patient session add one too, and keeps every patient to their own record", async () => {
-    const mine = await patient2.api("/api/patient/app/record", post(SimulatedDevice.observation("8310-5", 37.2, "Cel")));
+    const mine = await patient2.api(
+      "/api/patient/app/record",
+      post(SimulatedDevice.observation("8310-5", 37.2, "Cel")),
+    );
     expect(mine.status).toBe(201);
     const created = (await mine.json()).observations[0];
     const record2 = await (await patient2.api("/api/patient/app/record")).json();
@@ -337,7 +450,12 @@ describe("self-measured observations", () => {
     expect(record2.entry.some((e: Json) => e.resource.id === created.id)).toBe(true);
     const record1 = await (await device.request("GET", "/api/patient/app/record")).json();
     expect(record1.entry.some((e: Json) => e.resource.id === created.id)).toBe(false);
-    expect(record1.entry.every((e: Json) => e.resource.resourceType === "Patient" || e.resource.subject.reference === "Patient/patient-000001")).toBe(true);
+    expect(
+      record1.entry.every(
+        (e: Json) =>
+          e.resource.resourceType === "Patient" || e.resource.subject.reference === "Patient/patient-000001",
+      ),
+    ).toBe(true);
     // a staff session is not a patient's
     expect((await clinic.api("/api/patient/app/record")).status).toBe(403);
     expect((await clinic.api("/api/patient/observations")).status).toBe(403);
@@ -352,9 +470,17 @@ describe("EHR sync", () => {
     expect(a).toMatchObject({ patientId: "patient-000002", firstSync: true, changed: true });
     expect(a.totals.added).toBeGreaterThan(3);
     expect(a.totals.updated).toBe(0);
-    expect(a.holders[0]).toMatchObject({ holder: expect.any(String), name: expect.any(String), did: expect.stringMatching(/^did:web:/) });
+    expect(a.holders[0]).toMatchObject({
+      holder: expect.any(String),
+      name: expect.any(String),
+      did: expect.stringMatching(/^did:web:/),
+    });
     const second = await (await patient2.api("/api/patient/ehr-sync", { method: "POST" })).json();
-    expect(second).toMatchObject({ firstSync: false, changed: false, totals: { added: 0, updated: 0, removed: 0, unchanged: a.totals.added } });
+    expect(second).toMatchObject({
+      firstSync: false,
+      changed: false,
+      totals: { added: 0, updated: 0, removed: 0, unchanged: a.totals.added },
+    });
     // self-measured data is the patient's own, not the holders'
     expect(a.changes.every((c: Json) => !String(c.key).includes("observation-self-"))).toBe(true);
   });
@@ -371,20 +497,28 @@ describe("devices: list and remove", () => {
   it("lists the patient's devices and revokes a removed device's credential at once", async () => {
     const device = await pairedDevice(patient1, "Old phone");
     const list = await (await patient1.api("/api/patient/app-devices")).json();
-    expect(list.devices.some((d: Json) => d.deviceId === device.accountId && d.name === "Old phone" && d.status === "active")).toBe(true);
+    expect(
+      list.devices.some(
+        (d: Json) => d.deviceId === device.accountId && d.name === "Old phone" && d.status === "active",
+      ),
+    ).toBe(true);
     const others = await (await patient2.api("/api/patient/app-devices")).json();
     expect(others.devices.some((d: Json) => d.deviceId === device.accountId)).toBe(false);
     expect((await clinic.api("/api/patient/app-devices")).status).toBe(403);
 
     expect((await device.request("GET", "/api/patient/observations")).status).toBe(200);
-    expect((await patient2.api(`/api/patient/app-devices/${device.accountId}`, { method: "DELETE" })).status).toBe(404);
+    expect(
+      (await patient2.api(`/api/patient/app-devices/${device.accountId}`, { method: "DELETE" })).status,
+    ).toBe(404);
     const removed = await patient1.api(`/api/patient/app-devices/${device.accountId}`, { method: "DELETE" });
     expect(removed.status).toBe(200);
     expect(await removed.json()).toMatchObject({ deviceId: device.accountId, status: "revoked" });
     const refused = await device.request("GET", "/api/patient/observations");
     expect(refused.status).toBe(401);
     expect((await refused.json()).error).toMatch(/removed, its credential is revoked/);
-    expect((await patient1.api(`/api/patient/app-devices/${device.accountId}`, { method: "DELETE" })).status).toBe(404);
+    expect(
+      (await patient1.api(`/api/patient/app-devices/${device.accountId}`, { method: "DELETE" })).status,
+    ).toBe(404);
     const after = await (await patient1.api("/api/patient/app-devices")).json();
     expect(after.devices.some((d: Json) => d.deviceId === device.accountId)).toBe(false);
     const withRemoved = await (await patient1.api("/api/patient/app-devices?include=removed")).json();
@@ -398,14 +532,35 @@ describe("devices: list and remove", () => {
 describe("erasure (GDPR Art. 17)", () => {
   it("erases a device's app account and the measurements it added, and says what", async () => {
     const device = await pairedDevice(patient1, "Erased phone");
-    expect((await device.request("POST", "/api/patient/app/record", SimulatedDevice.observation("59408-5", 97, "%"))).status).toBe(201);
-    expect((await device.request("POST", "/api/patient/app/record", SimulatedDevice.observation("59408-5", 96, "%"))).status).toBe(201);
+    expect(
+      (
+        await device.request(
+          "POST",
+          "/api/patient/app/record",
+          SimulatedDevice.observation("59408-5", 97, "%"),
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await device.request(
+          "POST",
+          "/api/patient/app/record",
+          SimulatedDevice.observation("59408-5", 96, "%"),
+        )
+      ).status,
+    ).toBe(201);
     const res = await device.request("DELETE", "/api/patient/app/account");
     expect(res.status).toBe(200);
     const report = await res.json();
     expect(report).toMatchObject({
       legalBasis: expect.stringContaining("Art. 17"),
-      erased: { appAccounts: 1, deviceCredentials: 1, selfMeasuredObservations: 2, devices: [{ deviceId: device.accountId, name: "Erased phone" }] },
+      erased: {
+        appAccounts: 1,
+        deviceCredentials: 1,
+        selfMeasuredObservations: 2,
+        devices: [{ deviceId: device.accountId, name: "Erased phone" }],
+      },
     });
     expect(report.retained.length).toBeGreaterThan(0);
     expect((await device.request("GET", "/api/patient/app/record")).status).toBe(401);
@@ -415,7 +570,15 @@ describe("erasure (GDPR Art. 17)", () => {
 
   it("erases all app data of a patient through the session, and only theirs", async () => {
     const d1 = await pairedDevice(patient2, "Phone A");
-    expect((await d1.request("POST", "/api/patient/app/record", SimulatedDevice.observation("8480-6", 128, "mm[Hg]"))).status).toBe(201);
+    expect(
+      (
+        await d1.request(
+          "POST",
+          "/api/patient/app/record",
+          SimulatedDevice.observation("8480-6", 128, "mm[Hg]"),
+        )
+      ).status,
+    ).toBe(201);
     const p1before = (await (await patient1.api("/api/patient/observations?source=self")).json()).total;
     const res = await patient2.api("/api/patient/app/account", { method: "DELETE" });
     expect(res.status).toBe(200);
@@ -433,8 +596,18 @@ describe("erasure (GDPR Art. 17)", () => {
   });
 
   it("records every step in the audit log", async () => {
-    const actions = new Set(server.services.audit.list({ kind: "patient-app", limit: 1000 }).map((e) => e.action));
-    for (const a of ["app-account.create", "app-pairing.create", "app-device.pair", "app-device.revoke", "patient-app.observation.add", "patient-app.ehr-sync", "patient-app.account.erase"]) {
+    const actions = new Set(
+      server.services.audit.list({ kind: "patient-app", limit: 1000 }).map((e) => e.action),
+    );
+    for (const a of [
+      "app-account.create",
+      "app-pairing.create",
+      "app-device.pair",
+      "app-device.revoke",
+      "patient-app.observation.add",
+      "patient-app.ehr-sync",
+      "patient-app.account.erase",
+    ]) {
       expect(actions, a).toContain(a);
     }
     expect(server.services.audit.verify().ok).toBe(true);

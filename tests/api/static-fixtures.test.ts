@@ -9,35 +9,48 @@ import { REGISTRY, type MethodEntry } from "../../server/static-mode/registry";
 
 const fixtures = readAllFixtures(DEFAULT_FIXTURES_DIR);
 const entryOf = (service: string, method: string): MethodEntry | undefined =>
-  (REGISTRY as Record<string, { methods: Record<string, MethodEntry | undefined> } | undefined>)[service]?.methods[method];
+  (REGISTRY as Record<string, { methods: Record<string, MethodEntry | undefined> } | undefined>)[service]
+    ?.methods[method];
 
 describe("static fixtures", () => {
   it("exist for the capabilities views use", () => {
     const names = fixtures.map((f) => `${f.service}.${f.method}`);
-    for (const n of ["catalogue.list", "catalogue.get", "graphQueries.graph", "graphQueries.node", "patients.profile", "patients.list"]) {
+    for (const n of [
+      "catalogue.list",
+      "catalogue.get",
+      "graphQueries.graph",
+      "graphQueries.node",
+      "patients.profile",
+      "patients.list",
+    ]) {
       expect(names).toContain(n);
     }
   });
 
   it("belong to read methods of the registry", () => {
-    const stray = fixtures.filter((f) => entryOf(f.service, f.method)?.kind !== "read").map((f) => `${f.service}/${f.method}.json`);
+    const stray = fixtures
+      .filter((f) => entryOf(f.service, f.method)?.kind !== "read")
+      .map((f) => `${f.service}/${f.method}.json`);
     expect(stray).toEqual([]);
   });
 
-  it.each(fixtures.filter((f) => entryOf(f.service, f.method)?.schema).map((f) => [`${f.service}/${f.method}.json`, f] as const))(
-    "%s parses against the route's schema",
-    (_name, file) => {
-      const schema = entryOf(file.service, file.method)!.schema!;
-      const problems: string[] = [];
-      for (const call of file.calls) {
-        if (call.error) continue;
-        const r = schema.safeParse(call.result);
-        if (!r.success) {
-          const i = r.error.issues[0];
-          problems.push(`${file.service}.${file.method}(${JSON.stringify(call.args)}): ${i.path.join(".")}: ${i.message}`);
-        }
+  it.each(
+    fixtures
+      .filter((f) => entryOf(f.service, f.method)?.schema)
+      .map((f) => [`${f.service}/${f.method}.json`, f] as const),
+  )("%s parses against the route's schema", (_name, file) => {
+    const schema = entryOf(file.service, file.method)!.schema!;
+    const problems: string[] = [];
+    for (const call of file.calls) {
+      if (call.error) continue;
+      const r = schema.safeParse(call.result);
+      if (!r.success) {
+        const i = r.error.issues[0];
+        problems.push(
+          `${file.service}.${file.method}(${JSON.stringify(call.args)}): ${i.path.join(".")}: ${i.message}`,
+        );
       }
-      expect(problems).toEqual([]);
-    },
-  );
+    }
+    expect(problems).toEqual([]);
+  });
 });

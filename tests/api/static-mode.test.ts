@@ -28,24 +28,40 @@ describe("static mode", () => {
   it("walks every view for every persona without a missing fixture or a server error", () => {
     const misses = staticStateOf(server.services)?.misses ?? [];
     expect(misses.filter((m) => m.kind === "error").map((m) => m.call)).toEqual([]);
-    expect(pages.filter((p) => p.status >= 500).map((p) => `${p.status} /as/${p.persona}${p.path}`)).toEqual([]);
+    expect(pages.filter((p) => p.status >= 500).map((p) => `${p.status} /as/${p.persona}${p.path}`)).toEqual(
+      [],
+    );
     expect(new Set(pages.map((p) => p.persona))).toEqual(new Set(PERSONAS.map((p) => p.username)));
     expect(pages.length).toBeGreaterThan(100);
   });
 
   it("answers every view with the status the live server gave it when the fixtures were recorded", () => {
-    const recorded = (JSON.parse(readFileSync("fixtures/static/views.json", "utf8")) as { views: { persona: string; path: string; status: number }[] }).views;
+    const recorded = (
+      JSON.parse(readFileSync("fixtures/static/views.json", "utf8")) as {
+        views: { persona: string; path: string; status: number }[];
+      }
+    ).views;
     const live = new Map(recorded.map((v) => [`/as/${v.persona}${v.path}`, v.status]));
-    const differing = pages.filter((p) => live.has(`/as/${p.persona}${p.path}`) && live.get(`/as/${p.persona}${p.path}`) !== p.status);
-    expect(differing.map((p) => `/as/${p.persona}${p.path}: ${p.status}, recorded ${live.get(`/as/${p.persona}${p.path}`)}`)).toEqual([]);
+    const differing = pages.filter(
+      (p) => live.has(`/as/${p.persona}${p.path}`) && live.get(`/as/${p.persona}${p.path}`) !== p.status,
+    );
+    expect(
+      differing.map(
+        (p) => `/as/${p.persona}${p.path}: ${p.status}, recorded ${live.get(`/as/${p.persona}${p.path}`)}`,
+      ),
+    ).toEqual([]);
     // most of what was recorded is still walked (a view that vanished from every page shrinks this)
-    expect(pages.filter((p) => live.has(`/as/${p.persona}${p.path}`)).length).toBeGreaterThan(recorded.length * 0.8);
+    expect(pages.filter((p) => live.has(`/as/${p.persona}${p.path}`)).length).toBeGreaterThan(
+      recorded.length * 0.8,
+    );
   });
 
   it("turns the API off (404 JSON)", async () => {
     const res = await fetch(`${server.url}/api/catalog`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "The API is off in static mode: this deployment serves fixtures only" });
+    expect(await res.json()).toEqual({
+      error: "The API is off in static mode: this deployment serves fixtures only",
+    });
   });
 
   it("keeps the persona in the path: no cookie, each tab its own persona, the banner on every page", async () => {
@@ -66,7 +82,9 @@ describe("static mode", () => {
     const chooser = await (await fetch(`${server.url}/auth/signin?returnTo=%2Fcatalogue`)).text();
     expect(chooser).toContain('data-testid="persona-chooser"');
     expect(chooser).toContain('href="/as/researcher/catalogue"');
-    const login = await fetch(`${server.url}/auth/login?login_hint=regulator&returnTo=%2Fregister`, { redirect: "manual" });
+    const login = await fetch(`${server.url}/auth/login?login_hint=regulator&returnTo=%2Fregister`, {
+      redirect: "manual",
+    });
     expect(login.headers.get("location")).toBe("/as/regulator/register");
   });
 

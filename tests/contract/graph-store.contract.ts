@@ -7,12 +7,34 @@ import type { GraphStore } from "../../server/graph/store";
  * The behaviour every GraphStore adapter must show. Run against the embedded SQLite store always
  * and against Neo4j when NEO4J_URI is set (graph-store.test.ts). `fresh` gives an empty store.
  */
-export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; audit: AuditLog; cleanup: () => Promise<void> }>) {
+export function graphStoreContract(
+  fresh: () => Promise<{ store: GraphStore; audit: AuditLog; cleanup: () => Promise<void> }>,
+) {
   const nodes: NodeRecord[] = [
-    { id: "participant-a", label: "Participant", layer: "l1", properties: { displayName: "A", did: "did:web:a.example" } },
-    { id: "dataset-x", label: "HealthDataset", layer: "l2", properties: { title: "X", holder: "a", recordCount: 2 } },
-    { id: "dataset-y", label: "HealthDataset", layer: "l2", properties: { title: "Y", holder: "b", recordCount: 1 } },
-    { id: "patient-1", label: "Patient", layer: "l3", properties: { name: "P One", holder: "a", tags: ["x", "y"] } },
+    {
+      id: "participant-a",
+      label: "Participant",
+      layer: "l1",
+      properties: { displayName: "A", did: "did:web:a.example" },
+    },
+    {
+      id: "dataset-x",
+      label: "HealthDataset",
+      layer: "l2",
+      properties: { title: "X", holder: "a", recordCount: 2 },
+    },
+    {
+      id: "dataset-y",
+      label: "HealthDataset",
+      layer: "l2",
+      properties: { title: "Y", holder: "b", recordCount: 1 },
+    },
+    {
+      id: "patient-1",
+      label: "Patient",
+      layer: "l3",
+      properties: { name: "P One", holder: "a", tags: ["x", "y"] },
+    },
     { id: "patient-2", label: "Patient", layer: "l3", properties: { name: "P Two", holder: "a" } },
     { id: "condition-1", label: "Condition", layer: "l3", properties: { code: "44054006", active: true } },
     { id: "snomed-44054006", label: "SnomedConcept", layer: "l5", properties: { code: "44054006" } },
@@ -52,7 +74,13 @@ export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; aud
       expect(new Set(g.nodes.map((n) => n.layer)).size).toBe(4);
       const ids = new Set(g.nodes.map((n) => n.id));
       for (const e of g.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
-      expect(g.meta).toMatchObject({ layer: "all", totalNodes: 7, totalEdges: 5, returnedNodes: 4, truncated: true });
+      expect(g.meta).toMatchObject({
+        layer: "all",
+        totalNodes: 7,
+        totalEdges: 5,
+        returnedNodes: 4,
+        truncated: true,
+      });
       const l3 = await store.sampleGraph(["l3"], 1000, "l3");
       expect(l3.nodes.map((n) => n.id)).toEqual(["patient-1", "patient-2", "condition-1"]);
       expect(l3.meta.totalEdges).toBe(1);
@@ -66,11 +94,21 @@ export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; aud
     const { store, cleanup } = await seeded();
     try {
       const p = await store.getNode("patient-1");
-      expect(p).toEqual({ id: "patient-1", label: "Patient", layer: "l3", properties: { name: "P One", holder: "a", tags: ["x", "y"] } });
+      expect(p).toEqual({
+        id: "patient-1",
+        label: "Patient",
+        layer: "l3",
+        properties: { name: "P One", holder: "a", tags: ["x", "y"] },
+      });
       expect((await store.getNode("condition-1"))?.properties.active).toBe(true);
       expect(await store.getNode("nope")).toBeNull();
-      expect((await store.findNodes({ label: "Patient", where: { holder: "a" } })).map((n) => n.id)).toEqual(["patient-1", "patient-2"]);
-      expect((await store.findNodes({ label: "Patient", limit: 1, offset: 1 })).map((n) => n.id)).toEqual(["patient-2"]);
+      expect((await store.findNodes({ label: "Patient", where: { holder: "a" } })).map((n) => n.id)).toEqual([
+        "patient-1",
+        "patient-2",
+      ]);
+      expect((await store.findNodes({ label: "Patient", limit: 1, offset: 1 })).map((n) => n.id)).toEqual([
+        "patient-2",
+      ]);
       expect(await store.countWhere("HealthDataset", { holder: "b" })).toBe(1);
       expect(await store.countWhere("Condition", { active: true })).toBe(1);
     } finally {
@@ -104,8 +142,14 @@ export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; aud
       const v0 = store.version();
       const entry = await store.mutate(
         [
-          { op: "createNode", node: { id: "dataset-z", label: "HealthDataset", layer: "l2", properties: { title: "Z" } } },
-          { op: "createEdge", edge: { id: "e9", source: "participant-a", target: "dataset-z", type: "PUBLISHES" } },
+          {
+            op: "createNode",
+            node: { id: "dataset-z", label: "HealthDataset", layer: "l2", properties: { title: "Z" } },
+          },
+          {
+            op: "createEdge",
+            edge: { id: "e9", source: "participant-a", target: "dataset-z", type: "PUBLISHES" },
+          },
           { op: "updateNode", id: "dataset-x", properties: { title: "X2" } },
         ],
         { action: "test.create", actor: "tester", target: "dataset-z", kind: "catalogue" },
@@ -119,8 +163,14 @@ export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; aud
       await expect(
         store.mutate(
           [
-            { op: "createNode", node: { id: "dataset-w", label: "HealthDataset", layer: "l2", properties: { title: "W" } } },
-            { op: "createNode", node: { id: "dataset-z", label: "HealthDataset", layer: "l2", properties: { title: "dup" } } },
+            {
+              op: "createNode",
+              node: { id: "dataset-w", label: "HealthDataset", layer: "l2", properties: { title: "W" } },
+            },
+            {
+              op: "createNode",
+              node: { id: "dataset-z", label: "HealthDataset", layer: "l2", properties: { title: "dup" } },
+            },
           ],
           { action: "test.dup", actor: "tester", target: "dataset-w", kind: "catalogue" },
         ),
@@ -128,7 +178,12 @@ export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; aud
       expect(await store.getNode("dataset-w")).toBeNull();
       expect(audit.count()).toBe(before);
 
-      await store.mutate([{ op: "deleteNode", id: "dataset-z" }], { action: "test.delete", actor: "tester", target: "dataset-z", kind: "catalogue" });
+      await store.mutate([{ op: "deleteNode", id: "dataset-z" }], {
+        action: "test.delete",
+        actor: "tester",
+        target: "dataset-z",
+        kind: "catalogue",
+      });
       expect(await store.getNode("dataset-z")).toBeNull();
       expect(await store.relationships({ id: "participant-a", direction: "out" })).toHaveLength(1);
     } finally {
@@ -140,7 +195,13 @@ export function graphStoreContract(fresh: () => Promise<{ store: GraphStore; aud
     const { store, cleanup } = await seeded();
     try {
       const c = await store.counts();
-      expect(c.nodesByLabel).toMatchObject({ Participant: 1, HealthDataset: 2, Patient: 2, Condition: 1, SnomedConcept: 1 });
+      expect(c.nodesByLabel).toMatchObject({
+        Participant: 1,
+        HealthDataset: 2,
+        Patient: 2,
+        Condition: 1,
+        SnomedConcept: 1,
+      });
       expect(c.edgesByType).toMatchObject({ PUBLISHES: 1, INCLUDES: 2, HAS_CONDITION: 1, CODED_BY: 1 });
       expect(c.propertyKeysByLabel.Patient).toEqual(["holder", "name", "tags"]);
       expect(c.danglingEdges).toBe(0);

@@ -19,13 +19,28 @@ describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
     const db = openDatabase(":memory:");
     const audit = createAuditLog(db);
     const store = await createNeo4jGraphStore(
-      { uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? "neo4j", password: process.env.NEO4J_PASSWORD ?? "", database: process.env.NEO4J_DATABASE },
+      {
+        uri: process.env.NEO4J_URI!,
+        user: process.env.NEO4J_USER ?? "neo4j",
+        password: process.env.NEO4J_PASSWORD ?? "",
+        database: process.env.NEO4J_DATABASE,
+      },
       audit,
     );
     const neo4j = (await import("neo4j-driver")).default;
-    const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? "neo4j", process.env.NEO4J_PASSWORD ?? ""));
+    const driver = neo4j.driver(
+      process.env.NEO4J_URI!,
+      neo4j.auth.basic(process.env.NEO4J_USER ?? "neo4j", process.env.NEO4J_PASSWORD ?? ""),
+    );
     await driver.executeQuery("MATCH (n) DETACH DELETE n", {}, { database: process.env.NEO4J_DATABASE });
     await driver.close();
-    return { store, audit, cleanup: async () => { await store.close(); db.close(); } };
+    return {
+      store,
+      audit,
+      cleanup: async () => {
+        await store.close();
+        db.close();
+      },
+    };
   });
 });

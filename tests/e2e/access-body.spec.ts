@@ -7,10 +7,13 @@ import { signInAs, signOut } from "./support";
  * public register, the regulator revokes it. Screenshots are kept in test-results/screens/.
  */
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/access-body-${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `test-results/screens/access-body-${name}.png`, fullPage: true });
 const TITLE = `Readmissions after pneumonia (e2e ${Date.now().toString(36)})`;
 
-test("researcher applies, regulator asks, researcher answers, regulator grants, register shows it, regulator revokes", async ({ page }) => {
+test("researcher applies, regulator asks, researcher answers, regulator grants, register shows it, regulator revokes", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   // 1. the researcher applies
   await signInAs(page, "researcher", "/applications");
@@ -18,7 +21,9 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await form.locator('input[name="title"]').fill(TITLE);
   await form.locator('select[name="purpose"]').selectOption("scientificResearch");
   await form.getByLabel(/Respiratory disease cohort/).check();
-  await form.locator('textarea[name="summary"]').fill("Readmission within 30 days after hospital treatment for pneumonia, by age band and comorbidity.");
+  await form
+    .locator('textarea[name="summary"]')
+    .fill("Readmission within 30 days after hospital treatment for pneumonia, by age band and comorbidity.");
   await form.getByRole("button", { name: "Submit application" }).click();
   await expect(page.getByRole("status")).toContainText("Application submitted");
   const row = page.getByTestId("my-applications").locator("tr", { hasText: TITLE });
@@ -36,7 +41,10 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await page.getByRole("button", { name: "Application is complete" }).click();
   await expect(page.getByRole("status")).toContainText("Found complete");
   await expect(page.getByTestId("clock")).toContainText("days left");
-  await page.getByTestId("information-request-form").locator('textarea[name="questions"]').fill("Please send the favourable opinion of the research ethics committee.");
+  await page
+    .getByTestId("information-request-form")
+    .locator('textarea[name="questions"]')
+    .fill("Please send the favourable opinion of the research ethics committee.");
   await page.getByRole("button", { name: /Send information request/ }).click();
   await expect(page.getByRole("status")).toContainText("Information requested");
   await expect(page.getByTestId("clock")).toContainText("clock paused");
@@ -48,11 +56,15 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await signInAs(page, "researcher", "/applications");
   const ask = page.getByTestId("open-information-requests").locator("form", { hasText: TITLE });
   await expect(ask).toContainText("ethics committee");
-  await ask.locator('textarea[name="answer"]').fill("The favourable opinion of the ethics committee of 2 November is attached.");
+  await ask
+    .locator('textarea[name="answer"]')
+    .fill("The favourable opinion of the ethics committee of 2 November is attached.");
   await shot(page, "3-researcher-answers");
   await ask.getByRole("button", { name: "Send answer" }).click();
   await expect(page.getByRole("status")).toContainText("Answer sent");
-  await expect(page.getByTestId("my-applications").locator("tr", { hasText: TITLE })).toContainText("under assessment");
+  await expect(page.getByTestId("my-applications").locator("tr", { hasText: TITLE })).toContainText(
+    "under assessment",
+  );
   await signOut(page);
 
   // 4. the regulator grants a data permit
@@ -80,7 +92,9 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
 
   // 6. the regulator revokes it
   await signInAs(page, "regulator", `/access-body/applications/${appId}`);
-  await page.locator('form:has(input[name="intent"][value="revoke"]) textarea[name="reason"]').fill("Condition 3 breached: outputs left the environment without the output check.");
+  await page
+    .locator('form:has(input[name="intent"][value="revoke"]) textarea[name="reason"]')
+    .fill("Condition 3 breached: outputs left the environment without the output check.");
   await page.getByRole("button", { name: "Revoke permit" }).click();
   await expect(page.getByRole("status")).toContainText("Permit revoked");
   await expect(page.getByTestId("timeline")).toContainText("Revoked");
@@ -92,14 +106,19 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await shot(page, "7-register-revoked");
 });
 
-test("the work queue sorts by deadline and shows overdue clocks in red; report, compliance and public information render", async ({ page }) => {
+test("the work queue sorts by deadline and shows overdue clocks in red; report, compliance and public information render", async ({
+  page,
+}) => {
   await signInAs(page, "regulator", "/access-body");
   const rows = page.getByTestId("work-queue").locator("tbody tr");
   await expect(rows.first()).toBeVisible();
   const overdue = page.locator("tr.ab-row-overdue");
   if ((await overdue.count()) > 0) {
     await expect(overdue.first().getByTestId("days-left")).toContainText("overdue");
-    const colour = await overdue.first().getByTestId("days-left").evaluate((el) => getComputedStyle(el).color);
+    const colour = await overdue
+      .first()
+      .getByTestId("days-left")
+      .evaluate((el) => getComputedStyle(el).color);
     expect(colour).toBe("rgb(180, 35, 24)");
   }
   await expect(page.getByTestId("work-queue")).toContainText("clock paused");

@@ -28,7 +28,8 @@ let userData: string;
 const servers: RunningHubServer[] = [];
 
 test.beforeAll(() => {
-  if (!existsSync(path.join(pagesDir, "notice.html"))) execFileSync(process.execPath, ["desktop/build.mjs"], { stdio: "inherit" });
+  if (!existsSync(path.join(pagesDir, "notice.html")))
+    execFileSync(process.execPath, ["desktop/build.mjs"], { stdio: "inherit" });
   userData = mkdtempSync(path.join(tmpdir(), "hub-desktop-e2e-"));
 });
 test.afterAll(async () => {
@@ -58,17 +59,23 @@ async function desktop(page: Page) {
     settings: memorySettings(),
     pagesPrefix,
     startServer: async (mode) => {
-      const s = await startHubServer({ fork: nodeFork, freePort }, { mode, paths: { appRoot, userData }, inheritEnv: process.env, timeoutMs: 90_000 });
+      const s = await startHubServer(
+        { fork: nodeFork, freePort },
+        { mode, paths: { appRoot, userData }, inheritEnv: process.env, timeoutMs: 90_000 },
+      );
       servers.push(s);
       return s;
     },
     probe: (hostedUrl) => probeHosted(fetchGet, hostedUrl),
   });
   // the preload's bridge: window.hubDesktop.* → the controller (main.ts checks the sender the same way)
-  await page.exposeBinding("__hubInvoke", (_source, channel: string, arg: unknown) => controller.invoke(channel, arg));
+  await page.exposeBinding("__hubInvoke", (_source, channel: string, arg: unknown) =>
+    controller.invoke(channel, arg),
+  );
   await page.addInitScript(
     ({ name, channels }) => {
-      const invoke = (window as unknown as { __hubInvoke: (c: string, a?: unknown) => Promise<unknown> }).__hubInvoke;
+      const invoke = (window as unknown as { __hubInvoke: (c: string, a?: unknown) => Promise<unknown> })
+        .__hubInvoke;
       (window as unknown as Record<string, unknown>)[name] = {
         getState: () => invoke(channels.getState),
         switchMode: (r: unknown) => invoke(channels.switchMode, r),
@@ -83,7 +90,11 @@ async function desktop(page: Page) {
   const refused: string[] = [];
   await page.route("**/*", (route) => {
     const req = route.request();
-    if (req.isNavigationRequest() && req.frame() === page.mainFrame() && navigationDecision(req.url(), controller.guardPolicy()) !== "allow") {
+    if (
+      req.isNavigationRequest() &&
+      req.frame() === page.mainFrame() &&
+      navigationDecision(req.url(), controller.guardPolicy()) !== "allow"
+    ) {
       refused.push(req.url());
       return route.abort("blockedbyclient");
     }
@@ -94,7 +105,9 @@ async function desktop(page: Page) {
   return { controller, refused };
 }
 
-test("first run → offline demo: persona chooser, a trust-center operator lands on the trust center view", async ({ page }, info) => {
+test("first run → offline demo: persona chooser, a trust-center operator lands on the trust center view", async ({
+  page,
+}, info) => {
   test.setTimeout(120_000);
   const { controller, refused } = await desktop(page);
   await controller.start();
@@ -138,17 +151,33 @@ test("local: the live server with the embedded sign-in; menu switches", async ({
   await expect(page.getByTestId("persona-chooser")).toBeVisible({ timeout: 60_000 });
 });
 
-test("connected: the hosted stack when open; outside its office hours the notice, and the offline demo from its button", async ({ page }, info) => {
+test("connected: the hosted stack when open; outside its office hours the notice, and the offline demo from its button", async ({
+  page,
+}, info) => {
   test.setTimeout(240_000);
   const start = (extra: Record<string, string>) =>
     startHubServer(
-      { freePort, fork: (m, a, o) => nodeFork(m, a, { ...o, env: { ...o.env, SEED_PATIENTS: "10", ...extra } }) },
-      { mode: "local", paths: { appRoot, userData: mkdtempSync(path.join(userData, "hosted-")) }, inheritEnv: process.env, timeoutMs: 90_000 },
+      {
+        freePort,
+        fork: (m, a, o) => nodeFork(m, a, { ...o, env: { ...o.env, SEED_PATIENTS: "10", ...extra } }),
+      },
+      {
+        mode: "local",
+        paths: { appRoot, userData: mkdtempSync(path.join(userData, "hosted-")) },
+        inheritEnv: process.env,
+        timeoutMs: 90_000,
+      },
     ).then((s) => (servers.push(s), s));
-  const berlinDay = (d: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date(Date.now() + d * 86_400_000));
+  const berlinDay = (d: number) =>
+    new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(
+      new Date(Date.now() + d * 86_400_000),
+    );
   const [open, closed] = await Promise.all([
     start({}),
-    start({ OFFICE_HOURS: "Mon-Sun 00:00-24:00 Europe/Berlin", OFFICE_HOLDS: [-1, 0, 1].map(berlinDay).join(",") }),
+    start({
+      OFFICE_HOURS: "Mon-Sun 00:00-24:00 Europe/Berlin",
+      OFFICE_HOLDS: [-1, 0, 1].map(berlinDay).join(","),
+    }),
   ]);
 
   const { controller } = await desktop(page);

@@ -6,7 +6,16 @@ import { signInAs, signOut } from "./support";
 test("sign-in page shows the persona cards and the password hint", async ({ page }) => {
   await page.goto("/auth/signin");
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  for (const u of ["admin", "regulator", "clinic", "lmc", "researcher", "trustcenter", "patient1", "patient2"]) {
+  for (const u of [
+    "admin",
+    "regulator",
+    "clinic",
+    "lmc",
+    "researcher",
+    "trustcenter",
+    "patient1",
+    "patient2",
+  ]) {
     await expect(page.getByTestId(`persona-${u}`)).toBeVisible();
   }
   await expect(page.getByText("The password of each is its username")).toBeVisible();
@@ -40,7 +49,9 @@ test("data holder publishes a dataset, finds it, and withdraws it", async ({ pag
   await page.screenshot({ path: "test-results/screens/clinic-published.png", fullPage: true });
 
   await page.goto("/catalogue?q=stroke");
-  await expect(page.getByTestId("catalogue-result").filter({ hasText: "Stroke registry (e2e)" })).toBeVisible();
+  await expect(
+    page.getByTestId("catalogue-result").filter({ hasText: "Stroke registry (e2e)" }),
+  ).toBeVisible();
   await page.goto("/catalogue/dataset-e2e-stroke-registry");
   await expect(page.getByTestId("dataset-title")).toHaveText("Stroke registry (e2e)");
   await page.getByTestId("dataset-withdraw").click();

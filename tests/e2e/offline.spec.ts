@@ -2,7 +2,10 @@ import { expect, test } from "@playwright/test";
 import { OFFLINE_URL } from "../../playwright.config";
 
 /** The offline notice of a server whose OFFICE_HOLDS includes today (second web server of the config). */
-test("outside office hours every page shows the offline notice, data routes 503, health stays up", async ({ page, request }) => {
+test("outside office hours every page shows the offline notice, data routes 503, health stays up", async ({
+  page,
+  request,
+}) => {
   const res = await page.goto(`${OFFLINE_URL}/catalogue`);
   expect(res?.status()).toBe(503);
   expect(Number(res?.headers()["retry-after"])).toBeGreaterThan(0);

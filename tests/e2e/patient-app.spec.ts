@@ -11,7 +11,11 @@ import { signInAs } from "./support";
 
 const shot = (name: string) => ({ path: `test-results/screens/patient-app-${name}.png`, fullPage: true });
 
-test("wallet sign-in, pairing, a self-measured observation, removal and refusal", async ({ page, context, baseURL }) => {
+test("wallet sign-in, pairing, a self-measured observation, removal and refusal", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await page.goto("/auth/signin?returnTo=/devices");
   await page.getByTestId("signin-wallet").click();
   await expect(page).toHaveURL(/\/auth\/wallet\?/);
@@ -21,13 +25,18 @@ test("wallet sign-in, pairing, a self-measured observation, removal and refusal"
   await page.screenshot(shot("1-wallet-signin"));
 
   // the wallet: the development wallet, opened from the sign-in page in a new tab
-  const [wallet] = await Promise.all([context.waitForEvent("page"), page.getByTestId("dev-wallet-link").click()]);
+  const [wallet] = await Promise.all([
+    context.waitForEvent("page"),
+    page.getByTestId("dev-wallet-link").click(),
+  ]);
   await expect(wallet.getByTestId("wallet-consent")).toBeVisible();
   await expect(wallet.getByTestId("wallet-consent")).toContainText("given_name, family_name, birthdate");
   await wallet.getByTestId("wallet-identity-patient-000001").check();
   await wallet.screenshot(shot("2-dev-wallet"));
   await wallet.getByTestId("wallet-share").click();
-  await expect(wallet.getByTestId("wallet-result")).toContainText("Shared given_name, family_name, birthdate of Maria Schneider");
+  await expect(wallet.getByTestId("wallet-result")).toContainText(
+    "Shared given_name, family_name, birthdate of Maria Schneider",
+  );
   await wallet.screenshot(shot("3-dev-wallet-shared"));
   await wallet.close();
 
@@ -49,7 +58,11 @@ test("wallet sign-in, pairing, a self-measured observation, removal and refusal"
   await page.screenshot(shot("5-paired"));
 
   // the app adds a measurement; the patient sees it, marked as self-measured
-  const posted = await device.request("POST", "/api/patient/app/record", SimulatedDevice.observation("8867-4", 74, "/min"));
+  const posted = await device.request(
+    "POST",
+    "/api/patient/app/record",
+    SimulatedDevice.observation("8867-4", 74, "/min"),
+  );
   expect(posted.status).toBe(201);
   await page.reload();
   const row = page.getByTestId("self-measured-row").filter({ hasText: "Heart rate" });
@@ -77,18 +90,27 @@ test("wallet sign-in, pairing, a self-measured observation, removal and refusal"
 test("a wallet presenting someone without a record here is refused, clearly", async ({ page, context }) => {
   await page.goto("/auth/wallet");
   await expect(page.getByTestId("wallet-qr")).toBeVisible();
-  const [wallet] = await Promise.all([context.waitForEvent("page"), page.getByTestId("dev-wallet-link").click()]);
+  const [wallet] = await Promise.all([
+    context.waitForEvent("page"),
+    page.getByTestId("dev-wallet-link").click(),
+  ]);
   await wallet.getByTestId("wallet-identity-specimen").check();
   await wallet.getByTestId("wallet-share").click();
   await expect(wallet.getByTestId("wallet-result")).toContainText("Erika Mustermann");
   await wallet.close();
-  await expect(page.getByTestId("wallet-status")).toHaveAttribute("data-state", "failed", { timeout: 15_000 });
-  await expect(page.getByTestId("wallet-reason")).toContainText("No patient record matches the name and date of birth your wallet presented");
+  await expect(page.getByTestId("wallet-status")).toHaveAttribute("data-state", "failed", {
+    timeout: 15_000,
+  });
+  await expect(page.getByTestId("wallet-reason")).toContainText(
+    "No patient record matches the name and date of birth your wallet presented",
+  );
   await expect(page.getByTestId("whoami")).toHaveCount(0);
   await page.screenshot(shot("9-refused"));
 });
 
-test("the devices page: a measurement typed in, EHR sync twice, erasure of all app data", async ({ page }) => {
+test("the devices page: a measurement typed in, EHR sync twice, erasure of all app data", async ({
+  page,
+}) => {
   await signInAs(page, "patient2", "/devices");
   await page.locator('select[name="measure"]').selectOption("8480-6|mm[Hg]");
   await page.locator('input[name="value"]').fill("300");
@@ -98,7 +120,9 @@ test("the devices page: a measurement typed in, EHR sync twice, erasure of all a
   await page.locator('input[name="value"]').fill("132");
   await page.getByRole("button", { name: "Add" }).click();
   await expect(page.getByTestId("devices-notice")).toContainText("Added 1 self-measured observation");
-  await expect(page.getByTestId("self-measured-row").filter({ hasText: "Systolic blood pressure" })).toContainText("132 mmHg");
+  await expect(
+    page.getByTestId("self-measured-row").filter({ hasText: "Systolic blood pressure" }),
+  ).toContainText("132 mmHg");
 
   await page.getByTestId("ehr-sync").click();
   await expect(page.getByTestId("sync-report")).toContainText(/\d+ added, 0 updated, 0 removed, 0 unchanged/);

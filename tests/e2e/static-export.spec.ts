@@ -56,7 +56,11 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   site = mkdtempSync(path.join(tmpdir(), "hub-export-"));
   const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-  const r = spawnSync(process.execPath, [tsx, "scripts/export.ts", "--out", site], { encoding: "utf8", env: { ...process.env }, timeout: 200_000 });
+  const r = spawnSync(process.execPath, [tsx, "scripts/export.ts", "--out", site], {
+    encoding: "utf8",
+    env: { ...process.env },
+    timeout: 200_000,
+  });
   if (r.status !== 0) throw new Error(`export failed:\n${r.stdout}\n${r.stderr}`);
   server = serveDir(site);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -80,9 +84,12 @@ function watch(page: Page) {
 async function clientSideMarker(page: Page) {
   await page.evaluate(() => ((window as unknown as { __stillHere: boolean }).__stillHere = true));
 }
-const stillSamePage = (page: Page) => page.evaluate(() => (window as unknown as { __stillHere?: boolean }).__stillHere === true);
+const stillSamePage = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __stillHere?: boolean }).__stillHere === true);
 
-test("the exported site: choose a persona, navigate client-side between views, switch persona, refuse a change", async ({ page }, info) => {
+test("the exported site: choose a persona, navigate client-side between views, switch persona, refuse a change", async ({
+  page,
+}, info) => {
   const failures = watch(page);
   await page.goto(`${base}/`);
   await expect(page.getByTestId("persona-chooser")).toBeVisible();
@@ -123,7 +130,9 @@ test("the exported site: choose a persona, navigate client-side between views, s
   await page.getByTestId("publish-id").fill("demo-dataset");
   await page.getByTestId("publish-title").fill("A dataset that is never saved");
   await page.getByTestId("publish-submit").click();
-  await expect(page.getByTestId("demo-write-refused")).toHaveText("This is a demonstration: changes are not saved");
+  await expect(page.getByTestId("demo-write-refused")).toHaveText(
+    "This is a demonstration: changes are not saved",
+  );
 
   // switch persona: the same section as another persona
   await page.goto(`${base}/as/clinic/catalogue`);
@@ -141,7 +150,13 @@ test("the exported site: choose a persona, navigate client-side between views, s
 });
 
 test("the export's fixtures and assets are there for any static host", async ({ request }) => {
-  for (const p of ["/fixtures/static/catalogue/list.json", "/fixtures/static/views.json", "/favicon.ico", "/as/clinic/__manifest.json", "/as/clinic/catalogue.data"]) {
+  for (const p of [
+    "/fixtures/static/catalogue/list.json",
+    "/fixtures/static/views.json",
+    "/favicon.ico",
+    "/as/clinic/__manifest.json",
+    "/as/clinic/catalogue.data",
+  ]) {
     expect((await request.get(`${base}${p}`)).status(), p).toBe(200);
   }
 });

@@ -16,7 +16,14 @@ test.beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   dataDir = mkdtempSync(path.join(tmpdir(), "hub-static-e2e-"));
   server = spawn(process.execPath, ["build/server/index.js"], {
-    env: { ...process.env, APP_MODE: "static", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: base, DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      APP_MODE: "static",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+    },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -36,7 +43,9 @@ test.afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("two tabs, two personas; navigation keeps each tab's persona; a change is refused in the view", async ({ context }, info) => {
+test("two tabs, two personas; navigation keeps each tab's persona; a change is refused in the view", async ({
+  context,
+}, info) => {
   const a = await context.newPage();
   const b = await context.newPage();
   await a.goto(`${base}/`);

@@ -20,9 +20,15 @@ export async function sha256b64u(text: string): Promise<string> {
 }
 
 /** A compact JWS signed with ECDSA P-256 / SHA-256 (WebCrypto's signature is already r||s, as JWS wants). */
-export async function signJws(header: Record<string, unknown>, payload: Record<string, unknown>, key: CryptoKey): Promise<string> {
+export async function signJws(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  key: CryptoKey,
+): Promise<string> {
   const input = `${b64u(JSON.stringify(header))}.${b64u(JSON.stringify(payload))}`;
-  const sig = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key, enc.encode(input)));
+  const sig = new Uint8Array(
+    await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key, enc.encode(input)),
+  );
   return `${input}.${b64u(sig)}`;
 }
 
@@ -32,7 +38,10 @@ export interface DeviceKeys {
 }
 
 export async function newDeviceKeys(): Promise<DeviceKeys> {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, [
+    "sign",
+    "verify",
+  ])) as CryptoKeyPair;
   const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
   return { privateKey: pair.privateKey, publicJwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } };
 }
@@ -71,28 +80,50 @@ export class SimulatedDevice {
   }
 
   /** An attestation over `nonce` (override any claim or the signing key to forge one). */
-  async attestation(nonce: string, purpose: "app-account" | "pairing", extra: Record<string, unknown> = {}, key?: CryptoKey): Promise<string> {
+  async attestation(
+    nonce: string,
+    purpose: "app-account" | "pairing",
+    extra: Record<string, unknown> = {},
+    key?: CryptoKey,
+  ): Promise<string> {
     return signJws(
       { alg: "ES256", typ: "app-attestation+jwt", jwk: this.keys.publicJwk },
-      { nonce, aud: this.baseUrl, iat: Math.floor(Date.now() / 1000), purpose, deviceName: this.name, platform: "Android 15", ...extra },
+      {
+        nonce,
+        aud: this.baseUrl,
+        iat: Math.floor(Date.now() / 1000),
+        purpose,
+        deviceName: this.name,
+        platform: "Android 15",
+        ...extra,
+      },
       key ?? this.keys.privateKey,
     );
   }
 
   async postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${this.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    return fetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   }
 
   /** POST /api/app-accounts with a fresh challenge; remembers the account id. */
   async createAccount(): Promise<Response> {
-    const res = await this.postJson("/api/app-accounts", { attestation: await this.attestation(await this.challenge(), "app-account") });
+    const res = await this.postJson("/api/app-accounts", {
+      attestation: await this.attestation(await this.challenge(), "app-account"),
+    });
     if (res.status === 201) this.accountId = ((await res.clone().json()) as { accountId: string }).accountId;
     return res;
   }
 
   /** POST /api/patient/app-devices: completes a pairing with the code shown to the patient. */
   async pair(code: string): Promise<Response> {
-    const res = await this.postJson("/api/patient/app-devices", { code, attestation: await this.attestation(await this.challenge(), "pairing", { code }) });
+    const res = await this.postJson("/api/patient/app-devices", {
+      code,
+      attestation: await this.attestation(await this.challenge(), "pairing", { code }),
+    });
     if (res.status === 201) this.accountId = ((await res.clone().json()) as { accountId: string }).accountId;
     return res;
   }
@@ -107,11 +138,20 @@ export class SimulatedDevice {
       jti: o.jti ?? crypto.randomUUID(),
     };
     if (body || o.bh) payload.bh = o.bh ?? (await sha256b64u(body));
-    return signJws({ alg: "ES256", typ: "device-request+jwt", kid: o.kid ?? this.accountId }, payload, o.key ?? this.keys.privateKey);
+    return signJws(
+      { alg: "ES256", typ: "device-request+jwt", kid: o.kid ?? this.accountId },
+      payload,
+      o.key ?? this.keys.privateKey,
+    );
   }
 
   /** A device-signed request. `o.reuse` sends the previous request's token again (a replay). */
-  async request(method: string, path: string, body?: unknown, o: SignOptions & { reuse?: boolean } = {}): Promise<Response> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    o: SignOptions & { reuse?: boolean } = {},
+  ): Promise<Response> {
     const text = body === undefined ? "" : JSON.stringify(body);
     const token = o.reuse && this.lastToken ? this.lastToken : await this.token(method, path, text, o);
     this.lastToken = token;

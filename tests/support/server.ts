@@ -25,7 +25,10 @@ export interface TestServer extends RunningServer {
  * Starts the real server (built Remix app, embedded provider, SQLite in a temp DATA_DIR) on
  * 127.0.0.1 and a free port. Requires `node scripts/build.mjs` to have run (npm test does).
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string } = {},
+): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
   const config = loadConfig({
@@ -38,7 +41,9 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     UPSTREAM_TIMEOUT_MS: "2000",
     ...env,
   });
-  const server = await startServer(config, { remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js") });
+  const server = await startServer(config, {
+    remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
+  });
   return {
     ...server,
     dataDir,

@@ -23,11 +23,20 @@ export class CookieJar {
   }
 }
 
-export async function follow(url: string, jar: CookieJar, init: RequestInit = {}, max = 15): Promise<Response> {
+export async function follow(
+  url: string,
+  jar: CookieJar,
+  init: RequestInit = {},
+  max = 15,
+): Promise<Response> {
   let current = url;
   let req: RequestInit = init;
   for (let i = 0; i < max; i++) {
-    const res = await fetch(current, { ...req, redirect: "manual", headers: { ...(req.headers ?? {}), cookie: jar.header() } });
+    const res = await fetch(current, {
+      ...req,
+      redirect: "manual",
+      headers: { ...(req.headers ?? {}), cookie: jar.header() },
+    });
     jar.store(res);
     const loc = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && loc) {
@@ -49,7 +58,10 @@ export interface Signed {
 
 export async function signIn(baseUrl: string, username: string, password = username): Promise<Signed> {
   const jar = new CookieJar();
-  const form = await follow(`${baseUrl}/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=/`, jar);
+  const form = await follow(
+    `${baseUrl}/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=/`,
+    jar,
+  );
   const html = await form.text();
   const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
   if (!action) throw new Error(`no login form (status ${form.status}): ${html.slice(0, 300)}`);
@@ -65,6 +77,10 @@ export async function signIn(baseUrl: string, username: string, password = usern
     jar,
     cookie: jar.header(),
     api: (path, init = {}) =>
-      fetch(`${baseUrl}${path}`, { ...init, redirect: "manual", headers: { ...(init.headers ?? {}), cookie: jar.header() } }),
+      fetch(`${baseUrl}${path}`, {
+        ...init,
+        redirect: "manual",
+        headers: { ...(init.headers ?? {}), cookie: jar.header() },
+      }),
   };
 }

@@ -11,14 +11,23 @@ export interface ActionResult {
 }
 
 /** Runs a service call for a form; client errors (400–409) come back as a notice, anything else is thrown. */
-export async function runAction(intent: string, fn: () => Promise<unknown>, ok: string): Promise<ActionResult> {
+export async function runAction(
+  intent: string,
+  fn: () => Promise<unknown>,
+  ok: string,
+): Promise<ActionResult> {
   try {
     await fn();
     return { ok, intent };
   } catch (e) {
     if (isApiError(e) && e.status >= 400 && e.status < 500) {
       const extra = (e.extra ?? {}) as { currentState?: string; allowedNextStates?: string[] };
-      return { error: e.message, currentState: extra.currentState, allowedNextStates: extra.allowedNextStates, intent };
+      return {
+        error: e.message,
+        currentState: extra.currentState,
+        allowedNextStates: extra.allowedNextStates,
+        intent,
+      };
     }
     throw e;
   }

@@ -26,7 +26,15 @@ interface Pause {
   informationRequestId?: string;
 }
 
-export function ClockPanel({ clock, pauses, extension }: { clock: ClockViewData; pauses: Pause[]; extension: { months: number; reason: string; at: string } | null }) {
+export function ClockPanel({
+  clock,
+  pauses,
+  extension,
+}: {
+  clock: ClockViewData;
+  pauses: Pause[];
+  extension: { months: number; reason: string; at: string } | null;
+}) {
   return (
     <div className={`card ab-card ab-clock${clock.overdue ? " ab-clock-overdue" : ""}`} data-testid="clock">
       <h2>
@@ -37,8 +45,13 @@ export function ClockPanel({ clock, pauses, extension }: { clock: ClockViewData;
           <div className="ab-clock-big">
             {clock.state === "STOPPED" ? (
               <span>
-                Decided on {civil(clock.stoppedDate)} after {clock.elapsedDays} day{clock.elapsedDays === 1 ? "" : "s"} —{" "}
-                {clock.metDeadline ? <strong className="ab-ok">within the statutory period</strong> : <strong className="ab-late">after the deadline</strong>}
+                Decided on {civil(clock.stoppedDate)} after {clock.elapsedDays} day
+                {clock.elapsedDays === 1 ? "" : "s"} —{" "}
+                {clock.metDeadline ? (
+                  <strong className="ab-ok">within the statutory period</strong>
+                ) : (
+                  <strong className="ab-late">after the deadline</strong>
+                )}
               </span>
             ) : (
               <DaysLeft daysLeft={clock.daysLeft} overdue={clock.overdue} paused={clock.state === "PAUSED"} />
@@ -49,7 +62,8 @@ export function ClockPanel({ clock, pauses, extension }: { clock: ClockViewData;
             <dd>{civil(clock.startDate)}</dd>
             <dt>Period (Art. 68(4))</dt>
             <dd>
-              {clock.periodMonths} months{clock.extensionMonths ? ` + ${clock.extensionMonths} extension` : ""}
+              {clock.periodMonths} months
+              {clock.extensionMonths ? ` + ${clock.extensionMonths} extension` : ""}
             </dd>
             <dt>End before pauses</dt>
             <dd>{civil(clock.rawEndDate)}</dd>
@@ -57,12 +71,14 @@ export function ClockPanel({ clock, pauses, extension }: { clock: ClockViewData;
             <dd>{clock.pausedDays}</dd>
             <dt>Deadline</dt>
             <dd data-testid="deadline">
-              {civil(clock.deadlineDate)} <span className="muted">(ends {berlin(clock.deadlineAt)} Berlin time)</span>
+              {civil(clock.deadlineDate)}{" "}
+              <span className="muted">(ends {berlin(clock.deadlineAt)} Berlin time)</span>
             </dd>
           </dl>
           {extension ? (
             <p className="ab-small">
-              Extended once by {extension.months} month{extension.months === 1 ? "" : "s"} on {berlin(extension.at)}: {extension.reason}
+              Extended once by {extension.months} month{extension.months === 1 ? "" : "s"} on{" "}
+              {berlin(extension.at)}: {extension.reason}
             </p>
           ) : null}
           {pauses.length ? (
@@ -74,10 +90,16 @@ export function ClockPanel({ clock, pauses, extension }: { clock: ClockViewData;
               ))}
             </ul>
           ) : null}
-          <p className="muted ab-small">Calendar days in Europe/Berlin; a deadline on a weekend or German public holiday moves to the next working day (Regulation 1182/71 Art. 3).</p>
+          <p className="muted ab-small">
+            Calendar days in Europe/Berlin; a deadline on a weekend or German public holiday moves to the next
+            working day (Regulation 1182/71 Art. 3).
+          </p>
         </>
       ) : (
-        <p className="muted">The clock starts when the access body finds the application complete; it then runs from the day the complete application was received.</p>
+        <p className="muted">
+          The clock starts when the access body finds the application complete; it then runs from the day the
+          complete application was received.
+        </p>
       )}
     </div>
   );
@@ -143,7 +165,13 @@ interface IrData {
   withdrawal: { reason: string } | null;
 }
 
-export function InformationRequests({ items, answerForm }: { items: IrData[]; answerForm?: (ir: IrData) => ReactNode }) {
+export function InformationRequests({
+  items,
+  answerForm,
+}: {
+  items: IrData[];
+  answerForm?: (ir: IrData) => ReactNode;
+}) {
   if (!items.length) return null;
   return (
     <div className="card ab-card" data-testid="information-requests">
@@ -151,7 +179,10 @@ export function InformationRequests({ items, answerForm }: { items: IrData[]; an
       {items.map((ir) => (
         <div key={ir.id} className="ab-ir" data-testid={`ir-${ir.id}`}>
           <h3>
-            {ir.id} <StateBadge state={ir.state} /> <span className="muted ab-small">{ir.kind === "completeness" ? "completeness" : "assessment"}</span>
+            {ir.id} <StateBadge state={ir.state} />{" "}
+            <span className="muted ab-small">
+              {ir.kind === "completeness" ? "completeness" : "assessment"}
+            </span>
           </h3>
           <p className="muted ab-small">
             Sent {civil(ir.openedDate)} · answer due {civil(ir.dueDate)}
@@ -180,7 +211,9 @@ interface WithHistory {
 export function mergedHistory(app: WithHistory): HistoryItem[] {
   const all = [
     ...app.history.map((h) => ({ ...h, record: undefined })),
-    ...app.informationRequests.flatMap((ir) => ir.history.filter((h) => h.fromState !== null).map((h) => ({ ...h, record: ir.id }))),
+    ...app.informationRequests.flatMap((ir) =>
+      ir.history.filter((h) => h.fromState !== null).map((h) => ({ ...h, record: ir.id })),
+    ),
     ...(app.permit ? app.permit.history.map((h) => ({ ...h, record: app.permit!.id })) : []),
   ];
   return all.sort((a, b) => a.at.localeCompare(b.at));

@@ -95,11 +95,26 @@ export function StateBadge({ state }: { state: string }) {
 }
 
 /** days left on a clock: "12 days left", "due today", "3 days overdue" (red), "paused" */
-export function DaysLeft({ daysLeft, overdue, paused }: { daysLeft: number | null; overdue: boolean; paused?: boolean }) {
+export function DaysLeft({
+  daysLeft,
+  overdue,
+  paused,
+}: {
+  daysLeft: number | null;
+  overdue: boolean;
+  paused?: boolean;
+}) {
   if (daysLeft === null) return <span className="muted">—</span>;
-  const text = overdue ? `${-daysLeft} day${daysLeft === -1 ? "" : "s"} overdue` : daysLeft === 0 ? "due today" : `${daysLeft} day${daysLeft === 1 ? "" : "s"} left`;
+  const text = overdue
+    ? `${-daysLeft} day${daysLeft === -1 ? "" : "s"} overdue`
+    : daysLeft === 0
+      ? "due today"
+      : `${daysLeft} day${daysLeft === 1 ? "" : "s"} left`;
   return (
-    <span className={`ab-days${overdue ? " ab-overdue" : daysLeft <= 14 ? " ab-soon" : ""}`} data-testid="days-left">
+    <span
+      className={`ab-days${overdue ? " ab-overdue" : daysLeft <= 14 ? " ab-soon" : ""}`}
+      data-testid="days-left"
+    >
       {text}
       {paused ? <span className="ab-paused"> · clock paused</span> : null}
     </span>
@@ -157,7 +172,8 @@ export function Timeline({ items }: { items: HistoryItem[] }) {
             {h.fromState && h.fromState !== h.toState ? (
               <span className="muted">
                 {" "}
-                · {h.fromState.replaceAll("_", " ").toLowerCase()} → {h.toState.replaceAll("_", " ").toLowerCase()}
+                · {h.fromState.replaceAll("_", " ").toLowerCase()} →{" "}
+                {h.toState.replaceAll("_", " ").toLowerCase()}
               </span>
             ) : null}
             <span className="muted"> · {h.actor}</span>
@@ -189,18 +205,41 @@ export function Bars({
   const max = Math.max(1, ...rows.map((r) => Math.max(r.value, r.marker ?? 0)));
   const h = 24;
   return (
-    <svg className="ab-bars" width={width} height={rows.length * h + 6} role="img" aria-label={label} viewBox={`0 0 ${width} ${rows.length * h + 6}`}>
+    <svg
+      className="ab-bars"
+      width={width}
+      height={rows.length * h + 6}
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${width} ${rows.length * h + 6}`}
+    >
       {rows.map((r, i) => {
         const w = Math.round((r.value / max) * barMax);
         const y = i * h;
         return (
           <g key={`${r.label}-${i}`}>
             <text x={0} y={y + 16} fontSize={12}>
-              {r.label.length > Math.floor(labelWidth / 6.5) ? `${r.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…` : r.label}
+              {r.label.length > Math.floor(labelWidth / 6.5)
+                ? `${r.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…`
+                : r.label}
             </text>
-            <rect x={labelWidth} y={y + 5} width={Math.max(w, r.value > 0 ? 2 : 0)} height={14} fill={colour} rx={2} />
+            <rect
+              x={labelWidth}
+              y={y + 5}
+              width={Math.max(w, r.value > 0 ? 2 : 0)}
+              height={14}
+              fill={colour}
+              rx={2}
+            />
             {r.marker !== undefined ? (
-              <line x1={labelWidth + Math.round((r.marker / max) * barMax)} x2={labelWidth + Math.round((r.marker / max) * barMax)} y1={y + 2} y2={y + 22} stroke="#b42318" strokeWidth={2} />
+              <line
+                x1={labelWidth + Math.round((r.marker / max) * barMax)}
+                x2={labelWidth + Math.round((r.marker / max) * barMax)}
+                y1={y + 2}
+                y2={y + 22}
+                stroke="#b42318"
+                strokeWidth={2}
+              />
             ) : null}
             <text x={labelWidth + w + 6} y={y + 16} fontSize={12}>
               {r.value}
@@ -213,7 +252,11 @@ export function Bars({
   );
 }
 
-export function Notice({ result }: { result?: { ok?: string; error?: string; currentState?: string; allowedNextStates?: string[] } }) {
+export function Notice({
+  result,
+}: {
+  result?: { ok?: string; error?: string; currentState?: string; allowedNextStates?: string[] };
+}) {
   if (!result) return null;
   if (result.error) {
     return (
@@ -222,7 +265,8 @@ export function Notice({ result }: { result?: { ok?: string; error?: string; cur
         {result.currentState ? (
           <>
             {" "}
-            (state {result.currentState}; possible next: {result.allowedNextStates?.length ? result.allowedNextStates.join(", ") : "none"})
+            (state {result.currentState}; possible next:{" "}
+            {result.allowedNextStates?.length ? result.allowedNextStates.join(", ") : "none"})
           </>
         ) : null}
       </p>

@@ -9,7 +9,6 @@ export function canPublish(user: SessionUser): boolean {
   return PUBLISHER_ROLES.some((r) => user.roles.includes(r));
 }
 
-
 export function canWithdraw(user: SessionUser, dataset: HealthDataset): boolean {
   if (user.roles.includes("CONNECTOR_ADMIN")) return true;
   if (!user.roles.includes("DATA_HOLDER")) return false;

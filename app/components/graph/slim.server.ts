@@ -17,7 +17,9 @@ export function captionOf(n: GraphNode): string {
   switch (n.label) {
     case "Encounter": {
       const kind = text(p.classDisplay) ?? "encounter";
-      return short([kind.charAt(0).toUpperCase() + kind.slice(1), date(p.periodStart)].filter(Boolean).join(" "));
+      return short(
+        [kind.charAt(0).toUpperCase() + kind.slice(1), date(p.periodStart)].filter(Boolean).join(" "),
+      );
     }
     case "Consent":
       return short(`Consent ${text(p.studyId) ?? ""} (${text(p.status) ?? "unknown"})`);

@@ -24,11 +24,15 @@ function principalOf(user: SessionUser): Principal & { patientId: string } {
 export async function loadDevicesView(services: Services, user: SessionUser) {
   const app = services.patientApp;
   const devices = app.devices(user);
-  const bundle = await app.observations(principalOf(user), new URL(`${services.config.publicUrl}/api/patient/observations?source=self`));
+  const bundle = await app.observations(
+    principalOf(user),
+    new URL(`${services.config.publicUrl}/api/patient/observations?source=self`),
+  );
   const selfMeasured: SelfMeasuredRow[] = bundle.entry.map(({ resource: r }) => {
     const code = (r.code as { coding: { code?: string; display?: string }[] }).coding[0];
     const q = r.valueQuantity as { value?: number; unit?: string } | undefined;
-    const interp = (r.interpretation as { coding: { code: string }[] }[] | undefined)?.[0]?.coding[0]?.code ?? null;
+    const interp =
+      (r.interpretation as { coding: { code: string }[] }[] | undefined)?.[0]?.coding[0]?.code ?? null;
     return {
       id: r.id,
       display: code?.display ?? code?.code ?? "Observation",
@@ -44,19 +48,34 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
     devices,
     selfMeasured,
     lastSync: app.lastSync(user.patientId!),
-    measures: SELF_MEASURES.flatMap((m) => Object.entries(m.units).map(([unit, u]) => ({ value: `${m.loinc}|${unit}`, label: `${m.display} (${u.display})`, min: u.min, max: u.max }))),
+    measures: SELF_MEASURES.flatMap((m) =>
+      Object.entries(m.units).map(([unit, u]) => ({
+        value: `${m.loinc}|${unit}`,
+        label: `${m.display} (${u.display})`,
+        min: u.min,
+        max: u.max,
+      })),
+    ),
   };
 }
 
 export type DevicesAction =
-  | { intent: "pair"; ok: true; pairing: { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string } }
+  | {
+      intent: "pair";
+      ok: true;
+      pairing: { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string };
+    }
   | { intent: "remove"; ok: true; message: string }
   | { intent: "sync"; ok: true; report: Awaited<ReturnType<Services["patientApp"]["sync"]>> }
   | { intent: "erase"; ok: true; report: Awaited<ReturnType<Services["patientApp"]["erase"]>> }
   | { intent: "measure"; ok: true; message: string }
   | { intent: string; ok: false; message: string };
 
-export async function devicesAction(request: Request, services: Services, user: SessionUser): Promise<DevicesAction> {
+export async function devicesAction(
+  request: Request,
+  services: Services,
+  user: SessionUser,
+): Promise<DevicesAction> {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const app = services.patientApp;
@@ -68,25 +87,35 @@ export async function devicesAction(request: Request, services: Services, user: 
         const deviceId = String(form.get("deviceId") ?? "");
         const name = app.devices(user).find((d) => d.deviceId === deviceId)?.name ?? "The device";
         app.revokeDevice(user, deviceId);
-        return { intent, ok: true, message: `${name} was removed. Its credential is revoked: it can no longer reach your record.` };
+        return {
+          intent,
+          ok: true,
+          message: `${name} was removed. Its credential is revoked: it can no longer reach your record.`,
+        };
       }
       case "sync":
         return { intent, ok: true, report: await app.sync(principalOf(user)) };
       case "erase":
-        if (form.get("confirm") !== "yes") return { intent, ok: false, message: "Tick the box to confirm the erasure." };
+        if (form.get("confirm") !== "yes")
+          return { intent, ok: false, message: "Tick the box to confirm the erasure." };
         return { intent, ok: true, report: await app.erase(principalOf(user)) };
       case "measure": {
         const [code, unit] = String(form.get("measure") ?? "").split("|");
         const value = Number(String(form.get("value") ?? "").replace(",", "."));
         const when = String(form.get("effective") ?? "");
         const effective = when ? new Date(`${when}:00Z`) : new Date();
-        if (Number.isNaN(effective.getTime())) return { intent, ok: false, message: "The time of the measurement is not valid." };
+        if (Number.isNaN(effective.getTime()))
+          return { intent, ok: false, message: "The time of the measurement is not valid." };
         const created = await app.addObservations(principalOf(user), {
           resourceType: "Observation",
           status: "final",
           code: { coding: [{ system: "http://loinc.org", code }] },
           effectiveDateTime: effective.toISOString(),
-          valueQuantity: { value: Number.isFinite(value) ? value : NaN, system: "http://unitsofmeasure.org", code: unit ?? "" },
+          valueQuantity: {
+            value: Number.isFinite(value) ? value : NaN,
+            system: "http://unitsofmeasure.org",
+            code: unit ?? "",
+          },
         });
         return { intent, ok: true, message: `Added ${created.length} self-measured observation.` };
       }

@@ -9,7 +9,11 @@ export function jsonOrError(run: () => Promise<{ body: unknown; setCookie?: stri
       return Response.json(body, { headers });
     },
     (e: unknown) => {
-      if (isApiError(e)) return Response.json({ error: e.message }, { status: e.status, headers: { "Cache-Control": "no-store" } });
+      if (isApiError(e))
+        return Response.json(
+          { error: e.message },
+          { status: e.status, headers: { "Cache-Control": "no-store" } },
+        );
       throw e;
     },
   );

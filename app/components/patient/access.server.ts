@@ -16,4 +16,3 @@ export async function requirePatientStaff(request: Request, context: AppLoadCont
     statusText: "Forbidden",
   });
 }
-
