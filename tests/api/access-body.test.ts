@@ -221,13 +221,11 @@ describe("the access body's routes", () => {
     expect((await get("regulator", "/api/activity-report?format=pdf")).body.error).toBe(
       "format must be json, csv or html",
     );
-    const badJson = await s
-      .get("researcher")!
-      .api("/api/compliance/applications", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: "{",
-      });
+    const badJson = await s.get("researcher")!.api("/api/compliance/applications", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
     expect(badJson.status).toBe(400);
   });
 
