@@ -8,6 +8,14 @@ mkdirSync("test-results", { recursive: true });
 const run = (args, env = {}) =>
   spawnSync(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
 
+// the tree stays formatted by the project's own Prettier config
+const prettierCli = path.join("node_modules", "prettier", "bin", "prettier.cjs");
+if (run([prettierCli, "--check", "--log-level", "warn", "."]) !== 0) {
+  console.error("prettier --check failed: run `npm run format`");
+  console.log("\n0 passed, 1 failed, 0 skipped");
+  process.exit(1);
+}
+
 if (run(["scripts/build.mjs"]) !== 0) {
   console.error("build failed");
   process.exit(1);
