@@ -127,7 +127,7 @@ export async function createServices(config: Config): Promise<Services> {
     db,
     audit,
     graph,
-    graphQueries: createGraphService(graph),
+    graphQueries: createGraphService(graph, { pseudonymSecret: getOrCreateSecret(db, "pseudonym-secret") }),
     sessions,
     oidc,
     embeddedIdp,

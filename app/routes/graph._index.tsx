@@ -3,13 +3,15 @@ import { useLoaderData } from "@remix-run/react";
 import type { GraphResponse } from "../../server/graph/model";
 import { GRAPH_LIMIT_MAX, PERSONA_LAYERS } from "../../server/graph/service";
 import { isApiError } from "../../server/http/errors";
+import { viewerOf } from "../../server/privacy/policy";
 import { GraphExplorer } from "../components/graph/GraphExplorer";
 import { GRAPH_ROLES, slimEdge, slimNode } from "../components/graph/slim.server";
 import { LIMIT_DEFAULT, type VEdge, type VNode } from "../components/graph/types";
 import { requireRole } from "../session.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireRole(request, context, GRAPH_ROLES);
+  const user = await requireRole(request, context, GRAPH_ROLES);
+  const viewer = viewerOf(user);
   const url = new URL(request.url);
   const layer = url.searchParams.get("layer") || "all";
   const persona = url.searchParams.get("persona") || "";
@@ -24,12 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let scopeOk = true;
   let g: GraphResponse;
   try {
-    g = await graphQueries.graph({ layer, persona: persona || null, limit });
+    g = await graphQueries.graph({ layer, persona: persona || null, limit }, viewer);
   } catch (e) {
     if (!isApiError(e) || e.status >= 500) throw e;
     error = e.message;
     scopeOk = false;
-    g = await graphQueries.graph({ layer: "all", persona: null, limit });
+    g = await graphQueries.graph({ layer: "all", persona: null, limit }, viewer);
   }
   const nodes: VNode[] = g.nodes.map(slimNode);
   const edges: VEdge[] = g.edges.map(slimEdge);
@@ -38,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let focusId: string | null = null;
   if (focus) {
     try {
-      const around = await graphQueries.expand(focus, 1);
+      const around = await graphQueries.expand(focus, 1, viewer);
       const seen = new Set(nodes.map((n) => n.id));
       const seenEdges = new Set(edges.map((e) => e.id));
       for (const n of around.nodes) if (!seen.has(n.id)) nodes.push(slimNode(n));

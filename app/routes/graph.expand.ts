@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../server/http/errors";
+import { viewerOf } from "../../server/privacy/policy";
 import { GRAPH_ROLES, slimEdge, slimNode } from "../components/graph/slim.server";
 import type { VEdge, VNode } from "../components/graph/types";
 import { requireRole } from "../session.server";
@@ -13,12 +14,12 @@ export type ExpandData =
   { id: string; depth: number; nodes: VNode[]; edges: VEdge[]; truncated: boolean } | { error: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<ExpandData> {
-  await requireRole(request, context, GRAPH_ROLES);
+  const user = await requireRole(request, context, GRAPH_ROLES);
   const url = new URL(request.url);
   const id = url.searchParams.get("id");
   const depth = url.searchParams.get("depth") === "2" ? 2 : 1;
   try {
-    const g = await context.services.graphQueries.expand(id, depth);
+    const g = await context.services.graphQueries.expand(id, depth, viewerOf(user));
     return {
       id: id ?? "",
       depth,

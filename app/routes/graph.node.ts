@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../server/http/errors";
+import { viewerOf } from "../../server/privacy/policy";
 import { NODE_RELATIONSHIP_LIMIT } from "../../server/graph/service";
 import type { Properties } from "../../server/graph/model";
 import { GRAPH_ROLES, captionOf, slimNode } from "../components/graph/slim.server";
@@ -22,10 +23,10 @@ export type NodeData =
   | { error: string; id: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<NodeData> {
-  await requireRole(request, context, GRAPH_ROLES);
+  const user = await requireRole(request, context, GRAPH_ROLES);
   const id = new URL(request.url).searchParams.get("id");
   try {
-    const n = await context.services.graphQueries.node(id);
+    const n = await context.services.graphQueries.node(id, viewerOf(user));
     const groups = new Map<string, RelationshipGroup>();
     for (const r of n.relationships) {
       const key = `${r.direction} ${r.type}`;

@@ -1,24 +1,29 @@
 import { json, jsonBuffer } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
+import { viewerOf } from "../privacy/policy";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
 
 export const graphHandlers: HandlerMap = {
-  "GET /api/graph": async ({ services, url }) =>
+  "GET /api/graph": async ({ services, url, user }) =>
     jsonBuffer(
-      await services.graphQueries.graphBody({
-        layer: url.searchParams.get("layer"),
-        persona: url.searchParams.get("persona"),
-        limit: intParam(url, "limit", GRAPH_LIMIT_DEFAULT, 1, GRAPH_LIMIT_MAX),
-      }),
+      await services.graphQueries.graphBody(
+        {
+          layer: url.searchParams.get("layer"),
+          persona: url.searchParams.get("persona"),
+          limit: intParam(url, "limit", GRAPH_LIMIT_DEFAULT, 1, GRAPH_LIMIT_MAX),
+        },
+        viewerOf(user),
+      ),
     ),
-  "GET /api/graph/expand": async ({ services, url }) =>
+  "GET /api/graph/expand": async ({ services, url, user }) =>
     jsonBuffer(
       await services.graphQueries.expandBody(
         url.searchParams.get("id"),
         intParam(url, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX),
+        viewerOf(user),
       ),
     ),
-  "GET /api/graph/node": async ({ services, url }) =>
-    json(await services.graphQueries.node(url.searchParams.get("id"))),
+  "GET /api/graph/node": async ({ services, url, user }) =>
+    json(await services.graphQueries.node(url.searchParams.get("id"), viewerOf(user))),
   "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),
 };

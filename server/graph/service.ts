@@ -13,10 +13,15 @@ import {
   type Relationship,
 } from "./model";
 import type { GraphStore } from "./store";
+import { randomBytes } from "node:crypto";
+import { createMinimiser } from "../privacy/directory";
+import type { Viewer } from "../privacy/policy";
 
 /**
  * Graph queries for the API and the explorer: layer and persona scoping, the limit honoured,
- * and serialised responses cached per graph version (any write invalidates them).
+ * what the caller may see of people applied (server/privacy: every answer goes through the
+ * viewer's redactor), and serialised responses cached per graph version and visibility class
+ * (any write invalidates them).
  */
 
 export const GRAPH_LIMIT_DEFAULT = 1000;
@@ -71,7 +76,13 @@ export interface GraphValidation {
   }[];
 }
 
-export function createGraphService(store: GraphStore) {
+export interface GraphServiceOptions {
+  /** the server secret pseudonyms are derived from (kept in DATA_DIR); random per process when absent */
+  pseudonymSecret?: string;
+}
+
+export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
+  const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
   const cache = new Map<string, EncodedBody>();
   let cacheVersion = store.version();
   let validation: { version: number; value: GraphValidation } | null = null;
@@ -95,38 +106,56 @@ export function createGraphService(store: GraphStore) {
   }
 
   return {
-    /** GET /api/graph as encoded JSON, cached per graph version */
-    graphBody(q: { layer: string | null; persona: string | null; limit: number }): Promise<EncodedBody> {
+    /** GET /api/graph as encoded JSON, cached per graph version and visibility class */
+    graphBody(
+      q: { layer: string | null; persona: string | null; limit: number },
+      viewer: Viewer,
+    ): Promise<EncodedBody> {
       const { label, layers } = parseLayer(q.layer);
       const personal = personaLayers(q.persona);
       const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
-      const key = `graph|${scope.join(",")}|${q.limit}|${label}`;
-      return cached(key, () => store.sampleGraph(scope, q.limit, label));
+      const key = `graph|${scope.join(",")}|${q.limit}|${label}|${viewer.key}`;
+      return cached(key, async () => {
+        const redact = await minimiser.redactor(viewer);
+        return redact.graph(await store.sampleGraph(scope, q.limit, label));
+      });
     },
 
-    async graph(q: { layer: string | null; persona: string | null; limit: number }): Promise<GraphResponse> {
-      return JSON.parse((await this.graphBody(q)).toString()) as GraphResponse;
+    async graph(
+      q: { layer: string | null; persona: string | null; limit: number },
+      viewer: Viewer,
+    ): Promise<GraphResponse> {
+      return JSON.parse((await this.graphBody(q, viewer)).toString()) as GraphResponse;
     },
 
-    /** GET /api/graph/expand as encoded JSON, cached per graph version */
-    async expandBody(id: string | null, depth: number): Promise<EncodedBody> {
+    /** GET /api/graph/expand as encoded JSON, cached per graph version and visibility class */
+    async expandBody(id: string | null, depth: number, viewer: Viewer): Promise<EncodedBody> {
       if (!id) throw badRequest("id query parameter is required");
-      if (!(await store.getNode(id))) throw notFound(`Node ${id} not found`);
-      return cached(`expand|${id}|${depth}`, async () => (await store.expand(id, depth, EXPAND_NODE_LIMIT))!);
+      const redact = await minimiser.redactor(viewer);
+      const stored = redact.resolve(id);
+      if (!stored || !(await store.getNode(stored))) throw notFound(`Node ${id} not found`);
+      return cached(`expand|${stored}|${depth}|${viewer.key}`, async () =>
+        redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!),
+      );
     },
 
-    async expand(id: string | null, depth: number): Promise<GraphResponse> {
-      return JSON.parse((await this.expandBody(id, depth)).toString()) as GraphResponse;
+    async expand(id: string | null, depth: number, viewer: Viewer): Promise<GraphResponse> {
+      return JSON.parse((await this.expandBody(id, depth, viewer)).toString()) as GraphResponse;
     },
 
     async node(
       id: string | null,
+      viewer: Viewer,
     ): Promise<GraphNode & { relationships: Relationship[]; relationshipCount: number }> {
       if (!id) throw badRequest("id query parameter is required");
-      const node = await store.getNode(id);
-      if (!node) throw notFound(`Node ${id} not found`);
-      const relationships = await store.relationships({ id, limit: NODE_RELATIONSHIP_LIMIT });
-      return { ...node, relationships, relationshipCount: relationships.length };
+      const redact = await minimiser.redactor(viewer);
+      const stored = redact.resolve(id);
+      const node = stored ? await store.getNode(stored) : null;
+      if (!stored || !node) throw notFound(`Node ${id} not found`);
+      const relationships = (await store.relationships({ id: stored, limit: NODE_RELATIONSHIP_LIMIT })).map(
+        redact.relationship,
+      );
+      return { ...redact.node(node), relationships, relationshipCount: relationships.length };
     },
 
     async validate(): Promise<GraphValidation> {

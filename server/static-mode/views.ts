@@ -1,7 +1,9 @@
 import { GRAPH_LIMIT_DEFAULT } from "../graph/service";
 import type { Services } from "../services";
 import { createPersonaHandler, type ViewContext } from "./http";
-import { STATIC_PERSONAS } from "./personas";
+import { viewerOf, type Viewer } from "../privacy/policy";
+import { findPersona } from "../auth/personas";
+import { STATIC_PERSONAS, personaUser } from "./personas";
 import { WALK } from "./registry";
 import { walkPersona, type WalkedPage, type WalkRules } from "./walk";
 import type { ServerBuild } from "@remix-run/node";
@@ -15,8 +17,11 @@ import type { ServerBuild } from "@remix-run/node";
 export const WALK_ORIGIN = "http://static.invalid";
 
 /** node ids for the drill-downs: the explorer's first view, round-robin over labels for variety */
-export async function drillDownIds(services: Services, count: number): Promise<string[]> {
-  const g = await services.graphQueries.graph({ layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT });
+export async function drillDownIds(services: Services, count: number, viewer: Viewer): Promise<string[]> {
+  const g = await services.graphQueries.graph(
+    { layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT },
+    viewer,
+  );
   const byLabel = new Map<string, string[]>();
   for (const n of g.nodes) byLabel.set(n.label, [...(byLabel.get(n.label) ?? []), n.id]);
   const out: string[] = [];
@@ -67,7 +72,13 @@ export async function walkViews(
       headers: opts.headers,
       extraPaths: async (walked) => {
         if (!walked.some((p) => p.path === "/graph" && p.status === 200)) return [];
-        const ids = await drillDownIds(services, rules.drillDownNodes);
+        // the ids as this persona's explorer shows them (pseudonymised where it may not see identities)
+        const known = findPersona(persona);
+        const ids = await drillDownIds(
+          services,
+          rules.drillDownNodes,
+          viewerOf(known ? personaUser(known) : null),
+        );
         // as the explorer's fetchers ask for them (single fetch: <path>.data?...&_routes=<route id>)
         return ids.flatMap((id) => [
           `/graph/node.data?id=${encodeURIComponent(id)}&_routes=routes%2Fgraph.node`,

@@ -1,0 +1,171 @@
+import type { Role } from "../auth/personas";
+import type { SessionUser } from "../auth/user";
+import { organisationSlugOf } from "../auth/user";
+import { LAYERS, type Layer } from "../graph/model";
+
+/**
+ * Data minimisation by role: the one table that says what a caller may see of the people in the
+ * data (README, "What each role sees"; docs/decisions/0006-data-minimisation-by-role.md).
+ *
+ * Direct identifiers (names, birth date beyond the year, address, telecom, city, FHIR resource
+ * ids, the record holder's patient number) go only to the patient themself, the data holder that
+ * holds the record and the operator. Everyone else — data users, the access body, the trust
+ * center — reads pseudonymised records: a stable keyed pseudonym instead of the record's ids,
+ * birth year only, no name, address, telecom or city (EHDS Regulation (EU) 2025/327 Art. 66(2)-(3)
+ * and Art. 67(2) for secondary use; GDPR Art. 5(1)(c) and Art. 25 for minimisation by default).
+ *
+ * Services that read data apply it through `viewerOf(user)`; routes and views only pass the
+ * caller on.
+ */
+
+/** whose identities a role may read: every record, the records its organisation holds, its own, none */
+export type IdentityScope = "all" | "held" | "own" | "none";
+
+export interface RolePolicy {
+  identities: IdentityScope;
+  /** layers the role works with (all layers of the graph; patients see their own record only) */
+  layers: readonly Layer[];
+  /** one line for the README table */
+  sees: string;
+}
+
+export const ROLE_POLICY: Record<Role, RolePolicy> = {
+  CONNECTOR_ADMIN: {
+    identities: "all",
+    layers: LAYERS,
+    sees: "every record with identities (operator)",
+  },
+  DATA_HOLDER: {
+    identities: "held",
+    layers: LAYERS,
+    sees: "identities of the records its organisation holds; every other record pseudonymised",
+  },
+  PATIENT: {
+    identities: "own",
+    layers: ["l3", "l5"],
+    sees: "their own record with identities; no one else's",
+  },
+  DATA_USER: {
+    identities: "none",
+    layers: LAYERS,
+    sees: "pseudonymised records and aggregates (k-anonymous)",
+  },
+  HDAB_AUTHORITY: {
+    identities: "none",
+    layers: LAYERS,
+    sees: "pseudonymised records and aggregates",
+  },
+  TRUST_CENTER_OPERATOR: {
+    identities: "none",
+    layers: LAYERS,
+    sees: "pseudonyms and aggregates; no identities in these views",
+  },
+  CONNECTOR_USER_PARTICIPANT: {
+    identities: "none",
+    layers: LAYERS,
+    sees: "pseudonymised records and aggregates",
+  },
+};
+
+/** Labels whose nodes describe one person (FHIR l3, OMOP l4): minimised for callers without identities. */
+export const PERSON_LABELS: readonly string[] = [
+  "Patient",
+  "Encounter",
+  "Condition",
+  "Observation",
+  "MedicationRequest",
+  "Consent",
+  "OMOPPerson",
+  "ConditionOccurrence",
+  "DrugExposure",
+  "Measurement",
+];
+
+/** Properties that are direct identifiers: removed from person nodes for callers without identities. */
+export const DIRECT_IDENTIFIER_KEYS: readonly string[] = [
+  "name",
+  "givenName",
+  "familyName",
+  "birthDate",
+  "address",
+  "telecom",
+  "phone",
+  "email",
+  "city",
+  "postalCode",
+  "resourceId",
+  "identifier",
+  "personSourceValue",
+  "monthOfBirth",
+  "dayOfBirth",
+  "grantedBy",
+];
+
+/**
+ * Properties whose numbers encode the record holder's patient number (OMOP person_id and the row
+ * ids derived from it): replaced by the pseudonym (personId) or removed.
+ */
+export const PATIENT_NUMBER_KEYS: readonly string[] = [
+  "personId",
+  "conditionOccurrenceId",
+  "drugExposureId",
+  "measurementId",
+  "visitOccurrenceId",
+];
+
+/** The caller as the services see it: whose identities it may read. Small, and stable per class. */
+export interface Viewer {
+  /** "all", or the identities it may read ("held" by an organisation, "own" record), or none */
+  identities: IdentityScope;
+  /** the holder slug whose records it reads with identities (DATA_HOLDER) */
+  holder?: string;
+  /** the patient record it reads with identities (PATIENT) */
+  patientId?: string;
+  /** the visibility class, for caches: a handful of values, not one per user */
+  key: string;
+}
+
+const RANK: Record<IdentityScope, number> = { none: 0, own: 1, held: 2, all: 3 };
+
+/** the viewer of a signed-in user: the widest identity scope among its roles; no user sees none */
+export function viewerOf(
+  user: Pick<SessionUser, "roles" | "organisation" | "participantDid" | "patientId"> | null | undefined,
+): Viewer {
+  if (!user) return PSEUDONYMISED;
+  let scope: IdentityScope = "none";
+  for (const role of user.roles) {
+    const s = ROLE_POLICY[role]?.identities ?? "none";
+    if (RANK[s] > RANK[scope]) scope = s;
+  }
+  if (scope === "all") return IDENTIFIED;
+  const holder = user.roles.some((r) => ROLE_POLICY[r]?.identities === "held")
+    ? organisationSlugOf(user)
+    : undefined;
+  const patientId = user.roles.includes("PATIENT") ? user.patientId : undefined;
+  if (!holder && !patientId) return PSEUDONYMISED;
+  const parts = [holder ? `held:${holder}` : "", patientId ? `own:${patientId}` : ""].filter(Boolean);
+  return {
+    identities: holder ? "held" : "own",
+    ...(holder ? { holder } : {}),
+    ...(patientId ? { patientId } : {}),
+    key: parts.join("+"),
+  };
+}
+
+export const IDENTIFIED: Viewer = Object.freeze({ identities: "all", key: "all" });
+export const PSEUDONYMISED: Viewer = Object.freeze({ identities: "none", key: "none" });
+
+/** whether the viewer reads the identities of a record held by `holder` and linked to `patientId` */
+export function seesIdentity(viewer: Viewer, record: { holder?: string; patientId?: string }): boolean {
+  if (viewer.identities === "all") return true;
+  if (viewer.holder && record.holder === viewer.holder) return true;
+  if (viewer.patientId && record.patientId === viewer.patientId) return true;
+  return false;
+}
+
+/** the layers a set of roles works with (the union over its roles) */
+export function layersOf(roles: readonly Role[]): readonly Layer[] {
+  const set = new Set<Layer>();
+  for (const r of roles) for (const l of ROLE_POLICY[r]?.layers ?? []) set.add(l);
+  return LAYERS.filter((l) => set.has(l));
+}

@@ -1,0 +1,211 @@
+import { createHmac } from "node:crypto";
+import type {
+  GraphEdge,
+  GraphNode,
+  GraphResponse,
+  Properties,
+  PropertyValue,
+  Relationship,
+} from "../graph/model";
+import {
+  DIRECT_IDENTIFIER_KEYS,
+  PATIENT_NUMBER_KEYS,
+  PERSON_LABELS,
+  seesIdentity,
+  type Viewer,
+} from "./policy";
+
+/**
+ * Turns graph records into what a viewer may see (server/privacy/policy.ts): records of people
+ * whose identities the viewer may not read get a stable pseudonym instead of the ids that carry
+ * the record holder's patient number, the birth year instead of the birth date, and lose names,
+ * address, telecom, city, FHIR resource ids and source values. Pure functions over a directory of
+ * the seeded patients (number → holder, pseudonym → number), so they can be tested alone.
+ */
+
+/** the id prefixes of person-level nodes; the 6-digit number after them is the patient number */
+const PREFIXES = [
+  "condition-occurrence",
+  "medication-request",
+  "drug-exposure",
+  "omop-person",
+  "observation",
+  "measurement",
+  "encounter",
+  "condition",
+  "patient",
+].join("|");
+/** a person-level id as stored: `encounter-000042-03` */
+const REAL_ID = new RegExp(`^(${PREFIXES})-(\\d{6})((?:-\\d+)*)$`);
+/** the same, anywhere in a string (edge ids, references) */
+const REAL_ID_IN_TEXT = new RegExp(`\\b(${PREFIXES})-(\\d{6})(?!\\d)`, "g");
+/** a pseudonymised id: `encounter-x3k9q2m7d4fa-03` */
+const PSEUDO_ID = new RegExp(`^(${PREFIXES})-x([a-z2-7]{12})((?:-\\d+)*)$`);
+
+const pad6 = (n: number) => String(n).padStart(6, "0");
+export const patientIdOf = (n: number) => `patient-${pad6(n)}`;
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+function base32(buf: Buffer, chars: number): string {
+  let out = "";
+  let bits = 0;
+  let value = 0;
+  for (const byte of buf) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < chars) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    if (out.length >= chars) break;
+  }
+  return out;
+}
+
+export interface Pseudonymiser {
+  /** the stable pseudonym of a patient number: 12 base32 characters of HMAC-SHA256(secret, number) */
+  of(patientNumber: number): string;
+}
+
+export function createPseudonymiser(secret: string): Pseudonymiser {
+  if (!secret || secret.length < 16) throw new Error("the pseudonym secret must be at least 16 characters");
+  const memo = new Map<number, string>();
+  return {
+    of(n) {
+      let p = memo.get(n);
+      if (p === undefined) {
+        p = base32(createHmac("sha256", secret).update(`patient:${n}`).digest(), 12);
+        if (memo.size > 1_000_000) memo.clear();
+        memo.set(n, p);
+      }
+      return p;
+    },
+  };
+}
+
+/** what the redaction needs to know of the population */
+export interface PatientDirectory {
+  /** the holder slug of a patient number */
+  holderOf(patientNumber: number): string | undefined;
+  /** the patient number behind a pseudonym, if it is one of this graph's patients */
+  numberOf(pseudonym: string): number | undefined;
+}
+
+export interface Redactor {
+  node(n: GraphNode): GraphNode;
+  edge(e: GraphEdge): GraphEdge;
+  graph(g: GraphResponse): GraphResponse;
+  relationship(r: Relationship): Relationship;
+  /** a string that may carry person-level ids (an id, a reference), as the viewer may see it */
+  text(s: string): string;
+  /** a row of a table (nlq, drill-downs): identifier columns removed, ids pseudonymised */
+  row<R extends Record<string, unknown>>(r: R): Partial<R>;
+  /**
+   * The stored id behind an id the caller sent: a pseudonymised id resolves to the record it stands
+   * for; a stored person-level id the viewer may not see resolves to null (answered as not found).
+   */
+  resolve(id: string): string | null;
+}
+
+export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientDirectory): Redactor {
+  const identified = viewer.identities === "all";
+  const sees = (n: number) => seesIdentity(viewer, { holder: dir.holderOf(n), patientId: patientIdOf(n) });
+
+  const mapMatch = (prefix: string, digits: string, rest: string) => {
+    const n = Number(digits);
+    return sees(n) ? `${prefix}-${digits}${rest}` : `${prefix}-x${psn.of(n)}${rest}`;
+  };
+  const text = (s: string): string => {
+    if (identified || !s.includes("-")) return s;
+    const m = REAL_ID.exec(s);
+    if (m) return mapMatch(m[1], m[2], m[3]);
+    return s.replace(REAL_ID_IN_TEXT, (_all, prefix: string, digits: string) => mapMatch(prefix, digits, ""));
+  };
+  const value = (v: PropertyValue): PropertyValue =>
+    typeof v === "string"
+      ? text(v)
+      : Array.isArray(v) && v.every((x) => typeof x === "string")
+        ? (v as string[]).map(text)
+        : v;
+
+  /** the patient number a person-level node belongs to (its id, else its patientId reference) */
+  function numberOfNode(n: GraphNode): number | undefined {
+    const m = REAL_ID.exec(n.id);
+    if (m) return Number(m[2]);
+    const ref = n.properties.patientId;
+    const r = typeof ref === "string" ? REAL_ID.exec(ref) : null;
+    return r ? Number(r[2]) : undefined;
+  }
+
+  function node(n: GraphNode): GraphNode {
+    if (identified) return n;
+    const person = PERSON_LABELS.includes(n.label);
+    const num = numberOfNode(n);
+    if (!person && num === undefined) return n;
+    if (num !== undefined && sees(num)) return n;
+    if (num === undefined && seesIdentity(viewer, { holder: strOf(n.properties.holder) })) return n;
+    const out: Properties = {};
+    for (const [k, v] of Object.entries(n.properties)) {
+      if (DIRECT_IDENTIFIER_KEYS.includes(k)) continue;
+      if (PATIENT_NUMBER_KEYS.includes(k)) continue;
+      out[k] = value(v);
+    }
+    const birth = strOf(n.properties.birthDate);
+    if (birth && /^\d{4}/.test(birth)) out.birthYear = Number(birth.slice(0, 4));
+    if (num !== undefined) {
+      out.pseudonym = psn.of(num);
+      if ("personId" in n.properties) out.personId = psn.of(num);
+    }
+    return { id: text(n.id), label: n.label, layer: n.layer, properties: out };
+  }
+
+  function edge(e: GraphEdge): GraphEdge {
+    if (identified) return e;
+    const source = text(e.source);
+    const target = text(e.target);
+    if (source === e.source && target === e.target && text(e.id) === e.id) return e;
+    const id = e.id === `${e.source}:${e.type}:${e.target}` ? `${source}:${e.type}:${target}` : text(e.id);
+    return { id, source, target, type: e.type };
+  }
+
+  return {
+    node,
+    edge,
+    text,
+    graph: (g) => (identified ? g : { ...g, nodes: g.nodes.map(node), edges: g.edges.map(edge) }),
+    relationship: (r) => (identified ? r : { ...r, id: text(r.id), node: node(r.node) }),
+    row(r) {
+      if (identified) return r;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(r)) {
+        if (DIRECT_IDENTIFIER_KEYS.includes(k) && k !== "name") continue;
+        if (k === "name" && typeof v === "string" && looksLikePersonRow(r)) continue;
+        out[k] = typeof v === "string" ? text(v) : v;
+      }
+      return out as Partial<typeof r>;
+    },
+    resolve(id) {
+      const p = PSEUDO_ID.exec(id);
+      if (p) {
+        const n = dir.numberOf(p[2]);
+        return n === undefined ? null : `${p[1]}-${pad6(n)}${p[3]}`;
+      }
+      const m = REAL_ID.exec(id);
+      if (m && !identified && !sees(Number(m[2]))) return null;
+      return id;
+    },
+  };
+}
+
+/** a row that describes a person (it carries a patient reference or a birth date), not a concept */
+function looksLikePersonRow(r: Record<string, unknown>): boolean {
+  return ["patientId", "birthDate", "givenName", "familyName", "resourceId"].some((k) => k in r);
+}
+
+const strOf = (v: PropertyValue | undefined) => (typeof v === "string" ? v : undefined);
+
+/** the patient number in a stored person-level id (`patient-000042` → 42) */
+export function patientNumberOfId(id: string): number | undefined {
+  const m = REAL_ID.exec(id);
+  return m ? Number(m[2]) : undefined;
+}
