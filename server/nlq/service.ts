@@ -30,6 +30,8 @@ import { scopeFor, type OdrlScope } from "../federated/scope";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { finalize, type Column, type FinalResult } from "./execute";
 import { Lru } from "../analytics/scan";
+import { viewerOf } from "../privacy/policy";
+import { minimiseTable } from "../privacy/rows";
 import { createQueryLog } from "../federated/query-log";
 import type { Db } from "../storage/database";
 import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
@@ -337,7 +339,8 @@ export function createNlqService(deps: NlqDeps) {
 
     async ask(
       body: Record<string, unknown>,
-      user: Pick<SessionUser, "username" | "roles" | "participantDid">,
+      user: Pick<SessionUser, "username" | "roles" | "participantDid"> &
+        Partial<Pick<SessionUser, "organisation" | "patientId">>,
     ): Promise<NlqAnswer> {
       const started = performance.now();
       const question = typeof body.question === "string" ? body.question.trim() : "";
@@ -383,6 +386,15 @@ export function createNlqService(deps: NlqDeps) {
           ...(unresolved.length ? { unresolvedTerms: unresolved } : {}),
         });
       }
+      // what the caller may see of people (server/privacy): identifier columns never leave here
+      const minimised = minimiseTable(viewerOf(user), answer);
+      if (minimised.dropped.length)
+        answer = {
+          ...answer,
+          columns: minimised.columns,
+          rows: minimised.rows,
+          suppressedCells: answer.suppressedCells.filter((c) => !minimised.dropped.includes(c.column)),
+        };
       log.append({
         action: "nlq.ask",
         actor: user.username,

@@ -129,7 +129,11 @@ const RANK: Record<IdentityScope, number> = { none: 0, own: 1, held: 2, all: 3 }
 
 /** the viewer of a signed-in user: the widest identity scope among its roles; no user sees none */
 export function viewerOf(
-  user: Pick<SessionUser, "roles" | "organisation" | "participantDid" | "patientId"> | null | undefined,
+  user:
+    | (Pick<SessionUser, "roles"> &
+        Partial<Pick<SessionUser, "organisation" | "participantDid" | "patientId">>)
+    | null
+    | undefined,
 ): Viewer {
   if (!user) return PSEUDONYMISED;
   let scope: IdentityScope = "none";
@@ -139,7 +143,7 @@ export function viewerOf(
   }
   if (scope === "all") return IDENTIFIED;
   const holder = user.roles.some((r) => ROLE_POLICY[r]?.identities === "held")
-    ? organisationSlugOf(user)
+    ? organisationSlugOf({ organisation: user.organisation ?? "", participantDid: user.participantDid })
     : undefined;
   const patientId = user.roles.includes("PATIENT") ? user.patientId : undefined;
   if (!holder && !patientId) return PSEUDONYMISED;

@@ -204,6 +204,14 @@ function looksLikePersonRow(r: Record<string, unknown>): boolean {
 
 const strOf = (v: PropertyValue | undefined) => (typeof v === "string" ? v : undefined);
 
+/** whether a string is (or carries) a stored person-level id */
+export function carriesStoredPersonId(s: string): boolean {
+  REAL_ID_IN_TEXT.lastIndex = 0;
+  const hit = REAL_ID_IN_TEXT.test(s);
+  REAL_ID_IN_TEXT.lastIndex = 0;
+  return hit;
+}
+
 /** the patient number in a stored person-level id (`patient-000042` → 42) */
 export function patientNumberOfId(id: string): number | undefined {
   const m = REAL_ID.exec(id);
