@@ -1,0 +1,31 @@
+/** The overview's answer (GET /api/overview): the persona, its layers and its signals. */
+import type { Role } from "../auth/personas";
+import type { Layer } from "../graph/model";
+
+export type Tone = "info" | "ok" | "warn" | "danger";
+
+export interface OverviewSignal {
+  id: string;
+  label: string;
+  value: number;
+  tone: Tone;
+  detail?: string;
+  href?: string;
+  source: "graph" | "access-body";
+}
+
+export interface Overview {
+  persona: { role: Role; label: string; focus: string };
+  personas: { role: Role; label: string }[];
+  organisation: string | null;
+  layers: { layer: Layer; name: string; nodes: number; links: number }[];
+  totals: { nodes: number; links: number; crossLayerLinks: number };
+  signals: OverviewSignal[];
+  accessBody: "available" | "unavailable" | "not-applicable";
+  notes: string[];
+  graphVersion: number;
+  generatedAt: string;
+}
+
+export const DAY = 86_400_000;
+export const isoDay = (d: Date) => d.toISOString().slice(0, 10);

@@ -1,0 +1,77 @@
+/** The overview's personas: what each role's home is about, and which persona a caller may open. */
+import type { Role } from "../auth/personas";
+import type { SessionUser } from "../auth/user";
+import { LAYERS, type Layer } from "../graph/model";
+import { badRequest, forbidden } from "../http/errors";
+
+export const PERSONAS: Record<Role, { label: string; focus: string; layers: readonly Layer[] }> = {
+  CONNECTOR_ADMIN: {
+    label: "Operator",
+    focus: "the whole dataspace: graph health, contracts, approvals and new datasets",
+    layers: LAYERS,
+  },
+  HDAB_AUTHORITY: {
+    label: "Access body",
+    focus: "applications and permits under the statutory clock",
+    layers: ["l1", "l2", "l4", "l5"],
+  },
+  DATA_HOLDER: {
+    label: "Data holder",
+    focus: "your datasets, your patients' data and the contracts and permits on it",
+    layers: LAYERS,
+  },
+  DATA_USER: {
+    label: "Data user",
+    focus: "your contracts, permits and the datasets you can use",
+    layers: ["l1", "l2", "l4", "l5"],
+  },
+  TRUST_CENTER_OPERATOR: {
+    label: "Trust center",
+    focus: "pseudonymised data in the secure processing environments",
+    layers: ["l1", "l3", "l4"],
+  },
+  CONNECTOR_USER_PARTICIPANT: {
+    label: "Dataspace participant",
+    focus: "your organisation's contracts",
+    layers: ["l1", "l2"],
+  },
+  PATIENT: { label: "Patient", focus: "your record and your consents", layers: [] },
+};
+
+export const ORDER: Role[] = [
+  "CONNECTOR_ADMIN",
+  "HDAB_AUTHORITY",
+  "DATA_USER",
+  "DATA_HOLDER",
+  "TRUST_CENTER_OPERATOR",
+  "PATIENT",
+  "CONNECTOR_USER_PARTICIPANT",
+];
+const ALIASES: Record<string, Role> = {
+  admin: "CONNECTOR_ADMIN",
+  operator: "CONNECTOR_ADMIN",
+  regulator: "HDAB_AUTHORITY",
+  hdab: "HDAB_AUTHORITY",
+  holder: "DATA_HOLDER",
+  clinic: "DATA_HOLDER",
+  lmc: "DATA_HOLDER",
+  researcher: "DATA_USER",
+  user: "DATA_USER",
+  trustcenter: "TRUST_CENTER_OPERATOR",
+  trust: "TRUST_CENTER_OPERATOR",
+  patient: "PATIENT",
+  participant: "CONNECTOR_USER_PARTICIPANT",
+};
+
+export function resolvePersona(user: Pick<SessionUser, "roles">, raw: string | null): Role {
+  if (!raw) return ORDER.find((r) => user.roles.includes(r)) ?? user.roles[0];
+  const key = raw.trim();
+  const role = (ORDER as string[]).includes(key.toUpperCase())
+    ? (key.toUpperCase() as Role)
+    : ALIASES[key.toLowerCase().replace(/\d+$/, "")];
+  if (!role)
+    throw badRequest(`persona must be one of ${ORDER.join(", ")} (or ${Object.keys(ALIASES).join(", ")})`);
+  if (!user.roles.includes(role) && !user.roles.includes("CONNECTOR_ADMIN"))
+    throw forbidden("You can only open the overview of your own roles");
+  return role;
+}
