@@ -3,6 +3,7 @@ import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, PropertyValue } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
+import { seesIdentity, viewerOf } from "../privacy/policy";
 
 /**
  * FHIR patient records (layer l3) and research consent. A PATIENT reaches only the record
@@ -66,9 +67,9 @@ export function createPatientService(graph: GraphStore) {
     }
     const node = await graph.getNode(patientId);
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
-    if (isAdmin || user.patientId === patientId) return node;
-    if (user.roles.includes("DATA_HOLDER") && node.properties.holder === organisationSlugOf(user))
-      return node;
+    // identities only where the role table says so (server/privacy/policy.ts)
+    const holder = typeof node.properties.holder === "string" ? node.properties.holder : undefined;
+    if (seesIdentity(viewerOf(user), { holder, patientId: node.id })) return node;
     throw forbidden("This patient's record is held by another organisation");
   }
 
