@@ -11,8 +11,10 @@ import { LAYERS, type Layer } from "../graph/model";
  * ids, the record holder's patient number) go only to the patient themself, the data holder that
  * holds the record and the operator. Everyone else — data users, the access body, the trust
  * center — reads pseudonymised records: a stable keyed pseudonym instead of the record's ids,
- * birth year only, no name, address, telecom or city (EHDS Regulation (EU) 2025/327 Art. 66(2)-(3)
- * and Art. 67(2) for secondary use; GDPR Art. 5(1)(c) and Art. 25 for minimisation by default).
+ * birth year only, no name, address, telecom or city (EHDS Regulation (EU) 2025/327 Art. 66(1)-(3):
+ * data limited to what the purpose needs, anonymised or else pseudonymised, the key to reverse the
+ * pseudonyms kept by the access body or a trusted third party; Art. 61(3): data users shall not
+ * re-identify; Art. 3: patients access their own data).
  *
  * Services that read data apply it through `viewerOf(user)`; routes and views only pass the
  * caller on.

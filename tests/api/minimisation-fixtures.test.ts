@@ -54,7 +54,8 @@ function callerOf(args: unknown): Caller {
     const v = stack.pop();
     if (!v || typeof v !== "object") continue;
     const o = v as Record<string, unknown>;
-    if (typeof o.username === "string" && Array.isArray(o.roles)) return { persona: o.username };
+    // a session user is recorded as {"$persona": username} (server/static-mode/keys.ts)
+    if (typeof o.$persona === "string") return { persona: o.$persona };
     if (typeof o.identities === "string" && typeof o.key === "string") return { viewer: o.key };
     stack.push(...Object.values(o));
   }
