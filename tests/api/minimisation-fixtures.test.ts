@@ -42,7 +42,14 @@ function seededPeople(patients: number): Person[] {
   }
   // a birth date that is also a day of care somewhere in the data is not distinctive
   for (const { p, birth } of births) if (birth && !careDates.has(birth)) p.marks.push(birth);
-  return out;
+  return distinctive(out);
+}
+
+/** only marks that single out one person: a name or birth date two people share identifies neither */
+function distinctive(people: Person[]): Person[] {
+  const count = new Map<string, number>();
+  for (const p of people) for (const m of new Set(p.marks)) count.set(m, (count.get(m) ?? 0) + 1);
+  return people.map((p) => ({ ...p, marks: p.marks.filter((m) => count.get(m) === 1) }));
 }
 
 /** who a recorded call was made for: a persona (session user) or a visibility class (Viewer) */
