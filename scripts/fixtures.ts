@@ -21,6 +21,7 @@ import { recordServices } from "../server/static-mode/recorder";
 import { walkViews } from "../server/static-mode/views";
 import { DEFAULT_FIXTURES_DIR } from "../server/static-mode/fixture-book";
 import { freePortOf } from "../server/static-mode/ports";
+import { fixPseudonymSecret } from "../server/privacy/secret";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,6 +36,8 @@ async function main() {
 
   const t0 = Date.now();
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-fixtures-"));
+  // the same pseudonyms from one recording to the next (synthetic data; server/privacy/secret.ts)
+  fixPseudonymSecret(dataDir, "static-fixtures-pseudonyms-synthetic-data");
   const port = await freePortOf("127.0.0.1");
   const config = loadConfig({
     NODE_ENV: "development",
