@@ -101,6 +101,11 @@ export const DIRECT_IDENTIFIER_KEYS: readonly string[] = [
   "monthOfBirth",
   "dayOfBirth",
   "grantedBy",
+  // self-measured data (companion app): who entered it, the app account and device, free-text notes
+  "enteredBy",
+  "appAccountId",
+  "deviceName",
+  "note",
 ];
 
 /**

@@ -129,6 +129,27 @@ describe("createRedactor", () => {
     });
   });
 
+  it("drops who entered self-measured data, the device and free-text notes", () => {
+    const self = none.node({
+      id: "observation-self-2f1e",
+      label: "Observation",
+      layer: "l3",
+      properties: {
+        patientId: "patient-000001",
+        enteredBy: "patient1",
+        deviceName: "Maria's phone",
+        appAccountId: "app-1234",
+        note: "after the walk with Klaus",
+        value: 120,
+      },
+    });
+    expect(self.properties).toEqual({
+      patientId: `patient-x${psn.of(1)}`,
+      value: 120,
+      pseudonym: psn.of(1),
+    });
+  });
+
   it("leaves concepts and marketplace records alone", () => {
     expect(none.node(concept)).toBe(concept);
   });
