@@ -5,6 +5,7 @@ import { dataspaceHandlers } from "./dataspace/handlers";
 import { graphHandlers } from "./graph/handlers";
 import { healthHandlers } from "./health";
 import type { HandlerMap } from "./http/handler";
+import { openApiHandlers } from "./openapi/handlers";
 import { insightHandlers } from "./overview/handlers";
 import { patientHandlers } from "./patient/handlers";
 import { patientAppHandlers } from "./patient-app/handlers";
@@ -18,6 +19,7 @@ import type { Services } from "./services";
  */
 export const HANDLERS: HandlerMap<Services> = {
   ...healthHandlers,
+  ...openApiHandlers,
   ...catalogueHandlers,
   ...graphHandlers,
   ...patientHandlers,

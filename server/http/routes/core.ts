@@ -9,6 +9,11 @@ export const coreRoutes: RouteSpec[] = [
     methods: { GET: { access: pub, summary: "Health probe (spec)" } },
   },
   {
+    path: "/api/openapi.json",
+    capability: "openapi",
+    methods: { GET: { access: pub, summary: "This API as an OpenAPI 3.1 document (design: public)" } },
+  },
+  {
     path: "/api/catalog",
     capability: "catalogue",
     methods: {
