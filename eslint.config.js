@@ -2,6 +2,86 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import importX, { createNodeResolver } from "eslint-plugin-import-x";
+import { readdirSync } from "node:fs";
+
+/*
+ * The layers of server/ (docs/decisions/0008-server-layers.md). Bottom: the HTTP kernel
+ * (server/http) and the infrastructure (config, storage, auth, audit), which know no capability.
+ * Middle: one folder per capability. Top: the container (services.ts, start-dataspace.ts,
+ * static-mode/), the route wiring (api-routes.ts, openapi/) and the entry (app.ts, index.ts).
+ */
+const TOP = [
+  "./server/services.ts",
+  "./server/start-dataspace.ts",
+  "./server/api-routes.ts",
+  "./server/app.ts",
+  "./server/index.ts",
+  "./server/openapi",
+  "./server/static-mode",
+];
+const BOTTOM = ["http", "config", "storage", "auth", "audit"];
+const CAPABILITIES = readdirSync("server", { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !BOTTOM.includes(d.name) && !["openapi", "static-mode"].includes(d.name))
+  .map((d) => d.name);
+
+const layerZones = [
+  // the HTTP kernel: error model, request parsing, responses, route table, dispatcher
+  {
+    target: "./server/http",
+    from: "./server",
+    except: ["./http", "./auth", "./config"],
+    message: "The HTTP kernel knows no capability and not the container (docs/decisions/0008).",
+  },
+  {
+    target: "./server/config",
+    from: "./server",
+    except: ["./config"],
+    message: "config is the bottom layer.",
+  },
+  {
+    target: "./server/storage",
+    from: "./server",
+    except: ["./storage", "./config"],
+    message: "storage knows only config.",
+  },
+  {
+    target: "./server/auth",
+    from: "./server",
+    except: ["./auth", "./config", "./storage", "./http"],
+    message: "auth is infrastructure: it knows config, storage and the HTTP kernel only.",
+  },
+  {
+    target: "./server/audit",
+    from: "./server",
+    except: ["./audit", "./config", "./storage", "./http"],
+    message: "audit is infrastructure: it knows config, storage and the HTTP kernel only.",
+  },
+  // capabilities never reach up to the container, the route wiring or the entry
+  ...CAPABILITIES.map((name) => ({
+    target: `./server/${name}`,
+    from: TOP,
+    message: "A capability declares the narrow services it needs; only the top layer knows the container.",
+  })),
+  // the embedded dataspace and the clients share only server/dataspace-protocol
+  {
+    target: "./server/local-dataspace",
+    from: "./server/dataspace",
+    message: "The embedded dataspace shares only server/dataspace-protocol with the clients.",
+  },
+  {
+    target: "./server/dataspace",
+    from: "./server/local-dataspace",
+    message:
+      "The dataspace clients speak HTTP to the connector they are given; the container starts the embedded one.",
+  },
+  {
+    target: "./server/dataspace-protocol",
+    from: "./server",
+    except: ["./dataspace-protocol", "./auth"],
+    message: "The shared dataspace protocol knows neither side.",
+  },
+];
 
 export default tseslint.config(
   {
@@ -31,6 +111,27 @@ export default tseslint.config(
       ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "no-console": "off",
+    },
+  },
+  {
+    files: ["server/**/*.{ts,tsx}", "app/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })],
+      // without these, import-x does not parse .ts files when it follows imports, and no-cycle sees nothing
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ["server/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "**/test-support.ts"],
+    plugins: { "import-x": importX },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { zones: layerZones }],
     },
   },
 );

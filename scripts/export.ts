@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { loadConfig } from "../server/config";
-import { createServices } from "../server/services";
+import { createStaticServices } from "../server/static-mode/replay";
 import { createPersonaHandler, type ViewContext } from "../server/static-mode/http";
 import { personaBasename, STATIC_PERSONAS } from "../server/static-mode/personas";
 import { walkViews, WALK_ORIGIN } from "../server/static-mode/views";
@@ -106,7 +106,7 @@ export async function exportSite(
   const log = opts.log ?? (() => {});
   const buildPath = path.resolve(opts.buildPath ?? "build/remix/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const services = await createServices(loadConfig({ APP_MODE: "static" }));
+  const services = createStaticServices(loadConfig({ APP_MODE: "static" }));
   const context: ViewContext = { services, cspNonce: "export" };
   const personaHandler = createPersonaHandler(build, "production");
   const plainHandler = createRequestHandler(build, "production");

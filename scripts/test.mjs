@@ -16,6 +16,14 @@ if (run([prettierCli, "--check", "--log-level", "warn", "."]) !== 0) {
   process.exit(1);
 }
 
+// no import cycle anywhere in server/ or app/ (docs/decisions/0008-server-layers.md)
+const madgeCli = path.join("node_modules", "madge", "bin", "cli.js");
+if (run([madgeCli, "--circular", "--no-spinner", "--extensions", "ts,tsx", "server", "app"]) !== 0) {
+  console.error("madge --circular found an import cycle in server/ or app/");
+  console.log("\n0 passed, 1 failed, 0 skipped");
+  process.exit(1);
+}
+
 if (run(["scripts/build.mjs"]) !== 0) {
   console.error("build failed");
   process.exit(1);

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
 import { createApiHandler } from "./http/api-handler";
-import { HANDLERS } from "./http/handlers";
+import { HANDLERS } from "./api-routes";
 import { sendWebResponse, toWebRequest } from "./http/node-adapter";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./http/security-headers";
@@ -49,7 +49,11 @@ function defaultRemixBuild(): string {
 const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const services = await createServices(config);
+  // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
+  const services =
+    config.appMode === "static"
+      ? (await import("./static-mode/replay")).createStaticServices(config)
+      : await createServices(config);
   if (config.appMode === "live") await seedIfEmpty(services, { progress: opts.progress ?? false });
 
   let idp: IdentityProvider | undefined;

@@ -5,7 +5,7 @@ import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { IDP_CLIENT_ID } from "./auth/idp/provider";
 import { createCatalogueService, type CatalogueService } from "./catalogue/service";
-import { createDataspace, type Dataspace } from "./dataspace";
+import type { Dataspace } from "./dataspace";
 import { createGraphService, type GraphService } from "./graph/service";
 import { createSqliteGraphStore } from "./graph/sqlite-store";
 import { createNeo4jGraphStore } from "./graph/neo4j-store";
@@ -22,6 +22,7 @@ import { createEudiService, type EudiService } from "./eudi/service";
 import { createPatientAppService, type PatientAppService } from "./patient-app/service";
 import { openDatabase, type Db } from "./storage/database";
 import { getOrCreateSecret } from "./storage/secrets";
+import { startDataspace } from "./start-dataspace";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
 import { createCredentialService, type CredentialService } from "./credentials/service";
@@ -71,15 +72,16 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** The live container. Static mode builds its own from fixtures: `createStaticServices` (server/static-mode/replay.ts). */
 export async function createServices(config: Config): Promise<Services> {
-  // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
-  if (config.appMode === "static") return (await import("./static-mode/replay")).createStaticServices(config);
+  if (config.appMode === "static")
+    throw new Error("createServices builds the live services; static mode uses createStaticServices");
   const db = openDatabase(config.dataDir);
   const audit = createAuditLog(db);
   const graph = config.neo4j
     ? await createNeo4jGraphStore(config.neo4j, audit)
     : createSqliteGraphStore(db, audit);
-  const dataspace = await createDataspace(config, { db, audit, graph });
+  const dataspace = await startDataspace(config, { db, audit, graph });
   const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");
   const sessions = createSessionStore(db, {
     secret: sessionSecret,

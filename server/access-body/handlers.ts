@@ -2,6 +2,12 @@ import { complianceHandlers } from "../compliance/handlers";
 import { badRequest, json } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
+import type { AccessBody } from ".";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface AccessBodyServices {
+  accessBody: AccessBody;
+}
 
 /**
  * The /api routes of the access body (route-table.ts, capability "access-body") and of the
@@ -9,9 +15,10 @@ import { reportCsv, reportHtml, reportPeriod } from "./report";
  * GET lists take `?state=`; `?id=` answers one record with its full history.
  */
 
-const q = (ctx: HandlerContext, name: string) => ctx.url.searchParams.get(name) ?? undefined;
+const q = (ctx: HandlerContext<AccessBodyServices>, name: string) =>
+  ctx.url.searchParams.get(name) ?? undefined;
 
-export const accessBodyHandlers: HandlerMap = {
+export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/applications": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");

@@ -1,8 +1,14 @@
 import { json } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { TOP_DEFAULT, TOP_MAX } from "./service";
+import type { AnalyticsService } from "./service";
 
-export const analyticsHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface AnalyticsServices {
+  analytics: AnalyticsService;
+}
+
+export const analyticsHandlers: HandlerMap<AnalyticsServices> = {
   "GET /api/analytics": async ({ services, url, user }) =>
     json(await services.analytics.dashboard(user!, { top: intParam(url, "top", TOP_DEFAULT, 1, TOP_MAX) })),
 };

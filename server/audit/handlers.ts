@@ -9,6 +9,12 @@ import {
 import type { AuditFilter, AuditLog } from "./log";
 import { parseRetentionInput, RETENTION_MAX_DAYS, RETENTION_RULES, type RetentionService } from "./retention";
 
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface AuditServices {
+  audit: AuditLog;
+  auditRetention: RetentionService;
+}
+
 /**
  * GET /api/admin/audit (entries, newest first; `verify=true` walks the hash chain instead) and
  * GET/POST /api/admin/audit/retention. Access (CONNECTOR_ADMIN or HDAB_AUTHORITY) is enforced by
@@ -65,10 +71,10 @@ export function chainReport(audit: AuditLog) {
   };
 }
 
-const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
-const retention = (ctx: HandlerContext): RetentionService => ctx.services.auditRetention;
+const actor = (ctx: HandlerContext<AuditServices>) => ctx.user?.username ?? "anonymous";
+const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.services.auditRetention;
 
-export const auditHandlers: HandlerMap = {
+export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit": async (ctx) => {
     if (ctx.url.searchParams.get("verify") === "true") return json(chainReport(ctx.services.audit));
     const filter = auditFilterFromUrl(ctx.url);

@@ -1,8 +1,14 @@
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
+import type { AccessBody } from "../access-body";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface ComplianceServices {
+  accessBody: AccessBody;
+}
 
 /** GET /api/compliance (summary per participant) and GET /api/compliance/tck (conformance probes; `?run=1` re-runs). */
-export const complianceHandlers: HandlerMap = {
+export const complianceHandlers: HandlerMap<ComplianceServices> = {
   "GET /api/compliance": async ({ services, user }) => json(await services.accessBody.compliance(user!)),
   "GET /api/compliance/tck": async ({ services, url, request }) => {
     const run = url.searchParams.get("run");

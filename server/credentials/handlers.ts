@@ -1,15 +1,21 @@
 import { json, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { parseCredentialRequest } from "./service";
+import type { CredentialService } from "./service";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface CredentialServices {
+  credentials: CredentialService;
+}
 
 /** /api/credentials (spec section 4, Credentials). Roles come from the route table. */
 
-function user(ctx: HandlerContext) {
+function user(ctx: HandlerContext<CredentialServices>) {
   if (!ctx.user) throw unauthorized();
   return ctx.user;
 }
 
-export const credentialHandlers: HandlerMap = {
+export const credentialHandlers: HandlerMap<CredentialServices> = {
   "GET /api/credentials": async (ctx) =>
     json(
       await ctx.services.credentials.list(

@@ -4,6 +4,12 @@ import { parseAssetInput } from "./assets";
 import { parseNegotiationRequest, PARTICIPANT_ID_REQUIRED, PROVIDER_DID_REQUIRED } from "./negotiations";
 import { parseOnboardingInput, parseParticipantUpdate } from "./participants";
 import { parseTransferRequest } from "./transfers";
+import type { Dataspace } from ".";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface DataspaceServices {
+  dataspace: Dataspace;
+}
 
 /**
  * The /api routes of the dataspace capability (spec section 4: Negotiations, Transfers, Assets,
@@ -11,15 +17,15 @@ import { parseTransferRequest } from "./transfers";
  * enforced by the dispatcher from the route table before a handler runs.
  */
 
-const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+const actor = (ctx: HandlerContext<DataspaceServices>) => ctx.user?.username ?? "anonymous";
 
-function requiredParticipantId(ctx: HandlerContext): string {
+function requiredParticipantId(ctx: HandlerContext<DataspaceServices>): string {
   const id = presentString(ctx.url.searchParams.get("participantId"));
   if (!id) throw badRequest(PARTICIPANT_ID_REQUIRED);
   return id;
 }
 
-export const dataspaceHandlers: HandlerMap = {
+export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   "GET /api/negotiations": async (ctx) => {
     const participantId = requiredParticipantId(ctx);
     const ds = ctx.services.dataspace;

@@ -1,15 +1,12 @@
 import type { AuditInput } from "../audit/model";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
-import type { GraphStore } from "../graph/store";
 import type { Db } from "../storage/database";
-import { startLocalDataspace, type LocalDataspace } from "../local-dataspace";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
 import { createConnectorClient } from "./connector-client";
 import * as credentials from "./credentials";
 import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
-import { graphDataSource } from "./graph-data-source";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
@@ -24,20 +21,33 @@ import type { TokenSource } from "./upstream-http";
 /**
  * The dataspace capability: participants, assets, negotiations, transfers, tasks and
  * credentials over the connector, tenant manager, issuer and identity hub. Built once by
- * createDataspace; when no connector is configured it starts the embedded local dataspace and
- * talks to it over HTTP exactly as to a production connector.
+ * createDataspace, which speaks HTTP to whatever connector it is given: the configured one, or
+ * the embedded local dataspace that the container started (server/start-dataspace.ts), exactly
+ * as to a production connector. It never starts a server itself.
  */
 
-export type DataSource = (assetId: string, providerContextId?: string) => Promise<unknown>;
+/** A running embedded dataspace (server/local-dataspace), handed in by the container; closed with the dataspace. */
+export interface EmbeddedConnector {
+  readonly url: string;
+  readonly managementUrl: string;
+  readonly apiVersion: string;
+  readonly tenantManagerUrl: string;
+  readonly issuerUrl: string;
+  readonly identityHubUrl: string;
+  readonly tokenUrl: string;
+  readonly protocolBaseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly issuerContextId: string;
+  readonly issuerDid: string;
+  close(): Promise<void>;
+}
 
 export interface DataspaceDeps {
   db: Db;
   audit?: { append(input: AuditInput): unknown };
-  graph?: GraphStore;
-  /** the records behind an asset of the embedded dataspace (default: FHIR records from the graph) */
-  dataSource?: DataSource;
-  /** options of the embedded dataspace */
-  local?: { host?: string; port?: number; stepMs?: number };
+  /** the embedded dataspace to speak to when no connector is configured */
+  embedded?: EmbeddedConnector;
   /** the issuer's participant context and DID, for a production issuer service */
   issuer?: { contextId?: string; did?: string };
   fetch?: typeof fetch;
@@ -49,7 +59,7 @@ export interface Dataspace {
   /** the embedded dataspace's endpoints (undefined with a configured connector) */
   readonly local:
     | Pick<
-        LocalDataspace,
+        EmbeddedConnector,
         | "url"
         | "managementUrl"
         | "protocolBaseUrl"
@@ -118,7 +128,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   const doFetch = deps.fetch ?? fetch;
   const graphBridgeUrl = `${config.publicUrl}/internal/graph-bridge`;
 
-  let local: LocalDataspace | undefined;
+  let local: EmbeddedConnector | undefined;
   let connectorSettings: {
     managementUrl: string;
     apiVersion: string;
@@ -135,19 +145,9 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       clientSecret: config.connector.clientSecret,
     };
   } else {
-    const dataSource =
-      deps.dataSource ??
-      (deps.graph
-        ? graphDataSource(deps.graph)
-        : async () => ({ resourceType: "Bundle", type: "collection", entry: [] }));
-    local = await startLocalDataspace({
-      dataDir: config.dataDir,
-      host: deps.local?.host,
-      port: deps.local?.port,
-      stepMs: deps.local?.stepMs,
-      dataSource,
-      graphBridgeUrl,
-    });
+    if (!deps.embedded)
+      throw new Error("No connector configured (CONNECTOR_MANAGEMENT_URL) and no embedded dataspace given");
+    local = deps.embedded;
     connectorSettings = {
       managementUrl: local.managementUrl,
       apiVersion: local.apiVersion,

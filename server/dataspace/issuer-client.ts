@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decodeContextId, encodeContextId } from "../dataspace-protocol/context-id";
 import { querySpec } from "./protocol";
 import { createUpstreamHttp, type TokenSource } from "./upstream-http";
 import {
@@ -35,15 +36,7 @@ export interface IssuerClientOptions {
   fetch?: typeof fetch;
 }
 
-export const encodeContextId = (id: string) => Buffer.from(id, "utf8").toString("base64url");
-export function decodeContextId(encoded: string): string | undefined {
-  try {
-    const s = Buffer.from(encoded, "base64url").toString("utf8");
-    return s && encodeContextId(s) === encoded.replace(/=+$/, "") ? s : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { decodeContextId, encodeContextId };
 
 export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
   const http = createUpstreamHttp({

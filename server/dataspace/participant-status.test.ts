@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { openDatabase, type Db } from "../storage/database";
-import { createDataspace, type Dataspace } from "./index";
+import type { Dataspace } from "./index";
+import { startDataspace } from "../start-dataspace";
 
 /**
  * participantStatus: one participant context in any state, so that the onboarding view can watch
@@ -26,7 +27,7 @@ beforeAll(async () => {
     UPSTREAM_TIMEOUT_MS: "3000",
     PUBLIC_URL: "http://127.0.0.1:3998",
   });
-  ds = await createDataspace(config, {
+  ds = await startDataspace(config, {
     db,
     dataSource: async () => ({ resourceType: "Bundle", type: "collection", entry: [] }),
     local: { stepMs: STEP_MS },

@@ -1,6 +1,12 @@
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
+import type { EehrxfService } from "./service";
 
-export const eehrxfHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface EehrxfServices {
+  eehrxf: EehrxfService;
+}
+
+export const eehrxfHandlers: HandlerMap<EehrxfServices> = {
   "GET /api/eehrxf": async ({ services }) => json(await services.eehrxf.coverage()),
 };

@@ -1,5 +1,11 @@
 import { json } from "../http/errors";
 import { readJsonObject, type HandlerMap } from "../http/handler";
+import type { EudiService } from "./service";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface EudiServices {
+  eudi: EudiService;
+}
 
 /** JSON with any number of Set-Cookie headers (json() sets headers, which would keep only one cookie). */
 export function jsonWithCookies(body: unknown, status: number, cookies: readonly string[]): Response {
@@ -11,7 +17,7 @@ export function jsonWithCookies(body: unknown, status: number, cookies: readonly
 }
 
 /** /api/auth/eudi/*: public routes (spec section 5 rule 3); see service.ts for the design. */
-export const eudiHandlers: HandlerMap = {
+export const eudiHandlers: HandlerMap<EudiServices> = {
   "POST /api/auth/eudi/start": async ({ services, request }) => {
     const body = await readJsonObject(request);
     const { body: result, setCookie } = await services.eudi.start({ returnTo: body.returnTo });

@@ -1,7 +1,13 @@
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
+import type { FederatedService } from "./service";
 
-export const federatedHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface FederatedServices {
+  federated: FederatedService;
+}
+
+export const federatedHandlers: HandlerMap<FederatedServices> = {
   "GET /api/federated": async ({ services, url, user }) =>
     json(await services.federated.summary(url.searchParams, user!)),
 };

@@ -2,8 +2,14 @@ import { json, jsonBuffer } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { viewerOf } from "../privacy/policy";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
+import type { GraphService } from "./service";
 
-export const graphHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface GraphServices {
+  graphQueries: GraphService;
+}
+
+export const graphHandlers: HandlerMap<GraphServices> = {
   "GET /api/graph": async ({ services, url, user }) =>
     jsonBuffer(
       await services.graphQueries.graphBody(

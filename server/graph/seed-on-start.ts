@@ -1,9 +1,13 @@
-import type { Services } from "../services";
+import type { Config } from "../config";
 import { seedStore } from "./synthetic/seed";
 import { createProgressBar } from "./synthetic/progress";
+import type { GraphStore } from "./store";
 
 /** Seeds the deterministic synthetic population into an empty store (SEED_PATIENTS patients). */
-export async function seedIfEmpty(services: Services, opts: { progress: boolean }): Promise<void> {
+export async function seedIfEmpty(
+  services: { graph: GraphStore; config: Pick<Config, "seedPatients"> },
+  opts: { progress: boolean },
+): Promise<void> {
   if ((await services.graph.countNodes()) > 0) return;
   const total = services.config.seedPatients;
   const bar = opts.progress ? createProgressBar({ label: "Seeding synthetic patients", total }) : undefined;

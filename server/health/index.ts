@@ -1,6 +1,13 @@
 import type { GraphStore } from "../graph/store";
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
+import type { OidcClient } from "../auth/oidc-client";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface HealthServices {
+  graph: GraphStore;
+  oidc: Pick<OidcClient, "probe">;
+}
 
 export interface Health {
   status: "ok" | "degraded" | "down";
@@ -28,7 +35,7 @@ export async function checkHealth(
   };
 }
 
-export const healthHandlers: HandlerMap = {
+export const healthHandlers: HandlerMap<HealthServices> = {
   "GET /api/health": async ({ services }) => {
     const health = await checkHealth(services.graph, services.oidc.probe);
     return json(health, health.status === "down" ? 503 : 200);

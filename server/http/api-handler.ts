@@ -1,16 +1,25 @@
+import type { SessionStore } from "../auth/sessions";
 import { hasAnyRole, type SessionUser } from "../auth/user";
-import type { Services } from "../services";
+import type { Config } from "../config";
 import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";
 import type { HandlerMap } from "./handler";
+import type { OfficeGate } from "./office-gate";
 import { matchRoute, routeKey, type Access } from "./route-table";
 import { isForeignOrigin } from "./security-headers";
 import { offlineResponse } from "./offline-notice";
+
+/** What the dispatcher itself reads from the service container. */
+export interface DispatcherServices {
+  config: Config;
+  officeHours: OfficeGate;
+  sessions: Pick<SessionStore, "userFromRequest">;
+}
 
 /**
  * The /api dispatcher: static mode → route table → office hours → origin check → session and
  * role guard → handler → JSON. Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
-export function createApiHandler(services: Services, handlers: HandlerMap) {
+export function createApiHandler<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
   const { config } = services;
   const allowedOrigins = [new URL(config.publicUrl).origin];
 
@@ -55,7 +64,12 @@ export function createApiHandler(services: Services, handlers: HandlerMap) {
   };
 }
 
-async function authorise(access: Access, user: SessionUser | null, request: Request, services: Services) {
+async function authorise(
+  access: Access,
+  user: SessionUser | null,
+  request: Request,
+  services: DispatcherServices,
+) {
   switch (access.kind) {
     case "public":
     case "device-attestation":

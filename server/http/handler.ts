@@ -1,22 +1,27 @@
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
-import type { Services } from "../services";
 import { badRequest, ApiError } from "./errors";
+import { MAX_BODY_BYTES } from "./limits";
 
-/** What every /api handler receives. Web standards only. */
-export interface HandlerContext {
+export { MAX_BODY_BYTES };
+
+/**
+ * What every /api handler receives. Web standards only. `S` is the part of the service container
+ * the handler uses: each capability names its own narrow services type, and the route wiring
+ * beside the container (server/api-routes.ts) binds them all to the one `Services`. The kernel
+ * knows no capability.
+ */
+export interface HandlerContext<S> {
   request: Request;
   url: URL;
   params: Record<string, string>;
   /** the signed-in user; null on public routes and crawler calls */
   user: SessionUser | null;
-  services: Services;
+  services: S;
 }
 
-export type Handler = (ctx: HandlerContext) => Promise<Response>;
-export type HandlerMap = Record<string, Handler>;
-
-export const MAX_BODY_BYTES = 1_000_000;
+export type Handler<S> = (ctx: HandlerContext<S>) => Promise<Response>;
+export type HandlerMap<S> = Record<string, Handler<S>>;
 
 /** Reads a JSON object body; 400 on bad JSON or a non-object, 413 when too large. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {

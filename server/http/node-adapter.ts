@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { MAX_BODY_BYTES } from "./handler";
+import { MAX_BODY_BYTES } from "./limits";
 
 /**
  * The Node edge of the web-standard dispatcher: express request → `Request`, `Response` → socket.

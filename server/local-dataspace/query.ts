@@ -1,4 +1,4 @@
-import { EDC_NAMESPACE } from "../dataspace/protocol";
+import { EDC_NAMESPACE } from "../dataspace-protocol/protocol";
 
 /**
  * Evaluation of an EDC QuerySpec (`offset`, `limit`, `sortField`, `sortOrder`,

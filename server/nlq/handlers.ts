@@ -1,7 +1,13 @@
 import { json } from "../http/errors";
 import { readJsonObject, type HandlerMap } from "../http/handler";
+import type { NlqService } from "./service";
 
-export const nlqHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface NlqServices {
+  nlq: NlqService;
+}
+
+export const nlqHandlers: HandlerMap<NlqServices> = {
   "GET /api/nlq": async ({ services }) => json(services.nlq.list()),
   "POST /api/nlq": async ({ services, request, user }) =>
     json(await services.nlq.ask(await readJsonObject(request), user!)),

@@ -1,13 +1,20 @@
-import { auditHandlers } from "../audit/handlers";
-import { credentialHandlers } from "../credentials/handlers";
+import { auditHandlers, type AuditServices } from "../audit/handlers";
+import { credentialHandlers, type CredentialServices } from "../credentials/handlers";
 import type { HandlerMap } from "../http/handler";
-import { policyHandlers } from "../policies/handlers";
-import { trustCenterHandlers } from "../trust-center/handlers";
-import { operatorHandlers } from "./handlers";
-import { signInHandlers } from "./sign-in";
+import { policyHandlers, type PolicyServices } from "../policies/handlers";
+import { trustCenterHandlers, type TrustCenterServices } from "../trust-center/handlers";
+import { operatorHandlers, type OperatorServices } from "./handlers";
+import { signInHandlers, type SignInServices } from "./sign-in";
+
+export type GovernanceServices = CredentialServices &
+  PolicyServices &
+  AuditServices &
+  OperatorServices &
+  TrustCenterServices &
+  SignInServices;
 
 /** Issue 4's handler maps in one: credentials, ODRL policies, audit, operator console, trust center, sign-in routes. */
-export const governanceHandlers: HandlerMap = {
+export const governanceHandlers: HandlerMap<GovernanceServices> = {
   ...credentialHandlers,
   ...policyHandlers,
   ...auditHandlers,

@@ -1,6 +1,15 @@
 import { badRequest, json, noContent } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
+import type { OidcClient } from "../auth/oidc-client";
+import type { OperatorService } from "./service";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface OperatorServices {
+  operator: OperatorService;
+  /** a restart of the identity provider swaps this client in the container */
+  oidc: OidcClient;
+}
 
 /**
  * The operator console's routes (/api/admin/tenants, /api/admin/participants,
@@ -9,9 +18,9 @@ import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
  * or the crawler's token). Access is enforced by the dispatcher from the route table.
  */
 
-const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+const actor = (ctx: HandlerContext<OperatorServices>) => ctx.user?.username ?? "anonymous";
 
-export const operatorHandlers: HandlerMap = {
+export const operatorHandlers: HandlerMap<OperatorServices> = {
   "GET /api/admin/tenants": async (ctx) => json(await ctx.services.operator.tenants()),
 
   "GET /api/admin/participants": async (ctx) => json(ctx.services.operator.directory()),

@@ -1,7 +1,16 @@
+import type { OidcClient } from "../auth/oidc-client";
 import { safeRedirect } from "../auth/safe-redirect";
-import { SESSION_IDLE_MS } from "../auth/sessions";
+import { SESSION_IDLE_MS, type SessionStore } from "../auth/sessions";
 import { json } from "../http/errors";
 import type { HandlerContext, HandlerMap } from "../http/handler";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface SignInServices {
+  oidc: OidcClient;
+  sessions: SessionStore;
+  /** set when the embedded provider serves sign-in */
+  embeddedIdp: object | undefined;
+}
 
 /**
  * /api/auth/{...} (spec: the sign-in routes, GET and POST, no session needed), in the shape of a
@@ -21,7 +30,7 @@ import type { HandlerContext, HandlerMap } from "../http/handler";
  * Every answer is JSON; an unknown path answers 404 JSON.
  */
 
-function returnTo(ctx: HandlerContext): string {
+function returnTo(ctx: HandlerContext<SignInServices>): string {
   return safeRedirect(ctx.url.searchParams.get("callbackUrl") ?? ctx.url.searchParams.get("returnTo"), "/");
 }
 
@@ -29,7 +38,7 @@ function redirect(location: string): Response {
   return json({ url: location }, 303, { Location: location });
 }
 
-function providers(ctx: HandlerContext) {
+function providers(ctx: HandlerContext<SignInServices>) {
   const issuer = ctx.services.oidc.issuer;
   const keycloak = /\/realms\/[^/]+\/?$/.test(issuer);
   return {
@@ -55,7 +64,7 @@ function providers(ctx: HandlerContext) {
   };
 }
 
-async function signIn(ctx: HandlerContext, provider: string | undefined): Promise<Response> {
+async function signIn(ctx: HandlerContext<SignInServices>, provider: string | undefined): Promise<Response> {
   const back = returnTo(ctx);
   if (!provider) return redirect(`/auth/signin?returnTo=${encodeURIComponent(back)}`);
   if (provider === "oidc") return redirect(`/auth/login?returnTo=${encodeURIComponent(back)}`);
@@ -63,7 +72,7 @@ async function signIn(ctx: HandlerContext, provider: string | undefined): Promis
   return json({ error: `Unknown sign-in provider ${provider}: the providers are oidc and eudi-wallet` }, 404);
 }
 
-function unknown(ctx: HandlerContext): Response {
+function unknown(ctx: HandlerContext<SignInServices>): Response {
   return json(
     {
       error: `Not found: ${ctx.url.pathname} (sign-in routes: session, providers, csrf, signin, callback, signout, error)`,
@@ -72,7 +81,7 @@ function unknown(ctx: HandlerContext): Response {
   );
 }
 
-export const signInHandlers: HandlerMap = {
+export const signInHandlers: HandlerMap<SignInServices> = {
   "GET /api/auth/:rest*": async (ctx) => {
     const [action, provider, ...more] = (ctx.params.rest ?? "").split("/").filter(Boolean);
     if (more.length) return unknown(ctx);

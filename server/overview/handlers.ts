@@ -1,17 +1,28 @@
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
-import { analyticsHandlers } from "../analytics/handlers";
-import { eehrxfHandlers } from "../eehrxf/handlers";
-import { federatedHandlers } from "../federated/handlers";
-import { nlqHandlers } from "../nlq/handlers";
+import { analyticsHandlers, type AnalyticsServices } from "../analytics/handlers";
+import { eehrxfHandlers, type EehrxfServices } from "../eehrxf/handlers";
+import { federatedHandlers, type FederatedServices } from "../federated/handlers";
+import { nlqHandlers, type NlqServices } from "../nlq/handlers";
+import type { OverviewService } from "./service";
 
-export const overviewHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface OverviewServices {
+  overview: OverviewService;
+}
+export type InsightServices = OverviewServices &
+  AnalyticsServices &
+  FederatedServices &
+  NlqServices &
+  EehrxfServices;
+
+export const overviewHandlers: HandlerMap<OverviewServices> = {
   "GET /api/overview": async ({ services, url, user }) =>
     json(await services.overview.forUser(user!, url.searchParams.get("persona"), services)),
 };
 
-/** every insight route (analytics, federated cohorts, questions, EEHRxF, overview): one spread in server/http/handlers.ts */
-export const insightHandlers: HandlerMap = {
+/** every insight route (analytics, federated cohorts, questions, EEHRxF, overview): one spread in server/api-routes.ts */
+export const insightHandlers: HandlerMap<InsightServices> = {
   ...analyticsHandlers,
   ...federatedHandlers,
   ...nlqHandlers,

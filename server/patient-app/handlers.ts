@@ -1,6 +1,12 @@
 import { json } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import type { Principal } from "./service";
+import type { PatientAppService } from "./service";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface PatientAppServices {
+  patientApp: PatientAppService;
+}
 
 /**
  * /api/app-accounts*, /api/patient/app*, /api/patient/observations, /api/patient/ehr-sync.
@@ -10,14 +16,14 @@ import type { Principal } from "./service";
 
 /** the body as text (hashed by the device credential) and as a JSON object */
 async function bodyOf(
-  ctx: HandlerContext,
+  ctx: HandlerContext<PatientAppServices>,
 ): Promise<{ text: string; json: () => Promise<Record<string, unknown>> }> {
   const text = await ctx.request.clone().text();
   return { text, json: () => readJsonObject(ctx.request) };
 }
 
 async function principal(
-  ctx: HandlerContext,
+  ctx: HandlerContext<PatientAppServices>,
   text = "",
   opts?: { allowUnpaired?: boolean },
 ): Promise<Principal> {
@@ -26,7 +32,7 @@ async function principal(
 
 const paired = (p: Principal) => p as Principal & { patientId: string };
 
-export const patientAppHandlers: HandlerMap = {
+export const patientAppHandlers: HandlerMap<PatientAppServices> = {
   "POST /api/app-accounts/challenge": async ({ services }) => json(services.patientApp.challenge(), 201),
   "POST /api/app-accounts": async ({ services, request }) =>
     json(await services.patientApp.createAccount(await readJsonObject(request)), 201),

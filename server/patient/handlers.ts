@@ -1,8 +1,14 @@
 import { json, noContent } from "../http/errors";
 import { intParam, readJsonObject, type HandlerMap } from "../http/handler";
 import { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./service";
+import type { PatientService } from "./service";
 
-export const patientHandlers: HandlerMap = {
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface PatientServices {
+  patients: PatientService;
+}
+
+export const patientHandlers: HandlerMap<PatientServices> = {
   "GET /api/patient": async ({ services, url, user }) =>
     json(
       await services.patients.list(user!, {

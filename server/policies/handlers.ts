@@ -2,15 +2,25 @@ import { badRequest, json, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { effectiveScope } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
+import type { Dataspace } from "../dataspace";
+import type { GraphStore } from "../graph/store";
+import type { PolicyService } from "./service";
+
+/** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
+export interface PolicyServices {
+  policies: PolicyService;
+  graph: GraphStore;
+  dataspace: Dataspace;
+}
 
 /**
  * /api/admin/policies (spec section 4, Admin: CONNECTOR_ADMIN or HDAB_AUTHORITY, enforced by the
  * dispatcher) and GET /api/odrl/scope (any signed-in caller: their own scope).
  */
 
-const actor = (ctx: HandlerContext) => ctx.user?.username ?? "anonymous";
+const actor = (ctx: HandlerContext<PolicyServices>) => ctx.user?.username ?? "anonymous";
 
-export const policyHandlers: HandlerMap = {
+export const policyHandlers: HandlerMap<PolicyServices> = {
   "GET /api/admin/policies": async (ctx) => {
     const participantId = presentString(ctx.url.searchParams.get("participantId"));
     const policyId = presentString(ctx.url.searchParams.get("policyId"));

@@ -14,6 +14,7 @@ import {
 import { type ApiError, badGateway, badRequest, conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
 import { migrate, type Db } from "../storage/database";
+import type { OdrlPolicyDocument } from "./document";
 import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
 import { policyTemplates, type PolicyTemplate } from "./templates";
 
@@ -40,17 +41,7 @@ export const POLICY_LIST_FAILED = "Failed to fetch policy definitions";
 const POLICY_ID = /^[A-Za-z0-9][A-Za-z0-9._:~@-]{0,199}$/;
 
 /** The spec's OdrlPolicy: `@id`, `@type`, and `policy` with `@type` Set, Offer or Agreement and its rules. */
-export interface OdrlPolicyDocument {
-  "@id": string;
-  "@type": string;
-  policy: {
-    "@type": string;
-    permission?: Record<string, unknown>[];
-    prohibition?: Record<string, unknown>[];
-    obligation?: Record<string, unknown>[];
-    [k: string]: unknown;
-  };
-}
+export type { OdrlPolicyDocument };
 
 export type ConnectorSyncState = "in-sync" | "hub-newer" | "missing-at-connector" | "connector-only";
 

@@ -80,7 +80,7 @@ async function call(
     headers: opts.body ? { "content-type": "application/json" } : {},
     body: opts.body ? JSON.stringify(opts.body) : undefined,
   });
-  const ctx: HandlerContext = {
+  const ctx: HandlerContext<Services> = {
     request,
     url,
     params: opts.params ?? {},

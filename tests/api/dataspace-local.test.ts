@@ -7,7 +7,8 @@ import type { AuditInput } from "../../server/audit/model";
 import { findPersona } from "../../server/auth/personas";
 import type { SessionUser } from "../../server/auth/user";
 import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace } from "../../server/dataspace";
+import type { Dataspace } from "../../server/dataspace";
+import { startDataspace } from "../../server/start-dataspace";
 import { dataspaceHandlers } from "../../server/dataspace/handlers";
 import { errorResponse } from "../../server/http/errors";
 import type { HandlerContext } from "../../server/http/handler";
@@ -49,7 +50,7 @@ async function open(): Promise<Dataspace> {
     UPSTREAM_TIMEOUT_MS: "3000",
     PUBLIC_URL: "http://127.0.0.1:3999",
   });
-  return createDataspace(config, {
+  return startDataspace(config, {
     db,
     audit: { append: (e: AuditInput) => audit.push(e) },
     dataSource,
@@ -88,7 +89,7 @@ async function call(key: string, opts: Call = {}) {
     headers: opts.body === undefined ? {} : { "content-type": "application/json" },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   });
-  const ctx: HandlerContext = {
+  const ctx: HandlerContext<Services> = {
     request,
     url,
     params: opts.params ?? {},

@@ -82,7 +82,7 @@ async function call(
     headers: hasBody ? { "content-type": "application/json" } : {},
     body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
   });
-  const ctx: HandlerContext = {
+  const ctx: HandlerContext<Services> = {
     request,
     url,
     params: opts.params ?? {},

@@ -1,0 +1,35 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROUTES } from "../../server/http/route-table";
+import { startTestServer, type TestServer } from "../support/server";
+
+/** GET /api/openapi.json on the real server: public, JSON, a valid OpenAPI 3.1 document of the whole route table. */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+describe("GET /api/openapi.json", () => {
+  it("answers without a session a valid OpenAPI 3.1 document listing every path and method", async () => {
+    const res = await fetch(`${server.url}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe("3.1.0");
+    await SwaggerParser.validate(structuredClone(doc) as never);
+    for (const route of ROUTES) {
+      const item = doc.paths[route.path.replace(/:([A-Za-z]+)\*?/g, "{$1}")];
+      expect(item, route.path).toBeDefined();
+      for (const method of Object.keys(route.methods)) {
+        expect(item[method.toLowerCase()], `${method} ${route.path}`).toBeDefined();
+      }
+    }
+  });
+
+  it("answers 405 JSON to other methods, like every route", async () => {
+    const res = await fetch(`${server.url}/api/openapi.json`, { method: "DELETE" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET");
+  });
+});
