@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { format, resolveConfig } from "prettier";
 import { freePort } from "../tests/support/server";
 import { signIn } from "../tests/support/signin";
 import { capture, drive, recordBaseline, type Measured } from "./bench/load";
@@ -376,7 +377,9 @@ async function main() {
     `${DATA_MARK}${JSON.stringify(all)} -->`,
     "",
   ].join("\n");
-  writeFileSync(opt.out, doc);
+  // formatted as the repository's Prettier config wants it, so that `prettier --check .` passes after a run
+  const formatted = await format(doc, { ...(await resolveConfig(opt.out)), filepath: opt.out });
+  writeFileSync(opt.out, formatted);
   console.log(`\n${met} of ${verdicts.length} targets met; wrote ${opt.out} in ${f0(durationS)} s`);
 }
 
