@@ -358,6 +358,8 @@ async function main() {
     "`production`; React therefore renders with its development build) and the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",
     "same bytes (recorded from the warm-up answer, gzip as served) driven the same way right after: what this",
     "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`).",
+    "Where the dataspace lists' time went (profile) and what was done about it:",
+    "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md).",
     "",
     `Run: ${new Date(started).toISOString()} · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
     "",
