@@ -105,8 +105,14 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
+/** Resident and peak resident memory of a running process; zeros when it is gone. */
 function memoryMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  let status = "";
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: Math.round(kb("VmRSS") / 1024), peak: Math.round(kb("VmHWM") / 1024) };
 }
@@ -311,6 +317,9 @@ async function measureSize(
       });
     }
     const mem = memoryMiB(srv.child.pid!);
+    if (srv.child.exitCode !== null || srv.child.signalCode !== null) {
+      console.log(`   the server exited during the run (${srv.child.exitCode ?? srv.child.signalCode})`);
+    }
     return {
       patients,
       run: new Date().toISOString(),
@@ -329,6 +338,7 @@ async function main() {
   const opt = args();
   const started = Date.now();
   const load = os.loadavg();
+  const previous = previousResults(opt.out);
   const baseline = await startBaseline();
   const measured: SizeResult[] = [];
   try {
@@ -339,12 +349,23 @@ async function main() {
           (patients < 100_000 || r.large || r.kind === "health"),
       );
       measured.push(await measureSize(patients, routes, opt, baseline));
+      // written after every size: a run cut short keeps what it measured
+      await writeDocument(opt, started, load, measured, previous);
     }
   } finally {
     await stop(baseline.child);
   }
+}
+
+async function writeDocument(
+  opt: ReturnType<typeof args>,
+  started: number,
+  load: number[],
+  measured: SizeResult[],
+  previous: SizeResult[],
+) {
   const durationS = (Date.now() - started) / 1000;
-  const carried = previousResults(opt.out).filter((p) => !measured.some((m) => m.patients === p.patients));
+  const carried = previous.filter((p) => !measured.some((m) => m.patients === p.patients));
   const all = [...measured, ...carried].sort((a, b) => a.patients - b.patients);
   const verdicts = all.flatMap(verdictsFor);
   const met = verdicts.filter((v) => v.met).length;
@@ -361,7 +382,7 @@ async function main() {
     "Where the dataspace lists' time went (profile) and what was done about it:",
     "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md).",
     "",
-    `Run: ${new Date(started).toISOString()} · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
+    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
     "",
     "## Targets (issue 13)",
     "",
