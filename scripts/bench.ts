@@ -1,69 +1,26 @@
 /**
- * `npm run bench`: throughput and latency of the API at 50 concurrent connections, on 200 and 10,000
- * synthetic patients. Starts the built server as a child process (its own DATA_DIR), signs in through
- * the real provider, drives each route for a fixed time from this process, and writes docs/benchmarks.md.
+ * `npm run bench`: throughput and latency of every `/api` read route and of the persona pages at 50
+ * concurrent connections, at 1,000 and 10,000 synthetic patients (100,000 with `--sizes`). Starts the
+ * built server as a child process (its own DATA_DIR, the embedded dataspace), signs in through the
+ * real provider, drives each route for a fixed time from this process, drives a bare `node:http`
+ * server answering the very same bytes (the baseline) the same way, and writes docs/benchmarks.md
+ * with the figures of this run, the targets of issue 13 marked met or not met, the machine's load
+ * average at the start and the run's duration. Sections of sizes not run this time are carried over
+ * from the previous file, marked with their own run.
  *
- *   npm run bench                       # both sizes, 5 s per route
- *   npm run bench -- --sizes 200 --seconds 3 --only graph
+ *   npm run bench                                   # 1,000 and 10,000 patients, 5 s per route
+ *   npm run bench -- --sizes 100000                 # the 100,000-patient section (by hand: long)
+ *   npm run bench -- --sizes 1000 --seconds 2 --only graph --out /tmp/b.md
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import http from "node:http";
-import { gunzipSync } from "node:zlib";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { format, resolveConfig } from "prettier";
 import { freePort } from "../tests/support/server";
 import { signIn } from "../tests/support/signin";
-
-interface BenchRoute {
-  name: string;
-  path: string;
-  persona: string;
-  /** checks one response body; returns a problem or null */
-  check?: (body: unknown) => string | null;
-}
-
-const graphLimit = (limit: number) => (body: unknown) => {
-  const g = body as { nodes: unknown[]; meta: { returnedNodes: number } };
-  return g.nodes.length > limit ? `returned ${g.nodes.length} nodes over the limit ${limit}` : null;
-};
-
-export const ROUTES: BenchRoute[] = [
-  { name: "health", path: "/api/health", persona: "admin" },
-  { name: "catalogue list", path: "/api/catalog", persona: "researcher" },
-  {
-    name: "graph all, limit 1000",
-    path: "/api/graph?layer=all&limit=1000",
-    persona: "admin",
-    check: graphLimit(1000),
-  },
-  {
-    name: "graph l3, limit 1000",
-    path: "/api/graph?layer=l3&limit=1000",
-    persona: "admin",
-    check: graphLimit(1000),
-  },
-  {
-    name: "graph persona researcher",
-    path: "/api/graph?persona=researcher",
-    persona: "researcher",
-    check: graphLimit(1000),
-  },
-  { name: "graph expand depth 2", path: "/api/graph/expand?id=patient-000001&depth=2", persona: "admin" },
-  { name: "graph node", path: "/api/graph/node?id=patient-000001", persona: "admin" },
-  { name: "graph validate", path: "/api/graph/validate", persona: "regulator" },
-  { name: "patient list (holder)", path: "/api/patient", persona: "clinic" },
-  { name: "patient profile", path: "/api/patient/profile?patientId=patient-000001", persona: "patient1" },
-  { name: "patient insights", path: "/api/patient/insights?patientId=patient-000001", persona: "patient1" },
-  { name: "patient research", path: "/api/patient/research?patientId=patient-000001", persona: "patient1" },
-  { name: "negotiations list", path: "/api/negotiations?participantId=pharmaco", persona: "researcher" },
-  { name: "transfers list", path: "/api/transfers?participantId=pharmaco", persona: "researcher" },
-  { name: "assets (grouped)", path: "/api/assets", persona: "admin" },
-  { name: "participants", path: "/api/participants", persona: "admin" },
-  { name: "tasks", path: "/api/tasks", persona: "admin" },
-  { name: "analytics", path: "/api/analytics", persona: "researcher" },
-  { name: "federated", path: "/api/federated", persona: "researcher" },
-];
+import { capture, drive, recordBaseline, type Measured } from "./bench/load";
+import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 
 function args() {
   const a = process.argv.slice(2);
@@ -72,17 +29,23 @@ function args() {
     return i >= 0 ? a[i + 1] : undefined;
   };
   return {
-    sizes: (get("sizes") ?? "200,10000").split(",").map(Number),
+    sizes: (get("sizes") ?? "1000,10000").split(",").map(Number),
     seconds: Number(get("seconds") ?? 5),
+    baselineSeconds: Number(get("baseline-seconds") ?? 3),
     concurrency: Number(get("concurrency") ?? 50),
     only: get("only"),
     out: get("out") ?? "docs/benchmarks.md",
   };
 }
 
-async function startServer(
-  patients: number,
-): Promise<{ url: string; child: ChildProcess; dataDir: string; seedMs: number }> {
+interface Server {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  readyMs: number;
+}
+
+async function startServer(patients: number): Promise<Server> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
   const url = `http://127.0.0.1:${port}`;
@@ -98,6 +61,7 @@ async function startServer(
         PUBLIC_URL: url,
         DATA_DIR: dataDir,
         SEED_PATIENTS: String(patients),
+        // the embedded provider (the bench signs in through it) refuses NODE_ENV=production
         NODE_ENV: "test",
       },
       stdio: ["ignore", "pipe", "inherit"],
@@ -109,151 +73,337 @@ async function startServer(
       out += d.toString();
       if (out.includes("listening on")) resolve();
     });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${out.slice(-500)}`)));
   });
-  return { url, child, dataDir, seedMs: Date.now() - t0 };
+  return { url, child, dataDir, readyMs: Date.now() - t0 };
 }
 
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-/** Drives one route with `concurrency` keep-alive connections (node:http: cheaper per response than fetch). */
-async function load(url: string, cookie: string, route: BenchRoute, seconds: number, concurrency: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const target = new URL(url + route.path);
-  const get = () =>
-    new Promise<{ status: number; body: Buffer | null; bytes: number }>((resolve, reject) => {
-      const keep = route.check !== undefined && Math.random() < 0.01;
-      const req = http.get(target, { agent, headers: { cookie, "accept-encoding": "gzip" } }, (res) => {
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        res.on("data", (c: Buffer) => {
-          bytes += c.length;
-          if (keep) chunks.push(c);
-        });
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks);
-          const body = keep ? (res.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw) : null;
-          resolve({ status: res.statusCode ?? 0, body, bytes });
-        });
-        res.on("error", reject);
-      });
-      req.on("error", reject);
+async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join("scripts", "bench", "baseline-server.ts")],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /baseline listening on (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
     });
+    child.once("exit", (code) => reject(new Error(`baseline server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
 
-  const latencies: number[] = [];
-  const problems = new Set<string>();
-  let errors = 0;
-  let bytes = 0;
-  // warm-up: one request (fills caches the way a first user would) and a check of the body
-  const first = await fetch(url + route.path, { headers: { cookie } });
-  const firstBody = await first.json();
-  if (!first.ok) problems.add(`warm-up answered ${first.status}: ${JSON.stringify(firstBody).slice(0, 120)}`);
-  const problem = route.check?.(firstBody);
-  if (problem) problems.add(problem);
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
 
-  const deadline = performance.now() + seconds * 1000;
-  async function worker() {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      try {
-        const r = await get();
-        bytes += r.bytes;
-        if (r.status < 200 || r.status >= 300) errors++;
-        else if (r.body && route.check) {
-          const p = route.check(JSON.parse(r.body.toString("utf8")));
-          if (p) problems.add(p);
-        }
-      } catch {
-        errors++;
-      }
-      latencies.push(performance.now() - t0);
-    }
+/** Resident and peak resident memory of a running process; zeros when it is gone. */
+function memoryMiB(pid: number): { rss: number; peak: number } {
+  let status = "";
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return { rss: 0, peak: 0 };
   }
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    rps: latencies.length / elapsed,
-    p50: pct(latencies, 50),
-    p95: pct(latencies, 95),
-    p99: pct(latencies, 99),
-    errors,
-    kbPerResponse: bytes / Math.max(1, latencies.length) / 1024,
-    problems: [...problems],
-  };
+  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb("VmRSS") / 1024), peak: Math.round(kb("VmHWM") / 1024) };
+}
+
+interface RouteResult {
+  name: string;
+  path: string;
+  kind: BenchRoute["kind"];
+  growth: boolean;
+  concurrency: number;
+  m: Measured;
+  baseline: Measured | null;
+}
+
+interface SizeResult {
+  patients: number;
+  run: string;
+  readyMs: number;
+  peakMiB: number;
+  rssAfterMiB: number;
+  routes: RouteResult[];
+}
+
+interface Verdict {
+  patients: number;
+  subject: string;
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+const f0 = (n: number) => n.toFixed(0);
+const f1 = (n: number) => n.toFixed(1);
+const size = (n: number) => n.toLocaleString("en");
+
+function verdictsFor(s: SizeResult): Verdict[] {
+  const out: Verdict[] = [];
+  const large = s.patients >= 100_000;
+  if (s.patients < 10_000) return out;
+  for (const r of s.routes) {
+    const failures = [...(r.m.errors ? [`${r.m.errors} errors`] : []), ...r.m.problems.map((p) => p)];
+    if (r.kind === "page") {
+      const met = r.m.rps >= TARGETS.page.rps && r.m.p99 < TARGETS.page.p99Ms && !failures.length;
+      out.push({
+        patients: s.patients,
+        subject: r.name,
+        target: `≥ ${TARGETS.page.rps} pages/s, p99 < ${TARGETS.page.p99Ms} ms, 0 errors`,
+        measured: `${f0(r.m.rps)}/s, p99 ${f1(r.m.p99)} ms${failures.length ? `, ${failures.join("; ")}` : ""}`,
+        met,
+      });
+      continue;
+    }
+    if (r.kind === "latency") {
+      out.push({
+        patients: s.patients,
+        subject: r.name,
+        target: `p50 < ${TARGETS.health.p50Ms} ms`,
+        measured: `p50 ${r.m.p50.toFixed(2)} ms${failures.length ? `, ${failures.join("; ")}` : ""}`,
+        met: r.m.p50 < TARGETS.health.p50Ms && !failures.length,
+      });
+      continue;
+    }
+    const share = r.baseline ? r.m.rps / r.baseline.rps : NaN;
+    const met =
+      r.m.rps >= TARGETS.api.rps &&
+      r.m.p99 < TARGETS.api.p99Ms &&
+      !failures.length &&
+      share >= TARGETS.api.ofBaseline &&
+      (r.kind !== "health" || r.m.p50 < TARGETS.health.p50Ms);
+    out.push({
+      patients: s.patients,
+      subject: r.name,
+      target:
+        `≥ ${TARGETS.api.rps} req/s, p99 < ${TARGETS.api.p99Ms} ms, 0 errors, ≥ ${TARGETS.api.ofBaseline * 100} % of baseline` +
+        (r.kind === "health" ? `, p50 < ${TARGETS.health.p50Ms} ms` : ""),
+      measured:
+        `${f0(r.m.rps)} req/s, p99 ${f1(r.m.p99)} ms, ${Number.isNaN(share) ? "no baseline" : `${f0(share * 100)} %`}` +
+        (r.kind === "health" ? `, p50 ${r.m.p50.toFixed(2)} ms` : "") +
+        (failures.length ? `, ${failures.join("; ")}` : ""),
+      met,
+    });
+  }
+  if (large) {
+    out.push({
+      patients: s.patients,
+      subject: "server resident memory after the run",
+      target: `< ${TARGETS.largeRssMiB} MiB`,
+      measured: `${s.rssAfterMiB} MiB (peak ${s.peakMiB} MiB; ready after ${f1(s.readyMs / 1000)} s of seeding)`,
+      met: s.rssAfterMiB < TARGETS.largeRssMiB,
+    });
+  }
+  return out;
+}
+
+function sectionFor(s: SizeResult, current: boolean): string {
+  const rows = s.routes.map((r) => {
+    const share = r.baseline ? `${f0((r.m.rps / r.baseline.rps) * 100)} %` : "—";
+    const name =
+      r.concurrency === undefined || r.concurrency === 50 ? r.name : `${r.name} (${r.concurrency} conn.)`;
+    return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${share} | ${r.m.problems.join("; ") || "—"} |`;
+  });
+  return [
+    `## ${size(s.patients)} patients`,
+    "",
+    ...(current ? [] : [`Carried over from the run of ${s.run} (not run this time).`, ""]),
+    `Server ready (seeded from empty) in ${f1(s.readyMs / 1000)} s; peak resident memory ${s.peakMiB} MiB; resident memory after the run ${s.rssAfterMiB} MiB.`,
+    "",
+    "| route | path | req/s | p50 ms | p95 ms | p99 ms | errors | KiB/resp | baseline req/s | of baseline | notes |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+function growthTable(sizes: SizeResult[]): string[] {
+  const names = [...new Set(sizes.flatMap((s) => s.routes.filter((r) => r.growth).map((r) => r.name)))];
+  if (!names.length) return [];
+  const cols = [...sizes].sort((a, b) => a.patients - b.patients);
+  return [
+    "## How cost grows",
+    "",
+    "p50 ms / req/s at 50 connections, per population size (each from its own section's run).",
+    "",
+    `| route | ${cols.map((c) => `${size(c.patients)} patients`).join(" | ")} |`,
+    `|---|${cols.map(() => "---:").join("|")}|`,
+    ...names.map((n) => {
+      const cells = cols.map((c) => {
+        const r = c.routes.find((x) => x.name === n);
+        return r ? `${f1(r.m.p50)} ms / ${f0(r.m.rps)}` : "—";
+      });
+      return `| ${n} | ${cells.join(" | ")} |`;
+    }),
+    `| server ready (seeding) | ${cols.map((c) => `${f1(c.readyMs / 1000)} s`).join(" | ")} |`,
+    `| peak resident memory | ${cols.map((c) => `${c.peakMiB} MiB`).join(" | ")} |`,
+    "",
+  ];
+}
+
+const DATA_MARK = "<!-- bench-data ";
+
+function previousResults(file: string): SizeResult[] {
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, "utf8");
+  const i = text.indexOf(DATA_MARK);
+  if (i < 0) return [];
+  try {
+    return JSON.parse(text.slice(i + DATA_MARK.length, text.indexOf(" -->", i))) as SizeResult[];
+  } catch {
+    return [];
+  }
+}
+
+async function measureSize(
+  patients: number,
+  routes: BenchRoute[],
+  opt: ReturnType<typeof args>,
+  baseline: { url: string },
+): Promise<SizeResult> {
+  console.log(`\n== ${size(patients)} patients: starting server and seeding…`);
+  const srv = await startServer(patients);
+  console.log(`   ready in ${f1(srv.readyMs / 1000)} s`);
+  const cookies = new Map<string, string>();
+  const results: RouteResult[] = [];
+  try {
+    for (const r of routes) {
+      if (!cookies.has(r.persona)) cookies.set(r.persona, (await signIn(srv.url, r.persona)).cookie);
+      const p = pathFor(r, patients);
+      const headers: Record<string, string> = {
+        cookie: cookies.get(r.persona)!,
+        accept: r.kind === "page" ? "text/html" : "application/json",
+      };
+      // warm-up: one request (fills caches the way a first user would), checked, and recorded for the baseline
+      const first = await capture(srv.url + p, headers);
+      const problems: string[] = [];
+      if (first.status !== 200)
+        problems.push(`warm-up answered ${first.status}: ${first.text.slice(0, 120)}`);
+      else {
+        const problem = r.check?.(first.text);
+        if (problem) problems.push(problem);
+      }
+      const concurrency = r.concurrency ?? opt.concurrency;
+      const m = await drive(srv.url + p, headers, opt.seconds, concurrency, r.check);
+      m.problems = [...new Set([...problems, ...m.problems])];
+      let base: Measured | null = null;
+      if (opt.baselineSeconds > 0) {
+        await recordBaseline(baseline.url, p, first);
+        base = await drive(baseline.url + p, headers, opt.baselineSeconds, concurrency);
+      }
+      console.log(
+        `   ${r.name}: ${f0(m.rps)} req/s, p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms, p99 ${f1(m.p99)} ms, errors ${m.errors}` +
+          `${base ? `; baseline ${f0(base.rps)} req/s (${f0((m.rps / base.rps) * 100)} %)` : ""}` +
+          `${m.problems.length ? `; ${m.problems.join("; ")}` : ""}`,
+      );
+      results.push({
+        name: r.name,
+        path: p,
+        kind: r.kind,
+        growth: !!r.growth,
+        concurrency,
+        m,
+        baseline: base,
+      });
+    }
+    const mem = memoryMiB(srv.child.pid!);
+    if (srv.child.exitCode !== null || srv.child.signalCode !== null) {
+      console.log(`   the server exited during the run (${srv.child.exitCode ?? srv.child.signalCode})`);
+    }
+    return {
+      patients,
+      run: new Date().toISOString(),
+      readyMs: srv.readyMs,
+      peakMiB: mem.peak,
+      rssAfterMiB: mem.rss,
+      routes: results,
+    };
+  } finally {
+    await stop(srv.child);
+    rmSync(srv.dataDir, { recursive: true, force: true });
+  }
 }
 
 async function main() {
   const opt = args();
-  const routes = ROUTES.filter((r) => !opt.only || r.name.includes(opt.only) || r.path.includes(opt.only));
-  const sections: string[] = [];
-  const targets: string[] = [];
-  for (const size of opt.sizes) {
-    console.log(`\n== ${size} patients: starting server and seeding…`);
-    const srv = await startServer(size);
-    console.log(`   ready in ${(srv.seedMs / 1000).toFixed(1)} s`);
-    const cookies = new Map<string, string>();
-    const rows: string[] = [];
-    try {
-      for (const r of routes) {
-        if (!cookies.has(r.persona)) cookies.set(r.persona, (await signIn(srv.url, r.persona)).cookie);
-        const m = await load(srv.url, cookies.get(r.persona)!, r, opt.seconds, opt.concurrency);
-        const line = `| ${r.name} | \`${r.path}\` | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.errors} | ${m.kbPerResponse.toFixed(1)} | ${m.problems.join("; ") || "—"} |`;
-        console.log(
-          `   ${r.name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}${m.problems.length ? `, ${m.problems.join("; ")}` : ""}`,
-        );
-        rows.push(line);
-        // issue 2's target: the graph at 10,000 patients answers under 100 ms at p95, no errors, never over the limit
-        if (r.name === "graph all, limit 1000" && size >= 10_000) {
-          const met = m.p95 < 100 && m.errors === 0 && m.problems.length === 0;
-          targets.push(
-            `- \`GET /api/graph?layer=all&limit=1000\` on ${size.toLocaleString("en")} patients, 50 connections: p95 ${m.p95.toFixed(1)} ms (target < 100 ms), ${m.errors} errors, ${m.problems.length ? m.problems.join("; ") : "no response over the limit"} — **${met ? "met" : "NOT met"}**`,
-          );
-        }
-      }
-      const rss = rssMiB(srv.child.pid!);
-      sections.push(
-        [
-          `### ${size.toLocaleString("en")} patients`,
-          "",
-          `Server ready (seeded from empty) in ${(srv.seedMs / 1000).toFixed(1)} s; resident memory after the run ${rss} MiB.`,
-          "",
-          "| route | path | req/s | p50 ms | p95 ms | p99 ms | errors | KiB/resp | notes |",
-          "|---|---|---:|---:|---:|---:|---:|---:|---|",
-          ...rows,
-          "",
-        ].join("\n"),
+  const started = Date.now();
+  const load = os.loadavg();
+  const previous = previousResults(opt.out);
+  const baseline = await startBaseline();
+  const measured: SizeResult[] = [];
+  try {
+    for (const patients of opt.sizes) {
+      const routes = ROUTES.filter(
+        (r) =>
+          (!opt.only || r.name.includes(opt.only) || pathFor(r, patients).includes(opt.only)) &&
+          (patients < 100_000 || r.large || r.kind === "health"),
       );
-    } finally {
-      srv.child.kill("SIGTERM");
-      await new Promise((r) => srv.child.once("exit", r));
-      rmSync(srv.dataDir, { recursive: true, force: true });
+      measured.push(await measureSize(patients, routes, opt, baseline));
+      // written after every size: a run cut short keeps what it measured
+      await writeDocument(opt, started, load, measured, previous);
     }
+  } finally {
+    await stop(baseline.child);
   }
+}
+
+async function writeDocument(
+  opt: ReturnType<typeof args>,
+  started: number,
+  load: number[],
+  measured: SizeResult[],
+  previous: SizeResult[],
+) {
+  const durationS = (Date.now() - started) / 1000;
+  const carried = previous.filter((p) => !measured.some((m) => m.patients === p.patients));
+  const all = [...measured, ...carried].sort((a, b) => a.patients - b.patients);
+  const verdicts = all.flatMap(verdictsFor);
+  const met = verdicts.filter((v) => v.met).length;
   const doc = [
     "# Benchmarks",
     "",
-    "Written by `npm run bench` (scripts/bench.ts). Each route is driven for a fixed time by 50 concurrent",
-    "keep-alive connections from a second process on the same machine, after one warm-up request;",
-    "latencies are per request, client-side. Errors count non-2xx answers and failed connections.",
+    "Written by `npm run bench` (scripts/bench.ts, scripts/bench/). Each route is driven for a fixed time by",
+    `${opt.concurrency} concurrent keep-alive connections from a second process on the same machine, after one`,
+    "warm-up request; latencies are per request, client-side; errors count non-2xx answers and failed",
+    "connections. The server runs the built bundle with `NODE_ENV=test` (the embedded provider refuses",
+    "`production`; React therefore renders with its development build) and the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",
+    "same bytes (recorded from the warm-up answer, gzip as served) driven the same way right after: what this",
+    "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`).",
+    "Where the dataspace lists' time went (profile) and what was done about it:",
+    "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md).",
     "",
-    ...(targets.length ? ["## Targets", "", ...targets, ""] : []),
-    `Run: ${new Date().toISOString()} · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route, concurrency ${opt.concurrency}.`,
+    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
     "",
-    ...sections,
+    "## Targets (issue 13)",
+    "",
+    `${met} of ${verdicts.length} met. Targets apply at 10,000 patients (every route and page) and at 100,000 patients (the graph, expand, patient list, analytics and federated routes, and memory).`,
+    "",
+    "| patients | route | target | measured | verdict |",
+    "|---:|---|---|---|---|",
+    ...verdicts.map(
+      (v) =>
+        `| ${size(v.patients)} | ${v.subject} | ${v.target} | ${v.measured} | ${v.met ? "met" : "**NOT met**"} |`,
+    ),
+    "",
+    ...growthTable(all),
+    ...all.map((s) => sectionFor(s, measured.includes(s))),
+    `${DATA_MARK}${JSON.stringify(all)} -->`,
+    "",
   ].join("\n");
-  writeFileSync(opt.out, doc);
-  console.log(`\nwrote ${opt.out}`);
+  // formatted as the repository's Prettier config wants it, so that `prettier --check .` passes after a run
+  const formatted = await format(doc, { ...(await resolveConfig(opt.out)), filepath: opt.out });
+  writeFileSync(opt.out, formatted);
+  console.log(`\n${met} of ${verdicts.length} targets met; wrote ${opt.out} in ${f0(durationS)} s`);
 }
 
 main().catch((e) => {

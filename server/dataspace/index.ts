@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { Db } from "../storage/database";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
+import { cachedConnector, cachedTenantManager } from "./cached-clients";
 import { createConnectorClient } from "./connector-client";
 import * as credentials from "./credentials";
 import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
@@ -12,6 +13,8 @@ import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
 import { createClientCredentialsSource } from "./oauth-token";
 import * as participants from "./participants";
+import { createPooledFetch } from "./pooled-fetch";
+import { createReadCache, EMBEDDED_READ_CACHE_MS, type ReadCache } from "./read-cache";
 import type { DataspaceRuntime } from "./runtime";
 import * as tasks from "./tasks";
 import { createTenantManagerClient } from "./tenant-manager-client";
@@ -40,6 +43,8 @@ export interface EmbeddedConnector {
   readonly clientSecret: string;
   readonly issuerContextId: string;
   readonly issuerDid: string;
+  /** counts every change the embedded dataspace makes itself (read-cache.ts reuses answers only while it stands) */
+  changeVersion?(): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,12 @@ export interface DataspaceDeps {
   /** the issuer's participant context and DID, for a production issuer service */
   issuer?: { contextId?: string; did?: string };
   fetch?: typeof fetch;
+  /**
+   * How long connector and tenant-manager reads are reused (read-cache.ts). Default: with the
+   * embedded dataspace, EMBEDDED_READ_CACHE_MS (its change counter invalidates at once); with a
+   * configured connector 0 (identical in-flight reads coalesce; writes through this server invalidate).
+   */
+  readCacheMs?: number;
 }
 
 export interface Dataspace {
@@ -70,6 +81,8 @@ export interface Dataspace {
       >
     | undefined;
   readonly runtime: DataspaceRuntime;
+  /** hits, misses and coalesced calls of the upstream read cache */
+  readonly readCache: ReadCache;
 
   listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
   fetchProviderCatalog(
@@ -125,7 +138,9 @@ export interface Dataspace {
 
 export async function createDataspace(config: Config, deps: DataspaceDeps): Promise<Dataspace> {
   const timeoutMs = config.upstreamTimeoutMs;
-  const doFetch = deps.fetch ?? fetch;
+  // keep-alive pooled connections to the upstreams, unless a fetch is handed in
+  const pool = deps.fetch ? undefined : createPooledFetch();
+  const doFetch = deps.fetch ?? pool!.fetch;
   const graphBridgeUrl = `${config.publicUrl}/internal/graph-bridge`;
 
   let local: EmbeddedConnector | undefined;
@@ -171,14 +186,23 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   const issuerUrl = config.issuerUrl ?? local?.issuerUrl;
   const identityHubUrl = config.identityHubUrl ?? local?.identityHubUrl;
 
+  const readCache = createReadCache({
+    name: "connector",
+    ttlMs: deps.readCacheMs ?? (local ? EMBEDDED_READ_CACHE_MS : 0),
+    timeoutMs,
+    version: local?.changeVersion ? () => local!.changeVersion!() : undefined,
+  });
   const rt: DataspaceRuntime = {
-    connector: createConnectorClient({
-      ...common,
-      managementUrl: connectorSettings.managementUrl,
-      apiVersion: connectorSettings.apiVersion,
-    }),
+    connector: cachedConnector(
+      createConnectorClient({
+        ...common,
+        managementUrl: connectorSettings.managementUrl,
+        apiVersion: connectorSettings.apiVersion,
+      }),
+      readCache,
+    ),
     tenantManager: tenantManagerUrl
-      ? createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl })
+      ? cachedTenantManager(createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }), readCache)
       : undefined,
     issuer: issuerUrl
       ? createIssuerClient({
@@ -212,6 +236,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
         }
       : undefined,
     runtime: rt,
+    readCache,
 
     listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
     fetchProviderCatalog: (participantId, providerDid, address) =>
@@ -244,6 +269,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
 
     async close() {
+      await pool?.close();
       await local?.close();
     },
   };

@@ -172,13 +172,19 @@ export function transportError(
   signal: AbortSignal | undefined,
 ): UpstreamError {
   if (e instanceof UpstreamError) return e;
-  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const err = e as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
   if (err?.name === "TimeoutError" || err?.name === "AbortError" || signal?.aborted) {
     return new UpstreamError(name, "timeout", `${name} did not answer within the time-out`, undefined, {
       cause: e,
     });
   }
-  const code = err?.cause?.code ?? err?.cause?.message ?? err?.message ?? "network error";
+  // fetch wraps the socket error in `cause`; undici's request (pooled-fetch.ts) throws it with its `code`
+  const code = err?.cause?.code ?? err?.code ?? err?.cause?.message ?? err?.message ?? "network error";
   return new UpstreamError(name, "unreachable", `${name} is unreachable (${code})`, undefined, { cause: e });
 }
 

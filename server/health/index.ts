@@ -8,6 +8,7 @@ export interface HealthServices {
   graph: GraphStore;
   oidc: Pick<OidcClient, "probe">;
 }
+import { createHealthMonitor, type HealthMonitor } from "./monitor";
 
 export interface Health {
   status: "ok" | "degraded" | "down";
@@ -17,6 +18,8 @@ export interface Health {
 }
 
 export const HEALTH_PROBE_TIMEOUT_MS = 1500;
+/** how often the background probes run while /api/health is being asked */
+export const HEALTH_PROBE_INTERVAL_MS = 1000;
 
 /** Real probes, run in parallel with a short time-out: the graph store round-trip and the provider's discovery. */
 export async function checkHealth(
@@ -35,9 +38,29 @@ export async function checkHealth(
   };
 }
 
+/** One background monitor per service container (a test process may run several servers). */
+const monitors = new WeakMap<object, HealthMonitor<Health>>();
+
+/**
+ * GET /api/health answers the last background probe result: `timestamp` is when that probe ran,
+ * and the `Age` (seconds, RFC 9111) and `X-Health-Age-Ms` headers say how old it is.
+ */
 export const healthHandlers: HandlerMap<HealthServices> = {
   "GET /api/health": async ({ services }) => {
-    const health = await checkHealth(services.graph, services.oidc.probe);
-    return json(health, health.status === "down" ? 503 : 200);
+    let monitor = monitors.get(services);
+    if (!monitor) {
+      const { graph, oidc } = services;
+      monitor = createHealthMonitor({
+        probe: () => checkHealth(graph, oidc.probe),
+        failed: () => ({ status: "down", graphdb: false, idp: false, timestamp: new Date().toISOString() }),
+        intervalMs: HEALTH_PROBE_INTERVAL_MS,
+      });
+      monitors.set(services, monitor);
+    }
+    const { health, ageMs } = await monitor.read();
+    return json(health, health.status === "down" ? 503 : 200, {
+      Age: String(Math.floor(ageMs / 1000)),
+      "X-Health-Age-Ms": String(Math.round(ageMs)),
+    });
   },
 };

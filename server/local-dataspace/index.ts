@@ -50,6 +50,11 @@ export interface LocalDataspace {
   readonly clientSecret: string;
   readonly issuerContextId: string;
   readonly issuerDid: string;
+  /**
+   * Increases with every change of the dataspace's state (a write through its APIs or a step of
+   * its state machines): the hub's read cache is valid while this number stays the same.
+   */
+  changeVersion(): number;
   close(): Promise<void>;
 }
 
@@ -155,6 +160,7 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
       clientSecret: client.clientSecret,
       issuerContextId: ctx.issuer.contextId,
       issuerDid: ctx.issuer.did,
+      changeVersion: () => store.version(),
       async close() {
         if (closed) return;
         closed = true;

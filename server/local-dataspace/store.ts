@@ -34,6 +34,8 @@ export interface LocalStore {
   setting(name: string): string | undefined;
   setSetting(name: string, value: string): void;
   transaction<T>(fn: () => T): T;
+  /** a counter that every put and delete increments: readers that cache documents compare it */
+  version(): number;
   close(): void;
 }
 
@@ -75,10 +77,12 @@ export function openLocalStore(dataDir: string): LocalStore {
     "INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
   );
 
+  let version = 0;
   return {
     db,
     put(collection, id, owner, data) {
       upsert.run({ collection, id, owner, data: JSON.stringify(data) });
+      version++;
       return data;
     },
     get<T>(collection: Collection, id: string) {
@@ -89,11 +93,15 @@ export function openLocalStore(dataDir: string): LocalStore {
       const rows = owner === undefined ? listAll.all(collection) : listOwned.all(collection, owner);
       return rows.map((r) => JSON.parse(r.data) as T);
     },
-    delete: (collection, id) => del.run(collection, id).changes > 0,
+    delete: (collection, id) => {
+      version++;
+      return del.run(collection, id).changes > 0;
+    },
     count: (collection) => countOf.get(collection)?.n ?? 0,
     setting: (name) => getSetting.get(name)?.value,
     setSetting: (name, value) => void putSetting.run(name, value),
     transaction: (fn) => db.transaction(fn)(),
+    version: () => version,
     close: () => db.close(),
   };
 }

@@ -1,0 +1,149 @@
+/**
+ * What `npm run bench` drives: every `/api` read route of the bench, and the persona pages rendered
+ * by the server (a signed-in document request). `large` routes are also driven at 100,000 patients;
+ * `growth` routes make the "how cost grows" table.
+ */
+
+/** "latency": driven with few connections, judged by its p50 only */
+export type RouteKind = "api" | "health" | "page" | "latency";
+
+export interface BenchRoute {
+  name: string;
+  /** the path, or the path for a population size */
+  path: string | ((patients: number) => string);
+  persona: string;
+  kind: RouteKind;
+  large?: boolean;
+  growth?: boolean;
+  /** connections for this route (default: the run's concurrency) */
+  concurrency?: number;
+  /** checks one response body (text); returns a problem or null */
+  check?: (text: string) => string | null;
+}
+
+const graphLimit = (limit: number) => (text: string) => {
+  const g = JSON.parse(text) as { nodes: unknown[] };
+  return g.nodes.length > limit ? `returned ${g.nodes.length} nodes over the limit ${limit}` : null;
+};
+const isDocument = (text: string) => (/<html/i.test(text) ? null : "not an HTML document");
+
+export const ROUTES: BenchRoute[] = [
+  { name: "health", path: "/api/health", persona: "admin", kind: "health" },
+  // at 50 connections a p50 under 2 ms needs 25,000 answers/s (Little's law): the route's own latency shows at 1
+  { name: "health, one connection", path: "/api/health", persona: "admin", kind: "latency", concurrency: 1 },
+  { name: "catalogue list", path: "/api/catalog", persona: "researcher", kind: "api" },
+  {
+    name: "graph all, limit 1000",
+    path: "/api/graph?layer=all&limit=1000",
+    persona: "admin",
+    kind: "api",
+    large: true,
+    growth: true,
+    check: graphLimit(1000),
+  },
+  {
+    name: "graph l3, limit 1000",
+    path: "/api/graph?layer=l3&limit=1000",
+    persona: "admin",
+    kind: "api",
+    large: true,
+    check: graphLimit(1000),
+  },
+  {
+    name: "graph persona researcher",
+    path: "/api/graph?persona=researcher",
+    persona: "researcher",
+    kind: "api",
+    check: graphLimit(1000),
+  },
+  {
+    name: "graph expand depth 2",
+    path: "/api/graph/expand?id=patient-000001&depth=2",
+    persona: "admin",
+    kind: "api",
+    large: true,
+    growth: true,
+  },
+  { name: "graph node", path: "/api/graph/node?id=patient-000001", persona: "admin", kind: "api" },
+  { name: "graph validate", path: "/api/graph/validate", persona: "regulator", kind: "api" },
+  {
+    name: "patient list (holder)",
+    path: "/api/patient",
+    persona: "clinic",
+    kind: "api",
+    large: true,
+    growth: true,
+  },
+  {
+    name: "patient list, a middle page",
+    path: (n) => `/api/patient?limit=50&offset=${Math.floor(n / 2)}`,
+    persona: "admin",
+    kind: "api",
+    large: true,
+  },
+  {
+    name: "patient profile",
+    path: "/api/patient/profile?patientId=patient-000001",
+    persona: "patient1",
+    kind: "api",
+  },
+  {
+    name: "patient insights",
+    path: "/api/patient/insights?patientId=patient-000001",
+    persona: "patient1",
+    kind: "api",
+  },
+  {
+    name: "patient research",
+    path: "/api/patient/research?patientId=patient-000001",
+    persona: "patient1",
+    kind: "api",
+  },
+  {
+    name: "negotiations list",
+    path: "/api/negotiations?participantId=pharmaco",
+    persona: "researcher",
+    kind: "api",
+  },
+  {
+    name: "transfers list",
+    path: "/api/transfers?participantId=pharmaco",
+    persona: "researcher",
+    kind: "api",
+  },
+  { name: "assets (grouped)", path: "/api/assets", persona: "admin", kind: "api" },
+  { name: "participants", path: "/api/participants", persona: "admin", kind: "api" },
+  { name: "tasks", path: "/api/tasks", persona: "admin", kind: "api" },
+  {
+    name: "analytics",
+    path: "/api/analytics",
+    persona: "researcher",
+    kind: "api",
+    large: true,
+    growth: true,
+  },
+  { name: "federated", path: "/api/federated", persona: "researcher", kind: "api", large: true },
+  { name: "page: home", path: "/", persona: "admin", kind: "page", check: isDocument },
+  { name: "page: catalogue", path: "/catalogue", persona: "researcher", kind: "page", check: isDocument },
+  { name: "page: graph explorer", path: "/graph", persona: "admin", kind: "page", check: isDocument },
+  {
+    name: "page: access-body work queue",
+    path: "/access-body",
+    persona: "regulator",
+    kind: "page",
+    check: isDocument,
+  },
+  { name: "page: analytics", path: "/analytics", persona: "researcher", kind: "page", check: isDocument },
+];
+
+export const pathFor = (r: BenchRoute, patients: number) =>
+  typeof r.path === "function" ? r.path(patients) : r.path;
+
+/** The issue's targets (issue 13), checked by the bench and written next to the figures. */
+export const TARGETS = {
+  api: { rps: 1000, p99Ms: 100, ofBaseline: 0.4 },
+  health: { p50Ms: 2 },
+  page: { rps: 300, p99Ms: 150 },
+  /** server resident memory after the 100,000-patient run */
+  largeRssMiB: 1024,
+} as const;

@@ -1,0 +1,82 @@
+import type { ConnectorClient } from "./connector-client";
+import type { ReadCache } from "./read-cache";
+import type { TenantManagerClient } from "./tenant-manager-client";
+
+/**
+ * The connector and tenant-manager clients behind one read cache: every read goes through
+ * `cache.read` (short cache + coalescing of identical in-flight calls), every write invalidates the
+ * whole cache once it has been answered, whatever its outcome (a failed write may still have
+ * changed something). Catalogue requests (another participant's answer), the onboarding reads and
+ * endpoint data references (short-lived tokens) always go upstream.
+ */
+
+const key = (...parts: unknown[]) => JSON.stringify(parts);
+
+export function cachedConnector(client: ConnectorClient, cache: ReadCache): ConnectorClient {
+  const write = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } finally {
+      cache.invalidate();
+    }
+  };
+  return {
+    managementUrl: client.managementUrl,
+    apiVersion: client.apiVersion,
+    listParticipantContexts: (signal) =>
+      cache.read(key("contexts"), signal, (s) => client.listParticipantContexts(s)),
+    getParticipantContext: (id, signal) =>
+      cache.read(key("context", id), signal, (s) => client.getParticipantContext(id, s)),
+    updateParticipantContext: (id, record, signal) =>
+      write(client.updateParticipantContext(id, record, signal)),
+    listAssets: (id, signal, query) =>
+      cache.read(key("assets", id, query), signal, (s) => client.listAssets(id, s, query)),
+    createAsset: (id, asset, signal) => write(client.createAsset(id, asset, signal)),
+    listPolicyDefinitions: (id, signal) =>
+      cache.read(key("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
+    createPolicyDefinition: (id, definition, signal) =>
+      write(client.createPolicyDefinition(id, definition, signal)),
+    requestCatalog: (id, request, signal) => client.requestCatalog(id, request, signal),
+    listNegotiations: (id, signal, query) =>
+      cache.read(key("negotiations", id, query), signal, (s) => client.listNegotiations(id, s, query)),
+    initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),
+    getNegotiation: (id, negotiationId, signal) =>
+      cache.read(key("negotiation", id, negotiationId), signal, (s) =>
+        client.getNegotiation(id, negotiationId, s),
+      ),
+    listTransfers: (id, signal, query) =>
+      cache.read(key("transfers", id, query), signal, (s) => client.listTransfers(id, s, query)),
+    initiateTransfer: (id, request, signal) => write(client.initiateTransfer(id, request, signal)),
+    getTransfer: (id, transferId, signal) =>
+      cache.read(key("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),
+    // the endpoint data reference carries a short-lived token: always live
+    getEndpointDataReference: (id, transferId, signal) =>
+      client.getEndpointDataReference(id, transferId, signal),
+  };
+}
+
+export function cachedTenantManager(client: TenantManagerClient, cache: ReadCache): TenantManagerClient {
+  const read = <T>(k: string, signal: AbortSignal | undefined, load: (s: AbortSignal) => Promise<T>) =>
+    cache.read(k, signal, load, "tenant manager");
+  const write = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } finally {
+      cache.invalidate();
+    }
+  };
+  return {
+    baseUrl: client.baseUrl,
+    // cells and dataspace profiles are read only on the way to a write (onboarding): always live
+    listCells: (signal) => client.listCells(signal),
+    listDataspaceProfiles: (signal) => client.listDataspaceProfiles(signal),
+    listTenants: (signal) => read(key("tm", "tenants"), signal, (s) => client.listTenants(s)),
+    getTenant: (id, signal) => read(key("tm", "tenant", id), signal, (s) => client.getTenant(id, s)),
+    createTenant: (properties, signal) => write(client.createTenant(properties, signal)),
+    updateTenant: (id, properties, signal) => write(client.updateTenant(id, properties, signal)),
+    listParticipantProfiles: (id, signal) =>
+      read(key("tm", "participants", id), signal, (s) => client.listParticipantProfiles(id, s)),
+    createParticipantProfile: (id, deployment, signal) =>
+      write(client.createParticipantProfile(id, deployment, signal)),
+  };
+}

@@ -1,0 +1,54 @@
+import { Agent, request } from "undici";
+
+/**
+ * A `fetch` for the upstream clients on a keep-alive connection pool (undici `Agent` and its
+ * `request`, which skips the WHATWG stream machinery of `fetch`: a fraction of the CPU per call).
+ * It answers a web `Response` with the whole body read, so the clients stay web-standard; redirects
+ * are not followed (they answer as their 3xx status). One pool for all upstream clients (the agent
+ * keeps one per origin), closed with the dataspace.
+ */
+
+export interface PooledFetch {
+  fetch: typeof fetch;
+  close(): Promise<void>;
+}
+
+export function createPooledFetch(options: { connections?: number; keepAliveMs?: number } = {}): PooledFetch {
+  const agent = new Agent({
+    connections: options.connections ?? 32,
+    keepAliveTimeout: options.keepAliveMs ?? 4_000,
+    pipelining: 1,
+  });
+  const pooled = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
+    const body = init.body;
+    const res = await request(url, {
+      dispatcher: agent,
+      method: (init.method ?? "GET") as "GET",
+      headers,
+      body:
+        body === undefined || body === null
+          ? undefined
+          : typeof body === "string"
+            ? body
+            : body instanceof URLSearchParams
+              ? body.toString()
+              : Buffer.from(await new Response(body).arrayBuffer()),
+      signal: init.signal ?? undefined,
+    });
+    const text = await res.body.text();
+    const out = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const x of v) out.append(k, x);
+      else out.set(k, v);
+    }
+    const nullBody = res.statusCode === 204 || res.statusCode === 304;
+    return new Response(nullBody ? null : text, { status: res.statusCode, headers: out });
+  };
+  return { fetch: pooled as typeof fetch, close: () => agent.close() };
+}

@@ -1,0 +1,140 @@
+import { transportError, type UpstreamName } from "./upstream-http";
+
+/**
+ * A short cache of upstream reads with coalescing of identical in-flight calls.
+ *
+ * - Identical reads in flight share one upstream call; the call runs with its own time-out, and each
+ *   caller still gives up at its own deadline (with the usual "did not answer within the time-out").
+ * - A successful answer is kept for `ttlMs` (0: coalescing only); failures are never kept.
+ * - `invalidate()` (called after every write through this server) and a change of `version()` (the
+ *   embedded dataspace's change counter) drop every entry at once, and a read that was in flight
+ *   before the change neither fills the cache nor is joined by reads that start after it: a write
+ *   then a read returns the write.
+ * - Answers are shared between callers: the arrays are frozen, callers copy before they change them.
+ */
+
+/** The embedded dataspace tells every change (its change counter): its answers may live longer. */
+export const EMBEDDED_READ_CACHE_MS = 10_000;
+
+export interface ReadCacheOptions {
+  /** the upstream named in a caller's time-out error, unless a read names its own */
+  name: UpstreamName;
+  /** how long a successful answer is reused; 0 keeps nothing (identical in-flight calls still coalesce) */
+  ttlMs: number;
+  /** the time-out of the shared upstream call */
+  timeoutMs: number;
+  /** an upstream change counter: a new value invalidates everything */
+  version?: () => number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export interface ReadCacheStats {
+  hits: number;
+  misses: number;
+  coalesced: number;
+  invalidations: number;
+}
+
+export interface ReadCache {
+  read<T>(
+    key: string,
+    signal: AbortSignal | undefined,
+    load: (signal: AbortSignal) => Promise<T>,
+    upstream?: UpstreamName,
+  ): Promise<T>;
+  invalidate(): void;
+  readonly stats: Readonly<ReadCacheStats>;
+}
+
+interface Entry {
+  generation: string;
+  at: number;
+  value: unknown;
+}
+
+export function createReadCache(options: ReadCacheOptions): ReadCache {
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? 1000;
+  const entries = new Map<string, Entry>();
+  const inFlight = new Map<string, { generation: string; promise: Promise<unknown> }>();
+  const stats: ReadCacheStats = { hits: 0, misses: 0, coalesced: 0, invalidations: 0 };
+  let own = 0;
+  let seenGeneration = "";
+
+  function generation(): string {
+    const g = `${own}/${options.version?.() ?? 0}`;
+    if (g !== seenGeneration) {
+      if (seenGeneration !== "") stats.invalidations++;
+      seenGeneration = g;
+      entries.clear();
+    }
+    return g;
+  }
+
+  function untilDeadline<T>(
+    promise: Promise<T>,
+    signal: AbortSignal | undefined,
+    upstream: UpstreamName,
+  ): Promise<T> {
+    if (!signal) return promise;
+    if (signal.aborted) return Promise.reject(transportError(upstream, signal.reason, signal));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(transportError(upstream, signal.reason, signal));
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(
+        (v) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(e instanceof Error ? e : new Error(String(e)));
+        },
+      );
+    });
+  }
+
+  return {
+    read<T>(
+      key: string,
+      signal: AbortSignal | undefined,
+      load: (signal: AbortSignal) => Promise<T>,
+      upstream: UpstreamName = options.name,
+    ) {
+      const g = generation();
+      const hit = entries.get(key);
+      if (hit && hit.generation === g && now() - hit.at <= options.ttlMs) {
+        stats.hits++;
+        return Promise.resolve(hit.value as T);
+      }
+      const running = inFlight.get(key);
+      if (running && running.generation === g) {
+        stats.coalesced++;
+        return untilDeadline(running.promise as Promise<T>, signal, upstream);
+      }
+      stats.misses++;
+      const promise = load(AbortSignal.timeout(options.timeoutMs)).then((value) => {
+        if (Array.isArray(value)) Object.freeze(value);
+        if (options.ttlMs > 0 && generation() === g) {
+          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+          entries.set(key, { generation: g, at: now(), value });
+        }
+        return value;
+      });
+      const flight = { generation: g, promise };
+      inFlight.set(key, flight);
+      const done = () => {
+        if (inFlight.get(key) === flight) inFlight.delete(key);
+      };
+      promise.then(done, done);
+      return untilDeadline(promise, signal, upstream);
+    },
+    invalidate() {
+      own++;
+      generation();
+      inFlight.clear();
+    },
+    stats,
+  };
+}

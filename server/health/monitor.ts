@@ -1,0 +1,92 @@
+/**
+ * Health probes in the background: the probe runs on a short interval (never two at once, each
+ * bounded by its own time-out) and GET /api/health answers from the last result, so the route costs
+ * no probe round-trip. The monitor runs only while it is asked: after `idleStopMs` without a read it
+ * stops its timer, and the next read starts it again (that read waits for one fresh probe when the
+ * last result is older than `maxAgeMs`). Timers never keep the process alive.
+ */
+
+export interface HealthReading<T> {
+  health: T;
+  /** milliseconds since the probe that produced `health` finished */
+  ageMs: number;
+}
+
+export interface HealthMonitorOptions<T> {
+  probe: () => Promise<T>;
+  /** the result recorded when the probe itself throws (a failed probe, never a stale "ok") */
+  failed: (error: unknown) => T;
+  /** time between two probes while the monitor runs (default 1000 ms) */
+  intervalMs?: number;
+  /** a result older than this is not answered: the read waits for a fresh probe (default 10 s) */
+  maxAgeMs?: number;
+  /** the monitor stops after this long without a read (default 60 s) */
+  idleStopMs?: number;
+  now?: () => number;
+}
+
+export interface HealthMonitor<T> {
+  read(): Promise<HealthReading<T>>;
+  /** whether the background timer is running */
+  readonly running: boolean;
+  stop(): void;
+}
+
+export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): HealthMonitor<T> {
+  const now = options.now ?? Date.now;
+  const intervalMs = options.intervalMs ?? 1000;
+  const maxAgeMs = options.maxAgeMs ?? 10_000;
+  const idleStopMs = options.idleStopMs ?? 60_000;
+  let last: { health: T; at: number } | undefined;
+  let inFlight: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let lastRead = 0;
+
+  function probeOnce(): Promise<void> {
+    inFlight ??= options
+      .probe()
+      .then((health) => {
+        last = { health, at: now() };
+      })
+      .catch((e: unknown) => {
+        last = { health: options.failed(e), at: now() };
+      })
+      .finally(() => {
+        inFlight = undefined;
+      });
+    return inFlight;
+  }
+
+  function tick() {
+    if (now() - lastRead > idleStopMs) {
+      stop();
+      return;
+    }
+    void probeOnce();
+  }
+
+  function start() {
+    if (timer) return;
+    timer = setInterval(tick, intervalMs);
+    timer.unref();
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  }
+
+  return {
+    async read() {
+      lastRead = now();
+      start();
+      if (!last || now() - last.at > maxAgeMs) await probeOnce();
+      const current = last!;
+      return { health: current.health, ageMs: Math.max(0, now() - current.at) };
+    },
+    get running() {
+      return timer !== undefined;
+    },
+    stop,
+  };
+}

@@ -1,0 +1,232 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { findPersona } from "../../server/auth/personas";
+import { loadConfig } from "../../server/config";
+import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
+import { bundledDemoRecords } from "../../server/dataspace/demo-records";
+import { dataspaceHandlers } from "../../server/dataspace/handlers";
+import { errorResponse } from "../../server/http/errors";
+import type { HandlerContext } from "../../server/http/handler";
+import { startDataspace } from "../../server/start-dataspace";
+import type { Services } from "../../server/services";
+import { openDatabase, type Db } from "../../server/storage/database";
+import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type JsonBody = any;
+/**
+ * The upstream read cache (server/dataspace/read-cache.ts): identical reads in flight share one
+ * upstream call, a kept answer is reused, a write through this server drops every kept answer at
+ * once (a write then a read returns the write), failures are never kept, and with the embedded
+ * dataspace a change made by the dataspace itself (a provisioning step) is seen at once.
+ */
+
+const TIMEOUT_MS = 400;
+const MGMT = "/mgmt/v4alpha/participants";
+const demo = bundledDemoRecords();
+
+let double: UpstreamDouble;
+const opened: { ds: Dataspace; db: Db; dir?: string }[] = [];
+
+async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: ":memory:",
+    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+    TENANT_MANAGER_URL: `${double.url}/tm`,
+    UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
+  const db = openDatabase(":memory:");
+  const ds = await createDataspace(config, { db, ...deps });
+  opened.push({ ds, db });
+  return ds;
+}
+
+async function call(
+  ds: Dataspace,
+  key: string,
+  opts: { query?: Record<string, string>; body?: unknown; as?: string } = {},
+) {
+  const [method, route] = key.split(" ");
+  const url = new URL(`http://hub.test${route}`);
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+  const request = new Request(url, {
+    method,
+    headers: opts.body ? { "content-type": "application/json" } : {},
+    body: opts.body ? JSON.stringify(opts.body) : undefined,
+  });
+  const p = findPersona(opts.as ?? "admin")!;
+  const ctx: HandlerContext<Services> = {
+    request,
+    url,
+    params: {},
+    user: {
+      sub: p.username,
+      username: p.username,
+      name: p.name,
+      roles: p.roles,
+      organisation: p.organisation,
+      participantDid: p.participantDid,
+    },
+    services: { dataspace: ds } as unknown as Services,
+  };
+  let res: Response;
+  try {
+    res = await dataspaceHandlers[key](ctx);
+  } catch (e) {
+    res = errorResponse(e);
+  }
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as JsonBody) : undefined };
+}
+
+const contexts = [{ "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" }];
+
+beforeAll(async () => {
+  double = await startUpstreamDouble();
+});
+afterAll(async () => {
+  for (const { ds, db, dir } of opened) {
+    await ds.close();
+    db.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+  await double?.close();
+});
+beforeEach(() => double.reset());
+
+describe("with a kept answer (readCacheMs)", () => {
+  it("identical reads in flight share one upstream call", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    double.on("GET", MGMT, { json: contexts, delayMs: 150 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call(ds, "GET /api/participants")));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(answers[0].body[0].displayName).toBe("AlphaKlinik Berlin");
+    expect(double.received("GET", MGMT)).toHaveLength(1);
+    expect(ds.readCache.stats.coalesced).toBeGreaterThanOrEqual(9);
+  });
+
+  it("reuses a kept answer, and a write through this server drops it at once: the read returns the write", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    const assets: JsonBody[] = [{ "@id": "a-1", properties: { name: "First" } }];
+    double
+      .on("POST", `${MGMT}/alpha/assets/request`, { reply: () => ({ json: assets }) })
+      .on("POST", `${MGMT}/alpha/assets`, {
+        reply: (req) => {
+          assets.push(req.body);
+          return { json: { "@type": "IdResponse", "@id": (req.body as JsonBody)["@id"] } };
+        },
+      });
+    const ids = async () =>
+      (await call(ds, "GET /api/assets", { query: { participantId: "alpha" } })).body.map(
+        (a: JsonBody) => a["@id"],
+      );
+    expect(await ids()).toEqual(["a-1"]);
+    expect(await ids()).toEqual(["a-1"]);
+    expect(double.received("POST", `${MGMT}/alpha/assets/request`)).toHaveLength(1); // the second was kept
+
+    const created = await call(ds, "POST /api/assets", {
+      as: "clinic",
+      body: { participantId: "alpha", assetId: "a-2", name: "Second" },
+    });
+    expect(created.status).toBe(201);
+    expect(await ids()).toEqual(["a-1", "a-2"]);
+    expect(double.received("POST", `${MGMT}/alpha/assets/request`)).toHaveLength(2);
+  });
+
+  it("a failed write invalidates too, and a failure is never kept", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    let fail = true;
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
+      reply: () =>
+        fail
+          ? { status: 500, json: [{ message: "down" }] }
+          : { json: [{ "@id": "n-live", state: "REQUESTED" }] },
+    });
+    const first = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
+    expect(first.body).toEqual(demo.negotiations()); // the fallback
+    fail = false;
+    const second = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
+    expect(second.body[0]["@id"]).toBe("n-live"); // the failure was not kept
+    await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
+    expect(double.received("POST", `${MGMT}/pharmaco/contractnegotiations/request`)).toHaveLength(2);
+
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, { status: 500 });
+    const start = await call(ds, "POST /api/negotiations", {
+      body: { participantId: "pharmaco", counterPartyAddress: "http://p", assetId: "a", offerId: "o" },
+    });
+    expect(start.status).toBe(502);
+    await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
+    expect(double.received("POST", `${MGMT}/pharmaco/contractnegotiations/request`)).toHaveLength(3);
+  });
+
+  it("a caller that joins a slow call still answers within its own time-out", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    double.on("POST", `${MGMT}/pharmaco/transferprocesses/request`, { slowMs: 2500, json: [] });
+    const t0 = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        call(ds, "GET /api/transfers", { query: { participantId: "pharmaco" } }),
+      ),
+    );
+    expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 1000);
+    for (const a of answers) expect(a.body).toEqual(demo.transfers());
+    expect(double.received("POST", `${MGMT}/pharmaco/transferprocesses/request`)).toHaveLength(1);
+  });
+});
+
+describe("with a configured connector and no readCacheMs", () => {
+  it("reads one after another go upstream each time; reads in flight together share one call", async () => {
+    const ds = await remote();
+    double.on("GET", MGMT, { json: contexts, delayMs: 100 });
+    await call(ds, "GET /api/participants");
+    await call(ds, "GET /api/participants");
+    expect(double.received("GET", MGMT)).toHaveLength(2);
+    await Promise.all(Array.from({ length: 5 }, () => call(ds, "GET /api/participants")));
+    expect(double.received("GET", MGMT)).toHaveLength(3);
+  });
+});
+
+describe("with the embedded dataspace", () => {
+  let ds: Dataspace;
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "dataspace-cache-"));
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: dir,
+      UPSTREAM_TIMEOUT_MS: "3000",
+      PUBLIC_URL: "http://127.0.0.1:3999",
+    });
+    const db = openDatabase(":memory:");
+    ds = await startDataspace(config, { db, local: { stepMs: 40 } });
+    opened.push({ ds, db, dir });
+  });
+
+  it("reuses answers while nothing changes, and sees a change made by the dataspace itself at once", async () => {
+    const ids = async () =>
+      (await call(ds, "GET /api/participants")).body.map((p: JsonBody) => p.participantId as string);
+    const before = await ids();
+    const hits = ds.readCache.stats.hits;
+    expect(await ids()).toEqual(before);
+    expect(ds.readCache.stats.hits).toBeGreaterThan(hits);
+
+    const created = await call(ds, "POST /api/participants", {
+      body: { displayName: "Cache Klinik", role: "DATA_HOLDER" },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.participantId as string;
+    // provisioning activates the context a few steps later, inside the embedded dataspace: no write
+    // through this server announces it, the dataspace's change counter does
+    const started = Date.now();
+    let listed = await ids();
+    while (!listed.includes(id) && Date.now() - started < 3000) {
+      await new Promise((r) => setTimeout(r, 20));
+      listed = await ids();
+    }
+    expect(listed).toContain(id);
+    expect(Date.now() - started).toBeLessThan(3000); // far below the kept answers' 10 s
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHealthMonitor } from "../../server/health/monitor";
+import { startTestServer, type TestServer } from "../support/server";
+
+/**
+ * GET /api/health answers from probes that run in the background (server/health/monitor.ts): the
+ * route waits for no probe, says how old its answer is, never runs two probes at once, and stops
+ * probing when nobody asks.
+ */
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("the health monitor", () => {
+  it("answers the last result without waiting for a probe, and probes on its interval", async () => {
+    let probes = 0;
+    const monitor = createHealthMonitor({
+      probe: async () => ({ n: ++probes }),
+      failed: () => ({ n: -1 }),
+      intervalMs: 50,
+    });
+    const first = await monitor.read(); // nothing yet: waits for one probe
+    expect(first.health.n).toBe(1);
+    const again = await monitor.read();
+    expect(again.health.n).toBe(1);
+    expect(probes).toBe(1);
+    await wait(180);
+    const later = await monitor.read();
+    expect(later.health.n).toBeGreaterThanOrEqual(2);
+    expect(later.ageMs).toBeLessThan(100);
+    monitor.stop();
+  });
+
+  it("never runs two probes at once, however slow the probe", async () => {
+    let running = 0;
+    let most = 0;
+    const monitor = createHealthMonitor({
+      probe: async () => {
+        most = Math.max(most, ++running);
+        await wait(120);
+        running--;
+        return "ok";
+      },
+      failed: () => "down",
+      intervalMs: 20,
+    });
+    await Promise.all(Array.from({ length: 20 }, () => monitor.read()));
+    await wait(300);
+    expect(most).toBe(1);
+    monitor.stop();
+  });
+
+  it("records a probe that throws as the failed result, and stops when nobody asks", async () => {
+    let t = 0;
+    const monitor = createHealthMonitor<string>({
+      probe: async () => {
+        throw new Error("boom");
+      },
+      failed: () => "down",
+      intervalMs: 20,
+      idleStopMs: 60,
+      now: () => t,
+    });
+    t = 1;
+    expect((await monitor.read()).health).toBe("down");
+    expect(monitor.running).toBe(true);
+    t = 1000; // a second later with no read in between
+    await wait(80);
+    expect(monitor.running).toBe(false);
+  });
+});
+
+describe("GET /api/health on the real server", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  it("answers the background result with its age, without a session", async () => {
+    const res = await fetch(`${server.url}/api/health`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ status: "ok", graphdb: true, idp: true, timestamp: expect.any(String) });
+    const again = await fetch(`${server.url}/api/health`);
+    const ageMs = Number(again.headers.get("x-health-age-ms"));
+    expect(Number.isInteger(ageMs) && ageMs >= 0 && ageMs < 5000).toBe(true);
+    expect(again.headers.get("age")).toBe(String(Math.floor(ageMs / 1000)));
+    const probedAt = Date.parse((await again.json()).timestamp);
+    // the timestamp is when the answered probe ran: the age is measured from it
+    expect(Math.abs(Date.now() - ageMs - probedAt)).toBeLessThan(1000);
+  });
+});
