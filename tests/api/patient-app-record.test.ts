@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
-import { newDeviceKeys, signJws, SimulatedDevice } from "../support/device";
+import { SimulatedDevice } from "../support/device";
 import { type Json, pairingCode } from "./patient-app.support";
 
 /**
@@ -10,7 +10,7 @@ import { type Json, pairingCode } from "./patient-app.support";
  * self-measured observations, filters, EHR sync, removal and erasure, and every refusal.
  * Expiry is tested by ageing the stored challenge or pairing (waiting minutes is not a test).
  *
- * This file: app accounts, pairing, self-measured observations, EHR sync, devices and erasure (whose assertions count what the earlier tests of this file created, so they stay together).
+ * This file: creating an app account, pairing, self-measured observations, EHR sync, devices and erasure (whose assertions count what the earlier tests of this file created, so they stay together).
  */
 
 let server: TestServer;
@@ -41,15 +41,6 @@ async function pairedDevice(who: Signed = patient1, name?: string): Promise<Simu
 }
 
 describe("app accounts: challenge and device attestation", () => {
-  it("issues single-use challenges without a session", async () => {
-    const res = await fetch(`${server.url}/api/app-accounts/challenge`, { method: "POST" });
-    expect(res.status).toBe(201);
-    const c = await res.json();
-    expect(c.nonce).toMatch(/^[\w-]{40,}$/);
-    expect(Date.parse(c.expiresAt) - Date.now()).toBeGreaterThan(60_000);
-    expect(c.audience).toBe(server.url);
-  });
-
   it("creates an app account bound to the device key, and refuses the same key twice", async () => {
     const device = await SimulatedDevice.create(server.url);
     const res = await device.createAccount();
@@ -67,82 +58,6 @@ describe("app accounts: challenge and device attestation", () => {
       error: "An app account already exists for this device key",
       accountId: body.accountId,
     });
-  });
-
-  it("refuses a replayed attestation (the nonce is single-use)", async () => {
-    const device = await SimulatedDevice.create(server.url);
-    const attestation = await device.attestation(await device.challenge(), "app-account");
-    expect((await device.postJson("/api/app-accounts", { attestation })).status).toBe(201);
-    const other = await SimulatedDevice.create(server.url);
-    // the same signed attestation sent again, and another device's attestation over the used nonce
-    const replay = await device.postJson("/api/app-accounts", { attestation });
-    expect(replay.status).toBe(401);
-    expect((await replay.json()).error).toMatch(/already used \(replay\)/);
-    const [, payload] = attestation.split(".");
-    const nonce = JSON.parse(Buffer.from(payload, "base64url").toString()).nonce as string;
-    const reuse = await other.postJson("/api/app-accounts", {
-      attestation: await other.attestation(nonce, "app-account"),
-    });
-    expect(reuse.status).toBe(401);
-  });
-
-  it("refuses an expired challenge", async () => {
-    const device = await SimulatedDevice.create(server.url);
-    const nonce = await device.challenge();
-    server.services.db
-      .prepare("UPDATE app_challenges SET expires_at = ? WHERE nonce = ?")
-      .run(Date.now() - 1000, nonce);
-    const res = await device.postJson("/api/app-accounts", {
-      attestation: await device.attestation(nonce, "app-account"),
-    });
-    expect(res.status).toBe(401);
-    expect((await res.json()).error).toMatch(/expired/);
-  });
-
-  it("refuses a bad signature, an unknown nonce, another audience or purpose, and malformed attestations", async () => {
-    const device = await SimulatedDevice.create(server.url);
-    const stranger = await newDeviceKeys();
-    const forged = await device.postJson("/api/app-accounts", {
-      attestation: await device.attestation(await device.challenge(), "app-account", {}, stranger.privateKey),
-    });
-    expect(forged.status).toBe(401);
-    expect((await forged.json()).error).toMatch(/signature does not verify/);
-
-    const unknown = await device.postJson("/api/app-accounts", {
-      attestation: await device.attestation("x".repeat(43), "app-account"),
-    });
-    expect(unknown.status).toBe(401);
-    expect((await unknown.json()).error).toMatch(/unknown nonce/);
-
-    const aud = await device.postJson("/api/app-accounts", {
-      attestation: await device.attestation(await device.challenge(), "app-account", {
-        aud: "https://evil.example",
-      }),
-    });
-    expect(aud.status).toBe(401);
-    expect((await aud.json()).error).toMatch(/another service/);
-
-    const purpose = await device.postJson("/api/app-accounts", {
-      attestation: await device.attestation(await device.challenge(), "pairing"),
-    });
-    expect(purpose.status).toBe(401);
-
-    expect((await device.postJson("/api/app-accounts", {})).status).toBe(400);
-    expect((await device.postJson("/api/app-accounts", { attestation: "not-a-jws" })).status).toBe(400);
-    const rsa = await signJws(
-      { alg: "ES256", typ: "app-attestation+jwt", jwk: { kty: "RSA", n: "abc", e: "AQAB" } },
-      { nonce: await device.challenge() },
-      device.keys.privateKey,
-    );
-    const wrongKey = await device.postJson("/api/app-accounts", { attestation: rsa });
-    expect(wrongKey.status).toBe(400);
-    expect((await wrongKey.json()).error).toMatch(/P-256 JWK/);
-    const hs = await signJws(
-      { alg: "HS256", typ: "app-attestation+jwt", jwk: device.keys.publicJwk },
-      { nonce: "x" },
-      device.keys.privateKey,
-    );
-    expect((await device.postJson("/api/app-accounts", { attestation: hs })).status).toBe(400);
   });
 });
 
