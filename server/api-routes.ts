@@ -1,5 +1,6 @@
 import { accessBodyHandlers } from "./access-body/handlers";
 import { catalogueHandlers } from "./catalogue/handlers";
+import { complianceHandlers } from "./compliance/handlers";
 import { eudiHandlers } from "./eudi/handlers";
 import { dataspaceHandlers } from "./dataspace/handlers";
 import { graphHandlers } from "./graph/handlers";
@@ -27,6 +28,7 @@ export const HANDLERS: HandlerMap<Services> = {
   ...patientAppHandlers,
   ...dataspaceHandlers,
   ...accessBodyHandlers,
+  ...complianceHandlers,
   ...insightHandlers,
   ...governanceHandlers,
 };

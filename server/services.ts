@@ -1,6 +1,6 @@
 import type { Config } from "./config";
-import { createAccessBody, type AccessBody } from "./access-body";
 import { createAuditLog, type AuditLog } from "./audit/log";
+import { createAccessBodyWithCompliance, type AccessBodyWithCompliance } from "./compliance";
 import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { IDP_CLIENT_ID } from "./auth/idp/provider";
@@ -50,7 +50,7 @@ export interface Services {
   /** participants, assets, negotiations, transfers, tasks and credentials over the connector (server/dataspace) */
   dataspace: Dataspace;
   /** the access body's workflows, register, activity report, compliance summary and probes (server/access-body) */
-  accessBody: AccessBody;
+  accessBody: AccessBodyWithCompliance;
   /** EU Digital Identity Wallet sign-in: OpenID4VP verifier, development wallet (server/eudi) */
   eudi: EudiService;
   /** the companion app: app accounts, pairing, FHIR record, self-measured data, sync, erasure (server/patient-app) */
@@ -137,7 +137,7 @@ export async function createServices(config: Config): Promise<Services> {
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
     dataspace,
-    accessBody: createAccessBody({ db, audit, graph, config, runtime }),
+    accessBody: createAccessBodyWithCompliance({ db, audit, graph, config, runtime }),
     eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
     patientApp: createPatientAppService({ db, audit, graph, config }),
     ...insight,

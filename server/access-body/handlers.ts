@@ -1,4 +1,3 @@
-import { complianceHandlers } from "../compliance/handlers";
 import { badRequest, json } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
@@ -10,8 +9,8 @@ export interface AccessBodyServices {
 }
 
 /**
- * The /api routes of the access body (route-table.ts, capability "access-body") and of the
- * compliance views (capability "compliance"). Request and response fields: server/access-body/README.md.
+ * The /api routes of the access body (route-table.ts, capability "access-body"; the compliance
+ * views' routes are in server/compliance/handlers.ts). Request and response fields: server/access-body/README.md.
  * GET lists take `?state=`; `?id=` answers one record with its full history.
  */
 
@@ -157,6 +156,4 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     }
     throw badRequest("format must be json, csv or html");
   },
-
-  ...complianceHandlers,
 };

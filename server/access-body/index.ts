@@ -1,26 +1,20 @@
 import type { AuditLog } from "../audit/log";
-import type { SessionUser } from "../auth/user";
-import type { Config } from "../config";
 import type { GraphStore } from "../graph/store";
 import type { Db } from "../storage/database";
-import { complianceSummary } from "../compliance/summary";
-import { createTck } from "../compliance/tck";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
 import { createAccessBodyService } from "./service";
 
 /**
- * The access body capability as the service container holds it (services.accessBody): the
- * workflow service, the public register and information, the activity report, the compliance
- * summary and the conformance probes.
+ * The access body capability: the workflow service, the public register and information and the
+ * activity report. The service container holds it with the compliance summary and the conformance
+ * probes over its records (server/compliance/index.ts), which depend on it and not the other way.
  */
 export interface AccessBodyOptions {
   db: Db;
   audit: AuditLog;
   graph: GraphStore;
-  config?: Pick<Config, "upstreamTimeoutMs">;
-  runtime?: { internalOrigin: string | undefined };
   now?: () => Date;
   seed?: boolean;
 }
@@ -28,14 +22,6 @@ export interface AccessBodyOptions {
 export function createAccessBody(opts: AccessBodyOptions) {
   const service = createAccessBodyService(opts);
   const { store, graph, now } = service;
-  const tck = createTck({
-    store,
-    graph,
-    audit: opts.audit,
-    runtime: opts.runtime ?? { internalOrigin: undefined },
-    timeoutMs: opts.config?.upstreamTimeoutMs ?? 5000,
-    now,
-  });
   return {
     ...service,
     /** the purposes of Art. 53(1), for forms */
@@ -53,14 +39,6 @@ export function createAccessBody(opts: AccessBodyOptions) {
     async activityReport(period: { from: string; to: string }) {
       await service.ensureReady();
       return activityReport(store, graph, period, now());
-    },
-    async compliance(user: SessionUser) {
-      await service.ensureReady();
-      return complianceSummary(store, graph, user, now());
-    },
-    async tck(opts: { rerun: boolean; cookie?: string }) {
-      await service.ensureReady();
-      return tck.results(opts);
     },
   };
 }

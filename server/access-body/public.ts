@@ -2,7 +2,7 @@ import type { GraphStore } from "../graph/store";
 import { berlinDate } from "./calendar";
 import type { ApplicationData, DataRequestData, PermitData, ResultData } from "./model";
 import { COUNTING_RULES, PERIOD_LIST, PURPOSES, purposeLabel } from "./periods";
-import { ACCESS_BODY } from "./service";
+import { ACCESS_BODY } from "./actors";
 import type { RecordStore } from "./store";
 
 /**

@@ -11,7 +11,7 @@ import type {
   ResultData,
 } from "./model";
 import { PERIODS, PURPOSES, purposeLabel } from "./periods";
-import { ACCESS_BODY } from "./service";
+import { ACCESS_BODY } from "./actors";
 import type { RecordStore } from "./store";
 
 /**

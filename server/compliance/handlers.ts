@@ -1,10 +1,10 @@
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
-import type { AccessBody } from "../access-body";
+import type { AccessBodyWithCompliance } from "./index";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface ComplianceServices {
-  accessBody: AccessBody;
+  accessBody: AccessBodyWithCompliance;
 }
 
 /** GET /api/compliance (summary per participant) and GET /api/compliance/tck (conformance probes; `?run=1` re-runs). */

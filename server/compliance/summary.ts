@@ -4,7 +4,7 @@ import type { GraphStore } from "../graph/store";
 import type { ApplicationData, PermitData } from "../access-body/model";
 import { berlinDate } from "../access-body/calendar";
 import { clockView } from "../access-body/clock";
-import { isOverseer } from "../access-body/service";
+import { isOverseer } from "../access-body/actors";
 import type { RecordStore, StoredRecord } from "../access-body/store";
 
 /**

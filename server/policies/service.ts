@@ -2,20 +2,24 @@ import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
-import { createClientCredentialsSource } from "../dataspace/oauth-token";
-import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace/protocol";
 import { operationDeadline, settle } from "../dataspace/runtime";
-import {
-  createUpstreamHttp,
-  isNotFound,
-  isUpstreamError,
-  type UpstreamHttp,
-} from "../dataspace/upstream-http";
-import { type ApiError, badGateway, badRequest, conflict, notFound } from "../http/errors";
+import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
+import { badGateway, badRequest, conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
-import { migrate, type Db } from "../storage/database";
-import type { OdrlPolicyDocument } from "./document";
-import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
+import type { Db } from "../storage/database";
+import { createConnectorPolicies } from "./connector-policies";
+import type { ValidationResult } from "./odrl";
+import {
+  POLICY_FIELDS_REQUIRED,
+  POLICY_PUSH_FAILED,
+  POLICY_UPDATE_FIELDS_REQUIRED,
+  definitionBody,
+  invalid,
+  toDocument,
+  type ListedPolicy,
+  type OdrlPolicyDocument,
+} from "./policy-document";
+import { EMBEDDED_NOTE, createPolicyRegistry, type RegistryRow } from "./policy-registry";
 import { policyTemplates, type PolicyTemplate } from "./templates";
 
 /**
@@ -30,31 +34,10 @@ import { policyTemplates, type PolicyTemplate } from "./templates";
  * development connector has neither, so there the registry holds the change and the list marks
  * the policy `connector.state = "hub-newer"` (or leaves a withdrawn policy out). Said in every
  * answer; never silent.
+ *
+ * This module composes policy-document.ts (reading and validating a policy), policy-registry.ts
+ * (the hub's registry) and connector-policies.ts (the connector's definitions and the merged list).
  */
-
-export const POLICY_FIELDS_REQUIRED = "participantId and policy are required";
-export const POLICY_UPDATE_FIELDS_REQUIRED = "policyId, participantId, and policy are required";
-export const POLICY_ID_REQUIRED = "policyId query parameter is required";
-export const POLICY_PUSH_FAILED = "Failed to push the policy to the connector";
-export const POLICY_LIST_FAILED = "Failed to fetch policy definitions";
-
-const POLICY_ID = /^[A-Za-z0-9][A-Za-z0-9._:~@-]{0,199}$/;
-
-/** The spec's OdrlPolicy: `@id`, `@type`, and `policy` with `@type` Set, Offer or Agreement and its rules. */
-export type { OdrlPolicyDocument };
-
-export type ConnectorSyncState = "in-sync" | "hub-newer" | "missing-at-connector" | "connector-only";
-
-export interface ListedPolicy extends OdrlPolicyDocument {
-  participantId: string;
-  /** hub: written through the hub (registry); connector: found only at the connector (seeded or written elsewhere) */
-  source: "hub" | "connector";
-  version: number | null;
-  createdBy: string | null;
-  updatedBy: string | null;
-  updatedAt: string | null;
-  connector: { state: ConnectorSyncState; detail: string | null };
-}
 
 export interface PolicyService {
   list(participantId?: string): Promise<ListedPolicy[]>;
@@ -69,121 +52,17 @@ export interface PolicyService {
   participants(): Promise<{ id: string; did: string; displayName: string }[]>;
 }
 
-interface RegistryRow {
-  participant_id: string;
-  policy_id: string;
-  document: string;
-  version: number;
-  created_by: string;
-  created_at: string;
-  updated_by: string;
-  updated_at: string;
-  connector_state: "in-sync" | "hub-newer";
-  connector_detail: string | null;
-  deleted_at: string | null;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * Reads the `policy` of a request: an OdrlPolicy (`{"@id", "@type", "policy": {...}}`) or, for
- * convenience, a bare ODRL policy (`{"@type": "Set", "permission": [...]}`), which is wrapped.
- */
-export function toDocument(
-  input: unknown,
-  policyId?: string,
-): { document: OdrlPolicyDocument | null; result: ValidationResult } {
-  if (!isObject(input)) {
-    return {
-      document: null,
-      result: {
-        valid: false,
-        type: undefined,
-        warnings: [],
-        errors: [{ path: "policy", message: "must be an OdrlPolicy object" }],
-      },
-    };
-  }
-  const wrapped = isObject(input.policy);
-  const inner = (wrapped ? input.policy : input) as Record<string, unknown>;
-  const rawId = wrapped ? input["@id"] : (input["@id"] ?? input.uid);
-  const errors: ValidationResult["errors"] = [];
-  let id = typeof rawId === "string" && rawId.trim() !== "" ? rawId : undefined;
-  if (rawId !== undefined && typeof rawId !== "string")
-    errors.push({ path: "policy.@id", message: "must be a string" });
-  if (policyId) {
-    if (id && id !== policyId)
-      errors.push({ path: "policy.@id", message: `"${id}" differs from policyId "${policyId}"` });
-    id = policyId;
-  }
-  id = id ?? `policy-${crypto.randomUUID()}`;
-  if (!POLICY_ID.test(id)) {
-    errors.push({
-      path: "policy.@id",
-      message:
-        "must start with a letter or digit and hold only letters, digits and . _ : ~ @ - (at most 200)",
-    });
-  }
-  if (wrapped && input["@type"] !== undefined && typeof input["@type"] !== "string")
-    errors.push({ path: "policy.@type", message: "must be a string" });
-  const result = validateOdrlPolicy(inner, wrapped ? "policy.policy" : "policy");
-  result.errors.unshift(...errors);
-  result.valid = result.errors.length === 0;
-  const { "@context": _ctx, uid: _uid, ...rest } = inner;
-  void _ctx;
-  void _uid;
-  const document: OdrlPolicyDocument = {
-    "@id": id,
-    "@type": wrapped && typeof input["@type"] === "string" ? input["@type"] : "PolicyDefinition",
-    policy: {
-      ...rest,
-      "@type": String(inner["@type"] ?? ""),
-      permission: (inner.permission ?? []) as Record<string, unknown>[],
-      prohibition: (inner.prohibition ?? []) as Record<string, unknown>[],
-      obligation: (inner.obligation ?? []) as Record<string, unknown>[],
-    },
-  };
-  return { document: result.valid ? document : null, result };
-}
-
-function invalid(result: ValidationResult): ApiError {
-  return badRequest(describeProblems(result.errors), { problems: result.errors, warnings: result.warnings });
-}
-
-/** The connector's policy definition body (EDC management API). */
-function definitionBody(doc: OdrlPolicyDocument) {
-  return {
-    "@context": [MANAGEMENT_CONTEXT],
-    "@id": doc["@id"],
-    "@type": "PolicyDefinition",
-    policy: { "@context": ODRL_CONTEXT, ...doc.policy },
-  };
-}
-
-/** A connector policy definition as an OdrlPolicy. */
-function fromConnector(raw: Record<string, unknown>): OdrlPolicyDocument {
-  const p = isObject(raw.policy) ? raw.policy : isObject(raw["edc:policy"]) ? raw["edc:policy"] : {};
-  const { "@context": _c, ...policy } = p;
-  void _c;
-  const t = policy["@type"] ?? policy["odrl:type"];
-  const type = typeof t === "string" ? t.replace(/^odrl:/, "") : "Set";
-  const rules = (k: string) => {
-    const v = policy[k] ?? policy[`odrl:${k}`];
-    return Array.isArray(v) ? (v as Record<string, unknown>[]) : isObject(v) ? [v] : [];
-  };
-  return {
-    "@id": String(raw["@id"]),
-    "@type": "PolicyDefinition",
-    policy: {
-      ...policy,
-      "@type": type,
-      permission: rules("permission"),
-      prohibition: rules("prohibition"),
-      obligation: rules("obligation"),
-    },
-  };
-}
+export {
+  POLICY_FIELDS_REQUIRED,
+  POLICY_ID_REQUIRED,
+  POLICY_LIST_FAILED,
+  POLICY_PUSH_FAILED,
+  POLICY_UPDATE_FIELDS_REQUIRED,
+  toDocument,
+  type ConnectorSyncState,
+  type ListedPolicy,
+  type OdrlPolicyDocument,
+} from "./policy-document";
 
 export function createPolicyService(deps: {
   db: Db;
@@ -191,160 +70,11 @@ export function createPolicyService(deps: {
   config: Config;
   dataspace: Dataspace;
 }): PolicyService {
-  const { db, audit, config, dataspace } = deps;
-  migrate(db, "policies-1", [
-    `CREATE TABLE policy_registry (
-      participant_id TEXT NOT NULL,
-      policy_id TEXT NOT NULL,
-      document TEXT NOT NULL,
-      version INTEGER NOT NULL,
-      created_by TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_by TEXT NOT NULL,
-      updated_at TEXT NOT NULL,
-      connector_state TEXT NOT NULL,
-      connector_detail TEXT,
-      deleted_at TEXT,
-      PRIMARY KEY (participant_id, policy_id)
-    )`,
-  ]);
-  const getRow = db.prepare("SELECT * FROM policy_registry WHERE participant_id = ? AND policy_id = ?");
-  const rowsOf = db.prepare("SELECT * FROM policy_registry WHERE participant_id = ?");
-  const rowsById = db.prepare("SELECT * FROM policy_registry WHERE policy_id = ? AND deleted_at IS NULL");
-  const insertRow = db.prepare(
-    `INSERT INTO policy_registry (participant_id, policy_id, document, version, created_by, created_at, updated_by, updated_at, connector_state, connector_detail, deleted_at)
-     VALUES (@participant_id, @policy_id, @document, @version, @created_by, @created_at, @updated_by, @updated_at, @connector_state, @connector_detail, NULL)
-     ON CONFLICT(participant_id, policy_id) DO UPDATE SET document = excluded.document, version = excluded.version,
-       created_by = excluded.created_by, created_at = excluded.created_at, updated_by = excluded.updated_by,
-       updated_at = excluded.updated_at, connector_state = excluded.connector_state, connector_detail = excluded.connector_detail, deleted_at = NULL`,
-  );
-  const updateRow = db.prepare(
-    `UPDATE policy_registry SET document = @document, version = @version, updated_by = @updated_by, updated_at = @updated_at,
-       connector_state = @connector_state, connector_detail = @connector_detail WHERE participant_id = @participant_id AND policy_id = @policy_id`,
-  );
-  const insertWithdrawn = db.prepare(
-    `INSERT INTO policy_registry (participant_id, policy_id, document, version, created_by, created_at, updated_by, updated_at, connector_state, connector_detail, deleted_at)
-     VALUES (?, ?, '{}', 0, 'connector', ?, ?, ?, 'in-sync', NULL, ?)
-     ON CONFLICT(participant_id, policy_id) DO UPDATE SET deleted_at = excluded.deleted_at, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-  );
-  const deleteRow = db.prepare(
-    "UPDATE policy_registry SET deleted_at = ?, updated_by = ?, updated_at = ? WHERE participant_id = ? AND policy_id = ?",
-  );
-
-  const rt = () => dataspace.runtime;
-
-  /** PUT and DELETE of policy definitions: the EDC management API, with the configured token (connector mode only). */
-  let extraHttp: UpstreamHttp | undefined;
-  function managementHttp(): UpstreamHttp | undefined {
-    if (dataspace.mode !== "connector" || !config.connector) return undefined;
-    if (!extraHttp) {
-      const c = config.connector;
-      extraHttp = createUpstreamHttp({
-        name: "connector",
-        baseUrl: c.managementUrl,
-        timeoutMs: config.upstreamTimeoutMs,
-        tokens:
-          c.tokenUrl && c.clientId
-            ? createClientCredentialsSource({
-                tokenUrl: c.tokenUrl,
-                clientId: c.clientId,
-                clientSecret: c.clientSecret ?? "",
-                timeoutMs: config.upstreamTimeoutMs,
-              })
-            : undefined,
-      });
-    }
-    return extraHttp;
-  }
-  const definitionPath = (participantId: string, policyId: string) =>
-    `/${rt().connector.apiVersion}/participants/${encodeURIComponent(participantId)}/policydefinitions/${encodeURIComponent(policyId)}`;
-  const EMBEDDED_NOTE =
-    "the embedded development connector cannot update or delete policy definitions; the hub's registry holds this change";
-
-  const record = (action: string, actor: string, target: string, outcome = "success") =>
-    audit.append({ action, actor, target, outcome, kind: "policy" });
-
-  function listed(row: RegistryRow, atConnector: boolean): ListedPolicy {
-    const doc = JSON.parse(row.document) as OdrlPolicyDocument;
-    const state: ConnectorSyncState = !atConnector ? "missing-at-connector" : row.connector_state;
-    return {
-      ...doc,
-      participantId: row.participant_id,
-      source: "hub",
-      version: row.version,
-      createdBy: row.created_by,
-      updatedBy: row.updated_by,
-      updatedAt: row.updated_at,
-      connector: {
-        state,
-        detail:
-          state === "missing-at-connector"
-            ? "the connector no longer lists this policy definition"
-            : state === "hub-newer"
-              ? (row.connector_detail ?? EMBEDDED_NOTE)
-              : null,
-      },
-    };
-  }
-
-  async function connectorDefinitions(
-    participantId: string,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown>[]> {
-    try {
-      return await rt().connector.listPolicyDefinitions(participantId, signal);
-    } catch (e) {
-      if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
-      throw badGateway(POLICY_LIST_FAILED, describeUpstream(e));
-    }
-  }
-
-  async function listFor(participantId: string, signal: AbortSignal): Promise<ListedPolicy[]> {
-    const defs = await connectorDefinitions(participantId, signal);
-    const rows = new Map((rowsOf.all(participantId) as RegistryRow[]).map((r) => [r.policy_id, r]));
-    const out: ListedPolicy[] = [];
-    const seen = new Set<string>();
-    for (const d of defs) {
-      const id = String(d["@id"]);
-      seen.add(id);
-      const row = rows.get(id);
-      if (row?.deleted_at) continue; // withdrawn through the hub (the connector could not delete it)
-      if (row) out.push(listed(row, true));
-      else
-        out.push({
-          ...fromConnector(d),
-          participantId,
-          source: "connector",
-          version: null,
-          createdBy: null,
-          updatedBy: null,
-          updatedAt: typeof d.createdAt === "number" ? new Date(d.createdAt).toISOString() : null,
-          connector: { state: "connector-only", detail: "written at the connector, not through the hub" },
-        });
-    }
-    for (const row of rows.values())
-      if (!seen.has(row.policy_id) && !row.deleted_at) out.push(listed(row, false));
-    return out.sort((a, b) => a["@id"].localeCompare(b["@id"]));
-  }
-
-  async function activeContexts(signal: AbortSignal) {
-    try {
-      const contexts = await rt().connector.listParticipantContexts(signal);
-      return contexts.filter((c) => c.state === undefined || c.state === "ACTIVATED");
-    } catch (e) {
-      throw badGateway(POLICY_LIST_FAILED, describeUpstream(e));
-    }
-  }
-
-  async function findExisting(
-    participantId: string,
-    policyId: string,
-  ): Promise<{ row: RegistryRow | undefined; atConnector: boolean }> {
-    const row = getRow.get(participantId, policyId) as RegistryRow | undefined;
-    const defs = await connectorDefinitions(participantId, operationDeadline(rt()));
-    const atConnector = defs.some((d) => d["@id"] === policyId);
-    return { row: row?.deleted_at ? undefined : row, atConnector: atConnector && !row?.deleted_at };
-  }
+  const { db, audit, dataspace } = deps;
+  const registry = createPolicyRegistry(db, audit);
+  const { getRow, rowsById, insertRow, updateRow, insertWithdrawn, deleteRow, record, listed } = registry;
+  const connector = createConnectorPolicies(deps, registry);
+  const { rt, managementHttp, definitionPath, listFor, activeContexts, findExisting } = connector;
 
   return {
     async list(participantId) {
@@ -406,7 +136,7 @@ export function createPolicyService(deps: {
         connector_detail: state === "hub-newer" ? EMBEDDED_NOTE : null,
         deleted_at: null,
       };
-      db.transaction(() => {
+      registry.transaction(() => {
         insertRow.run(row);
         record(
           "policy.create",
@@ -416,7 +146,7 @@ export function createPolicyService(deps: {
             ? `${result.type} pushed to the connector`
             : `${result.type} taken back in the hub (${EMBEDDED_NOTE})`,
         );
-      })();
+      });
       return listed(row, true);
     },
 
@@ -459,7 +189,7 @@ export function createPolicyService(deps: {
         connector_detail: detail,
         deleted_at: null,
       };
-      db.transaction(() => {
+      registry.transaction(() => {
         if (row) updateRow.run(next);
         else insertRow.run(next);
         record(
@@ -470,7 +200,7 @@ export function createPolicyService(deps: {
             ? `version ${next.version} pushed to the connector`
             : `version ${next.version} kept by the hub (${detail})`,
         );
-      })();
+      });
       return listed(next, atConnector || state === "in-sync");
     },
 
@@ -523,7 +253,7 @@ export function createPolicyService(deps: {
         );
       }
       const now = new Date().toISOString();
-      db.transaction(() => {
+      registry.transaction(() => {
         if (row) deleteRow.run(now, actor, now, owner, policyId);
         else if (!http) insertWithdrawn.run(owner, policyId, now, actor, now, now);
         record(
@@ -532,7 +262,7 @@ export function createPolicyService(deps: {
           `${owner}/${policyId}`,
           http ? "deleted at the connector" : `withdrawn in the hub (${EMBEDDED_NOTE})`,
         );
-      })();
+      });
     },
 
     check(input) {

@@ -1,0 +1,59 @@
+import { ORGANISATIONS } from "../auth/personas";
+import type { SessionUser } from "../auth/user";
+import { badRequest, forbidden } from "../http/errors";
+import type { Actor } from "./store";
+
+/**
+ * Who the access body is, who acts on its records and what they may do: the roles that oversee
+ * every organisation's records, the actor written into history entries, the organisation lookups
+ * and the guards every workflow runs before it changes a record.
+ */
+
+export const ACCESS_BODY = {
+  name: "MedReg DE",
+  slug: "medreg",
+  did: ORGANISATIONS.find((o) => o.slug === "medreg")?.did ?? "did:web:medreg.de:hdab",
+  country: "DE",
+  contact: "Data access desk, MedReg DE — access-desk@medreg.example (functional mailbox)",
+};
+
+const OVERSEERS = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;
+
+export function isOverseer(user: SessionUser): boolean {
+  return user.roles.some((r) => (OVERSEERS as readonly string[]).includes(r));
+}
+
+export function actorOf(user: SessionUser): Actor {
+  const order = ["HDAB_AUTHORITY", "DATA_USER", "DATA_HOLDER", "CONNECTOR_ADMIN"] as const;
+  return {
+    username: user.username,
+    role: order.find((r) => user.roles.includes(r)) ?? user.roles[0] ?? "unknown",
+  };
+}
+
+export const SYSTEM: Actor = { username: "system", role: "system" };
+
+export function orgDid(organisation: string): string | null {
+  return ORGANISATIONS.find((o) => o.displayName === organisation)?.did ?? null;
+}
+export function orgSlug(organisation: string): string | null {
+  return ORGANISATIONS.find((o) => o.displayName === organisation)?.slug ?? null;
+}
+
+/** 403 unless the user holds `role` */
+export function assertRole(user: SessionUser, role: string, what: string) {
+  if (!user.roles.includes(role as never)) throw forbidden(`Only ${role} may ${what}`);
+}
+
+/** 403 for another organisation's record, unless the user oversees */
+export function assertOwn(user: SessionUser, rec: { organisation: string; id: string }) {
+  if (isOverseer(user)) return;
+  if (rec.organisation !== user.organisation) throw forbidden(`${rec.id} belongs to another organisation`);
+}
+
+/** 400 "<fields> is/are required" for missing or empty body fields */
+export function pickRequired(body: Record<string, unknown>, ...keys: string[]) {
+  const missing = keys.filter((k) => body[k] === undefined || body[k] === null || body[k] === "");
+  if (missing.length)
+    throw badRequest(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required`);
+}

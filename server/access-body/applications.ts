@@ -1,0 +1,282 @@
+import type { SessionUser } from "../auth/user";
+import { badRequest } from "../http/errors";
+import { parseOr400 } from "../http/handler";
+import { actorOf, assertOwn, assertRole, orgDid, pickRequired } from "./actors";
+import { berlinDate } from "./calendar";
+import {
+  newClock,
+  openPause,
+  pauseClock,
+  periodEnd,
+  resumeClock,
+  startClock,
+  extendClock,
+  stopClock,
+} from "./clock";
+import type { ClockData } from "./clock";
+import type { AccessBodyContext } from "./context";
+import { APPLICATION, CLOCK, INFORMATION_REQUEST, illegalTransition, transition } from "./machines";
+import type { ApplicationData, ApplicationDetail, InformationRequestData } from "./model";
+import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
+import { PERIODS } from "./periods";
+import { move } from "./step";
+import type { RecordViews } from "./views";
+
+/**
+ * Data access applications (Art. 67–68): submission, withdrawal, the completeness decision (which
+ * starts the decision clock or opens a completeness information request) and the clock's own
+ * events (extend, pause, resume).
+ */
+export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
+  const { store, now, ensureReady, nextId, get, visible } = ctx;
+  const { applicationView, applicationDetail, informationRequestView } = views;
+
+  async function listApplications(user: SessionUser, filter: { state?: string } = {}) {
+    await ensureReady();
+    const at = now();
+    return visible(
+      user,
+      store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {}),
+    ).map((r) => applicationView(r, at));
+  }
+
+  async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {
+    await ensureReady();
+    const rec = get<ApplicationData>("application", id);
+    assertOwn(user, rec);
+    return applicationDetail(rec, now());
+  }
+
+  async function submitApplication(
+    body: Record<string, unknown>,
+    user: SessionUser,
+  ): Promise<ApplicationDetail> {
+    await ensureReady();
+    assertRole(user, "DATA_USER", "submit a data access application");
+    pickRequired(body, "title", "purpose", "datasets", "summary");
+    const input = parseOr400(submitApplicationSchema, body);
+    const titles = await ctx.datasetTitles(input.datasets);
+    const at = now();
+    const rec = store.tx((w) => {
+      const id = nextId("DAA", at);
+      const data: ApplicationData = {
+        title: input.title,
+        summary: input.summary,
+        purpose: input.purpose,
+        datasets: input.datasets,
+        datasetTitles: titles,
+        organisationDid: user.participantDid ?? orgDid(user.organisation),
+        submittedBy: user.username,
+        submittedAt: at.toISOString(),
+        receivedAt: at.toISOString(),
+        receivedDate: berlinDate(at),
+        pseudonymised: input.pseudonymised,
+        requestedDurationMonths: input.durationMonths,
+        clock: newClock(),
+        completionDueDate: null,
+        decision: null,
+        permitId: null,
+        approvalNodeId: null,
+        seeded: null,
+      };
+      return w.create<ApplicationData>(
+        {
+          id,
+          kind: "application",
+          state: APPLICATION.initial,
+          organisation: user.organisation,
+          parentId: null,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data,
+        },
+        { event: "submit", actor: actorOf(user), at },
+      );
+    });
+    return applicationDetail(rec, at);
+  }
+
+  async function withdrawApplication(
+    body: Record<string, unknown>,
+    user: SessionUser,
+  ): Promise<ApplicationDetail> {
+    await ensureReady();
+    pickRequired(body, "applicationId", "reason");
+    const input = parseOr400(withdrawSchema, body);
+    const rec = get<ApplicationData>("application", String(body.applicationId));
+    assertRole(user, "DATA_USER", "withdraw an application");
+    assertOwn(user, rec);
+    const at = now();
+    const done = store.tx((w) => {
+      // an open information request is withdrawn with the application
+      const ir = ctx.openInformationRequest(rec.id);
+      if (ir)
+        move(
+          w,
+          INFORMATION_REQUEST,
+          ir,
+          "withdraw",
+          {
+            ...ir.data,
+            withdrawal: { reason: "application withdrawn", at: at.toISOString(), by: user.username },
+          },
+          actorOf(user),
+          at,
+        );
+      const current = w.get<ApplicationData>(rec.id)!;
+      const clock: ClockData =
+        current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
+      return move(
+        w,
+        APPLICATION,
+        current,
+        "withdraw",
+        {
+          ...current.data,
+          clock,
+          decision: {
+            outcome: "WITHDRAWN",
+            at: at.toISOString(),
+            date: berlinDate(at),
+            reasons: input.reason,
+            by: user.username,
+          },
+        },
+        actorOf(user),
+        at,
+        input.reason,
+      );
+    });
+    return applicationDetail(done, at);
+  }
+
+  async function decideCompleteness(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "decide on completeness");
+    pickRequired(body, "applicationId", "complete");
+    const input = parseOr400(completenessSchema, body);
+    const rec = get<ApplicationData>("application", input.applicationId);
+    const at = now();
+    if (input.complete) {
+      const done = store.tx((w) => {
+        const current = w.get<ApplicationData>(rec.id)!;
+        transition(APPLICATION, current.state, "markComplete");
+        // the period runs from the receipt of the complete application (Art. 68(4))
+        const clock = startClock(current.data.clock, new Date(current.data.receivedAt));
+        return move(
+          w,
+          APPLICATION,
+          current,
+          "markComplete",
+          { ...current.data, clock, completionDueDate: null },
+          actorOf(user),
+          at,
+          input.note ?? `complete; the decision period runs from ${clock.startDate}`,
+        );
+      });
+      return { application: applicationDetail(done, at), informationRequest: null };
+    }
+    if (!input.missing?.length)
+      throw badRequest("missing is required when complete is false: list what the applicant has to add");
+    const result = store.tx((w) => {
+      const current = w.get<ApplicationData>(rec.id)!;
+      transition(APPLICATION, current.state, "markIncomplete");
+      const dueDate = periodEnd(berlinDate(at), PERIODS.applicationCompletion.amount, "weeks");
+      const app = move(
+        w,
+        APPLICATION,
+        current,
+        "markIncomplete",
+        { ...current.data, completionDueDate: dueDate },
+        actorOf(user),
+        at,
+        input.missing!.join("; "),
+      );
+      const ir = w.create<InformationRequestData>(
+        {
+          id: nextId("IR", at),
+          kind: "informationRequest",
+          state: INFORMATION_REQUEST.initial,
+          organisation: current.organisation,
+          parentId: current.id,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data: {
+            applicationId: current.id,
+            kind: "completeness",
+            questions: `The application is incomplete (${PERIODS.applicationCompletion.article}). Please add:\n${input.missing!.map((m) => `- ${m}`).join("\n")}`,
+            openedAt: at.toISOString(),
+            openedDate: berlinDate(at),
+            openedBy: user.username,
+            dueDate,
+            answer: null,
+            withdrawal: null,
+          },
+        },
+        { event: "open", actor: actorOf(user), at, note: "completeness" },
+      );
+      return { app, ir };
+    });
+    return {
+      application: applicationDetail(result.app, at),
+      informationRequest: informationRequestView(result.ir, at),
+    };
+  }
+
+  async function clockEvent(body: Record<string, unknown>, user: SessionUser): Promise<ApplicationDetail> {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "change the decision clock");
+    pickRequired(body, "applicationId", "event", "reason");
+    const input = parseOr400(clockEventSchema, body);
+    const rec = get<ApplicationData>("application", input.applicationId);
+    const at = now();
+    const done = store.tx((w) => {
+      const current = w.get<ApplicationData>(rec.id)!;
+      const clock = current.data.clock;
+      let next: ClockData;
+      let note = input.reason;
+      if (input.event === "extend") {
+        if (input.months === undefined) throw badRequest("months is required to extend the decision period");
+        next = extendClock(clock, at, input.months, input.reason, user.username);
+        note = `+${input.months} month(s): ${input.reason}`;
+      } else if (input.event === "pause") {
+        if (current.state !== "UNDER_ASSESSMENT")
+          throw illegalTransition(
+            CLOCK,
+            clock.state,
+            "pause",
+            `The clock can only be paused while the application is under assessment (it is ${current.state})`,
+            ["pause"],
+          );
+        next = pauseClock(clock, at, input.reason);
+      } else {
+        const pause = openPause(clock);
+        if (pause?.informationRequestId) {
+          throw illegalTransition(
+            CLOCK,
+            clock.state,
+            "resume",
+            `The clock stands still until information request ${pause.informationRequestId} is answered or withdrawn`,
+            ["resume"],
+          );
+        }
+        next = resumeClock(clock, at);
+      }
+      // the application's state does not change; the clock event is its own history entry
+      return w.update(
+        { ...current, data: { ...current.data, clock: next } },
+        { event: `clock.${input.event}`, fromState: current.state, actor: actorOf(user), at, note },
+      );
+    });
+    return applicationDetail(done, at);
+  }
+
+  return {
+    listApplications,
+    getApplication,
+    submitApplication,
+    withdrawApplication,
+    decideCompleteness,
+    clockEvent,
+  };
+}

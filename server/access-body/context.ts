@@ -1,0 +1,158 @@
+import type { AuditLog } from "../audit/log";
+import type { SessionUser } from "../auth/user";
+import type { Mutation } from "../graph/model";
+import type { GraphStore } from "../graph/store";
+import { badRequest } from "../http/errors";
+import type { Db } from "../storage/database";
+import { SYSTEM, assertOwn, isOverseer } from "./actors";
+import { berlinDate } from "./calendar";
+import { PERMIT, transition } from "./machines";
+import type { InformationRequestData, PermitData } from "./model";
+import { loadRecord } from "./step";
+import { createRecordStore, type RecordKind, type RecordStore, type StoredRecord } from "./store";
+
+/**
+ * What every workflow module of the access body shares: the record store, the graph, the clock,
+ * the first-use seeding (with the expiry sweep that runs before every request), record numbering,
+ * loading and organisation scoping, dataset lookups and the marketplace update after a decision.
+ */
+
+export interface AccessBodyDeps {
+  db: Db;
+  audit: AuditLog;
+  graph: GraphStore;
+  /** the clock of the service (tests pass a fixed one) */
+  now?: () => Date;
+  /** seed demonstration records on first use (default true) */
+  seed?: boolean;
+}
+
+export type Rec<T> = StoredRecord<T>;
+
+export function createAccessBodyContext(deps: AccessBodyDeps) {
+  const store: RecordStore = createRecordStore(deps.db, deps.audit);
+  const graph = deps.graph;
+  const now = deps.now ?? (() => new Date());
+  let ready: Promise<void> | undefined;
+
+  function nextId(prefix: string, at: Date): string {
+    const year = berlinDate(at).slice(0, 4);
+    const base = `${prefix}-${year}-`;
+    const max = store
+      .idsWithPrefix(base)
+      .map((id) => Number(id.slice(base.length)))
+      .filter((n) => Number.isInteger(n))
+      .reduce((a, b) => Math.max(a, b), 0);
+    return `${base}${String(max + 1).padStart(4, "0")}`;
+  }
+
+  function get<T>(kind: RecordKind, id: string | undefined | null): Rec<T> {
+    return loadRecord<T>(store, kind, id);
+  }
+
+  function visible<T>(user: SessionUser, recs: Rec<T>[]): Rec<T>[] {
+    return isOverseer(user) ? recs : recs.filter((r) => r.organisation === user.organisation);
+  }
+
+  /** list (scoped to the caller's organisation unless they oversee) and get (with history) of one record kind */
+  function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V) {
+    return {
+      async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
+        await ensureReady();
+        const at = now();
+        return visible(user, store.list<T>(kind, filter.state ? { state: filter.state } : {})).map((r) =>
+          view(r, at),
+        );
+      },
+      async get(id: string, user: SessionUser) {
+        await ensureReady();
+        const rec = get<T>(kind, id);
+        assertOwn(user, rec);
+        return { ...view(rec, now()), history: store.history(rec.id) };
+      },
+    };
+  }
+
+  async function datasetTitles(ids: string[]): Promise<string[]> {
+    const titles: string[] = [];
+    for (const id of ids) {
+      const n = await graph.getNode(id);
+      if (!n || n.label !== "HealthDataset")
+        throw badRequest(`Unknown dataset: ${id} (use an id of GET /api/catalog)`);
+      titles.push(typeof n.properties.title === "string" ? n.properties.title : id);
+    }
+    return titles;
+  }
+
+  /** expires permits whose end date has passed (a system transition, audited like any other) */
+  function sweepExpired(at: Date) {
+    const today = berlinDate(at);
+    for (const p of store.list<PermitData>("permit", { state: "ACTIVE" })) {
+      if (p.data.validUntil >= today) continue;
+      store.tx((w) => {
+        const current = w.get<PermitData>(p.id);
+        if (!current || current.state !== "ACTIVE") return;
+        const state = transition(PERMIT, "ACTIVE", "expire");
+        w.update(
+          { ...current, state, data: { ...current.data, expiredAt: at.toISOString() } },
+          {
+            event: "expire",
+            fromState: "ACTIVE",
+            actor: SYSTEM,
+            note: `valid until ${current.data.validUntil}`,
+            at,
+          },
+        );
+      });
+    }
+  }
+
+  async function ensureReady() {
+    if (deps.seed !== false) {
+      if (!ready) {
+        ready = import("./seed")
+          .then((m) => m.seedIfEmpty({ store, graph, now }))
+          .catch((e) => {
+            ready = undefined;
+            throw e;
+          });
+      }
+      await ready;
+    }
+    sweepExpired(now());
+  }
+
+  function openInformationRequest(applicationId: string): Rec<InformationRequestData> | undefined {
+    return store.list<InformationRequestData>("informationRequest", {
+      parentId: applicationId,
+      state: "OPEN",
+    })[0];
+  }
+
+  /** the marketplace follows a decision; the record stays authoritative when the graph write fails */
+  async function syncGraph(mutations: Mutation[], audit: { action: string; actor: string; target: string }) {
+    if (!mutations.length) return;
+    try {
+      await graph.mutate(mutations, { ...audit, kind: "graph" });
+    } catch (e) {
+      // the record is authoritative; the compliance summary shows an approval missing from the graph
+      console.error(`[access-body] marketplace update for ${audit.target} failed:`, e);
+    }
+  }
+
+  return {
+    store,
+    graph,
+    now,
+    ensureReady,
+    nextId,
+    get,
+    visible,
+    reader,
+    datasetTitles,
+    openInformationRequest,
+    syncGraph,
+  };
+}
+
+export type AccessBodyContext = ReturnType<typeof createAccessBodyContext>;

@@ -1,0 +1,155 @@
+import type { SessionUser } from "../auth/user";
+import { badRequest } from "../http/errors";
+import { parseOr400 } from "../http/handler";
+import { actorOf, assertRole, pickRequired } from "./actors";
+import { berlinDate } from "./calendar";
+import { periodEnd } from "./clock";
+import type { AccessBodyContext, Rec } from "./context";
+import { DATA_REQUEST } from "./machines";
+import type { DataRequestData } from "./model";
+import { decideDataRequestSchema, submitDataRequestSchema, withdrawSchema } from "./model";
+import { PERIODS } from "./periods";
+import { step } from "./step";
+import { dataRequestView } from "./views";
+
+/** the smallest non-zero count an anonymised statistical answer may contain */
+export const MIN_CELL = 10;
+
+/** Data requests (Art. 69): an anonymised statistical answer instead of access to the data. */
+export function createDataRequests(ctx: AccessBodyContext) {
+  const { store, now, ensureReady, nextId } = ctx;
+  const reader = ctx.reader("dataRequest", (r: Rec<DataRequestData>, at) => dataRequestView(r, at));
+
+  async function submitDataRequest(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "DATA_USER", "submit a data request");
+    pickRequired(body, "title", "question", "purpose", "datasets");
+    const input = parseOr400(submitDataRequestSchema, body);
+    const titles = await ctx.datasetTitles(input.datasets);
+    const at = now();
+    const rec = store.tx((w) =>
+      w.create<DataRequestData>(
+        {
+          id: nextId("DRQ", at),
+          kind: "dataRequest",
+          state: DATA_REQUEST.initial,
+          organisation: user.organisation,
+          parentId: null,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data: {
+            title: input.title,
+            question: input.question,
+            purpose: input.purpose,
+            datasets: input.datasets,
+            datasetTitles: titles,
+            submittedBy: user.username,
+            receivedAt: at.toISOString(),
+            receivedDate: berlinDate(at),
+            dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
+            decision: null,
+            answer: null,
+            seeded: null,
+          },
+        },
+        { event: "submit", actor: actorOf(user), at },
+      ),
+    );
+    return dataRequestView(rec, at);
+  }
+
+  async function withdrawDataRequest(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "DATA_USER", "withdraw a data request");
+    pickRequired(body, "requestId", "reason");
+    const input = parseOr400(withdrawSchema, body);
+    const at = now();
+    const done = step<DataRequestData>(store, {
+      kind: "dataRequest",
+      id: String(body.requestId),
+      machine: DATA_REQUEST,
+      event: "withdraw",
+      user,
+      own: true,
+      at,
+      data: (rec) => ({
+        ...rec.data,
+        decision: {
+          outcome: "WITHDRAWN",
+          at: at.toISOString(),
+          date: berlinDate(at),
+          reasons: input.reason,
+          by: user.username,
+        },
+      }),
+      note: input.reason,
+    });
+    return dataRequestView(done, at);
+  }
+
+  async function decideDataRequest(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "decide a data request");
+    pickRequired(body, "requestId", "decision");
+    const input = parseOr400(decideDataRequestSchema, body);
+    const at = now();
+    const date = berlinDate(at);
+    const done = step<DataRequestData>(store, {
+      kind: "dataRequest",
+      id: input.requestId,
+      machine: DATA_REQUEST,
+      event: input.decision,
+      user,
+      at,
+      data: (current) => {
+        if (input.decision === "approve") {
+          return {
+            ...current.data,
+            decision: {
+              outcome: "APPROVED",
+              at: at.toISOString(),
+              date,
+              reasons: input.reasons ?? null,
+              by: user.username,
+            },
+          };
+        }
+        if (input.decision === "refuse") {
+          if (!input.reasons) throw badRequest("reasons is required to refuse a data request");
+          return {
+            ...current.data,
+            decision: {
+              outcome: "REFUSED",
+              at: at.toISOString(),
+              date,
+              reasons: input.reasons,
+              by: user.username,
+            },
+          };
+        }
+        if (!input.answer)
+          throw badRequest("answer is required: { summary, table } with anonymised statistics only");
+        const small = input.answer.table.filter((r) => r.value > 0 && r.value < MIN_CELL);
+        if (small.length) {
+          throw badRequest(
+            `An anonymised statistical answer may not contain counts below ${MIN_CELL}: ${small.map((r) => r.label).join(", ")}`,
+          );
+        }
+        return {
+          ...current.data,
+          answer: { ...input.answer, at: at.toISOString(), date, by: user.username },
+        };
+      },
+      note: input.decision === "answer" ? undefined : input.reasons,
+    });
+    return dataRequestView(done, at);
+  }
+
+  return {
+    listDataRequests: reader.list,
+    getDataRequest: reader.get,
+    submitDataRequest,
+    withdrawDataRequest,
+    decideDataRequest,
+  };
+}

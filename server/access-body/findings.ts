@@ -1,0 +1,117 @@
+import type { SessionUser } from "../auth/user";
+import { forbidden } from "../http/errors";
+import { parseOr400 } from "../http/handler";
+import { actorOf, assertRole, pickRequired } from "./actors";
+import { addDays, berlinDate } from "./calendar";
+import type { AccessBodyContext, Rec } from "./context";
+import { FINDING } from "./machines";
+import type { FindingData, PermitData } from "./model";
+import { closeFindingSchema, openFindingSchema, respondFindingSchema } from "./model";
+import { step } from "./step";
+import { findingView } from "./views";
+
+/** Supervision findings: opened by the access body, answered by the organisation's addressed role, closed. */
+export function createFindings(ctx: AccessBodyContext) {
+  const { store, now, ensureReady, nextId, get } = ctx;
+  const reader = ctx.reader("finding", (r: Rec<FindingData>, at) => findingView(r, at));
+
+  async function openFinding(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "open a finding");
+    pickRequired(body, "organisation", "subjectRole", "title", "description");
+    const input = parseOr400(openFindingSchema, body);
+    if (input.relatedPermitId) get<PermitData>("permit", input.relatedPermitId);
+    const at = now();
+    const rec = store.tx((w) =>
+      w.create<FindingData>(
+        {
+          id: nextId("FND", at),
+          kind: "finding",
+          state: FINDING.initial,
+          organisation: input.organisation,
+          parentId: input.relatedPermitId ?? null,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data: {
+            subjectRole: input.subjectRole,
+            title: input.title,
+            description: input.description,
+            severity: input.severity,
+            article: input.article ?? null,
+            relatedPermitId: input.relatedPermitId ?? null,
+            openedAt: at.toISOString(),
+            openedDate: berlinDate(at),
+            openedBy: user.username,
+            responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
+            response: null,
+            closure: null,
+          },
+        },
+        { event: "open", actor: actorOf(user), at },
+      ),
+    );
+    return findingView(rec, at);
+  }
+
+  async function respondFinding(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    pickRequired(body, "findingId", "response");
+    const input = parseOr400(respondFindingSchema, body);
+    const at = now();
+    const done = step<FindingData>(store, {
+      kind: "finding",
+      id: input.findingId,
+      machine: FINDING,
+      event: "respond",
+      user,
+      guard: (rec) => {
+        if (rec.organisation !== user.organisation)
+          throw forbidden(`${rec.id} concerns another organisation`);
+        if (!user.roles.includes(rec.data.subjectRole))
+          throw forbidden(`${rec.id} is addressed to the organisation's ${rec.data.subjectRole}`);
+      },
+      at,
+      data: (rec) => ({
+        ...rec.data,
+        response: { text: input.response, at: at.toISOString(), date: berlinDate(at), by: user.username },
+      }),
+    });
+    return findingView(done, at);
+  }
+
+  async function closeFinding(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "close a finding");
+    pickRequired(body, "findingId", "outcome", "note");
+    const input = parseOr400(closeFindingSchema, body);
+    const at = now();
+    const done = step<FindingData>(store, {
+      kind: "finding",
+      id: input.findingId,
+      machine: FINDING,
+      event: "close",
+      user,
+      at,
+      data: (rec) => ({
+        ...rec.data,
+        closure: {
+          outcome: input.outcome,
+          note: input.note,
+          at: at.toISOString(),
+          date: berlinDate(at),
+          by: user.username,
+        },
+      }),
+      note: `${input.outcome}: ${input.note}`,
+    });
+    return findingView(done, at);
+  }
+
+  return {
+    listFindings: reader.list,
+    getFinding: reader.get,
+    openFinding,
+    respondFinding,
+    closeFinding,
+  };
+}

@@ -1,0 +1,288 @@
+import type { SessionUser } from "../auth/user";
+import type { GraphNode, Mutation } from "../graph/model";
+import { parseOr400 } from "../http/handler";
+import { actorOf, assertRole, orgDid, orgSlug, pickRequired } from "./actors";
+import { addDays, addMonths, berlinDate } from "./calendar";
+import { stopClock } from "./clock";
+import type { AccessBodyContext, Rec } from "./context";
+import { APPLICATION, INFORMATION_REQUEST, PERMIT, transition } from "./machines";
+import type { ApplicationData, ApplicationDetail, PermitData } from "./model";
+import { issuePermitSchema, refuseApplicationSchema, revokePermitSchema } from "./model";
+import { move, step } from "./step";
+import { permitView, type RecordViews } from "./views";
+
+/**
+ * The decision on an application: a data permit (with its HDABApproval node in the marketplace,
+ * approving the matching contracts) or a refusal; and the revocation of a permit, which suspends
+ * the contracts it backs.
+ */
+export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
+  const { store, graph, now, ensureReady, nextId, get, syncGraph } = ctx;
+  const { applicationDetail } = views;
+  const reader = ctx.reader("permit", (r: Rec<PermitData>) => permitView(r));
+
+  async function matchingContracts(organisation: string, datasets: string[]): Promise<GraphNode[]> {
+    const did = orgDid(organisation);
+    if (!did) return [];
+    const assets = new Set(datasets.map((d) => `asset-${d.replace(/^dataset-/, "")}`));
+    const contracts = await graph.findNodes({ label: "Contract", where: { consumerDid: did }, limit: 1000 });
+    return contracts.filter(
+      (c) => assets.has(String(c.properties.assetId)) && c.properties.status !== "terminated",
+    );
+  }
+
+  async function issuePermit(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "issue a data permit");
+    pickRequired(body, "applicationId", "durationMonths", "conditions", "secureProcessingEnvironment");
+    const input = parseOr400(issuePermitSchema, body);
+    const rec = get<ApplicationData>("application", input.applicationId);
+    transition(APPLICATION, rec.state, "grant"); // fail fast before looking at the graph
+    const datasets = input.datasets ?? rec.data.datasets;
+    const titles = await ctx.datasetTitles(datasets);
+    const contracts = await matchingContracts(rec.organisation, datasets);
+    const existingApproval = rec.data.approvalNodeId ? await graph.getNode(rec.data.approvalNodeId) : null;
+    const medreg = await graph.getNode("participant-medreg");
+    const at = now();
+    const result = store.tx((w) => {
+      const current = w.get<ApplicationData>(rec.id)!;
+      transition(APPLICATION, current.state, "grant");
+      const id = nextId("MEDREG-DP", at);
+      const issuedDate = berlinDate(at);
+      const approvalNodeId = existingApproval ? existingApproval.id : `approval-${id.toLowerCase()}`;
+      const permit = w.create<PermitData>(
+        {
+          id,
+          kind: "permit",
+          state: PERMIT.initial,
+          organisation: current.organisation,
+          parentId: current.id,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data: {
+            applicationId: current.id,
+            datasets,
+            datasetTitles: titles,
+            purpose: input.purpose ?? current.data.purpose,
+            organisationDid: current.data.organisationDid,
+            issuedAt: at.toISOString(),
+            issuedDate,
+            validFrom: issuedDate,
+            validUntil: addDays(addMonths(issuedDate, input.durationMonths), -1),
+            durationMonths: input.durationMonths,
+            conditions: input.conditions,
+            secureProcessingEnvironment: input.secureProcessingEnvironment,
+            pseudonymised: current.data.pseudonymised,
+            issuedBy: user.username,
+            approvalNodeId,
+            contractIds: contracts.map((c) => c.id),
+            revocation: null,
+            expiredAt: null,
+            seeded: null,
+          },
+        },
+        { event: "issue", actor: actorOf(user), at },
+      );
+      const app = move(
+        w,
+        APPLICATION,
+        current,
+        "grant",
+        {
+          ...current.data,
+          clock: stopClock(current.data.clock, at),
+          decision: {
+            outcome: "GRANTED",
+            at: at.toISOString(),
+            date: issuedDate,
+            reasons: null,
+            by: user.username,
+          },
+          permitId: id,
+          approvalNodeId,
+        },
+        actorOf(user),
+        at,
+        `data permit ${id}`,
+      );
+      return { permit, app };
+    });
+    // the marketplace learns of the permit: an HDABApproval node approving the matching contracts
+    const p = result.permit;
+    const approvalProps = {
+      permitNumber: p.id,
+      status: "GRANTED",
+      applicant: orgSlug(p.organisation),
+      applicationId: rec.id,
+      applicationDate: rec.data.receivedDate,
+      decisionDate: p.data.issuedDate,
+      validUntil: p.data.validUntil,
+      purpose: p.data.purpose,
+      legalBasis: "Regulation (EU) 2025/327 (EHDS) Art. 68 (data permit)",
+      processingEnvironment: p.data.secureProcessingEnvironment,
+    };
+    const mutations: Mutation[] = existingApproval
+      ? [{ op: "updateNode", id: existingApproval.id, properties: approvalProps }]
+      : [
+          {
+            op: "createNode",
+            node: {
+              id: p.data.approvalNodeId!,
+              label: "HDABApproval",
+              layer: "l1",
+              properties: approvalProps,
+            },
+          },
+          ...(medreg
+            ? [
+                {
+                  op: "createEdge" as const,
+                  edge: {
+                    id: `issued-by-${p.data.approvalNodeId}`,
+                    source: p.data.approvalNodeId!,
+                    target: medreg.id,
+                    type: "ISSUED_BY",
+                  },
+                },
+              ]
+            : []),
+          ...contracts.map((c) => ({
+            op: "createEdge" as const,
+            edge: {
+              id: `approves-${p.data.approvalNodeId}-${c.id}`,
+              source: p.data.approvalNodeId!,
+              target: c.id,
+              type: "APPROVES",
+            },
+          })),
+        ];
+    for (const c of contracts) {
+      mutations.push({
+        op: "updateNode",
+        id: c.id,
+        properties: {
+          permitStatus: "GRANTED",
+          ...(c.properties.status === "awaitingPermit" ? { status: "active" } : {}),
+        },
+      });
+    }
+    await syncGraph(mutations, { action: "access-body.permit.issue", actor: user.username, target: p.id });
+    return permitView(store.get<PermitData>(p.id)!);
+  }
+
+  async function refuseApplication(
+    body: Record<string, unknown>,
+    user: SessionUser,
+  ): Promise<ApplicationDetail> {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "refuse an application");
+    pickRequired(body, "applicationId", "reasons");
+    const input = parseOr400(refuseApplicationSchema, body);
+    const rec = get<ApplicationData>("application", input.applicationId);
+    const at = now();
+    const done = store.tx((w) => {
+      const current = w.get<ApplicationData>(rec.id)!;
+      transition(APPLICATION, current.state, "refuse");
+      const ir = ctx.openInformationRequest(rec.id);
+      if (ir)
+        move(
+          w,
+          INFORMATION_REQUEST,
+          ir,
+          "withdraw",
+          {
+            ...ir.data,
+            withdrawal: { reason: "application refused", at: at.toISOString(), by: user.username },
+          },
+          actorOf(user),
+          at,
+        );
+      return move(
+        w,
+        APPLICATION,
+        current,
+        "refuse",
+        {
+          ...current.data,
+          clock:
+            current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
+          completionDueDate: null,
+          decision: {
+            outcome: "REFUSED",
+            at: at.toISOString(),
+            date: berlinDate(at),
+            reasons: input.reasons,
+            by: user.username,
+          },
+        },
+        actorOf(user),
+        at,
+        input.reasons,
+      );
+    });
+    return applicationDetail(done, at);
+  }
+
+  async function decidePermit(body: Record<string, unknown>, user: SessionUser) {
+    return body.decision === "refuse"
+      ? { kind: "refusal" as const, application: await refuseApplication(body, user) }
+      : { kind: "permit" as const, permit: await issuePermit(body, user) };
+  }
+
+  async function revokePermit(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    assertRole(user, "HDAB_AUTHORITY", "revoke a data permit");
+    pickRequired(body, "permitId", "reason");
+    const input = parseOr400(revokePermitSchema, body);
+    const at = now();
+    const done = step<PermitData>(store, {
+      kind: "permit",
+      id: input.permitId,
+      machine: PERMIT,
+      event: "revoke",
+      user,
+      at,
+      data: (rec) => ({
+        ...rec.data,
+        revocation: { at: at.toISOString(), date: berlinDate(at), reason: input.reason, by: user.username },
+      }),
+      note: input.reason,
+    });
+    // the agreements the permit backs stop being usable: the marketplace contracts are suspended
+    const mutations: Mutation[] = [];
+    if (done.data.approvalNodeId && (await graph.getNode(done.data.approvalNodeId))) {
+      mutations.push({
+        op: "updateNode",
+        id: done.data.approvalNodeId,
+        properties: { status: "REVOKED", revokedDate: done.data.revocation!.date },
+      });
+    }
+    for (const id of done.data.contractIds) {
+      if (await graph.getNode(id))
+        mutations.push({
+          op: "updateNode",
+          id,
+          properties: {
+            status: "suspended",
+            permitStatus: "REVOKED",
+            suspendedReason: `data permit ${done.id} revoked`,
+          },
+        });
+    }
+    await syncGraph(mutations, {
+      action: "access-body.permit.revoke",
+      actor: user.username,
+      target: done.id,
+    });
+    return permitView(done);
+  }
+
+  return {
+    issuePermit,
+    refuseApplication,
+    decidePermit,
+    revokePermit,
+    listPermits: reader.list,
+    getPermit: reader.get,
+  };
+}

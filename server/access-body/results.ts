@@ -1,0 +1,120 @@
+import type { SessionUser } from "../auth/user";
+import { badRequest, forbidden } from "../http/errors";
+import { parseOr400 } from "../http/handler";
+import { actorOf, assertRole, pickRequired } from "./actors";
+import { berlinDate } from "./calendar";
+import { periodEnd } from "./clock";
+import type { AccessBodyContext, Rec } from "./context";
+import { RESULT } from "./machines";
+import type { DataRequestData, PermitData, ResultData } from "./model";
+import { declareResultSchema, resultActionSchema } from "./model";
+import { PERIODS } from "./periods";
+import { step } from "./step";
+import { resultView } from "./views";
+
+/**
+ * Results of processing (Art. 61(4)): declared by the data user, checked (released or rejected) by
+ * the access body, published by the data user within 18 months of the end of processing.
+ */
+export function createResults(ctx: AccessBodyContext) {
+  const { store, now, ensureReady, nextId, get } = ctx;
+  const reader = ctx.reader("result", (r: Rec<ResultData>, at) => resultView(r, at));
+
+  async function postResult(body: Record<string, unknown>, user: SessionUser) {
+    await ensureReady();
+    if (body.resultId !== undefined || body.action !== undefined)
+      return { created: false, result: await resultAction(body, user) };
+    return { created: true, result: await declareResult(body, user) };
+  }
+
+  async function declareResult(body: Record<string, unknown>, user: SessionUser) {
+    assertRole(user, "DATA_USER", "declare a result");
+    pickRequired(body, "title", "summary", "processingCompletedDate");
+    const input = parseOr400(declareResultSchema, body);
+    const source = input.permitId
+      ? get<PermitData>("permit", input.permitId)
+      : get<DataRequestData>("dataRequest", input.dataRequestId);
+    if (source.organisation !== user.organisation)
+      throw forbidden(`${source.id} belongs to another organisation`);
+    if (source.kind === "dataRequest" && source.state !== "ANSWERED")
+      throw badRequest(`${source.id} has not been answered yet`);
+    if (source.kind === "permit" && source.state === "REVOKED")
+      throw badRequest(`${source.id} was revoked; results of its processing cannot be released`);
+    const at = now();
+    const rec = store.tx((w) =>
+      w.create<ResultData>(
+        {
+          id: nextId("RES", at),
+          kind: "result",
+          state: RESULT.initial,
+          organisation: user.organisation,
+          parentId: source.id,
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          data: {
+            title: input.title,
+            summary: input.summary,
+            permitId: input.permitId ?? null,
+            dataRequestId: input.dataRequestId ?? null,
+            processingCompletedDate: input.processingCompletedDate,
+            publicationDueDate: periodEnd(
+              input.processingCompletedDate,
+              PERIODS.resultPublication.amount,
+              "months",
+            ),
+            declaredBy: user.username,
+            declaredAt: at.toISOString(),
+            check: null,
+            publication: null,
+          },
+        },
+        { event: "declare", actor: actorOf(user), at },
+      ),
+    );
+    return resultView(rec, at);
+  }
+
+  async function resultAction(body: Record<string, unknown>, user: SessionUser) {
+    pickRequired(body, "resultId", "action");
+    const input = parseOr400(resultActionSchema, body);
+    const at = now();
+    const base = { kind: "result" as const, id: input.resultId, machine: RESULT, user, at };
+    let done: Rec<ResultData>;
+    if (input.action === "release" || input.action === "reject") {
+      const outcome = input.action === "release" ? "RELEASED" : "REJECTED";
+      done = step<ResultData>(store, {
+        ...base,
+        event: input.action,
+        role: { role: "HDAB_AUTHORITY", what: `${input.action} a result` },
+        data: (rec) => ({
+          ...rec.data,
+          check: { outcome, note: input.note, at: at.toISOString(), by: user.username },
+        }),
+        note: input.note,
+      });
+    } else if (input.action === "resubmit") {
+      done = step<ResultData>(store, {
+        ...base,
+        event: "resubmit",
+        role: { role: "DATA_USER", what: `${input.action} a result` },
+        own: true,
+        data: (rec) => ({ ...rec.data, summary: input.summary, check: null }),
+      });
+    } else {
+      done = step<ResultData>(store, {
+        ...base,
+        event: "publish",
+        role: { role: "DATA_USER", what: `${input.action} a result` },
+        own: true,
+        data: (rec) => ({
+          ...rec.data,
+          publication: { url: input.url, at: at.toISOString(), date: berlinDate(at) },
+        }),
+        note: input.url,
+      });
+    }
+    return resultView(done, at);
+  }
+
+  return { listResults: reader.list, getResult: reader.get, postResult };
+}

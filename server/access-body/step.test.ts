@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import { createAuditLog } from "../audit/log";
+import type { SessionUser } from "../auth/user";
+import { forbidden, isApiError, type ApiError } from "../http/errors";
+import { openDatabase } from "../storage/database";
+import { FINDING } from "./machines";
+import { move, step, type StepSpec } from "./step";
+import { createRecordStore, type StoredRecord } from "./store";
+
+interface Note {
+  text: string;
+}
+
+const regulator: SessionUser = {
+  sub: "regulator",
+  username: "regulator",
+  name: "Regulator",
+  email: "r@example.org",
+  roles: ["HDAB_AUTHORITY"],
+  organisation: "MedReg DE",
+  participantDid: undefined,
+};
+const holder: SessionUser = {
+  ...regulator,
+  sub: "h",
+  username: "holder",
+  roles: ["DATA_HOLDER"],
+  organisation: "Clinic",
+};
+const stranger: SessionUser = { ...holder, sub: "s", username: "stranger", organisation: "Elsewhere" };
+const at = new Date("2026-03-02T10:00:00Z");
+
+function setup() {
+  const db = openDatabase(":memory:");
+  const audit = createAuditLog(db);
+  const store = createRecordStore(db, audit);
+  store.tx((w) =>
+    w.create<Note>(
+      {
+        id: "FND-1",
+        kind: "finding",
+        state: "OPEN",
+        organisation: "Clinic",
+        parentId: null,
+        createdAt: at.toISOString(),
+        updatedAt: at.toISOString(),
+        data: { text: "opened" },
+      },
+      { event: "open", actor: { username: "regulator", role: "HDAB_AUTHORITY" }, at },
+    ),
+  );
+  return { db, audit, store };
+}
+
+const spec = (over: Partial<StepSpec<Note>> = {}): StepSpec<Note> => ({
+  kind: "finding",
+  id: "FND-1",
+  machine: FINDING,
+  event: "respond",
+  user: holder,
+  own: true,
+  at,
+  data: (rec) => ({ text: `${rec.data.text}, answered` }),
+  note: "the answer",
+  ...over,
+});
+
+function errorOf(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    if (isApiError(e)) return e;
+    throw e;
+  }
+  throw new Error("expected an ApiError");
+}
+
+describe("step: the generic transition of one record", () => {
+  it("loads, checks, writes the new state and fields with one history entry and one audit entry", () => {
+    const { store, audit } = setup();
+    const before = audit.count();
+    const done = step(store, spec());
+    expect(done.state).toBe("RESPONDED");
+    expect(store.get<Note>("FND-1")).toMatchObject({
+      state: "RESPONDED",
+      data: { text: "opened, answered" },
+    });
+    const history = store.history("FND-1");
+    expect(history.map((h) => [h.event, h.fromState, h.toState, h.actor, h.note])).toEqual([
+      ["open", null, "OPEN", "regulator (HDAB_AUTHORITY)", null],
+      ["respond", "OPEN", "RESPONDED", "holder (DATA_HOLDER)", "the answer"],
+    ]);
+    expect(audit.count()).toBe(before + 1);
+    const entry = audit.list({ action: "finding.respond" })[0];
+    expect(entry).toMatchObject({ actor: "holder", target: "FND-1", kind: "access-body" });
+    expect(history[1].auditId).toBe(entry.id);
+  });
+
+  it("answers 400 without an id and 404 for an unknown id or a record of another kind", () => {
+    const { store } = setup();
+    expect(errorOf(() => step(store, spec({ id: "" }))).status).toBe(400);
+    const unknown = errorOf(() => step(store, spec({ id: "FND-9" })));
+    expect([unknown.status, unknown.message]).toEqual([404, "Finding FND-9 not found"]);
+    const wrongKind = errorOf(() => step(store, spec({ kind: "permit" })));
+    expect([wrongKind.status, wrongKind.message]).toEqual([404, "Permit FND-1 not found"]);
+  });
+
+  it("checks role, then ownership, then the guard, before the state; each refusal changes nothing", () => {
+    const { store, audit } = setup();
+    const before = audit.count();
+    const role = errorOf(() =>
+      step(store, spec({ user: stranger, role: { role: "HDAB_AUTHORITY", what: "close a finding" } })),
+    );
+    expect([role.status, role.message]).toEqual([403, "Only HDAB_AUTHORITY may close a finding"]);
+    const own = errorOf(() => step(store, spec({ user: stranger })));
+    expect([own.status, own.message]).toEqual([403, "FND-1 belongs to another organisation"]);
+    const guarded = errorOf(() =>
+      step(
+        store,
+        spec({
+          guard: (rec) => {
+            throw forbidden(`${rec.id} is addressed to someone else`);
+          },
+        }),
+      ),
+    );
+    expect([guarded.status, guarded.message]).toEqual([403, "FND-1 is addressed to someone else"]);
+    expect(store.get("FND-1")?.state).toBe("OPEN");
+    expect(store.history("FND-1")).toHaveLength(1);
+    expect(audit.count()).toBe(before);
+    // an overseer may act on any organisation's record
+    expect(step(store, spec({ user: regulator, event: "close" })).state).toBe("CLOSED");
+  });
+
+  it("answers 409 with the allowed events for an illegal transition, and writes nothing", () => {
+    const { store, audit } = setup();
+    step(store, spec({ user: regulator, event: "close" }));
+    const count = audit.count();
+    const e = errorOf(() => step(store, spec()));
+    expect(e.status).toBe(409);
+    expect(e.extra).toEqual({ currentState: "CLOSED", allowedNextStates: [], allowedEvents: [] });
+    expect(store.history("FND-1")).toHaveLength(2);
+    expect(audit.count()).toBe(count);
+  });
+
+  it("rolls the whole transaction back when a later write in it fails", () => {
+    const { store, audit } = setup();
+    const count = audit.count();
+    const holderActor = { username: "holder", role: "DATA_HOLDER" };
+    expect(() =>
+      store.tx((w) => {
+        const rec = w.get<Note>("FND-1") as StoredRecord<Note>;
+        move(w, FINDING, rec, "respond", { text: "x" }, holderActor, at);
+        move(w, FINDING, rec, "respond", { text: "y" }, holderActor, at);
+      }),
+    ).toThrow();
+    expect(store.get<Note>("FND-1")).toMatchObject({ state: "OPEN", data: { text: "opened" } });
+    expect(store.history("FND-1")).toHaveLength(1);
+    expect(audit.count()).toBe(count);
+  });
+});

@@ -1,0 +1,83 @@
+import type { SessionUser } from "../auth/user";
+import { badRequest, notFound } from "../http/errors";
+import { actorOf, assertOwn, assertRole } from "./actors";
+import { transition, type Machine } from "./machines";
+import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from "./store";
+
+/**
+ * The one way an access-body record changes state. `move` is the write inside an open transaction
+ * (re-read → check the machine → write the record with its history entry and audit entry, whose
+ * action is `<kind>.<event>`); `step` is a whole single-record transition: load → check role and
+ * ownership → in one transaction, check the state and write. Transitions that change two records
+ * at once (an application with its information request or permit) call `move` twice in one `tx`.
+ */
+
+export function kindLabel(kind: RecordKind): string {
+  return {
+    application: "Application",
+    dataRequest: "Data request",
+    permit: "Permit",
+    informationRequest: "Information request",
+    finding: "Finding",
+    result: "Result",
+  }[kind];
+}
+
+/** one record of a kind: 400 without an id, 404 when unknown or of another kind */
+export function loadRecord<T>(
+  store: Pick<RecordStore, "get">,
+  kind: RecordKind,
+  id: string | undefined | null,
+): StoredRecord<T> {
+  if (!id) throw badRequest("id is required");
+  const rec = store.get<T>(id);
+  if (!rec || rec.kind !== kind) throw notFound(`${kindLabel(kind)} ${id} not found`);
+  return rec;
+}
+
+/** a transition of one record inside an open transaction (409 when the machine does not allow it) */
+export function move<T>(
+  w: RecordWriter,
+  m: Machine,
+  rec: StoredRecord<T>,
+  event: string,
+  data: T,
+  actor: Actor,
+  at: Date,
+  note?: string,
+): StoredRecord<T> {
+  const current = w.get<T>(rec.id);
+  if (!current) throw notFound(`${rec.id} not found`);
+  const state = transition(m, current.state, event);
+  return w.update({ ...current, state, data }, { event, fromState: current.state, actor, at, note });
+}
+
+export interface StepSpec<T> {
+  kind: RecordKind;
+  id: string | undefined | null;
+  machine: Machine;
+  /** the machine's event; also the audit action `<kind>.<event>` */
+  event: string;
+  user: SessionUser;
+  /** 403 unless the user holds this role */
+  role?: { role: string; what: string };
+  /** 403 for another organisation's record unless the user oversees */
+  own?: boolean;
+  /** further checks on the loaded record (they throw) */
+  guard?: (rec: StoredRecord<T>) => void;
+  at: Date;
+  /** the record's new fields, from the loaded record */
+  data: (rec: StoredRecord<T>) => T;
+  note?: string;
+}
+
+/** load → check role → check ownership → (one transaction) check state → write record, history, audit */
+export function step<T>(store: RecordStore, spec: StepSpec<T>): StoredRecord<T> {
+  const rec = loadRecord<T>(store, spec.kind, spec.id);
+  if (spec.role) assertRole(spec.user, spec.role.role, spec.role.what);
+  if (spec.own) assertOwn(spec.user, rec);
+  spec.guard?.(rec);
+  return store.tx((w) =>
+    move(w, spec.machine, rec, spec.event, spec.data(rec), actorOf(spec.user), spec.at, spec.note),
+  );
+}

@@ -1,0 +1,131 @@
+import { berlinDate, daysBetween } from "./calendar";
+import { clockView } from "./clock";
+import type { AccessBodyContext, Rec } from "./context";
+import {
+  APPLICATION,
+  DATA_REQUEST,
+  FINDING,
+  INFORMATION_REQUEST,
+  PERMIT,
+  RESULT,
+  allowedEvents,
+} from "./machines";
+import type {
+  ApplicationData,
+  ApplicationDetail,
+  ApplicationView,
+  DataRequestData,
+  FindingData,
+  InformationRequestData,
+  PermitData,
+  ResultData,
+} from "./model";
+import { purposeLabel } from "./periods";
+
+/**
+ * How each record kind is answered: its fields flattened with id, state and organisation, the
+ * events it allows next, and for records with a due date the days left and whether it is overdue.
+ */
+
+const flat = <T>(r: Rec<T>) => ({
+  ...r.data,
+  id: r.id,
+  state: r.state,
+  organisation: r.organisation,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+export function permitView(r: Rec<PermitData>) {
+  return {
+    ...flat(r),
+    purposeLabel: purposeLabel(r.data.purpose),
+    allowedEvents: allowedEvents(PERMIT, r.state as never),
+  };
+}
+
+export function dataRequestView(r: Rec<DataRequestData>, at: Date) {
+  const open = r.state === "SUBMITTED" || r.state === "APPROVED";
+  const daysLeft = open ? daysBetween(berlinDate(at), r.data.dueDate) : null;
+  return {
+    ...flat(r),
+    purposeLabel: purposeLabel(r.data.purpose),
+    daysLeft,
+    overdue: daysLeft !== null && daysLeft < 0,
+    allowedEvents: allowedEvents(DATA_REQUEST, r.state as never),
+  };
+}
+
+export function findingView(r: Rec<FindingData>, at: Date) {
+  const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.responseDueDate) : null;
+  return {
+    ...flat(r),
+    daysLeft,
+    overdue: daysLeft !== null && daysLeft < 0,
+    allowedEvents: allowedEvents(FINDING, r.state as never),
+  };
+}
+
+export function resultView(r: Rec<ResultData>, at: Date) {
+  const daysLeft = r.state === "PUBLISHED" ? null : daysBetween(berlinDate(at), r.data.publicationDueDate);
+  return {
+    ...flat(r),
+    daysLeft,
+    overdue: daysLeft !== null && daysLeft < 0,
+    allowedEvents: allowedEvents(RESULT, r.state as never),
+  };
+}
+
+/** the views that read related records (an application's information requests and permit) */
+export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openInformationRequest">) {
+  const { store } = ctx;
+
+  function applicationView(rec: Rec<ApplicationData>, at: Date): ApplicationView {
+    return {
+      ...rec.data,
+      id: rec.id,
+      purposeLabel: purposeLabel(rec.data.purpose),
+      state: rec.state,
+      organisation: rec.organisation,
+      createdAt: rec.createdAt,
+      updatedAt: rec.updatedAt,
+      clockView: clockView(rec.data.clock, at),
+      openInformationRequestId: ctx.openInformationRequest(rec.id)?.id ?? null,
+      allowedEvents: allowedEvents(APPLICATION, rec.state as never),
+    };
+  }
+
+  function applicationDetail(rec: Rec<ApplicationData>, at: Date): ApplicationDetail {
+    const irs = store.list<InformationRequestData>("informationRequest", { parentId: rec.id });
+    const permit = rec.data.permitId ? store.get<PermitData>(rec.data.permitId) : undefined;
+    return {
+      ...applicationView(rec, at),
+      history: store.history(rec.id),
+      informationRequests: irs.map((ir) => ({
+        ...ir.data,
+        id: ir.id,
+        state: ir.state,
+        history: store.history(ir.id),
+      })),
+      permit: permit
+        ? { ...permit.data, id: permit.id, state: permit.state, history: store.history(permit.id) }
+        : null,
+    };
+  }
+
+  function informationRequestView(r: Rec<InformationRequestData>, at: Date) {
+    const app = store.get<ApplicationData>(r.data.applicationId);
+    const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.dueDate) : null;
+    return {
+      ...flat(r),
+      applicationTitle: app?.data.title ?? null,
+      daysLeft,
+      overdue: daysLeft !== null && daysLeft < 0,
+      allowedEvents: allowedEvents(INFORMATION_REQUEST, r.state as never),
+    };
+  }
+
+  return { applicationView, applicationDetail, informationRequestView };
+}
+
+export type RecordViews = ReturnType<typeof createRecordViews>;

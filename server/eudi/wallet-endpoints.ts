@@ -1,0 +1,119 @@
+import { base64url } from "jose";
+import type { EudiContext } from "./context";
+import { PID_DCQL_QUERY, PID_PURPOSE } from "./pid";
+import { stateOf } from "./transaction";
+import type { createPresentationCheck } from "./verification";
+
+/**
+ * The embedded verifier's OpenID4VP endpoints the wallet calls: the request object and the
+ * direct_post response. Errors are OAuth error objects; with an external verifier both answer 404.
+ */
+export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof createPresentationCheck>) {
+  const { db, audit } = ctx.deps;
+  const { store, publicUrl, responseUri, embeddedClientId, remote } = ctx;
+  const { settle } = check;
+
+  return {
+    /** GET /auth/wallet/request/{requestId}: the request object (JAR, unsigned: client_id prefix redirect_uri). */
+    async requestObject(requestId: string): Promise<Response> {
+      const row = remote ? undefined : store.byRequestId(requestId);
+      const now = Date.now();
+      if (!row) return oauthError(404, "invalid_request", "Unknown authorization request");
+      if (stateOf(row, now) !== "pending" || row.responded_at !== null)
+        return oauthError(
+          410,
+          "invalid_request",
+          "This authorization request has expired or was already answered",
+        );
+      store.markFetched(row.sid, now);
+      const payload = {
+        response_type: "vp_token",
+        response_mode: "direct_post",
+        client_id: embeddedClientId,
+        response_uri: responseUri,
+        nonce: row.nonce,
+        state: row.state,
+        dcql_query: PID_DCQL_QUERY,
+        client_metadata: {
+          client_name: "Health Dataspace Hub",
+          purpose: PID_PURPOSE,
+          vp_formats_supported: {
+            "dc+sd-jwt": {
+              "sd-jwt_alg_values": ["ES256", "ES384", "ES512"],
+              "kb-jwt_alg_values": ["ES256", "ES384", "ES512"],
+            },
+          },
+        },
+        aud: "https://self-issued.me/v2",
+        iat: Math.floor(now / 1000),
+        exp: Math.floor(row.expires_at / 1000),
+      };
+      const enc = (v: unknown) => base64url.encode(JSON.stringify(v));
+      const jwt = `${enc({ alg: "none", typ: "oauth-authz-req+jwt" })}.${enc(payload)}.`;
+      return new Response(jwt, {
+        status: 200,
+        headers: { "Content-Type": "application/oauth-authz-req+jwt", "Cache-Control": "no-store" },
+      });
+    },
+
+    /** POST /auth/wallet/response: the wallet's direct_post (application/x-www-form-urlencoded). */
+    async directPost(request: Request): Promise<Response> {
+      if (remote) return oauthError(404, "invalid_request", "This hub uses an external verifier");
+      if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
+        return oauthError(400, "invalid_request", "direct_post must be application/x-www-form-urlencoded");
+      }
+      const text = await request.text();
+      if (text.length > 256_000) return oauthError(413, "invalid_request", "The response is too large");
+      const form = new URLSearchParams(text);
+      const state = form.get("state");
+      if (!state) return oauthError(400, "invalid_request", "state is required");
+      const row = store.byState(state);
+      if (!row)
+        return oauthError(
+          400,
+          "invalid_request",
+          "Unknown state: this is not an answer to one of our requests",
+        );
+      const now = Date.now();
+      if (stateOf(row, now) === "expired")
+        return oauthError(400, "invalid_request", "The authorization request has expired");
+      if (!store.markResponded(row.sid, now))
+        return oauthError(400, "invalid_request", "This authorization request was already answered");
+      const walletError = form.get("error");
+      if (walletError) {
+        db.transaction(() => {
+          if (
+            store.fail(
+              row.sid,
+              `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`,
+              now,
+            )
+          ) {
+            audit.append({
+              action: "eudi.presentation",
+              actor: "wallet",
+              target: `eudi:${row.sid.slice(0, 8)}`,
+              outcome: "declined",
+              kind: "eudi",
+            });
+          }
+        })();
+        return Response.json({}, { headers: { "Cache-Control": "no-store" } });
+      }
+      const result = await settle(row, form.get("vp_token"));
+      if (!result.ok && result.invalid) return oauthError(400, "invalid_request", result.reason);
+      // a valid presentation that matches no patient is still answered 200: the browser shows why
+      return Response.json(
+        { redirect_uri: `${publicUrl}/auth/wallet` },
+        { headers: { "Cache-Control": "no-store" } },
+      );
+    },
+  };
+}
+
+function oauthError(status: number, error: string, description: string): Response {
+  return Response.json(
+    { error, error_description: description },
+    { status, headers: { "Cache-Control": "no-store" } },
+  );
+}

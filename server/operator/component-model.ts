@@ -1,0 +1,250 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { AuditLog } from "../audit/log";
+import type { OidcClient } from "../auth/oidc-client";
+import type { Config } from "../config";
+import type { Dataspace } from "../dataspace";
+import type { GraphStore } from "../graph/store";
+import type { Db } from "../storage/database";
+
+/**
+ * What the operator console knows of each component the hub depends on: the names, the answer
+ * types, the dependency edges of the topology, the call each probe makes, and each component's
+ * description (kind, version, address, whether it is embedded and restartable).
+ */
+
+export type Health = "up" | "down" | "degraded";
+
+export const COMPONENT_NAMES = [
+  "graph-store",
+  "identity-provider",
+  "connector",
+  "tenant-manager",
+  "issuer",
+  "identity-hub",
+  "language-backend",
+] as const;
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+/** The spec's Component (name, kind, version, url, health) and what the console shows beside it. */
+export interface Component {
+  name: ComponentName;
+  kind: string;
+  version: string;
+  url: string;
+  health: Health;
+  label: string;
+  /** served by the hub's process or its embedded local dataspace */
+  embedded: boolean;
+  latencyMs: number | null;
+  checkedAt: string;
+  /** what the probe saw, in one line */
+  observed: string;
+  restartable: boolean;
+}
+
+export interface Diagnosis {
+  component: Component;
+  probe: { call: string; observed: string; latencyMs: number | null; at: string; thresholdMs: number };
+  lastError: { at: string; message: string } | null;
+  lastRestart: { at: string; by: string; outcome: string } | null;
+  remedy: string[];
+  dependsOn: string[];
+  usedBy: string[];
+}
+
+export interface Topology {
+  nodes: { id: string; label: string; kind: string; health: Health | "self"; embedded: boolean }[];
+  edges: { id: string; source: string; target: string; type: string; label: string }[];
+  meta: { checkedAt: string; embeddedDataspace: boolean };
+}
+
+export interface RestartResult {
+  name: ComponentName;
+  restarted: true;
+  action: string;
+  /** other components the same restart affected */
+  alsoRestarted: ComponentName[];
+  durationMs: number;
+  component: Component;
+}
+
+/** Slower than this counts as degraded. */
+export const SLOW_MS = 1500;
+
+export interface ProbeOutcome {
+  health: Health;
+  observed: string;
+  latencyMs: number | null;
+  error?: string;
+}
+
+export interface ComponentState {
+  last?: { outcome: ProbeOutcome; at: string };
+  lastError?: { at: string; message: string };
+  lastRestart?: { at: string; by: string; outcome: string };
+}
+
+export interface ComponentDeps {
+  db: Db;
+  audit: AuditLog;
+  config: Config;
+  graph: GraphStore;
+  dataspace: Dataspace;
+  /** the relying-party client in use at start-up */
+  oidc: OidcClient;
+  /** builds a fresh OpenID relying-party client (restart of the identity provider's client) */
+  makeOidc: () => OidcClient;
+  /** true when the hub runs the embedded development provider */
+  embeddedIdp: boolean;
+}
+
+/** The part of the service container a restart swaps a client in. */
+export interface MutableContainer {
+  oidc: OidcClient;
+}
+
+export const LABELS: Record<ComponentName, string> = {
+  "graph-store": "Graph store",
+  "identity-provider": "Identity provider",
+  connector: "Connector (control plane)",
+  "tenant-manager": "Tenant manager",
+  issuer: "Credential issuer",
+  "identity-hub": "Identity hub",
+  "language-backend": "Language back end",
+};
+
+export const DEPENDS: [ComponentName | "hub", ComponentName, string, string][] = [
+  ["hub", "graph-store", "READS_WRITES", "graph queries and writes"],
+  ["hub", "identity-provider", "AUTHENTICATES_WITH", "OpenID Connect sign-in"],
+  ["hub", "connector", "MANAGES", "management API"],
+  ["hub", "tenant-manager", "ONBOARDS_THROUGH", "tenants and participant profiles"],
+  ["hub", "issuer", "ADMINISTERS", "credential definitions, revocation"],
+  ["hub", "identity-hub", "REQUESTS_CREDENTIALS", "DCP credential requests"],
+  ["hub", "language-backend", "ASKS", "questions no template answers"],
+  ["language-backend", "graph-store", "PROPOSES_QUERIES_FOR", "read-only queries run by the hub"],
+  ["tenant-manager", "connector", "PROVISIONS", "participant contexts"],
+  ["tenant-manager", "identity-hub", "PROVISIONS", "DIDs and keys"],
+  ["connector", "identity-hub", "VERIFIES_WITH", "DCP presentations"],
+  ["identity-hub", "issuer", "REQUESTS_ISSUANCE", "DCP issuance"],
+];
+
+export const PROBE_CALLS: Record<ComponentName, string> = {
+  "graph-store": "a round-trip to the graph store (ping) and a node count of layer l1",
+  "identity-provider": "GET {issuer}/.well-known/openid-configuration",
+  connector: "GET {management}/{version}/participants (participant contexts)",
+  "tenant-manager": "GET {tenant manager}/cells",
+  issuer: "POST {issuer}/v1alpha/participants/{issuer}/credentialdefinitions/query",
+  "identity-hub": "GET {identity hub}/v1alpha/participants/{first context}/credentials",
+  "language-backend": "the language back end's probe (GET /api/nlq/backend)",
+};
+
+function packageVersion(name: string): string | undefined {
+  try {
+    const file = path.join(process.cwd(), "node_modules", name, "package.json");
+    return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** a component as configured; `oidcClient` is the relying-party client in use */
+export function describeComponent(
+  name: ComponentName,
+  deps: ComponentDeps,
+  oidcClient: OidcClient,
+): Omit<Component, "health" | "latencyMs" | "checkedAt" | "observed"> {
+  const { config, graph, dataspace } = deps;
+  const rt = () => dataspace.runtime;
+  const embedded = dataspace.mode === "embedded";
+  switch (name) {
+    case "graph-store": {
+      const sqlite = graph.kind === "sqlite";
+      const v = sqlite
+        ? (deps.db.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v
+        : undefined;
+      return {
+        name,
+        label: LABELS[name],
+        kind: sqlite ? "embedded graph store (SQLite)" : "graph database (Neo4j)",
+        version: sqlite ? `SQLite ${v}` : `Neo4j (neo4j-driver ${packageVersion("neo4j-driver") ?? "?"})`,
+        url: sqlite ? `file:${path.resolve(config.dataDir, "hub.sqlite")}` : (config.neo4j?.uri ?? ""),
+        embedded: sqlite,
+        restartable: false,
+      };
+    }
+    case "identity-provider": {
+      const issuer = oidcClient.issuer;
+      const realm = /\/realms\/([^/]+)/.exec(issuer)?.[1];
+      return {
+        name,
+        label: LABELS[name],
+        kind: deps.embeddedIdp
+          ? "OpenID provider (embedded, development)"
+          : realm
+            ? "OpenID provider (Keycloak)"
+            : "OpenID provider",
+        version: deps.embeddedIdp
+          ? `oidc-provider ${packageVersion("oidc-provider") ?? "?"}`
+          : realm
+            ? `Keycloak realm ${realm}`
+            : "OpenID Connect Discovery 1.0",
+        url: issuer,
+        embedded: deps.embeddedIdp,
+        restartable: true,
+      };
+    }
+    case "connector":
+      return {
+        name,
+        label: LABELS[name],
+        kind: embedded ? "connector management API (embedded local dataspace)" : "connector management API",
+        version: `management API ${rt().connector.apiVersion}`,
+        url: rt().connector.managementUrl,
+        embedded,
+        restartable: true,
+      };
+    case "tenant-manager":
+      return {
+        name,
+        label: LABELS[name],
+        kind: embedded ? "tenant manager (embedded local dataspace)" : "tenant manager",
+        version: "tenant manager API v1alpha1",
+        url: rt().tenantManager?.baseUrl ?? "not configured",
+        embedded,
+        restartable: !!rt().tenantManager,
+      };
+    case "issuer":
+      return {
+        name,
+        label: LABELS[name],
+        kind: embedded ? "credential issuer (embedded local dataspace)" : "credential issuer service",
+        version: `issuer admin API v1alpha${rt().issuerDid ? `, ${rt().issuerDid}` : ""}`,
+        url: rt().issuer?.baseUrl ?? "not configured",
+        embedded,
+        restartable: !!rt().issuer,
+      };
+    case "identity-hub":
+      return {
+        name,
+        label: LABELS[name],
+        kind: embedded ? "identity hub (embedded local dataspace)" : "identity hub",
+        version: "identity API v1alpha (DCP v1.0)",
+        url: rt().identityHub?.baseUrl ?? "not configured",
+        embedded,
+        restartable: !!rt().identityHub,
+      };
+    case "language-backend":
+      return {
+        name,
+        label: LABELS[name],
+        kind: config.nlqProxyUrl
+          ? "language back end (proxy) behind built-in templates"
+          : "built-in question templates",
+        version: config.nlqProxyUrl ? "text-to-query proxy" : "templates",
+        url: config.nlqProxyUrl ? new URL(config.nlqProxyUrl).origin : "built-in",
+        embedded: !config.nlqProxyUrl,
+        restartable: false,
+      };
+  }
+}

@@ -1,0 +1,124 @@
+import type { OidcClient } from "../auth/oidc-client";
+import { isUpstreamError } from "../dataspace/upstream-http";
+import { displayUrl, probeProxy } from "../nlq/proxy";
+import { TEMPLATES } from "../nlq/templates";
+import { SLOW_MS, type ComponentDeps, type ComponentName, type ProbeOutcome } from "./component-model";
+
+/**
+ * The probes, for real: each makes the cheapest call that proves the component answers what the
+ * hub needs (see PROBE_CALLS), timed, with a time-out of at most 3 s; slower than SLOW_MS is degraded.
+ */
+export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) {
+  const { config, graph, dataspace } = deps;
+  const probeTimeout = Math.min(config.upstreamTimeoutMs, 3000);
+  const rt = () => dataspace.runtime;
+
+  async function timed(fn: (signal: AbortSignal) => Promise<string>): Promise<ProbeOutcome> {
+    const t0 = performance.now();
+    try {
+      const observed = await fn(AbortSignal.timeout(probeTimeout));
+      const latencyMs = Math.round(performance.now() - t0);
+      return { health: latencyMs > SLOW_MS ? "degraded" : "up", observed, latencyMs };
+    } catch (e) {
+      const latencyMs = Math.round(performance.now() - t0);
+      const message = isUpstreamError(e)
+        ? e.message
+        : e instanceof Error
+          ? e.name === "TimeoutError"
+            ? `no answer within ${probeTimeout} ms`
+            : e.message
+          : String(e);
+      return { health: "down", observed: message, latencyMs, error: message };
+    }
+  }
+
+  async function probe(name: ComponentName): Promise<ProbeOutcome> {
+    const oidc = oidcClient();
+    switch (name) {
+      case "graph-store":
+        return timed(async () => {
+          if (!(await graph.ping(probeTimeout))) throw new Error("the graph store did not answer the ping");
+          const n = await graph.countNodes(["l1"]);
+          return `ping answered; ${n} marketplace (l1) nodes`;
+        });
+      case "identity-provider":
+        return timed(async () => {
+          if (!(await oidc.probe(probeTimeout)))
+            throw new Error(`discovery at ${oidc.issuer} did not answer 200`);
+          return "discovery document answered 200";
+        });
+      case "connector":
+        return timed(async (signal) => {
+          const contexts = await rt().connector.listParticipantContexts(signal);
+          return `${contexts.length} participant contexts (${contexts.filter((c) => c.state === "ACTIVATED").length} ACTIVATED)`;
+        });
+      case "tenant-manager": {
+        const tm = rt().tenantManager;
+        if (!tm)
+          return {
+            health: "down",
+            observed: "not configured (TENANT_MANAGER_URL)",
+            latencyMs: null,
+            error: "not configured",
+          };
+        return timed(async (signal) => `${(await tm.listCells(signal)).length} cells`);
+      }
+      case "issuer": {
+        const issuer = rt().issuer;
+        if (!issuer)
+          return {
+            health: "down",
+            observed: "not configured (ISSUER_URL)",
+            latencyMs: null,
+            error: "not configured",
+          };
+        return timed(
+          async (signal) =>
+            `${(await issuer.listCredentialDefinitions(signal)).length} credential definitions`,
+        );
+      }
+      case "identity-hub": {
+        const hub = rt().identityHub;
+        if (!hub)
+          return {
+            health: "down",
+            observed: "not configured (IDENTITY_HUB_URL)",
+            latencyMs: null,
+            error: "not configured",
+          };
+        return timed(async (signal) => {
+          const contexts = await rt()
+            .connector.listParticipantContexts(signal)
+            .catch(() => []);
+          const first = contexts.find((c) => c.state === "ACTIVATED");
+          if (!first) {
+            const res = await fetch(hub.baseUrl, { signal });
+            if (res.status >= 500) throw new Error(`HTTP ${res.status} at ${hub.baseUrl}`);
+            return `reachable (HTTP ${res.status}); no participant context to list credentials of`;
+          }
+          return `${(await hub.listCredentials(first["@id"], signal)).length} credentials held by ${first["@id"]}`;
+        });
+      }
+      case "language-backend": {
+        const url = config.nlqProxyUrl;
+        if (!url) return timed(async () => `${TEMPLATES.length} built-in templates (no proxy configured)`);
+        const p = await probeProxy(url, probeTimeout);
+        // the templates answer whatever the proxy does: an unreachable proxy degrades, never downs, questions
+        return p.reachable
+          ? {
+              health: p.latencyMs > SLOW_MS ? "degraded" : "up",
+              observed: `proxy ${displayUrl(url)} answered (HTTP ${p.status}); ${TEMPLATES.length} templates answer first`,
+              latencyMs: p.latencyMs,
+            }
+          : {
+              health: "degraded",
+              observed: `proxy ${displayUrl(url)} unreachable (${p.error ?? `HTTP ${p.status}`}); ${TEMPLATES.length} templates still answer`,
+              latencyMs: p.latencyMs,
+              error: `proxy unreachable: ${p.error ?? `HTTP ${p.status}`}`,
+            };
+      }
+    }
+  }
+
+  return { probe };
+}

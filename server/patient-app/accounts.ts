@@ -1,0 +1,178 @@
+import type { JWK } from "jose";
+import type { SessionUser } from "../auth/user";
+import { conflict, forbidden, unauthorized } from "../http/errors";
+import {
+  ATTESTATION_TYP,
+  CLOCK_TOLERANCE_S,
+  deviceTokenFrom,
+  REQUEST_MAX_AGE_S,
+  REQUEST_TYP,
+  verifyAttestation,
+  verifyDeviceRequest,
+  type VerifiedAttestation,
+} from "./credentials";
+import { CHALLENGE_TTL_MS, iso, random, type PatientAppDeps, type Principal } from "./principal";
+import type { AccountRow, PatientAppStore } from "./store";
+
+/**
+ * App accounts bound to a device key: the single-use challenge, the attestation that creates an
+ * account, and who a request comes from (a patient session or a device-signed request).
+ */
+export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
+  const { db, audit, config } = deps;
+  const audience = config.publicUrl;
+
+  function patientOf(user: SessionUser): string {
+    if (!user.roles.includes("PATIENT")) throw forbidden("Only patients manage companion app devices");
+    if (!user.patientId) throw forbidden("Your account is not linked to a patient record");
+    return user.patientId;
+  }
+
+  /** Attestation checks, then the single-use nonce is consumed (a replay fails here). */
+  async function attest(
+    attestation: unknown,
+    purpose: "app-account" | "pairing",
+  ): Promise<VerifiedAttestation> {
+    const verified = await verifyAttestation(attestation, { audience, purpose });
+    const now = Date.now();
+    if (!store.consumeChallenge(verified.claims.nonce, now)) {
+      const c = store.challenge(verified.claims.nonce);
+      if (!c)
+        throw unauthorized(
+          "Device attestation refused: unknown nonce (request one from POST /api/app-accounts/challenge)",
+        );
+      if (c.used_at !== null)
+        throw unauthorized("Device attestation refused: this challenge was already used (replay)");
+      throw unauthorized("Device attestation refused: the challenge has expired; request a new one");
+    }
+    return verified;
+  }
+
+  function credentialInfo() {
+    return {
+      scheme: "Device",
+      typ: REQUEST_TYP,
+      alg: "ES256",
+      kid: "the app account id",
+      claims: {
+        htm: "HTTP method",
+        htu: "request URL without query",
+        iat: "seconds",
+        jti: "unique id",
+        bh: "base64url SHA-256 of the body (when there is one)",
+      },
+      maxAgeSeconds: REQUEST_MAX_AGE_S,
+      clockToleranceSeconds: CLOCK_TOLERANCE_S,
+    };
+  }
+
+  async function authenticate(
+    ctx: { request: Request; user: SessionUser | null },
+    body: string,
+    opts: { allowUnpaired?: boolean } = {},
+  ): Promise<Principal> {
+    if (ctx.user)
+      return { kind: "patient", patientId: patientOf(ctx.user), actor: ctx.user.username, user: ctx.user };
+    const parsed = deviceTokenFrom(ctx.request);
+    if (!parsed)
+      throw unauthorized(
+        "Sign in as a patient, or send a device-signed request (Authorization: Device <jwt>)",
+      );
+    const account = store.account(parsed.kid);
+    if (!account) throw unauthorized("Device credential refused: unknown app account");
+    if (account.status === "revoked")
+      throw unauthorized("Device credential refused: this device was removed, its credential is revoked");
+    const now = Date.now();
+    const token = await verifyDeviceRequest(parsed.token, {
+      publicJwk: JSON.parse(account.public_jwk) as JWK,
+      method: ctx.request.method,
+      url: ctx.request.url,
+      body,
+    });
+    if (
+      !store.rememberJti(account.id, token.jti, now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2, now)
+    ) {
+      throw unauthorized("Device credential refused: this request token was already used (replay)");
+    }
+    if (!account.last_seen_at || now - account.last_seen_at > 60_000) store.touchAccount(account.id, now);
+    if (!account.patient_id) {
+      if (opts.allowUnpaired)
+        return {
+          kind: "unpaired-device",
+          patientId: null,
+          accountId: account.id,
+          actor: `device:${account.id}`,
+        };
+      throw forbidden("This app account is not paired with a patient record yet");
+    }
+    return {
+      kind: "device",
+      patientId: account.patient_id,
+      accountId: account.id,
+      actor: `device:${account.id}`,
+      deviceName: account.device_name,
+    };
+  }
+
+  function createAccountRow(v: VerifiedAttestation, now: number): AccountRow {
+    const row = {
+      id: `app-${random(12)}`,
+      key_thumbprint: v.thumbprint,
+      public_jwk: JSON.stringify(v.jwk),
+      device_name: v.claims.deviceName ?? null,
+      platform: v.claims.platform ?? null,
+      created_at: now,
+    };
+    store.insertAccount(row);
+    return store.account(row.id)!;
+  }
+
+  return {
+    patientOf,
+    attest,
+    credentialInfo,
+    authenticate,
+    createAccountRow,
+
+    challenge() {
+      const now = Date.now();
+      const nonce = random(32);
+      store.insertChallenge(nonce, now, now + CHALLENGE_TTL_MS);
+      return {
+        nonce,
+        expiresAt: new Date(now + CHALLENGE_TTL_MS).toISOString(),
+        audience,
+        attestation: { typ: ATTESTATION_TYP, alg: "ES256" },
+      };
+    },
+
+    async createAccount(body: Record<string, unknown>) {
+      const v = await attest(body.attestation, "app-account");
+      const existing = store.accountByThumbprint(v.thumbprint);
+      if (existing?.status === "revoked")
+        throw forbidden("This device key was revoked when its device was removed; create a new key");
+      if (existing)
+        throw conflict("An app account already exists for this device key", { accountId: existing.id });
+      const now = Date.now();
+      const account = db.transaction(() => {
+        const a = createAccountRow(v, now);
+        audit.append({
+          action: "app-account.create",
+          actor: `device:${a.id}`,
+          target: a.id,
+          kind: "patient-app",
+        });
+        return a;
+      })();
+      return {
+        accountId: account.id,
+        status: "unpaired",
+        keyThumbprint: account.key_thumbprint,
+        createdAt: iso(account.created_at),
+        credential: credentialInfo(),
+      };
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

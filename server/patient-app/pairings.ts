@@ -1,0 +1,177 @@
+import type { SessionUser } from "../auth/user";
+import { qrDataUrl } from "../eudi/qr";
+import { sha256b64u } from "../eudi/sd-jwt";
+import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from "../http/errors";
+import type { Accounts } from "./accounts";
+import {
+  MAX_ACTIVE_DEVICES,
+  MAX_PENDING_PAIRINGS,
+  PAIRING_TTL_MS,
+  deviceView,
+  iso,
+  normaliseCode,
+  random,
+  randomCode,
+  showCode,
+  type PatientAppDeps,
+} from "./principal";
+import type { PatientRecord } from "./record";
+import type { PairingRow, PatientAppStore } from "./store";
+
+/**
+ * Pairing an app account with a patient's record (a short-lived code shown as text and QR code,
+ * completed by the app with an attestation over it), the patient's devices and their removal.
+ */
+export function createPairings(
+  deps: PatientAppDeps,
+  store: PatientAppStore,
+  accounts: Accounts,
+  record: Pick<PatientRecord, "patientNode">,
+) {
+  const { db, audit, config } = deps;
+  const { patientOf, attest, credentialInfo, createAccountRow } = accounts;
+  const { patientNode } = record;
+
+  function pairingView(p: PairingRow, now = Date.now()) {
+    const state = p.completed_at !== null ? "completed" : now >= p.expires_at ? "expired" : "pending";
+    const account = p.account_id ? store.account(p.account_id) : undefined;
+    return {
+      pairingId: p.id,
+      state,
+      createdAt: iso(p.created_at),
+      expiresAt: iso(p.expires_at),
+      completedAt: iso(p.completed_at),
+      device: account ? deviceView(account) : null,
+    };
+  }
+
+  return {
+    async createPairing(user: SessionUser) {
+      const patientId = patientOf(user);
+      const now = Date.now();
+      if (store.pendingPairings(patientId, now) >= MAX_PENDING_PAIRINGS) {
+        throw new ApiError(
+          429,
+          `At most ${MAX_PENDING_PAIRINGS} pairings may be pending at once; wait until one expires`,
+        );
+      }
+      if (
+        store.accountsOfPatient(patientId).filter((a) => a.status === "active").length >= MAX_ACTIVE_DEVICES
+      ) {
+        throw conflict(`At most ${MAX_ACTIVE_DEVICES} devices can be paired; remove one first`);
+      }
+      const code = randomCode();
+      const row = {
+        id: `pair-${random(12)}`,
+        patient_id: patientId,
+        code_hash: await sha256b64u(code),
+        created_by: user.username,
+        created_at: now,
+        expires_at: now + PAIRING_TTL_MS,
+      };
+      db.transaction(() => {
+        store.insertPairing(row);
+        audit.append({
+          action: "app-pairing.create",
+          actor: user.username,
+          target: patientId,
+          kind: "patient-app",
+        });
+      })();
+      const pairingLink = `hdh-app://pair?${new URLSearchParams({ server: config.publicUrl, code }).toString()}`;
+      return {
+        pairingId: row.id,
+        code: showCode(code),
+        qr: await qrDataUrl(pairingLink),
+        pairingLink,
+        expiresAt: iso(row.expires_at)!,
+        state: "pending" as const,
+      };
+    },
+
+    pairing(user: SessionUser, pairingId: string) {
+      const patientId = patientOf(user);
+      const p = store.pairing(pairingId);
+      // someone else's pairing is as unknown as a made-up id
+      if (!p || p.patient_id !== patientId) throw notFound("Pairing not found");
+      return pairingView(p);
+    },
+
+    /** POST /api/patient/app-devices: the app completes a pairing with the code and an attestation over it. */
+    async completePairing(body: Record<string, unknown>) {
+      if (typeof body.code !== "string" || !body.code.trim())
+        throw badRequest("code and attestation are required");
+      const code = normaliseCode(body.code);
+      const v = await attest(body.attestation, "pairing");
+      if (!v.claims.code || normaliseCode(v.claims.code) !== code)
+        throw unauthorized("Device attestation refused: it does not sign this pairing code (code)");
+      const p = store.pairingByCode(await sha256b64u(code));
+      const now = Date.now();
+      if (!p) throw badRequest("The pairing code is not valid");
+      if (p.completed_at !== null) throw conflict("This pairing code was already used");
+      if (now >= p.expires_at)
+        throw badRequest("The pairing code has expired; ask for a new one on the Devices page");
+      const account = store.accountByThumbprint(v.thumbprint);
+      if (account?.status === "revoked")
+        throw forbidden("This device key was revoked when its device was removed; create a new key");
+      if (account?.patient_id) {
+        throw conflict(
+          account.patient_id === p.patient_id
+            ? "This device is already paired with this record"
+            : "This device is paired with another record; erase its app account first",
+        );
+      }
+      const patient = await patientNode(p.patient_id);
+      // all or nothing: a pairing lost to a concurrent attempt rolls back the account created here
+      const pairedId = db.transaction(() => {
+        const a = account ?? createAccountRow(v, now);
+        if (!store.completePairing(p.id, a.id, now)) throw conflict("This pairing code was already used");
+        if (!store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null))
+          throw conflict("This device cannot be paired");
+        audit.append({
+          action: "app-device.pair",
+          actor: `device:${a.id}`,
+          target: p.patient_id,
+          kind: "patient-app",
+        });
+        return a.id;
+      })();
+      const paired = store.account(pairedId)!;
+      return {
+        ...deviceView(paired),
+        accountId: paired.id,
+        pairingId: p.id,
+        patient: {
+          id: patient.id,
+          name: typeof patient.properties.name === "string" ? patient.properties.name : undefined,
+        },
+        credential: credentialInfo(),
+      };
+    },
+
+    devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
+      const patientId = patientOf(user);
+      return store
+        .accountsOfPatient(patientId)
+        .filter((a) => opts.includeRemoved || a.status === "active")
+        .map(deviceView);
+    },
+
+    revokeDevice(user: SessionUser, deviceId: string) {
+      const patientId = patientOf(user);
+      const a = store.account(deviceId);
+      if (!a || a.patient_id !== patientId || a.status !== "active") throw notFound("Device not found");
+      const now = Date.now();
+      db.transaction(() => {
+        store.revokeAccount(a.id, now, user.username);
+        audit.append({
+          action: "app-device.revoke",
+          actor: user.username,
+          target: a.id,
+          kind: "patient-app",
+        });
+      })();
+      return { deviceId: a.id, status: "revoked" as const, revokedAt: iso(now) };
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import { badRequest, notFound } from "../http/errors";
+import type { GraphNode } from "../graph/model";
+import { bundle, isSelfMeasured, RELATIONS, toPatient, type FhirResource } from "./fhir";
+import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
+import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
+import type { PatientAppStore } from "./store";
+import { planSync, readHolderRecords } from "./sync";
+
+/**
+ * The caller's own record: as FHIR R4, self-measured observations (add, search), and the EHR sync
+ * from the data holders with its ledger. The patient id always comes from the Principal.
+ */
+export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore) {
+  const { db, audit, graph, config } = deps;
+
+  async function patientNode(patientId: string): Promise<GraphNode> {
+    const node = await graph.getNode(patientId);
+    if (!node || node.label !== "Patient") throw notFound("Your patient record was not found");
+    return node;
+  }
+
+  async function observationNodes(patientId: string): Promise<GraphNode[]> {
+    return (
+      await graph.relationships({
+        id: patientId,
+        types: ["HAS_OBSERVATION"],
+        direction: "out",
+        limit: RECORD_LIMIT,
+      })
+    ).map((r) => r.node);
+  }
+
+  return {
+    patientNode,
+    observationNodes,
+
+    async record(principal: Principal & { patientId: string }) {
+      const patient = await patientNode(principal.patientId);
+      const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
+      const ledger = new Map(store.syncItems(patient.id).map((i) => [i.resource_key, i]));
+      const resources: FhirResource[] = [toPatient(patient)];
+      for (const [type, toResource] of Object.entries(RELATIONS)) {
+        const rels = await graph.relationships({
+          id: patient.id,
+          types: [type],
+          direction: "out",
+          limit: RECORD_LIMIT,
+        });
+        for (const r of rels) {
+          const key = `${r.node.properties.resourceType}/${r.node.id}`;
+          const synced = ledger.get(key);
+          resources.push(
+            toResource(r.node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined),
+          );
+        }
+      }
+      const last = store.lastSyncRun(patient.id);
+      audit.append({
+        action: "patient-app.record.read",
+        actor: principal.actor,
+        target: patient.id,
+        kind: "patient-app",
+      });
+      return bundle("collection", resources, {
+        meta: {
+          lastUpdated: new Date().toISOString(),
+          ...(last
+            ? {
+                tag: [
+                  { system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) },
+                ],
+              }
+            : {}),
+        },
+      });
+    },
+
+    async addObservations(principal: Principal & { patientId: string }, body: Record<string, unknown>) {
+      const now = new Date();
+      const items = validateObservations(body, principal.patientId, now);
+      await patientNode(principal.patientId);
+      const loincNodes = new Set<string>();
+      for (const code of new Set(items.map((i) => i.measure.loinc)))
+        if (await graph.getNode(`loinc-${code}`)) loincNodes.add(`loinc-${code}`);
+      const { mutations, ids } = observationMutations(items, {
+        patientId: principal.patientId,
+        accountId: principal.kind === "device" ? principal.accountId : null,
+        enteredBy: principal.actor,
+        deviceName: principal.kind === "device" ? principal.deviceName : null,
+        loincNodes,
+        now,
+      });
+      await graph.mutate(mutations, {
+        action: "patient-app.observation.add",
+        actor: principal.actor,
+        target: principal.patientId,
+        kind: "patient-app",
+      });
+      const created: FhirResource[] = [];
+      for (const id of ids) {
+        const n = await graph.getNode(id);
+        if (n) created.push(RELATIONS.HAS_OBSERVATION(n, principal.patientId));
+      }
+      return created;
+    },
+
+    async observations(principal: Principal & { patientId: string }, url: URL) {
+      const codes = (url.searchParams.get("code") ?? "")
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean)
+        // FHIR token search: "http://loinc.org|8867-4" or "8867-4"
+        .map((c) => (c.startsWith("http://loinc.org|") ? c.slice("http://loinc.org|".length) : c));
+      for (const c of codes) if (!LOINC_CODE.test(c)) throw badRequest(`code: "${c}" is not a LOINC code`);
+      const from = dateBound(url.searchParams.get("from"), "from", "start");
+      const to = dateBound(url.searchParams.get("to"), "to", "end");
+      if (from !== null && to !== null && from > to) throw badRequest("from must not be after to");
+      const source = url.searchParams.get("source") ?? "all";
+      if (!["all", "self", "holder"].includes(source)) throw badRequest("source must be all, self or holder");
+      await patientNode(principal.patientId);
+      const nodes = (await observationNodes(principal.patientId)).filter((n) => {
+        const p = n.properties;
+        if (codes.length && !codes.includes(String(p.code))) return false;
+        const t = Date.parse(String(p.effectiveDateTime ?? ""));
+        if (from !== null && !(t >= from)) return false;
+        if (to !== null && !(t <= to)) return false;
+        if (source === "self" && !isSelfMeasured(n)) return false;
+        if (source === "holder" && isSelfMeasured(n)) return false;
+        return true;
+      });
+      nodes.sort((a, b) =>
+        String(b.properties.effectiveDateTime ?? "").localeCompare(
+          String(a.properties.effectiveDateTime ?? ""),
+        ),
+      );
+      const resources = nodes.map((n) => RELATIONS.HAS_OBSERVATION(n, principal.patientId));
+      return bundle("searchset", resources, {
+        link: [{ relation: "self", url: `${config.publicUrl}${url.pathname}${url.search}` }],
+      });
+    },
+
+    async sync(principal: Principal & { patientId: string }) {
+      const patient = await patientNode(principal.patientId);
+      const records = await readHolderRecords(graph, patient);
+      const ledger = store.syncItems(patient.id);
+      const plan = planSync(records, ledger);
+      const now = Date.now();
+      db.transaction(() => {
+        for (const r of plan.upserts)
+          store.upsertSyncItem({
+            patient_id: patient.id,
+            resource_key: r.key,
+            holder: r.holder,
+            hash: r.hash,
+            now,
+          });
+        for (const r of plan.removals) store.deleteSyncItem(patient.id, r.resource_key);
+        store.insertSyncRun({
+          id: `sync-${random(9)}`,
+          patient_id: patient.id,
+          at: now,
+          actor: principal.actor,
+          ...plan.totals,
+        });
+        audit.append({
+          action: "patient-app.ehr-sync",
+          actor: principal.actor,
+          target: patient.id,
+          outcome: `added ${plan.totals.added}, updated ${plan.totals.updated}, unchanged ${plan.totals.unchanged}, removed ${plan.totals.removed}`,
+          kind: "patient-app",
+        });
+      })();
+      return {
+        patientId: patient.id,
+        syncedAt: iso(now),
+        firstSync: ledger.length === 0,
+        changed: plan.changes.length > 0,
+        holders: plan.report,
+        totals: plan.totals,
+        changes: plan.changes.slice(0, 200),
+      };
+    },
+
+    lastSync(patientId: string) {
+      const r = store.lastSyncRun(patientId);
+      return r ? iso(r.at) : null;
+    },
+  };
+}
+
+export type PatientRecord = ReturnType<typeof createPatientRecord>;
+
+function dateBound(raw: string | null, name: string, edge: "start" | "end"): number | null {
+  if (raw === null || raw === "") return null;
+  let t: number;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw))
+    t = Date.parse(`${raw}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
+  else if (/^\d{4}-\d{2}-\d{2}T/.test(raw)) t = Date.parse(raw);
+  else t = NaN;
+  if (Number.isNaN(t)) throw badRequest(`${name} must be a date (YYYY-MM-DD) or a date-time`);
+  return t;
+}

@@ -1,0 +1,110 @@
+import type { Config } from "../config";
+import type { Dataspace } from "../dataspace";
+import { describeUpstream } from "../dataspace/failures";
+import { createClientCredentialsSource } from "../dataspace/oauth-token";
+import { operationDeadline } from "../dataspace/runtime";
+import { createUpstreamHttp, isNotFound, type UpstreamHttp } from "../dataspace/upstream-http";
+import { badGateway, notFound } from "../http/errors";
+import type { PolicyRegistry, RegistryRow } from "./policy-registry";
+import { POLICY_LIST_FAILED, fromConnector, type ListedPolicy } from "./policy-document";
+
+/**
+ * The connector's side of the policies: its policy definitions per participant context, merged
+ * with the registry into the list (with each policy's sync state), and the EDC management API's
+ * PUT and DELETE of a policy definition (connector mode only; the embedded connector has neither).
+ */
+export function createConnectorPolicies(
+  deps: { config: Config; dataspace: Dataspace },
+  registry: PolicyRegistry,
+) {
+  const { config, dataspace } = deps;
+  const { getRow, rowsOf, listed } = registry;
+  const rt = () => dataspace.runtime;
+
+  /** PUT and DELETE of policy definitions: the EDC management API, with the configured token (connector mode only). */
+  let extraHttp: UpstreamHttp | undefined;
+  function managementHttp(): UpstreamHttp | undefined {
+    if (dataspace.mode !== "connector" || !config.connector) return undefined;
+    if (!extraHttp) {
+      const c = config.connector;
+      extraHttp = createUpstreamHttp({
+        name: "connector",
+        baseUrl: c.managementUrl,
+        timeoutMs: config.upstreamTimeoutMs,
+        tokens:
+          c.tokenUrl && c.clientId
+            ? createClientCredentialsSource({
+                tokenUrl: c.tokenUrl,
+                clientId: c.clientId,
+                clientSecret: c.clientSecret ?? "",
+                timeoutMs: config.upstreamTimeoutMs,
+              })
+            : undefined,
+      });
+    }
+    return extraHttp;
+  }
+  const definitionPath = (participantId: string, policyId: string) =>
+    `/${rt().connector.apiVersion}/participants/${encodeURIComponent(participantId)}/policydefinitions/${encodeURIComponent(policyId)}`;
+
+  async function connectorDefinitions(
+    participantId: string,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>[]> {
+    try {
+      return await rt().connector.listPolicyDefinitions(participantId, signal);
+    } catch (e) {
+      if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
+      throw badGateway(POLICY_LIST_FAILED, describeUpstream(e));
+    }
+  }
+
+  async function listFor(participantId: string, signal: AbortSignal): Promise<ListedPolicy[]> {
+    const defs = await connectorDefinitions(participantId, signal);
+    const rows = new Map((rowsOf.all(participantId) as RegistryRow[]).map((r) => [r.policy_id, r]));
+    const out: ListedPolicy[] = [];
+    const seen = new Set<string>();
+    for (const d of defs) {
+      const id = String(d["@id"]);
+      seen.add(id);
+      const row = rows.get(id);
+      if (row?.deleted_at) continue; // withdrawn through the hub (the connector could not delete it)
+      if (row) out.push(listed(row, true));
+      else
+        out.push({
+          ...fromConnector(d),
+          participantId,
+          source: "connector",
+          version: null,
+          createdBy: null,
+          updatedBy: null,
+          updatedAt: typeof d.createdAt === "number" ? new Date(d.createdAt).toISOString() : null,
+          connector: { state: "connector-only", detail: "written at the connector, not through the hub" },
+        });
+    }
+    for (const row of rows.values())
+      if (!seen.has(row.policy_id) && !row.deleted_at) out.push(listed(row, false));
+    return out.sort((a, b) => a["@id"].localeCompare(b["@id"]));
+  }
+
+  async function activeContexts(signal: AbortSignal) {
+    try {
+      const contexts = await rt().connector.listParticipantContexts(signal);
+      return contexts.filter((c) => c.state === undefined || c.state === "ACTIVATED");
+    } catch (e) {
+      throw badGateway(POLICY_LIST_FAILED, describeUpstream(e));
+    }
+  }
+
+  async function findExisting(
+    participantId: string,
+    policyId: string,
+  ): Promise<{ row: RegistryRow | undefined; atConnector: boolean }> {
+    const row = getRow.get(participantId, policyId) as RegistryRow | undefined;
+    const defs = await connectorDefinitions(participantId, operationDeadline(rt()));
+    const atConnector = defs.some((d) => d["@id"] === policyId);
+    return { row: row?.deleted_at ? undefined : row, atConnector: atConnector && !row?.deleted_at };
+  }
+
+  return { rt, managementHttp, definitionPath, connectorDefinitions, listFor, activeContexts, findExisting };
+}

@@ -1,0 +1,136 @@
+import { type ApiError, badRequest } from "../http/errors";
+import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace/protocol";
+import type { OdrlPolicyDocument } from "./document";
+import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
+
+/**
+ * The policy document: what a request's `policy` reads as (toDocument, validated against ODRL 2.2),
+ * what the connector is sent (definitionBody) and what a connector's policy definition reads as
+ * (fromConnector).
+ */
+
+export const POLICY_FIELDS_REQUIRED = "participantId and policy are required";
+export const POLICY_UPDATE_FIELDS_REQUIRED = "policyId, participantId, and policy are required";
+export const POLICY_ID_REQUIRED = "policyId query parameter is required";
+export const POLICY_PUSH_FAILED = "Failed to push the policy to the connector";
+export const POLICY_LIST_FAILED = "Failed to fetch policy definitions";
+
+/** The spec's OdrlPolicy: `@id`, `@type`, and `policy` with `@type` Set, Offer or Agreement and its rules. */
+export type { OdrlPolicyDocument };
+
+export type ConnectorSyncState = "in-sync" | "hub-newer" | "missing-at-connector" | "connector-only";
+
+export interface ListedPolicy extends OdrlPolicyDocument {
+  participantId: string;
+  /** hub: written through the hub (registry); connector: found only at the connector (seeded or written elsewhere) */
+  source: "hub" | "connector";
+  version: number | null;
+  createdBy: string | null;
+  updatedBy: string | null;
+  updatedAt: string | null;
+  connector: { state: ConnectorSyncState; detail: string | null };
+}
+
+const POLICY_ID = /^[A-Za-z0-9][A-Za-z0-9._:~@-]{0,199}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Reads the `policy` of a request: an OdrlPolicy (`{"@id", "@type", "policy": {...}}`) or, for
+ * convenience, a bare ODRL policy (`{"@type": "Set", "permission": [...]}`), which is wrapped.
+ */
+export function toDocument(
+  input: unknown,
+  policyId?: string,
+): { document: OdrlPolicyDocument | null; result: ValidationResult } {
+  if (!isObject(input)) {
+    return {
+      document: null,
+      result: {
+        valid: false,
+        type: undefined,
+        warnings: [],
+        errors: [{ path: "policy", message: "must be an OdrlPolicy object" }],
+      },
+    };
+  }
+  const wrapped = isObject(input.policy);
+  const inner = (wrapped ? input.policy : input) as Record<string, unknown>;
+  const rawId = wrapped ? input["@id"] : (input["@id"] ?? input.uid);
+  const errors: ValidationResult["errors"] = [];
+  let id = typeof rawId === "string" && rawId.trim() !== "" ? rawId : undefined;
+  if (rawId !== undefined && typeof rawId !== "string")
+    errors.push({ path: "policy.@id", message: "must be a string" });
+  if (policyId) {
+    if (id && id !== policyId)
+      errors.push({ path: "policy.@id", message: `"${id}" differs from policyId "${policyId}"` });
+    id = policyId;
+  }
+  id = id ?? `policy-${crypto.randomUUID()}`;
+  if (!POLICY_ID.test(id)) {
+    errors.push({
+      path: "policy.@id",
+      message:
+        "must start with a letter or digit and hold only letters, digits and . _ : ~ @ - (at most 200)",
+    });
+  }
+  if (wrapped && input["@type"] !== undefined && typeof input["@type"] !== "string")
+    errors.push({ path: "policy.@type", message: "must be a string" });
+  const result = validateOdrlPolicy(inner, wrapped ? "policy.policy" : "policy");
+  result.errors.unshift(...errors);
+  result.valid = result.errors.length === 0;
+  const { "@context": _ctx, uid: _uid, ...rest } = inner;
+  void _ctx;
+  void _uid;
+  const document: OdrlPolicyDocument = {
+    "@id": id,
+    "@type": wrapped && typeof input["@type"] === "string" ? input["@type"] : "PolicyDefinition",
+    policy: {
+      ...rest,
+      "@type": String(inner["@type"] ?? ""),
+      permission: (inner.permission ?? []) as Record<string, unknown>[],
+      prohibition: (inner.prohibition ?? []) as Record<string, unknown>[],
+      obligation: (inner.obligation ?? []) as Record<string, unknown>[],
+    },
+  };
+  return { document: result.valid ? document : null, result };
+}
+
+export function invalid(result: ValidationResult): ApiError {
+  return badRequest(describeProblems(result.errors), { problems: result.errors, warnings: result.warnings });
+}
+
+/** The connector's policy definition body (EDC management API). */
+export function definitionBody(doc: OdrlPolicyDocument) {
+  return {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@id": doc["@id"],
+    "@type": "PolicyDefinition",
+    policy: { "@context": ODRL_CONTEXT, ...doc.policy },
+  };
+}
+
+/** A connector policy definition as an OdrlPolicy. */
+export function fromConnector(raw: Record<string, unknown>): OdrlPolicyDocument {
+  const p = isObject(raw.policy) ? raw.policy : isObject(raw["edc:policy"]) ? raw["edc:policy"] : {};
+  const { "@context": _c, ...policy } = p;
+  void _c;
+  const t = policy["@type"] ?? policy["odrl:type"];
+  const type = typeof t === "string" ? t.replace(/^odrl:/, "") : "Set";
+  const rules = (k: string) => {
+    const v = policy[k] ?? policy[`odrl:${k}`];
+    return Array.isArray(v) ? (v as Record<string, unknown>[]) : isObject(v) ? [v] : [];
+  };
+  return {
+    "@id": String(raw["@id"]),
+    "@type": "PolicyDefinition",
+    policy: {
+      ...policy,
+      "@type": type,
+      permission: rules("permission"),
+      prohibition: rules("prohibition"),
+      obligation: rules("obligation"),
+    },
+  };
+}

@@ -1,0 +1,367 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditInput } from "../../server/audit/model";
+import { loadConfig } from "../../server/config";
+import { type Dataspace } from "../../server/dataspace";
+import { startDataspace } from "../../server/start-dataspace";
+import { dataspaceHandlers } from "../../server/dataspace/handlers";
+import { errorResponse } from "../../server/http/errors";
+import type { HandlerContext } from "../../server/http/handler";
+import type { Services } from "../../server/services";
+import { openDatabase, type Db } from "../../server/storage/database";
+import { type JsonBody, ALPHA_DID, user, type Call } from "./dataspace-local.support";
+
+/**
+ * The dataspace routes against the embedded local dataspace, over real HTTP on 127.0.0.1: the
+ * consumer flow (catalogue → negotiation to FINALIZED → transfer to STARTED → data pulled →
+ * COMPLETED), TERMINATED negotiations, onboarding with provisioning, credentials, tasks, and
+ * state that survives a restart of the local dataspace.
+ *
+ * This file: negotiation and transfer, and tasks.
+ */
+
+const STEP_MS = 40;
+
+let dataDir: string;
+
+let db: Db;
+
+let ds: Dataspace;
+
+const audit: AuditInput[] = [];
+
+const pulled: { assetId: string; provider?: string }[] = [];
+
+const dataSource = async (assetId: string, provider?: string) => {
+  pulled.push({ assetId, provider });
+  return {
+    resourceType: "Bundle",
+    type: "collection",
+    entry: [{ resource: { resourceType: "Patient", id: `patient-of-${provider}` } }],
+  };
+};
+
+async function open(): Promise<Dataspace> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    UPSTREAM_TIMEOUT_MS: "3000",
+    PUBLIC_URL: "http://127.0.0.1:3999",
+  });
+  return startDataspace(config, {
+    db,
+    audit: { append: (e: AuditInput) => audit.push(e) },
+    dataSource,
+    local: { stepMs: STEP_MS },
+  });
+}
+
+async function call(key: string, opts: Call = {}) {
+  const [method, route] = key.split(" ");
+  const url = new URL(
+    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
+  );
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+  const request = new Request(url, {
+    method,
+    headers: opts.body === undefined ? {} : { "content-type": "application/json" },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const ctx: HandlerContext<Services> = {
+    request,
+    url,
+    params: opts.params ?? {},
+    user: user(opts.as ?? "admin"),
+    services: { dataspace: ds } as unknown as Services,
+  };
+  const handler = dataspaceHandlers[key];
+  if (!handler) throw new Error(`no handler for ${key}`);
+  let res: Response;
+  try {
+    res = await handler(ctx);
+  } catch (e) {
+    res = errorResponse(e);
+  }
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() - start > timeoutMs) return v;
+    await new Promise((r) => setTimeout(r, STEP_MS / 2));
+  }
+}
+
+async function alphaOffer() {
+  const res = await call("GET /api/negotiations", {
+    query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
+    as: "researcher",
+  });
+  expect(res.status).toBe(200);
+  const summary = ds.summariseCatalog(res.body);
+  const dataset = summary.datasets.find((d) => d.id === "fhir-cohort-bundle")!;
+  return { summary, dataset, offerId: dataset.offers[0].id };
+}
+
+async function negotiate(body: Record<string, unknown>) {
+  const started = await call("POST /api/negotiations", { body, as: "researcher" });
+  expect(started.status).toBe(201);
+  const id = started.body["@id"] as string;
+  return until(
+    async () =>
+      (
+        await call("GET /api/negotiations/:id", {
+          params: { id },
+          query: { participantId: "pharmaco" },
+          as: "researcher",
+        })
+      ).body,
+    (n) => n.state === "FINALIZED" || n.state === "TERMINATED",
+  );
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "dataspace-local-"));
+  db = openDatabase(":memory:");
+  ds = await open();
+});
+
+afterAll(async () => {
+  await ds?.close();
+  db?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("negotiation and transfer", () => {
+  it("fetches the provider catalogue: DCAT datasets with odrl:hasPolicy offers and the provider's DSP address", async () => {
+    const { summary, dataset } = await alphaOffer();
+    expect(summary.providerDid).toBe(ALPHA_DID);
+    expect(summary.endpointUrl).toBe(`${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
+    expect(dataset.offers[0].policy).toMatchObject({
+      "@type": "odrl:Offer",
+      "odrl:assigner": ALPHA_DID,
+      "odrl:target": "fhir-cohort-bundle",
+    });
+  });
+
+  let agreementId = "";
+
+  it("negotiates to FINALIZED through REQUESTED, AGREED and VERIFIED, with a contract agreement id", async () => {
+    const { offerId } = await alphaOffer();
+    const seen = new Set<string>();
+    const started = await call("POST /api/negotiations", {
+      as: "researcher",
+      body: {
+        participantId: "pharmaco",
+        counterPartyAddress: `${ds.local!.protocolBaseUrl}/`,
+        counterPartyId: "alphaklinik-berlin",
+        providerDid: ALPHA_DID,
+        offerId,
+        assetId: "fhir-cohort-bundle",
+      },
+    });
+    expect(started.status).toBe(201);
+    const id = started.body["@id"];
+    const final = await until(
+      async () => {
+        const n = (
+          await call("GET /api/negotiations/:id", {
+            params: { id },
+            query: { participantId: "pharmaco" },
+            as: "researcher",
+          })
+        ).body;
+        seen.add(n.state);
+        return n;
+      },
+      (n) => n.state === "FINALIZED",
+    );
+    expect(final.state).toBe("FINALIZED");
+    expect(final.counterPartyAddress).toBe(`${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
+    expect(final.contractAgreementId).toEqual(expect.any(String));
+    expect(final.contractId).toBe(final.contractAgreementId);
+    expect([...seen].every((s) => ["REQUESTED", "AGREED", "VERIFIED", "FINALIZED"].includes(s))).toBe(true);
+    agreementId = final.contractAgreementId;
+
+    const list = await call("GET /api/negotiations", {
+      query: { participantId: "pharmaco" },
+      as: "researcher",
+    });
+    expect(list.body[0]["@id"]).toBe(id); // live first, newest first
+    expect(list.body.some((n: JsonBody) => n._demo)).toBe(true);
+  });
+
+  it("terminates a negotiation whose assigner is not the provider's DID, with an error detail", async () => {
+    const { offerId } = await alphaOffer();
+    const n = await negotiate({
+      participantId: "pharmaco",
+      counterPartyAddress: ds.local!.protocolBaseUrl,
+      counterPartyId: "alphaklinik-berlin",
+      offerId,
+      assetId: "fhir-cohort-bundle",
+    });
+    expect(n.state).toBe("TERMINATED");
+    expect(n.errorDetail).toMatch(
+      /assigner "alphaklinik-berlin" is not the provider's DID did:web:alpha-klinik\.de:participant/,
+    );
+  });
+
+  it("terminates a negotiation for an offer the provider does not know", async () => {
+    const n = await negotiate({
+      participantId: "pharmaco",
+      counterPartyAddress: ds.local!.protocolBaseUrl,
+      counterPartyId: "alphaklinik-berlin",
+      providerDid: ALPHA_DID,
+      offerId: "no-such-offer",
+      assetId: "fhir-cohort-bundle",
+    });
+    expect(n.state).toBe("TERMINATED");
+    expect(n.errorDetail).toMatch(/Contract offer no-such-offer is unknown/);
+  });
+
+  it("transfers under the agreement: STARTED with an EDR, data pulled from the data plane, then COMPLETED", async () => {
+    expect(agreementId).not.toBe("");
+    const started = await call("POST /api/transfers", {
+      as: "researcher",
+      body: {
+        participantId: "pharmaco",
+        contractId: agreementId,
+        counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+        assetId: "fhir-cohort-bundle",
+      },
+    });
+    expect(started.status).toBe(201);
+    const id = started.body["@id"];
+    const running = await until(
+      async () =>
+        (
+          await call("GET /api/transfers/:id", {
+            params: { id },
+            query: { participantId: "pharmaco" },
+            as: "researcher",
+          })
+        ).body,
+      (t) => t.state !== "REQUESTED",
+    );
+    expect(running).toMatchObject({
+      state: "STARTED",
+      transferType: "HttpData-PULL",
+      assetId: "fhir-cohort-bundle",
+    });
+
+    const data = await ds.pullTransferData("pharmaco", id);
+    expect(data.endpoint).toBe(`${ds.local!.url}/public/${id}`);
+    expect(data.data).toMatchObject({
+      resourceType: "Bundle",
+      entry: [{ resource: { id: "patient-of-alphaklinik-berlin" } }],
+    });
+    expect(pulled).toContainEqual({ assetId: "fhir-cohort-bundle", provider: "alphaklinik-berlin" });
+
+    const done = await call("GET /api/transfers/:id", {
+      params: { id },
+      query: { participantId: "pharmaco" },
+      as: "researcher",
+    });
+    expect(done.body.state).toBe("COMPLETED");
+
+    const edr = await fetch(`${ds.local!.url}/public/${id}`);
+    expect(edr.status).toBe(401); // the data plane wants the EDR token
+  });
+
+  it("terminates a transfer without a valid agreement", async () => {
+    const started = await call("POST /api/transfers", {
+      as: "researcher",
+      body: {
+        participantId: "pharmaco",
+        contractId: "no-such-agreement",
+        counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+      },
+    });
+    expect(started.status).toBe(201);
+    const t = await until(
+      async () =>
+        (
+          await call("GET /api/transfers/:id", {
+            params: { id: started.body["@id"] },
+            query: { participantId: "pharmaco" },
+          })
+        ).body,
+      (x) => x.state !== "REQUESTED",
+    );
+    expect(t).toMatchObject({
+      state: "TERMINATED",
+      errorDetail: expect.stringMatching(/No contract agreement no-such-agreement/),
+    });
+  });
+
+  it("starts a demonstration transfer for a demo agreement id without asking the connector, and reads it back", async () => {
+    const res = await call("POST /api/transfers", {
+      as: "researcher",
+      body: {
+        participantId: "pharmaco",
+        contractId: "agreement-fhir-cohort-bundle-001",
+        counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp",
+        assetId: "fhir-cohort-bundle",
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      "@type": "TransferProcess",
+      state: "REQUESTED",
+      type: "CONSUMER",
+      _demo: true,
+      transferType: "HttpData-PULL",
+    });
+    const back = await call("GET /api/transfers/:id", {
+      params: { id: res.body["@id"] },
+      query: { participantId: "pharmaco" },
+    });
+    expect(back.status).toBe(200);
+    expect(back.body["@id"]).toBe(res.body["@id"]);
+    const list = await call("GET /api/transfers", { query: { participantId: "pharmaco" } });
+    expect(list.body.map((t: JsonBody) => t["@id"])).toContain(res.body["@id"]);
+  });
+
+  it("GET /api/negotiations/:id answers 404 for an unknown id", async () => {
+    const res = await call("GET /api/negotiations/:id", {
+      params: { id: "nope" },
+      query: { participantId: "pharmaco" },
+    });
+    expect(res.status).toBe(404);
+    expect(
+      (await call("GET /api/transfers/:id", { params: { id: "nope" }, query: { participantId: "pharmaco" } }))
+        .status,
+    ).toBe(404);
+  });
+});
+
+describe("tasks", () => {
+  it("scopes tasks to the caller's organisation; admins see every context", async () => {
+    const researcher = await call("GET /api/tasks", { as: "researcher" });
+    expect(researcher.status).toBe(200);
+    expect(researcher.body.length).toBeGreaterThan(0);
+    expect(new Set(researcher.body.map((t: JsonBody) => t.participantId))).toEqual(new Set(["pharmaco"]));
+    expect(researcher.body[0]).toEqual({
+      id: expect.any(String),
+      title: expect.any(String),
+      state: expect.any(String),
+      participantId: "pharmaco",
+      kind: expect.stringMatching(/^(negotiation|transfer)$/),
+      updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    const clinic = await call("GET /api/tasks", { as: "clinic" });
+    expect(clinic.body.length).toBeGreaterThan(0);
+    expect(new Set(clinic.body.map((t: JsonBody) => t.participantId))).toEqual(
+      new Set(["alphaklinik-berlin"]),
+    );
+    expect(clinic.body.some((t: JsonBody) => t.kind === "negotiation" && t.state === "FINALIZED")).toBe(true);
+    const admin = await call("GET /api/tasks", { as: "admin" });
+    const contexts = new Set(admin.body.map((t: JsonBody) => t.participantId));
+    expect(contexts.has("pharmaco") && contexts.has("alphaklinik-berlin")).toBe(true);
+  });
+});

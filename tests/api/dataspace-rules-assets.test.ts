@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
+import { createDataspace, type Dataspace } from "../../server/dataspace";
+import { bundledDemoRecords } from "../../server/dataspace/demo-records";
+import { graphDataSource } from "../../server/dataspace/graph-data-source";
+import type { GraphStore } from "../../server/graph/store";
+import { openDatabase, type Db } from "../../server/storage/database";
+import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
+import { type JsonBody, CTX, ALPHA_DID, MGMT, call } from "./dataspace-rules.support";
+
+/** assets, merging live and demonstration records, the default data of an embedded asset */
+
+let double: UpstreamDouble;
+
+const opened: { ds: Dataspace; db: Db }[] = [];
+
+async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: ":memory:",
+    PUBLIC_URL: "http://127.0.0.1:3999",
+    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+    TENANT_MANAGER_URL: `${double.url}/tm`,
+    UPSTREAM_TIMEOUT_MS: "1000",
+    ...env,
+  });
+  const db = openDatabase(":memory:");
+  const ds = await createDataspace(config, { db });
+  opened.push({ ds, db });
+  return ds;
+}
+
+beforeAll(async () => {
+  double = await startUpstreamDouble();
+});
+
+afterAll(async () => {
+  for (const { ds, db } of opened) {
+    await ds.close();
+    db.close();
+  }
+  await double?.close();
+});
+
+beforeEach(() => double.reset());
+
+describe("assets", () => {
+  it("registers an asset with version 1.0.0 and, by default, an HttpData address at the graph bridge", async () => {
+    const ds = await dataspace();
+    double.on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } });
+    const res = await call(ds, "POST /api/assets", {
+      body: { participantId: "alpha", assetId: "a-1", name: "Cohort" },
+    });
+    expect(res.status).toBe(201);
+    expect(double.requests[0].body).toEqual({
+      "@context": [CTX],
+      "@type": "Asset",
+      "@id": "a-1",
+      properties: { name: "Cohort", description: "", contenttype: "application/json", version: "1.0.0" },
+      dataAddress: {
+        "@type": "DataAddress",
+        type: "HttpData",
+        baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/a-1",
+      },
+    });
+    await call(ds, "POST /api/assets", {
+      body: {
+        participantId: "alpha",
+        assetId: "a-2",
+        name: "Ext",
+        description: "d",
+        contentType: "text/csv",
+        dataAddress: { type: "HttpData", baseUrl: "https://data.example/x" },
+      },
+    });
+    expect((double.requests[1].body as Record<string, unknown>).properties).toEqual({
+      name: "Ext",
+      description: "d",
+      contenttype: "text/csv",
+      version: "1.0.0",
+    });
+    expect((double.requests[1].body as Record<string, unknown>).dataAddress).toEqual({
+      "@type": "DataAddress",
+      type: "HttpData",
+      baseUrl: "https://data.example/x",
+    });
+  });
+
+  it("normalises assets: name defaults to @id, description and contenttype to '', also under the connector prefix", async () => {
+    const ds = await dataspace();
+    double.on("POST", `${MGMT}/alpha/assets/request`, {
+      json: [
+        { "@id": "bare", "@type": "Asset", properties: {}, dataAddress: { type: "HttpData" } },
+        {
+          "@id": "named",
+          properties: { name: "Named", description: "D", contenttype: "text/csv", custom: 1 },
+        },
+        {
+          "@id": "prefixed",
+          "@context": { ns: "https://w3id.org/edc/v0.0.1/ns/" },
+          properties: { "ns:name": "Prefixed" },
+        },
+      ],
+    });
+    const res = await call(ds, "GET /api/assets", { query: { participantId: "alpha" } });
+    expect(res.status).toBe(200);
+    expect(res.body[0]).toEqual({
+      "@id": "bare",
+      "@type": "Asset",
+      properties: {},
+      dataAddress: { type: "HttpData" },
+      name: "bare",
+      description: "",
+      contenttype: "",
+      "edc:name": "bare",
+      "edc:description": "",
+      "edc:contenttype": "",
+    });
+    expect(res.body[1]).toMatchObject({
+      name: "Named",
+      description: "D",
+      contenttype: "text/csv",
+      "edc:name": "Named",
+      properties: { custom: 1 },
+    });
+    expect(res.body[2]).toMatchObject({ name: "Prefixed", "ns:name": "Prefixed", "ns:description": "" });
+    expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec" });
+  });
+
+  it("groups per ACTIVATED (or state-less) context, an empty list for a failing context, demo merged by identity and @id", async () => {
+    const ds = await dataspace();
+    double
+      .on("GET", MGMT, {
+        json: [
+          { "@id": "c-alpha", identity: ALPHA_DID, state: "ACTIVATED" },
+          { "@id": "c-lmc", participantId: "did:web:lmc.nl:participant", identity: "not-the-did" },
+          { "@id": "c-new", identity: "did:web:x:new", state: "CREATED" },
+          { "@id": "c-broken", identity: "did:web:x:broken", state: "ACTIVATED" },
+        ],
+      })
+      .on("POST", `${MGMT}/c-alpha/assets/request`, {
+        json: [{ "@id": "fhir-cohort-bundle", properties: { name: "Live bundle" } }],
+      })
+      .on("POST", `${MGMT}/c-lmc/assets/request`, { json: [] })
+      .on("POST", `${MGMT}/c-broken/assets/request`, { status: 500 });
+    const res = await call(ds, "GET /api/assets");
+    expect(res.status).toBe(200);
+    expect(res.body.map((g: JsonBody) => [g.participantId, g.identity])).toEqual([
+      ["c-alpha", ALPHA_DID],
+      ["c-lmc", "did:web:lmc.nl:participant"],
+      ["c-broken", "did:web:x:broken"],
+    ]);
+    const [alpha, lmc, broken] = res.body;
+    expect(alpha.assets.map((a: JsonBody) => [a["@id"], a.name, a._demo ?? false])).toEqual([
+      ["fhir-cohort-bundle", "Live bundle", false],
+      ["omop-cohort-statistics", "OMOP CDM cohort statistics", true],
+    ]);
+    expect(lmc.assets.map((a: JsonBody) => a["@id"])).toEqual([
+      "fhir-patient-everything",
+      "healthdcatap-catalog",
+    ]);
+    expect(broken.assets).toEqual([]);
+  });
+
+  it("appends a whole demonstration entry whose identity matches no live entry", async () => {
+    const ds = await dataspace();
+    double
+      .on("GET", MGMT, { json: [{ "@id": "c-alpha", identity: ALPHA_DID, state: "ACTIVATED" }] })
+      .on("POST", `${MGMT}/c-alpha/assets/request`, { json: [] });
+    const res = await call(ds, "GET /api/assets");
+    expect(res.body.map((g: JsonBody) => g.participantId)).toEqual(["c-alpha", "lmc"]);
+    expect(res.body[1]).toEqual(bundledDemoRecords().assetGroups()[1]);
+  });
+});
+
+describe("merging live and demonstration records", () => {
+  it("lists live negotiations first and drops demonstration records with a live @id", async () => {
+    const ds = await dataspace();
+    const demo = bundledDemoRecords().negotiations();
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
+      json: [
+        { "@id": "live-1", "@type": "ContractNegotiation", state: "REQUESTED" },
+        {
+          "@id": demo[0]["@id"],
+          "@type": "ContractNegotiation",
+          state: "TERMINATED",
+          contractAgreementId: "agr-live",
+        },
+      ],
+    });
+    const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
+    expect(res.status).toBe(200);
+    expect(res.body.map((n: JsonBody) => n["@id"])).toEqual([
+      "live-1",
+      demo[0]["@id"],
+      ...demo.slice(1).map((n) => n["@id"]),
+    ]);
+    expect(res.body[1]).toEqual({
+      "@id": demo[0]["@id"],
+      "@type": "ContractNegotiation",
+      state: "TERMINATED",
+      contractAgreementId: "agr-live",
+      contractId: "agr-live",
+    });
+    expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec", offset: 0 });
+  });
+
+  it("does the same for transfers", async () => {
+    const ds = await dataspace();
+    const demo = bundledDemoRecords().transfers();
+    double.on("POST", `${MGMT}/pharmaco/transferprocesses/request`, {
+      json: [{ "@id": demo[1]["@id"], state: "COMPLETED" }],
+    });
+    const res = await call(ds, "GET /api/transfers", { query: { participantId: "pharmaco" } });
+    expect(res.body.map((t: JsonBody) => t["@id"])).toEqual([demo[1]["@id"], demo[0]["@id"]]);
+    expect(res.body[0]._demo).toBeUndefined();
+  });
+
+  it("merges nothing with DEMO_RECORDS=off", async () => {
+    const ds = await dataspace({ DEMO_RECORDS: "off" });
+    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
+      json: [{ "@id": "live-1", state: "REQUESTED" }],
+    });
+    const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
+    expect(res.body).toEqual([{ "@id": "live-1", state: "REQUESTED" }]);
+  });
+});
+
+describe("the default data behind an embedded asset", () => {
+  it("is a small FHIR collection Bundle of the provider's patients, pseudonymised", async () => {
+    const patients = Array.from({ length: 30 }, (_, i) => ({
+      id: `patient-${i}`,
+      label: "Patient",
+      layer: "l3" as const,
+      properties: {
+        resourceType: "Patient",
+        resourceId: `r-${i}`,
+        name: "Jane Doe",
+        givenName: "Jane",
+        familyName: "Doe",
+        city: "Berlin",
+        birthDate: "1970-05-02",
+        holder: "lmc",
+      },
+    }));
+    const asked: unknown[] = [];
+    const graph = {
+      findNodes: async (q: { label: string; where?: Record<string, unknown>; limit?: number }) => {
+        asked.push(q);
+        return patients.slice(0, q.limit);
+      },
+      relationships: async (q: { id: string; types?: string[] }) => [
+        {
+          id: `e-${q.id}`,
+          type: q.types![0],
+          direction: "out",
+          node: {
+            id: `${q.types![0]}-${q.id}`,
+            label: "Condition",
+            layer: "l3",
+            properties: { code: "44054006" },
+          },
+        },
+      ],
+    } as unknown as GraphStore;
+    const bundle = (await graphDataSource(graph)("fhir-patient-everything", "lmc")) as {
+      resourceType: string;
+      type: string;
+      total: number;
+      entry: { resource: Record<string, unknown> }[];
+    };
+    expect(asked[0]).toEqual({ label: "Patient", where: { holder: "lmc" }, limit: 10 });
+    expect(bundle).toMatchObject({ resourceType: "Bundle", type: "collection", total: 50 });
+    const patient = bundle.entry[0].resource;
+    expect(patient).toMatchObject({ resourceType: "Patient", id: "r-0", birthDate: "1970", holder: "lmc" });
+    for (const k of ["name", "givenName", "familyName", "city"]) expect(patient).not.toHaveProperty(k);
+  });
+});

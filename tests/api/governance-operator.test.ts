@@ -1,0 +1,248 @@
+import Database from "better-sqlite3";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERSONAS } from "../../server/auth/personas";
+import { startTestServer, type TestServer } from "../support/server";
+import { signIn, type Signed } from "../support/signin";
+import { type Json, body } from "./governance.support";
+
+/**
+ * Issue 4, black box: credentials, ODRL policies and scope, audit and retention, the operator
+ * console, the trust center, the identity provider's address, the discovery check and the
+ * demonstration DSP catalogue, against the real server with its embedded dataspace.
+ *
+ * This file: the operator console and a tampered audit file.
+ */
+
+const CRAWLER_TOKEN = "crawler-token-for-tests-0123456789";
+
+let server: TestServer;
+
+const as = new Map<string, Signed>();
+
+const api = (user: string, p: string, init: RequestInit = {}) => as.get(user)!.api(p, init);
+
+const send = (user: string, method: string, p: string, body?: unknown) =>
+  api(user, p, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  server = await startTestServer({ CRAWLER_TOKEN });
+  for (const p of PERSONAS) as.set(p.username, await signIn(server.url, p.username));
+});
+
+afterAll(async () => server?.close());
+
+describe("operator console", () => {
+  it("lists the tenants of the tenant manager", async () => {
+    const tenants = (await (await api("admin", "/api/admin/tenants")).json()) as Json[];
+    expect(tenants.length).toBeGreaterThanOrEqual(5);
+    const lmc = tenants.find((t) => t.displayName === "Limburg Medical Centre")!;
+    expect(lmc.participants).toEqual([expect.objectContaining({ did: "did:web:lmc.nl:participant" })]);
+  });
+
+  it("keeps the crawler's participant directory: DIDs validated, seeded entries kept", async () => {
+    const list = (await (await api("admin", "/api/admin/participants")).json()) as Json[];
+    expect(
+      list
+        .filter((e) => e.source === "seeded")
+        .map((e) => e.did)
+        .sort(),
+    ).toEqual([
+      "did:web:alpha-klinik.de:participant",
+      "did:web:irs.fr:research",
+      "did:web:lmc.nl:participant",
+      "did:web:medreg.de:hdab",
+      "did:web:pharmaco.de:research",
+    ]);
+    expect(list[0]!.catalogueUrl).toMatch(new RegExp(`^${server.url}/api/mock-dsp/.+/catalog/request$`));
+    const missing = await send("admin", "POST", "/api/admin/participants", { did: "did:web:x.example" });
+    expect((await body(missing)).error).toBe("did and displayName are required");
+    for (const did of [
+      "not-a-did",
+      "did:web",
+      "did:Web:x.example",
+      "did:web:",
+      "did:web:-x-.example",
+      "did:web:exa mple.org",
+    ]) {
+      const res = await send("admin", "POST", "/api/admin/participants", { did, displayName: "X" });
+      expect(res.status, did).toBe(400);
+      expect((await body(res)).error).toMatch(/did/);
+    }
+    const bad = await send("admin", "POST", "/api/admin/participants", {
+      did: "did:web:x.example",
+      displayName: "X",
+      catalogueUrl: "ftp://x",
+    });
+    expect(bad.status).toBe(400);
+    const added = await send("admin", "POST", "/api/admin/participants", {
+      did: "did:web:ziekenhuis.example.be:participant",
+      displayName: "Ziekenhuis Example",
+      country: "be",
+    });
+    expect(added.status).toBe(201);
+    expect(await body(added)).toMatchObject({
+      id: "ziekenhuis-example",
+      source: "added",
+      country: "BE",
+      catalogueUrl: null,
+      addedBy: "admin",
+    });
+    expect(
+      (
+        await send("admin", "POST", "/api/admin/participants", {
+          did: "did:web:ziekenhuis.example.be:participant",
+          displayName: "Again",
+        })
+      ).status,
+    ).toBe(409);
+    const seeded = await api("admin", "/api/admin/participants?did=did:web:lmc.nl:participant", {
+      method: "DELETE",
+    });
+    expect(seeded.status).toBe(409);
+    expect((await body(seeded)).error).toMatch(/^Seeded directory entries cannot be deleted/);
+    expect((await api("admin", "/api/admin/participants", { method: "DELETE" })).status).toBe(400);
+    expect(
+      (await api("admin", "/api/admin/participants?did=did:web:nobody.example", { method: "DELETE" })).status,
+    ).toBe(404);
+    expect(
+      (
+        await api("admin", "/api/admin/participants?did=did:web:ziekenhuis.example.be:participant", {
+          method: "DELETE",
+        })
+      ).status,
+    ).toBe(204);
+  });
+
+  it("probes every component for real, with version and url", async () => {
+    const list = (await (await api("admin", "/api/admin/components")).json()) as Json[];
+    expect(list.map((c) => c.name)).toEqual([
+      "graph-store",
+      "identity-provider",
+      "connector",
+      "tenant-manager",
+      "issuer",
+      "identity-hub",
+      "language-backend",
+    ]);
+    for (const c of list) {
+      expect(c).toMatchObject({
+        name: expect.any(String),
+        kind: expect.any(String),
+        version: expect.any(String),
+        url: expect.any(String),
+        health: "up",
+      });
+      expect(c.observed).toEqual(expect.any(String));
+    }
+    expect(list.find((c) => c.name === "connector")!.observed).toMatch(/5 participant contexts/);
+    expect(list.find((c) => c.name === "identity-provider")!.url).toBe(`${server.url}/idp`);
+  });
+
+  it("draws the topology, diagnoses and restarts", async () => {
+    const t = await body(await api("admin", "/api/admin/components/topology"));
+    const ids = (t.nodes as Json[]).map((n) => n.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(["hub", "graph-store", "connector", "issuer", "identity-hub"]),
+    );
+    for (const e of t.edges as Json[]) {
+      expect(ids).toContain(e.source);
+      expect(ids).toContain(e.target);
+    }
+    const d = await body(await api("admin", "/api/admin/components/issuer/diagnosis"));
+    expect(d).toMatchObject({
+      component: { name: "issuer", health: "up" },
+      probe: { call: expect.stringMatching(/credentialdefinitions/), observed: "3 credential definitions" },
+      lastError: null,
+      remedy: expect.any(Array),
+    });
+    const unknown = await api("admin", "/api/admin/components/nothing/diagnosis");
+    expect(unknown.status).toBe(404);
+    expect((await body(unknown)).error).toMatch(/^No component nothing/);
+
+    for (const name of ["graph-store", "language-backend"]) {
+      const refused = await api("admin", `/api/admin/components/${name}/restart`, { method: "POST" });
+      expect(refused.status, name).toBe(409);
+      expect((await body(refused)).error).toMatch(new RegExp(`^Cannot restart ${name}: `));
+    }
+    const restarted = await api("admin", "/api/admin/components/connector/restart", { method: "POST" });
+    expect(restarted.status).toBe(200);
+    const rb = await body(restarted);
+    expect(rb, JSON.stringify(rb.component)).toMatchObject({
+      name: "connector",
+      restarted: true,
+      alsoRestarted: ["tenant-manager", "issuer", "identity-hub"],
+      component: { health: "up" },
+    });
+    // the dataspace works after the restart
+    expect((await api("researcher", "/api/participants")).status).toBe(200);
+    const creds = (await (await api("admin", "/api/credentials")).json()) as Json[];
+    expect(creds.length).toBeGreaterThan(0);
+    const idp = await api("admin", "/api/admin/components/identity-provider/restart", { method: "POST" });
+    expect(idp.status).toBe(200);
+    expect((await signIn(server.url, "clinic")).cookie).toMatch(/session-token/);
+    const after = await body(await api("admin", "/api/admin/components/connector/diagnosis"));
+    expect(after.lastRestart).toMatchObject({
+      by: "admin",
+      outcome: expect.stringMatching(/embedded local dataspace restarted/),
+    });
+    const trail = (await (await api("admin", "/api/admin/audit?action=component.restart")).json()) as Json[];
+    expect(trail.map((e) => e.target)).toEqual(expect.arrayContaining(["connector", "graph-store"]));
+  });
+
+  it("checks federated discovery without changing anything", async () => {
+    const before = ((await (await api("admin", "/api/admin/audit?limit=1")).json()) as Json[])[0]!.seq;
+    const c = await body(await api("admin", "/api/debug/phase26"));
+    expect(c).toMatchObject({
+      readOnly: true,
+      crawler: { tokenConfigured: true },
+      participants: { total: expect.any(Number) },
+    });
+    expect((c.targets as Json[]).filter((t) => t.kind === "hub" && t.reachable === true).length).toBe(5);
+    expect((c.federatedDatasets as Json[]).length).toBe(8);
+    expect(c.totals).toMatchObject({ datasets: 8, offers: 8 });
+    const afterSeq = ((await (await api("admin", "/api/admin/audit?limit=1")).json()) as Json[])[0]!.seq;
+    expect(afterSeq).toBe(before);
+  });
+
+  it("tells where the identity provider is, without a session or a secret", async () => {
+    const res = await fetch(`${server.url}/api/keycloak-config`);
+    const b = await body(res);
+    expect(b).toMatchObject({
+      issuer: `${server.url}/idp`,
+      embedded: true,
+      discovery: `${server.url}/idp/.well-known/openid-configuration`,
+      signIn: "/auth/signin",
+    });
+    expect(JSON.stringify(b)).not.toMatch(/secret/i);
+  });
+});
+
+describe("a tampered audit file", () => {
+  it("is detected by the chain verification, at the first broken entry", async () => {
+    const file = path.join(server.dataDir, "hub.sqlite");
+    const entries = (await (await api("admin", "/api/admin/audit?limit=1000")).json()) as Json[];
+    const victim = entries[Math.floor(entries.length / 2)]!;
+    const db = new Database(file);
+    try {
+      // the database refuses the edit; an attacker with the file drops the guard first
+      expect(() =>
+        db.prepare("UPDATE audit_entries SET outcome = 'forged' WHERE seq = ?").run(victim.seq),
+      ).toThrow(/append-only/);
+      db.exec("DROP TRIGGER audit_entries_no_update");
+      db.prepare("UPDATE audit_entries SET outcome = 'forged' WHERE seq = ?").run(victim.seq);
+    } finally {
+      db.close();
+    }
+    const v = await body(await api("regulator", "/api/admin/audit?verify=true"));
+    expect(v).toMatchObject({
+      ok: false,
+      firstBroken: { seq: victim.seq, id: victim.id, reason: "entry content does not match its hash" },
+    });
+    expect(v.checked).toBe((victim.seq as number) - 1);
+  });
+});
