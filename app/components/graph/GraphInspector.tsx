@@ -1,4 +1,4 @@
-import type { Layer } from "../../../server/graph/model";
+import type { Layer } from "../../types";
 import type { NodeData } from "../../routes/graph.node/route";
 import { PropertyTable } from "../ui/PropertyTable";
 import { plural } from "../ui/format";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LAYER_NAMES, LAYERS } from "../../../server/graph/model";
-import { clientError } from "../../components/insight/errors.server";
+import { clientError } from "../../lib/insight/errors.server";
 import { navFor } from "../../components/navigation";
 import { formatNumber } from "../../components/ui/format";
 import { requireUser } from "../../session.server";

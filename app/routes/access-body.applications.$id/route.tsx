@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, int, runAction, type ActionResult } from "../../components/access-body/actions.server";
+import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import {
   ApplicationFacts,
   ClockPanel,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, runAction, type ActionResult } from "../../components/access-body/actions.server";
+import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import {
   ACCESS_BODY_NAV,
   DaysLeft,

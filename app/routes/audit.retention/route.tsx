@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { parseRetentionInput, RETENTION_MAX_DAYS } from "../../components/governance/governance.server";
+import { parseRetentionInput, RETENTION_MAX_DAYS } from "../../lib/governance/governance.server";
 import { AUDIT_ROLES, failure, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { auditFilterFromUrl } from "../../components/governance/governance.server";
-import { auditCsv, CSV_MAX_ROWS, tabFilter } from "../../components/governance/audit.server";
+import { auditFilterFromUrl } from "../../lib/governance/governance.server";
+import { auditCsv, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
 import { AUDIT_ROLES } from "../../components/governance/ui";
 import { requireRole } from "../../session.server";
 

@@ -15,7 +15,7 @@ import {
 } from "@remix-run/react";
 import { findOrganisation } from "../../../server/auth/personas";
 import { isApiError } from "../../../server/http/errors";
-import { PUBLISHER_ROLES, canWithdraw } from "../../components/catalogue/permissions.server";
+import { PUBLISHER_ROLES, canWithdraw } from "../../lib/catalogue/permissions.server";
 import { publisherOf, themeLabel } from "../../components/catalogue/filters";
 import { NOTICE_KEYS, useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { Badge } from "../../components/ui/Badge";

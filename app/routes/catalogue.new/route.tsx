@@ -6,7 +6,7 @@ import {
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../../server/http/errors";
-import { PUBLISHER_ROLES } from "../../components/catalogue/permissions.server";
+import { PUBLISHER_ROLES } from "../../lib/catalogue/permissions.server";
 import { PublishForm } from "../../components/catalogue/PublishForm";
 import {
   fieldsOfMessage,

@@ -12,7 +12,7 @@ import {
   type CatalogueQuery,
   type FacetOption,
 } from "../../components/catalogue/filters";
-import { canPublish } from "../../components/catalogue/permissions.server";
+import { canPublish } from "../../lib/catalogue/permissions.server";
 import { useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";

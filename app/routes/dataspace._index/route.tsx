@@ -9,7 +9,7 @@ import {
   apiFailure,
   hasRole,
   listChoices,
-} from "../../components/dataspace/access.server";
+} from "../../lib/dataspace/access.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import {
   DataspaceNav,

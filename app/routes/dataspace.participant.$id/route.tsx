@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import type { ParticipantStatus } from "../../../server/dataspace/participants";
-import { STAFF_ROLES, apiFailure } from "../../components/dataspace/access.server";
+import { STAFF_ROLES, apiFailure } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 
 /**

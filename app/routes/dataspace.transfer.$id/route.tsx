@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { DATASPACE_ROLES, apiFailure, pollingParticipant } from "../../components/dataspace/access.server";
+import { DATASPACE_ROLES, apiFailure, pollingParticipant } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 
 /**

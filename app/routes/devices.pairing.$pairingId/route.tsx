@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { jsonOrError } from "../../components/patient-app/status.server";
+import { jsonOrError } from "../../lib/patient-app/status.server";
 import { requireRole } from "../../session.server";
 
 /** Resource route polled by the Devices page while a pairing is pending: its state (same as the API's). */

@@ -12,7 +12,7 @@ import {
   useSearchParams,
 } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { devicesAction, loadDevicesView } from "../../components/patient-app/devices.server";
+import { devicesAction, loadDevicesView } from "./devices.server";
 import { usePolling } from "../../components/patient-app/usePolling";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";

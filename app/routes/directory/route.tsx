@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { parseDirectoryInput } from "../../components/governance/governance.server";
+import { parseDirectoryInput } from "../../lib/governance/governance.server";
 import { ADMIN_ROLES, failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate } from "../../components/ui/format";

@@ -9,8 +9,8 @@ import {
   hasRole,
   isAdmin,
   listChoices,
-} from "../../components/dataspace/access.server";
-import { toAssetView, type AssetView } from "../../components/dataspace/records.server";
+} from "../../lib/dataspace/access.server";
+import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import { DataspaceNav, DemoBadge, ErrorNotice, roleLabel } from "../../components/dataspace/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";

@@ -4,7 +4,7 @@ import type { GraphResponse } from "../../../server/graph/model";
 import { GRAPH_LIMIT_MAX, PERSONA_LAYERS } from "../../../server/graph/service";
 import { isApiError } from "../../../server/http/errors";
 import { GraphExplorer } from "../../components/graph/GraphExplorer";
-import { GRAPH_ROLES, slimEdge, slimNode } from "../../components/graph/slim.server";
+import { GRAPH_ROLES, slimEdge, slimNode } from "../../lib/graph/slim.server";
 import { LIMIT_DEFAULT, type VEdge, type VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
 

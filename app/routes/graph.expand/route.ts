@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../../server/http/errors";
-import { GRAPH_ROLES, slimEdge, slimNode } from "../../components/graph/slim.server";
+import { GRAPH_ROLES, slimEdge, slimNode } from "../../lib/graph/slim.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../../server/http/errors";
 import { NODE_RELATIONSHIP_LIMIT } from "../../../server/graph/service";
 import type { Properties } from "../../../server/graph/model";
-import { GRAPH_ROLES, captionOf, slimNode } from "../../components/graph/slim.server";
+import { GRAPH_ROLES, captionOf, slimNode } from "../../lib/graph/slim.server";
 import type { VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
 

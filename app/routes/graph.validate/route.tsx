@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { LAYERS } from "../../../server/graph/model";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
-import { GRAPH_ROLES } from "../../components/graph/slim.server";
+import { GRAPH_ROLES } from "../../lib/graph/slim.server";
 import { LAYER_TITLES } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { PatientProfileView } from "../../components/patient/PatientProfileView";
-import { consentAction, loadPatientView } from "../../components/patient/profile.server";
+import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireRole } from "../../session.server";
 
 export const meta: MetaFunction = () => [{ title: "My record · Health Dataspace Hub" }];

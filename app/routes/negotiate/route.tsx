@@ -19,8 +19,8 @@ import {
   apiFailure,
   DATASPACE_ROLES,
   loadActing,
-} from "../../components/dataspace/access.server";
-import { catalogView, type CatalogView } from "../../components/dataspace/catalog.server";
+} from "../../lib/dataspace/access.server";
+import { catalogView, type CatalogView } from "./catalog.server";
 import {
   DataspaceNav,
   ErrorNotice,

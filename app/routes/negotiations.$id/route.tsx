@@ -3,8 +3,8 @@ import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData } from "@r
 import { useEffect, useState } from "react";
 import type { RootData } from "../../root";
 import type { NegotiationPollResult } from "../dataspace.negotiation.$id/route";
-import { apiFailure, loadActing } from "../../components/dataspace/access.server";
-import { nameBook, toNegotiationView } from "../../components/dataspace/records.server";
+import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import { nameBook, toNegotiationView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
-import { apiFailure, loadActing } from "../../components/dataspace/access.server";
+import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
   nameBook,
   newestFirst,
   toNegotiationView,
   type NegotiationView,
-} from "../../components/dataspace/records.server";
+} from "../../lib/dataspace/records.server";
 import { knownStates } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {

@@ -22,7 +22,7 @@ import {
   apiFailure,
   hasRole,
   listChoices,
-} from "../../components/dataspace/access.server";
+} from "../../lib/dataspace/access.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
   DataspaceNav,

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
-import { requirePatientStaff } from "../../components/patient/access.server";
+import { requirePatientStaff } from "../../lib/patient/access.server";
 import { PatientProfileView } from "../../components/patient/PatientProfileView";
-import { consentAction, loadPatientView } from "../../components/patient/profile.server";
+import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireUser } from "../../session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

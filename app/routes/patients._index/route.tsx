@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PATIENT_LIST_MAX } from "../../../server/patient/service";
 import { organisationSlugOf } from "../../../server/auth/user";
-import { requirePatientStaff } from "../../components/patient/access.server";
+import { requirePatientStaff } from "../../lib/patient/access.server";
 import { Pager } from "../../components/ui/Pager";
 import { formatDate, humanize } from "../../components/ui/format";
 

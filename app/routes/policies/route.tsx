@@ -5,7 +5,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { PolicyProblem } from "../../../server/policies/odrl";
+import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
 import { PolicyEditor } from "../../components/governance/PolicyEditor";
 import { failure, GovNav, Outcome, PageHead, POLICY_ROLES } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
@@ -193,6 +193,7 @@ export default function Policies() {
           participantId={d.participantId}
           serverProblems={result?.problems ?? null}
           busy={busy}
+          validate={validateOdrlPolicy}
         />
       ) : null}
 

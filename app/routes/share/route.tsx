@@ -21,8 +21,8 @@ import {
   actingParticipant,
   apiFailure,
   hasRole,
-} from "../../components/dataspace/access.server";
-import { toAssetView, type AssetView } from "../../components/dataspace/records.server";
+} from "../../lib/dataspace/access.server";
+import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import {
   DataspaceNav,
   DemoBadge,

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useRevalidator, useRouteLoaderData, useSubmi
 import { useEffect, useState } from "react";
 import type { Task } from "../../../server/dataspace/tasks";
 import type { RootData } from "../../root";
-import { DATASPACE_ROLES, apiFailure, isAdmin, listChoices } from "../../components/dataspace/access.server";
+import { DATASPACE_ROLES, apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, knownStates, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {

@@ -15,9 +15,9 @@ import {
   apiFailure,
   DATASPACE_ROLES,
   loadActing,
-} from "../../components/dataspace/access.server";
+} from "../../lib/dataspace/access.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
-import { nameBook, toTransferView } from "../../components/dataspace/records.server";
+import { nameBook, toTransferView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {

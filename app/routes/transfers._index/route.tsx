@@ -18,7 +18,7 @@ import {
   apiFailure,
   DATASPACE_ROLES,
   loadActing,
-} from "../../components/dataspace/access.server";
+} from "../../lib/dataspace/access.server";
 import {
   nameBook,
   newestFirst,
@@ -26,7 +26,7 @@ import {
   toTransferView,
   type NegotiationView,
   type TransferView,
-} from "../../components/dataspace/records.server";
+} from "../../lib/dataspace/records.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
   DataspaceNav,

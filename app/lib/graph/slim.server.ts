@@ -1,5 +1,5 @@
 import type { GraphEdge, GraphNode } from "../../../server/graph/model";
-import type { VEdge, VNode } from "./types";
+import type { VEdge, VNode } from "../../components/graph/types";
 
 const CAPTION_KEYS = ["name", "title", "displayName", "display", "permitNumber"] as const;
 
