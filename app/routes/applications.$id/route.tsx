@@ -9,18 +9,19 @@ import {
 } from "../../components/access-body/application";
 import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { APPLICANT_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, ["DATA_USER"]);
+  const user = await requireRole(request, context, APPLICANT_ROLES);
   return { app: await context.services.accessBody.getApplication(params.id ?? "", user) };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["DATA_USER"]);
+  const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
   if (f.intent === "answer") {

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { GovNav, PageHead, TRUST_CENTER_ROLES } from "../../components/governance/ui";
+import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { TRUST_CENTER_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Trust center · Health Dataspace Hub" }];
 
