@@ -288,5 +288,3 @@ export function Field({ label, children, hint }: { label: string; children: Reac
     </label>
   );
 }
-
-export const HDAB_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;

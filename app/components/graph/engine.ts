@@ -9,7 +9,7 @@ import {
   type SimulationLinkDatum,
   type SimulationNodeDatum,
 } from "d3-force";
-import type { Layer } from "../../../server/graph/model";
+import type { Layer } from "../../types";
 import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph, type VNode } from "./types";
 
 /**

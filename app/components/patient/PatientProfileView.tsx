@@ -2,8 +2,8 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { Badge, type Tone } from "../ui/Badge";
 import { PropertyTable } from "../ui/PropertyTable";
 import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format";
-import type { ConsentResult, PatientView, Programme } from "./profile.server";
-import type { TimelineEvent, TimelineItem } from "./timeline";
+import type { ConsentResult, PatientView, Programme } from "../../lib/patient/profile.server";
+import type { TimelineEvent, TimelineItem } from "../../lib/patient/timeline";
 
 const COUNTRY: Record<string, string> = { DE: "Germany", NL: "Netherlands", FR: "France", BE: "Belgium" };
 const KIND_LABEL: Record<TimelineItem["kind"], string> = {

@@ -1,0 +1,149 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { Role } from "../../../server/auth/personas";
+import type { SessionUser } from "../../../server/auth/user";
+import type { Dataspace } from "../../../server/dataspace";
+import { isApiError } from "../../../server/http/errors";
+import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../access.server";
+
+/**
+ * On whose behalf a dataspace view acts (who may open it: app/lib/access.server.ts): members of an organisation act
+ * as their organisation's participant context, always; connector admins choose any context.
+ */
+
+export const hasRole = (user: SessionUser, roles: readonly Role[]) =>
+  roles.some((r) => user.roles.includes(r));
+export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
+
+export interface ParticipantChoice {
+  participantId: string;
+  displayName: string;
+  role: string;
+  did: string;
+  state: string;
+  demo: boolean;
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+export function toChoice(p: Record<string, unknown>): ParticipantChoice {
+  return {
+    participantId: str(p.participantId) || str(p["@id"]),
+    displayName: str(p.displayName) || str(p.participantId) || str(p["@id"]),
+    role: str(p.role),
+    did: str(p.identity) || str(p.participantId),
+    state: str(p.state) || "ACTIVATED",
+    demo: p._demo === true,
+  };
+}
+
+/** The participant list, or an empty list and the reason when it cannot be had. */
+export async function listChoices(
+  ds: Dataspace,
+): Promise<{ participants: ParticipantChoice[]; error: string | null }> {
+  try {
+    return { participants: (await ds.listParticipants()).map(toChoice), error: null };
+  } catch (e) {
+    if (isApiError(e)) return { participants: [], error: e.message };
+    throw e;
+  }
+}
+
+export interface Acting {
+  /** the participant context the view reads and acts for; null when the user has none */
+  participantId: string | null;
+  displayName: string;
+  did: string;
+  /** admins choose; members see their own context only */
+  canChoose: boolean;
+  /** the contexts an admin may choose from */
+  choices: ParticipantChoice[];
+  /** why there is no context */
+  reason: string | null;
+}
+
+/**
+ * The participant context of a view. Members: their organisation's context (a requested one is
+ * ignored). Admins: the requested context when it is listed, else the first with `preferRole`,
+ * else the first listed.
+ */
+export async function actingParticipant(
+  ds: Dataspace,
+  user: SessionUser,
+  requested: string | null,
+  preferRole?: string,
+  listed?: ParticipantChoice[],
+): Promise<Acting> {
+  if (isAdmin(user)) {
+    const choices = listed ?? (await listChoices(ds)).participants;
+    const chosen =
+      choices.find((c) => c.participantId === requested) ??
+      (preferRole ? choices.find((c) => c.role === preferRole) : undefined) ??
+      choices[0];
+    return {
+      participantId: chosen?.participantId ?? null,
+      displayName: chosen?.displayName ?? "",
+      did: chosen?.did ?? "",
+      canChoose: true,
+      choices,
+      reason: chosen ? null : "No participant context is available.",
+    };
+  }
+  const me = await ds.participantForUser(user);
+  if (!me.did || me.id.startsWith("user:")) {
+    return {
+      participantId: null,
+      displayName: me.displayName,
+      did: "",
+      canChoose: false,
+      choices: [],
+      reason: `${user.organisation} is not a participant of the dataspace.`,
+    };
+  }
+  return {
+    participantId: me.id,
+    displayName: me.displayName,
+    did: me.did,
+    canChoose: false,
+    choices: [],
+    reason: null,
+  };
+}
+
+/** An ApiError as a message for a form or a notice; anything else is rethrown. */
+export function apiFailure(e: unknown): { error: string; detail: string | null; status: number } {
+  if (isApiError(e)) return { error: e.message, detail: e.detail ?? null, status: e.status };
+  throw e;
+}
+
+/**
+ * The context for a polling resource route, cheaply: an admin's requested context as it is (an
+ * admin may act for any), a member's own context.
+ */
+export async function pollingParticipant(
+  ds: Dataspace,
+  user: SessionUser,
+  requested: string | null,
+): Promise<string | null> {
+  if (isAdmin(user)) return requested;
+  const me = await ds.participantForUser(user);
+  return me.did && !me.id.startsWith("user:") ? me.id : null;
+}
+
+/**
+ * The preamble of the dataspace views' loaders: a dataspace role, the participant choices, and the
+ * context the view acts in (`?participant=` for admins; members always act as their organisation).
+ */
+export async function loadActing(request: Request, context: AppLoadContext, preferRole = "DATA_USER") {
+  const user = await requireRole(request, context, DATASPACE_ROLES);
+  const ds = context.services.dataspace;
+  const { participants, error: participantsError } = await listChoices(ds);
+  const acting = await actingParticipant(
+    ds,
+    user,
+    new URL(request.url).searchParams.get("participant"),
+    preferRole,
+    participants,
+  );
+  return { user, ds, participants, participantsError, acting };
+}

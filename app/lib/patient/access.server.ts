@@ -1,0 +1,18 @@
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import type { SessionUser } from "../../../server/auth/user";
+import { requireUser } from "../../session.server";
+
+import { PATIENT_LIST_ROLES } from "../access.server";
+
+/** /patients: data holders (their organisation's patients) and operators (everyone). */
+
+/** the guard of the /patients views; a patient is sent to their own record instead of a 403 */
+export async function requirePatientStaff(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  if (PATIENT_LIST_ROLES.some((r) => user.roles.includes(r))) return user;
+  if (user.roles.includes("PATIENT")) throw redirect("/my-record");
+  throw new Response("You do not have a role that may open this page.", {
+    status: 403,
+    statusText: "Forbidden",
+  });
+}
