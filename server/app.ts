@@ -1,5 +1,4 @@
 import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
 import { createApiHandler } from "./http/api-handler";
+import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
 import { sendWebResponse, toWebRequest } from "./http/node-adapter";
 import { offlineResponse } from "./http/offline-notice";
@@ -63,7 +63,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   const buildPath = path.resolve(opts.remixBuildPath ?? defaultRemixBuild());
   const clientAssets = path.join(path.dirname(path.dirname(buildPath)), "client");
-  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const build = await importServerBuild(pathToFileURL(buildPath).href);
   const handleApi = createApiHandler(services, HANDLERS);
   const https = config.publicUrl.startsWith("https:");
   const formActions = config.oidc ? [new URL(config.oidc.issuer).origin] : [];
