@@ -3,12 +3,14 @@ import type { Services } from "../services";
 import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";
 import type { HandlerMap } from "./handler";
 import { matchRoute, routeKey, type Access } from "./route-table";
-import { isForeignOrigin } from "./security-headers";
+import { checkRequestBody } from "./body";
+import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
 
 /**
- * The /api dispatcher: static mode → route table → office hours → origin check → session and
- * role guard → handler → JSON. Every answer is JSON; nothing escapes as HTML or a stack trace.
+ * The /api dispatcher: static mode → route table → office hours → origin check (Origin, else
+ * Referer) → body size and content type (413, 415) → session and role guard → handler → JSON.
+ * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
 export function createApiHandler(services: Services, handlers: HandlerMap) {
   const { config } = services;
@@ -36,9 +38,11 @@ export function createApiHandler(services: Services, handlers: HandlerMap) {
         const status = services.officeHours.status(new Date());
         if (!status.open) return offlineResponse(status, "api", services.officeHours.timeZone);
       }
-      if (isForeignOrigin(request, allowedOrigins)) {
+      if (isCrossSiteRequest(request, allowedOrigins)) {
         throw new ApiError(403, "Cross-origin request refused");
       }
+      // the sign-in routes also take the form posts of NextAuth-style clients
+      checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
 
       const user = await services.sessions.userFromRequest(request);
       await authorise(match.methodSpec.access, user, request, services);

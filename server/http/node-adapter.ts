@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { MAX_BODY_BYTES } from "./handler";
+import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./body";
 
 /**
  * The Node edge of the web-standard dispatcher: express request → `Request`, `Response` → socket.
- * Bodies are read fully (bounded by MAX_BODY_BYTES + 1, so the dispatcher can answer 413), and a
- * response built by `rawBodyResponse` is written straight from its Buffer, skipping the web stream
- * machinery that costs milliseconds per large body on Node 20.
+ * Bodies are read fully up to MAX_BODY_BYTES. A body declared (Content-Length) or sent (chunked)
+ * over the limit is not read further: the Request is marked (the dispatcher answers 413 JSON) and
+ * the connection is closed after that answer, since the unread rest of the body would otherwise be
+ * parsed as the next request on a keep-alive connection. A response built by `rawBodyResponse` is
+ * written straight from its Buffer, skipping the web stream machinery that costs milliseconds per
+ * large body on Node 20.
  */
 
 const RAW_BODY = Symbol.for("hub.rawBody");
@@ -41,18 +44,38 @@ export async function toWebRequest(req: IncomingMessage, url: string): Promise<R
     else headers.set(k, v);
   }
   const method = req.method ?? "GET";
-  let body: Buffer | undefined;
-  if (method !== "GET" && method !== "HEAD") {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES + 1) break;
-      chunks.push(chunk as Buffer);
-    }
-    body = Buffer.concat(chunks);
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
+  const body = await readBody(req);
+  if (body === null) {
+    closeAfterAnswer(req);
+    headers.delete("content-length");
+    return markTooLarge(new Request(url, { method, headers }));
   }
-  return new Request(url, { method, headers, body: body as unknown as BodyInit | undefined });
+  const request = new Request(url, { method, headers, body: body as unknown as BodyInit });
+  return markBodyBytes(request, body.byteLength);
+}
+
+/** The body, or null when it is (or is declared) longer than MAX_BODY_BYTES; then it is left unread. */
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > MAX_BODY_BYTES) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      req.pause();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const CLOSE_AFTER = new WeakSet<IncomingMessage>();
+
+function closeAfterAnswer(req: IncomingMessage) {
+  CLOSE_AFTER.add(req);
 }
 
 export async function sendWebResponse(
@@ -61,6 +84,13 @@ export async function sendWebResponse(
   acceptEncoding?: string | string[],
 ): Promise<void> {
   res.statusCode = response.status;
+  const req = (res as ServerResponse & { req?: IncomingMessage }).req;
+  if (req && CLOSE_AFTER.has(req)) {
+    // the rest of a refused body is still in the socket: answer, then close the connection
+    res.shouldKeepAlive = false;
+    res.setHeader("connection", "close");
+    res.once("finish", () => req.socket.destroySoon());
+  }
   response.headers.forEach((value, key) => {
     if (key === "set-cookie") return;
     res.setHeader(key, value);

@@ -1,0 +1,71 @@
+import { ApiError } from "./errors";
+
+/**
+ * Request bodies at the /api edge: one size limit for every route, and the content types a route
+ * accepts. The Node adapter (node-adapter.ts) reads at most MAX_BODY_BYTES + 1 bytes, marks a
+ * Request whose body was cut off (`markTooLarge`) and closes that connection after the answer;
+ * the dispatcher (api-handler.ts) answers such a request 413 before anything else reads it.
+ * Decision record: docs/decisions/0007-bad-input-and-faults.md.
+ */
+
+export const MAX_BODY_BYTES = 1_000_000;
+
+export const BODY_TOO_LARGE = `Request body too large (limit ${MAX_BODY_BYTES} bytes)`;
+export const JSON_REQUIRED = "Content-Type must be application/json";
+
+const TOO_LARGE = Symbol.for("hub.bodyTooLarge");
+const BODY_BYTES = Symbol.for("hub.bodyBytes");
+
+type Tagged = Request & { [TOO_LARGE]?: boolean; [BODY_BYTES]?: number };
+
+/** Called by the adapter: the body was longer than the limit (declared or sent) and was not read. */
+export function markTooLarge(request: Request): Request {
+  (request as Tagged)[TOO_LARGE] = true;
+  return request;
+}
+
+/** Called by the adapter: how many body bytes were read. */
+export function markBodyBytes(request: Request, bytes: number): Request {
+  (request as Tagged)[BODY_BYTES] = bytes;
+  return request;
+}
+
+/** True when the body is (or is declared) over the limit. */
+export function isTooLarge(request: Request): boolean {
+  if ((request as Tagged)[TOO_LARGE]) return true;
+  return declaredLength(request) > MAX_BODY_BYTES;
+}
+
+function declaredLength(request: Request): number {
+  const raw = request.headers.get("content-length");
+  if (raw === null || !/^\d+$/.test(raw.trim())) return 0;
+  return Number(raw);
+}
+
+/** The number of body bytes: as read by the adapter, else as declared; undefined when unknown. */
+function bodyBytes(request: Request): number | undefined {
+  const read = (request as Tagged)[BODY_BYTES];
+  if (read !== undefined) return read;
+  if (request.headers.get("content-length") !== null) return declaredLength(request);
+  return request.body === null ? 0 : undefined;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+export type BodyKind = "json" | "json-or-form";
+
+/**
+ * 413 when the body is over the limit; 415 when a non-empty body is not of an accepted type
+ * (JSON, or for the sign-in routes also a form). Bodies of GET and HEAD are ignored.
+ */
+export function checkRequestBody(request: Request, kind: BodyKind = "json"): void {
+  if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const bytes = bodyBytes(request);
+  if (bytes === 0) return;
+  const type = (request.headers.get("content-type") ?? "").trim();
+  if (JSON_TYPE.test(type)) return;
+  if (kind === "json-or-form" && FORM_TYPE.test(type)) return;
+  throw new ApiError(415, JSON_REQUIRED);
+}
