@@ -42,7 +42,7 @@ export function createApiHandler(services: Services, handlers: HandlerMap) {
         throw new ApiError(403, "Cross-origin request refused");
       }
       // the sign-in routes also take the form posts of NextAuth-style clients
-      checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
+      await checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
 
       const user = await services.sessions.userFromRequest(request);
       await authorise(match.methodSpec.access, user, request, services);
