@@ -55,27 +55,83 @@ export async function toWebRequest(req: IncomingMessage, url: string): Promise<R
   return markBodyBytes(request, body.byteLength);
 }
 
-/** The body, or null when it is (or is declared) longer than MAX_BODY_BYTES; then it is left unread. */
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+/**
+ * The body, or null when it is (or is declared) longer than MAX_BODY_BYTES; then reading stops
+ * there. (Event listeners, not `for await`: leaving that loop early destroys the request and with it
+ * the socket, so no answer could be sent.)
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > MAX_BODY_BYTES) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      req.pause();
-      return null;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        stop();
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error) => {
+      stop();
+      reject(e);
+    };
+    // the client went away before the body was complete
+    const onClose = () => onError(new Error("the client closed the connection during the request body"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
 }
 
-const CLOSE_AFTER = new WeakSet<IncomingMessage>();
+/** How much of a refused body is read and discarded (and for how long) before the answer is sent. */
+const DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+const DRAIN_MS = 2000;
 
+/** Requests whose refused body is being discarded: the answer waits for the drain (bounded). */
+const DRAINING = new WeakMap<IncomingMessage, Promise<void>>();
+
+/**
+ * The rest of a refused body is read and thrown away, up to DRAIN_BYTES or DRAIN_MS, so that the
+ * client, still sending, receives the 413 cleanly; the connection is closed after the answer in any
+ * case, so a body that is never finished cannot be taken for the next request.
+ */
 function closeAfterAnswer(req: IncomingMessage) {
-  CLOSE_AFTER.add(req);
+  const drained = new Promise<void>((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    req.on("data", onData);
+    req.once("end", done);
+    req.once("error", done);
+    req.once("close", done);
+    req.resume();
+  });
+  DRAINING.set(req, drained);
 }
 
 export async function sendWebResponse(
@@ -83,14 +139,16 @@ export async function sendWebResponse(
   response: Response,
   acceptEncoding?: string | string[],
 ): Promise<void> {
-  res.statusCode = response.status;
   const req = (res as ServerResponse & { req?: IncomingMessage }).req;
-  if (req && CLOSE_AFTER.has(req)) {
-    // the rest of a refused body is still in the socket: answer, then close the connection
+  const draining = req && DRAINING.get(req);
+  if (req && draining) {
+    // a refused body: answer once it is discarded (bounded), then close the connection
+    await draining;
     res.shouldKeepAlive = false;
     res.setHeader("connection", "close");
-    res.once("finish", () => req.socket.destroySoon());
+    res.once("finish", () => req.socket?.destroySoon());
   }
+  res.statusCode = response.status;
   response.headers.forEach((value, key) => {
     if (key === "set-cookie") return;
     res.setHeader(key, value);
