@@ -112,6 +112,7 @@ const DRAINING = new WeakMap<IncomingMessage, Promise<void>>();
  * case, so a body that is never finished cannot be taken for the next request.
  */
 function closeAfterAnswer(req: IncomingMessage) {
+  if (Number(req.headers["content-length"] ?? "0") > DRAIN_BYTES) return DRAINING.set(req, Promise.resolve());
   const drained = new Promise<void>((resolve) => {
     let discarded = 0;
     const done = () => {
