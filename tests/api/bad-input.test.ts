@@ -54,7 +54,11 @@ const lastAuditSeq = () =>
 const auditSuccessesSince = (seq: number) =>
   (
     server.services.db
-      .prepare("SELECT action FROM audit_entries WHERE seq > ? AND outcome <> 'failure'")
+      .prepare(
+        // federated.query: reads are logged by a batch written every 100 ms (server/federated/query-log.ts),
+        // so such entries may land during a later call
+        "SELECT action FROM audit_entries WHERE seq > ? AND outcome <> 'failure' AND action <> 'federated.query'",
+      )
       .all(seq) as { action: string }[]
   ).map((r) => `audit ${r.action}`);
 
