@@ -3,13 +3,14 @@ import type { Services } from "../services";
 import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";
 import type { HandlerMap } from "./handler";
 import { matchRoute, routeKey, type Access } from "./route-table";
-import { checkRequestBody } from "./body";
+import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
 import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
 
 /**
  * The /api dispatcher: static mode → route table → office hours → origin check (Origin, else
- * Referer) → body size and content type (413, 415) → session and role guard → handler → JSON.
+ * Referer) → body size (413) → session and role guard → content type and JSON syntax (415, 400)
+ * → handler → JSON.
  * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
 export function createApiHandler(services: Services, handlers: HandlerMap) {
@@ -41,11 +42,14 @@ export function createApiHandler(services: Services, handlers: HandlerMap) {
       if (isCrossSiteRequest(request, allowedOrigins)) {
         throw new ApiError(403, "Cross-origin request refused");
       }
-      // the sign-in routes also take the form posts of NextAuth-style clients
-      await checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
+      // an over-long body was left unread by the adapter (which closes the connection): refuse it first
+      if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
 
       const user = await services.sessions.userFromRequest(request);
       await authorise(match.methodSpec.access, user, request, services);
+      // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
+      // The sign-in routes also take the form posts of NextAuth-style clients.
+      await checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
 
       const handler = handlers[routeKey(match.method, match.route.path)];
       if (!handler) {

@@ -59,8 +59,9 @@ export type BodyKind = "json" | "json-or-form";
 
 /**
  * 413 when the body is over the limit; 415 when a non-empty body is not of an accepted type
- * (JSON, or for the sign-in routes also a form); 400 when a JSON body does not parse, nests too
- * deeply or holds a lone surrogate — on every route, also those whose handler reads no body.
+ * (JSON, or for the sign-in routes also a form); 400 when a JSON body does not parse, is not an
+ * object, nests too deeply or holds a lone surrogate — on every route, also those whose handler
+ * reads no body.
  * Bodies of GET and HEAD are ignored.
  */
 export async function checkRequestBody(request: Request, kind: BodyKind = "json"): Promise<void> {
@@ -71,7 +72,10 @@ export async function checkRequestBody(request: Request, kind: BodyKind = "json"
   const type = (request.headers.get("content-type") ?? "").trim();
   if (JSON_TYPE.test(type)) {
     const text = await request.clone().text();
-    if (text.trim() !== "") parseJsonBody(text);
+    if (text.trim() === "") return;
+    const value = parseJsonBody(text);
+    // every /api body is a JSON object (no handler takes arrays or bare values)
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest(NOT_OBJECT);
     return;
   }
   if (kind === "json-or-form" && FORM_TYPE.test(type)) return;
@@ -79,6 +83,7 @@ export async function checkRequestBody(request: Request, kind: BodyKind = "json"
 }
 
 export const INVALID_JSON = "Request body must be valid JSON";
+export const NOT_OBJECT = "Request body must be a JSON object";
 export const TOO_DEEP = `Request body is nested too deeply (limit ${MAX_JSON_DEPTH} levels)`;
 export const ILL_FORMED = "Request body must be well-formed Unicode (no lone surrogates)";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { Services } from "../services";
-import { BODY_TOO_LARGE, isTooLarge, MAX_BODY_BYTES, parseJsonBody } from "./body";
+import { BODY_TOO_LARGE, isTooLarge, MAX_BODY_BYTES, NOT_OBJECT, parseJsonBody } from "./body";
 import { badRequest, ApiError } from "./errors";
 
 /** What every /api handler receives. Web standards only. */
@@ -31,7 +31,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   if (text.trim() === "") return {};
   const value = parseJsonBody(text);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("Request body must be a JSON object");
+    throw badRequest(NOT_OBJECT);
   }
   return value as Record<string, unknown>;
 }
