@@ -1,5 +1,6 @@
 import { json, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { checkId, checkOptionalId } from "../http/ids";
 import { parseCredentialRequest } from "./service";
 import type { CredentialService } from "./service";
 
@@ -20,7 +21,7 @@ export const credentialHandlers: HandlerMap<CredentialServices> = {
     json(
       await ctx.services.credentials.list(
         user(ctx),
-        presentString(ctx.url.searchParams.get("participantId")),
+        checkOptionalId(presentString(ctx.url.searchParams.get("participantId")), "participantId"),
       ),
     ),
   "GET /api/credentials/definitions": async (ctx) => json(await ctx.services.credentials.definitions()),
@@ -28,10 +29,12 @@ export const credentialHandlers: HandlerMap<CredentialServices> = {
     const { participantContextId, credentialType } = parseCredentialRequest(
       await readJsonObject(ctx.request),
     );
+    checkId(participantContextId, "participantContextId");
+    checkId(credentialType, "credentialType");
     return json(await ctx.services.credentials.request(participantContextId, credentialType, user(ctx)), 201);
   },
   "DELETE /api/credentials/:id": async (ctx) => {
-    await ctx.services.credentials.revoke(ctx.params.id, user(ctx));
+    await ctx.services.credentials.revoke(checkId(ctx.params.id ?? "", "id"), user(ctx));
     return noContent();
   },
 };

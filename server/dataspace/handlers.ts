@@ -1,5 +1,6 @@
 import { badRequest, json, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { checkHttpUrl, checkId, checkOptionalId } from "../http/ids";
 import { parseAssetInput } from "./assets";
 import { parseNegotiationRequest, PARTICIPANT_ID_REQUIRED, PROVIDER_DID_REQUIRED } from "./negotiations";
 import { parseOnboardingInput, parseParticipantUpdate } from "./participants";
@@ -14,7 +15,8 @@ export interface DataspaceServices {
 /**
  * The /api routes of the dataspace capability (spec section 4: Negotiations, Transfers, Assets,
  * Participants, Tasks). Thin: parse, call the service, answer JSON. Session and roles are
- * enforced by the dispatcher from the route table before a handler runs.
+ * enforced by the dispatcher from the route table before a handler runs. Every id that goes on to
+ * the connector or tenant manager is checked for syntax first (server/http/ids.ts): 400, no call.
  */
 
 const actor = (ctx: HandlerContext<DataspaceServices>) => ctx.user?.username ?? "anonymous";
@@ -22,8 +24,10 @@ const actor = (ctx: HandlerContext<DataspaceServices>) => ctx.user?.username ?? 
 function requiredParticipantId(ctx: HandlerContext<DataspaceServices>): string {
   const id = presentString(ctx.url.searchParams.get("participantId"));
   if (!id) throw badRequest(PARTICIPANT_ID_REQUIRED);
-  return id;
+  return checkId(id, "participantId");
 }
+
+const pathId = (ctx: HandlerContext<DataspaceServices>, name = "id") => checkId(ctx.params[name] ?? "", name);
 
 export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   "GET /api/negotiations": async (ctx) => {
@@ -32,34 +36,49 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     if (ctx.url.searchParams.get("catalog") === "true") {
       const providerDid = presentString(ctx.url.searchParams.get("providerDid"));
       if (!providerDid) throw badRequest(PROVIDER_DID_REQUIRED);
+      checkId(providerDid, "providerDid");
       const address = presentString(ctx.url.searchParams.get("counterPartyAddress"));
+      if (address) checkHttpUrl(address, "counterPartyAddress");
       return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
     }
     return json(await ds.listNegotiations(participantId));
   },
   "POST /api/negotiations": async (ctx) => {
     const request = parseNegotiationRequest(await readJsonObject(ctx.request));
+    checkId(request.participantId, "participantId");
+    checkId(request.assetId, "assetId");
+    checkOptionalId(request.counterPartyId, "counterPartyId");
+    checkOptionalId(request.providerDid, "providerDid");
+    checkHttpUrl(request.counterPartyAddress, "counterPartyAddress");
     return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
   },
   "GET /api/negotiations/:id": async (ctx) =>
-    json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), ctx.params.id)),
+    json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/transfers": async (ctx) =>
     json(await ctx.services.dataspace.listTransfers(requiredParticipantId(ctx))),
   "POST /api/transfers": async (ctx) => {
     const request = parseTransferRequest(await readJsonObject(ctx.request));
+    checkId(request.participantId, "participantId");
+    checkHttpUrl(request.counterPartyAddress, "counterPartyAddress");
+    if (request.assetId) checkId(request.assetId, "assetId");
     return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
   },
   "GET /api/transfers/:id": async (ctx) =>
-    json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), ctx.params.id)),
+    json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/assets": async (ctx) => {
-    const participantId = presentString(ctx.url.searchParams.get("participantId"));
+    const participantId = checkOptionalId(
+      presentString(ctx.url.searchParams.get("participantId")),
+      "participantId",
+    );
     const ds = ctx.services.dataspace;
     return json(participantId ? await ds.listAssets(participantId) : await ds.listAssetGroups());
   },
   "POST /api/assets": async (ctx) => {
     const input = parseAssetInput(await readJsonObject(ctx.request));
+    checkId(input.participantId, "participantId");
+    checkId(input.assetId, "assetId");
     return json(await ctx.services.dataspace.createAsset(input, actor(ctx)), 201);
   },
 
@@ -70,14 +89,14 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   },
   "PATCH /api/participants/:id": async (ctx) => {
     const update = parseParticipantUpdate(await readJsonObject(ctx.request));
-    return json(await ctx.services.dataspace.updateParticipant(ctx.params.id, update, actor(ctx)));
+    return json(await ctx.services.dataspace.updateParticipant(pathId(ctx), update, actor(ctx)));
   },
   "GET /api/participants/me": async (ctx) => {
     if (!ctx.user) throw unauthorized();
     return json(await ctx.services.dataspace.participantForUser(ctx.user));
   },
   "GET /api/participants/:id/credentials": async (ctx) =>
-    json(await ctx.services.dataspace.participantCredentials(ctx.params.id)),
+    json(await ctx.services.dataspace.participantCredentials(pathId(ctx))),
 
   "GET /api/tasks": async (ctx) => {
     if (!ctx.user) throw unauthorized();

@@ -1,6 +1,9 @@
+import { isRole, ROLES } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { badGateway, badRequest, isApiError, notFound, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
+import { checkId } from "../http/ids";
+import { checkName } from "../http/names";
 import { didOfContext } from "./assets";
 import { describeUpstream } from "./failures";
 import {
@@ -157,11 +160,18 @@ export function parseOnboardingInput(body: Record<string, unknown>): OnboardingI
   const displayName = presentString(body.displayName);
   const role = presentString(body.role);
   if (!displayName || !role) throw badRequest(PARTICIPANT_FIELDS_REQUIRED);
+  // stored and shown to others: names of a plain syntax, a role of the role list (spec: Participant)
+  checkName(displayName, "displayName");
+  if (!isRole(role)) throw badRequest(`role must be one of ${ROLES.join(", ")}`);
+  const organization = presentString(body.organization);
+  if (organization !== undefined) checkName(organization, "organization");
+  const ehdsParticipantType = presentString(body.ehdsParticipantType);
+  if (ehdsParticipantType !== undefined) checkId(ehdsParticipantType, "ehdsParticipantType");
   return {
     displayName,
     role,
-    organization: presentString(body.organization) ?? displayName,
-    ehdsParticipantType: presentString(body.ehdsParticipantType) ?? role,
+    organization: organization ?? displayName,
+    ehdsParticipantType: ehdsParticipantType ?? role,
   };
 }
 

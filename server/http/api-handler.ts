@@ -5,7 +5,8 @@ import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors
 import type { HandlerMap } from "./handler";
 import type { OfficeGate } from "./office-gate";
 import { matchRoute, routeKey, type Access } from "./route-table";
-import { isForeignOrigin } from "./security-headers";
+import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
+import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
 
 /** What the dispatcher itself reads from the service container. */
@@ -16,8 +17,10 @@ export interface DispatcherServices {
 }
 
 /**
- * The /api dispatcher: static mode → route table → office hours → origin check → session and
- * role guard → handler → JSON. Every answer is JSON; nothing escapes as HTML or a stack trace.
+ * The /api dispatcher: static mode → route table → office hours → origin check (Origin, else
+ * Referer) → body size (413) → session and role guard → content type and JSON syntax (415, 400)
+ * → handler → JSON.
+ * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
 export function createApiHandler<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
   const { config } = services;
@@ -45,12 +48,17 @@ export function createApiHandler<S extends DispatcherServices>(services: S, hand
         const status = services.officeHours.status(new Date());
         if (!status.open) return offlineResponse(status, "api", services.officeHours.timeZone);
       }
-      if (isForeignOrigin(request, allowedOrigins)) {
+      if (isCrossSiteRequest(request, allowedOrigins)) {
         throw new ApiError(403, "Cross-origin request refused");
       }
+      // an over-long body was left unread by the adapter (which closes the connection): refuse it first
+      if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
 
       const user = await services.sessions.userFromRequest(request);
       await authorise(match.methodSpec.access, user, request, services);
+      // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
+      // The sign-in routes also take the form posts of NextAuth-style clients.
+      await checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
 
       const handler = handlers[routeKey(match.method, match.route.path)];
       if (!handler) {

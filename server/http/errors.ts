@@ -63,8 +63,25 @@ export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog
     if (e.detail !== undefined) body.detail = e.detail;
     return json(body, e.status, e.headers);
   }
+  const store = storeFailure(e);
+  if (store) return json({ error: store }, 503, { "Retry-After": "5" });
   log(e);
   return json({ error: "Internal server error" }, 500);
+}
+
+export const STORE_BUSY = "The store is busy (locked by another writer); nothing was changed, try again";
+export const STORE_FULL = "The store cannot write (disk full or read-only); nothing was changed";
+
+/**
+ * An embedded-store failure that is not a bug: SQLite busy or locked, disk full, I/O error,
+ * read-only file. Recognised by the driver's error code; the write's transaction was rolled back.
+ */
+function storeFailure(e: unknown): string | undefined {
+  const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return undefined;
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return STORE_BUSY;
+  if (/^SQLITE_(FULL|IOERR|READONLY|CANTOPEN)/.test(code)) return STORE_FULL;
+  return undefined;
 }
 
 function defaultLog(e: unknown) {

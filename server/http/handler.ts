@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
+import { BODY_TOO_LARGE, isTooLarge, NOT_OBJECT, parseJsonBody } from "./body";
 import { badRequest, ApiError } from "./errors";
 import { MAX_BODY_BYTES } from "./limits";
 
@@ -23,23 +24,21 @@ export interface HandlerContext<S> {
 export type Handler<S> = (ctx: HandlerContext<S>) => Promise<Response>;
 export type HandlerMap<S> = Record<string, Handler<S>>;
 
-/** Reads a JSON object body; 400 on bad JSON or a non-object, 413 when too large. */
+export { MAX_JSON_DEPTH } from "./body";
+
+/**
+ * Reads a JSON object body; 400 on bad JSON, a non-object, nesting deeper than MAX_JSON_DEPTH or a
+ * lone surrogate, 413 when too large. (The dispatcher has already refused such bodies on every
+ * route; this repeats the checks for handlers called directly.)
+ */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES)
-    throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
+  if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES)
-    throw new ApiError(413, `Request body too large (limit ${MAX_BODY_BYTES} bytes)`);
+  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, BODY_TOO_LARGE);
   if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest("Request body must be valid JSON");
-  }
+  const value = parseJsonBody(text);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("Request body must be a JSON object");
+    throw badRequest(NOT_OBJECT);
   }
   return value as Record<string, unknown>;
 }

@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { MAX_BODY_BYTES } from "./limits";
+import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
 
 /**
  * The Node edge of the web-standard dispatcher: express request → `Request`, `Response` → socket.
- * Bodies are read fully (bounded by MAX_BODY_BYTES + 1, so the dispatcher can answer 413), and a
- * response built by `rawBodyResponse` is written straight from its Buffer, skipping the web stream
- * machinery that costs milliseconds per large body on Node 20.
+ * Bodies are read fully up to MAX_BODY_BYTES. A body declared (Content-Length) or sent (chunked)
+ * over the limit is not read further: the Request is marked (the dispatcher answers 413 JSON) and
+ * the connection is closed after that answer, since the unread rest of the body would otherwise be
+ * parsed as the next request on a keep-alive connection. A response built by `rawBodyResponse` is
+ * written straight from its Buffer, skipping the web stream machinery that costs milliseconds per
+ * large body on Node 20.
  */
 
 const RAW_BODY = Symbol.for("hub.rawBody");
@@ -41,18 +44,95 @@ export async function toWebRequest(req: IncomingMessage, url: string): Promise<R
     else headers.set(k, v);
   }
   const method = req.method ?? "GET";
-  let body: Buffer | undefined;
-  if (method !== "GET" && method !== "HEAD") {
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
+  const body = await readBody(req);
+  if (body === null) {
+    closeAfterAnswer(req);
+    headers.delete("content-length");
+    return markTooLarge(new Request(url, { method, headers }));
+  }
+  const request = new Request(url, { method, headers, body: body as unknown as BodyInit });
+  return markBodyBytes(request, body.byteLength);
+}
+
+/**
+ * The body, or null when it is (or is declared) longer than MAX_BODY_BYTES; then reading stops
+ * there. (Event listeners, not `for await`: leaving that loop early destroys the request and with it
+ * the socket, so no answer could be sent.)
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > MAX_BODY_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES + 1) break;
-      chunks.push(chunk as Buffer);
-    }
-    body = Buffer.concat(chunks);
-  }
-  return new Request(url, { method, headers, body: body as unknown as BodyInit | undefined });
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        stop();
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error) => {
+      stop();
+      reject(e);
+    };
+    // the client went away before the body was complete
+    const onClose = () => onError(new Error("the client closed the connection during the request body"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/** How much of a refused body is read and discarded (and for how long) before the answer is sent. */
+const DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+const DRAIN_MS = 2000;
+
+/** Requests whose refused body is being discarded: the answer waits for the drain (bounded). */
+const DRAINING = new WeakMap<IncomingMessage, Promise<void>>();
+
+/**
+ * The rest of a refused body is read and thrown away, up to DRAIN_BYTES or DRAIN_MS, so that the
+ * client, still sending, receives the 413 cleanly; the connection is closed after the answer in any
+ * case, so a body that is never finished cannot be taken for the next request.
+ */
+function closeAfterAnswer(req: IncomingMessage) {
+  if (Number(req.headers["content-length"] ?? "0") > DRAIN_BYTES) return DRAINING.set(req, Promise.resolve());
+  const drained = new Promise<void>((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    req.on("data", onData);
+    req.once("end", done);
+    req.once("error", done);
+    req.once("close", done);
+    req.resume();
+  });
+  DRAINING.set(req, drained);
 }
 
 export async function sendWebResponse(
@@ -60,6 +140,15 @@ export async function sendWebResponse(
   response: Response,
   acceptEncoding?: string | string[],
 ): Promise<void> {
+  const req = (res as ServerResponse & { req?: IncomingMessage }).req;
+  const draining = req && DRAINING.get(req);
+  if (req && draining) {
+    // a refused body: answer once it is discarded (bounded), then close the connection
+    await draining;
+    res.shouldKeepAlive = false;
+    res.setHeader("connection", "close");
+    res.once("finish", () => req.socket?.destroySoon());
+  }
   res.statusCode = response.status;
   response.headers.forEach((value, key) => {
     if (key === "set-cookie") return;

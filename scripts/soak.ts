@@ -1,0 +1,202 @@
+/**
+ * `npm run soak` (not in CI): the built server under 50 connections for 10 minutes over a mix of the
+ * main read and write routes, driven by autocannon. Samples the server process's resident memory and
+ * open file descriptors every 10 s (/proc), and prints the figures: requests, errors (connection
+ * errors, time-outs, non-2xx answers), latency, memory after warm-up and at the end, descriptors.
+ *
+ *   npm run soak                                   # 600 s, 50 connections
+ *   npm run soak -- --seconds 60 --out soak.json   # shorter, figures as JSON too
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../tests/support/server";
+import { signIn } from "../tests/support/signin";
+
+/** The part of autocannon's API used here (the package ships no types). */
+interface Result {
+  requests: { total: number; average: number };
+  latency: { p50: number; p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+interface Instance {
+  on(event: "response", fn: (client: unknown, statusCode: number) => void): Instance;
+  once(event: "done", fn: (r: Result) => void): Instance;
+  once(event: "error", fn: (e: Error) => void): Instance;
+}
+const autocannon = createRequire(import.meta.url)("autocannon") as (
+  opts: Record<string, unknown>,
+) => Instance;
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const SECONDS = Number(arg("seconds", "600"));
+const CONNECTIONS = Number(arg("connections", "50"));
+const WARMUP_S = Math.min(60, Math.floor(SECONDS / 5));
+const OUT = arg("out", "");
+
+async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join("build", "server", "index.js")], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      SEED_PATIENTS: "200",
+      NODE_ENV: "test",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("listening on")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return child;
+}
+
+function sample(pid: number): { rssMb: number; fds: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0");
+  return { rssMb: Math.round(rssKb / 102.4) / 10, fds: readdirSync(`/proc/${pid}/fd`).length };
+}
+
+async function main() {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "hub-soak-"));
+  const child = await startServer(port, dataDir);
+  const stop = () => child.kill("SIGTERM");
+  process.once("SIGINT", stop);
+  try {
+    const cookie: Record<string, string> = {};
+    for (const p of ["admin", "clinic", "researcher", "patient1", "regulator"])
+      cookie[p] = (await signIn(url, p)).cookie;
+    let n = 0;
+    const unique = () => `${process.pid}-${(n++).toString(36)}`;
+    const byRoute: Record<string, Record<string, number>> = {};
+    const count = (key: string) => (status: number) => {
+      byRoute[key] ??= {};
+      byRoute[key][status] = (byRoute[key][status] ?? 0) + 1;
+    };
+    const get = (p: string, persona: string) => ({
+      method: "GET" as const,
+      path: p,
+      headers: { cookie: cookie[persona] },
+      onResponse: count(`GET ${p}`),
+    });
+    const postJson = (p: string, persona: string, body: () => unknown) => ({
+      method: "POST" as const,
+      path: p,
+      headers: { cookie: cookie[persona], "content-type": "application/json" },
+      setupRequest: (req: { body?: string }) => ({ ...req, body: JSON.stringify(body()) }),
+      onResponse: count(`POST ${p}`),
+    });
+    // the mix: roughly four reads to one write
+    const requests = [
+      get("/api/catalog", "researcher"),
+      get("/api/graph?layer=l2&limit=200", "admin"),
+      postJson("/api/catalog", "clinic", () => ({ id: `ds-soak-${unique()}`, title: "Soak dataset" })),
+      get("/api/patient/profile?patientId=patient-000001", "patient1"),
+      get("/api/negotiations?participantId=pharmaco", "researcher"),
+      get("/api/participants", "admin"),
+      postJson("/api/compliance/applications", "researcher", () => ({
+        title: `Soak application ${unique()}`,
+        summary: "Soak test: a data access application submitted under load.",
+        purpose: "scientificResearch",
+        datasets: ["dataset-lmc-omop"],
+      })),
+      get("/api/tasks", "researcher"),
+      get("/api/analytics", "regulator"),
+      get("/api/health", "admin"),
+      postJson("/api/admin/policies", "admin", () => ({
+        participantId: "lmc",
+        policy: {
+          "@id": `offer-soak-${unique()}`,
+          "@type": "PolicyDefinition",
+          policy: {
+            "@type": "Offer",
+            assigner: "did:web:lmc.nl:participant",
+            permission: [{ action: "use" }],
+          },
+        },
+      })),
+      get("/api/transfers?participantId=pharmaco", "researcher"),
+      get("/api/compliance/applications", "regulator"),
+    ];
+
+    const samples: { t: number; rssMb: number; fds: number }[] = [];
+    const t0 = Date.now();
+    const sampler = setInterval(
+      () => samples.push({ t: Math.round((Date.now() - t0) / 1000), ...sample(child.pid!) }),
+      10_000,
+    );
+    samples.push({ t: 0, ...sample(child.pid!) });
+    const statuses: Record<string, number> = {};
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 30 });
+    instance.on("response", (_client: unknown, statusCode: number) => {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    });
+    const result = await new Promise<Result>((resolve, reject) =>
+      instance.once("done", resolve).once("error", reject),
+    );
+    clearInterval(sampler);
+    samples.push({ t: Math.round((Date.now() - t0) / 1000), ...sample(child.pid!) });
+
+    const afterWarmup = samples.find((s) => s.t >= WARMUP_S) ?? samples[0];
+    const end = samples[samples.length - 1];
+    const figures = {
+      at: new Date().toISOString(),
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      requests: result.requests.total,
+      perSecond: result.requests.average,
+      statuses,
+      byRoute,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
+      latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+      memory: {
+        startMb: samples[0].rssMb,
+        afterWarmupMb: afterWarmup.rssMb,
+        endMb: end.rssMb,
+        warmupSeconds: WARMUP_S,
+      },
+      fds: { afterWarmup: afterWarmup.fds, end: end.fds, max: Math.max(...samples.map((s) => s.fds)) },
+      load: os.loadavg(),
+      cpus: os.cpus().length,
+      samples,
+    };
+    console.log(JSON.stringify({ ...figures, samples: undefined }, null, 2));
+    if (OUT) writeFileSync(OUT, JSON.stringify(figures, null, 2));
+    const growthMb = end.rssMb - afterWarmup.rssMb;
+    const ok = result.errors === 0 && result.timeouts === 0 && result.non2xx === 0;
+    console.log(
+      ok
+        ? `soak: 0 errors; resident memory ${afterWarmup.rssMb} MB after warm-up, ${end.rssMb} MB at the end (${growthMb >= 0 ? "+" : ""}${growthMb.toFixed(1)} MB); descriptors ${afterWarmup.fds} → ${end.fds}`
+        : `soak: ${result.errors} errors, ${result.timeouts} time-outs, ${result.non2xx} non-2xx answers (per route: ${JSON.stringify(byRoute)})`,
+    );
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    stop();
+    await new Promise((r) => child.once("exit", r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

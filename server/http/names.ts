@@ -1,0 +1,24 @@
+import { badRequest } from "./errors";
+
+/**
+ * The syntax of human-readable names that the hub stores and shows (a participant's display name
+ * and organisation): 1–120 characters of letters (any script), combining marks, digits, spaces and
+ * `. , ' ’ & - / +`, with no `--` and no leading or trailing space. That admits
+ * "Universitätsklinikum Nord", "Institut de Recherche Santé" or "St. Mary's & Partners" and keeps out
+ * markup (`<script>`), quotes and brackets of query fragments (`"`, `(`, `{`, `;`, `=`, `--`) and
+ * control characters.
+ */
+
+const NAME_SYNTAX = /^[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N} .,'’&/+-]{0,119}$/u;
+
+export const isValidName = (value: string): boolean =>
+  NAME_SYNTAX.test(value) && value === value.trimEnd() && !value.includes("--") && !value.includes("  ");
+
+export const invalidNameMessage = (field: string) =>
+  `${field} may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)`;
+
+/** The name, or a 400 naming the field. */
+export function checkName(value: string, field: string): string {
+  if (!isValidName(value)) throw badRequest(invalidNameMessage(field));
+  return value;
+}

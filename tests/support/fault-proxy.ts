@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * A fault injector in front of real upstreams: a real HTTP reverse proxy on 127.0.0.1 that forwards
+ * every request to the upstream chosen by path prefix (mode "ok"), or misbehaves on purpose:
+ *
+ * - "refused": stops listening, so connections are refused (listens again on the same port when
+ *   the mode changes back)
+ * - "500": HTTP 500 with an error body
+ * - "garbage": 200 `application/json` whose body is not JSON
+ * - "slow": answers only after `slowMs` (longer than the hub's UPSTREAM_TIMEOUT_MS)
+ * - "cut": 200 with a Content-Length of 4096, 100 bytes of it, then the connection is cut
+ */
+export type FaultMode = "ok" | "refused" | "500" | "garbage" | "slow" | "cut";
+
+export interface FaultProxy {
+  readonly url: string;
+  mode: FaultMode;
+  setMode(mode: FaultMode): Promise<void>;
+  /** requests forwarded or refused by fault, per mode */
+  readonly seen: Record<string, number>;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(opts: {
+  /** path prefix → upstream origin (the prefix is kept); "" is the default */
+  routes: Record<string, string>;
+  slowMs: number;
+}): Promise<FaultProxy> {
+  let mode: FaultMode = "ok";
+  const seen: Record<string, number> = {};
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const targetOf = (path: string) => {
+    const prefix = Object.keys(opts.routes)
+      .filter((p) => p && path.startsWith(p))
+      .sort((a, b) => b.length - a.length)[0];
+    return opts.routes[prefix ?? ""];
+  };
+
+  async function forward(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (typeof v === "string" && !["host", "connection", "content-length"].includes(k)) headers[k] = v;
+    }
+    const upstream = await fetch(`${targetOf(req.url ?? "/")}${req.url}`, {
+      method: req.method,
+      headers,
+      body:
+        chunks.length && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined,
+      redirect: "manual",
+    });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    const out: Record<string, string> = {};
+    upstream.headers.forEach((v, k) => {
+      if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)) out[k] = v;
+    });
+    res.writeHead(upstream.status, { ...out, "content-length": String(body.length) });
+    res.end(body);
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    seen[mode] = (seen[mode] ?? 0) + 1;
+    switch (mode) {
+      case "ok":
+      case "refused":
+        forward(req, res).catch(() => res.destroy());
+        return;
+      case "500":
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify([{ message: "injected fault", type: "InternalServerError" }]));
+        return;
+      case "garbage":
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{this is not json]");
+        return;
+      case "slow": {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          if (!res.destroyed) {
+            res.writeHead(200, { "content-type": "application/json" });
+            res.end("[]");
+          }
+        }, opts.slowMs);
+        timers.add(t);
+        return;
+      }
+      case "cut":
+        res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+        res.write(`[${'{"@id":"x"},'.repeat(8)}`);
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+    }
+  };
+
+  let server: Server = createServer(handler);
+  const track = (s: Server) =>
+    s.on("connection", (socket) => {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    });
+  track(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as AddressInfo).port;
+
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+
+  const proxy: FaultProxy = {
+    url: `http://127.0.0.1:${port}`,
+    get mode() {
+      return mode;
+    },
+    set mode(m: FaultMode) {
+      void proxy.setMode(m);
+    },
+    seen,
+    async setMode(next: FaultMode) {
+      if (next === mode) return;
+      const wasRefusing = mode === "refused";
+      mode = next;
+      for (const s of sockets) s.destroy();
+      if (next === "refused") await stopListening();
+      else if (wasRefusing) {
+        server = createServer(handler);
+        track(server);
+        await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
+      }
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      if (mode !== "refused") await stopListening();
+    },
+  };
+  return proxy;
+}
