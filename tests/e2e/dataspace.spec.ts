@@ -55,7 +55,7 @@ test("researcher finds a dataset, negotiates to FINALIZED, transfers it and read
   const negotiationId = await page.getByTestId("negotiation-page").getAttribute("data-negotiation-id");
   expect(negotiationId).toBeTruthy();
   await expect(page.getByTestId("negotiation-asset")).toHaveText("fhir-cohort-bundle");
-  await expect(page.getByTestId("negotiation-state")).toHaveText("FINALIZED", LIVE);
+  await expect(page.getByTestId("negotiation-state")).toHaveText("Finalised", LIVE);
   const pipeline = page.getByTestId("negotiation-pipeline");
   await expect(pipeline).toHaveAttribute("data-state", "FINALIZED");
   for (const step of ["REQUESTED", "AGREED", "VERIFIED", "FINALIZED"]) {
@@ -74,7 +74,7 @@ test("researcher finds a dataset, negotiates to FINALIZED, transfers it and read
   await expect(page.getByTestId("transfer-state")).toHaveText("STARTED", LIVE);
   await page.getByTestId("transfer-pull").click();
   await expect(page.getByTestId("transfer-data-table")).toBeVisible(LIVE);
-  await expect(page.getByTestId("transfer-state")).toHaveText("COMPLETED", LIVE);
+  await expect(page.getByTestId("transfer-state")).toHaveText("Completed", LIVE);
   for (const step of ["REQUESTED", "STARTED", "COMPLETED"]) {
     await expect(page.getByTestId(`transfer-pipeline-step-${step}`)).toHaveAttribute("data-status", "done");
   }

@@ -1,6 +1,7 @@
 import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
+import { stateLabel } from "../ui/labels";
 
 /**
  * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
@@ -89,7 +90,7 @@ const TONES: Record<string, Tone> = {
 export function StateBadge({ state }: { state: string }) {
   return (
     <Badge tone={TONES[state] ?? "neutral"} testId="state">
-      {state.replaceAll("_", " ").toLowerCase()}
+      {stateLabel(state)}
     </Badge>
   );
 }
