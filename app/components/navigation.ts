@@ -1,4 +1,4 @@
-import type { Role } from "../../server/auth/personas";
+import type { Role } from "../types";
 
 /** The role-aware navigation: one entry per view, shown to the roles listed ("any": every signed-in user). */
 export interface NavItem {

@@ -1,4 +1,4 @@
-import type { HealthDataset } from "../../../server/catalogue/service";
+import type { HealthDataset } from "../../types";
 
 /**
  * Search and facet filtering of the catalogue (run in the loader; the state lives in the URL

@@ -1,6 +1,6 @@
 import { Form, NavLink, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import type { Role } from "../../../server/auth/personas";
+import type { Role } from "../../types";
 import { Badge } from "../ui/Badge";
 import { stateLabel } from "../ui/labels";
 import { stateTone } from "./states";

@@ -1,6 +1,9 @@
 import { Form } from "@remix-run/react";
 import { useMemo, useState } from "react";
-import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
+import type { PolicyProblem, ValidationResult } from "../../types";
+
+/** The server's ODRL validator, handed in by the route (server/policies/odrl.ts validateOdrlPolicy). */
+export type PolicyValidator = (policy: unknown, at?: string) => ValidationResult;
 
 /**
  * The JSON editor of an OdrlPolicy, validated against ODRL 2.2 as one types (the same validator
@@ -8,7 +11,10 @@ import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies
  * when saving anyway.
  */
 
-function check(text: string): {
+function check(
+  text: string,
+  validateOdrlPolicy: PolicyValidator,
+): {
   parsed: boolean;
   errors: PolicyProblem[];
   warnings: PolicyProblem[];
@@ -43,6 +49,7 @@ export function PolicyEditor({
   participantId,
   serverProblems,
   busy,
+  validate,
 }: {
   initial: string;
   mode: "create" | "update";
@@ -50,9 +57,10 @@ export function PolicyEditor({
   participantId: string;
   serverProblems: PolicyProblem[] | null;
   busy: boolean;
+  validate: PolicyValidator;
 }) {
   const [text, setText] = useState(initial);
-  const live = useMemo(() => check(text), [text]);
+  const live = useMemo(() => check(text, validate), [text, validate]);
   return (
     <Form method="post" className="card gov-form policy-editor" data-testid="policy-editor">
       <h2>{mode === "update" ? `Edit ${policyId}` : "New policy"}</h2>

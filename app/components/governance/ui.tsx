@@ -1,6 +1,6 @@
 import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { Role } from "../../../server/auth/personas";
+import type { Role } from "../../types";
 import { Badge, type Tone } from "../ui/Badge";
 
 /**

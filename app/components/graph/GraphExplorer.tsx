@@ -1,8 +1,8 @@
 import { Form, useFetcher, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import type { Layer } from "../../../server/graph/model";
-import type { ExpandData } from "../../routes/graph.expand";
-import type { NodeData } from "../../routes/graph.node";
+import type { Layer } from "../../types";
+import type { ExpandData } from "../../routes/graph.expand/route";
+import type { NodeData } from "../../routes/graph.node/route";
 import { formatNumber, plural } from "../ui/format";
 import type { GraphEngine } from "./engine";
 import { GraphCanvas } from "./GraphCanvas";

@@ -1,5 +1,5 @@
-import type { Layer } from "../../../server/graph/model";
-import type { NodeData } from "../../routes/graph.node";
+import type { Layer } from "../../types";
+import type { NodeData } from "../../routes/graph.node/route";
 import { PropertyTable } from "../ui/PropertyTable";
 import { plural } from "../ui/format";
 import { LAYER_TITLES } from "./types";

@@ -1,5 +1,5 @@
 import type { ForceLink, Simulation } from "d3-force";
-import type { Layer } from "../../../server/graph/model";
+import type { Layer } from "../../types";
 import type { Box } from "./label-layout";
 import { fitTransform, HitGrid } from "./hit-grid";
 import { KEY_ACTIONS } from "./keys";

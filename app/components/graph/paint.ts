@@ -1,4 +1,4 @@
-import type { Layer } from "../../../server/graph/model";
+import type { Layer } from "../../types";
 import { placeLabels, type Box, type LabelCandidate } from "./label-layout";
 import type { SimLink, SimNode } from "./sim";
 import { ALL_LAYERS } from "./types";

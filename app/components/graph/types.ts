@@ -1,4 +1,4 @@
-import type { Layer } from "../../../server/graph/model";
+import type { Layer } from "../../types";
 
 /** What the explorer draws: the spec's GraphNode without its properties (the inspector loads those). */
 export interface VNode {

@@ -1,4 +1,4 @@
-import type { OdrlScope } from "../../../server/federated/scope";
+import type { OdrlScope } from "../../types";
 import { Badge } from "../ui/Badge";
 
 /** The caller's ODRL scope as an answer applied it. */

@@ -1,4 +1,4 @@
-import type { Role } from "../../../server/auth/personas";
+import type { Role } from "../../types";
 
 /** who may open each insight view: the same roles as the API routes (server/http/route-table.ts) */
 export const ANALYTICS_ROLES: readonly Role[] = [

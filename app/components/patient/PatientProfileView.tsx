@@ -3,8 +3,8 @@ import { Badge, type Tone } from "../ui/Badge";
 import { PropertyTable } from "../ui/PropertyTable";
 import { stateLabel, purposeLabel } from "../ui/labels";
 import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format";
-import type { ConsentResult, PatientView, Programme } from "./profile.server";
-import type { TimelineEvent, TimelineItem } from "./timeline";
+import type { ConsentResult, PatientView, Programme } from "../../lib/patient/profile.server";
+import type { TimelineEvent, TimelineItem } from "../../lib/patient/timeline";
 
 const COUNTRY: Record<string, string> = { DE: "Germany", NL: "Netherlands", FR: "France", BE: "Belgium" };
 const KIND_LABEL: Record<TimelineItem["kind"], string> = {

@@ -1,12 +1,27 @@
-import { PURPOSES, purposeCode } from "../../../server/access-body/periods";
-
 /**
  * The label catalogue: how every enumerated value the back end sends (roles, purposes, states of
  * contracts, approvals, negotiations, transfers, sessions, consents, layers) reads on screen. One
  * place, used by every view, so no view shows `awaitingPermit` or `HDAB_AUTHORITY`. A value the
  * catalogue does not know is turned into words (`someNewState` → "Some new state"), never shown raw.
- * Shared by server and browser code (no server imports beyond the purpose table).
+ * Shared by server and browser code; it imports nothing from server/ (views reach server/ for types
+ * only, app/types.ts).
  */
+
+/** the purposes of secondary use, EHDS Art. 53(1)(a)–(f), as server/access-body/periods.ts names them */
+const PURPOSES: { code: string; point: string; label: string }[] = [
+  { code: "publicHealth", point: "Art. 53(1)(a)", label: "Public interest in public or occupational health" },
+  { code: "policyMaking", point: "Art. 53(1)(b)", label: "Policymaking and regulatory activities" },
+  { code: "officialStatistics", point: "Art. 53(1)(c)", label: "Statistics" },
+  { code: "education", point: "Art. 53(1)(d)", label: "Education and teaching" },
+  { code: "scientificResearch", point: "Art. 53(1)(e)", label: "Scientific research" },
+  { code: "improvementOfCare", point: "Art. 53(1)(f)", label: "Improvement of the delivery of care" },
+];
+/** ODRL purpose values of the marketplace that stand for an Art. 53(1) purpose */
+const PURPOSE_ALIASES: Record<string, string> = {
+  healthCareAndMedicinalProductSafety: "publicHealth",
+  RESEARCH: "scientificResearch",
+};
+const purposeCode = (value: string) => PURPOSE_ALIASES[value] ?? value;
 
 /** the roles of the identity provider, as people call them */
 export const ROLE_LABELS: Record<string, string> = {

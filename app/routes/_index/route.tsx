@@ -1,0 +1,150 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { LAYER_NAMES, LAYERS } from "../../../server/graph/model";
+import { clientError } from "../../lib/insight/errors.server";
+import { navFor } from "../../components/navigation";
+import { formatNumber } from "../../components/ui/format";
+import { requireUser } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Overview · Health Dataspace Hub" }];
+
+/** Each persona's home: the layers it works with, node and link counts, and the signals it cares about (server/overview). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const { graph, overview } = context.services;
+  const views = navFor(user.roles).filter((v) => v.to !== "/");
+  const base = { name: user.name, organisation: user.organisation, views };
+  if (!overview) {
+    // a service container without the overview (a replayed or partial one): the layer counts alone
+    const seesGraph = !user.roles.every((r) => r === "PATIENT");
+    const layers = seesGraph
+      ? await Promise.all(
+          LAYERS.map(async (l) => ({
+            layer: l,
+            name: LAYER_NAMES[l],
+            nodes: await graph.countNodes([l]),
+            links: null as number | null,
+          })),
+        )
+      : [];
+    return { ...base, layers, overview: null, notice: null };
+  }
+  const persona = new URL(request.url).searchParams.get("persona");
+  let notice: string | null = null;
+  let o;
+  try {
+    o = await overview.forUser(user, persona, context.services);
+  } catch (e) {
+    notice = clientError(e).message;
+    o = await overview.forUser(user, null, context.services);
+  }
+  return {
+    ...base,
+    layers: o.layers.map((l) => ({ ...l, links: l.links as number | null })),
+    overview: o,
+    notice,
+  };
+}
+
+export default function Overview() {
+  const { name, organisation, layers, views, overview, notice } = useLoaderData<typeof loader>();
+  return (
+    <section data-testid="overview">
+      <div className="page-head">
+        <div>
+          <h1>Welcome, {name}</h1>
+          <p className="lead">
+            {organisation}
+            {overview ? (
+              <>
+                {" "}
+                · <span data-testid="persona">{overview.persona.label}</span>: {overview.persona.focus}
+              </>
+            ) : null}
+          </p>
+        </div>
+        {overview && overview.personas.length > 1 ? (
+          <nav className="tabs ins-personas" aria-label="Persona">
+            {overview.personas.map((p) => (
+              <Link
+                key={p.role}
+                to={`/?persona=${p.role}`}
+                className={p.role === overview.persona.role ? "active" : undefined}
+              >
+                {p.label}
+              </Link>
+            ))}
+          </nav>
+        ) : null}
+      </div>
+      {notice ? <p className="notice">{notice}</p> : null}
+
+      {overview && overview.signals.length ? (
+        <div className="ins-signals" data-testid="signals">
+          {overview.signals.map((s) => {
+            const body = (
+              <>
+                <span className="stat-label">{s.label}</span>
+                <span className="stat-value">{formatNumber(s.value)}</span>
+                {s.detail ? <span className="muted small">{s.detail}</span> : null}
+              </>
+            );
+            const cls = `card stat ins-signal ins-tone-${s.value > 0 ? s.tone : "quiet"}`;
+            return s.href ? (
+              <Link key={s.id} to={s.href} className={cls} data-testid={`signal-${s.id}`}>
+                {body}
+              </Link>
+            ) : (
+              <div key={s.id} className={cls} data-testid={`signal-${s.id}`}>
+                {body}
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
+      {overview?.notes.map((n) => (
+        <p key={n} className="small muted" data-testid="overview-note">
+          {n}
+        </p>
+      ))}
+
+      {layers.length ? (
+        <>
+          <h2>Your layers</h2>
+          <div className="stat-grid">
+            {layers.map((l) => (
+              <Link
+                key={l.layer}
+                to={`/graph?layer=${l.layer}`}
+                className={`card stat layer-${l.layer}`}
+                data-testid={`layer-${l.layer}`}
+              >
+                <span className="stat-label">
+                  {l.layer.toUpperCase()} · {l.name}
+                </span>
+                <span className="stat-value">{l.nodes.toLocaleString("en")}</span>
+                <span className="muted">
+                  nodes{l.links !== null ? ` · ${l.links.toLocaleString("en")} links` : ""}
+                </span>
+              </Link>
+            ))}
+          </div>
+          {overview ? (
+            <p className="small muted" data-testid="overview-totals">
+              {formatNumber(overview.totals.nodes)} nodes and {formatNumber(overview.totals.links)} links in
+              your layers, {formatNumber(overview.totals.crossLayerLinks)} of them between layers.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      <h2>Your views</h2>
+      <ul className="link-list">
+        {views.map((v) => (
+          <li key={v.to}>
+            <Link to={v.to}>{v.label}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

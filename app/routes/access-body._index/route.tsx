@@ -1,0 +1,125 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireRole(request, context, HDAB_ROLES);
+  const q = await context.services.accessBody.workQueue();
+  return {
+    today: q.today,
+    items: q.items.map((i) => ({
+      kind: i.kind,
+      id: i.id,
+      title: i.title,
+      organisation: i.organisation,
+      state: i.state,
+      action: i.action,
+      waitingOn: i.waitingOn,
+      dueDate: i.dueDate,
+      daysLeft: i.daysLeft,
+      overdue: i.overdue,
+      paused: i.paused,
+      extended: (i.clock?.extensionMonths ?? 0) > 0,
+    })),
+  };
+}
+
+const KIND_LABEL = {
+  application: "Application",
+  dataRequest: "Data request",
+  finding: "Finding",
+  result: "Result",
+} as const;
+const linkOf = (kind: keyof typeof KIND_LABEL, id: string) =>
+  kind === "application"
+    ? `/access-body/applications/${encodeURIComponent(id)}`
+    : kind === "dataRequest"
+      ? `/access-body/requests#${id}`
+      : kind === "finding"
+        ? `/access-body/findings#${id}`
+        : `/access-body/results#${id}`;
+
+export default function WorkQueue() {
+  const { today, items } = useLoaderData<typeof loader>();
+  const overdue = items.filter((i) => i.overdue).length;
+  const week = items.filter((i) => i.daysLeft !== null && i.daysLeft >= 0 && i.daysLeft <= 7).length;
+  const mine = items.filter((i) => i.waitingOn === "access body").length;
+  return (
+    <section>
+      <h1>Work queue</h1>
+      <p className="lead">
+        What is due at the access body, by deadline. Statutory clocks count calendar days in Europe/Berlin;
+        today is {civil(today)}.
+      </p>
+      <SubNav items={ACCESS_BODY_NAV} />
+      <div className="stat-grid ab-stats">
+        <div className="card stat">
+          <span className="stat-label">Open items</span>
+          <span className="stat-value">{items.length}</span>
+        </div>
+        <div className="card stat">
+          <span className="stat-label">Waiting on us</span>
+          <span className="stat-value">{mine}</span>
+        </div>
+        <div className="card stat">
+          <span className="stat-label">Due within 7 days</span>
+          <span className="stat-value">{week}</span>
+        </div>
+        <div className={`card stat${overdue ? " ab-stat-overdue" : ""}`}>
+          <span className="stat-label">Overdue</span>
+          <span className="stat-value" data-testid="overdue-count">
+            {overdue}
+          </span>
+        </div>
+      </div>
+      <table className="data ab-queue" data-testid="work-queue">
+        <thead>
+          <tr>
+            <th>Deadline</th>
+            <th>Days left</th>
+            <th>Record</th>
+            <th>State</th>
+            <th>What is due</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined} data-testid={`queue-${i.id}`}>
+              <td className="nowrap">
+                {i.dueDate ? civil(i.dueDate) : <span className="muted">no statutory period</span>}
+              </td>
+              <td className="nowrap">
+                <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} paused={i.paused} />
+                {i.extended ? <span className="muted"> · extended</span> : null}
+              </td>
+              <td>
+                <Link to={linkOf(i.kind, i.id)}>{i.title}</Link>
+                <div className="muted ab-small">
+                  {KIND_LABEL[i.kind]} {i.id} · {i.organisation}
+                </div>
+              </td>
+              <td>
+                <StateBadge state={i.state} />
+              </td>
+              <td>
+                {i.action}
+                <div className="muted ab-small">waiting on {i.waitingOn}</div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {items.length === 0 ? <p className="muted">Nothing is due.</p> : null}
+    </section>
+  );
+}

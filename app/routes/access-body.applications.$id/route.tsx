@@ -1,0 +1,328 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import {
+  ApplicationFacts,
+  ClockPanel,
+  InformationRequests,
+  mergedHistory,
+} from "../../components/access-body/application";
+import {
+  ACCESS_BODY_NAV,
+  Field,
+  HDAB_ROLES,
+  Notice,
+  StateBadge,
+  SubNav,
+  Timeline,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },
+];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, HDAB_ROLES);
+  const app = await context.services.accessBody.getApplication(params.id ?? "", user);
+  return { app, canDecide: user.roles.includes("HDAB_AUTHORITY") };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
+  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const ab = context.services.accessBody;
+  const f = fields(await request.formData());
+  const applicationId = params.id ?? "";
+  const intent = f.intent ?? "";
+  switch (intent) {
+    case "complete":
+      return runAction(
+        intent,
+        () => ab.decideCompleteness({ applicationId, complete: true, note: f.note }, user),
+        "Found complete: the decision clock runs from the day the application was received.",
+      );
+    case "incomplete":
+      return runAction(
+        intent,
+        () => ab.decideCompleteness({ applicationId, complete: false, missing: f.missing }, user),
+        "Found incomplete: the applicant was asked to complete it within four weeks.",
+      );
+    case "requestInfo":
+      return runAction(
+        intent,
+        () =>
+          ab.requestInformation({ applicationId, questions: f.questions, dueInDays: int(f.dueInDays) }, user),
+        "Information requested: the decision clock is paused until the answer.",
+      );
+    case "withdrawInfo":
+      return runAction(
+        intent,
+        () =>
+          ab.withdrawInformationRequest(
+            { informationRequestId: f.informationRequestId, action: "withdraw", reason: f.reason },
+            user,
+          ),
+        "Information request withdrawn: the clock runs again.",
+      );
+    case "pause":
+    case "resume":
+      return runAction(
+        intent,
+        () => ab.clockEvent({ applicationId, event: intent, reason: f.reason }, user),
+        intent === "pause" ? "Clock paused." : "Clock resumed.",
+      );
+    case "extend":
+      return runAction(
+        intent,
+        () =>
+          ab.clockEvent({ applicationId, event: "extend", months: int(f.months), reason: f.reason }, user),
+        "Decision period extended.",
+      );
+    case "grant":
+      return runAction(
+        intent,
+        () =>
+          ab.issuePermit(
+            {
+              applicationId,
+              durationMonths: int(f.durationMonths),
+              conditions: f.conditions,
+              secureProcessingEnvironment: f.secureProcessingEnvironment,
+            },
+            user,
+          ),
+        "Data permit issued; it is in the public register.",
+      );
+    case "refuse":
+      return runAction(
+        intent,
+        () => ab.refuseApplication({ applicationId, decision: "refuse", reasons: f.reasons }, user),
+        "Application refused; the refusal and its reasons are in the public register.",
+      );
+    case "revoke":
+      return runAction(
+        intent,
+        () => ab.revokePermit({ permitId: f.permitId, reason: f.reason }, user),
+        "Permit revoked; the contracts it backed are suspended.",
+      );
+    default:
+      return { error: `Unknown action ${intent}` };
+  }
+}
+
+const DEFAULT_CONDITIONS = [
+  "Processing only inside the MedReg secure processing environment (Art. 73)",
+  "No attempt to re-identify the natural persons the data relate to (Art. 61(3))",
+  "Outputs leave the environment only after the access body's output check",
+  "Results are made public within 18 months of the end of processing (Art. 61(4))",
+].join("\n");
+
+export default function ApplicationDetail() {
+  const { app, canDecide } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const can = (e: string) => canDecide && app.allowedEvents.includes(e);
+  const openIr = app.informationRequests.find((i) => i.state === "OPEN");
+  const manualPause = app.clockView.state === "PAUSED" && !openIr;
+  return (
+    <section>
+      <p className="muted">
+        <Link to="/access-body">Work queue</Link> · <Link to="/access-body/applications">Applications</Link>
+      </p>
+      <h1>
+        {app.title} <StateBadge state={app.state} />
+      </h1>
+      <p className="lead">
+        Data access application {app.id} · {app.organisation}
+      </p>
+      <SubNav items={ACCESS_BODY_NAV} />
+      <Notice result={result} />
+      <div className="two-col ab-detail">
+        <div>
+          <ApplicationFacts app={app} />
+          <ClockPanel
+            clock={app.clockView}
+            pauses={app.clock.pauses}
+            extension={app.clock.extension ?? null}
+          />
+          <InformationRequests items={app.informationRequests} />
+          {app.permit ? (
+            <div className="card ab-card">
+              <h2>
+                Data permit {app.permit.id} <StateBadge state={app.permit.state} />
+              </h2>
+              <p>
+                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} (
+                {app.permit.durationMonths} months) · {app.permit.secureProcessingEnvironment}
+              </p>
+              <ul>
+                {app.permit.conditions.map((c) => (
+                  <li key={c}>{c}</li>
+                ))}
+              </ul>
+              {app.permit.revocation ? (
+                <p className="notice error">
+                  Revoked on {civil(app.permit.revocation.date)}: {app.permit.revocation.reason}
+                </p>
+              ) : null}
+              {canDecide && app.permit.state === "ACTIVE" ? (
+                <Form method="post" className="ab-form">
+                  <input type="hidden" name="intent" value="revoke" />
+                  <input type="hidden" name="permitId" value={app.permit.id} />
+                  <Field label="Reason for revocation">
+                    <textarea name="reason" required rows={2} />
+                  </Field>
+                  <button className="button danger" disabled={busy}>
+                    Revoke permit
+                  </button>
+                </Form>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+        <div>
+          {canDecide ? (
+            <div className="card ab-card ab-decisions" data-testid="decision-forms">
+              <h2>Decisions</h2>
+              {app.allowedEvents.length === 0 ? (
+                <p className="muted">The application is decided; nothing more to do here.</p>
+              ) : null}
+              {can("markComplete") ? (
+                <Form method="post" className="ab-form">
+                  <h3>Completeness</h3>
+                  <Field label="Note (optional)">
+                    <input name="note" />
+                  </Field>
+                  <button className="button" name="intent" value="complete" disabled={busy}>
+                    Application is complete
+                  </button>
+                </Form>
+              ) : null}
+              {can("markIncomplete") ? (
+                <Form method="post" className="ab-form">
+                  <Field label="Missing items (one per line)">
+                    <textarea name="missing" rows={3} required />
+                  </Field>
+                  <button className="button ghost" name="intent" value="incomplete" disabled={busy}>
+                    Ask the applicant to complete it
+                  </button>
+                </Form>
+              ) : null}
+              {can("requestInformation") ? (
+                <Form method="post" className="ab-form" data-testid="information-request-form">
+                  <h3>Ask the applicant for information</h3>
+                  <Field label="Questions">
+                    <textarea name="questions" rows={3} required />
+                  </Field>
+                  <Field label="Answer within (days)">
+                    <input name="dueInDays" type="number" min={1} max={90} defaultValue={30} />
+                  </Field>
+                  <button className="button" name="intent" value="requestInfo" disabled={busy}>
+                    Send information request (pauses the clock)
+                  </button>
+                </Form>
+              ) : null}
+              {openIr && app.state === "INFORMATION_REQUESTED" ? (
+                <Form method="post" className="ab-form">
+                  <h3>Withdraw the open information request</h3>
+                  <input type="hidden" name="informationRequestId" value={openIr.id} />
+                  <Field label="Reason">
+                    <input name="reason" required />
+                  </Field>
+                  <button className="button ghost" name="intent" value="withdrawInfo" disabled={busy}>
+                    Withdraw {openIr.id}
+                  </button>
+                </Form>
+              ) : null}
+              {(app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT") ||
+              manualPause ||
+              app.clockView.canExtend ? (
+                <Form method="post" className="ab-form">
+                  <h3>Decision clock</h3>
+                  <Field label="Reason">
+                    <input name="reason" required />
+                  </Field>
+                  {app.clockView.canExtend ? (
+                    <Field label="Extend by (months, once)">
+                      <select name="months" defaultValue="3">
+                        <option value="1">1</option>
+                        <option value="2">2</option>
+                        <option value="3">3</option>
+                      </select>
+                    </Field>
+                  ) : null}
+                  <div className="toolbar">
+                    {app.clockView.canExtend ? (
+                      <button className="button ghost" name="intent" value="extend" disabled={busy}>
+                        Extend the decision period
+                      </button>
+                    ) : null}
+                    {app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT" ? (
+                      <button className="button ghost" name="intent" value="pause" disabled={busy}>
+                        Pause the clock
+                      </button>
+                    ) : null}
+                    {manualPause ? (
+                      <button className="button ghost" name="intent" value="resume" disabled={busy}>
+                        Resume the clock
+                      </button>
+                    ) : null}
+                  </div>
+                </Form>
+              ) : null}
+              {can("grant") ? (
+                <Form method="post" className="ab-form" data-testid="grant-form">
+                  <h3>Grant: issue a data permit</h3>
+                  <p className="muted ab-small">
+                    Datasets: {app.datasetTitles.join("; ")} · purpose as applied for.
+                  </p>
+                  <Field label="Duration (months)">
+                    <input
+                      name="durationMonths"
+                      type="number"
+                      min={1}
+                      max={120}
+                      defaultValue={app.requestedDurationMonths}
+                      required
+                    />
+                  </Field>
+                  <Field label="Conditions (one per line)">
+                    <textarea name="conditions" rows={4} defaultValue={DEFAULT_CONDITIONS} required />
+                  </Field>
+                  <Field label="Secure processing environment">
+                    <input
+                      name="secureProcessingEnvironment"
+                      defaultValue="MedReg secure processing environment"
+                      required
+                    />
+                  </Field>
+                  <button className="button" name="intent" value="grant" disabled={busy}>
+                    Issue data permit
+                  </button>
+                </Form>
+              ) : null}
+              {can("refuse") ? (
+                <Form method="post" className="ab-form">
+                  <h3>Refuse</h3>
+                  <Field label="Reasons (published with the refusal)">
+                    <textarea name="reasons" rows={2} required />
+                  </Field>
+                  <button className="button danger" name="intent" value="refuse" disabled={busy}>
+                    Refuse the application
+                  </button>
+                </Form>
+              ) : null}
+            </div>
+          ) : (
+            <p className="notice">Read-only: only the access body's staff decide.</p>
+          )}
+          <div className="card ab-card">
+            <h2>Timeline</h2>
+            <Timeline items={mergedHistory(app)} />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
+
+const STATES = [
+  "RECEIVED",
+  "INCOMPLETE",
+  "UNDER_ASSESSMENT",
+  "INFORMATION_REQUESTED",
+  "GRANTED",
+  "REFUSED",
+  "WITHDRAWN",
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, HDAB_ROLES);
+  const state = new URL(request.url).searchParams.get("state") ?? "";
+  const apps = await context.services.accessBody.listApplications(
+    user,
+    STATES.includes(state) ? { state } : {},
+  );
+  return {
+    state,
+    states: STATES,
+    applications: apps
+      .map((a) => ({
+        id: a.id,
+        title: a.title,
+        organisation: a.organisation,
+        purpose: a.purposeLabel,
+        state: a.state,
+        receivedDate: a.receivedDate,
+        clock: a.clockView,
+        decision: a.decision,
+      }))
+      .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
+  };
+}
+
+export default function Applications() {
+  const { state, states, applications } = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <h1>Data access applications</h1>
+      <p className="lead">Every application received (Art. 67), with its decision clock (Art. 68(4)).</p>
+      <SubNav items={ACCESS_BODY_NAV} />
+      <Form method="get" className="toolbar">
+        <label>
+          State
+          <select name="state" defaultValue={state}>
+            <option value="">all</option>
+            {states.map((s) => (
+              <option key={s} value={s}>
+                {s.replaceAll("_", " ").toLowerCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button className="button ghost">Filter</button>
+      </Form>
+      <table className="data" data-testid="applications">
+        <thead>
+          <tr>
+            <th>Application</th>
+            <th>Organisation</th>
+            <th>Purpose</th>
+            <th>Received</th>
+            <th>State</th>
+            <th>Clock</th>
+          </tr>
+        </thead>
+        <tbody>
+          {applications.map((a) => (
+            <tr key={a.id} className={a.clock.overdue ? "ab-row-overdue" : undefined}>
+              <td>
+                <Link to={`/access-body/applications/${a.id}`}>{a.title}</Link>
+                <div className="muted ab-small">{a.id}</div>
+              </td>
+              <td>{a.organisation}</td>
+              <td>{a.purpose}</td>
+              <td className="nowrap">{civil(a.receivedDate)}</td>
+              <td>
+                <StateBadge state={a.state} />
+              </td>
+              <td className="nowrap">
+                {a.clock.state === "STOPPED" ? (
+                  <span className={a.clock.metDeadline ? "ab-ok" : "ab-late"}>
+                    decided in {a.clock.elapsedDays} d{a.clock.metDeadline ? "" : " (late)"}
+                  </span>
+                ) : a.clock.deadlineDate ? (
+                  <>
+                    {civil(a.clock.deadlineDate)} ·{" "}
+                    <DaysLeft
+                      daysLeft={a.clock.daysLeft}
+                      overdue={a.clock.overdue}
+                      paused={a.clock.state === "PAUSED"}
+                    />
+                  </>
+                ) : (
+                  <span className="muted">not started</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,215 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  Field,
+  Notice,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Findings · Access body · Health Dataspace Hub" }];
+
+const ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN", "DATA_USER", "DATA_HOLDER"] as const;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, ROLES);
+  const findings = await context.services.accessBody.listFindings(user);
+  const staff = user.roles.includes("HDAB_AUTHORITY") || user.roles.includes("CONNECTOR_ADMIN");
+  return {
+    staff,
+    canDecide: user.roles.includes("HDAB_AUTHORITY"),
+    organisation: user.organisation,
+    roles: user.roles,
+    organisations: [
+      "AlphaKlinik Berlin",
+      "Limburg Medical Centre",
+      "PharmaCo Research AG",
+      "Institut de Recherche Santé",
+    ],
+    findings: findings
+      .map((f) => ({
+        id: f.id,
+        organisation: f.organisation,
+        subjectRole: f.subjectRole,
+        title: f.title,
+        description: f.description,
+        severity: f.severity,
+        relatedPermitId: f.relatedPermitId,
+        state: f.state,
+        openedDate: f.openedDate,
+        responseDueDate: f.responseDueDate,
+        daysLeft: f.daysLeft,
+        overdue: f.overdue,
+        response: f.response,
+        closure: f.closure,
+      }))
+      .sort(
+        (a, b) =>
+          (a.state === "CLOSED" ? 1 : 0) - (b.state === "CLOSED" ? 1 : 0) ||
+          b.openedDate.localeCompare(a.openedDate),
+      ),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+  const user = await requireRole(request, context, ROLES);
+  const ab = context.services.accessBody;
+  const f = fields(await request.formData());
+  switch (f.intent) {
+    case "open":
+      return runAction(
+        "open",
+        () =>
+          ab.openFinding(
+            {
+              organisation: f.organisation,
+              subjectRole: f.subjectRole,
+              title: f.title,
+              description: f.description,
+              severity: f.severity,
+              relatedPermitId: f.relatedPermitId,
+              responseDueInDays: int(f.responseDueInDays),
+            },
+            user,
+          ),
+        "Finding opened; the organisation has been asked to respond.",
+      );
+    case "respond":
+      return runAction(
+        "respond",
+        () => ab.respondFinding({ findingId: f.findingId, response: f.response }, user),
+        "Response sent to the access body.",
+      );
+    case "close":
+      return runAction(
+        "close",
+        () => ab.closeFinding({ findingId: f.findingId, outcome: f.outcome, note: f.note }, user),
+        "Finding closed.",
+      );
+    default:
+      return { error: "Unknown action" };
+  }
+}
+
+export default function Findings() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section>
+      <h1>Supervision findings</h1>
+      <p className="lead">
+        {d.staff
+          ? "Findings about data users and data holders: open, responded, closed with an outcome."
+          : `Findings of the access body about ${d.organisation}. Please respond before the date given.`}
+      </p>
+      {d.staff ? <SubNav items={ACCESS_BODY_NAV} /> : null}
+      <Notice result={result} />
+      <div className="ab-list" data-testid="findings">
+        {d.findings.map((f) => (
+          <article key={f.id} id={f.id} className={`card ab-card${f.overdue ? " ab-card-overdue" : ""}`}>
+            <h2>
+              {f.title} <StateBadge state={f.state} />
+            </h2>
+            <p className="muted ab-small">
+              {f.id} · {f.organisation} ({f.subjectRole.replace("_", " ").toLowerCase()}) · severity{" "}
+              {f.severity} · opened {civil(f.openedDate)}
+              {f.relatedPermitId ? ` · permit ${f.relatedPermitId}` : ""}
+            </p>
+            <p className="ab-pre">{f.description}</p>
+            {f.state === "OPEN" ? (
+              <p>
+                Response due {civil(f.responseDueDate)} ·{" "}
+                <DaysLeft daysLeft={f.daysLeft} overdue={f.overdue} />
+              </p>
+            ) : null}
+            {f.response ? (
+              <p className="ab-answer ab-pre">
+                <strong>Response of {civil(f.response.date)}:</strong> {f.response.text}
+              </p>
+            ) : null}
+            {f.closure ? (
+              <p>
+                <strong>Closed {civil(f.closure.date)}</strong> — {f.closure.outcome}: {f.closure.note}
+              </p>
+            ) : null}
+            {!d.staff && f.state === "OPEN" && d.roles.includes(f.subjectRole) ? (
+              <Form method="post" className="ab-form">
+                <input type="hidden" name="findingId" value={f.id} />
+                <Field label="Your response">
+                  <textarea name="response" rows={3} required />
+                </Field>
+                <button className="button" name="intent" value="respond" disabled={busy}>
+                  Respond
+                </button>
+              </Form>
+            ) : null}
+            {d.canDecide && f.state !== "CLOSED" ? (
+              <Form method="post" className="ab-form ab-inline-form">
+                <input type="hidden" name="findingId" value={f.id} />
+                <select name="outcome" aria-label="Outcome" defaultValue="resolved">
+                  <option value="resolved">resolved</option>
+                  <option value="no-breach">no breach</option>
+                  <option value="penalty">penalty</option>
+                  <option value="permit-revoked">permit revoked</option>
+                </select>
+                <input name="note" placeholder="Note" required aria-label="Note" />
+                <button className="button ghost" name="intent" value="close" disabled={busy}>
+                  Close finding
+                </button>
+              </Form>
+            ) : null}
+          </article>
+        ))}
+        {d.findings.length === 0 ? <p className="muted">No findings.</p> : null}
+      </div>
+      {d.canDecide ? (
+        <Form method="post" className="card ab-card ab-form">
+          <h2>Open a finding</h2>
+          <div className="form-grid">
+            <Field label="Organisation">
+              <select name="organisation" required>
+                {d.organisations.map((o) => (
+                  <option key={o}>{o}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Addressed to its">
+              <select name="subjectRole">
+                <option value="DATA_USER">data user role</option>
+                <option value="DATA_HOLDER">data holder role</option>
+              </select>
+            </Field>
+            <Field label="Severity">
+              <select name="severity" defaultValue="medium">
+                <option>low</option>
+                <option>medium</option>
+                <option>high</option>
+              </select>
+            </Field>
+            <Field label="Response within (days)">
+              <input name="responseDueInDays" type="number" min={1} max={180} defaultValue={30} />
+            </Field>
+            <Field label="Related permit (optional)">
+              <input name="relatedPermitId" />
+            </Field>
+          </div>
+          <Field label="Title">
+            <input name="title" required />
+          </Field>
+          <Field label="What was found">
+            <textarea name="description" rows={3} required />
+          </Field>
+          <button className="button" name="intent" value="open" disabled={busy}>
+            Open finding
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}

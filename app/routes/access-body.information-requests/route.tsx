@@ -1,0 +1,94 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [
+  { title: "Information requests · Access body · Health Dataspace Hub" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, HDAB_ROLES);
+  const irs = await context.services.accessBody.listInformationRequests(user);
+  return {
+    items: irs
+      .map((i) => ({
+        id: i.id,
+        applicationId: i.applicationId,
+        applicationTitle: i.applicationTitle,
+        organisation: i.organisation,
+        kind: i.kind,
+        questions: i.questions,
+        state: i.state,
+        openedDate: i.openedDate,
+        dueDate: i.dueDate,
+        daysLeft: i.daysLeft,
+        overdue: i.overdue,
+        answer: i.answer,
+      }))
+      .sort(
+        (a, b) =>
+          (a.state === "OPEN" ? 0 : 1) - (b.state === "OPEN" ? 0 : 1) || a.dueDate.localeCompare(b.dueDate),
+      ),
+  };
+}
+
+export default function InformationRequestsView() {
+  const { items } = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <h1>Information requests</h1>
+      <p className="lead">
+        Questions to applicants. While one is open, the application's decision clock stands still.
+      </p>
+      <SubNav items={ACCESS_BODY_NAV} />
+      <table className="data" data-testid="information-requests">
+        <thead>
+          <tr>
+            <th>Request</th>
+            <th>Application</th>
+            <th>Sent</th>
+            <th>Answer due</th>
+            <th>State</th>
+            <th>Questions and answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined}>
+              <td>
+                {i.id}
+                <div className="muted ab-small">{i.kind}</div>
+              </td>
+              <td>
+                <Link to={`/access-body/applications/${i.applicationId}`}>
+                  {i.applicationTitle ?? i.applicationId}
+                </Link>
+                <div className="muted ab-small">{i.organisation}</div>
+              </td>
+              <td className="nowrap">{civil(i.openedDate)}</td>
+              <td className="nowrap">
+                {civil(i.dueDate)}{" "}
+                {i.state === "OPEN" ? <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} /> : null}
+              </td>
+              <td>
+                <StateBadge state={i.state} />
+              </td>
+              <td>
+                <div className="ab-pre ab-small">{i.questions}</div>
+                {i.answer ? <div className="ab-answer ab-small">{i.answer.text}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

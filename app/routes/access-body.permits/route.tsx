@@ -1,0 +1,119 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import {
+  ACCESS_BODY_NAV,
+  HDAB_ROLES,
+  Notice,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Permits · Access body · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, HDAB_ROLES);
+  const permits = await context.services.accessBody.listPermits(user);
+  return {
+    canRevoke: user.roles.includes("HDAB_AUTHORITY"),
+    permits: permits
+      .map((p) => ({
+        id: p.id,
+        applicationId: p.applicationId,
+        organisation: p.organisation,
+        datasets: p.datasetTitles,
+        purpose: p.purposeLabel,
+        issuedDate: p.issuedDate,
+        validUntil: p.validUntil,
+        state: p.state,
+        contracts: p.contractIds,
+        revocation: p.revocation,
+      }))
+      .sort((a, b) => b.issuedDate.localeCompare(a.issuedDate) || b.id.localeCompare(a.id)),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const f = fields(await request.formData());
+  return runAction(
+    "revoke",
+    () => context.services.accessBody.revokePermit({ permitId: f.permitId, reason: f.reason }, user),
+    `Permit ${f.permitId} revoked; the contracts it backed are suspended.`,
+  );
+}
+
+export default function Permits() {
+  const { permits, canRevoke } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section>
+      <h1>Data permits</h1>
+      <p className="lead">
+        Permits issued (Art. 68), with the marketplace contracts they back. The public version is the{" "}
+        <Link to="/register">register</Link>.
+      </p>
+      <SubNav items={ACCESS_BODY_NAV} />
+      <Notice result={result} />
+      <table className="data" data-testid="permits">
+        <thead>
+          <tr>
+            <th>Permit</th>
+            <th>Holder</th>
+            <th>Datasets</th>
+            <th>Purpose</th>
+            <th>Issued</th>
+            <th>Valid until</th>
+            <th>State</th>
+            {canRevoke ? <th>Revoke</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {permits.map((p) => (
+            <tr key={p.id} data-testid={`permit-${p.id}`}>
+              <td>
+                {p.id}
+                <div className="ab-small">
+                  <Link to={`/access-body/applications/${p.applicationId}`}>{p.applicationId}</Link>
+                  {p.contracts.length ? (
+                    <span className="muted"> · backs {p.contracts.join(", ")}</span>
+                  ) : null}
+                </div>
+              </td>
+              <td>{p.organisation}</td>
+              <td>{p.datasets.join("; ")}</td>
+              <td>{p.purpose}</td>
+              <td className="nowrap">{civil(p.issuedDate)}</td>
+              <td className="nowrap">{civil(p.validUntil)}</td>
+              <td>
+                <StateBadge state={p.state} />
+                {p.revocation ? <div className="ab-small">{p.revocation.reason}</div> : null}
+              </td>
+              {canRevoke ? (
+                <td>
+                  {p.state === "ACTIVE" ? (
+                    <Form method="post" className="ab-inline">
+                      <input type="hidden" name="permitId" value={p.id} />
+                      <input
+                        name="reason"
+                        placeholder="Reason"
+                        required
+                        aria-label={`Reason to revoke ${p.id}`}
+                      />
+                      <button className="button danger" disabled={busy}>
+                        Revoke
+                      </button>
+                    </Form>
+                  ) : null}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

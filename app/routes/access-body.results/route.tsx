@@ -1,0 +1,126 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import {
+  ACCESS_BODY_NAV,
+  DaysLeft,
+  HDAB_ROLES,
+  Notice,
+  StateBadge,
+  SubNav,
+  civil,
+} from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Results · Access body · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, HDAB_ROLES);
+  const results = await context.services.accessBody.listResults(user);
+  return {
+    canDecide: user.roles.includes("HDAB_AUTHORITY"),
+    results: results
+      .map((r) => ({
+        id: r.id,
+        title: r.title,
+        summary: r.summary,
+        organisation: r.organisation,
+        source: r.permitId ?? r.dataRequestId,
+        state: r.state,
+        processingCompletedDate: r.processingCompletedDate,
+        publicationDueDate: r.publicationDueDate,
+        daysLeft: r.daysLeft,
+        overdue: r.overdue,
+        check: r.check,
+        publication: r.publication,
+      }))
+      .sort((a, b) => a.publicationDueDate.localeCompare(b.publicationDueDate)),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const f = fields(await request.formData());
+  const act = f.intent === "reject" ? "reject" : "release";
+  return runAction(
+    act,
+    () => context.services.accessBody.postResult({ resultId: f.resultId, action: act, note: f.note }, user),
+    `Result ${f.resultId} ${act === "release" ? "released" : "rejected"}.`,
+  );
+}
+
+export default function Results() {
+  const { results, canDecide } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section>
+      <h1>Results</h1>
+      <p className="lead">
+        Outputs declared by data users, checked before they leave the secure processing environment, published
+        within 18 months of the end of processing (Art. 61(4)).
+      </p>
+      <SubNav items={ACCESS_BODY_NAV} />
+      <Notice result={result} />
+      <table className="data" data-testid="results">
+        <thead>
+          <tr>
+            <th>Result</th>
+            <th>Organisation</th>
+            <th>From</th>
+            <th>Processing ended</th>
+            <th>Publication due</th>
+            <th>State</th>
+            <th>Output check</th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((r) => (
+            <tr key={r.id} id={r.id} className={r.overdue ? "ab-row-overdue" : undefined}>
+              <td>
+                {r.title}
+                <div className="muted ab-small">{r.id}</div>
+                <div className="ab-small">{r.summary}</div>
+              </td>
+              <td>{r.organisation}</td>
+              <td>{r.source}</td>
+              <td className="nowrap">{civil(r.processingCompletedDate)}</td>
+              <td className="nowrap">
+                {civil(r.publicationDueDate)}{" "}
+                {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
+              </td>
+              <td>
+                <StateBadge state={r.state} />
+                {r.publication ? (
+                  <div className="ab-small">
+                    <a href={r.publication.url}>{r.publication.url}</a>
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                {r.check ? <span className="ab-small">{r.check.note}</span> : null}
+                {canDecide && r.state === "DECLARED" ? (
+                  <Form method="post" className="ab-inline">
+                    <input type="hidden" name="resultId" value={r.id} />
+                    <input
+                      name="note"
+                      placeholder="Check note"
+                      required
+                      aria-label={`Check note for ${r.id}`}
+                    />
+                    <button className="button" name="intent" value="release" disabled={busy}>
+                      Release
+                    </button>
+                    <button className="button danger" name="intent" value="reject" disabled={busy}>
+                      Reject
+                    </button>
+                  </Form>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { BarChart, ColumnChart, Suppressed, type Datum } from "../../components/insight/charts";
+import { ANALYTICS_ROLES } from "../../components/insight/roles";
+import { ScopePanel } from "../../components/insight/ScopePanel";
+import { formatNumber } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Analytics · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, ANALYTICS_ROLES);
+  return { d: await context.services.analytics.dashboard(user, { top: 10 }) };
+}
+
+const GENDER_LABEL: Record<string, string> = {
+  female: "Female",
+  male: "Male",
+  other: "Other",
+  unknown: "Unknown",
+};
+
+export default function Analytics() {
+  const { d } = useLoaderData<typeof loader>();
+  const k = d.scope.k;
+  const top = (list: typeof d.topConditions): Datum[] =>
+    list.map((t) => ({
+      key: t.code,
+      label: t.display,
+      note: `${t.system} ${t.code}`,
+      value: t.persons,
+      suppressed: t.suppressed,
+      display: t.display_persons,
+    }));
+  return (
+    <section className="ins-page" data-testid="analytics">
+      <div className="page-head">
+        <div>
+          <h1>OMOP analytics</h1>
+          <p className="lead">
+            Computed from the OMOP CDM layer (l4) of the knowledge graph: {formatNumber(d.totals.persons)}{" "}
+            persons, concept names from the ontology layer (l5). Ages at {d.ageReferenceDate}.
+          </p>
+        </div>
+        <div className="actions">
+          <a className="button" href="/analytics.csv" download data-testid="csv-export">
+            Download CSV
+          </a>
+        </div>
+      </div>
+
+      {k !== null ? (
+        <p className="notice" data-testid="k-notice">
+          Your scope applies k = {k}: counts from 1 to {k - 1} are suppressed and shown as{" "}
+          <Suppressed display={`<${k}`} />, together with any count that would let one be recomputed.
+        </p>
+      ) : null}
+
+      <div className="stat-grid ins-totals">
+        {(
+          [
+            ["persons", "Persons"],
+            ["visits", "Visits"],
+            ["conditionOccurrences", "Condition occurrences"],
+            ["drugExposures", "Drug exposures"],
+            ["measurements", "Measurements"],
+          ] as const
+        ).map(([key, label]) => (
+          <div key={key} className="card stat layer-l4" data-testid={`total-${key}`}>
+            <span className="stat-label">{label}</span>
+            <span className="stat-value">{formatNumber(d.totals[key])}</span>
+          </div>
+        ))}
+      </div>
+
+      <div className="ins-grid">
+        <div className="card">
+          <BarChart title="Top conditions (persons)" data={top(d.topConditions)} testId="chart-conditions" />
+        </div>
+        <div className="card">
+          <BarChart title="Top drugs (persons exposed)" data={top(d.topDrugs)} testId="chart-drugs" />
+        </div>
+        <div className="card">
+          <BarChart
+            title="Persons by gender"
+            testId="chart-gender"
+            data={d.gender.map((g) => ({
+              key: g.key,
+              label: GENDER_LABEL[g.key] ?? g.key,
+              value: g.count,
+              suppressed: g.suppressed,
+              display: g.display,
+            }))}
+          />
+          <BarChart
+            title="Persons by data holder"
+            testId="chart-holders"
+            data={d.holders.map((h) => ({
+              key: h.key,
+              label: h.name,
+              value: h.count,
+              suppressed: h.suppressed,
+              display: h.display,
+            }))}
+          />
+        </div>
+        <div className="card">
+          <ColumnChart
+            id="age"
+            title="Persons by age band"
+            testId="chart-age"
+            data={d.ageBands.map((a) => ({
+              key: a.key,
+              label: a.key,
+              value: a.count,
+              suppressed: a.suppressed,
+              display: a.display,
+            }))}
+          />
+        </div>
+      </div>
+
+      <div className="card flush">
+        <div className="table-wrap">
+          <table className="data" data-testid="measurements">
+            <caption className="ins-caption">Top measurements</caption>
+            <thead>
+              <tr>
+                <th>Measurement</th>
+                <th>LOINC</th>
+                <th className="num">Persons</th>
+                <th className="num">Records</th>
+                <th className="num">Mean</th>
+                <th className="num">SD</th>
+                <th>Unit</th>
+                <th className="num">Above range</th>
+                <th className="num">Below range</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.topMeasurements.map((m) => (
+                <tr key={m.code}>
+                  <td>{m.display}</td>
+                  <td>
+                    <code>{m.code}</code>
+                  </td>
+                  <td className="num">
+                    {m.suppressed ? <Suppressed display={m.display_persons} /> : formatNumber(m.persons)}
+                  </td>
+                  <td className="num">
+                    {m.rows === null ? <Suppressed display={`<${k}`} /> : formatNumber(m.rows)}
+                  </td>
+                  <td className="num">{m.mean ?? "—"}</td>
+                  <td className="num">{m.sd ?? "—"}</td>
+                  <td>{m.unit}</td>
+                  <td className="num">{m.aboveRange === null ? "—" : formatNumber(m.aboveRange)}</td>
+                  <td className="num">{m.belowRange === null ? "—" : formatNumber(m.belowRange)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+
+      <div className="ins-grid">
+        <ScopePanel scope={d.scope} />
+        <aside className="card">
+          <h2>How these figures are made</h2>
+          <ul className="small">
+            <li>{d.source}.</li>
+            {d.notes.map((n) => (
+              <li key={n}>{n}.</li>
+            ))}
+            <li>
+              Graph version {d.graphVersion};{" "}
+              {d.cache.hit ? "served from the cache" : `computed in ${formatNumber(d.cache.builtMs)} ms`}{" "}
+              (recomputed only after the OMOP layer changes).
+            </li>
+          </ul>
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import {
+  ApplicationFacts,
+  ClockPanel,
+  InformationRequests,
+  mergedHistory,
+} from "../../components/access-body/application";
+import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
+];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, ["DATA_USER"]);
+  return { app: await context.services.accessBody.getApplication(params.id ?? "", user) };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
+  const user = await requireRole(request, context, ["DATA_USER"]);
+  const ab = context.services.accessBody;
+  const f = fields(await request.formData());
+  if (f.intent === "answer") {
+    return runAction(
+      "answer",
+      () =>
+        ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user),
+      "Answer sent; the access body's clock runs again.",
+    );
+  }
+  if (f.intent === "withdraw") {
+    return runAction(
+      "withdraw",
+      () => ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user),
+      "Application withdrawn.",
+    );
+  }
+  return { error: "Unknown action" };
+}
+
+export default function MyApplication() {
+  const { app } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section>
+      <p className="muted">
+        <Link to="/applications">My applications</Link>
+      </p>
+      <h1>
+        {app.title} <StateBadge state={app.state} />
+      </h1>
+      <p className="lead">Data access application {app.id}</p>
+      <Notice result={result} />
+      <div className="two-col ab-detail">
+        <div>
+          <ApplicationFacts app={app} />
+          <InformationRequests
+            items={app.informationRequests}
+            answerForm={(ir) => (
+              <Form method="post" className="ab-form" data-testid={`answer-${ir.id}`}>
+                <input type="hidden" name="informationRequestId" value={ir.id} />
+                <Field label="Your answer">
+                  <textarea name="answer" rows={3} required />
+                </Field>
+                <button className="button" name="intent" value="answer" disabled={busy}>
+                  Send answer
+                </button>
+              </Form>
+            )}
+          />
+          {app.permit ? (
+            <div className="card ab-card">
+              <h2>
+                Data permit {app.permit.id} <StateBadge state={app.permit.state} />
+              </h2>
+              <p>
+                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} ·{" "}
+                {app.permit.secureProcessingEnvironment}
+              </p>
+              <ul>
+                {app.permit.conditions.map((c) => (
+                  <li key={c}>{c}</li>
+                ))}
+              </ul>
+              {app.permit.revocation ? (
+                <p className="notice error">
+                  Revoked on {civil(app.permit.revocation.date)}: {app.permit.revocation.reason}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {app.allowedEvents.includes("withdraw") ? (
+            <Form method="post" className="card ab-card ab-form">
+              <h2>Withdraw</h2>
+              <Field label="Reason">
+                <input name="reason" required />
+              </Field>
+              <button className="button ghost" name="intent" value="withdraw" disabled={busy}>
+                Withdraw the application
+              </button>
+            </Form>
+          ) : null}
+        </div>
+        <div>
+          <ClockPanel
+            clock={app.clockView}
+            pauses={app.clock.pauses}
+            extension={app.clock.extension ?? null}
+          />
+          <div className="card ab-card">
+            <h2>Timeline</h2>
+            <Timeline items={mergedHistory(app)} />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

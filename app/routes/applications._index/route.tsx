@@ -1,0 +1,470 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, ["DATA_USER"]);
+  const ab = context.services.accessBody;
+  const [apps, irs, requests, results, permits, datasets] = await Promise.all([
+    ab.listApplications(user),
+    ab.listInformationRequests(user, { state: "OPEN" }),
+    ab.listDataRequests(user),
+    ab.listResults(user),
+    ab.listPermits(user),
+    context.services.catalogue.list(),
+  ]);
+  return {
+    organisation: user.organisation,
+    applications: apps
+      .map((a) => ({
+        id: a.id,
+        title: a.title,
+        state: a.state,
+        receivedDate: a.receivedDate,
+        clock: a.clockView,
+        decision: a.decision,
+        permitId: a.permitId,
+        openIr: a.openInformationRequestId,
+      }))
+      .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
+    informationRequests: irs.map((i) => ({
+      id: i.id,
+      applicationId: i.applicationId,
+      applicationTitle: i.applicationTitle,
+      kind: i.kind,
+      questions: i.questions,
+      dueDate: i.dueDate,
+      daysLeft: i.daysLeft,
+      overdue: i.overdue,
+    })),
+    requests: requests.map((r) => ({
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      receivedDate: r.receivedDate,
+      dueDate: r.dueDate,
+      answer: r.answer,
+      decision: r.decision,
+    })),
+    results: results.map((r) => ({
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      permitId: r.permitId,
+      dataRequestId: r.dataRequestId,
+      publicationDueDate: r.publicationDueDate,
+      daysLeft: r.daysLeft,
+      overdue: r.overdue,
+      check: r.check,
+      publication: r.publication,
+    })),
+    permits: permits.map((p) => ({
+      id: p.id,
+      state: p.state,
+      datasets: p.datasetTitles,
+      validUntil: p.validUntil,
+    })),
+    answeredRequests: requests
+      .filter((r) => r.state === "ANSWERED")
+      .map((r) => ({ id: r.id, title: r.title })),
+    datasets: datasets
+      .map((d) => ({ id: d.id, title: d.title, publisher: d.publisher ?? "" }))
+      .sort((a, b) => a.title.localeCompare(b.title)),
+    purposes: ab.purposes.map((p) => ({ code: p.code, label: `${p.label} (${p.point})` })),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
+  const user = await requireRole(request, context, ["DATA_USER"]);
+  const ab = context.services.accessBody;
+  const form = await request.formData();
+  const f = fields(form);
+  const intent = f.intent ?? "";
+  switch (intent) {
+    case "apply":
+      return runAction(
+        intent,
+        () =>
+          ab.submitApplication(
+            {
+              title: f.title,
+              summary: f.summary,
+              purpose: f.purpose,
+              datasets: form.getAll("datasets").map(String),
+              pseudonymised: f.pseudonymised === "on",
+              durationMonths: int(f.durationMonths),
+            },
+            user,
+          ),
+        "Application submitted. The access body checks its completeness first; the three-month clock runs from the receipt of a complete application.",
+      );
+    case "answer":
+      return runAction(
+        intent,
+        () =>
+          ab.answerInformationRequest(
+            { informationRequestId: f.informationRequestId, answer: f.answer },
+            user,
+          ),
+        "Answer sent; the access body's clock runs again.",
+      );
+    case "withdraw":
+      return runAction(
+        intent,
+        () =>
+          ab.withdrawApplication(
+            { applicationId: f.applicationId, action: "withdraw", reason: f.reason },
+            user,
+          ),
+        "Application withdrawn.",
+      );
+    case "request":
+      return runAction(
+        intent,
+        () =>
+          ab.submitDataRequest(
+            {
+              title: f.title,
+              question: f.question,
+              purpose: f.purpose,
+              datasets: form.getAll("datasets").map(String),
+            },
+            user,
+          ),
+        "Data request submitted.",
+      );
+    case "declare":
+      return runAction(
+        intent,
+        () =>
+          ab.postResult(
+            {
+              title: f.title,
+              summary: f.summary,
+              processingCompletedDate: f.processingCompletedDate,
+              ...(f.source?.startsWith("DRQ-") ? { dataRequestId: f.source } : { permitId: f.source }),
+            },
+            user,
+          ),
+        "Result declared; the access body checks it before release.",
+      );
+    case "publish":
+      return runAction(
+        intent,
+        () => ab.postResult({ resultId: f.resultId, action: "publish", url: f.url }, user),
+        "Publication recorded.",
+      );
+    default:
+      return { error: `Unknown action ${intent}` };
+  }
+}
+
+export default function MyApplications() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section>
+      <h1>My applications</h1>
+      <p className="lead">
+        {d.organisation}: data access applications (Art. 67), data requests (Art. 69) and results (Art. 61(4))
+        with the access body MedReg DE. <Link to="/information">How it works</Link> ·{" "}
+        <Link to="/register">Public register</Link>
+      </p>
+      <Notice result={result} />
+
+      {d.informationRequests.length ? (
+        <div className="card ab-card ab-attention" data-testid="open-information-requests">
+          <h2>The access body asks you</h2>
+          {d.informationRequests.map((ir) => (
+            <Form method="post" key={ir.id} className="ab-form" data-testid={`answer-${ir.id}`}>
+              <h3>
+                {ir.id} · <Link to={`/applications/${ir.applicationId}`}>{ir.applicationTitle}</Link>
+              </h3>
+              <p className="muted ab-small">
+                Answer by {civil(ir.dueDate)} · <DaysLeft daysLeft={ir.daysLeft} overdue={ir.overdue} />
+              </p>
+              <p className="ab-pre">{ir.questions}</p>
+              <input type="hidden" name="informationRequestId" value={ir.id} />
+              <Field label="Your answer">
+                <textarea name="answer" rows={3} required />
+              </Field>
+              <button className="button" name="intent" value="answer" disabled={busy}>
+                Send answer
+              </button>
+            </Form>
+          ))}
+        </div>
+      ) : null}
+
+      <h2>Applications</h2>
+      <table className="data" data-testid="my-applications">
+        <thead>
+          <tr>
+            <th>Application</th>
+            <th>Received</th>
+            <th>State</th>
+            <th>Decision due</th>
+            <th>Decision</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.applications.map((a) => (
+            <tr key={a.id} data-testid={`app-${a.id}`}>
+              <td>
+                <Link to={`/applications/${a.id}`}>{a.title}</Link>
+                <div className="muted ab-small">{a.id}</div>
+              </td>
+              <td className="nowrap">{civil(a.receivedDate)}</td>
+              <td>
+                <StateBadge state={a.state} />
+              </td>
+              <td className="nowrap">
+                {a.clock.deadlineDate && a.clock.state !== "STOPPED" ? (
+                  <>
+                    {civil(a.clock.deadlineDate)} ·{" "}
+                    <DaysLeft
+                      daysLeft={a.clock.daysLeft}
+                      overdue={a.clock.overdue}
+                      paused={a.clock.state === "PAUSED"}
+                    />
+                  </>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td>
+                {a.decision ? `${a.decision.outcome.toLowerCase()} ${civil(a.decision.date)}` : "—"}
+                {a.permitId ? <div className="ab-small">permit {a.permitId}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <div className="two-col">
+        <Form method="post" className="card ab-card ab-form" data-testid="apply-form">
+          <h2>Apply for access (Art. 67)</h2>
+          <Field label="Project title (published in the register)">
+            <input name="title" required maxLength={300} />
+          </Field>
+          <Field label="Purpose (Art. 53(1))">
+            <select name="purpose" required defaultValue="scientificResearch">
+              {d.purposes.map((p) => (
+                <option key={p.code} value={p.code}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <fieldset className="ab-datasets">
+            <legend>Datasets</legend>
+            {d.datasets.map((ds) => (
+              <label key={ds.id} className="ab-check">
+                <input type="checkbox" name="datasets" value={ds.id} /> {ds.title}{" "}
+                <span className="muted ab-small">{ds.publisher}</span>
+              </label>
+            ))}
+          </fieldset>
+          <Field label="Intended use (for the access body; not published)">
+            <textarea name="summary" rows={4} required />
+          </Field>
+          <div className="form-grid">
+            <Field label="Duration (months)">
+              <input name="durationMonths" type="number" min={1} max={120} defaultValue={24} />
+            </Field>
+            <label className="ab-check">
+              <input type="checkbox" name="pseudonymised" /> I need pseudonymised data (justify in the
+              intended use)
+            </label>
+          </div>
+          <button className="button" name="intent" value="apply" disabled={busy}>
+            Submit application
+          </button>
+        </Form>
+
+        <div>
+          <Form method="post" className="card ab-card ab-form">
+            <h2>Withdraw an application</h2>
+            <Field label="Application">
+              <select name="applicationId" required>
+                {d.applications
+                  .filter((a) => !["GRANTED", "REFUSED", "WITHDRAWN"].includes(a.state))
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.id} · {a.title}
+                    </option>
+                  ))}
+              </select>
+            </Field>
+            <Field label="Reason">
+              <input name="reason" required />
+            </Field>
+            <button className="button ghost" name="intent" value="withdraw" disabled={busy}>
+              Withdraw
+            </button>
+          </Form>
+
+          <Form method="post" className="card ab-card ab-form" data-testid="data-request-form">
+            <h2>Ask for anonymised statistics (Art. 69)</h2>
+            <Field label="Title">
+              <input name="title" required />
+            </Field>
+            <Field label="Question">
+              <textarea name="question" rows={2} required />
+            </Field>
+            <Field label="Purpose">
+              <select name="purpose" defaultValue="scientificResearch">
+                {d.purposes.map((p) => (
+                  <option key={p.code} value={p.code}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Dataset">
+              <select name="datasets" required>
+                {d.datasets.map((ds) => (
+                  <option key={ds.id} value={ds.id}>
+                    {ds.title}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <button className="button ghost" name="intent" value="request" disabled={busy}>
+              Submit data request
+            </button>
+          </Form>
+        </div>
+      </div>
+
+      <h2>Data requests</h2>
+      <table className="data" data-testid="my-requests">
+        <thead>
+          <tr>
+            <th>Request</th>
+            <th>Received</th>
+            <th>State</th>
+            <th>Answer due</th>
+            <th>Answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.requests.map((r) => (
+            <tr key={r.id}>
+              <td>
+                {r.title}
+                <div className="muted ab-small">{r.id}</div>
+              </td>
+              <td>{civil(r.receivedDate)}</td>
+              <td>
+                <StateBadge state={r.state} />
+              </td>
+              <td>{civil(r.dueDate)}</td>
+              <td>
+                {r.answer ? (
+                  <>
+                    {r.answer.summary}
+                    <ul className="ab-small">
+                      {r.answer.table.map((row) => (
+                        <li key={row.label}>
+                          {row.label}: {row.value}
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                ) : r.decision?.reasons ? (
+                  r.decision.reasons
+                ) : (
+                  "—"
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h2>Results (publish within 18 months, Art. 61(4))</h2>
+      <table className="data" data-testid="my-results">
+        <thead>
+          <tr>
+            <th>Result</th>
+            <th>From</th>
+            <th>State</th>
+            <th>Publication due</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {d.results.map((r) => (
+            <tr key={r.id} className={r.overdue ? "ab-row-overdue" : undefined}>
+              <td>
+                {r.title}
+                <div className="muted ab-small">{r.id}</div>
+                {r.check ? <div className="ab-small">Output check: {r.check.note}</div> : null}
+              </td>
+              <td>{r.permitId ?? r.dataRequestId}</td>
+              <td>
+                <StateBadge state={r.state} />
+              </td>
+              <td className="nowrap">
+                {civil(r.publicationDueDate)}{" "}
+                {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
+              </td>
+              <td>
+                {r.state === "RELEASED" ? (
+                  <Form method="post" className="toolbar">
+                    <input type="hidden" name="resultId" value={r.id} />
+                    <input name="url" type="url" placeholder="https://…" required />
+                    <button className="button ghost" name="intent" value="publish" disabled={busy}>
+                      Record publication
+                    </button>
+                  </Form>
+                ) : r.publication ? (
+                  <a href={r.publication.url}>{r.publication.url}</a>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Form method="post" className="card ab-card ab-form">
+        <h3>Declare a result</h3>
+        <div className="form-grid">
+          <Field label="From permit or answered request">
+            <select name="source" required>
+              {d.permits
+                .filter((p) => p.state !== "REVOKED")
+                .map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.id} · {p.datasets.join("; ")}
+                  </option>
+                ))}
+              {d.answeredRequests.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.id} · {r.title}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Title">
+            <input name="title" required />
+          </Field>
+          <Field label="Processing completed on">
+            <input name="processingCompletedDate" type="date" required />
+          </Field>
+        </div>
+        <Field label="Summary of the output">
+          <textarea name="summary" rows={2} required />
+        </Field>
+        <button className="button ghost" name="intent" value="declare" disabled={busy}>
+          Declare result
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,242 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { auditFilterFromUrl, chainReport } from "../../lib/governance/governance.server";
+import { AUDIT_TABS, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
+import { AUDIT_ROLES, GovNav, PageHead } from "../../components/governance/ui";
+import { Badge } from "../../components/ui/Badge";
+import { formatDateTime } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
+
+const PAGE = 100;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, AUDIT_ROLES);
+  const url = new URL(request.url);
+  const audit = context.services.audit;
+  const kinds = audit.kinds();
+  let error: string | null = null;
+  let filter;
+  try {
+    filter = auditFilterFromUrl(url, { limit: PAGE });
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+    filter = { limit: PAGE };
+  }
+  const tab = url.searchParams.get("tab") ?? "all";
+  const entries = audit.list({
+    ...filter,
+    ...tabFilter(
+      tab,
+      kinds.map((k) => k.kind),
+    ),
+  });
+  return {
+    admin: user.roles.includes("CONNECTOR_ADMIN"),
+    entries,
+    error,
+    tab,
+    tabs: AUDIT_TABS.map((t) => ({ id: t.id, label: t.label })),
+    kinds: kinds.map((k) => k.kind),
+    total: audit.count(),
+    csvMax: CSV_MAX_ROWS,
+    chain: url.searchParams.get("verify") === "1" ? chainReport(audit) : null,
+    nextBefore: entries.length === (filter.limit ?? PAGE) ? (entries[entries.length - 1]?.seq ?? null) : null,
+  };
+}
+
+const FILTERS = ["kind", "actor", "action", "outcome", "q", "since", "until"] as const;
+
+export default function Audit() {
+  const d = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const withParams = (changes: Record<string, string | null>) => {
+    const p = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) p.delete(k);
+      else p.set(k, v);
+    }
+    const s = p.toString();
+    return s ? `?${s}` : "";
+  };
+  const exportQuery = withParams({ verify: null, before: null, limit: null });
+  return (
+    <section className="gov">
+      <PageHead
+        title="Audit trail"
+        lead={`Append-only and hash-chained: every entry carries the hash of the one before. ${d.total} entries.`}
+      >
+        <div className="actions">
+          <a href={`/audit.csv${exportQuery}`} className="button ghost" download>
+            Export CSV
+          </a>
+          <Link to={withParams({ verify: "1" })} className="button">
+            Verify the chain
+          </Link>
+        </div>
+      </PageHead>
+      {d.admin ? (
+        <GovNav />
+      ) : (
+        <GovNav
+          items={[
+            { to: "/audit", label: "Entries", end: true },
+            { to: "/audit/retention", label: "Retention" },
+            { to: "/policies", label: "Policies" },
+          ]}
+          label="Governance"
+        />
+      )}
+
+      {d.chain ? (
+        <div className={`notice ${d.chain.ok ? "ok" : "error"}`} role="status" data-testid="chain">
+          {d.chain.ok ? (
+            <>
+              Chain intact: {d.chain.checked} entries recomputed and every link followed
+              {d.chain.purged ? ` (${d.chain.purged} purged entries bridged by their tombstones)` : ""}, in{" "}
+              {d.chain.durationMs} ms.
+            </>
+          ) : (
+            <>
+              Chain broken at entry {d.chain.firstBroken.seq} ({d.chain.firstBroken.id}):{" "}
+              {d.chain.firstBroken.reason}. The {d.chain.checked} entries before it are intact.
+            </>
+          )}
+        </div>
+      ) : null}
+      {d.error ? <p className="notice error">{d.error}</p> : null}
+
+      <nav className="tabs" aria-label="Entry kinds">
+        {d.tabs.map((t) => (
+          <Link
+            key={t.id}
+            to={withParams({ tab: t.id === "all" ? null : t.id, before: null, verify: null })}
+            className={d.tab === t.id ? "active" : undefined}
+            aria-current={d.tab === t.id ? "page" : undefined}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+
+      <Form method="get" className="filters" data-testid="audit-filters">
+        {d.tab !== "all" ? <input type="hidden" name="tab" value={d.tab} /> : null}
+        <label className="filter">
+          <span>Kind</span>
+          <select name="kind" defaultValue={params.get("kind") ?? ""}>
+            <option value="">any</option>
+            {d.kinds.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="filter">
+          <span>Actor</span>
+          <input name="actor" defaultValue={params.get("actor") ?? ""} size={10} />
+        </label>
+        <label className="filter">
+          <span>Action</span>
+          <input name="action" defaultValue={params.get("action") ?? ""} size={14} />
+        </label>
+        <label className="filter">
+          <span>Outcome</span>
+          <input name="outcome" defaultValue={params.get("outcome") ?? ""} size={10} />
+        </label>
+        <label className="filter grow">
+          <span>Text</span>
+          <input
+            name="q"
+            type="search"
+            defaultValue={params.get("q") ?? ""}
+            placeholder="in action, actor or target"
+          />
+        </label>
+        <label className="filter">
+          <span>From</span>
+          <input name="since" type="date" defaultValue={params.get("since") ?? ""} />
+        </label>
+        <label className="filter">
+          <span>Before</span>
+          <input name="until" type="date" defaultValue={params.get("until") ?? ""} />
+        </label>
+        <div className="filter-actions">
+          <button type="submit" className="button">
+            Filter
+          </button>
+          {FILTERS.some((f) => params.get(f)) ? (
+            <Link to={d.tab === "all" ? "/audit" : `/audit?tab=${d.tab}`} className="button ghost">
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      <div className="table-wrap card flush">
+        <table className="data compact" data-testid="audit-entries">
+          <thead>
+            <tr>
+              <th className="num">#</th>
+              <th>Time (UTC)</th>
+              <th>Kind</th>
+              <th>Action</th>
+              <th>Actor</th>
+              <th>Target</th>
+              <th>Outcome</th>
+              <th>Hash</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.entries.map((e) => (
+              <tr key={e.id} data-testid={`entry-${e.seq}`}>
+                <td className="num">{e.seq}</td>
+                <td className="nowrap">{formatDateTime(e.timestamp)}</td>
+                <td>
+                  <Badge>{e.kind}</Badge>
+                </td>
+                <td>{e.action}</td>
+                <td>{e.actor}</td>
+                <td className="wrap">{e.target}</td>
+                <td className="wrap">
+                  {e.outcome === "success" ? (
+                    <span className="muted">success</span>
+                  ) : /fail|refused/i.test(e.outcome) ? (
+                    <Badge tone="danger">{e.outcome}</Badge>
+                  ) : (
+                    e.outcome
+                  )}
+                </td>
+                <td>
+                  <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
+                </td>
+              </tr>
+            ))}
+            {d.entries.length === 0 ? (
+              <tr>
+                <td colSpan={8} className="empty">
+                  No entries match.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <div className="pager">
+        <p className="small muted">
+          {d.entries.length} entries shown, newest first. The API answers up to 1000 per page (default 100);
+          CSV exports hold up to {d.csvMax.toLocaleString("en-GB")}.
+        </p>
+        {d.nextBefore ? (
+          <Link
+            to={withParams({ before: String(d.nextBefore), verify: null })}
+            className="button ghost small"
+          >
+            Older entries
+          </Link>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { auditFilterFromUrl } from "../../lib/governance/governance.server";
+import { auditCsv, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
+import { AUDIT_ROLES } from "../../components/governance/ui";
+import { requireRole } from "../../session.server";
+
+/** GET /audit.csv: the audit entries the view's filters select (at most 10,000), as CSV with the hash chain columns. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, AUDIT_ROLES);
+  const url = new URL(request.url);
+  let filter;
+  try {
+    filter = auditFilterFromUrl(url, { limit: CSV_MAX_ROWS, max: CSV_MAX_ROWS });
+  } catch (e) {
+    return new Response(e instanceof Error ? e.message : "bad filter", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  const audit = context.services.audit;
+  const entries = audit.list({
+    ...filter,
+    ...tabFilter(
+      url.searchParams.get("tab"),
+      audit.kinds().map((k) => k.kind),
+    ),
+  });
+  audit.append({
+    action: "audit.export",
+    actor: user.username,
+    target: url.search || "all entries",
+    outcome: `${entries.length} entries`,
+    kind: "audit",
+  });
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
+  return new Response(auditCsv(entries), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="audit-${stamp}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

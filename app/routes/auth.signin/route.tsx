@@ -1,0 +1,101 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { PERSONAS } from "../../../server/auth/personas";
+import { safeRedirect } from "../../../server/auth/safe-redirect";
+import { getUser } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
+  if (await getUser(request, context)) throw redirect(returnTo);
+  const embedded = !!context.services.embeddedIdp;
+  return {
+    returnTo,
+    error: url.searchParams.get("error"),
+    embedded,
+    issuer: context.services.oidc.issuer,
+    personas: embedded
+      ? PERSONAS.map((p) => ({
+          username: p.username,
+          name: p.name,
+          organisation: p.organisation,
+          roles: p.roles,
+          description: p.description,
+        }))
+      : [],
+  };
+}
+
+export default function SignIn() {
+  const { returnTo, error, embedded, issuer, personas } = useLoaderData<typeof loader>();
+  const login = (hint?: string) =>
+    `/auth/login?${new URLSearchParams({ ...(hint ? { login_hint: hint } : {}), returnTo }).toString()}`;
+  return (
+    <section className="signin">
+      <h1>Sign in</h1>
+      <p className="lead">
+        One sign-in for the European health data space: catalogue, knowledge graph, patient records, dataspace
+        contracts and the access body&apos;s work.
+      </p>
+      {error ? (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p>
+        <a className="button" href={login()}>
+          Sign in with your organisation
+        </a>{" "}
+        <span className="muted">via {issuer}</span>
+      </p>
+      <p>
+        <a
+          className="button ghost"
+          href={`/auth/wallet?${new URLSearchParams({ returnTo }).toString()}`}
+          data-testid="signin-wallet"
+        >
+          Sign in with your EU Digital Identity Wallet
+        </a>{" "}
+        <span className="muted">
+          patients: your wallet&apos;s name and date of birth are matched to your record
+        </span>
+      </p>
+      {embedded ? (
+        <>
+          <h2>Demonstration accounts</h2>
+          <p className="muted">
+            The embedded development identity provider knows these personas. The password of each is its
+            username.
+          </p>
+          <ul className="persona-grid">
+            {personas.map((p) => (
+              <li key={p.username} className="card persona">
+                <a href={login(p.username)} data-testid={`persona-${p.username}`}>
+                  <strong>{p.name}</strong>
+                  <span className="muted">{p.organisation}</span>
+                  <span className="tags">
+                    {p.roles.map((r) => (
+                      <span key={r} className="tag">
+                        {r}
+                      </span>
+                    ))}
+                  </span>
+                  <span>{p.description}</span>
+                  <code>
+                    {p.username} / {p.username}
+                  </code>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <p className="muted">
+        <Link to="/">Home</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { isApiError } from "../../../server/http/errors";
+import { PUBLISHER_ROLES } from "../../lib/catalogue/permissions.server";
+import { PublishForm } from "../../components/catalogue/PublishForm";
+import {
+  fieldsOfMessage,
+  formValues,
+  toDatasetInput,
+  type PublishResult,
+} from "../../components/catalogue/publish";
+import { useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Publish a dataset · Catalogue · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, PUBLISHER_ROLES);
+  return { publisher: user.organisation };
+}
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<PublishResult | Response> {
+  const user = await requireRole(request, context, PUBLISHER_ROLES);
+  const values = formValues(await request.formData());
+  try {
+    const created = await context.services.catalogue.create(toDatasetInput(values), user);
+    return redirect(`/catalogue/${encodeURIComponent(created.id)}?created=1`);
+  } catch (e) {
+    if (isApiError(e) && [400, 403, 404, 409].includes(e.status)) {
+      return { error: e.message, fields: fieldsOfMessage(e.message), values };
+    }
+    throw e;
+  }
+}
+
+export default function PublishDataset() {
+  const { publisher } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as PublishResult | undefined;
+  const search = useCatalogueSearch();
+  return (
+    <div className="card" data-testid="publish-pane">
+      <PublishForm result={result} defaults={{ publisher }} cancelTo={`/catalogue${search}`} />
+    </div>
+  );
+}

@@ -1,0 +1,231 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { BarChart, ColumnChart, reasonText, Suppressed } from "../../components/insight/charts";
+import { clientError } from "../../lib/insight/errors.server";
+import { COHORT_ROLES } from "../../components/insight/roles";
+import { Badge } from "../../components/ui/Badge";
+import { formatNumber } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
+
+export const meta: MetaFunction = () => [{ title: "Cohort builder · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, COHORT_ROLES);
+  const url = new URL(request.url);
+  const { federated } = context.services;
+  const options = await federated.options();
+  const asked = CRITERIA.some((c) => url.searchParams.get(c)) || url.searchParams.has("run");
+  const values = Object.fromEntries([...CRITERIA, "k"].map((c) => [c, url.searchParams.get(c) ?? ""]));
+  if (!asked) return { options, values, summary: null, error: null };
+  try {
+    return { options, values, summary: await federated.summary(url.searchParams, user), error: null };
+  } catch (e) {
+    return { options, values, summary: null, error: clientError(e).message };
+  }
+}
+
+function Count({
+  c,
+  k,
+}: {
+  c: { count: number | null; suppressed: boolean; display: string; reason?: string };
+  k: number;
+}) {
+  return c.suppressed ? <Suppressed display={`<${k}`} reason={c.reason} /> : <>{formatNumber(c.count)}</>;
+}
+
+export default function Cohorts() {
+  const { options, values, summary, error } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state !== "idle";
+  const select = (name: string, label: string, list: { code: string; display: string }[]) => (
+    <label className="filter">
+      <span>{label}</span>
+      <select name={name} defaultValue={values[name]} data-testid={`criterion-${name}`}>
+        <option value="">any</option>
+        {list.map((o) => (
+          <option key={o.code} value={o.code}>
+            {o.display}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const k = summary?.k ?? options.k;
+  const suppressedAny = summary
+    ? Object.values(summary.suppression.counts).some((n) => n > 0) || summary.cohort.suppressed
+    : false;
+  return (
+    <section className="ins-page" data-testid="cohorts">
+      <h1>Federated cohort builder</h1>
+      <p className="lead">
+        Count a cohort in every data holder's secure processing environment. Only k-anonymous aggregates
+        leave: counts from 1 to {options.k - 1} are suppressed, and so is any count that would let one be
+        recomputed.
+      </p>
+      <Form method="get" className="card filters" data-testid="cohort-form">
+        {select("condition", "Condition (SNOMED CT)", options.conditions)}
+        {select("drug", "Drug (RxNorm)", options.drugs)}
+        {select("measurement", "Measurement (LOINC)", options.measurements)}
+        <label className="filter">
+          <span>Age band</span>
+          <select name="ageBand" defaultValue={values.ageBand}>
+            <option value="">any</option>
+            {options.ageBands.map((b) => (
+              <option key={b}>{b}</option>
+            ))}
+          </select>
+        </label>
+        <label className="filter">
+          <span>Gender</span>
+          <select name="gender" defaultValue={values.gender}>
+            <option value="">any</option>
+            <option value="female">female</option>
+            <option value="male">male</option>
+          </select>
+        </label>
+        <label className="filter">
+          <span>k (at least {options.k})</span>
+          <input
+            type="number"
+            name="k"
+            min={options.k}
+            max={1000}
+            defaultValue={values.k || options.k}
+            style={{ width: "6rem" }}
+          />
+        </label>
+        <div className="filter-actions">
+          <button
+            type="submit"
+            name="run"
+            value="1"
+            className="button"
+            disabled={busy}
+            data-testid="cohort-run"
+          >
+            {busy ? "Counting…" : "Count across environments"}
+          </button>
+          <Link to="/cohorts" className="button ghost">
+            Reset
+          </Link>
+        </div>
+      </Form>
+
+      {error ? (
+        <p className="notice error" role="alert" data-testid="cohort-error">
+          {error}
+        </p>
+      ) : null}
+
+      {summary ? (
+        <>
+          <div className="card ins-cohort-head" data-testid="cohort-result">
+            <div>
+              <span className="stat-label">Cohort</span>
+              <div className="stat-value" data-testid="cohort-total">
+                <Count c={summary.cohort} k={k} />
+              </div>
+              <p className="small muted">
+                {Object.entries(summary.criteria)
+                  .map(
+                    ([key, c]) =>
+                      `${key}: ${c && "display" in c && c.display ? `${c.display} (${c.system} ${c.code})` : c?.value}`,
+                  )
+                  .join(" · ") || "all persons"}
+              </p>
+            </div>
+            <div className="tags">
+              <Badge tone="warn">k = {summary.k}</Badge>
+              {suppressedAny ? (
+                <Badge tone="danger" testId="suppression-flag">
+                  cells suppressed
+                </Badge>
+              ) : (
+                <Badge tone="ok">nothing suppressed</Badge>
+              )}
+            </div>
+          </div>
+
+          <div className="ins-grid">
+            <div className="card flush">
+              <table className="data" data-testid="environments">
+                <caption className="ins-caption">Per secure processing environment</caption>
+                <thead>
+                  <tr>
+                    <th>Environment</th>
+                    <th className="num">Patients</th>
+                    <th>Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {summary.environments.map((e) => (
+                    <tr key={e.holder} className={e.suppressed ? "ins-row-suppressed" : undefined}>
+                      <td>{e.environment}</td>
+                      <td className="num">
+                        <Count c={e} k={k} />
+                      </td>
+                      <td className="small">{e.suppressed ? reasonText(e.reason ?? "") : "published"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="card">
+              <BarChart
+                title="By gender (pooled)"
+                testId="cohort-gender"
+                data={summary.strata.gender
+                  .filter((g) => g.suppressed || g.count !== 0 || g.key === "female" || g.key === "male")
+                  .map((g) => ({
+                    key: g.key,
+                    label: g.key,
+                    value: g.count,
+                    suppressed: g.suppressed,
+                    display: g.suppressed ? `<${k}` : undefined,
+                  }))}
+              />
+            </div>
+          </div>
+          <div className="card">
+            <ColumnChart
+              id="cohort-age"
+              title="By age band (pooled)"
+              testId="cohort-age"
+              data={summary.strata.ageBand.map((a) => ({
+                key: a.key,
+                label: a.key,
+                value: a.count,
+                suppressed: a.suppressed,
+                display: a.suppressed ? `<${k}` : undefined,
+              }))}
+            />
+          </div>
+
+          <aside className="card ins-legend" data-testid="suppression-legend">
+            <h2>How the counts are protected</h2>
+            <p className="small">
+              <Suppressed display={`<${k}`} /> marks a suppressed cell. Suppressed in this answer:{" "}
+              {summary.suppression.counts["below-k"]} below k, {summary.suppression.counts.complementary}{" "}
+              complementary, {summary.suppression.counts.differencing} by the differencing guard,{" "}
+              {summary.suppression.counts["parent-suppressed"]} because their total is suppressed.
+            </p>
+            <ul className="small">
+              {summary.method.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+              {summary.suppression.differencingChecked.length ? (
+                <li>
+                  Compared with the queries without: {summary.suppression.differencingChecked.join(", ")}.
+                </li>
+              ) : null}
+            </ul>
+          </aside>
+        </>
+      ) : !error ? (
+        <p className="muted">Choose criteria and count. Every query is recorded in the audit log.</p>
+      ) : null}
+    </section>
+  );
+}

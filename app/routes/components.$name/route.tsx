@@ -1,0 +1,143 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ADMIN_ROLES, failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { formatDateTime } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.diagnosis.component.label ?? "Component"} · Components · Health Dataspace Hub` },
+];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireRole(request, context, ADMIN_ROLES);
+  try {
+    return { diagnosis: await context.services.operator.diagnosis(params.name ?? "") };
+  } catch (e) {
+    if (e && typeof e === "object" && (e as { status?: number }).status === 404)
+      throw new Response((e as Error).message, { status: 404 });
+    throw e;
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const user = await requireRole(request, context, ADMIN_ROLES);
+  try {
+    const r = await context.services.operator.restart(params.name ?? "", context.services, user.username);
+    const also = r.alsoRestarted.length ? ` (with ${r.alsoRestarted.join(", ")})` : "";
+    return {
+      ok: true,
+      message: `Restarted${also} in ${r.durationMs} ms: ${r.action}. Now ${r.component.health}.`,
+    };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export default function ComponentDiagnosis() {
+  const { diagnosis: d } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const c = d.component;
+  return (
+    <section className="gov">
+      <p className="breadcrumb">
+        <Link to="/components">Components</Link> / {c.label}
+      </p>
+      <PageHead title={c.label} lead={c.kind}>
+        <Form method="post">
+          <button type="submit" className="button" disabled={busy}>
+            Restart {c.label.toLowerCase()}
+          </button>
+        </Form>
+      </PageHead>
+      <GovNav />
+      <Outcome result={result} />
+      <div className="two-col gov-cols">
+        <div className="card" data-testid="probe">
+          <h2>What the probe saw</h2>
+          <dl className="fields">
+            <div className="field-row">
+              <dt>Health</dt>
+              <dd>
+                <HealthBadge health={c.health} testId="diagnosis-health" />
+              </dd>
+            </div>
+            <div className="field-row">
+              <dt>Probe</dt>
+              <dd>{d.probe.call}</dd>
+            </div>
+            <div className="field-row">
+              <dt>Answer</dt>
+              <dd data-testid="observed">{d.probe.observed}</dd>
+            </div>
+            <div className="field-row">
+              <dt>Time</dt>
+              <dd>
+                {d.probe.latencyMs ?? "—"} ms (degraded above {d.probe.thresholdMs} ms),{" "}
+                {formatDateTime(d.probe.at)}
+              </dd>
+            </div>
+            <div className="field-row">
+              <dt>Version</dt>
+              <dd>{c.version}</dd>
+            </div>
+            <div className="field-row">
+              <dt>Address</dt>
+              <dd>
+                <code>{c.url}</code>
+              </dd>
+            </div>
+            <div className="field-row">
+              <dt>Depends on</dt>
+              <dd>
+                {d.dependsOn.length
+                  ? d.dependsOn.map((n) => (
+                      <Link key={n} to={`/components/${n}`} className="gov-dep">
+                        {n}
+                      </Link>
+                    ))
+                  : "nothing"}
+              </dd>
+            </div>
+            <div className="field-row">
+              <dt>Used by</dt>
+              <dd>
+                {d.usedBy.map((n) =>
+                  n === "hub" ? (
+                    <span key={n} className="gov-dep">
+                      the hub
+                    </span>
+                  ) : (
+                    <Link key={n} to={`/components/${n}`} className="gov-dep">
+                      {n}
+                    </Link>
+                  ),
+                )}
+              </dd>
+            </div>
+          </dl>
+        </div>
+        <div className="card">
+          <h2>Remedy</h2>
+          <ul data-testid="remedy">
+            {d.remedy.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+          <h2>Last error</h2>
+          <p data-testid="last-error">
+            {d.lastError
+              ? `${formatDateTime(d.lastError.at)}: ${d.lastError.message}`
+              : "None since the hub started."}
+          </p>
+          <h2>Last restart</h2>
+          <p data-testid="last-restart">
+            {d.lastRestart
+              ? `${formatDateTime(d.lastRestart.at)} by ${d.lastRestart.by}: ${d.lastRestart.outcome}`
+              : "None since the hub started."}
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}

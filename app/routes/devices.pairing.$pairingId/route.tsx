@@ -1,0 +1,11 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { jsonOrError } from "../../lib/patient-app/status.server";
+import { requireRole } from "../../session.server";
+
+/** Resource route polled by the Devices page while a pairing is pending: its state (same as the API's). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, ["PATIENT"]);
+  return jsonOrError(async () => ({
+    body: context.services.patientApp.pairing(user, params.pairingId ?? ""),
+  }));
+}

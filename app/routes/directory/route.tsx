@@ -1,0 +1,204 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { parseDirectoryInput } from "../../lib/governance/governance.server";
+import { ADMIN_ROLES, failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
+import { Badge } from "../../components/ui/Badge";
+import { formatDate } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [
+  { title: "Participant directory · Operator console · Health Dataspace Hub" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireRole(request, context, ADMIN_ROLES);
+  const check = new URL(request.url).searchParams.get("check") === "1";
+  return {
+    entries: context.services.operator.directory(),
+    discovery: check ? await context.services.operator.discoveryCheck() : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireRole(request, context, ADMIN_ROLES);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  try {
+    if (intent === "remove") {
+      const did = String(form.get("did") ?? "");
+      context.services.operator.removeDirectoryEntry(did, user.username);
+      return { ok: true, message: `Removed ${did} from the directory.` };
+    }
+    const input = parseDirectoryInput(
+      Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])),
+    );
+    const e = context.services.operator.addDirectoryEntry(input, user.username);
+    return { ok: true, message: `Added ${e.displayName} (${e.did}).` };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export default function Directory() {
+  const { entries, discovery } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section className="gov">
+      <PageHead
+        title="Participant directory"
+        lead="Who the catalogue crawler visits, under which DID, and where their DSP catalogue is. The dataspace's founding participants are seeded and stay."
+      >
+        <a href="/directory?check=1" className="button ghost">
+          Check federated discovery
+        </a>
+      </PageHead>
+      <GovNav />
+      <Outcome result={result} />
+      <div className="table-wrap card flush">
+        <table className="data" data-testid="directory">
+          <thead>
+            <tr>
+              <th>Participant</th>
+              <th>DID</th>
+              <th>Country</th>
+              <th>Catalogue</th>
+              <th>Added</th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.did} data-testid={`entry-${e.id}`}>
+                <th scope="row">
+                  {e.displayName} {e.source === "seeded" ? <Badge tone="info">seeded</Badge> : null}
+                </th>
+                <td className="wrap">
+                  <code>{e.did}</code>
+                </td>
+                <td>{e.country ?? "—"}</td>
+                <td className="small wrap">
+                  {e.catalogueUrl ? (
+                    <code>{e.catalogueUrl}</code>
+                  ) : (
+                    <span className="muted">not crawled</span>
+                  )}
+                </td>
+                <td className="small">
+                  {formatDate(e.addedAt)} by {e.addedBy}
+                </td>
+                <td>
+                  {e.source === "added" ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="remove" />
+                      <input type="hidden" name="did" value={e.did} />
+                      <button
+                        type="submit"
+                        className="button small danger-ghost"
+                        disabled={busy}
+                        aria-label={`Remove ${e.displayName}`}
+                      >
+                        Remove
+                      </button>
+                    </Form>
+                  ) : (
+                    <span className="small muted">kept</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <Form method="post" className="card gov-form" data-testid="directory-form">
+        <h2>Add a participant</h2>
+        <input type="hidden" name="intent" value="add" />
+        <div className="form-grid">
+          <label>
+            <span>
+              Display name <span className="required">*</span>
+            </span>
+            <input name="displayName" required maxLength={200} />
+          </label>
+          <label>
+            <span>
+              DID <span className="required">*</span>
+            </span>
+            <input name="did" required placeholder="did:web:hospital.example.org:participant" />
+            <span className="hint">W3C DID syntax; a did:web needs a domain name.</span>
+          </label>
+          <label>
+            Country
+            <input name="country" maxLength={2} placeholder="DE" />
+          </label>
+          <label>
+            DSP catalogue address
+            <input
+              name="catalogueUrl"
+              type="url"
+              placeholder="https://hospital.example.org/api/dsp/catalog/request"
+            />
+          </label>
+        </div>
+        <div className="actions">
+          <button type="submit" className="button" disabled={busy}>
+            Add to the directory
+          </button>
+        </div>
+      </Form>
+
+      {discovery ? (
+        <div className="card gov-form" data-testid="discovery">
+          <h2>Federated discovery check</h2>
+          <p className={`notice ${discovery.ok ? "ok" : "error"}`}>
+            {discovery.ok ? "Every crawler target answers." : "Some crawler targets do not answer."}{" "}
+            {discovery.totals.datasets} datasets with {discovery.totals.offers} offers from{" "}
+            {discovery.totals.reachableTargets} catalogues. Read-only: nothing was changed.
+          </p>
+          {discovery.problems.length ? (
+            <ul>
+              {discovery.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          ) : null}
+          <table className="data compact">
+            <thead>
+              <tr>
+                <th>Target</th>
+                <th>Kind</th>
+                <th>Answer</th>
+                <th className="num">Datasets</th>
+                <th className="num">Offers</th>
+              </tr>
+            </thead>
+            <tbody>
+              {discovery.targets.map((t) => (
+                <tr key={t.did}>
+                  <td>{t.displayName}</td>
+                  <td>
+                    {t.kind === "hub" ? "hub catalogue" : t.kind === "remote" ? "remote" : "no address"}
+                  </td>
+                  <td>
+                    {t.reachable === null ? (
+                      "—"
+                    ) : t.reachable ? (
+                      <Badge tone="ok">answers</Badge>
+                    ) : (
+                      <Badge tone="danger">{t.error ?? "no answer"}</Badge>
+                    )}
+                  </td>
+                  <td className="num">{t.datasets}</td>
+                  <td className="num">{t.offers}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isApiError } from "../../../server/http/errors";
+import { GRAPH_ROLES, slimEdge, slimNode } from "../../lib/graph/slim.server";
+import type { VEdge, VNode } from "../../components/graph/types";
+import { requireRole } from "../../session.server";
+
+/**
+ * Resource route for the explorer's "Expand": the neighbourhood of a node (depth 1 or 2) from the
+ * graph service, slimmed to what the canvas draws. Failures come back as `{ error }` so that a
+ * fetcher shows them in place instead of replacing the page with an error boundary.
+ */
+export type ExpandData =
+  { id: string; depth: number; nodes: VNode[]; edges: VEdge[]; truncated: boolean } | { error: string };
+
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<ExpandData> {
+  await requireRole(request, context, GRAPH_ROLES);
+  const url = new URL(request.url);
+  const id = url.searchParams.get("id");
+  const depth = url.searchParams.get("depth") === "2" ? 2 : 1;
+  try {
+    const g = await context.services.graphQueries.expand(id, depth);
+    return {
+      id: id ?? "",
+      depth,
+      nodes: g.nodes.map(slimNode),
+      edges: g.edges.map(slimEdge),
+      truncated: !!g.meta.truncated,
+    };
+  } catch (e) {
+    if (isApiError(e) && e.status < 500) return { error: e.message };
+    throw e;
+  }
+}

@@ -1,0 +1,154 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { LAYERS } from "../../../server/graph/model";
+import { Badge } from "../../components/ui/Badge";
+import { formatDateTime, formatNumber } from "../../components/ui/format";
+import { GRAPH_ROLES } from "../../lib/graph/slim.server";
+import { LAYER_TITLES } from "../../components/graph/types";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "Graph validation · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireRole(request, context, GRAPH_ROLES);
+  return { validation: await context.services.graphQueries.validate() };
+}
+
+export default function GraphValidation() {
+  const { validation: v } = useLoaderData<typeof loader>();
+  const failed = v.constraints.filter((c) => !c.ok).length;
+  const relTypes = Object.entries(v.relationshipTypes).sort((a, b) => b[1] - a[1]);
+  return (
+    <div className="graph-validation" data-testid="graph-validation">
+      <div
+        className={`card validation-summary ${v.valid ? "ok" : "failed"}`}
+        role="status"
+        data-testid="validation-summary"
+      >
+        <strong data-testid="validation-verdict">
+          {v.valid ? "The graph meets its schema and conventions." : "The graph breaks some of its rules."}
+        </strong>
+        <span className="muted">
+          {formatNumber(v.totals.nodes)} nodes · {formatNumber(v.totals.edges)} relationships ·{" "}
+          {v.constraints.length - failed} of {v.constraints.length} constraints met · checked{" "}
+          {formatDateTime(v.checkedAt)}
+        </span>
+      </div>
+
+      <h2>Nodes per layer</h2>
+      <div className="layer-grid" data-testid="validation-layers">
+        {LAYERS.map((l) => {
+          const layer = v.layers[l];
+          return (
+            <section
+              key={l}
+              className={`card stat layer-${l}`}
+              aria-labelledby={`layer-${l}-title`}
+              data-testid={`validation-layer-${l}`}
+            >
+              <h3 id={`layer-${l}-title`} className="stat-label">
+                {l.toUpperCase()} · {LAYER_TITLES[l]}
+              </h3>
+              <span className="stat-value">{formatNumber(layer.nodes)}</span>
+              <table className="data compact">
+                <thead>
+                  <tr>
+                    <th scope="col">Label</th>
+                    <th scope="col" className="num">
+                      Nodes
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {Object.entries(layer.labels).map(([label, n]) => (
+                    <tr key={label}>
+                      <td>{label}</td>
+                      <td className={`num${n === 0 ? " muted" : ""}`}>{formatNumber(n)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          );
+        })}
+      </div>
+
+      <div className="two-col">
+        <section>
+          <h2>Constraints</h2>
+          <table className="data" data-testid="validation-constraints">
+            <thead>
+              <tr>
+                <th scope="col">Constraint</th>
+                <th scope="col">Result</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {v.constraints.map((c) => (
+                <tr key={c.name} data-ok={c.ok}>
+                  <td>{c.name}</td>
+                  <td>{c.ok ? <Badge tone="ok">ok</Badge> : <Badge tone="danger">failed</Badge>}</td>
+                  <td className="muted">{c.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+
+          <h2>Violations</h2>
+          {v.violations.length ? (
+            <table className="data" data-testid="validation-violations">
+              <thead>
+                <tr>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Detail</th>
+                </tr>
+              </thead>
+              <tbody>
+                {v.violations.map((x, i) => (
+                  <tr key={`${x.kind}-${x.subject}-${i}`}>
+                    <td>
+                      <Badge tone="danger">{x.kind}</Badge>
+                    </td>
+                    <td>
+                      <code>{x.subject}</code>
+                    </td>
+                    <td>{x.detail}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="notice ok" data-testid="validation-no-violations">
+              No violations: labels are PascalCase, relationship types UPPER_SNAKE_CASE, properties camelCase.
+            </p>
+          )}
+        </section>
+        <section>
+          <h2>Relationship types</h2>
+          <table className="data" data-testid="validation-relationship-types">
+            <thead>
+              <tr>
+                <th scope="col">Type</th>
+                <th scope="col" className="num">
+                  Relationships
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {relTypes.map(([type, n]) => (
+                <tr key={type}>
+                  <td>
+                    <code>{type}</code>
+                  </td>
+                  <td className="num">{formatNumber(n)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { civil } from "../../components/access-body/ui";
+
+export const meta: MetaFunction = () => [
+  { title: "Secondary use of health data: information · MedReg DE · Health Dataspace Hub" },
+];
+
+/** Public: what the access body tells everyone about secondary use (Art. 58(1)); no session needed. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  return { info: await context.services.accessBody.information() };
+}
+
+const UNITS: Record<string, string> = {
+  months: "months",
+  weeks: "weeks",
+  days: "days",
+  workingDays: "working days",
+  years: "years",
+};
+
+export default function Information() {
+  const { info } = useLoaderData<typeof loader>();
+  return (
+    <section className="ab-public">
+      <h1>Secondary use of health data</h1>
+      <p className="lead">
+        {info.accessBody.name} — {info.accessBody.role}. Contact: {info.accessBody.contact}.
+      </p>
+      <div className="stat-grid ab-stats">
+        <div className="card stat">
+          <span className="stat-label">Permits issued</span>
+          <span className="stat-value" data-testid="permits-issued">
+            {info.permitsIssued.total}
+          </span>
+        </div>
+        <div className="card stat">
+          <span className="stat-label">Active now</span>
+          <span className="stat-value">{info.permitsIssued.active}</span>
+        </div>
+        <div className="card stat">
+          <span className="stat-label">Revoked</span>
+          <span className="stat-value">{info.permitsIssued.revoked}</span>
+        </div>
+        <div className="card stat">
+          <span className="stat-label">Results published</span>
+          <span className="stat-value">{info.publishedResults.length}</span>
+        </div>
+      </div>
+      <div className="two-col">
+        <div>
+          <h2>How to apply</h2>
+          <ol className="ab-steps">
+            {info.howToApply.map((s) => (
+              <li key={s.step}>
+                <strong>{s.title}.</strong> {s.detail}
+              </li>
+            ))}
+          </ol>
+          <p>
+            <Link to="/applications" className="button">
+              Apply (sign-in as a data user)
+            </Link>{" "}
+            <Link to="/register" className="button ghost">
+              Register of permits
+            </Link>
+          </p>
+          <h2>Purposes data may be used for (Art. 53(1))</h2>
+          <table className="data">
+            <thead>
+              <tr>
+                <th>Purpose</th>
+                <th>What it covers</th>
+                <th>Permits</th>
+              </tr>
+            </thead>
+            <tbody>
+              {info.purposes.map((p) => (
+                <tr key={p.code}>
+                  <td>
+                    {p.label}
+                    <div className="muted ab-small">{p.point}</div>
+                  </td>
+                  <td>{p.description}</td>
+                  <td>{p.permitsIssued}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Conditions</h2>
+          <ul>
+            {info.conditions.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2>Legal basis</h2>
+          <ul>
+            {info.legalBasis.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <h2>How your data are protected</h2>
+          <ul>
+            {info.technicalMeasures.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <h2>Your rights</h2>
+          <ul>
+            {info.rightsOfNaturalPersons.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <h2>Time limits</h2>
+          <table className="data ab-small">
+            <tbody>
+              {info.statutoryPeriods.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.label}</td>
+                  <td className="nowrap">
+                    {p.amount} {UNITS[p.unit] ?? p.unit}
+                  </td>
+                  <td className="nowrap">
+                    {p.article}
+                    {p.verification === "unverified" ? (
+                      <div className="muted">citation to be confirmed</div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted ab-small">{info.countingRules}</p>
+        </div>
+      </div>
+      <h2>Who has been granted access (Art. 58(1)(f))</h2>
+      <table className="data" data-testid="information-permits">
+        <thead>
+          <tr>
+            <th>Permit</th>
+            <th>Data user</th>
+            <th>Datasets</th>
+            <th>Purpose</th>
+            <th>Issued</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {info.permitsIssued.list.map((p) => (
+            <tr key={p.id}>
+              <td>{p.id}</td>
+              <td>{p.organisation}</td>
+              <td>{p.datasets.join("; ")}</td>
+              <td>{p.purposeLabel}</td>
+              <td className="nowrap">{civil(p.issuedDate)}</td>
+              <td>{p.state.toLowerCase()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {info.publishedResults.length ? (
+        <>
+          <h2>Results of projects (Art. 58(1)(g))</h2>
+          <ul>
+            {info.publishedResults.map((r) => (
+              <li key={r.id}>
+                {r.title} — {r.organisation}
+                {r.url ? (
+                  <>
+                    {" "}
+                    · <a href={r.url}>{r.url}</a>
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}

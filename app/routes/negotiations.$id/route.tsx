@@ -1,0 +1,261 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import type { RootData } from "../../root";
+import type { NegotiationPollResult } from "../dataspace.negotiation.$id/route";
+import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import { nameBook, toNegotiationView } from "../../lib/dataspace/records.server";
+import { isFailedState, pipelineOf } from "../../components/dataspace/states";
+import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import {
+  DataspaceNav,
+  DemoBadge,
+  ErrorNotice,
+  StateBadge,
+  formatStamp,
+  formatTime,
+  participantQuery,
+  usePolledFetcher,
+} from "../../components/dataspace/ui";
+
+/**
+ * One contract negotiation, live: its state pipeline (REQUESTED → AGREED → VERIFIED → FINALIZED,
+ * or TERMINATED with the connector's error detail), polled through a fetcher from
+ * /dataspace/negotiation/{id}; once FINALIZED, the agreement and a transfer to start under it.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Negotiation · Dataspace · Health Dataspace Hub" }];
+
+const POLL_MS = 400;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { ds, participants, acting } = await loadActing(request, context);
+  if (!acting.participantId) throw new Response(acting.reason ?? "No participant context", { status: 403 });
+  try {
+    const raw = await ds.getNegotiation(acting.participantId, params.id ?? "");
+    const negotiation = toNegotiationView(raw, nameBook(participants));
+    const provider = participants.find(
+      (p) => p.did === negotiation.counterPartyId || p.participantId === negotiation.counterPartyId,
+    );
+    return { acting, negotiation, raw, providerId: provider?.participantId ?? "" };
+  } catch (e) {
+    const f = apiFailure(e);
+    throw new Response(f.status === 404 ? "This negotiation does not exist for your participant." : f.error, {
+      status: f.status === 404 ? 404 : 502,
+    });
+  }
+}
+
+interface Seen {
+  state: string;
+  at: number;
+}
+
+export default function NegotiationDetail() {
+  const data = useLoaderData<typeof loader>();
+  // a fresh view (history, polling) for each negotiation
+  return <NegotiationView key={data.negotiation.id} {...data} />;
+}
+
+function NegotiationView({
+  acting,
+  negotiation: n,
+  raw,
+  providerId,
+}: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const root = useRouteLoaderData<RootData>("root");
+  const navigation = useNavigation();
+  const [history, setHistory] = useState<Seen[]>(() => [
+    { state: n.state, at: n.stateTimestamp ?? n.createdAt ?? 0 },
+  ]);
+  const initiallySettled = pipelineOf("negotiation", n.state).settled;
+  const [settled, setSettled] = useState(initiallySettled);
+  const poll = usePolledFetcher<NegotiationPollResult>(
+    `/dataspace/negotiation/${encodeURIComponent(n.id)}${participantQuery(acting)}`,
+    POLL_MS,
+    !settled && !n.demo,
+  );
+  const live = poll.data && poll.data.ok ? poll.data : null;
+  const state = live?.state ?? n.state;
+  const contractId = live?.contractId || n.contractId;
+  const errorDetail = live?.errorDetail || n.errorDetail;
+
+  useEffect(() => {
+    if (!live) return;
+    setHistory((h) =>
+      h[h.length - 1]?.state === live.state
+        ? h
+        : [...h, { state: live.state, at: live.stateTimestamp ?? live.at }],
+    );
+    if (pipelineOf("negotiation", live.state).settled) setSettled(true);
+  }, [live]);
+
+  const failed = isFailedState(state);
+  const reached = [...history].reverse().find((h) => !isFailedState(h.state))?.state;
+  const finalized = state === "FINALIZED";
+  const starting = navigation.state === "submitting" && navigation.formAction?.startsWith("/transfers");
+  const q = participantQuery(acting);
+
+  return (
+    <section className="ds-page" data-testid="negotiation-page" data-negotiation-id={n.id}>
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <p className="muted small">
+        <Link to={`/negotiations${q}`}>← Negotiations</Link>
+      </p>
+      <header className="page-head">
+        <div>
+          <h1>
+            Contract for <span data-testid="negotiation-asset">{n.assetId || "an asset"}</span>
+          </h1>
+          <p className="lead">
+            with <strong>{n.counterPartyName}</strong> · negotiated by {acting.displayName}
+          </p>
+        </div>
+        <div className="ds-head-state">
+          {n.demo ? <DemoBadge /> : null}
+          <StateBadge state={state} testId="negotiation-state" />
+        </div>
+      </header>
+
+      <div className="card ds-pipeline-card">
+        <div className="ds-pipeline-head">
+          <h2>Progress</h2>
+          <p className="muted small" role="status" aria-live="polite" data-testid="negotiation-live">
+            {settled || n.demo
+              ? failed
+                ? "The negotiation was terminated."
+                : finalized
+                  ? "The negotiation is finalized: a contract agreement is in place."
+                  : n.demo
+                    ? "A demonstration record: its state does not change."
+                    : ""
+              : `Watching the connector… now ${state}`}
+          </p>
+        </div>
+        <StatePipeline kind="negotiation" state={state} reached={reached} testId="negotiation-pipeline" />
+        {poll.data && !poll.data.ok ? (
+          <ErrorNotice error={poll.data} testId="negotiation-poll-error" />
+        ) : null}
+        {failed ? (
+          <div className="notice error" role="alert" data-testid="negotiation-error">
+            <strong>Terminated.</strong>{" "}
+            {errorDetail ? (
+              <span data-testid="negotiation-error-detail">{errorDetail}</span>
+            ) : (
+              "The connector gave no reason."
+            )}
+            <p className="small">
+              <Link
+                to={`/negotiate${q ? `${q}&` : "?"}provider=${encodeURIComponent(providerId)}&asset=${encodeURIComponent(n.assetId)}`}
+                data-testid="negotiation-retry"
+              >
+                Negotiate again
+              </Link>{" "}
+              with a fresh offer from the provider&apos;s catalogue.
+            </p>
+          </div>
+        ) : null}
+        <details className="ds-history">
+          <summary>States seen ({history.length})</summary>
+          <ol className="plain small" data-testid="negotiation-history">
+            {history.map((h, i) => (
+              <li key={`${h.state}-${i}`}>
+                <code>{h.state}</code> <span className="muted">{formatTime(h.at)}</span>
+              </li>
+            ))}
+          </ol>
+        </details>
+      </div>
+
+      {finalized ? (
+        <div className="card ds-agreement" data-testid="negotiation-agreement">
+          <h2>Contract agreement</h2>
+          <dl className="fields">
+            <div className="field-row">
+              <dt>Agreement id</dt>
+              <dd>
+                <code data-testid="negotiation-contract-id">{contractId}</code>
+              </dd>
+            </div>
+            <div className="field-row">
+              <dt>Asset</dt>
+              <dd>
+                <code>{n.assetId}</code>
+              </dd>
+            </div>
+            <div className="field-row">
+              <dt>Provider</dt>
+              <dd>{n.counterPartyName}</dd>
+            </div>
+          </dl>
+          {n.type === "PROVIDER" ? (
+            <p className="muted small">
+              You are the provider in this agreement: the consumer starts transfers under it.
+            </p>
+          ) : (
+            <Form method="post" action="/transfers?index" className="actions">
+              <input type="hidden" name="negotiationId" value={n.id} />
+              {acting.canChoose && acting.participantId ? (
+                <input type="hidden" name="participant" value={acting.participantId} />
+              ) : null}
+              <button
+                type="submit"
+                className="button"
+                data-testid="negotiation-start-transfer"
+                disabled={starting}
+              >
+                {starting ? "Starting the transfer…" : "Start transfer"}
+              </button>
+              <span className="muted small">
+                Pull transfer (HttpData-PULL): the provider&apos;s data plane hands your connector an endpoint
+                and a token, and the records are pulled from there.
+              </span>
+            </Form>
+          )}
+        </div>
+      ) : null}
+
+      <div className="card">
+        <h2>Details</h2>
+        <dl className="fields">
+          <div className="field-row">
+            <dt>Negotiation id</dt>
+            <dd>
+              <code>{n.id}</code>
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Side</dt>
+            <dd>{n.type === "PROVIDER" ? "provider" : "consumer"}</dd>
+          </div>
+          <div className="field-row">
+            <dt>Counter-party</dt>
+            <dd>
+              {n.counterPartyName}
+              {n.counterPartyId && n.counterPartyId !== n.counterPartyName ? (
+                <>
+                  {" "}
+                  <code className="wrap">{n.counterPartyId}</code>
+                </>
+              ) : null}
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Counter-party address</dt>
+            <dd>
+              <code className="wrap">{n.counterPartyAddress}</code>
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Started</dt>
+            <dd>{formatStamp(n.createdAt)}</dd>
+          </div>
+        </dl>
+        <details className="ds-raw">
+          <summary>Connector record (JSON)</summary>
+          <pre tabIndex={0}>{JSON.stringify(raw, null, 2)}</pre>
+        </details>
+      </div>
+    </section>
+  );
+}

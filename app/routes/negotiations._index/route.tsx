@@ -1,0 +1,166 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "../../root";
+import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import {
+  nameBook,
+  newestFirst,
+  toNegotiationView,
+  type NegotiationView,
+} from "../../lib/dataspace/records.server";
+import { knownStates } from "../../components/dataspace/states";
+import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import {
+  DataspaceNav,
+  DemoBadge,
+  ErrorNotice,
+  ParticipantPicker,
+  StateBadge,
+  formatStamp,
+  participantQuery,
+  shortId,
+} from "../../components/dataspace/ui";
+import { plural } from "../../components/ui/format";
+
+/** The participant's contract negotiations (GET /api/negotiations), newest first, with their state pipelines. */
+
+export const meta: MetaFunction = () => [{ title: "Negotiations · Dataspace · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { ds, participants, acting } = await loadActing(request, context);
+  const url = new URL(request.url);
+  const stateFilter = (url.searchParams.get("state") ?? "").toUpperCase();
+  let all: NegotiationView[] = [];
+  let error: { error: string; detail: string | null } | null = null;
+  if (acting.participantId) {
+    try {
+      all = newestFirst(
+        (await ds.listNegotiations(acting.participantId)).map((r) =>
+          toNegotiationView(r, nameBook(participants)),
+        ),
+      );
+    } catch (e) {
+      error = apiFailure(e);
+    }
+  }
+  const negotiations = stateFilter ? all.filter((n) => n.state === stateFilter) : all;
+  const states = [...new Set([...knownStates("negotiation"), ...all.map((n) => n.state)])].filter(Boolean);
+  return { acting, negotiations, total: all.length, states, stateFilter, error };
+}
+
+export default function Negotiations() {
+  const { acting, negotiations, total, states, stateFilter, error } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<RootData>("root");
+  const q = participantQuery(acting);
+  return (
+    <section className="ds-page" data-testid="negotiations-page">
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <header className="page-head">
+        <div>
+          <h1>Negotiations</h1>
+          <p className="lead">Contract negotiations of your connector, as consumer and as provider.</p>
+        </div>
+        <Link to={`/negotiate${q}`} className="button" data-testid="negotiations-new">
+          New negotiation
+        </Link>
+      </header>
+      <div className="toolbar">
+        <ParticipantPicker acting={acting} keep={{ state: stateFilter }} />
+        <Form method="get" className="ds-inline" data-testid="negotiations-filter">
+          {acting.canChoose && acting.participantId ? (
+            <input type="hidden" name="participant" value={acting.participantId} />
+          ) : null}
+          <label className="filter">
+            <span>State</span>
+            <select
+              name="state"
+              defaultValue={stateFilter}
+              onChange={(e) => e.currentTarget.form?.requestSubmit()}
+              data-testid="negotiations-state-filter"
+            >
+              <option value="">Any state</option>
+              {states.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <noscript>
+            <button type="submit" className="button small">
+              Filter
+            </button>
+          </noscript>
+        </Form>
+      </div>
+      {acting.reason ? <p className="notice">{acting.reason}</p> : null}
+      <ErrorNotice error={error} testId="negotiations-error" />
+      <p className="muted" data-testid="negotiations-count">
+        {stateFilter
+          ? `${plural(negotiations.length, "negotiation")} ${stateFilter} of ${total}`
+          : plural(total, "negotiation")}
+      </p>
+      {negotiations.length === 0 ? (
+        <p className="muted card empty">
+          No negotiations{stateFilter ? ` in state ${stateFilter}` : ""}.{" "}
+          <Link to={`/negotiate${q}`}>Start one from a provider&apos;s catalogue.</Link>
+        </p>
+      ) : (
+        <div className="table-wrap card flush">
+          <table className="data ds-table" data-testid="negotiations-table">
+            <thead>
+              <tr>
+                <th scope="col">Negotiation</th>
+                <th scope="col">Asset</th>
+                <th scope="col">Counter-party</th>
+                <th scope="col">State</th>
+                <th scope="col">Agreement</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {negotiations.map((n) => (
+                <tr key={n.id} data-testid="negotiation-row" data-negotiation-id={n.id} data-state={n.state}>
+                  <td>
+                    <Link to={`/negotiations/${encodeURIComponent(n.id)}${q}`} title={n.id}>
+                      <code>{shortId(n.id)}</code>
+                    </Link>
+                    <span className="muted small">
+                      {" "}
+                      {n.type === "PROVIDER" ? "as provider" : "as consumer"}
+                    </span>
+                    {n.demo ? (
+                      <>
+                        {" "}
+                        <DemoBadge />
+                      </>
+                    ) : null}
+                  </td>
+                  <td>
+                    <code>{n.assetId || "—"}</code>
+                  </td>
+                  <td>{n.counterPartyName}</td>
+                  <td>
+                    <div className="ds-state-cell">
+                      <StateBadge state={n.state} />
+                      <StatePipeline kind="negotiation" state={n.state} compact />
+                    </div>
+                    {n.errorDetail ? <p className="small ds-error-line">{n.errorDetail}</p> : null}
+                  </td>
+                  <td className="small">
+                    {n.contractId ? (
+                      <code className="wrap">{shortId(n.contractId)}</code>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                  <td className="small nowrap">{formatStamp(n.stateTimestamp ?? n.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

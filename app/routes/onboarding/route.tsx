@@ -1,0 +1,340 @@
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect } from "react";
+import { parseOnboardingInput, type ParticipantStatus } from "../../../server/dataspace/participants";
+import type { RootData } from "../../root";
+import type { ParticipantPollResult } from "../dataspace.participant.$id/route";
+import {
+  ONBOARDING_ROLES,
+  STAFF_ROLES,
+  apiFailure,
+  hasRole,
+  listChoices,
+} from "../../lib/dataspace/access.server";
+import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import {
+  DataspaceNav,
+  DemoBadge,
+  ErrorNotice,
+  StateBadge,
+  formatTime,
+  roleLabel,
+  usePolledFetcher,
+} from "../../components/dataspace/ui";
+import { plural } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+/**
+ * Participants and provider onboarding. Everyone on the staff sees the participants of the
+ * dataspace (GET /api/participants: ACTIVATED contexts with display name, role and DID); connector
+ * admins onboard a new one (POST /api/participants) and watch its provisioning — the participant
+ * context CREATED, then ACTIVATED with its DID — polled from /dataspace/participant/{id}.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Participants · Dataspace · Health Dataspace Hub" }];
+
+const ROLES = [
+  { value: "DATA_HOLDER", label: "Data holder (shares health data)" },
+  { value: "DATA_USER", label: "Data user (requests and uses data)" },
+  { value: "HDAB", label: "Health data access body" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, STAFF_ROLES);
+  const ds = context.services.dataspace;
+  const url = new URL(request.url);
+  const watch = url.searchParams.get("watch");
+  const [{ participants, error }, watched] = await Promise.all([
+    listChoices(ds),
+    watch
+      ? ds.participantStatus(watch).then(
+          (
+            status,
+          ): {
+            status: ParticipantStatus | null;
+            error: { error: string; detail: string | null } | null;
+          } => ({
+            status,
+            error: null,
+          }),
+          (e: unknown) => ({ status: null, error: apiFailure(e) }),
+        )
+      : Promise.resolve(null),
+  ]);
+  return {
+    participants: [...participants].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+    error,
+    canOnboard: hasRole(user, ONBOARDING_ROLES),
+    watch: watch ? { id: watch, ...watched!, loadedAt: Date.now() } : null,
+  };
+}
+
+type FormValues = Record<"displayName" | "role" | "organization" | "ehdsParticipantType", string>;
+type ActionResult = { error: string; detail: string | null; values: FormValues };
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
+  const user = await requireRole(request, context, ONBOARDING_ROLES);
+  const form = await request.formData();
+  const field = (k: string) => {
+    const v = form.get(k);
+    return typeof v === "string" ? v.trim() : "";
+  };
+  const values: FormValues = {
+    displayName: field("displayName"),
+    role: field("role"),
+    organization: field("organization"),
+    ehdsParticipantType: field("ehdsParticipantType"),
+  };
+  try {
+    const created = await context.services.dataspace.onboardParticipant(
+      parseOnboardingInput(values),
+      user.username,
+    );
+    return redirect(`/onboarding?watch=${encodeURIComponent(created.participantId)}`);
+  } catch (e) {
+    const f = apiFailure(e);
+    return { error: f.error, detail: f.detail, values };
+  }
+}
+
+function ProvisioningWatch({
+  watch,
+}: {
+  watch: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["watch"]>;
+}) {
+  const revalidator = useRevalidator();
+  const initial = watch.status;
+  const activeAtLoad = initial?.state === "ACTIVATED";
+  const poll = usePolledFetcher<ParticipantPollResult>(
+    `/dataspace/participant/${encodeURIComponent(watch.id)}`,
+    600,
+    !activeAtLoad && !watch.error,
+  );
+  const live = poll.data && poll.data.ok ? poll.data : null;
+  const status = live ?? initial;
+  const state = status?.state ?? "CREATED";
+  const active = state === "ACTIVATED";
+  useEffect(() => {
+    // the new participant joins the list once ACTIVATED
+    if (live?.state === "ACTIVATED") revalidator.revalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [live?.state]);
+
+  return (
+    <div
+      className={`card ds-provisioning${active ? " done" : ""}`}
+      data-testid="onboarding-watch"
+      data-state={state}
+    >
+      <div className="ds-pipeline-head">
+        <h2>Provisioning {status?.displayName ?? watch.id}</h2>
+        <p className="muted small" role="status" aria-live="polite" data-testid="onboarding-live">
+          {active
+            ? `Active since ${formatTime(status?.stateTimestamp ?? null) || "now"}: the participant can take part in the dataspace.`
+            : "The tenant manager is provisioning the participant's DID, keys and connector context…"}
+        </p>
+      </div>
+      <ErrorNotice error={watch.error} testId="onboarding-watch-error" />
+      {poll.data && !poll.data.ok ? <ErrorNotice error={poll.data} /> : null}
+      <StatePipeline kind="participant" state={state} testId="onboarding-pipeline" />
+      <dl className="fields">
+        <div className="field-row">
+          <dt>Participant context</dt>
+          <dd>
+            <code data-testid="onboarding-participant-id">{watch.id}</code>
+          </dd>
+        </div>
+        <div className="field-row">
+          <dt>DID</dt>
+          <dd>
+            {status?.did ? (
+              <code className="wrap" data-testid="onboarding-did">
+                {status.did}
+              </code>
+            ) : (
+              <span className="muted">being provisioned…</span>
+            )}
+          </dd>
+        </div>
+        <div className="field-row">
+          <dt>State</dt>
+          <dd>
+            <StateBadge state={state} testId="onboarding-state" />
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+export default function Onboarding() {
+  const { participants, error, canOnboard, watch } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const root = useRouteLoaderData<RootData>("root");
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const v = result?.values;
+
+  return (
+    <section className="ds-page" data-testid="onboarding-page">
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <header className="page-head">
+        <div>
+          <h1>{canOnboard ? "Participants and onboarding" : "Participants"}</h1>
+          <p className="lead">
+            The organisations taking part in the dataspace, each with its own connector context and
+            decentralised identifier (DID).
+          </p>
+        </div>
+      </header>
+
+      {canOnboard ? (
+        <div className={watch ? "two-col ds-onboard-grid" : undefined}>
+          <Form
+            key={watch?.id ?? "new"}
+            method="post"
+            className="card ds-form"
+            data-testid="onboarding-form"
+            aria-labelledby="onboard-title"
+          >
+            <h2 id="onboard-title">Onboard a participant</h2>
+            <p className="muted small">
+              The tenant manager creates a tenant and a participant profile; provisioning gives the
+              participant a DID, keys and an ACTIVATED connector context, and the issuer a membership
+              credential.
+            </p>
+            <div className="ds-form-grid">
+              <div className="field">
+                <label htmlFor="onboard-name">
+                  Display name{" "}
+                  <span className="required" aria-hidden>
+                    *
+                  </span>
+                </label>
+                <input
+                  id="onboard-name"
+                  name="displayName"
+                  required
+                  maxLength={200}
+                  defaultValue={v?.displayName}
+                  data-testid="onboarding-name"
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="onboard-role">
+                  Role{" "}
+                  <span className="required" aria-hidden>
+                    *
+                  </span>
+                </label>
+                <select
+                  id="onboard-role"
+                  name="role"
+                  required
+                  defaultValue={v?.role ?? "DATA_HOLDER"}
+                  data-testid="onboarding-role"
+                >
+                  {ROLES.map((r) => (
+                    <option key={r.value} value={r.value}>
+                      {r.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="onboard-org">Organisation</label>
+                <input
+                  id="onboard-org"
+                  name="organization"
+                  maxLength={200}
+                  defaultValue={v?.organization}
+                  aria-describedby="onboard-org-hint"
+                  data-testid="onboarding-organization"
+                />
+                <span className="hint" id="onboard-org-hint">
+                  Empty: the display name.
+                </span>
+              </div>
+              <div className="field">
+                <label htmlFor="onboard-type">EHDS participant type</label>
+                <input
+                  id="onboard-type"
+                  name="ehdsParticipantType"
+                  maxLength={100}
+                  defaultValue={v?.ehdsParticipantType}
+                  aria-describedby="onboard-type-hint"
+                  data-testid="onboarding-type"
+                />
+                <span className="hint" id="onboard-type-hint">
+                  Empty: the role.
+                </span>
+              </div>
+            </div>
+            <ErrorNotice error={result} testId="onboarding-error" />
+            <div className="actions">
+              <button type="submit" className="button" disabled={submitting} data-testid="onboarding-submit">
+                {submitting ? "Creating…" : "Create participant"}
+              </button>
+            </div>
+          </Form>
+          {watch ? <ProvisioningWatch key={watch.id} watch={watch} /> : null}
+        </div>
+      ) : null}
+
+      <h2>
+        Active participants{" "}
+        <span className="muted small">({plural(participants.length, "participant")})</span>
+      </h2>
+      <ErrorNotice error={error ? { error } : null} testId="participants-error" />
+      <div className="table-wrap card flush">
+        <table className="data ds-table" data-testid="participants-table">
+          <thead>
+            <tr>
+              <th scope="col">Participant</th>
+              <th scope="col">Role</th>
+              <th scope="col">DID</th>
+              <th scope="col">Context</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {participants.map((p) => (
+              <tr
+                key={p.participantId}
+                data-testid="participant-row"
+                data-participant-id={p.participantId}
+                className={watch?.id === p.participantId ? "ds-row-new" : undefined}
+              >
+                <td>
+                  <strong>{p.displayName}</strong> {p.demo ? <DemoBadge /> : null}
+                </td>
+                <td className="small">{roleLabel(p.role) || <span className="muted">—</span>}</td>
+                <td className="small wrap">
+                  <code>{p.did}</code>
+                </td>
+                <td className="small">
+                  <code>{p.participantId}</code>
+                </td>
+                <td>
+                  <StateBadge state={p.state} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

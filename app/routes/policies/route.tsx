@@ -1,0 +1,306 @@
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
+import { PolicyEditor } from "../../components/governance/PolicyEditor";
+import { failure, GovNav, Outcome, PageHead, POLICY_ROLES } from "../../components/governance/ui";
+import { Badge } from "../../components/ui/Badge";
+import { formatDateTime } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
+
+const SYNC_TONE = {
+  "in-sync": "ok",
+  "hub-newer": "warn",
+  "missing-at-connector": "danger",
+  "connector-only": "neutral",
+} as const;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, POLICY_ROLES);
+  const url = new URL(request.url);
+  const s = context.services.policies;
+  const participants = await s.participants();
+  const participantId = url.searchParams.get("participant") ?? participants[0]?.id ?? "";
+  const me = participants.find((p) => p.id === participantId);
+  const policies = participantId ? await s.list(participantId) : [];
+  const templates = s.templates(me?.did || undefined);
+
+  // what the editor starts from: a template, a copy, an existing policy, or nothing
+  let editor: { mode: "create" | "update"; policyId: string | null; text: string } | null = null;
+  const edit = url.searchParams.get("edit");
+  const copy = url.searchParams.get("duplicate");
+  const template = url.searchParams.get("template");
+  const strip = (p: (typeof policies)[number]) => ({
+    "@id": p["@id"],
+    "@type": p["@type"],
+    policy: p.policy,
+  });
+  if (edit) {
+    const p = policies.find((x) => x["@id"] === edit);
+    if (p) editor = { mode: "update", policyId: p["@id"], text: JSON.stringify(strip(p), null, 2) };
+  } else if (copy) {
+    const p = policies.find((x) => x["@id"] === copy);
+    if (p)
+      editor = {
+        mode: "create",
+        policyId: null,
+        text: JSON.stringify({ ...strip(p), "@id": `${p["@id"]}-copy` }, null, 2),
+      };
+  } else if (template) {
+    const t = templates.find((x) => x.id === template);
+    if (t) editor = { mode: "create", policyId: null, text: JSON.stringify(t.policy, null, 2) };
+  } else if (url.searchParams.get("new") === "1") {
+    editor = {
+      mode: "create",
+      policyId: null,
+      text: JSON.stringify(
+        {
+          "@id": "",
+          "@type": "PolicyDefinition",
+          policy: { "@type": "Set", permission: [{ action: "use" }], prohibition: [], obligation: [] },
+        },
+        null,
+        2,
+      ),
+    };
+  }
+  return {
+    user: user.username,
+    participants,
+    participantId,
+    policies: policies.map((p) => ({
+      id: p["@id"],
+      type: p.policy["@type"],
+      rules: {
+        permission: p.policy.permission?.length ?? 0,
+        prohibition: p.policy.prohibition?.length ?? 0,
+        obligation: p.policy.obligation?.length ?? 0,
+      },
+      actions: [
+        ...(p.policy.permission ?? []),
+        ...(p.policy.prohibition ?? []),
+        ...(p.policy.obligation ?? []),
+      ].map((r) => (typeof r.action === "string" ? r.action : JSON.stringify(r.action))),
+      source: p.source,
+      version: p.version,
+      updatedBy: p.updatedBy,
+      updatedAt: p.updatedAt,
+      connector: p.connector,
+    })),
+    templates: templates.map((t) => ({
+      id: t.id,
+      label: t.label,
+      article: t.article,
+      description: t.description,
+      type: t.policy.policy["@type"],
+    })),
+    editor,
+    deleting: url.searchParams.get("delete"),
+    created: url.searchParams.get("saved"),
+  };
+}
+
+type ActionResult = { ok: boolean; message: string; problems?: PolicyProblem[] };
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
+  const user = await requireRole(request, context, POLICY_ROLES);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const participantId = String(form.get("participantId") ?? "");
+  const s = context.services.policies;
+  const back = (saved: string) =>
+    redirect(`/policies?participant=${encodeURIComponent(participantId)}&saved=${encodeURIComponent(saved)}`);
+  try {
+    if (intent === "delete") {
+      const policyId = String(form.get("policyId") ?? "");
+      await s.remove(policyId, participantId, user.username);
+      return { ok: true, message: `Deleted ${policyId}.` };
+    }
+    let document: unknown;
+    try {
+      document = JSON.parse(String(form.get("document") ?? ""));
+    } catch (e) {
+      return {
+        ok: false,
+        message: `The policy is not valid JSON: ${e instanceof Error ? e.message : "parse error"}`,
+      };
+    }
+    if (intent === "update") {
+      const policyId = String(form.get("policyId") ?? "");
+      const p = await s.replace(policyId, participantId, document, user.username);
+      return back(`${p["@id"]} v${p.version}`);
+    }
+    const p = await s.create(participantId, document, user.username);
+    return back(p["@id"]);
+  } catch (e) {
+    const f = failure(e);
+    const problems = (e as { extra?: { problems?: PolicyProblem[] } }).extra?.problems;
+    return { ...f, problems };
+  }
+}
+
+export default function Policies() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const busy = useNavigation().state === "submitting";
+  const q = (extra: string) => `/policies?participant=${encodeURIComponent(d.participantId)}${extra}`;
+  return (
+    <section className="gov">
+      <PageHead
+        title="ODRL policies"
+        lead="The policy definitions each participant's connector offers data under, checked against ODRL 2.2 and pushed to the connector."
+      >
+        <Link to={q("&new=1")} className="button">
+          New policy
+        </Link>
+      </PageHead>
+      <GovNav />
+      <Outcome
+        result={
+          result
+            ? { ok: result.ok, message: result.message }
+            : d.created
+              ? { ok: true, message: `Saved ${d.created}.` }
+              : null
+        }
+      />
+      <Form method="get" className="toolbar">
+        <label htmlFor="policy-participant">Participant</label>
+        <select id="policy-participant" name="participant" defaultValue={d.participantId}>
+          {d.participants.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.displayName}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button ghost small">
+          Show
+        </button>
+      </Form>
+
+      {d.editor ? (
+        <PolicyEditor
+          key={`${d.editor.mode}:${d.editor.policyId ?? ""}:${d.editor.text.length}`}
+          initial={d.editor.text}
+          mode={d.editor.mode}
+          policyId={d.editor.policyId}
+          participantId={d.participantId}
+          serverProblems={result?.problems ?? null}
+          busy={busy}
+          validate={validateOdrlPolicy}
+        />
+      ) : null}
+
+      <div className="table-wrap card flush">
+        <table className="data" data-testid="policies">
+          <thead>
+            <tr>
+              <th>Policy</th>
+              <th>Type</th>
+              <th>Rules</th>
+              <th>Version</th>
+              <th>At the connector</th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.policies.map((p) => (
+              <tr key={p.id} data-testid={`policy-${p.id}`}>
+                <th scope="row" className="wrap">
+                  <code>{p.id}</code>
+                </th>
+                <td>{p.type}</td>
+                <td className="small">
+                  {p.rules.permission} permission, {p.rules.prohibition} prohibition, {p.rules.obligation}{" "}
+                  obligation
+                  <div className="muted">{p.actions.join(", ")}</div>
+                </td>
+                <td className="small">
+                  {p.version ? `v${p.version}` : "—"}
+                  {p.updatedBy ? (
+                    <div className="muted">
+                      {p.updatedBy}, {formatDateTime(p.updatedAt)}
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <Badge tone={SYNC_TONE[p.connector.state]}>{p.connector.state}</Badge>
+                  {p.connector.detail ? <div className="small muted">{p.connector.detail}</div> : null}
+                </td>
+                <td className="nowrap">
+                  {d.deleting === p.id ? (
+                    <Form method="post" className="confirm">
+                      <input type="hidden" name="intent" value="delete" />
+                      <input type="hidden" name="participantId" value={d.participantId} />
+                      <input type="hidden" name="policyId" value={p.id} />
+                      <p>Delete {p.id}?</p>
+                      <button type="submit" className="button small danger" disabled={busy}>
+                        Delete
+                      </button>{" "}
+                      <Link to={q("")} className="button small ghost">
+                        Keep
+                      </Link>
+                    </Form>
+                  ) : (
+                    <>
+                      <Link to={q(`&edit=${encodeURIComponent(p.id)}`)} className="button small ghost">
+                        Edit
+                      </Link>{" "}
+                      <Link to={q(`&duplicate=${encodeURIComponent(p.id)}`)} className="button small ghost">
+                        Duplicate
+                      </Link>{" "}
+                      <Link
+                        to={q(`&delete=${encodeURIComponent(p.id)}`)}
+                        className="button small danger-ghost"
+                        aria-label={`Delete ${p.id}`}
+                      >
+                        Delete
+                      </Link>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {d.policies.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="empty">
+                  No policies for this participant.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+
+      <h2>Templates per EHDS purpose</h2>
+      <p className="small muted">
+        Each template is a valid ODRL 2.2 offer: use only for the purpose and only in the secure processing
+        environment, no distribution, no re-identification, anonymised outputs, results reported, data deleted
+        after the permit.
+      </p>
+      <ul className="gov-templates" data-testid="templates">
+        {d.templates.map((t) => (
+          <li key={t.id} className="card">
+            <strong>{t.label}</strong> <span className="small muted">{t.article}</span>
+            <p className="small">{t.description}</p>
+            <Link
+              to={q(`&template=${encodeURIComponent(t.id)}`)}
+              className="button small ghost"
+              aria-label={`Use the template ${t.label}`}
+            >
+              Use ({t.type})
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { StateBadge, civil } from "../../components/access-body/ui";
+
+export const meta: MetaFunction = () => [
+  { title: "Register of applications and permits · MedReg DE · Health Dataspace Hub" },
+];
+
+/** Public: the register of applications, data requests and permits (Art. 57(1)(j)); no session needed. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  return { register: await context.services.accessBody.register() };
+}
+
+export default function Register() {
+  const { register: r } = useLoaderData<typeof loader>();
+  return (
+    <section className="ab-public">
+      <h1>Register of data permits and applications</h1>
+      <p className="lead">
+        {r.accessBody.name}, health data access body · {r.legalBasis} As of {civil(r.asOf)}. Organisations,
+        datasets, purposes, dates and decisions only — no personal data.
+      </p>
+      <p>
+        <Link to="/information">How secondary use works and how to apply</Link>
+      </p>
+      <h2>Data permits</h2>
+      <table className="data" data-testid="register-permits">
+        <thead>
+          <tr>
+            <th>Permit</th>
+            <th>Data user</th>
+            <th>Datasets</th>
+            <th>Purpose</th>
+            <th>Issued</th>
+            <th>Valid until</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.permits.map((p) => (
+            <tr key={p.id} data-testid={`register-${p.id}`}>
+              <td className="nowrap">{p.id}</td>
+              <td>{p.organisation}</td>
+              <td>{p.datasets.join("; ")}</td>
+              <td>{p.purposeLabel}</td>
+              <td className="nowrap">{civil(p.issuedDate)}</td>
+              <td className="nowrap">{civil(p.validUntil)}</td>
+              <td>
+                <StateBadge state={p.state} />
+                {p.revokedDate ? (
+                  <div className="ab-small">
+                    revoked {civil(p.revokedDate)}: {p.revocationReason}
+                  </div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Applications</h2>
+      <table className="data" data-testid="register-applications">
+        <thead>
+          <tr>
+            <th>Application</th>
+            <th>Applicant</th>
+            <th>Datasets</th>
+            <th>Purpose</th>
+            <th>Received</th>
+            <th>Status</th>
+            <th>Decision</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.applications.map((a) => (
+            <tr key={a.id}>
+              <td>
+                {a.title}
+                <div className="muted ab-small">{a.id}</div>
+              </td>
+              <td>{a.organisation}</td>
+              <td>{a.datasets.join("; ")}</td>
+              <td>{a.purposeLabel}</td>
+              <td className="nowrap">{civil(a.receivedDate)}</td>
+              <td>
+                <StateBadge state={a.state} />
+              </td>
+              <td>
+                {a.decision ? `${a.decision.toLowerCase()} ${civil(a.decisionDate)}` : "—"}
+                {a.refusalReasons ? <div className="ab-small">Reasons: {a.refusalReasons}</div> : null}
+                {a.permitId ? <div className="ab-small">permit {a.permitId}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Data requests (anonymised statistics, Art. 69)</h2>
+      <table className="data" data-testid="register-requests">
+        <thead>
+          <tr>
+            <th>Request</th>
+            <th>Requester</th>
+            <th>Datasets</th>
+            <th>Purpose</th>
+            <th>Received</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.dataRequests.map((d) => (
+            <tr key={d.id}>
+              <td>
+                {d.title}
+                <div className="muted ab-small">{d.id}</div>
+              </td>
+              <td>{d.organisation}</td>
+              <td>{d.datasets.join("; ")}</td>
+              <td>{d.purposeLabel}</td>
+              <td className="nowrap">{civil(d.receivedDate)}</td>
+              <td>
+                <StateBadge state={d.state} />
+                {d.refusalReasons ? <div className="ab-small">Reasons: {d.refusalReasons}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

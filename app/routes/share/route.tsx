@@ -1,0 +1,391 @@
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useRef, useState } from "react";
+import { parseAssetInput } from "../../../server/dataspace/assets";
+import type { RootData } from "../../root";
+import {
+  ASSET_WRITE_ROLES,
+  STAFF_ROLES,
+  actingParticipant,
+  apiFailure,
+  hasRole,
+} from "../../lib/dataspace/access.server";
+import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
+import {
+  DataspaceNav,
+  DemoBadge,
+  ErrorNotice,
+  ParticipantPicker,
+  participantQuery,
+} from "../../components/dataspace/ui";
+import { Badge } from "../../components/ui/Badge";
+import { plural } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+/**
+ * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
+ * description, content type and where the data plane reads it — and see the assets the
+ * participant shares (GET /api/assets?participantId=…). Registered assets are offered in the
+ * provider's catalogue under its contract definitions.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Share data · Dataspace · Health Dataspace Hub" }];
+
+const CONTENT_TYPES = [
+  "application/fhir+json",
+  "application/json",
+  "application/x-ndjson",
+  "text/csv",
+  "application/parquet",
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, STAFF_ROLES);
+  const ds = context.services.dataspace;
+  const url = new URL(request.url);
+  const acting = await actingParticipant(ds, user, url.searchParams.get("participant"), "DATA_HOLDER");
+  let assets: AssetView[] = [];
+  let error: { error: string; detail: string | null } | null = null;
+  if (acting.participantId) {
+    try {
+      assets = (await ds.listAssets(acting.participantId)).map(toAssetView);
+    } catch (e) {
+      error = apiFailure(e);
+    }
+  }
+  return {
+    acting,
+    assets,
+    error,
+    canRegister: hasRole(user, ASSET_WRITE_ROLES) && !!acting.participantId,
+    created: url.searchParams.get("created"),
+    defaultBaseUrl: `${context.services.config.publicUrl}/internal/graph-bridge/assets/`,
+  };
+}
+
+type FormValues = Record<
+  "assetId" | "name" | "description" | "contentType" | "addressMode" | "baseUrl",
+  string
+>;
+type ActionResult = { error: string; detail: string | null; values: FormValues };
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
+  const user = await requireRole(request, context, ASSET_WRITE_ROLES);
+  const ds = context.services.dataspace;
+  const form = await request.formData();
+  const field = (k: string) => {
+    const v = form.get(k);
+    return typeof v === "string" ? v.trim() : "";
+  };
+  const values: FormValues = {
+    assetId: field("assetId"),
+    name: field("name"),
+    description: field("description"),
+    contentType: field("contentType"),
+    addressMode: field("addressMode") === "http" ? "http" : "default",
+    baseUrl: field("baseUrl"),
+  };
+  const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_HOLDER");
+  if (!acting.participantId)
+    return { error: acting.reason ?? "No participant context", detail: null, values };
+  if (values.assetId && !/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(values.assetId)) {
+    return {
+      error:
+        "The asset id may hold letters, digits, '.', '_', ':' and '-', and starts with a letter or digit.",
+      detail: null,
+      values,
+    };
+  }
+  let dataAddress: Record<string, unknown> | undefined;
+  if (values.addressMode === "http") {
+    if (!/^https?:\/\/\S+$/i.test(values.baseUrl)) {
+      return { error: "The data address needs an http(s) base URL.", detail: null, values };
+    }
+    dataAddress = { "@type": "DataAddress", type: "HttpData", baseUrl: values.baseUrl };
+  }
+  try {
+    await ds.createAsset(
+      parseAssetInput({
+        participantId: acting.participantId,
+        assetId: values.assetId,
+        name: values.name,
+        description: values.description,
+        contentType: values.contentType,
+        ...(dataAddress ? { dataAddress } : {}),
+      }),
+      user.username,
+    );
+    const q = participantQuery(acting);
+    return redirect(`/share${q ? `${q}&` : "?"}created=${encodeURIComponent(values.assetId)}`);
+  } catch (e) {
+    const f = apiFailure(e);
+    let detail = f.detail;
+    if (!detail && f.status === 502) {
+      // the connector's reason is not passed on (spec): say so when the id is simply taken
+      const existing = await ds.listAssets(acting.participantId).catch(() => []);
+      if (existing.some((a) => a["@id"] === values.assetId)) {
+        detail = `Your connector already holds an asset with id ${values.assetId}: choose another id.`;
+      }
+    }
+    return { error: f.error, detail, values };
+  }
+}
+
+const slug = (s: string) =>
+  s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
+
+export default function Share() {
+  const { acting, assets, error, canRegister, created, defaultBaseUrl } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const root = useRouteLoaderData<RootData>("root");
+
+  return (
+    <section className="ds-page" data-testid="share-page">
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <header className="page-head">
+        <div>
+          <h1>Share data</h1>
+          <p className="lead">
+            Register a data asset with your connector. It is then offered in your catalogue to the
+            participants of the dataspace, under your contract policies.
+          </p>
+        </div>
+      </header>
+      <ParticipantPicker acting={acting} label="Provider" />
+      {acting.reason ? <p className="notice">{acting.reason}</p> : null}
+
+      {created && !result ? (
+        <p className="notice ok" role="status" data-testid="share-created">
+          Asset <code>{created}</code> is registered and offered in your catalogue.
+        </p>
+      ) : null}
+
+      {canRegister ? (
+        <RegisterForm
+          key={created ?? ""}
+          participant={acting.canChoose ? acting.participantId : null}
+          result={result}
+          defaultBaseUrl={defaultBaseUrl}
+        />
+      ) : acting.participantId ? (
+        <p className="notice">Only data holders and connector admins register assets.</p>
+      ) : null}
+
+      <h2>
+        {acting.displayName ? `Assets of ${acting.displayName}` : "Assets"}{" "}
+        <span className="muted small">({plural(assets.length, "asset")})</span>
+      </h2>
+      <ErrorNotice error={error} testId="share-list-error" />
+      {assets.length === 0 ? (
+        <p className="card empty muted">No assets yet.</p>
+      ) : (
+        <div className="table-wrap card flush">
+          <table className="data ds-table" data-testid="share-assets">
+            <thead>
+              <tr>
+                <th scope="col">Asset</th>
+                <th scope="col">Content type</th>
+                <th scope="col">Version</th>
+                <th scope="col">Data address</th>
+              </tr>
+            </thead>
+            <tbody>
+              {assets.map((a) => (
+                <tr
+                  key={a.id}
+                  data-testid="share-asset-row"
+                  data-asset-id={a.id}
+                  className={a.id === created ? "ds-row-new" : undefined}
+                >
+                  <td>
+                    <strong>{a.name}</strong> {a.demo ? <DemoBadge /> : null}
+                    {a.id === created ? <Badge tone="ok">new</Badge> : null}
+                    <br />
+                    <code className="small">{a.id}</code>
+                    {a.description ? <p className="small ds-desc">{a.description}</p> : null}
+                  </td>
+                  <td className="small">{a.contentType || <span className="muted">—</span>}</td>
+                  <td className="small">{a.version || <span className="muted">—</span>}</td>
+                  <td className="small wrap">
+                    {a.dataAddressType ? <Badge tone="neutral">{a.dataAddressType}</Badge> : null}{" "}
+                    {a.baseUrl ? <code>{a.baseUrl}</code> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {acting.participantId ? (
+        <p className="muted small">
+          Consumers find these assets under <Link to="/discover">Discover</Link> and negotiate for them from
+          your catalogue.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** The registration form; keyed by the last registered asset, so that each registration starts afresh. */
+function RegisterForm({
+  participant,
+  result,
+  defaultBaseUrl,
+}: {
+  participant: string | null;
+  result: ActionResult | undefined;
+  defaultBaseUrl: string;
+}) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const v = result?.values;
+  const [mode, setMode] = useState(v?.addressMode ?? "default");
+  const idTouched = useRef(!!v?.assetId);
+  const idRef = useRef<HTMLInputElement>(null);
+  return (
+    <Form method="post" className="card ds-form" data-testid="share-form" aria-labelledby="share-form-title">
+      <h2 id="share-form-title">Register an asset</h2>
+      {participant ? <input type="hidden" name="participant" value={participant} /> : null}
+      <div className="ds-form-grid">
+        <div className="field">
+          <label htmlFor="share-name">
+            Name{" "}
+            <span className="required" aria-hidden>
+              *
+            </span>
+          </label>
+          <input
+            id="share-name"
+            name="name"
+            required
+            defaultValue={v?.name}
+            maxLength={200}
+            data-testid="share-name"
+            onInput={(e) => {
+              if (!idTouched.current && idRef.current) idRef.current.value = slug(e.currentTarget.value);
+            }}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="share-asset-id">
+            Asset id{" "}
+            <span className="required" aria-hidden>
+              *
+            </span>
+          </label>
+          <input
+            id="share-asset-id"
+            ref={idRef}
+            name="assetId"
+            required
+            pattern="[A-Za-z0-9][A-Za-z0-9._:\-]*"
+            defaultValue={v?.assetId}
+            aria-describedby="share-asset-id-hint"
+            data-testid="share-asset-id"
+            onInput={() => {
+              idTouched.current = true;
+            }}
+          />
+          <span className="hint" id="share-asset-id-hint">
+            Unique within your connector; made from the name unless you type one.
+          </span>
+        </div>
+        <div className="field ds-span">
+          <label htmlFor="share-description">Description</label>
+          <textarea
+            id="share-description"
+            name="description"
+            rows={3}
+            defaultValue={v?.description}
+            data-testid="share-description"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="share-content-type">Content type</label>
+          <input
+            id="share-content-type"
+            name="contentType"
+            list="share-content-types"
+            defaultValue={v?.contentType ?? "application/fhir+json"}
+            aria-describedby="share-content-type-hint"
+            data-testid="share-content-type"
+          />
+          <datalist id="share-content-types">
+            {CONTENT_TYPES.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <span className="hint" id="share-content-type-hint">
+            Empty: application/json.
+          </span>
+        </div>
+        <fieldset className="checks ds-span">
+          <legend>Data address</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="addressMode"
+              value="default"
+              checked={mode === "default"}
+              onChange={() => setMode("default")}
+              data-testid="share-address-default"
+            />
+            <span>
+              The hub&apos;s graph bridge{" "}
+              <span className="muted small">({defaultBaseUrl}&lt;asset id&gt;)</span>
+            </span>
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="addressMode"
+              value="http"
+              checked={mode === "http"}
+              onChange={() => setMode("http")}
+              data-testid="share-address-http"
+            />
+            <span>An HTTP endpoint of your own (HttpData)</span>
+          </label>
+          {mode === "http" ? (
+            <label className="ds-base-url">
+              <span>Base URL</span>
+              <input
+                type="url"
+                name="baseUrl"
+                required
+                placeholder="https://fhir.example.org/Bundle/cohort"
+                defaultValue={v?.baseUrl}
+                data-testid="share-base-url"
+              />
+            </label>
+          ) : null}
+        </fieldset>
+      </div>
+      <ErrorNotice error={result} testId="share-error" />
+      <div className="actions">
+        <button type="submit" className="button" disabled={submitting} data-testid="share-submit">
+          {submitting ? "Registering…" : "Register asset"}
+        </button>
+        <span className="muted small">Registered as version 1.0.0.</span>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,241 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRevalidator, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import type { Task } from "../../../server/dataspace/tasks";
+import type { RootData } from "../../root";
+import { DATASPACE_ROLES, apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
+import { isFailedState, knownStates, pipelineOf } from "../../components/dataspace/states";
+import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import {
+  DataspaceNav,
+  ErrorNotice,
+  StateBadge,
+  formatStamp,
+  formatTime,
+} from "../../components/dataspace/ui";
+import { Badge } from "../../components/ui/Badge";
+import { plural } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+/**
+ * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
+ * for connector admins) with their state pipelines, filtered by kind, state and participant, and
+ * refreshed on their own.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Tasks · Dataspace · Health Dataspace Hub" }];
+
+const REFRESH_MS = 4000;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, DATASPACE_ROLES);
+  const ds = context.services.dataspace;
+  const url = new URL(request.url);
+  const kind = url.searchParams.get("kind") ?? "";
+  const state = (url.searchParams.get("state") ?? "").toUpperCase();
+  const participant = url.searchParams.get("participant") ?? "";
+  const [tasks, choices] = await Promise.all([
+    ds.listTasks(user).then(
+      (value) => ({ value, error: null }),
+      (e: unknown) => ({ value: [] as Task[], error: apiFailure(e) }),
+    ),
+    listChoices(ds),
+  ]);
+  const all = tasks.value;
+  const error = tasks.error;
+  const names = new Map(choices.participants.map((p) => [p.participantId, p.displayName]));
+  const filtered = all.filter(
+    (t) =>
+      (!kind || t.kind === kind) &&
+      (!state || t.state === state) &&
+      (!participant || t.participantId === participant),
+  );
+  // the summary counts what the list shows
+  const count = (f: (t: Task) => boolean) => filtered.filter(f).length;
+  return {
+    tasks: filtered.map((t) => ({ ...t, participantName: names.get(t.participantId) ?? t.participantId })),
+    total: all.length,
+    filters: { kind, state, participant },
+    facets: {
+      states: [
+        ...new Set([...knownStates("negotiation"), ...knownStates("transfer"), ...all.map((t) => t.state)]),
+      ].filter(Boolean),
+      participants: [...new Set(all.map((t) => t.participantId))]
+        .map((id) => ({ id, name: names.get(id) ?? id }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    },
+    summary: {
+      running: count((t) => !pipelineOf(t.kind, t.state).settled),
+      done: count((t) => pipelineOf(t.kind, t.state).settled && !isFailedState(t.state)),
+      failed: count((t) => isFailedState(t.state)),
+    },
+    admin: isAdmin(user),
+    error,
+    at: Date.now(),
+  };
+}
+
+export default function Tasks() {
+  const { tasks, total, filters, facets, summary, admin, error, at } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<RootData>("root");
+  const revalidator = useRevalidator();
+  const submit = useSubmit();
+  const [auto, setAuto] = useState(true);
+  useEffect(() => {
+    if (!auto) return;
+    const id = window.setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, REFRESH_MS);
+    return () => window.clearInterval(id);
+  }, [auto, revalidator]);
+  const filtered = filters.kind || filters.state || filters.participant;
+
+  return (
+    <section className="ds-page" data-testid="tasks-page">
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <header className="page-head">
+        <div>
+          <h1>Tasks</h1>
+          <p className="lead">
+            Negotiations and transfers {admin ? "of every participant context" : "of your organisation"}, as
+            the connector reports them.
+          </p>
+        </div>
+        <div className="ds-refresh">
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={auto}
+              onChange={(e) => setAuto(e.currentTarget.checked)}
+              data-testid="tasks-auto-refresh"
+            />
+            Refresh every {REFRESH_MS / 1000} s
+          </label>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => revalidator.revalidate()}
+            disabled={revalidator.state !== "idle"}
+            data-testid="tasks-refresh"
+          >
+            {revalidator.state !== "idle" ? "Refreshing…" : "Refresh now"}
+          </button>
+          <span className="muted small" data-testid="tasks-updated">
+            Updated {formatTime(at)}
+          </span>
+        </div>
+      </header>
+
+      <Form
+        method="get"
+        className="card filters"
+        data-testid="tasks-filters"
+        onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}
+      >
+        <label className="filter">
+          <span>Kind</span>
+          <select name="kind" defaultValue={filters.kind} data-testid="tasks-filter-kind">
+            <option value="">Negotiations and transfers</option>
+            <option value="negotiation">Negotiations</option>
+            <option value="transfer">Transfers</option>
+          </select>
+        </label>
+        <label className="filter">
+          <span>State</span>
+          <select name="state" defaultValue={filters.state} data-testid="tasks-filter-state">
+            <option value="">Any state</option>
+            {facets.states.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="filter">
+          <span>Participant</span>
+          <select
+            name="participant"
+            defaultValue={filters.participant}
+            data-testid="tasks-filter-participant"
+          >
+            <option value="">{admin ? "All participants" : "All of my organisation"}</option>
+            {facets.participants.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="filter-actions">
+          <noscript>
+            <button type="submit" className="button">
+              Filter
+            </button>
+          </noscript>
+          {filtered ? (
+            <Link to="/tasks" className="button ghost" data-testid="tasks-reset">
+              Reset
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      <ErrorNotice error={error} testId="tasks-error" />
+      <p className="ds-task-summary" role="status" aria-live="polite" data-testid="tasks-count">
+        <span>{filtered ? `${plural(tasks.length, "task")} of ${total}` : plural(total, "task")}</span>
+        <Badge tone="info">{summary.running} in progress</Badge>
+        <Badge tone="ok">{summary.done} done</Badge>
+        <Badge tone={summary.failed ? "danger" : "neutral"}>{summary.failed} terminated</Badge>
+      </p>
+
+      {tasks.length === 0 ? (
+        <p className="card empty muted">No tasks{filtered ? " match these filters" : ""}.</p>
+      ) : (
+        <div className="table-wrap card flush">
+          <table className="data ds-table" data-testid="tasks-table">
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Participant</th>
+                <th scope="col">State</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.map((t) => {
+                const href = `/${t.kind === "negotiation" ? "negotiations" : "transfers"}/${encodeURIComponent(t.id)}${
+                  admin ? `?participant=${encodeURIComponent(t.participantId)}` : ""
+                }`;
+                return (
+                  <tr
+                    key={`${t.participantId}/${t.id}`}
+                    data-testid="task-row"
+                    data-task-id={t.id}
+                    data-kind={t.kind}
+                    data-state={t.state}
+                  >
+                    <td>
+                      <Link to={href}>{t.title}</Link>
+                    </td>
+                    <td>
+                      <Badge tone="neutral">{t.kind}</Badge>
+                    </td>
+                    <td className="small">{t.participantName}</td>
+                    <td>
+                      <div className="ds-state-cell">
+                        <StateBadge state={t.state} />
+                        <StatePipeline kind={t.kind} state={t.state} compact />
+                      </div>
+                    </td>
+                    <td className="small nowrap">{formatStamp(Date.parse(t.updatedAt))}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

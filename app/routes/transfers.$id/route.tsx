@@ -1,0 +1,259 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, useState } from "react";
+import type { RootData } from "../../root";
+import type { TransferPollResult } from "../dataspace.transfer.$id/route";
+import {
+  actingParticipant,
+  apiFailure,
+  DATASPACE_ROLES,
+  loadActing,
+} from "../../lib/dataspace/access.server";
+import { FhirRecords } from "../../components/dataspace/FhirRecords";
+import { nameBook, toTransferView } from "../../lib/dataspace/records.server";
+import { isFailedState, pipelineOf } from "../../components/dataspace/states";
+import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import {
+  DataspaceNav,
+  DemoBadge,
+  ErrorNotice,
+  StateBadge,
+  formatStamp,
+  formatTime,
+  participantQuery,
+  usePolledFetcher,
+} from "../../components/dataspace/ui";
+import { requireRole } from "../../session.server";
+
+/**
+ * One transfer process, live: REQUESTED → STARTED → COMPLETED (or TERMINATED with the reason),
+ * polled through a fetcher from /dataspace/transfer/{id}. Once STARTED, the consumer pulls the
+ * data from the provider's data plane with the endpoint data reference, which completes a pull
+ * transfer; the records are shown as a table of FHIR resources and as raw JSON.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Transfer · Dataspace · Health Dataspace Hub" }];
+
+const POLL_MS = 800;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { ds, participants, acting } = await loadActing(request, context);
+  if (!acting.participantId) throw new Response(acting.reason ?? "No participant context", { status: 403 });
+  try {
+    const raw = await ds.getTransfer(acting.participantId, params.id ?? "");
+    return { acting, transfer: toTransferView(raw, nameBook(participants)), raw, loadedAt: Date.now() };
+  } catch (e) {
+    const f = apiFailure(e);
+    throw new Response(f.status === 404 ? "This transfer does not exist for your participant." : f.error, {
+      status: f.status === 404 ? 404 : 502,
+    });
+  }
+}
+
+type PullResult =
+  | { ok: true; transferId: string; endpoint: string; contentType: string; data: unknown; at: number }
+  | { ok: false; error: string; detail: string | null };
+
+export async function action({ request, context, params }: ActionFunctionArgs): Promise<PullResult> {
+  const user = await requireRole(request, context, DATASPACE_ROLES);
+  const ds = context.services.dataspace;
+  const form = await request.formData();
+  const requested = form.get("participant");
+  const acting = await actingParticipant(
+    ds,
+    user,
+    typeof requested === "string" ? requested : null,
+    "DATA_USER",
+  );
+  if (!acting.participantId)
+    return { ok: false, error: acting.reason ?? "No participant context", detail: null };
+  try {
+    const pulled = await ds.pullTransferData(acting.participantId, params.id ?? "");
+    return { ok: true, ...pulled, at: Date.now() };
+  } catch (e) {
+    const f = apiFailure(e);
+    return { ok: false, error: f.error, detail: f.detail };
+  }
+}
+
+interface Seen {
+  state: string;
+  at: number;
+}
+
+export default function TransferDetail() {
+  const data = useLoaderData<typeof loader>();
+  return <TransferView key={data.transfer.id} {...data} />;
+}
+
+function TransferView({
+  acting,
+  transfer: t,
+  raw,
+  loadedAt,
+}: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const root = useRouteLoaderData<RootData>("root");
+  const pulled = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pulling = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const [history, setHistory] = useState<Seen[]>(() => [
+    { state: t.state, at: t.stateTimestamp ?? t.createdAt ?? 0 },
+  ]);
+  const [settled, setSettled] = useState(() => pipelineOf("transfer", t.state).settled);
+  const q = participantQuery(acting);
+  const poll = usePolledFetcher<TransferPollResult>(
+    `/dataspace/transfer/${encodeURIComponent(t.id)}${q}`,
+    POLL_MS,
+    !settled && !t.demo,
+  );
+  // the newer of the polled state and the page's own (reloaded after a pull)
+  const live = poll.data && poll.data.ok && poll.data.at >= loadedAt ? poll.data : null;
+  const state = live?.state ?? t.state;
+  const errorDetail = live?.errorDetail || t.errorDetail;
+
+  useEffect(() => {
+    setHistory((h) =>
+      h[h.length - 1]?.state === state ? h : [...h, { state, at: live?.stateTimestamp ?? Date.now() }],
+    );
+    if (pipelineOf("transfer", state).settled) setSettled(true);
+  }, [state, live?.stateTimestamp]);
+
+  const failed = isFailedState(state);
+  const reached = [...history].reverse().find((h) => !isFailedState(h.state))?.state;
+  const canPull = !t.demo && (state === "STARTED" || state === "COMPLETED");
+
+  return (
+    <section className="ds-page" data-testid="transfer-page" data-transfer-id={t.id}>
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <p className="muted small">
+        <Link to={`/transfers${q}`}>← Transfers</Link>
+      </p>
+      <header className="page-head">
+        <div>
+          <h1>
+            Transfer of <span data-testid="transfer-asset">{t.assetId || "data"}</span>
+          </h1>
+          <p className="lead">
+            from <strong>{t.counterPartyName}</strong> to {acting.displayName} ·{" "}
+            {t.transferType || "transfer"}
+          </p>
+        </div>
+        <div className="ds-head-state">
+          {t.demo ? <DemoBadge /> : null}
+          <StateBadge state={state} testId="transfer-state" />
+        </div>
+      </header>
+
+      <div className="card ds-pipeline-card">
+        <div className="ds-pipeline-head">
+          <h2>Progress</h2>
+          <p className="muted small" role="status" aria-live="polite" data-testid="transfer-live">
+            {t.demo
+              ? "A demonstration transfer: no connector runs it, and its state does not change."
+              : failed
+                ? "The transfer was terminated."
+                : state === "COMPLETED"
+                  ? "The transfer is completed."
+                  : state === "STARTED"
+                    ? "Started: the data is ready to be pulled from the provider's data plane."
+                    : `Waiting for the provider to start the transfer… now ${state}`}
+          </p>
+        </div>
+        <StatePipeline kind="transfer" state={state} reached={reached} testId="transfer-pipeline" />
+        {poll.data && !poll.data.ok ? <ErrorNotice error={poll.data} testId="transfer-poll-error" /> : null}
+        {failed ? (
+          <div className="notice error" role="alert" data-testid="transfer-error">
+            <strong>Terminated.</strong>{" "}
+            <span data-testid="transfer-error-detail">{errorDetail || "The connector gave no reason."}</span>
+          </div>
+        ) : null}
+        <details className="ds-history">
+          <summary>States seen ({history.length})</summary>
+          <ol className="plain small" data-testid="transfer-history">
+            {history.map((h, i) => (
+              <li key={`${h.state}-${i}`}>
+                <code>{h.state}</code> <span className="muted">{formatTime(h.at)}</span>
+              </li>
+            ))}
+          </ol>
+        </details>
+      </div>
+
+      <div className="card">
+        <div className="ds-pull-head">
+          <div>
+            <h2>Data</h2>
+            <p className="muted small">
+              Your connector reads the endpoint data reference of the transfer and fetches the records from
+              the provider&apos;s data plane with its token. The first pull completes a pull transfer.
+            </p>
+          </div>
+          {canPull ? (
+            <Form method="post">
+              {acting.canChoose && acting.participantId ? (
+                <input type="hidden" name="participant" value={acting.participantId} />
+              ) : null}
+              <button type="submit" className="button" data-testid="transfer-pull" disabled={pulling}>
+                {pulling ? "Pulling…" : pulled?.ok ? "Pull again" : "Pull data"}
+              </button>
+            </Form>
+          ) : null}
+        </div>
+        {t.demo ? (
+          <p className="notice">No data plane stands behind a demonstration transfer.</p>
+        ) : !canPull && !failed ? (
+          <p className="muted">The data can be pulled once the provider has started the transfer.</p>
+        ) : null}
+        <ErrorNotice error={pulled && !pulled.ok ? pulled : null} testId="transfer-pull-error" />
+        {pulled?.ok ? (
+          <>
+            <p className="notice ok small" role="status" data-testid="transfer-pulled">
+              Pulled at {formatTime(pulled.at)} from <code className="wrap">{pulled.endpoint}</code> (
+              {pulled.contentType})
+            </p>
+            <FhirRecords data={pulled.data} name={`${t.assetId || "transfer"}-${t.id.slice(0, 8)}`} />
+          </>
+        ) : null}
+      </div>
+
+      <div className="card">
+        <h2>Details</h2>
+        <dl className="fields">
+          <div className="field-row">
+            <dt>Transfer id</dt>
+            <dd>
+              <code>{t.id}</code>
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Contract agreement</dt>
+            <dd>
+              <code className="wrap">{t.contractId}</code>
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Counter-party address</dt>
+            <dd>
+              <code className="wrap">{t.counterPartyAddress}</code>
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Started</dt>
+            <dd>{formatStamp(t.createdAt)}</dd>
+          </div>
+        </dl>
+        <details className="ds-raw">
+          <summary>Connector record (JSON)</summary>
+          <pre tabIndex={0}>{JSON.stringify(raw, null, 2)}</pre>
+        </details>
+      </div>
+    </section>
+  );
+}

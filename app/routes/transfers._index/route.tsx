@@ -1,0 +1,232 @@
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { RootData } from "../../root";
+import {
+  actingParticipant,
+  apiFailure,
+  DATASPACE_ROLES,
+  loadActing,
+} from "../../lib/dataspace/access.server";
+import {
+  nameBook,
+  newestFirst,
+  toNegotiationView,
+  toTransferView,
+  type NegotiationView,
+  type TransferView,
+} from "../../lib/dataspace/records.server";
+import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import {
+  DataspaceNav,
+  DemoBadge,
+  ErrorNotice,
+  ParticipantPicker,
+  StateBadge,
+  formatStamp,
+  participantQuery,
+  shortId,
+} from "../../components/dataspace/ui";
+import { plural } from "../../components/ui/format";
+import { requireRole } from "../../session.server";
+
+/**
+ * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
+ * start under one of its contract agreements (a FINALIZED negotiation) — POST /api/transfers.
+ */
+
+export const meta: MetaFunction = () => [{ title: "Transfers · Dataspace · Health Dataspace Hub" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { ds, participants, acting } = await loadActing(request, context);
+  const url = new URL(request.url);
+  const book = nameBook(participants);
+  let transfers: TransferView[] = [];
+  let agreements: NegotiationView[] = [];
+  let error: { error: string; detail: string | null } | null = null;
+  if (acting.participantId) {
+    const [t, n] = await Promise.allSettled([
+      ds.listTransfers(acting.participantId),
+      ds.listNegotiations(acting.participantId),
+    ]);
+    if (t.status === "fulfilled") transfers = newestFirst(t.value.map((r) => toTransferView(r, book)));
+    else error = apiFailure(t.reason);
+    if (n.status === "fulfilled") {
+      agreements = newestFirst(
+        n.value
+          .map((r) => toNegotiationView(r, book))
+          .filter((x) => x.state === "FINALIZED" && x.contractId && x.type !== "PROVIDER"),
+      );
+    } else error ??= apiFailure(n.reason);
+  }
+  return { acting, transfers, agreements, error, preselect: url.searchParams.get("negotiation") ?? "" };
+}
+
+type ActionResult = { error: string; detail: string | null };
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
+  const user = await requireRole(request, context, DATASPACE_ROLES);
+  const ds = context.services.dataspace;
+  const form = await request.formData();
+  const field = (k: string) => {
+    const v = form.get(k);
+    return typeof v === "string" ? v.trim() : "";
+  };
+  const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
+  if (!acting.participantId) return { error: acting.reason ?? "No participant context", detail: null };
+  const negotiationId = field("negotiationId");
+  if (!negotiationId) return { error: "Choose a contract agreement to transfer under.", detail: null };
+  try {
+    const n = toNegotiationView(await ds.getNegotiation(acting.participantId, negotiationId));
+    if (n.state !== "FINALIZED" || !n.contractId) {
+      return {
+        error: `Negotiation ${negotiationId} is ${n.state || "not finalized"}: a transfer needs a finalized contract agreement.`,
+        detail: null,
+      };
+    }
+    if (!n.counterPartyAddress) {
+      return {
+        error: `Negotiation ${negotiationId} names no counter-party address to transfer from.`,
+        detail: null,
+      };
+    }
+    // the fields POST /api/transfers requires are all present: the service takes the request as it is
+    const transfer = await ds.startTransfer(
+      {
+        participantId: acting.participantId,
+        contractId: n.contractId,
+        counterPartyAddress: n.counterPartyAddress,
+        assetId: n.assetId,
+        transferType: "HttpData-PULL",
+      },
+      user.username,
+    );
+    return redirect(
+      `/transfers/${encodeURIComponent(String(transfer["@id"] ?? ""))}${participantQuery(acting)}`,
+    );
+  } catch (e) {
+    const f = apiFailure(e);
+    return { error: f.error, detail: f.detail };
+  }
+}
+
+export default function Transfers() {
+  const { acting, transfers, agreements, error, preselect } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const root = useRouteLoaderData<RootData>("root");
+  const navigation = useNavigation();
+  const starting = navigation.state === "submitting" && navigation.formAction?.startsWith("/transfers");
+  const q = participantQuery(acting);
+
+  return (
+    <section className="ds-page" data-testid="transfers-page">
+      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <header className="page-head">
+        <div>
+          <h1>Transfers</h1>
+          <p className="lead">Data transfers under your contract agreements, and their progress.</p>
+        </div>
+      </header>
+      <ParticipantPicker acting={acting} />
+      {acting.reason ? <p className="notice">{acting.reason}</p> : null}
+      <ErrorNotice error={error} testId="transfers-error" />
+
+      <div className="card ds-start" data-testid="transfer-start">
+        <h2>Start a transfer</h2>
+        {agreements.length === 0 ? (
+          <p className="muted">
+            You hold no contract agreement yet. <Link to={`/negotiate${q}`}>Negotiate one</Link> first.
+          </p>
+        ) : (
+          <Form method="post" className="ds-inline">
+            {acting.canChoose && acting.participantId ? (
+              <input type="hidden" name="participant" value={acting.participantId} />
+            ) : null}
+            <label className="filter grow">
+              <span>Contract agreement</span>
+              <select
+                name="negotiationId"
+                defaultValue={agreements.some((a) => a.id === preselect) ? preselect : agreements[0]?.id}
+                data-testid="transfer-agreement"
+              >
+                {agreements.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.assetId} from {a.counterPartyName} — {a.contractId}
+                    {a.demo ? " (demonstration)" : ""}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="button" data-testid="transfer-start-submit" disabled={starting}>
+              {starting ? "Starting…" : "Start transfer"}
+            </button>
+          </Form>
+        )}
+        <ErrorNotice error={result && "error" in result ? result : null} testId="transfer-start-error" />
+      </div>
+
+      <h2>
+        {acting.displayName ? `Transfers of ${acting.displayName}` : "Transfers"}{" "}
+        <span className="muted small">({plural(transfers.length, "transfer")})</span>
+      </h2>
+      {transfers.length === 0 ? (
+        <p className="muted card empty">No transfers yet.</p>
+      ) : (
+        <div className="table-wrap card flush">
+          <table className="data ds-table" data-testid="transfers-table">
+            <thead>
+              <tr>
+                <th scope="col">Transfer</th>
+                <th scope="col">Asset</th>
+                <th scope="col">Counter-party</th>
+                <th scope="col">State</th>
+                <th scope="col">Type</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {transfers.map((t) => (
+                <tr key={t.id} data-testid="transfer-row" data-transfer-id={t.id} data-state={t.state}>
+                  <td>
+                    <Link to={`/transfers/${encodeURIComponent(t.id)}${q}`} title={t.id}>
+                      <code>{shortId(t.id)}</code>
+                    </Link>
+                    {t.demo ? (
+                      <>
+                        {" "}
+                        <DemoBadge />
+                      </>
+                    ) : null}
+                  </td>
+                  <td>
+                    <code>{t.assetId || "—"}</code>
+                  </td>
+                  <td>{t.counterPartyName}</td>
+                  <td>
+                    <div className="ds-state-cell">
+                      <StateBadge state={t.state} />
+                      <StatePipeline kind="transfer" state={t.state} compact />
+                    </div>
+                  </td>
+                  <td className="small">{t.transferType}</td>
+                  <td className="small nowrap">{formatStamp(t.stateTimestamp ?? t.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

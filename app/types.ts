@@ -1,0 +1,12 @@
+/**
+ * The one module through which views (app/components) reach server/: shared types only, erased at
+ * build time, so no server code lands in a component's bundle. Loaders and actions import server
+ * modules directly; components receive their data (and any server-side function, as a prop) from
+ * the route that renders them.
+ */
+export type { Role } from "../server/auth/personas";
+export type { SessionUser } from "../server/auth/user";
+export type { HealthDataset } from "../server/catalogue/service";
+export type { OdrlScope } from "../server/federated/scope";
+export type { Layer } from "../server/graph/model";
+export type { PolicyProblem, ValidationResult } from "../server/policies/odrl";
