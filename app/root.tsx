@@ -268,10 +268,12 @@ export function ErrorBoundary() {
       ? error.data
       : error.statusText
     : "Something went wrong on our side. The team has been told.";
+  const heading = status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Error";
   return (
     <Shell>
+      <title>{`${heading} · Health Dataspace Hub`}</title>
       <section className="card error-page">
-        <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Error"}</h1>
+        <h1>{heading}</h1>
         <p>{message}</p>
         <Link to="/">Back to the overview</Link>
       </section>

@@ -43,7 +43,24 @@ const personas = PERSONAS.map((p) => ({ username: p.username, views: viewsOf(p.u
   (p) => !only || only.includes(p.username),
 );
 
-async function audit(page: Page, path: string): Promise<string[]> {
+/**
+ * A detail page of today's data: ids in the walk's record depend on the day the fixtures were
+ * recorded (applications, permits), so the page is reached through the first link of its list.
+ */
+async function current(page: Page, path: string): Promise<string> {
+  const segs = path.split("/").filter(Boolean);
+  if (segs.length < 2) return path;
+  const parent = `/${segs.slice(0, -1).join("/")}`;
+  const res = await page.goto(parent);
+  if (!res || res.status() >= 400) return path;
+  const hrefs = await page
+    .locator(`main a[href^="${parent}/"]`)
+    .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+  return hrefs.map((h) => h.split(/[?#]/)[0]).find((h) => shapeOf(h) === shapeOf(path)) ?? path;
+}
+
+async function audit(page: Page, walkedPath: string): Promise<string[]> {
+  const path = await current(page, walkedPath);
   const response = await page.goto(path);
   const status = response?.status() ?? 0;
   const problems: string[] = status >= 400 ? [`${path}: HTTP ${status}`] : [];

@@ -225,6 +225,8 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
                 }
               }}
               placeholder="Name, title or id"
+              role="combobox"
+              aria-autocomplete="list"
               aria-controls={`${uid}-matches`}
               aria-expanded={matches.length > 0}
               autoComplete="off"

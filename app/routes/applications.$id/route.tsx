@@ -9,6 +9,12 @@ import {
 } from "../../components/access-body/application";
 import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { isApiError } from "../../../server/http/errors";
+
+function notFoundPage(e: unknown): never {
+  if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
+  throw e;
+}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
@@ -16,7 +22,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, ["DATA_USER"]);
-  return { app: await context.services.accessBody.getApplication(params.id ?? "", user) };
+  // an unknown application is a missing page (404), not a failure
+  return { app: await context.services.accessBody.getApplication(params.id ?? "", user).catch(notFoundPage) };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
