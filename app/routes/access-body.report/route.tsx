@@ -103,36 +103,38 @@ export default function ActivityReport() {
             }))}
           />
           {r.decisionTimes.items.length ? (
-            <table className="data ab-small" data-testid="decision-times">
-              <thead>
-                <tr>
-                  <th>Application</th>
-                  <th>Start</th>
-                  <th>Decision</th>
-                  <th>Days</th>
-                  <th>Paused</th>
-                  <th>
-                    <abbr title="Extension in months">Ext.</abbr>
-                  </th>
-                  <th>Deadline</th>
-                  <th>Met</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.decisionTimes.items.map((d) => (
-                  <tr key={d.applicationId} className={d.metDeadline ? undefined : "ab-row-overdue"}>
-                    <td>{d.applicationId}</td>
-                    <td className="nowrap">{civil(d.startDate)}</td>
-                    <td className="nowrap">{civil(d.decisionDate)}</td>
-                    <td>{d.elapsedDays}</td>
-                    <td>{d.pausedDays}</td>
-                    <td>{d.extensionMonths || ""}</td>
-                    <td className="nowrap">{civil(d.deadlineDate)}</td>
-                    <td>{d.metDeadline ? "yes" : "no"}</td>
+            <div className="table-wrap">
+              <table className="data ab-small" data-testid="decision-times">
+                <thead>
+                  <tr>
+                    <th>Application</th>
+                    <th>Start</th>
+                    <th>Decision</th>
+                    <th>Days</th>
+                    <th>Paused</th>
+                    <th>
+                      <abbr title="Extension in months">Ext.</abbr>
+                    </th>
+                    <th>Deadline</th>
+                    <th>Met</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {r.decisionTimes.items.map((d) => (
+                    <tr key={d.applicationId} className={d.metDeadline ? undefined : "ab-row-overdue"}>
+                      <td>{d.applicationId}</td>
+                      <td className="nowrap">{civil(d.startDate)}</td>
+                      <td className="nowrap">{civil(d.decisionDate)}</td>
+                      <td>{d.elapsedDays}</td>
+                      <td>{d.pausedDays}</td>
+                      <td>{d.extensionMonths || ""}</td>
+                      <td className="nowrap">{civil(d.deadlineDate)}</td>
+                      <td>{d.metDeadline ? "yes" : "no"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           ) : null}
         </div>
         <div>
