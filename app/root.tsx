@@ -16,7 +16,7 @@ import {
 import { useEffect, useState } from "react";
 import { PERSONAS } from "../server/auth/personas";
 import { safeRedirect } from "../server/auth/safe-redirect";
-import { navFor } from "./components/navigation";
+import { dataspaceNavFor, navFor } from "./lib/navigation.server";
 import { rolesLabel } from "./components/ui/labels";
 import { activeNavPath } from "./components/ui/nav-active";
 import { useNonce } from "./nonce";
@@ -38,6 +38,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       roles: user.roles,
       organisation: user.organisation,
     },
+    // the role-aware navigation's entries for this user (views hold no role list)
+    nav: user ? navFor(user.roles) : [],
+    dataspaceNav: user ? dataspaceNavFor(user.roles) : [],
     mode,
     // static mode (server/static-mode): the persona switcher replaces sign-in; `exported`: a page of `npm run export`
     demo:
@@ -194,7 +197,7 @@ function Shell({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const user = data?.user;
   const demo = data?.demo ?? null;
-  const items = user ? navFor(user.roles) : [];
+  const items = data?.nav ?? [];
   const current = activeNavPath(
     useLocation().pathname,
     items.map((i) => i.to),

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, Properties } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
+import { badRequest, forbidden, notFound } from "../http/errors";
+import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
 /** HealthDCAT-AP datasets (layer l2) — the spec's HealthDataset shape. */
 export const healthDatasetSchema = z.object({
@@ -55,18 +56,28 @@ export function createCatalogueService(graph: GraphStore) {
 
     async create(input: unknown, user: SessionUser): Promise<HealthDataset> {
       const body = (typeof input === "object" && input) || {};
-      const { id, title } = body as Record<string, unknown>;
-      if (typeof id !== "string" || !id.trim() || typeof title !== "string" || !title.trim()) {
-        throw badRequest("id and title are required");
+      const missing = (["id", "title"] as const).filter((k) => {
+        const v = (body as Record<string, unknown>)[k];
+        return typeof v !== "string" || !v.trim();
+      });
+      if (missing.length) {
+        throw invalidFields(
+          "id and title are required",
+          missing.map((path) => ({ path, message: "Required" })),
+        );
       }
       const parsed = healthDatasetSchema.safeParse(body);
       if (!parsed.success) {
-        const i = parsed.error.issues[0];
-        throw badRequest(`${i.path.join(".") || "body"}: ${i.message}`);
+        const [first, ...rest] = fieldErrorsOfIssues(parsed.error.issues);
+        throw invalidFields(`${first.path}: ${first.message}`, [first, ...rest]);
       }
       const ds = parsed.data;
       if (await graph.getNode(ds.id))
-        throw new ApiError(409, `A dataset or node with id ${ds.id} already exists`);
+        throw invalidFields(
+          `A dataset or node with id ${ds.id} already exists`,
+          [{ path: "id", message: "A dataset or node with this id already exists" }],
+          409,
+        );
       const holder = organisationSlugOf(user);
       const properties: Properties = {
         ...(Object.fromEntries(

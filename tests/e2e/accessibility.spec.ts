@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { navFor } from "../../app/components/navigation";
+import { navFor } from "../../app/lib/navigation.server";
 import { PERSONAS } from "../../server/auth/personas";
 import { shapeOf } from "../../server/static-mode/walk";
 import { signInAs } from "./support";

@@ -311,5 +311,3 @@ export function Field({ label, children, hint }: { label: string; children: Reac
     </label>
   );
 }
-
-export const HDAB_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;

@@ -208,7 +208,8 @@ function Field({
   children: (props: Record<string, unknown>) => ReactNode;
 }) {
   const { uid, result } = ctx;
-  const invalid = !!result?.fields.includes(name);
+  const fieldError = result?.fields.find((f) => f.field === name);
+  const invalid = !!fieldError;
   const hintId = hint ? `${uid}-${name}-hint` : undefined;
   const errId = `${uid}-${name}-err`;
   const describedBy = [hintId, invalid ? errId : undefined].filter(Boolean).join(" ") || undefined;
@@ -238,7 +239,7 @@ function Field({
       ) : null}
       {invalid ? (
         <span id={errId} className="field-error" data-testid={`publish-error-${name}`}>
-          {result?.error.replace(new RegExp(`^${name}(\\.\\d+)?: `), "")}
+          {fieldError?.message}
         </span>
       ) : null}
     </div>

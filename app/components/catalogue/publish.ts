@@ -1,3 +1,5 @@
+import type { FieldError } from "../../types";
+
 /**
  * The publish form's fields and how a submitted form becomes the HealthDataset body that
  * catalogue.create() validates (server-side validation stays in the service: one set of rules).
@@ -24,10 +26,15 @@ export type PublishField = (typeof PUBLISH_FIELDS)[number];
 
 export type PublishValues = Partial<Record<PublishField, string>>;
 
+export interface PublishFieldError {
+  field: PublishField;
+  message: string;
+}
+
 export interface PublishResult {
   error: string;
-  /** fields the message is about (marked invalid in the form) */
-  fields: PublishField[];
+  /** the fields the service named as wrong, each with its own message (marked invalid in the form) */
+  fields: PublishFieldError[];
   values: PublishValues;
 }
 
@@ -84,13 +91,15 @@ export function toDatasetInput(values: PublishValues): Record<string, unknown> {
   return body;
 }
 
-/** which fields an error message of the service names ("license: Invalid URL", "id and title are required") */
-export function fieldsOfMessage(message: string): PublishField[] {
-  if (/^id and title are required/i.test(message)) return ["id", "title"];
-  const m = /^([A-Za-z]+)(?:\.\d+)?:/.exec(message);
-  if (m && (PUBLISH_FIELDS as readonly string[]).includes(m[1])) return [m[1] as PublishField];
-  if (/already exists/i.test(message)) return ["id"];
-  return [];
+/** the service's structured field errors ("conformsTo.0": the conformsTo field) as the form's fields */
+export function formFieldErrors(errors: readonly FieldError[]): PublishFieldError[] {
+  const out: PublishFieldError[] = [];
+  for (const e of errors) {
+    const field = e.path.split(".")[0];
+    if ((PUBLISH_FIELDS as readonly string[]).includes(field) && !out.some((o) => o.field === field))
+      out.push({ field: field as PublishField, message: e.message });
+  }
+  return out;
 }
 
 export const LICENSE_SUGGESTIONS = [

@@ -1,40 +1,16 @@
 import { Form, NavLink, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import type { Role } from "../../types";
 import { Badge } from "../ui/Badge";
 import { stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
 
 /** Small shared pieces of the dataspace views (browser-safe). */
 
-const ANY_DATASPACE: readonly Role[] = [
-  "CONNECTOR_ADMIN",
-  "CONNECTOR_USER_PARTICIPANT",
-  "DATA_HOLDER",
-  "DATA_USER",
-];
-const SUBNAV: { to: string; label: string; roles: readonly Role[] }[] = [
-  { to: "/dataspace", label: "Overview", roles: ANY_DATASPACE },
-  {
-    to: "/discover",
-    label: "Discover",
-    roles: [...ANY_DATASPACE, "HDAB_AUTHORITY", "TRUST_CENTER_OPERATOR"],
-  },
-  { to: "/negotiate", label: "Negotiate", roles: ANY_DATASPACE },
-  { to: "/negotiations", label: "Negotiations", roles: ANY_DATASPACE },
-  { to: "/transfers", label: "Transfers", roles: ANY_DATASPACE },
-  { to: "/tasks", label: "Tasks", roles: ANY_DATASPACE },
-  { to: "/share", label: "Share data", roles: ["CONNECTOR_ADMIN", "DATA_HOLDER"] },
-  {
-    to: "/onboarding",
-    label: "Participants",
-    roles: [...ANY_DATASPACE, "HDAB_AUTHORITY", "TRUST_CENTER_OPERATOR"],
-  },
-];
-
-/** The dataspace views' own navigation, above each page; only the views the roles may open. */
-export function DataspaceNav({ roles }: { roles: readonly string[] }) {
-  const items = SUBNAV.filter((i) => i.roles.some((r) => roles.includes(r)));
+/**
+ * The dataspace views' own navigation, above each page: the entries the root loader gives the
+ * signed-in user (app/lib/navigation.server.ts, only the views their roles may open).
+ */
+export function DataspaceNav({ items }: { items: readonly { to: string; label: string }[] }) {
   return (
     <nav className="ds-subnav" aria-label="Dataspace" data-testid="dataspace-nav">
       {items.map((i) => (

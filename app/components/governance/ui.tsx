@@ -1,28 +1,12 @@
 import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { Role } from "../../types";
 import { Badge, type Tone } from "../ui/Badge";
 
 /**
- * Shared pieces of the trust and governance views (issue 4): who may open which view, the
+ * Shared pieces of the trust and governance views (issue 4): the
  * operator console's sub-navigation, health and status badges, and the notice that reports a
  * form's outcome (role="status", so assistive technology reads it out).
  */
-
-export const ADMIN_ROLES: readonly Role[] = ["CONNECTOR_ADMIN"];
-export const POLICY_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
-export const AUDIT_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
-export const TRUST_CENTER_ROLES: readonly Role[] = ["TRUST_CENTER_OPERATOR", "CONNECTOR_ADMIN"];
-export const CREDENTIAL_ROLES: readonly Role[] = [
-  "CONNECTOR_ADMIN",
-  "HDAB_AUTHORITY",
-  "DATA_HOLDER",
-  "DATA_USER",
-  "TRUST_CENTER_OPERATOR",
-  "CONNECTOR_USER_PARTICIPANT",
-];
-export const CREDENTIAL_REQUEST_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "CONNECTOR_USER_PARTICIPANT"];
-export const CREDENTIAL_REVOKE_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
 
 export const OPERATOR_NAV = [
   { to: "/operator", label: "Dashboard", end: true },

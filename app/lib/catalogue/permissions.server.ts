@@ -1,9 +1,9 @@
-import type { Role } from "../../../server/auth/personas";
 import { organisationSlugOf, type SessionUser } from "../../../server/auth/user";
 import type { HealthDataset } from "../../../server/catalogue/service";
 
-/** Who may publish and withdraw datasets: mirrors the route table and server/catalogue/service.ts. */
-export const PUBLISHER_ROLES: readonly Role[] = ["DATA_HOLDER", "CONNECTOR_ADMIN"];
+import { PUBLISHER_ROLES } from "../access.server";
+
+/** Who may publish and withdraw datasets: the route table's POST /api/catalog roles, and the holder rule of server/catalogue/service.ts. */
 
 export function canPublish(user: SessionUser): boolean {
   return PUBLISHER_ROLES.some((r) => user.roles.includes(r));

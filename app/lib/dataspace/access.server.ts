@@ -4,33 +4,12 @@ import type { SessionUser } from "../../../server/auth/user";
 import type { Dataspace } from "../../../server/dataspace";
 import { isApiError } from "../../../server/http/errors";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../access.server";
 
 /**
- * Who may open the dataspace views, as the route table says for the /api routes behind them
- * (server/http/route-table.ts), and on whose behalf a view acts: members of an organisation act
+ * On whose behalf a dataspace view acts (who may open it: app/lib/access.server.ts): members of an organisation act
  * as their organisation's participant context, always; connector admins choose any context.
  */
-
-/** GET/POST /api/negotiations, /api/transfers, GET /api/tasks */
-export const DATASPACE_ROLES: readonly Role[] = [
-  "CONNECTOR_ADMIN",
-  "CONNECTOR_USER_PARTICIPANT",
-  "DATA_HOLDER",
-  "DATA_USER",
-];
-/** GET /api/assets, GET /api/participants */
-export const STAFF_ROLES: readonly Role[] = [
-  "CONNECTOR_ADMIN",
-  "HDAB_AUTHORITY",
-  "DATA_HOLDER",
-  "DATA_USER",
-  "TRUST_CENTER_OPERATOR",
-  "CONNECTOR_USER_PARTICIPANT",
-];
-/** POST /api/assets */
-export const ASSET_WRITE_ROLES: readonly Role[] = ["CONNECTOR_ADMIN", "DATA_HOLDER"];
-/** POST /api/participants */
-export const ONBOARDING_ROLES: readonly Role[] = ["CONNECTOR_ADMIN"];
 
 export const hasRole = (user: SessionUser, roles: readonly Role[]) =>
   roles.some((r) => user.roles.includes(r));

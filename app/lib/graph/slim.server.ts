@@ -42,13 +42,3 @@ export const slimEdge = (e: GraphEdge): VEdge => ({
   target: e.target,
   type: e.type,
 });
-
-/** the roles that may open the graph views: the route table's `staff` list (everyone but patients) */
-export const GRAPH_ROLES = [
-  "CONNECTOR_ADMIN",
-  "HDAB_AUTHORITY",
-  "DATA_HOLDER",
-  "DATA_USER",
-  "TRUST_CENTER_OPERATOR",
-  "CONNECTOR_USER_PARTICIPANT",
-] as const;

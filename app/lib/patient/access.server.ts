@@ -1,10 +1,10 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import type { Role } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import { requireUser } from "../../session.server";
 
+import { PATIENT_LIST_ROLES } from "../access.server";
+
 /** /patients: data holders (their organisation's patients) and operators (everyone). */
-export const PATIENT_LIST_ROLES: readonly Role[] = ["DATA_HOLDER", "CONNECTOR_ADMIN"];
 
 /** the guard of the /patients views; a patient is sent to their own record instead of a 403 */
 export async function requirePatientStaff(request: Request, context: AppLoadContext): Promise<SessionUser> {

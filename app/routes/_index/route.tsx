@@ -2,11 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LAYER_NAMES, LAYERS } from "../../../server/graph/model";
 import { clientError } from "../../lib/insight/errors.server";
-import { navFor } from "../../components/navigation";
+import { navFor } from "../../lib/navigation.server";
 import { formatNumber } from "../../components/ui/format";
 import { NEXT_STEPS } from "../../components/ui/next-steps";
 import type { Role } from "../../types";
 import { requireUser } from "../../session.server";
+import { GRAPH_ROLES, mayAny } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Overview · Health Dataspace Hub" }];
 
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const base = { name: user.name, organisation: user.organisation, views };
   if (!overview) {
     // a service container without the overview (a replayed or partial one): the layer counts alone
-    const seesGraph = !user.roles.every((r) => r === "PATIENT");
+    const seesGraph = mayAny(user, GRAPH_ROLES);
     const layers = seesGraph
       ? await Promise.all(
           LAYERS.map(async (l) => ({

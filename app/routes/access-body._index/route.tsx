@@ -1,14 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  HDAB_ROLES,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { HDAB_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
 

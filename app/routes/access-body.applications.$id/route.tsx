@@ -10,7 +10,6 @@ import {
 import {
   ACCESS_BODY_NAV,
   Field,
-  HDAB_ROLES,
   Notice,
   StateBadge,
   SubNav,
@@ -18,6 +17,7 @@ import {
   civil,
 } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { isApiError } from "../../../server/http/errors";
 
 function notFoundPage(e: unknown): never {
@@ -37,7 +37,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const user = await requireRole(request, context, HDAB_DECIDER_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
   const applicationId = params.id ?? "";

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, HDAB_ROLES, SubNav, berlin } from "../../components/access-body/ui";
+import { ACCESS_BODY_NAV, SubNav, berlin } from "../../components/access-body/ui";
 import { Badge } from "../../components/ui/Badge";
 import { requireRole } from "../../session.server";
+import { HDAB_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Compliance · Access body · Health Dataspace Hub" }];
 

@@ -11,13 +11,12 @@ import {
   civil,
 } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { FINDINGS_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Findings · Access body · Health Dataspace Hub" }];
 
-const ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN", "DATA_USER", "DATA_HOLDER"] as const;
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, ROLES);
+  const user = await requireRole(request, context, FINDINGS_ROLES);
   const findings = await context.services.accessBody.listFindings(user);
   const staff = user.roles.includes("HDAB_AUTHORITY") || user.roles.includes("CONNECTOR_ADMIN");
   return {
@@ -57,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ROLES);
+  const user = await requireRole(request, context, FINDINGS_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
   switch (f.intent) {

@@ -1,15 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  HDAB_ROLES,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { ACCESS_BODY_NAV, Notice, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Permits · Access body · Health Dataspace Hub" }];
 
@@ -36,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const user = await requireRole(request, context, HDAB_DECIDER_ROLES);
   const f = fields(await request.formData());
   return runAction(
     "revoke",

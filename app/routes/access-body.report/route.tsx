@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../../server/http/errors";
-import { ACCESS_BODY_NAV, Bars, HDAB_ROLES, SubNav, civil } from "../../components/access-body/ui";
+import { ACCESS_BODY_NAV, Bars, SubNav, civil } from "../../components/access-body/ui";
 import { stateLabel, words } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
+import { HDAB_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Activity report · Access body · Health Dataspace Hub" }];
 

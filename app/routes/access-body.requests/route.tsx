@@ -5,13 +5,13 @@ import {
   ACCESS_BODY_NAV,
   DaysLeft,
   Field,
-  HDAB_ROLES,
   Notice,
   StateBadge,
   SubNav,
   civil,
 } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Data requests · Access body · Health Dataspace Hub" }];
 
@@ -50,7 +50,7 @@ function table(text: string | undefined) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const user = await requireRole(request, context, HDAB_DECIDER_ROLES);
   const f = fields(await request.formData());
   const ab = context.services.accessBody;
   const decision = f.intent ?? "";

@@ -4,13 +4,13 @@ import { fields, runAction, type ActionResult } from "../../lib/access-body/acti
 import {
   ACCESS_BODY_NAV,
   DaysLeft,
-  HDAB_ROLES,
   Notice,
   StateBadge,
   SubNav,
   civil,
 } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Results · Access body · Health Dataspace Hub" }];
 
@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["HDAB_AUTHORITY"]);
+  const user = await requireRole(request, context, HDAB_DECIDER_ROLES);
   const f = fields(await request.formData());
   const act = f.intent === "reject" ? "reject" : "release";
   return runAction(

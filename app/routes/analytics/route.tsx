@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BarChart, ColumnChart, Suppressed, type Datum } from "../../components/insight/charts";
-import { ANALYTICS_ROLES } from "../../components/insight/roles";
 import { ScopePanel } from "../../components/insight/ScopePanel";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ANALYTICS_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Analytics · Health Dataspace Hub" }];
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRole } from "../../session.server";
-import { ANALYTICS_ROLES } from "../../components/insight/roles";
+import { ANALYTICS_ROLES } from "../../lib/access.server";
 
 /** GET /analytics.csv: the dashboard as CSV, with the caller's scope applied (suppressed cells empty, flagged). */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -9,6 +9,7 @@ import {
 } from "../../components/access-body/application";
 import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { APPLICANT_ROLES } from "../../lib/access.server";
 import { isApiError } from "../../../server/http/errors";
 
 function notFoundPage(e: unknown): never {
@@ -21,13 +22,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, ["DATA_USER"]);
+  const user = await requireRole(request, context, APPLICANT_ROLES);
   // an unknown application is a missing page (404), not a failure
   return { app: await context.services.accessBody.getApplication(params.id ?? "", user).catch(notFoundPage) };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["DATA_USER"]);
+  const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
   if (f.intent === "answer") {

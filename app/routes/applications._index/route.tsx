@@ -3,11 +3,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
+import { APPLICANT_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, ["DATA_USER"]);
+  const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const [apps, irs, requests, results, permits, datasets] = await Promise.all([
     ab.listApplications(user),
@@ -79,7 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, ["DATA_USER"]);
+  const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const form = await request.formData();
   const f = fields(form);

@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { reasonText, Suppressed } from "../../components/insight/charts";
 import { clientError } from "../../lib/insight/errors.server";
-import { QUESTION_ROLES } from "../../components/insight/roles";
 import { ScopePanel } from "../../components/insight/ScopePanel";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { QUESTION_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Ask a question · Health Dataspace Hub" }];
 

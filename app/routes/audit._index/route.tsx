@@ -2,10 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { auditFilterFromUrl, chainReport } from "../../lib/governance/governance.server";
 import { AUDIT_TABS, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
-import { AUDIT_ROLES, GovNav, PageHead } from "../../components/governance/ui";
+import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { AUDIT_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
 

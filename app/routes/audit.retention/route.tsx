@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseRetentionInput, RETENTION_MAX_DAYS } from "../../lib/governance/governance.server";
-import { AUDIT_ROLES, failure, Outcome, PageHead } from "../../components/governance/ui";
+import { failure, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { AUDIT_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Audit retention · Health Dataspace Hub" }];
 

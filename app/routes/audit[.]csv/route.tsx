@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { auditFilterFromUrl } from "../../lib/governance/governance.server";
 import { auditCsv, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
-import { AUDIT_ROLES } from "../../components/governance/ui";
 import { requireRole } from "../../session.server";
+import { AUDIT_ROLES } from "../../lib/access.server";
 
 /** GET /audit.csv: the audit entries the view's filters select (at most 10,000), as CSV with the hash chain columns. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

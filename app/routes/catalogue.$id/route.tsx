@@ -15,26 +15,18 @@ import {
 } from "@remix-run/react";
 import { findOrganisation } from "../../../server/auth/personas";
 import { isApiError } from "../../../server/http/errors";
-import { PUBLISHER_ROLES, canWithdraw } from "../../lib/catalogue/permissions.server";
+import { canWithdraw } from "../../lib/catalogue/permissions.server";
 import { publisherOf, themeLabel } from "../../components/catalogue/filters";
 import { NOTICE_KEYS, useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { Badge } from "../../components/ui/Badge";
 import { ExternalLink } from "../../components/ui/ExternalLink";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole, requireUser } from "../../session.server";
+import { GRAPH_ROLES, PUBLISHER_ROLES, mayAny } from "../../lib/access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.dataset.title ?? "Dataset"} · Catalogue · Health Dataspace Hub` },
 ];
-
-const STAFF_ROLES = [
-  "CONNECTOR_ADMIN",
-  "HDAB_AUTHORITY",
-  "DATA_HOLDER",
-  "DATA_USER",
-  "TRUST_CENTER_OPERATOR",
-  "CONNECTOR_USER_PARTICIPANT",
-] as const;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
@@ -83,7 +75,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     canWithdraw: withdrawable,
     confirming: withdrawable && url.searchParams.get("confirm") === "withdraw",
     created: url.searchParams.has("created"),
-    seesGraph: STAFF_ROLES.some((r) => user.roles.includes(r)),
+    seesGraph: mayAny(user, GRAPH_ROLES),
   };
 }
 

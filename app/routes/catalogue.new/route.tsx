@@ -6,16 +6,17 @@ import {
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../../server/http/errors";
-import { PUBLISHER_ROLES } from "../../lib/catalogue/permissions.server";
+import { fieldErrorsOf } from "../../../server/http/field-errors";
 import { PublishForm } from "../../components/catalogue/PublishForm";
 import {
-  fieldsOfMessage,
+  formFieldErrors,
   formValues,
   toDatasetInput,
   type PublishResult,
 } from "../../components/catalogue/publish";
 import { useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { requireRole } from "../../session.server";
+import { PUBLISHER_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Publish a dataset · Catalogue · Health Dataspace Hub" }];
 
@@ -32,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return redirect(`/catalogue/${encodeURIComponent(created.id)}?created=1`);
   } catch (e) {
     if (isApiError(e) && [400, 403, 404, 409].includes(e.status)) {
-      return { error: e.message, fields: fieldsOfMessage(e.message), values };
+      return { error: e.message, fields: formFieldErrors(fieldErrorsOf(e)), values };
     }
     throw e;
   }

@@ -2,10 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { BarChart, ColumnChart, reasonText, Suppressed } from "../../components/insight/charts";
 import { clientError } from "../../lib/insight/errors.server";
-import { COHORT_ROLES } from "../../components/insight/roles";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { COHORT_ROLES } from "../../lib/access.server";
 
 const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
 

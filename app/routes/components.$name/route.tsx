@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ADMIN_ROLES, failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ADMIN_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.diagnosis.component.label ?? "Component"} · Components · Health Dataspace Hub` },

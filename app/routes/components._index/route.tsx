@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Topology } from "../../components/governance/Topology";
-import { ADMIN_ROLES, failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ADMIN_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Components · Operator console · Health Dataspace Hub" }];
 

@@ -1,17 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  CREDENTIAL_REQUEST_ROLES,
-  CREDENTIAL_REVOKE_ROLES,
-  CREDENTIAL_ROLES,
-  failure,
-  GovNav,
-  Outcome,
-  PageHead,
-} from "../../components/governance/ui";
+import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];
 

@@ -1,15 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
-import {
-  ASSET_WRITE_ROLES,
-  DATASPACE_ROLES,
-  ONBOARDING_ROLES,
-  actingParticipant,
-  apiFailure,
-  hasRole,
-  listChoices,
-} from "../../lib/dataspace/access.server";
+import { actingParticipant, apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import {
   DataspaceNav,
@@ -21,6 +13,7 @@ import {
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ASSET_WRITE_ROLES, DATASPACE_ROLES, ONBOARDING_ROLES } from "../../lib/access.server";
 
 /**
  * The dataspace at a glance for the signed-in participant: who it is in the dataspace (context,
@@ -119,7 +112,7 @@ export default function DataspaceOverview() {
   const q = participantQuery(d.acting);
   return (
     <section className="ds-page" data-testid="dataspace-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Dataspace</h1>

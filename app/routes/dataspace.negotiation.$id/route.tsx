@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { DATASPACE_ROLES, apiFailure, pollingParticipant } from "../../lib/dataspace/access.server";
+import { apiFailure, pollingParticipant } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../../lib/access.server";
 
 /**
  * Resource route polled by the negotiation view: the negotiation's state as the connector has it

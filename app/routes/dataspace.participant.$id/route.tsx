@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import type { ParticipantStatus } from "../../../server/dataspace/participants";
-import { STAFF_ROLES, apiFailure } from "../../lib/dataspace/access.server";
+import { apiFailure } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
+import { STAFF_ROLES } from "../../lib/access.server";
 
 /**
  * Resource route polled by the onboarding view while a new participant is provisioned: its

@@ -17,6 +17,7 @@ import { usePolling } from "../../components/patient-app/usePolling";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { PATIENT_ROLES } from "../../lib/access.server";
 
 /**
  * The patient's companion app devices: pair (code and QR, live state), list, remove (revokes the
@@ -33,13 +34,13 @@ interface PairingState {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, ["PATIENT"]);
+  const user = await requireRole(request, context, PATIENT_ROLES);
   if (!user.patientId) return { linked: false as const };
   return { linked: true as const, ...(await loadDevicesView(context.services, user)) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireRole(request, context, ["PATIENT"]);
+  const user = await requireRole(request, context, PATIENT_ROLES);
   if (!user.patientId)
     return { intent: "none", ok: false as const, message: "Your account is not linked to a patient record." };
   return devicesAction(request, context.services, user);

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseDirectoryInput } from "../../lib/governance/governance.server";
-import { ADMIN_ROLES, failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
+import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ADMIN_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [
   { title: "Participant directory · Operator console · Health Dataspace Hub" },

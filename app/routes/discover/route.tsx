@@ -2,19 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { RootData } from "../../root";
-import {
-  DATASPACE_ROLES,
-  STAFF_ROLES,
-  apiFailure,
-  hasRole,
-  isAdmin,
-  listChoices,
-} from "../../lib/dataspace/access.server";
+import { apiFailure, hasRole, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import { DataspaceNav, DemoBadge, ErrorNotice, roleLabel } from "../../components/dataspace/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 
 /**
  * Discover: one search over what the dataspace offers — the data assets each participant's
@@ -150,7 +144,7 @@ export default function Discover() {
 
   return (
     <section className="ds-page" data-testid="discover-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Discover data</h1>

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Meter } from "../../components/insight/charts";
-import { EEHRXF_ROLES } from "../../components/insight/roles";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { EEHRXF_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "EEHRxF coverage · Health Dataspace Hub" }];
 

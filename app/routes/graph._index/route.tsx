@@ -4,9 +4,10 @@ import type { GraphResponse } from "../../../server/graph/model";
 import { GRAPH_LIMIT_MAX, PERSONA_LAYERS } from "../../../server/graph/service";
 import { isApiError } from "../../../server/http/errors";
 import { GraphExplorer } from "../../components/graph/GraphExplorer";
-import { GRAPH_ROLES, slimEdge, slimNode } from "../../lib/graph/slim.server";
+import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import { LIMIT_DEFAULT, type VEdge, type VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
+import { GRAPH_ROLES } from "../../lib/access.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireRole(request, context, GRAPH_ROLES);

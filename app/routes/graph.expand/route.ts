@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../../server/http/errors";
-import { GRAPH_ROLES, slimEdge, slimNode } from "../../lib/graph/slim.server";
+import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
+import { GRAPH_ROLES } from "../../lib/access.server";
 
 /**
  * Resource route for the explorer's "Expand": the neighbourhood of a node (depth 1 or 2) from the

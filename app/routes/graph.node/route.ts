@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../../server/http/errors";
 import { NODE_RELATIONSHIP_LIMIT } from "../../../server/graph/service";
 import type { Properties } from "../../../server/graph/model";
-import { GRAPH_ROLES, captionOf, slimNode } from "../../lib/graph/slim.server";
+import { captionOf, slimNode } from "../../lib/graph/slim.server";
 import type { VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
+import { GRAPH_ROLES } from "../../lib/access.server";
 
 /** Resource route for the node inspector: a node, its properties and its relationships grouped by type. */
 export interface RelationshipGroup {

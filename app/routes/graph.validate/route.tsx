@@ -3,9 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { LAYERS } from "../../../server/graph/model";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
-import { GRAPH_ROLES } from "../../lib/graph/slim.server";
 import { LAYER_TITLES } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
+import { GRAPH_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Graph validation · Health Dataspace Hub" }];
 

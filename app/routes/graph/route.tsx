@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet, useLocation } from "@remix-run/react";
-import { GRAPH_ROLES } from "../../lib/graph/slim.server";
 import { requireRole } from "../../session.server";
+import { GRAPH_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Knowledge graph · Health Dataspace Hub" }];
 

@@ -3,17 +3,18 @@ import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } fro
 import { PatientProfileView } from "../../components/patient/PatientProfileView";
 import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireRole } from "../../session.server";
+import { PATIENT_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "My record · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, ["PATIENT"]);
+  const user = await requireRole(request, context, PATIENT_ROLES);
   if (!user.patientId) return { view: null };
   return { view: await loadPatientView(context.services, user.patientId, user) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireRole(request, context, ["PATIENT"]);
+  const user = await requireRole(request, context, PATIENT_ROLES);
   if (!user.patientId)
     return { ok: false, message: "Your account is not linked to a patient record.", studyId: "" };
   return consentAction(request, context.services, user.patientId, user);

@@ -14,12 +14,7 @@ import {
 } from "@remix-run/react";
 import { parseNegotiationRequest } from "../../../server/dataspace/negotiations";
 import type { RootData } from "../../root";
-import {
-  actingParticipant,
-  apiFailure,
-  DATASPACE_ROLES,
-  loadActing,
-} from "../../lib/dataspace/access.server";
+import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { catalogView, type CatalogView } from "./catalog.server";
 import {
   DataspaceNav,
@@ -32,6 +27,7 @@ import {
 import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../../lib/access.server";
 
 /**
  * Negotiate (consumer): choose a provider, fetch its DCAT catalogue over the Dataspace Protocol
@@ -126,7 +122,7 @@ export default function Negotiate() {
 
   return (
     <section className="ds-page" data-testid="negotiate-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Negotiate a contract</h1>

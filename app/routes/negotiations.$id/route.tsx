@@ -98,7 +98,7 @@ function NegotiationView({
 
   return (
     <section className="ds-page" data-testid="negotiation-page" data-negotiation-id={n.id}>
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <p className="muted small">
         <Link to={`/negotiations${q}`}>← Negotiations</Link>
       </p>

@@ -54,7 +54,7 @@ export default function Negotiations() {
   const q = participantQuery(acting);
   return (
     <section className="ds-page" data-testid="negotiations-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Negotiations</h1>

@@ -16,13 +16,7 @@ import { useEffect } from "react";
 import { parseOnboardingInput, type ParticipantStatus } from "../../../server/dataspace/participants";
 import type { RootData } from "../../root";
 import type { ParticipantPollResult } from "../dataspace.participant.$id/route";
-import {
-  ONBOARDING_ROLES,
-  STAFF_ROLES,
-  apiFailure,
-  hasRole,
-  listChoices,
-} from "../../lib/dataspace/access.server";
+import { apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
   DataspaceNav,
@@ -35,6 +29,7 @@ import {
 } from "../../components/dataspace/ui";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ONBOARDING_ROLES, STAFF_ROLES } from "../../lib/access.server";
 
 /**
  * Participants and provider onboarding. Everyone on the staff sees the participants of the
@@ -189,7 +184,7 @@ export default function Onboarding() {
 
   return (
     <section className="ds-page" data-testid="onboarding-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>{canOnboard ? "Participants and onboarding" : "Participants"}</h1>

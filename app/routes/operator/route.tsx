@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ADMIN_ROLES, GovNav, HealthBadge, PageHead } from "../../components/governance/ui";
+import { GovNav, HealthBadge, PageHead } from "../../components/governance/ui";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ADMIN_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Operator console · Health Dataspace Hub" }];
 

@@ -7,10 +7,11 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
 import { PolicyEditor } from "../../components/governance/PolicyEditor";
-import { failure, GovNav, Outcome, PageHead, POLICY_ROLES } from "../../components/governance/ui";
+import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { POLICY_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
 

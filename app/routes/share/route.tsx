@@ -15,13 +15,7 @@ import {
 import { useRef, useState } from "react";
 import { parseAssetInput } from "../../../server/dataspace/assets";
 import type { RootData } from "../../root";
-import {
-  ASSET_WRITE_ROLES,
-  STAFF_ROLES,
-  actingParticipant,
-  apiFailure,
-  hasRole,
-} from "../../lib/dataspace/access.server";
+import { actingParticipant, apiFailure, hasRole } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import {
   DataspaceNav,
@@ -33,6 +27,7 @@ import {
 import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { ASSET_WRITE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -159,7 +154,7 @@ export default function Share() {
 
   return (
     <section className="ds-page" data-testid="share-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Share data</h1>

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useRevalidator, useRouteLoaderData, useSubmi
 import { useEffect, useState } from "react";
 import type { Task } from "../../../server/dataspace/tasks";
 import type { RootData } from "../../root";
-import { DATASPACE_ROLES, apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
+import { apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, knownStates, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
@@ -16,6 +16,7 @@ import {
 import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../../lib/access.server";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -92,7 +93,7 @@ export default function Tasks() {
 
   return (
     <section className="ds-page" data-testid="tasks-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Tasks</h1>

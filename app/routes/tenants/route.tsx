@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ADMIN_ROLES, GovNav, PageHead } from "../../components/governance/ui";
+import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { requireRole } from "../../session.server";
+import { ADMIN_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Tenants · Operator console · Health Dataspace Hub" }];
 

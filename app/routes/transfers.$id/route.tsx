@@ -10,12 +10,7 @@ import {
 import { useEffect, useState } from "react";
 import type { RootData } from "../../root";
 import type { TransferPollResult } from "../dataspace.transfer.$id/route";
-import {
-  actingParticipant,
-  apiFailure,
-  DATASPACE_ROLES,
-  loadActing,
-} from "../../lib/dataspace/access.server";
+import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
 import { nameBook, toTransferView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
@@ -31,6 +26,7 @@ import {
   usePolledFetcher,
 } from "../../components/dataspace/ui";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../../lib/access.server";
 
 /**
  * One transfer process, live: REQUESTED → STARTED → COMPLETED (or TERMINATED with the reason),
@@ -131,7 +127,7 @@ function TransferView({
 
   return (
     <section className="ds-page" data-testid="transfer-page" data-transfer-id={t.id}>
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <p className="muted small">
         <Link to={`/transfers${q}`}>← Transfers</Link>
       </p>

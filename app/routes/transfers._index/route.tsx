@@ -13,12 +13,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { RootData } from "../../root";
-import {
-  actingParticipant,
-  apiFailure,
-  DATASPACE_ROLES,
-  loadActing,
-} from "../../lib/dataspace/access.server";
+import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
   nameBook,
   newestFirst,
@@ -40,6 +35,7 @@ import {
 } from "../../components/dataspace/ui";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
+import { DATASPACE_ROLES } from "../../lib/access.server";
 
 /**
  * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
@@ -131,7 +127,7 @@ export default function Transfers() {
 
   return (
     <section className="ds-page" data-testid="transfers-page">
-      <DataspaceNav roles={root?.user?.roles ?? []} />
+      <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Transfers</h1>

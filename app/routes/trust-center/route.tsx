@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { GovNav, PageHead, TRUST_CENTER_ROLES } from "../../components/governance/ui";
+import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime, formatNumber, plural } from "../../components/ui/format";
 import { purposeLabel, stateLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
+import { TRUST_CENTER_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Trust center · Health Dataspace Hub" }];
 
