@@ -39,9 +39,12 @@ function viewsOf(username: string, roles: readonly string[]): string[] {
 }
 
 const only = process.env.AXE_PERSONAS?.split(",");
-const personas = PERSONAS.map((p) => ({ username: p.username, views: viewsOf(p.username, p.roles) })).filter(
-  (p) => !only || only.includes(p.username),
-);
+/** AXE_PERSONAS=admin AXE_PATHS=/components: a quick run of some views while fixing them */
+const paths = process.env.AXE_PATHS?.split(",");
+const personas = PERSONAS.map((p) => ({
+  username: p.username,
+  views: viewsOf(p.username, p.roles).filter((v) => !paths || paths.includes(v)),
+})).filter((p) => !only || only.includes(p.username));
 
 /**
  * A detail page of today's data: ids in the walk's record depend on the day the fixtures were

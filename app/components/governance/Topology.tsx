@@ -116,11 +116,7 @@ export function Topology({ data }: { data: TopologyData }) {
           return n.id === "hub" ? (
             <g key={n.id}>{box}</g>
           ) : (
-            <a
-              key={n.id}
-              href={`/components/${n.id}`}
-              aria-label={`${n.label} ${n.health === "self" ? "this server" : `${n.health}${n.embedded ? " · embedded" : ""}`}: diagnosis`}
-            >
+            <a key={n.id} href={`/components/${n.id}`}>
               {box}
             </a>
           );
