@@ -5,7 +5,6 @@ import {
   Link,
   Links,
   Meta,
-  NavLink,
   Outlet,
   Scripts,
   ScrollRestoration,
@@ -18,6 +17,8 @@ import { useEffect, useState } from "react";
 import { PERSONAS } from "../server/auth/personas";
 import { safeRedirect } from "../server/auth/safe-redirect";
 import { dataspaceNavFor, navFor } from "./lib/navigation.server";
+import { rolesLabel } from "./components/ui/labels";
+import { activeNavPath } from "./components/ui/nav-active";
 import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
 import styles from "./styles/app.css";
@@ -197,6 +198,10 @@ function Shell({ children }: { children: React.ReactNode }) {
   const user = data?.user;
   const demo = data?.demo ?? null;
   const items = data?.nav ?? [];
+  const current = activeNavPath(
+    useLocation().pathname,
+    items.map((i) => i.to),
+  );
   return (
     <div className="shell">
       {demo ? <DemoBanner demo={demo} persona={user?.username ?? null} /> : null}
@@ -212,9 +217,7 @@ function Shell({ children }: { children: React.ReactNode }) {
             <span data-testid="whoami" data-roles={user.roles.join(" ")}>
               {user.name} · <span className="muted">{user.organisation}</span>
             </span>
-            <span className="roles">
-              {user.roles.map((r) => r.replaceAll("_", " ").toLowerCase()).join(", ")}
-            </span>
+            <span className="roles">{rolesLabel(user.roles)}</span>
             {demo ? <PersonaSwitcher demo={demo} current={user.username} /> : null}
             {demo ? null : (
               <Form method="post" action="/auth/logout" reloadDocument>
@@ -234,9 +237,14 @@ function Shell({ children }: { children: React.ReactNode }) {
         {user ? (
           <nav className="sidenav" aria-label="Main">
             {items.map((i) => (
-              <NavLink key={i.to} to={i.to} end={i.to === "/"}>
+              <Link
+                key={i.to}
+                to={i.to}
+                className={i.to === current ? "active" : undefined}
+                aria-current={i.to === current ? "page" : undefined}
+              >
                 {i.label}
-              </NavLink>
+              </Link>
             ))}
           </nav>
         ) : null}
@@ -263,10 +271,12 @@ export function ErrorBoundary() {
       ? error.data
       : error.statusText
     : "Something went wrong on our side. The team has been told.";
+  const heading = status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Error";
   return (
     <Shell>
+      <title>{`${heading} · Health Dataspace Hub`}</title>
       <section className="card error-page">
-        <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Error"}</h1>
+        <h1>{heading}</h1>
         <p>{message}</p>
         <Link to="/">Back to the overview</Link>
       </section>

@@ -1,18 +1,9 @@
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphNode } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { addDays, addMonths, berlinDate, startOfBerlinDay } from "./calendar";
-import { extendClock, newClock, pauseClock, periodEnd, startClock, stopClock, type ClockData } from "./clock";
-import {
-  APPLICATION,
-  DATA_REQUEST,
-  FINDING,
-  INFORMATION_REQUEST,
-  PERMIT,
-  RESULT,
-  transition,
-  type Machine,
-} from "./machines";
+import { addDays, berlinDate } from "./calendar";
+import { extendClock, newClock, pauseClock, periodEnd, startClock, type ClockData } from "./clock";
+import { APPLICATION, DATA_REQUEST, FINDING, INFORMATION_REQUEST, RESULT } from "./machines";
 import type {
   ApplicationData,
   DataRequestData,
@@ -21,8 +12,11 @@ import type {
   PermitData,
   ResultData,
 } from "./model";
-import { PERIODS, purposeCode, type PurposeCode } from "./periods";
-import type { Actor, RecordKind, RecordStore, SeedStep, StoredRecord } from "./store";
+import { PERIODS, type PurposeCode } from "./periods";
+import { DEMO_APPLICATIONS } from "./seed-data";
+import { seedMarketplace } from "./seed-marketplace";
+import { at, HDAB, HOLDER, Story, USER } from "./seed-story";
+import type { RecordStore, StoredRecord } from "./store";
 
 /**
  * Demonstration records, written once, on first use, into an empty store. Deterministic: the same
@@ -39,84 +33,10 @@ import type { Actor, RecordKind, RecordStore, SeedStep, StoredRecord } from "./s
  * acted. One audit entry per record, written at seeding time by "system", says it was seeded.
  */
 
-const SEED = (role: string): Actor => ({ username: "seed", role });
-const USER = SEED("DATA_USER");
-const HDAB = SEED("HDAB_AUTHORITY");
-const HOLDER = SEED("DATA_HOLDER");
-
-const SPE = "MedReg secure processing environment";
-export const STANDARD_CONDITIONS = [
-  "Processing only inside the MedReg secure processing environment (Art. 73)",
-  "No attempt to re-identify the natural persons the data relate to (Art. 61(3))",
-  "Outputs leave the environment only after the access body's output check",
-  "A yearly progress report to the access body",
-];
-
 interface Ctx {
   store: RecordStore;
   graph: GraphStore;
   now: () => Date;
-}
-
-/** 09:00 (or the given minute of the day) in Berlin on a civil date */
-function at(date: string, minutes = 9 * 60): Date {
-  return new Date(startOfBerlinDay(date).getTime() + minutes * 60_000);
-}
-
-class Story<T> {
-  steps: SeedStep[] = [];
-  state: string;
-  constructor(
-    private machine: Machine,
-    private kind: RecordKind,
-    public id: string,
-    createEvent: string,
-    when: Date,
-    actor: Actor,
-    note?: string,
-  ) {
-    this.state = machine.initial;
-    this.steps.push({
-      at: when.toISOString(),
-      actor,
-      event: createEvent,
-      fromState: null,
-      toState: this.state,
-      note,
-    });
-  }
-  go(event: string, when: Date, actor: Actor, note?: string) {
-    const from = this.state;
-    this.state = transition(this.machine, from, event);
-    this.steps.push({ at: when.toISOString(), actor, event, fromState: from, toState: this.state, note });
-    return this;
-  }
-  /** an event that leaves the state as it is (clock events) */
-  note(event: string, when: Date, actor: Actor, note?: string) {
-    this.steps.push({
-      at: when.toISOString(),
-      actor,
-      event,
-      fromState: this.state,
-      toState: this.state,
-      note,
-    });
-    return this;
-  }
-  record(organisation: string, parentId: string | null, data: T): StoredRecord<T> {
-    const created = this.steps[0].at;
-    const updated = this.steps[this.steps.length - 1].at;
-    return {
-      id: this.id,
-      kind: this.kind,
-      state: this.state,
-      organisation,
-      parentId,
-      createdAt: created,
-      updatedAt: updated,
-      data,
-    };
-  }
 }
 
 const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
@@ -166,128 +86,7 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
       permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
 
     // ---- 1. the marketplace's HDAB approvals ----
-    for (const a of approvals) {
-      const p = a.properties;
-      const org = orgBySlug(String(p.applicant ?? ""));
-      const appDate = typeof p.applicationDate === "string" ? p.applicationDate : null;
-      if (!org || !appDate) continue;
-      const contracts = approvalContracts.get(a.id) ?? [];
-      const datasets = known([
-        ...new Set(
-          contracts.map((c) => `dataset-${String(c.properties.assetId ?? "").replace(/^asset-/, "")}`),
-        ),
-      ]);
-      const purpose: PurposeCode = purposeCode(String(p.purpose ?? "")) ?? "scientificResearch";
-      const status = String(p.status ?? "PENDING");
-      const decisionDate = typeof p.decisionDate === "string" ? p.decisionDate : null;
-      const appId = nextId("DAA", appDate);
-      const story = new Story<ApplicationData>(
-        APPLICATION,
-        "application",
-        appId,
-        "submit",
-        at(appDate),
-        USER,
-        `recorded in marketplace approval ${a.id}`,
-      );
-      let clock: ClockData = startClock(newClock(), at(appDate));
-      story.go(
-        "markComplete",
-        at(addDays(appDate, 1)),
-        HDAB,
-        `complete; the decision period runs from ${appDate}`,
-      );
-      let permit: StoredRecord<PermitData> | null = null;
-      let decision: ApplicationData["decision"] = null;
-      if ((status === "GRANTED" || status === "REVOKED") && decisionDate) {
-        const permitId =
-          typeof p.permitNumber === "string" ? p.permitNumber : nextId("MEDREG-DP", decisionDate);
-        clock = stopClock(clock, at(decisionDate, 14 * 60));
-        story.go("grant", at(decisionDate, 14 * 60), HDAB, `data permit ${permitId}`);
-        decision = {
-          outcome: "GRANTED",
-          at: at(decisionDate, 14 * 60).toISOString(),
-          date: decisionDate,
-          reasons: null,
-          by: "seed",
-        };
-        const validUntil =
-          typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
-        const ps = new Story<PermitData>(
-          PERMIT,
-          "permit",
-          permitId,
-          "issue",
-          at(decisionDate, 14 * 60),
-          HDAB,
-          `recorded in marketplace approval ${a.id}`,
-        );
-        let revocation: PermitData["revocation"] = null;
-        if (status === "REVOKED") {
-          // the marketplace records that the permit was revoked, not when or why
-          const revokedDate = [addDays(decisionDate, 60), today].sort()[0];
-          const reason =
-            "Revocation recorded in the marketplace approval; its date is approximated at seeding and its reasons are not on record";
-          ps.go("revoke", at(revokedDate, 11 * 60), HDAB, reason);
-          revocation = { at: at(revokedDate, 11 * 60).toISOString(), date: revokedDate, reason, by: "seed" };
-        }
-        const months = Math.max(
-          1,
-          Math.round((Date.parse(validUntil) - Date.parse(decisionDate)) / (30.44 * 86_400_000)),
-        );
-        permit = w.seed(
-          ps.record(org.displayName, appId, {
-            applicationId: appId,
-            datasets,
-            datasetTitles: titlesOf(datasets),
-            purpose,
-            organisationDid: org.did,
-            issuedAt: at(decisionDate, 14 * 60).toISOString(),
-            issuedDate: decisionDate,
-            validFrom: decisionDate,
-            validUntil,
-            durationMonths: months,
-            conditions: STANDARD_CONDITIONS,
-            secureProcessingEnvironment:
-              typeof p.processingEnvironment === "string" ? p.processingEnvironment : SPE,
-            pseudonymised: true,
-            issuedBy: "seed",
-            approvalNodeId: a.id,
-            contractIds: contracts.map((c) => c.id),
-            revocation,
-            expiredAt: null,
-            seeded: "marketplace",
-          }),
-          ps.steps,
-          now,
-        );
-        addPermit(permit);
-      }
-      w.seed(
-        story.record(org.displayName, null, {
-          title: `${purposeTitle(purpose)}: ${titlesOf(datasets).join("; ") || "marketplace data product"}`,
-          summary: `Application recorded in the marketplace approval ${a.id} (${String(p.legalBasis ?? "EHDS Art. 68")}).`,
-          purpose,
-          datasets,
-          datasetTitles: titlesOf(datasets),
-          organisationDid: org.did,
-          submittedBy: "seed",
-          submittedAt: at(appDate).toISOString(),
-          receivedAt: at(appDate).toISOString(),
-          receivedDate: appDate,
-          pseudonymised: true,
-          requestedDurationMonths: 24,
-          clock,
-          completionDueDate: null,
-          decision,
-          permitId: permit?.id ?? null,
-          approvalNodeId: a.id,
-          seeded: "marketplace",
-        }),
-        story.steps,
-        now,
-      );
-    }
+    seedMarketplace({ w, approvals, approvalContracts, known, titlesOf, nextId, now, today, addPermit });
 
     // ---- 2. demonstration cases, relative to today ----
     const pharmaco = orgBySlug("pharmaco")!;
@@ -384,22 +183,14 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
 
     application({
       org: pharmaco,
-      title: "Respiratory outcomes after COVID-19 infection",
-      summary:
-        "Cohort study of respiratory disease outcomes in the year after a confirmed COVID-19 infection, compared with matched patients without infection.",
-      purpose: "scientificResearch",
-      datasets: ["dataset-alphaklinik-respiratory", "dataset-alphaklinik-covid19"],
+      ...DEMO_APPLICATIONS.respiratory,
       submitted: -2,
       build: () => ({ clock: newClock() }),
     });
 
     application({
       org: irs,
-      title: "Renal function trajectories in chronic kidney disease",
-      summary:
-        "Trajectories of eGFR in patients with chronic kidney disease and diabetes, to inform screening intervals.",
-      purpose: "scientificResearch",
-      datasets: ["dataset-lmc-renal-metabolic"],
+      ...DEMO_APPLICATIONS.renal,
       submitted: -42,
       build: (s) => {
         s.go("markComplete", at(d(-40)), HDAB, `complete; the decision period runs from ${d(-42)}`);
@@ -409,11 +200,7 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
 
     const waiting = application({
       org: pharmaco,
-      title: "Persistence with antidepressant treatment",
-      summary:
-        "How long patients stay on a first antidepressant and what predicts switching or stopping, using pseudonymised records.",
-      purpose: "scientificResearch",
-      datasets: ["dataset-alphaklinik-mental-health"],
+      ...DEMO_APPLICATIONS.antidepressants,
       pseudonymised: true,
       submitted: -57,
       build: (s) => {
@@ -438,11 +225,7 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
 
     application({
       org: irs,
-      title: "Cross-border cardiovascular risk prediction",
-      summary:
-        "Development and validation of a cardiovascular risk model on linked data of two data holders in two Member States.",
-      purpose: "scientificResearch",
-      datasets: ["dataset-lmc-cardiovascular", "dataset-alphaklinik-diabetes"],
+      ...DEMO_APPLICATIONS.cardiovascular,
       pseudonymised: true,
       submitted: -88,
       build: (s) => {
@@ -463,11 +246,7 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
 
     const incomplete = application({
       org: pharmaco,
-      title: "Antibiotic prescribing quality indicators",
-      summary:
-        "Quality indicators of antibiotic prescribing for urinary tract infections, for a stewardship programme.",
-      purpose: "publicHealth",
-      datasets: ["dataset-lmc-urinary-infections"],
+      ...DEMO_APPLICATIONS.antibiotics,
       submitted: -20,
       build: (s) => {
         s.go(
@@ -717,15 +496,4 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     }
     store.setMeta("seeded", now.toISOString());
   });
-}
-
-function purposeTitle(p: PurposeCode): string {
-  return {
-    publicHealth: "Public health and safety",
-    policyMaking: "Policymaking",
-    officialStatistics: "Statistics",
-    education: "Education",
-    scientificResearch: "Research",
-    improvementOfCare: "Improvement of care",
-  }[p];
 }

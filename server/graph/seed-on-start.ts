@@ -13,6 +13,8 @@ export async function seedIfEmpty(
   const bar = opts.progress ? createProgressBar({ label: "Seeding synthetic patients", total }) : undefined;
   const result = await seedStore(services.graph, {
     patients: total,
+    // the marketplace's permits and applications are dated from the day of seeding (Berlin)
+    marketplaceDay: new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date()),
     onProgress: bar ? (done) => bar.update(done) : undefined,
   });
   bar?.finish();

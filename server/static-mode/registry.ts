@@ -371,6 +371,8 @@ export const WALK = {
   shapeCaps: { "/catalogue/*": 80 } as Record<string, number>,
   /** distinct query strings per path (beyond the bare path) */
   maxQueriesPerPath: 3,
+  /** query parameters that choose a tab or variant of a view: never capped (see isVariant in walk.ts) */
+  variantParams: ["persona", "tab", "layer", "show", "template", "kind", "state"] as string[],
   /** node inspector and expand fetchers: recorded for this many nodes of the explorer's first view */
   drillDownNodes: 40,
 };

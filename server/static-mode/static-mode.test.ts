@@ -175,6 +175,10 @@ describe("the walk", () => {
     const html =
       '<a href="/as/clinic/catalogue?q=a&amp;b=1">x</a><a href="/graph#top">g</a><a href="https://x.example/">e</a><a href="/as/lmc/">o</a><a href="/as/clinic/x" data-persona-switch="true">s</a>';
     expect(linksOf(html, "clinic")).toEqual(["/catalogue?q=a&b=1", "/graph"]);
+    // a persona's home with a query (the persona tabs of the overview) is inside the persona's app
+    expect(linksOf('<a href="/as/researcher?persona=DATA_USER">t</a>', "researcher")).toEqual([
+      "/?persona=DATA_USER",
+    ]);
     expect(shapeOf("/catalogue/x")).toBe("/catalogue/*");
     expect(shapeOf("/catalogue")).toBe("/catalogue");
   });
@@ -204,6 +208,7 @@ describe("the walk", () => {
         maxPerShape: 3,
         shapeCaps: {},
         maxQueriesPerPath: 2,
+        variantParams: [],
         drillDownNodes: 0,
       },
     });
@@ -217,5 +222,34 @@ describe("the walk", () => {
       "/list/2",
     ]);
     expect(seen).toHaveLength(7);
+  });
+
+  it("follows every tab and variant link, whatever the cap per query", async () => {
+    const tabs = ["a", "b", "c", "d", "e"];
+    const handle = async (r: Request) => {
+      const p = stripPersona(new URL(r.url).pathname);
+      const body =
+        p === "/"
+          ? tabs.map((t) => `<a href="/as/p?tab=${t}">${t}</a><a href="/as/p?page=${t}">${t}</a>`).join("")
+          : "<p>leaf</p>";
+      return new Response(body, { headers: { "Content-Type": "text/html" } });
+    };
+    const walked = await walkPersona(handle, {
+      origin: "http://h",
+      persona: "p",
+      rules: {
+        start: ["/"],
+        exclude: [],
+        maxPagesPerPersona: 50,
+        maxPerShape: 3,
+        shapeCaps: {},
+        maxQueriesPerPath: 1,
+        variantParams: ["tab"],
+        drillDownNodes: 0,
+      },
+    });
+    const paths = walked.map((w) => w.path);
+    for (const t of tabs) expect(paths).toContain(`/?tab=${t}`);
+    expect(paths.filter((p) => p.startsWith("/?page="))).toEqual(["/?page=a"]);
   });
 });

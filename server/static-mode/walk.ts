@@ -49,13 +49,23 @@ export function linksOf(html: string, persona: string): string[] {
     if (m[0].includes("data-persona-switch")) continue; // the persona switcher: other personas' apps
     let href = decodeHtmlAttr(m[1]).split("#")[0];
     if (!href.startsWith("/") || href.startsWith("//")) continue;
-    const named = personaOfPath(href);
+    // the persona is read from the path alone: `/as/clinic?persona=X` is the persona's home with a query
+    const named = personaOfPath(href.split("?")[0]);
     if (named && named !== persona) continue;
     if (named)
       href = stripPersona(href.split("?")[0]) + (href.includes("?") ? href.slice(href.indexOf("?")) : "");
     out.push(href);
   }
   return out;
+}
+
+/**
+ * A query that only chooses a tab or variant of a view (`?persona=DATA_USER`, `?tab=access`): always
+ * followed, whatever the per-path cap, so every variant a view links to has its fixtures.
+ */
+export function isVariant(query: string, rules: Pick<WalkRules, "variantParams">): boolean {
+  const keys = [...new URLSearchParams(query).keys()];
+  return keys.length > 0 && keys.every((k) => rules.variantParams.includes(k));
 }
 
 export function shapeOf(pathname: string): string {
@@ -89,7 +99,7 @@ export async function walkPersona(
       path.includes("?") ? path.slice(path.indexOf("?") + 1) : "",
     ];
     if (rules.exclude.some((r) => r.test(pathname))) return;
-    if (query) {
+    if (query && !isVariant(query, rules)) {
       const n = queries.get(pathname) ?? 0;
       if (n >= rules.maxQueriesPerPath) return;
       queries.set(pathname, n + 1);

@@ -287,6 +287,8 @@ export function createTrustCenterService(deps: {
           }
         }
         const status = str(a.properties.status) ?? "PENDING";
+        // no permit yet (the application is under assessment): no secure processing session either
+        if (status !== "GRANTED" && status !== "REVOKED") continue;
         const validUntil = str(a.properties.validUntil);
         const decided = str(a.properties.decisionDate);
         const user = str(a.properties.applicant) ?? "unknown";

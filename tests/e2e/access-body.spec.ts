@@ -27,7 +27,7 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await form.getByRole("button", { name: "Submit application" }).click();
   await expect(page.getByRole("status")).toContainText("Application submitted");
   const row = page.getByTestId("my-applications").locator("tr", { hasText: TITLE });
-  await expect(row).toContainText("received");
+  await expect(row).toContainText("Received");
   const appId = ((await row.getAttribute("data-testid")) ?? "").replace(/^app-/, "");
   expect(appId).toMatch(/^DAA-\d{4}-\d{4}$/);
   await shot(page, "1-researcher-applied");
@@ -63,7 +63,7 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await ask.getByRole("button", { name: "Send answer" }).click();
   await expect(page.getByRole("status")).toContainText("Answer sent");
   await expect(page.getByTestId("my-applications").locator("tr", { hasText: TITLE })).toContainText(
-    "under assessment",
+    "Under assessment",
   );
   await signOut(page);
 
@@ -73,7 +73,7 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await page.getByTestId("grant-form").locator('input[name="durationMonths"]').fill("12");
   await page.getByRole("button", { name: "Issue data permit" }).click();
   await expect(page.getByRole("status")).toContainText("Data permit issued");
-  await expect(page.locator("h1").getByTestId("state")).toHaveText("granted");
+  await expect(page.locator("h1").getByTestId("state")).toHaveText("Granted");
   const permitHeading = page.getByRole("heading", { name: /Data permit MEDREG-DP-/ });
   const permitId = ((await permitHeading.innerText()).match(/MEDREG-DP-\d{4}-\d{4}/) ?? [""])[0];
   expect(permitId).not.toBe("");
@@ -86,7 +86,7 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await page.goto("/register");
   const reg = page.getByTestId(`register-${permitId}`);
   await expect(reg).toContainText("PharmaCo Research AG");
-  await expect(reg).toContainText("active");
+  await expect(reg).toContainText("Active");
   await expect(page.locator("main")).not.toContainText("Lukas Schmidt");
   await shot(page, "5-public-register");
 
@@ -101,7 +101,7 @@ test("researcher applies, regulator asks, researcher answers, regulator grants, 
   await shot(page, "6-regulator-revoked");
   await signOut(page);
   await page.goto("/register");
-  await expect(page.getByTestId(`register-${permitId}`)).toContainText("revoked");
+  await expect(page.getByTestId(`register-${permitId}`)).toContainText("Revoked");
   await expect(page.getByTestId(`register-${permitId}`)).toContainText("Condition 3 breached");
   await shot(page, "7-register-revoked");
 });

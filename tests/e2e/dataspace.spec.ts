@@ -55,7 +55,7 @@ test("researcher finds a dataset, negotiates to FINALIZED, transfers it and read
   const negotiationId = await page.getByTestId("negotiation-page").getAttribute("data-negotiation-id");
   expect(negotiationId).toBeTruthy();
   await expect(page.getByTestId("negotiation-asset")).toHaveText("fhir-cohort-bundle");
-  await expect(page.getByTestId("negotiation-state")).toHaveText("FINALIZED", LIVE);
+  await expect(page.getByTestId("negotiation-state")).toHaveText("Finalised", LIVE);
   const pipeline = page.getByTestId("negotiation-pipeline");
   await expect(pipeline).toHaveAttribute("data-state", "FINALIZED");
   for (const step of ["REQUESTED", "AGREED", "VERIFIED", "FINALIZED"]) {
@@ -71,10 +71,10 @@ test("researcher finds a dataset, negotiates to FINALIZED, transfers it and read
   await page.getByTestId("negotiation-start-transfer").click();
   await expect(page).toHaveURL(/\/transfers\/[^/?]+/, LIVE);
   await expect(page.getByTestId("transfer-asset")).toHaveText("fhir-cohort-bundle");
-  await expect(page.getByTestId("transfer-state")).toHaveText("STARTED", LIVE);
+  await expect(page.getByTestId("transfer-state")).toHaveText("Started", LIVE);
   await page.getByTestId("transfer-pull").click();
   await expect(page.getByTestId("transfer-data-table")).toBeVisible(LIVE);
-  await expect(page.getByTestId("transfer-state")).toHaveText("COMPLETED", LIVE);
+  await expect(page.getByTestId("transfer-state")).toHaveText("Completed", LIVE);
   for (const step of ["REQUESTED", "STARTED", "COMPLETED"]) {
     await expect(page.getByTestId(`transfer-pipeline-step-${step}`)).toHaveAttribute("data-status", "done");
   }
@@ -118,7 +118,7 @@ test("admin onboards a participant and watches it reach ACTIVATED with its DID",
   const id = await page.getByTestId("onboarding-participant-id").innerText();
   const row = page.locator(`[data-testid="participant-row"][data-participant-id="${id}"]`);
   await expect(row).toContainText(name, LIVE);
-  await expect(row).toContainText("ACTIVATED");
+  await expect(row).toContainText("Activated");
   await shot(page, "onboarding");
 });
 

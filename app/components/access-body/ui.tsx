@@ -1,6 +1,7 @@
 import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
+import { stateLabel } from "../ui/labels";
 
 /**
  * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
@@ -89,7 +90,7 @@ const TONES: Record<string, Tone> = {
 export function StateBadge({ state }: { state: string }) {
   return (
     <Badge tone={TONES[state] ?? "neutral"} testId="state">
-      {state.replaceAll("_", " ").toLowerCase()}
+      {stateLabel(state)}
     </Badge>
   );
 }
@@ -193,7 +194,9 @@ export function Bars({
   label,
   width = 620,
   labelWidth = 250,
+  empty = "Nothing to show for this period.",
 }: {
+  empty?: string;
   rows: { label: string; value: number; marker?: number }[];
   unit?: string;
   colour?: string;
@@ -204,51 +207,71 @@ export function Bars({
   const barMax = width - labelWidth - 70;
   const max = Math.max(1, ...rows.map((r) => Math.max(r.value, r.marker ?? 0)));
   const h = 24;
+  if (!rows.length) return <p className="muted ab-empty">{empty}</p>;
   return (
-    <svg
-      className="ab-bars"
-      width={width}
-      height={rows.length * h + 6}
-      role="img"
-      aria-label={label}
-      viewBox={`0 0 ${width} ${rows.length * h + 6}`}
-    >
-      {rows.map((r, i) => {
-        const w = Math.round((r.value / max) * barMax);
-        const y = i * h;
-        return (
-          <g key={`${r.label}-${i}`}>
-            <text x={0} y={y + 16} fontSize={12}>
-              {r.label.length > Math.floor(labelWidth / 6.5)
-                ? `${r.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…`
-                : r.label}
-            </text>
-            <rect
-              x={labelWidth}
-              y={y + 5}
-              width={Math.max(w, r.value > 0 ? 2 : 0)}
-              height={14}
-              fill={colour}
-              rx={2}
-            />
-            {r.marker !== undefined ? (
-              <line
-                x1={labelWidth + Math.round((r.marker / max) * barMax)}
-                x2={labelWidth + Math.round((r.marker / max) * barMax)}
-                y1={y + 2}
-                y2={y + 22}
-                stroke="#b42318"
-                strokeWidth={2}
+    <figure className="ab-figure">
+      <svg
+        className="ab-bars"
+        width={width}
+        height={rows.length * h + 6}
+        role="img"
+        aria-label={label}
+        viewBox={`0 0 ${width} ${rows.length * h + 6}`}
+      >
+        {rows.map((r, i) => {
+          const w = Math.round((r.value / max) * barMax);
+          const y = i * h;
+          return (
+            <g key={`${r.label}-${i}`}>
+              <text x={0} y={y + 16} fontSize={12}>
+                <title>{r.label}</title>
+                {r.label.length > Math.floor(labelWidth / 6.5)
+                  ? `${r.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…`
+                  : r.label}
+              </text>
+              <rect
+                x={labelWidth}
+                y={y + 5}
+                width={Math.max(w, r.value > 0 ? 2 : 0)}
+                height={14}
+                fill={colour}
+                rx={2}
               />
-            ) : null}
-            <text x={labelWidth + w + 6} y={y + 16} fontSize={12}>
-              {r.value}
-              {unit}
-            </text>
-          </g>
-        );
-      })}
-    </svg>
+              {r.marker !== undefined ? (
+                <line
+                  x1={labelWidth + Math.round((r.marker / max) * barMax)}
+                  x2={labelWidth + Math.round((r.marker / max) * barMax)}
+                  y1={y + 2}
+                  y2={y + 22}
+                  stroke="#b42318"
+                  strokeWidth={2}
+                />
+              ) : null}
+              <text x={labelWidth + w + 6} y={y + 16} fontSize={12}>
+                {r.value}
+                {unit}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      {/* the chart's text alternative: the same figures as a table, for screen readers */}
+      <table className="visually-hidden">
+        <caption>{label}</caption>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={`${r.label}-${i}`}>
+              <th scope="row">{r.label}</th>
+              <td>
+                {r.value}
+                {unit}
+                {r.marker !== undefined ? ` (allowed ${r.marker}${unit})` : ""}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Form, NavLink, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
+import { stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
 
 /** Small shared pieces of the dataspace views (browser-safe). */
@@ -78,7 +79,7 @@ export function ParticipantPicker({
 export function StateBadge({ state, testId }: { state: string; testId?: string }) {
   return (
     <Badge tone={stateTone(state)} testId={testId}>
-      {state || "unknown"}
+      {state ? stateLabel(state) : "Unknown"}
     </Badge>
   );
 }

@@ -61,7 +61,7 @@ export function Topology({ data }: { data: TopologyData }) {
       <svg
         viewBox={`0 0 ${width} ${height}`}
         width="100%"
-        role="img"
+        role="group"
         aria-labelledby="topology-title topology-desc"
       >
         <title id="topology-title">Dependency graph of the hub&apos;s components</title>
@@ -116,7 +116,7 @@ export function Topology({ data }: { data: TopologyData }) {
           return n.id === "hub" ? (
             <g key={n.id}>{box}</g>
           ) : (
-            <a key={n.id} href={`/components/${n.id}`} aria-label={`${n.label}, ${n.health}: diagnosis`}>
+            <a key={n.id} href={`/components/${n.id}`}>
               {box}
             </a>
           );

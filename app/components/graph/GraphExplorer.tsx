@@ -225,6 +225,8 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
                 }
               }}
               placeholder="Name, title or id"
+              role="combobox"
+              aria-autocomplete="list"
               aria-controls={`${uid}-matches`}
               aria-expanded={matches.length > 0}
               autoComplete="off"
@@ -275,21 +277,72 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
         ) : null}
       </p>
       <div className="graph-layout">
-        <GraphCanvas
-          base={graph}
-          selectedId={selectedId}
-          engineRef={engineRef}
-          onSelect={setSelectedId}
-          onHover={setHoverId}
-          onActivate={(id) => {
-            setSelectedId(id);
-            expand(id, 1);
-          }}
-          onCounts={setCounts}
-          label={canvasLabel}
-          describedBy={helpId}
-        >
-          <ul className="legend" aria-label="Layer colours" data-testid="graph-legend">
+        <div className="graph-main">
+          <GraphCanvas
+            base={graph}
+            selectedId={selectedId}
+            engineRef={engineRef}
+            onSelect={setSelectedId}
+            onHover={setHoverId}
+            onActivate={(id) => {
+              setSelectedId(id);
+              expand(id, 1);
+            }}
+            onCounts={setCounts}
+            label={canvasLabel}
+            describedBy={helpId}
+          >
+            <div className="zoom-controls" role="group" aria-label="Zoom" data-graph-obstacle>
+              <button
+                type="button"
+                onClick={() => engineRef.current?.zoomBy(1.3)}
+                aria-label="Zoom in"
+                data-testid="graph-zoom-in"
+              >
+                +
+              </button>
+              <button
+                type="button"
+                onClick={() => engineRef.current?.zoomBy(1 / 1.3)}
+                aria-label="Zoom out"
+                data-testid="graph-zoom-out"
+              >
+                −
+              </button>
+              <button
+                type="button"
+                onClick={() => engineRef.current?.fit()}
+                aria-label="Fit the drawing"
+                data-testid="graph-fit"
+              >
+                ⤢
+              </button>
+            </div>
+            {notice ? (
+              <p
+                className={`notice ${notice.tone} graph-toast`}
+                data-graph-obstacle
+                role={notice.tone === "error" ? "alert" : "status"}
+                data-testid="graph-notice"
+              >
+                <span>{notice.text}</span>
+                <button type="button" className="close" aria-label="Dismiss" onClick={() => setNotice(null)}>
+                  ×
+                </button>
+              </p>
+            ) : null}
+            {hovered ? (
+              <div className="hover-card" aria-hidden data-graph-obstacle>
+                <strong>{hovered.caption}</strong> <span className="muted">{hovered.label}</span>
+              </div>
+            ) : null}
+            <p id={helpId} className="visually-hidden">
+              Drag to pan, use the mouse wheel to zoom, click a node to inspect it and double-click to expand
+              it. With the keyboard: plus and minus zoom, arrow keys pan, 0 fits the drawing. Use Find node to
+              select a node without a pointer.
+            </p>
+          </GraphCanvas>
+          <ul className="legend graph-legend" aria-label="Layer colours" data-testid="graph-legend">
             {ALL_LAYERS.map((l) => (
               <li key={l} className={perLayer[l] ? "" : "muted"}>
                 <span className={`dot dot-${l}`} aria-hidden />
@@ -298,55 +351,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
               </li>
             ))}
           </ul>
-          <div className="zoom-controls" role="group" aria-label="Zoom">
-            <button
-              type="button"
-              onClick={() => engineRef.current?.zoomBy(1.3)}
-              aria-label="Zoom in"
-              data-testid="graph-zoom-in"
-            >
-              +
-            </button>
-            <button
-              type="button"
-              onClick={() => engineRef.current?.zoomBy(1 / 1.3)}
-              aria-label="Zoom out"
-              data-testid="graph-zoom-out"
-            >
-              −
-            </button>
-            <button
-              type="button"
-              onClick={() => engineRef.current?.fit()}
-              aria-label="Fit the drawing"
-              data-testid="graph-fit"
-            >
-              ⤢
-            </button>
-          </div>
-          {notice ? (
-            <p
-              className={`notice ${notice.tone} graph-toast`}
-              role={notice.tone === "error" ? "alert" : "status"}
-              data-testid="graph-notice"
-            >
-              <span>{notice.text}</span>
-              <button type="button" className="close" aria-label="Dismiss" onClick={() => setNotice(null)}>
-                ×
-              </button>
-            </p>
-          ) : null}
-          {hovered ? (
-            <div className="hover-card" aria-hidden>
-              <strong>{hovered.caption}</strong> <span className="muted">{hovered.label}</span>
-            </div>
-          ) : null}
-          <p id={helpId} className="visually-hidden">
-            Drag to pan, use the mouse wheel to zoom, click a node to inspect it and double-click to expand
-            it. With the keyboard: plus and minus zoom, arrow keys pan, 0 fits the drawing. Use Find node to
-            select a node without a pointer.
-          </p>
-        </GraphCanvas>
+        </div>
         <GraphInspector
           selectedId={selectedId}
           data={nodeFetcher.data}

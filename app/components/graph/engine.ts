@@ -1,16 +1,11 @@
-import {
-  forceLink,
-  forceManyBody,
-  forceSimulation,
-  forceX,
-  forceY,
-  type ForceLink,
-  type Simulation,
-  type SimulationLinkDatum,
-  type SimulationNodeDatum,
-} from "d3-force";
+import type { ForceLink, Simulation } from "d3-force";
 import type { Layer } from "../../types";
-import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph, type VNode } from "./types";
+import type { Box } from "./label-layout";
+import { fitTransform, HitGrid } from "./hit-grid";
+import { KEY_ACTIONS } from "./keys";
+import { paintScene } from "./paint";
+import { createSimulation, type SimLink, type SimNode } from "./sim";
+import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph } from "./types";
 
 /**
  * The graph explorer's drawing engine: a d3-force simulation drawn on a <canvas>, stepped and
@@ -19,18 +14,6 @@ import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph, type VNode } from "
  * (screen = world × k + offset); hover and click hit-test through a uniform grid rebuilt only after
  * the nodes moved. Browser-only: construct it in an effect, never during server rendering.
  */
-
-interface SimNode extends SimulationNodeDatum, VNode {
-  r: number;
-  degree: number;
-}
-
-interface SimLink extends SimulationLinkDatum<SimNode> {
-  id: string;
-  type: string;
-  source: SimNode | string;
-  target: SimNode | string;
-}
 
 export interface EngineCallbacks {
   onHover?: (id: string | null) => void;
@@ -55,14 +38,6 @@ export interface EngineStats {
   running: boolean;
 }
 
-const TAU = Math.PI * 2;
-const CELL = 40;
-const MIN_SCREEN_RADIUS = 2.2;
-const HIT_TOLERANCE_PX = 4;
-const LABEL_ZOOM = 1.6;
-const LABEL_MAX = 350;
-
-const cellKey = (cx: number, cy: number) => (cx + 32768) * 65536 + (cy + 32768);
 const endpoint = (v: SimNode | string) => (typeof v === "string" ? v : v.id);
 
 export class GraphEngine {
@@ -90,7 +65,7 @@ export class GraphEngine {
   private selected: SimNode | null = null;
   private highlighted = new Set<string>();
 
-  private grid = new Map<number, SimNode[]>();
+  private grid = new HitGrid();
   private gridDirty = true;
 
   private pointer: {
@@ -132,26 +107,7 @@ export class GraphEngine {
       ALL_LAYERS.map((l) => [l, style.getPropertyValue(`--${l}`).trim() || LAYER_COLOURS[l]]),
     ) as Record<Layer, string>;
 
-    this.linkForce = forceLink<SimNode, SimLink>([])
-      .id((d) => d.id)
-      // hubs (a dataset with all its patients, a code with all its uses) get longer, weaker spokes,
-      // so that charge can spread their neighbours instead of packing them into a ring
-      .distance((l) => {
-        const s = l.source as SimNode;
-        const t = l.target as SimNode;
-        return 16 + s.r + t.r + 2.2 * Math.sqrt(Math.max(s.degree, t.degree));
-      })
-      .strength(
-        (l) => 0.8 / Math.sqrt(Math.max(1, (l.source as SimNode).degree, (l.target as SimNode).degree)),
-      );
-    this.sim = forceSimulation<SimNode, SimLink>([])
-      .force("link", this.linkForce)
-      .force("charge", forceManyBody<SimNode>().strength(-38).theta(0.9).distanceMax(420))
-      .force("x", forceX<SimNode>(0).strength(0.045))
-      .force("y", forceY<SimNode>(0).strength(0.045))
-      .velocityDecay(0.38)
-      .alphaDecay(0.03)
-      .stop();
+    ({ sim: this.sim, linkForce: this.linkForce } = createSimulation());
 
     this.on(canvas, "pointerdown", this.onPointerDown as EventListener);
     this.on(canvas, "pointermove", this.onPointerMove as EventListener);
@@ -193,7 +149,7 @@ export class GraphEngine {
       }
       const node: SimNode = { ...n, r: 4, degree: 0 };
       if (anchor && anchor.x !== undefined && anchor.y !== undefined) {
-        const a = Math.random() * TAU;
+        const a = Math.random() * Math.PI * 2;
         const d = 20 + Math.random() * 40;
         node.x = anchor.x + Math.cos(a) * d;
         node.y = anchor.y + Math.sin(a) * d;
@@ -380,31 +336,9 @@ export class GraphEngine {
   }
 
   private fitNow(ease: number) {
-    if (!this.nodes.length || !this.width) return;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (const n of this.nodes) {
-      if (n.x === undefined || n.y === undefined) continue;
-      if (n.x < x0) x0 = n.x;
-      if (n.x > x1) x1 = n.x;
-      if (n.y < y0) y0 = n.y;
-      if (n.y > y1) y1 = n.y;
-    }
-    if (!Number.isFinite(x0)) return;
-    const pad = 30;
-    const k = Math.min(
-      4,
-      Math.max(
-        0.05,
-        Math.min(
-          (this.width - 2 * pad) / Math.max(1, x1 - x0),
-          (this.height - 2 * pad) / Math.max(1, y1 - y0),
-        ),
-      ),
-    );
-    const target = { k, x: this.width / 2 - ((x0 + x1) / 2) * k, y: this.height / 2 - ((y0 + y1) / 2) * k };
+    if (!this.width) return;
+    const target = fitTransform(this.nodes, this.width, this.height);
+    if (!target) return;
     const lerp = (a: number, b: number) => a + (b - a) * ease;
     this.t = { k: lerp(this.t.k, target.k), x: lerp(this.t.x, target.x), y: lerp(this.t.y, target.y) };
   }
@@ -412,160 +346,43 @@ export class GraphEngine {
   // ---- painting -----------------------------------------------------------------------------
 
   private draw() {
-    const { ctx, dpr, t } = this;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = "#fbfcfe";
-    ctx.fillRect(0, 0, this.width, this.height);
-    if (!this.nodes.length) return;
-    ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+    paintScene(this.ctx, {
+      width: this.width,
+      height: this.height,
+      dpr: this.dpr,
+      t: this.t,
+      nodes: this.nodes,
+      links: this.links,
+      byId: this.byId,
+      byLayer: this.byLayer,
+      colours: this.colours,
+      selected: this.selected,
+      hovered: this.hovered,
+      highlighted: this.highlighted,
+      obstacles: this.obstacles(),
+    });
+  }
 
-    // the visible world rectangle (with a margin for radii), for culling
-    const m = 20 / t.k;
-    const vx0 = -t.x / t.k - m;
-    const vy0 = -t.y / t.k - m;
-    const vx1 = (this.width - t.x) / t.k + m;
-    const vy1 = (this.height - t.y) / t.k + m;
-    const visible = (n: SimNode) => n.x! >= vx0 && n.x! <= vx1 && n.y! >= vy0 && n.y! <= vy1;
-    const focus = this.selected;
-    const lit = (n: SimNode) => !focus || n === focus || this.highlighted.has(n.id);
-
-    // relationships: one path for all, then the selection's on top
-    ctx.lineWidth = 0.9 / t.k;
-    ctx.strokeStyle = focus ? "rgba(100,116,139,0.13)" : "rgba(100,116,139,0.38)";
-    ctx.beginPath();
-    const incident: SimLink[] = [];
-    for (const l of this.links) {
-      const s = l.source as SimNode;
-      const d = l.target as SimNode;
-      if (focus && (s === focus || d === focus)) {
-        incident.push(l);
-        continue;
-      }
-      if (
-        (s.x! < vx0 && d.x! < vx0) ||
-        (s.x! > vx1 && d.x! > vx1) ||
-        (s.y! < vy0 && d.y! < vy0) ||
-        (s.y! > vy1 && d.y! > vy1)
-      )
-        continue;
-      ctx.moveTo(s.x!, s.y!);
-      ctx.lineTo(d.x!, d.y!);
-    }
-    ctx.stroke();
-    if (incident.length) {
-      ctx.lineWidth = 1.6 / t.k;
-      ctx.strokeStyle = "rgba(15,42,82,0.75)";
-      ctx.beginPath();
-      for (const l of incident) {
-        ctx.moveTo((l.source as SimNode).x!, (l.source as SimNode).y!);
-        ctx.lineTo((l.target as SimNode).x!, (l.target as SimNode).y!);
-      }
-      ctx.stroke();
-    }
-
-    // nodes: one path per layer colour (dimmed ones first when something is selected)
-    const minR = MIN_SCREEN_RADIUS / t.k;
-    ctx.lineWidth = 1 / t.k;
-    ctx.strokeStyle = "#ffffff";
-    for (const pass of focus ? [false, true] : [true]) {
-      ctx.globalAlpha = pass ? 1 : 0.22;
-      for (const layer of ALL_LAYERS) {
-        const list = this.byLayer.get(layer);
-        if (!list?.length) continue;
-        ctx.fillStyle = this.colours[layer];
-        ctx.beginPath();
-        let any = false;
-        for (const n of list) {
-          if (!visible(n) || (focus && lit(n) !== pass)) continue;
-          const r = Math.max(n.r, minR);
-          ctx.moveTo(n.x! + r, n.y!);
-          ctx.arc(n.x!, n.y!, r, 0, TAU);
-          any = true;
-        }
-        if (!any) continue;
-        ctx.fill();
-        if (t.k > 0.35) ctx.stroke();
-      }
-    }
-    ctx.globalAlpha = 1;
-
-    // rings for the selected and hovered node
-    const ring = (n: SimNode | null, colour: string, width: number) => {
-      if (!n) return;
-      ctx.beginPath();
-      ctx.arc(n.x!, n.y!, Math.max(n.r, minR) + 3 / t.k, 0, TAU);
-      ctx.lineWidth = width / t.k;
-      ctx.strokeStyle = colour;
-      ctx.stroke();
-    };
-    ring(focus, "#0f2a52", 2.5);
-    if (this.hovered !== focus) ring(this.hovered, "#1f5fbf", 2);
-
-    // labels: the selection, its neighbours and the hovered node; everything visible when zoomed in
-    const labelled: SimNode[] = [];
-    if (t.k >= LABEL_ZOOM) {
-      for (const n of this.nodes) if (visible(n) && lit(n)) labelled.push(n);
-    } else if (focus && this.highlighted.size <= 40) {
-      for (const id of this.highlighted) labelled.push(this.byId.get(id)!);
-    }
-    if (labelled.length > LABEL_MAX) labelled.length = LABEL_MAX;
-    if (focus) labelled.push(focus);
-    if (this.hovered) labelled.push(this.hovered);
-    if (labelled.length) {
-      ctx.font = `${12 / t.k}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
-      ctx.textBaseline = "middle";
-      ctx.lineJoin = "round";
-      ctx.lineWidth = 3 / t.k;
-      ctx.strokeStyle = "rgba(255,255,255,0.92)";
-      ctx.fillStyle = "#1b2433";
-      for (const n of labelled) {
-        const x = n.x! + Math.max(n.r, minR) + 4 / t.k;
-        ctx.strokeText(n.caption, x, n.y!);
-        ctx.fillText(n.caption, x, n.y!);
-      }
-    }
+  /** what labels keep off: the controls drawn over the canvas (marked data-graph-obstacle), in canvas pixels */
+  private obstacles(): Box[] {
+    const stage = this.canvas.parentElement;
+    if (!stage) return [];
+    const origin = this.canvas.getBoundingClientRect();
+    return [...stage.querySelectorAll("[data-graph-obstacle]")].map((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left - origin.left, y: r.top - origin.top, w: r.width, h: r.height };
+    });
   }
 
   // ---- hit-testing ----------------------------------------------------------------------------
 
-  private buildGrid() {
-    this.grid.clear();
-    for (const n of this.nodes) {
-      if (n.x === undefined || n.y === undefined) continue;
-      const key = cellKey(Math.floor(n.x / CELL), Math.floor(n.y / CELL));
-      const cell = this.grid.get(key);
-      if (cell) cell.push(n);
-      else this.grid.set(key, [n]);
-    }
-    this.gridDirty = false;
-  }
-
   /** the node under a screen point (CSS pixels relative to the canvas), nearest first */
   nodeAt(sx: number, sy: number): SimNode | null {
-    if (this.gridDirty) this.buildGrid();
-    const wx = (sx - this.t.x) / this.t.k;
-    const wy = (sy - this.t.y) / this.t.k;
-    const minR = MIN_SCREEN_RADIUS / this.t.k;
-    const tol = HIT_TOLERANCE_PX / this.t.k;
-    const reach = Math.ceil((12 + tol + minR) / CELL);
-    const cx = Math.floor(wx / CELL);
-    const cy = Math.floor(wy / CELL);
-    let best: SimNode | null = null;
-    let bestD = Infinity;
-    for (let i = cx - reach; i <= cx + reach; i++) {
-      for (let j = cy - reach; j <= cy + reach; j++) {
-        const cell = this.grid.get(cellKey(i, j));
-        if (!cell) continue;
-        for (const n of cell) {
-          const d = Math.hypot(n.x! - wx, n.y! - wy);
-          if (d <= Math.max(n.r, minR) + tol && d < bestD) {
-            best = n;
-            bestD = d;
-          }
-        }
-      }
+    if (this.gridDirty) {
+      this.grid.rebuild(this.nodes);
+      this.gridDirty = false;
     }
-    return best;
+    return this.grid.nodeAt((sx - this.t.x) / this.t.k, (sy - this.t.y) / this.t.k, this.t.k);
   }
 
   // ---- input --------------------------------------------------------------------------------
@@ -664,40 +481,13 @@ export class GraphEngine {
   };
 
   private readonly onKeyDown = (e: KeyboardEvent) => {
-    const step = 60;
-    switch (e.key) {
-      case "+":
-      case "=":
-        this.zoomBy(1.25);
-        break;
-      case "-":
-      case "_":
-        this.zoomBy(0.8);
-        break;
-      case "0":
-        this.fit();
-        break;
-      case "ArrowLeft":
-        this.panBy(step, 0);
-        break;
-      case "ArrowRight":
-        this.panBy(-step, 0);
-        break;
-      case "ArrowUp":
-        this.panBy(0, step);
-        break;
-      case "ArrowDown":
-        this.panBy(0, -step);
-        break;
-      case "Enter":
-        if (this.selected) this.callbacks.onActivate?.(this.selected.id);
-        break;
-      case "Escape":
-        this.callbacks.onSelect?.(null);
-        break;
-      default:
-        return;
-    }
+    const action = KEY_ACTIONS[e.key];
+    if (!action) return;
+    if (action.zoom) this.zoomBy(action.zoom);
+    if (action.pan) this.panBy(...action.pan);
+    if (action.fit) this.fit();
+    if (action.activate && this.selected) this.callbacks.onActivate?.(this.selected.id);
+    if (action.clear) this.callbacks.onSelect?.(null);
     e.preventDefault();
   };
 }

@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Badge, type Tone } from "../ui/Badge";
 import { PropertyTable } from "../ui/PropertyTable";
+import { stateLabel, purposeLabel } from "../ui/labels";
 import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format";
 import type { ConsentResult, PatientView, Programme } from "../../lib/patient/profile.server";
 import type { TimelineEvent, TimelineItem } from "../../lib/patient/timeline";
@@ -260,6 +261,20 @@ const PERMIT_TONE: Record<string, Tone> = {
   EXPIRED: "neutral",
 };
 
+const PERMIT_TEXT: Record<string, string> = {
+  GRANTED: "Permit in force",
+  PENDING: "Awaiting permit",
+  EXPIRED: "Permit expired",
+  REVOKED: "Permit revoked",
+};
+
+/** a granted permit past its last day of validity has expired, whatever the marketplace still says */
+export function programmeStatus(status: string | null | undefined, validUntil: string | null | undefined) {
+  if (status === "GRANTED" && validUntil && validUntil < new Date().toISOString().slice(0, 10))
+    return "EXPIRED";
+  return status ?? null;
+}
+
 /** permits under which no new consent makes sense (an existing consent can still be revoked) */
 const CLOSED_PERMITS = new Set(["REVOKED", "REJECTED", "EXPIRED", "DENIED"]);
 
@@ -278,6 +293,7 @@ function ProgrammeCard({
   const busy = navigation.state !== "idle" && navigation.formData?.get("studyId") === p.studyId;
   const active = p.consent?.status === "active";
   const title = p.dataset?.title ?? humanize(p.title);
+  const status = programmeStatus(p.status, p.validUntil);
   return (
     <li
       className="card programme"
@@ -293,16 +309,16 @@ function ProgrammeCard({
             {p.validUntil ? ` · valid until ${formatDate(p.validUntil)}` : ""}
           </p>
         </div>
-        {p.status ? (
-          <Badge tone={PERMIT_TONE[p.status] ?? "neutral"} testId="programme-status">
-            permit {p.status.toLowerCase()}
+        {status ? (
+          <Badge tone={PERMIT_TONE[status] ?? "neutral"} testId="programme-status">
+            {PERMIT_TEXT[status] ?? `Permit ${stateLabel(status).toLowerCase()}`}
           </Badge>
         ) : null}
       </div>
       <dl className="mini-fields">
         <div>
           <dt>Purpose</dt>
-          <dd>{humanize(p.purpose)}</dd>
+          <dd>{purposeLabel(p.purpose)}</dd>
         </div>
         <div>
           <dt>Sponsor</dt>
@@ -341,9 +357,15 @@ function ProgrammeCard({
         <Form method="post" className="actions" preventScrollReset>
           <input type="hidden" name="studyId" value={p.studyId} />
           <input type="hidden" name="title" value={title} />
-          {!active && p.status && CLOSED_PERMITS.has(p.status) ? (
+          {!active && status && CLOSED_PERMITS.has(status) ? (
             <p className="small muted" data-testid="consent-closed">
-              The data permit was {p.status.toLowerCase()}, so the programme does not take new consent.
+              {status === "EXPIRED"
+                ? "The data permit has expired, so the programme does not take new consent."
+                : `The data permit was ${stateLabel(status).toLowerCase()}, so the programme does not take new consent.`}
+            </p>
+          ) : !active && status === "PENDING" ? (
+            <p className="small muted" data-testid="consent-closed">
+              The access body has not yet issued a data permit; consent can be given once it has.
             </p>
           ) : active ? (
             <button

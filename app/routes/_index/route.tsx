@@ -4,6 +4,8 @@ import { LAYER_NAMES, LAYERS } from "../../../server/graph/model";
 import { clientError } from "../../lib/insight/errors.server";
 import { navFor } from "../../lib/navigation.server";
 import { formatNumber } from "../../components/ui/format";
+import { NEXT_STEPS } from "../../components/ui/next-steps";
+import type { Role } from "../../types";
 import { requireUser } from "../../session.server";
 import { GRAPH_ROLES, mayAny } from "../../lib/access.server";
 
@@ -49,6 +51,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function Overview() {
   const { name, organisation, layers, views, overview, notice } = useLoaderData<typeof loader>();
+  // next steps of the persona shown, kept to views this user can open
+  const opens = (to: string) => views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
+  const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];
+  // the access body's register is the source of truth for permits: its expiry signal replaces the graph's
+  const signals = (overview?.signals ?? []).filter(
+    (s) => !(s.id === "expiring-permits" && overview?.signals.some((x) => x.id === "ab-expiring-permits")),
+  );
   return (
     <section data-testid="overview">
       <div className="page-head">
@@ -64,25 +73,25 @@ export default function Overview() {
             ) : null}
           </p>
         </div>
-        {overview && overview.personas.length > 1 ? (
-          <nav className="tabs ins-personas" aria-label="Persona">
-            {overview.personas.map((p) => (
-              <Link
-                key={p.role}
-                to={`/?persona=${p.role}`}
-                className={p.role === overview.persona.role ? "active" : undefined}
-              >
-                {p.label}
-              </Link>
-            ))}
-          </nav>
-        ) : null}
       </div>
+      {overview && overview.personas.length > 1 ? (
+        <nav className="tabs ins-personas" data-testid="persona-tabs" aria-label="Persona">
+          {overview.personas.map((p) => (
+            <Link
+              key={p.role}
+              to={`/?persona=${p.role}`}
+              className={p.role === overview.persona.role ? "active" : undefined}
+            >
+              {p.label}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
       {notice ? <p className="notice">{notice}</p> : null}
 
-      {overview && overview.signals.length ? (
+      {signals.length ? (
         <div className="ins-signals" data-testid="signals">
-          {overview.signals.map((s) => {
+          {signals.map((s) => {
             const body = (
               <>
                 <span className="stat-label">{s.label}</span>
@@ -138,14 +147,19 @@ export default function Overview() {
           ) : null}
         </>
       ) : null}
-      <h2>Your views</h2>
-      <ul className="link-list">
-        {views.map((v) => (
-          <li key={v.to}>
-            <Link to={v.to}>{v.label}</Link>
-          </li>
-        ))}
-      </ul>
+      {steps.length ? (
+        <>
+          <h2>Next steps</h2>
+          <ul className="next-steps" data-testid="next-steps">
+            {steps.map((n) => (
+              <li key={n.to} className="card">
+                <Link to={n.to}>{n.label}</Link>
+                <span className="muted small">{n.why}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </section>
   );
 }

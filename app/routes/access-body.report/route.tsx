@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../../server/http/errors";
 import { ACCESS_BODY_NAV, Bars, SubNav, civil } from "../../components/access-body/ui";
+import { stateLabel, words } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 
@@ -95,40 +96,47 @@ export default function ActivityReport() {
             labelWidth={240}
             label="Decision times"
             unit=" d"
+            empty="No application was decided in this period, so there are no decision times to compare."
             rows={r.decisionTimes.items.map((d) => ({
               label: `${d.applicationId} · ${d.organisation}`,
               value: d.elapsedDays,
               marker: d.allowedDays,
             }))}
           />
-          <table className="data ab-small">
-            <thead>
-              <tr>
-                <th>Application</th>
-                <th>Start</th>
-                <th>Decision</th>
-                <th>Days</th>
-                <th>Paused</th>
-                <th>Ext.</th>
-                <th>Deadline</th>
-                <th>Met</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.decisionTimes.items.map((d) => (
-                <tr key={d.applicationId} className={d.metDeadline ? undefined : "ab-row-overdue"}>
-                  <td>{d.applicationId}</td>
-                  <td className="nowrap">{civil(d.startDate)}</td>
-                  <td className="nowrap">{civil(d.decisionDate)}</td>
-                  <td>{d.elapsedDays}</td>
-                  <td>{d.pausedDays}</td>
-                  <td>{d.extensionMonths || ""}</td>
-                  <td className="nowrap">{civil(d.deadlineDate)}</td>
-                  <td>{d.metDeadline ? "yes" : "no"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {r.decisionTimes.items.length ? (
+            <div className="table-wrap">
+              <table className="data ab-small" data-testid="decision-times">
+                <thead>
+                  <tr>
+                    <th>Application</th>
+                    <th>Start</th>
+                    <th>Decision</th>
+                    <th>Days</th>
+                    <th>Paused</th>
+                    <th>
+                      <abbr title="Extension in months">Ext.</abbr>
+                    </th>
+                    <th>Deadline</th>
+                    <th>Met</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.decisionTimes.items.map((d) => (
+                    <tr key={d.applicationId} className={d.metDeadline ? undefined : "ab-row-overdue"}>
+                      <td>{d.applicationId}</td>
+                      <td className="nowrap">{civil(d.startDate)}</td>
+                      <td className="nowrap">{civil(d.decisionDate)}</td>
+                      <td>{d.elapsedDays}</td>
+                      <td>{d.pausedDays}</td>
+                      <td>{d.extensionMonths || ""}</td>
+                      <td className="nowrap">{civil(d.deadlineDate)}</td>
+                      <td>{d.metDeadline ? "yes" : "no"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
         </div>
         <div>
           <div className="card ab-card">
@@ -137,6 +145,7 @@ export default function ActivityReport() {
               width={440}
               labelWidth={230}
               label="Permits by purpose"
+              empty="No permit was issued in this period."
               colour="#137333"
               rows={r.permits.byPurpose.map((p) => ({ label: p.label, value: p.count }))}
             />
@@ -163,7 +172,7 @@ export default function ActivityReport() {
               label="Findings by severity"
               colour="#a15c00"
               rows={Object.entries(r.findings.bySeverity).map(([k, v]) => ({
-                label: `severity ${k}`,
+                label: `${words(k)} severity`,
                 value: v,
               }))}
             />
@@ -180,7 +189,7 @@ export default function ActivityReport() {
               label="HDAB approvals by status"
               colour="#7c3aed"
               rows={Object.entries(r.marketplace.hdabApprovalsByStatus).map(([k, v]) => ({
-                label: `approvals ${k}`,
+                label: stateLabel(k),
                 value: v,
               }))}
             />
@@ -190,7 +199,7 @@ export default function ActivityReport() {
               label="Contracts by status"
               colour="#0891b2"
               rows={Object.entries(r.marketplace.contractsByStatus).map(([k, v]) => ({
-                label: `contracts ${k}`,
+                label: stateLabel(k),
                 value: v,
               }))}
             />

@@ -10,6 +10,12 @@ import {
 import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
+import { isApiError } from "../../../server/http/errors";
+
+function notFoundPage(e: unknown): never {
+  if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
+  throw e;
+}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
@@ -17,7 +23,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, APPLICANT_ROLES);
-  return { app: await context.services.accessBody.getApplication(params.id ?? "", user) };
+  // an unknown application is a missing page (404), not a failure
+  return { app: await context.services.accessBody.getApplication(params.id ?? "", user).catch(notFoundPage) };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {

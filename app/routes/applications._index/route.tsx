@@ -397,7 +397,7 @@ export default function MyApplications() {
             <th>From</th>
             <th>State</th>
             <th>Publication due</th>
-            <th />
+            <th>Publication</th>
           </tr>
         </thead>
         <tbody>
@@ -406,7 +406,11 @@ export default function MyApplications() {
               <td>
                 {r.title}
                 <div className="muted ab-small">{r.id}</div>
-                {r.check ? <div className="ab-small">Output check: {r.check.note}</div> : null}
+                {r.check ? (
+                  <div className="ab-small">
+                    {/^output check/i.test(r.check.note) ? r.check.note : `Output check: ${r.check.note}`}
+                  </div>
+                ) : null}
               </td>
               <td>{r.permitId ?? r.dataRequestId}</td>
               <td>
@@ -420,7 +424,13 @@ export default function MyApplications() {
                 {r.state === "RELEASED" ? (
                   <Form method="post" className="toolbar">
                     <input type="hidden" name="resultId" value={r.id} />
-                    <input name="url" type="url" placeholder="https://…" required />
+                    <input
+                      name="url"
+                      type="url"
+                      placeholder="https://…"
+                      aria-label="Publication address"
+                      required
+                    />
                     <button className="button ghost" name="intent" value="publish" disabled={busy}>
                       Record publication
                     </button>

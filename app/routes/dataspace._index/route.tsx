@@ -37,7 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ds,
     user,
     new URL(request.url).searchParams.get("participant"),
-    undefined,
+    // the same default as the other dataspace views (loadActing): an admin first acts as the data user
+    "DATA_USER",
     participants,
   );
   const id = acting.participantId;

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
-import { formatDate, formatDateTime, formatNumber } from "../../components/ui/format";
+import { formatDate, formatDateTime, formatNumber, plural } from "../../components/ui/format";
+import { purposeLabel, stateLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { TRUST_CENTER_ROLES } from "../../lib/access.server";
 
@@ -38,8 +39,16 @@ export default function TrustCenter() {
           <span className="stat-value">{v.summary.pseudonymisedDatasets}</span>
         </div>
         <div className="card stat">
-          <span className="stat-label">Patients covered</span>
-          <span className="stat-value">{formatNumber(v.summary.patientsCovered)}</span>
+          <span className="stat-label">Pseudonymised patients</span>
+          <span className="stat-value" data-testid="patients-covered">
+            {formatNumber(v.summary.patientsCovered)}
+          </span>
+          <span className="muted small">
+            {v.trustCenters
+              .filter((c) => c.patients > 0)
+              .map((c) => `${c.country} ${formatNumber(c.patients)}`)
+              .join(" · ")}
+          </span>
         </div>
         <div className="card stat gov-stat-good">
           <span className="stat-label">Active processing sessions</span>
@@ -75,7 +84,7 @@ export default function TrustCenter() {
                 </th>
                 <td>
                   {s.dataUser}
-                  {s.purpose ? <div className="small muted">{s.purpose}</div> : null}
+                  {s.purpose ? <div className="small muted">{purposeLabel(s.purpose)}</div> : null}
                 </td>
                 <td className="small">
                   {s.datasets.length ? (
@@ -85,7 +94,7 @@ export default function TrustCenter() {
                   )}
                 </td>
                 <td>
-                  <Badge tone={SESSION_TONE[s.state]}>{s.state}</Badge>
+                  <Badge tone={SESSION_TONE[s.state]}>{stateLabel(s.state)}</Badge>
                   {s.trustCenter ? <div className="small muted">{s.trustCenter}</div> : null}
                 </td>
                 <td className="small nowrap">
@@ -130,9 +139,7 @@ export default function TrustCenter() {
                         <code>{d.domain}</code>
                       </div>
                     </td>
-                    <td className="small">
-                      {d.trustCenter ?? "none"} {d.country ? `(${d.country})` : ""}
-                    </td>
+                    <td className="small">{d.trustCenter ?? "none"}</td>
                     <td className="num">{formatNumber(d.patients)}</td>
                   </tr>
                 ))}
@@ -190,7 +197,7 @@ export default function TrustCenter() {
                           {from === to ? (
                             "—"
                           ) : r ? (
-                            <Badge tone={RECOGNITION_TONE[r.status]}>{r.status}</Badge>
+                            <Badge tone={RECOGNITION_TONE[r.status]}>{stateLabel(r.status)}</Badge>
                           ) : (
                             <Badge tone="danger">none</Badge>
                           )}
@@ -207,7 +214,7 @@ export default function TrustCenter() {
             {v.mutualRecognition.crossBorderFlows.map((f) => (
               <li key={f.contractId}>
                 {f.provider} ({f.providerCountry}) → {f.consumer} ({f.consumerCountry}), {f.contractId}{" "}
-                {f.contractStatus}:{" "}
+                {stateLabel(f.contractStatus).toLowerCase()}:{" "}
                 <Badge tone={RECOGNITION_TONE[f.recognition]}>
                   {f.covered ? "covered" : `not covered (${f.recognition})`}
                 </Badge>
@@ -220,8 +227,9 @@ export default function TrustCenter() {
               <li key={c.id} className="card">
                 <strong>{c.name}</strong> <span className="small muted">{c.did}</span>
                 <div className="small">
-                  {c.datasets} datasets, {formatNumber(c.patients)} patients, {c.activeSessions} active
-                  sessions; access body: {c.accessBody ? c.accessBody.name : "none in this dataspace"}
+                  {plural(c.datasets, "dataset")}, {plural(c.patients, "pseudonymised patient")},{" "}
+                  {plural(c.activeSessions, "active session")}; access body:{" "}
+                  {c.accessBody ? c.accessBody.name : "none in this dataspace"}
                 </div>
               </li>
             ))}

@@ -13,7 +13,7 @@ import { writeMarketplace } from "./marketplace";
 import { writeOmop } from "./omop";
 import { buildOntology } from "./ontology";
 import { STREAM, drawProfile, type PatientProfile } from "./population";
-import { Prng } from "./prng";
+import { dayOf, Prng } from "./prng";
 import { RecordBuffer } from "./records";
 
 export const DEFAULT_SEED = 20250630;
@@ -24,6 +24,8 @@ export interface GenerateOptions {
   seed?: number;
   /** patients per batch */
   batchSize?: number;
+  /** the day (YYYY-MM-DD) the marketplace's contracts and permits are dated from; see writeMarketplace */
+  marketplaceDay?: string;
 }
 
 export interface GraphBatch {
@@ -69,7 +71,7 @@ export function* generateGraph(opts: GenerateOptions): Generator<GraphBatch> {
   yield { nodes: ontology.nodes, edges: ontology.edges, patientsDone: 0 };
 
   const market = new RecordBuffer();
-  writeMarketplace(market, seed);
+  writeMarketplace(market, seed, opts.marketplaceDay ? dayOf(opts.marketplaceDay) : undefined);
   writeCatalogue(market, countDatasetMembers(seed, patients));
   yield { nodes: market.nodes, edges: market.edges, patientsDone: 0 };
 

@@ -54,7 +54,13 @@ function purposeConstraint(purposes: readonly string[]) {
   return { leftOperand: "purpose", operator: "isAnyOf", rightOperand: purposes };
 }
 
-export function writeMarketplace(out: RecordBuffer, seed: number): void {
+/**
+ * `anchorDay`: the day the contracts, HDAB approvals and permits are dated from — the seeding day on
+ * a live start, so a new installation always shows permits in force and applications under
+ * assessment rather than ones that aged since the generator was written (default: the population's
+ * reference day, for exports that must not depend on the day).
+ */
+export function writeMarketplace(out: RecordBuffer, seed: number, anchorDay: number = REFERENCE_DAY): void {
   const rng = new Prng(seed, STREAM.marketplace);
   const medreg = organisation("medreg");
 
@@ -139,7 +145,7 @@ export function writeMarketplace(out: RecordBuffer, seed: number): void {
     if (!product) throw new Error(`contract for unknown product ${c.dataset}`);
     const provider = organisation(product.holder);
     const consumer = organisation(c.consumer);
-    const signedDay = REFERENCE_DAY - rng.int(30, 300);
+    const signedDay = anchorDay - rng.int(30, 300);
     const validUntil = isoDate(signedDay + 2 * 365);
     const signed = c.state.negotiation !== "AGREED";
 
@@ -188,13 +194,16 @@ export function writeMarketplace(out: RecordBuffer, seed: number): void {
     out.edge(contract, "GOVERNS", `product-${c.dataset}`);
     out.edge(contract, "HAS_POLICY", agreement);
 
-    const applicationDay = signedDay - rng.int(20, 60);
+    // a pending application was filed recently (it is still under assessment); the others before signing
+    const lag = rng.int(20, 60);
+    const applicationDay = c.state.permit === "PENDING" ? anchorDay - lag : signedDay - lag;
+    const decisionDay = c.state.permit === "PENDING" ? null : applicationDay + rng.int(10, 19);
     const approval = out.node("HDABApproval", `approval-${number}`, {
-      permitNumber: `MEDREG-DP-2025-${number}`,
+      permitNumber: `MEDREG-DP-${isoDate(decisionDay ?? applicationDay).slice(0, 4)}-${number}`,
       status: c.state.permit,
       applicant: consumer.slug,
       applicationDate: isoDate(applicationDay),
-      decisionDate: c.state.permit === "PENDING" ? null : isoDate(applicationDay + rng.int(10, 19)),
+      decisionDate: decisionDay === null ? null : isoDate(decisionDay),
       validUntil: c.state.permit === "GRANTED" ? validUntil : null,
       purpose: c.purpose,
       legalBasis: PERMIT_LEGAL_BASIS,

@@ -7,6 +7,8 @@ import { generateGraph } from "./generate";
 export interface SeedOptions {
   patients: number;
   seed?: number;
+  /** see GenerateOptions.marketplaceDay */
+  marketplaceDay?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -17,7 +19,11 @@ export async function seedStore(
   const started = performance.now();
   let nodes = 0;
   let edges = 0;
-  for (const batch of generateGraph({ patients: opts.patients, seed: opts.seed })) {
+  for (const batch of generateGraph({
+    patients: opts.patients,
+    seed: opts.seed,
+    marketplaceDay: opts.marketplaceDay,
+  })) {
     await store.importBatch(batch.nodes, batch.edges);
     nodes += batch.nodes.length;
     edges += batch.edges.length;

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { PURPOSES } from "../../../server/access-body/periods";
+import { looksRaw, purposeLabel, roleLabel, rolesLabel, stateLabel, words } from "./labels";
+
+describe("the label catalogue", () => {
+  it("names every purpose as the access body does, and the marketplace's ODRL purposes too", () => {
+    for (const p of PURPOSES) expect(purposeLabel(p.code)).toBe(p.label);
+    expect(purposeLabel("healthCareAndMedicinalProductSafety")).toBe(
+      "Public interest in public or occupational health",
+    );
+  });
+
+  it("never shows a raw enum: roles, states and unknown values become words", () => {
+    expect(rolesLabel(["DATA_HOLDER", "CONNECTOR_USER_PARTICIPANT"])).toBe(
+      "Data holder · Dataspace participant",
+    );
+    expect(roleLabel("HDAB_AUTHORITY")).toBe("Health data access body");
+    expect(stateLabel("awaitingPermit")).toBe("Awaiting permit");
+    expect(stateLabel("GRANTED")).toBe("Granted");
+    expect(stateLabel("SOME_NEW_STATE")).toBe("Some new state");
+    expect(words("someNewState")).toBe("Some new state");
+    for (const v of ["awaitingPermit", "HDAB_AUTHORITY", "healthCareAndMedicinalProductSafety", "GRANTED_X"])
+      expect(looksRaw(v)).toBe(true);
+    for (const v of [stateLabel("awaitingPermit"), roleLabel("HDAB_AUTHORITY"), "L4 · OMOP CDM v5.4"])
+      expect(looksRaw(v)).toBe(false);
+  });
+});

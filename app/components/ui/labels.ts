@@ -1,0 +1,183 @@
+/**
+ * The label catalogue: how every enumerated value the back end sends (roles, purposes, states of
+ * contracts, approvals, negotiations, transfers, sessions, consents, layers) reads on screen. One
+ * place, used by every view, so no view shows `awaitingPermit` or `HDAB_AUTHORITY`. A value the
+ * catalogue does not know is turned into words (`someNewState` → "Some new state"), never shown raw.
+ * Shared by server and browser code; it imports nothing from server/ (views reach server/ for types
+ * only, app/types.ts).
+ */
+
+/** the purposes of secondary use, EHDS Art. 53(1)(a)–(f), as server/access-body/periods.ts names them */
+const PURPOSES: { code: string; point: string; label: string }[] = [
+  { code: "publicHealth", point: "Art. 53(1)(a)", label: "Public interest in public or occupational health" },
+  { code: "policyMaking", point: "Art. 53(1)(b)", label: "Policymaking and regulatory activities" },
+  { code: "officialStatistics", point: "Art. 53(1)(c)", label: "Statistics" },
+  { code: "education", point: "Art. 53(1)(d)", label: "Education and teaching" },
+  { code: "scientificResearch", point: "Art. 53(1)(e)", label: "Scientific research" },
+  { code: "improvementOfCare", point: "Art. 53(1)(f)", label: "Improvement of the delivery of care" },
+];
+/** ODRL purpose values of the marketplace that stand for an Art. 53(1) purpose */
+const PURPOSE_ALIASES: Record<string, string> = {
+  healthCareAndMedicinalProductSafety: "publicHealth",
+  RESEARCH: "scientificResearch",
+};
+const purposeCode = (value: string) => PURPOSE_ALIASES[value] ?? value;
+
+/** the roles of the identity provider, as people call them */
+export const ROLE_LABELS: Record<string, string> = {
+  CONNECTOR_ADMIN: "Dataspace operator",
+  HDAB_AUTHORITY: "Health data access body",
+  DATA_HOLDER: "Data holder",
+  DATA_USER: "Data user",
+  CONNECTOR_USER_PARTICIPANT: "Dataspace participant",
+  TRUST_CENTER_OPERATOR: "Trust center operator",
+  PATIENT: "Patient",
+  // marketplace organisation roles
+  HDAB: "Health data access body",
+  HEALTH_DATA_HOLDER: "Health data holder",
+  HEALTH_DATA_USER: "Health data user",
+  HEALTH_DATA_ACCESS_BODY: "Health data access body",
+};
+
+/**
+ * States and statuses of every record kind (contracts, HDAB approvals, permits, applications,
+ * negotiations, transfers, participants, sessions, consents, tasks, findings, results). The same
+ * word means the same thing everywhere, so one table serves all of them.
+ */
+export const STATE_LABELS: Record<string, string> = {
+  // contracts and approvals (l1 marketplace)
+  active: "Active",
+  awaitingPermit: "Awaiting permit",
+  terminated: "Terminated",
+  suspended: "Suspended",
+  PENDING: "Pending",
+  GRANTED: "Granted",
+  REVOKED: "Revoked",
+  REFUSED: "Refused",
+  EXPIRED: "Expired",
+  // access body records
+  RECEIVED: "Received",
+  INFORMATION_REQUESTED: "Information requested",
+  ACTIVE: "Active",
+  SUBMITTED: "Submitted",
+  UNDER_ASSESSMENT: "Under assessment",
+  AWAITING_INFORMATION: "Waiting for information",
+  INCOMPLETE: "Incomplete",
+  WITHDRAWN: "Withdrawn",
+  IN_FORCE: "In force",
+  APPROVED: "Approved",
+  ANSWERED: "Answered",
+  OPEN: "Open",
+  RESPONDED: "Responded",
+  CLOSED: "Closed",
+  DECLARED: "Declared",
+  RELEASED: "Released",
+  PUBLISHED: "Published",
+  REJECTED: "Rejected",
+  // dataspace protocol (DSP) negotiations and transfers
+  INITIAL: "Initial",
+  REQUESTING: "Requesting",
+  REQUESTED: "Requested",
+  OFFERING: "Offering",
+  OFFERED: "Offered",
+  ACCEPTING: "Accepting",
+  ACCEPTED: "Accepted",
+  AGREEING: "Agreeing",
+  AGREED: "Agreed",
+  VERIFYING: "Verifying",
+  VERIFIED: "Verified",
+  FINALIZING: "Finalising",
+  FINALIZED: "Finalised",
+  TERMINATING: "Terminating",
+  TERMINATED: "Terminated",
+  STARTING: "Starting",
+  STARTED: "Started",
+  SUSPENDING: "Suspending",
+  SUSPENDED: "Suspended",
+  COMPLETING: "Completing",
+  COMPLETED: "Completed",
+  PROVISIONING: "Provisioning",
+  PROVISIONED: "Provisioned",
+  DEPROVISIONED: "Deprovisioned",
+  // participants, sessions, consents, tasks
+  CREATED: "Created",
+  ACTIVATED: "Activated",
+  DEACTIVATED: "Deactivated",
+  scheduled: "Scheduled",
+  running: "Running",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  revoked: "Revoked",
+  expired: "Expired",
+  pending: "Pending",
+  granted: "Granted",
+  published: "Published",
+  draft: "Draft",
+  open: "Open",
+  closed: "Closed",
+  overdue: "Overdue",
+  recognised: "Recognised",
+  verified: "Verified",
+  failed: "Failed",
+  ok: "OK",
+  up: "Up",
+  down: "Down",
+  degraded: "Degraded",
+};
+
+/** the five layers of the knowledge graph */
+export const LAYER_LABELS: Record<string, string> = {
+  l1: "L1 · Marketplace",
+  l2: "L2 · HealthDCAT-AP catalogue",
+  l3: "L3 · FHIR R4 clinical records",
+  l4: "L4 · OMOP CDM v5.4",
+  l5: "L5 · Ontology and terminologies",
+};
+
+/** "awaitingPermit" / "AWAITING_PERMIT" / "data-holder" → "Awaiting permit" */
+export function words(value: string): string {
+  const spaced = value
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .trim()
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+export function roleLabel(role: string): string {
+  return ROLE_LABELS[role] ?? words(role);
+}
+
+export function rolesLabel(roles: readonly string[]): string {
+  return roles.map(roleLabel).join(" · ");
+}
+
+export function stateLabel(state: string | null | undefined): string {
+  if (!state) return "";
+  return STATE_LABELS[state] ?? words(state);
+}
+
+/** a purpose of secondary use (Art. 53(1)), from its access-body code or its ODRL purpose value */
+export function purposeLabel(value: string | null | undefined): string {
+  if (!value) return "";
+  const code = purposeCode(value);
+  const p = code ? PURPOSES.find((x) => x.code === code) : undefined;
+  if (p) return p.label;
+  return words(value);
+}
+
+/** the article a purpose rests on ("Art. 53(1)(e)"), or null */
+export function purposeArticle(value: string | null | undefined): string | null {
+  const code = value ? purposeCode(value) : undefined;
+  return PURPOSES.find((x) => x.code === code)?.point ?? null;
+}
+
+export function layerLabel(layer: string): string {
+  return LAYER_LABELS[layer] ?? words(layer);
+}
+
+/** true when a text shows a raw identifier: camelCase, UPPER_SNAKE_CASE or a known enum value */
+export function looksRaw(text: string): boolean {
+  return /\b[a-z]+[A-Z][a-zA-Z]*\b/.test(text) || /\b[A-Z]{2,}_[A-Z_]+\b/.test(text);
+}
