@@ -50,5 +50,7 @@ export function createPooledFetch(options: { connections?: number; keepAliveMs?:
     const nullBody = res.statusCode === 204 || res.statusCode === 304;
     return new Response(nullBody ? null : text, { status: res.statusCode, headers: out });
   };
-  return { fetch: pooled as typeof fetch, close: () => agent.close() };
+  // idempotent: a restart of the embedded dataspace (operator console) closes it before the container does
+  let closing: Promise<void> | undefined;
+  return { fetch: pooled as typeof fetch, close: () => (closing ??= agent.close()) };
 }
