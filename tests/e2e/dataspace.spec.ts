@@ -112,7 +112,7 @@ test("admin onboards a participant and watches it reach ACTIVATED with its DID",
   await expect(page).toHaveURL(/\/onboarding\?watch=/, LIVE);
   const watch = page.getByTestId("onboarding-watch");
   await expect(watch).toContainText(name);
-  await expect(page.getByTestId("onboarding-state")).toHaveText("ACTIVATED", LIVE);
+  await expect(page.getByTestId("onboarding-state")).toHaveText("Activated", LIVE);
   await expect(page.getByTestId("onboarding-did")).toHaveText(/^did:web:\S+$/);
   await expect(page.getByTestId("onboarding-pipeline-step-ACTIVATED")).toHaveAttribute("data-status", "done");
   const id = await page.getByTestId("onboarding-participant-id").innerText();
