@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PURPOSES } from "../../../server/access-body/periods";
-import { looksRaw, purposeLabel, roleLabel, rolesLabel, stateLabel, words } from "./labels";
+import { PURPOSES } from "../../server/access-body/periods";
+import { looksRaw, purposeLabel, roleLabel, rolesLabel, stateLabel, words } from "../components/ui/labels";
 
 describe("the label catalogue", () => {
   it("names every purpose as the access body does, and the marketplace's ODRL purposes too", () => {
