@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
-import { freePort } from "../support/server";
+import { stablePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 
 /**
@@ -153,7 +153,8 @@ const WRITERS: Record<string, Writer> = {
 };
 
 it(`keeps every acknowledged write and its audit entry across ${ROUNDS} kills under load`, async () => {
-  const port = await freePort();
+  // outside the ephemeral range: another test's freePort() cannot take it while the server is down
+  const port = await stablePort();
   const url = `http://127.0.0.1:${port}`;
   child = await start(port);
   const who: Record<string, Signed> = {};

@@ -17,6 +17,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port outside the kernel's ephemeral range (32768–60999 here), for a server that is killed and
+ * restarted on the same port: an ephemeral port freed by the kill can be handed to another test's
+ * `freePort()` before the restart, which then fails with EADDRINUSE.
+ */
+export async function stablePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once("error", () => resolve(false));
+      s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  return freePort();
+}
+
 export interface TestServer extends RunningServer {
   dataDir: string;
 }
