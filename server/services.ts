@@ -1,4 +1,6 @@
 import type { Config } from "./config";
+import { createHealthCheck, type Health } from "./health";
+import type { HealthMonitor } from "./health/monitor";
 import { createAuditLog, type AuditLog } from "./audit/log";
 import { createAccessBodyWithCompliance, type AccessBodyWithCompliance } from "./compliance";
 import { createOidcClient, type OidcClient } from "./auth/oidc-client";
@@ -45,6 +47,8 @@ export interface Services {
   /** set when the embedded provider serves sign-in (no OIDC_ISSUER) */
   embeddedIdp: { clientId: string; clientSecret: string } | undefined;
   officeHours: OfficeGate;
+  /** the background probes GET /api/health answers from (server/health) */
+  health: HealthMonitor<Health>;
   catalogue: CatalogueService;
   patients: PatientService;
   /** participants, assets, negotiations, transfers, tasks and credentials over the connector (server/dataspace) */
@@ -111,6 +115,7 @@ export async function createServices(config: Config): Promise<Services> {
       sessions,
     );
   const oidc = makeOidc();
+  const health = createHealthCheck(graph, oidc);
   // trust and governance (issue 4): the operator console can rebuild the relying-party client
   const operator = createOperatorService({
     db,
@@ -134,6 +139,7 @@ export async function createServices(config: Config): Promise<Services> {
     oidc,
     embeddedIdp,
     officeHours: createOfficeGate(config),
+    health,
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
     dataspace,
@@ -148,6 +154,7 @@ export async function createServices(config: Config): Promise<Services> {
     trustCenter: createTrustCenterService({ db, audit, config, graph }),
     runtime,
     async close() {
+      health.stop();
       // the insight query logs write in 100 ms batches: write what is pending before the database closes
       insight.federated.flushLog();
       insight.nlq.flushLog();

@@ -5,8 +5,7 @@ import type { OidcClient } from "../auth/oidc-client";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface HealthServices {
-  graph: GraphStore;
-  oidc: Pick<OidcClient, "probe">;
+  health: HealthMonitor<Health>;
 }
 import { createHealthMonitor, type HealthMonitor } from "./monitor";
 
@@ -38,8 +37,14 @@ export async function checkHealth(
   };
 }
 
-/** One background monitor per service container (a test process may run several servers). */
-const monitors = new WeakMap<object, HealthMonitor<Health>>();
+/** The background monitor of one server: built by the container (services.ts), stopped on close. */
+export function createHealthCheck(graph: GraphStore, oidc: Pick<OidcClient, "probe">): HealthMonitor<Health> {
+  return createHealthMonitor({
+    probe: () => checkHealth(graph, oidc.probe),
+    failed: () => ({ status: "down", graphdb: false, idp: false, timestamp: new Date().toISOString() }),
+    intervalMs: HEALTH_PROBE_INTERVAL_MS,
+  });
+}
 
 /**
  * GET /api/health answers the last background probe result: `timestamp` is when that probe ran,
@@ -47,17 +52,7 @@ const monitors = new WeakMap<object, HealthMonitor<Health>>();
  */
 export const healthHandlers: HandlerMap<HealthServices> = {
   "GET /api/health": async ({ services }) => {
-    let monitor = monitors.get(services);
-    if (!monitor) {
-      const { graph, oidc } = services;
-      monitor = createHealthMonitor({
-        probe: () => checkHealth(graph, oidc.probe),
-        failed: () => ({ status: "down", graphdb: false, idp: false, timestamp: new Date().toISOString() }),
-        intervalMs: HEALTH_PROBE_INTERVAL_MS,
-      });
-      monitors.set(services, monitor);
-    }
-    const { health, ageMs } = await monitor.read();
+    const { health, ageMs } = await services.health.read();
     return json(health, health.status === "down" ? 503 : 200, {
       Age: String(Math.floor(ageMs / 1000)),
       "X-Health-Age-Ms": String(Math.round(ageMs)),
