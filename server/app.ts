@@ -7,6 +7,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
 import { createApiHandler } from "./http/api-handler";
+import { JSON_HEADERS } from "./http/errors";
+import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
 import { sendWebResponse, toWebRequest } from "./http/node-adapter";
@@ -143,7 +145,23 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     ...baseHeaders,
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
   };
+  // GET /api/health first of all, from the monitor's pre-encoded bytes: no session, no Request, no
+  // logging (without a fresh probe result it takes the dispatcher's route, which waits for one)
+  const health = config.appMode === "live" ? createEncodedHealth(services.health) : null;
+  const healthHeaders = Object.entries({ ...apiHeaders, ...JSON_HEADERS }).flat();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (health && req.url === "/api/health" && req.method === "GET") {
+      const a = health();
+      if (a) {
+        res.writeHead(a.status, [
+          ...healthHeaders,
+          ...["Age", String(Math.floor(a.ageMs / 1000)), "X-Health-Age-Ms", String(Math.round(a.ageMs))],
+          ...["Content-Length", String(a.body.byteLength)],
+        ]);
+        res.end(a.body);
+        return;
+      }
+    }
     if (!req.url?.startsWith("/api/") && req.url !== "/api") return app(req, res);
     for (const [k, v] of Object.entries(apiHeaders)) res.setHeader(k, v);
     if (opts.log) {

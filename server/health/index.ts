@@ -46,6 +46,34 @@ export function createHealthCheck(graph: GraphStore, oidc: Pick<OidcClient, "pro
   });
 }
 
+export interface EncodedHealth {
+  status: number;
+  /** the JSON body, encoded once per probe result */
+  body: Buffer;
+  ageMs: number;
+}
+
+/**
+ * The health answer as bytes, for the Node listener to write before any other work (server/app.ts):
+ * the body is encoded once per probe result; null when no fresh result exists (the dispatcher's
+ * route then waits for one probe). Same status and body as the route below.
+ */
+export function createEncodedHealth(monitor: HealthMonitor<Health>): () => EncodedHealth | null {
+  let encodedFor: Health | undefined;
+  let body = Buffer.alloc(0);
+  return () => {
+    const reading = monitor.peek();
+    if (!reading) return null;
+    if (reading.health !== encodedFor) {
+      encodedFor = reading.health;
+      body = Buffer.from(JSON.stringify(reading.health));
+    }
+    return { status: statusOf(reading.health), body, ageMs: reading.ageMs };
+  };
+}
+
+const statusOf = (health: Health) => (health.status === "down" ? 503 : 200);
+
 /**
  * GET /api/health answers the last background probe result: `timestamp` is when that probe ran,
  * and the `Age` (seconds, RFC 9111) and `X-Health-Age-Ms` headers say how old it is.
@@ -53,7 +81,7 @@ export function createHealthCheck(graph: GraphStore, oidc: Pick<OidcClient, "pro
 export const healthHandlers: HandlerMap<HealthServices> = {
   "GET /api/health": async ({ services }) => {
     const { health, ageMs } = await services.health.read();
-    return json(health, health.status === "down" ? 503 : 200, {
+    return json(health, statusOf(health), {
       Age: String(Math.floor(ageMs / 1000)),
       "X-Health-Age-Ms": String(Math.round(ageMs)),
     });

@@ -27,6 +27,11 @@ export interface HealthMonitorOptions<T> {
 
 export interface HealthMonitor<T> {
   read(): Promise<HealthReading<T>>;
+  /**
+   * The last result without waiting, when it is fresh enough to answer (counts as a read: starts the
+   * monitor); null when there is none or it is older than `maxAgeMs` (then `read()` waits for a probe).
+   */
+  peek(): HealthReading<T> | null;
   /** whether the background timer is running */
   readonly running: boolean;
   stop(): void;
@@ -77,6 +82,13 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
   }
 
   return {
+    peek() {
+      const at = now();
+      lastRead = at;
+      start();
+      if (!last || at - last.at > maxAgeMs) return null;
+      return { health: last.health, ageMs: Math.max(0, at - last.at) };
+    },
     async read() {
       lastRead = now();
       start();

@@ -89,4 +89,26 @@ describe("GET /api/health on the real server", () => {
     // the timestamp is when the answered probe ran: the age is measured from it
     expect(Math.abs(Date.now() - ageMs - probedAt)).toBeLessThan(1000);
   });
+
+  it("answers from the listener's pre-encoded bytes exactly as the dispatcher's route does", async () => {
+    await fetch(`${server.url}/api/health`); // a fresh probe result exists from here on
+    // `/api/health` is answered first thing in the Node listener; with a query string it takes the
+    // dispatcher's route (route table, session lookup, handler): both must agree byte for byte
+    const fast = await fetch(`${server.url}/api/health`);
+    const routed = await fetch(`${server.url}/api/health?via=dispatcher`);
+    expect(fast.status).toBe(routed.status);
+    const headersOf = (r: Response) =>
+      Object.fromEntries(
+        [...r.headers].filter(([k]) => !["date", "age", "x-health-age-ms", "keep-alive"].includes(k)),
+      );
+    expect(headersOf(fast)).toEqual(headersOf(routed));
+    expect(fast.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(fast.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(Number(fast.headers.get("x-health-age-ms"))).toBeGreaterThanOrEqual(0);
+    const [a, b] = [await fast.text(), await routed.text()];
+    expect(a).toBe(b); // the same probe result, encoded the same way
+    // a HEAD and a foreign method still go through the dispatcher
+    expect((await fetch(`${server.url}/api/health`, { method: "HEAD" })).status).toBe(200);
+    expect((await fetch(`${server.url}/api/health`, { method: "DELETE" })).status).toBe(405);
+  });
 });

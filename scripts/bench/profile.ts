@@ -1,0 +1,121 @@
+/**
+ * Where one route's time goes: starts the built server under `node --cpu-prof`, signs in, drives the
+ * route with the bench's load for a few seconds, stops the server (which writes the .cpuprofile) and
+ * prints the functions with the most self time, and the heaviest call paths into them.
+ *
+ *   npx tsx scripts/bench/profile.ts --patients 10000 --persona admin --path /api/graph/node?id=patient-000001
+ *   npx tsx scripts/bench/profile.ts --data-dir /tmp/hub-10k …   # reuse a seeded store (kept)
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { signIn } from "../../tests/support/signin";
+import { drive } from "./load";
+import { startBenchServer, stopChild } from "./server";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function arg(name: string, def?: string): string | undefined {
+  const a = process.argv.slice(2);
+  const i = a.indexOf(`--${name}`);
+  return i >= 0 ? a[i + 1] : def;
+}
+
+/** Self time per function, and for the top functions the callers' chains (3 frames) that lead there. */
+export function summarise(profile: Profile, top = 25): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<number, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    self.set(id, (self.get(id) ?? 0) + dt);
+    total += dt;
+  });
+  const name = (n: ProfileNode) => {
+    const file = n.callFrame.url.replace(/^.*\/(node_modules\/)?/, "");
+    return `${n.callFrame.functionName || "(anonymous)"} ${file}:${n.callFrame.lineNumber + 1}`;
+  };
+  const perFn = new Map<string, number>();
+  const paths = new Map<string, Map<string, number>>();
+  for (const [id, t] of self) {
+    const n = byId.get(id)!;
+    const k = name(n);
+    perFn.set(k, (perFn.get(k) ?? 0) + t);
+    const chain: string[] = [];
+    let p = parent.get(id);
+    while (p !== undefined && chain.length < 4) {
+      const pn = byId.get(p)!;
+      if (pn.callFrame.functionName !== "(root)") chain.push(name(pn));
+      p = parent.get(p);
+    }
+    const m = paths.get(k) ?? new Map<string, number>();
+    const c = chain.join(" < ");
+    m.set(c, (m.get(c) ?? 0) + t);
+    paths.set(k, m);
+  }
+  // inclusive: each sample counts once for every distinct function on its stack
+  const inclusive = new Map<string, number>();
+  for (const [id, t] of self) {
+    const seen = new Set<string>();
+    for (let p: number | undefined = id; p !== undefined; p = parent.get(p)) seen.add(name(byId.get(p)!));
+    for (const k of seen) inclusive.set(k, (inclusive.get(k) ?? 0) + t);
+  }
+  const lines = [`total sampled ${(total / 1000).toFixed(0)} ms`, "-- inclusive (self + callees):"];
+  for (const [k, t] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
+    lines.push(`${((t / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
+  lines.push("-- self:");
+  for (const [k, t] of [...perFn].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`${((t / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
+    const best = [...(paths.get(k) ?? [])].sort((a, b) => b[1] - a[1])[0];
+    if (best && best[0]) lines.push(`          < ${best[0]}`);
+  }
+  return lines.join("\n");
+}
+
+async function main() {
+  const patients = Number(arg("patients", "10000"));
+  const persona = arg("persona", "admin")!;
+  const route = arg("path", "/api/health")!;
+  const seconds = Number(arg("seconds", "8"));
+  const concurrency = Number(arg("concurrency", "50"));
+  const accept = route.startsWith("/api") ? "application/json" : "text/html";
+  const dir = path.resolve(arg("out", "/tmp/hub-profile")!);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const srv = await startBenchServer(patients, {
+    nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir],
+    dataDir: arg("data-dir"),
+  });
+  console.log(`ready in ${(srv.readyMs / 1000).toFixed(1)} s`);
+  try {
+    const { cookie } = await signIn(srv.url, persona);
+    const headers = { cookie, accept };
+    await drive(srv.url + route, headers, 1, concurrency);
+    const m = await drive(srv.url + route, headers, seconds, concurrency);
+    console.log(
+      `${route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}`,
+    );
+  } finally {
+    await stopChild(srv.child);
+  }
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error("no .cpuprofile written");
+  console.log(
+    summarise(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile, Number(arg("top", "25"))),
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

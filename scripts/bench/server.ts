@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../../tests/support/server";
+
+/**
+ * The built server as a child process for the bench and the profiler: its own DATA_DIR (seeded from
+ * empty unless `dataDir` already holds a store), the embedded dataspace, loopback only.
+ */
+
+export interface BenchServer {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  readyMs: number;
+}
+
+export async function startBenchServer(
+  patients: number,
+  opts: { nodeArgs?: string[]; dataDir?: string } = {},
+): Promise<BenchServer> {
+  const port = await freePort();
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = Date.now();
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        SEED_PATIENTS: String(patients),
+        // the embedded provider (the bench signs in through it) refuses NODE_ENV=production
+        NODE_ENV: "test",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("listening on")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${out.slice(-500)}`)));
+  });
+  return { url, child, dataDir, readyMs: Date.now() - t0 };
+}
+
+export async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
