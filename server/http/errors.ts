@@ -39,7 +39,10 @@ export const conflict = (error: string, extra?: Record<string, unknown>) =>
 export const badGateway = (error: string, detail?: string) => new ApiError(502, error, detail);
 export const serviceUnavailable = (error: string) => new ApiError(503, error);
 
-export const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+export const JSON_HEADERS = {
+  "Content-Type": "application/json; charset=utf-8",
+  "Cache-Control": "no-store",
+};
 
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = new Headers(JSON_HEADERS);
