@@ -19,7 +19,7 @@ import path from "node:path";
 import { format, resolveConfig } from "prettier";
 import { signIn } from "../tests/support/signin";
 import { capture, drive, recordBaseline, type Measured } from "./bench/load";
-import { startBenchServer, stopChild } from "./bench/server";
+import { cpuMs, startBenchServer, stopChild } from "./bench/server";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 
 function args() {
@@ -101,6 +101,7 @@ interface Verdict {
 
 const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
 const size = (n: number) => n.toLocaleString("en");
 
 function verdictsFor(s: SizeResult): Verdict[] {
@@ -175,7 +176,7 @@ function sectionFor(s: SizeResult, current: boolean): string {
     const share = r.baseline ? `${f0((r.m.rps / r.baseline.rps) * 100)} %` : "—";
     const name =
       r.concurrency === undefined || r.concurrency === 50 ? r.name : `${r.name} (${r.concurrency} conn.)`;
-    return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${r.baseline ? f1(r.baseline.p50) : "—"} | ${share} | ${r.m.problems.join("; ") || "—"} |`;
+    return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.m.cpuMsPerRequest === undefined ? "—" : f2(r.m.cpuMsPerRequest)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${r.baseline ? f1(r.baseline.p50) : "—"} | ${share} | ${r.m.problems.join("; ") || "—"} |`;
   });
   return [
     `## ${size(s.patients)} patients`,
@@ -183,8 +184,8 @@ function sectionFor(s: SizeResult, current: boolean): string {
     ...(current ? [] : [`Carried over from the run of ${s.run} (not run this time).`, ""]),
     `Server ready (seeded from empty) in ${f1(s.readyMs / 1000)} s; peak resident memory ${s.peakMiB} MiB; resident memory after the run ${s.rssAfterMiB} MiB.`,
     "",
-    "| route | path | req/s | p50 ms | p95 ms | p99 ms | errors | KiB/resp | baseline req/s | baseline p50 ms | of baseline | notes |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| route | path | req/s | p50 ms | p95 ms | p99 ms | errors | KiB/resp | server CPU ms/req | baseline req/s | baseline p50 ms | of baseline | notes |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ...rows,
     "",
   ].join("\n");
@@ -257,7 +258,9 @@ async function measureSize(
         if (problem) problems.push(problem);
       }
       const concurrency = r.concurrency ?? opt.concurrency;
+      const cpu0 = cpuMs(srv.child.pid!);
       const m = await drive(srv.url + p, headers, opt.seconds, concurrency, r.check);
+      m.cpuMsPerRequest = (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
       m.problems = [...new Set([...problems, ...m.problems])];
       let base: Measured | null = null;
       if (opt.baselineSeconds > 0) {
@@ -265,7 +268,7 @@ async function measureSize(
         base = await drive(baseline.url + p, headers, opt.baselineSeconds, concurrency);
       }
       console.log(
-        `   ${r.name}: ${f0(m.rps)} req/s, p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms, p99 ${f1(m.p99)} ms, errors ${m.errors}` +
+        `   ${r.name}: ${f0(m.rps)} req/s, p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms, p99 ${f1(m.p99)} ms, errors ${m.errors}, server CPU ${f2(m.cpuMsPerRequest ?? NaN)} ms/req` +
           `${base ? `; baseline ${f0(base.rps)} req/s (${f0((m.rps / base.rps) * 100)} %)` : ""}` +
           `${m.problems.length ? `; ${m.problems.join("; ")}` : ""}`,
       );

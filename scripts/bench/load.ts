@@ -16,6 +16,8 @@ export interface Measured {
   errors: number;
   kbPerResponse: number;
   problems: string[];
+  /** the server process's CPU time per request during the run (user + system), where measured */
+  cpuMsPerRequest?: number;
 }
 
 export interface Captured {

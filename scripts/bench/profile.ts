@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { signIn } from "../../tests/support/signin";
 import { drive } from "./load";
-import { startBenchServer, stopChild } from "./server";
+import { cpuMs, startBenchServer, stopChild } from "./server";
 
 interface ProfileNode {
   id: number;
@@ -101,9 +101,11 @@ async function main() {
     const { cookie } = await signIn(srv.url, persona);
     const headers = { cookie, accept };
     await drive(srv.url + route, headers, 1, concurrency);
+    const cpu0 = cpuMs(srv.child.pid!);
     const m = await drive(srv.url + route, headers, seconds, concurrency);
+    const perRequest = (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
     console.log(
-      `${route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}`,
+      `${route}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}, server CPU ${perRequest.toFixed(2)} ms/req (profiler on)`,
     );
   } finally {
     await stopChild(srv.child);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../tests/support/server";
@@ -58,3 +58,19 @@ export async function stopChild(child: ChildProcess) {
   child.kill("SIGTERM");
   await exited;
 }
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc: divided by the requests of a
+ * run it gives the server's own cost per request, which other load on a shared machine barely moves.
+ */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the whole line (12 and 13 after the command name)
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100;

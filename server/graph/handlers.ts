@@ -30,6 +30,6 @@ export const graphHandlers: HandlerMap<GraphServices> = {
       ),
     ),
   "GET /api/graph/node": async ({ services, url, user }) =>
-    json(await services.graphQueries.node(url.searchParams.get("id"), viewerOf(user))),
+    jsonBuffer(await services.graphQueries.nodeBody(url.searchParams.get("id"), viewerOf(user))),
   "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),
 };

@@ -1,5 +1,6 @@
 import { badRequest, notFound } from "../http/errors";
-import { EncodedBody } from "../http/node-adapter";
+import type { EncodedBody } from "../http/node-adapter";
+import { createVersionedCache } from "./versioned-cache";
 import {
   CAMEL_CASE,
   LAYER_LABELS,
@@ -83,26 +84,18 @@ export interface GraphServiceOptions {
 
 export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
   const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
-  const cache = new Map<string, EncodedBody>();
-  let cacheVersion = store.version();
+  const cached = createVersionedCache(store);
   let validation: { version: number; value: GraphValidation } | null = null;
+  // the decoded form of a cached body, for callers that want objects (views): parsed once, frozen
+  const decoded = new WeakMap<EncodedBody, GraphResponse>();
 
-  function cached(key: string, build: () => Promise<unknown>): Promise<EncodedBody> {
-    if (cacheVersion !== store.version()) {
-      cache.clear();
-      cacheVersion = store.version();
+  function decode(body: EncodedBody): GraphResponse {
+    let g = decoded.get(body);
+    if (!g) {
+      g = deepFreeze(JSON.parse(body.toString()) as GraphResponse);
+      decoded.set(body, g);
     }
-    const hit = cache.get(key);
-    if (hit !== undefined) return Promise.resolve(hit);
-    const version = cacheVersion;
-    return build().then((value) => {
-      const body = new EncodedBody(Buffer.from(JSON.stringify(value)));
-      if (version === store.version()) {
-        if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
-        cache.set(key, body);
-      }
-      return body;
-    });
+    return g;
   }
 
   return {
@@ -121,11 +114,12 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       });
     },
 
+    /** the same answer as objects: shared while the graph is unchanged, so frozen (copy to change) */
     async graph(
       q: { layer: string | null; persona: string | null; limit: number },
       viewer: Viewer,
     ): Promise<GraphResponse> {
-      return JSON.parse((await this.graphBody(q, viewer)).toString()) as GraphResponse;
+      return decode(await this.graphBody(q, viewer));
     },
 
     /** GET /api/graph/expand as encoded JSON, cached per graph version and visibility class */
@@ -139,8 +133,9 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       );
     },
 
+    /** frozen, as graph() */
     async expand(id: string | null, depth: number, viewer: Viewer): Promise<GraphResponse> {
-      return JSON.parse((await this.expandBody(id, depth, viewer)).toString()) as GraphResponse;
+      return decode(await this.expandBody(id, depth, viewer));
     },
 
     async node(
@@ -156,6 +151,15 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
         redact.relationship,
       );
       return { ...redact.node(node), relationships, relationshipCount: relationships.length };
+    },
+
+    /** GET /api/graph/node as encoded JSON, cached per graph version and visibility class */
+    async nodeBody(id: string | null, viewer: Viewer): Promise<EncodedBody> {
+      if (!id) throw badRequest("id query parameter is required");
+      const redact = await minimiser.redactor(viewer);
+      const stored = redact.resolve(id);
+      if (!stored || !(await store.getNode(stored))) throw notFound(`Node ${id} not found`);
+      return cached(`node|${stored}|${viewer.key}`, () => this.node(id, viewer));
     },
 
     async validate(): Promise<GraphValidation> {
@@ -255,3 +259,11 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
   };
 }
 export type GraphService = ReturnType<typeof createGraphService>;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

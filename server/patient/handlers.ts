@@ -1,4 +1,4 @@
-import { json, noContent } from "../http/errors";
+import { json, jsonBuffer, noContent } from "../http/errors";
 import { intParam, readJsonObject, type HandlerMap } from "../http/handler";
 import { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./service";
 import type { PatientService } from "./service";
@@ -10,8 +10,8 @@ export interface PatientServices {
 
 export const patientHandlers: HandlerMap<PatientServices> = {
   "GET /api/patient": async ({ services, url, user }) =>
-    json(
-      await services.patients.list(user!, {
+    jsonBuffer(
+      await services.patients.listBody(user!, {
         limit: intParam(url, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
         offset: intParam(url, "offset", 0, 0, 10_000_000),
       }),

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, PropertyValue } from "../graph/model";
 import type { GraphStore } from "../graph/store";
+import { createVersionedCache } from "../graph/versioned-cache";
+import type { EncodedBody } from "../http/node-adapter";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy/policy";
 
@@ -83,7 +85,22 @@ export function createPatientService(graph: GraphStore) {
     return (await related(patientId, "HAS_CONSENT")).filter((c) => c.properties.status === "active");
   }
 
+  const cached = createVersionedCache(graph, 128);
+
   return {
+    /**
+     * GET /api/patient as encoded JSON, cached per graph version: the answer depends only on the
+     * caller's visibility (operator, the holder's organisation, the patient's own record) and the page.
+     */
+    listBody(user: SessionUser, opts: { limit: number; offset: number }): Promise<EncodedBody> {
+      const scope = user.roles.includes("CONNECTOR_ADMIN")
+        ? "admin"
+        : user.roles.includes("DATA_HOLDER")
+          ? `holder:${organisationSlugOf(user) ?? ""}`
+          : `patient:${user.patientId ?? ""}`;
+      return cached(`patients|${scope}|${opts.limit}|${opts.offset}`, () => this.list(user, opts));
+    },
+
     async list(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
       if (user.roles.includes("CONNECTOR_ADMIN")) {
         return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { createAuditLog } from "../audit/log";
+import { openDatabase } from "../storage/database";
+import { createSqliteGraphStore } from "./sqlite-store";
+import { createVersionedCache } from "./versioned-cache";
+
+/** Answers kept per graph version on the real embedded store: a write empties them, a burst builds once. */
+describe("the per-version answer cache", () => {
+  it("builds once for a burst, answers from the cache, and builds again after a graph write", async () => {
+    const db = openDatabase(":memory:");
+    const store = createSqliteGraphStore(db, createAuditLog(db));
+    const cached = createVersionedCache(store);
+    let builds = 0;
+    const build = async () => {
+      builds++;
+      return { nodes: await store.countNodes(), build: builds };
+    };
+    const burst = await Promise.all(Array.from({ length: 20 }, () => cached("k", build)));
+    expect(builds).toBe(1);
+    expect(new Set(burst).size).toBe(1); // the same encoded body for every caller
+    expect(JSON.parse(burst[0].toString())).toEqual({ nodes: 0, build: 1 });
+    expect(await cached("k", build)).toBe(burst[0]);
+    expect(JSON.parse((await cached("other", build)).toString()).build).toBe(2);
+
+    await store.mutate(
+      [{ op: "createNode", node: { id: "dataset-a", label: "HealthDataset", layer: "l2", properties: {} } }],
+      { action: "test.create", actor: "tester", target: "dataset-a", kind: "catalogue" },
+    );
+    const after = await cached("k", build);
+    expect(JSON.parse(after.toString())).toEqual({ nodes: 1, build: 3 });
+    db.close();
+  });
+
+  it("keeps no answer whose build saw an older version than the store now has", async () => {
+    const db = openDatabase(":memory:");
+    const store = createSqliteGraphStore(db, createAuditLog(db));
+    const cached = createVersionedCache(store);
+    let builds = 0;
+    const first = await cached("k", async () => {
+      builds++;
+      // a write lands while this answer is being built
+      await store.mutate(
+        [
+          {
+            op: "createNode",
+            node: { id: "dataset-b", label: "HealthDataset", layer: "l2", properties: {} },
+          },
+        ],
+        { action: "test.create", actor: "tester", target: "dataset-b", kind: "catalogue" },
+      );
+      return { build: builds };
+    });
+    expect(JSON.parse(first.toString())).toEqual({ build: 1 });
+    const second = await cached("k", async () => ({ build: ++builds }));
+    expect(JSON.parse(second.toString())).toEqual({ build: 2 });
+    db.close();
+  });
+});
