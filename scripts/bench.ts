@@ -272,6 +272,10 @@ async function measureSize(
           `${base ? `; baseline ${f0(base.rps)} req/s (${f0((m.rps / base.rps) * 100)} %)` : ""}` +
           `${m.problems.length ? `; ${m.problems.join("; ")}` : ""}`,
       );
+      if (r.kind === "health" && base && base.p50 >= TARGETS.health.p50Ms)
+        console.log(
+          `   the bare baseline's p50 at ${concurrency} connections is ${f2(base.p50)} ms: p50 < ${TARGETS.health.p50Ms} ms cannot be met on this machine with this load generator`,
+        );
       results.push({
         name: r.name,
         path: p,
@@ -346,8 +350,13 @@ async function writeDocument(
     "the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",
     "same bytes (recorded from the warm-up answer, gzip as served) driven the same way right after: what this",
     "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`).",
+    "**Server CPU ms/req**: the server process's CPU time (user + system) during the route's run divided by its",
+    "requests; on a shared machine it moves far less than req/s. **Baseline p50**: at 50 connections a p50 under",
+    "2 ms needs 25,000 answers/s; where even the baseline's p50 is above 2 ms, the health target cannot be met here.",
     "Where the dataspace lists' time went (profile) and what was done about it:",
-    "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md).",
+    "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md); health, graph, patient list,",
+    "pages and what cannot be met on this machine: [decision 0016](decisions/0016-speed-what-costs-and-what-cannot-be-met.md).",
+    "One route under the profiler: `npx tsx scripts/bench/profile.ts --path <path> --persona <user>`.",
     "",
     `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
     "",

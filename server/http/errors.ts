@@ -1,4 +1,4 @@
-import { rawBodyResponse, type EncodedBody } from "./node-adapter";
+import { rawBodyResponse, textResponse, type EncodedBody } from "./node-adapter";
 
 /**
  * The error model: every failure that reaches a client is an ApiError rendered as
@@ -47,7 +47,7 @@ export const JSON_HEADERS = {
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = new Headers(JSON_HEADERS);
   if (headers) new Headers(headers).forEach((v, k) => h.set(k, v));
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return textResponse(JSON.stringify(body), { status, headers: h });
 }
 
 /** A pre-encoded JSON body (for cached responses): written to the socket as it is. */
