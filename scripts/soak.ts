@@ -6,12 +6,14 @@
  *
  *   npm run soak                                   # 600 s, 50 connections
  *   npm run soak -- --seconds 60 --out soak.json   # shorter, figures as JSON too
+ *   npm run soak -- --seconds 180 --heap-snapshots /tmp/heap   # and two heap snapshots to compare
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import readline from "node:readline";
 import { freePort } from "../tests/support/server";
 import { signIn } from "../tests/support/signin";
 
@@ -40,10 +42,13 @@ const SECONDS = Number(arg("seconds", "600"));
 const CONNECTIONS = Number(arg("connections", "50"));
 const WARMUP_S = Math.min(60, Math.floor(SECONDS / 5));
 const OUT = arg("out", "");
+/** a folder: the server writes a heap snapshot there after warm-up and at the end (SIGUSR2) */
+const HEAP_DIR = arg("heap-snapshots", "");
 
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join("build", "server", "index.js")], {
+  const flags = HEAP_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_DIR}`] : [];
+  const child = spawn(process.execPath, [...flags, path.join("build", "server", "index.js")], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -52,24 +57,80 @@ async function startServer(port: number, dataDir: string): Promise<ChildProcess>
       DATA_DIR: dataDir,
       SEED_PATIENTS: "200",
       NODE_ENV: "test",
+      LOG_REQUESTS: "1",
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
     let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
+    const started = (d: Buffer) => {
       out += d.toString();
-      if (out.includes("listening on")) resolve();
-    });
+      if (!out.includes("listening on")) return;
+      child.stdout!.off("data", started);
+      readline.createInterface({ input: child.stdout! }).on("line", timed);
+      resolve();
+    };
+    child.stdout!.on("data", started);
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
   return child;
 }
 
-function sample(pid: number): { rssMb: number; fds: number } {
+/** the server's own time per answer (LOG_REQUESTS=1 lines: `POST /api/catalog 201 12.3ms`), per route and status */
+const serverTimes = new Map<string, number[]>();
+function timed(line: string) {
+  const m = /^(GET|POST|PUT|DELETE|PATCH) (\/api\/\S*) (\d{3}) ([\d.]+)ms$/.exec(line);
+  if (!m) return;
+  const key = `${m[1]} ${m[2]} ${m[3]}`;
+  let list = serverTimes.get(key);
+  if (!list) serverTimes.set(key, (list = []));
+  list.push(Number(m[4]));
+}
+function serverLatency() {
+  const out: Record<string, { n: number; p50: number; p99: number; max: number }> = {};
+  for (const [key, list] of [...serverTimes].sort()) {
+    const s = [...list].sort((a, b) => a - b);
+    const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]);
+    out[key] = { n: s.length, p50: at(0.5), p99: at(0.99), max: Math.round(s[s.length - 1]) };
+  }
+  return out;
+}
+
+/** Asks the server for a heap snapshot (SIGUSR2) and resolves with its file once it is written. */
+async function heapSnapshot(child: ChildProcess): Promise<string> {
+  const before = new Set(readdirSync(HEAP_DIR));
+  child.kill("SIGUSR2");
+  for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const file = readdirSync(HEAP_DIR).find((f) => !before.has(f) && f.endsWith(".heapsnapshot"));
+    if (!file) continue;
+    const size = statSync(path.join(HEAP_DIR, file)).size;
+    await new Promise((r) => setTimeout(r, 1_000));
+    if (size > 0 && statSync(path.join(HEAP_DIR, file)).size === size) return path.join(HEAP_DIR, file);
+  }
+  throw new Error("no heap snapshot after 5 minutes");
+}
+
+interface Sample {
+  rssMb: number;
+  anonMb: number;
+  fileMb: number;
+  shmemMb: number;
+  fds: number;
+}
+function sample(pid: number): Sample {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0");
-  return { rssMb: Math.round(rssKb / 102.4) / 10, fds: readdirSync(`/proc/${pid}/fd`).length };
+  const mb = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? "0") / 102.4) / 10;
+  return {
+    rssMb: Math.round(rssKb / 102.4) / 10,
+    /** resident memory by kind: anonymous (heaps, malloc), file-backed (code, mapped files), shared */
+    anonMb: mb("RssAnon"),
+    fileMb: mb("RssFile"),
+    shmemMb: mb("RssShmem"),
+    fds: readdirSync(`/proc/${pid}/fd`).length,
+  };
 }
 
 async function main() {
@@ -86,9 +147,13 @@ async function main() {
     let n = 0;
     const unique = () => `${process.pid}-${(n++).toString(36)}`;
     const byRoute: Record<string, Record<string, number>> = {};
-    const count = (key: string) => (status: number) => {
+    /** the first few answers of each route that were not 2xx, to say why */
+    const failures: Record<string, string[]> = {};
+    const count = (key: string) => (status: number, body?: string) => {
       byRoute[key] ??= {};
       byRoute[key][status] = (byRoute[key][status] ?? 0) + 1;
+      if ((status < 200 || status > 299) && (failures[key] ??= []).length < 5)
+        failures[key].push(`${status} ${String(body ?? "").slice(0, 300)}`);
     };
     const get = (p: string, persona: string) => ({
       method: "GET" as const,
@@ -136,13 +201,17 @@ async function main() {
       get("/api/compliance/applications", "regulator"),
     ];
 
-    const samples: { t: number; rssMb: number; fds: number }[] = [];
+    const samples: ({ t: number } & Sample)[] = [];
     const t0 = Date.now();
     const sampler = setInterval(
       () => samples.push({ t: Math.round((Date.now() - t0) / 1000), ...sample(child.pid!) }),
       10_000,
     );
     samples.push({ t: 0, ...sample(child.pid!) });
+    const snapshots: Promise<string>[] = [];
+    const warmupSnapshot = HEAP_DIR
+      ? setTimeout(() => snapshots.push(heapSnapshot(child)), WARMUP_S * 1000)
+      : undefined;
     const statuses: Record<string, number> = {};
     const instance = autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 30 });
     instance.on("response", (_client: unknown, statusCode: number) => {
@@ -152,7 +221,13 @@ async function main() {
       instance.once("done", resolve).once("error", reject),
     );
     clearInterval(sampler);
+    clearTimeout(warmupSnapshot);
     samples.push({ t: Math.round((Date.now() - t0) / 1000), ...sample(child.pid!) });
+    if (HEAP_DIR) {
+      await new Promise((r) => setTimeout(r, 3_000)); // let the last answers and timers settle
+      snapshots.push(heapSnapshot(child));
+      console.log(`heap snapshots: ${(await Promise.all(snapshots)).join(", ")}`);
+    }
 
     const afterWarmup = samples.find((s) => s.t >= WARMUP_S) ?? samples[0];
     const end = samples[samples.length - 1];
@@ -164,14 +239,20 @@ async function main() {
       perSecond: result.requests.average,
       statuses,
       byRoute,
+      failures,
       errors: result.errors,
       timeouts: result.timeouts,
       non2xx: result.non2xx,
       latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+      serverLatencyMs: serverLatency(),
       memory: {
         startMb: samples[0].rssMb,
         afterWarmupMb: afterWarmup.rssMb,
         endMb: end.rssMb,
+        anonAfterWarmupMb: afterWarmup.anonMb,
+        anonEndMb: end.anonMb,
+        fileAfterWarmupMb: afterWarmup.fileMb,
+        fileEndMb: end.fileMb,
         warmupSeconds: WARMUP_S,
       },
       fds: { afterWarmup: afterWarmup.fds, end: end.fds, max: Math.max(...samples.map((s) => s.fds)) },

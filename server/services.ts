@@ -27,6 +27,7 @@ import { getOrCreateSecret } from "./storage/secrets";
 import { startDataspace } from "./start-dataspace";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
+import { createAuditView, type AuditView } from "./privacy/audit-view";
 import { createCredentialService, type CredentialService } from "./credentials/service";
 import { createOperatorService, type OperatorService } from "./operator/service";
 import { createPolicyService, type PolicyService } from "./policies/service";
@@ -40,6 +41,8 @@ export interface Services {
   config: Config;
   db: Db;
   audit: AuditLog;
+  /** the audit entries as a reader may see them (server/privacy/audit-view.ts) */
+  auditView: AuditView;
   graph: GraphStore;
   graphQueries: GraphService;
   sessions: SessionStore;
@@ -129,12 +132,16 @@ export async function createServices(config: Config): Promise<Services> {
   });
 
   const insight = createInsightServices({ db, graph, audit, config });
+  const graphQueries = createGraphService(graph, {
+    pseudonymSecret: getOrCreateSecret(db, "pseudonym-secret"),
+  });
   return {
     config,
     db,
     audit,
+    auditView: createAuditView({ audit, redactor: (viewer) => graphQueries.redactor(viewer) }),
     graph,
-    graphQueries: createGraphService(graph, { pseudonymSecret: getOrCreateSecret(db, "pseudonym-secret") }),
+    graphQueries,
     sessions,
     oidc,
     embeddedIdp,

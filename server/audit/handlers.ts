@@ -7,12 +7,17 @@ import {
   type HandlerMap,
 } from "../http/handler";
 import type { AuditFilter, AuditLog } from "./log";
+import type { AuditEntry } from "./model";
 import { parseRetentionInput, RETENTION_MAX_DAYS, RETENTION_RULES, type RetentionService } from "./retention";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface AuditServices {
   audit: AuditLog;
   auditRetention: RetentionService;
+  /** the entries as the caller may see them (server/privacy/audit-view.ts: pseudonymised for the access body) */
+  auditView: {
+    list(filter: AuditFilter, reader: NonNullable<HandlerContext<object>["user"]>): Promise<AuditEntry[]>;
+  };
 }
 
 /**
@@ -79,7 +84,8 @@ export const auditHandlers: HandlerMap<AuditServices> = {
     if (ctx.url.searchParams.get("verify") === "true") return json(chainReport(ctx.services.audit));
     const filter = auditFilterFromUrl(ctx.url);
     retention(ctx).purgeIfDue();
-    return json(ctx.services.audit.list(filter));
+    if (!ctx.user) return json([]); // the route table admits signed-in roles only
+    return json(await ctx.services.auditView.list(filter, ctx.user));
   },
 
   "GET /api/admin/audit/retention": async (ctx) => {

@@ -99,6 +99,9 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
   }
 
   return {
+    /** what a viewer may see of person-level records (server/privacy), for readers outside the graph (the audit log) */
+    redactor: (viewer: Viewer) => minimiser.redactor(viewer),
+
     /** GET /api/graph as encoded JSON, cached per graph version and visibility class */
     graphBody(
       q: { layer: string | null; persona: string | null; limit: number },

@@ -20,6 +20,7 @@ import {
   type OdrlPolicyDocument,
 } from "./policy-document";
 import { EMBEDDED_NOTE, createPolicyRegistry, type RegistryRow } from "./policy-registry";
+import { holdsSameDefinition, mayHaveLanded } from "./push-outcome";
 import { policyTemplates, type PolicyTemplate } from "./templates";
 
 /**
@@ -75,6 +76,14 @@ export function createPolicyService(deps: {
   const { getRow, rowsById, insertRow, updateRow, insertWithdrawn, deleteRow, record, listed } = registry;
   const connector = createConnectorPolicies(deps, registry);
   const { rt, managementHttp, definitionPath, listFor, activeContexts, findExisting } = connector;
+  /** whether the connector holds this document after a push whose answer was lost ("unknown": no answer) */
+  const landed = async (participantId: string, document: OdrlPolicyDocument) => {
+    const defs = await settle(
+      rt().connector.listPolicyDefinitions(participantId, AbortSignal.timeout(rt().timeoutMs)),
+    );
+    if (!defs.ok) return "unknown" as const;
+    return holdsSameDefinition(defs.value, document) ? ("same" as const) : ("different" as const);
+  };
 
   return {
     async list(participantId) {
@@ -100,6 +109,7 @@ export function createPolicyService(deps: {
       if (existing && !existing.deleted_at)
         throw conflict(`A policy with id ${document["@id"]} already exists for participant ${participantId}`);
       let state: RegistryRow["connector_state"] = "in-sync";
+      let readBack = false;
       try {
         await rt().connector.createPolicyDefinition(
           participantId,
@@ -109,11 +119,16 @@ export function createPolicyService(deps: {
       } catch (e) {
         // a policy withdrawn in the hub that the embedded connector could not delete: the hub takes it back
         const revived = existing?.deleted_at && !managementHttp() && isUpstreamError(e) && e.status === 409;
+        // the push may have landed although its answer was lost (push-outcome.ts): read it back
+        const unrecorded = (!existing || existing.deleted_at) && isUpstreamError(e) && e.status === 409;
+        const held =
+          !revived && (mayHaveLanded(e) || unrecorded) ? await landed(participantId, document) : null;
         if (revived) state = "hub-newer";
+        else if (held === "same") readBack = true;
         else {
           record("policy.create", actor, `${participantId}/${document["@id"]}`, "failure");
           if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
-          if (isUpstreamError(e) && e.status === 409)
+          if (isUpstreamError(e) && e.status === 409 && held !== "unknown")
             throw conflict(
               `The connector already holds a policy definition ${document["@id"]} for ${participantId}`,
             );
@@ -142,9 +157,11 @@ export function createPolicyService(deps: {
           "policy.create",
           actor,
           `${participantId}/${document["@id"]}`,
-          state === "in-sync"
-            ? `${result.type} pushed to the connector`
-            : `${result.type} taken back in the hub (${EMBEDDED_NOTE})`,
+          state !== "in-sync"
+            ? `${result.type} taken back in the hub (${EMBEDDED_NOTE})`
+            : readBack
+              ? `${result.type} pushed to the connector (its answer was lost; read back from the connector)`
+              : `${result.type} pushed to the connector`,
         );
       });
       return listed(row, true);

@@ -297,6 +297,8 @@ export const REGISTRY: Registry = {
     },
     local: { close: async () => {} },
   },
+  // the audit entries as the persona may see them (server/privacy/audit-view.ts)
+  auditView: { methods: { list: read() } },
   audit: {
     methods: {
       list: read(),

@@ -162,6 +162,61 @@ describe("the issue's case: a data user asks the graph for Maria Schneider", () 
   });
 });
 
+describe("the audit log read by the access body (issue 11: entries named patient record ids)", () => {
+  it("shows the operator the stored entries, and the access body pseudonymised ones without their hashes", async () => {
+    // entries that name a patient record: patient1 revokes and grants a research consent
+    const programmes = await (
+      await who.patient1.api("/api/patient/research?patientId=patient-000001")
+    ).text();
+    const studyId = /approval-[\w-]+/.exec(programmes)?.[0];
+    expect(studyId).toBeTruthy();
+    const q = `patientId=patient-000001&studyId=${encodeURIComponent(studyId!)}`;
+    await (await who.patient1.api(`/api/patient/research?${q}`, { method: "DELETE" })).arrayBuffer();
+    const granted = await who.patient1.api(
+      "/api/patient/research",
+      post({ patientId: "patient-000001", studyId }),
+    );
+    expect(granted.status).toBe(201);
+
+    type Entry = { action: string; actor: string; target: string; hash: string; prevHash: string };
+    const asAdmin = JSON.parse((await visit("admin", "/api/admin/audit?limit=1000")).text) as Entry[];
+    const stored = asAdmin.find(
+      (e) => e.action === "consent.grant" && e.target.startsWith("patient-000001/"),
+    );
+    expect(stored).toMatchObject({ actor: "patient1", hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    const page = await visit("regulator", "/api/admin/audit?limit=1000");
+    expect(page.status).toBe(200);
+    const asRegulator = JSON.parse(page.text) as Entry[];
+    expect(asRegulator.length).toBeGreaterThanOrEqual(asAdmin.length);
+    const seen = asRegulator.find((e) => e.action === "consent.grant" && e.target.endsWith(`/${studyId}`));
+    expect(seen?.target).toMatch(/^patient-x[a-z2-7]{12}\//);
+    expect(seen?.actor).toBe(seen?.target.split("/")[0]);
+    expect(seen).toMatchObject({ hash: "", prevHash: "" });
+    expect(page.text).not.toContain("patient-000001");
+    expect(page.text).not.toContain('"patient1"');
+    // the pseudonym is the graph's pseudonym of the same record
+    const graph = JSON.parse(
+      (await visit("regulator", "/api/graph?layer=l3&limit=5000")).text,
+    ) as GraphResponse;
+    expect(graph.nodes.map((n) => n.id)).toContain(seen?.target.split("/")[0]);
+
+    // a search for the stored id finds nothing (no oracle); a search for the pseudonym finds the entries
+    const byStored = JSON.parse(
+      (await visit("regulator", "/api/admin/audit?q=patient-000001")).text,
+    ) as Entry[];
+    expect(byStored).toEqual([]);
+    const pseudonym = seen!.actor;
+    const byPseudonym = JSON.parse(
+      (await visit("regulator", `/api/admin/audit?q=${pseudonym}&limit=5`)).text,
+    ) as Entry[];
+    expect(byPseudonym.length).toBeGreaterThan(0);
+    expect(byPseudonym.every((e) => `${e.actor} ${e.target}`.includes(pseudonym))).toBe(true);
+    const byActor = JSON.parse((await visit("regulator", "/api/admin/audit?actor=patient1")).text) as Entry[];
+    expect(byActor).toEqual([]);
+  });
+});
+
 describe("every persona, every route and view that can return patient data", () => {
   it("shows no identity the role table withholds", async () => {
     const conditions = "38341003";
@@ -193,6 +248,8 @@ describe("every persona, every route and view that can return patient data", () 
         "/api/trust-center",
         "/api/activity-report",
         "/api/permits",
+        "/api/admin/audit?limit=1000",
+        "/api/admin/audit?q=patient",
         "/",
         "/graph",
         "/graph?layer=l3&limit=2000",
@@ -207,6 +264,9 @@ describe("every persona, every route and view that can return patient data", () 
         "/patients/patient-000002",
         "/my-record",
         "/trust-center",
+        "/audit",
+        "/audit?q=patient",
+        "/audit.csv",
       ];
       for (const path of paths) await visit(persona, path);
       for (const question of questions) await visit(persona, "/api/nlq", post({ question }));

@@ -11,13 +11,21 @@ import type { AddressInfo, Socket } from "node:net";
  * - "garbage": 200 `application/json` whose body is not JSON
  * - "slow": answers only after `slowMs` (longer than the hub's UPSTREAM_TIMEOUT_MS)
  * - "cut": 200 with a Content-Length of 4096, 100 bytes of it, then the connection is cut
+ * - "late": forwards the request (the upstream acts on it) and holds the upstream's answer for
+ *   `slowMs`: the caller gives up while the upstream has done the work
+ * - "reset": the connection is destroyed as soon as the request arrives (a per-path stand-in for
+ *   "refused": only the whole listener can refuse connections)
+ *
+ * `setMode(mode, only)` limits the fault to the requests `only` selects; the others are forwarded.
  */
-export type FaultMode = "ok" | "refused" | "500" | "garbage" | "slow" | "cut";
+export type FaultMode = "ok" | "refused" | "500" | "garbage" | "slow" | "cut" | "late" | "reset";
+/** which requests a fault applies to (method, path with query) */
+export type FaultFilter = (method: string, path: string) => boolean;
 
 export interface FaultProxy {
   readonly url: string;
   mode: FaultMode;
-  setMode(mode: FaultMode): Promise<void>;
+  setMode(mode: FaultMode, only?: FaultFilter): Promise<void>;
   /** requests forwarded or refused by fault, per mode */
   readonly seen: Record<string, number>;
   close(): Promise<void>;
@@ -29,6 +37,7 @@ export async function startFaultProxy(opts: {
   slowMs: number;
 }): Promise<FaultProxy> {
   let mode: FaultMode = "ok";
+  let only: FaultFilter | undefined;
   const seen: Record<string, number> = {};
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -40,7 +49,7 @@ export async function startFaultProxy(opts: {
     return opts.routes[prefix ?? ""];
   };
 
-  async function forward(req: IncomingMessage, res: ServerResponse) {
+  async function forward(req: IncomingMessage, res: ServerResponse, holdMs = 0) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers: Record<string, string> = {};
@@ -55,6 +64,16 @@ export async function startFaultProxy(opts: {
       redirect: "manual",
     });
     const body = Buffer.from(await upstream.arrayBuffer());
+    if (holdMs > 0) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, holdMs);
+        timers.add(t);
+      });
+      if (res.destroyed) return;
+    }
     const out: Record<string, string> = {};
     upstream.headers.forEach((v, k) => {
       if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)) out[k] = v;
@@ -64,8 +83,9 @@ export async function startFaultProxy(opts: {
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    seen[mode] = (seen[mode] ?? 0) + 1;
-    switch (mode) {
+    const faulted = mode !== "refused" && only && !only(req.method ?? "GET", req.url ?? "/") ? "ok" : mode;
+    seen[faulted] = (seen[faulted] ?? 0) + 1;
+    switch (faulted) {
       case "ok":
       case "refused":
         forward(req, res).catch(() => res.destroy());
@@ -89,6 +109,12 @@ export async function startFaultProxy(opts: {
         timers.add(t);
         return;
       }
+      case "late":
+        forward(req, res, opts.slowMs).catch(() => res.destroy());
+        return;
+      case "reset":
+        req.socket.destroy();
+        return;
       case "cut":
         res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
         res.write(`[${'{"@id":"x"},'.repeat(8)}`);
@@ -122,7 +148,8 @@ export async function startFaultProxy(opts: {
       void proxy.setMode(m);
     },
     seen,
-    async setMode(next: FaultMode) {
+    async setMode(next: FaultMode, filter?: FaultFilter) {
+      only = filter;
       if (next === mode) return;
       const wasRefusing = mode === "refused";
       mode = next;

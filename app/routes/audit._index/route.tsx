@@ -26,13 +26,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     filter = { limit: PAGE };
   }
   const tab = url.searchParams.get("tab") ?? "all";
-  const entries = audit.list({
-    ...filter,
-    ...tabFilter(
-      tab,
-      kinds.map((k) => k.kind),
-    ),
-  });
+  const entries = await context.services.auditView.list(
+    {
+      ...filter,
+      ...tabFilter(
+        tab,
+        kinds.map((k) => k.kind),
+      ),
+    },
+    user,
+  );
   return {
     admin: user.roles.includes("CONNECTOR_ADMIN"),
     entries,
@@ -210,7 +213,13 @@ export default function Audit() {
                   )}
                 </td>
                 <td>
-                  <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
+                  {e.hash ? (
+                    <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
+                  ) : (
+                    <span className="muted" title="withheld: a hash would let one test patient numbers">
+                      withheld
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}

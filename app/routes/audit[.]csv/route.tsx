@@ -18,13 +18,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     });
   }
   const audit = context.services.audit;
-  const entries = audit.list({
-    ...filter,
-    ...tabFilter(
-      url.searchParams.get("tab"),
-      audit.kinds().map((k) => k.kind),
-    ),
-  });
+  const entries = await context.services.auditView.list(
+    {
+      ...filter,
+      ...tabFilter(
+        url.searchParams.get("tab"),
+        audit.kinds().map((k) => k.kind),
+      ),
+    },
+    user,
+  );
   audit.append({
     action: "audit.export",
     actor: user.username,
