@@ -23,6 +23,7 @@ import { createPatientService, type PatientService } from "./patient/service";
 import { createEudiService, type EudiService } from "./eudi/service";
 import { createPatientAppService, type PatientAppService } from "./patient-app/service";
 import { openDatabase, type Db } from "./storage/database";
+import { openRelational, type Relational } from "./storage/relational";
 import { getOrCreateSecret } from "./storage/secrets";
 import { startDataspace } from "./start-dataspace";
 // trust and governance (issue 4)
@@ -38,7 +39,10 @@ import { createTrustCenterService, type TrustCenterService } from "./trust-cente
  */
 export interface Services {
   config: Config;
+  /** the embedded SQLite file of DATA_DIR: the embedded graph and development dataspace */
   db: Db;
+  /** the relational store (server/storage/relational): PostgreSQL when DATABASE_URL is set, else `db` */
+  rel: Relational;
   audit: AuditLog;
   graph: GraphStore;
   graphQueries: GraphService;
@@ -81,7 +85,8 @@ export async function createServices(config: Config): Promise<Services> {
   if (config.appMode === "static")
     throw new Error("createServices builds the live services; static mode uses createStaticServices");
   const db = openDatabase(config.dataDir);
-  const audit = createAuditLog(db);
+  const rel = await openRelational({ databaseUrl: config.databaseUrl, sqlite: db });
+  const audit = await createAuditLog(rel, db);
   const graph = config.neo4j
     ? await createNeo4jGraphStore(config.neo4j, audit)
     : createSqliteGraphStore(db, audit);
@@ -132,6 +137,7 @@ export async function createServices(config: Config): Promise<Services> {
   return {
     config,
     db,
+    rel,
     audit,
     graph,
     graphQueries: createGraphService(graph, { pseudonymSecret: getOrCreateSecret(db, "pseudonym-secret") }),
@@ -149,7 +155,7 @@ export async function createServices(config: Config): Promise<Services> {
     ...insight,
     credentials: createCredentialService({ config, dataspace }),
     policies: createPolicyService({ db, audit, config, dataspace }),
-    auditRetention: createRetentionService(db, audit),
+    auditRetention: await createRetentionService(rel, audit),
     operator,
     trustCenter: createTrustCenterService({ db, audit, config, graph }),
     runtime,
@@ -161,6 +167,7 @@ export async function createServices(config: Config): Promise<Services> {
       await operator.close();
       await dataspace.close();
       await graph.close();
+      await rel.close();
       db.close();
     },
   };

@@ -17,7 +17,7 @@ export type DataSource = (assetId: string, providerContextId?: string) => Promis
 
 export interface StartDataspaceDeps {
   db: Db;
-  audit?: { append(input: AuditInput): unknown };
+  audit?: { append(input: AuditInput): Promise<unknown> };
   graph?: GraphStore;
   /** the records behind an asset of the embedded dataspace (default: FHIR records from the graph) */
   dataSource?: DataSource;

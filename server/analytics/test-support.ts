@@ -6,11 +6,12 @@ import { createAuditLog } from "../audit/log";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { seedStore } from "../graph/synthetic/seed";
 import { openDatabase } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import { createInsightServices } from "../overview/insight";
 
 export async function seededInsight(patients: number, opts: { k?: number; proxyUrl?: string } = {}) {
   const db = openDatabase(":memory:");
-  const audit = createAuditLog(db);
+  const audit = await createAuditLog(openSqliteRelational(db), db);
   const graph = createSqliteGraphStore(db, audit);
   await seedStore(graph, { patients });
   const services = createInsightServices({

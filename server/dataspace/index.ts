@@ -50,7 +50,7 @@ export interface EmbeddedConnector {
 
 export interface DataspaceDeps {
   db: Db;
-  audit?: { append(input: AuditInput): unknown };
+  audit?: { append(input: AuditInput): Promise<unknown> };
   /** the embedded dataspace to speak to when no connector is configured */
   embedded?: EmbeddedConnector;
   /** the issuer's participant context and DID, for a production issuer service */

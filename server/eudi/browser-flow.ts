@@ -66,7 +66,7 @@ export function createBrowserFlow(
     if (result.kind === "error") {
       db.transaction(() => {
         if (store.fail(row.sid, `Your wallet did not share the identity: ${result.error}`, Date.now())) {
-          audit.append({
+          audit.appendSync({
             action: "eudi.presentation",
             actor: "wallet",
             target: `eudi:${row.sid.slice(0, 8)}`,
@@ -145,7 +145,7 @@ export function createBrowserFlow(
       db.transaction(() => {
         store.purgeOlderThan(now - PURGE_AFTER_MS);
         store.insert(row);
-        audit.append({
+        audit.appendSync({
           action: "eudi.start",
           actor: "anonymous",
           target: `eudi:${sid.slice(0, 8)}`,
@@ -202,7 +202,7 @@ export function createBrowserFlow(
       const issued = db.transaction(() => {
         if (!store.claim(finalRow.sid, now)) return null;
         const created = sessions.create(user, undefined);
-        audit.append({
+        audit.appendSync({
           action: "eudi.signin",
           actor: user.username,
           target: user.patientId ?? user.sub,

@@ -64,7 +64,7 @@ export function createPresentationCheck(ctx: EudiContext) {
             : "More than one patient record matches the name and date of birth your wallet presented, so we cannot tell which one is yours. Wallet sign-in is refused: please contact your care provider.";
         db.transaction(() => {
           if (store.fail(row.sid, reason, now)) {
-            audit.append({
+            audit.appendSync({
               action: "eudi.presentation",
               actor: "wallet",
               target: `eudi:${row.sid.slice(0, 8)}`,
@@ -78,7 +78,7 @@ export function createPresentationCheck(ctx: EudiContext) {
       const user = walletUser(match.patient, pid, findPersonaByPatient(match.patient.id));
       db.transaction(() => {
         if (store.complete(row.sid, match.patient.id, JSON.stringify(user), now)) {
-          audit.append({
+          audit.appendSync({
             action: "eudi.presentation",
             actor: user.username,
             target: match.patient.id,
@@ -93,7 +93,7 @@ export function createPresentationCheck(ctx: EudiContext) {
       const reason = `Your wallet's presentation was refused: ${e.message}.`;
       db.transaction(() => {
         if (store.fail(row.sid, reason, now)) {
-          audit.append({
+          audit.appendSync({
             action: "eudi.presentation",
             actor: "wallet",
             target: `eudi:${row.sid.slice(0, 8)}`,

@@ -89,7 +89,7 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
               now,
             )
           ) {
-            audit.append({
+            audit.appendSync({
               action: "eudi.presentation",
               actor: "wallet",
               target: `eudi:${row.sid.slice(0, 8)}`,

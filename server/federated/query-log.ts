@@ -31,7 +31,7 @@ export function createQueryLog(audit: AuditLog | undefined, db?: Db, delayMs = 1
       return;
     }
     const write = () => {
-      for (const e of batch) audit.append(e.input, e.at);
+      for (const e of batch) audit.appendSync(e.input, e.at);
     };
     try {
       if (db) db.transaction(write)();

@@ -178,7 +178,7 @@ export function createDirectory(db: Db, audit: AuditLog, publicUrl: string) {
       };
       db.transaction(() => {
         insert.run(row);
-        audit.append({
+        audit.appendSync({
           action: "directory.add",
           actor,
           target: input.did,
@@ -197,7 +197,7 @@ export function createDirectory(db: Db, audit: AuditLog, publicUrl: string) {
         );
       db.transaction(() => {
         remove.run(r.id);
-        audit.append({ action: "directory.remove", actor, target: r.did, kind: "directory" });
+        audit.appendSync({ action: "directory.remove", actor, target: r.did, kind: "directory" });
       })();
     },
   };

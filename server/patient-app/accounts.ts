@@ -156,7 +156,7 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
       const now = Date.now();
       const account = db.transaction(() => {
         const a = createAccountRow(v, now);
-        audit.append({
+        audit.appendSync({
           action: "app-account.create",
           actor: `device:${a.id}`,
           target: a.id,

@@ -60,7 +60,7 @@ export function createErasure(
             store.deleteSyncItemsOfPatient(principal.patientId) +
             store.deleteSyncRunsOfPatient(principal.patientId);
         }
-        audit.append({
+        audit.appendSync({
           action: "patient-app.account.erase",
           actor: principal.actor,
           target: principal.patientId ?? principal.actor,

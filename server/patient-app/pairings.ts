@@ -71,7 +71,7 @@ export function createPairings(
       };
       db.transaction(() => {
         store.insertPairing(row);
-        audit.append({
+        audit.appendSync({
           action: "app-pairing.create",
           actor: user.username,
           target: patientId,
@@ -128,7 +128,7 @@ export function createPairings(
         if (!store.completePairing(p.id, a.id, now)) throw conflict("This pairing code was already used");
         if (!store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null))
           throw conflict("This device cannot be paired");
-        audit.append({
+        audit.appendSync({
           action: "app-device.pair",
           actor: `device:${a.id}`,
           target: p.patient_id,
@@ -164,7 +164,7 @@ export function createPairings(
       const now = Date.now();
       db.transaction(() => {
         store.revokeAccount(a.id, now, user.username);
-        audit.append({
+        audit.appendSync({
           action: "app-device.revoke",
           actor: user.username,
           target: a.id,

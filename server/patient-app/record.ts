@@ -55,7 +55,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         }
       }
       const last = store.lastSyncRun(patient.id);
-      audit.append({
+      audit.appendSync({
         action: "patient-app.record.read",
         actor: principal.actor,
         target: patient.id,
@@ -162,7 +162,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
           actor: principal.actor,
           ...plan.totals,
         });
-        audit.append({
+        audit.appendSync({
           action: "patient-app.ehr-sync",
           actor: principal.actor,
           target: patient.id,

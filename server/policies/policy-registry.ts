@@ -65,7 +65,7 @@ export function createPolicyRegistry(db: Db, audit: AuditLog) {
   );
 
   const record = (action: string, actor: string, target: string, outcome = "success") =>
-    audit.append({ action, actor, target, outcome, kind: "policy" });
+    audit.appendSync({ action, actor, target, outcome, kind: "policy" });
 
   function listed(row: RegistryRow, atConnector: boolean): ListedPolicy {
     const doc = JSON.parse(row.document) as OdrlPolicyDocument;

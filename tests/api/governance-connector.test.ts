@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import type { OidcClient } from "../../server/auth/oidc-client";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
@@ -42,7 +43,7 @@ async function setup(managementUrl = `${double.url}/mgmt`) {
     UPSTREAM_TIMEOUT_MS: "1000",
   });
   const db = openDatabase(":memory:");
-  const audit = createAuditLog(db);
+  const audit = await createAuditLog(openSqliteRelational(db), db);
   const ds = await createDataspace(config, { db, audit });
   opened.push({ ds, db });
   return { config, db, audit, ds, policies: createPolicyService({ db, audit, config, dataspace: ds }) };
@@ -97,7 +98,7 @@ describe("policies at a configured connector", () => {
     double.on("DELETE", `${MGMT}/lmc/policydefinitions/offer-a`, { status: 204, json: null });
     await policies.remove("offer-a", "lmc", "admin");
     expect(double.received("DELETE", `${MGMT}/lmc/policydefinitions/offer-a`)).toHaveLength(1);
-    expect(audit.list({ kind: "policy" }).map((e) => e.action)).toEqual([
+    expect((await audit.list({ kind: "policy" })).map((e) => e.action)).toEqual([
       "policy.delete",
       "policy.update",
       "policy.create",

@@ -18,14 +18,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     });
   }
   const audit = context.services.audit;
-  const entries = audit.list({
+  const entries = await audit.list({
     ...filter,
     ...tabFilter(
       url.searchParams.get("tab"),
-      audit.kinds().map((k) => k.kind),
+      (await audit.kinds()).map((k) => k.kind),
     ),
   });
-  audit.append({
+  await audit.append({
     action: "audit.export",
     actor: user.username,
     target: url.search || "all entries",
