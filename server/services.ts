@@ -88,7 +88,7 @@ export async function createServices(config: Config): Promise<Services> {
   const rel = await openRelational({ databaseUrl: config.databaseUrl, sqlite: db });
   const audit = await createAuditLog(rel, db);
   const graph = config.neo4j
-    ? await createNeo4jGraphStore(config.neo4j, audit)
+    ? await createNeo4jGraphStore(config.neo4j, audit, rel.changes)
     : createSqliteGraphStore(db, audit);
   const dataspace = await startDataspace(config, { db, audit, graph });
   const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");

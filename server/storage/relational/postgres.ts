@@ -97,6 +97,7 @@ export async function openPostgresRelational(
       // delivered to every listening instance, this one included, when the transaction commits
       await sql`SELECT pg_notify(${CHANNEL}, ${`${topic}:${row.version}`})`.execute(t);
     },
+    notify: (topic) => tx((t) => changes.bump(t, topic)),
     version: (topic) => versions.get(topic) ?? 0,
     async fresh(topic) {
       const row = (await kysely

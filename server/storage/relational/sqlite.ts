@@ -64,6 +64,10 @@ export function openSqliteRelational(
         flush();
       }
     },
+    async notify(topic) {
+      committed.push(topic);
+      flush();
+    },
     version: (topic) => versions.get(topic) ?? 0,
     fresh: async (topic) => versions.get(topic) ?? 0,
     subscribe(topic, listener) {

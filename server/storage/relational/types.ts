@@ -53,6 +53,8 @@ export interface Relational {
 export interface ChangeFeed {
   /** marks `topic` changed by the write in `tx` */
   bump(tx: Sql, topic: string): Promise<void>;
+  /** marks `topic` changed by a write outside this store (e.g. the graph in Neo4j), in a transaction of its own */
+  notify(topic: string): Promise<void>;
   /** the newest version of `topic` this instance knows (0 before any change) */
   version(topic: string): number;
   /** reads the version row from the store, for a read that must see another instance's write at once */
