@@ -91,15 +91,15 @@ export async function createServices(config: Config): Promise<Services> {
     ? await createNeo4jGraphStore(config.neo4j, audit, rel.changes)
     : createSqliteGraphStore(db, audit);
   const dataspace = await startDataspace(config, { db, audit, graph });
-  const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");
-  const sessions = createSessionStore(db, {
+  const sessionSecret = config.sessionSecret ?? (await getOrCreateSecret(rel, "session-secret"));
+  const sessions = await createSessionStore(rel, {
     secret: sessionSecret,
     secure: config.publicUrl.startsWith("https:"),
   });
   const runtime: Services["runtime"] = { internalOrigin: undefined };
   const embeddedIdp = config.oidc
     ? undefined
-    : { clientId: IDP_CLIENT_ID, clientSecret: getOrCreateSecret(db, "idp-client-secret") };
+    : { clientId: IDP_CLIENT_ID, clientSecret: await getOrCreateSecret(rel, "idp-client-secret") };
   const publicOrigin = new URL(config.publicUrl).origin;
   const makeOidc = () =>
     createOidcClient(
@@ -134,13 +134,14 @@ export async function createServices(config: Config): Promise<Services> {
   });
 
   const insight = createInsightServices({ db, graph, audit, config });
+  const pseudonymSecret = await getOrCreateSecret(rel, "pseudonym-secret");
   return {
     config,
     db,
     rel,
     audit,
     graph,
-    graphQueries: createGraphService(graph, { pseudonymSecret: getOrCreateSecret(db, "pseudonym-secret") }),
+    graphQueries: createGraphService(graph, { pseudonymSecret }),
     sessions,
     oidc,
     embeddedIdp,
@@ -150,7 +151,7 @@ export async function createServices(config: Config): Promise<Services> {
     patients: createPatientService(graph),
     dataspace,
     accessBody: createAccessBodyWithCompliance({ db, audit, graph, config, runtime }),
-    eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
+    eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
     patientApp: createPatientAppService({ db, audit, graph, config }),
     ...insight,
     credentials: createCredentialService({ config, dataspace }),
