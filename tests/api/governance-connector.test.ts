@@ -43,10 +43,12 @@ async function setup(managementUrl = `${double.url}/mgmt`) {
     UPSTREAM_TIMEOUT_MS: "1000",
   });
   const db = openDatabase(":memory:");
-  const audit = await createAuditLog(openSqliteRelational(db), db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const ds = await createDataspace(config, { db, audit });
   opened.push({ ds, db });
-  return { config, db, audit, ds, policies: createPolicyService({ db, audit, config, dataspace: ds }) };
+  const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
+  return { config, db, audit, ds, policies };
 }
 
 const offer = (id: string) => ({
