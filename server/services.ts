@@ -90,7 +90,7 @@ export async function createServices(config: Config): Promise<Services> {
   const graph = config.neo4j
     ? await createNeo4jGraphStore(config.neo4j, audit, rel.changes)
     : createSqliteGraphStore(db, audit);
-  const dataspace = await startDataspace(config, { db, audit, graph });
+  const dataspace = await startDataspace(config, { db, rel, audit, graph });
   const sessionSecret = config.sessionSecret ?? (await getOrCreateSecret(rel, "session-secret"));
   const sessions = await createSessionStore(rel, {
     secret: sessionSecret,
@@ -122,8 +122,9 @@ export async function createServices(config: Config): Promise<Services> {
   const oidc = makeOidc();
   const health = createHealthCheck(graph, oidc);
   // trust and governance (issue 4): the operator console can rebuild the relying-party client
-  const operator = createOperatorService({
+  const operator = await createOperatorService({
     db,
+    rel,
     audit,
     config,
     graph,
@@ -133,7 +134,7 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedIdp: !!embeddedIdp,
   });
 
-  const insight = createInsightServices({ db, graph, audit, config });
+  const insight = createInsightServices({ rel, graph, audit, config });
   const pseudonymSecret = await getOrCreateSecret(rel, "pseudonym-secret");
   return {
     config,
@@ -152,10 +153,10 @@ export async function createServices(config: Config): Promise<Services> {
     dataspace,
     accessBody: createAccessBodyWithCompliance({ db, audit, graph, config, runtime }),
     eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
-    patientApp: createPatientAppService({ db, audit, graph, config }),
+    patientApp: await createPatientAppService({ rel, audit, graph, config }),
     ...insight,
     credentials: createCredentialService({ config, dataspace }),
-    policies: createPolicyService({ db, audit, config, dataspace }),
+    policies: await createPolicyService({ rel, audit, config, dataspace }),
     auditRetention: await createRetentionService(rel, audit),
     operator,
     trustCenter: createTrustCenterService({ db, audit, config, graph }),
@@ -163,8 +164,8 @@ export async function createServices(config: Config): Promise<Services> {
     async close() {
       health.stop();
       // the insight query logs write in 100 ms batches: write what is pending before the database closes
-      insight.federated.flushLog();
-      insight.nlq.flushLog();
+      await insight.federated.flushLog();
+      await insight.nlq.flushLog();
       await operator.close();
       await dataspace.close();
       await graph.close();

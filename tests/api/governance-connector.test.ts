@@ -43,10 +43,12 @@ async function setup(managementUrl = `${double.url}/mgmt`) {
     UPSTREAM_TIMEOUT_MS: "1000",
   });
   const db = openDatabase(":memory:");
-  const audit = await createAuditLog(openSqliteRelational(db), db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const ds = await createDataspace(config, { db, audit });
   opened.push({ ds, db });
-  return { config, db, audit, ds, policies: createPolicyService({ db, audit, config, dataspace: ds }) };
+  const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
+  return { config, db, rel, audit, ds, policies };
 }
 
 const offer = (id: string) => ({
@@ -139,11 +141,12 @@ describe("policies at a configured connector", () => {
 
 describe("operator console with a configured connector", () => {
   it("diagnoses an unreachable connector and rebuilds its client on restart", async () => {
-    const { config, db, audit, ds } = await setup(await closedPortUrl());
+    const { config, db, rel, audit, ds } = await setup(await closedPortUrl());
     const oidc = { issuer: "http://127.0.0.1:1/idp", probe: async () => false } as unknown as OidcClient;
     const graph = createSqliteGraphStore(db, audit);
-    const operator = createOperatorService({
+    const operator = await createOperatorService({
       db,
+      rel,
       audit,
       config,
       graph,

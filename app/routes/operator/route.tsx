@@ -26,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     settled(s.operator.discoveryCheck()),
   ]);
   const chain = await s.audit.verify();
-  const directory = s.operator.directory();
+  const directory = await s.operator.directory();
   return {
     components: components.ok
       ? components.value.map((c) => ({
