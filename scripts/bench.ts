@@ -21,6 +21,7 @@ import { signIn } from "../tests/support/signin";
 import { capture, drive, recordBaseline, type Measured } from "./bench/load";
 import { cpuMs, startBenchServer, stopChild } from "./bench/server";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
+import { benchTwoInstances, keepTwoInstanceSection } from "./bench/two-instances";
 
 function args() {
   const a = process.argv.slice(2);
@@ -35,6 +36,9 @@ function args() {
     concurrency: Number(get("concurrency") ?? 50),
     only: get("only"),
     out: get("out") ?? "docs/benchmarks.md",
+    /** the two-instance row (PostgreSQL, a round-robin in front): on by default, `--no-two-instances` skips it */
+    twoInstances: !a.includes("--no-two-instances"),
+    twoInstancesOnly: a.includes("--two-instances-only"),
   };
 }
 
@@ -309,6 +313,12 @@ async function main() {
   const started = Date.now();
   const load = os.loadavg();
   const previous = previousResults(opt.out);
+  const twoInstances = () =>
+    benchTwoInstances({ seconds: opt.seconds, concurrency: opt.concurrency, patients: 1000, out: opt.out });
+  if (opt.twoInstancesOnly) {
+    await twoInstances();
+    return;
+  }
   const baseline = await startBaseline();
   const measured: SizeResult[] = [];
   try {
@@ -325,6 +335,7 @@ async function main() {
   } finally {
     await stop(baseline.child);
   }
+  if (opt.twoInstances && !opt.only) await twoInstances();
 }
 
 async function writeDocument(
@@ -377,7 +388,10 @@ async function writeDocument(
     "",
   ].join("\n");
   // formatted as the repository's Prettier config wants it, so that `prettier --check .` passes after a run
-  const formatted = await format(doc, { ...(await resolveConfig(opt.out)), filepath: opt.out });
+  const formatted = await format(keepTwoInstanceSection(opt.out, doc), {
+    ...(await resolveConfig(opt.out)),
+    filepath: opt.out,
+  });
   writeFileSync(opt.out, formatted);
   console.log(`\n${met} of ${verdicts.length} targets met; wrote ${opt.out} in ${f0(durationS)} s`);
 }

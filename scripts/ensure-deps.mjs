@@ -1,8 +1,8 @@
 // Installs what is missing before `npm start` / `npm test` on a fresh clone:
 // node_modules (npm ci, with the environment this machine needs) and, with --with-browser,
-// Debian's chromium for the end-to-end tests.
+// Debian's chromium for the end-to-end tests and Debian's postgresql for the PostgreSQL pass.
 import { execSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 
 const withBrowser = process.argv.includes("--with-browser");
 const env = {
@@ -58,5 +58,34 @@ if (withBrowser) {
       );
       process.exit(1);
     }
+  }
+}
+
+// the PostgreSQL pass of npm test (store contract tests, two instances): Debian's server binaries,
+// started by scripts/postgres.mjs on 127.0.0.1 with its data in a temp directory (never as a service)
+function postgresInstalled() {
+  const root = "/usr/lib/postgresql";
+  return (
+    !!process.env.PG_BIN ||
+    (existsSync(root) && readdirSync(root).some((v) => existsSync(`${root}/${v}/bin/postgres`)))
+  );
+}
+if (withBrowser && !process.env.DATABASE_URL && !postgresInstalled()) {
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  const sudo = root ? "" : "sudo ";
+  console.log("Installing Debian's postgresql for the PostgreSQL tests…");
+  try {
+    execSync(
+      `${sudo}apt-get update -qq && ${sudo}apt-get install -y -qq --no-install-recommends postgresql`,
+      {
+        stdio: "inherit",
+        env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+      },
+    );
+  } catch {
+    console.error(
+      "Could not install postgresql. Install it yourself (apt-get install postgresql), set PG_BIN to its bin directory, or set DATABASE_URL.",
+    );
+    process.exit(1);
   }
 }

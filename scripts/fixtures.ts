@@ -37,7 +37,7 @@ async function main() {
   const t0 = Date.now();
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-fixtures-"));
   // the same pseudonyms from one recording to the next (synthetic data; server/privacy/secret.ts)
-  fixPseudonymSecret(dataDir, "static-fixtures-pseudonyms-synthetic-data");
+  await fixPseudonymSecret(dataDir, "static-fixtures-pseudonyms-synthetic-data");
   const port = await freePortOf("127.0.0.1");
   const config = loadConfig({
     NODE_ENV: "development",

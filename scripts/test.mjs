@@ -1,10 +1,13 @@
 // `npm test`: build, unit + black-box API tests (vitest), then end-to-end journeys (Playwright in
 // Debian's chromium). Prints one closing line "N passed, N failed, N skipped" over both runners.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 
 mkdirSync("test-results", { recursive: true });
+// figures of an earlier run must not be counted again
+for (const f of ["vitest.json", "vitest-postgres.json", "playwright.json"])
+  rmSync(path.join("test-results", f), { force: true });
 const run = (args, env = {}) =>
   spawnSync(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
 
@@ -39,14 +42,61 @@ const unitStatus = run([
   "--outputFile.json=test-results/vitest.json",
 ]);
 
+// the PostgreSQL pass: every test that runs per store (storeDialects / testDatabaseUrl) and the
+// black-box API tests that do not depend on the store, with DATABASE_URL at a throw-away cluster
+const PG_API_TESTS = ["tests/api/foundation.test.ts"];
+function testFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (name === "node_modules" || name === "build") continue;
+    if (statSync(p).isDirectory()) out.push(...testFiles(p));
+    else if (/\.test\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+const perStore = ["server", "tests/api", "tests/contract"]
+  .flatMap(testFiles)
+  .filter((f) => /storeDialects\(|testDatabaseUrl\(/.test(readFileSync(f, "utf8")));
+const pgFiles = [...new Set([...perStore, ...PG_API_TESTS])];
+let pgStatus = 0;
+if (process.env.HUB_SKIP_POSTGRES === "1") {
+  console.log("PostgreSQL pass skipped (HUB_SKIP_POSTGRES=1)");
+} else {
+  const { startPostgres } = await import("./postgres.mjs");
+  let pg;
+  try {
+    pg = process.env.DATABASE_URL ? undefined : await startPostgres({ log: (m) => console.log(m) });
+  } catch (e) {
+    console.error(`PostgreSQL pass: could not start PostgreSQL: ${e.message}`);
+    pgStatus = 1;
+  }
+  if (pgStatus === 0) {
+    console.log(`\nPostgreSQL pass: ${pgFiles.length} test files`);
+    pgStatus = run(
+      [
+        vitestCli,
+        "run",
+        "--reporter=default",
+        "--reporter=json",
+        "--outputFile.json=test-results/vitest-postgres.json",
+        ...pgFiles,
+      ],
+      { DATABASE_URL: process.env.DATABASE_URL ?? pg.url },
+    );
+    await pg?.stop();
+  }
+}
+
 const playwrightCli = path.join("node_modules", "@playwright", "test", "cli.js");
 const e2eStatus = run([playwrightCli, "test"]);
 
 let passed = 0,
   failed = 0,
   skipped = 0;
-if (existsSync("test-results/vitest.json")) {
-  const v = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
+for (const f of ["test-results/vitest.json", "test-results/vitest-postgres.json"]) {
+  if (!existsSync(f)) continue;
+  const v = JSON.parse(readFileSync(f, "utf8"));
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
@@ -59,5 +109,6 @@ if (existsSync("test-results/playwright.json")) {
 }
 if (unitStatus !== 0 && failed === 0) failed = 1; // a runner that crashed counts as a failure
 if (e2eStatus !== 0 && failed === 0) failed = 1;
+if (pgStatus !== 0 && failed === 0) failed = 1;
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(unitStatus === 0 && e2eStatus === 0 ? 0 : 1);
+process.exit(unitStatus === 0 && e2eStatus === 0 && pgStatus === 0 ? 0 : 1);

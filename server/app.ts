@@ -60,7 +60,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   let idp: IdentityProvider | undefined;
   if (services.embeddedIdp && config.appMode === "live") {
-    idp = await createIdentityProvider({ config, db: services.db, ...services.embeddedIdp });
+    idp = await createIdentityProvider({ config, rel: services.rel, ...services.embeddedIdp });
   }
 
   const buildPath = path.resolve(opts.remixBuildPath ?? defaultRemixBuild());
@@ -188,7 +188,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const port = (server.address() as AddressInfo).port;
   const loopbackHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   services.runtime.internalOrigin = `http://${loopbackHost.includes(":") ? `[${loopbackHost}]` : loopbackHost}:${port}`;
-  const purge = setInterval(() => services.sessions.purgeExpired(), 10 * 60 * 1000);
+  const purge = setInterval(
+    () =>
+      void services.sessions
+        .purgeExpired()
+        .catch((err: unknown) => console.warn("sessions: purging expired sessions failed", err)),
+    10 * 60 * 1000,
+  );
   purge.unref();
 
   let closed = false;

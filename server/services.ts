@@ -23,6 +23,7 @@ import { createPatientService, type PatientService } from "./patient/service";
 import { createEudiService, type EudiService } from "./eudi/service";
 import { createPatientAppService, type PatientAppService } from "./patient-app/service";
 import { openDatabase, type Db } from "./storage/database";
+import { openRelational, type Relational } from "./storage/relational";
 import { getOrCreateSecret } from "./storage/secrets";
 import { startDataspace } from "./start-dataspace";
 // trust and governance (issue 4)
@@ -39,7 +40,10 @@ import { createTrustCenterService, type TrustCenterService } from "./trust-cente
  */
 export interface Services {
   config: Config;
+  /** the embedded SQLite file of DATA_DIR: the embedded graph and development dataspace */
   db: Db;
+  /** the relational store (server/storage/relational): PostgreSQL when DATABASE_URL is set, else `db` */
+  rel: Relational;
   audit: AuditLog;
   /** the audit entries as a reader may see them (server/privacy/audit-view.ts) */
   auditView: AuditView;
@@ -84,20 +88,21 @@ export async function createServices(config: Config): Promise<Services> {
   if (config.appMode === "static")
     throw new Error("createServices builds the live services; static mode uses createStaticServices");
   const db = openDatabase(config.dataDir);
-  const audit = createAuditLog(db);
+  const rel = await openRelational({ databaseUrl: config.databaseUrl, sqlite: db });
+  const audit = await createAuditLog(rel, db);
   const graph = config.neo4j
-    ? await createNeo4jGraphStore(config.neo4j, audit)
+    ? await createNeo4jGraphStore(config.neo4j, audit, rel.changes)
     : createSqliteGraphStore(db, audit);
-  const dataspace = await startDataspace(config, { db, audit, graph });
-  const sessionSecret = config.sessionSecret ?? getOrCreateSecret(db, "session-secret");
-  const sessions = createSessionStore(db, {
+  const dataspace = await startDataspace(config, { db, rel, audit, graph });
+  const sessionSecret = config.sessionSecret ?? (await getOrCreateSecret(rel, "session-secret"));
+  const sessions = await createSessionStore(rel, {
     secret: sessionSecret,
     secure: config.publicUrl.startsWith("https:"),
   });
   const runtime: Services["runtime"] = { internalOrigin: undefined };
   const embeddedIdp = config.oidc
     ? undefined
-    : { clientId: IDP_CLIENT_ID, clientSecret: getOrCreateSecret(db, "idp-client-secret") };
+    : { clientId: IDP_CLIENT_ID, clientSecret: await getOrCreateSecret(rel, "idp-client-secret") };
   const publicOrigin = new URL(config.publicUrl).origin;
   const makeOidc = () =>
     createOidcClient(
@@ -120,8 +125,9 @@ export async function createServices(config: Config): Promise<Services> {
   const oidc = makeOidc();
   const health = createHealthCheck(graph, oidc);
   // trust and governance (issue 4): the operator console can rebuild the relying-party client
-  const operator = createOperatorService({
+  const operator = await createOperatorService({
     db,
+    rel,
     audit,
     config,
     graph,
@@ -131,13 +137,14 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedIdp: !!embeddedIdp,
   });
 
-  const insight = createInsightServices({ db, graph, audit, config });
+  const insight = createInsightServices({ rel, graph, audit, config });
   const graphQueries = createGraphService(graph, {
-    pseudonymSecret: getOrCreateSecret(db, "pseudonym-secret"),
+    pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
   return {
     config,
     db,
+    rel,
     audit,
     auditView: createAuditView({ audit, redactor: (viewer) => graphQueries.redactor(viewer) }),
     graph,
@@ -151,23 +158,24 @@ export async function createServices(config: Config): Promise<Services> {
     patients: createPatientService(graph),
     dataspace,
     accessBody: createAccessBodyWithCompliance({ db, audit, graph, config, runtime }),
-    eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
-    patientApp: createPatientAppService({ db, audit, graph, config }),
+    eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
+    patientApp: await createPatientAppService({ rel, audit, graph, config }),
     ...insight,
     credentials: createCredentialService({ config, dataspace }),
-    policies: createPolicyService({ db, audit, config, dataspace }),
-    auditRetention: createRetentionService(db, audit),
+    policies: await createPolicyService({ rel, audit, config, dataspace }),
+    auditRetention: await createRetentionService(rel, audit),
     operator,
     trustCenter: createTrustCenterService({ db, audit, config, graph }),
     runtime,
     async close() {
       health.stop();
       // the insight query logs write in 100 ms batches: write what is pending before the database closes
-      insight.federated.flushLog();
-      insight.nlq.flushLog();
+      await insight.federated.flushLog();
+      await insight.nlq.flushLog();
       await operator.close();
       await dataspace.close();
       await graph.close();
+      await rel.close();
       db.close();
     },
   };

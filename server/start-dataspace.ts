@@ -4,6 +4,7 @@ import { createDataspace, type Dataspace } from "./dataspace";
 import { graphDataSource } from "./dataspace/graph-data-source";
 import type { GraphStore } from "./graph/store";
 import { startLocalDataspace } from "./local-dataspace";
+import type { Relational } from "./storage/relational";
 import type { Db } from "./storage/database";
 
 /**
@@ -17,7 +18,9 @@ export type DataSource = (assetId: string, providerContextId?: string) => Promis
 
 export interface StartDataspaceDeps {
   db: Db;
-  audit?: { append(input: AuditInput): unknown };
+  /** the relational store (demonstration transfers); default: the embedded store on `db` */
+  rel?: Relational;
+  audit?: { append(input: AuditInput): Promise<unknown> };
   graph?: GraphStore;
   /** the records behind an asset of the embedded dataspace (default: FHIR records from the graph) */
   dataSource?: DataSource;

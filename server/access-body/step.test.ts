@@ -3,6 +3,7 @@ import { createAuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import { forbidden, isApiError, type ApiError } from "../http/errors";
 import { openDatabase } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import { FINDING } from "./machines";
 import { move, step, type StepSpec } from "./step";
 import { createRecordStore, type StoredRecord } from "./store";
@@ -30,9 +31,9 @@ const holder: SessionUser = {
 const stranger: SessionUser = { ...holder, sub: "s", username: "stranger", organisation: "Elsewhere" };
 const at = new Date("2026-03-02T10:00:00Z");
 
-function setup() {
+async function setup() {
   const db = openDatabase(":memory:");
-  const audit = createAuditLog(db);
+  const audit = await createAuditLog(openSqliteRelational(db), db);
   const store = createRecordStore(db, audit);
   store.tx((w) =>
     w.create<Note>(
@@ -76,9 +77,9 @@ function errorOf(fn: () => unknown): ApiError {
 }
 
 describe("step: the generic transition of one record", () => {
-  it("loads, checks, writes the new state and fields with one history entry and one audit entry", () => {
-    const { store, audit } = setup();
-    const before = audit.count();
+  it("loads, checks, writes the new state and fields with one history entry and one audit entry", async () => {
+    const { store, audit } = await setup();
+    const before = await audit.count();
     const done = step(store, spec());
     expect(done.state).toBe("RESPONDED");
     expect(store.get<Note>("FND-1")).toMatchObject({
@@ -90,14 +91,14 @@ describe("step: the generic transition of one record", () => {
       ["open", null, "OPEN", "regulator (HDAB_AUTHORITY)", null],
       ["respond", "OPEN", "RESPONDED", "holder (DATA_HOLDER)", "the answer"],
     ]);
-    expect(audit.count()).toBe(before + 1);
-    const entry = audit.list({ action: "finding.respond" })[0];
+    expect(await audit.count()).toBe(before + 1);
+    const entry = (await audit.list({ action: "finding.respond" }))[0];
     expect(entry).toMatchObject({ actor: "holder", target: "FND-1", kind: "access-body" });
     expect(history[1].auditId).toBe(entry.id);
   });
 
-  it("answers 400 without an id and 404 for an unknown id or a record of another kind", () => {
-    const { store } = setup();
+  it("answers 400 without an id and 404 for an unknown id or a record of another kind", async () => {
+    const { store } = await setup();
     expect(errorOf(() => step(store, spec({ id: "" }))).status).toBe(400);
     const unknown = errorOf(() => step(store, spec({ id: "FND-9" })));
     expect([unknown.status, unknown.message]).toEqual([404, "Finding FND-9 not found"]);
@@ -105,9 +106,9 @@ describe("step: the generic transition of one record", () => {
     expect([wrongKind.status, wrongKind.message]).toEqual([404, "Permit FND-1 not found"]);
   });
 
-  it("checks role, then ownership, then the guard, before the state; each refusal changes nothing", () => {
-    const { store, audit } = setup();
-    const before = audit.count();
+  it("checks role, then ownership, then the guard, before the state; each refusal changes nothing", async () => {
+    const { store, audit } = await setup();
+    const before = await audit.count();
     const role = errorOf(() =>
       step(store, spec({ user: stranger, role: { role: "HDAB_AUTHORITY", what: "close a finding" } })),
     );
@@ -127,25 +128,25 @@ describe("step: the generic transition of one record", () => {
     expect([guarded.status, guarded.message]).toEqual([403, "FND-1 is addressed to someone else"]);
     expect(store.get("FND-1")?.state).toBe("OPEN");
     expect(store.history("FND-1")).toHaveLength(1);
-    expect(audit.count()).toBe(before);
+    expect(await audit.count()).toBe(before);
     // an overseer may act on any organisation's record
     expect(step(store, spec({ user: regulator, event: "close" })).state).toBe("CLOSED");
   });
 
-  it("answers 409 with the allowed events for an illegal transition, and writes nothing", () => {
-    const { store, audit } = setup();
+  it("answers 409 with the allowed events for an illegal transition, and writes nothing", async () => {
+    const { store, audit } = await setup();
     step(store, spec({ user: regulator, event: "close" }));
-    const count = audit.count();
+    const count = await audit.count();
     const e = errorOf(() => step(store, spec()));
     expect(e.status).toBe(409);
     expect(e.extra).toEqual({ currentState: "CLOSED", allowedNextStates: [], allowedEvents: [] });
     expect(store.history("FND-1")).toHaveLength(2);
-    expect(audit.count()).toBe(count);
+    expect(await audit.count()).toBe(count);
   });
 
-  it("rolls the whole transaction back when a later write in it fails", () => {
-    const { store, audit } = setup();
-    const count = audit.count();
+  it("rolls the whole transaction back when a later write in it fails", async () => {
+    const { store, audit } = await setup();
+    const count = await audit.count();
     const holderActor = { username: "holder", role: "DATA_HOLDER" };
     expect(() =>
       store.tx((w) => {
@@ -156,6 +157,6 @@ describe("step: the generic transition of one record", () => {
     ).toThrow();
     expect(store.get<Note>("FND-1")).toMatchObject({ state: "OPEN", data: { text: "opened" } });
     expect(store.history("FND-1")).toHaveLength(1);
-    expect(audit.count()).toBe(count);
+    expect(await audit.count()).toBe(count);
   });
 });

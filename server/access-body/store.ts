@@ -176,7 +176,7 @@ export function createRecordStore(db: Db, audit: AuditLog) {
     const row = { ...rec, updatedAt: at, createdAt: isNew ? rec.createdAt : rec.createdAt };
     if (isNew) insertStmt.run({ ...row, data: JSON.stringify(row.data) });
     else updateStmt.run({ id: row.id, state: row.state, updatedAt: at, data: JSON.stringify(row.data) });
-    const entry = audit.append(
+    const entry = audit.appendSync(
       {
         action: `${rec.kind}.${change.event}`,
         actor: change.actor.username,
@@ -207,7 +207,7 @@ export function createRecordStore(db: Db, audit: AuditLog) {
      */
     seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): StoredRecord<T> {
       insertStmt.run({ ...rec, data: JSON.stringify(rec.data) });
-      const entry = audit.append(
+      const entry = audit.appendSync(
         { action: `${rec.kind}.seed`, actor: "system", target: rec.id, kind: AUDIT_KIND, outcome: "seeded" },
         at,
       );

@@ -5,6 +5,7 @@ import type { EdgeRecord, NodeRecord } from "../graph/model";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { isApiError } from "../http/errors";
 import { openDatabase } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import { createAccessBody, type AccessBodyOptions } from "./index";
 
 /** Fixtures of the access body's unit tests (workflows, records, reports) and of server/compliance. */
@@ -144,7 +145,7 @@ export async function setupWith<A>(
   start = "2026-11-16T09:00:00+01:00",
 ) {
   const db = openDatabase(":memory:");
-  const audit = createAuditLog(db);
+  const audit = await createAuditLog(openSqliteRelational(db), db);
   const graph = createSqliteGraphStore(db, audit);
   const m = marketplace();
   await graph.importBatch(m.nodes, m.edges);

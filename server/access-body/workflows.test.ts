@@ -149,7 +149,7 @@ describe("access-body service", () => {
       "grant",
     ]);
     expect(detail.permit!.history.map((h) => h.event)).toEqual(["issue", "revoke"]);
-    const auditIds = new Set(audit.list({ kind: "access-body", limit: 10_000 }).map((e) => e.id));
+    const auditIds = new Set((await audit.list({ kind: "access-body", limit: 10_000 })).map((e) => e.id));
     for (const h of [...detail.history, ...detail.permit!.history, ...detail.informationRequests[0].history])
       expect(auditIds.has(h.auditId!)).toBe(true);
     const twice = await status(ab.revokePermit({ permitId: permit.id, reason: "again" }, regulator));

@@ -6,22 +6,24 @@ import { createAuditLog } from "../audit/log";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { seedStore } from "../graph/synthetic/seed";
 import { openDatabase } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import { createInsightServices } from "../overview/insight";
 
 export async function seededInsight(patients: number, opts: { k?: number; proxyUrl?: string } = {}) {
   const db = openDatabase(":memory:");
-  const audit = createAuditLog(db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const graph = createSqliteGraphStore(db, audit);
   await seedStore(graph, { patients });
   const services = createInsightServices({
-    db,
+    rel,
     graph,
     audit,
     config: { federatedK: opts.k ?? 5, nlqProxyUrl: opts.proxyUrl, upstreamTimeoutMs: 2000 },
   });
-  const close = () => {
-    services.federated.flushLog();
-    services.nlq.flushLog();
+  const close = async () => {
+    await services.federated.flushLog();
+    await services.nlq.flushLog();
     db.close();
   };
   return { db, audit, graph, ...services, close };

@@ -59,13 +59,13 @@ export function auditFilterFromUrl(url: URL, defaults: { limit?: number; max?: n
 }
 
 /** The chain check as an object: what GET /api/admin/audit?verify=true answers. */
-export function chainReport(audit: AuditLog) {
+export async function chainReport(audit: AuditLog) {
   const started = performance.now();
-  const v = audit.verify();
-  const stats = audit.kinds();
+  const v = await audit.verify();
+  const stats = await audit.kinds();
   return {
     ...v,
-    entries: audit.count(),
+    entries: await audit.count(),
     purged: stats.reduce((s, k) => s + k.purged, 0),
     verifiedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
@@ -81,9 +81,9 @@ const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.
 
 export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit": async (ctx) => {
-    if (ctx.url.searchParams.get("verify") === "true") return json(chainReport(ctx.services.audit));
+    if (ctx.url.searchParams.get("verify") === "true") return json(await chainReport(ctx.services.audit));
     const filter = auditFilterFromUrl(ctx.url);
-    retention(ctx).purgeIfDue();
+    await retention(ctx).purgeIfDue();
     if (!ctx.user) return json([]); // the route table admits signed-in roles only
     return json(await ctx.services.auditView.list(filter, ctx.user));
   },
@@ -91,19 +91,19 @@ export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit/retention": async (ctx) => {
     const kind = presentString(ctx.url.searchParams.get("kind"));
     const svc = retention(ctx);
-    if (kind) return json(svc.get(kind));
+    if (kind) return json(await svc.get(kind));
     return json({
-      kinds: svc.list(),
+      kinds: await svc.list(),
       rules: RETENTION_RULES,
       maximumDays: RETENTION_MAX_DAYS,
-      lastPurge: svc.lastPurge(),
+      lastPurge: await svc.lastPurge(),
     });
   },
 
   "POST /api/admin/audit/retention": async (ctx) => {
     const body = await readJsonObject(ctx.request);
-    if (body.action === "purge" || body.purge === true) return json(retention(ctx).purge(actor(ctx)));
+    if (body.action === "purge" || body.purge === true) return json(await retention(ctx).purge(actor(ctx)));
     const { kind, days } = parseRetentionInput(body);
-    return json(retention(ctx).set(kind, days, actor(ctx)));
+    return json(await retention(ctx).set(kind, days, actor(ctx)));
   },
 };

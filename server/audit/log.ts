@@ -1,27 +1,44 @@
 import { createHash, randomUUID } from "node:crypto";
-import { migrate, type Db } from "../storage/database";
+import { sql } from "kysely";
+import type { Db } from "../storage/database";
+import { rawDdl, type Relational, type Sql } from "../storage/relational";
 import { GENESIS_HASH, type AuditEntry, type AuditInput } from "./model";
 
 /**
- * The append-only, hash-chained audit log in the embedded database. `append` is synchronous so
- * it can run inside the same `db.transaction` as the change it records.
+ * The append-only, hash-chained audit log in the relational store (server/storage/relational).
+ * `append` takes the transaction of the change it records, so the change and its entry commit
+ * together; appends are serialised (one chain) across every instance that shares the store.
  */
 export interface AuditLog {
-  append(input: AuditInput, at?: Date): AuditEntry;
-  list(filter?: AuditFilter): AuditEntry[];
-  count(): number;
+  append(input: AuditInput, opts?: AppendOptions): Promise<AuditEntry>;
+  /**
+   * Transitional, embedded store only: the synchronous append of modules that still write through
+   * better-sqlite3 directly inside a `db.transaction`. Throws on PostgreSQL.
+   */
+  appendSync(input: AuditInput, at?: Date): AuditEntry;
+  /** true when `appendSync` works: the log lives in the embedded store's own SQLite handle */
+  readonly embedded: boolean;
+  list(filter?: AuditFilter): Promise<AuditEntry[]>;
+  count(): Promise<number>;
   /** walks the chain; reports the first entry whose hash or link does not match */
-  verify(): AuditVerification;
+  verify(): Promise<AuditVerification>;
   /**
    * Retention purge (server/audit/retention.ts): removes the entries of `kind` older than `before`
    * (ISO date-time) and keeps a tombstone of each (seq, kind, timestamp, prevHash, hash), so the
    * chain still verifies across the gap: the links are checked, the removed content is gone.
    */
-  purge(kind: string, before: string, limit?: number): number;
+  purge(kind: string, before: string, limit?: number): Promise<number>;
   /** the entry kinds in the log, with counts, oldest entry and removed entries */
-  kinds(): AuditKindStats[];
+  kinds(): Promise<AuditKindStats[]>;
   /** entries of `kind` older than `before` (what a purge would remove) */
-  countBefore(kind: string, before: string): number;
+  countBefore(kind: string, before: string): Promise<number>;
+}
+
+export interface AppendOptions {
+  /** the entry's time (default now) */
+  at?: Date;
+  /** the transaction of the change the entry records; without it the entry commits on its own */
+  tx?: Sql;
 }
 
 export interface AuditKindStats {
@@ -94,190 +111,300 @@ const toEntry = (r: Row): AuditEntry => ({
   hash: r.hash,
 });
 
-export function createAuditLog(db: Db): AuditLog {
-  migrate(db, "audit-1", [
-    `CREATE TABLE audit_entries (
-      seq INTEGER PRIMARY KEY,
-      id TEXT NOT NULL UNIQUE,
-      action TEXT NOT NULL,
-      actor TEXT NOT NULL,
-      target TEXT NOT NULL,
-      outcome TEXT NOT NULL,
-      kind TEXT NOT NULL,
-      timestamp TEXT NOT NULL,
-      prev_hash TEXT NOT NULL,
-      hash TEXT NOT NULL
-    )`,
-    "CREATE INDEX audit_entries_kind ON audit_entries(kind, seq)",
-    // append-only: the database itself refuses to change or remove an entry
-    `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
-      BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END`,
-  ]);
+const APPEND_ONLY_SQLITE = [
+  `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
+    BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END`,
+];
+const TOMBSTONES_SQLITE = [
+  `CREATE TRIGGER audit_purged_no_update BEFORE UPDATE ON audit_purged
+    BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
+  `CREATE TRIGGER audit_purged_no_delete BEFORE DELETE ON audit_purged
+    BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
+];
+const APPEND_ONLY_POSTGRES = [
+  `CREATE FUNCTION audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'audit entries are append-only'; END $$`,
+  `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
+    FOR EACH ROW EXECUTE FUNCTION audit_entries_append_only()`,
+];
+const TOMBSTONES_POSTGRES = [
+  `CREATE FUNCTION audit_purged_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'audit tombstones are append-only'; END $$`,
+  `CREATE TRIGGER audit_purged_no_change BEFORE UPDATE OR DELETE ON audit_purged
+    FOR EACH ROW EXECUTE FUNCTION audit_purged_append_only()`,
+];
+
+/** the lock that keeps one chain when several instances append at once */
+const CHAIN_LOCK = "audit-chain";
+const VERIFY_PAGE = 5000;
+
+export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog> {
+  await rel.migrate("audit-1", async (m, dialect) => {
+    await m.schema
+      .createTable("audit_entries")
+      .addColumn("seq", dialect === "postgres" ? "bigint" : "integer", (c) => c.primaryKey())
+      .addColumn("id", "text", (c) => c.notNull().unique())
+      .addColumn("action", "text", (c) => c.notNull())
+      .addColumn("actor", "text", (c) => c.notNull())
+      .addColumn("target", "text", (c) => c.notNull())
+      .addColumn("outcome", "text", (c) => c.notNull())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("timestamp", "text", (c) => c.notNull())
+      .addColumn("prev_hash", "text", (c) => c.notNull())
+      .addColumn("hash", "text", (c) => c.notNull())
+      .execute();
+    await m.schema.createIndex("audit_entries_kind").on("audit_entries").columns(["kind", "seq"]).execute();
+    // append-only: the database itself refuses to change an entry
+    for (const s of dialect === "postgres" ? APPEND_ONLY_POSTGRES : APPEND_ONLY_SQLITE) await rawDdl(m, s);
+  });
   // retention purges leave a tombstone per removed entry, so that the chain stays verifiable
-  migrate(db, "audit-2-purged", [
-    `CREATE TABLE audit_purged (
-      seq INTEGER PRIMARY KEY,
-      kind TEXT NOT NULL,
-      timestamp TEXT NOT NULL,
-      prev_hash TEXT NOT NULL,
-      hash TEXT NOT NULL,
-      purged_at TEXT NOT NULL
-    )`,
-    "CREATE INDEX audit_entries_timestamp ON audit_entries(kind, timestamp)",
-    `CREATE TRIGGER audit_purged_no_update BEFORE UPDATE ON audit_purged
-      BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
-    `CREATE TRIGGER audit_purged_no_delete BEFORE DELETE ON audit_purged
-      BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
-  ]);
-  const lastEntry = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
-  const lastTombstone = db.prepare("SELECT seq, hash FROM audit_purged ORDER BY seq DESC LIMIT 1");
+  await rel.migrate("audit-2-purged", async (m, dialect) => {
+    await m.schema
+      .createTable("audit_purged")
+      .addColumn("seq", dialect === "postgres" ? "bigint" : "integer", (c) => c.primaryKey())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("timestamp", "text", (c) => c.notNull())
+      .addColumn("prev_hash", "text", (c) => c.notNull())
+      .addColumn("hash", "text", (c) => c.notNull())
+      .addColumn("purged_at", "text", (c) => c.notNull())
+      .execute();
+    await m.schema
+      .createIndex("audit_entries_timestamp")
+      .on("audit_entries")
+      .columns(["kind", "timestamp"])
+      .execute();
+    for (const s of dialect === "postgres" ? TOMBSTONES_POSTGRES : TOMBSTONES_SQLITE) await rawDdl(m, s);
+  });
+
   // the chain's head: the newest entry, or the tombstone of a newer purged one
-  const last = {
-    get(): { seq: number; hash: string } | undefined {
-      const e = lastEntry.get() as { seq: number; hash: string } | undefined;
-      const t = lastTombstone.get() as { seq: number; hash: string } | undefined;
-      return t && (!e || t.seq > e.seq) ? t : e;
+  async function head(q: Sql): Promise<{ seq: number; hash: string } | undefined> {
+    const e = (await q
+      .selectFrom("audit_entries")
+      .select(["seq", "hash"])
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
+    const t = (await q
+      .selectFrom("audit_purged")
+      .select(["seq", "hash"])
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
+    const h = t && (!e || Number(t.seq) > Number(e.seq)) ? t : e;
+    return h && { seq: Number(h.seq), hash: h.hash };
+  }
+
+  function entryAfter(
+    prev: { seq: number; hash: string } | undefined,
+    input: AuditInput,
+    at: Date,
+  ): AuditEntry {
+    const partial = {
+      seq: (prev?.seq ?? 0) + 1,
+      id: randomUUID(),
+      action: input.action,
+      actor: input.actor,
+      target: input.target,
+      outcome: input.outcome ?? "success",
+      kind: input.kind,
+      timestamp: at.toISOString(),
+      prevHash: prev?.hash ?? GENESIS_HASH,
+    };
+    return { ...partial, hash: hashEntry(partial) };
+  }
+  const toRow = (e: AuditEntry): Row => ({
+    seq: e.seq,
+    id: e.id,
+    action: e.action,
+    actor: e.actor,
+    target: e.target,
+    outcome: e.outcome,
+    kind: e.kind,
+    timestamp: e.timestamp,
+    prev_hash: e.prevHash,
+    hash: e.hash,
+  });
+
+  // transitional: the synchronous append on the embedded store's own handle
+  const sync = db && rel.dialect === "sqlite" ? syncAppender(db) : undefined;
+
+  return {
+    append(input, opts = {}) {
+      return rel.within(opts.tx, async (tx) => {
+        await rel.lock(tx, CHAIN_LOCK);
+        const entry = entryAfter(await head(tx), input, opts.at ?? new Date());
+        await tx.insertInto("audit_entries").values(toRow(entry)).execute();
+        return entry;
+      });
+    },
+    embedded: !!sync,
+    appendSync(input, at = new Date()) {
+      if (!sync) throw new Error("appendSync is only available on the embedded store");
+      return sync((prev) => entryAfter(prev, input, at));
+    },
+    async list(filter = {}) {
+      const q = filter.q?.trim().toLowerCase();
+      const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+      let query = rel.db.selectFrom("audit_entries").selectAll();
+      const eq: [string, string | undefined][] = [
+        ["kind", filter.kind],
+        ["actor", filter.actor],
+        ["action", filter.action],
+        ["outcome", filter.outcome],
+      ];
+      for (const [col, v] of eq) if (v !== undefined && v !== "") query = query.where(col, "=", v);
+      if (filter.since) query = query.where("timestamp", ">=", filter.since);
+      if (filter.until) query = query.where("timestamp", "<", filter.until);
+      if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
+      if (like)
+        query = query.where(
+          sql<boolean>`(lower(action) LIKE ${like} ESCAPE '\\' OR lower(actor) LIKE ${like} ESCAPE '\\' OR lower(target) LIKE ${like} ESCAPE '\\')`,
+        );
+      if (filter.kinds)
+        query = filter.kinds.length
+          ? query.where("kind", "in", filter.kinds)
+          : query.where(sql<boolean>`1 = 0`);
+      const rows = (await query
+        .orderBy("seq", "desc")
+        .limit(filter.limit ?? 100)
+        .execute()) as Row[];
+      return rows.map((r) => toEntry({ ...r, seq: Number(r.seq) }));
+    },
+    async count() {
+      const r = (await rel.db
+        .selectFrom("audit_entries")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()) as { n: number };
+      return Number(r.n);
+    },
+    async verify() {
+      let prevHash = GENESIS_HASH;
+      let expectedSeq: number | null = null;
+      let checked = 0;
+      // entries and the tombstones of purged entries, in chain order, a page at a time
+      for (let after = 0; ;) {
+        const entries = (await rel.db
+          .selectFrom("audit_entries")
+          .selectAll()
+          .where("seq", ">", after)
+          .orderBy("seq")
+          .limit(VERIFY_PAGE)
+          .execute()) as Row[];
+        const upTo = entries.length === VERIFY_PAGE ? Number(entries[entries.length - 1].seq) : undefined;
+        let tq = rel.db.selectFrom("audit_purged").selectAll().where("seq", ">", after);
+        if (upTo !== undefined) tq = tq.where("seq", "<=", upTo);
+        const tombs = (await tq.orderBy("seq").execute()) as Pick<
+          Row,
+          "seq" | "kind" | "timestamp" | "prev_hash" | "hash"
+        >[];
+        const rows = [
+          ...entries.map((r) => ({ ...r, seq: Number(r.seq), purged: false })),
+          ...tombs.map((t) => ({ ...t, seq: Number(t.seq), id: null as string | null, purged: true })),
+        ].sort((a, b) => a.seq - b.seq || Number(a.purged) - Number(b.purged));
+        for (const r of rows) {
+          const broken = (reason: string): AuditVerification => ({
+            ok: false,
+            checked,
+            firstBroken: { seq: r.seq, id: r.id ?? `purged-${r.seq}`, reason },
+          });
+          if (expectedSeq !== null && r.seq !== expectedSeq) {
+            return broken(
+              r.seq < expectedSeq
+                ? `entry ${r.seq} appears twice (entry and tombstone)`
+                : `entry ${expectedSeq} is missing`,
+            );
+          }
+          if (r.prev_hash !== prevHash) return broken("link to the previous entry does not match");
+          if (!r.purged) {
+            const e = toEntry(r as unknown as Row);
+            if (hashEntry(e) !== e.hash) return broken("entry content does not match its hash");
+            checked++;
+          }
+          prevHash = r.hash;
+          expectedSeq = r.seq + 1;
+        }
+        if (upTo === undefined) break;
+        after = upTo;
+      }
+      return { ok: true, checked };
+    },
+    async purge(kind, before, limit = 10_000) {
+      return rel.tx(async (tx) => {
+        await rel.lock(tx, CHAIN_LOCK);
+        const victims = (await tx
+          .selectFrom("audit_entries")
+          .select(["seq", "kind", "timestamp", "prev_hash", "hash"])
+          .where("kind", "=", kind)
+          .where("timestamp", "<", before)
+          .orderBy("seq")
+          .limit(limit)
+          .execute()) as Pick<Row, "seq" | "kind" | "timestamp" | "prev_hash" | "hash">[];
+        if (victims.length === 0) return 0;
+        const purgedAt = new Date().toISOString();
+        for (let i = 0; i < victims.length; i += 500) {
+          const page = victims.slice(i, i + 500);
+          await tx
+            .insertInto("audit_purged")
+            .values(page.map((v) => ({ ...v, purged_at: purgedAt })))
+            .execute();
+          await tx
+            .deleteFrom("audit_entries")
+            .where(
+              "seq",
+              "in",
+              page.map((v) => v.seq),
+            )
+            .execute();
+        }
+        return victims.length;
+      });
+    },
+    async kinds() {
+      const live = (await rel.db
+        .selectFrom("audit_entries")
+        .select((eb) => ["kind", eb.fn.countAll().as("n"), eb.fn.min("timestamp").as("oldest")])
+        .groupBy("kind")
+        .execute()) as { kind: string; n: number; oldest: string | null }[];
+      const gone = (await rel.db
+        .selectFrom("audit_purged")
+        .select((eb) => ["kind", eb.fn.countAll().as("n")])
+        .groupBy("kind")
+        .execute()) as { kind: string; n: number }[];
+      const out = new Map<string, AuditKindStats>();
+      for (const l of live)
+        out.set(l.kind, { kind: l.kind, entries: Number(l.n), oldest: l.oldest, purged: 0 });
+      for (const g of gone)
+        out.set(g.kind, {
+          ...(out.get(g.kind) ?? { kind: g.kind, entries: 0, oldest: null }),
+          purged: Number(g.n),
+        });
+      return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+    },
+    async countBefore(kind, before) {
+      const r = (await rel.db
+        .selectFrom("audit_entries")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("kind", "=", kind)
+        .where("timestamp", "<", before)
+        .executeTakeFirstOrThrow()) as { n: number };
+      return Number(r.n);
     },
   };
+}
+
+/** the synchronous append on the embedded store (transitional, see `AuditLog.appendSync`) */
+function syncAppender(db: Db) {
+  const lastEntry = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
+  const lastTombstone = db.prepare("SELECT seq, hash FROM audit_purged ORDER BY seq DESC LIMIT 1");
   const insert = db.prepare(
     `INSERT INTO audit_entries (seq, id, action, actor, target, outcome, kind, timestamp, prev_hash, hash)
      VALUES (@seq, @id, @action, @actor, @target, @outcome, @kind, @timestamp, @prevHash, @hash)`,
   );
-  const countStmt = db.prepare("SELECT COUNT(*) AS n FROM audit_entries");
-
-  return {
-    append(input, at = new Date()) {
-      const prev = last.get() as { seq: number; hash: string } | undefined;
-      const partial = {
-        seq: (prev?.seq ?? 0) + 1,
-        id: randomUUID(),
-        action: input.action,
-        actor: input.actor,
-        target: input.target,
-        outcome: input.outcome ?? "success",
-        kind: input.kind,
-        timestamp: at.toISOString(),
-        prevHash: prev?.hash ?? GENESIS_HASH,
-      };
-      const entry: AuditEntry = { ...partial, hash: hashEntry(partial) };
-      insert.run(entry);
-      return entry;
-    },
-    list(filter = {}) {
-      const where: string[] = [];
-      const args: unknown[] = [];
-      const q = filter.q?.trim().toLowerCase();
-      const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-      const conditions: [string, string | number | undefined, number?][] = [
-        ["kind = ?", filter.kind],
-        ["actor = ?", filter.actor],
-        ["action = ?", filter.action],
-        ["timestamp >= ?", filter.since],
-        ["timestamp < ?", filter.until],
-        ["outcome = ?", filter.outcome],
-        ["seq < ?", filter.beforeSeq],
-        [
-          "(lower(action) LIKE ? ESCAPE '\\' OR lower(actor) LIKE ? ESCAPE '\\' OR lower(target) LIKE ? ESCAPE '\\')",
-          like,
-          3,
-        ],
-      ];
-      for (const [sql, value, times = 1] of conditions) {
-        if (value === undefined || value === "") continue;
-        where.push(sql);
-        for (let i = 0; i < times; i++) args.push(value);
-      }
-      if (filter.kinds) {
-        where.push(filter.kinds.length ? `kind IN (${filter.kinds.map(() => "?").join(", ")})` : "0");
-        args.push(...filter.kinds);
-      }
-      const sql = `SELECT * FROM audit_entries ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
-      return (db.prepare(sql).all(...args, filter.limit ?? 100) as Row[]).map(toEntry);
-    },
-    count() {
-      return (countStmt.get() as { n: number }).n;
-    },
-    verify() {
-      let prevHash = GENESIS_HASH;
-      let expectedSeq: number | null = null;
-      let checked = 0;
-      // entries and the tombstones of purged entries, in chain order
-      const rows = db
-        .prepare(
-          `SELECT seq, id, action, actor, target, outcome, kind, timestamp, prev_hash, hash, 0 AS purged FROM audit_entries
-           UNION ALL
-           SELECT seq, NULL, NULL, NULL, NULL, NULL, kind, timestamp, prev_hash, hash, 1 AS purged FROM audit_purged
-           ORDER BY seq`,
-        )
-        .iterate() as IterableIterator<Omit<Row, "id"> & { id: string | null; purged: 0 | 1 }>;
-      for (const r of rows) {
-        const broken = (reason: string): AuditVerification => ({
-          ok: false,
-          checked,
-          firstBroken: { seq: r.seq, id: r.id ?? `purged-${r.seq}`, reason },
-        });
-        if (expectedSeq !== null && r.seq !== expectedSeq) {
-          return broken(
-            r.seq < expectedSeq
-              ? `entry ${r.seq} appears twice (entry and tombstone)`
-              : `entry ${expectedSeq} is missing`,
-          );
-        }
-        if (r.prev_hash !== prevHash) return broken("link to the previous entry does not match");
-        if (!r.purged) {
-          const e = toEntry(r as Row);
-          if (hashEntry(e) !== e.hash) return broken("entry content does not match its hash");
-          checked++;
-        }
-        prevHash = r.hash;
-        expectedSeq = r.seq + 1;
-      }
-      return { ok: true, checked };
-    },
-    purge(kind, before, limit = 10_000) {
-      const victims = db
-        .prepare(
-          "SELECT seq, kind, timestamp, prev_hash, hash FROM audit_entries WHERE kind = ? AND timestamp < ? ORDER BY seq LIMIT ?",
-        )
-        .all(kind, before, limit) as Pick<Row, "seq" | "kind" | "timestamp" | "prev_hash" | "hash">[];
-      if (victims.length === 0) return 0;
-      const tomb = db.prepare(
-        "INSERT INTO audit_purged (seq, kind, timestamp, prev_hash, hash, purged_at) VALUES (@seq, @kind, @timestamp, @prev_hash, @hash, @purgedAt)",
-      );
-      const remove = db.prepare("DELETE FROM audit_entries WHERE seq = ?");
-      const purgedAt = new Date().toISOString();
-      db.transaction(() => {
-        for (const v of victims) {
-          tomb.run({ ...v, purgedAt });
-          remove.run(v.seq);
-        }
-      })();
-      return victims.length;
-    },
-    kinds() {
-      const live = db
-        .prepare("SELECT kind, COUNT(*) AS n, MIN(timestamp) AS oldest FROM audit_entries GROUP BY kind")
-        .all() as {
-        kind: string;
-        n: number;
-        oldest: string | null;
-      }[];
-      const gone = db.prepare("SELECT kind, COUNT(*) AS n FROM audit_purged GROUP BY kind").all() as {
-        kind: string;
-        n: number;
-      }[];
-      const out = new Map<string, AuditKindStats>();
-      for (const l of live) out.set(l.kind, { kind: l.kind, entries: l.n, oldest: l.oldest, purged: 0 });
-      for (const g of gone)
-        out.set(g.kind, { ...(out.get(g.kind) ?? { kind: g.kind, entries: 0, oldest: null }), purged: g.n });
-      return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
-    },
-    countBefore(kind, before) {
-      return (
-        db
-          .prepare("SELECT COUNT(*) AS n FROM audit_entries WHERE kind = ? AND timestamp < ?")
-          .get(kind, before) as { n: number }
-      ).n;
-    },
+  return (make: (prev: { seq: number; hash: string } | undefined) => AuditEntry): AuditEntry => {
+    const e = lastEntry.get() as { seq: number; hash: string } | undefined;
+    const t = lastTombstone.get() as { seq: number; hash: string } | undefined;
+    const entry = make(t && (!e || t.seq > e.seq) ? t : e);
+    insert.run(entry);
+    return entry;
   };
 }

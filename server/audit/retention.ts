@@ -1,4 +1,4 @@
-import { migrate, type Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { badRequest } from "../http/errors";
 import type { AuditLog } from "./log";
 
@@ -132,14 +132,14 @@ export interface PurgeReport {
 }
 
 export interface RetentionService {
-  list(now?: Date): RetentionRow[];
-  get(kind: string, now?: Date): RetentionRow;
-  set(kind: string, days: number, actor: string, now?: Date): RetentionRow;
+  list(now?: Date): Promise<RetentionRow[]>;
+  get(kind: string, now?: Date): Promise<RetentionRow>;
+  set(kind: string, days: number, actor: string, now?: Date): Promise<RetentionRow>;
   /** removes every entry older than its kind's period (tombstones keep the chain verifiable) */
-  purge(actor: string, now?: Date): PurgeReport;
+  purge(actor: string, now?: Date): Promise<PurgeReport>;
   /** purges when the last purge is more than a day old; cheap otherwise */
-  purgeIfDue(now?: Date): PurgeReport | null;
-  lastPurge(): string | null;
+  purgeIfDue(now?: Date): Promise<PurgeReport | null>;
+  lastPurge(): Promise<string | null>;
 }
 
 const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
@@ -156,42 +156,60 @@ export function parseRetentionInput(body: Record<string, unknown>): { kind: stri
   return { kind, days };
 }
 
-export function createRetentionService(db: Db, audit: AuditLog): RetentionService {
-  migrate(db, "audit-retention-1", [
-    `CREATE TABLE audit_retention (
-      kind TEXT PRIMARY KEY,
-      days INTEGER NOT NULL,
-      set_by TEXT NOT NULL,
-      set_at TEXT NOT NULL
-    )`,
-    "CREATE TABLE audit_retention_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  ]);
-  const settings = db.prepare("SELECT kind, days, set_by, set_at FROM audit_retention");
-  const upsert = db.prepare(
-    `INSERT INTO audit_retention (kind, days, set_by, set_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT(kind) DO UPDATE SET days = excluded.days, set_by = excluded.set_by, set_at = excluded.set_at`,
-  );
-  const getState = db.prepare("SELECT value FROM audit_retention_state WHERE key = ?");
-  const putState = db.prepare(
-    "INSERT INTO audit_retention_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  );
+export async function createRetentionService(rel: Relational, audit: AuditLog): Promise<RetentionService> {
+  await rel.migrate("audit-retention-1", async (m) => {
+    await m.schema
+      .createTable("audit_retention")
+      .addColumn("kind", "text", (c) => c.primaryKey())
+      .addColumn("days", "integer", (c) => c.notNull())
+      .addColumn("set_by", "text", (c) => c.notNull())
+      .addColumn("set_at", "text", (c) => c.notNull())
+      .execute();
+    await m.schema
+      .createTable("audit_retention_state")
+      .addColumn("key", "text", (c) => c.primaryKey())
+      .addColumn("value", "text", (c) => c.notNull())
+      .execute();
+  });
+  const settings = async () =>
+    (await rel.db.selectFrom("audit_retention").select(["kind", "days", "set_by", "set_at"]).execute()) as {
+      kind: string;
+      days: number;
+      set_by: string;
+      set_at: string;
+    }[];
+  const getState = async (key: string) =>
+    (
+      (await rel.db
+        .selectFrom("audit_retention_state")
+        .select("value")
+        .where("key", "=", key)
+        .executeTakeFirst()) as { value: string } | undefined
+    )?.value;
+  const putState = (key: string, value: string) =>
+    rel.db
+      .insertInto("audit_retention_state")
+      .values({ key, value })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+      .execute();
 
   const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
 
-  function rows(now: Date, extra: readonly string[] = []): RetentionRow[] {
-    const set = new Map(
-      (settings.all() as { kind: string; days: number; set_by: string; set_at: string }[]).map((r) => [
-        r.kind,
-        r,
-      ]),
-    );
-    const stats = new Map(audit.kinds().map((k) => [k.kind, k]));
+  async function rows(now: Date, extra: readonly string[] = []): Promise<RetentionRow[]> {
+    const set = new Map((await settings()).map((r) => [r.kind, r]));
+    const stats = new Map((await audit.kinds()).map((k) => [k.kind, k]));
     const kinds = new Set<string>([
       ...RETENTION_RULES.flatMap((r) => r.kinds),
       ...stats.keys(),
       ...set.keys(),
       ...extra,
     ]);
+    const due = new Map<string, number>();
+    for (const kind of kinds) {
+      const s = set.get(kind);
+      const days = Math.max(s?.days ?? ruleFor(kind).minimumDays, ruleFor(kind).minimumDays);
+      if (stats.get(kind)?.entries) due.set(kind, await audit.countBefore(kind, cutoff(now, days)));
+    }
     return [...kinds].sort().map((kind) => {
       const rule = ruleFor(kind);
       const s = set.get(kind);
@@ -214,22 +232,22 @@ export function createRetentionService(db: Db, audit: AuditLog): RetentionServic
         entries: st?.entries ?? 0,
         purged: st?.purged ?? 0,
         oldest: st?.oldest ?? null,
-        due: st?.entries ? audit.countBefore(kind, cutoff(now, days)) : 0,
+        due: due.get(kind) ?? 0,
       };
     });
   }
 
-  function purge(actor: string, now: Date): PurgeReport {
+  async function purge(actor: string, now: Date): Promise<PurgeReport> {
     const purged: Record<string, number> = {};
     let total = 0;
-    for (const r of rows(now)) {
+    for (const r of await rows(now)) {
       if (r.entries === 0) continue;
       let n = 0;
       // bounded batches, so one purge never holds the database for long
       for (
-        let batch = audit.purge(r.kind, cutoff(now, r.days));
+        let batch = await audit.purge(r.kind, cutoff(now, r.days));
         batch > 0;
-        batch = audit.purge(r.kind, cutoff(now, r.days))
+        batch = await audit.purge(r.kind, cutoff(now, r.days))
       )
         n += batch;
       if (n > 0) {
@@ -238,9 +256,9 @@ export function createRetentionService(db: Db, audit: AuditLog): RetentionServic
       }
     }
     const at = now.toISOString();
-    putState.run("last-purge", at);
+    await putState("last-purge", at);
     if (total > 0) {
-      audit.append({
+      await audit.append({
         action: "audit.purge",
         actor,
         target: Object.entries(purged)
@@ -255,10 +273,10 @@ export function createRetentionService(db: Db, audit: AuditLog): RetentionServic
 
   return {
     list: (now = new Date()) => rows(now),
-    get(kind, now = new Date()) {
-      return rows(now, [kind]).find((r) => r.kind === kind)!;
+    async get(kind, now = new Date()) {
+      return (await rows(now, [kind])).find((r) => r.kind === kind)!;
     },
-    set(kind, days, actor, now = new Date()) {
+    async set(kind, days, actor, now = new Date()) {
       const rule = ruleFor(kind);
       if (days < rule.minimumDays) {
         throw badRequest(
@@ -276,21 +294,25 @@ export function createRetentionService(db: Db, audit: AuditLog): RetentionServic
         );
       }
       const at = now.toISOString();
-      db.transaction(() => {
-        upsert.run(kind, days, actor, at);
-        audit.append(
+      await rel.tx(async (tx) => {
+        await tx
+          .insertInto("audit_retention")
+          .values({ kind, days, set_by: actor, set_at: at })
+          .onConflict((oc) => oc.column("kind").doUpdateSet({ days, set_by: actor, set_at: at }))
+          .execute();
+        await audit.append(
           { action: "audit.retention.set", actor, target: kind, outcome: `${days} days`, kind: "audit" },
-          now,
+          { at: now, tx },
         );
-      })();
-      return rows(now).find((r) => r.kind === kind)!;
+      });
+      return (await rows(now)).find((r) => r.kind === kind)!;
     },
     purge: (actor, now = new Date()) => purge(actor, now),
-    purgeIfDue(now = new Date()) {
-      const last = (getState.get("last-purge") as { value: string } | undefined)?.value;
+    async purgeIfDue(now = new Date()) {
+      const last = await getState("last-purge");
       if (last && now.getTime() - Date.parse(last) < 86_400_000) return null;
       return purge("system", now);
     },
-    lastPurge: () => (getState.get("last-purge") as { value: string } | undefined)?.value ?? null,
+    lastPurge: async () => (await getState("last-purge")) ?? null,
   };
 }

@@ -168,7 +168,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         return signinError("Sign-in failed. Please start again.");
       }
       const returnTo = safeRedirect(readCookie(request.headers.get("cookie"), RETURN_COOKIE), "/");
-      const { setCookie } = sessions.create(result.user, result.idToken);
+      const { setCookie } = await sessions.create(result.user, result.idToken);
       const headers = new Headers({ Location: returnTo });
       headers.append("Set-Cookie", setCookie);
       headers.append("Set-Cookie", `${STATE_COOKIE}=; ${cookieAttrs(0)}`);
@@ -176,7 +176,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       return new Response(null, { status: 302, headers });
     },
     async logout(request) {
-      const { record, setCookie } = sessions.destroy(request);
+      const { record, setCookie } = await sessions.destroy(request);
       let location = "/auth/signin";
       try {
         const d = await discover();

@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from "vitest";
-import { openDatabase } from "../storage/database";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
+import { createAuditLog } from "../audit/log";
 import { createSessionStore, SESSION_COOKIE, SESSION_IDLE_MS } from "./sessions";
 import type { SessionUser } from "./user";
 
@@ -12,45 +13,118 @@ const user: SessionUser = {
 };
 const req = (cookie?: string) => new Request("http://x/", { headers: cookie ? { cookie } : {} });
 const cookieOf = (setCookie: string) => setCookie.split(";")[0];
+const options = { secret: "s".repeat(32), secure: false };
 
-describe("server-side sessions", () => {
-  it("issues an opaque signed token and keeps the user server-side", () => {
-    const store = createSessionStore(openDatabase(":memory:"), { secret: "s".repeat(32), secure: false });
-    const { setCookie, token } = store.create(user, "id.token.here");
+describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
+  let store: TestStore;
+  afterEach(async () => {
+    vi.useRealTimers();
+    await store?.close();
+  });
+
+  it("issues an opaque signed token and keeps the user server-side", async () => {
+    store = await openTestStore(dialect);
+    const sessions = await createSessionStore(store.rel, options);
+    const { setCookie, token } = await sessions.create(user, "id.token.here");
     expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE.replaceAll(".", "\\.")}=`));
     expect(setCookie).toContain("HttpOnly");
     expect(setCookie).toContain("SameSite=Lax");
     expect(setCookie).not.toContain("Secure");
     expect(setCookie).not.toContain("clinic");
-    expect(store.read(req(cookieOf(setCookie)))?.user).toEqual(user);
-    expect(store.read(req(`${SESSION_COOKIE}=${token}.forged`))).toBeNull();
-    expect(store.read(req(`${SESSION_COOKIE}=${token}`))).toBeNull();
-    expect(store.read(req())).toBeNull();
+    const record = await sessions.read(req(cookieOf(setCookie)));
+    expect(record?.user).toEqual(user);
+    expect(record?.idToken).toBe("id.token.here");
+    expect(await sessions.userFromRequest(req(cookieOf(setCookie)))).toEqual(user);
+    expect(await sessions.read(req(`${SESSION_COOKIE}=${token}.forged`))).toBeNull();
+    expect(await sessions.read(req(`${SESSION_COOKIE}=${token}`))).toBeNull();
+    expect(await sessions.read(req())).toBeNull();
   });
 
-  it("marks cookies Secure under https and gives a new id at each sign-in", () => {
-    const store = createSessionStore(openDatabase(":memory:"), { secret: "s".repeat(32), secure: true });
-    const a = store.create(user, undefined);
-    const b = store.create(user, undefined);
+  it("marks cookies Secure under https and gives a new id at each sign-in", async () => {
+    store = await openTestStore(dialect);
+    const sessions = await createSessionStore(store.rel, { ...options, secure: true });
+    const a = await sessions.create(user, undefined);
+    const b = await sessions.create(user, undefined);
     expect(a.setCookie).toContain("Secure");
     expect(a.token).not.toBe(b.token);
   });
 
-  it("ends on logout and after the idle time", () => {
-    vi.useFakeTimers({ now: new Date("2026-11-21T10:00:00Z") });
-    try {
-      const store = createSessionStore(openDatabase(":memory:"), { secret: "s".repeat(32), secure: false });
-      const a = store.create(user, undefined);
-      const destroyed = store.destroy(req(cookieOf(a.setCookie)));
-      expect(destroyed.record?.user.username).toBe("clinic");
-      expect(destroyed.setCookie).toContain("Max-Age=0");
-      expect(store.read(req(cookieOf(a.setCookie)))).toBeNull();
+  it("is read by another instance on the same store, and migrates once", async () => {
+    store = await openTestStore(dialect);
+    const a = await createSessionStore(store.rel, options);
+    const other = await store.another();
+    const b = await createSessionStore(other, options);
+    const { setCookie } = await a.create(user, undefined);
+    expect((await b.read(req(cookieOf(setCookie))))?.user).toEqual(user);
+    await b.destroy(req(cookieOf(setCookie)));
+    expect(await a.read(req(cookieOf(setCookie)))).toBeNull();
+  });
 
-      const b = store.create(user, undefined);
-      vi.advanceTimersByTime(SESSION_IDLE_MS + 1000);
-      expect(store.read(req(cookieOf(b.setCookie)))).toBeNull();
-    } finally {
-      vi.useRealTimers();
+  it("extends the idle window on activity (touch), ends after the idle time and on logout", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+    store = await openTestStore(dialect);
+    const sessions = await createSessionStore(store.rel, options);
+    const a = await sessions.create(user, undefined);
+    // active every 90 minutes: each read touches the session, so it outlives the 2 h idle window
+    for (let i = 0; i < 3; i++) {
+      vi.advanceTimersByTime(90 * 60 * 1000);
+      expect((await sessions.read(req(cookieOf(a.setCookie))))?.user.username).toBe("clinic");
     }
+    const destroyed = await sessions.destroy(req(cookieOf(a.setCookie)));
+    expect(destroyed.record?.user.username).toBe("clinic");
+    expect(destroyed.setCookie).toContain("Max-Age=0");
+    expect(await sessions.read(req(cookieOf(a.setCookie)))).toBeNull();
+
+    const b = await sessions.create(user, undefined);
+    vi.advanceTimersByTime(SESSION_IDLE_MS + 1000);
+    expect(await sessions.read(req(cookieOf(b.setCookie)))).toBeNull();
+  });
+
+  it("purges expired and idle sessions and keeps live ones", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+    store = await openTestStore(dialect);
+    const sessions = await createSessionStore(store.rel, options);
+    const idle = await sessions.create(user, undefined);
+    vi.advanceTimersByTime(SESSION_IDLE_MS - 60_000);
+    const live = await sessions.create(user, undefined);
+    vi.advanceTimersByTime(120_000);
+    expect(await sessions.purgeExpired()).toBe(1);
+    expect(await sessions.purgeExpired()).toBe(0);
+    const count = async () =>
+      Number(
+        (
+          (await store.rel.db
+            .selectFrom("sessions")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()) as { n: number }
+        ).n,
+      );
+    expect(await count()).toBe(1);
+    expect(await sessions.read(req(cookieOf(idle.setCookie)))).toBeNull();
+    expect((await sessions.read(req(cookieOf(live.setCookie))))?.user).toEqual(user);
+  });
+
+  it("commits a session with the sign-in's audit entry, or neither", async () => {
+    store = await openTestStore(dialect);
+    const { rel } = store;
+    const audit = await createAuditLog(rel);
+    const sessions = await createSessionStore(rel, options);
+    let cookie = "";
+    await expect(
+      rel.tx(async (tx) => {
+        cookie = cookieOf((await sessions.create(user, undefined, { tx })).setCookie);
+        await audit.append({ action: "signin", actor: "clinic", target: "clinic", kind: "session" }, { tx });
+        throw new Error("refused after the audit entry");
+      }),
+    ).rejects.toThrow("refused");
+    expect(await sessions.read(req(cookie))).toBeNull();
+    expect(await audit.count()).toBe(0);
+
+    await rel.tx(async (tx) => {
+      cookie = cookieOf((await sessions.create(user, undefined, { tx })).setCookie);
+      await audit.append({ action: "signin", actor: "clinic", target: "clinic", kind: "session" }, { tx });
+    });
+    expect((await sessions.read(req(cookie)))?.user).toEqual(user);
+    expect(await audit.count()).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { migrate, type Db } from "../storage/database";
+import type { Relational, Sql } from "../storage/relational";
 import type { SessionUser } from "./user";
 
 /**
@@ -20,33 +20,48 @@ export interface SessionRecord {
 }
 
 export interface SessionStore {
-  create(user: SessionUser, idToken: string | undefined): { token: string; setCookie: string };
-  read(request: Request): SessionRecord | null;
+  /** `tx`: the transaction of the sign-in that issues the session (it commits with it) */
+  create(
+    user: SessionUser,
+    idToken: string | undefined,
+    opts?: { tx?: Sql },
+  ): Promise<{ token: string; setCookie: string }>;
+  read(request: Request): Promise<SessionRecord | null>;
   userFromRequest(request: Request): Promise<SessionUser | null>;
   /** removes the session; returns the record that was removed and a cookie that clears it */
-  destroy(request: Request): { record: SessionRecord | null; setCookie: string };
-  purgeExpired(now?: number): number;
+  destroy(request: Request): Promise<{ record: SessionRecord | null; setCookie: string }>;
+  purgeExpired(now?: number): Promise<number>;
 }
 
-export function createSessionStore(db: Db, opts: { secret: string; secure: boolean }): SessionStore {
-  migrate(db, "sessions-1", [
-    `CREATE TABLE sessions (
-      token_hash TEXT PRIMARY KEY,
-      user_json TEXT NOT NULL,
-      id_token TEXT,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL,
-      last_seen_at INTEGER NOT NULL
-    )`,
-    "CREATE INDEX sessions_expires ON sessions(expires_at)",
-  ]);
-  const insert = db.prepare(
-    "INSERT INTO sessions (token_hash, user_json, id_token, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  const select = db.prepare("SELECT * FROM sessions WHERE token_hash = ?");
-  const touch = db.prepare("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?");
-  const remove = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
-  const purge = db.prepare("DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?");
+interface SessionRow {
+  user_json: string;
+  id_token: string | null;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+/**
+ * Sessions in the relational store (server/storage/relational): every instance sharing it reads
+ * the sessions any of them created. A read is one query by primary key.
+ */
+export async function createSessionStore(
+  rel: Relational,
+  opts: { secret: string; secure: boolean },
+): Promise<SessionStore> {
+  await rel.migrate("sessions-1", async (m) => {
+    await m.schema
+      .createTable("sessions")
+      .addColumn("token_hash", "text", (c) => c.primaryKey())
+      .addColumn("user_json", "text", (c) => c.notNull())
+      .addColumn("id_token", "text")
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .addColumn("expires_at", "bigint", (c) => c.notNull())
+      .addColumn("last_seen_at", "bigint", (c) => c.notNull())
+      .execute();
+    await m.schema.createIndex("sessions_expires").on("sessions").column("expires_at").execute();
+  });
+  const remove = (key: string) => rel.db.deleteFrom("sessions").where("token_hash", "=", key).execute();
 
   const sign = (token: string) => createHmac("sha256", opts.secret).update(token).digest("base64url");
   const hash = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -64,54 +79,66 @@ export function createSessionStore(db: Db, opts: { secret: string; secure: boole
     return token;
   }
 
-  function read(request: Request): SessionRecord | null {
+  async function read(request: Request): Promise<SessionRecord | null> {
     const token = tokenFrom(request);
     if (!token) return null;
     const key = hash(token);
-    const row = select.get(key) as
-      | {
-          user_json: string;
-          id_token: string | null;
-          created_at: number;
-          expires_at: number;
-          last_seen_at: number;
-        }
-      | undefined;
+    const row = (await rel.db
+      .selectFrom("sessions")
+      .select(["user_json", "id_token", "created_at", "expires_at", "last_seen_at"])
+      .where("token_hash", "=", key)
+      .executeTakeFirst()) as SessionRow | undefined;
     if (!row) return null;
     const now = Date.now();
-    if (row.expires_at <= now || row.last_seen_at + SESSION_IDLE_MS <= now) {
-      remove.run(key);
+    const lastSeen = Number(row.last_seen_at);
+    if (Number(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) {
+      await remove(key);
       return null;
     }
-    if (now - row.last_seen_at > TOUCH_EVERY_MS) touch.run(now, key);
+    if (now - lastSeen > TOUCH_EVERY_MS)
+      await rel.db.updateTable("sessions").set({ last_seen_at: now }).where("token_hash", "=", key).execute();
     return {
       user: JSON.parse(row.user_json) as SessionUser,
       idToken: row.id_token ?? undefined,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
+      createdAt: Number(row.created_at),
+      expiresAt: Number(row.expires_at),
     };
   }
 
   return {
-    create(user, idToken) {
+    async create(user, idToken, createOpts = {}) {
       const token = randomBytes(32).toString("base64url");
       const now = Date.now();
-      insert.run(hash(token), JSON.stringify(user), idToken ?? null, now, now + SESSION_ABSOLUTE_MS, now);
+      await (createOpts.tx ?? rel.db)
+        .insertInto("sessions")
+        .values({
+          token_hash: hash(token),
+          user_json: JSON.stringify(user),
+          id_token: idToken ?? null,
+          created_at: now,
+          expires_at: now + SESSION_ABSOLUTE_MS,
+          last_seen_at: now,
+        })
+        .execute();
       const maxAge = Math.floor(SESSION_ABSOLUTE_MS / 1000);
       return { token, setCookie: `${SESSION_COOKIE}=${token}.${sign(token)}; ${attrs}; Max-Age=${maxAge}` };
     },
     read,
     async userFromRequest(request) {
-      return read(request)?.user ?? null;
+      return (await read(request))?.user ?? null;
     },
-    destroy(request) {
-      const record = read(request);
+    async destroy(request) {
+      const record = await read(request);
       const token = tokenFrom(request);
-      if (token) remove.run(hash(token));
+      if (token) await remove(hash(token));
       return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
-    purgeExpired(now = Date.now()) {
-      return purge.run(now, now - SESSION_IDLE_MS).changes;
+    async purgeExpired(now = Date.now()) {
+      const res = await rel.db
+        .deleteFrom("sessions")
+        .where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", now - SESSION_IDLE_MS)]))
+        .executeTakeFirst();
+      return Number(res.numDeletedRows);
     },
   };
 }

@@ -375,13 +375,15 @@ export function createTck(deps: TckDeps) {
         const history = deps.store.allHistory();
         const missing = history.filter((h) => !h.auditId);
         if (missing.length) throw new Fail(`${missing.length} history entr(ies) without an audit entry`);
-        const ids = new Set(deps.audit.list({ kind: "access-body", limit: 1_000_000 }).map((e) => e.id));
+        const ids = new Set(
+          (await deps.audit.list({ kind: "access-body", limit: 1_000_000 })).map((e) => e.id),
+        );
         const dangling = history.filter((h) => !ids.has(h.auditId!));
         if (dangling.length)
           throw new Fail(
             `${dangling.length} history entr(ies) point to a missing audit entry (first: ${dangling[0].recordId} ${dangling[0].event})`,
           );
-        const v = deps.audit.verify();
+        const v = await deps.audit.verify();
         if (!v.ok)
           throw new Fail(`audit chain broken at entry ${v.firstBroken.seq}: ${v.firstBroken.reason}`);
         return `${history.length} history entr(ies), all audited; audit chain of ${v.checked} entries verifies`;

@@ -22,6 +22,10 @@ export const envSchema = z.object({
     .regex(/^(neo4j|bolt)(\+s|\+ssc)?:\/\//, "must be a neo4j:// or bolt:// URI")
     .optional(),
   NEO4J_USER: z.string().default("neo4j"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: z.string().optional(),
   SEED_PATIENTS: z.coerce.number().int().min(10).max(100_000).default(200),
@@ -64,6 +68,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** PostgreSQL shared by several instances (server/storage/relational); undefined: the SQLite file in DATA_DIR */
+  databaseUrl: string | undefined;
   /** undefined: generate once and keep in DATA_DIR (see server/storage/secrets.ts) */
   sessionSecret: string | undefined;
   appMode: "live" | "static";
@@ -163,6 +169,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: e.HOST,
     publicUrl,
     dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET,
     appMode: e.APP_MODE,
     neo4j: e.NEO4J_URI

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { migrate, type Db } from "../storage/database";
+import type { AppendOptions } from "../audit/log";
+import type { AuditInput } from "../audit/model";
+import type { Relational } from "../storage/relational";
 import assetsJson from "../../fixtures/demo-records/assets.json" with { type: "json" };
 import negotiationsJson from "../../fixtures/demo-records/negotiations.json" with { type: "json" };
 import participantsJson from "../../fixtures/demo-records/participants.json" with { type: "json" };
@@ -84,37 +86,36 @@ export interface DemoTransferInput {
 }
 
 export interface DemoTransferStore {
-  create(input: DemoTransferInput): DemoRecord;
-  get(id: string): DemoRecord | undefined;
-  list(participantId?: string): DemoRecord[];
+  /** stores a demonstration transfer; its audit entry (transfer.start) commits with it */
+  create(input: DemoTransferInput, actor?: string): Promise<DemoRecord>;
+  get(id: string): Promise<DemoRecord | undefined>;
+  list(participantId?: string): Promise<DemoRecord[]>;
 }
 
-export function createDemoTransferStore(db: Db): DemoTransferStore {
-  migrate(db, "dataspace-demo-transfers-1", [
-    `CREATE TABLE dataspace_demo_transfers (
-      id TEXT PRIMARY KEY,
-      participant_id TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      record TEXT NOT NULL
-    )`,
-    "CREATE INDEX dataspace_demo_transfers_participant ON dataspace_demo_transfers(participant_id, created_at)",
-  ]);
-  const insert = db.prepare(
-    "INSERT INTO dataspace_demo_transfers (id, participant_id, created_at, record) VALUES (?, ?, ?, ?)",
-  );
-  const byId = db.prepare<[string], { record: string }>(
-    "SELECT record FROM dataspace_demo_transfers WHERE id = ?",
-  );
-  const all = db.prepare<[], { record: string }>(
-    "SELECT record FROM dataspace_demo_transfers ORDER BY created_at DESC LIMIT 500",
-  );
-  const byParticipant = db.prepare<[string], { record: string }>(
-    "SELECT record FROM dataspace_demo_transfers WHERE participant_id = ? ORDER BY created_at DESC LIMIT 500",
-  );
+const TABLE = "dataspace_demo_transfers";
+
+export async function createDemoTransferStore(
+  rel: Relational,
+  audit?: { append(input: AuditInput, opts?: AppendOptions): Promise<unknown> },
+): Promise<DemoTransferStore> {
+  await rel.migrate("dataspace-demo-transfers-1", async (m) => {
+    await m.schema
+      .createTable(TABLE)
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("participant_id", "text", (c) => c.notNull())
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .addColumn("record", "text", (c) => c.notNull())
+      .execute();
+    await m.schema
+      .createIndex("dataspace_demo_transfers_participant")
+      .on(TABLE)
+      .columns(["participant_id", "created_at"])
+      .execute();
+  });
   const parse = (r: { record: string } | undefined) => (r ? (JSON.parse(r.record) as DemoRecord) : undefined);
 
   return {
-    create(input) {
+    async create(input, actor = "system") {
       const now = Date.now();
       const rec: DemoRecord = {
         "@id": `transfer-demo-${randomUUID()}`,
@@ -129,11 +130,40 @@ export function createDemoTransferStore(db: Db): DemoTransferStore {
         participantContextId: input.participantId,
         _demo: true,
       };
-      insert.run(rec["@id"], input.participantId, now, JSON.stringify(rec));
+      await rel.tx(async (tx) => {
+        await tx
+          .insertInto(TABLE)
+          .values({
+            id: rec["@id"],
+            participant_id: input.participantId,
+            created_at: now,
+            record: JSON.stringify(rec),
+          })
+          .execute();
+        await audit?.append(
+          {
+            kind: "dataspace",
+            action: "transfer.start",
+            actor,
+            target: `${input.participantId}: ${input.contractId} (${rec["@id"]}, demonstration)`,
+            outcome: "success",
+          },
+          { tx },
+        );
+      });
       return rec;
     },
-    get: (id) => parse(byId.get(id)),
-    list: (participantId) =>
-      (participantId ? byParticipant.all(participantId) : all.all()).map((r) => parse(r)!),
+    async get(id) {
+      return parse(
+        (await rel.db.selectFrom(TABLE).select("record").where("id", "=", id).executeTakeFirst()) as
+          { record: string } | undefined,
+      );
+    },
+    async list(participantId) {
+      let q = rel.db.selectFrom(TABLE).select("record");
+      if (participantId) q = q.where("participant_id", "=", participantId);
+      const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
+      return rows.map((r) => parse(r)!);
+    },
   };
 }

@@ -1,7 +1,10 @@
+import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
 import { cachedConnector, cachedTenantManager } from "./cached-clients";
@@ -50,7 +53,9 @@ export interface EmbeddedConnector {
 
 export interface DataspaceDeps {
   db: Db;
-  audit?: { append(input: AuditInput): unknown };
+  /** the relational store of the demonstration transfers (default: the embedded store on `db`) */
+  rel?: Relational;
+  audit?: { append(input: AuditInput, opts?: AppendOptions): Promise<unknown> };
   /** the embedded dataspace to speak to when no connector is configured */
   embedded?: EmbeddedConnector;
   /** the issuer's participant context and DID, for a production issuer service */
@@ -214,7 +219,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     identityHub: identityHubUrl ? createIdentityHubClient({ ...common, baseUrl: identityHubUrl }) : undefined,
     issuerDid: deps.issuer?.did ?? local?.issuerDid,
     demo: bundledDemoRecords(),
-    demoTransfers: createDemoTransferStore(deps.db),
+    demoTransfers: await createDemoTransferStore(deps.rel ?? openSqliteRelational(deps.db), deps.audit),
     demoRecords: config.demoRecords,
     timeoutMs,
     graphBridgeUrl,

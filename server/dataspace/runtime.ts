@@ -24,7 +24,7 @@ export interface DataspaceRuntime {
   timeoutMs: number;
   /** base URL of the internal graph bridge, the default data address of new assets */
   graphBridgeUrl: string;
-  audit: { append(input: AuditInput): unknown } | undefined;
+  audit: { append(input: AuditInput): Promise<unknown> } | undefined;
   fetch: typeof fetch;
 }
 
@@ -34,11 +34,9 @@ export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
 }
 
 export function record(rt: DataspaceRuntime, input: Omit<AuditInput, "kind"> & { kind?: string }): void {
-  try {
-    rt.audit?.append({ kind: "dataspace", ...input });
-  } catch (e) {
+  rt.audit?.append({ kind: "dataspace", ...input }).catch((e: unknown) => {
     console.error("[dataspace] audit append failed:", e);
-  }
+  });
 }
 
 /** Fulfilled value or undefined: for calls whose failure is tolerated. */

@@ -85,14 +85,14 @@ export function transferTask(r: Rec, participantId: string): Task {
   };
 }
 
-function demoTasks(rt: DataspaceRuntime, scope: TaskScope, liveIds: Set<string>): Task[] {
+async function demoTasks(rt: DataspaceRuntime, scope: TaskScope, liveIds: Set<string>): Promise<Task[]> {
   if (!rt.demoRecords) return [];
   const owned = (r: Rec) => {
     const ctx = str(r.participantContextId) ?? "";
     return scope.all || scope.contextIds.has(ctx);
   };
   const negotiations = rt.demo.negotiations().filter((r) => owned(r) && !liveIds.has(r["@id"]));
-  const transfers = mergeById(rt.demoTransfers.list(), rt.demo.transfers()).filter(
+  const transfers = mergeById(await rt.demoTransfers.list(), rt.demo.transfers()).filter(
     (r) => owned(r) && !liveIds.has(r["@id"]),
   );
   return [
@@ -111,7 +111,7 @@ export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promis
     );
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to list tasks", describeUpstream(e));
-    return sortTasks(demoTasks(rt, scope, new Set()));
+    return sortTasks(await demoTasks(rt, scope, new Set()));
   }
   const mine = contexts.filter((c) => inScope(scope, c));
   const perContext = await Promise.all(
@@ -127,7 +127,7 @@ export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promis
     }),
   );
   const live = perContext.flat();
-  return sortTasks([...live, ...demoTasks(rt, scope, new Set(live.map((t) => t.id)))]);
+  return sortTasks([...live, ...(await demoTasks(rt, scope, new Set(live.map((t) => t.id))))]);
 }
 
 const sortTasks = (tasks: Task[]) =>

@@ -56,8 +56,8 @@ export function buildTransferRequest(req: TransferRequest): Record<string, unkno
 
 export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(contractId);
 
-function demoTransfers(rt: DataspaceRuntime, participantId: string): DemoRecord[] {
-  return mergeById(rt.demoTransfers.list(participantId), rt.demo.transfers());
+async function demoTransfers(rt: DataspaceRuntime, participantId: string): Promise<DemoRecord[]> {
+  return mergeById(await rt.demoTransfers.list(participantId), rt.demo.transfers());
 }
 
 export async function listTransfers(
@@ -73,7 +73,7 @@ export async function listTransfers(
     if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
     return demoTransfers(rt, participantId);
   }
-  return rt.demoRecords ? mergeById(live, demoTransfers(rt, participantId)) : live;
+  return rt.demoRecords ? mergeById(live, await demoTransfers(rt, participantId)) : live;
 }
 
 /**
@@ -86,14 +86,8 @@ export async function startTransfer(
   actor = "system",
 ): Promise<IdResponse | DemoRecord> {
   if (isDemoContractId(req.contractId)) {
-    const rec = rt.demoTransfers.create(req);
-    record(rt, {
-      action: "transfer.start",
-      actor,
-      target: `${req.participantId}: ${req.contractId} (${rec["@id"]}, demonstration)`,
-      outcome: "success",
-    });
-    return rec;
+    // the store appends the transfer.start entry in the transaction of the insert
+    return rt.demoTransfers.create(req, actor);
   }
   const target = `${req.participantId}: ${req.contractId}`;
   try {
@@ -116,13 +110,13 @@ export async function getTransfer(
   participantId: string,
   id: string,
 ): Promise<Record<string, unknown>> {
-  const demo = () =>
-    rt.demoTransfers.get(id) ??
+  const demo = async () =>
+    (await rt.demoTransfers.get(id)) ??
     (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
   try {
     return await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    const fallback = demo();
+    const fallback = await demo();
     if (fallback) return fallback;
     if (isNotFound(e)) throw notFound("Transfer not found");
     throw badGateway("Failed to fetch transfer", describeUpstream(e));

@@ -29,7 +29,7 @@ export function createBrowserFlow(
   check: ReturnType<typeof createPresentationCheck>,
   opts: { devIssuer: boolean },
 ) {
-  const { db, audit, sessions, config } = ctx.deps;
+  const { rel, audit, sessions, config } = ctx.deps;
   const { store, publicUrl, embeddedClientId, remote } = ctx;
   const { settle } = check;
   const secure = publicUrl.startsWith("https:");
@@ -62,23 +62,27 @@ export function createBrowserFlow(
       return row; // the verifier is unreachable: still pending; the next poll asks again
     }
     if (result.kind === "pending") return row;
-    if (!store.markResponded(row.sid, Date.now())) return store.bySid(row.sid) ?? row;
+    if (!(await store.markResponded(row.sid, Date.now()))) return (await store.bySid(row.sid)) ?? row;
     if (result.kind === "error") {
-      db.transaction(() => {
-        if (store.fail(row.sid, `Your wallet did not share the identity: ${result.error}`, Date.now())) {
-          audit.append({
-            action: "eudi.presentation",
-            actor: "wallet",
-            target: `eudi:${row.sid.slice(0, 8)}`,
-            outcome: "declined",
-            kind: "eudi",
-          });
+      const reason = `Your wallet did not share the identity: ${result.error}`;
+      await rel.tx(async (tx) => {
+        if (await store.fail(row.sid, reason, Date.now(), tx)) {
+          await audit.append(
+            {
+              action: "eudi.presentation",
+              actor: "wallet",
+              target: `eudi:${row.sid.slice(0, 8)}`,
+              outcome: "declined",
+              kind: "eudi",
+            },
+            { tx },
+          );
         }
-      })();
+      });
     } else {
       await settle(row, result.vpToken);
     }
-    return store.bySid(row.sid) ?? row;
+    return (await store.bySid(row.sid)) ?? row;
   }
 
   async function publicView(row: EudiRow) {
@@ -142,16 +146,14 @@ export function createBrowserFlow(
         created_at: now,
         expires_at: now + EUDI_TTL_MS,
       };
-      db.transaction(() => {
-        store.purgeOlderThan(now - PURGE_AFTER_MS);
-        store.insert(row);
-        audit.append({
-          action: "eudi.start",
-          actor: "anonymous",
-          target: `eudi:${sid.slice(0, 8)}`,
-          kind: "eudi",
-        });
-      })();
+      await rel.tx(async (tx) => {
+        await store.purgeOlderThan(now - PURGE_AFTER_MS, tx);
+        await store.insert(row, tx);
+        await audit.append(
+          { action: "eudi.start", actor: "anonymous", target: `eudi:${sid.slice(0, 8)}`, kind: "eudi" },
+          { tx },
+        );
+      });
       const body = await publicView({ ...row, status: "pending" } as EudiRow);
       return {
         body,
@@ -164,7 +166,7 @@ export function createBrowserFlow(
       const value = readCookie(request.headers.get("cookie"), EUDI_BINDING_COOKIE);
       const sid = value?.split(".")[0];
       if (!sid) return null;
-      const row = store.bySid(sid);
+      const row = await store.bySid(sid);
       if (!row || stateOf(row, Date.now()) !== "pending" || !(await bindingMatches(request, row)))
         return null;
       return { ...(await publicView(row)), returnTo: row.return_to };
@@ -175,7 +177,7 @@ export function createBrowserFlow(
       request: Request,
     ): Promise<{ body: StatusResult; setCookie?: string[] }> {
       if (!sid) throw badRequest("sid query parameter is required");
-      let row = store.bySid(sid);
+      let row = await store.bySid(sid);
       if (!row) throw notFound("Unknown wallet sign-in (it may have been removed after a day)");
       row = await pollRemote(row);
       const now = Date.now();
@@ -199,17 +201,20 @@ export function createBrowserFlow(
       const user = JSON.parse(row.user_json ?? "null") as SessionUser | null;
       if (!user) throw new ApiError(500, "Wallet sign-in completed without a user");
       const finalRow = row;
-      const issued = db.transaction(() => {
-        if (!store.claim(finalRow.sid, now)) return null;
-        const created = sessions.create(user, undefined);
-        audit.append({
-          action: "eudi.signin",
-          actor: user.username,
-          target: user.patientId ?? user.sub,
-          kind: "session",
-        });
+      const issued = await rel.tx(async (tx) => {
+        if (!(await store.claim(finalRow.sid, now, tx))) return null;
+        const created = await sessions.create(user, undefined, { tx });
+        await audit.append(
+          {
+            action: "eudi.signin",
+            actor: user.username,
+            target: user.patientId ?? user.sub,
+            kind: "session",
+          },
+          { tx },
+        );
         return created;
-      })();
+      });
       if (!issued) return { body: { ...body, session: "already-issued" } };
       return {
         body: {

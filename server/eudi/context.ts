@@ -2,7 +2,7 @@ import type { AuditLog } from "../audit/log";
 import type { SessionStore } from "../auth/sessions";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph/store";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import type { createIssuerTrust } from "./trust";
 import type { RemoteVerifier } from "./remote-verifier";
 import type { EudiStore } from "./store";
@@ -10,7 +10,8 @@ import type { EudiStore } from "./store";
 /** What the parts of the wallet sign-in share (service.ts builds it once). */
 
 export interface EudiDeps {
-  db: Db;
+  /** the relational store: wallet sign-in transactions, the embedded parties' keys */
+  rel: Relational;
   audit: AuditLog;
   graph: GraphStore;
   sessions: SessionStore;

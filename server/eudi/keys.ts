@@ -1,10 +1,11 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import { migrate, type Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { publicOnly } from "./sd-jwt";
 
 /**
  * ES256 key pairs of the embedded parties (the development PID issuer and the development wallet's
- * holder key), generated once and kept in DATA_DIR's database so credentials survive a restart.
+ * holder key), generated once and kept in the relational store so credentials survive a restart (and are the
+ * same on every instance).
  */
 export interface StoredKeyPair {
   kid: string;
@@ -13,26 +14,37 @@ export interface StoredKeyPair {
   publicJwk: JWK;
 }
 
-export function createKeyStore(db: Db) {
-  migrate(db, "eudi-keys-1", [
-    `CREATE TABLE eudi_keys (
-      name TEXT PRIMARY KEY,
-      private_jwk TEXT NOT NULL,
-      created_at TEXT NOT NULL
-    )`,
-  ]);
-  const select = db.prepare("SELECT private_jwk FROM eudi_keys WHERE name = ?");
-  const insert = db.prepare(
-    "INSERT OR IGNORE INTO eudi_keys (name, private_jwk, created_at) VALUES (?, ?, ?)",
-  );
+export async function createKeyStore(rel: Relational) {
+  await rel.migrate("eudi-keys-1", async (m) => {
+    await m.schema
+      .createTable("eudi_keys")
+      .addColumn("name", "text", (c) => c.primaryKey())
+      .addColumn("private_jwk", "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
+  });
+  const select = async (name: string) =>
+    (await rel.db
+      .selectFrom("eudi_keys")
+      .select("private_jwk")
+      .where("name", "=", name)
+      .executeTakeFirst()) as { private_jwk: string } | undefined;
+  /** insert-or-ignore: when two instances generate a key at once, both keep the first one written */
+  const insert = async (name: string, privateJwk: string) => {
+    await rel.db
+      .insertInto("eudi_keys")
+      .values({ name, private_jwk: privateJwk, created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column("name").doNothing())
+      .execute();
+  };
   const cache = new Map<string, Promise<StoredKeyPair>>();
 
   async function load(name: string): Promise<StoredKeyPair> {
-    let row = select.get(name) as { private_jwk: string } | undefined;
+    let row = await select(name);
     if (!row) {
       const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-      insert.run(name, JSON.stringify(await exportJWK(privateKey)), new Date().toISOString());
-      row = select.get(name) as { private_jwk: string };
+      await insert(name, JSON.stringify(await exportJWK(privateKey)));
+      row = (await select(name))!;
     }
     const jwk = JSON.parse(row.private_jwk) as JWK;
     const publicJwk = publicOnly(jwk);
@@ -57,4 +69,4 @@ export function createKeyStore(db: Db) {
     },
   };
 }
-export type KeyStore = ReturnType<typeof createKeyStore>;
+export type KeyStore = Awaited<ReturnType<typeof createKeyStore>>;

@@ -38,10 +38,10 @@ export {
 } from "./transaction";
 export type { EudiDeps } from "./context";
 
-export function createEudiService(deps: EudiDeps) {
-  const { db, graph, config } = deps;
-  const store = createEudiStore(db);
-  const keys = createKeyStore(db);
+export async function createEudiService(deps: EudiDeps) {
+  const { rel, graph, config } = deps;
+  const store = await createEudiStore(rel);
+  const keys = await createKeyStore(rel);
   const publicUrl = config.publicUrl;
   const responseUri = `${publicUrl}/auth/wallet/response`;
   const embeddedClientId = `redirect_uri:${responseUri}`;
@@ -90,4 +90,4 @@ export function createEudiService(deps: EudiDeps) {
     directPost: endpoints.directPost,
   };
 }
-export type EudiService = ReturnType<typeof createEudiService>;
+export type EudiService = Awaited<ReturnType<typeof createEudiService>>;

@@ -1,7 +1,7 @@
-import { migrate, type Db } from "../storage/database";
+import type { Relational, Sql } from "../storage/relational";
 
 /**
- * Wallet sign-in transactions in the embedded database, so a sign-in in flight survives a restart.
+ * Wallet sign-in transactions in the relational store, so a sign-in in flight survives a restart.
  * `status` is pending | completed | failed; "expired" is derived from `expires_at` when reading.
  */
 export interface EudiRow {
@@ -27,87 +27,138 @@ export interface EudiRow {
   session_issued_at: number | null;
 }
 
-export function createEudiStore(db: Db) {
-  migrate(db, "eudi-sessions-1", [
-    `CREATE TABLE eudi_sessions (
-      sid TEXT PRIMARY KEY,
-      binding_hash TEXT NOT NULL,
-      mode TEXT NOT NULL,
-      request_id TEXT UNIQUE,
-      state TEXT UNIQUE,
-      nonce TEXT NOT NULL,
-      client_id TEXT NOT NULL,
-      transaction_id TEXT,
-      wallet_link TEXT NOT NULL,
-      return_to TEXT NOT NULL,
-      status TEXT NOT NULL DEFAULT 'pending',
-      reason TEXT,
-      patient_id TEXT,
-      user_json TEXT,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL,
-      request_fetched_at INTEGER,
-      responded_at INTEGER,
-      completed_at INTEGER,
-      session_issued_at INTEGER
-    )`,
-    "CREATE INDEX eudi_sessions_created ON eudi_sessions(created_at)",
-  ]);
-  const stmts = {
-    insert: db.prepare(
-      `INSERT INTO eudi_sessions (sid, binding_hash, mode, request_id, state, nonce, client_id, transaction_id, wallet_link, return_to, created_at, expires_at)
-       VALUES (@sid, @binding_hash, @mode, @request_id, @state, @nonce, @client_id, @transaction_id, @wallet_link, @return_to, @created_at, @expires_at)`,
-    ),
-    bySid: db.prepare("SELECT * FROM eudi_sessions WHERE sid = ?"),
-    byRequestId: db.prepare("SELECT * FROM eudi_sessions WHERE request_id = ?"),
-    byState: db.prepare("SELECT * FROM eudi_sessions WHERE state = ?"),
-    fetched: db.prepare(
-      "UPDATE eudi_sessions SET request_fetched_at = COALESCE(request_fetched_at, ?) WHERE sid = ?",
-    ),
-    /** the one wallet response a transaction accepts: only the first call changes a row */
-    respond: db.prepare(
-      "UPDATE eudi_sessions SET responded_at = ? WHERE sid = ? AND responded_at IS NULL AND status = 'pending'",
-    ),
-    complete: db.prepare(
-      "UPDATE eudi_sessions SET status = 'completed', patient_id = ?, user_json = ?, completed_at = ? WHERE sid = ? AND status = 'pending'",
-    ),
-    fail: db.prepare(
-      "UPDATE eudi_sessions SET status = 'failed', reason = ?, completed_at = ? WHERE sid = ? AND status = 'pending'",
-    ),
-    /** hands out the app session once: only the first call changes the row */
-    claim: db.prepare(
-      "UPDATE eudi_sessions SET session_issued_at = ? WHERE sid = ? AND status = 'completed' AND session_issued_at IS NULL",
-    ),
-    purge: db.prepare("DELETE FROM eudi_sessions WHERE created_at < ?"),
-  };
+type NewRow = Pick<
+  EudiRow,
+  | "sid"
+  | "binding_hash"
+  | "mode"
+  | "request_id"
+  | "state"
+  | "nonce"
+  | "client_id"
+  | "transaction_id"
+  | "wallet_link"
+  | "return_to"
+  | "created_at"
+  | "expires_at"
+>;
+
+/** the integer columns: bigint on PostgreSQL, read back as numbers */
+const TIMES = [
+  "created_at",
+  "expires_at",
+  "request_fetched_at",
+  "responded_at",
+  "completed_at",
+  "session_issued_at",
+] as const;
+
+function toRow(r: EudiRow | undefined): EudiRow | undefined {
+  if (!r) return undefined;
+  const out = { ...r };
+  for (const k of TIMES) if (out[k] !== null) (out as Record<string, unknown>)[k] = Number(out[k]);
+  return out;
+}
+
+/**
+ * The wallet sign-in transactions in the relational store (server/storage/relational): a sign-in
+ * started on one instance can be answered by the wallet and collected by the browser on another.
+ * The writes take the transaction of the change they belong to (`tx`), so a state change and its
+ * audit entry commit together.
+ */
+export async function createEudiStore(rel: Relational) {
+  await rel.migrate("eudi-sessions-1", async (m) => {
+    await m.schema
+      .createTable("eudi_sessions")
+      .addColumn("sid", "text", (c) => c.primaryKey())
+      .addColumn("binding_hash", "text", (c) => c.notNull())
+      .addColumn("mode", "text", (c) => c.notNull())
+      .addColumn("request_id", "text", (c) => c.unique())
+      .addColumn("state", "text", (c) => c.unique())
+      .addColumn("nonce", "text", (c) => c.notNull())
+      .addColumn("client_id", "text", (c) => c.notNull())
+      .addColumn("transaction_id", "text")
+      .addColumn("wallet_link", "text", (c) => c.notNull())
+      .addColumn("return_to", "text", (c) => c.notNull())
+      .addColumn("status", "text", (c) => c.notNull().defaultTo("pending"))
+      .addColumn("reason", "text")
+      .addColumn("patient_id", "text")
+      .addColumn("user_json", "text")
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .addColumn("expires_at", "bigint", (c) => c.notNull())
+      .addColumn("request_fetched_at", "bigint")
+      .addColumn("responded_at", "bigint")
+      .addColumn("completed_at", "bigint")
+      .addColumn("session_issued_at", "bigint")
+      .execute();
+    await m.schema.createIndex("eudi_sessions_created").on("eudi_sessions").column("created_at").execute();
+  });
+  const { db } = rel;
+  const by = async (column: "sid" | "request_id" | "state", value: string) =>
+    toRow(
+      (await db.selectFrom("eudi_sessions").selectAll().where(column, "=", value).executeTakeFirst()) as
+        EudiRow | undefined,
+    );
+  const changedOne = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
+
   return {
-    insert: (
-      row: Pick<
-        EudiRow,
-        | "sid"
-        | "binding_hash"
-        | "mode"
-        | "request_id"
-        | "state"
-        | "nonce"
-        | "client_id"
-        | "transaction_id"
-        | "wallet_link"
-        | "return_to"
-        | "created_at"
-        | "expires_at"
-      >,
-    ) => stmts.insert.run(row),
-    bySid: (sid: string) => stmts.bySid.get(sid) as EudiRow | undefined,
-    byRequestId: (id: string) => stmts.byRequestId.get(id) as EudiRow | undefined,
-    byState: (state: string) => stmts.byState.get(state) as EudiRow | undefined,
-    markFetched: (sid: string, now: number) => stmts.fetched.run(now, sid),
-    markResponded: (sid: string, now: number) => stmts.respond.run(now, sid).changes === 1,
-    complete: (sid: string, patientId: string, userJson: string, now: number) =>
-      stmts.complete.run(patientId, userJson, now, sid).changes === 1,
-    fail: (sid: string, reason: string, now: number) => stmts.fail.run(reason, now, sid).changes === 1,
-    claim: (sid: string, now: number) => stmts.claim.run(now, sid).changes === 1,
-    purgeOlderThan: (t: number) => stmts.purge.run(t).changes,
+    insert: async (row: NewRow, tx: Sql = db) => {
+      await tx.insertInto("eudi_sessions").values(row).execute();
+    },
+    bySid: (sid: string) => by("sid", sid),
+    byRequestId: (id: string) => by("request_id", id),
+    byState: (state: string) => by("state", state),
+    markFetched: async (sid: string, now: number) => {
+      await db
+        .updateTable("eudi_sessions")
+        .set((eb) => ({ request_fetched_at: eb.fn.coalesce("request_fetched_at", eb.val(now)) }))
+        .where("sid", "=", sid)
+        .execute();
+    },
+    /** the one wallet response a transaction accepts: only the first call changes a row */
+    markResponded: async (sid: string, now: number) =>
+      changedOne(
+        await db
+          .updateTable("eudi_sessions")
+          .set({ responded_at: now })
+          .where("sid", "=", sid)
+          .where("responded_at", "is", null)
+          .where("status", "=", "pending")
+          .executeTakeFirst(),
+      ),
+    complete: async (sid: string, patientId: string, userJson: string, now: number, tx: Sql = db) =>
+      changedOne(
+        await tx
+          .updateTable("eudi_sessions")
+          .set({ status: "completed", patient_id: patientId, user_json: userJson, completed_at: now })
+          .where("sid", "=", sid)
+          .where("status", "=", "pending")
+          .executeTakeFirst(),
+      ),
+    fail: async (sid: string, reason: string, now: number, tx: Sql = db) =>
+      changedOne(
+        await tx
+          .updateTable("eudi_sessions")
+          .set({ status: "failed", reason, completed_at: now })
+          .where("sid", "=", sid)
+          .where("status", "=", "pending")
+          .executeTakeFirst(),
+      ),
+    /** hands out the app session once: only the first call changes the row */
+    claim: async (sid: string, now: number, tx: Sql = db) =>
+      changedOne(
+        await tx
+          .updateTable("eudi_sessions")
+          .set({ session_issued_at: now })
+          .where("sid", "=", sid)
+          .where("status", "=", "completed")
+          .where("session_issued_at", "is", null)
+          .executeTakeFirst(),
+      ),
+    purgeOlderThan: async (t: number, tx: Sql = db) =>
+      Number(
+        (await tx.deleteFrom("eudi_sessions").where("created_at", "<", t).executeTakeFirst()).numDeletedRows,
+      ),
   };
 }
-export type EudiStore = ReturnType<typeof createEudiStore>;
+export type EudiStore = Awaited<ReturnType<typeof createEudiStore>>;

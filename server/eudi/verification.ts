@@ -10,7 +10,7 @@ import type { EudiRow } from "./store";
  * our client_id) and matched to exactly one patient record; the transaction is completed or failed.
  */
 export function createPresentationCheck(ctx: EudiContext) {
-  const { db, audit, graph } = ctx.deps;
+  const { rel, audit, graph } = ctx.deps;
   const { store, trust } = ctx;
 
   function extractPresentation(vpToken: unknown): string {
@@ -62,46 +62,55 @@ export function createPresentationCheck(ctx: EudiContext) {
           match.kind === "none"
             ? "No patient record matches the name and date of birth your wallet presented. Wallet sign-in works only for patients whose record is held here: sign in another way or ask your care provider."
             : "More than one patient record matches the name and date of birth your wallet presented, so we cannot tell which one is yours. Wallet sign-in is refused: please contact your care provider.";
-        db.transaction(() => {
-          if (store.fail(row.sid, reason, now)) {
-            audit.append({
-              action: "eudi.presentation",
-              actor: "wallet",
-              target: `eudi:${row.sid.slice(0, 8)}`,
-              outcome: `refused: ${match.kind === "none" ? "no matching patient" : "ambiguous match"}`,
-              kind: "eudi",
-            });
+        await rel.tx(async (tx) => {
+          if (await store.fail(row.sid, reason, now, tx)) {
+            await audit.append(
+              {
+                action: "eudi.presentation",
+                actor: "wallet",
+                target: `eudi:${row.sid.slice(0, 8)}`,
+                outcome: `refused: ${match.kind === "none" ? "no matching patient" : "ambiguous match"}`,
+                kind: "eudi",
+              },
+              { tx },
+            );
           }
-        })();
+        });
         return { ok: false, invalid: false, reason };
       }
       const user = walletUser(match.patient, pid, findPersonaByPatient(match.patient.id));
-      db.transaction(() => {
-        if (store.complete(row.sid, match.patient.id, JSON.stringify(user), now)) {
-          audit.append({
-            action: "eudi.presentation",
-            actor: user.username,
-            target: match.patient.id,
-            outcome: `verified PID from ${verified.issuer}`,
-            kind: "eudi",
-          });
+      await rel.tx(async (tx) => {
+        if (await store.complete(row.sid, match.patient.id, JSON.stringify(user), now, tx)) {
+          await audit.append(
+            {
+              action: "eudi.presentation",
+              actor: user.username,
+              target: match.patient.id,
+              outcome: `verified PID from ${verified.issuer}`,
+              kind: "eudi",
+            },
+            { tx },
+          );
         }
-      })();
+      });
       return { ok: true };
     } catch (e) {
       if (!(e instanceof PresentationError)) throw e;
       const reason = `Your wallet's presentation was refused: ${e.message}.`;
-      db.transaction(() => {
-        if (store.fail(row.sid, reason, now)) {
-          audit.append({
-            action: "eudi.presentation",
-            actor: "wallet",
-            target: `eudi:${row.sid.slice(0, 8)}`,
-            outcome: `refused: ${e.code}`,
-            kind: "eudi",
-          });
+      await rel.tx(async (tx) => {
+        if (await store.fail(row.sid, reason, now, tx)) {
+          await audit.append(
+            {
+              action: "eudi.presentation",
+              actor: "wallet",
+              target: `eudi:${row.sid.slice(0, 8)}`,
+              outcome: `refused: ${e.code}`,
+              kind: "eudi",
+            },
+            { tx },
+          );
         }
-      })();
+      });
       return { ok: false, invalid: true, reason };
     }
   }

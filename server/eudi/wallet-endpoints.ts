@@ -9,14 +9,14 @@ import type { createPresentationCheck } from "./verification";
  * direct_post response. Errors are OAuth error objects; with an external verifier both answer 404.
  */
 export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof createPresentationCheck>) {
-  const { db, audit } = ctx.deps;
+  const { rel, audit } = ctx.deps;
   const { store, publicUrl, responseUri, embeddedClientId, remote } = ctx;
   const { settle } = check;
 
   return {
     /** GET /auth/wallet/request/{requestId}: the request object (JAR, unsigned: client_id prefix redirect_uri). */
     async requestObject(requestId: string): Promise<Response> {
-      const row = remote ? undefined : store.byRequestId(requestId);
+      const row = remote ? undefined : await store.byRequestId(requestId);
       const now = Date.now();
       if (!row) return oauthError(404, "invalid_request", "Unknown authorization request");
       if (stateOf(row, now) !== "pending" || row.responded_at !== null)
@@ -25,7 +25,7 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
           "invalid_request",
           "This authorization request has expired or was already answered",
         );
-      store.markFetched(row.sid, now);
+      await store.markFetched(row.sid, now);
       const payload = {
         response_type: "vp_token",
         response_mode: "direct_post",
@@ -67,7 +67,7 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
       const form = new URLSearchParams(text);
       const state = form.get("state");
       if (!state) return oauthError(400, "invalid_request", "state is required");
-      const row = store.byState(state);
+      const row = await store.byState(state);
       if (!row)
         return oauthError(
           400,
@@ -77,27 +77,25 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
       const now = Date.now();
       if (stateOf(row, now) === "expired")
         return oauthError(400, "invalid_request", "The authorization request has expired");
-      if (!store.markResponded(row.sid, now))
+      if (!(await store.markResponded(row.sid, now)))
         return oauthError(400, "invalid_request", "This authorization request was already answered");
       const walletError = form.get("error");
       if (walletError) {
-        db.transaction(() => {
-          if (
-            store.fail(
-              row.sid,
-              `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`,
-              now,
-            )
-          ) {
-            audit.append({
-              action: "eudi.presentation",
-              actor: "wallet",
-              target: `eudi:${row.sid.slice(0, 8)}`,
-              outcome: "declined",
-              kind: "eudi",
-            });
+        const reason = `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`;
+        await rel.tx(async (tx) => {
+          if (await store.fail(row.sid, reason, now, tx)) {
+            await audit.append(
+              {
+                action: "eudi.presentation",
+                actor: "wallet",
+                target: `eudi:${row.sid.slice(0, 8)}`,
+                outcome: "declined",
+                kind: "eudi",
+              },
+              { tx },
+            );
           }
-        })();
+        });
         return Response.json({}, { headers: { "Cache-Control": "no-store" } });
       }
       const result = await settle(row, form.get("vp_token"));

@@ -183,12 +183,12 @@ describe("GET /api/federated service", () => {
   });
 
   it("logs every query to the audit log", async () => {
-    insight.federated.flushLog();
-    const before = insight.audit.count();
+    await insight.federated.flushLog();
+    const before = await insight.audit.count();
     await insight.federated.summary(q("drug=metformin"), ADMIN);
-    insight.federated.flushLog();
-    expect(insight.audit.count()).toBe(before + 1);
-    expect(insight.audit.list({ kind: "insight", limit: 1 })[0]).toMatchObject({
+    await insight.federated.flushLog();
+    expect(await insight.audit.count()).toBe(before + 1);
+    expect((await insight.audit.list({ kind: "insight", limit: 1 }))[0]).toMatchObject({
       action: "federated.query",
       actor: "admin",
       target: "drug=metformin",

@@ -21,7 +21,7 @@
  */
 import type { AuditLog } from "../audit/log";
 import { Lru } from "../analytics/scan";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { createQueryLog } from "./query-log";
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
@@ -217,11 +217,11 @@ export function createFederatedService(deps: {
   concepts: ConceptCache;
   audit?: AuditLog;
   /** batches the query log's writes into one transaction (server/federated/query-log.ts) */
-  db?: Db;
+  rel?: Relational;
   k: number;
 }) {
   const configuredK = Math.max(MIN_K, deps.k);
-  const log = createQueryLog(deps.audit, deps.db);
+  const log = createQueryLog(deps.audit, deps.rel);
   /** protected trees per index (a graph version's OMOP layer), criteria and k: the same query is answered once */
   const answers = new WeakMap<OmopIndex, Lru<string, { tree: CountNode; checked: string[] }>>();
   function cachedCohort(index: OmopIndex, resolved: ResolvedCriteria, k: number) {

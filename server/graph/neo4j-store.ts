@@ -1,5 +1,6 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import type { AuditLog } from "../audit/log";
+import type { ChangeFeed } from "../storage/relational";
 import { ApiError } from "../http/errors";
 import {
   LAYERS,
@@ -20,8 +21,16 @@ import type { GraphCounts, GraphStore } from "./store";
  * (unique `id`, indexed `layer` and `seq`), so both stores sample in the same order. Relationship
  * ids live in the `id` property. It passes tests/contract/graph-store.contract.ts when NEO4J_URI is set.
  *
- * Audit entries are appended to the embedded log right after the Neo4j transaction commits; the
+ * Audit entries are appended to the relational log right after the Neo4j transaction commits; the
  * two are not one transaction (see README, "Not done yet").
+ *
+ * A cluster (docs/deployment.md): a `neo4j://` URI gives the routing driver; reads run in read
+ * transactions (`executeRead`), which the driver routes to followers and read replicas; writes go to the
+ * leader; both are retried on transient errors (leader switch, deadlock) for at most
+ * `maxTransactionRetryTime`, so a failing cluster answers within a bounded time. One bookmark manager
+ * is shared by every session of this instance, so a read sees this instance's own earlier writes even
+ * when a follower serves it. Other instances learn of a write through the change feed (topic `graph`):
+ * their cached graph bodies, keyed by `version()`, are dropped when the notice arrives.
  */
 
 interface Neo4jOptions {
@@ -29,6 +38,8 @@ interface Neo4jOptions {
   user: string;
   password: string;
   database: string | undefined;
+  /** how long a transaction is retried on transient errors (default 10 s) */
+  retryMs?: number;
 }
 
 const safeLabel = (l: string) => {
@@ -61,12 +72,20 @@ function nodeFrom(rec: {
   return { id: rec.id, label: rec.label, layer: rec.layer as Layer, properties };
 }
 
-export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog): Promise<GraphStore> {
+export async function createNeo4jGraphStore(
+  opts: Neo4jOptions,
+  audit: AuditLog,
+  changes?: ChangeFeed,
+): Promise<GraphStore> {
   const driver: Driver = neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
     connectionAcquisitionTimeout: 10_000,
+    connectionTimeout: 5_000,
+    maxTransactionRetryTime: opts.retryMs ?? 10_000,
     disableLosslessIntegers: true,
   });
-  const session = (): Session => driver.session({ database: opts.database });
+  // causal consistency inside this instance: every session carries the bookmarks of the writes before it
+  const bookmarks = neo4j.bookmarkManager();
+  const session = (): Session => driver.session({ database: opts.database, bookmarkManager: bookmarks });
   let version = 1;
   let seq = 0;
 
@@ -392,10 +411,17 @@ export async function createNeo4jGraphStore(opts: Neo4jOptions, audit: AuditLog)
         throw e;
       }
       version++;
-      return audit.append(input);
+      if (!changes) return audit.append(input);
+      // the entry and the notice to the other instances commit together
+      const rel = changes;
+      return audit.append(input).then(async (entry) => {
+        await rel.notify("graph");
+        return entry;
+      });
     },
     version() {
-      return version;
+      // this instance's writes and imports, plus every other instance's writes (change feed)
+      return version + (changes?.version("graph") ?? 0);
     },
   };
   return store;

@@ -369,11 +369,13 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
               break;
           }
         }
-        return audit.append(input);
+        // the embedded store: the graph write and its audit entry commit together
+        return audit.embedded ? audit.appendSync(input) : undefined;
       });
-      const entry = tx();
+      const inTx = tx();
       version++;
-      return entry;
+      // the audit log in PostgreSQL (DATABASE_URL): appended once the graph write has committed, as with Neo4j
+      return inTx ?? (await audit.append(input));
     },
     version() {
       return version;

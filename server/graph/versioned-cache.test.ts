@@ -3,12 +3,13 @@ import { createAuditLog } from "../audit/log";
 import { openDatabase } from "../storage/database";
 import { createSqliteGraphStore } from "./sqlite-store";
 import { createVersionedCache } from "./versioned-cache";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 
 /** Answers kept per graph version on the real embedded store: a write empties them, a burst builds once. */
 describe("the per-version answer cache", () => {
   it("builds once for a burst, answers from the cache, and builds again after a graph write", async () => {
     const db = openDatabase(":memory:");
-    const store = createSqliteGraphStore(db, createAuditLog(db));
+    const store = createSqliteGraphStore(db, await createAuditLog(openSqliteRelational(db), db));
     const cached = createVersionedCache(store);
     let builds = 0;
     const build = async () => {
@@ -33,7 +34,7 @@ describe("the per-version answer cache", () => {
 
   it("keeps no answer whose build saw an older version than the store now has", async () => {
     const db = openDatabase(":memory:");
-    const store = createSqliteGraphStore(db, createAuditLog(db));
+    const store = createSqliteGraphStore(db, await createAuditLog(openSqliteRelational(db), db));
     const cached = createVersionedCache(store);
     let builds = 0;
     const first = await cached("k", async () => {

@@ -33,7 +33,7 @@ import { Lru } from "../analytics/scan";
 import { viewerOf } from "../privacy/policy";
 import { minimiseTable } from "../privacy/rows";
 import { createQueryLog } from "../federated/query-log";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
 import {
   describeConcept,
@@ -168,7 +168,7 @@ export interface NlqDeps {
   concepts: ConceptCache;
   audit?: AuditLog;
   /** batches the query log's writes (server/federated/query-log.ts) */
-  db?: Db;
+  rel?: Relational;
   k: number;
   proxyUrl?: string;
   timeoutMs: number;
@@ -176,7 +176,7 @@ export interface NlqDeps {
 
 export function createNlqService(deps: NlqDeps) {
   const { graph } = deps;
-  const log = createQueryLog(deps.audit, deps.db);
+  const log = createQueryLog(deps.audit, deps.rel);
   /** finished results per graph version, template, codes and k: a repeated question costs nothing */
   const results = new Lru<string, FinalResult>(300);
   let probe: { at: number; value: Awaited<ReturnType<typeof probeProxy>> } | null = null;

@@ -119,7 +119,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const s = state.get(name)!;
     const refuse = (reason: string) => {
       s.lastRestart = { at: new Date().toISOString(), by, outcome: `refused: ${reason}` };
-      audit.append({
+      audit.appendSync({
         action: "component.restart",
         actor: by,
         target: name,
@@ -190,7 +190,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
       const message = e instanceof Error ? e.message : String(e);
       s.lastError = { at: new Date().toISOString(), message: `restart failed: ${message}` };
       s.lastRestart = { at: new Date().toISOString(), by, outcome: `failed: ${message}` };
-      audit.append({
+      audit.appendSync({
         action: "component.restart",
         actor: by,
         target: name,
@@ -212,7 +212,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const at = new Date().toISOString();
     s.lastRestart = { at, by, outcome: `${action!} (now ${component.health})` };
     for (const a of also) state.get(a)!.lastRestart = { at, by, outcome: `restarted with ${name}` };
-    audit.append({
+    audit.appendSync({
       action: "component.restart",
       actor: by,
       target: name,

@@ -1,36 +1,40 @@
-import { describe, expect, it } from "vitest";
-import { didWebUrl } from "../credentials/verify";
-import { didProblem, slugFor } from "./directory";
+import { afterEach, describe, expect, it } from "vitest";
+import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
+import { createAuditLog } from "../audit/log";
+import { ORGANISATIONS } from "../graph/synthetic/organisations";
+import { createDirectory, parseDirectoryInput } from "./directory";
 
-describe("DID checks of the participant directory", () => {
-  it("accepts DIDs of the W3C DID Core syntax", () => {
-    for (const did of [
-      "did:web:lmc.nl:participant",
-      "did:web:example.org",
-      "did:web:localhost%3A8443:p",
-      "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK",
-      "did:example:123%20x",
-    ]) {
-      expect(didProblem(did), did).toBeNull();
-    }
-  });
+describe.each(storeDialects())("participant directory on %s", (dialect) => {
+  let store: TestStore;
+  afterEach(() => store?.close());
 
-  it("names what is wrong", () => {
-    expect(didProblem("lmc")).toMatch(/is not a valid DID/);
-    expect(didProblem("did:web")).toMatch(/is not a valid DID/);
-    expect(didProblem("did:Web:x.org")).toMatch(/is not a valid DID/);
-    expect(didProblem("did:web:x.org:")).toMatch(/is not a valid DID/);
-    expect(didProblem("did:web:exa mple.org")).toMatch(/is not a valid DID/);
-    expect(didProblem("did:web:-bad-.org")).toMatch(/did:web needs a domain name/);
-    expect(didProblem("did:web:nodot")).toMatch(/did:web needs a domain name/);
-    expect(didProblem(`did:web:${"a".repeat(600)}.org`)).toMatch(/too long/);
-  });
-
-  it("derives ids and did:web document addresses", () => {
-    expect(slugFor("Hôpital Saint-Éloi")).toBe("hopital-saint-eloi");
-    expect(didWebUrl("did:web:lmc.nl:participant")).toBe("https://lmc.nl/participant/did.json");
-    expect(didWebUrl("did:web:example.org")).toBe("https://example.org/.well-known/did.json");
-    expect(didWebUrl("did:web:localhost%3A8443")).toBe("https://localhost:8443/.well-known/did.json");
-    expect(didWebUrl("did:key:z6Mk")).toBeUndefined();
+  it("seeds the founding participants once, adds and removes entries with their audit entries", async () => {
+    store = await openTestStore(dialect);
+    const audit = await createAuditLog(store.rel);
+    const dir = await createDirectory(store.rel, audit, "http://hub.test");
+    const again = await createDirectory(await store.another(), audit, "http://hub.test");
+    expect(await again.list()).toHaveLength(ORGANISATIONS.length);
+    const input = parseDirectoryInput({
+      did: "did:web:example.org",
+      displayName: "Example Org",
+      country: "nl",
+    });
+    const e = await dir.add(input, "admin");
+    expect(e).toMatchObject({ id: "example-org", source: "added", country: "NL", catalogueUrl: null });
+    await expect(dir.add(input, "admin")).rejects.toMatchObject({ status: 409 });
+    const second = await dir.add({ ...input, did: "did:web:example.net" }, "admin");
+    expect(second.id).toBe("example-org-2");
+    expect((await dir.find("did:web:example.org"))?.id).toBe("example-org");
+    const seeded = (await dir.list())[0];
+    expect(seeded).toMatchObject({ source: "seeded" });
+    expect(seeded.catalogueUrl).toMatch(/^http:\/\/hub\.test\/api\/mock-dsp\//);
+    await expect(dir.remove(seeded.did, "admin")).rejects.toMatchObject({ status: 409 });
+    await dir.remove("example-org", "admin");
+    expect(await dir.find("example-org")).toBeUndefined();
+    expect((await audit.list({ kind: "directory" })).map((x) => x.action)).toEqual([
+      "directory.remove",
+      "directory.add",
+      "directory.add",
+    ]);
   });
 });

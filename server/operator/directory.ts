@@ -2,7 +2,7 @@ import type { AuditLog } from "../audit/log";
 import { ORGANISATIONS } from "../graph/synthetic/organisations";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
-import { migrate, type Db } from "../storage/database";
+import type { Relational, Sql } from "../storage/relational";
 
 /**
  * The participant directory the catalogue crawler reads (GET/POST/DELETE /api/admin/participants):
@@ -109,39 +109,44 @@ const toEntry = (r: Row, publicUrl: string): DirectoryEntry => ({
   addedAt: r.added_at,
 });
 
+const TABLE = "crawler_directory";
+
 export const mockCataloguePath = (id: string) => `/api/mock-dsp/${encodeURIComponent(id)}/catalog/request`;
 
-export function createDirectory(db: Db, audit: AuditLog, publicUrl: string) {
-  migrate(db, "crawler-directory-1", [
-    `CREATE TABLE crawler_directory (
-      id TEXT PRIMARY KEY,
-      did TEXT NOT NULL UNIQUE,
-      display_name TEXT NOT NULL,
-      country TEXT,
-      catalogue_url TEXT,
-      seeded INTEGER NOT NULL,
-      added_by TEXT NOT NULL,
-      added_at TEXT NOT NULL
-    )`,
-  ]);
-  const insert = db.prepare(
-    `INSERT INTO crawler_directory (id, did, display_name, country, catalogue_url, seeded, added_by, added_at)
-     VALUES (@id, @did, @display_name, @country, @catalogue_url, @seeded, @added_by, @added_at)`,
-  );
-  const all = db.prepare("SELECT * FROM crawler_directory ORDER BY seeded DESC, display_name");
-  const byDid = db.prepare("SELECT * FROM crawler_directory WHERE did = ?");
-  const byId = db.prepare("SELECT * FROM crawler_directory WHERE id = ?");
-  const remove = db.prepare("DELETE FROM crawler_directory WHERE id = ?");
+export async function createDirectory(rel: Relational, audit: AuditLog, publicUrl: string) {
+  await rel.migrate("crawler-directory-1", async (m) => {
+    await m.schema
+      .createTable(TABLE)
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("did", "text", (c) => c.notNull().unique())
+      .addColumn("display_name", "text", (c) => c.notNull())
+      .addColumn("country", "text")
+      .addColumn("catalogue_url", "text")
+      .addColumn("seeded", "integer", (c) => c.notNull())
+      .addColumn("added_by", "text", (c) => c.notNull())
+      .addColumn("added_at", "text", (c) => c.notNull())
+      .execute();
+  });
+  const byDid = async (did: string, q: Sql = rel.db) =>
+    (await q.selectFrom(TABLE).selectAll().where("did", "=", did).executeTakeFirst()) as Row | undefined;
+  const byId = async (id: string, q: Sql = rel.db) =>
+    (await q.selectFrom(TABLE).selectAll().where("id", "=", id).executeTakeFirst()) as Row | undefined;
 
-  if (
-    (db.prepare("SELECT COUNT(*) AS n FROM crawler_directory WHERE seeded = 1").get() as { n: number }).n ===
-    0
-  ) {
+  // the founding participants, once (several instances starting at once: the first one seeds)
+  await rel.tx(async (tx) => {
+    await rel.lock(tx, "crawler-directory-seed");
+    const seeded = (await tx
+      .selectFrom(TABLE)
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("seeded", "=", 1)
+      .executeTakeFirstOrThrow()) as { n: number };
+    if (Number(seeded.n) > 0) return;
     const at = new Date().toISOString();
-    db.transaction(() => {
-      for (const o of ORGANISATIONS) {
-        if (byDid.get(o.did)) continue;
-        insert.run({
+    for (const o of ORGANISATIONS) {
+      if (await byDid(o.did, tx)) continue;
+      await tx
+        .insertInto(TABLE)
+        .values({
           id: o.slug,
           did: o.did,
           display_name: o.displayName,
@@ -150,57 +155,69 @@ export function createDirectory(db: Db, audit: AuditLog, publicUrl: string) {
           seeded: 1,
           added_by: "system",
           added_at: at,
-        });
-      }
-    })();
-  }
+        })
+        .execute();
+    }
+  });
 
   return {
-    list: (): DirectoryEntry[] => (all.all() as Row[]).map((r) => toEntry(r, publicUrl)),
-    find(key: string): DirectoryEntry | undefined {
-      const r = (byId.get(key) ?? byDid.get(key)) as Row | undefined;
+    async list(): Promise<DirectoryEntry[]> {
+      const rows = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .orderBy("seeded", "desc")
+        .orderBy("display_name")
+        .execute()) as Row[];
+      return rows.map((r) => toEntry(r, publicUrl));
+    },
+    async find(key: string): Promise<DirectoryEntry | undefined> {
+      const r = (await byId(key)) ?? (await byDid(key));
       return r ? toEntry(r, publicUrl) : undefined;
     },
-    add(input: ReturnType<typeof parseDirectoryInput>, actor: string): DirectoryEntry {
-      if (byDid.get(input.did)) throw conflict(`${input.did} is already in the directory`);
+    async add(input: ReturnType<typeof parseDirectoryInput>, actor: string): Promise<DirectoryEntry> {
       const base = slugFor(input.displayName) || "participant";
-      let id = base;
-      for (let i = 2; byId.get(id); i++) id = `${base}-${i}`;
-      const row: Row = {
-        id,
-        did: input.did,
-        display_name: input.displayName,
-        country: input.country,
-        catalogue_url: input.catalogueUrl,
-        seeded: 0,
-        added_by: actor,
-        added_at: new Date().toISOString(),
-      };
-      db.transaction(() => {
-        insert.run(row);
-        audit.append({
-          action: "directory.add",
-          actor,
-          target: input.did,
-          outcome: input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address",
-          kind: "directory",
-        });
-      })();
+      const row = await rel.tx(async (tx) => {
+        if (await byDid(input.did, tx)) throw conflict(`${input.did} is already in the directory`);
+        let id = base;
+        for (let i = 2; await byId(id, tx); i++) id = `${base}-${i}`;
+        const r: Row = {
+          id,
+          did: input.did,
+          display_name: input.displayName,
+          country: input.country,
+          catalogue_url: input.catalogueUrl,
+          seeded: 0,
+          added_by: actor,
+          added_at: new Date().toISOString(),
+        };
+        await tx.insertInto(TABLE).values(r).execute();
+        await audit.append(
+          {
+            action: "directory.add",
+            actor,
+            target: input.did,
+            outcome: input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address",
+            kind: "directory",
+          },
+          { tx },
+        );
+        return r;
+      });
       return toEntry(row, publicUrl);
     },
-    remove(key: string, actor: string): void {
-      const r = (byDid.get(key) ?? byId.get(key)) as Row | undefined;
+    async remove(key: string, actor: string): Promise<void> {
+      const r = (await byDid(key)) ?? (await byId(key));
       if (!r) throw notFound(`No directory entry ${key}`);
-      if (r.seeded)
+      if (Number(r.seeded))
         throw conflict(
           `Seeded directory entries cannot be deleted: ${r.display_name} (${r.did}) is a founding participant of this dataspace`,
         );
-      db.transaction(() => {
-        remove.run(r.id);
-        audit.append({ action: "directory.remove", actor, target: r.did, kind: "directory" });
-      })();
+      await rel.tx(async (tx) => {
+        await tx.deleteFrom(TABLE).where("id", "=", r.id).execute();
+        await audit.append({ action: "directory.remove", actor, target: r.did, kind: "directory" }, { tx });
+      });
     },
   };
 }
 
-export type Directory = ReturnType<typeof createDirectory>;
+export type Directory = Awaited<ReturnType<typeof createDirectory>>;

@@ -23,16 +23,16 @@ const actor = (ctx: HandlerContext<OperatorServices>) => ctx.user?.username ?? "
 export const operatorHandlers: HandlerMap<OperatorServices> = {
   "GET /api/admin/tenants": async (ctx) => json(await ctx.services.operator.tenants()),
 
-  "GET /api/admin/participants": async (ctx) => json(ctx.services.operator.directory()),
+  "GET /api/admin/participants": async (ctx) => json(await ctx.services.operator.directory()),
   "POST /api/admin/participants": async (ctx) => {
     const input = parseDirectoryInput(await readJsonObject(ctx.request));
-    return json(ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
+    return json(await ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
   },
   "DELETE /api/admin/participants": async (ctx) => {
     const key =
       presentString(ctx.url.searchParams.get("did")) ?? presentString(ctx.url.searchParams.get("id"));
     if (!key) throw badRequest(DIRECTORY_DID_REQUIRED);
-    ctx.services.operator.removeDirectoryEntry(key, actor(ctx));
+    await ctx.services.operator.removeDirectoryEntry(key, actor(ctx));
     return noContent();
   },
 

@@ -78,8 +78,8 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
 
   async function participantNode(
     key: string,
-  ): Promise<{ node: GraphNode; entry: ReturnType<Directory["find"]> } | undefined> {
-    const entry = directory.find(key);
+  ): Promise<{ node: GraphNode; entry: Awaited<ReturnType<Directory["find"]>> } | undefined> {
+    const entry = await directory.find(key);
     const slug = entry?.id ?? key.replace(/^participant-/, "");
     const bySlug = await graph.findNodes({ label: "Participant", where: { slug }, limit: 1 });
     const byDid = bySlug.length
@@ -131,7 +131,7 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
     async catalog(key: string, publicUrl: string): Promise<Json> {
       const found = await participantNode(key);
       if (!found) {
-        const entry = directory.find(key);
+        const entry = await directory.find(key);
         if (entry)
           throw notFound(
             `No demonstration catalogue for ${entry.displayName}: its catalogue is at ${entry.catalogueUrl ?? "no address"}`,

@@ -8,6 +8,7 @@ import { operationDeadline, settle } from "../dataspace/runtime";
 import type { GraphStore } from "../graph/store";
 import { badGateway, serviceUnavailable } from "../http/errors";
 import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { createComponents, type MutableContainer } from "./components";
 import { createDirectory, type DirectoryEntry, type parseDirectoryInput } from "./directory";
 import { createMockDsp } from "./mock-dsp";
@@ -68,8 +69,9 @@ export interface DiscoveryCheck {
   ok: boolean;
 }
 
-export function createOperatorService(deps: {
+export async function createOperatorService(deps: {
   db: Db;
+  rel: Relational;
   audit: AuditLog;
   config: Config;
   graph: GraphStore;
@@ -80,7 +82,7 @@ export function createOperatorService(deps: {
 }) {
   const { config, dataspace } = deps;
   const components = createComponents(deps);
-  const directory = createDirectory(deps.db, deps.audit, config.publicUrl);
+  const directory = await createDirectory(deps.rel, deps.audit, config.publicUrl);
   const mockDsp = createMockDsp({ graph: deps.graph, directory });
   const ownPrefix = `${config.publicUrl}/api/mock-dsp/`;
 
@@ -193,7 +195,7 @@ export function createOperatorService(deps: {
     },
 
     async discoveryCheck(): Promise<DiscoveryCheck> {
-      const entries = directory.list();
+      const entries = await directory.list();
       const problems: string[] = [];
       const federated: DiscoveryCheck["federatedDatasets"] = [];
       const targets = await Promise.all(
@@ -314,4 +316,4 @@ export function createOperatorService(deps: {
   };
 }
 
-export type OperatorService = ReturnType<typeof createOperatorService>;
+export type OperatorService = Awaited<ReturnType<typeof createOperatorService>>;

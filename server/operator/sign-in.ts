@@ -87,7 +87,7 @@ export const signInHandlers: HandlerMap<SignInServices> = {
     if (more.length) return unknown(ctx);
     switch (action) {
       case "session": {
-        const record = provider ? null : ctx.services.sessions.read(ctx.request);
+        const record = provider ? null : await ctx.services.sessions.read(ctx.request);
         if (provider) return unknown(ctx);
         if (!record) return json({});
         const u = record.user;

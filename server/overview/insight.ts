@@ -1,7 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph/store";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { createConceptCache } from "../analytics/concepts";
 import { createOmopIndexCache } from "../analytics/omop-index";
 import { createAnalyticsService } from "../analytics/service";
@@ -16,24 +16,24 @@ import { createOverviewService } from "./service";
  * EEHRxF coverage and the persona overview.
  */
 export function createInsightServices(deps: {
-  db?: Db;
+  rel?: Relational;
   graph: GraphStore;
   audit: AuditLog;
   config: Pick<Config, "federatedK" | "nlqProxyUrl" | "upstreamTimeoutMs">;
 }) {
-  const { db, graph, audit, config } = deps;
+  const { rel, graph, audit, config } = deps;
   const omop = createOmopIndexCache(graph);
   const concepts = createConceptCache(graph);
   const k = config.federatedK;
   return {
     analytics: createAnalyticsService({ graph, omop, concepts, k }),
-    federated: createFederatedService({ graph, omop, concepts, audit, db, k }),
+    federated: createFederatedService({ graph, omop, concepts, audit, rel, k }),
     nlq: createNlqService({
       graph,
       omop,
       concepts,
       audit,
-      db,
+      rel,
       k,
       proxyUrl: config.nlqProxyUrl,
       timeoutMs: config.upstreamTimeoutMs,

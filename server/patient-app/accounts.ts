@@ -12,6 +12,7 @@ import {
   type VerifiedAttestation,
 } from "./credentials";
 import { CHALLENGE_TTL_MS, iso, random, type PatientAppDeps, type Principal } from "./principal";
+import type { Sql } from "../storage/relational";
 import type { AccountRow, PatientAppStore } from "./store";
 
 /**
@@ -19,7 +20,8 @@ import type { AccountRow, PatientAppStore } from "./store";
  * account, and who a request comes from (a patient session or a device-signed request).
  */
 export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
-  const { db, audit, config } = deps;
+  const { audit, config } = deps;
+  const { rel } = store;
   const audience = config.publicUrl;
 
   function patientOf(user: SessionUser): string {
@@ -35,8 +37,8 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
   ): Promise<VerifiedAttestation> {
     const verified = await verifyAttestation(attestation, { audience, purpose });
     const now = Date.now();
-    if (!store.consumeChallenge(verified.claims.nonce, now)) {
-      const c = store.challenge(verified.claims.nonce);
+    if (!(await store.consumeChallenge(verified.claims.nonce, now))) {
+      const c = await store.challenge(verified.claims.nonce);
       if (!c)
         throw unauthorized(
           "Device attestation refused: unknown nonce (request one from POST /api/app-accounts/challenge)",
@@ -78,7 +80,7 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
       throw unauthorized(
         "Sign in as a patient, or send a device-signed request (Authorization: Device <jwt>)",
       );
-    const account = store.account(parsed.kid);
+    const account = await store.account(parsed.kid);
     if (!account) throw unauthorized("Device credential refused: unknown app account");
     if (account.status === "revoked")
       throw unauthorized("Device credential refused: this device was removed, its credential is revoked");
@@ -90,11 +92,17 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
       body,
     });
     if (
-      !store.rememberJti(account.id, token.jti, now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2, now)
+      !(await store.rememberJti(
+        account.id,
+        token.jti,
+        now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2,
+        now,
+      ))
     ) {
       throw unauthorized("Device credential refused: this request token was already used (replay)");
     }
-    if (!account.last_seen_at || now - account.last_seen_at > 60_000) store.touchAccount(account.id, now);
+    if (!account.last_seen_at || now - account.last_seen_at > 60_000)
+      await store.touchAccount(account.id, now);
     if (!account.patient_id) {
       if (opts.allowUnpaired)
         return {
@@ -114,7 +122,8 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
     };
   }
 
-  function createAccountRow(v: VerifiedAttestation, now: number): AccountRow {
+  /** inserts the account in `tx` (the transaction of the write that records it) */
+  async function createAccountRow(v: VerifiedAttestation, now: number, tx: Sql): Promise<AccountRow> {
     const row = {
       id: `app-${random(12)}`,
       key_thumbprint: v.thumbprint,
@@ -123,8 +132,8 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
       platform: v.claims.platform ?? null,
       created_at: now,
     };
-    store.insertAccount(row);
-    return store.account(row.id)!;
+    await store.insertAccount(row, tx);
+    return (await store.account(row.id, tx))!;
   }
 
   return {
@@ -134,10 +143,10 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
     authenticate,
     createAccountRow,
 
-    challenge() {
+    async challenge() {
       const now = Date.now();
       const nonce = random(32);
-      store.insertChallenge(nonce, now, now + CHALLENGE_TTL_MS);
+      await store.insertChallenge(nonce, now, now + CHALLENGE_TTL_MS);
       return {
         nonce,
         expiresAt: new Date(now + CHALLENGE_TTL_MS).toISOString(),
@@ -148,22 +157,20 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
 
     async createAccount(body: Record<string, unknown>) {
       const v = await attest(body.attestation, "app-account");
-      const existing = store.accountByThumbprint(v.thumbprint);
+      const existing = await store.accountByThumbprint(v.thumbprint);
       if (existing?.status === "revoked")
         throw forbidden("This device key was revoked when its device was removed; create a new key");
       if (existing)
         throw conflict("An app account already exists for this device key", { accountId: existing.id });
       const now = Date.now();
-      const account = db.transaction(() => {
-        const a = createAccountRow(v, now);
-        audit.append({
-          action: "app-account.create",
-          actor: `device:${a.id}`,
-          target: a.id,
-          kind: "patient-app",
-        });
+      const account = await rel.tx(async (tx) => {
+        const a = await createAccountRow(v, now, tx);
+        await audit.append(
+          { action: "app-account.create", actor: `device:${a.id}`, target: a.id, kind: "patient-app" },
+          { tx },
+        );
         return a;
-      })();
+      });
       return {
         accountId: account.id,
         status: "unpaired",

@@ -9,7 +9,8 @@ export function createErasure(
   store: PatientAppStore,
   record: Pick<PatientRecord, "observationNodes">,
 ) {
-  const { db, audit, graph } = deps;
+  const { audit, graph } = deps;
+  const { rel } = store;
   const { observationNodes } = record;
 
   return {
@@ -17,8 +18,8 @@ export function createErasure(
     async erase(principal: Principal) {
       const accounts =
         principal.kind === "patient"
-          ? store.accountsOfPatient(principal.patientId)
-          : [store.account(principal.accountId)].filter((a): a is AccountRow => !!a);
+          ? await store.accountsOfPatient(principal.patientId)
+          : [await store.account(principal.accountId)].filter((a): a is AccountRow => !!a);
       const accountIds = new Set(accounts.map((a) => a.id));
       // self-measured observations: all of the patient's (session) or those this app account made (device)
       let observationIds: string[] = [];
@@ -45,30 +46,33 @@ export function createErasure(
           },
         );
       }
-      const counts = db.transaction(() => {
+      const counts = await rel.tx(async (tx) => {
         let requestTokenIds = 0;
         let pairings = 0;
         for (const a of accounts) {
-          requestTokenIds += store.deleteJtisOfAccount(a.id);
-          pairings += store.deletePairingsOfAccount(a.id);
-          store.deleteAccount(a.id);
+          requestTokenIds += await store.deleteJtisOfAccount(a.id, tx);
+          pairings += await store.deletePairingsOfAccount(a.id, tx);
+          await store.deleteAccount(a.id, tx);
         }
         let syncLedgerEntries = 0;
         if (principal.kind === "patient") {
-          pairings += store.deletePairingsOfPatient(principal.patientId);
+          pairings += await store.deletePairingsOfPatient(principal.patientId, tx);
           syncLedgerEntries =
-            store.deleteSyncItemsOfPatient(principal.patientId) +
-            store.deleteSyncRunsOfPatient(principal.patientId);
+            (await store.deleteSyncItemsOfPatient(principal.patientId, tx)) +
+            (await store.deleteSyncRunsOfPatient(principal.patientId, tx));
         }
-        audit.append({
-          action: "patient-app.account.erase",
-          actor: principal.actor,
-          target: principal.patientId ?? principal.actor,
-          outcome: `erased ${accounts.length} app accounts, ${observationIds.length} self-measured observations`,
-          kind: "patient-app",
-        });
+        await audit.append(
+          {
+            action: "patient-app.account.erase",
+            actor: principal.actor,
+            target: principal.patientId ?? principal.actor,
+            outcome: `erased ${accounts.length} app accounts, ${observationIds.length} self-measured observations`,
+            kind: "patient-app",
+          },
+          { tx },
+        );
         return { requestTokenIds, pairings, syncLedgerEntries };
-      })();
+      });
       return {
         erasedAt,
         legalBasis: "GDPR Art. 17 (right to erasure)",

@@ -33,25 +33,26 @@ async function principal(
 const paired = (p: Principal) => p as Principal & { patientId: string };
 
 export const patientAppHandlers: HandlerMap<PatientAppServices> = {
-  "POST /api/app-accounts/challenge": async ({ services }) => json(services.patientApp.challenge(), 201),
+  "POST /api/app-accounts/challenge": async ({ services }) =>
+    json(await services.patientApp.challenge(), 201),
   "POST /api/app-accounts": async ({ services, request }) =>
     json(await services.patientApp.createAccount(await readJsonObject(request)), 201),
 
   "POST /api/patient/app-pairing": async ({ services, user }) =>
     json(await services.patientApp.createPairing(user!), 201),
   "GET /api/patient/app-pairing/:pairingId": async ({ services, user, params }) =>
-    json(services.patientApp.pairing(user!, params.pairingId)),
+    json(await services.patientApp.pairing(user!, params.pairingId)),
 
   "GET /api/patient/app-devices": async ({ services, user, url }) =>
     json({
-      devices: services.patientApp.devices(user!, {
+      devices: await services.patientApp.devices(user!, {
         includeRemoved: url.searchParams.get("include") === "removed",
       }),
     }),
   "POST /api/patient/app-devices": async ({ services, request }) =>
     json(await services.patientApp.completePairing(await readJsonObject(request)), 201),
   "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) =>
-    json(services.patientApp.revokeDevice(user!, params.deviceId)),
+    json(await services.patientApp.revokeDevice(user!, params.deviceId)),
 
   "GET /api/patient/app/record": async (ctx) =>
     json(await ctx.services.patientApp.record(paired(await principal(ctx)))),

@@ -28,13 +28,14 @@ export function createPairings(
   accounts: Accounts,
   record: Pick<PatientRecord, "patientNode">,
 ) {
-  const { db, audit, config } = deps;
+  const { audit, config } = deps;
+  const { rel } = store;
   const { patientOf, attest, credentialInfo, createAccountRow } = accounts;
   const { patientNode } = record;
 
-  function pairingView(p: PairingRow, now = Date.now()) {
+  async function pairingView(p: PairingRow, now = Date.now()) {
     const state = p.completed_at !== null ? "completed" : now >= p.expires_at ? "expired" : "pending";
-    const account = p.account_id ? store.account(p.account_id) : undefined;
+    const account = p.account_id ? await store.account(p.account_id) : undefined;
     return {
       pairingId: p.id,
       state,
@@ -49,14 +50,15 @@ export function createPairings(
     async createPairing(user: SessionUser) {
       const patientId = patientOf(user);
       const now = Date.now();
-      if (store.pendingPairings(patientId, now) >= MAX_PENDING_PAIRINGS) {
+      if ((await store.pendingPairings(patientId, now)) >= MAX_PENDING_PAIRINGS) {
         throw new ApiError(
           429,
           `At most ${MAX_PENDING_PAIRINGS} pairings may be pending at once; wait until one expires`,
         );
       }
       if (
-        store.accountsOfPatient(patientId).filter((a) => a.status === "active").length >= MAX_ACTIVE_DEVICES
+        (await store.accountsOfPatient(patientId)).filter((a) => a.status === "active").length >=
+        MAX_ACTIVE_DEVICES
       ) {
         throw conflict(`At most ${MAX_ACTIVE_DEVICES} devices can be paired; remove one first`);
       }
@@ -69,15 +71,13 @@ export function createPairings(
         created_at: now,
         expires_at: now + PAIRING_TTL_MS,
       };
-      db.transaction(() => {
-        store.insertPairing(row);
-        audit.append({
-          action: "app-pairing.create",
-          actor: user.username,
-          target: patientId,
-          kind: "patient-app",
-        });
-      })();
+      await rel.tx(async (tx) => {
+        await store.insertPairing(row, tx);
+        await audit.append(
+          { action: "app-pairing.create", actor: user.username, target: patientId, kind: "patient-app" },
+          { tx },
+        );
+      });
       const pairingLink = `hdh-app://pair?${new URLSearchParams({ server: config.publicUrl, code }).toString()}`;
       return {
         pairingId: row.id,
@@ -89,9 +89,9 @@ export function createPairings(
       };
     },
 
-    pairing(user: SessionUser, pairingId: string) {
+    async pairing(user: SessionUser, pairingId: string) {
       const patientId = patientOf(user);
-      const p = store.pairing(pairingId);
+      const p = await store.pairing(pairingId);
       // someone else's pairing is as unknown as a made-up id
       if (!p || p.patient_id !== patientId) throw notFound("Pairing not found");
       return pairingView(p);
@@ -105,13 +105,13 @@ export function createPairings(
       const v = await attest(body.attestation, "pairing");
       if (!v.claims.code || normaliseCode(v.claims.code) !== code)
         throw unauthorized("Device attestation refused: it does not sign this pairing code (code)");
-      const p = store.pairingByCode(await sha256b64u(code));
+      const p = await store.pairingByCode(await sha256b64u(code));
       const now = Date.now();
       if (!p) throw badRequest("The pairing code is not valid");
       if (p.completed_at !== null) throw conflict("This pairing code was already used");
       if (now >= p.expires_at)
         throw badRequest("The pairing code has expired; ask for a new one on the Devices page");
-      const account = store.accountByThumbprint(v.thumbprint);
+      const account = await store.accountByThumbprint(v.thumbprint);
       if (account?.status === "revoked")
         throw forbidden("This device key was revoked when its device was removed; create a new key");
       if (account?.patient_id) {
@@ -123,20 +123,18 @@ export function createPairings(
       }
       const patient = await patientNode(p.patient_id);
       // all or nothing: a pairing lost to a concurrent attempt rolls back the account created here
-      const pairedId = db.transaction(() => {
-        const a = account ?? createAccountRow(v, now);
-        if (!store.completePairing(p.id, a.id, now)) throw conflict("This pairing code was already used");
-        if (!store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null))
+      const paired = await rel.tx(async (tx) => {
+        const a = account ?? (await createAccountRow(v, now, tx));
+        if (!(await store.completePairing(p.id, a.id, now, tx)))
+          throw conflict("This pairing code was already used");
+        if (!(await store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null, tx)))
           throw conflict("This device cannot be paired");
-        audit.append({
-          action: "app-device.pair",
-          actor: `device:${a.id}`,
-          target: p.patient_id,
-          kind: "patient-app",
-        });
-        return a.id;
-      })();
-      const paired = store.account(pairedId)!;
+        await audit.append(
+          { action: "app-device.pair", actor: `device:${a.id}`, target: p.patient_id, kind: "patient-app" },
+          { tx },
+        );
+        return (await store.account(a.id, tx))!;
+      });
       return {
         ...deviceView(paired),
         accountId: paired.id,
@@ -149,28 +147,25 @@ export function createPairings(
       };
     },
 
-    devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
+    async devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
       const patientId = patientOf(user);
-      return store
-        .accountsOfPatient(patientId)
+      return (await store.accountsOfPatient(patientId))
         .filter((a) => opts.includeRemoved || a.status === "active")
         .map(deviceView);
     },
 
-    revokeDevice(user: SessionUser, deviceId: string) {
+    async revokeDevice(user: SessionUser, deviceId: string) {
       const patientId = patientOf(user);
-      const a = store.account(deviceId);
+      const a = await store.account(deviceId);
       if (!a || a.patient_id !== patientId || a.status !== "active") throw notFound("Device not found");
       const now = Date.now();
-      db.transaction(() => {
-        store.revokeAccount(a.id, now, user.username);
-        audit.append({
-          action: "app-device.revoke",
-          actor: user.username,
-          target: a.id,
-          kind: "patient-app",
-        });
-      })();
+      await rel.tx(async (tx) => {
+        await store.revokeAccount(a.id, now, user.username, tx);
+        await audit.append(
+          { action: "app-device.revoke", actor: user.username, target: a.id, kind: "patient-app" },
+          { tx },
+        );
+      });
       return { deviceId: a.id, status: "revoked" as const, revokedAt: iso(now) };
     },
   };

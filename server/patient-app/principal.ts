@@ -3,7 +3,7 @@ import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph/store";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import type { AccountRow } from "./store";
 
 /** The companion app's callers (Principal), its dependencies, limits and small helpers. */
@@ -21,7 +21,7 @@ export type Principal =
   | { kind: "unpaired-device"; patientId: null; accountId: string; actor: string };
 
 export interface PatientAppDeps {
-  db: Db;
+  rel: Relational;
   audit: AuditLog;
   graph: GraphStore;
   config: Config;

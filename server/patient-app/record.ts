@@ -11,7 +11,8 @@ import { planSync, readHolderRecords } from "./sync";
  * from the data holders with its ledger. The patient id always comes from the Principal.
  */
 export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore) {
-  const { db, audit, graph, config } = deps;
+  const { audit, graph, config } = deps;
+  const { rel } = store;
 
   async function patientNode(patientId: string): Promise<GraphNode> {
     const node = await graph.getNode(patientId);
@@ -37,7 +38,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     async record(principal: Principal & { patientId: string }) {
       const patient = await patientNode(principal.patientId);
       const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
-      const ledger = new Map(store.syncItems(patient.id).map((i) => [i.resource_key, i]));
+      const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
       const resources: FhirResource[] = [toPatient(patient)];
       for (const [type, toResource] of Object.entries(RELATIONS)) {
         const rels = await graph.relationships({
@@ -54,8 +55,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
           );
         }
       }
-      const last = store.lastSyncRun(patient.id);
-      audit.append({
+      const last = await store.lastSyncRun(patient.id);
+      await audit.append({
         action: "patient-app.record.read",
         actor: principal.actor,
         target: patient.id,
@@ -142,34 +143,37 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     async sync(principal: Principal & { patientId: string }) {
       const patient = await patientNode(principal.patientId);
       const records = await readHolderRecords(graph, patient);
-      const ledger = store.syncItems(patient.id);
+      const ledger = await store.syncItems(patient.id);
       const plan = planSync(records, ledger);
       const now = Date.now();
-      db.transaction(() => {
+      await rel.tx(async (tx) => {
         for (const r of plan.upserts)
-          store.upsertSyncItem({
+          await store.upsertSyncItem(
+            { patient_id: patient.id, resource_key: r.key, holder: r.holder, hash: r.hash, now },
+            tx,
+          );
+        for (const r of plan.removals) await store.deleteSyncItem(patient.id, r.resource_key, tx);
+        await store.insertSyncRun(
+          {
+            id: `sync-${random(9)}`,
             patient_id: patient.id,
-            resource_key: r.key,
-            holder: r.holder,
-            hash: r.hash,
-            now,
-          });
-        for (const r of plan.removals) store.deleteSyncItem(patient.id, r.resource_key);
-        store.insertSyncRun({
-          id: `sync-${random(9)}`,
-          patient_id: patient.id,
-          at: now,
-          actor: principal.actor,
-          ...plan.totals,
-        });
-        audit.append({
-          action: "patient-app.ehr-sync",
-          actor: principal.actor,
-          target: patient.id,
-          outcome: `added ${plan.totals.added}, updated ${plan.totals.updated}, unchanged ${plan.totals.unchanged}, removed ${plan.totals.removed}`,
-          kind: "patient-app",
-        });
-      })();
+            at: now,
+            actor: principal.actor,
+            ...plan.totals,
+          },
+          tx,
+        );
+        await audit.append(
+          {
+            action: "patient-app.ehr-sync",
+            actor: principal.actor,
+            target: patient.id,
+            outcome: `added ${plan.totals.added}, updated ${plan.totals.updated}, unchanged ${plan.totals.unchanged}, removed ${plan.totals.removed}`,
+            kind: "patient-app",
+          },
+          { tx },
+        );
+      });
       return {
         patientId: patient.id,
         syncedAt: iso(now),
@@ -181,8 +185,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       };
     },
 
-    lastSync(patientId: string) {
-      const r = store.lastSyncRun(patientId);
+    async lastSync(patientId: string) {
+      const r = await store.lastSyncRun(patientId);
       return r ? iso(r.at) : null;
     },
   };

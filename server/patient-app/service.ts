@@ -26,8 +26,8 @@ export {
   type Principal,
 } from "./principal";
 
-export function createPatientAppService(deps: PatientAppDeps) {
-  const store = createPatientAppStore(deps.db);
+export async function createPatientAppService(deps: PatientAppDeps) {
+  const store = await createPatientAppStore(deps.rel);
   const accounts = createAccounts(deps, store);
   const record = createPatientRecord(deps, store);
   const pairings = createPairings(deps, store, accounts, record);
@@ -50,4 +50,4 @@ export function createPatientAppService(deps: PatientAppDeps) {
     erase: erasure.erase,
   };
 }
-export type PatientAppService = ReturnType<typeof createPatientAppService>;
+export type PatientAppService = Awaited<ReturnType<typeof createPatientAppService>>;

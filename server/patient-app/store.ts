@@ -1,8 +1,11 @@
-import { migrate, type Db } from "../storage/database";
+import { sql } from "kysely";
+import type { Relational, Sql } from "../storage/relational";
 
 /**
- * The companion app's tables: attestation challenges, app accounts (each bound to one device key),
- * pairings, seen request-token ids (replay protection) and the EHR sync ledger.
+ * The companion app's tables in the relational store (server/storage/relational): attestation
+ * challenges, app accounts (each bound to one device key), pairings, seen request-token ids (replay
+ * protection) and the EHR sync ledger. Every method takes an optional query handle: pass the
+ * transaction of a write that must commit together with its audit entry.
  */
 
 export interface AccountRow {
@@ -48,198 +51,361 @@ export interface SyncItemRow {
   last_changed_at: number;
 }
 
-export function createPatientAppStore(db: Db) {
-  migrate(db, "patient-app-1", [
-    `CREATE TABLE app_challenges (
-      nonce TEXT PRIMARY KEY,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL,
-      used_at INTEGER
-    )`,
-    "CREATE INDEX app_challenges_expires ON app_challenges(expires_at)",
-    `CREATE TABLE app_accounts (
-      id TEXT PRIMARY KEY,
-      key_thumbprint TEXT NOT NULL UNIQUE,
-      public_jwk TEXT NOT NULL,
-      device_name TEXT,
-      platform TEXT,
-      status TEXT NOT NULL DEFAULT 'active',
-      created_at INTEGER NOT NULL,
-      patient_id TEXT,
-      paired_at INTEGER,
-      pairing_id TEXT,
-      revoked_at INTEGER,
-      revoked_by TEXT,
-      last_seen_at INTEGER
-    )`,
-    "CREATE INDEX app_accounts_patient ON app_accounts(patient_id)",
-    `CREATE TABLE app_pairings (
-      id TEXT PRIMARY KEY,
-      patient_id TEXT NOT NULL,
-      code_hash TEXT NOT NULL UNIQUE,
-      created_by TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL,
-      completed_at INTEGER,
-      account_id TEXT
-    )`,
-    "CREATE INDEX app_pairings_patient ON app_pairings(patient_id)",
-    `CREATE TABLE app_request_jtis (
-      account_id TEXT NOT NULL,
-      jti TEXT NOT NULL,
-      expires_at INTEGER NOT NULL,
-      PRIMARY KEY (account_id, jti)
-    )`,
-    "CREATE INDEX app_request_jtis_expires ON app_request_jtis(expires_at)",
-    `CREATE TABLE app_sync_items (
-      patient_id TEXT NOT NULL,
-      resource_key TEXT NOT NULL,
-      holder TEXT NOT NULL,
-      hash TEXT NOT NULL,
-      first_synced_at INTEGER NOT NULL,
-      last_changed_at INTEGER NOT NULL,
-      PRIMARY KEY (patient_id, resource_key)
-    )`,
-    `CREATE TABLE app_sync_runs (
-      id TEXT PRIMARY KEY,
-      patient_id TEXT NOT NULL,
-      at INTEGER NOT NULL,
-      actor TEXT NOT NULL,
-      added INTEGER NOT NULL,
-      updated INTEGER NOT NULL,
-      unchanged INTEGER NOT NULL,
-      removed INTEGER NOT NULL
-    )`,
-    "CREATE INDEX app_sync_runs_patient ON app_sync_runs(patient_id, at)",
-  ]);
+/** millisecond times are beyond 32 bits: bigint (read back as numbers on both stores) */
+const MS = "bigint";
 
-  const s = {
-    insertChallenge: db.prepare(
-      "INSERT INTO app_challenges (nonce, created_at, expires_at) VALUES (?, ?, ?)",
-    ),
-    purgeChallenges: db.prepare("DELETE FROM app_challenges WHERE expires_at < ?"),
-    consumeChallenge: db.prepare(
-      "UPDATE app_challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL AND expires_at > ?",
-    ),
-    challenge: db.prepare("SELECT * FROM app_challenges WHERE nonce = ?"),
+// integer columns read back as numbers on both stores (PostgreSQL bigint arrives as a number or string)
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const accountRow = (r: AccountRow): AccountRow => ({
+  ...r,
+  created_at: Number(r.created_at),
+  paired_at: num(r.paired_at),
+  revoked_at: num(r.revoked_at),
+  last_seen_at: num(r.last_seen_at),
+});
+const pairingRow = (r: PairingRow): PairingRow => ({
+  ...r,
+  created_at: Number(r.created_at),
+  expires_at: Number(r.expires_at),
+  completed_at: num(r.completed_at),
+});
+const challengeRow = (r: ChallengeRow): ChallengeRow => ({
+  ...r,
+  created_at: Number(r.created_at),
+  expires_at: Number(r.expires_at),
+  used_at: num(r.used_at),
+});
+const syncItemRow = (r: SyncItemRow): SyncItemRow => ({
+  ...r,
+  first_synced_at: Number(r.first_synced_at),
+  last_changed_at: Number(r.last_changed_at),
+});
+const affected = (r: {
+  numUpdatedRows?: bigint;
+  numDeletedRows?: bigint;
+  numInsertedOrUpdatedRows?: bigint;
+}) => Number(r.numUpdatedRows ?? r.numDeletedRows ?? r.numInsertedOrUpdatedRows ?? 0);
 
-    insertAccount: db.prepare(
-      `INSERT INTO app_accounts (id, key_thumbprint, public_jwk, device_name, platform, created_at)
-       VALUES (@id, @key_thumbprint, @public_jwk, @device_name, @platform, @created_at)`,
-    ),
-    account: db.prepare("SELECT * FROM app_accounts WHERE id = ?"),
-    accountByThumbprint: db.prepare("SELECT * FROM app_accounts WHERE key_thumbprint = ?"),
-    accountsOfPatient: db.prepare(
-      "SELECT * FROM app_accounts WHERE patient_id = ? ORDER BY paired_at DESC, created_at DESC",
-    ),
-    pairAccount: db.prepare(
-      "UPDATE app_accounts SET patient_id = ?, paired_at = ?, pairing_id = ?, device_name = COALESCE(?, device_name) WHERE id = ? AND status = 'active' AND patient_id IS NULL",
-    ),
-    revokeAccount: db.prepare(
-      "UPDATE app_accounts SET status = 'revoked', revoked_at = ?, revoked_by = ? WHERE id = ? AND status = 'active'",
-    ),
-    touchAccount: db.prepare("UPDATE app_accounts SET last_seen_at = ? WHERE id = ?"),
-    deleteAccount: db.prepare("DELETE FROM app_accounts WHERE id = ?"),
+export async function createPatientAppStore(rel: Relational) {
+  await rel.migrate("patient-app-1", async (m) => {
+    await m.schema
+      .createTable("app_challenges")
+      .addColumn("nonce", "text", (c) => c.primaryKey())
+      .addColumn("created_at", MS, (c) => c.notNull())
+      .addColumn("expires_at", MS, (c) => c.notNull())
+      .addColumn("used_at", MS)
+      .execute();
+    await m.schema.createIndex("app_challenges_expires").on("app_challenges").column("expires_at").execute();
+    await m.schema
+      .createTable("app_accounts")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("key_thumbprint", "text", (c) => c.notNull().unique())
+      .addColumn("public_jwk", "text", (c) => c.notNull())
+      .addColumn("device_name", "text")
+      .addColumn("platform", "text")
+      .addColumn("status", "text", (c) => c.notNull().defaultTo("active"))
+      .addColumn("created_at", MS, (c) => c.notNull())
+      .addColumn("patient_id", "text")
+      .addColumn("paired_at", MS)
+      .addColumn("pairing_id", "text")
+      .addColumn("revoked_at", MS)
+      .addColumn("revoked_by", "text")
+      .addColumn("last_seen_at", MS)
+      .execute();
+    await m.schema.createIndex("app_accounts_patient").on("app_accounts").column("patient_id").execute();
+    await m.schema
+      .createTable("app_pairings")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("patient_id", "text", (c) => c.notNull())
+      .addColumn("code_hash", "text", (c) => c.notNull().unique())
+      .addColumn("created_by", "text", (c) => c.notNull())
+      .addColumn("created_at", MS, (c) => c.notNull())
+      .addColumn("expires_at", MS, (c) => c.notNull())
+      .addColumn("completed_at", MS)
+      .addColumn("account_id", "text")
+      .execute();
+    await m.schema.createIndex("app_pairings_patient").on("app_pairings").column("patient_id").execute();
+    await m.schema
+      .createTable("app_request_jtis")
+      .addColumn("account_id", "text", (c) => c.notNull())
+      .addColumn("jti", "text", (c) => c.notNull())
+      .addColumn("expires_at", MS, (c) => c.notNull())
+      .addPrimaryKeyConstraint("app_request_jtis_pk", ["account_id", "jti"])
+      .execute();
+    await m.schema
+      .createIndex("app_request_jtis_expires")
+      .on("app_request_jtis")
+      .column("expires_at")
+      .execute();
+    await m.schema
+      .createTable("app_sync_items")
+      .addColumn("patient_id", "text", (c) => c.notNull())
+      .addColumn("resource_key", "text", (c) => c.notNull())
+      .addColumn("holder", "text", (c) => c.notNull())
+      .addColumn("hash", "text", (c) => c.notNull())
+      .addColumn("first_synced_at", MS, (c) => c.notNull())
+      .addColumn("last_changed_at", MS, (c) => c.notNull())
+      .addPrimaryKeyConstraint("app_sync_items_pk", ["patient_id", "resource_key"])
+      .execute();
+    await m.schema
+      .createTable("app_sync_runs")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("patient_id", "text", (c) => c.notNull())
+      .addColumn("at", MS, (c) => c.notNull())
+      .addColumn("actor", "text", (c) => c.notNull())
+      .addColumn("added", "integer", (c) => c.notNull())
+      .addColumn("updated", "integer", (c) => c.notNull())
+      .addColumn("unchanged", "integer", (c) => c.notNull())
+      .addColumn("removed", "integer", (c) => c.notNull())
+      .execute();
+    await m.schema
+      .createIndex("app_sync_runs_patient")
+      .on("app_sync_runs")
+      .columns(["patient_id", "at"])
+      .execute();
+  });
 
-    insertPairing: db.prepare(
-      `INSERT INTO app_pairings (id, patient_id, code_hash, created_by, created_at, expires_at)
-       VALUES (@id, @patient_id, @code_hash, @created_by, @created_at, @expires_at)`,
-    ),
-    pairing: db.prepare("SELECT * FROM app_pairings WHERE id = ?"),
-    pairingByCode: db.prepare("SELECT * FROM app_pairings WHERE code_hash = ?"),
-    completePairing: db.prepare(
-      "UPDATE app_pairings SET completed_at = ?, account_id = ? WHERE id = ? AND completed_at IS NULL AND expires_at > ?",
-    ),
-    pendingPairings: db.prepare(
-      "SELECT COUNT(*) AS n FROM app_pairings WHERE patient_id = ? AND completed_at IS NULL AND expires_at > ?",
-    ),
-    deletePairingsOfPatient: db.prepare("DELETE FROM app_pairings WHERE patient_id = ?"),
-    deletePairingsOfAccount: db.prepare("DELETE FROM app_pairings WHERE account_id = ?"),
-
-    insertJti: db.prepare(
-      "INSERT OR IGNORE INTO app_request_jtis (account_id, jti, expires_at) VALUES (?, ?, ?)",
-    ),
-    purgeJtis: db.prepare("DELETE FROM app_request_jtis WHERE expires_at < ?"),
-    deleteJtisOfAccount: db.prepare("DELETE FROM app_request_jtis WHERE account_id = ?"),
-
-    syncItems: db.prepare("SELECT * FROM app_sync_items WHERE patient_id = ?"),
-    upsertSyncItem: db.prepare(
-      `INSERT INTO app_sync_items (patient_id, resource_key, holder, hash, first_synced_at, last_changed_at)
-       VALUES (@patient_id, @resource_key, @holder, @hash, @now, @now)
-       ON CONFLICT (patient_id, resource_key) DO UPDATE SET hash = excluded.hash, holder = excluded.holder, last_changed_at = excluded.last_changed_at`,
-    ),
-    deleteSyncItem: db.prepare("DELETE FROM app_sync_items WHERE patient_id = ? AND resource_key = ?"),
-    deleteSyncItemsOfPatient: db.prepare("DELETE FROM app_sync_items WHERE patient_id = ?"),
-    insertSyncRun: db.prepare(
-      "INSERT INTO app_sync_runs (id, patient_id, at, actor, added, updated, unchanged, removed) VALUES (@id, @patient_id, @at, @actor, @added, @updated, @unchanged, @removed)",
-    ),
-    lastSyncRun: db.prepare("SELECT * FROM app_sync_runs WHERE patient_id = ? ORDER BY at DESC LIMIT 1"),
-    deleteSyncRunsOfPatient: db.prepare("DELETE FROM app_sync_runs WHERE patient_id = ?"),
-  };
+  const db = rel.db;
 
   return {
-    db,
-    insertChallenge: (nonce: string, now: number, expiresAt: number) => {
-      s.purgeChallenges.run(now - 60_000);
-      s.insertChallenge.run(nonce, now, expiresAt);
+    rel,
+    async insertChallenge(nonce: string, now: number, expiresAt: number, q: Sql = db) {
+      await q
+        .deleteFrom("app_challenges")
+        .where("expires_at", "<", now - 60_000)
+        .execute();
+      await q
+        .insertInto("app_challenges")
+        .values({ nonce, created_at: now, expires_at: expiresAt })
+        .execute();
     },
-    consumeChallenge: (nonce: string, now: number) => s.consumeChallenge.run(now, nonce, now).changes === 1,
-    challenge: (nonce: string) => s.challenge.get(nonce) as ChallengeRow | undefined,
+    async consumeChallenge(nonce: string, now: number, q: Sql = db) {
+      const r = await q
+        .updateTable("app_challenges")
+        .set({ used_at: now })
+        .where("nonce", "=", nonce)
+        .where("used_at", "is", null)
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return affected(r) === 1;
+    },
+    async challenge(nonce: string, q: Sql = db) {
+      const r = (await q
+        .selectFrom("app_challenges")
+        .selectAll()
+        .where("nonce", "=", nonce)
+        .executeTakeFirst()) as ChallengeRow | undefined;
+      return r && challengeRow(r);
+    },
 
-    insertAccount: (
+    async insertAccount(
       a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">,
-    ) => s.insertAccount.run(a),
-    account: (id: string) => s.account.get(id) as AccountRow | undefined,
-    accountByThumbprint: (t: string) => s.accountByThumbprint.get(t) as AccountRow | undefined,
-    accountsOfPatient: (patientId: string) => s.accountsOfPatient.all(patientId) as AccountRow[],
-    pairAccount: (id: string, patientId: string, now: number, pairingId: string, deviceName: string | null) =>
-      s.pairAccount.run(patientId, now, pairingId, deviceName, id).changes === 1,
-    revokeAccount: (id: string, now: number, by: string) => s.revokeAccount.run(now, by, id).changes === 1,
-    touchAccount: (id: string, now: number) => s.touchAccount.run(now, id),
-    deleteAccount: (id: string) => s.deleteAccount.run(id).changes,
+      q: Sql = db,
+    ) {
+      await q.insertInto("app_accounts").values(a).execute();
+    },
+    async account(id: string, q: Sql = db) {
+      const r = (await q.selectFrom("app_accounts").selectAll().where("id", "=", id).executeTakeFirst()) as
+        AccountRow | undefined;
+      return r && accountRow(r);
+    },
+    async accountByThumbprint(t: string, q: Sql = db) {
+      const r = (await q
+        .selectFrom("app_accounts")
+        .selectAll()
+        .where("key_thumbprint", "=", t)
+        .executeTakeFirst()) as AccountRow | undefined;
+      return r && accountRow(r);
+    },
+    async accountsOfPatient(patientId: string, q: Sql = db) {
+      const rows = (await q
+        .selectFrom("app_accounts")
+        .selectAll()
+        .where("patient_id", "=", patientId)
+        // SQLite sorts NULL first ascending (last descending); PostgreSQL the other way: say it
+        .orderBy(sql`paired_at IS NULL`)
+        .orderBy("paired_at", "desc")
+        .orderBy("created_at", "desc")
+        .execute()) as AccountRow[];
+      return rows.map(accountRow);
+    },
+    async pairAccount(
+      id: string,
+      patientId: string,
+      now: number,
+      pairingId: string,
+      deviceName: string | null,
+      q: Sql = db,
+    ) {
+      const r = await q
+        .updateTable("app_accounts")
+        .set({
+          patient_id: patientId,
+          paired_at: now,
+          pairing_id: pairingId,
+          device_name: sql`COALESCE(${deviceName}, device_name)`,
+        })
+        .where("id", "=", id)
+        .where("status", "=", "active")
+        .where("patient_id", "is", null)
+        .executeTakeFirst();
+      return affected(r) === 1;
+    },
+    async revokeAccount(id: string, now: number, by: string, q: Sql = db) {
+      const r = await q
+        .updateTable("app_accounts")
+        .set({ status: "revoked", revoked_at: now, revoked_by: by })
+        .where("id", "=", id)
+        .where("status", "=", "active")
+        .executeTakeFirst();
+      return affected(r) === 1;
+    },
+    async touchAccount(id: string, now: number, q: Sql = db) {
+      await q.updateTable("app_accounts").set({ last_seen_at: now }).where("id", "=", id).execute();
+    },
+    async deleteAccount(id: string, q: Sql = db) {
+      return affected(await q.deleteFrom("app_accounts").where("id", "=", id).executeTakeFirst());
+    },
 
-    insertPairing: (
+    async insertPairing(
       p: Pick<PairingRow, "id" | "patient_id" | "code_hash" | "created_by" | "created_at" | "expires_at">,
-    ) => s.insertPairing.run(p),
-    pairing: (id: string) => s.pairing.get(id) as PairingRow | undefined,
-    pairingByCode: (hash: string) => s.pairingByCode.get(hash) as PairingRow | undefined,
-    completePairing: (id: string, accountId: string, now: number) =>
-      s.completePairing.run(now, accountId, id, now).changes === 1,
-    pendingPairings: (patientId: string, now: number) =>
-      (s.pendingPairings.get(patientId, now) as { n: number }).n,
-    deletePairingsOfPatient: (patientId: string) => s.deletePairingsOfPatient.run(patientId).changes,
-    deletePairingsOfAccount: (accountId: string) => s.deletePairingsOfAccount.run(accountId).changes,
+      q: Sql = db,
+    ) {
+      await q.insertInto("app_pairings").values(p).execute();
+    },
+    async pairing(id: string, q: Sql = db) {
+      const r = (await q.selectFrom("app_pairings").selectAll().where("id", "=", id).executeTakeFirst()) as
+        PairingRow | undefined;
+      return r && pairingRow(r);
+    },
+    async pairingByCode(hash: string, q: Sql = db) {
+      const r = (await q
+        .selectFrom("app_pairings")
+        .selectAll()
+        .where("code_hash", "=", hash)
+        .executeTakeFirst()) as PairingRow | undefined;
+      return r && pairingRow(r);
+    },
+    async completePairing(id: string, accountId: string, now: number, q: Sql = db) {
+      const r = await q
+        .updateTable("app_pairings")
+        .set({ completed_at: now, account_id: accountId })
+        .where("id", "=", id)
+        .where("completed_at", "is", null)
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return affected(r) === 1;
+    },
+    async pendingPairings(patientId: string, now: number, q: Sql = db) {
+      const r = (await q
+        .selectFrom("app_pairings")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("patient_id", "=", patientId)
+        .where("completed_at", "is", null)
+        .where("expires_at", ">", now)
+        .executeTakeFirstOrThrow()) as { n: number };
+      return Number(r.n);
+    },
+    async deletePairingsOfPatient(patientId: string, q: Sql = db) {
+      return affected(
+        await q.deleteFrom("app_pairings").where("patient_id", "=", patientId).executeTakeFirst(),
+      );
+    },
+    async deletePairingsOfAccount(accountId: string, q: Sql = db) {
+      return affected(
+        await q.deleteFrom("app_pairings").where("account_id", "=", accountId).executeTakeFirst(),
+      );
+    },
 
     /** true the first time an (account, jti) pair is seen */
-    rememberJti: (accountId: string, jti: string, expiresAt: number, now: number) => {
-      s.purgeJtis.run(now);
-      return s.insertJti.run(accountId, jti, expiresAt).changes === 1;
+    async rememberJti(accountId: string, jti: string, expiresAt: number, now: number, q: Sql = db) {
+      await q.deleteFrom("app_request_jtis").where("expires_at", "<", now).execute();
+      const r = await q
+        .insertInto("app_request_jtis")
+        .values({ account_id: accountId, jti, expires_at: expiresAt })
+        .onConflict((oc) => oc.columns(["account_id", "jti"]).doNothing())
+        .executeTakeFirst();
+      return affected(r) === 1;
     },
-    deleteJtisOfAccount: (accountId: string) => s.deleteJtisOfAccount.run(accountId).changes,
+    async deleteJtisOfAccount(accountId: string, q: Sql = db) {
+      return affected(
+        await q.deleteFrom("app_request_jtis").where("account_id", "=", accountId).executeTakeFirst(),
+      );
+    },
 
-    syncItems: (patientId: string) => s.syncItems.all(patientId) as SyncItemRow[],
-    upsertSyncItem: (i: {
-      patient_id: string;
-      resource_key: string;
-      holder: string;
-      hash: string;
-      now: number;
-    }) => s.upsertSyncItem.run(i),
-    deleteSyncItem: (patientId: string, key: string) => s.deleteSyncItem.run(patientId, key),
-    deleteSyncItemsOfPatient: (patientId: string) => s.deleteSyncItemsOfPatient.run(patientId).changes,
-    insertSyncRun: (r: {
-      id: string;
-      patient_id: string;
-      at: number;
-      actor: string;
-      added: number;
-      updated: number;
-      unchanged: number;
-      removed: number;
-    }) => s.insertSyncRun.run(r),
-    lastSyncRun: (patientId: string) =>
-      s.lastSyncRun.get(patientId) as { at: number; actor: string } | undefined,
-    deleteSyncRunsOfPatient: (patientId: string) => s.deleteSyncRunsOfPatient.run(patientId).changes,
+    async syncItems(patientId: string, q: Sql = db) {
+      const rows = (await q
+        .selectFrom("app_sync_items")
+        .selectAll()
+        .where("patient_id", "=", patientId)
+        .execute()) as SyncItemRow[];
+      return rows.map(syncItemRow);
+    },
+    async upsertSyncItem(
+      i: { patient_id: string; resource_key: string; holder: string; hash: string; now: number },
+      q: Sql = db,
+    ) {
+      await q
+        .insertInto("app_sync_items")
+        .values({
+          patient_id: i.patient_id,
+          resource_key: i.resource_key,
+          holder: i.holder,
+          hash: i.hash,
+          first_synced_at: i.now,
+          last_changed_at: i.now,
+        })
+        .onConflict((oc) =>
+          oc.columns(["patient_id", "resource_key"]).doUpdateSet((eb) => ({
+            hash: eb.ref("excluded.hash"),
+            holder: eb.ref("excluded.holder"),
+            last_changed_at: eb.ref("excluded.last_changed_at"),
+          })),
+        )
+        .execute();
+    },
+    async deleteSyncItem(patientId: string, key: string, q: Sql = db) {
+      await q
+        .deleteFrom("app_sync_items")
+        .where("patient_id", "=", patientId)
+        .where("resource_key", "=", key)
+        .execute();
+    },
+    async deleteSyncItemsOfPatient(patientId: string, q: Sql = db) {
+      return affected(
+        await q.deleteFrom("app_sync_items").where("patient_id", "=", patientId).executeTakeFirst(),
+      );
+    },
+    async insertSyncRun(
+      r: {
+        id: string;
+        patient_id: string;
+        at: number;
+        actor: string;
+        added: number;
+        updated: number;
+        unchanged: number;
+        removed: number;
+      },
+      q: Sql = db,
+    ) {
+      await q.insertInto("app_sync_runs").values(r).execute();
+    },
+    async lastSyncRun(patientId: string, q: Sql = db) {
+      const r = (await q
+        .selectFrom("app_sync_runs")
+        .select(["at", "actor"])
+        .where("patient_id", "=", patientId)
+        .orderBy("at", "desc")
+        .limit(1)
+        .executeTakeFirst()) as { at: number; actor: string } | undefined;
+      return r && { at: Number(r.at), actor: r.actor };
+    },
+    async deleteSyncRunsOfPatient(patientId: string, q: Sql = db) {
+      return affected(
+        await q.deleteFrom("app_sync_runs").where("patient_id", "=", patientId).executeTakeFirst(),
+      );
+    },
   };
 }
-export type PatientAppStore = ReturnType<typeof createPatientAppStore>;
+export type PatientAppStore = Awaited<ReturnType<typeof createPatientAppStore>>;

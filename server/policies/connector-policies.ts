@@ -61,7 +61,7 @@ export function createConnectorPolicies(
 
   async function listFor(participantId: string, signal: AbortSignal): Promise<ListedPolicy[]> {
     const defs = await connectorDefinitions(participantId, signal);
-    const rows = new Map((rowsOf.all(participantId) as RegistryRow[]).map((r) => [r.policy_id, r]));
+    const rows = new Map((await rowsOf(participantId)).map((r) => [r.policy_id, r]));
     const out: ListedPolicy[] = [];
     const seen = new Set<string>();
     for (const d of defs) {
@@ -100,7 +100,7 @@ export function createConnectorPolicies(
     participantId: string,
     policyId: string,
   ): Promise<{ row: RegistryRow | undefined; atConnector: boolean }> {
-    const row = getRow.get(participantId, policyId) as RegistryRow | undefined;
+    const row = await getRow(participantId, policyId);
     const defs = await connectorDefinitions(participantId, operationDeadline(rt()));
     const atConnector = defs.some((d) => d["@id"] === policyId);
     return { row: row?.deleted_at ? undefined : row, atConnector: atConnector && !row?.deleted_at };

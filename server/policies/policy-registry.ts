@@ -1,9 +1,9 @@
 import type { AuditLog } from "../audit/log";
-import { migrate, type Db } from "../storage/database";
+import type { Relational, Sql } from "../storage/relational";
 import type { ConnectorSyncState, ListedPolicy, OdrlPolicyDocument } from "./policy-document";
 
 /**
- * The hub's policy registry (SQLite table policy_registry): who wrote which version of a policy,
+ * The hub's policy registry (table policy_registry in the relational store): who wrote which version of a policy,
  * when, and whether the connector holds it; withdrawn policies keep their row with `deleted_at`.
  */
 
@@ -24,48 +24,135 @@ export interface RegistryRow {
 export const EMBEDDED_NOTE =
   "the embedded development connector cannot update or delete policy definitions; the hub's registry holds this change";
 
-export function createPolicyRegistry(db: Db, audit: AuditLog) {
-  migrate(db, "policies-1", [
-    `CREATE TABLE policy_registry (
-      participant_id TEXT NOT NULL,
-      policy_id TEXT NOT NULL,
-      document TEXT NOT NULL,
-      version INTEGER NOT NULL,
-      created_by TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_by TEXT NOT NULL,
-      updated_at TEXT NOT NULL,
-      connector_state TEXT NOT NULL,
-      connector_detail TEXT,
-      deleted_at TEXT,
-      PRIMARY KEY (participant_id, policy_id)
-    )`,
-  ]);
-  const getRow = db.prepare("SELECT * FROM policy_registry WHERE participant_id = ? AND policy_id = ?");
-  const rowsOf = db.prepare("SELECT * FROM policy_registry WHERE participant_id = ?");
-  const rowsById = db.prepare("SELECT * FROM policy_registry WHERE policy_id = ? AND deleted_at IS NULL");
-  const insertRow = db.prepare(
-    `INSERT INTO policy_registry (participant_id, policy_id, document, version, created_by, created_at, updated_by, updated_at, connector_state, connector_detail, deleted_at)
-     VALUES (@participant_id, @policy_id, @document, @version, @created_by, @created_at, @updated_by, @updated_at, @connector_state, @connector_detail, NULL)
-     ON CONFLICT(participant_id, policy_id) DO UPDATE SET document = excluded.document, version = excluded.version,
-       created_by = excluded.created_by, created_at = excluded.created_at, updated_by = excluded.updated_by,
-       updated_at = excluded.updated_at, connector_state = excluded.connector_state, connector_detail = excluded.connector_detail, deleted_at = NULL`,
-  );
-  const updateRow = db.prepare(
-    `UPDATE policy_registry SET document = @document, version = @version, updated_by = @updated_by, updated_at = @updated_at,
-       connector_state = @connector_state, connector_detail = @connector_detail WHERE participant_id = @participant_id AND policy_id = @policy_id`,
-  );
-  const insertWithdrawn = db.prepare(
-    `INSERT INTO policy_registry (participant_id, policy_id, document, version, created_by, created_at, updated_by, updated_at, connector_state, connector_detail, deleted_at)
-     VALUES (?, ?, '{}', 0, 'connector', ?, ?, ?, 'in-sync', NULL, ?)
-     ON CONFLICT(participant_id, policy_id) DO UPDATE SET deleted_at = excluded.deleted_at, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-  );
-  const deleteRow = db.prepare(
-    "UPDATE policy_registry SET deleted_at = ?, updated_by = ?, updated_at = ? WHERE participant_id = ? AND policy_id = ?",
-  );
+const TABLE = "policy_registry";
 
-  const record = (action: string, actor: string, target: string, outcome = "success") =>
-    audit.append({ action, actor, target, outcome, kind: "policy" });
+export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
+  await rel.migrate("policies-1", async (m) => {
+    await m.schema
+      .createTable(TABLE)
+      .addColumn("participant_id", "text", (c) => c.notNull())
+      .addColumn("policy_id", "text", (c) => c.notNull())
+      .addColumn("document", "text", (c) => c.notNull())
+      .addColumn("version", "integer", (c) => c.notNull())
+      .addColumn("created_by", "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .addColumn("updated_by", "text", (c) => c.notNull())
+      .addColumn("updated_at", "text", (c) => c.notNull())
+      .addColumn("connector_state", "text", (c) => c.notNull())
+      .addColumn("connector_detail", "text")
+      .addColumn("deleted_at", "text")
+      .addPrimaryKeyConstraint("policy_registry_pk", ["participant_id", "policy_id"])
+      .execute();
+  });
+  const db = rel.db;
+  const asRow = (r: RegistryRow): RegistryRow => ({ ...r, version: Number(r.version) });
+
+  async function getRow(participantId: string, policyId: string, q: Sql = db) {
+    const r = (await q
+      .selectFrom(TABLE)
+      .selectAll()
+      .where("participant_id", "=", participantId)
+      .where("policy_id", "=", policyId)
+      .executeTakeFirst()) as RegistryRow | undefined;
+    return r && asRow(r);
+  }
+  async function rowsOf(participantId: string, q: Sql = db) {
+    const rows = (await q
+      .selectFrom(TABLE)
+      .selectAll()
+      .where("participant_id", "=", participantId)
+      .execute()) as RegistryRow[];
+    return rows.map(asRow);
+  }
+  /** the live (not withdrawn) rows of a policy id, in every participant */
+  async function rowsById(policyId: string, q: Sql = db) {
+    const rows = (await q
+      .selectFrom(TABLE)
+      .selectAll()
+      .where("policy_id", "=", policyId)
+      .where("deleted_at", "is", null)
+      .execute()) as RegistryRow[];
+    return rows.map(asRow);
+  }
+  /** writes `row` as the live version (reviving a withdrawn policy) */
+  async function insertRow(row: RegistryRow, q: Sql = db) {
+    await q
+      .insertInto(TABLE)
+      .values({ ...row, deleted_at: null })
+      .onConflict((oc) =>
+        oc.columns(["participant_id", "policy_id"]).doUpdateSet((eb) => ({
+          document: eb.ref("excluded.document"),
+          version: eb.ref("excluded.version"),
+          created_by: eb.ref("excluded.created_by"),
+          created_at: eb.ref("excluded.created_at"),
+          updated_by: eb.ref("excluded.updated_by"),
+          updated_at: eb.ref("excluded.updated_at"),
+          connector_state: eb.ref("excluded.connector_state"),
+          connector_detail: eb.ref("excluded.connector_detail"),
+          deleted_at: null,
+        })),
+      )
+      .execute();
+  }
+  async function updateRow(row: RegistryRow, q: Sql = db) {
+    await q
+      .updateTable(TABLE)
+      .set({
+        document: row.document,
+        version: row.version,
+        updated_by: row.updated_by,
+        updated_at: row.updated_at,
+        connector_state: row.connector_state,
+        connector_detail: row.connector_detail,
+      })
+      .where("participant_id", "=", row.participant_id)
+      .where("policy_id", "=", row.policy_id)
+      .execute();
+  }
+  /** a policy written at the connector, withdrawn in the hub: a row that only says so */
+  async function insertWithdrawn(
+    participantId: string,
+    policyId: string,
+    at: string,
+    actor: string,
+    q: Sql = db,
+  ) {
+    await q
+      .insertInto(TABLE)
+      .values({
+        participant_id: participantId,
+        policy_id: policyId,
+        document: "{}",
+        version: 0,
+        created_by: "connector",
+        created_at: at,
+        updated_by: actor,
+        updated_at: at,
+        connector_state: "in-sync",
+        connector_detail: null,
+        deleted_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(["participant_id", "policy_id"]).doUpdateSet((eb) => ({
+          deleted_at: eb.ref("excluded.deleted_at"),
+          updated_by: eb.ref("excluded.updated_by"),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
+      .execute();
+  }
+  async function deleteRow(participantId: string, policyId: string, at: string, actor: string, q: Sql = db) {
+    await q
+      .updateTable(TABLE)
+      .set({ deleted_at: at, updated_by: actor, updated_at: at })
+      .where("participant_id", "=", participantId)
+      .where("policy_id", "=", policyId)
+      .execute();
+  }
+
+  /** the audit entry of a policy change; pass the change's transaction so both commit together */
+  const record = (action: string, actor: string, target: string, outcome = "success", tx?: Sql) =>
+    audit.append({ action, actor, target, outcome, kind: "policy" }, { tx });
 
   function listed(row: RegistryRow, atConnector: boolean): ListedPolicy {
     const doc = JSON.parse(row.document) as OdrlPolicyDocument;
@@ -100,8 +187,9 @@ export function createPolicyRegistry(db: Db, audit: AuditLog) {
     deleteRow,
     record,
     listed,
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    /** one transaction: the registry's change and its audit entry commit together */
+    transaction: <T>(fn: (tx: Sql) => Promise<T>): Promise<T> => rel.tx(fn),
   };
 }
 
-export type PolicyRegistry = ReturnType<typeof createPolicyRegistry>;
+export type PolicyRegistry = Awaited<ReturnType<typeof createPolicyRegistry>>;

@@ -6,7 +6,7 @@ import { operationDeadline, settle } from "../dataspace/runtime";
 import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
 import { badGateway, badRequest, conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { createConnectorPolicies } from "./connector-policies";
 import type { ValidationResult } from "./odrl";
 import {
@@ -65,14 +65,14 @@ export {
   type OdrlPolicyDocument,
 } from "./policy-document";
 
-export function createPolicyService(deps: {
-  db: Db;
+export async function createPolicyService(deps: {
+  rel: Relational;
   audit: AuditLog;
   config: Config;
   dataspace: Dataspace;
-}): PolicyService {
-  const { db, audit, dataspace } = deps;
-  const registry = createPolicyRegistry(db, audit);
+}): Promise<PolicyService> {
+  const { rel, audit, dataspace } = deps;
+  const registry = await createPolicyRegistry(rel, audit);
   const { getRow, rowsById, insertRow, updateRow, insertWithdrawn, deleteRow, record, listed } = registry;
   const connector = createConnectorPolicies(deps, registry);
   const { rt, managementHttp, definitionPath, listFor, activeContexts, findExisting } = connector;
@@ -105,7 +105,7 @@ export function createPolicyService(deps: {
     async create(participantId, input, actor) {
       const { document, result } = toDocument(input);
       if (!document) throw invalid(result);
-      const existing = getRow.get(participantId, document["@id"]) as RegistryRow | undefined;
+      const existing = await getRow(participantId, document["@id"]);
       if (existing && !existing.deleted_at)
         throw conflict(`A policy with id ${document["@id"]} already exists for participant ${participantId}`);
       let state: RegistryRow["connector_state"] = "in-sync";
@@ -126,7 +126,7 @@ export function createPolicyService(deps: {
         if (revived) state = "hub-newer";
         else if (held === "same") readBack = true;
         else {
-          record("policy.create", actor, `${participantId}/${document["@id"]}`, "failure");
+          await record("policy.create", actor, `${participantId}/${document["@id"]}`, "failure");
           if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
           if (isUpstreamError(e) && e.status === 409 && held !== "unknown")
             throw conflict(
@@ -151,9 +151,9 @@ export function createPolicyService(deps: {
         connector_detail: state === "hub-newer" ? EMBEDDED_NOTE : null,
         deleted_at: null,
       };
-      registry.transaction(() => {
-        insertRow.run(row);
-        record(
+      await registry.transaction(async (tx) => {
+        await insertRow(row, tx);
+        await record(
           "policy.create",
           actor,
           `${participantId}/${document["@id"]}`,
@@ -162,6 +162,7 @@ export function createPolicyService(deps: {
             : readBack
               ? `${result.type} pushed to the connector (its answer was lost; read back from the connector)`
               : `${result.type} pushed to the connector`,
+          tx,
         );
       });
       return listed(row, true);
@@ -186,7 +187,7 @@ export function createPolicyService(deps: {
             signal: operationDeadline(rt()),
           });
         } catch (e) {
-          record("policy.update", actor, `${participantId}/${policyId}`, "failure");
+          await record("policy.update", actor, `${participantId}/${policyId}`, "failure");
           if (isUpstreamError(e) && e.status === 400)
             throw badRequest(`The connector refused the policy: ${e.message}`);
           throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
@@ -206,16 +207,17 @@ export function createPolicyService(deps: {
         connector_detail: detail,
         deleted_at: null,
       };
-      registry.transaction(() => {
-        if (row) updateRow.run(next);
-        else insertRow.run(next);
-        record(
+      await registry.transaction(async (tx) => {
+        if (row) await updateRow(next, tx);
+        else await insertRow(next, tx);
+        await record(
           "policy.update",
           actor,
           `${participantId}/${policyId}`,
           state === "in-sync"
             ? `version ${next.version} pushed to the connector`
             : `version ${next.version} kept by the hub (${detail})`,
+          tx,
         );
       });
       return listed(next, atConnector || state === "in-sync");
@@ -224,7 +226,7 @@ export function createPolicyService(deps: {
     async remove(policyId, participantId, actor) {
       let owner = participantId;
       if (!owner) {
-        const candidates = rowsById.all(policyId) as RegistryRow[];
+        const candidates = await rowsById(policyId);
         if (candidates.length > 1) {
           throw badRequest(
             `Policy ${policyId} exists for several participants (${candidates.map((c) => c.participant_id).join(", ")}): add participantId`,
@@ -256,7 +258,7 @@ export function createPolicyService(deps: {
         try {
           await http.send("DELETE", definitionPath(owner, policyId), { signal: operationDeadline(rt()) });
         } catch (e) {
-          record("policy.delete", actor, `${owner}/${policyId}`, "failure");
+          await record("policy.delete", actor, `${owner}/${policyId}`, "failure");
           if (isUpstreamError(e) && e.status === 409)
             throw conflict(
               `The connector refused to delete ${policyId}: a contract definition still uses it`,
@@ -270,14 +272,15 @@ export function createPolicyService(deps: {
         );
       }
       const now = new Date().toISOString();
-      registry.transaction(() => {
-        if (row) deleteRow.run(now, actor, now, owner, policyId);
-        else if (!http) insertWithdrawn.run(owner, policyId, now, actor, now, now);
-        record(
+      await registry.transaction(async (tx) => {
+        if (row) await deleteRow(owner, policyId, now, actor, tx);
+        else if (!http) await insertWithdrawn(owner, policyId, now, actor, tx);
+        await record(
           "policy.delete",
           actor,
           `${owner}/${policyId}`,
           http ? "deleted at the connector" : `withdrawn in the hub (${EMBEDDED_NOTE})`,
+          tx,
         );
       });
     },

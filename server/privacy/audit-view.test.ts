@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAuditLog } from "../audit/log";
 import { openDatabase } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import { createAuditView } from "./audit-view";
 import { createPseudonymiser, createRedactor, type PatientDirectory } from "./redact";
 
@@ -13,7 +14,7 @@ afterAll(() => {
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const audit = createAuditLog(db);
+const audit = await createAuditLog(openSqliteRelational(db), db);
 const psn = createPseudonymiser("a-test-secret-of-enough-length");
 const directory: PatientDirectory = {
   holderOf: (n) => (n === 1 ? "alphaklinik-berlin" : "lmc"),
@@ -24,14 +25,14 @@ const admin = { roles: ["CONNECTOR_ADMIN" as const], username: "admin" };
 const regulator = { roles: ["HDAB_AUTHORITY" as const], username: "regulator" };
 
 // 1,200 entries: the patient's consent grant is the oldest, so a filtered search pages through the rest
-audit.append({
+await audit.append({
   action: "consent.grant",
   actor: "patient1",
   target: "patient-000001/approval-x",
   kind: "consent",
 });
 for (let i = 0; i < 1200; i++)
-  audit.append({ action: "catalogue.create", actor: "clinic", target: `ds-${i}`, kind: "catalogue" });
+  await audit.append({ action: "catalogue.create", actor: "clinic", target: `ds-${i}`, kind: "catalogue" });
 
 describe("the audit log as a reader may see it", () => {
   it("gives the operator the stored entries", async () => {

@@ -39,7 +39,7 @@ export function createAuditView(deps: {
       const redact = await deps.redactor(viewer);
       const shown = (e: AuditEntry): AuditEntry => minimiseEntry(e, redact);
       const { q, actor, outcome, ...stored } = filter;
-      if (!q && !actor && !outcome) return audit.list(stored).map(shown);
+      if (!q && !actor && !outcome) return (await audit.list(stored)).map(shown);
 
       const limit = filter.limit ?? 100;
       const needle = q?.trim().toLowerCase();
@@ -50,7 +50,7 @@ export function createAuditView(deps: {
       const out: AuditEntry[] = [];
       let beforeSeq = filter.beforeSeq;
       for (let scanned = 0; out.length < limit && scanned < SCAN_MAX; scanned += SCAN_PAGE) {
-        const page = audit.list({ ...stored, beforeSeq, limit: SCAN_PAGE });
+        const page = await audit.list({ ...stored, beforeSeq, limit: SCAN_PAGE });
         for (const e of page) {
           const m = shown(e);
           if (matches(m)) out.push(m);

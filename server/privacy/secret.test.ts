@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
 import { getOrCreateSecret } from "../storage/secrets";
 import { fixPseudonymSecret, PSEUDONYM_SECRET } from "./secret";
 
@@ -17,20 +18,24 @@ afterEach(() => {
 });
 
 describe("fixPseudonymSecret", () => {
-  it("sets the secret the server then reads, and refuses to change one already there", () => {
+  it("sets the secret the server then reads, and refuses to change one already there", async () => {
     const dir = fresh();
-    fixPseudonymSecret(dir, "a-fixed-secret-for-recording");
-    fixPseudonymSecret(dir, "a-fixed-secret-for-recording");
+    await fixPseudonymSecret(dir, "a-fixed-secret-for-recording");
+    await fixPseudonymSecret(dir, "a-fixed-secret-for-recording");
     const db = openDatabase(dir);
     try {
-      expect(getOrCreateSecret(db, PSEUDONYM_SECRET)).toBe("a-fixed-secret-for-recording");
-      expect(getOrCreateSecret(db, PSEUDONYM_SECRET)).toBe(getOrCreateSecret(db, "pseudonym-secret"));
+      const rel = openSqliteRelational(db);
+      expect(await getOrCreateSecret(rel, PSEUDONYM_SECRET)).toBe("a-fixed-secret-for-recording");
+      expect(await getOrCreateSecret(rel, "session-secret")).toBe(
+        await getOrCreateSecret(rel, "session-secret"),
+      );
+      expect(await getOrCreateSecret(rel, "session-secret")).not.toBe("a-fixed-secret-for-recording");
     } finally {
       db.close();
     }
-    expect(() => fixPseudonymSecret(dir, "another-secret-of-enough-length")).toThrow(
+    await expect(fixPseudonymSecret(dir, "another-secret-of-enough-length")).rejects.toThrow(
       /another pseudonym secret/,
     );
-    expect(() => fixPseudonymSecret(fresh(), "short")).toThrow(/at least 16/);
+    await expect(fixPseudonymSecret(fresh(), "short")).rejects.toThrow(/at least 16/);
   });
 });

@@ -61,13 +61,13 @@ export function personaSessions(): SessionStore {
     create() {
       throw new Error("static mode has no sessions: the persona is part of the path (/as/<persona>/...)");
     },
-    read,
+    read: async (request) => read(request),
     userFromRequest: async (request) => read(request)?.user ?? null,
-    destroy: (request) => ({
+    destroy: async (request) => ({
       record: read(request),
       setCookie: "app-auth.session-token=; Path=/; Max-Age=0",
     }),
-    purgeExpired: () => 0,
+    purgeExpired: async () => 0,
   };
 }
 

@@ -311,7 +311,7 @@ export const REGISTRY: Registry = {
     },
     // views audit what they read (an export, a pseudonym lookup): in static mode nothing is kept
     local: {
-      append: (input: AuditInput) => ({
+      append: async (input: AuditInput) => ({
         id: "static",
         seq: 0,
         outcome: "",

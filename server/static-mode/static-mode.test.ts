@@ -69,7 +69,7 @@ describe("personas in the path", () => {
         "Location",
       ),
     ).toBe("/auth/signin?returnTo=%2F");
-    expect(personaSessions().read(new Request("http://h/as/clinic/"))?.user.username).toBe("clinic");
+    expect((await personaSessions().read(new Request("http://h/as/clinic/")))?.user.username).toBe("clinic");
   });
 });
 

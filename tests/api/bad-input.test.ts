@@ -118,7 +118,7 @@ describe("generated bad input over the route table", () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    const auditBefore = server.services.audit.count();
+    const auditBefore = await server.services.audit.count();
     for (const c of cases) answers.push(await send(c));
     stop = true;
     await prober;
@@ -147,7 +147,7 @@ describe("generated bad input over the route table", () => {
       slowest: slowest.map((a) => ({ ms: Math.round(a.ms), case: describeCase(a).slice(0, 160) })),
       healthChecks,
       healthFailures: healthFailures.length,
-      auditEntriesAdded: server.services.audit.count() - auditBefore,
+      auditEntriesAdded: (await server.services.audit.count()) - auditBefore,
     };
     console.log("[bad-input] figures", JSON.stringify(figures, null, 1));
     if (process.env.RELIABILITY_OUT)
@@ -162,6 +162,6 @@ describe("generated bad input over the route table", () => {
     expect([...groups].map(([k, n]) => `${n} × ${k}`)).toEqual([]);
     expect(healthFailures).toEqual([]);
     expect(healthChecks).toBeGreaterThan(10);
-    expect(server.services.audit.verify().ok).toBe(true);
+    expect((await server.services.audit.verify()).ok).toBe(true);
   }, 240_000);
 });

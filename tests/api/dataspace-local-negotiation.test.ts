@@ -52,7 +52,7 @@ async function open(): Promise<Dataspace> {
   });
   return startDataspace(config, {
     db,
-    audit: { append: (e: AuditInput) => audit.push(e) },
+    audit: { append: async (e: AuditInput) => audit.push(e) },
     dataSource,
     local: { stepMs: STEP_MS },
   });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { stablePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 
@@ -196,7 +197,10 @@ it(`keeps every acknowledged write and its audit entry across ${ROUNDS} kills un
     // the file as the crash left it: the chain verifies, every acknowledged write has its entry
     const db = new Database(path.join(dataDir, "hub.sqlite"));
     try {
-      expect(createAuditLog(db).verify().ok, `round ${round}: audit chain`).toBe(true);
+      expect(
+        (await (await createAuditLog(openSqliteRelational(db), db)).verify()).ok,
+        `round ${round}: audit chain`,
+      ).toBe(true);
       const has = db.prepare(
         "SELECT 1 FROM audit_entries WHERE instr(target, ?) > 0 AND outcome <> 'failure'",
       );

@@ -216,9 +216,11 @@ describe("presentations the verifier refuses", () => {
 
   it("expires: status says so, and neither the request nor an answer is accepted any more", async () => {
     const s = await start();
-    server.services.db
-      .prepare("UPDATE eudi_sessions SET expires_at = ? WHERE sid = ?")
-      .run(Date.now() - 1000, s.body.sid);
+    await server.services.rel.db
+      .updateTable("eudi_sessions")
+      .set({ expires_at: Date.now() - 1000 })
+      .where("sid", "=", s.body.sid)
+      .execute();
     const st = (await s.status()).body;
     expect(st).toMatchObject({ status: "expired", reason: expect.stringMatching(/expired/) });
     expect((await fetch(new URL(s.body.walletLink).searchParams.get("request_uri")!)).status).toBe(410);

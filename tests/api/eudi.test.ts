@@ -168,7 +168,7 @@ describe("the development wallet page and the session hand-over", () => {
       headers: { cookie: s.jar.header() },
     });
     expect(other.status).toBe(403);
-    const audit = server.services.audit.list({ action: "eudi.signin", limit: 5 });
+    const audit = await server.services.audit.list({ action: "eudi.signin", limit: 5 });
     expect(audit[0]).toMatchObject({ actor: "patient1", target: "patient-000001", kind: "session" });
   });
 

@@ -66,7 +66,7 @@ describe("a store that cannot write", () => {
     expect(await ids()).not.toContain("ds-locked");
     expect(auditTargets()).not.toContain("ds-locked");
     expect((await publish("ds-after-lock")).status).toBe(201);
-    expect(server.services.audit.verify().ok).toBe(true);
+    expect((await server.services.audit.verify()).ok).toBe(true);
   }, 20_000);
 
   it("answers 503 JSON when the store is full, keeps no partial write, reads still work, then writes again", async () => {
@@ -94,7 +94,7 @@ describe("a store that cannot write", () => {
     }
     expect(await ids()).not.toContain(refused[0]);
     expect(auditTargets()).not.toContain(refused[0]);
-    expect(server.services.audit.verify().ok).toBe(true);
+    expect((await server.services.audit.verify()).ok).toBe(true);
     expect((await publish("ds-after-full")).status).toBe(201);
   }, 60_000);
 });

@@ -119,11 +119,11 @@ describe("catalogue", () => {
     expect(again.status).toBe(404);
     expect((await again.json()).error).toEqual(expect.any(String));
 
-    const audit = server.services.audit.list({ limit: 20 });
+    const audit = await server.services.audit.list({ limit: 20 });
     expect(audit.map((e) => e.action)).toEqual(
       expect.arrayContaining(["catalogue.create", "catalogue.delete"]),
     );
-    expect(server.services.audit.verify().ok).toBe(true);
+    expect((await server.services.audit.verify()).ok).toBe(true);
   });
 });
 
@@ -259,7 +259,7 @@ describe("patient", () => {
       { method: "DELETE" },
     );
     expect(gone.status).toBe(404);
-    expect(server.services.audit.list({ kind: "consent" }).map((e) => e.action)).toEqual([
+    expect((await server.services.audit.list({ kind: "consent" })).map((e) => e.action)).toEqual([
       "consent.revoke",
       "consent.grant",
     ]);

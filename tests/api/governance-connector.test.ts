@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import type { OidcClient } from "../../server/auth/oidc-client";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
@@ -42,10 +43,12 @@ async function setup(managementUrl = `${double.url}/mgmt`) {
     UPSTREAM_TIMEOUT_MS: "1000",
   });
   const db = openDatabase(":memory:");
-  const audit = createAuditLog(db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const ds = await createDataspace(config, { db, audit });
   opened.push({ ds, db });
-  return { config, db, audit, ds, policies: createPolicyService({ db, audit, config, dataspace: ds }) };
+  const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
+  return { config, db, rel, audit, ds, policies };
 }
 
 const offer = (id: string) => ({
@@ -97,7 +100,7 @@ describe("policies at a configured connector", () => {
     double.on("DELETE", `${MGMT}/lmc/policydefinitions/offer-a`, { status: 204, json: null });
     await policies.remove("offer-a", "lmc", "admin");
     expect(double.received("DELETE", `${MGMT}/lmc/policydefinitions/offer-a`)).toHaveLength(1);
-    expect(audit.list({ kind: "policy" }).map((e) => e.action)).toEqual([
+    expect((await audit.list({ kind: "policy" })).map((e) => e.action)).toEqual([
       "policy.delete",
       "policy.update",
       "policy.create",
@@ -138,11 +141,12 @@ describe("policies at a configured connector", () => {
 
 describe("operator console with a configured connector", () => {
   it("diagnoses an unreachable connector and rebuilds its client on restart", async () => {
-    const { config, db, audit, ds } = await setup(await closedPortUrl());
+    const { config, db, rel, audit, ds } = await setup(await closedPortUrl());
     const oidc = { issuer: "http://127.0.0.1:1/idp", probe: async () => false } as unknown as OidcClient;
     const graph = createSqliteGraphStore(db, audit);
-    const operator = createOperatorService({
+    const operator = await createOperatorService({
       db,
+      rel,
       audit,
       config,
       graph,

@@ -425,7 +425,7 @@ describe("erasure (GDPR Art. 17)", () => {
 
   it("records every step in the audit log", async () => {
     const actions = new Set(
-      server.services.audit.list({ kind: "patient-app", limit: 1000 }).map((e) => e.action),
+      (await server.services.audit.list({ kind: "patient-app", limit: 1000 })).map((e) => e.action),
     );
     for (const a of [
       "app-account.create",
@@ -438,6 +438,6 @@ describe("erasure (GDPR Art. 17)", () => {
     ]) {
       expect(actions, a).toContain(a);
     }
-    expect(server.services.audit.verify().ok).toBe(true);
+    expect((await server.services.audit.verify()).ok).toBe(true);
   });
 });

@@ -159,7 +159,7 @@ export function graphStoreContract(
       expect((await store.getNode("dataset-x"))?.properties.title).toBe("X2");
       expect((await store.relationships({ id: "dataset-z" })).length).toBe(1);
 
-      const before = audit.count();
+      const before = await audit.count();
       await expect(
         store.mutate(
           [
@@ -176,7 +176,7 @@ export function graphStoreContract(
         ),
       ).rejects.toMatchObject({ status: 409 });
       expect(await store.getNode("dataset-w")).toBeNull();
-      expect(audit.count()).toBe(before);
+      expect(await audit.count()).toBe(before);
 
       await store.mutate([{ op: "deleteNode", id: "dataset-z" }], {
         action: "test.delete",

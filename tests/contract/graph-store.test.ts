@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
 import { openDatabase } from "../../server/storage/database";
@@ -8,7 +9,7 @@ import { graphStoreContract } from "./graph-store.contract";
 describe("GraphStore contract: embedded SQLite", () => {
   graphStoreContract(async () => {
     const db = openDatabase(":memory:");
-    const audit = createAuditLog(db);
+    const audit = await createAuditLog(openSqliteRelational(db), db);
     return { store: createSqliteGraphStore(db, audit), audit, cleanup: async () => void db.close() };
   });
 });
@@ -17,7 +18,7 @@ describe("GraphStore contract: embedded SQLite", () => {
 describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
   graphStoreContract(async () => {
     const db = openDatabase(":memory:");
-    const audit = createAuditLog(db);
+    const audit = await createAuditLog(openSqliteRelational(db), db);
     const store = await createNeo4jGraphStore(
       {
         uri: process.env.NEO4J_URI!,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../server/config";
 import { startServer, type RunningServer } from "../../server/app";
+import { databaseFor, testDatabaseUrl } from "./postgres";
 
 /** A free loopback port (listen on 0, read it, close). */
 export async function freePort(): Promise<number> {
@@ -42,6 +43,8 @@ export interface TestServer extends RunningServer {
 /**
  * Starts the real server (built Remix app, embedded provider, SQLite in a temp DATA_DIR) on
  * 127.0.0.1 and a free port. Requires `node scripts/build.mjs` to have run (npm test does).
+ * With DATABASE_URL set (the PostgreSQL pass of npm test), the relational store is a database of
+ * its own on that cluster, named after the DATA_DIR, so a restart on the same DATA_DIR finds it.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -49,6 +52,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
+  const pg = testDatabaseUrl();
+  const databaseUrl = pg && !("DATABASE_URL" in env) ? await databaseFor(pg, dataDir) : undefined;
   const config = loadConfig({
     NODE_ENV: "test",
     PORT: String(port),
@@ -57,6 +62,7 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     SEED_PATIENTS: "40",
     UPSTREAM_TIMEOUT_MS: "2000",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
   const server = await startServer(config, {

@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, AUDIT_ROLES);
   const url = new URL(request.url);
   const audit = context.services.audit;
-  const kinds = audit.kinds();
+  const kinds = await audit.kinds();
   let error: string | null = null;
   let filter;
   try {
@@ -43,9 +43,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     tab,
     tabs: AUDIT_TABS.map((t) => ({ id: t.id, label: t.label })),
     kinds: kinds.map((k) => k.kind),
-    total: audit.count(),
+    total: await audit.count(),
     csvMax: CSV_MAX_ROWS,
-    chain: url.searchParams.get("verify") === "1" ? chainReport(audit) : null,
+    chain: url.searchParams.get("verify") === "1" ? await chainReport(audit) : null,
     nextBefore: entries.length === (filter.limit ?? PAGE) ? (entries[entries.length - 1]?.seq ?? null) : null,
   };
 }

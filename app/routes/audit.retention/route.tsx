@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Audit retention · Health Dat
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireRole(request, context, AUDIT_ROLES);
   const r = context.services.auditRetention;
-  return { kinds: r.list(), lastPurge: r.lastPurge(), maximumDays: RETENTION_MAX_DAYS };
+  return { kinds: await r.list(), lastPurge: await r.lastPurge(), maximumDays: RETENTION_MAX_DAYS };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const r = context.services.auditRetention;
   try {
     if (form.get("intent") === "purge") {
-      const report = r.purge(user.username);
+      const report = await r.purge(user.username);
       return {
         ok: true,
         message: report.total
@@ -35,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       kind: form.get("kind"),
       days: String(form.get("days") ?? ""),
     });
-    const row = r.set(kind, days, user.username);
+    const row = await r.set(kind, days, user.username);
     return { ok: true, message: `${row.kind} entries are now kept ${row.days} days.` };
   } catch (e) {
     return failure(e);

@@ -23,12 +23,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ...filter,
       ...tabFilter(
         url.searchParams.get("tab"),
-        audit.kinds().map((k) => k.kind),
+        (await audit.kinds()).map((k) => k.kind),
       ),
     },
     user,
   );
-  audit.append({
+  await audit.append({
     action: "audit.export",
     actor: user.username,
     target: url.search || "all entries",

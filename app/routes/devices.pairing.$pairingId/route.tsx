@@ -7,6 +7,6 @@ import { PATIENT_ROLES } from "../../lib/access.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, PATIENT_ROLES);
   return jsonOrError(async () => ({
-    body: context.services.patientApp.pairing(user, params.pairingId ?? ""),
+    body: await context.services.patientApp.pairing(user, params.pairingId ?? ""),
   }));
 }

@@ -23,7 +23,7 @@ function principalOf(user: SessionUser): Principal & { patientId: string } {
 
 export async function loadDevicesView(services: Services, user: SessionUser) {
   const app = services.patientApp;
-  const devices = app.devices(user);
+  const devices = await app.devices(user);
   const bundle = await app.observations(
     principalOf(user),
     new URL(`${services.config.publicUrl}/api/patient/observations?source=self`),
@@ -47,7 +47,7 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
   return {
     devices,
     selfMeasured,
-    lastSync: app.lastSync(user.patientId!),
+    lastSync: await app.lastSync(user.patientId!),
     measures: SELF_MEASURES.flatMap((m) =>
       Object.entries(m.units).map(([unit, u]) => ({
         value: `${m.loinc}|${unit}`,
@@ -85,8 +85,8 @@ export async function devicesAction(
         return { intent, ok: true, pairing: await app.createPairing(user) };
       case "remove": {
         const deviceId = String(form.get("deviceId") ?? "");
-        const name = app.devices(user).find((d) => d.deviceId === deviceId)?.name ?? "The device";
-        app.revokeDevice(user, deviceId);
+        const name = (await app.devices(user)).find((d) => d.deviceId === deviceId)?.name ?? "The device";
+        await app.revokeDevice(user, deviceId);
         return {
           intent,
           ok: true,

@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireRole(request, context, ADMIN_ROLES);
   const check = new URL(request.url).searchParams.get("check") === "1";
   return {
-    entries: context.services.operator.directory(),
+    entries: await context.services.operator.directory(),
     discovery: check ? await context.services.operator.discoveryCheck() : null,
   };
 }
@@ -27,13 +27,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     if (intent === "remove") {
       const did = String(form.get("did") ?? "");
-      context.services.operator.removeDirectoryEntry(did, user.username);
+      await context.services.operator.removeDirectoryEntry(did, user.username);
       return { ok: true, message: `Removed ${did} from the directory.` };
     }
     const input = parseDirectoryInput(
       Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])),
     );
-    const e = context.services.operator.addDirectoryEntry(input, user.username);
+    const e = await context.services.operator.addDirectoryEntry(input, user.username);
     return { ok: true, message: `Added ${e.displayName} (${e.did}).` };
   } catch (e) {
     return failure(e);

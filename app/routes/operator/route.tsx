@@ -25,8 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     settled(s.policies.list()),
     settled(s.operator.discoveryCheck()),
   ]);
-  const chain = s.audit.verify();
-  const directory = s.operator.directory();
+  const chain = await s.audit.verify();
+  const directory = await s.operator.directory();
   return {
     components: components.ok
       ? components.value.map((c) => ({
@@ -55,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }
       : null,
     chain: { ok: chain.ok, checked: chain.checked, firstBroken: chain.ok ? null : chain.firstBroken },
-    lastPurge: s.auditRetention.lastPurge(),
+    lastPurge: await s.auditRetention.lastPurge(),
     discovery: discovery.ok
       ? {
           ok: discovery.value.ok,

@@ -4,17 +4,21 @@ import path from "node:path";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
 import { loadConfig } from "../../config";
 import { openDatabase, type Db } from "../../storage/database";
+import type { Relational } from "../../storage/relational";
+import { openSqliteRelational } from "../../storage/relational/sqlite";
 import { createIdentityProvider, IDP_CLIENT_ID } from "./provider";
 import { browse, CookieJar, follow, formBody, pkcePair, startIdp, type RunningIdp } from "./test-support";
 
 let dataDir: string;
 let db: Db;
+let rel: Relational;
 let idp: RunningIdp;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "idp-test-"));
   db = openDatabase(dataDir);
-  idp = await startIdp(db, dataDir);
+  rel = openSqliteRelational(db);
+  idp = await startIdp(rel, dataDir);
 });
 
 afterAll(async () => {
@@ -324,7 +328,7 @@ describe("embedded identity provider", () => {
     const port = idp.port;
 
     await idp.stop();
-    idp = await startIdp(db, dataDir, port);
+    idp = await startIdp(rel, dataDir, port);
 
     const jwks = (await (await fetch(`${idp.issuer}/jwks`)).json()) as { keys: { kid: string }[] };
     expect(jwks.keys.map((k) => k.kid)).toEqual([kid]);
@@ -341,7 +345,7 @@ describe("embedded identity provider", () => {
   it("refuses to start in production", async () => {
     const config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir }), env: "production" as const };
     await expect(
-      createIdentityProvider({ config, db, clientId: IDP_CLIENT_ID, clientSecret: "x" }),
+      createIdentityProvider({ config, rel, clientId: IDP_CLIENT_ID, clientSecret: "x" }),
     ).rejects.toThrow(/development only/);
   });
 });

@@ -6,9 +6,9 @@ import Provider, {
   type KoaContextWithOIDC,
 } from "oidc-provider";
 import type { Config } from "../../config";
-import type { Db } from "../../storage/database";
+import type { Relational } from "../../storage/relational";
 import { CLAIMS_BY_SCOPE, SCOPES, findAccount } from "./account";
-import { sqliteAdapter, sweepExpired } from "./adapter";
+import { relationalAdapter, sweepExpired } from "./adapter";
 import { loadFirstPartyGrant } from "./grants";
 import { messagePage } from "./html";
 import { INTERACTION_PATH, interactionRoutes } from "./interactions";
@@ -42,7 +42,8 @@ const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 export interface IdentityProviderOptions {
   config: Config;
-  db: Db;
+  /** the relational store (server/storage/relational) that keeps the provider's state */
+  rel: Relational;
   clientId: string;
   clientSecret: string;
 }
@@ -52,17 +53,17 @@ export interface IdentityProvider {
   issuer: string;
   /** Mounts the sign-in pages and the provider under /idp; call before any body parser. */
   mount(app: Express): void;
-  /** Stops the provider's housekeeping; the database stays open (it belongs to the caller). */
+  /** Stops the provider's housekeeping; the store stays open (it belongs to the caller). */
   close(): Promise<void>;
 }
 
 /**
  * The embedded development OpenID provider (oidc-provider 9): authorization code + PKCE for the
- * one first-party client, the personas as accounts, state in the app's SQLite database.
+ * one first-party client, the personas as accounts, state in the relational store.
  * Refuses to run when NODE_ENV=production.
  */
 export async function createIdentityProvider(opts: IdentityProviderOptions): Promise<IdentityProvider> {
-  const { config, db, clientId, clientSecret } = opts;
+  const { config, rel, clientId, clientSecret } = opts;
   if (config.env === "production") {
     throw new Error(
       "The embedded identity provider is for development only and refuses to start with NODE_ENV=production; " +
@@ -77,11 +78,11 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
   const sessionCookie: CookiesSetOptions = { httpOnly: true, sameSite: "lax", path: publicPath };
 
   const configuration: Configuration = {
-    adapter: sqliteAdapter(db),
-    jwks: { keys: [await signingKey(db)] } as JWKS,
+    adapter: await relationalAdapter(rel),
+    jwks: { keys: [await signingKey(rel)] } as JWKS,
     cookies: {
       names: { ...IDP_COOKIE_NAMES },
-      keys: cookieKeys(db),
+      keys: await cookieKeys(rel),
       long: sessionCookie,
       short: { httpOnly: true, sameSite: "lax" },
     },
@@ -131,13 +132,11 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
   provider.proxy = true;
   provider.use(completeLogoutWithoutPrompt(provider, sessionCookie));
 
-  sweepExpired(db);
+  await sweepExpired(rel);
   const sweeper = setInterval(() => {
-    try {
-      sweepExpired(db);
-    } catch (err) {
-      console.warn("identity provider: sweeping expired artefacts failed", err);
-    }
+    sweepExpired(rel).catch((err: unknown) =>
+      console.warn("identity provider: sweeping expired artefacts failed", err),
+    );
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
 

@@ -1,32 +1,47 @@
-import { migrate, type Db } from "../../storage/database";
+import { sql } from "kysely";
+import type { Relational } from "../../storage/relational";
 
 /**
- * Tables of the embedded identity provider, in the app's SQLite file:
+ * Tables of the embedded identity provider, in the relational store (server/storage/relational):
  * - `idp_payloads`: the oidc-provider artefacts (sessions, grants, codes, tokens, interactions),
  *   one row per model and id, with their expiry in epoch seconds;
  * - `idp_secrets`: values generated once and kept (signing key, cookie key, client secret).
+ * Every instance sharing the store serves the same provider state.
  */
-export function ensureIdpSchema(db: Db): void {
-  migrate(db, "idp-1", [
-    `CREATE TABLE idp_payloads (
-       model TEXT NOT NULL,
-       id TEXT NOT NULL,
-       payload TEXT NOT NULL,
-       grant_id TEXT,
-       user_code TEXT,
-       uid TEXT,
-       expires_at INTEGER,
-       consumed_at INTEGER,
-       PRIMARY KEY (model, id)
-     )`,
-    "CREATE INDEX idp_payloads_grant ON idp_payloads (model, grant_id) WHERE grant_id IS NOT NULL",
-    "CREATE INDEX idp_payloads_uid ON idp_payloads (model, uid) WHERE uid IS NOT NULL",
-    "CREATE INDEX idp_payloads_user_code ON idp_payloads (model, user_code) WHERE user_code IS NOT NULL",
-    "CREATE INDEX idp_payloads_expiry ON idp_payloads (expires_at) WHERE expires_at IS NOT NULL",
-    `CREATE TABLE idp_secrets (
-       name TEXT PRIMARY KEY,
-       value TEXT NOT NULL,
-       created_at TEXT NOT NULL
-     )`,
-  ]);
+export async function ensureIdpSchema(rel: Relational): Promise<void> {
+  await rel.migrate("idp-1", async (m) => {
+    await m.schema
+      .createTable("idp_payloads")
+      .addColumn("model", "text", (c) => c.notNull())
+      .addColumn("id", "text", (c) => c.notNull())
+      .addColumn("payload", "text", (c) => c.notNull())
+      .addColumn("grant_id", "text")
+      .addColumn("user_code", "text")
+      .addColumn("uid", "text")
+      .addColumn("expires_at", "bigint")
+      .addColumn("consumed_at", "bigint")
+      .addPrimaryKeyConstraint("idp_payloads_pk", ["model", "id"])
+      .execute();
+    for (const column of ["grant_id", "uid", "user_code"] as const) {
+      const name = column === "grant_id" ? "grant" : column;
+      await m.schema
+        .createIndex(`idp_payloads_${name}`)
+        .on("idp_payloads")
+        .columns(["model", column])
+        .where(sql.ref(column), "is not", null)
+        .execute();
+    }
+    await m.schema
+      .createIndex("idp_payloads_expiry")
+      .on("idp_payloads")
+      .column("expires_at")
+      .where(sql.ref("expires_at"), "is not", null)
+      .execute();
+    await m.schema
+      .createTable("idp_secrets")
+      .addColumn("name", "text", (c) => c.primaryKey())
+      .addColumn("value", "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
+  });
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { loadConfig } from "../../config";
-import type { Db } from "../../storage/database";
+import type { Relational } from "../../storage/relational";
 import { createIdentityProvider, IDP_CLIENT_ID, type IdentityProvider } from "./provider";
 import { idpClientSecret } from "./keys";
 
@@ -21,7 +21,7 @@ export interface RunningIdp {
 }
 
 /** Starts express + provider on 127.0.0.1 (port 0 = any free port); PUBLIC_URL is that address. */
-export async function startIdp(db: Db, dataDir: string, port = 0): Promise<RunningIdp> {
+export async function startIdp(rel: Relational, dataDir: string, port = 0): Promise<RunningIdp> {
   const app = express();
   // No keep-alive: fetch would otherwise reuse a pooled socket of a stopped server after a restart.
   app.use((_req, res, next) => {
@@ -37,8 +37,8 @@ export async function startIdp(db: Db, dataDir: string, port = 0): Promise<Runni
   const actualPort = (server.address() as AddressInfo).port;
   const publicUrl = `http://127.0.0.1:${actualPort}`;
   const config = loadConfig({ NODE_ENV: "test", PUBLIC_URL: publicUrl, DATA_DIR: dataDir });
-  const clientSecret = idpClientSecret(db);
-  const idp = await createIdentityProvider({ config, db, clientId: IDP_CLIENT_ID, clientSecret });
+  const clientSecret = await idpClientSecret(rel);
+  const idp = await createIdentityProvider({ config, rel, clientId: IDP_CLIENT_ID, clientSecret });
   idp.mount(app);
   return {
     publicUrl,

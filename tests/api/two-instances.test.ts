@@ -1,0 +1,228 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseFor, dropDatabase, testDatabaseUrl } from "../support/postgres";
+import { freePort } from "../support/server";
+import { signIn, type Signed } from "../support/signin";
+
+/**
+ * Two hub instances on one PostgreSQL (DATABASE_URL), each the built server as `npm start` runs it,
+ * each with its own DATA_DIR (embedded graph and development dataspace) and port: a session made on
+ * A works on B, a write on A is read on B at once, and when A is killed (SIGKILL) in the middle of a
+ * write load spread over both, B keeps serving and every write either instance acknowledged is there,
+ * with one audit chain that verifies. Runs in the PostgreSQL pass of `npm test`.
+ */
+
+const admin = testDatabaseUrl();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON
+type Json = any;
+
+interface Instance {
+  url: string;
+  proc: ChildProcess;
+  dataDir: string;
+}
+
+async function startInstance(databaseUrl: string): Promise<Instance> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hub-two-"));
+  const proc = spawn(
+    process.execPath,
+    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        SEED_PATIENTS: "20",
+        NODE_ENV: "test",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`instance did not start in 90 s: ${out}`)), 90_000);
+    proc.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`instance exited ${code}: ${out}`));
+    });
+  });
+  return { url, proc, dataDir };
+}
+
+const send = async (
+  s: Signed,
+  p: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: Json }> => {
+  const res = await s.api(p, {
+    ...init,
+    signal: AbortSignal.timeout(10_000),
+    headers: { "content-type": "application/json", ...(init.headers ?? {}) },
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+};
+
+/** the same signed-in user, speaking to another instance with the cookie made on the first */
+const on = (s: Signed, base: string): Signed => ({
+  ...s,
+  api: (p: string, init: RequestInit = {}) =>
+    fetch(`${base}${p}`, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers ?? {}), cookie: s.jar.header() },
+    }),
+});
+
+describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
+  let databaseUrl = "";
+  let a: Instance;
+  let b: Instance;
+
+  beforeAll(async () => {
+    databaseUrl = await databaseFor(admin!, randomUUID());
+    // one after the other: the second finds the migrations done (both at once is covered by the store tests)
+    a = await startInstance(databaseUrl);
+    b = await startInstance(databaseUrl);
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const i of [a, b]) {
+      i?.proc.kill("SIGKILL");
+      if (i) rmSync(i.dataDir, { recursive: true, force: true });
+    }
+    if (databaseUrl) await dropDatabase(admin!, databaseUrl).catch(() => {});
+  });
+
+  it("uses a session made on A on B, and logging out on B ends it on A", async () => {
+    const onA = await signIn(a.url, "researcher");
+    const meA = await send(onA, "/api/auth/session");
+    expect(meA.body.user).toMatchObject({ username: "researcher" });
+    const onB = on(onA, b.url);
+    const meB = await send(onB, "/api/auth/session");
+    expect(meB.body.user).toEqual(meA.body.user);
+    expect((await send(onB, "/api/catalog")).status).toBe(200);
+    const other = await signIn(b.url, "regulator");
+    expect((await send(on(other, a.url), "/api/catalog")).status).toBe(200);
+    const out = await other.api("/auth/logout", { method: "POST" });
+    expect(out.status).toBe(302);
+    expect((await send(other, "/api/catalog")).status).toBe(401);
+    expect((await send(on(other, a.url), "/api/catalog")).status).toBe(401);
+  });
+
+  it("reads on B at once what was written on A", async () => {
+    const researcher = await signIn(a.url, "researcher");
+    const created = await send(researcher, "/api/compliance/applications", {
+      method: "POST",
+      body: JSON.stringify({
+        title: `Two instances ${randomUUID().slice(0, 8)}`,
+        summary: "Written on instance A, read on instance B straight after.",
+        purpose: "scientificResearch",
+        datasets: ["dataset-lmc-omop"],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const read = await send(on(researcher, b.url), `/api/compliance/applications?id=${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(created.body.id);
+    expect(read.body.title).toBe(created.body.title);
+
+    const adminA = await signIn(a.url, "admin");
+    const set = await send(adminA, "/api/admin/audit/retention", {
+      method: "POST",
+      body: JSON.stringify({ kind: "two-instances", days: 2000 }),
+    });
+    expect(set.status).toBe(200);
+    const seen = await send(on(adminA, b.url), "/api/admin/audit/retention?kind=two-instances");
+    expect(seen.body).toMatchObject({ kind: "two-instances", days: 2000, setBy: "admin" });
+    const entries = await send(on(adminA, b.url), "/api/admin/audit?kind=audit&limit=5");
+    expect(entries.body.map((e: Json) => e.target)).toContain("two-instances");
+  });
+
+  it("keeps serving on B when A is killed mid-load, and loses nothing acknowledged", async () => {
+    const adminA = await signIn(a.url, "admin");
+    const researcherA = await signIn(a.url, "researcher");
+    const targets = [
+      { admin: adminA, researcher: researcherA },
+      { admin: on(adminA, b.url), researcher: on(researcherA, b.url) },
+    ];
+    const acked: { kind: string; app?: string; via: number }[] = [];
+    let failedOnA = 0;
+    let failedOnB = 0;
+    let killed = false;
+    let n = 0;
+    const worker = async (w: number) => {
+      for (let i = 0; i < 40; i++) {
+        const via = (w + i) % 2;
+        const who = targets[via];
+        const k = n++;
+        try {
+          if (k % 2 === 0) {
+            const kind = `kill-${w}-${i}-${k}`;
+            const r = await send(who.admin, "/api/admin/audit/retention", {
+              method: "POST",
+              body: JSON.stringify({ kind, days: 1200 }),
+            });
+            if (r.status === 200) acked.push({ kind, via });
+            else if (via === 1) failedOnB++;
+          } else {
+            const r = await send(who.researcher, "/api/compliance/applications", {
+              method: "POST",
+              body: JSON.stringify({
+                title: `Kill load ${w}-${i}`,
+                summary: "Acknowledged writes must survive the loss of an instance.",
+                purpose: "scientificResearch",
+                datasets: ["dataset-lmc-omop"],
+              }),
+            });
+            if (r.status === 201) acked.push({ kind: "application", app: r.body.id, via });
+            else if (via === 1) failedOnB++;
+          }
+        } catch {
+          if (via === 0) failedOnA++;
+          else failedOnB++;
+        }
+        if (!killed && n >= 60) {
+          killed = true;
+          a.proc.kill("SIGKILL");
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(worker));
+    expect(killed).toBe(true);
+    // B never failed; A's requests after the kill did
+    expect(failedOnB).toBe(0);
+    expect(failedOnA).toBeGreaterThan(0);
+    const adminB = targets[1].admin;
+    const researcherB = targets[1].researcher;
+    const rows = await send(adminB, "/api/admin/audit/retention");
+    const kinds = new Set(rows.body.kinds.map((r: Json) => r.kind));
+    for (const w of acked.filter((x) => x.kind !== "application"))
+      expect(kinds.has(w.kind), w.kind).toBe(true);
+    for (const w of acked.filter((x) => x.app)) {
+      const r = await send(researcherB, `/api/compliance/applications?id=${w.app}`);
+      expect(r.status, w.app).toBe(200);
+    }
+    expect(acked.filter((x) => x.via === 0).length).toBeGreaterThan(0);
+    expect(acked.filter((x) => x.via === 1).length).toBeGreaterThan(0);
+    const chain = await send(adminB, "/api/admin/audit?verify=true");
+    expect(chain.body.ok).toBe(true);
+  }, 180_000);
+});
