@@ -64,6 +64,13 @@ describe("persona overview", () => {
       },
     });
     expect(working.accessBody).toBe("available");
+    // one permit-expiry signal: the register's replaces the graph's
+    expect(working.signals.filter((s) => /expiring/.test(s.id)).map((s) => s.id)).toEqual([
+      "ab-expiring-permits",
+    ]);
+    expect(failing.signals.filter((s) => /expiring/.test(s.id)).map((s) => s.id)).toEqual([
+      "expiring-permits",
+    ]);
     expect(working.signals.find((s) => s.id === "ab-open-tasks")).toMatchObject({
       value: 1,
       detail: "1 overdue",

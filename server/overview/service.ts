@@ -89,12 +89,16 @@ export function createOverviewService(
           );
         } else {
           try {
-            signals.push(
-              ...(await accessBodySignals(persona, user, port, {
-                now,
-                timeoutMs: opts.accessBodyTimeoutMs ?? 2000,
-              })),
-            );
+            const fromRegister = await accessBodySignals(persona, user, port, {
+              now,
+              timeoutMs: opts.accessBodyTimeoutMs ?? 2000,
+            });
+            // the permit register is the source of truth for permits: its expiry signal replaces the graph's
+            if (fromRegister.some((x) => x.id === "ab-expiring-permits")) {
+              const i = signals.findIndex((x) => x.id === "expiring-permits");
+              if (i >= 0) signals.splice(i, 1);
+            }
+            signals.push(...fromRegister);
             accessBody = "available";
           } catch (e) {
             accessBody = "unavailable";

@@ -54,10 +54,7 @@ export default function Overview() {
   // next steps of the persona shown, kept to views this user can open
   const opens = (to: string) => views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
   const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];
-  // the access body's register is the source of truth for permits: its expiry signal replaces the graph's
-  const signals = (overview?.signals ?? []).filter(
-    (s) => !(s.id === "expiring-permits" && overview?.signals.some((x) => x.id === "ab-expiring-permits")),
-  );
+  const signals = overview?.signals ?? [];
   return (
     <section data-testid="overview">
       <div className="page-head">
