@@ -2,13 +2,13 @@ import type { Layer } from "../../types";
 import type { NodeData } from "../../routes/graph.node/route";
 import { PropertyTable } from "../ui/PropertyTable";
 import { plural } from "../ui/format";
-import { LAYER_TITLES } from "./types";
+import { layerLabel } from "../ui/labels";
 
 function LayerChip({ layer }: { layer: Layer }) {
   return (
     <span className={`layer-chip layer-chip-${layer}`}>
       <span className="swatch" aria-hidden />
-      {layer.toUpperCase()} · {LAYER_TITLES[layer]}
+      {layerLabel(layer)}
     </span>
   );
 }
