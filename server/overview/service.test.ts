@@ -75,7 +75,11 @@ describe("persona overview", () => {
       value: 1,
       detail: "1 overdue",
       source: "access-body",
+      href: "/access-body",
     });
+    // each signal leads to where its records are worked on
+    expect(working.signals.find((s) => s.id === "pending-approvals")?.href).toBe("/access-body/applications");
+    expect(working.signals.find((s) => s.id === "ab-expiring-permits")?.href).toBe("/access-body/permits");
   });
 
   it("lets a caller choose among their own roles only (an operator may open any)", async () => {

@@ -16,6 +16,7 @@ import type { GraphStore } from "../graph/store";
 import { Lru } from "../analytics/scan";
 import { accessBodyFrom, accessBodySignals } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
+import { withLinks } from "./links";
 import { isoDay, type Overview, type OverviewSignal } from "./model";
 import { ORDER, PERSONAS, resolvePersona } from "./personas";
 
@@ -122,7 +123,7 @@ export function createOverviewService(
           links: within,
           crossLayerLinks: Math.max(0, within - internal),
         },
-        signals,
+        signals: withLinks(signals, persona),
         accessBody,
         notes,
         graphVersion: graph.version(),

@@ -97,7 +97,7 @@ export default function Overview() {
               </>
             );
             const cls = `card stat ins-signal ins-tone-${s.value > 0 ? s.tone : "quiet"}`;
-            return s.href ? (
+            return s.href && opens(s.href) ? (
               <Link key={s.id} to={s.href} className={cls} data-testid={`signal-${s.id}`}>
                 {body}
               </Link>
