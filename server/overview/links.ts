@@ -29,6 +29,10 @@ export function signalHref(id: string, persona: Role): string | undefined {
     case "contracts-active":
     case "open-tasks":
       return "/negotiations";
+    case "pseudonymised-persons":
+      return "/trust-center";
+    case "programmes":
+      return "/my-record";
     case "participants":
       return "/onboarding";
     default:
