@@ -219,7 +219,7 @@ export function Bars({
         {rows.map((r, i) => (
           <li
             key={`${r.label}-${i}`}
-            style={{ gridTemplateColumns: `minmax(0, ${labelWidth}px) 1fr 3.5rem` }}
+            style={{ gridTemplateColumns: `minmax(0, ${labelWidth}px) minmax(5rem, 1fr) auto` }}
           >
             <span className="ab-bar-label" title={r.label}>
               {r.label}
@@ -245,21 +245,24 @@ export function Bars({
         ))}
       </ul>
       {/* the chart's text alternative: the same figures as a table, for screen readers */}
-      <table className="visually-hidden">
-        <caption>{label}</caption>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={`${r.label}-${i}`}>
-              <th scope="row">{r.label}</th>
-              <td>
-                {r.value}
-                {unit}
-                {r.marker !== undefined ? ` (allowed ${r.marker}${unit})` : ""}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* (in a box: a table would not shrink to the one pixel of .visually-hidden and widen the page) */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{label}</caption>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={`${r.label}-${i}`}>
+                <th scope="row">{r.label}</th>
+                <td>
+                  {r.value}
+                  {unit}
+                  {r.marker !== undefined ? ` (allowed ${r.marker}${unit})` : ""}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
