@@ -178,19 +178,24 @@ test("keyboard alone: search the catalogue and open a dataset", async ({ page })
 });
 
 test("keyboard alone: open a node of the graph from its text alternative", async ({ page }) => {
+  test.setTimeout(180_000);
   await signInAs(page, "researcher", "/graph");
   await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
   await tabTo(page, '[data-testid="graph-node-list"] > summary');
   await page.keyboard.press("Enter");
+  // the list is drawn once opened: wait for it as a reader would
+  await expect(page.getByTestId("graph-node-list-item").first()).toBeVisible();
+  await expect(page.locator('[data-testid="graph-node-list"] > summary')).toBeFocused();
   await tabTo(page, '[data-testid="graph-node-list-item"]', 5);
   const caption = await page.evaluate(() => document.activeElement?.textContent ?? "");
   const id = await page.evaluate(() => document.activeElement?.getAttribute("data-node-id"));
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("inspector-id")).toHaveText(id!);
   await expect(page.getByTestId("inspector-title")).toHaveText(caption);
-  // and expand it from the inspector
-  await tabTo(page, '[data-testid="inspector-expand"]');
+  // the focus moved to the inspector: its actions are the next Tab stops
+  await expect(page.getByTestId("inspector-title")).toBeFocused();
+  await tabTo(page, '[data-testid="inspector-expand"]', 5);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("graph-notice")).toContainText(/Added|already drawn/);
 });

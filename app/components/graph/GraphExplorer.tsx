@@ -105,6 +105,23 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
     if (id && engineRef.current?.has(id)) engineRef.current.centerOn(id);
   }, []);
 
+  // a node opened from the list: the focus moves to its heading in the inspector, so its actions
+  // come next on Tab (not after the thousand buttons of the list)
+  const inspectorTitleId = `${uid}-inspector-title`;
+  const focusInspector = useRef(false);
+  const openFromList = useCallback(
+    (id: string) => {
+      focusInspector.current = true;
+      select(id);
+    },
+    [select],
+  );
+  useEffect(() => {
+    if (!focusInspector.current || !selectedId) return;
+    focusInspector.current = false;
+    document.getElementById(inspectorTitleId)?.focus();
+  }, [selectedId, inspectorTitleId]);
+
   const matches = useMemo(() => {
     const q = find.trim().toLowerCase();
     if (!q) return [];
@@ -344,7 +361,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
               </li>
             ))}
           </ul>
-          <GraphNodeList nodes={allNodes} selectedId={selectedId} onSelect={select} />
+          <GraphNodeList nodes={allNodes} selectedId={selectedId} onSelect={openFromList} />
         </div>
         <GraphInspector
           selectedId={selectedId}
@@ -354,6 +371,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
           expanding={expandFetcher.state !== "idle"}
           onSelect={select}
           onExpand={expand}
+          titleId={inspectorTitleId}
         />
       </div>
     </div>
