@@ -197,7 +197,7 @@ test("keyboard alone: open a node of the graph from its text alternative", async
   await expect(page.getByTestId("inspector-title")).toBeFocused();
   await tabTo(page, '[data-testid="inspector-expand"]', 5);
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("graph-notice")).toContainText(/Added|already drawn/);
+  await expect(page.getByTestId("graph-notice")).toContainText(/Added|already drawn/, { timeout: 45_000 });
 });
 
 test("keyboard alone: ask a question", async ({ page }) => {
