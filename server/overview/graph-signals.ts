@@ -231,7 +231,8 @@ export async function graphSignals(
         s(
           "programmes",
           "Approved research programmes",
-          approvals.filter((a) => a.properties.status === "GRANTED").length,
+          // in force today: an expired permit is no programme to consent to
+          approvals.filter((a) => a.properties.status === "GRANTED" && !expired([a]).length).length,
           "info",
         ),
       ];

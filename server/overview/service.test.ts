@@ -64,11 +64,22 @@ describe("persona overview", () => {
       },
     });
     expect(working.accessBody).toBe("available");
+    // one permit-expiry signal: the register's replaces the graph's
+    expect(working.signals.filter((s) => /expiring/.test(s.id)).map((s) => s.id)).toEqual([
+      "ab-expiring-permits",
+    ]);
+    expect(failing.signals.filter((s) => /expiring/.test(s.id)).map((s) => s.id)).toEqual([
+      "expiring-permits",
+    ]);
     expect(working.signals.find((s) => s.id === "ab-open-tasks")).toMatchObject({
       value: 1,
       detail: "1 overdue",
       source: "access-body",
+      href: "/access-body",
     });
+    // each signal leads to where its records are worked on
+    expect(working.signals.find((s) => s.id === "pending-approvals")?.href).toBe("/access-body/applications");
+    expect(working.signals.find((s) => s.id === "ab-expiring-permits")?.href).toBe("/access-body/permits");
   });
 
   it("lets a caller choose among their own roles only (an operator may open any)", async () => {

@@ -16,6 +16,7 @@ import type { GraphStore } from "../graph/store";
 import { Lru } from "../analytics/scan";
 import { accessBodyFrom, accessBodySignals } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
+import { withLinks } from "./links";
 import { isoDay, type Overview, type OverviewSignal } from "./model";
 import { ORDER, PERSONAS, resolvePersona } from "./personas";
 
@@ -89,12 +90,16 @@ export function createOverviewService(
           );
         } else {
           try {
-            signals.push(
-              ...(await accessBodySignals(persona, user, port, {
-                now,
-                timeoutMs: opts.accessBodyTimeoutMs ?? 2000,
-              })),
-            );
+            const fromRegister = await accessBodySignals(persona, user, port, {
+              now,
+              timeoutMs: opts.accessBodyTimeoutMs ?? 2000,
+            });
+            // the permit register is the source of truth for permits: its expiry signal replaces the graph's
+            if (fromRegister.some((x) => x.id === "ab-expiring-permits")) {
+              const i = signals.findIndex((x) => x.id === "expiring-permits");
+              if (i >= 0) signals.splice(i, 1);
+            }
+            signals.push(...fromRegister);
             accessBody = "available";
           } catch (e) {
             accessBody = "unavailable";
@@ -118,7 +123,7 @@ export function createOverviewService(
           links: within,
           crossLayerLinks: Math.max(0, within - internal),
         },
-        signals,
+        signals: withLinks(signals, persona),
         accessBody,
         notes,
         graphVersion: graph.version(),

@@ -124,7 +124,7 @@ test("the work queue sorts by deadline and shows overdue clocks in red; report, 
   await expect(page.getByTestId("work-queue")).toContainText("clock paused");
   await shot(page, "queue");
   await page.goto("/access-body/report?from=2020-01-01&to=2030-12-31");
-  await expect(page.locator("svg.ab-bars").first()).toBeVisible();
+  await expect(page.locator("ul.ab-bars").first()).toBeVisible();
   await expect(page.getByTestId("download-csv")).toHaveAttribute("href", /format=csv/);
   await shot(page, "report");
   await page.goto("/access-body/compliance");

@@ -12,7 +12,7 @@ import { signInAs } from "./support";
  * one page of every detail-page shape the static-mode walk reached (an application, a negotiation, a
  * component...), each checked once, for the first persona that has it: a view renders the same
  * markup for every persona allowed to open it, and axe takes seconds per page.
- * Keyboard: the first Tab stop of a view shows a visible focus indicator.
+ * Keyboard reachability and visible focus of every control: keyboard.spec.ts.
  */
 
 interface WalkedView {
@@ -93,16 +93,3 @@ for (const persona of personas) {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 }
-
-test("keyboard: the first Tab stop of a view shows a visible focus indicator", async ({ page }) => {
-  await signInAs(page, "regulator", "/access-body");
-  await page.keyboard.press("Tab");
-  const focus = await page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return null;
-    const s = getComputedStyle(el);
-    return { outline: s.outlineStyle !== "none" && s.outlineWidth !== "0px", shadow: s.boxShadow };
-  });
-  expect(focus).not.toBeNull();
-  expect(focus!.outline || (focus!.shadow && focus!.shadow !== "none")).toBeTruthy();
-});

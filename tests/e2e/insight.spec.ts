@@ -33,7 +33,10 @@ test("researcher asks the pharmacovigilance question and sees the answer", async
   // the query it stands for, how it ran, the layers, the terms and the scope
   await expect(page.getByTestId("query")).toContainText("MATCH (:SnomedConcept {code: $condition})");
   await expect(page.getByTestId("plan").locator("li")).toHaveCount(4);
-  await expect(page.getByTestId("layer")).toHaveText(["l5 ontology", "l4 OMOP CDM"]);
+  await expect(page.getByTestId("layer")).toHaveText([
+    "L5 · Ontology and terminologies",
+    "L4 · OMOP CDM v5.4",
+  ]);
   await expect(page.getByTestId("terms")).toContainText("429513001");
   const scope = page.getByTestId("scope");
   await expect(scope).toContainText("k = 5");

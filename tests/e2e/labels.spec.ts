@@ -1,4 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
+import { navFor } from "../../app/lib/navigation.server";
+import { PERSONAS } from "../../server/auth/personas";
 import { signInAs } from "./support";
 
 /**
@@ -29,6 +31,8 @@ test("the regulator: labels in words, one current sidebar entry, fresh work in t
   await expect(page.getByTestId("next-steps").getByRole("link")).toHaveCount(3);
   // one permit-expiry card, not two near-identical ones
   await expect(page.getByTestId("signals").getByText(/expiring within 90 days/)).toHaveCount(1);
+  // a signal leads to where its work is done
+  await expect(page.getByTestId("signal-ab-open-tasks")).toHaveAttribute("href", "/access-body");
   for (const path of ["/", "/access-body", "/access-body/permits", "/access-body/report", "/register"])
     await expectNoRaw(page, path);
 
@@ -89,4 +93,88 @@ test("the patient: no consent offered for a permit that is not in force", async 
     const status = await p.getByTestId("programme-status").innerText();
     if (!/in force/i.test(status)) await expect(p.getByTestId("consent-grant")).toHaveCount(0);
   }
+});
+
+/**
+ * On one view: the texts that name a layer by its raw id ("(l4)" beside "L4 · OMOP CDM" elsewhere),
+ * in the page's text and in the options of its lists, and the truncated texts with no way to read
+ * them whole — a text that overflows a box that hides it (one line with an ellipsis or a clamp of
+ * several lines), or that was cut with "…" — with no title on it or around it, no accessible name and
+ * no SVG <title>. An action's label ending in "…" ("Revoke…": it opens a dialog) is not a cut text.
+ */
+async function slips(page: Page): Promise<{ layerIds: string[]; cut: string[] }> {
+  return page.evaluate(() => {
+    const main = document.querySelector("main") ?? document.body;
+    const options = [...main.querySelectorAll("option")].map((o) => o.textContent ?? "");
+    const texts = [(main as HTMLElement).innerText, ...options];
+    const layerIds = [...new Set(texts.flatMap((t) => t.match(/.{0,30}\bl[1-5]\b.{0,20}/g) ?? []))];
+    const cut: string[] = [];
+    for (const el of main.querySelectorAll<HTMLElement | SVGElement>("*")) {
+      const own = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? "")
+        .join("")
+        .trim();
+      if (!own || el.closest("title, option, script, style")) continue;
+      const box = el.getBoundingClientRect();
+      const s = getComputedStyle(el);
+      // visually hidden texts (clipped to a pixel) are read by screen readers whole
+      if (box.width <= 2 || box.height <= 2 || s.visibility === "hidden") continue;
+      const hides = (o: string) => o === "hidden" || o === "clip";
+      const overflows =
+        el instanceof HTMLElement &&
+        ((el.scrollWidth > el.clientWidth + 1 && (hides(s.overflowX) || s.textOverflow === "ellipsis")) ||
+          (el.scrollHeight > el.clientHeight + 1 && hides(s.overflowY)));
+      const action =
+        !!el.closest("a, button, summary") && own.split(/\s+/).length <= 2 && /[A-Za-z]…$/.test(own);
+      const ellipsis = /\S…$/.test(own) && !action;
+      if (!overflows && !ellipsis) continue;
+      const titled =
+        !!el.closest("[title]")?.getAttribute("title") ||
+        !!el.closest("[aria-label]")?.getAttribute("aria-label") ||
+        !!el.querySelector(":scope > title") ||
+        !!el.closest("g, svg")?.querySelector(":scope > title");
+      if (!titled) cut.push(`${el.tagName.toLowerCase()}: "${own.slice(0, 60)}"`);
+    }
+    return { layerIds, cut };
+  });
+}
+
+for (const persona of PERSONAS) {
+  test(`${persona.username}: layers named L1…L5, and every cut text readable whole`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInAs(page, persona.username, "/");
+    const views = ["/", ...navFor(persona.roles).map((n) => n.to)];
+    if (navFor(persona.roles).some((n) => n.to === "/graph")) views.push("/graph?persona=researcher");
+    const problems: string[] = [];
+    for (const path of [...new Set(views)]) {
+      await page.goto(path);
+      const found = await slips(page);
+      for (const t of found.layerIds) problems.push(`${path}: a raw layer id in "${t}"`);
+      for (const t of found.cut) problems.push(`${path}: cut with no full text: ${t}`);
+    }
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+}
+
+test("the graph's text alternative names layers in words, and the analytics charts keep whole labels", async ({
+  page,
+}) => {
+  await signInAs(page, "researcher", "/graph");
+  const list = page.getByTestId("graph-node-list");
+  await list.locator("summary").click();
+  await expect(list.getByTestId("graph-node-list-item").first()).toBeVisible();
+  const text = await list.innerText();
+  expect(text).toContain("L4 · OMOP CDM v5.4");
+  expect(text.match(/\bl[1-5]\b/)?.[0] ?? null).toBeNull();
+  // a narrow window cuts chart labels: each keeps its whole text as a title
+  await page.setViewportSize({ width: 900, height: 900 });
+  await page.goto("/analytics");
+  const found = await slips(page);
+  expect(found.cut, found.cut.join("\n")).toEqual([]);
+  const labels = page.locator(".ins-bar-label");
+  expect(await labels.count()).toBeGreaterThan(0);
+  for (const title of await labels.evaluateAll((els) => els.map((e) => e.getAttribute("title"))))
+    expect(title, "a bar label's title").toBeTruthy();
 });

@@ -186,7 +186,11 @@ export function Timeline({ items }: { items: HistoryItem[] }) {
   );
 }
 
-/** horizontal bars as inline SVG */
+/**
+ * Horizontal bars as HTML rows (label, bar, value), so they follow the width of their card and their
+ * text keeps its size: a label too long for its column is cut with an ellipsis and carries its whole
+ * text as a title. A marker (e.g. the days allowed) is a red line across the bar.
+ */
 export function Bars({
   rows,
   unit = "",
@@ -201,76 +205,64 @@ export function Bars({
   unit?: string;
   colour?: string;
   label: string;
+  /** the widest the chart grows, in pixels */
   width?: number;
+  /** the widest the label column grows, in pixels */
   labelWidth?: number;
 }) {
-  const barMax = width - labelWidth - 70;
   const max = Math.max(1, ...rows.map((r) => Math.max(r.value, r.marker ?? 0)));
-  const h = 24;
+  const pct = (v: number) => `${Math.min(100, (v / max) * 100).toFixed(1)}%`;
   if (!rows.length) return <p className="muted ab-empty">{empty}</p>;
   return (
     <figure className="ab-figure">
-      <svg
-        className="ab-bars"
-        width={width}
-        height={rows.length * h + 6}
-        role="img"
-        aria-label={label}
-        viewBox={`0 0 ${width} ${rows.length * h + 6}`}
-      >
-        {rows.map((r, i) => {
-          const w = Math.round((r.value / max) * barMax);
-          const y = i * h;
-          return (
-            <g key={`${r.label}-${i}`}>
-              <text x={0} y={y + 16} fontSize={12}>
-                <title>{r.label}</title>
-                {r.label.length > Math.floor(labelWidth / 6.5)
-                  ? `${r.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…`
-                  : r.label}
-              </text>
-              <rect
-                x={labelWidth}
-                y={y + 5}
-                width={Math.max(w, r.value > 0 ? 2 : 0)}
-                height={14}
-                fill={colour}
-                rx={2}
+      <ul className="ab-bars" aria-hidden="true" style={{ maxWidth: width }}>
+        {rows.map((r, i) => (
+          <li
+            key={`${r.label}-${i}`}
+            style={{ gridTemplateColumns: `minmax(0, ${labelWidth}px) minmax(5rem, 1fr) auto` }}
+          >
+            <span className="ab-bar-label" title={r.label}>
+              {r.label}
+            </span>
+            <span className="ab-bar-track">
+              <span
+                className="ab-bar-fill"
+                style={{
+                  width: r.value > 0 ? pct(r.value) : 0,
+                  minWidth: r.value > 0 ? 2 : 0,
+                  background: colour,
+                }}
               />
               {r.marker !== undefined ? (
-                <line
-                  x1={labelWidth + Math.round((r.marker / max) * barMax)}
-                  x2={labelWidth + Math.round((r.marker / max) * barMax)}
-                  y1={y + 2}
-                  y2={y + 22}
-                  stroke="#b42318"
-                  strokeWidth={2}
-                />
+                <span className="ab-bar-marker" style={{ left: pct(r.marker) }} />
               ) : null}
-              <text x={labelWidth + w + 6} y={y + 16} fontSize={12}>
-                {r.value}
-                {unit}
-              </text>
-            </g>
-          );
-        })}
-      </svg>
+            </span>
+            <span className="ab-bar-value">
+              {r.value}
+              {unit}
+            </span>
+          </li>
+        ))}
+      </ul>
       {/* the chart's text alternative: the same figures as a table, for screen readers */}
-      <table className="visually-hidden">
-        <caption>{label}</caption>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={`${r.label}-${i}`}>
-              <th scope="row">{r.label}</th>
-              <td>
-                {r.value}
-                {unit}
-                {r.marker !== undefined ? ` (allowed ${r.marker}${unit})` : ""}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* (in a box: a table would not shrink to the one pixel of .visually-hidden and widen the page) */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{label}</caption>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={`${r.label}-${i}`}>
+                <th scope="row">{r.label}</th>
+                <td>
+                  {r.value}
+                  {unit}
+                  {r.marker !== undefined ? ` (allowed ${r.marker}${unit})` : ""}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

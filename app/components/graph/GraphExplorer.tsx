@@ -4,18 +4,12 @@ import type { Layer } from "../../types";
 import type { ExpandData } from "../../routes/graph.expand/route";
 import type { NodeData } from "../../routes/graph.node/route";
 import { formatNumber, plural } from "../ui/format";
+import { layerLabel, layersShort, layerTitle, words } from "../ui/labels";
 import type { GraphEngine } from "./engine";
 import { GraphCanvas } from "./GraphCanvas";
 import { GraphInspector } from "./GraphInspector";
-import {
-  ALL_LAYERS,
-  LAYER_OPTIONS,
-  LAYER_TITLES,
-  LIMIT_DEFAULT,
-  LIMIT_OPTIONS,
-  type VGraph,
-  type VNode,
-} from "./types";
+import { GraphNodeList } from "./GraphNodeList";
+import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_DEFAULT, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
 
 export interface ExplorerProps {
   graph: VGraph;
@@ -111,6 +105,23 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
     if (id && engineRef.current?.has(id)) engineRef.current.centerOn(id);
   }, []);
 
+  // a node opened from the list: the focus moves to its heading in the inspector, so its actions
+  // come next on Tab (not after the thousand buttons of the list)
+  const inspectorTitleId = `${uid}-inspector-title`;
+  const focusInspector = useRef(false);
+  const openFromList = useCallback(
+    (id: string) => {
+      focusInspector.current = true;
+      select(id);
+    },
+    [select],
+  );
+  useEffect(() => {
+    if (!focusInspector.current || !selectedId) return;
+    focusInspector.current = false;
+    document.getElementById(inspectorTitleId)?.focus();
+  }, [selectedId, inspectorTitleId]);
+
   const matches = useMemo(() => {
     const q = find.trim().toLowerCase();
     if (!q) return [];
@@ -173,7 +184,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
             <select name="layer" defaultValue={layer} data-testid="graph-layer">
               {LAYER_OPTIONS.map((l) => (
                 <option key={l} value={l}>
-                  {l === "all" ? "All layers" : `${l.toUpperCase()} · ${LAYER_TITLES[l]}`}
+                  {l === "all" ? "All layers" : layerLabel(l)}
                 </option>
               ))}
             </select>
@@ -184,7 +195,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
               <option value="">No persona filter</option>
               {personas.map((p) => (
                 <option key={p.value} value={p.value}>
-                  {p.value} ({p.layers.join(", ")})
+                  {words(p.value)} ({layersShort(p.layers)})
                 </option>
               ))}
             </select>
@@ -338,19 +349,19 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
             ) : null}
             <p id={helpId} className="visually-hidden">
               Drag to pan, use the mouse wheel to zoom, click a node to inspect it and double-click to expand
-              it. With the keyboard: plus and minus zoom, arrow keys pan, 0 fits the drawing. Use Find node to
-              select a node without a pointer.
+              it. With the keyboard: plus and minus zoom, arrow keys pan, 0 fits the drawing. Use Find node,
+              or the drawing as a list below it, to select a node without a pointer.
             </p>
           </GraphCanvas>
           <ul className="legend graph-legend" aria-label="Layer colours" data-testid="graph-legend">
             {ALL_LAYERS.map((l) => (
               <li key={l} className={perLayer[l] ? "" : "muted"}>
                 <span className={`dot dot-${l}`} aria-hidden />
-                {l.toUpperCase()} {LAYER_TITLES[l]}{" "}
-                <span className="muted">({formatNumber(perLayer[l])})</span>
+                {l.toUpperCase()} {layerTitle(l)} <span className="muted">({formatNumber(perLayer[l])})</span>
               </li>
             ))}
           </ul>
+          <GraphNodeList nodes={allNodes} selectedId={selectedId} onSelect={openFromList} />
         </div>
         <GraphInspector
           selectedId={selectedId}
@@ -360,6 +371,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
           expanding={expandFetcher.state !== "idle"}
           onSelect={select}
           onExpand={expand}
+          titleId={inspectorTitleId}
         />
       </div>
     </div>

@@ -2,13 +2,13 @@ import type { Layer } from "../../types";
 import type { NodeData } from "../../routes/graph.node/route";
 import { PropertyTable } from "../ui/PropertyTable";
 import { plural } from "../ui/format";
-import { LAYER_TITLES } from "./types";
+import { layerLabel } from "../ui/labels";
 
 function LayerChip({ layer }: { layer: Layer }) {
   return (
     <span className={`layer-chip layer-chip-${layer}`}>
       <span className="swatch" aria-hidden />
-      {layer.toUpperCase()} · {LAYER_TITLES[layer]}
+      {layerLabel(layer)}
     </span>
   );
 }
@@ -25,6 +25,7 @@ export function GraphInspector({
   expanding,
   onSelect,
   onExpand,
+  titleId,
 }: {
   selectedId: string | null;
   data: NodeData | undefined;
@@ -33,6 +34,8 @@ export function GraphInspector({
   expanding: boolean;
   onSelect: (id: string | null) => void;
   onExpand: (id: string, depth: 1 | 2) => void;
+  /** the id of the selected node's heading, which takes the focus when a node is opened from the list */
+  titleId?: string;
 }) {
   if (!selectedId) {
     return (
@@ -60,7 +63,7 @@ export function GraphInspector({
       data-node-id={selectedId}
     >
       <div className="inspector-head">
-        <h2 data-testid="inspector-title">
+        <h2 id={titleId} tabIndex={-1} data-testid="inspector-title">
           {current && "node" in current ? current.node.caption : selectedId}
         </h2>
         <button

@@ -34,11 +34,3 @@ export const LAYER_COLOURS: Record<Layer, string> = {
   l4: "#ea580c",
   l5: "#16a34a",
 };
-
-export const LAYER_TITLES: Record<Layer, string> = {
-  l1: "Marketplace",
-  l2: "HealthDCAT-AP catalogue",
-  l3: "FHIR R4 clinical records",
-  l4: "OMOP CDM v5.4",
-  l5: "Ontology and terminologies",
-};

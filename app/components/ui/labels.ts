@@ -125,14 +125,18 @@ export const STATE_LABELS: Record<string, string> = {
   degraded: "Degraded",
 };
 
-/** the five layers of the knowledge graph */
-export const LAYER_LABELS: Record<string, string> = {
-  l1: "L1 · Marketplace",
-  l2: "L2 · HealthDCAT-AP catalogue",
-  l3: "L3 · FHIR R4 clinical records",
-  l4: "L4 · OMOP CDM v5.4",
-  l5: "L5 · Ontology and terminologies",
+/** the five layers of the knowledge graph: what each holds */
+export const LAYER_TITLES: Record<string, string> = {
+  l1: "Marketplace",
+  l2: "HealthDCAT-AP catalogue",
+  l3: "FHIR R4 clinical records",
+  l4: "OMOP CDM v5.4",
+  l5: "Ontology and terminologies",
 };
+/** a layer as it reads on screen: "L4 · OMOP CDM v5.4" (never "l4") */
+export const LAYER_LABELS: Record<string, string> = Object.fromEntries(
+  Object.entries(LAYER_TITLES).map(([l, title]) => [l, `${l.toUpperCase()} · ${title}`]),
+);
 
 /** "awaitingPermit" / "AWAITING_PERMIT" / "data-holder" → "Awaiting permit" */
 export function words(value: string): string {
@@ -175,6 +179,29 @@ export function purposeArticle(value: string | null | undefined): string | null 
 
 export function layerLabel(layer: string): string {
   return LAYER_LABELS[layer] ?? words(layer);
+}
+
+/** what a layer holds, without its short name: "OMOP CDM v5.4" */
+export function layerTitle(layer: string): string {
+  return LAYER_TITLES[layer] ?? words(layer);
+}
+
+/** the short name of a layer: "L4" */
+export function layerShort(layer: string): string {
+  return LAYER_TITLES[layer] ? layer.toUpperCase() : words(layer);
+}
+
+/** several layers by short name: "L1, L2, L4, L5" */
+export function layersShort(layers: readonly string[]): string {
+  return layers.map(layerShort).join(", ");
+}
+
+/**
+ * A sentence from the back end that names layers by their ids ("40 marketplace (l1) nodes") reads with
+ * their short names ("40 marketplace (L1) nodes"), as every view names them.
+ */
+export function withLayerNames(text: string): string {
+  return text.replace(/\bl([1-5])\b/g, "L$1");
 }
 
 /** true when a text shows a raw identifier: camelCase, UPPER_SNAKE_CASE or a known enum value */

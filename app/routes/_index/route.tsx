@@ -54,10 +54,7 @@ export default function Overview() {
   // next steps of the persona shown, kept to views this user can open
   const opens = (to: string) => views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
   const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];
-  // the access body's register is the source of truth for permits: its expiry signal replaces the graph's
-  const signals = (overview?.signals ?? []).filter(
-    (s) => !(s.id === "expiring-permits" && overview?.signals.some((x) => x.id === "ab-expiring-permits")),
-  );
+  const signals = overview?.signals ?? [];
   return (
     <section data-testid="overview">
       <div className="page-head">
@@ -100,7 +97,7 @@ export default function Overview() {
               </>
             );
             const cls = `card stat ins-signal ins-tone-${s.value > 0 ? s.tone : "quiet"}`;
-            return s.href ? (
+            return s.href && opens(s.href) ? (
               <Link key={s.id} to={s.href} className={cls} data-testid={`signal-${s.id}`}>
                 {body}
               </Link>

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BarChart, ColumnChart, Suppressed, type Datum } from "../../components/insight/charts";
 import { ScopePanel } from "../../components/insight/ScopePanel";
+import { withLayerNames } from "../../components/ui/labels";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ANALYTICS_ROLES } from "../../lib/access.server";
@@ -38,8 +39,8 @@ export default function Analytics() {
         <div>
           <h1>OMOP analytics</h1>
           <p className="lead">
-            Computed from the OMOP CDM layer (l4) of the knowledge graph: {formatNumber(d.totals.persons)}{" "}
-            persons, concept names from the ontology layer (l5). Ages at {d.ageReferenceDate}.
+            Computed from the OMOP CDM layer (L4) of the knowledge graph: {formatNumber(d.totals.persons)}{" "}
+            persons, concept names from the ontology layer (L5). Ages at {d.ageReferenceDate}.
           </p>
         </div>
         <div className="actions">
@@ -168,9 +169,9 @@ export default function Analytics() {
         <aside className="card">
           <h2>How these figures are made</h2>
           <ul className="small">
-            <li>{d.source}.</li>
+            <li>{withLayerNames(d.source)}.</li>
             {d.notes.map((n) => (
-              <li key={n}>{n}.</li>
+              <li key={n}>{withLayerNames(n)}.</li>
             ))}
             <li>
               Graph version {d.graphVersion};{" "}

@@ -5,18 +5,11 @@ import { clientError } from "../../lib/insight/errors.server";
 import { ScopePanel } from "../../components/insight/ScopePanel";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
+import { layerLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { QUESTION_ROLES } from "../../lib/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Ask a question · Health Dataspace Hub" }];
-
-const LAYER_NAMES: Record<string, string> = {
-  l1: "l1 marketplace",
-  l2: "l2 HealthDCAT-AP",
-  l3: "l3 FHIR R4",
-  l4: "l4 OMOP CDM",
-  l5: "l5 ontology",
-};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, QUESTION_ROLES);
@@ -166,7 +159,7 @@ export default function Ask() {
                 {answer.backend === "proxy" ? <Badge tone="warn">via the language back end</Badge> : null}
                 {answer.layers.map((l) => (
                   <span key={l} className={`ins-layer layer-${l}`} data-testid="layer">
-                    {LAYER_NAMES[l] ?? l}
+                    {layerLabel(l)}
                   </span>
                 ))}
               </div>

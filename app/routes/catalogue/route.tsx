@@ -37,6 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         d.description && d.description.length > 240
           ? `${d.description.slice(0, 237)}…`
           : (d.description ?? ""),
+      // the whole text as the title: the card shows two lines only, and the text may be cut
+      fullDescription: d.description || undefined,
       publisher: publisherOf(d),
       theme: d.theme ?? null,
       keywords: (d.keywords ?? []).slice(0, 4),
@@ -263,7 +265,11 @@ export default function Catalogue() {
                     {d.publisher}
                     {d.recordCount !== null ? ` · ${plural(d.recordCount, "record")}` : ""}
                   </span>
-                  {d.description ? <span className="result-desc">{d.description}</span> : null}
+                  {d.description ? (
+                    <span className="result-desc" title={d.fullDescription}>
+                      {d.description}
+                    </span>
+                  ) : null}
                   <span className="tags">
                     {d.theme ? <Badge tone="info">{themeLabel(d.theme)}</Badge> : null}
                     {d.personalData ? <Badge tone="warn">personal data</Badge> : null}

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
@@ -69,7 +70,7 @@ export default function ComponentDiagnosis() {
             </div>
             <div className="field-row">
               <dt>Answer</dt>
-              <dd data-testid="observed">{d.probe.observed}</dd>
+              <dd data-testid="observed">{withLayerNames(d.probe.observed)}</dd>
             </div>
             <div className="field-row">
               <dt>Time</dt>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Topology } from "../../components/governance/Topology";
 import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
+import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
@@ -70,7 +71,7 @@ export default function Components() {
                 <td className="small wrap">
                   <code>{c.url}</code>
                 </td>
-                <td className="small">{c.observed}</td>
+                <td className="small">{withLayerNames(c.observed)}</td>
                 <td className="num small">{c.latencyMs ?? "—"}</td>
                 <td className="nowrap">
                   <Link to={`/components/${c.name}`} className="button small ghost">

@@ -97,6 +97,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           d.description && d.description.length > 220
             ? `${d.description.slice(0, 217)}…`
             : (d.description ?? ""),
+        // the whole text, as the cut one's title
+        fullDescription: d.description && d.description.length > 220 ? d.description : undefined,
         publisher: d.publisher ?? holder?.displayName ?? "",
         providerId: holder?.participantId ?? "",
         providerName: holder?.displayName ?? "",
@@ -308,7 +310,11 @@ export default function Discover() {
                       <span className="muted small"> · {plural(d.recordCount, "record")}</span>
                     ) : null}
                   </p>
-                  {d.description ? <p className="ds-desc">{d.description}</p> : null}
+                  {d.description ? (
+                    <p className="ds-desc" title={d.fullDescription}>
+                      {d.description}
+                    </p>
+                  ) : null}
                   {d.keywords.length ? (
                     <p className="tags">
                       {d.keywords.map((k) => (

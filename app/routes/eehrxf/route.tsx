@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { withLayerNames } from "../../components/ui/labels";
 import { Meter } from "../../components/insight/charts";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
@@ -20,7 +21,8 @@ export default function Eehrxf() {
       <h1>European EHR exchange format</h1>
       <p className="lead">
         The EEHRxF priority categories (EHDS Art. 14) and the HL7 Europe / IPS FHIR profiles that carry them,
-        with how much of the graph's FHIR data (layer l3) has what each profile requires. {c.source}.
+        with how much of the graph's FHIR data (layer L3) has what each profile requires.{" "}
+        {withLayerNames(c.source)}.
       </p>
       <div className="ins-categories">
         {c.categories.map((cat) => (

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { LAYERS } from "../../../server/graph/model";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
-import { LAYER_TITLES } from "../../components/graph/types";
+import { layerLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { GRAPH_ROLES } from "../../lib/access.server";
 
@@ -47,7 +47,7 @@ export default function GraphValidation() {
               data-testid={`validation-layer-${l}`}
             >
               <h3 id={`layer-${l}-title`} className="stat-label">
-                {l.toUpperCase()} · {LAYER_TITLES[l]}
+                {layerLabel(l)}
               </h3>
               <span className="stat-value">{formatNumber(layer.nodes)}</span>
               <table className="data compact">

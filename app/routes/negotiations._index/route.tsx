@@ -149,7 +149,9 @@ export default function Negotiations() {
                   </td>
                   <td className="small">
                     {n.contractId ? (
-                      <code className="wrap">{shortId(n.contractId)}</code>
+                      <code className="wrap" title={n.contractId}>
+                        {shortId(n.contractId)}
+                      </code>
                     ) : (
                       <span className="muted">—</span>
                     )}

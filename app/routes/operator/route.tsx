@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GovNav, HealthBadge, PageHead } from "../../components/governance/ui";
+import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
@@ -33,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           name: c.name,
           label: c.label,
           health: c.health,
-          observed: c.observed,
+          observed: withLayerNames(c.observed),
         }))
       : null,
     componentsError: components.ok ? null : components.error,

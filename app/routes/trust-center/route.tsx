@@ -98,7 +98,13 @@ export default function TrustCenter() {
                   {s.trustCenter ? <div className="small muted">{s.trustCenter}</div> : null}
                 </td>
                 <td className="small nowrap">
-                  {s.openedAt ? formatDate(s.openedAt) : "—"} – {s.closesAt ? formatDate(s.closesAt) : "—"}
+                  {s.openedAt && s.closesAt
+                    ? `${formatDate(s.openedAt)} – ${formatDate(s.closesAt)}`
+                    : s.openedAt
+                      ? `from ${formatDate(s.openedAt)}, no end recorded`
+                      : s.closesAt
+                        ? `until ${formatDate(s.closesAt)}`
+                        : "not scheduled"}
                 </td>
                 <td className="small">
                   <strong>k = {s.k}</strong>, aggregate outputs only
