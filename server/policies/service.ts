@@ -63,6 +63,7 @@ export {
   type ListedPolicy,
   type OdrlPolicyDocument,
 } from "./policy-document";
+import { missingFields } from "../http/field-errors";
 
 export function createPolicyService(deps: {
   db: Db;
@@ -293,7 +294,7 @@ export function createPolicyService(deps: {
 export function parsePolicyCreate(body: Record<string, unknown>): { participantId: string; policy: unknown } {
   const participantId = presentString(body.participantId);
   if (!participantId || body.policy === undefined || body.policy === null)
-    throw badRequest(POLICY_FIELDS_REQUIRED);
+    throw missingFields({ participantId, policy: body.policy != null }, POLICY_FIELDS_REQUIRED);
   return { participantId, policy: body.policy };
 }
 
@@ -305,6 +306,9 @@ export function parsePolicyUpdate(body: Record<string, unknown>): {
   const policyId = presentString(body.policyId);
   const participantId = presentString(body.participantId);
   if (!policyId || !participantId || body.policy === undefined || body.policy === null)
-    throw badRequest(POLICY_UPDATE_FIELDS_REQUIRED);
+    throw missingFields(
+      { policyId, participantId, policy: body.policy != null },
+      POLICY_UPDATE_FIELDS_REQUIRED,
+    );
   return { policyId, participantId, policy: body.policy };
 }
