@@ -24,7 +24,7 @@ import { createEudiService, type EudiService } from "./eudi/service";
 import { createPatientAppService, type PatientAppService } from "./patient-app/service";
 import { openDatabase, type Db } from "./storage/database";
 import { getOrCreateSecret } from "./storage/secrets";
-import { startDataspace } from "./start-dataspace";
+import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
 import { createCredentialService, type CredentialService } from "./credentials/service";
@@ -126,6 +126,7 @@ export async function createServices(config: Config): Promise<Services> {
     oidc,
     makeOidc,
     embeddedIdp: !!embeddedIdp,
+    embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, graph, dataspace) : undefined,
   });
 
   const insight = createInsightServices({ db, graph, audit, config });

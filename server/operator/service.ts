@@ -8,6 +8,7 @@ import { operationDeadline, settle } from "../dataspace/runtime";
 import type { GraphStore } from "../graph/store";
 import { badGateway, serviceUnavailable } from "../http/errors";
 import type { Db } from "../storage/database";
+import type { EmbeddedDataspaceRestart } from "./component-model";
 import { createComponents, type MutableContainer } from "./components";
 import { createDirectory, type DirectoryEntry, type parseDirectoryInput } from "./directory";
 import { createMockDsp } from "./mock-dsp";
@@ -77,6 +78,7 @@ export function createOperatorService(deps: {
   oidc: OidcClient;
   makeOidc: () => OidcClient;
   embeddedIdp: boolean;
+  embeddedDataspace?: EmbeddedDataspaceRestart;
 }) {
   const { config, dataspace } = deps;
   const components = createComponents(deps);

@@ -6,7 +6,6 @@ import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf, missingFields } from "../../../server/http/field-errors";
-import { CREDENTIAL_FIELDS_REQUIRED } from "../../../server/credentials/service";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];
@@ -80,7 +79,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const participantContextId = String(form.get("participantContextId") ?? "");
     const credentialType = String(form.get("credentialType") ?? "");
     if (!participantContextId || !credentialType)
-      throw missingFields({ participantContextId, credentialType }, CREDENTIAL_FIELDS_REQUIRED);
+      throw missingFields(
+        { participantContextId, credentialType },
+        "participantContextId and credentialType are required",
+      );
     const started = await s.request(participantContextId, credentialType, user);
     return {
       ok: true,
