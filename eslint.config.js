@@ -25,6 +25,24 @@ const CAPABILITIES = readdirSync("server", { withFileTypes: true })
   .filter((d) => d.isDirectory() && !BOTTOM.includes(d.name) && !["openapi", "static-mode"].includes(d.name))
   .map((d) => d.name);
 
+/*
+ * Capabilities whose public entry is their index.ts: any other capability imports them only
+ * through it (docs/decisions/0015). Add a capability here once its index exports what the others
+ * use. The aggregators compose other capabilities' services and handler maps, as the top layer
+ * does, and are exempt (docs/decisions/0008, "not enforced yet").
+ */
+const PUBLIC_INDEX = ["analytics", "dataspace"];
+/*
+ * Leaf modules published beside an index. The dataspace's index loads the pooled upstream fetch
+ * (npm undici); a capability that other modules load early (credentials, policies) importing it
+ * made npm undici's Agent Node's global fetch dispatcher, and the sign-in's token request failed
+ * ("invalid content-length header"). These leaves load no client and start nothing.
+ */
+const PUBLISHED = {
+  dataspace: ["./failures.ts", "./runtime.ts", "./upstream-http.ts", "./oauth-token.ts", "./participants.ts"],
+};
+const AGGREGATORS = ["overview"];
+
 const layerZones = [
   // the HTTP kernel: error model, request parsing, responses, route table, dispatcher
   {
@@ -74,6 +92,20 @@ const layerZones = [
     from: "./server/local-dataspace",
     message:
       "The dataspace clients speak HTTP to the connector they are given; the container starts the embedded one.",
+  },
+  // a capability reaches these capabilities only through their public index (docs/decisions/0015)
+  ...PUBLIC_INDEX.map((name) => ({
+    target: CAPABILITIES.filter((c) => c !== name && !AGGREGATORS.includes(c)).map((c) => `./server/${c}`),
+    from: `./server/${name}`,
+    except: ["./index.ts", ...(PUBLISHED[name] ?? [])],
+    message: `Another capability imports server/${name} only through its public index (server/${name}/index.ts; docs/decisions/0015).`,
+  })),
+  // only the container starts the embedded dataspace, and restarts it (server/start-dataspace.ts)
+  {
+    target: CAPABILITIES.filter((c) => c !== "local-dataspace").map((c) => `./server/${c}`),
+    from: "./server/local-dataspace",
+    message:
+      "Only the container starts or restarts the embedded dataspace (server/start-dataspace.ts); a capability gets what it needs handed in (docs/decisions/0015).",
   },
   {
     target: "./server/dataspace-protocol",

@@ -7,7 +7,7 @@
 export type { Role } from "../server/auth/personas";
 export type { SessionUser } from "../server/auth/user";
 export type { HealthDataset } from "../server/catalogue/service";
-export type { FieldError } from "../server/http/field-errors";
+export type { FieldError, FormFieldError } from "../server/http/field-errors";
 export type { OdrlScope } from "../server/federated/scope";
 export type { Layer } from "../server/graph/model";
 export type { PolicyProblem, ValidationResult } from "../server/policies/odrl";

@@ -25,7 +25,7 @@ import { createPatientAppService, type PatientAppService } from "./patient-app/s
 import { openDatabase, type Db } from "./storage/database";
 import { openRelational, type Relational } from "./storage/relational";
 import { getOrCreateSecret } from "./storage/secrets";
-import { startDataspace } from "./start-dataspace";
+import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
 import { createAuditView, type AuditView } from "./privacy/audit-view";
@@ -135,6 +135,7 @@ export async function createServices(config: Config): Promise<Services> {
     oidc,
     makeOidc,
     embeddedIdp: !!embeddedIdp,
+    embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, graph, dataspace) : undefined,
   });
 
   const insight = createInsightServices({ rel, graph, audit, config });

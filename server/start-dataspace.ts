@@ -1,9 +1,9 @@
 import type { AuditInput } from "./audit/model";
 import type { Config } from "./config";
-import { createDataspace, type Dataspace } from "./dataspace";
+import { createDataspace, reconnectClients, type Dataspace } from "./dataspace";
 import { graphDataSource } from "./dataspace/graph-data-source";
 import type { GraphStore } from "./graph/store";
-import { startLocalDataspace } from "./local-dataspace";
+import { startLocalDataspace, type LocalDataspace } from "./local-dataspace";
 import type { Relational } from "./storage/relational";
 import type { Db } from "./storage/database";
 
@@ -49,4 +49,46 @@ export async function startDataspace(config: Config, deps: StartDataspaceDeps): 
     await embedded.close();
     throw e;
   }
+}
+
+/**
+ * How the operator console restarts the embedded dataspace (handed to it by the container, so the
+ * operator capability neither starts a server nor builds clients): stop the running instance,
+ * start a new one on the same address, and give the dataspace fresh clients for it. The first
+ * instance belongs to the dataspace (closed by dataspace.close(), idempotent); later ones are
+ * closed by close().
+ */
+export function embeddedDataspaceRestart(config: Config, graph: GraphStore, dataspace: Dataspace) {
+  let restartedLocal: LocalDataspace | undefined;
+  return {
+    async restart(): Promise<void> {
+      const l = dataspace.local;
+      if (!l) throw new Error("no embedded dataspace");
+      const port = Number(new URL(l.url).port);
+      const host = new URL(l.url).hostname;
+      if (restartedLocal) await restartedLocal.close();
+      else await dataspace.close(); // closes the dataspace's own embedded instance (idempotent)
+      const next = await startLocalDataspace({
+        dataDir: config.dataDir,
+        host,
+        port,
+        dataSource: graphDataSource(graph),
+        graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
+      });
+      restartedLocal = next;
+      reconnectClients(dataspace.runtime, ["connector", "tenant-manager", "issuer", "identity-hub"], {
+        managementUrl: next.managementUrl,
+        apiVersion: next.apiVersion,
+        tenantManagerUrl: next.tenantManagerUrl,
+        issuerUrl: next.issuerUrl,
+        identityHubUrl: next.identityHubUrl,
+        tokenUrl: next.tokenUrl,
+        clientId: next.clientId,
+        clientSecret: next.clientSecret,
+      });
+    },
+    async close(): Promise<void> {
+      await restartedLocal?.close();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { ORGANISATIONS } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
-import { badRequest, forbidden } from "../http/errors";
+import { forbidden } from "../http/errors";
 import type { Actor } from "./store";
+import { invalidFields } from "../http/field-errors";
 
 /**
  * Who the access body is, who acts on its records and what they may do: the roles that oversee
@@ -55,5 +56,8 @@ export function assertOwn(user: SessionUser, rec: { organisation: string; id: st
 export function pickRequired(body: Record<string, unknown>, ...keys: string[]) {
   const missing = keys.filter((k) => body[k] === undefined || body[k] === null || body[k] === "");
   if (missing.length)
-    throw badRequest(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required`);
+    throw invalidFields(
+      `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required`,
+      missing.map((path) => ({ path, message: "Required" })),
+    );
 }

@@ -1,5 +1,4 @@
 import type { SessionUser } from "../auth/user";
-import { badRequest } from "../http/errors";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertOwn, assertRole, orgDid, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -21,6 +20,7 @@ import { clockEventSchema, completenessSchema, submitApplicationSchema, withdraw
 import { PERIODS } from "./periods";
 import { move } from "./step";
 import type { RecordViews } from "./views";
+import { invalidField } from "../http/field-errors";
 
 /**
  * Data access applications (Art. 67–68): submission, withdrawal, the completeness decision (which
@@ -177,7 +177,10 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       return { application: applicationDetail(done, at), informationRequest: null };
     }
     if (!input.missing?.length)
-      throw badRequest("missing is required when complete is false: list what the applicant has to add");
+      throw invalidField(
+        "missing",
+        "missing is required when complete is false: list what the applicant has to add",
+      );
     const result = store.tx((w) => {
       const current = w.get<ApplicationData>(rec.id)!;
       transition(APPLICATION, current.state, "markIncomplete");
@@ -236,7 +239,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       let next: ClockData;
       let note = input.reason;
       if (input.event === "extend") {
-        if (input.months === undefined) throw badRequest("months is required to extend the decision period");
+        if (input.months === undefined)
+          throw invalidField("months", "months is required to extend the decision period");
         next = extendClock(clock, at, input.months, input.reason, user.username);
         note = `+${input.months} month(s): ${input.reason}`;
       } else if (input.event === "pause") {

@@ -1,7 +1,7 @@
-import { badRequest } from "../http/errors";
 import { addDays, addMonths, berlinDate, daysBetween, endOfBerlinDay, rollToWorkingDay } from "./calendar";
 import { CLOCK, illegalTransition, transition } from "./machines";
 import { PERIODS } from "./periods";
+import { invalidField } from "../http/field-errors";
 
 /**
  * The statutory decision clock of a data access application (Art. 68(4)): it starts on the day a
@@ -124,7 +124,8 @@ export function extendClock(
     );
   }
   if (!Number.isInteger(months) || months < 1 || months > max) {
-    throw badRequest(
+    throw invalidField(
+      "months",
       `months must be a whole number from 1 to ${max} (${PERIODS.applicationExtension.article})`,
     );
   }

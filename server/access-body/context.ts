@@ -2,7 +2,6 @@ import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Mutation } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { badRequest } from "../http/errors";
 import type { Db } from "../storage/database";
 import { SYSTEM, assertOwn, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
@@ -10,6 +9,7 @@ import { PERMIT, transition } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
 import { loadRecord } from "./step";
 import { createRecordStore, type RecordKind, type RecordStore, type StoredRecord } from "./store";
+import { invalidField } from "../http/field-errors";
 
 /**
  * What every workflow module of the access body shares: the record store, the graph, the clock,
@@ -78,7 +78,7 @@ export function createAccessBodyContext(deps: AccessBodyDeps) {
     for (const id of ids) {
       const n = await graph.getNode(id);
       if (!n || n.label !== "HealthDataset")
-        throw badRequest(`Unknown dataset: ${id} (use an id of GET /api/catalog)`);
+        throw invalidField("datasets", `Unknown dataset: ${id} (use an id of GET /api/catalog)`);
       titles.push(typeof n.properties.title === "string" ? n.properties.title : id);
     }
     return titles;

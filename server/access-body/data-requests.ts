@@ -1,5 +1,4 @@
 import type { SessionUser } from "../auth/user";
-import { badRequest } from "../http/errors";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertRole, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -11,6 +10,7 @@ import { decideDataRequestSchema, submitDataRequestSchema, withdrawSchema } from
 import { PERIODS } from "./periods";
 import { step } from "./step";
 import { dataRequestView } from "./views";
+import { invalidField } from "../http/field-errors";
 
 /** the smallest non-zero count an anonymised statistical answer may contain */
 export const MIN_CELL = 10;
@@ -115,7 +115,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
           };
         }
         if (input.decision === "refuse") {
-          if (!input.reasons) throw badRequest("reasons is required to refuse a data request");
+          if (!input.reasons) throw invalidField("reasons", "reasons is required to refuse a data request");
           return {
             ...current.data,
             decision: {
@@ -128,10 +128,14 @@ export function createDataRequests(ctx: AccessBodyContext) {
           };
         }
         if (!input.answer)
-          throw badRequest("answer is required: { summary, table } with anonymised statistics only");
+          throw invalidField(
+            "answer",
+            "answer is required: { summary, table } with anonymised statistics only",
+          );
         const small = input.answer.table.filter((r) => r.value > 0 && r.value < MIN_CELL);
         if (small.length) {
-          throw badRequest(
+          throw invalidField(
+            "answer",
             `An anonymised statistical answer may not contain counts below ${MIN_CELL}: ${small.map((r) => r.label).join(", ")}`,
           );
         }

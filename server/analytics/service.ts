@@ -7,6 +7,7 @@
  */
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
+import { holderName } from "./holders";
 import type { GraphStore } from "../graph/store";
 import { protect, published, type CountNode, type PublishedCount } from "../federated/suppression";
 import { scopeFor, type OdrlScope } from "../federated/scope";
@@ -70,9 +71,7 @@ export interface AnalyticsDashboard {
 
 type DashboardBody = Omit<AnalyticsDashboard, "generatedAt" | "graphVersion" | "scope" | "cache">;
 
-export function holderName(slug: string): string {
-  return ORGANISATIONS.find((o) => o.slug === slug)?.displayName ?? slug;
-}
+export { holderName };
 
 function round(v: number, d = 2) {
   const f = 10 ** d;

@@ -1,6 +1,7 @@
 import type { Relational } from "../storage/relational";
 import { badRequest } from "../http/errors";
 import type { AuditLog } from "./log";
+import { invalidField, invalidFields, missingFields } from "../http/field-errors";
 
 /**
  * Retention of the audit log, per entry kind, with a floor that cannot be undercut.
@@ -147,12 +148,15 @@ const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 export function parseRetentionInput(body: Record<string, unknown>): { kind: string; days: number } {
   const kind = typeof body.kind === "string" ? body.kind.trim() : "";
   if (!kind || body.days === undefined || body.days === null || body.days === "")
-    throw badRequest("kind and days are required");
+    throw missingFields(
+      { kind, days: !(body.days === undefined || body.days === null || body.days === "") },
+      "kind and days are required",
+    );
   if (!KIND_PATTERN.test(kind))
-    throw badRequest("kind must be a lower-case entry kind such as consent or access-body");
+    throw invalidField("kind", "kind must be a lower-case entry kind such as consent or access-body");
   const days = typeof body.days === "string" && /^\d+$/.test(body.days) ? Number(body.days) : body.days;
   if (typeof days !== "number" || !Number.isInteger(days) || days < 1)
-    throw badRequest("days must be a whole number of days (at least 1)");
+    throw invalidField("days", "days must be a whole number of days (at least 1)");
   return { kind, days };
 }
 
@@ -279,19 +283,19 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
     async set(kind, days, actor, now = new Date()) {
       const rule = ruleFor(kind);
       if (days < rule.minimumDays) {
-        throw badRequest(
-          `Retention for ${kind} cannot be shorter than ${rule.minimumDays} days (${rule.basis})`,
-          { kind, minimumDays: rule.minimumDays, basis: rule.basis },
-        );
+        const message = `Retention for ${kind} cannot be shorter than ${rule.minimumDays} days (${rule.basis})`;
+        throw invalidFields(message, [{ path: "days", message }], 400, {
+          kind,
+          minimumDays: rule.minimumDays,
+          basis: rule.basis,
+        });
       }
       if (days > RETENTION_MAX_DAYS) {
-        throw badRequest(
-          `Retention for ${kind} cannot be longer than ${RETENTION_MAX_DAYS} days (ten years, the hub's maximum)`,
-          {
-            kind,
-            maximumDays: RETENTION_MAX_DAYS,
-          },
-        );
+        const message = `Retention for ${kind} cannot be longer than ${RETENTION_MAX_DAYS} days (ten years, the hub's maximum)`;
+        throw invalidFields(message, [{ path: "days", message }], 400, {
+          kind,
+          maximumDays: RETENTION_MAX_DAYS,
+        });
       }
       const at = now.toISOString();
       await rel.tx(async (tx) => {

@@ -4,9 +4,10 @@ import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { toCredential, type Credential } from "../dataspace/participants";
 import { operationDeadline } from "../dataspace/runtime";
-import { badGateway, badRequest, forbidden, serviceUnavailable } from "../http/errors";
+import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
 import { createVerifier, didWebUrl, type CredentialVerification, type CredentialVerifier } from "./verify";
+import { missingFields } from "../http/field-errors";
 
 /**
  * Verifiable credentials for /api/credentials: the credentials the caller may see, each with its
@@ -73,7 +74,8 @@ export const recordIdOf = (id: string) => id.replace(/^urn:uuid:/, "");
 export function parseCredentialRequest(body: Record<string, unknown>) {
   const participantContextId = presentString(body.participantContextId);
   const credentialType = presentString(body.credentialType);
-  if (!participantContextId || !credentialType) throw badRequest(CREDENTIAL_FIELDS_REQUIRED);
+  if (!participantContextId || !credentialType)
+    throw missingFields({ participantContextId, credentialType }, CREDENTIAL_FIELDS_REQUIRED);
   return { participantContextId, credentialType };
 }
 

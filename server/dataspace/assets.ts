@@ -1,10 +1,11 @@
-import { badGateway, badRequest } from "../http/errors";
+import { badGateway } from "../http/errors";
 import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import { edcPrefixOf, MANAGEMENT_CONTEXT, termString } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
+import { invalidField, missingFields } from "../http/field-errors";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
@@ -105,10 +106,11 @@ export function parseAssetInput(body: Record<string, unknown>): AssetInput {
   const participantId = presentString(body.participantId);
   const assetId = presentString(body.assetId);
   const name = presentString(body.name);
-  if (!participantId || !assetId || !name) throw badRequest(ASSET_FIELDS_REQUIRED);
+  if (!participantId || !assetId || !name)
+    throw missingFields({ participantId, assetId, name }, ASSET_FIELDS_REQUIRED);
   const da = body.dataAddress;
   if (da !== undefined && (typeof da !== "object" || da === null || Array.isArray(da))) {
-    throw badRequest("dataAddress must be an object with @type, type and baseUrl");
+    throw invalidField("dataAddress", "dataAddress must be an object with @type, type and baseUrl");
   }
   return {
     participantId,

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { badGateway, badRequest, notFound, serviceUnavailable } from "../http/errors";
+import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { describeUpstream } from "./failures";
 import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 import type { CredentialDefinition } from "./upstream-schemas";
+import { invalidField } from "../http/field-errors";
 
 /**
  * Credential operations over the issuer service and the identity hub, for the credential views
@@ -41,7 +42,7 @@ export async function requestCredential(
   }
   const definitions = await listCredentialDefinitions(rt);
   const def = definitions.find((d) => d.credentialType === credentialType || d.id === credentialType);
-  if (!def) throw badRequest(`The issuer offers no credential of type ${credentialType}`);
+  if (!def) throw invalidField("credentialType", `The issuer offers no credential of type ${credentialType}`);
   const holderPid = randomUUID();
   try {
     await rt.identityHub.requestCredentials(participantContextId, {

@@ -24,6 +24,12 @@ import { createTenantManagerClient } from "./tenant-manager-client";
 import * as transfers from "./transfers";
 import type { TokenSource } from "./upstream-http";
 
+/*
+ * Other capabilities import server/dataspace through this file, or the leaf helpers that lint
+ * lists beside it (docs/decisions/0015).
+ */
+export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
+
 /**
  * The dataspace capability: participants, assets, negotiations, transfers, tasks and
  * credentials over the connector, tenant manager, issuer and identity hub. Built once by

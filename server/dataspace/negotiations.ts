@@ -1,4 +1,4 @@
-import { badGateway, badRequest, notFound } from "../http/errors";
+import { badGateway, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
 import { mergeById } from "./merge";
@@ -7,6 +7,7 @@ import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
+import { missingFields } from "../http/field-errors";
 
 /** Contract negotiations (spec section 4, Negotiations): list, provider catalogue, start, read. */
 
@@ -31,10 +32,11 @@ export function parseNegotiationRequest(body: Record<string, unknown>): Negotiat
   const participantId = presentString(body.participantId);
   const counterPartyAddress = presentString(body.counterPartyAddress);
   const assetId = presentString(body.assetId);
-  if (!participantId || !counterPartyAddress || !assetId) throw badRequest(NEGOTIATION_FIELDS_REQUIRED);
+  if (!participantId || !counterPartyAddress || !assetId)
+    throw missingFields({ participantId, counterPartyAddress, assetId }, NEGOTIATION_FIELDS_REQUIRED);
   const offerId = presentString(body.offerId);
   const policyId = presentString(body.policyId);
-  if (!offerId && !policyId) throw badRequest(OFFER_ID_REQUIRED);
+  if (!offerId && !policyId) throw missingFields({ offerId }, OFFER_ID_REQUIRED);
   return {
     participantId,
     counterPartyAddress,

@@ -1,6 +1,6 @@
 import { isRole, ROLES } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
-import { badGateway, badRequest, isApiError, notFound, serviceUnavailable } from "../http/errors";
+import { badGateway, isApiError, notFound, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
 import { checkId } from "../http/ids";
 import { checkName } from "../http/names";
@@ -19,6 +19,7 @@ import {
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 import type { ParticipantContext, VerifiableCredentialJson } from "./upstream-schemas";
+import { invalidField, missingFields } from "../http/field-errors";
 
 /** The participant registry (spec section 4, Participants). */
 
@@ -159,10 +160,10 @@ export interface OnboardingInput {
 export function parseOnboardingInput(body: Record<string, unknown>): OnboardingInput {
   const displayName = presentString(body.displayName);
   const role = presentString(body.role);
-  if (!displayName || !role) throw badRequest(PARTICIPANT_FIELDS_REQUIRED);
+  if (!displayName || !role) throw missingFields({ displayName, role }, PARTICIPANT_FIELDS_REQUIRED);
   // stored and shown to others: names of a plain syntax, a role of the role list (spec: Participant)
   checkName(displayName, "displayName");
-  if (!isRole(role)) throw badRequest(`role must be one of ${ROLES.join(", ")}`);
+  if (!isRole(role)) throw invalidField("role", `role must be one of ${ROLES.join(", ")}`);
   const organization = presentString(body.organization);
   if (organization !== undefined) checkName(organization, "organization");
   const ehdsParticipantType = presentString(body.ehdsParticipantType);
@@ -252,9 +253,10 @@ export function parseParticipantUpdate(body: Record<string, unknown>): Participa
   const displayName = presentString(body.displayName);
   const organization = presentString(body.organization);
   for (const k of ["displayName", "organization"] as const) {
-    if (body[k] !== undefined && typeof body[k] !== "string") throw badRequest(`${k} must be a string`);
+    if (body[k] !== undefined && typeof body[k] !== "string") throw invalidField(k, `${k} must be a string`);
   }
-  if (!displayName && !organization) throw badRequest("displayName or organization is required");
+  if (!displayName && !organization)
+    throw missingFields({ displayName, organization }, "displayName or organization is required");
   return { ...(displayName ? { displayName } : {}), ...(organization ? { organization } : {}) };
 }
 

@@ -1,4 +1,4 @@
-import { ApiError, badGateway, badRequest, notFound } from "../http/errors";
+import { ApiError, badGateway, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage } from "./failures";
@@ -8,6 +8,7 @@ import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
 import { z } from "zod";
+import { invalidField, missingFields } from "../http/field-errors";
 
 /** Transfer processes (spec section 4, Transfers): list, start (live or demonstration), read, pull data. */
 
@@ -26,10 +27,11 @@ export function parseTransferRequest(body: Record<string, unknown>): TransferReq
   const participantId = presentString(body.participantId);
   const contractId = presentString(body.contractId);
   const counterPartyAddress = presentString(body.counterPartyAddress);
-  if (!participantId || !contractId || !counterPartyAddress) throw badRequest(TRANSFER_FIELDS_REQUIRED);
+  if (!participantId || !contractId || !counterPartyAddress)
+    throw missingFields({ participantId, contractId, counterPartyAddress }, TRANSFER_FIELDS_REQUIRED);
   const transferType = presentString(body.transferType) ?? DEFAULT_TRANSFER_TYPE;
   if (!(TRANSFER_TYPES as readonly string[]).includes(transferType)) {
-    throw badRequest(`transferType must be one of ${TRANSFER_TYPES.join(", ")}`);
+    throw invalidField("transferType", `transferType must be one of ${TRANSFER_TYPES.join(", ")}`);
   }
   return {
     participantId,

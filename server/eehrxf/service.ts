@@ -6,7 +6,7 @@
  */
 import type { Properties } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { labelScopedCache, scanNodes, str } from "../analytics/scan";
+import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 
 export interface ProfileCoverage {

@@ -13,7 +13,7 @@
 import type { SessionUser } from "../auth/user";
 import type { GraphNode } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { findAll, str } from "../analytics/scan";
+import { findAll, str } from "../analytics";
 
 export interface OdrlScope {
   /** the role the scope derives from */

@@ -20,13 +20,13 @@
  * is there to expose.
  */
 import type { AuditLog } from "../audit/log";
-import { Lru } from "../analytics/scan";
+import { Lru } from "../analytics";
 import type { Relational } from "../storage/relational";
 import { createQueryLog } from "./query-log";
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph/store";
-import type { Concept, ConceptCache, ConceptDictionary } from "../analytics/concepts";
+import type { Concept, ConceptCache, ConceptDictionary } from "../analytics";
 import {
   AGE_BANDS,
   AGE_REFERENCE_DATE,
@@ -36,8 +36,8 @@ import {
   type Gender,
   type OmopIndex,
   type OmopIndexCache,
-} from "../analytics/omop-index";
-import { holderName } from "../analytics/service";
+} from "../analytics";
+import { holderName } from "../analytics";
 import { badRequest } from "../http/errors";
 import { describeConcept, examplesOf, resolveTerm, type DescribedConcept } from "../nlq/terminology";
 import { findDisclosures } from "./audit";

@@ -1,4 +1,4 @@
-import { badRequest } from "./errors";
+import { invalidField } from "./field-errors";
 
 /**
  * The syntax of the identifiers the hub passes on to the dataspace services (participant context
@@ -18,7 +18,7 @@ export const invalidIdMessage = (field: string) =>
 
 /** The id, or a 400 naming the field. */
 export function checkId(value: string, field: string): string {
-  if (!isValidId(value)) throw badRequest(invalidIdMessage(field));
+  if (!isValidId(value)) throw invalidField(field, invalidIdMessage(field));
   return value;
 }
 
@@ -35,6 +35,6 @@ export function checkHttpUrl(value: string, field: string): string {
   } catch {
     ok = false;
   }
-  if (!ok) throw badRequest(`${field} must be an http(s) URL`);
+  if (!ok) throw invalidField(field, `${field} must be an http(s) URL`);
   return value;
 }

@@ -1,4 +1,4 @@
-import { badRequest } from "./errors";
+import { invalidField } from "./field-errors";
 
 /**
  * The syntax of human-readable names that the hub stores and shows (a participant's display name
@@ -19,6 +19,6 @@ export const invalidNameMessage = (field: string) =>
 
 /** The name, or a 400 naming the field. */
 export function checkName(value: string, field: string): string {
-  if (!isValidName(value)) throw badRequest(invalidNameMessage(field));
+  if (!isValidName(value)) throw invalidField(field, invalidNameMessage(field));
   return value;
 }

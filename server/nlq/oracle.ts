@@ -3,7 +3,7 @@
  * timelines), independent of the graph, the stores and the OMOP index. The insight tests compare
  * what the services compute through the GraphStore port with what the generator wrote.
  */
-import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "../analytics/omop-index";
+import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "../analytics";
 import { datasetsOf } from "../graph/synthetic/catalogue";
 import { buildTimeline, type ClinicalTimeline } from "../graph/synthetic/clinical";
 import { DEFAULT_SEED } from "../graph/synthetic/generate";

@@ -22,14 +22,14 @@
  */
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
-import type { ConceptCache, ConceptDictionary } from "../analytics/concepts";
-import type { OmopIndexCache } from "../analytics/omop-index";
+import type { ConceptCache, ConceptDictionary } from "../analytics";
+import type { OmopIndexCache } from "../analytics";
 import type { GraphStore } from "../graph/store";
 import { ApiError, badGateway, badRequest } from "../http/errors";
 import { scopeFor, type OdrlScope } from "../federated/scope";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { finalize, type Column, type FinalResult } from "./execute";
-import { Lru } from "../analytics/scan";
+import { Lru } from "../analytics";
 import { viewerOf } from "../privacy/policy";
 import { minimiseTable } from "../privacy/rows";
 import { createQueryLog } from "../federated/query-log";

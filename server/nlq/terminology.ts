@@ -6,7 +6,7 @@
  * names (SNOMED CT and mapped ICD-10 names), then token matching on display names. Only concepts
  * that exist in the graph are returned.
  */
-import type { Concept, ConceptDictionary, ConceptKind } from "../analytics/concepts";
+import type { Concept, ConceptDictionary, ConceptKind } from "../analytics";
 
 export interface Resolution {
   term: string;

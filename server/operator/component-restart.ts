@@ -1,13 +1,6 @@
 import type { OidcClient } from "../auth/oidc-client";
-import { createConnectorClient } from "../dataspace/connector-client";
-import { graphDataSource } from "../dataspace/graph-data-source";
-import { createIdentityHubClient } from "../dataspace/identity-hub-client";
-import { createIssuerClient } from "../dataspace/issuer-client";
-import { createClientCredentialsSource } from "../dataspace/oauth-token";
-import { createTenantManagerClient } from "../dataspace/tenant-manager-client";
-import type { TokenSource } from "../dataspace/upstream-http";
+import { reconnectClients } from "../dataspace";
 import { conflict } from "../http/errors";
-import { startLocalDataspace, type LocalDataspace } from "../local-dataspace";
 import type {
   Component,
   ComponentDeps,
@@ -21,7 +14,8 @@ import type {
 /**
  * Restarting a component: a fresh client (identity provider, external dataspace services), a
  * restart of the embedded local dataspace on the same address (its four services restart
- * together), or a refusal with the reason (graph store, language back end); each audited.
+ * together; the container hands in how, server/start-dataspace.ts), or a refusal with the reason
+ * (graph store, language back end); each audited.
  */
 export interface RestartContext {
   state: Map<ComponentName, ComponentState>;
@@ -35,83 +29,8 @@ export interface RestartContext {
 export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
   const { config, graph, dataspace, audit } = deps;
   const { state, check, probe, named } = ctx;
-  let restartedLocal: LocalDataspace | undefined;
   let restarting: Promise<unknown> | undefined;
-  const local = () => dataspace.local;
   const rt = () => dataspace.runtime;
-
-  function tokenSource(
-    tokenUrl: string | undefined,
-    clientId: string | undefined,
-    clientSecret: string | undefined,
-  ): TokenSource | undefined {
-    return tokenUrl && clientId
-      ? createClientCredentialsSource({
-          tokenUrl,
-          clientId,
-          clientSecret: clientSecret ?? "",
-          timeoutMs: config.upstreamTimeoutMs,
-        })
-      : undefined;
-  }
-
-  /** rebuilds the dataspace clients against the given endpoints */
-  function rebuildClients(
-    which: ComponentName[],
-    endpoints: {
-      managementUrl: string;
-      apiVersion: string;
-      tenantManagerUrl?: string;
-      issuerUrl?: string;
-      identityHubUrl?: string;
-      tokens?: TokenSource;
-    },
-  ) {
-    const r = rt();
-    const common = { timeoutMs: config.upstreamTimeoutMs, tokens: endpoints.tokens };
-    if (which.includes("connector"))
-      r.connector = createConnectorClient({
-        ...common,
-        managementUrl: endpoints.managementUrl,
-        apiVersion: endpoints.apiVersion,
-      });
-    if (which.includes("tenant-manager") && endpoints.tenantManagerUrl)
-      r.tenantManager = createTenantManagerClient({ ...common, baseUrl: endpoints.tenantManagerUrl });
-    if (which.includes("issuer") && endpoints.issuerUrl && r.issuer) {
-      r.issuer = createIssuerClient({
-        ...common,
-        baseUrl: endpoints.issuerUrl,
-        issuerContextId: r.issuer.issuerContextId,
-      });
-    }
-    if (which.includes("identity-hub") && endpoints.identityHubUrl)
-      r.identityHub = createIdentityHubClient({ ...common, baseUrl: endpoints.identityHubUrl });
-  }
-
-  async function restartEmbeddedDataspace(): Promise<void> {
-    const l = local();
-    if (!l) throw new Error("no embedded dataspace");
-    const port = Number(new URL(l.url).port);
-    const host = new URL(l.url).hostname;
-    if (restartedLocal) await restartedLocal.close();
-    else await dataspace.close(); // closes the dataspace's own embedded instance (idempotent)
-    const next = await startLocalDataspace({
-      dataDir: config.dataDir,
-      host,
-      port,
-      dataSource: graphDataSource(graph),
-      graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
-    });
-    restartedLocal = next;
-    rebuildClients(["connector", "tenant-manager", "issuer", "identity-hub"], {
-      managementUrl: next.managementUrl,
-      apiVersion: next.apiVersion,
-      tenantManagerUrl: next.tenantManagerUrl,
-      issuerUrl: next.issuerUrl,
-      identityHubUrl: next.identityHubUrl,
-      tokens: tokenSource(next.tokenUrl, next.clientId, next.clientSecret),
-    });
-  }
 
   async function restart(n: string, container: MutableContainer, by: string): Promise<RestartResult> {
     const name = named(n);
@@ -160,7 +79,8 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
           if (name === "identity-hub" && !rt().identityHub)
             throw refuse("no identity hub is configured (IDENTITY_HUB_URL)");
           if (dataspace.mode === "embedded") {
-            await restartEmbeddedDataspace();
+            if (!deps.embeddedDataspace) throw new Error("no embedded dataspace");
+            await deps.embeddedDataspace.restart();
             also = (["connector", "tenant-manager", "issuer", "identity-hub"] as const).filter(
               (x) => x !== name,
             );
@@ -169,13 +89,15 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
             return;
           }
           const c = config.connector;
-          rebuildClients([name], {
+          reconnectClients(rt(), [name], {
             managementUrl: rt().connector.managementUrl,
             apiVersion: rt().connector.apiVersion,
             tenantManagerUrl: config.tenantManagerUrl,
             issuerUrl: config.issuerUrl,
             identityHubUrl: config.identityHubUrl,
-            tokens: tokenSource(c?.tokenUrl, c?.clientId, c?.clientSecret),
+            tokenUrl: c?.tokenUrl,
+            clientId: c?.clientId,
+            clientSecret: c?.clientSecret,
           });
           action = "client re-initialised: new connections and a fresh access token on the next call";
         }
@@ -232,7 +154,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
   return {
     restart,
     async close() {
-      await restartedLocal?.close();
+      await deps.embeddedDataspace?.close();
     },
   };
 }

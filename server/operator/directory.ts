@@ -1,8 +1,9 @@
 import type { AuditLog } from "../audit/log";
 import { ORGANISATIONS } from "../graph/synthetic/organisations";
-import { badRequest, conflict, notFound } from "../http/errors";
+import { conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
 import type { Relational, Sql } from "../storage/relational";
+import { invalidField, missingFields } from "../http/field-errors";
 
 /**
  * The participant directory the catalogue crawler reads (GET/POST/DELETE /api/admin/participants):
@@ -63,10 +64,11 @@ export function slugFor(displayName: string): string {
 export function parseDirectoryInput(body: Record<string, unknown>) {
   const did = presentString(body.did)?.trim();
   const displayName = presentString(body.displayName)?.trim();
-  if (!did || !displayName) throw badRequest(DIRECTORY_FIELDS_REQUIRED);
+  if (!did || !displayName) throw missingFields({ did, displayName }, DIRECTORY_FIELDS_REQUIRED);
   const problem = didProblem(did);
-  if (problem) throw badRequest(problem);
-  if (displayName.length > 200) throw badRequest("displayName is too long (at most 200 characters)");
+  if (problem) throw invalidField("did", problem);
+  if (displayName.length > 200)
+    throw invalidField("displayName", "displayName is too long (at most 200 characters)");
   const rawUrl = presentString(body.catalogueUrl);
   let catalogueUrl: string | null = null;
   if (rawUrl) {
@@ -74,15 +76,15 @@ export function parseDirectoryInput(body: Record<string, unknown>) {
     try {
       u = new URL(rawUrl);
     } catch {
-      throw badRequest("catalogueUrl must be an absolute http(s) URL");
+      throw invalidField("catalogueUrl", "catalogueUrl must be an absolute http(s) URL");
     }
     if (u.protocol !== "https:" && u.protocol !== "http:")
-      throw badRequest("catalogueUrl must be an absolute http(s) URL");
+      throw invalidField("catalogueUrl", "catalogueUrl must be an absolute http(s) URL");
     catalogueUrl = u.toString();
   }
   const country = presentString(body.country)?.toUpperCase() ?? null;
   if (country && !/^[A-Z]{2}$/.test(country))
-    throw badRequest("country must be an ISO 3166-1 alpha-2 code such as DE");
+    throw invalidField("country", "country must be an ISO 3166-1 alpha-2 code such as DE");
   return { did, displayName, catalogueUrl, country };
 }
 

@@ -4,7 +4,7 @@ import {
   DSP_PROTOCOL,
   DSPACE_NAMESPACE,
   ODRL_NAMESPACE,
-} from "../dataspace/protocol";
+} from "../dataspace-protocol/protocol";
 import type { GraphNode } from "../graph/model";
 import type { GraphStore } from "../graph/store";
 import { badRequest, notFound } from "../http/errors";

@@ -9,6 +9,7 @@ import type { GraphStore } from "../graph/store";
 import { badGateway, serviceUnavailable } from "../http/errors";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
+import type { EmbeddedDataspaceRestart } from "./component-model";
 import { createComponents, type MutableContainer } from "./components";
 import { createDirectory, type DirectoryEntry, type parseDirectoryInput } from "./directory";
 import { createMockDsp } from "./mock-dsp";
@@ -79,6 +80,7 @@ export async function createOperatorService(deps: {
   oidc: OidcClient;
   makeOidc: () => OidcClient;
   embeddedIdp: boolean;
+  embeddedDataspace?: EmbeddedDataspaceRestart;
 }) {
   const { config, dataspace } = deps;
   const components = createComponents(deps);

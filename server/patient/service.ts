@@ -6,6 +6,7 @@ import { createVersionedCache } from "../graph/versioned-cache";
 import type { EncodedBody } from "../http/node-adapter";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy/policy";
+import { invalidField, missingFields } from "../http/field-errors";
 
 /**
  * FHIR patient records (layer l3) and research consent. A PATIENT reaches only the record
@@ -223,10 +224,11 @@ export function createPatientService(graph: GraphStore) {
     async grantConsent(body: Record<string, unknown>, user: SessionUser): Promise<{ consentId: string }> {
       const patientId = typeof body.patientId === "string" ? body.patientId.trim() : "";
       const studyId = typeof body.studyId === "string" ? body.studyId.trim() : "";
-      if (!patientId || !studyId) throw badRequest("patientId and studyId are required");
+      if (!patientId || !studyId)
+        throw missingFields({ patientId, studyId }, "patientId and studyId are required");
       const purpose =
         typeof body.purpose === "string" && body.purpose.trim() ? body.purpose.trim() : "RESEARCH";
-      if (purpose.length > 200) throw badRequest("purpose must be at most 200 characters");
+      if (purpose.length > 200) throw invalidField("purpose", "purpose must be at most 200 characters");
       await load(patientId, user);
       const study = await graph.getNode(studyId);
       if (!study || study.label !== "HDABApproval") throw notFound(`Research programme ${studyId} not found`);
@@ -276,7 +278,8 @@ export function createPatientService(graph: GraphStore) {
     },
 
     async revokeConsent(patientId: string | null, studyId: string | null, user: SessionUser): Promise<void> {
-      if (!patientId || !studyId) throw badRequest("patientId and studyId are required");
+      if (!patientId || !studyId)
+        throw missingFields({ patientId, studyId }, "patientId and studyId are required");
       await load(patientId, user);
       const active = (await activeConsents(patientId)).filter((c) => c.properties.studyId === studyId);
       if (!active.length) throw notFound("No active consent for this programme");

@@ -1,7 +1,8 @@
-import { type ApiError, badRequest } from "../http/errors";
-import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace/protocol";
+import { type ApiError } from "../http/errors";
+import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol/protocol";
 import type { OdrlPolicyDocument } from "./document";
 import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
+import { invalidFields } from "../http/field-errors";
 
 /**
  * The policy document: what a request's `policy` reads as (toDocument, validated against ODRL 2.2),
@@ -98,7 +99,11 @@ export function toDocument(
 }
 
 export function invalid(result: ValidationResult): ApiError {
-  return badRequest(describeProblems(result.errors), { problems: result.errors, warnings: result.warnings });
+  const message = describeProblems(result.errors);
+  return invalidFields(message, [{ path: "policy", message }], 400, {
+    problems: result.errors,
+    warnings: result.warnings,
+  });
 }
 
 /** The connector's policy definition body (EDC management API). */

@@ -64,6 +64,7 @@ export {
   type ListedPolicy,
   type OdrlPolicyDocument,
 } from "./policy-document";
+import { missingFields } from "../http/field-errors";
 
 export async function createPolicyService(deps: {
   rel: Relational;
@@ -313,7 +314,7 @@ export async function createPolicyService(deps: {
 export function parsePolicyCreate(body: Record<string, unknown>): { participantId: string; policy: unknown } {
   const participantId = presentString(body.participantId);
   if (!participantId || body.policy === undefined || body.policy === null)
-    throw badRequest(POLICY_FIELDS_REQUIRED);
+    throw missingFields({ participantId, policy: body.policy != null }, POLICY_FIELDS_REQUIRED);
   return { participantId, policy: body.policy };
 }
 
@@ -325,6 +326,9 @@ export function parsePolicyUpdate(body: Record<string, unknown>): {
   const policyId = presentString(body.policyId);
   const participantId = presentString(body.participantId);
   if (!policyId || !participantId || body.policy === undefined || body.policy === null)
-    throw badRequest(POLICY_UPDATE_FIELDS_REQUIRED);
+    throw missingFields(
+      { policyId, participantId, policy: body.policy != null },
+      POLICY_UPDATE_FIELDS_REQUIRED,
+    );
   return { policyId, participantId, policy: body.policy };
 }

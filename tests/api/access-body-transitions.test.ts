@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpMethod } from "../../server/http/route-table";
-import { startTestServer, type TestServer } from "../support/server";
-import { signIn, type Signed } from "../support/signin";
-import { type Json, expect409 } from "./access-body.support";
+import { describe, expect, it } from "vitest";
+import { type Json, expect409, accessBodyHarness } from "./access-body.support";
 
 /**
  * Black-box tests of the access body's routes (capabilities "access-body" and "compliance") against
@@ -13,44 +10,7 @@ import { type Json, expect409 } from "./access-body.support";
  *
  * This file: illegal transitions (409).
  */
-let server: TestServer;
-
-const s = new Map<string, Signed>();
-
-beforeAll(async () => {
-  server = await startTestServer();
-  for (const u of ["regulator", "researcher", "admin", "clinic", "patient1", "trustcenter"])
-    s.set(u, await signIn(server.url, u));
-});
-
-afterAll(async () => server?.close());
-
-async function call(
-  user: string | null,
-  method: HttpMethod,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json; headers: Headers; text: string }> {
-  const init: RequestInit = {
-    method,
-    redirect: "manual",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  };
-  const res = user ? await s.get(user)!.api(path, init) : await fetch(`${server.url}${path}`, init);
-  const text = await res.text();
-  let parsed: Json = undefined;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, headers: res.headers, text };
-}
-
-const get = (user: string | null, path: string) => call(user, "GET", path);
-
-const post = (user: string | null, path: string, body: unknown) => call(user, "POST", path, body);
+const { get, post } = accessBodyHarness();
 
 describe("the access body's routes", () => {
   it("refuse illegal transitions of findings, data requests, results and incomplete applications with 409", async () => {

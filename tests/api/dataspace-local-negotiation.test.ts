@@ -1,17 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuditInput } from "../../server/audit/model";
-import { loadConfig } from "../../server/config";
-import { type Dataspace } from "../../server/dataspace";
-import { startDataspace } from "../../server/start-dataspace";
-import { dataspaceHandlers } from "../../server/dataspace/handlers";
-import { errorResponse } from "../../server/http/errors";
-import type { HandlerContext } from "../../server/http/handler";
-import type { Services } from "../../server/services";
-import { openDatabase, type Db } from "../../server/storage/database";
-import { type JsonBody, ALPHA_DID, user, type Call } from "./dataspace-local.support";
+import { describe, expect, it } from "vitest";
+import { type JsonBody, ALPHA_DID, localDataspaceHarness } from "./dataspace-local.support";
 
 /**
  * The dataspace routes against the embedded local dataspace, over real HTTP on 127.0.0.1: the
@@ -22,91 +10,8 @@ import { type JsonBody, ALPHA_DID, user, type Call } from "./dataspace-local.sup
  * This file: negotiation and transfer, and tasks.
  */
 
-const STEP_MS = 40;
-
-let dataDir: string;
-
-let db: Db;
-
-let ds: Dataspace;
-
-const audit: AuditInput[] = [];
-
-const pulled: { assetId: string; provider?: string }[] = [];
-
-const dataSource = async (assetId: string, provider?: string) => {
-  pulled.push({ assetId, provider });
-  return {
-    resourceType: "Bundle",
-    type: "collection",
-    entry: [{ resource: { resourceType: "Patient", id: `patient-of-${provider}` } }],
-  };
-};
-
-async function open(): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    UPSTREAM_TIMEOUT_MS: "3000",
-    PUBLIC_URL: "http://127.0.0.1:3999",
-  });
-  return startDataspace(config, {
-    db,
-    audit: { append: async (e: AuditInput) => audit.push(e) },
-    dataSource,
-    local: { stepMs: STEP_MS },
-  });
-}
-
-async function call(key: string, opts: Call = {}) {
-  const [method, route] = key.split(" ");
-  const url = new URL(
-    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
-  );
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  const request = new Request(url, {
-    method,
-    headers: opts.body === undefined ? {} : { "content-type": "application/json" },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const ctx: HandlerContext<Services> = {
-    request,
-    url,
-    params: opts.params ?? {},
-    user: user(opts.as ?? "admin"),
-    services: { dataspace: ds } as unknown as Services,
-  };
-  const handler = dataspaceHandlers[key];
-  if (!handler) throw new Error(`no handler for ${key}`);
-  let res: Response;
-  try {
-    res = await handler(ctx);
-  } catch (e) {
-    res = errorResponse(e);
-  }
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() - start > timeoutMs) return v;
-    await new Promise((r) => setTimeout(r, STEP_MS / 2));
-  }
-}
-
-async function alphaOffer() {
-  const res = await call("GET /api/negotiations", {
-    query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
-    as: "researcher",
-  });
-  expect(res.status).toBe(200);
-  const summary = ds.summariseCatalog(res.body);
-  const dataset = summary.datasets.find((d) => d.id === "fhir-cohort-bundle")!;
-  return { summary, dataset, offerId: dataset.offers[0].id };
-}
+const h = localDataspaceHarness();
+const { call, until, alphaOffer, pulled } = h;
 
 async function negotiate(body: Record<string, unknown>) {
   const started = await call("POST /api/negotiations", { body, as: "researcher" });
@@ -125,23 +30,11 @@ async function negotiate(body: Record<string, unknown>) {
   );
 }
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "dataspace-local-"));
-  db = openDatabase(":memory:");
-  ds = await open();
-});
-
-afterAll(async () => {
-  await ds?.close();
-  db?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 describe("negotiation and transfer", () => {
   it("fetches the provider catalogue: DCAT datasets with odrl:hasPolicy offers and the provider's DSP address", async () => {
     const { summary, dataset } = await alphaOffer();
     expect(summary.providerDid).toBe(ALPHA_DID);
-    expect(summary.endpointUrl).toBe(`${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
+    expect(summary.endpointUrl).toBe(`${h.ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
     expect(dataset.offers[0].policy).toMatchObject({
       "@type": "odrl:Offer",
       "odrl:assigner": ALPHA_DID,
@@ -158,7 +51,7 @@ describe("negotiation and transfer", () => {
       as: "researcher",
       body: {
         participantId: "pharmaco",
-        counterPartyAddress: `${ds.local!.protocolBaseUrl}/`,
+        counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/`,
         counterPartyId: "alphaklinik-berlin",
         providerDid: ALPHA_DID,
         offerId,
@@ -182,7 +75,7 @@ describe("negotiation and transfer", () => {
       (n) => n.state === "FINALIZED",
     );
     expect(final.state).toBe("FINALIZED");
-    expect(final.counterPartyAddress).toBe(`${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
+    expect(final.counterPartyAddress).toBe(`${h.ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`);
     expect(final.contractAgreementId).toEqual(expect.any(String));
     expect(final.contractId).toBe(final.contractAgreementId);
     expect([...seen].every((s) => ["REQUESTED", "AGREED", "VERIFIED", "FINALIZED"].includes(s))).toBe(true);
@@ -200,7 +93,7 @@ describe("negotiation and transfer", () => {
     const { offerId } = await alphaOffer();
     const n = await negotiate({
       participantId: "pharmaco",
-      counterPartyAddress: ds.local!.protocolBaseUrl,
+      counterPartyAddress: h.ds.local!.protocolBaseUrl,
       counterPartyId: "alphaklinik-berlin",
       offerId,
       assetId: "fhir-cohort-bundle",
@@ -214,7 +107,7 @@ describe("negotiation and transfer", () => {
   it("terminates a negotiation for an offer the provider does not know", async () => {
     const n = await negotiate({
       participantId: "pharmaco",
-      counterPartyAddress: ds.local!.protocolBaseUrl,
+      counterPartyAddress: h.ds.local!.protocolBaseUrl,
       counterPartyId: "alphaklinik-berlin",
       providerDid: ALPHA_DID,
       offerId: "no-such-offer",
@@ -231,7 +124,7 @@ describe("negotiation and transfer", () => {
       body: {
         participantId: "pharmaco",
         contractId: agreementId,
-        counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+        counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
         assetId: "fhir-cohort-bundle",
       },
     });
@@ -254,8 +147,8 @@ describe("negotiation and transfer", () => {
       assetId: "fhir-cohort-bundle",
     });
 
-    const data = await ds.pullTransferData("pharmaco", id);
-    expect(data.endpoint).toBe(`${ds.local!.url}/public/${id}`);
+    const data = await h.ds.pullTransferData("pharmaco", id);
+    expect(data.endpoint).toBe(`${h.ds.local!.url}/public/${id}`);
     expect(data.data).toMatchObject({
       resourceType: "Bundle",
       entry: [{ resource: { id: "patient-of-alphaklinik-berlin" } }],
@@ -269,7 +162,7 @@ describe("negotiation and transfer", () => {
     });
     expect(done.body.state).toBe("COMPLETED");
 
-    const edr = await fetch(`${ds.local!.url}/public/${id}`);
+    const edr = await fetch(`${h.ds.local!.url}/public/${id}`);
     expect(edr.status).toBe(401); // the data plane wants the EDR token
   });
 
@@ -279,7 +172,7 @@ describe("negotiation and transfer", () => {
       body: {
         participantId: "pharmaco",
         contractId: "no-such-agreement",
-        counterPartyAddress: `${ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+        counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
       },
     });
     expect(started.status).toBe(201);

@@ -1,7 +1,20 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { AuditInput } from "../../server/audit/model";
 import { findPersona } from "../../server/auth/personas";
 import type { SessionUser } from "../../server/auth/user";
+import { loadConfig } from "../../server/config";
+import type { Dataspace } from "../../server/dataspace";
+import { dataspaceHandlers } from "../../server/dataspace/handlers";
+import { errorResponse } from "../../server/http/errors";
+import type { HandlerContext } from "../../server/http/handler";
+import type { Services } from "../../server/services";
+import { startDataspace } from "../../server/start-dataspace";
+import { openDatabase, type Db } from "../../server/storage/database";
 
-/** Helpers shared by the test files split from dataspace-local.test.ts. */
+/** Helpers and the harness shared by the test files split from dataspace-local.test.ts. */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
 export type JsonBody = any;
@@ -26,4 +39,120 @@ export interface Call {
   body?: unknown;
   params?: Record<string, string>;
   as?: string;
+}
+
+export const STEP_MS = 40;
+
+/**
+ * The per-file state of the split dataspace-local tests: the embedded dataspace started by the
+ * container's own startDataspace over a fresh data directory and an in-memory store, the audit
+ * entries and data-plane pulls it made, and the helpers that call the dataspace's route handlers
+ * (`call`), poll (`until`) and read alpha's offer from pharmaco (`alphaOffer`). Registers its own
+ * beforeAll/afterAll; `open()` starts the dataspace again on the same data directory (a restart).
+ */
+export function localDataspaceHarness() {
+  let dataDir: string;
+  let db: Db;
+  let ds: Dataspace;
+  const audit: AuditInput[] = [];
+  const pulled: { assetId: string; provider?: string }[] = [];
+  const dataSource = async (assetId: string, provider?: string) => {
+    pulled.push({ assetId, provider });
+    return {
+      resourceType: "Bundle",
+      type: "collection",
+      entry: [{ resource: { resourceType: "Patient", id: `patient-of-${provider}` } }],
+    };
+  };
+
+  async function open(): Promise<Dataspace> {
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      UPSTREAM_TIMEOUT_MS: "3000",
+      PUBLIC_URL: "http://127.0.0.1:3999",
+    });
+    ds = await startDataspace(config, {
+      db,
+      audit: { append: async (e: AuditInput) => audit.push(e) },
+      dataSource,
+      local: { stepMs: STEP_MS },
+    });
+    return ds;
+  }
+
+  async function call(key: string, opts: Call = {}) {
+    const [method, route] = key.split(" ");
+    const url = new URL(
+      `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
+    );
+    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+    const request = new Request(url, {
+      method,
+      headers: opts.body === undefined ? {} : { "content-type": "application/json" },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const ctx: HandlerContext<Services> = {
+      request,
+      url,
+      params: opts.params ?? {},
+      user: user(opts.as ?? "admin"),
+      services: { dataspace: ds } as unknown as Services,
+    };
+    const handler = dataspaceHandlers[key];
+    if (!handler) throw new Error(`no handler for ${key}`);
+    let res: Response;
+    try {
+      res = await handler(ctx);
+    } catch (e) {
+      res = errorResponse(e);
+    }
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+    const start = Date.now();
+    for (;;) {
+      const v = await read();
+      if (done(v) || Date.now() - start > timeoutMs) return v;
+      await new Promise((r) => setTimeout(r, STEP_MS / 2));
+    }
+  }
+
+  async function alphaOffer() {
+    const res = await call("GET /api/negotiations", {
+      query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
+      as: "researcher",
+    });
+    expect(res.status).toBe(200);
+    const summary = ds.summariseCatalog(res.body);
+    const dataset = summary.datasets.find((d) => d.id === "fhir-cohort-bundle")!;
+    return { summary, dataset, offerId: dataset.offers[0].id };
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "dataspace-local-"));
+    db = openDatabase(":memory:");
+    await open();
+  });
+
+  afterAll(async () => {
+    await ds?.close();
+    db?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  return {
+    /** the dataspace in use (a new one after open()) */
+    get ds() {
+      return ds;
+    },
+    audit,
+    pulled,
+    open,
+    call,
+    until,
+    alphaOffer,
+  };
 }

@@ -1,18 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { importJWK, jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuditInput } from "../../server/audit/model";
-import { loadConfig } from "../../server/config";
-import type { Dataspace } from "../../server/dataspace";
-import { startDataspace } from "../../server/start-dataspace";
-import { dataspaceHandlers } from "../../server/dataspace/handlers";
-import { errorResponse } from "../../server/http/errors";
-import type { HandlerContext } from "../../server/http/handler";
-import type { Services } from "../../server/services";
-import { openDatabase, type Db } from "../../server/storage/database";
-import { type JsonBody, ALPHA_DID, user, type Call } from "./dataspace-local.support";
+import { describe, expect, it } from "vitest";
+import { type JsonBody, ALPHA_DID, localDataspaceHarness } from "./dataspace-local.support";
 
 /**
  * The dataspace routes against the embedded local dataspace, over real HTTP on 127.0.0.1: the
@@ -23,122 +11,27 @@ import { type JsonBody, ALPHA_DID, user, type Call } from "./dataspace-local.sup
  * This file: the embedded dataspace, participants, credentials, assets and a restart (which checks the participants' changes survive it).
  */
 
-const STEP_MS = 40;
+const h = localDataspaceHarness();
+const { call, until, alphaOffer, audit } = h;
 
 const PHARMACO_DID = "did:web:pharmaco.de:research";
 
-let dataDir: string;
-
-let db: Db;
-
-let ds: Dataspace;
-
-const audit: AuditInput[] = [];
-
-const pulled: { assetId: string; provider?: string }[] = [];
-
-const dataSource = async (assetId: string, provider?: string) => {
-  pulled.push({ assetId, provider });
-  return {
-    resourceType: "Bundle",
-    type: "collection",
-    entry: [{ resource: { resourceType: "Patient", id: `patient-of-${provider}` } }],
-  };
-};
-
-async function open(): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    UPSTREAM_TIMEOUT_MS: "3000",
-    PUBLIC_URL: "http://127.0.0.1:3999",
-  });
-  return startDataspace(config, {
-    db,
-    audit: { append: async (e: AuditInput) => audit.push(e) },
-    dataSource,
-    local: { stepMs: STEP_MS },
-  });
-}
-
-async function call(key: string, opts: Call = {}) {
-  const [method, route] = key.split(" ");
-  const url = new URL(
-    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
-  );
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  const request = new Request(url, {
-    method,
-    headers: opts.body === undefined ? {} : { "content-type": "application/json" },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const ctx: HandlerContext<Services> = {
-    request,
-    url,
-    params: opts.params ?? {},
-    user: user(opts.as ?? "admin"),
-    services: { dataspace: ds } as unknown as Services,
-  };
-  const handler = dataspaceHandlers[key];
-  if (!handler) throw new Error(`no handler for ${key}`);
-  let res: Response;
-  try {
-    res = await handler(ctx);
-  } catch (e) {
-    res = errorResponse(e);
-  }
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() - start > timeoutMs) return v;
-    await new Promise((r) => setTimeout(r, STEP_MS / 2));
-  }
-}
-
-async function alphaOffer() {
-  const res = await call("GET /api/negotiations", {
-    query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
-    as: "researcher",
-  });
-  expect(res.status).toBe(200);
-  const summary = ds.summariseCatalog(res.body);
-  const dataset = summary.datasets.find((d) => d.id === "fhir-cohort-bundle")!;
-  return { summary, dataset, offerId: dataset.offers[0].id };
-}
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "dataspace-local-"));
-  db = openDatabase(":memory:");
-  ds = await open();
-});
-
-afterAll(async () => {
-  await ds?.close();
-  db?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 describe("the embedded local dataspace", () => {
   it("runs on loopback and says in every answer that it is a development connector", async () => {
-    expect(ds.mode).toBe("embedded");
-    expect(ds.local!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const root = await fetch(`${ds.local!.url}/`);
+    expect(h.ds.mode).toBe("embedded");
+    expect(h.ds.local!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const root = await fetch(`${h.ds.local!.url}/`);
     expect(root.headers.get("x-local-dataspace")).toBe("development");
     const doc = await root.json();
     expect(doc.development).toBe(true);
     expect(doc.notice).toMatch(/development/);
 
-    const unknown = await fetch(`${ds.local!.url}/no/such/route`);
+    const unknown = await fetch(`${h.ds.local!.url}/no/such/route`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("x-local-dataspace")).toBe("development");
     expect(Array.isArray(await unknown.json())).toBe(true);
 
-    const anonymous = await fetch(`${ds.local!.managementUrl}/v4alpha/participants`);
+    const anonymous = await fetch(`${h.ds.local!.managementUrl}/v4alpha/participants`);
     expect(anonymous.status).toBe(401);
   });
 });
@@ -249,16 +142,16 @@ describe("participants", () => {
     expect(res.status).toBe(200);
     const vc = res.body.find((c: JsonBody) => c.type.includes("EHDSParticipantCredential"));
     expect(vc).toMatchObject({
-      issuer: ds.local!.issuerDid,
+      issuer: h.ds.local!.issuerDid,
       credentialSubject: { id: PHARMACO_DID, ehdsParticipantType: "DATA_USER" },
     });
     expect(vc.issuanceDate).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const didDoc = await (
-      await fetch(`${ds.local!.url}/dids/${encodeURIComponent(ds.local!.issuerDid)}`)
+      await fetch(`${h.ds.local!.url}/dids/${encodeURIComponent(h.ds.local!.issuerDid)}`)
     ).json();
     const key = await importJWK(didDoc.verificationMethod[0].publicKeyJwk, "EdDSA");
     const { payload } = await jwtVerify(vc.proof.jwt, key, {
-      issuer: ds.local!.issuerDid,
+      issuer: h.ds.local!.issuerDid,
       subject: PHARMACO_DID,
     });
     expect((payload.vc as { credentialSubject: unknown }).credentialSubject).toEqual(vc.credentialSubject);
@@ -270,32 +163,34 @@ describe("participants", () => {
 
 describe("credential issuance and revocation", () => {
   it("issues a requested credential through the identity hub, and revokes it at the issuer", async () => {
-    const definitions = await ds.listCredentialDefinitions();
+    const definitions = await h.ds.listCredentialDefinitions();
     expect(definitions.map((d) => d.credentialType).sort()).toEqual([
       "DataProcessingPurposeCredential",
       "DataQualityLabelCredential",
       "EHDSParticipantCredential",
     ]);
-    const started = await ds.requestCredential("pharmaco", "DataProcessingPurposeCredential", "researcher");
-    expect(started).toMatchObject({ status: "REQUESTED", issuerDid: ds.local!.issuerDid });
+    const started = await h.ds.requestCredential("pharmaco", "DataProcessingPurposeCredential", "researcher");
+    expect(started).toMatchObject({ status: "REQUESTED", issuerDid: h.ds.local!.issuerDid });
     const held = await until(
-      () => ds.participantCredentials("pharmaco"),
+      () => h.ds.participantCredentials("pharmaco"),
       (list) => list.some((c) => c.type.includes("DataProcessingPurposeCredential")),
     );
     const purpose = held.find((c) => c.type.includes("DataProcessingPurposeCredential"))!;
     expect(purpose.credentialSubject).toMatchObject({ id: PHARMACO_DID, purpose: "SCIENTIFIC_RESEARCH" });
     expect(purpose.status).toBe("ISSUED");
 
-    const issued = await ds.runtime.issuer!.listCredentials(PHARMACO_DID);
+    const issued = await h.ds.runtime.issuer!.listCredentials(PHARMACO_DID);
     const record = issued.find((c) =>
       (c.credential.type as string[]).includes("DataProcessingPurposeCredential"),
     )!;
-    await ds.revokeCredential(record.id, "admin");
-    expect(await ds.runtime.issuer!.credentialStatus(record.id)).toMatchObject({ status: "REVOKED" });
-    const after = await ds.participantCredentials("pharmaco");
+    await h.ds.revokeCredential(record.id, "admin");
+    expect(await h.ds.runtime.issuer!.credentialStatus(record.id)).toMatchObject({ status: "REVOKED" });
+    const after = await h.ds.participantCredentials("pharmaco");
     expect(after.find((c) => c.type.includes("DataProcessingPurposeCredential"))!.status).toBe("REVOKED");
-    await expect(ds.revokeCredential("no-such-credential")).rejects.toMatchObject({ status: 404 });
-    await expect(ds.requestCredential("pharmaco", "NoSuchCredential")).rejects.toMatchObject({ status: 400 });
+    await expect(h.ds.revokeCredential("no-such-credential")).rejects.toMatchObject({ status: 404 });
+    await expect(h.ds.requestCredential("pharmaco", "NoSuchCredential")).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });
 
@@ -358,7 +253,7 @@ describe("restart", () => {
       as: "researcher",
       body: {
         participantId: "pharmaco",
-        counterPartyAddress: ds.local!.protocolBaseUrl,
+        counterPartyAddress: h.ds.local!.protocolBaseUrl,
         counterPartyId: "alphaklinik-berlin",
         providerDid: ALPHA_DID,
         offerId,
@@ -367,9 +262,9 @@ describe("restart", () => {
     });
     const before = await call("GET /api/negotiations", { query: { participantId: "pharmaco" } });
     const participantsBefore = (await call("GET /api/participants")).body.length;
-    await ds.close();
+    await h.ds.close();
 
-    ds = await open();
+    await h.open();
     const after = await call("GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(after.body.map((n: JsonBody) => n["@id"])).toEqual(before.body.map((n: JsonBody) => n["@id"]));
     expect((await call("GET /api/participants")).body).toHaveLength(participantsBefore);

@@ -1,58 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace } from "../../server/dataspace";
+import { describe, expect, it } from "vitest";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
 import { graphDataSource } from "../../server/dataspace/graph-data-source";
 import type { GraphStore } from "../../server/graph/store";
-import { openDatabase, type Db } from "../../server/storage/database";
-import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
-import { type JsonBody, CTX, ALPHA_DID, MGMT, call } from "./dataspace-rules.support";
+import { type JsonBody, CTX, ALPHA_DID, MGMT, call, dataspaceRulesHarness } from "./dataspace-rules.support";
 
 /** assets, merging live and demonstration records, the default data of an embedded asset */
 
-let double: UpstreamDouble;
-
-const opened: { ds: Dataspace; db: Db }[] = [];
-
-async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: ":memory:",
-    PUBLIC_URL: "http://127.0.0.1:3999",
-    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
-    TENANT_MANAGER_URL: `${double.url}/tm`,
-    UPSTREAM_TIMEOUT_MS: "1000",
-    ...env,
-  });
-  const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db });
-  opened.push({ ds, db });
-  return ds;
-}
-
-beforeAll(async () => {
-  double = await startUpstreamDouble();
-});
-
-afterAll(async () => {
-  for (const { ds, db } of opened) {
-    await ds.close();
-    db.close();
-  }
-  await double?.close();
-});
-
-beforeEach(() => double.reset());
+const h = dataspaceRulesHarness();
+const { dataspace } = h;
 
 describe("assets", () => {
   it("registers an asset with version 1.0.0 and, by default, an HttpData address at the graph bridge", async () => {
     const ds = await dataspace();
-    double.on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } });
+    h.double.on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } });
     const res = await call(ds, "POST /api/assets", {
       body: { participantId: "alpha", assetId: "a-1", name: "Cohort" },
     });
     expect(res.status).toBe(201);
-    expect(double.requests[0].body).toEqual({
+    expect(h.double.requests[0].body).toEqual({
       "@context": [CTX],
       "@type": "Asset",
       "@id": "a-1",
@@ -73,13 +38,13 @@ describe("assets", () => {
         dataAddress: { type: "HttpData", baseUrl: "https://data.example/x" },
       },
     });
-    expect((double.requests[1].body as Record<string, unknown>).properties).toEqual({
+    expect((h.double.requests[1].body as Record<string, unknown>).properties).toEqual({
       name: "Ext",
       description: "d",
       contenttype: "text/csv",
       version: "1.0.0",
     });
-    expect((double.requests[1].body as Record<string, unknown>).dataAddress).toEqual({
+    expect((h.double.requests[1].body as Record<string, unknown>).dataAddress).toEqual({
       "@type": "DataAddress",
       type: "HttpData",
       baseUrl: "https://data.example/x",
@@ -88,7 +53,7 @@ describe("assets", () => {
 
   it("normalises assets: name defaults to @id, description and contenttype to '', also under the connector prefix", async () => {
     const ds = await dataspace();
-    double.on("POST", `${MGMT}/alpha/assets/request`, {
+    h.double.on("POST", `${MGMT}/alpha/assets/request`, {
       json: [
         { "@id": "bare", "@type": "Asset", properties: {}, dataAddress: { type: "HttpData" } },
         {
@@ -124,12 +89,12 @@ describe("assets", () => {
       properties: { custom: 1 },
     });
     expect(res.body[2]).toMatchObject({ name: "Prefixed", "ns:name": "Prefixed", "ns:description": "" });
-    expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec" });
+    expect(h.double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec" });
   });
 
   it("groups per ACTIVATED (or state-less) context, an empty list for a failing context, demo merged by identity and @id", async () => {
     const ds = await dataspace();
-    double
+    h.double
       .on("GET", MGMT, {
         json: [
           { "@id": "c-alpha", identity: ALPHA_DID, state: "ACTIVATED" },
@@ -164,7 +129,7 @@ describe("assets", () => {
 
   it("appends a whole demonstration entry whose identity matches no live entry", async () => {
     const ds = await dataspace();
-    double
+    h.double
       .on("GET", MGMT, { json: [{ "@id": "c-alpha", identity: ALPHA_DID, state: "ACTIVATED" }] })
       .on("POST", `${MGMT}/c-alpha/assets/request`, { json: [] });
     const res = await call(ds, "GET /api/assets");
@@ -177,7 +142,7 @@ describe("merging live and demonstration records", () => {
   it("lists live negotiations first and drops demonstration records with a live @id", async () => {
     const ds = await dataspace();
     const demo = bundledDemoRecords().negotiations();
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
+    h.double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
       json: [
         { "@id": "live-1", "@type": "ContractNegotiation", state: "REQUESTED" },
         {
@@ -202,13 +167,13 @@ describe("merging live and demonstration records", () => {
       contractAgreementId: "agr-live",
       contractId: "agr-live",
     });
-    expect(double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec", offset: 0 });
+    expect(h.double.requests[0].body).toMatchObject({ "@context": [CTX], "@type": "QuerySpec", offset: 0 });
   });
 
   it("does the same for transfers", async () => {
     const ds = await dataspace();
     const demo = bundledDemoRecords().transfers();
-    double.on("POST", `${MGMT}/pharmaco/transferprocesses/request`, {
+    h.double.on("POST", `${MGMT}/pharmaco/transferprocesses/request`, {
       json: [{ "@id": demo[1]["@id"], state: "COMPLETED" }],
     });
     const res = await call(ds, "GET /api/transfers", { query: { participantId: "pharmaco" } });
@@ -218,7 +183,7 @@ describe("merging live and demonstration records", () => {
 
   it("merges nothing with DEMO_RECORDS=off", async () => {
     const ds = await dataspace({ DEMO_RECORDS: "off" });
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
+    h.double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
       json: [{ "@id": "live-1", state: "REQUESTED" }],
     });
     const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });

@@ -1,47 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace } from "../../server/dataspace";
-import { openDatabase, type Db } from "../../server/storage/database";
-import { closedPortUrl, startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
-import { type JsonBody, ALPHA_DID, MGMT, call } from "./dataspace-rules.support";
+import { describe, expect, it } from "vitest";
+import { closedPortUrl } from "../support/upstream-double";
+import { type JsonBody, ALPHA_DID, MGMT, call, dataspaceRulesHarness } from "./dataspace-rules.support";
 
 /** participants, tasks and the client-credentials token */
 
 const TM = "/tm/api/v1alpha1";
 
-let double: UpstreamDouble;
-
-const opened: { ds: Dataspace; db: Db }[] = [];
-
-async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: ":memory:",
-    PUBLIC_URL: "http://127.0.0.1:3999",
-    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
-    TENANT_MANAGER_URL: `${double.url}/tm`,
-    UPSTREAM_TIMEOUT_MS: "1000",
-    ...env,
-  });
-  const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db });
-  opened.push({ ds, db });
-  return ds;
-}
-
-beforeAll(async () => {
-  double = await startUpstreamDouble();
-});
-
-afterAll(async () => {
-  for (const { ds, db } of opened) {
-    await ds.close();
-    db.close();
-  }
-  await double?.close();
-});
-
-beforeEach(() => double.reset());
+const h = dataspaceRulesHarness();
+const { dataspace } = h;
 
 describe("participants: display names, roles and slugs", () => {
   const contexts = [
@@ -58,7 +24,7 @@ describe("participants: display names, roles and slugs", () => {
     { "@id": "ctx-created", identity: "did:web:x:created", state: "CREATED" },
   ];
   const tenantManager = () =>
-    double
+    h.double
       .on("GET", `${TM}/tenants`, {
         json: [
           { id: "t-alpha", properties: { displayName: "Alpha Klinik (tenant)" } },
@@ -72,7 +38,7 @@ describe("participants: display names, roles and slugs", () => {
 
   it("resolves in order: tenant manager, built-in table, slug, first 12 characters of the id", async () => {
     const ds = await dataspace();
-    double.on("GET", MGMT, { json: contexts });
+    h.double.on("GET", MGMT, { json: contexts });
     tenantManager();
     const res = await call(ds, "GET /api/participants");
     expect(res.status).toBe(200);
@@ -97,7 +63,7 @@ describe("participants: display names, roles and slugs", () => {
   it("tolerates the tenant manager being down: the built-in table and slugs still name participants", async () => {
     const down = await closedPortUrl();
     const ds = await dataspace({ TENANT_MANAGER_URL: down });
-    double.on("GET", MGMT, { json: contexts });
+    h.double.on("GET", MGMT, { json: contexts });
     const res = await call(ds, "GET /api/participants");
     expect(res.status).toBe(200);
     expect(res.body.map((p: JsonBody) => p.displayName)).toEqual([
@@ -111,14 +77,14 @@ describe("participants: display names, roles and slugs", () => {
 
   it("tolerates the tenant manager failing with 500", async () => {
     const ds = await dataspace();
-    double.on("GET", MGMT, { json: contexts }).on("GET", `${TM}/tenants`, { status: 500 });
+    h.double.on("GET", MGMT, { json: contexts }).on("GET", `${TM}/tenants`, { status: 500 });
     const res = await call(ds, "GET /api/participants");
     expect(res.body[0].displayName).toBe("AlphaKlinik Berlin");
   });
 
   it("onboards through the first cell and the first dataspace profile", async () => {
     const ds = await dataspace();
-    double
+    h.double
       .on("GET", `${TM}/cells`, { json: [{ id: "cell-1", state: "ACTIVE" }, { id: "cell-2" }] })
       .on("GET", `${TM}/dataspace-profiles`, { json: [{ id: "profile-1" }, { id: "profile-2" }] })
       .on("POST", `${TM}/tenants`, { json: { id: "tenant-9", version: 0, properties: {} }, status: 201 })
@@ -137,7 +103,7 @@ describe("participants: display names, roles and slugs", () => {
       role: "DATA_HOLDER",
       status: "provisioning",
     });
-    expect(double.received("POST", `${TM}/tenants`)[0].body).toEqual({
+    expect(h.double.received("POST", `${TM}/tenants`)[0].body).toEqual({
       properties: {
         displayName: "Nord Klinik",
         organization: "Nord Klinik",
@@ -145,7 +111,7 @@ describe("participants: display names, roles and slugs", () => {
         ehdsParticipantType: "DATA_HOLDER",
       },
     });
-    expect(double.received("POST", `${TM}/tenants/tenant-9/participants`)[0].body).toMatchObject({
+    expect(h.double.received("POST", `${TM}/tenants/tenant-9/participants`)[0].body).toMatchObject({
       identifier: "nord-klinik",
       cellId: "cell-1",
       dataspaceProfileIds: ["profile-1"],
@@ -154,7 +120,7 @@ describe("participants: display names, roles and slugs", () => {
 
   it("answers 503 when there is no cell, or no dataspace profile, and creates nothing", async () => {
     const ds = await dataspace();
-    double
+    h.double
       .on("GET", `${TM}/cells`, { json: [] })
       .on("GET", `${TM}/dataspace-profiles`, { json: [{ id: "p" }] });
     const noCell = await call(ds, "POST /api/participants", {
@@ -162,7 +128,7 @@ describe("participants: display names, roles and slugs", () => {
     });
     expect(noCell.status).toBe(503);
     expect(noCell.body.error).toMatch(/cell/);
-    double
+    h.double
       .on("GET", `${TM}/cells`, { json: [{ id: "c" }] })
       .on("GET", `${TM}/dataspace-profiles`, { json: [] });
     const noProfile = await call(ds, "POST /api/participants", {
@@ -170,14 +136,14 @@ describe("participants: display names, roles and slugs", () => {
     });
     expect(noProfile.status).toBe(503);
     expect(noProfile.body.error).toMatch(/dataspace profile/);
-    expect(double.received("POST", `${TM}/tenants`)).toHaveLength(0);
+    expect(h.double.received("POST", `${TM}/tenants`)).toHaveLength(0);
   });
 });
 
 describe("tasks from the connector", () => {
   it("turns the negotiations and transfers of the caller's contexts into Task records", async () => {
     const ds = await dataspace({ DEMO_RECORDS: "off" });
-    double
+    h.double
       .on("GET", MGMT, {
         json: [
           { "@id": "ctx-p", identity: "did:web:pharmaco.de:research", state: "ACTIVATED" },
@@ -237,25 +203,25 @@ describe("tasks from the connector", () => {
 
 describe("client-credentials token", () => {
   const tokenEnv = () => ({
-    CONNECTOR_TOKEN_URL: `${double.url}/token`,
+    CONNECTOR_TOKEN_URL: `${h.double.url}/token`,
     CONNECTOR_CLIENT_ID: "hub",
     CONNECTOR_CLIENT_SECRET: "s3cret",
   });
 
   it("obtains one token, caches it, and sends it on every management request", async () => {
     const ds = await dataspace(tokenEnv());
-    double
+    h.double
       .on("POST", "/token", { json: { access_token: "tok-1", token_type: "Bearer", expires_in: 300 } })
       .on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, { json: [] })
       .on("POST", `${MGMT}/pharmaco/transferprocesses/request`, { json: [] });
     await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     await call(ds, "GET /api/transfers", { query: { participantId: "pharmaco" } });
     await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
-    const tokenCalls = double.received("POST", "/token");
+    const tokenCalls = h.double.received("POST", "/token");
     expect(tokenCalls).toHaveLength(1);
     expect(new URLSearchParams(tokenCalls[0].rawBody).get("grant_type")).toBe("client_credentials");
     expect(new URLSearchParams(tokenCalls[0].rawBody).get("client_id")).toBe("hub");
-    const mgmt = double.requests.filter((r) => r.path.startsWith("/mgmt"));
+    const mgmt = h.double.requests.filter((r) => r.path.startsWith("/mgmt"));
     expect(mgmt).toHaveLength(3);
     for (const r of mgmt) expect(r.headers.authorization).toBe("Bearer tok-1");
   });
@@ -263,20 +229,20 @@ describe("client-credentials token", () => {
   it("renews the token shortly before it expires", async () => {
     const ds = await dataspace(tokenEnv());
     let n = 0;
-    double
+    h.double
       .on("POST", "/token", { reply: () => ({ json: { access_token: `tok-${++n}`, expires_in: 1 } }) })
       .on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, { json: [] });
     await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     await new Promise((r) => setTimeout(r, 600));
     await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(
-      double.requests.filter((r) => r.path.startsWith("/mgmt")).map((r) => r.headers.authorization),
+      h.double.requests.filter((r) => r.path.startsWith("/mgmt")).map((r) => r.headers.authorization),
     ).toEqual(["Bearer tok-1", "Bearer tok-2"]);
   });
 
   it("never sends an unauthenticated request when the token call fails", async () => {
     const ds = await dataspace(tokenEnv());
-    double.on("POST", "/token", { status: 401, message: "invalid_client" });
+    h.double.on("POST", "/token", { status: 401, message: "invalid_client" });
     const list = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(list.status).toBe(200); // demonstration records
     expect(list.body.every((n: JsonBody) => n._demo)).toBe(true);
@@ -288,6 +254,6 @@ describe("client-credentials token", () => {
       error: "Failed to initiate contract negotiation",
       detail: "no access token: token endpoint answered HTTP 401",
     });
-    expect(double.requests.filter((r) => r.path.startsWith("/mgmt"))).toHaveLength(0);
+    expect(h.double.requests.filter((r) => r.path.startsWith("/mgmt"))).toHaveLength(0);
   });
 });

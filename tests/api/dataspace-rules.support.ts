@@ -1,12 +1,16 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { findPersona } from "../../server/auth/personas";
 import type { SessionUser } from "../../server/auth/user";
-import { type Dataspace } from "../../server/dataspace";
+import { loadConfig } from "../../server/config";
+import { createDataspace, type Dataspace } from "../../server/dataspace";
 import { dataspaceHandlers } from "../../server/dataspace/handlers";
 import { errorResponse } from "../../server/http/errors";
 import type { HandlerContext } from "../../server/http/handler";
 import type { Services } from "../../server/services";
+import { openDatabase, type Db } from "../../server/storage/database";
+import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
 
-/** Helpers shared by the test files split from dataspace-rules.test.ts. */
+/** Helpers and the harness shared by the test files split from dataspace-rules.test.ts. */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
 export type JsonBody = any;
@@ -74,4 +78,52 @@ export async function call(
   }
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * The per-file state of the split dataspace-rules tests: an upstream double on 127.0.0.1 (reset
+ * before each test) and `dataspace(env)`, which builds dataspace clients against it (closed with
+ * their stores after the file). Registers its own beforeAll/afterAll/beforeEach.
+ */
+export function dataspaceRulesHarness() {
+  let double: UpstreamDouble;
+  const opened: { ds: Dataspace; db: Db }[] = [];
+
+  async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: ":memory:",
+      PUBLIC_URL: "http://127.0.0.1:3999",
+      CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+      TENANT_MANAGER_URL: `${double.url}/tm`,
+      UPSTREAM_TIMEOUT_MS: "1000",
+      ...env,
+    });
+    const db = openDatabase(":memory:");
+    const ds = await createDataspace(config, { db });
+    opened.push({ ds, db });
+    return ds;
+  }
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble();
+  });
+
+  afterAll(async () => {
+    for (const { ds, db } of opened) {
+      await ds.close();
+      db.close();
+    }
+    await double?.close();
+  });
+
+  beforeEach(() => double.reset());
+
+  return {
+    /** the upstream double (started in beforeAll) */
+    get double() {
+      return double;
+    },
+    dataspace,
+  };
 }

@@ -1,46 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace } from "../../server/dataspace";
+import { describe, expect, it } from "vitest";
 import { normaliseCounterPartyAddress } from "../../server/dataspace/address";
-import { openDatabase, type Db } from "../../server/storage/database";
-import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
-import { CTX, ALPHA_DID, MGMT, call } from "./dataspace-rules.support";
+import { CTX, ALPHA_DID, MGMT, call, dataspaceRulesHarness } from "./dataspace-rules.support";
 
 /** 400 answers, address normalisation, the contract request and transfers */
 
-let double: UpstreamDouble;
-
-const opened: { ds: Dataspace; db: Db }[] = [];
-
-async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: ":memory:",
-    PUBLIC_URL: "http://127.0.0.1:3999",
-    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
-    TENANT_MANAGER_URL: `${double.url}/tm`,
-    UPSTREAM_TIMEOUT_MS: "1000",
-    ...env,
-  });
-  const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db });
-  opened.push({ ds, db });
-  return ds;
-}
-
-beforeAll(async () => {
-  double = await startUpstreamDouble();
-});
-
-afterAll(async () => {
-  for (const { ds, db } of opened) {
-    await ds.close();
-    db.close();
-  }
-  await double?.close();
-});
-
-beforeEach(() => double.reset());
+const h = dataspaceRulesHarness();
+const { dataspace } = h;
 
 describe("400 answers, word for word, and nothing sent upstream", () => {
   const cases: [string, { query?: Record<string, string>; body?: unknown; raw?: string }, string][] = [
@@ -97,7 +62,7 @@ describe("400 answers, word for word, and nothing sent upstream", () => {
     const res = await call(ds, key, opts);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error });
-    expect(double.requests).toHaveLength(0);
+    expect(h.double.requests).toHaveLength(0);
   });
 
   it("POST /api/negotiations without offerId or policyId says offerId is required and the catalogue comes first", async () => {
@@ -108,7 +73,7 @@ describe("400 answers, word for word, and nothing sent upstream", () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^offerId is required/);
     expect(res.body.error).toMatch(/fetch the provider catalog first/);
-    expect(double.requests).toHaveLength(0);
+    expect(h.double.requests).toHaveLength(0);
   });
 
   it("POST /api/transfers refuses an unknown transferType", async () => {
@@ -134,7 +99,7 @@ describe("counter-party address normalisation", () => {
   it.each(cases)("%s with %s -> %s", async (address, counterPartyId, expected) => {
     expect(normaliseCounterPartyAddress(address, counterPartyId)).toBe(expected);
     const ds = await dataspace();
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, {
+    h.double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, {
       json: { "@type": "IdResponse", "@id": "neg-1" },
     });
     const res = await call(ds, "POST /api/negotiations", {
@@ -148,14 +113,14 @@ describe("counter-party address normalisation", () => {
       },
     });
     expect(res.status).toBe(201);
-    expect((double.requests[0].body as { counterPartyAddress: string }).counterPartyAddress).toBe(expected);
+    expect((h.double.requests[0].body as { counterPartyAddress: string }).counterPartyAddress).toBe(expected);
   });
 });
 
 describe("the contract request sent to the connector", () => {
   const send = async (body: Record<string, unknown>) => {
     const ds = await dataspace();
-    double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, {
+    h.double.on("POST", `${MGMT}/pharmaco/contractnegotiations`, {
       json: { "@type": "IdResponse", "@id": "neg-42", createdAt: 1700000000000 },
     });
     const res = await call(ds, "POST /api/negotiations", {
@@ -166,7 +131,7 @@ describe("the contract request sent to the connector", () => {
         ...body,
       },
     });
-    return { res, sent: double.received("POST", `${MGMT}/pharmaco/contractnegotiations`) };
+    return { res, sent: h.double.received("POST", `${MGMT}/pharmaco/contractnegotiations`) };
   };
 
   it("is DSP 2025-1 with an Offer: @id = offerId, assigner = providerDid, target = assetId, one permission `use`", async () => {
@@ -219,13 +184,13 @@ describe("the contract request sent to the connector", () => {
       "@type": "dcat:Catalog",
       "dcat:dataset": [{ "@id": "a1", "odrl:hasPolicy": [{ "@id": "offer-a1" }] }],
     };
-    double.on("POST", `${MGMT}/pharmaco/catalog/request`, { json: catalog });
+    h.double.on("POST", `${MGMT}/pharmaco/catalog/request`, { json: catalog });
     const res = await call(ds, "GET /api/negotiations", {
       query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(catalog);
-    expect(double.requests[0].body).toMatchObject({
+    expect(h.double.requests[0].body).toMatchObject({
       "@context": [CTX],
       "@type": "CatalogRequest",
       counterPartyId: ALPHA_DID,
@@ -267,7 +232,7 @@ describe("transfers", () => {
       });
       expect(res.body["@id"]).toMatch(/^transfer-demo-/);
       expect(res.body.stateTimestamp).toEqual(expect.any(Number));
-      expect(double.requests).toHaveLength(0);
+      expect(h.double.requests).toHaveLength(0);
     },
   );
 
@@ -284,7 +249,7 @@ describe("transfers", () => {
     "%s goes to the connector as a TransferRequest with an HttpProxy destination",
     async (contractId) => {
       const ds = await dataspace();
-      double.on("POST", `${MGMT}/pharmaco/transferprocesses`, {
+      h.double.on("POST", `${MGMT}/pharmaco/transferprocesses`, {
         json: { "@type": "IdResponse", "@id": "tp-1" },
       });
       const res = await call(ds, "POST /api/transfers", {
@@ -292,7 +257,7 @@ describe("transfers", () => {
       });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ "@type": "IdResponse", "@id": "tp-1" });
-      expect(double.received("POST", `${MGMT}/pharmaco/transferprocesses`)[0].body).toEqual({
+      expect(h.double.received("POST", `${MGMT}/pharmaco/transferprocesses`)[0].body).toEqual({
         "@context": [CTX],
         "@type": "TransferRequest",
         protocol: "dataspace-protocol-http:2025-1",

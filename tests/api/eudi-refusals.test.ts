@@ -1,9 +1,7 @@
 import { generateKeyPair } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { issueSdJwtVc, presentSdJwtVc } from "../../server/eudi/sd-jwt";
-import { startTestServer, type TestServer } from "../support/server";
-import { CookieJar } from "../support/signin";
-import { type Json, type Started, holderKeys } from "./eudi.support";
+import { type Json, holderKeys, eudiHarness } from "./eudi.support";
 
 /**
  * Black-box tests of wallet sign-in (OpenID4VP): the embedded verifier with the development wallet
@@ -16,48 +14,8 @@ import { type Json, type Started, holderKeys } from "./eudi.support";
  * This file: presentations the verifier refuses.
  */
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => server?.close());
-
-async function start(base = server.url, returnTo = "/devices"): Promise<Started> {
-  const jar = new CookieJar();
-  const res = await fetch(`${base}/api/auth/eudi/start`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ returnTo }),
-  });
-  expect(res.status).toBe(201);
-  jar.store(res);
-  const body = (await res.json()) as Json;
-  const link = new URL(body.walletLink);
-  let request: Json = {};
-  const requestUri = link.searchParams.get("request_uri");
-  if (requestUri && requestUri.startsWith(base)) {
-    const r = await fetch(requestUri);
-    expect(r.status).toBe(200);
-    expect(r.headers.get("content-type")).toBe("application/oauth-authz-req+jwt");
-    const [h, p, sig] = (await r.text()).split(".");
-    expect(JSON.parse(Buffer.from(h, "base64url").toString())).toEqual({
-      alg: "none",
-      typ: "oauth-authz-req+jwt",
-    });
-    expect(sig).toBe("");
-    request = JSON.parse(Buffer.from(p, "base64url").toString());
-  }
-  const status = async () => {
-    const r = await fetch(`${base}/api/auth/eudi/status?sid=${encodeURIComponent(body.sid)}`, {
-      headers: { cookie: jar.header() },
-    });
-    jar.store(r);
-    return { res: r, body: (await r.json()) as Json };
-  };
-  return { jar, body, request, status };
-}
+const h = eudiHarness();
+const { start } = h;
 
 const MARIA = { givenName: "", familyName: "", birthDate: "" };
 
@@ -83,7 +41,7 @@ async function presentation(
   } = {},
 ) {
   const holder = o.holder ?? (await holderKeys());
-  const sdJwt = await server.services.eudi.devWallet!.issuePid(
+  const sdJwt = await h.server.services.eudi.devWallet!.issuePid(
     o.identity ?? MARIA,
     holder.publicJwk,
     o.issuedAt,
@@ -101,7 +59,7 @@ async function presentation(
 const vp = (p: string) => JSON.stringify({ pid: [p] });
 
 beforeAll(async () => {
-  const n = await server.services.graph.getNode("patient-000001");
+  const n = await h.server.services.graph.getNode("patient-000001");
   Object.assign(MARIA, {
     givenName: n!.properties.givenName,
     familyName: n!.properties.familyName,
@@ -216,7 +174,7 @@ describe("presentations the verifier refuses", () => {
 
   it("expires: status says so, and neither the request nor an answer is accepted any more", async () => {
     const s = await start();
-    await server.services.rel.db
+    await h.server.services.rel.db
       .updateTable("eudi_sessions")
       .set({ expires_at: Date.now() - 1000 })
       .where("sid", "=", s.body.sid)

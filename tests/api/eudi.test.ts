@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { presentSdJwtVc } from "../../server/eudi/sd-jwt";
 import { startTestServer, type TestServer } from "../support/server";
-import { CookieJar } from "../support/signin";
-import { type Json, type Started, holderKeys } from "./eudi.support";
+import { type Json, holderKeys, eudiHarness } from "./eudi.support";
 
 /**
  * Black-box tests of wallet sign-in (OpenID4VP): the embedded verifier with the development wallet
@@ -17,53 +16,13 @@ import { type Json, type Started, holderKeys } from "./eudi.support";
  * This file: starting a sign-in, the development wallet and the hand-over, persistence, an external verifier.
  */
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => server?.close());
-
-async function start(base = server.url, returnTo = "/devices"): Promise<Started> {
-  const jar = new CookieJar();
-  const res = await fetch(`${base}/api/auth/eudi/start`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ returnTo }),
-  });
-  expect(res.status).toBe(201);
-  jar.store(res);
-  const body = (await res.json()) as Json;
-  const link = new URL(body.walletLink);
-  let request: Json = {};
-  const requestUri = link.searchParams.get("request_uri");
-  if (requestUri && requestUri.startsWith(base)) {
-    const r = await fetch(requestUri);
-    expect(r.status).toBe(200);
-    expect(r.headers.get("content-type")).toBe("application/oauth-authz-req+jwt");
-    const [h, p, sig] = (await r.text()).split(".");
-    expect(JSON.parse(Buffer.from(h, "base64url").toString())).toEqual({
-      alg: "none",
-      typ: "oauth-authz-req+jwt",
-    });
-    expect(sig).toBe("");
-    request = JSON.parse(Buffer.from(p, "base64url").toString());
-  }
-  const status = async () => {
-    const r = await fetch(`${base}/api/auth/eudi/status?sid=${encodeURIComponent(body.sid)}`, {
-      headers: { cookie: jar.header() },
-    });
-    jar.store(r);
-    return { res: r, body: (await r.json()) as Json };
-  };
-  return { jar, body, request, status };
-}
+const h = eudiHarness();
+const { start } = h;
 
 const MARIA = { givenName: "", familyName: "", birthDate: "" };
 
 beforeAll(async () => {
-  const n = await server.services.graph.getNode("patient-000001");
+  const n = await h.server.services.graph.getNode("patient-000001");
   Object.assign(MARIA, {
     givenName: n!.properties.givenName,
     familyName: n!.properties.familyName,
@@ -86,8 +45,8 @@ describe("starting a wallet sign-in", () => {
     expect(s.request).toMatchObject({
       response_type: "vp_token",
       response_mode: "direct_post",
-      client_id: `redirect_uri:${server.url}/auth/wallet/response`,
-      response_uri: `${server.url}/auth/wallet/response`,
+      client_id: `redirect_uri:${h.server.url}/auth/wallet/response`,
+      response_uri: `${h.server.url}/auth/wallet/response`,
       dcql_query: {
         credentials: [
           {
@@ -110,24 +69,24 @@ describe("starting a wallet sign-in", () => {
   });
 
   it("answers 400 without sid and 404 for an unknown one", async () => {
-    expect((await fetch(`${server.url}/api/auth/eudi/status`)).status).toBe(400);
-    const unknown = await fetch(`${server.url}/api/auth/eudi/status?sid=nope`);
+    expect((await fetch(`${h.server.url}/api/auth/eudi/status`)).status).toBe(400);
+    const unknown = await fetch(`${h.server.url}/api/auth/eudi/status?sid=nope`);
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toMatch(/Unknown wallet sign-in/);
-    expect((await fetch(`${server.url}/auth/wallet/request/nope`)).status).toBe(404);
+    expect((await fetch(`${h.server.url}/auth/wallet/request/nope`)).status).toBe(404);
   });
 });
 
 describe("the development wallet page and the session hand-over", () => {
   it("signs the patient in through the wallet page, and hands the session over exactly once", async () => {
     const s = await start();
-    const page = await fetch(`${server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`);
+    const page = await fetch(`${h.server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("asks for your identity");
     expect(html).toContain("given_name, family_name, birthdate");
 
-    const shared = await fetch(`${server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`, {
+    const shared = await fetch(`${h.server.url}/wallet?request=${encodeURIComponent(s.body.walletLink)}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
@@ -142,7 +101,7 @@ describe("the development wallet page and the session hand-over", () => {
     );
 
     // someone who learnt the sid but lacks the binding cookie gets no session
-    const stranger = await fetch(`${server.url}/api/auth/eudi/status?sid=${s.body.sid}`);
+    const stranger = await fetch(`${h.server.url}/api/auth/eudi/status?sid=${s.body.sid}`);
     expect(stranger.headers.getSetCookie()).toEqual([]);
     expect(await stranger.json()).toMatchObject({ status: "completed", session: "not-this-browser" });
 
@@ -159,22 +118,22 @@ describe("the development wallet page and the session hand-over", () => {
     expect(second.body).toMatchObject({ status: "completed", session: "already-issued" });
 
     // a normal patient session: it reaches patient1's own record
-    const record = await fetch(`${server.url}/api/patient/app/record`, {
+    const record = await fetch(`${h.server.url}/api/patient/app/record`, {
       headers: { cookie: s.jar.header() },
     });
     expect(record.status).toBe(200);
     expect((await record.json()).entry[0].resource.id).toBe("patient-000001");
-    const other = await fetch(`${server.url}/api/patient/profile?patientId=patient-000002`, {
+    const other = await fetch(`${h.server.url}/api/patient/profile?patientId=patient-000002`, {
       headers: { cookie: s.jar.header() },
     });
     expect(other.status).toBe(403);
-    const audit = await server.services.audit.list({ action: "eudi.signin", limit: 5 });
+    const audit = await h.server.services.audit.list({ action: "eudi.signin", limit: 5 });
     expect(audit[0]).toMatchObject({ actor: "patient1", target: "patient-000001", kind: "session" });
   });
 
   it("refuses a PID that matches no patient record, with a clear message and no session", async () => {
     const s = await start();
-    const res = await server.services.eudi.devWallet!.present(s.body.walletLink, {
+    const res = await h.server.services.eudi.devWallet!.present(s.body.walletLink, {
       givenName: "Erika",
       familyName: "Mustermann",
       birthDate: "1964-08-12",
@@ -190,20 +149,20 @@ describe("the development wallet page and the session hand-over", () => {
 
   it("matches names regardless of case, and refuses a right name with a wrong birth date", async () => {
     const s = await start();
-    await server.services.eudi.devWallet!.present(s.body.walletLink, {
+    await h.server.services.eudi.devWallet!.present(s.body.walletLink, {
       ...MARIA,
       givenName: MARIA.givenName.toUpperCase(),
       familyName: MARIA.familyName.toLowerCase(),
     });
     expect((await s.status()).body).toMatchObject({ status: "completed", session: "issued" });
     const w = await start();
-    await server.services.eudi.devWallet!.present(w.body.walletLink, { ...MARIA, birthDate: "1901-01-01" });
+    await h.server.services.eudi.devWallet!.present(w.body.walletLink, { ...MARIA, birthDate: "1901-01-01" });
     expect((await w.status()).body.status).toBe("failed");
   });
 
   it("tells the browser when the wallet declines", async () => {
     const s = await start();
-    await server.services.eudi.devWallet!.decline(s.body.walletLink);
+    await h.server.services.eudi.devWallet!.decline(s.body.walletLink);
     const st = (await s.status()).body;
     expect(st.status).toBe("failed");
     expect(st.reason).toMatch(/did not share/);

@@ -1,6 +1,7 @@
 import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
+import { Invalid } from "../ui/field-errors";
 import { stateLabel } from "../ui/labels";
 
 /**
@@ -294,11 +295,22 @@ export function Notice({
   ) : null;
 }
 
-export function Field({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
+/** a labelled control; `error` (a field error of the form's action) marks it invalid with the message */
+export function Field({
+  label,
+  children,
+  hint,
+  error,
+}: {
+  label: string;
+  children: ReactNode;
+  hint?: string;
+  error?: string;
+}) {
   return (
     <label>
       {label}
-      {children}
+      <Invalid message={error}>{children}</Invalid>
       {hint ? <span className="muted ab-hint">{hint}</span> : null}
     </label>
   );

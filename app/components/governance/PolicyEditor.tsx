@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useMemo, useState } from "react";
 import type { PolicyProblem, ValidationResult } from "../../types";
+import { Invalid } from "../ui/field-errors";
 
 /** The server's ODRL validator, handed in by the route (server/policies/odrl.ts validateOdrlPolicy). */
 export type PolicyValidator = (policy: unknown, at?: string) => ValidationResult;
@@ -50,6 +51,7 @@ export function PolicyEditor({
   serverProblems,
   busy,
   validate,
+  documentError,
 }: {
   initial: string;
   mode: "create" | "update";
@@ -58,6 +60,8 @@ export function PolicyEditor({
   serverProblems: PolicyProblem[] | null;
   busy: boolean;
   validate: PolicyValidator;
+  /** the service's field error for the document, if the last save named it */
+  documentError?: string;
 }) {
   const [text, setText] = useState(initial);
   const live = useMemo(() => check(text, validate), [text, validate]);
@@ -73,16 +77,18 @@ export function PolicyEditor({
           <code>@type</code> Set, Offer or Agreement
         </span>
       </label>
-      <textarea
-        id="policy-document"
-        name="document"
-        rows={22}
-        spellCheck={false}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        aria-describedby="policy-validation"
-        className="mono"
-      />
+      <Invalid message={documentError}>
+        <textarea
+          id="policy-document"
+          name="document"
+          rows={22}
+          spellCheck={false}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-describedby="policy-validation"
+          className="mono"
+        />
+      </Invalid>
       <div id="policy-validation" aria-live="polite" data-testid="policy-validation">
         {live.errors.length === 0 ? (
           <p className="notice ok">Valid ODRL 2.2{live.type ? ` ${live.type}` : ""}.</p>

@@ -1,4 +1,5 @@
 import { isApiError } from "../../../server/http/errors";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 
 /** What the access body's forms get back from their actions. */
 export interface ActionResult {
@@ -8,6 +9,8 @@ export interface ActionResult {
   currentState?: string;
   allowedNextStates?: string[];
   intent?: string;
+  /** the fields the service named as wrong (the form marks them) */
+  fields?: FormFieldError[];
 }
 
 /** Runs a service call for a form; client errors (400–409) come back as a notice, anything else is thrown. */
@@ -27,6 +30,7 @@ export async function runAction(
         currentState: extra.currentState,
         allowedNextStates: extra.allowedNextStates,
         intent,
+        fields: formFieldErrorsOf(e),
       };
     }
     throw e;

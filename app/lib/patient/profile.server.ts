@@ -3,6 +3,7 @@ import { ORGANISATIONS } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import { isApiError } from "../../../server/http/errors";
 import { buildTimeline, dateOf, toItem, valueText, type Item } from "./timeline";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 
 /**
  * Shared by /patients/:id and /my-record: the loader data of the profile view and the consent
@@ -138,6 +139,8 @@ export interface ConsentResult {
   message: string;
   studyId: string;
   consentId?: string;
+  /** the fields the service named as wrong */
+  fields?: FormFieldError[];
 }
 
 /** the consent form's action: intent grant | revoke, studyId */
@@ -171,7 +174,7 @@ export async function consentAction(
     return { ok: false, message: "Unknown action.", studyId };
   } catch (e) {
     if (isApiError(e) && [400, 403, 404, 409].includes(e.status))
-      return { ok: false, message: e.message, studyId };
+      return { ok: false, message: e.message, studyId, fields: formFieldErrorsOf(e) };
     throw e;
   }
 }

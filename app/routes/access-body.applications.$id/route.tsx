@@ -16,6 +16,7 @@ import {
   Timeline,
   civil,
 } from "../../components/access-body/ui";
+import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { isApiError } from "../../../server/http/errors";
@@ -177,7 +178,7 @@ export default function ApplicationDetail() {
                 <Form method="post" className="ab-form">
                   <input type="hidden" name="intent" value="revoke" />
                   <input type="hidden" name="permitId" value={app.permit.id} />
-                  <Field label="Reason for revocation">
+                  <Field label="Reason for revocation" error={intentFieldMessage(result, "revoke", "reason")}>
                     <textarea name="reason" required rows={2} />
                   </Field>
                   <button className="button danger" disabled={busy}>
@@ -198,7 +199,7 @@ export default function ApplicationDetail() {
               {can("markComplete") ? (
                 <Form method="post" className="ab-form">
                   <h3>Completeness</h3>
-                  <Field label="Note (optional)">
+                  <Field label="Note (optional)" error={intentFieldMessage(result, "complete", "note")}>
                     <input name="note" />
                   </Field>
                   <button className="button" name="intent" value="complete" disabled={busy}>
@@ -208,7 +209,10 @@ export default function ApplicationDetail() {
               ) : null}
               {can("markIncomplete") ? (
                 <Form method="post" className="ab-form">
-                  <Field label="Missing items (one per line)">
+                  <Field
+                    label="Missing items (one per line)"
+                    error={intentFieldMessage(result, "incomplete", "missing")}
+                  >
                     <textarea name="missing" rows={3} required />
                   </Field>
                   <button className="button ghost" name="intent" value="incomplete" disabled={busy}>
@@ -219,10 +223,13 @@ export default function ApplicationDetail() {
               {can("requestInformation") ? (
                 <Form method="post" className="ab-form" data-testid="information-request-form">
                   <h3>Ask the applicant for information</h3>
-                  <Field label="Questions">
+                  <Field label="Questions" error={intentFieldMessage(result, "requestInfo", "questions")}>
                     <textarea name="questions" rows={3} required />
                   </Field>
-                  <Field label="Answer within (days)">
+                  <Field
+                    label="Answer within (days)"
+                    error={intentFieldMessage(result, "requestInfo", "dueInDays")}
+                  >
                     <input name="dueInDays" type="number" min={1} max={90} defaultValue={30} />
                   </Field>
                   <button className="button" name="intent" value="requestInfo" disabled={busy}>
@@ -234,7 +241,7 @@ export default function ApplicationDetail() {
                 <Form method="post" className="ab-form">
                   <h3>Withdraw the open information request</h3>
                   <input type="hidden" name="informationRequestId" value={openIr.id} />
-                  <Field label="Reason">
+                  <Field label="Reason" error={intentFieldMessage(result, "withdrawInfo", "reason")}>
                     <input name="reason" required />
                   </Field>
                   <button className="button ghost" name="intent" value="withdrawInfo" disabled={busy}>
@@ -247,11 +254,17 @@ export default function ApplicationDetail() {
               app.clockView.canExtend ? (
                 <Form method="post" className="ab-form">
                   <h3>Decision clock</h3>
-                  <Field label="Reason">
+                  <Field
+                    label="Reason"
+                    error={intentFieldMessage(result, ["extend", "pause", "resume"], "reason")}
+                  >
                     <input name="reason" required />
                   </Field>
                   {app.clockView.canExtend ? (
-                    <Field label="Extend by (months, once)">
+                    <Field
+                      label="Extend by (months, once)"
+                      error={intentFieldMessage(result, ["extend", "pause", "resume"], "months")}
+                    >
                       <select name="months" defaultValue="3">
                         <option value="1">1</option>
                         <option value="2">2</option>
@@ -284,7 +297,10 @@ export default function ApplicationDetail() {
                   <p className="muted ab-small">
                     Datasets: {app.datasetTitles.join("; ")} · purpose as applied for.
                   </p>
-                  <Field label="Duration (months)">
+                  <Field
+                    label="Duration (months)"
+                    error={intentFieldMessage(result, "grant", "durationMonths")}
+                  >
                     <input
                       name="durationMonths"
                       type="number"
@@ -294,10 +310,16 @@ export default function ApplicationDetail() {
                       required
                     />
                   </Field>
-                  <Field label="Conditions (one per line)">
+                  <Field
+                    label="Conditions (one per line)"
+                    error={intentFieldMessage(result, "grant", "conditions")}
+                  >
                     <textarea name="conditions" rows={4} defaultValue={DEFAULT_CONDITIONS} required />
                   </Field>
-                  <Field label="Secure processing environment">
+                  <Field
+                    label="Secure processing environment"
+                    error={intentFieldMessage(result, "grant", "secureProcessingEnvironment")}
+                  >
                     <input
                       name="secureProcessingEnvironment"
                       defaultValue="MedReg secure processing environment"
@@ -312,7 +334,10 @@ export default function ApplicationDetail() {
               {can("refuse") ? (
                 <Form method="post" className="ab-form">
                   <h3>Refuse</h3>
-                  <Field label="Reasons (published with the refusal)">
+                  <Field
+                    label="Reasons (published with the refusal)"
+                    error={intentFieldMessage(result, "refuse", "reasons")}
+                  >
                     <textarea name="reasons" rows={2} required />
                   </Field>
                   <button className="button danger" name="intent" value="refuse" disabled={busy}>

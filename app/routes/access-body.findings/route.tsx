@@ -10,6 +10,7 @@ import {
   SubNav,
   civil,
 } from "../../components/access-body/ui";
+import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { FINDINGS_ROLES } from "../../lib/access.server";
 
@@ -140,7 +141,7 @@ export default function Findings() {
             {!d.staff && f.state === "OPEN" && d.roles.includes(f.subjectRole) ? (
               <Form method="post" className="ab-form">
                 <input type="hidden" name="findingId" value={f.id} />
-                <Field label="Your response">
+                <Field label="Your response" error={intentFieldMessage(result, "respond", "response")}>
                   <textarea name="response" rows={3} required />
                 </Field>
                 <button className="button" name="intent" value="respond" disabled={busy}>
@@ -171,37 +172,43 @@ export default function Findings() {
         <Form method="post" className="card ab-card ab-form">
           <h2>Open a finding</h2>
           <div className="form-grid">
-            <Field label="Organisation">
+            <Field label="Organisation" error={intentFieldMessage(result, "open", "organisation")}>
               <select name="organisation" required>
                 {d.organisations.map((o) => (
                   <option key={o}>{o}</option>
                 ))}
               </select>
             </Field>
-            <Field label="Addressed to its">
+            <Field label="Addressed to its" error={intentFieldMessage(result, "open", "subjectRole")}>
               <select name="subjectRole">
                 <option value="DATA_USER">data user role</option>
                 <option value="DATA_HOLDER">data holder role</option>
               </select>
             </Field>
-            <Field label="Severity">
+            <Field label="Severity" error={intentFieldMessage(result, "open", "severity")}>
               <select name="severity" defaultValue="medium">
                 <option>low</option>
                 <option>medium</option>
                 <option>high</option>
               </select>
             </Field>
-            <Field label="Response within (days)">
+            <Field
+              label="Response within (days)"
+              error={intentFieldMessage(result, "open", "responseDueInDays")}
+            >
               <input name="responseDueInDays" type="number" min={1} max={180} defaultValue={30} />
             </Field>
-            <Field label="Related permit (optional)">
+            <Field
+              label="Related permit (optional)"
+              error={intentFieldMessage(result, "open", "relatedPermitId")}
+            >
               <input name="relatedPermitId" />
             </Field>
           </div>
-          <Field label="Title">
+          <Field label="Title" error={intentFieldMessage(result, "open", "title")}>
             <input name="title" required />
           </Field>
-          <Field label="What was found">
+          <Field label="What was found" error={intentFieldMessage(result, "open", "description")}>
             <textarea name="description" rows={3} required />
           </Field>
           <button className="button" name="intent" value="open" disabled={busy}>

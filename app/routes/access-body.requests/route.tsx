@@ -10,6 +10,7 @@ import {
   SubNav,
   civil,
 } from "../../components/access-body/ui";
+import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 
@@ -119,10 +120,13 @@ export default function DataRequests() {
             {canDecide && r.state === "APPROVED" ? (
               <Form method="post" className="ab-form">
                 <input type="hidden" name="requestId" value={r.id} />
-                <Field label="Answer summary">
+                <Field label="Answer summary" error={intentFieldMessage(result, "answer", "summary")}>
                   <input name="summary" required />
                 </Field>
-                <Field label="Table (one 'label: count' per line)">
+                <Field
+                  label="Table (one 'label: count' per line)"
+                  error={intentFieldMessage(result, "answer", "table")}
+                >
                   <textarea name="table" rows={3} />
                 </Field>
                 <button className="button" name="intent" value="answer" disabled={busy}>

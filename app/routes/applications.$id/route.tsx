@@ -8,6 +8,7 @@ import {
   mergedHistory,
 } from "../../components/access-body/application";
 import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
+import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 import { isApiError } from "../../../server/http/errors";
@@ -71,7 +72,7 @@ export default function MyApplication() {
             answerForm={(ir) => (
               <Form method="post" className="ab-form" data-testid={`answer-${ir.id}`}>
                 <input type="hidden" name="informationRequestId" value={ir.id} />
-                <Field label="Your answer">
+                <Field label="Your answer" error={intentFieldMessage(result, "answer", "answer")}>
                   <textarea name="answer" rows={3} required />
                 </Field>
                 <button className="button" name="intent" value="answer" disabled={busy}>
@@ -104,7 +105,7 @@ export default function MyApplication() {
           {app.allowedEvents.includes("withdraw") ? (
             <Form method="post" className="card ab-card ab-form">
               <h2>Withdraw</h2>
-              <Field label="Reason">
+              <Field label="Reason" error={intentFieldMessage(result, "withdraw", "reason")}>
                 <input name="reason" required />
               </Field>
               <button className="button ghost" name="intent" value="withdraw" disabled={busy}>

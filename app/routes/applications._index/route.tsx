@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
+import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 
@@ -168,6 +169,7 @@ export default function MyApplications() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
+  const datasetsError = intentFieldMessage(result, "apply", "datasets");
   return (
     <section>
       <h1>My applications</h1>
@@ -191,7 +193,7 @@ export default function MyApplications() {
               </p>
               <p className="ab-pre">{ir.questions}</p>
               <input type="hidden" name="informationRequestId" value={ir.id} />
-              <Field label="Your answer">
+              <Field label="Your answer" error={intentFieldMessage(result, "answer", "answer")}>
                 <textarea name="answer" rows={3} required />
               </Field>
               <button className="button" name="intent" value="answer" disabled={busy}>
@@ -250,10 +252,13 @@ export default function MyApplications() {
       <div className="two-col">
         <Form method="post" className="card ab-card ab-form" data-testid="apply-form">
           <h2>Apply for access (Art. 67)</h2>
-          <Field label="Project title (published in the register)">
+          <Field
+            label="Project title (published in the register)"
+            error={intentFieldMessage(result, "apply", "title")}
+          >
             <input name="title" required maxLength={300} />
           </Field>
-          <Field label="Purpose (Art. 53(1))">
+          <Field label="Purpose (Art. 53(1))" error={intentFieldMessage(result, "apply", "purpose")}>
             <select name="purpose" required defaultValue="scientificResearch">
               {d.purposes.map((p) => (
                 <option key={p.code} value={p.code}>
@@ -262,7 +267,11 @@ export default function MyApplications() {
               ))}
             </select>
           </Field>
-          <fieldset className="ab-datasets">
+          <fieldset
+            className="ab-datasets"
+            aria-invalid={datasetsError ? true : undefined}
+            aria-describedby={datasetsError ? "apply-datasets-error" : undefined}
+          >
             <legend>Datasets</legend>
             {d.datasets.map((ds) => (
               <label key={ds.id} className="ab-check">
@@ -270,12 +279,20 @@ export default function MyApplications() {
                 <span className="muted ab-small">{ds.publisher}</span>
               </label>
             ))}
+            {datasetsError ? (
+              <span id="apply-datasets-error" className="field-error" data-testid="field-error-datasets">
+                {datasetsError}
+              </span>
+            ) : null}
           </fieldset>
-          <Field label="Intended use (for the access body; not published)">
+          <Field
+            label="Intended use (for the access body; not published)"
+            error={intentFieldMessage(result, "apply", "summary")}
+          >
             <textarea name="summary" rows={4} required />
           </Field>
           <div className="form-grid">
-            <Field label="Duration (months)">
+            <Field label="Duration (months)" error={intentFieldMessage(result, "apply", "durationMonths")}>
               <input name="durationMonths" type="number" min={1} max={120} defaultValue={24} />
             </Field>
             <label className="ab-check">
@@ -291,7 +308,7 @@ export default function MyApplications() {
         <div>
           <Form method="post" className="card ab-card ab-form">
             <h2>Withdraw an application</h2>
-            <Field label="Application">
+            <Field label="Application" error={intentFieldMessage(result, "withdraw", "applicationId")}>
               <select name="applicationId" required>
                 {d.applications
                   .filter((a) => !["GRANTED", "REFUSED", "WITHDRAWN"].includes(a.state))
@@ -302,7 +319,7 @@ export default function MyApplications() {
                   ))}
               </select>
             </Field>
-            <Field label="Reason">
+            <Field label="Reason" error={intentFieldMessage(result, "withdraw", "reason")}>
               <input name="reason" required />
             </Field>
             <button className="button ghost" name="intent" value="withdraw" disabled={busy}>
@@ -312,13 +329,13 @@ export default function MyApplications() {
 
           <Form method="post" className="card ab-card ab-form" data-testid="data-request-form">
             <h2>Ask for anonymised statistics (Art. 69)</h2>
-            <Field label="Title">
+            <Field label="Title" error={intentFieldMessage(result, "request", "title")}>
               <input name="title" required />
             </Field>
-            <Field label="Question">
+            <Field label="Question" error={intentFieldMessage(result, "request", "question")}>
               <textarea name="question" rows={2} required />
             </Field>
-            <Field label="Purpose">
+            <Field label="Purpose" error={intentFieldMessage(result, "request", "purpose")}>
               <select name="purpose" defaultValue="scientificResearch">
                 {d.purposes.map((p) => (
                   <option key={p.code} value={p.code}>
@@ -327,7 +344,7 @@ export default function MyApplications() {
                 ))}
               </select>
             </Field>
-            <Field label="Dataset">
+            <Field label="Dataset" error={intentFieldMessage(result, "request", "datasets")}>
               <select name="datasets" required>
                 {d.datasets.map((ds) => (
                   <option key={ds.id} value={ds.id}>
@@ -446,7 +463,10 @@ export default function MyApplications() {
       <Form method="post" className="card ab-card ab-form">
         <h3>Declare a result</h3>
         <div className="form-grid">
-          <Field label="From permit or answered request">
+          <Field
+            label="From permit or answered request"
+            error={intentFieldMessage(result, "declare", "source")}
+          >
             <select name="source" required>
               {d.permits
                 .filter((p) => p.state !== "REVOKED")
@@ -462,14 +482,17 @@ export default function MyApplications() {
               ))}
             </select>
           </Field>
-          <Field label="Title">
+          <Field label="Title" error={intentFieldMessage(result, "declare", "title")}>
             <input name="title" required />
           </Field>
-          <Field label="Processing completed on">
+          <Field
+            label="Processing completed on"
+            error={intentFieldMessage(result, "declare", "processingCompletedDate")}
+          >
             <input name="processingCompletedDate" type="date" required />
           </Field>
         </div>
-        <Field label="Summary of the output">
+        <Field label="Summary of the output" error={intentFieldMessage(result, "declare", "summary")}>
           <textarea name="summary" rows={2} required />
         </Field>
         <button className="button ghost" name="intent" value="declare" disabled={busy}>

@@ -6,6 +6,8 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
+import { formFieldErrorsOf } from "../../../server/http/field-errors";
+import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [{ title: "Audit retention · Health Dataspace Hub" }];
 
@@ -38,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const row = await r.set(kind, days, user.username);
     return { ok: true, message: `${row.kind} entries are now kept ${row.days} days.` };
   } catch (e) {
-    return failure(e);
+    return { ...failure(e), kind: String(form.get("kind") ?? ""), fields: formFieldErrorsOf(e) };
   }
 }
 
@@ -108,16 +110,24 @@ export default function Retention() {
                     <label className="visually-hidden" htmlFor={`days-${k.kind}`}>
                       Days to keep {k.kind} entries
                     </label>
-                    <input
-                      id={`days-${k.kind}`}
-                      name="days"
-                      type="number"
-                      defaultValue={k.days}
-                      min={1}
-                      max={d.maximumDays}
-                      step={1}
-                      className="gov-days"
-                    />
+                    <Invalid
+                      message={
+                        result && "kind" in result && result.kind === k.kind
+                          ? fieldMessage(result, "days")
+                          : undefined
+                      }
+                    >
+                      <input
+                        id={`days-${k.kind}`}
+                        name="days"
+                        type="number"
+                        defaultValue={k.days}
+                        min={1}
+                        max={d.maximumDays}
+                        step={1}
+                        className="gov-days"
+                      />
+                    </Invalid>
                     <button
                       type="submit"
                       className="button small"

@@ -5,6 +5,8 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
+import { formFieldErrorsOf, missingFields } from "../../../server/http/field-errors";
+import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];
 
@@ -77,14 +79,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const participantContextId = String(form.get("participantContextId") ?? "");
     const credentialType = String(form.get("credentialType") ?? "");
     if (!participantContextId || !credentialType)
-      return { ok: false, message: "participantContextId and credentialType are required" };
+      throw missingFields(
+        { participantContextId, credentialType },
+        "participantContextId and credentialType are required",
+      );
     const started = await s.request(participantContextId, credentialType, user);
     return {
       ok: true,
       message: `Requested a ${String(started.label)} for ${participantContextId} (process ${String(started.holderPid)}): the issuer issues it in a moment; reload to see it.`,
     };
   } catch (e) {
-    return failure(e);
+    return { ...failure(e), fields: formFieldErrorsOf(e) };
   }
 }
 
@@ -207,28 +212,32 @@ export default function Credentials() {
           <div className="form-grid">
             <div className="gov-field">
               <label htmlFor="credential-participant">Participant</label>
-              <select
-                id="credential-participant"
-                name="participantContextId"
-                required
-                defaultValue={d.contexts[0]?.id}
-              >
-                {d.contexts.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.id} ({c.did})
-                  </option>
-                ))}
-              </select>
+              <Invalid message={fieldMessage(result, "participantContextId")}>
+                <select
+                  id="credential-participant"
+                  name="participantContextId"
+                  required
+                  defaultValue={d.contexts[0]?.id}
+                >
+                  {d.contexts.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.id} ({c.did})
+                    </option>
+                  ))}
+                </select>
+              </Invalid>
             </div>
             <div className="gov-field">
               <label htmlFor="credential-type">Credential</label>
-              <select id="credential-type" name="credentialType" required>
-                {d.definitions.map((def) => (
-                  <option key={def.type} value={def.type}>
-                    {def.label}
-                  </option>
-                ))}
-              </select>
+              <Invalid message={fieldMessage(result, "credentialType")}>
+                <select id="credential-type" name="credentialType" required>
+                  {d.definitions.map((def) => (
+                    <option key={def.type} value={def.type}>
+                      {def.label}
+                    </option>
+                  ))}
+                </select>
+              </Invalid>
             </div>
           </div>
           <ul className="small gov-definitions">

@@ -6,6 +6,8 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
+import { formFieldErrorsOf } from "../../../server/http/field-errors";
+import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [
   { title: "Participant directory · Operator console · Health Dataspace Hub" },
@@ -36,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const e = await context.services.operator.addDirectoryEntry(input, user.username);
     return { ok: true, message: `Added ${e.displayName} (${e.did}).` };
   } catch (e) {
-    return failure(e);
+    return { ...failure(e), fields: formFieldErrorsOf(e) };
   }
 }
 
@@ -122,26 +124,34 @@ export default function Directory() {
             <span>
               Display name <span className="required">*</span>
             </span>
-            <input name="displayName" required maxLength={200} />
+            <Invalid message={fieldMessage(result, "displayName")}>
+              <input name="displayName" required maxLength={200} />
+            </Invalid>
           </label>
           <label>
             <span>
               DID <span className="required">*</span>
             </span>
-            <input name="did" required placeholder="did:web:hospital.example.org:participant" />
+            <Invalid message={fieldMessage(result, "did")}>
+              <input name="did" required placeholder="did:web:hospital.example.org:participant" />
+            </Invalid>
             <span className="hint">W3C DID syntax; a did:web needs a domain name.</span>
           </label>
           <label>
             Country
-            <input name="country" maxLength={2} placeholder="DE" />
+            <Invalid message={fieldMessage(result, "country")}>
+              <input name="country" maxLength={2} placeholder="DE" />
+            </Invalid>
           </label>
           <label>
             DSP catalogue address
-            <input
-              name="catalogueUrl"
-              type="url"
-              placeholder="https://hospital.example.org/api/dsp/catalog/request"
-            />
+            <Invalid message={fieldMessage(result, "catalogueUrl")}>
+              <input
+                name="catalogueUrl"
+                type="url"
+                placeholder="https://hospital.example.org/api/dsp/catalog/request"
+              />
+            </Invalid>
           </label>
         </div>
         <div className="actions">

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRouteHarness, thrown, type RouteHarness } from "../../../tests/support/route-context";
-import { loader } from "./route";
+import { action, loader } from "./route";
 
 let h: RouteHarness;
 beforeAll(async () => {
@@ -25,5 +25,18 @@ describe("my-record", () => {
 
   it("refuses a data holder with 403", async () => {
     expect(await status(load("clinic", "/my-record"))).toBe(403);
+  });
+
+  it("a consent change without a programme names studyId (the form's hidden field) with the spec's text", async () => {
+    const r = await action({
+      request: await h.post("patient1", "/my-record", { intent: "grant", studyId: "" }),
+      context: h.context,
+      params: {},
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      message: "patientId and studyId are required",
+      fields: [{ field: "studyId", message: "Required" }],
+    });
   });
 });

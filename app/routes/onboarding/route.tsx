@@ -30,6 +30,8 @@ import {
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ONBOARDING_ROLES, STAFF_ROLES } from "../../lib/access.server";
+import { Invalid, fieldMessage } from "../../components/ui/field-errors";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 
 /**
  * Participants and provider onboarding. Everyone on the staff sees the participants of the
@@ -77,7 +79,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 type FormValues = Record<"displayName" | "role" | "organization" | "ehdsParticipantType", string>;
-type ActionResult = { error: string; detail: string | null; values: FormValues };
+type ActionResult = { error: string; detail: string | null; values: FormValues; fields: FormFieldError[] };
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ONBOARDING_ROLES);
@@ -100,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return redirect(`/onboarding?watch=${encodeURIComponent(created.participantId)}`);
   } catch (e) {
     const f = apiFailure(e);
-    return { error: f.error, detail: f.detail, values };
+    return { error: f.error, detail: f.detail, values, fields: formFieldErrorsOf(e) };
   }
 }
 
@@ -218,14 +220,16 @@ export default function Onboarding() {
                     *
                   </span>
                 </label>
-                <input
-                  id="onboard-name"
-                  name="displayName"
-                  required
-                  maxLength={200}
-                  defaultValue={v?.displayName}
-                  data-testid="onboarding-name"
-                />
+                <Invalid message={fieldMessage(result, "displayName")}>
+                  <input
+                    id="onboard-name"
+                    name="displayName"
+                    required
+                    maxLength={200}
+                    defaultValue={v?.displayName}
+                    data-testid="onboarding-name"
+                  />
+                </Invalid>
               </div>
               <div className="field">
                 <label htmlFor="onboard-role">
@@ -234,44 +238,50 @@ export default function Onboarding() {
                     *
                   </span>
                 </label>
-                <select
-                  id="onboard-role"
-                  name="role"
-                  required
-                  defaultValue={v?.role ?? "DATA_HOLDER"}
-                  data-testid="onboarding-role"
-                >
-                  {ROLES.map((r) => (
-                    <option key={r.value} value={r.value}>
-                      {r.label}
-                    </option>
-                  ))}
-                </select>
+                <Invalid message={fieldMessage(result, "role")}>
+                  <select
+                    id="onboard-role"
+                    name="role"
+                    required
+                    defaultValue={v?.role ?? "DATA_HOLDER"}
+                    data-testid="onboarding-role"
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r.value} value={r.value}>
+                        {r.label}
+                      </option>
+                    ))}
+                  </select>
+                </Invalid>
               </div>
               <div className="field">
                 <label htmlFor="onboard-org">Organisation</label>
-                <input
-                  id="onboard-org"
-                  name="organization"
-                  maxLength={200}
-                  defaultValue={v?.organization}
-                  aria-describedby="onboard-org-hint"
-                  data-testid="onboarding-organization"
-                />
+                <Invalid message={fieldMessage(result, "organization")}>
+                  <input
+                    id="onboard-org"
+                    name="organization"
+                    maxLength={200}
+                    defaultValue={v?.organization}
+                    aria-describedby="onboard-org-hint"
+                    data-testid="onboarding-organization"
+                  />
+                </Invalid>
                 <span className="hint" id="onboard-org-hint">
                   Empty: the display name.
                 </span>
               </div>
               <div className="field">
                 <label htmlFor="onboard-type">EHDS participant type</label>
-                <input
-                  id="onboard-type"
-                  name="ehdsParticipantType"
-                  maxLength={100}
-                  defaultValue={v?.ehdsParticipantType}
-                  aria-describedby="onboard-type-hint"
-                  data-testid="onboarding-type"
-                />
+                <Invalid message={fieldMessage(result, "ehdsParticipantType")}>
+                  <input
+                    id="onboard-type"
+                    name="ehdsParticipantType"
+                    maxLength={100}
+                    defaultValue={v?.ehdsParticipantType}
+                    aria-describedby="onboard-type-hint"
+                    data-testid="onboarding-type"
+                  />
+                </Invalid>
                 <span className="hint" id="onboard-type-hint">
                   Empty: the role.
                 </span>

@@ -12,6 +12,8 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
 
@@ -107,7 +109,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { ok: boolean; message: string; problems?: PolicyProblem[] };
+type ActionResult = { ok: boolean; message: string; problems?: PolicyProblem[]; fields?: FormFieldError[] };
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, POLICY_ROLES);
@@ -142,7 +144,9 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   } catch (e) {
     const f = failure(e);
     const problems = (e as { extra?: { problems?: PolicyProblem[] } }).extra?.problems;
-    return { ...f, problems };
+    // the service's "policy" is the editor's "document"
+    const fields = formFieldErrorsOf(e).map((x) => (x.field === "policy" ? { ...x, field: "document" } : x));
+    return { ...f, problems, fields };
   }
 }
 
@@ -193,6 +197,7 @@ export default function Policies() {
           policyId={d.editor.policyId}
           participantId={d.participantId}
           serverProblems={result?.problems ?? null}
+          documentError={fieldMessage(result, "document")}
           busy={busy}
           validate={validateOdrlPolicy}
         />

@@ -1,115 +1,51 @@
 import { pub, anyUser, roles, ADMIN, HDAB, HOLDER, USER } from "./access";
+import { routesOf } from "./build";
 import type { RouteSpec } from "./types";
+
+const compliance = routesOf("compliance");
+const accessBody = routesOf("access-body");
 
 /** The routes of the access body and the compliance summary. */
 export const accessBodyRoutes: RouteSpec[] = [
-  {
-    path: "/api/compliance",
-    capability: "compliance",
-    methods: {
-      GET: { access: roles(HDAB, ADMIN, HOLDER, USER), summary: "EHDS/GDPR/DSP/DCP compliance summary" },
-    },
-  },
-  {
-    path: "/api/compliance/tck",
-    capability: "compliance",
-    methods: { GET: { access: roles(HDAB, ADMIN), summary: "Conformance probes" } },
-  },
-  {
-    path: "/api/compliance/applications",
-    capability: "access-body",
-    methods: {
-      GET: { access: roles(HDAB, ADMIN, USER), summary: "Data access applications" },
-      POST: { access: roles(USER), summary: "Submit an application" },
-    },
-  },
-  {
-    path: "/api/compliance/applications/clock",
-    capability: "access-body",
-    methods: { POST: { access: roles(HDAB), summary: "Clock events: extend, pause, resume" } },
-  },
-  {
-    path: "/api/compliance/applications/complete",
-    capability: "access-body",
-    methods: { POST: { access: roles(HDAB), summary: "Completeness decision" } },
-  },
-  {
-    path: "/api/compliance/findings",
-    capability: "access-body",
-    methods: {
-      GET: { access: roles(HDAB, ADMIN, USER, HOLDER), summary: "Supervision findings" },
-      POST: { access: roles(HDAB), summary: "Open a finding" },
-    },
-  },
-  {
-    path: "/api/compliance/findings/close",
-    capability: "access-body",
-    methods: { POST: { access: roles(HDAB), summary: "Close a finding" } },
-  },
-  {
-    path: "/api/compliance/findings/respond",
-    capability: "access-body",
-    methods: { POST: { access: roles(USER, HOLDER), summary: "Respond to a finding" } },
-  },
-  {
-    path: "/api/compliance/information-requests",
-    capability: "access-body",
-    methods: {
-      GET: { access: roles(HDAB, ADMIN, USER), summary: "Information requests" },
-      POST: { access: roles(HDAB), summary: "Ask an applicant for information" },
-    },
-  },
-  {
-    path: "/api/compliance/information-requests/answer",
-    capability: "access-body",
-    methods: { POST: { access: roles(USER), summary: "Answer an information request" } },
-  },
-  {
-    path: "/api/compliance/permits",
-    capability: "access-body",
-    methods: { POST: { access: roles(HDAB), summary: "Issue a data permit" } },
-  },
-  {
-    path: "/api/compliance/permits/revoke",
-    capability: "access-body",
-    methods: { POST: { access: roles(HDAB), summary: "Revoke a data permit" } },
-  },
-  {
-    path: "/api/compliance/requests",
-    capability: "access-body",
-    methods: {
-      GET: { access: roles(HDAB, ADMIN, USER), summary: "Data requests (Art. 69)" },
-      POST: { access: roles(USER), summary: "Submit a data request" },
-    },
-  },
-  {
-    path: "/api/compliance/requests/decide",
-    capability: "access-body",
-    methods: { POST: { access: roles(HDAB), summary: "Decide a data request" } },
-  },
-  {
-    path: "/api/compliance/results",
-    capability: "access-body",
-    methods: {
-      GET: { access: roles(HDAB, ADMIN, USER), summary: "Declared results" },
-      POST: { access: roles(USER, HDAB), summary: "Declare or check a result" },
-    },
-  },
-  {
-    path: "/api/permits",
-    capability: "access-body",
-    methods: { GET: { access: anyUser, summary: "Register of applications and permits (Art. 57)" } },
-  },
-  {
-    path: "/api/activity-report",
-    capability: "access-body",
-    methods: { GET: { access: roles(HDAB, ADMIN), summary: "Activity report (Art. 59)" } },
-  },
-  {
-    path: "/api/information",
-    capability: "access-body",
-    methods: {
-      GET: { access: pub, summary: "Public information on secondary use (Art. 58(1)) (spec: public)" },
-    },
-  },
+  compliance("/api/compliance", {
+    GET: [roles(HDAB, ADMIN, HOLDER, USER), "EHDS/GDPR/DSP/DCP compliance summary"],
+  }),
+  compliance("/api/compliance/tck", { GET: [roles(HDAB, ADMIN), "Conformance probes"] }),
+  accessBody("/api/compliance/applications", {
+    GET: [roles(HDAB, ADMIN, USER), "Data access applications"],
+    POST: [roles(USER), "Submit an application"],
+  }),
+  accessBody("/api/compliance/applications/clock", {
+    POST: [roles(HDAB), "Clock events: extend, pause, resume"],
+  }),
+  accessBody("/api/compliance/applications/complete", { POST: [roles(HDAB), "Completeness decision"] }),
+  accessBody("/api/compliance/findings", {
+    GET: [roles(HDAB, ADMIN, USER, HOLDER), "Supervision findings"],
+    POST: [roles(HDAB), "Open a finding"],
+  }),
+  accessBody("/api/compliance/findings/close", { POST: [roles(HDAB), "Close a finding"] }),
+  accessBody("/api/compliance/findings/respond", { POST: [roles(USER, HOLDER), "Respond to a finding"] }),
+  accessBody("/api/compliance/information-requests", {
+    GET: [roles(HDAB, ADMIN, USER), "Information requests"],
+    POST: [roles(HDAB), "Ask an applicant for information"],
+  }),
+  accessBody("/api/compliance/information-requests/answer", {
+    POST: [roles(USER), "Answer an information request"],
+  }),
+  accessBody("/api/compliance/permits", { POST: [roles(HDAB), "Issue a data permit"] }),
+  accessBody("/api/compliance/permits/revoke", { POST: [roles(HDAB), "Revoke a data permit"] }),
+  accessBody("/api/compliance/requests", {
+    GET: [roles(HDAB, ADMIN, USER), "Data requests (Art. 69)"],
+    POST: [roles(USER), "Submit a data request"],
+  }),
+  accessBody("/api/compliance/requests/decide", { POST: [roles(HDAB), "Decide a data request"] }),
+  accessBody("/api/compliance/results", {
+    GET: [roles(HDAB, ADMIN, USER), "Declared results"],
+    POST: [roles(USER, HDAB), "Declare or check a result"],
+  }),
+  accessBody("/api/permits", { GET: [anyUser, "Register of applications and permits (Art. 57)"] }),
+  accessBody("/api/activity-report", { GET: [roles(HDAB, ADMIN), "Activity report (Art. 59)"] }),
+  accessBody("/api/information", {
+    GET: [pub, "Public information on secondary use (Art. 58(1)) (spec: public)"],
+  }),
 ];
