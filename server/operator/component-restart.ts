@@ -36,9 +36,9 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const name = named(n);
     const t0 = performance.now();
     const s = state.get(name)!;
-    const refuse = (reason: string) => {
+    const refuse = async (reason: string) => {
       s.lastRestart = { at: new Date().toISOString(), by, outcome: `refused: ${reason}` };
-      audit.appendSync({
+      await audit.append({
         action: "component.restart",
         actor: by,
         target: name,
@@ -54,13 +54,13 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const run = async () => {
       switch (name) {
         case "graph-store":
-          throw refuse(
+          throw await refuse(
             graph.kind === "sqlite"
               ? "the embedded graph store shares the hub's SQLite connection with the audit log and the sessions, so it cannot be reopened on its own; restart the hub"
               : "the Neo4j driver keeps its own connection pool and reconnects by itself; a new driver needs a restart of the hub",
           );
         case "language-backend":
-          throw refuse(
+          throw await refuse(
             config.nlqProxyUrl
               ? "the language back end is an external service the hub does not run, and the hub keeps no connection to it (each question is a new request); restart it where it runs"
               : "the language back end is the hub's built-in question templates, which have no state to restart",
@@ -74,10 +74,10 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
           return;
         default: {
           if (name === "tenant-manager" && !rt().tenantManager)
-            throw refuse("no tenant manager is configured (TENANT_MANAGER_URL)");
-          if (name === "issuer" && !rt().issuer) throw refuse("no issuer is configured (ISSUER_URL)");
+            throw await refuse("no tenant manager is configured (TENANT_MANAGER_URL)");
+          if (name === "issuer" && !rt().issuer) throw await refuse("no issuer is configured (ISSUER_URL)");
           if (name === "identity-hub" && !rt().identityHub)
-            throw refuse("no identity hub is configured (IDENTITY_HUB_URL)");
+            throw await refuse("no identity hub is configured (IDENTITY_HUB_URL)");
           if (dataspace.mode === "embedded") {
             if (!deps.embeddedDataspace) throw new Error("no embedded dataspace");
             await deps.embeddedDataspace.restart();
@@ -112,7 +112,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
       const message = e instanceof Error ? e.message : String(e);
       s.lastError = { at: new Date().toISOString(), message: `restart failed: ${message}` };
       s.lastRestart = { at: new Date().toISOString(), by, outcome: `failed: ${message}` };
-      audit.appendSync({
+      await audit.append({
         action: "component.restart",
         actor: by,
         target: name,
@@ -134,7 +134,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const at = new Date().toISOString();
     s.lastRestart = { at, by, outcome: `${action!} (now ${component.health})` };
     for (const a of also) state.get(a)!.lastRestart = { at, by, outcome: `restarted with ${name}` };
-    audit.appendSync({
+    await audit.append({
       action: "component.restart",
       actor: by,
       target: name,
