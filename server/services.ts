@@ -149,7 +149,7 @@ export async function createServices(config: Config): Promise<Services> {
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
     dataspace,
-    accessBody: createAccessBodyWithCompliance({ db, audit, graph, config, runtime }),
+    accessBody: await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime }),
     eudi: createEudiService({ db, audit, graph, sessions, config, runtime }),
     patientApp: createPatientAppService({ db, audit, graph, config }),
     ...insight,
