@@ -157,7 +157,7 @@ export async function createServices(config: Config): Promise<Services> {
     policies: createPolicyService({ db, audit, config, dataspace }),
     auditRetention: await createRetentionService(rel, audit),
     operator,
-    trustCenter: createTrustCenterService({ db, audit, config, graph }),
+    trustCenter: await createTrustCenterService({ rel, audit, config, graph }),
     runtime,
     async close() {
       health.stop();
