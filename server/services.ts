@@ -158,7 +158,7 @@ export async function createServices(config: Config): Promise<Services> {
     catalogue: createCatalogueService(graph),
     patients: createPatientService(graph),
     dataspace,
-    accessBody: createAccessBodyWithCompliance({ db, audit, graph, config, runtime }),
+    accessBody: await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime }),
     eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
     patientApp: await createPatientAppService({ rel, audit, graph, config }),
     ...insight,
@@ -166,7 +166,7 @@ export async function createServices(config: Config): Promise<Services> {
     policies: await createPolicyService({ rel, audit, config, dataspace }),
     auditRetention: await createRetentionService(rel, audit),
     operator,
-    trustCenter: createTrustCenterService({ db, audit, config, graph }),
+    trustCenter: await createTrustCenterService({ rel, audit, config, graph }),
     runtime,
     async close() {
       health.stop();

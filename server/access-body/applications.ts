@@ -34,17 +34,18 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   async function listApplications(user: SessionUser, filter: { state?: string } = {}) {
     await ensureReady();
     const at = now();
-    return visible(
+    const recs = visible(
       user,
-      store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {}),
-    ).map((r) => applicationView(r, at));
+      await store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {}),
+    );
+    return Promise.all(recs.map((r) => applicationView(r, at)));
   }
 
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {
     await ensureReady();
-    const rec = get<ApplicationData>("application", id);
+    const rec = await get<ApplicationData>("application", id);
     assertOwn(user, rec);
-    return applicationDetail(rec, now());
+    return await applicationDetail(rec, now());
   }
 
   async function submitApplication(
@@ -57,8 +58,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     const input = parseOr400(submitApplicationSchema, body);
     const titles = await ctx.datasetTitles(input.datasets);
     const at = now();
-    const rec = store.tx((w) => {
-      const id = nextId("DAA", at);
+    const rec = await store.tx(async (w) => {
+      const id = await nextId(w, "DAA", at);
       const data: ApplicationData = {
         title: input.title,
         summary: input.summary,
@@ -79,7 +80,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         approvalNodeId: null,
         seeded: null,
       };
-      return w.create<ApplicationData>(
+      return await w.create<ApplicationData>(
         {
           id,
           kind: "application",
@@ -93,7 +94,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         { event: "submit", actor: actorOf(user), at },
       );
     });
-    return applicationDetail(rec, at);
+    return await applicationDetail(rec, at);
   }
 
   async function withdrawApplication(
@@ -103,15 +104,15 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     await ensureReady();
     pickRequired(body, "applicationId", "reason");
     const input = parseOr400(withdrawSchema, body);
-    const rec = get<ApplicationData>("application", String(body.applicationId));
+    const rec = await get<ApplicationData>("application", String(body.applicationId));
     assertRole(user, "DATA_USER", "withdraw an application");
     assertOwn(user, rec);
     const at = now();
-    const done = store.tx((w) => {
+    const done = await store.tx(async (w) => {
       // an open information request is withdrawn with the application
-      const ir = ctx.openInformationRequest(rec.id);
+      const ir = await ctx.openInformationRequest(rec.id, w);
       if (ir)
-        move(
+        await move(
           w,
           INFORMATION_REQUEST,
           ir,
@@ -123,10 +124,10 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
           actorOf(user),
           at,
         );
-      const current = w.get<ApplicationData>(rec.id)!;
+      const current = (await w.get<ApplicationData>(rec.id))!;
       const clock: ClockData =
         current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
-      return move(
+      return await move(
         w,
         APPLICATION,
         current,
@@ -147,7 +148,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         input.reason,
       );
     });
-    return applicationDetail(done, at);
+    return await applicationDetail(done, at);
   }
 
   async function decideCompleteness(body: Record<string, unknown>, user: SessionUser) {
@@ -155,15 +156,15 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     assertRole(user, "HDAB_AUTHORITY", "decide on completeness");
     pickRequired(body, "applicationId", "complete");
     const input = parseOr400(completenessSchema, body);
-    const rec = get<ApplicationData>("application", input.applicationId);
+    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
     if (input.complete) {
-      const done = store.tx((w) => {
-        const current = w.get<ApplicationData>(rec.id)!;
+      const done = await store.tx(async (w) => {
+        const current = (await w.get<ApplicationData>(rec.id))!;
         transition(APPLICATION, current.state, "markComplete");
         // the period runs from the receipt of the complete application (Art. 68(4))
         const clock = startClock(current.data.clock, new Date(current.data.receivedAt));
-        return move(
+        return await move(
           w,
           APPLICATION,
           current,
@@ -174,18 +175,18 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
           input.note ?? `complete; the decision period runs from ${clock.startDate}`,
         );
       });
-      return { application: applicationDetail(done, at), informationRequest: null };
+      return { application: await applicationDetail(done, at), informationRequest: null };
     }
     if (!input.missing?.length)
       throw invalidField(
         "missing",
         "missing is required when complete is false: list what the applicant has to add",
       );
-    const result = store.tx((w) => {
-      const current = w.get<ApplicationData>(rec.id)!;
+    const result = await store.tx(async (w) => {
+      const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "markIncomplete");
       const dueDate = periodEnd(berlinDate(at), PERIODS.applicationCompletion.amount, "weeks");
-      const app = move(
+      const app = await move(
         w,
         APPLICATION,
         current,
@@ -195,9 +196,9 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         at,
         input.missing!.join("; "),
       );
-      const ir = w.create<InformationRequestData>(
+      const ir = await w.create<InformationRequestData>(
         {
-          id: nextId("IR", at),
+          id: await nextId(w, "IR", at),
           kind: "informationRequest",
           state: INFORMATION_REQUEST.initial,
           organisation: current.organisation,
@@ -221,8 +222,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       return { app, ir };
     });
     return {
-      application: applicationDetail(result.app, at),
-      informationRequest: informationRequestView(result.ir, at),
+      application: await applicationDetail(result.app, at),
+      informationRequest: await informationRequestView(result.ir, at),
     };
   }
 
@@ -231,10 +232,10 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     assertRole(user, "HDAB_AUTHORITY", "change the decision clock");
     pickRequired(body, "applicationId", "event", "reason");
     const input = parseOr400(clockEventSchema, body);
-    const rec = get<ApplicationData>("application", input.applicationId);
+    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
-    const done = store.tx((w) => {
-      const current = w.get<ApplicationData>(rec.id)!;
+    const done = await store.tx(async (w) => {
+      const current = (await w.get<ApplicationData>(rec.id))!;
       const clock = current.data.clock;
       let next: ClockData;
       let note = input.reason;
@@ -267,12 +268,12 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         next = resumeClock(clock, at);
       }
       // the application's state does not change; the clock event is its own history entry
-      return w.update(
+      return await w.update(
         { ...current, data: { ...current.data, clock: next } },
         { event: `clock.${input.event}`, fromState: current.state, actor: actorOf(user), at, note },
       );
     });
-    return applicationDetail(done, at);
+    return await applicationDetail(done, at);
   }
 
   return {

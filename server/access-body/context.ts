@@ -2,13 +2,19 @@ import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Mutation } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { SYSTEM, assertOwn, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
 import { PERMIT, transition } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
 import { loadRecord } from "./step";
-import { createRecordStore, type RecordKind, type RecordStore, type StoredRecord } from "./store";
+import {
+  createRecordStore,
+  type RecordKind,
+  type RecordStore,
+  type RecordWriter,
+  type StoredRecord,
+} from "./store";
 import { invalidField } from "../http/field-errors";
 
 /**
@@ -18,7 +24,7 @@ import { invalidField } from "../http/field-errors";
  */
 
 export interface AccessBodyDeps {
-  db: Db;
+  rel: Relational;
   audit: AuditLog;
   graph: GraphStore;
   /** the clock of the service (tests pass a fixed one) */
@@ -29,24 +35,24 @@ export interface AccessBodyDeps {
 
 export type Rec<T> = StoredRecord<T>;
 
-export function createAccessBodyContext(deps: AccessBodyDeps) {
-  const store: RecordStore = createRecordStore(deps.db, deps.audit);
+export async function createAccessBodyContext(deps: AccessBodyDeps) {
+  const store: RecordStore = await createRecordStore(deps.rel, deps.audit);
   const graph = deps.graph;
   const now = deps.now ?? (() => new Date());
   let ready: Promise<void> | undefined;
 
-  function nextId(prefix: string, at: Date): string {
+  /** the next number of a kind in the year of `at`, read in the transaction `w` that writes it */
+  async function nextId(w: Pick<RecordWriter, "idsWithPrefix">, prefix: string, at: Date): Promise<string> {
     const year = berlinDate(at).slice(0, 4);
     const base = `${prefix}-${year}-`;
-    const max = store
-      .idsWithPrefix(base)
+    const max = (await w.idsWithPrefix(base))
       .map((id) => Number(id.slice(base.length)))
       .filter((n) => Number.isInteger(n))
       .reduce((a, b) => Math.max(a, b), 0);
     return `${base}${String(max + 1).padStart(4, "0")}`;
   }
 
-  function get<T>(kind: RecordKind, id: string | undefined | null): Rec<T> {
+  function get<T>(kind: RecordKind, id: string | undefined | null): Promise<Rec<T>> {
     return loadRecord<T>(store, kind, id);
   }
 
@@ -55,20 +61,19 @@ export function createAccessBodyContext(deps: AccessBodyDeps) {
   }
 
   /** list (scoped to the caller's organisation unless they oversee) and get (with history) of one record kind */
-  function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V) {
+  function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V | Promise<V>) {
     return {
       async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
         await ensureReady();
         const at = now();
-        return visible(user, store.list<T>(kind, filter.state ? { state: filter.state } : {})).map((r) =>
-          view(r, at),
-        );
+        const recs = visible(user, await store.list<T>(kind, filter.state ? { state: filter.state } : {}));
+        return Promise.all(recs.map((r) => view(r, at)));
       },
       async get(id: string, user: SessionUser) {
         await ensureReady();
-        const rec = get<T>(kind, id);
+        const rec = await get<T>(kind, id);
         assertOwn(user, rec);
-        return { ...view(rec, now()), history: store.history(rec.id) };
+        return { ...(await view(rec, now())), history: await store.history(rec.id) };
       },
     };
   }
@@ -85,15 +90,15 @@ export function createAccessBodyContext(deps: AccessBodyDeps) {
   }
 
   /** expires permits whose end date has passed (a system transition, audited like any other) */
-  function sweepExpired(at: Date) {
+  async function sweepExpired(at: Date) {
     const today = berlinDate(at);
-    for (const p of store.list<PermitData>("permit", { state: "ACTIVE" })) {
+    for (const p of await store.list<PermitData>("permit", { state: "ACTIVE" })) {
       if (p.data.validUntil >= today) continue;
-      store.tx((w) => {
-        const current = w.get<PermitData>(p.id);
+      await store.tx(async (w) => {
+        const current = await w.get<PermitData>(p.id);
         if (!current || current.state !== "ACTIVE") return;
         const state = transition(PERMIT, "ACTIVE", "expire");
-        w.update(
+        await w.update(
           { ...current, state, data: { ...current.data, expiredAt: at.toISOString() } },
           {
             event: "expire",
@@ -119,14 +124,19 @@ export function createAccessBodyContext(deps: AccessBodyDeps) {
       }
       await ready;
     }
-    sweepExpired(now());
+    await sweepExpired(now());
   }
 
-  function openInformationRequest(applicationId: string): Rec<InformationRequestData> | undefined {
-    return store.list<InformationRequestData>("informationRequest", {
+  /** the open information request of an application (read in `q`, the writer of an open transaction, when given) */
+  async function openInformationRequest(
+    applicationId: string,
+    q: Pick<RecordStore, "list"> = store,
+  ): Promise<Rec<InformationRequestData> | undefined> {
+    const open = await q.list<InformationRequestData>("informationRequest", {
       parentId: applicationId,
       state: "OPEN",
-    })[0];
+    });
+    return open[0];
   }
 
   /** the marketplace follows a decision; the record stays authoritative when the graph write fails */
@@ -155,4 +165,4 @@ export function createAccessBodyContext(deps: AccessBodyDeps) {
   };
 }
 
-export type AccessBodyContext = ReturnType<typeof createAccessBodyContext>;
+export type AccessBodyContext = Awaited<ReturnType<typeof createAccessBodyContext>>;

@@ -27,33 +27,34 @@ export function createDataRequests(ctx: AccessBodyContext) {
     const input = parseOr400(submitDataRequestSchema, body);
     const titles = await ctx.datasetTitles(input.datasets);
     const at = now();
-    const rec = store.tx((w) =>
-      w.create<DataRequestData>(
-        {
-          id: nextId("DRQ", at),
-          kind: "dataRequest",
-          state: DATA_REQUEST.initial,
-          organisation: user.organisation,
-          parentId: null,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data: {
-            title: input.title,
-            question: input.question,
-            purpose: input.purpose,
-            datasets: input.datasets,
-            datasetTitles: titles,
-            submittedBy: user.username,
-            receivedAt: at.toISOString(),
-            receivedDate: berlinDate(at),
-            dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
-            decision: null,
-            answer: null,
-            seeded: null,
+    const rec = await store.tx(
+      async (w) =>
+        await w.create<DataRequestData>(
+          {
+            id: await nextId(w, "DRQ", at),
+            kind: "dataRequest",
+            state: DATA_REQUEST.initial,
+            organisation: user.organisation,
+            parentId: null,
+            createdAt: at.toISOString(),
+            updatedAt: at.toISOString(),
+            data: {
+              title: input.title,
+              question: input.question,
+              purpose: input.purpose,
+              datasets: input.datasets,
+              datasetTitles: titles,
+              submittedBy: user.username,
+              receivedAt: at.toISOString(),
+              receivedDate: berlinDate(at),
+              dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
+              decision: null,
+              answer: null,
+              seeded: null,
+            },
           },
-        },
-        { event: "submit", actor: actorOf(user), at },
-      ),
+          { event: "submit", actor: actorOf(user), at },
+        ),
     );
     return dataRequestView(rec, at);
   }
@@ -64,7 +65,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
     pickRequired(body, "requestId", "reason");
     const input = parseOr400(withdrawSchema, body);
     const at = now();
-    const done = step<DataRequestData>(store, {
+    const done = await step<DataRequestData>(store, {
       kind: "dataRequest",
       id: String(body.requestId),
       machine: DATA_REQUEST,
@@ -94,7 +95,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
     const input = parseOr400(decideDataRequestSchema, body);
     const at = now();
     const date = berlinDate(at);
-    const done = step<DataRequestData>(store, {
+    const done = await step<DataRequestData>(store, {
       kind: "dataRequest",
       id: input.requestId,
       machine: DATA_REQUEST,

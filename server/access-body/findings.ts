@@ -20,35 +20,36 @@ export function createFindings(ctx: AccessBodyContext) {
     assertRole(user, "HDAB_AUTHORITY", "open a finding");
     pickRequired(body, "organisation", "subjectRole", "title", "description");
     const input = parseOr400(openFindingSchema, body);
-    if (input.relatedPermitId) get<PermitData>("permit", input.relatedPermitId);
+    if (input.relatedPermitId) await get<PermitData>("permit", input.relatedPermitId);
     const at = now();
-    const rec = store.tx((w) =>
-      w.create<FindingData>(
-        {
-          id: nextId("FND", at),
-          kind: "finding",
-          state: FINDING.initial,
-          organisation: input.organisation,
-          parentId: input.relatedPermitId ?? null,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data: {
-            subjectRole: input.subjectRole,
-            title: input.title,
-            description: input.description,
-            severity: input.severity,
-            article: input.article ?? null,
-            relatedPermitId: input.relatedPermitId ?? null,
-            openedAt: at.toISOString(),
-            openedDate: berlinDate(at),
-            openedBy: user.username,
-            responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
-            response: null,
-            closure: null,
+    const rec = await store.tx(
+      async (w) =>
+        await w.create<FindingData>(
+          {
+            id: await nextId(w, "FND", at),
+            kind: "finding",
+            state: FINDING.initial,
+            organisation: input.organisation,
+            parentId: input.relatedPermitId ?? null,
+            createdAt: at.toISOString(),
+            updatedAt: at.toISOString(),
+            data: {
+              subjectRole: input.subjectRole,
+              title: input.title,
+              description: input.description,
+              severity: input.severity,
+              article: input.article ?? null,
+              relatedPermitId: input.relatedPermitId ?? null,
+              openedAt: at.toISOString(),
+              openedDate: berlinDate(at),
+              openedBy: user.username,
+              responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
+              response: null,
+              closure: null,
+            },
           },
-        },
-        { event: "open", actor: actorOf(user), at },
-      ),
+          { event: "open", actor: actorOf(user), at },
+        ),
     );
     return findingView(rec, at);
   }
@@ -58,7 +59,7 @@ export function createFindings(ctx: AccessBodyContext) {
     pickRequired(body, "findingId", "response");
     const input = parseOr400(respondFindingSchema, body);
     const at = now();
-    const done = step<FindingData>(store, {
+    const done = await step<FindingData>(store, {
       kind: "finding",
       id: input.findingId,
       machine: FINDING,
@@ -85,7 +86,7 @@ export function createFindings(ctx: AccessBodyContext) {
     pickRequired(body, "findingId", "outcome", "note");
     const input = parseOr400(closeFindingSchema, body);
     const at = now();
-    const done = step<FindingData>(store, {
+    const done = await step<FindingData>(store, {
       kind: "finding",
       id: input.findingId,
       machine: FINDING,

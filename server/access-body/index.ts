@@ -1,6 +1,6 @@
 import type { AuditLog } from "../audit/log";
 import type { GraphStore } from "../graph/store";
-import type { Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
@@ -12,15 +12,15 @@ import { createAccessBodyService } from "./service";
  * probes over its records (server/compliance/index.ts), which depend on it and not the other way.
  */
 export interface AccessBodyOptions {
-  db: Db;
+  rel: Relational;
   audit: AuditLog;
   graph: GraphStore;
   now?: () => Date;
   seed?: boolean;
 }
 
-export function createAccessBody(opts: AccessBodyOptions) {
-  const service = createAccessBodyService(opts);
+export async function createAccessBody(opts: AccessBodyOptions) {
+  const service = await createAccessBodyService(opts);
   const { store, graph, now } = service;
   return {
     ...service,
@@ -43,4 +43,4 @@ export function createAccessBody(opts: AccessBodyOptions) {
   };
 }
 
-export type AccessBody = ReturnType<typeof createAccessBody>;
+export type AccessBody = Awaited<ReturnType<typeof createAccessBody>>;

@@ -28,11 +28,11 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   ) {
     await ensureReady();
     const at = now();
-    const recs = store.list<InformationRequestData>("informationRequest", {
+    const recs = await store.list<InformationRequestData>("informationRequest", {
       ...(filter.state ? { state: filter.state } : {}),
       ...(filter.applicationId ? { parentId: filter.applicationId } : {}),
     });
-    return visible(user, recs).map((r) => informationRequestView(r, at));
+    return Promise.all(visible(user, recs).map((r) => informationRequestView(r, at)));
   }
 
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {
@@ -40,14 +40,14 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     assertRole(user, "HDAB_AUTHORITY", "ask an applicant for information");
     pickRequired(body, "applicationId", "questions");
     const input = parseOr400(openInformationRequestSchema, body);
-    const rec = get<ApplicationData>("application", input.applicationId);
+    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
-    const result = store.tx((w) => {
-      const current = w.get<ApplicationData>(rec.id)!;
+    const result = await store.tx(async (w) => {
+      const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "requestInformation");
-      const id = nextId("IR", at);
+      const id = await nextId(w, "IR", at);
       const clock = pauseClock(current.data.clock, at, `information request ${id}`, id);
-      const ir = w.create<InformationRequestData>(
+      const ir = await w.create<InformationRequestData>(
         {
           id,
           kind: "informationRequest",
@@ -70,7 +70,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
         },
         { event: "open", actor: actorOf(user), at },
       );
-      const app = move(
+      const app = await move(
         w,
         APPLICATION,
         current,
@@ -83,8 +83,8 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       return { app, ir };
     });
     return {
-      informationRequest: informationRequestView(result.ir, at),
-      application: applicationDetail(result.app, at),
+      informationRequest: await informationRequestView(result.ir, at),
+      application: await applicationDetail(result.app, at),
     };
   }
 
@@ -93,11 +93,11 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     assertRole(user, "DATA_USER", "answer an information request");
     pickRequired(body, "informationRequestId", "answer");
     const input = parseOr400(answerInformationRequestSchema, body);
-    const rec = get<InformationRequestData>("informationRequest", input.informationRequestId);
+    const rec = await get<InformationRequestData>("informationRequest", input.informationRequestId);
     assertOwn(user, rec);
     const at = now();
-    const result = store.tx((w) => {
-      const ir = move(
+    const result = await store.tx(async (w) => {
+      const ir = await move(
         w,
         INFORMATION_REQUEST,
         rec,
@@ -109,11 +109,11 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
         actorOf(user),
         at,
       );
-      const app = w.get<ApplicationData>(rec.data.applicationId)!;
+      const app = (await w.get<ApplicationData>(rec.data.applicationId))!;
       let updated: Rec<ApplicationData>;
       if (rec.data.kind === "completeness") {
         // the supplement is a new receipt: the clock will run from it once the application is found complete
-        updated = move(
+        updated = await move(
           w,
           APPLICATION,
           app,
@@ -130,7 +130,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
         );
       } else {
         const clock = resumeClock(app.data.clock, at);
-        updated = move(
+        updated = await move(
           w,
           APPLICATION,
           app,
@@ -144,8 +144,8 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       return { ir, app: updated };
     });
     return {
-      informationRequest: informationRequestView(result.ir, at),
-      application: applicationDetail(result.app, at),
+      informationRequest: await informationRequestView(result.ir, at),
+      application: await applicationDetail(result.app, at),
     };
   }
 
@@ -154,10 +154,10 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     assertRole(user, "HDAB_AUTHORITY", "withdraw an information request");
     pickRequired(body, "informationRequestId", "reason");
     const input = parseOr400(withdrawSchema, body);
-    const rec = get<InformationRequestData>("informationRequest", String(body.informationRequestId));
+    const rec = await get<InformationRequestData>("informationRequest", String(body.informationRequestId));
     const at = now();
-    const result = store.tx((w) => {
-      const ir = move(
+    const result = await store.tx(async (w) => {
+      const ir = await move(
         w,
         INFORMATION_REQUEST,
         rec,
@@ -167,10 +167,10 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
         at,
         input.reason,
       );
-      const app = w.get<ApplicationData>(rec.data.applicationId)!;
+      const app = (await w.get<ApplicationData>(rec.data.applicationId))!;
       let updated = app;
       if (rec.data.kind === "assessment" && app.state === "INFORMATION_REQUESTED") {
-        updated = move(
+        updated = await move(
           w,
           APPLICATION,
           app,
@@ -184,8 +184,8 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       return { ir, app: updated };
     });
     return {
-      informationRequest: informationRequestView(result.ir, at),
-      application: applicationDetail(result.app, at),
+      informationRequest: await informationRequestView(result.ir, at),
+      application: await applicationDetail(result.app, at),
     };
   }
 

@@ -36,7 +36,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     assertRole(user, "HDAB_AUTHORITY", "issue a data permit");
     pickRequired(body, "applicationId", "durationMonths", "conditions", "secureProcessingEnvironment");
     const input = parseOr400(issuePermitSchema, body);
-    const rec = get<ApplicationData>("application", input.applicationId);
+    const rec = await get<ApplicationData>("application", input.applicationId);
     transition(APPLICATION, rec.state, "grant"); // fail fast before looking at the graph
     const datasets = input.datasets ?? rec.data.datasets;
     const titles = await ctx.datasetTitles(datasets);
@@ -44,13 +44,13 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     const existingApproval = rec.data.approvalNodeId ? await graph.getNode(rec.data.approvalNodeId) : null;
     const medreg = await graph.getNode("participant-medreg");
     const at = now();
-    const result = store.tx((w) => {
-      const current = w.get<ApplicationData>(rec.id)!;
+    const result = await store.tx(async (w) => {
+      const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "grant");
-      const id = nextId("MEDREG-DP", at);
+      const id = await nextId(w, "MEDREG-DP", at);
       const issuedDate = berlinDate(at);
       const approvalNodeId = existingApproval ? existingApproval.id : `approval-${id.toLowerCase()}`;
-      const permit = w.create<PermitData>(
+      const permit = await w.create<PermitData>(
         {
           id,
           kind: "permit",
@@ -83,7 +83,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
         },
         { event: "issue", actor: actorOf(user), at },
       );
-      const app = move(
+      const app = await move(
         w,
         APPLICATION,
         current,
@@ -167,7 +167,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
       });
     }
     await syncGraph(mutations, { action: "access-body.permit.issue", actor: user.username, target: p.id });
-    return permitView(store.get<PermitData>(p.id)!);
+    return permitView((await store.get<PermitData>(p.id))!);
   }
 
   async function refuseApplication(
@@ -178,14 +178,14 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     assertRole(user, "HDAB_AUTHORITY", "refuse an application");
     pickRequired(body, "applicationId", "reasons");
     const input = parseOr400(refuseApplicationSchema, body);
-    const rec = get<ApplicationData>("application", input.applicationId);
+    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
-    const done = store.tx((w) => {
-      const current = w.get<ApplicationData>(rec.id)!;
+    const done = await store.tx(async (w) => {
+      const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "refuse");
-      const ir = ctx.openInformationRequest(rec.id);
+      const ir = await ctx.openInformationRequest(rec.id, w);
       if (ir)
-        move(
+        await move(
           w,
           INFORMATION_REQUEST,
           ir,
@@ -197,7 +197,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
           actorOf(user),
           at,
         );
-      return move(
+      return await move(
         w,
         APPLICATION,
         current,
@@ -220,7 +220,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
         input.reasons,
       );
     });
-    return applicationDetail(done, at);
+    return await applicationDetail(done, at);
   }
 
   async function decidePermit(body: Record<string, unknown>, user: SessionUser) {
@@ -235,7 +235,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     pickRequired(body, "permitId", "reason");
     const input = parseOr400(revokePermitSchema, body);
     const at = now();
-    const done = step<PermitData>(store, {
+    const done = await step<PermitData>(store, {
       kind: "permit",
       id: input.permitId,
       machine: PERMIT,

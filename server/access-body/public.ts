@@ -61,8 +61,8 @@ export interface RegisterDataRequest {
   refusalReasons: string | null;
 }
 
-export function register(store: RecordStore, now: Date) {
-  const applications: RegisterApplication[] = store.list<ApplicationData>("application").map((r) => ({
+export async function register(store: RecordStore, now: Date) {
+  const applications: RegisterApplication[] = (await store.list<ApplicationData>("application")).map((r) => ({
     id: r.id,
     title: r.data.title,
     organisation: r.organisation,
@@ -76,7 +76,7 @@ export function register(store: RecordStore, now: Date) {
     refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
     permitId: r.data.permitId,
   }));
-  const permits: RegisterPermit[] = store.list<PermitData>("permit").map((r) => ({
+  const permits: RegisterPermit[] = (await store.list<PermitData>("permit")).map((r) => ({
     id: r.id,
     applicationId: r.data.applicationId,
     organisation: r.organisation,
@@ -92,7 +92,7 @@ export function register(store: RecordStore, now: Date) {
     revokedDate: r.data.revocation?.date ?? null,
     revocationReason: r.data.revocation?.reason ?? null,
   }));
-  const dataRequests: RegisterDataRequest[] = store.list<DataRequestData>("dataRequest").map((r) => ({
+  const dataRequests: RegisterDataRequest[] = (await store.list<DataRequestData>("dataRequest")).map((r) => ({
     id: r.id,
     title: r.data.title,
     organisation: r.organisation,
@@ -118,16 +118,16 @@ export function register(store: RecordStore, now: Date) {
   };
 }
 
-export type Register = ReturnType<typeof register>;
+export type Register = Awaited<ReturnType<typeof register>>;
 
 /** Art. 58(1): the public information, computed from the records, the catalogue and the configuration. */
 export async function information(store: RecordStore, graph: GraphStore, now: Date) {
-  const permits = store.list<PermitData>("permit");
+  const permits = await store.list<PermitData>("permit");
   const active = permits.filter((p) => p.state === "ACTIVE");
   const byPurpose = Object.fromEntries(
     PURPOSES.map((p) => [p.code, permits.filter((x) => x.data.purpose === p.code).length]),
   );
-  const published = store.list<ResultData>("result", { state: "PUBLISHED" });
+  const published = await store.list<ResultData>("result", { state: "PUBLISHED" });
   const datasets = await graph.countWhere("HealthDataset");
   const holders = new Set(
     (await graph.findNodes({ label: "HealthDataset", limit: 10_000 })).map((d) =>

@@ -35,8 +35,8 @@ export function createWorkQueue(ctx: AccessBodyContext, views: Pick<RecordViews,
     const today = berlinDate(at);
     const items: QueueItem[] = [];
     const days = (due: string | null) => (due ? daysBetween(today, due) : null);
-    for (const r of store.list<ApplicationData>("application")) {
-      const v = applicationView(r, at);
+    for (const r of await store.list<ApplicationData>("application")) {
+      const v = await applicationView(r, at);
       if (r.state === "RECEIVED") {
         items.push({
           kind: "application",
@@ -92,7 +92,7 @@ export function createWorkQueue(ctx: AccessBodyContext, views: Pick<RecordViews,
         });
       }
     }
-    for (const r of store.list<DataRequestData>("dataRequest")) {
+    for (const r of await store.list<DataRequestData>("dataRequest")) {
       if (r.state !== "SUBMITTED" && r.state !== "APPROVED") continue;
       const d = days(r.data.dueDate);
       items.push({
@@ -112,7 +112,7 @@ export function createWorkQueue(ctx: AccessBodyContext, views: Pick<RecordViews,
         clock: null,
       });
     }
-    for (const r of store.list<FindingData>("finding")) {
+    for (const r of await store.list<FindingData>("finding")) {
       if (r.state === "CLOSED") continue;
       const d = r.state === "OPEN" ? days(r.data.responseDueDate) : null;
       items.push({
@@ -131,7 +131,7 @@ export function createWorkQueue(ctx: AccessBodyContext, views: Pick<RecordViews,
         clock: null,
       });
     }
-    for (const r of store.list<ResultData>("result")) {
+    for (const r of await store.list<ResultData>("result")) {
       if (r.state !== "DECLARED") continue;
       const d = days(r.data.publicationDueDate);
       items.push({

@@ -62,12 +62,12 @@ export async function activityReport(
   now: Date,
 ) {
   const { from, to } = period;
-  const apps = store.list<ApplicationData>("application");
-  const permits = store.list<PermitData>("permit");
-  const requests = store.list<DataRequestData>("dataRequest");
-  const irs = store.list<InformationRequestData>("informationRequest");
-  const findings = store.list<FindingData>("finding");
-  const results = store.list<ResultData>("result");
+  const apps = await store.list<ApplicationData>("application");
+  const permits = await store.list<PermitData>("permit");
+  const requests = await store.list<DataRequestData>("dataRequest");
+  const irs = await store.list<InformationRequestData>("informationRequest");
+  const findings = await store.list<FindingData>("finding");
+  const results = await store.list<ResultData>("result");
 
   const decided = apps.filter(
     (a) =>

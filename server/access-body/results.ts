@@ -32,8 +32,8 @@ export function createResults(ctx: AccessBodyContext) {
     pickRequired(body, "title", "summary", "processingCompletedDate");
     const input = parseOr400(declareResultSchema, body);
     const source = input.permitId
-      ? get<PermitData>("permit", input.permitId)
-      : get<DataRequestData>("dataRequest", input.dataRequestId);
+      ? await get<PermitData>("permit", input.permitId)
+      : await get<DataRequestData>("dataRequest", input.dataRequestId);
     if (source.organisation !== user.organisation)
       throw forbidden(`${source.id} belongs to another organisation`);
     if (source.kind === "dataRequest" && source.state !== "ANSWERED")
@@ -41,35 +41,36 @@ export function createResults(ctx: AccessBodyContext) {
     if (source.kind === "permit" && source.state === "REVOKED")
       throw badRequest(`${source.id} was revoked; results of its processing cannot be released`);
     const at = now();
-    const rec = store.tx((w) =>
-      w.create<ResultData>(
-        {
-          id: nextId("RES", at),
-          kind: "result",
-          state: RESULT.initial,
-          organisation: user.organisation,
-          parentId: source.id,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data: {
-            title: input.title,
-            summary: input.summary,
-            permitId: input.permitId ?? null,
-            dataRequestId: input.dataRequestId ?? null,
-            processingCompletedDate: input.processingCompletedDate,
-            publicationDueDate: periodEnd(
-              input.processingCompletedDate,
-              PERIODS.resultPublication.amount,
-              "months",
-            ),
-            declaredBy: user.username,
-            declaredAt: at.toISOString(),
-            check: null,
-            publication: null,
+    const rec = await store.tx(
+      async (w) =>
+        await w.create<ResultData>(
+          {
+            id: await nextId(w, "RES", at),
+            kind: "result",
+            state: RESULT.initial,
+            organisation: user.organisation,
+            parentId: source.id,
+            createdAt: at.toISOString(),
+            updatedAt: at.toISOString(),
+            data: {
+              title: input.title,
+              summary: input.summary,
+              permitId: input.permitId ?? null,
+              dataRequestId: input.dataRequestId ?? null,
+              processingCompletedDate: input.processingCompletedDate,
+              publicationDueDate: periodEnd(
+                input.processingCompletedDate,
+                PERIODS.resultPublication.amount,
+                "months",
+              ),
+              declaredBy: user.username,
+              declaredAt: at.toISOString(),
+              check: null,
+              publication: null,
+            },
           },
-        },
-        { event: "declare", actor: actorOf(user), at },
-      ),
+          { event: "declare", actor: actorOf(user), at },
+        ),
     );
     return resultView(rec, at);
   }
@@ -82,7 +83,7 @@ export function createResults(ctx: AccessBodyContext) {
     let done: Rec<ResultData>;
     if (input.action === "release" || input.action === "reject") {
       const outcome = input.action === "release" ? "RELEASED" : "REJECTED";
-      done = step<ResultData>(store, {
+      done = await step<ResultData>(store, {
         ...base,
         event: input.action,
         role: { role: "HDAB_AUTHORITY", what: `${input.action} a result` },
@@ -93,7 +94,7 @@ export function createResults(ctx: AccessBodyContext) {
         note: input.note,
       });
     } else if (input.action === "resubmit") {
-      done = step<ResultData>(store, {
+      done = await step<ResultData>(store, {
         ...base,
         event: "resubmit",
         role: { role: "DATA_USER", what: `${input.action} a result` },
@@ -101,7 +102,7 @@ export function createResults(ctx: AccessBodyContext) {
         data: (rec) => ({ ...rec.data, summary: input.summary, check: null }),
       });
     } else {
-      done = step<ResultData>(store, {
+      done = await step<ResultData>(store, {
         ...base,
         event: "publish",
         role: { role: "DATA_USER", what: `${input.action} a result` },

@@ -6,8 +6,8 @@ import { APPLICATION, PERMIT } from "./machines";
 import type { ApplicationData, PermitData } from "./model";
 import { purposeCode, type PurposeCode } from "./periods";
 import { PURPOSE_TITLES, REVOCATION_REASON, SPE, STANDARD_CONDITIONS } from "./seed-data";
-import { at, HDAB, Story, USER } from "./seed-story";
-import type { RecordWriter, StoredRecord } from "./store";
+import { at, HDAB, Story, USER, type SeedPlan } from "./seed-story";
+import type { StoredRecord } from "./store";
 
 /**
  * Step 1 of the seed: every HDABApproval node of the marketplace (layer l1) becomes the application
@@ -16,7 +16,7 @@ import type { RecordWriter, StoredRecord } from "./store";
  * the contracts it approves. A PENDING approval becomes an application still under assessment.
  */
 export function seedMarketplace(ctx: {
-  w: RecordWriter;
+  w: SeedPlan;
   approvals: GraphNode[];
   approvalContracts: Map<string, GraphNode[]>;
   known: (ids: string[]) => string[];

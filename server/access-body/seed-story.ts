@@ -4,6 +4,14 @@ import type { Actor, RecordKind, SeedStep, StoredRecord } from "./store";
 
 /** The seed's story-telling helpers: actors, times of day and a record's history told event by event. */
 
+/**
+ * Where the seed's records are told: each is kept in order with its history and written afterwards,
+ * all in one transaction of the store (seed.ts), which awaits nothing but its own writes.
+ */
+export interface SeedPlan {
+  seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): StoredRecord<T>;
+}
+
 const SEED = (role: string): Actor => ({ username: "seed", role });
 export const USER = SEED("DATA_USER");
 export const HDAB = SEED("HDAB_AUTHORITY");

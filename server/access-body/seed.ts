@@ -15,8 +15,8 @@ import type {
 import { PERIODS, type PurposeCode } from "./periods";
 import { DEMO_APPLICATIONS } from "./seed-data";
 import { seedMarketplace } from "./seed-marketplace";
-import { at, HDAB, HOLDER, Story, USER } from "./seed-story";
-import type { RecordStore, StoredRecord } from "./store";
+import { at, HDAB, HOLDER, Story, USER, type SeedPlan } from "./seed-story";
+import type { RecordStore, SeedStep, StoredRecord } from "./store";
 
 /**
  * Demonstration records, written once, on first use, into an empty store. Deterministic: the same
@@ -43,7 +43,7 @@ const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
 
 export async function seedIfEmpty(ctx: Ctx): Promise<void> {
   const { store, graph } = ctx;
-  if (store.count() > 0 || store.meta("seeded")) return;
+  if ((await store.count()) > 0 || (await store.meta("seeded"))) return;
   const now = ctx.now();
   const today = berlinDate(now);
 
@@ -80,7 +80,15 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     return `${key}-${String(n).padStart(4, "0")}`;
   };
 
-  store.tx((w) => {
+  const planned: { rec: StoredRecord; steps: SeedStep[]; at: Date }[] = [];
+  const plan: SeedPlan = {
+    seed(rec, steps, at) {
+      planned.push({ rec: rec as StoredRecord, steps, at });
+      return rec;
+    },
+  };
+
+  ((w: SeedPlan) => {
     const permitsOf = new Map<string, StoredRecord<PermitData>[]>();
     const addPermit = (p: StoredRecord<PermitData>) =>
       permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
@@ -494,6 +502,13 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
         },
       );
     }
-    store.setMeta("seeded", now.toISOString());
+  })(plan);
+
+  await store.tx(async (w) => {
+    // two instances seeding at once: the second waits here and finds the records written
+    await w.lock("access-body-seed");
+    if (await w.meta("seeded")) return;
+    for (const p of planned) await w.seed(p.rec, p.steps, p.at);
+    await w.setMeta("seeded", now.toISOString());
   });
 }

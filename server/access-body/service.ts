@@ -26,8 +26,8 @@ export { ACCESS_BODY, SYSTEM, actorOf, isOverseer, orgDid, orgSlug } from "./act
 export { MIN_CELL } from "./data-requests";
 export type { QueueItem } from "./queue";
 
-export function createAccessBodyService(deps: AccessBodyDeps) {
-  const ctx = createAccessBodyContext(deps);
+export async function createAccessBodyService(deps: AccessBodyDeps) {
+  const ctx = await createAccessBodyContext(deps);
   const views = createRecordViews(ctx);
   return {
     store: ctx.store,
@@ -46,4 +46,4 @@ export function createAccessBodyService(deps: AccessBodyDeps) {
   };
 }
 
-export type AccessBodyService = ReturnType<typeof createAccessBodyService>;
+export type AccessBodyService = Awaited<ReturnType<typeof createAccessBodyService>>;

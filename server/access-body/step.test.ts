@@ -1,9 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
 import { createAuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import { forbidden, isApiError, type ApiError } from "../http/errors";
-import { openDatabase } from "../storage/database";
-import { openSqliteRelational } from "../storage/relational/sqlite";
 import { FINDING } from "./machines";
 import { move, step, type StepSpec } from "./step";
 import { createRecordStore, type StoredRecord } from "./store";
@@ -31,11 +30,17 @@ const holder: SessionUser = {
 const stranger: SessionUser = { ...holder, sub: "s", username: "stranger", organisation: "Elsewhere" };
 const at = new Date("2026-03-02T10:00:00Z");
 
-async function setup() {
-  const db = openDatabase(":memory:");
-  const audit = await createAuditLog(openSqliteRelational(db), db);
-  const store = createRecordStore(db, audit);
-  store.tx((w) =>
+let opened: TestStore | undefined;
+afterEach(async () => {
+  await opened?.close();
+  opened = undefined;
+});
+
+async function setupOn(dialect: TestStore["rel"]["dialect"]) {
+  opened = await openTestStore(dialect);
+  const audit = await createAuditLog(opened.rel);
+  const store = await createRecordStore(opened.rel, audit);
+  await store.tx((w) =>
     w.create<Note>(
       {
         id: "FND-1",
@@ -50,7 +55,7 @@ async function setup() {
       { event: "open", actor: { username: "regulator", role: "HDAB_AUTHORITY" }, at },
     ),
   );
-  return { db, audit, store };
+  return { audit, store };
 }
 
 const spec = (over: Partial<StepSpec<Note>> = {}): StepSpec<Note> => ({
@@ -66,9 +71,9 @@ const spec = (over: Partial<StepSpec<Note>> = {}): StepSpec<Note> => ({
   ...over,
 });
 
-function errorOf(fn: () => unknown): ApiError {
+async function errorOf(fn: () => Promise<unknown>): Promise<ApiError> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (isApiError(e)) return e;
     throw e;
@@ -76,17 +81,18 @@ function errorOf(fn: () => unknown): ApiError {
   throw new Error("expected an ApiError");
 }
 
-describe("step: the generic transition of one record", () => {
+describe.each(storeDialects())("step: the generic transition of one record on %s", (dialect) => {
+  const setup = () => setupOn(dialect);
   it("loads, checks, writes the new state and fields with one history entry and one audit entry", async () => {
     const { store, audit } = await setup();
     const before = await audit.count();
-    const done = step(store, spec());
+    const done = await step(store, spec());
     expect(done.state).toBe("RESPONDED");
-    expect(store.get<Note>("FND-1")).toMatchObject({
+    expect(await store.get<Note>("FND-1")).toMatchObject({
       state: "RESPONDED",
       data: { text: "opened, answered" },
     });
-    const history = store.history("FND-1");
+    const history = await store.history("FND-1");
     expect(history.map((h) => [h.event, h.fromState, h.toState, h.actor, h.note])).toEqual([
       ["open", null, "OPEN", "regulator (HDAB_AUTHORITY)", null],
       ["respond", "OPEN", "RESPONDED", "holder (DATA_HOLDER)", "the answer"],
@@ -99,23 +105,23 @@ describe("step: the generic transition of one record", () => {
 
   it("answers 400 without an id and 404 for an unknown id or a record of another kind", async () => {
     const { store } = await setup();
-    expect(errorOf(() => step(store, spec({ id: "" }))).status).toBe(400);
-    const unknown = errorOf(() => step(store, spec({ id: "FND-9" })));
+    expect((await errorOf(() => step(store, spec({ id: "" })))).status).toBe(400);
+    const unknown = await errorOf(() => step(store, spec({ id: "FND-9" })));
     expect([unknown.status, unknown.message]).toEqual([404, "Finding FND-9 not found"]);
-    const wrongKind = errorOf(() => step(store, spec({ kind: "permit" })));
+    const wrongKind = await errorOf(() => step(store, spec({ kind: "permit" })));
     expect([wrongKind.status, wrongKind.message]).toEqual([404, "Permit FND-1 not found"]);
   });
 
   it("checks role, then ownership, then the guard, before the state; each refusal changes nothing", async () => {
     const { store, audit } = await setup();
     const before = await audit.count();
-    const role = errorOf(() =>
+    const role = await errorOf(() =>
       step(store, spec({ user: stranger, role: { role: "HDAB_AUTHORITY", what: "close a finding" } })),
     );
     expect([role.status, role.message]).toEqual([403, "Only HDAB_AUTHORITY may close a finding"]);
-    const own = errorOf(() => step(store, spec({ user: stranger })));
+    const own = await errorOf(() => step(store, spec({ user: stranger })));
     expect([own.status, own.message]).toEqual([403, "FND-1 belongs to another organisation"]);
-    const guarded = errorOf(() =>
+    const guarded = await errorOf(() =>
       step(
         store,
         spec({
@@ -126,21 +132,21 @@ describe("step: the generic transition of one record", () => {
       ),
     );
     expect([guarded.status, guarded.message]).toEqual([403, "FND-1 is addressed to someone else"]);
-    expect(store.get("FND-1")?.state).toBe("OPEN");
-    expect(store.history("FND-1")).toHaveLength(1);
+    expect((await store.get("FND-1"))?.state).toBe("OPEN");
+    expect(await store.history("FND-1")).toHaveLength(1);
     expect(await audit.count()).toBe(before);
     // an overseer may act on any organisation's record
-    expect(step(store, spec({ user: regulator, event: "close" })).state).toBe("CLOSED");
+    expect((await step(store, spec({ user: regulator, event: "close" }))).state).toBe("CLOSED");
   });
 
   it("answers 409 with the allowed events for an illegal transition, and writes nothing", async () => {
     const { store, audit } = await setup();
-    step(store, spec({ user: regulator, event: "close" }));
+    await step(store, spec({ user: regulator, event: "close" }));
     const count = await audit.count();
-    const e = errorOf(() => step(store, spec()));
+    const e = await errorOf(() => step(store, spec()));
     expect(e.status).toBe(409);
     expect(e.extra).toEqual({ currentState: "CLOSED", allowedNextStates: [], allowedEvents: [] });
-    expect(store.history("FND-1")).toHaveLength(2);
+    expect(await store.history("FND-1")).toHaveLength(2);
     expect(await audit.count()).toBe(count);
   });
 
@@ -148,15 +154,15 @@ describe("step: the generic transition of one record", () => {
     const { store, audit } = await setup();
     const count = await audit.count();
     const holderActor = { username: "holder", role: "DATA_HOLDER" };
-    expect(() =>
-      store.tx((w) => {
-        const rec = w.get<Note>("FND-1") as StoredRecord<Note>;
-        move(w, FINDING, rec, "respond", { text: "x" }, holderActor, at);
-        move(w, FINDING, rec, "respond", { text: "y" }, holderActor, at);
+    await expect(
+      store.tx(async (w) => {
+        const rec = (await w.get<Note>("FND-1")) as StoredRecord<Note>;
+        await move(w, FINDING, rec, "respond", { text: "x" }, holderActor, at);
+        await move(w, FINDING, rec, "respond", { text: "y" }, holderActor, at);
       }),
-    ).toThrow();
-    expect(store.get<Note>("FND-1")).toMatchObject({ state: "OPEN", data: { text: "opened" } });
-    expect(store.history("FND-1")).toHaveLength(1);
+    ).rejects.toThrow();
+    expect(await store.get<Note>("FND-1")).toMatchObject({ state: "OPEN", data: { text: "opened" } });
+    expect(await store.history("FND-1")).toHaveLength(1);
     expect(await audit.count()).toBe(count);
   });
 });

@@ -24,19 +24,19 @@ export function kindLabel(kind: RecordKind): string {
 }
 
 /** one record of a kind: 400 without an id, 404 when unknown or of another kind */
-export function loadRecord<T>(
+export async function loadRecord<T>(
   store: Pick<RecordStore, "get">,
   kind: RecordKind,
   id: string | undefined | null,
-): StoredRecord<T> {
+): Promise<StoredRecord<T>> {
   if (!id) throw badRequest("id is required");
-  const rec = store.get<T>(id);
+  const rec = await store.get<T>(id);
   if (!rec || rec.kind !== kind) throw notFound(`${kindLabel(kind)} ${id} not found`);
   return rec;
 }
 
 /** a transition of one record inside an open transaction (409 when the machine does not allow it) */
-export function move<T>(
+export async function move<T>(
   w: RecordWriter,
   m: Machine,
   rec: StoredRecord<T>,
@@ -45,8 +45,8 @@ export function move<T>(
   actor: Actor,
   at: Date,
   note?: string,
-): StoredRecord<T> {
-  const current = w.get<T>(rec.id);
+): Promise<StoredRecord<T>> {
+  const current = await w.get<T>(rec.id);
   if (!current) throw notFound(`${rec.id} not found`);
   const state = transition(m, current.state, event);
   return w.update({ ...current, state, data }, { event, fromState: current.state, actor, at, note });
@@ -72,12 +72,12 @@ export interface StepSpec<T> {
 }
 
 /** load → check role → check ownership → (one transaction) check state → write record, history, audit */
-export function step<T>(store: RecordStore, spec: StepSpec<T>): StoredRecord<T> {
-  const rec = loadRecord<T>(store, spec.kind, spec.id);
+export async function step<T>(store: RecordStore, spec: StepSpec<T>): Promise<StoredRecord<T>> {
+  const rec = await loadRecord<T>(store, spec.kind, spec.id);
   if (spec.role) assertRole(spec.user, spec.role.role, spec.role.what);
   if (spec.own) assertOwn(spec.user, rec);
   spec.guard?.(rec);
-  return store.tx((w) =>
+  return store.tx(async (w) =>
     move(w, spec.machine, rec, spec.event, spec.data(rec), actorOf(spec.user), spec.at, spec.note),
   );
 }

@@ -1,11 +1,14 @@
+import { sql } from "kysely";
 import type { AuditLog } from "../audit/log";
-import { migrate, type Db } from "../storage/database";
+import { rawDdl, serialType, type Relational, type Sql } from "../storage/relational";
 
 /**
- * The access body's records in the embedded database: one table of records (kind, id, state, the
- * organisation concerned, a parent link and the record's fields as JSON) and one append-only table of
- * history entries. Every write happens in `tx`, which runs synchronously inside one SQLite
- * transaction: the record, its history entry and its audit entry are committed together or not at all.
+ * The access body's records in the relational store (server/storage/relational): one table of
+ * records (kind, id, state, the organisation concerned, a parent link and the record's fields as
+ * JSON) and one append-only table of history entries. Every write happens in `tx`, one transaction
+ * of the store: the record, its history entry and its audit entry are committed together or not at
+ * all. An update checks the state it was validated against inside that transaction (the row changes
+ * only `WHERE state = fromState`), so two instances moving the same record at once leave one transition.
  */
 
 export type RecordKind =
@@ -119,64 +122,106 @@ export interface ListFilter {
   state?: string;
 }
 
-export function createRecordStore(db: Db, audit: AuditLog) {
-  migrate(db, "access-body-1", [
-    `CREATE TABLE ab_records (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL,
-      state TEXT NOT NULL,
-      organisation TEXT NOT NULL,
-      parent_id TEXT,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL,
-      data TEXT NOT NULL
-    )`,
-    "CREATE INDEX ab_records_kind ON ab_records(kind, state)",
-    "CREATE INDEX ab_records_parent ON ab_records(parent_id)",
-    `CREATE TABLE ab_history (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-      record_id TEXT NOT NULL REFERENCES ab_records(id),
-      kind TEXT NOT NULL,
-      at TEXT NOT NULL,
-      actor TEXT NOT NULL,
-      event TEXT NOT NULL,
-      from_state TEXT,
-      to_state TEXT NOT NULL,
-      note TEXT,
-      audit_id TEXT
-    )`,
-    "CREATE INDEX ab_history_record ON ab_history(record_id, seq)",
-    `CREATE TRIGGER ab_history_no_update BEFORE UPDATE ON ab_history
-      BEGIN SELECT RAISE(ABORT, 'access-body history is append-only'); END`,
-    `CREATE TRIGGER ab_history_no_delete BEFORE DELETE ON ab_history
-      BEGIN SELECT RAISE(ABORT, 'access-body history is append-only'); END`,
-    "CREATE TABLE ab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  ]);
+const HISTORY_APPEND_ONLY_SQLITE = [
+  `CREATE TRIGGER ab_history_no_update BEFORE UPDATE ON ab_history
+    BEGIN SELECT RAISE(ABORT, 'access-body history is append-only'); END`,
+  `CREATE TRIGGER ab_history_no_delete BEFORE DELETE ON ab_history
+    BEGIN SELECT RAISE(ABORT, 'access-body history is append-only'); END`,
+];
+const HISTORY_APPEND_ONLY_POSTGRES = [
+  `CREATE FUNCTION ab_history_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'access-body history is append-only'; END $$`,
+  `CREATE TRIGGER ab_history_no_change BEFORE UPDATE OR DELETE ON ab_history
+    FOR EACH ROW EXECUTE FUNCTION ab_history_append_only()`,
+];
 
-  const getStmt = db.prepare("SELECT * FROM ab_records WHERE id = ?");
-  const insertStmt = db.prepare(
-    `INSERT INTO ab_records (id, kind, state, organisation, parent_id, created_at, updated_at, data)
-     VALUES (@id, @kind, @state, @organisation, @parentId, @createdAt, @updatedAt, @data)`,
-  );
-  const updateStmt = db.prepare(
-    "UPDATE ab_records SET state = @state, updated_at = @updatedAt, data = @data WHERE id = @id",
-  );
-  const historyStmt = db.prepare(
-    `INSERT INTO ab_history (record_id, kind, at, actor, event, from_state, to_state, note, audit_id)
-     VALUES (@recordId, @kind, @at, @actor, @event, @fromState, @toState, @note, @auditId)`,
-  );
-  const historyOf = db.prepare("SELECT * FROM ab_history WHERE record_id = ? ORDER BY seq");
-  const metaGet = db.prepare("SELECT value FROM ab_meta WHERE key = ?");
-  const metaSet = db.prepare(
-    "INSERT INTO ab_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  );
+/** the reads of the store, on the store itself or inside an open transaction */
+function reads(q: Sql, dialect: Relational["dialect"]) {
+  // ids compare byte-wise on both stores (SQLite's BINARY, PostgreSQL's "C" collation)
+  const byId = dialect === "postgres" ? sql`id COLLATE "C"` : sql`id`;
+  return {
+    async get<T>(id: string): Promise<StoredRecord<T> | undefined> {
+      const r = (await q.selectFrom("ab_records").selectAll().where("id", "=", id).executeTakeFirst()) as
+        RecordRow | undefined;
+      return r ? toRecord<T>(r) : undefined;
+    },
+    async list<T>(kind: RecordKind, filter: ListFilter = {}): Promise<StoredRecord<T>[]> {
+      let query = q.selectFrom("ab_records").selectAll().where("kind", "=", kind);
+      const conditions: [string, string | undefined][] = [
+        ["organisation", filter.organisation],
+        ["parent_id", filter.parentId],
+        ["state", filter.state],
+      ];
+      for (const [col, value] of conditions) if (value !== undefined) query = query.where(col, "=", value);
+      const rows = (await query.orderBy("created_at").orderBy(byId).execute()) as RecordRow[];
+      return rows.map((r) => toRecord<T>(r));
+    },
+    /** ids with a given prefix, for numbering (case-insensitive, as SQLite's LIKE always was) */
+    async idsWithPrefix(prefix: string): Promise<string[]> {
+      const pattern = `${prefix.replace(/[\\%_]/g, "\\$&")}%`;
+      const rows = (await q
+        .selectFrom("ab_records")
+        .select("id")
+        .where(sql<boolean>`lower(id) LIKE lower(${pattern}) ESCAPE '\\'`)
+        .execute()) as { id: string }[];
+      return rows.map((r) => r.id);
+    },
+    async meta(key: string): Promise<string | undefined> {
+      const r = (await q.selectFrom("ab_meta").select("value").where("key", "=", key).executeTakeFirst()) as
+        { value: string } | undefined;
+      return r?.value;
+    },
+  };
+}
 
-  function record(rec: StoredRecord, change: ChangeInput, isNew: boolean): StoredRecord {
+const writeHistory = (t: Sql, rows: Omit<HistoryRow, "seq">[]) =>
+  rows.length ? t.insertInto("ab_history").values(rows).execute() : Promise.resolve([]);
+const upsertMeta = (q: Sql, key: string, value: string) =>
+  q
+    .insertInto("ab_meta")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+    .execute();
+
+/** the writer of one open transaction: its reads see the transaction's own writes */
+export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
+  const r = reads(t, rel.dialect);
+
+  async function record(rec: StoredRecord, change: ChangeInput, isNew: boolean): Promise<StoredRecord> {
     const at = change.at.toISOString();
-    const row = { ...rec, updatedAt: at, createdAt: isNew ? rec.createdAt : rec.createdAt };
-    if (isNew) insertStmt.run({ ...row, data: JSON.stringify(row.data) });
-    else updateStmt.run({ id: row.id, state: row.state, updatedAt: at, data: JSON.stringify(row.data) });
-    const entry = audit.appendSync(
+    const row = { ...rec, updatedAt: at };
+    if (isNew) {
+      await t
+        .insertInto("ab_records")
+        .values({
+          id: row.id,
+          kind: row.kind,
+          state: row.state,
+          organisation: row.organisation,
+          parent_id: row.parentId,
+          created_at: row.createdAt,
+          updated_at: at,
+          data: JSON.stringify(row.data),
+        })
+        .execute();
+    } else {
+      // the state the caller validated against, checked by the write itself: a concurrent
+      // transition of the same record (another instance) leaves this one changing no row
+      let update = t
+        .updateTable("ab_records")
+        .set({ state: row.state, updated_at: at, data: JSON.stringify(row.data) })
+        .where("id", "=", row.id);
+      if (change.fromState !== null) update = update.where("state", "=", change.fromState);
+      const done = await update.executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 0) {
+        const current = await r.get(row.id);
+        if (!current) throw new Error(`record ${rec.id} does not exist`);
+        throw new Error(
+          `record ${rec.id} changed concurrently (${current.state}, expected ${change.fromState})`,
+        );
+      }
+    }
+    const entry = await audit.append(
       {
         action: `${rec.kind}.${change.event}`,
         actor: change.actor.username,
@@ -184,127 +229,155 @@ export function createRecordStore(db: Db, audit: AuditLog) {
         kind: AUDIT_KIND,
         outcome: change.outcome ?? "success",
       },
-      change.at,
+      { at: change.at, tx: t },
     );
-    historyStmt.run({
-      recordId: rec.id,
-      kind: rec.kind,
-      at: change.historyAt ?? at,
-      actor: `${change.actor.username} (${change.actor.role})`,
-      event: change.event,
-      fromState: change.fromState,
-      toState: rec.state,
-      note: change.note ?? null,
-      auditId: entry.id,
-    });
+    await writeHistory(t, [
+      {
+        record_id: rec.id,
+        kind: rec.kind,
+        at: change.historyAt ?? at,
+        actor: `${change.actor.username} (${change.actor.role})`,
+        event: change.event,
+        from_state: change.fromState,
+        to_state: rec.state,
+        note: change.note ?? null,
+        audit_id: entry.id,
+      },
+    ]);
     return row;
   }
 
-  const writer = {
+  return {
+    ...r,
     /**
      * A demonstration record with its whole history (seed.ts): the history entries keep the dates of
      * the story they tell; one audit entry, written now by "system", records that they were seeded.
      */
-    seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): StoredRecord<T> {
-      insertStmt.run({ ...rec, data: JSON.stringify(rec.data) });
-      const entry = audit.appendSync(
+    async seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): Promise<StoredRecord<T>> {
+      await t
+        .insertInto("ab_records")
+        .values({
+          id: rec.id,
+          kind: rec.kind,
+          state: rec.state,
+          organisation: rec.organisation,
+          parent_id: rec.parentId,
+          created_at: rec.createdAt,
+          updated_at: rec.updatedAt,
+          data: JSON.stringify(rec.data),
+        })
+        .execute();
+      const entry = await audit.append(
         { action: `${rec.kind}.seed`, actor: "system", target: rec.id, kind: AUDIT_KIND, outcome: "seeded" },
-        at,
+        { at, tx: t },
       );
-      for (const s of steps) {
-        historyStmt.run({
-          recordId: rec.id,
+      await writeHistory(
+        t,
+        steps.map((s) => ({
+          record_id: rec.id,
           kind: rec.kind,
           at: s.at,
           actor: `${s.actor.username} (${s.actor.role})`,
           event: s.event,
-          fromState: s.fromState,
-          toState: s.toState,
+          from_state: s.fromState,
+          to_state: s.toState,
           note: s.note ?? null,
-          auditId: entry.id,
-        });
-      }
+          audit_id: entry.id,
+        })),
+      );
       return rec;
     },
-    get<T>(id: string): StoredRecord<T> | undefined {
-      const r = getStmt.get(id) as RecordRow | undefined;
-      return r ? toRecord<T>(r) : undefined;
-    },
     /** a new record: written with its creation history entry and audit entry */
-    create<T>(rec: StoredRecord<T>, change: Omit<ChangeInput, "fromState">): StoredRecord<T> {
-      return record(rec as StoredRecord, { ...change, fromState: null }, true) as StoredRecord<T>;
+    async create<T>(rec: StoredRecord<T>, change: Omit<ChangeInput, "fromState">): Promise<StoredRecord<T>> {
+      return (await record(rec as StoredRecord, { ...change, fromState: null }, true)) as StoredRecord<T>;
     },
-    /** a changed record: the caller has validated the transition from `change.fromState` */
-    update<T>(rec: StoredRecord<T>, change: ChangeInput): StoredRecord<T> {
-      const current = getStmt.get(rec.id) as RecordRow | undefined;
-      if (!current) throw new Error(`record ${rec.id} does not exist`);
-      if (change.fromState !== null && current.state !== change.fromState) {
-        throw new Error(
-          `record ${rec.id} changed concurrently (${current.state}, expected ${change.fromState})`,
-        );
-      }
-      return record(rec as StoredRecord, change, false) as StoredRecord<T>;
+    /**
+     * a changed record: the caller has validated the transition from `change.fromState`; the write
+     * fails when the record is no longer in that state
+     */
+    async update<T>(rec: StoredRecord<T>, change: ChangeInput): Promise<StoredRecord<T>> {
+      return (await record(rec as StoredRecord, change, false)) as StoredRecord<T>;
     },
+    setMeta: (key: string, value: string) => upsertMeta(t, key, value).then(() => undefined),
+    /** serialises this transaction with every other one taking `name`, across instances */
+    lock: (name: string) => rel.lock(t, name),
   };
+}
 
+export async function createRecordStore(rel: Relational, audit: AuditLog) {
+  await rel.migrate("access-body-1", async (m, dialect) => {
+    await m.schema
+      .createTable("ab_records")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("state", "text", (c) => c.notNull())
+      .addColumn("organisation", "text", (c) => c.notNull())
+      .addColumn("parent_id", "text")
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .addColumn("updated_at", "text", (c) => c.notNull())
+      .addColumn("data", "text", (c) => c.notNull())
+      .execute();
+    await m.schema.createIndex("ab_records_kind").on("ab_records").columns(["kind", "state"]).execute();
+    await m.schema.createIndex("ab_records_parent").on("ab_records").column("parent_id").execute();
+    await m.schema
+      .createTable("ab_history")
+      // SQLite: INTEGER PRIMARY KEY (the rowid; rows are never deleted, so numbers are not reused)
+      .addColumn("seq", serialType(dialect), (c) => c.primaryKey())
+      .addColumn("record_id", "text", (c) => c.notNull().references("ab_records.id"))
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("at", "text", (c) => c.notNull())
+      .addColumn("actor", "text", (c) => c.notNull())
+      .addColumn("event", "text", (c) => c.notNull())
+      .addColumn("from_state", "text")
+      .addColumn("to_state", "text", (c) => c.notNull())
+      .addColumn("note", "text")
+      .addColumn("audit_id", "text")
+      .execute();
+    await m.schema.createIndex("ab_history_record").on("ab_history").columns(["record_id", "seq"]).execute();
+    for (const s of dialect === "postgres" ? HISTORY_APPEND_ONLY_POSTGRES : HISTORY_APPEND_ONLY_SQLITE)
+      await rawDdl(m, s);
+    await m.schema
+      .createTable("ab_meta")
+      .addColumn("key", "text", (c) => c.primaryKey())
+      .addColumn("value", "text", (c) => c.notNull())
+      .execute();
+  });
+
+  const r = reads(rel.db, rel.dialect);
   return {
     /** runs `fn` in one transaction; everything written through `w` commits together */
-    tx<R>(fn: (w: typeof writer) => R): R {
-      return db.transaction(() => fn(writer))();
+    tx<R>(fn: (w: RecordWriter) => Promise<R>): Promise<R> {
+      return rel.tx((t) => fn(createRecordWriter(t, rel, audit)));
     },
-    get<T>(id: string): StoredRecord<T> | undefined {
-      return writer.get<T>(id);
+    ...r,
+    async count(kind?: RecordKind): Promise<number> {
+      let query = rel.db.selectFrom("ab_records").select((eb) => eb.fn.countAll().as("n"));
+      if (kind) query = query.where("kind", "=", kind);
+      const row = (await query.executeTakeFirstOrThrow()) as { n: number | string };
+      return Number(row.n);
     },
-    list<T>(kind: RecordKind, filter: ListFilter = {}): StoredRecord<T>[] {
-      const where = ["kind = ?"];
-      const args: unknown[] = [kind];
-      const conditions: [string, string | undefined][] = [
-        ["organisation = ?", filter.organisation],
-        ["parent_id = ?", filter.parentId],
-        ["state = ?", filter.state],
-      ];
-      for (const [sql, value] of conditions) {
-        if (value === undefined) continue;
-        where.push(sql);
-        args.push(value);
-      }
-      const rows = db
-        .prepare(`SELECT * FROM ab_records WHERE ${where.join(" AND ")} ORDER BY created_at, id`)
-        .all(...args) as RecordRow[];
-      return rows.map((r) => toRecord<T>(r));
+    async history(id: string): Promise<HistoryEntry[]> {
+      const rows = (await rel.db
+        .selectFrom("ab_history")
+        .selectAll()
+        .where("record_id", "=", id)
+        .orderBy("seq")
+        .execute()) as HistoryRow[];
+      return rows.map(toHistory);
     },
-    count(kind?: RecordKind): number {
-      const row = (
-        kind
-          ? db.prepare("SELECT COUNT(*) AS n FROM ab_records WHERE kind = ?").get(kind)
-          : db.prepare("SELECT COUNT(*) AS n FROM ab_records").get()
-      ) as {
-        n: number;
-      };
-      return row.n;
+    async allHistory(): Promise<HistoryEntry[]> {
+      const rows = (await rel.db
+        .selectFrom("ab_history")
+        .selectAll()
+        .orderBy("seq")
+        .execute()) as HistoryRow[];
+      return rows.map(toHistory);
     },
-    history(id: string): HistoryEntry[] {
-      return (historyOf.all(id) as HistoryRow[]).map(toHistory);
-    },
-    allHistory(): HistoryEntry[] {
-      return (db.prepare("SELECT * FROM ab_history ORDER BY seq").all() as HistoryRow[]).map(toHistory);
-    },
-    /** ids of a kind with a given prefix, for numbering */
-    idsWithPrefix(prefix: string): string[] {
-      return (
-        db
-          .prepare("SELECT id FROM ab_records WHERE id LIKE ? ESCAPE '\\'")
-          .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as { id: string }[]
-      ).map((r) => r.id);
-    },
-    meta(key: string): string | undefined {
-      return (metaGet.get(key) as { value: string } | undefined)?.value;
-    },
-    setMeta(key: string, value: string): void {
-      metaSet.run(key, value);
+    async setMeta(key: string, value: string): Promise<void> {
+      await upsertMeta(rel.db, key, value);
     },
   };
 }
 
-export type RecordStore = ReturnType<typeof createRecordStore>;
-export type RecordWriter = Parameters<Parameters<RecordStore["tx"]>[0]>[0];
+export type RecordStore = Awaited<ReturnType<typeof createRecordStore>>;
+export type RecordWriter = ReturnType<typeof createRecordWriter>;

@@ -141,16 +141,17 @@ export function marketplace(): { nodes: NodeRecord[]; edges: EdgeRecord[] } {
 
 /** an in-memory store with the marketplace above, and the access body built on it by `create` */
 export async function setupWith<A>(
-  create: (opts: AccessBodyOptions) => A,
+  create: (opts: AccessBodyOptions) => Promise<A>,
   start = "2026-11-16T09:00:00+01:00",
 ) {
   const db = openDatabase(":memory:");
-  const audit = await createAuditLog(openSqliteRelational(db), db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const graph = createSqliteGraphStore(db, audit);
   const m = marketplace();
   await graph.importBatch(m.nodes, m.edges);
   let now = new Date(start);
-  const ab = create({ db, audit, graph, now: () => now });
+  const ab = await create({ rel, audit, graph, now: () => now });
   return {
     ab,
     graph,

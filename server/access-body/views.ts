@@ -80,7 +80,8 @@ export function resultView(r: Rec<ResultData>, at: Date) {
 export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openInformationRequest">) {
   const { store } = ctx;
 
-  function applicationView(rec: Rec<ApplicationData>, at: Date): ApplicationView {
+  async function applicationView(rec: Rec<ApplicationData>, at: Date): Promise<ApplicationView> {
+    const open = await ctx.openInformationRequest(rec.id);
     return {
       ...rec.data,
       id: rec.id,
@@ -90,31 +91,34 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
       createdAt: rec.createdAt,
       updatedAt: rec.updatedAt,
       clockView: clockView(rec.data.clock, at),
-      openInformationRequestId: ctx.openInformationRequest(rec.id)?.id ?? null,
+      openInformationRequestId: open?.id ?? null,
       allowedEvents: allowedEvents(APPLICATION, rec.state as never),
     };
   }
 
-  function applicationDetail(rec: Rec<ApplicationData>, at: Date): ApplicationDetail {
-    const irs = store.list<InformationRequestData>("informationRequest", { parentId: rec.id });
-    const permit = rec.data.permitId ? store.get<PermitData>(rec.data.permitId) : undefined;
-    return {
-      ...applicationView(rec, at),
-      history: store.history(rec.id),
-      informationRequests: irs.map((ir) => ({
+  async function applicationDetail(rec: Rec<ApplicationData>, at: Date): Promise<ApplicationDetail> {
+    const irs = await store.list<InformationRequestData>("informationRequest", { parentId: rec.id });
+    const permit = rec.data.permitId ? await store.get<PermitData>(rec.data.permitId) : undefined;
+    const informationRequests = [];
+    for (const ir of irs)
+      informationRequests.push({
         ...ir.data,
         id: ir.id,
         state: ir.state,
-        history: store.history(ir.id),
-      })),
+        history: await store.history(ir.id),
+      });
+    return {
+      ...(await applicationView(rec, at)),
+      history: await store.history(rec.id),
+      informationRequests,
       permit: permit
-        ? { ...permit.data, id: permit.id, state: permit.state, history: store.history(permit.id) }
+        ? { ...permit.data, id: permit.id, state: permit.state, history: await store.history(permit.id) }
         : null,
     };
   }
 
-  function informationRequestView(r: Rec<InformationRequestData>, at: Date) {
-    const app = store.get<ApplicationData>(r.data.applicationId);
+  async function informationRequestView(r: Rec<InformationRequestData>, at: Date) {
+    const app = await store.get<ApplicationData>(r.data.applicationId);
     const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.dueDate) : null;
     return {
       ...flat(r),

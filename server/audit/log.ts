@@ -12,8 +12,9 @@ import { GENESIS_HASH, type AuditEntry, type AuditInput } from "./model";
 export interface AuditLog {
   append(input: AuditInput, opts?: AppendOptions): Promise<AuditEntry>;
   /**
-   * Transitional, embedded store only: the synchronous append of modules that still write through
-   * better-sqlite3 directly inside a `db.transaction`. Throws on PostgreSQL.
+   * Embedded store only: the synchronous append of the embedded graph store, whose graph statements
+   * and audit entry commit in one better-sqlite3 transaction on the same file. Throws on PostgreSQL
+   * (the embedded graph then appends with `append` after its own commit).
    */
   appendSync(input: AuditInput, at?: Date): AuditEntry;
   /** true when `appendSync` works: the log lives in the embedded store's own SQLite handle */
@@ -225,7 +226,7 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     hash: e.hash,
   });
 
-  // transitional: the synchronous append on the embedded store's own handle
+  // the embedded graph store's synchronous append on the embedded store's own handle
   const sync = db && rel.dialect === "sqlite" ? syncAppender(db) : undefined;
 
   return {
@@ -392,7 +393,7 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
   };
 }
 
-/** the synchronous append on the embedded store (transitional, see `AuditLog.appendSync`) */
+/** the synchronous append on the embedded store (see `AuditLog.appendSync`) */
 function syncAppender(db: Db) {
   const lastEntry = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
   const lastTombstone = db.prepare("SELECT seq, hash FROM audit_purged ORDER BY seq DESC LIMIT 1");

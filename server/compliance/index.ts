@@ -14,8 +14,8 @@ export interface AccessBodyWithComplianceOptions extends AccessBodyOptions {
   runtime?: { internalOrigin: string | undefined };
 }
 
-export function createAccessBodyWithCompliance(opts: AccessBodyWithComplianceOptions) {
-  const accessBody = createAccessBody(opts);
+export async function createAccessBodyWithCompliance(opts: AccessBodyWithComplianceOptions) {
+  const accessBody = await createAccessBody(opts);
   const { store, graph, now } = accessBody;
   const tck = createTck({
     store,
@@ -38,4 +38,4 @@ export function createAccessBodyWithCompliance(opts: AccessBodyWithComplianceOpt
   };
 }
 
-export type AccessBodyWithCompliance = ReturnType<typeof createAccessBodyWithCompliance>;
+export type AccessBodyWithCompliance = Awaited<ReturnType<typeof createAccessBodyWithCompliance>>;

@@ -66,8 +66,8 @@ export function didWebDocumentUrl(did: string): string | null {
 
 export async function buildChains(store: RecordStore, graph: GraphStore, now: Date): Promise<Chain[]> {
   const USABLE = usableOn(berlinDate(now));
-  const apps = store.list<ApplicationData>("application");
-  const permits = new Map(store.list<PermitData>("permit").map((p) => [p.id, p]));
+  const apps = await store.list<ApplicationData>("application");
+  const permits = new Map((await store.list<PermitData>("permit")).map((p) => [p.id, p]));
   const contracts = new Map(
     (await graph.findNodes({ label: "Contract", limit: 10_000 })).map((c) => [c.id, c]),
   );

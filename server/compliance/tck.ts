@@ -295,10 +295,9 @@ export function createTck(deps: TckDeps) {
         const problems: string[] = [];
         let checked = 0;
         for (const kind of Object.keys(KIND_MACHINE) as RecordKind[]) {
-          for (const r of deps.store.list(kind)) {
+          for (const r of await deps.store.list(kind)) {
             checked++;
-            const events = deps.store
-              .history(r.id)
+            const events = (await deps.store.history(r.id))
               .filter((h) => h.fromState !== null && !h.event.startsWith("clock."))
               .map((h) => h.event);
             try {
@@ -319,10 +318,10 @@ export function createTck(deps: TckDeps) {
       title: "Decision clocks agree with application states and information requests",
       run: async () => {
         const problems: string[] = [];
-        const apps = deps.store.list<ApplicationData>("application");
+        const apps = await deps.store.list<ApplicationData>("application");
         for (const a of apps) {
           const c = a.data.clock;
-          const openIrs = deps.store.list<InformationRequestData>("informationRequest", {
+          const openIrs = await deps.store.list<InformationRequestData>("informationRequest", {
             parentId: a.id,
             state: "OPEN",
           });
@@ -356,9 +355,9 @@ export function createTck(deps: TckDeps) {
       title: "No application is past its statutory decision deadline",
       run: async () => {
         const now = deps.now();
-        const open = deps.store
-          .list<ApplicationData>("application")
-          .filter((a) => a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED");
+        const open = (await deps.store.list<ApplicationData>("application")).filter(
+          (a) => a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED",
+        );
         const overdue = open.map((a) => ({ a, v: clockView(a.data.clock, now) })).filter((x) => x.v.overdue);
         if (overdue.length)
           throw new Fail(
@@ -372,7 +371,7 @@ export function createTck(deps: TckDeps) {
       suite: "EHDS",
       title: "Every transition has its audit entry; the audit chain verifies",
       run: async () => {
-        const history = deps.store.allHistory();
+        const history = await deps.store.allHistory();
         const missing = history.filter((h) => !h.auditId);
         if (missing.length) throw new Fail(`${missing.length} history entr(ies) without an audit entry`);
         const ids = new Set(
@@ -395,9 +394,9 @@ export function createTck(deps: TckDeps) {
       title: "Permits come from granted applications and match the marketplace approvals",
       run: async () => {
         const problems: string[] = [];
-        const permits = deps.store.list<PermitData>("permit");
+        const permits = await deps.store.list<PermitData>("permit");
         for (const p of permits) {
-          const app = deps.store.get<ApplicationData>(p.data.applicationId);
+          const app = await deps.store.get<ApplicationData>(p.data.applicationId);
           if (!app || app.state !== "GRANTED" || app.data.permitId !== p.id)
             problems.push(`${p.id}: application ${p.data.applicationId} is ${app?.state ?? "missing"}`);
           if (p.data.approvalNodeId) {
@@ -419,7 +418,7 @@ export function createTck(deps: TckDeps) {
       suite: "EHDS",
       title: "The public register holds nothing personal",
       run: async () => {
-        const text = JSON.stringify(register(deps.store, deps.now()));
+        const text = JSON.stringify(await register(deps.store, deps.now()));
         const leaks = PERSONAS.flatMap((p) => [p.name, p.email]).filter((s) => text.includes(s));
         if (/@[a-z0-9-]+\.[a-z]{2,}/i.test(text)) leaks.push("an e-mail address");
         if (/"(submittedBy|openedBy|issuedBy|declaredBy|by|summary|questions|answer)"/.test(text))

@@ -2,7 +2,7 @@ import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import type { GraphNode } from "../graph/model";
 import type { GraphStore } from "../graph/store";
-import { migrate, type Db } from "../storage/database";
+import type { Relational } from "../storage/relational";
 
 /**
  * The trust center view (GET /api/trust-center), for trust-center operators:
@@ -139,38 +139,40 @@ function actions(raw: unknown): string[] {
   }
 }
 
-export function createTrustCenterService(deps: {
-  db: Db;
+export async function createTrustCenterService(deps: {
+  rel: Relational;
   audit: AuditLog;
   config: Config;
   graph: GraphStore;
 }) {
-  const { db, graph, config } = deps;
-  migrate(db, "trust-center-1", [
-    `CREATE TABLE trust_centers (
-      id TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      country TEXT NOT NULL UNIQUE,
-      did TEXT NOT NULL,
-      created_at TEXT NOT NULL
-    )`,
-    `CREATE TABLE trust_recognitions (
-      from_country TEXT NOT NULL,
-      to_country TEXT NOT NULL,
-      status TEXT NOT NULL,
-      basis TEXT NOT NULL,
-      since TEXT,
-      PRIMARY KEY (from_country, to_country)
-    )`,
-  ]);
-  const centres = db.prepare("SELECT * FROM trust_centers ORDER BY country");
-  const insertCentre = db.prepare(
-    "INSERT OR IGNORE INTO trust_centers (id, name, country, did, created_at) VALUES (?, ?, ?, ?, ?)",
-  );
-  const recognitions = db.prepare("SELECT * FROM trust_recognitions ORDER BY from_country, to_country");
-  const insertRecognition = db.prepare(
-    "INSERT OR IGNORE INTO trust_recognitions (from_country, to_country, status, basis, since) VALUES (?, ?, ?, ?, ?)",
-  );
+  const { rel, graph, config } = deps;
+  await rel.migrate("trust-center-1", async (m) => {
+    await m.schema
+      .createTable("trust_centers")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("country", "text", (c) => c.notNull().unique())
+      .addColumn("did", "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
+    await m.schema
+      .createTable("trust_recognitions")
+      .addColumn("from_country", "text", (c) => c.notNull())
+      .addColumn("to_country", "text", (c) => c.notNull())
+      .addColumn("status", "text", (c) => c.notNull())
+      .addColumn("basis", "text", (c) => c.notNull())
+      .addColumn("since", "text")
+      .addPrimaryKeyConstraint("trust_recognitions_pk", ["from_country", "to_country"])
+      .execute();
+  });
+  const centres = () => rel.db.selectFrom("trust_centers").selectAll().orderBy("country").execute();
+  const recognitions = () =>
+    rel.db
+      .selectFrom("trust_recognitions")
+      .selectAll()
+      .orderBy("from_country")
+      .orderBy("to_country")
+      .execute();
 
   /** first use: a trust center per country of the marketplace's participants, and the recognitions between them */
   async function ensureSeeded(participants: GraphNode[]) {
@@ -178,15 +180,19 @@ export function createTrustCenterService(deps: {
       ...new Set(participants.map((p) => str(p.properties.country)).filter((c): c is string => !!c)),
     ].sort();
     const at = new Date().toISOString();
-    db.transaction(() => {
+    await rel.tx(async (tx) => {
       for (const c of countries) {
-        insertCentre.run(
-          `trust-center-${c.toLowerCase()}`,
-          `Trust Center ${c}`,
-          c,
-          `did:web:trustcenter.${c.toLowerCase()}.example:tc`,
-          at,
-        );
+        await tx
+          .insertInto("trust_centers")
+          .values({
+            id: `trust-center-${c.toLowerCase()}`,
+            name: `Trust Center ${c}`,
+            country: c,
+            did: `did:web:trustcenter.${c.toLowerCase()}.example:tc`,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       }
       // DE recognises its neighbours' pseudonymisation and they recognise DE (bilateral agreements);
       // other pairs start as pending until their agreement is signed
@@ -194,17 +200,21 @@ export function createTrustCenterService(deps: {
         for (const b of countries) {
           if (a === b) continue;
           const withDe = a === "DE" || b === "DE";
-          insertRecognition.run(
-            a,
-            b,
-            withDe ? "recognised" : "pending",
-            withDe
-              ? "bilateral agreement on pseudonymisation and data permits (HealthData@EU)"
-              : "agreement in preparation",
-            withDe ? "2025-03-26" : null,
-          );
+          await tx
+            .insertInto("trust_recognitions")
+            .values({
+              from_country: a,
+              to_country: b,
+              status: withDe ? "recognised" : "pending",
+              basis: withDe
+                ? "bilateral agreement on pseudonymisation and data permits (HealthData@EU)"
+                : "agreement in preparation",
+              since: withDe ? "2025-03-26" : null,
+            })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
         }
-    })();
+    });
   }
 
   return {
@@ -221,7 +231,7 @@ export function createTrustCenterService(deps: {
         slugOrDid
           ? (str((bySlug.get(slugOrDid) ?? byDid.get(slugOrDid))?.properties.displayName) ?? slugOrDid)
           : "unknown";
-      const centreRows = centres.all() as { id: string; name: string; country: string; did: string }[];
+      const centreRows = (await centres()) as { id: string; name: string; country: string; did: string }[];
       const centreOf = (country: string | null) => centreRows.find((c) => c.country === country) ?? null;
 
       // pseudonymisation domains, with the patients of each dataset
@@ -376,7 +386,7 @@ export function createTrustCenterService(deps: {
       }
 
       // mutual recognition
-      const recRows = recognitions.all() as {
+      const recRows = (await recognitions()) as {
         from_country: string;
         to_country: string;
         status: Recognition["status"];
@@ -467,4 +477,4 @@ export function createTrustCenterService(deps: {
   };
 }
 
-export type TrustCenterService = ReturnType<typeof createTrustCenterService>;
+export type TrustCenterService = Awaited<ReturnType<typeof createTrustCenterService>>;
