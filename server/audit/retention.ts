@@ -1,5 +1,4 @@
 import type { Relational } from "../storage/relational";
-import { badRequest } from "../http/errors";
 import type { AuditLog } from "./log";
 import { invalidField, invalidFields, missingFields } from "../http/field-errors";
 
