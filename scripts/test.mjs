@@ -44,7 +44,15 @@ const unitStatus = run([
 
 // the PostgreSQL pass: every test that runs per store (storeDialects / testDatabaseUrl) and the
 // black-box API tests that do not depend on the store, with DATABASE_URL at a throw-away cluster
-const PG_API_TESTS = ["tests/api/foundation.test.ts"];
+const PG_API_TESTS = [
+  "tests/api/foundation.test.ts",
+  "tests/api/access-body.test.ts",
+  "tests/api/access-body-journey.test.ts",
+  "tests/api/access-body-transitions.test.ts",
+  "tests/api/governance-policies.test.ts",
+  "tests/api/eudi.test.ts",
+  "tests/api/minimisation.test.ts",
+];
 function testFiles(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {

@@ -42,9 +42,15 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
   let ready: Promise<void> | undefined;
 
   /** the next number of a kind in the year of `at`, read in the transaction `w` that writes it */
-  async function nextId(w: Pick<RecordWriter, "idsWithPrefix">, prefix: string, at: Date): Promise<string> {
+  async function nextId(
+    w: Pick<RecordWriter, "idsWithPrefix" | "lock">,
+    prefix: string,
+    at: Date,
+  ): Promise<string> {
     const year = berlinDate(at).slice(0, 4);
     const base = `${prefix}-${year}-`;
+    // several instances numbering at once: the next number is read and taken under one lock per series
+    await w.lock(`access-body-id:${base}`);
     const max = (await w.idsWithPrefix(base))
       .map((id) => Number(id.slice(base.length)))
       .filter((n) => Number.isInteger(n))

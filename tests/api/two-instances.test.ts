@@ -166,6 +166,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     const acked: { kind: string; app?: string; via: number }[] = [];
     let failedOnA = 0;
     let failedOnB = 0;
+    const failuresOnB: string[] = [];
     let killed = false;
     let n = 0;
     const worker = async (w: number) => {
@@ -181,7 +182,10 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
               body: JSON.stringify({ kind, days: 1200 }),
             });
             if (r.status === 200) acked.push({ kind, via });
-            else if (via === 1) failedOnB++;
+            else if (via === 1) {
+              failedOnB++;
+              failuresOnB.push(`retention ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+            }
           } else {
             const r = await send(who.researcher, "/api/compliance/applications", {
               method: "POST",
@@ -193,11 +197,17 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
               }),
             });
             if (r.status === 201) acked.push({ kind: "application", app: r.body.id, via });
-            else if (via === 1) failedOnB++;
+            else if (via === 1) {
+              failedOnB++;
+              failuresOnB.push(`application ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+            }
           }
-        } catch {
+        } catch (e) {
           if (via === 0) failedOnA++;
-          else failedOnB++;
+          else {
+            failedOnB++;
+            failuresOnB.push(`threw ${String(e)}`);
+          }
         }
         if (!killed && n >= 60) {
           killed = true;
@@ -206,8 +216,13 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
       }
     };
     await Promise.all([0, 1, 2, 3].map(worker));
+    console.log(
+      `two instances: ${acked.length} writes acknowledged (${acked.filter((x) => x.via === 0).length} by A, ` +
+        `${acked.filter((x) => x.via === 1).length} by B), ${failedOnA} refused by A after its kill, ${failedOnB} failed on B`,
+    );
     expect(killed).toBe(true);
     // B never failed; A's requests after the kill did
+    expect(failuresOnB).toEqual([]);
     expect(failedOnB).toBe(0);
     expect(failedOnA).toBeGreaterThan(0);
     const adminB = targets[1].admin;
