@@ -116,6 +116,10 @@ describe("policies at a configured connector", () => {
       detail: expect.stringMatching(/HTTP 500/),
     });
     double.on("POST", `${MGMT}/lmc/policydefinitions`, { status: 409, message: "exists" });
+    // a connector that says it holds offer-b lists it when the hub reads its definitions back (push-outcome.ts)
+    double.on("POST", `${MGMT}/lmc/policydefinitions/request`, {
+      json: [{ "@id": "offer-b", policy: { "@type": "Set", permission: [{ action: "read" }] } }],
+    });
     await expect(policies.create("lmc", offer("offer-b"), "admin")).rejects.toMatchObject({ status: 409 });
     double.on("POST", `${MGMT}/nobody/policydefinitions`, { status: 404, message: "no context" });
     await expect(policies.create("nobody", offer("offer-b"), "admin")).rejects.toMatchObject({
