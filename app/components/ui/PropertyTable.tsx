@@ -1,7 +1,16 @@
 import { displayValue, humanize, isHttpUrl } from "./format";
 import { ExternalLink } from "./ExternalLink";
+import { purposeLabel, stateLabel } from "./labels";
 
 /** Key/value fallback for free-form objects (node properties, clinical items of unknown shape). */
+/** enumerated values read through the label catalogue (the stored code stays readable as a tooltip) */
+function labelled(key: string, v: unknown): string | null {
+  if (typeof v !== "string") return null;
+  if (key === "purpose") return purposeLabel(v);
+  if (key === "state" || key === "status") return stateLabel(v);
+  return null;
+}
+
 export function PropertyTable({
   properties,
   omit = [],
@@ -28,7 +37,15 @@ export function PropertyTable({
           <tr key={k}>
             <th scope="row">{rawKeys ? <code>{k}</code> : humanize(k)}</th>
             <td>
-              {isHttpUrl(v) ? <ExternalLink href={v} /> : <span className="wrap">{displayValue(v)}</span>}
+              {isHttpUrl(v) ? (
+                <ExternalLink href={v} />
+              ) : labelled(k, v) !== null && labelled(k, v) !== v ? (
+                <span className="wrap" title={String(v)}>
+                  {labelled(k, v)}
+                </span>
+              ) : (
+                <span className="wrap">{displayValue(v)}</span>
+              )}
             </td>
           </tr>
         ))}
