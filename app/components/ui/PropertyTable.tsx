@@ -1,6 +1,6 @@
 import { displayValue, humanize, isHttpUrl } from "./format";
 import { ExternalLink } from "./ExternalLink";
-import { purposeLabel, stateLabel } from "./labels";
+import { purposeLabel, roleLabel, stateLabel } from "./labels";
 
 /** Key/value fallback for free-form objects (node properties, clinical items of unknown shape). */
 /** enumerated values read through the label catalogue (the stored code stays readable as a tooltip) */
@@ -8,6 +8,7 @@ function labelled(key: string, v: unknown): string | null {
   if (typeof v !== "string") return null;
   if (key === "purpose") return purposeLabel(v);
   if (key === "state" || key === "status") return stateLabel(v);
+  if (key === "role" || key === "ehdsParticipantType") return roleLabel(v);
   return null;
 }
 
