@@ -29,7 +29,7 @@ import { invalidField } from "../http/field-errors";
  */
 export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   const { store, now, ensureReady, nextId, get, visible } = ctx;
-  const { applicationView, applicationDetail, informationRequestView } = views;
+  const { applicationView, applicationDetail, informationRequestView, openRequestsByApplication } = views;
 
   async function listApplications(user: SessionUser, filter: { state?: string } = {}) {
     await ensureReady();
@@ -38,7 +38,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       user,
       await store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {}),
     );
-    return Promise.all(recs.map((r) => applicationView(r, at)));
+    const open = await openRequestsByApplication();
+    return Promise.all(recs.map((r) => applicationView(r, at, open)));
   }
 
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {

@@ -25,9 +25,12 @@ export interface QueueItem {
   clock: ReturnType<typeof clockView> | null;
 }
 
-export function createWorkQueue(ctx: AccessBodyContext, views: Pick<RecordViews, "applicationView">) {
+export function createWorkQueue(
+  ctx: AccessBodyContext,
+  views: Pick<RecordViews, "applicationView" | "openRequestsByApplication">,
+) {
   const { store, now, ensureReady } = ctx;
-  const { applicationView } = views;
+  const { applicationView, openRequestsByApplication } = views;
 
   async function workQueue() {
     await ensureReady();
@@ -35,8 +38,9 @@ export function createWorkQueue(ctx: AccessBodyContext, views: Pick<RecordViews,
     const today = berlinDate(at);
     const items: QueueItem[] = [];
     const days = (due: string | null) => (due ? daysBetween(today, due) : null);
+    const open = await openRequestsByApplication();
     for (const r of await store.list<ApplicationData>("application")) {
-      const v = await applicationView(r, at);
+      const v = await applicationView(r, at, open);
       if (r.state === "RECEIVED") {
         items.push({
           kind: "application",

@@ -80,8 +80,25 @@ export function resultView(r: Rec<ResultData>, at: Date) {
 export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openInformationRequest">) {
   const { store } = ctx;
 
-  async function applicationView(rec: Rec<ApplicationData>, at: Date): Promise<ApplicationView> {
-    const open = await ctx.openInformationRequest(rec.id);
+  /**
+   * The open information request of every application, read once: a list of applications asks the store
+   * once instead of once per application (the first open request of each, in the store's order).
+   */
+  async function openRequestsByApplication(): Promise<Map<string, string>> {
+    const byApp = new Map<string, string>();
+    for (const ir of await store.list<InformationRequestData>("informationRequest", { state: "OPEN" }))
+      if (ir.parentId && !byApp.has(ir.parentId)) byApp.set(ir.parentId, ir.id);
+    return byApp;
+  }
+
+  async function applicationView(
+    rec: Rec<ApplicationData>,
+    at: Date,
+    openByApplication?: Map<string, string>,
+  ): Promise<ApplicationView> {
+    const openId = openByApplication
+      ? (openByApplication.get(rec.id) ?? null)
+      : ((await ctx.openInformationRequest(rec.id))?.id ?? null);
     return {
       ...rec.data,
       id: rec.id,
@@ -91,7 +108,7 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
       createdAt: rec.createdAt,
       updatedAt: rec.updatedAt,
       clockView: clockView(rec.data.clock, at),
-      openInformationRequestId: open?.id ?? null,
+      openInformationRequestId: openId,
       allowedEvents: allowedEvents(APPLICATION, rec.state as never),
     };
   }
@@ -129,7 +146,7 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
     };
   }
 
-  return { applicationView, applicationDetail, informationRequestView };
+  return { applicationView, applicationDetail, informationRequestView, openRequestsByApplication };
 }
 
 export type RecordViews = ReturnType<typeof createRecordViews>;
