@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../tests/support/server";
+import { spawnBuiltServer } from "../../tests/support/built-server";
 
 /**
  * The built server as a child process for the bench and the profiler: its own DATA_DIR (seeded from
@@ -20,34 +21,16 @@ export async function startBenchServer(
   patients: number,
   opts: { nodeArgs?: string[]; dataDir?: string } = {},
 ): Promise<BenchServer> {
-  const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
-  const url = `http://127.0.0.1:${port}`;
   const t0 = Date.now();
-  const child = spawn(
-    process.execPath,
-    [...(opts.nodeArgs ?? []), path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        SEED_PATIENTS: String(patients),
-        // the embedded provider (the bench signs in through it) refuses NODE_ENV=production
-        NODE_ENV: "test",
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("listening on")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${out.slice(-500)}`)));
+  const { url, child } = await spawnBuiltServer({
+    port: await freePort(),
+    dataDir,
+    patients,
+    nodeArgs: opts.nodeArgs,
+    stderr: "inherit",
+    // seeding 100,000 patients takes minutes
+    timeoutMs: 3_600_000,
   });
   return { url, child, dataDir, readyMs: Date.now() - t0 };
 }

@@ -8,7 +8,7 @@
  *
  *   npm run bench -- --two-instances-only          # just this section
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -21,6 +21,7 @@ import { signIn } from "../../tests/support/signin";
 import { drive, type Measured } from "./load";
 // @ts-expect-error -- a plain ES module without types (scripts/postgres.mjs)
 import { startPostgres } from "../postgres.mjs";
+import { spawnBuiltServer } from "../../tests/support/built-server";
 
 export const TWO_INSTANCE_ROUTES: { name: string; path: string; persona: string }[] = [
   { name: "catalogue", path: "/api/catalog", persona: "lmc" },
@@ -40,33 +41,13 @@ interface Instance {
 }
 
 async function startInstance(databaseUrl: string, patients: number): Promise<Instance> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "hub-bench2-"));
-  const child = spawn(
-    process.execPath,
-    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        SEED_PATIENTS: String(patients),
-        NODE_ENV: "test",
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("listening on")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`instance exited with ${code}: ${out.slice(-500)}`)));
+  const { url, child } = await spawnBuiltServer({
+    port: await freePort(),
+    dataDir,
+    patients,
+    env: { DATABASE_URL: databaseUrl },
+    stderr: "inherit",
   });
   return { url, child, dataDir };
 }

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { createAuditLog } from "../../server/audit/log";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { stablePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
+import { spawnBuiltServer } from "../support/built-server";
 
 /**
  * kill -9 under a mixed write load, 20 times: the built server (as `npm start` runs it) takes
@@ -29,33 +30,7 @@ afterAll(() => {
 });
 
 async function start(port: number): Promise<ChildProcess> {
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(
-    process.execPath,
-    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        SEED_PATIENTS: "20",
-        NODE_ENV: "test",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("listening on")) resolve();
-    });
-    proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    proc.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-  return proc;
+  return (await spawnBuiltServer({ port, dataDir })).child;
 }
 
 interface Ack {

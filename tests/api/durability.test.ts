@@ -1,11 +1,12 @@
 import Database from "better-sqlite3";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { stablePort } from "../support/server";
 import { signIn } from "../support/signin";
+import { spawnBuiltServer } from "../support/built-server";
 
 /**
  * A crash loses no acknowledged write: the server (started as `npm start` starts it) acknowledges
@@ -16,32 +17,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "hub-crash-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function start(port: number): Promise<ChildProcess> {
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    process.execPath,
-    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        SEED_PATIENTS: "20",
-        NODE_ENV: "test",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("listening on")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-  return child;
+  return (await spawnBuiltServer({ port, dataDir })).child;
 }
 
 it("keeps acknowledged writes across SIGKILL", async () => {

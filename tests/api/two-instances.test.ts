@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseFor, dropDatabase, testDatabaseUrl } from "../support/postgres";
 import { freePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
+import { spawnBuiltServer } from "../support/built-server";
 
 /**
  * Two hub instances on one PostgreSQL (DATABASE_URL), each the built server as `npm start` runs it,
@@ -27,43 +28,14 @@ interface Instance {
 }
 
 async function startInstance(databaseUrl: string): Promise<Instance> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-two-"));
-  const proc = spawn(
-    process.execPath,
-    [path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        SEED_PATIENTS: "20",
-        NODE_ENV: "test",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`instance did not start in 90 s: ${out}`)), 90_000);
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("listening on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    proc.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`instance exited ${code}: ${out}`));
-    });
+  const { url, child } = await spawnBuiltServer({
+    port: await freePort(),
+    dataDir,
+    env: { DATABASE_URL: databaseUrl },
+    timeoutMs: 90_000,
   });
-  return { url, proc, dataDir };
+  return { url, proc: child, dataDir };
 }
 
 const send = async (
