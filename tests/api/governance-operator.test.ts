@@ -1,10 +1,8 @@
 import Database from "better-sqlite3";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PERSONAS } from "../../server/auth/personas";
-import { startTestServer, type TestServer } from "../support/server";
-import { signIn, type Signed } from "../support/signin";
-import { type Json, body } from "./governance.support";
+import { describe, expect, it } from "vitest";
+import { signIn } from "../support/signin";
+import { type Json, body, governanceHarness } from "./governance.support";
 
 /**
  * Issue 4, black box: credentials, ODRL policies and scope, audit and retention, the operator
@@ -14,27 +12,8 @@ import { type Json, body } from "./governance.support";
  * This file: the operator console and a tampered audit file.
  */
 
-const CRAWLER_TOKEN = "crawler-token-for-tests-0123456789";
-
-let server: TestServer;
-
-const as = new Map<string, Signed>();
-
-const api = (user: string, p: string, init: RequestInit = {}) => as.get(user)!.api(p, init);
-
-const send = (user: string, method: string, p: string, body?: unknown) =>
-  api(user, p, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-beforeAll(async () => {
-  server = await startTestServer({ CRAWLER_TOKEN });
-  for (const p of PERSONAS) as.set(p.username, await signIn(server.url, p.username));
-});
-
-afterAll(async () => server?.close());
+const h = governanceHarness();
+const { api, send } = h;
 
 describe("operator console", () => {
   it("lists the tenants of the tenant manager", async () => {
@@ -58,7 +37,7 @@ describe("operator console", () => {
       "did:web:medreg.de:hdab",
       "did:web:pharmaco.de:research",
     ]);
-    expect(list[0]!.catalogueUrl).toMatch(new RegExp(`^${server.url}/api/mock-dsp/.+/catalog/request$`));
+    expect(list[0]!.catalogueUrl).toMatch(new RegExp(`^${h.server.url}/api/mock-dsp/.+/catalog/request$`));
     const missing = await send("admin", "POST", "/api/admin/participants", { did: "did:web:x.example" });
     expect((await body(missing)).error).toBe("did and displayName are required");
     for (const did of [
@@ -140,7 +119,7 @@ describe("operator console", () => {
       expect(c.observed).toEqual(expect.any(String));
     }
     expect(list.find((c) => c.name === "connector")!.observed).toMatch(/5 participant contexts/);
-    expect(list.find((c) => c.name === "identity-provider")!.url).toBe(`${server.url}/idp`);
+    expect(list.find((c) => c.name === "identity-provider")!.url).toBe(`${h.server.url}/idp`);
   });
 
   it("draws the topology, diagnoses and restarts", async () => {
@@ -184,7 +163,7 @@ describe("operator console", () => {
     expect(creds.length).toBeGreaterThan(0);
     const idp = await api("admin", "/api/admin/components/identity-provider/restart", { method: "POST" });
     expect(idp.status).toBe(200);
-    expect((await signIn(server.url, "clinic")).cookie).toMatch(/session-token/);
+    expect((await signIn(h.server.url, "clinic")).cookie).toMatch(/session-token/);
     const after = await body(await api("admin", "/api/admin/components/connector/diagnosis"));
     expect(after.lastRestart).toMatchObject({
       by: "admin",
@@ -210,12 +189,12 @@ describe("operator console", () => {
   });
 
   it("tells where the identity provider is, without a session or a secret", async () => {
-    const res = await fetch(`${server.url}/api/keycloak-config`);
+    const res = await fetch(`${h.server.url}/api/keycloak-config`);
     const b = await body(res);
     expect(b).toMatchObject({
-      issuer: `${server.url}/idp`,
+      issuer: `${h.server.url}/idp`,
       embedded: true,
-      discovery: `${server.url}/idp/.well-known/openid-configuration`,
+      discovery: `${h.server.url}/idp/.well-known/openid-configuration`,
       signIn: "/auth/signin",
     });
     expect(JSON.stringify(b)).not.toMatch(/secret/i);
@@ -224,7 +203,7 @@ describe("operator console", () => {
 
 describe("a tampered audit file", () => {
   it("is detected by the chain verification, at the first broken entry", async () => {
-    const file = path.join(server.dataDir, "hub.sqlite");
+    const file = path.join(h.server.dataDir, "hub.sqlite");
     const entries = (await (await api("admin", "/api/admin/audit?limit=1000")).json()) as Json[];
     const victim = entries[Math.floor(entries.length / 2)]!;
     const db = new Database(file);

@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PERSONAS } from "../../server/auth/personas";
-import { startTestServer, type TestServer } from "../support/server";
-import { signIn, type Signed } from "../support/signin";
-import { type Json, body } from "./governance.support";
+import { describe, expect, it } from "vitest";
+import { type Json, body, governanceHarness } from "./governance.support";
 
 /**
  * Issue 4, black box: credentials, ODRL policies and scope, audit and retention, the operator
@@ -12,27 +9,8 @@ import { type Json, body } from "./governance.support";
  * This file: ODRL policies and the trust center.
  */
 
-const CRAWLER_TOKEN = "crawler-token-for-tests-0123456789";
-
-let server: TestServer;
-
-const as = new Map<string, Signed>();
-
-const api = (user: string, p: string, init: RequestInit = {}) => as.get(user)!.api(p, init);
-
-const send = (user: string, method: string, p: string, body?: unknown) =>
-  api(user, p, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-beforeAll(async () => {
-  server = await startTestServer({ CRAWLER_TOKEN });
-  for (const p of PERSONAS) as.set(p.username, await signIn(server.url, p.username));
-});
-
-afterAll(async () => server?.close());
+const h = governanceHarness();
+const { api, send } = h;
 
 const offer = (id: string, extra: Json = {}) => ({
   "@id": id,
@@ -140,7 +118,7 @@ describe("ODRL policies", () => {
       connector: { state: "in-sync" },
     });
     // really at the connector, as a policy definition of that participant context
-    const atConnector = await server.services.dataspace.runtime.connector.listPolicyDefinitions("lmc");
+    const atConnector = await h.server.services.dataspace.runtime.connector.listPolicyDefinitions("lmc");
     expect(atConnector.map((d) => d["@id"])).toContain("offer-test-research");
 
     const dup = await send("admin", "POST", "/api/admin/policies", {

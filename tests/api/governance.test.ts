@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PERSONAS, type Role } from "../../server/auth/personas";
-import { startTestServer, type TestServer } from "../support/server";
-import { signIn, type Signed } from "../support/signin";
-import { type Json, body } from "./governance.support";
+import { signIn } from "../support/signin";
+import { type Json, body, CRAWLER_TOKEN, governanceHarness } from "./governance.support";
 
 /**
  * Issue 4, black box: credentials, ODRL policies and scope, audit and retention, the operator
@@ -12,27 +11,8 @@ import { type Json, body } from "./governance.support";
  * This file: the authorisation matrix, credentials, audit and retention, the sign-in routes and the demonstration DSP catalogue.
  */
 
-const CRAWLER_TOKEN = "crawler-token-for-tests-0123456789";
-
-let server: TestServer;
-
-const as = new Map<string, Signed>();
-
-const api = (user: string, p: string, init: RequestInit = {}) => as.get(user)!.api(p, init);
-
-const send = (user: string, method: string, p: string, body?: unknown) =>
-  api(user, p, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-beforeAll(async () => {
-  server = await startTestServer({ CRAWLER_TOKEN });
-  for (const p of PERSONAS) as.set(p.username, await signIn(server.url, p.username));
-});
-
-afterAll(async () => server?.close());
+const h = governanceHarness();
+const { api, send } = h;
 
 const ADMIN: Role[] = ["CONNECTOR_ADMIN"];
 
@@ -92,7 +72,7 @@ describe("authorisation of the governance routes", () => {
         : { "content-type": "application/json" }) as Record<string, string>,
       body: method === "GET" || method === "DELETE" ? undefined : "{}",
     };
-    const anon = await fetch(`${server.url}${p}`, init);
+    const anon = await fetch(`${h.server.url}${p}`, init);
     expect(anon.headers.get("content-type")).toMatch(/application\/json/);
     if (roles === "public") expect(anon.status).toBe(200);
     else {
@@ -366,38 +346,38 @@ describe("audit", () => {
 
 describe("sign-in routes (/api/auth/*)", () => {
   it("answers the session, the providers and the sign-in redirects without a session", async () => {
-    expect(await body(await fetch(`${server.url}/api/auth/session`))).toEqual({});
+    expect(await body(await fetch(`${h.server.url}/api/auth/session`))).toEqual({});
     const mine = await body(await api("regulator", "/api/auth/session"));
     expect(mine).toMatchObject({
       user: { username: "regulator", roles: ["HDAB_AUTHORITY"], organisation: "MedReg DE" },
       expires: expect.any(String),
     });
-    const providers = await body(await fetch(`${server.url}/api/auth/providers`));
+    const providers = await body(await fetch(`${h.server.url}/api/auth/providers`));
     expect(providers).toMatchObject({
-      oidc: { id: "oidc", issuer: `${server.url}/idp`, signinUrl: "/api/auth/signin/oidc" },
+      oidc: { id: "oidc", issuer: `${h.server.url}/idp`, signinUrl: "/api/auth/signin/oidc" },
       "eudi-wallet": { signinUrl: "/api/auth/eudi/start" },
     });
-    expect(await body(await fetch(`${server.url}/api/auth/csrf`))).toMatchObject({ csrfToken: null });
+    expect(await body(await fetch(`${h.server.url}/api/auth/csrf`))).toMatchObject({ csrfToken: null });
 
-    const start = await fetch(`${server.url}/api/auth/signin/oidc?callbackUrl=%2Fcredentials`, {
+    const start = await fetch(`${h.server.url}/api/auth/signin/oidc?callbackUrl=%2Fcredentials`, {
       redirect: "manual",
     });
     expect(start.status).toBe(303);
     expect(start.headers.get("location")).toBe("/auth/login?returnTo=%2Fcredentials");
     expect(start.headers.get("content-type")).toMatch(/application\/json/);
-    const offsite = await fetch(`${server.url}/api/auth/signin?callbackUrl=https%3A%2F%2Fevil.example%2F`, {
+    const offsite = await fetch(`${h.server.url}/api/auth/signin?callbackUrl=https%3A%2F%2Fevil.example%2F`, {
       method: "POST",
       redirect: "manual",
     });
     expect(offsite.headers.get("location")).toBe("/auth/signin?returnTo=%2F");
-    const unknown = await fetch(`${server.url}/api/auth/nothing-here`);
+    const unknown = await fetch(`${h.server.url}/api/auth/nothing-here`);
     expect(unknown.status).toBe(404);
     expect((await body(unknown)).error).toMatch(/^Not found/);
-    expect((await fetch(`${server.url}/api/auth/signin/github`)).status).toBe(404);
+    expect((await fetch(`${h.server.url}/api/auth/signin/github`)).status).toBe(404);
   });
 
   it("signs out through POST /api/auth/signout", async () => {
-    const s = await signIn(server.url, "lmc");
+    const s = await signIn(h.server.url, "lmc");
     const out = await s.api("/api/auth/signout", { method: "POST" });
     expect(out.status).toBe(200);
     expect((await body(out)).url).toMatch(/\/idp\/session\/end|\/auth\/signin/);
@@ -409,7 +389,7 @@ describe("sign-in routes (/api/auth/*)", () => {
 
 describe("demonstration DSP catalogue", () => {
   it("answers a dcat:Catalog with odrl:hasPolicy offers to the crawler's token or a session", async () => {
-    const res = await fetch(`${server.url}/api/mock-dsp/lmc/catalog/request`, {
+    const res = await fetch(`${h.server.url}/api/mock-dsp/lmc/catalog/request`, {
       headers: { authorization: `Bearer ${CRAWLER_TOKEN}` },
     });
     expect(res.status).toBe(200);
@@ -433,14 +413,14 @@ describe("demonstration DSP catalogue", () => {
         "odrl:target": { "@id": d["@id"] },
       });
     }
-    const post = await fetch(`${server.url}/api/mock-dsp/did:web:lmc.nl:participant/catalog/request`, {
+    const post = await fetch(`${h.server.url}/api/mock-dsp/did:web:lmc.nl:participant/catalog/request`, {
       method: "POST",
       headers: { authorization: `Bearer ${CRAWLER_TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ "@type": "CatalogRequestMessage" }),
     });
     expect(post.status).toBe(200);
     expect(((await body(post))["dcat:dataset"] as Json[]).length).toBe(4);
-    const wrongType = await fetch(`${server.url}/api/mock-dsp/lmc/catalog/request`, {
+    const wrongType = await fetch(`${h.server.url}/api/mock-dsp/lmc/catalog/request`, {
       method: "POST",
       headers: { authorization: `Bearer ${CRAWLER_TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ "@type": "ContractRequestMessage" }),
@@ -448,7 +428,7 @@ describe("demonstration DSP catalogue", () => {
     expect(wrongType.status).toBe(400);
     expect(
       (
-        await fetch(`${server.url}/api/mock-dsp/lmc/catalog/request`, {
+        await fetch(`${h.server.url}/api/mock-dsp/lmc/catalog/request`, {
           headers: { authorization: "Bearer wrong-token-wrong-token-wrong" },
         })
       ).status,
