@@ -30,7 +30,8 @@ afterAll(() => {
 });
 
 async function start(port: number): Promise<ChildProcess> {
-  return (await spawnBuiltServer({ port, dataDir })).child;
+  // these tests read the SQLite file itself: the embedded store even when DATABASE_URL is set around them
+  return (await spawnBuiltServer({ port, dataDir, env: { DATABASE_URL: "" } })).child;
 }
 
 interface Ack {

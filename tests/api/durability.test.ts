@@ -17,7 +17,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "hub-crash-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function start(port: number): Promise<ChildProcess> {
-  return (await spawnBuiltServer({ port, dataDir })).child;
+  // these tests read the SQLite file itself: the embedded store even when DATABASE_URL is set around them
+  return (await spawnBuiltServer({ port, dataDir, env: { DATABASE_URL: "" } })).child;
 }
 
 it("keeps acknowledged writes across SIGKILL", async () => {
