@@ -180,10 +180,17 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       });
   };
   const server = createServer(listener);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (e) {
+    // the port is taken (or refused): give back what was opened, so the caller may try another port
+    await idp?.close();
+    await services.close();
+    throw e;
+  }
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const loopbackHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;

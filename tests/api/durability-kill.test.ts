@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
-import { stablePort } from "../support/server";
+import { freePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 import { spawnBuiltServer } from "../support/built-server";
 
@@ -130,8 +130,8 @@ const WRITERS: Record<string, Writer> = {
 };
 
 it(`keeps every acknowledged write and its audit entry across ${ROUNDS} kills under load`, async () => {
-  // outside the ephemeral range: another test's freePort() cannot take it while the server is down
-  const port = await stablePort();
+  // freePort() is outside the ephemeral range: no outgoing connection takes it while the server is down
+  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   child = await start(port);
   const who: Record<string, Signed> = {};

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { stablePort } from "../support/server";
+import { freePort } from "../support/server";
 import { signIn } from "../support/signin";
 import { spawnBuiltServer } from "../support/built-server";
 
@@ -22,7 +22,7 @@ async function start(port: number): Promise<ChildProcess> {
 }
 
 it("keeps acknowledged writes across SIGKILL", async () => {
-  const port = await stablePort(); // restarted on the same port after the kill
+  const port = await freePort(); // restarted on the same port after the kill
   const url = `http://127.0.0.1:${port}`;
   let child = await start(port);
   const clinic = await signIn(url, "clinic");

@@ -6,8 +6,17 @@ import { loadConfig } from "../../server/config";
 import { startServer, type RunningServer } from "../../server/app";
 import { databaseFor, testDatabaseUrl } from "./postgres";
 
-/** A free loopback port (listen on 0, read it, close). */
+/**
+ * A free loopback port outside the kernel's ephemeral range (32768–60999 here). A port from that range
+ * (what `listen(0)` hands out) can be taken, between the check and the server's own `listen`, as the
+ * local end of any outgoing connection — a PostgreSQL client, a fetch, a killed server's successor — and
+ * the server then fails with EADDRINUSE (CI saw it once on the PostgreSQL pass).
+ */
 export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isFree(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -18,22 +27,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/**
- * A free port outside the kernel's ephemeral range (32768–60999 here), for a server that is killed and
- * restarted on the same port: an ephemeral port freed by the kill can be handed to another test's
- * `freePort()` before the restart, which then fails with EADDRINUSE.
- */
-export async function stablePort(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once("error", () => resolve(false));
-      s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  return freePort();
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
+  });
 }
 
 export interface TestServer extends RunningServer {
@@ -50,10 +49,26 @@ export async function startTestServer(
   env: Record<string, string> = {},
   opts: { dataDir?: string } = {},
 ): Promise<TestServer> {
-  const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
   const pg = testDatabaseUrl();
   const databaseUrl = pg && !("DATABASE_URL" in env) ? await databaseFor(pg, dataDir) : undefined;
+  // two test files may still draw the same port in the same instant: the loser starts again on another
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), dataDir, databaseUrl, env, opts);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt === 3) throw e;
+    }
+  }
+}
+
+async function startOn(
+  port: number,
+  dataDir: string,
+  databaseUrl: string | undefined,
+  env: Record<string, string>,
+  opts: { dataDir?: string },
+): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "test",
     PORT: String(port),
