@@ -111,7 +111,7 @@ export function localDataspaceHarness() {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
     const start = Date.now();
     for (;;) {
       const v = await read();
