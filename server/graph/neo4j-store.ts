@@ -408,10 +408,15 @@ export async function createNeo4jGraphStore(
       // a commit that arrives after the deadline (the caller got 503) still gets its audit entry
       const lateCommit = () => {
         version++;
-        audit.append(input).then(
-          () => console.warn(`[graph] ${input.action} on ${input.target} committed after its deadline`),
-          (e: unknown) => console.error(`[graph] audit of a late commit (${input.action}) failed:`, e),
-        );
+        audit
+          .append(input)
+          .then(() => {
+            console.warn(`[graph] ${input.action} on ${input.target} committed after its deadline`);
+            return changes?.notify("graph");
+          })
+          .catch((e: unknown) =>
+            console.error(`[graph] audit of a late commit (${input.action}) failed:`, e),
+          );
       };
       try {
         await write(
