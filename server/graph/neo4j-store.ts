@@ -33,7 +33,8 @@ import type { GraphCalls, GraphCounts, GraphStore } from "./store";
  * A cluster (docs/deployment.md): a `neo4j://` URI gives the routing driver; reads run in read
  * transactions (`executeRead`), which the driver routes to followers and read replicas; writes go to the
  * leader; both are retried on transient errors (leader switch, deadlock) for at most
- * `maxTransactionRetryTime`, so a failing cluster answers within a bounded time. One bookmark manager
+ * `maxTransactionRetryTime` and never past the call's deadline, so a failing cluster answers within a
+ * bounded time. One bookmark manager
  * is shared by every session of this instance, so a read sees this instance's own earlier writes even
  * when a follower serves it. Other instances learn of a write through the change feed (topic `graph`):
  * their cached graph bodies, keyed by `version()`, are dropped when the notice arrives.
