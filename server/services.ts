@@ -91,7 +91,11 @@ export async function createServices(config: Config): Promise<Services> {
   const rel = await openRelational({ databaseUrl: config.databaseUrl, sqlite: db });
   const audit = await createAuditLog(rel, db);
   const graph = config.neo4j
-    ? await createNeo4jGraphStore(config.neo4j, audit, rel.changes)
+    ? await createNeo4jGraphStore(
+        { ...config.neo4j, timeoutMs: config.upstreamTimeoutMs },
+        audit,
+        rel.changes,
+      )
     : createSqliteGraphStore(db, audit);
   const dataspace = await startDataspace(config, { db, rel, audit, graph });
   const sessionSecret = config.sessionSecret ?? (await getOrCreateSecret(rel, "session-secret"));

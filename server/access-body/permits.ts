@@ -250,7 +250,13 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     });
     // the agreements the permit backs stop being usable: the marketplace contracts are suspended
     const mutations: Mutation[] = [];
-    if (done.data.approvalNodeId && (await graph.getNode(done.data.approvalNodeId))) {
+    // the revocation is committed: a graph that cannot answer must not turn it into a 503 (syncGraph logs)
+    const inGraph = (id: string) =>
+      graph.getNode(id).then(
+        (n) => !!n,
+        () => true,
+      );
+    if (done.data.approvalNodeId && (await inGraph(done.data.approvalNodeId))) {
       mutations.push({
         op: "updateNode",
         id: done.data.approvalNodeId,
@@ -258,7 +264,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
       });
     }
     for (const id of done.data.contractIds) {
-      if (await graph.getNode(id))
+      if (await inGraph(id))
         mutations.push({
           op: "updateNode",
           id,

@@ -14,7 +14,13 @@ import {
   type Relationship,
 } from "./model";
 import { allocateQuota } from "./quota";
-import type { GraphCounts, GraphStore } from "./store";
+import {
+  createReachability,
+  isReachabilityFailure,
+  withDeadline,
+  type Reachability,
+} from "./neo4j-reachability";
+import type { GraphCalls, GraphCounts, GraphStore } from "./store";
 
 /**
  * The Neo4j adapter of the GraphStore port. Every node carries the label of its kind plus `:GraphNode`
@@ -27,10 +33,17 @@ import type { GraphCounts, GraphStore } from "./store";
  * A cluster (docs/deployment.md): a `neo4j://` URI gives the routing driver; reads run in read
  * transactions (`executeRead`), which the driver routes to followers and read replicas; writes go to the
  * leader; both are retried on transient errors (leader switch, deadlock) for at most
- * `maxTransactionRetryTime`, so a failing cluster answers within a bounded time. One bookmark manager
+ * `maxTransactionRetryTime` and never past the call's deadline, so a failing cluster answers within a
+ * bounded time. One bookmark manager
  * is shared by every session of this instance, so a read sees this instance's own earlier writes even
  * when a follower serves it. Other instances learn of a write through the change feed (topic `graph`):
  * their cached graph bodies, keyed by `version()`, are dropped when the notice arrives.
+ *
+ * Neo4j away (decision 0019): building the store touches no network. Start-up (constraints, then the
+ * work queued with `whenReachable`: seeding) runs in the background once Neo4j answers, retried with a
+ * backoff (server/graph/neo4j-reachability.ts). Every call is bounded by `timeoutMs` (connection,
+ * acquisition, and a deadline over the whole call); while Neo4j is away or starting, calls answer 503
+ * (`graphUnavailable`) at once instead of trying to connect.
  */
 
 interface Neo4jOptions {
@@ -38,9 +51,16 @@ interface Neo4jOptions {
   user: string;
   password: string;
   database: string | undefined;
-  /** how long a transaction is retried on transient errors (default 10 s) */
+  /** how long a transaction is retried on transient errors (default 10 s; each call's deadline still applies) */
   retryMs?: number;
+  /** the time budget of every call, connecting included (UPSTREAM_TIMEOUT_MS; default 5 s) */
+  timeoutMs?: number;
+  /** first and longest pause between two failed start-up attempts (default 500 ms, 30 s) */
+  backoff?: { initialMs: number; maxMs: number };
 }
+
+/** the bulk load's deadline per batch: seeding is start-up work, not a request */
+const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutMs);
 
 const safeLabel = (l: string) => {
   if (!PASCAL_CASE.test(l)) throw new Error(`unsafe label ${l}`);
@@ -77,9 +97,11 @@ export async function createNeo4jGraphStore(
   audit: AuditLog,
   changes?: ChangeFeed,
 ): Promise<GraphStore> {
+  const timeoutMs = opts.timeoutMs ?? 5_000;
   const driver: Driver = neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
-    connectionAcquisitionTimeout: 10_000,
-    connectionTimeout: 5_000,
+    // a connection (TCP, then the Bolt handshake and log-on) within the call's budget
+    connectionAcquisitionTimeout: timeoutMs,
+    connectionTimeout: timeoutMs,
     maxTransactionRetryTime: opts.retryMs ?? 10_000,
     disableLosslessIntegers: true,
   });
@@ -89,31 +111,56 @@ export async function createNeo4jGraphStore(
   let version = 1;
   let seq = 0;
 
-  async function read<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+  /**
+   * One managed transaction within `ms` (retries included). Past the deadline the session is closed
+   * (no more retries) and GraphDeadlineError is thrown; `onLate` gets a result that still arrives.
+   */
+  async function transaction<T>(
+    mode: "read" | "write",
+    work: (tx: ManagedTransaction) => Promise<T>,
+    ms = timeoutMs,
+    onLate?: (value: T) => void,
+  ): Promise<T> {
     const s = session();
+    let result: T;
     try {
-      return await s.executeRead(work);
-    } finally {
-      await s.close();
+      result = await withDeadline(mode === "read" ? s.executeRead(work) : s.executeWrite(work), ms, onLate);
+    } catch (e) {
+      // not awaited: closing a session whose connection hangs can wait as long
+      void s.close().catch(() => undefined);
+      throw e;
     }
+    await s.close();
+    return result;
   }
-  async function write<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const s = session();
-    try {
-      return await s.executeWrite(work);
-    } finally {
-      await s.close();
-    }
-  }
+  const read = <T>(work: (tx: ManagedTransaction) => Promise<T>) => transaction("read", work);
+  const write = <T>(work: (tx: ManagedTransaction) => Promise<T>, ms?: number, onLate?: (v: T) => void) =>
+    transaction("write", work, ms, onLate);
 
-  await write(async (tx) => {
-    await tx.run("CREATE CONSTRAINT graph_node_id IF NOT EXISTS FOR (n:GraphNode) REQUIRE n.id IS UNIQUE");
-    await tx.run("CREATE INDEX graph_node_layer IF NOT EXISTS FOR (n:GraphNode) ON (n.layer, n.seq)");
-  }).catch(() => undefined);
-  seq = await read(async (tx) => {
-    const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
-    return Number(r.records[0]?.get("s") ?? 0);
-  }).catch(() => 0);
+  // start-up, in the background: connectivity, then constraints and the sequence counter once
+  // (a database that refuses them, e.g. for want of privileges, still serves: as before)
+  const reach: Reachability = createReachability({
+    timeoutMs,
+    backoff: opts.backoff,
+    check: () =>
+      withDeadline(driver.verifyConnectivity({ database: opts.database }), timeoutMs).then(() => undefined),
+    init: async () => {
+      await write(async (tx) => {
+        await tx.run(
+          "CREATE CONSTRAINT graph_node_id IF NOT EXISTS FOR (n:GraphNode) REQUIRE n.id IS UNIQUE",
+        );
+        await tx.run("CREATE INDEX graph_node_layer IF NOT EXISTS FOR (n:GraphNode) ON (n.layer, n.seq)");
+      }).catch(rethrowIfAway);
+      seq = await read(async (tx) => {
+        const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
+        return Number(r.records[0]?.get("s") ?? 0);
+      }).catch((e: unknown) => (rethrowIfAway(e), 0));
+    },
+  });
+  function rethrowIfAway(e: unknown): undefined {
+    if (isReachabilityFailure(e)) throw e;
+    return undefined;
+  }
 
   const NODE_RETURN =
     "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
@@ -168,22 +215,9 @@ export async function createNeo4jGraphStore(
     });
   }
 
-  const store: GraphStore = {
+  /** the calls themselves, unguarded: the start-up work uses them; everyone else goes through `store` below */
+  const raw: GraphCalls = {
     kind: "neo4j",
-    async ping(timeoutMs) {
-      try {
-        await Promise.race([
-          driver.verifyConnectivity({ database: opts.database }),
-          new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs).unref()),
-        ]);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    async close() {
-      await driver.close();
-    },
     async importBatch(nodes, edges) {
       await write(async (tx) => {
         for (const n of nodes) await createNode(tx, n, true);
@@ -193,7 +227,7 @@ export async function createNeo4jGraphStore(
             { id: e.id, source: e.source, target: e.target, props: e.properties ?? {} },
           );
         }
-      });
+      }, bulkTimeout(timeoutMs));
       version++;
     },
     async countNodes(layers) {
@@ -230,7 +264,7 @@ export async function createNeo4jGraphStore(
       };
     },
     async expand(id, depth, limit) {
-      const start = await store.getNode(id);
+      const start = await raw.getNode(id);
       if (!start) return null;
       const seen = new Map<string, GraphNode>([[id, start]]);
       let frontier = [id];
@@ -372,38 +406,56 @@ export async function createNeo4jGraphStore(
       });
     },
     async mutate(mutations, input) {
+      // a commit that arrives after the deadline (the caller got 503) still gets its audit entry
+      const lateCommit = () => {
+        version++;
+        audit
+          .append(input)
+          .then(() => {
+            console.warn(`[graph] ${input.action} on ${input.target} committed after its deadline`);
+            return changes?.notify("graph");
+          })
+          .catch((e: unknown) =>
+            console.error(`[graph] audit of a late commit (${input.action}) failed:`, e),
+          );
+      };
       try {
-        await write(async (tx) => {
-          for (const m of mutations) {
-            switch (m.op) {
-              case "createNode":
-                await createNode(tx, m.node, false);
-                break;
-              case "updateNode": {
-                const r = await tx.run("MATCH (n:GraphNode {id: $id}) SET n += $props RETURN n.id", {
-                  id: m.id,
-                  props: m.properties,
-                });
-                if (!r.records.length) throw new ApiError(404, `Node ${m.id} not found`);
-                break;
+        await write(
+          async (tx) => {
+            for (const m of mutations) {
+              switch (m.op) {
+                case "createNode":
+                  await createNode(tx, m.node, false);
+                  break;
+                case "updateNode": {
+                  const r = await tx.run("MATCH (n:GraphNode {id: $id}) SET n += $props RETURN n.id", {
+                    id: m.id,
+                    props: m.properties,
+                  });
+                  if (!r.records.length) throw new ApiError(404, `Node ${m.id} not found`);
+                  break;
+                }
+                case "deleteNode":
+                  await tx.run("MATCH (n:GraphNode {id: $id}) DETACH DELETE n", { id: m.id });
+                  break;
+                case "createEdge": {
+                  const r = await tx.run(
+                    `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) CREATE (a)-[e:${safeType(m.edge.type)} {id: $id}]->(b) RETURN e.id`,
+                    { id: m.edge.id, source: m.edge.source, target: m.edge.target },
+                  );
+                  if (!r.records.length)
+                    throw new ApiError(404, `Relationship ends of ${m.edge.id} not found`);
+                  break;
+                }
+                case "deleteEdge":
+                  await tx.run("MATCH ()-[e {id: $id}]->() DELETE e", { id: m.id });
+                  break;
               }
-              case "deleteNode":
-                await tx.run("MATCH (n:GraphNode {id: $id}) DETACH DELETE n", { id: m.id });
-                break;
-              case "createEdge": {
-                const r = await tx.run(
-                  `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) CREATE (a)-[e:${safeType(m.edge.type)} {id: $id}]->(b) RETURN e.id`,
-                  { id: m.edge.id, source: m.edge.source, target: m.edge.target },
-                );
-                if (!r.records.length) throw new ApiError(404, `Relationship ends of ${m.edge.id} not found`);
-                break;
-              }
-              case "deleteEdge":
-                await tx.run("MATCH ()-[e {id: $id}]->() DELETE e", { id: m.id });
-                break;
             }
-          }
-        });
+          },
+          undefined,
+          lateCommit,
+        );
       } catch (e) {
         if (String((e as { code?: string }).code ?? "").includes("ConstraintValidationFailed")) {
           throw new ApiError(409, "A node with that id already exists");
@@ -423,6 +475,44 @@ export async function createNeo4jGraphStore(
       // this instance's writes and imports, plus every other instance's writes (change feed)
       return version + (changes?.version("graph") ?? 0);
     },
+  };
+
+  const guarded =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>, budgetMs?: number) =>
+    (...args: A): Promise<R> =>
+      reach.guard((ms) => withDeadline(call(...args), ms), budgetMs);
+
+  const store: GraphStore = {
+    kind: "neo4j",
+    async ping(probeMs) {
+      // while away or starting, the background attempts do the connecting: no new socket per probe
+      if (reach.state !== "ready") return false;
+      try {
+        await withDeadline(driver.verifyConnectivity({ database: opts.database }), probeMs);
+        return true;
+      } catch (e) {
+        reach.failed(e);
+        return false;
+      }
+    },
+    async close() {
+      reach.close();
+      await withDeadline(driver.close(), timeoutMs).catch(() => undefined);
+    },
+    whenReachable(work) {
+      reach.whenReachable(() => work(raw));
+    },
+    importBatch: guarded(raw.importBatch, bulkTimeout(timeoutMs)),
+    countNodes: guarded(raw.countNodes),
+    sampleGraph: guarded(raw.sampleGraph),
+    expand: guarded(raw.expand),
+    getNode: guarded(raw.getNode),
+    relationships: guarded(raw.relationships),
+    findNodes: guarded(raw.findNodes),
+    countWhere: guarded(raw.countWhere),
+    counts: guarded(raw.counts),
+    mutate: guarded(raw.mutate),
+    version: raw.version,
   };
   return store;
 }

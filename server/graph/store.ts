@@ -66,4 +66,15 @@ export interface GraphStore {
   mutate(mutations: Mutation[], audit: AuditInput): Promise<AuditEntry>;
   /** a number that changes whenever the graph changes (for response caches) */
   version(): number;
+
+  /**
+   * Start-up work that needs the backend (seeding an empty graph), for a store that starts in the
+   * background (Neo4j, decision 0019): run once the backend is reachable, retried with the start-up,
+   * with the store's calls answering 503 until it is done. Absent on the embedded store, which runs
+   * such work at once.
+   */
+  whenReachable?(work: (calls: GraphCalls) => Promise<void>): void;
 }
+
+/** the store's calls without its lifecycle: what start-up work is handed */
+export type GraphCalls = Omit<GraphStore, "ping" | "close" | "whenReachable">;

@@ -74,6 +74,10 @@ export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog
 
 export const STORE_BUSY = "The store is busy (locked by another writer); nothing was changed, try again";
 export const STORE_FULL = "The store cannot write (disk full or read-only); nothing was changed";
+/** the graph database (Neo4j) is not reachable, or still starting: its callers answer 503 at once */
+export const GRAPH_UNAVAILABLE = "The graph database is unavailable; try again later";
+export const graphUnavailable = () =>
+  new ApiError(503, GRAPH_UNAVAILABLE, undefined, undefined, { "Retry-After": "5" });
 
 /**
  * An embedded-store failure that is not a bug: SQLite busy or locked, disk full, I/O error,

@@ -1,7 +1,7 @@
 /**
  * Seeds a graph store with the synthetic population, batch by batch.
  */
-import { type GraphStore } from "../store";
+import { type GraphCalls } from "../store";
 import { generateGraph } from "./generate";
 
 export interface SeedOptions {
@@ -13,7 +13,7 @@ export interface SeedOptions {
 }
 
 export async function seedStore(
-  store: GraphStore,
+  store: Pick<GraphCalls, "importBatch">,
   opts: SeedOptions,
 ): Promise<{ nodes: number; edges: number; ms: number }> {
   const started = performance.now();
