@@ -271,7 +271,14 @@ export function ErrorBoundary() {
       ? error.data
       : error.statusText
     : "Something went wrong on our side. The team has been told.";
-  const heading = status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Error";
+  const heading =
+    status === 404
+      ? "Page not found"
+      : status === 403
+        ? "Not allowed"
+        : status === 503
+          ? "Temporarily unavailable"
+          : "Error";
   return (
     <Shell>
       <title>{`${heading} · Health Dataspace Hub`}</title>

@@ -1,4 +1,5 @@
 import type { ServerBuild } from "@remix-run/node";
+import { withUnavailablePages } from "./unavailable-pages";
 
 /**
  * Imports the Remix server build with React's production build. React (and react-dom/server)
@@ -7,12 +8,13 @@ import type { ServerBuild } from "@remix-run/node";
  * (it refuses production), which would otherwise render every page with React's development build
  * (several times slower, with extra checks). NODE_ENV is production only while the build and its
  * dependencies load, then restored, so the hub's own configuration (read before) is unchanged.
+ * Its loaders and actions answer a service that is away with 503 (./unavailable-pages.ts).
  */
 export async function importServerBuild(href: string): Promise<ServerBuild> {
   const before = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    return (await import(href)) as ServerBuild;
+    return withUnavailablePages((await import(href)) as ServerBuild);
   } finally {
     if (before === undefined) Reflect.deleteProperty(process.env, "NODE_ENV");
     else process.env.NODE_ENV = before;

@@ -229,11 +229,13 @@ describe.each<Kind>(["refused", "silent", "cut", "garbage"])("Neo4j %s", (kind) 
     expect((await server.services.audit.verify()).ok).toBe(true);
   });
 
-  it("pages that read the graph show the error page, in time", async () => {
+  it("pages that read the graph answer 503 with the error page and the graph's message, in time", async () => {
     for (const path of ["/graph", "/catalogue"]) {
       const { res, ms, body } = await timed(() => admin.api(path));
       statuses.set(path, res.status);
-      expect(res.status, path).toBeGreaterThanOrEqual(500);
+      expect(res.status, path).toBe(503);
+      expect(String(body)).toContain("Temporarily unavailable");
+      expect(String(body)).toContain("The graph database is unavailable; try again later");
       expect(String(body)).toContain("Back to the overview");
       expect(ms, path).toBeLessThan(BUDGET_MS);
     }

@@ -1,0 +1,40 @@
+import type { ServerBuild } from "@remix-run/node";
+import { isApiError } from "./errors";
+
+/**
+ * A page whose loader or action meets a service that is away (an ApiError 503: the graph database
+ * unreachable, the store locked, the hosted stack stopped) answers 503 with the service's own
+ * message and its Retry-After, as the API does — not Remix's 500 "unexpected server error" with a
+ * stack in the log. Every other error is left to the route (most handle their 4xx in place).
+ */
+export function withUnavailablePages(build: ServerBuild): ServerBuild {
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => {
+      const { loader, action } = route.module;
+      const module = {
+        ...route.module,
+        ...(loader ? { loader: asUnavailable(loader) } : {}),
+        ...(action ? { action: asUnavailable(action) } : {}),
+      };
+      return [id, { ...route, module }];
+    }),
+  );
+  return { ...build, routes };
+}
+
+function asUnavailable<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => Promise<Awaited<R>> {
+  return async (...args: A): Promise<Awaited<R>> => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      if (isApiError(e) && e.status === 503) {
+        throw new Response(e.message, {
+          status: 503,
+          statusText: "Service Unavailable",
+          headers: { "Content-Type": "text/plain; charset=utf-8", ...e.headers },
+        });
+      }
+      throw e;
+    }
+  };
+}
