@@ -235,6 +235,16 @@ describe("identity provider faults: every sign-in call answers in time and recov
     }, 60_000);
   });
 
+  it("a provider that answers and refuses (a forged code) is a failed sign-in, not an unreachable provider", async () => {
+    const jar = new CookieJar();
+    const start = await hubGet(jar, "/auth/login?login_hint=researcher&returnTo=/");
+    const callback = new URL(await untilCallback(jar, start.res.headers.get("location")!, "researcher"));
+    callback.searchParams.set("code", "forged-code");
+    const { res, ms } = await hubGet(jar, callback.href);
+    expect(expectClearRefusal(res, ms, "forged code")).toBe("Sign-in failed. Please start again.");
+    expect(jar.get("app-auth.session-token")).toBeUndefined();
+  });
+
   it("the table of answers", () => {
     console.log(
       rows
