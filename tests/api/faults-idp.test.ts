@@ -49,6 +49,9 @@ interface Row {
   ms: number;
   message: string | null;
   recovered: boolean;
+  /** discovery faults: the logout's answer, and how long until /api/health said idp: false */
+  logoutMs?: number;
+  healthDownAfterMs?: number;
 }
 const rows: Row[] = [];
 
@@ -166,10 +169,17 @@ async function expectFullSignIn(username: string) {
   expect(session.user?.username).toBe(username);
 }
 
-async function recover(call: string, fault: FaultMode, status: number, ms: number, message: string | null) {
+async function recover(
+  call: string,
+  fault: FaultMode,
+  status: number,
+  ms: number,
+  message: string | null,
+  extra: Partial<Row> = {},
+) {
   await proxy.setMode("ok");
   await expectFullSignIn("researcher");
-  rows.push({ call, fault, status, ms: Math.round(ms), message, recovered: true });
+  rows.push({ call, fault, status, ms: Math.round(ms), message, recovered: true, ...extra });
 }
 
 describe("identity provider faults: every sign-in call answers in time and recovers", () => {
@@ -188,7 +198,9 @@ describe("identity provider faults: every sign-in call answers in time and recov
       expect(message).toBe(UNREACHABLE);
       const page = await hubGet(jar, res.headers.get("location")!);
       expect(page.res.status).toBe(200);
+      const h0 = performance.now();
       expect(await healthIdp(false)).toMatchObject({ idp: false, status: "degraded" });
+      const healthDownAfterMs = Math.round(performance.now() - h0 + ms);
       // logout needs discovery too (for the provider's end-session address): it still ends the app session
       const t0 = performance.now();
       const out = await admin.api("/auth/logout", { method: "POST", headers: { Origin: hub.url } });
@@ -197,7 +209,10 @@ describe("identity provider faults: every sign-in call answers in time and recov
       expect(logoutMs, `logout answered after ${Math.round(logoutMs)} ms`).toBeLessThan(BUDGET_MS);
       expect(out.headers.get("location")).toBe("/auth/signin");
       admin = await signInWhenUp("admin");
-      await recover("discovery", fault, res.status, ms, message);
+      await recover("discovery", fault, res.status, ms, message, {
+        logoutMs: Math.round(logoutMs),
+        healthDownAfterMs,
+      });
       expect(await healthIdp(true)).toMatchObject({ idp: true, status: "ok" });
     }, 60_000);
   });
@@ -250,7 +265,10 @@ describe("identity provider faults: every sign-in call answers in time and recov
       rows
         .map(
           (r) =>
-            `${r.call.padEnd(9)} ${r.fault.padEnd(8)} ${r.status} ${String(r.ms).padStart(5)} ms  ${r.message}`,
+            `${r.call.padEnd(9)} ${r.fault.padEnd(8)} ${r.status} ${String(r.ms).padStart(5)} ms  ${r.message}` +
+            (r.logoutMs === undefined
+              ? ""
+              : `; logout ${r.logoutMs} ms, health idp:false after ${r.healthDownAfterMs} ms`),
         )
         .join("\n"),
     );
