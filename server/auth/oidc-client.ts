@@ -8,6 +8,7 @@ import {
   beforeDeadline,
   keysBeforeDeadline,
   ProviderUnavailableError,
+  providerUnavailable,
   requestTokens,
 } from "./provider-calls";
 import { readCookie, type SessionStore } from "./sessions";
@@ -93,11 +94,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         if (!parsed.success) throw new ProviderUnavailableError("discovery document is not valid");
         return parsed.data;
       })().catch((e: unknown) => {
-        throw e instanceof ProviderUnavailableError
-          ? e
-          : new ProviderUnavailableError(
-              `discovery: ${e instanceof Error && e.name === "TimeoutError" ? "no answer within the time-out" : e instanceof Error ? e.message : String(e)}`,
-            );
+        throw providerUnavailable("discovery", e);
       });
       // a failed discovery is retried on the next sign-in
       discovery.catch(() => {

@@ -13,12 +13,17 @@ export class ProviderUnavailableError extends Error {
   override name = "ProviderUnavailableError";
 }
 
-const describe = (e: unknown) =>
-  e instanceof Error
-    ? e.name === "TimeoutError" || e.name === "AbortError"
-      ? "no answer within the time-out"
-      : `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
-    : String(e);
+/** `e`, a failed call to the provider, as ProviderUnavailableError naming the call */
+export function providerUnavailable(what: string, e: unknown): ProviderUnavailableError {
+  if (e instanceof ProviderUnavailableError) return e;
+  const reason =
+    e instanceof Error
+      ? e.name === "TimeoutError" || e.name === "AbortError"
+        ? "no answer within the time-out"
+        : `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
+      : String(e);
+  return new ProviderUnavailableError(`${what}: ${reason}`);
+}
 
 /** `work`, or ProviderUnavailableError as soon as `deadline` aborts (the work itself is bounded elsewhere) */
 export function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal, what: string): Promise<T> {
@@ -85,8 +90,7 @@ export async function requestTokens(
     }
     data = await res.json();
   } catch (e) {
-    if (e instanceof ProviderUnavailableError) throw e;
-    throw new ProviderUnavailableError(`token request: ${describe(e)}`);
+    throw providerUnavailable("token request", e);
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new ProviderUnavailableError(`token endpoint answered ${status} without a JSON object`);
@@ -113,7 +117,7 @@ export function keysBeforeDeadline(keys: JWTVerifyGetKey, deadline: AbortSignal)
         .catch((e: unknown) => {
           if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWKSMultipleMatchingKeys)
             throw e;
-          throw new ProviderUnavailableError(`signing keys (JWKS): ${describe(e)}`);
+          throw providerUnavailable("signing keys (JWKS)", e);
         }),
       deadline,
       "signing keys (JWKS)",
