@@ -4,6 +4,13 @@ import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { idTokenClaims, userFromClaims } from "./claims";
+import {
+  beforeDeadline,
+  keysBeforeDeadline,
+  ProviderUnavailableError,
+  providerUnavailable,
+  requestTokens,
+} from "./provider-calls";
 import { readCookie, type SessionStore } from "./sessions";
 import { safeRedirect } from "./safe-redirect";
 import type { SessionUser } from "./user";
@@ -13,7 +20,14 @@ import type { SessionUser } from "./user";
  * state checked by the strategy, and the ID token verified here (signature via JWKS, issuer,
  * audience, expiry and nonce). The nonce is an HMAC of the state, so it needs no storage.
  * Discovery is lazy and retried, so the app starts before its provider answers.
+ *
+ * Every step of the sign-in (start, callback, logout) has one deadline of UPSTREAM_TIMEOUT_MS for
+ * all its calls to the provider (discovery, token, signing keys: provider-calls.ts); a provider that
+ * is away, slow or answers nonsense sends the user back to the sign-in page with a message
+ * (docs/decisions/0018-identity-provider-time-outs.md).
  */
+
+const UNREACHABLE = "The identity provider is not reachable. Try again in a moment.";
 
 export const STATE_COOKIE = "app-auth.oidc-state";
 export const RETURN_COOKIE = "app-auth.return-to";
@@ -75,9 +89,13 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
           headers: { Accept: "application/json", ...forwardedFor(url) },
           signal: AbortSignal.timeout(opts.timeoutMs),
         });
-        if (!res.ok) throw new Error(`discovery answered ${res.status}`);
-        return discoverySchema.parse(await res.json());
-      })();
+        if (!res.ok) throw new ProviderUnavailableError(`discovery answered ${res.status}`);
+        const parsed = discoverySchema.safeParse(await res.json());
+        if (!parsed.success) throw new ProviderUnavailableError("discovery document is not valid");
+        return parsed.data;
+      })().catch((e: unknown) => {
+        throw providerUnavailable("discovery", e);
+      });
       // a failed discovery is retried on the next sign-in
       discovery.catch(() => {
         discovery = null;
@@ -88,6 +106,22 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
 
   class HubStrategy extends OAuth2Strategy<{ user: SessionUser; idToken: string }> {
     override name = "oidc";
+    constructor(
+      options: OAuth2Strategy.ConstructorOptions,
+      verify: ConstructorParameters<typeof OAuth2Strategy<{ user: SessionUser; idToken: string }>>[1],
+      private readonly deadline: AbortSignal,
+    ) {
+      super(options, verify);
+    }
+    /** the token request with the step's deadline (arctic's has no time-out) */
+    protected override validateAuthorizationCode(code: string, codeVerifier: string) {
+      return requestTokens(
+        this.options.tokenEndpoint.toString(),
+        { clientId: opts.clientId, clientSecret: opts.clientSecret, redirectURI },
+        { code, codeVerifier },
+        this.deadline,
+      );
+    }
     protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
       const p = new URLSearchParams(params);
       const state = p.get("state");
@@ -98,10 +132,11 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
     }
   }
 
-  async function authenticator() {
-    const d = await discover();
+  /** the strategy for one sign-in step; every provider call it makes ends by `deadline` */
+  async function authenticator(deadline: AbortSignal) {
+    const d = await beforeDeadline(discover(), deadline, "discovery");
     if (!jwks) jwks = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
-    const verifyKey = jwks;
+    const verifyKey = keysBeforeDeadline(jwks, deadline);
     const strategy = new HubStrategy(
       {
         clientId: opts.clientId,
@@ -130,6 +165,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         if (payload.nonce !== nonceFor(state)) throw new Error("ID token nonce does not match");
         return { user: userFromClaims(idTokenClaims.parse(payload)), idToken };
       },
+      deadline,
     );
     return new Authenticator<{ user: SessionUser; idToken: string }>().use(strategy, "oidc");
   }
@@ -143,7 +179,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       const url = new URL(request.url);
       const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
       try {
-        await (await authenticator()).authenticate("oidc", request);
+        await (await authenticator(AbortSignal.timeout(opts.timeoutMs))).authenticate("oidc", request);
       } catch (e) {
         if (e instanceof Response) {
           const headers = new Headers(e.headers);
@@ -153,17 +189,23 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
           );
           return new Response(null, { status: e.status, headers });
         }
-        console.error("[auth] sign-in could not start:", e);
-        return signinError("The identity provider is not reachable. Try again in a moment.");
+        console.warn("[auth] sign-in could not start:", e instanceof Error ? e.message : e);
+        return signinError(UNREACHABLE);
       }
       return signinError("Sign-in did not start.");
     },
     async callback(request) {
       let result: { user: SessionUser; idToken: string };
       try {
-        result = await (await authenticator()).authenticate("oidc", request);
+        result = await (
+          await authenticator(AbortSignal.timeout(opts.timeoutMs))
+        ).authenticate("oidc", request);
       } catch (e) {
         if (e instanceof Response) return e;
+        if (e instanceof ProviderUnavailableError) {
+          console.warn("[auth] sign-in could not finish, identity provider unavailable:", e.message);
+          return signinError(UNREACHABLE);
+        }
         console.warn("[auth] sign-in refused:", e instanceof Error ? e.message : e);
         return signinError("Sign-in failed. Please start again.");
       }
@@ -179,7 +221,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       const { record, setCookie } = await sessions.destroy(request);
       let location = "/auth/signin";
       try {
-        const d = await discover();
+        const d = await beforeDeadline(discover(), AbortSignal.timeout(opts.timeoutMs), "discovery");
         if (d.end_session_endpoint && record?.idToken) {
           const u = new URL(d.end_session_endpoint);
           u.searchParams.set("id_token_hint", record.idToken);
@@ -197,7 +239,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         const res = await fetch(internal(`${opts.issuer}/.well-known/openid-configuration`), {
           signal: AbortSignal.timeout(timeoutMs),
         });
-        return res.ok;
+        // a provider that answers 200 with garbage or a cut body is not up (the body is read within the time-out)
+        return res.ok && discoverySchema.safeParse(await res.json()).success;
       } catch {
         return false;
       }

@@ -28,6 +28,11 @@ export interface FaultProxy {
   setMode(mode: FaultMode, only?: FaultFilter): Promise<void>;
   /** requests forwarded or refused by fault, per mode */
   readonly seen: Record<string, number>;
+  /**
+   * Routes `prefix` to `origin` from now on: for an upstream that must know the proxy's address before
+   * it starts (an OpenID provider whose issuer identifier is the proxy's URL).
+   */
+  setRoute(prefix: string, origin: string): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export async function startFaultProxy(opts: {
   routes: Record<string, string>;
   slowMs: number;
 }): Promise<FaultProxy> {
+  const routes = { ...opts.routes };
   let mode: FaultMode = "ok";
   let only: FaultFilter | undefined;
   const seen: Record<string, number> = {};
@@ -43,10 +49,10 @@ export async function startFaultProxy(opts: {
   const timers = new Set<NodeJS.Timeout>();
 
   const targetOf = (path: string) => {
-    const prefix = Object.keys(opts.routes)
+    const prefix = Object.keys(routes)
       .filter((p) => p && path.startsWith(p))
       .sort((a, b) => b.length - a.length)[0];
-    return opts.routes[prefix ?? ""];
+    return routes[prefix ?? ""];
   };
 
   async function forward(req: IncomingMessage, res: ServerResponse, holdMs = 0) {
@@ -74,10 +80,13 @@ export async function startFaultProxy(opts: {
       });
       if (res.destroyed) return;
     }
-    const out: Record<string, string> = {};
+    const out: Record<string, string | string[]> = {};
     upstream.headers.forEach((v, k) => {
       if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)) out[k] = v;
     });
+    // every cookie, not the last one only (an OpenID provider sets several at once)
+    const cookies = upstream.headers.getSetCookie();
+    if (cookies.length) out["set-cookie"] = cookies;
     res.writeHead(upstream.status, { ...out, "content-length": String(body.length) });
     res.end(body);
   }
@@ -148,6 +157,9 @@ export async function startFaultProxy(opts: {
       void proxy.setMode(m);
     },
     seen,
+    setRoute(prefix, origin) {
+      routes[prefix] = origin;
+    },
     async setMode(next: FaultMode, filter?: FaultFilter) {
       only = filter;
       if (next === mode) return;

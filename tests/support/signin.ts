@@ -65,7 +65,8 @@ export async function signIn(baseUrl: string, username: string, password = usern
   const html = await form.text();
   const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
   if (!action) throw new Error(`no login form (status ${form.status}): ${html.slice(0, 300)}`);
-  const done = await follow(new URL(action.replaceAll("&amp;", "&"), baseUrl).toString(), jar, {
+  // relative to the form's page: the provider may live on another origin (OIDC_ISSUER)
+  const done = await follow(new URL(action.replaceAll("&amp;", "&"), form.url || baseUrl).toString(), jar, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ username, password }).toString(),

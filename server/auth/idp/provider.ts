@@ -46,6 +46,11 @@ export interface IdentityProviderOptions {
   rel: Relational;
   clientId: string;
   clientSecret: string;
+  /**
+   * The provider's public address, when it is reached through something else than `${PUBLIC_URL}/idp`
+   * (a test puts it behind a fault proxy); its path must be the mount path. Default `${PUBLIC_URL}/idp`.
+   */
+  issuer?: string;
 }
 
 export interface IdentityProvider {
@@ -71,7 +76,7 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
     );
   }
 
-  const issuer = `${config.publicUrl}${IDP_MOUNT_PATH}`;
+  const issuer = (opts.issuer ?? `${config.publicUrl}${IDP_MOUNT_PATH}`).replace(/\/+$/, "");
   /** path of the provider as the browser sees it (differs from the mount path behind a path prefix) */
   const publicPath = new URL(issuer).pathname.replace(/\/+$/, "");
   const signInUrl = `${config.publicUrl}/auth/signin`;

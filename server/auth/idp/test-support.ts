@@ -12,6 +12,8 @@ import { createIdentityProvider, IDP_CLIENT_ID, type IdentityProvider } from "./
 import { idpClientSecret } from "./keys";
 
 export interface RunningIdp {
+  /** where it listens: http://127.0.0.1:<port> */
+  url: string;
   publicUrl: string;
   issuer: string;
   port: number;
@@ -20,9 +22,36 @@ export interface RunningIdp {
   stop(): Promise<void>;
 }
 
-/** Starts express + provider on 127.0.0.1 (port 0 = any free port); PUBLIC_URL is that address. */
-export async function startIdp(rel: Relational, dataDir: string, port = 0): Promise<RunningIdp> {
+export interface StartIdpOptions {
+  /**
+   * The provider's public address when it is reached through a proxy (e.g. `${proxy.url}/idp`): the
+   * issuer identifier, and the host its endpoints are announced on (every request is treated as
+   * forwarded from there).
+   */
+  issuer?: string;
+  /** the client application's PUBLIC_URL (redirect and post-logout URIs); default the provider's own address */
+  appUrl?: string;
+}
+
+/**
+ * Starts express + provider on 127.0.0.1 (port 0 = any free port); PUBLIC_URL is that address unless
+ * `options.appUrl` names the client application's.
+ */
+export async function startIdp(
+  rel: Relational,
+  dataDir: string,
+  port = 0,
+  options: StartIdpOptions = {},
+): Promise<RunningIdp> {
   const app = express();
+  if (options.issuer) {
+    const announced = new URL(options.issuer);
+    app.use((req, _res, next) => {
+      req.headers["x-forwarded-host"] = announced.host;
+      req.headers["x-forwarded-proto"] = announced.protocol.replace(":", "");
+      next();
+    });
+  }
   // No keep-alive: fetch would otherwise reuse a pooled socket of a stopped server after a restart.
   app.use((_req, res, next) => {
     res.set("Connection", "close");
@@ -35,12 +64,19 @@ export async function startIdp(rel: Relational, dataDir: string, port = 0): Prom
     const s = app.listen(port, "127.0.0.1", () => resolve(s)).on("error", reject);
   });
   const actualPort = (server.address() as AddressInfo).port;
-  const publicUrl = `http://127.0.0.1:${actualPort}`;
+  const publicUrl = options.appUrl ?? `http://127.0.0.1:${actualPort}`;
   const config = loadConfig({ NODE_ENV: "test", PUBLIC_URL: publicUrl, DATA_DIR: dataDir });
   const clientSecret = await idpClientSecret(rel);
-  const idp = await createIdentityProvider({ config, rel, clientId: IDP_CLIENT_ID, clientSecret });
+  const idp = await createIdentityProvider({
+    config,
+    rel,
+    clientId: IDP_CLIENT_ID,
+    clientSecret,
+    issuer: options.issuer,
+  });
   idp.mount(app);
   return {
+    url: `http://127.0.0.1:${actualPort}`,
     publicUrl,
     issuer: idp.issuer,
     port: actualPort,

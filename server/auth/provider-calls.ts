@@ -1,0 +1,125 @@
+import { OAuth2Tokens } from "arctic";
+import { errors as joseErrors, type JWTVerifyGetKey } from "jose";
+
+/**
+ * The calls the sign-in makes to the identity provider, each bounded by a deadline (an AbortSignal,
+ * `AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)` per sign-in step): the token request, the signing keys
+ * and the wait for discovery. A provider that is unreachable, slow, answers 5xx, not JSON or cuts
+ * the body gives ProviderUnavailableError, which the sign-in shows as "try again in a moment";
+ * a provider that answers and refuses (bad code, wrong key) gives an ordinary error.
+ */
+
+export class ProviderUnavailableError extends Error {
+  override name = "ProviderUnavailableError";
+}
+
+/** `e`, a failed call to the provider, as ProviderUnavailableError naming the call */
+export function providerUnavailable(what: string, e: unknown): ProviderUnavailableError {
+  if (e instanceof ProviderUnavailableError) return e;
+  const reason =
+    e instanceof Error
+      ? e.name === "TimeoutError" || e.name === "AbortError"
+        ? "no answer within the time-out"
+        : `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
+      : String(e);
+  return new ProviderUnavailableError(`${what}: ${reason}`);
+}
+
+/** `work`, or ProviderUnavailableError as soon as `deadline` aborts (the work itself is bounded elsewhere) */
+export function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal, what: string): Promise<T> {
+  const late = () => new ProviderUnavailableError(`${what}: no answer within the time-out`);
+  if (deadline.aborted) return Promise.reject(late());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(late());
+    deadline.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        deadline.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        deadline.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export interface TokenClient {
+  clientId: string;
+  clientSecret: string;
+  redirectURI: string;
+}
+
+/**
+ * The authorization-code token request (RFC 6749 §4.1.3 with the PKCE verifier), as arctic's
+ * `OAuth2Client.validateAuthorizationCode` sends it (client_secret_basic), but with the deadline as
+ * its signal: arctic's own request has none, so a provider that accepts and never answers held the
+ * callback open. The signal also covers reading the body.
+ */
+export async function requestTokens(
+  tokenEndpoint: string,
+  client: TokenClient,
+  grant: { code: string; codeVerifier: string },
+  deadline: AbortSignal,
+): Promise<OAuth2Tokens> {
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: grant.code,
+    redirect_uri: client.redirectURI,
+    code_verifier: grant.codeVerifier,
+  });
+  const credentials = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64");
+  let data: unknown;
+  let status: number;
+  try {
+    const res = await fetch(tokenEndpoint, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+        Authorization: `Basic ${credentials}`,
+      },
+      body,
+      signal: deadline,
+    });
+    status = res.status;
+    if (status !== 200 && status !== 400 && status !== 401) {
+      await res.body?.cancel();
+      throw new ProviderUnavailableError(`token endpoint answered ${status}`);
+    }
+    data = await res.json();
+  } catch (e) {
+    throw providerUnavailable("token request", e);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ProviderUnavailableError(`token endpoint answered ${status} without a JSON object`);
+  }
+  if (status !== 200) {
+    const { error, error_description } = data as { error?: unknown; error_description?: unknown };
+    throw new Error(
+      `token request refused (${status}): ${String(error ?? "no error code")}${typeof error_description === "string" ? ` – ${error_description}` : ""}`,
+    );
+  }
+  return new OAuth2Tokens(data);
+}
+
+/**
+ * The signing keys (jose's remote key set, fetched with its own time-out) within the deadline; a key
+ * set that cannot be fetched or read is the provider's fault, a token signed with a key it does not
+ * hold is a refusal.
+ */
+export function keysBeforeDeadline(keys: JWTVerifyGetKey, deadline: AbortSignal): JWTVerifyGetKey {
+  return (header, token) =>
+    beforeDeadline(
+      Promise.resolve()
+        .then(() => keys(header, token))
+        .catch((e: unknown) => {
+          if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWKSMultipleMatchingKeys)
+            throw e;
+          throw providerUnavailable("signing keys (JWKS)", e);
+        }),
+      deadline,
+      "signing keys (JWKS)",
+    );
+}
