@@ -1,3 +1,4 @@
+import type { Statement } from "better-sqlite3";
 import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import { migrate, type Db } from "../storage/database";
@@ -106,6 +107,18 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   const deleteEdgesOf = db.prepare("DELETE FROM graph_edges WHERE source = ? OR target = ?");
   const deleteEdgeStmt = db.prepare("DELETE FROM graph_edges WHERE id = ?");
   const updateProps = db.prepare("UPDATE graph_nodes SET props = ? WHERE id = ?");
+
+  // statements whose text depends on the query's shape (relationship types, filter keys), prepared once per shape
+  const statements = new Map<string, Statement<unknown[]>>();
+  function prepared(sql: string) {
+    let st = statements.get(sql);
+    if (st === undefined) {
+      if (statements.size >= 256) statements.clear();
+      st = db.prepare<unknown[]>(sql);
+      statements.set(sql, st);
+    }
+    return st;
+  }
 
   // counts that only change with the graph: cached per version
   let layerCountCache: { version: number; counts: Record<string, number> } | null = null;
@@ -270,13 +283,11 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       const out: Relationship[] = [];
       const run = (direction: "out" | "in") => {
         const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
-        const rows = db
-          .prepare(
-            `SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
+        const rows = prepared(
+          `SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
              FROM graph_edges e JOIN graph_nodes n ON n.id = e.${other}
              WHERE e.${mine} = ?${typeSql} ORDER BY e.seq LIMIT ?`,
-          )
-          .all(q.id, ...(q.types ?? []), limit - out.length) as (NodeRow & { eid: string; etype: string })[];
+        ).all(q.id, ...(q.types ?? []), limit - out.length) as (NodeRow & { eid: string; etype: string })[];
         for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: toNode(r) });
       };
       if (dir !== "in") run("out");
@@ -286,17 +297,15 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     async findNodes(q: NodeQuery) {
       const w = whereClause(q.where);
       return (
-        db
-          .prepare(
-            `SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql} ORDER BY seq LIMIT ? OFFSET ?`,
-          )
-          .all(q.label, ...w.args, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
+        prepared(
+          `SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql} ORDER BY seq LIMIT ? OFFSET ?`,
+        ).all(q.label, ...w.args, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
       ).map(toNode);
     },
     async countWhere(label, where) {
       const w = whereClause(where);
       return (
-        db.prepare(`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ?${w.sql}`).get(label, ...w.args) as {
+        prepared(`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ?${w.sql}`).get(label, ...w.args) as {
           n: number;
         }
       ).n;

@@ -54,9 +54,23 @@ export function createOverviewService(
     return layerCache!.value;
   }
 
-  async function linksWithin(layers: readonly Layer[]): Promise<number> {
-    if (!layers.length) return 0;
-    return (await graph.sampleGraph(layers, 1, "persona")).meta.totalEdges;
+  // links within a persona's layers: a count that changes only with the graph, kept per version
+  const linkCache = new Map<string, Promise<number>>();
+  let linkVersion = graph.version();
+  function linksWithin(layers: readonly Layer[]): Promise<number> {
+    if (!layers.length) return Promise.resolve(0);
+    if (linkVersion !== graph.version()) {
+      linkCache.clear();
+      linkVersion = graph.version();
+    }
+    const key = layers.join(",");
+    let n = linkCache.get(key);
+    if (!n) {
+      n = graph.sampleGraph(layers, 1, "persona").then((g) => g.meta.totalEdges);
+      linkCache.set(key, n);
+      n.catch(() => linkCache.delete(key));
+    }
+    return n;
   }
 
   return {

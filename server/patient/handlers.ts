@@ -17,11 +17,11 @@ export const patientHandlers: HandlerMap<PatientServices> = {
       }),
     ),
   "GET /api/patient/profile": async ({ services, url, user }) =>
-    json(await services.patients.profile(url.searchParams.get("patientId"), user!)),
+    jsonBuffer(await services.patients.profileBody(url.searchParams.get("patientId"), user!)),
   "GET /api/patient/insights": async ({ services, url, user }) =>
-    json(await services.patients.insights(url.searchParams.get("patientId"), user!)),
+    jsonBuffer(await services.patients.insightsBody(url.searchParams.get("patientId"), user!)),
   "GET /api/patient/research": async ({ services, url, user }) =>
-    json(await services.patients.research(url.searchParams.get("patientId"), user!)),
+    jsonBuffer(await services.patients.researchBody(url.searchParams.get("patientId"), user!)),
   "POST /api/patient/research": async ({ services, request, user }) =>
     json(await services.patients.grantConsent(await readJsonObject(request), user!), 201),
   "DELETE /api/patient/research": async ({ services, url, user }) => {

@@ -55,6 +55,54 @@ const item = (n: GraphNode) => ({ id: n.id, ...n.properties });
 const observedAt = (o: Record<string, unknown>) =>
   String(o.effectiveDateTime ?? o.effectiveDate ?? o.date ?? "");
 
+/** whole years since `birthDate` now (null without one; NaN, encoded as null, for an unreadable one) */
+export function ageOf(birthDate: string | undefined): number | null {
+  const birth = birthDate ? new Date(birthDate) : null;
+  return birth ? Math.floor((Date.now() - birth.getTime()) / (365.25 * 24 * 3600 * 1000)) : null;
+}
+
+/** GET /api/patient/insights: a summary of one profile (counts, dates, active conditions and medications, latest observations) */
+export function insightsOf(profile: PatientProfile, age: number | null) {
+  const latest = new Map<string, Record<string, unknown>>();
+  for (const o of profile.observations) {
+    const code = String(o.code ?? o.display ?? o.id);
+    const prev = latest.get(code);
+    if (!prev || observedAt(o) > observedAt(prev)) latest.set(code, o);
+  }
+  const dateOf = (e: Record<string, unknown>) => String(e.periodStart ?? e.date ?? e.start ?? "");
+  const encounterDates = profile.encounters.map(dateOf).filter(Boolean).sort();
+  const active = profile.conditions.filter((c) => (c.clinicalStatus ?? "active") === "active");
+  return {
+    patientId: profile.patient.id,
+    age,
+    counts: {
+      encounters: profile.encounters.length,
+      conditions: profile.conditions.length,
+      observations: profile.observations.length,
+      medications: profile.medications.length,
+    },
+    firstEncounter: encounterDates[0] ?? null,
+    lastEncounter: encounterDates[encounterDates.length - 1] ?? null,
+    activeConditions: active.map((c) => ({
+      id: c.id,
+      code: c.code,
+      display: c.display,
+      onsetDate: c.onsetDate,
+    })),
+    currentMedications: profile.medications
+      .filter((m) => (m.status ?? "active") === "active")
+      .map((m) => ({ id: m.id, code: m.code, display: m.display, authoredOn: m.authoredOn })),
+    latestObservations: [...latest.values()].map((o) => ({
+      code: o.code,
+      display: o.display,
+      value: o.value,
+      unit: o.unit,
+      effectiveDate: observedAt(o) || null,
+      interpretation: o.interpretation,
+    })),
+  };
+}
+
 export function createPatientService(graph: GraphStore) {
   async function load(patientId: string | null, user: SessionUser): Promise<GraphNode> {
     if (!patientId || !patientId.trim()) throw badRequest("patientId query parameter is required");
@@ -86,7 +134,56 @@ export function createPatientService(graph: GraphStore) {
     return (await related(patientId, "HAS_CONSENT")).filter((c) => c.properties.status === "active");
   }
 
+  async function researchOf(node: GraphNode) {
+    const approvals = await graph.findNodes({ label: "HDABApproval", limit: 200 });
+    const consents = await related(node.id, "HAS_CONSENT");
+    return approvals.map((a) => {
+      const mine = consents.filter((c) => c.properties.studyId === a.id);
+      const active = mine.find((c) => c.properties.status === "active");
+      const p = a.properties;
+      return {
+        studyId: a.id,
+        title: str(p.title) ?? str(p.name) ?? str(p.purpose) ?? a.id,
+        purpose: str(p.purpose) ?? "RESEARCH",
+        sponsor: str(p.applicant) ?? str(p.consumer) ?? str(p.requester) ?? null,
+        status: str(p.status) ?? null,
+        validUntil: str(p.validUntil) ?? str(p.expiresAt) ?? null,
+        consent: active
+          ? {
+              consentId: active.id,
+              status: "active",
+              grantedAt: active.properties.dateTime,
+              purpose: active.properties.purpose,
+            }
+          : mine.length
+            ? {
+                consentId: mine[mine.length - 1].id,
+                status: "revoked",
+                revokedAt: mine[mine.length - 1].properties.revokedAt,
+              }
+            : null,
+      };
+    });
+  }
+
   const cached = createVersionedCache(graph, 128);
+  /** one patient's record answers (profile, insights, research), per graph version: any write empties it */
+  const cachedRecord = createVersionedCache(graph, 1024);
+
+  async function profileOf(node: GraphNode): Promise<PatientProfile> {
+    const [encounters, conditions, observations, medications] = await Promise.all(
+      ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map((t) =>
+        related(node.id, t),
+      ),
+    );
+    return {
+      patient: toPatient(node),
+      encounters: encounters.map(item),
+      conditions: conditions.map(item),
+      observations: observations.map(item),
+      medications: medications.map(item),
+    };
+  }
 
   return {
     /**
@@ -128,97 +225,36 @@ export function createPatientService(graph: GraphStore) {
     },
 
     async profile(patientId: string | null, user: SessionUser): Promise<PatientProfile> {
+      return profileOf(await load(patientId, user));
+    },
+
+    /**
+     * The answers of GET /api/patient/profile, /insights and /research as encoded JSON: the access
+     * check runs on every request; the record's answer is the same for every caller who passes it,
+     * so it is built once per graph version (insights also per age, which moves with the clock).
+     */
+    async profileBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
       const node = await load(patientId, user);
-      const [encounters, conditions, observations, medications] = await Promise.all(
-        ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map((t) =>
-          related(node.id, t),
-        ),
-      );
-      return {
-        patient: toPatient(node),
-        encounters: encounters.map(item),
-        conditions: conditions.map(item),
-        observations: observations.map(item),
-        medications: medications.map(item),
-      };
+      return cachedRecord(`profile|${node.id}`, () => profileOf(node));
+    },
+    async insightsBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
+      const node = await load(patientId, user);
+      const age = ageOf(toPatient(node).birthDate);
+      return cachedRecord(`insights|${node.id}|${age}`, async () => insightsOf(await profileOf(node), age));
+    },
+    async researchBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
+      const node = await load(patientId, user);
+      return cachedRecord(`research|${node.id}`, () => researchOf(node));
     },
 
     async insights(patientId: string | null, user: SessionUser) {
       const profile = await this.profile(patientId, user);
-      const latest = new Map<string, Record<string, unknown>>();
-      for (const o of profile.observations) {
-        const code = String(o.code ?? o.display ?? o.id);
-        const prev = latest.get(code);
-        if (!prev || observedAt(o) > observedAt(prev)) latest.set(code, o);
-      }
-      const dateOf = (e: Record<string, unknown>) => String(e.periodStart ?? e.date ?? e.start ?? "");
-      const encounterDates = profile.encounters.map(dateOf).filter(Boolean).sort();
-      const birth = profile.patient.birthDate ? new Date(profile.patient.birthDate) : null;
-      const age = birth ? Math.floor((Date.now() - birth.getTime()) / (365.25 * 24 * 3600 * 1000)) : null;
-      const active = profile.conditions.filter((c) => (c.clinicalStatus ?? "active") === "active");
-      return {
-        patientId: profile.patient.id,
-        age,
-        counts: {
-          encounters: profile.encounters.length,
-          conditions: profile.conditions.length,
-          observations: profile.observations.length,
-          medications: profile.medications.length,
-        },
-        firstEncounter: encounterDates[0] ?? null,
-        lastEncounter: encounterDates[encounterDates.length - 1] ?? null,
-        activeConditions: active.map((c) => ({
-          id: c.id,
-          code: c.code,
-          display: c.display,
-          onsetDate: c.onsetDate,
-        })),
-        currentMedications: profile.medications
-          .filter((m) => (m.status ?? "active") === "active")
-          .map((m) => ({ id: m.id, code: m.code, display: m.display, authoredOn: m.authoredOn })),
-        latestObservations: [...latest.values()].map((o) => ({
-          code: o.code,
-          display: o.display,
-          value: o.value,
-          unit: o.unit,
-          effectiveDate: observedAt(o) || null,
-          interpretation: o.interpretation,
-        })),
-      };
+      return insightsOf(profile, ageOf(profile.patient.birthDate));
     },
 
     /** research programmes: approved secondary-use projects of the marketplace (l1 HDABApproval), with this patient's consent */
     async research(patientId: string | null, user: SessionUser) {
-      const node = await load(patientId, user);
-      const approvals = await graph.findNodes({ label: "HDABApproval", limit: 200 });
-      const consents = await related(node.id, "HAS_CONSENT");
-      return approvals.map((a) => {
-        const mine = consents.filter((c) => c.properties.studyId === a.id);
-        const active = mine.find((c) => c.properties.status === "active");
-        const p = a.properties;
-        return {
-          studyId: a.id,
-          title: str(p.title) ?? str(p.name) ?? str(p.purpose) ?? a.id,
-          purpose: str(p.purpose) ?? "RESEARCH",
-          sponsor: str(p.applicant) ?? str(p.consumer) ?? str(p.requester) ?? null,
-          status: str(p.status) ?? null,
-          validUntil: str(p.validUntil) ?? str(p.expiresAt) ?? null,
-          consent: active
-            ? {
-                consentId: active.id,
-                status: "active",
-                grantedAt: active.properties.dateTime,
-                purpose: active.properties.purpose,
-              }
-            : mine.length
-              ? {
-                  consentId: mine[mine.length - 1].id,
-                  status: "revoked",
-                  revokedAt: mine[mine.length - 1].properties.revokedAt,
-                }
-              : null,
-        };
-      });
+      return researchOf(await load(patientId, user));
     },
 
     async grantConsent(body: Record<string, unknown>, user: SessionUser): Promise<{ consentId: string }> {

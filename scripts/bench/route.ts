@@ -1,0 +1,54 @@
+/**
+ * One route, measured the bench's way, a few times in a row: for before/after comparisons of a change
+ * on a shared machine. Starts the built server (`HUB_BUILD_DIR`, default `build`) on a store that is
+ * kept between calls (`--data-dir`, seeded from empty the first time), signs in, sends one warm-up
+ * request, then drives the route `--runs` times for `--seconds` each at `--concurrency` connections and
+ * prints req/s, p50, p99 and the server's CPU ms per request of each run, with the load average.
+ *
+ *   npx tsx scripts/bench/route.ts --data-dir /tmp/hub-10k --persona admin --path /graph
+ *   HUB_BUILD_DIR=/tmp/other/build npx tsx scripts/bench/route.ts …   # the same route on another build
+ */
+import { readFileSync } from "node:fs";
+import { signIn } from "../../tests/support/signin";
+import { capture, drive } from "./load";
+import { cpuMs, startBenchServer, stopChild } from "./server";
+
+function arg(name: string, def: string): string {
+  const a = process.argv.slice(2);
+  const i = a.indexOf(`--${name}`);
+  return i >= 0 ? a[i + 1] : def;
+}
+
+async function main() {
+  const route = arg("path", "/api/health");
+  const persona = arg("persona", "admin");
+  const runs = Number(arg("runs", "3"));
+  const seconds = Number(arg("seconds", "5"));
+  const concurrency = Number(arg("concurrency", "50"));
+  const dataDir = arg("data-dir", "");
+  const srv = await startBenchServer(Number(arg("patients", "10000")), dataDir ? { dataDir } : {});
+  try {
+    const { cookie } = await signIn(srv.url, persona);
+    const headers = { cookie, accept: route.startsWith("/api") ? "application/json" : "text/html" };
+    const first = await capture(srv.url + route, headers);
+    console.log(
+      `${route} as ${persona}: warm-up ${first.status}, ${(first.body.byteLength / 1024).toFixed(1)} KiB as sent (${(Buffer.byteLength(first.text) / 1024).toFixed(1)} KiB decoded)`,
+    );
+    for (let i = 0; i < runs; i++) {
+      const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+      const cpu0 = cpuMs(srv.child.pid!);
+      const m = await drive(srv.url + route, headers, seconds, concurrency);
+      const perRequest = (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
+      console.log(
+        `run ${i + 1}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}, server CPU ${perRequest.toFixed(2)} ms/req, load ${load}`,
+      );
+    }
+  } finally {
+    await stopChild(srv.child);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

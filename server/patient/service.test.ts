@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, CLINIC, PATIENT1, seededInsight } from "../analytics/test-support";
+import { createPatientService, type PatientService } from "./service";
+
+let insight: Awaited<ReturnType<typeof seededInsight>>;
+let patients: PatientService;
+beforeAll(async () => {
+  insight = await seededInsight(20);
+  patients = createPatientService(insight.graph);
+});
+afterAll(() => insight?.close());
+
+const PATIENT2 = { ...PATIENT1, username: "patient2", sub: "patient2", patientId: "patient-000002" };
+const text = (b: { toString(): string }) => b.toString();
+
+/** the record routes' encoded answers (kept per graph version) against the objects built afresh */
+describe("patient record answers", () => {
+  it("are the bytes of the answer built afresh, the same for every caller allowed to read the record", async () => {
+    const id = "patient-000001";
+    const holder = (await insight.graph.getNode(id))!.properties.holder;
+    const viewers = [PATIENT1, ADMIN, ...(holder === "alphaklinik-berlin" ? [CLINIC] : [])];
+    for (const user of viewers) {
+      expect(text(await patients.profileBody(id, user))).toBe(
+        JSON.stringify(await patients.profile(id, user)),
+      );
+      expect(text(await patients.insightsBody(id, user))).toBe(
+        JSON.stringify(await patients.insights(id, user)),
+      );
+      expect(text(await patients.researchBody(id, user))).toBe(
+        JSON.stringify(await patients.research(id, user)),
+      );
+    }
+  });
+
+  it("checks access on every request, also once the record's answer is kept", async () => {
+    await patients.profileBody("patient-000001", PATIENT1);
+    await expect(patients.profileBody("patient-000001", PATIENT2)).rejects.toMatchObject({ status: 403 });
+    await expect(patients.insightsBody("patient-000001", PATIENT2)).rejects.toMatchObject({ status: 403 });
+    await expect(patients.researchBody(null, PATIENT1)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("shows a write to the graph at the next read", async () => {
+    const id = "patient-000001";
+    const before = JSON.parse(text(await patients.profileBody(id, PATIENT1))) as { encounters: unknown[] };
+    const encounterId = "encounter-cache-test";
+    await insight.graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: {
+            id: encounterId,
+            label: "Encounter",
+            layer: "l3",
+            properties: { resourceType: "Encounter", periodStart: "1999-01-01" },
+          },
+        },
+        {
+          op: "createEdge",
+          edge: {
+            id: `${id}:HAS_ENCOUNTER:${encounterId}`,
+            source: id,
+            target: encounterId,
+            type: "HAS_ENCOUNTER",
+          },
+        },
+      ],
+      { action: "test.encounter", actor: "test", target: id, kind: "graph" },
+    );
+    const after = JSON.parse(text(await patients.profileBody(id, PATIENT1))) as {
+      encounters: { id: string }[];
+    };
+    expect(after.encounters.length).toBe(before.encounters.length + 1);
+    expect(after.encounters.some((e) => e.id === encounterId)).toBe(true);
+    const insights = JSON.parse(text(await patients.insightsBody(id, PATIENT1))) as {
+      firstEncounter: string;
+    };
+    expect(insights.firstEncounter).toBe("1999-01-01");
+  });
+});
