@@ -1,5 +1,4 @@
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, GraphStore } from "../graph";
 import { berlinDate } from "./calendar";
 import type { PermitData } from "./model";
 import { seedDemoCases } from "./seed-demo";
