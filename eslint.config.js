@@ -112,7 +112,7 @@ const layerZones = [
     target: CAPABILITIES.filter((c) => c !== name).flatMap(capabilityTargets),
     from: `./server/${name}`,
     except: ["./index.ts", ...(PUBLISHED[name] ?? [])],
-    message: `Another capability imports server/${name} only through its public index (server/${name}/index.ts; docs/decisions/0015).`,
+    message: `Another capability imports server/${name} only through its public index (server/${name}/index.ts; docs/decisions/0015, 0020).`,
   })),
   // only the container starts the embedded dataspace, and restarts it (server/start-dataspace.ts)
   {
