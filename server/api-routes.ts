@@ -1,6 +1,8 @@
 import { accessBodyHandlers } from "./access-body/handlers";
+import { auditHandlers } from "./audit/handlers";
 import { catalogueHandlers } from "./catalogue/handlers";
 import { complianceHandlers } from "./compliance/handlers";
+import { credentialHandlers } from "./credentials/handlers";
 import { eudiHandlers } from "./eudi/handlers";
 import { dataspaceHandlers } from "./dataspace/handlers";
 import { graphHandlers } from "./graph/handlers";
@@ -10,7 +12,10 @@ import { openApiHandlers } from "./openapi/handlers";
 import { insightHandlers } from "./overview/handlers";
 import { patientHandlers } from "./patient/handlers";
 import { patientAppHandlers } from "./patient-app/handlers";
-import { governanceHandlers } from "./operator/governance-handlers";
+import { operatorHandlers } from "./operator/handlers";
+import { signInHandlers } from "./operator/sign-in";
+import { policyHandlers } from "./policies/handlers";
+import { trustCenterHandlers } from "./trust-center/handlers";
 import type { Services } from "./services";
 
 /**
@@ -30,5 +35,11 @@ export const HANDLERS: HandlerMap<Services> = {
   ...accessBodyHandlers,
   ...complianceHandlers,
   ...insightHandlers,
-  ...governanceHandlers,
+  // issue 4's governance: credentials, ODRL policies, audit, operator console, trust center, sign-in routes
+  ...credentialHandlers,
+  ...policyHandlers,
+  ...auditHandlers,
+  ...operatorHandlers,
+  ...trustCenterHandlers,
+  ...signInHandlers,
 };

@@ -1,7 +1,6 @@
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
-import type { Mutation } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { Mutation, GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import { SYSTEM, assertOwn, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";

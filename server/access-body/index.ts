@@ -1,5 +1,5 @@
 import type { AuditLog } from "../audit/log";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
@@ -11,6 +11,16 @@ import { createAccessBodyService } from "./service";
  * activity report. The service container holds it with the compliance summary and the conformance
  * probes over its records (server/compliance/index.ts), which depend on it and not the other way.
  */
+/** The record model the compliance summary and the conformance probes read (server/compliance). */
+export { isOverseer } from "./actors";
+export { berlinDate } from "./calendar";
+export { clockView } from "./clock";
+export { MACHINES, replay, type Machine } from "./machines";
+export type { ApplicationData, InformationRequestData, PermitData } from "./model";
+export { PURPOSES } from "./periods";
+export { register } from "./public";
+export type { RecordKind, RecordStore, StoredRecord } from "./store";
+
 export interface AccessBodyOptions {
   rel: Relational;
   audit: AuditLog;

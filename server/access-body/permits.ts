@@ -1,5 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import type { GraphNode, Mutation } from "../graph/model";
+import type { GraphNode, Mutation } from "../graph";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertRole, orgDid, orgSlug, pickRequired } from "./actors";
 import { addDays, addMonths, berlinDate } from "./calendar";

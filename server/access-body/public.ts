@@ -1,4 +1,4 @@
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import { berlinDate } from "./calendar";
 import type { ApplicationData, DataRequestData, PermitData, ResultData } from "./model";
 import { COUNTING_RULES, PERIOD_LIST, PURPOSES, purposeLabel } from "./periods";

@@ -1,4 +1,4 @@
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
 import { addDays, berlinDate, daysBetween, isCivilDate } from "./calendar";
 import { clockView } from "./clock";

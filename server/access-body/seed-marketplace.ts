@@ -1,5 +1,5 @@
 import { ORGANISATIONS } from "../auth/personas";
-import type { GraphNode } from "../graph/model";
+import type { GraphNode } from "../graph";
 import { addDays, addMonths } from "./calendar";
 import { newClock, startClock, stopClock, type ClockData } from "./clock";
 import { APPLICATION, PERMIT } from "./machines";

@@ -4,8 +4,7 @@
  * port and cached per graph version. Analytics names its top lists with it; the question
  * service resolves terms against it.
  */
-import type { GraphStore } from "../graph/store";
-import { LAYER_LABELS } from "../graph/model";
+import { type GraphStore, LAYER_LABELS } from "../graph";
 import { findAll, labelScopedCache, num, str } from "./scan";
 
 export type ConceptKind = "condition" | "drug" | "measurement";

@@ -1,8 +1,8 @@
 /**
  * The public entry of the analytics capability for other capabilities (docs/decisions/0015): the
  * clinical reading toolkit that natural-language and federated queries, the EEHRxF profiles and
- * the overview share — graph scans, the concept dictionary, the OMOP person index and holder
- * names. The analytics service and its handlers are wired by the container, not imported here:
+ * the overview share — graph scans, the concept dictionary and the resolution of terms against
+ * it, the OMOP person index and holder names. The analytics service and its handlers are wired by the container, not imported here:
  * the service reads federated/ (scope, suppression), which reads this toolkit, so exporting it
  * here would close a cycle.
  */
@@ -21,3 +21,11 @@ export {
   type OmopIndexCache,
 } from "./omop-index";
 export { holderName } from "./holders";
+export {
+  describeConcept,
+  examplesOf,
+  normalizeTerm,
+  resolveTerm,
+  type DescribedConcept,
+  type Resolution,
+} from "./terminology";

@@ -6,11 +6,8 @@
  * patients on two cores), then shared by analytics, federated cohorts and the question service.
  * Nothing is rescanned until the graph changes.
  */
-import type { GraphStore } from "../graph/store";
-import { REFERENCE_DAY } from "../graph/synthetic/population";
-import { isoDate } from "../graph/synthetic/prng";
+import { type GraphStore, REFERENCE_DAY, isoDate, LAYER_LABELS } from "../graph";
 import { labelScopedCache, num, scanNodes, str } from "./scan";
-import { LAYER_LABELS } from "../graph/model";
 
 /** ages are computed at the extraction date of the records (the synthetic data's reference day) */
 export const AGE_REFERENCE_DATE = isoDate(REFERENCE_DAY);

@@ -1,5 +1,4 @@
-import type { GraphNode, Properties } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, Properties, GraphStore } from "../graph";
 
 /** Reads every node of a label through the port, in bounded pages (stable order: the stores sort by insertion). */
 export async function* scanNodes(

@@ -8,9 +8,15 @@
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
-import type { GraphStore } from "../graph/store";
-import { protect, published, type CountNode, type PublishedCount } from "../federated/suppression";
-import { scopeFor, type OdrlScope } from "../federated/scope";
+import type { GraphStore } from "../graph";
+import {
+  protect,
+  published,
+  type CountNode,
+  type PublishedCount,
+  scopeFor,
+  type OdrlScope,
+} from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
 import {
   AGE_BANDS,

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import type { GraphNode, Properties } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, Properties, GraphStore } from "../graph";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 

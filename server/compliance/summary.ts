@@ -1,11 +1,14 @@
 import type { SessionUser } from "../auth/user";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
-import type { ApplicationData, PermitData } from "../access-body/model";
-import { berlinDate } from "../access-body/calendar";
-import { clockView } from "../access-body/clock";
-import { isOverseer } from "../access-body/actors";
-import type { RecordStore, StoredRecord } from "../access-body/store";
+import type { GraphNode, GraphStore } from "../graph";
+import {
+  type ApplicationData,
+  type PermitData,
+  berlinDate,
+  clockView,
+  isOverseer,
+  type RecordStore,
+  type StoredRecord,
+} from "../access-body";
 
 /**
  * GET /api/compliance: the EHDS/GDPR/DSP/DCP compliance summary per participant. The EHDS part is

@@ -1,11 +1,18 @@
 import type { AuditLog } from "../audit/log";
 import { PERSONAS } from "../auth/personas";
-import type { GraphStore } from "../graph/store";
-import type { ApplicationData, InformationRequestData, PermitData } from "../access-body/model";
-import { MACHINES, replay, type Machine } from "../access-body/machines";
-import { clockView } from "../access-body/clock";
-import { register } from "../access-body/public";
-import type { RecordKind, RecordStore } from "../access-body/store";
+import type { GraphStore } from "../graph";
+import {
+  type ApplicationData,
+  type InformationRequestData,
+  type PermitData,
+  MACHINES,
+  replay,
+  type Machine,
+  clockView,
+  register,
+  type RecordKind,
+  type RecordStore,
+} from "../access-body";
 import { DID_WEB } from "./summary";
 
 /**

@@ -1,5 +1,4 @@
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, GraphStore } from "../graph";
 
 /**
  * The default data behind an asset of the embedded dataspace: a FHIR R4 `collection` Bundle of a

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodeContextId, encodeContextId } from "../dataspace-protocol/context-id";
+import { decodeContextId, encodeContextId } from "../dataspace-protocol";
 import { querySpec } from "./protocol";
 import { createUpstreamHttp, type TokenSource } from "./upstream-http";
 import {

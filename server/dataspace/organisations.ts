@@ -1,2 +1,12 @@
 // The identity rules live in the part shared with the embedded dataspace (docs/decisions/0008).
-export * from "../dataspace-protocol/organisations";
+export {
+  slugOfDid,
+  slugOfDisplayName,
+  KNOWN_ORGANISATIONS,
+  knownOrganisation,
+  findOrganisationByName,
+  tenantFor,
+  resolveDisplayName,
+  resolveRole,
+  type TenantIdentity,
+} from "../dataspace-protocol";

@@ -1,2 +1,25 @@
 // The wire constants live in the part shared with the embedded dataspace (docs/decisions/0008).
-export * from "../dataspace-protocol/protocol";
+export {
+  MANAGEMENT_CONTEXT,
+  EDC_NAMESPACE,
+  EDC_PREFIX,
+  ODRL_CONTEXT,
+  ODRL_NAMESPACE,
+  DCAT_NAMESPACE,
+  DCT_NAMESPACE,
+  DSPACE_NAMESPACE,
+  DSPACE_CONTEXT,
+  DSP_VERSION,
+  DSP_PROTOCOL,
+  TRANSFER_TYPES,
+  DEFAULT_TRANSFER_TYPE,
+  HTTP_ENDPOINT_TYPE,
+  COMPACT_CONTEXT,
+  querySpec,
+  term,
+  termString,
+  edcPrefixOf,
+  asArray,
+  type QuerySpec,
+  type Criterion,
+} from "../dataspace-protocol";

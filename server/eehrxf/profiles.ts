@@ -9,7 +9,7 @@
  * International Patient Summary (hl7.org/fhir/uv/ips); the European guides are drafts or
  * trial-use, so their canonicals may still move.
  */
-import type { Properties } from "../graph/model";
+import type { Properties } from "../graph";
 
 export interface ElementCheck {
   path: string;

@@ -4,8 +4,7 @@
  * every required element) and per category (documents that could be assembled). Computed by
  * reading the l3 labels through the GraphStore port, cached per graph version.
  */
-import type { Properties } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { Properties, GraphStore } from "../graph";
 import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 

@@ -1,7 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import type { SessionStore } from "../auth/sessions";
 import type { Config } from "../config";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import type { createIssuerTrust } from "./trust";
 import type { RemoteVerifier } from "./remote-verifier";

@@ -1,5 +1,5 @@
 import { decodeJwt, type JWK } from "jose";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import type { KeyStore } from "./keys";
 import { PID_VCTS } from "./pid";
 import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";

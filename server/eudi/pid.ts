@@ -1,5 +1,4 @@
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, GraphStore } from "../graph";
 import { PresentationError } from "./sd-jwt";
 
 /**

@@ -1,6 +1,6 @@
 import { PERSONAS, type Persona } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
-import type { GraphNode } from "../graph/model";
+import type { GraphNode } from "../graph";
 import type { PidIdentity } from "./pid";
 
 /** The persona linked to a patient record, when there is one (patient1, patient2). */

@@ -11,8 +11,7 @@
  * - re-identification is prohibited: answers carry no names, identifiers or birth dates.
  */
 import type { SessionUser } from "../auth/user";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
 
 export interface OdrlScope {

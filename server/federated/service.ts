@@ -20,14 +20,11 @@
  * is there to expose.
  */
 import type { AuditLog } from "../audit/log";
-import { Lru } from "../analytics";
-import type { Relational } from "../storage/relational";
-import { createQueryLog } from "./query-log";
-import type { SessionUser } from "../auth/user";
-import { ORGANISATIONS } from "../auth/personas";
-import type { GraphStore } from "../graph/store";
-import type { Concept, ConceptCache, ConceptDictionary } from "../analytics";
 import {
+  Lru,
+  type Concept,
+  type ConceptCache,
+  type ConceptDictionary,
   AGE_BANDS,
   AGE_REFERENCE_DATE,
   GENDERS,
@@ -36,10 +33,18 @@ import {
   type Gender,
   type OmopIndex,
   type OmopIndexCache,
+  holderName,
+  describeConcept,
+  examplesOf,
+  resolveTerm,
+  type DescribedConcept,
 } from "../analytics";
-import { holderName } from "../analytics";
+import type { Relational } from "../storage/relational";
+import { createQueryLog } from "./query-log";
+import type { SessionUser } from "../auth/user";
+import { ORGANISATIONS } from "../auth/personas";
+import type { GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
-import { describeConcept, examplesOf, resolveTerm, type DescribedConcept } from "../nlq/terminology";
 import { findDisclosures } from "./audit";
 import {
   countSuppressed,

@@ -1,6 +1,6 @@
 import { json, jsonBuffer } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
-import { viewerOf } from "../privacy/policy";
+import { viewerOf } from "../privacy";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
 import type { GraphService } from "./service";
 

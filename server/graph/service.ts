@@ -15,8 +15,7 @@ import {
 } from "./model";
 import type { GraphStore } from "./store";
 import { randomBytes } from "node:crypto";
-import { createMinimiser } from "../privacy/directory";
-import type { Viewer } from "../privacy/policy";
+import { createMinimiser, type Viewer } from "../privacy";
 
 /**
  * Graph queries for the API and the explorer: layer and persona scoping, the limit honoured,

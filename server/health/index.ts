@@ -1,4 +1,4 @@
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { OidcClient } from "../auth/oidc-client";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT, DSP_VERSION, DSPACE_CONTEXT } from "../dataspace-protocol/protocol";
+import { COMPACT_CONTEXT, DSP_VERSION, DSPACE_CONTEXT } from "../dataspace-protocol";
 import { dspAddressOf, type LocalContext } from "./context";
 import { fieldOf } from "./query";
 import { badRequest, notFound, type Router } from "./http";

@@ -1,4 +1,4 @@
-import { DSP_VERSION } from "../dataspace-protocol/protocol";
+import { DSP_VERSION } from "../dataspace-protocol";
 import type { SigningKey } from "./keys";
 import type { ParticipantRecord } from "./models";
 import type { Scheduler } from "./scheduler";

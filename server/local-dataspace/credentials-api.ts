@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { decodeContextId } from "../dataspace-protocol/context-id";
-import { knownOrganisation } from "../dataspace-protocol/organisations";
+import { decodeContextId, knownOrganisation } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
 import { badRequest, conflict, notFound, type LocalRequest, type Router } from "./http";
 import { definitionOfType, issueCredential, revokeCredential, statusListCredential } from "./issuer";

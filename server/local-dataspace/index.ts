@@ -1,4 +1,4 @@
-import { DSP_PROTOCOL } from "../dataspace-protocol/protocol";
+import { DSP_PROTOCOL } from "../dataspace-protocol";
 import { bearerAuthenticator, loadOrCreateClient, registerTokenEndpoint } from "./auth";
 import { registerDspCatalog } from "./catalog";
 import { dspAddressOf, participantByDid, type LocalContext } from "./context";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT, DSPACE_CONTEXT } from "../dataspace-protocol/protocol";
+import { COMPACT_CONTEXT, DSPACE_CONTEXT } from "../dataspace-protocol";
 import { dspAddressOf, contextOfDspAddress, participantByDid, type LocalContext } from "./context";
 import { badRequest, conflict, HttpError, notFound, type LocalRequest, type Router } from "./http";
 import type {

@@ -1,4 +1,4 @@
-import { EDC_NAMESPACE } from "../dataspace-protocol/protocol";
+import { EDC_NAMESPACE } from "../dataspace-protocol";
 
 /**
  * Evaluation of an EDC QuerySpec (`offset`, `limit`, `sortField`, `sortOrder`,

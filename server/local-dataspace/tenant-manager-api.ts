@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { slugOfDisplayName } from "../dataspace-protocol/organisations";
+import { slugOfDisplayName } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
 import { badRequest, notFound, type LocalRequest, type Router } from "./http";
 import type {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
-import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol/protocol";
+import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol";
 import { contextOfDspAddress, type LocalContext } from "./context";
 import { badRequest, HttpError, notFound, unauthorized, type Router } from "./http";
 import type {

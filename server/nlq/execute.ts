@@ -3,12 +3,9 @@
  * and result cells that stay tied to the counts they publish so the k threshold can be applied
  * to the whole answer (values and the sentences that describe them) after it is computed.
  */
-import type { Concept, ConceptDictionary } from "../analytics";
-import type { OmopIndex } from "../analytics";
-import { num, str } from "../analytics";
-import type { GraphNode, Layer } from "../graph/model";
-import type { GraphStore } from "../graph/store";
-import { isSmall, protect, type CountNode } from "../federated/suppression";
+import { type Concept, type ConceptDictionary, type OmopIndex, num, str } from "../analytics";
+import type { GraphNode, Layer, GraphStore } from "../graph";
+import { isSmall, protect, type CountNode } from "../federated";
 
 export interface ExecContext {
   graph: GraphStore;

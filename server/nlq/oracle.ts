@@ -4,11 +4,17 @@
  * what the services compute through the GraphStore port with what the generator wrote.
  */
 import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "../analytics";
-import { datasetsOf } from "../graph/synthetic/catalogue";
-import { buildTimeline, type ClinicalTimeline } from "../graph/synthetic/clinical";
-import { DEFAULT_SEED } from "../graph/synthetic/generate";
-import { drawProfile, STREAM, type PatientProfile } from "../graph/synthetic/population";
-import { isoDate, Prng } from "../graph/synthetic/prng";
+import {
+  datasetsOf,
+  buildTimeline,
+  type ClinicalTimeline,
+  DEFAULT_SEED,
+  drawProfile,
+  STREAM,
+  type PatientProfile,
+  isoDate,
+  Prng,
+} from "../graph";
 
 export interface OraclePatient {
   personId: number;

@@ -8,7 +8,7 @@
  * UPSTREAM_TIMEOUT_MS, a non-2xx status, a body that is not JSON or has no query — is a
  * ProxyError, which the API answers with 502 `{ error }`.
  */
-import { LAYER_LABELS } from "../graph/model";
+import { LAYER_LABELS } from "../graph";
 import type { Template } from "./templates";
 
 export class ProxyError extends Error {

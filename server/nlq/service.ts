@@ -22,26 +22,25 @@
  */
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
-import type { ConceptCache, ConceptDictionary } from "../analytics";
-import type { OmopIndexCache } from "../analytics";
-import type { GraphStore } from "../graph/store";
-import { ApiError, badGateway, badRequest } from "../http/errors";
-import { scopeFor, type OdrlScope } from "../federated/scope";
-import { checkReadOnly, matchShape } from "./cypher-guard";
-import { finalize, type Column, type FinalResult } from "./execute";
-import { Lru } from "../analytics";
-import { viewerOf } from "../privacy/policy";
-import { minimiseTable } from "../privacy/rows";
-import { createQueryLog } from "../federated/query-log";
-import type { Relational } from "../storage/relational";
-import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
 import {
+  type ConceptCache,
+  type ConceptDictionary,
+  type OmopIndexCache,
+  Lru,
   describeConcept,
   normalizeTerm,
   resolveTerm,
   type DescribedConcept,
   type Resolution,
-} from "./terminology";
+} from "../analytics";
+import type { GraphStore } from "../graph";
+import { ApiError, badGateway, badRequest } from "../http/errors";
+import { scopeFor, type OdrlScope, createQueryLog } from "../federated";
+import { checkReadOnly, matchShape } from "./cypher-guard";
+import { finalize, type Column, type FinalResult } from "./execute";
+import { viewerOf, minimiseTable } from "../privacy";
+import type { Relational } from "../storage/relational";
+import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
 import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
 
 export const QUESTION_MAX = 500;

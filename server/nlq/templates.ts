@@ -5,13 +5,10 @@
  * must have to be run), and an executor that runs the equivalent read-only traversal through the
  * GraphStore port with the parameters already resolved to codes. Free text never reaches a query.
  */
-import type { Concept, ConceptKind } from "../analytics";
-import { AGE_BANDS, GENDERS } from "../analytics";
-import { holderName } from "../analytics";
-import { findAll, str } from "../analytics";
+import { type Concept, type ConceptKind, AGE_BANDS, GENDERS, holderName, findAll, str } from "../analytics";
 import { ORGANISATIONS } from "../auth/personas";
-import type { Layer } from "../graph/model";
-import type { CountNode } from "../federated/suppression";
+import type { Layer } from "../graph";
+import type { CountNode } from "../federated";
 import {
   allPersonIds,
   codedBy,

@@ -4,7 +4,7 @@ import type { AuditLog } from "../audit/log";
 import type { OidcClient } from "../auth/oidc-client";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import type { Db } from "../storage/database";
 
 /**

@@ -1,7 +1,6 @@
 import type { OidcClient } from "../auth/oidc-client";
 import { isUpstreamError } from "../dataspace/upstream-http";
-import { displayUrl, probeProxy } from "../nlq/proxy";
-import { TEMPLATES } from "../nlq/templates";
+import { displayUrl, probeProxy, TEMPLATES } from "../nlq";
 import { SLOW_MS, type ComponentDeps, type ComponentName, type ProbeOutcome } from "./component-model";
 
 /**

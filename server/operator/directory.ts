@@ -1,5 +1,5 @@
 import type { AuditLog } from "../audit/log";
-import { ORGANISATIONS } from "../graph/synthetic/organisations";
+import { ORGANISATIONS } from "../graph";
 import { conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
 import type { Relational, Sql } from "../storage/relational";

@@ -4,9 +4,8 @@ import {
   DSP_PROTOCOL,
   DSPACE_NAMESPACE,
   ODRL_NAMESPACE,
-} from "../dataspace-protocol/protocol";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+} from "../dataspace-protocol";
+import type { GraphNode, GraphStore } from "../graph";
 import { badRequest, notFound } from "../http/errors";
 import type { Directory } from "./directory";
 

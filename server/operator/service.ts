@@ -5,7 +5,7 @@ import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import { badGateway, serviceUnavailable } from "../http/errors";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";

@@ -4,9 +4,8 @@
  */
 import type { Role } from "../auth/personas";
 import { organisationOf, type SessionUser } from "../auth/user";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
-import { findAll, str } from "../analytics/scan";
+import type { GraphNode, GraphStore } from "../graph";
+import { findAll, str } from "../analytics";
 import { DAY, isoDay, type OverviewSignal, type Tone } from "./model";
 
 export async function graphSignals(

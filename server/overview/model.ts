@@ -1,6 +1,6 @@
 /** The overview's answer (GET /api/overview): the persona, its layers and its signals. */
 import type { Role } from "../auth/personas";
-import type { Layer } from "../graph/model";
+import type { Layer } from "../graph";
 
 export type Tone = "info" | "ok" | "warn" | "danger";
 

@@ -1,7 +1,7 @@
 /** The overview's personas: what each role's home is about, and which persona a caller may open. */
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
-import { LAYERS, type Layer } from "../graph/model";
+import { LAYERS, type Layer } from "../graph";
 import { badRequest, forbidden } from "../http/errors";
 
 export const PERSONAS: Record<Role, { label: string; focus: string; layers: readonly Layer[] }> = {

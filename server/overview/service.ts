@@ -11,9 +11,8 @@
  * signals — and says so — when it is missing or fails.
  */
 import { organisationOf, type SessionUser } from "../auth/user";
-import { LAYER_NAMES, LAYERS, type Layer } from "../graph/model";
-import type { GraphStore } from "../graph/store";
-import { Lru } from "../analytics/scan";
+import { LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
+import { Lru } from "../analytics";
 import { accessBodyFrom, accessBodySignals } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
 import { withLinks } from "./links";

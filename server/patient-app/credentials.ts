@@ -9,7 +9,7 @@ import {
 } from "jose";
 import { z } from "zod";
 import { ApiError, badRequest } from "../http/errors";
-import { sha256b64u } from "../eudi/sd-jwt";
+import { sha256b64u } from "../eudi";
 
 /**
  * The companion app's two credentials, both ES256 signatures made with a device key that the app

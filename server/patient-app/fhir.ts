@@ -1,5 +1,5 @@
 import { ORGANISATIONS } from "../auth/personas";
-import type { GraphNode, PropertyValue } from "../graph/model";
+import type { GraphNode, PropertyValue } from "../graph";
 
 /**
  * Graph nodes of layer l3 as FHIR R4 resources. Graph ids are valid FHIR ids and are used as such;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Mutation, NodeRecord } from "../graph/model";
+import type { Mutation, NodeRecord } from "../graph";
 import { badRequest, forbidden } from "../http/errors";
 import { SYSTEMS } from "./fhir";
 

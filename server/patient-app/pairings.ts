@@ -1,6 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import { qrDataUrl } from "../eudi/qr";
-import { sha256b64u } from "../eudi/sd-jwt";
+import { qrDataUrl, sha256b64u } from "../eudi";
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from "../http/errors";
 import type { Accounts } from "./accounts";
 import {

@@ -2,7 +2,7 @@ import { base64url } from "jose";
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import type { AccountRow } from "./store";
 

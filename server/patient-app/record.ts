@@ -1,5 +1,5 @@
 import { badRequest, notFound } from "../http/errors";
-import type { GraphNode } from "../graph/model";
+import type { GraphNode } from "../graph";
 import { bundle, isSelfMeasured, RELATIONS, toPatient, type FhirResource } from "./fhir";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
 import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";

@@ -1,7 +1,6 @@
 import { ORGANISATIONS } from "../auth/personas";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
-import { sha256b64u } from "../eudi/sd-jwt";
+import type { GraphNode, GraphStore } from "../graph";
+import { sha256b64u } from "../eudi";
 import { RELATIONS, isSelfMeasured, type FhirResource } from "./fhir";
 import type { SyncItemRow } from "./store";
 

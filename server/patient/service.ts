@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import type { GraphNode, PropertyValue } from "../graph/model";
-import type { GraphStore } from "../graph/store";
-import { createVersionedCache } from "../graph/versioned-cache";
+import { type GraphNode, type PropertyValue, type GraphStore, createVersionedCache } from "../graph";
 import type { EncodedBody } from "../http/node-adapter";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
-import { seesIdentity, viewerOf } from "../privacy/policy";
+import { seesIdentity, viewerOf } from "../privacy";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /**

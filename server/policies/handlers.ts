@@ -3,7 +3,7 @@ import { presentString, readJsonObject, type HandlerContext, type HandlerMap } f
 import { effectiveScope } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
 import type { Dataspace } from "../dataspace";
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import type { PolicyService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */

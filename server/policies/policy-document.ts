@@ -1,5 +1,5 @@
 import { type ApiError } from "../http/errors";
-import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol/protocol";
+import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import type { OdrlPolicyDocument } from "./document";
 import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
 import { invalidFields } from "../http/field-errors";

@@ -1,8 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, GraphStore } from "../graph";
 
 /**
  * GET /api/odrl/scope: what the caller may do with data, computed from who they are (their roles

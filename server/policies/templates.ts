@@ -1,4 +1,4 @@
-import { PURPOSES } from "../access-body/periods";
+import { PURPOSES } from "../access-body";
 import type { OdrlPolicyDocument } from "./document";
 
 /**

@@ -1,4 +1,4 @@
-import type { GraphStore } from "../graph/store";
+import type { GraphStore } from "../graph";
 import { IDENTIFIED, type Viewer } from "./policy";
 import {
   createPseudonymiser,

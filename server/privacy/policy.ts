@@ -1,7 +1,7 @@
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { organisationSlugOf } from "../auth/user";
-import { LAYERS, type Layer } from "../graph/model";
+import { LAYERS, type Layer } from "../graph";
 
 /**
  * Data minimisation by role: the one table that says what a caller may see of the people in the

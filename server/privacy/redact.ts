@@ -1,12 +1,5 @@
 import { createHmac } from "node:crypto";
-import type {
-  GraphEdge,
-  GraphNode,
-  GraphResponse,
-  Properties,
-  PropertyValue,
-  Relationship,
-} from "../graph/model";
+import type { GraphEdge, GraphNode, GraphResponse, Properties, PropertyValue, Relationship } from "../graph";
 import {
   DIRECT_IDENTIFIER_KEYS,
   PATIENT_NUMBER_KEYS,

@@ -1,7 +1,6 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
-import type { GraphNode } from "../graph/model";
-import type { GraphStore } from "../graph/store";
+import type { GraphNode, GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 
 /**

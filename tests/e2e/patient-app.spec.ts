@@ -112,6 +112,13 @@ test("the devices page: a measurement typed in, EHR sync twice, erasure of all a
   page,
 }) => {
   await signInAs(page, "patient2", "/devices");
+  // a value that is not a number: the field is marked, described by the message and focused
+  const value = page.locator('input[name="value"]');
+  await value.fill("fast");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(value).toHaveAttribute("aria-invalid", "true");
+  await expect(value).toBeFocused();
+  await expect(page.getByTestId("field-error-value")).toHaveText("Enter the measured value as a number.");
   await page.locator('select[name="measure"]').selectOption("8480-6|mm[Hg]");
   await page.locator('input[name="value"]').fill("300");
   await page.getByRole("button", { name: "Add" }).click();

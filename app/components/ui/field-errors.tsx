@@ -1,4 +1,12 @@
-import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from "react";
+import {
+  cloneElement,
+  isValidElement,
+  useEffect,
+  useId,
+  type ReactElement,
+  type ReactNode,
+  type RefObject,
+} from "react";
 import type { FormFieldError } from "../../types";
 
 /**
@@ -44,3 +52,19 @@ export const intentFieldMessage = (
   result?.intent !== undefined && ([] as string[]).concat(intents).includes(result.intent)
     ? fieldMessage(result, name)
     : undefined;
+
+/**
+ * After an action names wrong fields, focus the first control marked invalid inside `ref` (a form);
+ * a marked group (fieldset, radio group) hands the focus to its first control.
+ */
+export function useFocusFirstInvalid(ref: RefObject<HTMLElement | null>, result: unknown) {
+  useEffect(() => {
+    const fields = (result as { fields?: readonly unknown[] } | null | undefined)?.fields;
+    if (!fields?.length || !ref.current) return;
+    const marked = ref.current.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const control = marked?.matches("input, select, textarea")
+      ? marked
+      : marked?.querySelector<HTMLElement>("input, select, textarea");
+    control?.focus();
+  }, [result, ref]);
+}

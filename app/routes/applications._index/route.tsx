@@ -5,79 +5,13 @@ import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/acc
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
+import { applicantPage } from "./applications.server";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, APPLICANT_ROLES);
-  const ab = context.services.accessBody;
-  const [apps, irs, requests, results, permits, datasets] = await Promise.all([
-    ab.listApplications(user),
-    ab.listInformationRequests(user, { state: "OPEN" }),
-    ab.listDataRequests(user),
-    ab.listResults(user),
-    ab.listPermits(user),
-    context.services.catalogue.list(),
-  ]);
-  return {
-    organisation: user.organisation,
-    applications: apps
-      .map((a) => ({
-        id: a.id,
-        title: a.title,
-        state: a.state,
-        receivedDate: a.receivedDate,
-        clock: a.clockView,
-        decision: a.decision,
-        permitId: a.permitId,
-        openIr: a.openInformationRequestId,
-      }))
-      .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
-    informationRequests: irs.map((i) => ({
-      id: i.id,
-      applicationId: i.applicationId,
-      applicationTitle: i.applicationTitle,
-      kind: i.kind,
-      questions: i.questions,
-      dueDate: i.dueDate,
-      daysLeft: i.daysLeft,
-      overdue: i.overdue,
-    })),
-    requests: requests.map((r) => ({
-      id: r.id,
-      title: r.title,
-      state: r.state,
-      receivedDate: r.receivedDate,
-      dueDate: r.dueDate,
-      answer: r.answer,
-      decision: r.decision,
-    })),
-    results: results.map((r) => ({
-      id: r.id,
-      title: r.title,
-      state: r.state,
-      permitId: r.permitId,
-      dataRequestId: r.dataRequestId,
-      publicationDueDate: r.publicationDueDate,
-      daysLeft: r.daysLeft,
-      overdue: r.overdue,
-      check: r.check,
-      publication: r.publication,
-    })),
-    permits: permits.map((p) => ({
-      id: p.id,
-      state: p.state,
-      datasets: p.datasetTitles,
-      validUntil: p.validUntil,
-    })),
-    answeredRequests: requests
-      .filter((r) => r.state === "ANSWERED")
-      .map((r) => ({ id: r.id, title: r.title })),
-    datasets: datasets
-      .map((d) => ({ id: d.id, title: d.title, publisher: d.publisher ?? "" }))
-      .sort((a, b) => a.title.localeCompare(b.title)),
-    purposes: ab.purposes.map((p) => ({ code: p.code, label: `${p.label} (${p.point})` })),
-  };
+  return applicantPage(user, context.services);
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {

@@ -1,5 +1,6 @@
 import type { SessionUser } from "../../../server/auth/user";
 import { isApiError } from "../../../server/http/errors";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { SELF_MEASURES } from "../../../server/patient-app/observations";
 import type { Principal } from "../../../server/patient-app/service";
 import type { Services } from "../../../server/services";
@@ -69,7 +70,15 @@ export type DevicesAction =
   | { intent: "sync"; ok: true; report: Awaited<ReturnType<Services["patientApp"]["sync"]>> }
   | { intent: "erase"; ok: true; report: Awaited<ReturnType<Services["patientApp"]["erase"]>> }
   | { intent: "measure"; ok: true; message: string }
-  | { intent: string; ok: false; message: string };
+  | { intent: string; ok: false; message: string; fields?: FormFieldError[] };
+
+/** a refusal about one field of the measurement form */
+const aboutField = (intent: string, field: string, message: string) => ({
+  intent,
+  ok: false as const,
+  message,
+  fields: [{ field, message }],
+});
 
 export async function devicesAction(
   request: Request,
@@ -101,18 +110,21 @@ export async function devicesAction(
         return { intent, ok: true, report: await app.erase(principalOf(user)) };
       case "measure": {
         const [code, unit] = String(form.get("measure") ?? "").split("|");
-        const value = Number(String(form.get("value") ?? "").replace(",", "."));
+        const typed = String(form.get("value") ?? "").trim();
+        const value = Number(typed.replace(",", "."));
+        if (!typed || !Number.isFinite(value))
+          return aboutField(intent, "value", "Enter the measured value as a number.");
         const when = String(form.get("effective") ?? "");
         const effective = when ? new Date(`${when}:00Z`) : new Date();
         if (Number.isNaN(effective.getTime()))
-          return { intent, ok: false, message: "The time of the measurement is not valid." };
+          return aboutField(intent, "effective", "The time of the measurement is not valid.");
         const created = await app.addObservations(principalOf(user), {
           resourceType: "Observation",
           status: "final",
           code: { coding: [{ system: "http://loinc.org", code }] },
           effectiveDateTime: effective.toISOString(),
           valueQuantity: {
-            value: Number.isFinite(value) ? value : NaN,
+            value,
             system: "http://unitsofmeasure.org",
             code: unit ?? "",
           },
@@ -123,7 +135,8 @@ export async function devicesAction(
         return { intent, ok: false, message: "Unknown action" };
     }
   } catch (e) {
-    if (isApiError(e) && e.status < 500) return { intent, ok: false, message: e.message };
+    if (isApiError(e) && e.status < 500)
+      return { intent, ok: false, message: e.message, fields: formFieldErrorsOf(e) };
     throw e;
   }
 }

@@ -11,13 +11,14 @@ import {
   useRouteError,
   useSearchParams,
 } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { devicesAction, loadDevicesView } from "./devices.server";
 import { usePolling } from "../../components/patient-app/usePolling";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
+import { Invalid, intentFieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 
 /**
  * The patient's companion app devices: pair (code and QR, live state), list, remove (revokes the
@@ -137,6 +138,10 @@ function DevicesView({
     else if (result) setPairing(null);
   }, [result]);
   const removing = view.devices.find((d) => d.deviceId === confirmRemove);
+  const measureRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(measureRef, result);
+  const measureError = (name: string) =>
+    intentFieldMessage(result && "fields" in result ? result : null, "measure", name);
   return (
     <section className="devices-page">
       <div className="page-head">
@@ -293,7 +298,7 @@ function DevicesView({
             </table>
           </div>
         )}
-        <Form method="post" className="inline-form measure-form">
+        <Form ref={measureRef} method="post" className="inline-form measure-form">
           <label>
             <span>Measurement</span>
             <select name="measure" defaultValue="8867-4|/min">
@@ -306,11 +311,15 @@ function DevicesView({
           </label>
           <label>
             <span>Value</span>
-            <input name="value" inputMode="decimal" required size={6} />
+            <Invalid message={measureError("value")}>
+              <input name="value" inputMode="decimal" required size={6} />
+            </Invalid>
           </label>
           <label>
             <span>Measured at (UTC, optional)</span>
-            <input name="effective" type="datetime-local" />
+            <Invalid message={measureError("effective")}>
+              <input name="effective" type="datetime-local" />
+            </Invalid>
           </label>
           <button type="submit" name="intent" value="measure" className="button ghost" disabled={busy}>
             Add

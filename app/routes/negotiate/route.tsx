@@ -13,6 +13,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { parseNegotiationRequest } from "../../../server/dataspace/negotiations";
+import { useRef } from "react";
 import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { catalogView, type CatalogView } from "./catalog.server";
@@ -28,6 +29,8 @@ import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
+import { fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 
 /**
  * Negotiate (consumer): choose a provider, fetch its DCAT catalogue over the Dataspace Protocol
@@ -68,7 +71,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { error: string; detail: string | null };
+type ActionResult = { error: string; detail: string | null; fields: FormFieldError[] };
+
+const CHOOSE_OFFER = "Choose one of the provider's offers first.";
+/** the form's name for a field of POST /api/negotiations: the chosen offer carries the asset and offer ids */
+const formFields = (fields: FormFieldError[]): FormFieldError[] =>
+  fields
+    .map((f) => (f.field === "offerId" || f.field === "assetId" ? { ...f, field: "offer" } : f))
+    .filter((f, i, all) => all.findIndex((o) => o.field === f.field) === i);
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
@@ -79,7 +89,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return typeof v === "string" ? v : "";
   };
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
-  if (!acting.participantId) return { error: acting.reason ?? "No participant context", detail: null };
+  if (!acting.participantId)
+    return { error: acting.reason ?? "No participant context", detail: null, fields: [] };
   let assetId = "";
   let offerId = "";
   try {
@@ -88,7 +99,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   } catch {
     /* no offer chosen */
   }
-  if (!offerId) return { error: "Choose one of the provider's offers first.", detail: null };
+  if (!offerId)
+    return { error: CHOOSE_OFFER, detail: null, fields: [{ field: "offer", message: CHOOSE_OFFER }] };
   try {
     const negotiation = await ds.startNegotiation(
       parseNegotiationRequest({
@@ -105,7 +117,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return redirect(`/negotiations/${encodeURIComponent(id)}${participantQuery(acting)}`);
   } catch (e) {
     const f = apiFailure(e);
-    return { error: f.error, detail: f.detail };
+    return { error: f.error, detail: f.detail, fields: formFields(formFieldErrorsOf(e)) };
   }
 }
 
@@ -119,6 +131,9 @@ export default function Negotiate() {
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/negotiate");
   const keep = acting.canChoose && acting.participantId ? acting.participantId : "";
   const preselected = catalog?.datasets.find((d) => d.id === asset);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, result);
+  const offerError = fieldMessage(result, "offer");
 
   return (
     <section className="ds-page" data-testid="negotiate-page">
@@ -202,7 +217,7 @@ export default function Negotiate() {
             <p className="muted">Choose a provider and fetch its catalogue to see what it offers.</p>
           ) : null}
           {catalog && provider ? (
-            <Form method="post" data-testid="negotiate-catalog" className="ds-catalog">
+            <Form ref={formRef} method="post" data-testid="negotiate-catalog" className="ds-catalog">
               <input type="hidden" name="participant" value={keep} />
               <input type="hidden" name="provider" value={provider.participantId} />
               <input type="hidden" name="providerDid" value={catalog.providerDid} />
@@ -224,63 +239,75 @@ export default function Negotiate() {
               {catalog.datasets.length === 0 ? (
                 <p className="notice">This provider offers no datasets to you at the moment.</p>
               ) : (
-                <ul className="ds-dataset-list">
-                  {catalog.datasets.map((d) => (
-                    <li
-                      key={d.id}
-                      className={`ds-dataset${d.id === asset ? " highlighted" : ""}`}
-                      data-testid="negotiate-dataset"
-                      data-asset-id={d.id}
-                    >
-                      <div className="ds-dataset-head">
-                        <h3>{d.name}</h3>
-                        {d.contentType ? <Badge tone="neutral">{d.contentType}</Badge> : null}
-                      </div>
-                      <p className="muted small">
-                        <code>{d.id}</code>
-                      </p>
-                      {d.description ? <p className="ds-desc">{d.description}</p> : null}
-                      {d.offers.length === 0 ? (
-                        <p className="muted small">No offer.</p>
-                      ) : (
-                        <fieldset className="ds-offers">
-                          <legend className="visually-hidden">Offers for {d.name}</legend>
-                          {d.offers.map((o, i) => (
-                            <label key={o.id} className="ds-offer">
-                              <input
-                                type="radio"
-                                name="offer"
-                                value={JSON.stringify([d.id, o.id])}
-                                defaultChecked={d.id === asset && i === 0}
-                                data-testid="negotiate-offer"
-                                data-asset-id={d.id}
-                              />
-                              <span>
-                                <strong>
-                                  Offer {i + 1}:{" "}
-                                  {o.permissions.length
-                                    ? `permits ${o.permissions.join("; ")}`
-                                    : "no permission stated"}
-                                </strong>
-                                {o.prohibitions.length ? (
-                                  <span className="small"> · prohibits {o.prohibitions.join("; ")}</span>
-                                ) : null}
-                                {o.obligations.length ? (
-                                  <span className="small"> · requires {o.obligations.join("; ")}</span>
-                                ) : null}
-                                <span className="muted small ds-offer-id wrap">{o.id}</span>
-                                <details className="small">
-                                  <summary>ODRL policy</summary>
-                                  <pre>{JSON.stringify(o.policy, null, 2)}</pre>
-                                </details>
-                              </span>
-                            </label>
-                          ))}
-                        </fieldset>
-                      )}
-                    </li>
-                  ))}
-                </ul>
+                <div
+                  role="group"
+                  aria-label="Offers"
+                  aria-invalid={offerError ? true : undefined}
+                  aria-describedby={offerError ? "negotiate-offer-error" : undefined}
+                >
+                  <ul className="ds-dataset-list">
+                    {catalog.datasets.map((d) => (
+                      <li
+                        key={d.id}
+                        className={`ds-dataset${d.id === asset ? " highlighted" : ""}`}
+                        data-testid="negotiate-dataset"
+                        data-asset-id={d.id}
+                      >
+                        <div className="ds-dataset-head">
+                          <h3>{d.name}</h3>
+                          {d.contentType ? <Badge tone="neutral">{d.contentType}</Badge> : null}
+                        </div>
+                        <p className="muted small">
+                          <code>{d.id}</code>
+                        </p>
+                        {d.description ? <p className="ds-desc">{d.description}</p> : null}
+                        {d.offers.length === 0 ? (
+                          <p className="muted small">No offer.</p>
+                        ) : (
+                          <fieldset className="ds-offers">
+                            <legend className="visually-hidden">Offers for {d.name}</legend>
+                            {d.offers.map((o, i) => (
+                              <label key={o.id} className="ds-offer">
+                                <input
+                                  type="radio"
+                                  name="offer"
+                                  value={JSON.stringify([d.id, o.id])}
+                                  defaultChecked={d.id === asset && i === 0}
+                                  data-testid="negotiate-offer"
+                                  data-asset-id={d.id}
+                                />
+                                <span>
+                                  <strong>
+                                    Offer {i + 1}:{" "}
+                                    {o.permissions.length
+                                      ? `permits ${o.permissions.join("; ")}`
+                                      : "no permission stated"}
+                                  </strong>
+                                  {o.prohibitions.length ? (
+                                    <span className="small"> · prohibits {o.prohibitions.join("; ")}</span>
+                                  ) : null}
+                                  {o.obligations.length ? (
+                                    <span className="small"> · requires {o.obligations.join("; ")}</span>
+                                  ) : null}
+                                  <span className="muted small ds-offer-id wrap">{o.id}</span>
+                                  <details className="small">
+                                    <summary>ODRL policy</summary>
+                                    <pre>{JSON.stringify(o.policy, null, 2)}</pre>
+                                  </details>
+                                </span>
+                              </label>
+                            ))}
+                          </fieldset>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                  {offerError ? (
+                    <span id="negotiate-offer-error" className="field-error" data-testid="field-error-offer">
+                      {offerError}
+                    </span>
+                  ) : null}
+                </div>
               )}
               <div className="ds-submit-bar">
                 <h2 className="ds-inline-heading">

@@ -28,6 +28,8 @@ import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ASSET_WRITE_ROLES, STAFF_ROLES } from "../../lib/access.server";
+import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -74,7 +76,11 @@ type FormValues = Record<
   "assetId" | "name" | "description" | "contentType" | "addressMode" | "baseUrl",
   string
 >;
-type ActionResult = { error: string; detail: string | null; values: FormValues };
+type ActionResult = { error: string; detail: string | null; values: FormValues; fields: FormFieldError[] };
+
+/** the form's name for a field of POST /api/assets (the data address is the base URL field) */
+const formField = (f: FormFieldError): FormFieldError =>
+  f.field === "dataAddress" ? { ...f, field: "baseUrl" } : f;
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ASSET_WRITE_ROLES);
@@ -94,19 +100,17 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   };
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_HOLDER");
   if (!acting.participantId)
-    return { error: acting.reason ?? "No participant context", detail: null, values };
+    return { error: acting.reason ?? "No participant context", detail: null, values, fields: [] };
   if (values.assetId && !/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(values.assetId)) {
-    return {
-      error:
-        "The asset id may hold letters, digits, '.', '_', ':' and '-', and starts with a letter or digit.",
-      detail: null,
-      values,
-    };
+    const error =
+      "The asset id may hold letters, digits, '.', '_', ':' and '-', and starts with a letter or digit.";
+    return { error, detail: null, values, fields: [{ field: "assetId", message: error }] };
   }
   let dataAddress: Record<string, unknown> | undefined;
   if (values.addressMode === "http") {
     if (!/^https?:\/\/\S+$/i.test(values.baseUrl)) {
-      return { error: "The data address needs an http(s) base URL.", detail: null, values };
+      const error = "The data address needs an http(s) base URL.";
+      return { error, detail: null, values, fields: [{ field: "baseUrl", message: error }] };
     }
     dataAddress = { "@type": "DataAddress", type: "HttpData", baseUrl: values.baseUrl };
   }
@@ -134,7 +138,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         detail = `Your connector already holds an asset with id ${values.assetId}: choose another id.`;
       }
     }
-    return { error: f.error, detail, values };
+    return { error: f.error, detail, values, fields: formFieldErrorsOf(e).map(formField) };
   }
 }
 
@@ -255,8 +259,17 @@ function RegisterForm({
   const [mode, setMode] = useState(v?.addressMode ?? "default");
   const idTouched = useRef(!!v?.assetId);
   const idRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, result);
+  const bad = (name: string) => fieldMessage(result, name);
   return (
-    <Form method="post" className="card ds-form" data-testid="share-form" aria-labelledby="share-form-title">
+    <Form
+      ref={formRef}
+      method="post"
+      className="card ds-form"
+      data-testid="share-form"
+      aria-labelledby="share-form-title"
+    >
       <h2 id="share-form-title">Register an asset</h2>
       {participant ? <input type="hidden" name="participant" value={participant} /> : null}
       <div className="ds-form-grid">
@@ -267,17 +280,19 @@ function RegisterForm({
               *
             </span>
           </label>
-          <input
-            id="share-name"
-            name="name"
-            required
-            defaultValue={v?.name}
-            maxLength={200}
-            data-testid="share-name"
-            onInput={(e) => {
-              if (!idTouched.current && idRef.current) idRef.current.value = slug(e.currentTarget.value);
-            }}
-          />
+          <Invalid message={bad("name")}>
+            <input
+              id="share-name"
+              name="name"
+              required
+              defaultValue={v?.name}
+              maxLength={200}
+              data-testid="share-name"
+              onInput={(e) => {
+                if (!idTouched.current && idRef.current) idRef.current.value = slug(e.currentTarget.value);
+              }}
+            />
+          </Invalid>
         </div>
         <div className="field">
           <label htmlFor="share-asset-id">
@@ -286,43 +301,49 @@ function RegisterForm({
               *
             </span>
           </label>
-          <input
-            id="share-asset-id"
-            ref={idRef}
-            name="assetId"
-            required
-            pattern="[A-Za-z0-9][A-Za-z0-9._:\-]*"
-            defaultValue={v?.assetId}
-            aria-describedby="share-asset-id-hint"
-            data-testid="share-asset-id"
-            onInput={() => {
-              idTouched.current = true;
-            }}
-          />
+          <Invalid message={bad("assetId")}>
+            <input
+              id="share-asset-id"
+              ref={idRef}
+              name="assetId"
+              required
+              pattern="[A-Za-z0-9][A-Za-z0-9._:\-]*"
+              defaultValue={v?.assetId}
+              aria-describedby="share-asset-id-hint"
+              data-testid="share-asset-id"
+              onInput={() => {
+                idTouched.current = true;
+              }}
+            />
+          </Invalid>
           <span className="hint" id="share-asset-id-hint">
             Unique within your connector; made from the name unless you type one.
           </span>
         </div>
         <div className="field ds-span">
           <label htmlFor="share-description">Description</label>
-          <textarea
-            id="share-description"
-            name="description"
-            rows={3}
-            defaultValue={v?.description}
-            data-testid="share-description"
-          />
+          <Invalid message={bad("description")}>
+            <textarea
+              id="share-description"
+              name="description"
+              rows={3}
+              defaultValue={v?.description}
+              data-testid="share-description"
+            />
+          </Invalid>
         </div>
         <div className="field">
           <label htmlFor="share-content-type">Content type</label>
-          <input
-            id="share-content-type"
-            name="contentType"
-            list="share-content-types"
-            defaultValue={v?.contentType ?? "application/fhir+json"}
-            aria-describedby="share-content-type-hint"
-            data-testid="share-content-type"
-          />
+          <Invalid message={bad("contentType")}>
+            <input
+              id="share-content-type"
+              name="contentType"
+              list="share-content-types"
+              defaultValue={v?.contentType ?? "application/fhir+json"}
+              aria-describedby="share-content-type-hint"
+              data-testid="share-content-type"
+            />
+          </Invalid>
           <datalist id="share-content-types">
             {CONTENT_TYPES.map((c) => (
               <option key={c} value={c} />
@@ -362,14 +383,16 @@ function RegisterForm({
           {mode === "http" ? (
             <label className="ds-base-url">
               <span>Base URL</span>
-              <input
-                type="url"
-                name="baseUrl"
-                required
-                placeholder="https://fhir.example.org/Bundle/cohort"
-                defaultValue={v?.baseUrl}
-                data-testid="share-base-url"
-              />
+              <Invalid message={bad("baseUrl")}>
+                <input
+                  type="url"
+                  name="baseUrl"
+                  required
+                  placeholder="https://fhir.example.org/Bundle/cohort"
+                  defaultValue={v?.baseUrl}
+                  data-testid="share-base-url"
+                />
+              </Invalid>
             </label>
           ) : null}
         </fieldset>

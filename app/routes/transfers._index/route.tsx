@@ -36,6 +36,9 @@ import {
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
+import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
+import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { useRef } from "react";
 
 /**
  * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
@@ -69,7 +72,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { acting, transfers, agreements, error, preselect: url.searchParams.get("negotiation") ?? "" };
 }
 
-type ActionResult = { error: string; detail: string | null };
+type ActionResult = { error: string; detail: string | null; fields: FormFieldError[] };
+
+/** an error about the chosen agreement: the form's one field names it */
+const aboutAgreement = (error: string, detail: string | null = null): ActionResult => ({
+  error,
+  detail,
+  fields: [{ field: "negotiationId", message: error }],
+});
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
@@ -80,22 +90,19 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return typeof v === "string" ? v.trim() : "";
   };
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
-  if (!acting.participantId) return { error: acting.reason ?? "No participant context", detail: null };
+  if (!acting.participantId)
+    return { error: acting.reason ?? "No participant context", detail: null, fields: [] };
   const negotiationId = field("negotiationId");
-  if (!negotiationId) return { error: "Choose a contract agreement to transfer under.", detail: null };
+  if (!negotiationId) return aboutAgreement("Choose a contract agreement to transfer under.");
   try {
     const n = toNegotiationView(await ds.getNegotiation(acting.participantId, negotiationId));
     if (n.state !== "FINALIZED" || !n.contractId) {
-      return {
-        error: `Negotiation ${negotiationId} is ${n.state || "not finalized"}: a transfer needs a finalized contract agreement.`,
-        detail: null,
-      };
+      return aboutAgreement(
+        `Negotiation ${negotiationId} is ${n.state || "not finalized"}: a transfer needs a finalized contract agreement.`,
+      );
     }
     if (!n.counterPartyAddress) {
-      return {
-        error: `Negotiation ${negotiationId} names no counter-party address to transfer from.`,
-        detail: null,
-      };
+      return aboutAgreement(`Negotiation ${negotiationId} names no counter-party address to transfer from.`);
     }
     // the fields POST /api/transfers requires are all present: the service takes the request as it is
     const transfer = await ds.startTransfer(
@@ -113,7 +120,9 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     );
   } catch (e) {
     const f = apiFailure(e);
-    return { error: f.error, detail: f.detail };
+    // the agreement is unknown, or the request's contract and addresses (taken from it) are refused
+    if (formFieldErrorsOf(e).length || f.status === 404) return aboutAgreement(f.error, f.detail);
+    return { error: f.error, detail: f.detail, fields: [] };
   }
 }
 
@@ -124,6 +133,8 @@ export default function Transfers() {
   const navigation = useNavigation();
   const starting = navigation.state === "submitting" && navigation.formAction?.startsWith("/transfers");
   const q = participantQuery(acting);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, result);
 
   return (
     <section className="ds-page" data-testid="transfers-page">
@@ -145,24 +156,26 @@ export default function Transfers() {
             You hold no contract agreement yet. <Link to={`/negotiate${q}`}>Negotiate one</Link> first.
           </p>
         ) : (
-          <Form method="post" className="ds-inline">
+          <Form ref={formRef} method="post" className="ds-inline">
             {acting.canChoose && acting.participantId ? (
               <input type="hidden" name="participant" value={acting.participantId} />
             ) : null}
             <label className="filter grow">
               <span>Contract agreement</span>
-              <select
-                name="negotiationId"
-                defaultValue={agreements.some((a) => a.id === preselect) ? preselect : agreements[0]?.id}
-                data-testid="transfer-agreement"
-              >
-                {agreements.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.assetId} from {a.counterPartyName} — {a.contractId}
-                    {a.demo ? " (demonstration)" : ""}
-                  </option>
-                ))}
-              </select>
+              <Invalid message={fieldMessage(result, "negotiationId")}>
+                <select
+                  name="negotiationId"
+                  defaultValue={agreements.some((a) => a.id === preselect) ? preselect : agreements[0]?.id}
+                  data-testid="transfer-agreement"
+                >
+                  {agreements.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.assetId} from {a.counterPartyName} — {a.contractId}
+                      {a.demo ? " (demonstration)" : ""}
+                    </option>
+                  ))}
+                </select>
+              </Invalid>
             </label>
             <button type="submit" className="button" data-testid="transfer-start-submit" disabled={starting}>
               {starting ? "Starting…" : "Start transfer"}

@@ -1,92 +1,43 @@
 import { pub, roles, ADMIN, HDAB } from "./access";
+import { routesOf } from "./build";
 import type { RouteSpec } from "./types";
+
+const operator = routesOf("operator");
+const audit = routesOf("audit");
+const policies = routesOf("policies");
+const auth = routesOf("auth");
 
 /** The routes of the operator console, audit, policies, sign-in and the demonstration DSP catalogue. */
 export const adminRoutes: RouteSpec[] = [
-  {
-    path: "/api/admin/tenants",
-    capability: "operator",
-    methods: { GET: { access: roles(ADMIN), summary: "Tenants (spec: admin)" } },
-  },
-  {
-    path: "/api/admin/audit",
-    capability: "audit",
-    methods: { GET: { access: roles(ADMIN, HDAB), summary: "Audit entries (spec: admin or HDAB)" } },
-  },
-  {
-    path: "/api/admin/audit/retention",
-    capability: "audit",
-    methods: {
-      GET: { access: roles(ADMIN, HDAB), summary: "Retention per entry kind" },
-      POST: { access: roles(ADMIN, HDAB), summary: "Set a retention period" },
-    },
-  },
-  {
-    path: "/api/admin/components",
-    capability: "operator",
-    methods: { GET: { access: roles(ADMIN), summary: "Components and their health" } },
-  },
-  {
-    path: "/api/admin/components/topology",
-    capability: "operator",
-    methods: { GET: { access: roles(ADMIN), summary: "Dependency graph" } },
-  },
-  {
-    path: "/api/admin/components/:name/diagnosis",
-    capability: "operator",
-    methods: { GET: { access: roles(ADMIN), summary: "What the probe saw" } },
-  },
-  {
-    path: "/api/admin/components/:name/restart",
-    capability: "operator",
-    methods: { POST: { access: roles(ADMIN), summary: "Re-initialise a component" } },
-  },
-  {
-    path: "/api/admin/participants",
-    capability: "operator",
-    methods: {
-      GET: { access: roles(ADMIN), summary: "Participant directory for the crawler" },
-      POST: { access: roles(ADMIN), summary: "Add a directory entry" },
-      DELETE: { access: roles(ADMIN), summary: "Remove a directory entry" },
-    },
-  },
-  {
-    path: "/api/admin/policies",
-    capability: "policies",
-    methods: {
-      GET: { access: roles(ADMIN, HDAB), summary: "ODRL policies (spec: admin or HDAB)" },
-      POST: { access: roles(ADMIN, HDAB), summary: "Create a policy" },
-      PUT: { access: roles(ADMIN, HDAB), summary: "Replace a policy" },
-      DELETE: { access: roles(ADMIN, HDAB), summary: "Delete a policy" },
-    },
-  },
-  {
-    path: "/api/debug/phase26",
-    capability: "operator",
-    methods: { GET: { access: roles(ADMIN), summary: "Federated discovery check (spec: admin)" } },
-  },
-  {
-    path: "/api/keycloak-config",
-    capability: "auth",
-    methods: { GET: { access: pub, summary: "Where the identity provider is (spec: public)" } },
-  },
-  {
-    path: "/api/mock-dsp/:participant/catalog/request",
-    capability: "operator",
-    methods: {
-      GET: {
-        access: { kind: "session-or-crawler" },
-        summary: "Demonstration DSP catalogue (spec: session or crawler token)",
-      },
-      POST: { access: { kind: "session-or-crawler" }, summary: "Demonstration DSP catalogue request" },
-    },
-  },
-  {
-    path: "/api/auth/:rest*",
-    capability: "auth",
-    methods: {
-      GET: { access: pub, summary: "Session and provider information for clients (spec: sign-in routes)" },
-      POST: { access: pub, summary: "Sign-in flow endpoints (spec: sign-in routes)" },
-    },
-  },
+  operator("/api/admin/tenants", { GET: [roles(ADMIN), "Tenants (spec: admin)"] }),
+  audit("/api/admin/audit", { GET: [roles(ADMIN, HDAB), "Audit entries (spec: admin or HDAB)"] }),
+  audit("/api/admin/audit/retention", {
+    GET: [roles(ADMIN, HDAB), "Retention per entry kind"],
+    POST: [roles(ADMIN, HDAB), "Set a retention period"],
+  }),
+  operator("/api/admin/components", { GET: [roles(ADMIN), "Components and their health"] }),
+  operator("/api/admin/components/topology", { GET: [roles(ADMIN), "Dependency graph"] }),
+  operator("/api/admin/components/:name/diagnosis", { GET: [roles(ADMIN), "What the probe saw"] }),
+  operator("/api/admin/components/:name/restart", { POST: [roles(ADMIN), "Re-initialise a component"] }),
+  operator("/api/admin/participants", {
+    GET: [roles(ADMIN), "Participant directory for the crawler"],
+    POST: [roles(ADMIN), "Add a directory entry"],
+    DELETE: [roles(ADMIN), "Remove a directory entry"],
+  }),
+  policies("/api/admin/policies", {
+    GET: [roles(ADMIN, HDAB), "ODRL policies (spec: admin or HDAB)"],
+    POST: [roles(ADMIN, HDAB), "Create a policy"],
+    PUT: [roles(ADMIN, HDAB), "Replace a policy"],
+    DELETE: [roles(ADMIN, HDAB), "Delete a policy"],
+  }),
+  operator("/api/debug/phase26", { GET: [roles(ADMIN), "Federated discovery check (spec: admin)"] }),
+  auth("/api/keycloak-config", { GET: [pub, "Where the identity provider is (spec: public)"] }),
+  operator("/api/mock-dsp/:participant/catalog/request", {
+    GET: [{ kind: "session-or-crawler" }, "Demonstration DSP catalogue (spec: session or crawler token)"],
+    POST: [{ kind: "session-or-crawler" }, "Demonstration DSP catalogue request"],
+  }),
+  auth("/api/auth/:rest*", {
+    GET: [pub, "Session and provider information for clients (spec: sign-in routes)"],
+    POST: [pub, "Sign-in flow endpoints (spec: sign-in routes)"],
+  }),
 ];

@@ -1,90 +1,37 @@
 import { anyUser, roles, ADMIN, HDAB, HOLDER, PARTICIPANT, staff, dataspace } from "./access";
+import { routesOf } from "./build";
 import type { RouteSpec } from "./types";
+
+const credentials = routesOf("credentials");
+const negotiations = routesOf("negotiations");
+const transfers = routesOf("transfers");
+const assets = routesOf("assets");
+const participants = routesOf("participants");
+const tasks = routesOf("tasks");
 
 /** The routes of credentials, negotiations, transfers, assets, participants and tasks. */
 export const dataspaceRoutes: RouteSpec[] = [
-  {
-    path: "/api/credentials",
-    capability: "credentials",
-    methods: { GET: { access: staff, summary: "Verifiable credentials" } },
-  },
-  {
-    path: "/api/credentials/definitions",
-    capability: "credentials",
-    methods: { GET: { access: staff, summary: "Credential definitions at the issuer" } },
-  },
-  {
-    path: "/api/credentials/request",
-    capability: "credentials",
-    methods: { POST: { access: roles(ADMIN, PARTICIPANT), summary: "Start an issuance" } },
-  },
-  {
-    path: "/api/credentials/:id",
-    capability: "credentials",
-    methods: { DELETE: { access: roles(ADMIN, HDAB), summary: "Revoke a credential" } },
-  },
-  {
-    path: "/api/negotiations",
-    capability: "negotiations",
-    methods: {
-      GET: { access: dataspace, summary: "Negotiations, or a provider catalogue with catalog=true" },
-      POST: { access: dataspace, summary: "Start a contract negotiation" },
-    },
-  },
-  {
-    path: "/api/negotiations/:id",
-    capability: "negotiations",
-    methods: { GET: { access: dataspace, summary: "One negotiation" } },
-  },
-  {
-    path: "/api/transfers",
-    capability: "transfers",
-    methods: {
-      GET: { access: dataspace, summary: "Transfer processes" },
-      POST: { access: dataspace, summary: "Start a transfer" },
-    },
-  },
-  {
-    path: "/api/transfers/:id",
-    capability: "transfers",
-    methods: { GET: { access: dataspace, summary: "One transfer" } },
-  },
-  {
-    path: "/api/assets",
-    capability: "assets",
-    methods: {
-      GET: { access: staff, summary: "Data assets" },
-      POST: { access: roles(ADMIN, HOLDER), summary: "Register an asset" },
-    },
-  },
-  {
-    path: "/api/participants",
-    capability: "participants",
-    methods: {
-      GET: { access: staff, summary: "Participant contexts" },
-      POST: { access: roles(ADMIN), summary: "Onboard a participant" },
-    },
-  },
-  {
-    path: "/api/participants/me",
-    capability: "participants",
-    methods: { GET: { access: anyUser, summary: "The caller as a participant" } },
-  },
-  {
-    path: "/api/participants/:id",
-    capability: "participants",
-    methods: { PATCH: { access: roles(ADMIN), summary: "Update a participant" } },
-  },
-  {
-    path: "/api/participants/:id/credentials",
-    capability: "participants",
-    methods: { GET: { access: staff, summary: "A participant's credentials" } },
-  },
-  {
-    path: "/api/tasks",
-    capability: "tasks",
-    methods: {
-      GET: { access: dataspace, summary: "Negotiations and transfers as tasks (spec: scoped; admins all)" },
-    },
-  },
+  credentials("/api/credentials", { GET: [staff, "Verifiable credentials"] }),
+  credentials("/api/credentials/definitions", { GET: [staff, "Credential definitions at the issuer"] }),
+  credentials("/api/credentials/request", { POST: [roles(ADMIN, PARTICIPANT), "Start an issuance"] }),
+  credentials("/api/credentials/:id", { DELETE: [roles(ADMIN, HDAB), "Revoke a credential"] }),
+  negotiations("/api/negotiations", {
+    GET: [dataspace, "Negotiations, or a provider catalogue with catalog=true"],
+    POST: [dataspace, "Start a contract negotiation"],
+  }),
+  negotiations("/api/negotiations/:id", { GET: [dataspace, "One negotiation"] }),
+  transfers("/api/transfers", {
+    GET: [dataspace, "Transfer processes"],
+    POST: [dataspace, "Start a transfer"],
+  }),
+  transfers("/api/transfers/:id", { GET: [dataspace, "One transfer"] }),
+  assets("/api/assets", { GET: [staff, "Data assets"], POST: [roles(ADMIN, HOLDER), "Register an asset"] }),
+  participants("/api/participants", {
+    GET: [staff, "Participant contexts"],
+    POST: [roles(ADMIN), "Onboard a participant"],
+  }),
+  participants("/api/participants/me", { GET: [anyUser, "The caller as a participant"] }),
+  participants("/api/participants/:id", { PATCH: [roles(ADMIN), "Update a participant"] }),
+  participants("/api/participants/:id/credentials", { GET: [staff, "A participant's credentials"] }),
+  tasks("/api/tasks", { GET: [dataspace, "Negotiations and transfers as tasks (spec: scoped; admins all)"] }),
 ];

@@ -1,54 +1,28 @@
 import { anyUser, roles, ADMIN, HDAB, HOLDER, USER, TRUST } from "./access";
+import { routesOf } from "./build";
 import type { RouteSpec } from "./types";
+
+const trustCenter = routesOf("trust-center");
+const federated = routesOf("federated");
+const nlq = routesOf("nlq");
+const eehrxf = routesOf("eehrxf");
+const analytics = routesOf("analytics");
+const overview = routesOf("overview");
+const policies = routesOf("policies");
 
 /** The routes of trust center, federated queries, questions, EEHRxF, analytics, overview and ODRL scope. */
 export const insightRoutes: RouteSpec[] = [
-  {
-    path: "/api/trust-center",
-    capability: "trust-center",
-    methods: { GET: { access: roles(TRUST, ADMIN), summary: "Trust center view" } },
-  },
-  {
-    path: "/api/federated",
-    capability: "federated",
-    methods: {
-      GET: {
-        access: roles(USER, HOLDER, HDAB, ADMIN, TRUST),
-        summary: "Federated cohort summary (k-anonymous)",
-      },
-    },
-  },
-  {
-    path: "/api/nlq",
-    capability: "nlq",
-    methods: {
-      GET: { access: roles(USER, HOLDER, HDAB, ADMIN), summary: "Question templates" },
-      POST: { access: roles(USER, HOLDER, HDAB, ADMIN), summary: "Ask a question" },
-    },
-  },
-  {
-    path: "/api/nlq/backend",
-    capability: "nlq",
-    methods: { GET: { access: anyUser, summary: "Which back end answers questions" } },
-  },
-  {
-    path: "/api/eehrxf",
-    capability: "eehrxf",
-    methods: { GET: { access: anyUser, summary: "EEHRxF profile coverage" } },
-  },
-  {
-    path: "/api/analytics",
-    capability: "analytics",
-    methods: { GET: { access: roles(USER, HOLDER, HDAB, ADMIN), summary: "OMOP dashboard" } },
-  },
-  {
-    path: "/api/overview",
-    capability: "overview",
-    methods: { GET: { access: anyUser, summary: "Persona overview" } },
-  },
-  {
-    path: "/api/odrl/scope",
-    capability: "policies",
-    methods: { GET: { access: anyUser, summary: "The caller's effective ODRL scope" } },
-  },
+  trustCenter("/api/trust-center", { GET: [roles(TRUST, ADMIN), "Trust center view"] }),
+  federated("/api/federated", {
+    GET: [roles(USER, HOLDER, HDAB, ADMIN, TRUST), "Federated cohort summary (k-anonymous)"],
+  }),
+  nlq("/api/nlq", {
+    GET: [roles(USER, HOLDER, HDAB, ADMIN), "Question templates"],
+    POST: [roles(USER, HOLDER, HDAB, ADMIN), "Ask a question"],
+  }),
+  nlq("/api/nlq/backend", { GET: [anyUser, "Which back end answers questions"] }),
+  eehrxf("/api/eehrxf", { GET: [anyUser, "EEHRxF profile coverage"] }),
+  analytics("/api/analytics", { GET: [roles(USER, HOLDER, HDAB, ADMIN), "OMOP dashboard"] }),
+  overview("/api/overview", { GET: [anyUser, "Persona overview"] }),
+  policies("/api/odrl/scope", { GET: [anyUser, "The caller's effective ODRL scope"] }),
 ];

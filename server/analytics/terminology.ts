@@ -6,7 +6,7 @@
  * names (SNOMED CT and mapped ICD-10 names), then token matching on display names. Only concepts
  * that exist in the graph are returned.
  */
-import type { Concept, ConceptDictionary, ConceptKind } from "../analytics";
+import type { Concept, ConceptDictionary, ConceptKind } from "./concepts";
 
 export interface Resolution {
   term: string;

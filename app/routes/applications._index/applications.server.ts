@@ -1,0 +1,80 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { SessionUser } from "../../../server/auth/user";
+
+type Context = LoaderFunctionArgs["context"];
+
+/**
+ * The applicant's page data (/applications): their applications, the access body's open
+ * questions, data requests, results and permits, with the catalogue's datasets and the purposes
+ * for the forms. Only the fields the page shows.
+ */
+export async function applicantPage(user: SessionUser, services: Context["services"]) {
+  const ab = services.accessBody;
+  const [apps, irs, requests, results, permits, datasets] = await Promise.all([
+    ab.listApplications(user),
+    ab.listInformationRequests(user, { state: "OPEN" }),
+    ab.listDataRequests(user),
+    ab.listResults(user),
+    ab.listPermits(user),
+    services.catalogue.list(),
+  ]);
+  return {
+    organisation: user.organisation,
+    applications: apps
+      .map((a) => ({
+        id: a.id,
+        title: a.title,
+        state: a.state,
+        receivedDate: a.receivedDate,
+        clock: a.clockView,
+        decision: a.decision,
+        permitId: a.permitId,
+        openIr: a.openInformationRequestId,
+      }))
+      .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
+    informationRequests: irs.map((i) => ({
+      id: i.id,
+      applicationId: i.applicationId,
+      applicationTitle: i.applicationTitle,
+      kind: i.kind,
+      questions: i.questions,
+      dueDate: i.dueDate,
+      daysLeft: i.daysLeft,
+      overdue: i.overdue,
+    })),
+    requests: requests.map((r) => ({
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      receivedDate: r.receivedDate,
+      dueDate: r.dueDate,
+      answer: r.answer,
+      decision: r.decision,
+    })),
+    results: results.map((r) => ({
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      permitId: r.permitId,
+      dataRequestId: r.dataRequestId,
+      publicationDueDate: r.publicationDueDate,
+      daysLeft: r.daysLeft,
+      overdue: r.overdue,
+      check: r.check,
+      publication: r.publication,
+    })),
+    permits: permits.map((p) => ({
+      id: p.id,
+      state: p.state,
+      datasets: p.datasetTitles,
+      validUntil: p.validUntil,
+    })),
+    answeredRequests: requests
+      .filter((r) => r.state === "ANSWERED")
+      .map((r) => ({ id: r.id, title: r.title })),
+    datasets: datasets
+      .map((d) => ({ id: d.id, title: d.title, publisher: d.publisher ?? "" }))
+      .sort((a, b) => a.title.localeCompare(b.title)),
+    purposes: ab.purposes.map((p) => ({ code: p.code, label: `${p.label} (${p.point})` })),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The federated-query capability's public entry (docs/decisions/0015): what a question is allowed
+ * to count (the ODRL scope of a user), the small-cell suppression of counts and the query log.
+ * The analytics and question services count under the same rules. The federated service and its
+ * handlers are wired by the container and the route wiring.
+ */
+export { isSupervisory, scopeFor, type OdrlScope } from "./scope";
+export {
+  countSuppressed,
+  isSmall,
+  MIN_K,
+  protect,
+  published,
+  suppressionRule,
+  type CountNode,
+  type PublishedCount,
+  type SuppressionReason,
+} from "./suppression";
+export { createQueryLog, type QueryLog } from "./query-log";
