@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Mutation, NodeRecord } from "../graph";
 import { badRequest, forbidden } from "../http/errors";
+import { invalidField } from "../http/field-errors";
 import { SYSTEMS } from "./fhir";
 
 /**
@@ -163,10 +164,17 @@ export function validateObservations(
 }
 
 function validateOne(where: string, value: unknown, patientId: string, now: Date): ValidObservation {
+  // the field's path in the request body ("valueQuantity.value", "entry.0.resource.effectiveDateTime"):
+  // the API answers the text; a form marks the field (server/http/field-errors.ts)
+  const inBody = (field: string) =>
+    where === "Observation" ? field : `${where.replace(/\[(\d+)\]/g, ".$1")}.${field}`;
+  const about = (field: string, text: string) => invalidField(inBody(field), text);
   const parsed = observationSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw badRequest(`${where}.${issue.path.join(".") || "(resource)"}: ${issue.message}`);
+    const field = issue.path.join(".");
+    const text = `${where}.${field || "(resource)"}: ${issue.message}`;
+    throw field ? about(field, text) : badRequest(text);
   }
   const o = parsed.data;
   if (o.subject && o.subject.reference !== `Patient/${patientId}`) {
@@ -176,32 +184,40 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
   }
   const loinc = o.code.coding.find((c) => c.system === SYSTEMS.loinc);
   if (!loinc?.code)
-    throw badRequest(`${where}.code.coding: a LOINC coding (system ${SYSTEMS.loinc}) is required`);
+    throw about("code.coding", `${where}.code.coding: a LOINC coding (system ${SYSTEMS.loinc}) is required`);
   if (!LOINC_CODE.test(loinc.code))
-    throw badRequest(`${where}.code.coding: "${loinc.code}" is not a LOINC code`);
+    throw about("code.coding", `${where}.code.coding: "${loinc.code}" is not a LOINC code`);
   const measure = BY_LOINC.get(loinc.code);
   if (!measure) {
-    throw badRequest(
+    throw about(
+      "code.coding",
       `${where}.code.coding: LOINC ${loinc.code} is not a self-measurable code; accepted: ${SELF_MEASURES.map((m) => `${m.loinc} (${m.display})`).join(", ")}`,
     );
   }
   const q = o.valueQuantity;
   if (q.system !== SYSTEMS.ucum)
-    throw badRequest(`${where}.valueQuantity.system: units must be UCUM (${SYSTEMS.ucum})`);
+    throw about(
+      "valueQuantity.system",
+      `${where}.valueQuantity.system: units must be UCUM (${SYSTEMS.ucum})`,
+    );
   const unit = measure.units[q.code];
   if (!unit) {
-    throw badRequest(
+    throw about(
+      "valueQuantity.code",
       `${where}.valueQuantity.code: ${measure.display} (${measure.loinc}) is measured in ${Object.keys(measure.units).join(" or ")}, not ${q.code}`,
     );
   }
   if (q.value < unit.min || q.value > unit.max) {
-    throw badRequest(
+    throw about(
+      "valueQuantity.value",
       `${where}.valueQuantity.value: ${q.value} ${unit.display} is outside the plausible range for ${measure.display} (${unit.min}–${unit.max} ${unit.display})`,
     );
   }
   const at = Date.parse(o.effectiveDateTime);
-  if (at > now.getTime() + 5 * 60 * 1000) throw badRequest(`${where}.effectiveDateTime: lies in the future`);
-  if (at < now.getTime() - MAX_AGE_MS) throw badRequest(`${where}.effectiveDateTime: more than 5 years ago`);
+  if (at > now.getTime() + 5 * 60 * 1000)
+    throw about("effectiveDateTime", `${where}.effectiveDateTime: lies in the future`);
+  if (at < now.getTime() - MAX_AGE_MS)
+    throw about("effectiveDateTime", `${where}.effectiveDateTime: more than 5 years ago`);
   return {
     measure,
     status: o.status,

@@ -136,7 +136,17 @@ export async function devicesAction(
     }
   } catch (e) {
     if (isApiError(e) && e.status < 500)
-      return { intent, ok: false, message: e.message, fields: formFieldErrorsOf(e) };
+      return { intent, ok: false, message: e.message, fields: measurementFields(formFieldErrorsOf(e)) };
     throw e;
   }
+}
+
+/** the observation's fields (server/patient-app/observations.ts) as the measurement form's controls */
+const FORM_FIELD: Record<string, string> = {
+  valueQuantity: "value",
+  code: "measure",
+  effectiveDateTime: "effective",
+};
+function measurementFields(fields: FormFieldError[]): FormFieldError[] {
+  return fields.map((f) => ({ ...f, field: FORM_FIELD[f.field] ?? f.field }));
 }

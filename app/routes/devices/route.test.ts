@@ -36,6 +36,30 @@ describe("devices action: measurement entry", () => {
     ).toMatchObject({ ok: false, fields: [{ field: "effective" }] });
   });
 
+  it("a value outside the plausible range names the value field with the service's text and adds nothing", async () => {
+    const before = await selfMeasured();
+    const res = await post({ intent: "measure", measure: "8867-4|/min", value: "900" });
+    expect(res).toMatchObject({ intent: "measure", ok: false, fields: [{ field: "value" }] });
+    expect((res as { message: string }).message).toMatch(
+      /^Observation\.valueQuantity\.value: 900 .* is outside the plausible range/,
+    );
+    expect(await selfMeasured()).toBe(before);
+  });
+
+  it("a time in the future names the time field with the service's text", async () => {
+    const res = await post({
+      intent: "measure",
+      measure: "8867-4|/min",
+      value: "72",
+      effective: "2099-01-01T10:00",
+    });
+    expect(res).toMatchObject({
+      ok: false,
+      message: "Observation.effectiveDateTime: lies in the future",
+      fields: [{ field: "effective", message: "Observation.effectiveDateTime: lies in the future" }],
+    });
+  });
+
   it("a plausible value is added", async () => {
     const before = await selfMeasured();
     expect(await post({ intent: "measure", measure: "8867-4|/min", value: "72" })).toMatchObject({
