@@ -23,7 +23,8 @@ type JsonBody = any;
  * dataspace a change made by the dataspace itself (a provisioning step) is seen at once.
  */
 
-const TIMEOUT_MS = 400;
+// well above the double's delays (100–150 ms) even on a loaded machine, well below its 2.5 s "slow"
+const TIMEOUT_MS = 1500;
 const MGMT = "/mgmt/v4alpha/participants";
 const demo = bundledDemoRecords();
 
