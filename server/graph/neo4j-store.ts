@@ -5,8 +5,6 @@ import { ApiError } from "../http/errors";
 import {
   LAYERS,
   layerOfLabel,
-  PASCAL_CASE,
-  UPPER_SNAKE_CASE,
   type GraphEdge,
   type GraphNode,
   type Layer,
@@ -14,6 +12,7 @@ import {
   type Relationship,
 } from "./model";
 import { allocateQuota } from "./quota";
+import { bulkTimeout, nodeFrom, safeLabel, safeType, SAFE_KEY } from "./neo4j-records";
 import {
   createReachability,
   isReachabilityFailure,
@@ -57,39 +56,6 @@ interface Neo4jOptions {
   timeoutMs?: number;
   /** first and longest pause between two failed start-up attempts (default 500 ms, 30 s) */
   backoff?: { initialMs: number; maxMs: number };
-}
-
-/** the bulk load's deadline per batch: seeding is start-up work, not a request */
-const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutMs);
-
-const safeLabel = (l: string) => {
-  if (!PASCAL_CASE.test(l)) throw new Error(`unsafe label ${l}`);
-  return l;
-};
-const safeType = (t: string) => {
-  if (!UPPER_SNAKE_CASE.test(t)) throw new Error(`unsafe relationship type ${t}`);
-  return t;
-};
-const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
-
-function toPlain(v: unknown): unknown {
-  if (neo4j.isInt(v)) return (v as { toNumber(): number }).toNumber();
-  if (Array.isArray(v)) return v.map(toPlain);
-  return v;
-}
-
-function nodeFrom(rec: {
-  id: string;
-  label: string;
-  layer: string;
-  props: Record<string, unknown>;
-}): GraphNode {
-  const properties: Properties = {};
-  for (const [k, v] of Object.entries(rec.props)) {
-    if (k === "id" || k === "layer" || k === "seq") continue;
-    properties[k] = toPlain(v) as Properties[string];
-  }
-  return { id: rec.id, label: rec.label, layer: rec.layer as Layer, properties };
 }
 
 export async function createNeo4jGraphStore(
