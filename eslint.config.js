@@ -57,6 +57,16 @@ const capabilityTargets = (name) => {
     .filter((f) => /\.tsx?$/.test(f) && !AGGREGATORS.includes(f));
 };
 
+/* views: components get their data from loaders; server types only through app/types.ts (docs/decisions/0009) */
+const componentZones = [
+  {
+    target: "./app/components",
+    from: "./server",
+    message:
+      "A component imports nothing from server/: it receives data from its route's loader, and shared types through app/types.ts (docs/decisions/0009).",
+  },
+];
+
 const layerZones = [
   // the HTTP kernel: error model, request parsing, responses, route table, dispatcher
   {
@@ -178,6 +188,14 @@ export default tseslint.config(
     plugins: { "import-x": importX },
     rules: {
       "import-x/no-restricted-paths": ["error", { zones: layerZones }],
+    },
+  },
+  {
+    files: ["app/components/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    plugins: { "import-x": importX },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { zones: componentZones }],
     },
   },
 );
