@@ -153,12 +153,13 @@ export async function createAsset(
   actor = "system",
 ): Promise<IdResponse> {
   const target = `${input.participantId}: ${input.assetId}`;
+  let response: IdResponse;
   try {
-    const response = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));
-    record(rt, { action: "asset.create", actor, target, outcome: "success" });
-    return response;
+    response = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));
   } catch {
-    record(rt, { action: "asset.create", actor, target, outcome: "failure" });
+    await record(rt, { action: "asset.create", actor, target, outcome: "failure" });
     throw badGateway(ASSET_CREATE_FAILED);
   }
+  await record(rt, { action: "asset.create", actor, target, outcome: "success" });
+  return response;
 }

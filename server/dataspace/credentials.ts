@@ -57,7 +57,7 @@ export async function requestCredential(
       ],
     });
   } catch (e) {
-    record(rt, {
+    await record(rt, {
       action: "credential.request",
       actor,
       target: `${participantContextId}: ${credentialType}`,
@@ -66,7 +66,7 @@ export async function requestCredential(
     if (isNotFound(e)) throw notFound(`Participant ${participantContextId} not found`);
     throw badGateway("Failed to request the credential", describeUpstream(e));
   }
-  record(rt, {
+  await record(rt, {
     action: "credential.request",
     actor,
     target: `${participantContextId}: ${credentialType} (${holderPid})`,
@@ -90,9 +90,9 @@ export async function revokeCredential(
   try {
     await rt.issuer.revokeCredential(credentialId, operationDeadline(rt));
   } catch (e) {
-    record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "failure" });
+    await record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "failure" });
     if (isNotFound(e)) throw notFound("Credential not found");
     throw badGateway("Failed to revoke the credential", describeUpstream(e));
   }
-  record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "success" });
+  await record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "success" });
 }

@@ -122,19 +122,20 @@ export async function startNegotiation(
 ): Promise<IdResponse> {
   const body = buildContractRequest(req);
   const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
+  let response: IdResponse;
   try {
-    const response = await rt.connector.initiateNegotiation(req.participantId, body);
-    record(rt, {
-      action: "negotiation.start",
-      actor,
-      target: `${target} (${response["@id"]})`,
-      outcome: "success",
-    });
-    return response;
+    response = await rt.connector.initiateNegotiation(req.participantId, body);
   } catch (e) {
-    record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
+    await record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
     throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
   }
+  await record(rt, {
+    action: "negotiation.start",
+    actor,
+    target: `${target} (${response["@id"]})`,
+    outcome: "success",
+  });
+  return response;
 }
 
 export async function getNegotiation(

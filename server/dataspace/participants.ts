@@ -197,6 +197,8 @@ export async function onboardParticipant(
   const tm = rt.tenantManager;
   if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
   const target = input.displayName;
+  let tenantId: string;
+  let participantId: string;
   try {
     const [cells, profiles] = await Promise.all([tm.listCells(), tm.listDataspaceProfiles()]);
     const cell = cells[0];
@@ -215,24 +217,26 @@ export async function onboardParticipant(
       dataspaceProfileIds: [profile.id],
       properties: { displayName: input.displayName, role: input.role },
     });
-    record(rt, {
-      action: "participant.create",
-      actor,
-      target: `${target} (tenant ${tenant.id})`,
-      outcome: "success",
-    });
-    return {
-      tenantId: tenant.id,
-      participantId: participant.id,
-      displayName: input.displayName,
-      role: input.role,
-      status: "provisioning",
-    };
+    tenantId = tenant.id;
+    participantId = participant.id;
   } catch (e) {
     if (isApiError(e)) throw e;
-    record(rt, { action: "participant.create", actor, target, outcome: "failure" });
+    await record(rt, { action: "participant.create", actor, target, outcome: "failure" });
     throw badGateway(PARTICIPANT_CREATE_FAILED);
   }
+  await record(rt, {
+    action: "participant.create",
+    actor,
+    target: `${target} (tenant ${tenantId})`,
+    outcome: "success",
+  });
+  return {
+    tenantId,
+    participantId,
+    displayName: input.displayName,
+    role: input.role,
+    status: "provisioning",
+  };
 }
 
 export interface Participant {
@@ -282,10 +286,10 @@ export async function updateParticipant(
   try {
     updated = await tm.updateTenant(tenant.tenantId, { ...update });
   } catch (e) {
-    record(rt, { action: "participant.update", actor, target: id, outcome: "failure" });
+    await record(rt, { action: "participant.update", actor, target: id, outcome: "failure" });
     throw badGateway("Failed to update participant", describeUpstream(e));
   }
-  record(rt, {
+  await record(rt, {
     action: "participant.update",
     actor,
     target: `${id} (tenant ${tenant.tenantId})`,

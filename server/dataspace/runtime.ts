@@ -33,10 +33,19 @@ export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
   return AbortSignal.timeout(rt.timeoutMs);
 }
 
-export function record(rt: DataspaceRuntime, input: Omit<AuditInput, "kind"> & { kind?: string }): void {
-  rt.audit?.append({ kind: "dataspace", ...input }).catch((e: unknown) => {
+export async function record(
+  rt: DataspaceRuntime,
+  input: Omit<AuditInput, "kind"> & { kind?: string },
+): Promise<void> {
+  if (!rt.audit) return;
+  try {
+    await rt.audit.append({ kind: "dataspace", ...input });
+  } catch (e) {
+    // a success is answered only once its entry is written (a crash loses no acknowledged entry);
+    // a failure's entry must not hide the failure the caller is about to answer
+    if (input.outcome !== "failure") throw e;
     console.error("[dataspace] audit append failed:", e);
-  });
+  }
 }
 
 /** Fulfilled value or undefined: for calls whose failure is tolerated. */

@@ -92,19 +92,20 @@ export async function startTransfer(
     return rt.demoTransfers.create(req, actor);
   }
   const target = `${req.participantId}: ${req.contractId}`;
+  let response: IdResponse;
   try {
-    const response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req));
-    record(rt, {
-      action: "transfer.start",
-      actor,
-      target: `${target} (${response["@id"]})`,
-      outcome: "success",
-    });
-    return response;
+    response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req));
   } catch (e) {
-    record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
+    await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
     throw badGateway(failureMessage(e) ?? TRANSFER_FAILED);
   }
+  await record(rt, {
+    action: "transfer.start",
+    actor,
+    target: `${target} (${response["@id"]})`,
+    outcome: "success",
+  });
+  return response;
 }
 
 export async function getTransfer(
