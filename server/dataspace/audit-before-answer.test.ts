@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { AuditInput } from "../audit/log";
+import type { AuditInput } from "../audit/model";
 import { loadConfig } from "../config";
 import { openDatabase, type Db } from "../storage/database";
 import { startDataspace } from "../start-dataspace";
