@@ -2,15 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { findPersona } from "../../server/auth/personas";
+import { callDataspace, type DataspaceCall } from "../support/dataspace-call";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
-import { dataspaceHandlers } from "../../server/dataspace/handlers";
-import { errorResponse } from "../../server/http/errors";
-import type { HandlerContext } from "../../server/http/handler";
 import { startDataspace } from "../../server/start-dataspace";
-import type { Services } from "../../server/services";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
 
@@ -45,43 +41,7 @@ async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
   return ds;
 }
 
-async function call(
-  ds: Dataspace,
-  key: string,
-  opts: { query?: Record<string, string>; body?: unknown; as?: string } = {},
-) {
-  const [method, route] = key.split(" ");
-  const url = new URL(`http://hub.test${route}`);
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  const request = new Request(url, {
-    method,
-    headers: opts.body ? { "content-type": "application/json" } : {},
-    body: opts.body ? JSON.stringify(opts.body) : undefined,
-  });
-  const p = findPersona(opts.as ?? "admin")!;
-  const ctx: HandlerContext<Services> = {
-    request,
-    url,
-    params: {},
-    user: {
-      sub: p.username,
-      username: p.username,
-      name: p.name,
-      roles: p.roles,
-      organisation: p.organisation,
-      participantDid: p.participantDid,
-    },
-    services: { dataspace: ds } as unknown as Services,
-  };
-  let res: Response;
-  try {
-    res = await dataspaceHandlers[key](ctx);
-  } catch (e) {
-    res = errorResponse(e);
-  }
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as JsonBody) : undefined };
-}
+const call = (ds: Dataspace, key: string, opts: DataspaceCall = {}) => callDataspace(ds, key, opts);
 
 const contexts = [{ "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" }];
 

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { findPersona } from "../../server/auth/personas";
-import type { SessionUser } from "../../server/auth/user";
+import { callDataspace, type DataspaceCall } from "../support/dataspace-call";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
-import { dataspaceHandlers } from "../../server/dataspace/handlers";
-import { errorResponse } from "../../server/http/errors";
-import type { HandlerContext } from "../../server/http/handler";
-import type { Services } from "../../server/services";
 import { openDatabase, type Db } from "../../server/storage/database";
 import {
   closedPortUrl,
@@ -52,52 +47,12 @@ async function dataspace(base: string, env: Record<string, string> = {}): Promis
   return ds;
 }
 
-function user(username: string): SessionUser {
-  const p = findPersona(username)!;
-  return {
-    sub: username,
-    username,
-    name: p.name,
-    roles: p.roles,
-    organisation: p.organisation,
-    participantDid: p.participantDid,
-  };
-}
-
-async function call(
-  ds: Dataspace,
-  scenario: string,
-  key: string,
-  opts: { query?: Record<string, string>; body?: unknown; params?: Record<string, string>; as?: string } = {},
-) {
-  const [method, route] = key.split(" ");
-  const url = new URL(
-    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
-  );
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  const request = new Request(url, {
-    method,
-    headers: opts.body ? { "content-type": "application/json" } : {},
-    body: opts.body ? JSON.stringify(opts.body) : undefined,
-  });
-  const ctx: HandlerContext<Services> = {
-    request,
-    url,
-    params: opts.params ?? {},
-    user: user(opts.as ?? "admin"),
-    services: { dataspace: ds } as unknown as Services,
-  };
+async function call(ds: Dataspace, scenario: string, key: string, opts: DataspaceCall = {}) {
   const started = performance.now();
-  let res: Response;
-  try {
-    res = await dataspaceHandlers[key](ctx);
-  } catch (e) {
-    res = errorResponse(e);
-  }
+  const res = await callDataspace(ds, key, opts);
   const ms = Math.round(performance.now() - started);
-  const text = await res.text();
-  timings.push({ scenario, route: `${key}${url.search}`, ms, status: res.status });
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, ms };
+  timings.push({ scenario, route: `${key}${res.url.search}`, ms, status: res.status });
+  return { status: res.status, body: res.body, ms };
 }
 
 beforeAll(async () => {

@@ -3,14 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { AuditInput } from "../../server/audit/model";
-import { findPersona } from "../../server/auth/personas";
-import type { SessionUser } from "../../server/auth/user";
+import { callDataspace, personaUser } from "../support/dataspace-call";
 import { loadConfig } from "../../server/config";
 import type { Dataspace } from "../../server/dataspace";
-import { dataspaceHandlers } from "../../server/dataspace/handlers";
-import { errorResponse } from "../../server/http/errors";
-import type { HandlerContext } from "../../server/http/handler";
-import type { Services } from "../../server/services";
 import { startDataspace } from "../../server/start-dataspace";
 import { openDatabase, type Db } from "../../server/storage/database";
 
@@ -20,19 +15,6 @@ import { openDatabase, type Db } from "../../server/storage/database";
 export type JsonBody = any;
 
 export const ALPHA_DID = "did:web:alpha-klinik.de:participant";
-
-export function user(username: string): SessionUser {
-  const p = findPersona(username)!;
-  return {
-    sub: username,
-    username,
-    name: p.name,
-    roles: p.roles,
-    organisation: p.organisation,
-    participantDid: p.participantDid,
-    patientId: p.patientId,
-  };
-}
 
 export interface Call {
   query?: Record<string, string>;
@@ -81,35 +63,7 @@ export function localDataspaceHarness() {
     return ds;
   }
 
-  async function call(key: string, opts: Call = {}) {
-    const [method, route] = key.split(" ");
-    const url = new URL(
-      `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
-    );
-    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-    const request = new Request(url, {
-      method,
-      headers: opts.body === undefined ? {} : { "content-type": "application/json" },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    const ctx: HandlerContext<Services> = {
-      request,
-      url,
-      params: opts.params ?? {},
-      user: user(opts.as ?? "admin"),
-      services: { dataspace: ds } as unknown as Services,
-    };
-    const handler = dataspaceHandlers[key];
-    if (!handler) throw new Error(`no handler for ${key}`);
-    let res: Response;
-    try {
-      res = await handler(ctx);
-    } catch (e) {
-      res = errorResponse(e);
-    }
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (key: string, opts: Call = {}) => callDataspace(ds, key, opts);
 
   async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
     const start = Date.now();
@@ -156,3 +110,6 @@ export function localDataspaceHarness() {
     alphaOffer,
   };
 }
+
+/** the persona as a session user (tests/support/dataspace-call.ts) */
+export const user = personaUser;

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { findPersona } from "../../server/auth/personas";
-import type { SessionUser } from "../../server/auth/user";
 import { loadConfig } from "../../server/config";
+import { callDataspace, personaUser } from "../support/dataspace-call";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
-import { dataspaceHandlers } from "../../server/dataspace/handlers";
-import { errorResponse } from "../../server/http/errors";
-import type { HandlerContext } from "../../server/http/handler";
-import type { Services } from "../../server/services";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
 
@@ -28,57 +23,6 @@ export const CTX = "https://w3id.org/edc/connector/management/v0.0.1";
 export const ALPHA_DID = "did:web:alpha-klinik.de:participant";
 
 export const MGMT = "/mgmt/v4alpha/participants";
-
-export function user(username: string): SessionUser {
-  const p = findPersona(username)!;
-  return {
-    sub: username,
-    username,
-    name: p.name,
-    roles: p.roles,
-    organisation: p.organisation,
-    participantDid: p.participantDid,
-  };
-}
-
-export async function call(
-  ds: Dataspace,
-  key: string,
-  opts: {
-    query?: Record<string, string>;
-    body?: unknown;
-    raw?: string;
-    params?: Record<string, string>;
-    as?: string;
-  } = {},
-) {
-  const [method, route] = key.split(" ");
-  const url = new URL(
-    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
-  );
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  const hasBody = opts.body !== undefined || opts.raw !== undefined;
-  const request = new Request(url, {
-    method,
-    headers: hasBody ? { "content-type": "application/json" } : {},
-    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
-  const ctx: HandlerContext<Services> = {
-    request,
-    url,
-    params: opts.params ?? {},
-    user: user(opts.as ?? "admin"),
-    services: { dataspace: ds } as unknown as Services,
-  };
-  let res: Response;
-  try {
-    res = await dataspaceHandlers[key](ctx);
-  } catch (e) {
-    res = errorResponse(e);
-  }
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 /**
  * The per-file state of the split dataspace-rules tests: an upstream double on 127.0.0.1 (reset
@@ -127,3 +71,7 @@ export function dataspaceRulesHarness() {
     dataspace,
   };
 }
+
+/** the persona as a session user, and one handler call (tests/support/dataspace-call.ts) */
+export const user = personaUser;
+export const call = callDataspace;

@@ -1,0 +1,69 @@
+import { findPersona } from "../../server/auth/personas";
+import type { SessionUser } from "../../server/auth/user";
+import type { Dataspace } from "../../server/dataspace";
+import { dataspaceHandlers } from "../../server/dataspace/handlers";
+import { errorResponse } from "../../server/http/errors";
+import type { HandlerContext } from "../../server/http/handler";
+import type { Services } from "../../server/services";
+
+/** A built-in persona as the session user a handler sees. */
+export function personaUser(username: string): SessionUser {
+  const p = findPersona(username)!;
+  return {
+    sub: username,
+    username,
+    name: p.name,
+    roles: p.roles,
+    organisation: p.organisation,
+    participantDid: p.participantDid,
+    patientId: p.patientId,
+  };
+}
+
+export interface DataspaceCall {
+  query?: Record<string, string>;
+  /** sent as JSON */
+  body?: unknown;
+  /** sent as it is, as application/json (for malformed bodies) */
+  raw?: string;
+  /** `:name` segments of the route key */
+  params?: Record<string, string>;
+  /** the persona calling (default admin) */
+  as?: string;
+}
+
+/**
+ * Calls one dataspace handler of the route table (`"GET /api/negotiations"`) with a real `Request`,
+ * as the dispatcher would, against the dataspace `ds`; a thrown error becomes the error model's answer.
+ */
+export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceCall = {}) {
+  const [method, route] = key.split(" ");
+  const url = new URL(
+    `http://hub.test${route.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? n))}`,
+  );
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+  const hasBody = opts.body !== undefined || opts.raw !== undefined;
+  const request = new Request(url, {
+    method,
+    headers: hasBody ? { "content-type": "application/json" } : {},
+    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
+  const ctx: HandlerContext<Services> = {
+    request,
+    url,
+    params: opts.params ?? {},
+    user: personaUser(opts.as ?? "admin"),
+    services: { dataspace: ds } as unknown as Services,
+  };
+  const handler = dataspaceHandlers[key];
+  if (!handler) throw new Error(`no handler for ${key}`);
+  let res: Response;
+  try {
+    res = await handler(ctx);
+  } catch (e) {
+    res = errorResponse(e);
+  }
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON freely
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any, url };
+}
