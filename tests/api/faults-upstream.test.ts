@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalDataspace, type LocalDataspace } from "../../server/local-dataspace";
-import { startFaultProxy, type FaultMode, type FaultProxy } from "../support/fault-proxy";
+import { dataspaceEnvVia, startFaultProxy, type FaultMode, type FaultProxy } from "../support/fault-proxy";
 import { startNlqBackendDouble, type NlqBackendDouble } from "../support/nlq-backend-double";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
@@ -42,16 +42,8 @@ beforeAll(async () => {
     routes: { "": local.url, "/nlq": nlq.url },
     slowMs: TIMEOUT_MS + 700,
   });
-  const via = (u: string) => u.replace(local.url, proxy.url);
   hub = await startTestServer({
-    CONNECTOR_MANAGEMENT_URL: via(local.managementUrl),
-    CONNECTOR_API_VERSION: local.apiVersion,
-    CONNECTOR_TOKEN_URL: via(local.tokenUrl),
-    CONNECTOR_CLIENT_ID: local.clientId,
-    CONNECTOR_CLIENT_SECRET: local.clientSecret,
-    TENANT_MANAGER_URL: via(local.tenantManagerUrl),
-    ISSUER_URL: via(local.issuerUrl),
-    IDENTITY_HUB_URL: via(local.identityHubUrl),
+    ...dataspaceEnvVia(proxy, local),
     NLQ_PROXY_URL: `${proxy.url}/nlq`,
     UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
   });

@@ -180,3 +180,35 @@ export async function startFaultProxy(opts: {
   };
   return proxy;
 }
+
+/**
+ * The hub's environment for a local dataspace reached through `proxy` (routed at "" to `local.url`):
+ * connector management and token, tenant manager, issuer and identity hub all go through the proxy,
+ * so one fault mode reaches every upstream of the dataspace.
+ */
+export function dataspaceEnvVia(
+  proxy: FaultProxy,
+  local: {
+    url: string;
+    managementUrl: string;
+    apiVersion: string;
+    tokenUrl: string;
+    clientId: string;
+    clientSecret: string;
+    tenantManagerUrl: string;
+    issuerUrl: string;
+    identityHubUrl: string;
+  },
+): Record<string, string> {
+  const via = (u: string) => u.replace(local.url, proxy.url);
+  return {
+    CONNECTOR_MANAGEMENT_URL: via(local.managementUrl),
+    CONNECTOR_API_VERSION: local.apiVersion,
+    CONNECTOR_TOKEN_URL: via(local.tokenUrl),
+    CONNECTOR_CLIENT_ID: local.clientId,
+    CONNECTOR_CLIENT_SECRET: local.clientSecret,
+    TENANT_MANAGER_URL: via(local.tenantManagerUrl),
+    ISSUER_URL: via(local.issuerUrl),
+    IDENTITY_HUB_URL: via(local.identityHubUrl),
+  };
+}
