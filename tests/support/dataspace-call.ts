@@ -5,19 +5,11 @@ import { dataspaceHandlers } from "../../server/dataspace/handlers";
 import { errorResponse } from "../../server/http/errors";
 import type { HandlerContext } from "../../server/http/handler";
 import type { Services } from "../../server/services";
+import { personaUser as personaUserOf } from "../../server/static-mode/personas";
 
-/** A built-in persona as the session user a handler sees. */
+/** A built-in persona as the session user a handler sees (as static mode and the OIDC callback build it). */
 export function personaUser(username: string): SessionUser {
-  const p = findPersona(username)!;
-  return {
-    sub: username,
-    username,
-    name: p.name,
-    roles: p.roles,
-    organisation: p.organisation,
-    participantDid: p.participantDid,
-    patientId: p.patientId,
-  };
+  return personaUserOf(findPersona(username)!);
 }
 
 export interface DataspaceCall {
