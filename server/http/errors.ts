@@ -66,8 +66,8 @@ export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog
     if (e.detail !== undefined) body.detail = e.detail;
     return json(body, e.status, e.headers);
   }
-  const store = storeFailure(e);
-  if (store) return json({ error: store }, 503, { "Retry-After": "5" });
+  const store = storeUnavailable(e);
+  if (store) return json({ error: store.message }, 503, store.headers);
   log(e);
   return json({ error: "Internal server error" }, 500);
 }
@@ -83,6 +83,12 @@ export const graphUnavailable = () =>
  * An embedded-store failure that is not a bug: SQLite busy or locked, disk full, I/O error,
  * read-only file. Recognised by the driver's error code; the write's transaction was rolled back.
  */
+/** A store failure (busy, full, read-only) as the 503 ApiError the API and the pages answer with. */
+export function storeUnavailable(e: unknown): ApiError | undefined {
+  const message = storeFailure(e);
+  return message ? new ApiError(503, message, undefined, undefined, { "Retry-After": "5" }) : undefined;
+}
+
 function storeFailure(e: unknown): string | undefined {
   const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
   if (typeof code !== "string" || !code.startsWith("SQLITE_")) return undefined;

@@ -1,10 +1,10 @@
 import type { ServerBuild } from "@remix-run/node";
-import { isApiError } from "./errors";
+import { isApiError, storeUnavailable } from "./errors";
 
 /**
  * A page whose loader or action meets a service that is away (an ApiError 503: the graph database
  * unreachable, the store locked, the hosted stack stopped) answers 503 with the service's own
- * message and its Retry-After, as the API does — not Remix's 500 "unexpected server error" with a
+ * message and its Retry-After, as the API does (a store that is busy or full included) — not Remix's 500 "unexpected server error" with a
  * stack in the log. Every other error is left to the route (most handle their 4xx in place).
  */
 export function withUnavailablePages(build: ServerBuild): ServerBuild {
@@ -26,7 +26,8 @@ function asUnavailable<A extends unknown[], R>(fn: (...args: A) => R): (...args:
   return async (...args: A): Promise<Awaited<R>> => {
     try {
       return await fn(...args);
-    } catch (e) {
+    } catch (caught) {
+      const e = storeUnavailable(caught) ?? caught;
       if (isApiError(e) && e.status === 503) {
         throw new Response(e.message, {
           status: 503,

@@ -69,6 +69,37 @@ describe("a store that cannot write", () => {
     expect((await server.services.audit.verify()).ok).toBe(true);
   }, 20_000);
 
+  it("a page's form post answers 503 with the error page while the store is locked, and keeps nothing", async () => {
+    const other = new Database(path.join(server.dataDir, "hub.sqlite"));
+    other.exec("BEGIN EXCLUSIVE");
+    let res: Response;
+    let body: string;
+    try {
+      res = await clinic.api("/catalogue/new", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: new URLSearchParams({ id: "ds-locked-page", title: "Locked page" }).toString(),
+      });
+      body = await res.text();
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    expect(res.status).toBe(503);
+    expect(body).toContain("Temporarily unavailable");
+    expect(body).toContain("The store is busy (locked by another writer); nothing was changed, try again");
+    expect(body).not.toMatch(/at [\w.]+ \(/); // no stack trace
+    expect(await ids()).not.toContain("ds-locked-page");
+    expect(auditTargets()).not.toContain("ds-locked-page");
+    const again = await clinic.api("/catalogue/new", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams({ id: "ds-after-locked-page", title: "After the lock" }).toString(),
+    });
+    expect(again.status).toBe(302);
+    expect(await ids()).toContain("ds-after-locked-page");
+  }, 20_000);
+
   it("answers 503 JSON when the store is full, keeps no partial write, reads still work, then writes again", async () => {
     const db = server.services.db;
     const pages = (db.pragma("page_count", { simple: true }) as number) + 0;
