@@ -68,6 +68,11 @@ export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog
   }
   const store = storeUnavailable(e);
   if (store) return json({ error: store.message }, 503, store.headers);
+  const race = storeConflict(e);
+  if (race) {
+    log(e);
+    return json({ error: race.message }, 409);
+  }
   log(e);
   return json({ error: "Internal server error" }, 500);
 }
@@ -83,17 +88,49 @@ export const graphUnavailable = () =>
  * An embedded-store failure that is not a bug: SQLite busy or locked, disk full, I/O error,
  * read-only file. Recognised by the driver's error code; the write's transaction was rolled back.
  */
-/** A store failure (busy, full, read-only) as the 503 ApiError the API and the pages answer with. */
+/** A store failure (busy, full, read-only, away) as the 503 ApiError the API and the pages answer with. */
 export function storeUnavailable(e: unknown): ApiError | undefined {
   const message = storeFailure(e);
   return message ? new ApiError(503, message, undefined, undefined, { "Retry-After": "5" }) : undefined;
 }
 
-function storeFailure(e: unknown): string | undefined {
+export const STORE_CONFLICT =
+  "Another request changed the same record at the same time; nothing was changed, try again";
+export const STORE_AWAY = "The store is unavailable; nothing was changed, try again later";
+
+/**
+ * A write that lost a race with another request (two instances on one PostgreSQL, or a check then
+ * an insert): a unique key taken in between, a serialisation failure or a deadlock. The services
+ * check before they write, so this is the race, not bad input: 409, and the transaction was rolled
+ * back.
+ */
+export function storeConflict(e: unknown): ApiError | undefined {
+  const code = codeOf(e);
+  if (!code) return undefined;
+  const sqliteUnique = /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)$/.test(code);
+  const pgRace = code === "23505" || code === "40001" || code === "40P01";
+  return sqliteUnique || pgRace ? new ApiError(409, STORE_CONFLICT) : undefined;
+}
+
+const codeOf = (e: unknown) => {
   const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
-  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return undefined;
+  return typeof code === "string" ? code : undefined;
+};
+
+/**
+ * A store failure that is not a bug, recognised by the driver's error code; the write's transaction
+ * was rolled back. Embedded SQLite: busy or locked, disk full, I/O error, read-only file. PostgreSQL
+ * (SQLSTATE): lock not available or a statement time-out, disk full or read-only, out of resources,
+ * shut down, connection exception.
+ */
+function storeFailure(e: unknown): string | undefined {
+  const code = codeOf(e);
+  if (!code) return undefined;
   if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return STORE_BUSY;
   if (/^SQLITE_(FULL|IOERR|READONLY|CANTOPEN)/.test(code)) return STORE_FULL;
+  if (code === "55P03" || code === "57014") return STORE_BUSY; // lock_not_available, statement/lock time-out
+  if (code === "53100" || code === "25006") return STORE_FULL; // disk_full, read_only_sql_transaction
+  if (/^(53[0-9A-Z]{3}|57P0[1-4]|08[0-9A-Z]{3})$/.test(code)) return STORE_AWAY; // resources, shutdown, connection
   return undefined;
 }
 
