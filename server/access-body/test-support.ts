@@ -1,6 +1,6 @@
 import { createAuditLog } from "../audit/log";
 import { findPersona } from "../auth/personas";
-import type { SessionUser } from "../auth/user";
+import { personaSessionUser, type SessionUser } from "../auth/user";
 import type { EdgeRecord, NodeRecord } from "../graph/model";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { isApiError } from "../http/errors";
@@ -11,16 +11,7 @@ import { createAccessBody, type AccessBodyOptions } from "./index";
 /** Fixtures of the access body's unit tests (workflows, records, reports) and of server/compliance. */
 
 export function userOf(username: string): SessionUser {
-  const p = findPersona(username)!;
-  return {
-    sub: username,
-    username,
-    name: p.name,
-    email: p.email,
-    roles: p.roles,
-    organisation: p.organisation,
-    participantDid: p.participantDid,
-  };
+  return personaSessionUser(findPersona(username)!);
 }
 
 export const regulator = userOf("regulator");

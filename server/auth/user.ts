@@ -1,4 +1,4 @@
-import { ORGANISATIONS, type Organisation, type Role } from "./personas";
+import { ORGANISATIONS, type Organisation, type Persona, type Role } from "./personas";
 
 /** The signed-in user as the app sees it, built from the verified ID token claims. */
 export interface SessionUser {
@@ -30,4 +30,18 @@ export function organisationSlugOf(
   user: Pick<SessionUser, "organisation" | "participantDid">,
 ): string | undefined {
   return organisationOf(user)?.slug;
+}
+
+/** the session user a persona signs in as: the same fields the OIDC callback builds from its claims */
+export function personaSessionUser(p: Persona): SessionUser {
+  return {
+    sub: p.username,
+    username: p.username,
+    name: p.name,
+    email: p.email,
+    roles: [...p.roles],
+    organisation: p.organisation,
+    participantDid: p.participantDid,
+    patientId: p.roles.includes("PATIENT") ? p.patientId : undefined,
+  };
 }

@@ -1,4 +1,5 @@
-import { findPersona, PERSONAS, type Persona } from "../auth/personas";
+import { findPersona, PERSONAS } from "../auth/personas";
+import { personaSessionUser } from "../auth/user";
 import type { SessionRecord, SessionStore } from "../auth/sessions";
 import type { SessionUser } from "../auth/user";
 import type { OidcClient } from "../auth/oidc-client";
@@ -29,24 +30,10 @@ export function stripPersona(pathname: string): string {
   return rest.startsWith("/") ? rest : `/${rest.replace(/^\.data$/, "")}`;
 }
 
-/** the session user a persona stands for: the same fields the OIDC callback builds from its claims */
-export function personaUser(p: Persona): SessionUser {
-  return {
-    sub: p.username,
-    username: p.username,
-    name: p.name,
-    email: p.email,
-    roles: [...p.roles],
-    organisation: p.organisation,
-    participantDid: p.participantDid,
-    patientId: p.roles.includes("PATIENT") ? p.patientId : undefined,
-  };
-}
-
 export function userForRequest(request: Request): SessionUser | null {
   const name = personaOfPath(new URL(request.url).pathname);
   const persona = name ? findPersona(name) : undefined;
-  return persona ? personaUser(persona) : null;
+  return persona ? personaSessionUser(persona) : null;
 }
 
 export const STATIC_PERSONAS = PERSONAS.map((p) => p.username);

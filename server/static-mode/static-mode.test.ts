@@ -6,21 +6,15 @@ import { ApiError, isApiError } from "../http/errors";
 import type { Services } from "../services";
 import { callKey, canonicalArgs } from "./keys";
 import { locationForPersona } from "./http";
-import {
-  personaOfPath,
-  personaSessions,
-  personaUser,
-  staticSignIn,
-  stripPersona,
-  userForRequest,
-} from "./personas";
+import { personaOfPath, personaSessions, staticSignIn, stripPersona, userForRequest } from "./personas";
 import { recordServices } from "./recorder";
 import { DEMO_WRITE_MESSAGE, type Registry } from "./registry";
 import { FixtureMissingError, StaticModeError, createStaticServices, staticStateOf } from "./replay";
 import { linksOf, shapeOf, walkPersona } from "./walk";
 import { PERSONAS } from "../auth/personas";
+import { personaSessionUser } from "../auth/user";
 
-const clinic = personaUser(PERSONAS.find((p) => p.username === "clinic")!);
+const clinic = personaSessionUser(PERSONAS.find((p) => p.username === "clinic")!);
 
 describe("call keys", () => {
   it("are canonical: sorted keys, undefined dropped, users by username, URLs by path and query", () => {

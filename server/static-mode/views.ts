@@ -3,7 +3,8 @@ import type { Services } from "../services";
 import { createPersonaHandler, type ViewContext } from "./http";
 import { viewerOf, type Viewer } from "../privacy/policy";
 import { findPersona } from "../auth/personas";
-import { STATIC_PERSONAS, personaUser } from "./personas";
+import { personaSessionUser } from "../auth/user";
+import { STATIC_PERSONAS } from "./personas";
 import { WALK } from "./registry";
 import { walkPersona, type WalkedPage, type WalkRules } from "./walk";
 import type { ServerBuild } from "@remix-run/node";
@@ -77,7 +78,7 @@ export async function walkViews(
         const ids = await drillDownIds(
           services,
           rules.drillDownNodes,
-          viewerOf(known ? personaUser(known) : null),
+          viewerOf(known ? personaSessionUser(known) : null),
         );
         // as the explorer's fetchers ask for them (single fetch: <path>.data?...&_routes=<route id>)
         return ids.flatMap((id) => [

@@ -1,15 +1,14 @@
 import { findPersona } from "../../server/auth/personas";
-import type { SessionUser } from "../../server/auth/user";
+import { personaSessionUser, type SessionUser } from "../../server/auth/user";
 import type { Dataspace } from "../../server/dataspace";
 import { dataspaceHandlers } from "../../server/dataspace/handlers";
 import { errorResponse } from "../../server/http/errors";
 import type { HandlerContext } from "../../server/http/handler";
 import type { Services } from "../../server/services";
-import { personaUser as personaUserOf } from "../../server/static-mode/personas";
 
 /** A built-in persona as the session user a handler sees (as static mode and the OIDC callback build it). */
 export function personaUser(username: string): SessionUser {
-  return personaUserOf(findPersona(username)!);
+  return personaSessionUser(findPersona(username)!);
 }
 
 export interface DataspaceCall {
