@@ -48,16 +48,26 @@ export function textResponse(text: string, init: ResponseInit): Response {
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
 
-/** `url` is the full URL (express strips mount paths from `req.url`: pass `req.originalUrl`). */
-export async function toWebRequest(req: IncomingMessage, url: string): Promise<Request> {
+function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || k.startsWith(":")) continue;
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else headers.set(k, v);
   }
+  return headers;
+}
+
+/** The `Request` of a GET or HEAD (no body to read): built at once, e.g. when a handler asks for it. */
+export function bodilessWebRequest(req: IncomingMessage, url: string): Request {
+  return new Request(url, { method: req.method ?? "GET", headers: webHeaders(req) });
+}
+
+/** `url` is the full URL (express strips mount paths from `req.url`: pass `req.originalUrl`). */
+export async function toWebRequest(req: IncomingMessage, url: string): Promise<Request> {
   const method = req.method ?? "GET";
-  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
+  if (method === "GET" || method === "HEAD") return bodilessWebRequest(req, url);
+  const headers = webHeaders(req);
   const body = await readBody(req);
   if (body === null) {
     closeAfterAnswer(req);
