@@ -110,15 +110,17 @@ export async function createSessionStore(
     record: SessionRecord;
     lastSeen: number;
     checkedAt: number;
-    version: number;
+    version: string;
   }
   const cache = new Map<string, Cached>();
   const inFlight = new Map<string, Promise<SessionRecord | null>>();
-  const feedVersion = () => rel.changes.version(SESSIONS_TOPIC);
+  // sign-outs in this process count at once (on PostgreSQL the feed's own notice comes back later)
+  let signOuts = 0;
+  const feedVersion = () => `${signOuts}/${rel.changes.version(SESSIONS_TOPIC)}`;
   // a sign-out on any instance (this one included) empties the cache (it lives as long as the store)
   rel.changes.subscribe(SESSIONS_TOPIC, () => cache.clear());
 
-  async function readStored(value: string, token: string, version: number): Promise<SessionRecord | null> {
+  async function readStored(value: string, token: string, version: string): Promise<SessionRecord | null> {
     const key = hash(token);
     const row = (await rel.db
       .selectFrom("sessions")
@@ -201,13 +203,19 @@ export async function createSessionStore(
       const record = await read(request);
       const verified = verifiedCookie(request);
       if (verified) {
-        cache.delete(verified.value);
-        inFlight.delete(verified.value);
+        const forget = () => {
+          signOuts++;
+          cache.delete(verified.value);
+          inFlight.delete(verified.value);
+        };
+        forget();
         // the row goes and every instance's session cache is emptied, in one transaction
         await rel.tx(async (tx) => {
           await tx.deleteFrom("sessions").where("token_hash", "=", hash(verified.token)).execute();
           await rel.changes.bump(tx, SESSIONS_TOPIC);
         });
+        // and again: a read that began during the delete must not keep what it found
+        forget();
       }
       return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
