@@ -12,8 +12,6 @@ import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
  * web stream machinery that costs milliseconds per large body on Node 20.
  */
 
-const RAW_BODY = Symbol.for("hub.rawBody");
-
 /** A body kept encoded, with its gzip form made once and reused (e.g. a cached graph response). */
 export class EncodedBody {
   private gz: Buffer | undefined;
@@ -27,36 +25,40 @@ export class EncodedBody {
   }
 }
 
-export function rawBodyResponse(body: EncodedBody, init: ResponseInit): Response {
-  const res = new Response(body.raw as unknown as BodyInit, init);
-  (res as unknown as Record<symbol, EncodedBody>)[RAW_BODY] = body;
-  return res;
-}
-
 /**
- * A text body (e.g. JSON) kept as its string: the adapter writes the string as it is, and anyone
- * else reads the Response as usual (`text()`, `json()`, `arrayBuffer()`, `body`, `clone()`). The
- * web stream of a body is made only if something asks for `body`: on Node 20 constructing a
- * Response with a string body costs about 20 µs and reading it back with `arrayBuffer()` more than
- * the rest of a small answer; this one costs about 5 µs.
+ * A body held as it is, a string (e.g. JSON) or an EncodedBody (a cached answer): the adapter
+ * writes it straight to the socket (an EncodedBody gzip-encoded when the client takes it), and
+ * anyone else reads the Response as usual (`text()`, `json()`, `arrayBuffer()`, `body`,
+ * `clone()`). The web stream of the body is made only if something asks for `body`: on Node 20
+ * constructing a Response with a body costs about 20 µs, and reading it back with `arrayBuffer()`
+ * more than the rest of a small answer; this one costs about 5 µs.
  */
-class TextResponse extends Response {
-  readonly #text: string;
+class HeldBodyResponse extends Response {
+  readonly #held: string | EncodedBody;
   #used = false;
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
-  constructor(text: string, init: ResponseInit) {
+  constructor(held: string | EncodedBody, init: ResponseInit) {
     super(null, init);
-    this.#text = text;
+    this.#held = held;
   }
-  /** the string, for the adapter; undefined once the body was read by someone else */
+  /** a string body, for the adapter; undefined once the body was read by someone else */
   get unreadText(): string | undefined {
-    return this.#used || this.#stream ? undefined : this.#text;
+    return this.#used || this.#stream || typeof this.#held !== "string" ? undefined : this.#held;
+  }
+  /** an encoded body, for the adapter (written as it is, as before, even if someone read it) */
+  get encoded(): EncodedBody | undefined {
+    return typeof this.#held === "string" ? undefined : this.#held;
+  }
+  get #text(): string {
+    return typeof this.#held === "string" ? this.#held : this.#held.toString();
   }
   override get bodyUsed(): boolean {
     return this.#used;
   }
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    this.#stream ??= new Response(this.#text).body;
+    this.#stream ??= new Response(
+      typeof this.#held === "string" ? this.#held : (this.#held.raw as unknown as BodyInit),
+    ).body;
     return this.#stream;
   }
   #take(): Promise<string> {
@@ -83,7 +85,7 @@ class TextResponse extends Response {
   override clone(): Response {
     if (this.#used || this.#stream?.locked)
       throw new TypeError("Response.clone: Body has already been consumed.");
-    return new TextResponse(this.#text, {
+    return new HeldBodyResponse(this.#held, {
       status: this.status,
       statusText: this.statusText,
       headers: new Headers(this.headers),
@@ -92,7 +94,11 @@ class TextResponse extends Response {
 }
 
 export function textResponse(text: string, init: ResponseInit): Response {
-  return new TextResponse(text, init);
+  return new HeldBodyResponse(text, init);
+}
+
+export function rawBodyResponse(body: EncodedBody, init: ResponseInit): Response {
+  return new HeldBodyResponse(body, init);
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
@@ -228,7 +234,8 @@ export async function sendWebResponse(
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
-  const encoded = (response as unknown as Record<symbol, EncodedBody | undefined>)[RAW_BODY];
+  const held = response instanceof HeldBodyResponse ? response : undefined;
+  const encoded = held?.encoded;
   if (encoded) {
     res.setHeader("vary", "Accept-Encoding");
     const body = acceptsGzip(acceptEncoding) && encoded.raw.byteLength > 1024 ? encoded.gzip() : encoded.raw;
@@ -237,7 +244,7 @@ export async function sendWebResponse(
     res.end(body);
     return;
   }
-  const text = response instanceof TextResponse ? response.unreadText : undefined;
+  const text = held?.unreadText;
   const buf = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
   if (response.status !== 204 && response.status !== 304) res.setHeader("content-length", buf.byteLength);
   res.end(buf);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { json } from "./errors";
+import { json, jsonBuffer } from "./errors";
+import { EncodedBody } from "./node-adapter";
 
-/** json() answers are TextResponses (node-adapter.ts): every web reader still gets the same body. */
+/** json() and jsonBuffer() answers hold their body (node-adapter.ts): every web reader still gets the same body. */
 describe("a JSON answer read as a web Response", () => {
   it("reads by text(), json(), arrayBuffer(), bytes() and blob()", async () => {
     const body = { a: 1, b: "ü" };
@@ -37,6 +38,19 @@ describe("a JSON answer read as a web Response", () => {
       201,
       "no-store",
       "",
+    ]);
+  });
+
+  it("reads a pre-encoded answer (jsonBuffer) the same ways", async () => {
+    const encoded = new EncodedBody(Buffer.from('{"graph":["ü"]}'));
+    expect(await jsonBuffer(encoded).json()).toEqual({ graph: ["ü"] });
+    expect(await jsonBuffer(encoded).text()).toBe('{"graph":["ü"]}');
+    expect(await new Response(jsonBuffer(encoded).body).text()).toBe('{"graph":["ü"]}');
+    const r = jsonBuffer(encoded);
+    expect([r.status, r.headers.get("content-type"), await r.clone().text()]).toEqual([
+      200,
+      "application/json; charset=utf-8",
+      '{"graph":["ü"]}',
     ]);
   });
 });
