@@ -189,7 +189,10 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
       const { setCookie } = await sessions.create(user, undefined);
       expect(await sessions.read(req(cookieOf(setCookie)))).not.toBeNull();
       await dropRows();
+      const before = store.rel.changes.version(SESSIONS_TOPIC);
       await store.rel.changes.notify(SESSIONS_TOPIC);
+      // on PostgreSQL the notice comes back by LISTEN/NOTIFY: wait until this instance knows it
+      await vi.waitFor(() => expect(store.rel.changes.version(SESSIONS_TOPIC)).toBeGreaterThan(before));
       expect(await sessions.read(req(cookieOf(setCookie)))).toBeNull();
     });
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
 import { createDemoTransferStore, DEMO_TRANSFERS_TOPIC } from "./demo-records";
 
@@ -50,7 +50,10 @@ describe.each(storeDialects())("the demonstration transfers' list cache on %s", 
       })
       .execute();
     expect(await transfers.list()).toEqual([]);
+    const before = store.rel.changes.version(DEMO_TRANSFERS_TOPIC);
     await store.rel.changes.notify(DEMO_TRANSFERS_TOPIC);
+    // on PostgreSQL the notice comes back by LISTEN/NOTIFY: wait until this instance knows it
+    await vi.waitFor(() => expect(store.rel.changes.version(DEMO_TRANSFERS_TOPIC)).toBeGreaterThan(before));
     expect((await transfers.list()).map((r) => r["@id"])).toEqual(["transfer-demo-other"]);
   });
 });
