@@ -6,12 +6,13 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
-import { createApiHandler } from "./http/api-handler";
+import { createApiDispatcher } from "./http/api-handler";
 import { JSON_HEADERS } from "./http/errors";
 import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
-import { sendWebResponse, toWebRequest } from "./http/node-adapter";
+import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-adapter";
+import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./http/security-headers";
 import { createServices, type Services } from "./services";
@@ -66,7 +67,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const buildPath = path.resolve(opts.remixBuildPath ?? defaultRemixBuild());
   const clientAssets = path.join(path.dirname(path.dirname(buildPath)), "client");
   const build = await importServerBuild(pathToFileURL(buildPath).href);
-  const handleApi = createApiHandler(services, HANDLERS);
+  const dispatchApi = createApiDispatcher(services, HANDLERS);
   const https = config.publicUrl.startsWith("https:");
   const formActions = config.oidc ? [new URL(config.oidc.issuer).origin] : [];
   const baseHeaders = securityHeaders({ https });
@@ -149,6 +150,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // logging (without a fresh probe result it takes the dispatcher's route, which waits for one)
   const health = config.appMode === "live" ? createEncodedHealth(services.health) : null;
   const healthHeaders = Object.entries({ ...apiHeaders, ...JSON_HEADERS }).flat();
+  const apiHeaderEntries = Object.entries(apiHeaders);
+  // a GET or HEAD is dispatched from its head, its web Request built only if the handler reads it
+  // (server/http/request-head.ts); a request with a body is read into a Request first
+  const answerApi = (req: IncomingMessage, url: string): Promise<Response> => {
+    if (req.method === "GET" || req.method === "HEAD")
+      return dispatchApi(nodeRequestHead(req, url), () => bodilessWebRequest(req, url));
+    return toWebRequest(req, url).then((request) => dispatchApi(request, () => request));
+  };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (health && req.url === "/api/health" && req.method === "GET") {
       const a = health();
@@ -163,15 +172,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       }
     }
     if (!req.url?.startsWith("/api/") && req.url !== "/api") return app(req, res);
-    for (const [k, v] of Object.entries(apiHeaders)) res.setHeader(k, v);
+    for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
     if (opts.log) {
       const t0 = performance.now();
       res.on("finish", () =>
         console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
       );
     }
-    toWebRequest(req, publicOrigin + req.url)
-      .then(handleApi)
+    answerApi(req, publicOrigin + req.url)
       .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"]))
       .catch((e) => {
         console.error("[api] could not answer:", e);

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
 import { createAuditLog } from "../audit/log";
-import { createSessionStore, SESSION_COOKIE, SESSION_IDLE_MS } from "./sessions";
+import {
+  createSessionStore,
+  SESSION_ABSOLUTE_MS,
+  SESSION_COOKIE,
+  SESSION_IDLE_MS,
+  SESSION_RECHECK_MS,
+  SESSIONS_TOPIC,
+} from "./sessions";
 import type { SessionUser } from "./user";
 
 const user: SessionUser = {
@@ -126,5 +133,83 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
     });
     expect((await sessions.read(req(cookie)))?.user).toEqual(user);
     expect(await audit.count()).toBe(1);
+  });
+  describe("the session cache", () => {
+    // a row removed behind the store's back (as another instance's sign-out would) shows what is cached
+    const dropRows = () => store.rel.db.deleteFrom("sessions").execute();
+
+    it("answers a verified cookie from memory, and reads the store again after SESSION_RECHECK_MS", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const sessions = await createSessionStore(store.rel, options);
+      const { setCookie } = await sessions.create(user, undefined);
+      expect((await sessions.read(req(cookieOf(setCookie))))?.user).toEqual(user);
+      await dropRows();
+      vi.advanceTimersByTime(SESSION_RECHECK_MS - 100);
+      expect((await sessions.userFromRequest(req(cookieOf(setCookie))))?.username).toBe("clinic");
+      vi.advanceTimersByTime(200);
+      expect(await sessions.userFromRequest(req(cookieOf(setCookie)))).toBeNull();
+    });
+
+    it("hands each caller its own copy of the cached user", async () => {
+      store = await openTestStore(dialect);
+      const sessions = await createSessionStore(store.rel, options);
+      const { setCookie } = await sessions.create(user, undefined);
+      const first = await sessions.userFromRequest(req(cookieOf(setCookie)));
+      first!.roles.push("CONNECTOR_ADMIN");
+      first!.name = "changed";
+      expect(await sessions.userFromRequest(req(cookieOf(setCookie)))).toEqual(user);
+    });
+
+    it("never caches a cookie whose signature is wrong", async () => {
+      store = await openTestStore(dialect);
+      const sessions = await createSessionStore(store.rel, options);
+      const { setCookie, token } = await sessions.create(user, undefined);
+      expect(await sessions.read(req(cookieOf(setCookie)))).not.toBeNull();
+      expect(await sessions.read(req(`${SESSION_COOKIE}=${token}.forged`))).toBeNull();
+      expect(await sessions.read(req(`${SESSION_COOKIE}=${token}.forged`))).toBeNull();
+    });
+
+    it("forgets a session at once on sign-out in this process", async () => {
+      store = await openTestStore(dialect);
+      const sessions = await createSessionStore(store.rel, options);
+      const a = await sessions.create(user, undefined);
+      const b = await sessions.create({ ...user, sub: "other", username: "other" }, undefined);
+      expect(await sessions.read(req(cookieOf(a.setCookie)))).not.toBeNull();
+      expect(await sessions.read(req(cookieOf(b.setCookie)))).not.toBeNull();
+      await sessions.destroy(req(cookieOf(a.setCookie)));
+      expect(await sessions.read(req(cookieOf(a.setCookie)))).toBeNull();
+      // the other session is read from the store again, and is still there
+      expect((await sessions.read(req(cookieOf(b.setCookie))))?.user.username).toBe("other");
+    });
+
+    it("is emptied when any instance signs someone out (the change feed's sessions topic)", async () => {
+      store = await openTestStore(dialect);
+      const sessions = await createSessionStore(store.rel, options);
+      const { setCookie } = await sessions.create(user, undefined);
+      expect(await sessions.read(req(cookieOf(setCookie)))).not.toBeNull();
+      await dropRows();
+      const before = store.rel.changes.version(SESSIONS_TOPIC);
+      await store.rel.changes.notify(SESSIONS_TOPIC);
+      // on PostgreSQL the notice comes back by LISTEN/NOTIFY: wait until this instance knows it
+      await vi.waitFor(() => expect(store.rel.changes.version(SESSIONS_TOPIC)).toBeGreaterThan(before));
+      expect(await sessions.read(req(cookieOf(setCookie)))).toBeNull();
+    });
+
+    it("does not outlive the session's absolute or idle expiry", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const sessions = await createSessionStore(store.rel, options);
+      const { setCookie } = await sessions.create(user, undefined);
+      // read from the store 1.5 s before the absolute expiry: the cached entry, still young, ends with it
+      vi.advanceTimersByTime(SESSION_ABSOLUTE_MS - 1500);
+      await store.rel.db.updateTable("sessions").set({ last_seen_at: Date.now() }).execute();
+      expect(await sessions.read(req(cookieOf(setCookie)))).not.toBeNull();
+      vi.advanceTimersByTime(1000);
+      expect(await sessions.read(req(cookieOf(setCookie)))).not.toBeNull();
+      vi.advanceTimersByTime(500);
+      expect(await sessions.read(req(cookieOf(setCookie)))).toBeNull();
+      expect(await store.rel.db.selectFrom("sessions").selectAll().execute()).toEqual([]);
+    });
   });
 });

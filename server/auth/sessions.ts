@@ -11,12 +11,31 @@ export const SESSION_COOKIE = "app-auth.session-token";
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
+/**
+ * How long a verified cookie is answered from this process's session cache before the store is read
+ * again: the bound within which a sign-out on another instance is seen here even if its change notice
+ * (PostgreSQL NOTIFY) were lost. A sign-out or expiry in this process takes effect at once.
+ */
+export const SESSION_RECHECK_MS = 2000;
+/** cookies kept in the session cache at most (the oldest is dropped first) */
+const CACHE_MAX = 10_000;
+/** the change-feed topic a sign-out bumps: every instance empties its session cache */
+export const SESSIONS_TOPIC = "sessions";
 
 export interface SessionRecord {
   user: SessionUser;
   idToken: string | undefined;
   createdAt: number;
   expiresAt: number;
+}
+
+/**
+ * What a session store reads of a request: its headers (the Cookie) and, in static mode, its URL.
+ * A `Request` is one; so is the dispatcher's request head (server/http/request-head.ts).
+ */
+export interface SessionRequest {
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
 }
 
 export interface SessionStore {
@@ -26,8 +45,8 @@ export interface SessionStore {
     idToken: string | undefined,
     opts?: { tx?: Sql },
   ): Promise<{ token: string; setCookie: string }>;
-  read(request: Request): Promise<SessionRecord | null>;
-  userFromRequest(request: Request): Promise<SessionUser | null>;
+  read(request: SessionRequest): Promise<SessionRecord | null>;
+  userFromRequest(request: SessionRequest): Promise<SessionUser | null>;
   /** removes the session; returns the record that was removed and a cookie that clears it */
   destroy(request: Request): Promise<{ record: SessionRecord | null; setCookie: string }>;
   purgeExpired(now?: number): Promise<number>;
@@ -67,7 +86,8 @@ export async function createSessionStore(
   const hash = (token: string) => createHash("sha256").update(token).digest("hex");
   const attrs = `Path=/; HttpOnly; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
 
-  function tokenFrom(request: Request): string | null {
+  /** the cookie's value and its token when the signature holds, else null */
+  function verifiedCookie(request: SessionRequest): { value: string; token: string } | null {
     const value = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
     if (!value) return null;
     const dot = value.lastIndexOf(".");
@@ -76,12 +96,31 @@ export async function createSessionStore(
     const given = Buffer.from(value.slice(dot + 1));
     const expected = Buffer.from(sign(token));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return token;
+    return { value, token };
   }
 
-  async function read(request: Request): Promise<SessionRecord | null> {
-    const token = tokenFrom(request);
-    if (!token) return null;
+  /**
+   * The session cache: cookie value (verified when it was put here) → the record read from the
+   * store, for SESSION_RECHECK_MS. An entry holds only while the feed's sessions version is the one
+   * it was read under (a sign-out anywhere bumps it) and the session is neither expired nor idle.
+   * Reads of the same cookie in flight are shared.
+   */
+  interface Cached {
+    key: string;
+    record: SessionRecord;
+    lastSeen: number;
+    checkedAt: number;
+    version: string;
+  }
+  const cache = new Map<string, Cached>();
+  const inFlight = new Map<string, Promise<SessionRecord | null>>();
+  // sign-outs in this process count at once (on PostgreSQL the feed's own notice comes back later)
+  let signOuts = 0;
+  const feedVersion = () => `${signOuts}/${rel.changes.version(SESSIONS_TOPIC)}`;
+  // a sign-out on any instance (this one included) empties the cache (it lives as long as the store)
+  rel.changes.subscribe(SESSIONS_TOPIC, () => cache.clear());
+
+  async function readStored(value: string, token: string, version: string): Promise<SessionRecord | null> {
     const key = hash(token);
     const row = (await rel.db
       .selectFrom("sessions")
@@ -90,19 +129,52 @@ export async function createSessionStore(
       .executeTakeFirst()) as SessionRow | undefined;
     if (!row) return null;
     const now = Date.now();
-    const lastSeen = Number(row.last_seen_at);
+    let lastSeen = Number(row.last_seen_at);
     if (Number(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) {
       await remove(key);
       return null;
     }
-    if (now - lastSeen > TOUCH_EVERY_MS)
+    if (now - lastSeen > TOUCH_EVERY_MS) {
       await rel.db.updateTable("sessions").set({ last_seen_at: now }).where("token_hash", "=", key).execute();
-    return {
+      lastSeen = now;
+    }
+    const record: SessionRecord = {
       user: JSON.parse(row.user_json) as SessionUser,
       idToken: row.id_token ?? undefined,
       createdAt: Number(row.created_at),
       expiresAt: Number(row.expires_at),
     };
+    // kept only when no sign-out was seen while the row was read
+    if (feedVersion() === version) {
+      if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+      cache.set(value, { key, record, lastSeen, checkedAt: now, version });
+    }
+    return record;
+  }
+
+  async function read(request: SessionRequest): Promise<SessionRecord | null> {
+    const cookie = request.headers.get("cookie");
+    const value = cookie === null ? null : readCookie(cookie, SESSION_COOKIE);
+    if (!value) return null;
+    const hit = cache.get(value);
+    if (hit) {
+      const now = Date.now();
+      if (
+        hit.version === feedVersion() &&
+        now - hit.checkedAt < SESSION_RECHECK_MS &&
+        hit.record.expiresAt > now &&
+        hit.lastSeen + SESSION_IDLE_MS > now
+      )
+        return copyOf(hit.record);
+      cache.delete(value);
+    }
+    const shared = inFlight.get(value);
+    if (shared) return copyOf(await shared);
+    const verified = verifiedCookie(request);
+    if (!verified) return null;
+    const pending = readStored(value, verified.token, feedVersion()).finally(() => inFlight.delete(value));
+    inFlight.set(value, pending);
+    return copyOf(await pending);
   }
 
   return {
@@ -129,8 +201,22 @@ export async function createSessionStore(
     },
     async destroy(request) {
       const record = await read(request);
-      const token = tokenFrom(request);
-      if (token) await remove(hash(token));
+      const verified = verifiedCookie(request);
+      if (verified) {
+        const forget = () => {
+          signOuts++;
+          cache.delete(verified.value);
+          inFlight.delete(verified.value);
+        };
+        forget();
+        // the row goes and every instance's session cache is emptied, in one transaction
+        await rel.tx(async (tx) => {
+          await tx.deleteFrom("sessions").where("token_hash", "=", hash(verified.token)).execute();
+          await rel.changes.bump(tx, SESSIONS_TOPIC);
+        });
+        // and again: a read that began during the delete must not keep what it found
+        forget();
+      }
       return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
     async purgeExpired(now = Date.now()) {
@@ -141,6 +227,12 @@ export async function createSessionStore(
       return Number(res.numDeletedRows);
     },
   };
+}
+
+/** each caller gets its own copy: handlers may not share (or change) one cached object */
+function copyOf(record: SessionRecord | null): SessionRecord | null {
+  if (!record) return null;
+  return { ...record, user: { ...record.user, roles: record.user.roles.slice() } };
 }
 
 export function readCookie(header: string | null, name: string): string | null {

@@ -44,6 +44,8 @@ export type DemoAssetGroup = z.infer<typeof assetGroup>;
 export interface DemoRecords {
   negotiations(): DemoRecord[];
   transfers(): DemoRecord[];
+  /** the bundle's own records, frozen: for callers that only read them (no copy per call) */
+  shared(): { readonly negotiations: readonly DemoRecord[]; readonly transfers: readonly DemoRecord[] };
   assetGroups(): DemoAssetGroup[];
   participants(): DemoRecord[];
 }
@@ -65,8 +67,21 @@ const BUNDLED = {
 /** Copies, so that callers may decorate records without changing the bundle. */
 const copy = <T>(v: T): T => structuredClone(v);
 
+function deepFreeze<T>(v: T): T {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+const SHARED = deepFreeze({
+  negotiations: copy(BUNDLED.negotiations),
+  transfers: copy(BUNDLED.transfers),
+});
+
 export function bundledDemoRecords(): DemoRecords {
   return {
+    shared: () => SHARED,
     negotiations: () => copy(BUNDLED.negotiations),
     transfers: () => copy(BUNDLED.transfers),
     assetGroups: () => copy(BUNDLED.assets),
@@ -93,6 +108,8 @@ export interface DemoTransferStore {
 }
 
 const TABLE = "dataspace_demo_transfers";
+/** the change-feed topic a new demonstration transfer bumps: every instance's list cache is dropped */
+export const DEMO_TRANSFERS_TOPIC = "dataspace-demo-transfers";
 
 export async function createDemoTransferStore(
   rel: Relational,
@@ -113,6 +130,15 @@ export async function createDemoTransferStore(
       .execute();
   });
   const parse = (r: { record: string } | undefined) => (r ? (JSON.parse(r.record) as DemoRecord) : undefined);
+  /**
+   * The lists by participant ("" for all), kept until a transfer is created on any instance (the
+   * feed's version moves; in this process at once): the task list reads them on every request.
+   * The records are frozen and shared; each call gets its own array.
+   */
+  const lists = new Map<string, { version: string; records: readonly DemoRecord[] }>();
+  // this instance's own creations count at once (on PostgreSQL the feed's notice comes back later)
+  let created = 0;
+  const version = () => `${created}/${rel.changes.version(DEMO_TRANSFERS_TOPIC)}`;
 
   return {
     async create(input, actor = "system") {
@@ -150,7 +176,10 @@ export async function createDemoTransferStore(
           },
           { tx },
         );
+        await rel.changes.bump(tx, DEMO_TRANSFERS_TOPIC);
       });
+      created++;
+      lists.clear();
       return rec;
     },
     async get(id) {
@@ -160,10 +189,18 @@ export async function createDemoTransferStore(
       );
     },
     async list(participantId) {
+      const v = version();
+      const kept = lists.get(participantId ?? "");
+      if (kept && kept.version === v) return kept.records.slice();
       let q = rel.db.selectFrom(TABLE).select("record");
       if (participantId) q = q.where("participant_id", "=", participantId);
       const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
-      return rows.map((r) => parse(r)!);
+      const records = rows.map((r) => deepFreeze(parse(r)!));
+      if (version() === v) {
+        if (lists.size >= 1000) lists.clear();
+        lists.set(participantId ?? "", { version: v, records });
+      }
+      return records.slice();
     },
   };
 }

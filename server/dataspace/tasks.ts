@@ -91,8 +91,10 @@ async function demoTasks(rt: DataspaceRuntime, scope: TaskScope, liveIds: Set<st
     const ctx = str(r.participantContextId) ?? "";
     return scope.all || scope.contextIds.has(ctx);
   };
-  const negotiations = rt.demo.negotiations().filter((r) => owned(r) && !liveIds.has(r["@id"]));
-  const transfers = mergeById(await rt.demoTransfers.list(), rt.demo.transfers()).filter(
+  // read only (turned into Task records): the bundle's frozen records, not a copy per request
+  const demo = rt.demo.shared();
+  const negotiations = demo.negotiations.filter((r) => owned(r) && !liveIds.has(r["@id"]));
+  const transfers = mergeById(await rt.demoTransfers.list(), demo.transfers).filter(
     (r) => owned(r) && !liveIds.has(r["@id"]),
   );
   return [

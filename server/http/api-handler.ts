@@ -8,6 +8,7 @@ import { matchRoute, routeKey, type Access } from "./route-table";
 import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
 import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
+import type { RequestHead } from "./request-head";
 
 /** What the dispatcher itself reads from the service container. */
 export interface DispatcherServices {
@@ -23,10 +24,22 @@ export interface DispatcherServices {
  * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
 export function createApiHandler<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
+  const dispatch = createApiDispatcher(services, handlers);
+  return function handleApi(request: Request): Promise<Response> {
+    return dispatch(request, () => request);
+  };
+}
+
+/**
+ * The same dispatcher for a request given as its head (method, URL, headers) and a way to build its
+ * web `Request`, called only when it is needed: a body to check, or a handler that reads
+ * `ctx.request` (server/http/request-head.ts). The Node listener (server/app.ts) enters here.
+ */
+export function createApiDispatcher<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
   const { config } = services;
   const allowedOrigins = [new URL(config.publicUrl).origin];
 
-  return async function handleApi(request: Request): Promise<Response> {
+  return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     const url = new URL(request.url);
     try {
       if (config.appMode === "static") {
@@ -58,13 +71,26 @@ export function createApiHandler<S extends DispatcherServices>(services: S, hand
       await authorise(match.methodSpec.access, user, request, services);
       // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
       // The sign-in routes also take the form posts of NextAuth-style clients.
-      await checkRequestBody(request, match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json");
+      if (request.method !== "GET" && request.method !== "HEAD")
+        await checkRequestBody(
+          webRequest(),
+          match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json",
+        );
 
       const handler = handlers[routeKey(match.method, match.route.path)];
       if (!handler) {
         return json({ error: `Not implemented yet: ${match.method} ${match.route.path}` }, 501);
       }
-      const response = await handler({ request, url, params: match.params, user, services });
+      let built: Request | undefined;
+      const response = await handler({
+        get request() {
+          return (built ??= webRequest());
+        },
+        url,
+        params: match.params,
+        user,
+        services,
+      });
       return request.method === "HEAD" ? new Response(null, response) : response;
     } catch (e) {
       return errorResponse(e);
@@ -75,7 +101,7 @@ export function createApiHandler<S extends DispatcherServices>(services: S, hand
 async function authorise(
   access: Access,
   user: SessionUser | null,
-  request: Request,
+  request: RequestHead,
   services: DispatcherServices,
 ) {
   switch (access.kind) {

@@ -1,4 +1,5 @@
 import { ApiError, badRequest } from "./errors";
+import type { RequestHead } from "./request-head";
 import { BODY_BYTES, MAX_BODY_BYTES, TOO_LARGE, type Tagged } from "./limits";
 
 export { MAX_BODY_BYTES, markBodyBytes, markTooLarge } from "./limits";
@@ -18,12 +19,12 @@ export const BODY_TOO_LARGE = `Request body too large (limit ${MAX_BODY_BYTES} b
 export const JSON_REQUIRED = "Content-Type must be application/json";
 
 /** True when the body is (or is declared) over the limit. */
-export function isTooLarge(request: Request): boolean {
-  if ((request as Tagged)[TOO_LARGE]) return true;
+export function isTooLarge(request: RequestHead): boolean {
+  if ((request as Partial<Tagged>)[TOO_LARGE]) return true;
   return declaredLength(request) > MAX_BODY_BYTES;
 }
 
-function declaredLength(request: Request): number {
+function declaredLength(request: RequestHead): number {
   const raw = request.headers.get("content-length");
   if (raw === null || !/^\d+$/.test(raw.trim())) return 0;
   return Number(raw);

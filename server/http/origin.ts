@@ -1,3 +1,4 @@
+import type { RequestHead } from "./request-head";
 import { isForeignOrigin } from "./security-headers";
 
 /**
@@ -9,7 +10,7 @@ import { isForeignOrigin } from "./security-headers";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function isCrossSiteRequest(request: Request, allowedOrigins: string[]): boolean {
+export function isCrossSiteRequest(request: RequestHead, allowedOrigins: string[]): boolean {
   if (isForeignOrigin(request, allowedOrigins)) return true;
   if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
   if (request.headers.get("Origin") !== null) return false;

@@ -15,6 +15,7 @@
  * - Origins are compared after URL normalisation (case, default port, path and trailing slash dropped);
  *   an allowed entry that is not a URL matches nothing, and `Origin: null` is always foreign.
  */
+import type { RequestHead } from "./request-head";
 
 export function securityHeaders(opts: { https: boolean }): Record<string, string> {
   return {
@@ -63,7 +64,10 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * True when a mutating request comes from another site: its Origin is not an allowed one, or, without
  * an Origin header, the browser says `Sec-Fetch-Site: cross-site`. Non-browser clients send neither.
  */
-export function isForeignOrigin(request: Request, allowedOrigins: string[]): boolean {
+export function isForeignOrigin(
+  request: Pick<RequestHead, "method" | "headers">,
+  allowedOrigins: string[],
+): boolean {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
   const origin = request.headers.get("Origin");
   if (origin === null) return request.headers.get("Sec-Fetch-Site") === "cross-site";

@@ -1,6 +1,6 @@
 import { findPersona, PERSONAS } from "../auth/personas";
 import { personaSessionUser } from "../auth/user";
-import type { SessionRecord, SessionStore } from "../auth/sessions";
+import type { SessionRecord, SessionRequest, SessionStore } from "../auth/sessions";
 import type { SessionUser } from "../auth/user";
 import type { OidcClient } from "../auth/oidc-client";
 import { safeRedirect } from "../auth/safe-redirect";
@@ -30,7 +30,7 @@ export function stripPersona(pathname: string): string {
   return rest.startsWith("/") ? rest : `/${rest.replace(/^\.data$/, "")}`;
 }
 
-export function userForRequest(request: Request): SessionUser | null {
+export function userForRequest(request: SessionRequest): SessionUser | null {
   const name = personaOfPath(new URL(request.url).pathname);
   const persona = name ? findPersona(name) : undefined;
   return persona ? personaSessionUser(persona) : null;
@@ -40,7 +40,7 @@ export const STATIC_PERSONAS = PERSONAS.map((p) => p.username);
 
 /** the session store of static mode: the persona in the path is the session */
 export function personaSessions(): SessionStore {
-  const read = (request: Request): SessionRecord | null => {
+  const read = (request: SessionRequest): SessionRecord | null => {
     const user = userForRequest(request);
     return user ? { user, idToken: undefined, createdAt: 0, expiresAt: Number.MAX_SAFE_INTEGER } : null;
   };
