@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import type { GraphNode, Properties, GraphStore } from "../graph";
+import { createVersionedCache, type GraphNode, type Properties, type GraphStore } from "../graph";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
@@ -42,10 +42,18 @@ export function toDataset(n: GraphNode): HealthDataset {
 }
 
 export function createCatalogueService(graph: GraphStore) {
+  // the list is the same for every caller: kept encoded per graph version (any graph write empties it)
+  const cached = createVersionedCache(graph, 4);
+  async function list(): Promise<HealthDataset[]> {
+    const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
+    return nodes.map(toDataset);
+  }
   return {
-    async list(): Promise<HealthDataset[]> {
-      const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
-      return nodes.map(toDataset);
+    list,
+
+    /** the list as the API answers it, encoded once per graph version */
+    listBody() {
+      return cached("list", list);
     },
 
     async get(id: string): Promise<HealthDataset | null> {

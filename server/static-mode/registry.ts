@@ -108,6 +108,7 @@ export const REGISTRY: Registry = {
       get: read(storedDatasetSchema.nullable()),
       create: write,
       remove: write,
+      // listBody: the /api route's pre-encoded list, never called by views (and /api is off in static mode)
     },
   },
   graphQueries: {
