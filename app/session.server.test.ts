@@ -36,6 +36,7 @@ describe("getUser", () => {
     const asAdmin = await h.request("admin", "/");
     const asResearcher = await h.request("researcher", "/");
     const post = await h.post("admin", "/", {});
+    const elsewhere = await h.request("admin", "/catalogue");
     const reads = vi.spyOn(h.context.services.sessions, "userFromRequest");
     try {
       const [a, b] = await Promise.all([getUser(asAdmin, h.context), getUser(asAdmin, h.context)]);
@@ -52,6 +53,10 @@ describe("getUser", () => {
       expect(reads).toHaveBeenCalledTimes(3);
       await Promise.all([getUser(post, h.context), getUser(post, h.context)]);
       expect(reads).toHaveBeenCalledTimes(5);
+      // another URL with the same cookie and context (static mode's persona is in the path): read again
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all([getUser(asAdmin, h.context), getUser(elsewhere, h.context)]);
+      expect(reads).toHaveBeenCalledTimes(7);
     } finally {
       reads.mockRestore();
     }
