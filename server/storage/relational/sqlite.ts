@@ -1,4 +1,4 @@
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
 import type { Db } from "../database";
 import { applyMigration } from "./migrate";
 import type { ChangeFeed, Relational, Sql, Tx } from "./types";
@@ -13,7 +13,9 @@ export function openSqliteRelational(
   db: Db,
   opts: { onLongTransaction?: (stack: string) => void } = {},
 ): Relational {
-  const kysely = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: db }) }) as Sql;
+  const kysely = new Kysely<Record<string, never>>({
+    dialect: new SqliteDialect({ database: withStatementCache(db) }),
+  }) as Sql;
   const report =
     opts.onLongTransaction ??
     ((stack: string) =>
@@ -88,5 +90,27 @@ export function openSqliteRelational(
     changes,
     // the handle belongs to the caller (services.ts closes it after the graph and the dataspace)
     async close() {},
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; the queries of a module are few and the same
+ * each time (values are parameters), so their statements are kept, by SQL text, most recent last.
+ * better-sqlite3 runs one statement at a time and recompiles a kept one after a schema change.
+ */
+export function withStatementCache(db: Db, max = 500): SqliteDatabase {
+  const kept = new Map<string, SqliteStatement>();
+  return {
+    prepare(sql: string): SqliteStatement {
+      let stmt = kept.get(sql);
+      if (stmt) kept.delete(sql);
+      else {
+        stmt = db.prepare(sql) as unknown as SqliteStatement;
+        if (kept.size >= max) kept.delete(kept.keys().next().value as string);
+      }
+      kept.set(sql, stmt);
+      return stmt;
+    },
+    close: () => db.close(),
   };
 }
