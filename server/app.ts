@@ -14,7 +14,8 @@ import { HANDLERS } from "./api-routes";
 import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
-import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./http/security-headers";
+import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
+import { isCrossSiteRequest } from "./http/origin";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
 import { mountStaticMode } from "./static-mode/http";
@@ -96,15 +97,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const ownOrigins = [new URL(config.publicUrl).origin];
   app.use((req, res, next) => {
     if (req.path.startsWith("/api/") || req.path.startsWith("/idp")) return next();
-    const probe = new Request(`${config.publicUrl}${req.path}`, {
-      method: req.method,
-      headers: Object.fromEntries(
-        (["origin", "sec-fetch-site"] as const).flatMap((h) =>
-          typeof req.headers[h] === "string" ? [[h, req.headers[h] as string]] : [],
-        ),
-      ),
-    });
-    if (!isForeignOrigin(probe, ownOrigins)) return next();
+    // the same check as the API's (Origin, else Sec-Fetch-Site, else a foreign Referer), read from Node's headers
+    if (!isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins)) return next();
     res.status(403).type("text/plain").send("Cross-origin request refused");
   });
 
@@ -122,7 +116,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   idp?.mount(app);
 
   app.use("/build", express.static(clientAssets, { immutable: true, maxAge: "1y", fallthrough: false }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  // public/ holds the favicon only: looked up on disk for that path, not for every page
+  const favicon = path.resolve("public", "favicon.ico");
+  app.get("/favicon.ico", (_req, res) => res.sendFile(favicon, { maxAge: "1h" }));
 
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
   if (config.appMode === "static") {

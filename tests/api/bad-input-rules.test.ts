@@ -174,6 +174,23 @@ describe("content type, origin and referer", () => {
     );
     expect(ownOrigin.status).toBe(201);
   });
+
+  it("refuses a page's cross-site form post by its Referer too (no Origin), and admits its own", async () => {
+    const form = (id: string, headers: Record<string, string>) =>
+      as.get("clinic")!.api("/catalogue/new", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ id, title: "Page referer" }).toString(),
+      });
+    const foreign = await form("ds-page-ref-1", { referer: "https://evil.example/page" });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).toBe("Cross-origin request refused");
+    const own = await form("ds-page-ref-2", { referer: `${server.url}/catalogue/new` });
+    expect(own.status).toBe(302);
+    const ids = ((await (await as.get("clinic")!.api("/api/catalog")).json()) as Json[]).map((d) => d.id);
+    expect(ids).toContain("ds-page-ref-2");
+    expect(ids).not.toContain("ds-page-ref-1");
+  });
 });
 
 describe("ids before upstream calls, names and roles", () => {
