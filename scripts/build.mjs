@@ -26,4 +26,10 @@ const common = {
   logLevel: "warning",
 };
 await build({ ...common, entryPoints: ["server/index.ts"], outfile: `${out}/server/index.js` });
+// the embedded dataspace's own thread (server/local-dataspace/worker-host.ts finds it beside index.js)
+await build({
+  ...common,
+  entryPoints: ["server/local-dataspace/worker.ts"],
+  outfile: `${out}/server/local-dataspace-worker.js`,
+});
 console.log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

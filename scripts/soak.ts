@@ -7,6 +7,7 @@
  *   npm run soak                                   # 600 s, 50 connections
  *   npm run soak -- --seconds 60 --out soak.json   # shorter, figures as JSON too
  *   npm run soak -- --seconds 180 --heap-snapshots /tmp/heap   # and two heap snapshots to compare
+ *   npm run soak -- --seconds 150 --cpu-prof /tmp/prof  # server under `node --cpu-prof`: where the time goes
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
@@ -15,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { freePort } from "../tests/support/server";
+import { summarise, type Profile } from "./bench/profile";
 import { signIn } from "../tests/support/signin";
 
 /** The part of autocannon's API used here (the package ships no types). */
@@ -44,10 +46,14 @@ const WARMUP_S = Math.min(60, Math.floor(SECONDS / 5));
 const OUT = arg("out", "");
 /** a folder: the server writes a heap snapshot there after warm-up and at the end (SIGUSR2) */
 const HEAP_DIR = arg("heap-snapshots", "");
+/** a folder: the server runs under `node --cpu-prof` and writes its profiles there (one per thread) */
+const PROF_DIR = arg("cpu-prof", "");
+const PAGE = Number(arg("applications-page", "50"));
 
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
   const url = `http://127.0.0.1:${port}`;
   const flags = HEAP_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_DIR}`] : [];
+  if (PROF_DIR) flags.push("--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`);
   const child = spawn(process.execPath, [...flags, path.join("build", "server", "index.js")], {
     env: {
       ...process.env,
@@ -198,7 +204,14 @@ async function main() {
         },
       })),
       get("/api/transfers?participantId=pharmaco", "researcher"),
-      get("/api/compliance/applications", "regulator"),
+      // the access body's work queue: one page of the received applications, as a work-queue client
+      // reads them (`--applications-page 0`: the whole list, the mix of the runs before 25 Nov 2026 03:40)
+      get(
+        PAGE > 0
+          ? `/api/compliance/applications?state=RECEIVED&limit=${PAGE}`
+          : "/api/compliance/applications",
+        "regulator",
+      ),
     ];
 
     const samples: ({ t: number } & Sample)[] = [];
@@ -274,6 +287,19 @@ async function main() {
     stop();
     await new Promise((r) => child.once("exit", r));
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (PROF_DIR) printProfiles();
+}
+
+/** the profiles the server wrote (its main thread and the embedded dataspace's worker), largest first */
+function printProfiles() {
+  const files = readdirSync(PROF_DIR)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .map((f) => path.join(PROF_DIR, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  for (const file of files) {
+    console.log(`\n== ${file}`);
+    console.log(summarise(JSON.parse(readFileSync(file, "utf8")) as Profile, 30));
   }
 }
 

@@ -4,7 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config";
 import { createDataspace } from "./dataspace";
-import { startDataspace } from "./start-dataspace";
+import { pathToFileURL } from "node:url";
+import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
+import type { GraphStore } from "./graph/store";
 import { openDatabase, type Db } from "./storage/database";
 
 /** Who starts the embedded dataspace: the container (startDataspace), never the clients (createDataspace). */
@@ -41,5 +43,41 @@ describe("the embedded dataspace is started by the container", () => {
     expect((await ds.listParticipants()).length).toBeGreaterThanOrEqual(5);
     await ds.close();
     await expect(fetch(`${ds.local!.url}/`)).rejects.toThrow();
+  });
+});
+
+/** the built worker (node scripts/build.mjs), as the server finds it beside build/server/index.js */
+const workerFile = pathToFileURL(path.resolve("build/server/local-dataspace-worker.js"));
+
+describe("the embedded dataspace in its own worker thread (the built server's form)", () => {
+  it("listens in its own thread, answers the clients over HTTP, restarts on its address and stops", async () => {
+    const servers = () => process.getActiveResourcesInfo().filter((r) => r === "TCPServerWrap").length;
+    const listening = servers();
+    const ds = await startDataspace(config(), { db, local: { worker: workerFile } });
+    try {
+      expect(ds.mode).toBe("embedded");
+      expect(servers()).toBe(listening); // not on this event loop
+      const rootUrl = `${ds.local!.url}/`;
+      expect((await fetch(rootUrl)).headers.get("x-local-dataspace")).toBe("development");
+      expect((await ds.listParticipants()).length).toBeGreaterThanOrEqual(5);
+      const offer = (id: string) => ({
+        "@id": id,
+        "@type": "PolicyDefinition",
+        policy: { "@type": "Offer", permission: [{ action: "use" }] },
+      });
+      await ds.runtime.connector.createPolicyDefinition("lmc", offer("offer-worker-test"));
+
+      const restart = embeddedDataspaceRestart(config(), {} as GraphStore, ds);
+      await restart.restart();
+      expect(servers()).toBe(listening);
+      await expect(fetch(rootUrl)).resolves.toHaveProperty("status", 200);
+      const defs = await ds.runtime.connector.listPolicyDefinitions("lmc");
+      expect(defs.map((d) => d["@id"])).toContain("offer-worker-test"); // its store survived the restart
+      await ds.runtime.connector.createPolicyDefinition("lmc", offer("offer-worker-test-2"));
+      await restart.close();
+      await expect(fetch(rootUrl)).rejects.toThrow();
+    } finally {
+      await ds.close();
+    }
   });
 });

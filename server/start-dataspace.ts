@@ -3,7 +3,8 @@ import type { Config } from "./config";
 import { createDataspace, reconnectClients, type Dataspace } from "./dataspace";
 import { graphDataSource } from "./dataspace/graph-data-source";
 import type { GraphStore } from "./graph/store";
-import { startLocalDataspace, type LocalDataspace } from "./local-dataspace";
+import { startLocalDataspace, type LocalDataspace, type LocalDataspaceOptions } from "./local-dataspace";
+import { builtWorkerFile, startLocalDataspaceWorker } from "./local-dataspace/worker-host";
 import type { Relational } from "./storage/relational";
 import type { Db } from "./storage/database";
 
@@ -24,27 +25,55 @@ export interface StartDataspaceDeps {
   graph?: GraphStore;
   /** the records behind an asset of the embedded dataspace (default: FHIR records from the graph) */
   dataSource?: DataSource;
-  /** options of the embedded dataspace */
-  local?: { host?: string; port?: number; stepMs?: number };
+  /**
+   * options of the embedded dataspace; `worker`: the built worker to run it in its own thread
+   * (default: build/server/local-dataspace-worker.js beside the server bundle, when present), or
+   * false to run it on the hub's event loop (tests from source)
+   */
+  local?: { host?: string; port?: number; stepMs?: number; worker?: URL | false };
 }
+
+/**
+ * Starts the embedded dataspace: in its own worker thread when the server runs from its build (its
+ * own event loop: its commits and answers no longer queue behind the hub's requests; decision
+ * 0022), otherwise in-process. `counter` keeps the change count across restarts.
+ */
+function startEmbedded(
+  options: LocalDataspaceOptions,
+  worker: URL | false | undefined,
+  counter: SharedArrayBuffer,
+) {
+  const workerFile = worker === undefined ? builtWorkerFile() : worker;
+  return workerFile
+    ? startLocalDataspaceWorker({ ...options, workerFile, counter })
+    : startLocalDataspace({ ...options, changeCounter: new Int32Array(counter) });
+}
+const counters = new WeakMap<Dataspace, { counter: SharedArrayBuffer; worker: URL | false | undefined }>();
 
 export async function startDataspace(config: Config, deps: StartDataspaceDeps): Promise<Dataspace> {
   const { dataSource, local, graph, ...clientDeps } = deps;
   if (config.connector) return createDataspace(config, clientDeps);
-  const embedded = await startLocalDataspace({
-    dataDir: config.dataDir,
-    host: local?.host,
-    port: local?.port,
-    stepMs: local?.stepMs,
-    dataSource:
-      dataSource ??
-      (graph
-        ? graphDataSource(graph)
-        : async () => ({ resourceType: "Bundle", type: "collection", entry: [] })),
-    graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
-  });
+  const counter = new SharedArrayBuffer(4);
+  const embedded = await startEmbedded(
+    {
+      dataDir: config.dataDir,
+      host: local?.host,
+      port: local?.port,
+      stepMs: local?.stepMs,
+      dataSource:
+        dataSource ??
+        (graph
+          ? graphDataSource(graph)
+          : async () => ({ resourceType: "Bundle", type: "collection", entry: [] })),
+      graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
+    },
+    local?.worker,
+    counter,
+  );
   try {
-    return await createDataspace(config, { ...clientDeps, embedded });
+    const dataspace = await createDataspace(config, { ...clientDeps, embedded });
+    counters.set(dataspace, { counter, worker: local?.worker });
+    return dataspace;
   } catch (e) {
     await embedded.close();
     throw e;
@@ -68,13 +97,18 @@ export function embeddedDataspaceRestart(config: Config, graph: GraphStore, data
       const host = new URL(l.url).hostname;
       if (restartedLocal) await restartedLocal.close();
       else await dataspace.close(); // closes the dataspace's own embedded instance (idempotent)
-      const next = await startLocalDataspace({
-        dataDir: config.dataDir,
-        host,
-        port,
-        dataSource: graphDataSource(graph),
-        graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
-      });
+      const first = counters.get(dataspace);
+      const next = await startEmbedded(
+        {
+          dataDir: config.dataDir,
+          host,
+          port,
+          dataSource: graphDataSource(graph),
+          graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
+        },
+        first?.worker,
+        first?.counter ?? new SharedArrayBuffer(4),
+      );
       restartedLocal = next;
       reconnectClients(dataspace.runtime, ["connector", "tenant-manager", "issuer", "identity-hub"], {
         managementUrl: next.managementUrl,

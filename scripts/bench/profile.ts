@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { signIn } from "../../tests/support/signin";
 import { drive } from "./load";
 import { cpuMs, startBenchServer, stopChild } from "./server";
@@ -17,7 +18,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -117,7 +118,9 @@ async function main() {
   );
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+// run as a script (scripts/soak.ts imports summarise only)
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -1,6 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { parseOr400 } from "../http/handler";
-import { actorOf, assertOwn, assertRole, orgDid, pickRequired } from "./actors";
+import { actorOf, assertOwn, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
 import {
   newClock,
@@ -31,12 +31,22 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   const { store, now, ensureReady, nextId, get, visible } = ctx;
   const { applicationView, applicationDetail, informationRequestView, openRequestsByApplication } = views;
 
-  async function listApplications(user: SessionUser, filter: { state?: string } = {}) {
+  /** `limit`/`offset`: one page, in submission order (the caller's own organisation's unless they oversee) */
+  async function listApplications(
+    user: SessionUser,
+    filter: { state?: string; limit?: number; offset?: number } = {},
+  ) {
     await ensureReady();
     const at = now();
+    const own = !isOverseer(user) && user.organisation ? { organisation: user.organisation } : {};
     const recs = visible(
       user,
-      await store.list<ApplicationData>("application", filter.state ? { state: filter.state } : {}),
+      await store.list<ApplicationData>("application", {
+        ...(filter.state ? { state: filter.state } : {}),
+        ...own,
+        limit: filter.limit,
+        offset: filter.offset,
+      }),
     );
     const open = await openRequestsByApplication();
     return Promise.all(recs.map((r) => applicationView(r, at, open)));

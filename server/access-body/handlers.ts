@@ -1,5 +1,5 @@
 import { badRequest, json } from "../http/errors";
-import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { intParam, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
 import type { AccessBody } from ".";
 
@@ -17,6 +17,8 @@ export interface AccessBodyServices {
 const q = (ctx: HandlerContext<AccessBodyServices>, name: string) =>
   ctx.url.searchParams.get(name) ?? undefined;
 
+const APPLICATIONS_PAGE_MAX = 1000;
+
 export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/applications": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -24,7 +26,12 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(
       id
         ? await ab.getApplication(id, ctx.user!)
-        : await ab.listApplications(ctx.user!, { state: q(ctx, "state") }),
+        : await ab.listApplications(ctx.user!, {
+            state: q(ctx, "state"),
+            // optional page (a work queue reads one); without `limit` the whole list, as the spec says
+            limit: q(ctx, "limit") ? intParam(ctx.url, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
+            offset: intParam(ctx.url, "offset", 0, 0, 10_000_000),
+          }),
     );
   },
   "POST /api/compliance/applications": async (ctx) => {

@@ -120,6 +120,9 @@ export interface ListFilter {
   organisation?: string;
   parentId?: string;
   state?: string;
+  /** a page of the list, in its order (created_at, id) */
+  limit?: number;
+  offset?: number;
 }
 
 const HISTORY_APPEND_ONLY_SQLITE = [
@@ -153,7 +156,10 @@ function reads(q: Sql, dialect: Relational["dialect"]) {
         ["state", filter.state],
       ];
       for (const [col, value] of conditions) if (value !== undefined) query = query.where(col, "=", value);
-      const rows = (await query.orderBy("created_at").orderBy(byId).execute()) as RecordRow[];
+      query = query.orderBy("created_at").orderBy(byId);
+      if (filter.limit !== undefined || filter.offset)
+        query = query.limit(filter.limit ?? Number.MAX_SAFE_INTEGER).offset(filter.offset ?? 0);
+      const rows = (await query.execute()) as RecordRow[];
       return rows.map((r) => toRecord<T>(r));
     },
     /** ids with a given prefix, for numbering (case-insensitive, as SQLite's LIKE always was) */

@@ -35,6 +35,8 @@ export interface LocalDataspaceOptions {
   graphBridgeUrl?: string;
   didHost?: string;
   onError?: (e: unknown) => void;
+  /** one Int32 in shared memory that counts the changes (the worker form reads it from the hub's thread) */
+  changeCounter?: Int32Array;
 }
 
 export interface LocalDataspace {
@@ -64,7 +66,7 @@ export const ISSUER_DID = "did:web:issuer.local-dataspace";
 
 export async function startLocalDataspace(options: LocalDataspaceOptions): Promise<LocalDataspace> {
   const log = options.onError ?? ((e: unknown) => console.error("[local-dataspace]", e));
-  const store = openLocalStore(options.dataDir);
+  const store = openLocalStore(options.dataDir, options.changeCounter);
   try {
     const scheduler = createScheduler(log);
     const ctx: LocalContext = {

@@ -39,7 +39,8 @@ export interface LocalStore {
   close(): void;
 }
 
-export function openLocalStore(dataDir: string): LocalStore {
+/** `changeCounter`: one Int32 in shared memory to count changes in (the worker form), instead of a local number */
+export function openLocalStore(dataDir: string, changeCounter?: Int32Array): LocalStore {
   const db = openDatabase(dataDir, "local-dataspace.sqlite");
   migrate(db, "local-dataspace-1", [
     `CREATE TABLE ld_documents (
@@ -54,9 +55,12 @@ export function openLocalStore(dataDir: string): LocalStore {
     "CREATE INDEX ld_documents_seq ON ld_documents(collection, seq)",
     "CREATE TABLE ld_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
   ]);
+  // creation order within a collection (lists are per collection): MAX(seq) of one collection is one
+  // step down the (collection, seq) index, where the maximum over all collections was a scan of all
   const upsert = db.prepare(
     `INSERT INTO ld_documents (collection, id, owner, seq, data)
-     VALUES (@collection, @id, @owner, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ld_documents), @data)
+     VALUES (@collection, @id, @owner,
+       (SELECT COALESCE(MAX(seq), 0) + 1 FROM ld_documents WHERE collection = @collection), @data)
      ON CONFLICT (collection, id) DO UPDATE SET owner = excluded.owner, data = excluded.data`,
   );
   const getOne = db.prepare<[string, string], { data: string }>(
@@ -77,12 +81,14 @@ export function openLocalStore(dataDir: string): LocalStore {
     "INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
   );
 
-  let version = 0;
+  let own = 0;
+  const changed = changeCounter ? () => void Atomics.add(changeCounter, 0, 1) : () => void own++;
+  const version = changeCounter ? () => Atomics.load(changeCounter, 0) : () => own;
   return {
     db,
     put(collection, id, owner, data) {
       upsert.run({ collection, id, owner, data: JSON.stringify(data) });
-      version++;
+      changed();
       return data;
     },
     get<T>(collection: Collection, id: string) {
@@ -94,14 +100,14 @@ export function openLocalStore(dataDir: string): LocalStore {
       return rows.map((r) => JSON.parse(r.data) as T);
     },
     delete: (collection, id) => {
-      version++;
+      changed();
       return del.run(collection, id).changes > 0;
     },
     count: (collection) => countOf.get(collection)?.n ?? 0,
     setting: (name) => getSetting.get(name)?.value,
     setSetting: (name, value) => void putSetting.run(name, value),
     transaction: (fn) => db.transaction(fn)(),
-    version: () => version,
+    version,
     close: () => db.close(),
   };
 }

@@ -206,6 +206,32 @@ describe("the access body's routes", () => {
     }
   });
 
+  it("answer one page of the applications with limit and offset (without them the whole list), scoped as the list", async () => {
+    const all = (await get("regulator", "/api/compliance/applications")).body as Json[];
+    expect(all.length).toBeGreaterThan(3);
+    const ids = (r: { body: Json[] }) => r.body.map((a: Json) => a.id);
+    const first = await get("regulator", "/api/compliance/applications?limit=2");
+    expect(ids(first)).toEqual(all.slice(0, 2).map((a) => a.id));
+    const next = await get("regulator", "/api/compliance/applications?limit=2&offset=2");
+    expect(ids(next)).toEqual(all.slice(2, 4).map((a) => a.id));
+    expect(ids(await get("regulator", "/api/compliance/applications?offset=1"))).toEqual(
+      all.slice(1).map((a) => a.id),
+    );
+    const received = all.filter((a) => a.state === "RECEIVED");
+    expect(ids(await get("regulator", "/api/compliance/applications?state=RECEIVED&limit=1"))).toEqual([
+      received[0].id,
+    ]);
+    const mine = (await get("researcher", "/api/compliance/applications")).body as Json[];
+    expect(ids(await get("researcher", "/api/compliance/applications?limit=1&offset=1"))).toEqual([
+      mine[1].id,
+    ]);
+    for (const q of ["limit=0", "limit=-1", "limit=abc", "limit=1001", "offset=-1", "offset=x"]) {
+      const bad = await get("regulator", `/api/compliance/applications?${q}`);
+      expect(bad.status, q).toBe(400);
+      expect(bad.body.error, q).toMatch(/^(limit|offset) must be /);
+    }
+  });
+
   it("scope data users to their own organisation", async () => {
     const all = (await get("admin", "/api/compliance/applications")).body as Json[];
     const mine = (await get("researcher", "/api/compliance/applications")).body as Json[];

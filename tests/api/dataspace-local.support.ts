@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { AuditInput } from "../../server/audit/model";
 import { callDataspace, personaUser } from "../support/dataspace-call";
@@ -24,6 +25,15 @@ export interface Call {
 }
 
 export const STEP_MS = 40;
+
+/**
+ * `DATASPACE_WORKER=1`: these tests run against the embedded dataspace in its worker thread (the
+ * built server's form; needs `node scripts/build.mjs`) instead of on the test's own event loop.
+ */
+const worker =
+  process.env.DATASPACE_WORKER === "1"
+    ? pathToFileURL(path.resolve("build/server/local-dataspace-worker.js"))
+    : false;
 
 /**
  * The per-file state of the split dataspace-local tests: the embedded dataspace started by the
@@ -58,7 +68,7 @@ export function localDataspaceHarness() {
       db,
       audit: { append: async (e: AuditInput) => audit.push(e) },
       dataSource,
-      local: { stepMs: STEP_MS },
+      local: { stepMs: STEP_MS, worker },
     });
     return ds;
   }

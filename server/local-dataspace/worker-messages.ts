@@ -1,0 +1,29 @@
+import type { LocalDataspace } from "./index";
+
+/** What the hub and the embedded dataspace's worker thread (worker.ts, worker-host.ts) say to each other. */
+
+export interface WorkerData {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  stepMs?: number;
+  graphBridgeUrl?: string;
+  didHost?: string;
+  /** one Int32 the worker's store counts its changes in (the hub's read cache reads it) */
+  counter: SharedArrayBuffer;
+}
+
+export type LocalEndpoints = Omit<LocalDataspace, "close" | "changeVersion">;
+
+/** from the worker to the hub */
+export type WorkerReply =
+  | { type: "ready"; endpoints: LocalEndpoints }
+  | { type: "failed"; message: string }
+  | { type: "data"; id: number; assetId: string; providerContextId?: string }
+  | { type: "closed" };
+
+/** from the hub to the worker */
+export type WorkerRequest =
+  | { type: "data"; id: number; ok: true; value: unknown }
+  | { type: "data"; id: number; ok: false; error: string }
+  | { type: "close" };
