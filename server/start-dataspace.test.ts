@@ -56,7 +56,8 @@ describe("the embedded dataspace in its own worker thread (the built server's fo
     const ds = await startDataspace(config(), { db, local: { worker: workerFile } });
     try {
       expect(ds.mode).toBe("embedded");
-      expect(servers()).toBe(listening); // not on this event loop
+      // not on this event loop (at most as many as before: the previous test's server may still be closing)
+      expect(servers()).toBeLessThanOrEqual(listening);
       const rootUrl = `${ds.local!.url}/`;
       expect((await fetch(rootUrl)).headers.get("x-local-dataspace")).toBe("development");
       expect((await ds.listParticipants()).length).toBeGreaterThanOrEqual(5);
@@ -69,7 +70,7 @@ describe("the embedded dataspace in its own worker thread (the built server's fo
 
       const restart = embeddedDataspaceRestart(config(), {} as GraphStore, ds);
       await restart.restart();
-      expect(servers()).toBe(listening);
+      expect(servers()).toBeLessThanOrEqual(listening);
       await expect(fetch(rootUrl)).resolves.toHaveProperty("status", 200);
       const defs = await ds.runtime.connector.listPolicyDefinitions("lmc");
       expect(defs.map((d) => d["@id"])).toContain("offer-worker-test"); // its store survived the restart
