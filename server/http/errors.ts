@@ -66,12 +66,10 @@ export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog
     if (e.detail !== undefined) body.detail = e.detail;
     return json(body, e.status, e.headers);
   }
-  const store = storeUnavailable(e);
-  if (store) return json({ error: store.message }, 503, store.headers);
-  const race = storeConflict(e);
-  if (race) {
-    log(e);
-    return json({ error: race.message }, 409);
+  const store = storeError(e);
+  if (store) {
+    if (store.status === 409) log(e); // a lost race is worth seeing in the log
+    return errorResponse(store);
   }
   log(e);
   return json({ error: "Internal server error" }, 500);
@@ -88,8 +86,15 @@ export const graphUnavailable = () =>
  * An embedded-store failure that is not a bug: SQLite busy or locked, disk full, I/O error,
  * read-only file. Recognised by the driver's error code; the write's transaction was rolled back.
  */
-/** A store failure (busy, full, read-only, away) as the 503 ApiError the API and the pages answer with. */
-export function storeUnavailable(e: unknown): ApiError | undefined {
+/**
+ * The store's own failure as the ApiError the API and the pages answer with: 503 when it is busy,
+ * full, read-only or away, 409 when the write lost a race; undefined for anything else.
+ */
+export function storeError(e: unknown): ApiError | undefined {
+  return storeUnavailable(e) ?? storeConflict(e);
+}
+
+function storeUnavailable(e: unknown): ApiError | undefined {
   const message = storeFailure(e);
   return message ? new ApiError(503, message, undefined, undefined, { "Retry-After": "5" }) : undefined;
 }
@@ -104,7 +109,7 @@ export const STORE_AWAY = "The store is unavailable; nothing was changed, try ag
  * check before they write, so this is the race, not bad input: 409, and the transaction was rolled
  * back.
  */
-export function storeConflict(e: unknown): ApiError | undefined {
+function storeConflict(e: unknown): ApiError | undefined {
   const code = codeOf(e);
   if (!code) return undefined;
   const sqliteUnique = /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)$/.test(code);

@@ -1,5 +1,5 @@
 import type { ServerBuild } from "@remix-run/node";
-import { isApiError, storeConflict, storeUnavailable } from "./errors";
+import { isApiError, storeError } from "./errors";
 
 /**
  * A page whose loader or action meets a service that is away (an ApiError 503: the graph database
@@ -27,19 +27,11 @@ function asUnavailable<A extends unknown[], R>(fn: (...args: A) => R): (...args:
     try {
       return await fn(...args);
     } catch (caught) {
-      const race = storeConflict(caught);
-      if (race) {
-        throw new Response(race.message, {
-          status: 409,
-          statusText: "Conflict",
-          headers: { "Content-Type": "text/plain; charset=utf-8" },
-        });
-      }
-      const e = storeUnavailable(caught) ?? caught;
-      if (isApiError(e) && e.status === 503) {
+      const e = storeError(caught) ?? caught;
+      if (isApiError(e) && (e.status === 503 || e.status === 409)) {
         throw new Response(e.message, {
-          status: 503,
-          statusText: "Service Unavailable",
+          status: e.status,
+          statusText: e.status === 503 ? "Service Unavailable" : "Conflict",
           headers: { "Content-Type": "text/plain; charset=utf-8", ...e.headers },
         });
       }
