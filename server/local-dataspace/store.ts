@@ -81,9 +81,10 @@ export function openLocalStore(dataDir: string, changeCounter?: Int32Array): Loc
     "INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
   );
 
-  let own = 0;
-  const changed = changeCounter ? () => void Atomics.add(changeCounter, 0, 1) : () => void own++;
-  const version = changeCounter ? () => Atomics.load(changeCounter, 0) : () => own;
+  // a counter of its own when none is shared (Atomics work on a plain Int32Array too)
+  const counter = changeCounter ?? new Int32Array(1);
+  const changed = () => void Atomics.add(counter, 0, 1);
+  const version = () => Atomics.load(counter, 0);
   return {
     db,
     put(collection, id, owner, data) {
