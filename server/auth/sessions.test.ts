@@ -7,6 +7,7 @@ import {
   SESSION_COOKIE,
   SESSION_IDLE_MS,
   SESSION_RECHECK_MS,
+  sessionRecheckMs,
   SESSIONS_TOPIC,
 } from "./sessions";
 import type { SessionUser } from "./user";
@@ -138,18 +139,36 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
     // a row removed behind the store's back (as another instance's sign-out would) shows what is cached
     const dropRows = () => store.rel.db.deleteFrom("sessions").execute();
 
-    it("answers a verified cookie from memory, and reads the store again after SESSION_RECHECK_MS", async () => {
-      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
-      store = await openTestStore(dialect);
-      const sessions = await createSessionStore(store.rel, options);
-      const { setCookie } = await sessions.create(user, undefined);
-      expect((await sessions.read(req(cookieOf(setCookie))))?.user).toEqual(user);
-      await dropRows();
-      vi.advanceTimersByTime(SESSION_RECHECK_MS - 100);
-      expect((await sessions.userFromRequest(req(cookieOf(setCookie))))?.username).toBe("clinic");
-      vi.advanceTimersByTime(200);
-      expect(await sessions.userFromRequest(req(cookieOf(setCookie)))).toBeNull();
-    });
+    it.runIf(dialect === "sqlite")(
+      "answers a verified cookie from memory, and reads the store again after SESSION_RECHECK_MS",
+      async () => {
+        vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+        store = await openTestStore(dialect);
+        const sessions = await createSessionStore(store.rel, options);
+        const { setCookie } = await sessions.create(user, undefined);
+        expect((await sessions.read(req(cookieOf(setCookie))))?.user).toEqual(user);
+        await dropRows();
+        vi.advanceTimersByTime(SESSION_RECHECK_MS - 100);
+        expect((await sessions.userFromRequest(req(cookieOf(setCookie))))?.username).toBe("clinic");
+        vi.advanceTimersByTime(200);
+        expect(await sessions.userFromRequest(req(cookieOf(setCookie)))).toBeNull();
+      },
+    );
+
+    it.runIf(dialect === "postgres")(
+      "caches nothing on a store shared by instances: a session ended elsewhere is refused at once",
+      async () => {
+        expect(sessionRecheckMs("postgres")).toBe(0);
+        store = await openTestStore(dialect);
+        const sessions = await createSessionStore(store.rel, options);
+        const { setCookie } = await sessions.create(user, undefined);
+        expect((await sessions.read(req(cookieOf(setCookie))))?.user).toEqual(user);
+        expect((await sessions.read(req(cookieOf(setCookie))))?.user).toEqual(user);
+        // another instance's sign-out: the row is gone and no notice has arrived yet
+        await dropRows();
+        expect(await sessions.read(req(cookieOf(setCookie)))).toBeNull();
+      },
+    );
 
     it("hands each caller its own copy of the cached user", async () => {
       store = await openTestStore(dialect);

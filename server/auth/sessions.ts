@@ -13,10 +13,15 @@ export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
 /**
  * How long a verified cookie is answered from this process's session cache before the store is read
- * again: the bound within which a sign-out on another instance is seen here even if its change notice
- * (PostgreSQL NOTIFY) were lost. A sign-out or expiry in this process takes effect at once.
+ * again, on the embedded store (one process: a sign-out or expiry takes effect at once). On a store
+ * shared by several instances (PostgreSQL) nothing is cached: a sign-out on one instance must end the
+ * session on every other at once, and the change notice (NOTIFY) arrives after the sign-out's answer.
  */
 export const SESSION_RECHECK_MS = 2000;
+/** the cache's lifetime on each dialect (see SESSION_RECHECK_MS) */
+export function sessionRecheckMs(dialect: Relational["dialect"]): number {
+  return dialect === "sqlite" ? SESSION_RECHECK_MS : 0;
+}
 /** cookies kept in the session cache at most (the oldest is dropped first) */
 const CACHE_MAX = 10_000;
 /** the change-feed topic a sign-out bumps: every instance empties its session cache */
@@ -101,7 +106,7 @@ export async function createSessionStore(
 
   /**
    * The session cache: cookie value (verified when it was put here) → the record read from the
-   * store, for SESSION_RECHECK_MS. An entry holds only while the feed's sessions version is the one
+   * store, for SESSION_RECHECK_MS (embedded store only). An entry holds only while the feed's sessions version is the one
    * it was read under (a sign-out anywhere bumps it) and the session is neither expired nor idle.
    * Reads of the same cookie in flight are shared.
    */
@@ -112,6 +117,7 @@ export async function createSessionStore(
     checkedAt: number;
     version: string;
   }
+  const recheckMs = sessionRecheckMs(rel.dialect);
   const cache = new Map<string, Cached>();
   const inFlight = new Map<string, Promise<SessionRecord | null>>();
   // sign-outs in this process count at once (on PostgreSQL the feed's own notice comes back later)
@@ -145,7 +151,7 @@ export async function createSessionStore(
       expiresAt: Number(row.expires_at),
     };
     // kept only when no sign-out was seen while the row was read
-    if (feedVersion() === version) {
+    if (recheckMs > 0 && feedVersion() === version) {
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
       cache.set(value, { key, record, lastSeen, checkedAt: now, version });
     }
@@ -161,7 +167,7 @@ export async function createSessionStore(
       const now = Date.now();
       if (
         hit.version === feedVersion() &&
-        now - hit.checkedAt < SESSION_RECHECK_MS &&
+        now - hit.checkedAt < recheckMs &&
         hit.record.expiresAt > now &&
         hit.lastSeen + SESSION_IDLE_MS > now
       )
