@@ -1,4 +1,5 @@
-import { json } from "../http/errors";
+import { JSON_HEADERS } from "../http/errors";
+import { textResponse } from "../http/node-adapter";
 import { intParam, type HandlerMap } from "../http/handler";
 import { TOP_DEFAULT, TOP_MAX } from "./service";
 import type { AnalyticsService } from "./service";
@@ -10,5 +11,8 @@ export interface AnalyticsServices {
 
 export const analyticsHandlers: HandlerMap<AnalyticsServices> = {
   "GET /api/analytics": async ({ services, url, user }) =>
-    json(await services.analytics.dashboard(user!, { top: intParam(url, "top", TOP_DEFAULT, 1, TOP_MAX) })),
+    textResponse(
+      await services.analytics.dashboardText(user!, { top: intParam(url, "top", TOP_DEFAULT, 1, TOP_MAX) }),
+      { status: 200, headers: JSON_HEADERS },
+    ),
 };

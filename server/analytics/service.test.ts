@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsight } from "./test-support";
 import { findAll, num, str } from "./scan";
 import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "./omop-index";
+import type { AnalyticsDashboard } from "./service";
 
 let insight: Awaited<ReturnType<typeof seededInsight>>;
 beforeAll(async () => {
@@ -152,5 +153,70 @@ describe("OMOP analytics", () => {
       `total,persons,,,${d.totals.persons},,,,,false`,
     );
     expect(csv).toContain('"Hypertensive disorder, systemic arterial"');
+  });
+
+  it("answers the route with the same bytes as the dashboard object, for every scope and list length", async () => {
+    // generatedAt is the one field that differs between two calls: compare with it set equal
+    const sameTime = (text: string, iso: string) =>
+      text.replace(/"generatedAt":"[^"]+"/, `"generatedAt":"${iso}"`);
+    for (const user of [ADMIN, REGULATOR, RESEARCHER, CLINIC]) {
+      for (const top of [undefined, 3, 50]) {
+        const d = await insight.analytics.dashboard(user, top ? { top } : {});
+        const text = await insight.analytics.dashboardText(user, top ? { top } : {});
+        expect(sameTime(text, d.generatedAt)).toBe(JSON.stringify(d));
+      }
+    }
+  });
+
+  it("the route's answer shows a write to the OMOP layer at once, and a write elsewhere under the new graph version", async () => {
+    const before = JSON.parse(await insight.analytics.dashboardText(RESEARCHER)) as AnalyticsDashboard;
+    await insight.graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: {
+            id: "drug-exposure-text-1",
+            label: "DrugExposure",
+            layer: "l4",
+            properties: {
+              personId: 1,
+              drugSourceValue: "860975",
+              drugConceptId: 1,
+              visitOccurrenceId: 999998,
+            },
+          },
+        },
+      ],
+      { action: "test.write", actor: "test", target: "drug-exposure-text-1", kind: "test" },
+    );
+    const after = JSON.parse(await insight.analytics.dashboardText(RESEARCHER)) as AnalyticsDashboard;
+    expect(after.totals.drugExposures).toBe(before.totals.drugExposures + 1);
+    expect(after.graphVersion).toBeGreaterThan(before.graphVersion);
+    expect(after.cache.hit).toBe(false);
+    // a new policy of the marketplace layer changes the caller's scope in the next answer
+    await insight.graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: {
+            id: "policy-text-1",
+            label: "OdrlPolicy",
+            layer: "l1",
+            properties: {
+              policyType: "Agreement",
+              assignee: RESEARCHER.participantDid,
+              purpose: "textTestPurpose",
+              prohibition: JSON.stringify([{ action: "textTestProhibition" }]),
+            },
+          },
+        },
+      ],
+      { action: "test.write", actor: "test", target: "policy-text-1", kind: "test" },
+    );
+    const scoped = JSON.parse(await insight.analytics.dashboardText(RESEARCHER)) as AnalyticsDashboard;
+    expect(scoped.scope.purposes).toContain("textTestPurpose");
+    expect(scoped.scope.prohibitions).toContain("textTestProhibition");
+    expect(scoped.scope.policies.map((p) => p.id)).toContain("policy-text-1");
+    expect(before.scope.purposes).not.toContain("textTestPurpose");
   });
 });

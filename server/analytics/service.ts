@@ -15,6 +15,7 @@ import {
   type CountNode,
   type PublishedCount,
   scopeFor,
+  sharedScopeFor,
   type OdrlScope,
 } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
@@ -91,7 +92,10 @@ export function createAnalyticsService(deps: {
   k: number;
 }) {
   const { graph, omop, concepts, k } = deps;
-  const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardBody> }>();
+  const memo = new WeakMap<
+    OmopIndex,
+    { dict: ConceptDictionary; bodies: Map<string, { body: DashboardBody; head: string }> }
+  >();
 
   function top<T extends CodeStats>(map: Map<string, T>, n: number): T[] {
     return [...map.values()]
@@ -219,23 +223,35 @@ export function createAnalyticsService(deps: {
     };
   }
 
+  /** the body for an index, names, k and list length: computed once per combination */
+  function bodyFor(index: OmopIndex, dict: ConceptDictionary, scopeK: number | null, n: number) {
+    let perIndex = memo.get(index);
+    if (!perIndex || perIndex.dict !== dict) memo.set(index, (perIndex = { dict, bodies: new Map() }));
+    const key = `${scopeK}:${n}`;
+    let entry = perIndex.bodies.get(key);
+    if (!entry) {
+      const body = dashboardBody(index, dict, scopeK, n);
+      // the encoded answer up to the per-request fields (generatedAt comes first of them)
+      const head = `${JSON.stringify(body).slice(0, -1)},"generatedAt":"`;
+      perIndex.bodies.set(key, (entry = { body, head }));
+    }
+    return entry;
+  }
+
+  const topOf = (opts: { top?: number }) => Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
+
   return {
     async dashboard(
       user: Pick<SessionUser, "roles" | "participantDid">,
       opts: { top?: number } = {},
     ): Promise<AnalyticsDashboard> {
-      const n = Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
+      const n = topOf(opts);
       const [{ value: index, hit, builtMs, version }, dict, scope] = await Promise.all([
         omop.get(),
         concepts.get(),
         scopeFor(graph, user, k),
       ]);
-      // the body depends only on the index, the names, k and the list length: computed once per combination
-      let perIndex = memo.get(index);
-      if (!perIndex || perIndex.dict !== dict) memo.set(index, (perIndex = { dict, bodies: new Map() }));
-      const key = `${scope.k}:${n}`;
-      let body = perIndex.bodies.get(key);
-      if (!body) perIndex.bodies.set(key, (body = dashboardBody(index, dict, scope.k, n)));
+      const { body } = bodyFor(index, dict, scope.k, n);
       return {
         ...body,
         generatedAt: new Date().toISOString(),
@@ -243,6 +259,27 @@ export function createAnalyticsService(deps: {
         scope,
         cache: { hit, builtMs, indexBuiltAt: index.builtAt },
       };
+    },
+
+    /**
+     * GET /api/analytics: the same answer as `dashboard`, as JSON text, byte for byte what
+     * `JSON.stringify(dashboard(...))` gives. The figures are encoded once per OMOP index, names, k
+     * and list length, the scope once per graph version's policies and caller class; only the time,
+     * the graph version and the cache line are written per request.
+     */
+    async dashboardText(
+      user: Pick<SessionUser, "roles" | "participantDid">,
+      opts: { top?: number } = {},
+    ): Promise<string> {
+      const n = topOf(opts);
+      const [{ value: index, hit, builtMs, version }, dict, scope] = await Promise.all([
+        omop.get(),
+        concepts.get(),
+        sharedScopeFor(graph, user, k),
+      ]);
+      const { head } = bodyFor(index, dict, scope.scope.k, n);
+      const cache = JSON.stringify({ hit, builtMs, indexBuiltAt: index.builtAt });
+      return `${head}${new Date().toISOString()}","graphVersion":${version},"scope":${scope.json},"cache":${cache}}`;
     },
 
     /** the dashboard as CSV sections (the view's export) */

@@ -6,6 +6,7 @@ import { operationDeadline, record, settle, type DataspaceRuntime } from "./runt
 import { describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
+import { EncodedBody } from "../http/node-adapter";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
@@ -68,29 +69,84 @@ export async function listAssetsOf(
   return demoGroup ? mergeById(live, demoGroup.assets) : live;
 }
 
+/**
+ * What the grouped list is made of: the upstream answers as they came (the read cache hands out the
+ * same frozen arrays while they are valid), or null for the context list when it failed.
+ */
+interface GroupInputs {
+  contexts: readonly ParticipantContext[] | null;
+  /** per active context, its asset list or null when that lookup failed */
+  assets: (readonly ConnectorAsset[] | null)[];
+}
+
+async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
+  const deadline = operationDeadline(rt);
+  let contexts: readonly ParticipantContext[];
+  try {
+    contexts = await rt.connector.listParticipantContexts(deadline);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
+    return { contexts: null, assets: [] };
+  }
+  const assets = await Promise.all(
+    contexts.filter(activeForAssets).map(async (ctx) => {
+      const r = await settle(rt.connector.listAssets(ctx["@id"], deadline));
+      return r.ok ? r.value : null;
+    }),
+  );
+  return { contexts, assets };
+}
+
+function groupsOf(
+  rt: DataspaceRuntime,
+  inputs: GroupInputs,
+): AssetGroup<Record<string, unknown> & { "@id": string }>[] {
+  const demo = rt.demoRecords ? rt.demo.assetGroups() : [];
+  if (!inputs.contexts) return demo;
+  const live = inputs.contexts.filter(activeForAssets).map((ctx, i) => ({
+    participantId: ctx["@id"],
+    identity: didOfContext(ctx),
+    assets: inputs.assets[i]?.map(normaliseAsset) ?? [],
+  }));
+  return mergeAssetGroups(live, demo);
+}
+
 export async function listAssetGroups(
   rt: DataspaceRuntime,
 ): Promise<AssetGroup<Record<string, unknown> & { "@id": string }>[]> {
-  const deadline = operationDeadline(rt);
-  const demo = rt.demoRecords ? rt.demo.assetGroups() : [];
-  let contexts: ParticipantContext[];
-  try {
-    contexts = (await rt.connector.listParticipantContexts(deadline)).filter(activeForAssets);
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
-    return demo;
-  }
-  const live = await Promise.all(
-    contexts.map(async (ctx) => {
-      const assets = await settle(rt.connector.listAssets(ctx["@id"], deadline));
-      return {
-        participantId: ctx["@id"],
-        identity: didOfContext(ctx),
-        assets: assets.ok ? assets.value.map(normaliseAsset) : [],
-      };
-    }),
-  );
-  return mergeAssetGroups(live, demo);
+  return groupsOf(rt, await assetGroupInputs(rt));
+}
+
+/**
+ * The grouped list as the route sends it, encoded once per set of upstream answers: the answer is a
+ * function of the context list, each context's asset list (or its failure) and the bundled
+ * demonstration records, and the read cache hands out the very same frozen arrays until any of them
+ * may have changed (a write through this server, the embedded dataspace's change counter, the time
+ * to live). So the identity of those arrays is the key; a new array (a write, a configured connector
+ * that keeps nothing) builds anew.
+ */
+const groupedBodies = new WeakMap<
+  readonly ParticipantContext[],
+  { rt: DataspaceRuntime; assets: GroupInputs["assets"]; demoRecords: boolean; body: EncodedBody }
+>();
+
+export async function listAssetGroupsBody(rt: DataspaceRuntime): Promise<EncodedBody> {
+  const inputs = await assetGroupInputs(rt);
+  const { contexts, assets } = inputs;
+  const hit = contexts ? groupedBodies.get(contexts) : undefined;
+  if (
+    hit &&
+    hit.rt === rt &&
+    hit.demoRecords === rt.demoRecords &&
+    hit.assets.length === assets.length &&
+    hit.assets.every((a, i) => a === assets[i])
+  )
+    return hit.body;
+  const body = new EncodedBody(Buffer.from(JSON.stringify(groupsOf(rt, inputs))));
+  // only arrays the read cache keeps (frozen) are shared answers; anything else is one caller's own
+  if (contexts && Object.isFrozen(contexts) && assets.every((a) => a === null || Object.isFrozen(a)))
+    groupedBodies.set(contexts, { rt, assets, demoRecords: rt.demoRecords, body });
+  return body;
 }
 
 export interface AssetInput {

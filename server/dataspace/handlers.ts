@@ -1,4 +1,4 @@
-import { badRequest, json, unauthorized } from "../http/errors";
+import { badRequest, json, jsonBuffer, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { checkHttpUrl, checkId, checkOptionalId } from "../http/ids";
 import { parseAssetInput } from "./assets";
@@ -73,7 +73,9 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
       "participantId",
     );
     const ds = ctx.services.dataspace;
-    return json(participantId ? await ds.listAssets(participantId) : await ds.listAssetGroups());
+    return participantId
+      ? json(await ds.listAssets(participantId))
+      : jsonBuffer(await ds.listAssetGroupsBody());
   },
   "POST /api/assets": async (ctx) => {
     const input = parseAssetInput(await readJsonObject(ctx.request));

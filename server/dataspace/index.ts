@@ -2,6 +2,7 @@ import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
+import type { EncodedBody } from "../http/node-adapter";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import { openSqliteRelational } from "../storage/relational/sqlite";
@@ -117,6 +118,8 @@ export interface Dataspace {
   listAssetGroups(): Promise<
     { participantId: string; identity: string; assets: Record<string, unknown>[] }[]
   >;
+  /** GET /api/assets (grouped) as encoded JSON, kept while the upstream answers are the same */
+  listAssetGroupsBody(): Promise<EncodedBody>;
   createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
 
   listParticipants(): Promise<Record<string, unknown>[]>;
@@ -263,6 +266,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
 
     listAssets: (participantId) => assets.listAssetsOf(rt, participantId),
     listAssetGroups: () => assets.listAssetGroups(rt),
+    listAssetGroupsBody: () => assets.listAssetGroupsBody(rt),
     createAsset: (input, actor) => assets.createAsset(rt, input, actor),
 
     listParticipants: () => participants.listParticipants(rt),

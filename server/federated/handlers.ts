@@ -1,4 +1,5 @@
-import { json } from "../http/errors";
+import { JSON_HEADERS } from "../http/errors";
+import { textResponse } from "../http/node-adapter";
 import type { HandlerMap } from "../http/handler";
 import type { FederatedService } from "./service";
 
@@ -9,5 +10,8 @@ export interface FederatedServices {
 
 export const federatedHandlers: HandlerMap<FederatedServices> = {
   "GET /api/federated": async ({ services, url, user }) =>
-    json(await services.federated.summary(url.searchParams, user!)),
+    textResponse(await services.federated.summaryText(url.searchParams, user!), {
+      status: 200,
+      headers: JSON_HEADERS,
+    }),
 };

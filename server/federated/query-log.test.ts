@@ -37,4 +37,23 @@ describe.each(storeDialects())("insight query log on %s", (dialect) => {
     await expect.poll(() => audit.count(), { timeout: 2000 }).toBe(1);
     await log.flush();
   });
+
+  it("on the embedded store, appends a batch synchronously in one transaction: the chain verifies across batches and other appends", async () => {
+    store = await openTestStore(dialect);
+    if (!store.db) return; // PostgreSQL: the compiled appends above
+    const audit = await createAuditLog(store.rel, store.db);
+    expect(audit.embedded).toBe(true);
+    const log = createQueryLog(audit, store.rel, 60_000);
+    const at = new Date("2026-11-25T07:00:00.000Z");
+    for (let i = 0; i < 50; i++)
+      log.append({ action: "federated.query", actor: "researcher", target: `q${i}`, kind: "insight" });
+    await log.flush();
+    await audit.append({ action: "other.write", actor: "admin", target: "x", kind: "dataspace" }, { at });
+    log.append({ action: "nlq.ask", actor: "researcher", target: "q50", kind: "insight" });
+    await log.flush();
+    expect(await audit.count()).toBe(52);
+    const written = await audit.list({ kind: "insight", limit: 100 });
+    expect(written.map((e) => e.target)).toEqual(Array.from({ length: 51 }, (_, i) => `q${50 - i}`));
+    expect(await audit.verify()).toEqual({ ok: true, checked: 52 });
+  });
 });

@@ -4,7 +4,8 @@
  * queries is how a differencing attack would show). Entries are written in batches, one
  * transaction every 100 ms, instead of one write per request; each keeps the time of its query.
  * A crash can lose the last 100 ms of the log, not anyone's data; a shutdown awaits `flush()`
- * before the store closes, so nothing pending is lost then.
+ * before the store closes, so nothing pending is lost then. On the embedded store a batch is
+ * appended with the log's synchronous append (the graph store's way) inside the same transaction.
  */
 import type { AuditLog } from "../audit/log";
 import type { AuditInput } from "../audit/model";
@@ -25,7 +26,13 @@ export function createQueryLog(audit: AuditLog | undefined, rel?: Relational, de
   async function write(batch: { input: AuditInput; at: Date }[]) {
     if (!audit) return;
     try {
-      if (rel)
+      // the embedded store: the log's own synchronous append (prepared statements on the store's
+      // handle) inside the batch's one transaction, instead of three compiled queries per entry
+      if (rel?.dialect === "sqlite" && audit.embedded)
+        await rel.tx(async () => {
+          for (const e of batch) audit.appendSync(e.input, e.at);
+        });
+      else if (rel)
         await rel.tx(async (tx) => {
           for (const e of batch) await audit.append(e.input, { at: e.at, tx });
         });

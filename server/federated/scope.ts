@@ -88,7 +88,48 @@ export async function scopeFor(
   k: number,
   forceK = false,
 ): Promise<OdrlScope> {
+  return scopeOf(await allPolicies(graph), user, k, forceK);
+}
+
+/** a scope shared between callers (frozen) with its JSON, made once per policy set and caller class */
+export interface SharedScope {
+  scope: Readonly<OdrlScope>;
+  json: string;
+}
+const sharedScopes = new WeakMap<GraphNode[], Map<string, SharedScope>>();
+
+/**
+ * The same scope as `scopeFor`, made once per graph version's policies, roles, participant DID and
+ * k, for answers encoded once (the scope depends on nothing else): frozen, copy to change.
+ */
+export async function sharedScopeFor(
+  graph: GraphStore,
+  user: Pick<SessionUser, "roles" | "participantDid">,
+  k: number,
+  forceK = false,
+): Promise<SharedScope> {
   const all = await allPolicies(graph);
+  let byCaller = sharedScopes.get(all);
+  if (!byCaller) sharedScopes.set(all, (byCaller = new Map()));
+  const key = JSON.stringify([user.roles, user.participantDid ?? null, k, forceK]);
+  let shared = byCaller.get(key);
+  if (!shared) {
+    const scope = scopeOf(all, user, k, forceK);
+    for (const v of Object.values(scope)) if (typeof v === "object" && v !== null) Object.freeze(v);
+    for (const p of scope.policies) Object.freeze(p);
+    // a caller class per roles and DID: a handful of entries per graph version
+    if (byCaller.size >= 1000) byCaller.clear();
+    byCaller.set(key, (shared = { scope: Object.freeze(scope), json: JSON.stringify(scope) }));
+  }
+  return shared;
+}
+
+function scopeOf(
+  all: GraphNode[],
+  user: Pick<SessionUser, "roles" | "participantDid">,
+  k: number,
+  forceK: boolean,
+): OdrlScope {
   const policies: GraphNode[] = all.filter((p) => p.properties.policyType === "Set").slice(0, 5);
   if (user.participantDid)
     policies.push(

@@ -205,3 +205,78 @@ describe("FEDERATED_K", () => {
     expect(() => loadConfig({ FEDERATED_K: "4" })).toThrow(/FEDERATED_K: must be at least 5/);
   });
 });
+
+describe("federated summary: the route's encoded answer", () => {
+  const sameTime = (text: string, iso: string) =>
+    text.replace(/"generatedAt":"[^"]+"/, `"generatedAt":"${iso}"`);
+
+  it("is byte for byte the summary object, for criteria given as codes, names and in other spellings, and k", async () => {
+    const condition = dict.byKind.condition[0];
+    const queries = [
+      "",
+      `condition=${condition.code}`,
+      `condition=${encodeURIComponent(condition.display.toLowerCase())}`,
+      `gender=FEMALE&ageBand=${encodeURIComponent("40 - 49")}`,
+      "k=9",
+      `condition=${condition.code}&k=7`,
+    ];
+    for (const q of queries) {
+      const params = new URLSearchParams(q);
+      const s = await insight.federated.summary(params, ADMIN);
+      const text = await insight.federated.summaryText(params, ADMIN);
+      expect(sameTime(text, s.generatedAt)).toBe(JSON.stringify(s));
+    }
+  });
+
+  it("logs every query, also when its answer was encoded before", async () => {
+    await insight.federated.flushLog();
+    const before = await insight.audit.count();
+    for (let i = 0; i < 3; i++) await insight.federated.summaryText(new URLSearchParams("k=6"), ADMIN);
+    await insight.federated.flushLog();
+    expect(await insight.audit.count()).toBe(before + 3);
+    const [last] = await insight.audit.list({ limit: 1, kind: "insight" });
+    expect(last).toMatchObject({ action: "federated.query", actor: "admin", target: "all persons" });
+    expect(last.outcome).toMatch(/^k=6; cohort /);
+  });
+
+  it("refuses the same bad input as before, and keeps nothing of it", async () => {
+    const bad = new URLSearchParams("condition=no-such-condition-anywhere");
+    await expect(insight.federated.summaryText(bad, ADMIN)).rejects.toMatchObject({ status: 400 });
+    await expect(insight.federated.summaryText(bad, ADMIN)).rejects.toMatchObject({ status: 400 });
+    await expect(insight.federated.summaryText(new URLSearchParams("k=2"), ADMIN)).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
+  it("shows a write to the OMOP layer at once", async () => {
+    const before = JSON.parse(await insight.federated.summaryText(new URLSearchParams(), ADMIN)) as {
+      cohort: { count: number | null };
+      graphVersion: number;
+    };
+    await insight.graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: {
+            id: "omop-person-summary-test-1",
+            label: "OMOPPerson",
+            layer: "l4",
+            properties: {
+              personId: 9_999_991,
+              genderSourceValue: "female",
+              yearOfBirth: 1980,
+              careSiteSourceValue: "alpha-klinik",
+            },
+          },
+        },
+      ],
+      { action: "test.write", actor: "test", target: "omop-person-summary-test-1", kind: "test" },
+    );
+    const after = JSON.parse(await insight.federated.summaryText(new URLSearchParams(), ADMIN)) as {
+      cohort: { count: number | null };
+      graphVersion: number;
+    };
+    expect(after.graphVersion).toBeGreaterThan(before.graphVersion);
+    expect(after.cohort.count).toBe(before.cohort.count! + 1);
+  });
+});

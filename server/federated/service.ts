@@ -83,10 +83,8 @@ export interface FederatedSummary {
 
 const HOLDER_ORGS = ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug);
 
-export function parseCriteria(
-  params: URLSearchParams,
-  dict: ConceptDictionary,
-): { resolved: ResolvedCriteria; input: Partial<Record<CriterionKey, string>> } {
+/** the criteria as given (trimmed, each at most 200 characters), before they are resolved */
+export function criteriaInput(params: URLSearchParams): Partial<Record<CriterionKey, string>> {
   const input: Partial<Record<CriterionKey, string>> = {};
   for (const key of CRITERIA) {
     const v = params.get(key)?.trim();
@@ -95,6 +93,21 @@ export function parseCriteria(
       input[key] = v;
     }
   }
+  return input;
+}
+
+export function parseCriteria(
+  params: URLSearchParams,
+  dict: ConceptDictionary,
+): { resolved: ResolvedCriteria; input: Partial<Record<CriterionKey, string>> } {
+  const input = criteriaInput(params);
+  return { resolved: resolveCriteria(input, dict), input };
+}
+
+function resolveCriteria(
+  input: Partial<Record<CriterionKey, string>>,
+  dict: ConceptDictionary,
+): ResolvedCriteria {
   const resolved: ResolvedCriteria = {};
   for (const kind of ["condition", "drug", "measurement"] as const) {
     const v = input[kind];
@@ -127,7 +140,7 @@ export function parseCriteria(
       throw badRequest(`gender must be one of ${GENDERS.join(", ")}`);
     resolved.gender = g as Gender;
   }
-  return { resolved, input };
+  return resolved;
 }
 
 /** indexes of the persons matching the criteria */
@@ -245,6 +258,108 @@ export function createFederatedService(deps: {
     return hit;
   }
 
+  type Answer = Omit<FederatedSummary, "graphVersion" | "generatedAt">;
+  interface CachedAnswer {
+    answer: Answer;
+    /** the encoded answer up to the graph version's value */
+    head: string;
+    logTarget: string;
+    logOutcome: string;
+  }
+  /** encoded answers per index and concept names, keyed by the criteria as given and k */
+  const encoded = new WeakMap<OmopIndex, { dict: ConceptDictionary; lru: Lru<string, CachedAnswer> }>();
+
+  function cachedAnswer(
+    index: OmopIndex,
+    dict: ConceptDictionary,
+    input: Partial<Record<CriterionKey, string>>,
+    k: number,
+  ): CachedAnswer {
+    let perIndex = encoded.get(index);
+    if (!perIndex || perIndex.dict !== dict) encoded.set(index, (perIndex = { dict, lru: new Lru(2000) }));
+    const key = JSON.stringify([k, input]);
+    let hit = perIndex.lru.get(key);
+    if (!hit) {
+      // a criterion that resolves to no concept throws here (400) and is not kept
+      const resolved = resolveCriteria(input, dict);
+      const answer = buildAnswer(index, resolved, input, k);
+      hit = {
+        answer,
+        head: `${JSON.stringify(answer).slice(0, -1)},"graphVersion":`,
+        logTarget:
+          Object.entries(input)
+            .map(([key, v]) => `${key}=${v}`)
+            .join("&") || "all persons",
+        logOutcome: `k=${k}; cohort ${answer.cohort.display}`,
+      };
+      perIndex.lru.set(key, hit);
+    }
+    return hit;
+  }
+
+  function logQuery(user: Pick<SessionUser, "username">, target: string, outcome: string) {
+    log.append({ action: "federated.query", actor: user.username, target, outcome, kind: "insight" });
+  }
+
+  function buildAnswer(
+    index: OmopIndex,
+    resolved: ResolvedCriteria,
+    input: Partial<Record<CriterionKey, string>>,
+    k: number,
+  ): Answer {
+    const { tree, checked } = cachedCohort(index, resolved, k);
+    const [holders, genders, bands] = tree.groups!;
+    const criteria: FederatedSummary["criteria"] = {};
+    for (const key of CRITERIA) {
+      const v = input[key];
+      if (!v) continue;
+      const concept = resolved[key as "condition" | "drug" | "measurement"];
+      criteria[key] =
+        concept && typeof concept === "object"
+          ? { input: v, ...describeConcept(concept) }
+          : { input: v, value: String(resolved[key]) };
+    }
+    const strip = (prefix: string) => (p: PublishedCount) => ({
+      ...p,
+      key: p.key.slice(prefix.length + 1),
+    });
+    return {
+      criteria,
+      k,
+      cohort: published(tree, k),
+      environments: holders.map((h) => {
+        const holder = h.key.slice("holder:".length);
+        const name = holderName(holder);
+        return {
+          ...published(h, k),
+          key: holder,
+          holder,
+          name,
+          environment: `${name} secure processing environment`,
+        };
+      }),
+      strata: {
+        gender: genders.map((g) => published(g, k)).map(strip("gender")),
+        ageBand: bands
+          .filter((b) => b.key !== "age:unknown" || b.value > 0)
+          .map((b) => published(b, k))
+          .map(strip("age")),
+      },
+      suppression: {
+        rule: suppressionRule(k),
+        counts: countSuppressed(tree),
+        differencingChecked: checked,
+      },
+      method: [
+        "Each data holder's partition of the OMOP layer is its secure processing environment; the cohort is counted in each and only aggregates leave.",
+        "Published: the cohort total, one count per environment, and the cohort by gender and by age band pooled across environments. No cross-tabulations.",
+        suppressionRule(k),
+        "Every answer is checked against an adversary that subtracts any published cells from any published total before it is returned.",
+      ],
+      ageReferenceDate: AGE_REFERENCE_DATE,
+    };
+  }
+
   function kFrom(params: URLSearchParams): number {
     const raw = params.get("k");
     if (raw === null || raw.trim() === "") return configuredK;
@@ -263,72 +378,26 @@ export function createFederatedService(deps: {
 
     async summary(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<FederatedSummary> {
       const k = kFrom(params);
+      const input = criteriaInput(params);
       const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
-      const { resolved, input } = parseCriteria(params, dict);
-      const { tree, checked } = cachedCohort(index, resolved, k);
-      const [holders, genders, bands] = tree.groups!;
-      const criteria: FederatedSummary["criteria"] = {};
-      for (const key of CRITERIA) {
-        const v = input[key];
-        if (!v) continue;
-        const concept = resolved[key as "condition" | "drug" | "measurement"];
-        criteria[key] =
-          concept && typeof concept === "object"
-            ? { input: v, ...describeConcept(concept) }
-            : { input: v, value: String(resolved[key]) };
-      }
-      const cohort = published(tree, k);
-      log.append({
-        action: "federated.query",
-        actor: user.username,
-        target:
-          Object.entries(input)
-            .map(([key, v]) => `${key}=${v}`)
-            .join("&") || "all persons",
-        outcome: `k=${k}; cohort ${cohort.display}`,
-        kind: "insight",
-      });
-      const strip = (prefix: string) => (p: PublishedCount) => ({
-        ...p,
-        key: p.key.slice(prefix.length + 1),
-      });
-      return {
-        criteria,
-        k,
-        cohort,
-        environments: holders.map((h) => {
-          const holder = h.key.slice("holder:".length);
-          const name = holderName(holder);
-          return {
-            ...published(h, k),
-            key: holder,
-            holder,
-            name,
-            environment: `${name} secure processing environment`,
-          };
-        }),
-        strata: {
-          gender: genders.map((g) => published(g, k)).map(strip("gender")),
-          ageBand: bands
-            .filter((b) => b.key !== "age:unknown" || b.value > 0)
-            .map((b) => published(b, k))
-            .map(strip("age")),
-        },
-        suppression: {
-          rule: suppressionRule(k),
-          counts: countSuppressed(tree),
-          differencingChecked: checked,
-        },
-        method: [
-          "Each data holder's partition of the OMOP layer is its secure processing environment; the cohort is counted in each and only aggregates leave.",
-          "Published: the cohort total, one count per environment, and the cohort by gender and by age band pooled across environments. No cross-tabulations.",
-          suppressionRule(k),
-          "Every answer is checked against an adversary that subtracts any published cells from any published total before it is returned.",
-        ],
-        ageReferenceDate: AGE_REFERENCE_DATE,
-        graphVersion: version,
-        generatedAt: new Date().toISOString(),
-      };
+      const { answer, logTarget, logOutcome } = cachedAnswer(index, dict, input, k);
+      logQuery(user, logTarget, logOutcome);
+      return { ...answer, graphVersion: version, generatedAt: new Date().toISOString() };
+    },
+
+    /**
+     * GET /api/federated: the same answer as `summary`, as JSON text, byte for byte what
+     * `JSON.stringify(summary(...))` gives; every query is still logged. The answer is encoded once
+     * per OMOP index, concept names, criteria as given and k; only the graph version and the time
+     * are written per request.
+     */
+    async summaryText(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<string> {
+      const k = kFrom(params);
+      const input = criteriaInput(params);
+      const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
+      const { head, logTarget, logOutcome } = cachedAnswer(index, dict, input, k);
+      logQuery(user, logTarget, logOutcome);
+      return `${head}${version},"generatedAt":"${new Date().toISOString()}"}`;
     },
 
     /** what the cohort builder offers */

@@ -94,7 +94,12 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   const nodesOfLayer = db.prepare(
     "SELECT id, label, layer, props FROM graph_nodes WHERE layer = ? ORDER BY seq LIMIT ?",
   );
-  const edgesFrom = db.prepare("SELECT id, source, target, type FROM graph_edges WHERE source = ?");
+  const edgesAmongStmt = db.prepare(
+    `SELECT e.id, e.source, e.target, e.type FROM json_each(?) AS s
+     JOIN graph_edges AS e INDEXED BY graph_edges_source ON e.source = s.value
+     WHERE e.target IN (SELECT value FROM json_each(?))
+     ORDER BY s.key, e.type, e.seq`,
+  );
   const edgesOfSet = db.prepare(
     `SELECT id, source, target, type FROM graph_edges WHERE source IN (SELECT value FROM json_each(?))
      UNION ALL SELECT id, source, target, type FROM graph_edges WHERE target IN (SELECT value FROM json_each(?)) ORDER BY 1`,
@@ -153,12 +158,16 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     return n;
   }
 
+  /**
+   * The edges whose both ends are in `ids`: per id in the set's order, its outgoing edges in the source
+   * index's order (type, then insertion), as one statement. The target test runs inside SQLite against
+   * the set instead of reading every outgoing edge into a JavaScript object (at 100,000 patients the
+   * graph's 1,000-node sample has about 206,000 outgoing edges, of which about 1,200 stay).
+   */
   function edgesAmong(ids: Set<string>): GraphEdge[] {
-    const edges: GraphEdge[] = [];
-    for (const id of ids) {
-      for (const e of edgesFrom.all(id) as EdgeRow[]) if (ids.has(e.target)) edges.push(toEdge(e));
-    }
-    return edges;
+    if (!ids.size) return [];
+    const list = JSON.stringify([...ids]);
+    return (edgesAmongStmt.all(list, list) as EdgeRow[]).map(toEdge);
   }
 
   function toNodeRow(n: NodeRecord) {

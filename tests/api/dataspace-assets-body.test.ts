@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
+import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
+import { bundledDemoRecords } from "../../server/dataspace/demo-records";
+import { openDatabase, type Db } from "../../server/storage/database";
+import { callDataspace } from "../support/dataspace-call";
+import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type JsonBody = any;
+
+/**
+ * GET /api/assets (grouped) is encoded once per set of upstream answers (server/dataspace/assets.ts):
+ * the same bytes as the list built afresh, reused while the read cache hands out the same answers,
+ * and a write through this server, a changed upstream answer or a failed lookup shows at once.
+ */
+
+const MGMT = "/mgmt/v4alpha/participants";
+const demo = bundledDemoRecords();
+let double: UpstreamDouble;
+const opened: { ds: Dataspace; db: Db }[] = [];
+
+async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: ":memory:",
+    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+    TENANT_MANAGER_URL: `${double.url}/tm`,
+    UPSTREAM_TIMEOUT_MS: "1500",
+  });
+  const db = openDatabase(":memory:");
+  const ds = await createDataspace(config, { db, ...deps });
+  opened.push({ ds, db });
+  return ds;
+}
+
+const grouped = (ds: Dataspace) => callDataspace(ds, "GET /api/assets");
+
+beforeAll(async () => {
+  double = await startUpstreamDouble();
+});
+afterAll(async () => {
+  for (const { ds, db } of opened) {
+    await ds.close();
+    db.close();
+  }
+  await double?.close();
+});
+beforeEach(() => double.reset());
+
+function upstream(assets: Record<string, JsonBody[]>) {
+  double.on("GET", MGMT, {
+    reply: () => ({
+      json: [
+        { "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" },
+        { "@id": "beta", identity: "did:web:beta.example:participant" },
+        { "@id": "gamma", identity: "did:web:gamma.example:participant", state: "CREATED" },
+      ],
+    }),
+  });
+  for (const id of ["alpha", "beta", "gamma"])
+    double.on("POST", `${MGMT}/${id}/assets/request`, {
+      reply: () => (assets[id] ? { json: assets[id] } : { status: 500, json: [{ message: "down" }] }),
+    });
+}
+
+describe("the grouped asset list's encoded answer", () => {
+  it("is the list built afresh, byte for byte, and is reused while the kept answers are the same", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream({ alpha: [{ "@id": "a-1", properties: { name: "First" } }], beta: [{ "@id": "b-1" }] });
+    const first = await ds.listAssetGroupsBody();
+    expect(first.toString()).toBe(JSON.stringify(await ds.listAssetGroups()));
+    expect(await ds.listAssetGroupsBody()).toBe(first);
+    const body = (await grouped(ds)).body;
+    expect(body.map((g: JsonBody) => g.participantId).slice(0, 2)).toEqual(["alpha", "beta"]);
+    expect(body[0].assets.map((a: JsonBody) => a["@id"])).toEqual([
+      "a-1",
+      ...demo
+        .assetGroups()
+        .filter((g) => g.identity === "did:web:alpha-klinik.de:participant")
+        .flatMap((g) => g.assets.map((a) => a["@id"])),
+    ]);
+    expect(body[1].assets).toEqual([
+      {
+        "@id": "b-1",
+        name: "b-1",
+        description: "",
+        contenttype: "",
+        "edc:name": "b-1",
+        "edc:description": "",
+        "edc:contenttype": "",
+      },
+    ]);
+  });
+
+  it("a write through this server then a read returns the write", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    const alpha: JsonBody[] = [{ "@id": "a-1", properties: { name: "First" } }];
+    upstream({ alpha, beta: [] });
+    double.on("POST", `${MGMT}/alpha/assets`, {
+      reply: (req) => {
+        alpha.push(req.body);
+        return { json: { "@type": "IdResponse", "@id": (req.body as JsonBody)["@id"] } };
+      },
+    });
+    const ids = async () =>
+      ((await grouped(ds)).body[0].assets as JsonBody[]).map((a) => a["@id"]).filter((id) => /^a-/.test(id));
+    expect(await ids()).toEqual(["a-1"]);
+    expect(await ids()).toEqual(["a-1"]);
+    const created = await callDataspace(ds, "POST /api/assets", {
+      as: "clinic",
+      body: { participantId: "alpha", assetId: "a-2", name: "Second" },
+    });
+    expect(created.status).toBe(201);
+    expect(await ids()).toEqual(["a-1", "a-2"]);
+  });
+
+  it("without a kept answer, every read shows the upstream as it is now, a failed lookup included", async () => {
+    const ds = await remote();
+    const assets: Record<string, JsonBody[]> = { alpha: [{ "@id": "a-1" }], beta: [{ "@id": "b-1" }] };
+    upstream(assets);
+    const first = (await grouped(ds)).body;
+    expect(first[1].assets.map((a: JsonBody) => a["@id"])).toEqual(["b-1"]);
+    assets.beta.push({ "@id": "b-2" });
+    const second = (await grouped(ds)).body;
+    expect(second[1].assets.map((a: JsonBody) => a["@id"])).toEqual(["b-1", "b-2"]);
+    delete assets.beta; // beta's lookup now fails: an empty list, the rest as before
+    const third = (await grouped(ds)).body;
+    expect(third[1]).toEqual({
+      participantId: "beta",
+      identity: "did:web:beta.example:participant",
+      assets: [],
+    });
+    expect(third[0]).toEqual(second[0]);
+  });
+
+  it("falls back to the demonstration entries alone when the participant lookup fails", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    double.on("GET", MGMT, { status: 500, json: [{ message: "down" }] });
+    const res = await grouped(ds);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(demo.assetGroups());
+  });
+});
