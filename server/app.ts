@@ -34,6 +34,8 @@ export interface StartOptions {
   progress?: boolean;
   /** log each request (off in tests) */
   log?: boolean;
+  /** every page through the express app, as before 0026 (the test that compares both ways) */
+  pagesThroughExpress?: boolean;
 }
 
 export interface RunningServer {
@@ -210,7 +212,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const handleRemix = createRemixHandler(build, remixMode);
   const baseHeaderEntries = Object.entries(baseHeaders);
   const isPage = (req: IncomingMessage): boolean => {
-    if (config.appMode !== "live" || (req.method !== "GET" && req.method !== "HEAD")) return false;
+    if (config.appMode !== "live" || opts.pagesThroughExpress) return false;
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
     const url = req.url ?? "";
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);
