@@ -89,6 +89,17 @@ import { fileURLToPath } from "node:url";
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const patches = JSON.parse(readFileSync(path.join(here, "route-memo", "patches.json"), "utf8"));
+// what the patched files load (React, React Router) picks its build from NODE_ENV once, when first
+// loaded: production, as server/http/server-build.ts loads the Remix build, then restored
+const nodeEnv = process.env.NODE_ENV;
+process.env.NODE_ENV = "production";
+try {
+  prime();
+} finally {
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
+}
+function prime() {
 for (const p of patches) {
   let filename;
   try {
@@ -116,6 +127,7 @@ for (const p of patches) {
     delete require.cache[filename];
     throw e;
   }
+}
 }
 `;
 

@@ -114,18 +114,31 @@ const again = paths.map((p) => answer(router.matchRoutes(routes, p)));
 const context = { matches: [], location: { pathname: "/" }, loaderData: {}, actionData: null, errors: null, basename: "/" };
 const a = staticRouter.createStaticRouter(routes, context);
 const b = staticRouter.createStaticRouter(routes, context);
-process.stdout.write(JSON.stringify({ first, again, sameDataRoutes: a.routes === b.routes }));
+const production = ["react-router-dom.production.min.js", "react.production.min.js"].every((f) =>
+  Object.keys(require.cache).some((k) => k.endsWith(f)),
+);
+process.stdout.write(
+  JSON.stringify({ first, again, sameDataRoutes: a.routes === b.routes, production, nodeEnv: process.env.NODE_ENV }),
+);
 `;
 
-function patchedAnswers(paths: string[]): { first: Answer[]; again: Answer[]; sameDataRoutes: boolean } {
+interface ChildAnswer {
+  first: Answer[];
+  again: Answer[];
+  sameDataRoutes: boolean;
+  production: boolean;
+  nodeEnv: string;
+}
+
+function patchedAnswers(paths: string[]): ChildAnswer {
   const input = path.join(dir, `input-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(input, JSON.stringify({ routes: ROUTES, paths }));
   const out = execFileSync(
     process.execPath,
     ["--input-type=module", "-e", CHILD, pathToFileURL(primer).href, input],
-    { encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } },
+    { encoding: "utf8", env: { ...process.env, NODE_ENV: "test" } },
   );
-  return JSON.parse(out) as { first: Answer[]; again: Answer[]; sameDataRoutes: boolean };
+  return JSON.parse(out) as ChildAnswer;
 }
 
 const primer: string = writeRouteMemo(dir);
@@ -159,5 +172,11 @@ describe("the build's route memo", () => {
 
   it("makes the static router's data routes once per route array", () => {
     expect(patchedAnswers(["/"]).sameDataRoutes).toBe(true);
+  });
+
+  it("loads React and React Router's production builds, as the Remix build is loaded, and restores NODE_ENV", () => {
+    const got = patchedAnswers(["/"]);
+    expect(got.production).toBe(true);
+    expect(got.nodeEnv).toBe("test");
   });
 });
