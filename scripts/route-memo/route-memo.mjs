@@ -27,8 +27,17 @@ const PATCHES = [
         "  let branches = hubBranches.get(routes);\n  if (branches === undefined) {\n    branches = flattenRoutes(routes);\n    rankRouteBranches(branches);\n    hubBranches.set(routes, branches);\n  }\n",
       ],
       [
+        "  let matches = null;\n  let decoded = decodePath(pathname);\n",
+        // the answer for a path, once per ranked branch list (bounded; each caller gets its own copy)
+        '  let matches = null;\n  let decoded = decodePath(pathname);\n  let byPath = hubMatches.get(branches);\n  if (byPath === undefined) hubMatches.set(branches, byPath = new Map());\n  let pathKey = (allowPartial ? "1" : "0") + decoded;\n  let known = byPath.get(pathKey);\n  if (known !== undefined) return hubCopyMatches(known);\n',
+      ],
+      [
+        "    matches = matchRouteBranch(branches[i], decoded, allowPartial);\n  }\n  return matches;\n}\n",
+        "    matches = matchRouteBranch(branches[i], decoded, allowPartial);\n  }\n  if (byPath.size >= 1000) byPath.delete(byPath.keys().next().value);\n  byPath.set(pathKey, hubCopyMatches(matches));\n  return matches;\n}\n",
+      ],
+      [
         "function matchRoutesImpl(routes, locationArg, basename, allowPartial) {\n",
-        "const hubBranches = new WeakMap();\nfunction matchRoutesImpl(routes, locationArg, basename, allowPartial) {\n",
+        "const hubBranches = new WeakMap();\nconst hubMatches = new WeakMap();\n/** matches share one params object, as matchRouteBranch makes them */\nfunction hubCopyMatches(matches) {\n  if (matches === null) return null;\n  let params = { ...matches[0].params };\n  return matches.map((m) => ({ params, pathname: m.pathname, pathnameBase: m.pathnameBase, route: m.route }));\n}\nfunction matchRoutesImpl(routes, locationArg, basename, allowPartial) {\n",
       ],
       [
         "function compilePath(path, caseSensitive, end) {\n",
@@ -60,7 +69,7 @@ const PATCHES = [
       ],
       [
         "function RemixServer({\n",
-        'const hubRouteCache = new WeakMap();\nfunction hubServerRoutes(manifestRoutes, routeModules, future, isSpaMode) {\n  let byKey = hubRouteCache.get(routeModules);\n  if (byKey === undefined) hubRouteCache.set(routeModules, byKey = new Map());\n  let key = (isSpaMode ? "spa:" : "") + Object.keys(manifestRoutes).join(",");\n  let hit = byKey.get(key);\n  if (hit === undefined || hit.future !== future && JSON.stringify(hit.future) !== JSON.stringify(future)) {\n    hit = { future, routes: routes.createServerRoutes(manifestRoutes, routeModules, future, isSpaMode) };\n    if (byKey.size < 2000) byKey.set(key, hit);\n  }\n  return hit.routes;\n}\nfunction RemixServer({\n',
+        'const hubRouteCache = new Map();\n/** routeModules is a new object per request, its modules the build\'s: an entry holds while they are the same */\nfunction hubServerRoutes(manifestRoutes, routeModules, future, isSpaMode) {\n  let ids = Object.keys(manifestRoutes);\n  let key = (isSpaMode ? "spa:" : "") + ids.join(",");\n  let hit = hubRouteCache.get(key);\n  if (hit === undefined || hit.future !== future || ids.some((id, i) => hit.modules[i] !== routeModules[id] || hit.manifest[i] !== manifestRoutes[id])) {\n    hit = { future, modules: ids.map((id) => routeModules[id]), manifest: ids.map((id) => manifestRoutes[id]), routes: routes.createServerRoutes(manifestRoutes, routeModules, future, isSpaMode) };\n    if (hubRouteCache.size >= 2000) hubRouteCache.delete(hubRouteCache.keys().next().value);\n    hubRouteCache.set(key, hit);\n  }\n  return hit.routes;\n}\nfunction RemixServer({\n',
       ],
     ],
   ],

@@ -109,7 +109,10 @@ const router = require("@remix-run/router");
 const staticRouter = require("react-router-dom/server");
 const { routes, paths } = JSON.parse(readFileSync(input, "utf8"));
 const answer = (m) => (m ? m.map((x) => [x.route.id, x.params]) : null);
-const first = paths.map((p) => answer(router.matchRoutes(routes, p)));
+const raw = paths.map((p) => router.matchRoutes(routes, p));
+const first = JSON.parse(JSON.stringify(raw.map(answer)));
+// a caller changing what it got does not change what the next caller gets
+for (const m of raw) if (m) m[0].params.changed = "yes";
 const again = paths.map((p) => answer(router.matchRoutes(routes, p)));
 const context = { matches: [], location: { pathname: "/" }, loaderData: {}, actionData: null, errors: null, basename: "/" };
 const a = staticRouter.createStaticRouter(routes, context);
