@@ -1,4 +1,4 @@
-// Build-time transform of three Remix/React Router server files (docs/decisions/0026-route-tree-memo.md).
+// Build-time transform of three Remix/React Router server files (docs/decisions/0026-persona-pages-route-memo-queue-cache-no-express.md).
 // The route tree is fixed per build, but on every document request react-router flattens and ranks it
 // in each matchRoutes call (four per page), compiles each route pattern's RegExp again, and RemixServer
 // rebuilds the React route tree and its data routes. The patched copies memoise those by the identity
