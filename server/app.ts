@@ -1,4 +1,5 @@
 import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createRemixHandler, writeReadableStreamToWritable } from "@remix-run/node";
 import express from "express";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,6 +34,8 @@ export interface StartOptions {
   progress?: boolean;
   /** log each request (off in tests) */
   log?: boolean;
+  /** every page through the express app, as before 0026 (the test that compares both ways) */
+  pagesThroughExpress?: boolean;
 }
 
 export interface RunningServer {
@@ -51,6 +54,72 @@ function defaultRemixBuild(): string {
 }
 
 const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
+
+/** paths that always take the express app: the provider, assets (and the prefixes the gate lets through) */
+const EXPRESS_PREFIXES = ["/idp", "/build", ...STATIC_PREFIXES];
+
+const isLoopback = (address: string | undefined) =>
+  !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
+
+/**
+ * The URL Remix sees, as @remix-run/express builds it with `trust proxy` set to loopback: protocol and
+ * host name from X-Forwarded-Proto / X-Forwarded-Host when the peer is loopback, the port from
+ * X-Forwarded-Host or Host.
+ */
+function remixUrl(req: IncomingMessage): string {
+  const trusted = isLoopback(req.socket.remoteAddress);
+  const forwardedHost = req.headers["x-forwarded-host"] as string | undefined;
+  const hostHeader = req.headers.host;
+  let host = hostHeader;
+  if (forwardedHost && trusted)
+    host = forwardedHost.includes(",")
+      ? forwardedHost.slice(0, forwardedHost.indexOf(",")).trimEnd()
+      : forwardedHost;
+  let hostname = "";
+  if (host) {
+    const offset = host.startsWith("[") ? host.indexOf("]") + 1 : 0;
+    const i = host.indexOf(":", offset);
+    hostname = i !== -1 ? host.slice(0, i) : host;
+  }
+  const forwardedPort = Number.parseInt(forwardedHost?.split(":")[1] ?? "", 10);
+  const hostPort = Number.parseInt(hostHeader?.split(":")[1] ?? "", 10);
+  const port = Number.isSafeInteger(forwardedPort)
+    ? forwardedPort
+    : Number.isSafeInteger(hostPort)
+      ? hostPort
+      : "";
+  let protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  const forwardedProto = req.headers["x-forwarded-proto"];
+  if (trusted && typeof forwardedProto === "string" && forwardedProto)
+    protocol = (
+      forwardedProto.includes(",") ? forwardedProto.slice(0, forwardedProto.indexOf(",")) : forwardedProto
+    ).trim();
+  return new URL(`${protocol}://${hostname}${port ? `:${port}` : ""}${req.url}`).href;
+}
+
+/** the request's headers as @remix-run/express passes them (empty values left out) */
+function remixHeaders(headers: IncomingMessage["headers"]): Headers {
+  const out = new Headers();
+  for (const [key, values] of Object.entries(headers)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const value of values) out.append(key, value);
+    else out.set(key, values);
+  }
+  return out;
+}
+
+/** Express's res.append/res.set: repeated headers add up; a text type without a charset gets utf-8 */
+function appendHeader(res: ServerResponse, key: string, value: string) {
+  if (
+    key === "content-type" &&
+    !/;\s*charset\s*=/i.test(value) &&
+    /^(text\/|application\/(javascript|json))/i.test(value.split(";")[0])
+  )
+    value += "; charset=utf-8";
+  const prev = res.getHeader(key);
+  if (prev === undefined) res.setHeader(key, value);
+  else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
+}
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
@@ -126,14 +195,76 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     mountStaticMode(app, { build, services, mode, publicOrigin: new URL(config.publicUrl).origin });
   }
 
+  const remixMode = config.env === "production" ? "production" : "development";
   app.all(
     "*",
     createRequestHandler({
       build,
-      mode: config.env === "production" ? "production" : "development",
+      mode: remixMode,
       getLoadContext: (_req, res) => ({ services, cspNonce: res.locals.cspNonce as string }),
     }),
   );
+
+  // A GET or HEAD of a page (live mode) skips express (docs/decisions/0026): the same headers, origin
+  // check, office-hours gate, Request and Remix handler as the app's, without express's per-request
+  // layers. A refused or closed-hours request, a data request (.data), any other method and every
+  // path of EXPRESS_PREFIXES take the express app as before.
+  const handleRemix = createRemixHandler(build, remixMode);
+  const baseHeaderEntries = Object.entries(baseHeaders);
+  const isPage = (req: IncomingMessage): boolean => {
+    if (config.appMode !== "live" || opts.pagesThroughExpress) return false;
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    return (
+      pathname.startsWith("/") &&
+      !pathname.endsWith(".data") &&
+      !EXPRESS_PREFIXES.some((p) => pathname.startsWith(p))
+    );
+  };
+  const servePage = (req: IncomingMessage, res: ServerResponse) => {
+    if (
+      isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins) ||
+      !services.officeHours.status(new Date()).open
+    )
+      return app(req, res);
+    const nonce = generateNonce();
+    for (const [k, v] of baseHeaderEntries) res.setHeader(k, v);
+    res.setHeader("Content-Security-Policy", cspFor(nonce, formActions));
+    if (opts.log) {
+      const t0 = performance.now();
+      res.on("finish", () =>
+        console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
+      );
+    }
+    // loaders are aborted when the client goes before the answer is written, as by @remix-run/express
+    let controller: AbortController | null = new AbortController();
+    res.on("finish", () => (controller = null));
+    res.on("close", () => controller?.abort());
+    const request = new Request(remixUrl(req), {
+      method: req.method,
+      headers: remixHeaders(req.headers),
+      signal: controller.signal,
+    });
+    handleRemix(request, { services, cspNonce: nonce })
+      .then(async (response) => {
+        res.statusMessage = response.statusText;
+        res.statusCode = response.status;
+        for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);
+        if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
+        if (response.body) await writeReadableStreamToWritable(response.body, res);
+        else res.end();
+      })
+      .catch((e: unknown) => {
+        console.error("[pages] could not answer:", e);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader("content-type", "text/plain; charset=utf-8");
+        }
+        res.end("Internal Server Error");
+      });
+  };
 
   // /api skips express: the Node listener hands it to the framework-free dispatcher
   // (docs/decisions/0002-api-dispatch.md); pages, assets and /idp go through express.
@@ -167,7 +298,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         return;
       }
     }
-    if (!req.url?.startsWith("/api/") && req.url !== "/api") return app(req, res);
+    if (!req.url?.startsWith("/api/") && req.url !== "/api")
+      return isPage(req) ? servePage(req, res) : app(req, res);
     for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
     if (opts.log) {
       const t0 = performance.now();

@@ -117,6 +117,9 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     }
   }
 
+  // the sweep finds nothing new until the records change or the Berlin day does
+  let sweptFor: string | undefined;
+
   async function ensureReady() {
     if (deps.seed !== false) {
       if (!ready) {
@@ -129,7 +132,11 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       }
       await ready;
     }
-    await sweepExpired(now());
+    const at = now();
+    const key = `${store.version()}/${berlinDate(at)}`;
+    if (sweptFor === key) return;
+    await sweepExpired(at);
+    sweptFor = key;
   }
 
   /** the open information request of an application (read in `q`, the writer of an open transaction, when given) */

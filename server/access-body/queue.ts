@@ -25,17 +25,44 @@ export interface QueueItem {
   clock: ReturnType<typeof clockView> | null;
 }
 
+export interface WorkQueue {
+  generatedAt: string;
+  today: string;
+  /** shared by every caller of the same version: frozen, read them only */
+  items: readonly Readonly<QueueItem>[];
+}
+
+/**
+ * The queue is built once per version of the records (store.version(): this instance's writes at
+ * once, other instances' through the change feed) and Berlin day (every due date and days-left
+ * figure counts in days; nothing else in it depends on the time), and shared by every reader:
+ * `generatedAt` is the time of each read.
+ */
 export function createWorkQueue(
   ctx: AccessBodyContext,
   views: Pick<RecordViews, "applicationView" | "openRequestsByApplication">,
 ) {
   const { store, now, ensureReady } = ctx;
   const { applicationView, openRequestsByApplication } = views;
+  let built: { key: string; items: Promise<readonly Readonly<QueueItem>[]> } | undefined;
 
-  async function workQueue() {
+  async function workQueue(): Promise<WorkQueue> {
     await ensureReady();
     const at = now();
     const today = berlinDate(at);
+    const key = `${store.version()}/${today}`;
+    if (built?.key !== key) {
+      const items = build(at, today).then(freezeAll);
+      built = { key, items };
+      // a failed build is not kept
+      items.catch(() => {
+        if (built?.items === items) built = undefined;
+      });
+    }
+    return { generatedAt: at.toISOString(), today, items: await built.items };
+  }
+
+  async function build(at: Date, today: string): Promise<QueueItem[]> {
     const items: QueueItem[] = [];
     const days = (due: string | null) => (due ? daysBetween(today, due) : null);
     const open = await openRequestsByApplication();
@@ -155,8 +182,16 @@ export function createWorkQueue(
       });
     }
     items.sort((a, b) => a.sortDate.localeCompare(b.sortDate) || a.id.localeCompare(b.id));
-    return { generatedAt: at.toISOString(), today, items };
+    return items;
   }
 
   return { workQueue };
+}
+
+function freezeAll(items: QueueItem[]): readonly Readonly<QueueItem>[] {
+  for (const i of items) {
+    if (i.clock) Object.freeze(i.clock);
+    Object.freeze(i);
+  }
+  return Object.freeze(items);
 }

@@ -11,6 +11,9 @@ import { rawDdl, serialType, type Relational, type Sql } from "../storage/relati
  * only `WHERE state = fromState`), so two instances moving the same record at once leave one transition.
  */
 
+/** the change-feed topic of the access body's records (bumped in the transaction of every write) */
+export const ACCESS_BODY_TOPIC = "access-body-records";
+
 export type RecordKind =
   "application" | "dataRequest" | "permit" | "informationRequest" | "finding" | "result";
 
@@ -350,10 +353,30 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
   });
 
   const r = reads(rel.db, rel.dialect);
+  // this instance's writes, counted when each begins and again when it ends (committed or not): a
+  // read that overlapped a write is never taken for one of the version after it. Another instance's
+  // writes arrive through the change feed (ACCESS_BODY_TOPIC, bumped in each write's transaction).
+  let ownWrites = 0;
   return {
     /** runs `fn` in one transaction; everything written through `w` commits together */
     tx<R>(fn: (w: RecordWriter) => Promise<R>): Promise<R> {
-      return rel.tx((t) => fn(createRecordWriter(t, rel, audit)));
+      ownWrites++;
+      return rel
+        .tx(async (t) => {
+          const result = await fn(createRecordWriter(t, rel, audit));
+          await rel.changes.bump(t, ACCESS_BODY_TOPIC);
+          return result;
+        })
+        .finally(() => {
+          ownWrites++;
+        });
+    },
+    /**
+     * The version of the records as this instance knows them: it changes with every write here (at
+     * once) and elsewhere (when the change feed reports it). Caches of views over the records key by it.
+     */
+    version(): string {
+      return `${ownWrites}/${rel.changes.version(ACCESS_BODY_TOPIC)}`;
     },
     ...r,
     async count(kind?: RecordKind): Promise<number> {

@@ -1,0 +1,160 @@
+// Build-time transform of three Remix/React Router server files (docs/decisions/0026-persona-pages-route-memo-queue-cache-no-express.md).
+// The route tree is fixed per build, but on every document request react-router flattens and ranks it
+// in each matchRoutes call (four per page), compiles each route pattern's RegExp again, and RemixServer
+// rebuilds the React route tree and its data routes. The patched copies memoise those by the identity
+// (or, for the per-request partial manifest, the route ids) of inputs that do not change per build.
+//
+// writeRouteMemo(outDir) writes the patched sources under <outDir>/route-memo/ and a module
+// <outDir>/route-memo.js that, imported before anything loads Remix, compiles each patched source under
+// its original file name into Node's require cache: one copy of each module in the process, resolving
+// its own dependencies from where the original sits. Each replacement must match exactly once, or the
+// build fails; at start-up a package whose version differs from the one patched is left unpatched.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const require = createRequire(import.meta.url);
+
+/** [package, file inside it, [[exact original text, replacement], ...]], each after those it requires */
+const PATCHES = [
+  [
+    "@remix-run/router",
+    "dist/router.cjs.js",
+    [
+      [
+        "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n",
+        // a route array's ranked branches, once per array (the server's route arrays never change)
+        "  let branches = hubBranches.get(routes);\n  if (branches === undefined) {\n    branches = flattenRoutes(routes);\n    rankRouteBranches(branches);\n    hubBranches.set(routes, branches);\n  }\n",
+      ],
+      [
+        "  let matches = null;\n  let decoded = decodePath(pathname);\n",
+        // the answer for a path, once per ranked branch list (bounded; each caller gets its own copy)
+        '  let matches = null;\n  let decoded = decodePath(pathname);\n  let byPath = hubMatches.get(branches);\n  if (byPath === undefined) hubMatches.set(branches, byPath = new Map());\n  let pathKey = (allowPartial ? "1" : "0") + decoded;\n  let known = byPath.get(pathKey);\n  if (known !== undefined) return hubCopyMatches(known);\n',
+      ],
+      [
+        "    matches = matchRouteBranch(branches[i], decoded, allowPartial);\n  }\n  return matches;\n}\n",
+        "    matches = matchRouteBranch(branches[i], decoded, allowPartial);\n  }\n  if (byPath.size >= 1000) byPath.delete(byPath.keys().next().value);\n  byPath.set(pathKey, hubCopyMatches(matches));\n  return matches;\n}\n",
+      ],
+      [
+        "function matchRoutesImpl(routes, locationArg, basename, allowPartial) {\n",
+        "const hubBranches = new WeakMap();\nconst hubMatches = new WeakMap();\n/** matches share one params object, as matchRouteBranch makes them */\nfunction hubCopyMatches(matches) {\n  if (matches === null) return null;\n  let params = { ...matches[0].params };\n  return matches.map((m) => ({ params, pathname: m.pathname, pathnameBase: m.pathnameBase, route: m.route }));\n}\nfunction matchRoutesImpl(routes, locationArg, basename, allowPartial) {\n",
+      ],
+      [
+        "function compilePath(path, caseSensitive, end) {\n",
+        // the RegExp of a route pattern, once per (path, caseSensitive, end); the set of patterns is the
+        // route tree's, bounded all the same
+        'const hubCompiled = new Map();\nfunction compilePath(path, caseSensitive, end) {\n  const key = path + "\\u0000" + caseSensitive + "\\u0000" + end;\n  let hit = hubCompiled.get(key);\n  if (hit === undefined) {\n    hit = compilePathOnce(path, caseSensitive, end);\n    if (hubCompiled.size < 2000) hubCompiled.set(key, hit);\n  }\n  return hit;\n}\nfunction compilePathOnce(path, caseSensitive, end) {\n',
+      ],
+    ],
+  ],
+  [
+    "react-router-dom",
+    "server.js",
+    [
+      [
+        "function createStaticRouter(routes, context, opts = {}) {\n  let manifest = {};\n  let dataRoutes = router.UNSAFE_convertRoutesToDataRoutes(routes, reactRouter.UNSAFE_mapRouteProperties, undefined, manifest);\n",
+        // data routes once per route array (RemixServer's arrays are memoised above)
+        "const hubDataRoutes = new WeakMap();\nfunction createStaticRouter(routes, context, opts = {}) {\n  let memo = hubDataRoutes.get(routes);\n  if (memo === undefined) {\n    let manifest = {};\n    memo = { manifest, dataRoutes: router.UNSAFE_convertRoutesToDataRoutes(routes, reactRouter.UNSAFE_mapRouteProperties, undefined, manifest) };\n    hubDataRoutes.set(routes, memo);\n  }\n  let { manifest, dataRoutes } = memo;\n",
+      ],
+    ],
+  ],
+  [
+    "@remix-run/react",
+    "dist/server.js",
+    [
+      [
+        "  let routes$1 = routes.createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);\n",
+        // the partial manifest is a new object per request, its routes the build's: key by route ids
+        "  let routes$1 = hubServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);\n",
+      ],
+      [
+        "function RemixServer({\n",
+        'const hubRouteCache = new Map();\n/** routeModules is a new object per request, its modules the build\'s: an entry holds while they are the same */\nfunction hubServerRoutes(manifestRoutes, routeModules, future, isSpaMode) {\n  let ids = Object.keys(manifestRoutes);\n  let key = (isSpaMode ? "spa:" : "") + ids.join(",");\n  let hit = hubRouteCache.get(key);\n  if (hit === undefined || hit.future !== future || ids.some((id, i) => hit.modules[i] !== routeModules[id] || hit.manifest[i] !== manifestRoutes[id])) {\n    hit = { future, modules: ids.map((id) => routeModules[id]), manifest: ids.map((id) => manifestRoutes[id]), routes: routes.createServerRoutes(manifestRoutes, routeModules, future, isSpaMode) };\n    if (hubRouteCache.size >= 2000) hubRouteCache.delete(hubRouteCache.keys().next().value);\n    hubRouteCache.set(key, hit);\n  }\n  return hit.routes;\n}\nfunction RemixServer({\n',
+      ],
+    ],
+  ],
+];
+
+function patched(source, replacements, where) {
+  let out = source;
+  for (const [from, to] of replacements) {
+    const at = out.indexOf(from);
+    if (at < 0 || out.indexOf(from, at + 1) >= 0)
+      throw new Error(
+        `route-memo: the text to replace in ${where} is not there exactly once: ${from.slice(0, 60)}…`,
+      );
+    out = out.slice(0, at) + to + out.slice(at + from.length);
+  }
+  return out;
+}
+
+const PRIMER = `// Generated by scripts/route-memo/route-memo.mjs: loads the patched Remix/React Router server files into
+// Node's require cache under their original names, before anything requires them.
+import { readFileSync } from "node:fs";
+import Module, { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const patches = JSON.parse(readFileSync(path.join(here, "route-memo", "patches.json"), "utf8"));
+// what the patched files load (React, React Router) picks its build from NODE_ENV once, when first
+// loaded: production, as server/http/server-build.ts loads the Remix build, then restored
+const nodeEnv = process.env.NODE_ENV;
+process.env.NODE_ENV = "production";
+try {
+  prime();
+} finally {
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
+}
+function prime() {
+for (const p of patches) {
+  let filename;
+  try {
+    const pkgJson = require.resolve(p.pkg + "/package.json");
+    if (JSON.parse(readFileSync(pkgJson, "utf8")).version !== p.version) {
+      console.warn("route-memo: " + p.pkg + " is not the version patched at build time (" + p.version + "); left unpatched");
+      continue;
+    }
+    filename = path.join(path.dirname(pkgJson), p.file);
+  } catch {
+    continue;
+  }
+  if (require.cache[filename]) {
+    console.warn("route-memo: " + p.pkg + " was loaded before it could be patched; left unpatched");
+    continue;
+  }
+  const m = new Module(filename, null);
+  m.filename = filename;
+  m.paths = Module._nodeModulePaths(path.dirname(filename));
+  require.cache[filename] = m;
+  try {
+    m._compile(readFileSync(path.join(here, "route-memo", p.out), "utf8"), filename);
+    m.loaded = true;
+  } catch (e) {
+    delete require.cache[filename];
+    throw e;
+  }
+}
+}
+`;
+
+/** writes <outDir>/route-memo.js and <outDir>/route-memo/*; returns the primer's path */
+export function writeRouteMemo(outDir) {
+  const dir = path.join(outDir, "route-memo");
+  mkdirSync(dir, { recursive: true });
+  const index = [];
+  for (const [pkg, file, replacements] of PATCHES) {
+    const pkgJson = require.resolve(`${pkg}/package.json`);
+    const version = JSON.parse(readFileSync(pkgJson, "utf8")).version;
+    const source = readFileSync(path.join(path.dirname(pkgJson), file), "utf8");
+    const out = `${pkg.replace(/[@/]/g, "_")}_${path.basename(file)}`;
+    writeFileSync(path.join(dir, out), patched(source, replacements, `${pkg}/${file}`));
+    index.push({ pkg, version, file, out });
+  }
+  writeFileSync(path.join(dir, "patches.json"), JSON.stringify(index, null, 2) + "\n");
+  const primer = path.join(outDir, "route-memo.js");
+  writeFileSync(primer, PRIMER);
+  return primer;
+}

@@ -1,0 +1,185 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module of the build, without types
+import { writeRouteMemo } from "./route-memo.mjs";
+
+/**
+ * The build's patched Remix/React Router files (route-memo.mjs): loaded by the primer in a process of
+ * their own, they match every path as the unpatched router does, the first time and from the memo,
+ * and the static router's data routes are made once per route array.
+ */
+
+interface RouteDef {
+  id: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  children?: RouteDef[];
+}
+
+// the shapes a Remix route tree has: a pathless root, layouts, index routes, params, optional
+// segments, splats, dots in names, case-sensitive routes
+const ROUTES: RouteDef[] = [
+  {
+    id: "root",
+    path: "",
+    children: [
+      { id: "home", index: true },
+      {
+        id: "access-body",
+        path: "access-body",
+        children: [
+          { id: "ab-index", index: true },
+          { id: "ab-apps", path: "applications", children: [{ id: "ab-apps-index", index: true }] },
+          { id: "ab-app", path: "applications/:id" },
+          { id: "ab-report", path: "report" },
+        ],
+      },
+      {
+        id: "catalogue",
+        path: "catalogue",
+        children: [
+          { id: "cat-index", index: true },
+          { id: "cat-new", path: "new" },
+          { id: "cat-id", path: ":id" },
+        ],
+      },
+      {
+        id: "graph",
+        path: "graph",
+        children: [
+          { id: "graph-index", index: true },
+          { id: "graph-node", path: "node" },
+        ],
+      },
+      { id: "csv", path: "analytics.csv" },
+      { id: "analytics", path: "analytics" },
+      { id: "docs", path: ":lang?/docs/*" },
+      { id: "Case", path: "Case/Exact", caseSensitive: true },
+      // the same relative path, not case-sensitive
+      { id: "x", path: "x", children: [{ id: "x-case", path: "Case/Exact" }] },
+      { id: "pathless", children: [{ id: "tasks", path: "tasks" }] },
+      { id: "splat", path: "*" },
+    ],
+  },
+];
+
+const SEGMENTS = [
+  "access-body",
+  "applications",
+  "HDAB-2026-0001",
+  "report",
+  "catalogue",
+  "new",
+  "graph",
+  "node",
+  "analytics.csv",
+  "analytics",
+  "de",
+  "docs",
+  "a%20b",
+  "Case",
+  "case",
+  "Exact",
+  "tasks",
+  "",
+  "x",
+];
+
+const root = path.resolve(".builds"); // inside the worktree: the primer resolves node_modules from there
+mkdirSync(root, { recursive: true });
+const dir = mkdtempSync(path.join(root, "route-memo-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** what the router matches for each path: route ids and params */
+type Answer = [string, Record<string, string | undefined>][] | null;
+
+const CHILD = `
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+const [primer, input] = process.argv.slice(1);
+await import(primer);
+const require = createRequire(primer);
+const router = require("@remix-run/router");
+const staticRouter = require("react-router-dom/server");
+const { routes, paths } = JSON.parse(readFileSync(input, "utf8"));
+const answer = (m) => (m ? m.map((x) => [x.route.id, x.params]) : null);
+const raw = paths.map((p) => router.matchRoutes(routes, p));
+const first = JSON.parse(JSON.stringify(raw.map(answer)));
+// a caller changing what it got does not change what the next caller gets
+for (const m of raw) if (m) m[0].params.changed = "yes";
+const again = paths.map((p) => answer(router.matchRoutes(routes, p)));
+const context = { matches: [], location: { pathname: "/" }, loaderData: {}, actionData: null, errors: null, basename: "/" };
+const a = staticRouter.createStaticRouter(routes, context);
+const b = staticRouter.createStaticRouter(routes, context);
+const production = ["react-router-dom.production.min.js", "react.production.min.js"].every((f) =>
+  Object.keys(require.cache).some((k) => k.endsWith(f)),
+);
+process.stdout.write(
+  JSON.stringify({ first, again, sameDataRoutes: a.routes === b.routes, production, nodeEnv: process.env.NODE_ENV }),
+);
+`;
+
+interface ChildAnswer {
+  first: Answer[];
+  again: Answer[];
+  sameDataRoutes: boolean;
+  production: boolean;
+  nodeEnv: string;
+}
+
+function patchedAnswers(paths: string[]): ChildAnswer {
+  const input = path.join(dir, `input-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(input, JSON.stringify({ routes: ROUTES, paths }));
+  const out = execFileSync(
+    process.execPath,
+    ["--input-type=module", "-e", CHILD, pathToFileURL(primer).href, input],
+    { encoding: "utf8", env: { ...process.env, NODE_ENV: "test" } },
+  );
+  return JSON.parse(out) as ChildAnswer;
+}
+
+const primer: string = writeRouteMemo(dir);
+const unpatched = createRequire(import.meta.url)("@remix-run/router") as {
+  matchRoutes(routes: RouteDef[], path: string): { route: RouteDef; params: Record<string, string> }[] | null;
+};
+const expected = (p: string): Answer => {
+  const m = unpatched.matchRoutes(structuredClone(ROUTES), p);
+  return m ? m.map((x) => [x.route.id, { ...x.params }]) : null;
+};
+
+describe("the build's route memo", () => {
+  it("matches every path as the unpatched router does, first time and from the memo", () => {
+    const paths = fc.sample(
+      fc
+        .array(fc.constantFrom(...SEGMENTS), { maxLength: 4 })
+        .chain((segs) => fc.constantFrom("/" + segs.join("/"), "/" + segs.join("/") + "/")),
+      { numRuns: 400, seed: 26 },
+    );
+    paths.unshift("/x/case/exact");
+    paths.push("/", "/access-body/applications/HDAB-2026-0001", "/Case/Exact", "/case/exact", "/de/docs/a/b");
+    const got = patchedAnswers(paths);
+    const want = paths.map(expected);
+    expect(got.first).toEqual(want);
+    expect(got.again).toEqual(want);
+    // the case-sensitive route and the splat are told apart, as without the memo
+    expect(got.first[paths.indexOf("/Case/Exact")]![1]![0]).toBe("Case");
+    expect(got.first[paths.indexOf("/case/exact")]![1]![0]).toBe("splat");
+    expect(got.first[paths.indexOf("/x/case/exact")]![2]![0]).toBe("x-case");
+  });
+
+  it("makes the static router's data routes once per route array", () => {
+    expect(patchedAnswers(["/"]).sameDataRoutes).toBe(true);
+  });
+
+  it("loads React and React Router's production builds, as the Remix build is loaded, and restores NODE_ENV", () => {
+    const got = patchedAnswers(["/"]);
+    expect(got.production).toBe(true);
+    expect(got.nodeEnv).toBe("test");
+  });
+});
