@@ -133,7 +133,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       await ready;
     }
     const at = now();
-    const key = `${store.version()}/${berlinDate(at)}`;
+    const key = `${await store.freshVersion()}/${berlinDate(at)}`;
     if (sweptFor === key) return;
     await sweepExpired(at);
     sweptFor = key;

@@ -84,7 +84,7 @@ describe.each(storeDialects())("the access body's work queue (%s)", (dialect) =>
     expect(next.items).toEqual((await fresh()).items);
   });
 
-  it("follows another instance's write through the change feed", async () => {
+  it("shows another instance's acknowledged write at the next read", async () => {
     const { ab, clock } = await setupOn();
     await ab.workQueue();
     const other = await accessBodyOn(await opened!.another(), clock, false);
@@ -97,12 +97,7 @@ describe.each(storeDialects())("the access body's work queue (%s)", (dialect) =>
       },
       researcher,
     );
-    const deadline = Date.now() + 5000;
-    let seen = false;
-    while (!seen && Date.now() < deadline) {
-      seen = (await ab.workQueue()).items.some((i) => i.id === app.id);
-      if (!seen) await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(seen).toBe(true);
+    // at once: on PostgreSQL the version row is read, the NOTIFY may not have arrived yet
+    expect((await ab.workQueue()).items.some((i) => i.id === app.id)).toBe(true);
   });
 });

@@ -378,6 +378,18 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
     version(): string {
       return `${ownWrites}/${rel.changes.version(ACCESS_BODY_TOPIC)}`;
     },
+    /**
+     * The version as the store has it now: on PostgreSQL the topic's row is read (one query by key), so
+     * a write another instance acknowledged is seen at once, not when its NOTIFY arrives; on the
+     * embedded store (one process) the same as `version()`.
+     */
+    async freshVersion(): Promise<string> {
+      const shared =
+        rel.dialect === "sqlite"
+          ? rel.changes.version(ACCESS_BODY_TOPIC)
+          : await rel.changes.fresh(ACCESS_BODY_TOPIC);
+      return `${ownWrites}/${shared}`;
+    },
     ...r,
     async count(kind?: RecordKind): Promise<number> {
       let query = rel.db.selectFrom("ab_records").select((eb) => eb.fn.countAll().as("n"));
