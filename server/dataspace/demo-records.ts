@@ -105,6 +105,11 @@ export interface DemoTransferStore {
   create(input: DemoTransferInput, actor?: string): Promise<DemoRecord>;
   get(id: string): Promise<DemoRecord | undefined>;
   list(participantId?: string): Promise<DemoRecord[]>;
+  /**
+   * The same list, frozen and shared: the very same array while no transfer was created (any
+   * instance), so callers may key what they derive from it by its identity. Read it only.
+   */
+  listShared(participantId?: string): Promise<readonly DemoRecord[]>;
 }
 
 const TABLE = "dataspace_demo_transfers";
@@ -136,9 +141,26 @@ export async function createDemoTransferStore(
    * The records are frozen and shared; each call gets its own array.
    */
   const lists = new Map<string, { version: string; records: readonly DemoRecord[] }>();
-  // this instance's own creations count at once (on PostgreSQL the feed's notice comes back later)
+  // this instance's own creations count at once; on PostgreSQL another instance's are read from the
+  // topic's version row (one query by key), not waited for by NOTIFY: a created transfer lists at once
   let created = 0;
-  const version = () => `${created}/${rel.changes.version(DEMO_TRANSFERS_TOPIC)}`;
+  const version = async () =>
+    `${created}/${rel.dialect === "sqlite" ? rel.changes.version(DEMO_TRANSFERS_TOPIC) : await rel.changes.fresh(DEMO_TRANSFERS_TOPIC)}`;
+
+  async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
+    const v = await version();
+    const kept = lists.get(participantId ?? "");
+    if (kept && kept.version === v) return kept.records;
+    let q = rel.db.selectFrom(TABLE).select("record");
+    if (participantId) q = q.where("participant_id", "=", participantId);
+    const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
+    const records = Object.freeze(rows.map((r) => deepFreeze(parse(r)!)));
+    if ((await version()) === v) {
+      if (lists.size >= 1000) lists.clear();
+      lists.set(participantId ?? "", { version: v, records });
+    }
+    return records;
+  }
 
   return {
     async create(input, actor = "system") {
@@ -189,18 +211,8 @@ export async function createDemoTransferStore(
       );
     },
     async list(participantId) {
-      const v = version();
-      const kept = lists.get(participantId ?? "");
-      if (kept && kept.version === v) return kept.records.slice();
-      let q = rel.db.selectFrom(TABLE).select("record");
-      if (participantId) q = q.where("participant_id", "=", participantId);
-      const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
-      const records = rows.map((r) => deepFreeze(parse(r)!));
-      if (version() === v) {
-        if (lists.size >= 1000) lists.clear();
-        lists.set(participantId ?? "", { version: v, records });
-      }
-      return records.slice();
+      return (await listShared(participantId)).slice();
     },
+    listShared,
   };
 }

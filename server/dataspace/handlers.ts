@@ -102,6 +102,6 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
 
   "GET /api/tasks": async (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return json(await ctx.services.dataspace.listTasks(ctx.user));
+    return jsonBuffer(await ctx.services.dataspace.listTasksBody(ctx.user));
   },
 };

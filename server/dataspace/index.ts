@@ -138,6 +138,8 @@ export interface Dataspace {
   participantCredentials(participantId: string): Promise<participants.Credential[]>;
 
   listTasks(user: SessionUser): Promise<tasks.Task[]>;
+  /** GET /api/tasks as encoded JSON, kept per caller scope while its inputs are the same */
+  listTasksBody(user: SessionUser): Promise<EncodedBody>;
 
   listCredentialDefinitions(): ReturnType<typeof credentials.listCredentialDefinitions>;
   requestCredential(
@@ -277,6 +279,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     participantCredentials: (id) => participants.participantCredentials(rt, id),
 
     listTasks: (user) => tasks.listTasks(rt, user),
+    listTasksBody: (user) => tasks.listTasksBody(rt, user),
 
     listCredentialDefinitions: () => credentials.listCredentialDefinitions(rt),
     requestCredential: (participantId, type, actor) =>

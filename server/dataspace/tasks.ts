@@ -1,5 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { badGateway } from "../http/errors";
+import { EncodedBody } from "../http/node-adapter";
 import { didOfContext } from "./assets";
 import { describeUpstream } from "./failures";
 import { mergeById } from "./merge";
@@ -85,7 +86,12 @@ export function transferTask(r: Rec, participantId: string): Task {
   };
 }
 
-async function demoTasks(rt: DataspaceRuntime, scope: TaskScope, liveIds: Set<string>): Promise<Task[]> {
+function demoTasksOf(
+  rt: DataspaceRuntime,
+  scope: TaskScope,
+  liveIds: Set<string>,
+  created: readonly Rec[],
+): Task[] {
   if (!rt.demoRecords) return [];
   const owned = (r: Rec) => {
     const ctx = str(r.participantContextId) ?? "";
@@ -94,42 +100,111 @@ async function demoTasks(rt: DataspaceRuntime, scope: TaskScope, liveIds: Set<st
   // read only (turned into Task records): the bundle's frozen records, not a copy per request
   const demo = rt.demo.shared();
   const negotiations = demo.negotiations.filter((r) => owned(r) && !liveIds.has(r["@id"]));
-  const transfers = mergeById(await rt.demoTransfers.list(), demo.transfers).filter(
-    (r) => owned(r) && !liveIds.has(r["@id"]),
-  );
+  const transfers = mergeById([...created], demo.transfers).filter((r) => owned(r) && !liveIds.has(r["@id"]));
   return [
     ...negotiations.map((r) => negotiationTask(r, str(r.participantContextId) ?? "")),
     ...transfers.map((r) => transferTask(r, str(r.participantContextId) ?? "")),
   ];
 }
 
-export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promise<Task[]> {
-  const scope = scopeOf(user);
+/**
+ * What a task list is made of: the upstream answers as they came (the read cache hands out the same
+ * frozen arrays while they are valid), the demonstration transfers created here (the same frozen array
+ * until one is created), or null for the context list when it failed.
+ */
+interface TaskInputs {
+  contexts: readonly ParticipantContext[] | null;
+  /** per context in scope: its negotiations, then its transfers, each null when that lookup failed */
+  lists: (readonly Rec[] | null)[];
+  created: readonly Rec[];
+}
+
+async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskInputs> {
   const deadline = operationDeadline(rt);
-  let contexts: ParticipantContext[];
+  const created = rt.demoRecords ? await rt.demoTransfers.listShared() : [];
+  let contexts: readonly ParticipantContext[];
   try {
-    contexts = (await rt.connector.listParticipantContexts(deadline)).filter(
-      (c) => c.state === undefined || c.state === "ACTIVATED",
-    );
+    contexts = await rt.connector.listParticipantContexts(deadline);
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to list tasks", describeUpstream(e));
-    return sortTasks(await demoTasks(rt, scope, new Set()));
+    return { contexts: null, lists: [], created };
   }
-  const mine = contexts.filter((c) => inScope(scope, c));
-  const perContext = await Promise.all(
-    mine.map(async (ctx) => {
-      const [negotiations, transfers] = await Promise.all([
-        settle(rt.connector.listNegotiations(ctx["@id"], deadline)),
-        settle(rt.connector.listTransfers(ctx["@id"], deadline)),
-      ]);
-      return [
-        ...(negotiations.ok ? negotiations.value.map((r) => negotiationTask(r, ctx["@id"])) : []),
-        ...(transfers.ok ? transfers.value.map((r) => transferTask(r, ctx["@id"])) : []),
-      ];
-    }),
+  const lists = await Promise.all(
+    inScopeActive(scope, contexts).flatMap((ctx) => [
+      settle(rt.connector.listNegotiations(ctx["@id"], deadline)),
+      settle(rt.connector.listTransfers(ctx["@id"], deadline)),
+    ]),
   );
-  const live = perContext.flat();
-  return sortTasks([...live, ...(await demoTasks(rt, scope, new Set(live.map((t) => t.id))))]);
+  return { contexts, lists: lists.map((r) => (r.ok ? r.value : null)), created };
+}
+
+const inScopeActive = (scope: TaskScope, contexts: readonly ParticipantContext[]) =>
+  contexts.filter((c) => (c.state === undefined || c.state === "ACTIVATED") && inScope(scope, c));
+
+function tasksOf(rt: DataspaceRuntime, scope: TaskScope, inputs: TaskInputs): Task[] {
+  if (!inputs.contexts) return sortTasks(demoTasksOf(rt, scope, new Set(), inputs.created));
+  const live = inScopeActive(scope, inputs.contexts).flatMap((ctx, i) => [
+    ...(inputs.lists[2 * i]?.map((r) => negotiationTask(r, ctx["@id"])) ?? []),
+    ...(inputs.lists[2 * i + 1]?.map((r) => transferTask(r, ctx["@id"])) ?? []),
+  ]);
+  return sortTasks([...live, ...demoTasksOf(rt, scope, new Set(live.map((t) => t.id)), inputs.created)]);
+}
+
+export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promise<Task[]> {
+  const scope = scopeOf(user);
+  return tasksOf(rt, scope, await taskInputs(rt, scope));
+}
+
+/** what of the caller the list depends on: its scope */
+const scopeKey = (scope: TaskScope) =>
+  scope.all ? "*" : `${[...scope.dids].sort().join(" ")}|${[...scope.contextIds].sort().join(" ")}`;
+
+interface KeptTasks {
+  rt: DataspaceRuntime;
+  demoRecords: boolean;
+  lists: TaskInputs["lists"];
+  created: readonly Rec[];
+  body: EncodedBody;
+}
+const taskBodies = new WeakMap<readonly ParticipantContext[], Map<string, KeptTasks>>();
+
+/**
+ * The task list as the route sends it, encoded once per set of inputs and caller scope: the answer is
+ * a function of the context list, each in-scope context's negotiations and transfers (or their
+ * failure), the demonstration transfers created here, the bundled demonstration records and the
+ * scope; each input is the same frozen array until it may have changed (a write through this server,
+ * the embedded dataspace's change counter, the read cache's time to live, a created transfer), so
+ * their identity is the key.
+ */
+export async function listTasksBody(rt: DataspaceRuntime, user: SessionUser): Promise<EncodedBody> {
+  const scope = scopeOf(user);
+  const inputs = await taskInputs(rt, scope);
+  const { contexts, lists, created } = inputs;
+  const key = scopeKey(scope);
+  const hit = contexts ? taskBodies.get(contexts)?.get(key) : undefined;
+  if (
+    hit &&
+    hit.rt === rt &&
+    hit.demoRecords === rt.demoRecords &&
+    hit.created === created &&
+    hit.lists.length === lists.length &&
+    hit.lists.every((l, i) => l === lists[i])
+  )
+    return hit.body;
+  const body = new EncodedBody(Buffer.from(JSON.stringify(tasksOf(rt, scope, inputs))));
+  // only arrays that are kept and shared (frozen) make a key; anything else is one caller's own
+  if (
+    contexts &&
+    Object.isFrozen(contexts) &&
+    Object.isFrozen(created) &&
+    lists.every((l) => l === null || Object.isFrozen(l))
+  ) {
+    let byScope = taskBodies.get(contexts);
+    if (!byScope) taskBodies.set(contexts, (byScope = new Map()));
+    if (byScope.size >= 100) byScope.clear();
+    byScope.set(key, { rt, demoRecords: rt.demoRecords, lists, created, body });
+  }
+  return body;
 }
 
 const sortTasks = (tasks: Task[]) =>

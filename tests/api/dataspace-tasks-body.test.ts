@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
+import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
+import { openDatabase, type Db } from "../../server/storage/database";
+import { callDataspace, personaUser } from "../support/dataspace-call";
+import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
+type JsonBody = any;
+
+/**
+ * GET /api/tasks is encoded once per set of inputs and caller scope (server/dataspace/tasks.ts): the
+ * same bytes as the list built afresh, reused while the read cache hands out the same answers, kept
+ * apart per scope, and a write through this server or a changed upstream answer shows at once.
+ */
+
+const MGMT = "/mgmt/v4alpha/participants";
+let double: UpstreamDouble;
+const opened: { ds: Dataspace; db: Db }[] = [];
+
+async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: ":memory:",
+    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+    TENANT_MANAGER_URL: `${double.url}/tm`,
+    UPSTREAM_TIMEOUT_MS: "1500",
+  });
+  const db = openDatabase(":memory:");
+  const ds = await createDataspace(config, { db, ...deps });
+  opened.push({ ds, db });
+  return ds;
+}
+
+const tasks = (ds: Dataspace, as = "admin") => callDataspace(ds, "GET /api/tasks", { as });
+const ids = (body: JsonBody[]) => body.map((t) => t.id).filter((id: string) => /^(n|t)-/.test(id));
+
+beforeAll(async () => {
+  double = await startUpstreamDouble();
+});
+afterAll(async () => {
+  for (const { ds, db } of opened) {
+    await ds.close();
+    db.close();
+  }
+  await double?.close();
+});
+beforeEach(() => double.reset());
+
+function upstream(negotiations: Record<string, JsonBody[]>) {
+  double.on("GET", MGMT, {
+    reply: () => ({
+      json: [
+        { "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" },
+        { "@id": "beta", identity: "did:web:lmc.nl:participant" },
+      ],
+    }),
+  });
+  for (const id of ["alpha", "beta"]) {
+    double.on("POST", `${MGMT}/${id}/contractnegotiations/request`, {
+      reply: () =>
+        negotiations[id] ? { json: negotiations[id] } : { status: 500, json: [{ message: "down" }] },
+    });
+    double.on("POST", `${MGMT}/${id}/transferprocesses/request`, {
+      reply: () => ({ json: [{ "@id": `t-${id}`, state: "STARTED", assetId: "a", stateTimestamp: 1000 }] }),
+    });
+  }
+}
+
+const negotiation = (id: string, at: number) => ({
+  "@id": id,
+  state: "FINALIZED",
+  assetId: "dataset-x",
+  counterPartyId: "did:web:beta.example:participant",
+  stateTimestamp: at,
+});
+
+describe("the task list's encoded answer", () => {
+  it("is the list built afresh, byte for byte, per scope, and is reused while the kept answers are the same", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream({ alpha: [negotiation("n-a1", 2000)], beta: [negotiation("n-b1", 3000)] });
+    for (const persona of ["admin", "clinic", "lmc"]) {
+      const user = personaUser(persona);
+      const first = await ds.listTasksBody(user);
+      expect(first.toString()).toBe(JSON.stringify(await ds.listTasks(user)));
+      expect(await ds.listTasksBody(user)).toBe(first);
+    }
+    // the operator sees every context; the clinic only its own (alpha), the LMC only beta
+    expect(ids((await tasks(ds, "admin")).body).sort()).toEqual(["n-a1", "n-b1", "t-alpha", "t-beta"]);
+    expect(ids((await tasks(ds, "clinic")).body).sort()).toEqual(["n-a1", "t-alpha"]);
+    // a scope of the same size is still another scope
+    expect(ids((await tasks(ds, "lmc")).body).sort()).toEqual(["n-b1", "t-beta"]);
+    expect(await ds.listTasksBody(personaUser("clinic"))).not.toBe(
+      await ds.listTasksBody(personaUser("admin")),
+    );
+  });
+
+  it("keeps scopes apart when they read the very same upstream answers", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream({ alpha: [negotiation("n-a1", 2000)], beta: [] });
+    // only alpha's context is in both scopes' reach: the operator and the clinic read the same arrays,
+    // but the operator sees every demonstration record and the clinic only its organisation's
+    double.on("GET", MGMT, {
+      reply: () => ({
+        json: [{ "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" }],
+      }),
+    });
+    const admin = JSON.parse((await ds.listTasksBody(personaUser("admin"))).toString()) as JsonBody[];
+    const clinic = (await tasks(ds, "clinic")).body as JsonBody[];
+    expect(clinic).toEqual(await ds.listTasks(personaUser("clinic")));
+    expect(clinic.length).toBeLessThan(admin.length);
+    expect(clinic.every((t) => t.participantId === "alpha")).toBe(true);
+  });
+
+  it("a write through this server then a read shows the upstream as it is now", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    const alpha = [negotiation("n-a1", 2000)];
+    upstream({ alpha, beta: [] });
+    double.on("POST", `${MGMT}/alpha/assets`, {
+      reply: (req) => ({ json: { "@type": "IdResponse", "@id": (req.body as JsonBody)["@id"] } }),
+    });
+    expect(ids((await tasks(ds)).body)).toEqual(["n-a1", "t-alpha", "t-beta"]);
+    alpha.push(negotiation("n-a2", 5000));
+    // kept: the read cache still hands out the answer it had
+    expect(ids((await tasks(ds)).body)).toEqual(["n-a1", "t-alpha", "t-beta"]);
+    const created = await callDataspace(ds, "POST /api/assets", {
+      as: "clinic",
+      body: { participantId: "alpha", assetId: "a-2", name: "Second" },
+    });
+    expect(created.status).toBe(201);
+    expect(ids((await tasks(ds)).body)).toEqual(["n-a2", "n-a1", "t-alpha", "t-beta"]);
+  });
+
+  it("without a kept answer, every read shows the upstream as it is now, a failed lookup included", async () => {
+    const ds = await remote();
+    const negotiations: Record<string, JsonBody[]> = { alpha: [negotiation("n-a1", 2000)], beta: [] };
+    upstream(negotiations);
+    expect(ids((await tasks(ds)).body)).toEqual(["n-a1", "t-alpha", "t-beta"]);
+    negotiations.beta.push(negotiation("n-b1", 4000));
+    expect(ids((await tasks(ds)).body)).toEqual(["n-b1", "n-a1", "t-alpha", "t-beta"]);
+    delete negotiations.alpha; // alpha's negotiations now fail: its transfers stay, the rest as before
+    expect(ids((await tasks(ds)).body)).toEqual(["n-b1", "t-alpha", "t-beta"]);
+  });
+});
