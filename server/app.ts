@@ -97,17 +97,6 @@ function remixUrl(req: IncomingMessage): string {
   return new URL(`${protocol}://${hostname}${port ? `:${port}` : ""}${req.url}`).href;
 }
 
-/** the request's headers as @remix-run/express passes them (empty values left out) */
-function remixHeaders(headers: IncomingMessage["headers"]): Headers {
-  const out = new Headers();
-  for (const [key, values] of Object.entries(headers)) {
-    if (!values) continue;
-    if (Array.isArray(values)) for (const value of values) out.append(key, value);
-    else out.set(key, values);
-  }
-  return out;
-}
-
 /** Express's res.append/res.set: repeated headers add up; a text type without a charset gets utf-8 */
 function appendHeader(res: ServerResponse, key: string, value: string) {
   if (
@@ -146,19 +135,27 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
 
-  app.use((req, res, next) => {
+  const baseHeaderEntries = Object.entries(baseHeaders);
+  /** a request's line in the log once answered (`opts.log`) */
+  const logWhenDone = (req: IncomingMessage, res: ServerResponse) => {
+    if (!opts.log) return;
+    const t0 = performance.now();
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
+    res.on("finish", () =>
+      console.log(`${req.method} ${url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
+    );
+  };
+  /** the security headers of a page (or asset) answer, with its own CSP nonce (returned) */
+  const pageHeaders = (req: IncomingMessage, res: ServerResponse): string => {
     const nonce = generateNonce();
-    res.locals.cspNonce = nonce;
-    for (const [k, v] of Object.entries(baseHeaders)) res.setHeader(k, v);
+    for (const [k, v] of baseHeaderEntries) res.setHeader(k, v);
     res.setHeader("Content-Security-Policy", cspFor(nonce, formActions));
-    if (opts.log) {
-      const t0 = performance.now();
-      res.on("finish", () =>
-        console.log(
-          `${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`,
-        ),
-      );
-    }
+    logWhenDone(req, res);
+    return nonce;
+  };
+
+  app.use((req, res, next) => {
+    res.locals.cspNonce = pageHeaders(req, res);
     next();
   });
 
@@ -210,7 +207,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // layers. A refused or closed-hours request, a data request (.data), any other method and every
   // path of EXPRESS_PREFIXES take the express app as before.
   const handleRemix = createRemixHandler(build, remixMode);
-  const baseHeaderEntries = Object.entries(baseHeaders);
   const isPage = (req: IncomingMessage): boolean => {
     if (config.appMode !== "live" || opts.pagesThroughExpress) return false;
     if (req.method !== "GET" && req.method !== "HEAD") return false;
@@ -229,24 +225,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       !services.officeHours.status(new Date()).open
     )
       return app(req, res);
-    const nonce = generateNonce();
-    for (const [k, v] of baseHeaderEntries) res.setHeader(k, v);
-    res.setHeader("Content-Security-Policy", cspFor(nonce, formActions));
-    if (opts.log) {
-      const t0 = performance.now();
-      res.on("finish", () =>
-        console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
-      );
-    }
+    const nonce = pageHeaders(req, res);
     // loaders are aborted when the client goes before the answer is written, as by @remix-run/express
     let controller: AbortController | null = new AbortController();
     res.on("finish", () => (controller = null));
     res.on("close", () => controller?.abort());
-    const request = new Request(remixUrl(req), {
-      method: req.method,
-      headers: remixHeaders(req.headers),
-      signal: controller.signal,
-    });
+    const request = bodilessWebRequest(req, remixUrl(req), controller.signal);
     handleRemix(request, { services, cspNonce: nonce })
       .then(async (response) => {
         res.statusMessage = response.statusText;
@@ -301,12 +285,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (!req.url?.startsWith("/api/") && req.url !== "/api")
       return isPage(req) ? servePage(req, res) : app(req, res);
     for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
-    if (opts.log) {
-      const t0 = performance.now();
-      res.on("finish", () =>
-        console.log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
-      );
-    }
+    logWhenDone(req, res);
     answerApi(req, publicOrigin + req.url)
       .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"]))
       .catch((e) => {

@@ -120,7 +120,8 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
   // the sweep finds nothing new until the records change or the Berlin day does
   let sweptFor: string | undefined;
 
-  async function ensureReady() {
+  /** seeds once, sweeps expired permits once per version and Berlin day; returns the records' version after it */
+  async function ensureReady(): Promise<string> {
     if (deps.seed !== false) {
       if (!ready) {
         ready = import("./seed")
@@ -133,10 +134,14 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       await ready;
     }
     const at = now();
-    const key = `${await store.freshVersion()}/${berlinDate(at)}`;
-    if (sweptFor === key) return;
+    const day = berlinDate(at);
+    const version = await store.version();
+    if (sweptFor === `${version}/${day}`) return version;
     await sweepExpired(at);
-    sweptFor = key;
+    // what the sweep wrote is part of the version it has swept for
+    const after = await store.version();
+    sweptFor = `${after}/${day}`;
+    return after;
   }
 
   /** the open information request of an application (read in `q`, the writer of an open transaction, when given) */

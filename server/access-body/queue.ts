@@ -33,8 +33,8 @@ export interface WorkQueue {
 }
 
 /**
- * The queue is built once per version of the records (store.freshVersion(): this instance's writes at
- * once, other instances' read from the store's version row on PostgreSQL) and Berlin day (every due date and days-left
+ * The queue is built once per version of the records (store.version() as ensureReady() leaves it:
+ * this instance's writes at once, other instances' read from the store's version row on PostgreSQL) and Berlin day (every due date and days-left
  * figure counts in days; nothing else in it depends on the time), and shared by every reader:
  * `generatedAt` is the time of each read.
  */
@@ -47,10 +47,10 @@ export function createWorkQueue(
   let built: { key: string; items: Promise<readonly Readonly<QueueItem>[]> } | undefined;
 
   async function workQueue(): Promise<WorkQueue> {
-    await ensureReady();
+    const version = await ensureReady();
     const at = now();
     const today = berlinDate(at);
-    const key = `${await store.freshVersion()}/${today}`;
+    const key = `${version}/${today}`;
     if (built?.key !== key) {
       const items = build(at, today).then(freezeAll);
       built = { key, items };

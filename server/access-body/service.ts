@@ -33,7 +33,9 @@ export async function createAccessBodyService(deps: AccessBodyDeps) {
     store: ctx.store,
     graph: ctx.graph,
     now: ctx.now,
-    ensureReady: ctx.ensureReady,
+    ensureReady: async (): Promise<void> => {
+      await ctx.ensureReady();
+    },
     applicationView: views.applicationView,
     ...createApplications(ctx, views),
     ...createInformationRequests(ctx, views),

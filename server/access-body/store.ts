@@ -372,23 +372,13 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
         });
     },
     /**
-     * The version of the records as this instance knows them: it changes with every write here (at
-     * once) and elsewhere (when the change feed reports it). Caches of views over the records key by it.
+     * The version of the records: it changes with every write here (at once) and on any other instance
+     * sharing the store (the change feed's version as the store has it now: on PostgreSQL its row, read
+     * by key, so an acknowledged write elsewhere is seen without waiting for its NOTIFY). Caches of views
+     * over the records key by it.
      */
-    version(): string {
-      return `${ownWrites}/${rel.changes.version(ACCESS_BODY_TOPIC)}`;
-    },
-    /**
-     * The version as the store has it now: on PostgreSQL the topic's row is read (one query by key), so
-     * a write another instance acknowledged is seen at once, not when its NOTIFY arrives; on the
-     * embedded store (one process) the same as `version()`.
-     */
-    async freshVersion(): Promise<string> {
-      const shared =
-        rel.dialect === "sqlite"
-          ? rel.changes.version(ACCESS_BODY_TOPIC)
-          : await rel.changes.fresh(ACCESS_BODY_TOPIC);
-      return `${ownWrites}/${shared}`;
+    async version(): Promise<string> {
+      return `${ownWrites}/${await rel.changes.fresh(ACCESS_BODY_TOPIC)}`;
     },
     ...r,
     async count(kind?: RecordKind): Promise<number> {

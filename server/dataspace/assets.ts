@@ -6,7 +6,8 @@ import { operationDeadline, record, settle, type DataspaceRuntime } from "./runt
 import { describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
-import { EncodedBody } from "../http/node-adapter";
+import type { EncodedBody } from "../http/node-adapter";
+import { createEncodedByInputs } from "./encoded-by-inputs";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
@@ -125,28 +126,14 @@ export async function listAssetGroups(
  * to live). So the identity of those arrays is the key; a new array (a write, a configured connector
  * that keeps nothing) builds anew.
  */
-const groupedBodies = new WeakMap<
-  readonly ParticipantContext[],
-  { rt: DataspaceRuntime; assets: GroupInputs["assets"]; demoRecords: boolean; body: EncodedBody }
->();
+// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
+const groupedBodies = /* @__PURE__ */ createEncodedByInputs();
 
 export async function listAssetGroupsBody(rt: DataspaceRuntime): Promise<EncodedBody> {
   const inputs = await assetGroupInputs(rt);
-  const { contexts, assets } = inputs;
-  const hit = contexts ? groupedBodies.get(contexts) : undefined;
-  if (
-    hit &&
-    hit.rt === rt &&
-    hit.demoRecords === rt.demoRecords &&
-    hit.assets.length === assets.length &&
-    hit.assets.every((a, i) => a === assets[i])
-  )
-    return hit.body;
-  const body = new EncodedBody(Buffer.from(JSON.stringify(groupsOf(rt, inputs))));
-  // only arrays the read cache keeps (frozen) are shared answers; anything else is one caller's own
-  if (contexts && Object.isFrozen(contexts) && assets.every((a) => a === null || Object.isFrozen(a)))
-    groupedBodies.set(contexts, { rt, assets, demoRecords: rt.demoRecords, body });
-  return body;
+  return groupedBodies(inputs.contexts, "", [rt, rt.demoRecords, ...inputs.assets], () =>
+    groupsOf(rt, inputs),
+  );
 }
 
 export interface AssetInput {

@@ -141,11 +141,10 @@ export async function createDemoTransferStore(
    * The records are frozen and shared; each call gets its own array.
    */
   const lists = new Map<string, { version: string; records: readonly DemoRecord[] }>();
-  // this instance's own creations count at once; on PostgreSQL another instance's are read from the
-  // topic's version row (one query by key), not waited for by NOTIFY: a created transfer lists at once
+  // this instance's own creations count at once; another instance's through the feed's version as the
+  // store has it now (on PostgreSQL its row, read by key, not the later NOTIFY): a created transfer lists at once
   let created = 0;
-  const version = async () =>
-    `${created}/${rel.dialect === "sqlite" ? rel.changes.version(DEMO_TRANSFERS_TOPIC) : await rel.changes.fresh(DEMO_TRANSFERS_TOPIC)}`;
+  const version = async () => `${created}/${await rel.changes.fresh(DEMO_TRANSFERS_TOPIC)}`;
 
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
     const v = await version();

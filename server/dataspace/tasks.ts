@@ -1,6 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import { badGateway } from "../http/errors";
-import { EncodedBody } from "../http/node-adapter";
+import type { EncodedBody } from "../http/node-adapter";
+import { createEncodedByInputs } from "./encoded-by-inputs";
 import { didOfContext } from "./assets";
 import { describeUpstream } from "./failures";
 import { mergeById } from "./merge";
@@ -159,52 +160,24 @@ export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promis
 const scopeKey = (scope: TaskScope) =>
   scope.all ? "*" : `${[...scope.dids].sort().join(" ")}|${[...scope.contextIds].sort().join(" ")}`;
 
-interface KeptTasks {
-  rt: DataspaceRuntime;
-  demoRecords: boolean;
-  lists: TaskInputs["lists"];
-  created: readonly Rec[];
-  body: EncodedBody;
-}
-const taskBodies = new WeakMap<readonly ParticipantContext[], Map<string, KeptTasks>>();
+// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
+const taskBodies = /* @__PURE__ */ createEncodedByInputs();
 
 /**
- * The task list as the route sends it, encoded once per set of inputs and caller scope: the answer is
- * a function of the context list, each in-scope context's negotiations and transfers (or their
- * failure), the demonstration transfers created here, the bundled demonstration records and the
- * scope; each input is the same frozen array until it may have changed (a write through this server,
- * the embedded dataspace's change counter, the read cache's time to live, a created transfer), so
- * their identity is the key.
+ * The task list as the route sends it, encoded once per set of inputs and caller scope (see
+ * encoded-by-inputs.ts): the context list, each in-scope context's negotiations and transfers (or
+ * their failure), the demonstration transfers created here (the same frozen array until one is
+ * created), the bundled demonstration records and the scope.
  */
 export async function listTasksBody(rt: DataspaceRuntime, user: SessionUser): Promise<EncodedBody> {
   const scope = scopeOf(user);
   const inputs = await taskInputs(rt, scope);
-  const { contexts, lists, created } = inputs;
-  const key = scopeKey(scope);
-  const hit = contexts ? taskBodies.get(contexts)?.get(key) : undefined;
-  if (
-    hit &&
-    hit.rt === rt &&
-    hit.demoRecords === rt.demoRecords &&
-    hit.created === created &&
-    hit.lists.length === lists.length &&
-    hit.lists.every((l, i) => l === lists[i])
-  )
-    return hit.body;
-  const body = new EncodedBody(Buffer.from(JSON.stringify(tasksOf(rt, scope, inputs))));
-  // only arrays that are kept and shared (frozen) make a key; anything else is one caller's own
-  if (
-    contexts &&
-    Object.isFrozen(contexts) &&
-    Object.isFrozen(created) &&
-    lists.every((l) => l === null || Object.isFrozen(l))
-  ) {
-    let byScope = taskBodies.get(contexts);
-    if (!byScope) taskBodies.set(contexts, (byScope = new Map()));
-    if (byScope.size >= 100) byScope.clear();
-    byScope.set(key, { rt, demoRecords: rt.demoRecords, lists, created, body });
-  }
-  return body;
+  return taskBodies(
+    inputs.contexts,
+    scopeKey(scope),
+    [rt, rt.demoRecords, inputs.created, ...inputs.lists],
+    () => tasksOf(rt, scope, inputs),
+  );
 }
 
 const sortTasks = (tasks: Task[]) =>

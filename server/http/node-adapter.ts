@@ -113,9 +113,12 @@ function webHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** The `Request` of a GET or HEAD (no body to read): built at once, e.g. when a handler asks for it. */
-export function bodilessWebRequest(req: IncomingMessage, url: string): Request {
-  return new Request(url, { method: req.method ?? "GET", headers: webHeaders(req) });
+/**
+ * The `Request` of a GET or HEAD (no body to read): built at once, e.g. when a handler asks for it;
+ * `signal` aborts it (a page's loaders when the client goes).
+ */
+export function bodilessWebRequest(req: IncomingMessage, url: string, signal?: AbortSignal): Request {
+  return new Request(url, { method: req.method ?? "GET", headers: webHeaders(req), signal });
 }
 
 /** `url` is the full URL (express strips mount paths from `req.url`: pass `req.originalUrl`). */

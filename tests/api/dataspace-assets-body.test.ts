@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
+import { describe, expect, it } from "vitest";
+import type { Dataspace, DataspaceDeps } from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
-import { openDatabase, type Db } from "../../server/storage/database";
+import { dataspaceRulesHarness, MGMT, type JsonBody } from "./dataspace-rules.support";
 import { callDataspace } from "../support/dataspace-call";
-import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
-type JsonBody = any;
 
 /**
  * GET /api/assets (grouped) is encoded once per set of upstream answers (server/dataspace/assets.ts):
@@ -15,41 +10,14 @@ type JsonBody = any;
  * and a write through this server, a changed upstream answer or a failed lookup shows at once.
  */
 
-const MGMT = "/mgmt/v4alpha/participants";
 const demo = bundledDemoRecords();
-let double: UpstreamDouble;
-const opened: { ds: Dataspace; db: Db }[] = [];
-
-async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: ":memory:",
-    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
-    TENANT_MANAGER_URL: `${double.url}/tm`,
-    UPSTREAM_TIMEOUT_MS: "1500",
-  });
-  const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db, ...deps });
-  opened.push({ ds, db });
-  return ds;
-}
+const h = dataspaceRulesHarness();
+const remote = (deps: Partial<DataspaceDeps> = {}) => h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500" }, deps);
 
 const grouped = (ds: Dataspace) => callDataspace(ds, "GET /api/assets");
 
-beforeAll(async () => {
-  double = await startUpstreamDouble();
-});
-afterAll(async () => {
-  for (const { ds, db } of opened) {
-    await ds.close();
-    db.close();
-  }
-  await double?.close();
-});
-beforeEach(() => double.reset());
-
 function upstream(assets: Record<string, JsonBody[]>) {
-  double.on("GET", MGMT, {
+  h.double.on("GET", MGMT, {
     reply: () => ({
       json: [
         { "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" },
@@ -59,7 +27,7 @@ function upstream(assets: Record<string, JsonBody[]>) {
     }),
   });
   for (const id of ["alpha", "beta", "gamma"])
-    double.on("POST", `${MGMT}/${id}/assets/request`, {
+    h.double.on("POST", `${MGMT}/${id}/assets/request`, {
       reply: () => (assets[id] ? { json: assets[id] } : { status: 500, json: [{ message: "down" }] }),
     });
 }
@@ -97,7 +65,7 @@ describe("the grouped asset list's encoded answer", () => {
     const ds = await remote({ readCacheMs: 60_000 });
     const alpha: JsonBody[] = [{ "@id": "a-1", properties: { name: "First" } }];
     upstream({ alpha, beta: [] });
-    double.on("POST", `${MGMT}/alpha/assets`, {
+    h.double.on("POST", `${MGMT}/alpha/assets`, {
       reply: (req) => {
         alpha.push(req.body);
         return { json: { "@type": "IdResponse", "@id": (req.body as JsonBody)["@id"] } };
@@ -136,7 +104,7 @@ describe("the grouped asset list's encoded answer", () => {
 
   it("falls back to the demonstration entries alone when the participant lookup fails", async () => {
     const ds = await remote({ readCacheMs: 60_000 });
-    double.on("GET", MGMT, { status: 500, json: [{ message: "down" }] });
+    h.double.on("GET", MGMT, { status: 500, json: [{ message: "down" }] });
     const res = await grouped(ds);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(demo.assetGroups());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { loadConfig } from "../../server/config";
 import { callDataspace, personaUser } from "../support/dataspace-call";
-import { createDataspace, type Dataspace } from "../../server/dataspace";
+import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
 
@@ -26,14 +26,17 @@ export const MGMT = "/mgmt/v4alpha/participants";
 
 /**
  * The per-file state of the split dataspace-rules tests: an upstream double on 127.0.0.1 (reset
- * before each test) and `dataspace(env)`, which builds dataspace clients against it (closed with
+ * before each test) and `dataspace(env, deps)`, which builds dataspace clients against it (closed with
  * their stores after the file). Registers its own beforeAll/afterAll/beforeEach.
  */
 export function dataspaceRulesHarness() {
   let double: UpstreamDouble;
   const opened: { ds: Dataspace; db: Db }[] = [];
 
-  async function dataspace(env: Record<string, string> = {}): Promise<Dataspace> {
+  async function dataspace(
+    env: Record<string, string> = {},
+    deps: Partial<DataspaceDeps> = {},
+  ): Promise<Dataspace> {
     const config = loadConfig({
       NODE_ENV: "test",
       DATA_DIR: ":memory:",
@@ -44,7 +47,7 @@ export function dataspaceRulesHarness() {
       ...env,
     });
     const db = openDatabase(":memory:");
-    const ds = await createDataspace(config, { db });
+    const ds = await createDataspace(config, { db, ...deps });
     opened.push({ ds, db });
     return ds;
   }

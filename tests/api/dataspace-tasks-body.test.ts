@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
-import { openDatabase, type Db } from "../../server/storage/database";
+import { describe, expect, it } from "vitest";
+import type { Dataspace, DataspaceDeps } from "../../server/dataspace";
+import { dataspaceRulesHarness, MGMT, type JsonBody } from "./dataspace-rules.support";
 import { callDataspace, personaUser } from "../support/dataspace-call";
-import { startUpstreamDouble, type UpstreamDouble } from "../support/upstream-double";
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, checked by the assertions
-type JsonBody = any;
 
 /**
  * GET /api/tasks is encoded once per set of inputs and caller scope (server/dataspace/tasks.ts): the
@@ -14,41 +9,14 @@ type JsonBody = any;
  * apart per scope, and a write through this server or a changed upstream answer shows at once.
  */
 
-const MGMT = "/mgmt/v4alpha/participants";
-let double: UpstreamDouble;
-const opened: { ds: Dataspace; db: Db }[] = [];
-
-async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: ":memory:",
-    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
-    TENANT_MANAGER_URL: `${double.url}/tm`,
-    UPSTREAM_TIMEOUT_MS: "1500",
-  });
-  const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db, ...deps });
-  opened.push({ ds, db });
-  return ds;
-}
+const h = dataspaceRulesHarness();
+const remote = (deps: Partial<DataspaceDeps> = {}) => h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500" }, deps);
 
 const tasks = (ds: Dataspace, as = "admin") => callDataspace(ds, "GET /api/tasks", { as });
 const ids = (body: JsonBody[]) => body.map((t) => t.id).filter((id: string) => /^(n|t)-/.test(id));
 
-beforeAll(async () => {
-  double = await startUpstreamDouble();
-});
-afterAll(async () => {
-  for (const { ds, db } of opened) {
-    await ds.close();
-    db.close();
-  }
-  await double?.close();
-});
-beforeEach(() => double.reset());
-
 function upstream(negotiations: Record<string, JsonBody[]>) {
-  double.on("GET", MGMT, {
+  h.double.on("GET", MGMT, {
     reply: () => ({
       json: [
         { "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" },
@@ -57,11 +25,11 @@ function upstream(negotiations: Record<string, JsonBody[]>) {
     }),
   });
   for (const id of ["alpha", "beta"]) {
-    double.on("POST", `${MGMT}/${id}/contractnegotiations/request`, {
+    h.double.on("POST", `${MGMT}/${id}/contractnegotiations/request`, {
       reply: () =>
         negotiations[id] ? { json: negotiations[id] } : { status: 500, json: [{ message: "down" }] },
     });
-    double.on("POST", `${MGMT}/${id}/transferprocesses/request`, {
+    h.double.on("POST", `${MGMT}/${id}/transferprocesses/request`, {
       reply: () => ({ json: [{ "@id": `t-${id}`, state: "STARTED", assetId: "a", stateTimestamp: 1000 }] }),
     });
   }
@@ -100,7 +68,7 @@ describe("the task list's encoded answer", () => {
     upstream({ alpha: [negotiation("n-a1", 2000)], beta: [] });
     // only alpha's context is in both scopes' reach: the operator and the clinic read the same arrays,
     // but the operator sees every demonstration record and the clinic only its organisation's
-    double.on("GET", MGMT, {
+    h.double.on("GET", MGMT, {
       reply: () => ({
         json: [{ "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" }],
       }),
@@ -116,7 +84,7 @@ describe("the task list's encoded answer", () => {
     const ds = await remote({ readCacheMs: 60_000 });
     const alpha = [negotiation("n-a1", 2000)];
     upstream({ alpha, beta: [] });
-    double.on("POST", `${MGMT}/alpha/assets`, {
+    h.double.on("POST", `${MGMT}/alpha/assets`, {
       reply: (req) => ({ json: { "@type": "IdResponse", "@id": (req.body as JsonBody)["@id"] } }),
     });
     expect(ids((await tasks(ds)).body)).toEqual(["n-a1", "t-alpha", "t-beta"]);
