@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "./server/config/node-flags";
 
 /**
  * End-to-end journeys in Debian's chromium against the real server (built by `npm test` first),
@@ -52,7 +53,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: [
     {
-      command: `node ${SERVER_BUNDLE}`,
+      command: `node ${SERVER_NODE_FLAGS.join(" ")} ${SERVER_BUNDLE}`,
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -66,7 +67,7 @@ export default defineConfig({
       },
     },
     {
-      command: `node ${SERVER_BUNDLE}`,
+      command: `node ${SERVER_NODE_FLAGS.join(" ")} ${SERVER_BUNDLE}`,
       url: `${OFFLINE_URL}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -131,11 +131,16 @@ describe("starting the server", () => {
 
   it("forks build/server/index.js with the mode's environment and resolves on the readiness message", async () => {
     const child = new FakeChild();
-    const forks: { modulePath: string; env: Record<string, string>; cwd: string }[] = [];
+    const forks: {
+      modulePath: string;
+      env: Record<string, string>;
+      cwd: string;
+      execArgv: readonly string[];
+    }[] = [];
     const started = startHubServer(
       {
         fork: (modulePath, _args, o) => {
-          forks.push({ modulePath, env: o.env, cwd: o.cwd });
+          forks.push({ modulePath, env: o.env, cwd: o.cwd, execArgv: o.execArgv });
           return child;
         },
         freePort: async () => 45678,
@@ -152,6 +157,7 @@ describe("starting the server", () => {
         modulePath: "/app/build/server/index.js",
         env: expect.objectContaining({ APP_MODE: "static", PORT: "45678" }),
         cwd: "/app",
+        execArgv: ["--max-semi-space-size=64"],
       },
     ]);
     await s.stop();

@@ -26,6 +26,7 @@ export const electronFork: ForkServer = (modulePath, args, options) => {
     env: options.env,
     cwd: options.cwd,
     serviceName: options.serviceName,
+    execArgv: [...options.execArgv],
     stdio: "pipe",
   });
   const outputListeners: ((line: string) => void)[] = [];

@@ -19,6 +19,8 @@ export interface ForkOptions {
   env: Record<string, string>;
   cwd: string;
   serviceName: string;
+  /** Node flags of the server process (server/config/node-flags.ts) */
+  execArgv: readonly string[];
 }
 
 export type ForkServer = (modulePath: string, args: string[], options: ForkOptions) => ServerChild;

@@ -10,6 +10,7 @@ export const nodeFork: ForkServer = (modulePath, args, options) => {
   const child = fork(modulePath, args, {
     env: options.env as NodeJS.ProcessEnv,
     cwd: options.cwd,
+    execArgv: [...options.execArgv],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const outputListeners: ((line: string) => void)[] = [];

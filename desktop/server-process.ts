@@ -1,4 +1,5 @@
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../server/config/node-flags";
 import type { ForkServer, ServerChild } from "./electron-api";
 import type { Mode } from "./settings";
 
@@ -140,6 +141,7 @@ async function startOnce(deps: StartDeps, opts: StartOptions): Promise<RunningHu
     env,
     cwd: opts.paths.appRoot,
     serviceName: `Health Dataspace Hub server (${opts.mode})`,
+    execArgv: SERVER_NODE_FLAGS,
   });
   const output: string[] = [];
   child.onOutput((line) => {

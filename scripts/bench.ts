@@ -33,6 +33,8 @@ function args() {
     sizes: (get("sizes") ?? "1000,10000").split(",").map(Number),
     seconds: Number(get("seconds") ?? 5),
     baselineSeconds: Number(get("baseline-seconds") ?? 3),
+    /** each route (and its baseline, for half as long) driven unmeasured first: steady state, not the JIT's warm-up */
+    warmupSeconds: Number(get("warmup-seconds") ?? 2),
     concurrency: Number(get("concurrency") ?? 50),
     only: get("only"),
     out: get("out") ?? "docs/benchmarks.md",
@@ -84,6 +86,8 @@ interface RouteResult {
   concurrency: number;
   m: Measured;
   baseline: Measured | null;
+  /** the unmeasured warm-up run right before (absent in runs before it existed) */
+  warm?: Measured | null;
 }
 
 interface SizeResult {
@@ -195,12 +199,20 @@ function verdictsFor(s: SizeResult): Verdict[] {
   return out;
 }
 
+/** problems seen, and for pages the cold start: the unmeasured warm-up right before the measured run */
+function notes(r: RouteResult): string {
+  const out = [...r.m.problems];
+  if (r.kind === "page" && r.warm)
+    out.push(`warm-up (first ${f0(r.warm.requests)} pages): ${f0(r.warm.rps)}/s, p99 ${f1(r.warm.p99)} ms`);
+  return out.join("; ") || "—";
+}
+
 function sectionFor(s: SizeResult, current: boolean): string {
   const rows = s.routes.map((r) => {
     const share = r.baseline ? `${f0((r.m.rps / r.baseline.rps) * 100)} %` : "—";
     const name =
       r.concurrency === undefined || r.concurrency === 50 ? r.name : `${r.name} (${r.concurrency} conn.)`;
-    return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.m.cpuMsPerRequest === undefined ? "—" : f2(r.m.cpuMsPerRequest)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${r.baseline ? f1(r.baseline.p50) : "—"} | ${share} | ${r.m.problems.join("; ") || "—"} |`;
+    return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.m.cpuMsPerRequest === undefined ? "—" : f2(r.m.cpuMsPerRequest)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${r.baseline ? f1(r.baseline.p50) : "—"} | ${share} | ${notes(r)} |`;
   });
   return [
     `## ${size(s.patients)} patients`,
@@ -284,6 +296,11 @@ async function measureSize(
         if (problem) problems.push(problem);
       }
       const concurrency = r.concurrency ?? opt.concurrency;
+      // then the same load unmeasured for a moment: the figures are of a warm server (the JIT has compiled the
+      // route's code, its young-generation sizing has settled); what the cold start costs is in the notes
+      const warm =
+        opt.warmupSeconds > 0 ? await drive(srv.url + p, headers, opt.warmupSeconds, concurrency) : null;
+      if (warm && warm.errors > 0) problems.push(`${warm.errors} errors while warming up`);
       const cpu0 = cpuMs(srv.child.pid!);
       const m = await drive(srv.url + p, headers, opt.seconds, concurrency, r.check);
       m.cpuMsPerRequest = (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
@@ -291,6 +308,7 @@ async function measureSize(
       let base: Measured | null = null;
       if (opt.baselineSeconds > 0) {
         await recordBaseline(baseline.url, p, first);
+        if (opt.warmupSeconds > 0) await drive(baseline.url + p, headers, opt.warmupSeconds / 2, concurrency);
         base = await drive(baseline.url + p, headers, opt.baselineSeconds, concurrency);
       }
       console.log(
@@ -310,6 +328,7 @@ async function measureSize(
         concurrency,
         m,
         baseline: base,
+        warm,
       });
     }
     const mem = memoryMiB(srv.child.pid!);
@@ -378,7 +397,9 @@ async function writeDocument(
     "",
     "Written by `npm run bench` (scripts/bench.ts, scripts/bench/). Each route is driven for a fixed time by",
     `${opt.concurrency} concurrent keep-alive connections from a second process on the same machine, after one`,
-    "warm-up request; latencies are per request, client-side; errors count non-2xx answers and failed",
+    `warm-up request and ${opt.warmupSeconds} s of the same load unmeasured (the figures are of a warm server whose JIT has`,
+    "compiled the route's code; the pages' notes give that warm-up's own figures: the cold start); latencies are per",
+    "request, client-side; errors count non-2xx answers and failed",
     "connections. The server runs the built bundle with `NODE_ENV=test` (the embedded provider refuses",
     "`production`; the Remix build is still loaded with React's production build: server/http/server-build.ts) and",
     "the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",

@@ -7,6 +7,7 @@
  *
  *   npx tsx scripts/bench/route.ts --data-dir /tmp/hub-10k --persona admin --path /graph
  *   HUB_BUILD_DIR=/tmp/other/build npx tsx scripts/bench/route.ts …   # the same route on another build
+ *   npx tsx scripts/bench/route.ts --node-args "--max-semi-space-size=16" …  # other Node flags
  */
 import { readFileSync } from "node:fs";
 import { signIn } from "../../tests/support/signin";
@@ -26,7 +27,12 @@ async function main() {
   const seconds = Number(arg("seconds", "5"));
   const concurrency = Number(arg("concurrency", "50"));
   const dataDir = arg("data-dir", "");
-  const srv = await startBenchServer(Number(arg("patients", "10000")), dataDir ? { dataDir } : {});
+  // e.g. --node-args "--max-semi-space-size=16": Node flags after the server's own (the last of a flag wins)
+  const nodeArgs = arg("node-args", "").split(" ").filter(Boolean);
+  const srv = await startBenchServer(Number(arg("patients", "10000")), {
+    nodeArgs,
+    ...(dataDir ? { dataDir } : {}),
+  });
   try {
     const { cookie } = await signIn(srv.url, persona);
     const headers = { cookie, accept: route.startsWith("/api") ? "application/json" : "text/html" };

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../../server/config/node-flags";
 
 /**
  * The built server (`build/server/index.js`, as `npm start` runs it) as a child process on 127.0.0.1,
- * resolved once it prints "listening on". For tests that kill it (kill -9, two instances) and for the
+ * started with the server's Node flags, resolved once it prints "listening on". For tests that kill it (kill -9, two instances) and for the
  * bench; in-process servers use `startTestServer` (./server.ts).
  */
 export async function spawnBuiltServer(opts: {
@@ -19,7 +20,11 @@ export async function spawnBuiltServer(opts: {
   const url = `http://127.0.0.1:${opts.port}`;
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js")],
+    [
+      ...SERVER_NODE_FLAGS,
+      ...(opts.nodeArgs ?? []),
+      path.join(process.env.HUB_BUILD_DIR ?? "build", "server", "index.js"),
+    ],
     {
       env: {
         ...process.env,
