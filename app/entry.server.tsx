@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { holdDocumentBody } from "../server/http/document-body";
 import { NonceContext } from "./nonce";
 
 const ABORT_DELAY = 5_000;
@@ -10,7 +11,8 @@ const ABORT_DELAY = 5_000;
  * Renders the whole document, then answers it as one buffer with its Content-Length. No view defers
  * data (every loader's data is there before the render starts), so streaming the shell first gained
  * nothing, and it cost a web stream with one chunk, one write and one flush per React chunk on the way
- * out (docs/decisions/0024-speed-persona-pages.md). Bots and browsers get the same answer.
+ * out (docs/decisions/0024-speed-persona-pages.md). Bots and browsers get the same answer. The bytes are
+ * held on the Response too, for the server to write as they are (server/http/document-body.ts).
  */
 export default function handleRequest(
   request: Request,
@@ -35,7 +37,12 @@ export default function handleRequest(
         const body = Buffer.concat(chunks);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Content-Length", String(body.byteLength));
-        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        resolve(
+          holdDocumentBody(
+            new Response(body, { headers: responseHeaders, status: responseStatusCode }),
+            body,
+          ),
+        );
         done();
       },
     });

@@ -16,6 +16,7 @@ import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-a
 import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
+import { heldDocumentBody } from "./http/document-body";
 import { isCrossSiteRequest } from "./http/origin";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
@@ -236,6 +237,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         res.statusMessage = response.statusText;
         res.statusCode = response.status;
         for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);
+        const held = heldDocumentBody(response);
+        if (held) return void res.end(held);
         if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
         if (response.body) await writeReadableStreamToWritable(response.body, res);
         else res.end();

@@ -80,6 +80,11 @@ describe("generateNonce", () => {
     expect(a).not.toBe(b);
     expect(() => cspFor(a)).not.toThrow();
   });
+
+  it("never hands out the same nonce twice, across refills of its random pool", () => {
+    const seen = new Set(Array.from({ length: 1000 }, () => generateNonce()));
+    expect(seen.size).toBe(1000);
+  });
 });
 
 describe("isForeignOrigin", () => {

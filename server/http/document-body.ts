@@ -1,0 +1,18 @@
+/**
+ * The rendered document's bytes, held on the `Response` that app/entry.server.tsx answers with, so the
+ * page path of server/app.ts writes them to the socket as they are instead of reading them back
+ * through the Response's web stream (docs/decisions/0029). A registered symbol, because the Remix
+ * build and the server are two bundles, each with its own copy of this module.
+ */
+const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
+
+export function holdDocumentBody(response: Response, body: Uint8Array): Response {
+  Object.defineProperty(response, DOCUMENT_BODY, { value: body });
+  return response;
+}
+
+/** the bytes held by holdDocumentBody, or null (another response: a redirect, HEAD, an error page) */
+export function heldDocumentBody(response: Response): Uint8Array | null {
+  const held = (response as unknown as Record<symbol, unknown>)[DOCUMENT_BODY];
+  return held instanceof Uint8Array ? held : null;
+}
