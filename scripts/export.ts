@@ -202,9 +202,10 @@ export async function exportSite(
   };
   for (const persona of STATIC_PERSONAS) {
     const base = personaBasename(persona);
+    // fetchers' routes too (the drawing, decision 0027): the client discovers them before it loads
     const paths = pages
-      .filter((p) => p.persona === persona && !p.path.includes(".data"))
-      .map((p) => `${base}${p.path.split("?")[0]}`);
+      .filter((p) => p.persona === persona)
+      .map((p) => `${base}${p.path.split("?")[0].replace(/\.data$/, "")}`);
     write(`${base}/__manifest.json`, JSON.stringify(await manifestFor(base, paths)));
   }
   write("__manifest.json", JSON.stringify(await manifestFor("", ["/auth/signin"])));
