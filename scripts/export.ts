@@ -141,9 +141,15 @@ export async function exportSite(
     ];
     const query = normalisedQuery(search);
     if (pathname.endsWith(".data")) {
-      // a fetcher's request (graph inspector, expand): its data under the query's hash
+      // a fetcher's request (graph inspector, expand, drawing): its data under the query's hash, or
+      // the .data file itself for no query (the drawing of a bare /graph; the shim asks for that)
       const bytes = new Uint8Array(await (await handle(`${base}${page.path}`, "*/*")).arrayBuffer());
-      write(`${base}${pathname.replace(/\.data$/, "")}/__q/${queryHash(query)}.data`, bytes);
+      write(
+        query
+          ? `${base}${pathname.replace(/\.data$/, "")}/__q/${queryHash(query)}.data`
+          : `${base}${pathname}`,
+        bytes,
+      );
       continue;
     }
     const redirect = page.status >= 300 && page.status < 400 && !!page.location;
@@ -196,9 +202,10 @@ export async function exportSite(
   };
   for (const persona of STATIC_PERSONAS) {
     const base = personaBasename(persona);
+    // fetchers' routes too (the drawing, decision 0027): the client discovers them before it loads
     const paths = pages
-      .filter((p) => p.persona === persona && !p.path.includes(".data"))
-      .map((p) => `${base}${p.path.split("?")[0]}`);
+      .filter((p) => p.persona === persona)
+      .map((p) => `${base}${p.path.split("?")[0].replace(/\.data$/, "")}`);
     write(`${base}/__manifest.json`, JSON.stringify(await manifestFor(base, paths)));
   }
   write("__manifest.json", JSON.stringify(await manifestFor("", ["/auth/signin"])));

@@ -39,6 +39,17 @@ export async function drillDownIds(services: Services, count: number, viewer: Vi
   return out;
 }
 
+/**
+ * The explorer's drawing request for a /graph view's query string (`?layer=l5`, or ""), exactly as
+ * its fetcher sends it (app/components/graph/use-drawing.ts: `/graph/drawing` + the page's query,
+ * which single fetch turns into `.data` and a `_routes` parameter set last).
+ */
+export function drawingDataPath(search: string): string {
+  const url = new URL(`/graph/drawing.data${search}`, WALK_ORIGIN);
+  url.searchParams.set("_routes", "routes/graph.drawing");
+  return url.pathname + url.search;
+}
+
 export interface WalkViewsOptions {
   personas?: string[];
   rules?: WalkRules;
@@ -72,7 +83,11 @@ export async function walkViews(
       rules,
       headers: opts.headers,
       extraPaths: async (walked) => {
-        if (!walked.some((p) => p.path === "/graph" && p.status === 200)) return [];
+        // the explorer's drawing, loaded after hydration for each walked /graph view (decision 0027)
+        const drawings = walked
+          .filter((p) => p.path.split("?")[0] === "/graph" && p.status === 200)
+          .map((p) => drawingDataPath(p.path.slice("/graph".length)));
+        if (!walked.some((p) => p.path === "/graph" && p.status === 200)) return drawings;
         // the ids as this persona's explorer shows them (pseudonymised where it may not see identities)
         const known = findPersona(persona);
         const ids = await drillDownIds(
@@ -81,10 +96,12 @@ export async function walkViews(
           viewerOf(known ? personaSessionUser(known) : null),
         );
         // as the explorer's fetchers ask for them (single fetch: <path>.data?...&_routes=<route id>)
-        return ids.flatMap((id) => [
-          `/graph/node.data?id=${encodeURIComponent(id)}&_routes=routes%2Fgraph.node`,
-          `/graph/expand.data?id=${encodeURIComponent(id)}&depth=1&_routes=routes%2Fgraph.expand`,
-        ]);
+        return drawings.concat(
+          ids.flatMap((id) => [
+            `/graph/node.data?id=${encodeURIComponent(id)}&_routes=routes%2Fgraph.node`,
+            `/graph/expand.data?id=${encodeURIComponent(id)}&depth=1&_routes=routes%2Fgraph.expand`,
+          ]),
+        );
       },
     });
     opts.onPersona?.(persona, pages);

@@ -254,6 +254,10 @@ describe("every persona, every route and view that can return patient data", () 
         "/graph",
         "/graph?layer=l3&limit=2000",
         "/graph?focus=patient-000001",
+        // the explorer's drawing, loaded after the page (decision 0027)
+        "/graph/drawing.data?_routes=routes%2Fgraph.drawing",
+        "/graph/drawing.data?layer=l3&limit=2000&_routes=routes%2Fgraph.drawing",
+        "/graph/drawing.data?focus=patient-000001&_routes=routes%2Fgraph.drawing",
         "/graph/validate",
         "/analytics",
         "/analytics.csv",

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { PERSONAS } from "../../server/auth/personas";
 import { staticStateOf } from "../../server/static-mode/replay";
 import { DEMO_WRITE_MESSAGE } from "../../server/static-mode/registry";
-import { walkViews } from "../../server/static-mode/views";
+import { drawingDataPath, walkViews } from "../../server/static-mode/views";
 import type { WalkedPage } from "../../server/static-mode/walk";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -54,6 +54,22 @@ describe("static mode", () => {
     expect(pages.filter((p) => live.has(`/as/${p.persona}${p.path}`)).length).toBeGreaterThan(
       recorded.length * 0.8,
     );
+  });
+
+  it("answers the explorer's drawing, from the fixtures, for every walked graph view", () => {
+    // loaded by a fetcher after the page (decision 0027): the walk asks for it as the explorer does
+    const views = pages.filter((p) => p.path.split("?")[0] === "/graph" && p.status === 200);
+    const drawings = pages.filter((p) => p.path.startsWith("/graph/drawing.data"));
+    expect(views.length).toBeGreaterThan(0);
+    expect(drawings.map((p) => `${p.persona} ${p.path}`).sort()).toEqual(
+      views.map((p) => `${p.persona} ${drawingDataPath(p.path.slice("/graph".length))}`).sort(),
+    );
+    for (const d of drawings) {
+      expect({ path: d.path, status: d.status }).toEqual({ path: d.path, status: 200 });
+      // a drawing ({ graph, focus, focusError }), not a failure ({ error })
+      expect(d.body).toContain('"focusError"');
+      expect(d.body).not.toContain('"error"');
+    }
   });
 
   it("turns the API off (404 JSON)", async () => {

@@ -150,6 +150,9 @@ for (const persona of PERSONAS) {
     const problems: string[] = [];
     for (const path of [...new Set(views)]) {
       await page.goto(path);
+      // the graph explorer's drawing loads after the page (decision 0027): look at it drawn
+      if (/^\/graph(\?|$)/.test(path))
+        await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
       const found = await slips(page);
       for (const t of found.layerIds) problems.push(`${path}: a raw layer id in "${t}"`);
       for (const t of found.cut) problems.push(`${path}: cut with no full text: ${t}`);

@@ -74,6 +74,8 @@ for (const persona of ["researcher", "regulator", "trustcenter"]) {
   }) => {
     await signInAs(page, persona, "/graph?layer=l3&limit=1000");
     await expect(page.getByTestId("graph-explorer")).toBeVisible();
+    // the drawing loads after the page (decision 0027): its nodes are what the search looks through
+    await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
     expect(await identitiesOn(page)).toEqual([]);
 
     // the search finds patients by pseudonym only, never by family name
@@ -100,6 +102,8 @@ for (const persona of ["researcher", "regulator", "trustcenter"]) {
       "/graph?focus=patient-000001",
     ]) {
       await page.goto(path);
+      if (path.startsWith("/graph?"))
+        await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
       expect({ path, found: await identitiesOn(page) }).toEqual({ path, found: [] });
     }
   });

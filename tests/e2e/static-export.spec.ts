@@ -122,6 +122,9 @@ test("the exported site: choose a persona, navigate client-side between views, s
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Knowledge graph" }).click();
   await expect(page.getByTestId("graph-page")).toBeVisible();
   await expect(page.locator("canvas").first()).toBeVisible();
+  // the drawing, loaded after the page from its recorded fetcher answer (decision 0027)
+  await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByTestId("graph-node-list").locator("summary")).not.toContainText(": 0 nodes");
   expect(await stillSamePage(page)).toBe(true);
   await page.screenshot({ path: info.outputPath("export-3-graph.png") });
 

@@ -17,10 +17,12 @@ declare global {
 /**
  * The canvas the engine draws on. The engine is created in an effect, so nothing touches
  * `window` or the canvas during server rendering; the server sends an empty canvas and the
- * drawing starts after hydration.
+ * drawing starts after hydration, once its graph has loaded (`state`: the stage is `aria-busy`
+ * until then, and the canvas has `data-ready="true"` only while it draws a loaded graph).
  */
 export function GraphCanvas({
   base,
+  state,
   selectedId,
   engineRef,
   onSelect,
@@ -32,6 +34,7 @@ export function GraphCanvas({
   children,
 }: {
   base: VGraph;
+  state: "loading" | "failed" | "ready";
   selectedId: string | null;
   engineRef: MutableRefObject<GraphEngine | null>;
   onSelect: (id: string | null) => void;
@@ -75,15 +78,15 @@ export function GraphCanvas({
     if (!engine) return;
     engine.setData(base, "replace");
     callbacks.current.onCounts({ nodes: engine.stats.nodes, edges: engine.stats.edges });
-    canvasRef.current?.setAttribute("data-ready", "true");
-  }, [base, engineRef]);
+    canvasRef.current?.setAttribute("data-ready", String(state === "ready"));
+  }, [base, state, engineRef]);
 
   useEffect(() => {
     engineRef.current?.setSelected(selectedId);
   }, [selectedId, engineRef]);
 
   return (
-    <div className="graph-stage">
+    <div className="graph-stage" aria-busy={state === "loading"} data-drawing={state}>
       <canvas
         ref={canvasRef}
         className="graph-canvas"

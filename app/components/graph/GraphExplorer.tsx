@@ -10,9 +10,11 @@ import { GraphCanvas } from "./GraphCanvas";
 import { GraphInspector } from "./GraphInspector";
 import { GraphNodeList } from "./GraphNodeList";
 import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_DEFAULT, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
+import type { DrawingState } from "./use-drawing";
 
 export interface ExplorerProps {
-  graph: VGraph;
+  /** the drawing's graph, loaded after hydration (./use-drawing.ts) */
+  drawing: DrawingState;
   /** the scope's totals and what the graph query returned for it (expansions come on top) */
   meta: {
     layer: string;
@@ -25,17 +27,23 @@ export interface ExplorerProps {
   persona: string;
   limit: number;
   personas: { value: string; layers: readonly Layer[] }[];
+  /** the requested focus (the drawing's answer says whether its neighbourhood is drawn) */
   focus: string | null;
   error: string | null;
 }
 
 const MAX_MATCHES = 8;
+/** what the explorer holds while its drawing loads or failed to: nothing to find, list or draw */
+const NO_GRAPH: VGraph = { nodes: [], edges: [] };
 
-export function GraphExplorer({ graph, meta, layer, persona, limit, personas, focus, error }: ExplorerProps) {
+export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, error }: ExplorerProps) {
   const uid = useId();
   const submit = useSubmit();
   const engineRef = useRef<GraphEngine | null>(null);
-  const [selectedId, setSelectedId] = useState<string | null>(focus);
+  const ready = drawing.state === "ready";
+  const graph = ready ? drawing.graph : NO_GRAPH;
+  const focus = ready ? drawing.focus : null;
+  const [selectedId, setSelectedId] = useState<string | null>(null);
   const [hoverId, setHoverId] = useState<string | null>(null);
   const [counts, setCounts] = useState({ nodes: graph.nodes.length, edges: graph.edges.length });
   const [added, setAdded] = useState<VNode[]>([]);
@@ -51,8 +59,8 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
   useEffect(() => {
     setAdded([]);
     setNotice(null);
-    setSelectedId((s) => (s && graph.nodes.some((n) => n.id === s) ? s : focus));
-  }, [graph, focus]);
+    if (ready) setSelectedId((s) => (s && graph.nodes.some((n) => n.id === s) ? s : focus));
+  }, [graph, focus, ready]);
 
   const allNodes = useMemo(() => [...graph.nodes, ...added], [graph, added]);
   const byId = useMemo(() => new Map(allNodes.map((n) => [n.id, n])), [allNodes]);
@@ -152,7 +160,11 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
 
   const hovered = hoverId ? byId.get(hoverId) : undefined;
   const helpId = `${uid}-help`;
-  const canvasLabel = `Knowledge graph drawing with ${plural(counts.nodes, "node")} and ${plural(counts.edges, "relationship")}.`;
+  const canvasLabel = ready
+    ? `Knowledge graph drawing with ${plural(counts.nodes, "node")} and ${plural(counts.edges, "relationship")}.`
+    : drawing.state === "loading"
+      ? "Knowledge graph drawing, loading."
+      : "Knowledge graph drawing: it could not be loaded.";
 
   return (
     <div className="graph-explorer" data-testid="graph-explorer">
@@ -273,13 +285,18 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
           {error}
         </p>
       ) : null}
+      {drawing.state === "ready" && drawing.focusError ? (
+        <p className="notice error" role="alert" data-testid="graph-focus-error">
+          {drawing.focusError}
+        </p>
+      ) : null}
 
       <p className="graph-meta" role="status" data-testid="graph-meta">
         Showing <strong data-testid="graph-meta-nodes">{formatNumber(meta.returnedNodes)}</strong> of{" "}
         {formatNumber(meta.totalNodes)} nodes,{" "}
         <strong data-testid="graph-meta-edges">{formatNumber(meta.returnedEdges)}</strong> of{" "}
         {formatNumber(meta.totalEdges)} relationships
-        {counts.nodes > meta.returnedNodes || counts.edges > meta.returnedEdges ? (
+        {ready && (counts.nodes > meta.returnedNodes || counts.edges > meta.returnedEdges) ? (
           <span className="muted" data-testid="graph-meta-added">
             {" "}
             · +{plural(Math.max(0, counts.nodes - meta.returnedNodes), "node")} and +
@@ -291,6 +308,7 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
         <div className="graph-main">
           <GraphCanvas
             base={graph}
+            state={drawing.state}
             selectedId={selectedId}
             engineRef={engineRef}
             onSelect={setSelectedId}
@@ -329,6 +347,24 @@ export function GraphExplorer({ graph, meta, layer, persona, limit, personas, fo
                 ⤢
               </button>
             </div>
+            {drawing.state === "loading" ? (
+              <p className="notice graph-toast" role="status" data-testid="graph-drawing-loading">
+                Loading the drawing…
+              </p>
+            ) : null}
+            {drawing.state === "failed" ? (
+              <div className="notice error graph-toast" role="alert" data-testid="graph-drawing-error">
+                <span>{drawing.error}</span>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={drawing.retry}
+                  data-testid="graph-drawing-retry"
+                >
+                  Try again
+                </button>
+              </div>
+            ) : null}
             {notice ? (
               <p
                 className={`notice ${notice.tone} graph-toast`}

@@ -1,66 +1,23 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { useMemo } from "react";
-import type { GraphResponse } from "../../../server/graph/model";
-import { GRAPH_LIMIT_MAX, PERSONA_LAYERS } from "../../../server/graph/service";
-import { isApiError } from "../../../server/http/errors";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { PERSONA_LAYERS } from "../../../server/graph/service";
 import { GraphExplorer } from "../../components/graph/GraphExplorer";
-import { slimEdge, slimNode } from "../../lib/graph/slim.server";
-import { LIMIT_DEFAULT, type VEdge, type VNode } from "../../components/graph/types";
-import { decodeGraph, encodeGraph } from "../../components/graph/wire";
-import { graphWire } from "./graph-wire.server";
+import { useDrawing } from "../../components/graph/use-drawing";
 import { requireRole } from "../../session.server";
 import { GRAPH_ROLES } from "../../lib/access.server";
 import { viewerOf } from "../../../server/privacy/policy";
+import { explorerQuery, explorerScope } from "./explorer-scope.server";
 
+/**
+ * The explorer's frame: its controls, the scope's counts and error. The drawing's graph is not in
+ * the document: the explorer loads it after hydration from /graph/drawing with the page's query
+ * (decision 0027), so the page's render does not pass a thousand nodes through its serialiser.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
-  const viewer = viewerOf(user);
-  const url = new URL(request.url);
-  const layer = url.searchParams.get("layer") || "all";
-  const persona = url.searchParams.get("persona") || "";
-  const rawLimit = Number.parseInt(url.searchParams.get("limit") ?? "", 10);
-  const limit =
-    Number.isFinite(rawLimit) && rawLimit > 0 ? Math.min(rawLimit, GRAPH_LIMIT_MAX) : LIMIT_DEFAULT;
-  const focus = url.searchParams.get("focus") || null;
-  const personas = Object.entries(PERSONA_LAYERS).map(([value, layers]) => ({ value, layers }));
-  const { graphQueries } = context.services;
-
-  let error: string | null = null;
-  let scopeOk = true;
-  let g: GraphResponse;
-  try {
-    g = await graphQueries.graph({ layer, persona: persona || null, limit }, viewer);
-  } catch (e) {
-    if (!isApiError(e) || e.status >= 500) throw e;
-    error = e.message;
-    scopeOk = false;
-    g = await graphQueries.graph({ layer: "all", persona: null, limit }, viewer);
-  }
-  let graph = graphWire(g);
-
-  // ?focus=<id> (e.g. from a dataset page): draw the node's neighbourhood too and select it
-  let focusId: string | null = null;
-  if (focus) {
-    try {
-      const around = await graphQueries.expand(focus, 1, viewer);
-      const nodes: VNode[] = g.nodes.map(slimNode);
-      const edges: VEdge[] = g.edges.map(slimEdge);
-      const seen = new Set(nodes.map((n) => n.id));
-      const seenEdges = new Set(edges.map((e) => e.id));
-      for (const n of around.nodes) if (!seen.has(n.id)) nodes.push(slimNode(n));
-      for (const e of around.edges) if (!seenEdges.has(e.id)) edges.push(slimEdge(e));
-      graph = encodeGraph({ nodes, edges });
-      focusId = focus;
-    } catch (e) {
-      if (!isApiError(e) || e.status >= 500) throw e;
-      error = e.message;
-    }
-  }
-
+  const q = explorerQuery(new URL(request.url));
+  const { g, error, layer, persona } = await explorerScope(context.services.graphQueries, q, viewerOf(user));
   return {
-    /** the drawing's graph as one string (app/components/graph/wire.ts) */
-    graph,
     meta: {
       layer: g.meta.layer,
       totalNodes: g.meta.totalNodes,
@@ -68,17 +25,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       returnedNodes: g.nodes.length,
       returnedEdges: g.edges.length,
     },
-    layer: scopeOk ? layer : "all",
-    persona: scopeOk ? persona : "",
-    limit,
-    personas,
-    focus: focusId,
+    layer,
+    persona,
+    limit: q.limit,
+    personas: Object.entries(PERSONA_LAYERS).map(([value, layers]) => ({ value, layers })),
+    /** the requested focus: the drawing's answer says whether its neighbourhood could be drawn */
+    focus: q.focus,
     error,
   };
 }
 
 export default function GraphExplorerRoute() {
   const data = useLoaderData<typeof loader>();
-  const graph = useMemo(() => decodeGraph(data.graph), [data.graph]);
-  return <GraphExplorer {...data} graph={graph} />;
+  const drawing = useDrawing(useLocation().search);
+  return <GraphExplorer {...data} drawing={drawing} />;
 }

@@ -1,0 +1,59 @@
+import type { GraphResponse } from "../../../server/graph/model";
+import { GRAPH_LIMIT_MAX } from "../../../server/graph/service";
+import { isApiError } from "../../../server/http/errors";
+import type { Viewer } from "../../../server/privacy/policy";
+import type { Services } from "../../../server/services";
+import { LIMIT_DEFAULT } from "../../components/graph/types";
+
+/**
+ * The explorer's query (`?layer=&persona=&limit=&focus=`) and the graph it asks for, shared by the
+ * page (app/routes/graph._index/route.tsx: the frame, the counts) and the drawing's resource route
+ * (app/routes/graph.drawing/route.ts: the graph itself), so both read the same query the same way.
+ */
+export interface ExplorerQuery {
+  layer: string;
+  persona: string;
+  limit: number;
+  focus: string | null;
+}
+
+export function explorerQuery(url: URL): ExplorerQuery {
+  const rawLimit = Number.parseInt(url.searchParams.get("limit") ?? "", 10);
+  return {
+    layer: url.searchParams.get("layer") || "all",
+    persona: url.searchParams.get("persona") || "",
+    limit: Number.isFinite(rawLimit) && rawLimit > 0 ? Math.min(rawLimit, GRAPH_LIMIT_MAX) : LIMIT_DEFAULT,
+    focus: url.searchParams.get("focus") || null,
+  };
+}
+
+export interface ExplorerScope {
+  g: GraphResponse;
+  /** the scope's error (an unknown layer or persona): the graph is then all layers */
+  error: string | null;
+  layer: string;
+  persona: string;
+}
+
+/**
+ * The graph of the query's scope for `viewer`; a scope the service refuses (4xx) falls back to all
+ * layers with the refusal as `error`. The service hands out the same frozen answer while the graph is
+ * unchanged, so asking twice (page, then drawing) costs no second query.
+ */
+export async function explorerScope(
+  graphQueries: Services["graphQueries"],
+  q: ExplorerQuery,
+  viewer: Viewer,
+): Promise<ExplorerScope> {
+  try {
+    const g = await graphQueries.graph(
+      { layer: q.layer, persona: q.persona || null, limit: q.limit },
+      viewer,
+    );
+    return { g, error: null, layer: q.layer, persona: q.persona };
+  } catch (e) {
+    if (!isApiError(e) || e.status >= 500) throw e;
+    const g = await graphQueries.graph({ layer: "all", persona: null, limit: q.limit }, viewer);
+    return { g, error: e.message, layer: "all", persona: "" };
+  }
+}

@@ -1,0 +1,58 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { isApiError } from "../../../server/http/errors";
+import { viewerOf } from "../../../server/privacy/policy";
+import { slimEdge, slimNode } from "../../lib/graph/slim.server";
+import { GRAPH_ROLES } from "../../lib/access.server";
+import { requireRole } from "../../session.server";
+import type { VEdge, VNode } from "../../components/graph/types";
+import { encodeGraph } from "../../components/graph/wire";
+import { explorerQuery, explorerScope } from "../graph._index/explorer-scope.server";
+import { graphWire } from "../graph._index/graph-wire.server";
+
+/**
+ * Resource route for the explorer's drawing (decision 0027): the graph of the page's query
+ * (`?layer=&persona=&limit=&focus=`, read as the page reads it) as the wire string of
+ * app/components/graph/wire.ts, loaded by a fetcher after hydration so that the page's document
+ * carries only its frame. A scope the service refuses falls back to all layers (the page shows the
+ * refusal); `?focus=<id>` adds the node's neighbourhood, and `focus` is the id when that worked.
+ * A failure comes back as `{ error }` so that the explorer shows it in place with a retry.
+ */
+export type DrawingData =
+  { graph: string; focus: string | null; focusError: string | null } | { error: string };
+
+export const DRAWING_FAILED = "The drawing could not be loaded.";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireRole(request, context, GRAPH_ROLES);
+  const viewer = viewerOf(user);
+  const q = explorerQuery(new URL(request.url));
+  const { graphQueries } = context.services;
+  try {
+    const { g } = await explorerScope(graphQueries, q, viewer);
+    let graph = graphWire(g);
+    let focus: string | null = null;
+    let focusError: string | null = null;
+    if (q.focus) {
+      try {
+        const around = await graphQueries.expand(q.focus, 1, viewer);
+        const nodes: VNode[] = g.nodes.map(slimNode);
+        const edges: VEdge[] = g.edges.map(slimEdge);
+        const seen = new Set(nodes.map((n) => n.id));
+        const seenEdges = new Set(edges.map((e) => e.id));
+        for (const n of around.nodes) if (!seen.has(n.id)) nodes.push(slimNode(n));
+        for (const e of around.edges) if (!seenEdges.has(e.id)) edges.push(slimEdge(e));
+        graph = encodeGraph({ nodes, edges });
+        focus = q.focus;
+      } catch (e) {
+        if (!isApiError(e) || e.status >= 500) throw e;
+        focusError = e.message;
+      }
+    }
+    return { graph, focus, focusError } satisfies DrawingData as DrawingData;
+  } catch (e) {
+    if (isApiError(e) && e.status < 500) return { error: e.message } satisfies DrawingData as DrawingData;
+    // in place with a retry, not the page's error boundary: the page around it still works
+    console.error(e);
+    return data({ error: DRAWING_FAILED } satisfies DrawingData as DrawingData, { status: 500 });
+  }
+}
