@@ -350,6 +350,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
             {drawing.state === "loading" ? (
               <p className="notice graph-toast" role="status" data-testid="graph-drawing-loading">
                 Loading the drawing…
+                <noscript> It is drawn in the browser with JavaScript, which is off here.</noscript>
               </p>
             ) : null}
             {drawing.state === "failed" ? (
