@@ -138,6 +138,7 @@ function verdictsFor(s: SizeResult): Verdict[] {
   if (s.patients < 10_000) return out;
   for (const r of s.routes) {
     const failures = [...(r.m.errors ? [`${r.m.errors} errors`] : []), ...r.m.problems.map((p) => p)];
+    if (r.kind === "fetcher") continue;
     if (r.kind === "page") {
       const met = r.m.rps >= TARGETS.page.rps && r.m.p99 < TARGETS.page.p99Ms && !failures.length;
       out.push({
@@ -284,7 +285,7 @@ async function measureSize(
       const p = pathFor(r, patients);
       const headers: Record<string, string> = {
         cookie: cookies.get(r.persona)!,
-        accept: r.kind === "page" ? "text/html" : "application/json",
+        accept: r.kind === "page" ? "text/html" : r.kind === "fetcher" ? "*/*" : "application/json",
       };
       // warm-up: one request (fills caches the way a first user would), checked, and recorded for the baseline
       const first = await capture(srv.url + p, headers);
@@ -404,7 +405,9 @@ async function writeDocument(
     "`production`; the Remix build is still loaded with React's production build: server/http/server-build.ts) and",
     "the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",
     "same bytes (recorded from the warm-up answer, gzip as served) driven the same way right after: what this",
-    "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`). Each size's",
+    "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`); the graph",
+    "explorer's drawing, which its page loads after hydration ([0027](decisions/0027-graph-drawing-after-hydration.md)), is",
+    "shown beside it without a target of its own. Each size's",
     "first route starts once the seeded server has settled (its CPU under 10 % of a core for 2 s).",
     "**Server CPU ms/req**: the server process's CPU time (user + system) during the route's run divided by its",
     "requests; on a shared machine it moves far less than req/s. **Baseline p50**: at 50 connections a p50 under",

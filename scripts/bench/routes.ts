@@ -4,8 +4,11 @@
  * `growth` routes make the "how cost grows" table.
  */
 
-/** "latency": driven with few connections, judged by its p50 only */
-export type RouteKind = "api" | "health" | "page" | "latency";
+/**
+ * "latency": driven with few connections, judged by its p50 only; "fetcher": what a page loads after
+ * hydration (a single-fetch `.data` request), shown beside its page without a target of its own
+ */
+export type RouteKind = "api" | "health" | "page" | "latency" | "fetcher";
 
 export interface BenchRoute {
   name: string;
@@ -126,6 +129,14 @@ export const ROUTES: BenchRoute[] = [
   { name: "page: home", path: "/", persona: "admin", kind: "page", check: isDocument },
   { name: "page: catalogue", path: "/catalogue", persona: "researcher", kind: "page", check: isDocument },
   { name: "page: graph explorer", path: "/graph", persona: "admin", kind: "page", check: isDocument },
+  {
+    // what the explorer's page asks for once hydrated (decision 0027), exactly as its fetcher asks
+    name: "graph explorer's drawing (fetcher)",
+    path: "/graph/drawing.data?_routes=routes%2Fgraph.drawing",
+    persona: "admin",
+    kind: "fetcher",
+    check: (text) => (text.includes("graph") ? null : "no drawing in the answer"),
+  },
   {
     name: "page: access-body work queue",
     path: "/access-body",
