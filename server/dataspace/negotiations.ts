@@ -110,7 +110,8 @@ export async function listNegotiationsBody(
 ): Promise<EncodedBody> {
   let live: readonly ConnectorNegotiation[] | null;
   try {
-    live = await rt.connector.listNegotiations(participantId, operationDeadline(rt));
+    // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
+    live = await rt.connector.listNegotiations(participantId);
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to fetch negotiations", describeUpstream(e));
     live = null;

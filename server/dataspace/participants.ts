@@ -62,11 +62,16 @@ interface TenantInputs {
   profiles: (readonly ParticipantProfile[] | null)[];
 }
 
-async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal): Promise<TenantInputs> {
+/**
+ * `signal` bounds both stages; `startedAt` instead (the lists' way) arms a deadline only for the
+ * second stage, and only when the first went upstream (see listParticipantsBody).
+ */
+async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number): Promise<TenantInputs> {
   const tm = rt.tenantManager;
   if (!tm) return { tenants: null, profiles: [] };
-  const tenants = await settle(tm.listTenants(signal));
+  const tenants = await settle(tm.listTenants(typeof signal === "number" ? undefined : signal));
   if (!tenants.ok) return { tenants: null, profiles: [] };
+  if (typeof signal === "number") signal = remainingDeadline(rt, signal);
   const profiles = await Promise.all(
     tenants.value.map(async (t) => {
       const r = await settle(tm.listParticipantProfiles(t.id, signal));
@@ -74,6 +79,17 @@ async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal): Promise
     }),
   );
   return { tenants: tenants.value, profiles };
+}
+
+/**
+ * What is left of the operation's time-out, armed only when something is left to bound: reads the read
+ * cache answers at once need no deadline (each upstream call has its own time-out, a coalesced read ends
+ * with the call it joined), and `AbortSignal.timeout` costs a timer, and a DOMException when it fires,
+ * per request.
+ */
+function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
+  const spent = Date.now() - startedAt;
+  return spent < 1 ? undefined : AbortSignal.timeout(Math.max(0, rt.timeoutMs - spent));
 }
 
 function identitiesOf({ tenants, profiles }: TenantInputs): TenantIdentity[] | undefined {
@@ -132,10 +148,13 @@ export async function listParticipants(
   return participantsOf(rt, await participantInputs(rt, signal ?? operationDeadline(rt)));
 }
 
-/** What the list is made of: the context list as it came (null when it failed) and the tenant manager's answers. */
-async function participantInputs(rt: DataspaceRuntime, deadline: AbortSignal) {
+/**
+ * What the list is made of: the context list as it came (null when it failed) and the tenant manager's
+ * answers. `deadline` bounds the whole; a start time instead arms one only when it is needed.
+ */
+async function participantInputs(rt: DataspaceRuntime, deadline: AbortSignal | number) {
   const [contexts, tenants] = await Promise.all([
-    settle(rt.connector.listParticipantContexts(deadline)),
+    settle(rt.connector.listParticipantContexts(typeof deadline === "number" ? undefined : deadline)),
     tenantInputs(rt, deadline),
   ]);
   return { contexts: contexts.ok ? (contexts.value as readonly ParticipantContext[]) : null, tenants };
@@ -165,7 +184,8 @@ const participantBodies = /* @__PURE__ */ createEncodedByInputs();
  * failed context list is built each time, a 502 is never kept).
  */
 export async function listParticipantsBody(rt: DataspaceRuntime): Promise<EncodedBody> {
-  const inputs = await participantInputs(rt, operationDeadline(rt));
+  // no deadline armed per request: see remainingDeadline
+  const inputs = await participantInputs(rt, Date.now());
   const { tenants, profiles } = inputs.tenants;
   return participantBodies(inputs.contexts, "", [rt, rt.demoRecords, tenants, ...profiles], () =>
     participantsOf(rt, inputs),

@@ -88,7 +88,8 @@ export async function listTransfers(
 async function transferInputs(rt: DataspaceRuntime, participantId: string) {
   let live: readonly ConnectorTransfer[] | null;
   try {
-    live = await rt.connector.listTransfers(participantId, operationDeadline(rt));
+    // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
+    live = await rt.connector.listTransfers(participantId);
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
     live = null;
