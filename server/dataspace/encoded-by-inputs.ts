@@ -6,8 +6,9 @@ import { EncodedBody } from "../http/node-adapter";
  * this server, the embedded dataspace's change counter or the time to live ends that), so an answer
  * built only from such arrays, and from values compared by identity, is the same while they are.
  *
- * `root` is the first input (the participant contexts: null when its lookup failed), `key` names what
- * of the caller the answer depends on (its scope; "" when nothing), `parts` every other input (arrays,
+ * `root` is the first input (an upstream list as the read cache handed it out, e.g. the participant
+ * contexts: null when its lookup failed), `key` names what of the caller or the query the answer
+ * depends on (its scope, a participant id; "" when nothing), `parts` every other input (arrays,
  * null for a failed lookup, or values compared by identity). An answer is kept only when `root` and
  * every array among `parts` are frozen: anything else is one caller's own and is built each time.
  */

@@ -41,7 +41,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
       if (address) checkHttpUrl(address, "counterPartyAddress");
       return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
     }
-    return json(await ds.listNegotiations(participantId));
+    return jsonBuffer(await ds.listNegotiationsBody(participantId));
   },
   "POST /api/negotiations": async (ctx) => {
     const request = parseNegotiationRequest(await readJsonObject(ctx.request));
@@ -56,7 +56,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/transfers": async (ctx) =>
-    json(await ctx.services.dataspace.listTransfers(requiredParticipantId(ctx))),
+    jsonBuffer(await ctx.services.dataspace.listTransfersBody(requiredParticipantId(ctx))),
   "POST /api/transfers": async (ctx) => {
     const request = parseTransferRequest(await readJsonObject(ctx.request));
     checkId(request.participantId, "participantId");
@@ -84,7 +84,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.createAsset(input, actor(ctx)), 201);
   },
 
-  "GET /api/participants": async (ctx) => json(await ctx.services.dataspace.listParticipants()),
+  "GET /api/participants": async (ctx) => jsonBuffer(await ctx.services.dataspace.listParticipantsBody()),
   "POST /api/participants": async (ctx) => {
     const input = parseOnboardingInput(await readJsonObject(ctx.request));
     return json(await ctx.services.dataspace.onboardParticipant(input, actor(ctx)), 201);

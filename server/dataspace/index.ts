@@ -97,6 +97,8 @@ export interface Dataspace {
   readonly readCache: ReadCache;
 
   listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
+  /** GET /api/negotiations (the list) as encoded JSON, kept while its inputs are the same */
+  listNegotiationsBody(participantId: string): Promise<EncodedBody>;
   fetchProviderCatalog(
     participantId: string,
     providerDid: string,
@@ -110,6 +112,8 @@ export interface Dataspace {
   getNegotiation(participantId: string, negotiationId: string): Promise<Record<string, unknown>>;
 
   listTransfers(participantId: string): Promise<Record<string, unknown>[]>;
+  /** GET /api/transfers as encoded JSON, kept while its inputs are the same */
+  listTransfersBody(participantId: string): Promise<EncodedBody>;
   startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
   getTransfer(participantId: string, transferId: string): Promise<Record<string, unknown>>;
   pullTransferData(participantId: string, transferId: string): Promise<transfers.PulledData>;
@@ -123,6 +127,8 @@ export interface Dataspace {
   createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
 
   listParticipants(): Promise<Record<string, unknown>[]>;
+  /** GET /api/participants as encoded JSON, kept while the upstream answers are the same */
+  listParticipantsBody(): Promise<EncodedBody>;
   onboardParticipant(
     input: participants.OnboardingInput,
     actor?: string,
@@ -255,6 +261,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     readCache,
 
     listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
+    listNegotiationsBody: (participantId) => negotiations.listNegotiationsBody(rt, participantId),
     fetchProviderCatalog: (participantId, providerDid, address) =>
       negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
     summariseCatalog,
@@ -262,6 +269,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     getNegotiation: (participantId, id) => negotiations.getNegotiation(rt, participantId, id),
 
     listTransfers: (participantId) => transfers.listTransfers(rt, participantId),
+    listTransfersBody: (participantId) => transfers.listTransfersBody(rt, participantId),
     startTransfer: (request, actor) => transfers.startTransfer(rt, request, actor),
     getTransfer: (participantId, id) => transfers.getTransfer(rt, participantId, id),
     pullTransferData: (participantId, id) => transfers.pullTransferData(rt, participantId, id),
@@ -272,6 +280,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     createAsset: (input, actor) => assets.createAsset(rt, input, actor),
 
     listParticipants: () => participants.listParticipants(rt),
+    listParticipantsBody: () => participants.listParticipantsBody(rt),
     onboardParticipant: (input, actor) => participants.onboardParticipant(rt, input, actor),
     updateParticipant: (id, update, actor) => participants.updateParticipant(rt, id, update, actor),
     participantStatus: (id) => participants.participantStatus(rt, id),

@@ -1,4 +1,6 @@
 import { badGateway, notFound } from "../http/errors";
+import type { EncodedBody } from "../http/node-adapter";
+import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
 import { mergeById } from "./merge";
@@ -91,6 +93,35 @@ export async function listNegotiations(
   }
   const records = live.map(withContractId) as (Record<string, unknown> & { "@id": string })[];
   return rt.demoRecords ? mergeById(records, rt.demo.negotiations()) : records;
+}
+
+// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
+const negotiationBodies = /* @__PURE__ */ createEncodedByInputs();
+
+/**
+ * GET /api/negotiations (the list) as the route sends it, encoded once per set of inputs
+ * (encoded-by-inputs.ts): the connector's answer as it came (the read cache hands out the same
+ * frozen array while it is valid; null when it failed, then built each time) and the bundle's own
+ * records; the same records and order as listNegotiations.
+ */
+export async function listNegotiationsBody(
+  rt: DataspaceRuntime,
+  participantId: string,
+): Promise<EncodedBody> {
+  let live: readonly ConnectorNegotiation[] | null;
+  try {
+    // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
+    live = await rt.connector.listNegotiations(participantId);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to fetch negotiations", describeUpstream(e));
+    live = null;
+  }
+  const bundled = rt.demo.shared().negotiations;
+  return negotiationBodies(live, participantId, [rt, rt.demoRecords, bundled], () => {
+    if (!live) return bundled;
+    const records = live.map(withContractId) as (Record<string, unknown> & { "@id": string })[];
+    return rt.demoRecords ? mergeById(records, bundled) : records;
+  });
 }
 
 /** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */

@@ -18,7 +18,14 @@ import {
 } from "./organisations";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
-import type { ParticipantContext, VerifiableCredentialJson } from "./upstream-schemas";
+import type {
+  ParticipantContext,
+  ParticipantProfile,
+  Tenant,
+  VerifiableCredentialJson,
+} from "./upstream-schemas";
+import type { EncodedBody } from "../http/node-adapter";
+import { createEncodedByInputs } from "./encoded-by-inputs";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /** The participant registry (spec section 4, Participants). */
@@ -42,38 +49,74 @@ export async function tenantIdentities(
   rt: DataspaceRuntime,
   signal?: AbortSignal,
 ): Promise<TenantIdentity[] | undefined> {
+  return identitiesOf(await tenantInputs(rt, signal));
+}
+
+/**
+ * The tenant manager's answers as they came (the read cache hands out the same frozen arrays while
+ * they are valid): the tenants (null when there is no tenant manager or the list failed) and each
+ * tenant's participant profiles (null when that lookup failed).
+ */
+interface TenantInputs {
+  tenants: readonly Tenant[] | null;
+  profiles: (readonly ParticipantProfile[] | null)[];
+}
+
+/**
+ * `signal` bounds both stages; `startedAt` instead (the lists' way) arms a deadline only for the
+ * second stage, and only when the first went upstream (see listParticipantsBody).
+ */
+async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number): Promise<TenantInputs> {
   const tm = rt.tenantManager;
-  if (!tm) return undefined;
-  const tenants = await settle(tm.listTenants(signal));
-  if (!tenants.ok) return undefined;
-  return Promise.all(
+  if (!tm) return { tenants: null, profiles: [] };
+  const tenants = await settle(tm.listTenants(typeof signal === "number" ? undefined : signal));
+  if (!tenants.ok) return { tenants: null, profiles: [] };
+  if (typeof signal === "number") signal = remainingDeadline(rt, signal);
+  const profiles = await Promise.all(
     tenants.value.map(async (t) => {
-      const profiles = await settle(tm.listParticipantProfiles(t.id, signal));
-      const list = profiles.ok ? profiles.value : [];
-      const dids = list
-        .map((p) =>
-          typeof p.properties?.did === "string"
-            ? p.properties.did
-            : p.identifier.startsWith("did:")
-              ? p.identifier
-              : undefined,
-        )
-        .filter((d): d is string => !!d);
-      const contextIds = list.flatMap((p) => [
-        p.id,
-        ...(typeof p.properties?.participantContextId === "string"
-          ? [p.properties.participantContextId]
-          : []),
-      ]);
-      const name = t.properties?.displayName;
-      return {
-        tenantId: t.id,
-        displayName: typeof name === "string" && name ? name : undefined,
-        did: dids[0],
-        contextIds,
-      };
+      const r = await settle(tm.listParticipantProfiles(t.id, signal));
+      return r.ok ? r.value : null;
     }),
   );
+  return { tenants: tenants.value, profiles };
+}
+
+/**
+ * What is left of the operation's time-out, armed only when something is left to bound: reads the read
+ * cache answers at once need no deadline (each upstream call has its own time-out, a coalesced read ends
+ * with the call it joined), and `AbortSignal.timeout` costs a timer, and a DOMException when it fires,
+ * per request.
+ */
+function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
+  const spent = Date.now() - startedAt;
+  return spent < 1 ? undefined : AbortSignal.timeout(Math.max(0, rt.timeoutMs - spent));
+}
+
+function identitiesOf({ tenants, profiles }: TenantInputs): TenantIdentity[] | undefined {
+  if (!tenants) return undefined;
+  return tenants.map((t, i) => {
+    const list = profiles[i] ?? [];
+    const dids = list
+      .map((p) =>
+        typeof p.properties?.did === "string"
+          ? p.properties.did
+          : p.identifier.startsWith("did:")
+            ? p.identifier
+            : undefined,
+      )
+      .filter((d): d is string => !!d);
+    const contextIds = list.flatMap((p) => [
+      p.id,
+      ...(typeof p.properties?.participantContextId === "string" ? [p.properties.participantContextId] : []),
+    ]);
+    const name = t.properties?.displayName;
+    return {
+      tenantId: t.id,
+      displayName: typeof name === "string" && name ? name : undefined,
+      did: dids[0],
+      contextIds,
+    };
+  });
 }
 
 export function describeContext(
@@ -102,16 +145,51 @@ export async function listParticipants(
   rt: DataspaceRuntime,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
-  const deadline = signal ?? operationDeadline(rt);
+  return participantsOf(rt, await participantInputs(rt, signal ?? operationDeadline(rt)));
+}
+
+/**
+ * What the list is made of: the context list as it came (null when it failed) and the tenant manager's
+ * answers. `deadline` bounds the whole; a start time instead arms one only when it is needed.
+ */
+async function participantInputs(rt: DataspaceRuntime, deadline: AbortSignal | number) {
   const [contexts, tenants] = await Promise.all([
-    settle(rt.connector.listParticipantContexts(deadline)),
-    tenantIdentities(rt, deadline),
+    settle(rt.connector.listParticipantContexts(typeof deadline === "number" ? undefined : deadline)),
+    tenantInputs(rt, deadline),
   ]);
-  const active = contexts.ok ? contexts.value.filter((c) => c.state === "ACTIVATED") : [];
-  if (active.length > 0) return active.map((c) => describeContext(c, tenants));
+  return { contexts: contexts.ok ? (contexts.value as readonly ParticipantContext[]) : null, tenants };
+}
+
+function participantsOf(
+  rt: DataspaceRuntime,
+  inputs: Awaited<ReturnType<typeof participantInputs>>,
+): Record<string, unknown>[] {
+  const active = inputs.contexts ? inputs.contexts.filter((c) => c.state === "ACTIVATED") : [];
+  if (active.length > 0) {
+    const tenants = identitiesOf(inputs.tenants);
+    return active.map((c) => describeContext(c, tenants));
+  }
   const demo = rt.demoRecords ? rt.demo.participants() : [];
   if (demo.length > 0) return demo;
   throw badGateway(PARTICIPANTS_LIST_FAILED);
+}
+
+// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
+const participantBodies = /* @__PURE__ */ createEncodedByInputs();
+
+/**
+ * GET /api/participants as the route sends it, encoded once per set of upstream answers
+ * (encoded-by-inputs.ts): the context list, the tenants and each tenant's profiles, keyed by the
+ * identity of the frozen arrays the read cache hands out; the same answer as listParticipants (a
+ * failed context list is built each time, a 502 is never kept).
+ */
+export async function listParticipantsBody(rt: DataspaceRuntime): Promise<EncodedBody> {
+  // no deadline armed per request: see remainingDeadline
+  const inputs = await participantInputs(rt, Date.now());
+  const { tenants, profiles } = inputs.tenants;
+  return participantBodies(inputs.contexts, "", [rt, rt.demoRecords, tenants, ...profiles], () =>
+    participantsOf(rt, inputs),
+  );
 }
 
 /** A participant context in any state (CREATED while provisioning, then ACTIVATED): for views that watch onboarding. */

@@ -1,4 +1,6 @@
 import { ApiError, badGateway, notFound } from "../http/errors";
+import type { EncodedBody } from "../http/node-adapter";
+import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage } from "./failures";
@@ -76,6 +78,44 @@ export async function listTransfers(
     return demoTransfers(rt, participantId);
   }
   return rt.demoRecords ? mergeById(live, await demoTransfers(rt, participantId)) : live;
+}
+
+/**
+ * What the list is made of: the connector's answer as it came (the read cache hands out the same
+ * frozen array while it is valid; null when it failed), the demonstration transfers created for the
+ * participant (the same frozen array until one is created, on any instance) and the bundle's own.
+ */
+async function transferInputs(rt: DataspaceRuntime, participantId: string) {
+  let live: readonly ConnectorTransfer[] | null;
+  try {
+    // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
+    live = await rt.connector.listTransfers(participantId);
+  } catch (e) {
+    if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
+    live = null;
+  }
+  const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
+  return { live, created };
+}
+
+const NONE: readonly DemoRecord[] = Object.freeze([]);
+
+// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
+const transferBodies = /* @__PURE__ */ createEncodedByInputs();
+
+/**
+ * GET /api/transfers as the route sends it, encoded once per set of inputs (encoded-by-inputs.ts):
+ * the live list, the created demonstration transfers and the bundle, keyed by their identity; the
+ * same records and order as listTransfers.
+ */
+export async function listTransfersBody(rt: DataspaceRuntime, participantId: string): Promise<EncodedBody> {
+  const { live, created } = await transferInputs(rt, participantId);
+  const bundled = rt.demo.shared().transfers;
+  return transferBodies(live, participantId, [rt, rt.demoRecords, created, bundled], () => {
+    if (!rt.demoRecords) return live;
+    const demo = mergeById(created, bundled);
+    return live ? mergeById(live, demo) : demo;
+  });
 }
 
 /**

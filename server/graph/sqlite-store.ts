@@ -69,6 +69,13 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     "CREATE INDEX graph_edges_target ON graph_edges(target, type)",
     "CREATE INDEX graph_edges_layers ON graph_edges(source_layer, target_layer)",
   ]);
+  // the source index carries the target: edgesAmong tests each outgoing edge's target from the index
+  // alone instead of reading its row (at 100,000 patients the 1,000-node sample's ~206,000 outgoing
+  // edges were as many random row reads: 1.8 s per graph version, 8 ms at 10,000 with the index: 0.6 s)
+  migrate(db, "graph-2-edges-source-target", [
+    "DROP INDEX graph_edges_source",
+    "CREATE INDEX graph_edges_source ON graph_edges(source, type, target)",
+  ]);
 
   let version = 1;
   const upsertNode = db.prepare(
@@ -159,10 +166,10 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   }
 
   /**
-   * The edges whose both ends are in `ids`: per id in the set's order, its outgoing edges in the source
-   * index's order (type, then insertion), as one statement. The target test runs inside SQLite against
-   * the set instead of reading every outgoing edge into a JavaScript object (at 100,000 patients the
-   * graph's 1,000-node sample has about 206,000 outgoing edges, of which about 1,200 stay).
+   * The edges whose both ends are in `ids`: per id in the set's order, its outgoing edges by type, then
+   * insertion, as one statement. The target test runs inside SQLite against the set, on the source
+   * index (source, type, target) alone: only the edges that stay are read from the table (at 100,000
+   * patients the graph's 1,000-node sample has about 206,000 outgoing edges, of which about 1,200 stay).
    */
   function edgesAmong(ids: Set<string>): GraphEdge[] {
     if (!ids.size) return [];

@@ -1,0 +1,200 @@
+import { describe, expect, it } from "vitest";
+import type { Dataspace, DataspaceDeps } from "../../server/dataspace";
+import { bundledDemoRecords } from "../../server/dataspace/demo-records";
+import { dataspaceRulesHarness, MGMT, type JsonBody } from "./dataspace-rules.support";
+import { callDataspace } from "../support/dataspace-call";
+
+/**
+ * GET /api/participants, GET /api/transfers and GET /api/negotiations (the lists) are encoded once per
+ * set of inputs (server/dataspace/participants.ts, transfers.ts, negotiations.ts): the same bytes as
+ * the list built afresh, reused while the read cache hands out the same answers, and a write through
+ * this server, a changed upstream answer or a failed lookup shows at once.
+ */
+
+const demo = bundledDemoRecords();
+const h = dataspaceRulesHarness();
+const remote = (deps: Partial<DataspaceDeps> = {}) => h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500" }, deps);
+const TM = "/tm/api/v1alpha1";
+const ids = (body: JsonBody[]) => body.map((r) => r["@id"] as string);
+
+function participantsUpstream(tenantName: { value: string }) {
+  h.double
+    .on("GET", MGMT, {
+      reply: () => ({
+        json: [
+          { "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" },
+          { "@id": "gamma", identity: "did:web:gamma.example:participant", state: "CREATED" },
+        ],
+      }),
+    })
+    .on("GET", `${TM}/tenants`, {
+      reply: () => ({ json: [{ id: "t-alpha", properties: { displayName: tenantName.value } }] }),
+    })
+    .on("GET", `${TM}/tenants/t-alpha/participants`, {
+      json: [{ id: "pp-1", identifier: "did:web:alpha-klinik.de:participant" }],
+    });
+}
+
+describe("the participant list's encoded answer", () => {
+  it("is the list built afresh, byte for byte, and is reused while the kept answers are the same", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    participantsUpstream({ value: "Alpha Klinik (tenant)" });
+    const first = await ds.listParticipantsBody();
+    expect(first.toString()).toBe(JSON.stringify(await ds.listParticipants()));
+    expect(await ds.listParticipantsBody()).toBe(first);
+    const res = await callDataspace(ds, "GET /api/participants");
+    expect(res.status).toBe(200);
+    expect(res.body.map((p: JsonBody) => [p.participantId, p.displayName])).toEqual([
+      ["alpha", "Alpha Klinik (tenant)"],
+    ]);
+  });
+
+  it("a rename through this server then a read shows the new name", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    const name = { value: "Alpha Klinik (tenant)" };
+    participantsUpstream(name);
+    h.double.on("GET", `${MGMT}/alpha`, {
+      json: { "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" },
+    });
+    h.double.on("PATCH", `${TM}/tenants/t-alpha`, {
+      reply: (req) => {
+        const b = req.body as JsonBody;
+        name.value = b.properties?.displayName ?? b.displayName ?? name.value;
+        return { json: { id: "t-alpha", properties: { displayName: name.value } } };
+      },
+    });
+    const names = async () =>
+      ((await callDataspace(ds, "GET /api/participants")).body as JsonBody[]).map((p) => p.displayName);
+    expect(await names()).toEqual(["Alpha Klinik (tenant)"]);
+    const renamed = await callDataspace(ds, "PATCH /api/participants/:id", {
+      params: { id: "alpha" },
+      body: { displayName: "Alpha Klinik Berlin" },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await names()).toEqual(["Alpha Klinik Berlin"]);
+  });
+
+  it("without a kept answer, every read shows the upstream as it is now; a failed list falls back, then 502", async () => {
+    const ds = await remote();
+    const name = { value: "First" };
+    participantsUpstream(name);
+    const displayNames = async () =>
+      ((await callDataspace(ds, "GET /api/participants")).body as JsonBody[]).map((p) => p.displayName);
+    expect(await displayNames()).toEqual(["First"]);
+    name.value = "Second";
+    expect(await displayNames()).toEqual(["Second"]);
+    h.double.on("GET", MGMT, { status: 500, json: [{ message: "down" }] });
+    const fallback = await callDataspace(ds, "GET /api/participants");
+    expect(fallback.status).toBe(200);
+    expect(fallback.body).toEqual(demo.participants());
+    const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
+    const failed = await callDataspace(strict, "GET /api/participants");
+    expect(failed.status).toBe(502);
+    expect(failed.body).toEqual({ error: "Failed to list participants" });
+  });
+});
+
+describe("the participant list's time-out", () => {
+  it("keeps the whole answer within the time-out when the tenant manager is slow in both stages", async () => {
+    const ds = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1000" });
+    h.double
+      .on("GET", MGMT, {
+        json: [{ "@id": "alpha", identity: "did:web:alpha-klinik.de:participant", state: "ACTIVATED" }],
+      })
+      .on("GET", `${TM}/tenants`, {
+        json: [{ id: "t-alpha", properties: { displayName: "Alpha (tenant)" } }],
+        delayMs: 700,
+      })
+      .on("GET", `${TM}/tenants/t-alpha/participants`, {
+        json: [{ id: "pp-1", identifier: "did:web:alpha-klinik.de:participant" }],
+        delayMs: 700,
+      });
+    const t0 = Date.now();
+    const res = await callDataspace(ds, "GET /api/participants");
+    // the profiles' lookup gets what is left of the time-out (about 300 ms), fails, and the list still answers
+    expect(Date.now() - t0).toBeLessThan(1300);
+    expect(res.status).toBe(200);
+    expect(res.body.map((p: JsonBody) => p.participantId)).toEqual(["alpha"]);
+  });
+});
+
+describe("the transfer and negotiation lists' encoded answers", () => {
+  const transfers = (ds: Dataspace, id = "pharmaco") =>
+    callDataspace(ds, "GET /api/transfers", { query: { participantId: id } });
+  const negotiations = (ds: Dataspace, id = "pharmaco") =>
+    callDataspace(ds, "GET /api/negotiations", { query: { participantId: id } });
+
+  function upstream(live: { transfers: JsonBody[]; negotiations: JsonBody[] } | null) {
+    for (const [path, key] of [
+      ["transferprocesses", "transfers"],
+      ["contractnegotiations", "negotiations"],
+    ] as const)
+      h.double.on("POST", `${MGMT}/pharmaco/${path}/request`, {
+        reply: () => (live ? { json: live[key] } : { status: 500, json: [{ message: "down" }] }),
+      });
+  }
+
+  it("are the lists built afresh, byte for byte, reused while the kept answers are the same", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream({
+      transfers: [{ "@id": "t-1", state: "STARTED" }],
+      negotiations: [{ "@id": "n-1", state: "FINALIZED", contractAgreementId: "agreement-1" }],
+    });
+    const t = await ds.listTransfersBody("pharmaco");
+    expect(t.toString()).toBe(JSON.stringify(await ds.listTransfers("pharmaco")));
+    expect(await ds.listTransfersBody("pharmaco")).toBe(t);
+    const n = await ds.listNegotiationsBody("pharmaco");
+    expect(n.toString()).toBe(JSON.stringify(await ds.listNegotiations("pharmaco")));
+    expect(await ds.listNegotiationsBody("pharmaco")).toBe(n);
+    // live first, the bundle's records after it; a live negotiation's agreement id named contractId
+    const tb = (await transfers(ds)).body as JsonBody[];
+    expect(ids(tb)).toEqual(["t-1", ...ids(demo.transfers())]);
+    const nb = (await negotiations(ds)).body as JsonBody[];
+    expect(nb[0]).toMatchObject({ "@id": "n-1", contractId: "agreement-1" });
+    expect(ids(nb)).toEqual(["n-1", ...ids(demo.negotiations())]);
+  });
+
+  it("a demonstration transfer started here lists at once, for its participant only", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream({ transfers: [{ "@id": "t-1", state: "STARTED" }], negotiations: [] });
+    h.double.on("POST", `${MGMT}/lmc/transferprocesses/request`, { json: [] });
+    const before = ids((await transfers(ds)).body);
+    const lmcBefore = ids((await transfers(ds, "lmc")).body);
+    const started = await callDataspace(ds, "POST /api/transfers", {
+      body: {
+        participantId: "pharmaco",
+        contractId: "agreement-fhir-demo-001",
+        counterPartyAddress: "http://provider.example/api/dsp",
+        assetId: "asset-1",
+      },
+    });
+    expect(started.status).toBe(201);
+    const after = ids((await transfers(ds)).body);
+    expect(after).toEqual(["t-1", started.body["@id"], ...before.slice(1)]);
+    expect(ids((await transfers(ds, "lmc")).body)).toEqual(lmcBefore);
+  });
+
+  it("without a kept answer, every read shows the upstream as it is now; a failed lookup falls back, or 502", async () => {
+    const ds = await remote();
+    const live = {
+      transfers: [{ "@id": "t-1", state: "STARTED" }],
+      negotiations: [{ "@id": "n-1", state: "FINALIZED" }],
+    };
+    upstream(live);
+    expect(ids((await transfers(ds)).body)[0]).toBe("t-1");
+    live.transfers.unshift({ "@id": "t-0", state: "STARTED" });
+    live.negotiations.push({ "@id": "n-2", state: "FINALIZED" });
+    expect(ids((await transfers(ds)).body).slice(0, 2)).toEqual(["t-0", "t-1"]);
+    expect(ids((await negotiations(ds)).body).slice(0, 2)).toEqual(["n-1", "n-2"]);
+    upstream(null);
+    expect((await transfers(ds)).body).toEqual(demo.transfers());
+    expect((await negotiations(ds)).body).toEqual(demo.negotiations());
+    const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
+    const t = await transfers(strict);
+    expect(t.status).toBe(502);
+    expect(t.body.error).toBe("Failed to fetch transfers");
+    const n = await negotiations(strict);
+    expect(n.status).toBe(502);
+    expect(n.body.error).toBe("Failed to fetch negotiations");
+  });
+});
