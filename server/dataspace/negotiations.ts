@@ -3,6 +3,7 @@ import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
+import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
 import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
@@ -83,16 +84,37 @@ export async function listNegotiations(
   participantId: string,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
-  const deadline = signal ?? operationDeadline(rt);
-  let live: ConnectorNegotiation[];
+  const live = await liveNegotiations(rt, participantId, signal ?? operationDeadline(rt));
+  // rt.demo.negotiations() gives copies; the list itself is the caller's to change
+  return [...negotiationsOf(rt, live, rt.demo.negotiations())];
+}
+
+/**
+ * The connector's answer as it came (the read cache hands out the same frozen array while it is
+ * valid), or null when it failed and the bundle's records stand in; a 502 when they may not.
+ */
+async function liveNegotiations(
+  rt: DataspaceRuntime,
+  participantId: string,
+  deadline: AbortSignal | undefined,
+): Promise<readonly ConnectorNegotiation[] | null> {
   try {
-    live = await rt.connector.listNegotiations(participantId, deadline);
+    return await rt.connector.listNegotiations(participantId, deadline);
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to fetch negotiations", describeUpstream(e));
-    return rt.demo.negotiations();
+    return null;
   }
+}
+
+/** the list from its inputs: live records first, the bundle's merged in (or alone when live failed) */
+function negotiationsOf(
+  rt: DataspaceRuntime,
+  live: readonly ConnectorNegotiation[] | null,
+  bundled: readonly DemoRecord[],
+): readonly Record<string, unknown>[] {
+  if (!live) return bundled;
   const records = live.map(withContractId) as (Record<string, unknown> & { "@id": string })[];
-  return rt.demoRecords ? mergeById(records, rt.demo.negotiations()) : records;
+  return rt.demoRecords ? mergeById(records, bundled) : records;
 }
 
 // pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
@@ -108,20 +130,12 @@ export async function listNegotiationsBody(
   rt: DataspaceRuntime,
   participantId: string,
 ): Promise<EncodedBody> {
-  let live: readonly ConnectorNegotiation[] | null;
-  try {
-    // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
-    live = await rt.connector.listNegotiations(participantId);
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to fetch negotiations", describeUpstream(e));
-    live = null;
-  }
+  // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
+  const live = await liveNegotiations(rt, participantId, undefined);
   const bundled = rt.demo.shared().negotiations;
-  return negotiationBodies(live, participantId, [rt, rt.demoRecords, bundled], () => {
-    if (!live) return bundled;
-    const records = live.map(withContractId) as (Record<string, unknown> & { "@id": string })[];
-    return rt.demoRecords ? mergeById(records, bundled) : records;
-  });
+  return negotiationBodies(live, participantId, [rt, rt.demoRecords, bundled], () =>
+    negotiationsOf(rt, live, bundled),
+  );
 }
 
 /** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */

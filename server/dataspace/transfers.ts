@@ -60,42 +60,47 @@ export function buildTransferRequest(req: TransferRequest): Record<string, unkno
 
 export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(contractId);
 
-async function demoTransfers(rt: DataspaceRuntime, participantId: string): Promise<DemoRecord[]> {
-  return mergeById(await rt.demoTransfers.list(participantId), rt.demo.transfers());
-}
-
 export async function listTransfers(
   rt: DataspaceRuntime,
   participantId: string,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
-  const deadline = signal ?? operationDeadline(rt);
-  let live: ConnectorTransfer[];
-  try {
-    live = await rt.connector.listTransfers(participantId, deadline);
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
-    return demoTransfers(rt, participantId);
-  }
-  return rt.demoRecords ? mergeById(live, await demoTransfers(rt, participantId)) : live;
+  const live = await liveTransfers(rt, participantId, signal ?? operationDeadline(rt));
+  const created = rt.demoRecords ? await rt.demoTransfers.list(participantId) : NONE;
+  // rt.demo.transfers() and the store's list are copies; the list itself is the caller's to change
+  return [...transfersOf(rt, live, created, rt.demo.transfers())];
 }
 
 /**
- * What the list is made of: the connector's answer as it came (the read cache hands out the same
- * frozen array while it is valid; null when it failed), the demonstration transfers created for the
- * participant (the same frozen array until one is created, on any instance) and the bundle's own.
+ * The connector's answer as it came (the read cache hands out the same frozen array while it is
+ * valid), or null when it failed and the demonstration transfers stand in; a 502 when they may not.
  */
-async function transferInputs(rt: DataspaceRuntime, participantId: string) {
-  let live: readonly ConnectorTransfer[] | null;
+async function liveTransfers(
+  rt: DataspaceRuntime,
+  participantId: string,
+  deadline: AbortSignal | undefined,
+): Promise<readonly ConnectorTransfer[] | null> {
   try {
-    // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
-    live = await rt.connector.listTransfers(participantId);
+    return await rt.connector.listTransfers(participantId, deadline);
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
-    live = null;
+    return null;
   }
-  const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
-  return { live, created };
+}
+
+/**
+ * The list from its inputs: the live records first, then the demonstration transfers created for the
+ * participant and the bundle's own (alone when live failed).
+ */
+function transfersOf(
+  rt: DataspaceRuntime,
+  live: readonly ConnectorTransfer[] | null,
+  created: readonly DemoRecord[],
+  bundled: readonly DemoRecord[],
+): readonly Record<string, unknown>[] {
+  if (!rt.demoRecords) return live ?? [];
+  const demo = mergeById(created, bundled);
+  return live ? mergeById(live, demo) : demo;
 }
 
 const NONE: readonly DemoRecord[] = Object.freeze([]);
@@ -105,17 +110,18 @@ const transferBodies = /* @__PURE__ */ createEncodedByInputs();
 
 /**
  * GET /api/transfers as the route sends it, encoded once per set of inputs (encoded-by-inputs.ts):
- * the live list, the created demonstration transfers and the bundle, keyed by their identity; the
- * same records and order as listTransfers.
+ * the live list, the demonstration transfers created for the participant (the same frozen array until
+ * one is created, on any instance) and the bundle, keyed by their identity; the same records and order
+ * as listTransfers.
  */
 export async function listTransfersBody(rt: DataspaceRuntime, participantId: string): Promise<EncodedBody> {
-  const { live, created } = await transferInputs(rt, participantId);
+  // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
+  const live = await liveTransfers(rt, participantId, undefined);
+  const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
   const bundled = rt.demo.shared().transfers;
-  return transferBodies(live, participantId, [rt, rt.demoRecords, created, bundled], () => {
-    if (!rt.demoRecords) return live;
-    const demo = mergeById(created, bundled);
-    return live ? mergeById(live, demo) : demo;
-  });
+  return transferBodies(live, participantId, [rt, rt.demoRecords, created, bundled], () =>
+    transfersOf(rt, live, created, bundled),
+  );
 }
 
 /**
