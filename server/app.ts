@@ -16,6 +16,7 @@ import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-a
 import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
+import { createPageSlots, PAGE_SLOT_LEASE_MS, type PageSlotStats } from "./http/page-slots";
 import { heldDocumentBody } from "./http/document-body";
 import { isCrossSiteRequest } from "./http/origin";
 import { createServices, type Services } from "./services";
@@ -37,12 +38,16 @@ export interface StartOptions {
   log?: boolean;
   /** every page through the express app, as before 0026 (the test that compares both ways) */
   pagesThroughExpress?: boolean;
+  /** how long a page may hold its slot (default PAGE_SLOT_LEASE_MS; the page-slot tests set it long) */
+  pageSlotLeaseMs?: number;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   services: Services;
+  /** the page slots' counters (server/http/page-slots.ts); null when PAGE_CONCURRENCY=0 or in static mode */
+  pageSlots(): PageSlotStats | null;
   close(): Promise<void>;
 }
 
@@ -208,31 +213,50 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // layers. A refused or closed-hours request, a data request (.data), any other method and every
   // path of EXPRESS_PREFIXES take the express app as before.
   const handleRemix = createRemixHandler(build, remixMode);
+  const pathnameOf = (req: IncomingMessage): string => {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    return q === -1 ? url : url.slice(0, q);
+  };
   const isPage = (req: IncomingMessage): boolean => {
     if (config.appMode !== "live" || opts.pagesThroughExpress) return false;
     if (req.method !== "GET" && req.method !== "HEAD") return false;
-    const url = req.url ?? "";
-    const q = url.indexOf("?");
-    const pathname = q === -1 ? url : url.slice(0, q);
+    const pathname = pathnameOf(req);
     return (
       pathname.startsWith("/") &&
       !pathname.endsWith(".data") &&
       !EXPRESS_PREFIXES.some((p) => pathname.startsWith(p))
     );
   };
+  // pages and their data requests are answered a few at a time, in the order they came
+  // (server/http/page-slots.ts, docs/decisions/0030); PAGE_CONCURRENCY=0 turns the limit off
+  const pageSlots =
+    config.appMode === "live" && config.pageConcurrency > 0
+      ? createPageSlots(config.pageConcurrency, opts.pageSlotLeaseMs ?? PAGE_SLOT_LEASE_MS)
+      : null;
+  const admitted = (res: ServerResponse, start: () => void) =>
+    pageSlots ? pageSlots.admit(res, start) : start();
   const servePage = (req: IncomingMessage, res: ServerResponse) => {
     if (
       isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins) ||
       !services.officeHours.status(new Date()).open
     )
       return app(req, res);
+    admitted(res, () => answerPage(req, res));
+  };
+  const answerPage = (req: IncomingMessage, res: ServerResponse) => {
     const nonce = pageHeaders(req, res);
     // loaders are aborted when the client goes before the answer is written, as by @remix-run/express
     let controller: AbortController | null = new AbortController();
     res.on("finish", () => (controller = null));
     res.on("close", () => controller?.abort());
-    const request = bodilessWebRequest(req, remixUrl(req), controller.signal);
-    handleRemix(request, { services, cspNonce: nonce })
+    Promise.resolve()
+      .then(() =>
+        handleRemix(bodilessWebRequest(req, remixUrl(req), controller!.signal), {
+          services,
+          cspNonce: nonce,
+        }),
+      )
       .then(async (response) => {
         res.statusMessage = response.statusText;
         res.statusCode = response.status;
@@ -286,7 +310,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       }
     }
     if (!req.url?.startsWith("/api/") && req.url !== "/api")
-      return isPage(req) ? servePage(req, res) : app(req, res);
+      return isPage(req)
+        ? servePage(req, res)
+        : pageSlots && pathnameOf(req).endsWith(".data")
+          ? pageSlots.admit(res, () => app(req, res))
+          : app(req, res);
     for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
     logWhenDone(req, res);
     answerApi(req, publicOrigin + req.url)
@@ -327,6 +355,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     url: services.runtime.internalOrigin,
     port,
     services,
+    pageSlots: () => pageSlots?.stats() ?? null,
     async close() {
       if (closed) return;
       closed = true;

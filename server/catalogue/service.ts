@@ -44,9 +44,23 @@ export function toDataset(n: GraphNode): HealthDataset {
 export function createCatalogueService(graph: GraphStore) {
   // the list is the same for every caller: kept encoded per graph version (any graph write empties it)
   const cached = createVersionedCache(graph, 4);
-  async function list(): Promise<HealthDataset[]> {
-    const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
-    return nodes.map(toDataset);
+  // the datasets themselves, read once per graph version: every catalogue page and the discovery
+  // and application views start from the whole list (frozen: callers share it)
+  let listed: { version: number; datasets: Promise<readonly HealthDataset[]> } | null = null;
+  function list(): Promise<readonly HealthDataset[]> {
+    const version = graph.version();
+    if (listed?.version !== version) {
+      const datasets = graph
+        .findNodes({ label: "HealthDataset", limit: 10_000 })
+        .then((nodes) => Object.freeze(nodes.map((n) => Object.freeze(toDataset(n)))));
+      const entry = { version, datasets };
+      listed = entry;
+      // a failed read is not kept: the next call reads again
+      datasets.catch(() => {
+        if (listed === entry) listed = null;
+      });
+    }
+    return listed!.datasets;
   }
   return {
     list,

@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       appMode: "live",
       seedPatients: 200,
       upstreamTimeoutMs: 5000,
+      pageConcurrency: 8,
       demoRecords: true,
       neo4j: undefined,
       oidc: undefined,
@@ -28,12 +29,14 @@ describe("loadConfig", () => {
         SEED_PATIENTS: "5",
         DEMO_RECORDS: "yes",
         OFFICE_HOLDS: "2026-13-45,tomorrow",
+        PAGE_CONCURRENCY: "-1",
       });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
       const msg = (e as Error).message;
-      for (const v of ["PORT", "APP_MODE", "SEED_PATIENTS", "DEMO_RECORDS"]) expect(msg).toContain(v);
+      for (const v of ["PORT", "APP_MODE", "SEED_PATIENTS", "DEMO_RECORDS", "PAGE_CONCURRENCY"])
+        expect(msg).toContain(v);
     }
     expect(() => loadConfig({ OFFICE_HOLDS: "2026-12-24, tomorrow" })).toThrow(/OFFICE_HOLDS: "tomorrow"/);
   });

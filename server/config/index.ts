@@ -44,6 +44,7 @@ export const envSchema = z.object({
   ISSUER_URL: optionalUrl,
   IDENTITY_HUB_URL: optionalUrl,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  PAGE_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(8),
   DEMO_RECORDS: bool.default("on"),
   NLQ_PROXY_URL: optionalUrl,
   OFFICE_HOURS: z.string().optional(),
@@ -89,6 +90,8 @@ export interface Config {
   issuerUrl: string | undefined;
   identityHubUrl: string | undefined;
   upstreamTimeoutMs: number;
+  /** pages (and their .data requests) answered at once, the others wait their turn; 0: no limit (server/http/page-slots.ts) */
+  pageConcurrency: number;
   demoRecords: boolean;
   nlqProxyUrl: string | undefined;
   officeHours: string | undefined;
@@ -196,6 +199,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     issuerUrl: e.ISSUER_URL,
     identityHubUrl: e.IDENTITY_HUB_URL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    pageConcurrency: e.PAGE_CONCURRENCY,
     demoRecords: e.DEMO_RECORDS === "on",
     nlqProxyUrl: e.NLQ_PROXY_URL,
     officeHours: e.OFFICE_HOURS,

@@ -84,7 +84,7 @@ export interface FacetOption {
 }
 
 /** results, and per facet the options with counts under all the other active filters */
-export function filterCatalogue(all: HealthDataset[], query: CatalogueQuery) {
+export function filterCatalogue(all: readonly HealthDataset[], query: CatalogueQuery) {
   const results = all.filter((d) => matches(d, query)).sort((a, b) => a.title.localeCompare(b.title, "en"));
   const facets = {} as Record<Facet, FacetOption[]>;
   for (const f of FACETS) {

@@ -1,0 +1,106 @@
+/**
+ * First come, first served: at most `limit` pages (documents and their `.data` requests) answered at
+ * once, the others wait in the order they came (PAGE_CONCURRENCY, docs/decisions/0030).
+ *
+ * Without a limit, fifty pages under load share the one JavaScript thread: each holds its request,
+ * loader data and React tree for the ~100 ms that the fifty take together, so those objects outlive
+ * two young-generation collections, are promoted, and the old generation is collected every second
+ * or two; and which page finishes next is left to the order of promises and timers, so a few wait
+ * far longer than the rest. With a few slots, a page holds its objects for the milliseconds of its
+ * own work and pages are answered in the order they came.
+ *
+ * A slot is given back when the response has finished or its connection closed, or after `leaseMs`
+ * whatever happens: a page whose loaders wait on a slow service (a connector, a tenant manager) goes
+ * on outside the limit after that, and never holds the others up for longer. A page whose client
+ * went away while it waited is not started.
+ */
+
+/** how long a page may hold its slot before it goes on outside the limit */
+export const PAGE_SLOT_LEASE_MS = 100;
+
+/** the part of a Node ServerResponse the slots use */
+export interface SlotResponse {
+  readonly destroyed: boolean;
+  once(event: "finish" | "close", listener: () => void): unknown;
+}
+
+export interface PageSlotStats {
+  limit: number;
+  /** pages being answered inside the limit now */
+  busy: number;
+  /** pages waiting for a slot now */
+  waiting: number;
+  /** pages started since the server started */
+  started: number;
+  /** slots given back by their lease's end rather than by their response (slow loaders) */
+  leaseEnded: number;
+  /** pages whose client went away while they waited, never started */
+  dropped: number;
+}
+
+export interface PageSlots {
+  /** runs `start` when a slot is free (at once if one is and nobody waits) */
+  admit(res: SlotResponse, start: () => void): void;
+  stats(): PageSlotStats;
+}
+
+export function createPageSlots(limit: number, leaseMs: number): PageSlots {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`page slots: limit ${limit}`);
+  let busy = 0;
+  let started = 0;
+  let leaseEnded = 0;
+  let dropped = 0;
+  // a queue as an array and a head index (shift() on a long array moves every element)
+  let queue: Array<{ res: SlotResponse; start: () => void }> = [];
+  let head = 0;
+
+  const next = () => {
+    while (busy < limit && head < queue.length) {
+      const item = queue[head];
+      queue[head++] = undefined as never;
+      if (head === queue.length) {
+        queue = [];
+        head = 0;
+      } else if (head >= 1024 && head * 2 >= queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+      if (item.res.destroyed) dropped++;
+      else run(item.res, item.start);
+    }
+  };
+
+  const run = (res: SlotResponse, start: () => void) => {
+    busy++;
+    started++;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      clearTimeout(lease);
+      busy--;
+      next();
+    };
+    const lease = setTimeout(() => {
+      if (held) leaseEnded++;
+      release();
+    }, leaseMs);
+    res.once("finish", release);
+    res.once("close", release);
+    try {
+      start();
+    } catch (e) {
+      // `start` answers its own errors; this is the last resort that keeps the slot from leaking
+      release();
+      console.error("[pages] could not start a page:", e);
+    }
+  };
+
+  return {
+    admit(res, start) {
+      if (busy < limit && head === queue.length) run(res, start);
+      else queue.push({ res, start });
+    },
+    stats: () => ({ limit, busy, waiting: queue.length - head, started, leaseEnded, dropped }),
+  };
+}

@@ -1,0 +1,139 @@
+import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../server/app";
+import { loadConfig } from "../../server/config";
+import { freePort } from "../support/server";
+import { signIn } from "../support/signin";
+
+/**
+ * Pages and their .data requests are answered a few at a time, first come first served
+ * (server/http/page-slots.ts, docs/decisions/0030), on the real server. The lease is set to a minute
+ * here, so a slot that its response did not give back would show (busy after the answer, and the
+ * next page waiting for a minute) instead of being hidden by the lease's end.
+ */
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "hub-test-"));
+let server: RunningServer;
+let cookie: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    SEED_PATIENTS: "20",
+    PAGE_CONCURRENCY: "2",
+  });
+  server = await startServer(config, {
+    remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
+    pageSlotLeaseMs: 60_000,
+  });
+  cookie = (await signIn(server.url, "researcher")).cookie;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** one GET over `agent` (keep-alive), the whole body read */
+function get(
+  agent: http.Agent,
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      server.url + url,
+      { agent, signal, headers: { cookie, accept: "text/html" } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+  });
+}
+
+describe("page slots", () => {
+  it("gives each slot back when its page is answered, over one keep-alive connection", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const before = server.pageSlots()!;
+      const paths = ["/catalogue", "/analytics", "/graph", "/", "/catalogue.data", "/no-such-page"];
+      for (let round = 0; round < 3; round++)
+        for (const p of paths) {
+          const r = await get(agent, p);
+          expect([200, 404]).toContain(r.status);
+          expect(server.pageSlots()).toMatchObject({ busy: 0, waiting: 0, leaseEnded: 0 });
+        }
+      expect(server.pageSlots()!.started - before.started).toBe(3 * paths.length);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("answers a burst of pages two at a time, every one of them", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 12 });
+    const seen: number[] = [];
+    const watch = setInterval(() => seen.push(server.pageSlots()!.busy), 1);
+    try {
+      const before = server.pageSlots()!;
+      const paths = Array.from(
+        { length: 36 },
+        (_, i) => ["/catalogue", "/analytics", "/", "/catalogue.data"][i % 4],
+      );
+      const answers = await Promise.all(paths.map((p) => get(agent, p)));
+      for (const a of answers) expect(a.status).toBe(200);
+      expect(
+        answers.filter((a, i) => paths[i] === "/catalogue").every((a) => a.body.includes("catalogue-page")),
+      ).toBe(true);
+      const after = server.pageSlots()!;
+      expect(after).toMatchObject({ limit: 2, busy: 0, waiting: 0, leaseEnded: 0 });
+      expect(after.started - before.started).toBe(36);
+      expect(Math.max(...seen)).toBeLessThanOrEqual(2);
+    } finally {
+      clearInterval(watch);
+      agent.destroy();
+    }
+  });
+
+  it("leaks no slot when clients go away while their pages wait or are answered", async () => {
+    const agent = new http.Agent({ keepAlive: false, maxSockets: 24 });
+    try {
+      const before = server.pageSlots()!;
+      const aborts = Array.from({ length: 24 }, () => new AbortController());
+      const all = aborts.map((a, i) =>
+        get(agent, i % 2 ? "/analytics" : "/catalogue", a.signal).catch(() => null),
+      );
+      // half of them go away at once: some before their page starts, some while it is answered
+      setTimeout(() => aborts.forEach((a, i) => i % 2 === 0 && a.abort()), 5);
+      const answers = await Promise.all(all);
+      const kept = answers.filter((a, i) => i % 2 === 1);
+      for (const a of kept) expect(a?.status).toBe(200);
+      // the server sees the closed connections a moment after the client does
+      for (let i = 0; i < 100 && server.pageSlots()!.busy + server.pageSlots()!.waiting > 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const after = server.pageSlots()!;
+      expect(after).toMatchObject({ busy: 0, waiting: 0, leaseEnded: 0 });
+      // a request that went before the server read it is neither started nor dropped
+      const seenByServer = after.started - before.started + (after.dropped - before.dropped);
+      expect(seenByServer).toBeGreaterThanOrEqual(12);
+      expect(seenByServer).toBeLessThanOrEqual(24);
+      // and the slots still serve
+      const again = await get(new http.Agent({ keepAlive: false }), "/catalogue");
+      expect(again.status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
