@@ -1,11 +1,6 @@
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../server/app";
-import { loadConfig } from "../../server/config";
-import { freePort } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
 import { signIn } from "../support/signin";
 
 /**
@@ -15,31 +10,16 @@ import { signIn } from "../support/signin";
  * next page waiting for a minute) instead of being hidden by the lease's end.
  */
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "hub-test-"));
-let server: RunningServer;
+let server: TestServer;
 let cookie: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const config = loadConfig({
-    NODE_ENV: "test",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    SEED_PATIENTS: "20",
-    PAGE_CONCURRENCY: "2",
-  });
-  server = await startServer(config, {
-    remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
-    pageSlotLeaseMs: 60_000,
-  });
+  server = await startTestServer({ PAGE_CONCURRENCY: "2" }, { start: { pageSlotLeaseMs: 60_000 } });
   cookie = (await signIn(server.url, "researcher")).cookie;
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** one GET over `agent` (keep-alive), the whole body read */

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../server/config";
-import { startServer, type RunningServer } from "../../server/app";
+import { startServer, type RunningServer, type StartOptions } from "../../server/app";
 import { databaseFor, testDatabaseUrl } from "./postgres";
 
 /**
@@ -47,7 +47,7 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string } = {},
+  opts: { dataDir?: string; start?: Pick<StartOptions, "pageSlotLeaseMs"> } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
   const pg = testDatabaseUrl();
@@ -67,7 +67,7 @@ async function startOn(
   dataDir: string,
   databaseUrl: string | undefined,
   env: Record<string, string>,
-  opts: { dataDir?: string },
+  opts: { dataDir?: string; start?: Pick<StartOptions, "pageSlotLeaseMs"> },
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -82,6 +82,7 @@ async function startOn(
   });
   const server = await startServer(config, {
     remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
+    ...opts.start,
   });
   return {
     ...server,
