@@ -312,8 +312,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (!req.url?.startsWith("/api/") && req.url !== "/api")
       return isPage(req)
         ? servePage(req, res)
-        : pageSlots && pathnameOf(req).endsWith(".data")
-          ? pageSlots.admit(res, () => app(req, res))
+        : pathnameOf(req).endsWith(".data")
+          ? admitted(res, () => app(req, res))
           : app(req, res);
     for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
     logWhenDone(req, res);

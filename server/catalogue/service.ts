@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import { createVersionedCache, type GraphNode, type Properties, type GraphStore } from "../graph";
+import {
+  createVersionedCache,
+  createVersionedValue,
+  type GraphNode,
+  type Properties,
+  type GraphStore,
+} from "../graph";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
@@ -46,22 +52,10 @@ export function createCatalogueService(graph: GraphStore) {
   const cached = createVersionedCache(graph, 4);
   // the datasets themselves, read once per graph version: every catalogue page and the discovery
   // and application views start from the whole list (frozen: callers share it)
-  let listed: { version: number; datasets: Promise<readonly HealthDataset[]> } | null = null;
-  function list(): Promise<readonly HealthDataset[]> {
-    const version = graph.version();
-    if (listed?.version !== version) {
-      const datasets = graph
-        .findNodes({ label: "HealthDataset", limit: 10_000 })
-        .then((nodes) => Object.freeze(nodes.map((n) => Object.freeze(toDataset(n)))));
-      const entry = { version, datasets };
-      listed = entry;
-      // a failed read is not kept: the next call reads again
-      datasets.catch(() => {
-        if (listed === entry) listed = null;
-      });
-    }
-    return listed!.datasets;
-  }
+  const list: () => Promise<readonly HealthDataset[]> = createVersionedValue(graph, async () => {
+    const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
+    return Object.freeze(nodes.map((n) => Object.freeze(toDataset(n))));
+  });
   return {
     list,
 

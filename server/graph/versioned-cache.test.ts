@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createAuditLog } from "../audit/log";
 import { openDatabase } from "../storage/database";
 import { createSqliteGraphStore } from "./sqlite-store";
-import { createVersionedCache } from "./versioned-cache";
+import { createVersionedCache, createVersionedValue } from "./versioned-cache";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 
 /** Answers kept per graph version on the real embedded store: a write empties them, a burst builds once. */
@@ -54,6 +54,37 @@ describe("the per-version answer cache", () => {
     expect(JSON.parse(first.toString())).toEqual({ build: 1 });
     const second = await cached("k", async () => ({ build: ++builds }));
     expect(JSON.parse(second.toString())).toEqual({ build: 2 });
+    db.close();
+  });
+});
+
+/** One value per graph version on the real embedded store (the catalogue's list, the overview's counts). */
+describe("the per-version value", () => {
+  it("is built once per version, shared by a burst, built again after a write, and not kept when it fails", async () => {
+    const db = openDatabase(":memory:");
+    const store = createSqliteGraphStore(db, await createAuditLog(openSqliteRelational(db), db));
+    let builds = 0;
+    let fail = false;
+    const value = createVersionedValue(store, async () => {
+      builds++;
+      if (fail) throw new Error("store away");
+      return { nodes: await store.countNodes(), build: builds };
+    });
+    const burst = await Promise.all(Array.from({ length: 20 }, () => value()));
+    expect(builds).toBe(1);
+    expect(new Set(burst).size).toBe(1);
+    expect(burst[0]).toEqual({ nodes: 0, build: 1 });
+
+    await store.mutate(
+      [{ op: "createNode", node: { id: "dataset-a", label: "HealthDataset", layer: "l2", properties: {} } }],
+      { action: "test.create", actor: "tester", target: "dataset-a", kind: "catalogue" },
+    );
+    fail = true;
+    await expect(value()).rejects.toThrow("store away");
+    fail = false;
+    expect(await value()).toEqual({ nodes: 1, build: 3 });
+    expect(await value()).toEqual({ nodes: 1, build: 3 });
+    expect(builds).toBe(3);
     db.close();
   });
 });

@@ -39,3 +39,25 @@ export function createVersionedCache(store: Pick<GraphStore, "version">, maxEntr
     return promise;
   };
 }
+
+/**
+ * One value derived from the whole graph (a list, a set of counts), built once per graph version and
+ * shared: callers of the same version get the same promise, so concurrent first callers build once. A
+ * build that fails is not kept; the next call builds again.
+ */
+export function createVersionedValue<T>(
+  store: Pick<GraphStore, "version">,
+  build: () => Promise<T>,
+): () => Promise<T> {
+  let kept: { version: number; value: Promise<T> } | null = null;
+  return () => {
+    const version = store.version();
+    if (kept?.version === version) return kept.value;
+    const entry = { version, value: build() };
+    kept = entry;
+    entry.value.catch(() => {
+      if (kept === entry) kept = null;
+    });
+    return entry.value;
+  };
+}

@@ -103,7 +103,7 @@ describe("page slots", () => {
     err.mockRestore();
   });
 
-  it("keeps order over a long queue (the array is compacted as it drains)", () => {
+  it("keeps order over a long queue", () => {
     const slots = createPageSlots(3, 1000);
     const started: number[] = [];
     const res = Array.from({ length: 5000 }, () => new Res());

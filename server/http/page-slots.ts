@@ -50,21 +50,11 @@ export function createPageSlots(limit: number, leaseMs: number): PageSlots {
   let started = 0;
   let leaseEnded = 0;
   let dropped = 0;
-  // a queue as an array and a head index (shift() on a long array moves every element)
-  let queue: Array<{ res: SlotResponse; start: () => void }> = [];
-  let head = 0;
+  const queue: Array<{ res: SlotResponse; start: () => void }> = [];
 
   const next = () => {
-    while (busy < limit && head < queue.length) {
-      const item = queue[head];
-      queue[head++] = undefined as never;
-      if (head === queue.length) {
-        queue = [];
-        head = 0;
-      } else if (head >= 1024 && head * 2 >= queue.length) {
-        queue = queue.slice(head);
-        head = 0;
-      }
+    while (busy < limit && queue.length) {
+      const item = queue.shift()!;
       if (item.res.destroyed) dropped++;
       else run(item.res, item.start);
     }
@@ -98,9 +88,9 @@ export function createPageSlots(limit: number, leaseMs: number): PageSlots {
 
   return {
     admit(res, start) {
-      if (busy < limit && head === queue.length) run(res, start);
+      if (busy < limit && !queue.length) run(res, start);
       else queue.push({ res, start });
     },
-    stats: () => ({ limit, busy, waiting: queue.length - head, started, leaseEnded, dropped }),
+    stats: () => ({ limit, busy, waiting: queue.length, started, leaseEnded, dropped }),
   };
 }

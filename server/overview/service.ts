@@ -11,7 +11,7 @@
  * signals — and says so — when it is missing or fails.
  */
 import { organisationOf, type SessionUser } from "../auth/user";
-import { LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
+import { createVersionedValue, LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
 import { Lru } from "../analytics";
 import { accessBodyFrom, accessBodySignals } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
@@ -30,28 +30,15 @@ export function createOverviewService(
   const now = opts.now ?? (() => new Date());
   const todayKey = () => isoDay(now());
   const signalCache = new Lru<string, OverviewSignal[]>(200);
-  let layerCache: {
-    version: number;
-    value: Promise<{ perLayer: Map<Layer, { nodes: number; links: number }>; all: number; links: number }>;
-  } | null = null;
-
-  function layerCounts() {
-    const version = graph.version();
-    if (layerCache?.version !== version) {
-      const value = (async () => {
-        const perLayer = new Map<Layer, { nodes: number; links: number }>();
-        for (const l of LAYERS) {
-          const [nodes, sample] = await Promise.all([graph.countNodes([l]), graph.sampleGraph([l], 1, l)]);
-          perLayer.set(l, { nodes, links: sample.meta.totalEdges });
-        }
-        const whole = await graph.sampleGraph(LAYERS, 1, "all");
-        return { perLayer, all: whole.meta.totalNodes, links: whole.meta.totalEdges };
-      })();
-      layerCache = { version, value };
-      value.catch(() => (layerCache = null));
+  const layerCounts = createVersionedValue(graph, async () => {
+    const perLayer = new Map<Layer, { nodes: number; links: number }>();
+    for (const l of LAYERS) {
+      const [nodes, sample] = await Promise.all([graph.countNodes([l]), graph.sampleGraph([l], 1, l)]);
+      perLayer.set(l, { nodes, links: sample.meta.totalEdges });
     }
-    return layerCache!.value;
-  }
+    const whole = await graph.sampleGraph(LAYERS, 1, "all");
+    return { perLayer, all: whole.meta.totalNodes, links: whole.meta.totalEdges };
+  });
 
   // links within a persona's layers: a count that changes only with the graph, kept per version
   const linkCache = new Map<string, Promise<number>>();
