@@ -191,6 +191,22 @@ export default tseslint.config(
     },
   },
   {
+    // an absolute in-app path is an AppLink: a plain anchor, not a Link resolved on every render (decision 0031)
+    files: ["app/**/*.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "Literal[value=/^\\//]",
+          "JSXExpressionContainer > TemplateLiteral > TemplateElement:first-child[value.raw=/^\\//]",
+        ].map((value) => ({
+          selector: `JSXOpeningElement[name.name=/^(Nav)?Link$/] > JSXAttribute[name.name="to"] > ${value}`,
+          message: "Use AppLink or AppNavLink (app/components/ui/app-link.tsx) for an absolute in-app path.",
+        })),
+      ],
+    },
+  },
+  {
     files: ["app/components/**/*.{ts,tsx}"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     plugins: { "import-x": importX },

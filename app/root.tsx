@@ -2,7 +2,6 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import {
   Form,
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -18,6 +17,7 @@ import { PERSONAS } from "../server/auth/personas";
 import { safeRedirect } from "../server/auth/safe-redirect";
 import { dataspaceNavFor, navFor } from "./lib/navigation.server";
 import { rolesLabel } from "./components/ui/labels";
+import { AppLink, AppLinkRouting } from "./components/ui/app-link";
 import { activeNavPath } from "./components/ui/nav-active";
 import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
@@ -127,7 +127,7 @@ function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
   const [refused, setRefused] = useState(false);
   useEffect(() => {
     const onClick = (e: MouseEvent) => {
-      // plain links without the persona (not rendered by <Link>) stay in the persona's app
+      // plain links without the persona (not rendered by AppLink or Link) stay in the persona's app
       const a = (e.target as Element | null)?.closest?.("a[href]");
       const href = a?.getAttribute("href") ?? "";
       if (persona && a && /^\/(?!\/|as\/|build\/|auth\/|api\/)/.test(href))
@@ -203,54 +203,56 @@ function Shell({ children }: { children: React.ReactNode }) {
     items.map((i) => i.to),
   );
   return (
-    <div className="shell">
-      {demo ? <DemoBanner demo={demo} persona={user?.username ?? null} /> : null}
-      <header className="topbar">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden>
-            ◈
-          </span>
-          Health Dataspace Hub
-        </Link>
-        {user ? (
-          <div className="whoami">
-            <span data-testid="whoami" data-roles={user.roles.join(" ")}>
-              {user.name} · <span className="muted">{user.organisation}</span>
+    <AppLinkRouting>
+      <div className="shell">
+        {demo ? <DemoBanner demo={demo} persona={user?.username ?? null} /> : null}
+        <header className="topbar">
+          <AppLink to="/" className="brand">
+            <span className="brand-mark" aria-hidden>
+              ◈
             </span>
-            <span className="roles">{rolesLabel(user.roles)}</span>
-            {demo ? <PersonaSwitcher demo={demo} current={user.username} /> : null}
-            {demo ? null : (
-              <Form method="post" action="/auth/logout" reloadDocument>
-                <button type="submit" className="button ghost">
-                  Sign out
-                </button>
-              </Form>
-            )}
-          </div>
-        ) : demo ? null : (
-          <Link to="/auth/signin" className="button">
-            Sign in
-          </Link>
-        )}
-      </header>
-      <div className="body">
-        {user ? (
-          <nav className="sidenav" aria-label="Main">
-            {items.map((i) => (
-              <Link
-                key={i.to}
-                to={i.to}
-                className={i.to === current ? "active" : undefined}
-                aria-current={i.to === current ? "page" : undefined}
-              >
-                {i.label}
-              </Link>
-            ))}
-          </nav>
-        ) : null}
-        <main className="content">{demo && !user ? <PersonaChooser demo={demo} /> : children}</main>
+            Health Dataspace Hub
+          </AppLink>
+          {user ? (
+            <div className="whoami">
+              <span data-testid="whoami" data-roles={user.roles.join(" ")}>
+                {user.name} · <span className="muted">{user.organisation}</span>
+              </span>
+              <span className="roles">{rolesLabel(user.roles)}</span>
+              {demo ? <PersonaSwitcher demo={demo} current={user.username} /> : null}
+              {demo ? null : (
+                <Form method="post" action="/auth/logout" reloadDocument>
+                  <button type="submit" className="button ghost">
+                    Sign out
+                  </button>
+                </Form>
+              )}
+            </div>
+          ) : demo ? null : (
+            <AppLink to="/auth/signin" className="button">
+              Sign in
+            </AppLink>
+          )}
+        </header>
+        <div className="body">
+          {user ? (
+            <nav className="sidenav" aria-label="Main">
+              {items.map((i) => (
+                <AppLink
+                  key={i.to}
+                  to={i.to}
+                  className={i.to === current ? "active" : undefined}
+                  aria-current={i.to === current ? "page" : undefined}
+                >
+                  {i.label}
+                </AppLink>
+              ))}
+            </nav>
+          ) : null}
+          <main className="content">{demo && !user ? <PersonaChooser demo={demo} /> : children}</main>
+        </div>
       </div>
-    </div>
+    </AppLinkRouting>
   );
 }
 
@@ -285,7 +287,7 @@ export function ErrorBoundary() {
       <section className="card error-page">
         <h1>{heading}</h1>
         <p>{message}</p>
-        <Link to="/">Back to the overview</Link>
+        <AppLink to="/">Back to the overview</AppLink>
       </section>
     </Shell>
   );

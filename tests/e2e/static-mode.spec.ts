@@ -55,9 +55,13 @@ test("two tabs, two personas; navigation keeps each tab's persona; a change is r
   await expect(a.getByTestId("whoami")).toContainText("Dr. Anna Weber");
   await expect(b.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
 
-  // navigating in one tab does not change the other's persona (no shared cookie decides it)
+  // navigating in one tab does not change the other's persona (no shared cookie decides it); the
+  // link carries the persona's basename and is followed in the page (the window keeps its state)
+  await a.evaluate(() => ((window as unknown as { hubMark: number }).hubMark = 7));
   await a.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
   await expect(a).toHaveURL(`${base}/as/clinic/catalogue`);
+  await expect(a.getByTestId("catalogue-results")).toBeVisible();
+  expect(await a.evaluate(() => (window as unknown as { hubMark?: number }).hubMark)).toBe(7);
   await b.reload();
   await expect(b.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
   await expect(a.getByTestId("whoami")).toContainText("Dr. Anna Weber");

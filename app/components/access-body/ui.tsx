@@ -1,8 +1,8 @@
-import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
 import { Invalid } from "../ui/field-errors";
 import { stateLabel } from "../ui/labels";
+import { AppNavLink } from "../ui/app-link";
 
 /**
  * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
@@ -41,9 +41,9 @@ export function SubNav({ items }: { items: { to: string; label: string; end?: bo
   return (
     <nav className="ab-subnav" aria-label="Access body">
       {items.map((i) => (
-        <NavLink key={i.to} to={i.to} end={i.end}>
+        <AppNavLink key={i.to} to={i.to} end={i.end}>
           {i.label}
-        </NavLink>
+        </AppNavLink>
       ))}
     </nav>
   );

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
 import {
   CONFORMS_TO_SUGGESTIONS,
@@ -9,6 +9,7 @@ import {
   type PublishResult,
   type PublishValues,
 } from "./publish";
+import { AppLink } from "../ui/app-link";
 
 /**
  * "Publish dataset": a plain POST form (works without JavaScript). The browser's own validation
@@ -178,9 +179,9 @@ export function PublishForm({
         <button type="submit" className="button" disabled={busy} data-testid="publish-submit">
           {busy ? "Publishing…" : "Publish dataset"}
         </button>
-        <Link to={cancelTo} className="button ghost" data-testid="publish-cancel">
+        <AppLink to={cancelTo} className="button ghost" data-testid="publish-cancel">
           Cancel
-        </Link>
+        </AppLink>
       </div>
     </Form>
   );

@@ -1,8 +1,9 @@
-import { Form, NavLink, useFetcher, useSubmit } from "@remix-run/react";
+import { Form, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
+import { AppNavLink } from "../ui/app-link";
 
 /** Small shared pieces of the dataspace views (browser-safe). */
 
@@ -14,9 +15,9 @@ export function DataspaceNav({ items }: { items: readonly { to: string; label: s
   return (
     <nav className="ds-subnav" aria-label="Dataspace" data-testid="dataspace-nav">
       {items.map((i) => (
-        <NavLink key={i.to} to={i.to} end={i.to === "/dataspace"}>
+        <AppNavLink key={i.to} to={i.to} end={i.to === "/dataspace"}>
           {i.label}
-        </NavLink>
+        </AppNavLink>
       ))}
     </nav>
   );

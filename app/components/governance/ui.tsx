@@ -1,6 +1,6 @@
-import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
+import { AppNavLink } from "../ui/app-link";
 
 /**
  * Shared pieces of the trust and governance views (issue 4): the
@@ -29,9 +29,9 @@ export function GovNav({
   return (
     <nav className="gov-subnav" aria-label={label}>
       {items.map((i) => (
-        <NavLink key={i.to} to={i.to} end={i.end}>
+        <AppNavLink key={i.to} to={i.to} end={i.end}>
           {i.label}
-        </NavLink>
+        </AppNavLink>
       ))}
     </nav>
   );

@@ -1,10 +1,11 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { Badge, type Tone } from "../ui/Badge";
 import { PropertyTable } from "../ui/PropertyTable";
 import { stateLabel, purposeLabel } from "../ui/labels";
 import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format";
 import type { ConsentResult, PatientView, Programme } from "../../lib/patient/profile.server";
 import type { TimelineEvent, TimelineItem } from "../../lib/patient/timeline";
+import { AppLink } from "../ui/app-link";
 
 const COUNTRY: Record<string, string> = { DE: "Germany", NL: "Netherlands", FR: "France", BE: "Belgium" };
 const KIND_LABEL: Record<TimelineItem["kind"], string> = {
@@ -451,9 +452,9 @@ export function PatientProfileView({
     <div className="patient-profile" data-testid="patient-profile">
       {back ? (
         <p className="breadcrumb">
-          <Link to={back.to} data-testid="patient-back">
+          <AppLink to={back.to} data-testid="patient-back">
             ← {back.label}
-          </Link>
+          </AppLink>
         </p>
       ) : null}
       <PatientHeader view={view} />

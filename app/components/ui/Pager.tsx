@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "./app-link";
 import { formatNumber } from "./format";
 
 /** Offset paging through URL parameters (works without JavaScript, links are shareable). */
@@ -16,6 +16,7 @@ export function Pager({
   shown: number;
   total: number | null;
   hasMore: boolean;
+  /** the absolute in-app path of the page starting at `offset` */
   hrefFor: (offset: number) => string;
   label?: string;
 }) {
@@ -29,28 +30,28 @@ export function Pager({
       </span>
       <span className="pager-links">
         {offset > 0 ? (
-          <Link
+          <AppLink
             className="button ghost small"
             to={hrefFor(Math.max(0, offset - limit))}
             rel="prev"
             data-testid="pager-prev"
           >
             ← Previous
-          </Link>
+          </AppLink>
         ) : (
           <span className="button ghost small" aria-disabled="true">
             ← Previous
           </span>
         )}
         {hasMore ? (
-          <Link
+          <AppLink
             className="button ghost small"
             to={hrefFor(offset + limit)}
             rel="next"
             data-testid="pager-next"
           >
             Next →
-          </Link>
+          </AppLink>
         ) : (
           <span className="button ghost small" aria-disabled="true">
             Next →

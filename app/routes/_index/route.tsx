@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { LAYER_NAMES, LAYERS } from "../../../server/graph/model";
 import { clientError } from "../../lib/insight/errors.server";
 import { navFor } from "../../lib/navigation.server";
@@ -8,6 +8,7 @@ import { NEXT_STEPS } from "../../components/ui/next-steps";
 import type { Role } from "../../types";
 import { requireUser } from "../../session.server";
 import { GRAPH_ROLES, mayAny } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Overview · Health Dataspace Hub" }];
 
@@ -74,13 +75,13 @@ export default function Overview() {
       {overview && overview.personas.length > 1 ? (
         <nav className="tabs ins-personas" data-testid="persona-tabs" aria-label="Persona">
           {overview.personas.map((p) => (
-            <Link
+            <AppLink
               key={p.role}
               to={`/?persona=${p.role}`}
               className={p.role === overview.persona.role ? "active" : undefined}
             >
               {p.label}
-            </Link>
+            </AppLink>
           ))}
         </nav>
       ) : null}
@@ -98,9 +99,9 @@ export default function Overview() {
             );
             const cls = `card stat ins-signal ins-tone-${s.value > 0 ? s.tone : "quiet"}`;
             return s.href && opens(s.href) ? (
-              <Link key={s.id} to={s.href} className={cls} data-testid={`signal-${s.id}`}>
+              <AppLink key={s.id} to={s.href} className={cls} data-testid={`signal-${s.id}`}>
                 {body}
-              </Link>
+              </AppLink>
             ) : (
               <div key={s.id} className={cls} data-testid={`signal-${s.id}`}>
                 {body}
@@ -120,7 +121,7 @@ export default function Overview() {
           <h2>Your layers</h2>
           <div className="stat-grid">
             {layers.map((l) => (
-              <Link
+              <AppLink
                 key={l.layer}
                 to={`/graph?layer=${l.layer}`}
                 className={`card stat layer-${l.layer}`}
@@ -133,7 +134,7 @@ export default function Overview() {
                 <span className="muted">
                   nodes{l.links !== null ? ` · ${l.links.toLocaleString("en")} links` : ""}
                 </span>
-              </Link>
+              </AppLink>
             ))}
           </div>
           {overview ? (
@@ -150,7 +151,7 @@ export default function Overview() {
           <ul className="next-steps" data-testid="next-steps">
             {steps.map((n) => (
               <li key={n.to} className="card">
-                <Link to={n.to}>{n.label}</Link>
+                <AppLink to={n.to}>{n.label}</AppLink>
                 <span className="muted small">{n.why}</span>
               </li>
             ))}

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
 
@@ -97,7 +98,7 @@ export default function WorkQueue() {
                 {i.extended ? <span className="muted"> · extended</span> : null}
               </td>
               <td>
-                <Link to={linkOf(i.kind, i.id)}>{i.title}</Link>
+                <AppLink to={linkOf(i.kind, i.id)}>{i.title}</AppLink>
                 <div className="muted ab-small">
                   {KIND_LABEL[i.kind]} {i.id} · {i.organisation}
                 </div>

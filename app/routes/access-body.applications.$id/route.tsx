@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import {
   ApplicationFacts,
@@ -20,6 +20,7 @@ import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { isApiError } from "../../../server/http/errors";
+import { AppLink } from "../../components/ui/app-link";
 
 function notFoundPage(e: unknown): never {
   if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
@@ -136,7 +137,8 @@ export default function ApplicationDetail() {
   return (
     <section>
       <p className="muted">
-        <Link to="/access-body">Work queue</Link> · <Link to="/access-body/applications">Applications</Link>
+        <AppLink to="/access-body">Work queue</AppLink> ·{" "}
+        <AppLink to="/access-body/applications">Applications</AppLink>
       </p>
       <h1>
         {app.title} <StateBadge state={app.state} />

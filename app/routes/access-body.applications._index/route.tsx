@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -77,7 +78,7 @@ export default function Applications() {
           {applications.map((a) => (
             <tr key={a.id} className={a.clock.overdue ? "ab-row-overdue" : undefined}>
               <td>
-                <Link to={`/access-body/applications/${a.id}`}>{a.title}</Link>
+                <AppLink to={`/access-body/applications/${a.id}`}>{a.title}</AppLink>
                 <div className="muted ab-small">{a.id}</div>
               </td>
               <td>{a.organisation}</td>

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [
   { title: "Information requests · Access body · Health Dataspace Hub" },
@@ -62,9 +63,9 @@ export default function InformationRequestsView() {
                 <div className="muted ab-small">{i.kind}</div>
               </td>
               <td>
-                <Link to={`/access-body/applications/${i.applicationId}`}>
+                <AppLink to={`/access-body/applications/${i.applicationId}`}>
                   {i.applicationTitle ?? i.applicationId}
-                </Link>
+                </AppLink>
                 <div className="muted ab-small">{i.organisation}</div>
               </td>
               <td className="nowrap">{civil(i.openedDate)}</td>

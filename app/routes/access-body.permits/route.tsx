@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { ACCESS_BODY_NAV, Notice, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Permits · Access body · Health Dataspace Hub" }];
 
@@ -48,7 +49,7 @@ export default function Permits() {
       <h1>Data permits</h1>
       <p className="lead">
         Permits issued (Art. 68), with the marketplace contracts they back. The public version is the{" "}
-        <Link to="/register">register</Link>.
+        <AppLink to="/register">register</AppLink>.
       </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <Notice result={result} />
@@ -71,7 +72,7 @@ export default function Permits() {
               <td>
                 {p.id}
                 <div className="ab-small">
-                  <Link to={`/access-body/applications/${p.applicationId}`}>{p.applicationId}</Link>
+                  <AppLink to={`/access-body/applications/${p.applicationId}`}>{p.applicationId}</AppLink>
                   {p.contracts.length ? (
                     <span className="muted"> · backs {p.contracts.join(", ")}</span>
                   ) : null}

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import {
   ApplicationFacts,
@@ -12,6 +12,7 @@ import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 import { isApiError } from "../../../server/http/errors";
+import { AppLink } from "../../components/ui/app-link";
 
 function notFoundPage(e: unknown): never {
   if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
@@ -57,7 +58,7 @@ export default function MyApplication() {
   return (
     <section>
       <p className="muted">
-        <Link to="/applications">My applications</Link>
+        <AppLink to="/applications">My applications</AppLink>
       </p>
       <h1>
         {app.title} <StateBadge state={app.state} />

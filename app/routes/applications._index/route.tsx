@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 import { applicantPage } from "./applications.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
@@ -109,8 +110,8 @@ export default function MyApplications() {
       <h1>My applications</h1>
       <p className="lead">
         {d.organisation}: data access applications (Art. 67), data requests (Art. 69) and results (Art. 61(4))
-        with the access body MedReg DE. <Link to="/information">How it works</Link> ·{" "}
-        <Link to="/register">Public register</Link>
+        with the access body MedReg DE. <AppLink to="/information">How it works</AppLink> ·{" "}
+        <AppLink to="/register">Public register</AppLink>
       </p>
       <Notice result={result} />
 
@@ -120,7 +121,7 @@ export default function MyApplications() {
           {d.informationRequests.map((ir) => (
             <Form method="post" key={ir.id} className="ab-form" data-testid={`answer-${ir.id}`}>
               <h3>
-                {ir.id} · <Link to={`/applications/${ir.applicationId}`}>{ir.applicationTitle}</Link>
+                {ir.id} · <AppLink to={`/applications/${ir.applicationId}`}>{ir.applicationTitle}</AppLink>
               </h3>
               <p className="muted ab-small">
                 Answer by {civil(ir.dueDate)} · <DaysLeft daysLeft={ir.daysLeft} overdue={ir.overdue} />
@@ -153,7 +154,7 @@ export default function MyApplications() {
           {d.applications.map((a) => (
             <tr key={a.id} data-testid={`app-${a.id}`}>
               <td>
-                <Link to={`/applications/${a.id}`}>{a.title}</Link>
+                <AppLink to={`/applications/${a.id}`}>{a.title}</AppLink>
                 <div className="muted ab-small">{a.id}</div>
               </td>
               <td className="nowrap">{civil(a.receivedDate)}</td>

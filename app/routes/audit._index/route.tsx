@@ -7,6 +7,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
 
@@ -171,9 +172,9 @@ export default function Audit() {
             Filter
           </button>
           {FILTERS.some((f) => params.get(f)) ? (
-            <Link to={d.tab === "all" ? "/audit" : `/audit?tab=${d.tab}`} className="button ghost">
+            <AppLink to={d.tab === "all" ? "/audit" : `/audit?tab=${d.tab}`} className="button ghost">
               Clear
-            </Link>
+            </AppLink>
           ) : null}
         </div>
       </Form>

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseRetentionInput, RETENTION_MAX_DAYS } from "../../lib/governance/governance.server";
 import { failure, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
@@ -8,6 +8,7 @@ import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf } from "../../../server/http/field-errors";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Audit retention · Health Dataspace Hub" }];
 
@@ -53,7 +54,7 @@ export default function Retention() {
   return (
     <section className="gov">
       <p className="breadcrumb">
-        <Link to="/audit">Audit trail</Link> / Retention
+        <AppLink to="/audit">Audit trail</AppLink> / Retention
       </p>
       <PageHead
         title="Retention"

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { PERSONAS } from "../../../server/auth/personas";
 import { safeRedirect } from "../../../server/auth/safe-redirect";
 import { getUser } from "../../session.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Health Dataspace Hub" }];
 
@@ -94,7 +95,7 @@ export default function SignIn() {
         </>
       ) : null}
       <p className="muted">
-        <Link to="/">Home</Link>
+        <AppLink to="/">Home</AppLink>
       </p>
     </section>
   );

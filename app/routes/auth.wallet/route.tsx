@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { safeRedirect } from "../../../server/auth/safe-redirect";
 import { isApiError } from "../../../server/http/errors";
@@ -8,6 +8,7 @@ import { PID_PURPOSE } from "../../../server/eudi/pid";
 import type { StatusResult } from "../../../server/eudi/service";
 import { usePolling } from "../../components/patient-app/usePolling";
 import { getUser } from "../../session.server";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * Wallet sign-in: shows the OpenID4VP request as a QR code (and as a link for a wallet on this
@@ -92,7 +93,7 @@ export default function WalletSignIn() {
           {loaded.error}
         </p>
         <p>
-          <Link to="/auth/signin">Other ways to sign in</Link>
+          <AppLink to="/auth/signin">Other ways to sign in</AppLink>
         </p>
       </section>
     );
@@ -188,7 +189,7 @@ export default function WalletSignIn() {
             ) : null}
           </div>
           <p className="muted small">
-            <Link to="/auth/signin">Other ways to sign in</Link>
+            <AppLink to="/auth/signin">Other ways to sign in</AppLink>
           </p>
         </div>
       </div>

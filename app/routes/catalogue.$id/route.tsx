@@ -23,6 +23,7 @@ import { ExternalLink } from "../../components/ui/ExternalLink";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole, requireUser } from "../../session.server";
 import { GRAPH_ROLES, PUBLISHER_ROLES, mayAny } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.dataset.title ?? "Dataset"} · Catalogue · Health Dataspace Hub` },
@@ -140,14 +141,14 @@ export default function DatasetDetail() {
             {d.publisher} · <code>{d.id}</code>
           </p>
         </div>
-        <Link
+        <AppLink
           to={`/catalogue${search}`}
           className="close"
           aria-label="Close the dataset"
           data-testid="dataset-close"
         >
           ×
-        </Link>
+        </AppLink>
       </header>
       <p className="tags">
         {d.theme ? <Badge tone="info">{themeLabel(d.theme)}</Badge> : null}
@@ -213,9 +214,9 @@ export default function DatasetDetail() {
           {d.keywords?.length ? (
             <span className="tags">
               {d.keywords.map((k) => (
-                <Link key={k} to={`/catalogue?q=${encodeURIComponent(k)}`} className="tag">
+                <AppLink key={k} to={`/catalogue?q=${encodeURIComponent(k)}`} className="tag">
                   {k}
-                </Link>
+                </AppLink>
               ))}
             </span>
           ) : (
@@ -273,13 +274,13 @@ export default function DatasetDetail() {
 
       <div className="actions">
         {seesGraph ? (
-          <Link
+          <AppLink
             to={`/graph?focus=${encodeURIComponent(d.id)}`}
             className="button ghost"
             data-testid="dataset-open-graph"
           >
             Show in knowledge graph
-          </Link>
+          </AppLink>
         ) : null}
         {canWithdraw && !confirming ? (
           <Link
@@ -322,14 +323,14 @@ export default function DatasetDetail() {
             >
               {busy ? "Withdrawing…" : "Withdraw dataset"}
             </button>
-            <Link
+            <AppLink
               to={`/catalogue/${encodeURIComponent(d.id)}${search}`}
               className="button ghost"
               preventScrollReset
               data-testid="dataset-withdraw-cancel"
             >
               Cancel
-            </Link>
+            </AppLink>
           </div>
         </Form>
       ) : null}
@@ -350,7 +351,7 @@ export function ErrorBoundary() {
         {isRouteErrorResponse(error) && error.status === 404 ? "Dataset not found" : "Something went wrong"}
       </h2>
       <p>{message}</p>
-      <Link to={`/catalogue${search}`}>Back to the list</Link>
+      <AppLink to={`/catalogue${search}`}>Back to the list</AppLink>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useLocation, useParams, useSubmit } from "@remix-run/react";
+import { Form, Outlet, useLoaderData, useLocation, useParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import {
   FACET_LABELS,
@@ -17,6 +17,7 @@ import { useCatalogueSearch } from "../../components/catalogue/useCatalogueSearc
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";
 import { requireUser } from "../../session.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Catalogue · Health Dataspace Hub" }];
 
@@ -155,9 +156,9 @@ export default function Catalogue() {
           </p>
         </div>
         {canPublish ? (
-          <Link to={`/catalogue/new${search}`} className="button" data-testid="catalogue-publish-link">
+          <AppLink to={`/catalogue/new${search}`} className="button" data-testid="catalogue-publish-link">
             Publish dataset
-          </Link>
+          </AppLink>
         ) : null}
       </header>
 
@@ -217,9 +218,9 @@ export default function Catalogue() {
             Search
           </button>
           {filters.length ? (
-            <Link to="/catalogue" className="button ghost" data-testid="catalogue-reset">
+            <AppLink to="/catalogue" className="button ghost" data-testid="catalogue-reset">
               Reset
-            </Link>
+            </AppLink>
           ) : null}
         </div>
       </Form>
@@ -232,14 +233,14 @@ export default function Catalogue() {
           <ul className="chips" aria-label="Active filters">
             {filters.map((f) => (
               <li key={f.key}>
-                <Link
+                <AppLink
                   to={`${location.pathname}${searchWithout(search, f.key)}`}
                   className="chip"
                   aria-label={`Remove filter ${f.label}: ${f.key === "theme" ? themeLabel(f.value) : f.value}`}
                   data-testid={`catalogue-chip-${f.key}`}
                 >
                   {f.label}: {f.key === "theme" ? themeLabel(f.value) : f.value} <span aria-hidden>×</span>
-                </Link>
+                </AppLink>
               </li>
             ))}
           </ul>
@@ -251,7 +252,7 @@ export default function Catalogue() {
           <ol className="result-list" data-testid="catalogue-results">
             {results.map((d) => (
               <li key={d.id}>
-                <Link
+                <AppLink
                   to={`/catalogue/${encodeURIComponent(d.id)}${search}`}
                   className={`result card${params.id === d.id ? " selected" : ""}`}
                   aria-current={params.id === d.id ? "true" : undefined}
@@ -280,14 +281,14 @@ export default function Catalogue() {
                       </span>
                     ))}
                   </span>
-                </Link>
+                </AppLink>
               </li>
             ))}
           </ol>
         ) : (
           <div className="card empty" data-testid="catalogue-empty">
             <p>No dataset matches {filters.length ? "these filters" : "yet"}.</p>
-            {filters.length ? <Link to="/catalogue">Show all datasets</Link> : null}
+            {filters.length ? <AppLink to="/catalogue">Show all datasets</AppLink> : null}
           </div>
         )}
         <div className="detail-pane">

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { BarChart, ColumnChart, reasonText, Suppressed } from "../../components/insight/charts";
 import { clientError } from "../../lib/insight/errors.server";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { COHORT_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
 
@@ -107,9 +108,9 @@ export default function Cohorts() {
           >
             {busy ? "Counting…" : "Count across environments"}
           </button>
-          <Link to="/cohorts" className="button ghost">
+          <AppLink to="/cohorts" className="button ghost">
             Reset
-          </Link>
+          </AppLink>
         </div>
       </Form>
 

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
 import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.diagnosis.component.label ?? "Component"} · Components · Health Dataspace Hub` },
@@ -43,7 +44,7 @@ export default function ComponentDiagnosis() {
   return (
     <section className="gov">
       <p className="breadcrumb">
-        <Link to="/components">Components</Link> / {c.label}
+        <AppLink to="/components">Components</AppLink> / {c.label}
       </p>
       <PageHead title={c.label} lead={c.kind}>
         <Form method="post">
@@ -94,9 +95,9 @@ export default function ComponentDiagnosis() {
               <dd>
                 {d.dependsOn.length
                   ? d.dependsOn.map((n) => (
-                      <Link key={n} to={`/components/${n}`} className="gov-dep">
+                      <AppLink key={n} to={`/components/${n}`} className="gov-dep">
                         {n}
-                      </Link>
+                      </AppLink>
                     ))
                   : "nothing"}
               </dd>
@@ -110,9 +111,9 @@ export default function ComponentDiagnosis() {
                       the hub
                     </span>
                   ) : (
-                    <Link key={n} to={`/components/${n}`} className="gov-dep">
+                    <AppLink key={n} to={`/components/${n}`} className="gov-dep">
                       {n}
-                    </Link>
+                    </AppLink>
                   ),
                 )}
               </dd>

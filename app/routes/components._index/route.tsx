@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Topology } from "../../components/governance/Topology";
 import { failure, GovNav, HealthBadge, Outcome, PageHead } from "../../components/governance/ui";
 import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Components · Operator console · Health Dataspace Hub" }];
 
@@ -61,7 +62,7 @@ export default function Components() {
             {components.map((c) => (
               <tr key={c.name} data-testid={`component-${c.name}`}>
                 <th scope="row">
-                  <Link to={`/components/${c.name}`}>{c.label}</Link>
+                  <AppLink to={`/components/${c.name}`}>{c.label}</AppLink>
                   <div className="small muted">{c.kind}</div>
                 </th>
                 <td>
@@ -74,9 +75,9 @@ export default function Components() {
                 <td className="small">{withLayerNames(c.observed)}</td>
                 <td className="num small">{c.latencyMs ?? "—"}</td>
                 <td className="nowrap">
-                  <Link to={`/components/${c.name}`} className="button small ghost">
+                  <AppLink to={`/components/${c.name}`} className="button small ghost">
                     Diagnosis
-                  </Link>{" "}
+                  </AppLink>{" "}
                   {c.restartable ? (
                     <Form method="post" className="gov-inline">
                       <input type="hidden" name="name" value={c.name} />

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
@@ -14,6 +14,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ASSET_WRITE_ROLES, DATASPACE_ROLES, ONBOARDING_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * The dataspace at a glance for the signed-in participant: who it is in the dataspace (context,
@@ -98,11 +99,11 @@ function Stat({
   testId: string;
 }) {
   return (
-    <Link to={to} className="card stat ds-stat" data-testid={testId}>
+    <AppLink to={to} className="card stat ds-stat" data-testid={testId}>
       <span className="stat-label">{label}</span>
       <span className="stat-value">{value === null ? "—" : formatNumber(value)}</span>
       {children}
-    </Link>
+    </AppLink>
   );
 }
 
@@ -208,14 +209,15 @@ export default function DataspaceOverview() {
           <h2 id="flow-consumer">Use data (consumer)</h2>
           <ol className="ds-flow">
             <li>
-              <Link to="/discover">Discover</Link> the assets and datasets participants offer.
+              <AppLink to="/discover">Discover</AppLink> the assets and datasets participants offer.
             </li>
             <li>
-              <Link to={`/negotiate${q}`}>Negotiate</Link>: fetch a provider&apos;s catalogue, pick an offer
-              and reach a contract agreement.
+              <AppLink to={`/negotiate${q}`}>Negotiate</AppLink>: fetch a provider&apos;s catalogue, pick an
+              offer and reach a contract agreement.
             </li>
             <li>
-              <Link to={`/transfers${q}`}>Transfer</Link> the data under the agreement and read the records.
+              <AppLink to={`/transfers${q}`}>Transfer</AppLink> the data under the agreement and read the
+              records.
             </li>
           </ol>
         </section>
@@ -225,16 +227,17 @@ export default function DataspaceOverview() {
             <ol className="ds-flow">
               {d.canOnboard ? (
                 <li>
-                  <Link to="/onboarding">Onboard</Link> a participant: DID, keys and a connector context.
+                  <AppLink to="/onboarding">Onboard</AppLink> a participant: DID, keys and a connector
+                  context.
                 </li>
               ) : null}
               <li>
-                <Link to={`/share${q}`}>Share data</Link>: register assets with your connector; they appear in
-                your catalogue.
+                <AppLink to={`/share${q}`}>Share data</AppLink>: register assets with your connector; they
+                appear in your catalogue.
               </li>
               <li>
-                Follow the <Link to="/tasks">tasks</Link>: the negotiations and transfers consumers run with
-                you.
+                Follow the <AppLink to="/tasks">tasks</AppLink>: the negotiations and transfers consumers run
+                with you.
               </li>
             </ol>
           </section>
@@ -243,12 +246,12 @@ export default function DataspaceOverview() {
             <h2 id="flow-follow">Keep track</h2>
             <ol className="ds-flow">
               <li>
-                <Link to={`/negotiations${q}`}>Negotiations</Link>: the contracts you asked for and their
-                states.
+                <AppLink to={`/negotiations${q}`}>Negotiations</AppLink>: the contracts you asked for and
+                their states.
               </li>
               <li>
-                <Link to="/tasks">Tasks</Link>: everything your organisation has running in the dataspace,
-                refreshed on its own.
+                <AppLink to="/tasks">Tasks</AppLink>: everything your organisation has running in the
+                dataspace, refreshed on its own.
               </li>
             </ol>
           </section>

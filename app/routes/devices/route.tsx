@@ -19,6 +19,7 @@ import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
 import { Invalid, intentFieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * The patient's companion app devices: pair (code and QR, live state), list, remove (revokes the
@@ -244,9 +245,9 @@ function DevicesView({
               >
                 Remove device
               </button>
-              <Link to="/devices" className="button ghost">
+              <AppLink to="/devices" className="button ghost">
                 Cancel
-              </Link>
+              </AppLink>
             </div>
           </Form>
         ) : null}

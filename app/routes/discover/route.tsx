@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { RootData } from "../../root";
 import { apiFailure, hasRole, isAdmin, listChoices } from "../../lib/dataspace/access.server";
@@ -9,6 +9,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES, STAFF_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * Discover: one search over what the dataspace offers — the data assets each participant's
@@ -205,9 +206,9 @@ export default function Discover() {
             Search
           </button>
           {q || providerFilter || show !== "all" ? (
-            <Link to="/discover" className="button ghost">
+            <AppLink to="/discover" className="button ghost">
               Reset
-            </Link>
+            </AppLink>
           ) : null}
         </div>
       </Form>
@@ -267,14 +268,14 @@ export default function Discover() {
                     </p>
                     <div className="ds-card-actions">
                       {canNegotiate && !own ? (
-                        <Link
+                        <AppLink
                           className="button small"
                           to={`/negotiate?provider=${encodeURIComponent(provider.id)}&asset=${encodeURIComponent(asset.id)}`}
                           data-testid="discover-negotiate"
                           aria-label={`Negotiate for ${asset.name} with ${provider.name}`}
                         >
                           Negotiate
-                        </Link>
+                        </AppLink>
                       ) : own ? (
                         <span className="muted small">Your own asset</span>
                       ) : null}
@@ -302,7 +303,7 @@ export default function Discover() {
                   data-dataset-id={d.id}
                 >
                   <h3>
-                    <Link to={`/catalogue/${encodeURIComponent(d.id)}`}>{d.title}</Link>
+                    <AppLink to={`/catalogue/${encodeURIComponent(d.id)}`}>{d.title}</AppLink>
                   </h3>
                   <p className="ds-provider-line">
                     <strong>{d.publisher || "Unknown publisher"}</strong>
@@ -326,13 +327,13 @@ export default function Discover() {
                   ) : null}
                   {canNegotiate && d.providerId && d.providerId !== me ? (
                     <div className="ds-card-actions">
-                      <Link
+                      <AppLink
                         className="button ghost small"
                         to={`/negotiate?provider=${encodeURIComponent(d.providerId)}`}
                         data-testid="discover-dataset-offers"
                       >
                         Offers of {d.providerName}
-                      </Link>
+                      </AppLink>
                     </div>
                   ) : null}
                 </li>
@@ -341,12 +342,12 @@ export default function Discover() {
           )}
           {datasetTotal > datasets.length ? (
             <p>
-              <Link
+              <AppLink
                 to={`/catalogue${q ? `?q=${encodeURIComponent(q)}` : ""}`}
                 data-testid="discover-more-datasets"
               >
                 All {formatNumber(datasetTotal)} matching datasets in the catalogue →
-              </Link>
+              </AppLink>
             </p>
           ) : null}
         </section>

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { NavLink, Outlet, useLocation } from "@remix-run/react";
+import { Outlet, useLocation } from "@remix-run/react";
 import { requireRole } from "../../session.server";
 import { GRAPH_ROLES } from "../../lib/access.server";
+import { AppNavLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Knowledge graph · Health Dataspace Hub" }];
 
@@ -27,16 +28,16 @@ export default function GraphLayout() {
         </div>
       </header>
       <nav className="tabs" aria-label="Knowledge graph views">
-        <NavLink
+        <AppNavLink
           to={`/graph${explorerSearch ? `?${explorerSearch}` : ""}`}
           end
           data-testid="graph-tab-explorer"
         >
           Explorer
-        </NavLink>
-        <NavLink to="/graph/validate" data-testid="graph-tab-validate">
+        </AppNavLink>
+        <AppNavLink to="/graph/validate" data-testid="graph-tab-validate">
           Validation
-        </NavLink>
+        </AppNavLink>
       </nav>
       <Outlet />
     </section>

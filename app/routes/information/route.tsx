@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { civil } from "../../components/access-body/ui";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [
   { title: "Secondary use of health data: information · MedReg DE · Health Dataspace Hub" },
@@ -58,12 +59,12 @@ export default function Information() {
             ))}
           </ol>
           <p>
-            <Link to="/applications" className="button">
+            <AppLink to="/applications" className="button">
               Apply (sign-in as a data user)
-            </Link>{" "}
-            <Link to="/register" className="button ghost">
+            </AppLink>{" "}
+            <AppLink to="/register" className="button ghost">
               Register of permits
-            </Link>
+            </AppLink>
           </p>
           <h2>Purposes data may be used for (Art. 53(1))</h2>
           <table className="data">

@@ -4,14 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { parseNegotiationRequest } from "../../../server/dataspace/negotiations";
 import { useRef } from "react";
 import type { RootData } from "../../root";
@@ -31,6 +24,7 @@ import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * Negotiate (consumer): choose a provider, fetch its DCAT catalogue over the Dataspace Protocol
@@ -146,9 +140,9 @@ export default function Negotiate() {
             negotiate a contract agreement for the data.
           </p>
         </div>
-        <Link to={`/negotiations${participantQuery(acting)}`} className="button ghost">
+        <AppLink to={`/negotiations${participantQuery(acting)}`} className="button ghost">
           My negotiations
-        </Link>
+        </AppLink>
       </header>
       <ParticipantPicker
         acting={acting}

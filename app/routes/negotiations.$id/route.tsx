@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { RootData } from "../../root";
 import type { NegotiationPollResult } from "../dataspace.negotiation.$id/route";
@@ -17,6 +17,7 @@ import {
   participantQuery,
   usePolledFetcher,
 } from "../../components/dataspace/ui";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * One contract negotiation, live: its state pipeline (REQUESTED → AGREED → VERIFIED → FINALIZED,
@@ -100,7 +101,7 @@ function NegotiationView({
     <section className="ds-page" data-testid="negotiation-page" data-negotiation-id={n.id}>
       <DataspaceNav items={root?.dataspaceNav ?? []} />
       <p className="muted small">
-        <Link to={`/negotiations${q}`}>← Negotiations</Link>
+        <AppLink to={`/negotiations${q}`}>← Negotiations</AppLink>
       </p>
       <header className="page-head">
         <div>
@@ -145,12 +146,12 @@ function NegotiationView({
               "The connector gave no reason."
             )}
             <p className="small">
-              <Link
+              <AppLink
                 to={`/negotiate${q ? `${q}&` : "?"}provider=${encodeURIComponent(providerId)}&asset=${encodeURIComponent(n.assetId)}`}
                 data-testid="negotiation-retry"
               >
                 Negotiate again
-              </Link>{" "}
+              </AppLink>{" "}
               with a fresh offer from the provider&apos;s catalogue.
             </p>
           </div>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
 import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
@@ -21,6 +21,7 @@ import {
   shortId,
 } from "../../components/dataspace/ui";
 import { plural } from "../../components/ui/format";
+import { AppLink } from "../../components/ui/app-link";
 
 /** The participant's contract negotiations (GET /api/negotiations), newest first, with their state pipelines. */
 
@@ -60,9 +61,9 @@ export default function Negotiations() {
           <h1>Negotiations</h1>
           <p className="lead">Contract negotiations of your connector, as consumer and as provider.</p>
         </div>
-        <Link to={`/negotiate${q}`} className="button" data-testid="negotiations-new">
+        <AppLink to={`/negotiate${q}`} className="button" data-testid="negotiations-new">
           New negotiation
-        </Link>
+        </AppLink>
       </header>
       <div className="toolbar">
         <ParticipantPicker acting={acting} keep={{ state: stateFilter }} />
@@ -103,7 +104,7 @@ export default function Negotiations() {
       {negotiations.length === 0 ? (
         <p className="muted card empty">
           No negotiations{stateFilter ? ` in state ${stateFilter}` : ""}.{" "}
-          <Link to={`/negotiate${q}`}>Start one from a provider&apos;s catalogue.</Link>
+          <AppLink to={`/negotiate${q}`}>Start one from a provider&apos;s catalogue.</AppLink>
         </p>
       ) : (
         <div className="table-wrap card flush">
@@ -122,9 +123,9 @@ export default function Negotiations() {
               {negotiations.map((n) => (
                 <tr key={n.id} data-testid="negotiation-row" data-negotiation-id={n.id} data-state={n.state}>
                   <td>
-                    <Link to={`/negotiations/${encodeURIComponent(n.id)}${q}`} title={n.id}>
+                    <AppLink to={`/negotiations/${encodeURIComponent(n.id)}${q}`} title={n.id}>
                       <code>{shortId(n.id)}</code>
-                    </Link>
+                    </AppLink>
                     <span className="muted small">
                       {" "}
                       {n.type === "PROVIDER" ? "as provider" : "as consumer"}

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { GovNav, HealthBadge, PageHead } from "../../components/governance/ui";
 import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Operator console · Health Dataspace Hub" }];
 
@@ -78,7 +79,7 @@ export default function OperatorDashboard() {
       />
       <GovNav />
       <div className="stat-grid gov-stats">
-        <Link
+        <AppLink
           to="/components"
           className={`card stat ${down.length ? "gov-stat-bad" : "gov-stat-good"}`}
           data-testid="stat-components"
@@ -87,33 +88,33 @@ export default function OperatorDashboard() {
           <span className="stat-value">
             {d.components ? `${d.components.length - down.length} / ${d.components.length}` : "?"}
           </span>
-        </Link>
-        <Link to="/tenants" className="card stat" data-testid="stat-tenants">
+        </AppLink>
+        <AppLink to="/tenants" className="card stat" data-testid="stat-tenants">
           <span className="stat-label">Tenants</span>
           <span className="stat-value">{d.tenants ?? "?"}</span>
-        </Link>
-        <Link to="/directory" className="card stat" data-testid="stat-directory">
+        </AppLink>
+        <AppLink to="/directory" className="card stat" data-testid="stat-directory">
           <span className="stat-label">Directory entries</span>
           <span className="stat-value">{d.directory.total}</span>
-        </Link>
-        <Link to="/credentials" className="card stat" data-testid="stat-credentials">
+        </AppLink>
+        <AppLink to="/credentials" className="card stat" data-testid="stat-credentials">
           <span className="stat-label">Credentials (revoked)</span>
           <span className="stat-value">
             {d.credentials ? `${d.credentials.total} (${d.credentials.revoked})` : "?"}
           </span>
-        </Link>
-        <Link to="/policies" className="card stat" data-testid="stat-policies">
+        </AppLink>
+        <AppLink to="/policies" className="card stat" data-testid="stat-policies">
           <span className="stat-label">ODRL policies</span>
           <span className="stat-value">{d.policies ? formatNumber(d.policies.total) : "?"}</span>
-        </Link>
-        <Link
+        </AppLink>
+        <AppLink
           to="/audit"
           className={`card stat ${d.chain.ok ? "gov-stat-good" : "gov-stat-bad"}`}
           data-testid="stat-chain"
         >
           <span className="stat-label">Audit chain</span>
           <span className="stat-value">{d.chain.ok ? "intact" : "broken"}</span>
-        </Link>
+        </AppLink>
       </div>
 
       <div className="two-col gov-cols">
@@ -125,7 +126,7 @@ export default function OperatorDashboard() {
               {d.components?.map((c) => (
                 <tr key={c.name}>
                   <th scope="row">
-                    <Link to={`/components/${c.name}`}>{c.label}</Link>
+                    <AppLink to={`/components/${c.name}`}>{c.label}</AppLink>
                   </th>
                   <td>
                     <HealthBadge health={c.health} />
@@ -141,7 +142,7 @@ export default function OperatorDashboard() {
           <ul className="gov-attention">
             {down.map((c) => (
               <li key={c.name}>
-                <Link to={`/components/${c.name}`}>{c.label}</Link> is {c.health}: {c.observed}
+                <AppLink to={`/components/${c.name}`}>{c.label}</AppLink> is {c.health}: {c.observed}
               </li>
             ))}
             {!d.chain.ok && d.chain.firstBroken ? (
@@ -151,15 +152,15 @@ export default function OperatorDashboard() {
             ) : null}
             {d.policies && d.policies.pending > 0 ? (
               <li>
-                <Link to="/policies">
+                <AppLink to="/policies">
                   {d.policies.pending} polic{d.policies.pending === 1 ? "y" : "ies"}
-                </Link>{" "}
+                </AppLink>{" "}
                 newer in the hub than at the connector.
               </li>
             ) : null}
             {d.discovery?.problems.map((p) => (
               <li key={p}>
-                <Link to="/directory">Discovery</Link>: {p}
+                <AppLink to="/directory">Discovery</AppLink>: {p}
               </li>
             ))}
             {d.tenantsError ? <li>Tenant manager: {d.tenantsError}</li> : null}

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { requirePatientStaff } from "../../lib/patient/access.server";
 import { PatientProfileView } from "../../components/patient/PatientProfileView";
 import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireUser } from "../../session.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.view.patient.name ?? "Patient"} · Patients · Health Dataspace Hub` },
@@ -42,7 +43,7 @@ export function ErrorBoundary() {
           ? error.data
           : "The record could not be shown."}
       </p>
-      <Link to="/patients">Back to the patient list</Link>
+      <AppLink to="/patients">Back to the patient list</AppLink>
     </section>
   );
 }

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { PATIENT_LIST_MAX } from "../../../server/patient/service";
 import { organisationSlugOf } from "../../../server/auth/user";
 import { requirePatientStaff } from "../../lib/patient/access.server";
 import { Pager } from "../../components/ui/Pager";
 import { formatDate, humanize } from "../../components/ui/format";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Patients · Health Dataspace Hub" }];
 
@@ -89,9 +90,9 @@ export default function Patients() {
               {patients.map((p) => (
                 <tr key={p.id} data-testid="patient-row" data-patient-id={p.id}>
                   <td>
-                    <Link to={`/patients/${encodeURIComponent(p.id)}`} data-testid="patient-link">
+                    <AppLink to={`/patients/${encodeURIComponent(p.id)}`} data-testid="patient-link">
                       {p.name ?? p.id}
-                    </Link>
+                    </AppLink>
                   </td>
                   <td>{p.gender ? humanize(p.gender) : "—"}</td>
                   <td>{p.birthDate ? formatDate(p.birthDate) : "—"}</td>

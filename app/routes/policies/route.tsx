@@ -4,7 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { validateOdrlPolicy, type PolicyProblem } from "../../../server/policies/odrl";
 import { PolicyEditor } from "../../components/governance/PolicyEditor";
 import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
@@ -14,6 +14,7 @@ import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { fieldMessage } from "../../components/ui/field-errors";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
 
@@ -161,9 +162,9 @@ export default function Policies() {
         title="ODRL policies"
         lead="The policy definitions each participant's connector offers data under, checked against ODRL 2.2 and pushed to the connector."
       >
-        <Link to={q("&new=1")} className="button">
+        <AppLink to={q("&new=1")} className="button">
           New policy
-        </Link>
+        </AppLink>
       </PageHead>
       <GovNav />
       <Outcome
@@ -251,25 +252,28 @@ export default function Policies() {
                       <button type="submit" className="button small danger" disabled={busy}>
                         Delete
                       </button>{" "}
-                      <Link to={q("")} className="button small ghost">
+                      <AppLink to={q("")} className="button small ghost">
                         Keep
-                      </Link>
+                      </AppLink>
                     </Form>
                   ) : (
                     <>
-                      <Link to={q(`&edit=${encodeURIComponent(p.id)}`)} className="button small ghost">
+                      <AppLink to={q(`&edit=${encodeURIComponent(p.id)}`)} className="button small ghost">
                         Edit
-                      </Link>{" "}
-                      <Link to={q(`&duplicate=${encodeURIComponent(p.id)}`)} className="button small ghost">
+                      </AppLink>{" "}
+                      <AppLink
+                        to={q(`&duplicate=${encodeURIComponent(p.id)}`)}
+                        className="button small ghost"
+                      >
                         Duplicate
-                      </Link>{" "}
-                      <Link
+                      </AppLink>{" "}
+                      <AppLink
                         to={q(`&delete=${encodeURIComponent(p.id)}`)}
                         className="button small danger-ghost"
                         aria-label={`Delete ${p.id}`}
                       >
                         Delete
-                      </Link>
+                      </AppLink>
                     </>
                   )}
                 </td>
@@ -297,13 +301,13 @@ export default function Policies() {
           <li key={t.id} className="card">
             <strong>{t.label}</strong> <span className="small muted">{t.article}</span>
             <p className="small">{t.description}</p>
-            <Link
+            <AppLink
               to={q(`&template=${encodeURIComponent(t.id)}`)}
               className="button small ghost"
               aria-label={`Use the template ${t.label}`}
             >
               Use ({t.type})
-            </Link>
+            </AppLink>
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { StateBadge, civil } from "../../components/access-body/ui";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [
   { title: "Register of applications and permits · MedReg DE · Health Dataspace Hub" },
@@ -21,7 +22,7 @@ export default function Register() {
         datasets, purposes, dates and decisions only — no personal data.
       </p>
       <p>
-        <Link to="/information">How secondary use works and how to apply</Link>
+        <AppLink to="/information">How secondary use works and how to apply</AppLink>
       </p>
       <h2>Data permits</h2>
       <table className="data" data-testid="register-permits">

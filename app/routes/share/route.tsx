@@ -4,14 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { parseAssetInput } from "../../../server/dataspace/assets";
 import type { RootData } from "../../root";
@@ -30,6 +23,7 @@ import { requireRole } from "../../session.server";
 import { ASSET_WRITE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -235,8 +229,8 @@ export default function Share() {
       )}
       {acting.participantId ? (
         <p className="muted small">
-          Consumers find these assets under <Link to="/discover">Discover</Link> and negotiate for them from
-          your catalogue.
+          Consumers find these assets under <AppLink to="/discover">Discover</AppLink> and negotiate for them
+          from your catalogue.
         </p>
       ) : null}
     </section>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRevalidator, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useRevalidator, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { Task } from "../../../server/dataspace/tasks";
 import type { RootData } from "../../root";
@@ -17,6 +17,7 @@ import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -174,9 +175,9 @@ export default function Tasks() {
             </button>
           </noscript>
           {filtered ? (
-            <Link to="/tasks" className="button ghost" data-testid="tasks-reset">
+            <AppLink to="/tasks" className="button ghost" data-testid="tasks-reset">
               Reset
-            </Link>
+            </AppLink>
           ) : null}
         </div>
       </Form>
@@ -217,7 +218,7 @@ export default function Tasks() {
                     data-state={t.state}
                   >
                     <td>
-                      <Link to={href}>{t.title}</Link>
+                      <AppLink to={href}>{t.title}</AppLink>
                     </td>
                     <td>
                       <Badge tone="neutral">{t.kind}</Badge>

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Tenants · Operator console · Health Dataspace Hub" }];
 
@@ -26,9 +27,9 @@ export default function Tenants() {
         title="Tenants"
         lead="The organisations the tenant manager hosts, with the participant profiles it deployed for them (DID, keys and participant context)."
       >
-        <Link to="/onboarding" className="button ghost">
+        <AppLink to="/onboarding" className="button ghost">
           Onboard a participant
-        </Link>
+        </AppLink>
       </PageHead>
       <GovNav />
       {error ? <p className="notice error">{error}</p> : null}
@@ -84,7 +85,7 @@ export default function Tenants() {
       </div>
       <p className="small muted">
         The catalogue crawler&apos;s list of participants is kept apart, in the{" "}
-        <Link to="/directory">participant directory</Link>.
+        <AppLink to="/directory">participant directory</AppLink>.
       </p>
     </section>
   );

@@ -1,12 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { RootData } from "../../root";
 import type { TransferPollResult } from "../dataspace.transfer.$id/route";
@@ -27,6 +20,7 @@ import {
 } from "../../components/dataspace/ui";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * One transfer process, live: REQUESTED → STARTED → COMPLETED (or TERMINATED with the reason),
@@ -129,7 +123,7 @@ function TransferView({
     <section className="ds-page" data-testid="transfer-page" data-transfer-id={t.id}>
       <DataspaceNav items={root?.dataspaceNav ?? []} />
       <p className="muted small">
-        <Link to={`/transfers${q}`}>← Transfers</Link>
+        <AppLink to={`/transfers${q}`}>← Transfers</AppLink>
       </p>
       <header className="page-head">
         <div>

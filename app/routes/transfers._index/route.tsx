@@ -4,14 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
@@ -39,6 +32,7 @@ import { DATASPACE_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { useRef } from "react";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
@@ -153,7 +147,7 @@ export default function Transfers() {
         <h2>Start a transfer</h2>
         {agreements.length === 0 ? (
           <p className="muted">
-            You hold no contract agreement yet. <Link to={`/negotiate${q}`}>Negotiate one</Link> first.
+            You hold no contract agreement yet. <AppLink to={`/negotiate${q}`}>Negotiate one</AppLink> first.
           </p>
         ) : (
           <Form ref={formRef} method="post" className="ds-inline">
@@ -208,9 +202,9 @@ export default function Transfers() {
               {transfers.map((t) => (
                 <tr key={t.id} data-testid="transfer-row" data-transfer-id={t.id} data-state={t.state}>
                   <td>
-                    <Link to={`/transfers/${encodeURIComponent(t.id)}${q}`} title={t.id}>
+                    <AppLink to={`/transfers/${encodeURIComponent(t.id)}${q}`} title={t.id}>
                       <code>{shortId(t.id)}</code>
-                    </Link>
+                    </AppLink>
                     {t.demo ? (
                       <>
                         {" "}

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isWalletError } from "../../../server/eudi/dev-wallet";
+import { AppLink } from "../../components/ui/app-link";
 
 /**
  * The development wallet: stands in for a phone's EUDI wallet so that wallet sign-in runs here.
@@ -192,7 +193,7 @@ export default function DevWallet() {
         </Form>
       ) : null}
       <p className="muted small">
-        <Link to="/auth/wallet">Wallet sign-in</Link>
+        <AppLink to="/auth/wallet">Wallet sign-in</AppLink>
       </p>
     </section>
   );

@@ -1,0 +1,134 @@
+import { PrefetchPageLinks, useHref, useLocation, useNavigate } from "@remix-run/react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useState,
+  type AnchorHTMLAttributes,
+  type ReactNode,
+} from "react";
+import { appHref, appPathOf, isPlainClick, navLinkActive } from "./app-href";
+
+/**
+ * In-app links that cost a plain anchor to render (decision 0031). Remix's `Link` resolves its path
+ * against the route matches, composes refs and sets up prefetch state for every link on every render:
+ * a quarter of the bytes a page allocates on the server with ~40 links. `AppLink` renders
+ * `<a href data-app-link data-discover>` from an absolute in-app path and the basename read once per
+ * page; `AppLinkRouting` (in the root) turns a plain click on one into a client-side navigation and
+ * prefetches the page a pointer rests on when the link asks for it. Relative links (`?page=2`) stay
+ * Remix `Link`s.
+ */
+
+const Basename = createContext("/");
+
+type AnchorProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
+
+export type AppLinkProps = AnchorProps & {
+  /** an absolute in-app path, search and hash included: "/catalogue/ds-1?q=x" */
+  to: string;
+  /** load the page's code and data when the pointer rests on the link or it is focused */
+  prefetch?: "intent";
+  /** keep the scroll position (a master-detail list) */
+  preventScrollReset?: boolean;
+};
+
+export function AppLink({ to, prefetch, preventScrollReset, children, ...rest }: AppLinkProps) {
+  const basename = useContext(Basename);
+  // the caller's attributes spread last: an object literal that starts with a spread of varying
+  // shapes costs V8 ~1.6 KB per link instead of ~0.2 (`rest` holds no href: the type leaves it out)
+  const props = {
+    href: appHref(basename, to),
+    "data-app-link": "",
+    "data-discover": "true",
+    "data-prefetch": prefetch,
+    "data-keep-scroll": preventScrollReset ? "" : undefined,
+    ...rest,
+    children,
+  };
+  return <a {...props} />;
+}
+
+/** a sub-navigation entry: `active` and `aria-current="page"` on the current one */
+export function AppNavLink({
+  to,
+  end,
+  className,
+  ...rest
+}: Omit<AppLinkProps, "className"> & { end?: boolean; className?: string }) {
+  const active = navLinkActive(useLocation().pathname, to, end);
+  const cls = [className, active ? "active" : null].filter(Boolean).join(" ") || undefined;
+  const props = { to, className: cls, "aria-current": active ? ("page" as const) : undefined, ...rest };
+  return <AppLink {...props} />;
+}
+
+/** closest in-app link of an event's target */
+function appLinkOf(target: EventTarget | null): HTMLAnchorElement | null {
+  const a = target instanceof Element ? target.closest("a[data-app-link]") : null;
+  return a instanceof HTMLAnchorElement ? a : null;
+}
+
+/**
+ * Provides the basename to every `AppLink` below it and, once hydrated, routes their clicks through
+ * the router (before hydration they are ordinary document links). Rendered once, in the root.
+ */
+export function AppLinkRouting({ children }: { children: ReactNode }) {
+  const basename = useHref("/");
+  const navigate = useNavigate();
+  const [intent, setIntent] = useState<string | null>(null);
+
+  useEffect(() => {
+    const inApp = (a: HTMLAnchorElement) => {
+      if ((a.target && a.target !== "_self") || a.hasAttribute("download")) return null;
+      const url = new URL(a.href);
+      if (url.origin !== window.location.origin) return null;
+      return appPathOf(basename, url.pathname, url.search, url.hash);
+    };
+    const within = (a: HTMLAnchorElement, other: EventTarget | null) =>
+      other instanceof Node && a.contains(other);
+    const onClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || !isPlainClick(e)) return;
+      const a = appLinkOf(e.target);
+      const to = a && inApp(a);
+      if (!a || to === null || to === undefined) return;
+      e.preventDefault();
+      const { pathname, search, hash } = window.location;
+      navigate(to, {
+        // a link to the page already shown replaces it in the history, as Remix's Link does
+        replace: a.href === window.location.origin + pathname + search + hash,
+        preventScrollReset: a.hasAttribute("data-keep-scroll"),
+      });
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onIntent = (e: MouseEvent | FocusEvent) => {
+      const a = appLinkOf(e.target);
+      if (!a || a.dataset.prefetch !== "intent" || within(a, e.relatedTarget) || inApp(a) === null) return;
+      clearTimeout(timer);
+      // the page as Remix's own prefetch names it (basename included), after its intent delay: a
+      // pointer passing over a list does not fetch every entry
+      const { pathname, search } = new URL(a.href);
+      timer = setTimeout(() => setIntent(pathname + search), 100);
+    };
+    const onLeave = (e: MouseEvent) => {
+      const a = appLinkOf(e.target);
+      if (a && !within(a, e.relatedTarget)) clearTimeout(timer);
+    };
+    document.addEventListener("click", onClick);
+    document.addEventListener("mouseover", onIntent);
+    document.addEventListener("focusin", onIntent);
+    document.addEventListener("mouseout", onLeave);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("click", onClick);
+      document.removeEventListener("mouseover", onIntent);
+      document.removeEventListener("focusin", onIntent);
+      document.removeEventListener("mouseout", onLeave);
+    };
+  }, [basename, navigate]);
+
+  return (
+    <Basename.Provider value={basename}>
+      {children}
+      {intent ? <PrefetchPageLinks page={intent} /> : null}
+    </Basename.Provider>
+  );
+}
