@@ -1,4 +1,5 @@
-// Build-time transform of three Remix/React Router server files (docs/decisions/0026-persona-pages-route-memo-queue-cache-no-express.md).
+// Build-time transform of four Remix/React Router server files (docs/decisions/0026-persona-pages-route-memo-queue-cache-no-express.md,
+// 0031 for server-runtime's data.js).
 // The route tree is fixed per build, but on every document request react-router flattens and ranks it
 // in each matchRoutes call (four per page), compiles each route pattern's RegExp again, and RemixServer
 // rebuilds the React route tree and its data routes. The patched copies memoise those by the identity
@@ -55,6 +56,23 @@ const PATCHES = [
         "function createStaticRouter(routes, context, opts = {}) {\n  let manifest = {};\n  let dataRoutes = router.UNSAFE_convertRoutesToDataRoutes(routes, reactRouter.UNSAFE_mapRouteProperties, undefined, manifest);\n",
         // data routes once per route array (RemixServer's arrays are memoised above)
         "const hubDataRoutes = new WeakMap();\nfunction createStaticRouter(routes, context, opts = {}) {\n  let memo = hubDataRoutes.get(routes);\n  if (memo === undefined) {\n    let manifest = {};\n    memo = { manifest, dataRoutes: router.UNSAFE_convertRoutesToDataRoutes(routes, reactRouter.UNSAFE_mapRouteProperties, undefined, manifest) };\n    hubDataRoutes.set(routes, memo);\n  }\n  let { manifest, dataRoutes } = memo;\n",
+      ],
+    ],
+  ],
+  [
+    "@remix-run/server-runtime",
+    "dist/data.js",
+    [
+      [
+        "function stripIndexParam(request) {\n  let url = new URL(request.url);\n",
+        // a GET without an `index` parameter is handed to the loader as it is: each Request built here
+        // copies the headers and ties a new AbortSignal to the request's (undici keeps every one in a
+        // FinalizationRegistry until a full collection); two per loader, four per page
+        'function stripIndexParam(request) {\n  let url = new URL(request.url);\n  if ((request.method === "GET" || request.method === "HEAD") && !url.searchParams.has("index")) return request;\n',
+      ],
+      [
+        "function stripRoutesParam(request) {\n  let url = new URL(request.url);\n",
+        'function stripRoutesParam(request) {\n  let url = new URL(request.url);\n  if ((request.method === "GET" || request.method === "HEAD") && !url.searchParams.has("_routes")) return request;\n',
       ],
     ],
   ],

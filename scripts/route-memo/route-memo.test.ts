@@ -120,8 +120,25 @@ const b = staticRouter.createStaticRouter(routes, context);
 const production = ["react-router-dom.production.min.js", "react.production.min.js"].every((f) =>
   Object.keys(require.cache).some((k) => k.endsWith(f)),
 );
+// the request each loader is handed: the page's own for a GET with nothing to strip, a copy otherwise
+const data = require("@remix-run/server-runtime/dist/data.js");
+const handed = [];
+const load = (request) =>
+  data.callRouteLoader({ loadContext: {}, params: {}, routeId: "r", singleFetch: true, request,
+    loader: (args) => { handed.push(args.request); return {}; } });
+const plain = new Request("http://hub.test/catalogue?q=x");
+const marked = new Request("http://hub.test/catalogue?index&_routes=routes%2Fcatalogue&q=x");
+const post = new Request("http://hub.test/catalogue?q=x", { method: "POST", body: "a=1" });
+for (const r of [plain, marked, post]) await load(r);
+const loaderRequests = {
+  plainIsTheSame: handed[0] === plain,
+  markedIsACopy: handed[1] !== marked,
+  markedUrl: handed[1].url,
+  postIsACopy: handed[2] !== post,
+  postBody: await handed[2].text(),
+};
 process.stdout.write(
-  JSON.stringify({ first, again, sameDataRoutes: a.routes === b.routes, production, nodeEnv: process.env.NODE_ENV }),
+  JSON.stringify({ first, again, sameDataRoutes: a.routes === b.routes, production, nodeEnv: process.env.NODE_ENV, loaderRequests }),
 );
 `;
 
@@ -131,6 +148,7 @@ interface ChildAnswer {
   sameDataRoutes: boolean;
   production: boolean;
   nodeEnv: string;
+  loaderRequests: Record<string, boolean | string>;
 }
 
 function patchedAnswers(paths: string[]): ChildAnswer {
@@ -175,6 +193,16 @@ describe("the build's route memo", () => {
 
   it("makes the static router's data routes once per route array", () => {
     expect(patchedAnswers(["/"]).sameDataRoutes).toBe(true);
+  });
+
+  it("hands a loader the page's own GET request when there is no index or _routes parameter to take off", () => {
+    expect(patchedAnswers(["/"]).loaderRequests).toEqual({
+      plainIsTheSame: true,
+      markedIsACopy: true,
+      markedUrl: "http://hub.test/catalogue?q=x",
+      postIsACopy: true,
+      postBody: "a=1",
+    });
   });
 
   it("loads React and React Router's production builds, as the Remix build is loaded, and restores NODE_ENV", () => {
