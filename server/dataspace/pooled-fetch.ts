@@ -5,8 +5,15 @@ import { Agent, request } from "undici";
  * `request`, which skips the WHATWG stream machinery of `fetch`: a fraction of the CPU per call).
  * It answers a web `Response` with the whole body read, so the clients stay web-standard; redirects
  * are not followed (they answer as their 3xx status). One pool for all upstream clients (the agent
- * keeps one per origin), closed with the dataspace.
+ * keeps one per origin), closed with the dataspace. A GET or HEAD whose kept-alive connection is closed
+ * under it before any answer is sent once more (pooled-fetch.test.ts).
  */
+
+/** methods that change nothing upstream: sent again when their connection was closed under them */
+const RESENDABLE = new Set(["GET", "HEAD"]);
+/** the connection was closed by the other side, not refused or timed out */
+const CLOSED_UNDER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+const codeOf = (e: unknown) => String((e as { code?: unknown } | null)?.code ?? "");
 
 export interface PooledFetch {
   fetch: typeof fetch;
@@ -26,20 +33,32 @@ export function createPooledFetch(options: { connections?: number; keepAliveMs?:
       headers[k] = v;
     });
     const body = init.body;
-    const res = await request(url, {
-      dispatcher: agent,
-      method: (init.method ?? "GET") as "GET",
-      headers,
-      body:
-        body === undefined || body === null
-          ? undefined
-          : typeof body === "string"
-            ? body
-            : body instanceof URLSearchParams
-              ? body.toString()
-              : Buffer.from(await new Response(body).arrayBuffer()),
-      signal: init.signal ?? undefined,
-    });
+    const method = (init.method ?? "GET").toUpperCase();
+    const send = async () =>
+      request(url, {
+        dispatcher: agent,
+        method: method as "GET",
+        headers,
+        body:
+          body === undefined || body === null
+            ? undefined
+            : typeof body === "string"
+              ? body
+              : body instanceof URLSearchParams
+                ? body.toString()
+                : Buffer.from(await new Response(body).arrayBuffer()),
+        signal: init.signal ?? undefined,
+      });
+    let res: Awaited<ReturnType<typeof request>>;
+    try {
+      res = await send();
+    } catch (e) {
+      // a kept-alive connection closed under the request before any answer (the upstream restarted or
+      // dropped its idle connections as the request went out): a read is sent once more, on a new
+      // connection, within the same signal; a write is never sent twice
+      if (!RESENDABLE.has(method) || init.signal?.aborted || !CLOSED_UNDER.has(codeOf(e))) throw e;
+      res = await send();
+    }
     const text = await res.body.text();
     const out = new Headers();
     for (const [k, v] of Object.entries(res.headers)) {

@@ -1,0 +1,76 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createPooledFetch, type PooledFetch } from "./pooled-fetch";
+
+/**
+ * The upstream pool against a real HTTP server that closes a kept-alive connection as the next
+ * request arrives on it: what a client sees when the upstream restarted or dropped its idle
+ * connections while the pool still held one. A read is sent again on a new connection; a write
+ * is never sent twice.
+ */
+
+let server: Server | undefined;
+let pool: PooledFetch | undefined;
+afterEach(async () => {
+  await pool?.close();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  server = pool = undefined;
+});
+
+async function upstream() {
+  const served = new WeakMap<Socket, number>();
+  const seen: string[] = [];
+  server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const n = (served.get(req.socket) ?? 0) + 1;
+    served.set(req.socket, n);
+    if (n > 1) {
+      req.socket.destroy();
+      return;
+    }
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ n: seen.length }));
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe("createPooledFetch", () => {
+  it("sends a read again on a new connection when its kept-alive one is closed under it", async () => {
+    const up = await upstream();
+    pool = createPooledFetch({ connections: 1 });
+    expect((await pool.fetch(`${up.url}/a`)).status).toBe(200);
+    const res = await pool.fetch(`${up.url}/b`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ n: 3 });
+    expect(up.seen).toEqual(["GET /a", "GET /b", "GET /b"]);
+  });
+
+  it("does not send a write again: a POST whose connection is closed under it fails", async () => {
+    const up = await upstream();
+    pool = createPooledFetch({ connections: 1 });
+    await pool.fetch(`${up.url}/a`);
+    await expect(pool.fetch(`${up.url}/write`, { method: "POST", body: "{}" })).rejects.toMatchObject({
+      code: expect.stringMatching(/UND_ERR_SOCKET|ECONNRESET|EPIPE/),
+    });
+    expect(up.seen).toEqual(["GET /a", "POST /write"]);
+  });
+
+  it("gives up after the second attempt", async () => {
+    const up = await upstream();
+    pool = createPooledFetch({ connections: 1 });
+    await pool.fetch(`${up.url}/a`);
+    // the new connection of the second attempt is answered: to see a second failure, fail every request
+    server!.removeAllListeners("request");
+    server!.on("request", (req) => {
+      up.seen.push(`${req.method} ${req.url}`);
+      req.socket.destroy();
+    });
+    await expect(pool.fetch(`${up.url}/c`)).rejects.toMatchObject({ code: expect.any(String) });
+    expect(up.seen).toEqual(["GET /a", "GET /c", "GET /c"]);
+  });
+});
