@@ -88,8 +88,8 @@ export function AppLinkRouting({ children }: { children: ReactNode }) {
     const onClick = (e: MouseEvent) => {
       if (e.defaultPrevented || !isPlainClick(e)) return;
       const a = appLinkOf(e.target);
-      const to = a && inApp(a);
-      if (!a || to === null || to === undefined) return;
+      const to = a ? inApp(a) : null;
+      if (!a || to === null) return;
       e.preventDefault();
       const { pathname, search, hash } = window.location;
       navigate(to, {

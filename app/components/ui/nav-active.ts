@@ -1,3 +1,5 @@
+import { navLinkActive } from "./app-href";
+
 /**
  * The one sidebar entry that is current for a path: the entry whose path is the longest prefix of
  * it (`/access-body/report` is the activity report, not also the access body). Null when none is.
@@ -5,8 +7,7 @@
 export function activeNavPath(pathname: string, paths: readonly string[]): string | null {
   let best: string | null = null;
   for (const to of paths) {
-    const hit = to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
-    if (hit && (best === null || to.length > best.length)) best = to;
+    if (navLinkActive(pathname, to) && (best === null || to.length > best.length)) best = to;
   }
   return best;
 }
