@@ -13,6 +13,14 @@
  * whatever happens: a page whose loaders wait on a slow service (a connector, a tenant manager) goes
  * on outside the limit after that, and never holds the others up for longer. A page whose client
  * went away while it waited is not started.
+ *
+ * One page is started per turn of the event loop (in its check phase, `setImmediate`), never from
+ * the callback that read its request (docs/decisions/0033). A page renders in one synchronous pass
+ * of a few milliseconds; started from the read callbacks, every request read in one poll phase was
+ * answered before the loop turned, so a turn lasted as long as fifty pages (100-150 ms under load).
+ * Node's libuv accepts one new connection per turn, so under load a new client waited for its
+ * connection to be accepted up to seconds (one accept per 100 ms). A turn now holds one page: the
+ * loop reads sockets, accepts a connection and runs its timers between any two pages.
  */
 
 /** how long a page may hold its slot before it goes on outside the limit */
@@ -39,7 +47,7 @@ export interface PageSlotStats {
 }
 
 export interface PageSlots {
-  /** runs `start` when a slot is free (at once if one is and nobody waits) */
+  /** runs `start` on a later turn of the event loop, once a slot is free and the pages before it have started */
   admit(res: SlotResponse, start: () => void): void;
   stats(): PageSlotStats;
 }
@@ -51,13 +59,27 @@ export function createPageSlots(limit: number, leaseMs: number): PageSlots {
   let leaseEnded = 0;
   let dropped = 0;
   const queue: Array<{ res: SlotResponse; start: () => void }> = [];
+  let turnScheduled = false;
 
-  const next = () => {
+  /** the next turn of the event loop starts the first page that waits, if a slot is free */
+  const nextTurn = () => {
+    if (turnScheduled || !queue.length || busy >= limit) return;
+    turnScheduled = true;
+    setImmediate(turn);
+  };
+
+  const turn = () => {
+    turnScheduled = false;
     while (busy < limit && queue.length) {
       const item = queue.shift()!;
-      if (item.res.destroyed) dropped++;
-      else run(item.res, item.start);
+      if (item.res.destroyed) {
+        dropped++;
+        continue;
+      }
+      run(item.res, item.start);
+      break;
     }
+    nextTurn();
   };
 
   const run = (res: SlotResponse, start: () => void) => {
@@ -69,7 +91,7 @@ export function createPageSlots(limit: number, leaseMs: number): PageSlots {
       held = false;
       clearTimeout(lease);
       busy--;
-      next();
+      nextTurn();
     };
     const lease = setTimeout(() => {
       if (held) leaseEnded++;
@@ -88,8 +110,8 @@ export function createPageSlots(limit: number, leaseMs: number): PageSlots {
 
   return {
     admit(res, start) {
-      if (busy < limit && !queue.length) run(res, start);
-      else queue.push({ res, start });
+      queue.push({ res, start });
+      nextTurn();
     },
     stats: () => ({ limit, busy, waiting: queue.length, started, leaseEnded, dropped }),
   };

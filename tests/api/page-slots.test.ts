@@ -87,6 +87,40 @@ describe("page slots", () => {
     }
   });
 
+  it("starts pages one per turn of the event loop, so the loop turns between pages under a burst", async () => {
+    // libuv accepts one new connection per turn: were a turn to answer every page read in it, a client
+    // connecting under load would wait for the whole burst before it is even accepted (decision 0033).
+    // Sampled once per turn (check phase): between two samples lie at most the end of one check phase
+    // and the start of the next, so at most two starts; answering pages from the read callbacks started
+    // many more in one turn.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 24 });
+    const perTurn: number[] = [];
+    let last = server.pageSlots()!.started;
+    let sampling = true;
+    const sample = () => {
+      const now = server.pageSlots()!.started;
+      perTurn.push(now - last);
+      last = now;
+      if (sampling) setImmediate(sample);
+    };
+    setImmediate(sample);
+    try {
+      const before = server.pageSlots()!.started;
+      const answers = await Promise.all(
+        Array.from({ length: 48 }, (_, i) => get(agent, i % 2 ? "/catalogue" : "/catalogue.data")),
+      );
+      sampling = false;
+      sample(); // the starts since the last turn's sample
+      for (const a of answers) expect(a.status).toBe(200);
+      expect(server.pageSlots()!.started - before).toBe(48);
+      expect(perTurn.reduce((a, b) => a + b, 0)).toBe(48);
+      expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
+    } finally {
+      sampling = false;
+      agent.destroy();
+    }
+  });
+
   it("leaks no slot when clients go away while their pages wait or are answered", async () => {
     const agent = new http.Agent({ keepAlive: false, maxSockets: 24 });
     try {
