@@ -1,20 +1,22 @@
-import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import { holdDocumentBody } from "../server/http/document-body";
+import { readHandoffBeforeRender } from "./handoff.server";
 import { NonceContext } from "./nonce";
 
 const ABORT_DELAY = 5_000;
 
 /**
- * Renders the whole document, then answers it as one buffer with its Content-Length. No view defers
- * data (every loader's data is there before the render starts), so streaming the shell first gained
- * nothing, and it cost a web stream with one chunk, one write and one flush per React chunk on the way
- * out (docs/decisions/0024-speed-persona-pages.md). Bots and browsers get the same answer. The bytes are
- * held on the Response too, for the server to write as they are (server/http/document-body.ts).
+ * Renders the whole document in one synchronous pass and answers it as one buffer with its
+ * Content-Length (docs/decisions/0033). No view defers data: every loader's data is there before the
+ * render starts, and its encoded form (the single-fetch hand-off that `<RemixServer>` inlines) is read
+ * to the end first, so nothing in the tree suspends and React's string renderer gives the same
+ * document as its streaming one without the stream: no byte encoding per chunk, no re-render per
+ * hand-off chunk. Bots and browsers get the same answer. The bytes are held on the Response too, for
+ * the server to write as they are (server/http/document-body.ts).
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -22,51 +24,15 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    // abort is set by the render below; the timer fires after 5 s at the earliest
-    const timer = setTimeout(() => abort(), ABORT_DELAY);
-    const chunks: Buffer[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer | string, _encoding, done) {
-        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-        done();
-      },
-      final(done) {
-        clearTimeout(timer);
-        const body = Buffer.concat(chunks);
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("Content-Length", String(body.byteLength));
-        resolve(
-          holdDocumentBody(
-            new Response(body, { headers: responseHeaders, status: responseStatusCode }),
-            body,
-          ),
-        );
-        done();
-      },
-    });
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceContext.Provider>,
-      {
-        nonce,
-        onShellReady() {
-          shellRendered = true;
-        },
-        onAllReady() {
-          pipe(sink);
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(error);
-        },
-      },
-    );
-  });
+  await readHandoffBeforeRender(remixContext, ABORT_DELAY);
+  // a render error throws here: Remix renders the error boundary's document instead
+  const html = renderToString(
+    <NonceContext.Provider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceContext.Provider>,
+  );
+  const body = Buffer.from(`<!DOCTYPE html>${html}`);
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("Content-Length", String(body.byteLength));
+  return holdDocumentBody(new Response(body, { headers: responseHeaders, status: responseStatusCode }), body);
 }
