@@ -12,13 +12,14 @@
  *   npm run bench -- --sizes 100000                 # the 100,000-patient section (by hand: long)
  *   npm run bench -- --sizes 1000 --seconds 2 --only graph --out /tmp/b.md
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { format, resolveConfig } from "prettier";
 import { signIn } from "../tests/support/signin";
-import { capture, drive, recordBaseline, type Measured } from "./bench/load";
+import { capture, drive, loadGenerator, recordBaseline, type Measured } from "./bench/load";
+import { ensureWrk } from "./bench/wrk";
 import { cpuMs, startBenchServer, stopChild } from "./bench/server";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 import { benchTwoInstances, keepTwoInstanceSection } from "./bench/two-instances";
@@ -65,6 +66,19 @@ async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 const stop = stopChild;
+
+/**
+ * The machine's speed at a moment: how long one fixed loop of plain JavaScript takes (in a child
+ * process, JIT-compiled, no allocation). This shared machine's speed moves by a third to a half between
+ * minutes; the gauge at the start and end of a run lets runs be compared (and a miss be read).
+ */
+function speedGaugeMs(): number {
+  const out = execFileSync(process.execPath, [
+    "-e",
+    "let s=0;const t=performance.now();for(let i=0;i<2e8;i++)s+=i%7;process.stdout.write(String(performance.now()-t+(s&0)))",
+  ]).toString();
+  return Math.round(Number(out));
+}
 
 /** Resident and peak resident memory of a running process; zeros when it is gone. */
 function memoryMiB(pid: number): { rss: number; peak: number } {
@@ -254,6 +268,9 @@ function growthTable(sizes: SizeResult[]): string[] {
 
 const DATA_MARK = "<!-- bench-data ";
 
+/** the speed gauge at the start and (after each size) the end of this run */
+const gauge: { start: number; end?: number } = { start: NaN };
+
 function previousResults(file: string): SizeResult[] {
   if (!existsSync(file)) return [];
   const text = readFileSync(file, "utf8");
@@ -353,8 +370,14 @@ async function measureSize(
 
 async function main() {
   const opt = args();
+  if (process.env.BENCH_LOAD !== "node" && !ensureWrk())
+    console.log(
+      "wrk could not be installed: the node:http client drives the load (see the document's header)",
+    );
   const started = Date.now();
   const load = os.loadavg();
+  gauge.start = speedGaugeMs();
+  console.log(`load generator: ${loadGenerator()}; speed gauge ${gauge.start} ms`);
   const previous = previousResults(opt.out);
   const twoInstances = () =>
     benchTwoInstances({ seconds: opt.seconds, concurrency: opt.concurrency, patients: 1000, out: opt.out });
@@ -388,6 +411,7 @@ async function writeDocument(
   measured: SizeResult[],
   previous: SizeResult[],
 ) {
+  gauge.end = speedGaugeMs();
   const durationS = (Date.now() - started) / 1000;
   const carried = previous.filter((p) => !measured.some((m) => m.patients === p.patients));
   const all = [...measured, ...carried].sort((a, b) => a.patients - b.patients);
@@ -397,7 +421,7 @@ async function writeDocument(
     "# Benchmarks",
     "",
     "Written by `npm run bench` (scripts/bench.ts, scripts/bench/). Each route is driven for a fixed time by",
-    `${opt.concurrency} concurrent keep-alive connections from a second process on the same machine, after one`,
+    `${opt.concurrency} concurrent keep-alive connections from a second process on the same machine (${loadGenerator() === "wrk" ? "wrk, Debian's `wrk` on one thread, installed by the bench when missing" : "the `node:http` client of scripts/bench/load.ts, wrk being missing"}; [0033](decisions/0033-one-page-per-turn-string-render-and-wrk.md)), after one`,
     `warm-up request and ${opt.warmupSeconds} s of the same load unmeasured (the figures are of a warm server whose JIT has`,
     "compiled the route's code; the pages' notes give that warm-up's own figures: the cold start); latencies are per",
     "request, client-side; errors count non-2xx answers and failed",
@@ -419,7 +443,7 @@ async function writeDocument(
     "One route under the profiler: `npx tsx scripts/bench/profile.ts --path <path> --persona <user>`; one route a few",
     "times on a kept store, e.g. before and after a change (`HUB_BUILD_DIR` picks the build): `npx tsx scripts/bench/route.ts --data-dir <dir> --path <path> --persona <user>`.",
     "",
-    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
+    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}load generator ${loadGenerator() === "wrk" ? "wrk" : "node:http client"} · speed gauge ${gauge.start} ms at the start, ${gauge.end} ms at the end (a fixed JavaScript loop; lower is faster) · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
     "",
     "## Targets (issue 13)",
     "",

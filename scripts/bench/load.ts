@@ -1,9 +1,10 @@
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
+import { driveWrk, wrkAvailable } from "./wrk";
 
 /**
- * Load generation for `npm run bench`: keep-alive `node:http` connections (cheaper per response
- * than fetch, so the client is not the bottleneck), and the capture of one answer as served
+ * Load generation for `npm run bench`: wrk when it is installed (scripts/bench/wrk.ts), otherwise
+ * keep-alive `node:http` connections from this process; and the capture of one answer as served
  * (status, headers, bytes, still gzip-encoded) for the bare baseline server.
  */
 
@@ -49,8 +50,38 @@ export function capture(url: string, headers: Record<string, string>): Promise<C
   });
 }
 
-/** Drives `url` with `concurrency` keep-alive connections for `seconds`; `check` looks at ~1 % of bodies. */
+/** Which load generator `drive` uses: wrk unless it is missing or `BENCH_LOAD=node`. */
+export function loadGenerator(): "wrk" | "node" {
+  return process.env.BENCH_LOAD !== "node" && wrkAvailable() ? "wrk" : "node";
+}
+
+/**
+ * Drives `url` with `concurrency` keep-alive connections for `seconds`. `check` looks at bodies: ~1 %
+ * of them with the `node:http` client; with wrk, three answers fetched right after the run.
+ */
 export async function drive(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  concurrency: number,
+  check?: (text: string) => string | null,
+): Promise<Measured> {
+  if (loadGenerator() === "node") return driveNode(url, headers, seconds, concurrency, check);
+  const m = await driveWrk(url, headers, seconds, concurrency);
+  if (check) {
+    const problems = new Set(m.problems);
+    for (let i = 0; i < 3; i++) {
+      const a = await capture(url, headers);
+      const p = a.status >= 200 && a.status < 300 ? check(a.text) : `answered ${a.status} after the run`;
+      if (p) problems.add(p);
+    }
+    m.problems = [...problems];
+  }
+  return m;
+}
+
+/** The `node:http` client: `concurrency` keep-alive connections for `seconds`; `check` looks at ~1 % of bodies. */
+async function driveNode(
   url: string,
   headers: Record<string, string>,
   seconds: number,
