@@ -14,6 +14,7 @@ import { messagePage } from "./html";
 import { INTERACTION_PATH, interactionRoutes } from "./interactions";
 import { cookieKeys, signingKey } from "./keys";
 import { completeLogoutWithoutPrompt, logoutSource, postLogoutSuccessSource } from "./logout";
+import { providerContextWhileInFlight } from "./request-context";
 
 /** The app's client at the embedded provider. */
 export const IDP_CLIENT_ID = "health-dataspace-hub";
@@ -148,6 +149,8 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
   return {
     issuer,
     mount(app) {
+      // the provider's async context only while one of its requests is in flight (request-context.ts)
+      app.use(IDP_MOUNT_PATH, providerContextWhileInFlight());
       app.use(
         `${IDP_MOUNT_PATH}${INTERACTION_PATH}`,
         interactionRoutes({ provider, mountPath: publicPath, restartUrl: signInUrl }),
