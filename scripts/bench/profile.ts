@@ -5,6 +5,7 @@
  *
  *   npx tsx scripts/bench/profile.ts --patients 10000 --persona admin --path /api/graph/node?id=patient-000001
  *   npx tsx scripts/bench/profile.ts --data-dir /tmp/hub-10k …   # reuse a seeded store (kept)
+ *   … --whole                                                     # the whole process, its start included
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -28,6 +29,47 @@ function arg(name: string, def?: string): string | undefined {
   const a = process.argv.slice(2);
   const i = a.indexOf(`--${name}`);
   return i >= 0 ? a[i + 1] : def;
+}
+
+/**
+ * The samples of the last `ms` of a profile only: the measured run, without the server's start (module
+ * loading, warm-ups of per-version caches) that a whole-process profile also holds.
+ */
+export function lastWindow(profile: Profile, ms: number): Profile {
+  const total = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  const from = total - ms * 1000;
+  let t = 0;
+  let first = profile.samples.length;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t >= from) {
+      first = i;
+      break;
+    }
+  }
+  return { ...profile, samples: profile.samples.slice(first), timeDeltas: profile.timeDeltas.slice(first) };
+}
+
+/** Self time per source file (a package's files under its name): where a route's time goes at a glance. */
+export function byFile(profile: Profile, top = 20): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const files = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const n = byId.get(id)!;
+    const url = n.callFrame.url || `(${n.callFrame.functionName})`;
+    const file = url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/build\//, "build/");
+    files.set(file, (files.get(file) ?? 0) + dt);
+    total += dt;
+  });
+  return [
+    "-- self time per file:",
+    ...[...files]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, t]) => `${((t / total) * 100).toFixed(1).padStart(5)} %  ${k}`),
+  ].join("\n");
 }
 
 /** Self time per function, and for the top functions the callers' chains (3 frames) that lead there. */
@@ -113,9 +155,11 @@ async function main() {
   }
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (!file) throw new Error("no .cpuprofile written");
-  console.log(
-    summarise(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile, Number(arg("top", "25"))),
-  );
+  // the measured run and the server's stop, not its start (--whole for all of it)
+  const whole = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile;
+  const profile = process.argv.includes("--whole") ? whole : lastWindow(whole, seconds * 1000 + 500);
+  console.log(byFile(profile));
+  console.log(summarise(profile, Number(arg("top", "25"))));
 }
 
 // run as a script (scripts/soak.ts imports summarise only)
