@@ -289,6 +289,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const health = config.appMode === "live" ? createEncodedHealth(services.health) : null;
   const healthHeaders = Object.entries({ ...apiHeaders, ...JSON_HEADERS }).flat();
   const apiHeaderEntries = Object.entries(apiHeaders);
+  const apiHeaderList = apiHeaderEntries.flat();
   // a GET or HEAD is dispatched from its head, its web Request built only if the handler reads it
   // (server/http/request-head.ts); a request with a body is read into a Request first
   const answerApi = (req: IncomingMessage, url: string): Promise<Response> => {
@@ -315,13 +316,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         : pathnameOf(req).endsWith(".data")
           ? admitted(res, () => app(req, res))
           : app(req, res);
-    for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
     logWhenDone(req, res);
     answerApi(req, publicOrigin + req.url)
-      .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"]))
+      .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"], apiHeaderList))
       .catch((e) => {
         console.error("[api] could not answer:", e);
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        if (!res.headersSent) {
+          for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
+          res.writeHead(500, { "content-type": "application/json" });
+        }
         res.end(JSON.stringify({ error: "Internal server error" }));
       });
   };

@@ -241,19 +241,32 @@ function copyOf(record: SessionRecord | null): SessionRecord | null {
   return { ...record, user: { ...record.user, roles: record.user.roles.slice() } };
 }
 
+/**
+ * The value of the first cookie called `name` in a Cookie header (`a=1; b=2`), URI-decoded when it
+ * decodes, else as sent. Scans for the name instead of splitting the header: it is read on every
+ * request, and a browser's header holds every cookie of the site.
+ */
 export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
-  for (const part of header.split(";")) {
-    const i = part.indexOf("=");
-    if (i < 0) continue;
-    if (part.slice(0, i).trim() === name) {
-      const v = part.slice(i + 1).trim();
+  let from = 0;
+  while (from < header.length) {
+    const at = header.indexOf(name, from);
+    if (at < 0) return null;
+    const end = header.indexOf(";", at);
+    const partEnd = end < 0 ? header.length : end;
+    const start = header.lastIndexOf(";", at) + 1;
+    const eq = header.indexOf("=", start);
+    // the name found must be the whole name of its part (blanks around it aside)
+    if (eq >= 0 && eq < partEnd && header.slice(start, eq).trim() === name) {
+      const v = header.slice(eq + 1, partEnd).trim();
+      if (v.indexOf("%") < 0) return v;
       try {
         return decodeURIComponent(v);
       } catch {
         return v;
       }
     }
+    from = end < 0 ? header.length : end + 1;
   }
   return null;
 }

@@ -16,7 +16,7 @@ import {
   tenantFor,
   type TenantIdentity,
 } from "./organisations";
-import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import { operationDeadline, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 import type {
   ParticipantContext,
@@ -79,17 +79,6 @@ async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number)
     }),
   );
   return { tenants: tenants.value, profiles };
-}
-
-/**
- * What is left of the operation's time-out, armed only when something is left to bound: reads the read
- * cache answers at once need no deadline (each upstream call has its own time-out, a coalesced read ends
- * with the call it joined), and `AbortSignal.timeout` costs a timer, and a DOMException when it fires,
- * per request.
- */
-function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
-  const spent = Date.now() - startedAt;
-  return spent < 1 ? undefined : AbortSignal.timeout(Math.max(0, rt.timeoutMs - spent));
 }
 
 function identitiesOf({ tenants, profiles }: TenantInputs): TenantIdentity[] | undefined {

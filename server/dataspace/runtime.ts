@@ -33,6 +33,18 @@ export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
   return AbortSignal.timeout(rt.timeoutMs);
 }
 
+/**
+ * What is left of an operation's time-out (started at `startedAt`), armed only when something is left
+ * to bound: reads the read cache answers at once need no deadline (each upstream call has its own
+ * time-out, a coalesced read ends with the call it joined), and `AbortSignal.timeout` costs a timer,
+ * and a DOMException when it fires, per request. For an operation of two stages: the first without a
+ * deadline, the second with this one.
+ */
+export function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
+  const spent = Date.now() - startedAt;
+  return spent < 1 ? undefined : AbortSignal.timeout(Math.max(0, rt.timeoutMs - spent));
+}
+
 export async function record(
   rt: DataspaceRuntime,
   input: Omit<AuditInput, "kind"> & { kind?: string },

@@ -6,7 +6,7 @@ import { didOfContext } from "./assets";
 import { describeUpstream } from "./failures";
 import { mergeById } from "./merge";
 import { findOrganisationByName, knownOrganisation, slugOfDid } from "./organisations";
-import { operationDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import type { ParticipantContext } from "./upstream-schemas";
 
 /**
@@ -121,15 +121,17 @@ interface TaskInputs {
 }
 
 async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskInputs> {
-  const deadline = operationDeadline(rt);
+  // no deadline armed per request: the context list has its own time-out, the lists what is left of it
+  const startedAt = Date.now();
   const created = rt.demoRecords ? await rt.demoTransfers.listShared() : [];
   let contexts: readonly ParticipantContext[];
   try {
-    contexts = await rt.connector.listParticipantContexts(deadline);
+    contexts = await rt.connector.listParticipantContexts();
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to list tasks", describeUpstream(e));
     return { contexts: null, lists: [], created };
   }
+  const deadline = remainingDeadline(rt, startedAt);
   const lists = await Promise.all(
     inScopeActive(scope, contexts).flatMap((ctx) => [
       settle(rt.connector.listNegotiations(ctx["@id"], deadline)),

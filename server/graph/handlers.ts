@@ -1,4 +1,4 @@
-import { json, jsonBuffer } from "../http/errors";
+import { jsonBuffer } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { viewerOf } from "../privacy";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
@@ -31,5 +31,5 @@ export const graphHandlers: HandlerMap<GraphServices> = {
     ),
   "GET /api/graph/node": async ({ services, url, user }) =>
     jsonBuffer(await services.graphQueries.nodeBody(url.searchParams.get("id"), viewerOf(user))),
-  "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),
+  "GET /api/graph/validate": async ({ services }) => jsonBuffer(await services.graphQueries.validateBody()),
 };

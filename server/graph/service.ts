@@ -1,6 +1,6 @@
 import { badRequest, notFound } from "../http/errors";
 import type { EncodedBody } from "../http/node-adapter";
-import { createVersionedCache } from "./versioned-cache";
+import { createVersionedCache, createVersionedMap } from "./versioned-cache";
 import {
   CAMEL_CASE,
   LAYER_LABELS,
@@ -84,6 +84,9 @@ export interface GraphServiceOptions {
 export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
   const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
   const cached = createVersionedCache(store);
+  // whether a stored id is a node, once per graph version (node and expand answers check it first)
+  const existence = createVersionedMap<boolean>(store, 4096);
+  const exists = (stored: string) => existence(stored, async () => (await store.getNode(stored)) !== null);
   let validation: { version: number; value: GraphValidation } | null = null;
   // the decoded form of a cached body, for callers that want objects (views): parsed once, frozen
   const decoded = new WeakMap<EncodedBody, GraphResponse>();
@@ -129,7 +132,7 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       if (!id) throw badRequest("id query parameter is required");
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
-      if (!stored || !(await store.getNode(stored))) throw notFound(`Node ${id} not found`);
+      if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
       return cached(`expand|${stored}|${depth}|${viewer.key}`, async () =>
         redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!),
       );
@@ -160,8 +163,13 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       if (!id) throw badRequest("id query parameter is required");
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
-      if (!stored || !(await store.getNode(stored))) throw notFound(`Node ${id} not found`);
+      if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
       return cached(`node|${stored}|${viewer.key}`, () => this.node(id, viewer));
+    },
+
+    /** GET /api/graph/validate as encoded JSON, once per graph version (validate() keeps the value) */
+    validateBody(): Promise<EncodedBody> {
+      return cached("validate", () => this.validate());
     },
 
     async validate(): Promise<GraphValidation> {

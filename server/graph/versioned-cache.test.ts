@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createAuditLog } from "../audit/log";
 import { openDatabase } from "../storage/database";
 import { createSqliteGraphStore } from "./sqlite-store";
-import { createVersionedCache, createVersionedValue } from "./versioned-cache";
+import { createVersionedCache, createVersionedMap, createVersionedValue } from "./versioned-cache";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 
 /** Answers kept per graph version on the real embedded store: a write empties them, a burst builds once. */
@@ -85,6 +85,43 @@ describe("the per-version value", () => {
     expect(await value()).toEqual({ nodes: 1, build: 3 });
     expect(await value()).toEqual({ nodes: 1, build: 3 });
     expect(builds).toBe(3);
+    db.close();
+  });
+});
+
+/** Values per key and graph version (a node read by the patient views, whether a node exists). */
+describe("the per-version map", () => {
+  it("keeps a null answer, forgets every key after a write, and keeps no failed build", async () => {
+    const db = openDatabase(":memory:");
+    const store = createSqliteGraphStore(db, await createAuditLog(openSqliteRelational(db), db));
+    const nodes = createVersionedMap<string | null>(store, 2);
+    let reads = 0;
+    let fail = false;
+    const read = (id: string) => async () => {
+      reads++;
+      if (fail) throw new Error("store away");
+      return (await store.getNode(id))?.label ?? null;
+    };
+    expect(
+      await Promise.all([nodes("dataset-a", read("dataset-a")), nodes("dataset-a", read("dataset-a"))]),
+    ).toEqual([null, null]);
+    expect(await nodes("dataset-a", read("dataset-a"))).toBeNull(); // "not there" is kept too
+    expect(reads).toBe(1);
+
+    await store.mutate(
+      [{ op: "createNode", node: { id: "dataset-a", label: "HealthDataset", layer: "l2", properties: {} } }],
+      { action: "test.create", actor: "tester", target: "dataset-a", kind: "catalogue" },
+    );
+    fail = true;
+    await expect(nodes("dataset-a", read("dataset-a"))).rejects.toThrow("store away");
+    fail = false;
+    expect(await nodes("dataset-a", read("dataset-a"))).toBe("HealthDataset");
+    expect(reads).toBe(3);
+    // at most `maxEntries` keys: the oldest goes first
+    await nodes("b", read("b"));
+    await nodes("c", read("c"));
+    await nodes("dataset-a", read("dataset-a"));
+    expect(reads).toBe(6);
     db.close();
   });
 });

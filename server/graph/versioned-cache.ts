@@ -2,41 +2,51 @@ import { EncodedBody } from "../http/node-adapter";
 import type { GraphStore } from "./store";
 
 /**
- * Serialised answers that depend only on the graph's content, kept per graph version: any write
- * to the store bumps its version and empties the cache at the next read. Identical builds in flight
- * share one promise (fifty first callers of a new version build once). Keys must name everything
- * else the answer depends on (the caller's visibility class, query parameters).
+ * Values that depend only on the graph's content, kept per graph version: any write to the store bumps
+ * its version and empties the map at the next read. Identical builds in flight share one promise (fifty
+ * first callers of a new version build once); a value built while the version changed, or a build that
+ * failed, is not kept. Keys must name everything else the value depends on. Values are shared between
+ * callers: hand out only what nobody changes (frozen objects, encoded bodies).
  */
-export function createVersionedCache(store: Pick<GraphStore, "version">, maxEntries = 256) {
-  const cache = new Map<string, EncodedBody>();
-  const building = new Map<string, Promise<EncodedBody>>();
+export function createVersionedMap<T>(store: Pick<GraphStore, "version">, maxEntries = 256) {
+  const cache = new Map<string, T>();
+  const building = new Map<string, Promise<T>>();
   let cacheVersion = store.version();
 
-  return function cached(key: string, build: () => Promise<unknown>): Promise<EncodedBody> {
+  return function get(key: string, build: () => Promise<T>): Promise<T> {
     if (cacheVersion !== store.version()) {
       cache.clear();
       building.clear();
       cacheVersion = store.version();
     }
-    const hit = cache.get(key);
-    if (hit !== undefined) return Promise.resolve(hit);
+    if (cache.has(key)) return Promise.resolve(cache.get(key) as T);
     const pending = building.get(key);
     if (pending) return pending;
     const version = cacheVersion;
     const promise = build()
       .then((value) => {
-        const body = new EncodedBody(Buffer.from(JSON.stringify(value)));
         if (version === store.version()) {
           if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-          cache.set(key, body);
+          cache.set(key, value);
         }
-        return body;
+        return value;
       })
       .finally(() => {
         if (building.get(key) === promise) building.delete(key);
       });
     building.set(key, promise);
     return promise;
+  };
+}
+
+/**
+ * Serialised answers that depend only on the graph's content, kept per graph version (as
+ * createVersionedMap): the value a build gives is encoded once as JSON.
+ */
+export function createVersionedCache(store: Pick<GraphStore, "version">, maxEntries = 256) {
+  const map = createVersionedMap<EncodedBody>(store, maxEntries);
+  return function cached(key: string, build: () => Promise<unknown>): Promise<EncodedBody> {
+    return map(key, async () => new EncodedBody(Buffer.from(JSON.stringify(await build()))));
   };
 }
 

@@ -40,24 +40,26 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
   const allowedOrigins = [new URL(config.publicUrl).origin];
 
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
-    const url = new URL(request.url);
+    let parsed: URL | undefined;
+    const urlOf = () => (parsed ??= new URL(request.url));
     try {
+      const pathname = plainPathname(request.url) ?? urlOf().pathname;
       if (config.appMode === "static") {
         return json({ error: "The API is off in static mode: this deployment serves fixtures only" }, 404);
       }
-      const result = matchRoute(request.method, url.pathname);
-      if (result.kind === "none") return json({ error: `Not found: ${url.pathname}` }, 404);
+      const result = matchRoute(request.method, pathname);
+      if (result.kind === "none") return json({ error: `Not found: ${pathname}` }, 404);
       if (result.kind === "method-not-allowed") {
         if (request.method === "OPTIONS") {
           return new Response(null, { status: 204, headers: { Allow: result.allow.join(", ") } });
         }
-        return json({ error: `Method ${request.method} not allowed on ${url.pathname}` }, 405, {
+        return json({ error: `Method ${request.method} not allowed on ${pathname}` }, 405, {
           Allow: result.allow.join(", "),
         });
       }
       const { match } = result;
 
-      if (url.pathname !== "/api/health") {
+      if (pathname !== "/api/health") {
         const status = services.officeHours.status(new Date());
         if (!status.open) return offlineResponse(status, "api", services.officeHours.timeZone);
       }
@@ -86,7 +88,9 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
         get request() {
           return (built ??= webRequest());
         },
-        url,
+        get url() {
+          return urlOf();
+        },
         params: match.params,
         user,
         services,
@@ -97,6 +101,27 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
     }
   };
 }
+
+/**
+ * The path of an absolute URL whose path needs no normalising (letters, digits, `-._~/`, no `.` or
+ * `..` segment, no `//`): what `new URL(url).pathname` gives, without parsing the whole URL on every
+ * request. Undefined for anything else, which `URL` then parses.
+ */
+export function plainPathname(url: string): string | undefined {
+  const scheme = url.indexOf("://");
+  if (scheme < 0) return undefined;
+  const start = url.indexOf("/", scheme + 3);
+  if (start < 0) return undefined;
+  let end = url.length;
+  const q = url.indexOf("?", start);
+  if (q >= 0) end = q;
+  const h = url.indexOf("#", start);
+  if (h >= 0 && h < end) end = h;
+  const path = url.slice(start, end);
+  return PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) ? path : undefined;
+}
+const PLAIN_PATH = /^(\/[A-Za-z0-9\-._~]+)+\/?$|^\/$/;
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 
 async function authorise(
   access: Access,

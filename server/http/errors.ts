@@ -1,4 +1,4 @@
-import { rawBodyResponse, textResponse, type EncodedBody } from "./node-adapter";
+import { plainHeadersOf, rawBodyResponse, textResponse, type EncodedBody } from "./node-adapter";
 
 /**
  * The error model: every failure that reaches a client is an ApiError rendered as
@@ -43,16 +43,17 @@ export const JSON_HEADERS = {
   "Content-Type": "application/json; charset=utf-8",
   "Cache-Control": "no-store",
 };
+/** JSON_HEADERS with lower-case names, as a held answer keeps them (node-adapter.ts) */
+const JSON_HELD_HEADERS: Readonly<Record<string, string>> = plainHeadersOf(JSON_HEADERS);
 
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
-  const h = new Headers(JSON_HEADERS);
-  if (headers) new Headers(headers).forEach((v, k) => h.set(k, v));
+  const h = headers ? { ...JSON_HELD_HEADERS, ...plainHeadersOf(headers) } : JSON_HELD_HEADERS;
   return textResponse(JSON.stringify(body), { status, headers: h });
 }
 
 /** A pre-encoded JSON body (for cached responses): written to the socket as it is. */
 export function jsonBuffer(body: EncodedBody, status = 200): Response {
-  return rawBodyResponse(body, { status, headers: JSON_HEADERS });
+  return rawBodyResponse(body, { status, headers: JSON_HELD_HEADERS });
 }
 
 export function noContent(): Response {

@@ -35,11 +35,23 @@ export class EncodedBody {
  */
 class HeldBodyResponse extends Response {
   readonly #held: string | EncodedBody;
+  /** the headers as given, names lower-cased; the web `Headers` only once someone asks for them */
+  readonly #plainHeaders: Record<string, string>;
+  #headers: Headers | undefined;
   #used = false;
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
-  constructor(held: string | EncodedBody, init: ResponseInit) {
-    super(null, init);
+  constructor(held: string | EncodedBody, init: HeldInit) {
+    super(null, { status: init.status, statusText: init.statusText });
     this.#held = held;
+    this.#plainHeaders = lowerCased(init.headers);
+  }
+  override get headers(): Headers {
+    this.#headers ??= new Headers(this.#plainHeaders);
+    return this.#headers;
+  }
+  /** the headers for the adapter as a plain record, unless someone holds (and may have changed) the web Headers */
+  get plainHeaders(): Readonly<Record<string, string>> | undefined {
+    return this.#headers ? undefined : this.#plainHeaders;
   }
   /** a string body, for the adapter; undefined once the body was read by someone else */
   get unreadText(): string | undefined {
@@ -88,16 +100,38 @@ class HeldBodyResponse extends Response {
     return new HeldBodyResponse(this.#held, {
       status: this.status,
       statusText: this.statusText,
-      headers: new Headers(this.headers),
+      headers: plainHeadersOf(this.headers),
     });
   }
 }
 
-export function textResponse(text: string, init: ResponseInit): Response {
+/** A held answer's status and headers; header names lower-case (as a web `Headers` gives them). */
+export interface HeldInit {
+  status?: number;
+  statusText?: string;
+  headers?: Record<string, string>;
+}
+
+/** a record of headers with lower-case names (a new object: the caller's stays its own) */
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers) for (const k in headers) out[k.toLowerCase()] = headers[k];
+  return out;
+}
+
+/** any HeadersInit as a plain record with lower-case names (repeated names joined, as `Headers` does) */
+export function plainHeadersOf(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!init) return out;
+  new Headers(init).forEach((v, k) => (out[k] = v));
+  return out;
+}
+
+export function textResponse(text: string, init: HeldInit): Response {
   return new HeldBodyResponse(text, init);
 }
 
-export function rawBodyResponse(body: EncodedBody, init: ResponseInit): Response {
+export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
   return new HeldBodyResponse(body, init);
 }
 
@@ -216,13 +250,29 @@ function closeAfterAnswer(req: IncomingMessage) {
   DRAINING.set(req, drained);
 }
 
+/**
+ * Writes `response` to `res`. `baseHeaders` (name, value, name, value, …) go first, e.g. the API's
+ * security headers; the response's own headers override them. A held answer (json(), jsonBuffer(),
+ * textResponse) whose web Headers nobody asked for is written with one `writeHead` of a flat list,
+ * without building or iterating a `Headers`.
+ */
 export async function sendWebResponse(
   res: ServerResponse,
   response: Response,
   acceptEncoding?: string | string[],
+  baseHeaders: readonly string[] = [],
 ): Promise<void> {
   const req = (res as ServerResponse & { req?: IncomingMessage }).req;
   const draining = req && DRAINING.get(req);
+  const held = response instanceof HeldBodyResponse ? response : undefined;
+  const plain = held?.plainHeaders;
+  if (plain && !draining && !res.headersSent && res.getHeaderNames().length === 0) {
+    const encoded = held!.encoded;
+    const text = encoded ? undefined : held!.unreadText;
+    if (encoded || text !== undefined)
+      return writeHeld(res, held!.status, plain, encoded, text, acceptEncoding, baseHeaders);
+  }
+  for (let i = 0; i < baseHeaders.length; i += 2) res.setHeader(baseHeaders[i], baseHeaders[i + 1]);
   if (req && draining) {
     // a refused body: answer once it is discarded (bounded), then close the connection
     await draining;
@@ -237,7 +287,6 @@ export async function sendWebResponse(
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
-  const held = response instanceof HeldBodyResponse ? response : undefined;
   const encoded = held?.encoded;
   if (encoded) {
     res.setHeader("vary", "Accept-Encoding");
@@ -251,4 +300,29 @@ export async function sendWebResponse(
   const buf = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
   if (response.status !== 204 && response.status !== 304) res.setHeader("content-length", buf.byteLength);
   res.end(buf);
+}
+
+/** a held answer in one writeHead: base headers, then the answer's own (overriding), then the body's */
+function writeHeld(
+  res: ServerResponse,
+  status: number,
+  plain: Readonly<Record<string, string>>,
+  encoded: EncodedBody | undefined,
+  text: string | undefined,
+  acceptEncoding: string | string[] | undefined,
+  baseHeaders: readonly string[],
+): void {
+  const list: string[] = [];
+  for (let i = 0; i < baseHeaders.length; i += 2)
+    if (!(baseHeaders[i].toLowerCase() in plain)) list.push(baseHeaders[i], baseHeaders[i + 1]);
+  for (const k in plain) if (k !== "content-length") list.push(k, plain[k]);
+  let body: Buffer;
+  if (encoded) {
+    body = acceptsGzip(acceptEncoding) && encoded.raw.byteLength > 1024 ? encoded.gzip() : encoded.raw;
+    list.push("vary", "Accept-Encoding");
+    if (body !== encoded.raw) list.push("content-encoding", "gzip");
+  } else body = Buffer.from(text!);
+  if (status !== 204 && status !== 304) list.push("content-length", String(body.byteLength));
+  res.writeHead(status, list);
+  res.end(body);
 }

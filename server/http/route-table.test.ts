@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { matchRoute, ROUTES } from "./route-table";
+import { matchRoute, ROUTES, scanRoutes, type HttpMethod } from "./route-table";
 
 describe("route table", () => {
   it("lists every /api path of the spec exactly once", () => {
@@ -62,5 +63,31 @@ describe("route table", () => {
           );
       }
     }
+  });
+
+  it("matches every path as the scan of the whole table does (the static routes looked up first)", () => {
+    const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+    // the table's own paths, parameters filled in, with and without a trailing slash, and near misses
+    const paths = ROUTES.flatMap((r) => {
+      const p = r.path.replace(/:[^/]+\*/g, "a/b").replace(/:[^/]+/g, "x-1");
+      return [p, `${p}/`, `${p}x`, p.slice(0, p.lastIndexOf("/")) || "/"];
+    });
+    const scan = (method: string, path: string) =>
+      scanRoutes((method === "HEAD" ? "GET" : method) as HttpMethod, path);
+    for (const path of paths)
+      for (const method of methods) expect(matchRoute(method, path)).toEqual(scan(method, path));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...methods),
+        fc.array(fc.constantFrom("api", "catalog", "graph", "node", "tasks", "participants", "me", "x", ""), {
+          maxLength: 5,
+        }),
+        (method, segments) => {
+          const path = `/${segments.join("/")}`;
+          expect(matchRoute(method, path)).toEqual(scan(method, path));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

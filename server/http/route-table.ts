@@ -72,8 +72,28 @@ export type MatchResult =
   | { kind: "method-not-allowed"; allow: HttpMethod[] }
   | { kind: "none" };
 
+/**
+ * The routes without parameters by path: a path that equals one of them is matched by it before any
+ * route with parameters (it has the most static segments a route matching that path can have), so
+ * when it has the method the table need not be scanned.
+ */
+const STATIC_ROUTES = new Map(
+  COMPILED_ROUTES.filter((c) => c.paramNames.length === 0).map((c) => [c.spec.path, c]),
+);
+
 export function matchRoute(method: string, pathname: string): MatchResult {
   const m = (method === "HEAD" ? "GET" : method) as HttpMethod;
+  const exact = STATIC_ROUTES.get(
+    pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname,
+  );
+  const methodSpec = exact?.spec.methods[m];
+  if (exact && methodSpec)
+    return { kind: "match", match: { route: exact.spec, method: m, methodSpec, params: {} } };
+  return scanRoutes(m, pathname);
+}
+
+/** every route in order of specificity: the first that matches the path and has the method */
+export function scanRoutes(m: HttpMethod, pathname: string): MatchResult {
   const allow = new Set<HttpMethod>();
   let found = false;
   for (const c of COMPILED_ROUTES) {

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import { type GraphNode, type PropertyValue, type GraphStore, createVersionedCache } from "../graph";
+import {
+  type GraphNode,
+  type PropertyValue,
+  type GraphStore,
+  createVersionedCache,
+  createVersionedMap,
+} from "../graph";
 import type { EncodedBody } from "../http/node-adapter";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";
@@ -102,6 +108,14 @@ export function insightsOf(profile: PatientProfile, age: number | null) {
 }
 
 export function createPatientService(graph: GraphStore) {
+  // a record's node read once per graph version (every request of a patient's views reads it); shared, so frozen
+  const nodes = createVersionedMap<GraphNode | null>(graph, 4096);
+  const nodeOf = (id: string) =>
+    nodes(id, async () => {
+      const node = await graph.getNode(id);
+      return node && Object.freeze({ ...node, properties: Object.freeze(node.properties) });
+    });
+
   async function load(patientId: string | null, user: SessionUser): Promise<GraphNode> {
     if (!patientId || !patientId.trim()) throw badRequest("patientId query parameter is required");
     const isAdmin = user.roles.includes("CONNECTOR_ADMIN");
@@ -114,7 +128,7 @@ export function createPatientService(graph: GraphStore) {
     ) {
       throw forbidden("Patients can only access their own record");
     }
-    const node = await graph.getNode(patientId);
+    const node = await nodeOf(patientId);
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
     // identities only where the role table says so (server/privacy/policy.ts)
     const holder = typeof node.properties.holder === "string" ? node.properties.holder : undefined;

@@ -49,6 +49,22 @@ describe("health and the JSON error model", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(res.headers.get("referrer-policy")).toBeTruthy();
+    // every other answer too: a cached list (pre-encoded, gzip), a JSON answer built per request, an error
+    for (const answer of [
+      await clinic.api("/api/catalog", { headers: { "accept-encoding": "gzip" } }),
+      await clinic.api("/api/patient?limit=1"),
+      await fetch(`${server.url}/api/catalog`),
+      await clinic.api("/api/no-such-route"),
+    ]) {
+      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(answer.headers.get("x-frame-options")).toBe("DENY");
+      expect(answer.headers.get("content-security-policy")).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(answer.headers.get("cache-control")).toBe("no-store");
+      expect(Number(answer.headers.get("content-length"))).toBeGreaterThan(0);
+    }
     const before = (await (await clinic.api("/api/catalog")).json()).length;
     const foreign = await clinic.api("/api/catalog", {
       ...json({ id: "ds-evil", title: "Evil" }),
