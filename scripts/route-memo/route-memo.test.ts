@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import Module, { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
@@ -209,5 +209,99 @@ describe("the build's route memo", () => {
     const got = patchedAnswers(["/"]);
     expect(got.production).toBe(true);
     expect(got.nodeEnv).toBe("test");
+  });
+});
+
+/** turbo-stream's flatten as the build patches it, compiled beside the original (not in the require cache) */
+function patchedFlatten(): (this: Encoder, input: unknown) => unknown {
+  const req = createRequire(import.meta.url);
+  const original = req.resolve("turbo-stream/package.json").replace(/package\.json$/, "dist/flatten.js");
+  const m = new Module(original, undefined) as Module & { _compile(src: string, file: string): void };
+  m.filename = original;
+  m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
+    path.dirname(original),
+  );
+  m._compile(readFileSync(path.join(dir, "route-memo", "turbo-stream_flatten.js"), "utf8"), original);
+  return (m.exports as { flatten: (this: Encoder, input: unknown) => unknown }).flatten;
+}
+
+interface Encoder {
+  deferred: Record<number, unknown>;
+  index: number;
+  indices: Map<unknown, number>;
+  stringified: string[];
+  plugins?: ((v: unknown) => unknown)[];
+  postPlugins?: ((v: unknown) => unknown)[];
+}
+
+/** the text turbo-stream's encode sends for `input` (its first line), with Remix's plugins' shapes */
+function encodeWith(flatten: (this: Encoder, input: unknown) => unknown, input: unknown): string {
+  const encoder: Encoder = {
+    deferred: {},
+    index: 0,
+    indices: new Map(),
+    stringified: [],
+    plugins: [(v) => (v instanceof Error ? ["SanitizedError", v.name, v.message] : undefined)],
+    postPlugins: [
+      (v) =>
+        v && typeof v === "object"
+          ? ["SingleFetchClassInstance", Object.fromEntries(Object.entries(v))]
+          : undefined,
+      () => ["SingleFetchFallback"],
+    ],
+  };
+  const id = flatten.call(encoder, input);
+  return typeof id === "number" && id < 0 ? `${id}` : `[${encoder.stringified.join(",")}]`;
+}
+
+describe("the build's turbo-stream encoder", () => {
+  it("writes every value as the unpatched encoder does: shared values, repeated keys, holes, special numbers and types", () => {
+    const req = createRequire(import.meta.url);
+    const original = (
+      req(req.resolve("turbo-stream/package.json").replace(/package\.json$/, "dist/flatten.js")) as {
+        flatten: (this: Encoder, input: unknown) => unknown;
+      }
+    ).flatten;
+    const patched = patchedFlatten();
+    expect(patched).not.toBe(original);
+    const leaf = fc.oneof(
+      fc.string(),
+      fc.constantFrom("label", "to", "group", "Overview", "", 'é"\\', "0"),
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(0, -0, NaN, Infinity, -Infinity, true, false, null, undefined),
+      fc.date({ noInvalidDate: true }),
+      fc.constant(new Error("boom")),
+      fc.bigInt(),
+    );
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.array(tie("tree"), { maxLength: 5 }),
+        // an array with a hole
+        fc.array(tie("tree"), { minLength: 2, maxLength: 4 }).map((xs) => {
+          const holed = [...xs];
+          delete holed[1];
+          return holed;
+        }),
+        fc.dictionary(fc.constantFrom("label", "to", "group", "key", "n", "_1", "a b"), tie("tree"), {
+          maxKeys: 5,
+        }),
+        fc.array(tie("tree"), { maxLength: 3 }).map((xs) => new Set(xs)),
+        fc.array(fc.tuple(tie("tree"), tie("tree")), { maxLength: 3 }).map((xs) => new Map(xs)),
+        fc
+          .dictionary(fc.string(), tie("tree"), { maxKeys: 3 })
+          .map((o) => Object.assign(Object.create(null), o)),
+      ),
+    }));
+    // the same objects met again (as the root loader's nav entries are, from two lists)
+    const shared = fc.tuple(tree, tree).map(([a, b]) => ({ a, b, again: a, list: [a, b, a] }));
+    fc.assert(
+      fc.property(fc.oneof(tree, shared), (input) => {
+        expect(encodeWith(patched, input)).toBe(encodeWith(original, input));
+      }),
+      { numRuns: 3000, seed: 33 },
+    );
   });
 });
