@@ -2,7 +2,7 @@ import { badGateway } from "../http/errors";
 import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import { edcPrefixOf, MANAGEMENT_CONTEXT, termString } from "./protocol";
-import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import { operationDeadline, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
@@ -81,14 +81,16 @@ interface GroupInputs {
 }
 
 async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
-  const deadline = operationDeadline(rt);
+  // no deadline armed per request: the context list has its own time-out, the lists what is left of it
+  const startedAt = Date.now();
   let contexts: readonly ParticipantContext[];
   try {
-    contexts = await rt.connector.listParticipantContexts(deadline);
+    contexts = await rt.connector.listParticipantContexts();
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
     return { contexts: null, assets: [] };
   }
+  const deadline = remainingDeadline(rt, startedAt);
   const assets = await Promise.all(
     contexts.filter(activeForAssets).map(async (ctx) => {
       const r = await settle(rt.connector.listAssets(ctx["@id"], deadline));

@@ -14,7 +14,7 @@ import type { RequestHead } from "./request-head";
 export interface DispatcherServices {
   config: Config;
   officeHours: OfficeGate;
-  sessions: Pick<SessionStore, "userFromRequest">;
+  sessions: Pick<SessionStore, "userFromRequest" | "cachedUser">;
 }
 
 /**
@@ -69,8 +69,10 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       // an over-long body was left unread by the adapter (which closes the connection): refuse it first
       if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
 
-      const user = await services.sessions.userFromRequest(request);
-      await authorise(match.methodSpec.access, user, request, services);
+      // a cached session at once; the store only when it must be asked
+      const cachedUser = services.sessions.cachedUser?.(request);
+      const user = cachedUser !== undefined ? cachedUser : await services.sessions.userFromRequest(request);
+      authorise(match.methodSpec.access, user, request, services);
       // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
       // The sign-in routes also take the form posts of NextAuth-style clients.
       if (request.method !== "GET" && request.method !== "HEAD")
@@ -123,7 +125,7 @@ export function plainPathname(url: string): string | undefined {
 const PLAIN_PATH = /^(\/[A-Za-z0-9\-._~]+)+\/?$|^\/$/;
 const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 
-async function authorise(
+function authorise(
   access: Access,
   user: SessionUser | null,
   request: RequestHead,
