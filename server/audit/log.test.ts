@@ -119,4 +119,25 @@ describe.each(storeDialects())("audit log on %s", (dialect) => {
     expect(next.seq).toBe(9);
     expect(await log.verify()).toEqual({ ok: true, checked: 6 });
   });
+
+  it("on the embedded store, appends a batch in order after a purged head, one head read for the batch", async () => {
+    store = await openTestStore(dialect);
+    if (!store.db) return; // PostgreSQL: appendSyncBatch is the embedded store's
+    const log = await createAuditLog(store.rel, store.db);
+    const old = new Date("2020-01-01T00:00:00Z");
+    await log.append({ action: "x", actor: "a", target: "kept", kind: "keep" }, { at: old });
+    await log.append({ action: "x", actor: "a", target: "gone", kind: "old" }, { at: old });
+    await log.purge("old", "2021-01-01T00:00:00Z"); // the chain's head is now a tombstone
+    const at = new Date("2026-11-27T04:00:00Z");
+    const batch = Array.from({ length: 4 }, (_, i) => ({
+      input: { action: "federated.query", actor: "researcher", target: `q${i}`, kind: "insight" },
+      at,
+    }));
+    const written = store.rel.tx(async () => log.appendSyncBatch(batch));
+    expect((await written).map((e) => e.seq)).toEqual([3, 4, 5, 6]);
+    expect(log.appendSyncBatch([])).toEqual([]);
+    expect(await log.verify()).toEqual({ ok: true, checked: 5 });
+    expect((await log.append({ action: "after", actor: "a", target: "t", kind: "keep" })).seq).toBe(7);
+    expect(await log.verify()).toEqual({ ok: true, checked: 6 });
+  });
 });

@@ -17,6 +17,11 @@ export interface AuditLog {
    * (the embedded graph then appends with `append` after its own commit).
    */
   appendSync(input: AuditInput, at?: Date): AuditEntry;
+  /**
+   * Embedded store only: `appendSync` of several entries in order, the chain's head read once (the
+   * caller's transaction holds the store, so nothing else is appended in between).
+   */
+  appendSyncBatch(entries: readonly { input: AuditInput; at: Date }[]): AuditEntry[];
   /** true when `appendSync` works: the log lives in the embedded store's own SQLite handle */
   readonly embedded: boolean;
   list(filter?: AuditFilter): Promise<AuditEntry[]>;
@@ -241,7 +246,17 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     embedded: !!sync,
     appendSync(input, at = new Date()) {
       if (!sync) throw new Error("appendSync is only available on the embedded store");
-      return sync((prev) => entryAfter(prev, input, at));
+      return sync.one((prev) => entryAfter(prev, input, at));
+    },
+    appendSyncBatch(entries) {
+      if (!sync) throw new Error("appendSyncBatch is only available on the embedded store");
+      return sync.many(
+        entries.map(
+          ({ input, at }) =>
+            (prev) =>
+              entryAfter(prev, input, at),
+        ),
+      );
     },
     async list(filter = {}) {
       const q = filter.q?.trim().toLowerCase();
@@ -401,11 +416,27 @@ function syncAppender(db: Db) {
     `INSERT INTO audit_entries (seq, id, action, actor, target, outcome, kind, timestamp, prev_hash, hash)
      VALUES (@seq, @id, @action, @actor, @target, @outcome, @kind, @timestamp, @prevHash, @hash)`,
   );
-  return (make: (prev: { seq: number; hash: string } | undefined) => AuditEntry): AuditEntry => {
+  type Make = (prev: { seq: number; hash: string } | undefined) => AuditEntry;
+  const head = () => {
     const e = lastEntry.get() as { seq: number; hash: string } | undefined;
     const t = lastTombstone.get() as { seq: number; hash: string } | undefined;
-    const entry = make(t && (!e || t.seq > e.seq) ? t : e);
-    insert.run(entry);
-    return entry;
+    return t && (!e || t.seq > e.seq) ? t : e;
+  };
+  return {
+    one(make: Make): AuditEntry {
+      const entry = make(head());
+      insert.run(entry);
+      return entry;
+    },
+    /** in order, each after the one before: the head read once */
+    many(makes: readonly Make[]): AuditEntry[] {
+      let prev = makes.length ? head() : undefined;
+      return makes.map((make) => {
+        const entry = make(prev);
+        insert.run(entry);
+        prev = entry;
+        return entry;
+      });
+    },
   };
 }

@@ -30,7 +30,7 @@ export function createQueryLog(audit: AuditLog | undefined, rel?: Relational, de
       // handle) inside the batch's one transaction, instead of three compiled queries per entry
       if (rel?.dialect === "sqlite" && audit.embedded)
         await rel.tx(async () => {
-          for (const e of batch) audit.appendSync(e.input, e.at);
+          audit.appendSyncBatch(batch);
         });
       else if (rel)
         await rel.tx(async (tx) => {
