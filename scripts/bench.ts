@@ -33,7 +33,8 @@ function args() {
   return {
     sizes: (get("sizes") ?? "1000,10000").split(",").map(Number),
     seconds: Number(get("seconds") ?? 5),
-    baselineSeconds: Number(get("baseline-seconds") ?? 3),
+    /** the baseline's time, half of it right before the route's measured run and half right after */
+    baselineSeconds: Number(get("baseline-seconds") ?? 4),
     /** each route (and its baseline, for half as long) driven unmeasured first: steady state, not the JIT's warm-up */
     warmupSeconds: Number(get("warmup-seconds") ?? 2),
     concurrency: Number(get("concurrency") ?? 50),
@@ -66,6 +67,25 @@ async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 const stop = stopChild;
+
+/**
+ * A baseline measured in two halves as one: answers over the whole time, latencies the mean of the two
+ * halves' percentiles (wrk reports percentiles, not the latencies themselves).
+ */
+function bothHalves(a: Measured, b: Measured): Measured {
+  const requests = a.requests + b.requests;
+  const seconds = a.requests / Math.max(a.rps, 1e-9) + b.requests / Math.max(b.rps, 1e-9);
+  return {
+    requests,
+    rps: requests / seconds,
+    p50: (a.p50 + b.p50) / 2,
+    p95: (a.p95 + b.p95) / 2,
+    p99: (a.p99 + b.p99) / 2,
+    errors: a.errors + b.errors,
+    kbPerResponse: (a.kbPerResponse * a.requests + b.kbPerResponse * b.requests) / Math.max(1, requests),
+    problems: [...new Set([...a.problems, ...b.problems])],
+  };
+}
 
 /**
  * The machine's speed at a moment: how long one fixed loop of plain JavaScript takes (in a child
@@ -319,16 +339,20 @@ async function measureSize(
       const warm =
         opt.warmupSeconds > 0 ? await drive(srv.url + p, headers, opt.warmupSeconds, concurrency) : null;
       if (warm && warm.errors > 0) problems.push(`${warm.errors} errors while warming up`);
+      // the baseline in two halves, right before and right after the route's measured run: this machine's
+      // speed moves between minutes, and a baseline taken only after the route compared it with another machine
+      const bare = () => drive(baseline.url + p, headers, opt.baselineSeconds / 2, concurrency);
+      let before: Measured | null = null;
+      if (opt.baselineSeconds > 0) {
+        await recordBaseline(baseline.url, p, first);
+        if (opt.warmupSeconds > 0) await drive(baseline.url + p, headers, opt.warmupSeconds / 2, concurrency);
+        before = await bare();
+      }
       const cpu0 = cpuMs(srv.child.pid!);
       const m = await drive(srv.url + p, headers, opt.seconds, concurrency, r.check);
       m.cpuMsPerRequest = (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
       m.problems = [...new Set([...problems, ...m.problems])];
-      let base: Measured | null = null;
-      if (opt.baselineSeconds > 0) {
-        await recordBaseline(baseline.url, p, first);
-        if (opt.warmupSeconds > 0) await drive(baseline.url + p, headers, opt.warmupSeconds / 2, concurrency);
-        base = await drive(baseline.url + p, headers, opt.baselineSeconds, concurrency);
-      }
+      const base = before ? bothHalves(before, await bare()) : null;
       console.log(
         `   ${r.name}: ${f0(m.rps)} req/s, p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms, p99 ${f1(m.p99)} ms, errors ${m.errors}, server CPU ${f2(m.cpuMsPerRequest ?? NaN)} ms/req` +
           `${base ? `; baseline ${f0(base.rps)} req/s (${f0((m.rps / base.rps) * 100)} %)` : ""}` +
@@ -428,7 +452,8 @@ async function writeDocument(
     "connections. The server runs the built bundle with `NODE_ENV=test` (the embedded provider refuses",
     "`production`; the Remix build is still loaded with React's production build: server/http/server-build.ts) and",
     "the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",
-    "same bytes (recorded from the warm-up answer, gzip as served) driven the same way right after: what this",
+    "same bytes (recorded from the warm-up answer, gzip as served) driven the same way, half of its time right before",
+    "and half right after the route's run (so a change of this machine's speed meanwhile counts alike): what this",
     "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`); the graph",
     "explorer's drawing, which its page loads after hydration ([0027](decisions/0027-graph-drawing-after-hydration.md)), is",
     "shown beside it without a target of its own. Each size's",
