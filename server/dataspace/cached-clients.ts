@@ -10,7 +10,17 @@ import type { TenantManagerClient } from "./tenant-manager-client";
  * endpoint data references (short-lived tokens) always go upstream.
  */
 
-const key = (...parts: unknown[]) => JSON.stringify(parts);
+/**
+ * A read's cache key: its kind, then each part as `length:text` (strings) or JSON (a query), so no two
+ * reads share a key whatever their ids hold; no array built and encoded per read (the task list reads
+ * two lists per participant context per request).
+ */
+export function key(kind: string, ...parts: unknown[]): string {
+  let k = kind;
+  for (const p of parts)
+    k += typeof p === "string" ? `|${p.length}:${p}` : p === undefined ? "|-" : `|j${JSON.stringify(p)}`;
+  return k;
+}
 
 export function cachedConnector(client: ConnectorClient, cache: ReadCache): ConnectorClient {
   const write = async <T>(p: Promise<T>): Promise<T> => {

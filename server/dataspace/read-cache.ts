@@ -48,7 +48,7 @@ export interface ReadCache {
 }
 
 interface Entry {
-  generation: string;
+  generation: number;
   at: number;
   value: unknown;
 }
@@ -57,19 +57,26 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 1000;
   const entries = new Map<string, Entry>();
-  const inFlight = new Map<string, { generation: string; promise: Promise<unknown> }>();
+  const inFlight = new Map<string, { generation: number; promise: Promise<unknown> }>();
   const stats: ReadCacheStats = { hits: 0, misses: 0, coalesced: 0, invalidations: 0 };
-  let own = 0;
-  let seenGeneration = "";
+  // the generation counts the changes seen: an invalidate() here or a new upstream change counter
+  // (compared as numbers, no key text per read)
+  let generationNo = 0;
+  let seenUpstream = options.version?.() ?? 0;
 
-  function generation(): string {
-    const g = `${own}/${options.version?.() ?? 0}`;
-    if (g !== seenGeneration) {
-      if (seenGeneration !== "") stats.invalidations++;
-      seenGeneration = g;
-      entries.clear();
+  function generation(): number {
+    const upstream = options.version?.() ?? 0;
+    if (upstream !== seenUpstream) {
+      seenUpstream = upstream;
+      changed();
     }
-    return g;
+    return generationNo;
+  }
+
+  function changed() {
+    generationNo++;
+    stats.invalidations++;
+    entries.clear();
   }
 
   function untilDeadline<T>(
@@ -131,8 +138,8 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       return untilDeadline(promise, signal, upstream);
     },
     invalidate() {
-      own++;
-      generation();
+      seenUpstream = options.version?.() ?? 0;
+      changed();
       inFlight.clear();
     },
     stats,

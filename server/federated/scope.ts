@@ -111,7 +111,10 @@ export async function sharedScopeFor(
   const all = await allPolicies(graph);
   let byCaller = sharedScopes.get(all);
   if (!byCaller) sharedScopes.set(all, (byCaller = new Map()));
-  const key = JSON.stringify([user.roles, user.participantDid ?? null, k, forceK]);
+  // the DID and roles length-prefixed: one caller class per key, no array encoded per request
+  const did = user.participantDid;
+  let key = `${k}|${forceK ? 1 : 0}|${did == null ? "-" : `${did.length}:${did}`}`;
+  for (const r of user.roles) key += `|${r.length}:${r}`;
   let shared = byCaller.get(key);
   if (!shared) {
     const scope = scopeOf(all, user, k, forceK);
