@@ -19,6 +19,7 @@ import { databaseFor } from "../../tests/support/postgres";
 import { freePort } from "../../tests/support/server";
 import { signIn } from "../../tests/support/signin";
 import { drive, type Measured } from "./load";
+import { stopChild } from "./server";
 // @ts-expect-error -- a plain ES module without types (scripts/postgres.mjs)
 import { startPostgres } from "../postgres.mjs";
 import { spawnBuiltServer } from "../../tests/support/built-server";
@@ -137,10 +138,9 @@ export async function benchTwoInstances(opt: {
       await two.close();
     }
   } finally {
-    for (const i of instances) {
-      i.child.kill("SIGTERM");
-      rmSync(i.dataDir, { recursive: true, force: true });
-    }
+    // the instances end (and close their pools) before PostgreSQL stops under them
+    await Promise.all(instances.map((i) => stopChild(i.child)));
+    for (const i of instances) rmSync(i.dataDir, { recursive: true, force: true });
     await pg.stop();
   }
   const section = [
