@@ -1,5 +1,4 @@
-import { JSON_HEADERS } from "../http/errors";
-import { textResponse } from "../http/node-adapter";
+import { jsonText } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { TOP_DEFAULT, TOP_MAX } from "./service";
 import type { AnalyticsService } from "./service";
@@ -11,8 +10,7 @@ export interface AnalyticsServices {
 
 export const analyticsHandlers: HandlerMap<AnalyticsServices> = {
   "GET /api/analytics": async ({ services, url, user }) =>
-    textResponse(
+    jsonText(
       await services.analytics.dashboardText(user!, { top: intParam(url, "top", TOP_DEFAULT, 1, TOP_MAX) }),
-      { status: 200, headers: JSON_HEADERS },
     ),
 };

@@ -185,17 +185,17 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
       const sessions = await createSessionStore(store.rel, options);
       const { setCookie, token } = await sessions.create(user, undefined);
       const cookie = req(cookieOf(setCookie));
-      expect(sessions.cachedUser!(req("other=1"))).toBeNull(); // no session cookie: nobody, at once
-      expect(sessions.cachedUser!(cookie)).toBeUndefined(); // not read yet: ask the store
-      expect(sessions.cachedUser!(req(`${SESSION_COOKIE}=${token}.forged`))).toBeUndefined();
+      expect(sessions.cachedUser(req("other=1"))).toBeNull(); // no session cookie: nobody, at once
+      expect(sessions.cachedUser(cookie)).toBeUndefined(); // not read yet: ask the store
+      expect(sessions.cachedUser(req(`${SESSION_COOKIE}=${token}.forged`))).toBeUndefined();
       await sessions.userFromRequest(cookie);
       // cached only where a cache is kept (the embedded store; none on a shared PostgreSQL)
-      expect(sessions.cachedUser!(cookie)).toEqual(dialect === "sqlite" ? user : undefined);
-      const copy = sessions.cachedUser!(cookie);
+      expect(sessions.cachedUser(cookie)).toEqual(dialect === "sqlite" ? user : undefined);
+      const copy = sessions.cachedUser(cookie);
       if (copy) copy.roles.push("CONNECTOR_ADMIN");
       expect(await sessions.userFromRequest(cookie)).toEqual(user);
       await sessions.destroy(cookie);
-      expect(sessions.cachedUser!(cookie)).toBeUndefined();
+      expect(sessions.cachedUser(cookie)).toBeUndefined();
       expect(await sessions.userFromRequest(cookie)).toBeNull();
     });
 

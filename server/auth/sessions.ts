@@ -56,7 +56,7 @@ export interface SessionStore {
    * The user of a session found in the session cache, at once (null: no session cookie); undefined
    * when the store must be asked (`userFromRequest`). What the /api dispatcher tries first.
    */
-  cachedUser?(request: SessionRequest): SessionUser | null | undefined;
+  cachedUser(request: SessionRequest): SessionUser | null | undefined;
   /** removes the session; returns the record that was removed and a cookie that clears it */
   destroy(request: Request): Promise<{ record: SessionRecord | null; setCookie: string }>;
   purgeExpired(now?: number): Promise<number>;
@@ -97,8 +97,18 @@ export async function createSessionStore(
   const attrs = `Path=/; HttpOnly; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
 
   /** the cookie's value and its token when the signature holds, else null */
+  /** the session cookie's value as sent (null without one) */
+  function sessionCookie(request: SessionRequest): string | null {
+    const cookie = request.headers.get("cookie");
+    return cookie === null ? null : readCookie(cookie, SESSION_COOKIE);
+  }
+
   function verifiedCookie(request: SessionRequest): { value: string; token: string } | null {
-    const value = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+    return verified(sessionCookie(request));
+  }
+
+  /** a session cookie's value and token when its signature holds */
+  function verified(value: string | null): { value: string; token: string } | null {
     if (!value) return null;
     const dot = value.lastIndexOf(".");
     if (dot <= 0) return null;
@@ -163,11 +173,8 @@ export async function createSessionStore(
     return record;
   }
 
-  /** the cached record of a request's session: null without a session cookie, undefined when not (or no longer) cached */
-  function cached(request: SessionRequest): SessionRecord | null | undefined {
-    const cookie = request.headers.get("cookie");
-    const value = cookie === null ? null : readCookie(cookie, SESSION_COOKIE);
-    if (!value) return null;
+  /** the cached record of a session cookie's value: undefined when not (or no longer) cached */
+  function cachedRecord(value: string): SessionRecord | undefined {
     const hit = cache.get(value);
     if (!hit) return undefined;
     const now = Date.now();
@@ -177,20 +184,21 @@ export async function createSessionStore(
       hit.record.expiresAt > now &&
       hit.lastSeen + SESSION_IDLE_MS > now
     )
-      return copyOf(hit.record);
+      return copyOf(hit.record)!;
     cache.delete(value);
     return undefined;
   }
 
   async function read(request: SessionRequest): Promise<SessionRecord | null> {
-    const known = cached(request);
-    if (known !== undefined) return known;
-    const value = readCookie(request.headers.get("cookie"), SESSION_COOKIE)!;
+    const value = sessionCookie(request);
+    if (!value) return null;
+    const known = cachedRecord(value);
+    if (known) return known;
     const shared = inFlight.get(value);
     if (shared) return copyOf(await shared);
-    const verified = verifiedCookie(request);
-    if (!verified) return null;
-    const pending = readStored(value, verified.token, feedVersion()).finally(() => inFlight.delete(value));
+    const checked = verified(value);
+    if (!checked) return null;
+    const pending = readStored(value, checked.token, feedVersion()).finally(() => inFlight.delete(value));
     inFlight.set(value, pending);
     return copyOf(await pending);
   }
@@ -218,8 +226,8 @@ export async function createSessionStore(
       return (await read(request))?.user ?? null;
     },
     cachedUser(request) {
-      const known = cached(request);
-      return known === undefined ? undefined : (known?.user ?? null);
+      const value = sessionCookie(request);
+      return value ? cachedRecord(value)?.user : null;
     },
     async destroy(request) {
       const record = await read(request);

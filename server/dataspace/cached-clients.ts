@@ -1,3 +1,4 @@
+import { cacheKey } from "../http/cache-key";
 import type { ConnectorClient } from "./connector-client";
 import type { ReadCache } from "./read-cache";
 import type { TenantManagerClient } from "./tenant-manager-client";
@@ -9,18 +10,6 @@ import type { TenantManagerClient } from "./tenant-manager-client";
  * changed something). Catalogue requests (another participant's answer), the onboarding reads and
  * endpoint data references (short-lived tokens) always go upstream.
  */
-
-/**
- * A read's cache key: its kind, then each part as `length:text` (strings) or JSON (a query), so no two
- * reads share a key whatever their ids hold; no array built and encoded per read (the task list reads
- * two lists per participant context per request).
- */
-export function key(kind: string, ...parts: unknown[]): string {
-  let k = kind;
-  for (const p of parts)
-    k += typeof p === "string" ? `|${p.length}:${p}` : p === undefined ? "|-" : `|j${JSON.stringify(p)}`;
-  return k;
-}
 
 export function cachedConnector(client: ConnectorClient, cache: ReadCache): ConnectorClient {
   const write = async <T>(p: Promise<T>): Promise<T> => {
@@ -34,31 +23,31 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     managementUrl: client.managementUrl,
     apiVersion: client.apiVersion,
     listParticipantContexts: (signal) =>
-      cache.read(key("contexts"), signal, (s) => client.listParticipantContexts(s)),
+      cache.read(cacheKey("contexts"), signal, (s) => client.listParticipantContexts(s)),
     getParticipantContext: (id, signal) =>
-      cache.read(key("context", id), signal, (s) => client.getParticipantContext(id, s)),
+      cache.read(cacheKey("context", id), signal, (s) => client.getParticipantContext(id, s)),
     updateParticipantContext: (id, record, signal) =>
       write(client.updateParticipantContext(id, record, signal)),
     listAssets: (id, signal, query) =>
-      cache.read(key("assets", id, query), signal, (s) => client.listAssets(id, s, query)),
+      cache.read(cacheKey("assets", id, query), signal, (s) => client.listAssets(id, s, query)),
     createAsset: (id, asset, signal) => write(client.createAsset(id, asset, signal)),
     listPolicyDefinitions: (id, signal) =>
-      cache.read(key("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
+      cache.read(cacheKey("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
     requestCatalog: (id, request, signal) => client.requestCatalog(id, request, signal),
     listNegotiations: (id, signal, query) =>
-      cache.read(key("negotiations", id, query), signal, (s) => client.listNegotiations(id, s, query)),
+      cache.read(cacheKey("negotiations", id, query), signal, (s) => client.listNegotiations(id, s, query)),
     initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),
     getNegotiation: (id, negotiationId, signal) =>
-      cache.read(key("negotiation", id, negotiationId), signal, (s) =>
+      cache.read(cacheKey("negotiation", id, negotiationId), signal, (s) =>
         client.getNegotiation(id, negotiationId, s),
       ),
     listTransfers: (id, signal, query) =>
-      cache.read(key("transfers", id, query), signal, (s) => client.listTransfers(id, s, query)),
+      cache.read(cacheKey("transfers", id, query), signal, (s) => client.listTransfers(id, s, query)),
     initiateTransfer: (id, request, signal) => write(client.initiateTransfer(id, request, signal)),
     getTransfer: (id, transferId, signal) =>
-      cache.read(key("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),
+      cache.read(cacheKey("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),
     // the endpoint data reference carries a short-lived token: always live
     getEndpointDataReference: (id, transferId, signal) =>
       client.getEndpointDataReference(id, transferId, signal),
@@ -80,12 +69,12 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
     // cells and dataspace profiles are read only on the way to a write (onboarding): always live
     listCells: (signal) => client.listCells(signal),
     listDataspaceProfiles: (signal) => client.listDataspaceProfiles(signal),
-    listTenants: (signal) => read(key("tm", "tenants"), signal, (s) => client.listTenants(s)),
-    getTenant: (id, signal) => read(key("tm", "tenant", id), signal, (s) => client.getTenant(id, s)),
+    listTenants: (signal) => read(cacheKey("tm", "tenants"), signal, (s) => client.listTenants(s)),
+    getTenant: (id, signal) => read(cacheKey("tm", "tenant", id), signal, (s) => client.getTenant(id, s)),
     createTenant: (properties, signal) => write(client.createTenant(properties, signal)),
     updateTenant: (id, properties, signal) => write(client.updateTenant(id, properties, signal)),
     listParticipantProfiles: (id, signal) =>
-      read(key("tm", "participants", id), signal, (s) => client.listParticipantProfiles(id, s)),
+      read(cacheKey("tm", "participants", id), signal, (s) => client.listParticipantProfiles(id, s)),
     createParticipantProfile: (id, deployment, signal) =>
       write(client.createParticipantProfile(id, deployment, signal)),
   };

@@ -1,5 +1,4 @@
-import { JSON_HEADERS } from "../http/errors";
-import { textResponse } from "../http/node-adapter";
+import { jsonText } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { FederatedService } from "./service";
 
@@ -10,8 +9,5 @@ export interface FederatedServices {
 
 export const federatedHandlers: HandlerMap<FederatedServices> = {
   "GET /api/federated": async ({ services, url, user }) =>
-    textResponse(await services.federated.summaryText(url.searchParams, user!), {
-      status: 200,
-      headers: JSON_HEADERS,
-    }),
+    jsonText(await services.federated.summaryText(url.searchParams, user!)),
 };

@@ -11,6 +11,7 @@
  * - re-identification is prohibited: answers carry no names, identifiers or birth dates.
  */
 import type { SessionUser } from "../auth/user";
+import { cacheKey } from "../http/cache-key";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
 
@@ -111,10 +112,8 @@ export async function sharedScopeFor(
   const all = await allPolicies(graph);
   let byCaller = sharedScopes.get(all);
   if (!byCaller) sharedScopes.set(all, (byCaller = new Map()));
-  // the DID and roles length-prefixed: one caller class per key, no array encoded per request
-  const did = user.participantDid;
-  let key = `${k}|${forceK ? 1 : 0}|${did == null ? "-" : `${did.length}:${did}`}`;
-  for (const r of user.roles) key += `|${r.length}:${r}`;
+  // one caller class per key: the DID in its own place, then the roles
+  const key = cacheKey("scope", k, forceK, user.participantDid ?? undefined, ...user.roles);
   let shared = byCaller.get(key);
   if (!shared) {
     const scope = scopeOf(all, user, k, forceK);

@@ -70,7 +70,7 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
 
       // a cached session at once; the store only when it must be asked
-      const cachedUser = services.sessions.cachedUser?.(request);
+      const cachedUser = services.sessions.cachedUser(request);
       const user = cachedUser !== undefined ? cachedUser : await services.sessions.userFromRequest(request);
       authorise(match.methodSpec.access, user, request, services);
       // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.

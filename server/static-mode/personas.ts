@@ -50,6 +50,7 @@ export function personaSessions(): SessionStore {
     },
     read: async (request) => read(request),
     userFromRequest: async (request) => read(request)?.user ?? null,
+    cachedUser: (request) => read(request)?.user ?? null,
     destroy: async (request) => ({
       record: read(request),
       setCookie: "app-auth.session-token=; Path=/; Max-Age=0",

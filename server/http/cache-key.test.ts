@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { key } from "./cached-clients";
+import { cacheKey as key } from "./cache-key";
 
 const part = fc.oneof(
   fc.string(),
@@ -13,7 +13,7 @@ const read = fc.tuple(
   fc.array(part, { maxLength: 3 }),
 );
 
-describe("the read cache's key", () => {
+describe("cacheKey", () => {
   it("is the same for the same read and different for different reads (ids with the separator included)", () => {
     fc.assert(
       fc.property(read, read, ([kindA, partsA], [kindB, partsB]) => {
