@@ -116,6 +116,9 @@ function appendHeader(res: ServerResponse, key: string, value: string) {
   else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
 }
 
+/** the reason a page request's signal ends once its answer is written (not an Error: nothing failed) */
+const ANSWERED = "answered";
+
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
   const services =
@@ -246,13 +249,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
   const answerPage = (req: IncomingMessage, res: ServerResponse) => {
     const nonce = pageHeaders(req, res);
-    // loaders are aborted when the client goes before the answer is written, as by @remix-run/express
-    let controller: AbortController | null = new AbortController();
-    res.on("finish", () => (controller = null));
-    res.on("close", () => controller?.abort());
+    // the request's signal ends with the exchange, as with @remix-run/express: loaders are aborted when
+    // the client goes before the answer is written, and once it is written what Remix keeps per request
+    // until then is let go (the hand-off's 4.95 s time-out timer, which would otherwise run out)
+    const controller = new AbortController();
+    res.on("close", () => controller.abort(res.writableFinished ? ANSWERED : undefined));
     Promise.resolve()
       .then(() =>
-        handleRemix(bodilessWebRequest(req, remixUrl(req), controller!.signal), {
+        handleRemix(bodilessWebRequest(req, remixUrl(req), controller.signal), {
           services,
           cspNonce: nonce,
         }),
@@ -289,7 +293,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const health = config.appMode === "live" ? createEncodedHealth(services.health) : null;
   const healthHeaders = Object.entries({ ...apiHeaders, ...JSON_HEADERS }).flat();
   const apiHeaderEntries = Object.entries(apiHeaders);
-  const apiHeaderList = apiHeaderEntries.flat();
+  // names lower-case, as sendWebResponse wants its base headers
+  const apiHeaderList = apiHeaderEntries.flatMap(([k, v]) => [k.toLowerCase(), v]);
   // a GET or HEAD is dispatched from its head, its web Request built only if the handler reads it
   // (server/http/request-head.ts); a request with a body is read into a Request first
   const answerApi = (req: IncomingMessage, url: string): Promise<Response> => {

@@ -251,8 +251,8 @@ function closeAfterAnswer(req: IncomingMessage) {
 }
 
 /**
- * Writes `response` to `res`. `baseHeaders` (name, value, name, value, …) go first, e.g. the API's
- * security headers; the response's own headers override them. A held answer (json(), jsonBuffer(),
+ * Writes `response` to `res`. `baseHeaders` (name, value, name, value, …; names lower-case) go first,
+ * e.g. the API's security headers; the response's own headers override them. A held answer (json(), jsonBuffer(),
  * textResponse) whose web Headers nobody asked for is written with one `writeHead` of a flat list,
  * without building or iterating a `Headers`.
  */
@@ -314,7 +314,7 @@ function writeHeld(
 ): void {
   const list: string[] = [];
   for (let i = 0; i < baseHeaders.length; i += 2)
-    if (!(baseHeaders[i].toLowerCase() in plain)) list.push(baseHeaders[i], baseHeaders[i + 1]);
+    if (!(baseHeaders[i] in plain)) list.push(baseHeaders[i], baseHeaders[i + 1]);
   for (const k in plain) if (k !== "content-length") list.push(k, plain[k]);
   let body: Buffer;
   if (encoded) {

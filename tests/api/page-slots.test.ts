@@ -150,4 +150,18 @@ describe("page slots", () => {
       agent.destroy();
     }
   });
+
+  it("leaves no timer behind an answered page (Remix's hand-off time-out is cleared with the request's signal)", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    try {
+      expect((await get(agent, "/catalogue")).status).toBe(200);
+      const before = timers();
+      for (let i = 0; i < 10; i++) expect((await get(agent, "/catalogue")).status).toBe(200);
+      // each page used to leave a 4.95 s timer (encodeViaTurboStream's) running after its answer
+      expect(timers() - before).toBeLessThan(3);
+    } finally {
+      agent.destroy();
+    }
+  });
 });
