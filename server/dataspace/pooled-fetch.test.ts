@@ -50,6 +50,19 @@ describe("createPooledFetch", () => {
     expect(up.seen).toEqual(["GET /a", "GET /b", "GET /b"]);
   });
 
+  it("sends it again on a connection of its own: the pool may hold more connections closed by the same restart", async () => {
+    const up = await upstream();
+    pool = createPooledFetch({ connections: 2 });
+    // two kept-alive connections in the pool, each of which the upstream closes on its next request
+    const slow = [pool.fetch(`${up.url}/a1`), pool.fetch(`${up.url}/a2`)];
+    expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200]);
+    const res = await pool.fetch(`${up.url}/b`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.status).toBe(200);
+    expect(up.seen.slice(2)).toEqual(["GET /b", "GET /b"]);
+    // and the pool goes on working
+    expect((await pool.fetch(`${up.url}/c`)).status).toBe(200);
+  });
+
   it("does not send a write again: a POST whose connection is closed under it fails", async () => {
     const up = await upstream();
     pool = createPooledFetch({ connections: 1 });

@@ -1,4 +1,4 @@
-import { Agent, request } from "undici";
+import { Agent, Client, request, type Dispatcher } from "undici";
 
 /**
  * A `fetch` for the upstream clients on a keep-alive connection pool (undici `Agent` and its
@@ -34,9 +34,9 @@ export function createPooledFetch(options: { connections?: number; keepAliveMs?:
     });
     const body = init.body;
     const method = (init.method ?? "GET").toUpperCase();
-    const send = async () =>
+    const send = async (dispatcher: Dispatcher) =>
       request(url, {
-        dispatcher: agent,
+        dispatcher,
         method: method as "GET",
         headers,
         body:
@@ -50,16 +50,29 @@ export function createPooledFetch(options: { connections?: number; keepAliveMs?:
         signal: init.signal ?? undefined,
       });
     let res: Awaited<ReturnType<typeof request>>;
+    let once: Client | undefined;
     try {
-      res = await send();
+      res = await send(agent);
     } catch (e) {
       // a kept-alive connection closed under the request before any answer (the upstream restarted or
-      // dropped its idle connections as the request went out): a read is sent once more, on a new
-      // connection, within the same signal; a write is never sent twice
+      // dropped its idle connections as the request went out): a read is sent once more, within the
+      // same signal, on a connection of its own — the pool may hold more connections closed by the same
+      // restart; a write is never sent twice
       if (!RESENDABLE.has(method) || init.signal?.aborted || !CLOSED_UNDER.has(codeOf(e))) throw e;
-      res = await send();
+      once = new Client(new URL(url).origin, { pipelining: 1 });
+      try {
+        res = await send(once);
+      } catch (again) {
+        void once.destroy();
+        throw again;
+      }
     }
-    const text = await res.body.text();
+    let text: string;
+    try {
+      text = await res.body.text();
+    } finally {
+      void once?.close();
+    }
     const out = new Headers();
     for (const [k, v] of Object.entries(res.headers)) {
       if (v === undefined) continue;
