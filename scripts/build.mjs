@@ -40,4 +40,10 @@ await build({
   entryPoints: ["server/local-dataspace/worker.ts"],
   outfile: `${out}/server/local-dataspace-worker.js`,
 });
+// the audit batch thread (server/audit/batch-thread.ts finds it beside index.js; decision 0034)
+await build({
+  ...common,
+  entryPoints: ["server/audit/batch-worker.ts"],
+  outfile: `${out}/server/audit-batch-worker.js`,
+});
 console.log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -18,6 +18,7 @@ import type { EehrxfService } from "./eehrxf/service";
 import type { FederatedService } from "./federated/service";
 import type { NlqService } from "./nlq/service";
 import { createInsightServices } from "./overview/insight";
+import { startAuditBatchWriter } from "./audit/batch-thread";
 import type { OverviewService } from "./overview/service";
 import { createPatientService, type PatientService } from "./patient/service";
 import { createEudiService, type EudiService } from "./eudi/service";
@@ -142,7 +143,9 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, graph, dataspace) : undefined,
   });
 
-  const insight = createInsightServices({ rel, graph, audit, config });
+  // the insight query logs' batches: on the embedded store, a thread of their own (decision 0034)
+  const auditBatches = await startAuditBatchWriter({ audit, rel, db });
+  const insight = createInsightServices({ graph, auditBatches, config });
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
@@ -177,6 +180,7 @@ export async function createServices(config: Config): Promise<Services> {
       // the insight query logs write in 100 ms batches: write what is pending before the database closes
       await insight.federated.flushLog();
       await insight.nlq.flushLog();
+      await auditBatches.close();
       await operator.close();
       await dataspace.close();
       await graph.close();

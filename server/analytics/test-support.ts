@@ -2,6 +2,7 @@
  * A small seeded graph for the insight tests: the embedded store in memory with the synthetic
  * population (deterministic: same seed, same graph), and the insight services built on it.
  */
+import { inlineBatchWriter } from "../audit/batch-writer";
 import { createAuditLog } from "../audit/log";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { seedStore } from "../graph/synthetic/seed";
@@ -16,9 +17,8 @@ export async function seededInsight(patients: number, opts: { k?: number; proxyU
   const graph = createSqliteGraphStore(db, audit);
   await seedStore(graph, { patients });
   const services = createInsightServices({
-    rel,
     graph,
-    audit,
+    auditBatches: inlineBatchWriter(audit, rel),
     config: { federatedK: opts.k ?? 5, nlqProxyUrl: opts.proxyUrl, upstreamTimeoutMs: 2000 },
   });
   const close = async () => {

@@ -200,24 +200,6 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     return h && { seq: Number(h.seq), hash: h.hash };
   }
 
-  function entryAfter(
-    prev: { seq: number; hash: string } | undefined,
-    input: AuditInput,
-    at: Date,
-  ): AuditEntry {
-    const partial = {
-      seq: (prev?.seq ?? 0) + 1,
-      id: randomUUID(),
-      action: input.action,
-      actor: input.actor,
-      target: input.target,
-      outcome: input.outcome ?? "success",
-      kind: input.kind,
-      timestamp: at.toISOString(),
-      prevHash: prev?.hash ?? GENESIS_HASH,
-    };
-    return { ...partial, hash: hashEntry(partial) };
-  }
   const toRow = (e: AuditEntry): Row => ({
     seq: e.seq,
     id: e.id,
@@ -250,13 +232,7 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     },
     appendSyncBatch(entries) {
       if (!sync) throw new Error("appendSyncBatch is only available on the embedded store");
-      return sync.many(
-        entries.map(
-          ({ input, at }) =>
-            (prev) =>
-              entryAfter(prev, input, at),
-        ),
-      );
+      return appendBatch(sync, entries);
     },
     async list(filter = {}) {
       const q = filter.q?.trim().toLowerCase();
@@ -408,6 +384,26 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
   };
 }
 
+/** the entry that follows `prev` in the chain (`undefined`: the first) */
+export function entryAfter(
+  prev: { seq: number; hash: string } | undefined,
+  input: AuditInput,
+  at: Date,
+): AuditEntry {
+  const partial = {
+    seq: (prev?.seq ?? 0) + 1,
+    id: randomUUID(),
+    action: input.action,
+    actor: input.actor,
+    target: input.target,
+    outcome: input.outcome ?? "success",
+    kind: input.kind,
+    timestamp: at.toISOString(),
+    prevHash: prev?.hash ?? GENESIS_HASH,
+  };
+  return { ...partial, hash: hashEntry(partial) };
+}
+
 /** the synchronous append on the embedded store (see `AuditLog.appendSync`) */
 function syncAppender(db: Db) {
   const lastEntry = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
@@ -439,4 +435,27 @@ function syncAppender(db: Db) {
       });
     },
   };
+}
+
+/** `entries` appended in order, each after the one before, the chain's head read once */
+function appendBatch(
+  sync: ReturnType<typeof syncAppender>,
+  entries: readonly { input: AuditInput; at: Date }[],
+): AuditEntry[] {
+  return sync.many(
+    entries.map(
+      ({ input, at }) =>
+        (prev) =>
+          entryAfter(prev, input, at),
+    ),
+  );
+}
+
+/**
+ * Embedded store only: `appendSyncBatch` on a handle of its own (the audit batch thread's,
+ * server/audit/batch-worker.ts). The caller runs it inside an IMMEDIATE transaction on that handle.
+ */
+export function embeddedBatchAppender(db: Db) {
+  const sync = syncAppender(db);
+  return (entries: readonly { input: AuditInput; at: Date }[]): AuditEntry[] => appendBatch(sync, entries);
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
+import { inlineBatchWriter } from "../audit/batch-writer";
 import { createAuditLog } from "../audit/log";
 import { createQueryLog } from "./query-log";
 
@@ -10,7 +11,7 @@ describe.each(storeDialects())("insight query log on %s", (dialect) => {
   it("writes a batch in one transaction, each entry with the time of its query; flush awaits what is pending", async () => {
     store = await openTestStore(dialect);
     const audit = await createAuditLog(store.rel);
-    const log = createQueryLog(audit, store.rel, 60_000);
+    const log = createQueryLog(inlineBatchWriter(audit, store.rel), 60_000);
     const entry = (i: number) => ({
       action: "nlq.ask",
       actor: "researcher",
@@ -32,7 +33,7 @@ describe.each(storeDialects())("insight query log on %s", (dialect) => {
   it("writes on its own after the delay", async () => {
     store = await openTestStore(dialect);
     const audit = await createAuditLog(store.rel);
-    const log = createQueryLog(audit, store.rel, 20);
+    const log = createQueryLog(inlineBatchWriter(audit, store.rel), 20);
     log.append({ action: "federated.query", actor: "admin", target: "drug=metformin", kind: "insight" });
     await expect.poll(() => audit.count(), { timeout: 2000 }).toBe(1);
     await log.flush();
@@ -43,7 +44,7 @@ describe.each(storeDialects())("insight query log on %s", (dialect) => {
     if (!store.db) return; // PostgreSQL: the compiled appends above
     const audit = await createAuditLog(store.rel, store.db);
     expect(audit.embedded).toBe(true);
-    const log = createQueryLog(audit, store.rel, 60_000);
+    const log = createQueryLog(inlineBatchWriter(audit, store.rel), 60_000);
     const at = new Date("2026-11-25T07:00:00.000Z");
     for (let i = 0; i < 50; i++)
       log.append({ action: "federated.query", actor: "researcher", target: `q${i}`, kind: "insight" });

@@ -19,7 +19,7 @@
  * the access body can review query patterns; multi-step trackers are a residual risk that the log
  * is there to expose.
  */
-import type { AuditLog } from "../audit/log";
+import type { AuditBatchWriter } from "../audit/batch-writer";
 import {
   Lru,
   type Concept,
@@ -39,7 +39,6 @@ import {
   resolveTerm,
   type DescribedConcept,
 } from "../analytics";
-import type { Relational } from "../storage/relational";
 import { createQueryLog } from "./query-log";
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
@@ -233,13 +232,12 @@ export function createFederatedService(deps: {
   graph: GraphStore;
   omop: OmopIndexCache;
   concepts: ConceptCache;
-  audit?: AuditLog;
-  /** batches the query log's writes into one transaction (server/federated/query-log.ts) */
-  rel?: Relational;
+  /** writes the query log's batches (server/federated/query-log.ts, server/audit/batch-writer.ts) */
+  auditBatches?: AuditBatchWriter;
   k: number;
 }) {
   const configuredK = Math.max(MIN_K, deps.k);
-  const log = createQueryLog(deps.audit, deps.rel);
+  const log = createQueryLog(deps.auditBatches);
   /** protected trees per index (a graph version's OMOP layer), criteria and k: the same query is answered once */
   const answers = new WeakMap<OmopIndex, Lru<string, { tree: CountNode; checked: string[] }>>();
   function cachedCohort(index: OmopIndex, resolved: ResolvedCriteria, k: number) {

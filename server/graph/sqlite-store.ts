@@ -213,7 +213,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       /* the database is owned and closed by the service container */
     },
     async importBatch(nodes, edges) {
-      importTx(nodes, edges);
+      importTx.immediate(nodes, edges);
       version++;
     },
     async countNodes(layers) {
@@ -397,7 +397,9 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
         // the embedded store: the graph write and its audit entry commit together
         return audit.embedded ? audit.appendSync(input) : undefined;
       });
-      const inTx = tx();
+      // IMMEDIATE: the write lock first, so the audit batch thread cannot commit between this
+      // transaction's reads (the chain's head) and its writes (decision 0034)
+      const inTx = tx.immediate();
       version++;
       // the audit log in PostgreSQL (DATABASE_URL): appended once the graph write has committed, as with Neo4j
       return inTx ?? (await audit.append(input));

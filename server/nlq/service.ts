@@ -20,7 +20,7 @@
  *    to ask instead. Validation problems (no question, unknown templateId, a question that does
  *    not fit the template asked for) are 400.
  */
-import type { AuditLog } from "../audit/log";
+import type { AuditBatchWriter } from "../audit/batch-writer";
 import type { SessionUser } from "../auth/user";
 import {
   type ConceptCache,
@@ -39,7 +39,6 @@ import { scopeFor, type OdrlScope, createQueryLog } from "../federated";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { finalize, type Column, type FinalResult } from "./execute";
 import { viewerOf, minimiseTable } from "../privacy";
-import type { Relational } from "../storage/relational";
 import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
 import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
 
@@ -165,9 +164,8 @@ export interface NlqDeps {
   graph: GraphStore;
   omop: OmopIndexCache;
   concepts: ConceptCache;
-  audit?: AuditLog;
-  /** batches the query log's writes (server/federated/query-log.ts) */
-  rel?: Relational;
+  /** writes the query log's batches (server/federated/query-log.ts, server/audit/batch-writer.ts) */
+  auditBatches?: AuditBatchWriter;
   k: number;
   proxyUrl?: string;
   timeoutMs: number;
@@ -175,7 +173,7 @@ export interface NlqDeps {
 
 export function createNlqService(deps: NlqDeps) {
   const { graph } = deps;
-  const log = createQueryLog(deps.audit, deps.rel);
+  const log = createQueryLog(deps.auditBatches);
   /** finished results per graph version, template, codes and k: a repeated question costs nothing */
   const results = new Lru<string, FinalResult>(300);
   let probe: { at: number; value: Awaited<ReturnType<typeof probeProxy>> } | null = null;

@@ -1,7 +1,6 @@
-import type { AuditLog } from "../audit/log";
+import type { AuditBatchWriter } from "../audit/batch-writer";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph/store";
-import type { Relational } from "../storage/relational";
 import { createConceptCache } from "../analytics/concepts";
 import { createOmopIndexCache } from "../analytics/omop-index";
 import { createAnalyticsService } from "../analytics/service";
@@ -16,24 +15,23 @@ import { createOverviewService } from "./service";
  * EEHRxF coverage and the persona overview.
  */
 export function createInsightServices(deps: {
-  rel?: Relational;
   graph: GraphStore;
-  audit: AuditLog;
+  /** writes the federated and question query logs (server/audit/batch-writer.ts) */
+  auditBatches?: AuditBatchWriter;
   config: Pick<Config, "federatedK" | "nlqProxyUrl" | "upstreamTimeoutMs">;
 }) {
-  const { rel, graph, audit, config } = deps;
+  const { graph, auditBatches, config } = deps;
   const omop = createOmopIndexCache(graph);
   const concepts = createConceptCache(graph);
   const k = config.federatedK;
   return {
     analytics: createAnalyticsService({ graph, omop, concepts, k }),
-    federated: createFederatedService({ graph, omop, concepts, audit, rel, k }),
+    federated: createFederatedService({ graph, omop, concepts, auditBatches, k }),
     nlq: createNlqService({
       graph,
       omop,
       concepts,
-      audit,
-      rel,
+      auditBatches,
       k,
       proxyUrl: config.nlqProxyUrl,
       timeoutMs: config.upstreamTimeoutMs,

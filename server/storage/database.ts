@@ -26,5 +26,5 @@ export function migrate(db: Db, name: string, statements: string[]): void {
   db.transaction(() => {
     for (const s of statements) db.exec(s);
     db.prepare("INSERT INTO migrations (name, applied_at) VALUES (?, ?)").run(name, new Date().toISOString());
-  })();
+  }).immediate();
 }

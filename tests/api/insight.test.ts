@@ -82,6 +82,31 @@ describe("GET /api/federated", () => {
     expect((await unknown.json()).error).toMatch(/drug: no RxNorm or ATC concept/);
     expect((await patient1.api("/api/federated")).status).toBe(403);
   });
+
+  it("logs every query in the audit chain, written by the audit batch thread beside the server's own writes", async () => {
+    const logged = async () =>
+      (
+        (await (await admin.api("/api/admin/audit?kind=insight&actor=researcher&limit=1000")).json()) as {
+          action: string;
+          target: string;
+        }[]
+      ).filter((e) => e.action === "federated.query" && e.target === "gender=male").length;
+    const before = await logged();
+    const queries = Array.from({ length: 40 }, () => researcher.api("/api/federated?gender=male"));
+    // the server's own writes on its main connection (sessions) while the thread appends the batches
+    const sessions = Array.from({ length: 3 }, () => signIn(server.url, "researcher"));
+    expect((await Promise.all(queries)).map((r) => r.status)).toEqual(Array(40).fill(200));
+    await Promise.all(sessions);
+    // written in batches, 100 ms apart
+    await expect.poll(logged).toBe(before + 40);
+    const v = (await (await admin.api("/api/admin/audit?verify=true")).json()) as {
+      ok: boolean;
+      checked: number;
+      entries: number;
+    };
+    expect(v).toMatchObject({ ok: true });
+    expect(v.checked).toBe(v.entries);
+  });
 });
 
 describe("/api/nlq", () => {

@@ -1,4 +1,13 @@
-import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from "kysely";
 import type { Db } from "../database";
 import { applyMigration } from "./migrate";
 import type { ChangeFeed, Relational, Sql, Tx } from "./types";
@@ -8,13 +17,16 @@ import type { ChangeFeed, Relational, Sql, Tx } from "./types";
  * the embedded graph and development dataspace use). better-sqlite3 answers synchronously, so a
  * transaction that awaits only its own queries runs to its end before any other request is served;
  * a transaction still open when the event loop turns has awaited something else, and is reported.
+ * Transactions begin IMMEDIATE: the store has a second writer, the audit batch thread
+ * (server/audit/batch-thread.ts), and a deferred transaction that reads and then writes would fail
+ * with SQLITE_BUSY_SNAPSHOT when that thread commits in between (decision 0034).
  */
 export function openSqliteRelational(
   db: Db,
   opts: { onLongTransaction?: (stack: string) => void } = {},
 ): Relational {
   const kysely = new Kysely<Record<string, never>>({
-    dialect: new SqliteDialect({ database: withStatementCache(db) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(db) }),
   }) as Sql;
   const report =
     opts.onLongTransaction ??
@@ -91,6 +103,24 @@ export function openSqliteRelational(
     // the handle belongs to the caller (services.ts closes it after the graph and the dataspace)
     async close() {},
   };
+}
+
+/**
+ * Kysely's SQLite dialect, its transactions begun with BEGIN IMMEDIATE (the write lock taken first,
+ * waiting up to the handle's busy_timeout for another writer) instead of a deferred BEGIN.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }
 
 /**

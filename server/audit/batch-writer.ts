@@ -1,0 +1,43 @@
+import type { Relational } from "../storage/relational";
+import type { AuditLog } from "./log";
+import type { AuditInput } from "./model";
+
+/**
+ * Where the insight query logs' batches of audit entries are written (server/federated/query-log.ts).
+ * Every federated cohort query and every question is a hash-chained audit entry; at thousands of
+ * queries a second, the batches' inserts, hashes and fsync took a fifth of the main thread. On the
+ * embedded store in a file they are written by a thread of their own on its own connection
+ * (batch-thread.ts, `startAuditBatchWriter`, decision 0034); on PostgreSQL, an in-memory store or a
+ * build without the thread's file, here on the main thread, in one transaction per batch.
+ */
+export type AuditBatch = readonly { input: AuditInput; at: Date }[];
+
+export interface AuditBatchWriter {
+  /** appends the batch in order in one transaction; resolves once it is committed, rejects when it is not */
+  write(batch: AuditBatch): Promise<void>;
+  /** "thread": its own thread and connection; "inline": the main thread's connection */
+  readonly where: "thread" | "inline";
+  /** after the writes already asked for; later writes are refused */
+  close(): Promise<void>;
+}
+
+/** the batch written on the main thread, in one transaction of the relational store */
+export function inlineBatchWriter(audit: AuditLog, rel?: Relational): AuditBatchWriter {
+  return {
+    where: "inline",
+    async write(batch) {
+      // the embedded store: the log's own synchronous append (prepared statements on the store's
+      // handle) inside the batch's one transaction, instead of three compiled queries per entry
+      if (rel?.dialect === "sqlite" && audit.embedded)
+        await rel.tx(async () => {
+          audit.appendSyncBatch(batch);
+        });
+      else if (rel)
+        await rel.tx(async (tx) => {
+          for (const e of batch) await audit.append(e.input, { at: e.at, tx });
+        });
+      else for (const e of batch) await audit.append(e.input, { at: e.at });
+    },
+    async close() {},
+  };
+}
