@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { AuditInput } from "../audit/model";
 import type { ConnectorClient } from "./connector-client";
 import type { DemoRecords, DemoTransferStore } from "./demo-records";
@@ -30,7 +31,18 @@ export interface DataspaceRuntime {
 
 /** A deadline for one operation that makes several upstream calls: the whole answer stays within the time-out. */
 export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
-  return AbortSignal.timeout(rt.timeoutMs);
+  return fanOutSignal(AbortSignal.timeout(rt.timeoutMs));
+}
+
+/**
+ * An operation's deadline is listened to by each of its upstream calls while it runs — one per
+ * participant context for a list, more than Node's default of ten in any dataspace of size — and each
+ * call removes its listener when it ends, so the default's "possible memory leak" warning is wrong here.
+ */
+const FAN_OUT_LISTENERS = 1000;
+function fanOutSignal(signal: AbortSignal): AbortSignal {
+  setMaxListeners(FAN_OUT_LISTENERS, signal);
+  return signal;
 }
 
 /**
@@ -42,7 +54,7 @@ export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
  */
 export function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
   const spent = Date.now() - startedAt;
-  return spent < 1 ? undefined : AbortSignal.timeout(Math.max(0, rt.timeoutMs - spent));
+  return spent < 1 ? undefined : fanOutSignal(AbortSignal.timeout(Math.max(0, rt.timeoutMs - spent)));
 }
 
 export async function record(

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { operationDeadline, remainingDeadline, type DataspaceRuntime } from "./runtime";
+
+/** An operation's deadline, listened to by one upstream call per participant context. */
+const rt = { timeoutMs: 5_000 } as DataspaceRuntime;
+const warnings: string[] = [];
+const onWarning = (w: Error) => warnings.push(w.name);
+afterEach(() => {
+  process.off("warning", onWarning);
+  warnings.length = 0;
+});
+
+async function listenMany(signal: AbortSignal, n: number) {
+  process.on("warning", onWarning);
+  const listeners = Array.from({ length: n }, () => () => {});
+  for (const l of listeners) signal.addEventListener("abort", l, { once: true });
+  // Node reports the warning on a later tick
+  await new Promise((r) => setTimeout(r, 10));
+  for (const l of listeners) signal.removeEventListener("abort", l);
+}
+
+describe("operation deadlines", () => {
+  it("take one abort listener per participant context of a list without a leak warning", async () => {
+    await listenMany(operationDeadline(rt), 60);
+    await listenMany(remainingDeadline(rt, Date.now() - 5)!, 60);
+    expect(warnings).toEqual([]);
+  });
+
+  it("a plain time-out signal does warn past ten (what the deadlines avoid)", async () => {
+    await listenMany(AbortSignal.timeout(5_000), 11);
+    expect(warnings).toContain("MaxListenersExceededWarning");
+  });
+});
