@@ -13,6 +13,9 @@ export function builtAuditWorkerFile(from: string | URL = import.meta.url): URL 
   return existsSync(fileURLToPath(file)) ? file : undefined;
 }
 
+/** the thread's heap: enough for batches of tens of thousands of entries */
+const THREAD_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 };
+
 /**
  * Starts the audit batch thread (batch-worker.ts) on the embedded store's `file` and writes through
  * it. Should the thread stop on its own, the batches it had not answered are refused (they may or
@@ -29,6 +32,9 @@ export async function startAuditBatchThread(options: {
   const log = options.onError ?? ((m: string) => console.error(`[audit] ${m}`));
   const worker = new Worker(options.workerFile, {
     workerData: { file: options.file } satisfies BatchWorkerData,
+    // a few thousand small entries a second: a small heap of its own, not the server's young
+    // generation (`--max-semi-space-size=64` of npm start would otherwise apply to it too)
+    resourceLimits: THREAD_HEAP,
   });
   // the thread does not keep the process alive by itself: close() ends it, and awaits what it was given
   worker.unref();
