@@ -96,13 +96,13 @@ export async function createSessionStore(
   const hash = (token: string) => createHash("sha256").update(token).digest("hex");
   const attrs = `Path=/; HttpOnly; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
 
-  /** the cookie's value and its token when the signature holds, else null */
   /** the session cookie's value as sent (null without one) */
   function sessionCookie(request: SessionRequest): string | null {
     const cookie = request.headers.get("cookie");
     return cookie === null ? null : readCookie(cookie, SESSION_COOKIE);
   }
 
+  /** the cookie's value and its token when the signature holds, else null */
   function verifiedCookie(request: SessionRequest): { value: string; token: string } | null {
     return verified(sessionCookie(request));
   }
