@@ -1,4 +1,4 @@
-import type { AuditBatch } from "./batch-writer";
+import type { AuditBatch } from "./model";
 
 /** What the hub and the audit batch thread (batch-thread.ts, batch-worker.ts) say to each other. */
 
@@ -14,5 +14,5 @@ export type BatchRequest = { type: "append"; id: number; batch: AuditBatch } | {
 export type BatchReply =
   | { type: "ready" }
   | { type: "failed"; message: string }
-  | { type: "appended"; id: number; count: number }
+  | { type: "appended"; id: number }
   | { type: "refused"; id: number; message: string };

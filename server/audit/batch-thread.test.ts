@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createQueryLog } from "../federated/query-log";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { openDatabase, type Db } from "../storage/database";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 import type { Relational } from "../storage/relational";
 import { builtAuditWorkerFile, startAuditBatchThread, startAuditBatchWriter } from "./batch-thread";
-import { inlineBatchWriter, type AuditBatch } from "./batch-writer";
+import { inlineBatchWriter } from "./batch-writer";
+import type { AuditBatch } from "./model";
 import { createAuditLog, type AuditLog } from "./log";
 
 /**
@@ -164,6 +165,24 @@ parentPort.once("message", () => process.exit(3));`,
       "kept-0",
     ]);
     await writer.close();
+  });
+
+  it("when the thread does not start, the server still does: its batches are written on the main thread", async () => {
+    const refusing = path.join(dir, "refusing-worker.mjs");
+    writeFileSync(
+      refusing,
+      `import { parentPort } from "node:worker_threads";
+parentPort.postMessage({ type: "failed", message: "no such table: audit_entries" });`,
+    );
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const writer = await startAuditBatchWriter({ audit, rel, db, workerFile: pathToFileURL(refusing) });
+    expect(writer.where).toBe("inline");
+    expect(error.mock.calls.map((c) => String(c[0]))).toEqual([
+      "[audit] the audit batch thread did not start: no such table: audit_entries; batches are written on the main thread",
+    ]);
+    error.mockRestore();
+    await writer.write(batchOf(2, "inline"));
+    expect(await audit.count()).toBe(2);
   });
 
   it("does not start on a file it cannot open", async () => {

@@ -4,7 +4,8 @@ import { Worker } from "node:worker_threads";
 import type { BatchReply, BatchRequest, BatchWorkerData } from "./batch-messages";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
-import { inlineBatchWriter, type AuditBatch, type AuditBatchWriter } from "./batch-writer";
+import { inlineBatchWriter, type AuditBatchWriter } from "./batch-writer";
+import type { AuditBatch } from "./model";
 import type { AuditLog } from "./log";
 
 /** the built thread beside the server bundle (build/server/audit-batch-worker.js), when there is one */
@@ -42,10 +43,12 @@ export async function startAuditBatchThread(options: {
   let nextId = 0;
   let closing: Promise<void> | undefined;
   let stopped = false;
+  let started = false;
   const exited = new Promise<number>((resolve) => worker.once("exit", resolve));
   void exited.then((code) => {
     stopped = true;
-    if (!closing) log(`the batch thread stopped (exit code ${code}); batches are written on the main thread`);
+    if (started && !closing)
+      log(`the batch thread stopped (exit code ${code}); batches are written on the main thread`);
     for (const w of waiting.values())
       w.reject(new Error("the audit batch thread stopped before it answered; the batch may not be written"));
     waiting.clear();
@@ -70,6 +73,7 @@ export async function startAuditBatchThread(options: {
   });
   try {
     await ready;
+    started = true;
   } catch (e) {
     await worker.terminate();
     throw e;
@@ -77,6 +81,7 @@ export async function startAuditBatchThread(options: {
 
   return {
     where: "thread",
+    intervalMs: 20,
     write(batch: AuditBatch) {
       if (closing) return Promise.reject(new Error("the audit batch writer is closed"));
       if (stopped) return options.fallback.write(batch);
@@ -102,7 +107,7 @@ export async function startAuditBatchThread(options: {
 
 /**
  * The thread when the log lives in the embedded store's file and the thread's built file is there
- * (`workerFile` null: never), the main thread otherwise.
+ * (`workerFile` null: never), the main thread otherwise, or when the thread does not start.
  */
 export async function startAuditBatchWriter(deps: {
   audit: AuditLog;
@@ -114,5 +119,13 @@ export async function startAuditBatchWriter(deps: {
   const workerFile = deps.workerFile === undefined ? builtAuditWorkerFile() : deps.workerFile;
   const { db } = deps;
   if (!workerFile || !db || db.memory || deps.rel.dialect !== "sqlite" || !deps.audit.embedded) return inline;
-  return startAuditBatchThread({ file: db.name, workerFile, fallback: inline });
+  try {
+    return await startAuditBatchThread({ file: db.name, workerFile, fallback: inline });
+  } catch (e) {
+    // the server still starts: the batches are written as before the thread existed
+    console.error(
+      `[audit] ${e instanceof Error ? e.message : String(e)}; batches are written on the main thread`,
+    );
+    return inline;
+  }
 }

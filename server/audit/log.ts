@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../storage/database";
 import { rawDdl, type Relational, type Sql } from "../storage/relational";
-import { GENESIS_HASH, type AuditEntry, type AuditInput } from "./model";
+import { entryAfter, hashEntry, syncAppender } from "./chain";
+import { GENESIS_HASH, type AuditBatch, type AuditEntry, type AuditInput } from "./model";
 
 /**
  * The append-only, hash-chained audit log in the relational store (server/storage/relational).
@@ -21,7 +21,7 @@ export interface AuditLog {
    * Embedded store only: `appendSync` of several entries in order, the chain's head read once (the
    * caller's transaction holds the store, so nothing else is appended in between).
    */
-  appendSyncBatch(entries: readonly { input: AuditInput; at: Date }[]): AuditEntry[];
+  appendSyncBatch(entries: AuditBatch): AuditEntry[];
   /** true when `appendSync` works: the log lives in the embedded store's own SQLite handle */
   readonly embedded: boolean;
   list(filter?: AuditFilter): Promise<AuditEntry[]>;
@@ -87,21 +87,6 @@ interface Row {
   timestamp: string;
   prev_hash: string;
   hash: string;
-}
-
-export function hashEntry(e: Omit<AuditEntry, "hash">): string {
-  const canonical = JSON.stringify([
-    e.seq,
-    e.id,
-    e.action,
-    e.actor,
-    e.target,
-    e.outcome,
-    e.kind,
-    e.timestamp,
-    e.prevHash,
-  ]);
-  return createHash("sha256").update(canonical).digest("hex");
 }
 
 const toEntry = (r: Row): AuditEntry => ({
@@ -228,11 +213,11 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     embedded: !!sync,
     appendSync(input, at = new Date()) {
       if (!sync) throw new Error("appendSync is only available on the embedded store");
-      return sync.one((prev) => entryAfter(prev, input, at));
+      return sync.append([{ input, at }])[0]!;
     },
     appendSyncBatch(entries) {
       if (!sync) throw new Error("appendSyncBatch is only available on the embedded store");
-      return appendBatch(sync, entries);
+      return sync.append(entries);
     },
     async list(filter = {}) {
       const q = filter.q?.trim().toLowerCase();
@@ -382,80 +367,4 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
       return Number(r.n);
     },
   };
-}
-
-/** the entry that follows `prev` in the chain (`undefined`: the first) */
-export function entryAfter(
-  prev: { seq: number; hash: string } | undefined,
-  input: AuditInput,
-  at: Date,
-): AuditEntry {
-  const partial = {
-    seq: (prev?.seq ?? 0) + 1,
-    id: randomUUID(),
-    action: input.action,
-    actor: input.actor,
-    target: input.target,
-    outcome: input.outcome ?? "success",
-    kind: input.kind,
-    timestamp: at.toISOString(),
-    prevHash: prev?.hash ?? GENESIS_HASH,
-  };
-  return { ...partial, hash: hashEntry(partial) };
-}
-
-/** the synchronous append on the embedded store (see `AuditLog.appendSync`) */
-function syncAppender(db: Db) {
-  const lastEntry = db.prepare("SELECT seq, hash FROM audit_entries ORDER BY seq DESC LIMIT 1");
-  const lastTombstone = db.prepare("SELECT seq, hash FROM audit_purged ORDER BY seq DESC LIMIT 1");
-  const insert = db.prepare(
-    `INSERT INTO audit_entries (seq, id, action, actor, target, outcome, kind, timestamp, prev_hash, hash)
-     VALUES (@seq, @id, @action, @actor, @target, @outcome, @kind, @timestamp, @prevHash, @hash)`,
-  );
-  type Make = (prev: { seq: number; hash: string } | undefined) => AuditEntry;
-  const head = () => {
-    const e = lastEntry.get() as { seq: number; hash: string } | undefined;
-    const t = lastTombstone.get() as { seq: number; hash: string } | undefined;
-    return t && (!e || t.seq > e.seq) ? t : e;
-  };
-  return {
-    one(make: Make): AuditEntry {
-      const entry = make(head());
-      insert.run(entry);
-      return entry;
-    },
-    /** in order, each after the one before: the head read once */
-    many(makes: readonly Make[]): AuditEntry[] {
-      let prev = makes.length ? head() : undefined;
-      return makes.map((make) => {
-        const entry = make(prev);
-        insert.run(entry);
-        prev = entry;
-        return entry;
-      });
-    },
-  };
-}
-
-/** `entries` appended in order, each after the one before, the chain's head read once */
-function appendBatch(
-  sync: ReturnType<typeof syncAppender>,
-  entries: readonly { input: AuditInput; at: Date }[],
-): AuditEntry[] {
-  return sync.many(
-    entries.map(
-      ({ input, at }) =>
-        (prev) =>
-          entryAfter(prev, input, at),
-    ),
-  );
-}
-
-/**
- * Embedded store only: `appendSyncBatch` on a handle of its own (the audit batch thread's,
- * server/audit/batch-worker.ts). The caller runs it inside an IMMEDIATE transaction on that handle.
- */
-export function embeddedBatchAppender(db: Db) {
-  const sync = syncAppender(db);
-  return (entries: readonly { input: AuditInput; at: Date }[]): AuditEntry[] => appendBatch(sync, entries);
 }

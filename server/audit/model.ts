@@ -21,4 +21,7 @@ export interface AuditInput {
   kind: string;
 }
 
+/** entries to append in order, each with the time of what it records */
+export type AuditBatch = readonly { input: AuditInput; at: Date }[];
+
 export const GENESIS_HASH = "0".repeat(64);
