@@ -153,13 +153,21 @@ async function main() {
   } finally {
     await stopChild(srv.child);
   }
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-  if (!file) throw new Error("no .cpuprofile written");
-  // the measured run and the server's stop, not its start (--whole for all of it)
-  const whole = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile;
-  const profile = process.argv.includes("--whole") ? whole : lastWindow(whole, seconds * 1000 + 500);
-  console.log(byFile(profile));
-  console.log(summarise(profile, Number(arg("top", "25"))));
+  // one profile per thread (CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile): the main thread's
+  // first, then the worker threads' (page render, audit batches, the embedded dataspace)
+  const threadOf = (f: string) => Number(f.split(".")[4] ?? 0);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort((a, b) => threadOf(a) - threadOf(b));
+  if (files.length === 0) throw new Error("no .cpuprofile written");
+  for (const file of files) {
+    // the measured run and the server's stop, not its start (--whole for all of it)
+    const whole = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile;
+    const profile = process.argv.includes("--whole") ? whole : lastWindow(whole, seconds * 1000 + 500);
+    console.log(`==== thread ${threadOf(file)}${threadOf(file) === 0 ? " (main)" : ""}`);
+    console.log(byFile(profile));
+    console.log(summarise(profile, Number(arg("top", "25"))));
+  }
 }
 
 // run as a script (scripts/soak.ts imports summarise only)

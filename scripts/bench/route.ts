@@ -9,7 +9,7 @@
  *   HUB_BUILD_DIR=/tmp/other/build npx tsx scripts/bench/route.ts …   # the same route on another build
  *   npx tsx scripts/bench/route.ts --node-args "--max-semi-space-size=16" …  # other Node flags
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { signIn } from "../../tests/support/signin";
 import { capture, drive } from "./load";
 import { cpuMs, startBenchServer, stopChild } from "./server";
@@ -37,6 +37,9 @@ async function main() {
     const { cookie } = await signIn(srv.url, persona);
     const headers = { cookie, accept: route.startsWith("/api") ? "application/json" : "text/html" };
     const first = await capture(srv.url + route, headers);
+    // --save <file>: the warm-up answer's text, e.g. to compare a page rendered two ways
+    const save = arg("save", "");
+    if (save) writeFileSync(save, first.text);
     console.log(
       `${route} as ${persona}: warm-up ${first.status}, ${(first.body.byteLength / 1024).toFixed(1)} KiB as sent (${(Buffer.byteLength(first.text) / 1024).toFixed(1)} KiB decoded)`,
     );
