@@ -21,7 +21,8 @@ describe("the single-fetch hand-off read before the render", () => {
     // split inside the two-byte "ë", so the decoder must carry it over
     const cut = bytes.indexOf(0xc3) + 1;
     const context = contextWith([bytes.subarray(0, cut), bytes.subarray(cut)]);
-    await readHandoffBeforeRender(context, 1000);
+    // the text is answered too (the render cache's key: server/http/render-cache.ts)
+    expect(await readHandoffBeforeRender(context, 1000)).toBe('[{"_1":2},"name","Zoë Müller"]\n');
     const cache = context.renderMeta!.streamCache!;
     expect(cache[0].result).toEqual({ done: false, value: '[{"_1":2},"name","Zoë Müller"]\n' });
     expect(cache[1].result).toEqual({ done: true, value: "" });

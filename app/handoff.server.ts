@@ -13,12 +13,15 @@ function settled(result: { done: boolean; value: string }): StreamCache[number] 
  * reads the stream itself (`renderMeta.streamCache`): all of it as the first chunk, then the end. The
  * render then never waits on the stream, so the document can be rendered in one synchronous pass
  * (app/entry.server.tsx). The browser gets the same text in one script instead of one per chunk.
- * Rejects when the stream has not ended within `timeoutMs` (a loader's deferred value that never
+ * Answers the text (null without a hand-off). Rejects when the stream has not ended within `timeoutMs` (a loader's deferred value that never
  * settles): Remix then answers with the error document.
  */
-export async function readHandoffBeforeRender(context: EntryContext, timeoutMs: number): Promise<void> {
+export async function readHandoffBeforeRender(
+  context: EntryContext,
+  timeoutMs: number,
+): Promise<string | null> {
   const stream = context.serverHandoffStream;
-  if (!stream) return;
+  if (!stream) return null;
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -51,4 +54,5 @@ export async function readHandoffBeforeRender(context: EntryContext, timeoutMs: 
     0: settled({ done: false, value: text }),
     1: settled({ done: true, value: "" }),
   };
+  return text;
 }

@@ -42,10 +42,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     notice = clientError(e).message;
     o = await overview.forUser(user, null, context.services);
   }
+  // the view does not show when the overview was made (the API's answer does): left out, so the
+  // same figures make the same page (server/http/render-cache.ts)
+  const { generatedAt: _shownByTheApiOnly, ...shown } = o;
   return {
     ...base,
     layers: o.layers.map((l) => ({ ...l, links: l.links as number | null })),
-    overview: o,
+    overview: shown,
     notice,
   };
 }

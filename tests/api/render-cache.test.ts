@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../server/app";
+import { loadConfig } from "../../server/config";
+import { sharedRenderCache } from "../../server/http/render-cache";
+import { freePort } from "../support/server";
+import { signIn, type Signed } from "../support/signin";
+
+/**
+ * Documents whose status, URL and loader data are those of a document rendered a moment ago come
+ * from the render cache (server/http/render-cache.ts, decision 0035): each answer still has a nonce
+ * of its own, what the loaders read is new on every request, and one user's page never answers another's.
+ */
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "hub-test-"));
+let server: RunningServer;
+const who: Record<string, Signed> = {};
+
+beforeAll(async () => {
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    SEED_PATIENTS: "20",
+  });
+  server = await startServer(config, {
+    remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
+  });
+  for (const p of ["admin", "researcher", "clinic"]) who[p] = await signIn(server.url, p);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function page(persona: string, url: string) {
+  const res = await who[persona]!.api(url, { headers: { accept: "text/html" } });
+  const body = await res.text();
+  const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+  return { status: res.status, body, nonce, length: Number(res.headers.get("content-length")) };
+}
+
+describe("pages answered from the render cache", () => {
+  it("gives each answer its own nonce, in its header and its scripts, and the same page otherwise", async () => {
+    const a = await page("researcher", "/catalogue");
+    const hits = sharedRenderCache().stats().hits;
+    const b = await page("researcher", "/catalogue");
+    // the second came from the cache (the server runs in this process: one cache, shared by both bundles)
+    expect(sharedRenderCache().stats().hits).toBe(hits + 1);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.nonce).not.toBe(b.nonce);
+    for (const p of [a, b]) {
+      const nonces = new Set([...p.body.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
+      expect(nonces).toEqual(new Set([p.nonce]));
+      expect(p.body).not.toContain("hubnonce");
+      expect(p.length).toBe(Buffer.byteLength(p.body));
+    }
+    expect(b.body.split(b.nonce).join("N")).toBe(a.body.split(a.nonce).join("N"));
+  });
+
+  it("shows a change made through the API on the next request", async () => {
+    const before = await page("researcher", "/catalogue");
+    const id = `ds-render-cache-${Date.now().toString(36)}`;
+    const title = `Render cache probe ${id}`;
+    const created = await who.clinic!.api("/api/catalog", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id, title }),
+    });
+    expect(created.status).toBe(201);
+    expect(before.body).not.toContain(title);
+    const misses = sharedRenderCache().stats().misses;
+    expect((await page("researcher", "/catalogue")).body).toContain(title);
+    expect(sharedRenderCache().stats().misses).toBe(misses + 1);
+  });
+
+  it("answers each user's own page for the same URL", async () => {
+    const admin = await page("admin", "/");
+    const researcher = await page("researcher", "/");
+    const again = await page("admin", "/");
+    expect(admin.body).toContain("Jonas Becker");
+    expect(researcher.body).toContain("Dr. Lukas Schmidt");
+    expect(researcher.body).not.toContain("Jonas Becker");
+    expect(again.body.split(again.nonce).join("N")).toBe(admin.body.split(admin.nonce).join("N"));
+  });
+});
