@@ -465,6 +465,8 @@ async function writeDocument(
     "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md); health, graph, patient list,",
     "pages and what cannot be met on this machine: [decision 0016](decisions/0016-speed-what-costs-and-what-cannot-be-met.md).",
     "Patient records and the graph explorer page's bytes: [decision 0021](decisions/0021-speed-patient-records-and-graph-page-bytes.md).",
+    "Pages kept by their URL and their loaders' data (a page's loaders run on every request, React's render of data already",
+    "rendered is skipped): [decision 0035](decisions/0035-rendered-documents-cached-by-their-data.md).",
     "One route under the profiler: `npx tsx scripts/bench/profile.ts --path <path> --persona <user>`; one route a few",
     "times on a kept store, e.g. before and after a change (`HUB_BUILD_DIR` picks the build): `npx tsx scripts/bench/route.ts --data-dir <dir> --path <path> --persona <user>`.",
     "",
