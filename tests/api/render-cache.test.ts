@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../server/app";
-import { loadConfig } from "../../server/config";
 import { sharedRenderCache } from "../../server/http/render-cache";
-import { freePort } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 
 /**
@@ -14,29 +9,17 @@ import { signIn, type Signed } from "../support/signin";
  * of its own, what the loaders read is new on every request, and one user's page never answers another's.
  */
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "hub-test-"));
-let server: RunningServer;
+let server: TestServer;
 const who: Record<string, Signed> = {};
 
 beforeAll(async () => {
-  const port = await freePort();
-  const config = loadConfig({
-    NODE_ENV: "test",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    SEED_PATIENTS: "20",
-  });
-  server = await startServer(config, {
-    remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
-  });
+  // in this process: the render cache's counters are read here (one cache per process)
+  server = await startTestServer({ SEED_PATIENTS: "20" });
   for (const p of ["admin", "researcher", "clinic"]) who[p] = await signIn(server.url, p);
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function page(persona: string, url: string) {
