@@ -269,10 +269,17 @@ const PERMIT_TEXT: Record<string, string> = {
   REVOKED: "Permit revoked",
 };
 
-/** a granted permit past its last day of validity has expired, whatever the marketplace still says */
-export function programmeStatus(status: string | null | undefined, validUntil: string | null | undefined) {
-  if (status === "GRANTED" && validUntil && validUntil < new Date().toISOString().slice(0, 10))
-    return "EXPIRED";
+/**
+ * a granted permit past its last day of validity has expired, whatever the marketplace still says;
+ * `today` (YYYY-MM-DD) comes from the loader, so the server's render, the browser's hydration and a
+ * document kept by its data (server/http/render-cache.ts) agree on the day
+ */
+export function programmeStatus(
+  status: string | null | undefined,
+  validUntil: string | null | undefined,
+  today: string,
+) {
+  if (status === "GRANTED" && validUntil && validUntil < today) return "EXPIRED";
   return status ?? null;
 }
 
@@ -283,18 +290,20 @@ function ProgrammeCard({
   p,
   canConsent,
   isSelf,
+  today,
   result,
 }: {
   p: Programme;
   canConsent: boolean;
   isSelf: boolean;
+  today: string;
   result?: ConsentResult;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("studyId") === p.studyId;
   const active = p.consent?.status === "active";
   const title = p.dataset?.title ?? humanize(p.title);
-  const status = programmeStatus(p.status, p.validUntil);
+  const status = programmeStatus(p.status, p.validUntil, today);
   return (
     <li
       className="card programme"
@@ -427,6 +436,7 @@ function Research({ view, result }: { view: PatientView; result?: ConsentResult 
               p={p}
               canConsent={view.canConsent}
               isSelf={view.isSelf}
+              today={view.today}
               result={result?.studyId === p.studyId ? result : undefined}
             />
           ))}

@@ -120,6 +120,8 @@ export async function loadPatientView(services: Services, patientId: string, use
       /** consent buttons: only for the patient themselves (the service also lets operators change consent) */
       canConsent: isSelf && user.roles.includes("PATIENT"),
       isSelf,
+      /** the day a permit's validity is compared with (YYYY-MM-DD, UTC), read here rather than in the view */
+      today: new Date().toISOString().slice(0, 10),
     };
   } catch (e) {
     if (isApiError(e) && [400, 403, 404].includes(e.status)) {
