@@ -18,6 +18,7 @@ import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
 import { createPageSlots, PAGE_SLOT_LEASE_MS, type PageSlotStats } from "./http/page-slots";
 import { heldDocumentBody } from "./http/document-body";
+import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
 import { isCrossSiteRequest } from "./http/origin";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
@@ -48,6 +49,8 @@ export interface RunningServer {
   services: Services;
   /** the page slots' counters (server/http/page-slots.ts); null when PAGE_CONCURRENCY=0 or in static mode */
   pageSlots(): PageSlotStats | null;
+  /** the counters of the documents kept by their data (server/http/render-cache.ts, decision 0035) */
+  renderCache(): RenderCacheStats;
   close(): Promise<void>;
 }
 
@@ -364,6 +367,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     port,
     services,
     pageSlots: () => pageSlots?.stats() ?? null,
+    renderCache: () => sharedRenderCache().stats(),
     async close() {
       if (closed) return;
       closed = true;

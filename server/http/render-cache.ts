@@ -102,8 +102,8 @@ const SHARED = Symbol.for("health-dataspace-hub.render-cache");
 
 /**
  * The process's render cache. A registered symbol on the global object, because the Remix build
- * (app/entry.server.tsx renders through it) and the server bundle (its counters) are two bundles,
- * each with its own copy of this module.
+ * (app/entry.server.tsx renders through it) and the server bundle (its counters: the running
+ * server's `renderCache()`, server/app.ts) are two bundles, each with its own copy of this module.
  */
 export function sharedRenderCache(): RenderCache {
   const holder = globalThis as unknown as Record<symbol, RenderCache | undefined>;

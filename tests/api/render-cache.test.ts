@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedRenderCache } from "../../server/http/render-cache";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 
@@ -13,7 +12,6 @@ let server: TestServer;
 const who: Record<string, Signed> = {};
 
 beforeAll(async () => {
-  // in this process: the render cache's counters are read here (one cache per process)
   server = await startTestServer({ SEED_PATIENTS: "20" });
   for (const p of ["admin", "researcher", "clinic"]) who[p] = await signIn(server.url, p);
 }, 60_000);
@@ -32,10 +30,10 @@ async function page(persona: string, url: string) {
 describe("pages answered from the render cache", () => {
   it("gives each answer its own nonce, in its header and its scripts, and the same page otherwise", async () => {
     const a = await page("researcher", "/catalogue");
-    const hits = sharedRenderCache().stats().hits;
+    const hits = server.renderCache().hits;
     const b = await page("researcher", "/catalogue");
-    // the second came from the cache (the server runs in this process: one cache, shared by both bundles)
-    expect(sharedRenderCache().stats().hits).toBe(hits + 1);
+    // the second came from the cache
+    expect(server.renderCache().hits).toBe(hits + 1);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.nonce).not.toBe(b.nonce);
     for (const p of [a, b]) {
@@ -58,9 +56,9 @@ describe("pages answered from the render cache", () => {
     });
     expect(created.status).toBe(201);
     expect(before.body).not.toContain(title);
-    const misses = sharedRenderCache().stats().misses;
+    const misses = server.renderCache().misses;
     expect((await page("researcher", "/catalogue")).body).toContain(title);
-    expect(sharedRenderCache().stats().misses).toBe(misses + 1);
+    expect(server.renderCache().misses).toBe(misses + 1);
   });
 
   it("answers each user's own page for the same URL", async () => {
