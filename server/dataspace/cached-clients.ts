@@ -2,6 +2,7 @@ import { cacheKey } from "../http/cache-key";
 import type { ConnectorClient } from "./connector-client";
 import type { ReadCache } from "./read-cache";
 import type { TenantManagerClient } from "./tenant-manager-client";
+import type { ConnectorNegotiation, ConnectorTransfer, ParticipantContext } from "./upstream-schemas";
 
 /**
  * The connector and tenant-manager clients behind one read cache: every read goes through
@@ -10,6 +11,25 @@ import type { TenantManagerClient } from "./tenant-manager-client";
  * changed something). Catalogue requests (another participant's answer), the onboarding reads and
  * endpoint data references (short-lived tokens) always go upstream.
  */
+
+/**
+ * What the read cache holds now for the lists the task list reads (the same keys as the reads
+ * below, without a query), without a promise: undefined when the read must run (missing, expired,
+ * invalidated, or a cache that keeps nothing: a remote connector's by default).
+ */
+export interface CachedConnectorLists {
+  participantContexts(): readonly ParticipantContext[] | undefined;
+  negotiations(contextId: string): readonly ConnectorNegotiation[] | undefined;
+  transfers(contextId: string): readonly ConnectorTransfer[] | undefined;
+}
+
+export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
+  return {
+    participantContexts: () => cache.peek(cacheKey("contexts")),
+    negotiations: (id) => cache.peek(cacheKey("negotiations", id, undefined)),
+    transfers: (id) => cache.peek(cacheKey("transfers", id, undefined)),
+  };
+}
 
 export function cachedConnector(client: ConnectorClient, cache: ReadCache): ConnectorClient {
   const write = async <T>(p: Promise<T>): Promise<T> => {

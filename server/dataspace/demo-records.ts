@@ -110,6 +110,13 @@ export interface DemoTransferStore {
    * instance), so callers may key what they derive from it by its identity. Read it only.
    */
   listShared(participantId?: string): Promise<readonly DemoRecord[]>;
+  /**
+   * What `listShared` would answer now, without a promise, when that is known in this process: the
+   * kept list while no transfer was created, on the embedded store (whose change versions are this
+   * process's own). Undefined otherwise (not kept yet, or PostgreSQL, where another instance's
+   * creation is seen by reading the version row): then call `listShared`.
+   */
+  peekShared(participantId?: string): readonly DemoRecord[] | undefined;
 }
 
 const TABLE = "dataspace_demo_transfers";
@@ -145,6 +152,14 @@ export async function createDemoTransferStore(
   // store has it now (on PostgreSQL its row, read by key, not the later NOTIFY): a created transfer lists at once
   let created = 0;
   const version = async () => `${created}/${await rel.changes.fresh(DEMO_TRANSFERS_TOPIC)}`;
+
+  function peekShared(participantId?: string): readonly DemoRecord[] | undefined {
+    if (rel.dialect !== "sqlite") return undefined;
+    const kept = lists.get(participantId ?? "");
+    return kept && kept.version === `${created}/${rel.changes.version(DEMO_TRANSFERS_TOPIC)}`
+      ? kept.records
+      : undefined;
+  }
 
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
     const v = await version();
@@ -213,5 +228,6 @@ export async function createDemoTransferStore(
       return (await listShared(participantId)).slice();
     },
     listShared,
+    peekShared,
   };
 }

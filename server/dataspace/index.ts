@@ -8,7 +8,7 @@ import type { Relational } from "../storage/relational";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
-import { cachedConnector, cachedTenantManager } from "./cached-clients";
+import { cachedConnector, cachedConnectorLists, cachedTenantManager } from "./cached-clients";
 import { createConnectorClient } from "./connector-client";
 import * as credentials from "./credentials";
 import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
@@ -223,6 +223,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       }),
       readCache,
     ),
+    cachedLists: cachedConnectorLists(readCache),
     tenantManager: tenantManagerUrl
       ? cachedTenantManager(createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }), readCache)
       : undefined,

@@ -43,6 +43,11 @@ export interface ReadCache {
     load: (signal: AbortSignal) => Promise<T>,
     upstream?: UpstreamName,
   ): Promise<T>;
+  /**
+   * The answer a read of `key` would get from the cache now, without a promise: for callers that
+   * gather many cached reads per request (the task list); undefined when the read must run.
+   */
+  peek<T>(key: string): T | undefined;
   invalidate(): void;
   readonly stats: Readonly<ReadCacheStats>;
 }
@@ -102,6 +107,12 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     });
   }
 
+  const fresh = (key: string): Entry | undefined => {
+    const g = generation();
+    const hit = entries.get(key);
+    return hit && hit.generation === g && now() - hit.at <= options.ttlMs ? hit : undefined;
+  };
+
   return {
     read<T>(
       key: string,
@@ -109,12 +120,12 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       load: (signal: AbortSignal) => Promise<T>,
       upstream: UpstreamName = options.name,
     ) {
-      const g = generation();
-      const hit = entries.get(key);
-      if (hit && hit.generation === g && now() - hit.at <= options.ttlMs) {
+      const hit = fresh(key);
+      if (hit) {
         stats.hits++;
         return Promise.resolve(hit.value as T);
       }
+      const g = generationNo;
       const running = inFlight.get(key);
       if (running && running.generation === g) {
         stats.coalesced++;
@@ -136,6 +147,12 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       };
       promise.then(done, done);
       return untilDeadline(promise, signal, upstream);
+    },
+    peek<T>(key: string) {
+      const hit = fresh(key);
+      if (!hit) return undefined;
+      stats.hits++;
+      return hit.value as T;
     },
     invalidate() {
       seenUpstream = options.version?.() ?? 0;

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { AuditInput } from "../audit/model";
+import type { CachedConnectorLists } from "./cached-clients";
 import type { ConnectorClient } from "./connector-client";
 import type { DemoRecords, DemoTransferStore } from "./demo-records";
 import type { IdentityHubClient } from "./identity-hub-client";
@@ -12,6 +13,8 @@ import type { TenantManagerClient } from "./tenant-manager-client";
  */
 export interface DataspaceRuntime {
   connector: ConnectorClient;
+  /** the connector's lists as its read cache holds them now (cached-clients.ts), when it has one */
+  cachedLists?: CachedConnectorLists;
   tenantManager: TenantManagerClient | undefined;
   issuer: IssuerClient | undefined;
   identityHub: IdentityHubClient | undefined;

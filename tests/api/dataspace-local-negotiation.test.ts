@@ -258,3 +258,60 @@ describe("tasks", () => {
     expect(contexts.has("pharmaco") && contexts.has("alphaklinik-berlin")).toBe(true);
   });
 });
+
+describe("tasks from kept answers", () => {
+  const taskOf = async (id: string) =>
+    ((await call("GET /api/tasks", { as: "researcher" })).body as JsonBody[]).find((t) => t.id === id);
+
+  it("a negotiation started here and a demonstration transfer are tasks at once, and a state the dataspace moves shows without a write through this server", async () => {
+    // warm: the second list is built from what the read cache holds, without a read upstream
+    await call("GET /api/tasks", { as: "researcher" });
+    const misses = h.ds.readCache.stats.misses;
+    const before = (await call("GET /api/tasks", { as: "researcher" })).body as JsonBody[];
+    expect(h.ds.readCache.stats.misses).toBe(misses);
+
+    const { offerId } = await alphaOffer();
+    const started = await call("POST /api/negotiations", {
+      as: "researcher",
+      body: {
+        participantId: "pharmaco",
+        counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/`,
+        counterPartyId: "alphaklinik-berlin",
+        providerDid: ALPHA_DID,
+        offerId,
+        assetId: "fhir-cohort-bundle",
+      },
+    });
+    expect(started.status).toBe(201);
+    const id = started.body["@id"] as string;
+    expect(before.some((t) => t.id === id)).toBe(false);
+    const first = await taskOf(id);
+    expect(first).toMatchObject({ kind: "negotiation", participantId: "pharmaco" });
+    expect(first.state).not.toBe("FINALIZED");
+    // the embedded dataspace moves it on by itself: its change counter ends the kept answers
+    const finalised = await until(
+      () => taskOf(id),
+      (t) => t?.state === "FINALIZED",
+    );
+    expect(finalised.state).toBe("FINALIZED");
+
+    // a demonstration transfer is not the connector's: the demonstration store's own version ends its kept list
+    await call("GET /api/tasks", { as: "researcher" });
+    const transfer = await call("POST /api/transfers", {
+      as: "researcher",
+      body: {
+        participantId: "pharmaco",
+        contractId: "agreement-fhir-cohort-bundle-001",
+        counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp",
+        assetId: "fhir-cohort-bundle",
+      },
+    });
+    expect(transfer.status).toBe(201);
+    const kept = h.ds.readCache.stats.misses;
+    expect(await taskOf(transfer.body["@id"] as string)).toMatchObject({
+      kind: "transfer",
+      state: "REQUESTED",
+    });
+    expect(h.ds.readCache.stats.misses).toBe(kept);
+  });
+});

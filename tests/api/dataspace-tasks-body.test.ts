@@ -63,6 +63,21 @@ describe("the task list's encoded answer", () => {
     );
   });
 
+  it("is built from what the read cache holds, without a read, once every list it needs is kept", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream({ alpha: [negotiation("n-a1", 2000)], beta: [] });
+    const lists = ds.runtime.cachedLists!;
+    expect(lists.participantContexts()).toBeUndefined();
+    const first = await ds.listTasksBody(personaUser("admin"));
+    // the lists the reads kept, under the keys the reads used
+    expect(lists.participantContexts()?.map((c) => c["@id"])).toEqual(["alpha", "beta"]);
+    expect(lists.negotiations("alpha")?.map((n) => n["@id"])).toEqual(["n-a1"]);
+    expect(lists.transfers("beta")?.map((t) => t["@id"])).toEqual(["t-beta"]);
+    const { misses, coalesced } = ds.readCache.stats;
+    expect(await ds.listTasksBody(personaUser("admin"))).toBe(first);
+    expect(ds.readCache.stats).toMatchObject({ misses, coalesced });
+  });
+
   it("keeps scopes apart when they read the very same upstream answers", async () => {
     const ds = await remote({ readCacheMs: 60_000 });
     upstream({ alpha: [negotiation("n-a1", 2000)], beta: [] });

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { createReadCache } from "./read-cache";
+
+/** The read cache's answer without a promise (peek): what a read would get from the cache now, or nothing. */
+describe("read cache: peek", () => {
+  function cache(ttlMs = 1000) {
+    const clock = { now: 0, version: 0 };
+    const c = createReadCache({
+      name: "connector",
+      ttlMs,
+      timeoutMs: 1000,
+      now: () => clock.now,
+      version: () => clock.version,
+    });
+    return { c, clock };
+  }
+  const list = () => Promise.resolve([{ "@id": "a" }]);
+
+  it("is the kept answer while it is fresh, the very array a read gets, and counts a hit", async () => {
+    const { c, clock } = cache();
+    expect(c.peek("k")).toBeUndefined();
+    const read = await c.read("k", undefined, list);
+    expect(c.peek("k")).toBe(read);
+    expect(c.stats.hits).toBe(1);
+    clock.now = 1000;
+    expect(c.peek("k")).toBe(read);
+    clock.now = 1001;
+    expect(c.peek("k")).toBeUndefined();
+  });
+
+  it("is nothing after a write through this server or a change of the upstream's change counter", async () => {
+    const { c, clock } = cache();
+    await c.read("k", undefined, list);
+    c.invalidate();
+    expect(c.peek("k")).toBeUndefined();
+    await c.read("k", undefined, list);
+    clock.version++;
+    expect(c.peek("k")).toBeUndefined();
+  });
+
+  it("is nothing for a read in flight, a failed read, or a cache that keeps nothing", async () => {
+    const { c } = cache();
+    let resolve!: (v: unknown[]) => void;
+    const pending = c.read("k", undefined, () => new Promise<unknown[]>((r) => (resolve = r)));
+    expect(c.peek("k")).toBeUndefined();
+    resolve([]);
+    await pending;
+    await c.read("f", undefined, () => Promise.reject(new Error("down"))).catch(() => {});
+    expect(c.peek("f")).toBeUndefined();
+    const none = cache(0).c;
+    await none.read("k", undefined, list);
+    expect(none.peek("k")).toBeUndefined();
+  });
+});
