@@ -60,10 +60,20 @@ const utcMidnight = (date: string) => {
 };
 const fromUtcMidnight = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-/** The Berlin civil date of an instant. */
+/**
+ * The Berlin civil date of an instant. Remembered for the last minute asked: Berlin's offset from UTC is
+ * whole hours, so its date changes only on a minute's boundary, and the work queue asks on every request.
+ */
 export function berlinDate(instant: Date): string {
-  return dateFormatter.format(instant);
+  const minute = Math.floor(instant.getTime() / 60_000);
+  if (minute !== lastMinute || lastDate === undefined) {
+    lastDate = dateFormatter.format(instant);
+    lastMinute = minute;
+  }
+  return lastDate;
 }
+let lastMinute = NaN;
+let lastDate: string | undefined;
 
 /** Minutes the Berlin wall clock is ahead of UTC at an instant (60 in winter, 120 in summer). */
 export function berlinOffsetMinutes(instant: Date): number {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isApiError } from "../http/errors";
 import {
@@ -55,6 +56,26 @@ describe("calendar (Europe/Berlin, Regulation 1182/71)", () => {
     expect(berlinDate(t("2025-03-30T22:30:00Z"))).toBe("2025-03-31"); // 00:30 CEST
     expect(berlinDate(t("2025-01-31T23:30:00Z"))).toBe("2025-02-01"); // 00:30 CET
     expect(berlinDate(t("2025-10-26T22:59:59Z"))).toBe("2025-10-26"); // 23:59 CET
+  });
+
+  it("gives the Berlin date of any instant, asked in any order (it remembers the last minute asked)", () => {
+    const berlin = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" });
+    const instant = fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2035, 0, 1) });
+    // instants near each other and a day's boundary, as well as far apart
+    const near = fc.tuple(instant, fc.integer({ min: -120_000, max: 120_000 }));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            instant,
+            near.map(([a, d]) => a - (a % 3_600_000) + d),
+          ),
+        ),
+        (ms) => {
+          for (const m of ms) expect(berlinDate(new Date(m))).toBe(berlin.format(new Date(m)));
+        },
+      ),
+    );
   });
 
   it("knows where Berlin days begin and end on the days the clocks change", () => {
