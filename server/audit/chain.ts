@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
+import { v7 as timeOrderedUuid } from "uuid";
 import type { Db } from "../storage/database";
 import { GENESIS_HASH, type AuditBatch, type AuditEntry, type AuditInput } from "./model";
 
@@ -23,6 +24,26 @@ export function hashEntry(e: Omit<AuditEntry, "hash">): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
+/**
+ * A new entry's id: time-ordered (RFC 9562 version 7), so that the unique index on the id grows at its
+ * end, as the sequence does, instead of taking each new id at a random place in a large index (an
+ * insert cost 40–55 µs with random ids in a log of 800,000 entries, 15–20 µs with these; decision
+ * 0037). Its random bits come from a pool filled 256 ids at a time, as `randomUUID` does its own.
+ */
+export function entryId(): string {
+  return timeOrderedUuid({ rng: pooledRandom });
+}
+const randomPool = new Uint8Array(16 * 256);
+let randomAt = randomPool.length;
+function pooledRandom(): Uint8Array {
+  if (randomAt === randomPool.length) {
+    randomFillSync(randomPool);
+    randomAt = 0;
+  }
+  randomAt += 16;
+  return randomPool.subarray(randomAt - 16, randomAt);
+}
+
 /** the entry that follows `prev` in the chain (`undefined`: the first) */
 export function entryAfter(
   prev: { seq: number; hash: string } | undefined,
@@ -31,7 +52,7 @@ export function entryAfter(
 ): AuditEntry {
   const partial = {
     seq: (prev?.seq ?? 0) + 1,
-    id: randomUUID(),
+    id: entryId(),
     action: input.action,
     actor: input.actor,
     target: input.target,

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { entryAfter, entryId, hashEntry } from "./chain";
+import { GENESIS_HASH } from "./model";
+
+const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** the milliseconds since 1970 that a version 7 UUID starts with */
+const msOf = (id: string) => parseInt(id.replace(/-/g, "").slice(0, 12), 16);
+
+describe("audit entry ids", () => {
+  it("are RFC 9562 version 7 UUIDs, unique, and carry the time they were made", () => {
+    const before = Date.now();
+    const ids = Array.from({ length: 20_000 }, entryId);
+    const after = Date.now();
+    expect(ids.every((id) => V7.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of [ids[0], ids.at(-1)!]) {
+      expect(msOf(id)).toBeGreaterThanOrEqual(before);
+      expect(msOf(id)).toBeLessThanOrEqual(after);
+    }
+  });
+
+  it("grow with time: an id made a millisecond later sorts after every earlier one", async () => {
+    const first = Array.from({ length: 500 }, entryId);
+    await new Promise((r) => setTimeout(r, 2));
+    const later = Array.from({ length: 500 }, entryId);
+    expect(later.every((id) => first.every((earlier) => id > earlier))).toBe(true);
+  });
+
+  it("are hashed into the chain like any other field", () => {
+    const first = entryAfter(
+      undefined,
+      { action: "a", actor: "u", target: "t", kind: "insight" },
+      new Date(0),
+    );
+    expect(first).toMatchObject({ seq: 1, prevHash: GENESIS_HASH, outcome: "success" });
+    expect(V7.test(first.id)).toBe(true);
+    const { hash, ...rest } = first;
+    expect(hashEntry(rest)).toBe(hash);
+    expect(hashEntry({ ...rest, id: entryId() })).not.toBe(hash);
+    const second = entryAfter(first, { action: "b", actor: "u", target: "t", kind: "insight" }, new Date(1));
+    expect(second).toMatchObject({ seq: 2, prevHash: hash });
+  });
+});
