@@ -14,8 +14,7 @@ export interface AccessBodyServices {
  * GET lists take `?state=`; `?id=` answers one record with its full history.
  */
 
-const q = (ctx: HandlerContext<AccessBodyServices>, name: string) =>
-  ctx.url.searchParams.get(name) ?? undefined;
+const q = (ctx: HandlerContext<AccessBodyServices>, name: string) => ctx.query.get(name) ?? undefined;
 
 const APPLICATIONS_PAGE_MAX = 1000;
 
@@ -29,8 +28,8 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
         : await ab.listApplications(ctx.user!, {
             state: q(ctx, "state"),
             // optional page (a work queue reads one); without `limit` the whole list, as the spec says
-            limit: q(ctx, "limit") ? intParam(ctx.url, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
-            offset: intParam(ctx.url, "offset", 0, 0, 10_000_000),
+            limit: q(ctx, "limit") ? intParam(ctx.query, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
+            offset: intParam(ctx.query, "offset", 0, 0, 10_000_000),
           }),
     );
   },

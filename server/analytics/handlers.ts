@@ -9,8 +9,8 @@ export interface AnalyticsServices {
 }
 
 export const analyticsHandlers: HandlerMap<AnalyticsServices> = {
-  "GET /api/analytics": async ({ services, url, user }) =>
+  "GET /api/analytics": async ({ services, query, user }) =>
     jsonText(
-      await services.analytics.dashboardText(user!, { top: intParam(url, "top", TOP_DEFAULT, 1, TOP_MAX) }),
+      await services.analytics.dashboardText(user!, { top: intParam(query, "top", TOP_DEFAULT, 1, TOP_MAX) }),
     ),
 };

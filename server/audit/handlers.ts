@@ -46,7 +46,13 @@ export function auditFilterFromUrl(url: URL, defaults: { limit?: number; max?: n
   if (before !== null && before !== "" && !/^\d+$/.test(before))
     throw badRequest("before must be an entry's seq (a whole number)");
   return {
-    limit: intParam(url, "limit", defaults.limit ?? AUDIT_LIMIT_DEFAULT, 1, defaults.max ?? AUDIT_LIMIT_MAX),
+    limit: intParam(
+      url.searchParams,
+      "limit",
+      defaults.limit ?? AUDIT_LIMIT_DEFAULT,
+      1,
+      defaults.max ?? AUDIT_LIMIT_MAX,
+    ),
     kind: presentString(url.searchParams.get("kind")),
     actor: presentString(url.searchParams.get("actor")),
     action: presentString(url.searchParams.get("action")),
@@ -81,7 +87,7 @@ const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.
 
 export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit": async (ctx) => {
-    if (ctx.url.searchParams.get("verify") === "true") return json(await chainReport(ctx.services.audit));
+    if (ctx.query.get("verify") === "true") return json(await chainReport(ctx.services.audit));
     const filter = auditFilterFromUrl(ctx.url);
     await retention(ctx).purgeIfDue();
     if (!ctx.user) return json([]); // the route table admits signed-in roles only
@@ -89,7 +95,7 @@ export const auditHandlers: HandlerMap<AuditServices> = {
   },
 
   "GET /api/admin/audit/retention": async (ctx) => {
-    const kind = presentString(ctx.url.searchParams.get("kind"));
+    const kind = presentString(ctx.query.get("kind"));
     const svc = retention(ctx);
     if (kind) return json(await svc.get(kind));
     return json({

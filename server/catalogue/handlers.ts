@@ -11,8 +11,8 @@ export const catalogueHandlers: HandlerMap<CatalogueServices> = {
   "GET /api/catalog": async ({ services }) => jsonBuffer(await services.catalogue.listBody()),
   "POST /api/catalog": async ({ services, request, user }) =>
     json(await services.catalogue.create(await readJsonObject(request), user!), 201),
-  "DELETE /api/catalog": async ({ services, url, user }) => {
-    await services.catalogue.remove(url.searchParams.get("id"), user!);
+  "DELETE /api/catalog": async ({ services, query, user }) => {
+    await services.catalogue.remove(query.get("id"), user!);
     return noContent();
   },
 };

@@ -10,8 +10,8 @@ export interface ComplianceServices {
 /** GET /api/compliance (summary per participant) and GET /api/compliance/tck (conformance probes; `?run=1` re-runs). */
 export const complianceHandlers: HandlerMap<ComplianceServices> = {
   "GET /api/compliance": async ({ services, user }) => json(await services.accessBody.compliance(user!)),
-  "GET /api/compliance/tck": async ({ services, url, request }) => {
-    const run = url.searchParams.get("run");
+  "GET /api/compliance/tck": async ({ services, query, request }) => {
+    const run = query.get("run");
     return json(
       await services.accessBody.tck({
         rerun: run === "1" || run === "true",

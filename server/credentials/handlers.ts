@@ -21,7 +21,7 @@ export const credentialHandlers: HandlerMap<CredentialServices> = {
     json(
       await ctx.services.credentials.list(
         user(ctx),
-        checkOptionalId(presentString(ctx.url.searchParams.get("participantId")), "participantId"),
+        checkOptionalId(presentString(ctx.query.get("participantId")), "participantId"),
       ),
     ),
   "GET /api/credentials/definitions": async (ctx) => json(await ctx.services.credentials.definitions()),

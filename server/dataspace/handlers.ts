@@ -22,7 +22,7 @@ export interface DataspaceServices {
 const actor = (ctx: HandlerContext<DataspaceServices>) => ctx.user?.username ?? "anonymous";
 
 function requiredParticipantId(ctx: HandlerContext<DataspaceServices>): string {
-  const id = presentString(ctx.url.searchParams.get("participantId"));
+  const id = presentString(ctx.query.get("participantId"));
   if (!id) throw badRequest(PARTICIPANT_ID_REQUIRED);
   return checkId(id, "participantId");
 }
@@ -33,11 +33,11 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   "GET /api/negotiations": async (ctx) => {
     const participantId = requiredParticipantId(ctx);
     const ds = ctx.services.dataspace;
-    if (ctx.url.searchParams.get("catalog") === "true") {
-      const providerDid = presentString(ctx.url.searchParams.get("providerDid"));
+    if (ctx.query.get("catalog") === "true") {
+      const providerDid = presentString(ctx.query.get("providerDid"));
       if (!providerDid) throw badRequest(PROVIDER_DID_REQUIRED);
       checkId(providerDid, "providerDid");
-      const address = presentString(ctx.url.searchParams.get("counterPartyAddress"));
+      const address = presentString(ctx.query.get("counterPartyAddress"));
       if (address) checkHttpUrl(address, "counterPartyAddress");
       return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
     }
@@ -68,10 +68,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/assets": async (ctx) => {
-    const participantId = checkOptionalId(
-      presentString(ctx.url.searchParams.get("participantId")),
-      "participantId",
-    );
+    const participantId = checkOptionalId(presentString(ctx.query.get("participantId")), "participantId");
     const ds = ctx.services.dataspace;
     return participantId
       ? json(await ds.listAssets(participantId))

@@ -8,6 +8,6 @@ export interface FederatedServices {
 }
 
 export const federatedHandlers: HandlerMap<FederatedServices> = {
-  "GET /api/federated": async ({ services, url, user }) =>
-    jsonText(await services.federated.summaryText(url.searchParams, user!)),
+  "GET /api/federated": async ({ services, query, user }) =>
+    jsonText(await services.federated.summaryText(query, user!)),
 };

@@ -10,26 +10,26 @@ export interface GraphServices {
 }
 
 export const graphHandlers: HandlerMap<GraphServices> = {
-  "GET /api/graph": async ({ services, url, user }) =>
+  "GET /api/graph": async ({ services, query, user }) =>
     jsonBuffer(
       await services.graphQueries.graphBody(
         {
-          layer: url.searchParams.get("layer"),
-          persona: url.searchParams.get("persona"),
-          limit: intParam(url, "limit", GRAPH_LIMIT_DEFAULT, 1, GRAPH_LIMIT_MAX),
+          layer: query.get("layer"),
+          persona: query.get("persona"),
+          limit: intParam(query, "limit", GRAPH_LIMIT_DEFAULT, 1, GRAPH_LIMIT_MAX),
         },
         viewerOf(user),
       ),
     ),
-  "GET /api/graph/expand": async ({ services, url, user }) =>
+  "GET /api/graph/expand": async ({ services, query, user }) =>
     jsonBuffer(
       await services.graphQueries.expandBody(
-        url.searchParams.get("id"),
-        intParam(url, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX),
+        query.get("id"),
+        intParam(query, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX),
         viewerOf(user),
       ),
     ),
-  "GET /api/graph/node": async ({ services, url, user }) =>
-    jsonBuffer(await services.graphQueries.nodeBody(url.searchParams.get("id"), viewerOf(user))),
+  "GET /api/graph/node": async ({ services, query, user }) =>
+    jsonBuffer(await services.graphQueries.nodeBody(query.get("id"), viewerOf(user))),
   "GET /api/graph/validate": async ({ services }) => jsonBuffer(await services.graphQueries.validateBody()),
 };

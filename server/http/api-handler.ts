@@ -41,6 +41,7 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
 
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     let parsed: URL | undefined;
+    let query: URLSearchParams | undefined;
     const urlOf = () => (parsed ??= new URL(request.url));
     try {
       const pathname = plainPathname(request.url) ?? urlOf().pathname;
@@ -93,6 +94,9 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
         get url() {
           return urlOf();
         },
+        get query() {
+          return (query ??= parsed ? parsed.searchParams : queryOf(request.url));
+        },
         params: match.params,
         user,
         services,
@@ -122,6 +126,22 @@ export function plainPathname(url: string): string | undefined {
   const path = url.slice(start, end);
   return PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) ? path : undefined;
 }
+/**
+ * The query parameters of an absolute URL, parsed from its query text alone when that is printable
+ * ASCII (percent-decoding and `+` as a space are URLSearchParams' own): the same names and values as
+ * `new URL(url).searchParams`, without parsing the rest of the URL. Any other query is URL's to parse.
+ */
+export function queryOf(url: string): URLSearchParams {
+  const q = url.indexOf("?");
+  if (q < 0) return new URLSearchParams();
+  const h = url.indexOf("#", q);
+  const text = h < 0 ? url.slice(q + 1) : url.slice(q + 1, h);
+  // anything but printable ASCII (which URL would percent-encode first, and decode otherwise): URL's way
+  if (NOT_PRINTABLE_ASCII.test(text)) return new URL(url).searchParams;
+  // the constructor drops one leading "?" of a string, which would be a name here: an empty pair first keeps it
+  return new URLSearchParams(text.startsWith("?") ? `&${text}` : text);
+}
+const NOT_PRINTABLE_ASCII = /[^\x21-\x7e]/;
 const PLAIN_PATH = /^(\/[A-Za-z0-9\-._~]+)+\/?$|^\/$/;
 const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 

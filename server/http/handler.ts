@@ -15,6 +15,12 @@ export { MAX_BODY_BYTES };
 export interface HandlerContext<S> {
   request: Request;
   url: URL;
+  /**
+   * The request URL's query parameters: what `url.searchParams` holds, parsed from the query text
+   * alone (api-handler.ts, `queryOf`), so a handler that reads only its parameters does not parse the
+   * whole URL. Read it only.
+   */
+  query: URLSearchParams;
   params: Record<string, string>;
   /** the signed-in user; null on public routes and crawler calls */
   user: SessionUser | null;
@@ -57,13 +63,19 @@ export function presentString(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v : undefined;
 }
 
-export function queryObject(url: URL): Record<string, string> {
-  return Object.fromEntries(url.searchParams.entries());
+export function queryObject(query: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(query.entries());
 }
 
 /** Parses an optional positive integer query value with a default and a maximum. */
-export function intParam(url: URL, name: string, def: number, min: number, max: number): number {
-  const raw = url.searchParams.get(name);
+export function intParam(
+  query: URLSearchParams,
+  name: string,
+  def: number,
+  min: number,
+  max: number,
+): number {
+  const raw = query.get(name);
   if (raw === null || raw === "") return def;
   if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} must be an integer`);
   const n = Number(raw);

@@ -29,8 +29,7 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
     return json(await ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
   },
   "DELETE /api/admin/participants": async (ctx) => {
-    const key =
-      presentString(ctx.url.searchParams.get("did")) ?? presentString(ctx.url.searchParams.get("id"));
+    const key = presentString(ctx.query.get("did")) ?? presentString(ctx.query.get("id"));
     if (!key) throw badRequest(DIRECTORY_DID_REQUIRED);
     await ctx.services.operator.removeDirectoryEntry(key, actor(ctx));
     return noContent();

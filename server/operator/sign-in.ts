@@ -31,7 +31,7 @@ export interface SignInServices {
  */
 
 function returnTo(ctx: HandlerContext<SignInServices>): string {
-  return safeRedirect(ctx.url.searchParams.get("callbackUrl") ?? ctx.url.searchParams.get("returnTo"), "/");
+  return safeRedirect(ctx.query.get("callbackUrl") ?? ctx.query.get("returnTo"), "/");
 }
 
 function redirect(location: string): Response {
@@ -119,9 +119,7 @@ export const signInHandlers: HandlerMap<SignInServices> = {
         if (provider !== "oidc") return unknown(ctx);
         return redirect(`/auth/callback${ctx.url.search}`);
       case "error":
-        return provider
-          ? unknown(ctx)
-          : json({ error: ctx.url.searchParams.get("error") ?? "Sign-in failed" });
+        return provider ? unknown(ctx) : json({ error: ctx.query.get("error") ?? "Sign-in failed" });
       default:
         return unknown(ctx);
     }

@@ -17,8 +17,8 @@ export type InsightServices = OverviewServices &
   EehrxfServices;
 
 export const overviewHandlers: HandlerMap<OverviewServices> = {
-  "GET /api/overview": async ({ services, url, user }) =>
-    json(await services.overview.forUser(user!, url.searchParams.get("persona"), services)),
+  "GET /api/overview": async ({ services, query, user }) =>
+    json(await services.overview.forUser(user!, query.get("persona"), services)),
 };
 
 /** every insight route (analytics, federated cohorts, questions, EEHRxF, overview): one spread in server/api-routes.ts */

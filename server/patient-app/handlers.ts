@@ -43,10 +43,10 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
   "GET /api/patient/app-pairing/:pairingId": async ({ services, user, params }) =>
     json(await services.patientApp.pairing(user!, params.pairingId)),
 
-  "GET /api/patient/app-devices": async ({ services, user, url }) =>
+  "GET /api/patient/app-devices": async ({ services, user, query }) =>
     json({
       devices: await services.patientApp.devices(user!, {
-        includeRemoved: url.searchParams.get("include") === "removed",
+        includeRemoved: query.get("include") === "removed",
       }),
     }),
   "POST /api/patient/app-devices": async ({ services, request }) =>

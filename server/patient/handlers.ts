@@ -9,27 +9,23 @@ export interface PatientServices {
 }
 
 export const patientHandlers: HandlerMap<PatientServices> = {
-  "GET /api/patient": async ({ services, url, user }) =>
+  "GET /api/patient": async ({ services, query, user }) =>
     jsonBuffer(
       await services.patients.listBody(user!, {
-        limit: intParam(url, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
-        offset: intParam(url, "offset", 0, 0, 10_000_000),
+        limit: intParam(query, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
+        offset: intParam(query, "offset", 0, 0, 10_000_000),
       }),
     ),
-  "GET /api/patient/profile": async ({ services, url, user }) =>
-    jsonBuffer(await services.patients.profileBody(url.searchParams.get("patientId"), user!)),
-  "GET /api/patient/insights": async ({ services, url, user }) =>
-    jsonBuffer(await services.patients.insightsBody(url.searchParams.get("patientId"), user!)),
-  "GET /api/patient/research": async ({ services, url, user }) =>
-    jsonBuffer(await services.patients.researchBody(url.searchParams.get("patientId"), user!)),
+  "GET /api/patient/profile": async ({ services, query, user }) =>
+    jsonBuffer(await services.patients.profileBody(query.get("patientId"), user!)),
+  "GET /api/patient/insights": async ({ services, query, user }) =>
+    jsonBuffer(await services.patients.insightsBody(query.get("patientId"), user!)),
+  "GET /api/patient/research": async ({ services, query, user }) =>
+    jsonBuffer(await services.patients.researchBody(query.get("patientId"), user!)),
   "POST /api/patient/research": async ({ services, request, user }) =>
     json(await services.patients.grantConsent(await readJsonObject(request), user!), 201),
-  "DELETE /api/patient/research": async ({ services, url, user }) => {
-    await services.patients.revokeConsent(
-      url.searchParams.get("patientId"),
-      url.searchParams.get("studyId"),
-      user!,
-    );
+  "DELETE /api/patient/research": async ({ services, query, user }) => {
+    await services.patients.revokeConsent(query.get("patientId"), query.get("studyId"), user!);
     return noContent();
   },
 };

@@ -22,8 +22,8 @@ const actor = (ctx: HandlerContext<PolicyServices>) => ctx.user?.username ?? "an
 
 export const policyHandlers: HandlerMap<PolicyServices> = {
   "GET /api/admin/policies": async (ctx) => {
-    const participantId = presentString(ctx.url.searchParams.get("participantId"));
-    const policyId = presentString(ctx.url.searchParams.get("policyId"));
+    const participantId = presentString(ctx.query.get("participantId"));
+    const policyId = presentString(ctx.query.get("policyId"));
     if (policyId) {
       if (!participantId) throw badRequest("participantId is required with policyId");
       return json(await ctx.services.policies.get(participantId, policyId));
@@ -39,9 +39,9 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
     return json(await ctx.services.policies.replace(policyId, participantId, policy, actor(ctx)));
   },
   "DELETE /api/admin/policies": async (ctx) => {
-    const policyId = presentString(ctx.url.searchParams.get("policyId"));
+    const policyId = presentString(ctx.query.get("policyId"));
     if (!policyId) throw badRequest(POLICY_ID_REQUIRED);
-    const participantId = presentString(ctx.url.searchParams.get("participantId"));
+    const participantId = presentString(ctx.query.get("participantId"));
     await ctx.services.policies.remove(policyId, participantId, actor(ctx));
     return noContent();
   },

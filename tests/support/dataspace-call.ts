@@ -42,6 +42,7 @@ export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceC
   const ctx: HandlerContext<Services> = {
     request,
     url,
+    query: url.searchParams,
     params: opts.params ?? {},
     user: personaUser(opts.as ?? "admin"),
     services: { dataspace: ds } as unknown as Services,
