@@ -8,6 +8,8 @@
  *   npx tsx scripts/bench/route.ts --data-dir /tmp/hub-10k --persona admin --path /graph
  *   HUB_BUILD_DIR=/tmp/other/build npx tsx scripts/bench/route.ts …   # the same route on another build
  *   npx tsx scripts/bench/route.ts --node-args "--max-semi-space-size=16" …  # other Node flags
+ *   npx tsx scripts/bench/route.ts --after graph:/graph/drawing.data … # another route driven before each run
+ *   npx tsx scripts/bench/route.ts --gc …                               # the longest GC pauses of each run
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { signIn } from "../../tests/support/signin";
@@ -29,6 +31,11 @@ async function main() {
   const dataDir = arg("data-dir", "");
   // e.g. --node-args "--max-semi-space-size=16": Node flags after the server's own (the last of a flag wins)
   const nodeArgs = arg("node-args", "").split(" ").filter(Boolean);
+  // --gc: the server's garbage collections (--trace-gc), the longest pauses of each run printed
+  const gc = process.argv.includes("--gc");
+  if (gc) nodeArgs.push("--trace-gc");
+  // --after <persona>:<path>: that route driven first, each run, as the bench's order does
+  const after = arg("after", "");
   const srv = await startBenchServer(Number(arg("patients", "10000")), {
     nodeArgs,
     ...(dataDir ? { dataDir } : {}),
@@ -43,7 +50,20 @@ async function main() {
     console.log(
       `${route} as ${persona}: warm-up ${first.status}, ${(first.body.byteLength / 1024).toFixed(1)} KiB as sent (${(Buffer.byteLength(first.text) / 1024).toFixed(1)} KiB decoded)`,
     );
+    const pauses: { ms: number; line: string }[] = [];
+    srv.child.stdout?.on("data", (d: Buffer) => {
+      for (const line of d.toString().split("\n")) {
+        const m = /(Mark-Compact|Scavenge|Minor Mark-Sweep)[^,]*, ([\d.]+) \/ [\d.]+ ms/.exec(line);
+        if (m) pauses.push({ ms: Number(m[2]), line: line.trim() });
+      }
+    });
+    const before = after ? await afterRoute(srv.url, after) : undefined;
     for (let i = 0; i < runs; i++) {
+      if (before) {
+        const b = await drive(before.url, before.headers, seconds, concurrency);
+        console.log(`  first ${after}: ${b.rps.toFixed(0)} req/s, p99 ${b.p99.toFixed(1)} ms`);
+      }
+      pauses.length = 0;
       const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
       const cpu0 = cpuMs(srv.child.pid!);
       const m = await drive(srv.url + route, headers, seconds, concurrency);
@@ -51,10 +71,26 @@ async function main() {
       console.log(
         `run ${i + 1}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}, server CPU ${perRequest.toFixed(2)} ms/req, load ${load}`,
       );
+      if (gc) {
+        const longest = [...pauses].sort((a, b) => b.ms - a.ms).slice(0, 3);
+        console.log(
+          `  ${pauses.length} collections; longest: ${longest.map((p) => p.line).join("\n    ") || "—"}`,
+        );
+      }
     }
   } finally {
     await stopChild(srv.child);
   }
+}
+
+/** the route to drive before each run (`--after persona:path`), signed in as its persona */
+async function afterRoute(base: string, spec: string) {
+  const at = spec.indexOf(":");
+  const [persona, route] = [spec.slice(0, at), spec.slice(at + 1)];
+  const { cookie } = await signIn(base, persona);
+  const headers = { cookie, accept: route.startsWith("/api") ? "application/json" : "text/html" };
+  await capture(base + route, headers);
+  return { url: base + route, headers };
 }
 
 main().catch((e) => {
