@@ -13,6 +13,24 @@ import { type JsonBody, ALPHA_DID, localDataspaceHarness } from "./dataspace-loc
 const h = localDataspaceHarness();
 const { call, until, alphaOffer, pulled } = h;
 
+/** the researcher's (pharmaco's) contract request for the Alpha Klinik's FHIR cohort offer */
+const alphaContractRequest = (offerId: string) => ({
+  participantId: "pharmaco",
+  counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/`,
+  counterPartyId: "alphaklinik-berlin",
+  providerDid: ALPHA_DID,
+  offerId,
+  assetId: "fhir-cohort-bundle",
+});
+
+/** a transfer under a demonstration agreement id: the hub's own record, not the connector's */
+const DEMO_TRANSFER = {
+  participantId: "pharmaco",
+  contractId: "agreement-fhir-cohort-bundle-001",
+  counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp",
+  assetId: "fhir-cohort-bundle",
+};
+
 async function negotiate(body: Record<string, unknown>) {
   const started = await call("POST /api/negotiations", { body, as: "researcher" });
   expect(started.status).toBe(201);
@@ -49,14 +67,7 @@ describe("negotiation and transfer", () => {
     const seen = new Set<string>();
     const started = await call("POST /api/negotiations", {
       as: "researcher",
-      body: {
-        participantId: "pharmaco",
-        counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/`,
-        counterPartyId: "alphaklinik-berlin",
-        providerDid: ALPHA_DID,
-        offerId,
-        assetId: "fhir-cohort-bundle",
-      },
+      body: alphaContractRequest(offerId),
     });
     expect(started.status).toBe(201);
     const id = started.body["@id"];
@@ -195,12 +206,7 @@ describe("negotiation and transfer", () => {
   it("starts a demonstration transfer for a demo agreement id without asking the connector, and reads it back", async () => {
     const res = await call("POST /api/transfers", {
       as: "researcher",
-      body: {
-        participantId: "pharmaco",
-        contractId: "agreement-fhir-cohort-bundle-001",
-        counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp",
-        assetId: "fhir-cohort-bundle",
-      },
+      body: DEMO_TRANSFER,
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -273,14 +279,7 @@ describe("tasks from kept answers", () => {
     const { offerId } = await alphaOffer();
     const started = await call("POST /api/negotiations", {
       as: "researcher",
-      body: {
-        participantId: "pharmaco",
-        counterPartyAddress: `${h.ds.local!.protocolBaseUrl}/`,
-        counterPartyId: "alphaklinik-berlin",
-        providerDid: ALPHA_DID,
-        offerId,
-        assetId: "fhir-cohort-bundle",
-      },
+      body: alphaContractRequest(offerId),
     });
     expect(started.status).toBe(201);
     const id = started.body["@id"] as string;
@@ -299,12 +298,7 @@ describe("tasks from kept answers", () => {
     await call("GET /api/tasks", { as: "researcher" });
     const transfer = await call("POST /api/transfers", {
       as: "researcher",
-      body: {
-        participantId: "pharmaco",
-        contractId: "agreement-fhir-cohort-bundle-001",
-        counterPartyAddress: "https://dsp.alpha-klinik.de/api/dsp",
-        assetId: "fhir-cohort-bundle",
-      },
+      body: DEMO_TRANSFER,
     });
     expect(transfer.status).toBe(201);
     const kept = h.ds.readCache.stats.misses;
