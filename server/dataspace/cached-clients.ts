@@ -23,11 +23,18 @@ export interface CachedConnectorLists {
   transfers(contextId: string): readonly ConnectorTransfer[] | undefined;
 }
 
+/** the read cache's keys of the lists that are both read and peeked: one place, so the two always agree */
+const listKey = {
+  contexts: () => cacheKey("contexts"),
+  negotiations: (contextId: string, query?: unknown) => cacheKey("negotiations", contextId, query),
+  transfers: (contextId: string, query?: unknown) => cacheKey("transfers", contextId, query),
+};
+
 export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
   return {
-    participantContexts: () => cache.peek(cacheKey("contexts")),
-    negotiations: (id) => cache.peek(cacheKey("negotiations", id, undefined)),
-    transfers: (id) => cache.peek(cacheKey("transfers", id, undefined)),
+    participantContexts: () => cache.peek(listKey.contexts()),
+    negotiations: (id) => cache.peek(listKey.negotiations(id)),
+    transfers: (id) => cache.peek(listKey.transfers(id)),
   };
 }
 
@@ -43,7 +50,7 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     managementUrl: client.managementUrl,
     apiVersion: client.apiVersion,
     listParticipantContexts: (signal) =>
-      cache.read(cacheKey("contexts"), signal, (s) => client.listParticipantContexts(s)),
+      cache.read(listKey.contexts(), signal, (s) => client.listParticipantContexts(s)),
     getParticipantContext: (id, signal) =>
       cache.read(cacheKey("context", id), signal, (s) => client.getParticipantContext(id, s)),
     updateParticipantContext: (id, record, signal) =>
@@ -57,14 +64,14 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
       write(client.createPolicyDefinition(id, definition, signal)),
     requestCatalog: (id, request, signal) => client.requestCatalog(id, request, signal),
     listNegotiations: (id, signal, query) =>
-      cache.read(cacheKey("negotiations", id, query), signal, (s) => client.listNegotiations(id, s, query)),
+      cache.read(listKey.negotiations(id, query), signal, (s) => client.listNegotiations(id, s, query)),
     initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),
     getNegotiation: (id, negotiationId, signal) =>
       cache.read(cacheKey("negotiation", id, negotiationId), signal, (s) =>
         client.getNegotiation(id, negotiationId, s),
       ),
     listTransfers: (id, signal, query) =>
-      cache.read(cacheKey("transfers", id, query), signal, (s) => client.listTransfers(id, s, query)),
+      cache.read(listKey.transfers(id, query), signal, (s) => client.listTransfers(id, s, query)),
     initiateTransfer: (id, request, signal) => write(client.initiateTransfer(id, request, signal)),
     getTransfer: (id, transferId, signal) =>
       cache.read(cacheKey("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),

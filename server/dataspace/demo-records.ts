@@ -151,14 +151,13 @@ export async function createDemoTransferStore(
   // this instance's own creations count at once; another instance's through the feed's version as the
   // store has it now (on PostgreSQL its row, read by key, not the later NOTIFY): a created transfer lists at once
   let created = 0;
-  const version = async () => `${created}/${await rel.changes.fresh(DEMO_TRANSFERS_TOPIC)}`;
+  const versionOf = (feed: number) => `${created}/${feed}`;
+  const version = async () => versionOf(await rel.changes.fresh(DEMO_TRANSFERS_TOPIC));
 
   function peekShared(participantId?: string): readonly DemoRecord[] | undefined {
     if (rel.dialect !== "sqlite") return undefined;
     const kept = lists.get(participantId ?? "");
-    return kept && kept.version === `${created}/${rel.changes.version(DEMO_TRANSFERS_TOPIC)}`
-      ? kept.records
-      : undefined;
+    return kept?.version === versionOf(rel.changes.version(DEMO_TRANSFERS_TOPIC)) ? kept.records : undefined;
   }
 
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
