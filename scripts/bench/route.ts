@@ -8,7 +8,7 @@
  *   npx tsx scripts/bench/route.ts --data-dir /tmp/hub-10k --persona admin --path /graph
  *   HUB_BUILD_DIR=/tmp/other/build npx tsx scripts/bench/route.ts …   # the same route on another build
  *   npx tsx scripts/bench/route.ts --node-args "--max-semi-space-size=16" …  # other Node flags
- *   npx tsx scripts/bench/route.ts --after graph:/graph/drawing.data … # another route driven before each run
+ *   npx tsx scripts/bench/route.ts --after admin:/graph/drawing.data … # another route (persona:path) driven first
  *   npx tsx scripts/bench/route.ts --gc …                               # the longest GC pauses of each run
  */
 import { readFileSync, writeFileSync } from "node:fs";
