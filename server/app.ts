@@ -12,6 +12,7 @@ import { JSON_HEADERS } from "./http/errors";
 import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
+import { exchangeSignal } from "./http/exchange-signal";
 import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
@@ -119,9 +120,6 @@ function appendHeader(res: ServerResponse, key: string, value: string) {
   else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
 }
 
-/** the reason a page request's signal ends once its answer is written (not an Error: nothing failed) */
-const ANSWERED = "answered";
-
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
   const services =
@@ -214,10 +212,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }),
   );
 
-  // A GET or HEAD of a page (live mode) skips express (docs/decisions/0026): the same headers, origin
-  // check, office-hours gate, Request and Remix handler as the app's, without express's per-request
-  // layers. A refused or closed-hours request, a data request (.data), any other method and every
-  // path of EXPRESS_PREFIXES take the express app as before.
+  // A GET or HEAD of a page or of its data (`.data`, live mode) skips express (docs/decisions/0026,
+  // 0038): the same headers, origin check, office-hours gate, Request and Remix handler as the app's,
+  // without express's per-request layers. A refused or closed-hours request, any other method and
+  // every path of EXPRESS_PREFIXES take the express app as before.
   const handleRemix = createRemixHandler(build, remixMode);
   const pathnameOf = (req: IncomingMessage): string => {
     const url = req.url ?? "";
@@ -228,11 +226,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (config.appMode !== "live" || opts.pagesThroughExpress) return false;
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const pathname = pathnameOf(req);
-    return (
-      pathname.startsWith("/") &&
-      !pathname.endsWith(".data") &&
-      !EXPRESS_PREFIXES.some((p) => pathname.startsWith(p))
-    );
+    return pathname.startsWith("/") && !EXPRESS_PREFIXES.some((p) => pathname.startsWith(p));
   };
   // pages and their data requests are answered a few at a time, in the order they came
   // (server/http/page-slots.ts, docs/decisions/0030); PAGE_CONCURRENCY=0 turns the limit off
@@ -254,12 +248,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const nonce = pageHeaders(req, res);
     // the request's signal ends with the exchange, as with @remix-run/express: loaders are aborted when
     // the client goes before the answer is written, and once it is written what Remix keeps per request
-    // until then is let go (the hand-off's 4.95 s time-out timer, which would otherwise run out)
-    const controller = new AbortController();
-    res.on("close", () => controller.abort(res.writableFinished ? ANSWERED : undefined));
+    // until then is let go (the hand-off's 4.95 s time-out timer, which would otherwise run out), and
+    // the signal lets go of its listeners (server/http/exchange-signal.ts)
+    const signal = exchangeSignal(res);
     Promise.resolve()
       .then(() =>
-        handleRemix(bodilessWebRequest(req, remixUrl(req), controller.signal), {
+        handleRemix(bodilessWebRequest(req, remixUrl(req), signal), {
           services,
           cspNonce: nonce,
         }),

@@ -148,11 +148,35 @@ function webHeaders(req: IncomingMessage): Headers {
 }
 
 /**
+ * A Request whose `signal` is the one it was given, itself. Given a signal, undici's Request makes a
+ * signal of its own that follows it through a WeakRef and a FinalizationRegistry entry holding the
+ * given signal; young-generation collections treat both as strong, so with every page its signal, the
+ * listeners on it and all they reach (the loaders' data, the hand-off's encoder, its streams) were
+ * promoted to the old generation and left there for the next mark-compact: half of what the work
+ * queue's pages promoted (decision 0038). The signal still aborts the loaders when the client goes.
+ */
+class SignalledRequest extends Request {
+  readonly #signal: AbortSignal;
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+  /** a copy with the same signal (the request has no body: only GET and HEAD are made here) */
+  override clone(): Request {
+    return new SignalledRequest(this.url, { method: this.method, headers: this.headers }, this.#signal);
+  }
+}
+
+/**
  * The `Request` of a GET or HEAD (no body to read): built at once, e.g. when a handler asks for it;
- * `signal` aborts it (a page's loaders when the client goes).
+ * `signal` aborts it (a page's loaders when the client goes) and is its `signal` as it is.
  */
 export function bodilessWebRequest(req: IncomingMessage, url: string, signal?: AbortSignal): Request {
-  return new Request(url, { method: req.method ?? "GET", headers: webHeaders(req), signal });
+  const init = { method: req.method ?? "GET", headers: webHeaders(req) };
+  return signal ? new SignalledRequest(url, init, signal) : new Request(url, init);
 }
 
 /** `url` is the full URL (express strips mount paths from `req.url`: pass `req.originalUrl`). */

@@ -8,7 +8,7 @@ import { freePort } from "../support/server";
 import { signIn } from "../support/signin";
 
 /**
- * A GET or HEAD of a page skips express (server/app.ts, docs/decisions/0026): the same pages, asked of
+ * A GET or HEAD of a page or its data skips express (server/app.ts, docs/decisions/0026, 0038): the same pages, asked of
  * the same store once that way and once through the express app, answer the same status, headers and
  * body (the CSP nonce and timestamps aside).
  */
@@ -35,6 +35,11 @@ const CASES: [Persona, string, string, Record<string, string>?][] = [
     { "x-forwarded-host": "hub.example:8443", "x-forwarded-proto": "https" },
   ],
   ["admin", "GET", "/information"],
+  // data requests (decision 0038): a fetcher's, a navigation's, and one refused by the route's loader
+  ["admin", "GET", "/graph/drawing.data?_routes=routes%2Fgraph.drawing"],
+  ["regulator", "GET", "/access-body.data"],
+  ["researcher", "HEAD", "/catalogue.data?_routes=routes%2Fcatalogue._index"],
+  [null, "GET", "/access-body.data"],
 ];
 
 interface Answer {
@@ -93,7 +98,9 @@ describe("pages without express", () => {
   it("answer as the express app does: status, headers and body", async () => {
     const direct = await answers(false);
     const viaExpress = await answers(true);
-    expect(direct.map((a) => a.status)).toEqual([200, 302, 404, 200, 200, 200, 200, 200, 403, 200, 200]);
+    expect(direct.map((a) => a.status)).toEqual([
+      200, 302, 404, 200, 200, 200, 200, 200, 403, 200, 200, 200, 200, 200, 202,
+    ]);
     for (let i = 0; i < CASES.length; i++) {
       expect({ case: CASES[i], ...direct[i] }).toEqual({ case: CASES[i], ...viaExpress[i] });
     }
