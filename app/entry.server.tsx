@@ -2,6 +2,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { holdDocumentBody } from "../server/http/document-body";
+import { documentResponse } from "../server/http/node-adapter";
 import { noncePlaceholder, RenderedDocument, sharedRenderCache } from "../server/http/render-cache";
 import { readHandoffBeforeRender } from "./handoff.server";
 import { NonceContext } from "./nonce";
@@ -18,8 +19,9 @@ const NONCE_SLOT = noncePlaceholder();
  * render starts, and its encoded form (the single-fetch hand-off that `<RemixServer>` inlines) is read
  * to the end first, so nothing in the tree suspends and React's string renderer gives the same
  * document as its streaming one without the stream: no byte encoding per chunk, no re-render per
- * hand-off chunk. Bots and browsers get the same answer. The bytes are held on the Response too, for
- * the server to write as they are (server/http/document-body.ts).
+ * hand-off chunk. Bots and browsers get the same answer. The bytes are held on the Response, for
+ * the server to write as they are (server/http/document-body.ts); its web stream is made only for a
+ * reader of `body` (the express path), not with every page (decision 0038).
  *
  * A page answered 200 without errors whose status, URL and encoded data equal those of a document
  * rendered a moment ago is not rendered again: its text comes from server/http/render-cache.ts,
@@ -49,5 +51,5 @@ export default async function handleRequest(
   const body = doc.withNonce(loadContext.cspNonce);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Length", String(body.byteLength));
-  return holdDocumentBody(new Response(body, { headers: responseHeaders, status: responseStatusCode }), body);
+  return holdDocumentBody(documentResponse(body, responseStatusCode, responseHeaders), body);
 }

@@ -43,7 +43,11 @@ class HeldBodyResponse extends Response {
   constructor(held: string | EncodedBody, init: HeldInit) {
     super(null, { status: init.status, statusText: init.statusText });
     this.#held = held;
-    this.#plainHeaders = lowerCased(init.headers);
+    if (init.headers instanceof Headers) {
+      // web Headers as given (e.g. a document's, Set-Cookie lines and all): they are the headers
+      this.#headers = init.headers;
+      this.#plainHeaders = {};
+    } else this.#plainHeaders = lowerCased(init.headers);
   }
   override get headers(): Headers {
     this.#headers ??= new Headers(this.#plainHeaders);
@@ -100,16 +104,19 @@ class HeldBodyResponse extends Response {
     return new HeldBodyResponse(this.#held, {
       status: this.status,
       statusText: this.statusText,
-      headers: plainHeadersOf(this.headers),
+      headers: this.#headers ? new Headers(this.#headers) : { ...this.#plainHeaders },
     });
   }
 }
 
-/** A held answer's status and headers; header names lower-case (as a web `Headers` gives them). */
+/**
+ * A held answer's status and headers: a record (names lower-cased here, as a web `Headers` gives
+ * them), or a web `Headers`, taken as it is.
+ */
 export interface HeldInit {
   status?: number;
   statusText?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | Headers;
 }
 
 /** a record of headers with lower-case names (a new object: the caller's stays its own) */
@@ -133,6 +140,16 @@ export function textResponse(text: string, init: HeldInit): Response {
 
 export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
   return new HeldBodyResponse(body, init);
+}
+
+/**
+ * A rendered document's Response: its bytes held (a Buffer, as they are), its web stream made only if
+ * someone reads `body` (the express path does; the page path writes the bytes). On Node 20 a web
+ * `ReadableStream` is made transferable when it is constructed, and young-generation collections
+ * keep it: one made per page for nothing was promoted with every page (decision 0038).
+ */
+export function documentResponse(body: Buffer, status: number, headers: Headers): Response {
+  return new HeldBodyResponse(new EncodedBody(body), { status, headers });
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
