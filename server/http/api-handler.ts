@@ -2,7 +2,7 @@ import type { SessionStore } from "../auth/sessions";
 import { hasAnyRole, type SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";
-import type { HandlerMap } from "./handler";
+import type { HandlerContext, HandlerMap } from "./handler";
 import type { OfficeGate } from "./office-gate";
 import { matchRoute, routeKey, type Access } from "./route-table";
 import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
@@ -31,6 +31,35 @@ export function createApiHandler<S extends DispatcherServices>(services: S, hand
 }
 
 /**
+ * A handler's context: the web Request, the URL and its query made only when the handler reads them.
+ * One class, so that every request's context has the same shape. As an object literal with getters
+ * (as it was), each request's context got accessor pairs of its own, made in the old generation and
+ * pointing at that request's closures: young collections kept everything of the request alive through
+ * them until the next mark-compact, ~2.4 KB per request (decision 0039).
+ */
+class DispatchContext<S> implements HandlerContext<S> {
+  #request: Request | undefined;
+  #query: URLSearchParams | undefined;
+  constructor(
+    private readonly head: RequestHead,
+    private readonly webRequest: () => Request,
+    private parsed: URL | undefined,
+    readonly params: Record<string, string>,
+    readonly user: SessionUser | null,
+    readonly services: S,
+  ) {}
+  get request(): Request {
+    return (this.#request ??= this.webRequest());
+  }
+  get url(): URL {
+    return (this.parsed ??= new URL(this.head.url));
+  }
+  get query(): URLSearchParams {
+    return (this.#query ??= this.parsed ? this.parsed.searchParams : queryOf(this.head.url));
+  }
+}
+
+/**
  * The same dispatcher for a request given as its head (method, URL, headers) and a way to build its
  * web `Request`, called only when it is needed: a body to check, or a handler that reads
  * `ctx.request` (server/http/request-head.ts). The Node listener (server/app.ts) enters here.
@@ -41,10 +70,8 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
 
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     let parsed: URL | undefined;
-    let query: URLSearchParams | undefined;
-    const urlOf = () => (parsed ??= new URL(request.url));
     try {
-      const pathname = plainPathname(request.url) ?? urlOf().pathname;
+      const pathname = plainPathname(request.url) ?? (parsed = new URL(request.url)).pathname;
       if (config.appMode === "static") {
         return json({ error: "The API is off in static mode: this deployment serves fixtures only" }, 404);
       }
@@ -86,21 +113,9 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       if (!handler) {
         return json({ error: `Not implemented yet: ${match.method} ${match.route.path}` }, 501);
       }
-      let built: Request | undefined;
-      const response = await handler({
-        get request() {
-          return (built ??= webRequest());
-        },
-        get url() {
-          return urlOf();
-        },
-        get query() {
-          return (query ??= parsed ? parsed.searchParams : queryOf(request.url));
-        },
-        params: match.params,
-        user,
-        services,
-      });
+      const response = await handler(
+        new DispatchContext(request, webRequest, parsed, match.params, user, services),
+      );
       return request.method === "HEAD" ? new Response(null, response) : response;
     } catch (e) {
       return errorResponse(e);
