@@ -1,8 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { holdDocumentBody } from "../server/http/document-body";
-import { documentResponse } from "../server/http/node-adapter";
+import { documentResponse } from "../server/http/document-body";
 import { noncePlaceholder, RenderedDocument, sharedRenderCache } from "../server/http/render-cache";
 import { readHandoffBeforeRender } from "./handoff.server";
 import { NonceContext } from "./nonce";
@@ -51,5 +50,5 @@ export default async function handleRequest(
   const body = doc.withNonce(loadContext.cspNonce);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Length", String(body.byteLength));
-  return holdDocumentBody(documentResponse(body, responseStatusCode, responseHeaders), body);
+  return documentResponse(body, responseStatusCode, responseHeaders);
 }

@@ -1,3 +1,5 @@
+import { EncodedBody, rawBodyResponse } from "./node-adapter";
+
 /**
  * The rendered document's bytes, held on the `Response` that app/entry.server.tsx answers with, so the
  * page path of server/app.ts writes them to the socket as they are instead of reading them back
@@ -5,6 +7,16 @@
  * build and the server are two bundles, each with its own copy of this module.
  */
 const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
+
+/**
+ * A rendered document's Response with its bytes held: as they are for the page path, and as a web
+ * stream made only if someone reads `body` (the express path does). On Node 20 a web `ReadableStream`
+ * is made transferable when it is constructed, and young-generation collections keep it: one made per
+ * page for nothing was promoted with every page (decision 0038).
+ */
+export function documentResponse(body: Buffer, status: number, headers: Headers): Response {
+  return holdDocumentBody(rawBodyResponse(new EncodedBody(body), { status, headers }), body);
+}
 
 export function holdDocumentBody(response: Response, body: Uint8Array): Response {
   Object.defineProperty(response, DOCUMENT_BODY, { value: body });

@@ -142,16 +142,6 @@ export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
   return new HeldBodyResponse(body, init);
 }
 
-/**
- * A rendered document's Response: its bytes held (a Buffer, as they are), its web stream made only if
- * someone reads `body` (the express path does; the page path writes the bytes). On Node 20 a web
- * `ReadableStream` is made transferable when it is constructed, and young-generation collections
- * keep it: one made per page for nothing was promoted with every page (decision 0038).
- */
-export function documentResponse(body: Buffer, status: number, headers: Headers): Response {
-  return new HeldBodyResponse(new EncodedBody(body), { status, headers });
-}
-
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
 
 function webHeaders(req: IncomingMessage): Headers {
