@@ -122,6 +122,8 @@ interface RouteResult {
   baseline: Measured | null;
   /** the unmeasured warm-up run right before (absent in runs before it existed) */
   warm?: Measured | null;
+  /** the route driven beside it during the measured run (BenchRoute's `beside`) */
+  beside?: { path: string; m: Measured } | null;
 }
 
 interface SizeResult {
@@ -239,6 +241,10 @@ function notes(r: RouteResult): string {
   const out = [...r.m.problems];
   if (r.kind === "page" && r.warm)
     out.push(`warm-up (first ${f0(r.warm.requests)} pages): ${f0(r.warm.rps)}/s, p99 ${f1(r.warm.p99)} ms`);
+  if (r.beside)
+    out.push(
+      `measured while \`${r.beside.path}\` was driven at 50 connections: ${f0(r.beside.m.rps)} req/s, p99 ${f1(r.beside.m.p99)} ms, ${r.beside.m.errors} errors`,
+    );
   return out.join("; ") || "—";
 }
 
@@ -343,14 +349,25 @@ async function measureSize(
       // speed moves between minutes, and a baseline taken only after the route compared it with another machine
       const bare = () => drive(baseline.url + p, headers, opt.baselineSeconds / 2, concurrency);
       let before: Measured | null = null;
-      if (opt.baselineSeconds > 0) {
+      if (opt.baselineSeconds > 0 && !r.beside) {
         await recordBaseline(baseline.url, p, first);
         if (opt.warmupSeconds > 0) await drive(baseline.url + p, headers, opt.warmupSeconds / 2, concurrency);
         before = await bare();
       }
+      // the other route's load, started a second before the measured run and ending a second after it
+      let besideRun: Promise<Measured> | null = null;
+      if (r.beside) {
+        if (!cookies.has(r.beside.persona))
+          cookies.set(r.beside.persona, (await signIn(srv.url, r.beside.persona)).cookie);
+        const besideHeaders = { cookie: cookies.get(r.beside.persona)!, accept: "application/json" };
+        besideRun = drive(srv.url + r.beside.path, besideHeaders, opt.seconds + 2, opt.concurrency);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
       const cpu0 = cpuMs(srv.child.pid!);
       const m = await drive(srv.url + p, headers, opt.seconds, concurrency, r.check);
-      m.cpuMsPerRequest = (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
+      // with a route beside it, the server's CPU is mostly that route's: not this one's cost
+      m.cpuMsPerRequest = r.beside ? undefined : (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
+      const besideM = besideRun ? await besideRun : null;
       m.problems = [...new Set([...problems, ...m.problems])];
       const base = before ? bothHalves(before, await bare()) : null;
       console.log(
@@ -371,6 +388,7 @@ async function measureSize(
         m,
         baseline: base,
         warm,
+        beside: r.beside && besideM ? { path: r.beside.path, m: besideM } : null,
       });
     }
     const mem = memoryMiB(srv.child.pid!);
@@ -461,6 +479,9 @@ async function writeDocument(
     "**Server CPU ms/req**: the server process's CPU time (user + system) during the route's run divided by its",
     "requests; on a shared machine it moves far less than req/s. **Baseline p50**: at 50 connections a p50 under",
     "2 ms needs 25,000 answers/s; where even the baseline's p50 is above 2 ms, the health target cannot be met here.",
+    "**Health beside `/api/tasks`**: one connection asking health while `/api/tasks` is driven at 50 connections of its",
+    "own (from a second before to a second after): whether a load balancer's probe queues behind real work (API requests",
+    "are started a few per turn of the event loop: [decision 0040](decisions/0040-api-requests-a-few-per-turn.md)).",
     "Where the dataspace lists' time went (profile) and what was done about it:",
     "[decision 0010](decisions/0010-upstream-read-cache-and-background-health.md); health, graph, patient list,",
     "pages and what cannot be met on this machine: [decision 0016](decisions/0016-speed-what-costs-and-what-cannot-be-met.md).",

@@ -18,6 +18,7 @@ import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
 import { createPageSlots, PAGE_SLOT_LEASE_MS, type PageSlotStats } from "./http/page-slots";
+import { createApiTurns, type ApiTurnStats } from "./http/api-turns";
 import { heldDocumentBody } from "./http/document-body";
 import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
 import { isCrossSiteRequest } from "./http/origin";
@@ -50,6 +51,8 @@ export interface RunningServer {
   services: Services;
   /** the page slots' counters (server/http/page-slots.ts); null when PAGE_CONCURRENCY=0 or in static mode */
   pageSlots(): PageSlotStats | null;
+  /** the counters of /api requests started a few per turn (server/http/api-turns.ts, decision 0040) */
+  apiTurns(): ApiTurnStats;
   /** the counters of the documents kept by their data (server/http/render-cache.ts, decision 0035) */
   renderCache(): RenderCacheStats;
   close(): Promise<void>;
@@ -299,26 +302,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       return dispatchApi(nodeRequestHead(req, url), () => bodilessWebRequest(req, url));
     return toWebRequest(req, url).then((request) => dispatchApi(request, () => request));
   };
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (health && req.url === "/api/health" && req.method === "GET") {
-      const a = health();
-      if (a) {
-        res.writeHead(a.status, [
-          ...healthHeaders,
-          ...["Age", String(Math.floor(a.ageMs / 1000)), "X-Health-Age-Ms", String(Math.round(a.ageMs))],
-          ...["Content-Length", String(a.body.byteLength)],
-        ]);
-        res.end(a.body);
-        return;
-      }
-    }
-    if (!req.url?.startsWith("/api/") && req.url !== "/api")
-      return isPage(req)
-        ? servePage(req, res)
-        : pathnameOf(req).endsWith(".data")
-          ? admitted(res, () => app(req, res))
-          : app(req, res);
-    logWhenDone(req, res);
+  const apiTurns = createApiTurns();
+  const answerApiRequest = (req: IncomingMessage, res: ServerResponse) =>
     answerApi(req, publicOrigin + req.url)
       .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"], apiHeaderList))
       .catch((e) => {
@@ -329,6 +314,33 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         }
         res.end(JSON.stringify({ error: "Internal server error" }));
       });
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (health && req.url === "/api/health" && req.method === "GET") {
+      const a = health();
+      if (a) {
+        // written in this turn's check phase, before any API request (server/http/api-turns.ts)
+        apiTurns.first(() => {
+          if (res.destroyed) return;
+          res.writeHead(a.status, [
+            ...healthHeaders,
+            ...["Age", String(Math.floor(a.ageMs / 1000)), "X-Health-Age-Ms", String(Math.round(a.ageMs))],
+            ...["Content-Length", String(a.body.byteLength)],
+          ]);
+          res.end(a.body);
+        });
+        return;
+      }
+    }
+    if (!req.url?.startsWith("/api/") && req.url !== "/api")
+      return isPage(req)
+        ? servePage(req, res)
+        : pathnameOf(req).endsWith(".data")
+          ? admitted(res, () => app(req, res))
+          : app(req, res);
+    logWhenDone(req, res);
+    // started a few per turn of the event loop, not from this read callback, so that health (above)
+    // never waits behind more than a few API requests (server/http/api-turns.ts, decision 0040)
+    apiTurns.enqueue(res, req.method === "GET" || req.method === "HEAD", () => answerApiRequest(req, res));
   };
   const server = createServer(listener);
   try {
@@ -361,6 +373,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     port,
     services,
     pageSlots: () => pageSlots?.stats() ?? null,
+    apiTurns: () => apiTurns.stats(),
     renderCache: () => sharedRenderCache().stats(),
     async close() {
       if (closed) return;

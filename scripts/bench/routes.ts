@@ -22,6 +22,12 @@ export interface BenchRoute {
   concurrency?: number;
   /** checks one response body (text); returns a problem or null */
   check?: (text: string) => string | null;
+  /**
+   * Measured while this other route (signed in as its persona) is driven at the run's concurrency on
+   * connections of its own: how long the route waits behind that work. No baseline (the bare server has
+   * no such work to do).
+   */
+  beside?: { persona: string; path: string };
 }
 
 const graphLimit = (limit: number) => (text: string) => {
@@ -34,6 +40,15 @@ export const ROUTES: BenchRoute[] = [
   { name: "health", path: "/api/health", persona: "admin", kind: "health" },
   // at 50 connections a p50 under 2 ms needs 25,000 answers/s (Little's law): the route's own latency shows at 1
   { name: "health, one connection", path: "/api/health", persona: "admin", kind: "latency", concurrency: 1 },
+  // what a load balancer sees while the hub is busy: a probe must not queue behind real work (decision 0040)
+  {
+    name: "health, one connection, beside /api/tasks",
+    path: "/api/health",
+    persona: "admin",
+    kind: "latency",
+    concurrency: 1,
+    beside: { persona: "admin", path: "/api/tasks" },
+  },
   { name: "catalogue list", path: "/api/catalog", persona: "researcher", kind: "api" },
   {
     name: "graph all, limit 1000",

@@ -1,0 +1,105 @@
+/**
+ * `/api` requests are started a few per turn of the event loop, in its check phase (`setImmediate`),
+ * in the order they came, never from the callback that read them (docs/decisions/0040).
+ *
+ * Started from the read callbacks, every API request read in one poll phase ran to its answer before
+ * the loop turned (a handler on the in-memory stores finishes in the microtasks after its read): at
+ * 50 connections a turn held fifty requests, 5-8 ms of `/api/tasks`. GET /api/health, which the
+ * listener answers from the read callback itself, waited for a turn and a half behind them (p50 9 ms
+ * while `/api/tasks` was under load): a load balancer's probe queued behind real work. With at most
+ * `perTurn` started per turn, the loop reads its sockets (and answers health at once) between every
+ * few API requests. Pages have the same shape already (server/http/page-slots.ts, one per turn).
+ *
+ * A GET or HEAD whose client went away while it waited is not started (nothing would read its answer);
+ * a request with a body is started all the same, as it would have been before.
+ *
+ * Health's answers (`first`) are written in the same check phase too, before any API request of that
+ * turn, rather than from the read callback: the poll phase then reads every ready socket, and the
+ * answers go out together after it. At 50 connections of health alone that took it from 10,000-15,000
+ * to 16,600-25,100 answers/s on this machine (decision 0040): the load generator is woken once per
+ * burst of answers instead of once per answer.
+ */
+
+/** API requests started per turn of the event loop */
+export const API_STARTS_PER_TURN = 8;
+
+/** the part of a Node ServerResponse the turns look at */
+export interface TurnResponse {
+  readonly destroyed: boolean;
+}
+
+export interface ApiTurnStats {
+  /** requests waiting for their turn now */
+  waiting: number;
+  /** requests started since the server started */
+  started: number;
+  /** bodiless requests whose client went away while they waited, never started */
+  dropped: number;
+}
+
+export interface ApiTurns {
+  /** runs `answer` in the check phase of this turn, before any API request started in it */
+  first(answer: () => void): void;
+  /**
+   * Runs `start` in the check phase of this turn or a later one, after every request queued before it.
+   * `bodiless`: a GET or HEAD, dropped if its response is destroyed by then.
+   */
+  enqueue(res: TurnResponse, bodiless: boolean, start: () => void): void;
+  stats(): ApiTurnStats;
+}
+
+export function createApiTurns(perTurn: number = API_STARTS_PER_TURN): ApiTurns {
+  if (!Number.isInteger(perTurn) || perTurn < 1) throw new RangeError(`api turns: ${perTurn} per turn`);
+  const queue: Array<{ res: TurnResponse; bodiless: boolean; start: () => void }> = [];
+  const answers: Array<() => void> = [];
+  let scheduled = false;
+  let started = 0;
+  let dropped = 0;
+
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(turn);
+  };
+
+  const turn = () => {
+    scheduled = false;
+    // every answer that waits, however many: each is a few microseconds of writing held bytes
+    while (answers.length) {
+      try {
+        answers.shift()!();
+      } catch (e) {
+        console.error("[api] could not answer:", e);
+      }
+    }
+    let n = 0;
+    while (n < perTurn && queue.length) {
+      const item = queue.shift()!;
+      if (item.bodiless && item.res.destroyed) {
+        dropped++;
+        continue;
+      }
+      n++;
+      started++;
+      try {
+        item.start();
+      } catch (e) {
+        // `start` answers its own errors; this keeps one that throws from stopping the others
+        console.error("[api] could not start a request:", e);
+      }
+    }
+    if (queue.length) schedule();
+  };
+
+  return {
+    first(answer) {
+      answers.push(answer);
+      schedule();
+    },
+    enqueue(res, bodiless, start) {
+      queue.push({ res, bodiless, start });
+      schedule();
+    },
+    stats: () => ({ waiting: queue.length, started, dropped }),
+  };
+}
