@@ -197,14 +197,11 @@ function verdictsFor(s: SizeResult): Verdict[] {
       continue;
     }
     const share = r.baseline ? r.m.rps / r.baseline.rps : NaN;
-    // p50 < 2 ms at 50 connections needs 25,000 answers/s (Little's law): when even the bare baseline,
-    // answering the same bytes under the same load generator, stays above it, this machine cannot
+    // p50 < 2 ms at 50 connections needs 25,000 answers/s (Little's law); the bare baseline's p50 beside it
+    // shows what this machine gave a plain server in the same minutes (the hub's health answers in bursts
+    // from the check phase and can do better than it: decision 0040)
     const healthLimit =
-      r.kind === "health" && r.baseline
-        ? r.baseline.p50 >= TARGETS.health.p50Ms
-          ? `; bare baseline p50 ${r.baseline.p50.toFixed(2)} ms: the p50 target cannot be met on this machine`
-          : `; bare baseline p50 ${r.baseline.p50.toFixed(2)} ms`
-        : "";
+      r.kind === "health" && r.baseline ? `; bare baseline p50 ${r.baseline.p50.toFixed(2)} ms` : "";
     const met =
       r.m.rps >= TARGETS.api.rps &&
       r.m.p99 < TARGETS.api.p99Ms &&
@@ -375,10 +372,6 @@ async function measureSize(
           `${base ? `; baseline ${f0(base.rps)} req/s (${f0((m.rps / base.rps) * 100)} %)` : ""}` +
           `${m.problems.length ? `; ${m.problems.join("; ")}` : ""}`,
       );
-      if (r.kind === "health" && base && base.p50 >= TARGETS.health.p50Ms)
-        console.log(
-          `   the bare baseline's p50 at ${concurrency} connections is ${f2(base.p50)} ms: p50 < ${TARGETS.health.p50Ms} ms cannot be met on this machine with this load generator`,
-        );
       results.push({
         name: r.name,
         path: p,
@@ -478,7 +471,9 @@ async function writeDocument(
     "first route starts once the seeded server has settled (its CPU under 10 % of a core for 2 s).",
     "**Server CPU ms/req**: the server process's CPU time (user + system) during the route's run divided by its",
     "requests; on a shared machine it moves far less than req/s. **Baseline p50**: at 50 connections a p50 under",
-    "2 ms needs 25,000 answers/s; where even the baseline's p50 is above 2 ms, the health target cannot be met here.",
+    "2 ms needs 25,000 answers/s; the bare baseline answers from its read callbacks, the hub's health and API answers",
+    "go out in bursts from the check phase of each turn ([0040](decisions/0040-api-requests-a-few-per-turn.md)), so the",
+    "hub can exceed its baseline (over 100 %).",
     "**Health beside `/api/tasks`**: one connection asking health while `/api/tasks` is driven at 50 connections of its",
     "own (from a second before to a second after): whether a load balancer's probe queues behind real work (API requests",
     "are started a few per turn of the event loop: [decision 0040](decisions/0040-api-requests-a-few-per-turn.md)).",
