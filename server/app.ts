@@ -231,11 +231,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const pathname = pathnameOf(req);
     return pathname.startsWith("/") && !EXPRESS_PREFIXES.some((p) => pathname.startsWith(p));
   };
+  // one turn of the event loop for the server: health's answers, then a page, then a few API requests
+  // (server/http/api-turns.ts, decision 0040)
+  const apiTurns = createApiTurns();
   // pages and their data requests are answered a few at a time, in the order they came
   // (server/http/page-slots.ts, docs/decisions/0030); PAGE_CONCURRENCY=0 turns the limit off
   const pageSlots =
     config.appMode === "live" && config.pageConcurrency > 0
-      ? createPageSlots(config.pageConcurrency, opts.pageSlotLeaseMs ?? PAGE_SLOT_LEASE_MS)
+      ? createPageSlots(config.pageConcurrency, opts.pageSlotLeaseMs ?? PAGE_SLOT_LEASE_MS, (run) =>
+          apiTurns.later(run),
+        )
       : null;
   const admitted = (res: ServerResponse, start: () => void) =>
     pageSlots ? pageSlots.admit(res, start) : start();
@@ -302,7 +307,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       return dispatchApi(nodeRequestHead(req, url), () => bodilessWebRequest(req, url));
     return toWebRequest(req, url).then((request) => dispatchApi(request, () => request));
   };
-  const apiTurns = createApiTurns();
   const answerApiRequest = (req: IncomingMessage, res: ServerResponse) =>
     answerApi(req, publicOrigin + req.url)
       .then((response) => sendWebResponse(res, response, req.headers["accept-encoding"], apiHeaderList))

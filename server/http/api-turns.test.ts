@@ -69,6 +69,22 @@ describe("api turns", () => {
     expect(events.slice(22)).toEqual(["health 20", "api 2"]);
   });
 
+  it("runs what waits for a turn after the answers and before the API requests; asked during a turn, in the next", async () => {
+    const turns = createApiTurns(1);
+    const events: string[] = [];
+    turns.enqueue(open, true, () => events.push("api 0"));
+    turns.enqueue(open, true, () => events.push("api 1"));
+    turns.later(() => {
+      events.push("page 0");
+      turns.later(() => events.push("page 1"));
+    });
+    turns.first(() => events.push("health"));
+    await nextImmediate();
+    expect(events).toEqual(["health", "page 0", "api 0"]);
+    await nextImmediate();
+    expect(events).toEqual(["health", "page 0", "api 0", "page 1", "api 1"]);
+  });
+
   it("goes on after a start or an answer that throws", async () => {
     const turns = createApiTurns(4);
     const error = vi.spyOn(console, "error").mockImplementation(() => {});

@@ -52,7 +52,16 @@ export interface PageSlots {
   stats(): PageSlotStats;
 }
 
-export function createPageSlots(limit: number, leaseMs: number): PageSlots {
+/**
+ * `nextTurn` runs its callback in the check phase of a later turn of the event loop (`setImmediate` by
+ * default); the server passes its API turns' `later`, so that in one check phase health's answers go
+ * first, then a page, then a few API requests (server/http/api-turns.ts, decision 0040).
+ */
+export function createPageSlots(
+  limit: number,
+  leaseMs: number,
+  nextTurnOf: (run: () => void) => void = setImmediate,
+): PageSlots {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`page slots: limit ${limit}`);
   let busy = 0;
   let started = 0;
@@ -65,7 +74,7 @@ export function createPageSlots(limit: number, leaseMs: number): PageSlots {
   const nextTurn = () => {
     if (turnScheduled || !queue.length || busy >= limit) return;
     turnScheduled = true;
-    setImmediate(turn);
+    nextTurnOf(turn);
   };
 
   const turn = () => {
