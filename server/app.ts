@@ -1,6 +1,4 @@
-import { createRequestHandler } from "@remix-run/express";
-import { createRequestHandler as createRemixHandler, writeReadableStreamToWritable } from "@remix-run/node";
-import express from "express";
+import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -12,19 +10,19 @@ import { JSON_HEADERS } from "./http/errors";
 import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
-import { exchangeSignal } from "./http/exchange-signal";
 import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
 import { createPageSlots, PAGE_SLOT_LEASE_MS, type PageSlotStats } from "./http/page-slots";
 import { createApiTurns, type ApiTurnStats } from "./http/api-turns";
-import { heldDocumentBody } from "./http/document-body";
+import { answerWithRemix } from "./http/remix-answer";
+import { ASSETS_PATH, createStaticFiles } from "./http/static-files";
 import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
 import { isCrossSiteRequest } from "./http/origin";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
-import { mountStaticMode } from "./static-mode/http";
+import { staticModePages } from "./static-mode/http";
 
 /**
  * Builds and starts the whole server: services, the embedded identity provider under /idp,
@@ -39,8 +37,6 @@ export interface StartOptions {
   progress?: boolean;
   /** log each request (off in tests) */
   log?: boolean;
-  /** every page through the express app, as before 0026 (the test that compares both ways) */
-  pagesThroughExpress?: boolean;
   /** how long a page may hold its slot (default PAGE_SLOT_LEASE_MS; the page-slot tests set it long) */
   pageSlotLeaseMs?: number;
 }
@@ -66,62 +62,17 @@ function defaultRemixBuild(): string {
   return path.join(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js");
 }
 
+/** paths the office-hours gate lets through */
 const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
 
-/** paths that always take the express app: the provider, assets (and the prefixes the gate lets through) */
-const EXPRESS_PREFIXES = ["/idp", "/build", ...STATIC_PREFIXES];
+const pathnameOf = (req: IncomingMessage): string => {
+  const url = req.url ?? "";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+};
 
-const isLoopback = (address: string | undefined) =>
-  !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
-
-/**
- * The URL Remix sees, as @remix-run/express builds it with `trust proxy` set to loopback: protocol and
- * host name from X-Forwarded-Proto / X-Forwarded-Host when the peer is loopback, the port from
- * X-Forwarded-Host or Host.
- */
-function remixUrl(req: IncomingMessage): string {
-  const trusted = isLoopback(req.socket.remoteAddress);
-  const forwardedHost = req.headers["x-forwarded-host"] as string | undefined;
-  const hostHeader = req.headers.host;
-  let host = hostHeader;
-  if (forwardedHost && trusted)
-    host = forwardedHost.includes(",")
-      ? forwardedHost.slice(0, forwardedHost.indexOf(",")).trimEnd()
-      : forwardedHost;
-  let hostname = "";
-  if (host) {
-    const offset = host.startsWith("[") ? host.indexOf("]") + 1 : 0;
-    const i = host.indexOf(":", offset);
-    hostname = i !== -1 ? host.slice(0, i) : host;
-  }
-  const forwardedPort = Number.parseInt(forwardedHost?.split(":")[1] ?? "", 10);
-  const hostPort = Number.parseInt(hostHeader?.split(":")[1] ?? "", 10);
-  const port = Number.isSafeInteger(forwardedPort)
-    ? forwardedPort
-    : Number.isSafeInteger(hostPort)
-      ? hostPort
-      : "";
-  let protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-  const forwardedProto = req.headers["x-forwarded-proto"];
-  if (trusted && typeof forwardedProto === "string" && forwardedProto)
-    protocol = (
-      forwardedProto.includes(",") ? forwardedProto.slice(0, forwardedProto.indexOf(",")) : forwardedProto
-    ).trim();
-  return new URL(`${protocol}://${hostname}${port ? `:${port}` : ""}${req.url}`).href;
-}
-
-/** Express's res.append/res.set: repeated headers add up; a text type without a charset gets utf-8 */
-function appendHeader(res: ServerResponse, key: string, value: string) {
-  if (
-    key === "content-type" &&
-    !/;\s*charset\s*=/i.test(value) &&
-    /^(text\/|application\/(javascript|json))/i.test(value.split(";")[0])
-  )
-    value += "; charset=utf-8";
-  const prev = res.getHeader(key);
-  if (prev === undefined) res.setHeader(key, value);
-  else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
-}
+/** `/idp` and below it, as express's `app.use("/idp")` matched (not `/idpx`) */
+const isUnder = (pathname: string, mount: string) => pathname === mount || pathname.startsWith(`${mount}/`);
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
@@ -144,16 +95,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const formActions = config.oidc ? [new URL(config.oidc.issuer).origin] : [];
   const baseHeaders = securityHeaders({ https });
 
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
-
   const baseHeaderEntries = Object.entries(baseHeaders);
   /** a request's line in the log once answered (`opts.log`) */
   const logWhenDone = (req: IncomingMessage, res: ServerResponse) => {
     if (!opts.log) return;
     const t0 = performance.now();
-    const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
+    const url = req.url;
     res.on("finish", () =>
       console.log(`${req.method} ${url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
     );
@@ -167,70 +114,20 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     return nonce;
   };
 
-  app.use((req, res, next) => {
-    res.locals.cspNonce = pageHeaders(req, res);
-    next();
-  });
-
-  // form posts to views (and anything else that changes state) from a foreign origin are refused
   const ownOrigins = [new URL(config.publicUrl).origin];
-  app.use((req, res, next) => {
-    if (req.path.startsWith("/api/") || req.path.startsWith("/idp")) return next();
-    // the same check as the API's (Origin, else Sec-Fetch-Site, else a foreign Referer), read from Node's headers
-    if (!isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins)) return next();
-    res.status(403).type("text/plain").send("Cross-origin request refused");
+  const files = createStaticFiles({
+    clientAssets,
+    // public/ holds the favicon only: looked up on disk for that path, not for every page
+    favicon: path.resolve("public", "favicon.ico"),
   });
-
-  // office hours: pages get the offline notice; /api answers 503 JSON from the dispatcher
-  app.use(async (req, res, next) => {
-    if (req.path.startsWith("/api/") || STATIC_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-    const status = services.officeHours.status(new Date());
-    if (status.open) return next();
-    const r = offlineResponse(status, "page", services.officeHours.timeZone);
-    res.status(r.status);
-    r.headers.forEach((v, k) => res.setHeader(k, v));
-    res.send(await r.text());
-  });
-
-  idp?.mount(app);
-
-  app.use("/build", express.static(clientAssets, { immutable: true, maxAge: "1y", fallthrough: false }));
-  // public/ holds the favicon only: looked up on disk for that path, not for every page
-  const favicon = path.resolve("public", "favicon.ico");
-  app.get("/favicon.ico", (_req, res) => res.sendFile(favicon, { maxAge: "1h" }));
-
-  // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
-  if (config.appMode === "static") {
-    const mode = config.env === "production" ? "production" : "development";
-    mountStaticMode(app, { build, services, mode, publicOrigin: new URL(config.publicUrl).origin });
-  }
-
   const remixMode = config.env === "production" ? "production" : "development";
-  app.all(
-    "*",
-    createRequestHandler({
-      build,
-      mode: remixMode,
-      getLoadContext: (_req, res) => ({ services, cspNonce: res.locals.cspNonce as string }),
-    }),
-  );
-
-  // A GET or HEAD of a page or of its data (`.data`, live mode) skips express (docs/decisions/0026,
-  // 0038): the same headers, origin check, office-hours gate, Request and Remix handler as the app's,
-  // without express's per-request layers. A refused or closed-hours request, any other method and
-  // every path of EXPRESS_PREFIXES take the express app as before.
   const handleRemix = createRemixHandler(build, remixMode);
-  const pathnameOf = (req: IncomingMessage): string => {
-    const url = req.url ?? "";
-    const q = url.indexOf("?");
-    return q === -1 ? url : url.slice(0, q);
-  };
-  const isPage = (req: IncomingMessage): boolean => {
-    if (config.appMode !== "live" || opts.pagesThroughExpress) return false;
-    if (req.method !== "GET" && req.method !== "HEAD") return false;
-    const pathname = pathnameOf(req);
-    return pathname.startsWith("/") && !EXPRESS_PREFIXES.some((p) => pathname.startsWith(p));
-  };
+  // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
+  const personaPages =
+    config.appMode === "static"
+      ? staticModePages({ build, services, mode: remixMode, publicOrigin: new URL(config.publicUrl).origin })
+      : null;
+
   // one turn of the event loop for the server: health's answers, then a page, then a few API requests
   // (server/http/api-turns.ts, decision 0040)
   const apiTurns = createApiTurns();
@@ -242,52 +139,47 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
           apiTurns.later(run),
         )
       : null;
-  const admitted = (res: ServerResponse, start: () => void) =>
-    pageSlots ? pageSlots.admit(res, start) : start();
-  const servePage = (req: IncomingMessage, res: ServerResponse) => {
-    if (
-      isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins) ||
-      !services.officeHours.status(new Date()).open
-    )
-      return app(req, res);
-    admitted(res, () => answerPage(req, res));
-  };
-  const answerPage = (req: IncomingMessage, res: ServerResponse) => {
+
+  /**
+   * Everything but /api, on Node's own request and response (no express: docs/decisions/0041), in
+   * this order: the security headers with the page's CSP nonce; a state-changing request from a
+   * foreign origin refused (not /idp, whose forms post across its own path); the office-hours gate
+   * (not for files); the identity provider under /idp; files under /build and the favicon; the
+   * persona apps of static mode; and Remix for the rest. A GET or HEAD, and any request of a page's
+   * data (`.data`), waits for a page slot in live mode.
+   */
+  const serveNonApi = (req: IncomingMessage, res: ServerResponse) => {
+    const pathname = pathnameOf(req);
     const nonce = pageHeaders(req, res);
-    // the request's signal ends with the exchange, as with @remix-run/express: loaders are aborted when
-    // the client goes before the answer is written, and once it is written what Remix keeps per request
-    // until then is let go (the hand-off's 4.95 s time-out timer, which would otherwise run out), and
-    // the signal lets go of its listeners (server/http/exchange-signal.ts)
-    const signal = exchangeSignal(res);
-    Promise.resolve()
-      .then(() =>
-        handleRemix(bodilessWebRequest(req, remixUrl(req), signal), {
-          services,
-          cspNonce: nonce,
-        }),
-      )
-      .then(async (response) => {
-        res.statusMessage = response.statusText;
-        res.statusCode = response.status;
-        for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);
-        const held = heldDocumentBody(response);
-        if (held) return void res.end(held);
-        if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
-        if (response.body) await writeReadableStreamToWritable(response.body, res);
-        else res.end();
-      })
-      .catch((e: unknown) => {
-        console.error("[pages] could not answer:", e);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader("content-type", "text/plain; charset=utf-8");
-        }
-        res.end("Internal Server Error");
+    // the same check as the API's (Origin, else Sec-Fetch-Site, else a foreign Referer), read from Node's headers
+    if (
+      !pathname.startsWith("/idp") &&
+      isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins)
+    ) {
+      const body = "Cross-origin request refused";
+      res.writeHead(403, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": Buffer.byteLength(body),
       });
+      return void res.end(body);
+    }
+    if (!STATIC_PREFIXES.some((p) => pathname.startsWith(p))) {
+      const status = services.officeHours.status(new Date());
+      if (!status.open)
+        return void sendWebResponse(res, offlineResponse(status, "page", services.officeHours.timeZone));
+    }
+    if (idp && isUnder(pathname, "/idp")) return idp.handle(req, res);
+    if (isUnder(pathname, ASSETS_PATH)) return files.assets(req, res);
+    if (pathname === "/favicon.ico" && (req.method === "GET" || req.method === "HEAD"))
+      return files.favicon(req, res);
+    if (personaPages?.(req, res, nonce)) return;
+    const answer = () => answerWithRemix(handleRemix, req, res, { services, cspNonce: nonce });
+    if (pageSlots && (req.method === "GET" || req.method === "HEAD" || pathname.endsWith(".data")))
+      return pageSlots.admit(res, answer);
+    answer();
   };
 
-  // /api skips express: the Node listener hands it to the framework-free dispatcher
-  // (docs/decisions/0002-api-dispatch.md); pages, assets and /idp go through express.
+  // /api: the Node listener hands it to the framework-free dispatcher (docs/decisions/0002-api-dispatch.md)
   const publicOrigin = new URL(config.publicUrl).origin;
   const apiHeaders = {
     ...baseHeaders,
@@ -335,12 +227,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         return;
       }
     }
-    if (!req.url?.startsWith("/api/") && req.url !== "/api")
-      return isPage(req)
-        ? servePage(req, res)
-        : pathnameOf(req).endsWith(".data")
-          ? admitted(res, () => app(req, res))
-          : app(req, res);
+    if (!req.url?.startsWith("/api/") && req.url !== "/api") return serveNonApi(req, res);
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)
     // never waits behind more than a few API requests (server/http/api-turns.ts, decision 0040)

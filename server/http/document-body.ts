@@ -10,7 +10,7 @@ const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
 
 /**
  * A rendered document's Response with its bytes held: as they are for the page path, and as a web
- * stream made only if someone reads `body` (the express path does). On Node 20 a web `ReadableStream`
+ * stream made only if someone reads `body` (a test that compares with Remix's own handler does). On Node 20 a web `ReadableStream`
  * is made transferable when it is constructed, and young-generation collections keep it: one made per
  * page for nothing was promoted with every page (decision 0038).
  */

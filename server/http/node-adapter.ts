@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
 
 /**
- * The Node edge of the web-standard dispatcher: express request → `Request`, `Response` → socket.
+ * The Node edge of the web-standard dispatcher: Node's request → `Request`, `Response` → socket.
  * Bodies are read fully up to MAX_BODY_BYTES. A body declared (Content-Length) or sent (chunked)
  * over the limit is not read further: the Request is marked (the dispatcher answers 413 JSON) and
  * the connection is closed after that answer, since the unread rest of the body would otherwise be
@@ -186,18 +186,22 @@ export function bodilessWebRequest(req: IncomingMessage, url: string, signal?: A
   return signal ? new SignalledRequest(url, init, signal) : new Request(url, init);
 }
 
-/** `url` is the full URL (express strips mount paths from `req.url`: pass `req.originalUrl`). */
-export async function toWebRequest(req: IncomingMessage, url: string): Promise<Request> {
+/** `url` is the full URL; `signal` (optional) aborts the Request, e.g. a form post's action when the client goes. */
+export async function toWebRequest(
+  req: IncomingMessage,
+  url: string,
+  signal?: AbortSignal,
+): Promise<Request> {
   const method = req.method ?? "GET";
-  if (method === "GET" || method === "HEAD") return bodilessWebRequest(req, url);
+  if (method === "GET" || method === "HEAD") return bodilessWebRequest(req, url, signal);
   const headers = webHeaders(req);
   const body = await readBody(req);
   if (body === null) {
     closeAfterAnswer(req);
     headers.delete("content-length");
-    return markTooLarge(new Request(url, { method, headers }));
+    return markTooLarge(new Request(url, { method, headers, signal }));
   }
-  const request = new Request(url, { method, headers, body: body as unknown as BodyInit });
+  const request = new Request(url, { method, headers, body: body as unknown as BodyInit, signal });
   return markBodyBytes(request, body.byteLength);
 }
 

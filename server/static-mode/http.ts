@@ -1,5 +1,5 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import type { Express } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { findPersona, PERSONAS } from "../auth/personas";
 import { sendWebResponse, toWebRequest } from "../http/node-adapter";
 import type { Services } from "../services";
@@ -62,19 +62,42 @@ export function createPersonaHandler(
   };
 }
 
-/** express glue: the persona apps, before the catch-all Remix handler (server/app.ts, static mode only) */
-export function mountStaticMode(
-  app: Express,
-  opts: { build: ServerBuild; services: Services; mode: "production" | "development"; publicOrigin: string },
-) {
+/**
+ * The persona apps as a handler of Node's request and response, asked before the catch-all Remix
+ * handler (server/app.ts, static mode only): false when the path is no persona's, and the request is
+ * left to the next handler.
+ */
+export function staticModePages(opts: {
+  build: ServerBuild;
+  services: Services;
+  mode: "production" | "development";
+  publicOrigin: string;
+}): (req: IncomingMessage, res: ServerResponse, cspNonce: string) => boolean {
   const handle = createPersonaHandler(opts.build, opts.mode);
-  app.use((req, res, next) => {
-    if (!personaOfPath(req.path)) return next();
-    toWebRequest(req, opts.publicOrigin + req.originalUrl)
-      .then((request) =>
-        handle(request, { services: opts.services, cspNonce: res.locals.cspNonce as string }),
+  return (req, res, cspNonce) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    if (!personaOfPath(q === -1 ? url : url.slice(0, q))) return false;
+    toWebRequest(req, opts.publicOrigin + url)
+      .then((request) => handle(request, { services: opts.services, cspNonce }))
+      .then((response) =>
+        sendWebResponse(
+          res,
+          response ??
+            new Response("Not Found", {
+              status: 404,
+              headers: { "Content-Type": "text/plain; charset=utf-8" },
+            }),
+        ),
       )
-      .then((response) => (response ? sendWebResponse(res, response) : next()))
-      .catch(next);
-  });
+      .catch((e: unknown) => {
+        console.error("[static mode] could not answer:", e);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader("content-type", "text/plain; charset=utf-8");
+        }
+        res.end("Internal Server Error");
+      });
+    return true;
+  };
 }

@@ -1,4 +1,4 @@
-/** The embedded development OpenID provider, mounted under /idp of the app's express server. */
+/** The embedded development OpenID provider; `handle` answers /idp and every path below it. */
 export {
   createIdentityProvider,
   IDP_CLIENT_ID,

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
 import { findPersona, type Persona } from "../personas";
+import { BodyError, readForm, type FormFields } from "./body";
 import { firstPartyGrant } from "./grants";
 import { messagePage } from "./html";
 import { renderLoginPage } from "./login-page";
@@ -32,40 +33,71 @@ export function authenticate(username: string, password: string): Persona | unde
   return persona && ok ? persona : undefined;
 }
 
-function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
+function field(body: FormFields, name: string): string {
+  const value = body[name];
   return typeof value === "string" ? value.slice(0, MAX_FIELD_LENGTH) : "";
 }
 
-function sendHtml(res: Response, status: number, body: string): void {
-  res.status(status).set("Cache-Control", "no-store").type("html").send(body);
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.statusCode = status;
+  res.setHeader("Content-Type", contentType);
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body); // Node leaves the body out of the answer to a HEAD request
+}
+
+function sendHtml(res: ServerResponse, status: number, body: string): void {
+  res.setHeader("Cache-Control", "no-store");
+  send(res, status, "text/html; charset=utf-8", body);
+}
+
+/** an answer with the status's reason phrase as its text, as express answered errors passed on */
+function sendStatus(res: ServerResponse, status: number): void {
+  send(res, status, "text/plain; charset=utf-8", STATUS_CODES[status] ?? String(status));
 }
 
 /**
- * The embedded provider's own sign-in UI, mounted at `<mountPath>/interaction`:
- * - GET  /:uid        the sign-in form (or, for a consent prompt, an automatic first-party grant)
- * - POST /:uid        checks `username` / `password`; 401 and the form again when wrong
+ * The sign-in pages below `<mountPath>/interaction`: `subPath` is the request's path below that
+ * (still URL-encoded, without the query), e.g. `/<uid>` or `/<uid>/abort`. Returns false, having done
+ * nothing, for a request that is none of its routes; the caller passes that on to the provider.
+ */
+export type InteractionRoutes = (req: IncomingMessage, res: ServerResponse, subPath: string) => boolean;
+
+// the routes as express matched them: case-insensitive, an optional trailing slash
+const UID_ROUTE = /^\/([^/]+?)\/?$/i;
+const ABORT_ROUTE = /^\/([^/]+?)\/abort\/?$/i;
+
+/**
+ * The embedded provider's own sign-in UI, at `<mountPath>/interaction`:
+ * - GET  /:uid        the sign-in form (or, for a consent prompt, an automatic first-party grant); HEAD too
+ * - POST /:uid        checks `username` / `password` (a URL-encoded form of at most 8 kB, else 413);
+ *                     401 and the form again when wrong
  * - POST /:uid/abort  ends the authorization request with `access_denied`
+ * As with the express router it replaces: OPTIONS of a route answers its methods in `Allow`, a uid that
+ * does not URL-decode is a 400, and any other method or path is not its business.
  */
 export function interactionRoutes({
   provider,
   mountPath,
   restartUrl,
-}: InteractionRoutesOptions): express.Router {
-  const router = express.Router();
-  const parseForm = express.urlencoded({ extended: false, limit: "8kb" });
+}: InteractionRoutesOptions): InteractionRoutes {
   const actionFor = (uid: string) => `${mountPath}${INTERACTION_PATH}/${encodeURIComponent(uid)}`;
 
   /** The interaction of this browser, checked against the uid in the URL. */
-  async function interactionOf(req: Request, res: Response): Promise<Interaction> {
+  async function interactionOf(req: IncomingMessage, res: ServerResponse, uid: string): Promise<Interaction> {
     const interaction = await provider.interactionDetails(req, res);
-    if (interaction.uid !== req.params.uid) throw new errors.SessionNotFound("interaction uid mismatch");
+    if (interaction.uid !== uid) throw new errors.SessionNotFound("interaction uid mismatch");
     return interaction;
   }
 
-  async function finish(req: Request, res: Response, result: Parameters<Provider["interactionResult"]>[2]) {
+  async function finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Parameters<Provider["interactionResult"]>[2],
+  ): Promise<void> {
     const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
-    res.set("Cache-Control", "no-store").redirect(303, returnTo);
+    res.setHeader("Location", returnTo);
+    res.setHeader("Cache-Control", "no-store");
+    send(res, 303, "text/plain; charset=utf-8", `${STATUS_CODES[303]}. Redirecting to ${returnTo}`);
   }
 
   function loginPage(uid: string, username: string, error?: string): string {
@@ -77,78 +109,96 @@ export function interactionRoutes({
     });
   }
 
-  const handle =
-    (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-    (req: Request, res: Response, next: NextFunction) => {
-      fn(req, res).catch((err: unknown) => {
-        if (err instanceof errors.SessionNotFound) {
-          sendHtml(
-            res,
-            400,
-            messagePage(
-              "Sign-in request expired",
-              "This sign-in request has expired or was already completed.",
-              { href: restartUrl, text: "Start signing in again" },
-            ),
-          );
-          return;
-        }
-        next(err);
-      });
+  async function show(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const interaction = await interactionOf(req, res, uid);
+    if (interaction.prompt.name === "login") {
+      const hint = interaction.params.login_hint;
+      sendHtml(res, 200, loginPage(interaction.uid, typeof hint === "string" ? hint : ""));
+      return;
+    }
+    // Any other prompt is consent: the app is first-party, so grant what it asked for.
+    const accountId = interaction.session?.accountId;
+    if (!accountId) throw new errors.SessionNotFound("interaction without an account");
+    const details = interaction.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
     };
+    const grant = await firstPartyGrant(provider, {
+      accountId,
+      clientId: String(interaction.params.client_id),
+      grantId: interaction.grantId,
+      scopes: details.missingOIDCScope ?? [],
+      claims: details.missingOIDCClaims ?? [],
+    });
+    await finish(req, res, { consent: { grantId: grant.jti } });
+  }
 
-  router.get(
-    "/:uid",
-    handle(async (req, res) => {
-      const interaction = await interactionOf(req, res);
-      if (interaction.prompt.name === "login") {
-        const hint = interaction.params.login_hint;
-        sendHtml(res, 200, loginPage(interaction.uid, typeof hint === "string" ? hint : ""));
-        return;
-      }
-      // Any other prompt is consent: the app is first-party, so grant what it asked for.
-      const accountId = interaction.session?.accountId;
-      if (!accountId) throw new errors.SessionNotFound("interaction without an account");
-      const details = interaction.prompt.details as {
-        missingOIDCScope?: string[];
-        missingOIDCClaims?: string[];
-      };
-      const grant = await firstPartyGrant(provider, {
-        accountId,
-        clientId: String(interaction.params.client_id),
-        grantId: interaction.grantId,
-        scopes: details.missingOIDCScope ?? [],
-        claims: details.missingOIDCClaims ?? [],
-      });
-      await finish(req, res, { consent: { grantId: grant.jti } });
-    }),
-  );
+  async function submit(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const body = await readForm(req);
+    const interaction = await interactionOf(req, res, uid);
+    const username = field(body, "username").trim();
+    const persona = authenticate(username, field(body, "password"));
+    if (!persona) {
+      sendHtml(res, 401, loginPage(interaction.uid, username, "Unknown username or wrong password."));
+      return;
+    }
+    await finish(req, res, { login: { accountId: persona.username, amr: ["pwd"] } });
+  }
 
-  router.post(
-    "/:uid",
-    parseForm,
-    handle(async (req, res) => {
-      const interaction = await interactionOf(req, res);
-      const username = field(req.body, "username").trim();
-      const persona = authenticate(username, field(req.body, "password"));
-      if (!persona) {
-        sendHtml(res, 401, loginPage(interaction.uid, username, "Unknown username or wrong password."));
-        return;
-      }
-      await finish(req, res, { login: { accountId: persona.username, amr: ["pwd"] } });
-    }),
-  );
+  async function abort(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    await interactionOf(req, res, uid);
+    await finish(req, res, {
+      error: "access_denied",
+      error_description: "The user cancelled the sign-in.",
+    });
+  }
 
-  router.post(
-    "/:uid/abort",
-    handle(async (req, res) => {
-      await interactionOf(req, res);
-      await finish(req, res, {
-        error: "access_denied",
-        error_description: "The user cancelled the sign-in.",
-      });
-    }),
-  );
+  function run(
+    action: (req: IncomingMessage, res: ServerResponse, uid: string) => Promise<void>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+  ): void {
+    action(req, res, uid).catch((err: unknown) => {
+      const refused = err instanceof errors.SessionNotFound || err instanceof BodyError;
+      if (!refused) console.error("identity provider: sign-in page failed", err);
+      if (res.headersSent) res.end();
+      else if (err instanceof errors.SessionNotFound)
+        sendHtml(
+          res,
+          400,
+          messagePage(
+            "Sign-in request expired",
+            "This sign-in request has expired or was already completed.",
+            { href: restartUrl, text: "Start signing in again" },
+          ),
+        );
+      else sendStatus(res, err instanceof BodyError ? err.status : 500);
+    });
+  }
 
-  return router;
+  return (req, res, subPath) => {
+    const uidMatch = UID_ROUTE.exec(subPath);
+    const abortMatch = uidMatch ? null : ABORT_ROUTE.exec(subPath);
+    const encoded = (uidMatch ?? abortMatch)?.[1];
+    if (encoded === undefined) return false;
+    let uid: string;
+    try {
+      uid = decodeURIComponent(encoded);
+    } catch {
+      sendStatus(res, 400); // express failed the route's parameter, whatever the method
+      return true;
+    }
+    const method = req.method ?? "GET";
+    if (method === "OPTIONS") {
+      const allow = uidMatch ? "GET,HEAD,POST" : "POST";
+      res.setHeader("Allow", allow);
+      send(res, 200, "text/html; charset=utf-8", allow);
+      return true;
+    }
+    if (uidMatch && (method === "GET" || method === "HEAD")) run(show, req, res, uid);
+    else if (method === "POST") run(uidMatch ? submit : abort, req, res, uid);
+    else return false;
+    return true;
+  };
 }

@@ -252,6 +252,77 @@ describe("embedded identity provider", () => {
     expect(new URL(retry.url).searchParams.get("code")).toBeTruthy();
   });
 
+  it("refuses a sign-in form over 8 kB with 413 and leaves the sign-in as it was", async () => {
+    const jar = new CookieJar();
+    const start = await startAuthorization(jar, { username: "clinic" });
+    const form = "username=clinic&password=clinic&pad=";
+    const tooLarge = await browse(jar, start.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form + "x".repeat(8 * 1024 + 1 - form.length),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get("location")).toBeNull();
+
+    const page = await browse(jar, start.url); // still the sign-in form: nobody signed in
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="password"');
+    const login = await follow(
+      jar,
+      start.url,
+      redirectUri(),
+      formBody({ username: "clinic", password: "clinic" }),
+    );
+    expect(new URL(login.url).searchParams.get("code")).toBeTruthy();
+  });
+
+  it("passes any other method or path under /idp/interaction on to the provider", async () => {
+    const jar = new CookieJar();
+    const start = await startAuthorization(jar, { username: "clinic" });
+    for (const [method, url] of [
+      ["PUT", start.url],
+      ["DELETE", start.url],
+      ["GET", `${start.url}/abort`],
+      ["POST", `${start.url}/abort/more`],
+      ["GET", `${idp.issuer}/interaction`],
+    ]) {
+      const response = await browse(jar, url, { method });
+      // oidc-provider's own 404 (the test server answers other paths "Cannot <method> <path>")
+      expect([method, url, response.status, await response.text()]).toEqual([method, url, 404, "Not Found"]);
+    }
+    const login = await follow(
+      jar,
+      start.url,
+      redirectUri(),
+      formBody({ username: "clinic", password: "clinic" }),
+    );
+    expect(new URL(login.url).searchParams.get("code")).toBeTruthy();
+  });
+
+  it("takes the interaction's uid URL-encoded", async () => {
+    const jar = new CookieJar();
+    const start = await startAuthorization(jar, { username: "clinic" });
+    const uid = start.url.slice(start.url.lastIndexOf("/") + 1);
+    const encodedUid = [...uid].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
+    const encoded = `${start.url.slice(0, start.url.lastIndexOf("/") + 1)}${encodedUid}`;
+    // the interaction cookie's path is the plain URL's, so a browser would not send it here: send it
+    const cookie = jar.header(start.url);
+
+    const page = await fetch(encoded, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`action="/idp/interaction/${uid}"`);
+
+    const login = await fetch(encoded, {
+      ...formBody({ username: "clinic", password: "clinic" }),
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
+    expect(login.status).toBe(303);
+    jar.store(login);
+    const done = await follow(jar, new URL(login.headers.get("location")!, encoded).href, redirectUri());
+    expect(new URL(done.url).searchParams.get("code")).toBeTruthy();
+  });
+
   it("refuses an interaction whose uid is not the browser's", async () => {
     const jar = new CookieJar();
     const start = await startAuthorization(jar, { username: "clinic" });

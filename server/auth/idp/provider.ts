@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, {
   type Configuration,
   type CookiesSetOptions,
@@ -19,7 +19,7 @@ import { providerContextWhileInFlight } from "./request-context";
 /** The app's client at the embedded provider. */
 export const IDP_CLIENT_ID = "health-dataspace-hub";
 
-/** Where the provider is mounted on the app's express server. */
+/** The path the provider answers under on the app's server: `/idp` and every path below it. */
 export const IDP_MOUNT_PATH = "/idp";
 
 /** The provider's cookies; distinct from the app's `app-auth.session-token` and `oidc-state` cookies. */
@@ -57,8 +57,13 @@ export interface IdentityProviderOptions {
 export interface IdentityProvider {
   /** `${publicUrl}/idp` */
   issuer: string;
-  /** Mounts the sign-in pages and the provider under /idp; call before any body parser. */
-  mount(app: Express): void;
+  /**
+   * Answers a request whose path is IDP_MOUNT_PATH or below it (`/idp`, `/idp/...`; the caller passes
+   * only those): the sign-in pages under /idp/interaction, everything else oidc-provider. Its body must
+   * not have been read (the provider and the sign-in form read it themselves). Sets `req.originalUrl`
+   * (unless set) and, for the provider, `req.url` to the path below /idp, as express's mounting did.
+   */
+  handle(req: IncomingMessage, res: ServerResponse): void;
   /** Stops the provider's housekeeping; the store stays open (it belongs to the caller). */
   close(): Promise<void>;
 }
@@ -146,19 +151,64 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
 
+  // the provider's async context only while one of its requests is in flight (request-context.ts)
+  const inFlight = providerContextWhileInFlight();
+  const interactions = interactionRoutes({ provider, mountPath: publicPath, restartUrl: signInUrl });
+  const providerCallback = provider.callback();
+  const interactionMount = `${IDP_MOUNT_PATH}${INTERACTION_PATH}`;
+
   return {
     issuer,
-    mount(app) {
-      // the provider's async context only while one of its requests is in flight (request-context.ts)
-      app.use(IDP_MOUNT_PATH, providerContextWhileInFlight());
-      app.use(
-        `${IDP_MOUNT_PATH}${INTERACTION_PATH}`,
-        interactionRoutes({ provider, mountPath: publicPath, restartUrl: signInUrl }),
-      );
-      app.use(IDP_MOUNT_PATH, provider.callback());
+    handle(req, res) {
+      inFlight(req, res, () => {
+        const mounted = req as MountedRequest;
+        const url = req.url ?? "/";
+        mounted.originalUrl ||= url;
+        const pathname = pathnameOf(url);
+        const belowInteraction = mountedLength(pathname, interactionMount);
+        if (belowInteraction !== undefined) {
+          const subPath = pathBelow(pathname, belowInteraction);
+          if (interactions(req, res, subPath)) return;
+        }
+        // the provider as app.use("/idp", provider.callback()) gave it the request: oidc-provider finds
+        // its mount path from req.originalUrl minus req.url (falling back to req.baseUrl)
+        const removed = mountedLength(pathname, IDP_MOUNT_PATH) ?? 0;
+        mounted.baseUrl = url.slice(0, removed).replace(/\/$/, "");
+        req.url = pathBelow(url, removed);
+        void providerCallback(req, res);
+      });
     },
     async close() {
       clearInterval(sweeper);
     },
   };
+}
+
+/** a request as express left it to a mounted handler */
+type MountedRequest = IncomingMessage & { originalUrl?: string; baseUrl?: string };
+
+/** the path of a request target (origin form), without its query */
+function pathnameOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/**
+ * How much of `pathname` express's `app.use(mount, ...)` took off, or undefined when the mount does
+ * not match: `mount` in any case, plus its following slash when that slash ends the path or another
+ * follows (`^mount\/?(?=\/|$)`, case-insensitive): `/idp` → 4, `/idp/` → 5, `/idp/x` → 4, `/idp//x` → 5.
+ */
+function mountedLength(pathname: string, mount: string): number | undefined {
+  if (pathname.slice(0, mount.length).toLowerCase() !== mount.toLowerCase()) return undefined;
+  const next = pathname[mount.length];
+  if (next === undefined) return mount.length;
+  if (next !== "/") return undefined;
+  const after = pathname[mount.length + 1];
+  return after === undefined || after === "/" ? mount.length + 1 : mount.length;
+}
+
+/** `url` without its first `removed` characters, starting with a slash (express's trim_prefix) */
+function pathBelow(url: string, removed: number): string {
+  const rest = url.slice(removed);
+  return rest.startsWith("/") ? rest : `/${rest}`;
 }

@@ -1,14 +1,14 @@
 /**
- * Test helpers for the embedded identity provider: an express server on 127.0.0.1 with the
- * provider mounted, and a minimal browser (cookie jar + manual redirects) over plain fetch.
+ * Test helpers for the embedded identity provider: a plain node:http server on 127.0.0.1 with the
+ * provider answering /idp, and a minimal browser (cookie jar + manual redirects) over plain fetch.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import express from "express";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { loadConfig } from "../../config";
 import type { Relational } from "../../storage/relational";
-import { createIdentityProvider, IDP_CLIENT_ID, type IdentityProvider } from "./provider";
+import { BodyError, readBody } from "./body";
+import { createIdentityProvider, IDP_CLIENT_ID, IDP_MOUNT_PATH, type IdentityProvider } from "./provider";
 import { idpClientSecret } from "./keys";
 
 export interface RunningIdp {
@@ -33,8 +33,45 @@ export interface StartIdpOptions {
   appUrl?: string;
 }
 
+const JSON_LIMIT = 100 * 1024;
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
+}
+
 /**
- * Starts express + provider on 127.0.0.1 (port 0 = any free port); PUBLIC_URL is that address unless
+ * An app-wide JSON body parser ahead of the provider, as `express.json()` was here: every request gets
+ * a `req.body` (`{}`), an application/json body is read and parsed into it. It does not disturb the
+ * provider (it reads no other bodies; the provider falls back to `req.body` for one it finds read).
+ * Returns false when it has answered the request (a bad or too large JSON body).
+ */
+async function parseJson(req: IncomingMessage & { body?: unknown }, res: ServerResponse): Promise<boolean> {
+  req.body ??= {};
+  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const hasBody =
+    req.headers["transfer-encoding"] !== undefined || req.headers["content-length"] !== undefined;
+  if (type !== "application/json" || !hasBody) return true;
+  try {
+    const text = (await readBody(req, JSON_LIMIT)).toString("utf8");
+    if (text.trim() === "") return true;
+    if (!/^\s*[[{]/.test(text)) throw new BodyError(400, "JSON body is not an object or array");
+    req.body = JSON.parse(text) as unknown;
+    return true;
+  } catch (err) {
+    sendText(
+      res,
+      err instanceof BodyError ? err.status : 400,
+      err instanceof Error ? err.message : "Bad Request",
+    );
+    return false;
+  }
+}
+
+/**
+ * Starts node:http + provider on 127.0.0.1 (port 0 = any free port); PUBLIC_URL is that address unless
  * `options.appUrl` names the client application's.
  */
 export async function startIdp(
@@ -43,25 +80,30 @@ export async function startIdp(
   port = 0,
   options: StartIdpOptions = {},
 ): Promise<RunningIdp> {
-  const app = express();
-  if (options.issuer) {
-    const announced = new URL(options.issuer);
-    app.use((req, _res, next) => {
+  const announced = options.issuer ? new URL(options.issuer) : undefined;
+  /** the provider once it is created (it needs the port for its address) */
+  const mounted: { idp?: IdentityProvider } = {};
+  const server: Server = createServer((req, res) => {
+    if (announced) {
       req.headers["x-forwarded-host"] = announced.host;
       req.headers["x-forwarded-proto"] = announced.protocol.replace(":", "");
-      next();
+    }
+    // No keep-alive: fetch would otherwise reuse a pooled socket of a stopped server after a restart.
+    res.setHeader("Connection", "close");
+    void parseJson(req, res).then((go) => {
+      if (!go) return;
+      const pathname = (req.url ?? "").split("?")[0];
+      if (mounted.idp && (pathname === IDP_MOUNT_PATH || pathname.startsWith(`${IDP_MOUNT_PATH}/`)))
+        mounted.idp.handle(req, res);
+      else sendText(res, 404, `Cannot ${req.method} ${pathname}`);
     });
-  }
-  // No keep-alive: fetch would otherwise reuse a pooled socket of a stopped server after a restart.
-  app.use((_req, res, next) => {
-    res.set("Connection", "close");
-    next();
   });
-  // An app-wide JSON body parser ahead of the provider does not disturb it (it only reads
-  // application/json bodies); see the module docs for the recommended order.
-  app.use(express.json());
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, "127.0.0.1", () => resolve(s)).on("error", reject);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const actualPort = (server.address() as AddressInfo).port;
   const publicUrl = options.appUrl ?? `http://127.0.0.1:${actualPort}`;
@@ -74,7 +116,7 @@ export async function startIdp(
     clientSecret,
     issuer: options.issuer,
   });
-  idp.mount(app);
+  mounted.idp = idp;
   return {
     url: `http://127.0.0.1:${actualPort}`,
     publicUrl,

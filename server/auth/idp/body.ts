@@ -1,0 +1,87 @@
+import type { IncomingMessage } from "node:http";
+
+/** A request the sign-in pages refuse before looking at it (the status express's body parser gave). */
+export class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** body-parser's test for a request body: a Transfer-Encoding, or a Content-Length (even 0) */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && !isNaN(Number(length)));
+}
+
+/** the media type of a Content-Type header, lower case, without parameters */
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** the charset parameter of a Content-Type header, lower case, if any */
+function charsetOf(contentType: string | undefined): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+}
+
+/**
+ * The whole body of `req` (identity encoding), at most `limit` bytes. A larger one (announced or sent)
+ * is read off to its end and then refused with 413, a body shorter than its Content-Length or cut off
+ * with 400: as express's body parsers (raw-body) did.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const header = req.headers["content-length"];
+    const declared = header === undefined ? undefined : Number(header);
+    let tooLarge = declared !== undefined && declared > limit;
+    let received = 0;
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.once("end", () => {
+      if (tooLarge) reject(new BodyError(413, "request entity too large"));
+      else if (declared !== undefined && received !== declared)
+        reject(new BodyError(400, "request size did not match content length"));
+      else resolve(Buffer.concat(chunks, received));
+    });
+    // settles nothing once the body has ended
+    req.once("close", () => reject(new BodyError(400, "request aborted")));
+  });
+}
+
+/** A parsed form: a field sent once is a string, a field sent more than once the list of its values. */
+export type FormFields = Record<string, string | string[]>;
+
+const FORM_LIMIT = 8 * 1024;
+const FORM_PARAMETER_LIMIT = 1000;
+
+/**
+ * The URL-encoded form in the body of `req`, as `express.urlencoded({ extended: false, limit: "8kb" })`
+ * gave it: `{}` for a request without a body or with another content type (its body is left unread);
+ * 415 for a charset other than utf-8 or a compressed body, 413 for more than 8 kB or 1000 fields.
+ */
+export async function readForm(req: IncomingMessage): Promise<FormFields> {
+  const contentType = req.headers["content-type"];
+  if (!hasBody(req) || mediaType(contentType) !== "application/x-www-form-urlencoded") return {};
+  const charset = charsetOf(contentType) ?? "utf-8";
+  if (charset !== "utf-8") throw new BodyError(415, `unsupported charset "${charset.toUpperCase()}"`);
+  const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
+  if (encoding !== "identity") throw new BodyError(415, `unsupported content encoding "${encoding}"`);
+  const text = (await readBody(req, FORM_LIMIT)).toString("utf8");
+  if (text === "") return {};
+  let ampersands = 0;
+  for (let i = text.indexOf("&"); i !== -1; i = text.indexOf("&", i + 1)) {
+    if (++ampersands === FORM_PARAMETER_LIMIT) throw new BodyError(413, "too many parameters");
+  }
+  const fields: FormFields = Object.create(null) as FormFields; // a field named __proto__ is a field
+  for (const [name, value] of new URLSearchParams(text)) {
+    const seen = fields[name];
+    fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return fields;
+}

@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { writeReadableStreamToWritable, type AppLoadContext, type RequestHandler } from "@remix-run/node";
+import { heldDocumentBody } from "./document-body";
+import { exchangeSignal } from "./exchange-signal";
+import { TOO_LARGE, type Tagged } from "./limits";
+import { bodilessWebRequest, sendWebResponse, textResponse, toWebRequest } from "./node-adapter";
+
+/**
+ * Every request that is not /api, /idp or a file is answered by Remix from Node's own request and
+ * response (docs/decisions/0026, 0038, 0041): pages and their data, form posts and actions, and the
+ * 404 page.
+ */
+
+const isLoopback = (address: string | undefined) =>
+  !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
+
+/**
+ * The URL Remix sees, as @remix-run/express built it with `trust proxy` set to loopback: protocol and
+ * host name from X-Forwarded-Proto / X-Forwarded-Host when the peer is loopback, the port from
+ * X-Forwarded-Host or Host.
+ */
+export function remixUrl(req: IncomingMessage): string {
+  const trusted = isLoopback(req.socket.remoteAddress);
+  const forwardedHost = req.headers["x-forwarded-host"] as string | undefined;
+  const hostHeader = req.headers.host;
+  let host = hostHeader;
+  if (forwardedHost && trusted)
+    host = forwardedHost.includes(",")
+      ? forwardedHost.slice(0, forwardedHost.indexOf(",")).trimEnd()
+      : forwardedHost;
+  let hostname = "";
+  if (host) {
+    const offset = host.startsWith("[") ? host.indexOf("]") + 1 : 0;
+    const i = host.indexOf(":", offset);
+    hostname = i !== -1 ? host.slice(0, i) : host;
+  }
+  const forwardedPort = Number.parseInt(forwardedHost?.split(":")[1] ?? "", 10);
+  const hostPort = Number.parseInt(hostHeader?.split(":")[1] ?? "", 10);
+  const port = Number.isSafeInteger(forwardedPort)
+    ? forwardedPort
+    : Number.isSafeInteger(hostPort)
+      ? hostPort
+      : "";
+  let protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  const forwardedProto = req.headers["x-forwarded-proto"];
+  if (trusted && typeof forwardedProto === "string" && forwardedProto)
+    protocol = (
+      forwardedProto.includes(",") ? forwardedProto.slice(0, forwardedProto.indexOf(",")) : forwardedProto
+    ).trim();
+  return new URL(`${protocol}://${hostname}${port ? `:${port}` : ""}${req.url}`).href;
+}
+
+/** Express's res.append/res.set: repeated headers add up; a text type without a charset gets utf-8 */
+export function appendHeader(res: ServerResponse, key: string, value: string) {
+  if (
+    key === "content-type" &&
+    !/;\s*charset\s*=/i.test(value) &&
+    /^(text\/|application\/(javascript|json))/i.test(value.split(";")[0])
+  )
+    value += "; charset=utf-8";
+  const prev = res.getHeader(key);
+  if (prev === undefined) res.setHeader(key, value);
+  else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
+}
+
+/** the Request Remix is given: a GET's or HEAD's at once, another method's once its body is read */
+function remixRequest(req: IncomingMessage, signal: AbortSignal): Request | Promise<Request> {
+  const url = remixUrl(req);
+  if (req.method === "GET" || req.method === "HEAD") return bodilessWebRequest(req, url, signal);
+  return toWebRequest(req, url, signal);
+}
+
+const TOO_LARGE_ANSWER = "Payload Too Large";
+
+/**
+ * Answers `req` with Remix's `handle`, `context` as its load context. The request's signal ends with
+ * the exchange, as with @remix-run/express: loaders are aborted when the client goes before the answer
+ * is written, and once it is written what Remix keeps per request until then is let go (the hand-off's
+ * 4.95 s time-out timer, which would otherwise run out), and the signal lets go of its listeners
+ * (server/http/exchange-signal.ts). A body over the limit is refused with 413 before Remix sees it.
+ */
+export function answerWithRemix(
+  handle: RequestHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: AppLoadContext,
+): void {
+  const signal = exchangeSignal(res);
+  Promise.resolve()
+    .then(() => remixRequest(req, signal))
+    .then(async (request) => {
+      if ((request as Tagged)[TOO_LARGE])
+        return sendWebResponse(
+          res,
+          textResponse(TOO_LARGE_ANSWER, {
+            status: 413,
+            headers: { "content-type": "text/plain; charset=utf-8" },
+          }),
+        );
+      const response = await handle(request, context);
+      res.statusMessage = response.statusText;
+      res.statusCode = response.status;
+      for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);
+      const held = heldDocumentBody(response);
+      if (held) return void res.end(held);
+      if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
+      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      else res.end();
+    })
+    .catch((e: unknown) => {
+      console.error("[pages] could not answer:", e);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader("content-type", "text/plain; charset=utf-8");
+      }
+      res.end("Internal Server Error");
+    });
+}
