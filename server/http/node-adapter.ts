@@ -259,9 +259,10 @@ const DRAINING = new WeakMap<IncomingMessage, Promise<void>>();
 /**
  * The rest of a refused body is read and thrown away, up to DRAIN_BYTES or DRAIN_MS, so that the
  * client, still sending, receives the 413 cleanly; the connection is closed after the answer in any
- * case, so a body that is never finished cannot be taken for the next request.
+ * case, so a body that is never finished cannot be taken for the next request. The answer must go
+ * through `sendWebResponse`, which waits for the drain. Call it once the caller's own reading stopped.
  */
-function closeAfterAnswer(req: IncomingMessage) {
+export function closeAfterAnswer(req: IncomingMessage) {
   if (Number(req.headers["content-length"] ?? "0") > DRAIN_BYTES) return DRAINING.set(req, Promise.resolve());
   const drained = new Promise<void>((resolve) => {
     let discarded = 0;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { closeAfterAnswer } from "../../http/node-adapter";
 
 /** A request the sign-in pages refuse before looking at it (the status express's body parser gave). */
 export class BodyError extends Error {
@@ -28,29 +29,45 @@ function charsetOf(contentType: string | undefined): string | undefined {
 
 /**
  * The whole body of `req` (identity encoding), at most `limit` bytes. A larger one (announced or sent)
- * is read off to its end and then refused with 413, a body shorter than its Content-Length or cut off
- * with 400: as express's body parsers (raw-body) did.
+ * is refused with 413 at once: reading stops at the limit and the rest is discarded, bounded, while the
+ * answer waits, and the connection closes after it (`closeAfterAnswer`: answer through
+ * `sendWebResponse`). A body shorter than its Content-Length, or cut off, is refused with 400.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const header = req.headers["content-length"];
     const declared = header === undefined ? undefined : Number(header);
-    let tooLarge = declared !== undefined && declared > limit;
+    const tooLarge = () => {
+      stop();
+      closeAfterAnswer(req);
+      reject(new BodyError(413, "request entity too large"));
+    };
     let received = 0;
     const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limit) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
-    });
-    req.once("end", () => {
-      if (tooLarge) reject(new BodyError(413, "request entity too large"));
-      else if (declared !== undefined && received !== declared)
+      if (received > limit) return tooLarge();
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      if (declared !== undefined && received !== declared)
         reject(new BodyError(400, "request size did not match content length"));
       else resolve(Buffer.concat(chunks, received));
-    });
-    // settles nothing once the body has ended
-    req.once("close", () => reject(new BodyError(400, "request aborted")));
+    };
+    const onClose = () => {
+      stop();
+      reject(new BodyError(400, "request aborted"));
+    };
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+    };
+    if (declared !== undefined && declared > limit) return tooLarge();
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("close", onClose);
   });
 }
 

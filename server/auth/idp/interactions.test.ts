@@ -156,6 +156,8 @@ describe("the sign-in routes", () => {
   it("refuses a form over 8 kB with 413 without looking at the interaction; 8 kB is accepted", async () => {
     const tooLarge = await send("POST", "/uid-1", clinicFormOf(8 * 1024 + 1), FORM);
     expect(tooLarge.status).toBe(413);
+    // the rest of a refused body is not taken for the next request: the connection ends with the answer
+    expect(tooLarge.headers.connection).toBe("close");
     expect(stand.lookups).toBe(0);
     expect(stand.results).toEqual([]);
 
@@ -165,11 +167,36 @@ describe("the sign-in routes", () => {
       "transfer-encoding": "chunked",
     });
     expect(chunked.status).toBe(413);
+    expect(chunked.headers.connection).toBe("close");
     expect(stand.results).toEqual([]);
 
     const atLimit = await send("POST", "/uid-1", clinicFormOf(8 * 1024), FORM);
     expect(atLimit.status).toBe(303);
     expect(stand.results).toEqual([{ login: { accountId: "clinic", amr: ["pwd"] } }]);
+  });
+
+  it("answers a body announced over 8 kB with 413 without waiting for it to come", async () => {
+    // 10 MB announced, 1 kB sent, the request left open: the answer must not wait for the rest
+    const answer = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/uid-1",
+          headers: { ...FORM, "content-length": String(10_000_000) },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+          req.destroy();
+        },
+      );
+      req.on("error", reject);
+      req.write("x".repeat(1024));
+    });
+    expect(answer).toEqual({ status: 413, connection: "close" });
+    expect(stand.lookups).toBe(0);
   });
 
   it("signs in with a URL-encoded form and sends the browser on with 303", async () => {

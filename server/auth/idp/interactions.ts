@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
+import { sendWebResponse, textResponse } from "../../http/node-adapter";
 import { findPersona, type Persona } from "../personas";
 import { BodyError, readForm, type FormFields } from "./body";
 import { firstPartyGrant } from "./grants";
@@ -172,6 +173,15 @@ export function interactionRoutes({
             "This sign-in request has expired or was already completed.",
             { href: restartUrl, text: "Start signing in again" },
           ),
+        );
+      else if (err instanceof BodyError && err.status === 413)
+        // after the rest of the body is discarded (bounded), and the connection closed (body.ts)
+        void sendWebResponse(
+          res,
+          textResponse(STATUS_CODES[413]!, {
+            status: 413,
+            headers: { "content-type": "text/plain; charset=utf-8" },
+          }),
         );
       else sendStatus(res, err instanceof BodyError ? err.status : 500);
     });
