@@ -10,7 +10,13 @@ import { JSON_HEADERS } from "./http/errors";
 import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
-import { bodilessWebRequest, sendWebResponse, toWebRequest } from "./http/node-adapter";
+import {
+  bodilessWebRequest,
+  requestPath,
+  sendText,
+  sendWebResponse,
+  toWebRequest,
+} from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
@@ -65,12 +71,6 @@ function defaultRemixBuild(): string {
 /** paths the office-hours gate lets through */
 const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
 
-const pathnameOf = (req: IncomingMessage): string => {
-  const url = req.url ?? "";
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
-};
-
 /** `/idp` and below it, as express's `app.use("/idp")` matched (not `/idpx`) */
 const isUnder = (pathname: string, mount: string) => pathname === mount || pathname.startsWith(`${mount}/`);
 
@@ -114,7 +114,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     return nonce;
   };
 
-  const ownOrigins = [new URL(config.publicUrl).origin];
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const ownOrigins = [publicOrigin];
   const files = createStaticFiles({
     clientAssets,
     // public/ holds the favicon only: looked up on disk for that path, not for every page
@@ -124,9 +125,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const handleRemix = createRemixHandler(build, remixMode);
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
   const personaPages =
-    config.appMode === "static"
-      ? staticModePages({ build, services, mode: remixMode, publicOrigin: new URL(config.publicUrl).origin })
-      : null;
+    config.appMode === "static" ? staticModePages({ build, services, mode: remixMode, publicOrigin }) : null;
 
   // one turn of the event loop for the server: health's answers, then a page, then a few API requests
   // (server/http/api-turns.ts, decision 0040)
@@ -149,20 +148,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
    * data (`.data`), waits for a page slot in live mode.
    */
   const serveNonApi = (req: IncomingMessage, res: ServerResponse) => {
-    const pathname = pathnameOf(req);
+    const pathname = requestPath(req.url ?? "/");
     const nonce = pageHeaders(req, res);
     // the same check as the API's (Origin, else Sec-Fetch-Site, else a foreign Referer), read from Node's headers
     if (
       !pathname.startsWith("/idp") &&
       isCrossSiteRequest(nodeRequestHead(req, config.publicUrl + req.url), ownOrigins)
-    ) {
-      const body = "Cross-origin request refused";
-      res.writeHead(403, {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Content-Length": Buffer.byteLength(body),
-      });
-      return void res.end(body);
-    }
+    )
+      return sendText(res, 403, "Cross-origin request refused");
     if (!STATIC_PREFIXES.some((p) => pathname.startsWith(p))) {
       const status = services.officeHours.status(new Date());
       if (!status.open)
@@ -180,7 +173,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
 
   // /api: the Node listener hands it to the framework-free dispatcher (docs/decisions/0002-api-dispatch.md)
-  const publicOrigin = new URL(config.publicUrl).origin;
   const apiHeaders = {
     ...baseHeaders,
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
@@ -231,7 +223,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)
     // never waits behind more than a few API requests (server/http/api-turns.ts, decision 0040)
-    apiTurns.enqueue(res, req.method === "GET" || req.method === "HEAD", () => answerApiRequest(req, res));
+    apiTurns.enqueue(res, () => answerApiRequest(req, res));
   };
   const server = createServer(listener);
   try {

@@ -3,13 +3,13 @@ import { API_STARTS_PER_TURN, createApiTurns } from "./api-turns";
 /** resolves in the check phase after every immediate queued before it */
 const nextImmediate = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const open = { destroyed: false };
+const open = { destroyed: false, req: { method: "GET" } };
 
 describe("api turns", () => {
   it("starts nothing from the callback that queued it, then at most perTurn a turn, in the order they came", async () => {
     const turns = createApiTurns(3);
     const order: number[] = [];
-    for (let i = 0; i < 8; i++) turns.enqueue(open, true, () => order.push(i));
+    for (let i = 0; i < 8; i++) turns.enqueue(open, () => order.push(i));
     expect(order).toEqual([]);
     expect(turns.stats()).toEqual({ waiting: 8, started: 0, dropped: 0 });
 
@@ -33,7 +33,7 @@ describe("api turns", () => {
       while (performance.now() < until);
     };
     for (let i = 0; i < 6; i++)
-      turns.enqueue(open, true, () => {
+      turns.enqueue(open, () => {
         if (i === 0) setTimeout(() => events.push("timer"), 1);
         busy();
         events.push(`api ${i}`);
@@ -46,11 +46,12 @@ describe("api turns", () => {
 
   it("drops a GET or HEAD whose client went away while it waited, never a request with a body", async () => {
     const turns = createApiTurns(4);
-    const gone = { destroyed: true };
+    const gone = { destroyed: true, req: { method: "GET" } };
+    const gonePost = { destroyed: true, req: { method: "POST" } };
     const started: string[] = [];
-    turns.enqueue(gone, true, () => started.push("gone GET"));
-    turns.enqueue(gone, false, () => started.push("gone POST"));
-    turns.enqueue(open, true, () => started.push("GET"));
+    turns.enqueue(gone, () => started.push("gone GET"));
+    turns.enqueue(gonePost, () => started.push("gone POST"));
+    turns.enqueue(open, () => started.push("GET"));
     await nextImmediate();
     expect(started).toEqual(["gone POST", "GET"]);
     expect(turns.stats()).toEqual({ waiting: 0, started: 2, dropped: 1 });
@@ -59,7 +60,7 @@ describe("api turns", () => {
   it("writes every waiting answer first, in the same turn and before the API requests of that turn", async () => {
     const turns = createApiTurns(2);
     const events: string[] = [];
-    for (let i = 0; i < 3; i++) turns.enqueue(open, true, () => events.push(`api ${i}`));
+    for (let i = 0; i < 3; i++) turns.enqueue(open, () => events.push(`api ${i}`));
     for (let i = 0; i < 20; i++) turns.first(() => events.push(`health ${i}`));
     expect(events).toEqual([]);
     await nextImmediate();
@@ -72,8 +73,8 @@ describe("api turns", () => {
   it("runs what waits for a turn after the answers and before the API requests; asked during a turn, in the next", async () => {
     const turns = createApiTurns(1);
     const events: string[] = [];
-    turns.enqueue(open, true, () => events.push("api 0"));
-    turns.enqueue(open, true, () => events.push("api 1"));
+    turns.enqueue(open, () => events.push("api 0"));
+    turns.enqueue(open, () => events.push("api 1"));
     turns.later(() => {
       events.push("page 0");
       turns.later(() => events.push("page 1"));
@@ -89,10 +90,10 @@ describe("api turns", () => {
     const turns = createApiTurns(4);
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const started: number[] = [];
-    turns.enqueue(open, true, () => {
+    turns.enqueue(open, () => {
       throw new Error("boom");
     });
-    turns.enqueue(open, true, () => started.push(2));
+    turns.enqueue(open, () => started.push(2));
     turns.first(() => {
       throw new Error("bang");
     });
@@ -107,9 +108,9 @@ describe("api turns", () => {
   it("queues again after it has run dry, and refuses a limit under one", async () => {
     const turns = createApiTurns();
     const started: number[] = [];
-    turns.enqueue(open, true, () => started.push(1));
+    turns.enqueue(open, () => started.push(1));
     await nextImmediate();
-    turns.enqueue(open, true, () => started.push(2));
+    turns.enqueue(open, () => started.push(2));
     await nextImmediate();
     expect(started).toEqual([1, 2]);
     expect(API_STARTS_PER_TURN).toBeGreaterThan(1);

@@ -29,9 +29,10 @@
 /** API requests started per turn of the event loop */
 export const API_STARTS_PER_TURN = 8;
 
-/** the part of a Node ServerResponse the turns look at */
+/** the part of a Node ServerResponse the turns look at: whether it is gone, and its request's method */
 export interface TurnResponse {
   readonly destroyed: boolean;
+  readonly req: { readonly method?: string };
 }
 
 export interface ApiTurnStats {
@@ -53,15 +54,17 @@ export interface ApiTurns {
   later(run: () => void): void;
   /**
    * Runs `start` in the check phase of this turn or a later one, after every request queued before it.
-   * `bodiless`: a GET or HEAD, dropped if its response is destroyed by then.
+   * A GET or HEAD (`res.req.method`) is dropped if its response is destroyed by then.
    */
-  enqueue(res: TurnResponse, bodiless: boolean, start: () => void): void;
+  enqueue(res: TurnResponse, start: () => void): void;
   stats(): ApiTurnStats;
 }
 
+const isBodiless = (method: string | undefined) => method === "GET" || method === "HEAD";
+
 export function createApiTurns(perTurn: number = API_STARTS_PER_TURN): ApiTurns {
   if (!Number.isInteger(perTurn) || perTurn < 1) throw new RangeError(`api turns: ${perTurn} per turn`);
-  const queue: Array<{ res: TurnResponse; bodiless: boolean; start: () => void }> = [];
+  const queue: Array<{ res: TurnResponse; start: () => void }> = [];
   const answers: Array<() => void> = [];
   let others: Array<() => void> = [];
   let scheduled = false;
@@ -91,7 +94,7 @@ export function createApiTurns(perTurn: number = API_STARTS_PER_TURN): ApiTurns 
     let n = 0;
     while (n < perTurn && queue.length) {
       const item = queue.shift()!;
-      if (item.bodiless && item.res.destroyed) {
+      if (item.res.destroyed && isBodiless(item.res.req.method)) {
         dropped++;
         continue;
       }
@@ -116,8 +119,8 @@ export function createApiTurns(perTurn: number = API_STARTS_PER_TURN): ApiTurns 
       others.push(run);
       schedule();
     },
-    enqueue(res, bodiless, start) {
-      queue.push({ res, bodiless, start });
+    enqueue(res, start) {
+      queue.push({ res, start });
       schedule();
     },
     stats: () => ({ waiting: queue.length, started, dropped }),

@@ -362,3 +362,31 @@ function writeHeld(
   res.writeHead(status, list);
   res.end(body);
 }
+
+/** the path of a request target (`req.url`), without its query or fragment */
+export function requestPath(url: string): string {
+  let end = url.indexOf("?");
+  const h = url.indexOf("#");
+  if (h !== -1 && (end === -1 || h < end)) end = h;
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** a short plain-text answer (a refusal, a status's reason phrase), written at once */
+export function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/**
+ * The last resort of a non-API answer that failed (`label` names who, in the log): 500 in plain
+ * text, or, once the head is written, the connection ended so that the client sees a cut answer
+ * rather than a complete-looking one.
+ */
+export function answerFailed(res: ServerResponse, label: string, e: unknown): void {
+  console.error(`[${label}] could not answer:`, e);
+  if (res.headersSent) res.destroy();
+  else sendText(res, 500, "Internal Server Error");
+}

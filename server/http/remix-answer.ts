@@ -3,7 +3,13 @@ import { writeReadableStreamToWritable, type AppLoadContext, type RequestHandler
 import { heldDocumentBody } from "./document-body";
 import { exchangeSignal } from "./exchange-signal";
 import { TOO_LARGE, type Tagged } from "./limits";
-import { bodilessWebRequest, sendWebResponse, textResponse, toWebRequest } from "./node-adapter";
+import {
+  answerFailed,
+  bodilessWebRequest,
+  sendWebResponse,
+  textResponse,
+  toWebRequest,
+} from "./node-adapter";
 
 /**
  * Every request that is not /api, /idp or a file is answered by Remix from Node's own request and
@@ -107,12 +113,5 @@ export function answerWithRemix(
       if (response.body) await writeReadableStreamToWritable(response.body, res);
       else res.end();
     })
-    .catch((e: unknown) => {
-      console.error("[pages] could not answer:", e);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader("content-type", "text/plain; charset=utf-8");
-      }
-      res.end("Internal Server Error");
-    });
+    .catch((e: unknown) => answerFailed(res, "pages", e));
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import send from "send";
 import serveStatic from "serve-static";
+import { sendText } from "./node-adapter";
 
 /**
  * The files the server hands out as they are on disk: the browser build under /build (hashed names,
@@ -28,14 +29,9 @@ function fail(res: ServerResponse, err: ErrorWithStatus | undefined) {
     res.destroy();
     return;
   }
-  const body = STATUS_CODES[status] ?? "Error";
   for (const name of ["cache-control", "etag", "last-modified", "content-range", "accept-ranges"])
     res.removeHeader(name);
-  res.writeHead(status, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-  });
-  res.end(body);
+  sendText(res, status, STATUS_CODES[status] ?? "Error");
 }
 
 export function createStaticFiles(opts: { clientAssets: string; favicon: string }): StaticFiles {

@@ -1,7 +1,7 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { findPersona, PERSONAS } from "../auth/personas";
-import { sendWebResponse, toWebRequest } from "../http/node-adapter";
+import { answerFailed, requestPath, sendWebResponse, toWebRequest } from "../http/node-adapter";
 import type { Services } from "../services";
 import { personaBasename, personaOfPath } from "./personas";
 
@@ -76,13 +76,13 @@ export function staticModePages(opts: {
   const handle = createPersonaHandler(opts.build, opts.mode);
   return (req, res, cspNonce) => {
     const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    if (!personaOfPath(q === -1 ? url : url.slice(0, q))) return false;
+    if (!personaOfPath(requestPath(url))) return false;
     toWebRequest(req, opts.publicOrigin + url)
       .then((request) => handle(request, { services: opts.services, cspNonce }))
       .then((response) =>
         sendWebResponse(
           res,
+          // (none when the URL's dot segments lead out of the persona's path)
           response ??
             new Response("Not Found", {
               status: 404,
@@ -90,14 +90,7 @@ export function staticModePages(opts: {
             }),
         ),
       )
-      .catch((e: unknown) => {
-        console.error("[static mode] could not answer:", e);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader("content-type", "text/plain; charset=utf-8");
-        }
-        res.end("Internal Server Error");
-      });
+      .catch((e: unknown) => answerFailed(res, "static mode", e));
     return true;
   };
 }

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
+import { rawRequest } from "../support/raw-request";
 import { signIn } from "../support/signin";
 
 /**
@@ -19,41 +19,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** a request sent as written (fetch would resolve `..` and re-encode the path) */
-function raw(
-  pathAndQuery: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
-) {
-  const url = new URL(server.url);
-  return new Promise<{
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    body: string;
-  }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: pathAndQuery,
-        method: opts.method ?? "GET",
-        headers: opts.headers,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
-}
+/** a request sent as written (tests/support/raw-request.ts) */
+const raw = (target: string, opts: Parameters<typeof rawRequest>[2] = {}) =>
+  rawRequest(server.url, target, opts);
 
 const clientDir = path.resolve(process.env.HUB_BUILD_DIR ?? "build", "client");
 const entry = readdirSync(clientDir).find((f) => f.startsWith("entry.client-") && f.endsWith(".js"))!;
@@ -92,7 +60,7 @@ describe("files", () => {
     ]) {
       const res = await raw(p);
       expect([403, 404], p).toContain(res.status);
-      expect(res.body, p).not.toMatch(/import|export/);
+      expect(res.text, p).not.toMatch(/import|export/);
     }
   });
 
@@ -155,7 +123,7 @@ describe("gates before Remix", () => {
       body,
     });
     expect(res.status).toBe(413);
-    expect(res.body).toBe("Payload Too Large");
+    expect(res.text).toBe("Payload Too Large");
     expect(res.headers.connection).toBe("close");
     const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
     expect(((await session.json()) as { user?: { username: string } }).user?.username).toBe("admin");

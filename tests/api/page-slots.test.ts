@@ -1,5 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "../support/raw-request";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn } from "../support/signin";
 
@@ -23,26 +24,11 @@ afterAll(async () => {
 });
 
 /** one GET over `agent` (keep-alive), the whole body read */
-function get(
-  agent: http.Agent,
-  url: string,
-  signal?: AbortSignal,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      server.url + url,
-      { agent, signal, headers: { cookie, accept: "text/html" } },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-  });
-}
+const get = (agent: http.Agent, url: string, signal?: AbortSignal) =>
+  rawRequest(server.url, url, { agent, signal, headers: { cookie, accept: "text/html" } }).then((a) => ({
+    status: a.status,
+    body: a.text,
+  }));
 
 describe("page slots", () => {
   it("gives each slot back when its page is answered, over one keep-alive connection", async () => {

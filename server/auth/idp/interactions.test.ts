@@ -1,7 +1,8 @@
-import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type Provider from "oidc-provider";
 import { errors } from "oidc-provider";
+import { rawRequest } from "../../../tests/support/raw-request";
 import { interactionRoutes } from "./interactions";
 
 /**
@@ -63,28 +64,8 @@ beforeEach(() => {
 });
 
 /** one raw request (any method, an exact path, a body of any size), its answer as text */
-function send(
-  method: string,
-  path: string,
-  body?: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const send = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
+  rawRequest(`http://127.0.0.1:${port}`, path, { method, headers, body });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 

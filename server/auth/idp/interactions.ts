@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
-import { sendWebResponse, textResponse } from "../../http/node-adapter";
+import { sendText, sendWebResponse, textResponse } from "../../http/node-adapter";
 import { findPersona, type Persona } from "../personas";
 import { BodyError, readForm, type FormFields } from "./body";
 import { firstPartyGrant } from "./grants";
@@ -53,7 +53,7 @@ function sendHtml(res: ServerResponse, status: number, body: string): void {
 
 /** an answer with the status's reason phrase as its text, as express answered errors passed on */
 function sendStatus(res: ServerResponse, status: number): void {
-  send(res, status, "text/plain; charset=utf-8", STATUS_CODES[status] ?? String(status));
+  sendText(res, status, STATUS_CODES[status] ?? String(status));
 }
 
 /**

@@ -97,6 +97,10 @@ async function verifyIdToken(idToken: string, nonce: string) {
 }
 
 /** The whole sign-in of a persona through the sign-in form; returns the verified ID token. */
+/** the sign-in form of `interactionUrl` answered with clinic's password, followed to the redirect URI */
+const signInAsClinic = (jar: CookieJar, interactionUrl: string) =>
+  follow(jar, interactionUrl, redirectUri(), formBody({ username: "clinic", password: "clinic" }));
+
 async function signIn(jar: CookieJar, username: string, password = username) {
   const nonce = `nonce-${username}`;
   const start = await startAuthorization(jar, { username, nonce, state: `state-${username}` });
@@ -159,12 +163,7 @@ describe("embedded identity provider", () => {
   it("redeems an authorization code only once", async () => {
     const jar = new CookieJar();
     const start = await startAuthorization(jar, { username: "clinic" });
-    const login = await follow(
-      jar,
-      start.url,
-      redirectUri(),
-      formBody({ username: "clinic", password: "clinic" }),
-    );
+    const login = await signInAsClinic(jar, start.url);
     const code = new URL(login.url).searchParams.get("code") ?? "";
     await exchangeCode(code, start.verifier);
     const replay = await fetch(`${idp.issuer}/token`, {
@@ -243,12 +242,7 @@ describe("embedded identity provider", () => {
     expect(body).toContain("Unknown username or wrong password.");
     expect(body).toContain('value="clinic"');
 
-    const retry = await follow(
-      jar,
-      start.url,
-      redirectUri(),
-      formBody({ username: "clinic", password: "clinic" }),
-    );
+    const retry = await signInAsClinic(jar, start.url);
     expect(new URL(retry.url).searchParams.get("code")).toBeTruthy();
   });
 
@@ -267,12 +261,7 @@ describe("embedded identity provider", () => {
     const page = await browse(jar, start.url); // still the sign-in form: nobody signed in
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('name="password"');
-    const login = await follow(
-      jar,
-      start.url,
-      redirectUri(),
-      formBody({ username: "clinic", password: "clinic" }),
-    );
+    const login = await signInAsClinic(jar, start.url);
     expect(new URL(login.url).searchParams.get("code")).toBeTruthy();
   });
 
@@ -290,12 +279,7 @@ describe("embedded identity provider", () => {
       // oidc-provider's own 404 (the test server answers other paths "Cannot <method> <path>")
       expect([method, url, response.status, await response.text()]).toEqual([method, url, 404, "Not Found"]);
     }
-    const login = await follow(
-      jar,
-      start.url,
-      redirectUri(),
-      formBody({ username: "clinic", password: "clinic" }),
-    );
+    const login = await signInAsClinic(jar, start.url);
     expect(new URL(login.url).searchParams.get("code")).toBeTruthy();
   });
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { requestPath } from "../../http/node-adapter";
 import Provider, {
   type Configuration,
   type CookiesSetOptions,
@@ -164,7 +165,7 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
         const mounted = req as MountedRequest;
         const url = req.url ?? "/";
         mounted.originalUrl ||= url;
-        const pathname = pathnameOf(url);
+        const pathname = requestPath(url);
         const belowInteraction = mountedLength(pathname, interactionMount);
         if (belowInteraction !== undefined) {
           const subPath = pathBelow(pathname, belowInteraction);
@@ -186,12 +187,6 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
 
 /** a request as express left it to a mounted handler */
 type MountedRequest = IncomingMessage & { originalUrl?: string; baseUrl?: string };
-
-/** the path of a request target (origin form), without its query */
-function pathnameOf(url: string): string {
-  const end = url.search(/[?#]/);
-  return end === -1 ? url : url.slice(0, end);
-}
 
 /**
  * How much of `pathname` express's `app.use(mount, ...)` took off, or undefined when the mount does
