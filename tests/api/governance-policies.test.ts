@@ -296,4 +296,21 @@ describe("trust center", () => {
     });
     expect(v.summary).toMatchObject({ trustCenters: 3, pseudonymisedDatasets: 11, patientsCovered: 40 });
   });
+
+  it("answers every permitted role the same kept view, with the time of each read, and no other role", async () => {
+    // the view does not depend on the caller: the operator's and the admin's answers differ only in generatedAt
+    const texts: string[] = [];
+    for (const user of ["trustcenter", "admin", "trustcenter"]) {
+      const res = await api(user, "/api/trust-center");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      texts.push(await res.text());
+    }
+    const rest = texts.map((t) => t.replace(/^\{"generatedAt":"[^"]+",/, ""));
+    expect(rest[0]!.length).toBeLessThan(texts[0]!.length);
+    expect(new Set(rest).size).toBe(1);
+    // kept answers are never handed to a role the route does not admit
+    for (const user of ["researcher", "clinic", "regulator", "patient1"])
+      expect((await api(user, "/api/trust-center")).status).toBe(403);
+  });
 });
