@@ -1,4 +1,5 @@
 import type { SessionUser } from "../auth/user";
+import { EncodedBody } from "../http/node-adapter";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertOwn, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -14,6 +15,7 @@ import {
 } from "./clock";
 import type { ClockData } from "./clock";
 import type { AccessBodyContext } from "./context";
+import { createKept } from "./kept";
 import { APPLICATION, CLOCK, INFORMATION_REQUEST, illegalTransition, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail, InformationRequestData } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
@@ -37,7 +39,14 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     filter: { state?: string; limit?: number; offset?: number } = {},
   ) {
     await ensureReady();
-    const at = now();
+    return listAt(user, filter, now());
+  }
+
+  async function listAt(
+    user: SessionUser,
+    filter: { state?: string; limit?: number; offset?: number },
+    at: Date,
+  ) {
     const own = !isOverseer(user) && user.organisation ? { organisation: user.organisation } : {};
     const recs = visible(
       user,
@@ -50,6 +59,28 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     );
     const open = await openRequestsByApplication();
     return Promise.all(recs.map((r) => applicationView(r, at, open)));
+  }
+
+  // GET /api/compliance/applications as sent, per version of the records (kept.ts)
+  const keptLists = createKept<EncodedBody>(64);
+
+  /**
+   * The JSON of listApplications(user, filter), encoded once per version of the records, Berlin day (the
+   * clocks count in days; nothing else in a view depends on the time), caller class (an overseer sees
+   * every organisation's applications, anyone else their own organisation's) and filter.
+   */
+  async function listApplicationsBody(
+    user: SessionUser,
+    filter: { state?: string; limit?: number; offset?: number } = {},
+  ): Promise<EncodedBody> {
+    const version = await ensureReady();
+    const at = now();
+    const caller = isOverseer(user) ? "*" : `org:${user.organisation}`;
+    const key = JSON.stringify([berlinDate(at), caller, filter.state, filter.limit, filter.offset]);
+    return keptLists(version, key, async () => {
+      const list = await listAt(user, filter, at);
+      return new EncodedBody(Buffer.from(JSON.stringify(list)));
+    });
   }
 
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {
@@ -289,6 +320,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
 
   return {
     listApplications,
+    listApplicationsBody,
     getApplication,
     submitApplication,
     withdrawApplication,

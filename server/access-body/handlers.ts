@@ -1,4 +1,4 @@
-import { badRequest, json } from "../http/errors";
+import { badRequest, json, jsonBuffer, jsonText } from "../http/errors";
 import { intParam, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
 import type { AccessBody } from ".";
@@ -22,15 +22,15 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/applications": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(
-      id
-        ? await ab.getApplication(id, ctx.user!)
-        : await ab.listApplications(ctx.user!, {
-            state: q(ctx, "state"),
-            // optional page (a work queue reads one); without `limit` the whole list, as the spec says
-            limit: q(ctx, "limit") ? intParam(ctx.query, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
-            offset: intParam(ctx.query, "offset", 0, 0, 10_000_000),
-          }),
+    if (id) return json(await ab.getApplication(id, ctx.user!));
+    // the list kept encoded (the same bytes as json(listApplications(...)))
+    return jsonBuffer(
+      await ab.listApplicationsBody(ctx.user!, {
+        state: q(ctx, "state"),
+        // optional page (a work queue reads one); without `limit` the whole list, as the spec says
+        limit: q(ctx, "limit") ? intParam(ctx.query, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
+        offset: intParam(ctx.query, "offset", 0, 0, 10_000_000),
+      }),
     );
   },
   "POST /api/compliance/applications": async (ctx) => {
@@ -132,16 +132,18 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(r.result, r.created ? 201 : 200);
   },
 
-  "GET /api/permits": async (ctx) => json(await ctx.services.accessBody.register()),
-  "GET /api/information": async (ctx) => json(await ctx.services.accessBody.information()),
+  // kept answers (kept.ts): the same bytes as json(register()) and json(information())
+  "GET /api/permits": async (ctx) => jsonText(await ctx.services.accessBody.registerText()),
+  "GET /api/information": async (ctx) => jsonText(await ctx.services.accessBody.informationText()),
 
   "GET /api/activity-report": async (ctx) => {
     const ab = ctx.services.accessBody;
     const period = reportPeriod(ctx.url, ab.now());
     const format = q(ctx, "format") ?? "json";
+    // JSON: the kept answer (kept.ts), the same bytes as json(activityReport(period))
+    if (format === "json") return jsonText(await ab.activityReportText(period));
     const report = await ab.activityReport(period);
     const name = `activity-report-${period.from}-${period.to}`;
-    if (format === "json") return json(report);
     if (format === "csv") {
       return new Response(reportCsv(report), {
         headers: {

@@ -1,6 +1,8 @@
 import type { AuditLog } from "../audit/log";
 import type { GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
+import { berlinDate } from "./calendar";
+import { createKept, textAt, timedText, type TimedText } from "./kept";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
@@ -15,6 +17,7 @@ import { createAccessBodyService } from "./service";
 export { isOverseer } from "./actors";
 export { berlinDate } from "./calendar";
 export { clockView } from "./clock";
+export { createKept, textAt, timedText, type TimedText } from "./kept";
 export { MACHINES, replay, type Machine } from "./machines";
 export type { ApplicationData, InformationRequestData, PermitData } from "./model";
 export { PURPOSES } from "./periods";
@@ -31,7 +34,12 @@ export interface AccessBodyOptions {
 
 export async function createAccessBody(opts: AccessBodyOptions) {
   const service = await createAccessBodyService(opts);
-  const { store, graph, now } = service;
+  const { store, graph, now, readyVersion } = service;
+  // the answers of the read routes, kept per version of the records and the graph (kept.ts)
+  const keptRegister = createKept<TimedText>(4);
+  const keptInformation = createKept<TimedText>(4);
+  const keptReports = createKept<TimedText>(32);
+  const inputs = async () => `${await readyVersion()}/${graph.version()}`;
   return {
     ...service,
     /** the purposes of Art. 53(1), for forms */
@@ -42,13 +50,42 @@ export async function createAccessBody(opts: AccessBodyOptions) {
       await service.ensureReady();
       return register(store, now());
     },
+    /** GET /api/permits: the text of register(), kept per version of the records and Berlin day (asOf) */
+    async registerText(): Promise<string> {
+      const version = await readyVersion();
+      const at = now();
+      const t = await keptRegister(version, berlinDate(at), async () => timedText(await register(store, at)));
+      return textAt(t, at);
+    },
     async information() {
       await service.ensureReady();
       return information(store, graph, now());
     },
+    /** GET /api/information: the text of information(), kept per version of the records and the graph */
+    async informationText(): Promise<string> {
+      const version = await inputs();
+      const at = now();
+      const t = await keptInformation(version, "", async () =>
+        timedText(await information(store, graph, at)),
+      );
+      return textAt(t, at);
+    },
     async activityReport(period: { from: string; to: string }) {
       await service.ensureReady();
       return activityReport(store, graph, period, now());
+    },
+    /**
+     * GET /api/activity-report as JSON: the text of activityReport(period), kept per version of the records
+     * and the graph, Berlin day (the clocks' overdue and elapsed days count in days) and period
+     */
+    async activityReportText(period: { from: string; to: string }): Promise<string> {
+      const version = await inputs();
+      const at = now();
+      const key = `${berlinDate(at)}/${period.from}/${period.to}`;
+      const t = await keptReports(version, key, async () =>
+        timedText(await activityReport(store, graph, period, at)),
+      );
+      return textAt(t, at);
     },
   };
 }

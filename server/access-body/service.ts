@@ -36,6 +36,8 @@ export async function createAccessBodyService(deps: AccessBodyDeps) {
     ensureReady: async (): Promise<void> => {
       await ctx.ensureReady();
     },
+    /** ensureReady, answering the records' version after it (what kept answers key by, kept.ts) */
+    readyVersion: ctx.ensureReady,
     applicationView: views.applicationView,
     ...createApplications(ctx, views),
     ...createInformationRequests(ctx, views),

@@ -1,6 +1,15 @@
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
-import { createAccessBody, type AccessBodyOptions } from "../access-body";
+import {
+  berlinDate,
+  createAccessBody,
+  createKept,
+  isOverseer,
+  textAt,
+  timedText,
+  type AccessBodyOptions,
+  type TimedText,
+} from "../access-body";
 import { complianceSummary } from "./summary";
 import { createTck } from "./tck";
 
@@ -25,11 +34,29 @@ export async function createAccessBodyWithCompliance(opts: AccessBodyWithComplia
     timeoutMs: opts.config?.upstreamTimeoutMs ?? 5000,
     now,
   });
+  // GET /api/compliance, kept per version of the records and the graph (server/access-body/kept.ts)
+  const keptSummaries = createKept<TimedText>(64);
   return {
     ...accessBody,
     async compliance(user: SessionUser) {
       await accessBody.ensureReady();
       return complianceSummary(store, graph, user, now());
+    },
+    /**
+     * The text of compliance(user), encoded once per version of the records and the graph, Berlin day
+     * (contracts end and clocks run out in days) and caller class: an overseer sees every participant and
+     * chain, anyone else the participants of their organisation (by name or DID).
+     */
+    async complianceText(user: SessionUser): Promise<string> {
+      const version = `${await accessBody.readyVersion()}/${graph.version()}`;
+      const at = now();
+      const caller = isOverseer(user)
+        ? "*"
+        : JSON.stringify([user.organisation, user.participantDid ?? null]);
+      const t = await keptSummaries(version, `${berlinDate(at)}/${caller}`, async () =>
+        timedText(await complianceSummary(store, graph, user, at)),
+      );
+      return textAt(t, at);
     },
     async tck(opts: { rerun: boolean; cookie?: string }) {
       await accessBody.ensureReady();

@@ -1,0 +1,56 @@
+/**
+ * Answers of the access body's read routes kept between requests (issue 13): built once per version of
+ * their inputs and shared by every caller of the same key, so a read costs a lookup and the writing of a
+ * kept text instead of the store's queries, the graph's look-ups and a JSON.stringify.
+ *
+ * `version` names the inputs' generation (the records' version as `ensureReady()` leaves it, and the
+ * graph's version where the answer reads the graph): a new one drops everything kept for the one
+ * before. `key` names everything else the answer depends on (the Berlin day, the caller's class, the
+ * request's parameters). At most `max` keys are kept per generation, the oldest dropped first.
+ * Concurrent first callers share one build; a build that fails is not kept. Values are shared: hand
+ * out only what nobody changes (strings, encoded bodies).
+ */
+export function createKept<T>(max: number) {
+  let generation: string | undefined;
+  const kept = new Map<string, Promise<T>>();
+  return function get(version: string, key: string, build: () => Promise<T>): Promise<T> {
+    if (version !== generation) {
+      kept.clear();
+      generation = version;
+    }
+    let value = kept.get(key);
+    if (!value) {
+      const built = build();
+      if (kept.size >= max) kept.delete(kept.keys().next().value as string);
+      kept.set(key, built);
+      built.catch(() => {
+        if (kept.get(key) === built) kept.delete(key);
+      });
+      value = built;
+    }
+    return value;
+  };
+}
+
+/** an answer's JSON text around its `generatedAt`, which is the time of each read */
+export interface TimedText {
+  head: string;
+  tail: string;
+}
+
+// a value no answer holds before its `generatedAt` (which precedes every record's text in each answer)
+const OPEN = "\u0000generatedAt\u0000";
+const OPEN_JSON = JSON.stringify(OPEN);
+
+/**
+ * An answer encoded once with its `generatedAt` left open (the property keeps its place in the text):
+ * the text of the answer at another time is `head + "<time>" + tail`.
+ */
+export function timedText(answer: { generatedAt: string }): TimedText {
+  const text = JSON.stringify({ ...answer, generatedAt: OPEN });
+  const at = text.indexOf(OPEN_JSON);
+  return { head: text.slice(0, at), tail: text.slice(at + OPEN_JSON.length) };
+}
+
+/** the answer's text at `now`: byte for byte JSON.stringify of the answer built with generatedAt = now */
+export const textAt = (t: TimedText, now: Date) => `${t.head}"${now.toISOString()}"${t.tail}`;
