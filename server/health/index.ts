@@ -9,6 +9,9 @@ export interface HealthServices {
 }
 import { createHealthMonitor, type HealthMonitor } from "./monitor";
 
+/** the background monitor, for other capabilities that answer from their own background probes */
+export { createHealthMonitor, type HealthMonitor, type HealthReading } from "./monitor";
+
 export interface Health {
   status: "ok" | "degraded" | "down";
   graphdb: boolean;

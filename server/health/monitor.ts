@@ -32,6 +32,11 @@ export interface HealthMonitor<T> {
    * monitor); null when there is none or it is older than `maxAgeMs` (then `read()` waits for a probe).
    */
   peek(): HealthReading<T> | null;
+  /**
+   * Forgets the last result and the probe in flight (its result is not recorded): the next read waits
+   * for a probe started after this call. For owners whose probed thing just changed (a restart).
+   */
+  invalidate(): void;
   /** whether the background timer is running */
   readonly running: boolean;
   stop(): void;
@@ -46,20 +51,27 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
   let inFlight: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let lastRead = 0;
+  /** bumped by invalidate(): a probe started before records nothing */
+  let generation = 0;
 
   function probeOnce(): Promise<void> {
-    inFlight ??= options
+    if (inFlight) return inFlight;
+    const started = generation;
+    const probe: Promise<void> = options
       .probe()
-      .then((health) => {
-        last = { health, at: now() };
-      })
-      .catch((e: unknown) => {
-        last = { health: options.failed(e), at: now() };
-      })
+      .then(
+        (health) => {
+          if (started === generation) last = { health, at: now() };
+        },
+        (e: unknown) => {
+          if (started === generation) last = { health: options.failed(e), at: now() };
+        },
+      )
       .finally(() => {
-        inFlight = undefined;
+        if (inFlight === probe) inFlight = undefined;
       });
-    return inFlight;
+    inFlight = probe;
+    return probe;
   }
 
   function tick() {
@@ -93,8 +105,15 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
       lastRead = now();
       start();
       if (!last || now() - last.at > maxAgeMs) await probeOnce();
-      const current = last!;
+      // invalidated while waiting: wait for the probe started after that
+      while (!last) await probeOnce();
+      const current = last;
       return { health: current.health, ageMs: Math.max(0, now() - current.at) };
+    },
+    invalidate() {
+      generation++;
+      last = undefined;
+      inFlight = undefined;
     },
     get running() {
       return timer !== undefined;

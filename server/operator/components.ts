@@ -1,3 +1,4 @@
+import { createHealthMonitor } from "../health";
 import { notFound } from "../http/errors";
 import {
   COMPONENT_NAMES,
@@ -10,11 +11,14 @@ import {
   type ComponentName,
   type ComponentState,
   type Diagnosis,
+  type MutableContainer,
+  type RestartResult,
   type Topology,
 } from "./component-model";
 import { createProbes } from "./component-probes";
 import { remedies } from "./component-remedies";
 import { createRestarts } from "./component-restart";
+import { encodedOnce, READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Kept } from "./kept-answer";
 
 /**
  * The components the hub depends on, probed for real: each probe makes the cheapest call that
@@ -23,6 +27,12 @@ import { createRestarts } from "./component-restart";
  * the last error and the last restart of each are kept for the diagnosis; a restart re-creates
  * the component's client, or restarts the embedded service it runs in, and is refused with a
  * reason where neither is possible.
+ *
+ * The list and the topology answer the last round of probes, which runs in the background while
+ * they are asked (as /api/health does: server/health/monitor.ts), so a request costs no probe;
+ * each answer is encoded once per round. A restart (done, refused or failed) forgets the round at
+ * once: the next read waits for a round started after it. The diagnosis still probes its one
+ * component when asked.
  *
  * This module composes component-model.ts (names, types, descriptions), component-probes.ts,
  * component-remedies.ts and component-restart.ts.
@@ -80,33 +90,45 @@ export function createComponents(deps: ComponentDeps) {
     },
   });
 
+  /** one round: every component probed at once, and the topology drawn from it */
+  const rounds = createHealthMonitor<Round | { error: unknown }>({
+    probe: async () => {
+      const checked = await Promise.all(COMPONENT_NAMES.map((n) => check(n)));
+      // shared by every answer of the round: nobody may change them
+      const list = Object.freeze(checked.map((c) => Object.freeze(c)));
+      return { list, topology: topologyOf(list, new Date().toISOString(), dataspace.mode === "embedded") };
+    },
+    failed: (error) => ({ error }),
+    intervalMs: READING_INTERVAL_MS,
+    idleStopMs: READING_IDLE_STOP_MS,
+  });
+  async function round(): Promise<{ round: Round; ageMs: number }> {
+    const { health, ageMs } = await rounds.read();
+    if ("error" in health) {
+      rounds.invalidate(); // a failed round is not kept: the next read tries again
+      throw health.error;
+    }
+    return { round: health, ageMs };
+  }
+
   return {
     names: COMPONENT_NAMES,
-    async list(): Promise<Component[]> {
-      return Promise.all(COMPONENT_NAMES.map((n) => check(n)));
+    /** every component as the last round of probes saw it */
+    async list(): Promise<readonly Component[]> {
+      return (await round()).round.list;
+    },
+    /** the list as GET /api/admin/components sends it */
+    async listBody(): Promise<Kept<readonly Component[]>> {
+      const { round: r, ageMs } = await round();
+      return { value: r.list, body: encodedOnce(r.list), ageMs };
     },
     async topology(): Promise<Topology> {
-      const list = await Promise.all(COMPONENT_NAMES.map((n) => check(n)));
-      return {
-        nodes: [
-          { id: "hub", label: "Health Dataspace Hub", kind: "this server", health: "self", embedded: true },
-          ...list.map((c) => ({
-            id: c.name,
-            label: c.label,
-            kind: c.kind,
-            health: c.health,
-            embedded: c.embedded,
-          })),
-        ],
-        edges: DEPENDS.map(([source, target, type, label]) => ({
-          id: `${source}->${target}`,
-          source,
-          target,
-          type,
-          label,
-        })),
-        meta: { checkedAt: new Date().toISOString(), embeddedDataspace: dataspace.mode === "embedded" },
-      };
+      return (await round()).round.topology;
+    },
+    /** the topology as GET /api/admin/components/topology sends it */
+    async topologyBody(): Promise<Kept<Topology>> {
+      const { round: r, ageMs } = await round();
+      return { value: r.topology, body: encodedOnce(r.topology), ageMs };
     },
     async diagnosis(n: string): Promise<Diagnosis> {
       const name = named(n);
@@ -129,9 +151,57 @@ export function createComponents(deps: ComponentDeps) {
         usedBy: DEPENDS.filter(([, t]) => t === name).map(([src]) => src),
       };
     },
-    restart: restarts.restart,
-    close: restarts.close,
+    async restart(n: string, container: MutableContainer, by: string): Promise<RestartResult> {
+      try {
+        return await restarts.restart(n, container, by);
+      } finally {
+        rounds.invalidate(); // whatever the restart did, the next list shows the components as they are now
+      }
+    },
+    async close() {
+      rounds.stop();
+      await restarts.close();
+    },
   };
+}
+
+interface Round {
+  list: readonly Component[];
+  topology: Topology;
+}
+
+/** the dependency graph of one round: this server, the components as probed, and the fixed edges */
+export function topologyOf(
+  list: readonly Component[],
+  checkedAt: string,
+  embeddedDataspace: boolean,
+): Topology {
+  return Object.freeze({
+    nodes: [
+      {
+        id: "hub",
+        label: "Health Dataspace Hub",
+        kind: "this server",
+        health: "self" as const,
+        embedded: true,
+      },
+      ...list.map((c) => ({
+        id: c.name,
+        label: c.label,
+        kind: c.kind,
+        health: c.health,
+        embedded: c.embedded,
+      })),
+    ],
+    edges: DEPENDS.map(([source, target, type, label]) => ({
+      id: `${source}->${target}`,
+      source,
+      target,
+      type,
+      label,
+    })),
+    meta: { checkedAt, embeddedDataspace },
+  });
 }
 
 export type Components = ReturnType<typeof createComponents>;

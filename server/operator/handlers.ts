@@ -2,6 +2,7 @@ import { badRequest, json, noContent } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
 import type { OidcClient } from "../auth/oidc-client";
+import { keptResponse } from "./kept-answer";
 import type { OperatorService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -35,14 +36,16 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
     return noContent();
   },
 
-  "GET /api/admin/components": async (ctx) => json(await ctx.services.operator.components()),
-  "GET /api/admin/components/topology": async (ctx) => json(await ctx.services.operator.topology()),
+  // the last background round of probes, encoded once per round, with its age (kept-answer.ts)
+  "GET /api/admin/components": async (ctx) => keptResponse(await ctx.services.operator.componentsBody()),
+  "GET /api/admin/components/topology": async (ctx) =>
+    keptResponse(await ctx.services.operator.topologyBody()),
   "GET /api/admin/components/:name/diagnosis": async (ctx) =>
     json(await ctx.services.operator.diagnosis(ctx.params.name)),
   "POST /api/admin/components/:name/restart": async (ctx) =>
     json(await ctx.services.operator.restart(ctx.params.name, ctx.services, actor(ctx))),
 
-  "GET /api/debug/phase26": async (ctx) => json(await ctx.services.operator.discoveryCheck()),
+  "GET /api/debug/phase26": async (ctx) => keptResponse(await ctx.services.operator.discoveryCheckBody()),
 
   "GET /api/keycloak-config": async (ctx) =>
     json(ctx.services.operator.identityProvider(ctx.services.oidc.issuer)),

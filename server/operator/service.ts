@@ -11,7 +11,8 @@ import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import type { EmbeddedDataspaceRestart } from "./component-model";
 import { createComponents, type MutableContainer } from "./components";
-import { createDirectory, type DirectoryEntry, type parseDirectoryInput } from "./directory";
+import { createDirectory, type parseDirectoryInput } from "./directory";
+import { createDiscovery } from "./discovery";
 import { createMockDsp } from "./mock-dsp";
 
 /**
@@ -37,38 +38,7 @@ export interface Tenant {
   }[];
 }
 
-export interface DiscoveryTarget {
-  id: string;
-  did: string;
-  displayName: string;
-  catalogueUrl: string | null;
-  /** hub: the hub's own demonstration catalogue (read in-process); remote: probed over HTTP */
-  kind: "hub" | "remote" | "none";
-  reachable: boolean | null;
-  datasets: number;
-  offers: number;
-  error: string | null;
-  latencyMs: number | null;
-}
-
-export interface DiscoveryCheck {
-  checkedAt: string;
-  readOnly: true;
-  crawler: { tokenConfigured: boolean; catalogueRequestPath: string };
-  targets: DiscoveryTarget[];
-  participants: { total: number; withCatalogue: number; withoutCatalogue: string[] };
-  federatedDatasets: {
-    id: string;
-    title: string;
-    participant: string;
-    participantDid: string;
-    offers: number;
-    catalogueDatasetId: string | null;
-  }[];
-  totals: { datasets: number; offers: number; reachableTargets: number; unreachableTargets: number };
-  problems: string[];
-  ok: boolean;
-}
+export type { DiscoveryCheck, DiscoveryTarget } from "./discovery";
 
 export async function createOperatorService(deps: {
   db: Db;
@@ -86,65 +56,24 @@ export async function createOperatorService(deps: {
   const components = createComponents(deps);
   const directory = await createDirectory(deps.rel, deps.audit, config.publicUrl);
   const mockDsp = createMockDsp({ graph: deps.graph, directory });
-  const ownPrefix = `${config.publicUrl}/api/mock-dsp/`;
-
-  async function probeRemote(url: string): Promise<{
-    reachable: boolean;
-    datasets: number;
-    offers: number;
-    error: string | null;
-    latencyMs: number;
-  }> {
-    const t0 = performance.now();
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/ld+json, application/json" },
-        body: JSON.stringify({
-          "@context": ["https://w3id.org/dspace/2025/1/context.jsonld"],
-          "@type": "CatalogRequestMessage",
-        }),
-        signal: AbortSignal.timeout(Math.min(config.upstreamTimeoutMs, 3000)),
-        redirect: "error",
-      });
-      const latencyMs = Math.round(performance.now() - t0);
-      if (!res.ok)
-        return { reachable: false, datasets: 0, offers: 0, error: `HTTP ${res.status}`, latencyMs };
-      const body = (await res.json()) as Record<string, unknown>;
-      const list = (body["dcat:dataset"] ?? body.dataset ?? []) as Record<string, unknown>[];
-      const datasets = Array.isArray(list) ? list : [];
-      const offers = datasets.reduce(
-        (s, d) =>
-          s +
-          (Array.isArray(d["odrl:hasPolicy"] ?? d.hasPolicy)
-            ? ((d["odrl:hasPolicy"] ?? d.hasPolicy) as unknown[]).length
-            : 0),
-        0,
-      );
-      return { reachable: true, datasets: datasets.length, offers, error: null, latencyMs };
-    } catch (e) {
-      return {
-        reachable: false,
-        datasets: 0,
-        offers: 0,
-        error:
-          e instanceof Error
-            ? e.name === "TimeoutError"
-              ? "no answer within the time-out"
-              : e.message
-            : String(e),
-        latencyMs: Math.round(performance.now() - t0),
-      };
-    }
-  }
+  const discovery = createDiscovery({ config, graph: deps.graph, directory, mockDsp });
 
   return {
-    /** every component with a fresh probe */
+    /** every component as the last round of background probes saw it (components.ts) */
     components: () => components.list(),
+    componentsBody: () => components.listBody(),
     topology: () => components.topology(),
+    topologyBody: () => components.topologyBody(),
+    /** one component, probed now */
     diagnosis: (name: string) => components.diagnosis(name),
-    restart: (name: string, container: MutableContainer, by: string) =>
-      components.restart(name, container, by),
+    async restart(name: string, container: MutableContainer, by: string) {
+      try {
+        return await components.restart(name, container, by);
+      } finally {
+        // everything kept here is forgotten at once (the components' round is, in components.ts)
+        discovery.invalidate();
+      }
+    },
 
     /** the crawler's participant directory */
     directory: () => directory.list(),
@@ -196,97 +125,11 @@ export async function createOperatorService(deps: {
       );
     },
 
-    async discoveryCheck(): Promise<DiscoveryCheck> {
-      const entries = await directory.list();
-      const problems: string[] = [];
-      const federated: DiscoveryCheck["federatedDatasets"] = [];
-      const targets = await Promise.all(
-        entries.map(async (e: DirectoryEntry): Promise<DiscoveryTarget> => {
-          const base = { id: e.id, did: e.did, displayName: e.displayName, catalogueUrl: e.catalogueUrl };
-          if (!e.catalogueUrl)
-            return {
-              ...base,
-              kind: "none",
-              reachable: null,
-              datasets: 0,
-              offers: 0,
-              error: null,
-              latencyMs: null,
-            };
-          if (e.catalogueUrl.startsWith(ownPrefix)) {
-            const key = decodeURIComponent(e.catalogueUrl.slice(ownPrefix.length).split("/")[0] ?? "");
-            const t0 = performance.now();
-            const s = await mockDsp.summary(key);
-            const latencyMs = Math.round(performance.now() - t0);
-            if (!s)
-              return {
-                ...base,
-                kind: "hub",
-                reachable: false,
-                datasets: 0,
-                offers: 0,
-                error: `no marketplace participant ${key}`,
-                latencyMs,
-              };
-            for (const d of s.datasets)
-              federated.push({
-                id: d.id,
-                title: d.title,
-                participant: e.displayName,
-                participantDid: e.did,
-                offers: d.offers,
-                catalogueDatasetId: d.datasetId,
-              });
-            return {
-              ...base,
-              kind: "hub",
-              reachable: true,
-              datasets: s.datasets.length,
-              offers: s.datasets.reduce((n, d) => n + d.offers, 0),
-              error: null,
-              latencyMs,
-            };
-          }
-          const r = await probeRemote(e.catalogueUrl);
-          return { ...base, kind: "remote", ...r };
-        }),
-      );
-      const without = targets.filter((t) => t.kind === "none").map((t) => t.displayName);
-      for (const t of targets)
-        if (t.reachable === false)
-          problems.push(`${t.displayName}: catalogue at ${t.catalogueUrl} not readable (${t.error})`);
-      if (!config.crawlerToken)
-        problems.push(
-          "CRAWLER_TOKEN is not set: a crawler outside the hub cannot read the demonstration catalogues (a signed-in session still can)",
-        );
-      const ids = new Map<string, number>();
-      for (const d of federated) ids.set(d.id, (ids.get(d.id) ?? 0) + 1);
-      for (const [id, n] of ids) if (n > 1) problems.push(`dataset id ${id} is offered by ${n} participants`);
-      const reachable = targets.filter((t) => t.reachable === true).length;
-      return {
-        checkedAt: new Date().toISOString(),
-        readOnly: true,
-        crawler: {
-          tokenConfigured: !!config.crawlerToken,
-          catalogueRequestPath: "/api/mock-dsp/{participant}/catalog/request",
-        },
-        targets,
-        participants: {
-          total: entries.length,
-          withCatalogue: entries.length - without.length,
-          withoutCatalogue: without,
-        },
-        federatedDatasets: federated,
-        totals: {
-          datasets: targets.reduce((s, t) => s + t.datasets, 0),
-          offers: targets.reduce((s, t) => s + t.offers, 0),
-          reachableTargets: reachable,
-          unreachableTargets: targets.filter((t) => t.reachable === false).length,
-        },
-        problems,
-        ok: targets.every((t) => t.reachable !== false) && federated.length > 0,
-      };
-    },
+    /** the last federated discovery check (discovery.ts) */
+    discoveryCheck: () => discovery.check(),
+    discoveryCheckBody: () => discovery.checkBody(),
+    /** a discovery check run now and kept for nobody (what the route answered per request before) */
+    runDiscoveryCheck: () => discovery.runCheck(),
 
     /** GET /api/keycloak-config: where the identity provider is, for the sign-in banner (no secrets) */
     identityProvider(issuer: string) {
@@ -313,6 +156,7 @@ export async function createOperatorService(deps: {
     },
 
     async close() {
+      discovery.close();
       await components.close();
     },
   };

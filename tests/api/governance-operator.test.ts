@@ -98,7 +98,11 @@ describe("operator console", () => {
   });
 
   it("probes every component for real, with version and url", async () => {
-    const list = (await (await api("admin", "/api/admin/components")).json()) as Json[];
+    const res = await api("admin", "/api/admin/components");
+    // the last background round of probes, with its age (as /api/health)
+    expect(res.headers.get("age")).toMatch(/^\d+$/);
+    expect(res.headers.get("x-probe-age-ms")).toMatch(/^\d+$/);
+    const list = (await res.json()) as Json[];
     expect(list.map((c) => c.name)).toEqual([
       "graph-store",
       "identity-provider",
@@ -120,6 +124,10 @@ describe("operator console", () => {
     }
     expect(list.find((c) => c.name === "connector")!.observed).toMatch(/5 participant contexts/);
     expect(list.find((c) => c.name === "identity-provider")!.url).toBe(`${h.server.url}/idp`);
+    // the kept answers are the administrator's alone
+    for (const path of ["/api/admin/components", "/api/admin/components/topology", "/api/debug/phase26"])
+      for (const user of ["researcher", "regulator", "clinic", "patient1"])
+        expect((await api(user, path)).status, `${user} ${path}`).toBe(403);
   });
 
   it("draws the topology, diagnoses and restarts", async () => {
@@ -148,6 +156,7 @@ describe("operator console", () => {
       expect(refused.status, name).toBe(409);
       expect((await body(refused)).error).toMatch(new RegExp(`^Cannot restart ${name}: `));
     }
+    const beforeRestart = new Date().toISOString();
     const restarted = await api("admin", "/api/admin/components/connector/restart", { method: "POST" });
     expect(restarted.status).toBe(200);
     const rb = await body(restarted);
@@ -157,6 +166,9 @@ describe("operator console", () => {
       alsoRestarted: ["tenant-manager", "issuer", "identity-hub"],
       component: { health: "up" },
     });
+    // the list forgot the round made before the restart
+    for (const c of (await (await api("admin", "/api/admin/components")).json()) as Json[])
+      expect((c.checkedAt as string) >= beforeRestart, `${String(c.name)} ${String(c.checkedAt)}`).toBe(true);
     // the dataspace works after the restart
     expect((await api("researcher", "/api/participants")).status).toBe(200);
     const creds = (await (await api("admin", "/api/credentials")).json()) as Json[];

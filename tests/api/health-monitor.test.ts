@@ -67,6 +67,30 @@ describe("the health monitor", () => {
     await wait(80);
     expect(monitor.running).toBe(false);
   });
+
+  it("after invalidate(), answers only a probe started after it (not the one in flight)", async () => {
+    let probes = 0;
+    let release = () => {};
+    const monitor = createHealthMonitor({
+      probe: async () => {
+        const n = ++probes;
+        if (n === 2) await new Promise<void>((r) => (release = r)); // in flight when invalidated
+        return n;
+      },
+      failed: () => -1,
+      intervalMs: 60_000,
+    });
+    expect((await monitor.read()).health).toBe(1);
+    expect((await monitor.read()).health).toBe(1); // kept
+    monitor.invalidate();
+    const waiting = monitor.read(); // starts probe 2, which hangs
+    await wait(10);
+    monitor.invalidate(); // the thing changed again while probe 2 runs
+    release();
+    expect((await waiting).health).toBe(3);
+    expect(monitor.peek()?.health).toBe(3);
+    monitor.stop();
+  });
 });
 
 describe("GET /api/health on the real server", () => {

@@ -1,0 +1,254 @@
+import type { Config } from "../config";
+import type { GraphStore } from "../graph";
+import { createHealthMonitor } from "../health";
+import type { Directory, DirectoryEntry } from "./directory";
+import { encodedOnce, READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Kept } from "./kept-answer";
+import type { MockDsp } from "./mock-dsp";
+
+/**
+ * GET /api/debug/phase26: the read-only check of federated discovery. For each entry of the
+ * crawler's directory, its catalogue is read: the hub's own demonstration catalogues in-process
+ * (from the graph), any other address over HTTP (a DSP CatalogRequestMessage).
+ *
+ * The route answers the last check, run in the background while it is asked (as /api/health
+ * answers its probes, server/health/monitor.ts), encoded once per check; `checkedAt` says when it
+ * ran. A check is answered only for the inputs it read: a change of the directory (change feed,
+ * seen by every instance) or of the graph (its version) since it began makes the next read wait for
+ * a new one. Remote catalogues change without telling: they are read again on each background run.
+ */
+
+export interface DiscoveryTarget {
+  id: string;
+  did: string;
+  displayName: string;
+  catalogueUrl: string | null;
+  /** hub: the hub's own demonstration catalogue (read in-process); remote: probed over HTTP */
+  kind: "hub" | "remote" | "none";
+  reachable: boolean | null;
+  datasets: number;
+  offers: number;
+  error: string | null;
+  latencyMs: number | null;
+}
+
+export interface DiscoveryCheck {
+  checkedAt: string;
+  readOnly: true;
+  crawler: { tokenConfigured: boolean; catalogueRequestPath: string };
+  targets: DiscoveryTarget[];
+  participants: { total: number; withCatalogue: number; withoutCatalogue: string[] };
+  federatedDatasets: {
+    id: string;
+    title: string;
+    participant: string;
+    participantDid: string;
+    offers: number;
+    catalogueDatasetId: string | null;
+  }[];
+  totals: { datasets: number; offers: number; reachableTargets: number; unreachableTargets: number };
+  problems: string[];
+  ok: boolean;
+}
+
+export function createDiscovery(deps: {
+  config: Config;
+  graph: Pick<GraphStore, "version">;
+  directory: Directory;
+  mockDsp: MockDsp;
+}) {
+  const { config, graph, directory, mockDsp } = deps;
+  const ownPrefix = `${config.publicUrl}/api/mock-dsp/`;
+
+  async function probeRemote(url: string): Promise<{
+    reachable: boolean;
+    datasets: number;
+    offers: number;
+    error: string | null;
+    latencyMs: number;
+  }> {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/ld+json, application/json" },
+        body: JSON.stringify({
+          "@context": ["https://w3id.org/dspace/2025/1/context.jsonld"],
+          "@type": "CatalogRequestMessage",
+        }),
+        signal: AbortSignal.timeout(Math.min(config.upstreamTimeoutMs, 3000)),
+        redirect: "error",
+      });
+      const latencyMs = Math.round(performance.now() - t0);
+      if (!res.ok)
+        return { reachable: false, datasets: 0, offers: 0, error: `HTTP ${res.status}`, latencyMs };
+      const body = (await res.json()) as Record<string, unknown>;
+      const list = (body["dcat:dataset"] ?? body.dataset ?? []) as Record<string, unknown>[];
+      const datasets = Array.isArray(list) ? list : [];
+      const offers = datasets.reduce(
+        (s, d) =>
+          s +
+          (Array.isArray(d["odrl:hasPolicy"] ?? d.hasPolicy)
+            ? ((d["odrl:hasPolicy"] ?? d.hasPolicy) as unknown[]).length
+            : 0),
+        0,
+      );
+      return { reachable: true, datasets: datasets.length, offers, error: null, latencyMs };
+    } catch (e) {
+      return {
+        reachable: false,
+        datasets: 0,
+        offers: 0,
+        error:
+          e instanceof Error
+            ? e.name === "TimeoutError"
+              ? "no answer within the time-out"
+              : e.message
+            : String(e),
+        latencyMs: Math.round(performance.now() - t0),
+      };
+    }
+  }
+
+  /** the check itself, run now */
+  async function runCheck(): Promise<DiscoveryCheck> {
+    const entries = await directory.list();
+    const problems: string[] = [];
+    const federated: DiscoveryCheck["federatedDatasets"] = [];
+    const targets = await Promise.all(
+      entries.map(async (e: DirectoryEntry): Promise<DiscoveryTarget> => {
+        const base = { id: e.id, did: e.did, displayName: e.displayName, catalogueUrl: e.catalogueUrl };
+        if (!e.catalogueUrl)
+          return {
+            ...base,
+            kind: "none",
+            reachable: null,
+            datasets: 0,
+            offers: 0,
+            error: null,
+            latencyMs: null,
+          };
+        if (e.catalogueUrl.startsWith(ownPrefix)) {
+          const key = decodeURIComponent(e.catalogueUrl.slice(ownPrefix.length).split("/")[0] ?? "");
+          const t0 = performance.now();
+          const s = await mockDsp.summary(key);
+          const latencyMs = Math.round(performance.now() - t0);
+          if (!s)
+            return {
+              ...base,
+              kind: "hub",
+              reachable: false,
+              datasets: 0,
+              offers: 0,
+              error: `no marketplace participant ${key}`,
+              latencyMs,
+            };
+          for (const d of s.datasets)
+            federated.push({
+              id: d.id,
+              title: d.title,
+              participant: e.displayName,
+              participantDid: e.did,
+              offers: d.offers,
+              catalogueDatasetId: d.datasetId,
+            });
+          return {
+            ...base,
+            kind: "hub",
+            reachable: true,
+            datasets: s.datasets.length,
+            offers: s.datasets.reduce((n, d) => n + d.offers, 0),
+            error: null,
+            latencyMs,
+          };
+        }
+        const r = await probeRemote(e.catalogueUrl);
+        return { ...base, kind: "remote", ...r };
+      }),
+    );
+    const without = targets.filter((t) => t.kind === "none").map((t) => t.displayName);
+    for (const t of targets)
+      if (t.reachable === false)
+        problems.push(`${t.displayName}: catalogue at ${t.catalogueUrl} not readable (${t.error})`);
+    if (!config.crawlerToken)
+      problems.push(
+        "CRAWLER_TOKEN is not set: a crawler outside the hub cannot read the demonstration catalogues (a signed-in session still can)",
+      );
+    const ids = new Map<string, number>();
+    for (const d of federated) ids.set(d.id, (ids.get(d.id) ?? 0) + 1);
+    for (const [id, n] of ids) if (n > 1) problems.push(`dataset id ${id} is offered by ${n} participants`);
+    const reachable = targets.filter((t) => t.reachable === true).length;
+    return {
+      checkedAt: new Date().toISOString(),
+      readOnly: true,
+      crawler: {
+        tokenConfigured: !!config.crawlerToken,
+        catalogueRequestPath: "/api/mock-dsp/{participant}/catalog/request",
+      },
+      targets,
+      participants: {
+        total: entries.length,
+        withCatalogue: entries.length - without.length,
+        withoutCatalogue: without,
+      },
+      federatedDatasets: federated,
+      totals: {
+        datasets: targets.reduce((s, t) => s + t.datasets, 0),
+        offers: targets.reduce((s, t) => s + t.offers, 0),
+        reachableTargets: reachable,
+        unreachableTargets: targets.filter((t) => t.reachable === false).length,
+      },
+      problems,
+      ok: targets.every((t) => t.reachable !== false) && federated.length > 0,
+    };
+  }
+
+  /** what the check reads that tells of its changes: the directory and the graph */
+  const inputs = () => ({ directory: directory.version(), graph: graph.version() });
+  type Inputs = ReturnType<typeof inputs>;
+  const same = (a: Inputs, b: Inputs) => a.directory === b.directory && a.graph === b.graph;
+
+  const checks = createHealthMonitor<{ inputs: Inputs; check: DiscoveryCheck } | { error: unknown }>({
+    probe: async () => {
+      const read = inputs(); // before the check: a change while it runs makes it outdated
+      return { inputs: read, check: Object.freeze(await runCheck()) };
+    },
+    failed: (error) => ({ error }),
+    intervalMs: READING_INTERVAL_MS,
+    idleStopMs: READING_IDLE_STOP_MS,
+  });
+
+  async function kept(): Promise<{ check: DiscoveryCheck; ageMs: number }> {
+    let reading = await checks.read();
+    if (!("error" in reading.health) && !same(reading.health.inputs, inputs())) {
+      // the directory or the graph changed since that check began: answer one begun after this read
+      // (once: under a stream of writes that one is as fresh as a check run for this request)
+      checks.invalidate();
+      reading = await checks.read();
+    }
+    const { health, ageMs } = reading;
+    if ("error" in health) {
+      checks.invalidate(); // a failed check is not kept: the next read tries again
+      throw health.error;
+    }
+    return { check: health.check, ageMs };
+  }
+
+  return {
+    /** the last check (see above) */
+    async check(): Promise<DiscoveryCheck> {
+      return (await kept()).check;
+    },
+    /** the check as GET /api/debug/phase26 sends it */
+    async checkBody(): Promise<Kept<DiscoveryCheck>> {
+      const { check, ageMs } = await kept();
+      return { value: check, body: encodedOnce(check), ageMs };
+    },
+    /** a fresh check, kept for nobody (for tests: the answer the route would make now) */
+    runCheck,
+    /** forgets the last check (the next read waits for a new one) */
+    invalidate: () => checks.invalidate(),
+    close: () => checks.stop(),
+  };
+}
+
+export type Discovery = ReturnType<typeof createDiscovery>;

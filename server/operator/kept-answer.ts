@@ -1,0 +1,44 @@
+import { JSON_HEADERS } from "../http/errors";
+import { EncodedBody, rawBodyResponse } from "../http/node-adapter";
+
+/**
+ * Answers made from the last background reading (component probes, the discovery check), as
+ * GET /api/health answers its probes (decision 0010): the value is encoded once per reading, and
+ * the answer says how old the reading is (`Age` in seconds, RFC 9111, and `X-Probe-Age-Ms`).
+ */
+
+export interface Kept<T> {
+  value: T;
+  /** `value` as JSON, encoded once per reading */
+  body: EncodedBody;
+  /** milliseconds since the reading was made */
+  ageMs: number;
+}
+
+const bodies = new WeakMap<object, EncodedBody>();
+
+/** the JSON of a reading's value, encoded at its first use and shared by every later answer */
+export function encodedOnce(value: object): EncodedBody {
+  let body = bodies.get(value);
+  if (!body) {
+    body = new EncodedBody(Buffer.from(JSON.stringify(value)));
+    bodies.set(value, body);
+  }
+  return body;
+}
+
+export function keptResponse(kept: Kept<unknown>): Response {
+  return rawBodyResponse(kept.body, {
+    status: 200,
+    headers: {
+      "content-type": JSON_HEADERS["Content-Type"],
+      "cache-control": JSON_HEADERS["Cache-Control"],
+      age: String(Math.floor(kept.ageMs / 1000)),
+      "x-probe-age-ms": String(Math.round(kept.ageMs)),
+    },
+  });
+}
+
+/** how often readings are taken while they are asked for, and when they stop (nobody asking) */
+export const READING_INTERVAL_MS = 2000;
+export const READING_IDLE_STOP_MS = 15_000;

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
+import { createAuditLog } from "../audit/log";
+import type { OidcClient } from "../auth/oidc-client";
+import { loadConfig } from "../config";
+import { createDataspace, type Dataspace } from "../dataspace";
+import { createSqliteGraphStore } from "../graph/sqlite-store";
+import { openDatabase, type Db } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
+import { topologyOf } from "./components";
+import type { DiscoveryCheck } from "./discovery";
+import { createOperatorService, type OperatorService } from "./service";
+
+/**
+ * The components, their topology and the discovery check answer the last background reading,
+ * encoded once (kept-answer.ts): the bytes are those of the value the reading made, a restart forgets
+ * the reading at once, and a change of the directory or the graph is seen by the next check.
+ * Against a configured connector (the upstream double) and an in-memory store.
+ */
+
+const CONTEXTS = "/mgmt/v3/participants";
+const contexts = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ "@id": `ctx-${i}`, state: "ACTIVATED" }));
+
+let double: UpstreamDouble;
+const opened: { ds: Dataspace; db: Db; operator: OperatorService }[] = [];
+
+beforeAll(async () => {
+  double = await startUpstreamDouble();
+});
+afterAll(async () => {
+  for (const o of opened) {
+    await o.operator.close();
+    await o.ds.close();
+    o.db.close();
+  }
+  await double.close();
+});
+beforeEach(() => double.reset());
+
+async function setup() {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: ":memory:",
+    PUBLIC_URL: "http://127.0.0.1:3997",
+    CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+    CONNECTOR_API_VERSION: "v3",
+    UPSTREAM_TIMEOUT_MS: "1000",
+  });
+  const db = openDatabase(":memory:");
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
+  const ds = await createDataspace(config, { db, audit });
+  const graph = createSqliteGraphStore(db, audit);
+  const oidc = { issuer: "http://127.0.0.1:1/idp", probe: async () => true } as unknown as OidcClient;
+  const operator = await createOperatorService({
+    db,
+    rel,
+    audit,
+    config,
+    graph,
+    dataspace: ds,
+    oidc,
+    makeOidc: () => oidc,
+    embeddedIdp: false,
+  });
+  opened.push({ ds, db, operator });
+  return { operator, graph, oidc };
+}
+
+const observedOf = (list: readonly { name: string; observed: string }[], name: string) =>
+  list.find((c) => c.name === name)?.observed;
+
+describe("components and topology from the last round of probes", () => {
+  it("send the round's value byte for byte, encoded once, and a restart forgets the round at once", async () => {
+    const { operator, oidc } = await setup();
+    double.on("GET", CONTEXTS, { json: contexts(2) });
+    const list = await operator.componentsBody();
+    expect(list.body.toString()).toBe(JSON.stringify(list.value));
+    expect(observedOf(list.value, "connector")).toBe("2 participant contexts (2 ACTIVATED)");
+    const topology = await operator.topologyBody();
+    expect(topology.body.toString()).toBe(JSON.stringify(topology.value));
+    // the topology is the one drawn the way the route always drew it, from the same round
+    expect(topology.body.toString()).toBe(
+      JSON.stringify(topologyOf(list.value, topology.value.meta.checkedAt, false)),
+    );
+    expect(topology.value.nodes.slice(1).map((n) => n.health)).toEqual(list.value.map((c) => c.health));
+
+    // kept: the next reads answer the same bytes without probing again
+    const probes = double.received("GET", CONTEXTS).length;
+    const again = await operator.componentsBody();
+    expect(again.body).toBe(list.body);
+    expect(await operator.components()).toBe(list.value);
+    expect(double.received("GET", CONTEXTS).length).toBe(probes);
+
+    // the connector changes; a restart makes the next read show it (no waiting for the next round)
+    double.on("GET", CONTEXTS, { json: contexts(3) });
+    const t0 = new Date().toISOString();
+    await operator.restart("connector", { oidc }, "admin");
+    const after = await operator.componentsBody();
+    expect(observedOf(after.value, "connector")).toBe("3 participant contexts (3 ACTIVATED)");
+    for (const c of after.value) expect(c.checkedAt >= t0, c.name).toBe(true);
+    expect((await operator.topologyBody()).value.meta.checkedAt >= t0).toBe(true);
+
+    // a refused restart forgets the round too
+    await expect(operator.restart("graph-store", { oidc }, "admin")).rejects.toMatchObject({ status: 409 });
+    const t1 = after.value.map((c) => c.checkedAt).sort()[0]!;
+    const afterRefusal = await operator.components();
+    expect(afterRefusal).not.toBe(after.value);
+    for (const c of afterRefusal) expect(c.checkedAt >= t1).toBe(true);
+  });
+});
+
+/** the check without the parts that are measured when it runs */
+const timeless = (c: DiscoveryCheck) => ({
+  ...c,
+  checkedAt: "",
+  targets: c.targets.map((t) => ({ ...t, latencyMs: t.latencyMs === null ? null : 0 })),
+});
+
+describe("the discovery check from the last background check", () => {
+  it("sends the check's value byte for byte, the same as a check run now apart from its times", async () => {
+    const { operator } = await setup();
+    const kept = await operator.discoveryCheckBody();
+    expect(kept.body.toString()).toBe(JSON.stringify(kept.value));
+    expect(kept.value.participants.total).toBe(5);
+    // the answer the route made per request before: a check run now
+    expect(timeless(JSON.parse(kept.body.toString()) as DiscoveryCheck)).toEqual(
+      timeless(await operator.runDiscoveryCheck()),
+    );
+    expect((await operator.discoveryCheckBody()).body).toBe(kept.body); // kept
+  });
+
+  it("shows a directory write at once", async () => {
+    const { operator } = await setup();
+    const before = await operator.discoveryCheck();
+    expect(before.participants.total).toBe(5);
+    await operator.addDirectoryEntry(
+      { did: "did:web:x.example", displayName: "X Example", catalogueUrl: null, country: null },
+      "admin",
+    );
+    const added = await operator.discoveryCheck();
+    expect(added.participants).toMatchObject({ total: 6, withoutCatalogue: ["X Example"] });
+    await operator.removeDirectoryEntry("did:web:x.example", "admin");
+    expect((await operator.discoveryCheck()).participants.total).toBe(5);
+  });
+
+  it("shows a graph write at once, and a restart forgets the check", async () => {
+    const { operator, graph, oidc } = await setup();
+    const lmc = (c: DiscoveryCheck) => c.targets.find((t) => t.id === "lmc")!;
+    expect(lmc(await operator.discoveryCheck())).toMatchObject({
+      reachable: false,
+      error: "no marketplace participant lmc",
+    });
+    await graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: {
+            id: "participant-lmc",
+            label: "Participant",
+            layer: "l1",
+            properties: { slug: "lmc", did: "did:web:lmc.nl:participant", displayName: "LMC" },
+          },
+        },
+      ],
+      { action: "test.create", actor: "tester", target: "participant-lmc", kind: "catalogue" },
+    );
+    const after = await operator.discoveryCheck();
+    expect(lmc(after)).toMatchObject({ reachable: true, error: null, datasets: 0 });
+
+    double.on("GET", CONTEXTS, { json: contexts(1) });
+    await operator.restart("connector", { oidc }, "admin");
+    const next = await operator.discoveryCheck();
+    expect(next).not.toBe(after);
+    expect(next.checkedAt >= after.checkedAt).toBe(true);
+  });
+});
