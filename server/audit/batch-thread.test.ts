@@ -118,6 +118,16 @@ describe("the audit batch thread", () => {
     expect(await audit.verify()).toEqual({ ok: true, checked: 500 });
   });
 
+  it("moves the log's version once the thread has committed a batch, before the write is acknowledged", async () => {
+    const writer = await startAuditBatchWriter({ audit, rel, db, workerFile });
+    const before = await audit.version();
+    await writer.write(batchOf(3, "v"));
+    // kept answers of the log (answer-cache.ts) are rebuilt at the next read
+    expect(await audit.version()).toBeGreaterThan(before);
+    expect(await audit.count()).toBe(3);
+    await writer.close();
+  });
+
   it("answers every batch sent before close, then ends the thread", async () => {
     const writer = await startAuditBatchWriter({ audit, rel, db, workerFile });
     const sent = Array.from({ length: 5 }, (_, b) => writer.write(batchOf(100, `c${b}`)));

@@ -6,7 +6,7 @@ import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import { inlineBatchWriter, type AuditBatchWriter } from "./batch-writer";
 import type { AuditBatch } from "./model";
-import type { AuditLog } from "./log";
+import { AUDIT_TOPIC, type AuditLog } from "./log";
 
 /** the built thread beside the server bundle (build/server/audit-batch-worker.js), when there is one */
 export function builtAuditWorkerFile(from: string | URL = import.meta.url): URL | undefined {
@@ -120,7 +120,15 @@ export async function startAuditBatchWriter(deps: {
   const { db } = deps;
   if (!workerFile || !db || db.memory || deps.rel.dialect !== "sqlite" || !deps.audit.embedded) return inline;
   try {
-    return await startAuditBatchThread({ file: db.name, workerFile, fallback: inline });
+    const thread = await startAuditBatchThread({ file: db.name, workerFile, fallback: inline });
+    return {
+      ...thread,
+      // the thread's appends bypass this connection: the change feed is told once the thread has
+      // answered (committed, or stopped when it may have), so the log's version moves before the
+      // write is acknowledged and kept answers of the log are rebuilt (answer-cache.ts)
+      write: (batch) =>
+        thread.write(batch).finally(() => void deps.rel.changes.notify(AUDIT_TOPIC).catch(() => {})),
+    };
   } catch (e) {
     // the server still starts: the batches are written as before the thread existed
     console.error(

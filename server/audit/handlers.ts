@@ -1,4 +1,4 @@
-import { badRequest, json } from "../http/errors";
+import { badRequest, json, jsonBuffer } from "../http/errors";
 import {
   intParam,
   presentString,
@@ -6,9 +6,10 @@ import {
   type HandlerContext,
   type HandlerMap,
 } from "../http/handler";
+import { createAnswerCache } from "./answer-cache";
 import type { AuditFilter, AuditLog } from "./log";
 import type { AuditEntry } from "./model";
-import { parseRetentionInput, RETENTION_MAX_DAYS, RETENTION_RULES, type RetentionService } from "./retention";
+import { parseRetentionInput, type RetentionService } from "./retention";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface AuditServices {
@@ -18,6 +19,8 @@ export interface AuditServices {
   auditView: {
     list(filter: AuditFilter, reader: NonNullable<HandlerContext<object>["user"]>): Promise<AuditEntry[]>;
   };
+  /** the graph's version: a reader who sees the identities of some records sees them as the graph's patients are held */
+  graph: { version(): number };
 }
 
 /**
@@ -85,25 +88,52 @@ export async function chainReport(audit: AuditLog) {
 const actor = (ctx: HandlerContext<AuditServices>) => ctx.user?.username ?? "anonymous";
 const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.services.auditRetention;
 
+/**
+ * The read answers of these routes, kept encoded per version of the log (answer-cache.ts), one set per
+ * log (per server). Pages of entries: 64 answers or 8 MiB (a page of 1,000 entries is ~370 KiB).
+ */
+const caches = new WeakMap<AuditLog, ReturnType<typeof answerCaches>>();
+const answerCaches = () => ({
+  entries: createAnswerCache({ maxEntries: 64, maxBytes: 8 << 20 }),
+  retention: createAnswerCache({ maxEntries: 64, maxBytes: 2 << 20 }),
+});
+function cachesOf(audit: AuditLog) {
+  let c = caches.get(audit);
+  if (!c) caches.set(audit, (c = answerCaches()));
+  return c;
+}
+
 export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit": async (ctx) => {
     if (ctx.query.get("verify") === "true") return json(await chainReport(ctx.services.audit));
     const filter = auditFilterFromUrl(ctx.url);
     await retention(ctx).purgeIfDue();
-    if (!ctx.user) return json([]); // the route table admits signed-in roles only
-    return json(await ctx.services.auditView.list(filter, ctx.user));
+    const user = ctx.user;
+    if (!user) return json([]); // the route table admits signed-in roles only
+    // the version first: what the build then reads is at least that new
+    const version = await ctx.services.audit.version();
+    // Everything the answer depends on: the reader as signed in (the view decides what it may see: the
+    // operator every entry as written, the access body pseudonymised, a reader who also holds records
+    // those records' identities, as the graph's version holds them), and the filters as parsed (dates
+    // normalised, absent ones left out). Readers are not grouped here: audit knows no privacy policy.
+    const key = JSON.stringify([ctx.services.graph.version(), user, filter]);
+    return jsonBuffer(
+      await cachesOf(ctx.services.audit).entries.get(version, key, Date.now(), async () => ({
+        value: await ctx.services.auditView.list(filter, user),
+      })),
+    );
   },
 
   "GET /api/admin/audit/retention": async (ctx) => {
     const kind = presentString(ctx.query.get("kind"));
-    const svc = retention(ctx);
-    if (kind) return json(await svc.get(kind));
-    return json({
-      kinds: await svc.list(),
-      rules: RETENTION_RULES,
-      maximumDays: RETENTION_MAX_DAYS,
-      lastPurge: await svc.lastPurge(),
-    });
+    const version = await ctx.services.audit.version();
+    const now = new Date();
+    // the same answer for every caller the route admits: keyed by the kind asked for alone
+    return jsonBuffer(
+      await cachesOf(ctx.services.audit).retention.get(version, JSON.stringify([kind]), now.getTime(), () =>
+        retention(ctx).answer(kind, now),
+      ),
+    );
   },
 
   "POST /api/admin/audit/retention": async (ctx) => {

@@ -120,6 +120,42 @@ describe.each(storeDialects())("audit log on %s", (dialect) => {
     expect(await log.verify()).toEqual({ ok: true, checked: 6 });
   });
 
+  it("keeps the counts per kind up to date across appends, purges and another instance's appends", async () => {
+    store = await openTestStore(dialect);
+    const log = await createAuditLog(store.rel, store.db);
+    const other = await createAuditLog(await store.another());
+    // a log made now counts the whole table: what the kept counts must equal
+    const counted = async () => (await createAuditLog(store.rel)).kinds();
+    const old = new Date("2020-01-01T00:00:00Z");
+    await log.append({ action: "x", actor: "a", target: "1", kind: "keep" });
+    expect(await log.kinds()).toEqual(await counted());
+    await log.append({ action: "x", actor: "a", target: "2", kind: "old" }, { at: old });
+    await other.append({ action: "x", actor: "b", target: "3", kind: "keep" }, { at: old });
+    await store.rel.tx(async (tx) => {
+      for (let i = 0; i < 3; i++)
+        await log.append({ action: "x", actor: "a", target: `t${i}`, kind: "new" }, { tx });
+    });
+    expect(await log.kinds()).toEqual(await counted());
+    expect((await log.kinds()).find((k) => k.kind === "keep")).toEqual({
+      kind: "keep",
+      entries: 2,
+      oldest: old.toISOString(),
+      purged: 0,
+    });
+    expect(await other.purge("old", "2021-01-01T00:00:00Z")).toBe(1);
+    expect(await log.kinds()).toEqual(await counted());
+    expect((await log.kinds()).find((k) => k.kind === "old")).toEqual({
+      kind: "old",
+      entries: 0,
+      oldest: null,
+      purged: 1,
+    });
+    await log.append({ action: "x", actor: "a", target: "4", kind: "old" });
+    const [a, b] = await Promise.all([log.kinds(), log.kinds()]);
+    expect(a).toEqual(await counted());
+    expect(b).toEqual(a);
+  });
+
   it("on the embedded store, appends a batch in order after a purged head, one head read for the batch", async () => {
     store = await openTestStore(dialect);
     if (!store.db) return; // PostgreSQL: appendSyncBatch is the embedded store's

@@ -38,7 +38,22 @@ export interface AuditLog {
   kinds(): Promise<AuditKindStats[]>;
   /** entries of `kind` older than `before` (what a purge would remove) */
   countBefore(kind: string, before: string): Promise<number>;
+  /** the time of the oldest entry of `kind` at or after `from` (ISO date-time), or null */
+  oldestFrom(kind: string, from: string): Promise<string | null>;
+  /**
+   * The log's version (AUDIT_TOPIC of the change feed): it moves with every append and purge, made
+   * here, by the audit batch thread or by another instance. Read from the store on PostgreSQL, so that
+   * a read after an acknowledged write sees that write. Answers kept per version are current.
+   */
+  version(): Promise<number>;
 }
+
+/**
+ * The change-feed topic of the audit log's content (entries appended or purged; retention settings
+ * and the last purge too, server/audit/retention.ts), and the topic of purges alone.
+ */
+export const AUDIT_TOPIC = "audit";
+export const AUDIT_PURGE_TOPIC = "audit-purge";
 
 export interface AppendOptions {
   /** the entry's time (default now) */
@@ -201,23 +216,95 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
   // the embedded graph store's synchronous append on the embedded store's own handle
   const sync = db && rel.dialect === "sqlite" ? syncAppender(db) : undefined;
 
+  // one version bump per transaction, however many entries it appends (a batch holds hundreds); an
+  // append on the store itself (no transaction) commits alone, and is told alone
+  const bumped = new WeakSet<Sql>();
+  async function bumpOnce(tx: Sql) {
+    if (bumped.has(tx)) return;
+    if (tx !== rel.db) bumped.add(tx);
+    await rel.changes.bump(tx, AUDIT_TOPIC);
+  }
+  /**
+   * The synchronous appends (embedded store only) run inside a better-sqlite3 transaction, or a
+   * transaction of the one connection, that commits before any other query of this process runs: the
+   * in-process change feed may be told at once (a rolled-back append only costs a cache a rebuild).
+   */
+  const appendedSync = () => void rel.changes.notify(AUDIT_TOPIC);
+
+  // kinds(): counted once over the whole log, then brought up to date from the entries appended since.
+  // The log is append-only and one chain: an entry's seq is the head's plus one under the chain lock,
+  // so entries commit in seq order and those up to a seq seen once never change — but by a purge,
+  // which moves AUDIT_PURGE_TOPIC and makes the count start over. Calls run one after another.
+  type Tally = {
+    purges: number;
+    upTo: number;
+    live: Map<string, { entries: number; oldest: string | null }>;
+    gone: Map<string, number>;
+  };
+  let tally: Tally | undefined;
+  let tallying: Promise<unknown> = Promise.resolve();
+  const liveKinds = async (after: number, upTo: number) =>
+    (await rel.db
+      .selectFrom("audit_entries")
+      .select((eb) => ["kind", eb.fn.countAll().as("n"), eb.fn.min("timestamp").as("oldest")])
+      .where("seq", ">", after)
+      .where("seq", "<=", upTo)
+      .groupBy("kind")
+      .execute()) as { kind: string; n: number; oldest: string | null }[];
+  async function tallyKinds(): Promise<AuditKindStats[]> {
+    const purges = await rel.changes.fresh(AUDIT_PURGE_TOPIC);
+    const newest = (await rel.db
+      .selectFrom("audit_entries")
+      .select("seq")
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst()) as { seq: number } | undefined;
+    const upTo = Number(newest?.seq ?? 0);
+    if (!tally || tally.purges !== purges) {
+      const gone = (await rel.db
+        .selectFrom("audit_purged")
+        .select((eb) => ["kind", eb.fn.countAll().as("n")])
+        .groupBy("kind")
+        .execute()) as { kind: string; n: number }[];
+      tally = { purges, upTo: 0, live: new Map(), gone: new Map(gone.map((g) => [g.kind, Number(g.n)])) };
+    }
+    if (upTo > tally.upTo) {
+      for (const l of await liveKinds(tally.upTo, upTo)) {
+        const had = tally.live.get(l.kind);
+        const oldest = had?.oldest && (!l.oldest || had.oldest < l.oldest) ? had.oldest : l.oldest;
+        tally.live.set(l.kind, { entries: (had?.entries ?? 0) + Number(l.n), oldest });
+      }
+      tally.upTo = upTo;
+    }
+    const out = new Map<string, AuditKindStats>();
+    for (const [kind, l] of tally.live) out.set(kind, { kind, ...l, purged: 0 });
+    for (const [kind, n] of tally.gone)
+      out.set(kind, { ...(out.get(kind) ?? { kind, entries: 0, oldest: null }), purged: n });
+    return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+  }
+
   return {
     append(input, opts = {}) {
       return rel.within(opts.tx, async (tx) => {
         await rel.lock(tx, CHAIN_LOCK);
         const entry = entryAfter(await head(tx), input, opts.at ?? new Date());
         await tx.insertInto("audit_entries").values(toRow(entry)).execute();
+        await bumpOnce(tx);
         return entry;
       });
     },
     embedded: !!sync,
     appendSync(input, at = new Date()) {
       if (!sync) throw new Error("appendSync is only available on the embedded store");
-      return sync.append([{ input, at }])[0]!;
+      const entry = sync.append([{ input, at }])[0]!;
+      appendedSync();
+      return entry;
     },
     appendSyncBatch(entries) {
       if (!sync) throw new Error("appendSyncBatch is only available on the embedded store");
-      return sync.append(entries);
+      const appended = sync.append(entries);
+      appendedSync();
+      return appended;
     },
     async list(filter = {}) {
       const q = filter.q?.trim().toLowerCase();
@@ -333,29 +420,15 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
             )
             .execute();
         }
+        await rel.changes.bump(tx, AUDIT_PURGE_TOPIC);
+        await rel.changes.bump(tx, AUDIT_TOPIC);
         return victims.length;
       });
     },
-    async kinds() {
-      const live = (await rel.db
-        .selectFrom("audit_entries")
-        .select((eb) => ["kind", eb.fn.countAll().as("n"), eb.fn.min("timestamp").as("oldest")])
-        .groupBy("kind")
-        .execute()) as { kind: string; n: number; oldest: string | null }[];
-      const gone = (await rel.db
-        .selectFrom("audit_purged")
-        .select((eb) => ["kind", eb.fn.countAll().as("n")])
-        .groupBy("kind")
-        .execute()) as { kind: string; n: number }[];
-      const out = new Map<string, AuditKindStats>();
-      for (const l of live)
-        out.set(l.kind, { kind: l.kind, entries: Number(l.n), oldest: l.oldest, purged: 0 });
-      for (const g of gone)
-        out.set(g.kind, {
-          ...(out.get(g.kind) ?? { kind: g.kind, entries: 0, oldest: null }),
-          purged: Number(g.n),
-        });
-      return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+    kinds() {
+      const next = tallying.then(tallyKinds);
+      tallying = next.catch(() => {});
+      return next;
     },
     async countBefore(kind, before) {
       const r = (await rel.db
@@ -366,5 +439,17 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
         .executeTakeFirstOrThrow()) as { n: number };
       return Number(r.n);
     },
+    async oldestFrom(kind, from) {
+      const r = (await rel.db
+        .selectFrom("audit_entries")
+        .select("timestamp")
+        .where("kind", "=", kind)
+        .where("timestamp", ">=", from)
+        .orderBy("timestamp")
+        .limit(1)
+        .executeTakeFirst()) as { timestamp: string } | undefined;
+      return r?.timestamp ?? null;
+    },
+    version: () => rel.changes.fresh(AUDIT_TOPIC),
   };
 }

@@ -1,5 +1,5 @@
 import type { Relational } from "../storage/relational";
-import type { AuditLog } from "./log";
+import { AUDIT_TOPIC, type AuditLog } from "./log";
 import { invalidField, invalidFields, missingFields } from "../http/field-errors";
 
 /**
@@ -140,6 +140,12 @@ export interface RetentionService {
   /** purges when the last purge is more than a day old; cheap otherwise */
   purgeIfDue(now?: Date): Promise<PurgeReport | null>;
   lastPurge(): Promise<string | null>;
+  /**
+   * What GET /api/admin/audit/retention answers (`kind`: that kind's row, else every kind with the
+   * rules and the last purge), and until when it holds with no write in between: each kind's `due`
+   * count changes when its oldest entry not yet due passes its period (ms since the epoch).
+   */
+  answer(kind: string | undefined, now?: Date): Promise<{ value: unknown; until: number }>;
 }
 
 const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
@@ -189,16 +195,26 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
         .where("key", "=", key)
         .executeTakeFirst()) as { value: string } | undefined
     )?.value;
+  // the state is part of what the log's version stands for (the retention answer shows the last purge)
   const putState = (key: string, value: string) =>
-    rel.db
-      .insertInto("audit_retention_state")
-      .values({ key, value })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
-      .execute();
+    rel.tx(async (tx) => {
+      await tx
+        .insertInto("audit_retention_state")
+        .values({ key, value })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+        .execute();
+      await rel.changes.bump(tx, AUDIT_TOPIC);
+    });
+  // the last purge as read at a version of the log: purgeIfDue, on every read of the entries, reads
+  // the store only when the log has changed since
+  let lastSeen: { version: number; last: string | undefined } | undefined;
 
   const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
 
-  async function rows(now: Date, extra: readonly string[] = []): Promise<RetentionRow[]> {
+  async function rows(
+    now: Date,
+    extra: readonly string[] = [],
+  ): Promise<{ rows: RetentionRow[]; until: number }> {
     const set = new Map((await settings()).map((r) => [r.kind, r]));
     const stats = new Map((await audit.kinds()).map((k) => [k.kind, k]));
     const kinds = new Set<string>([
@@ -208,12 +224,18 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
       ...extra,
     ]);
     const due = new Map<string, number>();
+    let until = Infinity;
     for (const kind of kinds) {
       const s = set.get(kind);
       const days = Math.max(s?.days ?? ruleFor(kind).minimumDays, ruleFor(kind).minimumDays);
-      if (stats.get(kind)?.entries) due.set(kind, await audit.countBefore(kind, cutoff(now, days)));
+      if (!stats.get(kind)?.entries) continue;
+      const cut = cutoff(now, days);
+      due.set(kind, await audit.countBefore(kind, cut));
+      // the count holds until the oldest entry not yet due is `days` old (it counts once older)
+      const next = await audit.oldestFrom(kind, cut);
+      if (next) until = Math.min(until, Date.parse(next) + days * 86_400_000);
     }
-    return [...kinds].sort().map((kind) => {
+    const out = [...kinds].sort().map((kind): RetentionRow => {
       const rule = ruleFor(kind);
       const s = set.get(kind);
       // a stored period below today's floor (the rules were raised) is read as the floor
@@ -238,12 +260,13 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
         due: due.get(kind) ?? 0,
       };
     });
+    return { rows: out, until };
   }
 
   async function purge(actor: string, now: Date): Promise<PurgeReport> {
     const purged: Record<string, number> = {};
     let total = 0;
-    for (const r of await rows(now)) {
+    for (const r of (await rows(now)).rows) {
       if (r.entries === 0) continue;
       let n = 0;
       // bounded batches, so one purge never holds the database for long
@@ -274,10 +297,12 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
     return { at, purged, total };
   }
 
+  const lastPurge = async () => (await getState("last-purge")) ?? null;
+
   return {
-    list: (now = new Date()) => rows(now),
+    list: async (now = new Date()) => (await rows(now)).rows,
     async get(kind, now = new Date()) {
-      return (await rows(now, [kind])).find((r) => r.kind === kind)!;
+      return (await rows(now, [kind])).rows.find((r) => r.kind === kind)!;
     },
     async set(kind, days, actor, now = new Date()) {
       const rule = ruleFor(kind);
@@ -308,14 +333,32 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
           { at: now, tx },
         );
       });
-      return (await rows(now)).find((r) => r.kind === kind)!;
+      return (await rows(now)).rows.find((r) => r.kind === kind)!;
     },
     purge: (actor, now = new Date()) => purge(actor, now),
     async purgeIfDue(now = new Date()) {
-      const last = await getState("last-purge");
+      const version = await audit.version();
+      const last = lastSeen?.version === version ? lastSeen.last : await getState("last-purge");
+      lastSeen = { version, last };
       if (last && now.getTime() - Date.parse(last) < 86_400_000) return null;
       return purge("system", now);
     },
-    lastPurge: async () => (await getState("last-purge")) ?? null,
+    lastPurge,
+    async answer(kind, now = new Date()) {
+      if (kind) {
+        const { rows: all, until } = await rows(now, [kind]);
+        return { value: all.find((r) => r.kind === kind)!, until };
+      }
+      const { rows: kinds, until } = await rows(now);
+      return {
+        value: {
+          kinds,
+          rules: RETENTION_RULES,
+          maximumDays: RETENTION_MAX_DAYS,
+          lastPurge: await lastPurge(),
+        },
+        until,
+      };
+    },
   };
 }

@@ -1,12 +1,23 @@
-import { json } from "../http/errors";
+import { jsonBuffer } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
+import { EncodedBody } from "../http/node-adapter";
 import { ROUTES } from "../http/route-table";
 import { buildOpenApiDocument } from "./document";
 import { ROUTE_SCHEMAS } from "./schemas";
 
-let document: Record<string, unknown> | undefined;
+let body: EncodedBody | undefined;
+
+/**
+ * The document's bytes: built and encoded once (it depends only on the route table and the schemas,
+ * both fixed for the life of the process), its gzip made once on first demand, instead of
+ * stringifying 119 KiB on every request.
+ */
+export function openApiBody(): EncodedBody {
+  body ??= new EncodedBody(Buffer.from(JSON.stringify(buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS))));
+  return body;
+}
 
 /** GET /api/openapi.json (public): the document, built once from the route table and the schemas. */
 export const openApiHandlers: HandlerMap<unknown> = {
-  "GET /api/openapi.json": async () => json((document ??= buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS))),
+  "GET /api/openapi.json": async () => jsonBuffer(openApiBody()),
 };

@@ -1,7 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../http/route-table";
 import { buildOpenApiDocument, openApiPath } from "./document";
+import { openApiBody, openApiHandlers } from "./handlers";
 import { ROUTE_SCHEMAS } from "./schemas";
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
@@ -59,5 +61,25 @@ describe("the OpenAPI document", () => {
     expect(d.paths["/api/credentials/{id}"].delete.parameters).toEqual([
       { name: "id", in: "path", required: true, schema: { type: "string" } },
     ]);
+  });
+
+  it("is answered from bytes encoded once: the document as built, the same body each time, gzip the same", async () => {
+    const built = JSON.stringify(buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS));
+    const body = openApiBody();
+    expect(body.raw.toString("utf8")).toBe(built);
+    expect(openApiBody()).toBe(body);
+    expect(gunzipSync(body.gzip()).toString("utf8")).toBe(built);
+    const url = new URL("http://hub.test/api/openapi.json");
+    const res = await openApiHandlers["GET /api/openapi.json"]({
+      request: new Request(url),
+      url,
+      query: url.searchParams,
+      params: {},
+      user: null,
+      services: {},
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await res.text()).toBe(built);
   });
 });
