@@ -1,4 +1,4 @@
-import { json, noContent, unauthorized } from "../http/errors";
+import { json, jsonBuffer, jsonText, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { checkId, checkOptionalId } from "../http/ids";
 import { parseCredentialRequest } from "./service";
@@ -18,13 +18,14 @@ function user(ctx: HandlerContext<CredentialServices>) {
 
 export const credentialHandlers: HandlerMap<CredentialServices> = {
   "GET /api/credentials": async (ctx) =>
-    json(
-      await ctx.services.credentials.list(
+    jsonText(
+      await ctx.services.credentials.listText(
         user(ctx),
         checkOptionalId(presentString(ctx.query.get("participantId")), "participantId"),
       ),
     ),
-  "GET /api/credentials/definitions": async (ctx) => json(await ctx.services.credentials.definitions()),
+  "GET /api/credentials/definitions": async (ctx) =>
+    jsonBuffer(await ctx.services.credentials.definitionsBody()),
   "POST /api/credentials/request": async (ctx) => {
     const { participantContextId, credentialType } = parseCredentialRequest(
       await readJsonObject(ctx.request),

@@ -3,10 +3,19 @@ import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { toCredential, type Credential } from "../dataspace/participants";
-import { operationDeadline } from "../dataspace/runtime";
+import { operationDeadline, remainingDeadline } from "../dataspace/runtime";
+import { cacheKey } from "../http/cache-key";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
-import { createVerifier, didWebUrl, type CredentialVerification, type CredentialVerifier } from "./verify";
+import { EncodedBody } from "../http/node-adapter";
+import {
+  createVerifier,
+  didWebUrl,
+  newVerificationInputs,
+  type CredentialVerification,
+  type CredentialVerifier,
+  type VerificationInputs,
+} from "./verify";
 import { missingFields } from "../http/field-errors";
 
 /**
@@ -52,10 +61,15 @@ export type ListedCredential = Credential & {
 };
 
 export interface CredentialService {
-  list(user: SessionUser, participantId?: string): Promise<ListedCredential[]>;
+  /** @param now the time verified at (default: now) */
+  list(user: SessionUser, participantId?: string, now?: Date): Promise<ListedCredential[]>;
+  /** GET /api/credentials as sent: the JSON of `list`, kept per caller class while what it was made from holds */
+  listText(user: SessionUser, participantId?: string, now?: Date): Promise<string>;
   definitions(): Promise<
     (Record<string, unknown> & { id: string; credentialType: string; label: string; proves: string })[]
   >;
+  /** GET /api/credentials/definitions as sent: encoded once per answer of the issuer */
+  definitionsBody(): Promise<EncodedBody>;
   request(
     participantContextId: string,
     credentialType: string,
@@ -71,6 +85,28 @@ const isSupervisor = (u: SessionUser) => u.roles.some((r) => (SUPERVISORS as rea
 
 export const recordIdOf = (id: string) => id.replace(/^urn:uuid:/, "");
 
+/** the credentials of one listing, with where each is held, and what they were read from */
+interface CredentialSource {
+  /** the caller class: every issued credential, or one participant context's */
+  key: string;
+  /** the upstream answers, as the read cache hands them out (the same frozen arrays while valid) */
+  inputs: readonly unknown[];
+  items(): { credential: Credential; participantContextId: string | null }[];
+}
+
+/** a listing as sent, with what it was made from (listText) */
+interface KeptListing {
+  inputs: readonly unknown[];
+  /** undefined when no issuer is configured (nothing is verified) */
+  verification: VerificationInputs | undefined;
+  /** the JSON text around each credential's `checkedAt` (the time of each request) */
+  parts: string[];
+}
+
+// a value no credential's `checkedAt` holds: the text is cut where it stands
+const OPEN = "\u0000checkedAt\u0000";
+const OPEN_JSON = JSON.stringify(OPEN);
+
 export function parseCredentialRequest(body: Record<string, unknown>) {
   const participantContextId = presentString(body.participantContextId);
   const credentialType = presentString(body.credentialType);
@@ -79,9 +115,19 @@ export function parseCredentialRequest(body: Record<string, unknown>) {
   return { participantContextId, credentialType };
 }
 
+type Definition = Awaited<ReturnType<Dataspace["listCredentialDefinitions"]>>[number];
+
+const labelled = (defs: readonly Definition[]) =>
+  defs.map((d) => ({
+    ...d,
+    label: CREDENTIAL_PURPOSES[d.credentialType]?.label ?? d.credentialType,
+    proves: CREDENTIAL_PURPOSES[d.credentialType]?.proves ?? "defined by the issuer",
+  }));
+
 export function createCredentialService(deps: { config: Config; dataspace: Dataspace }): CredentialService {
   const { config, dataspace } = deps;
   let verifier: CredentialVerifier | undefined;
+  const definitionBodies = new WeakMap<object, EncodedBody>();
 
   function getVerifier(): CredentialVerifier | undefined {
     const rt = dataspace.runtime;
@@ -93,8 +139,15 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       if (rt.issuer) origins.add(new URL(rt.issuer.baseUrl).origin);
       const web = didWebUrl(rt.issuerDid);
       if (web && !local) origins.add(new URL(web).origin);
+      const listKey = (url: string) => cacheKey("status list", url);
       verifier = createVerifier({
         issuerDid: rt.issuerDid,
+        // status lists through the dataspace's read cache: kept while nothing changed (the embedded
+        // issuer counts each revocation; a revocation through this server invalidates it)
+        statusLists: {
+          read: (url, load) => dataspace.readCache.read(listKey(url), undefined, load, "issuer"),
+          peek: (url) => dataspace.readCache.peek(listKey(url)),
+        },
         didDocumentUrl: (did) =>
           local ? `${local.url}/dids/${encodeURIComponent(did)}` : (didWebUrl(did) ?? did),
         allowedOrigins: [...origins],
@@ -116,14 +169,15 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
 
   async function withVerification(
     items: { credential: Credential; participantContextId: string | null }[],
+    now = new Date(),
+    inputs?: VerificationInputs,
   ): Promise<ListedCredential[]> {
     const v = getVerifier();
-    const now = new Date();
     const lists = new Map<string, Promise<Buffer>>();
     return Promise.all(
       items.map(async ({ credential, participantContextId }) => {
         const verification: CredentialVerification = v
-          ? await v.verify(credential, now, lists)
+          ? await v.verify(credential, now, lists, inputs)
           : {
               verified: false,
               reason: "issuer: no issuer is configured (ISSUER_URL), so nothing can be verified",
@@ -160,53 +214,115 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     return me.id.startsWith("user:") ? undefined : { id: me.id, did: me.did ?? user.participantDid };
   }
 
-  return {
-    async list(user, participantId) {
-      const rt = dataspace.runtime;
-      if (participantId) {
-        if (!isSupervisor(user)) {
-          const own = await ownContext(user);
-          if (!own || own.id !== participantId)
-            throw forbidden("You may list only your own organisation's credentials");
-        }
-        const held = await dataspace.participantCredentials(participantId);
-        return withVerification(
-          held.map((credential) => ({ credential, participantContextId: participantId })),
-        );
+  function held(id: string): Promise<CredentialSource> {
+    return dataspace.participantCredentials(id).then((list) => ({
+      key: cacheKey("held", id),
+      inputs: [list],
+      items: () => list.map((credential) => ({ credential, participantContextId: id })),
+    }));
+  }
+
+  /** what the caller may list (403 for another organisation's), undefined for nothing */
+  async function sourceFor(user: SessionUser, participantId?: string): Promise<CredentialSource | undefined> {
+    const rt = dataspace.runtime;
+    if (participantId) {
+      if (!isSupervisor(user)) {
+        const own = await ownContext(user);
+        if (!own || own.id !== participantId)
+          throw forbidden("You may list only your own organisation's credentials");
       }
-      if (isSupervisor(user)) {
-        if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
-        let issued;
-        try {
-          issued = await rt.issuer.listCredentials(undefined, operationDeadline(rt));
-        } catch (e) {
-          throw badGateway("Failed to fetch credentials", describeUpstream(e));
-        }
-        // which participant context holds which DID
-        const contexts = await rt.connector.listParticipantContexts(operationDeadline(rt)).catch(() => []);
-        const byDid = new Map(contexts.map((c) => [c.participantId ?? c.identity ?? "", c["@id"]]));
-        return withVerification(
-          issued.map((c) => {
+      return held(participantId);
+    }
+    if (isSupervisor(user)) {
+      if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+      // no deadline armed per request: the first read has its own time-out, the second what is left of it
+      const startedAt = Date.now();
+      let issued;
+      try {
+        issued = await rt.issuer.listCredentials(undefined);
+      } catch (e) {
+        throw badGateway("Failed to fetch credentials", describeUpstream(e));
+      }
+      // which participant context holds which DID
+      const contexts = await rt.connector
+        .listParticipantContexts(remainingDeadline(rt, startedAt))
+        .catch(() => []);
+      return {
+        key: "issued",
+        inputs: [issued, contexts],
+        items: () => {
+          const byDid = new Map(contexts.map((c) => [c.participantId ?? c.identity ?? "", c["@id"]]));
+          return issued.map((c) => {
             const credential = toCredential(c.id, c.credential, { format: c.format });
             const holder =
               typeof credential.credentialSubject.id === "string" ? credential.credentialSubject.id : "";
             return { credential, participantContextId: byDid.get(holder) ?? null };
-          }),
-        );
+          });
+        },
+      };
+    }
+    const own = await ownContext(user);
+    return own ? held(own.id) : undefined;
+  }
+
+  // per caller class: every issued credential, or one participant context's (a bounded number)
+  const listings = new Map<string, KeptListing>();
+  const frozen = (v: unknown) => Array.isArray(v) && Object.isFrozen(v);
+
+  return {
+    async list(user, participantId, now = new Date()) {
+      const source = await sourceFor(user, participantId);
+      return source ? withVerification(source.items(), now) : [];
+    },
+
+    /**
+     * The listing's text is kept per caller class while it is made of the same upstream answers (the
+     * read cache's frozen arrays: a write through this server or a change in the embedded dataspace
+     * ends them), the same documents (the issuer's DID document as kept, the status lists as the read
+     * cache holds them) and the time is within every validity period and JWT time claim it checked;
+     * per request only `checkedAt` is written in. Byte for byte the JSON of `list`.
+     */
+    async listText(user, participantId, now = new Date()) {
+      const source = await sourceFor(user, participantId);
+      if (!source) return "[]";
+      const v = getVerifier();
+      const hit = listings.get(source.key);
+      if (
+        hit &&
+        hit.inputs.length === source.inputs.length &&
+        hit.inputs.every((x, i) => x === source.inputs[i]) &&
+        (hit.verification ? !!v && v.holds(hit.verification, now) : !v)
+      )
+        return hit.parts.join(`"${now.toISOString()}"`);
+      const verification = v ? newVerificationInputs() : undefined;
+      const list = await withVerification(source.items(), now, verification);
+      for (const c of list) c.verification.checkedAt = OPEN;
+      const parts = JSON.stringify(list).split(OPEN_JSON);
+      // one cut per credential, or some credential's own text held the marker: then nothing is kept
+      if (parts.length !== list.length + 1) {
+        for (const c of list) c.verification.checkedAt = now.toISOString();
+        return JSON.stringify(list);
       }
-      const own = await ownContext(user);
-      if (!own) return [];
-      const held = await dataspace.participantCredentials(own.id);
-      return withVerification(held.map((credential) => ({ credential, participantContextId: own.id })));
+      if (source.inputs.every(frozen) && (!verification || verification.reusable)) {
+        if (listings.size >= 200 && !listings.has(source.key)) listings.clear();
+        listings.set(source.key, { inputs: source.inputs, verification, parts });
+      }
+      return parts.join(`"${now.toISOString()}"`);
     },
 
     async definitions() {
+      return labelled(await dataspace.listCredentialDefinitions());
+    },
+
+    async definitionsBody() {
       const defs = await dataspace.listCredentialDefinitions();
-      return defs.map((d) => ({
-        ...d,
-        label: CREDENTIAL_PURPOSES[d.credentialType]?.label ?? d.credentialType,
-        proves: CREDENTIAL_PURPOSES[d.credentialType]?.proves ?? "defined by the issuer",
-      }));
+      let body = definitionBodies.get(defs);
+      if (!body) {
+        body = new EncodedBody(Buffer.from(JSON.stringify(labelled(defs))));
+        // the read cache's frozen answer stands for what it holds; anything else is built each time
+        if (Object.isFrozen(defs)) definitionBodies.set(defs, body);
+      }
+      return body;
     },
 
     async request(participantContextId, credentialType, user) {

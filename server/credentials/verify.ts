@@ -1,5 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import { decodeProtectedHeader, importJWK, jwtVerify, type JWK } from "jose";
+import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 
 /**
  * Verification of a W3C verifiable credential (data model 1.1) as the dataspace issues them: a
@@ -45,6 +45,87 @@ export interface TrustAnchor {
    */
   relocate?: (url: string) => string;
   fetch?: typeof fetch;
+  /**
+   * a cache of status lists that knows when they change (the dataspace's read cache: the embedded
+   * issuer counts every revocation, a configured one keeps nothing unless told to); without it a
+   * status list is fetched for every batch of verifications
+   */
+  statusLists?: {
+    read(url: string, load: (signal?: AbortSignal) => Promise<Json>): Promise<Json>;
+    /** the list the cache holds now, if any */
+    peek(url: string): Json | undefined;
+  };
+}
+
+/**
+ * What a batch of verifications was made from, to tell whether its results still hold at another
+ * time: the documents it read (the issuer's DID document, status lists: the very objects, by
+ * address) and the times between which no validity period or JWT time claim changes a result.
+ */
+export interface VerificationInputs {
+  didDocuments: Map<string, Json>;
+  statusLists: Map<string, Json>;
+  /** every result holds for a time in [from, until) (milliseconds) */
+  from: number;
+  until: number;
+  /** false when a document could not be read: such a result is never reused */
+  reusable: boolean;
+}
+
+export const newVerificationInputs = (): VerificationInputs => ({
+  didDocuments: new Map(),
+  statusLists: new Map(),
+  from: -Infinity,
+  until: Infinity,
+  reusable: true,
+});
+
+function narrow(inputs: VerificationInputs, from: number, until: number) {
+  inputs.from = Math.max(inputs.from, from);
+  inputs.until = Math.min(inputs.until, until);
+}
+
+/** the first millisecond at which jose counts a NumericDate (seconds) as reached (it compares whole seconds) */
+const reached = (seconds: unknown, otherwise: number) =>
+  typeof seconds === "number" && Number.isFinite(seconds) ? Math.ceil(seconds) * 1000 : otherwise;
+
+/** a JWT's verification with a key: its payload or its error, and the times it holds between */
+interface JwtOutcome {
+  key: unknown;
+  issuer: string;
+  payload?: JWTPayload;
+  error?: unknown;
+  from: number;
+  until: number;
+}
+
+/**
+ * jwtVerify at `now`, with when its outcome holds: jose checks the signature and the other claims
+ * first (their outcome does not depend on the time), then nbf, then exp (whole seconds).
+ */
+async function jwtOutcome(jwt: string, key: CryptoKey | Uint8Array, issuer: string, now: Date) {
+  try {
+    const { payload } = await jwtVerify(jwt, key, { issuer, currentDate: now });
+    return {
+      key,
+      issuer,
+      payload,
+      from: reached(payload.nbf, -Infinity),
+      until: reached(payload.exp, Infinity),
+    };
+  } catch (error) {
+    const o: JwtOutcome = { key, issuer, error, from: -Infinity, until: Infinity };
+    if (error instanceof errors.JWTExpired && error.claim === "exp") {
+      o.from = Math.max(reached(error.payload.nbf, -Infinity), reached(error.payload.exp, -Infinity));
+    } else if (
+      error instanceof errors.JWTClaimValidationFailed &&
+      error.claim === "nbf" &&
+      error.reason === "check_failed"
+    ) {
+      o.until = reached(error.payload.nbf, Infinity);
+    }
+    return o;
+  }
 }
 
 type Json = Record<string, unknown>;
@@ -61,71 +142,146 @@ export function didWebUrl(did: string): string | undefined {
 
 export function createVerifier(anchor: TrustAnchor) {
   const doFetch = anchor.fetch ?? fetch;
-  const cache = new Map<string, { at: number; value: Promise<Json> }>();
+  const cache = new Map<string, { at: number; value: Promise<Json>; doc?: Json }>();
+  // signatures are what costs (issue 13): each JWT's outcome is kept with the times it holds between,
+  // and each DID document's keys are imported once
+  const outcomes = new Map<string, JwtOutcome>();
+  const keys = new WeakMap<Json, Map<string, Promise<CryptoKey | Uint8Array>>>();
+  const bitsOf = new WeakMap<JWTPayload, Buffer>();
 
-  async function getJson(url: string, ttlMs: number): Promise<Json> {
+  function checkOrigin(url: string) {
     const origin = new URL(url).origin;
     if (!anchor.allowedOrigins.includes(origin))
       throw new Error(`refused to fetch ${origin}: not the issuer's`);
+  }
+
+  async function fetchJson(url: string, signal?: AbortSignal): Promise<Json> {
+    const res = await doFetch(url, {
+      headers: { Accept: "application/json" },
+      signal: signal ?? AbortSignal.timeout(anchor.timeoutMs),
+      redirect: "error",
+    });
+    if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
+    const body: unknown = await res.json();
+    if (!isObject(body)) throw new Error(`${url} answered no JSON object`);
+    return body;
+  }
+
+  /** a DID document, kept a minute */
+  function didDocument(url: string): Promise<Json> {
+    checkOrigin(url);
     const hit = cache.get(url);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-    const value = (async () => {
-      const res = await doFetch(url, {
-        headers: { Accept: "application/json" },
-        signal: AbortSignal.timeout(anchor.timeoutMs),
-        redirect: "error",
-      });
-      if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
-      const body: unknown = await res.json();
-      if (!isObject(body)) throw new Error(`${url} answered no JSON object`);
-      return body;
-    })();
-    cache.set(url, { at: Date.now(), value });
-    value.catch(() => cache.delete(url));
-    return value;
+    if (hit && Date.now() - hit.at < 60_000) return hit.value;
+    const entry: { at: number; value: Promise<Json>; doc?: Json } = { at: Date.now(), value: fetchJson(url) };
+    cache.set(url, entry);
+    entry.value.then(
+      (doc) => (entry.doc = doc),
+      () => cache.get(url) === entry && cache.delete(url),
+    );
+    return entry.value;
   }
 
-  async function keyFor(did: string, kid: string | undefined) {
-    const doc = await getJson(anchor.didDocumentUrl(did), 60_000);
-    const methods = Array.isArray(doc.verificationMethod) ? (doc.verificationMethod as Json[]) : [];
-    const method = methods.find((m) => m.id === kid) ?? (kid ? undefined : methods[0]);
-    if (!method || !isObject(method.publicKeyJwk))
-      throw new Error(`the issuer's DID document has no key ${kid ?? ""}`.trim());
-    const jwk = method.publicKeyJwk as JWK;
-    return {
-      key: await importJWK(
-        jwk,
-        typeof jwk.alg === "string" ? jwk.alg : jwk.crv === "Ed25519" ? "EdDSA" : "ES256",
-      ),
-      doc,
-    };
+  /** the DID document kept now, if any */
+  function keptDidDocument(url: string): Json | undefined {
+    const hit = cache.get(url);
+    return hit && Date.now() - hit.at < 60_000 ? hit.doc : undefined;
   }
 
-  async function statusBits(url: string, did: string): Promise<Buffer> {
-    // status lists change when something is revoked: never cached for long
-    const list = await getJson(url, 0);
+  /** a status list: it changes when something is revoked, so only a cache that is told so keeps it */
+  async function statusList(url: string): Promise<Json> {
+    checkOrigin(url);
+    return anchor.statusLists ? anchor.statusLists.read(url, (s) => fetchJson(url, s)) : fetchJson(url);
+  }
+
+  /** reads a document for a batch, noting which object it was (or that it could not be read) */
+  async function read(
+    url: string,
+    kind: "didDocuments" | "statusLists",
+    inputs: VerificationInputs,
+  ): Promise<Json> {
+    try {
+      const doc = await (kind === "didDocuments" ? didDocument(url) : statusList(url));
+      inputs[kind].set(url, doc);
+      return doc;
+    } catch (e) {
+      inputs.reusable = false;
+      throw e;
+    }
+  }
+
+  async function keyFor(did: string, kid: string | undefined, inputs: VerificationInputs) {
+    const doc = await read(anchor.didDocumentUrl(did), "didDocuments", inputs);
+    let byKid = keys.get(doc);
+    if (!byKid) keys.set(doc, (byKid = new Map()));
+    let key = byKid.get(kid ?? "");
+    if (!key) {
+      const methods = Array.isArray(doc.verificationMethod) ? (doc.verificationMethod as Json[]) : [];
+      const method = methods.find((m) => m.id === kid) ?? (kid ? undefined : methods[0]);
+      if (!method || !isObject(method.publicKeyJwk))
+        throw new Error(`the issuer's DID document has no key ${kid ?? ""}`.trim());
+      const jwk = method.publicKeyJwk as JWK;
+      key = importJWK(jwk, typeof jwk.alg === "string" ? jwk.alg : jwk.crv === "Ed25519" ? "EdDSA" : "ES256");
+      byKid.set(kid ?? "", key);
+      key.catch(() => byKid.delete(kid ?? ""));
+    }
+    return key;
+  }
+
+  /** jwtVerify(jwt, key, { issuer, currentDate: now }), from the kept outcome while it holds */
+  async function verifyJwt(
+    jwt: string,
+    key: CryptoKey | Uint8Array,
+    issuer: string,
+    now: Date,
+    inputs: VerificationInputs,
+  ): Promise<JWTPayload> {
+    const t = now.getTime();
+    let o = outcomes.get(jwt);
+    if (!o || o.key !== key || o.issuer !== issuer || t < o.from || t >= o.until) {
+      o = await jwtOutcome(jwt, key, issuer, now);
+      if (outcomes.size >= 1000) outcomes.clear();
+      outcomes.set(jwt, o);
+    }
+    narrow(inputs, o.from, o.until);
+    if (o.error !== undefined) throw o.error;
+    return o.payload!;
+  }
+
+  async function statusBits(
+    url: string,
+    did: string,
+    now: Date,
+    inputs: VerificationInputs,
+  ): Promise<Buffer> {
+    const list = await read(url, "statusLists", inputs);
     const proof = isObject(list.proof) ? list.proof : {};
     if (typeof proof.jwt !== "string") throw new Error("the status list carries no proof");
     const header = decodeProtectedHeader(proof.jwt);
-    const { key } = await keyFor(did, header.kid);
-    const { payload } = await jwtVerify(proof.jwt, key, { issuer: did });
-    const vc = isObject(payload.vc) ? payload.vc : {};
-    const subject = isObject(vc.credentialSubject) ? vc.credentialSubject : {};
-    const encoded = subject.encodedList;
-    if (typeof encoded !== "string" || !encoded.startsWith("u"))
-      throw new Error("the status list has no multibase base64url encodedList");
-    return gunzipSync(Buffer.from(encoded.slice(1), "base64url"));
+    const key = await keyFor(did, header.kid, inputs);
+    const payload = await verifyJwt(proof.jwt, key, did, now, inputs);
+    let bits = bitsOf.get(payload);
+    if (!bits) {
+      const vc = isObject(payload.vc) ? payload.vc : {};
+      const subject = isObject(vc.credentialSubject) ? vc.credentialSubject : {};
+      const encoded = subject.encodedList;
+      if (typeof encoded !== "string" || !encoded.startsWith("u"))
+        throw new Error("the status list has no multibase base64url encodedList");
+      bits = gunzipSync(Buffer.from(encoded.slice(1), "base64url"));
+      bitsOf.set(payload, bits);
+    }
+    return bits;
   }
 
   return {
     /**
-     * @param lists status lists already fetched for this batch (one fetch per list for a whole
-     * listing; never kept across calls, so a revocation shows at once)
+     * @param lists status lists already read for this batch (one read per list for a whole listing)
+     * @param inputs what the batch read and the times its results hold between (see VerificationInputs)
      */
     async verify(
       credential: Json,
       now = new Date(),
       lists?: Map<string, Promise<Buffer>>,
+      inputs: VerificationInputs = newVerificationInputs(),
     ): Promise<CredentialVerification> {
       const checks: CredentialVerification["checks"] = {
         issuer: { ok: false, detail: "not checked" },
@@ -162,8 +318,8 @@ export function createVerifier(anchor: TrustAnchor) {
       try {
         if (typeof proof.jwt !== "string") throw new Error("the credential carries no JWT proof");
         const header = decodeProtectedHeader(proof.jwt);
-        const { key } = await keyFor(issuer, header.kid);
-        const { payload } = await jwtVerify(proof.jwt, key, { issuer, currentDate: now });
+        const key = await keyFor(issuer, header.kid, inputs);
+        const payload = await verifyJwt(proof.jwt, key, issuer, now, inputs);
         payloadVc = isObject(payload.vc) ? payload.vc : {};
         if (payloadVc.id !== credential.id)
           throw new Error("the signed credential is not this credential (id differs)");
@@ -177,17 +333,24 @@ export function createVerifier(anchor: TrustAnchor) {
         return done();
       }
 
+      const t = now.getTime();
       const from = Date.parse(String(payloadVc.issuanceDate ?? payloadVc.validFrom ?? ""));
       const until = Date.parse(String(payloadVc.expirationDate ?? payloadVc.validUntil ?? ""));
-      if (!Number.isNaN(from) && from > now.getTime())
+      const starts = Number.isNaN(from) ? -Infinity : from;
+      const ends = Number.isNaN(until) ? Infinity : until;
+      if (starts > t) {
         checks.validity = { ok: false, detail: `not valid before ${new Date(from).toISOString()}` };
-      else if (!Number.isNaN(until) && until <= now.getTime())
+        narrow(inputs, -Infinity, starts);
+      } else if (ends <= t) {
         checks.validity = { ok: false, detail: `expired on ${new Date(until).toISOString()}` };
-      else
+        narrow(inputs, Math.max(starts, ends), Infinity);
+      } else {
         checks.validity = {
           ok: true,
           detail: Number.isNaN(until) ? "no expiry" : `valid until ${new Date(until).toISOString()}`,
         };
+        narrow(inputs, starts, ends);
+      }
 
       const status = isObject(payloadVc.credentialStatus) ? payloadVc.credentialStatus : undefined;
       if (!status) {
@@ -204,7 +367,7 @@ export function createVerifier(anchor: TrustAnchor) {
         const where = anchor.relocate ? anchor.relocate(url) : url;
         let pending = lists?.get(where);
         if (!pending) {
-          pending = statusBits(where, issuer);
+          pending = statusBits(where, issuer, now, inputs);
           lists?.set(where, pending);
         }
         const bits = await pending;
@@ -220,6 +383,18 @@ export function createVerifier(anchor: TrustAnchor) {
         };
       }
       return done();
+    },
+
+    /**
+     * Whether a batch's results hold at `now`: `now` is within its times and the documents it read are
+     * the ones kept now (the DID document as kept here, each status list as its cache holds it).
+     */
+    holds(inputs: VerificationInputs, now: Date): boolean {
+      const t = now.getTime();
+      if (!inputs.reusable || t < inputs.from || t >= inputs.until) return false;
+      for (const [url, doc] of inputs.didDocuments) if (keptDidDocument(url) !== doc) return false;
+      for (const [url, doc] of inputs.statusLists) if (anchor.statusLists?.peek(url) !== doc) return false;
+      return true;
     },
   };
 }

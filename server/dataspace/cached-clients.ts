@@ -1,5 +1,7 @@
 import { cacheKey } from "../http/cache-key";
 import type { ConnectorClient } from "./connector-client";
+import type { IdentityHubClient } from "./identity-hub-client";
+import type { IssuerClient } from "./issuer-client";
 import type { ReadCache } from "./read-cache";
 import type { TenantManagerClient } from "./tenant-manager-client";
 import type { ConnectorNegotiation, ConnectorTransfer, ParticipantContext } from "./upstream-schemas";
@@ -8,8 +10,10 @@ import type { ConnectorNegotiation, ConnectorTransfer, ParticipantContext } from
  * The connector and tenant-manager clients behind one read cache: every read goes through
  * `cache.read` (short cache + coalescing of identical in-flight calls), every write invalidates the
  * whole cache once it has been answered, whatever its outcome (a failed write may still have
- * changed something). Catalogue requests (another participant's answer), the onboarding reads and
- * endpoint data references (short-lived tokens) always go upstream.
+ * changed something). A provider's catalogue (another participant's answer) is read through the cache
+ * too: kept where the cache sees that participant's changes (the embedded dataspace), coalesced only
+ * where it cannot (a remote connector keeps nothing by default). The onboarding reads and endpoint data
+ * references (short-lived tokens) always go upstream.
  */
 
 /**
@@ -62,7 +66,11 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
       cache.read(cacheKey("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
-    requestCatalog: (id, request, signal) => client.requestCatalog(id, request, signal),
+    // another participant's answer: kept only where the read cache sees every change of that
+    // participant too (the embedded dataspace's change counter, 10 s); a remote connector's cache keeps
+    // nothing by default, so there identical requests in flight share one call and the next one asks again
+    requestCatalog: (id, request, signal) =>
+      cache.read(cacheKey("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
     listNegotiations: (id, signal, query) =>
       cache.read(listKey.negotiations(id, query), signal, (s) => client.listNegotiations(id, s, query)),
     initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),
@@ -104,5 +112,64 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
       read(cacheKey("tm", "participants", id), signal, (s) => client.listParticipantProfiles(id, s)),
     createParticipantProfile: (id, deployment, signal) =>
       write(client.createParticipantProfile(id, deployment, signal)),
+  };
+}
+
+/**
+ * The issuer's and the identity hub's credential lists behind the same read cache (the embedded
+ * dataspace counts its issuances and revocations like any other change). A credential request and a
+ * revocation through this server invalidate it; a credential's status and an issuance's progress are
+ * always read live.
+ */
+export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClient {
+  const write = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } finally {
+      cache.invalidate();
+    }
+  };
+  return {
+    baseUrl: client.baseUrl,
+    issuerContextId: client.issuerContextId,
+    listCredentialDefinitions: (signal) =>
+      cache.read(
+        cacheKey("issuer", "definitions"),
+        signal,
+        (s) => client.listCredentialDefinitions(s),
+        "issuer",
+      ),
+    createCredentialDefinition: (definition, signal) =>
+      write(client.createCredentialDefinition(definition, signal)),
+    listCredentials: (holderId, signal) =>
+      cache.read(
+        cacheKey("issuer", "credentials", holderId),
+        signal,
+        (s) => client.listCredentials(holderId, s),
+        "issuer",
+      ),
+    revokeCredential: (id, signal) => write(client.revokeCredential(id, signal)),
+    credentialStatus: (id, signal) => client.credentialStatus(id, signal),
+  };
+}
+
+export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): IdentityHubClient {
+  return {
+    baseUrl: client.baseUrl,
+    listCredentials: (id, signal) =>
+      cache.read(
+        cacheKey("identity hub", "credentials", id),
+        signal,
+        (s) => client.listCredentials(id, s),
+        "identity hub",
+      ),
+    requestCredentials: async (id, request, signal) => {
+      try {
+        return await client.requestCredentials(id, request, signal);
+      } finally {
+        cache.invalidate();
+      }
+    },
+    credentialRequestStatus: (id, holderPid, signal) => client.credentialRequestStatus(id, holderPid, signal),
   };
 }

@@ -14,7 +14,8 @@ import { invalidField } from "../http/field-errors";
 export async function listCredentialDefinitions(rt: DataspaceRuntime): Promise<CredentialDefinition[]> {
   if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
   try {
-    return await rt.issuer.listCredentialDefinitions(operationDeadline(rt));
+    // no deadline armed per request: the read has its own time-out (read-cache.ts)
+    return await rt.issuer.listCredentialDefinitions();
   } catch (e) {
     throw badGateway("Failed to fetch credential definitions", describeUpstream(e));
   }

@@ -95,7 +95,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.participantForUser(ctx.user));
   },
   "GET /api/participants/:id/credentials": async (ctx) =>
-    json(await ctx.services.dataspace.participantCredentials(pathId(ctx))),
+    jsonBuffer(await ctx.services.dataspace.participantCredentialsBody(pathId(ctx))),
 
   "GET /api/tasks": async (ctx) => {
     if (!ctx.user) throw unauthorized();

@@ -8,7 +8,13 @@ import type { Relational } from "../storage/relational";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
-import { cachedConnector, cachedConnectorLists, cachedTenantManager } from "./cached-clients";
+import {
+  cachedConnector,
+  cachedConnectorLists,
+  cachedIdentityHub,
+  cachedIssuer,
+  cachedTenantManager,
+} from "./cached-clients";
 import { createConnectorClient } from "./connector-client";
 import * as credentials from "./credentials";
 import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
@@ -69,9 +75,10 @@ export interface DataspaceDeps {
   issuer?: { contextId?: string; did?: string };
   fetch?: typeof fetch;
   /**
-   * How long connector and tenant-manager reads are reused (read-cache.ts). Default: with the
-   * embedded dataspace, EMBEDDED_READ_CACHE_MS (its change counter invalidates at once); with a
-   * configured connector 0 (identical in-flight reads coalesce; writes through this server invalidate).
+   * How long connector, tenant-manager, issuer and identity-hub reads are reused (read-cache.ts).
+   * Default: with the embedded dataspace, EMBEDDED_READ_CACHE_MS (its change counter invalidates at
+   * once); with a configured connector 0 (identical in-flight reads coalesce; writes through this
+   * server invalidate).
    */
   readCacheMs?: number;
 }
@@ -141,7 +148,10 @@ export interface Dataspace {
   /** one participant context in any state (CREATED while provisioning): for the onboarding view */
   participantStatus(id: string): Promise<participants.ParticipantStatus>;
   participantForUser(user: SessionUser): Promise<participants.Participant>;
-  participantCredentials(participantId: string): Promise<participants.Credential[]>;
+  /** read only: the same frozen list while the upstream answer is the same */
+  participantCredentials(participantId: string): Promise<readonly participants.Credential[]>;
+  /** GET /api/participants/{id}/credentials as encoded JSON, kept while the upstream answer is the same */
+  participantCredentialsBody(participantId: string): Promise<EncodedBody>;
 
   listTasks(user: SessionUser): Promise<tasks.Task[]>;
   /** GET /api/tasks as encoded JSON, kept per caller scope while its inputs are the same */
@@ -224,17 +234,23 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       readCache,
     ),
     cachedLists: cachedConnectorLists(readCache),
+    readCache,
     tenantManager: tenantManagerUrl
       ? cachedTenantManager(createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }), readCache)
       : undefined,
     issuer: issuerUrl
-      ? createIssuerClient({
-          ...common,
-          baseUrl: issuerUrl,
-          issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
-        })
+      ? cachedIssuer(
+          createIssuerClient({
+            ...common,
+            baseUrl: issuerUrl,
+            issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
+          }),
+          readCache,
+        )
       : undefined,
-    identityHub: identityHubUrl ? createIdentityHubClient({ ...common, baseUrl: identityHubUrl }) : undefined,
+    identityHub: identityHubUrl
+      ? cachedIdentityHub(createIdentityHubClient({ ...common, baseUrl: identityHubUrl }), readCache)
+      : undefined,
     issuerDid: deps.issuer?.did ?? local?.issuerDid,
     demo: bundledDemoRecords(),
     demoTransfers: await createDemoTransferStore(deps.rel ?? openSqliteRelational(deps.db), deps.audit),
@@ -287,6 +303,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     participantStatus: (id) => participants.participantStatus(rt, id),
     participantForUser: (user) => participants.participantForUser(rt, user),
     participantCredentials: (id) => participants.participantCredentials(rt, id),
+    participantCredentialsBody: (id) => participants.participantCredentialsBody(rt, id),
 
     listTasks: (user) => tasks.listTasks(rt, user),
     listTasksBody: (user) => tasks.listTasksBody(rt, user),

@@ -426,13 +426,32 @@ export function toCredential(
   };
 }
 
-/** The credentials a participant holds (identity hub), or those issued to it (issuer service). */
-export async function participantCredentials(rt: DataspaceRuntime, id: string): Promise<Credential[]> {
-  const deadline = operationDeadline(rt);
+// the spec's credentials per upstream answer (the read cache hands out the same frozen array while it
+// is valid): one shared, frozen list each, so that an answer made of it can be kept encoded
+const credentialLists = new WeakMap<readonly object[], readonly Credential[]>();
+function credentialsOf<T extends object>(upstream: readonly T[], map: (c: T) => Credential) {
+  let list = credentialLists.get(upstream);
+  if (!list) {
+    list = upstream.map(map);
+    if (Object.isFrozen(upstream)) credentialLists.set(upstream, Object.freeze(list));
+  }
+  return list;
+}
+
+/**
+ * The credentials a participant holds (identity hub), or those issued to it (issuer service): the
+ * same frozen list while the upstream answer is the same (read only).
+ */
+export async function participantCredentials(
+  rt: DataspaceRuntime,
+  id: string,
+): Promise<readonly Credential[]> {
+  // no deadline armed per request: the first read has its own time-out, the second what is left of it
+  const startedAt = Date.now();
   if (rt.identityHub) {
     try {
-      const held = await rt.identityHub.listCredentials(id, deadline);
-      return held.map((h) =>
+      const held = await rt.identityHub.listCredentials(id);
+      return credentialsOf(held, (h) =>
         toCredential(h.id, h.verifiableCredential.credential, {
           status: h.state,
           format: h.verifiableCredential.format,
@@ -445,13 +464,21 @@ export async function participantCredentials(rt: DataspaceRuntime, id: string): 
   }
   if (rt.issuer) {
     try {
-      const ctx = await settle(rt.connector.getParticipantContext(id, deadline));
+      const ctx = await settle(rt.connector.getParticipantContext(id));
       const holder = ctx.ok ? didOfContext(ctx.value) || id : id;
-      const issued = await rt.issuer.listCredentials(holder, deadline);
-      return issued.map((c) => toCredential(c.id, c.credential, { format: c.format }));
+      const issued = await rt.issuer.listCredentials(holder, remainingDeadline(rt, startedAt));
+      return credentialsOf(issued, (c) => toCredential(c.id, c.credential, { format: c.format }));
     } catch (e) {
       throw badGateway("Failed to fetch credentials", describeUpstream(e));
     }
   }
   throw serviceUnavailable("No identity hub or issuer service is configured (IDENTITY_HUB_URL, ISSUER_URL)");
+}
+
+const credentialBodies = /* @__PURE__ */ createEncodedByInputs();
+
+/** GET /api/participants/{id}/credentials as the route sends it, encoded once per upstream answer */
+export async function participantCredentialsBody(rt: DataspaceRuntime, id: string): Promise<EncodedBody> {
+  const list = await participantCredentials(rt, id);
+  return credentialBodies(list, "", [], () => list);
 }

@@ -1,3 +1,4 @@
+import { cachedConnector, cachedIdentityHub, cachedIssuer, cachedTenantManager } from "./cached-clients";
 import { createConnectorClient } from "./connector-client";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
@@ -26,7 +27,11 @@ export interface ServiceEndpoints {
   clientSecret?: string;
 }
 
-/** rebuilds the named clients of `rt` against `endpoints` (an unconfigured issuer stays unconfigured) */
+/**
+ * rebuilds the named clients of `rt` against `endpoints` (an unconfigured issuer stays unconfigured), on
+ * the same pooled fetch and behind the same read cache as the clients they replace; what the cache kept
+ * from before the restart is dropped
+ */
 export function reconnectClients(
   rt: DataspaceRuntime,
   which: readonly DataspaceServiceName[],
@@ -39,24 +44,42 @@ export function reconnectClients(
           clientId: endpoints.clientId,
           clientSecret: endpoints.clientSecret ?? "",
           timeoutMs: rt.timeoutMs,
+          fetch: rt.fetch,
         })
       : undefined;
-  const common = { timeoutMs: rt.timeoutMs, tokens };
+  const common = { timeoutMs: rt.timeoutMs, tokens, fetch: rt.fetch };
+  const cache = rt.readCache;
+  const behindCache = <T>(client: T, wrap: (client: T, cache: NonNullable<typeof rt.readCache>) => T) =>
+    cache ? wrap(client, cache) : client;
   if (which.includes("connector"))
-    rt.connector = createConnectorClient({
-      ...common,
-      managementUrl: endpoints.managementUrl,
-      apiVersion: endpoints.apiVersion,
-    });
+    rt.connector = behindCache(
+      createConnectorClient({
+        ...common,
+        managementUrl: endpoints.managementUrl,
+        apiVersion: endpoints.apiVersion,
+      }),
+      cachedConnector,
+    );
   if (which.includes("tenant-manager") && endpoints.tenantManagerUrl)
-    rt.tenantManager = createTenantManagerClient({ ...common, baseUrl: endpoints.tenantManagerUrl });
+    rt.tenantManager = behindCache(
+      createTenantManagerClient({ ...common, baseUrl: endpoints.tenantManagerUrl }),
+      cachedTenantManager,
+    );
   if (which.includes("issuer") && endpoints.issuerUrl && rt.issuer) {
-    rt.issuer = createIssuerClient({
-      ...common,
-      baseUrl: endpoints.issuerUrl,
-      issuerContextId: rt.issuer.issuerContextId,
-    });
+    rt.issuer = behindCache(
+      createIssuerClient({
+        ...common,
+        baseUrl: endpoints.issuerUrl,
+        issuerContextId: rt.issuer.issuerContextId,
+      }),
+      cachedIssuer,
+    );
   }
   if (which.includes("identity-hub") && endpoints.identityHubUrl)
-    rt.identityHub = createIdentityHubClient({ ...common, baseUrl: endpoints.identityHubUrl });
+    rt.identityHub = behindCache(
+      createIdentityHubClient({ ...common, baseUrl: endpoints.identityHubUrl }),
+      cachedIdentityHub,
+    );
+  // answers of the service before its restart are not the restarted service's
+  cache?.invalidate();
 }

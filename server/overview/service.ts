@@ -13,7 +13,7 @@
 import { organisationOf, type SessionUser } from "../auth/user";
 import { createVersionedValue, LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
 import { Lru } from "../analytics";
-import { accessBodyFrom, accessBodySignals } from "./access-body-signals";
+import { accessBodyFrom, createAccessBodySignals } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
 import { withLinks } from "./links";
 import { isoDay, type Overview, type OverviewSignal } from "./model";
@@ -30,6 +30,7 @@ export function createOverviewService(
   const now = opts.now ?? (() => new Date());
   const todayKey = () => isoDay(now());
   const signalCache = new Lru<string, OverviewSignal[]>(200);
+  const accessBodySignals = createAccessBodySignals();
   const layerCounts = createVersionedValue(graph, async () => {
     const perLayer = new Map<Layer, { nodes: number; links: number }>();
     for (const l of LAYERS) {

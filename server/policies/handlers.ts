@@ -1,6 +1,6 @@
-import { badRequest, json, noContent, unauthorized } from "../http/errors";
+import { badRequest, json, jsonText, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
-import { effectiveScope } from "./scope";
+import { effectiveScopeText } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
 import type { Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
@@ -48,8 +48,8 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
 
   "GET /api/odrl/scope": async (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return json(
-      await effectiveScope({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
+    return jsonText(
+      await effectiveScopeText({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
     );
   },
 };

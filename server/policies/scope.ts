@@ -1,6 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
+import { cacheKey } from "../http/cache-key";
 import type { GraphNode, GraphStore } from "../graph";
 
 /**
@@ -125,6 +126,23 @@ export async function effectiveScope(
   user: SessionUser,
   now = new Date(),
 ): Promise<EffectiveScope> {
+  return (await scopeWithInputs(deps, user, now)).scope;
+}
+
+/**
+ * What of the dataspace a scope was made from: the participant contexts (which context is the
+ * caller's) and that context's negotiations, as the read cache held them before and after they were
+ * read (the same frozen arrays: nothing changed in between); null when the scope reads nothing of the
+ * dataspace, undefined when what it read cannot be told again (not held, failed or changed meanwhile).
+ */
+type DataspaceInputs =
+  { contexts: readonly unknown[]; contextId: string; negotiations: readonly unknown[] } | null | undefined;
+
+async function scopeWithInputs(
+  deps: { graph: GraphStore; dataspace?: Dataspace },
+  user: SessionUser,
+  now: Date,
+): Promise<{ scope: EffectiveScope; inputs: DataspaceInputs }> {
   const { graph } = deps;
   const did = user.participantDid ?? null;
   const today = now.toISOString().slice(0, 10);
@@ -287,10 +305,25 @@ export async function effectiveScope(
     notes.push("Your account belongs to no dataspace participant, so no ODRL agreement can name you.");
 
   let dataspaceAgreements: EffectiveScope["dataspaceAgreements"] = null;
+  let inputs: DataspaceInputs = null;
   if (deps.dataspace && did) {
+    inputs = undefined;
+    const held = deps.dataspace.runtime.cachedLists;
+    const contexts = held?.participantContexts();
     const me = await settle(deps.dataspace.participantForUser(user));
     if (me.ok && !me.value.id.startsWith("user:")) {
-      const negotiations = await settle(deps.dataspace.listNegotiations(me.value.id));
+      const contextId = me.value.id;
+      const before = held?.negotiations(contextId);
+      const negotiations = await settle(deps.dataspace.listNegotiations(contextId));
+      if (
+        held &&
+        contexts &&
+        before &&
+        negotiations.ok &&
+        held.participantContexts() === contexts &&
+        held.negotiations(contextId) === before
+      )
+        inputs = { contexts, contextId, negotiations: before };
       if (negotiations.ok) {
         dataspaceAgreements = negotiations.value
           .filter((n) => n.state === "FINALIZED" && n._demo !== true)
@@ -319,7 +352,7 @@ export async function effectiveScope(
     grants.filter((g) => g.contractStatus === "active" && notExpired(g.validUntil)).length +
     (dataspaceAgreements?.length ?? 0);
 
-  return {
+  const scope: EffectiveScope = {
     subject: { username: user.username, organisation: user.organisation, did, roles: [...user.roles] },
     standing,
     permissions: dedupe(permissions),
@@ -340,4 +373,74 @@ export async function effectiveScope(
     notes,
     computedAt: now.toISOString(),
   };
+  return { scope, inputs };
+}
+
+/** a caller's scope as sent, with what it was made from (effectiveScopeText) */
+interface KeptScope {
+  graphVersion: number;
+  today: string;
+  dataspace: DataspaceInputs;
+  /** the JSON text before and after `computedAt` (the time of each request) */
+  head: string;
+  tail: string;
+}
+
+const keptScopes = new WeakMap<GraphStore, Map<string, KeptScope>>();
+const AT = "\u0000computedAt\u0000";
+
+/**
+ * GET /api/odrl/scope as sent: the JSON of `effectiveScope`, kept per caller (everything of the
+ * session user it reads: name, organisation, DID, roles, patient id) while the graph has the same
+ * version, the day is the same (what has expired) and the caller's participant context and its
+ * negotiations are the same frozen arrays in the read cache (any write through this server or change
+ * in the embedded dataspace ends them); per request only `computedAt` is written in. A scope whose
+ * dataspace part cannot be told again (a configured connector keeps nothing, a failed read) is made
+ * each time.
+ */
+export async function effectiveScopeText(
+  deps: { graph: GraphStore; dataspace?: Dataspace },
+  user: SessionUser,
+  now = new Date(),
+): Promise<string> {
+  const { graph } = deps;
+  let byCaller = keptScopes.get(graph);
+  if (!byCaller) keptScopes.set(graph, (byCaller = new Map()));
+  const key = cacheKey(
+    "scope",
+    user.username,
+    user.organisation,
+    user.participantDid ?? undefined,
+    user.patientId ?? undefined,
+    ...user.roles,
+  );
+  const graphVersion = graph.version();
+  const today = now.toISOString().slice(0, 10);
+  const hit = byCaller.get(key);
+  const held = deps.dataspace?.runtime.cachedLists;
+  if (
+    hit &&
+    hit.graphVersion === graphVersion &&
+    hit.today === today &&
+    (hit.dataspace === null ||
+      (hit.dataspace !== undefined &&
+        held?.participantContexts() === hit.dataspace.contexts &&
+        held.negotiations(hit.dataspace.contextId) === hit.dataspace.negotiations))
+  )
+    return `${hit.head}"${now.toISOString()}"${hit.tail}`;
+  const { scope, inputs } = await scopeWithInputs(deps, user, now);
+  const text = JSON.stringify({ ...scope, computedAt: AT });
+  const at = text.lastIndexOf(JSON.stringify(AT));
+  const kept: KeptScope = {
+    graphVersion,
+    today,
+    dataspace: inputs,
+    head: text.slice(0, at),
+    tail: text.slice(at + JSON.stringify(AT).length),
+  };
+  if (inputs !== undefined) {
+    if (byCaller.size >= 1000 && !byCaller.has(key)) byCaller.clear();
+    byCaller.set(key, kept);
+  }
+  return `${kept.head}"${now.toISOString()}"${kept.tail}`;
 }

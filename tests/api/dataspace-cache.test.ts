@@ -4,7 +4,12 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callDataspace, type DataspaceCall } from "../support/dataspace-call";
 import { loadConfig } from "../../server/config";
-import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
+import {
+  createDataspace,
+  reconnectClients,
+  type Dataspace,
+  type DataspaceDeps,
+} from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
 import { startDataspace } from "../../server/start-dataspace";
 import { openDatabase, type Db } from "../../server/storage/database";
@@ -68,6 +73,22 @@ describe("with a kept answer (readCacheMs)", () => {
     expect(answers[0].body[0].displayName).toBe("AlphaKlinik Berlin");
     expect(double.received("GET", MGMT)).toHaveLength(1);
     expect(ds.readCache.stats.coalesced).toBeGreaterThanOrEqual(9);
+  });
+
+  it("keeps reading through the cache after a restart rebuilds the clients, and forgets what it kept before", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    double.on("GET", MGMT, { json: contexts });
+    await call(ds, "GET /api/participants");
+    await call(ds, "GET /api/participants");
+    expect(double.received("GET", MGMT)).toHaveLength(1);
+    reconnectClients(ds.runtime, ["connector"], {
+      managementUrl: `${double.url}/mgmt`,
+      apiVersion: "v4alpha",
+    });
+    await call(ds, "GET /api/participants"); // the restarted connector's answer, not the one kept before
+    expect(double.received("GET", MGMT)).toHaveLength(2);
+    await call(ds, "GET /api/participants");
+    expect(double.received("GET", MGMT)).toHaveLength(2);
   });
 
   it("reuses a kept answer, and a write through this server drops it at once: the read returns the write", async () => {
@@ -149,6 +170,23 @@ describe("with a configured connector and no readCacheMs", () => {
     await Promise.all(Array.from({ length: 5 }, () => call(ds, "GET /api/participants")));
     expect(double.received("GET", MGMT)).toHaveLength(3);
   });
+
+  it("asks a provider's catalogue anew every time (another participant's answer), sharing only calls in flight", async () => {
+    const ds = await remote();
+    const CATALOG = `${MGMT}/alpha/catalog/request`;
+    double.on("POST", CATALOG, { json: { "@id": "catalog-1", "@type": "dcat:Catalog" }, delayMs: 100 });
+    const ask = () =>
+      call(ds, "GET /api/negotiations", {
+        as: "researcher",
+        query: { participantId: "alpha", catalog: "true", providerDid: "did:web:provider.example" },
+      });
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    expect(double.received("POST", CATALOG)).toHaveLength(2);
+    const together = await Promise.all(Array.from({ length: 5 }, ask));
+    expect(together.map((r) => r.body["@id"])).toEqual(Array(5).fill("catalog-1"));
+    expect(double.received("POST", CATALOG)).toHaveLength(3);
+  });
 });
 
 describe("with the embedded dataspace", () => {
@@ -189,5 +227,34 @@ describe("with the embedded dataspace", () => {
     }
     expect(listed).toContain(id);
     expect(Date.now() - started).toBeLessThan(3000); // far below the kept answers' 10 s
+  });
+
+  it("keeps a provider's catalogue per consumer and provider while nothing changes; a write shows at once", async () => {
+    const alpha = { did: "did:web:alpha-klinik.de:participant" };
+    const catalogue = (consumer: string, providerDid: string) =>
+      call(ds, "GET /api/negotiations", {
+        as: "researcher",
+        query: { participantId: consumer, catalog: "true", providerDid },
+      });
+    const datasetIds = (body: JsonBody) =>
+      ds.summariseCatalog(body).datasets.map((d: { id: string }) => d.id);
+    const first = await catalogue("pharmaco", alpha.did);
+    expect(first.status).toBe(200);
+    const hits = ds.readCache.stats.hits;
+    const again = await catalogue("pharmaco", alpha.did);
+    expect(again.body).toEqual(first.body);
+    expect(ds.readCache.stats.hits).toBe(hits + 1);
+    // another consumer asks on its own (its answer is not the first consumer's)
+    const misses = ds.readCache.stats.misses;
+    expect((await catalogue("irs", alpha.did)).status).toBe(200);
+    expect(ds.readCache.stats.misses).toBe(misses + 1);
+
+    const created = await call(ds, "POST /api/assets", {
+      as: "clinic",
+      body: { participantId: "alphaklinik-berlin", assetId: "cache-kept-catalogue", name: "Kept catalogue" },
+    });
+    expect(created.status).toBe(201);
+    expect(datasetIds((await catalogue("pharmaco", alpha.did)).body)).toContain("cache-kept-catalogue");
+    expect(datasetIds(first.body)).not.toContain("cache-kept-catalogue");
   });
 });
