@@ -146,6 +146,8 @@ export async function createServices(config: Config): Promise<Services> {
   // the insight query logs' batches: on the embedded store, a thread of their own (decision 0034)
   const auditBatches = await startAuditBatchWriter({ audit, rel, db });
   const insight = createInsightServices({ graph, auditBatches, config });
+  // the companion app audits record reads through the same writer (server/patient-app/record.ts)
+  const patientApp = await createPatientAppService({ rel, audit, graph, config, auditBatches });
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
@@ -167,7 +169,7 @@ export async function createServices(config: Config): Promise<Services> {
     dataspace,
     accessBody: await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime }),
     eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
-    patientApp: await createPatientAppService({ rel, audit, graph, config }),
+    patientApp,
     ...insight,
     credentials: createCredentialService({ config, dataspace }),
     policies: await createPolicyService({ rel, audit, config, dataspace }),
@@ -180,6 +182,7 @@ export async function createServices(config: Config): Promise<Services> {
       // the insight query logs write in 100 ms batches: write what is pending before the database closes
       await insight.federated.flushLog();
       await insight.nlq.flushLog();
+      await patientApp.flushLog();
       await auditBatches.close();
       await operator.close();
       await dataspace.close();

@@ -250,6 +250,7 @@ export function isSelfMeasured(n: GraphNode): boolean {
   return n.properties.selfMeasured === true;
 }
 
+/** a FHIR Bundle as an object, its id and times made now */
 export function bundle(
   type: "collection" | "searchset",
   resources: FhirResource[],
@@ -269,3 +270,34 @@ export function bundle(
     })),
   };
 }
+
+/**
+ * A FHIR Bundle as JSON text, the bytes of `JSON.stringify(bundle(…))`: `{ resourceType, id, meta:
+ * { lastUpdated, …meta }, type, timestamp, total (searchset), link, entry }`. The entries (and meta's
+ * other members) come encoded, kept per version of the record (kept.ts); the id and the times are made
+ * here, per request.
+ */
+export function bundleText(
+  type: "collection" | "searchset",
+  parts: {
+    /** `,"tag":[…]` or "": meta's members after lastUpdated, encoded */
+    metaTail?: string;
+    /** searchset: the number of entries */
+    total?: number;
+    /** the encoded `link` array, if any */
+    link?: string;
+    /** the encoded `entry` array */
+    entries: string;
+  },
+): string {
+  const id = crypto.randomUUID();
+  const lastUpdated = new Date().toISOString();
+  const timestamp = new Date().toISOString();
+  const total = type === "searchset" ? `,"total":${parts.total ?? 0}` : "";
+  const link = parts.link ? `,"link":${parts.link}` : "";
+  return `{"resourceType":"Bundle","id":"${id}","meta":{"lastUpdated":"${lastUpdated}"${parts.metaTail ?? ""}},"type":"${type}","timestamp":"${timestamp}"${total}${link},"entry":${parts.entries}}`;
+}
+
+/** a searchset entry (`{ resource, search: { mode: "match" } }`) as JSON text */
+export const matchEntryText = (resource: FhirResource) =>
+  `{"resource":${JSON.stringify(resource)},"search":{"mode":"match"}}`;

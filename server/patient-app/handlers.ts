@@ -1,4 +1,4 @@
-import { json } from "../http/errors";
+import { json, jsonText } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import type { Principal } from "./service";
 import type { PatientAppService } from "./service";
@@ -55,7 +55,7 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     json(await services.patientApp.revokeDevice(user!, params.deviceId)),
 
   "GET /api/patient/app/record": async (ctx) =>
-    json(await ctx.services.patientApp.record(paired(await principal(ctx)))),
+    jsonText(await ctx.services.patientApp.record(paired(await principal(ctx)))),
   "POST /api/patient/app/record": async (ctx) => {
     const body = await bodyOf(ctx);
     const who = paired(await principal(ctx, body.text));
@@ -63,7 +63,7 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     return json({ created: created.length, observations: created }, 201);
   },
   "GET /api/patient/observations": async (ctx) =>
-    json(await ctx.services.patientApp.observations(paired(await principal(ctx)), ctx.url)),
+    jsonText(await ctx.services.patientApp.observationsText(paired(await principal(ctx)), ctx.url)),
   "POST /api/patient/ehr-sync": async (ctx) => {
     const body = await bodyOf(ctx);
     return json(await ctx.services.patientApp.sync(paired(await principal(ctx, body.text))));

@@ -2,6 +2,7 @@ import type { SessionUser } from "../auth/user";
 import { qrDataUrl, sha256b64u } from "../eudi";
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from "../http/errors";
 import type { Accounts } from "./accounts";
+import { createPatientKept, topicVersion } from "./kept";
 import {
   MAX_ACTIVE_DEVICES,
   MAX_PENDING_PAIRINGS,
@@ -15,7 +16,7 @@ import {
   type PatientAppDeps,
 } from "./principal";
 import type { PatientRecord } from "./record";
-import type { PairingRow, PatientAppStore } from "./store";
+import { DEVICES_TOPIC, type AccountRow, type PairingRow, type PatientAppStore } from "./store";
 
 /**
  * Pairing an app account with a patient's record (a short-lived code shown as text and QR code,
@@ -31,10 +32,12 @@ export function createPairings(
   const { rel } = store;
   const { patientOf, attest, credentialInfo, createAccountRow } = accounts;
   const { patientNode } = record;
+  // a pairing's rows, keyed by the patient and the pairing id (kept.ts)
+  const keptPairings = createPatientKept<{ p: PairingRow; account: AccountRow | undefined }>();
 
-  async function pairingView(p: PairingRow, now = Date.now()) {
+  /** the pairing's state is of now: pending until it expires (the rows are kept, the time is not) */
+  function pairingView(p: PairingRow, account: AccountRow | undefined, now = Date.now()) {
     const state = p.completed_at !== null ? "completed" : now >= p.expires_at ? "expired" : "pending";
-    const account = p.account_id ? await store.account(p.account_id) : undefined;
     return {
       pairingId: p.id,
       state,
@@ -88,12 +91,17 @@ export function createPairings(
       };
     },
 
+    /** the page polls it while the app pairs: the rows are kept per version of the app's device tables */
     async pairing(user: SessionUser, pairingId: string) {
       const patientId = patientOf(user);
-      const p = await store.pairing(pairingId);
-      // someone else's pairing is as unknown as a made-up id
-      if (!p || p.patient_id !== patientId) throw notFound("Pairing not found");
-      return pairingView(p);
+      const version = String(await topicVersion(rel, DEVICES_TOPIC));
+      const { p, account } = await keptPairings(`${patientId} ${pairingId}`, version, async () => {
+        const p = await store.pairing(pairingId);
+        // someone else's pairing is as unknown as a made-up id (and, failing, is not kept)
+        if (!p || p.patient_id !== patientId) throw notFound("Pairing not found");
+        return { p, account: p.account_id ? await store.account(p.account_id) : undefined };
+      });
+      return pairingView(p, account);
     },
 
     /** POST /api/patient/app-devices: the app completes a pairing with the code and an attestation over it. */

@@ -1,4 +1,5 @@
 import { base64url } from "jose";
+import type { AuditBatchWriter } from "../audit/batch-writer";
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
@@ -25,6 +26,8 @@ export interface PatientAppDeps {
   audit: AuditLog;
   graph: GraphStore;
   config: Config;
+  /** where record reads are audited in batches (server/audit/batch-writer.ts); absent: one append per read */
+  auditBatches?: AuditBatchWriter;
 }
 
 export const random = (bytes: number) => base64url.encode(crypto.getRandomValues(new Uint8Array(bytes)));

@@ -1,9 +1,20 @@
 import { badRequest, notFound } from "../http/errors";
 import type { GraphNode } from "../graph";
-import { bundle, isSelfMeasured, RELATIONS, toPatient, type FhirResource } from "./fhir";
+import type { AuditInput } from "../audit/model";
+import { createQueryLog } from "../federated";
+import {
+  bundle,
+  bundleText,
+  isSelfMeasured,
+  matchEntryText,
+  RELATIONS,
+  toPatient,
+  type FhirResource,
+} from "./fhir";
+import { createPatientKept, topicVersion } from "./kept";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
 import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
-import type { PatientAppStore } from "./store";
+import { SYNC_TOPIC, type PatientAppStore } from "./store";
 import { planSync, readHolderRecords } from "./sync";
 
 /**
@@ -31,49 +42,122 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     ).map((r) => r.node);
   }
 
+  /** the record's encoded parts: everything but the Bundle's id and times (made per request) */
+  async function recordParts(patientId: string): Promise<{ metaTail: string; entries: string }> {
+    const patient = await patientNode(patientId);
+    const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
+    const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
+    const resources: FhirResource[] = [toPatient(patient)];
+    for (const [type, toResource] of Object.entries(RELATIONS)) {
+      const rels = await graph.relationships({
+        id: patient.id,
+        types: [type],
+        direction: "out",
+        limit: RECORD_LIMIT,
+      });
+      for (const r of rels) {
+        const key = `${r.node.properties.resourceType}/${r.node.id}`;
+        const synced = ledger.get(key);
+        resources.push(
+          toResource(r.node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined),
+        );
+      }
+    }
+    const last = await store.lastSyncRun(patient.id);
+    const tag = last
+      ? [{ system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) }]
+      : undefined;
+    return {
+      metaTail: tag ? `,"tag":${JSON.stringify(tag)}` : "",
+      entries: JSON.stringify(resources.map((resource) => ({ resource }))),
+    };
+  }
+
+  /** the patient's observations, newest first, each encoded as a searchset entry with what filters it */
+  async function observationParts(patientId: string) {
+    await patientNode(patientId);
+    const nodes = await observationNodes(patientId);
+    // sorted once: the sort is stable, so a filtered list keeps the order it would have sorted alone
+    nodes.sort((a, b) =>
+      String(b.properties.effectiveDateTime ?? "").localeCompare(
+        String(a.properties.effectiveDateTime ?? ""),
+      ),
+    );
+    const items = nodes.map((n) => {
+      const resource = RELATIONS.HAS_OBSERVATION(n, patientId);
+      return {
+        code: String(n.properties.code),
+        t: Date.parse(String(n.properties.effectiveDateTime ?? "")),
+        self: isSelfMeasured(n),
+        resource,
+        text: matchEntryText(resource),
+      };
+    });
+    return { items, all: `[${items.map((o) => o.text).join(",")}]` };
+  }
+
+  /** the search's parameters checked (400s in this order), then the patient's kept observations filtered */
+  async function searchObservations(patientId: string, url: URL) {
+    const codes = (url.searchParams.get("code") ?? "")
+      .split(",")
+      .map((c) => c.trim())
+      .filter(Boolean)
+      // FHIR token search: "http://loinc.org|8867-4" or "8867-4"
+      .map((c) => (c.startsWith("http://loinc.org|") ? c.slice("http://loinc.org|".length) : c));
+    for (const c of codes) if (!LOINC_CODE.test(c)) throw badRequest(`code: "${c}" is not a LOINC code`);
+    const from = dateBound(url.searchParams.get("from"), "from", "start");
+    const to = dateBound(url.searchParams.get("to"), "to", "end");
+    if (from !== null && to !== null && from > to) throw badRequest("from must not be after to");
+    const source = url.searchParams.get("source") ?? "all";
+    if (!["all", "self", "holder"].includes(source)) throw badRequest("source must be all, self or holder");
+    const kept = await keptObservations(patientId, String(graph.version()), () =>
+      observationParts(patientId),
+    );
+    if (!codes.length && from === null && to === null && source === "all")
+      return { kept, matched: kept.items };
+    const matched = kept.items.filter((o) => {
+      if (codes.length && !codes.includes(o.code)) return false;
+      if (from !== null && !(o.t >= from)) return false;
+      if (to !== null && !(o.t <= to)) return false;
+      if (source === "self" && !o.self) return false;
+      if (source === "holder" && o.self) return false;
+      return true;
+    });
+    return { kept, matched };
+  }
+
+  const selfLink = (url: URL) => [
+    { relation: "self", url: `${config.publicUrl}${url.pathname}${url.search}` },
+  ];
+
+  // the record's parts: graph and sync ledger; the observations': the graph alone
+  const keptRecords = createPatientKept<{ metaTail: string; entries: string }>();
+  const keptObservations = createPatientKept<Awaited<ReturnType<typeof observationParts>>>();
+
+  /**
+   * Record reads are audited in batches (the insight query logs' writer, server/federated/query-log.ts:
+   * one transaction per batch, on its own thread on the embedded store) rather than one committed
+   * transaction per read; without a writer (a service built alone) each read is appended at once.
+   */
+  const readLog = deps.auditBatches ? createQueryLog(deps.auditBatches) : undefined;
+  const logRead = (input: AuditInput) => (readLog ? readLog.append(input) : audit.append(input));
+
   return {
     patientNode,
     observationNodes,
+    flushLog: () => readLog?.flush() ?? Promise.resolve(),
 
-    async record(principal: Principal & { patientId: string }) {
-      const patient = await patientNode(principal.patientId);
-      const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
-      const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
-      const resources: FhirResource[] = [toPatient(patient)];
-      for (const [type, toResource] of Object.entries(RELATIONS)) {
-        const rels = await graph.relationships({
-          id: patient.id,
-          types: [type],
-          direction: "out",
-          limit: RECORD_LIMIT,
-        });
-        for (const r of rels) {
-          const key = `${r.node.properties.resourceType}/${r.node.id}`;
-          const synced = ledger.get(key);
-          resources.push(
-            toResource(r.node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined),
-          );
-        }
-      }
-      const last = await store.lastSyncRun(patient.id);
-      await audit.append({
+    /** GET /api/patient/app/record: the Bundle as JSON text, its parts kept per patient and version */
+    async record(principal: Principal & { patientId: string }): Promise<string> {
+      const version = `${graph.version()}/${await topicVersion(rel, SYNC_TOPIC)}`;
+      const parts = await keptRecords(principal.patientId, version, () => recordParts(principal.patientId));
+      await logRead({
         action: "patient-app.record.read",
         actor: principal.actor,
-        target: patient.id,
+        target: principal.patientId,
         kind: "patient-app",
       });
-      return bundle("collection", resources, {
-        meta: {
-          lastUpdated: new Date().toISOString(),
-          ...(last
-            ? {
-                tag: [
-                  { system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) },
-                ],
-              }
-            : {}),
-        },
-      });
+      return bundleText("collection", parts);
     },
 
     async addObservations(principal: Principal & { patientId: string }, body: Record<string, unknown>) {
@@ -105,39 +189,22 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       return created;
     },
 
+    /** the Devices page: the searchset Bundle as an object (its resources shared with the kept parts: read only) */
     async observations(principal: Principal & { patientId: string }, url: URL) {
-      const codes = (url.searchParams.get("code") ?? "")
-        .split(",")
-        .map((c) => c.trim())
-        .filter(Boolean)
-        // FHIR token search: "http://loinc.org|8867-4" or "8867-4"
-        .map((c) => (c.startsWith("http://loinc.org|") ? c.slice("http://loinc.org|".length) : c));
-      for (const c of codes) if (!LOINC_CODE.test(c)) throw badRequest(`code: "${c}" is not a LOINC code`);
-      const from = dateBound(url.searchParams.get("from"), "from", "start");
-      const to = dateBound(url.searchParams.get("to"), "to", "end");
-      if (from !== null && to !== null && from > to) throw badRequest("from must not be after to");
-      const source = url.searchParams.get("source") ?? "all";
-      if (!["all", "self", "holder"].includes(source)) throw badRequest("source must be all, self or holder");
-      await patientNode(principal.patientId);
-      const nodes = (await observationNodes(principal.patientId)).filter((n) => {
-        const p = n.properties;
-        if (codes.length && !codes.includes(String(p.code))) return false;
-        const t = Date.parse(String(p.effectiveDateTime ?? ""));
-        if (from !== null && !(t >= from)) return false;
-        if (to !== null && !(t <= to)) return false;
-        if (source === "self" && !isSelfMeasured(n)) return false;
-        if (source === "holder" && isSelfMeasured(n)) return false;
-        return true;
-      });
-      nodes.sort((a, b) =>
-        String(b.properties.effectiveDateTime ?? "").localeCompare(
-          String(a.properties.effectiveDateTime ?? ""),
-        ),
+      const { matched } = await searchObservations(principal.patientId, url);
+      return bundle(
+        "searchset",
+        matched.map((o) => o.resource),
+        { link: selfLink(url) },
       );
-      const resources = nodes.map((n) => RELATIONS.HAS_OBSERVATION(n, principal.patientId));
-      return bundle("searchset", resources, {
-        link: [{ relation: "self", url: `${config.publicUrl}${url.pathname}${url.search}` }],
-      });
+    },
+
+    /** GET /api/patient/observations: the same Bundle as JSON text, from the kept encoded entries */
+    async observationsText(principal: Principal & { patientId: string }, url: URL): Promise<string> {
+      const { kept, matched } = await searchObservations(principal.patientId, url);
+      const entries = matched === kept.items ? kept.all : `[${matched.map((o) => o.text).join(",")}]`;
+      const link = JSON.stringify(selfLink(url));
+      return bundleText("searchset", { total: matched.length, link, entries });
     },
 
     async sync(principal: Principal & { patientId: string }) {

@@ -45,8 +45,11 @@ export async function createPatientAppService(deps: PatientAppDeps) {
     record: record.record,
     addObservations: record.addObservations,
     observations: record.observations,
+    observationsText: record.observationsText,
     sync: record.sync,
     lastSync: record.lastSync,
+    /** writes the record reads' pending audit batch (services.close, before the store closes) */
+    flushLog: record.flushLog,
     erase: erasure.erase,
   };
 }

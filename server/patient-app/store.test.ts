@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
 import { createAuditLog } from "../audit/log";
-import { createPatientAppStore } from "./store";
+import { createPatientAppStore, DEVICES_TOPIC, SYNC_TOPIC } from "./store";
 
 const account = (id: string, thumb: string, now: number) => ({
   id,
@@ -213,5 +213,72 @@ describe.each(storeDialects())("companion app store on %s", (dialect) => {
     expect(await app.pairing("pair-1")).toMatchObject({ id: "pair-1" });
     expect(await audit.list({ kind: "patient-app" })).toMatchObject([record]);
     expect(await audit.verify()).toEqual({ ok: true, checked: 1 });
+  });
+
+  it("moves its tables' change-feed topic with every write: once per transaction, at once outside one", async () => {
+    const { app, rel } = await open();
+    const now = Date.now();
+    const versions = async () => [
+      await rel.changes.fresh(SYNC_TOPIC),
+      await rel.changes.fresh(DEVICES_TOPIC),
+    ];
+    /** how far [sync, devices] moved over `write` */
+    const moved = async (write: () => Promise<unknown>) => {
+      const before = await versions();
+      await write();
+      const after = await versions();
+      return [after[0] - before[0], after[1] - before[1]];
+    };
+    const run = (id: string) => ({
+      id,
+      patient_id: "patient-1",
+      at: now,
+      actor: "a",
+      added: 0,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+    });
+    const item = (key: string) => ({
+      patient_id: "patient-1",
+      resource_key: key,
+      holder: "h",
+      hash: "x",
+      now,
+    });
+    expect(await moved(() => app.insertAccount(account("app-a", "t-a", now)))).toEqual([0, 1]);
+    expect(await moved(() => app.insertPairing(pairing("pair-a", "patient-1", "h-a", now)))).toEqual([0, 1]);
+    expect(await moved(() => app.completePairing("pair-a", "app-a", now))).toEqual([0, 1]);
+    expect(await moved(() => app.pairAccount("app-a", "patient-1", now, "pair-a", null))).toEqual([0, 1]);
+    expect(await moved(() => app.touchAccount("app-a", now + 1))).toEqual([0, 1]);
+    expect(await moved(() => app.revokeAccount("app-a", now, "patient1"))).toEqual([0, 1]);
+    expect(await moved(() => app.upsertSyncItem(item("Observation/o1")))).toEqual([1, 0]);
+    expect(await moved(() => app.deleteSyncItem("patient-1", "Observation/o1"))).toEqual([1, 0]);
+    expect(await moved(() => app.insertSyncRun(run("s1")))).toEqual([1, 0]);
+    // a transaction of many writes to both: each topic once
+    expect(
+      await moved(() =>
+        rel.tx(async (tx) => {
+          await app.upsertSyncItem(item("Observation/o2"), tx);
+          await app.upsertSyncItem(item("Observation/o3"), tx);
+          await app.insertSyncRun(run("s2"), tx);
+          await app.deletePairingsOfAccount("app-a", tx);
+          await app.deleteAccount("app-a", tx);
+          await app.deletePairingsOfPatient("patient-1", tx);
+          await app.deleteSyncItemsOfPatient("patient-1", tx);
+          await app.deleteSyncRunsOfPatient("patient-1", tx);
+        }),
+      ),
+    ).toEqual([1, 1]);
+    // reads, challenges and request ids move neither
+    expect(
+      await moved(async () => {
+        await app.insertChallenge("n1", now, now + 120_000);
+        await app.consumeChallenge("n1", now);
+        await app.rememberJti("app-a", "j1", now + 60_000, now);
+        await app.accountsOfPatient("patient-1");
+        await app.syncItems("patient-1");
+      }),
+    ).toEqual([0, 0]);
   });
 });

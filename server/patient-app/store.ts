@@ -51,6 +51,15 @@ export interface SyncItemRow {
   last_changed_at: number;
 }
 
+/**
+ * Change-feed topics of the app's tables, for answers kept per version of them (kept.ts): every write
+ * here bumps its table's topic, once per transaction, in that transaction (a write outside one: right
+ * after it). SYNC_TOPIC: the EHR sync ledger and its runs (the record's `meta`); DEVICES_TOPIC: app
+ * accounts and pairings (a pairing's state and device).
+ */
+export const SYNC_TOPIC = "patient-app-sync";
+export const DEVICES_TOPIC = "patient-app-devices";
+
 /** millisecond times are beyond 32 bits: bigint (read back as numbers on both stores) */
 const MS = "bigint";
 
@@ -166,6 +175,16 @@ export async function createPatientAppStore(rel: Relational) {
   });
 
   const db = rel.db;
+  // the transactions that bumped each topic already (one bump per transaction, however many rows)
+  const bumped = new Map([SYNC_TOPIC, DEVICES_TOPIC].map((t) => [t, new WeakSet<Sql>()]));
+  async function changed(q: Sql, topic: typeof SYNC_TOPIC | typeof DEVICES_TOPIC) {
+    const seen = bumped.get(topic)!;
+    if (q !== db) {
+      if (seen.has(q)) return;
+      seen.add(q);
+    }
+    await rel.changes.bump(q, topic);
+  }
 
   return {
     rel,
@@ -203,6 +222,7 @@ export async function createPatientAppStore(rel: Relational) {
       q: Sql = db,
     ) {
       await q.insertInto("app_accounts").values(a).execute();
+      await changed(q, DEVICES_TOPIC);
     },
     async account(id: string, q: Sql = db) {
       const r = (await q.selectFrom("app_accounts").selectAll().where("id", "=", id).executeTakeFirst()) as
@@ -249,6 +269,7 @@ export async function createPatientAppStore(rel: Relational) {
         .where("status", "=", "active")
         .where("patient_id", "is", null)
         .executeTakeFirst();
+      await changed(q, DEVICES_TOPIC);
       return affected(r) === 1;
     },
     async revokeAccount(id: string, now: number, by: string, q: Sql = db) {
@@ -258,13 +279,17 @@ export async function createPatientAppStore(rel: Relational) {
         .where("id", "=", id)
         .where("status", "=", "active")
         .executeTakeFirst();
+      await changed(q, DEVICES_TOPIC);
       return affected(r) === 1;
     },
     async touchAccount(id: string, now: number, q: Sql = db) {
       await q.updateTable("app_accounts").set({ last_seen_at: now }).where("id", "=", id).execute();
+      await changed(q, DEVICES_TOPIC);
     },
     async deleteAccount(id: string, q: Sql = db) {
-      return affected(await q.deleteFrom("app_accounts").where("id", "=", id).executeTakeFirst());
+      const n = affected(await q.deleteFrom("app_accounts").where("id", "=", id).executeTakeFirst());
+      await changed(q, DEVICES_TOPIC);
+      return n;
     },
 
     async insertPairing(
@@ -272,6 +297,7 @@ export async function createPatientAppStore(rel: Relational) {
       q: Sql = db,
     ) {
       await q.insertInto("app_pairings").values(p).execute();
+      await changed(q, DEVICES_TOPIC);
     },
     async pairing(id: string, q: Sql = db) {
       const r = (await q.selectFrom("app_pairings").selectAll().where("id", "=", id).executeTakeFirst()) as
@@ -294,6 +320,7 @@ export async function createPatientAppStore(rel: Relational) {
         .where("completed_at", "is", null)
         .where("expires_at", ">", now)
         .executeTakeFirst();
+      await changed(q, DEVICES_TOPIC);
       return affected(r) === 1;
     },
     async pendingPairings(patientId: string, now: number, q: Sql = db) {
@@ -307,14 +334,18 @@ export async function createPatientAppStore(rel: Relational) {
       return Number(r.n);
     },
     async deletePairingsOfPatient(patientId: string, q: Sql = db) {
-      return affected(
+      const n = affected(
         await q.deleteFrom("app_pairings").where("patient_id", "=", patientId).executeTakeFirst(),
       );
+      await changed(q, DEVICES_TOPIC);
+      return n;
     },
     async deletePairingsOfAccount(accountId: string, q: Sql = db) {
-      return affected(
+      const n = affected(
         await q.deleteFrom("app_pairings").where("account_id", "=", accountId).executeTakeFirst(),
       );
+      await changed(q, DEVICES_TOPIC);
+      return n;
     },
 
     /** true the first time an (account, jti) pair is seen */
@@ -363,6 +394,7 @@ export async function createPatientAppStore(rel: Relational) {
           })),
         )
         .execute();
+      await changed(q, SYNC_TOPIC);
     },
     async deleteSyncItem(patientId: string, key: string, q: Sql = db) {
       await q
@@ -370,11 +402,14 @@ export async function createPatientAppStore(rel: Relational) {
         .where("patient_id", "=", patientId)
         .where("resource_key", "=", key)
         .execute();
+      await changed(q, SYNC_TOPIC);
     },
     async deleteSyncItemsOfPatient(patientId: string, q: Sql = db) {
-      return affected(
+      const n = affected(
         await q.deleteFrom("app_sync_items").where("patient_id", "=", patientId).executeTakeFirst(),
       );
+      await changed(q, SYNC_TOPIC);
+      return n;
     },
     async insertSyncRun(
       r: {
@@ -390,6 +425,7 @@ export async function createPatientAppStore(rel: Relational) {
       q: Sql = db,
     ) {
       await q.insertInto("app_sync_runs").values(r).execute();
+      await changed(q, SYNC_TOPIC);
     },
     async lastSyncRun(patientId: string, q: Sql = db) {
       const r = (await q
@@ -402,9 +438,11 @@ export async function createPatientAppStore(rel: Relational) {
       return r && { at: Number(r.at), actor: r.actor };
     },
     async deleteSyncRunsOfPatient(patientId: string, q: Sql = db) {
-      return affected(
+      const n = affected(
         await q.deleteFrom("app_sync_runs").where("patient_id", "=", patientId).executeTakeFirst(),
       );
+      await changed(q, SYNC_TOPIC);
+      return n;
     },
   };
 }

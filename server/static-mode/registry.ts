@@ -226,6 +226,7 @@ export const REGISTRY: Registry = {
       pairing: read(),
       record: read(),
       observations: read(),
+      observationsText: read(),
       lastSync: read(),
       challenge: write,
       createAccount: write,
@@ -235,6 +236,7 @@ export const REGISTRY: Registry = {
       addObservations: write,
       sync: write,
       erase: write,
+      flushLog: write,
     },
   },
   // wallet sign-in: static mode has none (the persona switcher replaces sign-in)

@@ -55,9 +55,9 @@ const auditSuccessesSince = (seq: number) =>
   (
     server.services.db
       .prepare(
-        // federated.query: reads are logged by a batch written every 100 ms (server/federated/query-log.ts),
-        // so such entries may land during a later call
-        "SELECT action FROM audit_entries WHERE seq > ? AND outcome <> 'failure' AND action <> 'federated.query'",
+        // federated.query and patient-app.record.read: reads are logged by a batch written every 100 ms
+        // (server/federated/query-log.ts), so such entries may land during a later call
+        "SELECT action FROM audit_entries WHERE seq > ? AND outcome <> 'failure' AND action NOT IN ('federated.query', 'patient-app.record.read')",
       )
       .all(seq) as { action: string }[]
   ).map((r) => `audit ${r.action}`);
