@@ -21,6 +21,7 @@ import { signIn } from "../tests/support/signin";
 import { capture, drive, loadGenerator, recordBaseline, type Measured } from "./bench/load";
 import { ensureWrk } from "./bench/wrk";
 import { cpuMs, startBenchServer, stopChild } from "./bench/server";
+import { fillPath, findIds, placeholdersOf } from "./bench/ids";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 import { benchTwoInstances, keepTwoInstanceSection } from "./bench/two-instances";
 
@@ -306,6 +307,28 @@ function previousResults(file: string): SizeResult[] {
   }
 }
 
+/** one API call for the ids the bench's paths name (scripts/bench/ids.ts): JSON in, JSON out */
+async function askApi(
+  base: string,
+  path: string,
+  init: { method?: string; body?: string; cookie: string },
+): Promise<unknown> {
+  const res = await fetch(base + path, {
+    method: init.method ?? "GET",
+    body: init.body,
+    // a state-changing call from the hub's own origin, as its pages make it
+    headers: {
+      cookie: init.cookie,
+      accept: "application/json",
+      "content-type": "application/json",
+      origin: base,
+    },
+  });
+  if (!res.ok)
+    throw new Error(`bench: ${init.method ?? "GET"} ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
 async function measureSize(
   patients: number,
   routes: BenchRoute[],
@@ -318,11 +341,19 @@ async function measureSize(
   const settleMs = await settle(srv.child.pid!);
   console.log(`   settled (server CPU under 10 % for 2 s) after ${f1(settleMs / 1000)} s more`);
   const cookies = new Map<string, string>();
+  const cookieOf = async (persona: string) => {
+    if (!cookies.has(persona)) cookies.set(persona, (await signIn(srv.url, persona)).cookie);
+    return cookies.get(persona)!;
+  };
   const results: RouteResult[] = [];
   try {
+    const ids = await findIds(
+      new Set(routes.flatMap((r) => placeholdersOf(pathFor(r, patients)))),
+      async (persona, path, init) => askApi(srv.url, path, { ...init, cookie: await cookieOf(persona) }),
+    );
     for (const r of routes) {
-      if (!cookies.has(r.persona)) cookies.set(r.persona, (await signIn(srv.url, r.persona)).cookie);
-      const p = pathFor(r, patients);
+      await cookieOf(r.persona);
+      const p = fillPath(pathFor(r, patients), ids);
       const headers: Record<string, string> = {
         cookie: cookies.get(r.persona)!,
         accept: r.kind === "page" ? "text/html" : r.kind === "fetcher" ? "*/*" : "application/json",
@@ -427,7 +458,8 @@ async function main() {
       const routes = ROUTES.filter(
         (r) =>
           (!opt.only || r.name.includes(opt.only) || pathFor(r, patients).includes(opt.only)) &&
-          (patients < 100_000 || r.large || r.kind === "health"),
+          (patients < 100_000 || r.large || r.kind === "health") &&
+          (!r.tenThousandOnly || patients === 10_000),
       );
       measured.push(await measureSize(patients, routes, opt, baseline));
       // written after every size: a run cut short keeps what it measured

@@ -18,6 +18,11 @@ export interface BenchRoute {
   kind: RouteKind;
   large?: boolean;
   growth?: boolean;
+  /**
+   * measured at 10,000 patients only: the rest of the route table's read routes (every GET of /api is in
+   * the bench: routes.test.ts), judged by the same targets
+   */
+  tenThousandOnly?: boolean;
   /** connections for this route (default: the run's concurrency) */
   concurrency?: number;
   /** checks one response body (text); returns a problem or null */
@@ -160,6 +165,57 @@ export const ROUTES: BenchRoute[] = [
     check: isDocument,
   },
   { name: "page: analytics", path: "/analytics", persona: "researcher", kind: "page", check: isDocument },
+  // every other read route of the route table, at 10,000 patients (`{…}`: an id looked up first, ids.ts)
+  ...(
+    [
+      ["overview", "/api/overview", "researcher"],
+      ["overview (admin)", "/api/overview", "admin"],
+      ["ODRL scope", "/api/odrl/scope", "researcher"],
+      ["EEHRxF coverage", "/api/eehrxf", "researcher"],
+      ["question templates", "/api/nlq", "researcher"],
+      ["question back end", "/api/nlq/backend", "researcher"],
+      ["trust center", "/api/trust-center", "trustcenter"],
+      ["OpenAPI document", "/api/openapi.json", "researcher"],
+      ["identity provider config", "/api/keycloak-config", "researcher"],
+      ["session", "/api/auth/session", "researcher"],
+      ["wallet sign-in status", "/api/auth/eudi/status?sid={eudiSid}", "researcher"],
+      ["one negotiation", "/api/negotiations/{negotiation}?participantId=pharmaco", "researcher"],
+      ["one transfer", "/api/transfers/{transfer}?participantId=pharmaco", "researcher"],
+      [
+        "provider catalogue",
+        "/api/negotiations?catalog=true&participantId=pharmaco&providerDid={providerDid}",
+        "researcher",
+      ],
+      ["the caller as a participant", "/api/participants/me", "researcher"],
+      ["credentials", "/api/credentials", "admin"],
+      ["credential definitions", "/api/credentials/definitions", "admin"],
+      ["a participant's credentials", "/api/participants/{participant}/credentials", "admin"],
+      ["demonstration DSP catalogue", "/api/mock-dsp/pharmaco/catalog/request", "researcher"],
+      ["compliance summary", "/api/compliance", "regulator"],
+      ["conformance probes", "/api/compliance/tck", "regulator"],
+      ["access applications", "/api/compliance/applications", "regulator"],
+      ["supervision findings", "/api/compliance/findings", "regulator"],
+      ["information requests", "/api/compliance/information-requests", "regulator"],
+      ["data requests", "/api/compliance/requests", "regulator"],
+      ["declared results", "/api/compliance/results", "regulator"],
+      ["permit register", "/api/permits", "researcher"],
+      ["activity report", "/api/activity-report", "regulator"],
+      ["secondary-use information", "/api/information", "researcher"],
+      ["audit entries (first page)", "/api/admin/audit", "admin"],
+      ["audit retention", "/api/admin/audit/retention", "admin"],
+      ["components", "/api/admin/components", "admin"],
+      ["component topology", "/api/admin/components/topology", "admin"],
+      ["component diagnosis", "/api/admin/components/{component}/diagnosis", "admin"],
+      ["participant directory", "/api/admin/participants", "admin"],
+      ["ODRL policies", "/api/admin/policies", "admin"],
+      ["tenants", "/api/admin/tenants", "admin"],
+      ["federated discovery check", "/api/debug/phase26", "admin"],
+      ["patient's observations", "/api/patient/observations", "patient1"],
+      ["patient's record as FHIR", "/api/patient/app/record", "patient1"],
+      ["paired devices", "/api/patient/app-devices", "patient1"],
+      ["pairing state", "/api/patient/app-pairing/{pairing}", "patient1"],
+    ] as const
+  ).map(([name, path, persona]): BenchRoute => ({ name, path, persona, kind: "api", tenThousandOnly: true })),
 ];
 
 export const pathFor = (r: BenchRoute, patients: number) =>
