@@ -28,9 +28,9 @@ export interface ServiceEndpoints {
 }
 
 /**
- * rebuilds the named clients of `rt` against `endpoints` (an unconfigured issuer stays unconfigured), on
- * the same pooled fetch and behind the same read cache as the clients they replace; what the cache kept
- * from before the restart is dropped
+ * rebuilds the named clients of `rt` against `endpoints` (an unconfigured issuer stays unconfigured),
+ * behind the same read cache as the clients they replace; what the cache kept from before the restart
+ * is dropped
  */
 export function reconnectClients(
   rt: DataspaceRuntime,
@@ -44,10 +44,11 @@ export function reconnectClients(
           clientId: endpoints.clientId,
           clientSecret: endpoints.clientSecret ?? "",
           timeoutMs: rt.timeoutMs,
-          fetch: rt.fetch,
         })
       : undefined;
-  const common = { timeoutMs: rt.timeoutMs, tokens, fetch: rt.fetch };
+  // Node's own fetch, not the dataspace's pool: a restart of the embedded dataspace closes that pool with it
+  // (and a restart is asked for to get new connections)
+  const common = { timeoutMs: rt.timeoutMs, tokens };
   const cache = rt.readCache;
   const behindCache = <T>(client: T, wrap: (client: T, cache: NonNullable<typeof rt.readCache>) => T) =>
     cache ? wrap(client, cache) : client;
