@@ -10,9 +10,8 @@ import type { ConnectorNegotiation, ConnectorTransfer, ParticipantContext } from
  * The connector and tenant-manager clients behind one read cache: every read goes through
  * `cache.read` (short cache + coalescing of identical in-flight calls), every write invalidates the
  * whole cache once it has been answered, whatever its outcome (a failed write may still have
- * changed something). A provider's catalogue (another participant's answer) is read through the cache
- * too: kept where the cache sees that participant's changes (the embedded dataspace), coalesced only
- * where it cannot (a remote connector keeps nothing by default). The onboarding reads and endpoint data
+ * changed something). A provider's catalogue (another participant's answer, with fresh offer ids)
+ * is never kept, only shared by identical requests in flight; the onboarding reads and endpoint data
  * references (short-lived tokens) always go upstream.
  */
 
@@ -66,11 +65,10 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
       cache.read(cacheKey("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
-    // another participant's answer: kept only where the read cache sees every change of that
-    // participant too (the embedded dataspace's change counter, 10 s); a remote connector's cache keeps
-    // nothing by default, so there identical requests in flight share one call and the next one asks again
+    // another participant's answer, with offer ids the provider issues afresh on each request: never
+    // kept, but identical requests in flight share one call
     requestCatalog: (id, request, signal) =>
-      cache.read(cacheKey("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
+      cache.share(cacheKey("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
     listNegotiations: (id, signal, query) =>
       cache.read(listKey.negotiations(id, query), signal, (s) => client.listNegotiations(id, s, query)),
     initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),

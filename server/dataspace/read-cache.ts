@@ -44,6 +44,16 @@ export interface ReadCache {
     upstream?: UpstreamName,
   ): Promise<T>;
   /**
+   * Like `read`, but nothing is kept: only identical calls in flight share one upstream call (an answer
+   * that must be fresh on each request, e.g. a provider's catalogue with its new offer ids).
+   */
+  share<T>(
+    key: string,
+    signal: AbortSignal | undefined,
+    load: (signal: AbortSignal) => Promise<T>,
+    upstream?: UpstreamName,
+  ): Promise<T>;
+  /**
    * The answer a read of `key` would get from the cache now, without a promise: for callers that
    * gather many cached reads per request (the task list); undefined when the read must run.
    */
@@ -113,41 +123,47 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     return hit && hit.generation === g && now() - hit.at <= options.ttlMs ? hit : undefined;
   };
 
-  return {
-    read<T>(
-      key: string,
-      signal: AbortSignal | undefined,
-      load: (signal: AbortSignal) => Promise<T>,
-      upstream: UpstreamName = options.name,
-    ) {
+  function read<T>(
+    key: string,
+    signal: AbortSignal | undefined,
+    load: (signal: AbortSignal) => Promise<T>,
+    upstream: UpstreamName,
+    keep: boolean,
+  ): Promise<T> {
+    if (keep) {
       const hit = fresh(key);
       if (hit) {
         stats.hits++;
         return Promise.resolve(hit.value as T);
       }
-      const g = generationNo;
-      const running = inFlight.get(key);
-      if (running && running.generation === g) {
-        stats.coalesced++;
-        return untilDeadline(running.promise as Promise<T>, signal, upstream);
+    } else generation();
+    const g = generationNo;
+    const running = inFlight.get(key);
+    if (running && running.generation === g) {
+      stats.coalesced++;
+      return untilDeadline(running.promise as Promise<T>, signal, upstream);
+    }
+    stats.misses++;
+    const promise = load(AbortSignal.timeout(options.timeoutMs)).then((value) => {
+      if (Array.isArray(value)) Object.freeze(value);
+      if (keep && options.ttlMs > 0 && generation() === g) {
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+        entries.set(key, { generation: g, at: now(), value });
       }
-      stats.misses++;
-      const promise = load(AbortSignal.timeout(options.timeoutMs)).then((value) => {
-        if (Array.isArray(value)) Object.freeze(value);
-        if (options.ttlMs > 0 && generation() === g) {
-          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-          entries.set(key, { generation: g, at: now(), value });
-        }
-        return value;
-      });
-      const flight = { generation: g, promise };
-      inFlight.set(key, flight);
-      const done = () => {
-        if (inFlight.get(key) === flight) inFlight.delete(key);
-      };
-      promise.then(done, done);
-      return untilDeadline(promise, signal, upstream);
-    },
+      return value;
+    });
+    const flight = { generation: g, promise };
+    inFlight.set(key, flight);
+    const done = () => {
+      if (inFlight.get(key) === flight) inFlight.delete(key);
+    };
+    promise.then(done, done);
+    return untilDeadline(promise, signal, upstream);
+  }
+
+  return {
+    read: (key, signal, load, upstream = options.name) => read(key, signal, load, upstream, true),
+    share: (key, signal, load, upstream = options.name) => read(key, signal, load, upstream, false),
     peek<T>(key: string) {
       const hit = fresh(key);
       if (!hit) return undefined;

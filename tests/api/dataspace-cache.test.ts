@@ -229,32 +229,28 @@ describe("with the embedded dataspace", () => {
     expect(Date.now() - started).toBeLessThan(3000); // far below the kept answers' 10 s
   });
 
-  it("keeps a provider's catalogue per consumer and provider while nothing changes; a write shows at once", async () => {
-    const alpha = { did: "did:web:alpha-klinik.de:participant" };
-    const catalogue = (consumer: string, providerDid: string) =>
+  it("asks a provider's catalogue anew every time (fresh offer ids); identical requests in flight share one call", async () => {
+    const catalogue = () =>
       call(ds, "GET /api/negotiations", {
         as: "researcher",
-        query: { participantId: consumer, catalog: "true", providerDid },
+        query: {
+          participantId: "pharmaco",
+          catalog: "true",
+          providerDid: "did:web:alpha-klinik.de:participant",
+        },
       });
-    const datasetIds = (body: JsonBody) =>
-      ds.summariseCatalog(body).datasets.map((d: { id: string }) => d.id);
-    const first = await catalogue("pharmaco", alpha.did);
+    const offerIds = (body: JsonBody) =>
+      ds
+        .summariseCatalog(body)
+        .datasets.flatMap((d: { offers: { id: string }[] }) => d.offers.map((o) => o.id));
+    const first = await catalogue();
     expect(first.status).toBe(200);
-    const hits = ds.readCache.stats.hits;
-    const again = await catalogue("pharmaco", alpha.did);
-    expect(again.body).toEqual(first.body);
-    expect(ds.readCache.stats.hits).toBe(hits + 1);
-    // another consumer asks on its own (its answer is not the first consumer's)
-    const misses = ds.readCache.stats.misses;
-    expect((await catalogue("irs", alpha.did)).status).toBe(200);
-    expect(ds.readCache.stats.misses).toBe(misses + 1);
-
-    const created = await call(ds, "POST /api/assets", {
-      as: "clinic",
-      body: { participantId: "alphaklinik-berlin", assetId: "cache-kept-catalogue", name: "Kept catalogue" },
-    });
-    expect(created.status).toBe(201);
-    expect(datasetIds((await catalogue("pharmaco", alpha.did)).body)).toContain("cache-kept-catalogue");
-    expect(datasetIds(first.body)).not.toContain("cache-kept-catalogue");
+    const { coalesced, hits } = ds.readCache.stats;
+    const together = await Promise.all(Array.from({ length: 5 }, catalogue));
+    expect(new Set(together.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    expect(ds.readCache.stats.coalesced).toBe(coalesced + 4);
+    expect(offerIds(together[0].body)).not.toEqual(offerIds(first.body));
+    expect(offerIds((await catalogue()).body)).not.toEqual(offerIds(together[0].body));
+    expect(ds.readCache.stats.hits).toBe(hits);
   });
 });
