@@ -41,14 +41,22 @@ export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
   };
 }
 
-export function cachedConnector(client: ConnectorClient, cache: ReadCache): ConnectorClient {
-  const write = async <T>(p: Promise<T>): Promise<T> => {
+/**
+ * A write through this server: once it is answered, whatever its outcome (a failed write may still
+ * have changed something), every kept answer is dropped, so a write then a read returns the write.
+ */
+const invalidating =
+  (cache: ReadCache) =>
+  async <T>(write: Promise<T>): Promise<T> => {
     try {
-      return await p;
+      return await write;
     } finally {
       cache.invalidate();
     }
   };
+
+export function cachedConnector(client: ConnectorClient, cache: ReadCache): ConnectorClient {
+  const write = invalidating(cache);
   return {
     managementUrl: client.managementUrl,
     apiVersion: client.apiVersion,
@@ -90,13 +98,7 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
 export function cachedTenantManager(client: TenantManagerClient, cache: ReadCache): TenantManagerClient {
   const read = <T>(k: string, signal: AbortSignal | undefined, load: (s: AbortSignal) => Promise<T>) =>
     cache.read(k, signal, load, "tenant manager");
-  const write = async <T>(p: Promise<T>): Promise<T> => {
-    try {
-      return await p;
-    } finally {
-      cache.invalidate();
-    }
-  };
+  const write = invalidating(cache);
   return {
     baseUrl: client.baseUrl,
     // cells and dataspace profiles are read only on the way to a write (onboarding): always live
@@ -120,13 +122,7 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
  * always read live.
  */
 export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClient {
-  const write = async <T>(p: Promise<T>): Promise<T> => {
-    try {
-      return await p;
-    } finally {
-      cache.invalidate();
-    }
-  };
+  const write = invalidating(cache);
   return {
     baseUrl: client.baseUrl,
     issuerContextId: client.issuerContextId,
@@ -161,13 +157,8 @@ export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): 
         (s) => client.listCredentials(id, s),
         "identity hub",
       ),
-    requestCredentials: async (id, request, signal) => {
-      try {
-        return await client.requestCredentials(id, request, signal);
-      } finally {
-        cache.invalidate();
-      }
-    },
+    requestCredentials: (id, request, signal) =>
+      invalidating(cache)(client.requestCredentials(id, request, signal)),
     credentialRequestStatus: (id, holderPid, signal) => client.credentialRequestStatus(id, holderPid, signal),
   };
 }
