@@ -21,7 +21,7 @@ import { signIn } from "../tests/support/signin";
 import { capture, drive, loadGenerator, recordBaseline, type Measured } from "./bench/load";
 import { ensureWrk } from "./bench/wrk";
 import { cpuMs, startBenchServer, stopChild } from "./bench/server";
-import { fillPath, findIds, placeholdersOf } from "./bench/ids";
+import { askApi, fillPath, findIds, placeholdersOf } from "./bench/ids";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 import { benchTwoInstances, keepTwoInstanceSection } from "./bench/two-instances";
 
@@ -305,28 +305,6 @@ function previousResults(file: string): SizeResult[] {
   } catch {
     return [];
   }
-}
-
-/** one API call for the ids the bench's paths name (scripts/bench/ids.ts): JSON in, JSON out */
-async function askApi(
-  base: string,
-  path: string,
-  init: { method?: string; body?: string; cookie: string },
-): Promise<unknown> {
-  const res = await fetch(base + path, {
-    method: init.method ?? "GET",
-    body: init.body,
-    // a state-changing call from the hub's own origin, as its pages make it
-    headers: {
-      cookie: init.cookie,
-      accept: "application/json",
-      "content-type": "application/json",
-      origin: base,
-    },
-  });
-  if (!res.ok)
-    throw new Error(`bench: ${init.method ?? "GET"} ${path} answered ${res.status}: ${await res.text()}`);
-  return res.json();
 }
 
 async function measureSize(

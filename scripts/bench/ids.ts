@@ -63,3 +63,25 @@ export async function findIds(names: ReadonlySet<string>, ask: Ask): Promise<Ben
   if (missing.length) throw new Error(`bench: no way to find ${missing.map((n) => `{${n}}`).join(", ")}`);
   return ids;
 }
+
+/** one API call for the ids the bench's paths name (scripts/bench/ids.ts): JSON in, JSON out */
+export async function askApi(
+  base: string,
+  path: string,
+  init: { method?: string; body?: string; cookie: string },
+): Promise<unknown> {
+  const res = await fetch(base + path, {
+    method: init.method ?? "GET",
+    body: init.body,
+    // a state-changing call from the hub's own origin, as its pages make it
+    headers: {
+      cookie: init.cookie,
+      accept: "application/json",
+      "content-type": "application/json",
+      origin: base,
+    },
+  });
+  if (!res.ok)
+    throw new Error(`bench: ${init.method ?? "GET"} ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}

@@ -10,9 +10,12 @@
  *   npx tsx scripts/bench/route.ts --node-args "--max-semi-space-size=16" …  # other Node flags
  *   npx tsx scripts/bench/route.ts --after admin:/graph/drawing.data … # another route (persona:path) driven first
  *   npx tsx scripts/bench/route.ts --gc …                               # the longest GC pauses of each run
+ *   npx tsx scripts/bench/route.ts --path "/api/negotiations/{negotiation}?participantId=pharmaco" …
+ *                                       # a path naming an id, found on the server as the bench finds it
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { signIn } from "../../tests/support/signin";
+import { askApi, fillPath, findIds, placeholdersOf } from "./ids";
 import { capture, drive } from "./load";
 import { cpuMs, startBenchServer, stopChild } from "./server";
 
@@ -23,7 +26,7 @@ function arg(name: string, def: string): string {
 }
 
 async function main() {
-  const route = arg("path", "/api/health");
+  const path = arg("path", "/api/health");
   const persona = arg("persona", "admin");
   const runs = Number(arg("runs", "3"));
   const seconds = Number(arg("seconds", "5"));
@@ -42,6 +45,13 @@ async function main() {
   });
   try {
     const { cookie } = await signIn(srv.url, persona);
+    const wanted = new Set(placeholdersOf(path));
+    const ids = wanted.size
+      ? await findIds(wanted, async (who, p, init) =>
+          askApi(srv.url, p, { ...init, cookie: (await signIn(srv.url, who)).cookie }),
+        )
+      : {};
+    const route = fillPath(path, ids);
     const headers = { cookie, accept: route.startsWith("/api") ? "application/json" : "text/html" };
     const first = await capture(srv.url + route, headers);
     // --save <file>: the warm-up answer's text, e.g. to compare a page rendered two ways
