@@ -1,5 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import { EncodedBody } from "../http/node-adapter";
+import type { EncodedBody } from "../http/node-adapter";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertOwn, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -15,7 +15,6 @@ import {
 } from "./clock";
 import type { ClockData } from "./clock";
 import type { AccessBodyContext } from "./context";
-import { createKept } from "./kept";
 import { APPLICATION, CLOCK, INFORMATION_REQUEST, illegalTransition, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail, InformationRequestData } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
@@ -61,26 +60,19 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     return Promise.all(recs.map((r) => applicationView(r, at, open)));
   }
 
-  // GET /api/compliance/applications as sent, per version of the records (kept.ts)
-  const keptLists = createKept<EncodedBody>(64);
+  // GET /api/compliance/applications as sent, per version of the records (context.ts, keptLists)
+  const keptBody = ctx.keptLists();
 
   /**
    * The JSON of listApplications(user, filter), encoded once per version of the records, Berlin day (the
    * clocks count in days; nothing else in a view depends on the time), caller class (an overseer sees
    * every organisation's applications, anyone else their own organisation's) and filter.
    */
-  async function listApplicationsBody(
+  function listApplicationsBody(
     user: SessionUser,
     filter: { state?: string; limit?: number; offset?: number } = {},
   ): Promise<EncodedBody> {
-    const version = await ensureReady();
-    const at = now();
-    const caller = isOverseer(user) ? "*" : `org:${user.organisation}`;
-    const key = JSON.stringify([berlinDate(at), caller, filter.state, filter.limit, filter.offset]);
-    return keptLists(version, key, async () => {
-      const list = await listAt(user, filter, at);
-      return new EncodedBody(Buffer.from(JSON.stringify(list)));
-    });
+    return keptBody(user, [filter.state, filter.limit, filter.offset], (at) => listAt(user, filter, at));
   }
 
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {

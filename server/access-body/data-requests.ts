@@ -152,6 +152,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
 
   return {
     listDataRequests: reader.list,
+    listDataRequestsBody: reader.listBody,
     getDataRequest: reader.get,
     submitDataRequest,
     withdrawDataRequest,

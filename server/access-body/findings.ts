@@ -110,6 +110,7 @@ export function createFindings(ctx: AccessBodyContext) {
 
   return {
     listFindings: reader.list,
+    listFindingsBody: reader.listBody,
     getFinding: reader.get,
     openFinding,
     respondFinding,

@@ -51,13 +51,13 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/information-requests": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(
-      id
-        ? await ab.getInformationRequest(id, ctx.user!)
-        : await ab.listInformationRequests(ctx.user!, {
-            state: q(ctx, "state"),
-            applicationId: q(ctx, "applicationId"),
-          }),
+    if (id) return json(await ab.getInformationRequest(id, ctx.user!));
+    // the list kept encoded (the same bytes as json(listInformationRequests(...)))
+    return jsonBuffer(
+      await ab.listInformationRequestsBody(ctx.user!, {
+        state: q(ctx, "state"),
+        applicationId: q(ctx, "applicationId"),
+      }),
     );
   },
   "POST /api/compliance/information-requests": async (ctx) => {
@@ -87,11 +87,8 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/requests": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(
-      id
-        ? await ab.getDataRequest(id, ctx.user!)
-        : await ab.listDataRequests(ctx.user!, { state: q(ctx, "state") }),
-    );
+    if (id) return json(await ab.getDataRequest(id, ctx.user!));
+    return jsonBuffer(await ab.listDataRequestsBody(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/requests": async (ctx) => {
     const body = await readJsonObject(ctx.request);
@@ -109,9 +106,8 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/findings": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(
-      id ? await ab.getFinding(id, ctx.user!) : await ab.listFindings(ctx.user!, { state: q(ctx, "state") }),
-    );
+    if (id) return json(await ab.getFinding(id, ctx.user!));
+    return jsonBuffer(await ab.listFindingsBody(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/findings": async (ctx) =>
     json(await ctx.services.accessBody.openFinding(await readJsonObject(ctx.request), ctx.user!), 201),
@@ -123,16 +119,15 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/results": async (ctx) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(
-      id ? await ab.getResult(id, ctx.user!) : await ab.listResults(ctx.user!, { state: q(ctx, "state") }),
-    );
+    if (id) return json(await ab.getResult(id, ctx.user!));
+    return jsonBuffer(await ab.listResultsBody(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/results": async (ctx) => {
     const r = await ctx.services.accessBody.postResult(await readJsonObject(ctx.request), ctx.user!);
     return json(r.result, r.created ? 201 : 200);
   },
 
-  // kept answers (kept.ts): the same bytes as json(register()) and json(information())
+  // kept answers (server/http/kept-answers.ts): the same bytes as json(register()) and json(information())
   "GET /api/permits": async (ctx) => jsonText(await ctx.services.accessBody.registerText()),
   "GET /api/information": async (ctx) => jsonText(await ctx.services.accessBody.informationText()),
 
@@ -140,7 +135,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const ab = ctx.services.accessBody;
     const period = reportPeriod(ctx.url, ab.now());
     const format = q(ctx, "format") ?? "json";
-    // JSON: the kept answer (kept.ts), the same bytes as json(activityReport(period))
+    // JSON: the kept answer (server/http/kept-answers.ts), the same bytes as json(activityReport(period))
     if (format === "json") return jsonText(await ab.activityReportText(period));
     const report = await ab.activityReport(period);
     const name = `activity-report-${period.from}-${period.to}`;

@@ -2,7 +2,7 @@ import type { AuditLog } from "../audit/log";
 import type { GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import { berlinDate } from "./calendar";
-import { createKept, textAt, timedText, type TimedText } from "./kept";
+import { createKept, textAt, timedText, type TimedText } from "../http/kept-answers";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
@@ -17,7 +17,6 @@ import { createAccessBodyService } from "./service";
 export { isOverseer } from "./actors";
 export { berlinDate } from "./calendar";
 export { clockView } from "./clock";
-export { createKept, textAt, timedText, type TimedText } from "./kept";
 export { MACHINES, replay, type Machine } from "./machines";
 export type { ApplicationData, InformationRequestData, PermitData } from "./model";
 export { PURPOSES } from "./periods";
@@ -35,7 +34,7 @@ export interface AccessBodyOptions {
 export async function createAccessBody(opts: AccessBodyOptions) {
   const service = await createAccessBodyService(opts);
   const { store, graph, now, readyVersion } = service;
-  // the answers of the read routes, kept per version of the records and the graph (kept.ts)
+  // the answers of the read routes, kept per version of the records and the graph (server/http/kept-answers.ts)
   const keptRegister = createKept<TimedText>(4);
   const keptInformation = createKept<TimedText>(4);
   const keptReports = createKept<TimedText>(32);

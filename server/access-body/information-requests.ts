@@ -1,4 +1,5 @@
 import type { SessionUser } from "../auth/user";
+import type { EncodedBody } from "../http/node-adapter";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertOwn, assertRole, pickRequired } from "./actors";
 import { addDays, berlinDate } from "./calendar";
@@ -22,17 +23,27 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     informationRequestView(r, at),
   );
 
-  async function listInformationRequests(
-    user: SessionUser,
-    filter: { state?: string; applicationId?: string } = {},
-  ) {
-    await ensureReady();
-    const at = now();
+  type ListFilter = { state?: string; applicationId?: string };
+
+  async function listAt(user: SessionUser, filter: ListFilter, at: Date) {
     const recs = await store.list<InformationRequestData>("informationRequest", {
       ...(filter.state ? { state: filter.state } : {}),
       ...(filter.applicationId ? { parentId: filter.applicationId } : {}),
     });
     return Promise.all(visible(user, recs).map((r) => informationRequestView(r, at)));
+  }
+
+  async function listInformationRequests(user: SessionUser, filter: ListFilter = {}) {
+    await ensureReady();
+    return listAt(user, filter, now());
+  }
+
+  // GET /api/compliance/information-requests as sent, per version of the records (context.ts, keptLists)
+  const keptBody = ctx.keptLists();
+
+  /** the JSON of listInformationRequests(user, filter), byte for byte, kept per version of the records */
+  function listInformationRequestsBody(user: SessionUser, filter: ListFilter = {}): Promise<EncodedBody> {
+    return keptBody(user, [filter.state, filter.applicationId], (at) => listAt(user, filter, at));
   }
 
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {
@@ -191,6 +202,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
 
   return {
     listInformationRequests,
+    listInformationRequestsBody,
     getInformationRequest: reader.get,
     requestInformation,
     answerInformationRequest,

@@ -42,6 +42,22 @@ async function expectSameAsFresh(ab: AccessBodyWithCompliance) {
     expect(await ab.activityReportText(p)).toBe(JSON.stringify(await ab.activityReport(p)));
   for (const user of CALLERS) {
     expect(await ab.complianceText(user), user.username).toBe(JSON.stringify(await ab.compliance(user)));
+    for (const state of [undefined, "OPEN", "PENDING"]) {
+      const f = state ? { state } : {};
+      const at = `${user.username} ${JSON.stringify(f)}`;
+      expect((await ab.listFindingsBody(user, f)).toString(), at).toBe(
+        JSON.stringify(await ab.listFindings(user, f)),
+      );
+      expect((await ab.listResultsBody(user, f)).toString(), at).toBe(
+        JSON.stringify(await ab.listResults(user, f)),
+      );
+      expect((await ab.listDataRequestsBody(user, f)).toString(), at).toBe(
+        JSON.stringify(await ab.listDataRequests(user, f)),
+      );
+      expect((await ab.listInformationRequestsBody(user, f)).toString(), at).toBe(
+        JSON.stringify(await ab.listInformationRequests(user, f)),
+      );
+    }
     if (user === clinic) continue; // the route's roles: HDAB_AUTHORITY, CONNECTOR_ADMIN, DATA_USER
     for (const f of PAGES)
       expect(
@@ -113,6 +129,24 @@ describe("the access body's kept answers", () => {
     );
     expect(await ab.informationText()).toContain(permit.id);
     expect(await ab.activityReportText(PERIODS[0])).toContain(app.id);
+    await expectSameAsFresh(ab);
+
+    // the supervision lists: a finding to the researcher's organisation, seen by it and the overseer only
+    const before = (await ab.listFindingsBody(researcher)).toString();
+    const finding = await ab.openFinding(
+      {
+        organisation: researcher.organisation,
+        subjectRole: "DATA_USER",
+        title: "Kept answers: a finding",
+        description: "Shown at the next read",
+        relatedPermitId: permit.id,
+      },
+      regulator,
+    );
+    expect(before).not.toContain(finding.id);
+    expect((await ab.listFindingsBody(researcher)).toString()).toContain(finding.id);
+    expect((await ab.listFindingsBody(regulator, { state: "OPEN" })).toString()).toContain(finding.id);
+    expect((await ab.listFindingsBody(irs)).toString()).not.toContain(finding.id);
     await expectSameAsFresh(ab);
   });
 

@@ -1,15 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
-import {
-  berlinDate,
-  createAccessBody,
-  createKept,
-  isOverseer,
-  textAt,
-  timedText,
-  type AccessBodyOptions,
-  type TimedText,
-} from "../access-body";
+import { berlinDate, createAccessBody, isOverseer, type AccessBodyOptions } from "../access-body";
+import { createKept, textAt, timedText, type TimedText } from "../http/kept-answers";
 import { complianceSummary } from "./summary";
 import { createTck } from "./tck";
 
@@ -34,7 +26,7 @@ export async function createAccessBodyWithCompliance(opts: AccessBodyWithComplia
     timeoutMs: opts.config?.upstreamTimeoutMs ?? 5000,
     now,
   });
-  // GET /api/compliance, kept per version of the records and the graph (server/access-body/kept.ts)
+  // GET /api/compliance, kept per version of the records and the graph (server/http/kept-answers.ts)
   const keptSummaries = createKept<TimedText>(64);
   return {
     ...accessBody,

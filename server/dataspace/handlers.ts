@@ -39,7 +39,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
       checkId(providerDid, "providerDid");
       const address = presentString(ctx.query.get("counterPartyAddress"));
       if (address) checkHttpUrl(address, "counterPartyAddress");
-      return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
+      return jsonBuffer(await ds.fetchProviderCatalogBody(participantId, providerDid, address));
     }
     return jsonBuffer(await ds.listNegotiationsBody(participantId));
   },
@@ -53,7 +53,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
   },
   "GET /api/negotiations/:id": async (ctx) =>
-    json(await ctx.services.dataspace.getNegotiation(requiredParticipantId(ctx), pathId(ctx))),
+    jsonBuffer(await ctx.services.dataspace.getNegotiationBody(requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/transfers": async (ctx) =>
     jsonBuffer(await ctx.services.dataspace.listTransfersBody(requiredParticipantId(ctx))),

@@ -111,12 +111,20 @@ export interface Dataspace {
     providerDid: string,
     counterPartyAddress?: string,
   ): Promise<Record<string, unknown>>;
+  /** the same as encoded JSON, encoded once per answer of the provider (shared by identical calls in flight) */
+  fetchProviderCatalogBody(
+    participantId: string,
+    providerDid: string,
+    counterPartyAddress?: string,
+  ): Promise<EncodedBody>;
   summariseCatalog(catalog: Record<string, unknown>): CatalogSummary;
   startNegotiation(
     request: negotiations.NegotiationRequest,
     actor?: string,
   ): Promise<Record<string, unknown>>;
   getNegotiation(participantId: string, negotiationId: string): Promise<Record<string, unknown>>;
+  /** the same as encoded JSON, encoded once per answer of the connector */
+  getNegotiationBody(participantId: string, negotiationId: string): Promise<EncodedBody>;
 
   listTransfers(participantId: string): Promise<Record<string, unknown>[]>;
   /** GET /api/transfers as encoded JSON, kept while its inputs are the same */
@@ -281,9 +289,12 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     listNegotiationsBody: (participantId) => negotiations.listNegotiationsBody(rt, participantId),
     fetchProviderCatalog: (participantId, providerDid, address) =>
       negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
+    fetchProviderCatalogBody: (participantId, providerDid, address) =>
+      negotiations.fetchProviderCatalogBody(rt, participantId, providerDid, address),
     summariseCatalog,
     startNegotiation: (request, actor) => negotiations.startNegotiation(rt, request, actor),
     getNegotiation: (participantId, id) => negotiations.getNegotiation(rt, participantId, id),
+    getNegotiationBody: (participantId, id) => negotiations.getNegotiationBody(rt, participantId, id),
 
     listTransfers: (participantId) => transfers.listTransfers(rt, participantId),
     listTransfersBody: (participantId) => transfers.listTransfersBody(rt, participantId),

@@ -1,5 +1,6 @@
 import { badGateway, notFound } from "../http/errors";
-import type { EncodedBody } from "../http/node-adapter";
+import { createEncodedOnce } from "../http/kept-answers";
+import { EncodedBody } from "../http/node-adapter";
 import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
@@ -183,18 +184,59 @@ export async function startNegotiation(
   return response;
 }
 
+// pure, as negotiationBodies: the connector's answers, each encoded once while the read cache shares it
+const catalogBodies = /* @__PURE__ */ createEncodedOnce<Catalog>();
+const negotiationBody = /* @__PURE__ */ createEncodedOnce<ConnectorNegotiation>(withContractId);
+
+/**
+ * GET /api/negotiations?catalog=true as the route sends it: the JSON of fetchProviderCatalog, encoded
+ * once per answer of the provider (the read cache shares one call in flight among identical requests
+ * and keeps nothing: the provider issues fresh offer ids each time).
+ */
+export async function fetchProviderCatalogBody(
+  rt: DataspaceRuntime,
+  participantId: string,
+  providerDid: string,
+  counterPartyAddress?: string,
+): Promise<EncodedBody> {
+  return catalogBodies(await fetchProviderCatalog(rt, participantId, providerDid, counterPartyAddress));
+}
+
+/**
+ * GET /api/negotiations/:id as the route sends it: the JSON of getNegotiation, encoded once per answer
+ * of the connector (the read cache hands out the same object while it is valid); a demonstration
+ * record, the fallback, is encoded each time.
+ */
+export async function getNegotiationBody(
+  rt: DataspaceRuntime,
+  participantId: string,
+  id: string,
+): Promise<EncodedBody> {
+  let live: ConnectorNegotiation;
+  try {
+    live = await rt.connector.getNegotiation(participantId, id);
+  } catch (e) {
+    return new EncodedBody(Buffer.from(JSON.stringify(negotiationFallback(rt, id, e))));
+  }
+  return negotiationBody(live);
+}
+
 export async function getNegotiation(
   rt: DataspaceRuntime,
   participantId: string,
   id: string,
 ): Promise<Record<string, unknown>> {
-  const demo = () => (rt.demoRecords ? rt.demo.negotiations().find((n) => n["@id"] === id) : undefined);
   try {
     return withContractId(await rt.connector.getNegotiation(participantId, id));
   } catch (e) {
-    const fallback = demo();
-    if (fallback) return fallback;
-    if (isNotFound(e)) throw notFound("Negotiation not found");
-    throw badGateway("Failed to fetch negotiation", describeUpstream(e));
+    return negotiationFallback(rt, id, e);
   }
+}
+
+/** after the connector failed to answer one negotiation: the bundle's record of it, or the spec's 404 or 502 */
+function negotiationFallback(rt: DataspaceRuntime, id: string, e: unknown): Record<string, unknown> {
+  const fallback = rt.demoRecords ? rt.demo.negotiations().find((n) => n["@id"] === id) : undefined;
+  if (fallback) return fallback;
+  if (isNotFound(e)) throw notFound("Negotiation not found");
+  throw badGateway("Failed to fetch negotiation", describeUpstream(e));
 }

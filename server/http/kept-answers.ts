@@ -1,9 +1,13 @@
+import { EncodedBody } from "./node-adapter";
+
 /**
- * Answers of the access body's read routes kept between requests (issue 13): built once per version of
+ * Answers of read routes kept between requests (issue 13, decision 0042): built once per version of
  * their inputs and shared by every caller of the same key, so a read costs a lookup and the writing of a
- * kept text instead of the store's queries, the graph's look-ups and a JSON.stringify.
+ * kept text instead of the store's queries, the graph's look-ups and a JSON.stringify. Used by the access
+ * body and compliance (their records' version and the graph's) and the operator's directory and
+ * demonstration catalogues (the directory's change-feed version and the graph's).
  *
- * `version` names the inputs' generation (the records' version as `ensureReady()` leaves it, and the
+ * `version` names the inputs' generation (e.g. the records' version as `ensureReady()` leaves it, and the
  * graph's version where the answer reads the graph): a new one drops everything kept for the one
  * before. `key` names everything else the answer depends on (the Berlin day, the caller's class, the
  * request's parameters). At most `max` keys are kept per generation, the oldest dropped first.
@@ -54,3 +58,36 @@ export function timedText(answer: { generatedAt: string }): TimedText {
 
 /** the answer's text at `now`: byte for byte JSON.stringify of the answer built with generatedAt = now */
 export const textAt = (t: TimedText, now: Date) => `${t.head}"${now.toISOString()}"${t.tail}`;
+
+const identities = new WeakMap<object, number>();
+let lastIdentity = 0;
+
+/**
+ * A number per object, the same for as long as the object lives: for a `version` made of inputs that
+ * are compared by identity (an upstream list as the read cache hands it out, frozen and shared while it
+ * is valid; a new list is a new version).
+ */
+export function identityOf(value: object): number {
+  let id = identities.get(value);
+  if (id === undefined) identities.set(value, (id = ++lastIdentity));
+  return id;
+}
+
+/**
+ * The JSON of values derived from shared objects, encoded once per object: `encoded(source)` is the
+ * JSON of `view(source)`, made at the first call for that object and answered again while the object
+ * lives (a reading of background probes, an upstream answer the read cache hands out to every caller
+ * while it is valid, or to every caller of one call in flight). Sources must not change after their
+ * first use: the read cache's answers and the probes' readings are shared and nobody changes them.
+ */
+export function createEncodedOnce<S extends object>(view: (source: S) => unknown = (s) => s) {
+  const bodies = new WeakMap<S, EncodedBody>();
+  return function encoded(source: S): EncodedBody {
+    let body = bodies.get(source);
+    if (!body) {
+      body = new EncodedBody(Buffer.from(JSON.stringify(view(source))));
+      bodies.set(source, body);
+    }
+    return body;
+  };
+}

@@ -2,7 +2,7 @@ import type { AuditLog } from "../audit/log";
 import { ORGANISATIONS } from "../graph";
 import { conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
-import type { Relational, Sql } from "../storage/relational";
+import { topicVersion, type Relational, type Sql } from "../storage/relational";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /**
@@ -180,6 +180,8 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
   return {
     /** changes with every write to the directory, here (at once) or on another instance sharing the store */
     version: () => `${ownWrites}/${rel.changes.version(DIRECTORY_TOPIC)}`,
+    /** the same, with another instance's acknowledged write seen at once (on PostgreSQL its version row) */
+    fresh: async () => `${ownWrites}/${await topicVersion(rel, DIRECTORY_TOPIC)}`,
     async list(): Promise<DirectoryEntry[]> {
       const rows = (await rel.db
         .selectFrom(TABLE)

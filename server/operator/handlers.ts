@@ -1,4 +1,4 @@
-import { badRequest, json, noContent } from "../http/errors";
+import { badRequest, json, jsonBuffer, noContent } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
 import type { OidcClient } from "../auth/oidc-client";
@@ -24,7 +24,8 @@ const actor = (ctx: HandlerContext<OperatorServices>) => ctx.user?.username ?? "
 export const operatorHandlers: HandlerMap<OperatorServices> = {
   "GET /api/admin/tenants": async (ctx) => json(await ctx.services.operator.tenants()),
 
-  "GET /api/admin/participants": async (ctx) => json(await ctx.services.operator.directory()),
+  // kept per version of what they read (the same bytes as json(directory()) and json(catalog(...)))
+  "GET /api/admin/participants": async (ctx) => jsonBuffer(await ctx.services.operator.directoryBody()),
   "POST /api/admin/participants": async (ctx) => {
     const input = parseDirectoryInput(await readJsonObject(ctx.request));
     return json(await ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
@@ -51,7 +52,7 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
     json(ctx.services.operator.identityProvider(ctx.services.oidc.issuer)),
 
   "GET /api/mock-dsp/:participant/catalog/request": async (ctx) =>
-    json(await ctx.services.operator.catalog(ctx.params.participant)),
+    jsonBuffer(await ctx.services.operator.catalogBody(ctx.params.participant)),
   "POST /api/mock-dsp/:participant/catalog/request": async (ctx) => {
     ctx.services.operator.checkCatalogRequest(await readJsonObject(ctx.request));
     return json(await ctx.services.operator.catalog(ctx.params.participant));

@@ -1,5 +1,6 @@
 import { JSON_HEADERS } from "../http/errors";
-import { EncodedBody, rawBodyResponse } from "../http/node-adapter";
+import { createEncodedOnce } from "../http/kept-answers";
+import { rawBodyResponse, type EncodedBody } from "../http/node-adapter";
 
 /**
  * Answers made from the last background reading (component probes, the discovery check), as
@@ -15,17 +16,8 @@ export interface Kept<T> {
   ageMs: number;
 }
 
-const bodies = new WeakMap<object, EncodedBody>();
-
 /** the JSON of a reading's value, encoded at its first use and shared by every later answer */
-export function encodedOnce(value: object): EncodedBody {
-  let body = bodies.get(value);
-  if (!body) {
-    body = new EncodedBody(Buffer.from(JSON.stringify(value)));
-    bodies.set(value, body);
-  }
-  return body;
-}
+export const encodedOnce = createEncodedOnce<object>();
 
 export function keptResponse(kept: Kept<unknown>): Response {
   return rawBodyResponse(kept.body, {

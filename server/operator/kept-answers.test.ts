@@ -176,3 +176,58 @@ describe("the discovery check from the last background check", () => {
     expect(next.checkedAt >= after.checkedAt).toBe(true);
   });
 });
+
+describe("the directory and the demonstration DSP catalogues, kept per version of what they read", () => {
+  it("send the directory byte for byte, kept until a directory write", async () => {
+    const { operator } = await setup();
+    const kept = await operator.directoryBody();
+    expect(kept.toString()).toBe(JSON.stringify(await operator.directory()));
+    expect(await operator.directoryBody()).toBe(kept); // kept
+    await operator.addDirectoryEntry(
+      { did: "did:web:kept.example", displayName: "Kept Example", catalogueUrl: null, country: null },
+      "admin",
+    );
+    const added = (await operator.directoryBody()).toString();
+    expect(added).toContain("did:web:kept.example");
+    expect(added).toBe(JSON.stringify(await operator.directory()));
+    await operator.removeDirectoryEntry("did:web:kept.example", "admin");
+    expect((await operator.directoryBody()).toString()).not.toContain("did:web:kept.example");
+  });
+
+  it("send a participant's catalogue byte for byte, show a graph write at once, and keep no 404", async () => {
+    const { operator, graph } = await setup();
+    await expect(operator.catalogBody("lmc")).rejects.toMatchObject({ status: 404 });
+    await graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: {
+            id: "participant-lmc",
+            label: "Participant",
+            layer: "l1",
+            properties: { slug: "lmc", did: "did:web:lmc.nl:participant", displayName: "LMC" },
+          },
+        },
+      ],
+      { action: "test.create", actor: "tester", target: "participant-lmc", kind: "catalogue" },
+    );
+    const write = (displayName: string) =>
+      graph.mutate([{ op: "updateNode", id: "participant-lmc", properties: { displayName } }], {
+        action: "test.update",
+        actor: "tester",
+        target: "participant-lmc",
+        kind: "catalogue",
+      });
+    await write("LMC");
+    const kept = await operator.catalogBody("lmc");
+    expect(kept.toString()).toBe(JSON.stringify(await operator.catalog("lmc")));
+    expect(kept.toString()).toContain("LMC data products");
+    expect(await operator.catalogBody("lmc")).toBe(kept); // kept
+    // the same participant asked by DID: its own key, the same catalogue
+    expect((await operator.catalogBody("did:web:lmc.nl:participant")).toString()).toBe(kept.toString());
+    await write("Leiden Medical Centre");
+    const renamed = (await operator.catalogBody("lmc")).toString();
+    expect(renamed).toContain("Leiden Medical Centre data products");
+    expect(renamed).toBe(JSON.stringify(await operator.catalog("lmc")));
+  });
+});

@@ -7,6 +7,8 @@ import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
 import type { GraphStore } from "../graph";
 import { badGateway, serviceUnavailable } from "../http/errors";
+import { createKept } from "../http/kept-answers";
+import { EncodedBody } from "../http/node-adapter";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import type { EmbeddedDataspaceRestart } from "./component-model";
@@ -57,6 +59,10 @@ export async function createOperatorService(deps: {
   const directory = await createDirectory(deps.rel, deps.audit, config.publicUrl);
   const mockDsp = createMockDsp({ graph: deps.graph, directory });
   const discovery = createDiscovery({ config, graph: deps.graph, directory, mockDsp });
+  // read answers kept per version of what they read (server/http/kept-answers.ts)
+  const keptDirectory = createKept<EncodedBody>(1);
+  const keptCatalogs = createKept<EncodedBody>(64);
+  const encoded = (value: unknown) => new EncodedBody(Buffer.from(JSON.stringify(value)));
 
   return {
     /** every component as the last round of background probes saw it (components.ts) */
@@ -77,12 +83,23 @@ export async function createOperatorService(deps: {
 
     /** the crawler's participant directory */
     directory: () => directory.list(),
+    /** GET /api/admin/participants: the JSON of directory(), kept per version of the directory */
+    directoryBody: async () =>
+      keptDirectory(await directory.fresh(), "", async () => encoded(await directory.list())),
     addDirectoryEntry: (input: ReturnType<typeof parseDirectoryInput>, actor: string) =>
       directory.add(input, actor),
     removeDirectoryEntry: (key: string, actor: string) => directory.remove(key, actor),
 
     /** the demonstration DSP catalogue of a participant */
     catalog: (participant: string) => mockDsp.catalog(participant, config.publicUrl),
+    /**
+     * The JSON of catalog(participant), kept per version of the directory and the graph (what it reads);
+     * an unknown participant's 404 is not kept
+     */
+    catalogBody: async (participant: string) =>
+      keptCatalogs(`${await directory.fresh()}/${deps.graph.version()}`, participant, async () =>
+        encoded(await mockDsp.catalog(participant, config.publicUrl)),
+      ),
     checkCatalogRequest: (body: Record<string, unknown>) => mockDsp.checkRequest(body),
 
     async tenants(): Promise<Tenant[]> {

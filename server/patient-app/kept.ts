@@ -1,5 +1,3 @@
-import type { Relational } from "../storage/relational";
-
 /**
  * Parts of a patient's own answers (the record as FHIR, their observations, a pairing's rows), kept
  * per patient for one version of everything they derive from (issue 13): the graph's `version()`, the
@@ -28,13 +26,4 @@ export function createPatientKept<T>(max = 256) {
     });
     return entry.value;
   };
-}
-
-/**
- * The version of a change-feed topic as the store has it now: in-process at once on SQLite; on
- * PostgreSQL its row, read by key, so a write acknowledged by another instance shows at once
- * (without waiting for its NOTIFY).
- */
-export function topicVersion(rel: Relational, topic: string): number | Promise<number> {
-  return rel.dialect === "sqlite" ? rel.changes.version(topic) : rel.changes.fresh(topic);
 }

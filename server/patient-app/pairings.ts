@@ -2,7 +2,8 @@ import type { SessionUser } from "../auth/user";
 import { qrDataUrl, sha256b64u } from "../eudi";
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from "../http/errors";
 import type { Accounts } from "./accounts";
-import { createPatientKept, topicVersion } from "./kept";
+import { topicVersion } from "../storage/relational";
+import { createPatientKept } from "./kept";
 import {
   MAX_ACTIVE_DEVICES,
   MAX_PENDING_PAIRINGS,

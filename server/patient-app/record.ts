@@ -11,7 +11,8 @@ import {
   toPatient,
   type FhirResource,
 } from "./fhir";
-import { createPatientKept, topicVersion } from "./kept";
+import { topicVersion } from "../storage/relational";
+import { createPatientKept } from "./kept";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
 import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
 import { SYNC_TOPIC, type PatientAppStore } from "./store";

@@ -60,7 +60,14 @@ export function createConnectorPolicies(
   }
 
   async function listFor(participantId: string, signal: AbortSignal): Promise<ListedPolicy[]> {
-    const defs = await connectorDefinitions(participantId, signal);
+    return listFrom(participantId, await connectorDefinitions(participantId, signal));
+  }
+
+  /** the list of a participant context from its connector definitions and the registry's rows */
+  async function listFrom(
+    participantId: string,
+    defs: readonly Record<string, unknown>[],
+  ): Promise<ListedPolicy[]> {
     const rows = new Map((await rowsOf(participantId)).map((r) => [r.policy_id, r]));
     const out: ListedPolicy[] = [];
     const seen = new Set<string>();
@@ -106,5 +113,14 @@ export function createConnectorPolicies(
     return { row: row?.deleted_at ? undefined : row, atConnector: atConnector && !row?.deleted_at };
   }
 
-  return { rt, managementHttp, definitionPath, connectorDefinitions, listFor, activeContexts, findExisting };
+  return {
+    rt,
+    managementHttp,
+    definitionPath,
+    connectorDefinitions,
+    listFor,
+    listFrom,
+    activeContexts,
+    findExisting,
+  };
 }

@@ -1,4 +1,4 @@
-import { badRequest, json, jsonText, noContent, unauthorized } from "../http/errors";
+import { badRequest, json, jsonBuffer, jsonText, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { effectiveScopeText } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
@@ -28,7 +28,8 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
       if (!participantId) throw badRequest("participantId is required with policyId");
       return json(await ctx.services.policies.get(participantId, policyId));
     }
-    return json(await ctx.services.policies.list(participantId));
+    // kept per version of its inputs (the same bytes as json(list(participantId)))
+    return jsonBuffer(await ctx.services.policies.listBody(participantId));
   },
   "POST /api/admin/policies": async (ctx) => {
     const { participantId, policy } = parsePolicyCreate(await readJsonObject(ctx.request));

@@ -1,5 +1,5 @@
 import type { AuditLog } from "../audit/log";
-import type { Relational, Sql } from "../storage/relational";
+import { topicVersion, type Relational, type Sql } from "../storage/relational";
 import type { ConnectorSyncState, ListedPolicy, OdrlPolicyDocument } from "./policy-document";
 
 /**
@@ -26,6 +26,9 @@ export const EMBEDDED_NOTE =
 
 const TABLE = "policy_registry";
 
+/** the registry's change-feed topic: bumped in every write's transaction */
+export const POLICY_REGISTRY_TOPIC = "policy-registry";
+
 export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
   await rel.migrate("policies-1", async (m) => {
     await m.schema
@@ -45,6 +48,7 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
       .execute();
   });
   const db = rel.db;
+  let ownWrites = 0;
   const asRow = (r: RegistryRow): RegistryRow => ({ ...r, version: Number(r.version) });
 
   async function getRow(participantId: string, policyId: string, q: Sql = db) {
@@ -187,8 +191,28 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
     deleteRow,
     record,
     listed,
-    /** one transaction: the registry's change and its audit entry commit together */
-    transaction: <T>(fn: (tx: Sql) => Promise<T>): Promise<T> => rel.tx(fn),
+    /**
+     * One transaction: the registry's change and its audit entry commit together, and the registry's
+     * change-feed topic moves with them (what the kept list keys by, service.ts). This instance's writes
+     * are counted when each begins and again when it ends, so a read that overlapped one is never taken
+     * for a read after it.
+     */
+    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      ownWrites++;
+      try {
+        return await rel.tx(async (tx) => {
+          const done = await fn(tx);
+          await rel.changes.bump(tx, POLICY_REGISTRY_TOPIC);
+          return done;
+        });
+      } finally {
+        ownWrites++;
+      }
+    },
+    /** changes with every write to the registry, here or (at once, on PostgreSQL too) on another instance */
+    async version(): Promise<string> {
+      return `${ownWrites}/${await topicVersion(rel, POLICY_REGISTRY_TOPIC)}`;
+    },
   };
 }
 

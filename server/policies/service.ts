@@ -5,6 +5,8 @@ import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
 import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
 import { badGateway, badRequest, conflict, notFound } from "../http/errors";
+import { createKept, identityOf } from "../http/kept-answers";
+import { EncodedBody } from "../http/node-adapter";
 import { presentString } from "../http/handler";
 import type { Relational } from "../storage/relational";
 import { createConnectorPolicies } from "./connector-policies";
@@ -42,6 +44,8 @@ import { policyTemplates, type PolicyTemplate } from "./templates";
 
 export interface PolicyService {
   list(participantId?: string): Promise<ListedPolicy[]>;
+  /** the JSON of list(participantId), byte for byte, kept per version of its inputs */
+  listBody(participantId?: string): Promise<EncodedBody>;
   get(participantId: string, policyId: string): Promise<ListedPolicy>;
   create(participantId: string, input: unknown, actor: string): Promise<ListedPolicy>;
   replace(policyId: string, participantId: string, input: unknown, actor: string): Promise<ListedPolicy>;
@@ -76,7 +80,9 @@ export async function createPolicyService(deps: {
   const registry = await createPolicyRegistry(rel, audit);
   const { getRow, rowsById, insertRow, updateRow, insertWithdrawn, deleteRow, record, listed } = registry;
   const connector = createConnectorPolicies(deps, registry);
-  const { rt, managementHttp, definitionPath, listFor, activeContexts, findExisting } = connector;
+  const { rt, managementHttp, definitionPath, listFor, listFrom, activeContexts, findExisting } = connector;
+  // GET /api/admin/policies as sent, kept per version of its inputs (server/http/kept-answers.ts)
+  const keptLists = createKept<EncodedBody>(16);
   /** whether the connector holds this document after a push whose answer was lost ("unknown": no answer) */
   const landed = async (participantId: string, document: OdrlPolicyDocument) => {
     const defs = await settle(
@@ -93,6 +99,35 @@ export async function createPolicyService(deps: {
       const contexts = await activeContexts(deadline);
       const lists = await Promise.all(contexts.map((c) => settle(listFor(c["@id"], deadline))));
       return lists.flatMap((l) => (l.ok ? l.value : []));
+    },
+
+    /**
+     * Kept per version of what the list reads: the registry's version (read first), the participant
+     * contexts asked and the connector's definitions of each, as the read cache hands them out (a new
+     * list from the connector is a new key). A failed definitions lookup leaves that context out,
+     * as list() does, and the answer is built afresh each time until it answers again.
+     */
+    async listBody(participantId) {
+      const registryVersion = await registry.version();
+      const deadline = operationDeadline(rt());
+      const ids = participantId ? [participantId] : (await activeContexts(deadline)).map((c) => c["@id"]);
+      const defs = participantId
+        ? [await connector.connectorDefinitions(participantId, deadline)]
+        : await Promise.all(
+            ids.map(async (id) => {
+              const d = await settle(connector.connectorDefinitions(id, deadline));
+              return d.ok ? d.value : null;
+            }),
+          );
+      const build = async () => {
+        const lists = await Promise.all(ids.map((id, i) => (defs[i] ? listFrom(id, defs[i]) : [])));
+        return new EncodedBody(Buffer.from(JSON.stringify(lists.flat())));
+      };
+      if (defs.some((d) => !d || !Object.isFrozen(d))) return build();
+      // the key, not the version, names the connector's lists: the one-participant and the whole lists
+      // are kept side by side for one version of the registry
+      const key = [participantId ? "one" : "all", ...ids, ...defs.map((d) => identityOf(d!))];
+      return keptLists(registryVersion, JSON.stringify(key), build);
     },
 
     async get(participantId, policyId) {

@@ -198,3 +198,67 @@ describe("the transfer and negotiation lists' encoded answers", () => {
     expect(n.body.error).toBe("Failed to fetch negotiations");
   });
 });
+
+describe("one negotiation's and a provider catalogue's encoded answers", () => {
+  const one = (ds: Dataspace, id: string) =>
+    callDataspace(ds, "GET /api/negotiations/:id", { params: { id }, query: { participantId: "pharmaco" } });
+
+  it("are the answers built afresh, byte for byte, encoded once per upstream answer", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    const live = { state: "REQUESTED" };
+    h.double.on("GET", `${MGMT}/pharmaco/contractnegotiations/n-1`, {
+      reply: () => ({ json: { "@id": "n-1", state: live.state, contractAgreementId: "agreement-1" } }),
+    });
+    const first = await ds.getNegotiationBody("pharmaco", "n-1");
+    expect(first.toString()).toBe(JSON.stringify(await ds.getNegotiation("pharmaco", "n-1")));
+    expect(JSON.parse(first.toString())).toMatchObject({ "@id": "n-1", contractId: "agreement-1" });
+    expect(await ds.getNegotiationBody("pharmaco", "n-1")).toBe(first); // the read cache's same answer
+    expect((await one(ds, "n-1")).body).toMatchObject({ state: "REQUESTED" });
+
+    // no kept answer (a remote connector's default): each read shows the connector as it is now
+    const fresh = await remote();
+    expect((await one(fresh, "n-1")).body).toMatchObject({ state: "REQUESTED" });
+    live.state = "FINALIZED";
+    expect((await one(fresh, "n-1")).body).toMatchObject({ state: "FINALIZED" });
+  });
+
+  it("fall back to the bundle's record, then 404 or 502, as the object route does", async () => {
+    const ds = await remote();
+    const bundled = demo.negotiations()[0];
+    h.double.on("GET", `${MGMT}/pharmaco/contractnegotiations/${bundled["@id"]}`, {
+      status: 404,
+      json: [{ message: "not found" }],
+    });
+    const fallback = await one(ds, String(bundled["@id"]));
+    expect(fallback.status).toBe(200);
+    expect(fallback.body).toEqual(bundled);
+    const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
+    const missing = await one(strict, String(bundled["@id"]));
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe("Negotiation not found");
+    h.double.on("GET", `${MGMT}/pharmaco/contractnegotiations/n-9`, {
+      status: 500,
+      json: [{ message: "down" }],
+    });
+    const down = await one(strict, "n-9");
+    expect(down.status).toBe(502);
+    expect(down.body.error).toBe("Failed to fetch negotiation");
+  });
+
+  it("send each provider answer as it came: fresh offer ids on each request, never kept", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    let n = 0;
+    h.double.on("POST", `${MGMT}/pharmaco/catalog/request`, {
+      reply: () => ({ json: { "@id": `catalog-${++n}`, "@type": "dcat:Catalog", "dcat:dataset": [] } }),
+    });
+    const ask = () =>
+      callDataspace(ds, "GET /api/negotiations", {
+        query: { participantId: "pharmaco", catalog: "true", providerDid: "did:web:provider.example" },
+      });
+    const a = await ask();
+    const b = await ask();
+    expect(a.status).toBe(200);
+    expect(a.body["@id"]).toBe("catalog-1");
+    expect(b.body["@id"]).toBe("catalog-2");
+  });
+});

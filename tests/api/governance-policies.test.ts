@@ -213,6 +213,45 @@ describe("ODRL policies", () => {
     );
   });
 
+  it("answers the list kept per version: the same bytes as a list built now, and a registry write at once", async () => {
+    const policies = h.server.services.policies;
+    const text = async (p: string) => (await api("admin", p)).text();
+    const same = async () => {
+      expect(await text("/api/admin/policies")).toBe(JSON.stringify(await policies.list()));
+      expect(await text("/api/admin/policies?participantId=lmc")).toBe(
+        JSON.stringify(await policies.list("lmc")),
+      );
+    };
+    await same();
+    const created = await send("admin", "POST", "/api/admin/policies", {
+      participantId: "lmc",
+      policy: offer("offer-kept-list"),
+    });
+    expect(created.status).toBe(201);
+    expect(await text("/api/admin/policies?participantId=lmc")).toContain('"offer-kept-list"');
+    await same();
+    // a change the embedded connector cannot take: only the hub's registry changes, and the list shows it
+    const replaced = await send("admin", "PUT", "/api/admin/policies", {
+      policyId: "offer-kept-list",
+      participantId: "lmc",
+      policy: offer("offer-kept-list", { obligation: [{ action: "delete" }] }),
+    });
+    expect(replaced.status).toBe(200);
+    const listed = JSON.parse(await text("/api/admin/policies")) as Json[];
+    expect(listed.find((p) => p["@id"] === "offer-kept-list")).toMatchObject({
+      version: 2,
+      connector: { state: "hub-newer" },
+    });
+    await same();
+    expect(
+      (await api("admin", "/api/admin/policies?policyId=offer-kept-list", { method: "DELETE" })).status,
+    ).toBe(204);
+    expect(await text("/api/admin/policies")).not.toContain('"offer-kept-list"');
+    await same();
+    const unknown = await api("admin", "/api/admin/policies?participantId=no-such-context");
+    expect(unknown.status).toBe(404);
+  });
+
   it("computes each caller's effective scope from their identity", async () => {
     const researcher = await body(await api("researcher", "/api/odrl/scope"));
     expect(researcher.subject).toMatchObject({ username: "researcher", did: "did:web:pharmaco.de:research" });

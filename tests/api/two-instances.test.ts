@@ -101,7 +101,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
 
   it("reads on B at once what was written on A", async () => {
     const researcher = await signIn(a.url, "researcher");
-    // B's kept lists (server/access-body/kept.ts) made before the write must not be answered after it
+    // B's kept lists (server/http/kept-answers.ts) made before the write must not be answered after it
     expect((await send(on(researcher, b.url), "/api/compliance/applications")).status).toBe(200);
     expect((await send(on(researcher, b.url), "/api/permits")).status).toBe(200);
     const created = await send(researcher, "/api/compliance/applications", {
@@ -133,6 +133,36 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     expect(seen.body).toMatchObject({ kind: "two-instances", days: 2000, setBy: "admin" });
     const entries = await send(on(adminA, b.url), "/api/admin/audit?kind=audit&limit=5");
     expect(entries.body.map((e: Json) => e.target)).toContain("two-instances");
+
+    // the policy list and the participant directory, kept per version on B, show A's writes at once
+    const policiesOnB = "/api/admin/policies?participantId=lmc";
+    expect((await send(on(adminA, b.url), policiesOnB)).status).toBe(200);
+    expect((await send(on(adminA, b.url), "/api/admin/participants")).status).toBe(200);
+    const policyId = `two-instances-${randomUUID().slice(0, 8)}`;
+    const pushed = await send(adminA, "/api/admin/policies", {
+      method: "POST",
+      body: JSON.stringify({
+        participantId: "lmc",
+        policy: {
+          "@id": policyId,
+          policy: { "@type": "Set", permission: [{ action: "use" }] },
+        },
+      }),
+    });
+    expect(pushed.status).toBe(201);
+    // B's own embedded connector does not hold it: B lists the hub's row as missing there
+    const policies = await send(on(adminA, b.url), policiesOnB);
+    expect(policies.body.find((p: Json) => p["@id"] === policyId)).toMatchObject({
+      connector: { state: "missing-at-connector" },
+    });
+    const did = `did:web:${policyId}.example`;
+    const added = await send(adminA, "/api/admin/participants", {
+      method: "POST",
+      body: JSON.stringify({ did, displayName: `Two instances ${policyId}` }),
+    });
+    expect(added.status).toBe(201);
+    const directory = await send(on(adminA, b.url), "/api/admin/participants");
+    expect(directory.body.map((e: Json) => e.did)).toContain(did);
   });
 
   it("keeps serving on B when A is killed mid-load, and loses nothing acknowledged", async () => {

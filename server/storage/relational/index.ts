@@ -13,3 +13,12 @@ export { serialType, rawDdl } from "./migrate";
 export async function openRelational(opts: { databaseUrl?: string; sqlite: Db }): Promise<Relational> {
   return opts.databaseUrl ? openPostgresRelational(opts.databaseUrl) : openSqliteRelational(opts.sqlite);
 }
+
+/**
+ * The version of a change-feed topic as the store has it now: in-process at once on SQLite; on
+ * PostgreSQL its row, read by key, so a write acknowledged by another instance shows at once
+ * (without waiting for its NOTIFY). What answers kept per version of a table read (issue 13).
+ */
+export function topicVersion(rel: Relational, topic: string): number | Promise<number> {
+  return rel.dialect === "sqlite" ? rel.changes.version(topic) : rel.changes.fresh(topic);
+}
