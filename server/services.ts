@@ -81,6 +81,11 @@ export interface Services {
   trustCenter: TrustCenterService;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
   runtime: { internalOrigin: string | undefined };
+  /**
+   * Writes what the read logs hold (the insight queries' and the companion app's record reads, written
+   * in batches every 100 ms or 20 ms, decision 0034); resolves once it is in the audit log.
+   */
+  flushReadLogs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -151,6 +156,11 @@ export async function createServices(config: Config): Promise<Services> {
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
+  const flushReadLogs = async () => {
+    await insight.federated.flushLog();
+    await insight.nlq.flushLog();
+    await patientApp.flushLog();
+  };
   return {
     config,
     db,
@@ -177,12 +187,11 @@ export async function createServices(config: Config): Promise<Services> {
     operator,
     trustCenter: await createTrustCenterService({ rel, audit, config, graph }),
     runtime,
+    flushReadLogs,
     async close() {
       health.stop();
-      // the insight query logs write in 100 ms batches: write what is pending before the database closes
-      await insight.federated.flushLog();
-      await insight.nlq.flushLog();
-      await patientApp.flushLog();
+      // the read logs write in batches: write what is pending before the database closes
+      await flushReadLogs();
       await auditBatches.close();
       await operator.close();
       await dataspace.close();

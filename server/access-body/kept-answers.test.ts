@@ -42,6 +42,9 @@ async function expectSameAsFresh(ab: AccessBodyWithCompliance) {
     expect(await ab.activityReportText(p)).toBe(JSON.stringify(await ab.activityReport(p)));
   for (const user of CALLERS) {
     expect(await ab.complianceText(user), user.username).toBe(JSON.stringify(await ab.compliance(user)));
+    expect((await ab.complianceBody(user)).toString(), user.username).toBe(
+      JSON.stringify(await ab.compliance(user)),
+    );
     for (const state of [undefined, "OPEN", "PENDING"]) {
       const f = state ? { state } : {};
       const at = `${user.username} ${JSON.stringify(f)}`;

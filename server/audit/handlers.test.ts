@@ -55,6 +55,7 @@ describe.each(storeDialects())("the audit routes' kept answers on %s", (dialect)
       const url = new URL(path, "http://hub.test");
       const res = await auditHandlers[route]({
         request: new Request(url),
+        headers: new Headers(),
         url,
         query: url.searchParams,
         params: {},

@@ -1,4 +1,4 @@
-import { json, jsonText } from "../http/errors";
+import { jsonBuffer } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { AccessBodyWithCompliance } from "./index";
 
@@ -11,13 +11,13 @@ export interface ComplianceServices {
 export const complianceHandlers: HandlerMap<ComplianceServices> = {
   // the kept answer: the same bytes as json(compliance(user))
   "GET /api/compliance": async ({ services, user }) =>
-    jsonText(await services.accessBody.complianceText(user!)),
-  "GET /api/compliance/tck": async ({ services, query, request }) => {
+    jsonBuffer(await services.accessBody.complianceBody(user!)),
+  "GET /api/compliance/tck": async ({ services, query, headers }) => {
     const run = query.get("run");
-    return json(
-      await services.accessBody.tck({
+    return jsonBuffer(
+      await services.accessBody.tckBody({
         rerun: run === "1" || run === "true",
-        cookie: request.headers.get("cookie") ?? undefined,
+        cookie: headers.get("cookie") ?? undefined,
       }),
     );
   },

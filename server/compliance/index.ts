@@ -1,7 +1,8 @@
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import { berlinDate, createAccessBody, isOverseer, type AccessBodyOptions } from "../access-body";
-import { createKept, textAt, timedText, type TimedText } from "../http/kept-answers";
+import { bodyAt, createKept, textAt, timedText, type TimedText } from "../http/kept-answers";
+import type { EncodedBody } from "../http/node-adapter";
 import { complianceSummary } from "./summary";
 import { createTck } from "./tck";
 
@@ -28,6 +29,13 @@ export async function createAccessBodyWithCompliance(opts: AccessBodyWithComplia
   });
   // GET /api/compliance, kept per version of the records and the graph (server/http/kept-answers.ts)
   const keptSummaries = createKept<TimedText>(64);
+  async function keptSummary(user: SessionUser, at: Date): Promise<TimedText> {
+    const version = `${await accessBody.readyVersion()}/${graph.version()}`;
+    const caller = isOverseer(user) ? "*" : JSON.stringify([user.organisation, user.participantDid ?? null]);
+    return keptSummaries(version, `${berlinDate(at)}/${caller}`, async () =>
+      timedText(await complianceSummary(store, graph, user, at)),
+    );
+  }
   return {
     ...accessBody,
     async compliance(user: SessionUser) {
@@ -40,19 +48,22 @@ export async function createAccessBodyWithCompliance(opts: AccessBodyWithComplia
      * chain, anyone else the participants of their organisation (by name or DID).
      */
     async complianceText(user: SessionUser): Promise<string> {
-      const version = `${await accessBody.readyVersion()}/${graph.version()}`;
       const at = now();
-      const caller = isOverseer(user)
-        ? "*"
-        : JSON.stringify([user.organisation, user.participantDid ?? null]);
-      const t = await keptSummaries(version, `${berlinDate(at)}/${caller}`, async () =>
-        timedText(await complianceSummary(store, graph, user, at)),
-      );
-      return textAt(t, at);
+      return textAt(await keptSummary(user, at), at);
+    },
+    /** GET /api/compliance: the same bytes as complianceText(user), assembled from kept bytes */
+    async complianceBody(user: SessionUser): Promise<EncodedBody> {
+      const at = now();
+      return bodyAt(await keptSummary(user, at), at);
     },
     async tck(opts: { rerun: boolean; cookie?: string }) {
       await accessBody.ensureReady();
       return tck.results(opts);
+    },
+    /** GET /api/compliance/tck: the JSON of tck(opts), the last run's encoded once */
+    async tckBody(opts: { rerun: boolean; cookie?: string }) {
+      await accessBody.ensureReady();
+      return tck.resultsBody(opts);
     },
   };
 }

@@ -14,6 +14,8 @@ import {
   type RecordStore,
 } from "../access-body";
 import { DID_WEB } from "./summary";
+import { createEncodedOnce } from "../http/kept-answers";
+import { EncodedBody } from "../http/node-adapter";
 
 /**
  * GET /api/compliance/tck: live conformance probes of the running system. HTTP probes call this
@@ -79,6 +81,7 @@ class Fail extends Error {}
 
 export function createTck(deps: TckDeps) {
   let last: TckRun | undefined;
+  const cachedBody = createEncodedOnce<TckRun>((run) => ({ ...run, cached: true }));
   let running: Promise<TckRun> | undefined;
 
   async function http(
@@ -485,13 +488,20 @@ export function createTck(deps: TckDeps) {
     return last;
   }
 
+  /** the last run (cached), or a first run */
+  async function results(opts: { rerun: boolean; cookie?: string }): Promise<TckRun & { cached: boolean }> {
+    if (!opts.rerun && last) return { ...last, cached: true };
+    if (!running) running = run(opts.cookie).finally(() => (running = undefined));
+    return { ...(await running), cached: false };
+  }
+
   return {
     probeIds: probes.map((p) => p.id),
-    /** the last run (cached), or a first run */
-    async results(opts: { rerun: boolean; cookie?: string }): Promise<TckRun & { cached: boolean }> {
-      if (!opts.rerun && last) return { ...last, cached: true };
-      if (!running) running = run(opts.cookie).finally(() => (running = undefined));
-      return { ...(await running), cached: false };
+    results,
+    /** the JSON of results(opts); the last run's answer encoded once per run (kept-answers.ts) */
+    async resultsBody(opts: { rerun: boolean; cookie?: string }): Promise<EncodedBody> {
+      if (!opts.rerun && last) return cachedBody(last);
+      return new EncodedBody(Buffer.from(JSON.stringify(await results(opts))));
     },
   };
 }

@@ -65,7 +65,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
   },
   "GET /api/transfers/:id": async (ctx) =>
-    json(await ctx.services.dataspace.getTransfer(requiredParticipantId(ctx), pathId(ctx))),
+    jsonBuffer(await ctx.services.dataspace.getTransferBody(requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/assets": async (ctx) => {
     const participantId = checkOptionalId(presentString(ctx.query.get("participantId")), "participantId");

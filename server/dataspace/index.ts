@@ -131,6 +131,8 @@ export interface Dataspace {
   listTransfersBody(participantId: string): Promise<EncodedBody>;
   startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
   getTransfer(participantId: string, transferId: string): Promise<Record<string, unknown>>;
+  /** the same as encoded JSON, encoded once per answer of the connector and per demonstration record */
+  getTransferBody(participantId: string, transferId: string): Promise<EncodedBody>;
   pullTransferData(participantId: string, transferId: string): Promise<transfers.PulledData>;
 
   listAssets(participantId: string): Promise<Record<string, unknown>[]>;
@@ -300,6 +302,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     listTransfersBody: (participantId) => transfers.listTransfersBody(rt, participantId),
     startTransfer: (request, actor) => transfers.startTransfer(rt, request, actor),
     getTransfer: (participantId, id) => transfers.getTransfer(rt, participantId, id),
+    getTransferBody: (participantId, id) => transfers.getTransferBody(rt, participantId, id),
     pullTransferData: (participantId, id) => transfers.pullTransferData(rt, participantId, id),
 
     listAssets: (participantId) => assets.listAssetsOf(rt, participantId),

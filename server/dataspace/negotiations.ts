@@ -187,6 +187,7 @@ export async function startNegotiation(
 // pure, as negotiationBodies: the connector's answers, each encoded once while the read cache shares it
 const catalogBodies = /* @__PURE__ */ createEncodedOnce<Catalog>();
 const negotiationBody = /* @__PURE__ */ createEncodedOnce<ConnectorNegotiation>(withContractId);
+const bundledBody = /* @__PURE__ */ createEncodedOnce<DemoRecord>();
 
 /**
  * GET /api/negotiations?catalog=true as the route sends it: the JSON of fetchProviderCatalog, encoded
@@ -204,8 +205,8 @@ export async function fetchProviderCatalogBody(
 
 /**
  * GET /api/negotiations/:id as the route sends it: the JSON of getNegotiation, encoded once per answer
- * of the connector (the read cache hands out the same object while it is valid); a demonstration
- * record, the fallback, is encoded each time.
+ * of the connector (the read cache hands out the same object, or the same 404, while it is valid); the
+ * fallback, a demonstration record, once per record of the bundle.
  */
 export async function getNegotiationBody(
   rt: DataspaceRuntime,
@@ -216,6 +217,9 @@ export async function getNegotiationBody(
   try {
     live = await rt.connector.getNegotiation(participantId, id);
   } catch (e) {
+    // the bundle's own record, encoded once (its shared copy); the rest as getNegotiation answers
+    const bundled = rt.demoRecords ? rt.demo.shared().negotiations.find((n) => n["@id"] === id) : undefined;
+    if (bundled) return bundledBody(bundled);
     return new EncodedBody(Buffer.from(JSON.stringify(negotiationFallback(rt, id, e))));
   }
   return negotiationBody(live);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createReadCache } from "./read-cache";
+import { UpstreamError } from "./upstream-http";
 
 /** The read cache's answer without a promise (peek): what a read would get from the cache now, or nothing. */
 describe("read cache: peek", () => {
@@ -50,5 +51,44 @@ describe("read cache: peek", () => {
     const none = cache(0).c;
     await none.read("k", undefined, list);
     expect(none.peek("k")).toBeUndefined();
+  });
+});
+
+describe("read cache: the upstream's 404", () => {
+  it("is kept as an answer is (thrown to every reader until a change), a failure never", async () => {
+    const clock = { now: 0, version: 0 };
+    const c = createReadCache({
+      name: "connector",
+      ttlMs: 1000,
+      timeoutMs: 1000,
+      now: () => clock.now,
+      version: () => clock.version,
+    });
+    let calls = 0;
+    const missing = () => {
+      calls++;
+      return Promise.reject(new UpstreamError("connector", "status", "connector answered HTTP 404", 404));
+    };
+    await expect(c.read("n", undefined, missing)).rejects.toMatchObject({ status: 404 });
+    await expect(c.read("n", undefined, missing)).rejects.toMatchObject({ status: 404 });
+    expect(calls).toBe(1);
+    expect(c.peek("n")).toBeUndefined(); // a kept 404 is thrown by read, never peeked
+    c.invalidate(); // a write through this server
+    await expect(c.read("n", undefined, missing)).rejects.toMatchObject({ status: 404 });
+    expect(calls).toBe(2);
+    clock.version++; // a change in the embedded dataspace
+    await expect(c.read("n", undefined, missing)).rejects.toMatchObject({ status: 404 });
+    expect(calls).toBe(3);
+    clock.now = 2000; // no longer fresh
+    await expect(c.read("n", undefined, missing)).rejects.toMatchObject({ status: 404 });
+    expect(calls).toBe(4);
+    let failures = 0;
+    const down = () => {
+      failures++;
+      return Promise.reject(new UpstreamError("connector", "status", "connector answered HTTP 500", 500));
+    };
+    await expect(c.read("f", undefined, down)).rejects.toMatchObject({ status: 500 });
+    await expect(c.read("f", undefined, down)).rejects.toMatchObject({ status: 500 });
+    expect(failures).toBe(2);
   });
 });

@@ -1,11 +1,14 @@
-import { transportError, type UpstreamName } from "./upstream-http";
+import { isNotFound, transportError, type UpstreamName } from "./upstream-http";
 
 /**
  * A short cache of upstream reads with coalescing of identical in-flight calls.
  *
  * - Identical reads in flight share one upstream call; the call runs with its own time-out, and each
  *   caller still gives up at its own deadline (with the usual "did not answer within the time-out").
- * - A successful answer is kept for `ttlMs` (0: coalescing only); failures are never kept.
+ * - A successful answer is kept for `ttlMs` (0: coalescing only), and so is a 404: the upstream's answer
+ *   that the thing is not there (a demonstration record's id asked of the connector, each time, before
+ *   its fallback), invalidated like any other answer. Failures (time-outs, 5xx, refused connections) are
+ *   never kept.
  * - `invalidate()` (called after every write through this server) and a change of `version()` (the
  *   embedded dataspace's change counter) drop every entry at once, and a read that was in flight
  *   before the change neither fills the cache nor is joined by reads that start after it: a write
@@ -66,6 +69,8 @@ interface Entry {
   generation: number;
   at: number;
   value: unknown;
+  /** the upstream's 404, thrown again to every reader while it is kept */
+  notFound?: unknown;
 }
 
 export function createReadCache(options: ReadCacheOptions): ReadCache {
@@ -134,7 +139,7 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       const hit = fresh(key);
       if (hit) {
         stats.hits++;
-        return Promise.resolve(hit.value as T);
+        return hit.notFound === undefined ? Promise.resolve(hit.value as T) : Promise.reject(hit.notFound);
       }
     } else generation();
     const g = generationNo;
@@ -144,14 +149,23 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       return untilDeadline(running.promise as Promise<T>, signal, upstream);
     }
     stats.misses++;
-    const promise = load(AbortSignal.timeout(options.timeoutMs)).then((value) => {
-      if (Array.isArray(value)) Object.freeze(value);
+    const keepEntry = (entry: Omit<Entry, "generation" | "at">) => {
       if (keep && options.ttlMs > 0 && generation() === g) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-        entries.set(key, { generation: g, at: now(), value });
+        entries.set(key, { generation: g, at: now(), ...entry });
       }
-      return value;
-    });
+    };
+    const promise = load(AbortSignal.timeout(options.timeoutMs)).then(
+      (value) => {
+        if (Array.isArray(value)) Object.freeze(value);
+        keepEntry({ value });
+        return value;
+      },
+      (e: unknown) => {
+        if (isNotFound(e)) keepEntry({ value: undefined, notFound: e });
+        throw e;
+      },
+    );
     const flight = { generation: g, promise };
     inFlight.set(key, flight);
     const done = () => {
@@ -166,7 +180,8 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     share: (key, signal, load, upstream = options.name) => read(key, signal, load, upstream, false),
     peek<T>(key: string) {
       const hit = fresh(key);
-      if (!hit) return undefined;
+      // a kept 404 is thrown by read(), not peeked
+      if (!hit || hit.notFound !== undefined) return undefined;
       stats.hits++;
       return hit.value as T;
     },

@@ -1,5 +1,6 @@
 import { ApiError, badGateway, notFound } from "../http/errors";
-import type { EncodedBody } from "../http/node-adapter";
+import { EncodedBody } from "../http/node-adapter";
+import { createEncodedOnce } from "../http/kept-answers";
 import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
@@ -154,22 +155,58 @@ export async function startTransfer(
   return response;
 }
 
+// pure, as transferBodies: the connector's answers and the demonstration records, each encoded once
+const oneTransferBody = /* @__PURE__ */ createEncodedOnce<Record<string, unknown>>();
+
+/**
+ * GET /api/transfers/:id as the route sends it: the JSON of getTransfer, encoded once per answer of the
+ * connector (the read cache hands out the same object, or the same 404, while it is valid) and once per
+ * demonstration record. The fallback finds a record in the kept lists first (the transfers created here,
+ * the newest 500, and the bundle's), then in the store, as getTransfer does; ids never repeat between them.
+ */
+export async function getTransferBody(
+  rt: DataspaceRuntime,
+  participantId: string,
+  id: string,
+): Promise<EncodedBody> {
+  let live: Record<string, unknown>;
+  try {
+    live = await rt.connector.getTransfer(participantId, id);
+  } catch (e) {
+    const byId = (r: DemoRecord) => r["@id"] === id;
+    const kept =
+      (await rt.demoTransfers.listShared()).find(byId) ??
+      (rt.demoRecords ? rt.demo.shared().transfers.find(byId) : undefined);
+    if (kept) return oneTransferBody(kept);
+    return new EncodedBody(Buffer.from(JSON.stringify(await transferFallback(rt, id, e))));
+  }
+  return oneTransferBody(live);
+}
+
 export async function getTransfer(
   rt: DataspaceRuntime,
   participantId: string,
   id: string,
 ): Promise<Record<string, unknown>> {
-  const demo = async () =>
-    (await rt.demoTransfers.get(id)) ??
-    (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
   try {
     return await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    const fallback = await demo();
-    if (fallback) return fallback;
-    if (isNotFound(e)) throw notFound("Transfer not found");
-    throw badGateway("Failed to fetch transfer", describeUpstream(e));
+    return transferFallback(rt, id, e);
   }
+}
+
+/** after the connector failed to answer one transfer: a demonstration record of it, or the spec's 404 or 502 */
+async function transferFallback(
+  rt: DataspaceRuntime,
+  id: string,
+  e: unknown,
+): Promise<Record<string, unknown>> {
+  const fallback =
+    (await rt.demoTransfers.get(id)) ??
+    (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
+  if (fallback) return fallback;
+  if (isNotFound(e)) throw notFound("Transfer not found");
+  throw badGateway("Failed to fetch transfer", describeUpstream(e));
 }
 
 export interface PulledData {

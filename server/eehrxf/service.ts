@@ -4,6 +4,7 @@
  * every required element) and per category (documents that could be assembled). Computed by
  * reading the l3 labels through the GraphStore port, cached per graph version.
  */
+import { EncodedBody } from "../http/node-adapter";
 import type { Properties, GraphStore } from "../graph";
 import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
@@ -226,10 +227,22 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
 
 export function createEehrxfService(graph: GraphStore) {
   const cache = labelScopedCache(graph, SOURCE_LABELS, () => compute(graph));
+  // the answer of a kept coverage (cache.hit true) encoded once per coverage, version and build time
+  let kept: { value: object; version: number; builtMs: number; body: EncodedBody } | undefined;
+  const encode = (answer: EehrxfCoverage) => new EncodedBody(Buffer.from(JSON.stringify(answer)));
   return {
     async coverage(): Promise<EehrxfCoverage> {
       const { value, hit, builtMs, version } = await cache.get();
       return { ...value, graphVersion: version, cache: { hit, builtMs } };
+    },
+    /** GET /api/eehrxf: the JSON of coverage(), byte for byte; a kept coverage's encoded once */
+    async coverageBody(): Promise<EncodedBody> {
+      const { value, hit, builtMs, version } = await cache.get();
+      const answer = () => ({ ...value, graphVersion: version, cache: { hit, builtMs } });
+      if (!hit) return encode(answer());
+      if (kept?.value !== value || kept.version !== version || kept.builtMs !== builtMs)
+        kept = { value, version, builtMs, body: encode(answer()) };
+      return kept.body;
     },
   };
 }

@@ -19,6 +19,9 @@ import {
 } from "./transaction";
 import type { createPresentationCheck } from "./verification";
 
+/** what the flow reads of a request: its headers (the binding cookie) */
+type WithHeaders = { headers: { get(name: string): string | null } };
+
 /**
  * The browser's side of a wallet sign-in: start (wallet link, QR code, binding cookie), resume
  * after a reload, and status, which hands the app session to the starting browser exactly once.
@@ -37,7 +40,7 @@ export function createBrowserFlow(
   const bindingCookie = (value: string, maxAgeS: number) =>
     `${EUDI_BINDING_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}; Max-Age=${maxAgeS}`;
 
-  async function bindingMatches(request: Request, row: EudiRow): Promise<boolean> {
+  async function bindingMatches(request: WithHeaders, row: EudiRow): Promise<boolean> {
     const value = readCookie(request.headers.get("cookie"), EUDI_BINDING_COOKIE);
     if (!value) return false;
     const dot = value.indexOf(".");
@@ -174,7 +177,7 @@ export function createBrowserFlow(
 
     async status(
       sid: string | null,
-      request: Request,
+      request: WithHeaders,
     ): Promise<{ body: StatusResult; setCookie?: string[] }> {
       if (!sid) throw badRequest("sid query parameter is required");
       let row = await store.bySid(sid);

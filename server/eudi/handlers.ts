@@ -23,8 +23,8 @@ export const eudiHandlers: HandlerMap<EudiServices> = {
     const { body: result, setCookie } = await services.eudi.start({ returnTo: body.returnTo });
     return jsonWithCookies(result, 201, [setCookie]);
   },
-  "GET /api/auth/eudi/status": async ({ services, request, query }) => {
-    const { body, setCookie } = await services.eudi.status(query.get("sid"), request);
+  "GET /api/auth/eudi/status": async ({ services, headers, query }) => {
+    const { body, setCookie } = await services.eudi.status(query.get("sid"), { headers });
     return jsonWithCookies(body, 200, setCookie ?? []);
   },
 };

@@ -42,6 +42,37 @@ describe.each(storeDialects())("wallet sign-in store on %s", (dialect) => {
     expect(await other.bySid("nope")).toBeUndefined();
   });
 
+  it("answers a status poll's row kept on the embedded store, and every write at the next read", async () => {
+    store = await openTestStore(dialect);
+    const eudi = await createEudiStore(store.rel);
+    const other = await createEudiStore(await store.another());
+    expect(await eudi.bySid("s1")).toBeUndefined();
+    await other.insert(row("s1"));
+    const pending = await eudi.bySid("s1");
+    expect(pending?.status).toBe("pending");
+    // kept where every write passes through this module (SQLite), asked again on PostgreSQL
+    if (dialect === "sqlite") expect(await eudi.bySid("s1")).toBe(pending);
+    else expect(await eudi.bySid("s1")).not.toBe(pending);
+    await other.markFetched("s1", T0 + 1);
+    expect((await eudi.bySid("s1"))?.request_fetched_at).toBe(T0 + 1);
+    // a read that overlaps a write is not kept: the next read sees the write
+    const overlapping = eudi.bySid("s1");
+    const completing = other.complete("s1", "patient-000001", '{"sub":"p"}', T0 + 2);
+    await Promise.all([overlapping, completing]);
+    expect(await eudi.bySid("s1")).toMatchObject({ status: "completed", completed_at: T0 + 2 });
+    await store.rel
+      .tx(async (tx) => {
+        await other.claim("s1", T0 + 3, tx);
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    expect((await eudi.bySid("s1"))?.session_issued_at).toBeNull();
+    expect(await eudi.claim("s1", T0 + 4)).toBe(true);
+    expect((await eudi.bySid("s1"))?.session_issued_at).toBe(T0 + 4);
+    expect(await other.purgeOlderThan(T0 + 1)).toBe(1);
+    expect(await eudi.bySid("s1")).toBeUndefined();
+  });
+
   it("accepts one wallet answer, completes once and hands out the session once", async () => {
     store = await openTestStore(dialect);
     const eudi = await createEudiStore(store.rel);

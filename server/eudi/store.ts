@@ -66,6 +66,12 @@ function toRow(r: EudiRow | undefined): EudiRow | undefined {
  * The writes take the transaction of the change they belong to (`tx`), so a state change and its
  * audit entry commit together.
  */
+/** the rows kept by sid, per store handle (see bySid) */
+const keptRows = new WeakMap<
+  Relational,
+  { writes: number; rows: Map<string, { writes: number; row: EudiRow | undefined }> }
+>();
+
 export async function createEudiStore(rel: Relational) {
   await rel.migrate("eudi-sessions-1", async (m) => {
     await m.schema
@@ -101,63 +107,111 @@ export async function createEudiStore(rel: Relational) {
     );
   const changedOne = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
 
+  /*
+   * The rows read by sid (the browser's status poll, every second or two per sign-in), kept on the
+   * embedded store only: there every write to the table goes through this module (its stores on one
+   * handle share the count below), one at a time on one connection. Writes are counted when each
+   * begins and again when it ends, and every count empties the map; a row read while the count moved
+   * is not kept. On PostgreSQL another instance writes too: every read asks the store.
+   */
+  const keepRows = rel.dialect === "sqlite";
+  const k = keptRows.get(rel) ?? { writes: 0, rows: new Map() };
+  keptRows.set(rel, k);
+  const { rows } = k;
+  const counted = async <T>(write: () => Promise<T>): Promise<T> => {
+    k.writes++;
+    rows.clear();
+    try {
+      return await write();
+    } finally {
+      k.writes++;
+      rows.clear();
+    }
+  };
+  async function bySid(sid: string): Promise<EudiRow | undefined> {
+    if (!keepRows) return by("sid", sid);
+    const hit = rows.get(sid);
+    if (hit && hit.writes === k.writes) return hit.row;
+    const before = k.writes;
+    const row = await by("sid", sid);
+    if (before === k.writes) {
+      if (rows.size >= 1000) rows.clear();
+      rows.set(sid, { writes: before, row });
+    }
+    return row;
+  }
+
   return {
-    insert: async (row: NewRow, tx: Sql = db) => {
-      await tx.insertInto("eudi_sessions").values(row).execute();
-    },
-    bySid: (sid: string) => by("sid", sid),
+    insert: (row: NewRow, tx: Sql = db) =>
+      counted(async () => {
+        await tx.insertInto("eudi_sessions").values(row).execute();
+      }),
+    /** one sign-in's row; shared with other readers (kept on the embedded store): read it only */
+    bySid,
     byRequestId: (id: string) => by("request_id", id),
     byState: (state: string) => by("state", state),
-    markFetched: async (sid: string, now: number) => {
-      await db
-        .updateTable("eudi_sessions")
-        .set((eb) => ({ request_fetched_at: eb.fn.coalesce("request_fetched_at", eb.val(now)) }))
-        .where("sid", "=", sid)
-        .execute();
-    },
-    /** the one wallet response a transaction accepts: only the first call changes a row */
-    markResponded: async (sid: string, now: number) =>
-      changedOne(
+    markFetched: (sid: string, now: number) =>
+      counted(async () => {
         await db
           .updateTable("eudi_sessions")
-          .set({ responded_at: now })
+          .set((eb) => ({ request_fetched_at: eb.fn.coalesce("request_fetched_at", eb.val(now)) }))
           .where("sid", "=", sid)
-          .where("responded_at", "is", null)
-          .where("status", "=", "pending")
-          .executeTakeFirst(),
+          .execute();
+      }),
+    /** the one wallet response a transaction accepts: only the first call changes a row */
+    markResponded: (sid: string, now: number) =>
+      counted(async () =>
+        changedOne(
+          await db
+            .updateTable("eudi_sessions")
+            .set({ responded_at: now })
+            .where("sid", "=", sid)
+            .where("responded_at", "is", null)
+            .where("status", "=", "pending")
+            .executeTakeFirst(),
+        ),
       ),
-    complete: async (sid: string, patientId: string, userJson: string, now: number, tx: Sql = db) =>
-      changedOne(
-        await tx
-          .updateTable("eudi_sessions")
-          .set({ status: "completed", patient_id: patientId, user_json: userJson, completed_at: now })
-          .where("sid", "=", sid)
-          .where("status", "=", "pending")
-          .executeTakeFirst(),
+    complete: (sid: string, patientId: string, userJson: string, now: number, tx: Sql = db) =>
+      counted(async () =>
+        changedOne(
+          await tx
+            .updateTable("eudi_sessions")
+            .set({ status: "completed", patient_id: patientId, user_json: userJson, completed_at: now })
+            .where("sid", "=", sid)
+            .where("status", "=", "pending")
+            .executeTakeFirst(),
+        ),
       ),
-    fail: async (sid: string, reason: string, now: number, tx: Sql = db) =>
-      changedOne(
-        await tx
-          .updateTable("eudi_sessions")
-          .set({ status: "failed", reason, completed_at: now })
-          .where("sid", "=", sid)
-          .where("status", "=", "pending")
-          .executeTakeFirst(),
+    fail: (sid: string, reason: string, now: number, tx: Sql = db) =>
+      counted(async () =>
+        changedOne(
+          await tx
+            .updateTable("eudi_sessions")
+            .set({ status: "failed", reason, completed_at: now })
+            .where("sid", "=", sid)
+            .where("status", "=", "pending")
+            .executeTakeFirst(),
+        ),
       ),
     /** hands out the app session once: only the first call changes the row */
-    claim: async (sid: string, now: number, tx: Sql = db) =>
-      changedOne(
-        await tx
-          .updateTable("eudi_sessions")
-          .set({ session_issued_at: now })
-          .where("sid", "=", sid)
-          .where("status", "=", "completed")
-          .where("session_issued_at", "is", null)
-          .executeTakeFirst(),
+    claim: (sid: string, now: number, tx: Sql = db) =>
+      counted(async () =>
+        changedOne(
+          await tx
+            .updateTable("eudi_sessions")
+            .set({ session_issued_at: now })
+            .where("sid", "=", sid)
+            .where("status", "=", "completed")
+            .where("session_issued_at", "is", null)
+            .executeTakeFirst(),
+        ),
       ),
-    purgeOlderThan: async (t: number, tx: Sql = db) =>
-      Number(
-        (await tx.deleteFrom("eudi_sessions").where("created_at", "<", t).executeTakeFirst()).numDeletedRows,
+    purgeOlderThan: (t: number, tx: Sql = db) =>
+      counted(async () =>
+        Number(
+          (await tx.deleteFrom("eudi_sessions").where("created_at", "<", t).executeTakeFirst())
+            .numDeletedRows,
+        ),
       ),
   };
 }

@@ -51,6 +51,9 @@ class DispatchContext<S> implements HandlerContext<S> {
   get request(): Request {
     return (this.#request ??= this.webRequest());
   }
+  get headers(): RequestHead["headers"] {
+    return this.head.headers;
+  }
   get url(): URL {
     return (this.parsed ??= new URL(this.head.url));
   }

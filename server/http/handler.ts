@@ -1,3 +1,4 @@
+import type { RequestHead } from "./request-head";
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import { BODY_TOO_LARGE, isTooLarge, NOT_OBJECT, parseJsonBody } from "./body";
@@ -13,7 +14,10 @@ export { MAX_BODY_BYTES };
  * knows no capability.
  */
 export interface HandlerContext<S> {
+  /** the web Request, built when first read (its Headers copied): read `headers` for a header alone */
   request: Request;
+  /** the request's headers, read from the request as it came, without building a web Request */
+  headers: RequestHead["headers"];
   url: URL;
   /**
    * The request URL's query parameters: what `url.searchParams` holds, parsed from the query text

@@ -36,28 +36,44 @@ export function createKept<T>(max: number) {
   };
 }
 
-/** an answer's JSON text around its `generatedAt`, which is the time of each read */
+/** an answer's JSON text around one top-level time field (`generatedAt`, `computedAt`): the time of each read */
 export interface TimedText {
   head: string;
   tail: string;
+  /** head and tail as UTF-8, made at the first bodyAt */
+  bytes?: { head: Buffer; tail: Buffer };
 }
-
-// a value no answer holds before its `generatedAt` (which precedes every record's text in each answer)
-const OPEN = "\u0000generatedAt\u0000";
-const OPEN_JSON = JSON.stringify(OPEN);
 
 /**
- * An answer encoded once with its `generatedAt` left open (the property keeps its place in the text):
- * the text of the answer at another time is `head + "<time>" + tail`.
+ * An answer encoded once with its time field left open (the property keeps its place in the text): the
+ * text of the answer at another time is `head + "<time>" + tail` (textAt). While it is encoded the field
+ * holds a value no answer holds (NUL is never in a time), found after the field's own name.
  */
-export function timedText(answer: { generatedAt: string }): TimedText {
-  const text = JSON.stringify({ ...answer, generatedAt: OPEN });
-  const at = text.indexOf(OPEN_JSON);
-  return { head: text.slice(0, at), tail: text.slice(at + OPEN_JSON.length) };
+export function timedText<F extends string = "generatedAt">(
+  answer: { [K in NoInfer<F>]: string },
+  field: F = "generatedAt" as F,
+): TimedText {
+  const value = `\u0000${field}\u0000`;
+  const open = JSON.stringify(value);
+  const name = `${JSON.stringify(field)}:`;
+  const text = JSON.stringify({ ...answer, [field]: value });
+  const at = text.indexOf(name + open) + name.length;
+  return { head: text.slice(0, at), tail: text.slice(at + open.length) };
 }
 
-/** the answer's text at `now`: byte for byte JSON.stringify of the answer built with generatedAt = now */
+/** the answer's text at `now`: byte for byte JSON.stringify of the answer built with its time field = now */
 export const textAt = (t: TimedText, now: Date) => `${t.head}"${now.toISOString()}"${t.tail}`;
+
+/**
+ * The same answer as bytes to send: the kept head and tail copied around the time, instead of a string
+ * encoded as UTF-8 on every request (for large answers, most of their cost). Not compressed: it is made
+ * per request.
+ */
+export function bodyAt(t: TimedText, now: Date): EncodedBody {
+  t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };
+  const time = Buffer.from(`"${now.toISOString()}"`);
+  return new EncodedBody(Buffer.concat([t.bytes.head, time, t.bytes.tail]), { compress: false });
+}
 
 const identities = new WeakMap<object, number>();
 let lastIdentity = 0;

@@ -12,10 +12,19 @@ import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
  * web stream machinery that costs milliseconds per large body on Node 20.
  */
 
-/** A body kept encoded, with its gzip form made once and reused (e.g. a cached graph response). */
+/**
+ * A body kept encoded, with its gzip form made once and reused (e.g. a cached graph response). A body
+ * made for one request only is sent as it is (`compress: false`): its gzip would be made per request.
+ */
 export class EncodedBody {
   private gz: Buffer | undefined;
-  constructor(readonly raw: Buffer) {}
+  readonly compress: boolean;
+  constructor(
+    readonly raw: Buffer,
+    options: { compress?: boolean } = {},
+  ) {
+    this.compress = options.compress ?? true;
+  }
   gzip(): Buffer {
     this.gz ??= gzipSync(this.raw, { level: 6 });
     return this.gz;
@@ -143,6 +152,9 @@ export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
+/** whether a body is sent gzip-encoded: a kept one above 1 KiB, to a client that takes gzip */
+const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
+  body.compress && body.raw.byteLength > 1024 && acceptsGzip(acceptEncoding);
 
 function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -326,7 +338,7 @@ export async function sendWebResponse(
   const encoded = held?.encoded;
   if (encoded) {
     res.setHeader("vary", "Accept-Encoding");
-    const body = acceptsGzip(acceptEncoding) && encoded.raw.byteLength > 1024 ? encoded.gzip() : encoded.raw;
+    const body = gzipped(encoded, acceptEncoding) ? encoded.gzip() : encoded.raw;
     if (body !== encoded.raw) res.setHeader("content-encoding", "gzip");
     res.setHeader("content-length", body.byteLength);
     res.end(body);
@@ -354,7 +366,7 @@ function writeHeld(
   for (const k in plain) if (k !== "content-length") list.push(k, plain[k]);
   let body: Buffer;
   if (encoded) {
-    body = acceptsGzip(acceptEncoding) && encoded.raw.byteLength > 1024 ? encoded.gzip() : encoded.raw;
+    body = gzipped(encoded, acceptEncoding) ? encoded.gzip() : encoded.raw;
     list.push("vary", "Accept-Encoding");
     if (body !== encoded.raw) list.push("content-encoding", "gzip");
   } else body = Buffer.from(text!);

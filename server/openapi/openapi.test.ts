@@ -72,6 +72,7 @@ describe("the OpenAPI document", () => {
     const url = new URL("http://hub.test/api/openapi.json");
     const res = await openApiHandlers["GET /api/openapi.json"]({
       request: new Request(url),
+      headers: new Headers(),
       url,
       query: url.searchParams,
       params: {},

@@ -49,7 +49,7 @@ export function createConnectorPolicies(
 
   async function connectorDefinitions(
     participantId: string,
-    signal: AbortSignal,
+    signal?: AbortSignal,
   ): Promise<Record<string, unknown>[]> {
     try {
       return await rt().connector.listPolicyDefinitions(participantId, signal);
@@ -94,7 +94,7 @@ export function createConnectorPolicies(
     return out.sort((a, b) => a["@id"].localeCompare(b["@id"]));
   }
 
-  async function activeContexts(signal: AbortSignal) {
+  async function activeContexts(signal?: AbortSignal) {
     try {
       const contexts = await rt().connector.listParticipantContexts(signal);
       return contexts.filter((c) => c.state === undefined || c.state === "ACTIVATED");

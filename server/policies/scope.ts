@@ -2,6 +2,7 @@ import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
 import { cacheKey } from "../http/cache-key";
+import { textAt, timedText, type TimedText } from "../http/kept-answers";
 import type { GraphNode, GraphStore } from "../graph";
 
 /**
@@ -376,18 +377,14 @@ async function scopeWithInputs(
   return { scope, inputs };
 }
 
-/** a caller's scope as sent, with what it was made from (effectiveScopeText) */
-interface KeptScope {
+/** the scope's text around `computedAt` (the time of each request, kept-answers.ts) and its inputs */
+interface KeptScope extends TimedText {
   graphVersion: number;
   today: string;
   dataspace: DataspaceInputs;
-  /** the JSON text before and after `computedAt` (the time of each request) */
-  head: string;
-  tail: string;
 }
 
 const keptScopes = new WeakMap<GraphStore, Map<string, KeptScope>>();
-const AT = "\u0000computedAt\u0000";
 
 /**
  * GET /api/odrl/scope as sent: the JSON of `effectiveScope`, kept per caller (everything of the
@@ -427,20 +424,12 @@ export async function effectiveScopeText(
         held?.participantContexts() === hit.dataspace.contexts &&
         held.negotiations(hit.dataspace.contextId) === hit.dataspace.negotiations))
   )
-    return `${hit.head}"${now.toISOString()}"${hit.tail}`;
+    return textAt(hit, now);
   const { scope, inputs } = await scopeWithInputs(deps, user, now);
-  const text = JSON.stringify({ ...scope, computedAt: AT });
-  const at = text.lastIndexOf(JSON.stringify(AT));
-  const kept: KeptScope = {
-    graphVersion,
-    today,
-    dataspace: inputs,
-    head: text.slice(0, at),
-    tail: text.slice(at + JSON.stringify(AT).length),
-  };
+  const kept: KeptScope = { graphVersion, today, dataspace: inputs, ...timedText(scope, "computedAt") };
   if (inputs !== undefined) {
     if (byCaller.size >= 1000 && !byCaller.has(key)) byCaller.clear();
     byCaller.set(key, kept);
   }
-  return `${kept.head}"${now.toISOString()}"${kept.tail}`;
+  return textAt(kept, now);
 }

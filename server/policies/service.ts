@@ -109,13 +109,14 @@ export async function createPolicyService(deps: {
      */
     async listBody(participantId) {
       const registryVersion = await registry.version();
-      const deadline = operationDeadline(rt());
-      const ids = participantId ? [participantId] : (await activeContexts(deadline)).map((c) => c["@id"]);
+      // no deadline armed per request (a timer each, alive for the whole time-out): every upstream read
+      // has its own time-out (the read cache's)
+      const ids = participantId ? [participantId] : (await activeContexts()).map((c) => c["@id"]);
       const defs = participantId
-        ? [await connector.connectorDefinitions(participantId, deadline)]
+        ? [await connector.connectorDefinitions(participantId)]
         : await Promise.all(
             ids.map(async (id) => {
-              const d = await settle(connector.connectorDefinitions(id, deadline));
+              const d = await settle(connector.connectorDefinitions(id));
               return d.ok ? d.value : null;
             }),
           );

@@ -1,6 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import { createVersionedValue, type GraphNode, type GraphStore } from "../graph";
+import { textAt, timedText, type TimedText } from "../http/kept-answers";
 import type { Relational } from "../storage/relational";
 
 /**
@@ -591,10 +592,9 @@ export async function createTrustCenterService(deps: {
     };
   }
 
-  // The answer after its first field (generatedAt, the only part that changes per request), encoded once
-  // per graph parts, rows, k and day: a write to the graph or the tables gives new parts or rows.
-  const GENERATED_AT = '{"generatedAt":"",';
-  let body: { g: GraphParts; r: Rows; k: number; today: string; tail: string } | null = null;
+  // The answer around its generatedAt (the only part that changes per request, kept-answers.ts), encoded
+  // once per graph parts, rows, k and day: a write to the graph or the tables gives new parts or rows.
+  let body: { g: GraphParts; r: Rows; k: number; today: string; text: TimedText } | null = null;
 
   return {
     async view(now = new Date()): Promise<TrustCenterView> {
@@ -606,17 +606,10 @@ export async function createTrustCenterService(deps: {
     async viewText(now = new Date()): Promise<string> {
       const { g, r } = await inputs();
       const k = config.federatedK;
-      const at = now.toISOString();
-      const today = at.slice(0, 10);
+      const today = now.toISOString().slice(0, 10);
       if (body?.g !== g || body.r !== r || body.k !== k || body.today !== today)
-        body = {
-          g,
-          r,
-          k,
-          today,
-          tail: JSON.stringify(assemble(g, r, k, today, "")).slice(GENERATED_AT.length),
-        };
-      return `{"generatedAt":"${at}",${body.tail}`;
+        body = { g, r, k, today, text: timedText(assemble(g, r, k, today, "")) };
+      return textAt(body.text, now);
     },
   };
 }

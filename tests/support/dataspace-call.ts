@@ -41,6 +41,7 @@ export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceC
   });
   const ctx: HandlerContext<Services> = {
     request,
+    headers: request.headers,
     url,
     query: url.searchParams,
     params: opts.params ?? {},
