@@ -1,5 +1,6 @@
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphNode, PropertyValue } from "../graph";
+import { EncodedBody } from "../http/node-adapter";
 
 /**
  * Graph nodes of layer l3 as FHIR R4 resources. Graph ids are valid FHIR ids and are used as such;
@@ -279,23 +280,40 @@ export function bundle(
  */
 export function bundleText(
   type: "collection" | "searchset",
-  parts: {
-    /** `,"tag":[…]` or "": meta's members after lastUpdated, encoded */
-    metaTail?: string;
-    /** searchset: the number of entries */
-    total?: number;
-    /** the encoded `link` array, if any */
-    link?: string;
-    /** the encoded `entry` array */
-    entries: string;
-  },
+  parts: BundleParts & { entries: string },
 ): string {
+  return `${bundleHead(type, parts)}${parts.entries}}`;
+}
+
+/** the parts of a Bundle's text other than its entries (bundleText) */
+export interface BundleParts {
+  /** `,"tag":[…]` or "": meta's members after lastUpdated, encoded */
+  metaTail?: string;
+  /** searchset: the number of entries */
+  total?: number;
+  /** the encoded `link` array, if any */
+  link?: string;
+}
+
+/** the same Bundle as bytes to send, its kept entries' bytes copied in (not encoded again per request) */
+export function bundleBody(
+  type: "collection" | "searchset",
+  parts: BundleParts,
+  entries: Buffer,
+): EncodedBody {
+  const head = Buffer.from(bundleHead(type, parts));
+  return new EncodedBody(Buffer.concat([head, entries, CLOSE]), { compress: false });
+}
+const CLOSE = Buffer.from("}");
+
+/** the Bundle's text up to its entries: a new id and the times of this request */
+function bundleHead(type: "collection" | "searchset", parts: BundleParts): string {
   const id = crypto.randomUUID();
   const lastUpdated = new Date().toISOString();
   const timestamp = new Date().toISOString();
   const total = type === "searchset" ? `,"total":${parts.total ?? 0}` : "";
   const link = parts.link ? `,"link":${parts.link}` : "";
-  return `{"resourceType":"Bundle","id":"${id}","meta":{"lastUpdated":"${lastUpdated}"${parts.metaTail ?? ""}},"type":"${type}","timestamp":"${timestamp}"${total}${link},"entry":${parts.entries}}`;
+  return `{"resourceType":"Bundle","id":"${id}","meta":{"lastUpdated":"${lastUpdated}"${parts.metaTail ?? ""}},"type":"${type}","timestamp":"${timestamp}"${total}${link},"entry":`;
 }
 
 /** a searchset entry (`{ resource, search: { mode: "match" } }`) as JSON text */

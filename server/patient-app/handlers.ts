@@ -1,4 +1,4 @@
-import { json, jsonText } from "../http/errors";
+import { json, jsonBuffer, jsonText } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import type { Principal } from "./service";
 import type { PatientAppService } from "./service";
@@ -63,7 +63,7 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     return json({ created: created.length, observations: created }, 201);
   },
   "GET /api/patient/observations": async (ctx) =>
-    jsonText(await ctx.services.patientApp.observationsText(paired(await principal(ctx)), ctx.url)),
+    jsonBuffer(await ctx.services.patientApp.observationsBody(paired(await principal(ctx)), ctx.url)),
   "POST /api/patient/ehr-sync": async (ctx) => {
     const body = await bodyOf(ctx);
     return json(await ctx.services.patientApp.sync(paired(await principal(ctx, body.text))));

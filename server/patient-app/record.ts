@@ -4,6 +4,7 @@ import type { AuditInput } from "../audit/model";
 import { createQueryLog } from "../federated";
 import {
   bundle,
+  bundleBody,
   bundleText,
   isSelfMeasured,
   matchEntryText,
@@ -11,6 +12,7 @@ import {
   toPatient,
   type FhirResource,
 } from "./fhir";
+import type { EncodedBody } from "../http/node-adapter";
 import { topicVersion } from "../storage/relational";
 import { createPatientKept } from "./kept";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
@@ -94,7 +96,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         text: matchEntryText(resource),
       };
     });
-    return { items, all: `[${items.map((o) => o.text).join(",")}]` };
+    const all = `[${items.map((o) => o.text).join(",")}]`;
+    return { items, all, allBytes: Buffer.from(all) };
   }
 
   /** the search's parameters checked (400s in this order), then the patient's kept observations filtered */
@@ -206,6 +209,15 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       const entries = matched === kept.items ? kept.all : `[${matched.map((o) => o.text).join(",")}]`;
       const link = JSON.stringify(selfLink(url));
       return bundleText("searchset", { total: matched.length, link, entries });
+    },
+
+    /** the same Bundle as bytes to send: every observation's kept entries copied in, not encoded again */
+    async observationsBody(principal: Principal & { patientId: string }, url: URL): Promise<EncodedBody> {
+      const { kept, matched } = await searchObservations(principal.patientId, url);
+      const entries =
+        matched === kept.items ? kept.allBytes : Buffer.from(`[${matched.map((o) => o.text).join(",")}]`);
+      const link = JSON.stringify(selfLink(url));
+      return bundleBody("searchset", { total: matched.length, link }, entries);
     },
 
     async sync(principal: Principal & { patientId: string }) {

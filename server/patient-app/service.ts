@@ -46,6 +46,7 @@ export async function createPatientAppService(deps: PatientAppDeps) {
     addObservations: record.addObservations,
     observations: record.observations,
     observationsText: record.observationsText,
+    observationsBody: record.observationsBody,
     sync: record.sync,
     lastSync: record.lastSync,
     /** writes the record reads' pending audit batch (services.close, before the store closes) */
