@@ -4,6 +4,7 @@ import { createAuditLog } from "../audit/log";
 import type { OidcClient } from "../auth/oidc-client";
 import { loadConfig } from "../config";
 import { createDataspace, type Dataspace } from "../dataspace";
+import type { GraphStore } from "../graph";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { openDatabase, type Db } from "../storage/database";
 import { openSqliteRelational } from "../storage/relational/sqlite";
@@ -67,6 +68,23 @@ async function setup() {
   opened.push({ ds, db, operator });
   return { operator, graph, oidc };
 }
+
+/** the marketplace participant LMC, written into the graph (the discovery check and the catalogue find it) */
+const addLmc = (graph: GraphStore) =>
+  graph.mutate(
+    [
+      {
+        op: "createNode",
+        node: {
+          id: "participant-lmc",
+          label: "Participant",
+          layer: "l1",
+          properties: { slug: "lmc", did: "did:web:lmc.nl:participant", displayName: "LMC" },
+        },
+      },
+    ],
+    { action: "test.create", actor: "tester", target: "participant-lmc", kind: "catalogue" },
+  );
 
 const observedOf = (list: readonly { name: string; observed: string }[], name: string) =>
   list.find((c) => c.name === name)?.observed;
@@ -152,20 +170,7 @@ describe("the discovery check from the last background check", () => {
       reachable: false,
       error: "no marketplace participant lmc",
     });
-    await graph.mutate(
-      [
-        {
-          op: "createNode",
-          node: {
-            id: "participant-lmc",
-            label: "Participant",
-            layer: "l1",
-            properties: { slug: "lmc", did: "did:web:lmc.nl:participant", displayName: "LMC" },
-          },
-        },
-      ],
-      { action: "test.create", actor: "tester", target: "participant-lmc", kind: "catalogue" },
-    );
+    await addLmc(graph);
     const after = await operator.discoveryCheck();
     expect(lmc(after)).toMatchObject({ reachable: true, error: null, datasets: 0 });
 
@@ -197,20 +202,7 @@ describe("the directory and the demonstration DSP catalogues, kept per version o
   it("send a participant's catalogue byte for byte, show a graph write at once, and keep no 404", async () => {
     const { operator, graph } = await setup();
     await expect(operator.catalogBody("lmc")).rejects.toMatchObject({ status: 404 });
-    await graph.mutate(
-      [
-        {
-          op: "createNode",
-          node: {
-            id: "participant-lmc",
-            label: "Participant",
-            layer: "l1",
-            properties: { slug: "lmc", did: "did:web:lmc.nl:participant", displayName: "LMC" },
-          },
-        },
-      ],
-      { action: "test.create", actor: "tester", target: "participant-lmc", kind: "catalogue" },
-    );
+    await addLmc(graph);
     const write = (displayName: string) =>
       graph.mutate([{ op: "updateNode", id: "participant-lmc", properties: { displayName } }], {
         action: "test.update",
