@@ -132,6 +132,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     return st;
   }
 
+  let pingStatement: ReturnType<Db["prepare"]> | undefined;
   // counts that only change with the graph: cached per version
   let layerCountCache: { version: number; counts: Record<string, number> } | null = null;
   const edgeCountCache = new Map<string, number>();
@@ -203,7 +204,8 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     kind: "sqlite",
     async ping() {
       try {
-        db.prepare("SELECT 1").get();
+        // prepared at the first ping: a statement of a closed database throws, as a new one would
+        (pingStatement ??= db.prepare("SELECT 1")).get();
         return true;
       } catch {
         return false;

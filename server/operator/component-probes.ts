@@ -12,10 +12,19 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
   const probeTimeout = Math.min(config.upstreamTimeoutMs, 3000);
   const rt = () => dataspace.runtime;
 
-  async function timed(fn: (signal: AbortSignal) => Promise<string>): Promise<ProbeOutcome> {
+  /** a probe that calls an upstream with the probe's time-out signal */
+  const timed = (fn: (signal: AbortSignal) => Promise<string>) =>
+    measured(() => fn(AbortSignal.timeout(probeTimeout)));
+  /**
+   * A probe that arms no signal: it asks something in this process, or passes the time-out on itself (a
+   * diagnosis probes on every request, and a timer per request outlives it by the whole time-out)
+   */
+  const timedUnarmed = (fn: () => Promise<string>) => measured(fn);
+
+  async function measured(probe: () => Promise<string>): Promise<ProbeOutcome> {
     const t0 = performance.now();
     try {
-      const observed = await fn(AbortSignal.timeout(probeTimeout));
+      const observed = await probe();
       const latencyMs = Math.round(performance.now() - t0);
       return { health: latencyMs > SLOW_MS ? "degraded" : "up", observed, latencyMs };
     } catch (e) {
@@ -35,13 +44,13 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
     const oidc = oidcClient();
     switch (name) {
       case "graph-store":
-        return timed(async () => {
+        return timedUnarmed(async () => {
           if (!(await graph.ping(probeTimeout))) throw new Error("the graph store did not answer the ping");
           const n = await graph.countNodes(["l1"]);
           return `ping answered; ${n} marketplace (l1) nodes`;
         });
       case "identity-provider":
-        return timed(async () => {
+        return timedUnarmed(async () => {
           if (!(await oidc.probe(probeTimeout)))
             throw new Error(`discovery at ${oidc.issuer} did not answer 200`);
           return "discovery document answered 200";
@@ -100,7 +109,8 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
       }
       case "language-backend": {
         const url = config.nlqProxyUrl;
-        if (!url) return timed(async () => `${TEMPLATES.length} built-in templates (no proxy configured)`);
+        if (!url)
+          return timedUnarmed(async () => `${TEMPLATES.length} built-in templates (no proxy configured)`);
         const p = await probeProxy(url, probeTimeout);
         // the templates answer whatever the proxy does: an unreachable proxy degrades, never downs, questions
         return p.reachable
