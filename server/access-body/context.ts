@@ -85,7 +85,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       const version = await ensureReady();
       const at = now();
       const k = JSON.stringify([berlinDate(at), callerClass(user), ...key]);
-      return kept(version, k, async () => new EncodedBody(Buffer.from(JSON.stringify(await build(at)))));
+      return kept(version, k, async () => EncodedBody.json(await build(at)));
     };
   }
 

@@ -90,5 +90,5 @@ export function createAnswerCache(limits: { maxEntries: number; maxBytes: number
 
 async function encode(build: () => Promise<Answer>, now: number) {
   const { value, until } = await build();
-  return { body: new EncodedBody(Buffer.from(JSON.stringify(value))), from: now, until: until ?? Infinity };
+  return { body: EncodedBody.json(value), from: now, until: until ?? Infinity };
 }

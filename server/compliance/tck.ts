@@ -501,7 +501,7 @@ export function createTck(deps: TckDeps) {
     /** the JSON of results(opts); the last run's answer encoded once per run (kept-answers.ts) */
     async resultsBody(opts: { rerun: boolean; cookie?: string }): Promise<EncodedBody> {
       if (!opts.rerun && last) return cachedBody(last);
-      return new EncodedBody(Buffer.from(JSON.stringify(await results(opts))));
+      return EncodedBody.json(await results(opts));
     },
   };
 }

@@ -318,7 +318,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       const defs = await dataspace.listCredentialDefinitions();
       let body = definitionBodies.get(defs);
       if (!body) {
-        body = new EncodedBody(Buffer.from(JSON.stringify(labelled(defs))));
+        body = EncodedBody.json(labelled(defs));
         // the read cache's frozen answer stands for what it holds; anything else is built each time
         if (Object.isFrozen(defs)) definitionBodies.set(defs, body);
       }

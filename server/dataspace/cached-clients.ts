@@ -148,6 +148,7 @@ export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClie
 }
 
 export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): IdentityHubClient {
+  const write = invalidating(cache);
   return {
     baseUrl: client.baseUrl,
     listCredentials: (id, signal) =>
@@ -157,8 +158,7 @@ export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): 
         (s) => client.listCredentials(id, s),
         "identity hub",
       ),
-    requestCredentials: (id, request, signal) =>
-      invalidating(cache)(client.requestCredentials(id, request, signal)),
+    requestCredentials: (id, request, signal) => write(client.requestCredentials(id, request, signal)),
     credentialRequestStatus: (id, holderPid, signal) => client.credentialRequestStatus(id, holderPid, signal),
   };
 }

@@ -26,7 +26,7 @@ export function createEncodedByInputs(maxKeysPerRoot = 100) {
     const hit = byKey?.get(key);
     if (hit && hit.parts.length === parts.length && hit.parts.every((p, i) => p === parts[i]))
       return hit.body;
-    const body = new EncodedBody(Buffer.from(JSON.stringify(build())));
+    const body = EncodedBody.json(build());
     if (root && Object.isFrozen(root) && parts.every(shared)) {
       let map = byKey;
       if (!map) kept.set(root, (map = new Map()));

@@ -1,6 +1,6 @@
 import { badGateway, notFound } from "../http/errors";
 import { createEncodedOnce } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
+import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
@@ -205,8 +205,8 @@ export async function fetchProviderCatalogBody(
 
 /**
  * GET /api/negotiations/:id as the route sends it: the JSON of getNegotiation, encoded once per answer
- * of the connector (the read cache hands out the same object, or the same 404, while it is valid); the
- * fallback, a demonstration record, once per record of the bundle.
+ * of the connector (the read cache hands out the same object, or the same 404, while it is valid) and
+ * once per record of the bundle, its fallback.
  */
 export async function getNegotiationBody(
   rt: DataspaceRuntime,
@@ -217,10 +217,7 @@ export async function getNegotiationBody(
   try {
     live = await rt.connector.getNegotiation(participantId, id);
   } catch (e) {
-    // the bundle's own record, encoded once (its shared copy); the rest as getNegotiation answers
-    const bundled = rt.demoRecords ? rt.demo.shared().negotiations.find((n) => n["@id"] === id) : undefined;
-    if (bundled) return bundledBody(bundled);
-    return new EncodedBody(Buffer.from(JSON.stringify(negotiationFallback(rt, id, e))));
+    return bundledBody(bundledOr404(rt, id, e));
   }
   return negotiationBody(live);
 }
@@ -233,14 +230,17 @@ export async function getNegotiation(
   try {
     return withContractId(await rt.connector.getNegotiation(participantId, id));
   } catch (e) {
-    return negotiationFallback(rt, id, e);
+    return structuredClone(bundledOr404(rt, id, e)); // the caller's own copy
   }
 }
 
-/** after the connector failed to answer one negotiation: the bundle's record of it, or the spec's 404 or 502 */
-function negotiationFallback(rt: DataspaceRuntime, id: string, e: unknown): Record<string, unknown> {
-  const fallback = rt.demoRecords ? rt.demo.negotiations().find((n) => n["@id"] === id) : undefined;
-  if (fallback) return fallback;
+/**
+ * After the connector failed to answer one negotiation: the bundle's record of it (shared and frozen:
+ * read it only), or the spec's 404 or 502.
+ */
+function bundledOr404(rt: DataspaceRuntime, id: string, e: unknown): DemoRecord {
+  const bundled = rt.demoRecords ? rt.demo.shared().negotiations.find((n) => n["@id"] === id) : undefined;
+  if (bundled) return bundled;
   if (isNotFound(e)) throw notFound("Negotiation not found");
   throw badGateway("Failed to fetch negotiation", describeUpstream(e));
 }

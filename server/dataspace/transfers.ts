@@ -1,5 +1,5 @@
 import { ApiError, badGateway, notFound } from "../http/errors";
-import { EncodedBody } from "../http/node-adapter";
+import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedOnce } from "../http/kept-answers";
 import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
@@ -161,8 +161,7 @@ const oneTransferBody = /* @__PURE__ */ createEncodedOnce<Record<string, unknown
 /**
  * GET /api/transfers/:id as the route sends it: the JSON of getTransfer, encoded once per answer of the
  * connector (the read cache hands out the same object, or the same 404, while it is valid) and once per
- * demonstration record. The fallback finds a record in the kept lists first (the transfers created here,
- * the newest 500, and the bundle's), then in the store, as getTransfer does; ids never repeat between them.
+ * demonstration record, its fallback (demoTransferOr404).
  */
 export async function getTransferBody(
   rt: DataspaceRuntime,
@@ -173,12 +172,7 @@ export async function getTransferBody(
   try {
     live = await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    const byId = (r: DemoRecord) => r["@id"] === id;
-    const kept =
-      (await rt.demoTransfers.listShared()).find(byId) ??
-      (rt.demoRecords ? rt.demo.shared().transfers.find(byId) : undefined);
-    if (kept) return oneTransferBody(kept);
-    return new EncodedBody(Buffer.from(JSON.stringify(await transferFallback(rt, id, e))));
+    return oneTransferBody(await demoTransferOr404(rt, id, e));
   }
   return oneTransferBody(live);
 }
@@ -191,20 +185,22 @@ export async function getTransfer(
   try {
     return await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    return transferFallback(rt, id, e);
+    return structuredClone(await demoTransferOr404(rt, id, e)); // the caller's own copy
   }
 }
 
-/** after the connector failed to answer one transfer: a demonstration record of it, or the spec's 404 or 502 */
-async function transferFallback(
-  rt: DataspaceRuntime,
-  id: string,
-  e: unknown,
-): Promise<Record<string, unknown>> {
-  const fallback =
-    (await rt.demoTransfers.get(id)) ??
-    (rt.demoRecords ? rt.demo.transfers().find((t) => t["@id"] === id) : undefined);
-  if (fallback) return fallback;
+/**
+ * After the connector failed to answer one transfer: its demonstration record, or the spec's 404 or 502.
+ * Found in the kept lists first (the transfers created here, the newest 500, and the bundle's: shared and
+ * frozen, read them only), then in the store; ids never repeat between them.
+ */
+async function demoTransferOr404(rt: DataspaceRuntime, id: string, e: unknown): Promise<DemoRecord> {
+  const byId = (r: DemoRecord) => r["@id"] === id;
+  const found =
+    (await rt.demoTransfers.listShared()).find(byId) ??
+    (rt.demoRecords ? rt.demo.shared().transfers.find(byId) : undefined) ??
+    (await rt.demoTransfers.get(id));
+  if (found) return found;
   if (isNotFound(e)) throw notFound("Transfer not found");
   throw badGateway("Failed to fetch transfer", describeUpstream(e));
 }

@@ -229,19 +229,23 @@ export function createEehrxfService(graph: GraphStore) {
   const cache = labelScopedCache(graph, SOURCE_LABELS, () => compute(graph));
   // the answer of a kept coverage (cache.hit true) encoded once per coverage, version and build time
   let kept: { value: object; version: number; builtMs: number; body: EncodedBody } | undefined;
-  const encode = (answer: EehrxfCoverage) => new EncodedBody(Buffer.from(JSON.stringify(answer)));
+  const answerOf = ({ value, hit, builtMs, version }: Awaited<ReturnType<typeof cache.get>>) => ({
+    ...value,
+    graphVersion: version,
+    cache: { hit, builtMs },
+  });
   return {
     async coverage(): Promise<EehrxfCoverage> {
-      const { value, hit, builtMs, version } = await cache.get();
-      return { ...value, graphVersion: version, cache: { hit, builtMs } };
+      return answerOf(await cache.get());
     },
     /** GET /api/eehrxf: the JSON of coverage(), byte for byte; a kept coverage's encoded once */
     async coverageBody(): Promise<EncodedBody> {
-      const { value, hit, builtMs, version } = await cache.get();
-      const answer = () => ({ ...value, graphVersion: version, cache: { hit, builtMs } });
-      if (!hit) return encode(answer());
+      const got = await cache.get();
+      const encoded = () => EncodedBody.json(answerOf(got));
+      if (!got.hit) return encoded();
+      const { value, version, builtMs } = got;
       if (kept?.value !== value || kept.version !== version || kept.builtMs !== builtMs)
-        kept = { value, version, builtMs, body: encode(answer()) };
+        kept = { value, version, builtMs, body: encoded() };
       return kept.body;
     },
   };

@@ -46,7 +46,7 @@ export function createVersionedMap<T>(store: Pick<GraphStore, "version">, maxEnt
 export function createVersionedCache(store: Pick<GraphStore, "version">, maxEntries = 256) {
   const map = createVersionedMap<EncodedBody>(store, maxEntries);
   return function cached(key: string, build: () => Promise<unknown>): Promise<EncodedBody> {
-    return map(key, async () => new EncodedBody(Buffer.from(JSON.stringify(await build()))));
+    return map(key, async () => EncodedBody.json(await build()));
   };
 }
 

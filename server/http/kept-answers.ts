@@ -101,7 +101,7 @@ export function createEncodedOnce<S extends object>(view: (source: S) => unknown
   return function encoded(source: S): EncodedBody {
     let body = bodies.get(source);
     if (!body) {
-      body = new EncodedBody(Buffer.from(JSON.stringify(view(source))));
+      body = EncodedBody.json(view(source));
       bodies.set(source, body);
     }
     return body;

@@ -32,6 +32,10 @@ export class EncodedBody {
   toString() {
     return this.raw.toString("utf8");
   }
+  /** the JSON of `value`, encoded (a kept answer's body; `compress: false` for one made per request) */
+  static json(value: unknown, options?: { compress?: boolean }): EncodedBody {
+    return new EncodedBody(Buffer.from(JSON.stringify(value)), options);
+  }
 }
 
 /**

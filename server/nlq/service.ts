@@ -316,6 +316,21 @@ export function createNlqService(deps: NlqDeps) {
     });
   }
 
+  /** GET /api/nlq: the templates and how questions are answered (nothing in it changes while the server runs) */
+  function list() {
+    return {
+      templates: TEMPLATES.map(describeTemplate),
+      count: TEMPLATES.length,
+      backend: deps.proxyUrl
+        ? { mode: "templates+proxy", proxyUrl: displayUrl(deps.proxyUrl) }
+        : { mode: "templates", proxyUrl: null },
+      policy: [
+        "Templates answer first; free text is never executed as a query.",
+        "Terms are resolved to SNOMED CT, ICD-10, RxNorm or LOINC codes in the ontology layer (l5) before anything runs.",
+        "Answers are aggregates; your ODRL scope's k threshold applies to every count.",
+      ],
+    };
+  }
   let listBody: EncodedBody | undefined;
   return {
     /** writes the pending query-log entries now */
@@ -323,23 +338,10 @@ export function createNlqService(deps: NlqDeps) {
 
     /** GET /api/nlq: the JSON of list(), encoded once (nothing in it changes while the server runs) */
     listBody(): EncodedBody {
-      return (listBody ??= new EncodedBody(Buffer.from(JSON.stringify(this.list()))));
+      return (listBody ??= EncodedBody.json(list()));
     },
 
-    list() {
-      return {
-        templates: TEMPLATES.map(describeTemplate),
-        count: TEMPLATES.length,
-        backend: deps.proxyUrl
-          ? { mode: "templates+proxy", proxyUrl: displayUrl(deps.proxyUrl) }
-          : { mode: "templates", proxyUrl: null },
-        policy: [
-          "Templates answer first; free text is never executed as a query.",
-          "Terms are resolved to SNOMED CT, ICD-10, RxNorm or LOINC codes in the ontology layer (l5) before anything runs.",
-          "Answers are aggregates; your ODRL scope's k threshold applies to every count.",
-        ],
-      };
-    },
+    list,
 
     async ask(
       body: Record<string, unknown>,

@@ -13,7 +13,7 @@ let body: EncodedBody | undefined;
  * stringifying 119 KiB on every request.
  */
 export function openApiBody(): EncodedBody {
-  body ??= new EncodedBody(Buffer.from(JSON.stringify(buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS))));
+  body ??= EncodedBody.json(buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS));
   return body;
 }
 

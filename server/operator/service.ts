@@ -62,7 +62,6 @@ export async function createOperatorService(deps: {
   // read answers kept per version of what they read (server/http/kept-answers.ts)
   const keptDirectory = createKept<EncodedBody>(1);
   const keptCatalogs = createKept<EncodedBody>(64);
-  const encoded = (value: unknown) => new EncodedBody(Buffer.from(JSON.stringify(value)));
 
   return {
     /** every component as the last round of background probes saw it (components.ts) */
@@ -85,7 +84,7 @@ export async function createOperatorService(deps: {
     directory: () => directory.list(),
     /** GET /api/admin/participants: the JSON of directory(), kept per version of the directory */
     directoryBody: async () =>
-      keptDirectory(await directory.fresh(), "", async () => encoded(await directory.list())),
+      keptDirectory(await directory.fresh(), "", async () => EncodedBody.json(await directory.list())),
     addDirectoryEntry: (input: ReturnType<typeof parseDirectoryInput>, actor: string) =>
       directory.add(input, actor),
     removeDirectoryEntry: (key: string, actor: string) => directory.remove(key, actor),
@@ -98,7 +97,7 @@ export async function createOperatorService(deps: {
      */
     catalogBody: async (participant: string) =>
       keptCatalogs(`${await directory.fresh()}/${deps.graph.version()}`, participant, async () =>
-        encoded(await mockDsp.catalog(participant, config.publicUrl)),
+        EncodedBody.json(await mockDsp.catalog(participant, config.publicUrl)),
       ),
     checkCatalogRequest: (body: Record<string, unknown>) => mockDsp.checkRequest(body),
 

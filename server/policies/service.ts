@@ -92,13 +92,30 @@ export async function createPolicyService(deps: {
     return holdsSameDefinition(defs.value, document) ? ("same" as const) : ("different" as const);
   };
 
+  /**
+   * What a list reads from the connector: the participant contexts it covers (the one asked, or every
+   * active one) and the policy definitions of each; null where that lookup failed (the context is left
+   * out of the whole list; asked for alone, the failure is the answer: 404 or 502).
+   */
+  async function inputsOf(participantId: string | undefined, signal?: AbortSignal) {
+    if (participantId)
+      return { ids: [participantId], defs: [await connector.connectorDefinitions(participantId, signal)] };
+    const ids = (await activeContexts(signal)).map((c) => c["@id"]);
+    const defs = await Promise.all(
+      ids.map(async (id) => {
+        const d = await settle(connector.connectorDefinitions(id, signal));
+        return d.ok ? d.value : null;
+      }),
+    );
+    return { ids, defs };
+  }
+  /** the merged list of those inputs, with the registry's rows */
+  const listOf = async ({ ids, defs }: Awaited<ReturnType<typeof inputsOf>>) =>
+    (await Promise.all(ids.map((id, i) => (defs[i] ? listFrom(id, defs[i]) : [])))).flat();
+
   return {
     async list(participantId) {
-      const deadline = operationDeadline(rt());
-      if (participantId) return listFor(participantId, deadline);
-      const contexts = await activeContexts(deadline);
-      const lists = await Promise.all(contexts.map((c) => settle(listFor(c["@id"], deadline))));
-      return lists.flatMap((l) => (l.ok ? l.value : []));
+      return listOf(await inputsOf(participantId, operationDeadline(rt())));
     },
 
     /**
@@ -111,19 +128,9 @@ export async function createPolicyService(deps: {
       const registryVersion = await registry.version();
       // no deadline armed per request (a timer each, alive for the whole time-out): every upstream read
       // has its own time-out (the read cache's)
-      const ids = participantId ? [participantId] : (await activeContexts()).map((c) => c["@id"]);
-      const defs = participantId
-        ? [await connector.connectorDefinitions(participantId)]
-        : await Promise.all(
-            ids.map(async (id) => {
-              const d = await settle(connector.connectorDefinitions(id));
-              return d.ok ? d.value : null;
-            }),
-          );
-      const build = async () => {
-        const lists = await Promise.all(ids.map((id, i) => (defs[i] ? listFrom(id, defs[i]) : [])));
-        return new EncodedBody(Buffer.from(JSON.stringify(lists.flat())));
-      };
+      const inputs = await inputsOf(participantId);
+      const build = async () => EncodedBody.json(await listOf(inputs));
+      const { ids, defs } = inputs;
       if (defs.some((d) => !d || !Object.isFrozen(d))) return build();
       // the key, not the version, names the connector's lists: the one-participant and the whole lists
       // are kept side by side for one version of the registry
