@@ -109,22 +109,31 @@ export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Js
   };
 }
 
+/**
+ * A provider context's answer to a DSP catalogue request: the message type checked (400), the
+ * provider active (404), then its catalogue. The DSP endpoint below serves it to any consumer; the
+ * management API asks it in-process for a consumer of this runtime (every provider it can name is
+ * one of this runtime's contexts), so that a catalogue request is not a loopback HTTP call from the
+ * connector to itself.
+ */
+export function answerCatalogRequest(ctx: LocalContext, providerContextId: string, message: unknown): Json {
+  const body = (message ?? {}) as Json;
+  const type = body["@type"];
+  if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
+    throw badRequest("expected a CatalogRequestMessage", "@type");
+  }
+  const provider = ctx.store.get<ParticipantRecord>("participants", providerContextId);
+  if (!provider || provider.state !== "ACTIVATED")
+    throw notFound(`no active participant ${providerContextId} at this address`);
+  return buildCatalog(ctx, provider);
+}
+
 /** `POST <dsp address>/catalog/request`: the DSP 2025-1 catalogue request of a consumer. */
 export function registerDspCatalog(router: Router, ctx: LocalContext): void {
   router.add(
     "POST",
     `/api/dsp/:context/${DSP_VERSION}/catalog/request`,
-    (req) => {
-      const body = (req.body ?? {}) as Json;
-      const type = body["@type"];
-      if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
-        throw badRequest("expected a CatalogRequestMessage", "@type");
-      }
-      const provider = ctx.store.get<ParticipantRecord>("participants", req.params.context);
-      if (!provider || provider.state !== "ACTIVATED")
-        throw notFound(`no active participant ${req.params.context} at this address`);
-      return { body: buildCatalog(ctx, provider) };
-    },
+    (req) => ({ body: answerCatalogRequest(ctx, req.params.context, req.body) }),
     { authenticated: false },
   );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { COMPACT_CONTEXT, DSPACE_CONTEXT } from "../dataspace-protocol";
-import { dspAddressOf, contextOfDspAddress, participantByDid, type LocalContext } from "./context";
+import { contextOfDspAddress, participantByDid, type LocalContext } from "./context";
 import { badRequest, conflict, HttpError, notFound, type LocalRequest, type Router } from "./http";
 import type {
   AgreementRecord,
@@ -13,6 +13,7 @@ import type {
   PolicyDefinitionRecord,
   TransferRecord,
 } from "./models";
+import { answerCatalogRequest } from "./catalog";
 import { requestNegotiation } from "./negotiations";
 import { applyQuery, parseQuerySpec, QueryError } from "./query";
 import { endpointDataReference, requestTransfer } from "./transfers";
@@ -223,16 +224,19 @@ export function registerManagementApi(
       throw notFound(
         `No participant of this dataspace is known as ${did ?? address ?? "(no counter-party given)"}`,
       );
-    const res = await fetch(`${dspAddressOf(ctx, provider["@id"])}/catalog/request`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ "@context": [DSPACE_CONTEXT], "@type": "CatalogRequestMessage", filter: [] }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    const catalog: unknown = await res.json();
-    if (!res.ok)
-      throw new HttpError(502, `The provider's DSP endpoint answered HTTP ${res.status}`, "ProviderError");
-    return { body: catalog };
+    // the provider is a context of this runtime: its DSP answer is asked in-process (catalog.ts)
+    try {
+      return {
+        body: answerCatalogRequest(ctx, provider["@id"], {
+          "@context": [DSPACE_CONTEXT],
+          "@type": "CatalogRequestMessage",
+          filter: [],
+        }),
+      };
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      throw new HttpError(502, `The provider's DSP endpoint answered HTTP ${e.status}`, "ProviderError");
+    }
   });
 
   // ---- contract negotiations -----------------------------------------------------------------

@@ -34,6 +34,43 @@ describe("the embedded local dataspace", () => {
     const anonymous = await fetch(`${h.ds.local!.managementUrl}/v4alpha/participants`);
     expect(anonymous.status).toBe(401);
   });
+
+  it("serves a provider's DSP catalogue over HTTP to any consumer: the offers the hub's catalogue shows, with fresh offer ids", async () => {
+    const dsp = `${h.ds.local!.protocolBaseUrl}/alphaklinik-berlin/2025-1/catalog/request`;
+    const ask = (message: unknown, url = dsp) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(message),
+      });
+    const message = { "@type": "CatalogRequestMessage", filter: [] };
+    const first = await ask(message);
+    expect(first.status).toBe(200);
+    const catalog = await first.json();
+    expect(catalog["@type"]).toBe("dcat:Catalog");
+    expect(catalog["dspace:participantId"]).toBe(ALPHA_DID);
+    const datasetIds = (c: { "dcat:dataset": { "@id": string }[] }) => c["dcat:dataset"].map((d) => d["@id"]);
+    const offerIds = (c: { "dcat:dataset": { "odrl:hasPolicy": { "@id": string }[] }[] }) =>
+      c["dcat:dataset"].flatMap((d) => d["odrl:hasPolicy"].map((o) => o["@id"]));
+
+    // the hub's catalogue (the management API, which asks the same provider in-process) has the same datasets
+    const { summary } = await alphaOffer();
+    expect(datasetIds(catalog).sort()).toEqual(summary.datasets.map((d) => d.id).sort());
+    // and each request is answered with offer ids of its own
+    const again = await (await ask(message)).json();
+    expect(offerIds(again)).toHaveLength(offerIds(catalog).length);
+    expect(offerIds(again).filter((id) => offerIds(catalog).includes(id))).toEqual([]);
+
+    const wrongType = await ask({ "@type": "ContractRequestMessage" });
+    expect(wrongType.status).toBe(400);
+    expect((await wrongType.json())[0]).toMatchObject({
+      message: "expected a CatalogRequestMessage",
+      path: "@type",
+    });
+    const unknown = await ask(message, dsp.replace("alphaklinik-berlin", "no-such-context"));
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json())[0].message).toBe("no active participant no-such-context at this address");
+  });
 });
 
 describe("participants", () => {

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalDataspace, type LocalDataspace } from "./index";
+
+/**
+ * The management API's catalogue request (POST …/participants/{consumer}/catalog/request): the
+ * provider it names is asked in-process (catalog.ts answerCatalogRequest) and a provider that
+ * cannot answer is the consumer's 502, as a DSP endpoint answering 404 over HTTP was. The DSP
+ * endpoint itself is tested over HTTP by tests/api/dataspace-local.test.ts.
+ */
+let local: LocalDataspace;
+let auth: Record<string, string>;
+let contexts: string;
+
+beforeAll(async () => {
+  local = await startLocalDataspace({
+    dataDir: ":memory:",
+    stepMs: 20,
+    dataSource: async () => ({ resourceType: "Bundle", type: "collection", entry: [] }),
+    onError: () => {},
+  });
+  const token = await fetch(local.tokenUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: local.clientId,
+      client_secret: local.clientSecret,
+    }),
+  });
+  const { access_token } = (await token.json()) as { access_token: string };
+  auth = { authorization: `Bearer ${access_token}`, "content-type": "application/json" };
+  contexts = `${local.managementUrl}/${local.apiVersion}/participants`;
+});
+afterAll(() => local?.close());
+
+const requestCatalog = (consumer: string, body: unknown) =>
+  fetch(`${contexts}/${consumer}/catalog/request`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify(body),
+  });
+
+describe("management API catalogue request", () => {
+  it("answers the provider's catalogue by DSP address or by DID, with offers of the provider", async () => {
+    const byAddress = await requestCatalog("pharmaco", {
+      counterPartyAddress: `${local.protocolBaseUrl}/alphaklinik-berlin/2025-1`,
+    });
+    expect(byAddress.status).toBe(200);
+    const catalog = (await byAddress.json()) as { "dcat:dataset": { "odrl:hasPolicy": unknown[] }[] };
+    expect(catalog).toMatchObject({
+      "@type": "dcat:Catalog",
+      "dspace:participantId": "did:web:alpha-klinik.de:participant",
+    });
+    expect(catalog["dcat:dataset"].length).toBeGreaterThan(0);
+    expect(catalog["dcat:dataset"].every((d) => d["odrl:hasPolicy"].length > 0)).toBe(true);
+
+    const byDid = await requestCatalog("pharmaco", { counterPartyId: "did:web:alpha-klinik.de:participant" });
+    expect(byDid.status).toBe(200);
+    expect(((await byDid.json()) as { "dcat:dataset": unknown[] })["dcat:dataset"]).toHaveLength(
+      catalog["dcat:dataset"].length,
+    );
+  });
+
+  it("answers 502 for a provider of this runtime that is not active, and 404 for one it does not know", async () => {
+    const created = await fetch(contexts, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        "@id": "dormant-provider",
+        identity: "did:web:dormant.example",
+        state: "CREATED",
+      }),
+    });
+    expect(created.status).toBeLessThan(300);
+    const dormant = await requestCatalog("pharmaco", {
+      counterPartyAddress: `${local.protocolBaseUrl}/dormant-provider/2025-1`,
+    });
+    expect(dormant.status).toBe(502);
+    expect(((await dormant.json()) as unknown[])[0]).toMatchObject({
+      message: "The provider's DSP endpoint answered HTTP 404",
+      type: "ProviderError",
+    });
+
+    const unknown = await requestCatalog("pharmaco", { counterPartyId: "did:web:nobody.example" });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { message: string }[])[0].message).toBe(
+      "No participant of this dataspace is known as did:web:nobody.example",
+    );
+  });
+});
