@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { toCredential, type Credential } from "../dataspace/participants";
-import { operationDeadline, remainingDeadline } from "../dataspace/runtime";
+import { remainingDeadline } from "../dataspace/runtime";
 import { cacheKey } from "../http/cache-key";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
@@ -347,7 +347,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     async requestableContexts(user) {
       const rt = dataspace.runtime;
       if (user.roles.includes("CONNECTOR_ADMIN")) {
-        const contexts = await rt.connector.listParticipantContexts(operationDeadline(rt)).catch(() => []);
+        // one upstream call with its own time-out: no deadline armed per request
+        const contexts = await rt.connector.listParticipantContexts().catch(() => []);
         return contexts
           .filter((c) => c.state === "ACTIVATED")
           .map((c) => ({ id: c["@id"], did: c.participantId ?? c.identity ?? "" }));

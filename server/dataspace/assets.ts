@@ -2,7 +2,7 @@ import { badGateway } from "../http/errors";
 import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import { edcPrefixOf, MANAGEMENT_CONTEXT, termString } from "./protocol";
-import { operationDeadline, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
@@ -62,7 +62,8 @@ export async function listAssetsOf(
     : undefined;
   let live: NormalisedAsset[];
   try {
-    live = (await rt.connector.listAssets(participantId, operationDeadline(rt))).map(normaliseAsset);
+    // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
+    live = (await rt.connector.listAssets(participantId)).map(normaliseAsset);
   } catch (e) {
     if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
     return demoGroup?.assets ?? [];

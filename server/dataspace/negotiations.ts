@@ -7,7 +7,7 @@ import { normaliseCounterPartyAddress } from "./address";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
-import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
+import { record, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
@@ -85,7 +85,8 @@ export async function listNegotiations(
   participantId: string,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
-  const live = await liveNegotiations(rt, participantId, signal ?? operationDeadline(rt));
+  // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
+  const live = await liveNegotiations(rt, participantId, signal);
   // rt.demo.negotiations() gives copies; the list itself is the caller's to change
   return [...negotiationsOf(rt, live, rt.demo.negotiations())];
 }

@@ -47,7 +47,7 @@ export type ListedParticipant = ParticipantContext & {
 /** The tenants with their participants' DIDs and contexts; undefined when the tenant manager is unavailable. */
 export async function tenantIdentities(
   rt: DataspaceRuntime,
-  signal?: AbortSignal,
+  signal?: AbortSignal | number,
 ): Promise<TenantIdentity[] | undefined> {
   return identitiesOf(await tenantInputs(rt, signal));
 }
@@ -134,7 +134,8 @@ export async function listParticipants(
   rt: DataspaceRuntime,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
-  return participantsOf(rt, await participantInputs(rt, signal ?? operationDeadline(rt)));
+  // no deadline armed per request for the first stage: see remainingDeadline
+  return participantsOf(rt, await participantInputs(rt, signal ?? Date.now()));
 }
 
 /**
@@ -196,10 +197,10 @@ export interface ParticipantStatus {
 
 /** One participant context with its state, whatever the state: 404 when the connector does not know it. */
 export async function participantStatus(rt: DataspaceRuntime, id: string): Promise<ParticipantStatus> {
-  const deadline = operationDeadline(rt);
+  // polled while a participant is provisioned: no deadline armed per request (see remainingDeadline)
   const [ctx, tenants] = await Promise.all([
-    settle(rt.connector.getParticipantContext(id, deadline)),
-    tenantIdentities(rt, deadline),
+    settle(rt.connector.getParticipantContext(id)),
+    tenantIdentities(rt, Date.now()),
   ]);
   if (!ctx.ok) {
     if (isNotFound(ctx.error)) throw notFound("Participant not found");
@@ -384,7 +385,9 @@ export async function participantForUser(rt: DataspaceRuntime, user: SessionUser
   if (!did) {
     return { id: `user:${user.username}`, displayName: user.name, organization: user.organisation, role };
   }
-  const contexts = await settle(rt.connector.listParticipantContexts(operationDeadline(rt)));
+  // one upstream call, bounded by its own time-out: no deadline armed per request (an
+  // AbortSignal.timeout lives as long as the time-out, 35,000 of them a second filled the old space)
+  const contexts = await settle(rt.connector.listParticipantContexts());
   const ctx = contexts.ok ? contexts.value.find((c) => didOfContext(c) === did) : undefined;
   return {
     id: ctx?.["@id"] ?? org?.slug ?? slugOfDid(did),

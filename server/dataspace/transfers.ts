@@ -7,7 +7,7 @@ import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage } from "./failures";
 import { mergeById } from "./merge";
 import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
-import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
+import { record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
 import { z } from "zod";
@@ -66,7 +66,8 @@ export async function listTransfers(
   participantId: string,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
-  const live = await liveTransfers(rt, participantId, signal ?? operationDeadline(rt));
+  // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
+  const live = await liveTransfers(rt, participantId, signal);
   const created = rt.demoRecords ? await rt.demoTransfers.list(participantId) : NONE;
   // rt.demo.transfers() and the store's list are copies; the list itself is the caller's to change
   return [...transfersOf(rt, live, created, rt.demo.transfers())];

@@ -4,7 +4,7 @@ import type { OidcClient } from "../auth/oidc-client";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
-import { operationDeadline, settle } from "../dataspace/runtime";
+import { remainingDeadline, settle } from "../dataspace/runtime";
 import type { GraphStore } from "../graph";
 import { badGateway, serviceUnavailable } from "../http/errors";
 import { createKept } from "../http/kept-answers";
@@ -104,14 +104,16 @@ export async function createOperatorService(deps: {
     async tenants(): Promise<Tenant[]> {
       const tm = dataspace.runtime.tenantManager;
       if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
-      const deadline = operationDeadline(dataspace.runtime);
+      // no deadline armed per request for the first stage (see remainingDeadline)
+      const startedAt = Date.now();
       let tenants;
       try {
-        tenants = await tm.listTenants(deadline);
+        tenants = await tm.listTenants();
       } catch (e) {
         throw badGateway("Failed to list tenants", describeUpstream(e));
       }
       const str = (v: unknown) => (typeof v === "string" && v ? v : null);
+      const deadline = remainingDeadline(dataspace.runtime, startedAt);
       return Promise.all(
         tenants.map(async (t) => {
           const profiles = await settle(tm.listParticipantProfiles(t.id, deadline));

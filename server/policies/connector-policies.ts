@@ -59,7 +59,7 @@ export function createConnectorPolicies(
     }
   }
 
-  async function listFor(participantId: string, signal: AbortSignal): Promise<ListedPolicy[]> {
+  async function listFor(participantId: string, signal?: AbortSignal): Promise<ListedPolicy[]> {
     return listFrom(participantId, await connectorDefinitions(participantId, signal));
   }
 

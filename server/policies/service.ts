@@ -115,7 +115,8 @@ export async function createPolicyService(deps: {
 
   return {
     async list(participantId) {
-      return listOf(await inputsOf(participantId, operationDeadline(rt())));
+      // as listBody: no deadline armed per request, every upstream read has its own time-out
+      return listOf(await inputsOf(participantId));
     },
 
     /**
@@ -139,9 +140,7 @@ export async function createPolicyService(deps: {
     },
 
     async get(participantId, policyId) {
-      const found = (await listFor(participantId, operationDeadline(rt()))).find(
-        (p) => p["@id"] === policyId,
-      );
+      const found = (await listFor(participantId)).find((p) => p["@id"] === policyId);
       if (!found) throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
       return found;
     },
