@@ -1,4 +1,4 @@
-import { badRequest, json, jsonBuffer, jsonText } from "../http/errors";
+import { badRequest, json, jsonBuffer } from "../http/errors";
 import { intParam, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
 import type { AccessBody } from ".";
@@ -128,15 +128,15 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   },
 
   // kept answers (server/http/kept-answers.ts): the same bytes as json(register()) and json(information())
-  "GET /api/permits": async (ctx) => jsonText(await ctx.services.accessBody.registerText()),
-  "GET /api/information": async (ctx) => jsonText(await ctx.services.accessBody.informationText()),
+  "GET /api/permits": async (ctx) => jsonBuffer(await ctx.services.accessBody.registerBody()),
+  "GET /api/information": async (ctx) => jsonBuffer(await ctx.services.accessBody.informationBody()),
 
   "GET /api/activity-report": async (ctx) => {
     const ab = ctx.services.accessBody;
     const period = reportPeriod(ctx.url, ab.now());
     const format = q(ctx, "format") ?? "json";
     // JSON: the kept answer (server/http/kept-answers.ts), the same bytes as json(activityReport(period))
-    if (format === "json") return jsonText(await ab.activityReportText(period));
+    if (format === "json") return jsonBuffer(await ab.activityReportBody(period));
     const report = await ab.activityReport(period);
     const name = `activity-report-${period.from}-${period.to}`;
     if (format === "csv") {

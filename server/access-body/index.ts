@@ -2,7 +2,8 @@ import type { AuditLog } from "../audit/log";
 import type { GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import { berlinDate } from "./calendar";
-import { createKept, textAt, timedText, type TimedText } from "../http/kept-answers";
+import { bodyAt, createKept, timedText, type TimedText } from "../http/kept-answers";
+import type { EncodedBody } from "../http/node-adapter";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
@@ -49,42 +50,42 @@ export async function createAccessBody(opts: AccessBodyOptions) {
       await service.ensureReady();
       return register(store, now());
     },
-    /** GET /api/permits: the text of register(), kept per version of the records and Berlin day (asOf) */
-    async registerText(): Promise<string> {
+    /** GET /api/permits: the JSON of register(), kept per version of the records and Berlin day (asOf) */
+    async registerBody(): Promise<EncodedBody> {
       const version = await readyVersion();
       const at = now();
       const t = await keptRegister(version, berlinDate(at), async () => timedText(await register(store, at)));
-      return textAt(t, at);
+      return bodyAt(t, at);
     },
     async information() {
       await service.ensureReady();
       return information(store, graph, now());
     },
-    /** GET /api/information: the text of information(), kept per version of the records and the graph */
-    async informationText(): Promise<string> {
+    /** GET /api/information: the JSON of information(), kept per version of the records and the graph */
+    async informationBody(): Promise<EncodedBody> {
       const version = await inputs();
       const at = now();
       const t = await keptInformation(version, "", async () =>
         timedText(await information(store, graph, at)),
       );
-      return textAt(t, at);
+      return bodyAt(t, at);
     },
     async activityReport(period: { from: string; to: string }) {
       await service.ensureReady();
       return activityReport(store, graph, period, now());
     },
     /**
-     * GET /api/activity-report as JSON: the text of activityReport(period), kept per version of the records
+     * GET /api/activity-report as JSON: the JSON of activityReport(period), kept per version of the records
      * and the graph, Berlin day (the clocks' overdue and elapsed days count in days) and period
      */
-    async activityReportText(period: { from: string; to: string }): Promise<string> {
+    async activityReportBody(period: { from: string; to: string }): Promise<EncodedBody> {
       const version = await inputs();
       const at = now();
       const key = `${berlinDate(at)}/${period.from}/${period.to}`;
       const t = await keptReports(version, key, async () =>
         timedText(await activityReport(store, graph, period, at)),
       );
-      return textAt(t, at);
+      return bodyAt(t, at);
     },
   };
 }

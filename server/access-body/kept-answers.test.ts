@@ -36,13 +36,12 @@ const PAGES = [{}, { state: "RECEIVED" }, { limit: 2, offset: 1 }];
 
 /** every kept answer equals the one built afresh now, for every caller */
 async function expectSameAsFresh(ab: AccessBodyWithCompliance) {
-  expect(await ab.registerText()).toBe(JSON.stringify(await ab.register()));
-  expect(await ab.informationText()).toBe(JSON.stringify(await ab.information()));
+  expect(String(await ab.registerBody())).toBe(JSON.stringify(await ab.register()));
+  expect(String(await ab.informationBody())).toBe(JSON.stringify(await ab.information()));
   for (const p of PERIODS)
-    expect(await ab.activityReportText(p)).toBe(JSON.stringify(await ab.activityReport(p)));
+    expect(String(await ab.activityReportBody(p))).toBe(JSON.stringify(await ab.activityReport(p)));
   for (const user of CALLERS) {
-    expect(await ab.complianceText(user), user.username).toBe(JSON.stringify(await ab.compliance(user)));
-    expect((await ab.complianceBody(user)).toString(), user.username).toBe(
+    expect(String(await ab.complianceBody(user)), user.username).toBe(
       JSON.stringify(await ab.compliance(user)),
     );
     for (const state of [undefined, "OPEN", "PENDING"]) {
@@ -88,7 +87,7 @@ describe("the access body's kept answers", () => {
     // asked again: the same bytes (from the kept text), the time of each read
     await expectSameAsFresh(ab);
     setNow("2026-11-16T17:45:12.345+01:00");
-    expect(await ab.registerText()).toContain('"generatedAt":"2026-11-16T16:45:12.345Z"');
+    expect(String(await ab.registerBody())).toContain('"generatedAt":"2026-11-16T16:45:12.345Z"');
     await expectSameAsFresh(ab);
     const listed = await ab.listApplicationsBody(regulator);
     expect(await ab.listApplicationsBody(admin)).toBe(listed);
@@ -97,13 +96,13 @@ describe("the access body's kept answers", () => {
   it("keep each caller's answer to that caller", async () => {
     const { ab } = await setupWith(createAccessBodyWithCompliance);
     // the overseer first: the next callers must not be answered from its kept answer
-    const all = await ab.complianceText(regulator);
-    const own = await ab.complianceText(researcher);
+    const all = String(await ab.complianceBody(regulator));
+    const own = String(await ab.complianceBody(researcher));
     expect(own).not.toBe(all);
     expect(own).toBe(JSON.stringify(await ab.compliance(researcher)));
-    expect(await ab.complianceText(byNameless)).toBe(JSON.stringify(await ab.compliance(byNameless)));
-    const didOnly = await ab.complianceText(byDidOnly);
-    expect(didOnly).not.toBe(await ab.complianceText(byNameless));
+    expect(String(await ab.complianceBody(byNameless))).toBe(JSON.stringify(await ab.compliance(byNameless)));
+    const didOnly = String(await ab.complianceBody(byDidOnly));
+    expect(didOnly).not.toBe(String(await ab.complianceBody(byNameless)));
     expect(didOnly).toBe(JSON.stringify(await ab.compliance(byDidOnly)));
     const everyApplication = (await ab.listApplicationsBody(regulator)).toString();
     const pharmaco = (await ab.listApplicationsBody(researcher)).toString();
@@ -119,10 +118,10 @@ describe("the access body's kept answers", () => {
     const { ab } = await setupWith(createAccessBodyWithCompliance);
     await expectSameAsFresh(ab);
     const app = await apply(ab, "Kept answers: submitted");
-    expect(await ab.registerText()).toContain(app.id);
+    expect(String(await ab.registerBody())).toContain(app.id);
     expect((await ab.listApplicationsBody(researcher)).toString()).toContain(app.id);
     expect((await ab.listApplicationsBody(irs)).toString()).not.toContain(app.id);
-    expect(await ab.complianceText(regulator)).toContain(app.id);
+    expect(String(await ab.complianceBody(regulator))).toContain(app.id);
     await expectSameAsFresh(ab);
 
     await ab.decideCompleteness({ applicationId: app.id, complete: true }, regulator);
@@ -130,8 +129,8 @@ describe("the access body's kept answers", () => {
       { applicationId: app.id, durationMonths: 6, conditions: ["c"], secureProcessingEnvironment: "SPE" },
       regulator,
     );
-    expect(await ab.informationText()).toContain(permit.id);
-    expect(await ab.activityReportText(PERIODS[0])).toContain(app.id);
+    expect(String(await ab.informationBody())).toContain(permit.id);
+    expect(String(await ab.activityReportBody(PERIODS[0]))).toContain(app.id);
     await expectSameAsFresh(ab);
 
     // the supervision lists: a finding to the researcher's organisation, seen by it and the overseer only
@@ -166,9 +165,11 @@ describe("the access body's kept answers", () => {
       ],
       { action: "test", actor: "test", target: "contract-0002", kind: "graph" },
     );
-    expect(await ab.complianceText(regulator)).toContain("Contract contract-0002 is usable but application");
-    expect(await ab.informationText()).toContain("6 datasets of 3 data holders");
-    expect(await ab.activityReportText(PERIODS[0])).toContain('"contractsByStatus":{"active":2');
+    expect(String(await ab.complianceBody(regulator))).toContain(
+      "Contract contract-0002 is usable but application",
+    );
+    expect(String(await ab.informationBody())).toContain("6 datasets of 3 data holders");
+    expect(String(await ab.activityReportBody(PERIODS[0]))).toContain('"contractsByStatus":{"active":2');
     await expectSameAsFresh(ab);
   });
 
@@ -183,14 +184,15 @@ describe("the access body's kept answers", () => {
       ).clockView.daysLeft as number;
     setNow("2026-11-16T23:59:00+01:00");
     const before = await daysLeft();
-    expect(await ab.registerText()).toContain('"asOf":"2026-11-16"');
+    expect(String(await ab.registerBody())).toContain('"asOf":"2026-11-16"');
     setNow("2026-11-17T00:01:00+01:00");
     expect(await daysLeft()).toBe(before - 1);
-    expect(await ab.registerText()).toContain('"asOf":"2026-11-17"');
+    expect(String(await ab.registerBody())).toContain('"asOf":"2026-11-17"');
     await expectSameAsFresh(ab);
     // three months on: the clock has run out (overdue in the report, the compliance chain and the list)
     const period = { from: "2026-03-01", to: "2027-03-01" };
-    const overdue = async () => JSON.parse(await ab.activityReportText(period)).applications.overdueNow;
+    const overdue = async () =>
+      JSON.parse(String(await ab.activityReportBody(period))).applications.overdueNow;
     expect(await overdue()).not.toContain(app.id);
     setNow("2027-03-01T09:00:00+01:00");
     expect(await overdue()).toContain(app.id);
@@ -221,10 +223,10 @@ describe.each(storeDialects())("the access body's kept answers on a shared store
     const other = await accessBodyOn(await opened.another(), now, false);
     const app = await apply(other, "Kept answers: written elsewhere");
     // at once: on PostgreSQL the version row is read, the NOTIFY may not have arrived yet
-    expect(await ab.registerText()).toContain(app.id);
+    expect(String(await ab.registerBody())).toContain(app.id);
     expect((await ab.listApplicationsBody(regulator)).toString()).toContain(app.id);
-    expect(await ab.complianceText(admin)).toContain(app.id);
-    expect(await ab.activityReportText(PERIODS[0])).toContain('"received":');
+    expect(String(await ab.complianceBody(admin))).toContain(app.id);
+    expect(String(await ab.activityReportBody(PERIODS[0]))).toContain('"received":');
     await expectSameAsFresh(ab);
   });
 });

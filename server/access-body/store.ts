@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { AuditLog } from "../audit/log";
-import { rawDdl, serialType, type Relational, type Sql } from "../storage/relational";
+import { rawDdl, serialType, topicVersion, type Relational, type Sql } from "../storage/relational";
 
 /**
  * The access body's records in the relational store (server/storage/relational): one table of
@@ -378,7 +378,7 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
      * over the records key by it.
      */
     async version(): Promise<string> {
-      return `${ownWrites}/${await rel.changes.fresh(ACCESS_BODY_TOPIC)}`;
+      return `${ownWrites}/${await topicVersion(rel, ACCESS_BODY_TOPIC)}`;
     },
     ...r,
     async count(kind?: RecordKind): Promise<number> {

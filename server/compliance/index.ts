@@ -1,7 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import { berlinDate, createAccessBody, isOverseer, type AccessBodyOptions } from "../access-body";
-import { bodyAt, createKept, textAt, timedText, type TimedText } from "../http/kept-answers";
+import { bodyAt, createKept, timedText, type TimedText } from "../http/kept-answers";
 import type { EncodedBody } from "../http/node-adapter";
 import { complianceSummary } from "./summary";
 import { createTck } from "./tck";
@@ -43,15 +43,11 @@ export async function createAccessBodyWithCompliance(opts: AccessBodyWithComplia
       return complianceSummary(store, graph, user, now());
     },
     /**
-     * The text of compliance(user), encoded once per version of the records and the graph, Berlin day
-     * (contracts end and clocks run out in days) and caller class: an overseer sees every participant and
-     * chain, anyone else the participants of their organisation (by name or DID).
+     * GET /api/compliance: the JSON of compliance(user), encoded once per version of the records and the
+     * graph, Berlin day (contracts end and clocks run out in days) and caller class (an overseer sees
+     * every participant and chain, anyone else the participants of their organisation, by name or DID),
+     * sent as the kept bytes around the time of the read
      */
-    async complianceText(user: SessionUser): Promise<string> {
-      const at = now();
-      return textAt(await keptSummary(user, at), at);
-    },
-    /** GET /api/compliance: the same bytes as complianceText(user), assembled from kept bytes */
     async complianceBody(user: SessionUser): Promise<EncodedBody> {
       const at = now();
       return bodyAt(await keptSummary(user, at), at);

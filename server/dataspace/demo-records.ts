@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
-import type { Relational } from "../storage/relational";
+import { topicVersion, type Relational } from "../storage/relational";
 import assetsJson from "../../fixtures/demo-records/assets.json" with { type: "json" };
 import negotiationsJson from "../../fixtures/demo-records/negotiations.json" with { type: "json" };
 import participantsJson from "../../fixtures/demo-records/participants.json" with { type: "json" };
@@ -152,7 +152,7 @@ export async function createDemoTransferStore(
   // store has it now (on PostgreSQL its row, read by key, not the later NOTIFY): a created transfer lists at once
   let created = 0;
   const versionOf = (feed: number) => `${created}/${feed}`;
-  const version = async () => versionOf(await rel.changes.fresh(DEMO_TRANSFERS_TOPIC));
+  const version = async () => versionOf(await topicVersion(rel, DEMO_TRANSFERS_TOPIC));
 
   function peekShared(participantId?: string): readonly DemoRecord[] | undefined {
     if (rel.dialect !== "sqlite") return undefined;

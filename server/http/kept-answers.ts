@@ -4,8 +4,10 @@ import { EncodedBody } from "./node-adapter";
  * Answers of read routes kept between requests (issue 13, decision 0042): built once per version of
  * their inputs and shared by every caller of the same key, so a read costs a lookup and the writing of a
  * kept text instead of the store's queries, the graph's look-ups and a JSON.stringify. Used by the access
- * body and compliance (their records' version and the graph's) and the operator's directory and
- * demonstration catalogues (the directory's change-feed version and the graph's).
+ * body and compliance (their records' version and the graph's), the operator's directory and
+ * demonstration catalogues (the directory's change-feed version and the graph's), the ODRL policy list
+ * (the policy registry's version). The trust center and the ODRL scope keep their own text with
+ * `timedText`; one negotiation, one transfer and a provider's catalogue use `createEncodedOnce`.
  *
  * `version` names the inputs' generation (e.g. the records' version as `ensureReady()` leaves it, and the
  * graph's version where the answer reads the graph): a new one drops everything kept for the one
@@ -46,7 +48,7 @@ export interface TimedText {
 
 /**
  * An answer encoded once with its time field left open (the property keeps its place in the text): the
- * text of the answer at another time is `head + "<time>" + tail` (textAt). While it is encoded the field
+ * text of the answer at another time is `head + "<time>" + tail` (bodyAt). While it is encoded the field
  * holds a value no answer holds (NUL is never in a time), found after the field's own name.
  */
 export function timedText<F extends string = "generatedAt">(
@@ -61,13 +63,10 @@ export function timedText<F extends string = "generatedAt">(
   return { head: text.slice(0, at), tail: text.slice(at + open.length) };
 }
 
-/** the answer's text at `now`: byte for byte JSON.stringify of the answer built with its time field = now */
-export const textAt = (t: TimedText, now: Date) => `${t.head}"${now.toISOString()}"${t.tail}`;
-
 /**
- * The same answer as bytes to send: the kept head and tail copied around the time, instead of a string
- * encoded as UTF-8 on every request (for large answers, most of their cost). Not compressed: it is made
- * per request.
+ * The answer at `now` as bytes to send, byte for byte JSON.stringify of the answer built with its time
+ * field = now: the kept head and tail copied around the time, instead of a string encoded as UTF-8 on
+ * every request (for large answers, most of their cost). Not compressed: it is made per request.
  */
 export function bodyAt(t: TimedText, now: Date): EncodedBody {
   t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };

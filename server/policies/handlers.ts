@@ -1,6 +1,6 @@
-import { badRequest, json, jsonBuffer, jsonText, noContent, unauthorized } from "../http/errors";
+import { badRequest, json, jsonBuffer, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
-import { effectiveScopeText } from "./scope";
+import { effectiveScopeBody } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
 import type { Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
@@ -49,8 +49,8 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
 
   "GET /api/odrl/scope": async (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return jsonText(
-      await effectiveScopeText({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
+    return jsonBuffer(
+      await effectiveScopeBody({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
     );
   },
 };

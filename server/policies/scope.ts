@@ -2,7 +2,8 @@ import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
 import { cacheKey } from "../http/cache-key";
-import { textAt, timedText, type TimedText } from "../http/kept-answers";
+import { bodyAt, timedText, type TimedText } from "../http/kept-answers";
+import type { EncodedBody } from "../http/node-adapter";
 import type { GraphNode, GraphStore } from "../graph";
 
 /**
@@ -395,11 +396,11 @@ const keptScopes = new WeakMap<GraphStore, Map<string, KeptScope>>();
  * dataspace part cannot be told again (a configured connector keeps nothing, a failed read) is made
  * each time.
  */
-export async function effectiveScopeText(
+export async function effectiveScopeBody(
   deps: { graph: GraphStore; dataspace?: Dataspace },
   user: SessionUser,
   now = new Date(),
-): Promise<string> {
+): Promise<EncodedBody> {
   const { graph } = deps;
   let byCaller = keptScopes.get(graph);
   if (!byCaller) keptScopes.set(graph, (byCaller = new Map()));
@@ -424,12 +425,12 @@ export async function effectiveScopeText(
         held?.participantContexts() === hit.dataspace.contexts &&
         held.negotiations(hit.dataspace.contextId) === hit.dataspace.negotiations))
   )
-    return textAt(hit, now);
+    return bodyAt(hit, now);
   const { scope, inputs } = await scopeWithInputs(deps, user, now);
   const kept: KeptScope = { graphVersion, today, dataspace: inputs, ...timedText(scope, "computedAt") };
   if (inputs !== undefined) {
     if (byCaller.size >= 1000 && !byCaller.has(key)) byCaller.clear();
     byCaller.set(key, kept);
   }
-  return textAt(kept, now);
+  return bodyAt(kept, now);
 }

@@ -1,7 +1,8 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import { createVersionedValue, type GraphNode, type GraphStore } from "../graph";
-import { textAt, timedText, type TimedText } from "../http/kept-answers";
+import { bodyAt, timedText, type TimedText } from "../http/kept-answers";
+import type { EncodedBody } from "../http/node-adapter";
 import type { Relational } from "../storage/relational";
 
 /**
@@ -602,14 +603,14 @@ export async function createTrustCenterService(deps: {
       return assemble(g, r, config.federatedK, now.toISOString().slice(0, 10), now.toISOString());
     },
 
-    /** the view as JSON text, byte for byte `JSON.stringify(await view(now))` */
-    async viewText(now = new Date()): Promise<string> {
+    /** the view as JSON, byte for byte `JSON.stringify(await view(now))` */
+    async viewBody(now = new Date()): Promise<EncodedBody> {
       const { g, r } = await inputs();
       const k = config.federatedK;
       const today = now.toISOString().slice(0, 10);
       if (body?.g !== g || body.r !== r || body.k !== k || body.today !== today)
         body = { g, r, k, today, text: timedText(assemble(g, r, k, today, "")) };
-      return textAt(body.text, now);
+      return bodyAt(body.text, now);
     },
   };
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededInsight } from "../../server/analytics/test-support";
 import type { SessionUser } from "../../server/auth/user";
-import { effectiveScope, effectiveScopeText } from "../../server/policies/scope";
+import { effectiveScope, effectiveScopeBody } from "../../server/policies/scope";
 import { type JsonBody, ALPHA_DID, localDataspaceHarness, user } from "./dataspace-local.support";
 
 /**
- * GET /api/odrl/scope is kept as text per caller (server/policies/scope.ts effectiveScopeText): the
+ * GET /api/odrl/scope is kept as text per caller (server/policies/scope.ts effectiveScopeBody): the
  * same bytes as the scope computed afresh at the same time for every persona; callers kept apart; a
  * graph write, a negotiation finalised in the dataspace and a new day show at the next read.
  * Against a seeded graph and the embedded dataspace.
@@ -22,7 +22,7 @@ const deps = () => ({ graph: insight.graph, dataspace: h.ds });
 const PERSONAS = ["researcher", "clinic", "lmc", "admin", "regulator", "trustcenter", "patient1"];
 
 async function both(u: SessionUser, now = new Date()) {
-  const text = await effectiveScopeText(deps(), u, now);
+  const text = String(await effectiveScopeBody(deps(), u, now));
   return { text, fresh: JSON.stringify(await effectiveScope(deps(), u, now)) };
 }
 
@@ -39,20 +39,20 @@ describe("the ODRL scope kept as text", () => {
   });
 
   it("keeps callers apart, down to the user name", async () => {
-    const researcher = JSON.parse(await effectiveScopeText(deps(), user("researcher"))) as JsonBody;
+    const researcher = JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody;
     const other = { ...user("researcher"), username: "researcher-two", sub: "researcher-two" };
-    const second = JSON.parse(await effectiveScopeText(deps(), other)) as JsonBody;
+    const second = JSON.parse(String(await effectiveScopeBody(deps(), other))) as JsonBody;
     expect(researcher.subject.username).toBe("researcher");
     expect(second.subject.username).toBe("researcher-two");
-    const clinic = JSON.parse(await effectiveScopeText(deps(), user("clinic"))) as JsonBody;
+    const clinic = JSON.parse(String(await effectiveScopeBody(deps(), user("clinic")))) as JsonBody;
     expect(clinic.standing).toContain("provider");
     expect(researcher.standing).not.toContain("provider");
-    const patient = JSON.parse(await effectiveScopeText(deps(), user("patient1"))) as JsonBody;
+    const patient = JSON.parse(String(await effectiveScopeBody(deps(), user("patient1")))) as JsonBody;
     expect(patient.permissions).toEqual([expect.objectContaining({ policyId: "gdpr-art-15" })]);
   });
 
   it("shows a graph write at the next read", async () => {
-    const before = JSON.parse(await effectiveScopeText(deps(), user("researcher"))) as JsonBody;
+    const before = JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody;
     const grant = before.grants.find((g: JsonBody) => g.effective);
     expect(grant).toBeDefined();
     await insight.graph.mutate(
@@ -78,7 +78,7 @@ describe("the ODRL scope kept as text", () => {
   });
 
   it("shows a negotiation the dataspace finalised at the next read", async () => {
-    const before = JSON.parse(await effectiveScopeText(deps(), user("researcher"))) as JsonBody;
+    const before = JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody;
     expect(Array.isArray(before.dataspaceAgreements)).toBe(true);
     const { offerId } = await h.alphaOffer();
     const started = await h.call("POST /api/negotiations", {
@@ -96,7 +96,7 @@ describe("the ODRL scope kept as text", () => {
     const id = started.body["@id"] as string;
     // the embedded dataspace finalises it by itself: its change counter ends what was kept
     const after = await h.until(
-      async () => JSON.parse(await effectiveScopeText(deps(), user("researcher"))) as JsonBody,
+      async () => JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody,
       (s) => s.dataspaceAgreements.some((a: JsonBody) => a.negotiationId === id),
     );
     expect(after.dataspaceAgreements.length).toBe(before.dataspaceAgreements.length + 1);
