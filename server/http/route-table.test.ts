@@ -76,6 +76,14 @@ describe("route table", () => {
       scanRoutes((method === "HEAD" ? "GET" : method) as HttpMethod, path);
     for (const path of paths)
       for (const method of methods) expect(matchRoute(method, path)).toEqual(scan(method, path));
+    // asked again, the kept result: the same, its params shared and frozen
+    for (const path of paths)
+      for (const method of methods) {
+        const again = matchRoute(method, path);
+        expect(again).toEqual(scan(method, path));
+        if (again.kind === "match" && Object.keys(again.match.params).length)
+          expect(Object.isFrozen(again.match.params)).toBe(true);
+      }
     fc.assert(
       fc.property(
         fc.constantFrom(...methods),

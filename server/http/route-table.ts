@@ -81,6 +81,15 @@ const STATIC_ROUTES = new Map(
   COMPILED_ROUTES.filter((c) => c.paramNames.length === 0).map((c) => [c.spec.path, c]),
 );
 
+/**
+ * The scan's results by method and path, for paths asked again (a client polling one resource, a page's
+ * data): the table is scanned once per path, not a regular expression per route on every request. At
+ * most MATCHES_KEPT paths, all forgotten when full (paths are the caller's to choose). Results are
+ * shared: their params are frozen.
+ */
+const MATCHES_KEPT = 2048;
+const scanned = new Map<string, MatchResult>();
+
 export function matchRoute(method: string, pathname: string): MatchResult {
   const m = (method === "HEAD" ? "GET" : method) as HttpMethod;
   const exact = STATIC_ROUTES.get(
@@ -89,7 +98,15 @@ export function matchRoute(method: string, pathname: string): MatchResult {
   const methodSpec = exact?.spec.methods[m];
   if (exact && methodSpec)
     return { kind: "match", match: { route: exact.spec, method: m, methodSpec, params: {} } };
-  return scanRoutes(m, pathname);
+  const key = `${m} ${pathname}`;
+  let result = scanned.get(key);
+  if (!result) {
+    result = scanRoutes(m, pathname);
+    if (result.kind === "match") Object.freeze(result.match.params);
+    if (scanned.size >= MATCHES_KEPT) scanned.clear();
+    scanned.set(key, result);
+  }
+  return result;
 }
 
 /** every route in order of specificity: the first that matches the path and has the method */

@@ -159,6 +159,17 @@ function packageVersion(name: string): string | undefined {
 }
 
 /** a component as configured; `oidcClient` is the relying-party client in use */
+/** the SQLite library's version, asked once per database (a diagnosis describes its component per request) */
+const sqliteVersions = new WeakMap<object, string>();
+function sqliteVersionOf(db: ComponentDeps["db"]): string {
+  let v = sqliteVersions.get(db);
+  if (v === undefined) {
+    v = (db.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
+    sqliteVersions.set(db, v);
+  }
+  return v;
+}
+
 export function describeComponent(
   name: ComponentName,
   deps: ComponentDeps,
@@ -170,9 +181,7 @@ export function describeComponent(
   switch (name) {
     case "graph-store": {
       const sqlite = graph.kind === "sqlite";
-      const v = sqlite
-        ? (deps.db.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v
-        : undefined;
+      const v = sqlite ? sqliteVersionOf(deps.db) : undefined;
       return {
         name,
         label: LABELS[name],

@@ -1,5 +1,6 @@
 import { createHealthMonitor } from "../health";
 import { notFound } from "../http/errors";
+import type { EncodedBody } from "../http/node-adapter";
 import {
   COMPONENT_NAMES,
   DEPENDS,
@@ -111,6 +112,42 @@ export function createComponents(deps: ComponentDeps) {
     return { round: health, ageMs };
   }
 
+  /**
+   * One component probed now, with its last error, last restart and remedy. Diagnoses of the same
+   * component asked while one is under way share it (one probe for requests that came together), so
+   * the answer is shared: frozen.
+   */
+  const diagnosing = new Map<ComponentName, Promise<Diagnosis>>();
+  function diagnosis(n: string): Promise<Diagnosis> {
+    const name = named(n);
+    let pending = diagnosing.get(name);
+    if (!pending) {
+      pending = diagnose(name).finally(() => diagnosing.delete(name));
+      diagnosing.set(name, pending);
+    }
+    return pending;
+  }
+  async function diagnose(name: ComponentName): Promise<Diagnosis> {
+    const component = await check(name);
+    const s = state.get(name)!;
+    const outcome = s.last!.outcome;
+    return Object.freeze({
+      component,
+      probe: {
+        call: PROBE_CALLS[name],
+        observed: outcome.observed,
+        latencyMs: outcome.latencyMs,
+        at: s.last!.at,
+        thresholdMs: SLOW_MS,
+      },
+      lastError: s.lastError ?? null,
+      lastRestart: s.lastRestart ?? null,
+      remedy: remedies(name, outcome, deps),
+      dependsOn: DEPENDS.filter(([src]) => src === name).map(([, t]) => t),
+      usedBy: DEPENDS.filter(([, t]) => t === name).map(([src]) => src),
+    });
+  }
+
   return {
     names: COMPONENT_NAMES,
     /** every component as the last round of probes saw it */
@@ -130,26 +167,10 @@ export function createComponents(deps: ComponentDeps) {
       const { round: r, ageMs } = await round();
       return { value: r.topology, body: encodedOnce(r.topology), ageMs };
     },
-    async diagnosis(n: string): Promise<Diagnosis> {
-      const name = named(n);
-      const component = await check(name);
-      const s = state.get(name)!;
-      const outcome = s.last!.outcome;
-      return {
-        component,
-        probe: {
-          call: PROBE_CALLS[name],
-          observed: outcome.observed,
-          latencyMs: outcome.latencyMs,
-          at: s.last!.at,
-          thresholdMs: SLOW_MS,
-        },
-        lastError: s.lastError ?? null,
-        lastRestart: s.lastRestart ?? null,
-        remedy: remedies(name, outcome, deps),
-        dependsOn: DEPENDS.filter(([src]) => src === name).map(([, t]) => t),
-        usedBy: DEPENDS.filter(([, t]) => t === name).map(([src]) => src),
-      };
+    diagnosis,
+    /** the diagnosis as GET /api/admin/components/:name/diagnosis sends it, encoded once per probe */
+    async diagnosisBody(n: string): Promise<EncodedBody> {
+      return encodedOnce(await diagnosis(n));
     },
     async restart(n: string, container: MutableContainer, by: string): Promise<RestartResult> {
       try {

@@ -42,7 +42,7 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
   "GET /api/admin/components/topology": async (ctx) =>
     keptResponse(await ctx.services.operator.topologyBody()),
   "GET /api/admin/components/:name/diagnosis": async (ctx) =>
-    json(await ctx.services.operator.diagnosis(ctx.params.name)),
+    jsonBuffer(await ctx.services.operator.diagnosisBody(ctx.params.name)),
   "POST /api/admin/components/:name/restart": async (ctx) =>
     json(await ctx.services.operator.restart(ctx.params.name, ctx.services, actor(ctx))),
 

@@ -71,6 +71,7 @@ export async function createOperatorService(deps: {
     topologyBody: () => components.topologyBody(),
     /** one component, probed now */
     diagnosis: (name: string) => components.diagnosis(name),
+    diagnosisBody: (name: string) => components.diagnosisBody(name),
     async restart(name: string, container: MutableContainer, by: string) {
       try {
         return await components.restart(name, container, by);

@@ -272,20 +272,7 @@ export function bundle(
   };
 }
 
-/**
- * A FHIR Bundle as JSON text, the bytes of `JSON.stringify(bundle(…))`: `{ resourceType, id, meta:
- * { lastUpdated, …meta }, type, timestamp, total (searchset), link, entry }`. The entries (and meta's
- * other members) come encoded, kept per version of the record (kept.ts); the id and the times are made
- * here, per request.
- */
-export function bundleText(
-  type: "collection" | "searchset",
-  parts: BundleParts & { entries: string },
-): string {
-  return `${bundleHead(type, parts)}${parts.entries}}`;
-}
-
-/** the parts of a Bundle's text other than its entries (bundleText) */
+/** the parts of a Bundle's text other than its entries (bundleBody) */
 export interface BundleParts {
   /** `,"tag":[…]` or "": meta's members after lastUpdated, encoded */
   metaTail?: string;
@@ -295,7 +282,12 @@ export interface BundleParts {
   link?: string;
 }
 
-/** the same Bundle as bytes to send, its kept entries' bytes copied in (not encoded again per request) */
+/**
+ * A FHIR Bundle as bytes to send, the bytes of `JSON.stringify(bundle(…))`: `{ resourceType, id, meta:
+ * { lastUpdated, …meta }, type, timestamp, total (searchset), link, entry }`. The entries (and meta's
+ * other members) come encoded, kept per version of the record (kept.ts), and are copied in, not encoded
+ * again; the id and the times are made here, per request.
+ */
 export function bundleBody(
   type: "collection" | "searchset",
   parts: BundleParts,

@@ -1,4 +1,4 @@
-import { json, jsonBuffer, jsonText } from "../http/errors";
+import { json, jsonBuffer } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import type { Principal } from "./service";
 import type { PatientAppService } from "./service";
@@ -55,7 +55,7 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     json(await services.patientApp.revokeDevice(user!, params.deviceId)),
 
   "GET /api/patient/app/record": async (ctx) =>
-    jsonText(await ctx.services.patientApp.record(paired(await principal(ctx)))),
+    jsonBuffer(await ctx.services.patientApp.record(paired(await principal(ctx)))),
   "POST /api/patient/app/record": async (ctx) => {
     const body = await bodyOf(ctx);
     const who = paired(await principal(ctx, body.text));

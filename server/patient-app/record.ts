@@ -5,7 +5,6 @@ import { createQueryLog } from "../federated";
 import {
   bundle,
   bundleBody,
-  bundleText,
   isSelfMeasured,
   matchEntryText,
   RELATIONS,
@@ -46,7 +45,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   }
 
   /** the record's encoded parts: everything but the Bundle's id and times (made per request) */
-  async function recordParts(patientId: string): Promise<{ metaTail: string; entries: string }> {
+  async function recordParts(patientId: string): Promise<{ metaTail: string; entries: Buffer }> {
     const patient = await patientNode(patientId);
     const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
     const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
@@ -72,7 +71,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       : undefined;
     return {
       metaTail: tag ? `,"tag":${JSON.stringify(tag)}` : "",
-      entries: JSON.stringify(resources.map((resource) => ({ resource }))),
+      entries: Buffer.from(JSON.stringify(resources.map((resource) => ({ resource })))),
     };
   }
 
@@ -96,8 +95,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         text: matchEntryText(resource),
       };
     });
-    const all = `[${items.map((o) => o.text).join(",")}]`;
-    return { items, all, allBytes: Buffer.from(all) };
+    return { items, allBytes: Buffer.from(`[${items.map((o) => o.text).join(",")}]`) };
   }
 
   /** the search's parameters checked (400s in this order), then the patient's kept observations filtered */
@@ -135,7 +133,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   ];
 
   // the record's parts: graph and sync ledger; the observations': the graph alone
-  const keptRecords = createPatientKept<{ metaTail: string; entries: string }>();
+  const keptRecords = createPatientKept<{ metaTail: string; entries: Buffer }>();
   const keptObservations = createPatientKept<Awaited<ReturnType<typeof observationParts>>>();
 
   /**
@@ -151,8 +149,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     observationNodes,
     flushLog: () => readLog?.flush() ?? Promise.resolve(),
 
-    /** GET /api/patient/app/record: the Bundle as JSON text, its parts kept per patient and version */
-    async record(principal: Principal & { patientId: string }): Promise<string> {
+    /** GET /api/patient/app/record: the Bundle as bytes to send, its parts kept per patient and version */
+    async record(principal: Principal & { patientId: string }): Promise<EncodedBody> {
       const version = `${graph.version()}/${await topicVersion(rel, SYNC_TOPIC)}`;
       const parts = await keptRecords(principal.patientId, version, () => recordParts(principal.patientId));
       await logRead({
@@ -161,7 +159,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         target: principal.patientId,
         kind: "patient-app",
       });
-      return bundleText("collection", parts);
+      return bundleBody("collection", { metaTail: parts.metaTail }, parts.entries);
     },
 
     async addObservations(principal: Principal & { patientId: string }, body: Record<string, unknown>) {
@@ -203,15 +201,10 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       );
     },
 
-    /** GET /api/patient/observations: the same Bundle as JSON text, from the kept encoded entries */
-    async observationsText(principal: Principal & { patientId: string }, url: URL): Promise<string> {
-      const { kept, matched } = await searchObservations(principal.patientId, url);
-      const entries = matched === kept.items ? kept.all : `[${matched.map((o) => o.text).join(",")}]`;
-      const link = JSON.stringify(selfLink(url));
-      return bundleText("searchset", { total: matched.length, link, entries });
-    },
-
-    /** the same Bundle as bytes to send: every observation's kept entries copied in, not encoded again */
+    /**
+     * GET /api/patient/observations: the same Bundle as bytes to send, every observation's kept entries
+     * copied in, not encoded again
+     */
     async observationsBody(principal: Principal & { patientId: string }, url: URL): Promise<EncodedBody> {
       const { kept, matched } = await searchObservations(principal.patientId, url);
       const entries =

@@ -45,7 +45,6 @@ export async function createPatientAppService(deps: PatientAppDeps) {
     record: record.record,
     addObservations: record.addObservations,
     observations: record.observations,
-    observationsText: record.observationsText,
     observationsBody: record.observationsBody,
     sync: record.sync,
     lastSync: record.lastSync,

@@ -226,7 +226,6 @@ export const REGISTRY: Registry = {
       pairing: read(),
       record: read(),
       observations: read(),
-      observationsText: read(),
       lastSync: read(),
       challenge: write,
       createAccount: write,
