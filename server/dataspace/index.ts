@@ -36,6 +36,8 @@ import type { TokenSource } from "./upstream-http";
  * lists beside it (docs/decisions/0015).
  */
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
+export { createEncodedByInputs } from "./encoded-by-inputs";
+export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-schemas";
 
 /**
  * The dataspace capability: participants, assets, negotiations, transfers, tasks and

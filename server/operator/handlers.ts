@@ -22,7 +22,7 @@ export interface OperatorServices {
 const actor = (ctx: HandlerContext<OperatorServices>) => ctx.user?.username ?? "anonymous";
 
 export const operatorHandlers: HandlerMap<OperatorServices> = {
-  "GET /api/admin/tenants": async (ctx) => json(await ctx.services.operator.tenants()),
+  "GET /api/admin/tenants": async (ctx) => jsonBuffer(await ctx.services.operator.tenantsBody()),
 
   // kept per version of what they read (the same bytes as json(directory()) and json(catalog(...)))
   "GET /api/admin/participants": async (ctx) => jsonBuffer(await ctx.services.operator.directoryBody()),

@@ -2,11 +2,8 @@ import type { AuditLog } from "../audit/log";
 import { IDP_CLIENT_ID } from "../auth/idp/provider";
 import type { OidcClient } from "../auth/oidc-client";
 import type { Config } from "../config";
-import type { Dataspace } from "../dataspace";
-import { describeUpstream } from "../dataspace/failures";
-import { remainingDeadline, settle } from "../dataspace/runtime";
+import { createEncodedByInputs, type Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
-import { badGateway, serviceUnavailable } from "../http/errors";
 import { createKept } from "../http/kept-answers";
 import { EncodedBody } from "../http/node-adapter";
 import type { Db } from "../storage/database";
@@ -16,6 +13,7 @@ import { createComponents, type MutableContainer } from "./components";
 import { createDirectory, type parseDirectoryInput } from "./directory";
 import { createDiscovery } from "./discovery";
 import { createMockDsp } from "./mock-dsp";
+import { tenantInputs, tenantsOf, type Tenant } from "./tenants";
 
 /**
  * The operator console's back end: components (health, topology, diagnosis, restart), tenants
@@ -23,23 +21,7 @@ import { createMockDsp } from "./mock-dsp";
  * the federated discovery check and where the identity provider is.
  */
 
-export interface Tenant {
-  id: string;
-  displayName: string;
-  organisation: string | null;
-  role: string | null;
-  ehdsParticipantType: string | null;
-  properties: Record<string, unknown>;
-  participants: {
-    id: string;
-    identifier: string;
-    did: string | null;
-    participantContextId: string | null;
-    state: string;
-    errorDetail: string | null;
-  }[];
-}
-
+export type { Tenant } from "./tenants";
 export type { DiscoveryCheck, DiscoveryTarget } from "./discovery";
 
 export async function createOperatorService(deps: {
@@ -62,6 +44,7 @@ export async function createOperatorService(deps: {
   // read answers kept per version of what they read (server/http/kept-answers.ts)
   const keptDirectory = createKept<EncodedBody>(1);
   const keptCatalogs = createKept<EncodedBody>(64);
+  const tenantBodies = createEncodedByInputs(1);
 
   return {
     /** every component as the last round of background probes saw it (components.ts) */
@@ -102,46 +85,14 @@ export async function createOperatorService(deps: {
       ),
     checkCatalogRequest: (body: Record<string, unknown>) => mockDsp.checkRequest(body),
 
-    async tenants(): Promise<Tenant[]> {
-      const tm = dataspace.runtime.tenantManager;
-      if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
-      // no deadline armed per request for the first stage (see remainingDeadline)
-      const startedAt = Date.now();
-      let tenants;
-      try {
-        tenants = await tm.listTenants();
-      } catch (e) {
-        throw badGateway("Failed to list tenants", describeUpstream(e));
-      }
-      const str = (v: unknown) => (typeof v === "string" && v ? v : null);
-      const deadline = remainingDeadline(dataspace.runtime, startedAt);
-      return Promise.all(
-        tenants.map(async (t) => {
-          const profiles = await settle(tm.listParticipantProfiles(t.id, deadline));
-          const p = t.properties ?? {};
-          return {
-            id: t.id,
-            displayName: str(p.displayName) ?? t.id,
-            organisation: str(p.organization) ?? str(p.organisation),
-            role: str(p.role),
-            ehdsParticipantType: str(p.ehdsParticipantType),
-            properties: p,
-            participants: profiles.ok
-              ? profiles.value.map((pp) => ({
-                  id: pp.id,
-                  identifier: pp.identifier,
-                  did: str(pp.properties?.did) ?? (pp.identifier.startsWith("did:") ? pp.identifier : null),
-                  participantContextId: str(pp.properties?.participantContextId),
-                  state: pp.error
-                    ? "ERROR"
-                    : (str((pp as Record<string, unknown>).state) ??
-                      (Array.isArray(pp.vpas) && pp.vpas.length ? "ACTIVE" : "PROVISIONING")),
-                  errorDetail: pp.errorDetail ?? null,
-                }))
-              : [],
-          };
-        }),
-      );
+    tenants: async (): Promise<Tenant[]> => tenantsOf(await tenantInputs(dataspace)),
+    /**
+     * GET /api/admin/tenants as sent: encoded once per set of upstream answers (the tenant list and each
+     * tenant's profiles as the read cache hands them out: encoded-by-inputs.ts)
+     */
+    async tenantsBody(): Promise<EncodedBody> {
+      const inputs = await tenantInputs(dataspace);
+      return tenantBodies(inputs.tenants, "", inputs.profiles, () => tenantsOf(inputs));
     },
 
     /** the last federated discovery check (discovery.ts) */

@@ -44,11 +44,9 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     json(await services.patientApp.pairing(user!, params.pairingId)),
 
   "GET /api/patient/app-devices": async ({ services, user, query }) =>
-    json({
-      devices: await services.patientApp.devices(user!, {
-        includeRemoved: query.get("include") === "removed",
-      }),
-    }),
+    jsonBuffer(
+      await services.patientApp.devicesBody(user!, { includeRemoved: query.get("include") === "removed" }),
+    ),
   "POST /api/patient/app-devices": async ({ services, request }) =>
     json(await services.patientApp.completePairing(await readJsonObject(request)), 201),
   "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) =>

@@ -1,7 +1,7 @@
 /**
- * Parts of a patient's own answers (the record as FHIR, their observations, a pairing's rows), kept
- * per patient for one version of everything they derive from (issue 13): the graph's `version()`, the
- * change feed's topics of the app's tables they read (store.ts). The key starts with the patient id the
+ * Parts of a patient's own answers (the record as FHIR, their observations, a pairing's rows, their
+ * devices), kept per patient for one version of everything they derive from (issue 13): the graph's
+ * `version()`, the change feed's topics of the app's tables they read (store.ts). The key starts with the patient id the
  * server gave the caller (the session's, or the paired device account's), so one patient's parts are
  * never another's; any write moves a version, so the next read builds afresh. The version is read
  * before the build: a write that lands during a build leaves the parts under the older version,

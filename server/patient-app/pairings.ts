@@ -3,6 +3,8 @@ import { qrDataUrl, sha256b64u } from "../eudi";
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from "../http/errors";
 import type { Accounts } from "./accounts";
 import { topicVersion } from "../storage/relational";
+import { createEncodedOnce } from "../http/kept-answers";
+import type { EncodedBody } from "../http/node-adapter";
 import { createPatientKept } from "./kept";
 import {
   MAX_ACTIVE_DEVICES,
@@ -35,6 +37,21 @@ export function createPairings(
   const { patientNode } = record;
   // a pairing's rows, keyed by the patient and the pairing id (kept.ts)
   const keptPairings = createPatientKept<{ p: PairingRow; account: AccountRow | undefined }>();
+  const keptDevices = createPatientKept<readonly Readonly<ReturnType<typeof deviceView>>[]>();
+  const devicesJson = createEncodedOnce<readonly object[]>((devices) => ({ devices }));
+  /** the patient's devices, kept per version of the app's device tables (shared: read only) */
+  async function devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
+    const patientId = patientOf(user);
+    const removed = opts.includeRemoved === true;
+    const version = String(await topicVersion(rel, DEVICES_TOPIC));
+    return keptDevices(`${patientId} ${removed}`, version, async () =>
+      Object.freeze(
+        (await store.accountsOfPatient(patientId))
+          .filter((a) => removed || a.status === "active")
+          .map((a) => Object.freeze(deviceView(a))),
+      ),
+    );
+  }
 
   /** the pairing's state is of now: pending until it expires (the rows are kept, the time is not) */
   function pairingView(p: PairingRow, account: AccountRow | undefined, now = Date.now()) {
@@ -155,11 +172,10 @@ export function createPairings(
       };
     },
 
-    async devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
-      const patientId = patientOf(user);
-      return (await store.accountsOfPatient(patientId))
-        .filter((a) => opts.includeRemoved || a.status === "active")
-        .map(deviceView);
+    devices,
+    /** GET /api/patient/app-devices as sent: `{ devices }`, encoded once per kept list */
+    async devicesBody(user: SessionUser, opts: { includeRemoved?: boolean } = {}): Promise<EncodedBody> {
+      return devicesJson(await devices(user, opts));
     },
 
     async revokeDevice(user: SessionUser, deviceId: string) {

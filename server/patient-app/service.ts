@@ -41,6 +41,7 @@ export async function createPatientAppService(deps: PatientAppDeps) {
     pairing: pairings.pairing,
     completePairing: pairings.completePairing,
     devices: pairings.devices,
+    devicesBody: pairings.devicesBody,
     revokeDevice: pairings.revokeDevice,
     record: record.record,
     addObservations: record.addObservations,

@@ -23,6 +23,22 @@ describe("operator console", () => {
     expect(lmc.participants).toEqual([expect.objectContaining({ did: "did:web:lmc.nl:participant" })]);
   });
 
+  it("answers the tenant list from what it kept until a rename through this server, then the new name", async () => {
+    const text = async () => (await api("admin", "/api/admin/tenants")).text();
+    const first = await text();
+    expect(await text()).toBe(first);
+    const renamed = await send("admin", "PATCH", "/api/participants/lmc", { displayName: "LMC Maastricht" });
+    expect(renamed.status).toBe(200);
+    const after = JSON.parse(await text()) as Json[];
+    expect(after.map((t) => t.displayName)).toContain("LMC Maastricht");
+    expect(after.map((t) => t.displayName)).not.toContain("Limburg Medical Centre");
+    const back = await send("admin", "PATCH", "/api/participants/lmc", {
+      displayName: "Limburg Medical Centre",
+    });
+    expect(back.status).toBe(200);
+    expect(await text()).toBe(first);
+  });
+
   it("keeps the crawler's participant directory: DIDs validated, seeded entries kept", async () => {
     const list = (await (await api("admin", "/api/admin/participants")).json()) as Json[];
     expect(

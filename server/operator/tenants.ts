@@ -1,0 +1,82 @@
+import type { Dataspace, ParticipantProfile, TenantRecord } from "../dataspace";
+import { describeUpstream } from "../dataspace/failures";
+import { remainingDeadline, settle } from "../dataspace/runtime";
+import { badGateway, serviceUnavailable } from "../http/errors";
+
+/**
+ * The operator console's tenant list (GET /api/admin/tenants): the tenant manager's tenants, each with
+ * its participant profiles, read through the read cache. `tenantInputs` asks for them, `tenantsOf` builds
+ * the list from them, so the route can encode it once per set of inputs (encoded-by-inputs.ts).
+ */
+
+export interface Tenant {
+  id: string;
+  displayName: string;
+  organisation: string | null;
+  role: string | null;
+  ehdsParticipantType: string | null;
+  properties: Record<string, unknown>;
+  participants: {
+    id: string;
+    identifier: string;
+    did: string | null;
+    participantContextId: string | null;
+    state: string;
+    errorDetail: string | null;
+  }[];
+}
+
+export interface TenantInputs {
+  tenants: readonly TenantRecord[];
+  /** each tenant's profiles, null where that lookup failed (the tenant is listed without participants) */
+  profiles: (readonly ParticipantProfile[] | null)[];
+}
+
+/** the tenants and their profiles; 503 without a tenant manager, 502 when the tenant list fails */
+export async function tenantInputs(dataspace: Dataspace): Promise<TenantInputs> {
+  const tm = dataspace.runtime.tenantManager;
+  if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
+  // no deadline armed per request for the first stage (see remainingDeadline)
+  const startedAt = Date.now();
+  let tenants: readonly TenantRecord[];
+  try {
+    tenants = await tm.listTenants();
+  } catch (e) {
+    throw badGateway("Failed to list tenants", describeUpstream(e));
+  }
+  const deadline = remainingDeadline(dataspace.runtime, startedAt);
+  const profiles = await Promise.all(
+    tenants.map(async (t) => {
+      const r = await settle(tm.listParticipantProfiles(t.id, deadline));
+      return r.ok ? r.value : null;
+    }),
+  );
+  return { tenants, profiles };
+}
+
+const str = (v: unknown) => (typeof v === "string" && v ? v : null);
+
+export function tenantsOf({ tenants, profiles }: TenantInputs): Tenant[] {
+  return tenants.map((t, i) => {
+    const p = t.properties ?? {};
+    return {
+      id: t.id,
+      displayName: str(p.displayName) ?? t.id,
+      organisation: str(p.organization) ?? str(p.organisation),
+      role: str(p.role),
+      ehdsParticipantType: str(p.ehdsParticipantType),
+      properties: p,
+      participants: (profiles[i] ?? []).map((pp) => ({
+        id: pp.id,
+        identifier: pp.identifier,
+        did: str(pp.properties?.did) ?? (pp.identifier.startsWith("did:") ? pp.identifier : null),
+        participantContextId: str(pp.properties?.participantContextId),
+        state: pp.error
+          ? "ERROR"
+          : (str((pp as Record<string, unknown>).state) ??
+            (Array.isArray(pp.vpas) && pp.vpas.length ? "ACTIVE" : "PROVISIONING")),
+        errorDetail: pp.errorDetail ?? null,
+      })),
+    };
+  });
+}
