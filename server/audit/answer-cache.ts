@@ -27,7 +27,7 @@ export function createAnswerCache(limits: { maxEntries: number; maxBytes: number
 
   const drop = (key: string) => {
     const k = kept.get(key);
-    if (k) bytes -= k.body.raw.byteLength;
+    if (k) bytes -= k.body.byteLength;
     kept.delete(key);
   };
 
@@ -62,10 +62,10 @@ export function createAnswerCache(limits: { maxEntries: number; maxBytes: number
         building.set(key, p);
         void p
           .then((made) => {
-            if (version !== atVersion || made.body.raw.byteLength > limits.maxBytes) return;
+            if (version !== atVersion || made.body.byteLength > limits.maxBytes) return;
             drop(key);
             kept.set(key, made);
-            bytes += made.body.raw.byteLength;
+            bytes += made.body.byteLength;
             for (const k of kept.keys()) {
               if (kept.size <= limits.maxEntries && bytes <= limits.maxBytes) break;
               drop(k);

@@ -65,13 +65,14 @@ export function timedText<F extends string = "generatedAt">(
 
 /**
  * The answer at `now` as bytes to send, byte for byte JSON.stringify of the answer built with its time
- * field = now: the kept head and tail copied around the time, instead of a string encoded as UTF-8 on
- * every request (for large answers, most of their cost). Not compressed: it is made per request.
+ * field = now: the kept head and tail written around the time (chunks, not joined: EncodedBody), instead
+ * of a string encoded as UTF-8 on every request (for large answers, most of their cost). Not compressed:
+ * it is made per request.
  */
 export function bodyAt(t: TimedText, now: Date): EncodedBody {
   t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };
   const time = Buffer.from(`"${now.toISOString()}"`);
-  return new EncodedBody(Buffer.concat([t.bytes.head, time, t.bytes.tail]), { compress: false });
+  return new EncodedBody([t.bytes.head, time, t.bytes.tail], { compress: false });
 }
 
 const identities = new WeakMap<object, number>();

@@ -285,8 +285,9 @@ export interface BundleParts {
 /**
  * A FHIR Bundle as bytes to send, the bytes of `JSON.stringify(bundle(…))`: `{ resourceType, id, meta:
  * { lastUpdated, …meta }, type, timestamp, total (searchset), link, entry }`. The entries (and meta's
- * other members) come encoded, kept per version of the record (kept.ts), and are copied in, not encoded
- * again; the id and the times are made here, per request.
+ * other members) come encoded, kept per version of the record (kept.ts), and are written after the head
+ * as they are (chunks: EncodedBody), not copied or encoded again; the id and the times are made here,
+ * per request.
  */
 export function bundleBody(
   type: "collection" | "searchset",
@@ -294,7 +295,7 @@ export function bundleBody(
   entries: Buffer,
 ): EncodedBody {
   const head = Buffer.from(bundleHead(type, parts));
-  return new EncodedBody(Buffer.concat([head, entries, CLOSE]), { compress: false });
+  return new EncodedBody([head, entries, CLOSE], { compress: false });
 }
 const CLOSE = Buffer.from("}");
 

@@ -203,7 +203,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
 
     /**
      * GET /api/patient/observations: the same Bundle as bytes to send, every observation's kept entries
-     * copied in, not encoded again
+     * written as they are, not encoded again
      */
     async observationsBody(principal: Principal & { patientId: string }, url: URL): Promise<EncodedBody> {
       const { kept, matched } = await searchObservations(principal.patientId, url);
