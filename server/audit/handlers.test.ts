@@ -56,6 +56,7 @@ describe.each(storeDialects())("the audit routes' kept answers on %s", (dialect)
       const res = await auditHandlers[route]({
         request: new Request(url),
         headers: new Headers(),
+        head: { method: "GET", url: url.href, headers: new Headers() },
         url,
         query: url.searchParams,
         params: {},

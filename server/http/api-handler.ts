@@ -41,7 +41,7 @@ class DispatchContext<S> implements HandlerContext<S> {
   #request: Request | undefined;
   #query: URLSearchParams | undefined;
   constructor(
-    private readonly head: RequestHead,
+    readonly head: RequestHead,
     private readonly webRequest: () => Request,
     private parsed: URL | undefined,
     readonly params: Record<string, string>,

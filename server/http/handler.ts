@@ -18,6 +18,8 @@ export interface HandlerContext<S> {
   request: Request;
   /** the request's headers, read from the request as it came, without building a web Request */
   headers: RequestHead["headers"];
+  /** the request as it came (method, URL text, headers): what a session lookup reads, without a web Request */
+  head: RequestHead;
   url: URL;
   /**
    * The request URL's query parameters: what `url.searchParams` holds, parsed from the query text

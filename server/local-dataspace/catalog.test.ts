@@ -3,7 +3,7 @@ import { startLocalDataspace, type LocalDataspace } from "./index";
 
 /**
  * The management API's catalogue request (POST …/participants/{consumer}/catalog/request): the
- * provider it names is asked in-process (catalog.ts answerCatalogRequest) and a provider that
+ * provider it names is asked in-process (catalog.ts catalogOfProvider) and a provider that
  * cannot answer is the consumer's 502, as a DSP endpoint answering 404 over HTTP was. The DSP
  * endpoint itself is tested over HTTP by tests/api/dataspace-local.test.ts.
  */

@@ -110,19 +110,17 @@ export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Js
 }
 
 /**
- * A provider context's answer to a DSP catalogue request: the message type checked (400), the
- * provider active (404), then its catalogue. The DSP endpoint below serves it to any consumer; the
- * management API asks it in-process for a consumer of this runtime (every provider it can name is
- * one of this runtime's contexts), so that a catalogue request is not a loopback HTTP call from the
- * connector to itself.
+ * A provider context's catalogue, as its DSP endpoint answers it: 404 unless the provider is active.
+ * The DSP endpoint below serves it to any consumer; the management API asks it in-process for a
+ * consumer of this runtime, with the provider record it found (every provider it can name is one of
+ * this runtime's contexts), so that a catalogue request is not a loopback HTTP call from the connector
+ * to itself.
  */
-export function answerCatalogRequest(ctx: LocalContext, providerContextId: string, message: unknown): Json {
-  const body = (message ?? {}) as Json;
-  const type = body["@type"];
-  if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
-    throw badRequest("expected a CatalogRequestMessage", "@type");
-  }
-  const provider = ctx.store.get<ParticipantRecord>("participants", providerContextId);
+export function catalogOfProvider(
+  ctx: LocalContext,
+  providerContextId: string,
+  provider = ctx.store.get<ParticipantRecord>("participants", providerContextId),
+): Json {
   if (!provider || provider.state !== "ACTIVATED")
     throw notFound(`no active participant ${providerContextId} at this address`);
   return buildCatalog(ctx, provider);
@@ -133,7 +131,13 @@ export function registerDspCatalog(router: Router, ctx: LocalContext): void {
   router.add(
     "POST",
     `/api/dsp/:context/${DSP_VERSION}/catalog/request`,
-    (req) => ({ body: answerCatalogRequest(ctx, req.params.context, req.body) }),
+    (req) => {
+      const type = ((req.body ?? {}) as Json)["@type"];
+      if (type !== undefined && type !== "CatalogRequestMessage" && type !== "dspace:CatalogRequestMessage") {
+        throw badRequest("expected a CatalogRequestMessage", "@type");
+      }
+      return { body: catalogOfProvider(ctx, req.params.context) };
+    },
     { authenticated: false },
   );
 }

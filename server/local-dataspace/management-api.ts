@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT, DSPACE_CONTEXT } from "../dataspace-protocol";
+import { COMPACT_CONTEXT } from "../dataspace-protocol";
 import { contextOfDspAddress, participantByDid, type LocalContext } from "./context";
 import { badRequest, conflict, HttpError, notFound, type LocalRequest, type Router } from "./http";
 import type {
@@ -13,7 +13,7 @@ import type {
   PolicyDefinitionRecord,
   TransferRecord,
 } from "./models";
-import { answerCatalogRequest } from "./catalog";
+import { catalogOfProvider } from "./catalog";
 import { requestNegotiation } from "./negotiations";
 import { applyQuery, parseQuerySpec, QueryError } from "./query";
 import { endpointDataReference, requestTransfer } from "./transfers";
@@ -226,13 +226,7 @@ export function registerManagementApi(
       );
     // the provider is a context of this runtime: its DSP answer is asked in-process (catalog.ts)
     try {
-      return {
-        body: answerCatalogRequest(ctx, provider["@id"], {
-          "@context": [DSPACE_CONTEXT],
-          "@type": "CatalogRequestMessage",
-          filter: [],
-        }),
-      };
+      return { body: catalogOfProvider(ctx, provider["@id"], provider) };
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       throw new HttpError(502, `The provider's DSP endpoint answered HTTP ${e.status}`, "ProviderError");

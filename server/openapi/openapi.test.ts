@@ -73,6 +73,7 @@ describe("the OpenAPI document", () => {
     const res = await openApiHandlers["GET /api/openapi.json"]({
       request: new Request(url),
       headers: new Headers(),
+      head: { method: "GET", url: url.href, headers: new Headers() },
       url,
       query: url.searchParams,
       params: {},

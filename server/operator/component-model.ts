@@ -158,7 +158,6 @@ function packageVersion(name: string): string | undefined {
   }
 }
 
-/** a component as configured; `oidcClient` is the relying-party client in use */
 /** the SQLite library's version, asked once per database (a diagnosis describes its component per request) */
 const sqliteVersions = new WeakMap<object, string>();
 function sqliteVersionOf(db: ComponentDeps["db"]): string {
@@ -170,6 +169,7 @@ function sqliteVersionOf(db: ComponentDeps["db"]): string {
   return v;
 }
 
+/** a component as configured; `oidcClient` is the relying-party client in use */
 export function describeComponent(
   name: ComponentName,
   deps: ComponentDeps,

@@ -87,14 +87,8 @@ export const signInHandlers: HandlerMap<SignInServices> = {
     if (more.length) return unknown(ctx);
     switch (action) {
       case "session": {
-        // the cookie read from the headers as they came: no web Request built (static mode reads the URL)
-        const session = {
-          headers: ctx.headers,
-          get url() {
-            return ctx.url.href;
-          },
-        };
-        const record = provider ? null : await ctx.services.sessions.read(session);
+        // the cookie read from the request as it came: no web Request built
+        const record = provider ? null : await ctx.services.sessions.read(ctx.head);
         if (provider) return unknown(ctx);
         if (!record) return json({});
         const u = record.user;

@@ -42,6 +42,7 @@ export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceC
   const ctx: HandlerContext<Services> = {
     request,
     headers: request.headers,
+    head: { method, url: request.url, headers: request.headers },
     url,
     query: url.searchParams,
     params: opts.params ?? {},
