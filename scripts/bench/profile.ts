@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { signIn } from "../../tests/support/signin";
+import { askApi, fillPath, findIds, placeholdersOf } from "./ids";
 import { drive } from "./load";
 import { cpuMs, startBenchServer, stopChild } from "./server";
 
@@ -128,10 +129,10 @@ export function summarise(profile: Profile, top = 25): string {
 async function main() {
   const patients = Number(arg("patients", "10000"));
   const persona = arg("persona", "admin")!;
-  const route = arg("path", "/api/health")!;
+  const asked = arg("path", "/api/health")!;
   const seconds = Number(arg("seconds", "8"));
   const concurrency = Number(arg("concurrency", "50"));
-  const accept = route.startsWith("/api") ? "application/json" : "text/html";
+  const accept = asked.startsWith("/api") ? "application/json" : "text/html";
   const dir = path.resolve(arg("out", "/tmp/hub-profile")!);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -142,6 +143,14 @@ async function main() {
   console.log(`ready in ${(srv.readyMs / 1000).toFixed(1)} s`);
   try {
     const { cookie } = await signIn(srv.url, persona);
+    // `{…}` placeholders (a negotiation's id, a provider's DID, …) looked up as the bench does (ids.ts)
+    const wanted = new Set(placeholdersOf(asked));
+    const ids = wanted.size
+      ? await findIds(wanted, async (who, p, init) =>
+          askApi(srv.url, p, { ...init, cookie: (await signIn(srv.url, who)).cookie }),
+        )
+      : {};
+    const route = fillPath(asked, ids);
     const headers = { cookie, accept };
     await drive(srv.url + route, headers, 1, concurrency);
     const cpu0 = cpuMs(srv.child.pid!);

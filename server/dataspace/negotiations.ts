@@ -1,4 +1,5 @@
 import { badGateway, notFound } from "../http/errors";
+import { deepFrozen } from "../http/cache-key";
 import { createEncodedOnce } from "../http/kept-answers";
 import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedByInputs } from "./encoded-by-inputs";
@@ -140,6 +141,33 @@ export async function listNegotiationsBody(
   );
 }
 
+/** catalogue requests kept for reuse, per provider DID and address: built and keyed once each */
+const catalogRequests = new Map<string, Readonly<Record<string, unknown>>>();
+const CATALOG_REQUESTS_KEPT = 256;
+
+/** The connector's catalogue request for a provider (deeply frozen: its cache key is made once, cache-key.ts). */
+function catalogRequestOf(
+  providerDid: string,
+  counterPartyAddress?: string,
+): Readonly<Record<string, unknown>> {
+  const key = counterPartyAddress ? `${providerDid}\n${counterPartyAddress}` : providerDid;
+  let request = catalogRequests.get(key);
+  if (request) return request;
+  const built: Record<string, unknown> = {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "CatalogRequest",
+    counterPartyId: providerDid,
+    protocol: DSP_PROTOCOL,
+    querySpec: querySpec({ limit: 100 }),
+  };
+  if (counterPartyAddress) built.counterPartyAddress = normaliseCounterPartyAddress(counterPartyAddress);
+  request = deepFrozen(built);
+  // bounded: the provider DIDs and addresses are the callers' (forgotten all at once when full)
+  if (catalogRequests.size >= CATALOG_REQUESTS_KEPT) catalogRequests.clear();
+  catalogRequests.set(key, request);
+  return request;
+}
+
 /** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */
 export async function fetchProviderCatalog(
   rt: DataspaceRuntime,
@@ -147,14 +175,7 @@ export async function fetchProviderCatalog(
   providerDid: string,
   counterPartyAddress?: string,
 ): Promise<Catalog> {
-  const request: Record<string, unknown> = {
-    "@context": [MANAGEMENT_CONTEXT],
-    "@type": "CatalogRequest",
-    counterPartyId: providerDid,
-    protocol: DSP_PROTOCOL,
-    querySpec: querySpec({ limit: 100 }),
-  };
-  if (counterPartyAddress) request.counterPartyAddress = normaliseCounterPartyAddress(counterPartyAddress);
+  const request = catalogRequestOf(providerDid, counterPartyAddress);
   try {
     return await rt.connector.requestCatalog(participantId, request);
   } catch (e) {

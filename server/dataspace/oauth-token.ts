@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deadlineSignal, transportError, UpstreamError, type TokenSource } from "./upstream-http";
+import { callDeadline, transportError, UpstreamError, type TokenSource } from "./upstream-http";
 
 /**
  * OAuth2 client-credentials grant (RFC 6749 §4.4) for the management APIs: the token is cached
@@ -44,7 +44,7 @@ export function createClientCredentialsSource(options: ClientCredentials): Clien
       client_secret: options.clientSecret,
     });
     if (options.scope) body.set("scope", options.scope);
-    const s = deadlineSignal(options.timeoutMs, signal);
+    const deadline = callDeadline(options.timeoutMs, signal);
     let response: Response;
     let text: string;
     try {
@@ -52,15 +52,17 @@ export function createClientCredentialsSource(options: ClientCredentials): Clien
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
         body,
-        signal: s,
+        signal: deadline.signal,
         redirect: "error",
       });
       text = await response.text();
     } catch (e) {
-      const t = transportError("token endpoint", e, s);
+      const t = transportError("token endpoint", e, deadline.signal);
       throw new UpstreamError("token endpoint", "token", `no access token: ${t.message}`, undefined, {
         cause: e,
       });
+    } finally {
+      deadline.clear();
     }
     if (!response.ok) {
       throw new UpstreamError(

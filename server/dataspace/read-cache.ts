@@ -1,4 +1,4 @@
-import { isNotFound, transportError, type UpstreamName } from "./upstream-http";
+import { callDeadline, isNotFound, transportError, type UpstreamName } from "./upstream-http";
 
 /**
  * A short cache of upstream reads with coalescing of identical in-flight calls.
@@ -155,13 +155,17 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
         entries.set(key, { generation: g, at: now(), ...entry });
       }
     };
-    const promise = load(AbortSignal.timeout(options.timeoutMs)).then(
+    // the shared call's own deadline, cleared when it settles (no timer left for the whole time-out)
+    const deadline = callDeadline(options.timeoutMs);
+    const promise = load(deadline.signal).then(
       (value) => {
+        deadline.clear();
         if (Array.isArray(value)) Object.freeze(value);
         keepEntry({ value });
         return value;
       },
       (e: unknown) => {
+        deadline.clear();
         if (isNotFound(e)) keepEntry({ value: undefined, notFound: e });
         throw e;
       },

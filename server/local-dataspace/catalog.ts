@@ -55,6 +55,10 @@ export function offerPolicy(
   const policy =
     ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ??
     {};
+  return offerOf(provider, policy, assetId, offerId);
+}
+
+function offerOf(provider: ParticipantRecord, policy: Json, assetId: string, offerId: string): Json {
   return {
     "@id": offerId,
     "@type": "odrl:Offer",
@@ -66,9 +70,53 @@ export function offerPolicy(
   };
 }
 
-export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Json {
-  const assets = ctx.store.list<AssetRecord>("assets", provider["@id"]);
+/** What a provider's catalogue offers, as its store holds it: read once per version of the store. */
+interface CatalogShape {
+  version: number;
+  identity: string;
+  datasets: { asset: AssetRecord; offers: { definition: ContractDefinitionRecord; policy: Json }[] }[];
+}
+
+const shapes = new WeakMap<LocalContext, Map<string, CatalogShape>>();
+
+/**
+ * The assets a provider offers and under which definitions and policies: the store's documents, read
+ * again only after a write anywhere in the dataspace (the store's version, shared by its threads), so
+ * that a catalogue request does not read and parse every asset, definition and policy each time.
+ */
+function shapeOf(ctx: LocalContext, provider: ParticipantRecord): CatalogShape {
+  const version = ctx.store.version();
+  let byProvider = shapes.get(ctx);
+  if (!byProvider) shapes.set(ctx, (byProvider = new Map()));
+  const kept = byProvider.get(provider["@id"]);
+  if (kept && kept.version === version && kept.identity === provider.identity) return kept;
   const definitions = ctx.store.list<ContractDefinitionRecord>("contractdefinitions", provider["@id"]);
+  const policyOf = (d: ContractDefinitionRecord) =>
+    ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${d.contractPolicyId}`)?.policy ??
+    {};
+  const shape: CatalogShape = {
+    version,
+    identity: provider.identity,
+    datasets: ctx.store
+      .list<AssetRecord>("assets", provider["@id"])
+      .map((asset) => ({
+        asset,
+        offers: definitions
+          .filter((d) => selects(d, asset))
+          .map((definition) => ({ definition, policy: policyOf(definition) })),
+      }))
+      .filter((d) => d.offers.length > 0),
+  };
+  byProvider.set(provider["@id"], shape);
+  return shape;
+}
+
+/**
+ * The DCAT catalogue of a provider context: every asset that a contract definition selects, with one
+ * offer per definition under a fresh offer id (the parts read from the store are shared between
+ * answers and never changed: the answer is only serialised).
+ */
+export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Json {
   const endpointURL = dspAddressOf(ctx, provider["@id"]);
   const dataService = {
     "@id": `${provider["@id"]}-dsp`,
@@ -76,28 +124,22 @@ export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Js
     "dcat:endpointDescription": "dspace:connector",
     "dcat:endpointURL": endpointURL,
   };
-  const datasets = assets
-    .map((asset) => {
-      const offers = definitions
-        .filter((d) => selects(d, asset))
-        .map((d) => offerPolicy(ctx, provider, d, asset["@id"], encodeOfferId(d["@id"], asset["@id"])));
-      if (offers.length === 0) return undefined;
-      return {
-        "@id": asset["@id"],
-        "@type": "dcat:Dataset",
-        "odrl:hasPolicy": offers,
-        "dcat:distribution": [
-          {
-            "@type": "dcat:Distribution",
-            "dct:format": { "@id": "HttpData-PULL" },
-            "dcat:accessService": dataService,
-          },
-        ],
-        ...asset.properties,
-        id: asset["@id"],
-      };
-    })
-    .filter((d): d is NonNullable<typeof d> => !!d);
+  const datasets = shapeOf(ctx, provider).datasets.map(({ asset, offers }) => ({
+    "@id": asset["@id"],
+    "@type": "dcat:Dataset",
+    "odrl:hasPolicy": offers.map(({ definition, policy }) =>
+      offerOf(provider, policy, asset["@id"], encodeOfferId(definition["@id"], asset["@id"])),
+    ),
+    "dcat:distribution": [
+      {
+        "@type": "dcat:Distribution",
+        "dct:format": { "@id": "HttpData-PULL" },
+        "dcat:accessService": dataService,
+      },
+    ],
+    ...asset.properties,
+    id: asset["@id"],
+  }));
   return {
     "@context": [COMPACT_CONTEXT, DSPACE_CONTEXT],
     "@id": randomUUID(),
