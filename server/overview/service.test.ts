@@ -93,3 +93,88 @@ describe("persona overview", () => {
     expect((await insight.overview.forUser(ADMIN, "researcher")).persona.role).toBe("DATA_USER");
   });
 });
+
+describe("persona overview as the route sends it (bodyForUser)", () => {
+  const read = async (...args: Parameters<typeof insight.overview.bodyForUser>) =>
+    JSON.parse((await insight.overview.bodyForUser(...args)).toString()) as Record<string, unknown>;
+  const withoutTime = ({ generatedAt, ...rest }: Record<string, unknown>) => {
+    expect(Date.parse(String(generatedAt))).not.toBeNaN();
+    return rest;
+  };
+  const port = (state = { version: "1", permits: 1 }) => ({
+    accessBody: {
+      readyVersion: async () => state.version,
+      workQueue: async () => ({ items: [] }),
+      listPermits: async () =>
+        Array.from({ length: state.permits }, () => ({ state: "ACTIVE", validUntil: "2000-01-01" })),
+    },
+  });
+
+  it("is forUser's answer with the time of the read, for each persona and caller", async () => {
+    for (const [user, persona] of [
+      [RESEARCHER, null],
+      [RESEARCHER, "CONNECTOR_USER_PARTICIPANT"],
+      [REGULATOR, null],
+      [CLINIC, null],
+      [PATIENT1, null],
+      [ADMIN, "researcher"],
+    ] as const) {
+      const services = port();
+      const first = await read(user, persona, services);
+      const again = await read(user, persona, services);
+      expect(withoutTime(again)).toEqual(withoutTime(first));
+      expect(withoutTime(first)).toEqual(
+        withoutTime(JSON.parse(JSON.stringify(await insight.overview.forUser(user, persona, services)))),
+      );
+    }
+    // two callers of the same roles in different organisations never share an answer
+    const elsewhere = {
+      ...RESEARCHER,
+      organisation: CLINIC.organisation,
+      participantDid: CLINIC.participantDid,
+    };
+    const ours = await read(RESEARCHER, null, port());
+    const theirs = await read(elsewhere, null, port());
+    expect(theirs.organisation).toBe(CLINIC.organisation);
+    expect(theirs.organisation).not.toBe(ours.organisation);
+  });
+
+  it("shows a change of the access body's records or of the graph at the next read", async () => {
+    const state = { version: "1", permits: 1 };
+    const services = port(state);
+    const signal = (o: Record<string, unknown>) =>
+      (o.signals as { id: string; detail?: string }[]).find((s) => s.id === "ab-expiring-permits")?.detail;
+    expect(signal(await read(REGULATOR, null, services))).toBe("1 active");
+    state.permits = 3;
+    // the same version: the kept answer (the module says its records did not change)
+    expect(signal(await read(REGULATOR, null, services))).toBe("1 active");
+    state.version = "2";
+    expect(signal(await read(REGULATOR, null, services))).toBe("3 active");
+    const before = (await read(RESEARCHER, null, services)).graphVersion;
+    await insight.graph.importBatch(
+      [{ id: "overview-test-dataset", label: "HealthDataset", layer: "l2", properties: { title: "t" } }],
+      [],
+    );
+    expect((await read(RESEARCHER, null, services)).graphVersion).not.toBe(before);
+  });
+
+  it("keeps no answer of an access body that failed, and says so each time", async () => {
+    let up = false;
+    const services = {
+      accessBody: {
+        readyVersion: async () => "7",
+        workQueue: async () => {
+          if (!up) throw new Error("down");
+          return { items: [] };
+        },
+      },
+    };
+    const down = await read(REGULATOR, null, services);
+    expect(down.accessBody).toBe("unavailable");
+    expect((down.notes as string[]).join(" ")).toMatch(/did not answer \(down\)/);
+    up = true;
+    expect((await read(REGULATOR, null, services)).accessBody).toBe("available");
+    const failingVersion = { accessBody: { readyVersion: () => Promise.reject(new Error("no")) } };
+    expect((await read(REGULATOR, null, failingVersion)).accessBody).toBe("unavailable");
+  });
+});

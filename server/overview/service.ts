@@ -10,25 +10,40 @@
  * called defensively (each call bounded by a time-out), so the overview degrades to the graph's
  * signals — and says so — when it is missing or fails.
  */
+import { berlinDate } from "../access-body";
 import { organisationOf, type SessionUser } from "../auth/user";
 import { createVersionedValue, LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
 import { Lru } from "../analytics";
-import { accessBodyFrom, createAccessBodySignals } from "./access-body-signals";
+import { cacheKey } from "../http/cache-key";
+import { bodyAt, createKept, timedText, type TimedText } from "../http/kept-answers";
+import { EncodedBody } from "../http/node-adapter";
+import { accessBodyFrom, bounded, createAccessBodySignals } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
 import { withLinks } from "./links";
-import { isoDay, type Overview, type OverviewSignal } from "./model";
+import { DAY, isoDay, type Overview, type OverviewSignal } from "./model";
 import { ORDER, PERSONAS, resolvePersona } from "./personas";
 
 export type { Overview, OverviewSignal, Tone } from "./model";
 export { PERSONAS, resolvePersona } from "./personas";
 export { accessBodyFrom } from "./access-body-signals";
 
+/** the personas whose overview shows the access body's signals */
+const ACCESS_BODY_PERSONAS: readonly string[] = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN", "DATA_USER"];
+
+/** an overview built while the access body failed: answered once, never kept */
+class NotKept {
+  constructor(readonly overview: Overview) {}
+}
+
 export function createOverviewService(
   graph: GraphStore,
   opts: { now?: () => Date; accessBodyTimeoutMs?: number } = {},
 ) {
   const now = opts.now ?? (() => new Date());
+  const accessBodyTimeoutMs = opts.accessBodyTimeoutMs ?? 2000;
   const todayKey = () => isoDay(now());
+  // whole answers, their time left open (bodyAt), per version of the graph and the access body's records
+  const keptBodies = createKept<TimedText>(500);
   const signalCache = new Lru<string, OverviewSignal[]>(200);
   const accessBodySignals = createAccessBodySignals();
   const layerCounts = createVersionedValue(graph, async () => {
@@ -60,76 +75,128 @@ export function createOverviewService(
     return n;
   }
 
-  return {
-    async forUser(user: SessionUser, personaParam: string | null, services?: unknown): Promise<Overview> {
-      const persona = resolvePersona(user, personaParam);
-      const def = PERSONAS[persona];
-      const counts = await layerCounts();
-      const layers = def.layers.map((l) => ({ layer: l, name: LAYER_NAMES[l], ...counts.perLayer.get(l)! }));
-      const within = await linksWithin(def.layers);
-      const nodes = layers.reduce((s, l) => s + l.nodes, 0);
-      const internal = layers.reduce((s, l) => s + l.links, 0);
-      // the graph's signals change only with the graph: kept per version, persona and organisation (or patient)
-      const version = graph.version();
-      const key = [
-        version,
-        persona,
-        user.roles.includes(persona) ? (organisationOf(user)?.slug ?? user.patientId ?? "") : "*",
-        todayKey(),
-      ].join("|");
-      let cached = signalCache.get(key);
-      if (!cached) signalCache.set(key, (cached = await graphSignals(graph, persona, user, now())));
-      const signals = cached.map((x) => ({ ...x }));
-      const notes: string[] = [];
-      let accessBody: Overview["accessBody"] = "not-applicable";
-      if (["HDAB_AUTHORITY", "CONNECTOR_ADMIN", "DATA_USER"].includes(persona)) {
-        const port = accessBodyFrom(services);
-        if (!port) {
+  async function forUser(
+    user: SessionUser,
+    personaParam: string | null,
+    services?: unknown,
+  ): Promise<Overview> {
+    const persona = resolvePersona(user, personaParam);
+    const def = PERSONAS[persona];
+    const counts = await layerCounts();
+    const layers = def.layers.map((l) => ({ layer: l, name: LAYER_NAMES[l], ...counts.perLayer.get(l)! }));
+    const within = await linksWithin(def.layers);
+    const nodes = layers.reduce((s, l) => s + l.nodes, 0);
+    const internal = layers.reduce((s, l) => s + l.links, 0);
+    // the graph's signals change only with the graph: kept per version, persona and organisation (or patient)
+    const version = graph.version();
+    const key = [
+      version,
+      persona,
+      user.roles.includes(persona) ? (organisationOf(user)?.slug ?? user.patientId ?? "") : "*",
+      todayKey(),
+    ].join("|");
+    let cached = signalCache.get(key);
+    if (!cached) signalCache.set(key, (cached = await graphSignals(graph, persona, user, now())));
+    const signals = cached.map((x) => ({ ...x }));
+    const notes: string[] = [];
+    let accessBody: Overview["accessBody"] = "not-applicable";
+    if (ACCESS_BODY_PERSONAS.includes(persona)) {
+      const port = accessBodyFrom(services);
+      if (!port) {
+        accessBody = "unavailable";
+        notes.push(
+          "The access-body module is not available: application and permit-register signals are not shown.",
+        );
+      } else {
+        try {
+          const fromRegister = await accessBodySignals(persona, user, port, {
+            now,
+            timeoutMs: accessBodyTimeoutMs,
+          });
+          // the permit register is the source of truth for permits: its expiry signal replaces the graph's
+          if (fromRegister.some((x) => x.id === "ab-expiring-permits")) {
+            const i = signals.findIndex((x) => x.id === "expiring-permits");
+            if (i >= 0) signals.splice(i, 1);
+          }
+          signals.push(...fromRegister);
+          accessBody = "available";
+        } catch (e) {
           accessBody = "unavailable";
           notes.push(
-            "The access-body module is not available: application and permit-register signals are not shown.",
+            `The access-body module did not answer (${(e as Error).message}); its signals are not shown.`,
           );
-        } else {
-          try {
-            const fromRegister = await accessBodySignals(persona, user, port, {
-              now,
-              timeoutMs: opts.accessBodyTimeoutMs ?? 2000,
-            });
-            // the permit register is the source of truth for permits: its expiry signal replaces the graph's
-            if (fromRegister.some((x) => x.id === "ab-expiring-permits")) {
-              const i = signals.findIndex((x) => x.id === "expiring-permits");
-              if (i >= 0) signals.splice(i, 1);
-            }
-            signals.push(...fromRegister);
-            accessBody = "available";
-          } catch (e) {
-            accessBody = "unavailable";
-            notes.push(
-              `The access-body module did not answer (${(e as Error).message}); its signals are not shown.`,
-            );
-          }
         }
       }
-      const org = organisationOf(user);
-      return {
-        persona: { role: persona, label: def.label, focus: def.focus },
-        personas: ORDER.filter((r) => user.roles.includes(r)).map((r) => ({
-          role: r,
-          label: PERSONAS[r].label,
-        })),
-        organisation: org?.displayName ?? user.organisation ?? null,
-        layers,
-        totals: {
-          nodes: persona === "PATIENT" ? 0 : nodes,
-          links: within,
-          crossLayerLinks: Math.max(0, within - internal),
-        },
-        signals: withLinks(signals, persona),
-        accessBody,
-        notes,
-        graphVersion: graph.version(),
-        generatedAt: new Date().toISOString(),
-      };
+    }
+    const org = organisationOf(user);
+    return {
+      persona: { role: persona, label: def.label, focus: def.focus },
+      personas: ORDER.filter((r) => user.roles.includes(r)).map((r) => ({
+        role: r,
+        label: PERSONAS[r].label,
+      })),
+      organisation: org?.displayName ?? user.organisation ?? null,
+      layers,
+      totals: {
+        nodes: persona === "PATIENT" ? 0 : nodes,
+        links: within,
+        crossLayerLinks: Math.max(0, within - internal),
+      },
+      signals: withLinks(signals, persona),
+      accessBody,
+      notes,
+      graphVersion: graph.version(),
+      generatedAt: new Date().toISOString(),
+    };
+  }
+
+  return {
+    forUser,
+    /**
+     * GET /api/overview as the route sends it: forUser's answer, kept per version of its inputs (the
+     * graph's, and the access body's records as its expiry sweep leaves them) and per everything else it
+     * reads (the persona, the caller's roles, organisation and patient, the UTC and Berlin days and the
+     * day 90 days ahead), with `generatedAt` the time of each read. An overview whose access body failed
+     * (or that has no version to tell) is built each time and never kept.
+     */
+    async bodyForUser(
+      user: SessionUser,
+      personaParam: string | null,
+      services?: unknown,
+    ): Promise<EncodedBody> {
+      const persona = resolvePersona(user, personaParam);
+      const port = ACCESS_BODY_PERSONAS.includes(persona) ? accessBodyFrom(services) : undefined;
+      let accessBodyVersion = "-";
+      if (port) {
+        if (!port.readyVersion) return EncodedBody.json(await forUser(user, personaParam, services));
+        try {
+          accessBodyVersion = await bounded(port.readyVersion(), accessBodyTimeoutMs);
+        } catch {
+          return EncodedBody.json(await forUser(user, personaParam, services));
+        }
+      }
+      const at = now();
+      const key = cacheKey(
+        persona,
+        isoDay(at),
+        berlinDate(at),
+        isoDay(new Date(at.getTime() + 90 * DAY)),
+        user.organisation,
+        user.participantDid,
+        user.patientId,
+        ...user.roles,
+      );
+      try {
+        const text = await keptBodies(`${graph.version()}|${accessBodyVersion}`, key, async () => {
+          const overview = await forUser(user, personaParam, services);
+          if (port && overview.accessBody !== "available") throw new NotKept(overview);
+          return timedText(overview);
+        });
+        return bodyAt(text, new Date());
+      } catch (e) {
+        if (e instanceof NotKept) return EncodedBody.json(e.overview);
+        throw e;
+      }
     },
   };
 }
