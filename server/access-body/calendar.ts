@@ -41,11 +41,22 @@ const partsFormatter = new Intl.DateTimeFormat("en-US", {
 
 const CIVIL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Is `value` a real day written YYYY-MM-DD (the 29th of February of leap years only)? Years before 100
+ * are not: `Date.UTC` reads them as 19xx, and this answers as the round trip through a `Date` did
+ * (calendar.test.ts compares the two), by arithmetic (it runs on every activity-report request).
+ */
 export function isCivilDate(value: string): boolean {
   const m = CIVIL_DATE.exec(value);
   if (!m) return false;
-  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return new Date(t).toISOString().slice(0, 10) === value;
+  const y = Number(m[1]);
+  const month = Number(m[2]);
+  const d = Number(m[3]);
+  if (y < 100 || month < 1 || month > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 function parse(date: string): { y: number; m: number; d: number } {

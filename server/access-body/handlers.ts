@@ -133,7 +133,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
 
   "GET /api/activity-report": async (ctx) => {
     const ab = ctx.services.accessBody;
-    const period = reportPeriod(ctx.url, ab.now());
+    const period = reportPeriod(ctx.query, ab.now());
     const format = q(ctx, "format") ?? "json";
     // JSON: the kept answer (server/http/kept-answers.ts), the same bytes as json(activityReport(period))
     if (format === "json") return jsonBuffer(await ab.activityReportBody(period));

@@ -42,9 +42,10 @@ const inPeriod = (date: string | null | undefined, from: string, to: string) =>
   !!date && date >= from && date <= to;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export function reportPeriod(url: URL, now: Date): { from: string; to: string } {
-  const to = url.searchParams.get("to") || berlinDate(now);
-  const from = url.searchParams.get("from") || `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`;
+export function reportPeriod(where: URL | URLSearchParams, now: Date): { from: string; to: string } {
+  const query = where instanceof URL ? where.searchParams : where;
+  const to = query.get("to") || berlinDate(now);
+  const from = query.get("from") || `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`;
   for (const [k, v] of [
     ["from", from],
     ["to", to],

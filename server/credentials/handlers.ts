@@ -1,4 +1,4 @@
-import { json, jsonBuffer, jsonText, noContent, unauthorized } from "../http/errors";
+import { json, jsonBuffer, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { checkId, checkOptionalId } from "../http/ids";
 import { parseCredentialRequest } from "./service";
@@ -18,8 +18,8 @@ function user(ctx: HandlerContext<CredentialServices>) {
 
 export const credentialHandlers: HandlerMap<CredentialServices> = {
   "GET /api/credentials": async (ctx) =>
-    jsonText(
-      await ctx.services.credentials.listText(
+    jsonBuffer(
+      await ctx.services.credentials.listBody(
         user(ctx),
         checkOptionalId(presentString(ctx.query.get("participantId")), "participantId"),
       ),

@@ -64,7 +64,7 @@ export interface CredentialService {
   /** @param now the time verified at (default: now) */
   list(user: SessionUser, participantId?: string, now?: Date): Promise<ListedCredential[]>;
   /** GET /api/credentials as sent: the JSON of `list`, kept per caller class while what it was made from holds */
-  listText(user: SessionUser, participantId?: string, now?: Date): Promise<string>;
+  listBody(user: SessionUser, participantId?: string, now?: Date): Promise<EncodedBody>;
   definitions(): Promise<
     (Record<string, unknown> & { id: string; credentialType: string; label: string; proves: string })[]
   >;
@@ -94,14 +94,29 @@ interface CredentialSource {
   items(): { credential: Credential; participantContextId: string | null }[];
 }
 
-/** a listing as sent, with what it was made from (listText) */
+/** a listing as sent, with what it was made from (listBody) */
 interface KeptListing {
   inputs: readonly unknown[];
   /** undefined when no issuer is configured (nothing is verified) */
   verification: VerificationInputs | undefined;
   /** the JSON text around each credential's `checkedAt` (the time of each request) */
   parts: string[];
+  /** the body of the last millisecond asked: requests of the same millisecond send the same bytes */
+  last?: { at: number; body: EncodedBody };
 }
+
+/** the listing at `now`: its parts joined around the time, made once per millisecond */
+function listingAt(kept: KeptListing, now: Date): EncodedBody {
+  const at = now.getTime();
+  if (kept.last?.at !== at)
+    kept.last = {
+      at,
+      body: new EncodedBody(Buffer.from(kept.parts.join(`"${now.toISOString()}"`)), { compress: false }),
+    };
+  return kept.last.body;
+}
+
+const EMPTY_LIST = /* @__PURE__ */ EncodedBody.json([]);
 
 // a value no credential's `checkedAt` holds: the text is cut where it stands
 const OPEN = "\u0000checkedAt\u0000";
@@ -282,9 +297,9 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
      * cache holds them) and the time is within every validity period and JWT time claim it checked;
      * per request only `checkedAt` is written in. Byte for byte the JSON of `list`.
      */
-    async listText(user, participantId, now = new Date()) {
+    async listBody(user, participantId, now = new Date()) {
       const source = await sourceFor(user, participantId);
-      if (!source) return "[]";
+      if (!source) return EMPTY_LIST;
       const v = getVerifier();
       const hit = listings.get(source.key);
       if (
@@ -293,7 +308,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
         hit.inputs.every((x, i) => x === source.inputs[i]) &&
         (hit.verification ? !!v && v.holds(hit.verification, now) : !v)
       )
-        return hit.parts.join(`"${now.toISOString()}"`);
+        return listingAt(hit, now);
       const verification = v ? newVerificationInputs() : undefined;
       const list = await withVerification(source.items(), now, verification);
       for (const c of list) c.verification.checkedAt = OPEN;
@@ -301,13 +316,14 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       // one cut per credential, or some credential's own text held the marker: then nothing is kept
       if (parts.length !== list.length + 1) {
         for (const c of list) c.verification.checkedAt = now.toISOString();
-        return JSON.stringify(list);
+        return EncodedBody.json(list, { compress: false });
       }
+      const listing: KeptListing = { inputs: source.inputs, verification, parts };
       if (source.inputs.every(frozen) && (!verification || verification.reusable)) {
         if (listings.size >= 200 && !listings.has(source.key)) listings.clear();
-        listings.set(source.key, { inputs: source.inputs, verification, parts });
+        listings.set(source.key, listing);
       }
-      return parts.join(`"${now.toISOString()}"`);
+      return listingAt(listing, now);
     },
 
     async definitions() {

@@ -42,6 +42,8 @@ function randomCriteria(rng: Prng): ResolvedCriteria {
 /** the published number of a cell, as a client sees it */
 const seen = (n: CountNode | undefined) => (n && !n.suppressed ? n.value : null);
 
+const textOf = async (body: Promise<{ toString(): string }>) => (await body).toString();
+
 describe("federated cohorts: k-anonymity property over generated cohorts", () => {
   it("no answer reveals a count in 1..k−1, directly or by subtraction from any published total or subtotal (3,000 cohorts)", () => {
     const rng = new Prng(77, 2);
@@ -223,7 +225,7 @@ describe("federated summary: the route's encoded answer", () => {
     for (const q of queries) {
       const params = new URLSearchParams(q);
       const s = await insight.federated.summary(params, ADMIN);
-      const text = await insight.federated.summaryText(params, ADMIN);
+      const text = await textOf(insight.federated.summaryBody(params, ADMIN));
       expect(sameTime(text, s.generatedAt)).toBe(JSON.stringify(s));
     }
   });
@@ -231,7 +233,8 @@ describe("federated summary: the route's encoded answer", () => {
   it("logs every query, also when its answer was encoded before", async () => {
     await insight.federated.flushLog();
     const before = await insight.audit.count();
-    for (let i = 0; i < 3; i++) await insight.federated.summaryText(new URLSearchParams("k=6"), ADMIN);
+    for (let i = 0; i < 3; i++)
+      await textOf(insight.federated.summaryBody(new URLSearchParams("k=6"), ADMIN));
     await insight.federated.flushLog();
     expect(await insight.audit.count()).toBe(before + 3);
     const [last] = await insight.audit.list({ limit: 1, kind: "insight" });
@@ -241,15 +244,15 @@ describe("federated summary: the route's encoded answer", () => {
 
   it("refuses the same bad input as before, and keeps nothing of it", async () => {
     const bad = new URLSearchParams("condition=no-such-condition-anywhere");
-    await expect(insight.federated.summaryText(bad, ADMIN)).rejects.toMatchObject({ status: 400 });
-    await expect(insight.federated.summaryText(bad, ADMIN)).rejects.toMatchObject({ status: 400 });
-    await expect(insight.federated.summaryText(new URLSearchParams("k=2"), ADMIN)).rejects.toMatchObject({
+    await expect(insight.federated.summaryBody(bad, ADMIN)).rejects.toMatchObject({ status: 400 });
+    await expect(insight.federated.summaryBody(bad, ADMIN)).rejects.toMatchObject({ status: 400 });
+    await expect(insight.federated.summaryBody(new URLSearchParams("k=2"), ADMIN)).rejects.toMatchObject({
       status: 400,
     });
   });
 
   it("shows a write to the OMOP layer at once", async () => {
-    const before = JSON.parse(await insight.federated.summaryText(new URLSearchParams(), ADMIN)) as {
+    const before = JSON.parse(await textOf(insight.federated.summaryBody(new URLSearchParams(), ADMIN))) as {
       cohort: { count: number | null };
       graphVersion: number;
     };
@@ -272,7 +275,7 @@ describe("federated summary: the route's encoded answer", () => {
       ],
       { action: "test.write", actor: "test", target: "omop-person-summary-test-1", kind: "test" },
     );
-    const after = JSON.parse(await insight.federated.summaryText(new URLSearchParams(), ADMIN)) as {
+    const after = JSON.parse(await textOf(insight.federated.summaryBody(new URLSearchParams(), ADMIN))) as {
       cohort: { count: number | null };
       graphVersion: number;
     };

@@ -44,6 +44,7 @@ import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
+import { EncodedBody } from "../http/node-adapter";
 import { findDisclosures } from "./audit";
 import {
   countSuppressed,
@@ -261,6 +262,10 @@ export function createFederatedService(deps: {
     answer: Answer;
     /** the encoded answer up to the graph version's value */
     head: string;
+    /** head as UTF-8, made at the first summaryBody */
+    headBytes?: Buffer;
+    /** the body of the last graph version and millisecond asked: the requests of one millisecond share it */
+    last?: { version: number; at: number; body: EncodedBody };
     logTarget: string;
     logOutcome: string;
   }
@@ -384,18 +389,25 @@ export function createFederatedService(deps: {
     },
 
     /**
-     * GET /api/federated: the same answer as `summary`, as JSON text, byte for byte what
+     * GET /api/federated: the same answer as `summary`, as the bytes sent, byte for byte what
      * `JSON.stringify(summary(...))` gives; every query is still logged. The answer is encoded once
      * per OMOP index, concept names, criteria as given and k; only the graph version and the time
-     * are written per request.
+     * are written per request (per millisecond: the requests of one share their body).
      */
-    async summaryText(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<string> {
+    async summaryBody(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<EncodedBody> {
       const k = kFrom(params);
       const input = criteriaInput(params);
       const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
-      const { head, logTarget, logOutcome } = cachedAnswer(index, dict, input, k);
-      logQuery(user, logTarget, logOutcome);
-      return `${head}${version},"generatedAt":"${new Date().toISOString()}"}`;
+      const hit = cachedAnswer(index, dict, input, k);
+      logQuery(user, hit.logTarget, hit.logOutcome);
+      const now = new Date();
+      const at = now.getTime();
+      if (hit.last?.at !== at || hit.last.version !== version) {
+        hit.headBytes ??= Buffer.from(hit.head);
+        const tail = Buffer.from(`${version},"generatedAt":"${now.toISOString()}"}`);
+        hit.last = { version, at, body: new EncodedBody([hit.headBytes, tail], { compress: false }) };
+      }
+      return hit.last.body;
     },
 
     /** what the cohort builder offers */

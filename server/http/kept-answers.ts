@@ -44,6 +44,8 @@ export interface TimedText {
   tail: string;
   /** head and tail as UTF-8, made at the first bodyAt */
   bytes?: { head: Buffer; tail: Buffer };
+  /** the body of the last millisecond asked: the requests of one millisecond share it */
+  last?: { at: number; body: EncodedBody };
 }
 
 /**
@@ -67,12 +69,16 @@ export function timedText<F extends string = "generatedAt">(
  * The answer at `now` as bytes to send, byte for byte JSON.stringify of the answer built with its time
  * field = now: the kept head and tail written around the time (chunks, not joined: EncodedBody), instead
  * of a string encoded as UTF-8 on every request (for large answers, most of their cost). Not compressed:
- * it is made per request.
+ * it is made per millisecond (the requests of one millisecond share one body: their bytes are the same).
  */
 export function bodyAt(t: TimedText, now: Date): EncodedBody {
+  const at = now.getTime();
+  if (t.last?.at === at) return t.last.body;
   t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };
   const time = Buffer.from(`"${now.toISOString()}"`);
-  return new EncodedBody([t.bytes.head, time, t.bytes.tail], { compress: false });
+  const body = new EncodedBody([t.bytes.head, time, t.bytes.tail], { compress: false });
+  t.last = { at, body };
+  return body;
 }
 
 const identities = new WeakMap<object, number>();

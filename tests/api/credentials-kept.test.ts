@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { createCredentialService, type CredentialService } from "../../server/credentials/service";
+import type { EncodedBody } from "../../server/http/node-adapter";
 import { type JsonBody, localDataspaceHarness, user } from "./dataspace-local.support";
 
 /**
  * GET /api/credentials is kept as text per caller class while what it was made from holds
- * (server/credentials/service.ts listText): the same bytes as the list verified afresh at the same
+ * (server/credentials/service.ts listBody): the same bytes as the list verified afresh at the same
  * time, for every caller class; callers kept apart; a revocation or an issuance through this server
  * shows at the next read; a time past a validity end is not answered from a listing verified before
  * it. The definitions and a participant's credentials are encoded once per answer of the issuer or
@@ -13,6 +14,7 @@ import { type JsonBody, localDataspaceHarness, user } from "./dataspace-local.su
  */
 
 const h = localDataspaceHarness();
+const textOf = async (body: Promise<EncodedBody>) => (await body).toString();
 const PHARMACO_DID = "did:web:pharmaco.de:research";
 
 let service: CredentialService | undefined;
@@ -25,7 +27,7 @@ const credentials = () =>
 /** the listing as sent and the listing verified afresh, at the same time */
 async function both(persona: string, participantId?: string, now = new Date()) {
   const s = credentials();
-  const text = await s.listText(user(persona), participantId, now);
+  const text = await textOf(s.listBody(user(persona), participantId, now));
   return { text, fresh: JSON.stringify(await s.list(user(persona), participantId, now)) };
 }
 
@@ -56,25 +58,25 @@ describe("the credential listing kept as text", () => {
 
   it("keeps callers apart: each sees its own organisation's credentials after another's were kept", async () => {
     const s = credentials();
-    const all = JSON.parse(await s.listText(user("admin"))) as JsonBody[];
+    const all = JSON.parse(await textOf(s.listBody(user("admin")))) as JsonBody[];
     const holders = new Set(all.map((c) => c.credentialSubject.id));
     expect(holders.size).toBeGreaterThan(2);
-    const researcher = JSON.parse(await s.listText(user("researcher"))) as JsonBody[];
+    const researcher = JSON.parse(await textOf(s.listBody(user("researcher")))) as JsonBody[];
     expect(researcher.length).toBeGreaterThan(0);
     expect(researcher.every((c) => c.credentialSubject.id === PHARMACO_DID)).toBe(true);
-    const clinic = JSON.parse(await s.listText(user("clinic"))) as JsonBody[];
+    const clinic = JSON.parse(await textOf(s.listBody(user("clinic")))) as JsonBody[];
     expect(clinic.length).toBeGreaterThan(0);
     expect(clinic.every((c) => c.participantContextId === "alphaklinik-berlin")).toBe(true);
-    expect(await s.listText(user("trustcenter"))).toBe("[]");
-    await expect(s.listText(user("researcher"), "lmc")).rejects.toMatchObject({ status: 403 });
+    expect(await textOf(s.listBody(user("trustcenter")))).toBe("[]");
+    await expect(textOf(s.listBody(user("researcher"), "lmc"))).rejects.toMatchObject({ status: 403 });
   });
 
   it("shows a revocation through this server at the next read, and an issuance once issued", async () => {
     const s = credentials();
-    const before = JSON.parse(await s.listText(user("researcher"))) as JsonBody[];
+    const before = JSON.parse(await textOf(s.listBody(user("researcher")))) as JsonBody[];
     const target = before[0];
     expect(target.status).toBe("valid");
-    await s.listText(user("admin"));
+    await textOf(s.listBody(user("admin")));
     await s.revoke(target.id, user("regulator"));
     for (const persona of ["researcher", "admin"]) {
       const { text, fresh } = await both(persona);
@@ -88,7 +90,7 @@ describe("the credential listing kept as text", () => {
 
     await s.request("pharmaco", "DataQualityLabelCredential", user("researcher"));
     const issued = await h.until(
-      async () => JSON.parse(await s.listText(user("researcher"))) as JsonBody[],
+      async () => JSON.parse(await textOf(s.listBody(user("researcher")))) as JsonBody[],
       (list) => list.some((c) => c.type.includes("DataQualityLabelCredential")),
     );
     expect(issued.find((c) => c.type.includes("DataQualityLabelCredential"))).toMatchObject({
