@@ -1,4 +1,4 @@
-import { jsonText } from "../http/errors";
+import { jsonBuffer } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { TOP_DEFAULT, TOP_MAX } from "./service";
 import type { AnalyticsService } from "./service";
@@ -10,7 +10,7 @@ export interface AnalyticsServices {
 
 export const analyticsHandlers: HandlerMap<AnalyticsServices> = {
   "GET /api/analytics": async ({ services, query, user }) =>
-    jsonText(
-      await services.analytics.dashboardText(user!, { top: intParam(query, "top", TOP_DEFAULT, 1, TOP_MAX) }),
+    jsonBuffer(
+      await services.analytics.dashboardBody(user!, { top: intParam(query, "top", TOP_DEFAULT, 1, TOP_MAX) }),
     ),
 };

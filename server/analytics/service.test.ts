@@ -162,14 +162,16 @@ describe("OMOP analytics", () => {
     for (const user of [ADMIN, REGULATOR, RESEARCHER, CLINIC]) {
       for (const top of [undefined, 3, 50]) {
         const d = await insight.analytics.dashboard(user, top ? { top } : {});
-        const text = await insight.analytics.dashboardText(user, top ? { top } : {});
+        const text = (await insight.analytics.dashboardBody(user, top ? { top } : {})).toString();
         expect(sameTime(text, d.generatedAt)).toBe(JSON.stringify(d));
       }
     }
   });
 
   it("the route's answer shows a write to the OMOP layer at once, and a write elsewhere under the new graph version", async () => {
-    const before = JSON.parse(await insight.analytics.dashboardText(RESEARCHER)) as AnalyticsDashboard;
+    const before = JSON.parse(
+      (await insight.analytics.dashboardBody(RESEARCHER)).toString(),
+    ) as AnalyticsDashboard;
     await insight.graph.mutate(
       [
         {
@@ -189,7 +191,9 @@ describe("OMOP analytics", () => {
       ],
       { action: "test.write", actor: "test", target: "drug-exposure-text-1", kind: "test" },
     );
-    const after = JSON.parse(await insight.analytics.dashboardText(RESEARCHER)) as AnalyticsDashboard;
+    const after = JSON.parse(
+      (await insight.analytics.dashboardBody(RESEARCHER)).toString(),
+    ) as AnalyticsDashboard;
     expect(after.totals.drugExposures).toBe(before.totals.drugExposures + 1);
     expect(after.graphVersion).toBeGreaterThan(before.graphVersion);
     expect(after.cache.hit).toBe(false);
@@ -213,7 +217,9 @@ describe("OMOP analytics", () => {
       ],
       { action: "test.write", actor: "test", target: "policy-text-1", kind: "test" },
     );
-    const scoped = JSON.parse(await insight.analytics.dashboardText(RESEARCHER)) as AnalyticsDashboard;
+    const scoped = JSON.parse(
+      (await insight.analytics.dashboardBody(RESEARCHER)).toString(),
+    ) as AnalyticsDashboard;
     expect(scoped.scope.purposes).toContain("textTestPurpose");
     expect(scoped.scope.prohibitions).toContain("textTestProhibition");
     expect(scoped.scope.policies.map((p) => p.id)).toContain("policy-text-1");

@@ -4,7 +4,12 @@ import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
 import type { ReadCache } from "./read-cache";
 import type { TenantManagerClient } from "./tenant-manager-client";
-import type { ConnectorNegotiation, ConnectorTransfer, ParticipantContext } from "./upstream-schemas";
+import type {
+  ConnectorAsset,
+  ConnectorNegotiation,
+  ConnectorTransfer,
+  ParticipantContext,
+} from "./upstream-schemas";
 
 /**
  * The connector and tenant-manager clients behind one read cache: every read goes through
@@ -24,6 +29,8 @@ export interface CachedConnectorLists {
   participantContexts(): readonly ParticipantContext[] | undefined;
   negotiations(contextId: string): readonly ConnectorNegotiation[] | undefined;
   transfers(contextId: string): readonly ConnectorTransfer[] | undefined;
+  assets(contextId: string): readonly ConnectorAsset[] | undefined;
+  policyDefinitions(contextId: string): readonly Record<string, unknown>[] | undefined;
 }
 
 /** the read cache's keys of the lists that are both read and peeked: one place, so the two always agree */
@@ -31,6 +38,8 @@ const listKey = {
   contexts: () => cacheKey("contexts"),
   negotiations: (contextId: string, query?: unknown) => cacheKey("negotiations", contextId, query),
   transfers: (contextId: string, query?: unknown) => cacheKey("transfers", contextId, query),
+  assets: (contextId: string, query?: unknown) => cacheKey("assets", contextId, query),
+  policyDefinitions: (contextId: string) => cacheKey("policies", contextId),
 };
 
 export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
@@ -38,6 +47,8 @@ export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
     participantContexts: () => cache.peek(listKey.contexts()),
     negotiations: (id) => cache.peek(listKey.negotiations(id)),
     transfers: (id) => cache.peek(listKey.transfers(id)),
+    assets: (id) => cache.peek(listKey.assets(id)),
+    policyDefinitions: (id) => cache.peek(listKey.policyDefinitions(id)),
   };
 }
 
@@ -67,10 +78,10 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     updateParticipantContext: (id, record, signal) =>
       write(client.updateParticipantContext(id, record, signal)),
     listAssets: (id, signal, query) =>
-      cache.read(cacheKey("assets", id, query), signal, (s) => client.listAssets(id, s, query)),
+      cache.read(listKey.assets(id, query), signal, (s) => client.listAssets(id, s, query)),
     createAsset: (id, asset, signal) => write(client.createAsset(id, asset, signal)),
     listPolicyDefinitions: (id, signal) =>
-      cache.read(cacheKey("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
+      cache.read(listKey.policyDefinitions(id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
     // another participant's answer, with offer ids the provider issues afresh on each request: never
