@@ -302,11 +302,11 @@ const CLOSE = Buffer.from("}");
 /** the Bundle's text up to its entries: a new id and the times of this request */
 function bundleHead(type: "collection" | "searchset", parts: BundleParts): string {
   const id = crypto.randomUUID();
-  const lastUpdated = new Date().toISOString();
-  const timestamp = new Date().toISOString();
+  // the Bundle is made now: its meta.lastUpdated and its timestamp are the same instant
+  const now = new Date().toISOString();
   const total = type === "searchset" ? `,"total":${parts.total ?? 0}` : "";
   const link = parts.link ? `,"link":${parts.link}` : "";
-  return `{"resourceType":"Bundle","id":"${id}","meta":{"lastUpdated":"${lastUpdated}"${parts.metaTail ?? ""}},"type":"${type}","timestamp":"${timestamp}"${total}${link},"entry":`;
+  return `{"resourceType":"Bundle","id":"${id}","meta":{"lastUpdated":"${now}"${parts.metaTail ?? ""}},"type":"${type}","timestamp":"${now}"${total}${link},"entry":`;
 }
 
 /** a searchset entry (`{ resource, search: { mode: "match" } }`) as JSON text */
