@@ -6,6 +6,7 @@
  * scope sets k see small cells suppressed (same engine as the federated summary).
  */
 import type { SessionUser } from "../auth/user";
+import { bodyOfMillisecond, type MillisecondSlot } from "../http/kept-answers";
 import { EncodedBody } from "../http/node-adapter";
 import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
@@ -87,14 +88,12 @@ function round(v: number, d = 2) {
 }
 
 /** a dashboard's figures, encoded once up to its per-request fields */
-interface DashboardEntry {
+interface DashboardEntry extends MillisecondSlot {
   body: DashboardBody;
   /** the encoded answer up to the per-request fields (generatedAt comes first of them) */
   head: string;
   /** head as UTF-8, made at the first dashboardBody */
   headBytes?: Buffer;
-  /** the last body sent, with what it was made of */
-  last?: { at: number; version: number; scopeJson: string; cache: string; body: EncodedBody };
 }
 
 export function createAnalyticsService(deps: {
@@ -249,27 +248,14 @@ export function createAnalyticsService(deps: {
 
   /**
    * The dashboard as sent: the kept head (as UTF-8 once) and the per-request fields, one body per
-   * millisecond, graph version, scope and cache line (the requests of one millisecond share it).
+   * millisecond, graph version, scope and cache line (bodyOfMillisecond).
    */
   function sentBody(entry: DashboardEntry, version: number, scopeJson: string, cache: string): EncodedBody {
-    const now = new Date();
-    const at = now.getTime();
-    const last = entry.last;
-    if (
-      last &&
-      last.at === at &&
-      last.version === version &&
-      last.scopeJson === scopeJson &&
-      last.cache === cache
-    )
-      return last.body;
-    entry.headBytes ??= Buffer.from(entry.head);
-    const tail = Buffer.from(
-      `${now.toISOString()}","graphVersion":${version},"scope":${scopeJson},"cache":${cache}}`,
-    );
-    const body = new EncodedBody([entry.headBytes, tail], { compress: false });
-    entry.last = { at, version, scopeJson, cache, body };
-    return body;
+    return bodyOfMillisecond(entry, new Date(), `${version}\n${scopeJson}\n${cache}`, (iso) => {
+      entry.headBytes ??= Buffer.from(entry.head);
+      const tail = Buffer.from(`${iso}","graphVersion":${version},"scope":${scopeJson},"cache":${cache}}`);
+      return new EncodedBody([entry.headBytes, tail], { compress: false });
+    });
   }
 
   const topOf = (opts: { top?: number }) => Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));

@@ -7,6 +7,7 @@ import { remainingDeadline } from "../dataspace/runtime";
 import { cacheKey } from "../http/cache-key";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
+import { bodyOfMillisecond, type MillisecondSlot } from "../http/kept-answers";
 import { EncodedBody } from "../http/node-adapter";
 import {
   createVerifier,
@@ -95,26 +96,22 @@ interface CredentialSource {
 }
 
 /** a listing as sent, with what it was made from (listBody) */
-interface KeptListing {
+interface KeptListing extends MillisecondSlot {
   inputs: readonly unknown[];
   /** undefined when no issuer is configured (nothing is verified) */
   verification: VerificationInputs | undefined;
   /** the JSON text around each credential's `checkedAt` (the time of each request) */
   parts: string[];
-  /** the body of the last millisecond asked: requests of the same millisecond send the same bytes */
-  last?: { at: number; body: EncodedBody };
 }
 
-/** the listing at `now`: its parts joined around the time, made once per millisecond */
-function listingAt(kept: KeptListing, now: Date): EncodedBody {
-  const at = now.getTime();
-  if (kept.last?.at !== at)
-    kept.last = {
-      at,
-      body: new EncodedBody(Buffer.from(kept.parts.join(`"${now.toISOString()}"`)), { compress: false }),
-    };
-  return kept.last.body;
-}
+/** the listing at `now`: its parts joined around the time, once per millisecond */
+const listingAt = (kept: KeptListing, now: Date) =>
+  bodyOfMillisecond(
+    kept,
+    now,
+    "",
+    (iso) => new EncodedBody(Buffer.from(kept.parts.join(`"${iso}"`)), { compress: false }),
+  );
 
 const EMPTY_LIST = /* @__PURE__ */ EncodedBody.json([]);
 

@@ -53,4 +53,15 @@ describe("callDeadline", () => {
     );
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it("is cleared when a read's loader throws at once", async () => {
+    vi.useFakeTimers();
+    const cache = createReadCache({ name: "connector", ttlMs: 0, timeoutMs: 10_000 });
+    expect(() =>
+      cache.share("k", undefined, () => {
+        throw new Error("no such read");
+      }),
+    ).toThrow("no such read");
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

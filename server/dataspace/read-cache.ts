@@ -157,7 +157,14 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     };
     // the shared call's own deadline, cleared when it settles (no timer left for the whole time-out)
     const deadline = callDeadline(options.timeoutMs);
-    const promise = load(deadline.signal).then(
+    let loading: Promise<T>;
+    try {
+      loading = load(deadline.signal);
+    } catch (e) {
+      deadline.clear(); // a loader that throws at once: no call to bound
+      throw e;
+    }
+    const promise = loading.then(
       (value) => {
         deadline.clear();
         if (Array.isArray(value)) Object.freeze(value);

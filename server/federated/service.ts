@@ -44,6 +44,7 @@ import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
+import { bodyOfMillisecond, type MillisecondSlot } from "../http/kept-answers";
 import { EncodedBody } from "../http/node-adapter";
 import { findDisclosures } from "./audit";
 import {
@@ -258,14 +259,12 @@ export function createFederatedService(deps: {
   }
 
   type Answer = Omit<FederatedSummary, "graphVersion" | "generatedAt">;
-  interface CachedAnswer {
+  interface CachedAnswer extends MillisecondSlot {
     answer: Answer;
     /** the encoded answer up to the graph version's value */
     head: string;
     /** head as UTF-8, made at the first summaryBody */
     headBytes?: Buffer;
-    /** the body of the last graph version and millisecond asked: the requests of one millisecond share it */
-    last?: { version: number; at: number; body: EncodedBody };
     logTarget: string;
     logOutcome: string;
   }
@@ -400,14 +399,11 @@ export function createFederatedService(deps: {
       const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
       const hit = cachedAnswer(index, dict, input, k);
       logQuery(user, hit.logTarget, hit.logOutcome);
-      const now = new Date();
-      const at = now.getTime();
-      if (hit.last?.at !== at || hit.last.version !== version) {
+      return bodyOfMillisecond(hit, new Date(), String(version), (iso) => {
         hit.headBytes ??= Buffer.from(hit.head);
-        const tail = Buffer.from(`${version},"generatedAt":"${now.toISOString()}"}`);
-        hit.last = { version, at, body: new EncodedBody([hit.headBytes, tail], { compress: false }) };
-      }
-      return hit.last.body;
+        const tail = Buffer.from(`${version},"generatedAt":"${iso}"}`);
+        return new EncodedBody([hit.headBytes, tail], { compress: false });
+      });
     },
 
     /** what the cohort builder offers */

@@ -38,14 +38,40 @@ export function createKept<T>(max: number) {
   };
 }
 
+/**
+ * Where a body made per request is kept for the rest of its millisecond: the last one made, with its
+ * millisecond and `tag` (whatever else of it varies per request, e.g. a version).
+ */
+export interface MillisecondSlot {
+  last?: { at: number; tag: string; body: EncodedBody };
+}
+
+/**
+ * The body at `now`, made by `make` (given the time as ISO text) once per millisecond and tag: the
+ * requests of one millisecond share it, their bytes being the same (a time field is written to the
+ * millisecond). For answers kept but for their time: bodyAt, the credential listing, the federated
+ * answer, the analytics dashboard.
+ */
+export function bodyOfMillisecond(
+  slot: MillisecondSlot,
+  now: Date,
+  tag: string,
+  make: (iso: string) => EncodedBody,
+): EncodedBody {
+  const at = now.getTime();
+  const last = slot.last;
+  if (last && last.at === at && last.tag === tag) return last.body;
+  const body = make(now.toISOString());
+  slot.last = { at, tag, body };
+  return body;
+}
+
 /** an answer's JSON text around one top-level time field (`generatedAt`, `computedAt`): the time of each read */
-export interface TimedText {
+export interface TimedText extends MillisecondSlot {
   head: string;
   tail: string;
   /** head and tail as UTF-8, made at the first bodyAt */
   bytes?: { head: Buffer; tail: Buffer };
-  /** the body of the last millisecond asked: the requests of one millisecond share it */
-  last?: { at: number; body: EncodedBody };
 }
 
 /**
@@ -69,16 +95,13 @@ export function timedText<F extends string = "generatedAt">(
  * The answer at `now` as bytes to send, byte for byte JSON.stringify of the answer built with its time
  * field = now: the kept head and tail written around the time (chunks, not joined: EncodedBody), instead
  * of a string encoded as UTF-8 on every request (for large answers, most of their cost). Not compressed:
- * it is made per millisecond (the requests of one millisecond share one body: their bytes are the same).
+ * it is made per millisecond (bodyOfMillisecond).
  */
 export function bodyAt(t: TimedText, now: Date): EncodedBody {
-  const at = now.getTime();
-  if (t.last?.at === at) return t.last.body;
-  t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };
-  const time = Buffer.from(`"${now.toISOString()}"`);
-  const body = new EncodedBody([t.bytes.head, time, t.bytes.tail], { compress: false });
-  t.last = { at, body };
-  return body;
+  return bodyOfMillisecond(t, now, "", (iso) => {
+    t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };
+    return new EncodedBody([t.bytes.head, Buffer.from(`"${iso}"`), t.bytes.tail], { compress: false });
+  });
 }
 
 const identities = new WeakMap<object, number>();
