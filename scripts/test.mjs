@@ -6,8 +6,7 @@ import path from "node:path";
 
 mkdirSync("test-results", { recursive: true });
 // figures of an earlier run must not be counted again
-for (const f of ["vitest.json", "vitest-postgres.json", "playwright.json"])
-  rmSync(path.join("test-results", f), { force: true });
+for (const f of ["vitest.json", "playwright.json"]) rmSync(path.join("test-results", f), { force: true });
 const run = (args, env = {}) =>
   spawnSync(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
 
@@ -42,17 +41,9 @@ const unitStatus = run([
   "--outputFile.json=test-results/vitest.json",
 ]);
 
-// the PostgreSQL pass: every test that runs per store (storeDialects / testDatabaseUrl) and the
-// black-box API tests that do not depend on the store, with DATABASE_URL at a throw-away cluster
-const PG_API_TESTS = [
-  "tests/api/foundation.test.ts",
-  "tests/api/access-body.test.ts",
-  "tests/api/access-body-journey.test.ts",
-  "tests/api/access-body-transitions.test.ts",
-  "tests/api/governance-policies.test.ts",
-  "tests/api/eudi.test.ts",
-  "tests/api/minimisation.test.ts",
-];
+// the passes against real systems (PostgreSQL, and the others of scripts/real-systems/passes.mjs):
+// each starts its server on 127.0.0.1 with its data in a temp directory, runs its test files with the
+// environment that points the hub at it, and stops it. HUB_SKIP_<NAME>=1 skips one (e.g. HUB_SKIP_NEO4J).
 function testFiles(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
@@ -63,37 +54,36 @@ function testFiles(dir) {
   }
   return out;
 }
-const perStore = ["server", "tests/api", "tests/contract"]
-  .flatMap(testFiles)
-  .filter((f) => /storeDialects\(|testDatabaseUrl\(/.test(readFileSync(f, "utf8")));
-const pgFiles = [...new Set([...perStore, ...PG_API_TESTS])];
-let pgStatus = 0;
-if (process.env.HUB_SKIP_POSTGRES === "1") {
-  console.log("PostgreSQL pass skipped (HUB_SKIP_POSTGRES=1)");
-} else {
-  const { startPostgres } = await import("./postgres.mjs");
-  let pg;
+const { passes } = await import("./real-systems/passes.mjs");
+const passStatus = {};
+const passJson = [];
+for (const pass of passes({ testFiles, readFileSync })) {
+  const json = `test-results/vitest-${pass.name}.json`;
+  rmSync(json, { force: true });
+  passJson.push(json);
+  if (process.env[`HUB_SKIP_${pass.name.toUpperCase().replace(/-/g, "_")}`] === "1") {
+    console.log(`${pass.title} pass skipped (HUB_SKIP_${pass.name.toUpperCase().replace(/-/g, "_")}=1)`);
+    continue;
+  }
+  let started;
   try {
-    pg = process.env.DATABASE_URL ? undefined : await startPostgres({ log: (m) => console.log(m) });
+    started = await pass.start({ log: (m) => console.log(m) });
   } catch (e) {
-    console.error(`PostgreSQL pass: could not start PostgreSQL: ${e.message}`);
-    pgStatus = 1;
+    console.error(`${pass.title} pass: could not start: ${e.message}`);
+    passStatus[pass.name] = 1;
+    continue;
   }
-  if (pgStatus === 0) {
-    console.log(`\nPostgreSQL pass: ${pgFiles.length} test files`);
-    pgStatus = run(
-      [
-        vitestCli,
-        "run",
-        "--reporter=default",
-        "--reporter=json",
-        "--outputFile.json=test-results/vitest-postgres.json",
-        ...pgFiles,
-      ],
-      { DATABASE_URL: process.env.DATABASE_URL ?? pg.url },
-    );
-    await pg?.stop();
-  }
+  const files = pass.files();
+  console.log(`\n${pass.title} pass: ${files.length} test files`);
+  // a pass may run its own runner (e.g. Playwright through a real identity provider); it then writes
+  // vitest-shaped figures { numPassedTests, numFailedTests, numPendingTests } to `json` itself
+  passStatus[pass.name] = pass.run
+    ? await pass.run({ run, json, env: started.env, files })
+    : run(
+        [vitestCli, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${json}`, ...files],
+        started.env,
+      );
+  await started.stop();
 }
 
 const playwrightCli = path.join("node_modules", "@playwright", "test", "cli.js");
@@ -102,7 +92,7 @@ const e2eStatus = run([playwrightCli, "test"]);
 let passed = 0,
   failed = 0,
   skipped = 0;
-for (const f of ["test-results/vitest.json", "test-results/vitest-postgres.json"]) {
+for (const f of ["test-results/vitest.json", ...passJson]) {
   if (!existsSync(f)) continue;
   const v = JSON.parse(readFileSync(f, "utf8"));
   passed += v.numPassedTests ?? 0;
@@ -117,6 +107,7 @@ if (existsSync("test-results/playwright.json")) {
 }
 if (unitStatus !== 0 && failed === 0) failed = 1; // a runner that crashed counts as a failure
 if (e2eStatus !== 0 && failed === 0) failed = 1;
-if (pgStatus !== 0 && failed === 0) failed = 1;
+const passesOk = Object.values(passStatus).every((s) => s === 0);
+if (!passesOk && failed === 0) failed = 1;
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(unitStatus === 0 && e2eStatus === 0 && pgStatus === 0 ? 0 : 1);
+process.exit(unitStatus === 0 && e2eStatus === 0 && passesOk ? 0 : 1);
