@@ -18,6 +18,7 @@ import {
   toWebRequest,
 } from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
+import { refuseMethod, SERVED_METHODS } from "./http/methods";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
 import { createPageSlots, PAGE_SLOT_LEASE_MS, type PageSlotStats } from "./http/page-slots";
@@ -121,7 +122,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     // public/ holds the favicon only: looked up on disk for that path, not for every page
     favicon: path.resolve("public", "favicon.ico"),
   });
-  const remixMode = config.env === "production" ? "production" : "development";
+  // Remix's development mode sends stack traces (absolute server paths) to the browser: only when
+  // NODE_ENV=development is set explicitly (config.errorDetails), never under the default
+  const remixMode = config.errorDetails ? "development" : "production";
   const handleRemix = createRemixHandler(build, remixMode);
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
   const personaPages =
@@ -219,7 +222,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         return;
       }
     }
-    if (!req.url?.startsWith("/api/") && req.url !== "/api") return serveNonApi(req, res);
+    const api = !!req.url && (req.url.startsWith("/api/") || req.url === "/api");
+    if (!SERVED_METHODS.has(req.method ?? "")) {
+      const pathname = requestPath(req.url ?? "/");
+      if (api) for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
+      else pageHeaders(req, res);
+      return refuseMethod(res, req.method ?? "", pathname, api);
+    }
+    if (!api) return serveNonApi(req, res);
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)
     // never waits behind more than a few API requests (server/http/api-turns.ts, decision 0040)

@@ -19,7 +19,7 @@ import { APPLICATION, CLOCK, INFORMATION_REQUEST, illegalTransition, transition 
 import type { ApplicationData, ApplicationDetail, InformationRequestData } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
 import { PERIODS } from "./periods";
-import { move } from "./step";
+import { assertVisible, move } from "./step";
 import type { RecordViews } from "./views";
 import { invalidField } from "../http/field-errors";
 
@@ -78,7 +78,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {
     await ensureReady();
     const rec = await get<ApplicationData>("application", id);
-    assertOwn(user, rec);
+    assertVisible(user, rec);
     return await applicationDetail(rec, now());
   }
 

@@ -2,13 +2,13 @@ import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Mutation, GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
-import { SYSTEM, assertOwn, isOverseer } from "./actors";
+import { SYSTEM, isOverseer } from "./actors";
 import { EncodedBody } from "../http/node-adapter";
 import { berlinDate } from "./calendar";
 import { createKept } from "../http/kept-answers";
 import { PERMIT, transition } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
-import { loadRecord } from "./step";
+import { assertVisible, loadRecord } from "./step";
 import {
   createRecordStore,
   type RecordKind,
@@ -111,7 +111,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       async get(id: string, user: SessionUser) {
         await ensureReady();
         const rec = await get<T>(kind, id);
-        assertOwn(user, rec);
+        assertVisible(user, rec);
         return { ...(await view(rec, now())), history: await store.history(rec.id) };
       },
     };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { httpUrl } from "../http/links";
 import type { ClockData, ClockView } from "./clock";
 import type { HistoryEntry } from "./store";
 import { PERIODS, PURPOSE_CODES, type PurposeCode } from "./periods";
@@ -294,5 +295,5 @@ export const resultActionSchema = z.discriminatedUnion("action", [
   z.object({ resultId: idString, action: z.literal("release"), note: text(4000) }),
   z.object({ resultId: idString, action: z.literal("reject"), note: text(4000) }),
   z.object({ resultId: idString, action: z.literal("resubmit"), summary: text(10_000) }),
-  z.object({ resultId: idString, action: z.literal("publish"), url: z.string().trim().url().max(2000) }),
+  z.object({ resultId: idString, action: z.literal("publish"), url: httpUrl }),
 ]);

@@ -1,6 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { badRequest, notFound } from "../http/errors";
-import { actorOf, assertOwn, assertRole } from "./actors";
+import { actorOf, assertOwn, assertRole, isOverseer } from "./actors";
 import { transition, type Machine } from "./machines";
 import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from "./store";
 
@@ -33,6 +33,16 @@ export async function loadRecord<T>(
   const rec = await store.get<T>(id);
   if (!rec || rec.kind !== kind) throw notFound(`${kindLabel(kind)} ${id} not found`);
   return rec;
+}
+
+/**
+ * A read of one record by id: another organisation's record answers the same 404 as an unknown id
+ * (an overseer sees every organisation's), so that a caller learns nothing of other organisations'
+ * records and the pages show their "not found" page rather than failing.
+ */
+export function assertVisible(user: SessionUser, rec: StoredRecord<unknown>): void {
+  if (!isOverseer(user) && rec.organisation !== user.organisation)
+    throw notFound(`${kindLabel(rec.kind)} ${rec.id} not found`);
 }
 
 /** a transition of one record inside an open transaction (409 when the machine does not allow it) */

@@ -1,9 +1,31 @@
-/** Only same-site relative paths; anything else (absolute, protocol-relative, backslashes) goes to `fallback`. */
+/**
+ * Only same-site relative paths; anything else (absolute, protocol-relative, backslashes, control
+ * characters, a lone surrogate) goes to `fallback`. What is kept is printable ASCII: any other
+ * character (a space, "é", "漢") is percent-encoded, since a `Location` header carries Latin-1 at most
+ * and a web `Headers` throws on anything beyond it (the sign-in callback answered 500 with the
+ * exception's text).
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || /[\r\n\t]/.test(to))
-    return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || hasControl(to)) return fallback;
   if (to.startsWith("/auth/login") || to.startsWith("/auth/callback") || to.startsWith("/auth/logout"))
     return fallback;
-  return to;
+  if (!NOT_PRINTABLE_ASCII.test(to)) return to;
+  try {
+    return to.replace(NOT_PRINTABLE_ASCII_ALL, (c) => encodeURIComponent(c));
+  } catch {
+    // URIError: a lone surrogate, which no URL can carry
+    return fallback;
+  }
 }
+
+/** whether `s` holds a control character (a header split, or a character no URL carries) */
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+const NOT_PRINTABLE_ASCII = /[^\x21-\x7e]/;
+const NOT_PRINTABLE_ASCII_ALL = /[^\x21-\x7e]/gu;

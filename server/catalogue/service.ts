@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { httpUrl } from "../http/links";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import {
   createVersionedCache,
@@ -21,15 +22,15 @@ export const healthDatasetSchema = z.object({
   title: z.string().trim().min(1).max(500),
   description: z.string().max(10_000).optional(),
   publisher: z.string().max(500).optional(),
-  license: z.string().url().optional(),
-  datasetType: z.string().url().optional(),
+  license: httpUrl.optional(),
+  datasetType: httpUrl.optional(),
   legalBasis: z.string().max(500).optional(),
   recordCount: z.number().int().min(0).optional(),
   personalData: z.boolean().optional(),
   sensitiveData: z.boolean().optional(),
   purpose: z.string().max(1000).optional(),
   populationCoverage: z.string().max(1000).optional(),
-  conformsTo: z.array(z.string().url()).max(50).optional(),
+  conformsTo: z.array(httpUrl).max(50).optional(),
   keywords: z.array(z.string().max(100)).max(50).optional(),
   theme: z.string().max(200).optional(),
 });

@@ -70,4 +70,24 @@ describe("loadConfig", () => {
     expect(c.demoRecords).toBe(false);
     expect(c.officeHolds).toEqual(["2026-12-24", "2026-12-31"]);
   });
+
+  it("turns the development wallet on only with the embedded identity provider", () => {
+    const keycloak = { OIDC_ISSUER: "https://kc.example.eu/realms/ehds", OIDC_CLIENT_ID: "hub" };
+    expect(loadConfig({}).eudi.devWallet).toBe(true);
+    expect(loadConfig({ NODE_ENV: "test" }).eudi.devWallet).toBe(true);
+    // a configured identity provider: anyone who knows a patient's name and birth date would sign in as them
+    expect(loadConfig(keycloak).eudi.devWallet).toBe(false);
+    expect(loadConfig({ ...keycloak, NODE_ENV: "test" }).eudi.devWallet).toBe(false);
+    expect(loadConfig({ ...keycloak, EUDI_DEV_WALLET: "off" }).eudi.devWallet).toBe(false);
+    expect(() => loadConfig({ ...keycloak, EUDI_DEV_WALLET: "on" })).toThrow(
+      /EUDI_DEV_WALLET, OIDC_ISSUER: EUDI_DEV_WALLET must not be on when OIDC_ISSUER is set/,
+    );
+  });
+
+  it("shows error details only when NODE_ENV=development is set explicitly", () => {
+    expect(loadConfig({}).errorDetails).toBe(false);
+    expect(loadConfig({ NODE_ENV: "" }).errorDetails).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test" }).errorDetails).toBe(false);
+    expect(loadConfig({ NODE_ENV: "development" }).errorDetails).toBe(true);
+  });
 });

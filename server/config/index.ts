@@ -65,6 +65,11 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config {
   env: Env["NODE_ENV"];
+  /**
+   * Stack traces and server paths in error answers (Remix's development mode): only when
+   * NODE_ENV=development is set explicitly, never under the default NODE_ENV.
+   */
+  errorDetails: boolean;
   port: number;
   host: string;
   publicUrl: string;
@@ -103,7 +108,10 @@ export interface Config {
     verifierUrl: string | undefined;
     /** PID issuers whose keys are trusted (SD-JWT VC issuer metadata at /.well-known/jwt-vc-issuer) */
     trustedIssuers: string[];
-    /** the development wallet page and its development PID issuer (never in production) */
+    /**
+     * the development wallet page and its development PID issuer: only with the embedded identity
+     * provider (never with OIDC_ISSUER), never in production
+     */
     devWallet: boolean;
   };
   /** k of the k-anonymity applied to cohort counts (server/federated): at least 5 */
@@ -163,11 +171,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)",
     );
   }
+  if (e.OIDC_ISSUER && e.EUDI_DEV_WALLET === "on") {
+    problems.push(
+      "EUDI_DEV_WALLET, OIDC_ISSUER: EUDI_DEV_WALLET must not be on when OIDC_ISSUER is set (its PID issuer lets anyone sign in as any patient; it is for the embedded identity provider only)",
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     env: e.NODE_ENV,
+    errorDetails: emptyToUndefined(source.NODE_ENV) === "development",
     port: e.PORT,
     host: e.HOST,
     publicUrl,
@@ -208,7 +222,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     eudi: {
       verifierUrl: e.EUDI_VERIFIER_URL?.replace(/\/+$/, ""),
       trustedIssuers,
-      devWallet: (e.EUDI_DEV_WALLET ?? (e.NODE_ENV === "production" ? "off" : "on")) === "on",
+      devWallet:
+        (e.EUDI_DEV_WALLET ?? (e.NODE_ENV === "production" || e.OIDC_ISSUER ? "off" : "on")) === "on",
     },
     federatedK: e.FEDERATED_K,
   };

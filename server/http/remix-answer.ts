@@ -14,7 +14,7 @@ import {
 /**
  * Every request that is not /api, /idp or a file is answered by Remix from Node's own request and
  * response (docs/decisions/0026, 0038, 0041): pages and their data, form posts and actions, and the
- * 404 page.
+ * 404 page. Every answer is `Cache-Control: no-store` unless its route sets a Cache-Control of its own.
  */
 
 const isLoopback = (address: string | undefined) =>
@@ -107,6 +107,9 @@ export function answerWithRemix(
       res.statusMessage = response.statusText;
       res.statusCode = response.status;
       for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);
+      // every page is rendered for its caller (their data, their CSP nonce): no cache keeps it, unless
+      // the route says otherwise (files under /build are not answered here and keep their own caching)
+      if (!res.hasHeader("cache-control")) res.setHeader("Cache-Control", "no-store");
       const held = heldDocumentBody(response);
       if (held) return void res.end(held);
       if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();

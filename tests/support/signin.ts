@@ -51,15 +51,22 @@ export async function follow(
 
 export interface Signed {
   jar: CookieJar;
+  /** where the sign-in landed after the callback (the page of its returnTo) and its status */
+  landed: { url: string; status: number };
   cookie: string;
   /** fetch against the server with the session cookie */
   api: (path: string, init?: RequestInit) => Promise<Response>;
 }
 
-export async function signIn(baseUrl: string, username: string, password = username): Promise<Signed> {
+export async function signIn(
+  baseUrl: string,
+  username: string,
+  password = username,
+  returnTo = "/",
+): Promise<Signed> {
   const jar = new CookieJar();
   const form = await follow(
-    `${baseUrl}/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=/`,
+    `${baseUrl}/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=${encodeURIComponent(returnTo)}`,
     jar,
   );
   const html = await form.text();
@@ -76,6 +83,7 @@ export async function signIn(baseUrl: string, username: string, password = usern
   }
   return {
     jar,
+    landed: { url: done.url, status: done.status },
     cookie: jar.header(),
     api: (path, init = {}) =>
       fetch(`${baseUrl}${path}`, {
