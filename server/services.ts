@@ -2,6 +2,7 @@ import type { Config } from "./config";
 import { createHealthCheck, type Health } from "./health";
 import type { HealthMonitor } from "./health/monitor";
 import { createAuditLog, type AuditLog } from "./audit/log";
+import { auditAnchor } from "./audit/key";
 import { createAccessBodyWithCompliance, type AccessBodyWithCompliance } from "./compliance";
 import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
@@ -89,13 +90,25 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/**
+ * How often the audit chain's head is checkpointed outside the database when it has moved: entries
+ * newer than the last checkpoint (at most this old) are the ones a deletion could take unnoticed.
+ */
+export const AUDIT_CHECKPOINT_MS = 5_000;
+
 /** The live container. Static mode builds its own from fixtures: `createStaticServices` (server/static-mode/replay.ts). */
 export async function createServices(config: Config): Promise<Services> {
   if (config.appMode === "static")
     throw new Error("createServices builds the live services; static mode uses createStaticServices");
   const db = openDatabase(config.dataDir);
   const rel = await openRelational({ databaseUrl: config.databaseUrl, sqlite: db });
-  const audit = await createAuditLog(rel, db);
+  // the chain keyed with a secret the database does not hold, checkpointed beside it (decision 0044)
+  const audit = await createAuditLog(rel, db, auditAnchor(config));
+  const checkpoints = setInterval(
+    () => void audit.checkpoint().catch((e) => console.error("[audit] checkpoint not written:", e)),
+    AUDIT_CHECKPOINT_MS,
+  );
+  checkpoints.unref();
   const graph = config.neo4j
     ? await createNeo4jGraphStore(
         { ...config.neo4j, timeoutMs: config.upstreamTimeoutMs },
@@ -193,6 +206,8 @@ export async function createServices(config: Config): Promise<Services> {
       // the read logs write in batches: write what is pending before the database closes
       await flushReadLogs();
       await auditBatches.close();
+      clearInterval(checkpoints);
+      await audit.checkpoint();
       await operator.close();
       await dataspace.close();
       await graph.close();

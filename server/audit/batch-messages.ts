@@ -5,6 +5,8 @@ import type { AuditBatch } from "./model";
 export interface BatchWorkerData {
   /** the embedded store's file (its handle's name) */
   file: string;
+  /** the audit chain's key (decision 0044) */
+  key: Uint8Array;
 }
 
 /** from the hub to the thread */

@@ -157,6 +157,7 @@ parentPort.once("message", () => process.exit(3));`,
     const errors: string[] = [];
     const writer = await startAuditBatchThread({
       file: db.name,
+      key: audit.key.secret,
       workerFile: pathToFileURL(dying),
       fallback: inlineBatchWriter(audit, rel),
       onError: (m) => errors.push(m),
@@ -199,6 +200,7 @@ parentPort.postMessage({ type: "failed", message: "no such table: audit_entries"
     await expect(
       startAuditBatchThread({
         file: path.join(dir, "not-a-dir", "\0bad"),
+        key: audit.key.secret,
         workerFile,
         fallback: inlineBatchWriter(audit, rel),
       }),

@@ -24,6 +24,8 @@ const THREAD_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 };
  */
 export async function startAuditBatchThread(options: {
   file: string;
+  /** the audit chain's key (the log's `key.secret`): the thread's entries are keyed as the log's are */
+  key: Buffer;
   workerFile: URL;
   fallback: AuditBatchWriter;
   /** how long close() waits for the thread before terminating it (default 5 s) */
@@ -32,7 +34,7 @@ export async function startAuditBatchThread(options: {
 }): Promise<AuditBatchWriter> {
   const log = options.onError ?? ((m: string) => console.error(`[audit] ${m}`));
   const worker = new Worker(options.workerFile, {
-    workerData: { file: options.file } satisfies BatchWorkerData,
+    workerData: { file: options.file, key: options.key } satisfies BatchWorkerData,
     // a few thousand small entries a second: a small heap of its own, not the server's young
     // generation (`--max-semi-space-size=64` of npm start would otherwise apply to it too)
     resourceLimits: THREAD_HEAP,
@@ -120,7 +122,12 @@ export async function startAuditBatchWriter(deps: {
   const { db } = deps;
   if (!workerFile || !db || db.memory || deps.rel.dialect !== "sqlite" || !deps.audit.embedded) return inline;
   try {
-    const thread = await startAuditBatchThread({ file: db.name, workerFile, fallback: inline });
+    const thread = await startAuditBatchThread({
+      file: db.name,
+      key: deps.audit.key.secret,
+      workerFile,
+      fallback: inline,
+    });
     return {
       ...thread,
       // the thread's appends bypass this connection: the change feed is told once the thread has

@@ -2,7 +2,7 @@ import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../storage/database";
 import type { BatchReply, BatchRequest, BatchWorkerData } from "./batch-messages";
-import { syncAppender } from "./chain";
+import { chainKey, syncAppender } from "./chain";
 
 /**
  * The audit batch thread (entry point, built to build/server/audit-batch-worker.js): appends the
@@ -13,12 +13,12 @@ import { syncAppender } from "./chain";
  */
 
 const port = parentPort!;
-const { file } = workerData as BatchWorkerData;
+const { file, key } = workerData as BatchWorkerData;
 const reply = (m: BatchReply) => port.postMessage(m);
 
 try {
   const db = openDatabase(path.dirname(file), path.basename(file));
-  const append = db.transaction(syncAppender(db).append);
+  const append = db.transaction(syncAppender(db, chainKey(Buffer.from(key))).append);
   port.on("message", (m: BatchRequest) => {
     if (m.type === "close") {
       db.close();

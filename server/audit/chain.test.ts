@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { entryAfter, entryId, hashEntry } from "./chain";
+import { createHmac } from "node:crypto";
+import { chainKey, entryAfter, entryId, hashEntry, legacyHashEntry } from "./chain";
 import { GENESIS_HASH } from "./model";
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** the milliseconds since 1970 that a version 7 UUID starts with */
 const msOf = (id: string) => parseInt(id.replace(/-/g, "").slice(0, 12), 16);
+
+const key = chainKey(Buffer.alloc(32, 7));
 
 describe("audit entry ids", () => {
   it("are RFC 9562 version 7 UUIDs, unique, and carry the time they were made", () => {
@@ -31,13 +34,45 @@ describe("audit entry ids", () => {
       undefined,
       { action: "a", actor: "u", target: "t", kind: "insight" },
       new Date(0),
+      key,
     );
     expect(first).toMatchObject({ seq: 1, prevHash: GENESIS_HASH, outcome: "success" });
     expect(V7.test(first.id)).toBe(true);
     const { hash, ...rest } = first;
-    expect(hashEntry(rest)).toBe(hash);
-    expect(hashEntry({ ...rest, id: entryId() })).not.toBe(hash);
-    const second = entryAfter(first, { action: "b", actor: "u", target: "t", kind: "insight" }, new Date(1));
+    expect(hashEntry(rest, key)).toBe(hash);
+    expect(hashEntry({ ...rest, id: entryId() }, key)).not.toBe(hash);
+    const second = entryAfter(
+      first,
+      { action: "b", actor: "u", target: "t", kind: "insight" },
+      new Date(1),
+      key,
+    );
     expect(second).toMatchObject({ seq: 2, prevHash: hash });
+  });
+});
+
+describe("the keyed chain (decision 0044)", () => {
+  it("hashes an entry as HMAC-SHA256 under the key: without the key its hash cannot be made again", () => {
+    const e = entryAfter(undefined, { action: "a", actor: "u", target: "t", kind: "k" }, new Date(0), key);
+    const { hash, ...rest } = e;
+    const canonical = JSON.stringify([
+      rest.seq,
+      rest.id,
+      rest.action,
+      rest.actor,
+      rest.target,
+      rest.outcome,
+      rest.kind,
+      rest.timestamp,
+      rest.prevHash,
+    ]);
+    expect(hash).toBe(createHmac("sha256", Buffer.alloc(32, 7)).update(canonical).digest("hex"));
+    // the plain hash of before, and another key, give other hashes
+    expect(legacyHashEntry(rest)).not.toBe(hash);
+    expect(hashEntry(rest, chainKey(Buffer.alloc(32, 8)))).not.toBe(hash);
+  });
+
+  it("refuses a key shorter than 32 bytes", () => {
+    expect(() => chainKey("too short")).toThrow("the audit key must be at least 32 bytes");
   });
 });

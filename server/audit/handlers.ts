@@ -79,9 +79,10 @@ export async function chainReport(audit: AuditLog) {
     verifiedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     method:
-      "Each entry carries the SHA-256 of its own content and the hash of the entry before it; the walk recomputes every hash " +
-      "and follows every link from the genesis hash. Entries removed by a retention purge leave a tombstone with their hashes, " +
-      "so the links stay checkable while the content is gone.",
+      "Each entry carries an HMAC-SHA256 of its own content and of the hash of the entry before it, made with a key the database " +
+      "does not hold; the walk recomputes every hash and follows every link from the genesis hash. Entries removed by a retention " +
+      "purge leave a tombstone signed with the key, so the links stay checkable while the content is gone. Signed checkpoints of the " +
+      "chain's head, kept outside the database, must each be matched by the chain: a rewritten, cut short or truncated chain is reported.",
   };
 }
 

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../storage/database";
 import { rawDdl, type Relational, type Sql } from "../storage/relational";
-import { entryAfter, hashEntry, syncAppender } from "./chain";
+import { chainKey, entryAfter, hashEntry, legacyHashEntry, syncAppender, type ChainKey } from "./chain";
+import type { Checkpoint } from "./checkpoints";
+import type { AuditAnchor } from "./key";
 import { GENESIS_HASH, type AuditBatch, type AuditEntry, type AuditInput } from "./model";
 
 /**
@@ -26,8 +28,19 @@ export interface AuditLog {
   readonly embedded: boolean;
   list(filter?: AuditFilter): Promise<AuditEntry[]>;
   count(): Promise<number>;
-  /** walks the chain; reports the first entry whose hash or link does not match */
+  /**
+   * walks the chain; reports the first entry whose keyed hash or link does not match, a tombstone not
+   * signed with the key, or a checkpoint the chain does not hold (an entry rewritten, the newest
+   * entries deleted, the table truncated)
+   */
   verify(): Promise<AuditVerification>;
+  /**
+   * Appends a signed checkpoint of the chain's head to the checkpoint file when the head has moved
+   * since the last one (none without a checkpoint file); the server calls it every few seconds.
+   */
+  checkpoint(): Promise<Checkpoint | null>;
+  /** the key the chain is made with (the audit batch thread makes its entries with it) */
+  readonly key: ChainKey;
   /**
    * Retention purge (server/audit/retention.ts): removes the entries of `kind` older than `before`
    * (ISO date-time) and keeps a tombstone of each (seq, kind, timestamp, prevHash, hash), so the
@@ -117,6 +130,39 @@ const toEntry = (r: Row): AuditEntry => ({
   hash: r.hash,
 });
 
+/**
+ * The key of a log built without an anchor (a module's own tests, tools that open a store alone):
+ * known to anyone, so such a log is only as tamper-evident as a plain hash chain. The server always
+ * builds its log with the anchor of its configuration (server/audit/key.ts, server/services.ts).
+ */
+const UNANCHORED = chainKey("audit log built without an anchor: tests and tools only");
+
+const DELETE_REFUSED =
+  "audit entries are append-only: only a retention purge removes one, leaving its tombstone";
+/** DELETE only where retention has left the entry's tombstone; no TRUNCATE (PostgreSQL) */
+const KEYED_SQLITE = [
+  `CREATE TRIGGER audit_entries_no_delete BEFORE DELETE ON audit_entries
+    WHEN NOT EXISTS (SELECT 1 FROM audit_purged WHERE seq = OLD.seq)
+    BEGIN SELECT RAISE(ABORT, '${DELETE_REFUSED}'); END`,
+];
+const KEYED_POSTGRES = [
+  `CREATE FUNCTION audit_entries_no_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM audit_purged WHERE seq = OLD.seq) THEN
+        RAISE EXCEPTION '${DELETE_REFUSED}';
+      END IF;
+      RETURN OLD;
+    END $$`,
+  `CREATE TRIGGER audit_entries_no_delete BEFORE DELETE ON audit_entries
+    FOR EACH ROW EXECUTE FUNCTION audit_entries_no_delete()`,
+  `CREATE FUNCTION audit_no_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'the audit log cannot be truncated'; END $$`,
+  `CREATE TRIGGER audit_entries_no_truncate BEFORE TRUNCATE ON audit_entries
+    FOR EACH STATEMENT EXECUTE FUNCTION audit_no_truncate()`,
+  `CREATE TRIGGER audit_purged_no_truncate BEFORE TRUNCATE ON audit_purged
+    FOR EACH STATEMENT EXECUTE FUNCTION audit_no_truncate()`,
+];
+
 const APPEND_ONLY_SQLITE = [
   `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
     BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END`,
@@ -144,7 +190,32 @@ const TOMBSTONES_POSTGRES = [
 const CHAIN_LOCK = "audit-chain";
 const VERIFY_PAGE = 5000;
 
-export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog> {
+/** a retention tombstone's signature: what it stands for, and when it was purged */
+const tombstoneSig = (
+  key: ChainKey,
+  t: { seq: number; kind: string; timestamp: string; prev_hash: string; hash: string; purged_at: string },
+) => key.sign("tombstone", [Number(t.seq), t.kind, t.timestamp, t.prev_hash, t.hash, t.purged_at]);
+
+export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnchor): Promise<AuditLog> {
+  const key = anchor?.key ?? UNANCHORED;
+  // the chain's head: the newest entry, or the tombstone of a newer purged one
+  async function head(q: Sql): Promise<{ seq: number; hash: string } | undefined> {
+    const e = (await q
+      .selectFrom("audit_entries")
+      .select(["seq", "hash"])
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
+    const t = (await q
+      .selectFrom("audit_purged")
+      .select(["seq", "hash"])
+      .orderBy("seq", "desc")
+      .limit(1)
+      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
+    const h = t && (!e || Number(t.seq) > Number(e.seq)) ? t : e;
+    return h && { seq: Number(h.seq), hash: h.hash };
+  }
+
   await rel.migrate("audit-1", async (m, dialect) => {
     await m.schema
       .createTable("audit_entries")
@@ -181,24 +252,26 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
       .execute();
     for (const s of dialect === "postgres" ? TOMBSTONES_POSTGRES : TOMBSTONES_SQLITE) await rawDdl(m, s);
   });
-
-  // the chain's head: the newest entry, or the tombstone of a newer purged one
-  async function head(q: Sql): Promise<{ seq: number; hash: string } | undefined> {
-    const e = (await q
-      .selectFrom("audit_entries")
-      .select(["seq", "hash"])
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
-    const t = (await q
-      .selectFrom("audit_purged")
-      .select(["seq", "hash"])
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
-    const h = t && (!e || Number(t.seq) > Number(e.seq)) ? t : e;
-    return h && { seq: Number(h.seq), hash: h.hash };
-  }
+  // the chain keyed (decision 0044): entries after the head of this moment are HMACs under the key; the
+  // entries before keep their plain hashes, and a marker signed with the key says where the keyed part
+  // starts and which hash it continues from, so that the old part still verifies and cannot be rebuilt
+  await rel.migrate("audit-3-keyed", async (m, dialect) => {
+    await m.schema
+      .createTable("audit_anchor")
+      .addColumn("name", "text", (c) => c.primaryKey())
+      .addColumn("seq", dialect === "postgres" ? "bigint" : "integer", (c) => c.notNull())
+      .addColumn("hash", "text", (c) => c.notNull())
+      .addColumn("sig", "text", (c) => c.notNull())
+      .execute();
+    await m.schema.alterTable("audit_purged").addColumn("sig", "text").execute();
+    const h = await head(m);
+    const from = { seq: (h?.seq ?? 0) + 1, hash: h?.hash ?? GENESIS_HASH };
+    await m
+      .insertInto("audit_anchor")
+      .values({ name: "keyed-from", ...from, sig: key.sign("keyed-from", [from.seq, from.hash]) })
+      .execute();
+    for (const s of dialect === "postgres" ? KEYED_POSTGRES : KEYED_SQLITE) await rawDdl(m, s);
+  });
 
   const toRow = (e: AuditEntry): Row => ({
     seq: e.seq,
@@ -214,7 +287,7 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
   });
 
   // the embedded graph store's synchronous append on the embedded store's own handle
-  const sync = db && rel.dialect === "sqlite" ? syncAppender(db) : undefined;
+  const sync = db && rel.dialect === "sqlite" ? syncAppender(db, key) : undefined;
 
   // one version bump per transaction, however many entries it appends (a batch holds hundreds); an
   // append on the store itself (no transaction) commits alone, and is told alone
@@ -283,11 +356,11 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
   }
 
-  return {
+  const log: AuditLog = {
     append(input, opts = {}) {
       return rel.within(opts.tx, async (tx) => {
         await rel.lock(tx, CHAIN_LOCK);
-        const entry = entryAfter(await head(tx), input, opts.at ?? new Date());
+        const entry = entryAfter(await head(tx), input, opts.at ?? new Date(), key);
         await tx.insertInto("audit_entries").values(toRow(entry)).execute();
         await bumpOnce(tx);
         return entry;
@@ -342,9 +415,46 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
       return Number(r.n);
     },
     async verify() {
+      const broken = (checked: number, seq: number, id: string, reason: string): AuditVerification => ({
+        ok: false,
+        checked,
+        firstBroken: { seq, id, reason },
+      });
+      // where the keyed chain starts, signed: entries before it keep their plain SHA-256 hashes
+      const marker = (await rel.db
+        .selectFrom("audit_anchor")
+        .select(["seq", "hash", "sig"])
+        .where("name", "=", "keyed-from")
+        .executeTakeFirst()) as { seq: number; hash: string; sig: string } | undefined;
+      if (!marker) return broken(0, 1, "keyed-from", "the marker of where the keyed chain starts is missing");
+      const keyedFrom = Number(marker.seq);
+      if (marker.sig !== key.sign("keyed-from", [keyedFrom, marker.hash]))
+        return broken(
+          0,
+          keyedFrom,
+          "keyed-from",
+          "the marker of where the keyed chain starts is not signed with this audit key (was AUDIT_KEY or the key file changed?)",
+        );
+      // the checkpoints kept outside the database
+      const read = anchor?.checkpoints?.read() ?? { checkpoints: [] };
+      if (read.bad)
+        return broken(
+          0,
+          0,
+          `checkpoint-line-${read.bad.line}`,
+          `line ${read.bad.line} of the checkpoint file is ${read.bad.reason}`,
+        );
+      const checkpoints = new Map<number, Checkpoint>();
+      let newestCheckpoint: Checkpoint | undefined;
+      for (const c of read.checkpoints) {
+        checkpoints.set(c.seq, c);
+        if (!newestCheckpoint || c.seq > newestCheckpoint.seq) newestCheckpoint = c;
+      }
+
       let prevHash = GENESIS_HASH;
       let expectedSeq: number | null = null;
       let checked = 0;
+      let lastSeq = 0;
       // entries and the tombstones of purged entries, in chain order, a page at a time
       for (let after = 0; ;) {
         const entries = (await rel.db
@@ -357,41 +467,84 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
         const upTo = entries.length === VERIFY_PAGE ? Number(entries[entries.length - 1].seq) : undefined;
         let tq = rel.db.selectFrom("audit_purged").selectAll().where("seq", ">", after);
         if (upTo !== undefined) tq = tq.where("seq", "<=", upTo);
-        const tombs = (await tq.orderBy("seq").execute()) as Pick<
+        const tombs = (await tq.orderBy("seq").execute()) as (Pick<
           Row,
           "seq" | "kind" | "timestamp" | "prev_hash" | "hash"
-        >[];
+        > & { purged_at: string; sig: string | null })[];
         const rows = [
           ...entries.map((r) => ({ ...r, seq: Number(r.seq), purged: false })),
           ...tombs.map((t) => ({ ...t, seq: Number(t.seq), id: null as string | null, purged: true })),
         ].sort((a, b) => a.seq - b.seq || Number(a.purged) - Number(b.purged));
         for (const r of rows) {
-          const broken = (reason: string): AuditVerification => ({
-            ok: false,
-            checked,
-            firstBroken: { seq: r.seq, id: r.id ?? `purged-${r.seq}`, reason },
-          });
+          const id = r.id ?? `purged-${r.seq}`;
           if (expectedSeq !== null && r.seq !== expectedSeq) {
             return broken(
+              checked,
+              r.seq,
+              id,
               r.seq < expectedSeq
                 ? `entry ${r.seq} appears twice (entry and tombstone)`
                 : `entry ${expectedSeq} is missing`,
             );
           }
-          if (r.prev_hash !== prevHash) return broken("link to the previous entry does not match");
+          if (r.prev_hash !== prevHash)
+            return broken(checked, r.seq, id, "link to the previous entry does not match");
+          if (r.seq === keyedFrom && r.prev_hash !== marker.hash)
+            return broken(
+              checked,
+              r.seq,
+              id,
+              "the keyed chain does not continue from the entry its marker names",
+            );
+          const keyed = r.seq >= keyedFrom;
           if (!r.purged) {
             const e = toEntry(r as unknown as Row);
-            if (hashEntry(e) !== e.hash) return broken("entry content does not match its hash");
+            if ((keyed ? hashEntry(e, key) : legacyHashEntry(e)) !== e.hash)
+              return broken(checked, r.seq, id, "entry content does not match its hash");
             checked++;
+          } else if (keyed && (r as { sig: string | null }).sig !== tombstoneSig(key, r as never)) {
+            return broken(checked, r.seq, id, "tombstone is not signed with the audit key");
           }
+          const checkpoint = checkpoints.get(r.seq);
+          if (checkpoint && checkpoint.hash !== r.hash)
+            return broken(
+              checked,
+              r.seq,
+              id,
+              `entry ${r.seq} differs from the checkpoint of ${checkpoint.at}: the chain was rewritten`,
+            );
           prevHash = r.hash;
           expectedSeq = r.seq + 1;
+          lastSeq = r.seq;
         }
         if (upTo === undefined) break;
         after = upTo;
       }
+      if (keyedFrom > 1 && lastSeq < keyedFrom - 1)
+        return broken(
+          checked,
+          lastSeq + 1,
+          `missing-${lastSeq + 1}`,
+          `entries ${lastSeq + 1}–${keyedFrom - 1} are missing: the keyed chain starts after entry ${keyedFrom - 1}`,
+        );
+      if (newestCheckpoint && lastSeq < newestCheckpoint.seq)
+        return broken(
+          checked,
+          lastSeq + 1,
+          `missing-${lastSeq + 1}`,
+          `entries ${lastSeq + 1}–${newestCheckpoint.seq} are missing: the checkpoint of ${newestCheckpoint.at} saw the chain reach ${newestCheckpoint.seq}`,
+        );
       return { ok: true, checked };
     },
+    async checkpoint() {
+      const file = anchor?.checkpoints;
+      if (!file) return null;
+      const h = await head(rel.db);
+      const last = file.last();
+      if (!h || (last && last.seq >= h.seq)) return null;
+      return file.append(h);
+    },
+    key,
     async purge(kind, before, limit = 10_000) {
       return rel.tx(async (tx) => {
         await rel.lock(tx, CHAIN_LOCK);
@@ -409,7 +562,12 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
           const page = victims.slice(i, i + 500);
           await tx
             .insertInto("audit_purged")
-            .values(page.map((v) => ({ ...v, purged_at: purgedAt })))
+            .values(
+              page.map((v) => {
+                const t = { ...v, seq: Number(v.seq), purged_at: purgedAt };
+                return { ...t, sig: tombstoneSig(key, t) };
+              }),
+            )
             .execute();
           await tx
             .deleteFrom("audit_entries")
@@ -452,4 +610,8 @@ export async function createAuditLog(rel: Relational, db?: Db): Promise<AuditLog
     },
     version: () => rel.changes.fresh(AUDIT_TOPIC),
   };
+  // the checkpoints written before this start, then one of the head as this process finds it
+  anchor?.checkpoints?.read();
+  await log.checkpoint();
+  return log;
 }

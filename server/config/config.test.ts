@@ -50,6 +50,26 @@ describe("loadConfig", () => {
     );
   });
 
+  it("requires the audit key from the environment in production, and at least 32 characters of it", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(32),
+      OIDC_ISSUER: "https://kc.example.eu/realms/ehds",
+      OIDC_CLIENT_ID: "hub",
+    };
+    expect(() => loadConfig(production)).toThrow(/AUDIT_KEY: required when NODE_ENV=production/);
+    expect(() => loadConfig({ ...production, AUDIT_KEY: "short" })).toThrow(/AUDIT_KEY: must be at least 32/);
+    const c = loadConfig({
+      ...production,
+      AUDIT_KEY: "k".repeat(32),
+      AUDIT_CHECKPOINTS: "/var/log/hub/cp.log",
+    });
+    expect(c.auditKey).toBe("k".repeat(32));
+    expect(c.auditCheckpoints).toBe("/var/log/hub/cp.log");
+    // development: a key file in DATA_DIR instead (server/audit/key.ts)
+    expect(loadConfig({}).auditKey).toBeUndefined();
+  });
+
   it("normalises URLs and parses the optional systems", () => {
     const c = loadConfig({
       PUBLIC_URL: "https://hub.example.eu/",

@@ -16,6 +16,8 @@ export const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default("./.data"),
   SESSION_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  AUDIT_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  AUDIT_CHECKPOINTS: z.string().min(1).optional(),
   APP_MODE: z.enum(["live", "static"]).default("live"),
   NEO4J_URI: z
     .string()
@@ -78,6 +80,14 @@ export interface Config {
   databaseUrl: string | undefined;
   /** undefined: generate once and keep in DATA_DIR (see server/storage/secrets.ts) */
   sessionSecret: string | undefined;
+  /**
+   * The audit chain's key (HMAC), never kept in the database; undefined: made once and kept in
+   * DATA_DIR/audit.key, mode 0600 (server/audit/key.ts). Required in production: instances sharing
+   * DATABASE_URL must share it.
+   */
+  auditKey: string | undefined;
+  /** where the audit chain's signed checkpoints are appended; undefined: DATA_DIR/audit-checkpoints.log */
+  auditCheckpoints: string | undefined;
   appMode: "live" | "static";
   neo4j: { uri: string; user: string; password: string; database: string | undefined } | undefined;
   seedPatients: number;
@@ -144,6 +154,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "OIDC_ISSUER: required when NODE_ENV=production (the embedded identity provider is for development only)",
     );
   }
+  if (e.NODE_ENV === "production" && !e.AUDIT_KEY) {
+    problems.push(
+      "AUDIT_KEY: required when NODE_ENV=production (the audit chain's key is kept outside the database; instances sharing DATABASE_URL must share it)",
+    );
+  }
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) problems.push("OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
   if (e.NEO4J_URI && !e.NEO4J_PASSWORD) problems.push("NEO4J_PASSWORD: required when NEO4J_URI is set");
   if (e.CONNECTOR_TOKEN_URL && (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET)) {
@@ -188,6 +203,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET,
+    auditKey: e.AUDIT_KEY,
+    auditCheckpoints: e.AUDIT_CHECKPOINTS,
     appMode: e.APP_MODE,
     neo4j: e.NEO4J_URI
       ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD ?? "", database: e.NEO4J_DATABASE }
