@@ -46,6 +46,15 @@ export interface DemoRecords {
   transfers(): DemoRecord[];
   /** the bundle's own records, frozen: for callers that only read them (no copy per call) */
   shared(): { readonly negotiations: readonly DemoRecord[]; readonly transfers: readonly DemoRecord[] };
+  /**
+   * The bundle's records of one participant context (their `participantContextId`), frozen and the
+   * same arrays on every call: what that participant's lists and by-id reads merge in. Another
+   * organisation's demonstration records are not its own (issue 34).
+   */
+  sharedOf(participantId: string): {
+    readonly negotiations: readonly DemoRecord[];
+    readonly transfers: readonly DemoRecord[];
+  };
   assetGroups(): DemoAssetGroup[];
   participants(): DemoRecord[];
 }
@@ -79,9 +88,27 @@ const SHARED = deepFreeze({
   transfers: copy(BUNDLED.transfers),
 });
 
+/** the bundle's records per participant context, built once each (the contexts are the bundle's own) */
+const SHARED_OF = new Map<string, ReturnType<DemoRecords["sharedOf"]>>();
+const NO_RECORDS = Object.freeze({ negotiations: Object.freeze([]), transfers: Object.freeze([]) });
+const ownedBy = (participantId: string) => (r: DemoRecord) => r.participantContextId === participantId;
+
+function sharedOf(participantId: string): ReturnType<DemoRecords["sharedOf"]> {
+  let kept = SHARED_OF.get(participantId);
+  if (!kept) {
+    const negotiations = SHARED.negotiations.filter(ownedBy(participantId));
+    const transfers = SHARED.transfers.filter(ownedBy(participantId));
+    if (!negotiations.length && !transfers.length) return NO_RECORDS;
+    kept = Object.freeze({ negotiations: Object.freeze(negotiations), transfers: Object.freeze(transfers) });
+    SHARED_OF.set(participantId, kept);
+  }
+  return kept;
+}
+
 export function bundledDemoRecords(): DemoRecords {
   return {
     shared: () => SHARED,
+    sharedOf,
     negotiations: () => copy(BUNDLED.negotiations),
     transfers: () => copy(BUNDLED.transfers),
     assetGroups: () => copy(BUNDLED.assets),

@@ -21,17 +21,27 @@ export interface DataspaceServices {
 
 const actor = (ctx: HandlerContext<DataspaceServices>) => ctx.user?.username ?? "anonymous";
 
-function requiredParticipantId(ctx: HandlerContext<DataspaceServices>): string {
+/**
+ * The participant context a call reads or acts in, checked by the one rule of acting participants
+ * (server/dataspace/acting.ts): the caller's own organisation's, any for a CONNECTOR_ADMIN; 403 otherwise.
+ */
+async function acting(ctx: HandlerContext<DataspaceServices>, participantId: string): Promise<string> {
+  checkId(participantId, "participantId");
+  if (!ctx.user) throw unauthorized();
+  return ctx.services.dataspace.actingFor(ctx.user, participantId);
+}
+
+async function requiredParticipantId(ctx: HandlerContext<DataspaceServices>): Promise<string> {
   const id = presentString(ctx.query.get("participantId"));
   if (!id) throw badRequest(PARTICIPANT_ID_REQUIRED);
-  return checkId(id, "participantId");
+  return acting(ctx, id);
 }
 
 const pathId = (ctx: HandlerContext<DataspaceServices>, name = "id") => checkId(ctx.params[name] ?? "", name);
 
 export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   "GET /api/negotiations": async (ctx) => {
-    const participantId = requiredParticipantId(ctx);
+    const participantId = await requiredParticipantId(ctx);
     const ds = ctx.services.dataspace;
     if (ctx.query.get("catalog") === "true") {
       const providerDid = presentString(ctx.query.get("providerDid"));
@@ -50,34 +60,40 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     checkOptionalId(request.counterPartyId, "counterPartyId");
     checkOptionalId(request.providerDid, "providerDid");
     checkHttpUrl(request.counterPartyAddress, "counterPartyAddress");
+    await acting(ctx, request.participantId);
     return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
   },
   "GET /api/negotiations/:id": async (ctx) =>
-    jsonBuffer(await ctx.services.dataspace.getNegotiationBody(requiredParticipantId(ctx), pathId(ctx))),
+    jsonBuffer(
+      await ctx.services.dataspace.getNegotiationBody(await requiredParticipantId(ctx), pathId(ctx)),
+    ),
 
   "GET /api/transfers": async (ctx) =>
-    jsonBuffer(await ctx.services.dataspace.listTransfersBody(requiredParticipantId(ctx))),
+    jsonBuffer(await ctx.services.dataspace.listTransfersBody(await requiredParticipantId(ctx))),
   "POST /api/transfers": async (ctx) => {
     const request = parseTransferRequest(await readJsonObject(ctx.request));
     checkId(request.participantId, "participantId");
     checkHttpUrl(request.counterPartyAddress, "counterPartyAddress");
     if (request.assetId) checkId(request.assetId, "assetId");
+    await acting(ctx, request.participantId);
     return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
   },
   "GET /api/transfers/:id": async (ctx) =>
-    jsonBuffer(await ctx.services.dataspace.getTransferBody(requiredParticipantId(ctx), pathId(ctx))),
+    jsonBuffer(await ctx.services.dataspace.getTransferBody(await requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/assets": async (ctx) => {
-    const participantId = checkOptionalId(presentString(ctx.query.get("participantId")), "participantId");
+    // without participantId: the offers of every participant, grouped (what the dataspace offers to all)
+    const requested = presentString(ctx.query.get("participantId"));
     const ds = ctx.services.dataspace;
-    return participantId
-      ? json(await ds.listAssets(participantId))
+    return requested
+      ? json(await ds.listAssets(await acting(ctx, requested)))
       : jsonBuffer(await ds.listAssetGroupsBody());
   },
   "POST /api/assets": async (ctx) => {
     const input = parseAssetInput(await readJsonObject(ctx.request));
     checkId(input.participantId, "participantId");
     checkId(input.assetId, "assetId");
+    await acting(ctx, input.participantId);
     return json(await ctx.services.dataspace.createAsset(input, actor(ctx)), 201);
   },
 

@@ -6,6 +6,7 @@ import type { EncodedBody } from "../http/node-adapter";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import { openSqliteRelational } from "../storage/relational/sqlite";
+import { actsForAnyContext, decideActing, ownContextId } from "./acting";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
 import {
@@ -104,6 +105,13 @@ export interface Dataspace {
   readonly runtime: DataspaceRuntime;
   /** hits, misses and coalesced calls of the upstream read cache */
   readonly readCache: ReadCache;
+
+  /**
+   * The participant context `user` may act in when asking for `participantId` (acting.ts: a
+   * CONNECTOR_ADMIN any, everyone else only their own organisation's): `participantId`, or a 403.
+   * Every route that reads or acts in a participant context asks this first.
+   */
+  actingFor(user: SessionUser, participantId: string): Promise<string>;
 
   listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
   /** GET /api/negotiations (the list) as encoded JSON, kept while its inputs are the same */
@@ -288,6 +296,11 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       : undefined,
     runtime: rt,
     readCache,
+
+    async actingFor(user, participantId) {
+      if (actsForAnyContext(user)) return participantId;
+      return decideActing(user, ownContextId(await participants.participantForUser(rt, user)), participantId);
+    },
 
     listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
     listNegotiationsBody: (participantId) => negotiations.listNegotiationsBody(rt, participantId),

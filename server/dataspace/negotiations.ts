@@ -88,8 +88,8 @@ export async function listNegotiations(
 ): Promise<Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
   const live = await liveNegotiations(rt, participantId, signal);
-  // rt.demo.negotiations() gives copies; the list itself is the caller's to change
-  return [...negotiationsOf(rt, live, rt.demo.negotiations())];
+  // copies of the participant's bundled records; the list itself is the caller's to change
+  return [...negotiationsOf(rt, live, structuredClone(rt.demo.sharedOf(participantId).negotiations))];
 }
 
 /**
@@ -135,7 +135,7 @@ export async function listNegotiationsBody(
 ): Promise<EncodedBody> {
   // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
   const live = await liveNegotiations(rt, participantId, undefined);
-  const bundled = rt.demo.shared().negotiations;
+  const bundled = rt.demo.sharedOf(participantId).negotiations;
   return negotiationBodies(live, participantId, [rt, rt.demoRecords, bundled], () =>
     negotiationsOf(rt, live, bundled),
   );
@@ -239,7 +239,7 @@ export async function getNegotiationBody(
   try {
     live = await rt.connector.getNegotiation(participantId, id);
   } catch (e) {
-    return bundledBody(bundledOr404(rt, id, e));
+    return bundledBody(bundledOr404(rt, participantId, id, e));
   }
   return negotiationBody(live);
 }
@@ -252,16 +252,19 @@ export async function getNegotiation(
   try {
     return withContractId(await rt.connector.getNegotiation(participantId, id));
   } catch (e) {
-    return structuredClone(bundledOr404(rt, id, e)); // the caller's own copy
+    return structuredClone(bundledOr404(rt, participantId, id, e)); // the caller's own copy
   }
 }
 
 /**
- * After the connector failed to answer one negotiation: the bundle's record of it (shared and frozen:
- * read it only), or the spec's 404 or 502.
+ * After the connector failed to answer one negotiation: the bundle's record of it when it is the
+ * participant's own (shared and frozen: read it only), or the spec's 404 or 502. Another
+ * participant's record answers the same 404 as an unknown id.
  */
-function bundledOr404(rt: DataspaceRuntime, id: string, e: unknown): DemoRecord {
-  const bundled = rt.demoRecords ? rt.demo.shared().negotiations.find((n) => n["@id"] === id) : undefined;
+function bundledOr404(rt: DataspaceRuntime, participantId: string, id: string, e: unknown): DemoRecord {
+  const bundled = rt.demoRecords
+    ? rt.demo.sharedOf(participantId).negotiations.find((n) => n["@id"] === id)
+    : undefined;
   if (bundled) return bundled;
   if (isNotFound(e)) throw notFound("Negotiation not found");
   throw badGateway("Failed to fetch negotiation", describeUpstream(e));

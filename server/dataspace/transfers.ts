@@ -69,8 +69,8 @@ export async function listTransfers(
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
   const live = await liveTransfers(rt, participantId, signal);
   const created = rt.demoRecords ? await rt.demoTransfers.list(participantId) : NONE;
-  // rt.demo.transfers() and the store's list are copies; the list itself is the caller's to change
-  return [...transfersOf(rt, live, created, rt.demo.transfers())];
+  // copies of the participant's bundled records and the store's list; the list itself is the caller's to change
+  return [...transfersOf(rt, live, created, structuredClone(rt.demo.sharedOf(participantId).transfers))];
 }
 
 /**
@@ -120,7 +120,7 @@ export async function listTransfersBody(rt: DataspaceRuntime, participantId: str
   // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
   const live = await liveTransfers(rt, participantId, undefined);
   const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
-  const bundled = rt.demo.shared().transfers;
+  const bundled = rt.demo.sharedOf(participantId).transfers;
   return transferBodies(live, participantId, [rt, rt.demoRecords, created, bundled], () =>
     transfersOf(rt, live, created, bundled),
   );
@@ -173,7 +173,7 @@ export async function getTransferBody(
   try {
     live = await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    return oneTransferBody(await demoTransferOr404(rt, id, e));
+    return oneTransferBody(await demoTransferOr404(rt, participantId, id, e));
   }
   return oneTransferBody(live);
 }
@@ -186,21 +186,32 @@ export async function getTransfer(
   try {
     return await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    return structuredClone(await demoTransferOr404(rt, id, e)); // the caller's own copy
+    return structuredClone(await demoTransferOr404(rt, participantId, id, e)); // the caller's own copy
   }
 }
 
 /**
- * After the connector failed to answer one transfer: its demonstration record, or the spec's 404 or 502.
- * Found in the kept lists first (the transfers created here, the newest 500, and the bundle's: shared and
- * frozen, read them only), then in the store; ids never repeat between them.
+ * After the connector failed to answer one transfer: its demonstration record when it is the
+ * participant's own, or the spec's 404 or 502; another participant's record answers the same 404 as
+ * an unknown id. Found in the kept lists first (the participant's transfers created here, the newest
+ * 500, and the bundle's: shared and frozen, read them only), then in the store; ids never repeat
+ * between them.
  */
-async function demoTransferOr404(rt: DataspaceRuntime, id: string, e: unknown): Promise<DemoRecord> {
+async function demoTransferOr404(
+  rt: DataspaceRuntime,
+  participantId: string,
+  id: string,
+  e: unknown,
+): Promise<DemoRecord> {
   const byId = (r: DemoRecord) => r["@id"] === id;
+  const stored = async () => {
+    const r = await rt.demoTransfers.get(id);
+    return r && r.participantContextId === participantId ? r : undefined;
+  };
   const found =
-    (await rt.demoTransfers.listShared()).find(byId) ??
-    (rt.demoRecords ? rt.demo.shared().transfers.find(byId) : undefined) ??
-    (await rt.demoTransfers.get(id));
+    (await rt.demoTransfers.listShared(participantId)).find(byId) ??
+    (rt.demoRecords ? rt.demo.sharedOf(participantId).transfers.find(byId) : undefined) ??
+    (await stored());
   if (found) return found;
   if (isNotFound(e)) throw notFound("Transfer not found");
   throw badGateway("Failed to fetch transfer", describeUpstream(e));

@@ -6,7 +6,7 @@ import { insightRoutes } from "./routes/insight";
 import { patientRoutes } from "./routes/patient";
 import type { HttpMethod, MethodSpec, RouteSpec } from "./routes/types";
 
-export type { Access, HttpMethod, MethodSpec, RouteSpec } from "./routes/types";
+export type { Access, ActsIn, HttpMethod, MethodSpec, RouteSpec } from "./routes/types";
 
 /**
  * The one route table: every /api path of the spec with its methods, who may call it and

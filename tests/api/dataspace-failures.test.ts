@@ -115,8 +115,8 @@ describe.each(scenarios)("upstream $name", ({ name, base, arrange, detail }) => 
 
   it("lists fall back to the demonstration records, 200, within the time-out plus one second", async () => {
     const checks: [string, Record<string, string>, unknown][] = [
-      ["GET /api/negotiations", { participantId: "pharmaco" }, demo.negotiations()],
-      ["GET /api/transfers", { participantId: "pharmaco" }, demo.transfers()],
+      ["GET /api/negotiations", { participantId: "pharmaco" }, demo.sharedOf("pharmaco").negotiations],
+      ["GET /api/transfers", { participantId: "pharmaco" }, demo.sharedOf("pharmaco").transfers],
       ["GET /api/assets", {}, demo.assetGroups()],
       ["GET /api/assets", { participantId: "lmc" }, demo.assetGroups()[1].assets],
       ["GET /api/participants", {}, demo.participants()],
@@ -245,10 +245,10 @@ describe("empty lists", () => {
       .on("GET", MGMT, { json: [{ "@id": "c1", identity: "did:web:x:c1", state: "CREATED" }] });
     expect(
       (await call(ds, "-", "GET /api/negotiations", { query: { participantId: "pharmaco" } })).body,
-    ).toEqual(demo.negotiations());
+    ).toEqual(demo.sharedOf("pharmaco").negotiations);
     expect(
       (await call(ds, "-", "GET /api/transfers", { query: { participantId: "pharmaco" } })).body,
-    ).toEqual(demo.transfers());
+    ).toEqual(demo.sharedOf("pharmaco").transfers);
     expect((await call(ds, "-", "GET /api/participants")).body).toEqual(demo.participants());
     expect((await call(ds, "-", "GET /api/assets")).body).toEqual(demo.assetGroups());
   });

@@ -15,7 +15,7 @@ const demo = bundledDemoRecords();
 const h = dataspaceRulesHarness();
 const remote = (deps: Partial<DataspaceDeps> = {}) => h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500" }, deps);
 const TM = "/tm/api/v1alpha1";
-const ids = (body: JsonBody[]) => body.map((r) => r["@id"] as string);
+const ids = (body: readonly JsonBody[]) => body.map((r) => r["@id"] as string);
 
 function participantsUpstream(tenantName: { value: string }) {
   h.double
@@ -148,10 +148,10 @@ describe("the transfer and negotiation lists' encoded answers", () => {
     expect(await ds.listNegotiationsBody("pharmaco")).toBe(n);
     // live first, the bundle's records after it; a live negotiation's agreement id named contractId
     const tb = (await transfers(ds)).body as JsonBody[];
-    expect(ids(tb)).toEqual(["t-1", ...ids(demo.transfers())]);
+    expect(ids(tb)).toEqual(["t-1", ...ids(demo.sharedOf("pharmaco").transfers)]);
     const nb = (await negotiations(ds)).body as JsonBody[];
     expect(nb[0]).toMatchObject({ "@id": "n-1", contractId: "agreement-1" });
-    expect(ids(nb)).toEqual(["n-1", ...ids(demo.negotiations())]);
+    expect(ids(nb)).toEqual(["n-1", ...ids(demo.sharedOf("pharmaco").negotiations)]);
   });
 
   it("a demonstration transfer started here lists at once, for its participant only", async () => {
@@ -187,8 +187,8 @@ describe("the transfer and negotiation lists' encoded answers", () => {
     expect(ids((await transfers(ds)).body).slice(0, 2)).toEqual(["t-0", "t-1"]);
     expect(ids((await negotiations(ds)).body).slice(0, 2)).toEqual(["n-1", "n-2"]);
     upstream(null);
-    expect((await transfers(ds)).body).toEqual(demo.transfers());
-    expect((await negotiations(ds)).body).toEqual(demo.negotiations());
+    expect((await transfers(ds)).body).toEqual(demo.sharedOf("pharmaco").transfers);
+    expect((await negotiations(ds)).body).toEqual(demo.sharedOf("pharmaco").negotiations);
     const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
     const t = await transfers(strict);
     expect(t.status).toBe(502);
@@ -224,7 +224,7 @@ describe("one negotiation's and a provider catalogue's encoded answers", () => {
 
   it("fall back to the bundle's record, then 404 or 502, as the object route does", async () => {
     const ds = await remote();
-    const bundled = demo.negotiations()[0];
+    const bundled = demo.sharedOf("pharmaco").negotiations[0];
     h.double.on("GET", `${MGMT}/pharmaco/contractnegotiations/${bundled["@id"]}`, {
       status: 404,
       json: [{ message: "not found" }],

@@ -141,7 +141,7 @@ describe("assets", () => {
 describe("merging live and demonstration records", () => {
   it("lists live negotiations first and drops demonstration records with a live @id", async () => {
     const ds = await dataspace();
-    const demo = bundledDemoRecords().negotiations();
+    const demo = bundledDemoRecords().sharedOf("pharmaco").negotiations;
     h.double.on("POST", `${MGMT}/pharmaco/contractnegotiations/request`, {
       json: [
         { "@id": "live-1", "@type": "ContractNegotiation", state: "REQUESTED" },

@@ -2,14 +2,28 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { Role } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import type { Dataspace } from "../../../server/dataspace";
+import { decideActing, ownContextId } from "../../../server/dataspace/acting";
 import { isApiError } from "../../../server/http/errors";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../access.server";
 
 /**
- * On whose behalf a dataspace view acts (who may open it: app/lib/access.server.ts): members of an organisation act
- * as their organisation's participant context, always; connector admins choose any context.
+ * On whose behalf a dataspace view acts (who may open it: app/lib/access.server.ts), by the one rule of
+ * server/dataspace/acting.ts that the API follows too: members of an organisation act as their
+ * organisation's participant context, always (asking for another answers 403); connector admins
+ * choose any context.
  */
+
+/** a member asked for a context that is not theirs: the page answers 403, as the API does */
+function refuseOther(user: SessionUser, own: string | undefined, requested: string | null): void {
+  if (!requested) return;
+  try {
+    decideActing(user, own, requested);
+  } catch (e) {
+    if (isApiError(e)) throw new Response(e.message, { status: 403, statusText: "Forbidden" });
+    throw e;
+  }
+}
 
 export const hasRole = (user: SessionUser, roles: readonly Role[]) =>
   roles.some((r) => user.roles.includes(r));
@@ -63,8 +77,8 @@ export interface Acting {
 }
 
 /**
- * The participant context of a view. Members: their organisation's context (a requested one is
- * ignored). Admins: the requested context when it is listed, else the first with `preferRole`,
+ * The participant context of a view. Members: their organisation's context (another requested one
+ * answers 403). Admins: the requested context when it is listed, else the first with `preferRole`,
  * else the first listed.
  */
 export async function actingParticipant(
@@ -90,7 +104,8 @@ export async function actingParticipant(
     };
   }
   const me = await ds.participantForUser(user);
-  if (!me.did || me.id.startsWith("user:")) {
+  refuseOther(user, ownContextId(me), requested);
+  if (!ownContextId(me)) {
     return {
       participantId: null,
       displayName: me.displayName,
@@ -103,7 +118,7 @@ export async function actingParticipant(
   return {
     participantId: me.id,
     displayName: me.displayName,
-    did: me.did,
+    did: me.did ?? "",
     canChoose: false,
     choices: [],
     reason: null,
@@ -118,7 +133,7 @@ export function apiFailure(e: unknown): { error: string; detail: string | null; 
 
 /**
  * The context for a polling resource route, cheaply: an admin's requested context as it is (an
- * admin may act for any), a member's own context.
+ * admin may act for any), a member's own context (another requested one answers 403).
  */
 export async function pollingParticipant(
   ds: Dataspace,
@@ -126,8 +141,9 @@ export async function pollingParticipant(
   requested: string | null,
 ): Promise<string | null> {
   if (isAdmin(user)) return requested;
-  const me = await ds.participantForUser(user);
-  return me.did && !me.id.startsWith("user:") ? me.id : null;
+  const own = ownContextId(await ds.participantForUser(user));
+  refuseOther(user, own, requested);
+  return own ?? null;
 }
 
 /**

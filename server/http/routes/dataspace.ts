@@ -16,16 +16,19 @@ export const dataspaceRoutes: RouteSpec[] = [
   credentials("/api/credentials/request", { POST: [roles(ADMIN, PARTICIPANT), "Start an issuance"] }),
   credentials("/api/credentials/:id", { DELETE: [roles(ADMIN, HDAB), "Revoke a credential"] }),
   negotiations("/api/negotiations", {
-    GET: [dataspace, "Negotiations, or a provider catalogue with catalog=true"],
-    POST: [dataspace, "Start a contract negotiation"],
+    GET: [dataspace, "Negotiations, or a provider catalogue with catalog=true", "query"],
+    POST: [dataspace, "Start a contract negotiation", "body"],
   }),
-  negotiations("/api/negotiations/:id", { GET: [dataspace, "One negotiation"] }),
+  negotiations("/api/negotiations/:id", { GET: [dataspace, "One negotiation", "query"] }),
   transfers("/api/transfers", {
-    GET: [dataspace, "Transfer processes"],
-    POST: [dataspace, "Start a transfer"],
+    GET: [dataspace, "Transfer processes", "query"],
+    POST: [dataspace, "Start a transfer", "body"],
   }),
-  transfers("/api/transfers/:id", { GET: [dataspace, "One transfer"] }),
-  assets("/api/assets", { GET: [staff, "Data assets"], POST: [roles(ADMIN, HOLDER), "Register an asset"] }),
+  transfers("/api/transfers/:id", { GET: [dataspace, "One transfer", "query"] }),
+  assets("/api/assets", {
+    GET: [staff, "Data assets", "query"],
+    POST: [roles(ADMIN, HOLDER), "Register an asset", "body"],
+  }),
   participants("/api/participants", {
     GET: [staff, "Participant contexts"],
     POST: [roles(ADMIN), "Onboard a participant"],

@@ -16,9 +16,19 @@ export type Access =
   /** a PATIENT session, or the device-bound credential of a paired companion app */
   | { kind: "patient-or-device" };
 
+/**
+ * Where a dataspace call names the participant context it reads or acts in (`participantId` in the
+ * query or the JSON body). Such a call follows the one rule of acting participants
+ * (server/dataspace/acting.ts): a CONNECTOR_ADMIN any context, every other role only its own
+ * organisation's (403 otherwise); the authorisation matrix test walks these "own vs other
+ * organisation" cases from the table.
+ */
+export type ActsIn = "query" | "body";
+
 export interface MethodSpec {
   access: Access;
   summary: string;
+  actsIn?: ActsIn;
 }
 
 export interface RouteSpec {
