@@ -21,6 +21,10 @@ export const WRITE_MARKS_PRUNE =
 /** the index on the `id` of one relationship type (deleteEdge's lookup) */
 export const edgeIndexName = (type: string) => `graph_edge_id_${type.toLowerCase()}`;
 
+/** deletes the relationship `$id`: one index seek per relationship type, never a scan of them all */
+export const deleteEdgeStatement = (types: readonly string[]) =>
+  `CALL { ${types.map((t) => `MATCH ()-[e:${safeType(t)} {id: $id}]->() RETURN e`).join(" UNION ALL ")} } DELETE e`;
+
 /** the bulk load's deadline per batch: seeding is start-up work, not a request */
 export const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutMs);
 

@@ -18,6 +18,7 @@ import {
 import { allocateQuota } from "./quota";
 import {
   bulkTimeout,
+  deleteEdgeStatement,
   edgeIndexName,
   nodeFrom,
   safeLabel,
@@ -416,15 +417,13 @@ export async function createNeo4jGraphStore(
           );
           propertyKeysByLabel[label] = k.records.map((r) => r.get("k"));
         }
-        const d = await tx.run(
-          "MATCH (n:GraphNode) WITH n.id AS id, count(*) AS c WHERE c > 1 RETURN count(id) AS n",
-        );
         return {
           nodesByLabel,
           edgesByType,
           propertyKeysByLabel,
           danglingEdges: 0,
-          duplicateIds: Number(d.records[0].get("n")),
+          // the start-up created the unique constraint on :GraphNode(id), or failed (GraphSchemaError)
+          duplicateIds: 0,
         };
       });
     },
@@ -482,11 +481,7 @@ export async function createNeo4jGraphStore(
                 }
                 case "deleteEdge":
                   // one index seek per relationship type, never a scan of every relationship
-                  if (edgeTypes.length)
-                    await tx.run(
-                      `CALL { ${edgeTypes.map((t) => `MATCH ()-[e:${t} {id: $id}]->() RETURN e`).join(" UNION ALL ")} } DELETE e`,
-                      { id: m.id },
-                    );
+                  if (edgeTypes.length) await tx.run(deleteEdgeStatement(edgeTypes), { id: m.id });
                   break;
               }
             }
