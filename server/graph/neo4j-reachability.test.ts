@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { GRAPH_UNAVAILABLE } from "../http/errors";
-import { createReachability, GraphDeadlineError, isUnreachable, withDeadline } from "./neo4j-reachability";
+import {
+  createReachability,
+  GraphDeadlineError,
+  GraphSchemaError,
+  isUnreachable,
+  withDeadline,
+} from "./neo4j-reachability";
 
 /**
  * The start-up and retry state machine of the Neo4j adapter, with the backend's answers given as
@@ -11,7 +17,19 @@ import { createReachability, GraphDeadlineError, isUnreachable, withDeadline } f
 const refused = () => Object.assign(new Error("Failed to connect to server"), { code: "ServiceUnavailable" });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean, ms = 2000) {
+/** whether `p` settles before the event loop's next turn: no timer, no I/O waited for */
+async function settlesAtOnce(p: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  p.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((r) => setImmediate(r));
+  return settled;
+}
+
+// generous: these wait for states, not for times (a loaded machine may be slow)
+async function until(cond: () => boolean, ms = 20_000) {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error("condition not met");
@@ -36,19 +54,24 @@ describe("Neo4j reachability", () => {
     });
     reach.whenReachable(async () => void order.push("seed"));
     await until(() => reach.state === "away");
-    const t0 = performance.now();
-    await expect(reach.guard(async () => "ran")).rejects.toMatchObject({
-      status: 503,
-      message: GRAPH_UNAVAILABLE,
-    });
-    expect(performance.now() - t0).toBeLessThan(50);
+    // "at once": the 503 is there before the event loop turns (no connection tried, no timer waited
+    // for), and the call itself never ran; a bound in milliseconds would depend on the machine's load
+    const checksBefore = checks.length;
+    let ran = false;
+    const refusedCall = reach.guard(async () => void (ran = true));
+    expect(await settlesAtOnce(refusedCall)).toBe(true);
+    await expect(refusedCall).rejects.toMatchObject({ status: 503, message: GRAPH_UNAVAILABLE });
+    expect(ran).toBe(false);
+    expect(checks.length - checksBefore).toBeLessThanOrEqual(1);
     await until(() => checks.length >= 4);
+    // the backoff doubles (20, 40, 80 ms): a timer never fires early, so the third pause is at least
+    // 80 ms however loaded the machine is (1 ms of slack for the timer's rounding)
     const gaps = checks.slice(1).map((t, i) => t - checks[i]);
-    expect(gaps[2]).toBeGreaterThanOrEqual(gaps[0]);
+    expect(gaps[2]).toBeGreaterThanOrEqual(79);
     expect(order).toEqual([]);
 
     up = true;
-    await until(() => reach.state === "ready", 1000);
+    await until(() => reach.state === "ready");
     expect(order).toEqual(["init", "seed"]);
     expect(await reach.guard(async () => "ran")).toBe("ran");
     reach.close();
@@ -90,6 +113,33 @@ describe("Neo4j reachability", () => {
     const conflict = Object.assign(new Error("A node with that id already exists"), { status: 409 });
     await expect(reach.guard(() => Promise.reject(conflict))).rejects.toBe(conflict);
     expect(reach.state).toBe("ready");
+    reach.close();
+  });
+
+  it("a schema Neo4j refuses fails the start loudly, as a schema error, and is not retried", async () => {
+    let checks = 0;
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    const reach = createReachability({
+      timeoutMs: 100,
+      backoff: { initialMs: 10, maxMs: 10 },
+      log: (m) => warnings.push(m),
+      error: (m) => errors.push(m),
+      check: async () => void checks++,
+      init: async () => {
+        throw new GraphSchemaError(
+          Object.assign(new Error("Unable to create Constraint( name='graph_node_id' )"), {
+            code: "Neo.DatabaseError.Schema.ConstraintCreationFailed",
+          }),
+        );
+      },
+    });
+    await until(() => reach.state === "failed");
+    await sleep(60);
+    expect(checks).toBe(1);
+    expect(errors).toEqual([expect.stringMatching(/^Neo4j refused the graph schema \(Unable to create/)]);
+    expect(warnings.join("\n")).not.toMatch(/unreachable/);
+    await expect(reach.guard(async () => 1)).rejects.toMatchObject({ status: 503 });
     reach.close();
   });
 

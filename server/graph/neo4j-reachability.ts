@@ -12,11 +12,14 @@ import { graphUnavailable } from "../http/errors";
  * - `away`: the last attempt failed; calls get 503 at once (no connection is tried), the next attempt is
  *   scheduled. A call that finds Neo4j unreachable (refused, closed, protocol garbage, no connection
  *   within the acquisition time-out) turns `ready` into `away`; a call that only ran past its deadline
- *   starts a check (`starting`), which decides.
+ *   starts a check (`starting`), which decides;
+ * - `failed`: the start-up work threw a GraphSchemaError (Neo4j answers but refuses the schema: duplicate
+ *   ids already there, no privilege): logged as an error once, calls get 503, nothing is retried, since
+ *   trying again cannot help (decision 0046).
  * Timers are unref'd and every failure is caught: nothing here keeps the process alive or rejects unhandled.
  */
 
-export type ReachabilityState = "starting" | "ready" | "away" | "closed";
+export type ReachabilityState = "starting" | "ready" | "away" | "failed" | "closed";
 
 export interface ReachabilityOptions {
   /** one bounded round-trip to the backend; throws when it is not reachable */
@@ -28,6 +31,8 @@ export interface ReachabilityOptions {
   /** first and longest pause between two failed attempts (default 500 ms, 30 s) */
   backoff?: { initialMs: number; maxMs: number };
   log?: (message: string) => void;
+  /** where a schema failure is reported (default console.error) */
+  error?: (message: string) => void;
 }
 
 export interface Reachability {
@@ -51,6 +56,16 @@ export class GraphDeadlineError extends Error {
   constructor(readonly ms: number) {
     super(`the graph database did not answer within ${ms} ms`);
     this.name = "GraphDeadlineError";
+  }
+}
+
+/** Neo4j answered, but refused the schema the adapter needs: not "unreachable", and not retried */
+export class GraphSchemaError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(
+      `Neo4j refused the graph schema (${describe(cause)}); the graph stays unavailable until this is fixed and the hub restarted`,
+    );
+    this.name = "GraphSchemaError";
   }
 }
 
@@ -151,7 +166,12 @@ export function createReachability(o: ReachabilityOptions): Reachability {
             log(`Neo4j is reachable again after ${((Date.now() - awaySince) / 1000).toFixed(1)} s`);
           awaySince = undefined;
         },
-        (e: unknown) => wentAway(e),
+        (e: unknown) => {
+          if (e instanceof GraphSchemaError && state !== "closed") {
+            state = "failed";
+            (o.error ?? ((m: string) => console.error(`[graph] ${m}`)))(e.message);
+          } else wentAway(e);
+        },
       )
       .finally(() => {
         attempt = undefined;

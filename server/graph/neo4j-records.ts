@@ -3,6 +3,28 @@ import { PASCAL_CASE, UPPER_SNAKE_CASE, type GraphNode, type Layer, type Propert
 
 /** What the Neo4j adapter (neo4j-store.ts) reads and writes: checked names, plain values, nodes. */
 
+/**
+ * The schema every query relies on (the exports of scripts/seed-export.ts create the same): every node
+ * carries `:GraphNode` with a unique `id`, and `layer` and `seq` (its place in sampling order) indexed;
+ * a `:GraphWrite` mark per write lets a retried transaction see that its first run committed.
+ */
+export const SCHEMA = [
+  "CREATE CONSTRAINT graph_node_id IF NOT EXISTS FOR (n:GraphNode) REQUIRE n.id IS UNIQUE",
+  "CREATE INDEX graph_node_layer IF NOT EXISTS FOR (n:GraphNode) ON (n.layer, n.seq)",
+  "CREATE CONSTRAINT graph_write_id IF NOT EXISTS FOR (w:GraphWrite) REQUIRE w.id IS UNIQUE",
+];
+
+/** write marks older than an hour are of no use to a retry: removed now and then */
+export const WRITE_MARKS_PRUNE =
+  "MATCH (w:GraphWrite) WHERE w.at < datetime() - duration('PT1H') WITH w LIMIT 10000 DELETE w";
+
+/** the index on the `id` of one relationship type (deleteEdge's lookup) */
+export const edgeIndexName = (type: string) => `graph_edge_id_${type.toLowerCase()}`;
+
+/** deletes the relationship `$id`: one index seek per relationship type, never a scan of them all */
+export const deleteEdgeStatement = (types: readonly string[]) =>
+  `CALL { ${types.map((t) => `MATCH ()-[e:${safeType(t)} {id: $id}]->() RETURN e`).join(" UNION ALL ")} } DELETE e`;
+
 /** the bulk load's deadline per batch: seeding is start-up work, not a request */
 export const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutMs);
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import type { AuditLog } from "../audit/log";
 import type { ChangeFeed } from "../storage/relational";
@@ -5,16 +6,30 @@ import { ApiError } from "../http/errors";
 import {
   LAYERS,
   layerOfLabel,
+  UPPER_SNAKE_CASE,
+  type EdgeRecord,
   type GraphEdge,
   type GraphNode,
+  type NodeRecord,
   type Layer,
   type Properties,
   type Relationship,
 } from "./model";
 import { allocateQuota } from "./quota";
-import { bulkTimeout, nodeFrom, safeLabel, safeType, SAFE_KEY } from "./neo4j-records";
+import {
+  bulkTimeout,
+  deleteEdgeStatement,
+  edgeIndexName,
+  nodeFrom,
+  safeLabel,
+  safeType,
+  SAFE_KEY,
+  SCHEMA,
+  WRITE_MARKS_PRUNE,
+} from "./neo4j-records";
 import {
   createReachability,
+  GraphSchemaError,
   isReachabilityFailure,
   withDeadline,
   type Reachability,
@@ -76,6 +91,7 @@ export async function createNeo4jGraphStore(
   const session = (): Session => driver.session({ database: opts.database, bookmarkManager: bookmarks });
   let version = 1;
   let seq = 0;
+  let writes = 0;
 
   /**
    * One managed transaction within `ms` (retries included). Past the deadline the session is closed
@@ -103,30 +119,48 @@ export async function createNeo4jGraphStore(
   const write = <T>(work: (tx: ManagedTransaction) => Promise<T>, ms?: number, onLate?: (v: T) => void) =>
     transaction("write", work, ms, onLate);
 
-  // start-up, in the background: connectivity, then constraints and the sequence counter once
-  // (a database that refuses them, e.g. for want of privileges, still serves: as before)
+  /** relationship types whose `id` index exists (deleteEdge finds an edge through them) */
+  const indexedTypes = new Set<string>();
+  async function indexEdgeTypes(types: Iterable<string>) {
+    const missing = [...new Set(types)].filter((t) => !indexedTypes.has(safeType(t)));
+    // a schema change is a transaction of its own
+    for (const t of missing) {
+      await write(async (tx) => {
+        await tx.run(`CREATE INDEX ${edgeIndexName(t)} IF NOT EXISTS FOR ()-[r:${t}]-() ON (r.id)`);
+      });
+      indexedTypes.add(t);
+    }
+  }
+
+  // start-up, in the background: connectivity, then the schema and the sequence counter once. Neo4j
+  // unreachable is retried; a schema Neo4j refuses (duplicate ids already there, no privilege) is not:
+  // it is logged as what it is and the graph stays unavailable (decision 0046)
   const reach: Reachability = createReachability({
     timeoutMs,
     backoff: opts.backoff,
     check: () =>
       withDeadline(driver.verifyConnectivity({ database: opts.database }), timeoutMs).then(() => undefined),
     init: async () => {
-      await write(async (tx) => {
-        await tx.run(
-          "CREATE CONSTRAINT graph_node_id IF NOT EXISTS FOR (n:GraphNode) REQUIRE n.id IS UNIQUE",
-        );
-        await tx.run("CREATE INDEX graph_node_layer IF NOT EXISTS FOR (n:GraphNode) ON (n.layer, n.seq)");
-      }).catch(rethrowIfAway);
+      try {
+        for (const statement of SCHEMA) await write((tx) => tx.run(statement).then(() => undefined));
+        const types = await read(async (tx) => {
+          const r = await tx.run(
+            "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
+          );
+          return r.records.map((x) => String(x.get("relationshipType")));
+        });
+        await indexEdgeTypes(types.filter((t) => UPPER_SNAKE_CASE.test(t)));
+        await write((tx) => tx.run(WRITE_MARKS_PRUNE).then(() => undefined));
+      } catch (e) {
+        if (isReachabilityFailure(e)) throw e;
+        throw new GraphSchemaError(e);
+      }
       seq = await read(async (tx) => {
         const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
         return Number(r.records[0]?.get("s") ?? 0);
-      }).catch((e: unknown) => (rethrowIfAway(e), 0));
+      });
     },
   });
-  function rethrowIfAway(e: unknown): undefined {
-    if (isReachabilityFailure(e)) throw e;
-    return undefined;
-  }
 
   const NODE_RETURN =
     "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
@@ -134,15 +168,44 @@ export async function createNeo4jGraphStore(
   async function createNode(
     tx: ManagedTransaction,
     n: { id: string; label: string; properties: Properties },
-    upsert: boolean,
   ) {
     const layer = layerOfLabel(n.label);
     if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
-    const verb = upsert ? "MERGE" : "CREATE";
     await tx.run(
-      `${verb} (n:GraphNode {id: $id}) SET n:${safeLabel(n.label)}, n += $props, n.layer = $layer, n.seq = coalesce(n.seq, $seq)`,
+      `CREATE (n:GraphNode {id: $id}) SET n:${safeLabel(n.label)}, n += $props, n.layer = $layer, n.seq = $seq`,
       { id: n.id, props: n.properties, layer, seq: ++seq },
     );
+  }
+
+  /** a batch in one round trip per label and per relationship type (UNWIND), idempotent on ids */
+  async function upsertBatch(tx: ManagedTransaction, nodes: NodeRecord[], edges: EdgeRecord[]) {
+    const byLabel = new Map<string, Array<{ id: string; layer: string; seq: number; props: Properties }>>();
+    for (const n of nodes) {
+      const layer = layerOfLabel(n.label);
+      if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
+      const rows = byLabel.get(safeLabel(n.label)) ?? [];
+      rows.push({ id: n.id, layer, seq: ++seq, props: n.properties });
+      byLabel.set(n.label, rows);
+    }
+    for (const [label, rows] of byLabel)
+      await tx.run(
+        `UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n:${label}, n += row.props, n.layer = row.layer, n.seq = coalesce(n.seq, row.seq)`,
+        { rows },
+      );
+    const byType = new Map<string, EdgeRecord[]>();
+    for (const e of edges) byType.set(safeType(e.type), [...(byType.get(e.type) ?? []), e]);
+    for (const [type, group] of byType)
+      await tx.run(
+        `UNWIND $rows AS row MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target}) MERGE (a)-[r:${type} {id: row.id}]->(b) SET r += row.props`,
+        {
+          rows: group.map((e) => ({
+            id: e.id,
+            source: e.source,
+            target: e.target,
+            props: e.properties ?? {},
+          })),
+        },
+      );
   }
 
   async function sampleLayers(layers: readonly Layer[], limit: number) {
@@ -185,15 +248,8 @@ export async function createNeo4jGraphStore(
   const raw: GraphCalls = {
     kind: "neo4j",
     async importBatch(nodes, edges) {
-      await write(async (tx) => {
-        for (const n of nodes) await createNode(tx, n, true);
-        for (const e of edges) {
-          await tx.run(
-            `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) MERGE (a)-[r:${safeType(e.type)} {id: $id}]->(b) SET r += $props`,
-            { id: e.id, source: e.source, target: e.target, props: e.properties ?? {} },
-          );
-        }
-      }, bulkTimeout(timeoutMs));
+      await indexEdgeTypes(edges.map((e) => e.type));
+      await write((tx) => upsertBatch(tx, nodes, edges), bulkTimeout(timeoutMs));
       version++;
     },
     async countNodes(layers) {
@@ -237,10 +293,11 @@ export async function createNeo4jGraphStore(
       let truncated = false;
       for (let d = 0; d < depth && frontier.length && !truncated; d++) {
         const next: string[] = [];
+        // at most one node more than there is room for: that one says the answer is truncated
         const found = await read(async (tx) => {
           const r = await tx.run(
-            `MATCH (a:GraphNode)-[]-(n:GraphNode) WHERE a.id IN $ids RETURN DISTINCT ${NODE_RETURN}`,
-            { ids: frontier },
+            `MATCH (a:GraphNode)-[]-(n:GraphNode) WHERE a.id IN $ids AND NOT n.id IN $seen WITH DISTINCT n ORDER BY n.seq LIMIT $room RETURN ${NODE_RETURN}`,
+            { ids: frontier, seen: [...seen.keys()], room: neo4j.int(limit - seen.size + 1) },
           );
           return r.records.map((x) => nodeFrom(x.toObject() as never));
         });
@@ -345,8 +402,9 @@ export async function createNeo4jGraphStore(
     async counts(): Promise<GraphCounts> {
       return read(async (tx) => {
         const nodesByLabel: Record<string, number> = {};
+        // a node carrying :GraphNode alone (loaded by hand) has no kind to count it under
         const n = await tx.run(
-          "MATCH (n:GraphNode) RETURN [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, count(n) AS n",
+          "MATCH (n:GraphNode) WITH [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label WHERE label IS NOT NULL RETURN label, count(*) AS n",
         );
         for (const r of n.records) nodesByLabel[r.get("label")] = Number(r.get("n"));
         const edgesByType: Record<string, number> = {};
@@ -359,15 +417,13 @@ export async function createNeo4jGraphStore(
           );
           propertyKeysByLabel[label] = k.records.map((r) => r.get("k"));
         }
-        const d = await tx.run(
-          "MATCH (n:GraphNode) WITH n.id AS id, count(*) AS c WHERE c > 1 RETURN count(id) AS n",
-        );
         return {
           nodesByLabel,
           edgesByType,
           propertyKeysByLabel,
           danglingEdges: 0,
-          duplicateIds: Number(d.records[0].get("n")),
+          // the start-up created the unique constraint on :GraphNode(id), or failed (GraphSchemaError)
+          duplicateIds: 0,
         };
       });
     },
@@ -385,13 +441,23 @@ export async function createNeo4jGraphStore(
             console.error(`[graph] audit of a late commit (${input.action}) failed:`, e),
           );
       };
+      await indexEdgeTypes(mutations.flatMap((m) => (m.op === "createEdge" ? [m.edge.type] : [])));
+      const edgeTypes = mutations.some((m) => m.op === "deleteEdge") ? [...indexedTypes] : [];
+      // the driver runs the work again when a commit's answer is lost: the write's own mark, made in the
+      // same transaction, tells a second run that the first one committed (no 409 for its own node)
+      const mark = randomUUID();
       try {
         await write(
           async (tx) => {
+            const first = await tx.run(
+              "MERGE (w:GraphWrite {id: $mark}) ON CREATE SET w.at = datetime(), w.fresh = true ON MATCH SET w.fresh = false RETURN w.fresh AS fresh",
+              { mark },
+            );
+            if (first.records[0].get("fresh") !== true) return;
             for (const m of mutations) {
               switch (m.op) {
                 case "createNode":
-                  await createNode(tx, m.node, false);
+                  await createNode(tx, m.node);
                   break;
                 case "updateNode": {
                   const r = await tx.run("MATCH (n:GraphNode {id: $id}) SET n += $props RETURN n.id", {
@@ -414,7 +480,8 @@ export async function createNeo4jGraphStore(
                   break;
                 }
                 case "deleteEdge":
-                  await tx.run("MATCH ()-[e {id: $id}]->() DELETE e", { id: m.id });
+                  // one index seek per relationship type, never a scan of every relationship
+                  if (edgeTypes.length) await tx.run(deleteEdgeStatement(edgeTypes), { id: m.id });
                   break;
               }
             }
@@ -429,6 +496,8 @@ export async function createNeo4jGraphStore(
         throw e;
       }
       version++;
+      if (++writes % 500 === 0)
+        void write((tx) => tx.run(WRITE_MARKS_PRUNE).then(() => undefined)).catch(() => undefined);
       if (!changes) return audit.append(input);
       // the entry and the notice to the other instances commit together
       const rel = changes;

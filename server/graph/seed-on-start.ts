@@ -4,7 +4,10 @@ import { createProgressBar } from "./synthetic/progress";
 import type { GraphCalls, GraphStore } from "./store";
 
 /**
- * Seeds the deterministic synthetic population into an empty store (SEED_PATIENTS patients).
+ * Seeds the deterministic synthetic population into an empty store (SEED_PATIENTS patients), and
+ * completes an interrupted seed: each batch is one transaction and batches are stored in patient
+ * order, so a store holding some patients but fewer than SEED_PATIENTS resumes after the last one (a
+ * graph without patients that is not empty, e.g. one loaded by hand, is left alone).
  * The embedded store is seeded before the server listens; a store that starts in the background
  * (Neo4j) seeds once it is reachable, and this returns at once (decision 0019).
  */
@@ -18,10 +21,16 @@ export async function seedIfEmpty(
 }
 
 async function seedEmpty(graph: GraphCalls, total: number, opts: { progress: boolean }): Promise<void> {
-  if ((await graph.countNodes()) > 0) return;
+  let resumeAfter = 0;
+  if ((await graph.countNodes()) > 0) {
+    resumeAfter = await graph.countWhere("Patient");
+    if (resumeAfter === 0 || resumeAfter >= total) return;
+    if (opts.progress) console.log(`Resuming an interrupted seed after patient ${resumeAfter} of ${total}`);
+  }
   const bar = opts.progress ? createProgressBar({ label: "Seeding synthetic patients", total }) : undefined;
   const result = await seedStore(graph, {
     patients: total,
+    resumeAfter,
     // the marketplace's permits and applications are dated from the day of seeding (Berlin)
     marketplaceDay: new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date()),
     onProgress: bar ? (done) => bar.update(done) : undefined,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../server/config";
 import { startServer, type RunningServer, type StartOptions } from "../../server/app";
+import { emptyNeo4j, testNeo4j } from "./neo4j";
 import { databaseFor, testDatabaseUrl } from "./postgres";
 
 /**
@@ -44,6 +45,8 @@ export interface TestServer extends RunningServer {
  * 127.0.0.1 and a free port. Requires `node scripts/build.mjs` to have run (npm test does).
  * With DATABASE_URL set (the PostgreSQL pass of npm test), the relational store is a database of
  * its own on that cluster, named after the DATA_DIR, so a restart on the same DATA_DIR finds it.
+ * With NEO4J_URI set (the Neo4j pass), the graph is that Neo4j: emptied for a new DATA_DIR, kept for a
+ * restart; the server is handed over once the graph is seeded and answers.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -52,10 +55,16 @@ export async function startTestServer(
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
   const pg = testDatabaseUrl();
   const databaseUrl = pg && !("DATABASE_URL" in env) ? await databaseFor(pg, dataDir) : undefined;
+  const neo = testNeo4j() && !("NEO4J_URI" in env) ? testNeo4j() : undefined;
+  if (neo && !opts.dataDir) await emptyNeo4j();
+  if (neo) env = { ...neo, ...env };
+  const managedNeo4j = !!neo;
   // two test files may still draw the same port in the same instant: the loser starts again on another
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOn(await freePort(), dataDir, databaseUrl, env, opts);
+      const server = await startOn(await freePort(), dataDir, databaseUrl, env, opts);
+      if (managedNeo4j) await graphAnswers(server);
+      return server;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt === 3) throw e;
     }
@@ -92,4 +101,18 @@ async function startOn(
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Neo4j starts in the background (decision 0019): waits until its start-up and seeding are done */
+export async function graphAnswers(server: RunningServer): Promise<void> {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    try {
+      await server.services.graph.countNodes();
+      return;
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * Streams the synthetic graph as CSV files for `neo4j-admin database import full`:
- * one `nodes-<Label>.csv` per label with the header `id:ID,:LABEL,layer,<key>:<type>,...` and
- * one `relationships.csv` with `:START_ID,:END_ID,:TYPE,id`.
+ * one `nodes-<Label>.csv` per label with the header `id:ID,:LABEL,layer,seq:long,<key>:<type>,...` and
+ * one `relationships.csv` with `:START_ID,:END_ID,:TYPE,id`. Every node's labels are `GraphNode` and its
+ * kind's, with `layer` and `seq` (its place in the export): what the hub's Neo4j adapter reads, whose
+ * constraint and indexes the hub creates when it starts on the imported database (decision 0046).
  *
  * A header must name every column and its type before the first row, so the writer runs the
  * (deterministic, cheap) generator twice: once to learn each label's property keys and types
@@ -76,9 +78,18 @@ function csvField(value: PropertyValue): string {
   return typeof value === "string" ? csvText(value) : String(value);
 }
 
-function nodeLine(n: NodeRecord, keys: string[]): string {
+/** the `:LABEL` field: neo4j-admin's array delimiter separates the labels */
+const labelsField = (label: string) => `GraphNode${ARRAY_DELIMITER}${label}`;
+
+function nodeLine(n: NodeRecord, seq: number, keys: string[]): string {
   return (
-    [csvText(n.id), n.label, n.layer, ...keys.map((k) => csvField(n.properties[k] ?? null))].join(",") + "\n"
+    [
+      csvText(n.id),
+      labelsField(n.label),
+      n.layer,
+      String(seq),
+      ...keys.map((k) => csvField(n.properties[k] ?? null)),
+    ].join(",") + "\n"
   );
 }
 
@@ -100,7 +111,9 @@ export async function writeCsv(dir: string, opts: ExportOptions): Promise<CsvSum
     const keys = [...columns.keys()];
     await writeText(
       stream,
-      ["id:ID", ":LABEL", "layer", ...keys.map((k) => `${k}:${columns.get(k) ?? "string"}`)].join(",") + "\n",
+      ["id:ID", ":LABEL", "layer", "seq:long", ...keys.map((k) => `${k}:${columns.get(k) ?? "string"}`)].join(
+        ",",
+      ) + "\n",
     );
     nodeFiles.set(label, { stream, keys });
   }
@@ -115,10 +128,11 @@ export async function writeCsv(dir: string, opts: ExportOptions): Promise<CsvSum
   };
   try {
     for (const batch of generateGraph(opts)) {
-      for (const [label, group] of groupBy(batch.nodes, (n) => n.label)) {
+      const numbered = batch.nodes.map((n, i) => ({ n, seq: summary.nodes + 1 + i }));
+      for (const [label, group] of groupBy(numbered, (x) => x.n.label)) {
         const file = nodeFiles.get(label);
         if (!file) throw new Error(`label ${label} was not in the first pass`);
-        await writeText(file.stream, group.map((n) => nodeLine(n, file.keys)).join(""));
+        await writeText(file.stream, group.map((x) => nodeLine(x.n, x.seq, file.keys)).join(""));
       }
       const lines = batch.edges.map(
         (e) => `${csvText(e.source)},${csvText(e.target)},${e.type},${csvText(e.id)}\n`,

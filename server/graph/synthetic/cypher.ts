@@ -1,18 +1,14 @@
 /**
- * Streams the synthetic graph as a Cypher script for Neo4j 5 (cypher-shell -f): first a
- * uniqueness constraint on `id` for every label, then one `UNWIND [...] AS row CREATE` statement
- * per label (nodes) or per type and endpoint labels (relationships) and chunk of rows.
- *
- * Relationship statements MATCH their endpoints by label and id, so the writer needs each
- * endpoint's label: it remembers the shared nodes (the batches before the first patient:
- * ontology, marketplace, catalogue) and the labels of the current batch; a patient batch only
- * refers to its own nodes and to shared ones.
+ * Streams the synthetic graph as a Cypher script for Neo4j 5 (cypher-shell -f): first the schema the
+ * hub's Neo4j adapter uses (neo4j-records.ts SCHEMA: unique `id` on `:GraphNode`, the `layer`/`seq`
+ * index), then one `UNWIND [...] AS row CREATE` statement per label (nodes) or per type
+ * (relationships) and chunk of rows. Every node carries `:GraphNode` and its kind's label, `layer`
+ * and `seq` (its place in the export, the adapter's sampling order), so the hub serves the loaded
+ * graph as it is (decision 0046). Relationships MATCH their endpoints on `:GraphNode` by id.
  */
 import { type Writable } from "node:stream";
 import {
   CAMEL_CASE,
-  LAYER_LABELS,
-  LAYERS,
   PASCAL_CASE,
   UPPER_SNAKE_CASE,
   layerOfLabel,
@@ -20,6 +16,7 @@ import {
   type NodeRecord,
   type PropertyValue,
 } from "../model";
+import { SCHEMA } from "../neo4j-records";
 import { DEFAULT_SEED, generateGraph } from "./generate";
 import { chunks, groupBy } from "./grouping";
 import { type ExportOptions, type ExportSummary, writeText } from "./output";
@@ -53,37 +50,28 @@ function cypherMap(entries: [string, PropertyValue][]): string {
     .join(", ")}}`;
 }
 
-function nodeRow(n: NodeRecord): string {
+function nodeRow(n: NodeRecord, seq: number): string {
   const props = Object.entries(n.properties).filter(([, v]) => v !== null);
-  return cypherMap([["id", n.id], ["layer", n.layer], ...props]);
+  return cypherMap([["id", n.id], ["layer", n.layer], ["seq", seq], ...props]);
 }
 
-function constraintStatements(): string[] {
-  return LAYERS.flatMap((layer) =>
-    LAYER_LABELS[layer].map(
-      (name) =>
-        `CREATE CONSTRAINT ${name.toLowerCase()}_id IF NOT EXISTS FOR (n:${label(name)}) REQUIRE n.id IS UNIQUE;`,
-    ),
-  );
-}
-
-function nodeStatements(nodes: NodeRecord[]): string[] {
+/** `nodes` numbered from `seq` on, in the order given */
+function nodeStatements(nodes: NodeRecord[], seq: number): string[] {
   const statements: string[] = [];
-  for (const [name, group] of groupBy(nodes, (n) => n.label)) {
+  const numbered = nodes.map((n, i) => ({ n, seq: seq + i }));
+  for (const [name, group] of groupBy(numbered, (x) => x.n.label)) {
     for (const chunk of chunks(group, ROWS_PER_STATEMENT)) {
       statements.push(
-        `UNWIND [${chunk.map(nodeRow).join(",\n")}] AS row\nCREATE (n:${label(name)}) SET n = row;`,
+        `UNWIND [${chunk.map((x) => nodeRow(x.n, x.seq)).join(",\n")}] AS row\nCREATE (n:GraphNode:${label(name)}) SET n = row;`,
       );
     }
   }
   return statements;
 }
 
-function edgeStatements(edges: EdgeRecord[], labelOf: (id: string) => string): string[] {
+function edgeStatements(edges: EdgeRecord[]): string[] {
   const statements: string[] = [];
-  const groups = groupBy(edges, (e) => `${e.type} ${labelOf(e.source)} ${labelOf(e.target)}`);
-  for (const [key, group] of groups) {
-    const [type, from, to] = key.split(" ");
+  for (const [type, group] of groupBy(edges, (e) => e.type)) {
     for (const chunk of chunks(group, ROWS_PER_STATEMENT)) {
       const rows = chunk.map((e) =>
         cypherMap([
@@ -94,7 +82,7 @@ function edgeStatements(edges: EdgeRecord[], labelOf: (id: string) => string): s
       );
       statements.push(
         `UNWIND [${rows.join(",\n")}] AS row\n` +
-          `MATCH (a:${label(from)} {id: row.source}) MATCH (b:${label(to)} {id: row.target})\n` +
+          `MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target})\n` +
           `CREATE (a)-[r:${relationshipType(type)}]->(b) SET r.id = row.id;`,
       );
     }
@@ -110,19 +98,12 @@ export async function writeCypher(out: Writable, opts: ExportOptions): Promise<E
   );
   await writeText(
     out,
-    `// Load with: cypher-shell -f <this file>\n\n${constraintStatements().join("\n")}\n\n`,
+    `// Load with: cypher-shell -f <this file>\n\n${SCHEMA.map((s) => `${s};`).join("\n")}\n\n`,
   );
 
-  const shared = new Map<string, string>();
   for (const batch of generateGraph(opts)) {
-    const local = batch.patientsDone === 0 ? shared : new Map<string, string>();
-    for (const n of batch.nodes) local.set(n.id, n.label);
-    const labelOf = (id: string) => {
-      const found = local.get(id) ?? shared.get(id);
-      if (!found) throw new Error(`relationship endpoint ${id} is in no earlier batch`);
-      return found;
-    };
-    for (const statement of [...nodeStatements(batch.nodes), ...edgeStatements(batch.edges, labelOf)]) {
+    const seq = summary.nodes + 1;
+    for (const statement of [...nodeStatements(batch.nodes, seq), ...edgeStatements(batch.edges)]) {
       await writeText(out, `${statement}\n`);
     }
     summary.nodes += batch.nodes.length;

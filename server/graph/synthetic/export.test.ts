@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { LAYER_LABELS, type EdgeRecord, type NodeRecord } from "../model";
+import { type EdgeRecord, type NodeRecord } from "../model";
+import { SCHEMA } from "../neo4j-records";
 import { type GraphStore } from "../store";
 import { RELATIONSHIPS_FILE, RELATIONSHIPS_HEADER, nodesFile, writeCsv } from "./csv";
 import { writeCypher } from "./cypher";
@@ -71,7 +72,7 @@ function csvFields(line: string): string[] {
 }
 
 describe("writeCypher", () => {
-  it("writes constraints first, then balanced statements for every node and relationship", async () => {
+  it("writes the adapter's schema first, then balanced statements for every node and relationship", async () => {
     const sink = new Collector();
     const summary = await writeCypher(sink, { patients: PATIENTS });
     expect(summary).toEqual(countGraph(PATIENTS));
@@ -80,15 +81,8 @@ describe("writeCypher", () => {
       .split(/;\n/)
       .map((s) => s.replace(/^(\/\/.*\n|\n)+/, "").trim())
       .filter(Boolean);
-    const labels = Object.values(LAYER_LABELS).flat();
-    const constraints = statements.slice(0, labels.length);
-    for (const label of labels) {
-      expect(
-        constraints.some((c) => c.includes(`FOR (n:\`${label}\`) REQUIRE n.id IS UNIQUE`)),
-        label,
-      ).toBe(true);
-    }
-    const rest = statements.slice(labels.length);
+    expect(statements.slice(0, SCHEMA.length)).toEqual(SCHEMA);
+    const rest = statements.slice(SCHEMA.length);
     expect(rest.every((s) => s.startsWith("UNWIND ["))).toBe(true);
     for (const s of statements) expect(balanced(s), s.slice(0, 120)).toBe(true);
 
@@ -100,9 +94,12 @@ describe("writeCypher", () => {
       .reduce((sum, s) => sum + s.split('{id: "').length - 1, 0);
     expect(nodeRows).toBe(summary.nodes);
     expect(edgeRows).toBe(summary.edges);
-    expect(sink.text).toContain(
-      "MATCH (a:`Patient` {id: row.source}) MATCH (b:`Encounter` {id: row.target})",
-    );
+    // every node carries :GraphNode, its layer and its place (seq: 1, 2, … in export order)
+    for (const s of rest.filter((x) => x.includes("\nCREATE (n:")))
+      expect(s).toMatch(/\nCREATE \(n:GraphNode:`[A-Za-z0-9]+`\) SET n = row$/);
+    const seqs = [...sink.text.matchAll(/, seq: (\d+)[,}]/g)].map((m) => Number(m[1]));
+    expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: summary.nodes }, (_, i) => i + 1));
+    expect(sink.text).toContain("MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target})");
     expect(sink.text).toContain("CREATE (a)-[r:`HAS_ENCOUNTER`]->(b) SET r.id = row.id;");
   });
 });
@@ -123,8 +120,9 @@ describe("writeCsv", () => {
     for (const file of summary.nodeFiles) {
       const [header, ...rows] = readFileSync(path.join(dir, file), "utf8").trimEnd().split("\n");
       const columns = header.split(",");
-      expect(columns.slice(0, 3)).toEqual(["id:ID", ":LABEL", "layer"]);
-      for (const c of columns.slice(3))
+      expect(columns.slice(0, 4)).toEqual(["id:ID", ":LABEL", "layer", "seq:long"]);
+      for (const row of rows) expect(csvFields(row)[1]).toBe(`GraphNode;${file.slice(6, -4)}`);
+      for (const c of columns.slice(4))
         expect(c).toMatch(/^[a-z][A-Za-z0-9]*:(string|long|double|boolean|string\[\]|long\[\]|double\[\])$/);
       for (const row of rows) expect(csvFields(row)).toHaveLength(columns.length);
       nodeLines += rows.length;

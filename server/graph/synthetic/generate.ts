@@ -26,6 +26,11 @@ export interface GenerateOptions {
   batchSize?: number;
   /** the day (YYYY-MM-DD) the marketplace's contracts and permits are dated from; see writeMarketplace */
   marketplaceDay?: string;
+  /**
+   * patients 1..resumeAfter are already stored (an interrupted seed): their batches are not made; the
+   * shared batches (ontology, marketplace, catalogue) are, and a store upserts them again
+   */
+  resumeAfter?: number;
 }
 
 export interface GraphBatch {
@@ -75,7 +80,8 @@ export function* generateGraph(opts: GenerateOptions): Generator<GraphBatch> {
   writeCatalogue(market, countDatasetMembers(seed, patients));
   yield { nodes: market.nodes, edges: market.edges, patientsDone: 0 };
 
-  for (let start = 1; start <= patients; start += batchSize) {
+  const first = Math.max(0, Math.floor(opts.resumeAfter ?? 0)) + 1;
+  for (let start = first; start <= patients; start += batchSize) {
     const end = Math.min(patients, start + batchSize - 1);
     const out = new RecordBuffer();
     for (let i = start; i <= end; i++) writePatient(out, seed, i);

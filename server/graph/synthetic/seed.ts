@@ -9,6 +9,8 @@ export interface SeedOptions {
   seed?: number;
   /** see GenerateOptions.marketplaceDay */
   marketplaceDay?: string;
+  /** see GenerateOptions.resumeAfter */
+  resumeAfter?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -23,6 +25,7 @@ export async function seedStore(
     patients: opts.patients,
     seed: opts.seed,
     marketplaceDay: opts.marketplaceDay,
+    resumeAfter: opts.resumeAfter,
   })) {
     await store.importBatch(batch.nodes, batch.edges);
     nodes += batch.nodes.length;
