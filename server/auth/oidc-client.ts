@@ -28,6 +28,9 @@ import type { SessionUser } from "./user";
  */
 
 const UNREACHABLE = "The identity provider is not reachable. Try again in a moment.";
+/** a verified sign-in whose token names none of the hub's roles: no session, this message instead */
+export const NO_ROLE =
+  "You are signed in at the identity provider, but your account has no role in the Health Dataspace Hub. Ask your administrator to grant one.";
 
 export const STATE_COOKIE = "app-auth.oidc-state";
 export const RETURN_COOKIE = "app-auth.return-to";
@@ -208,6 +211,10 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         }
         console.warn("[auth] sign-in refused:", e instanceof Error ? e.message : e);
         return signinError("Sign-in failed. Please start again.");
+      }
+      if (result.user.roles.length === 0) {
+        console.warn(`[auth] sign-in of ${result.user.username} refused: no role of the hub in the ID token`);
+        return signinError(NO_ROLE);
       }
       const returnTo = safeRedirect(readCookie(request.headers.get("cookie"), RETURN_COOKIE), "/");
       const { setCookie } = await sessions.create(result.user, result.idToken);
