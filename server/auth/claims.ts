@@ -5,7 +5,7 @@ import type { SessionUser } from "./user";
 /**
  * ID token claims as Keycloak (with the realm the project ships, deploy/keycloak/realm.json) and the
  * embedded provider send them. Roles come from `realm_access.roles`; roles the app does not know are
- * ignored. The claims are the only source: a user whose token lacks them has no roles, no
+ * ignored, the others kept in the order of ROLES (Keycloak sends them in no set order). The claims are the only source: a user whose token lacks them has no roles, no
  * organisation, no DID and no patient record (nothing is filled in from the persona table).
  *
  * `organization` comes in three shapes: the realm's attribute mapper sends the display name as a
@@ -45,9 +45,9 @@ export function organisationFromClaim(claim: IdTokenClaims["organization"]): str
 
 export function userFromClaims(claims: IdTokenClaims): SessionUser {
   const username = claims.preferred_username ?? claims.sub;
-  const roles = (claims.realm_access?.roles ?? []).filter((r): r is Role =>
-    (ROLES as readonly string[]).includes(r),
-  );
+  // in the table's order, whatever order the provider sends them in
+  const claimed = claims.realm_access?.roles ?? [];
+  const roles: Role[] = ROLES.filter((r) => claimed.includes(r));
   return {
     sub: claims.sub,
     username,

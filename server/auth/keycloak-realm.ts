@@ -13,6 +13,8 @@ import { PERSONAS, ROLES, type Persona, type Role } from "./personas";
  * - the hub's confidential client: authorization code with PKCE S256, redirect
  *   `${HUB_PUBLIC_URL}/auth/callback`, post-logout redirect `${HUB_PUBLIC_URL}/auth/signin`, secret
  *   `${HUB_CLIENT_SECRET}`: placeholders Keycloak fills from its environment at `--import-realm`;
+ *   back-channel logout to `${HUB_PUBLIC_URL}/auth/backchannel-logout`, so a session ended in Keycloak
+ *   ends the hub's at once;
  * - the personas as demonstration users, each password its username (as with the embedded provider).
  */
 
@@ -140,7 +142,7 @@ export function keycloakRealm() {
         implicitFlowEnabled: false,
         directAccessGrantsEnabled: false,
         serviceAccountsEnabled: false,
-        frontchannelLogout: true,
+        frontchannelLogout: false,
         rootUrl: "${HUB_PUBLIC_URL}",
         baseUrl: "/",
         redirectUris: ["${HUB_PUBLIC_URL}/auth/callback"],
@@ -148,6 +150,9 @@ export function keycloakRealm() {
         attributes: {
           "pkce.code.challenge.method": "S256",
           "post.logout.redirect.uris": "${HUB_PUBLIC_URL}/auth/signin",
+          // a session ended in Keycloak (sign-out elsewhere, an administrator's revocation) ends the hub's
+          "backchannel.logout.url": "${HUB_PUBLIC_URL}/auth/backchannel-logout",
+          "backchannel.logout.session.required": "true",
         },
         fullScopeAllowed: true,
         defaultClientScopes: ["basic", "profile", "email", "acr", "web-origins"],
