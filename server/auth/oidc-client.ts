@@ -27,7 +27,13 @@ import type { SessionUser } from "./user";
  * (docs/decisions/0018-identity-provider-time-outs.md).
  */
 
+const ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
+const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+
 const UNREACHABLE = "The identity provider is not reachable. Try again in a moment.";
+/** a verified sign-in whose token names none of the hub's roles: no session, this message instead */
+export const NO_ROLE =
+  "You are signed in at the identity provider, but your account has no role in the Health Dataspace Hub. Ask your administrator to grant one.";
 
 export const STATE_COOKIE = "app-auth.oidc-state";
 export const RETURN_COOKIE = "app-auth.return-to";
@@ -60,6 +66,11 @@ export interface OidcClient {
   callback(request: Request): Promise<Response>;
   /** ends the app session and the provider session */
   logout(request: Request): Promise<Response>;
+  /**
+   * OIDC back-channel logout: the provider posts a signed logout token when a session ends there
+   * (sign-out elsewhere, an administrator's revocation); the hub sessions made from it end at once.
+   */
+  backchannelLogout(request: Request): Promise<Response>;
   /** true when the provider's discovery document answers */
   probe(timeoutMs: number): Promise<boolean>;
   readonly issuer: string;
@@ -132,11 +143,16 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
     }
   }
 
+  /** the provider's signing keys, fetched by `deadline` */
+  function signingKeys(d: Discovery, deadline: AbortSignal): JWTVerifyGetKey {
+    if (!jwks) jwks = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
+    return keysBeforeDeadline(jwks, deadline);
+  }
+
   /** the strategy for one sign-in step; every provider call it makes ends by `deadline` */
   async function authenticator(deadline: AbortSignal) {
     const d = await beforeDeadline(discover(), deadline, "discovery");
-    if (!jwks) jwks = createRemoteJWKSet(new URL(internal(d.jwks_uri)), { timeoutDuration: opts.timeoutMs });
-    const verifyKey = keysBeforeDeadline(jwks, deadline);
+    const verifyKey = signingKeys(d, deadline);
     const strategy = new HubStrategy(
       {
         clientId: opts.clientId,
@@ -160,7 +176,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         const { payload } = await jwtVerify(idToken, verifyKey, {
           issuer: d.issuer,
           audience: opts.clientId,
-          algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
+          algorithms: ALGORITHMS,
         });
         if (payload.nonce !== nonceFor(state)) throw new Error("ID token nonce does not match");
         return { user: userFromClaims(idTokenClaims.parse(payload)), idToken };
@@ -209,6 +225,10 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         console.warn("[auth] sign-in refused:", e instanceof Error ? e.message : e);
         return signinError("Sign-in failed. Please start again.");
       }
+      if (result.user.roles.length === 0) {
+        console.warn(`[auth] sign-in of ${result.user.username} refused: no role of the hub in the ID token`);
+        return signinError(NO_ROLE);
+      }
       const returnTo = safeRedirect(readCookie(request.headers.get("cookie"), RETURN_COOKIE), "/");
       const { setCookie } = await sessions.create(result.user, result.idToken);
       const headers = new Headers({ Location: returnTo });
@@ -234,6 +254,45 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       }
       return new Response(null, { status: 302, headers: { Location: location, "Set-Cookie": setCookie } });
     },
+    async backchannelLogout(request) {
+      const form = await request.formData().catch(() => null);
+      const token = form?.get("logout_token");
+      if (typeof token !== "string" || token.length === 0)
+        return backchannelAnswer(400, "logout_token is required");
+      let ended: { sub?: string; sid?: string };
+      try {
+        const deadline = AbortSignal.timeout(opts.timeoutMs);
+        const d = await beforeDeadline(discover(), deadline, "discovery");
+        const { payload } = await jwtVerify(token, signingKeys(d, deadline), {
+          issuer: d.issuer,
+          audience: opts.clientId,
+          algorithms: ALGORITHMS,
+          maxTokenAge: "5 minutes",
+        });
+        const events = payload.events as Record<string, unknown> | undefined;
+        const sub = typeof payload.sub === "string" ? payload.sub : undefined;
+        const sid = typeof payload.sid === "string" ? payload.sid : undefined;
+        // OpenID Connect Back-Channel Logout 1.0, 2.6: the event, no nonce, a subject or a session
+        if (
+          !events ||
+          typeof events[BACKCHANNEL_LOGOUT_EVENT] !== "object" ||
+          "nonce" in payload ||
+          !(sub || sid)
+        )
+          throw new Error("not a logout token");
+        ended = { sub, sid };
+      } catch (e) {
+        if (e instanceof ProviderUnavailableError) {
+          console.warn("[auth] back-channel logout: identity provider unavailable:", e.message);
+          return backchannelAnswer(502, "The identity provider is not reachable.");
+        }
+        console.warn("[auth] back-channel logout refused:", e instanceof Error ? e.message : e);
+        return backchannelAnswer(400, "logout_token is not valid");
+      }
+      const count = await sessions.endProviderSession(ended);
+      console.info(`[auth] back-channel logout ended ${count} session(s)`);
+      return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+    },
     async probe(timeoutMs) {
       try {
         const res = await fetch(internal(`${opts.issuer}/.well-known/openid-configuration`), {
@@ -246,6 +305,20 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       }
     },
   };
+}
+
+/** the back-channel logout's error answer (OpenID Connect Back-Channel Logout 1.0, 2.8) */
+function backchannelAnswer(status: number, message: string): Response {
+  return new Response(
+    JSON.stringify({
+      error: status === 400 ? "invalid_request" : "temporarily_unavailable",
+      error_description: message,
+    }),
+    {
+      status,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+    },
+  );
 }
 
 function signinError(message: string): Response {

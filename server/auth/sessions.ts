@@ -57,6 +57,11 @@ export interface SessionStore {
    * when the store must be asked (`userFromRequest`). What the /api dispatcher tries first.
    */
   cachedUser(request: SessionRequest): SessionUser | null | undefined;
+  /**
+   * Ends the sessions made from one session at the identity provider (OIDC back-channel logout): those
+   * of subject `sub` whose ID token names `sid` (every session of `sub` without a `sid`). Returns how many.
+   */
+  endProviderSession(ended: { sub?: string; sid?: string }): Promise<number>;
   /** removes the session; returns the record that was removed and a cookie that clears it */
   destroy(request: Request): Promise<{ record: SessionRecord | null; setCookie: string }>;
   purgeExpired(now?: number): Promise<number>;
@@ -249,6 +254,31 @@ export async function createSessionStore(
       }
       return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
+    async endProviderSession({ sub, sid }) {
+      if (!sub && !sid) return 0;
+      let query = rel.db.selectFrom("sessions").select(["token_hash", "user_json", "id_token"]);
+      // the user's JSON begins with its subject: a pre-filter, checked exactly below
+      if (sub) query = query.where("user_json", "like", `{"sub":${JSON.stringify(sub)}%`);
+      const rows = (await query.execute()) as {
+        token_hash: string;
+        user_json: string;
+        id_token: string | null;
+      }[];
+      const keys = rows
+        .filter((r) => !sub || (JSON.parse(r.user_json) as SessionUser).sub === sub)
+        .filter((r) => !sid || sidOf(r.id_token) === sid)
+        .map((r) => r.token_hash);
+      if (keys.length === 0) return 0;
+      signOuts++;
+      cache.clear();
+      await rel.tx(async (tx) => {
+        await tx.deleteFrom("sessions").where("token_hash", "in", keys).execute();
+        await rel.changes.bump(tx, SESSIONS_TOPIC);
+      });
+      signOuts++;
+      cache.clear();
+      return keys.length;
+    },
     async purgeExpired(now = Date.now()) {
       const res = await rel.db
         .deleteFrom("sessions")
@@ -257,6 +287,17 @@ export async function createSessionStore(
       return Number(res.numDeletedRows);
     },
   };
+}
+
+/** the provider session (`sid`) an ID token stored at sign-in names (it was verified then) */
+function sidOf(idToken: string | null): string | undefined {
+  if (!idToken) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString("utf8"));
+    return typeof payload?.sid === "string" ? payload.sid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** each caller gets its own copy: handlers may not share (or change) one cached object */

@@ -55,6 +55,7 @@ export function personaSessions(): SessionStore {
       record: read(request),
       setCookie: "app-auth.session-token=; Path=/; Max-Age=0",
     }),
+    endProviderSession: async () => 0,
     purgeExpired: async () => 0,
   };
 }
@@ -82,6 +83,8 @@ export function staticSignIn(): OidcClient {
     async logout() {
       return redirectTo("/auth/signin");
     },
+    // no provider, no provider sessions
+    backchannelLogout: async () => new Response(null, { status: 404 }),
     probe: async () => true,
   };
 }

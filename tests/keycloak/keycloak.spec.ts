@@ -1,0 +1,231 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { PERSONAS, type Persona } from "../../server/auth/personas";
+import { ROUTES, type HttpMethod } from "../../server/http/route-table";
+
+/**
+ * The hub signed in through a real Keycloak (started by scripts/real-systems/keycloak-pass.mjs with the
+ * realm deploy/keycloak/realm.json imported as the README says): Keycloak's own login page in chromium,
+ * the claims its tokens carry, the route table's authorisation for those sessions, and sign-out.
+ */
+const KEYCLOAK_URL = process.env.KEYCLOAK_URL ?? "";
+const REALM = "ehds";
+const NO_ROLE = "your account has no role in the Health Dataspace Hub";
+
+test.describe.configure({ mode: "serial" });
+test.skip(!KEYCLOAK_URL, "runs in the Keycloak pass (KEYCLOAK_URL unset)");
+
+/** Keycloak's login form: username (pre-filled from login_hint), password, submit; back at the hub */
+async function signInThroughKeycloak(page: Page, username: string, password = username): Promise<void> {
+  await page.goto(`/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=%2F`);
+  await expect(page).toHaveURL((u) => u.href.startsWith(`${KEYCLOAK_URL}/realms/${REALM}/`));
+  await expect(page.locator("#username")).toHaveValue(username);
+  await page.locator("#password").fill(password);
+  await page.locator("#kc-login").click();
+  await page.waitForURL((u) => !u.href.startsWith(KEYCLOAK_URL));
+}
+
+async function adminToken(request: APIRequestContext): Promise<string> {
+  const res = await request.post(`${KEYCLOAK_URL}/realms/master/protocol/openid-connect/token`, {
+    form: {
+      grant_type: "password",
+      client_id: "admin-cli",
+      username: process.env.KEYCLOAK_ADMIN_USER ?? "",
+      password: process.env.KEYCLOAK_ADMIN_PASSWORD ?? "",
+    },
+  });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function admin(request: APIRequestContext, method: string, path: string, data?: unknown) {
+  const token = await adminToken(request);
+  return request.fetch(`${KEYCLOAK_URL}/admin/realms/${REALM}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    ...(data === undefined ? {} : { data }),
+  });
+}
+
+/** the hub's session cookie of a persona signed in through Keycloak (filled by the first test) */
+const cookies = new Map<string, string>();
+
+async function freshPage(browser: Browser) {
+  const context = await browser.newContext();
+  return { context, page: await context.newPage() };
+}
+
+test.describe("every persona signs in through Keycloak's login page", () => {
+  for (const persona of PERSONAS) {
+    test(`${persona.username}: home, roles, organisation, DID, patient record`, async ({ browser }) => {
+      const { context, page } = await freshPage(browser);
+      await signInThroughKeycloak(page, persona.username);
+      await expect(page).toHaveURL((u) => u.pathname === "/");
+      await expect(page.getByTestId("whoami")).toContainText(persona.name);
+      await expect(page.getByTestId("whoami")).toContainText(persona.organisation);
+      await expect(page.getByTestId("whoami")).toHaveAttribute("data-roles", persona.roles.join(" "));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome, ${persona.name}`);
+
+      const session = (await (await page.request.get("/api/auth/session")).json()) as {
+        user: { username: string; roles: string[]; organisation: string; participantDid: string | null };
+      };
+      expect(session.user).toMatchObject({
+        username: persona.username,
+        roles: persona.roles,
+        organisation: persona.organisation,
+        participantDid: persona.participantDid ?? null,
+      });
+      if (persona.patientId) await expectOwnRecord(page, persona);
+
+      const cookie = (await context.cookies()).find((c) => c.name === "app-auth.session-token");
+      expect(cookie).toBeDefined();
+      cookies.set(persona.username, `${cookie!.name}=${cookie!.value}`);
+      await context.close();
+    });
+  }
+});
+
+/** the token's patient_id is the one record the patient may open: their own answers, another's is refused */
+async function expectOwnRecord(page: Page, persona: Persona) {
+  const own = await page.request.get(`/api/patient/profile?patientId=${persona.patientId}`);
+  expect(own.status()).toBe(200);
+  expect(await own.text()).toContain(persona.patientId!);
+  for (const other of PERSONAS.filter((p) => p.patientId && p.patientId !== persona.patientId))
+    expect((await page.request.get(`/api/patient/profile?patientId=${other.patientId}`)).status()).toBe(403);
+}
+
+const concrete = (path: string) =>
+  path
+    .replace(":rest*", "session")
+    .replace(/:([A-Za-z]+)/g, (_, name: string) => (name === "participant" ? "lmc" : `probe-${name}`));
+
+test("the route table's authorisation holds for sessions made through Keycloak", async ({ request }) => {
+  expect(cookies.size).toBe(PERSONAS.length);
+  let checked = 0;
+  for (const r of ROUTES) {
+    for (const [method, spec] of Object.entries(r.methods) as [
+      HttpMethod,
+      NonNullable<(typeof r.methods)[HttpMethod]>,
+    ][]) {
+      if (spec.access.kind !== "session") continue;
+      const allowed = spec.access.roles;
+      for (const persona of PERSONAS) {
+        const hasBody = method !== "GET" && method !== "DELETE";
+        const res = await request.fetch(concrete(r.path), {
+          method,
+          maxRedirects: 0,
+          headers: {
+            cookie: cookies.get(persona.username)!,
+            ...(hasBody ? { "content-type": "application/json" } : {}),
+          },
+          ...(hasBody ? { data: "{}" } : {}),
+        });
+        const body = (await res.json()) as { error?: string };
+        const admitted = allowed === "any" || allowed.some((role) => persona.roles.includes(role));
+        const where = `${method} ${r.path} as ${persona.username}`;
+        if (admitted)
+          expect(
+            res.status() === 401 || (res.status() === 403 && /role/i.test(body.error ?? "")),
+            where,
+          ).toBe(false);
+        else expect(res.status(), where).toBe(403);
+        checked++;
+      }
+    }
+  }
+  expect(checked).toBeGreaterThan(400);
+});
+
+test("sign-out ends the Keycloak session too: the next sign-in asks for the password again", async ({
+  browser,
+}) => {
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toBeVisible();
+
+  // without a hub sign-out, Keycloak's own session signs the browser in again without a password
+  await context.clearCookies({ name: "app-auth.session-token" });
+  await page.goto("/auth/login?returnTo=%2F");
+  await expect(page.getByTestId("whoami")).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL((u) => u.pathname === "/auth/signin" && !u.href.startsWith(KEYCLOAK_URL));
+  expect((await (await page.request.get("/api/auth/session")).json()) as object).toEqual({});
+  await page.goto("/auth/login?returnTo=%2F");
+  await expect(page).toHaveURL((u) => u.href.startsWith(`${KEYCLOAK_URL}/realms/${REALM}/`));
+  await expect(page.locator("#password")).toBeVisible();
+  await context.close();
+});
+
+test("a Keycloak user with none of the hub's roles gets a page that says so, and no session", async ({
+  browser,
+  request,
+}) => {
+  const username = `norole-${Date.now()}`;
+  const created = await admin(request, "POST", "/users", {
+    username,
+    enabled: true,
+    email: `${username}@example.org`,
+    emailVerified: true,
+    firstName: "No",
+    lastName: "Role",
+    credentials: [{ type: "password", value: "no-role-password", temporary: false }],
+  });
+  expect(created.status()).toBe(201);
+  const { context, page } = await freshPage(browser);
+  const answers: number[] = [];
+  page.on("response", (r) => answers.push(r.status()));
+  await signInThroughKeycloak(page, username, "no-role-password");
+  await expect(page).toHaveURL((u) => u.pathname === "/auth/signin");
+  await expect(page.getByRole("alert")).toContainText(NO_ROLE);
+  expect(answers.filter((s) => s >= 500)).toEqual([]);
+  expect((await (await page.request.get("/api/auth/session")).json()) as object).toEqual({});
+  await context.close();
+});
+
+test("a session revoked with Keycloak's admin API stops working in the hub at once (back-channel logout)", async ({
+  browser,
+  request,
+}) => {
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "regulator");
+  await expect(page.getByTestId("whoami")).toBeVisible();
+  const session = async () =>
+    (await (await page.request.get("/api/auth/session")).json()) as { user?: object };
+  expect((await session()).user).toBeDefined();
+
+  const users = (await (await admin(request, "GET", "/users?username=regulator&exact=true")).json()) as {
+    id: string;
+  }[];
+  const sessions = (await (await admin(request, "GET", `/users/${users[0].id}/sessions`)).json()) as {
+    id: string;
+  }[];
+  expect(sessions.length).toBeGreaterThan(0);
+  const token = await adminToken(request);
+  const revokedAt = Date.now();
+  for (const s of sessions) {
+    const res = await request.delete(`${KEYCLOAK_URL}/admin/realms/${REALM}/sessions/${s.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status()).toBe(204);
+  }
+  // the DELETE answers after Keycloak has posted the logout token to the hub: gone within a second
+  await expect.poll(async () => (await session()).user, { timeout: 1000 }).toBeUndefined();
+  console.log(`revoked session refused by the hub ${Date.now() - revokedAt} ms after the DELETE`);
+  expect((await page.request.get("/api/overview")).status()).toBe(401);
+  await context.close();
+});
+
+test("a forged logout token ends nothing", async ({ browser, request }) => {
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "lmc");
+  const header = Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url");
+  const claims = Buffer.from(
+    JSON.stringify({ iss: process.env.OIDC_ISSUER, aud: "hub", sub: "x", events: {} }),
+  ).toString("base64url");
+  const res = await request.post("/auth/backchannel-logout", {
+    form: { logout_token: `${header}.${claims}.` },
+  });
+  expect(res.status()).toBe(400);
+  expect((await (await page.request.get("/api/auth/session")).json()) as object).toHaveProperty("user");
+  await context.close();
+});
