@@ -1,8 +1,9 @@
 // The test passes of `npm test` that run against a real system, in order. Each pass names the test
 // files it runs and starts its system: `start()` resolves `{ env, stop }`, `env` pointing the hub and
 // the tests at the system. A system the environment already names (e.g. DATABASE_URL) is used as it is.
+import { connectorPass } from "./connector-pass.mjs";
 import { postgresPass } from "./postgres-pass.mjs";
 
 export function passes(tools) {
-  return [postgresPass(tools)];
+  return [postgresPass(tools), connectorPass(tools)];
 }
