@@ -140,7 +140,7 @@ export function connectorPass() {
     name: "connector",
     title: `EDC connector ${EDC_VERSION}`,
     files() {
-      return ["tests/connector/edc-dataspace.test.ts"];
+      return ["tests/connector/edc-dataspace.test.ts", "tests/contract/connector.test.ts"];
     },
     async start({ log }) {
       const ds = await startDataspace({ log });
