@@ -12,6 +12,7 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "tests/api/**/*.test.ts",
       "tests/contract/**/*.test.ts",
+      "tests/connector/**/*.test.ts",
     ],
     exclude: ["node_modules", "build", ".builds", "tests/e2e/**"],
     testTimeout: 30_000,

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { MANAGEMENT_CONTEXT } from "./dataspace-protocol";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +64,7 @@ describe("the embedded dataspace in its own worker thread (the built server's fo
       expect((await ds.listParticipants()).length).toBeGreaterThanOrEqual(5);
       const offer = (id: string) => ({
         "@id": id,
+        "@context": [MANAGEMENT_CONTEXT],
         "@type": "PolicyDefinition",
         policy: { "@type": "Offer", permission: [{ action: "use" }] },
       });

@@ -119,7 +119,19 @@ export function findMaven({ log = () => {} } = {}) {
   return mvn;
 }
 
-const coords = (d) => `${d.groupId}:${d.artifactId}:${d.version}${d.type ? `:${d.type}` : ""}`;
+const coords = (d) =>
+  `${d.groupId}:${d.artifactId}:${d.version}${d.type ? `:${d.type}` : ""}${(d.exclusions ?? []).map((x) => ` -${x.groupId}:${x.artifactId}`).join("")}`;
+
+// `exclusions` (optional): transitive artifacts left out, e.g. a module its publisher never uploaded
+const exclusionsXml = (exclusions = []) =>
+  exclusions.length === 0
+    ? ""
+    : `\n      <exclusions>\n${exclusions
+        .map(
+          (x) =>
+            `        <exclusion><groupId>${x.groupId}</groupId><artifactId>${x.artifactId}</artifactId></exclusion>`,
+        )
+        .join("\n")}\n      </exclusions>`;
 
 function pomFor(name, dependencies) {
   const deps = dependencies
@@ -127,7 +139,7 @@ function pomFor(name, dependencies) {
       (d) => `    <dependency>
       <groupId>${d.groupId}</groupId>
       <artifactId>${d.artifactId}</artifactId>
-      <version>${d.version}</version>${d.type ? `\n      <type>${d.type}</type>` : ""}${d.classifier ? `\n      <classifier>${d.classifier}</classifier>` : ""}
+      <version>${d.version}</version>${d.type ? `\n      <type>${d.type}</type>` : ""}${d.classifier ? `\n      <classifier>${d.classifier}</classifier>` : ""}${exclusionsXml(d.exclusions)}
     </dependency>`,
     )
     .join("\n");

@@ -37,8 +37,9 @@ export const envSchema = z.object({
   CONNECTOR_MANAGEMENT_URL: optionalUrl,
   CONNECTOR_API_VERSION: z
     .string()
-    .regex(/^v[0-9a-z]+$/, "must look like v4alpha or v3")
-    .default("v4alpha"),
+    .regex(/^v[0-9a-z]+$/, "must look like v4beta or v3")
+    .default("v4beta"),
+  CONNECTOR_API_KEY: z.string().min(1).optional(),
   CONNECTOR_TOKEN_URL: optionalUrl,
   CONNECTOR_CLIENT_ID: z.string().optional(),
   CONNECTOR_CLIENT_SECRET: z.string().optional(),
@@ -99,6 +100,8 @@ export interface Config {
         tokenUrl: string | undefined;
         clientId: string | undefined;
         clientSecret: string | undefined;
+        /** the management API key (EDC's `tokenbased` auth, header x-api-key) */
+        apiKey: string | undefined;
       }
     | undefined;
   tenantManagerUrl: string | undefined;
@@ -224,6 +227,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           tokenUrl: e.CONNECTOR_TOKEN_URL,
           clientId: e.CONNECTOR_CLIENT_ID,
           clientSecret: e.CONNECTOR_CLIENT_SECRET,
+          apiKey: e.CONNECTOR_API_KEY,
         }
       : undefined,
     tenantManagerUrl: e.TENANT_MANAGER_URL,

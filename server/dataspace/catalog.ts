@@ -56,3 +56,31 @@ export function summariseCatalog(catalog: Obj): CatalogSummary {
     (term(catalog, "participantId", DSPACE_NAMESPACE, "dspace") as string | undefined) ?? undefined;
   return { providerDid, endpointUrl, datasets };
 }
+
+/** an offer id's definition-and-asset part (EDC: `<definition>:<asset>:<uuid>`, base64 parts) */
+const offerStem = (id: string) => id.split(":").slice(0, -1).join(":");
+
+/**
+ * The rules of the offer to request for `assetId` (`offerId`, else an offer of the same contract
+ * definition: a provider issues fresh offer ids on each catalogue request): `permission`,
+ * `prohibition`, `obligation` as the provider wrote them, without the `odrl:` prefix and without empty
+ * lists. A connector agrees only when the requested policy equals the offered one. Undefined when the
+ * catalogue holds no such offer.
+ */
+export function offeredRules(catalog: Obj, assetId: string, offerId: string): Obj | undefined {
+  const dataset = summariseCatalog(catalog).datasets.find((d) => d.id === assetId);
+  if (!dataset) return undefined;
+  const offer =
+    dataset.offers.find((o) => o.id === offerId) ??
+    (offerStem(offerId) ? dataset.offers.find((o) => offerStem(o.id) === offerStem(offerId)) : undefined);
+  if (!offer) return undefined;
+  const rules: Obj = {};
+  for (const name of ["permission", "prohibition", "obligation"]) {
+    const list = asArray(
+      (offer.policy[name] ?? offer.policy[`odrl:${name}`] ?? offer.policy[`${ODRL_NAMESPACE}${name}`]) as
+        Obj | Obj[] | undefined,
+    );
+    if (list.length > 0) rules[name] = list;
+  }
+  return rules;
+}

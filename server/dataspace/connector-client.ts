@@ -22,9 +22,14 @@ import {
 } from "./upstream-schemas";
 
 /**
- * Client of the EDC virtual connector's management API (participant contexts, `/{version}/...`).
- * JSON-LD bodies with the management context; lists are QuerySpec requests. One instance per
- * connector; every method takes an optional deadline signal.
+ * Client of an EDC connector's management API. Two shapes, told apart by the API version:
+ * - participant-scoped (the virtual connector, and the embedded development dataspace):
+ *   `/{version}/participants/{context}/...`, many participant contexts in one runtime;
+ * - runtime-scoped (`v4beta`: EDC 0.15.x, the newest release on Maven Central, which the
+ *   connector pass runs): `/{version}/...`, one participant per runtime, so the context id of a call
+ *   is not part of its path (docs/decisions/0048-real-edc-connector.md).
+ * JSON-LD bodies with the management context (`management/v2`); lists are QuerySpec requests. One
+ * instance per connector; every method takes an optional deadline signal.
  */
 export interface ConnectorClient {
   readonly managementUrl: string;
@@ -90,7 +95,29 @@ export interface ConnectorClientOptions {
   apiVersion: string;
   timeoutMs: number;
   tokens?: TokenSource;
+  /** the management API key (EDC's `tokenbased` authentication), sent as `x-api-key` */
+  apiKey?: string;
   fetch?: typeof fetch;
+}
+
+/**
+ * management API versions served by EDC runtimes with one participant and no participant-scoped paths:
+ * `v4beta` (EDC 0.15). EDC 0.15's `v3` is such an API too, but the hub has always addressed `v3` with
+ * participant-scoped paths (its tests and the policy service do), so it stays so here.
+ */
+export const RUNTIME_SCOPED_VERSIONS: readonly string[] = ["v4beta"];
+
+/** whether `apiVersion` addresses one participant per runtime (no `/participants/{context}` in its paths) */
+export const isRuntimeScoped = (apiVersion: string) => RUNTIME_SCOPED_VERSIONS.includes(apiVersion);
+
+/**
+ * Where a pulled transfer's endpoint data reference is read: EDC 0.15's EDR cache API is only at `v3`
+ * (its `v4beta` has none); the participant-scoped form is the embedded dataspace's (the virtual
+ * connector has no such path: not verified against one, see the README's "Not done yet").
+ */
+export function edrDataAddressPath(apiVersion: string, contextPath: string, transferId: string): string {
+  const id = encodeURIComponent(transferId);
+  return isRuntimeScoped(apiVersion) ? `/v3/edrs/${id}/dataaddress` : `${contextPath}/edrs/${id}/dataaddress`;
 }
 
 const LIST_LIMIT = 500;
@@ -101,10 +128,13 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     baseUrl: options.managementUrl,
     timeoutMs: options.timeoutMs,
     tokens: options.tokens,
+    headers: options.apiKey ? { "x-api-key": options.apiKey } : undefined,
     fetch: options.fetch,
   });
   const v = options.apiVersion;
-  const ctxPath = (contextId: string) => `/${v}/participants/${encodeURIComponent(contextId)}`;
+  const ctxPath = isRuntimeScoped(v)
+    ? () => `/${v}`
+    : (contextId: string) => `/${v}/participants/${encodeURIComponent(contextId)}`;
   const list = (sortField: string) =>
     querySpec({ offset: 0, limit: LIST_LIMIT, sortOrder: "DESC", sortField });
 
@@ -186,7 +216,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         signal,
       }),
     getEndpointDataReference: (id, transferId, signal) =>
-      http.request("GET", `${ctxPath(id)}/edrs/${encodeURIComponent(transferId)}/dataaddress`, {
+      http.request("GET", edrDataAddressPath(v, ctxPath(id), transferId), {
         schema: edrDataAddressSchema,
         signal,
       }),

@@ -202,6 +202,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     tokenUrl?: string;
     clientId?: string;
     clientSecret?: string;
+    apiKey?: string;
   };
   if (config.connector) {
     connectorSettings = {
@@ -210,6 +211,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       tokenUrl: config.connector.tokenUrl,
       clientId: config.connector.clientId,
       clientSecret: config.connector.clientSecret,
+      apiKey: config.connector.apiKey,
     };
   } else {
     if (!deps.embedded)
@@ -250,6 +252,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
         ...common,
         managementUrl: connectorSettings.managementUrl,
         apiVersion: connectorSettings.apiVersion,
+        apiKey: connectorSettings.apiKey,
       }),
       readCache,
     ),

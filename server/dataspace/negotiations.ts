@@ -5,6 +5,7 @@ import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedByInputs } from "./encoded-by-inputs";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
+import { offeredRules } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
@@ -56,9 +57,13 @@ export function parseNegotiationRequest(body: Record<string, unknown>): Negotiat
 /**
  * The ContractRequest sent to the connector: DSP 2025-1, an ODRL Offer whose `@id` is the offer
  * (or legacy policy) id, assigned by the provider DID (else the counter-party id, else ""), with
- * the asset as target and the single permission `use`.
+ * the asset as target and the offered rules (`offered`, read from the provider's catalogue: a
+ * connector agrees only to the policy it offered), else the single permission `use`.
  */
-export function buildContractRequest(req: NegotiationRequest): Record<string, unknown> {
+export function buildContractRequest(
+  req: NegotiationRequest,
+  offered?: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     "@context": [MANAGEMENT_CONTEXT],
     "@type": "ContractRequest",
@@ -69,7 +74,7 @@ export function buildContractRequest(req: NegotiationRequest): Record<string, un
       "@id": req.offerId ?? req.policyId,
       assigner: req.providerDid ?? req.counterPartyId ?? "",
       target: req.assetId,
-      permission: [{ action: "use" }],
+      ...(offered ?? { permission: [{ action: "use" }] }),
     },
   };
 }
@@ -183,12 +188,32 @@ export async function fetchProviderCatalog(
   }
 }
 
+/**
+ * The rules the provider offers for the request's asset, from its catalogue as the consumer's
+ * connector fetches it now; undefined when that fails or holds no such offer (the connector then
+ * decides on the fixed `use` permission).
+ */
+async function offeredPolicy(
+  rt: DataspaceRuntime,
+  req: NegotiationRequest,
+): Promise<Record<string, unknown> | undefined> {
+  const provider = req.providerDid ?? req.counterPartyId;
+  if (!provider) return undefined;
+  const address = normaliseCounterPartyAddress(req.counterPartyAddress, req.counterPartyId);
+  try {
+    const catalog = await rt.connector.requestCatalog(req.participantId, catalogRequestOf(provider, address));
+    return offeredRules(catalog, req.assetId, req.offerId ?? req.policyId ?? "");
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startNegotiation(
   rt: DataspaceRuntime,
   req: NegotiationRequest,
   actor = "system",
 ): Promise<IdResponse> {
-  const body = buildContractRequest(req);
+  const body = buildContractRequest(req, await offeredPolicy(rt, req));
   const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
   let response: IdResponse;
   try {

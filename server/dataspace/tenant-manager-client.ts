@@ -68,12 +68,12 @@ export function createTenantManagerClient(options: TenantManagerClientOptions): 
     updateTenant: (id, properties, signal) =>
       http.request("PATCH", t(id), { schema: tenantSchema, body: { properties }, signal }),
     listParticipantProfiles: (id, signal) =>
-      http.request("GET", `${t(id)}/participants`, {
+      http.request("GET", `${t(id)}/participant-profiles`, {
         schema: z.array(participantProfileSchema),
         signal,
       }),
     createParticipantProfile: (id, deployment, signal) =>
-      http.request("POST", `${t(id)}/participants`, {
+      http.request("POST", `${t(id)}/participant-profiles`, {
         schema: participantProfileSchema,
         body: deployment,
         signal,

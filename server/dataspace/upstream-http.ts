@@ -68,6 +68,8 @@ export interface UpstreamHttpOptions {
   baseUrl: string;
   timeoutMs: number;
   tokens?: TokenSource;
+  /** sent with every request (e.g. the management API key of an EDC connector: `x-api-key`) */
+  headers?: Record<string, string>;
   fetch?: typeof fetch;
 }
 
@@ -120,7 +122,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     const url = new URL(baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers = new Headers({ Accept: "application/json", ...opts.headers });
+    const headers = new Headers({ Accept: "application/json", ...options.headers, ...opts.headers });
     if (opts.body !== undefined) headers.set("Content-Type", "application/json");
     if (options.tokens) {
       // a failed token call is an error: never an unauthenticated request

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalDataspace, type LocalDataspace } from "./index";
+import { MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 
 /**
  * The management API's catalogue request (POST …/participants/{consumer}/catalog/request): the
@@ -37,7 +38,7 @@ const requestCatalog = (consumer: string, body: unknown) =>
   fetch(`${contexts}/${consumer}/catalog/request`, {
     method: "POST",
     headers: auth,
-    body: JSON.stringify(body),
+    body: JSON.stringify({ "@context": [MANAGEMENT_CONTEXT], ...(body as object) }),
   });
 
 describe("management API catalogue request", () => {

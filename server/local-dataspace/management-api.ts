@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT } from "../dataspace-protocol";
+import { COMPACT_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { contextOfDspAddress, participantByDid, type LocalContext } from "./context";
 import { badRequest, conflict, HttpError, notFound, type LocalRequest, type Router } from "./http";
 import type {
@@ -39,7 +39,25 @@ function objectBody(req: LocalRequest): Json {
   return req.body as Json;
 }
 
+/**
+ * A body of the participant-scoped management API, which validates it against schemas that require
+ * the `management/v2` context (an EDC v3 body, `management/v0.0.1`, is refused): 400 otherwise.
+ */
+function managementBody(req: LocalRequest): Json {
+  const body = objectBody(req);
+  const context = body["@context"];
+  const contexts = Array.isArray(context) ? context : [context];
+  if (!contexts.includes(MANAGEMENT_CONTEXT))
+    throw badRequest(`@context must include ${MANAGEMENT_CONTEXT}`, "@context");
+  return body;
+}
+
 function query<T extends Json>(records: T[], body: unknown): T[] {
+  if (body !== undefined && body !== null && typeof body === "object" && !Array.isArray(body)) {
+    const context = (body as Json)["@context"];
+    if (!(Array.isArray(context) ? context : [context]).includes(MANAGEMENT_CONTEXT))
+      throw badRequest(`@context must include ${MANAGEMENT_CONTEXT}`, "@context");
+  }
   try {
     return applyQuery(records, parseQuerySpec(body));
   } catch (e) {
@@ -123,7 +141,7 @@ export function registerManagementApi(
   // ---- assets --------------------------------------------------------------------------------
   router.add("POST", `${C}/assets`, (req) => {
     const p = participant(req);
-    const body = objectBody(req);
+    const body = managementBody(req);
     const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
     const dataAddress = body.dataAddress as Json | undefined;
     if (!dataAddress || typeof dataAddress !== "object" || typeof dataAddress.type !== "string") {
@@ -154,7 +172,7 @@ export function registerManagementApi(
   // ---- policy and contract definitions -------------------------------------------------------
   router.add("POST", `${C}/policydefinitions`, (req) => {
     const p = participant(req);
-    const body = objectBody(req);
+    const body = managementBody(req);
     const policy = body.policy as Json | undefined;
     if (!policy || typeof policy !== "object") throw badRequest("policy is required", "policy");
     const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
@@ -185,7 +203,7 @@ export function registerManagementApi(
   });
   router.add("POST", `${C}/contractdefinitions`, (req) => {
     const p = participant(req);
-    const body = objectBody(req);
+    const body = managementBody(req);
     for (const f of ["accessPolicyId", "contractPolicyId"] as const) {
       if (typeof body[f] !== "string" || !body[f]) throw badRequest(`${f} is required`, f);
     }
@@ -212,7 +230,7 @@ export function registerManagementApi(
   // ---- catalogue: asks the provider over DSP ---------------------------------------------------
   router.add("POST", `${C}/catalog/request`, async (req) => {
     active(req);
-    const body = objectBody(req);
+    const body = managementBody(req);
     const address = typeof body.counterPartyAddress === "string" ? body.counterPartyAddress : undefined;
     const did = [body.counterPartyId, body.counterPartyDid].find(
       (v): v is string => typeof v === "string" && v.startsWith("did:"),
@@ -242,7 +260,7 @@ export function registerManagementApi(
     return n;
   };
   router.add("POST", `${C}/contractnegotiations`, (req) => {
-    const n = requestNegotiation(ctx, active(req), objectBody(req));
+    const n = requestNegotiation(ctx, active(req), managementBody(req));
     return { body: idResponse(n["@id"], n.createdAt) };
   });
   router.add("POST", `${C}/contractnegotiations/request`, (req) => ({
@@ -272,7 +290,7 @@ export function registerManagementApi(
     return t;
   };
   router.add("POST", `${C}/transferprocesses`, (req) => {
-    const t = requestTransfer(ctx, active(req), objectBody(req));
+    const t = requestTransfer(ctx, active(req), managementBody(req));
     return { body: idResponse(t["@id"], t.createdAt) };
   });
   router.add("POST", `${C}/transferprocesses/request`, (req) => ({

@@ -36,18 +36,38 @@ function transition(
   return next;
 }
 
-/** The permitted actions of a policy, normalised for comparison (`use`, `odrl:use`, `{"@id": "odrl:use"}`). */
-function actionsOf(permissions: unknown): string {
-  const list = Array.isArray(permissions) ? permissions : permissions ? [permissions] : [];
-  return list
-    .map((p) => {
-      const a = (p as Json).action ?? (p as Json)["odrl:action"];
-      const name =
-        typeof a === "string" ? a : a && typeof a === "object" ? String((a as Json)["@id"] ?? "") : "";
-      return name.replace(/^odrl:/, "").replace("http://www.w3.org/ns/odrl/2/", "");
-    })
-    .sort()
-    .join(",");
+/** A JSON-LD value with `odrl:` prefixes, ODRL IRIs and `{"@id": x}` wrappers taken off, keys sorted. */
+function plain(value: unknown): unknown {
+  const bare = (k: string) => k.replace(/^odrl:/, "").replace("http://www.w3.org/ns/odrl/2/", "");
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object") {
+    const o = value as Json;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && keys[0] === "@id") return plain(o["@id"]);
+    const out: Json = {};
+    for (const k of keys.map((k) => [k, bare(k)] as const).sort((a, b) => a[1].localeCompare(b[1])))
+      out[k[1]] = plain(o[k[0]]);
+    return out;
+  }
+  return typeof value === "string" ? bare(value) : value;
+}
+
+/**
+ * The rules of a policy (permissions, prohibitions, obligations with their constraints), normalised
+ * for comparison: as EDC's provider does, the requested policy must equal the offered one, not only
+ * name the same actions. A missing or empty rule list counts as none.
+ */
+function rulesOf(policy: Json): string {
+  const rules = (name: string) => {
+    const v = policy[name] ?? policy[`odrl:${name}`];
+    const list = Array.isArray(v) ? v : v ? [v] : [];
+    return list.map((r) => JSON.stringify(plain(r))).sort();
+  };
+  return JSON.stringify({
+    permission: rules("permission"),
+    prohibition: rules("prohibition"),
+    obligation: rules("obligation"),
+  });
 }
 
 /** The provider's verdict on a contract request: the matched offer, or why it is rejected. */
@@ -94,11 +114,11 @@ function evaluate(
     };
   }
   const offered = offerPolicy(ctx, provider, definition, asset["@id"], consumer.offerId);
-  const offeredActions = actionsOf(offered["odrl:permission"]);
-  if (actionsOf(consumer.policy.permission ?? consumer.policy["odrl:permission"]) !== offeredActions) {
+  if (rulesOf(consumer.policy) !== rulesOf(offered)) {
     return {
       ok: false,
-      reason: `The requested policy does not match the offer ${consumer.offerId} (permissions: ${offeredActions || "none"})`,
+      // EDC's provider words it so ("Contract agreement received. Validation failed: …")
+      reason: `Policy in the contract request is not equal to the one in the contract offer ${consumer.offerId}`,
     };
   }
   return { ok: true, provider, definition, asset };

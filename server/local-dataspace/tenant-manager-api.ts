@@ -103,10 +103,10 @@ export function registerTenantManagerApi(
     return { body: t };
   });
 
-  router.add("GET", `${prefix}/tenants/:id/participants`, (req) => ({
+  router.add("GET", `${prefix}/tenants/:id/participant-profiles`, (req) => ({
     body: ctx.store.list<ParticipantProfileRecord>("participantprofiles", tenant(req.params.id).id),
   }));
-  router.add("POST", `${prefix}/tenants/:id/participants`, (req) => {
+  router.add("POST", `${prefix}/tenants/:id/participant-profiles`, (req) => {
     const t = tenant(req.params.id);
     const body = objectBody(req);
     if (typeof body.identifier !== "string" || !body.identifier)

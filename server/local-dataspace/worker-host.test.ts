@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -55,6 +56,7 @@ describe("startLocalDataspaceWorker", () => {
         headers: { ...auth, "content-type": "application/json" },
         body: JSON.stringify({
           "@id": "offer-counted",
+          "@context": [MANAGEMENT_CONTEXT],
           "@type": "PolicyDefinition",
           policy: { "@type": "Offer", permission: [{ action: "use" }] },
         }),

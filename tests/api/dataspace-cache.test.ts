@@ -37,6 +37,7 @@ async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
     NODE_ENV: "test",
     DATA_DIR: ":memory:",
     CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+    CONNECTOR_API_VERSION: "v4alpha",
     TENANT_MANAGER_URL: `${double.url}/tm`,
     UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
   });

@@ -37,6 +37,7 @@ async function dataspace(base: string, env: Record<string, string> = {}): Promis
     NODE_ENV: "test",
     DATA_DIR: ":memory:",
     CONNECTOR_MANAGEMENT_URL: `${base}/mgmt`,
+    CONNECTOR_API_VERSION: "v4alpha",
     TENANT_MANAGER_URL: `${base}/tm`,
     UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
     ...env,

@@ -30,7 +30,7 @@ function participantsUpstream(tenantName: { value: string }) {
     .on("GET", `${TM}/tenants`, {
       reply: () => ({ json: [{ id: "t-alpha", properties: { displayName: tenantName.value } }] }),
     })
-    .on("GET", `${TM}/tenants/t-alpha/participants`, {
+    .on("GET", `${TM}/tenants/t-alpha/participant-profiles`, {
       json: [{ id: "pp-1", identifier: "did:web:alpha-klinik.de:participant" }],
     });
 }
@@ -105,7 +105,7 @@ describe("the participant list's time-out", () => {
         json: [{ id: "t-alpha", properties: { displayName: "Alpha (tenant)" } }],
         delayMs: 700,
       })
-      .on("GET", `${TM}/tenants/t-alpha/participants`, {
+      .on("GET", `${TM}/tenants/t-alpha/participant-profiles`, {
         json: [{ id: "pp-1", identifier: "did:web:alpha-klinik.de:participant" }],
         delayMs: 700,
       });

@@ -31,10 +31,10 @@ describe("participants: display names, roles and slugs", () => {
           { id: "t-beta", properties: { displayName: "Beta Hospital" } },
         ],
       })
-      .on("GET", `${TM}/tenants/t-alpha/participants`, {
+      .on("GET", `${TM}/tenants/t-alpha/participant-profiles`, {
         json: [{ id: "pp-1", identifier: "did:web:identityhub%3A7083:alpha-klinik" }],
       })
-      .on("GET", `${TM}/tenants/t-beta/participants`, { json: [] });
+      .on("GET", `${TM}/tenants/t-beta/participant-profiles`, { json: [] });
 
   it("resolves in order: tenant manager, built-in table, slug, first 12 characters of the id", async () => {
     const ds = await dataspace();
@@ -88,7 +88,7 @@ describe("participants: display names, roles and slugs", () => {
       .on("GET", `${TM}/cells`, { json: [{ id: "cell-1", state: "ACTIVE" }, { id: "cell-2" }] })
       .on("GET", `${TM}/dataspace-profiles`, { json: [{ id: "profile-1" }, { id: "profile-2" }] })
       .on("POST", `${TM}/tenants`, { json: { id: "tenant-9", version: 0, properties: {} }, status: 201 })
-      .on("POST", `${TM}/tenants/tenant-9/participants`, {
+      .on("POST", `${TM}/tenants/tenant-9/participant-profiles`, {
         json: { id: "pp-9", identifier: "nordklinik" },
         status: 201,
       });
@@ -111,7 +111,7 @@ describe("participants: display names, roles and slugs", () => {
         ehdsParticipantType: "DATA_HOLDER",
       },
     });
-    expect(h.double.received("POST", `${TM}/tenants/tenant-9/participants`)[0].body).toMatchObject({
+    expect(h.double.received("POST", `${TM}/tenants/tenant-9/participant-profiles`)[0].body).toMatchObject({
       identifier: "nord-klinik",
       cellId: "cell-1",
       dataspaceProfileIds: ["profile-1"],

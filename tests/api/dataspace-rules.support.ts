@@ -18,7 +18,7 @@ export type JsonBody = any;
  * and the client-credentials token.
  */
 
-export const CTX = "https://w3id.org/edc/connector/management/v0.0.1";
+export const CTX = "https://w3id.org/edc/connector/management/v2";
 
 export const ALPHA_DID = "did:web:alpha-klinik.de:participant";
 
@@ -42,6 +42,7 @@ export function dataspaceRulesHarness() {
       DATA_DIR: ":memory:",
       PUBLIC_URL: "http://127.0.0.1:3999",
       CONNECTOR_MANAGEMENT_URL: `${double.url}/mgmt`,
+      CONNECTOR_API_VERSION: "v4alpha",
       TENANT_MANAGER_URL: `${double.url}/tm`,
       UPSTREAM_TIMEOUT_MS: "1000",
       ...env,

@@ -71,7 +71,7 @@ describe("policies at a configured connector", () => {
     expect(created).toMatchObject({ "@id": "offer-a", version: 1, connector: { state: "in-sync" } });
     const [post] = double.received("POST", `${MGMT}/lmc/policydefinitions`);
     expect(post!.body).toMatchObject({
-      "@context": ["https://w3id.org/edc/connector/management/v0.0.1"],
+      "@context": ["https://w3id.org/edc/connector/management/v2"],
       "@id": "offer-a",
       "@type": "PolicyDefinition",
       policy: {
