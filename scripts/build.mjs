@@ -5,7 +5,6 @@
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { writeRouteMemo } from "./route-memo/route-memo.mjs";
 
 const require = createRequire(import.meta.url);
 const t0 = Date.now();
@@ -26,13 +25,10 @@ const common = {
   sourcemap: true,
   logLevel: "warning",
 };
-// the route tree memoised in Remix's and React Router's server files, loaded first of all (0026)
-writeRouteMemo(`${out}/server`);
 await build({
   ...common,
   entryPoints: ["server/index.ts"],
   outfile: `${out}/server/index.js`,
-  banner: { js: 'import "./route-memo.js";' },
 });
 // the embedded dataspace's own thread (server/local-dataspace/worker-host.ts finds it beside index.js)
 await build({

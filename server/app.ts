@@ -21,8 +21,8 @@ import { nodeRequestHead } from "./http/request-head";
 import { refuseMethod, SERVED_METHODS } from "./http/methods";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
-import { createPageSlots, PAGE_SLOT_LEASE_MS, type PageSlotStats } from "./http/page-slots";
-import { createApiTurns, type ApiTurnStats } from "./http/api-turns";
+import { createTurns, type ApiTurnStats, type PageSlotStats } from "./http/turns";
+import { readCookie, SESSION_COOKIE } from "./auth/sessions";
 import { answerWithRemix } from "./http/remix-answer";
 import { ASSETS_PATH, createStaticFiles } from "./http/static-files";
 import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
@@ -44,7 +44,7 @@ export interface StartOptions {
   progress?: boolean;
   /** log each request (off in tests) */
   log?: boolean;
-  /** how long a page may hold its slot (default PAGE_SLOT_LEASE_MS; the page-slot tests set it long) */
+  /** how long a page may hold its slot (default PAGE_SLOT_LEASE_MS of server/http/turns.ts; the page-slot tests set it long) */
   pageSlotLeaseMs?: number;
 }
 
@@ -52,9 +52,9 @@ export interface RunningServer {
   url: string;
   port: number;
   services: Services;
-  /** the page slots' counters (server/http/page-slots.ts); null when PAGE_CONCURRENCY=0 or in static mode */
+  /** the page slots' counters (server/http/turns.ts); null when PAGE_CONCURRENCY=0 or in static mode */
   pageSlots(): PageSlotStats | null;
-  /** the counters of /api requests started a few per turn (server/http/api-turns.ts, decision 0040) */
+  /** the counters of /api requests started a few per turn (server/http/turns.ts) */
   apiTurns(): ApiTurnStats;
   /** the counters of the documents kept by their data (server/http/render-cache.ts, decision 0035) */
   renderCache(): RenderCacheStats;
@@ -130,17 +130,17 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const personaPages =
     config.appMode === "static" ? staticModePages({ build, services, mode: remixMode, publicOrigin }) : null;
 
-  // one turn of the event loop for the server: health's answers, then a page, then a few API requests
-  // (server/http/api-turns.ts, decision 0040)
-  const apiTurns = createApiTurns();
-  // pages and their data requests are answered a few at a time, in the order they came
-  // (server/http/page-slots.ts, docs/decisions/0030); PAGE_CONCURRENCY=0 turns the limit off
-  const pageSlots =
-    config.appMode === "live" && config.pageConcurrency > 0
-      ? createPageSlots(config.pageConcurrency, opts.pageSlotLeaseMs ?? PAGE_SLOT_LEASE_MS, (run) =>
-          apiTurns.later(run),
-        )
-      : null;
+  // the server's one scheduler (server/http/turns.ts): in each turn of the event loop health's answers,
+  // then a page, then a few API requests; pages a few at a time, shared fairly between callers;
+  // PAGE_CONCURRENCY=0 (and static mode) turns the page limit off
+  const pageLimit = config.appMode === "live" ? config.pageConcurrency : 0;
+  const turns = createTurns({
+    pageLimit,
+    ...(opts.pageSlotLeaseMs ? { leaseMs: opts.pageSlotLeaseMs } : {}),
+  });
+  /** whose page it is, for the page slots' fair share: the session token, else the peer address */
+  const callerOf = (req: IncomingMessage) =>
+    readCookie(req.headers.cookie ?? null, SESSION_COOKIE)?.split(".")[0] ?? req.socket.remoteAddress ?? "";
 
   /**
    * Everything but /api, on Node's own request and response (no express: docs/decisions/0041), in
@@ -170,8 +170,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       return files.favicon(req, res);
     if (personaPages?.(req, res, nonce)) return;
     const answer = () => answerWithRemix(handleRemix, req, res, { services, cspNonce: nonce });
-    if (pageSlots && (req.method === "GET" || req.method === "HEAD" || pathname.endsWith(".data")))
-      return pageSlots.admit(res, answer);
+    if (pageLimit > 0 && (req.method === "GET" || req.method === "HEAD" || pathname.endsWith(".data")))
+      return turns.page(res, callerOf(req), answer);
     answer();
   };
 
@@ -209,8 +209,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (health && req.url === "/api/health" && req.method === "GET") {
       const a = health();
       if (a) {
-        // written in this turn's check phase, before any API request (server/http/api-turns.ts)
-        apiTurns.first(() => {
+        // written in this turn's check phase, before any API request (server/http/turns.ts)
+        turns.first(() => {
           if (res.destroyed) return;
           res.writeHead(a.status, [
             ...healthHeaders,
@@ -232,8 +232,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (!api) return serveNonApi(req, res);
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)
-    // never waits behind more than a few API requests (server/http/api-turns.ts, decision 0040)
-    apiTurns.enqueue(res, () => answerApiRequest(req, res));
+    // never waits behind more than a few API requests (server/http/turns.ts)
+    turns.api(res, () => answerApiRequest(req, res));
   };
   const server = createServer(listener);
   try {
@@ -265,8 +265,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     url: services.runtime.internalOrigin,
     port,
     services,
-    pageSlots: () => pageSlots?.stats() ?? null,
-    apiTurns: () => apiTurns.stats(),
+    pageSlots: () => (pageLimit > 0 ? turns.pageStats() : null),
+    apiTurns: () => turns.apiStats(),
     renderCache: () => sharedRenderCache().stats(),
     async close() {
       if (closed) return;

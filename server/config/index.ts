@@ -108,7 +108,7 @@ export interface Config {
   issuerUrl: string | undefined;
   identityHubUrl: string | undefined;
   upstreamTimeoutMs: number;
-  /** pages (and their .data requests) answered at once, the others wait their turn; 0: no limit (server/http/page-slots.ts) */
+  /** pages (and their .data requests) answered at once, the others wait their turn; 0: no limit (server/http/turns.ts, shared fairly between callers) */
   pageConcurrency: number;
   demoRecords: boolean;
   nlqProxyUrl: string | undefined;

@@ -1,16 +1,17 @@
 /**
- * Documents already rendered, by everything their render reads (decision 0035). A page's loaders run
- * on every request, and their data is encoded for the browser (the single-fetch hand-off) before the
- * render; when the URL and that encoded data are the same as for a document rendered a moment ago,
- * React's render would give the same text again, so it is taken from here instead. Only the CSP nonce
- * differs per answer: documents are rendered with a placeholder in its place, kept as the bytes
- * between the placeholders, and each answer gets its own nonce put in (`RenderedDocument.withNonce`).
+ * Documents already rendered, by everything their render reads (docs/performance.md). A page's loaders
+ * run on every request; when the URL and the loaders' data are the same as for a document rendered a
+ * moment ago, React's render would give the same text again, so it is taken from here instead. Only
+ * the CSP nonce differs per answer: documents are rendered with a placeholder in its place, kept as
+ * the bytes between the placeholders, and each answer gets its own nonce put in
+ * (`RenderedDocument.withNonce`).
  *
- * Nothing leaks between users: the key holds the whole hand-off (the user, the loaders' data), so an
- * entry is found only by a request whose page would show exactly the same. Entries live `ttlMs` at
- * most (a view that reads the clock while rendering, e.g. a date compared with today, is current
+ * Nothing leaks between users: the key holds the loaders' whole data (the user, what the page shows),
+ * so an entry is found only by a request whose page would show exactly the same. Entries live `ttlMs`
+ * at most (a view that reads the clock while rendering, e.g. a date compared with today, is current
  * within that), and the least recently used go first past `maxEntries` or `maxBytes` (keys counted
- * as bytes too, at one per character).
+ * as bytes too, at one per character). Requests for the same key share one render; a render that
+ * fails is never kept.
  */
 export interface RenderCacheOptions {
   maxEntries?: number;
@@ -27,9 +28,37 @@ export interface RenderCacheStats {
 }
 
 export interface RenderCache {
-  /** the document for `key`: from the cache, else `render()` (kept) */
-  get(key: string, render: () => RenderedDocument): RenderedDocument;
+  /** the document for `key`: from the cache (or a render of it under way), else `render()` (kept once it succeeds) */
+  get(key: string, render: () => Promise<RenderedDocument>): Promise<RenderedDocument>;
   stats(): RenderCacheStats;
+}
+
+/** what a value that JSON would not tell apart (a promise, a Map, a function…) makes the key: none */
+const NOT_KEYABLE = new Error("not keyable");
+
+/**
+ * The key of a page's document: its URL and its loaders' and actions' data as JSON, or null when that
+ * data holds something JSON would not tell apart (a deferred promise, a Map or Set, a function).
+ * `context` is Remix's `EntryContext.staticHandlerContext` (its public type).
+ */
+export function renderKey(url: string, context: { loaderData: unknown; actionData: unknown }): string | null {
+  if (context.actionData) return null;
+  try {
+    return `${url}\u0000${JSON.stringify(context.loaderData, (_k, v: unknown) => {
+      if (
+        typeof v === "function" ||
+        typeof v === "bigint" ||
+        v instanceof Promise ||
+        v instanceof Map ||
+        v instanceof Set
+      )
+        throw NOT_KEYABLE;
+      return v;
+    })}`;
+  } catch (e) {
+    if (e === NOT_KEYABLE) return null;
+    throw e;
+  }
 }
 
 /** a rendered document as the bytes between its nonce placeholders */
@@ -61,6 +90,7 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
   const ttlMs = options.ttlMs ?? 10_000;
   const now = options.now ?? Date.now;
   const entries = new Map<string, { doc: RenderedDocument; at: number }>();
+  const rendering = new Map<string, Promise<RenderedDocument>>();
   let bytes = 0;
   let hits = 0;
   let misses = 0;
@@ -68,6 +98,19 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
   const drop = (key: string, doc: RenderedDocument) => {
     entries.delete(key);
     bytes -= key.length + doc.byteLength;
+  };
+
+  const keep = (key: string, doc: RenderedDocument, at: number) => {
+    const size = key.length + doc.byteLength;
+    if (size > maxBytes) return;
+    const old = entries.get(key);
+    if (old) drop(key, old.doc);
+    entries.set(key, { doc, at });
+    bytes += size;
+    for (const [k, e] of entries) {
+      if (entries.size <= maxEntries && bytes <= maxBytes) break;
+      drop(k, e.doc);
+    }
   };
 
   return {
@@ -79,20 +122,28 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
         // most recently used last: Map keeps insertion order
         entries.delete(key);
         entries.set(key, found);
-        return found.doc;
+        return Promise.resolve(found.doc);
       }
       if (found) drop(key, found.doc);
-      misses++;
-      const doc = render();
-      const size = key.length + doc.byteLength;
-      if (size > maxBytes) return doc;
-      entries.set(key, { doc, at: t });
-      bytes += size;
-      for (const [k, e] of entries) {
-        if (entries.size <= maxEntries && bytes <= maxBytes) break;
-        drop(k, e.doc);
+      const underWay = rendering.get(key);
+      if (underWay) {
+        hits++;
+        return underWay;
       }
-      return doc;
+      misses++;
+      const p = render().then(
+        (doc) => {
+          rendering.delete(key);
+          keep(key, doc, t);
+          return doc;
+        },
+        (e: unknown) => {
+          rendering.delete(key);
+          throw e;
+        },
+      );
+      rendering.set(key, p);
+      return p;
     },
     stats: () => ({ entries: entries.size, bytes, hits, misses }),
   };

@@ -5,8 +5,8 @@ import { startTestServer, type TestServer } from "../support/server";
 import { signIn } from "../support/signin";
 
 /**
- * Pages and their .data requests are answered a few at a time, first come first served
- * (server/http/page-slots.ts, docs/decisions/0030), on the real server. The lease is set to a minute
+ * Pages and their .data requests are answered a few at a time, shared fairly between callers
+ * (server/http/turns.ts), on the real server. The lease is set to a minute
  * here, so a slot that its response did not give back would show (busy after the answer, and the
  * next page waiting for a minute) instead of being hidden by the lease's end.
  */
@@ -134,6 +134,37 @@ describe("page slots", () => {
       expect(again.status).toBe(200);
     } finally {
       agent.destroy();
+    }
+  });
+
+  it("shares the slots between users: one user's forty heavy pages do not make another's page wait behind them", async () => {
+    const patient = (await signIn(server.url, "patient1")).cookie;
+    const heavyAgent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+    const otherAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const other = { agent: otherAgent, headers: { cookie: patient, accept: "text/html" } };
+    try {
+      // forty open connections for the heavy user and one for the other, so that a burst is read at once
+      await Promise.all(Array.from({ length: 40 }, () => get(heavyAgent, "/graph")));
+      expect((await rawRequest(server.url, "/my-record", other)).status).toBe(200);
+      const order: string[] = [];
+      const before = server.pageSlots()!.started;
+      const heavy = Array.from({ length: 40 }, () =>
+        get(heavyAgent, "/graph").then((a) => (order.push("heavy"), a)),
+      );
+      // the heavy pages have been read by the server and wait for their slots
+      for (let i = 0; i < 2000 && server.pageSlots()!.waiting < 20; i++)
+        await new Promise((r) => setTimeout(r, 1));
+      expect(server.pageSlots()!.waiting).toBeGreaterThanOrEqual(20);
+      const mine = rawRequest(server.url, "/my-record", other).then((a) => (order.push("other"), a));
+      const [answers, own] = await Promise.all([Promise.all(heavy), mine]);
+      for (const a of answers) expect(a.status).toBe(200);
+      expect(own.status).toBe(200);
+      expect(server.pageSlots()!.started - before).toBe(41);
+      // first come first served answered it after the twenty or more heavy pages that waited before it
+      expect(order.indexOf("other")).toBeLessThan(10);
+    } finally {
+      heavyAgent.destroy();
+      otherAgent.destroy();
     }
   });
 
