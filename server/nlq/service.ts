@@ -20,6 +20,7 @@
  *    to ask instead. Validation problems (no question, unknown templateId, a question that does
  *    not fit the template asked for) are 400.
  */
+import { matchByMeaning } from "./understand";
 import type { AuditBatchWriter } from "../audit/batch-writer";
 import type { SessionUser } from "../auth/user";
 import {
@@ -112,7 +113,11 @@ function resolveParam(
   return resolveTerm(dict, kind, value);
 }
 
-/** the first template whose pattern matches and whose terms all resolve; the unresolved terms otherwise */
+/**
+ * The first template whose pattern matches and whose terms all resolve; else the template the
+ * question means (its intent words and the concepts it names: server/nlq/understand.ts); the
+ * unresolved terms otherwise.
+ */
 export function matchQuestion(
   question: string,
   dict: ConceptDictionary,
@@ -142,6 +147,9 @@ export function matchQuestion(
       if (ok) return { match: { template, params }, unresolved, patternMatched };
     }
   }
+  // no pattern word for word: the intent words and the concepts the question names (understand.ts)
+  const meant = matchByMeaning(question, dict, candidates);
+  if (meant) return { match: meant, unresolved: [], patternMatched: true };
   return { match: null, unresolved, patternMatched };
 }
 

@@ -305,3 +305,147 @@ describe("question templates", () => {
     expect(m.match?.template.id).toBe("condition-drug-count");
   });
 });
+
+/**
+ * Issue 40: a close rewording of a suggested question got "No template answers". A few rewordings
+ * of every template's example, each with the template and the codes it must resolve to.
+ */
+describe("paraphrases of the suggested questions", () => {
+  const T2D = "44054006";
+  const HF = "84114007";
+  const { urinaryTractInfection: UTI, ciprofloxacin: CIPRO, tendonRupture: RUPTURE } = PHARMACOVIGILANCE;
+  const cases: [string, string, Record<string, string>][] = [
+    // pharmacovigilance
+    [
+      "Do patients with a urinary tract infection who take ciprofloxacin get tendon rupture?",
+      "pharmacovigilance",
+      { outcome: RUPTURE, drug: CIPRO, condition: UTI },
+    ],
+    [
+      "Have tendon ruptures been seen among UTI patients on ciprofloxacin?",
+      "pharmacovigilance",
+      { outcome: RUPTURE, drug: CIPRO, condition: UTI },
+    ],
+    [
+      "Is there a risk of tendon rupture with cipro in people with UTIs?",
+      "pharmacovigilance",
+      { outcome: RUPTURE, drug: CIPRO, condition: UTI },
+    ],
+    // condition-drug-count
+    ["How many type 2 diabetics take metformin?", "condition-drug-count", { condition: T2D, drug: "6809" }],
+    [
+      "Number of patients with type 2 diabetes on metformin",
+      "condition-drug-count",
+      { condition: T2D, drug: "6809" },
+    ],
+    [
+      "Could you tell me how many people with diabetes type 2 are prescribed metformin, please?",
+      "condition-drug-count",
+      { condition: T2D, drug: "6809" },
+    ],
+    // measurement-by-condition
+    [
+      "What's the mean HbA1c for type 2 diabetes patients?",
+      "measurement-by-condition",
+      { measurement: "4548-4", condition: T2D },
+    ],
+    [
+      "Average HbA1c of people with type 2 diabetes",
+      "measurement-by-condition",
+      { measurement: "4548-4", condition: T2D },
+    ],
+    [
+      "Show me the typical A1c level among diabetics",
+      "measurement-by-condition",
+      { measurement: "4548-4", condition: T2D },
+    ],
+    // measurement-by-drug
+    [
+      "What's the typical INR for people taking warfarin?",
+      "measurement-by-drug",
+      { measurement: "6301-6", drug: "11289" },
+    ],
+    ["mean INR of patients on warfarin", "measurement-by-drug", { measurement: "6301-6", drug: "11289" }],
+    // drugs-for-condition
+    ["What medications do hypertension patients get?", "drugs-for-condition", { condition: "38341003" }],
+    [
+      "Which medicines are used to treat high blood pressure?",
+      "drugs-for-condition",
+      { condition: "38341003" },
+    ],
+    ["What drugs do hypertensive patients receive?", "drugs-for-condition", { condition: "38341003" }],
+    // comorbidities
+    ["What comorbidities do heart failure patients have?", "comorbidities", { condition: HF }],
+    ["What other diseases do patients with heart failure have?", "comorbidities", { condition: HF }],
+    ["Which conditions are common alongside congestive heart failure?", "comorbidities", { condition: HF }],
+    // gender-distribution
+    ["Break down osteoporosis patients by sex", "gender-distribution", { condition: "64859006" }],
+    ["How many women and how many men have osteoporosis?", "gender-distribution", { condition: "64859006" }],
+    ["What's the male/female split for osteoporosis?", "gender-distribution", { condition: "64859006" }],
+    // age-distribution
+    ["Age distribution of heart failure patients", "age-distribution", { condition: HF }],
+    ["What ages are people with heart failure?", "age-distribution", { condition: HF }],
+    ["Heart failure patients by age group", "age-distribution", { condition: HF }],
+    // holder-distribution
+    ["Which hospitals have COPD patients?", "holder-distribution", { condition: "13645005" }],
+    ["Where are people with COPD treated?", "holder-distribution", { condition: "13645005" }],
+    // datasets-for-condition
+    ["Are there datasets with asthma patients?", "datasets-for-condition", { condition: "195967001" }],
+    ["Which data sets cover asthma?", "datasets-for-condition", { condition: "195967001" }],
+    // icd10-mapping
+    ["ICD-10 code of a UTI?", "icd10-mapping", { condition: UTI }],
+    ["Which ICD 10 code does urinary tract infection have?", "icd10-mapping", { condition: UTI }],
+    // code-lookup
+    ["What's ciprofloxacin's code?", "code-lookup", { term: CIPRO }],
+    ["Give me the LOINC code of HbA1c", "code-lookup", { term: "4548-4" }],
+    // top-conditions, top-drugs
+    ["Which diagnoses are the most frequent?", "top-conditions", {}],
+    ["Top conditions in the data, please", "top-conditions", {}],
+    ["What medications are prescribed most often?", "top-drugs", {}],
+    ["Show the top drugs", "top-drugs", {}],
+    // drug-count, condition-count
+    ["How many people take atorvastatin?", "drug-count", { drug: "83367" }],
+    ["Number of patients on atorvastatin", "drug-count", { drug: "83367" }],
+    ["How many asthmatics are there?", "condition-count", { condition: "195967001" }],
+    ["Count the patients with asthma", "condition-count", { condition: "195967001" }],
+  ];
+
+  it("matches every rewording to its template, with the same codes", async () => {
+    const dict = await (await import("../analytics/concepts")).loadConcepts(insight.graph);
+    const got = cases.map(([q]) => {
+      const m = matchQuestion(q, dict).match;
+      return [
+        q,
+        m?.template.id ?? null,
+        Object.fromEntries(Object.entries(m?.params ?? {}).map(([k, r]) => [k, r.concept.code])),
+      ];
+    });
+    expect(got).toEqual(cases);
+  });
+
+  it("covers every template with at least two rewordings", () => {
+    for (const t of TEMPLATES)
+      expect([t.id, cases.filter((c) => c[1] === t.id).length >= 2]).toEqual([t.id, true]);
+  });
+
+  it("answers a rewording as it answers the suggested question", async () => {
+    const [suggested, reworded] = await Promise.all([
+      ask("How many patients with type 2 diabetes are treated with metformin?"),
+      ask("How many type 2 diabetics take metformin?"),
+    ]);
+    expect(reworded.executed).toBe(true);
+    expect(reworded.rows).toEqual(suggested.rows);
+    expect(reworded.query?.parameters).toEqual(suggested.query?.parameters);
+  });
+
+  it("still says no when the words name no concept or ask nothing a template answers", async () => {
+    const dict = await (await import("../analytics/concepts")).loadConcepts(insight.graph);
+    for (const q of [
+      "How many patients have dragon pox?",
+      "What is the weather like for asthma?",
+      "Tell me a joke",
+      "How many patients with asthma and COPD take metformin and insulin?",
+    ])
+      expect([q, matchQuestion(q, dict).match?.template.id ?? null]).toEqual([q, null]);
+  });
+});

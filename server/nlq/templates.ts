@@ -34,6 +34,12 @@ export interface TemplateParam {
   name: string;
   kind: ParamKind;
   description: string;
+  /**
+   * the words that introduce this parameter in a question, for templates with two of one kind
+   * (server/nlq/understand.ts): `before` is tested on the up to three words before the concept,
+   * `after` on the word after it ("UTI patients")
+   */
+  marker?: { before: RegExp; after?: RegExp };
 }
 
 export interface Template {
@@ -41,6 +47,11 @@ export interface Template {
   title: string;
   description: string;
   patterns: RegExp[];
+  /**
+   * the words that say what is asked, tested on the canonical question when no pattern matches
+   * word for word (server/nlq/understand.ts: the concepts named then fill the parameters)
+   */
+  intent: RegExp;
   params: TemplateParam[];
   layers: Layer[];
   examples: string[];
@@ -52,6 +63,15 @@ const P = "(?:patients|people|persons|subjects)";
 const WITH = "(?:with|diagnosed\\s+with|who\\s+have|who\\s+had|having|suffering\\s+from)";
 const TREATED = "(?:treated|prescribed|taking|exposed|given|receiving|on)";
 const re = (s: string) => new RegExp(`^${s}$`);
+/** intent words, as whole words of the canonical question */
+const words = (s: string) => new RegExp(`\\b(?:${s})\\b`);
+const COUNTING =
+  "how many|number of|count|counts|prevalence|how common|how frequent\\w*|how often|proportion|share|percentage|total";
+const MEASURING =
+  "average|mean|median|typical|levels?|values?|readings?|how high|how low|results?|measured|measurements?";
+const DRUG_WORDS =
+  "drugs?|medications?|medicines?|meds|prescri\\w+|pharmacotherap\\w*|treatments?|therap(?:y|ies)";
+const RANKING = "most|top|commonest|leading|frequent\\w*|prevalent|common";
 
 type ColumnType = Column["type"];
 const COUNT: ColumnType = "count";
@@ -260,6 +280,9 @@ export const TEMPLATES: Template[] = [
     title: "Adverse outcome after a drug, in patients with a condition",
     description:
       "Pharmacovigilance signal: among patients diagnosed with a condition, compares how often an outcome occurs in those treated with a drug (and whether after the first exposure) against those not treated and the background population.",
+    intent: words(
+      "observed|seen|reported|found|recorded|occur\\w*|cause[sd]?|causing|risk|develop\\w*|get|got|suffer\\w*|adverse|side effects?|after|lead to|linked|associated|signal|experience\\w*",
+    ),
     patterns: [
       re(
         `(?:is|are|was|were|has|have)\\s+(?:there\\s+)?(?:any\\s+)?(?<outcome>.+?)\\s+(?:been\\s+)?(?:observed|seen|reported|found|recorded|occurring|present)\\s+(?:in|among|for)\\s+${P}\\s+(?:who\\s+(?:were|are|have\\s+been)\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+?)\\s+(?:and\\s+|who\\s+(?:were|are|have\\s+been)\\s+|that\\s+(?:were|are)\\s+)?(?:diagnosed\\s+with|with\\s+a\\s+diagnosis\\s+of|with)\\s+(?:an?\\s+)?(?<condition>.+)`,
@@ -278,6 +301,11 @@ export const TEMPLATES: Template[] = [
         name: "condition",
         kind: "condition",
         description: "the indication the patients were diagnosed with (SNOMED CT)",
+        marker: {
+          before:
+            /\b(?:with|diagnosed(?: with)?|having|who have|who had|that have|suffering from|for|among)$/,
+          after: /^(?:patients|people|persons|subjects|cases)$/,
+        },
       },
     ],
     layers: ["l5", "l4"],
@@ -402,6 +430,7 @@ RETURN firstExposure IS NOT NULL AS exposed,
     id: "condition-drug-count",
     title: "Patients with a condition treated with a drug",
     description: "How many patients diagnosed with a condition have an exposure to a drug.",
+    intent: words(COUNTING),
     patterns: [
       re(
         `how\\s+many\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+?)\\s+(?:are|were|have\\s+been|get|got|receive|received)\\s+${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`,
@@ -456,6 +485,7 @@ RETURN size(cohort) AS patients, count(DISTINCT de.personId) AS treated`,
     title: "A measurement in patients with a condition",
     description:
       "Mean latest value of a measurement and how many are above, within or below the reference range, in patients with a condition against all other patients.",
+    intent: words(MEASURING),
     patterns: [
       re(
         `what\\s+(?:is|are)\\s+the\\s+(?:average|mean|typical)\\s+(?<measurement>.+?)\\s+(?:in|of|among|for)\\s+${P}\\s+${WITH}\\s+(?:an?\\s+)?(?<condition>.+)`,
@@ -499,6 +529,7 @@ RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsN
     title: "A measurement in patients treated with a drug",
     description:
       "Mean latest value of a measurement and its reference-range flags in patients exposed to a drug against all other patients (e.g. INR on warfarin, ALT on methotrexate).",
+    intent: words(MEASURING),
     patterns: [
       re(
         `what\\s+(?:is|are)\\s+the\\s+(?:average|mean|typical)\\s+(?<measurement>.+?)\\s+(?:in|of|among|for)\\s+${P}\\s+(?:who\\s+(?:are|were)\\s+)?${TREATED}\\s+(?:with\\s+)?(?<drug>.+)`,
@@ -537,6 +568,7 @@ RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsN
     title: "Drugs prescribed for a condition",
     description:
       "The drugs of the medication requests whose reason is the condition (FHIR MedicationRequest -TREATS-> Condition), by number of patients.",
+    intent: words(DRUG_WORDS),
     patterns: [
       re(
         `(?:which|what)\\s+(?:drugs|medications|medicines|treatments|antibiotics)\\s+(?:are|were|is)\\s+(?:prescribed|used|given)\\s+(?:for|to\\s+treat|against)\\s+(?:an?\\s+)?(?<condition>.+)`,
@@ -614,6 +646,9 @@ ORDER BY patients DESC`,
     id: "comorbidities",
     title: "Conditions that co-occur with a condition",
     description: "The ten conditions most often recorded in patients who have the given condition.",
+    intent: words(
+      "co-?occur\\w*|comorbid\\w*|other (?:conditions|diseases|diagnoses|illnesses|disorders)|alongside|together with|besides|in addition to|also have|also had|associated conditions",
+    ),
     patterns: [
       re(
         `(?:which|what)\\s+(?:other\\s+)?(?:conditions|diseases|diagnoses|comorbidities)\\s+(?:co-?occur|occur\\s+together|are\\s+common|are\\s+associated|are\\s+seen)\\s+(?:with|in\\s+${P}\\s+with)\\s+(?:an?\\s+)?(?<condition>.+)`,
@@ -672,6 +707,7 @@ ORDER BY patients DESC LIMIT 10`,
     id: "gender-distribution",
     title: "Gender distribution of patients with a condition",
     description: "Patients with the condition by gender.",
+    intent: words("gender|genders|sex|sexes|men|women|males?|females?"),
     patterns: [
       re(
         `(?:what\\s+is\\s+the\\s+)?(?:gender|sex)\\s+(?:distribution|split|breakdown|ratio)\\s+(?:of|among|in|for)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`,
@@ -693,6 +729,7 @@ RETURN p.genderSourceValue AS gender, count(p) AS patients`,
     id: "age-distribution",
     title: "Age distribution of patients with a condition",
     description: "Patients with the condition by age band (age at the extraction date).",
+    intent: words("age|ages|aged|old|older|younger|age bands?|age groups?"),
     patterns: [
       re(
         `(?:what\\s+is\\s+the\\s+)?age\\s+(?:distribution|breakdown|profile|structure)\\s+(?:of|among|in|for)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`,
@@ -715,6 +752,9 @@ RETURN CASE WHEN age < 30 THEN '18-29' WHEN age >= 80 THEN '80+' ELSE toString(a
     id: "holder-distribution",
     title: "Where patients with a condition are held",
     description: "Patients with the condition per data holder (each holder's secure processing environment).",
+    intent: words(
+      "data holders?|holders?|hospitals?|sites?|organi[sz]ations?|clinics?|where|providers?|centres?|centers?",
+    ),
     patterns: [
       re(
         `(?:which|what)\\s+(?:data\\s+holders|hospitals|holders|sites|organisations|organizations|clinics)\\s+(?:have|hold|treat|see)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+?)(?:\\s+${P})?`,
@@ -750,6 +790,7 @@ RETURN h.displayName AS holder, count(p) AS patients`,
     id: "datasets-for-condition",
     title: "Datasets covering patients with a condition",
     description: "The HealthDCAT-AP datasets that include patients with the condition, and how many.",
+    intent: words("datasets?|data sets?|catalogue|catalog"),
     patterns: [
       re(
         `(?:which|what)\\s+datasets\\s+(?:cover|include|contain|have|hold)\\s+(?:${P}\\s+${WITH}\\s+)?(?:an?\\s+)?(?<condition>.+)`,
@@ -822,6 +863,7 @@ ORDER BY patients DESC`,
     id: "icd10-mapping",
     title: "ICD-10 code of a condition",
     description: "The ICD-10 code a SNOMED CT concept maps to (MAPS_TO in the ontology layer).",
+    intent: words("icd|icd-?10|icd 10"),
     patterns: [
       re(
         `(?:what\\s+is\\s+the\\s+|which\\s+is\\s+the\\s+)?icd-?\\s?10\\s+(?:code\\s+)?(?:for|of)\\s+(?:an?\\s+)?(?<condition>.+)`,
@@ -870,6 +912,7 @@ RETURN s.code AS snomed, s.display AS snomedDisplay, i.code AS icd10, i.display 
     id: "code-lookup",
     title: "Code of a clinical term",
     description: "Resolves a term to its SNOMED CT, ICD-10, RxNorm or LOINC code in the ontology layer.",
+    intent: words("codes?|concepts?|snomed|rxnorm|loinc|coded|identifier"),
     patterns: [
       re(
         `(?:what\\s+is\\s+the|which\\s+is\\s+the|which)\\s+(?:code|concept|snomed(?:\\s+ct)?\\s+code|rxnorm\\s+code|loinc\\s+code|loinc)\\s+(?:for|of|is)\\s+(?:an?\\s+)?(?<term>.+)`,
@@ -915,6 +958,9 @@ RETURN labels(c)[0] AS system, c.code AS code, c.display AS display, i.code AS i
     id: "top-conditions",
     title: "Most common conditions",
     description: "The ten conditions recorded for the most patients (OMOP condition occurrences).",
+    intent: new RegExp(
+      `\\b(?:${RANKING})\\b.*\\b(?:conditions|diagnoses|diseases|illnesses|disorders|health problems)\\b|\\b(?:conditions|diagnoses|diseases)\\b.*\\b(?:most|top)\\b`,
+    ),
     patterns: [
       re(
         `(?:what|which)\\s+(?:are|were)\\s+the\\s+(?:most\\s+common|most\\s+frequent|commonest|top|most\\s+prevalent)\\s+(?:conditions|diagnoses|diseases)`,
@@ -933,6 +979,9 @@ ORDER BY patients DESC LIMIT 10`,
     id: "top-drugs",
     title: "Most prescribed drugs",
     description: "The ten drugs with exposures for the most patients (OMOP drug exposures).",
+    intent: new RegExp(
+      `\\b(?:${RANKING})\\b.*\\b(?:drugs|medications|medicines|meds|prescriptions)\\b|\\b(?:drugs|medications|medicines)\\b.*\\b(?:most|top)\\b`,
+    ),
     patterns: [
       re(
         `(?:what|which)\\s+(?:are|were)\\s+the\\s+(?:most\\s+(?:common|commonly\\s+prescribed|frequently\\s+prescribed|prescribed|used)|top)\\s+(?:drugs|medications|medicines)`,
@@ -953,6 +1002,7 @@ ORDER BY patients DESC LIMIT 10`,
     id: "drug-count",
     title: "Patients treated with a drug",
     description: "How many patients have an exposure to a drug.",
+    intent: words(COUNTING),
     patterns: [
       re(
         `how\\s+many\\s+${P}\\s+(?:are\\s+|were\\s+|have\\s+been\\s+)?${TREATED}\\s+(?:with\\s+|to\\s+)?(?<drug>.+)`,
@@ -995,6 +1045,7 @@ RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
     id: "condition-count",
     title: "Patients with a condition",
     description: "How many patients have a condition recorded.",
+    intent: words(COUNTING),
     patterns: [
       re(
         `how\\s+many\\s+${P}\\s+(?:have|had|has|with|are\\s+diagnosed\\s+with|were\\s+diagnosed\\s+with|have\\s+been\\s+diagnosed\\s+with|suffer\\s+from|have\\s+had)\\s+(?:an?\\s+)?(?<condition>.+)`,

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { PURPOSES, purposeLabel } from "../access-body/periods";
 import type { AuditInput } from "../audit/model";
 import { healthDatasetSchema } from "../catalogue/service";
+import { CRITERIA } from "../federated/service";
+import { MIN_K } from "../federated/suppression";
 import type { Services } from "../services";
 
 /**
@@ -33,6 +35,8 @@ export interface MethodEntry {
   kind: MethodKind;
   schema?: z.ZodType;
   onMissing?: "error" | "not-found";
+  /** what a visitor reads when a "not-found" call was not recorded (default OFFLINE_DEMO_LACKS) */
+  missing?: string;
   /** the arguments that make the key, when some must not (a request's cookie header) */
   key?: (args: unknown[]) => unknown[];
 }
@@ -57,6 +61,35 @@ const readKeyed = (key: MethodEntry["key"], schema?: z.ZodType): MethodEntry => 
   key,
   schema,
 });
+/** a read whose arguments a visitor chooses freely: what was not recorded answers 404 in plain words */
+const readOrSay = (missing: string, key?: MethodEntry["key"]): MethodEntry => ({
+  kind: "read",
+  onMissing: "not-found",
+  missing,
+  ...(key ? { key } : {}),
+});
+
+/** what a visitor reads when the offline demo has no recording of what they asked for */
+export const OFFLINE_DEMO_LACKS = "The offline demo does not include this.";
+
+/**
+ * A cohort by what decides its count: the criteria given (empty fields dropped, as the service
+ * does) and k (empty is the default). The user only names who is logged, and the form's other
+ * fields (`run`) change nothing: `?condition=X&run=1` and the form's
+ * `?condition=X&drug=&…&k=&run=1` are one cohort.
+ */
+export const cohortKey = (args: unknown[]) => {
+  const params = args[0] instanceof URLSearchParams ? args[0] : new URLSearchParams();
+  const criteria = Object.fromEntries(
+    CRITERIA.flatMap((c) => {
+      const v = params.get(c)?.trim();
+      return v ? [[c, v]] : [];
+    }),
+  );
+  const k = params.get("k")?.trim();
+  // fixtures are recorded with the default k (MIN_K): the form sends it, the walk's links leave it out
+  return [{ criteria, k: k && k !== String(MIN_K) ? k : null }];
+};
 /** a key from the arguments' digest, for a method whose argument is a whole result (toCsv(dashboard)) */
 const byDigest = (args: unknown[]) => [createHash("sha256").update(JSON.stringify(args)).digest("base64url")];
 const write: MethodEntry = { kind: "write" };
@@ -251,9 +284,30 @@ export const REGISTRY: Registry = {
     local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
   },
   analytics: { methods: { dashboard: read(), toCsv: readKeyed(byDigest) } },
-  federated: { methods: { summary: read(), options: read(), flushLog: write } },
-  // questions: the walked ones (example links) are recorded; any other question answers 404 in place
-  nlq: { methods: { list: read(), backend: read(), ask: read(undefined, "not-found"), flushLog: write } },
+  // cohorts: every cohort of one criterion (and all persons) is recorded (server/static-mode/views.ts)
+  federated: {
+    methods: {
+      summary: readOrSay(
+        "The offline demo does not include this cohort: it counts all persons and cohorts of one criterion " +
+          "(one condition, drug, measurement, age band or gender) with the default k. Clear the other fields to count one.",
+        cohortKey,
+      ),
+      options: read(),
+      flushLog: write,
+    },
+  },
+  // questions: every template's example questions are recorded; any other question answers 404 in place
+  nlq: {
+    methods: {
+      list: read(),
+      backend: read(),
+      ask: readOrSay(
+        "The offline demo does not include this question: it answers the example questions listed under “Try”. " +
+          "Connected to a live hub, any question is matched to a template.",
+      ),
+      flushLog: write,
+    },
+  },
   eehrxf: { methods: { coverage: read() } },
   overview: { methods: { forUser: read() } },
   credentials: {

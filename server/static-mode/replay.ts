@@ -5,7 +5,14 @@ import type { Services } from "../services";
 import { FixtureBook, DEFAULT_FIXTURES_DIR, fixturePath, type RecordedCall } from "./fixture-book";
 import { describeCall } from "./keys";
 import { personaSessions, staticSignIn } from "./personas";
-import { DEMO_WRITE_MESSAGE, REGISTRY, type MethodEntry, type Registry, type ServiceEntry } from "./registry";
+import {
+  DEMO_WRITE_MESSAGE,
+  OFFLINE_DEMO_LACKS,
+  REGISTRY,
+  type MethodEntry,
+  type Registry,
+  type ServiceEntry,
+} from "./registry";
 
 /**
  * Static mode's service container: the same service interfaces the views use, answered from
@@ -89,7 +96,7 @@ function replayService(name: string, entry: ServiceEntry<unknown>, state: Static
             const file = fixturePath(state.dir, name, prop);
             const kind = m?.onMissing === "not-found" ? "not-found" : "error";
             state.misses.push({ call, file, kind });
-            if (kind === "not-found") throw new ApiError(404, `Not in the demonstration data: ${call}`);
+            if (kind === "not-found") throw new ApiError(404, m?.missing ?? OFFLINE_DEMO_LACKS);
             console.error(`[static mode] ${new FixtureMissingError(call, file).message}`);
             throw new FixtureMissingError(call, file);
           };

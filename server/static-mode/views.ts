@@ -50,6 +50,32 @@ export function drawingDataPath(search: string): string {
   return url.pathname + url.search;
 }
 
+/**
+ * What a presenter can choose on a form but no link leads to, so the walk's caps would miss it:
+ * every cohort of one criterion (and all persons) on the cohort builder, as its form asks for them,
+ * and every example question of every template on Ask. Static mode answers anything else in plain
+ * words (server/static-mode/registry.ts: `readOrSay`).
+ */
+export async function presenterPaths(services: Services, walked: WalkedPage[]): Promise<string[]> {
+  const shown = (path: string) => walked.some((p) => p.path === path && p.status === 200);
+  const out: string[] = [];
+  if (shown("/cohorts")) {
+    const o = await services.federated.options();
+    const one = (key: string, value: string) => `/cohorts?${new URLSearchParams({ [key]: value, run: "1" })}`;
+    out.push("/cohorts?run=1");
+    for (const c of o.conditions) out.push(one("condition", c.code));
+    for (const d of o.drugs) out.push(one("drug", d.code));
+    for (const m of o.measurements) out.push(one("measurement", m.code));
+    for (const b of o.ageBands) out.push(one("ageBand", b));
+    for (const g of o.genders) out.push(one("gender", g));
+  }
+  if (shown("/ask")) {
+    for (const t of (await services.nlq.list()).templates)
+      for (const q of t.examples) out.push(`/ask?${new URLSearchParams({ q })}`);
+  }
+  return out;
+}
+
 export interface WalkViewsOptions {
   personas?: string[];
   rules?: WalkRules;
@@ -86,7 +112,8 @@ export async function walkViews(
         // the explorer's drawing, loaded after hydration for each walked /graph view (decision 0027)
         const drawings = walked
           .filter((p) => p.path.split("?")[0] === "/graph" && p.status === 200)
-          .map((p) => drawingDataPath(p.path.slice("/graph".length)));
+          .map((p) => drawingDataPath(p.path.slice("/graph".length)))
+          .concat(await presenterPaths(services, walked));
         if (!walked.some((p) => p.path === "/graph" && p.status === 200)) return drawings;
         // the ids as this persona's explorer shows them (pseudonymised where it may not see identities)
         const known = findPersona(persona);

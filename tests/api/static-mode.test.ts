@@ -119,4 +119,101 @@ describe("static mode", () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(DEMO_WRITE_MESSAGE);
   });
+
+  // issue 40: a cohort the presenter counts, or an example question clicked, answered a 500 page or
+  // "Not in the demonstration data: nlq.ask({...})"
+  describe("what a presenter can choose on a form", () => {
+    const developerText =
+      /Not in the demonstration data|Static mode has no fixture|\bnlq\.ask\(|federated\.summary\(/;
+    const options = async () =>
+      (await server.services.federated.options()) as {
+        conditions: { code: string }[];
+        drugs: { code: string }[];
+        measurements: { code: string }[];
+        ageBands: string[];
+      };
+    /** the query the cohort builder's form sends (every field, empty ones too, and the default k) */
+    const formQuery = (fields: Record<string, string>) =>
+      new URLSearchParams({
+        condition: "",
+        drug: "",
+        measurement: "",
+        ageBand: "",
+        gender: "",
+        k: "5",
+        run: "1",
+        ...fields,
+      }).toString();
+
+    it("counts every cohort of one criterion, and all persons, from the fixtures", async () => {
+      const o = await options();
+      const chosen: Record<string, string>[] = [
+        {},
+        ...o.conditions.map((c) => ({ condition: c.code })),
+        ...o.drugs.map((d) => ({ drug: d.code })),
+        ...o.measurements.map((m) => ({ measurement: m.code })),
+        ...o.ageBands.map((b) => ({ ageBand: b })),
+        { gender: "female" },
+        { gender: "male" },
+      ];
+      const failed: string[] = [];
+      for (const persona of ["researcher", "regulator"]) {
+        for (const fields of chosen) {
+          const res = await fetch(`${server.url}/as/${persona}/cohorts?${formQuery(fields)}`);
+          const html = await res.text();
+          if (res.status !== 200 || !html.includes('data-testid="cohort-total"') || developerText.test(html))
+            failed.push(`${persona} ${JSON.stringify(fields)}: ${res.status}`);
+        }
+      }
+      expect(failed).toEqual([]);
+    }, 120_000);
+
+    it("says plainly that a cohort of several criteria is not in the offline demo", async () => {
+      const o = await options();
+      const res = await fetch(
+        `${server.url}/as/researcher/cohorts?${formQuery({ condition: o.conditions[0].code, gender: "female" })}`,
+      );
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain("The offline demo does not include this cohort");
+      expect(html).not.toMatch(developerText);
+    });
+
+    it("answers every example question of every template, as its chip asks it", async () => {
+      const { templates } = server.services.nlq.list();
+      const failed: string[] = [];
+      for (const persona of ["researcher", "regulator", "clinic"]) {
+        for (const t of templates) {
+          for (const q of t.examples) {
+            const res = await fetch(`${server.url}/as/${persona}/ask?q=${encodeURIComponent(q)}`);
+            const html = await res.text();
+            if (res.status !== 200 || !html.includes('data-testid="answer"') || developerText.test(html))
+              failed.push(`${persona} ${q}: ${res.status}`);
+          }
+        }
+        // typed into the form as it stands (the template select sends "auto")
+        const typed = await fetch(
+          `${server.url}/as/${persona}/ask?${new URLSearchParams({ q: templates[0].examples[0], template: "auto" })}`,
+        );
+        expect(await typed.text()).toContain('data-testid="answer"');
+      }
+      expect(failed).toEqual([]);
+    }, 120_000);
+
+    it("says plainly that another question is not in the offline demo", async () => {
+      const res = await fetch(
+        `${server.url}/as/researcher/ask?q=${encodeURIComponent("How many patients with gout live on the moon?")}`,
+      );
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain("The offline demo does not include this question");
+      expect(html).not.toMatch(developerText);
+    });
+
+    it("shows no developer message on any walked view", () => {
+      expect(pages.filter((p) => developerText.test(p.body)).map((p) => `/as/${p.persona}${p.path}`)).toEqual(
+        [],
+      );
+    });
+  });
 });
