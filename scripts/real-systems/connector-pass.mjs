@@ -3,7 +3,7 @@
 // from Maven Central at EDC_VERSION, on free ports of 127.0.0.1; the tests of tests/connector/ run
 // against them (docs/decisions/0048-real-edc-connector.md says why this version and these modules).
 import { generateKeyPairSync } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { findJava, freePort, mavenClasspath, tempDir, tiedProcess } from "./jvm.mjs";
 
@@ -129,8 +129,11 @@ export async function startDataspace({ log = () => {} } = {}) {
     provider,
     consumer,
     dir,
+    // the folder (configurations with the keys, logs) goes once both have stopped; a runtime that fails
+    // to start leaves it, for its log
     stop: async () => {
       await Promise.all([consumer.stop(), provider.stop()]);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

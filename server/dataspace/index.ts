@@ -22,7 +22,7 @@ import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
-import { createClientCredentialsSource } from "./oauth-token";
+import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
 import { createReadCache, EMBEDDED_READ_CACHE_MS, type ReadCache } from "./read-cache";
@@ -231,6 +231,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
         tokenUrl: connectorSettings.tokenUrl,
         clientId: connectorSettings.clientId ?? "",
         clientSecret: connectorSettings.clientSecret ?? "",
+        scope: MANAGEMENT_TOKEN_SCOPE,
         timeoutMs,
         fetch: doFetch,
       })

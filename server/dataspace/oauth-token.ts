@@ -7,6 +7,13 @@ import { callDeadline, transportError, UpstreamError, type TokenSource } from ".
  * call is an UpstreamError("token") — the caller never falls back to an unauthenticated request.
  */
 
+/**
+ * The scopes the hub's management token asks for: the participant-scoped connector checks
+ * `management-api:read`/`write` on every call (`@RequiredScope`), its identity hub and issuer their own.
+ */
+export const MANAGEMENT_TOKEN_SCOPE =
+  "management-api:read management-api:write identity-api:read identity-api:write issuer-admin-api:read issuer-admin-api:write";
+
 const tokenResponse = z.object({
   access_token: z.string().min(1),
   token_type: z.string().optional(),

@@ -2,7 +2,7 @@ import { cachedConnector, cachedIdentityHub, cachedIssuer, cachedTenantManager }
 import { createConnectorClient } from "./connector-client";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
-import { createClientCredentialsSource } from "./oauth-token";
+import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
 import type { DataspaceRuntime } from "./runtime";
 import { createTenantManagerClient } from "./tenant-manager-client";
 import type { TokenSource } from "./upstream-http";
@@ -25,6 +25,8 @@ export interface ServiceEndpoints {
   tokenUrl?: string;
   clientId?: string;
   clientSecret?: string;
+  /** the connector's management API key (EDC `tokenbased` auth) */
+  apiKey?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function reconnectClients(
           tokenUrl: endpoints.tokenUrl,
           clientId: endpoints.clientId,
           clientSecret: endpoints.clientSecret ?? "",
+          scope: MANAGEMENT_TOKEN_SCOPE,
           timeoutMs: rt.timeoutMs,
         })
       : undefined;
@@ -58,6 +61,7 @@ export function reconnectClients(
         ...common,
         managementUrl: endpoints.managementUrl,
         apiVersion: endpoints.apiVersion,
+        apiKey: endpoints.apiKey,
       }),
       cachedConnector,
     );

@@ -98,6 +98,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
             tokenUrl: c?.tokenUrl,
             clientId: c?.clientId,
             clientSecret: c?.clientSecret,
+            apiKey: c?.apiKey,
           });
           action = "client re-initialised: new connections and a fresh access token on the next call";
         }
