@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
 import { Invalid } from "../ui/field-errors";
-import { stateLabel } from "../ui/labels";
+import { actorLabel, stateLabel } from "../ui/labels";
 import { AppNavLink } from "../ui/app-link";
 
 /**
@@ -175,11 +175,10 @@ export function Timeline({ items }: { items: HistoryItem[] }) {
             {h.fromState && h.fromState !== h.toState ? (
               <span className="muted">
                 {" "}
-                · {h.fromState.replaceAll("_", " ").toLowerCase()} →{" "}
-                {h.toState.replaceAll("_", " ").toLowerCase()}
+                · {stateLabel(h.fromState)} → {stateLabel(h.toState)}
               </span>
             ) : null}
-            <span className="muted"> · {h.actor}</span>
+            <span className="muted"> · {actorLabel(h.actor)}</span>
             {h.note ? <span className="ab-note">{h.note}</span> : null}
           </span>
         </li>
