@@ -9,6 +9,7 @@ import {
   ScrollRestoration,
   useLoaderData,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -19,6 +20,7 @@ import { dataspaceNavFor, navFor } from "./lib/navigation.server";
 import { rolesLabel } from "./components/ui/labels";
 import { AppLink, AppLinkRouting } from "./components/ui/app-link";
 import { activeNavPath } from "./components/ui/nav-active";
+import { PersonaPicker } from "./components/ui/PersonaPicker";
 import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
 import styles from "./styles/app.css";
@@ -107,17 +109,7 @@ function PersonaChooser({ demo }: { demo: Demo }) {
         This demonstration runs from bundled fixtures: pick who you are, and every view shows what that
         persona sees. Each browser tab keeps its own persona.
       </p>
-      <ul className="persona-grid">
-        {demo.personas.map((p) => (
-          <li key={p.username} className="card persona">
-            <a href={`/as/${p.username}${demo.returnTo}`} data-testid={`persona-${p.username}`}>
-              <strong>{p.name}</strong>
-              <span className="muted">{p.organisation}</span>
-              <span>{p.description}</span>
-            </a>
-          </li>
-        ))}
-      </ul>
+      <PersonaPicker personas={demo.personas} hrefOf={(u) => `/as/${u}${demo.returnTo}`} />
     </section>
   );
 }
@@ -198,6 +190,8 @@ function Shell({ children }: { children: React.ReactNode }) {
   const user = data?.user;
   const demo = data?.demo ?? null;
   const items = data?.nav ?? [];
+  // a page a visitor who is not signed in may see (`handle.publicPage`): static mode shows it, not the chooser
+  const publicPage = useMatches().some((m) => (m.handle as { publicPage?: boolean } | undefined)?.publicPage);
   const current = activeNavPath(
     useLocation().pathname,
     items.map((i) => i.to),
@@ -249,7 +243,9 @@ function Shell({ children }: { children: React.ReactNode }) {
               ))}
             </nav>
           ) : null}
-          <main className="content">{demo && !user ? <PersonaChooser demo={demo} /> : children}</main>
+          <main className="content">
+            {demo && !user && !publicPage ? <PersonaChooser demo={demo} /> : children}
+          </main>
         </div>
       </div>
     </AppLinkRouting>

@@ -1,8 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { PURPOSES } from "../../server/access-body/periods";
-import { looksRaw, purposeLabel, roleLabel, rolesLabel, stateLabel, words } from "../components/ui/labels";
+import {
+  actorLabel,
+  looksRaw,
+  purposeLabel,
+  roleLabel,
+  rolesLabel,
+  stateLabel,
+  words,
+} from "../components/ui/labels";
 
 describe("the label catalogue", () => {
+  // issue 40: the regulator read "seed (DATA_USER)" in a history and "hdab authority" as its scope
+  it("names who acted in a history: person or demonstration data, and their role in words", () => {
+    expect(actorLabel("seed (DATA_USER)")).toBe("Demonstration data · Data user");
+    expect(actorLabel("regulator (HDAB_AUTHORITY)")).toBe("regulator · Health data access body");
+    expect(actorLabel("system (system)")).toBe("The hub");
+    expect(actorLabel("someone")).toBe("someone");
+    expect(actorLabel(undefined)).toBe("");
+  });
+
   it("names every purpose as the access body does, and the marketplace's ODRL purposes too", () => {
     for (const p of PURPOSES) expect(purposeLabel(p.code)).toBe(p.label);
     expect(purposeLabel("healthCareAndMedicinalProductSafety")).toBe(

@@ -165,7 +165,7 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
         step: 3,
         title: "Apply",
         detail:
-          "Sign in as a data user and submit the application with the purpose (Art. 53(1)), the datasets and the intended use: POST /api/compliance/applications or the 'My applications' page.",
+          "Sign in as a data user and submit the application on the 'My applications' page, with the purpose (Art. 53(1)), the datasets and the intended use.",
       },
       {
         step: 4,

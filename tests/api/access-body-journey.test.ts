@@ -213,6 +213,8 @@ describe("the access body's routes", () => {
     ]);
     expect(info.body.permitsIssued.total).toBe(reg.body.permits.length);
     expect(info.body.howToApply.length).toBeGreaterThan(3);
+    // issue 40: citizen-facing text names pages, never an API call ("POST /api/compliance/applications")
+    expect(JSON.stringify(info.body)).not.toMatch(/\b(?:GET|POST|PUT|PATCH|DELETE) \/api\//);
     expect(info.body.statutoryPeriods.map((p: Json) => p.article)).toContain("Art. 68(4)");
   });
 

@@ -91,10 +91,24 @@ describe("static mode", () => {
     expect(ha).toContain('href="/as/clinic/catalogue/'); // links carry the persona
   });
 
-  it("offers the persona chooser instead of sign-in", async () => {
+  // issue 40: `/` sent a visitor to the chooser; now the public landing page, answered from the fixtures
+  it("opens on the public landing page with the personas to pick, the register and the information", async () => {
     const res = await fetch(`${server.url}/`, { redirect: "manual" });
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/auth/signin?returnTo=%2F");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('data-testid="landing"');
+    expect(html).toContain('href="/as/researcher/"');
+    expect(html).toContain('href="/register"');
+    expect(html).toContain('href="/information"');
+    expect(html).not.toContain('data-testid="persona-chooser"');
+    for (const path of ["/register", "/information"]) {
+      const page = await fetch(`${server.url}${path}`);
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect(await page.text()).not.toContain('data-testid="persona-chooser"');
+    }
+  });
+
+  it("offers the persona chooser instead of sign-in", async () => {
     const chooser = await (await fetch(`${server.url}/auth/signin?returnTo=%2Fcatalogue`)).text();
     expect(chooser).toContain('data-testid="persona-chooser"');
     expect(chooser).toContain('href="/as/researcher/catalogue"');

@@ -93,3 +93,13 @@ for (const persona of personas) {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 }
+
+// issue 40: the public pages a visitor sees before signing in, the landing page first
+test("axe: the public landing page, information and register (no session) have no critical or serious violation", async ({
+  page,
+}) => {
+  const problems: string[] = [];
+  for (const path of ["/", "/information", "/register", "/auth/signin"])
+    problems.push(...(await audit(page, path)));
+  expect(problems, problems.join("\n")).toEqual([]);
+});

@@ -22,6 +22,31 @@ test("sign-in page shows the persona cards and the password hint", async ({ page
   await page.screenshot({ path: "test-results/screens/signin.png", fullPage: true });
 });
 
+// issue 40: `/` sent a visitor to sign in, whose "Home" link came back to `/`
+test("a visitor opens on the public landing page, goes to sign-in and Home again, and starts as a persona", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("landing")).toBeVisible();
+  await expect(page.getByTestId("landing-datasets")).toHaveText(/^\d+$/);
+  await expect(page.getByTestId("landing-participant-list")).toContainText("AlphaKlinik Berlin");
+  await expect(page.getByRole("link", { name: "Register of data permits" })).toHaveAttribute(
+    "href",
+    "/register",
+  );
+  await page.screenshot({ path: "test-results/screens/landing.png", fullPage: true });
+  await page.getByRole("banner").getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/auth\/signin/);
+  await page.getByRole("link", { name: "Home" }).click();
+  await expect(page.getByTestId("landing")).toBeVisible();
+  await page.getByTestId("landing").getByTestId("persona-researcher").click();
+  await page.locator('input[name="password"]').fill("researcher");
+  await page.locator('form button[type="submit"]').first().click();
+  await expect(page.getByTestId("overview")).toBeVisible();
+  await expect(page.getByTestId("whoami")).toContainText("PharmaCo Research AG");
+});
+
 test("anonymous visitors are sent to sign in and come back where they were going", async ({ page }) => {
   await page.goto("/catalogue?q=diabetes");
   await expect(page).toHaveURL(/\/auth\/signin\?returnTo=/);

@@ -71,8 +71,7 @@ export function ClockPanel({
             <dd>{clock.pausedDays}</dd>
             <dt>Deadline</dt>
             <dd data-testid="deadline">
-              {civil(clock.deadlineDate)}{" "}
-              <span className="muted">(ends {berlin(clock.deadlineAt)} Berlin time)</span>
+              {civil(clock.deadlineDate)} <span className="muted">(ends {berlin(clock.deadlineAt)})</span>
             </dd>
           </dl>
           {extension ? (

@@ -1,14 +1,15 @@
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
 import { Invalid } from "../ui/field-errors";
-import { stateLabel } from "../ui/labels";
+import { actorLabel, stateLabel } from "../ui/labels";
 import { AppNavLink } from "../ui/app-link";
 
 /**
  * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
  * of a statutory clock (overdue in red), the history timeline, inline SVG bar charts and the notice
  * of a form's result. Dates are civil dates of Europe/Berlin ("YYYY-MM-DD") or instants shown in
- * Berlin time, so server and client render the same text.
+ * Berlin time with the zone named, so server and client render the same text and no time is read
+ * in the wrong zone.
  */
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -30,11 +31,11 @@ const BERLIN = new Intl.DateTimeFormat("en-GB", {
   hourCycle: "h23",
 });
 
-/** an instant in Berlin wall time: "15 Apr 2026, 14:00" */
+/** an instant in Berlin wall time, its zone named: "15 Apr 2026, 14:00 Berlin time" */
 export function berlin(iso: string | null | undefined): string {
   if (!iso) return "—";
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : BERLIN.format(d);
+  return Number.isNaN(d.getTime()) ? iso : `${BERLIN.format(d)} Berlin time`;
 }
 
 export function SubNav({ items }: { items: { to: string; label: string; end?: boolean }[] }) {
@@ -174,11 +175,10 @@ export function Timeline({ items }: { items: HistoryItem[] }) {
             {h.fromState && h.fromState !== h.toState ? (
               <span className="muted">
                 {" "}
-                · {h.fromState.replaceAll("_", " ").toLowerCase()} →{" "}
-                {h.toState.replaceAll("_", " ").toLowerCase()}
+                · {stateLabel(h.fromState)} → {stateLabel(h.toState)}
               </span>
             ) : null}
-            <span className="muted"> · {h.actor}</span>
+            <span className="muted"> · {actorLabel(h.actor)}</span>
             {h.note ? <span className="ab-note">{h.note}</span> : null}
           </span>
         </li>

@@ -1,5 +1,6 @@
 import type { OdrlScope } from "../../types";
 import { Badge } from "../ui/Badge";
+import { roleLabel } from "../ui/labels";
 
 /** The caller's ODRL scope as an answer applied it. */
 export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; title?: string }) {
@@ -7,7 +8,7 @@ export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; 
     <aside className="card ins-scope" data-testid="scope">
       <h2>{title}</h2>
       <div className="tags">
-        <Badge tone="info">{scope.role.replaceAll("_", " ").toLowerCase()}</Badge>
+        <Badge tone="info">{roleLabel(scope.role)}</Badge>
         <Badge tone="ok">aggregate only</Badge>
         {scope.k === null ? (
           <Badge tone="neutral">exact counts</Badge>

@@ -157,6 +157,17 @@ export function rolesLabel(roles: readonly string[]): string {
   return roles.map(roleLabel).join(" · ");
 }
 
+/** who did something, as a record's history stores it ("seed (DATA_USER)", "regulator (HDAB_AUTHORITY)") */
+const ACTOR_NAMES: Record<string, string> = { seed: "Demonstration data", system: "The hub" };
+
+export function actorLabel(actor: string | null | undefined): string {
+  if (!actor) return "";
+  const m = /^(.+?) \(([A-Za-z_]+)\)$/.exec(actor);
+  const [who, role] = m ? [m[1], m[2]] : [actor, null];
+  const name = ACTOR_NAMES[who] ?? who;
+  return role && role !== "system" && role !== "unknown" ? `${name} · ${roleLabel(role)}` : name;
+}
+
 export function stateLabel(state: string | null | undefined): string {
   if (!state) return "";
   return STATE_LABELS[state] ?? words(state);

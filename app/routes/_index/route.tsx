@@ -6,15 +6,41 @@ import { navFor } from "../../lib/navigation.server";
 import { formatNumber } from "../../components/ui/format";
 import { NEXT_STEPS } from "../../components/ui/next-steps";
 import type { Role } from "../../types";
-import { requireUser } from "../../session.server";
+import { getUser } from "../../session.server";
+import { landingFacts } from "../../lib/landing.server";
+import { Landing } from "../../components/landing/Landing";
 import { GRAPH_ROLES, mayAny } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 
-export const meta: MetaFunction = () => [{ title: "Overview · Health Dataspace Hub" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title:
+      data && "landing" in data
+        ? "Health Dataspace Hub · the European health data space"
+        : "Overview · Health Dataspace Hub",
+  },
+  ...(data && "landing" in data
+    ? [
+        {
+          name: "description",
+          content:
+            "A European health data space: its participants, datasets and data permits at a glance, and how secondary use of health data works.",
+        },
+      ]
+    : []),
+];
 
-/** Each persona's home: the layers it works with, node and link counts, and the signals it cares about (server/overview). */
+/** a page a visitor who is not signed in may see (static mode's persona chooser leaves it in place: app/root.tsx) */
+export const handle = { publicPage: true };
+
+/**
+ * `/`: the public landing page for a visitor who is not signed in (app/components/landing); each
+ * persona's home once signed in: the layers it works with, node and link counts, and the signals
+ * it cares about (server/overview).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
+  const user = await getUser(request, context);
+  if (!user) return { landing: await landingFacts(context.services) };
   const { graph, overview } = context.services;
   const views = navFor(user.roles).filter((v) => v.to !== "/");
   const base = { name: user.name, organisation: user.organisation, views };
@@ -53,8 +79,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export default function Overview() {
-  const { name, organisation, layers, views, overview, notice } = useLoaderData<typeof loader>();
+export default function Home() {
+  const data = useLoaderData<typeof loader>();
+  return "landing" in data && data.landing ? (
+    <Landing facts={data.landing} />
+  ) : (
+    <Overview {...(data as HomeData)} />
+  );
+}
+
+type HomeData = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { landing: object }>;
+
+function Overview({ name, organisation, layers, views, overview, notice }: HomeData) {
   // next steps of the persona shown, kept to views this user can open
   const opens = (to: string) => views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
   const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];

@@ -40,8 +40,9 @@ export default function Compliance() {
       <div className="card ab-card" data-testid="tck">
         <h2>Conformance probes</h2>
         <p className="muted ab-small">
-          Ran {berlin(tck.ranAt)} (Berlin){tck.cached ? " · cached" : ""} · {tck.summary.pass} pass,{" "}
-          {tck.summary.fail} fail, {tck.summary.skip} skipped
+          Ran {berlin(tck.ranAt)}
+          {tck.cached ? " · cached" : ""} · {tck.summary.pass} pass, {tck.summary.fail} fail,{" "}
+          {tck.summary.skip} skipped
         </p>
         <Form method="get">
           <input type="hidden" name="run" value="1" />

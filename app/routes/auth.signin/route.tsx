@@ -5,6 +5,7 @@ import { PERSONAS } from "../../../server/auth/personas";
 import { safeRedirect } from "../../../server/auth/safe-redirect";
 import { getUser } from "../../session.server";
 import { AppLink } from "../../components/ui/app-link";
+import { PersonaPicker } from "../../components/ui/PersonaPicker";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Health Dataspace Hub" }];
 
@@ -71,27 +72,7 @@ export default function SignIn() {
             The embedded development identity provider knows these personas. The password of each is its
             username.
           </p>
-          <ul className="persona-grid">
-            {personas.map((p) => (
-              <li key={p.username} className="card persona">
-                <a href={login(p.username)} data-testid={`persona-${p.username}`}>
-                  <strong>{p.name}</strong>
-                  <span className="muted">{p.organisation}</span>
-                  <span className="tags">
-                    {p.roles.map((r) => (
-                      <span key={r} className="tag">
-                        {r}
-                      </span>
-                    ))}
-                  </span>
-                  <span>{p.description}</span>
-                  <code>
-                    {p.username} / {p.username}
-                  </code>
-                </a>
-              </li>
-            ))}
-          </ul>
+          <PersonaPicker personas={personas} hrefOf={login} showPassword />
         </>
       ) : null}
       <p className="muted">

@@ -7,6 +7,9 @@ export const meta: MetaFunction = () => [
   { title: "Secondary use of health data: information · MedReg DE · Health Dataspace Hub" },
 ];
 
+/** no session needed: static mode shows it without a persona too (app/root.tsx) */
+export const handle = { publicPage: true };
+
 /** Public: what the access body tells everyone about secondary use (Art. 58(1)); no session needed. */
 export async function loader({ context }: LoaderFunctionArgs) {
   return { info: await context.services.accessBody.information() };

@@ -7,6 +7,9 @@ export const meta: MetaFunction = () => [
   { title: "Register of applications and permits · MedReg DE · Health Dataspace Hub" },
 ];
 
+/** no session needed: static mode shows it without a persona too (app/root.tsx) */
+export const handle = { publicPage: true };
+
 /** Public: the register of applications, data requests and permits (Art. 57(1)(j)); no session needed. */
 export async function loader({ context }: LoaderFunctionArgs) {
   return { register: await context.services.accessBody.register() };
