@@ -18,7 +18,9 @@ import {
   toWebRequest,
 } from "./http/node-adapter";
 import { nodeRequestHead } from "./http/request-head";
-import { refuseMethod, SERVED_METHODS } from "./http/methods";
+import { refuseMethod, refuseTooMany, SERVED_METHODS } from "./http/methods";
+import { clientAddress, rateLimitOf } from "./http/rate-limits";
+import { createRateLimits } from "./storage/rate-limits";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, securityHeaders } from "./http/security-headers";
 import { createTurns, type ApiTurnStats, type PageSlotStats } from "./http/turns";
@@ -83,9 +85,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       : await createServices(config);
   if (config.appMode === "live") await seedIfEmpty(services, { progress: opts.progress ?? false });
 
+  // counted in the relational store, shared by every instance on it (server/http/rate-limits.ts)
+  const rateLimits =
+    config.appMode === "live"
+      ? await createRateLimits({ config, rel: services.rel, db: services.db })
+      : undefined;
+
   let idp: IdentityProvider | undefined;
   if (services.embeddedIdp && config.appMode === "live") {
-    idp = await createIdentityProvider({ config, rel: services.rel, ...services.embeddedIdp });
+    idp = await createIdentityProvider({ config, rel: services.rel, rateLimits, ...services.embeddedIdp });
   }
 
   const buildPath = path.resolve(opts.remixBuildPath ?? defaultRemixBuild());
@@ -229,6 +237,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       else pageHeaders(req, res);
       return refuseMethod(res, req.method ?? "", pathname, api);
     }
+    // what an anonymous caller can start is counted per client first (decision 0045)
+    const limit = rateLimits && rateLimitOf(req.method ?? "", requestPath(req.url ?? "/"));
+    if (limit)
+      return void rateLimits.take(limit, clientAddress(req)).then((wait) => {
+        if (wait === undefined) return proceed(req, res, api);
+        if (api) for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
+        else pageHeaders(req, res);
+        refuseTooMany(res, wait, api);
+      });
+    proceed(req, res, api);
+  };
+  const proceed = (req: IncomingMessage, res: ServerResponse, api: boolean) => {
     if (!api) return serveNonApi(req, res);
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)
@@ -252,10 +272,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const loopbackHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   services.runtime.internalOrigin = `http://${loopbackHost.includes(":") ? `[${loopbackHost}]` : loopbackHost}:${port}`;
   const purge = setInterval(
-    () =>
+    () => {
       void services.sessions
         .purgeExpired()
-        .catch((err: unknown) => console.warn("sessions: purging expired sessions failed", err)),
+        .catch((err: unknown) => console.warn("sessions: purging expired sessions failed", err));
+      void rateLimits
+        ?.purge()
+        .catch((err: unknown) => console.warn("rate limits: purging old counts failed", err));
+    },
     10 * 60 * 1000,
   );
   purge.unref();
@@ -277,6 +301,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         server.closeAllConnections();
       });
       await idp?.close();
+      await rateLimits?.close();
       await services.close();
     },
   };

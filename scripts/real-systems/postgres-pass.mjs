@@ -10,6 +10,7 @@ const PG_API_TESTS = [
   "tests/api/governance-policies.test.ts",
   "tests/api/eudi.test.ts",
   "tests/api/minimisation.test.ts",
+  "tests/api/rate-limits.test.ts",
 ];
 
 export function postgresPass({ testFiles, readFileSync }) {

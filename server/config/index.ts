@@ -7,6 +7,15 @@ import { z } from "zod";
 
 const bool = z.enum(["on", "off"]);
 const optionalUrl = z.string().url().optional();
+/** `<requests>/<window>`, the window in s, m or h: e.g. `120/1m` */
+const rateLimit = z
+  .string()
+  .regex(/^[1-9]\d{0,6}\/[1-9]\d{0,5}[smh]$/, "must look like 120/1m (requests per window in s, m or h)")
+  .transform((v) => {
+    const [points, window] = v.split("/");
+    const unit = { s: 1, m: 60, h: 3600 }[window.slice(-1) as "s" | "m" | "h"];
+    return { points: Number(points), seconds: Number(window.slice(0, -1)) * unit };
+  });
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 export const envSchema = z.object({
@@ -56,6 +65,13 @@ export const envSchema = z.object({
   EUDI_VERIFIER_URL: optionalUrl,
   EUDI_TRUSTED_ISSUERS: z.string().optional(),
   EUDI_DEV_WALLET: bool.optional(),
+  RATE_LIMIT_SIGNIN: rateLimit.prefault("120/1m"),
+  RATE_LIMIT_PASSWORD: rateLimit.prefault("120/1m"),
+  RATE_LIMIT_PASSWORD_USER: rateLimit.prefault("10/15m"),
+  RATE_LIMIT_WALLET: rateLimit.prefault("60/1m"),
+  RATE_LIMIT_CHALLENGE: rateLimit.prefault("120/1m"),
+  RATE_LIMIT_APP_ACCOUNT: rateLimit.prefault("30/10m"),
+  RATE_LIMIT_PAIRING: rateLimit.prefault("30/10m"),
   FEDERATED_K: z.coerce
     .number()
     .int()
@@ -129,6 +145,11 @@ export interface Config {
   };
   /** k of the k-anonymity applied to cohort counts (server/federated): at least 5 */
   federatedK: number;
+  /** requests per window and client (the password form's wrong passwords also per username): server/http/rate-limits.ts */
+  rateLimits: Record<
+    "signin" | "password" | "passwordUser" | "wallet" | "challenge" | "appAccount" | "pairing",
+    { points: number; seconds: number }
+  >;
 }
 
 export class ConfigError extends Error {
@@ -247,5 +268,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         (e.EUDI_DEV_WALLET ?? (e.NODE_ENV === "production" || e.OIDC_ISSUER ? "off" : "on")) === "on",
     },
     federatedK: e.FEDERATED_K,
+    rateLimits: {
+      signin: e.RATE_LIMIT_SIGNIN,
+      password: e.RATE_LIMIT_PASSWORD,
+      passwordUser: e.RATE_LIMIT_PASSWORD_USER,
+      wallet: e.RATE_LIMIT_WALLET,
+      challenge: e.RATE_LIMIT_CHALLENGE,
+      appAccount: e.RATE_LIMIT_APP_ACCOUNT,
+      pairing: e.RATE_LIMIT_PAIRING,
+    },
   };
 }

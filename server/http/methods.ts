@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
 
 /**
+ * What the edge answers before any handler: a method it never serves (405), a client over a rate limit (429).
+ *
  * The methods the server answers: what the route table, Remix and the identity provider use. Any
  * other method (TRACE, TRACK, PROPFIND, …) is refused at the edge with 405 before anything reads the
  * request: the fetch standard forbids TRACE and TRACK, and building a web `Request` of one threw, which
@@ -28,4 +30,22 @@ export function refuseMethod(res: ServerResponse, method: string, pathname: stri
     Allow: ALLOW,
   });
   res.end(method === "HEAD" ? undefined : body);
+}
+
+/**
+ * 429 for a client over a rate limit (server/http/rate-limits.ts), with `Retry-After`: JSON under
+ * /api, a short page elsewhere.
+ */
+export function refuseTooMany(res: ServerResponse, seconds: number, api: boolean): void {
+  const text = `Too many requests: try again in ${seconds} s`;
+  const body = api
+    ? JSON.stringify({ error: text })
+    : `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Too many requests · Health Dataspace Hub</title></head><body><main><h1>Too many requests</h1><p>${text}.</p></main></body></html>`;
+  res.writeHead(429, {
+    "Content-Type": api ? "application/json" : "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+    "Retry-After": String(seconds),
+  });
+  res.end(body);
 }

@@ -3,6 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
 import { sendText, sendWebResponse, textResponse } from "../../http/node-adapter";
+import type { RateLimits } from "../../storage/rate-limits";
 import { findPersona, type Persona } from "../personas";
 import { BodyError, readForm, type FormFields } from "./body";
 import { firstPartyGrant } from "./grants";
@@ -20,6 +21,8 @@ interface InteractionRoutesOptions {
   mountPath: string;
   /** where a user whose sign-in request expired starts again */
   restartUrl: string;
+  /** wrong passwords counted per username (decision 0045); the edge counts each post per client */
+  rateLimits?: Pick<RateLimits, "take" | "blocked">;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -80,6 +83,7 @@ export function interactionRoutes({
   provider,
   mountPath,
   restartUrl,
+  rateLimits,
 }: InteractionRoutesOptions): InteractionRoutes {
   const actionFor = (uid: string) => `${mountPath}${INTERACTION_PATH}/${encodeURIComponent(uid)}`;
 
@@ -138,8 +142,18 @@ export function interactionRoutes({
     const body = await readForm(req);
     const interaction = await interactionOf(req, res, uid);
     const username = field(body, "username").trim();
+    // a username with too many wrong passwords is not tried again before its window ends, whatever the client
+    const userKey = username.toLowerCase();
+    const wait = await rateLimits?.blocked("passwordUser", userKey);
+    if (wait !== undefined) {
+      res.setHeader("Retry-After", String(wait));
+      const text = `Too many wrong passwords for this username: try again in ${wait} s.`;
+      sendHtml(res, 429, loginPage(interaction.uid, username, text));
+      return;
+    }
     const persona = authenticate(username, field(body, "password"));
     if (!persona) {
+      await rateLimits?.take("passwordUser", userKey);
       sendHtml(res, 401, loginPage(interaction.uid, username, "Unknown username or wrong password."));
       return;
     }

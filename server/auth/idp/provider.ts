@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RateLimits } from "../../storage/rate-limits";
 import { requestPath } from "../../http/node-adapter";
 import Provider, {
   type Configuration,
@@ -53,6 +54,8 @@ export interface IdentityProviderOptions {
    * (a test puts it behind a fault proxy); its path must be the mount path. Default `${PUBLIC_URL}/idp`.
    */
   issuer?: string;
+  /** counts wrong passwords per username (server/http/rate-limits.ts); none: no such limit */
+  rateLimits?: Pick<RateLimits, "take" | "blocked">;
 }
 
 export interface IdentityProvider {
@@ -154,7 +157,12 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
 
   // the provider's async context only while one of its requests is in flight (request-context.ts)
   const inFlight = providerContextWhileInFlight();
-  const interactions = interactionRoutes({ provider, mountPath: publicPath, restartUrl: signInUrl });
+  const interactions = interactionRoutes({
+    provider,
+    mountPath: publicPath,
+    restartUrl: signInUrl,
+    rateLimits: opts.rateLimits,
+  });
   const providerCallback = provider.callback();
   const interactionMount = `${IDP_MOUNT_PATH}${INTERACTION_PATH}`;
 

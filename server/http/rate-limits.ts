@@ -1,0 +1,48 @@
+import type { IncomingMessage } from "node:http";
+import type { Config } from "../config";
+
+/**
+ * Which request counts against which rate limit, and for which client (docs/decisions/0045); the
+ * counts are kept in the relational store (server/storage/rate-limits.ts).
+ */
+
+/** which limit a request counts against, if any: by method and path, before anything reads it */
+export function rateLimitOf(method: string, pathname: string): keyof Config["rateLimits"] | undefined {
+  const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  if (method === "GET") {
+    if (path === "/auth/login") return "signin";
+    if (path === "/auth/wallet") return "wallet";
+    return undefined;
+  }
+  if (method !== "POST") return undefined;
+  switch (path) {
+    case "/api/auth/eudi/start":
+      return "wallet";
+    case "/api/app-accounts/challenge":
+      return "challenge";
+    case "/api/app-accounts":
+      return "appAccount";
+    case "/api/patient/app-pairing":
+    case "/api/patient/app-devices":
+      return "pairing";
+  }
+  // the embedded provider's password form (not its abort button)
+  if (/^\/idp\/interaction\/[^/]+$/i.test(path)) return "password";
+  return undefined;
+}
+
+const isLoopback = (address: string | undefined) =>
+  !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
+
+/**
+ * The client a request is counted for: the peer's address, or, from a proxy on the loopback (the same
+ * trust as for X-Forwarded-Host, server/http/remix-answer.ts), the address that proxy appended last to
+ * X-Forwarded-For.
+ */
+export function clientAddress(req: IncomingMessage): string {
+  const peer = req.socket.remoteAddress ?? "unknown";
+  const forwarded = req.headers["x-forwarded-for"];
+  if (!isLoopback(peer) || typeof forwarded !== "string") return peer;
+  const last = forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
+  return last && last.length <= 64 ? last : peer;
+}
