@@ -76,7 +76,7 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     let parsed: URL | undefined;
     // for the record of a refusal: the route of the table (never the caller's path) and who asked
-    let route: string | undefined;
+    let route: { method: string; route: { path: string } } | undefined;
     let user: SessionUser | null = null;
     try {
       const pathname = plainPathname(request.url) ?? (parsed = new URL(request.url)).pathname;
@@ -94,7 +94,7 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
         });
       }
       const { match } = result;
-      route = `${match.method} ${match.route.path}`;
+      route = match;
 
       if (pathname !== "/api/health") {
         const status = services.officeHours.status(new Date());
@@ -129,7 +129,11 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
     } catch (e) {
       const response = errorResponse(e);
       if (route && (response.status === 401 || response.status === 403))
-        services.accessLog?.refused({ actor: user?.username ?? null, what: route, status: response.status });
+        services.accessLog?.refused({
+          actor: user?.username ?? null,
+          what: `${route.method} ${route.route.path}`,
+          status: response.status,
+        });
       return response;
     }
   };
