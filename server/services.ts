@@ -3,6 +3,7 @@ import { createHealthCheck, type Health } from "./health";
 import type { HealthMonitor } from "./health/monitor";
 import { createAuditLog, type AuditLog } from "./audit/log";
 import { auditAnchor } from "./audit/key";
+import { createAccessLog, type AccessLog } from "./audit/access-log";
 import { createAccessBodyWithCompliance, type AccessBodyWithCompliance } from "./compliance";
 import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
@@ -47,6 +48,8 @@ export interface Services {
   /** the relational store (server/storage/relational): PostgreSQL when DATABASE_URL is set, else `db` */
   rel: Relational;
   audit: AuditLog;
+  /** looks at identified records and refused requests, batched and coalesced (server/audit/access-log.ts) */
+  accessLog: AccessLog;
   /** the audit entries as a reader may see them (server/privacy/audit-view.ts) */
   auditView: AuditView;
   graph: GraphStore;
@@ -166,6 +169,8 @@ export async function createServices(config: Config): Promise<Services> {
   const insight = createInsightServices({ graph, auditBatches, config });
   // the companion app audits record reads through the same writer (server/patient-app/record.ts)
   const patientApp = await createPatientAppService({ rel, audit, graph, config, auditBatches });
+  // every look at an identified record and every refused request, through the same writer (issue 34)
+  const accessLog = createAccessLog(auditBatches, audit);
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
@@ -173,6 +178,7 @@ export async function createServices(config: Config): Promise<Services> {
     await insight.federated.flushLog();
     await insight.nlq.flushLog();
     await patientApp.flushLog();
+    await accessLog.flush();
   };
   return {
     config,
@@ -188,7 +194,8 @@ export async function createServices(config: Config): Promise<Services> {
     officeHours: createOfficeGate(config),
     health,
     catalogue: createCatalogueService(graph),
-    patients: createPatientService(graph),
+    patients: createPatientService(graph, accessLog),
+    accessLog,
     dataspace,
     accessBody: await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime }),
     eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
@@ -205,6 +212,7 @@ export async function createServices(config: Config): Promise<Services> {
       health.stop();
       // the read logs write in batches: write what is pending before the database closes
       await flushReadLogs();
+      await accessLog.close();
       await auditBatches.close();
       clearInterval(checkpoints);
       await audit.checkpoint();

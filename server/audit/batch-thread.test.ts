@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createQueryLog } from "../federated/query-log";
+import { createQueryLog } from "./query-log";
 import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { openDatabase, type Db } from "../storage/database";
 import { openSqliteRelational } from "../storage/relational/sqlite";

@@ -3,7 +3,7 @@ import type { AuditLog } from "./log";
 import type { AuditBatch } from "./model";
 
 /**
- * Where the insight query logs' batches of audit entries are written (server/federated/query-log.ts).
+ * Where the insight query logs' batches of audit entries are written (server/audit/query-log.ts).
  * Every federated cohort query and every question is a hash-chained audit entry; at thousands of
  * queries a second, the batches' inserts, hashes and fsync took a fifth of the main thread. On the
  * embedded store in a file they are written by a thread of their own on its own connection

@@ -67,6 +67,19 @@ export function auditFilterFromUrl(url: URL, defaults: { limit?: number; max?: n
   };
 }
 
+/**
+ * What an export of entries records as its target: which of the filters were used, by name, never
+ * their values — a GET's query is the caller's text, and a cross-site link would otherwise plant it
+ * in an administrator's entries (issue 34).
+ */
+export function exportTarget(filter: AuditFilter, tab: string | null): string {
+  const used: string[] = (
+    ["kind", "actor", "action", "outcome", "q", "since", "until", "beforeSeq"] as const
+  ).filter((k) => filter[k] !== undefined && filter[k] !== "");
+  if (tab) used.unshift("tab");
+  return used.length ? `entries filtered by ${used.join(", ")}` : "all entries";
+}
+
 /** The chain check as an object: what GET /api/admin/audit?verify=true answers. */
 export async function chainReport(audit: AuditLog) {
   const started = performance.now();

@@ -22,7 +22,7 @@ import { invalidField, invalidFields, missingFields } from "../http/field-errors
  *   longest floor above, so the record of a purge outlives anything a purge may have removed.
  *   Our rule, not statute.
  * - The hub's governance entries (catalogue, session, policy, credential, operator, directory,
- *   trust-center): no Union statute found that sets a period; the hub keeps them at least one year
+ *   trust-center, and access: refused requests, server/audit/access-log.ts): no Union statute found that sets a period; the hub keeps them at least one year
  *   (GDPR Art. 5(2) accountability names no period). Our rule, marked `statutory: false`.
  * - A kind no rule names is kept at least three years: the longest floor, so a new kind is never
  *   purged early by accident.
@@ -79,8 +79,18 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   },
   {
     id: "governance",
-    label: "Hub governance: catalogue, sessions, policies, credentials, operator, directory, trust center",
-    kinds: ["catalogue", "session", "policy", "credential", "operator", "directory", "trust-center"],
+    label:
+      "Hub governance: catalogue, sessions, policies, credentials, operator, directory, trust center, refused requests",
+    kinds: [
+      "catalogue",
+      "session",
+      "policy",
+      "credential",
+      "operator",
+      "directory",
+      "trust-center",
+      "access",
+    ],
     minimumDays: years(1),
     basis:
       "Hub rule (no statutory period found): GDPR Art. 5(2) accountability; one year, as for the secure processing environment",

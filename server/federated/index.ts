@@ -16,4 +16,4 @@ export {
   type PublishedCount,
   type SuppressionReason,
 } from "./suppression";
-export { createQueryLog, type QueryLog } from "./query-log";
+export { createQueryLog, type QueryLog } from "../audit/query-log";

@@ -39,7 +39,7 @@ import {
   resolveTerm,
   type DescribedConcept,
 } from "../analytics";
-import { createQueryLog } from "./query-log";
+import { createQueryLog } from "../audit/query-log";
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph";
@@ -234,7 +234,7 @@ export function createFederatedService(deps: {
   graph: GraphStore;
   omop: OmopIndexCache;
   concepts: ConceptCache;
-  /** writes the query log's batches (server/federated/query-log.ts, server/audit/batch-writer.ts) */
+  /** writes the query log's batches (server/audit/query-log.ts, server/audit/batch-writer.ts) */
   auditBatches?: AuditBatchWriter;
   k: number;
 }) {

@@ -3,10 +3,13 @@ import { intParam, type HandlerMap } from "../http/handler";
 import { viewerOf } from "../privacy";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
 import type { GraphService } from "./service";
+import type { SessionUser } from "../auth/user";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface GraphServices {
   graphQueries: GraphService;
+  /** a patient's node shown with its identity is a look at that person, audited (issue 34) */
+  patients: { noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> };
 }
 
 export const graphHandlers: HandlerMap<GraphServices> = {
@@ -29,7 +32,10 @@ export const graphHandlers: HandlerMap<GraphServices> = {
         viewerOf(user),
       ),
     ),
-  "GET /api/graph/node": async ({ services, query, user }) =>
-    jsonBuffer(await services.graphQueries.nodeBody(query.get("id"), viewerOf(user))),
+  "GET /api/graph/node": async ({ services, query, user }) => {
+    const body = await services.graphQueries.nodeBody(query.get("id"), viewerOf(user));
+    await services.patients.noteNodeRead(query.get("id"), user);
+    return jsonBuffer(body);
+  },
   "GET /api/graph/validate": async ({ services }) => jsonBuffer(await services.graphQueries.validateBody()),
 };

@@ -15,6 +15,8 @@ export interface DispatcherServices {
   config: Config;
   officeHours: OfficeGate;
   sessions: Pick<SessionStore, "userFromRequest" | "cachedUser">;
+  /** where refused requests (401, 403) go: the audit, coalesced (server/audit/access-log.ts) */
+  accessLog?: { refused(refusal: { actor: string | null; what: string; status: number }): void };
 }
 
 /**
@@ -73,6 +75,9 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
 
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     let parsed: URL | undefined;
+    // for the record of a refusal: the route of the table (never the caller's path) and who asked
+    let route: { method: string; route: { path: string } } | undefined;
+    let user: SessionUser | null = null;
     try {
       const pathname = plainPathname(request.url) ?? (parsed = new URL(request.url)).pathname;
       if (config.appMode === "static") {
@@ -89,6 +94,7 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
         });
       }
       const { match } = result;
+      route = match;
 
       if (pathname !== "/api/health") {
         const status = services.officeHours.status(new Date());
@@ -102,7 +108,7 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
 
       // a cached session at once; the store only when it must be asked
       const cachedUser = services.sessions.cachedUser(request);
-      const user = cachedUser !== undefined ? cachedUser : await services.sessions.userFromRequest(request);
+      user = cachedUser !== undefined ? cachedUser : await services.sessions.userFromRequest(request);
       authorise(match.methodSpec.access, user, request, services);
       // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
       // The sign-in routes also take the form posts of NextAuth-style clients.
@@ -121,7 +127,14 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       );
       return request.method === "HEAD" ? new Response(null, response) : response;
     } catch (e) {
-      return errorResponse(e);
+      const response = errorResponse(e);
+      if (route && (response.status === 401 || response.status === 403))
+        services.accessLog?.refused({
+          actor: user?.username ?? null,
+          what: `${route.method} ${route.route.path}`,
+          status: response.status,
+        });
+      return response;
     }
   };
 }

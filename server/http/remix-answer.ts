@@ -79,6 +79,44 @@ function remixRequest(req: IncomingMessage, signal: AbortSignal): Request | Prom
 const TOO_LARGE_ANSWER = "Payload Too Large";
 
 /**
+ * A page's answer as a refusal, or undefined: 401 and 403, and the redirect to sign in that a page
+ * answers an anonymous caller with (its 401; Remix's data requests carry it in X-Remix-Redirect).
+ * Named by the path's first segment, a literal of the app's routes (an unknown path is a 404, never
+ * a refusal), not by the rest of the path, which the caller chose.
+ */
+export function pageRefusal(url: string, response: Response): { what: string; status: number } | undefined {
+  let status: number | undefined;
+  if (response.status === 401 || response.status === 403) status = response.status;
+  else {
+    const to = response.headers.get("x-remix-redirect") ?? response.headers.get("location");
+    if (
+      to &&
+      /^\/auth\/signin(\?|$)/.test(to) &&
+      (response.status === 302 || response.status === 202 || response.status === 204)
+    )
+      status = 401;
+  }
+  if (status === undefined) return undefined;
+  const segment = new URL(url).pathname.split("/")[1]?.replace(/\.data$/, "") ?? "";
+  return { what: `page /${/^[a-z0-9-]{1,40}$/.test(segment) ? segment : "(other)"}`, status };
+}
+
+/** a refused page on record, with who asked (server/audit/access-log.ts) */
+async function noteRefusal(
+  request: Request,
+  context: AppLoadContext,
+  refused: { what: string; status: number },
+) {
+  const { sessions, accessLog } = context.services;
+  try {
+    const user = sessions.cachedUser(request) ?? (await sessions.userFromRequest(request));
+    accessLog.refused({ actor: user?.username ?? null, ...refused });
+  } catch (e) {
+    console.error("[audit] a refused page was not put on record:", e);
+  }
+}
+
+/**
  * Answers `req` with Remix's `handle`, `context` as its load context. The request's signal ends with
  * the exchange, as with @remix-run/express: loaders are aborted when the client goes before the answer
  * is written, and once it is written what Remix keeps per request until then is let go (the hand-off's
@@ -104,6 +142,8 @@ export function answerWithRemix(
           }),
         );
       const response = await handle(request, context);
+      const refused = pageRefusal(request.url, response);
+      if (refused) void noteRefusal(request, context, refused);
       res.statusMessage = response.statusText;
       res.statusCode = response.status;
       for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);

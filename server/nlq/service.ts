@@ -173,7 +173,7 @@ export interface NlqDeps {
   graph: GraphStore;
   omop: OmopIndexCache;
   concepts: ConceptCache;
-  /** writes the query log's batches (server/federated/query-log.ts, server/audit/batch-writer.ts) */
+  /** writes the query log's batches (server/audit/query-log.ts, server/audit/batch-writer.ts) */
   auditBatches?: AuditBatchWriter;
   k: number;
   proxyUrl?: string;

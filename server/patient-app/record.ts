@@ -137,7 +137,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   const keptObservations = createPatientKept<Awaited<ReturnType<typeof observationParts>>>();
 
   /**
-   * Record reads are audited in batches (the insight query logs' writer, server/federated/query-log.ts:
+   * Record reads are audited in batches (the insight query logs' writer, server/audit/query-log.ts:
    * one transaction per batch, on its own thread on the embedded store) rather than one committed
    * transaction per read; without a writer (a service built alone) each read is appended at once.
    */

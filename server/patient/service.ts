@@ -11,6 +11,7 @@ import type { EncodedBody } from "../http/node-adapter";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";
 import { invalidField, missingFields } from "../http/field-errors";
+import type { AccessLog } from "../audit/access-log";
 
 /**
  * FHIR patient records (layer l3) and research consent. A PATIENT reaches only the record
@@ -107,7 +108,19 @@ export function insightsOf(profile: PatientProfile, age: number | null) {
   };
 }
 
-export function createPatientService(graph: GraphStore) {
+/** the reads of a record that are audited (server/audit/access-log.ts), by what was read */
+export type RecordRead =
+  | "patient.profile.read"
+  | "patient.insights.read"
+  | "patient.research.read"
+  | "patient.page.read"
+  | "graph.node.read";
+
+/**
+ * `accessLog`: where each read of an identified record by someone other than the patient goes, and
+ * each refusal of a record that exists (issue 34); without it (a service built alone) nothing is logged.
+ */
+export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
   // a record's node read once per graph version (every request of a patient's views reads it); shared, so frozen
   const nodes = createVersionedMap<GraphNode | null>(graph, 4096);
   const nodeOf = (id: string) =>
@@ -116,7 +129,13 @@ export function createPatientService(graph: GraphStore) {
       return node && Object.freeze({ ...node, properties: Object.freeze(node.properties) });
     });
 
-  async function load(patientId: string | null, user: SessionUser): Promise<GraphNode> {
+  /** a look at `node` by `user` on record, unless it is the patient's own */
+  function noteRead(user: SessionUser, node: GraphNode, action: RecordRead | undefined, outcome?: string) {
+    if (!action || !accessLog || user.patientId === node.id) return;
+    accessLog.read({ actor: user.username, action, patientId: node.id, outcome });
+  }
+
+  async function load(patientId: string | null, user: SessionUser, action?: RecordRead): Promise<GraphNode> {
     if (!patientId || !patientId.trim()) throw badRequest("patientId query parameter is required");
     const isAdmin = user.roles.includes("CONNECTOR_ADMIN");
     // a patient learns nothing about other ids, not even whether they exist
@@ -132,7 +151,12 @@ export function createPatientService(graph: GraphStore) {
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
     // identities only where the role table says so (server/privacy/policy.ts)
     const holder = typeof node.properties.holder === "string" ? node.properties.holder : undefined;
-    if (seesIdentity(viewerOf(user), { holder, patientId: node.id })) return node;
+    if (seesIdentity(viewerOf(user), { holder, patientId: node.id })) {
+      noteRead(user, node, action);
+      return node;
+    }
+    // a refused look at a record that exists is on the patient's record too
+    noteRead(user, node, action, "refused: held by another organisation");
     throw forbidden("This patient's record is held by another organisation");
   }
 
@@ -178,6 +202,31 @@ export function createPatientService(graph: GraphStore) {
     });
   }
 
+  const scopeOf = (user: SessionUser) =>
+    user.roles.includes("CONNECTOR_ADMIN")
+      ? "admin"
+      : user.roles.includes("DATA_HOLDER")
+        ? `holder:${organisationSlugOf(user) ?? ""}`
+        : `patient:${user.patientId ?? ""}`;
+  /**
+   * A page of the patient list shows identities (names, birth dates) of many patients: one entry per
+   * page read, naming the page (which patients it held follows from the store at that time), not one
+   * per patient. A patient's own list (their record alone) is not logged.
+   */
+  function noteList(
+    user: SessionUser,
+    scope: string,
+    opts: { limit: number; offset: number },
+    action: string,
+  ) {
+    if (!accessLog || scope.startsWith("patient:")) return;
+    accessLog.read({
+      actor: user.username,
+      action,
+      patientId: `${scope} offset ${opts.offset} limit ${opts.limit}`,
+    });
+  }
+
   const cached = createVersionedCache(graph, 128);
   /** one patient's record answers (profile, insights, research), per graph version: any write empties it */
   const cachedRecord = createVersionedCache(graph, 1024);
@@ -203,15 +252,18 @@ export function createPatientService(graph: GraphStore) {
      * caller's visibility (operator, the holder's organisation, the patient's own record) and the page.
      */
     listBody(user: SessionUser, opts: { limit: number; offset: number }): Promise<EncodedBody> {
-      const scope = user.roles.includes("CONNECTOR_ADMIN")
-        ? "admin"
-        : user.roles.includes("DATA_HOLDER")
-          ? `holder:${organisationSlugOf(user) ?? ""}`
-          : `patient:${user.patientId ?? ""}`;
+      const scope = scopeOf(user);
+      noteList(user, scope, opts, "patient.list.read");
       return cached(`patients|${scope}|${opts.limit}|${opts.offset}`, () => this.list(user, opts));
     },
 
-    async list(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
+    /** `action`: the read is audited as that (the /patients page); listBody audits its own */
+    async list(
+      user: SessionUser,
+      opts: { limit: number; offset: number },
+      action?: "patient.list.page.read",
+    ): Promise<Patient[]> {
+      if (action) noteList(user, scopeOf(user), opts, action);
       if (user.roles.includes("CONNECTOR_ADMIN")) {
         return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(
           toPatient,
@@ -236,8 +288,22 @@ export function createPatientService(graph: GraphStore) {
       return [];
     },
 
-    async profile(patientId: string | null, user: SessionUser): Promise<PatientProfile> {
-      return profileOf(await load(patientId, user));
+    /** `action`: the read is audited as that (the record's page audits one read for all it shows) */
+    async profile(patientId: string | null, user: SessionUser, action?: RecordRead): Promise<PatientProfile> {
+      return profileOf(await load(patientId, user, action));
+    },
+
+    /**
+     * The graph node `id` was shown to `user` (GET /api/graph/node, the node inspector): on record when
+     * it is a patient whose identity the caller sees; a pseudonymised node is no look at a person.
+     */
+    async noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> {
+      if (!accessLog || !id || !user) return;
+      const node = await nodeOf(id);
+      if (!node || node.label !== "Patient") return;
+      const holder = typeof node.properties.holder === "string" ? node.properties.holder : undefined;
+      if (seesIdentity(viewerOf(user), { holder, patientId: node.id }))
+        noteRead(user, node, "graph.node.read");
     },
 
     /**
@@ -246,16 +312,16 @@ export function createPatientService(graph: GraphStore) {
      * so it is built once per graph version (insights also per age, which moves with the clock).
      */
     async profileBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
-      const node = await load(patientId, user);
+      const node = await load(patientId, user, "patient.profile.read");
       return cachedRecord(`profile|${node.id}`, () => profileOf(node));
     },
     async insightsBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
-      const node = await load(patientId, user);
+      const node = await load(patientId, user, "patient.insights.read");
       const age = ageOf(toPatient(node).birthDate);
       return cachedRecord(`insights|${node.id}|${age}`, async () => insightsOf(await profileOf(node), age));
     },
     async researchBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
-      const node = await load(patientId, user);
+      const node = await load(patientId, user, "patient.research.read");
       return cachedRecord(`research|${node.id}`, () => researchOf(node));
     },
 

@@ -51,10 +51,13 @@ interface Answer {
 const lastAuditSeq = () =>
   (server.services.db.prepare("SELECT coalesce(max(seq), 0) AS n FROM audit_entries").get() as { n: number })
     .n;
+// a refusal is itself on record (issue 34: "refused (401)", a refused look at a record): not a change
 const auditSuccessesSince = (seq: number) =>
   (
     server.services.db
-      .prepare("SELECT action FROM audit_entries WHERE seq > ? AND outcome <> 'failure'")
+      .prepare(
+        "SELECT action FROM audit_entries WHERE seq > ? AND outcome <> 'failure' AND outcome NOT LIKE 'refused%'",
+      )
       .all(seq) as { action: string }[]
   ).map((r) => `audit ${r.action}`);
 

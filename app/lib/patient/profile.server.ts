@@ -81,7 +81,8 @@ export type Programme = Awaited<ReturnType<typeof programmes>>[number];
 export async function loadPatientView(services: Services, patientId: string, user: SessionUser) {
   try {
     const [profile, insights, research] = await Promise.all([
-      services.patients.profile(patientId, user),
+      // the page is one look at the record, on record (the patient's own look is not)
+      services.patients.profile(patientId, user, "patient.page.read"),
       services.patients.insights(patientId, user),
       programmes(services, patientId, user),
     ]);

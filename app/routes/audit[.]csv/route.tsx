@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { auditFilterFromUrl } from "../../lib/governance/governance.server";
+import { auditFilterFromUrl, exportTarget } from "../../lib/governance/governance.server";
 import { auditCsv, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
@@ -31,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await audit.append({
     action: "audit.export",
     actor: user.username,
-    target: url.search || "all entries",
+    // the filters' names, not the query: no GET writes text its caller chose into the log
+    target: exportTarget(filter, url.searchParams.get("tab")),
     outcome: `${entries.length} entries`,
     kind: "audit",
   });

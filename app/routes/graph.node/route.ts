@@ -28,6 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const id = new URL(request.url).searchParams.get("id");
   try {
     const n = await context.services.graphQueries.node(id, viewerOf(user));
+    await context.services.patients.noteNodeRead(id, user);
     const groups = new Map<string, RelationshipGroup>();
     for (const r of n.relationships) {
       const key = `${r.direction} ${r.type}`;

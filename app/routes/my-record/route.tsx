@@ -4,13 +4,25 @@ import { PatientProfileView } from "../../components/patient/PatientProfileView"
 import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
+import { WhoLooked, type Look } from "../../components/patient/WhoLooked";
 
 export const meta: MetaFunction = () => [{ title: "My record · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, PATIENT_ROLES);
-  if (!user.patientId) return { view: null };
-  return { view: await loadPatientView(context.services, user.patientId, user) };
+  if (!user.patientId) return { view: null, looks: [] as Look[] };
+  const [view, entries] = await Promise.all([
+    loadPatientView(context.services, user.patientId, user),
+    context.services.accessLog.ofPatient(user.patientId, 50),
+  ]);
+  const looks: Look[] = entries.map(({ id, actor, action, outcome, timestamp }) => ({
+    id,
+    actor,
+    action,
+    outcome,
+    timestamp,
+  }));
+  return { view, looks };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -21,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function MyRecord() {
-  const { view } = useLoaderData<typeof loader>();
+  const { view, looks } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   if (!view) {
     return (
@@ -31,7 +43,12 @@ export default function MyRecord() {
       </section>
     );
   }
-  return <PatientProfileView view={view} result={result} />;
+  return (
+    <>
+      <PatientProfileView view={view} result={result} />
+      <WhoLooked looks={looks} />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

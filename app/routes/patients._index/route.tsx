@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   // one more than a page tells whether a next page exists
   const [rows, total] = await Promise.all([
-    context.services.patients.list(user, { limit: limit + 1, offset }),
+    context.services.patients.list(user, { limit: limit + 1, offset }, "patient.list.page.read"),
     isAdmin || holder
       ? context.services.graph.countWhere("Patient", holder ? { holder } : undefined)
       : Promise.resolve(0),

@@ -8,8 +8,8 @@
  * then. Where a batch is written, and how, is the writer's business (server/audit/batch-writer.ts):
  * on the embedded store, a thread of its own.
  */
-import type { AuditBatchWriter } from "../audit/batch-writer";
-import type { AuditInput } from "../audit/model";
+import type { AuditBatchWriter } from "./batch-writer";
+import type { AuditInput } from "./model";
 
 export interface QueryLog {
   append(input: AuditInput): void;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
-import { inlineBatchWriter } from "../audit/batch-writer";
-import { createAuditLog } from "../audit/log";
+import { inlineBatchWriter } from "./batch-writer";
+import { createAuditLog } from "./log";
 import { createQueryLog } from "./query-log";
 
 describe.each(storeDialects())("insight query log on %s", (dialect) => {

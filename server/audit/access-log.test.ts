@@ -1,0 +1,124 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "../storage/database";
+import { openSqliteRelational } from "../storage/relational/sqlite";
+import { pageRefusal } from "../http/remix-answer";
+import { createAccessLog, type AccessLog } from "./access-log";
+import { inlineBatchWriter } from "./batch-writer";
+import { createAuditLog, type AuditLog } from "./log";
+
+/** Looks at records and refusals on record, through the batch writer, coalesced per window (issue 34). */
+let db: Db;
+let audit: AuditLog;
+let log: AccessLog;
+beforeEach(async () => {
+  db = openDatabase(":memory:");
+  const rel = openSqliteRelational(db);
+  audit = await createAuditLog(rel, db);
+  log = createAccessLog(inlineBatchWriter(audit, rel), audit, { windowMs: 3_600_000, maxKeys: 100 });
+});
+afterEach(async () => {
+  await log.close();
+  db.close();
+});
+
+describe("the access log", () => {
+  it("puts each look on record: who, what, which patient, the outcome", async () => {
+    log.read({ actor: "clinic", action: "patient.profile.read", patientId: "patient-000007" });
+    log.read({
+      actor: "lmc",
+      action: "patient.profile.read",
+      patientId: "patient-000007",
+      outcome: "refused: held by another organisation",
+    });
+    // batched: nothing is written by the call itself
+    expect(await audit.count()).toBe(0);
+    await log.flush();
+    expect(
+      (await log.ofPatient("patient-000007")).map(({ actor, action, target, outcome, kind }) => ({
+        actor,
+        action,
+        target,
+        outcome,
+        kind,
+      })),
+    ).toEqual([
+      {
+        actor: "lmc",
+        action: "patient.profile.read",
+        target: "patient-000007",
+        outcome: "refused: held by another organisation",
+        kind: "patient",
+      },
+      {
+        actor: "clinic",
+        action: "patient.profile.read",
+        target: "patient-000007",
+        outcome: "success",
+        kind: "patient",
+      },
+    ]);
+    expect(await log.ofPatient("patient-000008")).toEqual([]);
+    expect(await audit.verify()).toMatchObject({ ok: true, checked: 2 });
+  });
+
+  it("writes a flood of identical refusals as two entries: the first, and a count of the rest", async () => {
+    for (let i = 0; i < 5000; i++) log.refused({ actor: null, what: "GET /api/patient", status: 401 });
+    log.refused({ actor: "researcher", what: "GET /api/patient", status: 403 });
+    await log.flush();
+    const entries = (await audit.list({ kind: "access" })).reverse();
+    expect(entries.map(({ action, actor, target, outcome }) => ({ action, actor, target, outcome }))).toEqual(
+      [
+        {
+          action: "request.refused",
+          actor: "anonymous",
+          target: "GET /api/patient",
+          outcome: "refused (401)",
+        },
+        {
+          action: "request.refused",
+          actor: "researcher",
+          target: "GET /api/patient",
+          outcome: "refused (403)",
+        },
+        {
+          action: "request.refused",
+          actor: "anonymous",
+          target: "GET /api/patient",
+          outcome: expect.stringMatching(/^refused \(401\), 4999 more times since \d{4}-\d\d-\d\dT/),
+        },
+      ],
+    );
+    // the window starts over: the next refusal is written again
+    log.refused({ actor: null, what: "GET /api/patient", status: 401 });
+    await log.flush();
+    expect(await audit.count()).toBe(4);
+  });
+
+  it("holds a bounded number of callers and routes: when full, the counts are written and the window starts over", async () => {
+    for (let i = 0; i < 250; i++) {
+      log.refused({ actor: `user-${i}`, what: "GET /api/admin/audit", status: 403 });
+      log.refused({ actor: `user-${i}`, what: "GET /api/admin/audit", status: 403 });
+    }
+    await log.flush();
+    // 250 first refusals, and 250 counts of one more: never more than two entries per key and window
+    expect(await audit.count()).toBe(500);
+  });
+
+  it("reads a page's refusal, and names it by the page's first segment only", () => {
+    const r = (status: number, headers: Record<string, string> = {}) =>
+      new Response(null, { status, headers });
+    expect(pageRefusal("http://h/patients/patient-000001", r(403))).toEqual({
+      what: "page /patients",
+      status: 403,
+    });
+    expect(
+      pageRefusal("http://h/audit?q=x", r(302, { location: "/auth/signin?returnTo=%2Faudit%3Fq%3Dx" })),
+    ).toEqual({ what: "page /audit", status: 401 });
+    expect(
+      pageRefusal("http://h/patients/x.data", r(202, { "x-remix-redirect": "/auth/signin?returnTo=x" })),
+    ).toEqual({ what: "page /patients", status: 401 });
+    expect(pageRefusal("http://h/%3Cscript%3E/x", r(403))).toEqual({ what: "page /(other)", status: 403 });
+    expect(pageRefusal("http://h/patients", r(200))).toBeUndefined();
+    expect(pageRefusal("http://h/patients", r(302, { location: "/my-record" }))).toBeUndefined();
+  });
+});
