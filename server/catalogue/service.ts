@@ -37,6 +37,18 @@ export const healthDatasetSchema = z.object({
 export type HealthDataset = z.infer<typeof healthDatasetSchema> & { holder?: string };
 
 export const CATALOGUE_ID = "catalogue-ehds";
+/** the holder recorded on a dataset the operator (a CONNECTOR_ADMIN of no organisation) published */
+export const OPERATOR_HOLDER = "operator";
+export const PUBLISHER_NOT_YOURS = "publisher is the publishing organisation: leave it out, or give your own";
+export const WITHDRAW_NOT_YOURS =
+  "Only the data holder that published this dataset, or an operator, may withdraw it";
+
+const isOperator = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
+
+/** who holds what `user` publishes: their organisation, or the operator */
+function holderOf(user: SessionUser): string | undefined {
+  return organisationSlugOf(user) ?? (isOperator(user) ? OPERATOR_HOLDER : undefined);
+}
 const DATASET_FIELDS = Object.keys(healthDatasetSchema.shape);
 
 export function toDataset(n: GraphNode): HealthDataset {
@@ -88,20 +100,26 @@ export function createCatalogueService(graph: GraphStore) {
         throw invalidFields(`${first.path}: ${first.message}`, [first, ...rest]);
       }
       const ds = parsed.data;
+      // the publisher is the caller's organisation, never a free text naming another (issue 34)
+      if (ds.publisher !== undefined && ds.publisher !== user.organisation)
+        throw invalidFields(PUBLISHER_NOT_YOURS, [
+          { path: "publisher", message: `must be ${user.organisation} or left out` },
+        ]);
+      const holder = holderOf(user);
+      if (!holder) throw forbidden("Only a data holder's organisation or an operator may publish a dataset");
       if (await graph.getNode(ds.id))
         throw invalidFields(
           `A dataset or node with id ${ds.id} already exists`,
           [{ path: "id", message: "A dataset or node with this id already exists" }],
           409,
         );
-      const holder = organisationSlugOf(user);
       const properties: Properties = {
         ...(Object.fromEntries(
           Object.entries(ds).filter(([k, v]) => k !== "id" && v !== undefined),
         ) as Properties),
-        publisher: ds.publisher ?? user.organisation,
+        publisher: user.organisation,
         recordCount: ds.recordCount ?? 0,
-        ...(holder ? { holder } : {}),
+        holder,
         createdBy: user.username,
         createdAt: new Date().toISOString(),
       };
@@ -132,10 +150,9 @@ export function createCatalogueService(graph: GraphStore) {
       if (!id || !id.trim()) throw badRequest("id query parameter is required");
       const n = await graph.getNode(id);
       if (!n || n.label !== "HealthDataset") throw notFound(`Dataset ${id} not found`);
-      const holder = typeof n.properties.holder === "string" ? n.properties.holder : undefined;
-      if (!user.roles.includes("CONNECTOR_ADMIN") && holder && holder !== organisationSlugOf(user)) {
-        throw forbidden("Only the data holder that published this dataset, or an operator, may withdraw it");
-      }
+      // a dataset without a recorded holder (published before holders were recorded) is the operator's
+      const holder = typeof n.properties.holder === "string" ? n.properties.holder : OPERATOR_HOLDER;
+      if (!isOperator(user) && holder !== organisationSlugOf(user)) throw forbidden(WITHDRAW_NOT_YOURS);
       await graph.mutate([{ op: "deleteNode", id }], {
         action: "catalogue.delete",
         actor: user.username,
