@@ -4,8 +4,10 @@
  *   tsx scripts/seed-export.ts --patients 10000 --format cypher --out graph.cypher [--seed 42]
  *   tsx scripts/seed-export.ts --patients 10000 --format csv --out ./import [--seed 42]
  *
- * cypher: a script for `cypher-shell -f graph.cypher` (constraints first, then batched CREATEs).
+ * cypher: a script for `cypher-shell -f graph.cypher` (the hub's schema first, then batched CREATEs).
  * csv: files for `neo4j-admin database import full` (one nodes file per label, one relationships file).
+ * Both give every node `:GraphNode` and its kind's label, `layer` and `seq`: a hub started on the loaded
+ * database serves it as it is (tests/contract/neo4j-export.test.ts, decision 0046).
  */
 import { createWriteStream } from "node:fs";
 import path from "node:path";

@@ -36,10 +36,15 @@ public final class Neo4jLauncher {
     Runtime.getRuntime().addShutdownHook(new Thread(dbms::shutdown, "neo4j-shutdown"));
     // the built-in user `neo4j` starts with a password that must be changed; set the given one (a
     // restart on the same data directory finds it set already, and setting it again changes nothing)
-    dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME)
-        .executeTransactionally(
-            "ALTER USER neo4j SET PLAINTEXT PASSWORD $password CHANGE NOT REQUIRED",
-            Map.of("password", password));
+    try {
+      dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME)
+          .executeTransactionally(
+              "ALTER USER neo4j SET PLAINTEXT PASSWORD $password CHANGE NOT REQUIRED",
+              Map.of("password", password));
+    } catch (RuntimeException e) {
+      // a restart on the same data: the password is set already (Neo4j may refuse the same one again)
+      System.out.println("Password not changed: " + e.getMessage());
+    }
     System.out.println("Neo4j ready on bolt://127.0.0.1:" + port);
     System.out.flush();
     Thread.currentThread().join();

@@ -57,7 +57,9 @@ export async function startTestServer(
   const databaseUrl = pg && !("DATABASE_URL" in env) ? await databaseFor(pg, dataDir) : undefined;
   const neo = testNeo4j() && !("NEO4J_URI" in env) ? testNeo4j() : undefined;
   if (neo && !opts.dataDir) await emptyNeo4j();
-  if (neo) env = { ...neo, ...env };
+  // an embedded Neo4j JVM on two shared cores can take seconds over a first query: a wider budget than
+  // the embedded graph's 2 s, unless the test sets its own
+  if (neo) env = { ...neo, UPSTREAM_TIMEOUT_MS: "10000", ...env };
   const managedNeo4j = !!neo;
   // two test files may still draw the same port in the same instant: the loser starts again on another
   for (let attempt = 1; ; attempt++) {
