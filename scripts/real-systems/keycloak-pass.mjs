@@ -1,13 +1,34 @@
 // The Keycloak pass: Keycloak started with the shipped realm (scripts/real-systems/keycloak.mjs), the
 // hub pointed at it (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET), and the Playwright journeys of
-// tests/keycloak/ signing in through Keycloak's own login page in chromium.
+// tests/keycloak/ signing in through Keycloak's own login page in chromium. For the fault journey the
+// pass answers on KEYCLOAK_CONTROL_URL (127.0.0.1): POST /kill (SIGKILL of Keycloak) and POST /restart
+// (started again on the same port and database; answers when it is ready).
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { freePort } from "./jvm.mjs";
 import { startKeycloak } from "./keycloak.mjs";
 
 const CONFIG = "tests/keycloak/playwright.config.ts";
+
+/** the control of the running Keycloak, for the fault journey */
+async function controlServer(kc, log) {
+  const server = createServer((req, res) => {
+    const act =
+      req.method === "POST" && { "/kill": () => kc.kill(), "/restart": () => kc.restart() }[req.url];
+    if (!act) return res.writeHead(404).end();
+    log(`Keycloak control: ${req.url}`);
+    Promise.resolve(act()).then(
+      () => res.writeHead(204).end(),
+      (e) => res.writeHead(500, { "Content-Type": "text/plain" }).end(String(e?.message ?? e)),
+    );
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
 
 export function keycloakPass() {
   return {
@@ -21,9 +42,11 @@ export function keycloakPass() {
       const hubPort = await freePort();
       const clientSecret = randomBytes(24).toString("base64url");
       const kc = await startKeycloak({ hubUrl: `http://127.0.0.1:${hubPort}`, clientSecret, log });
+      const control = await controlServer(kc, log);
       return {
         env: {
           KEYCLOAK_URL: kc.url,
+          KEYCLOAK_CONTROL_URL: control.url,
           KEYCLOAK_ADMIN_USER: kc.admin.username,
           KEYCLOAK_ADMIN_PASSWORD: kc.admin.password,
           KEYCLOAK_HUB_PORT: String(hubPort),
@@ -31,14 +54,24 @@ export function keycloakPass() {
           OIDC_CLIENT_ID: "hub",
           OIDC_CLIENT_SECRET: clientSecret,
         },
-        stop: () => kc.stop(),
+        stop: async () => {
+          await control.close();
+          await kc.stop();
+        },
       };
     },
-    /** Playwright, its figures written vitest-shaped to `json` */
-    async run({ run, json, env, files }) {
+    /** Playwright (not blocking this process: the control answers meanwhile), figures written vitest-shaped to `json` */
+    async run({ json, env, files }) {
       const cli = path.join("node_modules", "@playwright", "test", "cli.js");
       const report = path.resolve(process.env.E2E_OUTPUT ?? "test-results", "playwright-keycloak.json");
-      const status = run([cli, "test", "--config", CONFIG, ...files.map((f) => path.basename(f))], env);
+      const status = await new Promise((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [cli, "test", "--config", CONFIG, ...files.map((f) => path.basename(f))],
+          { stdio: "inherit", env: { ...process.env, ...env } },
+        );
+        child.on("close", (code) => resolve(code ?? 1));
+      });
       const stats = existsSync(report) ? (JSON.parse(readFileSync(report, "utf8")).stats ?? {}) : {};
       writeFileSync(
         json,

@@ -30,6 +30,26 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
     await store?.close();
   });
 
+  it("ends the sessions of one provider session (back-channel logout) and no other", async () => {
+    store = await openTestStore(dialect);
+    const sessions = await createSessionStore(store.rel, options);
+    const idToken = (sid: string) =>
+      `h.${Buffer.from(JSON.stringify({ sub: user.sub, sid })).toString("base64url")}.s`;
+    const first = cookieOf((await sessions.create(user, idToken("kc-1"))).setCookie);
+    const second = cookieOf((await sessions.create(user, idToken("kc-2"))).setCookie);
+    const other = cookieOf((await sessions.create({ ...user, sub: "clinic2" }, idToken("kc-1"))).setCookie);
+    expect(await sessions.read(req(first))).not.toBeNull(); // cached now: the end must reach the cache too
+    expect(await sessions.endProviderSession({ sub: user.sub, sid: "kc-1" })).toBe(1);
+    expect(await sessions.read(req(first))).toBeNull();
+    expect(await sessions.read(req(second))).not.toBeNull();
+    expect(await sessions.read(req(other))).not.toBeNull();
+    // without a sid: every session of the subject
+    expect(await sessions.endProviderSession({ sub: user.sub })).toBe(1);
+    expect(await sessions.read(req(second))).toBeNull();
+    expect(await sessions.endProviderSession({})).toBe(0);
+    expect(await sessions.read(req(other))).not.toBeNull();
+  });
+
   it("issues an opaque signed token and keeps the user server-side", async () => {
     store = await openTestStore(dialect);
     const sessions = await createSessionStore(store.rel, options);

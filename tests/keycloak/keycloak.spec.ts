@@ -229,3 +229,55 @@ test("a forged logout token ends nothing", async ({ browser, request }) => {
   expect((await (await page.request.get("/api/auth/session")).json()) as object).toHaveProperty("user");
   await context.close();
 });
+
+test("Keycloak killed: sign-in answers its page with a message in time, health says so, sessions go on; restarted: sign-in works", async ({
+  browser,
+  request,
+}) => {
+  const control = process.env.KEYCLOAK_CONTROL_URL;
+  test.skip(!control, "needs the pass's control of Keycloak (KEYCLOAK_CONTROL_URL)");
+  test.setTimeout(480_000);
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "admin");
+  await expect(page.getByTestId("whoami")).toBeVisible();
+
+  expect((await request.post(`${control}/kill`)).status()).toBe(204);
+  const started = Date.now();
+  const res = await request.get("/auth/login?returnTo=%2F", { maxRedirects: 0 });
+  const ms = Date.now() - started;
+  // with discovery kept from earlier sign-ins the hub sends the browser on to Keycloak's login page (which
+  // the browser then cannot reach); without it, back to its own sign-in page with the message
+  expect(res.status()).toBe(302);
+  const location = new URL(res.headers().location ?? "", "http://hub");
+  if (location.pathname === "/auth/signin")
+    expect(location.searchParams.get("error")).toBe(
+      "The identity provider is not reachable. Try again in a moment.",
+    );
+  else expect(location.href.startsWith(`${KEYCLOAK_URL}/realms/${REALM}/`)).toBe(true);
+  // UPSTREAM_TIMEOUT_MS of the pass's hub (5000) and a second
+  expect(ms).toBeLessThan(6000);
+  await expect
+    .poll(async () => ((await (await request.get("/api/health")).json()) as { idp: boolean }).idp, {
+      timeout: 30_000,
+    })
+    .toBe(false);
+  // the hub's sessions are its own: one made before goes on working while Keycloak is away
+  expect((await page.request.get("/api/auth/session")).status()).toBe(200);
+  expect(
+    ((await (await page.request.get("/api/auth/session")).json()) as { user?: object }).user,
+  ).toBeDefined();
+
+  const restartedAt = Date.now();
+  expect((await request.post(`${control}/restart`, { timeout: 450_000 })).status()).toBe(204);
+  console.log(`Keycloak restarted in ${((Date.now() - restartedAt) / 1000).toFixed(1)} s`);
+  const { context: second, page: again } = await freshPage(browser);
+  await signInThroughKeycloak(again, "researcher");
+  await expect(again.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
+  await expect
+    .poll(async () => ((await (await request.get("/api/health")).json()) as { idp: boolean }).idp, {
+      timeout: 30_000,
+    })
+    .toBe(true);
+  await second.close();
+  await context.close();
+});
