@@ -13,7 +13,8 @@ export default defineConfig({
       "tests/api/**/*.test.ts",
       "tests/contract/**/*.test.ts",
     ],
-    exclude: ["node_modules", "build", ".builds", "tests/e2e/**"],
+    // the bench's own checks run with the bench (scripts/bench/vitest.config.ts)
+    exclude: ["node_modules", "build", ".builds", "tests/e2e/**", "scripts/bench/**"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
