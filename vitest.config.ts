@@ -14,7 +14,8 @@ export default defineConfig({
       "tests/contract/**/*.test.ts",
       "tests/connector/**/*.test.ts",
     ],
-    exclude: ["node_modules", "build", ".builds", "tests/e2e/**"],
+    // the bench's own checks run with the bench (scripts/bench/vitest.config.ts)
+    exclude: ["node_modules", "build", ".builds", "tests/e2e/**", "scripts/bench/**"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

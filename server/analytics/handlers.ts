@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { TOP_DEFAULT, TOP_MAX } from "./service";
 import type { AnalyticsService } from "./service";
@@ -10,7 +10,5 @@ export interface AnalyticsServices {
 
 export const analyticsHandlers: HandlerMap<AnalyticsServices> = {
   "GET /api/analytics": async ({ services, query, user }) =>
-    jsonBuffer(
-      await services.analytics.dashboardBody(user!, { top: intParam(query, "top", TOP_DEFAULT, 1, TOP_MAX) }),
-    ),
+    json(await services.analytics.dashboard(user!, { top: intParam(query, "top", TOP_DEFAULT, 1, TOP_MAX) })),
 };

@@ -6,8 +6,6 @@
  * scope sets k see small cells suppressed (same engine as the federated summary).
  */
 import type { SessionUser } from "../auth/user";
-import { bodyOfMillisecond, type MillisecondSlot } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
 import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
 import type { GraphStore } from "../graph";
@@ -17,7 +15,6 @@ import {
   type CountNode,
   type PublishedCount,
   scopeFor,
-  sharedScopeFor,
   type OdrlScope,
 } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
@@ -87,13 +84,9 @@ function round(v: number, d = 2) {
   return Math.round(v * f) / f;
 }
 
-/** a dashboard's figures, encoded once up to its per-request fields */
-interface DashboardEntry extends MillisecondSlot {
+/** a dashboard's figures, made once per OMOP index, names, k and list length */
+interface DashboardEntry {
   body: DashboardBody;
-  /** the encoded answer up to the per-request fields (generatedAt comes first of them) */
-  head: string;
-  /** head as UTF-8, made at the first dashboardBody */
-  headBytes?: Buffer;
 }
 
 export function createAnalyticsService(deps: {
@@ -238,24 +231,9 @@ export function createAnalyticsService(deps: {
     const key = `${scopeK}:${n}`;
     let entry = perIndex.bodies.get(key);
     if (!entry) {
-      const body = dashboardBody(index, dict, scopeK, n);
-      // the encoded answer up to the per-request fields (generatedAt comes first of them)
-      const head = `${JSON.stringify(body).slice(0, -1)},"generatedAt":"`;
-      perIndex.bodies.set(key, (entry = { body, head }));
+      perIndex.bodies.set(key, (entry = { body: dashboardBody(index, dict, scopeK, n) }));
     }
     return entry;
-  }
-
-  /**
-   * The dashboard as sent: the kept head (as UTF-8 once) and the per-request fields, one body per
-   * millisecond, graph version, scope and cache line (bodyOfMillisecond).
-   */
-  function sentBody(entry: DashboardEntry, version: number, scopeJson: string, cache: string): EncodedBody {
-    return bodyOfMillisecond(entry, new Date(), `${version}\n${scopeJson}\n${cache}`, (iso) => {
-      entry.headBytes ??= Buffer.from(entry.head);
-      const tail = Buffer.from(`${iso}","graphVersion":${version},"scope":${scopeJson},"cache":${cache}}`);
-      return new EncodedBody([entry.headBytes, tail], { compress: false });
-    });
   }
 
   const topOf = (opts: { top?: number }) => Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
@@ -279,31 +257,6 @@ export function createAnalyticsService(deps: {
         scope,
         cache: { hit, builtMs, indexBuiltAt: index.builtAt },
       };
-    },
-
-    /**
-     * GET /api/analytics: the same answer as `dashboard`, as the bytes sent, byte for byte what
-     * `JSON.stringify(dashboard(...))` gives. The figures are encoded once per OMOP index, names, k
-     * and list length, the scope once per graph version's policies and caller class; only the time,
-     * the graph version and the cache line are written per request (sentBody).
-     */
-    async dashboardBody(
-      user: Pick<SessionUser, "roles" | "participantDid">,
-      opts: { top?: number } = {},
-    ): Promise<EncodedBody> {
-      const n = topOf(opts);
-      const [{ value: index, hit, builtMs, version }, dict, scope] = await Promise.all([
-        omop.get(),
-        concepts.get(),
-        sharedScopeFor(graph, user, k),
-      ]);
-      const entry = bodyFor(index, dict, scope.scope.k, n);
-      return sentBody(
-        entry,
-        version,
-        scope.json,
-        JSON.stringify({ hit, builtMs, indexBuiltAt: index.builtAt }),
-      );
     },
 
     /** the dashboard as CSV sections (the view's export) */

@@ -7,7 +7,6 @@ import { remainingDeadline } from "../dataspace/runtime";
 import { cacheKey } from "../http/cache-key";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
-import { bodyOfMillisecond, type MillisecondSlot } from "../http/kept-answers";
 import { EncodedBody } from "../http/node-adapter";
 import {
   createVerifier,
@@ -96,7 +95,7 @@ interface CredentialSource {
 }
 
 /** a listing as sent, with what it was made from (listBody) */
-interface KeptListing extends MillisecondSlot {
+interface KeptListing {
   inputs: readonly unknown[];
   /** undefined when no issuer is configured (nothing is verified) */
   verification: VerificationInputs | undefined;
@@ -104,14 +103,9 @@ interface KeptListing extends MillisecondSlot {
   parts: string[];
 }
 
-/** the listing at `now`: its parts joined around the time, once per millisecond */
+/** the listing at `now`: its parts joined around the time */
 const listingAt = (kept: KeptListing, now: Date) =>
-  bodyOfMillisecond(
-    kept,
-    now,
-    "",
-    (iso) => new EncodedBody(Buffer.from(kept.parts.join(`"${iso}"`)), { compress: false }),
-  );
+  new EncodedBody(Buffer.from(kept.parts.join(`"${now.toISOString()}"`)), { compress: false });
 
 const EMPTY_LIST = /* @__PURE__ */ EncodedBody.json([]);
 

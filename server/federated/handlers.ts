@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { FederatedService } from "./service";
 
@@ -9,5 +9,5 @@ export interface FederatedServices {
 
 export const federatedHandlers: HandlerMap<FederatedServices> = {
   "GET /api/federated": async ({ services, query, user }) =>
-    jsonBuffer(await services.federated.summaryBody(query, user!)),
+    json(await services.federated.summary(query, user!)),
 };

@@ -11,7 +11,6 @@
  * - re-identification is prohibited: answers carry no names, identifiers or birth dates.
  */
 import type { SessionUser } from "../auth/user";
-import { cacheKey } from "../http/cache-key";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
 
@@ -90,40 +89,6 @@ export async function scopeFor(
   forceK = false,
 ): Promise<OdrlScope> {
   return scopeOf(await allPolicies(graph), user, k, forceK);
-}
-
-/** a scope shared between callers (frozen) with its JSON, made once per policy set and caller class */
-export interface SharedScope {
-  scope: Readonly<OdrlScope>;
-  json: string;
-}
-const sharedScopes = new WeakMap<GraphNode[], Map<string, SharedScope>>();
-
-/**
- * The same scope as `scopeFor`, made once per graph version's policies, roles, participant DID and
- * k, for answers encoded once (the scope depends on nothing else): frozen, copy to change.
- */
-export async function sharedScopeFor(
-  graph: GraphStore,
-  user: Pick<SessionUser, "roles" | "participantDid">,
-  k: number,
-  forceK = false,
-): Promise<SharedScope> {
-  const all = await allPolicies(graph);
-  let byCaller = sharedScopes.get(all);
-  if (!byCaller) sharedScopes.set(all, (byCaller = new Map()));
-  // one caller class per key: the DID in its own place, then the roles
-  const key = cacheKey("scope", k, forceK, user.participantDid ?? undefined, ...user.roles);
-  let shared = byCaller.get(key);
-  if (!shared) {
-    const scope = scopeOf(all, user, k, forceK);
-    for (const v of Object.values(scope)) if (typeof v === "object" && v !== null) Object.freeze(v);
-    for (const p of scope.policies) Object.freeze(p);
-    // a caller class per roles and DID: a handful of entries per graph version
-    if (byCaller.size >= 1000) byCaller.clear();
-    byCaller.set(key, (shared = { scope: Object.freeze(scope), json: JSON.stringify(scope) }));
-  }
-  return shared;
 }
 
 function scopeOf(

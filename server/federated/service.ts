@@ -44,8 +44,6 @@ import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
-import { bodyOfMillisecond, type MillisecondSlot } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
 import { findDisclosures } from "./audit";
 import {
   countSuppressed,
@@ -259,12 +257,8 @@ export function createFederatedService(deps: {
   }
 
   type Answer = Omit<FederatedSummary, "graphVersion" | "generatedAt">;
-  interface CachedAnswer extends MillisecondSlot {
+  interface CachedAnswer {
     answer: Answer;
-    /** the encoded answer up to the graph version's value */
-    head: string;
-    /** head as UTF-8, made at the first summaryBody */
-    headBytes?: Buffer;
     logTarget: string;
     logOutcome: string;
   }
@@ -287,7 +281,6 @@ export function createFederatedService(deps: {
       const answer = buildAnswer(index, resolved, input, k);
       hit = {
         answer,
-        head: `${JSON.stringify(answer).slice(0, -1)},"graphVersion":`,
         logTarget:
           Object.entries(input)
             .map(([key, v]) => `${key}=${v}`)
@@ -385,25 +378,6 @@ export function createFederatedService(deps: {
       const { answer, logTarget, logOutcome } = cachedAnswer(index, dict, input, k);
       logQuery(user, logTarget, logOutcome);
       return { ...answer, graphVersion: version, generatedAt: new Date().toISOString() };
-    },
-
-    /**
-     * GET /api/federated: the same answer as `summary`, as the bytes sent, byte for byte what
-     * `JSON.stringify(summary(...))` gives; every query is still logged. The answer is encoded once
-     * per OMOP index, concept names, criteria as given and k; only the graph version and the time
-     * are written per request (per millisecond: the requests of one share their body).
-     */
-    async summaryBody(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<EncodedBody> {
-      const k = kFrom(params);
-      const input = criteriaInput(params);
-      const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
-      const hit = cachedAnswer(index, dict, input, k);
-      logQuery(user, hit.logTarget, hit.logOutcome);
-      return bodyOfMillisecond(hit, new Date(), String(version), (iso) => {
-        hit.headBytes ??= Buffer.from(hit.head);
-        const tail = Buffer.from(`${version},"generatedAt":"${iso}"}`);
-        return new EncodedBody([hit.headBytes, tail], { compress: false });
-      });
     },
 
     /** what the cohort builder offers */

@@ -6,7 +6,7 @@ import { EncodedBody } from "./node-adapter";
  * kept text instead of the store's queries, the graph's look-ups and a JSON.stringify. Used by the access
  * body and compliance (their records' version and the graph's), the operator's directory and
  * demonstration catalogues (the directory's change-feed version and the graph's), the ODRL policy list
- * (the policy registry's version). The trust center and the ODRL scope keep their own text with
+ * (the policy registry's version). The trust center and the ODRL scope keep their answer with
  * `timedText`; one negotiation, one transfer and a provider's catalogue use `createEncodedOnce`.
  *
  * `version` names the inputs' generation (e.g. the records' version as `ensureReady()` leaves it, and the
@@ -38,70 +38,23 @@ export function createKept<T>(max: number) {
   };
 }
 
-/**
- * Where a body made per request is kept for the rest of its millisecond: the last one made, with its
- * millisecond and `tag` (whatever else of it varies per request, e.g. a version).
- */
-export interface MillisecondSlot {
-  last?: { at: number; tag: string; body: EncodedBody };
+/** an answer kept but for one top-level time field (`generatedAt`, `computedAt`), set at each read */
+export interface TimedText {
+  answer: Readonly<Record<string, unknown>>;
+  field: string;
 }
 
-/**
- * The body at `now`, made by `make` (given the time as ISO text) once per millisecond and tag: the
- * requests of one millisecond share it, their bytes being the same (a time field is written to the
- * millisecond). For answers kept but for their time: bodyAt, the credential listing, the federated
- * answer, the analytics dashboard.
- */
-export function bodyOfMillisecond(
-  slot: MillisecondSlot,
-  now: Date,
-  tag: string,
-  make: (iso: string) => EncodedBody,
-): EncodedBody {
-  const at = now.getTime();
-  const last = slot.last;
-  if (last && last.at === at && last.tag === tag) return last.body;
-  const body = make(now.toISOString());
-  slot.last = { at, tag, body };
-  return body;
-}
-
-/** an answer's JSON text around one top-level time field (`generatedAt`, `computedAt`): the time of each read */
-export interface TimedText extends MillisecondSlot {
-  head: string;
-  tail: string;
-  /** head and tail as UTF-8, made at the first bodyAt */
-  bytes?: { head: Buffer; tail: Buffer };
-}
-
-/**
- * An answer encoded once with its time field left open (the property keeps its place in the text): the
- * text of the answer at another time is `head + "<time>" + tail` (bodyAt). While it is encoded the field
- * holds a value no answer holds (NUL is never in a time), found after the field's own name.
- */
+/** keeps a copy of `answer` (as its JSON reads) for bodyAt, its time field `field` set at each read */
 export function timedText<F extends string = "generatedAt">(
   answer: { [K in NoInfer<F>]: string },
   field: F = "generatedAt" as F,
 ): TimedText {
-  const value = `\u0000${field}\u0000`;
-  const open = JSON.stringify(value);
-  const name = `${JSON.stringify(field)}:`;
-  const text = JSON.stringify({ ...answer, [field]: value });
-  const at = text.indexOf(name + open) + name.length;
-  return { head: text.slice(0, at), tail: text.slice(at + open.length) };
+  return { answer: JSON.parse(JSON.stringify(answer)) as Record<string, unknown>, field };
 }
 
-/**
- * The answer at `now` as bytes to send, byte for byte JSON.stringify of the answer built with its time
- * field = now: the kept head and tail written around the time (chunks, not joined: EncodedBody), instead
- * of a string encoded as UTF-8 on every request (for large answers, most of their cost). Not compressed:
- * it is made per millisecond (bodyOfMillisecond).
- */
+/** the kept answer at `now`: its JSON with the time field (in its place) set to `now` */
 export function bodyAt(t: TimedText, now: Date): EncodedBody {
-  return bodyOfMillisecond(t, now, "", (iso) => {
-    t.bytes ??= { head: Buffer.from(t.head), tail: Buffer.from(t.tail) };
-    return new EncodedBody([t.bytes.head, Buffer.from(`"${iso}"`), t.bytes.tail], { compress: false });
-  });
+  return EncodedBody.json({ ...t.answer, [t.field]: now.toISOString() }, { compress: false });
 }
 
 const identities = new WeakMap<object, number>();
