@@ -70,8 +70,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PASSWORD_USER: rateLimit.prefault("10/15m"),
   RATE_LIMIT_WALLET: rateLimit.prefault("60/1m"),
   RATE_LIMIT_CHALLENGE: rateLimit.prefault("120/1m"),
-  RATE_LIMIT_APP_ACCOUNT: rateLimit.prefault("30/10m"),
-  RATE_LIMIT_PAIRING: rateLimit.prefault("30/10m"),
+  RATE_LIMIT_APP_ACCOUNT: rateLimit.prefault("60/10m"),
+  RATE_LIMIT_PAIRING: rateLimit.prefault("100/10m"),
   FEDERATED_K: z.coerce
     .number()
     .int()

@@ -32,7 +32,11 @@ const as = new Map<string, Signed>();
 beforeAll(async () => {
   server = await startTestServer();
   for (const p of ["admin", "clinic", "researcher", "regulator"]) as.set(p, await signIn(server.url, p));
-  watch = watchStore(server.services.db, (t) => t === "sessions" || t.includes("query_log"));
+  // rate_limits counts every attempt, refused ones too, by design (decision 0045)
+  watch = watchStore(
+    server.services.db,
+    (t) => t === "sessions" || t.includes("query_log") || t === "rate_limits",
+  );
 });
 afterAll(async () => {
   watch?.stop();

@@ -26,8 +26,13 @@ const sessions = new Map<string, Signed>();
  * log is checked apart: a refused call may record its failed attempt (outcome "failure"), never a
  * success.
  */
+// rate_limits counts every attempt, refused ones too, by design (decision 0045)
 const VOLATILE = (t: string) =>
-  t === "sessions" || t.startsWith("oidc") || t.includes("query_log") || t === "audit_entries";
+  t === "sessions" ||
+  t.startsWith("oidc") ||
+  t.includes("query_log") ||
+  t === "audit_entries" ||
+  t === "rate_limits";
 
 beforeAll(async () => {
   server = await startTestServer();
