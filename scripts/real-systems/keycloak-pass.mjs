@@ -5,10 +5,10 @@
 // (started again on the same port and database; answers when it is ready).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
-import { freePort } from "./jvm.mjs";
+import { freePort, tempDir } from "./jvm.mjs";
 import { startKeycloak } from "./keycloak.mjs";
 
 const CONFIG = "tests/keycloak/playwright.config.ts";
@@ -43,6 +43,7 @@ export function keycloakPass() {
       const clientSecret = randomBytes(24).toString("base64url");
       const kc = await startKeycloak({ hubUrl: `http://127.0.0.1:${hubPort}`, clientSecret, log });
       const control = await controlServer(kc, log);
+      const hubData = tempDir("keycloak-hub");
       return {
         env: {
           KEYCLOAK_URL: kc.url,
@@ -50,6 +51,7 @@ export function keycloakPass() {
           KEYCLOAK_ADMIN_USER: kc.admin.username,
           KEYCLOAK_ADMIN_PASSWORD: kc.admin.password,
           KEYCLOAK_HUB_PORT: String(hubPort),
+          KEYCLOAK_HUB_DATA_DIR: hubData,
           OIDC_ISSUER: kc.issuer,
           OIDC_CLIENT_ID: "hub",
           OIDC_CLIENT_SECRET: clientSecret,
@@ -57,6 +59,7 @@ export function keycloakPass() {
         stop: async () => {
           await control.close();
           await kc.stop();
+          rmSync(hubData, { recursive: true, force: true });
         },
       };
     },

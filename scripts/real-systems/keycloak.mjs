@@ -98,6 +98,9 @@ export async function startKeycloak({ hubUrl, clientSecret, log = () => {} }) {
   const dist = keycloakDistribution(log);
   const template = await templateDatabase(dist, log);
   const dataDir = tempDir("keycloak");
+  // removed by stop(); and when this process ends without it (the server itself goes with its watchdog)
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  process.once("exit", removeData);
   copyFileSync(template, path.join(dataDir, DB_FILE));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -132,7 +135,8 @@ export async function startKeycloak({ hubUrl, clientSecret, log = () => {} }) {
     },
     async stop() {
       await kc.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      process.off("exit", removeData);
+      removeData();
     },
   };
 }

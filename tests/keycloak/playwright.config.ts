@@ -16,7 +16,8 @@ const PORT = Number(process.env.KEYCLOAK_HUB_PORT ?? 3370);
 const ROOT = process.cwd(); // npm test and the pass run Playwright from the project root
 const SERVER_BUNDLE = path.resolve(ROOT, process.env.HUB_BUILD_DIR ?? "build", "server", "index.js");
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), "hub-keycloak-e2e-"));
+// the pass makes (and removes) the hub's data folder; the config is read by every Playwright process
+const dataDir = process.env.KEYCLOAK_HUB_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "hub-keycloak-e2e-"));
 // relative paths in a config are taken from its folder: these are from the project root
 const output = path.resolve(ROOT, process.env.E2E_OUTPUT ?? "test-results");
 
