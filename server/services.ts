@@ -29,6 +29,8 @@ import { openDatabase, type Db } from "./storage/database";
 import { openRelational, type Relational } from "./storage/relational";
 import { getOrCreateSecret } from "./storage/secrets";
 import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
+import { berlinDate, type PermitData } from "./access-body";
+import type { PermitRegister } from "./dataspace/permits";
 // trust and governance (issue 4)
 import { createRetentionService, type RetentionService } from "./audit/retention";
 import { createAuditView, type AuditView } from "./privacy/audit-view";
@@ -174,6 +176,9 @@ export async function createServices(config: Config): Promise<Services> {
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
+  const accessBody = await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime });
+  // contracts and pulls of health data rest on the access body's data permits (issue 34)
+  dataspace.usePermits(permitRegisterOf(accessBody));
   const flushReadLogs = async () => {
     await insight.federated.flushLog();
     await insight.nlq.flushLog();
@@ -197,7 +202,7 @@ export async function createServices(config: Config): Promise<Services> {
     patients: createPatientService(graph, accessLog),
     accessLog,
     dataspace,
-    accessBody: await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime }),
+    accessBody,
     eudi: await createEudiService({ rel, audit, graph, sessions, config, runtime }),
     patientApp,
     ...insight,
@@ -221,6 +226,34 @@ export async function createServices(config: Config): Promise<Services> {
       await graph.close();
       await rel.close();
       db.close();
+    },
+  };
+}
+
+/**
+ * The access body's data permits as the dataspace reads them (server/dataspace/permits.ts): an
+ * ACTIVE permit whose validity has not ended names an organisation (by DID) and its datasets.
+ */
+function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister {
+  const valid = (p: { state: string; data: PermitData }) =>
+    p.state === "ACTIVE" &&
+    p.data.validUntil >= berlinDate(accessBody.now()) &&
+    p.data.validFrom <= berlinDate(accessBody.now());
+  return {
+    async validFor(organisationDid, datasets) {
+      await accessBody.ensureReady();
+      const active = await accessBody.store.list<PermitData>("permit", { state: "ACTIVE" });
+      const permit = active
+        .filter((p) => valid(p) && p.data.organisationDid === organisationDid)
+        .reverse()
+        .find((p) => p.data.datasets.some((d) => datasets.includes(d)));
+      return permit ? { id: permit.id, pseudonymised: permit.data.pseudonymised } : undefined;
+    },
+    async stateOf(permitId) {
+      await accessBody.ensureReady();
+      const p = await accessBody.store.get<PermitData>(permitId);
+      if (!p || p.kind !== "permit") return undefined;
+      return p.state === "ACTIVE" && !valid(p) ? "EXPIRED" : p.state;
     },
   };
 }

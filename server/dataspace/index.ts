@@ -23,6 +23,8 @@ import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
 import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
+import { createContractPermits, type PermitRegister } from "./permits";
+import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
 import { createReadCache, EMBEDDED_READ_CACHE_MS, type ReadCache } from "./read-cache";
@@ -84,6 +86,8 @@ export interface DataspaceDeps {
    * server invalidate).
    */
   readCacheMs?: number;
+  /** the access body's data permits (else handed in later by usePermits; none: 503 on contracts and pulls) */
+  permits?: PermitRegister;
 }
 
 export interface Dataspace {
@@ -112,6 +116,9 @@ export interface Dataspace {
    * Every route that reads or acts in a participant context asks this first.
    */
   actingFor(user: SessionUser, participantId: string): Promise<string>;
+
+  /** the access body's data permits that contracts and pulls are checked against (permits.ts) */
+  usePermits(register: PermitRegister): void;
 
   listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
   /** GET /api/negotiations (the list) as encoded JSON, kept while its inputs are the same */
@@ -247,6 +254,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     timeoutMs,
     version: local?.changeVersion ? () => local!.changeVersion!() : undefined,
   });
+  const rel = deps.rel ?? openSqliteRelational(deps.db);
   const rt: DataspaceRuntime = {
     connector: cachedConnector(
       createConnectorClient({
@@ -277,12 +285,15 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       : undefined,
     issuerDid: deps.issuer?.did ?? local?.issuerDid,
     demo: bundledDemoRecords(),
-    demoTransfers: await createDemoTransferStore(deps.rel ?? openSqliteRelational(deps.db), deps.audit),
+    demoTransfers: await createDemoTransferStore(rel, deps.audit),
     demoRecords: config.demoRecords,
     timeoutMs,
     graphBridgeUrl,
     audit: deps.audit,
     fetch: doFetch,
+    permits: deps.permits,
+    contractPermits: await createContractPermits(rel),
+    releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
   };
 
   return {
@@ -300,6 +311,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       : undefined,
     runtime: rt,
     readCache,
+
+    usePermits(register) {
+      rt.permits = register;
+    },
 
     async actingFor(user, participantId) {
       if (actsForAnyContext(user)) return participantId;

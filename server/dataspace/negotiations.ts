@@ -1,4 +1,6 @@
-import { badGateway, notFound } from "../http/errors";
+import { badGateway, notFound, serviceUnavailable } from "../http/errors";
+import { didOfContext } from "./assets";
+import { assetTerms, organisationOfContext, permitMissing, type PermitRef } from "./permits";
 import { deepFrozen } from "../http/cache-key";
 import { createEncodedOnce } from "../http/kept-answers";
 import type { EncodedBody } from "../http/node-adapter";
@@ -9,7 +11,7 @@ import { offeredRules } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
-import { record, type DataspaceRuntime } from "./runtime";
+import { record, settle, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
@@ -208,6 +210,28 @@ async function offeredPolicy(
   }
 }
 
+export const NO_PERMIT_REGISTER = "No health data access body is available to check data permits against";
+
+/**
+ * The data permit a contract for `assetId` in `participantId`'s name rests on (EHDS Art. 68): the
+ * access body's valid permit that names the context's organisation and the asset's dataset; a 403
+ * naming the missing permit when there is none.
+ */
+async function requiredPermit(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+): Promise<PermitRef> {
+  if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
+  const { datasets } = assetTerms(assetId);
+  const ctx = await settle(rt.connector.getParticipantContext(participantId));
+  const known = organisationOfContext(participantId);
+  const did = (ctx.ok ? didOfContext(ctx.value) : "") || known?.did;
+  const permit = did ? await rt.permits.validFor(did, datasets) : undefined;
+  if (!permit) throw permitMissing(known?.name ?? did ?? participantId, assetId, datasets);
+  return permit;
+}
+
 export async function startNegotiation(
   rt: DataspaceRuntime,
   req: NegotiationRequest,
@@ -215,6 +239,18 @@ export async function startNegotiation(
 ): Promise<IdResponse> {
   const body = buildContractRequest(req, await offeredPolicy(rt, req));
   const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
+  let permit: PermitRef;
+  try {
+    permit = await requiredPermit(rt, req.participantId, req.assetId);
+  } catch (e) {
+    await record(rt, {
+      action: "negotiation.start",
+      actor,
+      target: `${target} (no data permit)`,
+      outcome: "failure",
+    });
+    throw e;
+  }
   let response: IdResponse;
   try {
     response = await rt.connector.initiateNegotiation(req.participantId, body);
@@ -222,19 +258,26 @@ export async function startNegotiation(
     await record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
     throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
   }
+  await rt.contractPermits.record({
+    negotiationId: response["@id"],
+    participantId: req.participantId,
+    assetId: req.assetId,
+    permitId: permit.id,
+  });
   await record(rt, {
     action: "negotiation.start",
     actor,
-    target: `${target} (${response["@id"]})`,
+    target: `${target} (${response["@id"]}, data permit ${permit.id})`,
     outcome: "success",
   });
-  return response;
+  return response; // the spec: the connector's response (the permit shows on the negotiation's reads)
 }
 
 // pure, as negotiationBodies: the connector's answers, each encoded once while the read cache shares it
 const catalogBodies = /* @__PURE__ */ createEncodedOnce<Catalog>();
 const negotiationBody = /* @__PURE__ */ createEncodedOnce<ConnectorNegotiation>(withContractId);
 const bundledBody = /* @__PURE__ */ createEncodedOnce<DemoRecord>();
+const withPermitBody = /* @__PURE__ */ createEncodedOnce<Record<string, unknown>>();
 
 /**
  * GET /api/negotiations?catalog=true as the route sends it: the JSON of fetchProviderCatalog, encoded
@@ -266,7 +309,9 @@ export async function getNegotiationBody(
   } catch (e) {
     return bundledBody(bundledOr404(rt, participantId, id, e));
   }
-  return negotiationBody(live);
+  const permitId = await rt.contractPermits.byNegotiation(id);
+  // the agreement names the data permit it rests on (encoded each time: one read of one negotiation)
+  return permitId ? withPermitBody({ ...withContractId(live), permitId }) : negotiationBody(live);
 }
 
 export async function getNegotiation(
@@ -275,7 +320,9 @@ export async function getNegotiation(
   id: string,
 ): Promise<Record<string, unknown>> {
   try {
-    return withContractId(await rt.connector.getNegotiation(participantId, id));
+    const live = withContractId(await rt.connector.getNegotiation(participantId, id));
+    const permitId = await rt.contractPermits.byNegotiation(id);
+    return permitId ? { ...live, permitId } : live;
   } catch (e) {
     return structuredClone(bundledOr404(rt, participantId, id, e)); // the caller's own copy
   }

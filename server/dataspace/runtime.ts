@@ -6,6 +6,7 @@ import type { ReadCache } from "./read-cache";
 import type { DemoRecords, DemoTransferStore } from "./demo-records";
 import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
+import type { ContractPermits, PermitRegister } from "./permits";
 import type { TenantManagerClient } from "./tenant-manager-client";
 
 /**
@@ -33,6 +34,16 @@ export interface DataspaceRuntime {
   graphBridgeUrl: string;
   audit: { append(input: AuditInput): Promise<unknown> } | undefined;
   fetch: typeof fetch;
+  /**
+   * The access body's data permits (permits.ts), handed in by the container once the access body
+   * is built (Dataspace.usePermits). Without one, no contract for health data is started and
+   * nothing is pulled: 503.
+   */
+  permits: PermitRegister | undefined;
+  /** which permit each negotiation started here rests on */
+  contractPermits: ContractPermits;
+  /** the server's secret that pseudonyms are keyed with (release.ts), with the permit id */
+  releaseSecret: string;
 }
 
 /** A deadline for one operation that makes several upstream calls: the whole answer stays within the time-out. */

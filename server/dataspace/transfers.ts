@@ -1,4 +1,6 @@
-import { ApiError, badGateway, notFound } from "../http/errors";
+import { ApiError, badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
+import { assetTerms } from "./permits";
+import { release } from "./release";
 import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedOnce } from "../http/kept-answers";
 import { createEncodedByInputs } from "./encoded-by-inputs";
@@ -7,7 +9,7 @@ import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage } from "./failures";
 import { mergeById } from "./merge";
 import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
-import { record, type DataspaceRuntime } from "./runtime";
+import { record, settle, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
 import { z } from "zod";
@@ -222,19 +224,66 @@ export interface PulledData {
   endpoint: string;
   contentType: string;
   data: unknown;
+  /** the data permit the data left under */
+  permitId: string;
 }
 
 const MAX_PULL_BYTES = 5_000_000;
 
+export const NO_PERMIT_FOR_CONTRACT = (contractId: string) =>
+  `No data permit of the health data access body backs contract ${contractId}: nothing is pulled under it`;
+export const PERMIT_NOT_VALID = (permitId: string, state: string) =>
+  `Data permit ${permitId} is ${state}: no further data leaves under it`;
+
 /**
- * Pulls the data of a started pull transfer: reads the endpoint data reference (EDR) from the
- * consumer's connector and GETs its endpoint with the EDR's authorization token.
+ * The data permit the contract of a transfer rests on: the one recorded for the negotiation that
+ * made the agreement (permits.ts), found by the agreement id the connector gave that negotiation.
+ */
+async function permitOfContract(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+  contractId: string,
+): Promise<string | undefined> {
+  for (const row of await rt.contractPermits.of(participantId, assetId || undefined)) {
+    if (row.agreementId === contractId) return row.permitId;
+    if (row.agreementId) continue;
+    const n = await settle(rt.connector.getNegotiation(participantId, row.negotiationId));
+    const agreement = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
+    if (typeof agreement !== "string" || !agreement) continue;
+    await rt.contractPermits.setAgreement(row.negotiationId, agreement);
+    if (agreement === contractId) return row.permitId;
+  }
+  return undefined;
+}
+
+/**
+ * Pulls the data of a started pull transfer, as its data permit allows (issue 34): the permit the
+ * contract rests on must be valid now (a revoked or expired one stops pulls at once, 403); reads
+ * the endpoint data reference (EDR) from the consumer's connector, GETs its endpoint with the EDR's
+ * authorization token, and hands on what the asset's terms deliver under the permit (release.ts):
+ * k-anonymous aggregates, or records pseudonymised per permit.
  */
 export async function pullTransferData(
   rt: DataspaceRuntime,
   participantId: string,
   transferId: string,
 ): Promise<PulledData> {
+  if (!rt.permits)
+    throw serviceUnavailable("No health data access body is available to check data permits against");
+  let transfer: Record<string, unknown>;
+  try {
+    transfer = await rt.connector.getTransfer(participantId, transferId);
+  } catch (e) {
+    if (isNotFound(e)) throw notFound("Transfer not found");
+    throw badGateway("Failed to fetch transfer", describeUpstream(e));
+  }
+  const contractId = typeof transfer.contractId === "string" ? transfer.contractId : "";
+  const assetId = typeof transfer.assetId === "string" ? transfer.assetId : "";
+  const permitId = await permitOfContract(rt, participantId, assetId, contractId);
+  if (!permitId) throw forbidden(NO_PERMIT_FOR_CONTRACT(contractId));
+  const state = (await rt.permits.stateOf(permitId)) ?? "UNKNOWN";
+  if (state !== "ACTIVE") throw forbidden(PERMIT_NOT_VALID(permitId, state));
   let edr;
   try {
     edr = await rt.connector.getEndpointDataReference(participantId, transferId);
@@ -256,7 +305,8 @@ export async function pullTransferData(
         .refine((v) => JSON.stringify(v ?? null).length <= MAX_PULL_BYTES, "payload too large"),
       headers: { Authorization: edr.authorization },
     });
-    return { transferId, endpoint: edr.endpoint, contentType: "application/json", data };
+    const released = release(data, assetTerms(assetId).disclosure, rt.releaseSecret, permitId);
+    return { transferId, endpoint: edr.endpoint, contentType: "application/json", data: released, permitId };
   } catch (e) {
     if (isUpstreamError(e) && e.status === 401)
       throw badGateway("The data plane refused the endpoint data reference", describeUpstream(e));

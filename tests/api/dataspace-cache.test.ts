@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { standInPermits } from "../support/permits";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -42,7 +43,7 @@ async function remote(deps: Partial<DataspaceDeps> = {}): Promise<Dataspace> {
     UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
   });
   const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db, ...deps });
+  const ds = await createDataspace(config, { db, permits: standInPermits, ...deps });
   opened.push({ ds, db });
   return ds;
 }
@@ -202,6 +203,7 @@ describe("with the embedded dataspace", () => {
     });
     const db = openDatabase(":memory:");
     ds = await startDataspace(config, { db, local: { stepMs: 40 } });
+    ds.usePermits(standInPermits);
     opened.push({ ds, db, dir });
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { standInPermits } from "../support/permits";
 import { callDataspace, type DataspaceCall } from "../support/dataspace-call";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
@@ -43,7 +44,7 @@ async function dataspace(base: string, env: Record<string, string> = {}): Promis
     ...env,
   });
   const db = openDatabase(":memory:");
-  const ds = await createDataspace(config, { db });
+  const ds = await createDataspace(config, { db, permits: standInPermits });
   opened.push({ ds, db });
   return ds;
 }

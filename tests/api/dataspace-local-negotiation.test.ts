@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { pseudonymFor } from "../../server/dataspace/release";
+import { PERMIT_ID } from "../support/permits";
 import { type JsonBody, ALPHA_DID, localDataspaceHarness } from "./dataspace-local.support";
 
 /**
@@ -160,9 +162,18 @@ describe("negotiation and transfer", () => {
 
     const data = await h.ds.pullTransferData("pharmaco", id);
     expect(data.endpoint).toBe(`${h.ds.local!.url}/public/${id}`);
+    // the provider's record arrives pseudonymised under the contract's data permit (release.ts)
+    expect(data.permitId).toBe(PERMIT_ID);
     expect(data.data).toMatchObject({
       resourceType: "Bundle",
-      entry: [{ resource: { id: "patient-of-alphaklinik-berlin" } }],
+      entry: [
+        {
+          resource: {
+            resourceType: "Patient",
+            id: pseudonymFor(h.ds.runtime.releaseSecret, PERMIT_ID, "patient-of-alphaklinik-berlin"),
+          },
+        },
+      ],
     });
     expect(pulled).toContainEqual({ assetId: "fhir-cohort-bundle", provider: "alphaklinik-berlin" });
 

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { AuditInput } from "../../server/audit/model";
 import { callDataspace, personaUser } from "../support/dataspace-call";
+import { standInPermits } from "../support/permits";
 import { loadConfig } from "../../server/config";
 import type { Dataspace } from "../../server/dataspace";
 import { startDataspace } from "../../server/start-dataspace";
@@ -70,6 +71,7 @@ export function localDataspaceHarness() {
       dataSource,
       local: { stepMs: STEP_MS, worker },
     });
+    ds.usePermits(standInPermits);
     return ds;
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { standInPermits } from "../support/permits";
 import { loadConfig } from "../../server/config";
 import { callDataspace, personaUser } from "../support/dataspace-call";
 import { createDataspace, type Dataspace, type DataspaceDeps } from "../../server/dataspace";
@@ -48,7 +49,7 @@ export function dataspaceRulesHarness() {
       ...env,
     });
     const db = openDatabase(":memory:");
-    const ds = await createDataspace(config, { db, ...deps });
+    const ds = await createDataspace(config, { db, permits: standInPermits, ...deps });
     opened.push({ ds, db });
     return ds;
   }

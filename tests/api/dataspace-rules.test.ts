@@ -113,7 +113,9 @@ describe("counter-party address normalisation", () => {
       },
     });
     expect(res.status).toBe(201);
-    expect((h.double.requests[0].body as { counterPartyAddress: string }).counterPartyAddress).toBe(expected);
+    // the first request reads the consumer's context (whose permit); the contract request follows
+    const [sent] = h.double.received("POST", `${MGMT}/pharmaco/contractnegotiations`);
+    expect((sent.body as { counterPartyAddress: string }).counterPartyAddress).toBe(expected);
   });
 });
 

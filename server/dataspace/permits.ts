@@ -1,0 +1,140 @@
+import { ApiError } from "../http/errors";
+import type { Relational } from "../storage/relational";
+import { findOrganisation } from "../auth/personas";
+
+/**
+ * Data permits in the dataspace exchange (EHDS Art. 68, issue 34): a contract for health data in
+ * secondary use needs a valid data permit of the access body that names the requesting organisation
+ * and the dataset; the hub records which permit each negotiation it started rests on, and every
+ * pull asks again whether that permit is still valid (a revoked one stops pulls at once). Enforced
+ * in the hub's dataspace service layer, whichever connector is behind it.
+ */
+
+/** what the hub needs to know of the access body's permits (server/access-body, read only) */
+export interface PermitRegister {
+  /** the ACTIVE permit, valid today, that names the organisation (DID) and one of the datasets */
+  validFor(organisationDid: string, datasets: readonly string[]): Promise<PermitRef | undefined>;
+  /** the permit's state now (ACTIVE, REVOKED, EXPIRED), undefined for an unknown id */
+  stateOf(permitId: string): Promise<string | undefined>;
+}
+
+export interface PermitRef {
+  id: string;
+  pseudonymised: boolean;
+}
+
+/** what an asset delivers: aggregates (k-anonymous counts) or pseudonymised records */
+export type Disclosure = "aggregate" | "pseudonymised";
+
+/**
+ * The demonstration assets of the embedded dataspace (server/local-dataspace/seed.ts): the catalogue
+ * dataset each is drawn from and what it delivers. Any other asset: the dataset of the same name
+ * (`asset-x` ↔ `dataset-x`, the marketplace's naming) or its own id, delivering pseudonymised records.
+ */
+const KNOWN_ASSETS: Record<string, { datasets: string[]; disclosure: Disclosure }> = {
+  "fhir-cohort-bundle": { datasets: ["dataset-alphaklinik-diabetes"], disclosure: "pseudonymised" },
+  "omop-cohort-statistics": {
+    datasets: ["dataset-alphaklinik-diabetes", "dataset-alphaklinik-ehr"],
+    disclosure: "aggregate",
+  },
+  "fhir-patient-everything": { datasets: ["dataset-lmc-ehr"], disclosure: "pseudonymised" },
+};
+
+export function assetTerms(assetId: string): { datasets: string[]; disclosure: Disclosure } {
+  const known = KNOWN_ASSETS[assetId];
+  if (known) return known;
+  const datasets = [assetId];
+  if (assetId.startsWith("asset-")) datasets.push(`dataset-${assetId.slice("asset-".length)}`);
+  return { datasets, disclosure: "pseudonymised" };
+}
+
+export const permitMissing = (organisation: string, assetId: string, datasets: readonly string[]) =>
+  new ApiError(
+    403,
+    `No valid data permit of the health data access body names ${organisation} and the dataset of ${assetId}`,
+    undefined,
+    {
+      permitRequired: { organisation, assetId, datasets },
+      how: "Apply for a data permit (POST /api/compliance/applications) naming one of these datasets; once the access body grants it, negotiate again.",
+    },
+  );
+
+/** the DID of a participant context's organisation (contexts are named by organisation slug) */
+export function organisationOfContext(participantId: string): { did: string; name: string } | undefined {
+  const org = findOrganisation(participantId);
+  return org ? { did: org.did, name: org.displayName } : undefined;
+}
+
+const TABLE = "dataspace_contract_permits";
+
+export interface ContractPermits {
+  record(row: {
+    negotiationId: string;
+    participantId: string;
+    assetId: string;
+    permitId: string;
+  }): Promise<void>;
+  /** the permits recorded for a participant's negotiations of an asset, newest first */
+  of(
+    participantId: string,
+    assetId?: string,
+  ): Promise<{ negotiationId: string; assetId: string; permitId: string; agreementId: string | null }[]>;
+  byNegotiation(negotiationId: string): Promise<string | undefined>;
+  setAgreement(negotiationId: string, agreementId: string): Promise<void>;
+}
+
+export async function createContractPermits(rel: Relational): Promise<ContractPermits> {
+  await rel.migrate("dataspace-contract-permits-1", async (m) => {
+    await m.schema
+      .createTable(TABLE)
+      .addColumn("negotiation_id", "text", (c) => c.primaryKey())
+      .addColumn("participant_id", "text", (c) => c.notNull())
+      .addColumn("asset_id", "text", (c) => c.notNull())
+      .addColumn("permit_id", "text", (c) => c.notNull())
+      .addColumn("agreement_id", "text")
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .execute();
+  });
+  type Row = { negotiation_id: string; asset_id: string; permit_id: string; agreement_id: string | null };
+  return {
+    async record(r) {
+      await rel.db
+        .insertInto(TABLE)
+        .values({
+          negotiation_id: r.negotiationId,
+          participant_id: r.participantId,
+          asset_id: r.assetId,
+          permit_id: r.permitId,
+          agreement_id: null,
+          created_at: Date.now(),
+        })
+        .execute();
+    },
+    async of(participantId, assetId) {
+      let q = rel.db.selectFrom(TABLE).selectAll().where("participant_id", "=", participantId);
+      if (assetId) q = q.where("asset_id", "=", assetId);
+      const rows = (await q.orderBy("created_at", "desc").execute()) as Row[];
+      return rows.map((r) => ({
+        negotiationId: r.negotiation_id,
+        assetId: r.asset_id,
+        permitId: r.permit_id,
+        agreementId: r.agreement_id,
+      }));
+    },
+    async byNegotiation(negotiationId) {
+      const r = (await rel.db
+        .selectFrom(TABLE)
+        .select("permit_id")
+        .where("negotiation_id", "=", negotiationId)
+        .executeTakeFirst()) as { permit_id: string } | undefined;
+      return r?.permit_id;
+    },
+    async setAgreement(negotiationId, agreementId) {
+      await rel.db
+        .updateTable(TABLE)
+        .set({ agreement_id: agreementId })
+        .where("negotiation_id", "=", negotiationId)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { createHmac } from "node:crypto";
+import { MIN_K, protect, published, type CountNode, type PublishedCount } from "../federated";
+import type { Disclosure } from "./permits";
+
+/**
+ * What leaves the hub under a data permit (issue 34): the data plane's answer for an asset, shaped
+ * to what the asset is. An aggregate asset delivers counts only, k-anonymous by the small-cell rule
+ * of the federated counts (server/federated/suppression.ts: counts from 1 to k−1 suppressed, with
+ * complementary suppression). A pseudonymised asset delivers the records with every identifier
+ * replaced by a pseudonym keyed per permit (HMAC-SHA-256 of the server's secret over the permit id
+ * and the identifier): never an identifier the patient, the holder or another permit sees.
+ */
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** the resources of a FHIR Bundle (entry[].resource), or none */
+function resourcesOf(data: unknown): Json[] {
+  if (!isObject(data) || !Array.isArray(data.entry)) return [];
+  return data.entry
+    .map((e) => (isObject(e) && isObject(e.resource) ? e.resource : null))
+    .filter((r): r is Json => !!r);
+}
+
+/** keys that name a person directly: never delivered, whatever the asset */
+const DIRECT_IDENTIFIERS = new Set([
+  "name",
+  "givenName",
+  "familyName",
+  "city",
+  "address",
+  "telecom",
+  "email",
+  "phone",
+  "ssn",
+  "insuranceNumber",
+  "username",
+]);
+
+export function pseudonymFor(secret: string, permitId: string, identifier: string): string {
+  return `psn-${createHmac("sha256", secret).update(`${permitId}\n${identifier}`).digest("base64url").slice(0, 22)}`;
+}
+
+/** the records, every identifier (ids, graph ids, references to them) replaced by its pseudonym under the permit */
+export function pseudonymised(data: unknown, secret: string, permitId: string): Json {
+  const resources = resourcesOf(data);
+  const ids = new Map<string, string>();
+  const pseudonym = (id: string) => {
+    let p = ids.get(id);
+    if (!p) ids.set(id, (p = pseudonymFor(secret, permitId, id)));
+    return p;
+  };
+  for (const r of resources) {
+    for (const k of ["id", "graphId", "resourceId", "patientId"])
+      if (typeof r[k] === "string") pseudonym(r[k]);
+  }
+  const known = [...ids.keys()].sort((a, b) => b.length - a.length);
+  const replace = (s: string): string => {
+    const direct = ids.get(s);
+    if (direct) return direct;
+    let out = s;
+    for (const id of known) if (out.includes(id)) out = out.split(id).join(ids.get(id)!);
+    return out;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return replace(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isObject(v)) return v;
+    const out: Json = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (DIRECT_IDENTIFIERS.has(k) || k === "graphId") continue;
+      out[k] = walk(x);
+    }
+    return out;
+  };
+  return {
+    resourceType: "Bundle",
+    type: "collection",
+    meta: { tag: [{ system: "urn:health-dataspace-hub:permit", code: permitId }] },
+    total: resources.length,
+    entry: resources.map((r) => {
+      const resource = walk(r) as Json;
+      return { fullUrl: `urn:pseudonym:${String(resource.id)}`, resource };
+    }),
+  };
+}
+
+const codeOf = (r: Json): string | undefined => {
+  for (const k of ["code", "conceptCode", "display", "medicationCode"]) {
+    const v = r[k];
+    if (typeof v === "string" && v) return v;
+    if (
+      isObject(v) &&
+      Array.isArray(v.coding) &&
+      isObject(v.coding[0]) &&
+      typeof v.coding[0].code === "string"
+    )
+      return v.coding[0].code;
+  }
+  return undefined;
+};
+
+/**
+ * The records as counts: patients, and per resource type and code the number of resources, each
+ * published by the k rule (a count from 1 to k−1 is suppressed, and complementary cells with it).
+ */
+export function aggregated(data: unknown, k = MIN_K): Json {
+  const resources = resourcesOf(data);
+  const byType = new Map<string, Map<string, number>>();
+  let patients = 0;
+  for (const r of resources) {
+    const type = typeof r.resourceType === "string" ? r.resourceType : "Resource";
+    if (type === "Patient") {
+      patients++;
+      continue;
+    }
+    const codes = byType.get(type) ?? new Map<string, number>();
+    const code = codeOf(r) ?? "unspecified";
+    codes.set(code, (codes.get(code) ?? 0) + 1);
+    byType.set(type, codes);
+  }
+  const groups: { type: string; node: CountNode }[] = [...byType].map(([type, codes]) => {
+    const children: CountNode[] = [...codes].map(([code, value]) => ({ key: code, value }));
+    const value = children.reduce((a, c) => a + c.value, 0);
+    return { type, node: protect({ key: type, value, groups: [children] }, k) };
+  });
+  const root = protect({ key: "patients", value: patients }, k);
+  const cells = (n: CountNode): PublishedCount[] => (n.groups?.[0] ?? []).map((c) => published(c, k));
+  return {
+    resourceType: "MeasureReport",
+    status: "complete",
+    type: "summary",
+    k,
+    rule: `counts from 1 to ${k - 1} suppressed, with complementary suppression`,
+    patients: published(root, k),
+    groups: groups.map(({ type, node }) => ({
+      resourceType: type,
+      total: published(node, k),
+      byCode: cells(node),
+    })),
+  };
+}
+
+/** the data as the asset's terms deliver it under the permit */
+export function release(data: unknown, disclosure: Disclosure, secret: string, permitId: string): Json {
+  return disclosure === "aggregate" ? aggregated(data) : pseudonymised(data, secret, permitId);
+}
