@@ -61,8 +61,10 @@ describe("the desktop's server", () => {
     const api = await fetch(`${s.url}/api/catalog`);
     expect(api.status).toBe(404);
     expect((await api.json()).error).toContain("static mode");
+    // the public landing page (issue 40), with its way to the persona chooser
     const home = await fetch(`${s.url}/`, { redirect: "manual" });
-    expect(home.headers.get("location")).toBe("/auth/signin?returnTo=%2F");
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('data-testid="landing"');
     expect(await (await fetch(`${s.url}/auth/signin`)).text()).toContain('data-testid="persona-chooser"');
     await s.stop();
     await expect(fetch(`${s.url}/`)).rejects.toThrow();

@@ -51,12 +51,15 @@ export function recordServices(
     const target = (live as unknown as Record<string, Record<string, unknown> | undefined>)[name];
     if (!target) continue;
     const methods = entry.methods as Record<string, MethodEntry | undefined>;
+    // members static mode answers in place (entry.local) are called through, never recorded
+    const local = (entry.local ?? {}) as Record<string, unknown>;
     wrapped[name] = new Proxy(target, {
       get(t, prop, receiver) {
         const value = Reflect.get(t, prop, receiver) as unknown;
         if (typeof prop === "symbol" || typeof value !== "function") return value;
         const m = methods[prop];
-        if (m && m.kind !== "read") return (value as (...a: unknown[]) => unknown).bind(t);
+        if ((m && m.kind !== "read") || (!m && prop in local))
+          return (value as (...a: unknown[]) => unknown).bind(t);
         return (...callArgs: unknown[]) => {
           if (!m) unclassified.add(`${name}.${prop}`);
           const args = m?.key ? m.key(callArgs) : callArgs;

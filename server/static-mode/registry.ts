@@ -257,6 +257,7 @@ export const REGISTRY: Registry = {
       closeFinding: write,
       postResult: write,
       ensureReady: local,
+      readyVersion: local,
       purposeLabel: local,
       now: local,
     },
@@ -264,6 +265,8 @@ export const REGISTRY: Registry = {
       purposes: PURPOSES,
       purposeLabel,
       ensureReady: async () => {},
+      // the fixtures never change: one version
+      readyVersion: async () => "static",
       now: () => new Date(),
     },
   },

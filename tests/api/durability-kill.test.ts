@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { auditAnchor } from "../../server/audit/key";
 import { createAuditLog } from "../../server/audit/log";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { freePort } from "../support/server";
@@ -174,7 +175,16 @@ it(`keeps every acknowledged write and its audit entry across ${ROUNDS} kills un
     const db = new Database(path.join(dataDir, "hub.sqlite"));
     try {
       expect(
-        (await (await createAuditLog(openSqliteRelational(db), db)).verify()).ok,
+        (
+          await (
+            await createAuditLog(
+              openSqliteRelational(db),
+              db,
+              // the server's own anchor: the key file and checkpoints in its DATA_DIR (decision 0044)
+              auditAnchor({ dataDir, auditKey: undefined, auditCheckpoints: undefined }),
+            )
+          ).verify()
+        ).ok,
         `round ${round}: audit chain`,
       ).toBe(true);
       const has = db.prepare(

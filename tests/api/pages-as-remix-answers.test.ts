@@ -60,7 +60,11 @@ async function answerOf(res: Response): Promise<Answer> {
 describe("pages", () => {
   it("answer as Remix's own handler does: status, headers and body", async () => {
     const server = await startTestServer({ SEED_PATIENTS: "20" });
-    const remix = createRequestHandler(await importServerBuild(pathToFileURL(buildPath).href), "development");
+    // Remix in the mode the server runs it: development (error details) only with NODE_ENV=development
+    const remix = createRequestHandler(
+      await importServerBuild(pathToFileURL(buildPath).href),
+      server.services.config.errorDetails ? "development" : "production",
+    );
     try {
       const cookies: Record<string, string> = {};
       for (const p of ["admin", "regulator", "researcher"]) cookies[p] = (await signIn(server.url, p)).cookie;
