@@ -3,9 +3,9 @@
 // this process exits. PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
 import { execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./real-systems/jvm.mjs";
 
 /** the newest installed server's bin directory, or undefined */
 export function findPostgresBin() {
@@ -16,17 +16,6 @@ export function findPostgresBin() {
     .filter((v) => existsSync(path.join(root, v, "bin", "postgres")))
     .sort((a, b) => Number(b) - Number(a));
   return versions.length ? path.join(root, versions[0], "bin") : undefined;
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function postgresUid() {
