@@ -11,7 +11,7 @@ import { offeredRules } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
-import { record, settle, type DataspaceRuntime } from "./runtime";
+import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { describeUpstream } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
@@ -198,12 +198,17 @@ export async function fetchProviderCatalog(
 async function offeredPolicy(
   rt: DataspaceRuntime,
   req: NegotiationRequest,
+  signal?: AbortSignal,
 ): Promise<Record<string, unknown> | undefined> {
   const provider = req.providerDid ?? req.counterPartyId;
   if (!provider) return undefined;
   const address = normaliseCounterPartyAddress(req.counterPartyAddress, req.counterPartyId);
   try {
-    const catalog = await rt.connector.requestCatalog(req.participantId, catalogRequestOf(provider, address));
+    const catalog = await rt.connector.requestCatalog(
+      req.participantId,
+      catalogRequestOf(provider, address),
+      signal,
+    );
     return offeredRules(catalog, req.assetId, req.offerId ?? req.policyId ?? "");
   } catch {
     return undefined;
@@ -221,10 +226,11 @@ async function requiredPermit(
   rt: DataspaceRuntime,
   participantId: string,
   assetId: string,
+  signal?: AbortSignal,
 ): Promise<PermitRef> {
   if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
   const { datasets } = assetTerms(assetId);
-  const ctx = await settle(rt.connector.getParticipantContext(participantId));
+  const ctx = await settle(rt.connector.getParticipantContext(participantId, signal));
   const known = organisationOfContext(participantId);
   const did = (ctx.ok ? didOfContext(ctx.value) : "") || known?.did;
   const permit = did ? await rt.permits.validFor(did, datasets) : undefined;
@@ -237,23 +243,27 @@ export async function startNegotiation(
   req: NegotiationRequest,
   actor = "system",
 ): Promise<IdResponse> {
-  const body = buildContractRequest(req, await offeredPolicy(rt, req));
-  const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
+  // one time-out for the whole write: the permit's context, the offer and the request share it, so a
+  // slow connector answers 502 within UPSTREAM_TIMEOUT_MS, not once per call
+  const deadline = operationDeadline(rt);
   let permit: PermitRef;
   try {
-    permit = await requiredPermit(rt, req.participantId, req.assetId);
+    permit = await requiredPermit(rt, req.participantId, req.assetId, deadline);
   } catch (e) {
+    const to = req.providerDid ?? req.counterPartyId ?? req.counterPartyAddress;
     await record(rt, {
       action: "negotiation.start",
       actor,
-      target: `${target} (no data permit)`,
+      target: `${req.participantId} -> ${to}: ${req.assetId} (no data permit)`,
       outcome: "failure",
     });
     throw e;
   }
+  const body = buildContractRequest(req, await offeredPolicy(rt, req, deadline));
+  const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
   let response: IdResponse;
   try {
-    response = await rt.connector.initiateNegotiation(req.participantId, body);
+    response = await rt.connector.initiateNegotiation(req.participantId, body, deadline);
   } catch (e) {
     await record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
     throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
