@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -31,12 +31,15 @@ interface Instance {
   dataDir: string;
 }
 
+const SHARED_AUDIT_KEY = randomBytes(32).toString("base64url");
+
 async function startInstance(databaseUrl: string): Promise<Instance> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-two-"));
   const { url, child } = await spawnBuiltServer({
     port: await freePort(),
     dataDir,
-    env: { DATABASE_URL: databaseUrl },
+    // instances on one database share the audit chain's key, as the README says (decision 0044)
+    env: { DATABASE_URL: databaseUrl, AUDIT_KEY: SHARED_AUDIT_KEY },
     timeoutMs: 90_000,
   });
   return { url, proc: child, dataDir };
