@@ -108,6 +108,10 @@ export async function createServices(config: Config): Promise<Services> {
   const db = openDatabase(config.dataDir);
   const rel = await openRelational({ databaseUrl: config.databaseUrl, sqlite: db });
   // the chain keyed with a secret the database does not hold, checkpointed beside it (decision 0044)
+  if (config.databaseUrl && !config.auditKey)
+    console.warn(
+      "[audit] DATABASE_URL without AUDIT_KEY: the audit key is kept in DATA_DIR; every instance on this database must be given one AUDIT_KEY, or the chain will not verify",
+    );
   const audit = await createAuditLog(rel, db, auditAnchor(config));
   const checkpoints = setInterval(
     () => void audit.checkpoint().catch((e) => console.error("[audit] checkpoint not written:", e)),
