@@ -232,7 +232,11 @@ async function requiredPermit(
   const { datasets } = assetTerms(assetId);
   const ctx = await settle(rt.connector.getParticipantContext(participantId, signal));
   const known = organisationOfContext(participantId);
-  const did = (ctx.ok ? didOfContext(ctx.value) : "") || known?.did;
+  // a connector without participant contexts (EDC 0.15) names the participant by its DID itself
+  const did =
+    (ctx.ok ? didOfContext(ctx.value) : "") ||
+    known?.did ||
+    (participantId.startsWith("did:") ? participantId : undefined);
   const permit = did ? await rt.permits.validFor(did, datasets) : undefined;
   if (!permit) throw permitMissing(known?.name ?? did ?? participantId, assetId, datasets);
   return permit;
