@@ -115,8 +115,9 @@ test("first run → offline demo: persona chooser, a trust-center operator lands
   await page.screenshot({ path: info.outputPath("desktop-1-first-run.png") });
 
   await page.getByTestId("start-offline").click();
-  await expect(page.getByTestId("persona-chooser")).toBeVisible({ timeout: 60_000 });
-  expect(page.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\/signin/);
+  // the public landing page (issue 40), with the personas of the offline demo to pick from
+  await expect(page.getByTestId("persona-picker")).toBeVisible({ timeout: 60_000 });
+  expect(page.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   expect(controller.state).toMatchObject({ mode: "offline", status: "running" });
 
   await page.getByTestId("persona-trustcenter").click();
@@ -137,7 +138,7 @@ test("local: the live server with the embedded sign-in; menu switches", async ({
   test.setTimeout(180_000);
   const { controller, refused } = await desktop(page);
   await controller.onMenu("mode:local");
-  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId("landing")).toBeVisible({ timeout: 90_000 });
   await page.getByTestId("persona-clinic").click();
   await page.locator('input[name="username"]').fill("clinic");
   await page.locator('input[name="password"]').fill("clinic");
@@ -148,7 +149,7 @@ test("local: the live server with the embedded sign-in; menu switches", async ({
   await page.screenshot({ path: info.outputPath("desktop-4-local.png") });
 
   await controller.onMenu("mode:offline");
-  await expect(page.getByTestId("persona-chooser")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("persona-picker")).toBeVisible({ timeout: 60_000 });
 });
 
 test("connected: the hosted stack when open; outside its office hours the notice, and the offline demo from its button", async ({
@@ -184,7 +185,7 @@ test("connected: the hosted stack when open; outside its office hours the notice
   await controller.start();
   await page.getByTestId("hosted-url").fill(open.url);
   await page.getByTestId("start-connected").click();
-  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("landing")).toBeVisible({ timeout: 60_000 });
   expect(page.url().startsWith(open.url)).toBe(true);
   expect(controller.guardPolicy().appOrigins).toContain(open.url);
   await page.screenshot({ path: info.outputPath("desktop-5-connected-open.png") });
@@ -196,7 +197,7 @@ test("connected: the hosted stack when open; outside its office hours the notice
   await page.screenshot({ path: info.outputPath("desktop-6-connected-closed.png") });
 
   await page.getByTestId("open-offline-demo").click();
-  await expect(page.getByTestId("persona-chooser")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("persona-picker")).toBeVisible({ timeout: 60_000 });
   expect(controller.state.mode).toBe("offline");
   await page.screenshot({ path: info.outputPath("desktop-7-offline-from-notice.png") });
 });
