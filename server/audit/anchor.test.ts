@@ -8,7 +8,7 @@ import type { Relational } from "../storage/relational";
 import { chainKey, legacyHashEntry, type ChainKey } from "./chain";
 import { checkpointFile } from "./checkpoints";
 import { auditAnchor, type AuditAnchor } from "./key";
-import { createAuditLog, type AuditLog } from "./log";
+import { createAuditLog, type AuditLog, type AuditRow as Row } from "./log";
 import { GENESIS_HASH } from "./model";
 
 /**
@@ -16,19 +16,6 @@ import { GENESIS_HASH } from "./model";
  * issue 34, on the embedded store and on PostgreSQL (`node scripts/with-postgres.mjs npx vitest run …`).
  * The attacker has the database, not the key (AUDIT_KEY or DATA_DIR/audit.key) nor the checkpoint file.
  */
-
-interface Row {
-  seq: number;
-  id: string;
-  action: string;
-  actor: string;
-  target: string;
-  outcome: string;
-  kind: string;
-  timestamp: string;
-  prev_hash: string;
-  hash: string;
-}
 
 const DAY = 86_400_000;
 

@@ -106,7 +106,8 @@ export type AuditVerification =
   | { ok: true; checked: number }
   | { ok: false; checked: number; firstBroken: { seq: number; id: string; reason: string } };
 
-interface Row {
+/** an audit_entries row as the database holds it */
+export interface AuditRow {
   seq: number;
   id: string;
   action: string;
@@ -119,7 +120,7 @@ interface Row {
   hash: string;
 }
 
-const toEntry = (r: Row): AuditEntry => ({
+const toEntry = (r: AuditRow): AuditEntry => ({
   id: r.id,
   action: r.action,
   actor: r.actor,
@@ -282,7 +283,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
 
   await rel.migrate("audit-4-patient-index", async (m) => rawDdl(m, PATIENT_INDEX));
 
-  const toRow = (e: AuditEntry): Row => ({
+  const toRow = (e: AuditEntry): AuditRow => ({
     seq: e.seq,
     id: e.id,
     action: e.action,
@@ -420,7 +421,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       const rows = (await query
         .orderBy("seq", "desc")
         .limit(filter.limit ?? 100)
-        .execute()) as Row[];
+        .execute()) as AuditRow[];
       return rows.map((r) => toEntry({ ...r, seq: Number(r.seq) }));
     },
     async count() {
@@ -479,12 +480,12 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
           .where("seq", ">", after)
           .orderBy("seq")
           .limit(VERIFY_PAGE)
-          .execute()) as Row[];
+          .execute()) as AuditRow[];
         const upTo = entries.length === VERIFY_PAGE ? Number(entries[entries.length - 1].seq) : undefined;
         let tq = rel.db.selectFrom("audit_purged").selectAll().where("seq", ">", after);
         if (upTo !== undefined) tq = tq.where("seq", "<=", upTo);
         const tombs = (await tq.orderBy("seq").execute()) as (Pick<
-          Row,
+          AuditRow,
           "seq" | "kind" | "timestamp" | "prev_hash" | "hash"
         > & { purged_at: string; sig: string | null })[];
         const rows = [
@@ -514,7 +515,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
             );
           const keyed = r.seq >= keyedFrom;
           if (!r.purged) {
-            const e = toEntry(r as unknown as Row);
+            const e = toEntry(r as unknown as AuditRow);
             if ((keyed ? hashEntry(e, key) : legacyHashEntry(e)) !== e.hash)
               return broken(checked, r.seq, id, "entry content does not match its hash");
             checked++;
@@ -571,7 +572,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
           .where("timestamp", "<", before)
           .orderBy("seq")
           .limit(limit)
-          .execute()) as Pick<Row, "seq" | "kind" | "timestamp" | "prev_hash" | "hash">[];
+          .execute()) as Pick<AuditRow, "seq" | "kind" | "timestamp" | "prev_hash" | "hash">[];
         if (victims.length === 0) return 0;
         const purgedAt = new Date().toISOString();
         for (let i = 0; i < victims.length; i += 500) {
