@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "./server/config/node-flags";
+import { CHROMIUM_LAUNCH } from "./tests/support/chromium";
 
 /**
  * End-to-end journeys in Debian's chromium against the real server (built by `npm test` first),
@@ -36,19 +37,7 @@ export default defineConfig({
     baseURL: BASE_URL,
     screenshot: "on",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: [

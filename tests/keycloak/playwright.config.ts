@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "../../server/config/node-flags";
+import { CHROMIUM_LAUNCH } from "../support/chromium";
 
 /**
  * The Keycloak pass (scripts/real-systems/keycloak-pass.mjs): the hub, built by `npm test` first, with
@@ -35,16 +36,7 @@ export default defineConfig({
     baseURL: BASE_URL,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
