@@ -131,7 +131,9 @@ export default function Catalogue() {
   }, [query]);
   useEffect(() => () => clearTimeout(typing.current), []);
 
-  const submitFilters = (form: HTMLFormElement, delay = 0) => {
+  // one search at a time: an explicit submit (Enter, the button) cancels the pending as-you-type
+  // search, which would otherwise land after it and undo a link followed in between
+  const submitFilters = (form: HTMLFormElement, delay = 0, replace = true) => {
     clearTimeout(typing.current);
     typing.current = setTimeout(() => {
       const params = new URLSearchParams();
@@ -139,7 +141,7 @@ export default function Catalogue() {
       submit(params, {
         method: "get",
         action: form.getAttribute("action") ?? "/catalogue",
-        replace: true,
+        replace,
         preventScrollReset: true,
       });
     }, delay);
@@ -179,6 +181,10 @@ export default function Catalogue() {
         onChange={(e) => {
           const target = e.target as HTMLElement;
           if (target instanceof HTMLSelectElement) submitFilters(e.currentTarget);
+        }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          submitFilters(e.currentTarget, 0, false);
         }}
       >
         <label className="filter grow">
