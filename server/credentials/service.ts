@@ -2,6 +2,7 @@ import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
+import { readsAnyContext } from "../dataspace";
 import { toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
 import { cacheKey } from "../http/cache-key";
@@ -80,8 +81,7 @@ export interface CredentialService {
   requestableContexts(user: SessionUser): Promise<{ id: string; did: string }[]>;
 }
 
-const SUPERVISORS = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"] as const;
-const isSupervisor = (u: SessionUser) => u.roles.some((r) => (SUPERVISORS as readonly string[]).includes(r));
+const isSupervisor = readsAnyContext;
 
 export const recordIdOf = (id: string) => id.replace(/^urn:uuid:/, "");
 

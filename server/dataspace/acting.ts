@@ -15,6 +15,16 @@ export const NO_CONTEXT = "Your organisation is not a participant of the dataspa
 
 export const actsForAnyContext = (user: Pick<SessionUser, "roles">) => user.roles.includes("CONNECTOR_ADMIN");
 
+/**
+ * Who reads every context without acting in it: the connector's operator and the access body
+ * (HDAB_AUTHORITY), which supervises the space: it reads any context's credentials and ODRL
+ * policies, but writes a policy only in its own organisation's context like everyone else. Used by
+ * the credential listings (server/credentials), the participant's credentials route and the policy
+ * routes (server/policies/handlers.ts).
+ */
+export const readsAnyContext = (user: Pick<SessionUser, "roles">) =>
+  actsForAnyContext(user) || user.roles.includes("HDAB_AUTHORITY");
+
 /** the caller's own participant context id, from participantForUser; undefined when it has none */
 export function ownContextId(me: Participant): string | undefined {
   return me.did && !me.id.startsWith("user:") ? me.id : undefined;

@@ -1,6 +1,7 @@
 import { badRequest, json, jsonBuffer, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { checkHttpUrl, checkId, checkOptionalId } from "../http/ids";
+import { readsAnyContext } from "./acting";
 import { parseAssetInput } from "./assets";
 import { parseNegotiationRequest, PARTICIPANT_ID_REQUIRED, PROVIDER_DID_REQUIRED } from "./negotiations";
 import { parseOnboardingInput, parseParticipantUpdate } from "./participants";
@@ -110,8 +111,13 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     if (!ctx.user) throw unauthorized();
     return json(await ctx.services.dataspace.participantForUser(ctx.user));
   },
-  "GET /api/participants/:id/credentials": async (ctx) =>
-    jsonBuffer(await ctx.services.dataspace.participantCredentialsBody(pathId(ctx))),
+  "GET /api/participants/:id/credentials": async (ctx) => {
+    const id = pathId(ctx);
+    if (!ctx.user) throw unauthorized();
+    // the holder's own, or any for those who issue and revoke credentials (server/dataspace/acting.ts)
+    if (!readsAnyContext(ctx.user)) await ctx.services.dataspace.actingFor(ctx.user, id);
+    return jsonBuffer(await ctx.services.dataspace.participantCredentialsBody(id));
+  },
 
   "GET /api/tasks": async (ctx) => {
     if (!ctx.user) throw unauthorized();

@@ -1,4 +1,6 @@
-import { badRequest, json, jsonBuffer, noContent, unauthorized } from "../http/errors";
+import { actsForAnyContext, NO_CONTEXT, ownContextId } from "../dataspace";
+import { badRequest, forbidden, json, jsonBuffer, noContent, unauthorized } from "../http/errors";
+import { checkId } from "../http/ids";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { effectiveScopeBody } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
@@ -20,6 +22,27 @@ export interface PolicyServices {
 
 const actor = (ctx: HandlerContext<PolicyServices>) => ctx.user?.username ?? "anonymous";
 
+/**
+ * A policy is written in a participant context by the one rule of acting participants
+ * (server/dataspace/acting.ts): a CONNECTOR_ADMIN in any, the access body only in its own (403
+ * otherwise), checked before the body's other fields. Answers the context named, or (for a delete
+ * that names none) the caller's own, which is the only one it may delete from.
+ */
+async function writesIn(ctx: HandlerContext<PolicyServices>, named: unknown): Promise<string | undefined> {
+  if (!ctx.user) throw unauthorized();
+  const ds = ctx.services.dataspace;
+  const participantId = presentString(named);
+  if (participantId) {
+    checkId(participantId, "participantId");
+    await ds.actingFor(ctx.user, participantId);
+    return participantId;
+  }
+  if (actsForAnyContext(ctx.user)) return undefined;
+  const own = ownContextId(await ds.participantForUser(ctx.user));
+  if (!own) throw forbidden(NO_CONTEXT);
+  return own;
+}
+
 export const policyHandlers: HandlerMap<PolicyServices> = {
   "GET /api/admin/policies": async (ctx) => {
     const participantId = presentString(ctx.query.get("participantId"));
@@ -32,17 +55,21 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
     return jsonBuffer(await ctx.services.policies.listBody(participantId));
   },
   "POST /api/admin/policies": async (ctx) => {
-    const { participantId, policy } = parsePolicyCreate(await readJsonObject(ctx.request));
+    const input = await readJsonObject(ctx.request);
+    if (presentString(input.participantId)) await writesIn(ctx, input.participantId);
+    const { participantId, policy } = parsePolicyCreate(input);
     return json(await ctx.services.policies.create(participantId, policy, actor(ctx)), 201);
   },
   "PUT /api/admin/policies": async (ctx) => {
-    const { policyId, participantId, policy } = parsePolicyUpdate(await readJsonObject(ctx.request));
+    const input = await readJsonObject(ctx.request);
+    if (presentString(input.participantId)) await writesIn(ctx, input.participantId);
+    const { policyId, participantId, policy } = parsePolicyUpdate(input);
     return json(await ctx.services.policies.replace(policyId, participantId, policy, actor(ctx)));
   },
   "DELETE /api/admin/policies": async (ctx) => {
+    const participantId = await writesIn(ctx, ctx.query.get("participantId"));
     const policyId = presentString(ctx.query.get("policyId"));
     if (!policyId) throw badRequest(POLICY_ID_REQUIRED);
-    const participantId = presentString(ctx.query.get("participantId"));
     await ctx.services.policies.remove(policyId, participantId, actor(ctx));
     return noContent();
   },

@@ -162,3 +162,24 @@ describe("acting participants", () => {
     expect(list.body.map((n: JsonBody) => n["@id"])).not.toContain("negotiation-demo-pharmaco-alpha-001");
   });
 });
+
+describe("a participant's credentials", () => {
+  it("are read by their holder and by the operator and the access body, not by another organisation", async () => {
+    const other = await call("GET /api/participants/:id/credentials", {
+      params: { id: "pharmaco" },
+      as: "clinic",
+    });
+    expect(other.status).toBe(403);
+    expect(other.body.error).toBe(NOT_YOUR_CONTEXT);
+    const own = await call("GET /api/participants/:id/credentials", {
+      params: { id: "alphaklinik-berlin" },
+      as: "clinic",
+    });
+    expect(own.status).toBe(200);
+    expect(Array.isArray(own.body)).toBe(true);
+    for (const as of ["admin", "regulator"]) {
+      const res = await call("GET /api/participants/:id/credentials", { params: { id: "pharmaco" }, as });
+      expect(res.status, as).toBe(200);
+    }
+  });
+});

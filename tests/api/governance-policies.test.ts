@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Json, body, governanceHarness } from "./governance.support";
+import { NOT_YOUR_CONTEXT } from "../../server/dataspace/acting";
 
 /**
  * Issue 4, black box: credentials, ODRL policies and scope, audit and retention, the operator
@@ -86,7 +87,8 @@ describe("ODRL policies", () => {
       ],
     ];
     for (const [policy, pattern] of cases) {
-      const res = await send("regulator", "POST", "/api/admin/policies", { participantId: "lmc", policy });
+      // the access body writes policies in its own context (medreg) only
+      const res = await send("regulator", "POST", "/api/admin/policies", { participantId: "medreg", policy });
       const b = await body(res);
       expect(res.status, JSON.stringify(policy)).toBe(400);
       expect(b.error).toMatch(pattern);
@@ -162,7 +164,21 @@ describe("ODRL policies", () => {
       policy: offer("other-id"),
     });
     expect(mismatch.status).toBe(400);
-    const replaced = await send("regulator", "PUT", "/api/admin/policies", {
+    // the access body reads LMC's policies but does not write in LMC's name (issue 34), before any other check
+    const notTheirs = await send("regulator", "PUT", "/api/admin/policies", {
+      policyId: "offer-test-research",
+      participantId: "lmc",
+      policy: offer("offer-test-research"),
+    });
+    expect(notTheirs.status).toBe(403);
+    expect((await body(notTheirs)).error).toBe(NOT_YOUR_CONTEXT);
+    const notTheirsDelete = await send(
+      "regulator",
+      "DELETE",
+      "/api/admin/policies?policyId=offer-test-research",
+    );
+    expect(notTheirsDelete.status).toBe(404); // only its own context is searched: LMC's policy is not there
+    const replaced = await send("admin", "PUT", "/api/admin/policies", {
       policyId: "offer-test-research",
       participantId: "lmc",
       policy: offer("offer-test-research", {
@@ -177,7 +193,7 @@ describe("ODRL policies", () => {
     });
     expect(replaced.status).toBe(200);
     const r = await body(replaced);
-    expect(r).toMatchObject({ version: 2, updatedBy: "regulator" });
+    expect(r).toMatchObject({ version: 2, updatedBy: "admin" });
     // the embedded development connector has no PUT of policy definitions: the answer says so
     expect(r.connector).toMatchObject({
       state: "hub-newer",

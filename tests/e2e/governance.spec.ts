@@ -168,9 +168,13 @@ test("regulator: audit trail with filters, tabs, chain verification, CSV export 
   await expect(page.getByTestId("outcome")).toContainText("consent entries are now kept 1500 days");
   await expect(page.getByTestId("retention-consent")).toContainText("set by regulator");
 
-  // the access body also keeps policies; the operator console is not theirs
+  // the access body keeps its own policies and reads everyone's, read only (issue 34); the operator console is not theirs
   await page.goto("/policies");
   await expect(page.getByTestId("policies")).toBeVisible();
+  await expect(page.getByRole("link", { name: "New policy" })).toBeVisible();
+  await page.goto("/policies?participant=lmc");
+  await expect(page.getByTestId("policies-read-only")).toBeVisible();
+  await expect(page.getByRole("link", { name: "New policy" })).toHaveCount(0);
   const res = await page.goto("/operator");
   expect(res?.status()).toBe(403);
 });

@@ -25,6 +25,20 @@ function refuseOther(user: SessionUser, own: string | undefined, requested: stri
   }
 }
 
+/** the caller's own organisation's participant context, undefined when it has none */
+export async function ownContext(ds: Dataspace, user: SessionUser): Promise<string | undefined> {
+  return ownContextId(await ds.participantForUser(user));
+}
+
+/** a view's write in a participant context (a policy): 403 unless the caller may act in it */
+export async function requireActingIn(
+  ds: Dataspace,
+  user: SessionUser,
+  participantId: string,
+): Promise<void> {
+  refuseOther(user, await ownContext(ds, user), participantId || null);
+}
+
 export const hasRole = (user: SessionUser, roles: readonly Role[]) =>
   roles.some((r) => user.roles.includes(r));
 export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");

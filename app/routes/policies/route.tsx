@@ -10,6 +10,7 @@ import { PolicyEditor } from "../../components/governance/PolicyEditor";
 import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
+import { isAdmin, ownContext, requireActingIn } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
@@ -30,7 +31,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const s = context.services.policies;
   const participants = await s.participants();
-  const participantId = url.searchParams.get("participant") ?? participants[0]?.id ?? "";
+  // the access body reads every context's policies and writes in its own only (issue 34)
+  const own = isAdmin(user) ? undefined : await ownContext(context.services.dataspace, user);
+  const participantId = url.searchParams.get("participant") ?? own ?? participants[0]?.id ?? "";
+  const canWrite = isAdmin(user) || participantId === own;
   const me = participants.find((p) => p.id === participantId);
   const policies = participantId ? await s.list(participantId) : [];
   const templates = s.templates(me?.did || undefined);
@@ -45,7 +49,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     "@type": p["@type"],
     policy: p.policy,
   });
-  if (edit) {
+  if (!canWrite) {
+    // read only: no editor
+  } else if (edit) {
     const p = policies.find((x) => x["@id"] === edit);
     if (p) editor = { mode: "update", policyId: p["@id"], text: JSON.stringify(strip(p), null, 2) };
   } else if (copy) {
@@ -78,6 +84,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: user.username,
     participants,
     participantId,
+    canWrite,
     policies: policies.map((p) => ({
       id: p["@id"],
       type: p.policy["@type"],
@@ -117,6 +124,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const participantId = String(form.get("participantId") ?? "");
+  // the access body reads every context's policies here but writes only in its own (issue 34)
+  await requireActingIn(context.services.dataspace, user, participantId);
   const s = context.services.policies;
   const back = (saved: string) =>
     redirect(`/policies?participant=${encodeURIComponent(participantId)}&saved=${encodeURIComponent(saved)}`);
@@ -162,9 +171,11 @@ export default function Policies() {
         title="ODRL policies"
         lead="The policy definitions each participant's connector offers data under, checked against ODRL 2.2 and pushed to the connector."
       >
-        <AppLink to={q("&new=1")} className="button">
-          New policy
-        </AppLink>
+        {d.canWrite ? (
+          <AppLink to={q("&new=1")} className="button">
+            New policy
+          </AppLink>
+        ) : null}
       </PageHead>
       <GovNav />
       <Outcome
@@ -190,6 +201,12 @@ export default function Policies() {
         </button>
       </Form>
 
+      {d.canWrite ? null : (
+        <p className="notice" data-testid="policies-read-only">
+          You read this participant&apos;s policies; only its own organisation or the dataspace operator
+          changes them.
+        </p>
+      )}
       {d.editor ? (
         <PolicyEditor
           key={`${d.editor.mode}:${d.editor.policyId ?? ""}:${d.editor.text.length}`}
@@ -243,7 +260,7 @@ export default function Policies() {
                   {p.connector.detail ? <div className="small muted">{p.connector.detail}</div> : null}
                 </td>
                 <td className="nowrap">
-                  {d.deleting === p.id ? (
+                  {!d.canWrite ? null : d.deleting === p.id ? (
                     <Form method="post" className="confirm">
                       <input type="hidden" name="intent" value="delete" />
                       <input type="hidden" name="participantId" value={d.participantId} />

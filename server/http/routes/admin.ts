@@ -26,9 +26,9 @@ export const adminRoutes: RouteSpec[] = [
   }),
   policies("/api/admin/policies", {
     GET: [roles(ADMIN, HDAB), "ODRL policies (spec: admin or HDAB)"],
-    POST: [roles(ADMIN, HDAB), "Create a policy"],
-    PUT: [roles(ADMIN, HDAB), "Replace a policy"],
-    DELETE: [roles(ADMIN, HDAB), "Delete a policy"],
+    POST: [roles(ADMIN, HDAB), "Create a policy", "body"],
+    PUT: [roles(ADMIN, HDAB), "Replace a policy", "body"],
+    DELETE: [roles(ADMIN, HDAB), "Delete a policy", "query"],
   }),
   operator("/api/debug/phase26", { GET: [roles(ADMIN), "Federated discovery check (spec: admin)"] }),
   auth("/api/keycloak-config", { GET: [pub, "Where the identity provider is (spec: public)"] }),
