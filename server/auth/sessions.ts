@@ -276,14 +276,17 @@ export async function createSessionStore(
   ): Promise<"ended" | "refused" | number> {
     const c = check!;
     if (now - confirmedAt < c.everyMs) return confirmedAt;
-    const unconfirmed = (reason: string) => {
+    const unconfirmed = (reason?: string) => {
       const refused = now - confirmedAt > c.graceMs;
-      console.warn(
-        `[auth] provider session not re-checked (${reason}); ${refused ? "refused: unconfirmed for longer than the grace" : "kept within the grace"}`,
-      );
+      // logged when the provider was asked (not for each request while it is known to be away)
+      if (reason)
+        console.warn(
+          `[auth] provider session not re-checked (${reason}); ${refused ? "refused: unconfirmed for longer than the grace" : "kept within the grace"}`,
+        );
       return refused ? ("refused" as const) : confirmedAt;
     };
-    if (now < providerAwayUntil) return unconfirmed("the identity provider was unreachable moments ago");
+    // the provider was unreachable moments ago: not asked again yet
+    if (now < providerAwayUntil) return unconfirmed();
     const refreshToken = unseal(token, sealed);
     if (!refreshToken) return "ended";
     let verdict: ProviderVerdict;
