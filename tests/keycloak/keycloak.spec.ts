@@ -369,9 +369,14 @@ test("Keycloak killed: sign-in answers its page with a message in time, health s
   test.skip(!control, "needs the pass's control of Keycloak (KEYCLOAK_CONTROL_URL)");
   test.setTimeout(480_000);
   const { context, page } = await freshPage(browser);
+  // when the browser sent the callback: the hub made (and Keycloak confirmed) the session after that
+  let signedInAt = 0;
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/auth/callback") signedInAt = Date.now();
+  });
   await signInThroughKeycloak(page, "admin");
   await expect(page.getByTestId("whoami")).toBeVisible();
-  const signedInAt = Date.now();
+  expect(signedInAt).toBeGreaterThan(0);
 
   expect((await request.post(`${control}/kill`)).status()).toBe(204);
   const started = Date.now();
