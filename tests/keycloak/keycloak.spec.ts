@@ -346,6 +346,96 @@ test("Keycloak slow, answering garbage, 500, cut or reset at its token endpoint:
   await before.close();
 });
 
+/**
+ * The operator console re-initialises the relying-party client (as an administrator, `admin` holding the
+ * session): discovery and the signing keys are fetched again at the next sign-in. Keycloak answers meanwhile.
+ */
+async function renewRelyingParty(admin: Page): Promise<void> {
+  await proxy.setMode("ok");
+  const restarted = await admin.request.post("/api/admin/components/identity-provider/restart", {
+    headers: { "content-type": "application/json" },
+    data: "{}",
+  });
+  expect(restarted.status(), await restarted.text()).toBeLessThan(300);
+}
+
+test("Keycloak's discovery slow, garbage, 500, cut or reset when the hub fetches it again: sign-in start answers the sign-in page with the message in time, health says so, sign-in works once it answers", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const discovery: FaultFilter = (method, path) =>
+    method === "GET" && path.startsWith(`/realms/${REALM}/.well-known/openid-configuration`);
+  const idp = async () => ((await (await request.get("/api/health")).json()) as { idp: boolean }).idp;
+  const { context: operator, page: admin } = await freshPage(browser);
+  await signInThroughKeycloak(admin, "admin");
+  await expect(admin.getByTestId("whoami")).toBeVisible();
+  for (const mode of ["garbage", "500", "cut", "reset", "slow"] as const) {
+    await renewRelyingParty(admin);
+    await proxy.setMode(mode, discovery);
+    const started = Date.now();
+    const res = await request.get("/auth/login?returnTo=%2F", { maxRedirects: 0 });
+    const ms = Date.now() - started;
+    expect(res.status(), mode).toBe(302);
+    const location = new URL(res.headers().location ?? "", "http://hub");
+    expect(location.pathname, mode).toBe("/auth/signin");
+    expect(location.searchParams.get("error"), mode).toBe(UNREACHABLE);
+    expect(ms, mode).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+    await expect.poll(idp, { timeout: 15_000 }).toBe(false);
+    console.log(`Keycloak's discovery ${mode}: sign-in start answered in ${ms} ms, health idp: false`);
+  }
+  await proxy.setMode("ok");
+  await expect.poll(idp, { timeout: 15_000 }).toBe(true);
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
+  await context.close();
+  await operator.close();
+});
+
+test("Keycloak's signing keys slow, garbage, 500, cut or reset when the hub fetches them again: the callback answers the sign-in page with the message in time", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const certs: FaultFilter = (method, path) =>
+    method === "GET" && path.startsWith(`/realms/${REALM}/protocol/openid-connect/certs`);
+  const { context: operator, page: admin } = await freshPage(browser);
+  await signInThroughKeycloak(admin, "admin");
+  await expect(admin.getByTestId("whoami")).toBeVisible();
+  for (const mode of ["garbage", "500", "cut", "reset", "slow"] as const) {
+    await renewRelyingParty(admin);
+    await proxy.setMode(mode, certs);
+    const { context, page } = await freshPage(browser);
+    const answers: number[] = [];
+    let sent = 0;
+    let callbackMs = -1;
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/auth/callback") sent = Date.now();
+    });
+    page.on("response", (r) => {
+      answers.push(r.status());
+      if (new URL(r.url()).pathname === "/auth/callback") callbackMs = Date.now() - sent;
+    });
+    await signInThroughKeycloak(page, "researcher");
+    await expect(page).toHaveURL((u) => u.pathname === "/auth/signin");
+    await expect(page.getByRole("alert")).toContainText(UNREACHABLE);
+    expect(callbackMs, mode).toBeGreaterThanOrEqual(0);
+    expect(callbackMs, mode).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+    expect(
+      answers.filter((st) => st >= 500),
+      mode,
+    ).toEqual([]);
+    console.log(`Keycloak's signing keys ${mode}: the callback answered in ${callbackMs} ms`);
+    await context.close();
+  }
+  await proxy.setMode("ok");
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
+  await context.close();
+  await operator.close();
+});
+
 test("a forged logout token ends nothing", async ({ browser, request }) => {
   const { context, page } = await freshPage(browser);
   await signInThroughKeycloak(page, "lmc");
