@@ -127,9 +127,18 @@ export async function createServices(config: Config): Promise<Services> {
     : createSqliteGraphStore(db, audit);
   const dataspace = await startDataspace(config, { db, rel, audit, graph });
   const sessionSecret = config.sessionSecret ?? (await getOrCreateSecret(rel, "session-secret"));
+  // the relying-party client in use (the operator console may rebuild it): it re-checks provider sessions
+  let currentOidc: OidcClient | undefined;
   const sessions = await createSessionStore(rel, {
     secret: sessionSecret,
     secure: config.publicUrl.startsWith("https:"),
+    providerCheck: {
+      ...config.oidcSessionCheck,
+      refresh: (refreshToken) =>
+        currentOidc
+          ? currentOidc.refreshSession(refreshToken)
+          : Promise.resolve({ state: "unreachable", reason: "no relying-party client yet" }),
+    },
   });
   const runtime: Services["runtime"] = { internalOrigin: undefined };
   const embeddedIdp = config.oidc
@@ -137,7 +146,7 @@ export async function createServices(config: Config): Promise<Services> {
     : { clientId: IDP_CLIENT_ID, clientSecret: await getOrCreateSecret(rel, "idp-client-secret") };
   const publicOrigin = new URL(config.publicUrl).origin;
   const makeOidc = () =>
-    createOidcClient(
+    (currentOidc = createOidcClient(
       {
         issuer: config.oidc?.issuer ?? `${config.publicUrl}/idp`,
         clientId: config.oidc?.clientId ?? embeddedIdp!.clientId,
@@ -153,7 +162,7 @@ export async function createServices(config: Config): Promise<Services> {
           : undefined,
       },
       sessions,
-    );
+    ));
   const oidc = makeOidc();
   const health = createHealthCheck(graph, oidc);
   // trust and governance (issue 4): the operator console can rebuild the relying-party client

@@ -3,6 +3,11 @@
 // tests/keycloak/ signing in through Keycloak's own login page in chromium. For the fault journey the
 // pass answers on KEYCLOAK_CONTROL_URL (127.0.0.1): POST /kill (SIGKILL of Keycloak) and POST /restart
 // (started again on the same port and database; answers when it is ready).
+//
+// Keycloak is reached through the tests' reverse proxy (tests/support/fault-proxy.ts, started by the
+// spec on KEYCLOAK_PROXY_PORT, in front of KEYCLOAK_UPSTREAM_URL): the browser, the hub's back-channel
+// calls and the admin API all go through it, so the spec can make Keycloak slow, answer garbage, cut
+// or reset its answers; Keycloak builds its URLs from the proxy's X-Forwarded-* headers.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -43,16 +48,20 @@ export function keycloakPass() {
       const clientSecret = randomBytes(24).toString("base64url");
       const kc = await startKeycloak({ hubUrl: `http://127.0.0.1:${hubPort}`, clientSecret, log });
       const control = await controlServer(kc, log);
+      const proxyPort = await freePort();
+      const proxyUrl = `http://127.0.0.1:${proxyPort}`;
       const hubData = tempDir("keycloak-hub");
       return {
         env: {
-          KEYCLOAK_URL: kc.url,
+          KEYCLOAK_URL: proxyUrl,
+          KEYCLOAK_PROXY_PORT: String(proxyPort),
+          KEYCLOAK_UPSTREAM_URL: kc.url,
           KEYCLOAK_CONTROL_URL: control.url,
           KEYCLOAK_ADMIN_USER: kc.admin.username,
           KEYCLOAK_ADMIN_PASSWORD: kc.admin.password,
           KEYCLOAK_HUB_PORT: String(hubPort),
           KEYCLOAK_HUB_DATA_DIR: hubData,
-          OIDC_ISSUER: kc.issuer,
+          OIDC_ISSUER: `${proxyUrl}/realms/${kc.realm}`,
           OIDC_CLIENT_ID: "hub",
           OIDC_CLIENT_SECRET: clientSecret,
         },

@@ -45,6 +45,8 @@ function launch(
       "--http-host=127.0.0.1",
       `--http-port=${port}`,
       `--db-url=${dbUrl(dataDir)}`,
+      // behind the tests' reverse proxy (tests/support/fault-proxy.ts): URLs built from X-Forwarded-*
+      "--proxy-headers=xforwarded",
       ...(importRealm ? ["--import-realm"] : []),
     ],
     cwd: dataDir,

@@ -1,4 +1,5 @@
 import { PERSONAS, ROLES, type Persona, type Role } from "./personas";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./sessions";
 
 /**
  * The Keycloak realm the project ships (deploy/keycloak/realm.json), built from the persona table so
@@ -15,6 +16,9 @@ import { PERSONAS, ROLES, type Persona, type Role } from "./personas";
  *   `${HUB_CLIENT_SECRET}`: placeholders Keycloak fills from its environment at `--import-realm`;
  *   back-channel logout to `${HUB_PUBLIC_URL}/auth/backchannel-logout`, so a session ended in Keycloak
  *   ends the hub's at once;
+ * - Keycloak's session limits those of the hub's sessions (2 h idle, 12 h): the hub re-checks its
+ *   sessions with the refresh token (sessions.ts), and a Keycloak session that idled out after
+ *   Keycloak's default 30 minutes would end a hub session still within its own idle window;
  * - the personas as demonstration users, each password its username (as with the embedded provider).
  */
 
@@ -126,6 +130,8 @@ export function keycloakRealm() {
     registrationAllowed: false,
     loginWithEmailAllowed: true,
     bruteForceProtected: true,
+    ssoSessionIdleTimeout: SESSION_IDLE_MS / 1000,
+    ssoSessionMaxLifespan: SESSION_ABSOLUTE_MS / 1000,
     roles: {
       realm: ROLES.map((name) => ({ name, description: ROLE_DESCRIPTIONS[name] })),
     },

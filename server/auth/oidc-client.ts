@@ -9,9 +9,10 @@ import {
   keysBeforeDeadline,
   ProviderUnavailableError,
   providerUnavailable,
+  refreshSession,
   requestTokens,
 } from "./provider-calls";
-import { readCookie, type SessionStore } from "./sessions";
+import { readCookie, type ProviderVerdict, type SessionStore } from "./sessions";
 import { safeRedirect } from "./safe-redirect";
 import type { SessionUser } from "./user";
 
@@ -48,6 +49,13 @@ const discoverySchema = z.object({
 });
 type Discovery = z.infer<typeof discoverySchema>;
 
+/** what a verified sign-in gives: the user, its ID token and the provider's refresh token (if any) */
+interface SignedIn {
+  user: SessionUser;
+  idToken: string;
+  refreshToken: string | undefined;
+}
+
 export interface OidcOptions {
   issuer: string;
   clientId: string;
@@ -71,6 +79,11 @@ export interface OidcClient {
    * (sign-out elsewhere, an administrator's revocation); the hub sessions made from it end at once.
    */
   backchannelLogout(request: Request): Promise<Response>;
+  /**
+   * Re-checks a provider session by its refresh token (one refresh-token grant within
+   * UPSTREAM_TIMEOUT_MS): the session store's `providerCheck` (sessions.ts).
+   */
+  refreshSession(refreshToken: string): Promise<ProviderVerdict>;
   /** true when the provider's discovery document answers */
   probe(timeoutMs: number): Promise<boolean>;
   readonly issuer: string;
@@ -115,11 +128,11 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
     return discovery;
   }
 
-  class HubStrategy extends OAuth2Strategy<{ user: SessionUser; idToken: string }> {
+  class HubStrategy extends OAuth2Strategy<SignedIn> {
     override name = "oidc";
     constructor(
       options: OAuth2Strategy.ConstructorOptions,
-      verify: ConstructorParameters<typeof OAuth2Strategy<{ user: SessionUser; idToken: string }>>[1],
+      verify: ConstructorParameters<typeof OAuth2Strategy<SignedIn>>[1],
       private readonly deadline: AbortSignal,
     ) {
       super(options, verify);
@@ -179,11 +192,15 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
           algorithms: ALGORITHMS,
         });
         if (payload.nonce !== nonceFor(state)) throw new Error("ID token nonce does not match");
-        return { user: userFromClaims(idTokenClaims.parse(payload)), idToken };
+        return {
+          user: userFromClaims(idTokenClaims.parse(payload)),
+          idToken,
+          refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : undefined,
+        };
       },
       deadline,
     );
-    return new Authenticator<{ user: SessionUser; idToken: string }>().use(strategy, "oidc");
+    return new Authenticator<SignedIn>().use(strategy, "oidc");
   }
 
   const cookieAttrs = (maxAge: number) =>
@@ -211,7 +228,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       return signinError("Sign-in did not start.");
     },
     async callback(request) {
-      let result: { user: SessionUser; idToken: string };
+      let result: SignedIn;
       try {
         result = await (
           await authenticator(AbortSignal.timeout(opts.timeoutMs))
@@ -230,7 +247,9 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         return signinError(NO_ROLE);
       }
       const returnTo = safeRedirect(readCookie(request.headers.get("cookie"), RETURN_COOKIE), "/");
-      const { setCookie } = await sessions.create(result.user, result.idToken);
+      const { setCookie } = await sessions.create(result.user, result.idToken, {
+        refreshToken: result.refreshToken,
+      });
       const headers = new Headers({ Location: returnTo });
       headers.append("Set-Cookie", setCookie);
       headers.append("Set-Cookie", `${STATE_COOKIE}=; ${cookieAttrs(0)}`);
@@ -292,6 +311,20 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       const count = await sessions.endProviderSession(ended);
       console.info(`[auth] back-channel logout ended ${count} session(s)`);
       return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+    },
+    async refreshSession(refreshToken) {
+      try {
+        const deadline = AbortSignal.timeout(opts.timeoutMs);
+        const d = await beforeDeadline(discover(), deadline, "discovery");
+        return await refreshSession(
+          internal(d.token_endpoint),
+          { clientId: opts.clientId, clientSecret: opts.clientSecret },
+          refreshToken,
+          deadline,
+        );
+      } catch (e) {
+        return { state: "unreachable", reason: providerUnavailable("session re-check", e).message };
+      }
     },
     async probe(timeoutMs) {
       try {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { beforeDeadline, ProviderUnavailableError, requestTokens } from "./provider-calls";
+import { beforeDeadline, ProviderUnavailableError, refreshSession, requestTokens } from "./provider-calls";
 
 /** A token endpoint on 127.0.0.1 whose answer each test chooses (real HTTP). */
 let answer: (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -82,6 +82,55 @@ describe("requestTokens", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(ProviderUnavailableError);
     expect((error as Error).message).toBe("token request refused (400): invalid_grant – code used");
+  });
+});
+
+describe("refreshSession", () => {
+  const check = (ms = 2000) => refreshSession(url, client, "rt-1", AbortSignal.timeout(ms));
+
+  it("sends the refresh grant with client_secret_basic; 200: active, with the new refresh token", async () => {
+    let seen: { auth?: string; body?: URLSearchParams } = {};
+    answer = (req, res, body) => {
+      seen = { auth: req.headers.authorization, body: new URLSearchParams(body) };
+      json(res, 200, { access_token: "at", token_type: "Bearer", refresh_token: "rt-2" });
+    };
+    await expect(check()).resolves.toEqual({ state: "active", refreshToken: "rt-2" });
+    expect(seen.auth).toBe(`Basic ${Buffer.from("hub:s3cret:x").toString("base64")}`);
+    expect(Object.fromEntries(seen.body!)).toEqual({ grant_type: "refresh_token", refresh_token: "rt-1" });
+    answer = (_req, res) => json(res, 200, { access_token: "at", token_type: "Bearer" });
+    await expect(check()).resolves.toEqual({ state: "active" });
+  });
+
+  it("400 invalid_grant (Keycloak: session not active): ended", async () => {
+    answer = (_req, res) =>
+      json(res, 400, { error: "invalid_grant", error_description: "Session not active" });
+    await expect(check()).resolves.toEqual({
+      state: "ended",
+      reason: "invalid_grant – Session not active",
+    });
+  });
+
+  it("another refusal, 5xx, garbage, a cut body or no answer say nothing of the session: unavailable", async () => {
+    const faults: ((req: IncomingMessage, res: ServerResponse) => void)[] = [
+      (_req, res) => json(res, 401, { error: "unauthorized_client" }),
+      (_req, res) => json(res, 502, { error: "bad gateway" }),
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{this is not json]");
+      },
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+        res.write('{"access_token":');
+        setTimeout(() => res.socket?.destroy(), 10);
+      },
+      () => {},
+    ];
+    for (const fault of faults) {
+      answer = fault;
+      const started = Date.now();
+      await expect(check(300)).rejects.toBeInstanceOf(ProviderUnavailableError);
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
   });
 });
 

@@ -63,12 +63,62 @@ export async function requestTokens(
   grant: { code: string; codeVerifier: string },
   deadline: AbortSignal,
 ): Promise<OAuth2Tokens> {
-  const body = new URLSearchParams({
-    grant_type: "authorization_code",
-    code: grant.code,
-    redirect_uri: client.redirectURI,
-    code_verifier: grant.codeVerifier,
-  });
+  const answer = await tokenEndpointCall(
+    tokenEndpoint,
+    client,
+    new URLSearchParams({
+      grant_type: "authorization_code",
+      code: grant.code,
+      redirect_uri: client.redirectURI,
+      code_verifier: grant.codeVerifier,
+    }),
+    deadline,
+  );
+  if (answer.status !== 200) throw new Error(`token request refused (${answer.status}): ${answer.error}`);
+  return new OAuth2Tokens(answer.data);
+}
+
+/** what the provider says of a session's refresh token: still active (maybe with a new token), or ended */
+export type RefreshVerdict = { state: "active"; refreshToken?: string } | { state: "ended"; reason: string };
+
+/**
+ * The refresh-token grant (RFC 6749 §6) by which the hub re-checks a provider session: 200 means the
+ * session at the provider is still active (Keycloak also counts it as activity of that session);
+ * `invalid_grant` means the token or its session is gone (revoked, signed out, expired). Anything
+ * else (unreachable, slow, 5xx, not JSON, another refusal such as a wrong client secret) says
+ * nothing of the session: ProviderUnavailableError.
+ */
+export async function refreshSession(
+  tokenEndpoint: string,
+  client: Omit<TokenClient, "redirectURI">,
+  refreshToken: string,
+  deadline: AbortSignal,
+): Promise<RefreshVerdict> {
+  const answer = await tokenEndpointCall(
+    tokenEndpoint,
+    client,
+    new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }),
+    deadline,
+  );
+  if (answer.status === 200) {
+    const next = answer.data.refresh_token;
+    return { state: "active", ...(typeof next === "string" && next ? { refreshToken: next } : {}) };
+  }
+  if (answer.data.error === "invalid_grant") return { state: "ended", reason: answer.error };
+  throw new ProviderUnavailableError(`refresh refused (${answer.status}): ${answer.error}`);
+}
+
+/**
+ * One POST to the token endpoint with client_secret_basic, bounded by `deadline` (reading the body
+ * included): 200 with a JSON object, or a 400/401 refusal with its error; anything else is
+ * ProviderUnavailableError.
+ */
+async function tokenEndpointCall(
+  tokenEndpoint: string,
+  client: Omit<TokenClient, "redirectURI">,
+  body: URLSearchParams,
+  deadline: AbortSignal,
+): Promise<{ status: number; data: Record<string, unknown>; error: string }> {
   const credentials = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64");
   let data: unknown;
   let status: number;
@@ -95,13 +145,12 @@ export async function requestTokens(
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new ProviderUnavailableError(`token endpoint answered ${status} without a JSON object`);
   }
-  if (status !== 200) {
-    const { error, error_description } = data as { error?: unknown; error_description?: unknown };
-    throw new Error(
-      `token request refused (${status}): ${String(error ?? "no error code")}${typeof error_description === "string" ? ` – ${error_description}` : ""}`,
-    );
-  }
-  return new OAuth2Tokens(data);
+  const { error, error_description } = data as { error?: unknown; error_description?: unknown };
+  return {
+    status,
+    data: data as Record<string, unknown>,
+    error: `${String(error ?? "no error code")}${typeof error_description === "string" ? ` – ${error_description}` : ""}`,
+  };
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   SESSION_RECHECK_MS,
   sessionRecheckMs,
   SESSIONS_TOPIC,
+  type ProviderCheck,
+  type ProviderVerdict,
 } from "./sessions";
 import type { SessionUser } from "./user";
 
@@ -48,6 +50,97 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
     expect(await sessions.read(req(second))).toBeNull();
     expect(await sessions.endProviderSession({})).toBe(0);
     expect(await sessions.read(req(other))).not.toBeNull();
+  });
+
+  describe("re-check at the identity provider (refresh-token grant)", () => {
+    const EVERY = 60_000;
+    const GRACE = 300_000;
+    /** the provider's answers, in order, and the refresh tokens it was asked with */
+    function provider(...answers: ProviderVerdict[]) {
+      const asked: string[] = [];
+      const providerCheck: ProviderCheck = {
+        everyMs: EVERY,
+        graceMs: GRACE,
+        refresh: (refreshToken) => {
+          asked.push(refreshToken);
+          const next = answers.shift();
+          return next ? Promise.resolve(next) : Promise.reject(new Error("no answer left"));
+        },
+      };
+      return { asked, providerCheck };
+    }
+
+    it("asks at most every interval; active keeps the session (with the new token), ended ends it", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const { asked, providerCheck } = provider(
+        { state: "active", refreshToken: "rt-2" },
+        { state: "ended", reason: "invalid_grant – Session not active" },
+      );
+      const sessions = await createSessionStore(store.rel, { ...options, providerCheck });
+      const cookie = req(
+        cookieOf((await sessions.create(user, "id.t.s", { refreshToken: "rt-1" })).setCookie),
+      );
+      const stored = await store.rel.db.selectFrom("sessions").select("refresh_token").executeTakeFirst();
+      expect(stored?.refresh_token).toBeTruthy();
+      expect(stored?.refresh_token).not.toContain("rt-1"); // sealed
+      expect(await sessions.userFromRequest(cookie)).toEqual(user);
+      vi.advanceTimersByTime(EVERY - 1000);
+      expect(await sessions.userFromRequest(cookie)).toEqual(user);
+      expect(asked).toEqual([]);
+      vi.advanceTimersByTime(1000);
+      // due: the cache does not answer past the interval, the read waits for the provider
+      expect(sessions.cachedUser(cookie)).toBeUndefined();
+      expect(await sessions.userFromRequest(cookie)).toEqual(user);
+      expect(asked).toEqual(["rt-1"]);
+      vi.advanceTimersByTime(EVERY / 2);
+      expect(await sessions.userFromRequest(cookie)).toEqual(user);
+      expect(asked).toEqual(["rt-1"]);
+      vi.advanceTimersByTime(EVERY / 2);
+      expect(await sessions.userFromRequest(cookie)).toBeNull();
+      expect(asked).toEqual(["rt-1", "rt-2"]);
+      expect(await store.rel.db.selectFrom("sessions").selectAll().execute()).toEqual([]);
+    });
+
+    it("provider unreachable: kept within the grace, refused after it, confirmed again when it is back", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const away = { state: "unreachable", reason: "token request: no answer within the time-out" } as const;
+      const { asked, providerCheck } = provider(away, away, away, away, away, away, { state: "active" });
+      const sessions = await createSessionStore(store.rel, { ...options, providerCheck });
+      const a = req(cookieOf((await sessions.create(user, "id.t.s", { refreshToken: "rt-a" })).setCookie));
+      const b = req(cookieOf((await sessions.create(user, "id.t.s", { refreshToken: "rt-b" })).setCookie));
+      vi.advanceTimersByTime(EVERY);
+      expect(await sessions.userFromRequest(a)).toEqual(user);
+      // the provider was away moments ago: b is not made to wait for it too
+      expect(await sessions.userFromRequest(b)).toEqual(user);
+      expect(asked).toEqual(["rt-a"]);
+      // through the grace, asked once an interval
+      for (let t = EVERY; t + EVERY <= GRACE; t += EVERY) {
+        vi.advanceTimersByTime(EVERY);
+        expect(await sessions.userFromRequest(a)).toEqual(user);
+      }
+      expect(asked.length).toBe(GRACE / EVERY);
+      vi.advanceTimersByTime(EVERY + 1);
+      expect(await sessions.userFromRequest(a)).toBeNull();
+      expect(asked.length).toBe(GRACE / EVERY + 1);
+      expect(await sessions.userFromRequest(b)).toBeNull();
+      // refused, not ended: the provider back and the session still active there, it works again
+      vi.advanceTimersByTime(EVERY);
+      expect(await sessions.userFromRequest(a)).toEqual(user);
+      expect(asked.length).toBe(GRACE / EVERY + 2);
+    });
+
+    it("a session without a refresh token (embedded provider, wallet) is never asked about", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const { asked, providerCheck } = provider();
+      const sessions = await createSessionStore(store.rel, { ...options, providerCheck });
+      const cookie = req(cookieOf((await sessions.create(user, undefined)).setCookie));
+      vi.advanceTimersByTime(GRACE * 2);
+      expect(await sessions.userFromRequest(cookie)).toEqual(user);
+      expect(asked).toEqual([]);
+    });
   });
 
   it("issues an opaque signed token and keeps the user server-side", async () => {

@@ -1,4 +1,11 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
 import type { Relational, Sql } from "../storage/relational";
 import type { SessionUser } from "./user";
 
@@ -6,6 +13,14 @@ import type { SessionUser } from "./user";
  * Server-side sessions. The cookie `app-auth.session-token` holds only an opaque random token
  * (signed with SESSION_SECRET); the database keeps its SHA-256, the user and the ID token.
  * Lifetime: 12 h absolute, 2 h idle; activity extends the idle window (written at most once a minute).
+ *
+ * A session signed in at an external provider that issued a refresh token is re-checked there (the
+ * `providerCheck` option, OIDC_SESSION_CHECK_SECONDS): a read finding the last confirmation older than
+ * that waits for one refresh-token grant (bounded by UPSTREAM_TIMEOUT_MS); a provider that says the
+ * session is gone ends it, a provider that cannot be asked leaves it working until
+ * OIDC_SESSION_GRACE_SECONDS after its last confirmation, and refused after that until the provider
+ * confirms it again (docs/decisions/0052-provider-session-re-check.md). The refresh token is stored
+ * encrypted with a key derived from the cookie's token, which the store never holds.
  */
 export const SESSION_COOKIE = "app-auth.session-token";
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
@@ -43,12 +58,31 @@ export interface SessionRequest {
   readonly headers: { get(name: string): string | null };
 }
 
+/** what the identity provider says of a session it issued a refresh token for */
+export type ProviderVerdict =
+  | { state: "active"; refreshToken?: string }
+  | { state: "ended"; reason: string }
+  | { state: "unreachable"; reason: string };
+
+/** the re-check of provider sessions (see the header) */
+export interface ProviderCheck {
+  /** a session is confirmed at the provider at most this often (and at least, while in use) */
+  everyMs: number;
+  /** unconfirmed (provider unreachable) for longer than this since the last confirmation: refused */
+  graceMs: number;
+  /** one refresh-token grant, bounded by UPSTREAM_TIMEOUT_MS */
+  refresh(refreshToken: string): Promise<ProviderVerdict>;
+}
+
 export interface SessionStore {
-  /** `tx`: the transaction of the sign-in that issues the session (it commits with it) */
+  /**
+   * `tx`: the transaction of the sign-in that issues the session (it commits with it);
+   * `refreshToken`: the provider's, by which the session is re-checked there
+   */
   create(
     user: SessionUser,
     idToken: string | undefined,
-    opts?: { tx?: Sql },
+    opts?: { tx?: Sql; refreshToken?: string },
   ): Promise<{ token: string; setCookie: string }>;
   read(request: SessionRequest): Promise<SessionRecord | null>;
   userFromRequest(request: SessionRequest): Promise<SessionUser | null>;
@@ -73,6 +107,8 @@ interface SessionRow {
   created_at: number;
   expires_at: number;
   last_seen_at: number;
+  refresh_token: string | null;
+  checked_at: number | null;
 }
 
 /**
@@ -81,7 +117,7 @@ interface SessionRow {
  */
 export async function createSessionStore(
   rel: Relational,
-  opts: { secret: string; secure: boolean },
+  opts: { secret: string; secure: boolean; providerCheck?: ProviderCheck },
 ): Promise<SessionStore> {
   await rel.migrate("sessions-1", async (m) => {
     await m.schema
@@ -95,6 +131,12 @@ export async function createSessionStore(
       .execute();
     await m.schema.createIndex("sessions_expires").on("sessions").column("expires_at").execute();
   });
+  // the provider's refresh token (encrypted) and when the provider last confirmed the session
+  await rel.migrate("sessions-2-provider-check", async (m) => {
+    await m.schema.alterTable("sessions").addColumn("refresh_token", "text").execute();
+    await m.schema.alterTable("sessions").addColumn("checked_at", "bigint").execute();
+  });
+  const check = opts.providerCheck;
   const remove = (key: string) => rel.db.deleteFrom("sessions").where("token_hash", "=", key).execute();
 
   const sign = (token: string) => createHmac("sha256", opts.secret).update(token).digest("base64url");
@@ -135,6 +177,8 @@ export async function createSessionStore(
     record: SessionRecord;
     lastSeen: number;
     checkedAt: number;
+    /** cached no longer than this (the provider's next re-check is due then) */
+    until: number;
     version: string;
   }
   const recheckMs = sessionRecheckMs(rel.dialect);
@@ -150,7 +194,15 @@ export async function createSessionStore(
     const key = hash(token);
     const row = (await rel.db
       .selectFrom("sessions")
-      .select(["user_json", "id_token", "created_at", "expires_at", "last_seen_at"])
+      .select([
+        "user_json",
+        "id_token",
+        "created_at",
+        "expires_at",
+        "last_seen_at",
+        "refresh_token",
+        "checked_at",
+      ])
       .where("token_hash", "=", key)
       .executeTakeFirst()) as SessionRow | undefined;
     if (!row) return null;
@@ -159,6 +211,16 @@ export async function createSessionStore(
     if (Number(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) {
       await remove(key);
       return null;
+    }
+    let confirmedAt = Number(row.checked_at ?? row.created_at);
+    if (check && row.refresh_token) {
+      const outcome = await providerCheck(key, token, row.refresh_token, confirmedAt, now);
+      if (outcome === "ended") {
+        await remove(key);
+        return null;
+      }
+      if (outcome === "refused") return null;
+      confirmedAt = outcome;
     }
     if (now - lastSeen > TOUCH_EVERY_MS) {
       await rel.db.updateTable("sessions").set({ last_seen_at: now }).where("token_hash", "=", key).execute();
@@ -173,7 +235,8 @@ export async function createSessionStore(
     // kept only when no sign-out was seen while the row was read
     if (recheckMs > 0 && feedVersion() === version) {
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-      cache.set(value, { key, record, lastSeen, checkedAt: now, version });
+      const until = check && row.refresh_token ? confirmedAt + check.everyMs : Infinity;
+      cache.set(value, { key, record, lastSeen, checkedAt: now, until, version });
     }
     return record;
   }
@@ -186,12 +249,71 @@ export async function createSessionStore(
     if (
       hit.version === feedVersion() &&
       now - hit.checkedAt < recheckMs &&
+      now < hit.until &&
       hit.record.expiresAt > now &&
       hit.lastSeen + SESSION_IDLE_MS > now
     )
       return copyOf(hit.record)!;
     cache.delete(value);
     return undefined;
+  }
+
+  /**
+   * Until this time no re-check calls the provider (after one found it unreachable, so that an outage
+   * costs one request per session and interval UPSTREAM_TIMEOUT_MS, not every request).
+   */
+  let providerAwayUntil = 0;
+  /**
+   * The provider's word on a stored session: "ended" (gone there), "refused" (unconfirmed for longer
+   * than the grace) or the time of its last confirmation (now, when it was just confirmed).
+   */
+  async function providerCheck(
+    key: string,
+    token: string,
+    sealed: string,
+    confirmedAt: number,
+    now: number,
+  ): Promise<"ended" | "refused" | number> {
+    const c = check!;
+    if (now - confirmedAt < c.everyMs) return confirmedAt;
+    const unconfirmed = (reason?: string) => {
+      const refused = now - confirmedAt > c.graceMs;
+      // logged when the provider was asked (not for each request while it is known to be away)
+      if (reason)
+        console.warn(
+          `[auth] provider session not re-checked (${reason}); ${refused ? "refused: unconfirmed for longer than the grace" : "kept within the grace"}`,
+        );
+      return refused ? ("refused" as const) : confirmedAt;
+    };
+    // the provider was unreachable moments ago: not asked again yet
+    if (now < providerAwayUntil) return unconfirmed();
+    const refreshToken = unseal(token, sealed);
+    if (!refreshToken) return "ended";
+    let verdict: ProviderVerdict;
+    try {
+      verdict = await c.refresh(refreshToken);
+    } catch (e) {
+      verdict = { state: "unreachable", reason: e instanceof Error ? e.message : String(e) };
+    }
+    if (verdict.state === "unreachable") {
+      providerAwayUntil = Date.now() + c.everyMs;
+      return unconfirmed(verdict.reason);
+    }
+    if (verdict.state === "ended") {
+      console.info(`[auth] session ended: the identity provider says ${verdict.reason}`);
+      return "ended";
+    }
+    providerAwayUntil = 0;
+    const confirmed = Date.now();
+    await rel.db
+      .updateTable("sessions")
+      .set({
+        checked_at: confirmed,
+        ...(verdict.refreshToken ? { refresh_token: seal(token, verdict.refreshToken) } : {}),
+      })
+      .where("token_hash", "=", key)
+      .execute();
+    return confirmed;
   }
 
   async function read(request: SessionRequest): Promise<SessionRecord | null> {
@@ -221,6 +343,8 @@ export async function createSessionStore(
           created_at: now,
           expires_at: now + SESSION_ABSOLUTE_MS,
           last_seen_at: now,
+          refresh_token: check && createOpts.refreshToken ? seal(token, createOpts.refreshToken) : null,
+          checked_at: now,
         })
         .execute();
       const maxAge = Math.floor(SESSION_ABSOLUTE_MS / 1000);
@@ -288,6 +412,31 @@ export async function createSessionStore(
     },
   };
 }
+
+/**
+ * The refresh token encrypted (AES-256-GCM) with a key derived from the session's cookie token: the
+ * store holds only the token's hash, so its rows alone do not give the provider's refresh tokens.
+ */
+function seal(token: string, refreshToken: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealKey(token), iv);
+  const data = Buffer.concat([cipher.update(refreshToken, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), data]).toString("base64url");
+}
+
+/** the refresh token `seal` stored, or null when it does not open (it then names no session) */
+function unseal(token: string, sealed: string): string | null {
+  try {
+    const raw = Buffer.from(sealed, "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", sealKey(token), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+const sealKey = (token: string) => createHmac("sha256", token).update("provider-refresh-token").digest();
 
 /** the provider session (`sid`) an ID token stored at sign-in names (it was verified then) */
 function sidOf(idToken: string | null): string | undefined {

@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       appMode: "live",
       seedPatients: 200,
       upstreamTimeoutMs: 5000,
+      oidcSessionCheck: { everyMs: 60_000, graceMs: 900_000 },
       pageConcurrency: 8,
       demoRecords: true,
       neo4j: undefined,
@@ -19,6 +20,14 @@ describe("loadConfig", () => {
       connector: undefined,
       officeHolds: [],
     });
+  });
+
+  it("reads the provider session re-check in seconds, and refuses an interval under 5 s", () => {
+    expect(
+      loadConfig({ OIDC_SESSION_CHECK_SECONDS: "5", OIDC_SESSION_GRACE_SECONDS: "0" }).oidcSessionCheck,
+    ).toEqual({ everyMs: 5000, graceMs: 0 });
+    expect(() => loadConfig({ OIDC_SESSION_CHECK_SECONDS: "1" })).toThrow(/OIDC_SESSION_CHECK_SECONDS/);
+    expect(() => loadConfig({ OIDC_SESSION_GRACE_SECONDS: "-1" })).toThrow(/OIDC_SESSION_GRACE_SECONDS/);
   });
 
   it("names every bad variable in one readable message", () => {

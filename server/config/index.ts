@@ -56,6 +56,8 @@ export const envSchema = z.object({
   ISSUER_URL: optionalUrl,
   IDENTITY_HUB_URL: optionalUrl,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  OIDC_SESSION_CHECK_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  OIDC_SESSION_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
   PAGE_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(8),
   DEMO_RECORDS: bool.default("on"),
   NLQ_PROXY_URL: optionalUrl,
@@ -124,6 +126,11 @@ export interface Config {
   issuerUrl: string | undefined;
   identityHubUrl: string | undefined;
   upstreamTimeoutMs: number;
+  /**
+   * How often a session signed in at an external provider is confirmed there (refresh-token grant),
+   * and how long it keeps working while the provider cannot be asked (server/auth/sessions.ts)
+   */
+  oidcSessionCheck: { everyMs: number; graceMs: number };
   /** pages (and their .data requests) answered at once, the others wait their turn; 0: no limit (server/http/turns.ts, shared fairly between callers) */
   pageConcurrency: number;
   demoRecords: boolean;
@@ -255,6 +262,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     issuerUrl: e.ISSUER_URL,
     identityHubUrl: e.IDENTITY_HUB_URL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    oidcSessionCheck: {
+      everyMs: e.OIDC_SESSION_CHECK_SECONDS * 1000,
+      graceMs: e.OIDC_SESSION_GRACE_SECONDS * 1000,
+    },
     pageConcurrency: e.PAGE_CONCURRENCY,
     demoRecords: e.DEMO_RECORDS === "on",
     nlqProxyUrl: e.NLQ_PROXY_URL,

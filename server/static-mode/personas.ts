@@ -85,6 +85,7 @@ export function staticSignIn(): OidcClient {
     },
     // no provider, no provider sessions
     backchannelLogout: async () => new Response(null, { status: 404 }),
+    refreshSession: async () => ({ state: "ended", reason: "static mode has no provider sessions" }),
     probe: async () => true,
   };
 }

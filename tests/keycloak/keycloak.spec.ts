@@ -1,18 +1,43 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { PERSONAS, type Persona } from "../../server/auth/personas";
 import { ROUTES, type HttpMethod } from "../../server/http/route-table";
+import { startFaultProxy, type FaultFilter, type FaultProxy } from "../support/fault-proxy";
 
 /**
  * The hub signed in through a real Keycloak (started by scripts/real-systems/keycloak-pass.mjs with the
  * realm deploy/keycloak/realm.json imported as the README says): Keycloak's own login page in chromium,
- * the claims its tokens carry, the route table's authorisation for those sessions, and sign-out.
+ * the claims its tokens carry, the route table's authorisation for those sessions, sign-out, revocation,
+ * and Keycloak stopped, slow or answering nonsense. Everything reaches Keycloak through the fault proxy
+ * (tests/support/fault-proxy.ts) at KEYCLOAK_URL, which this file starts in front of KEYCLOAK_UPSTREAM_URL.
  */
 const KEYCLOAK_URL = process.env.KEYCLOAK_URL ?? "";
 const REALM = "ehds";
 const NO_ROLE = "your account has no role in the Health Dataspace Hub";
+const UNREACHABLE = "The identity provider is not reachable. Try again in a moment.";
+/** the pass's hub (tests/keycloak/playwright.config.ts): UPSTREAM_TIMEOUT_MS, OIDC_SESSION_CHECK/GRACE_SECONDS */
+const UPSTREAM_TIMEOUT_MS = 5000;
+const CHECK_MS = 5000;
+const GRACE_MS = 20_000;
 
 test.describe.configure({ mode: "serial" });
 test.skip(!KEYCLOAK_URL, "runs in the Keycloak pass (KEYCLOAK_URL unset)");
+
+let proxy: FaultProxy;
+/** the hub's calls to the realm's token endpoint (sign-in and session re-check; not the admin's token) */
+const tokenCalls: FaultFilter = (method, path) =>
+  method === "POST" && path.startsWith(`/realms/${REALM}/protocol/openid-connect/token`);
+test.beforeAll(async () => {
+  proxy = await startFaultProxy({
+    routes: { "": process.env.KEYCLOAK_UPSTREAM_URL ?? "" },
+    port: Number(process.env.KEYCLOAK_PROXY_PORT),
+    // longer than the hub's UPSTREAM_TIMEOUT_MS
+    slowMs: 8000,
+    forwardedHeaders: true,
+  });
+});
+test.afterAll(async () => {
+  await proxy?.close();
+});
 
 /** Keycloak's login form: username (pre-filled from login_hint), password, submit; back at the hub */
 async function signInThroughKeycloak(page: Page, username: string, password = username): Promise<void> {
@@ -44,6 +69,30 @@ async function admin(request: APIRequestContext, method: string, path: string, d
     headers: { Authorization: `Bearer ${token}` },
     ...(data === undefined ? {} : { data }),
   });
+}
+
+/** the user of the hub session `page` holds (undefined: none) */
+async function sessionUser(page: Page): Promise<object | undefined> {
+  return ((await (await page.request.get("/api/auth/session")).json()) as { user?: object }).user;
+}
+
+/** the Keycloak sessions of a user, ended with the admin API (`DELETE /sessions/{id}`); resolves when the last DELETE answered */
+async function revokeSessions(request: APIRequestContext, username: string): Promise<number> {
+  const users = (await (await admin(request, "GET", `/users?username=${username}&exact=true`)).json()) as {
+    id: string;
+  }[];
+  const sessions = (await (await admin(request, "GET", `/users/${users[0].id}/sessions`)).json()) as {
+    id: string;
+  }[];
+  expect(sessions.length).toBeGreaterThan(0);
+  const token = await adminToken(request);
+  for (const s of sessions) {
+    const res = await request.delete(`${KEYCLOAK_URL}/admin/realms/${REALM}/sessions/${s.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status()).toBe(204);
+  }
+  return Date.now();
 }
 
 /** the hub's session cookie of a persona signed in through Keycloak (filled by the first test) */
@@ -189,30 +238,202 @@ test("a session revoked with Keycloak's admin API stops working in the hub at on
   const { context, page } = await freshPage(browser);
   await signInThroughKeycloak(page, "regulator");
   await expect(page.getByTestId("whoami")).toBeVisible();
-  const session = async () =>
-    (await (await page.request.get("/api/auth/session")).json()) as { user?: object };
-  expect((await session()).user).toBeDefined();
-
-  const users = (await (await admin(request, "GET", "/users?username=regulator&exact=true")).json()) as {
-    id: string;
-  }[];
-  const sessions = (await (await admin(request, "GET", `/users/${users[0].id}/sessions`)).json()) as {
-    id: string;
-  }[];
-  expect(sessions.length).toBeGreaterThan(0);
-  const token = await adminToken(request);
-  const revokedAt = Date.now();
-  for (const s of sessions) {
-    const res = await request.delete(`${KEYCLOAK_URL}/admin/realms/${REALM}/sessions/${s.id}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    expect(res.status()).toBe(204);
-  }
+  // Keycloak's token endpoint reset for the hub: its re-check cannot end the session, only the logout token
+  await proxy.setMode("reset", tokenCalls);
+  expect(await sessionUser(page)).toBeDefined();
+  const revokedAt = await revokeSessions(request, "regulator");
   // the DELETE answers after Keycloak has posted the logout token to the hub: gone within a second
-  await expect.poll(async () => (await session()).user, { timeout: 1000 }).toBeUndefined();
+  await expect.poll(() => sessionUser(page), { timeout: 1000 }).toBeUndefined();
   console.log(`revoked session refused by the hub ${Date.now() - revokedAt} ms after the DELETE`);
   expect((await page.request.get("/api/overview")).status()).toBe(401);
+  await proxy.setMode("ok");
   await context.close();
+});
+
+test("a session revoked in Keycloak whose back-channel logout never arrives ends in the hub within the re-check bound", async ({
+  browser,
+  request,
+}) => {
+  const [client] = (await (await admin(request, "GET", "/clients?clientId=hub")).json()) as {
+    id: string;
+    attributes: Record<string, string>;
+  }[];
+  const backchannel = client.attributes["backchannel.logout.url"];
+  const setBackchannel = async (url: string) =>
+    expect(
+      (
+        await admin(request, "PUT", `/clients/${client.id}`, {
+          ...client,
+          attributes: { ...client.attributes, "backchannel.logout.url": url },
+        })
+      ).status(),
+    ).toBe(204);
+  // Keycloak posts the logout token where nothing listens (port 9): it never reaches the hub
+  await setBackchannel("http://127.0.0.1:9/auth/backchannel-logout");
+  try {
+    const { context, page } = await freshPage(browser);
+    await signInThroughKeycloak(page, "clinic");
+    await expect(page.getByTestId("whoami")).toBeVisible();
+    expect(await sessionUser(page)).toBeDefined();
+    const revokedAt = await revokeSessions(request, "clinic");
+    // the next request after the re-check interval asks Keycloak (within UPSTREAM_TIMEOUT_MS), which says
+    // the session is gone
+    await expect
+      .poll(() => sessionUser(page), { timeout: CHECK_MS + UPSTREAM_TIMEOUT_MS + 1000, intervals: [250] })
+      .toBeUndefined();
+    console.log(
+      `revoked session (no back-channel logout) refused by the hub ${Date.now() - revokedAt} ms later`,
+    );
+    expect((await page.request.get("/api/overview")).status()).toBe(401);
+    await context.close();
+  } finally {
+    await setBackchannel(backchannel);
+  }
+});
+
+test("Keycloak slow, answering garbage, 500, cut or reset at its token endpoint: sign-in comes back with the message in time, a session goes on within the grace, sign-in works once Keycloak answers", async ({
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  const { context: before, page: signedIn } = await freshPage(browser);
+  await signInThroughKeycloak(signedIn, "lmc");
+  await expect(signedIn.getByTestId("whoami")).toBeVisible();
+  const signedInAt = Date.now();
+
+  await proxy.setMode("slow", tokenCalls);
+  // its re-check due, the request waits for Keycloak at most UPSTREAM_TIMEOUT_MS and the session goes on
+  await signedIn.waitForTimeout(Math.max(0, signedInAt + CHECK_MS - Date.now()));
+  let started = Date.now();
+  const during = await signedIn.request.get("/api/auth/session");
+  const checkMs = Date.now() - started;
+  expect(during.status()).toBe(200);
+  expect(((await during.json()) as { user?: object }).user).toBeDefined();
+  expect(checkMs).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+  console.log(`session re-check with Keycloak slow: answered in ${checkMs} ms, session kept`);
+
+  for (const mode of ["slow", "garbage", "500", "cut", "reset"] as const) {
+    await proxy.setMode(mode, tokenCalls);
+    const { context, page } = await freshPage(browser);
+    const answers: number[] = [];
+    let callbackMs = -1;
+    page.on("response", (r) => {
+      answers.push(r.status());
+      if (new URL(r.url()).pathname === "/auth/callback") callbackMs = Date.now() - started;
+    });
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/auth/callback") started = Date.now();
+    });
+    await signInThroughKeycloak(page, "researcher");
+    await expect(page).toHaveURL((u) => u.pathname === "/auth/signin");
+    await expect(page.getByRole("alert")).toContainText(UNREACHABLE);
+    expect(callbackMs, mode).toBeGreaterThanOrEqual(0);
+    expect(callbackMs, mode).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+    expect(
+      answers.filter((s) => s >= 500),
+      mode,
+    ).toEqual([]);
+    expect(await sessionUser(page)).toBeUndefined();
+    console.log(`Keycloak's token endpoint ${mode}: the callback answered in ${callbackMs} ms`);
+    await context.close();
+  }
+
+  // Keycloak answers again: sign-in works without a restart of the hub
+  await proxy.setMode("ok");
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
+  await context.close();
+  await before.close();
+});
+
+/**
+ * The operator console re-initialises the relying-party client (as an administrator, `admin` holding the
+ * session): discovery and the signing keys are fetched again at the next sign-in. Keycloak answers meanwhile.
+ */
+async function renewRelyingParty(admin: Page): Promise<void> {
+  await proxy.setMode("ok");
+  const restarted = await admin.request.post("/api/admin/components/identity-provider/restart", {
+    headers: { "content-type": "application/json" },
+    data: "{}",
+  });
+  expect(restarted.status(), await restarted.text()).toBeLessThan(300);
+}
+
+test("Keycloak's discovery slow, garbage, 500, cut or reset when the hub fetches it again: sign-in start answers the sign-in page with the message in time, health says so, sign-in works once it answers", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const discovery: FaultFilter = (method, path) =>
+    method === "GET" && path.startsWith(`/realms/${REALM}/.well-known/openid-configuration`);
+  const idp = async () => ((await (await request.get("/api/health")).json()) as { idp: boolean }).idp;
+  const { context: operator, page: admin } = await freshPage(browser);
+  await signInThroughKeycloak(admin, "admin");
+  await expect(admin.getByTestId("whoami")).toBeVisible();
+  for (const mode of ["garbage", "500", "cut", "reset", "slow"] as const) {
+    await renewRelyingParty(admin);
+    await proxy.setMode(mode, discovery);
+    const started = Date.now();
+    const res = await request.get("/auth/login?returnTo=%2F", { maxRedirects: 0 });
+    const ms = Date.now() - started;
+    expect(res.status(), mode).toBe(302);
+    const location = new URL(res.headers().location ?? "", "http://hub");
+    expect(location.pathname, mode).toBe("/auth/signin");
+    expect(location.searchParams.get("error"), mode).toBe(UNREACHABLE);
+    expect(ms, mode).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+    await expect.poll(idp, { timeout: 15_000 }).toBe(false);
+    console.log(`Keycloak's discovery ${mode}: sign-in start answered in ${ms} ms, health idp: false`);
+  }
+  await proxy.setMode("ok");
+  await expect.poll(idp, { timeout: 15_000 }).toBe(true);
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
+  await context.close();
+  await operator.close();
+});
+
+test("Keycloak's signing keys slow, garbage, 500, cut or reset when the hub fetches them again: the callback answers the sign-in page with the message in time", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const certs: FaultFilter = (method, path) =>
+    method === "GET" && path.startsWith(`/realms/${REALM}/protocol/openid-connect/certs`);
+  const { context: operator, page: admin } = await freshPage(browser);
+  await signInThroughKeycloak(admin, "admin");
+  await expect(admin.getByTestId("whoami")).toBeVisible();
+  for (const mode of ["garbage", "500", "cut", "reset", "slow"] as const) {
+    await renewRelyingParty(admin);
+    await proxy.setMode(mode, certs);
+    const { context, page } = await freshPage(browser);
+    const answers: number[] = [];
+    let sent = 0;
+    let callbackMs = -1;
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/auth/callback") sent = Date.now();
+    });
+    page.on("response", (r) => {
+      answers.push(r.status());
+      if (new URL(r.url()).pathname === "/auth/callback") callbackMs = Date.now() - sent;
+    });
+    await signInThroughKeycloak(page, "researcher");
+    await expect(page).toHaveURL((u) => u.pathname === "/auth/signin");
+    await expect(page.getByRole("alert")).toContainText(UNREACHABLE);
+    expect(callbackMs, mode).toBeGreaterThanOrEqual(0);
+    expect(callbackMs, mode).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+    expect(
+      answers.filter((st) => st >= 500),
+      mode,
+    ).toEqual([]);
+    console.log(`Keycloak's signing keys ${mode}: the callback answered in ${callbackMs} ms`);
+    await context.close();
+  }
+  await proxy.setMode("ok");
+  const { context, page } = await freshPage(browser);
+  await signInThroughKeycloak(page, "researcher");
+  await expect(page.getByTestId("whoami")).toContainText("Dr. Lukas Schmidt");
+  await context.close();
+  await operator.close();
 });
 
 test("a forged logout token ends nothing", async ({ browser, request }) => {
@@ -238,8 +459,14 @@ test("Keycloak killed: sign-in answers its page with a message in time, health s
   test.skip(!control, "needs the pass's control of Keycloak (KEYCLOAK_CONTROL_URL)");
   test.setTimeout(480_000);
   const { context, page } = await freshPage(browser);
+  // when the browser sent the callback: the hub made (and Keycloak confirmed) the session after that
+  let signedInAt = 0;
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/auth/callback") signedInAt = Date.now();
+  });
   await signInThroughKeycloak(page, "admin");
   await expect(page.getByTestId("whoami")).toBeVisible();
+  expect(signedInAt).toBeGreaterThan(0);
 
   expect((await request.post(`${control}/kill`)).status()).toBe(204);
   const started = Date.now();
@@ -254,18 +481,24 @@ test("Keycloak killed: sign-in answers its page with a message in time, health s
       "The identity provider is not reachable. Try again in a moment.",
     );
   else expect(location.href.startsWith(`${KEYCLOAK_URL}/realms/${REALM}/`)).toBe(true);
-  // UPSTREAM_TIMEOUT_MS of the pass's hub (5000) and a second
-  expect(ms).toBeLessThan(6000);
+  expect(ms).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+  // a session made before goes on working while Keycloak cannot confirm it, within the grace
+  expect(await sessionUser(page)).toBeDefined();
   await expect
     .poll(async () => ((await (await request.get("/api/health")).json()) as { idp: boolean }).idp, {
       timeout: 30_000,
     })
     .toBe(false);
-  // the hub's sessions are its own: one made before goes on working while Keycloak is away
-  expect((await page.request.get("/api/auth/session")).status()).toBe(200);
-  expect(
-    ((await (await page.request.get("/api/auth/session")).json()) as { user?: object }).user,
-  ).toBeDefined();
+  // past the grace (20 s after its last confirmation at Keycloak) it is refused
+  await expect
+    .poll(() => sessionUser(page), {
+      timeout: GRACE_MS + CHECK_MS + UPSTREAM_TIMEOUT_MS + 2000,
+      intervals: [500],
+    })
+    .toBeUndefined();
+  const refusedAfter = Date.now() - signedInAt;
+  expect(refusedAfter).toBeGreaterThanOrEqual(GRACE_MS);
+  console.log(`session unconfirmed while Keycloak is away: refused ${refusedAfter} ms after its sign-in`);
 
   const restartedAt = Date.now();
   expect((await request.post(`${control}/restart`, { timeout: 450_000 })).status()).toBe(204);
@@ -278,6 +511,10 @@ test("Keycloak killed: sign-in answers its page with a message in time, health s
       timeout: 30_000,
     })
     .toBe(true);
+  // Keycloak back, it confirms the session made before the kill again (or says it ended)
+  await expect
+    .poll(() => sessionUser(page), { timeout: CHECK_MS + UPSTREAM_TIMEOUT_MS + 2000 })
+    .toBeDefined();
   await second.close();
   await context.close();
 });

@@ -10,7 +10,8 @@ import { CHROMIUM_LAUNCH } from "../support/chromium";
  * OIDC_ISSUER at a real Keycloak that imported deploy/keycloak/realm.json; every sign-in goes through
  * Keycloak's own login page in Debian's chromium. The pass starts Keycloak and sets the environment:
  * KEYCLOAK_HUB_PORT (the port the realm's redirect URIs name), OIDC_ISSUER, OIDC_CLIENT_ID,
- * OIDC_CLIENT_SECRET, KEYCLOAK_URL and KEYCLOAK_ADMIN_USER / KEYCLOAK_ADMIN_PASSWORD (master realm).
+ * OIDC_CLIENT_SECRET, KEYCLOAK_URL (the fault proxy in front of Keycloak, KEYCLOAK_PROXY_PORT, started by the
+ * spec; Keycloak itself at KEYCLOAK_UPSTREAM_URL) and KEYCLOAK_ADMIN_USER / KEYCLOAK_ADMIN_PASSWORD (master realm).
  */
 const PORT = Number(process.env.KEYCLOAK_HUB_PORT ?? 3370);
 // the server runs in the project root (webServer's default folder is the config's)
@@ -52,6 +53,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SEED_PATIENTS: "200",
       UPSTREAM_TIMEOUT_MS: "5000",
+      // sessions re-checked at Keycloak every 5 s, kept 20 s while it cannot be asked (the journeys wait that long)
+      OIDC_SESSION_CHECK_SECONDS: "5",
+      OIDC_SESSION_GRACE_SECONDS: "20",
       OIDC_ISSUER: process.env.OIDC_ISSUER ?? "",
       OIDC_CLIENT_ID: process.env.OIDC_CLIENT_ID ?? "",
       OIDC_CLIENT_SECRET: process.env.OIDC_CLIENT_SECRET ?? "",

@@ -40,6 +40,14 @@ export async function startFaultProxy(opts: {
   /** path prefix → upstream origin (the prefix is kept); "" is the default */
   routes: Record<string, string>;
   slowMs: number;
+  /** listen on this port (default: a free one) */
+  port?: number;
+  /**
+   * tell the upstream the address the client used (X-Forwarded-Host, X-Forwarded-Proto), as a
+   * reverse proxy does: an upstream that builds its URLs from them (Keycloak with
+   * `--proxy-headers=xforwarded`) then sends the client back through the proxy
+   */
+  forwardedHeaders?: boolean;
 }): Promise<FaultProxy> {
   const routes = { ...opts.routes };
   let mode: FaultMode = "ok";
@@ -61,6 +69,10 @@ export async function startFaultProxy(opts: {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
       if (typeof v === "string" && !["host", "connection", "content-length"].includes(k)) headers[k] = v;
+    }
+    if (opts.forwardedHeaders && req.headers.host) {
+      headers["x-forwarded-host"] = req.headers.host;
+      headers["x-forwarded-proto"] = "http";
     }
     const upstream = await fetch(`${targetOf(req.url ?? "/")}${req.url}`, {
       method: req.method,
@@ -139,7 +151,7 @@ export async function startFaultProxy(opts: {
       socket.once("close", () => sockets.delete(socket));
     });
   track(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", () => r()));
   const port = (server.address() as AddressInfo).port;
 
   const stopListening = () =>
