@@ -15,6 +15,8 @@ test("request access from a dataset: into the negotiation with the offer chosen,
   await signInAs(page, "researcher", `/catalogue/${DATASET}`);
   const access = page.getByTestId("dataset-access");
   await expect(access.getByRole("heading", { name: "Request access" })).toBeVisible();
+  // the record count is the publisher's word, not a measured one
+  await expect(page.getByTestId("dataset-field-recordCount")).toContainText("declared by the publisher");
   const offers = access.getByTestId("dataset-offer");
   // AlphaKlinik's FHIR bundle and its OMOP statistics are both drawn from this cohort
   await expect(offers).toHaveCount(2);

@@ -271,7 +271,13 @@ export default function DatasetDetail() {
           {d.purpose ?? none}
         </Field>
         <Field label="Record count" testId="dataset-field-recordCount">
-          {typeof d.recordCount === "number" ? formatNumber(d.recordCount) : none}
+          {typeof d.recordCount === "number" ? (
+            <>
+              {formatNumber(d.recordCount)} <span className="muted small">declared by the publisher</span>
+            </>
+          ) : (
+            none
+          )}
         </Field>
         <Field label="Population coverage" testId="dataset-field-populationCoverage">
           {d.populationCoverage ?? none}
