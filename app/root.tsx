@@ -19,7 +19,7 @@ import { safeRedirect } from "../server/auth/safe-redirect";
 import { dataspaceNavFor, navFor } from "./lib/navigation.server";
 import { rolesLabel } from "./components/ui/labels";
 import { AppLink, AppLinkRouting } from "./components/ui/app-link";
-import { activeNavPath } from "./components/ui/nav-active";
+import { MainNav } from "./components/ui/MainNav";
 import { PersonaPicker } from "./components/ui/PersonaPicker";
 import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
@@ -192,10 +192,6 @@ function Shell({ children }: { children: React.ReactNode }) {
   const items = data?.nav ?? [];
   // a page a visitor who is not signed in may see (`handle.publicPage`): static mode shows it, not the chooser
   const publicPage = useMatches().some((m) => (m.handle as { publicPage?: boolean } | undefined)?.publicPage);
-  const current = activeNavPath(
-    useLocation().pathname,
-    items.map((i) => i.to),
-  );
   return (
     <AppLinkRouting>
       <div className="shell">
@@ -229,20 +225,7 @@ function Shell({ children }: { children: React.ReactNode }) {
           )}
         </header>
         <div className="body">
-          {user ? (
-            <nav className="sidenav" aria-label="Main">
-              {items.map((i) => (
-                <AppLink
-                  key={i.to}
-                  to={i.to}
-                  className={i.to === current ? "active" : undefined}
-                  aria-current={i.to === current ? "page" : undefined}
-                >
-                  {i.label}
-                </AppLink>
-              ))}
-            </nav>
-          ) : null}
+          {user ? <MainNav items={items} /> : null}
           <main className="content">
             {demo && !user && !publicPage ? <PersonaChooser demo={demo} /> : children}
           </main>

@@ -26,6 +26,7 @@ import { cspFor, generateNonce, securityHeaders } from "./http/security-headers"
 import { createTurns, type ApiTurnStats, type PageSlotStats } from "./http/turns";
 import { readCookie, SESSION_COOKIE } from "./auth/sessions";
 import { answerWithRemix } from "./http/remix-answer";
+import { withCompression } from "./http/compression";
 import { ASSETS_PATH, createStaticFiles } from "./http/static-files";
 import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
 import { isCrossSiteRequest } from "./http/origin";
@@ -248,7 +249,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       });
     proceed(req, res, api);
   };
-  const proceed = (req: IncomingMessage, res: ServerResponse, api: boolean) => {
+  const proceed = (req: IncomingMessage, res: ServerResponse, api: boolean) =>
+    withCompression(req, res, () => route(req, res, api));
+  const route = (req: IncomingMessage, res: ServerResponse, api: boolean) => {
     if (!api) return serveNonApi(req, res);
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)

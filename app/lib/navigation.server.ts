@@ -30,8 +30,9 @@ export interface NavEntry {
   to: string;
   label: string;
 }
+/** the task an entry serves: the main navigation shows one group per task, in the order of NAV_ITEMS */
 export interface NavItem extends NavEntry {
-  group: "Explore" | "Dataspace" | "Governance" | "Care" | "Operate";
+  group: "Explore" | "Exchange" | "Care" | "Govern" | "Operate";
 }
 interface Gated<T> {
   item: T;
@@ -55,28 +56,28 @@ export const NAV_ITEMS: Gated<NavItem>[] = [
   item("/ask", "Ask a question", QUESTION_ROLES, "Explore"),
   item("/eehrxf", "EEHRxF coverage", EEHRXF_ROLES, "Explore"),
   // dataspace (issue 3): participants, assets, negotiations, transfers, tasks
-  item("/dataspace", "Dataspace", DATASPACE_ROLES, "Dataspace"),
-  item("/discover", "Discover data", STAFF_ROLES, "Dataspace"),
-  item("/negotiations", "Negotiations", DATASPACE_ROLES, "Dataspace"),
-  item("/transfers", "Transfers", DATASPACE_ROLES, "Dataspace"),
-  item("/tasks", "Tasks", DATASPACE_ROLES, "Dataspace"),
-  item("/share", "Share data", ASSET_WRITE_ROLES, "Dataspace"),
-  item("/onboarding", "Participants", ONBOARDING_ROLES, "Dataspace"),
+  item("/dataspace", "Dataspace", DATASPACE_ROLES, "Exchange"),
+  item("/discover", "Discover data", STAFF_ROLES, "Exchange"),
+  item("/negotiations", "Negotiations", DATASPACE_ROLES, "Exchange"),
+  item("/transfers", "Transfers", DATASPACE_ROLES, "Exchange"),
+  item("/tasks", "Tasks", DATASPACE_ROLES, "Exchange"),
+  item("/share", "Share data", ASSET_WRITE_ROLES, "Exchange"),
+  item("/onboarding", "Participants", ONBOARDING_ROLES, "Exchange"),
   item("/patients", "Patients", PATIENT_LIST_ROLES, "Care"),
   item("/my-record", "My record", PATIENT_ROLES, "Care"),
   item("/devices", "Devices and app", PATIENT_ROLES, "Care"),
   // access body (issue 5)
-  item("/access-body", "Access body", HDAB_ROLES, "Governance"),
-  item("/access-body/report", "Activity report", HDAB_ROLES, "Governance"),
-  item("/applications", "My applications", APPLICANT_ROLES, "Governance"),
-  item("/access-body/findings", "Findings", FINDING_RESPONDER_ROLES, "Governance"),
-  item("/register", "Permit register", "any", "Governance"),
-  item("/information", "Secondary use", "any", "Governance"),
+  item("/access-body", "Access body", HDAB_ROLES, "Govern"),
+  item("/access-body/report", "Activity report", HDAB_ROLES, "Govern"),
+  item("/applications", "My applications", APPLICANT_ROLES, "Govern"),
+  item("/access-body/findings", "Findings", FINDING_RESPONDER_ROLES, "Govern"),
+  item("/register", "Permit register", "any", "Govern"),
+  item("/information", "Secondary use", "any", "Govern"),
   // trust and governance (issue 4): credentials, policies, audit, trust center, operator console
-  item("/trust-center", "Trust center", TRUST_CENTER_ROLES, "Governance"),
-  item("/credentials", "Credentials", CREDENTIAL_ROLES, "Governance"),
-  item("/policies", "ODRL policies", POLICY_ROLES, "Governance"),
-  item("/audit", "Audit trail", AUDIT_ROLES, "Governance"),
+  item("/trust-center", "Trust center", TRUST_CENTER_ROLES, "Govern"),
+  item("/credentials", "Credentials", CREDENTIAL_ROLES, "Govern"),
+  item("/policies", "ODRL policies", POLICY_ROLES, "Govern"),
+  item("/audit", "Audit trail", AUDIT_ROLES, "Govern"),
   item("/operator", "Operator console", ADMIN_ROLES, "Operate"),
   item("/components", "Components", ADMIN_ROLES, "Operate"),
   item("/tenants", "Tenants", ADMIN_ROLES, "Operate"),

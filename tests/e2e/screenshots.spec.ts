@@ -29,6 +29,30 @@ for (const user of PERSONAS) {
   });
 }
 
+// issue 40: the public landing page, and each persona's home on a 390 px phone (menu closed, then open)
+test("screenshot: the landing page", async ({ page }) => {
+  for (const [name, size] of [
+    ["landing", { width: 1440, height: 900 }],
+    ["landing-phone", { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  }
+});
+
+for (const user of PERSONAS) {
+  test(`screenshot: ${user}'s home on a phone`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAs(page, user, "/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.screenshot({ path: `${dir}/home-${user}-phone.png`, fullPage: true });
+    await page.getByTestId("nav-toggle").click();
+    await page.screenshot({ path: `${dir}/home-${user}-phone-menu.png` });
+  });
+}
+
 for (const v of VIEWS) {
   test(`screenshot: ${v.name}`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -123,7 +123,12 @@ export function PublishForm({
       <Field ctx={ctx} name="purpose" label="Purpose">
         {(p) => <input {...p} type="text" defaultValue={values.purpose} />}
       </Field>
-      <Field ctx={ctx} name="recordCount" label="Record count">
+      <Field
+        ctx={ctx}
+        name="recordCount"
+        label="Record count (declared)"
+        hint="As you state it: the catalogue shows it as declared by the publisher, not as counted."
+      >
         {(p) => (
           <input
             {...p}

@@ -4,11 +4,12 @@ import type { Layer } from "../../types";
 import type { ExpandData } from "../../routes/graph.expand/route";
 import type { NodeData } from "../../routes/graph.node/route";
 import { formatNumber, plural } from "../ui/format";
-import { layerLabel, layersShort, layerTitle, words } from "../ui/labels";
+import { layerLabel, layersShort, layerTitle } from "../ui/labels";
 import type { GraphEngine } from "./engine";
 import { GraphCanvas } from "./GraphCanvas";
 import { GraphInspector } from "./GraphInspector";
 import { GraphNodeList } from "./GraphNodeList";
+import { findMatches } from "./find";
 import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_DEFAULT, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
 import type { DrawingState } from "./use-drawing";
 
@@ -26,7 +27,7 @@ export interface ExplorerProps {
   layer: string;
   persona: string;
   limit: number;
-  personas: { value: string; layers: readonly Layer[] }[];
+  personas: { value: string; label: string; layers: readonly Layer[] }[];
   /** the requested focus (the drawing's answer says whether its neighbourhood is drawn) */
   focus: string | null;
   error: string | null;
@@ -130,21 +131,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
     document.getElementById(inspectorTitleId)?.focus();
   }, [selectedId, inspectorTitleId]);
 
-  const matches = useMemo(() => {
-    const q = find.trim().toLowerCase();
-    if (!q) return [];
-    const out: VNode[] = [];
-    for (const n of allNodes) {
-      if (
-        n.caption.toLowerCase().includes(q) ||
-        n.id.toLowerCase().includes(q) ||
-        n.label.toLowerCase() === q
-      )
-        out.push(n);
-      if (out.length >= MAX_MATCHES) break;
-    }
-    return out;
-  }, [find, allNodes]);
+  const matches = useMemo(() => findMatches(allNodes, find, MAX_MATCHES), [find, allNodes]);
 
   const perLayer = useMemo(() => {
     const c = Object.fromEntries(ALL_LAYERS.map((l) => [l, 0])) as Record<Layer, number>;
@@ -207,7 +194,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
               <option value="">No persona filter</option>
               {personas.map((p) => (
                 <option key={p.value} value={p.value}>
-                  {words(p.value)} ({layersShort(p.layers)})
+                  {p.label} ({layersShort(p.layers)})
                 </option>
               ))}
             </select>
@@ -242,7 +229,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
                 if (e.key === "Enter") {
                   e.preventDefault();
                   if (matches[0]) {
-                    select(matches[0].id);
+                    select(matches[0].node.id);
                     setFind("");
                   }
                 }
@@ -258,7 +245,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
           </label>
           {matches.length ? (
             <ul id={`${uid}-matches`} className="find-results card" data-testid="graph-find-results">
-              {matches.map((n) => (
+              {matches.map(({ node: n, alike }) => (
                 <li key={n.id}>
                   <button
                     type="button"
@@ -272,6 +259,12 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
                   >
                     <span className={`dot dot-${n.layer}`} aria-hidden />
                     {n.caption} <span className="muted small">{n.label}</span>
+                    {alike ? (
+                      <span className="muted small" data-testid="graph-find-alike">
+                        {" "}
+                        · {plural(alike, "more like it", "more like it")}
+                      </span>
+                    ) : null}
                   </button>
                 </li>
               ))}

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
@@ -105,6 +105,8 @@ export default function MyApplications() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const datasetsError = intentFieldMessage(result, "apply", "datasets");
+  // "Apply for a data permit" on a dataset's page comes here with that dataset ticked
+  const chosen = useSearchParams()[0].getAll("dataset");
   return (
     <section>
       <h1>My applications</h1>
@@ -185,7 +187,7 @@ export default function MyApplications() {
       </table>
 
       <div className="two-col">
-        <Form method="post" className="card ab-card ab-form" data-testid="apply-form">
+        <Form method="post" className="card ab-card ab-form" data-testid="apply-form" id="apply-form">
           <h2>Apply for access (Art. 67)</h2>
           <Field
             label="Project title (published in the register)"
@@ -210,8 +212,13 @@ export default function MyApplications() {
             <legend>Datasets</legend>
             {d.datasets.map((ds) => (
               <label key={ds.id} className="ab-check">
-                <input type="checkbox" name="datasets" value={ds.id} /> {ds.title}{" "}
-                <span className="muted ab-small">{ds.publisher}</span>
+                <input
+                  type="checkbox"
+                  name="datasets"
+                  value={ds.id}
+                  defaultChecked={chosen.includes(ds.id)}
+                />{" "}
+                {ds.title} <span className="muted ab-small">{ds.publisher}</span>
               </label>
             ))}
             {datasetsError ? (

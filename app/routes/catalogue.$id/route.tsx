@@ -22,7 +22,15 @@ import { Badge } from "../../components/ui/Badge";
 import { ExternalLink } from "../../components/ui/ExternalLink";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole, requireUser } from "../../session.server";
-import { GRAPH_ROLES, PUBLISHER_ROLES, mayAny } from "../../lib/access.server";
+import {
+  APPLICANT_ROLES,
+  DATASPACE_ROLES,
+  GRAPH_ROLES,
+  PUBLISHER_ROLES,
+  mayAny,
+} from "../../lib/access.server";
+import { offersOfDataset } from "../../lib/catalogue/offers.server";
+import { organisationSlugOf } from "../../../server/auth/user";
 import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -65,7 +73,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       title: text(n.properties.title) ?? n.id,
       endpointUrl: text(n.properties.endpointUrl),
     }));
+  // who offers this dataset in the dataspace: the way to ask for access (assets ↔ datasets, both ways)
+  const access = mayAny(user, DATASPACE_ROLES)
+    ? { ...(await offersOfDataset(context, dataset.id)), own: organisationSlugOf(user) ?? null }
+    : null;
   return {
+    access,
+    mayApply: mayAny(user, APPLICANT_ROLES),
     dataset: {
       ...dataset,
       publisher: publisherOf(dataset),
@@ -106,6 +120,75 @@ function Field({ label, children, testId }: { label: string; children: React.Rea
 }
 
 const none = <span className="muted">not stated</span>;
+
+/**
+ * How to get this dataset: each asset of the dataspace drawn from it, with "Request access" into the
+ * negotiation (provider and asset chosen); for health data about people in secondary use, first the
+ * data permit application with the dataset ticked (a contract for it needs the permit, Art. 68).
+ */
+function RequestAccess({
+  datasetId,
+  healthData,
+  access,
+  mayApply,
+}: {
+  datasetId: string;
+  healthData: boolean;
+  access: {
+    offers: { providerId: string; providerName: string; assetId: string; assetName: string }[];
+    error: string | null;
+    own: string | null;
+  } | null;
+  mayApply: boolean;
+}) {
+  const apply = `/applications?dataset=${encodeURIComponent(datasetId)}#apply-form`;
+  return (
+    <section className="dataset-access" aria-labelledby="dataset-access-title" data-testid="dataset-access">
+      <h3 id="dataset-access-title">Request access</h3>
+      {healthData && mayApply ? (
+        <p data-testid="dataset-permit-note">
+          Health data about people, for secondary use: a contract for it needs a data permit of the health
+          data access body that names your organisation and this dataset.{" "}
+          <AppLink to={apply} className="button ghost" data-testid="dataset-apply-permit">
+            Apply for a data permit
+          </AppLink>
+        </p>
+      ) : null}
+      {access ? (
+        access.error ? (
+          <p className="notice">The dataspace&apos;s offers could not be read: {access.error}</p>
+        ) : access.offers.length === 0 ? (
+          <p className="muted" data-testid="dataset-no-offer">
+            No participant offers this dataset in the dataspace yet.
+          </p>
+        ) : (
+          <ul className="plain dist-list" data-testid="dataset-offers">
+            {access.offers.map((o) => (
+              <li key={`${o.providerId}/${o.assetId}`} data-testid="dataset-offer" data-asset-id={o.assetId}>
+                <strong>{o.assetName}</strong>
+                <span className="muted small">offered by {o.providerName}</span>
+                {o.providerId === access.own ? (
+                  <AppLink to="/share" className="small" data-testid="dataset-own-offer">
+                    Your own offer: see Share data
+                  </AppLink>
+                ) : (
+                  <AppLink
+                    to={`/negotiate?provider=${encodeURIComponent(o.providerId)}&asset=${encodeURIComponent(o.assetId)}`}
+                    className="button"
+                    data-testid="dataset-request-access"
+                    aria-label={`Request access to ${o.assetName} from ${o.providerName}`}
+                  >
+                    Request access
+                  </AppLink>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+    </section>
+  );
+}
 const shortUri = (u: string) => u.replace(/^https?:\/\//, "").replace(/\/$/, "");
 
 export default function DatasetDetail() {
@@ -117,6 +200,8 @@ export default function DatasetDetail() {
     confirming,
     created,
     seesGraph,
+    access,
+    mayApply,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const search = useCatalogueSearch();
@@ -186,7 +271,13 @@ export default function DatasetDetail() {
           {d.purpose ?? none}
         </Field>
         <Field label="Record count" testId="dataset-field-recordCount">
-          {typeof d.recordCount === "number" ? formatNumber(d.recordCount) : none}
+          {typeof d.recordCount === "number" ? (
+            <>
+              {formatNumber(d.recordCount)} <span className="muted small">declared by the publisher</span>
+            </>
+          ) : (
+            none
+          )}
         </Field>
         <Field label="Population coverage" testId="dataset-field-populationCoverage">
           {d.populationCoverage ?? none}
@@ -270,6 +361,15 @@ export default function DatasetDetail() {
             ))}
           </ul>
         </>
+      ) : null}
+
+      {access || mayApply ? (
+        <RequestAccess
+          datasetId={d.id}
+          healthData={!!(d.personalData || d.sensitiveData)}
+          access={access}
+          mayApply={mayApply}
+        />
       ) : null}
 
       <div className="actions">

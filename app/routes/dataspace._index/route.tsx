@@ -178,7 +178,7 @@ export default function DataspaceOverview() {
         >
           {d.negotiations ? (
             <span className="small muted">
-              {d.negotiations.running} running · {d.negotiations.done} finalized · {d.negotiations.failed}{" "}
+              {d.negotiations.running} running · {d.negotiations.done} finalised · {d.negotiations.failed}{" "}
               terminated
             </span>
           ) : null}

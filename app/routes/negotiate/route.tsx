@@ -25,6 +25,7 @@ import { DATASPACE_ROLES } from "../../lib/access.server";
 import { fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { AppLink } from "../../components/ui/app-link";
+import { datasetsOfAsset } from "../../lib/catalogue/offers.server";
 
 /**
  * Negotiate (consumer): choose a provider, fetch its DCAT catalogue over the Dataspace Protocol
@@ -54,7 +55,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       catalogError = apiFailure(e);
     }
   }
+  // the catalogue datasets each offered asset is drawn from (the other way: a dataset's "Request access")
+  const sources: Record<string, { id: string; title: string }[]> = {};
+  for (const d of catalog?.datasets ?? []) sources[d.id] = await datasetsOfAsset(context, d.id);
   return {
+    sources,
     acting,
     providers,
     participantsError,
@@ -116,7 +121,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 }
 
 export default function Negotiate() {
-  const { acting, providers, participantsError, provider, asset, catalog, catalogError } =
+  const { acting, providers, participantsError, provider, asset, catalog, catalogError, sources } =
     useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const root = useRouteLoaderData<RootData>("root");
@@ -255,6 +260,17 @@ export default function Negotiate() {
                           <code>{d.id}</code>
                         </p>
                         {d.description ? <p className="ds-desc">{d.description}</p> : null}
+                        {sources[d.id]?.length ? (
+                          <p className="small" data-testid="negotiate-dataset-sources">
+                            From the catalogue:{" "}
+                            {sources[d.id].map((c, i) => (
+                              <span key={c.id}>
+                                {i ? "; " : ""}
+                                <AppLink to={`/catalogue/${encodeURIComponent(c.id)}`}>{c.title}</AppLink>
+                              </span>
+                            ))}
+                          </p>
+                        ) : null}
                         {d.offers.length === 0 ? (
                           <p className="muted small">No offer.</p>
                         ) : (

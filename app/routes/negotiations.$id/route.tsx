@@ -18,6 +18,7 @@ import {
   usePolledFetcher,
 } from "../../components/dataspace/ui";
 import { AppLink } from "../../components/ui/app-link";
+import { stateLabel } from "../../components/ui/labels";
 
 /**
  * One contract negotiation, live: its state pipeline (REQUESTED → AGREED → VERIFIED → FINALIZED,
@@ -126,11 +127,11 @@ function NegotiationView({
               ? failed
                 ? "The negotiation was terminated."
                 : finalized
-                  ? "The negotiation is finalized: a contract agreement is in place."
+                  ? "The negotiation is finalised: a contract agreement is in place."
                   : n.demo
                     ? "A demonstration record: its state does not change."
                     : ""
-              : `Watching the connector… now ${state}`}
+              : `Watching the connector… now ${stateLabel(state).toLowerCase()}`}
           </p>
         </div>
         <StatePipeline kind="negotiation" state={state} reached={reached} testId="negotiation-pipeline" />

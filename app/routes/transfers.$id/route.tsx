@@ -21,6 +21,7 @@ import {
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { stateLabel } from "../../components/ui/labels";
 
 /**
  * One transfer process, live: REQUESTED → STARTED → COMPLETED (or TERMINATED with the reason),
@@ -153,7 +154,7 @@ function TransferView({
                   ? "The transfer is completed."
                   : state === "STARTED"
                     ? "Started: the data is ready to be pulled from the provider's data plane."
-                    : `Waiting for the provider to start the transfer… now ${state}`}
+                    : `Waiting for the provider to start the transfer… now ${stateLabel(state).toLowerCase()}`}
           </p>
         </div>
         <StatePipeline kind="transfer" state={state} reached={reached} testId="transfer-pipeline" />

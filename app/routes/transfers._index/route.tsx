@@ -33,6 +33,7 @@ import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
 import { useRef } from "react";
 import { AppLink } from "../../components/ui/app-link";
+import { stateLabel } from "../../components/ui/labels";
 
 /**
  * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
@@ -92,7 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     const n = toNegotiationView(await ds.getNegotiation(acting.participantId, negotiationId));
     if (n.state !== "FINALIZED" || !n.contractId) {
       return aboutAgreement(
-        `Negotiation ${negotiationId} is ${n.state || "not finalized"}: a transfer needs a finalized contract agreement.`,
+        `Negotiation ${negotiationId} is ${n.state ? stateLabel(n.state).toLowerCase() : "not finalised"}: a transfer needs a finalised contract agreement.`,
       );
     }
     if (!n.counterPartyAddress) {
