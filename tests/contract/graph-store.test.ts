@@ -2,8 +2,11 @@ import { describe } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
+import { createPostgresGraphStore } from "../../server/graph/postgres-store";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
 import { openDatabase } from "../../server/storage/database";
+import { openTestStore } from "../support/relational";
+import { testDatabaseUrl } from "../support/postgres";
 import { graphStoreContract } from "./graph-store.contract";
 
 describe("GraphStore contract: embedded SQLite", () => {
@@ -11,6 +14,15 @@ describe("GraphStore contract: embedded SQLite", () => {
     const db = openDatabase(":memory:");
     const audit = await createAuditLog(openSqliteRelational(db), db);
     return { store: createSqliteGraphStore(db, audit), audit, cleanup: async () => void db.close() };
+  });
+});
+
+// Runs whenever DATABASE_URL is set (the PostgreSQL pass): a database of its own per store
+describe.runIf(!!testDatabaseUrl())("GraphStore contract: PostgreSQL", () => {
+  graphStoreContract(async () => {
+    const pg = await openTestStore("postgres");
+    const audit = await createAuditLog(pg.rel);
+    return { store: await createPostgresGraphStore(pg.rel, audit), audit, cleanup: () => pg.close() };
   });
 });
 
