@@ -122,11 +122,7 @@ export async function createServices(config: Config): Promise<Services> {
   // one graph for every instance that shares the relational store: Neo4j, else PostgreSQL with
   // DATABASE_URL; the embedded SQLite graph only beside the embedded relational store (decision 0051)
   const graph = config.neo4j
-    ? await createNeo4jGraphStore(
-        { ...config.neo4j, timeoutMs: config.upstreamTimeoutMs },
-        audit,
-        rel.changes,
-      )
+    ? await createNeo4jGraphStore({ ...config.neo4j, timeoutMs: config.upstreamTimeoutMs }, audit, rel)
     : rel.dialect === "postgres"
       ? await createPostgresGraphStore(rel, audit, { timeoutMs: config.upstreamTimeoutMs })
       : createSqliteGraphStore(db, audit);

@@ -30,7 +30,8 @@ describe.runIf(!!testDatabaseUrl())("GraphStore contract: PostgreSQL", () => {
 describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
   graphStoreContract(async () => {
     const db = openDatabase(":memory:");
-    const audit = await createAuditLog(openSqliteRelational(db), db);
+    const rel = openSqliteRelational(db);
+    const audit = await createAuditLog(rel, db);
     const store = await createNeo4jGraphStore(
       {
         uri: process.env.NEO4J_URI!,
@@ -39,6 +40,7 @@ describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
         database: process.env.NEO4J_DATABASE,
       },
       audit,
+      rel,
     );
     const neo4j = (await import("neo4j-driver")).default;
     const driver = neo4j.driver(

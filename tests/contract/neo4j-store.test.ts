@@ -22,10 +22,12 @@ const AUDIT = { actor: "t", action: "graph.test", target: "x", outcome: "ok", ki
 
 async function storeOn(uri = neo!.NEO4J_URI) {
   const db = openDatabase(":memory:");
-  const audit = await createAuditLog(openSqliteRelational(db), db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const store = await createNeo4jGraphStore(
     { uri, user: neo!.NEO4J_USER, password: neo!.NEO4J_PASSWORD, database: undefined, timeoutMs: 30_000 },
     audit,
+    rel,
   );
   return {
     store,
