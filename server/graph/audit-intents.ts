@@ -20,6 +20,12 @@ export interface AuditIntents {
   drop(mark: string): Promise<void>;
   /** the marks of intents recorded more than `ms` ago (0: all) */
   olderThan(ms: number): Promise<string[]>;
+  /**
+   * Settles the intents a crash left: those whose write `committed` (asked of the graph) get their
+   * entry, whatever their age; those without are dropped once older than `staleMs` (no retry of the
+   * write can still commit). Resolves how many entries were appended.
+   */
+  settle(committed: (marks: string[]) => Promise<Set<string>>, staleMs: number): Promise<number>;
 }
 
 const TABLE = "graph_audit_intents";
@@ -33,7 +39,7 @@ export async function createAuditIntents(rel: Relational, audit: AuditLog): Prom
       .addColumn("at", "text", (c) => c.notNull())
       .execute();
   });
-  return {
+  const intents: AuditIntents = {
     async record(mark, input, at = new Date()) {
       await rel.db
         .insertInto(TABLE)
@@ -64,5 +70,19 @@ export async function createAuditIntents(rel: Relational, audit: AuditLog): Prom
         .execute()) as { mark: string }[];
       return rows.map((r) => r.mark);
     },
+    async settle(committed, staleMs) {
+      const marks = await intents.olderThan(0);
+      if (!marks.length) return 0;
+      const done = await committed(marks);
+      const stale = new Set(await intents.olderThan(staleMs));
+      let appended = 0;
+      for (const mark of marks) {
+        if (done.has(mark)) {
+          if (await intents.complete(mark)) appended++;
+        } else if (stale.has(mark)) await intents.drop(mark);
+      }
+      return appended;
+    },
   };
+  return intents;
 }

@@ -185,20 +185,14 @@ export async function createNeo4jGraphStore(
    * commit. Runs at start-up, before the marks older than an hour are pruned, and every minute.
    */
   async function completeIntents() {
-    if (!intents) return;
-    const marks = await intents.olderThan(0);
-    if (!marks.length) return;
-    const committed = await read(async (tx) => {
-      const r = await tx.run("MATCH (w:GraphWrite) WHERE w.id IN $marks RETURN w.id AS id", { marks });
-      return new Set(r.records.map((x) => String(x.get("id"))));
-    });
-    const stale = new Set(await intents.olderThan(INTENT_STALE_MS));
-    let completed = 0;
-    for (const mark of marks) {
-      if (committed.has(mark)) {
-        if (await intents.complete(mark)) completed++;
-      } else if (stale.has(mark)) await intents.drop(mark);
-    }
+    const completed = await intents?.settle(
+      (marks) =>
+        read(async (tx) => {
+          const r = await tx.run("MATCH (w:GraphWrite) WHERE w.id IN $marks RETURN w.id AS id", { marks });
+          return new Set(r.records.map((x) => String(x.get("id"))));
+        }),
+      INTENT_STALE_MS,
+    );
     if (completed) {
       version++;
       console.warn(
