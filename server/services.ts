@@ -13,6 +13,7 @@ import type { Dataspace } from "./dataspace";
 import { createGraphService, type GraphService } from "./graph/service";
 import { createSqliteGraphStore } from "./graph/sqlite-store";
 import { createNeo4jGraphStore } from "./graph/neo4j-store";
+import { createPostgresGraphStore } from "./graph/postgres-store";
 import type { GraphStore } from "./graph/store";
 import { createOfficeGate, type OfficeGate } from "./http/office-gate";
 import type { AnalyticsService } from "./analytics/service";
@@ -118,13 +119,13 @@ export async function createServices(config: Config): Promise<Services> {
     AUDIT_CHECKPOINT_MS,
   );
   checkpoints.unref();
+  // one graph for every instance that shares the relational store: Neo4j, else PostgreSQL with
+  // DATABASE_URL; the embedded SQLite graph only beside the embedded relational store (decision 0051)
   const graph = config.neo4j
-    ? await createNeo4jGraphStore(
-        { ...config.neo4j, timeoutMs: config.upstreamTimeoutMs },
-        audit,
-        rel.changes,
-      )
-    : createSqliteGraphStore(db, audit);
+    ? await createNeo4jGraphStore({ ...config.neo4j, timeoutMs: config.upstreamTimeoutMs }, audit, rel)
+    : rel.dialect === "postgres"
+      ? await createPostgresGraphStore(rel, audit, { timeoutMs: config.upstreamTimeoutMs })
+      : createSqliteGraphStore(db, audit);
   const dataspace = await startDataspace(config, { db, rel, audit, graph });
   const sessionSecret = config.sessionSecret ?? (await getOrCreateSecret(rel, "session-secret"));
   // the relying-party client in use (the operator console may rebuild it): it re-checks provider sessions

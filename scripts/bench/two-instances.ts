@@ -109,7 +109,9 @@ export async function benchTwoInstances(opt: {
   patients: number;
   out: string;
 }) {
-  console.log(`\n== two instances on PostgreSQL (${f0(opt.patients)} patients each): starting…`);
+  console.log(
+    `\n== two instances on PostgreSQL (${f0(opt.patients)} patients in their one graph): starting…`,
+  );
   const pg = await startPostgres({ log: (m: string) => console.log(`   ${m}`) });
   const instances: Instance[] = [];
   const rows: { name: string; path: string; one: Measured; two: Measured }[] = [];
@@ -148,7 +150,7 @@ export async function benchTwoInstances(opt: {
     "## Two instances on PostgreSQL",
     "",
     `Run: ${new Date(started).toISOString()} · ${os.cpus().length} cores · ${opt.seconds} s per route and setup, ${opt.concurrency} connections · ` +
-      `a throw-away PostgreSQL (scripts/postgres.mjs), two built servers with \`DATABASE_URL\` set (${f0(opt.patients)} patients each in their own embedded graph), ` +
+      `a throw-away PostgreSQL (scripts/postgres.mjs), two built servers with \`DATABASE_URL\` set (${f0(opt.patients)} patients in the graph they share in PostgreSQL, seeded by the first), ` +
       "and a round-robin keep-alive proxy in front (scripts/bench/two-instances.ts). *One* is the same proxy with one instance behind it. " +
       "On this machine the load generator, the proxy, PostgreSQL and both instances share the same cores, so the second instance shows what it costs or adds here, not what it adds on its own machine.",
     "",

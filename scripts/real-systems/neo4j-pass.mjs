@@ -16,6 +16,7 @@ const NEO4J_TESTS = [
   "tests/api/insight-proxy.test.ts",
   "tests/api/access-body-journey.test.ts",
   "tests/api/faults-neo4j-kill.test.ts",
+  "tests/api/graph-audit-kill.test.ts",
 ];
 /** run with DATABASE_URL too */
 const WITH_POSTGRES = ["tests/api/two-instances.test.ts"];

@@ -39,6 +39,8 @@ export const envSchema = z.object({
     .optional(),
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: z.string().optional(),
+  // test hook only (tests/api/graph-audit-kill.test.ts): a pause between a Neo4j commit and its audit entry
+  HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS: z.coerce.number().int().min(1).max(600_000).optional(),
   SEED_PATIENTS: z.coerce.number().int().min(10).max(100_000).default(200),
   OIDC_ISSUER: optionalUrl,
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -108,7 +110,16 @@ export interface Config {
   /** where the audit chain's signed checkpoints are appended; undefined: DATA_DIR/audit-checkpoints.log */
   auditCheckpoints: string | undefined;
   appMode: "live" | "static";
-  neo4j: { uri: string; user: string; password: string; database: string | undefined } | undefined;
+  neo4j:
+    | {
+        uri: string;
+        user: string;
+        password: string;
+        database: string | undefined;
+        /** test hook (HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS): see server/graph/neo4j-store.ts */
+        pauseAfterCommitMs?: number;
+      }
+    | undefined;
   seedPatients: number;
   oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
   connector:
@@ -238,7 +249,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     auditCheckpoints: e.AUDIT_CHECKPOINTS,
     appMode: e.APP_MODE,
     neo4j: e.NEO4J_URI
-      ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD ?? "", database: e.NEO4J_DATABASE }
+      ? {
+          uri: e.NEO4J_URI,
+          user: e.NEO4J_USER,
+          password: e.NEO4J_PASSWORD ?? "",
+          database: e.NEO4J_DATABASE,
+          pauseAfterCommitMs: e.HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS,
+        }
       : undefined,
     seedPatients: e.SEED_PATIENTS,
     oidc: e.OIDC_ISSUER

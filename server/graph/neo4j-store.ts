@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import type { AuditLog } from "../audit/log";
-import type { ChangeFeed } from "../storage/relational";
+import type { Relational } from "../storage/relational";
+import { createAuditIntents, type AuditIntents } from "./audit-intents";
 import { ApiError } from "../http/errors";
 import {
   LAYERS,
@@ -41,8 +42,10 @@ import type { GraphCalls, GraphCounts, GraphStore } from "./store";
  * (unique `id`, indexed `layer` and `seq`), so both stores sample in the same order. Relationship
  * ids live in the `id` property. It passes tests/contract/graph-store.contract.ts when NEO4J_URI is set.
  *
- * Audit entries are appended to the relational log right after the Neo4j transaction commits; the
- * two are not one transaction (see README, "Not done yet").
+ * Audit entries live in the relational store, not in Neo4j: an intent is written there before the Neo4j
+ * transaction and turned into the entry once it has committed (audit-intents.ts); a crash between the
+ * two is completed at the next start-up, or by any instance's sweep, from the write's `:GraphWrite`
+ * mark (decision 0051).
  *
  * A cluster (docs/deployment.md): a `neo4j://` URI gives the routing driver; reads run in read
  * transactions (`executeRead`), which the driver routes to followers and read replicas; writes go to the
@@ -71,13 +74,26 @@ interface Neo4jOptions {
   timeoutMs?: number;
   /** first and longest pause between two failed start-up attempts (default 500 ms, 30 s) */
   backoff?: { initialMs: number; maxMs: number };
+  /**
+   * Test hook (HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS, absent otherwise): after each Neo4j commit, say so
+   * on stdout and wait this long before the audit entry, so a test can kill the hub between the two.
+   */
+  pauseAfterCommitMs?: number;
 }
+
+/** an intent without its write mark this old is a write that never committed (longer than any write's retries) */
+const INTENT_STALE_MS = 120_000;
+/** how often pending intents (of a crashed instance) are looked for while running */
+const INTENT_SWEEP_MS = 60_000;
 
 export async function createNeo4jGraphStore(
   opts: Neo4jOptions,
   audit: AuditLog,
-  changes?: ChangeFeed,
+  /** the relational store of the audit log: its audit intents and change feed (without it, entries are appended after the commit with no intent) */
+  rel?: Relational,
 ): Promise<GraphStore> {
+  const changes = rel?.changes;
+  const intents: AuditIntents | undefined = rel ? await createAuditIntents(rel, audit) : undefined;
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const driver: Driver = neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
     // a connection (TCP, then the Bolt handshake and log-on) within the call's budget
@@ -150,6 +166,7 @@ export async function createNeo4jGraphStore(
           return r.records.map((x) => String(x.get("relationshipType")));
         });
         await indexEdgeTypes(types.filter((t) => UPPER_SNAKE_CASE.test(t)));
+        await completeIntents();
         await write((tx) => tx.run(WRITE_MARKS_PRUNE).then(() => undefined));
       } catch (e) {
         if (isReachabilityFailure(e)) throw e;
@@ -161,6 +178,34 @@ export async function createNeo4jGraphStore(
       });
     },
   });
+
+  /**
+   * Intents left by a crash (this instance's, or another's): a write whose mark is in Neo4j committed and
+   * gets its entry now, whatever its age; one without its mark is dropped once no retry of it can still
+   * commit. Runs at start-up, before the marks older than an hour are pruned, and every minute.
+   */
+  async function completeIntents() {
+    const completed = await intents?.settle(
+      (marks) =>
+        read(async (tx) => {
+          const r = await tx.run("MATCH (w:GraphWrite) WHERE w.id IN $marks RETURN w.id AS id", { marks });
+          return new Set(r.records.map((x) => String(x.get("id"))));
+        }),
+      INTENT_STALE_MS,
+    );
+    if (completed) {
+      version++;
+      console.warn(
+        `[graph] ${completed} audit entr${completed === 1 ? "y" : "ies"} of graph writes committed before a crash appended`,
+      );
+      await changes?.notify("graph");
+    }
+  }
+  const sweep = setInterval(() => {
+    if (reach.state === "ready")
+      void completeIntents().catch((e) => console.error("[graph] audit intents:", e));
+  }, INTENT_SWEEP_MS);
+  sweep.unref();
 
   const NODE_RETURN =
     "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
@@ -428,11 +473,16 @@ export async function createNeo4jGraphStore(
       });
     },
     async mutate(mutations, input) {
+      // the driver runs the work again when a commit's answer is lost: the write's own mark, made in the
+      // same transaction, tells a second run that the first one committed (no 409 for its own node); the
+      // mark also tells a start-up after a crash that the write's audit intent is owed its entry
+      const mark = randomUUID();
+      // the entry of a committed write: its intent completed (or, without a relational store, appended)
+      const entryOf = async () => (intents ? await intents.complete(mark) : undefined) ?? audit.append(input);
       // a commit that arrives after the deadline (the caller got 503) still gets its audit entry
       const lateCommit = () => {
         version++;
-        audit
-          .append(input)
+        entryOf()
           .then(() => {
             console.warn(`[graph] ${input.action} on ${input.target} committed after its deadline`);
             return changes?.notify("graph");
@@ -443,9 +493,8 @@ export async function createNeo4jGraphStore(
       };
       await indexEdgeTypes(mutations.flatMap((m) => (m.op === "createEdge" ? [m.edge.type] : [])));
       const edgeTypes = mutations.some((m) => m.op === "deleteEdge") ? [...indexedTypes] : [];
-      // the driver runs the work again when a commit's answer is lost: the write's own mark, made in the
-      // same transaction, tells a second run that the first one committed (no 409 for its own node)
-      const mark = randomUUID();
+      // no graph write without its audit entry: the intent first, in the relational store
+      await intents?.record(mark, input);
       try {
         await write(
           async (tx) => {
@@ -490,21 +539,26 @@ export async function createNeo4jGraphStore(
           lateCommit,
         );
       } catch (e) {
-        if (String((e as { code?: string }).code ?? "").includes("ConstraintValidationFailed")) {
-          throw new ApiError(409, "A node with that id already exists");
-        }
+        const refused =
+          e instanceof ApiError ||
+          String((e as { code?: string }).code ?? "").includes("ConstraintValidationFailed");
+        // refused by the graph: nothing committed, nothing to audit. Otherwise (deadline, lost connection)
+        // the intent stays: a late commit or the sweep completes it from the mark
+        if (refused) await intents?.drop(mark).catch(() => undefined);
+        if (e instanceof ApiError) throw e;
+        if (refused) throw new ApiError(409, "A node with that id already exists");
         throw e;
       }
       version++;
+      if (opts.pauseAfterCommitMs) {
+        console.log(`[graph] test hook: paused after the Neo4j commit of ${mark}`);
+        await new Promise((r) => setTimeout(r, opts.pauseAfterCommitMs));
+      }
       if (++writes % 500 === 0)
         void write((tx) => tx.run(WRITE_MARKS_PRUNE).then(() => undefined)).catch(() => undefined);
-      if (!changes) return audit.append(input);
-      // the entry and the notice to the other instances commit together
-      const rel = changes;
-      return audit.append(input).then(async (entry) => {
-        await rel.notify("graph");
-        return entry;
-      });
+      const entry = await entryOf();
+      await changes?.notify("graph");
+      return entry;
     },
     version() {
       // this instance's writes and imports, plus every other instance's writes (change feed)
@@ -531,6 +585,7 @@ export async function createNeo4jGraphStore(
       }
     },
     async close() {
+      clearInterval(sweep);
       reach.close();
       await withDeadline(driver.close(), timeoutMs).catch(() => undefined);
     },

@@ -4,45 +4,31 @@ import { ApiError } from "../http/errors";
 import { migrate, type Db } from "../storage/database";
 import {
   LAYERS,
-  layerOfLabel,
   type EdgeRecord,
   type GraphEdge,
-  type GraphNode,
   type Layer,
   type NodeRecord,
   type Properties,
   type Relationship,
 } from "./model";
 import type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
-import { allocateQuota } from "./quota";
+import {
+  expandFrom,
+  nodeRowOf,
+  safeKey,
+  sampleFrom,
+  toEdge,
+  toNode,
+  type EdgeRow,
+  type NodeRow,
+  type SqlGraphReads,
+} from "./sql-graph";
 
 /**
  * The embedded graph store: nodes and edges in the app's SQLite file. Edges keep the layers of
  * their ends so per-layer edge counts need no join. Writes and their audit entry share one
- * transaction.
+ * transaction. Its sampling and expansion are those of every SQL graph store (sql-graph.ts).
  */
-
-interface NodeRow {
-  id: string;
-  label: string;
-  layer: Layer;
-  props: string;
-}
-interface EdgeRow {
-  id: string;
-  source: string;
-  target: string;
-  type: string;
-}
-
-const toNode = (r: NodeRow): GraphNode => ({
-  id: r.id,
-  label: r.label,
-  layer: r.layer,
-  properties: JSON.parse(r.props),
-});
-const toEdge = (r: EdgeRow): GraphEdge => ({ id: r.id, source: r.source, target: r.target, type: r.type });
-const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   migrate(db, "graph-1", [
@@ -178,14 +164,10 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     return (edgesAmongStmt.all(list, list) as EdgeRow[]).map(toEdge);
   }
 
-  function toNodeRow(n: NodeRecord) {
-    const layer = layerOfLabel(n.label) ?? n.layer;
-    return { id: n.id, label: n.label, layer, props: JSON.stringify(n.properties ?? {}) };
-  }
   const toEdgeRow = (e: EdgeRecord) => ({ ...e, props: e.properties ? JSON.stringify(e.properties) : null });
 
   const importTx = db.transaction((nodes: NodeRecord[], edges: EdgeRecord[]) => {
-    for (const n of nodes) upsertNode.run(toNodeRow(n));
+    for (const n of nodes) upsertNode.run(nodeRowOf(n));
     for (const e of edges) upsertEdge.run(toEdgeRow(e));
   });
 
@@ -193,12 +175,22 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     const parts: string[] = [];
     const args: unknown[] = [];
     for (const [k, v] of Object.entries(where ?? {})) {
-      if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
-      parts.push(`json_extract(props, '$.${k}') = ?`);
+      parts.push(`json_extract(props, '$.${safeKey(k)}') = ?`);
       args.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
     }
     return { sql: parts.length ? ` AND ${parts.join(" AND ")}` : "", args };
   }
+
+  const reads: SqlGraphReads = {
+    nodesOfLayer: async (layer, n) => nodesOfLayer.all(layer, n) as NodeRow[],
+    edgesTouching: async (ids) => {
+      const list = JSON.stringify(ids);
+      return edgesOfSet.all(list, list) as EdgeRow[];
+    },
+    nodesById: async (ids) => nodesById.all(JSON.stringify(ids)) as NodeRow[],
+    edgesAmong: async (ids) => edgesAmong(ids),
+    edgeCountWithin: async (layers) => edgeCountWithin(layers),
+  };
 
   const store: GraphStore = {
     kind: "sqlite",
@@ -223,72 +215,11 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       return (layers ?? LAYERS).reduce((s, l) => s + (counts[l] ?? 0), 0);
     },
     async sampleGraph(layers, limit, layerLabel) {
-      const counts = layerCounts();
-      const quota = allocateQuota(
-        layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
-        limit,
-      );
-      const nodes: GraphNode[] = [];
-      for (const l of layers) {
-        const q = quota.get(l) ?? 0;
-        if (q > 0) for (const r of nodesOfLayer.all(l, q) as NodeRow[]) nodes.push(toNode(r));
-      }
-      const edges = edgesAmong(new Set(nodes.map((n) => n.id)));
-      const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
-      return {
-        nodes,
-        edges,
-        meta: {
-          layer: layerLabel,
-          totalNodes,
-          totalEdges: edgeCountWithin(layers),
-          returnedNodes: nodes.length,
-          returnedEdges: edges.length,
-          limit,
-          truncated: nodes.length < totalNodes,
-        },
-      };
+      return sampleFrom(reads, layerCounts(), layers, limit, layerLabel);
     },
     async expand(id, depth, limit) {
       const start = getNodeStmt.get(id) as NodeRow | undefined;
-      if (!start) return null;
-      const seen = new Map<string, GraphNode>([[id, toNode(start)]]);
-      let frontier = [id];
-      let truncated = false;
-      // one query per hop for the edges of the whole frontier, one for the new nodes
-      for (let d = 0; d < depth && frontier.length && !truncated; d++) {
-        const ids = JSON.stringify(frontier);
-        const edges = edgesOfSet.all(ids, ids) as EdgeRow[];
-        const fresh = new Set<string>();
-        for (const e of edges) {
-          for (const other of [e.source, e.target]) {
-            if (seen.has(other) || fresh.has(other)) continue;
-            if (seen.size + fresh.size >= limit) {
-              truncated = true;
-              break;
-            }
-            fresh.add(other);
-          }
-          if (truncated) break;
-        }
-        for (const r of nodesById.all(JSON.stringify([...fresh])) as NodeRow[]) seen.set(r.id, toNode(r));
-        frontier = [...fresh].filter((f) => seen.has(f));
-      }
-      const nodes = [...seen.values()];
-      const edges = edgesAmong(new Set(seen.keys()));
-      return {
-        nodes,
-        edges,
-        meta: {
-          layer: "expand",
-          totalNodes: nodes.length,
-          totalEdges: edges.length,
-          returnedNodes: nodes.length,
-          returnedEdges: edges.length,
-          limit,
-          truncated,
-        },
-      };
+      return start ? expandFrom(reads, toNode(start), depth, limit) : null;
     },
     async getNode(id) {
       const r = getNodeStmt.get(id) as NodeRow | undefined;
@@ -365,7 +296,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
           switch (m.op) {
             case "createNode":
               try {
-                insertNode.run(toNodeRow(m.node));
+                insertNode.run(nodeRowOf(m.node));
               } catch (e) {
                 if (String(e).includes("UNIQUE"))
                   throw new ApiError(409, `A node with id ${m.node.id} already exists`);
@@ -375,7 +306,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
             case "updateNode": {
               const row = getNodeStmt.get(m.id) as NodeRow | undefined;
               if (!row) throw new ApiError(404, `Node ${m.id} not found`);
-              updateProps.run(JSON.stringify({ ...JSON.parse(row.props), ...m.properties }), m.id);
+              updateProps.run(JSON.stringify({ ...toNode(row).properties, ...m.properties }), m.id);
               break;
             }
             case "deleteNode":

@@ -38,13 +38,15 @@ export interface GraphCounts {
 }
 
 /**
- * The port every graph backend implements: the embedded SQLite store (default) and Neo4j.
- * Both pass tests/contract/graph-store.contract.ts. All writes go through `mutate`, which applies
- * the mutations and appends the audit entry in one transaction (embedded store), so an
- * acknowledged write and its audit entry are never separated.
+ * The port every graph backend implements: the embedded SQLite store (default), PostgreSQL (with
+ * DATABASE_URL, so instances on one database share one graph) and Neo4j (NEO4J_URI). All pass
+ * tests/contract/graph-store.contract.ts. All writes go through `mutate`, which applies the mutations
+ * and appends the audit entry in one transaction (SQLite, PostgreSQL), so an acknowledged write and its
+ * audit entry are never separated; with Neo4j an intent in the relational store stands for the entry
+ * until it is appended.
  */
 export interface GraphStore {
-  readonly kind: "sqlite" | "neo4j";
+  readonly kind: "sqlite" | "postgres" | "neo4j";
   /** a cheap round-trip to the backend; resolves false instead of throwing */
   ping(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;

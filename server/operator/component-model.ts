@@ -181,6 +181,20 @@ export function describeComponent(
   switch (name) {
     case "graph-store": {
       const sqlite = graph.kind === "sqlite";
+      if (graph.kind === "postgres") {
+        // the address without its credentials
+        const url = new URL(config.databaseUrl ?? "postgres://");
+        url.username = url.password = "";
+        return {
+          name,
+          label: LABELS[name],
+          kind: "graph store in PostgreSQL (shared by every instance on DATABASE_URL)",
+          version: `PostgreSQL (pg ${packageVersion("pg") ?? "?"})`,
+          url: url.toString(),
+          embedded: false,
+          restartable: false,
+        };
+      }
       const v = sqlite ? sqliteVersionOf(deps.db) : undefined;
       return {
         name,

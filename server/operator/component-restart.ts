@@ -57,7 +57,9 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
           throw await refuse(
             graph.kind === "sqlite"
               ? "the embedded graph store shares the hub's SQLite connection with the audit log and the sessions, so it cannot be reopened on its own; restart the hub"
-              : "the Neo4j driver keeps its own connection pool and reconnects by itself; a new driver needs a restart of the hub",
+              : graph.kind === "postgres"
+                ? "the graph store in PostgreSQL shares the relational store's connection pool, which reconnects by itself; restart the hub"
+                : "the Neo4j driver keeps its own connection pool and reconnects by itself; a new driver needs a restart of the hub",
           );
         case "language-backend":
           throw await refuse(

@@ -16,9 +16,9 @@ import { spawnBuiltServer } from "../support/built-server";
  * A works on B, a write on A is read on B at once, and when A is killed (SIGKILL) in the middle of a
  * write load spread over both, B keeps serving and every write either instance acknowledged is there,
  * with one audit chain that verifies. Runs in the PostgreSQL pass of `npm test`, and in the Neo4j pass
- * (which starts a PostgreSQL for this file) with both instances on one Neo4j as well: a dataset published
- * on A is then in B's catalogue at once. On PostgreSQL alone each instance still has its own embedded
- * graph (README, "Not done yet"), so that test runs with Neo4j only.
+ * (which starts a PostgreSQL for this file) with both instances on one Neo4j as well. Either way the two
+ * share one graph (in PostgreSQL, or in Neo4j; decision 0051): a dataset published on A is in B's
+ * catalogue and graph at once.
  */
 
 const admin = testDatabaseUrl();
@@ -173,31 +173,44 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     expect(directory.body.map((e: Json) => e.did)).toContain(did);
   });
 
-  it.runIf(!!testNeo4j())(
-    "publishes a dataset on A that B's catalogue lists at once (one graph: Neo4j)",
-    async () => {
-      const clinic = await signIn(a.url, "clinic");
-      const onB = on(clinic, b.url);
-      // both graphs answer (Neo4j starts and seeds in the background), and B keeps its list before the write
-      for (const base of [a.url, b.url]) {
-        const until = Date.now() + 120_000;
-        while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
-          if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
-          await new Promise((r) => setTimeout(r, 250));
-        }
+  it(`publishes a dataset on A that B's catalogue and graph show at once (one graph: ${testNeo4j() ? "Neo4j" : "PostgreSQL"})`, async () => {
+    const clinic = await signIn(a.url, "clinic");
+    const onB = on(clinic, b.url);
+    // both graphs answer (Neo4j starts and seeds in the background), and B keeps its list before the write
+    for (const base of [a.url, b.url]) {
+      const until = Date.now() + 120_000;
+      while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
+        if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
+        await new Promise((r) => setTimeout(r, 250));
       }
-      expect((await send(onB, "/api/catalog")).status).toBe(200);
-      const id = `ds-two-${randomUUID().slice(0, 8)}`;
-      const created = await send(clinic, "/api/catalog", {
-        method: "POST",
-        body: JSON.stringify({ id, title: `Two instances ${id}` }),
-      });
-      expect(created.status).toBe(201);
-      const listed = await send(onB, "/api/catalog");
-      expect(listed.status).toBe(200);
-      expect(listed.body.map((d: Json) => d.id)).toContain(id);
-    },
-  );
+    }
+    expect((await send(onB, "/api/catalog")).status).toBe(200);
+    const before = await send(onB, "/api/graph?layer=l2&limit=5000");
+    expect(before.status).toBe(200);
+    const id = `ds-two-${randomUUID().slice(0, 8)}`;
+    const created = await send(clinic, "/api/catalog", {
+      method: "POST",
+      body: JSON.stringify({ id, title: `Two instances ${id}` }),
+    });
+    expect(created.status).toBe(201);
+    const listed = await send(onB, "/api/catalog");
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((d: Json) => d.id)).toContain(id);
+    // the node itself, and B's graph kept per version before the write
+    const node = await send(onB, `/api/graph/node?id=${id}`);
+    expect(node.status).toBe(200);
+    expect(node.body).toMatchObject({ id, label: "HealthDataset" });
+    const after = await send(onB, "/api/graph?layer=l2&limit=5000");
+    expect(after.body.meta.totalNodes).toBe(before.body.meta.totalNodes + 1);
+    // and it is not gone with A: B reads it from the shared graph, and so does a new A on a new DATA_DIR
+    const old = a;
+    old.proc.kill("SIGKILL");
+    if (old.proc.exitCode === null) await new Promise((r) => old.proc.once("exit", r));
+    rmSync(old.dataDir, { recursive: true, force: true });
+    expect((await send(onB, `/api/graph/node?id=${id}`)).status).toBe(200);
+    a = await startInstance(databaseUrl);
+    expect((await send(on(clinic, a.url), `/api/graph/node?id=${id}`)).status).toBe(200);
+  }, 180_000);
 
   it("keeps serving on B when A is killed mid-load, and loses nothing acknowledged", async () => {
     const adminA = await signIn(a.url, "admin");

@@ -2,8 +2,11 @@ import { describe } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
+import { createPostgresGraphStore } from "../../server/graph/postgres-store";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
 import { openDatabase } from "../../server/storage/database";
+import { openTestStore } from "../support/relational";
+import { testDatabaseUrl } from "../support/postgres";
 import { graphStoreContract } from "./graph-store.contract";
 
 describe("GraphStore contract: embedded SQLite", () => {
@@ -14,11 +17,21 @@ describe("GraphStore contract: embedded SQLite", () => {
   });
 });
 
+// Runs whenever DATABASE_URL is set (the PostgreSQL pass): a database of its own per store
+describe.runIf(!!testDatabaseUrl())("GraphStore contract: PostgreSQL", () => {
+  graphStoreContract(async () => {
+    const pg = await openTestStore("postgres");
+    const audit = await createAuditLog(pg.rel);
+    return { store: await createPostgresGraphStore(pg.rel, audit), audit, cleanup: () => pg.close() };
+  });
+});
+
 // Runs whenever NEO4J_URI is set (e.g. bolt://localhost:7687 with NEO4J_PASSWORD); it empties the database it is given.
 describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
   graphStoreContract(async () => {
     const db = openDatabase(":memory:");
-    const audit = await createAuditLog(openSqliteRelational(db), db);
+    const rel = openSqliteRelational(db);
+    const audit = await createAuditLog(rel, db);
     const store = await createNeo4jGraphStore(
       {
         uri: process.env.NEO4J_URI!,
@@ -27,6 +40,7 @@ describe.runIf(!!process.env.NEO4J_URI)("GraphStore contract: Neo4j", () => {
         database: process.env.NEO4J_DATABASE,
       },
       audit,
+      rel,
     );
     const neo4j = (await import("neo4j-driver")).default;
     const driver = neo4j.driver(

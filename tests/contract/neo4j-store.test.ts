@@ -1,6 +1,7 @@
 import { connect, createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
+import { createAuditIntents } from "../../server/graph/audit-intents";
 import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
 import { deleteEdgeStatement } from "../../server/graph/neo4j-records";
 import { seedIfEmpty } from "../../server/graph/seed-on-start";
@@ -22,10 +23,12 @@ const AUDIT = { actor: "t", action: "graph.test", target: "x", outcome: "ok", ki
 
 async function storeOn(uri = neo!.NEO4J_URI) {
   const db = openDatabase(":memory:");
-  const audit = await createAuditLog(openSqliteRelational(db), db);
+  const rel = openSqliteRelational(db);
+  const audit = await createAuditLog(rel, db);
   const store = await createNeo4jGraphStore(
     { uri, user: neo!.NEO4J_USER, password: neo!.NEO4J_PASSWORD, database: undefined, timeoutMs: 30_000 },
     audit,
+    rel,
   );
   return {
     store,
@@ -228,6 +231,53 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     expect(await s.store.countWhere("Observation")).toBe(1);
     expect((await s.store.counts()).edgesByType).toEqual({ HAS_OBSERVATION: 1 });
     expect((await s.audit.list()).filter((e) => e.action === "graph.test")).toHaveLength(1);
+  });
+
+  it("completes at start the audit intents a crash left: an entry for a committed write, none for one that never committed", async () => {
+    await emptyNeo4j();
+    // the relational store a crashed instance wrote its intents to
+    const db = openDatabase(":memory:");
+    const rel = openSqliteRelational(db);
+    const audit = await createAuditLog(rel, db);
+    const intents = await createAuditIntents(rel, audit);
+    const input = (target: string) => ({ ...AUDIT, target });
+    await cypher("CREATE (:GraphWrite {id: 'committed', at: datetime()})");
+    await intents.record("committed", input("t-committed"), new Date(Date.now() - 10_000));
+    await intents.record("never", input("t-never"), new Date(Date.now() - 600_000));
+    // another instance's write still in flight: neither completed nor dropped
+    await intents.record("in-flight", input("t-in-flight"));
+    const store = await createNeo4jGraphStore(
+      {
+        uri: neo!.NEO4J_URI,
+        user: neo!.NEO4J_USER,
+        password: neo!.NEO4J_PASSWORD,
+        database: undefined,
+        timeoutMs: 30_000,
+      },
+      audit,
+      rel,
+    );
+    open.push({
+      async close() {
+        await store.close();
+        db.close();
+      },
+    });
+    await eventually(
+      () => store.countNodes(),
+      (n) => n === 0,
+    );
+    const targets = (await audit.list({ limit: 10 })).map((e) => e.target);
+    expect(targets).toEqual(["t-committed"]);
+    expect(await intents.olderThan(0)).toEqual(["in-flight"]);
+    // a write Neo4j refuses leaves no intent behind and no entry
+    const node = { id: "n1", label: "Patient", layer: "l3" as const, properties: {} };
+    await store.mutate([{ op: "createNode", node }], input("n1"));
+    await expect(store.mutate([{ op: "createNode", node }], input("n1-again"))).rejects.toMatchObject({
+      status: 409,
+    });
+    expect(await intents.olderThan(0)).toEqual(["in-flight"]);
+    expect((await audit.list({ limit: 10 })).map((e) => e.target).sort()).toEqual(["n1", "t-committed"]);
   });
 
   it("seeds in UNWIND batches and completes an interrupted seed", async () => {

@@ -1,0 +1,373 @@
+import { sql, type RawBuilder } from "kysely";
+import type { AuditLog } from "../audit/log";
+import { ApiError } from "../http/errors";
+import type { Relational, Sql } from "../storage/relational";
+import {
+  LAYERS,
+  type EdgeRecord,
+  type GraphEdge,
+  type Layer,
+  type NodeRecord,
+  type Properties,
+} from "./model";
+import {
+  expandFrom,
+  nodeRowOf,
+  safeKey,
+  sampleFrom,
+  toEdge,
+  toNode,
+  type EdgeRow,
+  type NodeRow,
+  type SqlGraphReads,
+} from "./sql-graph";
+import type { GraphCounts, GraphStore, NodeQuery } from "./store";
+
+/**
+ * The graph in PostgreSQL: the embedded store's two tables (sqlite-store.ts) on the relational port's
+ * PostgreSQL adapter, so that every hub instance sharing one DATABASE_URL shares one graph (chosen when
+ * DATABASE_URL is set and NEO4J_URI is not; decision 0051). A write, its audit entry and the `graph`
+ * topic of the change feed commit in one transaction. Other instances learn of it by the feed
+ * (LISTEN/NOTIFY): `version()` adds the feed's version to this instance's own count, so their caches
+ * kept per graph version are dropped when the notice arrives, as with Neo4j. A seed batch is two
+ * multi-row INSERTs (nodes, then edges) in one transaction, idempotent on ids, so an interrupted seed
+ * resumes (server/graph/seed-on-start.ts).
+ */
+
+/** the change-feed topic of the graph's content (the Neo4j adapter uses the same) */
+export const GRAPH_TOPIC = "graph";
+
+/** the lock that serialises seed batches of instances starting at once (their upserts touch the same rows) */
+const IMPORT_LOCK = "graph-import";
+
+export async function createPostgresGraphStore(
+  rel: Relational,
+  audit: AuditLog,
+  opts: { timeoutMs?: number } = {},
+): Promise<GraphStore> {
+  if (rel.dialect !== "postgres")
+    throw new Error("the PostgreSQL graph store needs the PostgreSQL relational store");
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  await rel.migrate("graph-pg-1", async (db) => {
+    for (const statement of [
+      `CREATE TABLE graph_nodes (
+        seq bigserial PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        label text NOT NULL,
+        layer text NOT NULL,
+        props jsonb NOT NULL
+      )`,
+      "CREATE INDEX graph_nodes_layer ON graph_nodes(layer, seq)",
+      "CREATE INDEX graph_nodes_label ON graph_nodes(label, seq)",
+      `CREATE TABLE graph_edges (
+        seq bigserial PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        source text NOT NULL,
+        target text NOT NULL,
+        type text NOT NULL,
+        props jsonb,
+        source_layer text,
+        target_layer text
+      )`,
+      "CREATE INDEX graph_edges_source ON graph_edges(source, type, target)",
+      "CREATE INDEX graph_edges_target ON graph_edges(target, type)",
+      "CREATE INDEX graph_edges_layers ON graph_edges(source_layer, target_layer)",
+    ])
+      await sql.raw(statement).execute(db);
+  });
+
+  const run = async <R>(q: Sql, query: RawBuilder<R>) => (await query.execute(q)).rows;
+  const db = rel.db;
+  /** this instance's writes and imports; other instances' come through the change feed */
+  let local = 1;
+  const version = () => local + rel.changes.version(GRAPH_TOPIC);
+
+  // counts that only change with the graph: kept per version
+  let layerCountCache: { version: number; counts: Promise<Record<string, number>> } | null = null;
+  const edgeCountCache = new Map<string, Promise<number>>();
+  let edgeCountVersion = 0;
+
+  function layerCounts(): Promise<Record<string, number>> {
+    const v = version();
+    if (layerCountCache?.version === v) return layerCountCache.counts;
+    const counts = run<{ layer: string; n: number }>(
+      db,
+      sql`SELECT layer, COUNT(*) AS n FROM graph_nodes GROUP BY layer`,
+    ).then((rows) => Object.fromEntries(rows.map((r) => [r.layer, Number(r.n)])));
+    const entry = { version: v, counts };
+    layerCountCache = entry;
+    counts.catch(() => {
+      if (layerCountCache === entry) layerCountCache = null;
+    });
+    return counts;
+  }
+
+  const edgesAmong = async (ids: Set<string>): Promise<GraphEdge[]> => {
+    if (!ids.size) return [];
+    const list = [...ids];
+    const rows = await run<EdgeRow>(
+      db,
+      sql`SELECT e.id, e.source, e.target, e.type
+            FROM unnest(${list}::text[]) WITH ORDINALITY AS s(id, k)
+            JOIN graph_edges AS e ON e.source = s.id
+           WHERE e.target = ANY(${list}::text[])
+           ORDER BY s.k, e.type, e.seq`,
+    );
+    return rows.map(toEdge);
+  };
+
+  const reads: SqlGraphReads = {
+    nodesOfLayer: (layer, n) =>
+      run<NodeRow>(
+        db,
+        sql`SELECT id, label, layer, props FROM graph_nodes WHERE layer = ${layer} ORDER BY seq LIMIT ${n}`,
+      ),
+    edgesTouching: (ids) =>
+      run<EdgeRow>(
+        db,
+        sql`SELECT id, source, target, type FROM graph_edges WHERE source = ANY(${ids}::text[])
+            UNION ALL SELECT id, source, target, type FROM graph_edges WHERE target = ANY(${ids}::text[]) ORDER BY 1`,
+      ),
+    nodesById: (ids) =>
+      ids.length
+        ? run<NodeRow>(
+            db,
+            sql`SELECT id, label, layer, props FROM graph_nodes WHERE id = ANY(${ids}::text[]) ORDER BY seq`,
+          )
+        : Promise.resolve([]),
+    edgesAmong,
+    edgeCountWithin(layers: readonly Layer[]) {
+      if (edgeCountVersion !== version()) {
+        edgeCountCache.clear();
+        edgeCountVersion = version();
+      }
+      const key = [...layers].sort().join(",");
+      let n = edgeCountCache.get(key);
+      if (n === undefined) {
+        const list = [...layers];
+        n = run<{ n: number }>(
+          db,
+          sql`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer = ANY(${list}::text[]) AND target_layer = ANY(${list}::text[])`,
+        ).then((rows) => Number(rows[0]!.n));
+        edgeCountCache.set(key, n);
+        n.catch(() => edgeCountCache.delete(key));
+      }
+      return n;
+    },
+  };
+
+  /** `props->'key' = value` per filter, compared as JSON (numbers, strings and booleans as stored) */
+  function where(filters: Properties | undefined) {
+    const parts = Object.entries(filters ?? {}).map(
+      ([k, v]) => sql`AND props -> ${sql.lit(safeKey(k))} = ${JSON.stringify(v)}::jsonb`,
+    );
+    return parts.length ? sql.join(parts, sql` `) : sql``;
+  }
+
+  async function getNode(q: Sql, id: string) {
+    const [r] = await run<NodeRow>(q, sql`SELECT id, label, layer, props FROM graph_nodes WHERE id = ${id}`);
+    return r ? toNode(r) : null;
+  }
+
+  /** nodes then edges of a batch, one multi-row INSERT each, existing ids replaced */
+  async function upsertBatch(tx: Sql, nodes: NodeRecord[], edges: EdgeRecord[]) {
+    // one row per id (the last one wins, as when they are written one after the other)
+    const nodeRows = [...new Map(nodes.map((n) => [n.id, nodeRowOf(n)])).values()];
+    const edgeRows = [
+      ...new Map(
+        edges.map((e) => [
+          e.id,
+          { id: e.id, source: e.source, target: e.target, type: e.type, props: e.properties ?? null },
+        ]),
+      ).values(),
+    ];
+    if (nodeRows.length)
+      await sql`INSERT INTO graph_nodes (id, label, layer, props)
+        SELECT r.id, r.label, r.layer, r.props::jsonb
+          FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(nodeRows)}::jsonb) AS (id text, label text, layer text, props text))
+               WITH ORDINALITY AS r(id, label, layer, props, k)
+         ORDER BY r.k
+        ON CONFLICT (id) DO UPDATE SET label = excluded.label, layer = excluded.layer, props = excluded.props`.execute(
+        tx,
+      );
+    if (edgeRows.length)
+      await sql`INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
+        SELECT r.id, r.source, r.target, r.type, r.props, s.layer, t.layer
+          FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(edgeRows)}::jsonb) AS (id text, source text, target text, type text, props jsonb))
+               WITH ORDINALITY AS r(id, source, target, type, props, k)
+          LEFT JOIN graph_nodes AS s ON s.id = r.source
+          LEFT JOIN graph_nodes AS t ON t.id = r.target
+         ORDER BY r.k
+        ON CONFLICT (id) DO UPDATE SET source = excluded.source, target = excluded.target, type = excluded.type,
+          props = excluded.props, source_layer = excluded.source_layer, target_layer = excluded.target_layer`.execute(
+        tx,
+      );
+  }
+
+  const isUnique = (e: unknown) => (e as { code?: string }).code === "23505";
+
+  return {
+    kind: "postgres",
+    async ping(probeMs) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          sql`SELECT 1`.execute(db),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error("timeout")), Math.min(probeMs, timeoutMs));
+          }),
+        ]);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      /* the pool belongs to the relational store, closed by the service container */
+    },
+    async importBatch(nodes, edges) {
+      await rel.tx(async (tx) => {
+        await rel.lock(tx, IMPORT_LOCK);
+        await upsertBatch(tx, nodes, edges);
+        await rel.changes.bump(tx, GRAPH_TOPIC);
+      });
+      local++;
+    },
+    async countNodes(layers) {
+      const counts = await layerCounts();
+      return (layers ?? LAYERS).reduce((s, l) => s + (counts[l] ?? 0), 0);
+    },
+    async sampleGraph(layers, limit, layerLabel) {
+      return sampleFrom(reads, await layerCounts(), layers, limit, layerLabel);
+    },
+    async expand(id, depth, limit) {
+      const start = await getNode(db, id);
+      return start ? expandFrom(reads, start, depth, limit) : null;
+    },
+    getNode: (id) => getNode(db, id),
+    async relationships(q) {
+      const dir = q.direction ?? "both";
+      const limit = q.limit ?? 1000;
+      const types = q.types?.length ? sql`AND e.type = ANY(${q.types}::text[])` : sql``;
+      const out: Awaited<ReturnType<GraphStore["relationships"]>> = [];
+      for (const direction of ["out", "in"] as const) {
+        if ((dir !== "both" && dir !== direction) || out.length >= limit) continue;
+        const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
+        const rows = await run<NodeRow & { eid: string; etype: string }>(
+          db,
+          sql`SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
+                FROM graph_edges e JOIN graph_nodes n ON n.id = e.${sql.ref(other)}
+               WHERE e.${sql.ref(mine)} = ${q.id} ${types} ORDER BY e.seq LIMIT ${limit - out.length}`,
+        );
+        for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: toNode(r) });
+      }
+      return out;
+    },
+    async findNodes(q: NodeQuery) {
+      const rows = await run<NodeRow>(
+        db,
+        sql`SELECT id, label, layer, props FROM graph_nodes WHERE label = ${q.label} ${where(q.where)}
+             ORDER BY seq LIMIT ${q.limit ?? 1000} OFFSET ${q.offset ?? 0}`,
+      );
+      return rows.map(toNode);
+    },
+    async countWhere(label, filters) {
+      const [r] = await run<{ n: number }>(
+        db,
+        sql`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ${label} ${where(filters)}`,
+      );
+      return Number(r!.n);
+    },
+    async counts(): Promise<GraphCounts> {
+      const nodesByLabel: Record<string, number> = {};
+      for (const r of await run<{ label: string; n: number }>(
+        db,
+        sql`SELECT label, COUNT(*) AS n FROM graph_nodes GROUP BY label`,
+      ))
+        nodesByLabel[r.label] = Number(r.n);
+      const edgesByType: Record<string, number> = {};
+      for (const r of await run<{ type: string; n: number }>(
+        db,
+        sql`SELECT type, COUNT(*) AS n FROM graph_edges GROUP BY type`,
+      ))
+        edgesByType[r.type] = Number(r.n);
+      const propertyKeysByLabel: Record<string, string[]> = {};
+      for (const label of Object.keys(nodesByLabel)) {
+        const keys = await run<{ k: string }>(
+          db,
+          sql`SELECT DISTINCT jsonb_object_keys(s.props) AS k
+                FROM (SELECT props FROM graph_nodes WHERE label = ${label} ORDER BY seq LIMIT 200) s ORDER BY k`,
+        );
+        propertyKeysByLabel[label] = keys.map((r) => r.k).sort();
+      }
+      const [dangling] = await run<{ n: number }>(
+        db,
+        sql`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL`,
+      );
+      return {
+        nodesByLabel,
+        edgesByType,
+        propertyKeysByLabel,
+        danglingEdges: Number(dangling!.n),
+        duplicateIds: 0,
+      };
+    },
+    async mutate(mutations, input) {
+      // the graph write, its audit entry and the notice to the other instances commit together
+      const entry = await rel.tx(async (tx) => {
+        for (const m of mutations) {
+          switch (m.op) {
+            case "createNode": {
+              const n = nodeRowOf(m.node);
+              try {
+                await sql`INSERT INTO graph_nodes (id, label, layer, props) VALUES (${n.id}, ${n.label}, ${n.layer}, ${n.props}::jsonb)`.execute(
+                  tx,
+                );
+              } catch (e) {
+                if (isUnique(e)) throw new ApiError(409, `A node with id ${m.node.id} already exists`);
+                throw e;
+              }
+              break;
+            }
+            case "updateNode": {
+              const rows = await run(
+                tx,
+                sql`UPDATE graph_nodes SET props = props || ${JSON.stringify(m.properties)}::jsonb WHERE id = ${m.id} RETURNING id`,
+              );
+              if (!rows.length) throw new ApiError(404, `Node ${m.id} not found`);
+              break;
+            }
+            case "deleteNode":
+              await sql`DELETE FROM graph_edges WHERE source = ${m.id} OR target = ${m.id}`.execute(tx);
+              await sql`DELETE FROM graph_nodes WHERE id = ${m.id}`.execute(tx);
+              break;
+            case "createEdge": {
+              const e = m.edge;
+              try {
+                await sql`INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
+                  VALUES (${e.id}, ${e.source}, ${e.target}, ${e.type}, ${e.properties ? JSON.stringify(e.properties) : null}::jsonb,
+                    (SELECT layer FROM graph_nodes WHERE id = ${e.source}), (SELECT layer FROM graph_nodes WHERE id = ${e.target}))`.execute(
+                  tx,
+                );
+              } catch (err) {
+                if (isUnique(err)) throw new ApiError(409, `An edge with id ${e.id} already exists`);
+                throw err;
+              }
+              break;
+            }
+            case "deleteEdge":
+              await sql`DELETE FROM graph_edges WHERE id = ${m.id}`.execute(tx);
+              break;
+          }
+        }
+        await rel.changes.bump(tx, GRAPH_TOPIC);
+        return audit.append(input, { tx });
+      });
+      local++;
+      return entry;
+    },
+    version,
+  };
+}

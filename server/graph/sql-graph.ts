@@ -1,0 +1,143 @@
+import type { GraphEdge, GraphNode, GraphResponse, Layer, NodeRecord, Properties } from "./model";
+import { layerOfLabel } from "./model";
+import { allocateQuota } from "./quota";
+
+/**
+ * What the two SQL graph stores share (the embedded SQLite store, sqlite-store.ts, and the PostgreSQL
+ * store, postgres-store.ts): one table of nodes and one of edges, their rows, and the sampling and
+ * breadth-first expansion built on a handful of queries each store writes in its own dialect.
+ */
+
+export interface NodeRow {
+  id: string;
+  label: string;
+  layer: Layer;
+  /** JSON text (SQLite) or the parsed value (PostgreSQL jsonb) */
+  props: string | Properties;
+}
+export interface EdgeRow {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+}
+
+export const toNode = (r: NodeRow): GraphNode => ({
+  id: r.id,
+  label: r.label,
+  layer: r.layer,
+  properties: typeof r.props === "string" ? JSON.parse(r.props) : r.props,
+});
+export const toEdge = (r: EdgeRow): GraphEdge => ({
+  id: r.id,
+  source: r.source,
+  target: r.target,
+  type: r.type,
+});
+
+/** a node as stored: its layer follows from its label when the label has one */
+export const nodeRowOf = (n: NodeRecord) => ({
+  id: n.id,
+  label: n.label,
+  layer: layerOfLabel(n.label) ?? n.layer,
+  props: JSON.stringify(n.properties ?? {}),
+});
+
+const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** a property key that may be written into a JSON path */
+export function safeKey(k: string): string {
+  if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
+  return k;
+}
+
+/** the queries sampleGraph and expand are built on, in the store's dialect */
+export interface SqlGraphReads {
+  /** the first `n` nodes of a layer, in insertion order */
+  nodesOfLayer(layer: Layer, n: number): Promise<NodeRow[]>;
+  /** every edge with an end in `ids` */
+  edgesTouching(ids: string[]): Promise<EdgeRow[]>;
+  /** the nodes of `ids` that exist, in insertion order */
+  nodesById(ids: string[]): Promise<NodeRow[]>;
+  /** the edges whose both ends are in `ids` */
+  edgesAmong(ids: Set<string>): Promise<GraphEdge[]>;
+  /** how many edges join nodes of `layers` */
+  edgeCountWithin(layers: readonly Layer[]): Promise<number>;
+}
+
+/** the first `limit` nodes of `layers`, spread across them by quota, and the edges among them */
+export async function sampleFrom(
+  q: SqlGraphReads,
+  counts: Record<string, number>,
+  layers: readonly Layer[],
+  limit: number,
+  layerLabel: string,
+): Promise<GraphResponse> {
+  const quota = allocateQuota(
+    layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
+    limit,
+  );
+  const nodes: GraphNode[] = [];
+  for (const l of layers) {
+    const n = quota.get(l) ?? 0;
+    if (n > 0) for (const r of await q.nodesOfLayer(l, n)) nodes.push(toNode(r));
+  }
+  const edges = await q.edgesAmong(new Set(nodes.map((n) => n.id)));
+  const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
+  return {
+    nodes,
+    edges,
+    meta: {
+      layer: layerLabel,
+      totalNodes,
+      totalEdges: await q.edgeCountWithin(layers),
+      returnedNodes: nodes.length,
+      returnedEdges: edges.length,
+      limit,
+      truncated: nodes.length < totalNodes,
+    },
+  };
+}
+
+/** nodes within `depth` hops of `start` (both directions), at most `limit`: one query per hop for the edges of the whole frontier, one for the new nodes */
+export async function expandFrom(
+  q: SqlGraphReads,
+  start: GraphNode,
+  depth: number,
+  limit: number,
+): Promise<GraphResponse> {
+  const seen = new Map<string, GraphNode>([[start.id, start]]);
+  let frontier = [start.id];
+  let truncated = false;
+  for (let d = 0; d < depth && frontier.length && !truncated; d++) {
+    const edges = await q.edgesTouching(frontier);
+    const fresh = new Set<string>();
+    for (const e of edges) {
+      for (const other of [e.source, e.target]) {
+        if (seen.has(other) || fresh.has(other)) continue;
+        if (seen.size + fresh.size >= limit) {
+          truncated = true;
+          break;
+        }
+        fresh.add(other);
+      }
+      if (truncated) break;
+    }
+    for (const r of await q.nodesById([...fresh])) seen.set(r.id, toNode(r));
+    frontier = [...fresh].filter((f) => seen.has(f));
+  }
+  const nodes = [...seen.values()];
+  const edges = await q.edgesAmong(new Set(seen.keys()));
+  return {
+    nodes,
+    edges,
+    meta: {
+      layer: "expand",
+      totalNodes: nodes.length,
+      totalEdges: edges.length,
+      returnedNodes: nodes.length,
+      returnedEdges: edges.length,
+      limit,
+      truncated,
+    },
+  };
+}
