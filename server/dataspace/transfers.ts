@@ -142,6 +142,17 @@ export async function startTransfer(
     return rt.demoTransfers.create(req, actor);
   }
   const target = `${req.participantId}: ${req.contractId}`;
+  // a contract whose data permit has been revoked (or has expired) is cut off: no new transfer under it
+  const permitId = rt.permits
+    ? await permitOfContract(rt, req.participantId, req.assetId, req.contractId)
+    : undefined;
+  if (permitId) {
+    const state = (await rt.permits!.stateOf(permitId)) ?? "UNKNOWN";
+    if (state !== "ACTIVE") {
+      await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
+      throw forbidden(PERMIT_NOT_VALID(permitId, state));
+    }
+  }
   let response: IdResponse;
   try {
     response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req));
