@@ -172,6 +172,52 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
   });
 
+  it("the provider's hub replaces and deletes a policy at the connector (PUT, DELETE): in sync, no hub-only copy", async () => {
+    const id = `${policyId}-edited`;
+    const created = await provider.policies.create(
+      PROVIDER,
+      // an Offer as written in the hub: the connector is sent a Set (EDC 0.15.1 refuses an Offer there)
+      {
+        "@id": id,
+        "@type": "PolicyDefinition",
+        policy: { "@type": "Offer", assigner: PROVIDER, permission: [{ action: "use" }] },
+      },
+      "admin",
+    );
+    expect(created).toMatchObject({ "@id": id, connector: { state: "in-sync" } });
+    const replaced = await provider.policies.replace(
+      id,
+      PROVIDER,
+      {
+        "@id": id,
+        "@type": "PolicyDefinition",
+        policy: { "@type": "Set", permission: [{ action: "use" }], prohibition: [{ action: "use" }] },
+      },
+      "regulator",
+    );
+    expect(replaced).toMatchObject({ version: 2, connector: { state: "in-sync", detail: null } });
+    const held = await management(
+      env.EDC_PROVIDER_MANAGEMENT_URL!,
+      env.EDC_PROVIDER_API_KEY!,
+      "GET",
+      `/v4beta/policydefinitions/${id}`,
+    );
+    expect(held.status).toBe(200);
+    expect(JSON.stringify(held.body.policy)).toMatch(/prohibition/);
+    await provider.policies.remove(id, PROVIDER, "admin");
+    const gone = await management(
+      env.EDC_PROVIDER_MANAGEMENT_URL!,
+      env.EDC_PROVIDER_API_KEY!,
+      "GET",
+      `/v4beta/policydefinitions/${id}`,
+    );
+    expect(gone.status).toBe(404);
+    // the offered policy is named by a contract definition: the connector keeps it, the hub says why
+    await expect(provider.policies.remove(policyId, PROVIDER, "admin")).rejects.toMatchObject({
+      status: 409,
+    });
+  });
+
   it("the consumer fetches the provider's catalogue over DSP 2025-1", async () => {
     const r = await callDataspace(consumer.ds, "GET /api/negotiations", {
       query: {
