@@ -190,7 +190,15 @@ export async function createServices(config: Config): Promise<Services> {
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
   });
-  const accessBody = await createAccessBodyWithCompliance({ rel, audit, graph, config, runtime });
+  const accessBody = await createAccessBodyWithCompliance({
+    rel,
+    audit,
+    graph,
+    config,
+    runtime,
+    // a revoked permit cuts its agreements off at the connector (issue 37)
+    onPermitRevoked: (permitId, reason, actor) => dataspace.cutOffPermit(permitId, reason, actor),
+  });
   // contracts and pulls of health data rest on the access body's data permits (issue 34)
   dataspace.usePermits(permitRegisterOf(accessBody));
   const flushReadLogs = async () => {

@@ -66,7 +66,7 @@ describe("the embedded dataspace in its own worker thread (the built server's fo
         "@id": id,
         "@context": [MANAGEMENT_CONTEXT],
         "@type": "PolicyDefinition",
-        policy: { "@type": "Offer", permission: [{ action: "use" }] },
+        policy: { "@type": "Set", permission: [{ action: "use" }] },
       });
       await ds.runtime.connector.createPolicyDefinition("lmc", offer("offer-worker-test"));
 

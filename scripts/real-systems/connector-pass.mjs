@@ -42,7 +42,7 @@ const prop = (v) => String(v).replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
  * One EDC runtime for participant `id`: its configuration is tests/connector/connector.properties plus
  * its id, its ports, its management API key and the data plane's token keys (made fresh here).
  */
-export async function startConnector({ id, classpath, java, log, dir }) {
+export async function startConnector({ id, classpath, java, log, dir, extra = {} }) {
   const ports = {
     default: await freePort(),
     management: await freePort(),
@@ -70,6 +70,7 @@ export async function startConnector({ id, classpath, java, log, dir }) {
     "private-key": privateKey.export({ type: "pkcs8", format: "pem" }),
     "edc.iam.publickeys.dataplane.id": "public-key",
     "edc.iam.publickeys.dataplane.value": publicKey.export({ type: "spki", format: "pem" }),
+    ...extra,
   };
   const file = path.join(dir, `${id}.properties`);
   writeFileSync(
@@ -117,7 +118,18 @@ export async function startDataspace({ log = () => {} } = {}) {
   const classpath = mavenClasspath(`edc-${EDC_VERSION}`, EDC_MODULES, { log, java });
   log(`EDC ${EDC_VERSION}: ${classpath.length} jars ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const dir = tempDir("edc");
-  const provider = await startConnector({ id: "did:web:provider.example", classpath, java, log, dir });
+  const provider = await startConnector({
+    id: "did:web:provider.example",
+    classpath,
+    java,
+    log,
+    dir,
+    // the provider's transfers turn at EDC's default 1 s, as its negotiations do (connector.properties): at
+    // 50 ms its TransferStartMessage could reach the consumer before the consumer had recorded its request
+    // as sent, and the consumer refused it (409 "transfer cannot be started"), ending the transfer
+    // TERMINATED (seen with two test files at once on the shared 2 cores)
+    extra: { "edc.transfer.state-machine.iteration-wait-millis": 1000 },
+  });
   let consumer;
   try {
     consumer = await startConnector({ id: "did:web:consumer.example", classpath, java, log, dir });

@@ -32,6 +32,11 @@ export interface AccessBodyDeps {
   now?: () => Date;
   /** seed demonstration records on first use (default true) */
   seed?: boolean;
+  /**
+   * told once a permit's revocation is committed (the container cuts its agreements off at the
+   * connector: server/dataspace/cut-off.ts); its failure does not undo the revocation
+   */
+  onPermitRevoked?: (permitId: string, reason: string, actor: string) => Promise<unknown>;
 }
 
 export type Rec<T> = StoredRecord<T>;
@@ -215,6 +220,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     datasetTitles,
     openInformationRequest,
     syncGraph,
+    onPermitRevoked: deps.onPermitRevoked,
   };
 }
 

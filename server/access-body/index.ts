@@ -8,6 +8,7 @@ import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
 import { createAccessBodyService } from "./service";
+import type { AccessBodyDeps } from "./context";
 
 /**
  * The access body capability: the workflow service, the public register and information and the
@@ -30,6 +31,7 @@ export interface AccessBodyOptions {
   graph: GraphStore;
   now?: () => Date;
   seed?: boolean;
+  onPermitRevoked?: AccessBodyDeps["onPermitRevoked"];
 }
 
 export async function createAccessBody(opts: AccessBodyOptions) {

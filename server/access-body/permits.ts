@@ -280,6 +280,12 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
       actor: user.username,
       target: done.id,
     });
+    // and at the connector: the transfers of those agreements are terminated (pending and retried on failure)
+    try {
+      await ctx.onPermitRevoked?.(done.id, input.reason, user.username);
+    } catch (e) {
+      console.error(`[access-body] cutting off the agreements of ${done.id} failed:`, e);
+    }
     return permitView(done);
   }
 

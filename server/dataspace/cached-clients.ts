@@ -84,6 +84,10 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
       cache.read(listKey.policyDefinitions(id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
+    updatePolicyDefinition: (id, policyId, definition, signal) =>
+      write(client.updatePolicyDefinition(id, policyId, definition, signal)),
+    deletePolicyDefinition: (id, policyId, signal) =>
+      write(client.deletePolicyDefinition(id, policyId, signal)),
     // another participant's answer, with offer ids the provider issues afresh on each request: never
     // kept, but identical requests in flight share one call
     requestCatalog: (id, request, signal) =>
@@ -98,6 +102,8 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     listTransfers: (id, signal, query) =>
       cache.read(listKey.transfers(id, query), signal, (s) => client.listTransfers(id, s, query)),
     initiateTransfer: (id, request, signal) => write(client.initiateTransfer(id, request, signal)),
+    terminateTransfer: (id, transferId, reason, signal) =>
+      write(client.terminateTransfer(id, transferId, reason, signal)),
     getTransfer: (id, transferId, signal) =>
       cache.read(cacheKey("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),
     // the endpoint data reference carries a short-lived token: always live

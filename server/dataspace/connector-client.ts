@@ -1,4 +1,4 @@
-import { querySpec, type QuerySpec } from "./protocol";
+import { MANAGEMENT_CONTEXT, querySpec, type QuerySpec } from "./protocol";
 import { createUpstreamHttp, type TokenSource, type UpstreamHttp } from "./upstream-http";
 import {
   assetList,
@@ -52,6 +52,15 @@ export interface ConnectorClient {
     definition: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<IdResponse>;
+  /** PUT of a whole policy definition (204; 404 for an unknown id) */
+  updatePolicyDefinition(
+    contextId: string,
+    policyId: string,
+    definition: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<void>;
+  /** DELETE of a policy definition (204; 404 unknown; 409 while a contract definition names it) */
+  deletePolicyDefinition(contextId: string, policyId: string, signal?: AbortSignal): Promise<void>;
 
   requestCatalog(
     contextId: string,
@@ -82,6 +91,17 @@ export interface ConnectorClient {
     signal?: AbortSignal,
   ): Promise<IdResponse>;
   getTransfer(contextId: string, transferId: string, signal?: AbortSignal): Promise<ConnectorTransfer>;
+  /**
+   * Ends a transfer process (`POST …/transferprocesses/{id}/terminate`, a `TerminateTransfer` with a
+   * reason, EDC's management API): 204, then TERMINATING/TERMINATED, and the counter-party is told over
+   * DSP. 404 for an unknown id, 409 when it has ended already, 400 without a reason.
+   */
+  terminateTransfer(
+    contextId: string,
+    transferId: string,
+    reason: string,
+    signal?: AbortSignal,
+  ): Promise<void>;
   /** the endpoint data reference of a started pull transfer */
   getEndpointDataReference(
     contextId: string,
@@ -172,6 +192,13 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         body: definition,
         signal,
       }),
+    updatePolicyDefinition: (id, policyId, definition, signal) =>
+      http.send("PUT", `${ctxPath(id)}/policydefinitions/${encodeURIComponent(policyId)}`, {
+        body: definition,
+        signal,
+      }),
+    deletePolicyDefinition: (id, policyId, signal) =>
+      http.send("DELETE", `${ctxPath(id)}/policydefinitions/${encodeURIComponent(policyId)}`, { signal }),
 
     requestCatalog: (id, catalogRequest, signal) =>
       http.request("POST", `${ctxPath(id)}/catalog/request`, {
@@ -213,6 +240,11 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     getTransfer: (id, transferId, signal) =>
       http.request("GET", `${ctxPath(id)}/transferprocesses/${encodeURIComponent(transferId)}`, {
         schema: transferSchema,
+        signal,
+      }),
+    terminateTransfer: (id, transferId, reason, signal) =>
+      http.send("POST", `${ctxPath(id)}/transferprocesses/${encodeURIComponent(transferId)}/terminate`, {
+        body: { "@context": [MANAGEMENT_CONTEXT], "@type": "TerminateTransfer", reason },
         signal,
       }),
     getEndpointDataReference: (id, transferId, signal) =>

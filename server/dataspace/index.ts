@@ -24,6 +24,7 @@ import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
 import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
 import { createContractPermits, type PermitRegister } from "./permits";
+import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
@@ -120,6 +121,13 @@ export interface Dataspace {
 
   /** the access body's data permits that contracts and pulls are checked against (permits.ts) */
   usePermits(register: PermitRegister): void;
+  /**
+   * A data permit was revoked: terminates, at the connector, every transfer of the agreements it backs
+   * (cut-off.ts); what fails stays pending and is retried. Never throws for the connector's failures.
+   */
+  cutOffPermit(permitId: string, reason: string, actor?: string): Promise<CutOffOutcome>;
+  /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
+  retryCutOffs(): Promise<CutOffOutcome[]>;
 
   listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
   /** GET /api/negotiations (the list) as encoded JSON, kept while its inputs are the same */
@@ -294,8 +302,20 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     fetch: doFetch,
     permits: deps.permits,
     contractPermits: await createContractPermits(rel),
+    cutOffs: await createCutOffs(rel),
     releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
   };
+
+  // pending cut-offs of revoked permits are retried on every instance until each transfer has ended
+  let retrying: Promise<unknown> | undefined;
+  const retryCutOffs = () => {
+    retrying ??= retryDueCutOffs(rt).finally(() => (retrying = undefined));
+    return retrying as Promise<CutOffOutcome[]>;
+  };
+  const cutOffTimer = setInterval(() => {
+    retryCutOffs().catch((e: unknown) => console.error("[dataspace] retrying permit cut-offs failed:", e));
+  }, RETRY_BASE_MS);
+  cutOffTimer.unref();
 
   return {
     mode: local ? "embedded" : "connector",
@@ -316,6 +336,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     usePermits(register) {
       rt.permits = register;
     },
+    cutOffPermit: (permitId, reason, actor) => cutOffPermit(rt, permitId, reason, actor),
+    retryCutOffs,
 
     async actingFor(user, participantId) {
       if (actsForAnyContext(user)) return participantId;
@@ -363,6 +385,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
 
     async close() {
+      clearInterval(cutOffTimer);
+      await retrying?.catch(() => {});
       await pool?.close();
       await local?.close();
     },

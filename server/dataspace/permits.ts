@@ -80,6 +80,10 @@ export interface ContractPermits {
     assetId?: string,
   ): Promise<{ negotiationId: string; assetId: string; permitId: string; agreementId: string | null }[]>;
   byNegotiation(negotiationId: string): Promise<string | undefined>;
+  /** the negotiations (with their participant and agreement, once known) that rest on a permit */
+  byPermit(
+    permitId: string,
+  ): Promise<{ negotiationId: string; participantId: string; assetId: string; agreementId: string | null }[]>;
   setAgreement(negotiationId: string, agreementId: string): Promise<void>;
 }
 
@@ -128,6 +132,20 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
         .where("negotiation_id", "=", negotiationId)
         .executeTakeFirst()) as { permit_id: string } | undefined;
       return r?.permit_id;
+    },
+    async byPermit(permitId) {
+      const rows = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .where("permit_id", "=", permitId)
+        .orderBy("created_at", "asc")
+        .execute()) as (Row & { participant_id: string })[];
+      return rows.map((r) => ({
+        negotiationId: r.negotiation_id,
+        participantId: r.participant_id,
+        assetId: r.asset_id,
+        agreementId: r.agreement_id,
+      }));
     },
     async setAgreement(negotiationId, agreementId) {
       await rel.db

@@ -7,6 +7,7 @@ import type { DemoRecords, DemoTransferStore } from "./demo-records";
 import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
 import type { ContractPermits, PermitRegister } from "./permits";
+import type { CutOffs } from "./cut-off";
 import type { TenantManagerClient } from "./tenant-manager-client";
 
 /**
@@ -42,6 +43,8 @@ export interface DataspaceRuntime {
   permits: PermitRegister | undefined;
   /** which permit each negotiation started here rests on */
   contractPermits: ContractPermits;
+  /** the cut-offs of revoked permits at the connector, pending until every transfer has ended (cut-off.ts) */
+  cutOffs: CutOffs;
   /** the server's secret that pseudonyms are keyed with (release.ts), with the permit id */
   releaseSecret: string;
 }

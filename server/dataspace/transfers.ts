@@ -9,7 +9,7 @@ import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage } from "./failures";
 import { mergeById } from "./merge";
 import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
-import { record, settle, type DataspaceRuntime } from "./runtime";
+import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
 import { z } from "zod";
@@ -142,9 +142,22 @@ export async function startTransfer(
     return rt.demoTransfers.create(req, actor);
   }
   const target = `${req.participantId}: ${req.contractId}`;
+  // a contract whose data permit has been revoked (or has expired) is cut off: no new transfer under it.
+  // The look-up and the start share one deadline: the answer stays within the time-out.
+  const deadline = operationDeadline(rt);
+  const permitId = rt.permits
+    ? await permitOfContract(rt, req.participantId, req.assetId, req.contractId, deadline)
+    : undefined;
+  if (permitId) {
+    const state = (await rt.permits!.stateOf(permitId)) ?? "UNKNOWN";
+    if (state !== "ACTIVE") {
+      await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
+      throw forbidden(PERMIT_NOT_VALID(permitId, state));
+    }
+  }
   let response: IdResponse;
   try {
-    response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req));
+    response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req), deadline);
   } catch (e) {
     await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
     throw badGateway(failureMessage(e) ?? TRANSFER_FAILED);
@@ -244,11 +257,12 @@ async function permitOfContract(
   participantId: string,
   assetId: string,
   contractId: string,
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   for (const row of await rt.contractPermits.of(participantId, assetId || undefined)) {
     if (row.agreementId === contractId) return row.permitId;
     if (row.agreementId) continue;
-    const n = await settle(rt.connector.getNegotiation(participantId, row.negotiationId));
+    const n = await settle(rt.connector.getNegotiation(participantId, row.negotiationId, signal));
     const agreement = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
     if (typeof agreement !== "string" || !agreement) continue;
     await rt.contractPermits.setAgreement(row.negotiationId, agreement);

@@ -16,7 +16,7 @@ import type {
 import { catalogOfProvider } from "./catalog";
 import { requestNegotiation } from "./negotiations";
 import { applyQuery, parseQuerySpec, QueryError } from "./query";
-import { endpointDataReference, requestTransfer } from "./transfers";
+import { endpointDataReference, requestTransfer, terminateTransfer } from "./transfers";
 
 /**
  * The connector management API of the local dataspace, in the shape of the EDC virtual
@@ -50,6 +50,25 @@ function managementBody(req: LocalRequest): Json {
   if (!contexts.includes(MANAGEMENT_CONTEXT))
     throw badRequest(`@context must include ${MANAGEMENT_CONTEXT}`, "@context");
   return body;
+}
+
+const SET_TYPES = ["Set", "odrl:Set", "http://www.w3.org/ns/odrl/2/Set"];
+
+/**
+ * The `policy` of a policy definition, as EDC's validator takes it: an object whose `@type` is the
+ * ODRL Set (an Offer or an Agreement is refused, 400).
+ */
+function policyOf(body: Json): Json {
+  const policy = body.policy as Json | undefined;
+  if (!policy || typeof policy !== "object" || Array.isArray(policy))
+    throw badRequest("policy is required", "policy");
+  const type = policy["@type"];
+  if (typeof type !== "string" || !SET_TYPES.includes(type))
+    throw badRequest(
+      "https://w3id.org/edc/v0.0.1/ns/policy/@type was expected to be http://www.w3.org/ns/odrl/2/Set but it was not",
+      "https://w3id.org/edc/v0.0.1/ns/policy/@type",
+    );
+  return policy;
 }
 
 function query<T extends Json>(records: T[], body: unknown): T[] {
@@ -173,8 +192,7 @@ export function registerManagementApi(
   router.add("POST", `${C}/policydefinitions`, (req) => {
     const p = participant(req);
     const body = managementBody(req);
-    const policy = body.policy as Json | undefined;
-    if (!policy || typeof policy !== "object") throw badRequest("policy is required", "policy");
+    const policy = policyOf(body);
     const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
     if (ctx.store.get("policies", ctxKey(p["@id"], id)))
       throw conflict(`Policy definition ${id} already exists`);
@@ -200,6 +218,33 @@ export function registerManagementApi(
     );
     if (!d) throw notFound(`Policy definition ${req.params.id} not found`);
     return { body: withContext(d) };
+  });
+  // PUT and DELETE as EDC's management API answers them: 204; 404 for an unknown id; a policy that a
+  // contract definition names is not deleted (409)
+  router.add("PUT", `${C}/policydefinitions/:id`, (req) => {
+    const p = participant(req);
+    const policy = policyOf(managementBody(req));
+    const key = ctxKey(p["@id"], req.params.id);
+    const d = ctx.store.get<PolicyDefinitionRecord>("policies", key);
+    if (!d) throw notFound(`Object of type PolicyDefinition with ID=${req.params.id} was not found`);
+    ctx.store.put("policies", key, p["@id"], { ...d, policy });
+    return { status: 204 };
+  });
+  router.add("DELETE", `${C}/policydefinitions/:id`, (req) => {
+    const p = participant(req);
+    const id = req.params.id;
+    const key = ctxKey(p["@id"], id);
+    if (!ctx.store.get<PolicyDefinitionRecord>("policies", key))
+      throw notFound(`Object of type PolicyDefinition with ID=${id} was not found`);
+    const naming = ctx.store
+      .list<ContractDefinitionRecord>("contractdefinitions", p["@id"])
+      .find((c) => c.accessPolicyId === id || c.contractPolicyId === id);
+    if (naming)
+      throw conflict(
+        `PolicyDefinition ${id} cannot be deleted as it is referenced by ContractDefinition ${naming["@id"]}`,
+      );
+    ctx.store.delete("policies", key);
+    return { status: 204 };
   });
   router.add("POST", `${C}/contractdefinitions`, (req) => {
     const p = participant(req);
@@ -302,6 +347,10 @@ export function registerManagementApi(
   router.add("GET", `${C}/transferprocesses/:id/state`, (req) => ({
     body: { "@context": COMPACT_CONTEXT, state: ownTransfer(req).state },
   }));
+  router.add("POST", `${C}/transferprocesses/:id/terminate`, (req) => {
+    terminateTransfer(ctx, participant(req)["@id"], req.params.id, managementBody(req));
+    return { status: 204 };
+  });
   router.add("GET", `${C}/edrs/:id/dataaddress`, async (req) => ({
     body: withContext(await endpointDataReference(ctx, participant(req)["@id"], req.params.id)),
   }));

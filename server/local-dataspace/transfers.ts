@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol";
 import { contextOfDspAddress, type LocalContext } from "./context";
-import { badRequest, HttpError, notFound, unauthorized, type Router } from "./http";
+import { badRequest, conflict, HttpError, notFound, unauthorized, type Router } from "./http";
 import type {
   AgreementRecord,
   EdrRecord,
@@ -160,6 +160,8 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
     if (!baseUrl || !/^https?:\/\//.test(baseUrl))
       throw new Error("a push transfer needs a dataDestination with an http(s) baseUrl");
     const data = await ctx.dataSource(agreement.assetId, agreement.providerContextId);
+    // terminated while the source was read: nothing more leaves
+    if (ctx.store.get<TransferRecord>("transfers", started["@id"])?.state !== "STARTED") return;
     const res = await fetch(baseUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -168,14 +170,50 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
     });
     if (!res.ok) throw new Error(`the destination answered HTTP ${res.status}`);
     if (ctx.scheduler.closed) return;
-    transition(ctx, started, "COMPLETED");
-    transition(ctx, mirror, "COMPLETED");
+    endIfStarted(ctx, started["@id"], "COMPLETED");
+    endIfStarted(ctx, mirror["@id"], "COMPLETED");
   } catch (e) {
     if (ctx.scheduler.closed) return;
     const reason = `Push to the data destination failed: ${e instanceof Error ? e.message : String(e)}`;
-    transition(ctx, started, "TERMINATED", { errorDetail: reason });
-    transition(ctx, mirror, "TERMINATED", { errorDetail: reason });
+    endIfStarted(ctx, started["@id"], "TERMINATED", reason);
+    endIfStarted(ctx, mirror["@id"], "TERMINATED", reason);
   }
+}
+
+/** a push ends its transfer only if nothing else (a termination) has ended it meanwhile */
+function endIfStarted(ctx: LocalContext, id: string, state: TransferState, errorDetail?: string): void {
+  const now = ctx.store.get<TransferRecord>("transfers", id);
+  if (now?.state === "STARTED") transition(ctx, now, state, errorDetail ? { errorDetail } : {});
+}
+
+const ENDED: readonly TransferState[] = ["COMPLETED", "TERMINATED"];
+
+/**
+ * POST …/transferprocesses/{id}/terminate, as EDC answers it: a `TerminateTransfer` with a reason
+ * (400 without one), 404 for a transfer the context does not hold, 409 for one that has ended; else
+ * the transfer and the counter-party's side of it are TERMINATED with the reason as `errorDetail`
+ * (EDC passes TERMINATING on the way), and its EDR answers no more (endpointDataReference, the data
+ * plane: 404 and 409).
+ */
+export function terminateTransfer(ctx: LocalContext, contextId: string, id: string, body: Json): void {
+  const reason = typeof body.reason === "string" ? body.reason.trim() : "";
+  if (!reason)
+    throw badRequest(
+      "mandatory value 'https://w3id.org/edc/v0.0.1/ns/reason' is missing or it is blank",
+      "https://w3id.org/edc/v0.0.1/ns/reason",
+    );
+  const t = ctx.store.get<TransferRecord>("transfers", id);
+  if (!t || t.participantContextId !== contextId)
+    throw notFound(`Object of type TransferProcess with ID=${id} was not found`);
+  if (ENDED.includes(t.state))
+    throw conflict(
+      `Could not execute TerminateTransferCommand on TransferProcess with ID [${id}] because it's ${t.state}`,
+    );
+  ctx.store.transaction(() => {
+    transition(ctx, t, "TERMINATED", { errorDetail: reason });
+    const other = t.correlationId ? ctx.store.get<TransferRecord>("transfers", t.correlationId) : undefined;
+    if (other && !ENDED.includes(other.state)) transition(ctx, other, "TERMINATED", { errorDetail: reason });
+  });
 }
 
 export function resumeTransfers(ctx: LocalContext): void {

@@ -58,7 +58,7 @@ describe("startLocalDataspaceWorker", () => {
           "@id": "offer-counted",
           "@context": [MANAGEMENT_CONTEXT],
           "@type": "PolicyDefinition",
-          policy: { "@type": "Offer", permission: [{ action: "use" }] },
+          policy: { "@type": "Set", permission: [{ action: "use" }] },
         }),
       });
       expect(res.status).toBeLessThan(300);

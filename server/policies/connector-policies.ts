@@ -1,51 +1,25 @@
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
-import { createClientCredentialsSource } from "../dataspace/oauth-token";
 import { operationDeadline } from "../dataspace/runtime";
-import { createUpstreamHttp, isNotFound, type UpstreamHttp } from "../dataspace/upstream-http";
+import { isNotFound } from "../dataspace/upstream-http";
 import { badGateway, notFound } from "../http/errors";
 import type { PolicyRegistry, RegistryRow } from "./policy-registry";
 import { POLICY_LIST_FAILED, fromConnector, type ListedPolicy } from "./policy-document";
 
 /**
  * The connector's side of the policies: its policy definitions per participant context, merged
- * with the registry into the list (with each policy's sync state), and the EDC management API's
- * PUT and DELETE of a policy definition (connector mode only; the embedded connector has neither).
+ * with the registry into the list (with each policy's sync state). Creates, PUTs and DELETEs go
+ * through the dataspace's connector client (server/dataspace/connector-client.ts), to a configured
+ * EDC connector and to the embedded one alike.
  */
 export function createConnectorPolicies(
   deps: { config: Config; dataspace: Dataspace },
   registry: PolicyRegistry,
 ) {
-  const { config, dataspace } = deps;
+  const { dataspace } = deps;
   const { getRow, rowsOf, listed } = registry;
   const rt = () => dataspace.runtime;
-
-  /** PUT and DELETE of policy definitions: the EDC management API, with the configured token (connector mode only). */
-  let extraHttp: UpstreamHttp | undefined;
-  function managementHttp(): UpstreamHttp | undefined {
-    if (dataspace.mode !== "connector" || !config.connector) return undefined;
-    if (!extraHttp) {
-      const c = config.connector;
-      extraHttp = createUpstreamHttp({
-        name: "connector",
-        baseUrl: c.managementUrl,
-        timeoutMs: config.upstreamTimeoutMs,
-        tokens:
-          c.tokenUrl && c.clientId
-            ? createClientCredentialsSource({
-                tokenUrl: c.tokenUrl,
-                clientId: c.clientId,
-                clientSecret: c.clientSecret ?? "",
-                timeoutMs: config.upstreamTimeoutMs,
-              })
-            : undefined,
-      });
-    }
-    return extraHttp;
-  }
-  const definitionPath = (participantId: string, policyId: string) =>
-    `/${rt().connector.apiVersion}/participants/${encodeURIComponent(participantId)}/policydefinitions/${encodeURIComponent(policyId)}`;
 
   async function connectorDefinitions(
     participantId: string,
@@ -75,7 +49,7 @@ export function createConnectorPolicies(
       const id = String(d["@id"]);
       seen.add(id);
       const row = rows.get(id);
-      if (row?.deleted_at) continue; // withdrawn through the hub (the connector could not delete it)
+      if (row?.deleted_at) continue; // withdrawn through the hub while the connector could not delete it (before issue 37)
       if (row) out.push(listed(row, true));
       else
         out.push({
@@ -115,8 +89,6 @@ export function createConnectorPolicies(
 
   return {
     rt,
-    managementHttp,
-    definitionPath,
     connectorDefinitions,
     listFor,
     listFrom,

@@ -106,13 +106,21 @@ export function invalid(result: ValidationResult): ApiError {
   });
 }
 
-/** The connector's policy definition body (EDC management API). */
+/**
+ * The connector's policy definition body (EDC management API): a PolicyDefinition whose policy is an
+ * ODRL Set (EDC refuses an Offer or an Agreement there: 400, checked against EDC 0.15.1 in the
+ * connector contract), without empty rule lists (the participant-scoped API's schema refuses them).
+ * The hub's registry keeps the document as written, its type included.
+ */
 export function definitionBody(doc: OdrlPolicyDocument) {
+  const policy: Record<string, unknown> = { "@context": ODRL_CONTEXT, ...doc.policy, "@type": "Set" };
+  for (const k of ["permission", "prohibition", "obligation"])
+    if (Array.isArray(policy[k]) && (policy[k] as unknown[]).length === 0) delete policy[k];
   return {
     "@context": [MANAGEMENT_CONTEXT],
     "@id": doc["@id"],
     "@type": "PolicyDefinition",
-    policy: { "@context": ODRL_CONTEXT, ...doc.policy },
+    policy,
   };
 }
 

@@ -21,7 +21,7 @@ import {
   type ListedPolicy,
   type OdrlPolicyDocument,
 } from "./policy-document";
-import { EMBEDDED_NOTE, createPolicyRegistry, type RegistryRow } from "./policy-registry";
+import { createPolicyRegistry, type RegistryRow } from "./policy-registry";
 import { holdsSameDefinition, mayHaveLanded } from "./push-outcome";
 import { policyTemplates, type PolicyTemplate } from "./templates";
 
@@ -33,10 +33,10 @@ import { policyTemplates, type PolicyTemplate } from "./templates";
  *
  * The connector is the system of record for what is offered; the registry records the hub's
  * changes. Create goes to the connector (a failure is a 502, nothing is stored). Update and
- * delete use the EDC management API's PUT and DELETE of a policy definition; the embedded
- * development connector has neither, so there the registry holds the change and the list marks
- * the policy `connector.state = "hub-newer"` (or leaves a withdrawn policy out). Said in every
- * answer; never silent.
+ * delete use the EDC management API's PUT and DELETE of a policy definition, on a configured EDC
+ * connector and on the embedded development connector alike (issue 37); a refusal or failure
+ * changes nothing in the registry. Rows marked `hub-newer` by earlier versions (when the embedded
+ * connector had neither) are still listed so.
  *
  * This module composes policy-document.ts (reading and validating a policy), policy-registry.ts
  * (the hub's registry) and connector-policies.ts (the connector's definitions and the merged list).
@@ -84,9 +84,9 @@ export async function createPolicyService(deps: {
 }): Promise<PolicyService> {
   const { rel, audit, dataspace } = deps;
   const registry = await createPolicyRegistry(rel, audit);
-  const { getRow, rowsById, insertRow, updateRow, insertWithdrawn, deleteRow, record, listed } = registry;
+  const { getRow, rowsById, insertRow, updateRow, deleteRow, record, listed } = registry;
   const connector = createConnectorPolicies(deps, registry);
-  const { rt, managementHttp, definitionPath, listFor, listFrom, activeContexts, findExisting } = connector;
+  const { rt, listFor, listFrom, activeContexts, findExisting } = connector;
   // GET /api/admin/policies as sent, kept per version of its inputs (server/http/kept-answers.ts)
   const keptLists = createKept<EncodedBody>(16);
   /** whether the connector holds this document after a push whose answer was lost ("unknown": no answer) */
@@ -181,7 +181,6 @@ export async function createPolicyService(deps: {
       const existing = await getRow(participantId, document["@id"]);
       if (existing && !existing.deleted_at)
         throw conflict(`A policy with id ${document["@id"]} already exists for participant ${participantId}`);
-      let state: RegistryRow["connector_state"] = "in-sync";
       let readBack = false;
       try {
         await rt().connector.createPolicyDefinition(
@@ -190,14 +189,10 @@ export async function createPolicyService(deps: {
           operationDeadline(rt()),
         );
       } catch (e) {
-        // a policy withdrawn in the hub that the embedded connector could not delete: the hub takes it back
-        const revived = existing?.deleted_at && !managementHttp() && isUpstreamError(e) && e.status === 409;
         // the push may have landed although its answer was lost (push-outcome.ts): read it back
         const unrecorded = (!existing || existing.deleted_at) && isUpstreamError(e) && e.status === 409;
-        const held =
-          !revived && (mayHaveLanded(e) || unrecorded) ? await landed(participantId, document) : null;
-        if (revived) state = "hub-newer";
-        else if (held === "same") readBack = true;
+        const held = mayHaveLanded(e) || unrecorded ? await landed(participantId, document) : null;
+        if (held === "same") readBack = true;
         else {
           await record("policy.create", actor, `${participantId}/${document["@id"]}`, "failure");
           if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
@@ -220,8 +215,8 @@ export async function createPolicyService(deps: {
         created_at: now,
         updated_by: actor,
         updated_at: now,
-        connector_state: state,
-        connector_detail: state === "hub-newer" ? EMBEDDED_NOTE : null,
+        connector_state: "in-sync",
+        connector_detail: null,
         deleted_at: null,
       };
       await registry.transaction(async (tx) => {
@@ -230,11 +225,9 @@ export async function createPolicyService(deps: {
           "policy.create",
           actor,
           `${participantId}/${document["@id"]}`,
-          state !== "in-sync"
-            ? `${result.type} taken back in the hub (${EMBEDDED_NOTE})`
-            : readBack
-              ? `${result.type} pushed to the connector (its answer was lost; read back from the connector)`
-              : `${result.type} pushed to the connector`,
+          readBack
+            ? `${result.type} pushed to the connector (its answer was lost; read back from the connector)`
+            : `${result.type} pushed to the connector`,
           tx,
         );
       });
@@ -247,24 +240,29 @@ export async function createPolicyService(deps: {
       const { row, atConnector } = await findExisting(participantId, policyId);
       if (!row && !atConnector)
         throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
-      let state: RegistryRow["connector_state"] = "in-sync";
-      let detail: string | null = null;
-      const http = managementHttp();
-      if (!http) {
-        state = "hub-newer";
-        detail = EMBEDDED_NOTE;
-      } else {
-        try {
-          await http.send("PUT", definitionPath(participantId, policyId), {
-            body: definitionBody(document),
-            signal: operationDeadline(rt()),
-          });
-        } catch (e) {
-          await record("policy.update", actor, `${participantId}/${policyId}`, "failure");
-          if (isUpstreamError(e) && e.status === 400)
-            throw badRequest(`The connector refused the policy: ${e.message}`);
-          throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
-        }
+      const state: RegistryRow["connector_state"] = "in-sync";
+      const detail: string | null = null;
+      try {
+        // PUT of the definition the connector holds; one it lost (missing-at-connector) is pushed again
+        if (atConnector)
+          await rt().connector.updatePolicyDefinition(
+            participantId,
+            policyId,
+            definitionBody(document),
+            operationDeadline(rt()),
+          );
+        else
+          await rt().connector.createPolicyDefinition(
+            participantId,
+            definitionBody(document),
+            operationDeadline(rt()),
+          );
+      } catch (e) {
+        await record("policy.update", actor, `${participantId}/${policyId}`, "failure");
+        if (isNotFound(e)) throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
+        if (isUpstreamError(e) && e.status === 400)
+          throw badRequest(`The connector refused the policy: ${e.message}`);
+        throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
       }
       const now = new Date().toISOString();
       const next: RegistryRow = {
@@ -326,10 +324,9 @@ export async function createPolicyService(deps: {
       }
       const { row, atConnector } = await findExisting(owner, policyId);
       if (!row && !atConnector) throw notFound(`Policy ${policyId} not found for participant ${owner}`);
-      const http = managementHttp();
-      if (http && atConnector) {
+      if (atConnector) {
         try {
-          await http.send("DELETE", definitionPath(owner, policyId), { signal: operationDeadline(rt()) });
+          await rt().connector.deletePolicyDefinition(owner, policyId, operationDeadline(rt()));
         } catch (e) {
           await record("policy.delete", actor, `${owner}/${policyId}`, "failure");
           if (isUpstreamError(e) && e.status === 409)
@@ -339,20 +336,15 @@ export async function createPolicyService(deps: {
           if (!isNotFound(e))
             throw badGateway("Failed to delete the policy at the connector", describeUpstream(e));
         }
-      } else if (!http && !row) {
-        throw conflict(
-          `Policy ${policyId} was written at the connector, and the embedded development connector cannot delete policy definitions; only policies created through the hub can be withdrawn here`,
-        );
       }
       const now = new Date().toISOString();
       await registry.transaction(async (tx) => {
         if (row) await deleteRow(owner, policyId, now, actor, tx);
-        else if (!http) await insertWithdrawn(owner, policyId, now, actor, tx);
         await record(
           "policy.delete",
           actor,
           `${owner}/${policyId}`,
-          http ? "deleted at the connector" : `withdrawn in the hub (${EMBEDDED_NOTE})`,
+          atConnector ? "deleted at the connector" : "withdrawn in the hub (the connector did not hold it)",
           tx,
         );
       });

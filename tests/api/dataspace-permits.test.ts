@@ -72,6 +72,8 @@ afterAll(async () => server?.close());
 describe("data leaves only as its permit allows", () => {
   let permitId = "";
   const pulled: { assetId: string; transferId: string }[] = [];
+  /** a transfer started under the permit and never pulled: still open when the permit is revoked */
+  let open: { contractId: string; address: string; assetId: string; transferId: string } | undefined;
 
   it("refuses a contract without a data permit naming the organisation and the dataset (403, nothing started)", async () => {
     // PharmaCo holds no seeded permit for LMC's records (its seeded permits name other datasets)
@@ -131,6 +133,21 @@ describe("data leaves only as its permit allows", () => {
         async () => (await send("researcher", `/api/transfers/${t.body["@id"]}?participantId=pharmaco`)).body,
         (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
       );
+      if (!open) {
+        const second = await send("researcher", "/api/transfers", {
+          participantId: "pharmaco",
+          contractId: n.contractAgreementId,
+          counterPartyAddress: n.counterPartyAddress,
+          assetId: a.assetId,
+        });
+        expect(second.status).toBe(201);
+        open = {
+          contractId: n.contractAgreementId,
+          address: n.counterPartyAddress,
+          assetId: a.assetId,
+          transferId: second.body["@id"],
+        };
+      }
       const got: Json = await server.services.dataspace.pullTransferData("pharmaco", t.body["@id"]);
       pulled.push({ assetId: a.assetId, transferId: t.body["@id"] });
       expect(got.permitId).toBe(permitId);
@@ -161,6 +178,18 @@ describe("data leaves only as its permit allows", () => {
       reason: "Breach of the permit conditions",
     });
     expect(revoked.status).toBe(200);
+    // the revocation cut the agreement off at the connector: its open transfer is TERMINATED with the
+    // reason (issue 37), and no new transfer starts under it
+    const ended = await send("researcher", `/api/transfers/${open!.transferId}?participantId=pharmaco`);
+    expect(ended.body).toMatchObject({ state: "TERMINATED", errorDetail: "Breach of the permit conditions" });
+    const again = await send("researcher", "/api/transfers", {
+      participantId: "pharmaco",
+      contractId: open!.contractId,
+      counterPartyAddress: open!.address,
+      assetId: open!.assetId,
+    });
+    expect(again.status).toBe(403);
+    expect(again.body.error).toBe(`Data permit ${permitId} is REVOKED: no further data leaves under it`);
     for (const p of pulled) {
       await expect(
         server.services.dataspace.pullTransferData("pharmaco", p.transferId),

@@ -76,11 +76,15 @@ describe("policies at a configured connector", () => {
       "@type": "PolicyDefinition",
       policy: {
         "@context": "http://www.w3.org/ns/odrl.jsonld",
-        "@type": "Offer",
+        // a policy definition's policy is a Set at the connector (EDC refuses an Offer there)
+        "@type": "Set",
         assigner: "did:web:lmc.nl:participant",
         permission: [{ action: "use" }],
       },
     });
+    // and carries no empty rule lists
+    expect(Object.keys((post!.body as { policy: object }).policy)).not.toContain("prohibition");
+    expect(Object.keys((post!.body as { policy: object }).policy)).not.toContain("obligation");
 
     const definitions = {
       json: [{ "@id": "offer-a", policy: { "@type": "Offer", permission: [{ action: "use" }] } }],

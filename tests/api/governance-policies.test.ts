@@ -194,10 +194,14 @@ describe("ODRL policies", () => {
     expect(replaced.status).toBe(200);
     const r = await body(replaced);
     expect(r).toMatchObject({ version: 2, updatedBy: "admin" });
-    // the embedded development connector has no PUT of policy definitions: the answer says so
-    expect(r.connector).toMatchObject({
-      state: "hub-newer",
-      detail: expect.stringMatching(/embedded development connector/),
+    // the connector (here the embedded one) took the PUT: the registry and the connector agree
+    expect(r.connector).toMatchObject({ state: "in-sync" });
+    const held = (await h.server.services.dataspace.runtime.connector.listPolicyDefinitions("lmc")).find(
+      (d) => d["@id"] === "offer-test-research",
+    );
+    expect(held?.policy).toMatchObject({
+      "@type": "Set",
+      obligation: [{ action: "anonymize" }, expect.anything()],
     });
     const notThere = await send("admin", "PUT", "/api/admin/policies", {
       policyId: "no-such-policy",
@@ -246,7 +250,7 @@ describe("ODRL policies", () => {
     expect(created.status).toBe(201);
     expect(await text("/api/admin/policies?participantId=lmc")).toContain('"offer-kept-list"');
     await same();
-    // a change the embedded connector cannot take: only the hub's registry changes, and the list shows it
+    // a change goes to the connector too: the list shows the new version in sync
     const replaced = await send("admin", "PUT", "/api/admin/policies", {
       policyId: "offer-kept-list",
       participantId: "lmc",
@@ -256,7 +260,7 @@ describe("ODRL policies", () => {
     const listed = JSON.parse(await text("/api/admin/policies")) as Json[];
     expect(listed.find((p) => p["@id"] === "offer-kept-list")).toMatchObject({
       version: 2,
-      connector: { state: "hub-newer" },
+      connector: { state: "in-sync" },
     });
     await same();
     expect(

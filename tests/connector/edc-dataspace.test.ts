@@ -1,8 +1,11 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { loadConfig } from "../../server/config";
 import { createDataspace, type Dataspace } from "../../server/dataspace";
-import { standInPermits } from "../support/permits";
+import type { PermitRegister } from "../../server/dataspace/permits";
+import { PERMIT_ID } from "../support/permits";
 import { createPolicyService } from "../../server/policies/service";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
@@ -24,7 +27,14 @@ const CONSUMER = env.EDC_CONSUMER_ID ?? "";
 /** the provider's DSP 2025-1 address (EDC 0.15: `<protocol>/2025-1`, one participant per runtime) */
 const PROVIDER_DSP = `${env.EDC_PROVIDER_PROTOCOL_URL}/2025-1`;
 
-const opened: { db: Db }[] = [];
+const opened: { db: Db; ds: Dataspace }[] = [];
+
+/** the access body as the hubs read it: one data permit for every dataset, revoked when a test says so */
+let permitState = "ACTIVE";
+const permits: PermitRegister = {
+  validFor: async () => (permitState === "ACTIVE" ? { id: PERMIT_ID, pseudonymised: true } : undefined),
+  stateOf: async (id) => (id === PERMIT_ID ? permitState : undefined),
+};
 
 async function hubFor(managementUrl: string, apiKey: string) {
   const config = loadConfig({
@@ -39,8 +49,8 @@ async function hubFor(managementUrl: string, apiKey: string) {
   const rel = openSqliteRelational(db);
   const audit = await createAuditLog(rel, db);
   // a contract needs a data permit (issue 34): the stand-in access body holds one for every dataset
-  const ds = await createDataspace(config, { db, audit, permits: standInPermits });
-  opened.push({ db });
+  const ds = await createDataspace(config, { db, audit, permits });
+  opened.push({ db, ds });
   const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
   return { ds, policies };
 }
@@ -90,8 +100,11 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     consumer = await hubFor(env.EDC_CONSUMER_MANAGEMENT_URL!, env.EDC_CONSUMER_API_KEY!);
     down = (await hubFor(`${await closedPortUrl()}/management`, "none")).ds;
   });
-  afterAll(() => {
-    for (const o of opened) o.db.close();
+  afterAll(async () => {
+    for (const o of opened) {
+      await o.ds.close();
+      o.db.close();
+    }
   });
 
   it("the provider registers an asset and a policy through the hub, and the connector holds them", async () => {
@@ -157,6 +170,52 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
       },
     );
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
+  });
+
+  it("the provider's hub replaces and deletes a policy at the connector (PUT, DELETE): in sync, no hub-only copy", async () => {
+    const id = `${policyId}-edited`;
+    const created = await provider.policies.create(
+      PROVIDER,
+      // an Offer as written in the hub: the connector is sent a Set (EDC 0.15.1 refuses an Offer there)
+      {
+        "@id": id,
+        "@type": "PolicyDefinition",
+        policy: { "@type": "Offer", assigner: PROVIDER, permission: [{ action: "use" }] },
+      },
+      "admin",
+    );
+    expect(created).toMatchObject({ "@id": id, connector: { state: "in-sync" } });
+    const replaced = await provider.policies.replace(
+      id,
+      PROVIDER,
+      {
+        "@id": id,
+        "@type": "PolicyDefinition",
+        policy: { "@type": "Set", permission: [{ action: "use" }], prohibition: [{ action: "use" }] },
+      },
+      "regulator",
+    );
+    expect(replaced).toMatchObject({ version: 2, connector: { state: "in-sync", detail: null } });
+    const held = await management(
+      env.EDC_PROVIDER_MANAGEMENT_URL!,
+      env.EDC_PROVIDER_API_KEY!,
+      "GET",
+      `/v4beta/policydefinitions/${id}`,
+    );
+    expect(held.status).toBe(200);
+    expect(JSON.stringify(held.body.policy)).toMatch(/prohibition/);
+    await provider.policies.remove(id, PROVIDER, "admin");
+    const gone = await management(
+      env.EDC_PROVIDER_MANAGEMENT_URL!,
+      env.EDC_PROVIDER_API_KEY!,
+      "GET",
+      `/v4beta/policydefinitions/${id}`,
+    );
+    expect(gone.status).toBe(404);
+    // the offered policy is named by a contract definition: the connector keeps it, the hub says why
+    await expect(provider.policies.remove(policyId, PROVIDER, "admin")).rejects.toMatchObject({
+      status: 409,
+    });
   });
 
   it("the consumer fetches the provider's catalogue over DSP 2025-1", async () => {
@@ -318,5 +377,142 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     });
     expect(asset.status).toBe(502);
     expect(asset.body).toEqual({ error: "Failed to create asset" });
+  });
+
+  it("a revoked data permit cuts the agreement off at the connector: the open transfer is TERMINATED, no new transfer, no pull", async () => {
+    // an asset whose source holds its answer: a push of it stays STARTED at both connectors
+    const held: ServerResponse[] = [];
+    const source = createServer((_req, res) => held.push(res));
+    await new Promise<void>((r) => source.listen(0, "127.0.0.1", r));
+    const sink = createServer((req, res) => req.resume().on("end", () => res.end()));
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    const at = (s: typeof source) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    try {
+      const heldAsset = `${assetId}-held`;
+      const created = await callDataspace(provider.ds, "POST /api/assets", {
+        body: {
+          participantId: PROVIDER,
+          assetId: heldAsset,
+          name: "Cohort extract, streamed",
+          dataAddress: { type: "HttpData", baseUrl: `${at(source)}/data` },
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const offered = await management(
+        env.EDC_PROVIDER_MANAGEMENT_URL!,
+        env.EDC_PROVIDER_API_KEY!,
+        "POST",
+        "/v4beta/contractdefinitions",
+        {
+          "@context": ["https://w3id.org/edc/connector/management/v2"],
+          "@type": "ContractDefinition",
+          "@id": `offer-of-${heldAsset}`,
+          accessPolicyId: policyId,
+          contractPolicyId: policyId,
+          assetsSelector: [
+            {
+              "@type": "Criterion",
+              operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
+              operator: "=",
+              operandRight: heldAsset,
+            },
+          ],
+        },
+      );
+      expect(offered.status, JSON.stringify(offered.body)).toBe(200);
+      const catalog = await callDataspace(consumer.ds, "GET /api/negotiations", {
+        query: {
+          participantId: CONSUMER,
+          catalog: "true",
+          providerDid: PROVIDER,
+          counterPartyAddress: PROVIDER_DSP,
+        },
+      });
+      const offer = consumer.ds.summariseCatalog(catalog.body).datasets.find((d) => d.id === heldAsset)!
+        .offers[0]!;
+      // the contract is negotiated through the hub, which records the permit it rests on
+      const started = await callDataspace(consumer.ds, "POST /api/negotiations", {
+        body: {
+          participantId: CONSUMER,
+          counterPartyAddress: PROVIDER_DSP,
+          providerDid: PROVIDER,
+          assetId: heldAsset,
+          offerId: offer.id,
+        },
+      });
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      const n = await until(
+        async () =>
+          (
+            await callDataspace(consumer.ds, "GET /api/negotiations/:id", {
+              params: { id: started.body["@id"] },
+              query: { participantId: CONSUMER },
+            })
+          ).body,
+        (b) => b.state === "FINALIZED" || b.state === "TERMINATED",
+      );
+      expect(n.state, JSON.stringify(n)).toBe("FINALIZED");
+      // a push to an HttpData destination (the hub's TransferRequest cannot name one: asked at the connector)
+      const push = await consumer.ds.runtime.connector.initiateTransfer(CONSUMER, {
+        "@context": ["https://w3id.org/edc/connector/management/v2"],
+        "@type": "TransferRequest",
+        protocol: "dataspace-protocol-http:2025-1",
+        counterPartyAddress: PROVIDER_DSP,
+        contractId: n.contractAgreementId,
+        transferType: "HttpData-PUSH",
+        dataDestination: { "@type": "DataAddress", type: "HttpData", baseUrl: `${at(sink)}/in` },
+      });
+      const transferOf = async () => consumer.ds.runtime.connector.getTransfer(CONSUMER, push["@id"]);
+      expect((await until(transferOf, (t) => t.state === "STARTED")).state).toBe("STARTED");
+
+      permitState = "REVOKED";
+      const reason = "Breach of the permit conditions";
+      const outcome = await consumer.ds.cutOffPermit(PERMIT_ID, reason, "regulator");
+      expect(outcome.failed).toEqual([]);
+      expect(outcome.terminated).toContainEqual({ participantId: CONSUMER, transferId: push["@id"] });
+      const ended = await until(transferOf, (t) => t.state === "TERMINATED");
+      expect(ended).toMatchObject({ state: "TERMINATED", errorDetail: reason });
+      // the provider's side of it ends too (told over DSP): TERMINATED, then DEPROVISIONED
+      const theirs = await until(
+        async () =>
+          (
+            await management(
+              env.EDC_PROVIDER_MANAGEMENT_URL!,
+              env.EDC_PROVIDER_API_KEY!,
+              "POST",
+              "/v4beta/transferprocesses/request",
+              { "@context": ["https://w3id.org/edc/connector/management/v2"], "@type": "QuerySpec" },
+            )
+          ).body.find((p: { correlationId: string }) => p.correlationId === push["@id"]),
+        (p) => ["TERMINATED", "DEPROVISIONED"].includes(p?.state),
+      );
+      expect(["TERMINATED", "DEPROVISIONED"]).toContain(theirs?.state);
+
+      // no new transfer under the agreement, and no pull of the ended one
+      const again = await callDataspace(consumer.ds, "POST /api/transfers", {
+        body: {
+          participantId: CONSUMER,
+          contractId: n.contractAgreementId,
+          counterPartyAddress: PROVIDER_DSP,
+          assetId: heldAsset,
+        },
+      });
+      expect(again.status).toBe(403);
+      expect(again.body.error).toBe(`Data permit ${PERMIT_ID} is REVOKED: no further data leaves under it`);
+      await expect(consumer.ds.pullTransferData(CONSUMER, push["@id"])).rejects.toMatchObject({
+        status: 403,
+      });
+      expect(await consumer.ds.runtime.cutOffs.get(PERMIT_ID)).toMatchObject({
+        lastError: null,
+        attempts: 1,
+      });
+    } finally {
+      permitState = "ACTIVE";
+      for (const r of held) r.destroy();
+      for (const s of [source, sink]) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
+    }
   });
 });

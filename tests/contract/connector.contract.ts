@@ -1,8 +1,11 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConnectorClient } from "../../server/dataspace/connector-client";
 import { offeredRules } from "../../server/dataspace/catalog";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT } from "../../server/dataspace-protocol";
-import { isNotFound } from "../../server/dataspace/upstream-http";
+import { isNotFound, isUpstreamError } from "../../server/dataspace/upstream-http";
+import { fromConnector } from "../../server/policies/policy-document";
 
 /**
  * What the hub's connector client may count on from a connector's management API, whichever
@@ -20,6 +23,64 @@ export interface ConnectorUnderTest {
   cleanup(): Promise<void>;
 }
 
+/** what every asset's source holds (the contract's source server, or the embedded data source that reads it) */
+export const SOURCE_DATA = { resourceType: "Bundle", type: "collection", total: 1, note: "from the source" };
+
+/**
+ * The data behind the contract's assets, over real HTTP: `GET /assets/{id}` answers SOURCE_DATA, except
+ * for an asset whose id ends in `-held`, whose answer waits until `release()` (so a transfer of it stays
+ * open); and a destination that records what is pushed to it.
+ */
+export interface ContractServers {
+  sourceUrl: string;
+  sinkUrl: string;
+  received: string[];
+  release(): void;
+  close(): Promise<void>;
+}
+
+async function startServers(): Promise<ContractServers> {
+  const held: ServerResponse[] = [];
+  const received: string[] = [];
+  const listen = async (handle: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const server = createServer(handle);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    return server;
+  };
+  const answer = (res: ServerResponse) => {
+    if (res.writableEnded) return;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(SOURCE_DATA));
+  };
+  const source = await listen((req, res) => {
+    if (req.url?.endsWith("-held")) held.push(res);
+    else answer(res);
+  });
+  const sink = await listen((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      received.push(body);
+      res.end();
+    });
+  });
+  const url = (s: typeof source) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  const release = () => held.splice(0).forEach(answer);
+  return {
+    sourceUrl: url(source),
+    sinkUrl: url(sink),
+    received,
+    release,
+    async close() {
+      release();
+      for (const s of [source, sink]) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
+    },
+  };
+}
+
 const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000) => {
   const end = Date.now() + ms;
   for (;;) {
@@ -29,17 +90,22 @@ const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30
   }
 };
 
-export function connectorContract(setup: () => Promise<ConnectorUnderTest>) {
+export function connectorContract(setup: (servers: ContractServers) => Promise<ConnectorUnderTest>) {
   let c: ConnectorUnderTest;
+  let servers: ContractServers;
   const stamp = Date.now().toString(36);
   const assetId = `contract-asset-${stamp}`;
+  const heldAssetId = `contract-asset-${stamp}-held`;
   const policyId = `contract-policy-${stamp}`;
+  const agreements: Record<string, string> = {};
 
   beforeAll(async () => {
-    c = await setup();
+    servers = await startServers();
+    c = await setup(servers);
   });
   afterAll(async () => {
     await c?.cleanup();
+    await servers?.close();
   });
 
   const catalogRequest = () => ({
@@ -69,7 +135,11 @@ export function connectorContract(setup: () => Promise<ConnectorUnderTest>) {
       "@type": "Asset",
       "@id": assetId,
       properties: { name: "contract asset" },
-      dataAddress: { "@type": "DataAddress", type: "HttpData", baseUrl: "http://127.0.0.1:9/data" },
+      dataAddress: {
+        "@type": "DataAddress",
+        type: "HttpData",
+        baseUrl: `${servers.sourceUrl}/assets/${assetId}`,
+      },
     });
     expect(created["@id"]).toBe(assetId);
     const policy = await c.provider.client.createPolicyDefinition(c.provider.contextId, {
@@ -111,6 +181,7 @@ export function connectorContract(setup: () => Promise<ConnectorUnderTest>) {
     expect(n.state).toBe("FINALIZED");
     expect(typeof n.contractAgreementId).toBe("string");
     expect(n.protocol).toBe(DSP_PROTOCOL);
+    agreements[assetId] = n.contractAgreementId!;
   });
 
   it("refuses a contract request whose policy differs from the offer (TERMINATED)", async () => {
@@ -135,5 +206,141 @@ export function connectorContract(setup: () => Promise<ConnectorUnderTest>) {
       (err: unknown) => err,
     );
     expect(isNotFound(e)).toBe(true);
+  });
+
+  const refusal = async (p: Promise<unknown>) =>
+    p.then(
+      () => 0,
+      (e: unknown) => (isUpstreamError(e) ? (e.status ?? -1) : -2),
+    );
+  /** offers `id` (its source at the contract's servers) and agrees a contract for it */
+  const agreedAsset = async (id: string) => {
+    await c.provider.client.createAsset(c.provider.contextId, {
+      "@context": [MANAGEMENT_CONTEXT],
+      "@type": "Asset",
+      "@id": id,
+      properties: { name: id },
+      dataAddress: { "@type": "DataAddress", type: "HttpData", baseUrl: `${servers.sourceUrl}/assets/${id}` },
+    });
+    await c.offer(id, policyId);
+    const catalog = await c.consumer.client.requestCatalog(c.consumer.contextId, catalogRequest());
+    const datasets = [(catalog["dcat:dataset"] ?? catalog.dataset) as Record<string, unknown>[]].flat();
+    const dataset = datasets.find((d) => d["@id"] === id)!;
+    const offer = [(dataset["odrl:hasPolicy"] ?? dataset.hasPolicy) as Record<string, unknown>[]].flat()[0]!;
+    const n = await negotiate({
+      "@type": "Offer",
+      "@id": offer["@id"],
+      assigner: c.provider.did,
+      target: id,
+      ...offeredRules(catalog, id, String(offer["@id"])),
+    });
+    expect(n.state).toBe("FINALIZED");
+    return n.contractAgreementId!;
+  };
+  const push = (contractId: string) =>
+    c.consumer.client.initiateTransfer(c.consumer.contextId, {
+      "@context": [MANAGEMENT_CONTEXT],
+      "@type": "TransferRequest",
+      protocol: DSP_PROTOCOL,
+      counterPartyAddress: c.providerAddress,
+      contractId,
+      transferType: "HttpData-PUSH",
+      dataDestination: { "@type": "DataAddress", type: "HttpData", baseUrl: `${servers.sinkUrl}/in` },
+    });
+  const transferUntil = (id: string, states: string[]) =>
+    until(
+      () => c.consumer.client.getTransfer(c.consumer.contextId, id),
+      (t) => states.includes(String(t.state)),
+    );
+
+  it("pushes the asset's data to an HttpData destination (HttpData-PUSH: COMPLETED, the destination holds it)", async () => {
+    const { "@id": id } = await push(agreements[assetId]!);
+    const t = await transferUntil(id, ["COMPLETED", "TERMINATED"]);
+    expect(t.state, String(t.errorDetail)).toBe("COMPLETED");
+    expect(servers.received.length).toBeGreaterThan(0);
+    expect(JSON.parse(servers.received[0]!)).toEqual(SOURCE_DATA);
+  });
+
+  it("terminates an open transfer with a reason: TERMINATED with it, the provider's side ends; 409 again, 400 without a reason, 404 unknown", async () => {
+    const contractId = await agreedAsset(heldAssetId);
+    // the source holds its answer: the push stays STARTED until it is terminated
+    const { "@id": id } = await push(contractId);
+    const started = await transferUntil(id, ["STARTED", "COMPLETED", "TERMINATED"]);
+    expect(started.state, String(started.errorDetail)).toBe("STARTED");
+    const reason = `data permit revoked (${stamp})`;
+    await c.consumer.client.terminateTransfer(c.consumer.contextId, id, reason);
+    const ended = await transferUntil(id, ["TERMINATED"]);
+    expect(ended.state).toBe("TERMINATED");
+    expect(ended.errorDetail).toBe(reason);
+    const providerSide = await until(
+      async () =>
+        (await c.provider.client.listTransfers(c.provider.contextId)).find((t) => t.correlationId === id),
+      (t) => ["TERMINATED", "DEPROVISIONED"].includes(String(t?.state)),
+    );
+    expect(["TERMINATED", "DEPROVISIONED"]).toContain(providerSide?.state);
+    expect(await refusal(c.consumer.client.terminateTransfer(c.consumer.contextId, id, "again"))).toBe(409);
+    expect(await refusal(c.consumer.client.terminateTransfer(c.consumer.contextId, id, " "))).toBe(400);
+    expect(
+      await refusal(c.consumer.client.terminateTransfer(c.consumer.contextId, `no-such-${stamp}`, "x")),
+    ).toBe(404);
+    servers.release();
+  });
+
+  it("replaces a policy definition (PUT, Set without empty rule lists) and deletes it (DELETE); 404 unknown, 409 while offered", async () => {
+    const other = `${policyId}-edited`;
+    const body = (rules: Record<string, unknown>) => ({
+      "@context": [MANAGEMENT_CONTEXT],
+      "@type": "PolicyDefinition",
+      "@id": other,
+      policy: { "@type": "Set", ...rules },
+    });
+    await c.provider.client.createPolicyDefinition(
+      c.provider.contextId,
+      body({ permission: [{ action: "use" }] }),
+    );
+    await c.provider.client.updatePolicyDefinition(
+      c.provider.contextId,
+      other,
+      body({ permission: [{ action: "use" }], prohibition: [{ action: "use" }] }),
+    );
+    const held = (await c.provider.client.listPolicyDefinitions(c.provider.contextId)).find(
+      (d) => d["@id"] === other,
+    );
+    const doc = fromConnector(held!);
+    expect(doc.policy.prohibition).toHaveLength(1);
+    expect(JSON.stringify(doc.policy.prohibition)).toMatch(/use/);
+    // a policy definition's policy is a Set: an Offer is refused, on create and on replace
+    expect(
+      await refusal(
+        c.provider.client.updatePolicyDefinition(c.provider.contextId, other, {
+          ...body({ permission: [{ action: "use" }] }),
+          policy: { "@type": "Offer", permission: [{ action: "use" }] },
+        }),
+      ),
+    ).toBe(400);
+    expect(
+      await refusal(
+        c.provider.client.createPolicyDefinition(c.provider.contextId, {
+          ...body({ permission: [{ action: "use" }] }),
+          "@id": `${other}-offer`,
+          policy: { "@type": "Offer", permission: [{ action: "use" }] },
+        }),
+      ),
+    ).toBe(400);
+    expect(
+      await refusal(
+        c.provider.client.updatePolicyDefinition(c.provider.contextId, `no-such-${stamp}`, {
+          ...body({ permission: [{ action: "use" }] }),
+          "@id": `no-such-${stamp}`,
+        }),
+      ),
+    ).toBe(404);
+    // the offered policy is named by a contract definition: the connector keeps it
+    expect(await refusal(c.provider.client.deletePolicyDefinition(c.provider.contextId, policyId))).toBe(409);
+    await c.provider.client.deletePolicyDefinition(c.provider.contextId, other);
+    const after = await c.provider.client.listPolicyDefinitions(c.provider.contextId);
+    expect(after.map((d) => d["@id"])).not.toContain(other);
+    expect(after.map((d) => d["@id"])).toContain(policyId);
+    expect(await refusal(c.provider.client.deletePolicyDefinition(c.provider.contextId, other))).toBe(404);
   });
 }

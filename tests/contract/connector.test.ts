@@ -31,11 +31,12 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
 }
 
 describe("Connector contract: the embedded development dataspace", () => {
-  connectorContract(async () => {
+  connectorContract(async (servers) => {
     const local = await startLocalDataspace({
       dataDir: ":memory:",
       stepMs: 20,
-      dataSource: async () => ({ resourceType: "Bundle", type: "collection", entry: [] }),
+      // the provider's data: what the asset's source serves (a real EDC reads its baseUrl itself)
+      dataSource: async (assetId) => (await fetch(`${servers.sourceUrl}/assets/${assetId}`)).json(),
       onError: () => {},
     });
     const tokens = createClientCredentialsSource({

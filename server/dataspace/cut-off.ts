@@ -1,0 +1,229 @@
+import type { Relational } from "../storage/relational";
+import { describeUpstream } from "./failures";
+import { record, settle, type DataspaceRuntime } from "./runtime";
+import { isNotFound, isUpstreamError } from "./upstream-http";
+
+/**
+ * A revoked data permit cuts its agreements off at the connector (issue 37): every transfer process
+ * of an agreement the permit backs that has not ended is terminated through the connector's management
+ * API (`POST …/transferprocesses/{id}/terminate`, with the revocation's reason), which tells the
+ * provider over DSP; the hub already refuses new transfers and pulls under the permit
+ * (transfers.ts). Nothing is dropped silently:
+ * - the cut-off is written first (table `dataspace_permit_cutoffs`), then attempted;
+ * - a transfer that could not be terminated (connector down, 5xx, time-out) leaves the cut-off
+ *   pending with its attempts and last error; `retryDueCutOffs` takes it up again after a backoff
+ *   (RETRY_BASE_MS doubling up to RETRY_MAX_MS), on every instance's timer, until each transfer is
+ *   ended; a 409 (already ended) counts as ended;
+ * - every termination and every failed one is in the audit log (`transfer.terminate`).
+ */
+
+const TABLE = "dataspace_permit_cutoffs";
+export const RETRY_BASE_MS = 5_000;
+export const RETRY_MAX_MS = 10 * 60_000;
+
+/** transfer states after which there is nothing left to terminate (EDC's final and ending states) */
+const ENDED = new Set([
+  "COMPLETING",
+  "COMPLETED",
+  "TERMINATING",
+  "TERMINATED",
+  "DEPROVISIONING",
+  "DEPROVISIONING_REQUESTED",
+  "DEPROVISIONED",
+]);
+
+export interface CutOffRow {
+  permitId: string;
+  reason: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: number;
+  doneAt: number | null;
+}
+
+export interface CutOffs {
+  /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
+  record(permitId: string, reason: string): Promise<void>;
+  get(permitId: string): Promise<CutOffRow | undefined>;
+  /** cut-offs not yet done whose next attempt is due at `now` */
+  due(now: number): Promise<CutOffRow[]>;
+  /** one attempt's outcome: done, or the error and when to try again */
+  attempted(permitId: string, error: string | null, now: number): Promise<void>;
+}
+
+export async function createCutOffs(rel: Relational): Promise<CutOffs> {
+  await rel.migrate("dataspace-permit-cutoffs-1", async (m) => {
+    await m.schema
+      .createTable(TABLE)
+      .addColumn("permit_id", "text", (c) => c.primaryKey())
+      .addColumn("reason", "text", (c) => c.notNull())
+      .addColumn("attempts", "integer", (c) => c.notNull())
+      .addColumn("last_error", "text")
+      .addColumn("next_attempt_at", "bigint", (c) => c.notNull())
+      .addColumn("done_at", "bigint")
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .execute();
+  });
+  type Row = {
+    permit_id: string;
+    reason: string;
+    attempts: number | string;
+    last_error: string | null;
+    next_attempt_at: number | string;
+    done_at: number | string | null;
+  };
+  const toRow = (r: Row): CutOffRow => ({
+    permitId: r.permit_id,
+    reason: r.reason,
+    attempts: Number(r.attempts),
+    lastError: r.last_error,
+    nextAttemptAt: Number(r.next_attempt_at),
+    doneAt: r.done_at === null ? null : Number(r.done_at),
+  });
+  const cutOffs: CutOffs = {
+    async record(permitId, reason) {
+      const now = Date.now();
+      await rel.db
+        .insertInto(TABLE)
+        .values({
+          permit_id: permitId,
+          reason,
+          attempts: 0,
+          last_error: null,
+          next_attempt_at: now,
+          done_at: null,
+          created_at: now,
+        })
+        .onConflict((oc) => oc.column("permit_id").doNothing())
+        .execute();
+    },
+    async get(permitId) {
+      const r = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .where("permit_id", "=", permitId)
+        .executeTakeFirst()) as Row | undefined;
+      return r ? toRow(r) : undefined;
+    },
+    async due(now) {
+      const rows = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .where("done_at", "is", null)
+        .where("next_attempt_at", "<=", now)
+        .orderBy("next_attempt_at", "asc")
+        .limit(20)
+        .execute()) as Row[];
+      return rows.map(toRow);
+    },
+    async attempted(permitId, error, now) {
+      const row = await cutOffs.get(permitId);
+      const attempts = (row?.attempts ?? 0) + 1;
+      const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+      await rel.db
+        .updateTable(TABLE)
+        .set({
+          attempts,
+          last_error: error,
+          next_attempt_at: error ? now + wait : now,
+          done_at: error ? null : now,
+        })
+        .where("permit_id", "=", permitId)
+        .execute();
+    },
+  };
+  return cutOffs;
+}
+
+export interface CutOffOutcome {
+  permitId: string;
+  /** the transfer processes terminated by this attempt */
+  terminated: { participantId: string; transferId: string }[];
+  /** what could not be done; empty when the cut-off is complete */
+  failed: { participantId: string; transferId?: string; error: string }[];
+}
+
+/**
+ * Records the cut-off of `permitId` and makes its first attempt (awaited: the revocation answers once
+ * the connector has been asked; a failure leaves the cut-off pending for retryDueCutOffs).
+ */
+export async function cutOffPermit(
+  rt: DataspaceRuntime,
+  permitId: string,
+  reason: string,
+  actor = "system",
+): Promise<CutOffOutcome> {
+  await rt.cutOffs.record(permitId, reason);
+  return attempt(rt, permitId, reason, actor);
+}
+
+/** takes up the cut-offs whose next attempt is due (each instance's timer, createDataspace) */
+export async function retryDueCutOffs(rt: DataspaceRuntime): Promise<CutOffOutcome[]> {
+  const out: CutOffOutcome[] = [];
+  for (const row of await rt.cutOffs.due(Date.now())) out.push(await attempt(rt, row.permitId, row.reason));
+  return out;
+}
+
+async function attempt(
+  rt: DataspaceRuntime,
+  permitId: string,
+  reason: string,
+  actor = "system",
+): Promise<CutOffOutcome> {
+  const outcome: CutOffOutcome = { permitId, terminated: [], failed: [] };
+  const byParticipant = new Map<string, Set<string>>();
+  for (const row of await rt.contractPermits.byPermit(permitId)) {
+    let agreement = row.agreementId;
+    if (!agreement) {
+      const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId));
+      if (!n.ok) {
+        // a negotiation the connector no longer holds has no agreement to cut off
+        if (!isNotFound(n.error))
+          outcome.failed.push({ participantId: row.participantId, error: describeUpstream(n.error) });
+        continue;
+      }
+      const id = n.value.contractAgreementId ?? n.value.contractId;
+      // not agreed (yet): no transfer can rest on it, and the hub refuses new ones under the permit
+      if (typeof id !== "string" || !id) continue;
+      agreement = id;
+      await rt.contractPermits.setAgreement(row.negotiationId, agreement);
+    }
+    const set = byParticipant.get(row.participantId) ?? new Set<string>();
+    set.add(agreement);
+    byParticipant.set(row.participantId, set);
+  }
+  for (const [participantId, agreements] of byParticipant) {
+    const listed = await settle(rt.connector.listTransfers(participantId));
+    if (!listed.ok) {
+      outcome.failed.push({ participantId, error: describeUpstream(listed.error) });
+      continue;
+    }
+    const open = listed.value.filter(
+      (t) => typeof t.contractId === "string" && agreements.has(t.contractId) && !ENDED.has(String(t.state)),
+    );
+    for (const t of open) {
+      const transferId = String(t["@id"]);
+      const target = `${participantId}: ${transferId} (data permit ${permitId})`;
+      const done = await settle(rt.connector.terminateTransfer(participantId, transferId, reason));
+      // 409: it ended between the list and the call; 404: it is gone. Either way nothing is left to cut.
+      const ended =
+        done.ok || (isUpstreamError(done.error) && (done.error.status === 409 || done.error.status === 404));
+      if (ended) {
+        if (done.ok) outcome.terminated.push({ participantId, transferId });
+        await record(rt, { action: "transfer.terminate", actor, target, outcome: "success" });
+      } else {
+        outcome.failed.push({ participantId, transferId, error: describeUpstream(done.error) });
+        await record(rt, { action: "transfer.terminate", actor, target, outcome: "failure" });
+      }
+    }
+  }
+  const error = outcome.failed.length
+    ? outcome.failed
+        .map((f) => `${f.participantId}${f.transferId ? `/${f.transferId}` : ""}: ${f.error}`)
+        .join("; ")
+    : null;
+  await rt.cutOffs.attempted(permitId, error, Date.now());
+  if (error)
+    console.error(`[dataspace] cut-off of data permit ${permitId} incomplete, retried later:`, error);
+  return outcome;
+}
