@@ -58,3 +58,12 @@ export function createKept<T>(options: KeptOptions<T>) {
   kept.size = () => cache.size;
   return kept;
 }
+
+/** `value` frozen with every object and array in it: a kept value shared by every caller */
+export function deepFrozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFrozen(v);
+  }
+  return value;
+}
