@@ -4,7 +4,7 @@ import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
-import { cacheKey } from "../http/cache-key";
+import { keyText } from "../http/kept";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
 import { EncodedBody } from "../http/node-adapter";
@@ -145,7 +145,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       if (rt.issuer) origins.add(new URL(rt.issuer.baseUrl).origin);
       const web = didWebUrl(rt.issuerDid);
       if (web && !local) origins.add(new URL(web).origin);
-      const listKey = (url: string) => cacheKey("status list", url);
+      const listKey = (url: string) => keyText("status list", url);
       verifier = createVerifier({
         issuerDid: rt.issuerDid,
         // status lists through the dataspace's read cache: kept while nothing changed (the embedded
@@ -222,7 +222,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
 
   function held(id: string): Promise<CredentialSource> {
     return dataspace.participantCredentials(id).then((list) => ({
-      key: cacheKey("held", id),
+      key: keyText("held", id),
       inputs: [list],
       items: () => list.map((credential) => ({ credential, participantContextId: id })),
     }));
