@@ -75,7 +75,9 @@ class DispatchContext<S> implements HandlerContext<S> {
 export function createApiDispatcher<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
   const { config } = services;
   const allowedOrigins = [new URL(config.publicUrl).origin];
-  const keptAnswer = services.versions && createRouteKeeper(services.versions);
+  // static mode answers no API (and its container has no versions)
+  const versions = config.appMode === "static" ? undefined : services.versions;
+  const keptAnswer = versions && createRouteKeeper(versions);
 
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     let parsed: URL | undefined;
