@@ -1,3 +1,4 @@
+import type { Versions } from "./http/kept";
 import type { Config } from "./config";
 import { createHealthCheck, type Health } from "./health";
 import type { HealthMonitor } from "./health/monitor";
@@ -88,6 +89,8 @@ export interface Services {
   trustCenter: TrustCenterService;
   /** the loopback origin the server listens on, once it does (for server-to-server calls to itself) */
   runtime: { internalOrigin: string | undefined };
+  /** the version counters kept route answers are keyed by (server/kept); static mode keeps nothing */
+  versions?: Versions;
   /**
    * Writes what the read logs hold (the insight queries' and the companion app's record reads, written
    * in batches every 100 ms or 20 ms, decision 0034); resolves once it is in the audit log.
@@ -234,6 +237,16 @@ export async function createServices(config: Config): Promise<Services> {
     operator,
     trustCenter: await createTrustCenterService({ rel, audit, config, graph }),
     runtime,
+    // the version counters that kept route answers are keyed by (server/kept, `keep` in the route table)
+    versions: {
+      graph: () => graph.version(),
+      records: () => accessBody.readyVersion(),
+      audit: () => audit.version(),
+      day: () => {
+        const at = accessBody.now();
+        return `${berlinDate(at)}|${at.toISOString().slice(0, 10)}`;
+      },
+    } satisfies Versions,
     flushReadLogs,
     async close() {
       health.stop();

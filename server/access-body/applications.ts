@@ -1,5 +1,4 @@
 import type { SessionUser } from "../auth/user";
-import type { EncodedBody } from "../http/node-adapter";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertOwn, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -58,21 +57,6 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     );
     const open = await openRequestsByApplication();
     return Promise.all(recs.map((r) => applicationView(r, at, open)));
-  }
-
-  // GET /api/compliance/applications as sent, per version of the records (context.ts, keptLists)
-  const keptBody = ctx.keptLists();
-
-  /**
-   * The JSON of listApplications(user, filter), encoded once per version of the records, Berlin day (the
-   * clocks count in days; nothing else in a view depends on the time), caller class (an overseer sees
-   * every organisation's applications, anyone else their own organisation's) and filter.
-   */
-  function listApplicationsBody(
-    user: SessionUser,
-    filter: { state?: string; limit?: number; offset?: number } = {},
-  ): Promise<EncodedBody> {
-    return keptBody(user, [filter.state, filter.limit, filter.offset], (at) => listAt(user, filter, at));
   }
 
   async function getApplication(id: string, user: SessionUser): Promise<ApplicationDetail> {
@@ -312,7 +296,6 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
 
   return {
     listApplications,
-    listApplicationsBody,
     getApplication,
     submitApplication,
     withdrawApplication,

@@ -3,9 +3,7 @@ import type { SessionUser } from "../auth/user";
 import type { Mutation, GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import { SYSTEM, isOverseer } from "./actors";
-import { EncodedBody } from "../http/node-adapter";
 import { berlinDate } from "./calendar";
-import { createKept } from "../http/kept-answers";
 import { PERMIT, transition } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
 import { assertVisible, loadRecord } from "./step";
@@ -72,46 +70,18 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     return isOverseer(user) ? recs : recs.filter((r) => r.organisation === user.organisation);
   }
 
-  /** who sees what of a list: an overseer every organisation's records, anyone else their own organisation's */
-  const callerClass = (user: SessionUser) => (isOverseer(user) ? "*" : `org:${user.organisation}`);
-
   /**
-   * A list's JSON as its GET route sends it, kept per version of the records (server/http/kept-answers.ts): `key` names the
-   * rest of what it depends on besides the Berlin day (the views count days, nothing else of the time)
-   * and the caller's class, `build` builds the list at `at` (the time of the read that builds it).
-   */
-  function keptLists(max = 64) {
-    const kept = createKept<EncodedBody>(max);
-    return async function body(
-      user: SessionUser,
-      key: unknown[],
-      build: (at: Date) => Promise<unknown>,
-    ): Promise<EncodedBody> {
-      const version = await ensureReady();
-      const at = now();
-      const k = JSON.stringify([berlinDate(at), callerClass(user), ...key]);
-      return kept(version, k, async () => EncodedBody.json(await build(at)));
-    };
-  }
-
-  /**
-   * list (scoped to the caller's organisation unless they oversee), the same list as its route sends it
-   * (listBody, kept) and get (with history) of one record kind
+   * list (scoped to the caller's organisation unless they oversee) and get (with history) of one record kind
    */
   function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V | Promise<V>) {
     const listAt = async (user: SessionUser, filter: { state?: string }, at: Date) => {
       const recs = visible(user, await store.list<T>(kind, filter.state ? { state: filter.state } : {}));
       return Promise.all(recs.map((r) => view(r, at)));
     };
-    const keptBody = keptLists();
     return {
       async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
         await ensureReady();
         return listAt(user, filter, now());
-      },
-      /** the JSON of list(user, filter), byte for byte, kept per version of the records (keptLists) */
-      listBody(user: SessionUser, filter: { state?: string } = {}): Promise<EncodedBody> {
-        return keptBody(user, [filter.state], (at) => listAt(user, filter, at));
       },
       async get(id: string, user: SessionUser) {
         await ensureReady();
@@ -214,8 +184,6 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     nextId,
     get,
     visible,
-    callerClass,
-    keptLists,
     reader,
     datasetTitles,
     openInformationRequest,

@@ -152,7 +152,6 @@ export function createDataRequests(ctx: AccessBodyContext) {
 
   return {
     listDataRequests: reader.list,
-    listDataRequestsBody: reader.listBody,
     getDataRequest: reader.get,
     submitDataRequest,
     withdrawDataRequest,

@@ -110,7 +110,6 @@ export function createFindings(ctx: AccessBodyContext) {
 
   return {
     listFindings: reader.list,
-    listFindingsBody: reader.listBody,
     getFinding: reader.get,
     openFinding,
     respondFinding,

@@ -1,4 +1,4 @@
-import { badRequest, json, jsonBuffer } from "../http/errors";
+import { badRequest, json } from "../http/errors";
 import { intParam, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
 import type { AccessBody } from ".";
@@ -23,9 +23,8 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
     if (id) return json(await ab.getApplication(id, ctx.user!));
-    // the list kept encoded (the same bytes as json(listApplications(...)))
-    return jsonBuffer(
-      await ab.listApplicationsBody(ctx.user!, {
+    return json(
+      await ab.listApplications(ctx.user!, {
         state: q(ctx, "state"),
         // optional page (a work queue reads one); without `limit` the whole list, as the spec says
         limit: q(ctx, "limit") ? intParam(ctx.query, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
@@ -52,9 +51,8 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
     if (id) return json(await ab.getInformationRequest(id, ctx.user!));
-    // the list kept encoded (the same bytes as json(listInformationRequests(...)))
-    return jsonBuffer(
-      await ab.listInformationRequestsBody(ctx.user!, {
+    return json(
+      await ab.listInformationRequests(ctx.user!, {
         state: q(ctx, "state"),
         applicationId: q(ctx, "applicationId"),
       }),
@@ -88,7 +86,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
     if (id) return json(await ab.getDataRequest(id, ctx.user!));
-    return jsonBuffer(await ab.listDataRequestsBody(ctx.user!, { state: q(ctx, "state") }));
+    return json(await ab.listDataRequests(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/requests": async (ctx) => {
     const body = await readJsonObject(ctx.request);
@@ -107,7 +105,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
     if (id) return json(await ab.getFinding(id, ctx.user!));
-    return jsonBuffer(await ab.listFindingsBody(ctx.user!, { state: q(ctx, "state") }));
+    return json(await ab.listFindings(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/findings": async (ctx) =>
     json(await ctx.services.accessBody.openFinding(await readJsonObject(ctx.request), ctx.user!), 201),
@@ -120,24 +118,22 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
     if (id) return json(await ab.getResult(id, ctx.user!));
-    return jsonBuffer(await ab.listResultsBody(ctx.user!, { state: q(ctx, "state") }));
+    return json(await ab.listResults(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/results": async (ctx) => {
     const r = await ctx.services.accessBody.postResult(await readJsonObject(ctx.request), ctx.user!);
     return json(r.result, r.created ? 201 : 200);
   },
 
-  // kept answers (server/http/kept-answers.ts): the same bytes as json(register()) and json(information())
-  "GET /api/permits": async (ctx) => jsonBuffer(await ctx.services.accessBody.registerBody()),
-  "GET /api/information": async (ctx) => jsonBuffer(await ctx.services.accessBody.informationBody()),
+  "GET /api/permits": async (ctx) => json(await ctx.services.accessBody.register()),
+  "GET /api/information": async (ctx) => json(await ctx.services.accessBody.information()),
 
   "GET /api/activity-report": async (ctx) => {
     const ab = ctx.services.accessBody;
     const period = reportPeriod(ctx.query, ab.now());
     const format = q(ctx, "format") ?? "json";
-    // JSON: the kept answer (server/http/kept-answers.ts), the same bytes as json(activityReport(period))
-    if (format === "json") return jsonBuffer(await ab.activityReportBody(period));
     const report = await ab.activityReport(period);
+    if (format === "json") return json(report);
     const name = `activity-report-${period.from}-${period.to}`;
     if (format === "csv") {
       return new Response(reportCsv(report), {

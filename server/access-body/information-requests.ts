@@ -1,5 +1,4 @@
 import type { SessionUser } from "../auth/user";
-import type { EncodedBody } from "../http/node-adapter";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertOwn, assertRole, pickRequired } from "./actors";
 import { addDays, berlinDate } from "./calendar";
@@ -36,14 +35,6 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   async function listInformationRequests(user: SessionUser, filter: ListFilter = {}) {
     await ensureReady();
     return listAt(user, filter, now());
-  }
-
-  // GET /api/compliance/information-requests as sent, per version of the records (context.ts, keptLists)
-  const keptBody = ctx.keptLists();
-
-  /** the JSON of listInformationRequests(user, filter), byte for byte, kept per version of the records */
-  function listInformationRequestsBody(user: SessionUser, filter: ListFilter = {}): Promise<EncodedBody> {
-    return keptBody(user, [filter.state, filter.applicationId], (at) => listAt(user, filter, at));
   }
 
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {
@@ -202,7 +193,6 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
 
   return {
     listInformationRequests,
-    listInformationRequestsBody,
     getInformationRequest: reader.get,
     requestInformation,
     answerInformationRequest,

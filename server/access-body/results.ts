@@ -117,5 +117,5 @@ export function createResults(ctx: AccessBodyContext) {
     return resultView(done, at);
   }
 
-  return { listResults: reader.list, listResultsBody: reader.listBody, getResult: reader.get, postResult };
+  return { listResults: reader.list, getResult: reader.get, postResult };
 }

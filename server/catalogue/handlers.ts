@@ -1,4 +1,4 @@
-import { json, jsonBuffer, noContent } from "../http/errors";
+import { json, noContent } from "../http/errors";
 import { readJsonObject, type HandlerMap } from "../http/handler";
 import type { CatalogueService } from "./service";
 
@@ -8,7 +8,7 @@ export interface CatalogueServices {
 }
 
 export const catalogueHandlers: HandlerMap<CatalogueServices> = {
-  "GET /api/catalog": async ({ services }) => jsonBuffer(await services.catalogue.listBody()),
+  "GET /api/catalog": async ({ services }) => json(await services.catalogue.list()),
   "POST /api/catalog": async ({ services, request, user }) =>
     json(await services.catalogue.create(await readJsonObject(request), user!), 201),
   "DELETE /api/catalog": async ({ services, query, user }) => {

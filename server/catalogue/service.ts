@@ -1,13 +1,8 @@
 import { z } from "zod";
 import { httpUrl } from "../http/links";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import {
-  createVersionedCache,
-  createVersionedValue,
-  type GraphNode,
-  type Properties,
-  type GraphStore,
-} from "../graph";
+import type { GraphNode, Properties, GraphStore } from "../graph";
+import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
@@ -61,21 +56,16 @@ export function toDataset(n: GraphNode): HealthDataset {
 }
 
 export function createCatalogueService(graph: GraphStore) {
-  // the list is the same for every caller: kept encoded per graph version (any graph write empties it)
-  const cached = createVersionedCache(graph, 4);
-  // the datasets themselves, read once per graph version: every catalogue page and the discovery
-  // and application views start from the whole list (frozen: callers share it)
-  const list: () => Promise<readonly HealthDataset[]> = createVersionedValue(graph, async () => {
-    const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
-    return Object.freeze(nodes.map((n) => Object.freeze(toDataset(n))));
-  });
+  // the datasets, read once per graph version: every catalogue page and the discovery and application
+  // views start from the whole list, the same for every caller (frozen: callers share it)
+  const kept = createKept<readonly HealthDataset[]>({ max: 1 });
+  const list = () =>
+    kept({ caller: EVERYONE, versions: [graph.version()] }, async () => {
+      const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
+      return deepFrozen(nodes.map(toDataset));
+    });
   return {
     list,
-
-    /** the list as the API answers it, encoded once per graph version */
-    listBody() {
-      return cached("list", list);
-    },
 
     async get(id: string): Promise<HealthDataset | null> {
       const n = await graph.getNode(id);

@@ -26,9 +26,5 @@ describe("compliance over the access body's records", () => {
     expect(byId["dsp.catalogue"].status).toBe("skip"); // not listening in a unit test
     const cached = await ab.tck({ rerun: false });
     expect(cached).toMatchObject({ cached: true, ranAt: tck.ranAt });
-    // the route's body: the last run encoded once, the same bytes as the answer
-    const body = await ab.tckBody({ rerun: false });
-    expect(body.toString()).toBe(JSON.stringify(cached));
-    expect(await ab.tckBody({ rerun: false })).toBe(body);
   });
 });

@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { AccessBodyWithCompliance } from "./index";
 
@@ -9,13 +9,11 @@ export interface ComplianceServices {
 
 /** GET /api/compliance (summary per participant) and GET /api/compliance/tck (conformance probes; `?run=1` re-runs). */
 export const complianceHandlers: HandlerMap<ComplianceServices> = {
-  // the kept answer: the same bytes as json(compliance(user))
-  "GET /api/compliance": async ({ services, user }) =>
-    jsonBuffer(await services.accessBody.complianceBody(user!)),
+  "GET /api/compliance": async ({ services, user }) => json(await services.accessBody.compliance(user!)),
   "GET /api/compliance/tck": async ({ services, query, headers }) => {
     const run = query.get("run");
-    return jsonBuffer(
-      await services.accessBody.tckBody({
+    return json(
+      await services.accessBody.tck({
         rerun: run === "1" || run === "true",
         cookie: headers.get("cookie") ?? undefined,
       }),

@@ -14,8 +14,6 @@ import {
   type RecordStore,
 } from "../access-body";
 import { DID_WEB } from "./summary";
-import { createEncodedOnce } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
 
 /**
  * GET /api/compliance/tck: live conformance probes of the running system. HTTP probes call this
@@ -81,7 +79,6 @@ class Fail extends Error {}
 
 export function createTck(deps: TckDeps) {
   let last: TckRun | undefined;
-  const cachedBody = createEncodedOnce<TckRun>((run) => ({ ...run, cached: true }));
   let running: Promise<TckRun> | undefined;
 
   async function http(
@@ -498,11 +495,6 @@ export function createTck(deps: TckDeps) {
   return {
     probeIds: probes.map((p) => p.id),
     results,
-    /** the JSON of results(opts); the last run's answer encoded once per run (kept-answers.ts) */
-    async resultsBody(opts: { rerun: boolean; cookie?: string }): Promise<EncodedBody> {
-      if (!opts.rerun && last) return cachedBody(last);
-      return EncodedBody.json(await results(opts));
-    },
   };
 }
 

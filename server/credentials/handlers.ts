@@ -1,4 +1,4 @@
-import { json, jsonBuffer, noContent, unauthorized } from "../http/errors";
+import { json, noContent, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { checkId, checkOptionalId } from "../http/ids";
 import { parseCredentialRequest } from "./service";
@@ -18,14 +18,13 @@ function user(ctx: HandlerContext<CredentialServices>) {
 
 export const credentialHandlers: HandlerMap<CredentialServices> = {
   "GET /api/credentials": async (ctx) =>
-    jsonBuffer(
-      await ctx.services.credentials.listBody(
+    json(
+      await ctx.services.credentials.list(
         user(ctx),
         checkOptionalId(presentString(ctx.query.get("participantId")), "participantId"),
       ),
     ),
-  "GET /api/credentials/definitions": async (ctx) =>
-    jsonBuffer(await ctx.services.credentials.definitionsBody()),
+  "GET /api/credentials/definitions": async (ctx) => json(await ctx.services.credentials.definitions()),
   "POST /api/credentials/request": async (ctx) => {
     const { participantContextId, credentialType } = parseCredentialRequest(
       await readJsonObject(ctx.request),

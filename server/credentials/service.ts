@@ -5,14 +5,12 @@ import { describeUpstream } from "../dataspace/failures";
 import { readsAnyContext } from "../dataspace";
 import { toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
-import { cacheKey } from "../http/cache-key";
+import { keyText } from "../http/kept";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
-import { EncodedBody } from "../http/node-adapter";
 import {
   createVerifier,
   didWebUrl,
-  newVerificationInputs,
   type CredentialVerification,
   type CredentialVerifier,
   type VerificationInputs,
@@ -64,13 +62,9 @@ export type ListedCredential = Credential & {
 export interface CredentialService {
   /** @param now the time verified at (default: now) */
   list(user: SessionUser, participantId?: string, now?: Date): Promise<ListedCredential[]>;
-  /** GET /api/credentials as sent: the JSON of `list`, kept per caller class while what it was made from holds */
-  listBody(user: SessionUser, participantId?: string, now?: Date): Promise<EncodedBody>;
   definitions(): Promise<
     (Record<string, unknown> & { id: string; credentialType: string; label: string; proves: string })[]
   >;
-  /** GET /api/credentials/definitions as sent: encoded once per answer of the issuer */
-  definitionsBody(): Promise<EncodedBody>;
   request(
     participantContextId: string,
     credentialType: string,
@@ -94,25 +88,6 @@ interface CredentialSource {
   items(): { credential: Credential; participantContextId: string | null }[];
 }
 
-/** a listing as sent, with what it was made from (listBody) */
-interface KeptListing {
-  inputs: readonly unknown[];
-  /** undefined when no issuer is configured (nothing is verified) */
-  verification: VerificationInputs | undefined;
-  /** the JSON text around each credential's `checkedAt` (the time of each request) */
-  parts: string[];
-}
-
-/** the listing at `now`: its parts joined around the time */
-const listingAt = (kept: KeptListing, now: Date) =>
-  new EncodedBody(Buffer.from(kept.parts.join(`"${now.toISOString()}"`)), { compress: false });
-
-const EMPTY_LIST = /* @__PURE__ */ EncodedBody.json([]);
-
-// a value no credential's `checkedAt` holds: the text is cut where it stands
-const OPEN = "\u0000checkedAt\u0000";
-const OPEN_JSON = JSON.stringify(OPEN);
-
 export function parseCredentialRequest(body: Record<string, unknown>) {
   const participantContextId = presentString(body.participantContextId);
   const credentialType = presentString(body.credentialType);
@@ -133,7 +108,6 @@ const labelled = (defs: readonly Definition[]) =>
 export function createCredentialService(deps: { config: Config; dataspace: Dataspace }): CredentialService {
   const { config, dataspace } = deps;
   let verifier: CredentialVerifier | undefined;
-  const definitionBodies = new WeakMap<object, EncodedBody>();
 
   function getVerifier(): CredentialVerifier | undefined {
     const rt = dataspace.runtime;
@@ -145,7 +119,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       if (rt.issuer) origins.add(new URL(rt.issuer.baseUrl).origin);
       const web = didWebUrl(rt.issuerDid);
       if (web && !local) origins.add(new URL(web).origin);
-      const listKey = (url: string) => cacheKey("status list", url);
+      const listKey = (url: string) => keyText("status list", url);
       verifier = createVerifier({
         issuerDid: rt.issuerDid,
         // status lists through the dataspace's read cache: kept while nothing changed (the embedded
@@ -222,7 +196,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
 
   function held(id: string): Promise<CredentialSource> {
     return dataspace.participantCredentials(id).then((list) => ({
-      key: cacheKey("held", id),
+      key: keyText("held", id),
       inputs: [list],
       items: () => list.map((credential) => ({ credential, participantContextId: id })),
     }));
@@ -272,8 +246,6 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   }
 
   // per caller class: every issued credential, or one participant context's (a bounded number)
-  const listings = new Map<string, KeptListing>();
-  const frozen = (v: unknown) => Array.isArray(v) && Object.isFrozen(v);
 
   return {
     async list(user, participantId, now = new Date()) {
@@ -281,55 +253,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       return source ? withVerification(source.items(), now) : [];
     },
 
-    /**
-     * The listing's text is kept per caller class while it is made of the same upstream answers (the
-     * read cache's frozen arrays: a write through this server or a change in the embedded dataspace
-     * ends them), the same documents (the issuer's DID document as kept, the status lists as the read
-     * cache holds them) and the time is within every validity period and JWT time claim it checked;
-     * per request only `checkedAt` is written in. Byte for byte the JSON of `list`.
-     */
-    async listBody(user, participantId, now = new Date()) {
-      const source = await sourceFor(user, participantId);
-      if (!source) return EMPTY_LIST;
-      const v = getVerifier();
-      const hit = listings.get(source.key);
-      if (
-        hit &&
-        hit.inputs.length === source.inputs.length &&
-        hit.inputs.every((x, i) => x === source.inputs[i]) &&
-        (hit.verification ? !!v && v.holds(hit.verification, now) : !v)
-      )
-        return listingAt(hit, now);
-      const verification = v ? newVerificationInputs() : undefined;
-      const list = await withVerification(source.items(), now, verification);
-      for (const c of list) c.verification.checkedAt = OPEN;
-      const parts = JSON.stringify(list).split(OPEN_JSON);
-      // one cut per credential, or some credential's own text held the marker: then nothing is kept
-      if (parts.length !== list.length + 1) {
-        for (const c of list) c.verification.checkedAt = now.toISOString();
-        return EncodedBody.json(list, { compress: false });
-      }
-      const listing: KeptListing = { inputs: source.inputs, verification, parts };
-      if (source.inputs.every(frozen) && (!verification || verification.reusable)) {
-        if (listings.size >= 200 && !listings.has(source.key)) listings.clear();
-        listings.set(source.key, listing);
-      }
-      return listingAt(listing, now);
-    },
-
     async definitions() {
       return labelled(await dataspace.listCredentialDefinitions());
-    },
-
-    async definitionsBody() {
-      const defs = await dataspace.listCredentialDefinitions();
-      let body = definitionBodies.get(defs);
-      if (!body) {
-        body = EncodedBody.json(labelled(defs));
-        // the read cache's frozen answer stands for what it holds; anything else is built each time
-        if (Object.isFrozen(defs)) definitionBodies.set(defs, body);
-      }
-      return body;
     },
 
     async request(participantContextId, credentialType, user) {

@@ -1,4 +1,4 @@
-import { cacheKey } from "../http/cache-key";
+import { keyText } from "../http/kept";
 import type { ConnectorClient } from "./connector-client";
 import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
@@ -35,11 +35,11 @@ export interface CachedConnectorLists {
 
 /** the read cache's keys of the lists that are both read and peeked: one place, so the two always agree */
 const listKey = {
-  contexts: () => cacheKey("contexts"),
-  negotiations: (contextId: string, query?: unknown) => cacheKey("negotiations", contextId, query),
-  transfers: (contextId: string, query?: unknown) => cacheKey("transfers", contextId, query),
-  assets: (contextId: string, query?: unknown) => cacheKey("assets", contextId, query),
-  policyDefinitions: (contextId: string) => cacheKey("policies", contextId),
+  contexts: () => keyText("contexts"),
+  negotiations: (contextId: string, query?: unknown) => keyText("negotiations", contextId, query),
+  transfers: (contextId: string, query?: unknown) => keyText("transfers", contextId, query),
+  assets: (contextId: string, query?: unknown) => keyText("assets", contextId, query),
+  policyDefinitions: (contextId: string) => keyText("policies", contextId),
 };
 
 export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
@@ -74,7 +74,7 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     listParticipantContexts: (signal) =>
       cache.read(listKey.contexts(), signal, (s) => client.listParticipantContexts(s)),
     getParticipantContext: (id, signal) =>
-      cache.read(cacheKey("context", id), signal, (s) => client.getParticipantContext(id, s)),
+      cache.read(keyText("context", id), signal, (s) => client.getParticipantContext(id, s)),
     updateParticipantContext: (id, record, signal) =>
       write(client.updateParticipantContext(id, record, signal)),
     listAssets: (id, signal, query) =>
@@ -91,12 +91,12 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     // another participant's answer, with offer ids the provider issues afresh on each request: never
     // kept, but identical requests in flight share one call
     requestCatalog: (id, request, signal) =>
-      cache.share(cacheKey("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
+      cache.share(keyText("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
     listNegotiations: (id, signal, query) =>
       cache.read(listKey.negotiations(id, query), signal, (s) => client.listNegotiations(id, s, query)),
     initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),
     getNegotiation: (id, negotiationId, signal) =>
-      cache.read(cacheKey("negotiation", id, negotiationId), signal, (s) =>
+      cache.read(keyText("negotiation", id, negotiationId), signal, (s) =>
         client.getNegotiation(id, negotiationId, s),
       ),
     listTransfers: (id, signal, query) =>
@@ -105,7 +105,7 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     terminateTransfer: (id, transferId, reason, signal) =>
       write(client.terminateTransfer(id, transferId, reason, signal)),
     getTransfer: (id, transferId, signal) =>
-      cache.read(cacheKey("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),
+      cache.read(keyText("transfer", id, transferId), signal, (s) => client.getTransfer(id, transferId, s)),
     // the endpoint data reference carries a short-lived token: always live
     getEndpointDataReference: (id, transferId, signal) =>
       client.getEndpointDataReference(id, transferId, signal),
@@ -121,12 +121,12 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
     // cells and dataspace profiles are read only on the way to a write (onboarding): always live
     listCells: (signal) => client.listCells(signal),
     listDataspaceProfiles: (signal) => client.listDataspaceProfiles(signal),
-    listTenants: (signal) => read(cacheKey("tm", "tenants"), signal, (s) => client.listTenants(s)),
-    getTenant: (id, signal) => read(cacheKey("tm", "tenant", id), signal, (s) => client.getTenant(id, s)),
+    listTenants: (signal) => read(keyText("tm", "tenants"), signal, (s) => client.listTenants(s)),
+    getTenant: (id, signal) => read(keyText("tm", "tenant", id), signal, (s) => client.getTenant(id, s)),
     createTenant: (properties, signal) => write(client.createTenant(properties, signal)),
     updateTenant: (id, properties, signal) => write(client.updateTenant(id, properties, signal)),
     listParticipantProfiles: (id, signal) =>
-      read(cacheKey("tm", "participants", id), signal, (s) => client.listParticipantProfiles(id, s)),
+      read(keyText("tm", "participants", id), signal, (s) => client.listParticipantProfiles(id, s)),
     createParticipantProfile: (id, deployment, signal) =>
       write(client.createParticipantProfile(id, deployment, signal)),
   };
@@ -145,7 +145,7 @@ export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClie
     issuerContextId: client.issuerContextId,
     listCredentialDefinitions: (signal) =>
       cache.read(
-        cacheKey("issuer", "definitions"),
+        keyText("issuer", "definitions"),
         signal,
         (s) => client.listCredentialDefinitions(s),
         "issuer",
@@ -154,7 +154,7 @@ export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClie
       write(client.createCredentialDefinition(definition, signal)),
     listCredentials: (holderId, signal) =>
       cache.read(
-        cacheKey("issuer", "credentials", holderId),
+        keyText("issuer", "credentials", holderId),
         signal,
         (s) => client.listCredentials(holderId, s),
         "issuer",
@@ -170,7 +170,7 @@ export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): 
     baseUrl: client.baseUrl,
     listCredentials: (id, signal) =>
       cache.read(
-        cacheKey("identity hub", "credentials", id),
+        keyText("identity hub", "credentials", id),
         signal,
         (s) => client.listCredentials(id, s),
         "identity hub",

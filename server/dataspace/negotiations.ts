@@ -1,7 +1,7 @@
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfContext } from "./assets";
 import { assetTerms, organisationOfContext, permitMissing, type PermitRef } from "./permits";
-import { deepFrozen } from "../http/cache-key";
+import { deepFrozen } from "../http/kept";
 import { createEncodedOnce } from "../http/kept-answers";
 import type { EncodedBody } from "../http/node-adapter";
 import { createEncodedByInputs } from "./encoded-by-inputs";
@@ -152,7 +152,7 @@ export async function listNegotiationsBody(
 const catalogRequests = new Map<string, Readonly<Record<string, unknown>>>();
 const CATALOG_REQUESTS_KEPT = 256;
 
-/** The connector's catalogue request for a provider (deeply frozen: its cache key is made once, cache-key.ts). */
+/** The connector's catalogue request for a provider (deeply frozen: shared by every call). */
 function catalogRequestOf(
   providerDid: string,
   counterPartyAddress?: string,

@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
 import { viewerOf } from "../privacy";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
@@ -14,8 +14,8 @@ export interface GraphServices {
 
 export const graphHandlers: HandlerMap<GraphServices> = {
   "GET /api/graph": async ({ services, query, user }) =>
-    jsonBuffer(
-      await services.graphQueries.graphBody(
+    json(
+      await services.graphQueries.graph(
         {
           layer: query.get("layer"),
           persona: query.get("persona"),
@@ -25,17 +25,17 @@ export const graphHandlers: HandlerMap<GraphServices> = {
       ),
     ),
   "GET /api/graph/expand": async ({ services, query, user }) =>
-    jsonBuffer(
-      await services.graphQueries.expandBody(
+    json(
+      await services.graphQueries.expand(
         query.get("id"),
         intParam(query, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX),
         viewerOf(user),
       ),
     ),
   "GET /api/graph/node": async ({ services, query, user }) => {
-    const body = await services.graphQueries.nodeBody(query.get("id"), viewerOf(user));
+    const node = await services.graphQueries.node(query.get("id"), viewerOf(user));
     await services.patients.noteNodeRead(query.get("id"), user);
-    return jsonBuffer(body);
+    return json(node);
   },
-  "GET /api/graph/validate": async ({ services }) => jsonBuffer(await services.graphQueries.validateBody()),
+  "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),
 };

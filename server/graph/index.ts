@@ -22,7 +22,6 @@ export {
   type Relationship,
 } from "./model";
 export type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
-export { createVersionedCache, createVersionedMap, createVersionedValue } from "./versioned-cache";
 export { datasetsOf } from "./synthetic/catalogue";
 export { buildTimeline, type ClinicalTimeline } from "./synthetic/clinical";
 export { DEFAULT_SEED } from "./synthetic/generate";

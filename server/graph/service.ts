@@ -1,6 +1,5 @@
 import { badRequest, notFound } from "../http/errors";
-import type { EncodedBody } from "../http/node-adapter";
-import { createVersionedCache, createVersionedMap } from "./versioned-cache";
+import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import {
   CAMEL_CASE,
   LAYER_LABELS,
@@ -20,8 +19,8 @@ import { createMinimiser, type Viewer } from "../privacy";
 /**
  * Graph queries for the API and the explorer: layer and persona scoping, the limit honoured,
  * what the caller may see of people applied (server/privacy: every answer goes through the
- * viewer's redactor), and serialised responses cached per graph version and visibility class
- * (any write invalidates them).
+ * viewer's redactor), and answers kept per graph version and visibility class (server/http/kept;
+ * any write moves the version).
  */
 
 export const GRAPH_LIMIT_DEFAULT = 1000;
@@ -83,197 +82,163 @@ export interface GraphServiceOptions {
 
 export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
   const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
-  const cached = createVersionedCache(store);
+  // answers per graph version and visibility class (server/http/kept), shared, so frozen
+  const kept = createKept<GraphResponse>({ max: 256 });
+  const keptNodes = createKept<NodeAnswer>({ max: 1024 });
   // whether a stored id is a node, once per graph version (node and expand answers check it first)
-  const existence = createVersionedMap<boolean>(store, 4096);
-  const exists = (stored: string) => existence(stored, async () => (await store.getNode(stored)) !== null);
-  let validation: { version: number; value: GraphValidation } | null = null;
-  // the decoded form of a cached body, for callers that want objects (views): parsed once, frozen
-  const decoded = new WeakMap<EncodedBody, GraphResponse>();
-
-  function decode(body: EncodedBody): GraphResponse {
-    let g = decoded.get(body);
-    if (!g) {
-      g = deepFreeze(JSON.parse(body.toString()) as GraphResponse);
-      decoded.set(body, g);
-    }
-    return g;
-  }
+  const existence = createKept<boolean>({ max: 4096 });
+  const exists = (stored: string) =>
+    existence(
+      { caller: EVERYONE, versions: [store.version()], args: [stored] },
+      async () => (await store.getNode(stored)) !== null,
+    );
+  const keptValidation = createKept<GraphValidation>({ max: 1 });
 
   return {
     /** what a viewer may see of person-level records (server/privacy), for readers outside the graph (the audit log) */
     redactor: (viewer: Viewer) => minimiser.redactor(viewer),
 
-    /** GET /api/graph as encoded JSON, cached per graph version and visibility class */
-    graphBody(
-      q: { layer: string | null; persona: string | null; limit: number },
-      viewer: Viewer,
-    ): Promise<EncodedBody> {
-      const { label, layers } = parseLayer(q.layer);
-      const personal = personaLayers(q.persona);
-      const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
-      const key = `graph|${scope.join(",")}|${q.limit}|${label}|${viewer.key}`;
-      return cached(key, async () => {
-        const redact = await minimiser.redactor(viewer);
-        return redact.graph(await store.sampleGraph(scope, q.limit, label));
-      });
-    },
-
-    /** the same answer as objects: shared while the graph is unchanged, so frozen (copy to change) */
-    async graph(
+    /** GET /api/graph: kept per graph version and visibility class, shared, so frozen (copy to change) */
+    graph(
       q: { layer: string | null; persona: string | null; limit: number },
       viewer: Viewer,
     ): Promise<GraphResponse> {
-      return decode(await this.graphBody(q, viewer));
+      const { label, layers } = parseLayer(q.layer);
+      const personal = personaLayers(q.persona);
+      const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
+      const key = { caller: viewer.key, versions: [store.version()], args: ["graph", scope, q.limit, label] };
+      return kept(key, async () => {
+        const redact = await minimiser.redactor(viewer);
+        return deepFrozen(redact.graph(await store.sampleGraph(scope, q.limit, label)));
+      });
     },
 
-    /** GET /api/graph/expand as encoded JSON, cached per graph version and visibility class */
-    async expandBody(id: string | null, depth: number, viewer: Viewer): Promise<EncodedBody> {
-      if (!id) throw badRequest("id query parameter is required");
-      const redact = await minimiser.redactor(viewer);
-      const stored = redact.resolve(id);
-      if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
-      return cached(`expand|${stored}|${depth}|${viewer.key}`, async () =>
-        redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!),
-      );
-    },
-
-    /** frozen, as graph() */
+    /** GET /api/graph/expand: kept and frozen, as graph() */
     async expand(id: string | null, depth: number, viewer: Viewer): Promise<GraphResponse> {
-      return decode(await this.expandBody(id, depth, viewer));
-    },
-
-    async node(
-      id: string | null,
-      viewer: Viewer,
-    ): Promise<GraphNode & { relationships: Relationship[]; relationshipCount: number }> {
-      if (!id) throw badRequest("id query parameter is required");
-      const redact = await minimiser.redactor(viewer);
-      const stored = redact.resolve(id);
-      const node = stored ? await store.getNode(stored) : null;
-      if (!stored || !node) throw notFound(`Node ${id} not found`);
-      const relationships = (await store.relationships({ id: stored, limit: NODE_RELATIONSHIP_LIMIT })).map(
-        redact.relationship,
-      );
-      return { ...redact.node(node), relationships, relationshipCount: relationships.length };
-    },
-
-    /** GET /api/graph/node as encoded JSON, cached per graph version and visibility class */
-    async nodeBody(id: string | null, viewer: Viewer): Promise<EncodedBody> {
       if (!id) throw badRequest("id query parameter is required");
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
       if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
-      return cached(`node|${stored}|${viewer.key}`, () => this.node(id, viewer));
+      const key = { caller: viewer.key, versions: [store.version()], args: ["expand", stored, depth] };
+      return kept(key, async () =>
+        deepFrozen(redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!)),
+      );
     },
 
-    /** GET /api/graph/validate as encoded JSON, once per graph version (validate() keeps the value) */
-    validateBody(): Promise<EncodedBody> {
-      return cached("validate", () => this.validate());
+    /** GET /api/graph/node: kept and frozen, as graph() */
+    async node(id: string | null, viewer: Viewer): Promise<NodeAnswer> {
+      if (!id) throw badRequest("id query parameter is required");
+      const redact = await minimiser.redactor(viewer);
+      const stored = redact.resolve(id);
+      if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
+      return keptNodes({ caller: viewer.key, versions: [store.version()], args: [stored] }, async () => {
+        const node = await store.getNode(stored);
+        if (!node) throw notFound(`Node ${id} not found`);
+        const relationships = (await store.relationships({ id: stored, limit: NODE_RELATIONSHIP_LIMIT })).map(
+          redact.relationship,
+        );
+        return deepFrozen({ ...redact.node(node), relationships, relationshipCount: relationships.length });
+      });
     },
 
-    async validate(): Promise<GraphValidation> {
-      if (validation?.version === store.version()) return validation.value;
-      const version = store.version();
-      const c = await store.counts();
-      const violations: GraphValidation["violations"] = [];
-      const layers = Object.fromEntries(
-        LAYERS.map((l) => [l, { labels: {} as Record<string, number>, nodes: 0 }]),
-      ) as GraphValidation["layers"];
-      for (const [label, n] of Object.entries(c.nodesByLabel)) {
-        if (!PASCAL_CASE.test(label))
-          violations.push({ kind: "label", subject: label, detail: "label is not PascalCase" });
-        const layer = layerOfLabel(label);
-        if (!layer) {
-          violations.push({
-            kind: "unknownLabel",
-            subject: label,
-            detail: "label belongs to no layer of the layer table",
-          });
-          continue;
-        }
-        layers[layer].labels[label] = n;
-        layers[layer].nodes += n;
-      }
-      for (const layer of LAYERS) {
-        for (const label of LAYER_LABELS[layer]) layers[layer].labels[label] ??= 0;
-        if (layers[layer].nodes === 0)
-          violations.push({ kind: "emptyLayer", subject: layer, detail: `layer ${layer} has no nodes` });
-      }
-      for (const type of Object.keys(c.edgesByType)) {
-        if (!UPPER_SNAKE_CASE.test(type))
-          violations.push({
-            kind: "relationshipType",
-            subject: type,
-            detail: "relationship type is not UPPER_SNAKE_CASE",
-          });
-      }
-      for (const [label, keys] of Object.entries(c.propertyKeysByLabel)) {
-        for (const k of keys) {
-          if (!CAMEL_CASE.test(k))
-            violations.push({
-              kind: "propertyKey",
-              subject: `${label}.${k}`,
-              detail: "property key is not camelCase",
-            });
-        }
-      }
-      if (c.danglingEdges > 0) {
-        violations.push({
-          kind: "danglingEdge",
-          subject: "edges",
-          detail: `${c.danglingEdges} relationships point at missing nodes`,
-        });
-      }
-      const totals = {
-        nodes: Object.values(c.nodesByLabel).reduce((a, b) => a + b, 0),
-        edges: Object.values(c.edgesByType).reduce((a, b) => a + b, 0),
-      };
-      const constraints = [
-        { name: "unique node id", ok: c.duplicateIds === 0, detail: `${c.duplicateIds} duplicate ids` },
-        {
-          name: "relationships connect existing nodes",
-          ok: c.danglingEdges === 0,
-          detail: `${c.danglingEdges} dangling`,
-        },
-        {
-          name: "every label belongs to a layer",
-          ok: !violations.some((v) => v.kind === "unknownLabel"),
-          detail: "layer table of the spec",
-        },
-        { name: "labels PascalCase", ok: !violations.some((v) => v.kind === "label"), detail: "" },
-        {
-          name: "relationship types UPPER_SNAKE_CASE",
-          ok: !violations.some((v) => v.kind === "relationshipType"),
-          detail: "",
-        },
-        {
-          name: "properties camelCase",
-          ok: !violations.some((v) => v.kind === "propertyKey"),
-          detail: "sampled per label",
-        },
-        { name: "every layer populated", ok: !violations.some((v) => v.kind === "emptyLayer"), detail: "" },
-      ];
-      const value: GraphValidation = {
-        valid: violations.length === 0,
-        checkedAt: new Date().toISOString(),
-        layers,
-        relationshipTypes: c.edgesByType,
-        totals,
-        constraints,
-        violations,
-      };
-      validation = { version, value };
-      return value;
+    /** GET /api/graph/validate: once per graph version */
+    validate(): Promise<GraphValidation> {
+      return keptValidation({ caller: EVERYONE, versions: [store.version()] }, validate);
     },
   };
+
+  async function validate(): Promise<GraphValidation> {
+    const c = await store.counts();
+    const violations: GraphValidation["violations"] = [];
+    const layers = Object.fromEntries(
+      LAYERS.map((l) => [l, { labels: {} as Record<string, number>, nodes: 0 }]),
+    ) as GraphValidation["layers"];
+    for (const [label, n] of Object.entries(c.nodesByLabel)) {
+      if (!PASCAL_CASE.test(label))
+        violations.push({ kind: "label", subject: label, detail: "label is not PascalCase" });
+      const layer = layerOfLabel(label);
+      if (!layer) {
+        violations.push({
+          kind: "unknownLabel",
+          subject: label,
+          detail: "label belongs to no layer of the layer table",
+        });
+        continue;
+      }
+      layers[layer].labels[label] = n;
+      layers[layer].nodes += n;
+    }
+    for (const layer of LAYERS) {
+      for (const label of LAYER_LABELS[layer]) layers[layer].labels[label] ??= 0;
+      if (layers[layer].nodes === 0)
+        violations.push({ kind: "emptyLayer", subject: layer, detail: `layer ${layer} has no nodes` });
+    }
+    for (const type of Object.keys(c.edgesByType)) {
+      if (!UPPER_SNAKE_CASE.test(type))
+        violations.push({
+          kind: "relationshipType",
+          subject: type,
+          detail: "relationship type is not UPPER_SNAKE_CASE",
+        });
+    }
+    for (const [label, keys] of Object.entries(c.propertyKeysByLabel)) {
+      for (const k of keys) {
+        if (!CAMEL_CASE.test(k))
+          violations.push({
+            kind: "propertyKey",
+            subject: `${label}.${k}`,
+            detail: "property key is not camelCase",
+          });
+      }
+    }
+    if (c.danglingEdges > 0) {
+      violations.push({
+        kind: "danglingEdge",
+        subject: "edges",
+        detail: `${c.danglingEdges} relationships point at missing nodes`,
+      });
+    }
+    const totals = {
+      nodes: Object.values(c.nodesByLabel).reduce((a, b) => a + b, 0),
+      edges: Object.values(c.edgesByType).reduce((a, b) => a + b, 0),
+    };
+    const constraints = [
+      { name: "unique node id", ok: c.duplicateIds === 0, detail: `${c.duplicateIds} duplicate ids` },
+      {
+        name: "relationships connect existing nodes",
+        ok: c.danglingEdges === 0,
+        detail: `${c.danglingEdges} dangling`,
+      },
+      {
+        name: "every label belongs to a layer",
+        ok: !violations.some((v) => v.kind === "unknownLabel"),
+        detail: "layer table of the spec",
+      },
+      { name: "labels PascalCase", ok: !violations.some((v) => v.kind === "label"), detail: "" },
+      {
+        name: "relationship types UPPER_SNAKE_CASE",
+        ok: !violations.some((v) => v.kind === "relationshipType"),
+        detail: "",
+      },
+      {
+        name: "properties camelCase",
+        ok: !violations.some((v) => v.kind === "propertyKey"),
+        detail: "sampled per label",
+      },
+      { name: "every layer populated", ok: !violations.some((v) => v.kind === "emptyLayer"), detail: "" },
+    ];
+    const value: GraphValidation = {
+      valid: violations.length === 0,
+      checkedAt: new Date().toISOString(),
+      layers,
+      relationshipTypes: c.edgesByType,
+      totals,
+      constraints,
+      violations,
+    };
+    return value;
+  }
 }
 export type GraphService = ReturnType<typeof createGraphService>;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+type NodeAnswer = GraphNode & { relationships: Relationship[]; relationshipCount: number };

@@ -9,6 +9,7 @@ import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
 import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
 import type { RequestHead } from "./request-head";
+import { createRouteKeeper, type Versions } from "./kept";
 
 /** What the dispatcher itself reads from the service container. */
 export interface DispatcherServices {
@@ -17,12 +18,14 @@ export interface DispatcherServices {
   sessions: Pick<SessionStore, "userFromRequest" | "cachedUser">;
   /** where refused requests (401, 403) go: the audit, coalesced (server/audit/access-log.ts) */
   accessLog?: { refused(refusal: { actor: string | null; what: string; status: number }): void };
+  /** the version counters that kept answers are keyed by; without them no answer is kept */
+  versions?: Versions;
 }
 
 /**
  * The /api dispatcher: static mode → route table → office hours → origin check (Origin, else
  * Referer) → body size (413) → session and role guard → content type and JSON syntax (415, 400)
- * → handler → JSON.
+ * → handler (or its kept answer, for a GET route that declares `keep`) → JSON.
  * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
 export function createApiHandler<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
@@ -72,6 +75,9 @@ class DispatchContext<S> implements HandlerContext<S> {
 export function createApiDispatcher<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
   const { config } = services;
   const allowedOrigins = [new URL(config.publicUrl).origin];
+  // static mode answers no API (and its container has no versions)
+  const versions = config.appMode === "static" ? undefined : services.versions;
+  const keptAnswer = versions && createRouteKeeper(versions);
 
   return async function dispatch(request: RequestHead, webRequest: () => Request): Promise<Response> {
     let parsed: URL | undefined;
@@ -122,9 +128,14 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       if (!handler) {
         return json({ error: `Not implemented yet: ${match.method} ${match.route.path}` }, 501);
       }
-      const response = await handler(
-        new DispatchContext(request, webRequest, parsed, match.params, user, services),
-      );
+      const ctx = new DispatchContext(request, webRequest, parsed, match.params, user, services);
+      const keep = match.method === "GET" ? match.route.keep : undefined;
+      const response =
+        keep && keptAnswer
+          ? await keptAnswer(match.route.path, keep, { user, params: match.params, url: request.url }, () =>
+              handler(ctx),
+            )
+          : await handler(ctx);
       return request.method === "HEAD" ? new Response(null, response) : response;
     } catch (e) {
       const response = errorResponse(e);

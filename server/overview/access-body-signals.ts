@@ -3,10 +3,8 @@
  * service container at request time (duck-typed: the module is optional) and called
  * defensively, each call bounded by a time-out.
  */
-import { berlinDate } from "../access-body";
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
-import { cacheKey } from "../http/cache-key";
 import { DAY, isoDay, type OverviewSignal, type Tone } from "./model";
 
 /** what the overview reads from the access-body module, if it is there (duck-typed: the module is optional) */
@@ -110,48 +108,4 @@ export async function accessBodySignals(
     );
   }
   return out;
-}
-
-/**
- * accessBodySignals, kept per version of the access body's records (as its expiry sweep leaves them:
- * `readyVersion`, which every write here or on another instance changes), persona, caller (its roles
- * and organisation: what the module scopes its lists by) and day (the Berlin day the work queue counts
- * overdue items by, the day 90 days ahead that permits are compared with): the signals depend on
- * nothing else. A module without `readyVersion` is read each time; a failure is never kept.
- */
-export function createAccessBodySignals() {
-  let version: string | undefined;
-  const kept = new Map<string, OverviewSignal[]>();
-  return async function keptAccessBodySignals(
-    persona: Role,
-    user: SessionUser,
-    port: Partial<AccessBodyPort>,
-    opts: { now: () => Date; timeoutMs: number },
-  ): Promise<OverviewSignal[]> {
-    if (!port.readyVersion) return accessBodySignals(persona, user, port, opts);
-    const v = await bounded(port.readyVersion(), opts.timeoutMs);
-    if (v !== version) {
-      kept.clear();
-      version = v;
-    }
-    const at = opts.now();
-    const key = cacheKey(
-      persona,
-      berlinDate(at),
-      isoDay(new Date(at.getTime() + 90 * DAY)),
-      user.organisation,
-      ...user.roles,
-    );
-    let signals = kept.get(key);
-    if (!signals) {
-      signals = await accessBodySignals(persona, user, port, opts);
-      // not kept when a write came in meanwhile (a read after it has seen a newer version)
-      if (version === v) {
-        if (kept.size >= 500) kept.clear();
-        kept.set(key, signals);
-      }
-    }
-    // the overview changes its list (the register's expiry signal replaces the graph's): a copy
-    return [...signals];
-  };
 }

@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import { analyticsHandlers, type AnalyticsServices } from "../analytics/handlers";
 import { eehrxfHandlers, type EehrxfServices } from "../eehrxf/handlers";
@@ -18,7 +18,7 @@ export type InsightServices = OverviewServices &
 
 export const overviewHandlers: HandlerMap<OverviewServices> = {
   "GET /api/overview": async ({ services, query, user }) =>
-    jsonBuffer(await services.overview.bodyForUser(user!, query.get("persona"), services)),
+    json(await services.overview.forUser(user!, query.get("persona"), services)),
 };
 
 /** every insight route (analytics, federated cohorts, questions, EEHRxF, overview): one spread in server/api-routes.ts */

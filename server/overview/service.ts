@@ -12,15 +12,12 @@
  */
 import { berlinDate } from "../access-body";
 import { organisationOf, type SessionUser } from "../auth/user";
-import { createVersionedValue, LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
-import { Lru } from "../analytics";
-import { cacheKey } from "../http/cache-key";
-import { bodyAt, createKept, timedText, type TimedText } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
-import { accessBodyFrom, bounded, createAccessBodySignals } from "./access-body-signals";
+import { LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
+import { callerKey, createKept, EVERYONE } from "../http/kept";
+import { accessBodyFrom, accessBodySignals, bounded } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
 import { withLinks } from "./links";
-import { DAY, isoDay, type Overview, type OverviewSignal } from "./model";
+import { DAY, isoDay, type Overview } from "./model";
 import { ORDER, PERSONAS, resolvePersona } from "./personas";
 
 export type { Overview, OverviewSignal, Tone } from "./model";
@@ -35,18 +32,23 @@ class NotKept {
   constructor(readonly overview: Overview) {}
 }
 
+interface LayerCounts {
+  perLayer: Map<Layer, { nodes: number; links: number }>;
+  all: number;
+  links: number;
+}
+
 export function createOverviewService(
   graph: GraphStore,
   opts: { now?: () => Date; accessBodyTimeoutMs?: number } = {},
 ) {
   const now = opts.now ?? (() => new Date());
   const accessBodyTimeoutMs = opts.accessBodyTimeoutMs ?? 2000;
-  const todayKey = () => isoDay(now());
-  // whole answers, their time left open (bodyAt), per version of the graph and the access body's records
-  const keptBodies = createKept<TimedText>(500);
-  const signalCache = new Lru<string, OverviewSignal[]>(200);
-  const accessBodySignals = createAccessBodySignals();
-  const layerCounts = createVersionedValue(graph, async () => {
+  // whole answers per version of the graph and the access body's records (server/http/kept)
+  const keptOverviews = createKept<Overview>({ max: 500 });
+  const keptLayerCounts = createKept<LayerCounts>({ max: 1 });
+  const layerCounts = () => keptLayerCounts({ caller: EVERYONE, versions: [graph.version()] }, countLayers);
+  const countLayers = async (): Promise<LayerCounts> => {
     const perLayer = new Map<Layer, { nodes: number; links: number }>();
     for (const l of LAYERS) {
       const [nodes, sample] = await Promise.all([graph.countNodes([l]), graph.sampleGraph([l], 1, l)]);
@@ -54,28 +56,14 @@ export function createOverviewService(
     }
     const whole = await graph.sampleGraph(LAYERS, 1, "all");
     return { perLayer, all: whole.meta.totalNodes, links: whole.meta.totalEdges };
-  });
+  };
 
-  // links within a persona's layers: a count that changes only with the graph, kept per version
-  const linkCache = new Map<string, Promise<number>>();
-  let linkVersion = graph.version();
-  function linksWithin(layers: readonly Layer[]): Promise<number> {
-    if (!layers.length) return Promise.resolve(0);
-    if (linkVersion !== graph.version()) {
-      linkCache.clear();
-      linkVersion = graph.version();
-    }
-    const key = layers.join(",");
-    let n = linkCache.get(key);
-    if (!n) {
-      n = graph.sampleGraph(layers, 1, "persona").then((g) => g.meta.totalEdges);
-      linkCache.set(key, n);
-      n.catch(() => linkCache.delete(key));
-    }
-    return n;
+  // links within a persona's layers
+  async function linksWithin(layers: readonly Layer[]): Promise<number> {
+    return layers.length ? (await graph.sampleGraph(layers, 1, "persona")).meta.totalEdges : 0;
   }
 
-  async function forUser(
+  async function build(
     user: SessionUser,
     personaParam: string | null,
     services?: unknown,
@@ -87,17 +75,7 @@ export function createOverviewService(
     const within = await linksWithin(def.layers);
     const nodes = layers.reduce((s, l) => s + l.nodes, 0);
     const internal = layers.reduce((s, l) => s + l.links, 0);
-    // the graph's signals change only with the graph: kept per version, persona and organisation (or patient)
-    const version = graph.version();
-    const key = [
-      version,
-      persona,
-      user.roles.includes(persona) ? (organisationOf(user)?.slug ?? user.patientId ?? "") : "*",
-      todayKey(),
-    ].join("|");
-    let cached = signalCache.get(key);
-    if (!cached) signalCache.set(key, (cached = await graphSignals(graph, persona, user, now())));
-    const signals = cached.map((x) => ({ ...x }));
+    const signals = await graphSignals(graph, persona, user, now());
     const notes: string[] = [];
     let accessBody: Overview["accessBody"] = "not-applicable";
     if (ACCESS_BODY_PERSONAS.includes(persona)) {
@@ -109,6 +87,8 @@ export function createOverviewService(
         );
       } else {
         try {
+          // a module that cannot tell its records' version is not ready: its signals are not shown
+          if (port.readyVersion) await bounded(port.readyVersion(), accessBodyTimeoutMs);
           const fromRegister = await accessBodySignals(persona, user, port, {
             now,
             timeoutMs: accessBodyTimeoutMs,
@@ -150,55 +130,49 @@ export function createOverviewService(
     };
   }
 
-  return {
-    forUser,
-    /**
-     * GET /api/overview as the route sends it: forUser's answer, kept per version of its inputs (the
-     * graph's, and the access body's records as its expiry sweep leaves them) and per everything else it
-     * reads (the persona, the caller's roles, organisation and patient, the UTC and Berlin days and the
-     * day 90 days ahead), with `generatedAt` the time of each read. An overview whose access body failed
-     * (or that has no version to tell) is built each time and never kept.
-     */
-    async bodyForUser(
-      user: SessionUser,
-      personaParam: string | null,
-      services?: unknown,
-    ): Promise<EncodedBody> {
-      const persona = resolvePersona(user, personaParam);
-      const port = ACCESS_BODY_PERSONAS.includes(persona) ? accessBodyFrom(services) : undefined;
-      let accessBodyVersion = "-";
-      if (port) {
-        if (!port.readyVersion) return EncodedBody.json(await forUser(user, personaParam, services));
-        try {
-          accessBodyVersion = await bounded(port.readyVersion(), accessBodyTimeoutMs);
-        } catch {
-          return EncodedBody.json(await forUser(user, personaParam, services));
-        }
-      }
-      const at = now();
-      const key = cacheKey(
-        persona,
-        isoDay(at),
-        berlinDate(at),
-        isoDay(new Date(at.getTime() + 90 * DAY)),
-        user.organisation,
-        user.participantDid,
-        user.patientId,
-        ...user.roles,
-      );
+  /**
+   * GET /api/overview and the home page: the overview, kept per version of its inputs (the graph's, and
+   * the access body's records as its expiry sweep leaves them) and everything else it reads (the
+   * persona, the caller's roles, organisation and patient, the UTC and Berlin days and the day 90 days
+   * ahead), with `generatedAt` the time of each read. An overview whose access body failed (or that
+   * has no version to tell) is built each time and never kept.
+   */
+  async function forUser(
+    user: SessionUser,
+    personaParam: string | null,
+    services?: unknown,
+  ): Promise<Overview> {
+    const persona = resolvePersona(user, personaParam);
+    const port = ACCESS_BODY_PERSONAS.includes(persona) ? accessBodyFrom(services) : undefined;
+    let accessBodyVersion: string | number = "-";
+    if (port) {
+      if (!port.readyVersion) return build(user, personaParam, services);
       try {
-        const text = await keptBodies(`${graph.version()}|${accessBodyVersion}`, key, async () => {
-          const overview = await forUser(user, personaParam, services);
-          if (port && overview.accessBody !== "available") throw new NotKept(overview);
-          return timedText(overview);
-        });
-        return bodyAt(text, new Date());
-      } catch (e) {
-        if (e instanceof NotKept) return EncodedBody.json(e.overview);
-        throw e;
+        accessBodyVersion = await bounded(port.readyVersion(), accessBodyTimeoutMs);
+      } catch {
+        return build(user, personaParam, services);
       }
-    },
-  };
+    }
+    const at = now();
+    const key = {
+      caller: callerKey("viewer", user),
+      versions: [graph.version(), accessBodyVersion],
+      args: [persona, isoDay(at), berlinDate(at), isoDay(new Date(at.getTime() + 90 * DAY))],
+    };
+    try {
+      const overview = await keptOverviews(key, async () => {
+        const built = await build(user, personaParam, services);
+        if (port && built.accessBody !== "available") throw new NotKept(built);
+        return built;
+      });
+      return { ...overview, generatedAt: new Date().toISOString() };
+    } catch (e) {
+      if (e instanceof NotKept) return e.overview;
+      throw e;
+    }
+  }
+
+  return { forUser };
 }
 
 export type OverviewService = ReturnType<typeof createOverviewService>;

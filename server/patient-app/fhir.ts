@@ -285,7 +285,7 @@ export interface BundleParts {
 /**
  * A FHIR Bundle as bytes to send, the bytes of `JSON.stringify(bundle(…))`: `{ resourceType, id, meta:
  * { lastUpdated, …meta }, type, timestamp, total (searchset), link, entry }`. The entries (and meta's
- * other members) come encoded, kept per version of the record (kept.ts), and are written after the head
+ * other members) come encoded, kept per version of the record (server/http/kept), and are written after the head
  * as they are (chunks: EncodedBody), not copied or encoded again; the id and the times are made here,
  * per request.
  */

@@ -5,7 +5,7 @@ import type { Accounts } from "./accounts";
 import { topicVersion } from "../storage/relational";
 import { createEncodedOnce } from "../http/kept-answers";
 import type { EncodedBody } from "../http/node-adapter";
-import { createPatientKept } from "./kept";
+import { createKept } from "../http/kept";
 import {
   MAX_ACTIVE_DEVICES,
   MAX_PENDING_PAIRINGS,
@@ -35,16 +35,16 @@ export function createPairings(
   const { rel } = store;
   const { patientOf, attest, credentialInfo, createAccountRow } = accounts;
   const { patientNode } = record;
-  // a pairing's rows, keyed by the patient and the pairing id (kept.ts)
-  const keptPairings = createPatientKept<{ p: PairingRow; account: AccountRow | undefined }>();
-  const keptDevices = createPatientKept<readonly Readonly<ReturnType<typeof deviceView>>[]>();
+  // a pairing's rows, keyed by the patient and the pairing id (server/http/kept)
+  const keptPairings = createKept<{ p: PairingRow; account: AccountRow | undefined }>({ max: 256 });
+  const keptDevices = createKept<readonly Readonly<ReturnType<typeof deviceView>>[]>({ max: 256 });
   const devicesJson = createEncodedOnce<readonly object[]>((devices) => ({ devices }));
   /** the patient's devices, kept per version of the app's device tables (shared: read only) */
   async function devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
     const patientId = patientOf(user);
     const removed = opts.includeRemoved === true;
     const version = String(await topicVersion(rel, DEVICES_TOPIC));
-    return keptDevices(`${patientId} ${removed}`, version, async () =>
+    return keptDevices({ caller: patientId, versions: [version], args: [removed] }, async () =>
       Object.freeze(
         (await store.accountsOfPatient(patientId))
           .filter((a) => removed || a.status === "active")
@@ -113,12 +113,15 @@ export function createPairings(
     async pairing(user: SessionUser, pairingId: string) {
       const patientId = patientOf(user);
       const version = String(await topicVersion(rel, DEVICES_TOPIC));
-      const { p, account } = await keptPairings(`${patientId} ${pairingId}`, version, async () => {
-        const p = await store.pairing(pairingId);
-        // someone else's pairing is as unknown as a made-up id (and, failing, is not kept)
-        if (!p || p.patient_id !== patientId) throw notFound("Pairing not found");
-        return { p, account: p.account_id ? await store.account(p.account_id) : undefined };
-      });
+      const { p, account } = await keptPairings(
+        { caller: patientId, versions: [version], args: [pairingId] },
+        async () => {
+          const p = await store.pairing(pairingId);
+          // someone else's pairing is as unknown as a made-up id (and, failing, is not kept)
+          if (!p || p.patient_id !== patientId) throw notFound("Pairing not found");
+          return { p, account: p.account_id ? await store.account(p.account_id) : undefined };
+        },
+      );
       return pairingView(p, account);
     },
 

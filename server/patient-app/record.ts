@@ -13,7 +13,7 @@ import {
 } from "./fhir";
 import type { EncodedBody } from "../http/node-adapter";
 import { topicVersion } from "../storage/relational";
-import { createPatientKept } from "./kept";
+import { createKept } from "../http/kept";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
 import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
 import { SYNC_TOPIC, type PatientAppStore } from "./store";
@@ -112,7 +112,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     if (from !== null && to !== null && from > to) throw badRequest("from must not be after to");
     const source = url.searchParams.get("source") ?? "all";
     if (!["all", "self", "holder"].includes(source)) throw badRequest("source must be all, self or holder");
-    const kept = await keptObservations(patientId, String(graph.version()), () =>
+    const kept = await keptObservations({ caller: patientId, versions: [graph.version()] }, () =>
       observationParts(patientId),
     );
     if (!codes.length && from === null && to === null && source === "all")
@@ -133,8 +133,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   ];
 
   // the record's parts: graph and sync ledger; the observations': the graph alone
-  const keptRecords = createPatientKept<{ metaTail: string; entries: Buffer }>();
-  const keptObservations = createPatientKept<Awaited<ReturnType<typeof observationParts>>>();
+  const keptRecords = createKept<{ metaTail: string; entries: Buffer }>({ max: 256 });
+  const keptObservations = createKept<Awaited<ReturnType<typeof observationParts>>>({ max: 256 });
 
   /**
    * Record reads are audited in batches (the insight query logs' writer, server/audit/query-log.ts:
@@ -152,7 +152,9 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     /** GET /api/patient/app/record: the Bundle as bytes to send, its parts kept per patient and version */
     async record(principal: Principal & { patientId: string }): Promise<EncodedBody> {
       const version = `${graph.version()}/${await topicVersion(rel, SYNC_TOPIC)}`;
-      const parts = await keptRecords(principal.patientId, version, () => recordParts(principal.patientId));
+      const parts = await keptRecords({ caller: principal.patientId, versions: [version] }, () =>
+        recordParts(principal.patientId),
+      );
       await logRead({
         action: "patient-app.record.read",
         actor: principal.actor,

@@ -52,7 +52,7 @@ export interface SyncItemRow {
 }
 
 /**
- * Change-feed topics of the app's tables, for answers kept per version of them (kept.ts): every write
+ * Change-feed topics of the app's tables, for answers kept per version of them (server/http/kept): every write
  * here bumps its table's topic, once per transaction, in that transaction (a write outside one: right
  * after it). SYNC_TOPIC: the EHR sync ledger and its runs (the record's `meta`); DEVICES_TOPIC: app
  * accounts and pairings (a pairing's state and device).

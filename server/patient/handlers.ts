@@ -1,4 +1,4 @@
-import { json, jsonBuffer, noContent } from "../http/errors";
+import { json, noContent } from "../http/errors";
 import { intParam, readJsonObject, type HandlerMap } from "../http/handler";
 import { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./service";
 import type { PatientService } from "./service";
@@ -10,18 +10,22 @@ export interface PatientServices {
 
 export const patientHandlers: HandlerMap<PatientServices> = {
   "GET /api/patient": async ({ services, query, user }) =>
-    jsonBuffer(
-      await services.patients.listBody(user!, {
-        limit: intParam(query, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
-        offset: intParam(query, "offset", 0, 0, 10_000_000),
-      }),
+    json(
+      await services.patients.list(
+        user!,
+        {
+          limit: intParam(query, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
+          offset: intParam(query, "offset", 0, 0, 10_000_000),
+        },
+        "patient.list.read",
+      ),
     ),
   "GET /api/patient/profile": async ({ services, query, user }) =>
-    jsonBuffer(await services.patients.profileBody(query.get("patientId"), user!)),
+    json(await services.patients.profile(query.get("patientId"), user!, "patient.profile.read")),
   "GET /api/patient/insights": async ({ services, query, user }) =>
-    jsonBuffer(await services.patients.insightsBody(query.get("patientId"), user!)),
+    json(await services.patients.insights(query.get("patientId"), user!, "patient.insights.read")),
   "GET /api/patient/research": async ({ services, query, user }) =>
-    jsonBuffer(await services.patients.researchBody(query.get("patientId"), user!)),
+    json(await services.patients.research(query.get("patientId"), user!, "patient.research.read")),
   "POST /api/patient/research": async ({ services, request, user }) =>
     json(await services.patients.grantConsent(await readJsonObject(request), user!), 201),
   "DELETE /api/patient/research": async ({ services, query, user }) => {

@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import {
-  type GraphNode,
-  type PropertyValue,
-  type GraphStore,
-  createVersionedCache,
-  createVersionedMap,
-} from "../graph";
-import type { EncodedBody } from "../http/node-adapter";
+import { type GraphNode, type PropertyValue, type GraphStore } from "../graph";
+import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";
 import { invalidField, missingFields } from "../http/field-errors";
@@ -122,12 +116,11 @@ export type RecordRead =
  */
 export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
   // a record's node read once per graph version (every request of a patient's views reads it); shared, so frozen
-  const nodes = createVersionedMap<GraphNode | null>(graph, 4096);
+  const nodes = createKept<GraphNode | null>({ max: 4096 });
   const nodeOf = (id: string) =>
-    nodes(id, async () => {
-      const node = await graph.getNode(id);
-      return node && Object.freeze({ ...node, properties: Object.freeze(node.properties) });
-    });
+    nodes({ caller: EVERYONE, versions: [graph.version()], args: [id] }, async () =>
+      deepFrozen(await graph.getNode(id)),
+    );
 
   /** a look at `node` by `user` on record, unless it is the patient's own */
   function noteRead(user: SessionUser, node: GraphNode, action: RecordRead | undefined, outcome?: string) {
@@ -227,9 +220,14 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     });
   }
 
-  const cached = createVersionedCache(graph, 128);
-  /** one patient's record answers (profile, insights, research), per graph version: any write empties it */
-  const cachedRecord = createVersionedCache(graph, 1024);
+  // the list per caller's scope and page, and one patient's record answers (profile, insights, research)
+  // for every caller who passes the access check, per graph version (server/http/kept); shared, so frozen
+  const keptLists = createKept<readonly Patient[]>({ max: 128 });
+  const keptRecords = createKept<unknown>({ max: 1024 });
+  const keptRecord = <T>(node: GraphNode, args: unknown[], build: () => Promise<T>) =>
+    keptRecords({ caller: EVERYONE, versions: [graph.version()], args: [node.id, ...args] }, async () =>
+      deepFrozen(await build()),
+    ) as Promise<T>;
 
   async function profileOf(node: GraphNode): Promise<PatientProfile> {
     const [encounters, conditions, observations, medications] = await Promise.all(
@@ -246,51 +244,56 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     };
   }
 
+  async function listOf(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
+    if (user.roles.includes("CONNECTOR_ADMIN")) {
+      return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(
+        toPatient,
+      );
+    }
+    if (user.roles.includes("DATA_HOLDER")) {
+      const holder = organisationSlugOf(user);
+      if (!holder) return [];
+      return (
+        await graph.findNodes({
+          label: "Patient",
+          where: { holder },
+          limit: opts.limit,
+          offset: opts.offset,
+        })
+      ).map(toPatient);
+    }
+    if (user.patientId && opts.offset === 0) {
+      const own = await graph.getNode(user.patientId);
+      return own ? [toPatient(own)] : [];
+    }
+    return [];
+  }
+
   return {
     /**
-     * GET /api/patient as encoded JSON, cached per graph version: the answer depends only on the
-     * caller's visibility (operator, the holder's organisation, the patient's own record) and the page.
+     * GET /api/patient (audited as "patient.list.read") and the /patients page ("patient.list.page.read"):
+     * kept per graph version; the answer depends only on the caller's scope (operator, the holder's
+     * organisation, the patient's own record) and the page.
      */
-    listBody(user: SessionUser, opts: { limit: number; offset: number }): Promise<EncodedBody> {
-      const scope = scopeOf(user);
-      noteList(user, scope, opts, "patient.list.read");
-      return cached(`patients|${scope}|${opts.limit}|${opts.offset}`, () => this.list(user, opts));
-    },
-
-    /** `action`: the read is audited as that (the /patients page); listBody audits its own */
     async list(
       user: SessionUser,
       opts: { limit: number; offset: number },
-      action?: "patient.list.page.read",
-    ): Promise<Patient[]> {
-      if (action) noteList(user, scopeOf(user), opts, action);
-      if (user.roles.includes("CONNECTOR_ADMIN")) {
-        return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(
-          toPatient,
-        );
-      }
-      if (user.roles.includes("DATA_HOLDER")) {
-        const holder = organisationSlugOf(user);
-        if (!holder) return [];
-        return (
-          await graph.findNodes({
-            label: "Patient",
-            where: { holder },
-            limit: opts.limit,
-            offset: opts.offset,
-          })
-        ).map(toPatient);
-      }
-      if (user.patientId && opts.offset === 0) {
-        const own = await graph.getNode(user.patientId);
-        return own ? [toPatient(own)] : [];
-      }
-      return [];
+      action: "patient.list.read" | "patient.list.page.read",
+    ): Promise<readonly Patient[]> {
+      const scope = scopeOf(user);
+      noteList(user, scope, opts, action);
+      const key = { caller: scope, versions: [graph.version()], args: [opts.limit, opts.offset] };
+      return keptLists(key, async () => deepFrozen(await listOf(user, opts)));
     },
-
-    /** `action`: the read is audited as that (the record's page audits one read for all it shows) */
+    /**
+     * GET /api/patient/profile, /insights and /research and the record's page: the access check (and its
+     * record on the audit, as `action`) runs on every read; the record's answer is the same for every
+     * caller who passes it, so it is kept per graph version (insights also per age, which moves with
+     * the clock). The page audits one read for all it shows.
+     */
     async profile(patientId: string | null, user: SessionUser, action?: RecordRead): Promise<PatientProfile> {
-      return profileOf(await load(patientId, user, action));
+      const node = await load(patientId, user, action);
+      return keptRecord(node, ["profile"], () => profileOf(node));
     },
 
     /**
@@ -306,33 +309,16 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
         noteRead(user, node, "graph.node.read");
     },
 
-    /**
-     * The answers of GET /api/patient/profile, /insights and /research as encoded JSON: the access
-     * check runs on every request; the record's answer is the same for every caller who passes it,
-     * so it is built once per graph version (insights also per age, which moves with the clock).
-     */
-    async profileBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
-      const node = await load(patientId, user, "patient.profile.read");
-      return cachedRecord(`profile|${node.id}`, () => profileOf(node));
-    },
-    async insightsBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
-      const node = await load(patientId, user, "patient.insights.read");
+    async insights(patientId: string | null, user: SessionUser, action?: RecordRead) {
+      const node = await load(patientId, user, action);
       const age = ageOf(toPatient(node).birthDate);
-      return cachedRecord(`insights|${node.id}|${age}`, async () => insightsOf(await profileOf(node), age));
-    },
-    async researchBody(patientId: string | null, user: SessionUser): Promise<EncodedBody> {
-      const node = await load(patientId, user, "patient.research.read");
-      return cachedRecord(`research|${node.id}`, () => researchOf(node));
-    },
-
-    async insights(patientId: string | null, user: SessionUser) {
-      const profile = await this.profile(patientId, user);
-      return insightsOf(profile, ageOf(profile.patient.birthDate));
+      return keptRecord(node, ["insights", age], async () => insightsOf(await profileOf(node), age));
     },
 
     /** research programmes: approved secondary-use projects of the marketplace (l1 HDABApproval), with this patient's consent */
-    async research(patientId: string | null, user: SessionUser) {
-      return researchOf(await load(patientId, user));
+    async research(patientId: string | null, user: SessionUser, action?: RecordRead) {
+      const node = await load(patientId, user, action);
+      return keptRecord(node, ["research"], () => researchOf(node));
     },
 
     async grantConsent(body: Record<string, unknown>, user: SessionUser): Promise<{ consentId: string }> {

@@ -1,7 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
-import { cacheKey } from "../http/cache-key";
+import { keyText } from "../http/kept";
 import { bodyAt, timedText, type TimedText } from "../http/kept-answers";
 import type { EncodedBody } from "../http/node-adapter";
 import type { GraphNode, GraphStore } from "../graph";
@@ -404,7 +404,7 @@ export async function effectiveScopeBody(
   const { graph } = deps;
   let byCaller = keptScopes.get(graph);
   if (!byCaller) keptScopes.set(graph, (byCaller = new Map()));
-  const key = cacheKey(
+  const key = keyText(
     "scope",
     user.username,
     user.organisation,

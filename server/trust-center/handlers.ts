@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { TrustCenterService } from "./service";
 
@@ -9,5 +9,5 @@ export interface TrustCenterServices {
 
 /** GET /api/trust-center (TRUST_CENTER_OPERATOR and CONNECTOR_ADMIN, from the route table). */
 export const trustCenterHandlers: HandlerMap<TrustCenterServices> = {
-  "GET /api/trust-center": async (ctx) => jsonBuffer(await ctx.services.trustCenter.viewBody()),
+  "GET /api/trust-center": async (ctx) => json(await ctx.services.trustCenter.view()),
 };

@@ -47,14 +47,14 @@ describe("the trust center view", () => {
     expect(ends.length).toBeGreaterThan(1);
     const states = new Set<string>();
     for (const day of ["2020-01-01", ends[0]!, ends.at(-1)!, "2099-12-31", ends[0]!]) {
-      const text = String(await tc.viewBody(at(day)));
+      const text = JSON.stringify(await tc.view(at(day)));
       expect(text).toBe(await fresh(at(day)));
       expect(text).toBe(JSON.stringify(await tc.view(at(day))));
       for (const s of (JSON.parse(text) as { speSessions: { state: string }[] }).speSessions)
         states.add(`${day} ${s.state}`);
     }
     // the patients linked across two datasets, counted here from the graph's INCLUDES links
-    const linked = JSON.parse(String(await tc.viewBody(at("2020-01-01")))) as {
+    const linked = JSON.parse(JSON.stringify(await tc.view(at("2020-01-01")))) as {
       pseudonymResolution: { linkages: { datasets: [string, string]; linkedPatients: number | null }[] };
     };
     const patientsOf = async (id: string) =>
@@ -76,8 +76,8 @@ describe("the trust center view", () => {
 
   it("writes the time of each read, from the same kept answer", async () => {
     const { tc } = await setup();
-    const a = String(await tc.viewBody(new Date("2026-05-01T08:00:00.000Z")));
-    const b = String(await tc.viewBody(new Date("2026-05-01T20:00:00.000Z")));
+    const a = JSON.stringify(await tc.view(new Date("2026-05-01T08:00:00.000Z")));
+    const b = JSON.stringify(await tc.view(new Date("2026-05-01T20:00:00.000Z")));
     expect(a.startsWith('{"generatedAt":"2026-05-01T08:00:00.000Z",')).toBe(true);
     expect(b.startsWith('{"generatedAt":"2026-05-01T20:00:00.000Z",')).toBe(true);
     expect(a.slice(40)).toBe(b.slice(40));
@@ -86,7 +86,7 @@ describe("the trust center view", () => {
   it("shows a graph write at the next read: a permit revoked, a participant of a new country", async () => {
     const { graph, tc, fresh, approvals } = await setup();
     const now = at("2026-01-15");
-    const before = String(await tc.viewBody(now));
+    const before = JSON.stringify(await tc.view(now));
     const permit = granted(approvals)[0]!;
     await graph.mutate([{ op: "updateNode", id: permit.id, properties: { status: "REVOKED" } }], {
       action: "test",
@@ -94,7 +94,7 @@ describe("the trust center view", () => {
       target: permit.id,
       kind: "test",
     });
-    const revoked = String(await tc.viewBody(now));
+    const revoked = JSON.stringify(await tc.view(now));
     expect(revoked).not.toBe(before);
     expect(revoked).toBe(await fresh(now));
     const session = (
@@ -121,7 +121,7 @@ describe("the trust center view", () => {
       ],
       { action: "test", actor: "test", target: "participant-be-test", kind: "test" },
     );
-    const withBe = String(await tc.viewBody(now));
+    const withBe = JSON.stringify(await tc.view(now));
     expect(withBe).toBe(await fresh(now));
     const v = JSON.parse(withBe) as {
       trustCenters: { id: string }[];
@@ -134,7 +134,7 @@ describe("the trust center view", () => {
   it("reads the tables again after a write that bumps their topic", async () => {
     const { rel, tc, fresh } = await setup();
     const now = at("2026-01-15");
-    const before = String(await tc.viewBody(now));
+    const before = JSON.stringify(await tc.view(now));
     await rel.tx(async (tx) => {
       await tx
         .updateTable("trust_recognitions")
@@ -144,7 +144,7 @@ describe("the trust center view", () => {
         .execute();
       await rel.changes.bump(tx, TRUST_CENTER_TOPIC);
     });
-    const after = String(await tc.viewBody(now));
+    const after = JSON.stringify(await tc.view(now));
     expect(after).not.toBe(before);
     expect(after).toBe(await fresh(now));
     expect(after).toContain("signed in the test");
@@ -154,16 +154,16 @@ describe("the trust center view", () => {
     const { rel, audit, graph, tc } = await setup();
     const tx = vi.spyOn(rel, "tx");
     const v0 = rel.changes.version(TRUST_CENTER_TOPIC);
-    String(await tc.viewBody(at("2026-01-15")));
+    JSON.stringify(await tc.view(at("2026-01-15")));
     expect(tx).toHaveBeenCalledTimes(1);
     const v1 = rel.changes.version(TRUST_CENTER_TOPIC);
     expect(v1).toBeGreaterThan(v0);
-    for (let i = 0; i < 5; i++) String(await tc.viewBody(at("2026-01-15")));
+    for (let i = 0; i < 5; i++) JSON.stringify(await tc.view(at("2026-01-15")));
     await tc.view(at("2026-01-16"));
     expect(tx).toHaveBeenCalledTimes(1);
     // another service on the seeded tables (a restart): one seeding transaction, nothing new to insert
     const again = await createTrustCenterService({ rel, audit, config: { federatedK: 5 } as Config, graph });
-    String(await again.viewBody(at("2026-01-15")));
+    JSON.stringify(await again.view(at("2026-01-15")));
     expect(tx).toHaveBeenCalledTimes(2);
     expect(rel.changes.version(TRUST_CENTER_TOPIC)).toBe(v1);
   });

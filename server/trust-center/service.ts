@@ -1,8 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
-import { createVersionedValue, type GraphNode, type GraphStore } from "../graph";
-import { bodyAt, timedText, type TimedText } from "../http/kept-answers";
-import type { EncodedBody } from "../http/node-adapter";
+import type { GraphNode, GraphStore } from "../graph";
+import { createKept, EVERYONE } from "../http/kept";
 import type { Relational } from "../storage/relational";
 
 /**
@@ -279,7 +278,8 @@ export async function createTrustCenterService(deps: {
     const contracts = await graph.findNodes({ label: "Contract", limit: 5000 });
     return { participants, countries, datasets, members, permits, contracts, memo: new Map() };
   }
-  const graphParts = createVersionedValue(graph, readGraph);
+  const keptParts = createKept<GraphParts>({ max: 1 });
+  const graphParts = () => keptParts({ caller: EVERYONE, versions: [graph.version()] }, readGraph);
 
   /** a trust center per country of the marketplace's participants, and the recognitions between them */
   async function ensureSeeded(countries: string[]) {
@@ -593,24 +593,10 @@ export async function createTrustCenterService(deps: {
     };
   }
 
-  // The answer around its generatedAt (the only part that changes per request, kept-answers.ts), encoded
-  // once per graph parts, rows, k and day: a write to the graph or the tables gives new parts or rows.
-  let body: { g: GraphParts; r: Rows; k: number; today: string; text: TimedText } | null = null;
-
   return {
     async view(now = new Date()): Promise<TrustCenterView> {
       const { g, r } = await inputs();
       return assemble(g, r, config.federatedK, now.toISOString().slice(0, 10), now.toISOString());
-    },
-
-    /** the view as JSON, byte for byte `JSON.stringify(await view(now))` */
-    async viewBody(now = new Date()): Promise<EncodedBody> {
-      const { g, r } = await inputs();
-      const k = config.federatedK;
-      const today = now.toISOString().slice(0, 10);
-      if (body?.g !== g || body.r !== r || body.k !== k || body.today !== today)
-        body = { g, r, k, today, text: timedText(assemble(g, r, k, today, "")) };
-      return bodyAt(body.text, now);
     },
   };
 }

@@ -1,6 +1,10 @@
 import { pub, anyUser, roles, ADMIN, HOLDER, staff } from "./access";
 import { routesOf } from "./build";
+import type { KeepSpec } from "../kept";
 import type { RouteSpec } from "./types";
+
+/** a graph read: what the caller sees of people depends on its class (server/privacy `viewerOf`) */
+const GRAPH: KeepSpec = { caller: "viewer", versions: ["graph"] };
 
 const health = routesOf("health");
 const openapi = routesOf("openapi");
@@ -11,13 +15,24 @@ const graph = routesOf("graph");
 export const coreRoutes: RouteSpec[] = [
   health("/api/health", { GET: [pub, "Health probe (spec)"] }),
   openapi("/api/openapi.json", { GET: [pub, "This API as an OpenAPI 3.1 document (design: public)"] }),
-  catalogue("/api/catalog", {
-    GET: [anyUser, "List HealthDCAT-AP datasets"],
-    POST: [roles(HOLDER, ADMIN), "Publish a dataset (spec: DATA_HOLDER or CONNECTOR_ADMIN)"],
-    DELETE: [roles(HOLDER, ADMIN), "Withdraw a dataset"],
-  }),
-  graph("/api/graph", { GET: [staff, "Graph sample by layer"] }),
-  graph("/api/graph/expand", { GET: [staff, "Neighbourhood of a node"] }),
+  catalogue(
+    "/api/catalog",
+    {
+      GET: [anyUser, "List HealthDCAT-AP datasets"],
+      POST: [roles(HOLDER, ADMIN), "Publish a dataset (spec: DATA_HOLDER or CONNECTOR_ADMIN)"],
+      DELETE: [roles(HOLDER, ADMIN), "Withdraw a dataset"],
+    },
+    { keep: { caller: "everyone", versions: ["graph"] } },
+  ),
+  graph("/api/graph", { GET: [staff, "Graph sample by layer"] }, { keep: GRAPH }),
+  graph("/api/graph/expand", { GET: [staff, "Neighbourhood of a node"] }, { keep: GRAPH }),
+  // not kept at the route: each read of a patient's node with its identity is audited (the service keeps it)
   graph("/api/graph/node", { GET: [staff, "A node with its relationships"] }),
-  graph("/api/graph/validate", { GET: [staff, "Schema constraints and counts"] }),
+  graph(
+    "/api/graph/validate",
+    { GET: [staff, "Schema constraints and counts"] },
+    {
+      keep: { caller: "everyone", versions: ["graph"] },
+    },
+  ),
 ];

@@ -1,4 +1,5 @@
 import type { Role } from "../../auth/personas";
+import type { KeepSpec } from "../kept";
 
 /** The shape of the route table (server/http/route-table.ts). */
 
@@ -35,4 +36,6 @@ export interface RouteSpec {
   path: string;
   capability: string;
   methods: Partial<Record<HttpMethod, MethodSpec>>;
+  /** its GET answer is kept (server/kept): what the answer depends on, the caller's class always among it */
+  keep?: KeepSpec;
 }

@@ -1,0 +1,69 @@
+import { LRUCache } from "lru-cache";
+import { keyText } from "./key";
+
+/**
+ * What a kept answer depends on. `caller` is required, so that no key can leave the caller out: a
+ * caller class's key (callers.ts `callerKey`), or `EVERYONE` for a value that is the same for every
+ * caller. `versions` are the values of the version counters the answer reads (bumped by every write
+ * to what they count: the graph's, the access body's records, the audit log's, the day): a write
+ * moves one, so answers of the old version are never found again (and age out of the LRU). `args`
+ * are everything else (the route's parameters and query).
+ */
+export interface KeptKey {
+  caller: string;
+  versions: readonly (string | number)[];
+  args?: readonly unknown[];
+}
+
+/** the caller part of a key for a value that no caller changes (a count over the whole graph) */
+export const EVERYONE = "*";
+
+export interface KeptOptions<T> {
+  /** at most this many answers, the one used longest ago dropped first */
+  max: number;
+  /** and at most this size in all (with `sizeOf`); an answer larger than that is answered, not kept */
+  maxSize?: number;
+  sizeOf?: (value: T) => number;
+  /** how long an answer holds (ms), when it depends on the clock too; for ever when undefined */
+  ttlOf?: (value: T) => number | undefined;
+}
+
+/**
+ * The one way to keep answers (docs/performance.md): a bounded LRU (`lru-cache`) of answers by key.
+ * Concurrent first callers of a key share one build; a build that fails is never kept (each caller
+ * waiting on it gets the failure; the next call builds again). Values are shared between callers:
+ * keep only what nobody changes (strings, encoded bodies, frozen objects, or objects handed out as
+ * they are and never modified).
+ */
+export function createKept<T>(options: KeptOptions<T>) {
+  const { maxSize, sizeOf, ttlOf } = options;
+  const cache = new LRUCache<string, { value: T }, () => Promise<T>>({
+    max: options.max,
+    ...(maxSize && sizeOf
+      ? { maxSize, maxEntrySize: maxSize, sizeCalculation: (b) => Math.max(1, sizeOf(b.value)) }
+      : {}),
+    fetchMethod: async (_key, _stale, { options: set, context: build }) => {
+      const value = await build();
+      const ttl = ttlOf?.(value);
+      if (ttl !== undefined) set.ttl = Math.max(1, ttl);
+      return { value };
+    },
+  });
+  const kept = async (key: KeptKey, build: () => Promise<T>): Promise<T> => {
+    const text = keyText(key.caller, key.versions, ...(key.args ?? []));
+    const box = await cache.fetch(text, { context: build });
+    return box!.value;
+  };
+  /** how many answers are kept (for tests) */
+  kept.size = () => cache.size;
+  return kept;
+}
+
+/** `value` frozen with every object and array in it: a kept value shared by every caller */
+export function deepFrozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFrozen(v);
+  }
+  return value;
+}
