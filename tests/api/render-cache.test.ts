@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 async function page(persona: string, url: string) {
-  const res = await who[persona]!.api(url, { headers: { accept: "text/html" } });
+  // identity: the length checked below is the page's own, not the compressed one (tests/api/compression.test.ts)
+  const res = await who[persona]!.api(url, {
+    headers: { accept: "text/html", "accept-encoding": "identity" },
+  });
   const body = await res.text();
   const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? "";
   return { status: res.status, body, nonce, length: Number(res.headers.get("content-length")) };
