@@ -6,6 +6,7 @@ import type { HandlerContext, HandlerMap } from "./handler";
 import type { OfficeGate } from "./office-gate";
 import { matchRoute, routeKey, type Access } from "./route-table";
 import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
+import { checkParams, parseBody, parseQuery, type Contracts, type ParsedInput } from "./contract";
 import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
 import type { RequestHead } from "./request-head";
@@ -25,8 +26,12 @@ export interface DispatcherServices {
  * → handler → JSON.
  * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
-export function createApiHandler<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
-  const dispatch = createApiDispatcher(services, handlers);
+export function createApiHandler<S extends DispatcherServices>(
+  services: S,
+  handlers: HandlerMap<S>,
+  contracts: Contracts = {},
+) {
+  const dispatch = createApiDispatcher(services, handlers, contracts);
   return function handleApi(request: Request): Promise<Response> {
     return dispatch(request, () => request);
   };
@@ -49,6 +54,7 @@ class DispatchContext<S> implements HandlerContext<S> {
     readonly params: Record<string, string>,
     readonly user: SessionUser | null,
     readonly services: S,
+    readonly input: ParsedInput,
   ) {}
   get request(): Request {
     return (this.#request ??= this.webRequest());
@@ -69,7 +75,11 @@ class DispatchContext<S> implements HandlerContext<S> {
  * web `Request`, called only when it is needed: a body to check, or a handler that reads
  * `ctx.request` (server/http/request-head.ts). The Node listener (server/app.ts) enters here.
  */
-export function createApiDispatcher<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
+export function createApiDispatcher<S extends DispatcherServices>(
+  services: S,
+  handlers: HandlerMap<S>,
+  contracts: Contracts = {},
+) {
   const { config } = services;
   const allowedOrigins = [new URL(config.publicUrl).origin];
 
@@ -112,18 +122,26 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       authorise(match.methodSpec.access, user, request, services);
       // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
       // The sign-in routes also take the form posts of NextAuth-style clients.
-      if (request.method !== "GET" && request.method !== "HEAD")
-        await checkRequestBody(
-          webRequest(),
-          match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json",
-        );
+      const body =
+        request.method !== "GET" && request.method !== "HEAD"
+          ? await checkRequestBody(
+              webRequest(),
+              match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json",
+            )
+          : undefined;
 
-      const handler = handlers[routeKey(match.method, match.route.path)];
+      const key = routeKey(match.method, match.route.path);
+      const handler = handlers[key];
       if (!handler) {
         return json({ error: `Not implemented yet: ${match.method} ${match.route.path}` }, 501);
       }
+      // the route's declaration (server/http/contract.ts): path, query and body parsed before the handler
+      const contract = contracts[key];
+      checkParams(contract, match.params);
+      const query = contract?.query ? parseQuery(contract, queryOf(request.url)) : undefined;
+      const input: ParsedInput = { query: query ?? {}, body: parseBody(contract, body) };
       const response = await handler(
-        new DispatchContext(request, webRequest, parsed, match.params, user, services),
+        new DispatchContext(request, webRequest, parsed, match.params, user, services, input),
       );
       return request.method === "HEAD" ? new Response(null, response) : response;
     } catch (e) {
