@@ -39,7 +39,9 @@ export const operatorContract: Contracts = {
   },
   "GET /api/admin/components": { answers: { 200: ok(listOf("name", "kind", "health")) } },
   "GET /api/admin/components/topology": { answers: { 200: ok(has("nodes", "edges")) } },
-  "GET /api/admin/components/:name/diagnosis": { answers: { 200: ok(has("name")), 404: NO_COMPONENT } },
+  "GET /api/admin/components/:name/diagnosis": {
+    answers: { 200: ok(z.looseObject({}), "What the last probe saw"), 404: NO_COMPONENT },
+  },
   "POST /api/admin/components/:name/restart": {
     answers: {
       200: ok(z.looseObject({})),
