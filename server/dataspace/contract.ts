@@ -147,7 +147,7 @@ export const dataspaceContract: Contracts = {
       201: created(z.looseObject({}), "The connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
-      409: fails("An asset with this assetId exists already in that participant context"),
+      409: fails("An asset with this assetId exists already, or the participant context is not active"),
       502: upstream("Failed to create asset"),
     },
   },
