@@ -29,6 +29,8 @@ import {
 const recordId = z.string().min(1).max(100);
 const withdraw = (idName: string) => withdrawSchema.extend({ [idName]: recordId });
 const record = has("id", "state");
+/** what a workflow step answers: the record changed, or the application it belongs to */
+const stepAnswer = z.looseObject({});
 const list = z.array(record);
 const one = z.union([list, record]);
 const byState = {
@@ -47,7 +49,7 @@ const post = (
   body,
   bodyParsedBy: "handler" as const,
   answers: {
-    [status]: status === 201 ? created(record) : ok(record),
+    [status]: status === 201 ? created(stepAnswer) : ok(stepAnswer),
     403: NOT_YOURS,
     404: NONE,
     409: STATE,
@@ -71,8 +73,8 @@ export const accessBodyContract: Contracts = {
   "POST /api/compliance/applications": {
     ...post(z.union([submitApplicationSchema, withdraw("applicationId")]), 201),
     answers: {
-      200: ok(record, "Withdrawn"),
-      201: created(record, "Submitted"),
+      200: ok(stepAnswer, "Withdrawn"),
+      201: created(stepAnswer, "Submitted"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
@@ -100,8 +102,8 @@ export const accessBodyContract: Contracts = {
   "POST /api/compliance/information-requests": {
     ...post(z.union([openInformationRequestSchema, withdraw("informationRequestId")]), 201),
     answers: {
-      200: ok(record, "Withdrawn"),
-      201: created(record, "Asked"),
+      200: ok(stepAnswer, "Withdrawn"),
+      201: created(stepAnswer, "Asked"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
@@ -111,8 +113,8 @@ export const accessBodyContract: Contracts = {
   "POST /api/compliance/permits": {
     ...post(z.union([issuePermitSchema, refuseApplicationSchema])),
     answers: {
-      200: ok(record, "Refused: the application"),
-      201: created(record, "The permit issued"),
+      200: ok(stepAnswer, "Refused: the application"),
+      201: created(stepAnswer, "The permit issued"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
@@ -126,8 +128,8 @@ export const accessBodyContract: Contracts = {
   "POST /api/compliance/requests": {
     ...post(z.union([submitDataRequestSchema, withdraw("requestId")]), 201),
     answers: {
-      200: ok(record, "Withdrawn"),
-      201: created(record, "Submitted"),
+      200: ok(stepAnswer, "Withdrawn"),
+      201: created(stepAnswer, "Submitted"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
@@ -148,8 +150,8 @@ export const accessBodyContract: Contracts = {
   "POST /api/compliance/results": {
     ...post(z.union([declareResultSchema, resultActionSchema]), 201),
     answers: {
-      200: ok(record, "The action's result"),
-      201: created(record, "Declared"),
+      200: ok(stepAnswer, "The action's result"),
+      201: created(stepAnswer, "Declared"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,

@@ -8,24 +8,28 @@ import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMI
 const ID_REQUIRED = "id query parameter is required";
 const graph = has("nodes", "edges");
 
+export const graphQuery = z.object({
+  layer: optionalText("all, l1, l2, l3, l4 or l5"),
+  persona: optionalText("the persona whose layers to show"),
+  limit: intQuery("limit", 1, GRAPH_LIMIT_MAX, GRAPH_LIMIT_DEFAULT),
+});
+export const expandQuery = z.object({
+  id: requiredText(ID_REQUIRED),
+  depth: intQuery("depth", 1, EXPAND_DEPTH_MAX, EXPAND_DEPTH_DEFAULT),
+});
+export const nodeQuery = z.object({ id: requiredText(ID_REQUIRED) });
+
 export const graphContract: Contracts = {
   "GET /api/graph": {
-    query: z.object({
-      layer: optionalText("all, l1, l2, l3, l4 or l5"),
-      persona: optionalText("the persona whose layers to show"),
-      limit: intQuery("limit", 1, GRAPH_LIMIT_MAX, GRAPH_LIMIT_DEFAULT),
-    }),
+    query: graphQuery,
     answers: { 200: ok(graph, "GraphResponse") },
   },
   "GET /api/graph/expand": {
-    query: z.object({
-      id: requiredText(ID_REQUIRED),
-      depth: intQuery("depth", 1, EXPAND_DEPTH_MAX, EXPAND_DEPTH_DEFAULT),
-    }),
+    query: expandQuery,
     answers: { 200: ok(graph, "GraphResponse"), 404: fails("No such node") },
   },
   "GET /api/graph/node": {
-    query: z.object({ id: requiredText(ID_REQUIRED) }),
+    query: nodeQuery,
     answers: { 200: ok(has("id", "label"), "GraphNode with relationships"), 404: fails("No such node") },
   },
   "GET /api/graph/validate": { answers: { 200: ok(has("valid", "constraints")) } },

@@ -65,6 +65,10 @@ export function parseFailure(issues: readonly z.core.$ZodIssue[]) {
   return invalidFields(text, fields);
 }
 
+/** The parsed query of a handler's context, typed by its declared schema (the dispatcher parsed it with that schema). */
+export const parsedQuery = <S extends z.ZodType>(ctx: { input: ParsedInput }, _schema: S) =>
+  ctx.input.query as z.output<S>;
+
 /** The query as the object the schema reads: each name's first value. */
 export function queryValues(query: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
@@ -129,6 +133,7 @@ export function edgeAnswers(
     out[413] = "Request body too large";
     out[415] = "Content-Type must be application/json";
   }
+  out[404] = "Not found; also every operation in static mode (the API is off)";
   if (path !== "/api/health")
     out[503] = "Outside the office hours, or the store or graph database is unavailable (Retry-After)";
   return out;

@@ -35,7 +35,11 @@ export const operatorContract: Contracts = {
         if (!q.did?.trim() && !q.id?.trim())
           ctx.addIssue({ code: "custom", path: ["did"], message: DIRECTORY_DID_REQUIRED });
       }),
-    answers: { 204: NO_CONTENT, 404: fails("No such directory entry") },
+    answers: {
+      204: NO_CONTENT,
+      404: fails("No such directory entry"),
+      409: fails("Seeded directory entries (founding participants) cannot be deleted"),
+    },
   },
   "GET /api/admin/components": { answers: { 200: ok(listOf("name", "kind", "health")) } },
   "GET /api/admin/components/topology": { answers: { 200: ok(has("nodes", "edges")) } },

@@ -44,7 +44,12 @@ export const patientAppContract: Contracts = {
     bodyParsedBy: "handler",
     answers: { 201: created(has("created", "observations")) },
   },
-  "GET /api/patient/observations": { answers: { 200: ok(bundle, "A FHIR R4 searchset Bundle") } },
+  "GET /api/patient/observations": {
+    answers: {
+      200: ok(bundle, "A FHIR R4 searchset Bundle"),
+      400: fails("A filter (source, code, from, to …) the service does not accept"),
+    },
+  },
   "POST /api/patient/ehr-sync": {
     answers: { 200: ok(z.looseObject({})), 502: fails("A data holder failed") },
   },

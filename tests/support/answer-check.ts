@@ -1,5 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { mkdirSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
+import path from "node:path";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { matchRoute } from "../../server/http/route-table";
 import { buildOpenApiDocument, openApiPath } from "../../server/openapi/document";
@@ -161,6 +163,7 @@ export function watchAnswers(server: Server): AnswerMismatch[] {
           res.statusCode >= 500 && res.statusCode !== 502 && res.statusCode !== 503
             ? `server error ${res.statusCode}`
             : checkAnswer(method, url, res.statusCode, headerOf(headers, "content-type"), body);
+        if (!problem) keepExample(method, url, res.statusCode, body);
         if (problem)
           mismatches.push({ request: `${method} ${url.slice(0, 200)}`, status: res.statusCode, problem });
       } catch (e) {
@@ -169,6 +172,32 @@ export function watchAnswers(server: Server): AnswerMismatch[] {
     });
   });
   return mismatches;
+}
+
+/**
+ * With HUB_OPENAPI_EXAMPLES=<dir>: the first JSON answer of each operation and status (one that fits
+ * the document) is written to <dir>/examples-<pid>.json when the process ends, for
+ * `scripts/openapi-examples.mjs` to fold into server/openapi/examples.json (real answers of the seeded
+ * store as the document's examples).
+ */
+const EXAMPLES_DIR = process.env.HUB_OPENAPI_EXAMPLES;
+const seen: Record<string, unknown> = {};
+function keepExample(method: string, url: string, status: number, body: Buffer) {
+  if (!EXAMPLES_DIR || status >= 300 || body.length === 0) return;
+  const match = matchRoute(method, new URL(url, "http://hub.test").pathname);
+  if (match.kind !== "match") return;
+  const key = `${method} ${match.match.route.path} ${status}`;
+  if (key in seen) return;
+  try {
+    seen[key] = JSON.parse(body.toString("utf8"));
+  } catch {
+    return;
+  }
+  if (Object.keys(seen).length === 1)
+    process.once("exit", () => {
+      mkdirSync(EXAMPLES_DIR, { recursive: true });
+      writeFileSync(path.join(EXAMPLES_DIR, `examples-${process.pid}.json`), JSON.stringify(seen));
+    });
 }
 
 /** the mismatches as one error message, or undefined when there are none */
