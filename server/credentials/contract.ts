@@ -17,9 +17,14 @@ import { CREDENTIAL_FIELDS_REQUIRED } from "./service";
 export const credentialContract: Contracts = {
   "GET /api/credentials": {
     query: z.object({ participantId: optionalId("participantId") }),
-    answers: { 200: ok(z.array(has("id", "type")), "Verifiable credentials") },
+    answers: {
+      200: ok(z.array(has("id", "type")), "Verifiable credentials"),
+      502: fails("The identity hub or issuer failed"),
+    },
   },
-  "GET /api/credentials/definitions": { answers: { 200: ok(z.array(has("id", "credentialType"))) } },
+  "GET /api/credentials/definitions": {
+    answers: { 200: ok(z.array(has("id", "credentialType"))), 502: fails("The issuer service failed") },
+  },
   "POST /api/credentials/request": {
     body: z
       .looseObject({

@@ -180,7 +180,11 @@ export const dataspaceContract: Contracts = {
   },
   "GET /api/participants/me": { answers: { 200: ok(has("id", "displayName", "role")) } },
   "GET /api/participants/:id/credentials": {
-    answers: { 200: ok(z.array(z.looseObject({}))), 404: fails("No such participant") },
+    answers: {
+      200: ok(z.array(z.looseObject({}))),
+      404: fails("No such participant"),
+      502: fails("The identity hub failed"),
+    },
   },
   "GET /api/tasks": { answers: { 200: ok(listOf("id", "state", "kind")) } },
 };

@@ -58,8 +58,9 @@ export function parseFailure(issues: readonly z.core.$ZodIssue[]) {
   const fields = fieldErrorsOfIssues(issues);
   const first = issues[0];
   const field = first?.path.length ? String(first.path[0]) : "";
+  const names = field && new RegExp(`(^|[^\\w])${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^\\w]|$)`);
   const text =
-    !first || !field || first.message.includes(field)
+    !first || !names || names.test(first.message)
       ? (first?.message ?? "invalid input")
       : `${fields[0].path}: ${first.message}`;
   return invalidFields(text, fields);

@@ -17,7 +17,9 @@ import { DIRECTORY_DID_REQUIRED, DIRECTORY_FIELDS_REQUIRED } from "./directory";
 const NO_COMPONENT = fails("No such component");
 
 export const operatorContract: Contracts = {
-  "GET /api/admin/tenants": { answers: { 200: ok(listOf("id", "displayName")) } },
+  "GET /api/admin/tenants": {
+    answers: { 200: ok(listOf("id", "displayName")), 502: fails("The tenant manager failed") },
+  },
   "GET /api/admin/participants": { answers: { 200: ok(listOf("did", "displayName")) } },
   "POST /api/admin/participants": {
     body: z.looseObject({
