@@ -6,10 +6,11 @@ import { buildOpenApiDocument, openApiPath } from "./document";
 import { openApiBody, openApiHandlers } from "./handlers";
 import { PATH_ID_PATTERN } from "../http/contract";
 import { CONTRACTS } from "./contracts";
+import examples from "./examples.json" with { type: "json" };
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
 
-const doc = () => buildOpenApiDocument(ROUTES, CONTRACTS) as unknown as Doc;
+const doc = () => buildOpenApiDocument(ROUTES, CONTRACTS, examples) as unknown as Doc;
 const tableOperations = () =>
   ROUTES.flatMap((r) =>
     Object.keys(r.methods).map((m) => `${m.toLowerCase()} ${openApiPath(r.path)}`),
@@ -90,7 +91,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("is answered from bytes encoded once: the document as built, the same body each time, gzip the same", async () => {
-    const built = JSON.stringify(buildOpenApiDocument(ROUTES, CONTRACTS));
+    const built = JSON.stringify(buildOpenApiDocument(ROUTES, CONTRACTS, examples));
     const body = openApiBody();
     expect(body.raw.toString("utf8")).toBe(built);
     expect(openApiBody()).toBe(body);

@@ -176,7 +176,7 @@ export function watchAnswers(server: Server): AnswerMismatch[] {
 
 /**
  * With HUB_OPENAPI_EXAMPLES=<dir>: the first JSON answer of each operation and status (one that fits
- * the document) is written to <dir>/examples-<pid>.json when the process ends, for
+ * the document) is written to <dir>/examples-<pid>.json, for
  * `scripts/openapi-examples.mjs` to fold into server/openapi/examples.json (real answers of the seeded
  * store as the document's examples).
  */
@@ -193,11 +193,9 @@ function keepExample(method: string, url: string, status: number, body: Buffer) 
   } catch {
     return;
   }
-  if (Object.keys(seen).length === 1)
-    process.once("exit", () => {
-      mkdirSync(EXAMPLES_DIR, { recursive: true });
-      writeFileSync(path.join(EXAMPLES_DIR, `examples-${process.pid}.json`), JSON.stringify(seen));
-    });
+  // written at once (a test worker may end without an "exit" event): only when recording examples
+  mkdirSync(EXAMPLES_DIR, { recursive: true });
+  writeFileSync(path.join(EXAMPLES_DIR, `examples-${process.pid}.json`), JSON.stringify(seen));
 }
 
 /** the mismatches as one error message, or undefined when there are none */
