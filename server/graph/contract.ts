@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { fails, has, intQuery, ok, optionalText, requiredText } from "../http/contract-fields";
 import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
+import { LAYERS } from "./model";
 
 /** The declarations of the graph routes (server/http/contract.ts). */
 
@@ -9,7 +10,10 @@ const ID_REQUIRED = "id query parameter is required";
 const graph = has("nodes", "edges");
 
 export const graphQuery = z.object({
-  layer: optionalText("all, l1, l2, l3, l4 or l5"),
+  layer: z
+    .enum(["all", ...LAYERS], { error: `layer must be one of ${["all", ...LAYERS].join(", ")}` })
+    .optional()
+    .describe("default all"),
   persona: optionalText("the persona whose layers to show"),
   limit: intQuery("limit", 1, GRAPH_LIMIT_MAX, GRAPH_LIMIT_DEFAULT),
 });
