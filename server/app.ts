@@ -1,5 +1,5 @@
 import { createRequestHandler as createRemixHandler } from "@remix-run/node";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,6 +10,7 @@ import { JSON_HEADERS } from "./http/errors";
 import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
+import { CONTRACTS } from "./openapi/contracts";
 import {
   bodilessWebRequest,
   requestPath,
@@ -61,6 +62,8 @@ export interface RunningServer {
   apiTurns(): ApiTurnStats;
   /** the counters of the documents kept by their data (server/http/render-cache.ts, decision 0035) */
   renderCache(): RenderCacheStats;
+  /** the listening Node server (the black-box tests watch its answers against the OpenAPI document) */
+  http: Server;
   close(): Promise<void>;
 }
 
@@ -100,7 +103,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const buildPath = path.resolve(opts.remixBuildPath ?? defaultRemixBuild());
   const clientAssets = path.join(path.dirname(path.dirname(buildPath)), "client");
   const build = await importServerBuild(pathToFileURL(buildPath).href);
-  const dispatchApi = createApiDispatcher(services, HANDLERS);
+  const dispatchApi = createApiDispatcher(services, HANDLERS, CONTRACTS);
   const https = config.publicUrl.startsWith("https:");
   const formActions = config.oidc ? [new URL(config.oidc.issuer).origin] : [];
   const baseHeaders = securityHeaders({ https });
@@ -295,6 +298,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     pageSlots: () => (pageLimit > 0 ? turns.pageStats() : null),
     apiTurns: () => turns.apiStats(),
     renderCache: () => sharedRenderCache().stats(),
+    http: server,
     async close() {
       if (closed) return;
       closed = true;

@@ -60,6 +60,7 @@ describe.each(storeDialects())("the audit routes' kept answers on %s", (dialect)
         url,
         query: url.searchParams,
         params: {},
+        input: { query: {}, body: undefined },
         user,
         services,
       });

@@ -3,7 +3,7 @@ import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import { edcPrefixOf, MANAGEMENT_CONTEXT, termString } from "./protocol";
 import { record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
-import { describeUpstream } from "./failures";
+import { callerMistake, describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
 import type { EncodedBody } from "../http/node-adapter";
@@ -14,6 +14,11 @@ import { createEncodedByInputs } from "./encoded-by-inputs";
 export const ASSET_FIELDS_REQUIRED = "participantId, assetId, and name are required";
 export const ASSET_CREATE_FAILED = "Failed to create asset";
 export const ASSET_VERSION = "1.0.0";
+export const ASSET_MISTAKES = {
+  notFound: "The participant context is not known to the connector",
+  conflict: "An asset with this assetId exists already, or the participant context is not active",
+  invalid: "The connector refused the asset as invalid",
+};
 
 export type NormalisedAsset = Record<string, unknown> & {
   "@id": string;
@@ -218,9 +223,10 @@ export async function createAsset(
   let response: IdResponse;
   try {
     response = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));
-  } catch {
+  } catch (e) {
     await record(rt, { action: "asset.create", actor, target, outcome: "failure" });
-    throw badGateway(ASSET_CREATE_FAILED);
+    // the caller's mistake (unknown context, duplicate assetId) is a 4xx; the spec's 502 is the connector's failure
+    throw callerMistake(e, ASSET_MISTAKES) ?? badGateway(ASSET_CREATE_FAILED);
   }
   await record(rt, { action: "asset.create", actor, target, outcome: "success" });
   return response;

@@ -1,4 +1,4 @@
-import { describeError, isApiError } from "../http/errors";
+import { ApiError, describeError, isApiError } from "../http/errors";
 import { isUpstreamError } from "./upstream-http";
 
 /** One line for a 502 `detail`: which upstream failed and how, never a stack trace. */
@@ -12,4 +12,28 @@ export function describeUpstream(e: unknown): string {
 export function failureMessage(e: unknown): string | undefined {
   if (isUpstreamError(e)) return e.message;
   return undefined;
+}
+
+/**
+ * A connector's 4xx about the caller's request (issue 39), as the 4xx it is: the context named does not
+ * exist (404), the record exists already (409), the value was refused as invalid (400). Undefined for
+ * anything else, which stays the spec's 502: a client can tell "fix your request" from "retry later".
+ * The texts are the hub's own, never the connector's body.
+ */
+export function callerMistake(
+  e: unknown,
+  texts: { notFound: string; conflict?: string; invalid: string },
+): ApiError | undefined {
+  if (!isUpstreamError(e) || e.failure !== "status" || e.upstream !== "connector") return undefined;
+  switch (e.status) {
+    case 404:
+      return new ApiError(404, texts.notFound);
+    case 409:
+      return texts.conflict ? new ApiError(409, texts.conflict) : undefined;
+    case 400:
+    case 422:
+      return new ApiError(400, texts.invalid);
+    default:
+      return undefined;
+  }
 }

@@ -12,7 +12,7 @@ import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
-import { describeUpstream } from "./failures";
+import { callerMistake, describeUpstream } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
 import { missingFields } from "../http/field-errors";
@@ -270,7 +270,12 @@ export async function startNegotiation(
     response = await rt.connector.initiateNegotiation(req.participantId, body, deadline);
   } catch (e) {
     await record(rt, { action: "negotiation.start", actor, target, outcome: "failure" });
-    throw badGateway("Failed to initiate contract negotiation", describeUpstream(e));
+    throw (
+      callerMistake(e, {
+        notFound: "The participant context is not known to the connector",
+        invalid: "The connector refused the contract request as invalid",
+      }) ?? badGateway("Failed to initiate contract negotiation", describeUpstream(e))
+    );
   }
   await rt.contractPermits.record({
     negotiationId: response["@id"],

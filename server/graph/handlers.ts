@@ -1,7 +1,9 @@
 import { json } from "../http/errors";
-import { intParam, type HandlerMap } from "../http/handler";
+import { parsedQuery } from "../http/contract";
+import type { HandlerMap } from "../http/handler";
+import { expandQuery, graphQuery, nodeQuery } from "./contract";
 import { viewerOf } from "../privacy";
-import { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./service";
+import { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT } from "./service";
 import type { GraphService } from "./service";
 import type { SessionUser } from "../auth/user";
 
@@ -12,29 +14,30 @@ export interface GraphServices {
   patients: { noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> };
 }
 
+/** an integer the declaration has checked (contract.ts), or the default when absent or empty */
+const intOr = (value: string | undefined, def: number) => (value ? Number(value) : def);
+
+/** The query of each route is parsed by the dispatcher with its declaration (contract.ts): read `ctx.input`. */
 export const graphHandlers: HandlerMap<GraphServices> = {
-  "GET /api/graph": async ({ services, query, user }) =>
-    json(
-      await services.graphQueries.graph(
-        {
-          layer: query.get("layer"),
-          persona: query.get("persona"),
-          limit: intParam(query, "limit", GRAPH_LIMIT_DEFAULT, 1, GRAPH_LIMIT_MAX),
-        },
-        viewerOf(user),
+  "GET /api/graph": async (ctx) => {
+    const q = parsedQuery(ctx, graphQuery);
+    return json(
+      await ctx.services.graphQueries.graph(
+        { layer: q.layer ?? null, persona: q.persona ?? null, limit: intOr(q.limit, GRAPH_LIMIT_DEFAULT) },
+        viewerOf(ctx.user),
       ),
-    ),
-  "GET /api/graph/expand": async ({ services, query, user }) =>
-    json(
-      await services.graphQueries.expand(
-        query.get("id"),
-        intParam(query, "depth", EXPAND_DEPTH_DEFAULT, 1, EXPAND_DEPTH_MAX),
-        viewerOf(user),
-      ),
-    ),
-  "GET /api/graph/node": async ({ services, query, user }) => {
-    const node = await services.graphQueries.node(query.get("id"), viewerOf(user));
-    await services.patients.noteNodeRead(query.get("id"), user);
+    );
+  },
+  "GET /api/graph/expand": async (ctx) => {
+    const q = parsedQuery(ctx, expandQuery);
+    return json(
+      await ctx.services.graphQueries.expand(q.id, intOr(q.depth, EXPAND_DEPTH_DEFAULT), viewerOf(ctx.user)),
+    );
+  },
+  "GET /api/graph/node": async (ctx) => {
+    const { id } = parsedQuery(ctx, nodeQuery);
+    const node = await ctx.services.graphQueries.node(id, viewerOf(ctx.user));
+    await ctx.services.patients.noteNodeRead(id, ctx.user);
     return json(node);
   },
   "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),

@@ -6,6 +6,7 @@ import type { HandlerContext, HandlerMap } from "./handler";
 import type { OfficeGate } from "./office-gate";
 import { matchRoute, routeKey, type Access } from "./route-table";
 import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
+import { checkParams, parseBody, parseQuery, type Contracts, type ParsedInput } from "./contract";
 import { isCrossSiteRequest } from "./origin";
 import { offlineResponse } from "./offline-notice";
 import type { RequestHead } from "./request-head";
@@ -28,8 +29,12 @@ export interface DispatcherServices {
  * → handler (or its kept answer, for a GET route that declares `keep`) → JSON.
  * Every answer is JSON; nothing escapes as HTML or a stack trace.
  */
-export function createApiHandler<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
-  const dispatch = createApiDispatcher(services, handlers);
+export function createApiHandler<S extends DispatcherServices>(
+  services: S,
+  handlers: HandlerMap<S>,
+  contracts: Contracts = {},
+) {
+  const dispatch = createApiDispatcher(services, handlers, contracts);
   return function handleApi(request: Request): Promise<Response> {
     return dispatch(request, () => request);
   };
@@ -52,6 +57,7 @@ class DispatchContext<S> implements HandlerContext<S> {
     readonly params: Record<string, string>,
     readonly user: SessionUser | null,
     readonly services: S,
+    readonly input: ParsedInput,
   ) {}
   get request(): Request {
     return (this.#request ??= this.webRequest());
@@ -72,7 +78,11 @@ class DispatchContext<S> implements HandlerContext<S> {
  * web `Request`, called only when it is needed: a body to check, or a handler that reads
  * `ctx.request` (server/http/request-head.ts). The Node listener (server/app.ts) enters here.
  */
-export function createApiDispatcher<S extends DispatcherServices>(services: S, handlers: HandlerMap<S>) {
+export function createApiDispatcher<S extends DispatcherServices>(
+  services: S,
+  handlers: HandlerMap<S>,
+  contracts: Contracts = {},
+) {
   const { config } = services;
   const allowedOrigins = [new URL(config.publicUrl).origin];
   // static mode answers no API (and its container has no versions)
@@ -118,17 +128,25 @@ export function createApiDispatcher<S extends DispatcherServices>(services: S, h
       authorise(match.methodSpec.access, user, request, services);
       // content type and JSON syntax after the guard: an anonymous caller learns nothing more than 401.
       // The sign-in routes also take the form posts of NextAuth-style clients.
-      if (request.method !== "GET" && request.method !== "HEAD")
-        await checkRequestBody(
-          webRequest(),
-          match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json",
-        );
+      const body =
+        request.method !== "GET" && request.method !== "HEAD"
+          ? await checkRequestBody(
+              webRequest(),
+              match.route.path === "/api/auth/:rest*" ? "json-or-form" : "json",
+            )
+          : undefined;
 
-      const handler = handlers[routeKey(match.method, match.route.path)];
+      const key = routeKey(match.method, match.route.path);
+      const handler = handlers[key];
       if (!handler) {
         return json({ error: `Not implemented yet: ${match.method} ${match.route.path}` }, 501);
       }
-      const ctx = new DispatchContext(request, webRequest, parsed, match.params, user, services);
+      // the route's declaration (server/http/contract.ts): path, query and body parsed before the handler
+      const contract = contracts[key];
+      checkParams(contract, match.params);
+      const query = contract?.query ? parseQuery(contract, queryOf(request.url)) : undefined;
+      const input: ParsedInput = { query: query ?? {}, body: parseBody(contract, body) };
+      const ctx = new DispatchContext(request, webRequest, parsed, match.params, user, services, input);
       const keep = match.method === "GET" ? match.route.keep : undefined;
       const response =
         keep && keptAnswer

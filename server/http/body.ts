@@ -48,23 +48,27 @@ export type BodyKind = "json" | "json-or-form";
  * (JSON, or for the sign-in routes also a form); 400 when a JSON body does not parse, is not an
  * object, nests too deeply or holds a lone surrogate — on every route, also those whose handler
  * reads no body.
- * Bodies of GET and HEAD are ignored.
+ * Bodies of GET and HEAD are ignored. The JSON object read, if any, is returned (the dispatcher parses
+ * it with the route's declared body schema, server/http/contract.ts).
  */
-export async function checkRequestBody(request: Request, kind: BodyKind = "json"): Promise<void> {
+export async function checkRequestBody(
+  request: Request,
+  kind: BodyKind = "json",
+): Promise<Record<string, unknown> | undefined> {
   if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
-  if (request.method === "GET" || request.method === "HEAD") return;
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
   const bytes = bodyBytes(request);
-  if (bytes === 0) return;
+  if (bytes === 0) return undefined;
   const type = (request.headers.get("content-type") ?? "").trim();
   if (JSON_TYPE.test(type)) {
     const text = await request.clone().text();
-    if (text.trim() === "") return;
+    if (text.trim() === "") return undefined;
     const value = parseJsonBody(text);
     // every /api body is a JSON object (no handler takes arrays or bare values)
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest(NOT_OBJECT);
-    return;
+    return value as Record<string, unknown>;
   }
-  if (kind === "json-or-form" && FORM_TYPE.test(type)) return;
+  if (kind === "json-or-form" && FORM_TYPE.test(type)) return undefined;
   throw new ApiError(415, JSON_REQUIRED);
 }
 

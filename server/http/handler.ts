@@ -4,6 +4,7 @@ import type { SessionUser } from "../auth/user";
 import { BODY_TOO_LARGE, isTooLarge, NOT_OBJECT, parseJsonBody } from "./body";
 import { badRequest, ApiError } from "./errors";
 import { MAX_BODY_BYTES } from "./limits";
+import type { ParsedInput } from "./contract";
 
 export { MAX_BODY_BYTES };
 
@@ -28,6 +29,12 @@ export interface HandlerContext<S> {
    */
   query: URLSearchParams;
   params: Record<string, string>;
+  /**
+   * The query and body parsed with the route's declaration (server/http/contract.ts): the schema's
+   * output (defaults applied). `query` is empty and `body` the JSON object as sent when the route
+   * declares none.
+   */
+  input: ParsedInput;
   /** the signed-in user; null on public routes and crawler calls */
   user: SessionUser | null;
   services: S;

@@ -1,13 +1,21 @@
 import { z } from "zod";
 import type { Access, HttpMethod, RouteSpec } from "../http/route-table";
-import type { RouteSchemas } from "./schemas";
+import {
+  edgeAnswers,
+  PATH_ID_PATTERN,
+  type AnswerSpec,
+  type Contracts,
+  type OperationContract,
+} from "../http/contract";
 
 /**
  * The OpenAPI 3.1 document of the /api, generated from the route table (paths, methods, who may
- * call them) and the zod schemas the handlers parse request bodies with (zod 4's
- * `z.toJSONSchema`, JSON Schema 2020-12 as OpenAPI 3.1 uses it). Nothing here is written by
- * hand per route, so a route cannot be missing: the test in this folder checks every path and
- * method of the table against the document.
+ * call them) and each route's declaration (server/http/contract.ts: query, path, body, answers by
+ * status), the same zod objects the dispatcher parses with, exported by zod 4's own `z.toJSONSchema`
+ * (JSON Schema 2020-12, as OpenAPI 3.1 uses it; docs/decisions/0055). The statuses the dispatcher
+ * gives on every route of a kind (401, 403, 413, 415, 503) come from `edgeAnswers`. Nothing here is
+ * written by hand per route, so a route cannot be missing: the test in this folder checks every path
+ * and method of the table against the document.
  */
 
 export const API_VERSION = "2.0.0";
@@ -23,24 +31,9 @@ const ERROR_SCHEMA = {
   additionalProperties: true,
 };
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-});
-
 /** `/api/x/:id` → `/api/x/{id}`; the catch-all `:rest*` becomes `{rest}` (it may hold slashes). */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z]+)\*?/g, "{$1}");
-}
-
-function pathParameters(path: string): Json[] {
-  return [...path.matchAll(/:([A-Za-z]+)(\*?)/g)].map(([, name, rest]) => ({
-    name,
-    in: "path",
-    required: true,
-    description: rest ? "the rest of the path (may contain slashes)" : undefined,
-    schema: { type: "string" },
-  }));
 }
 
 function security(access: Access): Json[] {
@@ -74,30 +67,76 @@ function accessText(access: Access): string {
   }
 }
 
-/** A zod schema as JSON Schema for OpenAPI 3.1: what a client sends (input side), without `$schema`. */
-export function jsonSchemaOf(schema: z.ZodType): Json {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-    io: "input",
-    unrepresentable: "any",
-  }) as Json;
+/** A zod schema as JSON Schema for OpenAPI 3.1, without `$schema`: what a client sends (input) or gets (output). */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): Json {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
   return rest;
 }
 
 const HAS_BODY: readonly HttpMethod[] = ["POST", "PUT", "PATCH"];
+const accepts = (schema: z.ZodType, value: unknown) => schema.safeParse(value).success;
 
-function operation(route: RouteSpec, method: HttpMethod, schemas: RouteSchemas | undefined): Json {
-  const spec = route.methods[method]!;
-  const params = pathParameters(route.path);
-  const responses: Json = {
-    "2XX": { description: "Success: a JSON body (204 has none)", content: { "application/json": {} } },
-    "400": errorResponse("Bad input; nothing was changed"),
-    ...(spec.access.kind === "public" ? {} : { "401": errorResponse("No session or credential") }),
-    ...(spec.access.kind === "session" && spec.access.roles !== "any"
-      ? { "403": errorResponse("The caller's role does not allow this") }
-      : {}),
-    "404": errorResponse("Not found"),
-    "5XX": errorResponse("The hub or an upstream service failed, or the service is outside its office hours"),
+function pathParameters(path: string, contract: OperationContract | undefined): Json[] {
+  return [...path.matchAll(/:([A-Za-z]+)(\*?)/g)].map(([, name, rest]) => ({
+    name,
+    in: "path",
+    required: true,
+    description: rest ? "the rest of the path (may contain slashes)" : "an identifier (1–200 characters)",
+    schema: contract?.params?.[name]
+      ? jsonSchemaOf(contract.params[name])
+      : rest
+        ? { type: "string" }
+        : { type: "string", pattern: PATH_ID_PATTERN },
+  }));
+}
+
+function queryParameters(contract: OperationContract | undefined): Json[] {
+  const query = contract?.query;
+  if (!query) return [];
+  return Object.entries(query.shape as Record<string, z.ZodType>).map(([name, schema]) => {
+    const { description, ...json } = jsonSchemaOf(schema);
+    return {
+      name,
+      in: "query",
+      required: !accepts(schema, undefined),
+      ...(typeof description === "string" ? { description } : {}),
+      schema: json,
+    };
+  });
+}
+
+function answerContent(answer: AnswerSpec, status: number, example: unknown): Json | undefined {
+  if (status >= 400) return { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+  if (!answer.schema) return undefined;
+  const main = {
+    schema: jsonSchemaOf(answer.schema, "output"),
+    ...(example !== undefined ? { example } : {}),
   };
+  const content: Json = { [answer.contentType ?? "application/json"]: main };
+  for (const [type, schema] of Object.entries(answer.alternatives ?? {}))
+    content[type] = schema ? { schema: jsonSchemaOf(schema, "output") } : { schema: { type: "string" } };
+  return content;
+}
+
+function operation(
+  route: RouteSpec,
+  method: HttpMethod,
+  contract: OperationContract | undefined,
+  examples: Examples,
+): Json {
+  const spec = route.methods[method]!;
+  const key = `${method} ${route.path}`;
+  const params = [...pathParameters(route.path, contract), ...queryParameters(contract)];
+  const edge = edgeAnswers(route.path, method, spec.access, !!(contract?.query || contract?.body));
+  const answers: Record<number, AnswerSpec> = {
+    ...Object.fromEntries(Object.entries(edge).map(([status, description]) => [status, { description }])),
+    ...(contract?.answers ?? { 200: { description: "OK (not declared yet)", schema: z.unknown() } }),
+  };
+  const responses: Json = {};
+  for (const [status, answer] of Object.entries(answers).sort(([a], [b]) => Number(a) - Number(b))) {
+    const content = answerContent(answer, Number(status), examples[`${key} ${status}`]);
+    responses[status] = { description: answer.description || edge[Number(status)] || "Error", content };
+  }
   const op: Json = {
     operationId: `${method.toLowerCase()}${route.path
       .replace(/^\/api/, "")
@@ -107,15 +146,17 @@ function operation(route: RouteSpec, method: HttpMethod, schemas: RouteSchemas |
     tags: [route.capability],
     security: security(spec.access),
     "x-access": spec.access,
+    ...(contract ? {} : { "x-undeclared": true }),
     responses,
   };
   if (params.length) op.parameters = params;
-  if (HAS_BODY.includes(method)) {
+  if (HAS_BODY.includes(method) || contract?.body) {
+    const body = contract?.body;
     op.requestBody = {
-      required: schemas?.body !== undefined,
+      required: body ? (contract.bodyRequired ?? !accepts(body, {})) : false,
       content: {
         "application/json": {
-          schema: schemas?.body ? jsonSchemaOf(schemas.body) : { type: "object", additionalProperties: true },
+          schema: body ? jsonSchemaOf(body) : { type: "object", additionalProperties: true },
         },
       },
     };
@@ -123,15 +164,19 @@ function operation(route: RouteSpec, method: HttpMethod, schemas: RouteSchemas |
   return JSON.parse(JSON.stringify(op)) as Json; // drops the undefined fields
 }
 
+/** examples from real answers of the seeded store, by "METHOD /path STATUS" (examples.json) */
+export type Examples = Readonly<Record<string, unknown>>;
+
 export function buildOpenApiDocument(
   routes: readonly RouteSpec[],
-  schemas: Readonly<Record<string, RouteSchemas>>,
+  contracts: Contracts,
+  examples: Examples = {},
 ): Json {
   const paths: Json = {};
   for (const route of routes) {
     const item: Json = {};
     for (const method of Object.keys(route.methods) as HttpMethod[]) {
-      item[method.toLowerCase()] = operation(route, method, schemas[`${method} ${route.path}`]);
+      item[method.toLowerCase()] = operation(route, method, contracts[`${method} ${route.path}`], examples);
     }
     paths[openApiPath(route.path)] = item;
   }
@@ -142,8 +187,10 @@ export function buildOpenApiDocument(
       version: API_VERSION,
       description:
         "JSON over HTTP under /api (api-spec.md 2.0.0). Every answer is JSON, errors included: " +
-        "unknown path 404, wrong method 405, bad input 400. Generated from the route table and the " +
-        "handlers' zod schemas.",
+        "unknown path 404, a method the path does not have 405 (with Allow), bad input 400. Generated " +
+        "from the route table and each route's declaration (server/<capability>/contract.ts): query, " +
+        "path, body and one answer per status. Strings are taken as sent: nothing is trimmed before " +
+        "a pattern or length is checked, unless a field's description says so.",
     },
     tags: [...new Set(routes.map((r) => r.capability))].map((name) => ({ name })),
     paths,

@@ -4,11 +4,13 @@ import { describe, expect, it } from "vitest";
 import { ROUTES } from "../http/route-table";
 import { buildOpenApiDocument, openApiPath } from "./document";
 import { openApiBody, openApiHandlers } from "./handlers";
-import { ROUTE_SCHEMAS } from "./schemas";
+import { PATH_ID_PATTERN } from "../http/contract";
+import { CONTRACTS } from "./contracts";
+import examples from "./examples.json" with { type: "json" };
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
 
-const doc = () => buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS) as unknown as Doc;
+const doc = () => buildOpenApiDocument(ROUTES, CONTRACTS, examples) as unknown as Doc;
 const tableOperations = () =>
   ROUTES.flatMap((r) =>
     Object.keys(r.methods).map((m) => `${m.toLowerCase()} ${openApiPath(r.path)}`),
@@ -36,20 +38,39 @@ describe("the OpenAPI document", () => {
   });
 
   it("would miss a route the table gained: the comparison is not vacuous", () => {
-    const fewer = buildOpenApiDocument(ROUTES.slice(1), ROUTE_SCHEMAS) as unknown as Doc;
+    const fewer = buildOpenApiDocument(ROUTES.slice(1), CONTRACTS) as unknown as Doc;
     expect(documentOperations(fewer)).not.toEqual(tableOperations());
   });
 
-  it("takes request bodies from the handlers' zod schemas, keyed by real routes", () => {
+  it("has a declaration for every operation of the table, and none for a route it lacks", () => {
     const keys = new Set(ROUTES.flatMap((r) => Object.keys(r.methods).map((m) => `${m} ${r.path}`)));
-    for (const key of Object.keys(ROUTE_SCHEMAS)) expect(keys, key).toContain(key);
-    const publish = doc().paths["/api/catalog"].post.requestBody as {
-      content: { "application/json": { schema: { type: string; properties: Record<string, unknown> } } };
-    };
-    expect(publish.content["application/json"].schema.type).toBe("object");
-    expect(Object.keys(publish.content["application/json"].schema.properties)).toEqual(
-      expect.arrayContaining(["title"]),
+    for (const key of Object.keys(CONTRACTS)) expect(keys, key).toContain(key);
+    for (const key of keys) expect(CONTRACTS[key], key).toBeDefined();
+    const ops = Object.values(doc().paths).flatMap((item) => Object.values(item));
+    expect(ops.filter((op) => op["x-undeclared"])).toEqual([]);
+  });
+
+  it("states query parameters, path patterns, bodies and every status from the declarations", () => {
+    const d = doc();
+    const node = d.paths["/api/graph/node"].get as { parameters: { name: string; required: boolean }[] };
+    expect(node.parameters).toContainEqual(
+      expect.objectContaining({ name: "id", in: "query", required: true }),
     );
+    const negotiations = d.paths["/api/negotiations"].post as {
+      requestBody: { required: boolean; content: Record<string, { schema: unknown }> };
+      responses: Record<string, unknown>;
+    };
+    expect(negotiations.requestBody.required).toBe(true);
+    expect(JSON.stringify(negotiations.requestBody.content["application/json"].schema)).toContain(
+      '"required":["participantId","counterPartyAddress","assetId"]',
+    );
+    expect(Object.keys(negotiations.responses)).toEqual(
+      expect.arrayContaining(["201", "400", "401", "403", "413", "415", "502", "503"]),
+    );
+    const publish = JSON.stringify(d.paths["/api/catalog"].post.requestBody);
+    expect(publish).toContain('"title"');
+    const report = d.paths["/api/activity-report"].get as { responses: { 200: { content: object } } };
+    expect(Object.keys(report.responses[200].content)).toEqual(["application/json", "text/csv", "text/html"]);
   });
 
   it("marks the access of each operation: public routes need nothing, role routes say which roles", () => {
@@ -59,12 +80,18 @@ describe("the OpenAPI document", () => {
     expect(d.paths["/api/admin/tenants"].get.security).toEqual([{ session: [] }]);
     expect(d.paths["/api/admin/tenants"].get.description).toMatch(/CONNECTOR_ADMIN/);
     expect(d.paths["/api/credentials/{id}"].delete.parameters).toEqual([
-      { name: "id", in: "path", required: true, schema: { type: "string" } },
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        description: "an identifier (1–200 characters)",
+        schema: { type: "string", pattern: PATH_ID_PATTERN },
+      },
     ]);
   });
 
   it("is answered from bytes encoded once: the document as built, the same body each time, gzip the same", async () => {
-    const built = JSON.stringify(buildOpenApiDocument(ROUTES, ROUTE_SCHEMAS));
+    const built = JSON.stringify(buildOpenApiDocument(ROUTES, CONTRACTS, examples));
     const body = openApiBody();
     expect(body.raw.toString("utf8")).toBe(built);
     expect(openApiBody()).toBe(body);
@@ -77,6 +104,7 @@ describe("the OpenAPI document", () => {
       url,
       query: url.searchParams,
       params: {},
+      input: { query: {}, body: undefined },
       user: null,
       services: {},
     });

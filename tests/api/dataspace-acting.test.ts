@@ -106,6 +106,23 @@ describe("acting participants", () => {
     expect(own.status).toBe(201);
   });
 
+  it("answers the caller's mistakes the connector finds with a 4xx, never the 502 of a failed connector (issue 39)", async () => {
+    const body = { participantId: "alphaklinik-berlin", assetId: "twice-by-admin", name: "Twice" };
+    expect((await call("POST /api/assets", { body })).status).toBe(201);
+    const again = await call("POST /api/assets", { body });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/exists already/);
+    const nobody = await call("POST /api/assets", {
+      body: { participantId: "no-such-context", assetId: "x", name: "X" },
+    });
+    expect(nobody.status).toBe(404);
+    expect(nobody.body.error).toBe("The participant context is not known to the connector");
+    const huge = await call("POST /api/assets", {
+      body: { participantId: "p".repeat(100_000), assetId: "x", name: "X" },
+    });
+    expect(huge.status).toBe(400);
+  });
+
   it("answers another organisation's demonstration transfer and negotiation by id with the 404 of an unknown id", async () => {
     const started = await call("POST /api/transfers", {
       as: "researcher",

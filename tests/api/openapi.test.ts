@@ -1,6 +1,7 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../../server/http/route-table";
+import { checkAnswer } from "../support/answer-check";
 import { startTestServer, type TestServer } from "../support/server";
 
 /** GET /api/openapi.json on the real server: public, JSON, a valid OpenAPI 3.1 document of the whole route table. */
@@ -31,5 +32,26 @@ describe("GET /api/openapi.json", () => {
     const res = await fetch(`${server.url}/api/openapi.json`, { method: "DELETE" });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET");
+  });
+
+  it("is what the answers are checked against: a status, content type or body it does not list is caught", async () => {
+    const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+    const type = "application/json; charset=utf-8";
+    // real answers fit
+    const res = await fetch(`${server.url}/api/health`);
+    expect(
+      checkAnswer("GET", "/api/health", res.status, type, Buffer.from(await res.text())),
+    ).toBeUndefined();
+    expect(checkAnswer("GET", "/api/graph/node", 400, type, json({ error: "x" }))).toBeUndefined();
+    // and what the document does not say is found
+    expect(checkAnswer("GET", "/api/health", 418, type, json({}))).toMatch(/status 418 is not listed/);
+    expect(checkAnswer("GET", "/api/health", 200, "text/plain", Buffer.from("up"))).toMatch(/content type/);
+    expect(checkAnswer("GET", "/api/health", 200, type, json({ up: true }))).toMatch(
+      /required property 'status'/,
+    );
+    expect(checkAnswer("GET", "/api/catalog", 200, type, json({ id: "x" }))).toMatch(/must be array/);
+    expect(checkAnswer("GET", "/api/catalog", 401, type, json({ message: "no" }))).toMatch(/'error'/);
+    // every answer this file's server gave fits
+    expect(server.mismatches).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 import { findPersona } from "../../server/auth/personas";
 import { personaSessionUser, type SessionUser } from "../../server/auth/user";
 import type { Dataspace } from "../../server/dataspace";
+import { dataspaceContract } from "../../server/dataspace/contract";
 import { dataspaceHandlers } from "../../server/dataspace/handlers";
+import { parseJsonBody } from "../../server/http/body";
+import { checkParams, parseBody, parseQuery } from "../../server/http/contract";
 import { errorResponse } from "../../server/http/errors";
 import type { HandlerContext } from "../../server/http/handler";
 import type { Services } from "../../server/services";
@@ -39,7 +42,7 @@ export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceC
     headers: hasBody ? { "content-type": "application/json" } : {},
     body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
   });
-  const ctx: HandlerContext<Services> = {
+  const ctx: Omit<HandlerContext<Services>, "input"> = {
     request,
     headers: request.headers,
     head: { method, url: request.url, headers: request.headers },
@@ -53,7 +56,12 @@ export async function callDataspace(ds: Dataspace, key: string, opts: DataspaceC
   if (!handler) throw new Error(`no handler for ${key}`);
   let res: Response;
   try {
-    res = await handler(ctx);
+    // the route's declaration first, as the dispatcher parses it (server/http/contract.ts)
+    const contract = dataspaceContract[key];
+    checkParams(contract, ctx.params);
+    const body = opts.raw === undefined ? opts.body : opts.raw.trim() ? parseJsonBody(opts.raw) : undefined;
+    const input = { query: parseQuery(contract, url.searchParams) ?? {}, body: parseBody(contract, body) };
+    res = await handler({ ...ctx, input });
   } catch (e) {
     res = errorResponse(e);
   }

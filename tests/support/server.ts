@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../server/config";
 import { startServer, type RunningServer, type StartOptions } from "../../server/app";
+import { mismatchReport, watchAnswers, type AnswerMismatch } from "./answer-check";
 import { emptyNeo4j, testNeo4j } from "./neo4j";
 import { databaseFor, testDatabaseUrl } from "./postgres";
 
@@ -38,6 +39,8 @@ function isFree(port: number): Promise<boolean> {
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** the /api answers so far that do not fit the OpenAPI document (answer-check.ts) */
+  mismatches: AnswerMismatch[];
 }
 
 /**
@@ -50,7 +53,12 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; start?: Pick<StartOptions, "pageSlotLeaseMs"> } = {},
+  opts: {
+    dataDir?: string;
+    start?: Pick<StartOptions, "pageSlotLeaseMs">;
+    /** false: a test that provokes server faults on purpose keeps its answers unchecked */
+    answerCheck?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "hub-test-"));
   const pg = testDatabaseUrl();
@@ -78,7 +86,7 @@ async function startOn(
   dataDir: string,
   databaseUrl: string | undefined,
   env: Record<string, string>,
-  opts: { dataDir?: string; start?: Pick<StartOptions, "pageSlotLeaseMs"> },
+  opts: { dataDir?: string; start?: Pick<StartOptions, "pageSlotLeaseMs">; answerCheck?: boolean },
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -95,12 +103,17 @@ async function startOn(
     remixBuildPath: path.resolve(process.env.HUB_BUILD_DIR ?? "build", "remix", "index.js"),
     ...opts.start,
   });
+  // every /api answer is checked against the OpenAPI document; what does not fit fails the file at close
+  const mismatches = watchAnswers(server.http);
   return {
     ...server,
     dataDir,
+    mismatches,
     async close() {
       await server.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      const report = opts.answerCheck === false ? undefined : mismatchReport(mismatches);
+      if (report) throw new Error(report);
     },
   };
 }

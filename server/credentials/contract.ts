@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { Contracts } from "../http/contract";
+import {
+  created,
+  fails,
+  has,
+  idField,
+  NO_CONTENT,
+  ok,
+  optionalId,
+  requiredText,
+} from "../http/contract-fields";
+import { CREDENTIAL_FIELDS_REQUIRED } from "./service";
+
+/** The declarations of the credential routes (server/http/contract.ts). */
+
+export const credentialContract: Contracts = {
+  "GET /api/credentials": {
+    query: z.object({ participantId: optionalId("participantId") }),
+    answers: {
+      200: ok(z.array(has("id", "type")), "Verifiable credentials"),
+      502: fails("The identity hub or issuer failed"),
+    },
+  },
+  "GET /api/credentials/definitions": {
+    answers: { 200: ok(z.array(has("id", "credentialType"))), 502: fails("The issuer service failed") },
+  },
+  "POST /api/credentials/request": {
+    body: z
+      .looseObject({
+        participantContextId: requiredText(CREDENTIAL_FIELDS_REQUIRED),
+        credentialType: requiredText(CREDENTIAL_FIELDS_REQUIRED),
+      })
+      .and(
+        z.looseObject({
+          participantContextId: idField("participantContextId"),
+          credentialType: idField("credentialType"),
+        }),
+      ),
+    answers: {
+      201: created(z.looseObject({}), "Issuance process started"),
+      403: fails("Not the caller's participant context"),
+      404: fails("Unknown participant context or credential type"),
+      502: fails("The issuer service failed"),
+    },
+  },
+  "DELETE /api/credentials/:id": {
+    answers: { 204: NO_CONTENT, 404: fails("No such credential"), 502: fails("The issuer service failed") },
+  },
+};

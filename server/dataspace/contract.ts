@@ -1,0 +1,190 @@
+import { z } from "zod";
+import type { Contracts } from "../http/contract";
+import {
+  created,
+  fails,
+  has,
+  idField,
+  listOf,
+  ok,
+  optionalId,
+  optionalText,
+  requiredText,
+} from "../http/contract-fields";
+
+import { ASSET_FIELDS_REQUIRED } from "./assets";
+import {
+  NEGOTIATION_FIELDS_REQUIRED,
+  OFFER_ID_REQUIRED,
+  PARTICIPANT_ID_REQUIRED,
+  PROVIDER_DID_REQUIRED,
+} from "./negotiations";
+import { PARTICIPANT_FIELDS_REQUIRED } from "./participants";
+import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
+
+/**
+ * The declarations of the dataspace routes (server/http/contract.ts): what the dispatcher parses before
+ * the handlers in handlers.ts, and what the OpenAPI document says. Required fields first (the spec's
+ * texts), then their syntax (ids.ts): `allOf` of the two stages, as the handlers check them.
+ */
+
+const participantQuery = idField("participantId", PARTICIPANT_ID_REQUIRED);
+const upstream = (what: string) => fails(`${what}: the connector or tenant manager failed (spec's 502 text)`);
+const ACTING = fails("The participant context is not the caller's organisation's (403)");
+
+const negotiationList = z
+  .object({
+    participantId: participantQuery,
+    catalog: optionalText("`true`: the provider catalogue instead of the list"),
+    providerDid: optionalId("providerDid").describe("required when catalog=true"),
+    counterPartyAddress: optionalText("the provider's DSP address (catalog=true)"),
+  })
+  .superRefine((q, ctx) => {
+    if (q.catalog === "true" && !q.providerDid?.trim())
+      ctx.addIssue({ code: "custom", path: ["providerDid"], message: PROVIDER_DID_REQUIRED });
+  });
+
+const negotiationBody = z
+  .looseObject({
+    participantId: requiredText(NEGOTIATION_FIELDS_REQUIRED),
+    counterPartyAddress: requiredText(NEGOTIATION_FIELDS_REQUIRED),
+    assetId: requiredText(NEGOTIATION_FIELDS_REQUIRED),
+    offerId: z.string().optional().describe("required unless policyId is given"),
+    policyId: z.string().optional(),
+    counterPartyId: optionalId("counterPartyId"),
+    providerDid: optionalId("providerDid"),
+  })
+  .refine((b) => !!b.offerId?.trim() || !!b.policyId?.trim(), {
+    message: OFFER_ID_REQUIRED,
+    path: ["offerId"],
+  })
+  .and(
+    z.looseObject({
+      participantId: idField("participantId"),
+      assetId: idField("assetId"),
+    }),
+  );
+
+const transferBody = z
+  .looseObject({
+    participantId: requiredText(TRANSFER_FIELDS_REQUIRED),
+    contractId: requiredText(TRANSFER_FIELDS_REQUIRED),
+    counterPartyAddress: requiredText(TRANSFER_FIELDS_REQUIRED),
+    assetId: z.string().optional(),
+    transferType: z.string().optional(),
+  })
+  .and(z.looseObject({ participantId: idField("participantId"), assetId: optionalId("assetId") }));
+
+const assetBody = z
+  .looseObject({
+    participantId: requiredText(ASSET_FIELDS_REQUIRED),
+    assetId: requiredText(ASSET_FIELDS_REQUIRED),
+    name: requiredText(ASSET_FIELDS_REQUIRED),
+    description: z.string().optional(),
+    contentType: z.string().optional(),
+    dataAddress: z.looseObject({}).optional().describe("an object with @type, type and baseUrl"),
+  })
+  .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
+
+const negotiation = has("@id", "state");
+const transfer = has("@id", "state");
+
+export const dataspaceContract: Contracts = {
+  "GET /api/negotiations": {
+    query: negotiationList,
+    answers: {
+      200: ok(
+        z.union([z.array(negotiation), z.looseObject({})]),
+        "The negotiations (array), or with catalog=true the provider catalogue keyed by its DID",
+      ),
+      403: ACTING,
+      502: upstream("Failed to fetch provider catalog"),
+    },
+  },
+  "POST /api/negotiations": {
+    body: negotiationBody,
+    answers: {
+      201: created(has("@id"), "The connector's answer"),
+      403: ACTING,
+      404: fails("The participant context is unknown"),
+      502: upstream("Failed to initiate contract negotiation"),
+    },
+  },
+  "GET /api/negotiations/:id": {
+    query: z.object({ participantId: participantQuery }),
+    answers: { 200: ok(negotiation), 403: ACTING, 404: fails("No such negotiation"), 502: upstream("") },
+  },
+  "GET /api/transfers": {
+    query: z.object({ participantId: participantQuery }),
+    answers: { 200: ok(z.array(transfer)), 403: ACTING, 502: upstream("") },
+  },
+  "POST /api/transfers": {
+    body: transferBody,
+    answers: {
+      201: created(has("@id"), "A TransferProcess (demonstration) or the connector's answer"),
+      403: ACTING,
+      404: fails("The participant context is unknown"),
+      502: upstream("Failed to initiate data transfer"),
+    },
+  },
+  "GET /api/transfers/:id": {
+    query: z.object({ participantId: participantQuery }),
+    answers: { 200: ok(transfer), 403: ACTING, 404: fails("No such transfer"), 502: upstream("") },
+  },
+  "GET /api/assets": {
+    query: z.object({ participantId: optionalId("participantId") }),
+    answers: {
+      200: ok(
+        z.array(z.looseObject({})),
+        "With participantId: that context's assets; without: `{participantId, identity, assets[]}` per participant",
+      ),
+      403: ACTING,
+    },
+  },
+  "POST /api/assets": {
+    body: assetBody,
+    answers: {
+      201: created(z.looseObject({}), "The connector's answer"),
+      403: ACTING,
+      404: fails("The participant context is unknown"),
+      409: fails("An asset with this assetId exists already, or the participant context is not active"),
+      502: upstream("Failed to create asset"),
+    },
+  },
+  "GET /api/participants": {
+    answers: {
+      200: ok(listOf("participantId", "displayName", "role", "slug", "identity")),
+      502: upstream("Failed to list participants"),
+    },
+  },
+  "POST /api/participants": {
+    body: z.looseObject({
+      displayName: requiredText(PARTICIPANT_FIELDS_REQUIRED),
+      role: requiredText(PARTICIPANT_FIELDS_REQUIRED),
+      organization: z.string().optional(),
+      ehdsParticipantType: z.string().optional(),
+    }),
+    answers: {
+      201: created(has("tenantId", "participantId", "displayName", "role", "status")),
+      502: upstream("Failed to create participant"),
+      503: fails("No tenant-manager cell or dataspace profile, or no tenant manager configured"),
+    },
+  },
+  "PATCH /api/participants/:id": {
+    body: z.looseObject({ displayName: z.string().optional(), organization: z.string().optional() }),
+    answers: {
+      200: ok(z.looseObject({})),
+      404: fails("No such participant"),
+      502: upstream("Failed to update participant"),
+    },
+  },
+  "GET /api/participants/me": { answers: { 200: ok(has("id", "displayName", "role")) } },
+  "GET /api/participants/:id/credentials": {
+    answers: {
+      200: ok(z.array(z.looseObject({}))),
+      404: fails("No such participant"),
+      502: fails("The identity hub failed"),
+    },
+  },
+  "GET /api/tasks": { answers: { 200: ok(listOf("id", "state", "kind")) } },
+};

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import type { Contracts } from "../http/contract";
+import {
+  created,
+  fails,
+  has,
+  listOf,
+  NO_CONTENT,
+  ok,
+  optionalText,
+  requiredText,
+} from "../http/contract-fields";
+import { DIRECTORY_DID_REQUIRED, DIRECTORY_FIELDS_REQUIRED } from "./directory";
+
+/** The declarations of the operator console, the demonstration DSP catalogue and the sign-in routes (server/http/contract.ts). */
+
+const NO_COMPONENT = fails("No such component");
+
+export const operatorContract: Contracts = {
+  "GET /api/admin/tenants": {
+    answers: { 200: ok(listOf("id", "displayName")), 502: fails("The tenant manager failed") },
+  },
+  "GET /api/admin/participants": { answers: { 200: ok(listOf("did", "displayName")) } },
+  "POST /api/admin/participants": {
+    body: z.looseObject({
+      did: requiredText(DIRECTORY_FIELDS_REQUIRED),
+      displayName: requiredText(DIRECTORY_FIELDS_REQUIRED),
+      country: z.string().optional(),
+      catalogueUrl: z.string().optional(),
+    }),
+    answers: { 201: created(has("did", "displayName")), 409: fails("This DID is in the directory already") },
+  },
+  "DELETE /api/admin/participants": {
+    query: z
+      .object({ did: optionalText("the entry's DID"), id: optionalText("the entry's id (instead of did)") })
+      .superRefine((q, ctx) => {
+        if (!q.did?.trim() && !q.id?.trim())
+          ctx.addIssue({ code: "custom", path: ["did"], message: DIRECTORY_DID_REQUIRED });
+      }),
+    answers: {
+      204: NO_CONTENT,
+      404: fails("No such directory entry"),
+      409: fails("Seeded directory entries (founding participants) cannot be deleted"),
+    },
+  },
+  "GET /api/admin/components": { answers: { 200: ok(listOf("name", "kind", "health")) } },
+  "GET /api/admin/components/topology": { answers: { 200: ok(has("nodes", "edges")) } },
+  "GET /api/admin/components/:name/diagnosis": {
+    answers: { 200: ok(z.looseObject({}), "What the last probe saw"), 404: NO_COMPONENT },
+  },
+  "POST /api/admin/components/:name/restart": {
+    answers: {
+      200: ok(z.looseObject({})),
+      404: NO_COMPONENT,
+      409: fails("The component cannot be restarted, or a restart is under way"),
+      502: fails("The component did not come back"),
+    },
+  },
+  "GET /api/debug/phase26": { answers: { 200: ok(has("ok", "problems")) } },
+  "GET /api/keycloak-config": { answers: { 200: ok(has("issuer")) } },
+  "GET /api/mock-dsp/:participant/catalog/request": {
+    answers: { 200: ok(z.looseObject({}), "A DCAT catalogue (JSON-LD)"), 404: fails("No such participant") },
+  },
+  "POST /api/mock-dsp/:participant/catalog/request": {
+    body: z.looseObject({}).describe("a DSP CatalogRequestMessage"),
+    answers: { 200: ok(z.looseObject({}), "A DCAT catalogue (JSON-LD)"), 404: fails("No such participant") },
+  },
+  "GET /api/auth/:rest*": {
+    query: z.object({
+      callbackUrl: optionalText("signin: where to land after signing in"),
+      returnTo: optionalText("signin: where to land (instead of callbackUrl)"),
+      error: optionalText("error: the error to show"),
+    }),
+    answers: {
+      200: ok(z.union([z.looseObject({}), z.null()]), "session, providers, csrf, error"),
+      303: ok(has("url"), "signin, callback: go to `Location`"),
+      404: fails("No such sign-in route"),
+    },
+  },
+  "POST /api/auth/:rest*": {
+    body: z.looseObject({}),
+    answers: {
+      200: ok(z.looseObject({})),
+      303: ok(has("url"), "signin, signout: go to `Location`"),
+      404: fails("No such sign-in route"),
+    },
+  },
+};

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import type { Contracts } from "../http/contract";
+import { fails, has, ok, optionalText } from "../http/contract-fields";
+
+/** The declarations of the persona overview (server/http/contract.ts). */
+
+export const overviewContract: Contracts = {
+  "GET /api/overview": {
+    query: z.object({ persona: optionalText("the persona to show (operators may pick)") }),
+    answers: {
+      200: ok(has("persona", "totals")),
+      403: fails("Only operators may look at another persona's overview"),
+    },
+  },
+};

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import type { Contracts } from "../http/contract";
+import {
+  created,
+  fails,
+  has,
+  idField,
+  NO_CONTENT,
+  ok,
+  optionalId,
+  requiredText,
+} from "../http/contract-fields";
+import { POLICY_FIELDS_REQUIRED, POLICY_ID_REQUIRED, POLICY_UPDATE_FIELDS_REQUIRED } from "./policy-document";
+
+/**
+ * The declarations of the ODRL policy routes (server/http/contract.ts). participantId and policyId are
+ * identifiers (ids.ts), checked before anything reaches the connector: a 100 kB participantId is a 400
+ * here, not the connector's 431 answered 502 (issue 39).
+ */
+
+const policy = z.looseObject({}).describe("an ODRL policy (Set, Offer or Agreement)");
+const stored = has("@id", "policy", "participantId");
+const UPSTREAM = fails("The connector failed (502)");
+
+export const policyContract: Contracts = {
+  "GET /api/admin/policies": {
+    query: z
+      .object({
+        participantId: optionalId("participantId"),
+        policyId: optionalId("policyId").describe("one policy; needs participantId"),
+      })
+      .superRefine((q, ctx) => {
+        if (q.policyId?.trim() && !q.participantId?.trim())
+          ctx.addIssue({
+            code: "custom",
+            path: ["participantId"],
+            message: "participantId is required with policyId",
+          });
+      }),
+    answers: {
+      200: ok(z.union([z.array(stored), stored]), "The policies, or with policyId the one"),
+      404: fails("No such policy"),
+      502: UPSTREAM,
+    },
+  },
+  "POST /api/admin/policies": {
+    body: z
+      .looseObject({ participantId: requiredText(POLICY_FIELDS_REQUIRED), policy: z.unknown().optional() })
+      .refine((b) => b.policy !== undefined && b.policy !== null, {
+        message: POLICY_FIELDS_REQUIRED,
+        path: ["policy"],
+      })
+      .and(z.looseObject({ participantId: idField("participantId"), policy })),
+    answers: {
+      201: created(stored),
+      404: fails("Unknown participant context"),
+      409: fails("A policy with this @id exists already"),
+      502: UPSTREAM,
+    },
+  },
+  "PUT /api/admin/policies": {
+    body: z
+      .looseObject({
+        policyId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
+        participantId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
+        policy: z.unknown().optional(),
+      })
+      .refine((b) => b.policy !== undefined && b.policy !== null, {
+        message: POLICY_UPDATE_FIELDS_REQUIRED,
+        path: ["policy"],
+      })
+      .and(
+        z.looseObject({
+          policyId: idField("policyId"),
+          participantId: idField("participantId"),
+          policy,
+        }),
+      ),
+    answers: {
+      200: ok(stored),
+      404: fails("No such policy"),
+      409: fails("Changed meanwhile"),
+      502: UPSTREAM,
+    },
+  },
+  "DELETE /api/admin/policies": {
+    query: z.object({
+      policyId: idField("policyId", POLICY_ID_REQUIRED),
+      participantId: optionalId("participantId"),
+    }),
+    answers: { 204: NO_CONTENT, 404: fails("No such policy"), 409: fails("In use"), 502: UPSTREAM },
+  },
+  "GET /api/odrl/scope": { answers: { 200: ok(has("subject", "permissions")) } },
+};
