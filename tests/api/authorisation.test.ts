@@ -98,6 +98,12 @@ const PROBE_BODY = {
   name: "Probe",
 };
 
+/** what the policy routes' declarations require besides participantId (checked before the handler) */
+const PROBE_POLICY = {
+  policyId: "probe-policy",
+  policy: { "@id": "probe-policy", policy: { "@type": "Set", permission: [{ action: "use" }] } },
+};
+
 describe("own vs other organisation over the route table (participant contexts)", () => {
   it("marks the dataspace routes that act in a participant context", () => {
     expect(actingCases.length).toBeGreaterThanOrEqual(8);
@@ -107,6 +113,7 @@ describe("own vs other organisation over the route table (participant contexts)"
     const call = async (username: string, participantId: string) => {
       const url = new URL(`${server.url}${concrete(path)}`);
       if (actsIn === "query") url.searchParams.set("participantId", participantId);
+      if (path === "/api/admin/policies") url.searchParams.set("policyId", PROBE_POLICY.policyId);
       const res = await fetch(url, {
         method,
         redirect: "manual",
@@ -114,9 +121,17 @@ describe("own vs other organisation over the route table (participant contexts)"
           cookie: sessions.get(username)!.cookie,
           ...(actsIn === "body" ? { "content-type": "application/json" } : {}),
         },
-        body: actsIn === "body" ? JSON.stringify({ ...PROBE_BODY, participantId }) : undefined,
+        body:
+          actsIn === "body"
+            ? JSON.stringify({
+                ...PROBE_BODY,
+                ...(path === "/api/admin/policies" ? PROBE_POLICY : {}),
+                participantId,
+              })
+            : undefined,
       });
-      return { status: res.status, body: (await res.json()) as { error?: string } };
+      const text = await res.text(); // a 204 (a policy deleted) has no body
+      return { status: res.status, body: (text ? JSON.parse(text) : {}) as { error?: string } };
     };
     const admitted = PERSONAS.filter(
       (p) =>
