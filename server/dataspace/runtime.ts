@@ -7,7 +7,7 @@ import type { DemoRecords, DemoTransferStore } from "./demo-records";
 import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
 import type { ContractPermits, PermitRegister } from "./permits";
-import type { CutOffs } from "./cut-off";
+import type { CutOffs } from "./cut-off-store";
 import type { TenantManagerClient } from "./tenant-manager-client";
 
 /**

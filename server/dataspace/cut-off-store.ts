@@ -1,0 +1,113 @@
+import type { Relational } from "../storage/relational";
+
+/**
+ * Where the cut-offs of revoked permits are kept (table `dataspace_permit_cutoffs`), pending until
+ * every transfer of their agreements has ended; what is done with them is in cut-off.ts.
+ */
+
+const TABLE = "dataspace_permit_cutoffs";
+export const RETRY_BASE_MS = 5_000;
+export const RETRY_MAX_MS = 10 * 60_000;
+
+export interface CutOffRow {
+  permitId: string;
+  reason: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: number;
+  doneAt: number | null;
+}
+
+export interface CutOffs {
+  /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
+  record(permitId: string, reason: string): Promise<void>;
+  get(permitId: string): Promise<CutOffRow | undefined>;
+  /** cut-offs not yet done whose next attempt is due at `now` */
+  due(now: number): Promise<CutOffRow[]>;
+  /** one attempt's outcome: done, or the error and when to try again */
+  attempted(permitId: string, error: string | null, now: number): Promise<void>;
+}
+
+export async function createCutOffs(rel: Relational): Promise<CutOffs> {
+  await rel.migrate("dataspace-permit-cutoffs-1", async (m) => {
+    await m.schema
+      .createTable(TABLE)
+      .addColumn("permit_id", "text", (c) => c.primaryKey())
+      .addColumn("reason", "text", (c) => c.notNull())
+      .addColumn("attempts", "integer", (c) => c.notNull())
+      .addColumn("last_error", "text")
+      .addColumn("next_attempt_at", "bigint", (c) => c.notNull())
+      .addColumn("done_at", "bigint")
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .execute();
+  });
+  type Row = {
+    permit_id: string;
+    reason: string;
+    attempts: number | string;
+    last_error: string | null;
+    next_attempt_at: number | string;
+    done_at: number | string | null;
+  };
+  const toRow = (r: Row): CutOffRow => ({
+    permitId: r.permit_id,
+    reason: r.reason,
+    attempts: Number(r.attempts),
+    lastError: r.last_error,
+    nextAttemptAt: Number(r.next_attempt_at),
+    doneAt: r.done_at === null ? null : Number(r.done_at),
+  });
+  const cutOffs: CutOffs = {
+    async record(permitId, reason) {
+      const now = Date.now();
+      await rel.db
+        .insertInto(TABLE)
+        .values({
+          permit_id: permitId,
+          reason,
+          attempts: 0,
+          last_error: null,
+          next_attempt_at: now,
+          done_at: null,
+          created_at: now,
+        })
+        .onConflict((oc) => oc.column("permit_id").doNothing())
+        .execute();
+    },
+    async get(permitId) {
+      const r = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .where("permit_id", "=", permitId)
+        .executeTakeFirst()) as Row | undefined;
+      return r ? toRow(r) : undefined;
+    },
+    async due(now) {
+      const rows = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .where("done_at", "is", null)
+        .where("next_attempt_at", "<=", now)
+        .orderBy("next_attempt_at", "asc")
+        .limit(20)
+        .execute()) as Row[];
+      return rows.map(toRow);
+    },
+    async attempted(permitId, error, now) {
+      const row = await cutOffs.get(permitId);
+      const attempts = (row?.attempts ?? 0) + 1;
+      const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+      await rel.db
+        .updateTable(TABLE)
+        .set({
+          attempts,
+          last_error: error,
+          next_attempt_at: error ? now + wait : now,
+          done_at: error ? null : now,
+        })
+        .where("permit_id", "=", permitId)
+        .execute();
+    },
+  };
+  return cutOffs;
+}
