@@ -2,7 +2,16 @@
 // temp directory, listening on 127.0.0.1 only, stopped (and its directory removed) by `stop()` or when
 // this process exits. PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
 import { execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./real-systems/jvm.mjs";
@@ -77,9 +86,21 @@ export async function startPostgres({ log = () => {} } = {}) {
     "-c",
     "shared_buffers=64MB",
   ]);
-  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
+  // PostgreSQL's log goes to a file, never to a pipe: `npm test` runs each pass with spawnSync, so
+  // nothing would read a pipe while the tests run, and once its 64 KiB were full every backend that
+  // logs a line would block on the write (the CI runs of 29 Nov: DROP DATABASE, INSERT and UPDATE
+  // stuck for minutes on an idle machine, every later test of the pass timed out)
+  const logFile = path.join(dir, "postgres.log");
+  const logFd = openSync(logFile, "a");
+  const child = spawn(cmd, args, { stdio: ["ignore", logFd, logFd] });
+  closeSync(logFd);
+  const tail = () => {
+    try {
+      return readFileSync(logFile, "utf8").slice(-4000);
+    } catch {
+      return "";
+    }
+  };
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -111,7 +132,7 @@ export async function startPostgres({ log = () => {} } = {}) {
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`PostgreSQL exited at start: ${stderr}`);
+      throw new Error(`PostgreSQL exited at start: ${tail()}`);
     }
     const client = new pg.Client({ host: "127.0.0.1", port, user: "hub", database: "postgres" });
     try {
@@ -122,7 +143,7 @@ export async function startPostgres({ log = () => {} } = {}) {
       await client.end().catch(() => {});
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`PostgreSQL did not accept connections within 30 s: ${stderr}`);
+        throw new Error(`PostgreSQL did not accept connections within 30 s: ${tail()}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
