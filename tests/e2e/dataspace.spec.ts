@@ -143,7 +143,7 @@ test("data holder registers an asset that is then offered in the dataspace", asy
   // registering the same id again is refused, with the reason
   await page.getByTestId("share-name").fill(name);
   await page.getByTestId("share-submit").click();
-  await expect(page.getByTestId("share-error")).toContainText("Failed to create asset");
+  await expect(page.getByTestId("share-error")).toContainText("An asset with this assetId exists already");
   await expect(page.getByTestId("share-error")).toContainText("already holds an asset");
 
   // the asset is found in the dataspace

@@ -125,8 +125,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   } catch (e) {
     const f = apiFailure(e);
     let detail = f.detail;
-    if (!detail && f.status === 502) {
-      // the connector's reason is not passed on (spec): say so when the id is simply taken
+    if (!detail && (f.status === 409 || f.status === 502)) {
+      // a taken id (409), or a connector failure whose reason is not passed on (502): say so when the id is taken
       const existing = await ds.listAssets(acting.participantId).catch(() => []);
       if (existing.some((a) => a["@id"] === values.assetId)) {
         detail = `Your connector already holds an asset with id ${values.assetId}: choose another id.`;
