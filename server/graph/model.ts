@@ -81,6 +81,29 @@ export interface GraphResponse {
   };
 }
 
+/** the answer of an expansion: every node and edge reached is returned (the store bounded them by `limit`) */
+export function expansion(
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+  limit: number,
+  truncated: boolean,
+): GraphResponse {
+  const [n, e] = [nodes.length, edges.length];
+  return {
+    nodes,
+    edges,
+    meta: {
+      layer: "expand",
+      totalNodes: n,
+      totalEdges: e,
+      returnedNodes: n,
+      returnedEdges: e,
+      limit,
+      truncated,
+    },
+  };
+}
+
 export interface Relationship {
   id: string;
   type: string;

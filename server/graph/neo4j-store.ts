@@ -5,6 +5,7 @@ import type { Relational } from "../storage/relational";
 import { createAuditIntents, type AuditIntents } from "./audit-intents";
 import { ApiError } from "../http/errors";
 import {
+  expansion,
   LAYERS,
   layerOfLabel,
   UPPER_SNAKE_CASE,
@@ -359,19 +360,7 @@ export async function createNeo4jGraphStore(
       }
       const nodes = [...seen.values()];
       const edges = await edgesAmong([...seen.keys()]);
-      return {
-        nodes,
-        edges,
-        meta: {
-          layer: "expand",
-          totalNodes: nodes.length,
-          totalEdges: edges.length,
-          returnedNodes: nodes.length,
-          returnedEdges: edges.length,
-          limit,
-          truncated,
-        },
-      };
+      return expansion(nodes, edges, limit, truncated);
     },
     async getNode(id) {
       return read(async (tx) => {

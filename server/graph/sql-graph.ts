@@ -1,5 +1,5 @@
 import type { GraphEdge, GraphNode, GraphResponse, Layer, NodeRecord, Properties } from "./model";
-import { layerOfLabel } from "./model";
+import { expansion, layerOfLabel } from "./model";
 import { allocateQuota } from "./quota";
 
 /**
@@ -127,17 +127,5 @@ export async function expandFrom(
   }
   const nodes = [...seen.values()];
   const edges = await q.edgesAmong(new Set(seen.keys()));
-  return {
-    nodes,
-    edges,
-    meta: {
-      layer: "expand",
-      totalNodes: nodes.length,
-      totalEdges: edges.length,
-      returnedNodes: nodes.length,
-      returnedEdges: edges.length,
-      limit,
-      truncated,
-    },
-  };
+  return expansion(nodes, edges, limit, truncated);
 }
