@@ -35,6 +35,8 @@ export class HttpError extends Error {
     message: string,
     readonly type = "InvalidRequest",
     readonly path: string | null = null,
+    /** further errors of the same answer (EDC answers a list) */
+    readonly more: string[] = [],
   ) {
     super(message);
   }
@@ -195,7 +197,16 @@ export async function startHttpServer(options: {
       send(res, out.status ?? 200, out.body, out.headers);
     } catch (e) {
       if (e instanceof HttpError) {
-        return send(res, e.status, [{ message: e.message, type: e.type, path: e.path, invalidValue: null }]);
+        return send(
+          res,
+          e.status,
+          [e.message, ...e.more].map((message) => ({
+            message,
+            type: e.type,
+            path: e.path,
+            invalidValue: null,
+          })),
+        );
       }
       options.onError?.(e);
       send(res, 500, [

@@ -16,6 +16,7 @@ import type {
 import { catalogOfProvider } from "./catalog";
 import { requestNegotiation } from "./negotiations";
 import { applyQuery, parseQuerySpec, QueryError } from "./query";
+import { unboundTerms } from "./policy-bindings";
 import { endpointDataReference, requestTransfer, terminateTransfer } from "./transfers";
 
 /**
@@ -56,7 +57,8 @@ const SET_TYPES = ["Set", "odrl:Set", "http://www.w3.org/ns/odrl/2/Set"];
 
 /**
  * The `policy` of a policy definition, as EDC's validator takes it: an object whose `@type` is the
- * ODRL Set (an Offer or an Agreement is refused, 400).
+ * ODRL Set (an Offer or an Agreement is refused, 400) whose actions and left operands are bound to a
+ * scope (policy-bindings.ts; 400 InvalidRequest otherwise).
  */
 function policyOf(body: Json): Json {
   const policy = body.policy as Json | undefined;
@@ -68,6 +70,8 @@ function policyOf(body: Json): Json {
       "https://w3id.org/edc/v0.0.1/ns/policy/@type was expected to be http://www.w3.org/ns/odrl/2/Set but it was not",
       "https://w3id.org/edc/v0.0.1/ns/policy/@type",
     );
+  const unbound = unboundTerms(policy);
+  if (unbound.length) throw new HttpError(400, unbound[0], "InvalidRequest", null, unbound.slice(1));
   return policy;
 }
 

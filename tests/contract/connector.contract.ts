@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConnectorClient } from "../../server/dataspace/connector-client";
 import { offeredRules } from "../../server/dataspace/catalog";
-import { DSP_PROTOCOL, MANAGEMENT_CONTEXT } from "../../server/dataspace-protocol";
+import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, ODRL_CONTEXT } from "../../server/dataspace-protocol";
 import { isNotFound, isUpstreamError } from "../../server/dataspace/upstream-http";
 import { fromConnector } from "../../server/policies/policy-document";
 
@@ -335,6 +335,65 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
         }),
       ),
     ).toBe(404);
+    // an action or a left operand that no policy extension binds to a scope is refused, in EDC's words
+    // (the embedded connector binds the vocabulary of the hub's templates besides EDC's `use`)
+    const unbound = async (id: string, rules: Record<string, unknown>, update = false) =>
+      (update
+        ? c.provider.client.updatePolicyDefinition(c.provider.contextId, id, { ...body(rules), "@id": id })
+        : c.provider.client.createPolicyDefinition(c.provider.contextId, { ...body(rules), "@id": id })
+      ).then(
+        () => "accepted",
+        (e: unknown) => (isUpstreamError(e) ? `${e.status} ${e.message}` : String(e)),
+      );
+    // a bare action is reported as written, or as ODRL's when the policy names the ODRL context
+    expect(await unbound(`${other}-transform`, { permission: [{ action: "transform" }] })).toMatch(
+      /^400 .*action 'transform' is not bound to any scopes: Rule \{ Permission constraints: \[\] \}/,
+    );
+    expect(
+      await unbound(`${other}-odrl`, {
+        "@context": ODRL_CONTEXT,
+        permission: [{ action: "use" }],
+        prohibition: [{ action: "transform" }],
+      }),
+    ).toMatch(
+      /^400 .*action 'http:\/\/www\.w3\.org\/ns\/odrl\/2\/transform' is not bound to any scopes: Rule \{ Prohibition/,
+    );
+    expect(
+      await unbound(`${other}-duty`, {
+        permission: [{ action: "use" }],
+        obligation: [{ action: "http://example.org/ns/unbound" }],
+      }),
+    ).toMatch(/^400 .*action 'http:\/\/example\.org\/ns\/unbound' is not bound to any scopes: Rule \{ Duty/);
+    expect(
+      await unbound(
+        other,
+        {
+          permission: [
+            {
+              action: "use",
+              constraint: [
+                { leftOperand: "http://example.org/ns/colour", operator: "eq", rightOperand: "red" },
+              ],
+            },
+          ],
+        },
+        true,
+      ),
+    ).toMatch(/^400 .*leftOperand 'http:\/\/example\.org\/ns\/colour' is not bound to any scopes/);
+    // nothing of a refused policy is kept: the replaced one still holds its rules
+    const kept = (await c.provider.client.listPolicyDefinitions(c.provider.contextId)).filter((d) =>
+      String(d["@id"]).startsWith(`${other}-`),
+    );
+    expect(kept).toEqual([]);
+    expect(
+      JSON.stringify(
+        fromConnector(
+          (await c.provider.client.listPolicyDefinitions(c.provider.contextId)).find(
+            (d) => d["@id"] === other,
+          )!,
+        ).policy,
+      ),
+    ).not.toMatch(/colour/);
     // the offered policy is named by a contract definition: the connector keeps it
     expect(await refusal(c.provider.client.deletePolicyDefinition(c.provider.contextId, policyId))).toBe(409);
     await c.provider.client.deletePolicyDefinition(c.provider.contextId, other);
