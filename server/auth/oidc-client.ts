@@ -316,12 +316,24 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       try {
         const deadline = AbortSignal.timeout(opts.timeoutMs);
         const d = await beforeDeadline(discover(), deadline, "discovery");
-        return await refreshSession(
+        const verdict = await refreshSession(
           internal(d.token_endpoint),
           { clientId: opts.clientId, clientSecret: opts.clientSecret },
           refreshToken,
           deadline,
         );
+        if (verdict.state !== "active" || !verdict.idToken) return verdict;
+        // the provider's current word on the user (roles, organisation): verified as at sign-in (a
+        // refreshed ID token carries no nonce); a token that does not verify says nothing of the session
+        const { payload } = await jwtVerify(verdict.idToken, signingKeys(d, deadline), {
+          issuer: d.issuer,
+          audience: opts.clientId,
+          algorithms: ALGORITHMS,
+        });
+        const user = userFromClaims(idTokenClaims.parse(payload));
+        if (user.roles.length === 0)
+          return { state: "ended", reason: "the user no longer holds any role of the hub" };
+        return { ...verdict, user };
       } catch (e) {
         return { state: "unreachable", reason: providerUnavailable("session re-check", e).message };
       }

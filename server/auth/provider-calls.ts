@@ -79,7 +79,8 @@ export async function requestTokens(
 }
 
 /** what the provider says of a session's refresh token: still active (maybe with a new token), or ended */
-export type RefreshVerdict = { state: "active"; refreshToken?: string } | { state: "ended"; reason: string };
+export type RefreshVerdict =
+  { state: "active"; refreshToken?: string; idToken?: string } | { state: "ended"; reason: string };
 
 /**
  * The refresh-token grant (RFC 6749 §6) by which the hub re-checks a provider session: 200 means the
@@ -102,7 +103,12 @@ export async function refreshSession(
   );
   if (answer.status === 200) {
     const next = answer.data.refresh_token;
-    return { state: "active", ...(typeof next === "string" && next ? { refreshToken: next } : {}) };
+    const idToken = answer.data.id_token;
+    return {
+      state: "active",
+      ...(typeof next === "string" && next ? { refreshToken: next } : {}),
+      ...(typeof idToken === "string" && idToken ? { idToken } : {}),
+    };
   }
   if (answer.data.error === "invalid_grant") return { state: "ended", reason: answer.error };
   throw new ProviderUnavailableError(`refresh refused (${answer.status}): ${answer.error}`);

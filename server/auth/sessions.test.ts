@@ -131,6 +131,30 @@ describe.each(storeDialects())("server-side sessions on %s", (dialect) => {
       expect(asked.length).toBe(GRACE / EVERY + 2);
     });
 
+    it("takes the user of a refreshed ID token (roles changed at the provider); another subject ends it", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
+      store = await openTestStore(dialect);
+      const demoted: SessionUser = { ...user, roles: ["DATA_USER"], organisation: "Institut" };
+      const { providerCheck } = provider(
+        { state: "active", idToken: "id.t2.s", user: demoted },
+        { state: "active", idToken: "id.t3.s", user: { ...demoted, sub: "someone-else" } },
+      );
+      const sessions = await createSessionStore(store.rel, { ...options, providerCheck });
+      const cookie = req(
+        cookieOf((await sessions.create(user, "id.t.s", { refreshToken: "rt-1" })).setCookie),
+      );
+      expect(await sessions.userFromRequest(cookie)).toEqual(user);
+      vi.advanceTimersByTime(EVERY);
+      expect(await sessions.userFromRequest(cookie)).toEqual(demoted);
+      expect((await sessions.read(cookie))?.idToken).toBe("id.t2.s");
+      // stored, not only cached: a fresh store (another instance) reads the same
+      const other = await createSessionStore(store.rel, { ...options, providerCheck });
+      expect(await other.userFromRequest(cookie)).toEqual(demoted);
+      vi.advanceTimersByTime(EVERY);
+      expect(await sessions.userFromRequest(cookie)).toBeNull();
+      expect(await store.rel.db.selectFrom("sessions").selectAll().execute()).toEqual([]);
+    });
+
     it("a session without a refresh token (embedded provider, wallet) is never asked about", async () => {
       vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-21T10:00:00Z") });
       store = await openTestStore(dialect);

@@ -60,7 +60,13 @@ export interface SessionRequest {
 
 /** what the identity provider says of a session it issued a refresh token for */
 export type ProviderVerdict =
-  | { state: "active"; refreshToken?: string }
+  | {
+      state: "active";
+      refreshToken?: string;
+      /** the refreshed ID token and its user: the session takes them (roles changed at the provider) */
+      idToken?: string;
+      user?: SessionUser;
+    }
   | { state: "ended"; reason: string }
   | { state: "unreachable"; reason: string };
 
@@ -214,7 +220,7 @@ export async function createSessionStore(
     }
     let confirmedAt = Number(row.checked_at ?? row.created_at);
     if (check && row.refresh_token) {
-      const outcome = await providerCheck(key, token, row.refresh_token, confirmedAt, now);
+      const outcome = await providerCheck(key, token, row, confirmedAt, now);
       if (outcome === "ended") {
         await remove(key);
         return null;
@@ -270,10 +276,11 @@ export async function createSessionStore(
   async function providerCheck(
     key: string,
     token: string,
-    sealed: string,
+    row: SessionRow,
     confirmedAt: number,
     now: number,
   ): Promise<"ended" | "refused" | number> {
+    const sealed = row.refresh_token!;
     const c = check!;
     if (now - confirmedAt < c.everyMs) return confirmedAt;
     const unconfirmed = (reason?: string) => {
@@ -305,11 +312,29 @@ export async function createSessionStore(
     }
     providerAwayUntil = 0;
     const confirmed = Date.now();
+    // the user as the provider now describes it (roles or organisation changed there): same subject only
+    let changed: { user_json: string; id_token: string } | null = null;
+    if (verdict.user) {
+      const before = JSON.parse(row.user_json) as SessionUser;
+      if (verdict.user.sub !== before.sub) {
+        console.warn("[auth] session ended: the refreshed ID token names another subject");
+        return "ended";
+      }
+      const user_json = JSON.stringify(verdict.user);
+      if (user_json !== row.user_json) {
+        console.info(
+          `[auth] session of ${before.username}: the identity provider changed its roles or organisation`,
+        );
+        changed = { user_json, id_token: verdict.idToken ?? row.id_token ?? "" };
+        Object.assign(row, changed);
+      }
+    }
     await rel.db
       .updateTable("sessions")
       .set({
         checked_at: confirmed,
         ...(verdict.refreshToken ? { refresh_token: seal(token, verdict.refreshToken) } : {}),
+        ...(changed ?? {}),
       })
       .where("token_hash", "=", key)
       .execute();

@@ -291,6 +291,41 @@ test("a session revoked in Keycloak whose back-channel logout never arrives ends
   }
 });
 
+test("roles changed in Keycloak reach the hub's session within the re-check bound; no role left ends it", async ({
+  browser,
+  request,
+}) => {
+  const [kcUser] = (await (await admin(request, "GET", "/users?username=clinic&exact=true")).json()) as {
+    id: string;
+  }[];
+  const role = async (name: string) =>
+    (await (await admin(request, "GET", `/roles/${name}`)).json()) as object;
+  const mappings = `/users/${kcUser.id}/role-mappings/realm`;
+  const holder = await role("DATA_HOLDER");
+  const participant = await role("CONNECTOR_USER_PARTICIPANT");
+  const roles = async (page: Page) => ((await sessionUser(page)) as { roles?: string[] } | undefined)?.roles;
+  const bound = { timeout: CHECK_MS + UPSTREAM_TIMEOUT_MS + 1000, intervals: [250] };
+  try {
+    const { context, page } = await freshPage(browser);
+    await signInThroughKeycloak(page, "clinic");
+    await expect(page.getByTestId("whoami")).toBeVisible();
+    expect(await roles(page)).toContain("DATA_HOLDER");
+    expect((await page.request.get("/api/patient")).status()).toBe(200);
+    expect((await admin(request, "DELETE", mappings, [holder])).status()).toBe(204);
+    const changedAt = Date.now();
+    await expect.poll(() => roles(page), bound).toEqual(["CONNECTOR_USER_PARTICIPANT"]);
+    console.log(`role removed in Keycloak: gone from the hub's session ${Date.now() - changedAt} ms later`);
+    expect((await page.request.get("/api/patient")).status()).toBe(403);
+    // no role of the hub left: the session ends
+    expect((await admin(request, "DELETE", mappings, [participant])).status()).toBe(204);
+    await expect.poll(() => sessionUser(page), bound).toBeUndefined();
+    expect((await page.request.get("/api/overview")).status()).toBe(401);
+    await context.close();
+  } finally {
+    expect((await admin(request, "POST", mappings, [holder, participant])).status()).toBe(204);
+  }
+});
+
 test("Keycloak slow, answering garbage, 500, cut or reset at its token endpoint: sign-in comes back with the message in time, a session goes on within the grace, sign-in works once Keycloak answers", async ({
   browser,
 }) => {
