@@ -34,8 +34,13 @@ function args() {
   return {
     sizes: (get("sizes") ?? "1000,10000").split(",").map(Number),
     seconds: Number(get("seconds") ?? 5),
-    /** the baseline's time, half of it right before the route's measured run and half right after */
+    /** the baseline's time, split over the rounds, each round right before the route's */
     baselineSeconds: Number(get("baseline-seconds") ?? 4),
+    /**
+     * rounds of (baseline, route) alternated: the route's figures and its share of the baseline are the
+     * median round's, so one noisy moment of this shared machine cannot decide a verdict
+     */
+    rounds: Math.max(1, Number(get("rounds") ?? 3)),
     /** each route (and its baseline, for half as long) driven unmeasured first: steady state, not the JIT's warm-up */
     warmupSeconds: Number(get("warmup-seconds") ?? 2),
     concurrency: Number(get("concurrency") ?? 50),
@@ -69,23 +74,10 @@ async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
 
 const stop = stopChild;
 
-/**
- * A baseline measured in two halves as one: answers over the whole time, latencies the mean of the two
- * halves' percentiles (wrk reports percentiles, not the latencies themselves).
- */
-function bothHalves(a: Measured, b: Measured): Measured {
-  const requests = a.requests + b.requests;
-  const seconds = a.requests / Math.max(a.rps, 1e-9) + b.requests / Math.max(b.rps, 1e-9);
-  return {
-    requests,
-    rps: requests / seconds,
-    p50: (a.p50 + b.p50) / 2,
-    p95: (a.p95 + b.p95) / 2,
-    p99: (a.p99 + b.p99) / 2,
-    errors: a.errors + b.errors,
-    kbPerResponse: (a.kbPerResponse * a.requests + b.kbPerResponse * b.requests) / Math.max(1, requests),
-    problems: [...new Set([...a.problems, ...b.problems])],
-  };
+/** the index of the median of `values` (the lower middle for an even count) */
+function medianIndex(values: number[]): number {
+  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  return order[Math.floor((order.length - 1) / 2)][1];
 }
 
 /**
@@ -121,6 +113,10 @@ interface RouteResult {
   concurrency: number;
   m: Measured;
   baseline: Measured | null;
+  /** the route's req/s over the baseline's: the median of the rounds' (absent in runs before rounds existed) */
+  share?: number;
+  /** every round's share, for the notes */
+  shares?: number[];
   /** the unmeasured warm-up run right before (absent in runs before it existed) */
   warm?: Measured | null;
   /** the route driven beside it during the measured run (BenchRoute's `beside`) */
@@ -197,7 +193,7 @@ function verdictsFor(s: SizeResult): Verdict[] {
       });
       continue;
     }
-    const share = r.baseline ? r.m.rps / r.baseline.rps : NaN;
+    const share = shareOf(r);
     // p50 < 2 ms at 50 connections needs 25,000 answers/s (Little's law); the bare baseline's p50 beside it
     // shows what this machine gave a plain server in the same minutes (the hub's health answers in bursts
     // from the check phase and can do better than it: decision 0040)
@@ -246,9 +242,12 @@ function notes(r: RouteResult): string {
   return out.join("; ") || "—";
 }
 
+/** the route's share of its baseline: the median round's (or, in older runs, the one run's) */
+const shareOf = (r: RouteResult) => r.share ?? (r.baseline ? r.m.rps / r.baseline.rps : NaN);
+
 function sectionFor(s: SizeResult, current: boolean): string {
   const rows = s.routes.map((r) => {
-    const share = r.baseline ? `${f0((r.m.rps / r.baseline.rps) * 100)} %` : "—";
+    const share = r.baseline ? `${f0(shareOf(r) * 100)} %` : "—";
     const name =
       r.concurrency === undefined || r.concurrency === 50 ? r.name : `${r.name} (${r.concurrency} conn.)`;
     return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.m.cpuMsPerRequest === undefined ? "—" : f2(r.m.cpuMsPerRequest)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${r.baseline ? f1(r.baseline.p50) : "—"} | ${share} | ${notes(r)} |`;
@@ -351,14 +350,15 @@ async function measureSize(
       const warm =
         opt.warmupSeconds > 0 ? await drive(srv.url + p, headers, opt.warmupSeconds, concurrency) : null;
       if (warm && warm.errors > 0) problems.push(`${warm.errors} errors while warming up`);
-      // the baseline in two halves, right before and right after the route's measured run: this machine's
-      // speed moves between minutes, and a baseline taken only after the route compared it with another machine
-      const bare = () => drive(baseline.url + p, headers, opt.baselineSeconds / 2, concurrency);
-      let before: Measured | null = null;
-      if (opt.baselineSeconds > 0 && !r.beside) {
+      // rounds of (baseline, route) alternated, the baseline right before each round of the route: this
+      // machine's speed moves between minutes, and a baseline taken at another time compares with another machine
+      const withBaseline = opt.baselineSeconds > 0 && !r.beside;
+      const rounds = r.beside ? 1 : opt.rounds;
+      const roundSeconds = r.beside ? opt.seconds : Math.max(1, Math.round(opt.seconds / rounds));
+      const bareSeconds = Math.max(1, Math.round(opt.baselineSeconds / rounds));
+      if (withBaseline) {
         await recordBaseline(baseline.url, p, first);
         if (opt.warmupSeconds > 0) await drive(baseline.url + p, headers, opt.warmupSeconds / 2, concurrency);
-        before = await bare();
       }
       // the other route's load, started a second before the measured run and ending a second after it
       let besideRun: Promise<Measured> | null = null;
@@ -369,16 +369,34 @@ async function measureSize(
         besideRun = drive(srv.url + r.beside.path, besideHeaders, opt.seconds + 2, opt.concurrency);
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
-      const cpu0 = cpuMs(srv.child.pid!);
-      const m = await drive(srv.url + p, headers, opt.seconds, concurrency, r.check);
+      const runs: Measured[] = [];
+      const bases: Measured[] = [];
+      let cpu = 0;
+      for (let i = 0; i < rounds; i++) {
+        if (withBaseline) bases.push(await drive(baseline.url + p, headers, bareSeconds, concurrency));
+        const cpu0 = cpuMs(srv.child.pid!);
+        runs.push(await drive(srv.url + p, headers, roundSeconds, concurrency, r.check));
+        cpu += cpuMs(srv.child.pid!) - cpu0;
+      }
+      const shares = withBaseline ? runs.map((run, i) => run.rps / bases[i].rps) : [];
+      // the median round (by its share of the baseline, or by req/s without one) gives the figures; errors
+      // and problems of every round count
+      const mid = medianIndex(withBaseline ? shares : runs.map((run) => run.rps));
+      const m: Measured = {
+        ...runs[mid],
+        errors: runs.reduce((n, run) => n + run.errors, 0),
+        problems: [...new Set(runs.flatMap((run) => run.problems))],
+      };
+      const requests = runs.reduce((n, run) => n + run.requests, 0);
       // with a route beside it, the server's CPU is mostly that route's: not this one's cost
-      m.cpuMsPerRequest = r.beside ? undefined : (cpuMs(srv.child.pid!) - cpu0) / Math.max(1, m.requests);
+      m.cpuMsPerRequest = r.beside ? undefined : cpu / Math.max(1, requests);
       const besideM = besideRun ? await besideRun : null;
       m.problems = [...new Set([...problems, ...m.problems])];
-      const base = before ? bothHalves(before, await bare()) : null;
+      const base = withBaseline ? bases[mid] : null;
+      const share = withBaseline ? shares[mid] : undefined;
       console.log(
         `   ${r.name}: ${f0(m.rps)} req/s, p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms, p99 ${f1(m.p99)} ms, errors ${m.errors}, server CPU ${f2(m.cpuMsPerRequest ?? NaN)} ms/req` +
-          `${base ? `; baseline ${f0(base.rps)} req/s (${f0((m.rps / base.rps) * 100)} %)` : ""}` +
+          `${base ? `; baseline ${f0(base.rps)} req/s (${shares.map((x) => `${f0(x * 100)} %`).join(", ")}: median ${f0(share! * 100)} %)` : ""}` +
           `${m.problems.length ? `; ${m.problems.join("; ")}` : ""}`,
       );
       results.push({
@@ -389,6 +407,7 @@ async function measureSize(
         concurrency,
         m,
         baseline: base,
+        ...(share === undefined ? {} : { share, shares }),
         warm,
         beside: r.beside && besideM ? { path: r.beside.path, m: besideM } : null,
       });
@@ -473,9 +492,10 @@ async function writeDocument(
     "connections. The server runs the built bundle with `NODE_ENV=test` (the embedded provider refuses",
     "`production`; the Remix build is still loaded with React's production build: server/http/server-build.ts) and",
     "the embedded dataspace. **Baseline**: a bare `node:http` server (scripts/bench/baseline-server.ts) answering the very",
-    "same bytes (recorded from the warm-up answer, gzip as served) driven the same way, half of its time right before",
-    "and half right after the route's run (so a change of this machine's speed meanwhile counts alike): what this",
-    "machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`); the graph",
+    "same bytes (recorded from the warm-up answer, gzip as served) driven the same way, in rounds alternated with the",
+    `route's (${opt.rounds} rounds, each baseline right before the route's; the route's figures, its share of the baseline`,
+    "and its verdict are the median round's, so one noisy moment of this shared machine cannot decide; errors count over",
+    "every round): what this machine can do at all. Pages are document requests of a signed-in persona (`Accept: text/html`); the graph",
     "explorer's drawing, which its page loads after hydration ([0027](decisions/history/0027-graph-drawing-after-hydration.md)), is",
     "shown beside it without a target of its own. Each size's",
     "first route starts once the seeded server has settled (its CPU under 10 % of a core for 2 s).",
@@ -496,7 +516,7 @@ async function writeDocument(
     "One route under the profiler: `npx tsx scripts/bench/profile.ts --path <path> --persona <user>`; one route a few",
     "times on a kept store, e.g. before and after a change (`HUB_BUILD_DIR` picks the build): `npx tsx scripts/bench/route.ts --data-dir <dir> --path <path> --persona <user>`.",
     "",
-    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}load generator ${loadGenerator() === "wrk" ? "wrk" : "node:http client"} · speed gauge ${gauge.start} ms at the start, ${gauge.end} ms at the end (a fixed JavaScript loop; lower is faster) · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
+    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}load generator ${loadGenerator() === "wrk" ? "wrk" : "node:http client"} · speed gauge ${gauge.start} ms at the start, ${gauge.end} ms at the end (a fixed JavaScript loop; lower is faster) · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s) in ${opt.rounds} alternated rounds, concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
     "",
     "## Targets (issue 13)",
     "",
