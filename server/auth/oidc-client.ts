@@ -104,6 +104,9 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
   const nonceFor = (state: string) =>
     createHmac("sha256", opts.secret).update(`nonce:${state}`).digest("base64url");
 
+  /** OpenID Connect Discovery 1.0, 4.3: the document's issuer is the one it was fetched for (a trailing "/" aside) */
+  const sameIssuer = (issuer: string) => issuer.replace(/\/$/, "") === opts.issuer.replace(/\/$/, "");
+
   function discover(): Promise<Discovery> {
     if (!discovery) {
       discovery = (async () => {
@@ -116,6 +119,10 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         if (!res.ok) throw new ProviderUnavailableError(`discovery answered ${res.status}`);
         const parsed = discoverySchema.safeParse(await res.json());
         if (!parsed.success) throw new ProviderUnavailableError("discovery document is not valid");
+        if (!sameIssuer(parsed.data.issuer))
+          throw new ProviderUnavailableError(
+            `discovery names the issuer ${parsed.data.issuer}, not the configured ${opts.issuer}`,
+          );
         return parsed.data;
       })().catch((e: unknown) => {
         throw providerUnavailable("discovery", e);
@@ -344,7 +351,9 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
           signal: AbortSignal.timeout(timeoutMs),
         });
         // a provider that answers 200 with garbage or a cut body is not up (the body is read within the time-out)
-        return res.ok && discoverySchema.safeParse(await res.json()).success;
+        if (!res.ok) return false;
+        const parsed = discoverySchema.safeParse(await res.json());
+        return parsed.success && sameIssuer(parsed.data.issuer);
       } catch {
         return false;
       }

@@ -260,6 +260,35 @@ describe("identity provider faults: every sign-in call answers in time and recov
     expect(jar.get("app-auth.session-token")).toBeUndefined();
   });
 
+  it("a provider whose discovery names another issuer is refused: the sign-in page says so, health degraded", async () => {
+    // the same provider reached at its own address, not at the issuer it names (the proxy's)
+    const port = await freePort();
+    const other = await startTestServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      OIDC_ISSUER: `${idp.url}/idp`,
+      OIDC_CLIENT_ID: IDP_CLIENT_ID,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    try {
+      const res = await fetch(`${other.url}/auth/login?login_hint=researcher&returnTo=/`, {
+        redirect: "manual",
+      });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get("location") ?? "", other.url);
+      expect(location.pathname).toBe("/auth/signin");
+      expect(location.searchParams.get("error")).toBe(UNREACHABLE);
+      const health = (await (await fetch(`${other.url}/api/health`)).json()) as {
+        idp: boolean;
+        status: string;
+      };
+      expect(health).toMatchObject({ idp: false, status: "degraded" });
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it("the table of answers", () => {
     console.log(
       rows
