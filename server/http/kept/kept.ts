@@ -42,6 +42,8 @@ export function createKept<T>(options: KeptOptions<T>) {
     ...(maxSize && sizeOf
       ? { maxSize, maxEntrySize: maxSize, sizeCalculation: (b) => Math.max(1, sizeOf(b.value)) }
       : {}),
+    // time to live on the wall clock, as the answers that depend on it read it (a day, a due date)
+    ...(ttlOf ? { perf: { now: () => Date.now() }, ttlResolution: 0 } : {}),
     fetchMethod: async (_key, _stale, { options: set, context: build }) => {
       const value = await build();
       const ttl = ttlOf?.(value);
