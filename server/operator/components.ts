@@ -1,6 +1,5 @@
 import { createHealthMonitor } from "../health";
 import { notFound } from "../http/errors";
-import type { EncodedBody } from "../http/node-adapter";
 import {
   COMPONENT_NAMES,
   DEPENDS,
@@ -19,7 +18,7 @@ import {
 import { createProbes } from "./component-probes";
 import { remedies } from "./component-remedies";
 import { createRestarts } from "./component-restart";
-import { encodedOnce, READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Kept } from "./kept-answer";
+import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 
 /**
  * The components the hub depends on, probed for real: each probe makes the cheapest call that
@@ -150,28 +149,16 @@ export function createComponents(deps: ComponentDeps) {
 
   return {
     names: COMPONENT_NAMES,
-    /** every component as the last round of probes saw it */
-    async list(): Promise<readonly Component[]> {
-      return (await round()).round.list;
-    },
-    /** the list as GET /api/admin/components sends it */
-    async listBody(): Promise<Kept<readonly Component[]>> {
+    /** every component as the last round of probes saw it, and how old that round is */
+    async list(): Promise<Reading<readonly Component[]>> {
       const { round: r, ageMs } = await round();
-      return { value: r.list, body: encodedOnce(r.list), ageMs };
+      return { value: r.list, ageMs };
     },
-    async topology(): Promise<Topology> {
-      return (await round()).round.topology;
-    },
-    /** the topology as GET /api/admin/components/topology sends it */
-    async topologyBody(): Promise<Kept<Topology>> {
+    async topology(): Promise<Reading<Topology>> {
       const { round: r, ageMs } = await round();
-      return { value: r.topology, body: encodedOnce(r.topology), ageMs };
+      return { value: r.topology, ageMs };
     },
     diagnosis,
-    /** the diagnosis as GET /api/admin/components/:name/diagnosis sends it, encoded once per probe */
-    async diagnosisBody(n: string): Promise<EncodedBody> {
-      return encodedOnce(await diagnosis(n));
-    },
     async restart(n: string, container: MutableContainer, by: string): Promise<RestartResult> {
       try {
         return await restarts.restart(n, container, by);
