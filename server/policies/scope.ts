@@ -1,7 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
-import { callerKey, createKept, deepFrozen, identityOf } from "../http/kept";
+import { callerKey, createKept, deepFrozen, inputVersions } from "../http/kept";
 import type { GraphNode, GraphStore } from "../graph";
 
 /**
@@ -349,24 +349,24 @@ export async function computeEffectiveScope(
 const keptScopes = new WeakMap<GraphStore, ReturnType<typeof createKept<EffectiveScope>>>();
 
 /**
- * What of the dataspace a caller's scope reads, as versions: the participant contexts and the caller's
- * context's negotiations as the read cache holds them (the same frozen arrays until a write through
- * this server or a change in the embedded dataspace ends them); [] when the scope reads nothing of the
- * dataspace, undefined when what it reads cannot be told (a configured connector keeps nothing, a
- * list not held yet, a failed read): then the scope is made each time.
+ * What of the dataspace a caller's scope reads, as versions (server/http/kept `inputVersions`): the
+ * participant contexts and the caller's context's negotiations as the read cache hands them out (the
+ * same frozen arrays until a write through this server, a change in the embedded dataspace or the time
+ * to live ends them); [] when the scope reads nothing of the dataspace, undefined when what it reads
+ * cannot be told (a failed read, a list not shared): then the scope is made each time.
  */
 async function dataspaceVersions(
   deps: { dataspace?: Dataspace },
   user: SessionUser,
-): Promise<number[] | undefined> {
+): Promise<(string | number)[] | undefined> {
   if (!deps.dataspace || !user.participantDid) return [];
-  const held = deps.dataspace.runtime.cachedLists;
-  const contexts = held?.participantContexts();
-  if (!held || !contexts) return undefined;
+  const { connector } = deps.dataspace.runtime;
   const me = await settle(deps.dataspace.participantForUser(user));
   if (!me.ok || me.value.id.startsWith("user:")) return undefined;
-  const negotiations = held.negotiations(me.value.id);
-  return negotiations ? [identityOf(contexts), identityOf(negotiations)] : undefined;
+  const lists = await settle(
+    Promise.all([connector.listParticipantContexts(), connector.listNegotiations(me.value.id)]),
+  );
+  return lists.ok ? inputVersions(lists.value) : undefined;
 }
 
 /**

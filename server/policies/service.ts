@@ -112,30 +112,6 @@ export async function createPolicyService(deps: {
     );
     return { ids, defs };
   }
-  /**
-   * The same inputs when the read cache holds every one of them now: taken without a promise each, as
-   * most lists are on a warm server (the task list does the same). Undefined when any must be read.
-   */
-  function inputsNow(participantId: string | undefined): PolicyInputs | undefined {
-    const cached = rt().cachedLists;
-    if (!cached) return undefined;
-    if (participantId) {
-      const d = cached.policyDefinitions(participantId);
-      return d ? { ids: [participantId], defs: [d] } : undefined;
-    }
-    const contexts = cached.participantContexts();
-    if (!contexts) return undefined;
-    const ids: string[] = [];
-    const defs: (readonly Record<string, unknown>[])[] = [];
-    for (const c of contexts) {
-      if (c.state !== undefined && c.state !== "ACTIVATED") continue;
-      const d = cached.policyDefinitions(c["@id"]);
-      if (!d) return undefined;
-      ids.push(c["@id"]);
-      defs.push(d);
-    }
-    return { ids, defs };
-  }
   /** the merged list of those inputs, with the registry's rows */
   const listOf = async ({ ids, defs }: PolicyInputs) =>
     (await Promise.all(ids.map((id, i) => (defs[i] ? listFrom(id, defs[i]) : [])))).flat();
@@ -150,7 +126,7 @@ export async function createPolicyService(deps: {
      */
     async list(participantId) {
       const registryVersion = await registry.version();
-      const inputs = inputsNow(participantId) ?? (await inputsOf(participantId));
+      const inputs = await inputsOf(participantId);
       const versions = inputs.defs.some((d) => !d) ? undefined : inputVersions(inputs.defs);
       if (!versions) return listOf(inputs);
       const args = [participantId ? "one" : "all", ...inputs.ids];

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { keyText } from "./key";
+import { inputVersions, keyText } from "./key";
 
 /**
  * What a kept answer depends on. `caller` is required, so that no key can leave the caller out: a
@@ -68,4 +68,18 @@ export function deepFrozen<T>(value: T): T {
     for (const v of Object.values(value)) deepFrozen(v);
   }
   return value;
+}
+
+/**
+ * Values built from upstream answers as the read cache hands them out (the same frozen arrays while
+ * they are valid): `kept(caller, inputs, build)` keeps `build()`'s value, frozen, by the identity of each
+ * input (key.ts `inputVersions`) and the caller's class; when an input is a caller's own (an unfrozen
+ * array) the value is built each time. For lists merged from the connector's answers and the bundle.
+ */
+export function createKeptByInputs<T>(max = 100) {
+  const kept = createKept<T>({ max });
+  return async (caller: string, inputs: readonly unknown[], build: () => T | Promise<T>): Promise<T> => {
+    const versions = inputVersions(inputs);
+    return versions ? kept({ caller, versions }, async () => deepFrozen(await build())) : build();
+  };
 }

@@ -25,15 +25,15 @@ export function identityOf(value: object): number {
 
 /**
  * The versions of a kept answer's upstream inputs: each input's identity (null, a failed lookup, is 0).
- * A string or number stands for itself. Undefined when an array among them is not frozen: one caller's own, not a shared answer of the read
+ * A string, number or boolean stands for itself. Undefined when an array among them is not frozen: one caller's own, not a shared answer of the read
  * cache, so the answer is built each time.
  */
 export function inputVersions(inputs: readonly unknown[]): (string | number)[] | undefined {
   const versions: (string | number)[] = [];
   for (const input of inputs) {
     if (input === null || input === undefined) versions.push(0);
-    else if (typeof input === "string" || typeof input === "number") versions.push(`=${input}`);
-    else if (typeof input !== "object" || (Array.isArray(input) && !Object.isFrozen(input))) return undefined;
+    else if (typeof input !== "object") versions.push(`=${String(input)}`);
+    else if (Array.isArray(input) && !Object.isFrozen(input)) return undefined;
     else versions.push(identityOf(input));
   }
   return versions;
