@@ -1,4 +1,4 @@
-import { badRequest, json, jsonText } from "../http/errors";
+import { badRequest, json } from "../http/errors";
 import {
   intParam,
   presentString,
@@ -6,7 +6,7 @@ import {
   type HandlerContext,
   type HandlerMap,
 } from "../http/handler";
-import { callerKey, createKept, EVERYONE } from "../http/kept";
+import { callerKey, createKept, deepFrozen, EVERYONE } from "../http/kept";
 import type { AuditFilter, AuditLog } from "./log";
 import type { AuditEntry } from "./model";
 import { parseRetentionInput, type RetentionService } from "./retention";
@@ -103,7 +103,7 @@ const actor = (ctx: HandlerContext<AuditServices>) => ctx.user?.username ?? "ano
 const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.services.auditRetention;
 
 /**
- * The read answers of these routes, kept as JSON text per version of the log (server/http/kept: every
+ * The read answers of these routes, kept (frozen, so the edge encodes each once) per version of the log (server/http/kept: every
  * append and purge, here, on the batch thread or on another instance, moves it), one set per log (per
  * server). Not kept at the route: every read first purges what retention says is due. Pages of
  * entries: 64 answers or 8 MiB (a page of 1,000 entries is ~370 KiB); retention's answer holds until
@@ -111,8 +111,12 @@ const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.
  */
 const caches = new WeakMap<AuditLog, ReturnType<typeof answerCaches>>();
 const answerCaches = () => ({
-  entries: createKept<string>({ max: 64, maxSize: 8 << 20, sizeOf: (text) => text.length }),
-  retention: createKept<{ text: string; until: number }>({
+  entries: createKept<{ value: readonly AuditEntry[]; bytes: number }>({
+    max: 64,
+    maxSize: 8 << 20,
+    sizeOf: ({ bytes }) => bytes,
+  }),
+  retention: createKept<{ value: unknown; until: number }>({
     max: 64,
     ttlOf: ({ until }) => (Number.isFinite(until) ? until - Date.now() : undefined),
   }),
@@ -141,11 +145,11 @@ export const auditHandlers: HandlerMap<AuditServices> = {
       versions: [version, ctx.services.graph.version()],
       args: [filter],
     };
-    return jsonText(
-      await cachesOf(ctx.services.audit).entries(key, async () =>
-        JSON.stringify(await ctx.services.auditView.list(filter, user)),
-      ),
-    );
+    const kept = await cachesOf(ctx.services.audit).entries(key, async () => {
+      const value = deepFrozen(await ctx.services.auditView.list(filter, user));
+      return { value, bytes: JSON.stringify(value).length };
+    });
+    return json(kept.value);
   },
 
   "GET /api/admin/audit/retention": async (ctx) => {
@@ -155,9 +159,9 @@ export const auditHandlers: HandlerMap<AuditServices> = {
     const key = { caller: EVERYONE, versions: [version], args: [kind] };
     const kept = await cachesOf(ctx.services.audit).retention(key, async () => {
       const { value, until } = await retention(ctx).answer(kind, new Date());
-      return { text: JSON.stringify(value), until };
+      return { value: deepFrozen(value), until };
     });
-    return jsonText(kept.text);
+    return json(kept.value);
   },
 
   "POST /api/admin/audit/retention": async (ctx) => {

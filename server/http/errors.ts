@@ -1,3 +1,4 @@
+import { encodedOnce } from "./kept/encoded";
 import { plainHeadersOf, rawBodyResponse, textResponse, type EncodedBody } from "./node-adapter";
 
 /**
@@ -46,8 +47,11 @@ export const JSON_HEADERS = {
 /** JSON_HEADERS with lower-case names, as a held answer keeps them (node-adapter.ts) */
 const JSON_HELD_HEADERS: Readonly<Record<string, string>> = plainHeadersOf(JSON_HEADERS);
 
+/** `body` as JSON: a kept value (server/http/kept `deepFrozen`) encoded once, any other per request */
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = headers ? { ...JSON_HELD_HEADERS, ...plainHeadersOf(headers) } : JSON_HELD_HEADERS;
+  const kept = encodedOnce(body);
+  if (kept) return rawBodyResponse(kept, { status, headers: h });
   return textResponse(JSON.stringify(body), { status, headers: h });
 }
 

@@ -1,5 +1,6 @@
 import { createHealthMonitor } from "../health";
 import { notFound } from "../http/errors";
+import { deepFrozen } from "../http/kept";
 import {
   COMPONENT_NAMES,
   DEPENDS,
@@ -94,9 +95,10 @@ export function createComponents(deps: ComponentDeps) {
   const rounds = createHealthMonitor<Round | { error: unknown }>({
     probe: async () => {
       const checked = await Promise.all(COMPONENT_NAMES.map((n) => check(n)));
-      // shared by every answer of the round: nobody may change them
-      const list = Object.freeze(checked.map((c) => Object.freeze(c)));
-      return { list, topology: topologyOf(list, new Date().toISOString(), dataspace.mode === "embedded") };
+      // shared by every answer of the round, kept (server/http/kept): nobody may change them
+      const list = deepFrozen(checked);
+      const checkedAt = new Date().toISOString();
+      return { list, topology: deepFrozen(topologyOf(list, checkedAt, dataspace.mode === "embedded")) };
     },
     failed: (error) => ({ error }),
     intervalMs: READING_INTERVAL_MS,
@@ -130,7 +132,7 @@ export function createComponents(deps: ComponentDeps) {
     const component = await check(name);
     const s = state.get(name)!;
     const outcome = s.last!.outcome;
-    return Object.freeze({
+    return deepFrozen({
       component,
       probe: {
         call: PROBE_CALLS[name],

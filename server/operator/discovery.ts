@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { GraphStore } from "../graph";
 import { createHealthMonitor } from "../health";
+import { deepFrozen } from "../http/kept";
 import type { Directory, DirectoryEntry } from "./directory";
 import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 import type { MockDsp } from "./mock-dsp";
@@ -210,7 +211,7 @@ export function createDiscovery(deps: {
   const checks = createHealthMonitor<{ inputs: Inputs; check: DiscoveryCheck } | { error: unknown }>({
     probe: async () => {
       const read = inputs(); // before the check: a change while it runs makes it outdated
-      return { inputs: read, check: Object.freeze(await runCheck()) };
+      return { inputs: read, check: deepFrozen(await runCheck()) };
     },
     failed: (error) => ({ error }),
     intervalMs: READING_INTERVAL_MS,

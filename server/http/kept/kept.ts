@@ -61,13 +61,20 @@ export function createKept<T>(options: KeptOptions<T>) {
   return kept;
 }
 
+/** the values made by deepFrozen: kept, shared and never changed (encoded.ts encodes them once) */
+export const keptValues = new WeakSet<object>();
+
 /** `value` frozen with every object and array in it: a kept value shared by every caller */
 export function deepFrozen<T>(value: T): T {
+  freeze(value);
+  if (typeof value === "object" && value !== null) keptValues.add(value);
+  return value;
+}
+function freeze(value: unknown): void {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFrozen(v);
+    for (const v of Object.values(value)) freeze(v);
   }
-  return value;
 }
 
 /**
