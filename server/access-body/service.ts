@@ -49,5 +49,3 @@ export async function createAccessBodyService(deps: AccessBodyDeps) {
     purposeLabel: (p: PurposeCode) => purposeLabel(p),
   };
 }
-
-export type AccessBodyService = Awaited<ReturnType<typeof createAccessBodyService>>;

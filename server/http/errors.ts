@@ -55,11 +55,6 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return textResponse(JSON.stringify(body), { status, headers: h });
 }
 
-/** JSON already encoded as text (an answer assembled from cached parts): written as it is. */
-export function jsonText(text: string, status = 200): Response {
-  return textResponse(text, { status, headers: JSON_HELD_HEADERS });
-}
-
 /** A pre-encoded JSON body (for cached responses): written to the socket as it is. */
 export function jsonBuffer(body: EncodedBody, status = 200): Response {
   return rawBodyResponse(body, { status, headers: JSON_HELD_HEADERS });
