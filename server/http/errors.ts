@@ -1,5 +1,5 @@
 import { encodedOnce } from "./kept/encoded";
-import { plainHeadersOf, rawBodyResponse, textResponse, type EncodedBody } from "./node-adapter";
+import { plainHeadersOf, rawBodyResponse, textResponse } from "./node-adapter";
 
 /**
  * The error model: every failure that reaches a client is an ApiError rendered as
@@ -53,11 +53,6 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   const kept = encodedOnce(body);
   if (kept) return rawBodyResponse(kept, { status, headers: h });
   return textResponse(JSON.stringify(body), { status, headers: h });
-}
-
-/** A pre-encoded JSON body (for cached responses): written to the socket as it is. */
-export function jsonBuffer(body: EncodedBody, status = 200): Response {
-  return rawBodyResponse(body, { status, headers: JSON_HELD_HEADERS });
 }
 
 export function noContent(): Response {

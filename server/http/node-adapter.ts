@@ -303,7 +303,7 @@ export function closeAfterAnswer(req: IncomingMessage) {
 
 /**
  * Writes `response` to `res`. `baseHeaders` (name, value, name, value, …; names lower-case) go first,
- * e.g. the API's security headers; the response's own headers override them. A held answer (json(), jsonBuffer(),
+ * e.g. the API's security headers; the response's own headers override them. A held answer (json(),
  * textResponse) whose web Headers nobody asked for is written with one `writeHead` of a flat list,
  * without building or iterating a `Headers`.
  */

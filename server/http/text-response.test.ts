@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { json, jsonBuffer } from "./errors";
-import { EncodedBody } from "./node-adapter";
+import { json } from "./errors";
+import { deepFrozen } from "./kept";
 
-/** json() and jsonBuffer() answers hold their body (node-adapter.ts): every web reader still gets the same body. */
+/** json() answers, per request or of a kept value, hold their body (node-adapter.ts): every web reader still gets the same body. */
 describe("a JSON answer read as a web Response", () => {
   it("reads by text(), json(), arrayBuffer(), bytes() and blob()", async () => {
     const body = { a: 1, b: "ü" };
@@ -41,12 +41,12 @@ describe("a JSON answer read as a web Response", () => {
     ]);
   });
 
-  it("reads a pre-encoded answer (jsonBuffer) the same ways", async () => {
-    const encoded = new EncodedBody(Buffer.from('{"graph":["ü"]}'));
-    expect(await jsonBuffer(encoded).json()).toEqual({ graph: ["ü"] });
-    expect(await jsonBuffer(encoded).text()).toBe('{"graph":["ü"]}');
-    expect(await new Response(jsonBuffer(encoded).body).text()).toBe('{"graph":["ü"]}');
-    const r = jsonBuffer(encoded);
+  it("reads a kept value's answer, encoded once, the same ways", async () => {
+    const kept = deepFrozen({ graph: ["ü"] });
+    expect(await json(kept).json()).toEqual({ graph: ["ü"] });
+    expect(await json(kept).text()).toBe('{"graph":["ü"]}');
+    expect(await new Response(json(kept).body).text()).toBe('{"graph":["ü"]}');
+    const r = json(kept);
     expect([r.status, r.headers.get("content-type"), await r.clone().text()]).toEqual([
       200,
       "application/json; charset=utf-8",
