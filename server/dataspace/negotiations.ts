@@ -1,7 +1,6 @@
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfContext } from "./assets";
 import { assetTerms, organisationOfContext, permitMissing, type PermitRef } from "./permits";
-import { deepFrozen } from "../http/kept";
 import { createKeptByInputs } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
@@ -136,31 +135,18 @@ function negotiationsOf(
   return rt.demoRecords ? mergeById(records, bundled) : records;
 }
 
-/** catalogue requests kept for reuse, per provider DID and address: built and keyed once each */
-const catalogRequests = new Map<string, Readonly<Record<string, unknown>>>();
-const CATALOG_REQUESTS_KEPT = 256;
-
-/** The connector's catalogue request for a provider (deeply frozen: shared by every call). */
-function catalogRequestOf(
-  providerDid: string,
-  counterPartyAddress?: string,
-): Readonly<Record<string, unknown>> {
-  const key = counterPartyAddress ? `${providerDid}\n${counterPartyAddress}` : providerDid;
-  let request = catalogRequests.get(key);
-  if (request) return request;
-  const built: Record<string, unknown> = {
+/** The connector's catalogue request for a provider. */
+function catalogRequestOf(providerDid: string, counterPartyAddress?: string): Record<string, unknown> {
+  return {
     "@context": [MANAGEMENT_CONTEXT],
     "@type": "CatalogRequest",
     counterPartyId: providerDid,
     protocol: DSP_PROTOCOL,
     querySpec: querySpec({ limit: 100 }),
+    ...(counterPartyAddress
+      ? { counterPartyAddress: normaliseCounterPartyAddress(counterPartyAddress) }
+      : {}),
   };
-  if (counterPartyAddress) built.counterPartyAddress = normaliseCounterPartyAddress(counterPartyAddress);
-  request = deepFrozen(built);
-  // bounded: the provider DIDs and addresses are the callers' (forgotten all at once when full)
-  if (catalogRequests.size >= CATALOG_REQUESTS_KEPT) catalogRequests.clear();
-  catalogRequests.set(key, request);
-  return request;
 }
 
 /** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */
