@@ -198,10 +198,3 @@ export function addWorkingDays(date: string, n: number): string {
   }
   return d;
 }
-
-/** "15 Apr 2026" */
-export function formatCivilDate(date: string): string {
-  const { y, m, d } = parse(date);
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  return `${d} ${months[m - 1]} ${y}`;
-}

@@ -194,8 +194,6 @@ export const MACHINES = {
   result: RESULT,
 } as const;
 
-export type MachineName = keyof typeof MACHINES;
-
 export function allowedEvents<S extends string, E extends string>(
   m: Machine<S, E>,
   state: S,

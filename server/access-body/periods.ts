@@ -151,8 +151,6 @@ export const PERIODS = {
   },
 } as const satisfies Record<string, StatutoryPeriod>;
 
-export type PeriodId = keyof typeof PERIODS;
-
 export const PERIOD_LIST: StatutoryPeriod[] = Object.values(PERIODS);
 
 /** How this hub counts periods (shown with them). */

@@ -36,7 +36,7 @@ export async function createAccessBodyService(deps: AccessBodyDeps) {
     ensureReady: async (): Promise<void> => {
       await ctx.ensureReady();
     },
-    /** ensureReady, answering the records' version after it (what kept answers key by, server/http/kept-answers.ts) */
+    /** ensureReady, answering the records' version after it (what kept answers key by, server/http/kept) */
     readyVersion: ctx.ensureReady,
     applicationView: views.applicationView,
     ...createApplications(ctx, views),
@@ -49,5 +49,3 @@ export async function createAccessBodyService(deps: AccessBodyDeps) {
     purposeLabel: (p: PurposeCode) => purposeLabel(p),
   };
 }
-
-export type AccessBodyService = Awaited<ReturnType<typeof createAccessBodyService>>;

@@ -122,7 +122,7 @@ describe("the audit batch thread", () => {
     const writer = await startAuditBatchWriter({ audit, rel, db, workerFile });
     const before = await audit.version();
     await writer.write(batchOf(3, "v"));
-    // kept answers of the log (answer-cache.ts) are rebuilt at the next read
+    // kept answers of the log (server/http/kept) are rebuilt at the next read
     expect(await audit.version()).toBeGreaterThan(before);
     expect(await audit.count()).toBe(3);
     await writer.close();

@@ -132,7 +132,7 @@ export async function startAuditBatchWriter(deps: {
       ...thread,
       // the thread's appends bypass this connection: the change feed is told once the thread has
       // answered (committed, or stopped when it may have), so the log's version moves before the
-      // write is acknowledged and kept answers of the log are rebuilt (answer-cache.ts)
+      // write is acknowledged and kept answers of the log are rebuilt (server/http/kept)
       write: (batch) =>
         thread.write(batch).finally(() => void deps.rel.changes.notify(AUDIT_TOPIC).catch(() => {})),
     };

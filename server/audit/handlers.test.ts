@@ -11,7 +11,7 @@ import { createRetentionService, RETENTION_MAX_DAYS, RETENTION_RULES } from "./r
 
 /**
  * GET /api/admin/audit and GET /api/admin/audit/retention answer from answers kept per version of the
- * log (answer-cache.ts): the same bytes as the answer built afresh, for each reader class and filter;
+ * log (server/http/kept): the same bytes as the answer built afresh, for each reader class and filter;
  * never one class's answer to another; every write, however made, shows in the next read.
  */
 

@@ -1,4 +1,4 @@
-import { badRequest, json, jsonBuffer } from "../http/errors";
+import { badRequest, json } from "../http/errors";
 import {
   intParam,
   presentString,
@@ -6,7 +6,7 @@ import {
   type HandlerContext,
   type HandlerMap,
 } from "../http/handler";
-import { createAnswerCache } from "./answer-cache";
+import { callerKey, createKept, deepFrozen, EVERYONE } from "../http/kept";
 import type { AuditFilter, AuditLog } from "./log";
 import type { AuditEntry } from "./model";
 import { parseRetentionInput, type RetentionService } from "./retention";
@@ -103,13 +103,23 @@ const actor = (ctx: HandlerContext<AuditServices>) => ctx.user?.username ?? "ano
 const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.services.auditRetention;
 
 /**
- * The read answers of these routes, kept encoded per version of the log (answer-cache.ts), one set per
- * log (per server). Pages of entries: 64 answers or 8 MiB (a page of 1,000 entries is ~370 KiB).
+ * The read answers of these routes, kept (frozen, so the edge encodes each once) per version of the log (server/http/kept: every
+ * append and purge, here, on the batch thread or on another instance, moves it), one set per log (per
+ * server). Not kept at the route: every read first purges what retention says is due. Pages of
+ * entries: 64 answers or 8 MiB (a page of 1,000 entries is ~370 KiB); retention's answer holds until
+ * its next `due` count changes.
  */
 const caches = new WeakMap<AuditLog, ReturnType<typeof answerCaches>>();
 const answerCaches = () => ({
-  entries: createAnswerCache({ maxEntries: 64, maxBytes: 8 << 20 }),
-  retention: createAnswerCache({ maxEntries: 64, maxBytes: 2 << 20 }),
+  entries: createKept<{ value: readonly AuditEntry[]; bytes: number }>({
+    max: 64,
+    maxSize: 8 << 20,
+    sizeOf: ({ bytes }) => bytes,
+  }),
+  retention: createKept<{ value: unknown; until: number }>({
+    max: 64,
+    ttlOf: ({ until }) => (Number.isFinite(until) ? until - Date.now() : undefined),
+  }),
 });
 function cachesOf(audit: AuditLog) {
   let c = caches.get(audit);
@@ -130,24 +140,28 @@ export const auditHandlers: HandlerMap<AuditServices> = {
     // operator every entry as written, the access body pseudonymised, a reader who also holds records
     // those records' identities, as the graph's version holds them), and the filters as parsed (dates
     // normalised, absent ones left out). Readers are not grouped here: audit knows no privacy policy.
-    const key = JSON.stringify([ctx.services.graph.version(), user, filter]);
-    return jsonBuffer(
-      await cachesOf(ctx.services.audit).entries.get(version, key, Date.now(), async () => ({
-        value: await ctx.services.auditView.list(filter, user),
-      })),
-    );
+    const key = {
+      caller: callerKey("user", user),
+      versions: [version, ctx.services.graph.version()],
+      args: [filter],
+    };
+    const kept = await cachesOf(ctx.services.audit).entries(key, async () => {
+      const value = deepFrozen(await ctx.services.auditView.list(filter, user));
+      return { value, bytes: JSON.stringify(value).length };
+    });
+    return json(kept.value);
   },
 
   "GET /api/admin/audit/retention": async (ctx) => {
     const kind = presentString(ctx.query.get("kind"));
     const version = await ctx.services.audit.version();
-    const now = new Date();
     // the same answer for every caller the route admits: keyed by the kind asked for alone
-    return jsonBuffer(
-      await cachesOf(ctx.services.audit).retention.get(version, JSON.stringify([kind]), now.getTime(), () =>
-        retention(ctx).answer(kind, now),
-      ),
-    );
+    const key = { caller: EVERYONE, versions: [version], args: [kind] };
+    const kept = await cachesOf(ctx.services.audit).retention(key, async () => {
+      const { value, until } = await retention(ctx).answer(kind, new Date());
+      return { value: deepFrozen(value), until };
+    });
+    return json(kept.value);
   },
 
   "POST /api/admin/audit/retention": async (ctx) => {

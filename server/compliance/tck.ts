@@ -497,5 +497,3 @@ export function createTck(deps: TckDeps) {
     results,
   };
 }
-
-export type Tck = ReturnType<typeof createTck>;

@@ -6,8 +6,7 @@ import { record, remainingDeadline, settle, type DataspaceRuntime } from "./runt
 import { callerMistake, describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
-import type { EncodedBody } from "../http/node-adapter";
-import { createEncodedByInputs } from "./encoded-by-inputs";
+import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
@@ -106,22 +105,6 @@ async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
   return { contexts, assets };
 }
 
-/**
- * The same inputs when the read cache holds every one of them now: taken without a promise each, as
- * most grouped lists are on a warm server (tasks.ts does the same). Undefined when any must be read.
- */
-function assetGroupInputsNow(rt: DataspaceRuntime): GroupInputs | undefined {
-  const contexts = rt.cachedLists?.participantContexts();
-  if (!contexts) return undefined;
-  const assets: (readonly ConnectorAsset[])[] = [];
-  for (const ctx of contexts.filter(activeForAssets)) {
-    const list = rt.cachedLists!.assets(ctx["@id"]);
-    if (!list) return undefined;
-    assets.push(list);
-  }
-  return { contexts, assets };
-}
-
 function groupsOf(
   rt: DataspaceRuntime,
   inputs: GroupInputs,
@@ -136,26 +119,22 @@ function groupsOf(
   return mergeAssetGroups(live, demo);
 }
 
+// pure: the views import this module for its parsers, and their client bundle must drop it
+const keptGroups =
+  /* @__PURE__ */ createKeptByInputs<AssetGroup<Record<string, unknown> & { "@id": string }>[]>();
+
+/**
+ * Every participant's offers, grouped. Kept, frozen (read it only), per set of upstream answers
+ * (server/http/kept `createKeptByInputs`): the list is a function of the context list, each context's
+ * asset list (or its failure) and the bundled demonstration records, and the read cache hands out the
+ * very same frozen arrays until any of them may have changed (a write through this server, the
+ * embedded dataspace's change counter, the time to live).
+ */
 export async function listAssetGroups(
   rt: DataspaceRuntime,
 ): Promise<AssetGroup<Record<string, unknown> & { "@id": string }>[]> {
-  return groupsOf(rt, await assetGroupInputs(rt));
-}
-
-/**
- * The grouped list as the route sends it, encoded once per set of upstream answers: the answer is a
- * function of the context list, each context's asset list (or its failure) and the bundled
- * demonstration records, and the read cache hands out the very same frozen arrays until any of them
- * may have changed (a write through this server, the embedded dataspace's change counter, the time
- * to live). So the identity of those arrays is the key; a new array (a write, a configured connector
- * that keeps nothing) builds anew.
- */
-// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
-const groupedBodies = /* @__PURE__ */ createEncodedByInputs();
-
-export async function listAssetGroupsBody(rt: DataspaceRuntime): Promise<EncodedBody> {
-  const inputs = assetGroupInputsNow(rt) ?? (await assetGroupInputs(rt));
-  return groupedBodies(inputs.contexts, "", [rt, rt.demoRecords, ...inputs.assets], () =>
+  const inputs = await assetGroupInputs(rt);
+  return keptGroups(EVERYONE, [inputs.contexts, rt, rt.demoRecords, ...inputs.assets], () =>
     groupsOf(rt, inputs),
   );
 }

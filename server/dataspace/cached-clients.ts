@@ -4,12 +4,6 @@ import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
 import type { ReadCache } from "./read-cache";
 import type { TenantManagerClient } from "./tenant-manager-client";
-import type {
-  ConnectorAsset,
-  ConnectorNegotiation,
-  ConnectorTransfer,
-  ParticipantContext,
-} from "./upstream-schemas";
 
 /**
  * The connector and tenant-manager clients behind one read cache: every read goes through
@@ -20,20 +14,7 @@ import type {
  * references (short-lived tokens) always go upstream.
  */
 
-/**
- * What the read cache holds now for the lists the task list reads (the same keys as the reads
- * below, without a query), without a promise: undefined when the read must run (missing, expired,
- * invalidated, or a cache that keeps nothing: a remote connector's by default).
- */
-export interface CachedConnectorLists {
-  participantContexts(): readonly ParticipantContext[] | undefined;
-  negotiations(contextId: string): readonly ConnectorNegotiation[] | undefined;
-  transfers(contextId: string): readonly ConnectorTransfer[] | undefined;
-  assets(contextId: string): readonly ConnectorAsset[] | undefined;
-  policyDefinitions(contextId: string): readonly Record<string, unknown>[] | undefined;
-}
-
-/** the read cache's keys of the lists that are both read and peeked: one place, so the two always agree */
+/** the read cache's keys of the lists */
 const listKey = {
   contexts: () => keyText("contexts"),
   negotiations: (contextId: string, query?: unknown) => keyText("negotiations", contextId, query),
@@ -41,16 +22,6 @@ const listKey = {
   assets: (contextId: string, query?: unknown) => keyText("assets", contextId, query),
   policyDefinitions: (contextId: string) => keyText("policies", contextId),
 };
-
-export function cachedConnectorLists(cache: ReadCache): CachedConnectorLists {
-  return {
-    participantContexts: () => cache.peek(listKey.contexts()),
-    negotiations: (id) => cache.peek(listKey.negotiations(id)),
-    transfers: (id) => cache.peek(listKey.transfers(id)),
-    assets: (id) => cache.peek(listKey.assets(id)),
-    policyDefinitions: (id) => cache.peek(listKey.policyDefinitions(id)),
-  };
-}
 
 /**
  * A write through this server: once it is answered, whatever its outcome (a failed write may still

@@ -137,13 +137,6 @@ export interface DemoTransferStore {
    * instance), so callers may key what they derive from it by its identity. Read it only.
    */
   listShared(participantId?: string): Promise<readonly DemoRecord[]>;
-  /**
-   * What `listShared` would answer now, without a promise, when that is known in this process: the
-   * kept list while no transfer was created, on the embedded store (whose change versions are this
-   * process's own). Undefined otherwise (not kept yet, or PostgreSQL, where another instance's
-   * creation is seen by reading the version row): then call `listShared`.
-   */
-  peekShared(participantId?: string): readonly DemoRecord[] | undefined;
 }
 
 const TABLE = "dataspace_demo_transfers";
@@ -180,12 +173,6 @@ export async function createDemoTransferStore(
   let created = 0;
   const versionOf = (feed: number) => `${created}/${feed}`;
   const version = async () => versionOf(await topicVersion(rel, DEMO_TRANSFERS_TOPIC));
-
-  function peekShared(participantId?: string): readonly DemoRecord[] | undefined {
-    if (rel.dialect !== "sqlite") return undefined;
-    const kept = lists.get(participantId ?? "");
-    return kept?.version === versionOf(rel.changes.version(DEMO_TRANSFERS_TOPIC)) ? kept.records : undefined;
-  }
 
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
     const v = await version();
@@ -254,6 +241,5 @@ export async function createDemoTransferStore(
       return (await listShared(participantId)).slice();
     },
     listShared,
-    peekShared,
   };
 }

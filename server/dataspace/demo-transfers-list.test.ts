@@ -57,31 +57,3 @@ describe.each(storeDialects())("the demonstration transfers' list cache on %s", 
     expect((await transfers.list()).map((r) => r["@id"])).toEqual(["transfer-demo-other"]);
   });
 });
-
-describe.each(storeDialects())("the demonstration transfers' list without a promise on %s", (dialect) => {
-  let store: TestStore;
-  afterEach(async () => store?.close());
-
-  it("is the kept list while no transfer is created, here or (by the change feed) elsewhere; on PostgreSQL always read", async () => {
-    store = await openTestStore(dialect);
-    const transfers = await createDemoTransferStore(store.rel);
-    expect(transfers.peekShared()).toBeUndefined();
-    await transfers.create(input("pharmaco"));
-    const kept = await transfers.listShared();
-    if (dialect !== "sqlite") {
-      // another instance's creation is seen by reading the version row: nothing is known without a read
-      expect(transfers.peekShared()).toBeUndefined();
-      return;
-    }
-    expect(transfers.peekShared()).toBe(kept);
-    expect(transfers.peekShared("pharmaco")).toBeUndefined();
-    await transfers.create(input("lmc"));
-    expect(transfers.peekShared()).toBeUndefined();
-    const again = await transfers.listShared();
-    expect(again).toHaveLength(2);
-    expect(transfers.peekShared()).toBe(again);
-    // a change notice from another instance (the change feed) ends the kept list too
-    await store.rel.changes.notify(DEMO_TRANSFERS_TOPIC);
-    expect(transfers.peekShared()).toBeUndefined();
-  });
-});

@@ -1,4 +1,4 @@
-import { badRequest, json, jsonBuffer, unauthorized } from "../http/errors";
+import { badRequest, json, unauthorized } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { checkHttpUrl, checkId, checkOptionalId } from "../http/ids";
 import { readsAnyContext } from "./acting";
@@ -50,9 +50,9 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
       checkId(providerDid, "providerDid");
       const address = presentString(ctx.query.get("counterPartyAddress"));
       if (address) checkHttpUrl(address, "counterPartyAddress");
-      return jsonBuffer(await ds.fetchProviderCatalogBody(participantId, providerDid, address));
+      return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
     }
-    return jsonBuffer(await ds.listNegotiationsBody(participantId));
+    return json(await ds.listNegotiations(participantId));
   },
   "POST /api/negotiations": async (ctx) => {
     const request = parseNegotiationRequest(await readJsonObject(ctx.request));
@@ -65,12 +65,10 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
   },
   "GET /api/negotiations/:id": async (ctx) =>
-    jsonBuffer(
-      await ctx.services.dataspace.getNegotiationBody(await requiredParticipantId(ctx), pathId(ctx)),
-    ),
+    json(await ctx.services.dataspace.getNegotiation(await requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/transfers": async (ctx) =>
-    jsonBuffer(await ctx.services.dataspace.listTransfersBody(await requiredParticipantId(ctx))),
+    json(await ctx.services.dataspace.listTransfers(await requiredParticipantId(ctx))),
   "POST /api/transfers": async (ctx) => {
     const request = parseTransferRequest(await readJsonObject(ctx.request));
     checkId(request.participantId, "participantId");
@@ -80,7 +78,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
   },
   "GET /api/transfers/:id": async (ctx) =>
-    jsonBuffer(await ctx.services.dataspace.getTransferBody(await requiredParticipantId(ctx), pathId(ctx))),
+    json(await ctx.services.dataspace.getTransfer(await requiredParticipantId(ctx), pathId(ctx))),
 
   "GET /api/assets": async (ctx) => {
     // without participantId: the offers of every participant, grouped (what the dataspace offers to all)
@@ -88,7 +86,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     const ds = ctx.services.dataspace;
     return requested
       ? json(await ds.listAssets(await acting(ctx, requested)))
-      : jsonBuffer(await ds.listAssetGroupsBody());
+      : json(await ds.listAssetGroups());
   },
   "POST /api/assets": async (ctx) => {
     const input = parseAssetInput(await readJsonObject(ctx.request));
@@ -98,7 +96,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     return json(await ctx.services.dataspace.createAsset(input, actor(ctx)), 201);
   },
 
-  "GET /api/participants": async (ctx) => jsonBuffer(await ctx.services.dataspace.listParticipantsBody()),
+  "GET /api/participants": async (ctx) => json(await ctx.services.dataspace.listParticipants()),
   "POST /api/participants": async (ctx) => {
     const input = parseOnboardingInput(await readJsonObject(ctx.request));
     return json(await ctx.services.dataspace.onboardParticipant(input, actor(ctx)), 201);
@@ -116,11 +114,11 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
     if (!ctx.user) throw unauthorized();
     // the holder's own, or any for those who issue and revoke credentials (server/dataspace/acting.ts)
     if (!readsAnyContext(ctx.user)) await ctx.services.dataspace.actingFor(ctx.user, id);
-    return jsonBuffer(await ctx.services.dataspace.participantCredentialsBody(id));
+    return json(await ctx.services.dataspace.participantCredentials(id));
   },
 
   "GET /api/tasks": async (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return jsonBuffer(await ctx.services.dataspace.listTasksBody(ctx.user));
+    return json(await ctx.services.dataspace.listTasks(ctx.user));
   },
 };

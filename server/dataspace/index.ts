@@ -2,20 +2,13 @@ import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
-import type { EncodedBody } from "../http/node-adapter";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 import { actsForAnyContext, decideActing, ownContextId } from "./acting";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
-import {
-  cachedConnector,
-  cachedConnectorLists,
-  cachedIdentityHub,
-  cachedIssuer,
-  cachedTenantManager,
-} from "./cached-clients";
+import { cachedConnector, cachedIdentityHub, cachedIssuer, cachedTenantManager } from "./cached-clients";
 import { createConnectorClient } from "./connector-client";
 import * as credentials from "./credentials";
 import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
@@ -41,7 +34,6 @@ import type { TokenSource } from "./upstream-http";
  */
 export { actsForAnyContext, NO_CONTEXT, NOT_YOUR_CONTEXT, ownContextId, readsAnyContext } from "./acting";
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
-export { createEncodedByInputs } from "./encoded-by-inputs";
 export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-schemas";
 
 /**
@@ -129,49 +121,31 @@ export interface Dataspace {
   /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
   retryCutOffs(): Promise<CutOffOutcome[]>;
 
-  listNegotiations(participantId: string): Promise<Record<string, unknown>[]>;
-  /** GET /api/negotiations (the list) as encoded JSON, kept while its inputs are the same */
-  listNegotiationsBody(participantId: string): Promise<EncodedBody>;
+  listNegotiations(participantId: string): Promise<readonly Record<string, unknown>[]>;
   fetchProviderCatalog(
     participantId: string,
     providerDid: string,
     counterPartyAddress?: string,
   ): Promise<Record<string, unknown>>;
-  /** the same as encoded JSON, encoded once per answer of the provider (shared by identical calls in flight) */
-  fetchProviderCatalogBody(
-    participantId: string,
-    providerDid: string,
-    counterPartyAddress?: string,
-  ): Promise<EncodedBody>;
   summariseCatalog(catalog: Record<string, unknown>): CatalogSummary;
   startNegotiation(
     request: negotiations.NegotiationRequest,
     actor?: string,
   ): Promise<Record<string, unknown>>;
   getNegotiation(participantId: string, negotiationId: string): Promise<Record<string, unknown>>;
-  /** the same as encoded JSON, encoded once per answer of the connector */
-  getNegotiationBody(participantId: string, negotiationId: string): Promise<EncodedBody>;
 
-  listTransfers(participantId: string): Promise<Record<string, unknown>[]>;
-  /** GET /api/transfers as encoded JSON, kept while its inputs are the same */
-  listTransfersBody(participantId: string): Promise<EncodedBody>;
+  listTransfers(participantId: string): Promise<readonly Record<string, unknown>[]>;
   startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
   getTransfer(participantId: string, transferId: string): Promise<Record<string, unknown>>;
-  /** the same as encoded JSON, encoded once per answer of the connector and per demonstration record */
-  getTransferBody(participantId: string, transferId: string): Promise<EncodedBody>;
   pullTransferData(participantId: string, transferId: string): Promise<transfers.PulledData>;
 
   listAssets(participantId: string): Promise<Record<string, unknown>[]>;
   listAssetGroups(): Promise<
     { participantId: string; identity: string; assets: Record<string, unknown>[] }[]
   >;
-  /** GET /api/assets (grouped) as encoded JSON, kept while the upstream answers are the same */
-  listAssetGroupsBody(): Promise<EncodedBody>;
   createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
 
   listParticipants(): Promise<Record<string, unknown>[]>;
-  /** GET /api/participants as encoded JSON, kept while the upstream answers are the same */
-  listParticipantsBody(): Promise<EncodedBody>;
   onboardParticipant(
     input: participants.OnboardingInput,
     actor?: string,
@@ -186,12 +160,8 @@ export interface Dataspace {
   participantForUser(user: SessionUser): Promise<participants.Participant>;
   /** read only: the same frozen list while the upstream answer is the same */
   participantCredentials(participantId: string): Promise<readonly participants.Credential[]>;
-  /** GET /api/participants/{id}/credentials as encoded JSON, kept while the upstream answer is the same */
-  participantCredentialsBody(participantId: string): Promise<EncodedBody>;
 
   listTasks(user: SessionUser): Promise<tasks.Task[]>;
-  /** GET /api/tasks as encoded JSON, kept per caller scope while its inputs are the same */
-  listTasksBody(user: SessionUser): Promise<EncodedBody>;
 
   listCredentialDefinitions(): ReturnType<typeof credentials.listCredentialDefinitions>;
   requestCredential(
@@ -274,7 +244,6 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       }),
       readCache,
     ),
-    cachedLists: cachedConnectorLists(readCache),
     readCache,
     tenantManager: tenantManagerUrl
       ? cachedTenantManager(createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }), readCache)
@@ -345,39 +314,29 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     },
 
     listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
-    listNegotiationsBody: (participantId) => negotiations.listNegotiationsBody(rt, participantId),
     fetchProviderCatalog: (participantId, providerDid, address) =>
       negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
-    fetchProviderCatalogBody: (participantId, providerDid, address) =>
-      negotiations.fetchProviderCatalogBody(rt, participantId, providerDid, address),
     summariseCatalog,
     startNegotiation: (request, actor) => negotiations.startNegotiation(rt, request, actor),
     getNegotiation: (participantId, id) => negotiations.getNegotiation(rt, participantId, id),
-    getNegotiationBody: (participantId, id) => negotiations.getNegotiationBody(rt, participantId, id),
 
     listTransfers: (participantId) => transfers.listTransfers(rt, participantId),
-    listTransfersBody: (participantId) => transfers.listTransfersBody(rt, participantId),
     startTransfer: (request, actor) => transfers.startTransfer(rt, request, actor),
     getTransfer: (participantId, id) => transfers.getTransfer(rt, participantId, id),
-    getTransferBody: (participantId, id) => transfers.getTransferBody(rt, participantId, id),
     pullTransferData: (participantId, id) => transfers.pullTransferData(rt, participantId, id),
 
     listAssets: (participantId) => assets.listAssetsOf(rt, participantId),
     listAssetGroups: () => assets.listAssetGroups(rt),
-    listAssetGroupsBody: () => assets.listAssetGroupsBody(rt),
     createAsset: (input, actor) => assets.createAsset(rt, input, actor),
 
     listParticipants: () => participants.listParticipants(rt),
-    listParticipantsBody: () => participants.listParticipantsBody(rt),
     onboardParticipant: (input, actor) => participants.onboardParticipant(rt, input, actor),
     updateParticipant: (id, update, actor) => participants.updateParticipant(rt, id, update, actor),
     participantStatus: (id) => participants.participantStatus(rt, id),
     participantForUser: (user) => participants.participantForUser(rt, user),
     participantCredentials: (id) => participants.participantCredentials(rt, id),
-    participantCredentialsBody: (id) => participants.participantCredentialsBody(rt, id),
 
     listTasks: (user) => tasks.listTasks(rt, user),
-    listTasksBody: (user) => tasks.listTasksBody(rt, user),
 
     listCredentialDefinitions: () => credentials.listCredentialDefinitions(rt),
     requestCredential: (participantId, type, actor) =>

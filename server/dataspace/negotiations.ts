@@ -1,10 +1,7 @@
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfContext } from "./assets";
 import { assetTerms, organisationOfContext, permitMissing, type PermitRef } from "./permits";
-import { deepFrozen } from "../http/kept";
-import { createEncodedOnce } from "../http/kept-answers";
-import type { EncodedBody } from "../http/node-adapter";
-import { createEncodedByInputs } from "./encoded-by-inputs";
+import { createKeptByInputs } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
 import { offeredRules } from "./catalog";
@@ -88,15 +85,23 @@ function withContractId(n: ConnectorNegotiation): Record<string, unknown> {
     : n;
 }
 
+/**
+ * The participant's negotiations: live records first, the bundle's merged in (or alone when live
+ * failed). Kept, frozen (read it only), per set of inputs (server/http/kept `createKeptByInputs`): the
+ * connector's answer as the read cache hands it out (the same frozen array while it is valid) and the
+ * bundle's own records.
+ */
 export async function listNegotiations(
   rt: DataspaceRuntime,
   participantId: string,
   signal?: AbortSignal,
-): Promise<Record<string, unknown>[]> {
+): Promise<readonly Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
   const live = await liveNegotiations(rt, participantId, signal);
-  // copies of the participant's bundled records; the list itself is the caller's to change
-  return [...negotiationsOf(rt, live, structuredClone(rt.demo.sharedOf(participantId).negotiations))];
+  const bundled = rt.demo.sharedOf(participantId).negotiations;
+  return keptNegotiations(participantId, [live, rt, rt.demoRecords, bundled], () =>
+    negotiationsOf(rt, live, bundled),
+  );
 }
 
 /**
@@ -116,6 +121,9 @@ async function liveNegotiations(
   }
 }
 
+// pure: the views import this module for its parsers, and their client bundle must drop it
+const keptNegotiations = /* @__PURE__ */ createKeptByInputs<readonly Record<string, unknown>[]>();
+
 /** the list from its inputs: live records first, the bundle's merged in (or alone when live failed) */
 function negotiationsOf(
   rt: DataspaceRuntime,
@@ -127,52 +135,18 @@ function negotiationsOf(
   return rt.demoRecords ? mergeById(records, bundled) : records;
 }
 
-// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
-const negotiationBodies = /* @__PURE__ */ createEncodedByInputs();
-
-/**
- * GET /api/negotiations (the list) as the route sends it, encoded once per set of inputs
- * (encoded-by-inputs.ts): the connector's answer as it came (the read cache hands out the same
- * frozen array while it is valid; null when it failed, then built each time) and the bundle's own
- * records; the same records and order as listNegotiations.
- */
-export async function listNegotiationsBody(
-  rt: DataspaceRuntime,
-  participantId: string,
-): Promise<EncodedBody> {
-  // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
-  const live = await liveNegotiations(rt, participantId, undefined);
-  const bundled = rt.demo.sharedOf(participantId).negotiations;
-  return negotiationBodies(live, participantId, [rt, rt.demoRecords, bundled], () =>
-    negotiationsOf(rt, live, bundled),
-  );
-}
-
-/** catalogue requests kept for reuse, per provider DID and address: built and keyed once each */
-const catalogRequests = new Map<string, Readonly<Record<string, unknown>>>();
-const CATALOG_REQUESTS_KEPT = 256;
-
-/** The connector's catalogue request for a provider (deeply frozen: shared by every call). */
-function catalogRequestOf(
-  providerDid: string,
-  counterPartyAddress?: string,
-): Readonly<Record<string, unknown>> {
-  const key = counterPartyAddress ? `${providerDid}\n${counterPartyAddress}` : providerDid;
-  let request = catalogRequests.get(key);
-  if (request) return request;
-  const built: Record<string, unknown> = {
+/** The connector's catalogue request for a provider. */
+function catalogRequestOf(providerDid: string, counterPartyAddress?: string): Record<string, unknown> {
+  return {
     "@context": [MANAGEMENT_CONTEXT],
     "@type": "CatalogRequest",
     counterPartyId: providerDid,
     protocol: DSP_PROTOCOL,
     querySpec: querySpec({ limit: 100 }),
+    ...(counterPartyAddress
+      ? { counterPartyAddress: normaliseCounterPartyAddress(counterPartyAddress) }
+      : {}),
   };
-  if (counterPartyAddress) built.counterPartyAddress = normaliseCounterPartyAddress(counterPartyAddress);
-  request = deepFrozen(built);
-  // bounded: the provider DIDs and addresses are the callers' (forgotten all at once when full)
-  if (catalogRequests.size >= CATALOG_REQUESTS_KEPT) catalogRequests.clear();
-  catalogRequests.set(key, request);
-  return request;
 }
 
 /** The provider's DCAT catalogue, requested by the consumer's connector from the provider DID. */
@@ -290,47 +264,6 @@ export async function startNegotiation(
     outcome: "success",
   });
   return response; // the spec: the connector's response (the permit shows on the negotiation's reads)
-}
-
-// pure, as negotiationBodies: the connector's answers, each encoded once while the read cache shares it
-const catalogBodies = /* @__PURE__ */ createEncodedOnce<Catalog>();
-const negotiationBody = /* @__PURE__ */ createEncodedOnce<ConnectorNegotiation>(withContractId);
-const bundledBody = /* @__PURE__ */ createEncodedOnce<DemoRecord>();
-const withPermitBody = /* @__PURE__ */ createEncodedOnce<Record<string, unknown>>();
-
-/**
- * GET /api/negotiations?catalog=true as the route sends it: the JSON of fetchProviderCatalog, encoded
- * once per answer of the provider (the read cache shares one call in flight among identical requests
- * and keeps nothing: the provider issues fresh offer ids each time).
- */
-export async function fetchProviderCatalogBody(
-  rt: DataspaceRuntime,
-  participantId: string,
-  providerDid: string,
-  counterPartyAddress?: string,
-): Promise<EncodedBody> {
-  return catalogBodies(await fetchProviderCatalog(rt, participantId, providerDid, counterPartyAddress));
-}
-
-/**
- * GET /api/negotiations/:id as the route sends it: the JSON of getNegotiation, encoded once per answer
- * of the connector (the read cache hands out the same object, or the same 404, while it is valid) and
- * once per record of the bundle, its fallback.
- */
-export async function getNegotiationBody(
-  rt: DataspaceRuntime,
-  participantId: string,
-  id: string,
-): Promise<EncodedBody> {
-  let live: ConnectorNegotiation;
-  try {
-    live = await rt.connector.getNegotiation(participantId, id);
-  } catch (e) {
-    return bundledBody(bundledOr404(rt, participantId, id, e));
-  }
-  const permitId = await rt.contractPermits.byNegotiation(id);
-  // the agreement names the data permit it rests on (encoded each time: one read of one negotiation)
-  return permitId ? withPermitBody({ ...withContractId(live), permitId }) : negotiationBody(live);
 }
 
 export async function getNegotiation(

@@ -24,8 +24,7 @@ import type {
   Tenant,
   VerifiableCredentialJson,
 } from "./upstream-schemas";
-import type { EncodedBody } from "../http/node-adapter";
-import { createEncodedByInputs } from "./encoded-by-inputs";
+import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /** The participant registry (spec section 4, Participants). */
@@ -64,7 +63,7 @@ interface TenantInputs {
 
 /**
  * `signal` bounds both stages; `startedAt` instead (the lists' way) arms a deadline only for the
- * second stage, and only when the first went upstream (see listParticipantsBody).
+ * second stage, and only when the first went upstream (see listParticipants).
  */
 async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number): Promise<TenantInputs> {
   const tm = rt.tenantManager;
@@ -125,17 +124,26 @@ export function describeContext(
   };
 }
 
+// pure: the views import this module for its parsers, and their client bundle must drop it
+const keptParticipants = /* @__PURE__ */ createKeptByInputs<Record<string, unknown>[]>();
+
 /**
  * ACTIVATED participant contexts with display name, role, slug and identity. Connector failure
  * or no ACTIVATED context: the demonstration list; neither: 502. The tenant manager is asked in
- * parallel and may fail.
+ * parallel and may fail. Kept, frozen (read it only), per set of upstream answers (server/http/kept
+ * `createKeptByInputs`): the context list, the tenants and each tenant's profiles as the read cache
+ * hands them out; a 502 is never kept.
  */
 export async function listParticipants(
   rt: DataspaceRuntime,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>[]> {
   // no deadline armed per request for the first stage: see remainingDeadline
-  return participantsOf(rt, await participantInputs(rt, signal ?? Date.now()));
+  const inputs = await participantInputs(rt, signal ?? Date.now());
+  const { tenants, profiles } = inputs.tenants;
+  return keptParticipants(EVERYONE, [inputs.contexts, rt, rt.demoRecords, tenants, ...profiles], () =>
+    participantsOf(rt, inputs),
+  );
 }
 
 /**
@@ -162,24 +170,6 @@ function participantsOf(
   const demo = rt.demoRecords ? rt.demo.participants() : [];
   if (demo.length > 0) return demo;
   throw badGateway(PARTICIPANTS_LIST_FAILED);
-}
-
-// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
-const participantBodies = /* @__PURE__ */ createEncodedByInputs();
-
-/**
- * GET /api/participants as the route sends it, encoded once per set of upstream answers
- * (encoded-by-inputs.ts): the context list, the tenants and each tenant's profiles, keyed by the
- * identity of the frozen arrays the read cache hands out; the same answer as listParticipants (a
- * failed context list is built each time, a 502 is never kept).
- */
-export async function listParticipantsBody(rt: DataspaceRuntime): Promise<EncodedBody> {
-  // no deadline armed per request: see remainingDeadline
-  const inputs = await participantInputs(rt, Date.now());
-  const { tenants, profiles } = inputs.tenants;
-  return participantBodies(inputs.contexts, "", [rt, rt.demoRecords, tenants, ...profiles], () =>
-    participantsOf(rt, inputs),
-  );
 }
 
 /** A participant context in any state (CREATED while provisioning, then ACTIVATED): for views that watch onboarding. */
@@ -476,12 +466,4 @@ export async function participantCredentials(
     }
   }
   throw serviceUnavailable("No identity hub or issuer service is configured (IDENTITY_HUB_URL, ISSUER_URL)");
-}
-
-const credentialBodies = /* @__PURE__ */ createEncodedByInputs();
-
-/** GET /api/participants/{id}/credentials as the route sends it, encoded once per upstream answer */
-export async function participantCredentialsBody(rt: DataspaceRuntime, id: string): Promise<EncodedBody> {
-  const list = await participantCredentials(rt, id);
-  return credentialBodies(list, "", [], () => list);
 }

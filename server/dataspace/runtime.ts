@@ -1,6 +1,5 @@
 import { setMaxListeners } from "node:events";
 import type { AuditInput } from "../audit/model";
-import type { CachedConnectorLists } from "./cached-clients";
 import type { ConnectorClient } from "./connector-client";
 import type { ReadCache } from "./read-cache";
 import type { DemoRecords, DemoTransferStore } from "./demo-records";
@@ -16,8 +15,6 @@ import type { TenantManagerClient } from "./tenant-manager-client";
  */
 export interface DataspaceRuntime {
   connector: ConnectorClient;
-  /** the connector's lists as its read cache holds them now (cached-clients.ts), when it has one */
-  cachedLists?: CachedConnectorLists;
   /** the read cache every upstream client reads through (cached-clients.ts); clients rebuilt on a restart keep it */
   readCache?: ReadCache;
   tenantManager: TenantManagerClient | undefined;

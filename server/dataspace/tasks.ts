@@ -1,7 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { badGateway } from "../http/errors";
-import type { EncodedBody } from "../http/node-adapter";
-import { createEncodedByInputs } from "./encoded-by-inputs";
+import { createKeptByInputs } from "../http/kept/kept";
 import { didOfContext } from "./assets";
 import { describeUpstream } from "./failures";
 import { mergeById } from "./merge";
@@ -141,27 +140,6 @@ async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskI
   return { contexts, lists: lists.map((r) => (r.ok ? r.value : null)), created };
 }
 
-/**
- * The same inputs when the read cache holds every one of them now (and the demonstration transfers
- * are known in this process): taken without a promise each, as most task lists are on a warm
- * server. Undefined when any must be read (missing, expired, failed before): then `taskInputs`.
- */
-function taskInputsNow(rt: DataspaceRuntime, scope: TaskScope): TaskInputs | undefined {
-  const cached = rt.cachedLists;
-  if (!cached) return undefined;
-  const created = rt.demoRecords ? rt.demoTransfers.peekShared() : [];
-  const contexts = cached.participantContexts();
-  if (!created || !contexts) return undefined;
-  const lists: (readonly Rec[])[] = [];
-  for (const ctx of inScopeActive(scope, contexts)) {
-    const negotiations = cached.negotiations(ctx["@id"]);
-    const transfers = negotiations && cached.transfers(ctx["@id"]);
-    if (!negotiations || !transfers) return undefined;
-    lists.push(negotiations, transfers);
-  }
-  return { contexts, lists, created };
-}
-
 const inScopeActive = (scope: TaskScope, contexts: readonly ParticipantContext[]) =>
   contexts.filter((c) => (c.state === undefined || c.state === "ACTIVATED") && inScope(scope, c));
 
@@ -174,31 +152,25 @@ function tasksOf(rt: DataspaceRuntime, scope: TaskScope, inputs: TaskInputs): Ta
   return sortTasks([...live, ...demoTasksOf(rt, scope, new Set(live.map((t) => t.id)), inputs.created)]);
 }
 
-export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promise<Task[]> {
-  const scope = scopeOf(user);
-  return tasksOf(rt, scope, await taskInputs(rt, scope));
-}
-
 /** what of the caller the list depends on: its scope */
 const scopeKey = (scope: TaskScope) =>
   scope.all ? "*" : `${[...scope.dids].sort().join(" ")}|${[...scope.contextIds].sort().join(" ")}`;
 
-// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
-const taskBodies = /* @__PURE__ */ createEncodedByInputs();
+// pure: the views import this module for its parsers, and their client bundle must drop it
+const keptTasks = /* @__PURE__ */ createKeptByInputs<Task[]>();
 
 /**
- * The task list as the route sends it, encoded once per set of inputs and caller scope (see
- * encoded-by-inputs.ts): the context list, each in-scope context's negotiations and transfers (or
- * their failure), the demonstration transfers created here (the same frozen array until one is
- * created), the bundled demonstration records and the scope.
+ * The caller's tasks, newest first. Kept, frozen (read it only), per caller scope and set of inputs
+ * (server/http/kept `createKeptByInputs`): the context list, each in-scope context's negotiations and
+ * transfers (or their failure), the demonstration transfers created here (the same frozen array until
+ * one is created) and the bundled demonstration records.
  */
-export async function listTasksBody(rt: DataspaceRuntime, user: SessionUser): Promise<EncodedBody> {
+export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promise<Task[]> {
   const scope = scopeOf(user);
-  const inputs = taskInputsNow(rt, scope) ?? (await taskInputs(rt, scope));
-  return taskBodies(
-    inputs.contexts,
-    scopeKey(scope),
-    [rt, rt.demoRecords, inputs.created, ...inputs.lists],
+  const inputs = await taskInputs(rt, scope);
+  return keptTasks(
+    `scope:${scopeKey(scope)}`,
+    [inputs.contexts, rt, rt.demoRecords, inputs.created, ...inputs.lists],
     () => tasksOf(rt, scope, inputs),
   );
 }

@@ -1,9 +1,7 @@
 import { ApiError, badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
 import { assetTerms } from "./permits";
 import { release } from "./release";
-import type { EncodedBody } from "../http/node-adapter";
-import { createEncodedOnce } from "../http/kept-answers";
-import { createEncodedByInputs } from "./encoded-by-inputs";
+import { createKeptByInputs } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage } from "./failures";
@@ -63,16 +61,24 @@ export function buildTransferRequest(req: TransferRequest): Record<string, unkno
 
 export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(contractId);
 
+/**
+ * The participant's transfers: the live records first, then the demonstration transfers created for it
+ * and the bundle's own. Kept, frozen (read it only), per set of inputs (server/http/kept
+ * `createKeptByInputs`): the live list as the read cache hands it out, the demonstration transfers
+ * created (the same frozen array until one is created, on any instance) and the bundle.
+ */
 export async function listTransfers(
   rt: DataspaceRuntime,
   participantId: string,
   signal?: AbortSignal,
-): Promise<Record<string, unknown>[]> {
+): Promise<readonly Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
   const live = await liveTransfers(rt, participantId, signal);
-  const created = rt.demoRecords ? await rt.demoTransfers.list(participantId) : NONE;
-  // copies of the participant's bundled records and the store's list; the list itself is the caller's to change
-  return [...transfersOf(rt, live, created, structuredClone(rt.demo.sharedOf(participantId).transfers))];
+  const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
+  const bundled = rt.demo.sharedOf(participantId).transfers;
+  return keptTransfers(participantId, [live, rt, rt.demoRecords, created, bundled], () =>
+    transfersOf(rt, live, created, bundled),
+  );
 }
 
 /**
@@ -109,24 +115,8 @@ function transfersOf(
 
 const NONE: readonly DemoRecord[] = Object.freeze([]);
 
-// pure: the views import this module for its parsers, and their client bundle must drop it (node:zlib)
-const transferBodies = /* @__PURE__ */ createEncodedByInputs();
-
-/**
- * GET /api/transfers as the route sends it, encoded once per set of inputs (encoded-by-inputs.ts):
- * the live list, the demonstration transfers created for the participant (the same frozen array until
- * one is created, on any instance) and the bundle, keyed by their identity; the same records and order
- * as listTransfers.
- */
-export async function listTransfersBody(rt: DataspaceRuntime, participantId: string): Promise<EncodedBody> {
-  // no deadline armed per request: the upstream call has its own time-out (participants.ts, remainingDeadline)
-  const live = await liveTransfers(rt, participantId, undefined);
-  const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
-  const bundled = rt.demo.sharedOf(participantId).transfers;
-  return transferBodies(live, participantId, [rt, rt.demoRecords, created, bundled], () =>
-    transfersOf(rt, live, created, bundled),
-  );
-}
+// pure: the views import this module for its parsers, and their client bundle must drop it
+const keptTransfers = /* @__PURE__ */ createKeptByInputs<readonly Record<string, unknown>[]>();
 
 /**
  * Starts a transfer. A demonstration contract id sends nothing to the connector and answers a
@@ -169,28 +159,6 @@ export async function startTransfer(
     outcome: "success",
   });
   return response;
-}
-
-// pure, as transferBodies: the connector's answers and the demonstration records, each encoded once
-const oneTransferBody = /* @__PURE__ */ createEncodedOnce<Record<string, unknown>>();
-
-/**
- * GET /api/transfers/:id as the route sends it: the JSON of getTransfer, encoded once per answer of the
- * connector (the read cache hands out the same object, or the same 404, while it is valid) and once per
- * demonstration record, its fallback (demoTransferOr404).
- */
-export async function getTransferBody(
-  rt: DataspaceRuntime,
-  participantId: string,
-  id: string,
-): Promise<EncodedBody> {
-  let live: Record<string, unknown>;
-  try {
-    live = await rt.connector.getTransfer(participantId, id);
-  } catch (e) {
-    return oneTransferBody(await demoTransferOr404(rt, participantId, id, e));
-  }
-  return oneTransferBody(live);
 }
 
 export async function getTransfer(

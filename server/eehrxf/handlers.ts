@@ -1,4 +1,4 @@
-import { jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
 import type { EehrxfService } from "./service";
 
@@ -8,5 +8,5 @@ export interface EehrxfServices {
 }
 
 export const eehrxfHandlers: HandlerMap<EehrxfServices> = {
-  "GET /api/eehrxf": async ({ services }) => jsonBuffer(await services.eehrxf.coverageBody()),
+  "GET /api/eehrxf": async ({ services }) => json(await services.eehrxf.coverage()),
 };

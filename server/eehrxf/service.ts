@@ -4,7 +4,6 @@
  * every required element) and per category (documents that could be assembled). Computed by
  * reading the l3 labels through the GraphStore port, cached per graph version.
  */
-import { EncodedBody } from "../http/node-adapter";
 import type { Properties, GraphStore } from "../graph";
 import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
@@ -227,8 +226,6 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
 
 export function createEehrxfService(graph: GraphStore) {
   const cache = labelScopedCache(graph, SOURCE_LABELS, () => compute(graph));
-  // the answer of a kept coverage (cache.hit true) encoded once per coverage, version and build time
-  let kept: { value: object; version: number; builtMs: number; body: EncodedBody } | undefined;
   const answerOf = ({ value, hit, builtMs, version }: Awaited<ReturnType<typeof cache.get>>) => ({
     ...value,
     graphVersion: version,
@@ -237,16 +234,6 @@ export function createEehrxfService(graph: GraphStore) {
   return {
     async coverage(): Promise<EehrxfCoverage> {
       return answerOf(await cache.get());
-    },
-    /** GET /api/eehrxf: the JSON of coverage(), byte for byte; a kept coverage's encoded once */
-    async coverageBody(): Promise<EncodedBody> {
-      const got = await cache.get();
-      const encoded = () => EncodedBody.json(answerOf(got));
-      if (!got.hit) return encoded();
-      const { value, version, builtMs } = got;
-      if (kept?.value !== value || kept.version !== version || kept.builtMs !== builtMs)
-        kept = { value, version, builtMs, body: encoded() };
-      return kept.body;
     },
   };
 }

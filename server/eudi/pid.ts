@@ -82,7 +82,3 @@ export async function matchPatient(graph: GraphStore, pid: PidIdentity): Promise
   if (hits.length === 0) return { kind: "none" };
   return { kind: "ambiguous", count: hits.length };
 }
-
-export function describePid(pid: PidIdentity): string {
-  return `${pid.givenName} ${pid.familyName}, born ${pid.birthDate}`;
-}

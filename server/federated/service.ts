@@ -95,14 +95,6 @@ export function criteriaInput(params: URLSearchParams): Partial<Record<Criterion
   return input;
 }
 
-export function parseCriteria(
-  params: URLSearchParams,
-  dict: ConceptDictionary,
-): { resolved: ResolvedCriteria; input: Partial<Record<CriterionKey, string>> } {
-  const input = criteriaInput(params);
-  return { resolved: resolveCriteria(input, dict), input };
-}
-
 function resolveCriteria(
   input: Partial<Record<CriterionKey, string>>,
   dict: ConceptDictionary,

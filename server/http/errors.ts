@@ -1,4 +1,5 @@
-import { plainHeadersOf, rawBodyResponse, textResponse, type EncodedBody } from "./node-adapter";
+import { encodedOnce } from "./kept/encoded";
+import { plainHeadersOf, rawBodyResponse, textResponse } from "./node-adapter";
 
 /**
  * The error model: every failure that reaches a client is an ApiError rendered as
@@ -46,19 +47,12 @@ export const JSON_HEADERS = {
 /** JSON_HEADERS with lower-case names, as a held answer keeps them (node-adapter.ts) */
 const JSON_HELD_HEADERS: Readonly<Record<string, string>> = plainHeadersOf(JSON_HEADERS);
 
+/** `body` as JSON: a kept value (server/http/kept `deepFrozen`) encoded once, any other per request */
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = headers ? { ...JSON_HELD_HEADERS, ...plainHeadersOf(headers) } : JSON_HELD_HEADERS;
+  const kept = encodedOnce(body);
+  if (kept) return rawBodyResponse(kept, { status, headers: h });
   return textResponse(JSON.stringify(body), { status, headers: h });
-}
-
-/** JSON already encoded as text (an answer assembled from cached parts): written as it is. */
-export function jsonText(text: string, status = 200): Response {
-  return textResponse(text, { status, headers: JSON_HELD_HEADERS });
-}
-
-/** A pre-encoded JSON body (for cached responses): written to the socket as it is. */
-export function jsonBuffer(body: EncodedBody, status = 200): Response {
-  return rawBodyResponse(body, { status, headers: JSON_HELD_HEADERS });
 }
 
 export function noContent(): Response {

@@ -76,10 +76,6 @@ export function presentString(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v : undefined;
 }
 
-export function queryObject(query: URLSearchParams): Record<string, string> {
-  return Object.fromEntries(query.entries());
-}
-
 /** Parses an optional positive integer query value with a default and a maximum. */
 export function intParam(
   query: URLSearchParams,

@@ -13,36 +13,16 @@ import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
  */
 
 /**
- * A body kept encoded, with its gzip form made once and reused (e.g. a cached graph response). A body
- * made for one request only is sent as it is (`compress: false`): its gzip would be made per request.
- *
- * A body made per request from kept parts (a kept answer around the time of the request) is given as
- * its `chunks` and written chunk by chunk, not joined: joining copies kilobytes into a new buffer per
- * request, and buffers over 4 KiB are memory outside V8's heap whose rate of allocation makes V8
- * collect its whole heap the more often (at 30,000 requests a second, 19 KiB each, half a gigabyte a
- * second). `raw` joins them when something asks for it (a test, a web Response).
+ * A body kept encoded, with its gzip form made once and reused: a kept answer (server/http/kept), a
+ * rendered document. A body made per request is a string (`textResponse`), which the compression
+ * middleware (compression.ts) encodes as the client takes it; a kept body's gzip is made once here
+ * instead, since compressing a 50 KB answer costs 1.2 to 1.9 ms per request (decision 0054).
  */
 export class EncodedBody {
   private gz: Buffer | undefined;
-  private joined: Buffer | undefined;
-  readonly compress: boolean;
-  /** the parts of a body made of kept parts, in order; undefined for a body of one buffer */
-  readonly chunks: readonly Buffer[] | undefined;
   readonly byteLength: number;
-  constructor(body: Buffer | readonly Buffer[], options: { compress?: boolean } = {}) {
-    this.compress = options.compress ?? true;
-    if (Buffer.isBuffer(body)) {
-      this.joined = body;
-      this.byteLength = body.byteLength;
-    } else {
-      this.chunks = body;
-      let n = 0;
-      for (const c of body) n += c.byteLength;
-      this.byteLength = n;
-    }
-  }
-  get raw(): Buffer {
-    return (this.joined ??= Buffer.concat(this.chunks!, this.byteLength));
+  constructor(readonly raw: Buffer) {
+    this.byteLength = raw.byteLength;
   }
   gzip(): Buffer {
     this.gz ??= gzipSync(this.raw, { level: 6 });
@@ -51,9 +31,9 @@ export class EncodedBody {
   toString() {
     return this.raw.toString("utf8");
   }
-  /** the JSON of `value`, encoded (a kept answer's body; `compress: false` for one made per request) */
-  static json(value: unknown, options?: { compress?: boolean }): EncodedBody {
-    return new EncodedBody(Buffer.from(JSON.stringify(value)), options);
+  /** the JSON of `value`, encoded */
+  static json(value: unknown): EncodedBody {
+    return new EncodedBody(Buffer.from(JSON.stringify(value)));
   }
 }
 
@@ -177,7 +157,7 @@ export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
 /** whether a body is sent gzip-encoded: a kept one above 1 KiB, to a client that takes gzip */
 const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
-  body.compress && body.byteLength > 1024 && acceptsGzip(acceptEncoding);
+  body.byteLength > 1024 && acceptsGzip(acceptEncoding);
 
 function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -323,7 +303,7 @@ export function closeAfterAnswer(req: IncomingMessage) {
 
 /**
  * Writes `response` to `res`. `baseHeaders` (name, value, name, value, …; names lower-case) go first,
- * e.g. the API's security headers; the response's own headers override them. A held answer (json(), jsonBuffer(),
+ * e.g. the API's security headers; the response's own headers override them. A held answer (json(),
  * textResponse) whose web Headers nobody asked for is written with one `writeHead` of a flat list,
  * without building or iterating a `Headers`.
  */
@@ -400,14 +380,9 @@ function writeHeld(
   endWith(res, body);
 }
 
-/** ends the response with a buffer, or an encoded body's buffer or chunks (one write of the socket: corked) */
+/** ends the response with a buffer or an encoded body's buffer */
 function endWith(res: ServerResponse, body: Buffer | EncodedBody): void {
-  if (Buffer.isBuffer(body)) return void res.end(body);
-  if (!body.chunks) return void res.end(body.raw);
-  res.cork();
-  for (const chunk of body.chunks) res.write(chunk);
-  res.end();
-  res.uncork();
+  res.end(Buffer.isBuffer(body) ? body : body.raw);
 }
 
 /** the path of a request target (`req.url`), without its query or fragment */

@@ -153,17 +153,6 @@ export function allPersonIds(ctx: ExecContext): number[] {
   return ctx.index.persons.map((p) => p.personId);
 }
 
-/** a node with a binary partition: the published part and its hidden complement */
-export function withPart(key: string, total: number, part: number): { node: CountNode; part: CountNode } {
-  const partNode: CountNode = { key, value: part };
-  const node: CountNode = {
-    key: `${key}:of`,
-    value: total,
-    groups: [[partNode, { key: `${key}:rest`, value: total - part, hidden: true }]],
-  };
-  return { node, part: partNode };
-}
-
 export function leaf(key: string, value: number, hidden = false): CountNode {
   return hidden ? { key, value, hidden } : { key, value };
 }

@@ -1,4 +1,4 @@
-import { json, jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import { readJsonObject, type HandlerMap } from "../http/handler";
 import type { NlqService } from "./service";
 
@@ -8,7 +8,7 @@ export interface NlqServices {
 }
 
 export const nlqHandlers: HandlerMap<NlqServices> = {
-  "GET /api/nlq": async ({ services }) => jsonBuffer(services.nlq.listBody()),
+  "GET /api/nlq": async ({ services }) => json(services.nlq.list()),
   "POST /api/nlq": async ({ services, request, user }) =>
     json(await services.nlq.ask(await readJsonObject(request), user!)),
   "GET /api/nlq/backend": async ({ services }) => json(await services.nlq.backend()),

@@ -36,7 +36,6 @@ import {
 } from "../analytics";
 import type { GraphStore } from "../graph";
 import { ApiError, badGateway, badRequest } from "../http/errors";
-import { EncodedBody } from "../http/node-adapter";
 import { scopeFor, type OdrlScope, createQueryLog } from "../federated";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { finalize, type Column, type FinalResult } from "./execute";
@@ -339,15 +338,9 @@ export function createNlqService(deps: NlqDeps) {
       ],
     };
   }
-  let listBody: EncodedBody | undefined;
   return {
     /** writes the pending query-log entries now */
     flushLog: () => log.flush(),
-
-    /** GET /api/nlq: the JSON of list(), encoded once (nothing in it changes while the server runs) */
-    listBody(): EncodedBody {
-      return (listBody ??= EncodedBody.json(list()));
-    },
 
     list,
 

@@ -1,6 +1,6 @@
 import { createHealthMonitor } from "../health";
 import { notFound } from "../http/errors";
-import type { EncodedBody } from "../http/node-adapter";
+import { deepFrozen } from "../http/kept";
 import {
   COMPONENT_NAMES,
   DEPENDS,
@@ -19,7 +19,7 @@ import {
 import { createProbes } from "./component-probes";
 import { remedies } from "./component-remedies";
 import { createRestarts } from "./component-restart";
-import { encodedOnce, READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Kept } from "./kept-answer";
+import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 
 /**
  * The components the hub depends on, probed for real: each probe makes the cheapest call that
@@ -95,9 +95,10 @@ export function createComponents(deps: ComponentDeps) {
   const rounds = createHealthMonitor<Round | { error: unknown }>({
     probe: async () => {
       const checked = await Promise.all(COMPONENT_NAMES.map((n) => check(n)));
-      // shared by every answer of the round: nobody may change them
-      const list = Object.freeze(checked.map((c) => Object.freeze(c)));
-      return { list, topology: topologyOf(list, new Date().toISOString(), dataspace.mode === "embedded") };
+      // shared by every answer of the round, kept (server/http/kept): nobody may change them
+      const list = deepFrozen(checked);
+      const checkedAt = new Date().toISOString();
+      return { list, topology: deepFrozen(topologyOf(list, checkedAt, dataspace.mode === "embedded")) };
     },
     failed: (error) => ({ error }),
     intervalMs: READING_INTERVAL_MS,
@@ -131,7 +132,7 @@ export function createComponents(deps: ComponentDeps) {
     const component = await check(name);
     const s = state.get(name)!;
     const outcome = s.last!.outcome;
-    return Object.freeze({
+    return deepFrozen({
       component,
       probe: {
         call: PROBE_CALLS[name],
@@ -150,28 +151,16 @@ export function createComponents(deps: ComponentDeps) {
 
   return {
     names: COMPONENT_NAMES,
-    /** every component as the last round of probes saw it */
-    async list(): Promise<readonly Component[]> {
-      return (await round()).round.list;
-    },
-    /** the list as GET /api/admin/components sends it */
-    async listBody(): Promise<Kept<readonly Component[]>> {
+    /** every component as the last round of probes saw it, and how old that round is */
+    async list(): Promise<Reading<readonly Component[]>> {
       const { round: r, ageMs } = await round();
-      return { value: r.list, body: encodedOnce(r.list), ageMs };
+      return { value: r.list, ageMs };
     },
-    async topology(): Promise<Topology> {
-      return (await round()).round.topology;
-    },
-    /** the topology as GET /api/admin/components/topology sends it */
-    async topologyBody(): Promise<Kept<Topology>> {
+    async topology(): Promise<Reading<Topology>> {
       const { round: r, ageMs } = await round();
-      return { value: r.topology, body: encodedOnce(r.topology), ageMs };
+      return { value: r.topology, ageMs };
     },
     diagnosis,
-    /** the diagnosis as GET /api/admin/components/:name/diagnosis sends it, encoded once per probe */
-    async diagnosisBody(n: string): Promise<EncodedBody> {
-      return encodedOnce(await diagnosis(n));
-    },
     async restart(n: string, container: MutableContainer, by: string): Promise<RestartResult> {
       try {
         return await restarts.restart(n, container, by);

@@ -1,8 +1,9 @@
 import type { Config } from "../config";
 import type { GraphStore } from "../graph";
 import { createHealthMonitor } from "../health";
+import { deepFrozen } from "../http/kept";
 import type { Directory, DirectoryEntry } from "./directory";
-import { encodedOnce, READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Kept } from "./kept-answer";
+import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 import type { MockDsp } from "./mock-dsp";
 
 /**
@@ -210,7 +211,7 @@ export function createDiscovery(deps: {
   const checks = createHealthMonitor<{ inputs: Inputs; check: DiscoveryCheck } | { error: unknown }>({
     probe: async () => {
       const read = inputs(); // before the check: a change while it runs makes it outdated
-      return { inputs: read, check: Object.freeze(await runCheck()) };
+      return { inputs: read, check: deepFrozen(await runCheck()) };
     },
     failed: (error) => ({ error }),
     intervalMs: READING_INTERVAL_MS,
@@ -234,14 +235,10 @@ export function createDiscovery(deps: {
   }
 
   return {
-    /** the last check (see above) */
-    async check(): Promise<DiscoveryCheck> {
-      return (await kept()).check;
-    },
-    /** the check as GET /api/debug/phase26 sends it */
-    async checkBody(): Promise<Kept<DiscoveryCheck>> {
+    /** the last check (see above), and how old it is */
+    async check(): Promise<Reading<DiscoveryCheck>> {
       const { check, ageMs } = await kept();
-      return { value: check, body: encodedOnce(check), ageMs };
+      return { value: check, ageMs };
     },
     /** a fresh check, kept for nobody (for tests: the answer the route would make now) */
     runCheck,

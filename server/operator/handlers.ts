@@ -1,8 +1,8 @@
-import { badRequest, json, jsonBuffer, noContent } from "../http/errors";
+import { badRequest, json, noContent } from "../http/errors";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
 import type { OidcClient } from "../auth/oidc-client";
-import { keptResponse } from "./kept-answer";
+import { readingResponse } from "./readings";
 import type { OperatorService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -22,10 +22,9 @@ export interface OperatorServices {
 const actor = (ctx: HandlerContext<OperatorServices>) => ctx.user?.username ?? "anonymous";
 
 export const operatorHandlers: HandlerMap<OperatorServices> = {
-  "GET /api/admin/tenants": async (ctx) => jsonBuffer(await ctx.services.operator.tenantsBody()),
+  "GET /api/admin/tenants": async (ctx) => json(await ctx.services.operator.tenants()),
 
-  // kept per version of what they read (the same bytes as json(directory()) and json(catalog(...)))
-  "GET /api/admin/participants": async (ctx) => jsonBuffer(await ctx.services.operator.directoryBody()),
+  "GET /api/admin/participants": async (ctx) => json(await ctx.services.operator.directory()),
   "POST /api/admin/participants": async (ctx) => {
     const input = parseDirectoryInput(await readJsonObject(ctx.request));
     return json(await ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
@@ -37,22 +36,22 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
     return noContent();
   },
 
-  // the last background round of probes, encoded once per round, with its age (kept-answer.ts)
-  "GET /api/admin/components": async (ctx) => keptResponse(await ctx.services.operator.componentsBody()),
+  // the last background round of probes, with its age (readings.ts)
+  "GET /api/admin/components": async (ctx) => readingResponse(await ctx.services.operator.components()),
   "GET /api/admin/components/topology": async (ctx) =>
-    keptResponse(await ctx.services.operator.topologyBody()),
+    readingResponse(await ctx.services.operator.topology()),
   "GET /api/admin/components/:name/diagnosis": async (ctx) =>
-    jsonBuffer(await ctx.services.operator.diagnosisBody(ctx.params.name)),
+    json(await ctx.services.operator.diagnosis(ctx.params.name)),
   "POST /api/admin/components/:name/restart": async (ctx) =>
     json(await ctx.services.operator.restart(ctx.params.name, ctx.services, actor(ctx))),
 
-  "GET /api/debug/phase26": async (ctx) => keptResponse(await ctx.services.operator.discoveryCheckBody()),
+  "GET /api/debug/phase26": async (ctx) => readingResponse(await ctx.services.operator.discoveryCheck()),
 
   "GET /api/keycloak-config": async (ctx) =>
     json(ctx.services.operator.identityProvider(ctx.services.oidc.issuer)),
 
   "GET /api/mock-dsp/:participant/catalog/request": async (ctx) =>
-    jsonBuffer(await ctx.services.operator.catalogBody(ctx.params.participant)),
+    json(await ctx.services.operator.catalog(ctx.params.participant)),
   "POST /api/mock-dsp/:participant/catalog/request": async (ctx) => {
     ctx.services.operator.checkCatalogRequest(await readJsonObject(ctx.request));
     return json(await ctx.services.operator.catalog(ctx.params.participant));

@@ -2,10 +2,9 @@ import type { AuditLog } from "../audit/log";
 import { IDP_CLIENT_ID } from "../auth/idp/provider";
 import type { OidcClient } from "../auth/oidc-client";
 import type { Config } from "../config";
-import { createEncodedByInputs, type Dataspace } from "../dataspace";
+import type { Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
-import { createKept } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
+import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import type { EmbeddedDataspaceRestart } from "./component-model";
@@ -41,20 +40,16 @@ export async function createOperatorService(deps: {
   const directory = await createDirectory(deps.rel, deps.audit, config.publicUrl);
   const mockDsp = createMockDsp({ graph: deps.graph, directory });
   const discovery = createDiscovery({ config, graph: deps.graph, directory, mockDsp });
-  // read answers kept per version of what they read (server/http/kept-answers.ts)
-  const keptDirectory = createKept<EncodedBody>(1);
-  const keptCatalogs = createKept<EncodedBody>(64);
-  const tenantBodies = createEncodedByInputs(1);
+  // the directory and the catalogues kept per version of what they read (server/http/kept), frozen
+  const keptDirectory = createKept<Awaited<ReturnType<typeof directory.list>>>({ max: 2 });
+  const keptCatalogs = createKept<Awaited<ReturnType<typeof mockDsp.catalog>>>({ max: 64 });
 
   return {
-    /** every component as the last round of background probes saw it (components.ts) */
+    /** every component as the last round of background probes saw it, and its age (components.ts) */
     components: () => components.list(),
-    componentsBody: () => components.listBody(),
     topology: () => components.topology(),
-    topologyBody: () => components.topologyBody(),
     /** one component, probed now */
     diagnosis: (name: string) => components.diagnosis(name),
-    diagnosisBody: (name: string) => components.diagnosisBody(name),
     async restart(name: string, container: MutableContainer, by: string) {
       try {
         return await components.restart(name, container, by);
@@ -64,40 +59,30 @@ export async function createOperatorService(deps: {
       }
     },
 
-    /** the crawler's participant directory */
-    directory: () => directory.list(),
-    /** GET /api/admin/participants: the JSON of directory(), kept per version of the directory */
-    directoryBody: async () =>
-      keptDirectory(await directory.fresh(), "", async () => EncodedBody.json(await directory.list())),
+    /** the crawler's participant directory, kept per version of the directory */
+    directory: async () =>
+      keptDirectory({ caller: EVERYONE, versions: [await directory.fresh()] }, async () =>
+        deepFrozen(await directory.list()),
+      ),
     addDirectoryEntry: (input: ReturnType<typeof parseDirectoryInput>, actor: string) =>
       directory.add(input, actor),
     removeDirectoryEntry: (key: string, actor: string) => directory.remove(key, actor),
 
-    /** the demonstration DSP catalogue of a participant */
-    catalog: (participant: string) => mockDsp.catalog(participant, config.publicUrl),
     /**
-     * The JSON of catalog(participant), kept per version of the directory and the graph (what it reads);
-     * an unknown participant's 404 is not kept
+     * The demonstration DSP catalogue of a participant, kept per version of the directory and the graph
+     * (what it reads); an unknown participant's 404 is not kept
      */
-    catalogBody: async (participant: string) =>
-      keptCatalogs(`${await directory.fresh()}/${deps.graph.version()}`, participant, async () =>
-        EncodedBody.json(await mockDsp.catalog(participant, config.publicUrl)),
+    catalog: async (participant: string) =>
+      keptCatalogs(
+        { caller: EVERYONE, versions: [await directory.fresh(), deps.graph.version()], args: [participant] },
+        async () => deepFrozen(await mockDsp.catalog(participant, config.publicUrl)),
       ),
     checkCatalogRequest: (body: Record<string, unknown>) => mockDsp.checkRequest(body),
 
     tenants: async (): Promise<Tenant[]> => tenantsOf(await tenantInputs(dataspace)),
-    /**
-     * GET /api/admin/tenants as sent: encoded once per set of upstream answers (the tenant list and each
-     * tenant's profiles as the read cache hands them out: encoded-by-inputs.ts)
-     */
-    async tenantsBody(): Promise<EncodedBody> {
-      const inputs = await tenantInputs(dataspace);
-      return tenantBodies(inputs.tenants, "", inputs.profiles, () => tenantsOf(inputs));
-    },
 
-    /** the last federated discovery check (discovery.ts) */
+    /** the last federated discovery check, and its age (discovery.ts) */
     discoveryCheck: () => discovery.check(),
-    discoveryCheckBody: () => discovery.checkBody(),
     /** a discovery check run now and kept for nobody (what the route answered per request before) */
     runDiscoveryCheck: () => discovery.runCheck(),
 

@@ -6,7 +6,7 @@ import { badGateway, serviceUnavailable } from "../http/errors";
 /**
  * The operator console's tenant list (GET /api/admin/tenants): the tenant manager's tenants, each with
  * its participant profiles, read through the read cache. `tenantInputs` asks for them, `tenantsOf` builds
- * the list from them, so the route can encode it once per set of inputs (encoded-by-inputs.ts).
+ * the list from them, the route answers that list (server/http/kept).
  */
 
 export interface Tenant {

@@ -1,6 +1,5 @@
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphNode, PropertyValue } from "../graph";
-import { EncodedBody } from "../http/node-adapter";
 
 /**
  * Graph nodes of layer l3 as FHIR R4 resources. Graph ids are valid FHIR ids and are used as such;
@@ -251,64 +250,25 @@ export function isSelfMeasured(n: GraphNode): boolean {
   return n.properties.selfMeasured === true;
 }
 
-/** a FHIR Bundle as an object, its id and times made now */
+/** a FHIR Bundle as an object, its id and times made now (meta's `tag`, a searchset's `link` when given) */
 export function bundle(
   type: "collection" | "searchset",
-  resources: FhirResource[],
-  extra: Record<string, unknown> = {},
+  resources: readonly FhirResource[],
+  extra: { tag?: readonly object[]; link?: readonly object[] } = {},
 ) {
+  // the Bundle is made now: its meta.lastUpdated and its timestamp are the same instant
+  const now = new Date().toISOString();
   return {
     resourceType: "Bundle",
     id: crypto.randomUUID(),
-    meta: { lastUpdated: new Date().toISOString() },
+    meta: { lastUpdated: now, ...(extra.tag ? { tag: extra.tag } : {}) },
     type,
-    timestamp: new Date().toISOString(),
+    timestamp: now,
     ...(type === "searchset" ? { total: resources.length } : {}),
-    ...extra,
+    ...(extra.link ? { link: extra.link } : {}),
     entry: resources.map((r) => ({
       resource: r,
       ...(type === "searchset" ? { search: { mode: "match" } } : {}),
     })),
   };
 }
-
-/** the parts of a Bundle's text other than its entries (bundleBody) */
-export interface BundleParts {
-  /** `,"tag":[…]` or "": meta's members after lastUpdated, encoded */
-  metaTail?: string;
-  /** searchset: the number of entries */
-  total?: number;
-  /** the encoded `link` array, if any */
-  link?: string;
-}
-
-/**
- * A FHIR Bundle as bytes to send, the bytes of `JSON.stringify(bundle(…))`: `{ resourceType, id, meta:
- * { lastUpdated, …meta }, type, timestamp, total (searchset), link, entry }`. The entries (and meta's
- * other members) come encoded, kept per version of the record (server/http/kept), and are written after the head
- * as they are (chunks: EncodedBody), not copied or encoded again; the id and the times are made here,
- * per request.
- */
-export function bundleBody(
-  type: "collection" | "searchset",
-  parts: BundleParts,
-  entries: Buffer,
-): EncodedBody {
-  const head = Buffer.from(bundleHead(type, parts));
-  return new EncodedBody([head, entries, CLOSE], { compress: false });
-}
-const CLOSE = Buffer.from("}");
-
-/** the Bundle's text up to its entries: a new id and the times of this request */
-function bundleHead(type: "collection" | "searchset", parts: BundleParts): string {
-  const id = crypto.randomUUID();
-  // the Bundle is made now: its meta.lastUpdated and its timestamp are the same instant
-  const now = new Date().toISOString();
-  const total = type === "searchset" ? `,"total":${parts.total ?? 0}` : "";
-  const link = parts.link ? `,"link":${parts.link}` : "";
-  return `{"resourceType":"Bundle","id":"${id}","meta":{"lastUpdated":"${now}"${parts.metaTail ?? ""}},"type":"${type}","timestamp":"${now}"${total}${link},"entry":`;
-}
-
-/** a searchset entry (`{ resource, search: { mode: "match" } }`) as JSON text */
-export const matchEntryText = (resource: FhirResource) =>
-  `{"resource":${JSON.stringify(resource)},"search":{"mode":"match"}}`;

@@ -1,4 +1,4 @@
-import { json, jsonBuffer } from "../http/errors";
+import { json } from "../http/errors";
 import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
 import type { Principal } from "./service";
 import type { PatientAppService } from "./service";
@@ -44,16 +44,18 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     json(await services.patientApp.pairing(user!, params.pairingId)),
 
   "GET /api/patient/app-devices": async ({ services, user, query }) =>
-    jsonBuffer(
-      await services.patientApp.devicesBody(user!, { includeRemoved: query.get("include") === "removed" }),
-    ),
+    json({
+      devices: await services.patientApp.devices(user!, {
+        includeRemoved: query.get("include") === "removed",
+      }),
+    }),
   "POST /api/patient/app-devices": async ({ services, request }) =>
     json(await services.patientApp.completePairing(await readJsonObject(request)), 201),
   "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) =>
     json(await services.patientApp.revokeDevice(user!, params.deviceId)),
 
   "GET /api/patient/app/record": async (ctx) =>
-    jsonBuffer(await ctx.services.patientApp.record(paired(await principal(ctx)))),
+    json(await ctx.services.patientApp.record(paired(await principal(ctx)))),
   "POST /api/patient/app/record": async (ctx) => {
     const body = await bodyOf(ctx);
     const who = paired(await principal(ctx, body.text));
@@ -61,7 +63,7 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
     return json({ created: created.length, observations: created }, 201);
   },
   "GET /api/patient/observations": async (ctx) =>
-    jsonBuffer(await ctx.services.patientApp.observationsBody(paired(await principal(ctx)), ctx.url)),
+    json(await ctx.services.patientApp.observations(paired(await principal(ctx)), ctx.url)),
   "POST /api/patient/ehr-sync": async (ctx) => {
     const body = await bodyOf(ctx);
     return json(await ctx.services.patientApp.sync(paired(await principal(ctx, body.text))));

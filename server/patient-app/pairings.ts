@@ -3,8 +3,6 @@ import { qrDataUrl, sha256b64u } from "../eudi";
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from "../http/errors";
 import type { Accounts } from "./accounts";
 import { topicVersion } from "../storage/relational";
-import { createEncodedOnce } from "../http/kept-answers";
-import type { EncodedBody } from "../http/node-adapter";
 import { createKept } from "../http/kept";
 import {
   MAX_ACTIVE_DEVICES,
@@ -38,7 +36,6 @@ export function createPairings(
   // a pairing's rows, keyed by the patient and the pairing id (server/http/kept)
   const keptPairings = createKept<{ p: PairingRow; account: AccountRow | undefined }>({ max: 256 });
   const keptDevices = createKept<readonly Readonly<ReturnType<typeof deviceView>>[]>({ max: 256 });
-  const devicesJson = createEncodedOnce<readonly object[]>((devices) => ({ devices }));
   /** the patient's devices, kept per version of the app's device tables (shared: read only) */
   async function devices(user: SessionUser, opts: { includeRemoved?: boolean } = {}) {
     const patientId = patientOf(user);
@@ -176,10 +173,6 @@ export function createPairings(
     },
 
     devices,
-    /** GET /api/patient/app-devices as sent: `{ devices }`, encoded once per kept list */
-    async devicesBody(user: SessionUser, opts: { includeRemoved?: boolean } = {}): Promise<EncodedBody> {
-      return devicesJson(await devices(user, opts));
-    },
 
     async revokeDevice(user: SessionUser, deviceId: string) {
       const patientId = patientOf(user);

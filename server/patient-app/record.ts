@@ -2,18 +2,9 @@ import { badRequest, notFound } from "../http/errors";
 import type { GraphNode } from "../graph";
 import type { AuditInput } from "../audit/model";
 import { createQueryLog } from "../federated";
-import {
-  bundle,
-  bundleBody,
-  isSelfMeasured,
-  matchEntryText,
-  RELATIONS,
-  toPatient,
-  type FhirResource,
-} from "./fhir";
-import type { EncodedBody } from "../http/node-adapter";
+import { bundle, isSelfMeasured, RELATIONS, toPatient, type FhirResource } from "./fhir";
 import { topicVersion } from "../storage/relational";
-import { createKept } from "../http/kept";
+import { createKept, deepFrozen } from "../http/kept";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
 import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
 import { SYNC_TOPIC, type PatientAppStore } from "./store";
@@ -44,8 +35,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     ).map((r) => r.node);
   }
 
-  /** the record's encoded parts: everything but the Bundle's id and times (made per request) */
-  async function recordParts(patientId: string): Promise<{ metaTail: string; entries: Buffer }> {
+  /** the record's parts: everything but the Bundle's id and times (made per request) */
+  async function recordParts(patientId: string): Promise<{ tag?: object[]; resources: FhirResource[] }> {
     const patient = await patientNode(patientId);
     const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
     const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
@@ -69,13 +60,10 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     const tag = last
       ? [{ system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) }]
       : undefined;
-    return {
-      metaTail: tag ? `,"tag":${JSON.stringify(tag)}` : "",
-      entries: Buffer.from(JSON.stringify(resources.map((resource) => ({ resource })))),
-    };
+    return deepFrozen({ tag, resources });
   }
 
-  /** the patient's observations, newest first, each encoded as a searchset entry with what filters it */
+  /** the patient's observations, newest first, each with what filters it */
   async function observationParts(patientId: string) {
     await patientNode(patientId);
     const nodes = await observationNodes(patientId);
@@ -92,10 +80,9 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         t: Date.parse(String(n.properties.effectiveDateTime ?? "")),
         self: isSelfMeasured(n),
         resource,
-        text: matchEntryText(resource),
       };
     });
-    return { items, allBytes: Buffer.from(`[${items.map((o) => o.text).join(",")}]`) };
+    return deepFrozen({ items });
   }
 
   /** the search's parameters checked (400s in this order), then the patient's kept observations filtered */
@@ -115,9 +102,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     const kept = await keptObservations({ caller: patientId, versions: [graph.version()] }, () =>
       observationParts(patientId),
     );
-    if (!codes.length && from === null && to === null && source === "all")
-      return { kept, matched: kept.items };
-    const matched = kept.items.filter((o) => {
+    if (!codes.length && from === null && to === null && source === "all") return kept.items;
+    return kept.items.filter((o) => {
       if (codes.length && !codes.includes(o.code)) return false;
       if (from !== null && !(o.t >= from)) return false;
       if (to !== null && !(o.t <= to)) return false;
@@ -125,7 +111,6 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       if (source === "holder" && o.self) return false;
       return true;
     });
-    return { kept, matched };
   }
 
   const selfLink = (url: URL) => [
@@ -133,7 +118,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   ];
 
   // the record's parts: graph and sync ledger; the observations': the graph alone
-  const keptRecords = createKept<{ metaTail: string; entries: Buffer }>({ max: 256 });
+  const keptRecords = createKept<Awaited<ReturnType<typeof recordParts>>>({ max: 256 });
   const keptObservations = createKept<Awaited<ReturnType<typeof observationParts>>>({ max: 256 });
 
   /**
@@ -149,8 +134,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     observationNodes,
     flushLog: () => readLog?.flush() ?? Promise.resolve(),
 
-    /** GET /api/patient/app/record: the Bundle as bytes to send, its parts kept per patient and version */
-    async record(principal: Principal & { patientId: string }): Promise<EncodedBody> {
+    /** GET /api/patient/app/record: the Bundle, its parts kept per patient and version (shared: read only) */
+    async record(principal: Principal & { patientId: string }) {
       const version = `${graph.version()}/${await topicVersion(rel, SYNC_TOPIC)}`;
       const parts = await keptRecords({ caller: principal.patientId, versions: [version] }, () =>
         recordParts(principal.patientId),
@@ -161,7 +146,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         target: principal.patientId,
         kind: "patient-app",
       });
-      return bundleBody("collection", { metaTail: parts.metaTail }, parts.entries);
+      return bundle("collection", parts.resources, { tag: parts.tag });
     },
 
     async addObservations(principal: Principal & { patientId: string }, body: Record<string, unknown>) {
@@ -193,26 +178,14 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       return created;
     },
 
-    /** the Devices page: the searchset Bundle as an object (its resources shared with the kept parts: read only) */
+    /** GET /api/patient/observations: the searchset Bundle (its resources shared with the kept parts: read only) */
     async observations(principal: Principal & { patientId: string }, url: URL) {
-      const { matched } = await searchObservations(principal.patientId, url);
+      const matched = await searchObservations(principal.patientId, url);
       return bundle(
         "searchset",
         matched.map((o) => o.resource),
         { link: selfLink(url) },
       );
-    },
-
-    /**
-     * GET /api/patient/observations: the same Bundle as bytes to send, every observation's kept entries
-     * written as they are, not encoded again
-     */
-    async observationsBody(principal: Principal & { patientId: string }, url: URL): Promise<EncodedBody> {
-      const { kept, matched } = await searchObservations(principal.patientId, url);
-      const entries =
-        matched === kept.items ? kept.allBytes : Buffer.from(`[${matched.map((o) => o.text).join(",")}]`);
-      const link = JSON.stringify(selfLink(url));
-      return bundleBody("searchset", { total: matched.length, link }, entries);
     },
 
     async sync(principal: Principal & { patientId: string }) {

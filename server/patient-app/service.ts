@@ -41,12 +41,10 @@ export async function createPatientAppService(deps: PatientAppDeps) {
     pairing: pairings.pairing,
     completePairing: pairings.completePairing,
     devices: pairings.devices,
-    devicesBody: pairings.devicesBody,
     revokeDevice: pairings.revokeDevice,
     record: record.record,
     addObservations: record.addObservations,
     observations: record.observations,
-    observationsBody: record.observationsBody,
     sync: record.sync,
     lastSync: record.lastSync,
     /** writes the record reads' pending audit batch (services.close, before the store closes) */

@@ -1,8 +1,8 @@
 import { actsForAnyContext, NO_CONTEXT, ownContextId } from "../dataspace";
-import { badRequest, forbidden, json, jsonBuffer, noContent, unauthorized } from "../http/errors";
+import { badRequest, forbidden, json, noContent, unauthorized } from "../http/errors";
 import { checkId } from "../http/ids";
 import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
-import { effectiveScopeBody } from "./scope";
+import { effectiveScope } from "./scope";
 import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
 import type { Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
@@ -51,8 +51,7 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
       if (!participantId) throw badRequest("participantId is required with policyId");
       return json(await ctx.services.policies.get(participantId, policyId));
     }
-    // kept per version of its inputs (the same bytes as json(list(participantId)))
-    return jsonBuffer(await ctx.services.policies.listBody(participantId));
+    return json(await ctx.services.policies.list(participantId));
   },
   "POST /api/admin/policies": async (ctx) => {
     const input = await readJsonObject(ctx.request);
@@ -76,8 +75,8 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
 
   "GET /api/odrl/scope": async (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return jsonBuffer(
-      await effectiveScopeBody({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
+    return json(
+      await effectiveScope({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
     );
   },
 };

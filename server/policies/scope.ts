@@ -1,9 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
-import { keyText } from "../http/kept";
-import { bodyAt, timedText, type TimedText } from "../http/kept-answers";
-import type { EncodedBody } from "../http/node-adapter";
+import { callerKey, createKept, deepFrozen, inputVersions } from "../http/kept";
 import type { GraphNode, GraphStore } from "../graph";
 
 /**
@@ -123,28 +121,12 @@ const dedupe = (list: ScopeRule[]) => {
   });
 };
 
-export async function effectiveScope(
+/** the scope as computed now, kept for nobody (effectiveScope keeps it) */
+export async function computeEffectiveScope(
   deps: { graph: GraphStore; dataspace?: Dataspace },
   user: SessionUser,
   now = new Date(),
 ): Promise<EffectiveScope> {
-  return (await scopeWithInputs(deps, user, now)).scope;
-}
-
-/**
- * What of the dataspace a scope was made from: the participant contexts (which context is the
- * caller's) and that context's negotiations, as the read cache held them before and after they were
- * read (the same frozen arrays: nothing changed in between); null when the scope reads nothing of the
- * dataspace, undefined when what it read cannot be told again (not held, failed or changed meanwhile).
- */
-type DataspaceInputs =
-  { contexts: readonly unknown[]; contextId: string; negotiations: readonly unknown[] } | null | undefined;
-
-async function scopeWithInputs(
-  deps: { graph: GraphStore; dataspace?: Dataspace },
-  user: SessionUser,
-  now: Date,
-): Promise<{ scope: EffectiveScope; inputs: DataspaceInputs }> {
   const { graph } = deps;
   const did = user.participantDid ?? null;
   const today = now.toISOString().slice(0, 10);
@@ -307,25 +289,11 @@ async function scopeWithInputs(
     notes.push("Your account belongs to no dataspace participant, so no ODRL agreement can name you.");
 
   let dataspaceAgreements: EffectiveScope["dataspaceAgreements"] = null;
-  let inputs: DataspaceInputs = null;
   if (deps.dataspace && did) {
-    inputs = undefined;
-    const held = deps.dataspace.runtime.cachedLists;
-    const contexts = held?.participantContexts();
     const me = await settle(deps.dataspace.participantForUser(user));
     if (me.ok && !me.value.id.startsWith("user:")) {
       const contextId = me.value.id;
-      const before = held?.negotiations(contextId);
       const negotiations = await settle(deps.dataspace.listNegotiations(contextId));
-      if (
-        held &&
-        contexts &&
-        before &&
-        negotiations.ok &&
-        held.participantContexts() === contexts &&
-        held.negotiations(contextId) === before
-      )
-        inputs = { contexts, contextId, negotiations: before };
       if (negotiations.ok) {
         dataspaceAgreements = negotiations.value
           .filter((n) => n.state === "FINALIZED" && n._demo !== true)
@@ -375,62 +343,52 @@ async function scopeWithInputs(
     notes,
     computedAt: now.toISOString(),
   };
-  return { scope, inputs };
+  return scope;
 }
 
-/** the scope's text around `computedAt` (the time of each request, kept-answers.ts) and its inputs */
-interface KeptScope extends TimedText {
-  graphVersion: number;
-  today: string;
-  dataspace: DataspaceInputs;
-}
-
-const keptScopes = new WeakMap<GraphStore, Map<string, KeptScope>>();
+const keptScopes = new WeakMap<GraphStore, ReturnType<typeof createKept<EffectiveScope>>>();
 
 /**
- * GET /api/odrl/scope as sent: the JSON of `effectiveScope`, kept per caller (everything of the
- * session user it reads: name, organisation, DID, roles, patient id) while the graph has the same
- * version, the day is the same (what has expired) and the caller's participant context and its
- * negotiations are the same frozen arrays in the read cache (any write through this server or change
- * in the embedded dataspace ends them); per request only `computedAt` is written in. A scope whose
- * dataspace part cannot be told again (a configured connector keeps nothing, a failed read) is made
- * each time.
+ * What of the dataspace a caller's scope reads, as versions (server/http/kept `inputVersions`): the
+ * participant contexts and the caller's context's negotiations as the read cache hands them out (the
+ * same frozen arrays until a write through this server, a change in the embedded dataspace or the time
+ * to live ends them); [] when the scope reads nothing of the dataspace, undefined when what it reads
+ * cannot be told (a failed read, a list not shared): then the scope is made each time.
  */
-export async function effectiveScopeBody(
+async function dataspaceVersions(
+  deps: { dataspace?: Dataspace },
+  user: SessionUser,
+): Promise<(string | number)[] | undefined> {
+  if (!deps.dataspace || !user.participantDid) return [];
+  const { connector } = deps.dataspace.runtime;
+  const me = await settle(deps.dataspace.participantForUser(user));
+  if (!me.ok || me.value.id.startsWith("user:")) return undefined;
+  const lists = await settle(
+    Promise.all([connector.listParticipantContexts(), connector.listNegotiations(me.value.id)]),
+  );
+  return lists.ok ? inputVersions(lists.value) : undefined;
+}
+
+/**
+ * The caller's effective ODRL scope (GET /api/odrl/scope), kept per caller (everything of the session
+ * user it reads: name, organisation, DID, roles, patient id) while the graph has the same version, the
+ * day is the same (what has expired) and what it read of the dataspace is the same; `computedAt` is the
+ * time of each call.
+ */
+export async function effectiveScope(
   deps: { graph: GraphStore; dataspace?: Dataspace },
   user: SessionUser,
   now = new Date(),
-): Promise<EncodedBody> {
+): Promise<EffectiveScope> {
   const { graph } = deps;
-  let byCaller = keptScopes.get(graph);
-  if (!byCaller) keptScopes.set(graph, (byCaller = new Map()));
-  const key = keyText(
-    "scope",
-    user.username,
-    user.organisation,
-    user.participantDid ?? undefined,
-    user.patientId ?? undefined,
-    ...user.roles,
-  );
-  const graphVersion = graph.version();
-  const today = now.toISOString().slice(0, 10);
-  const hit = byCaller.get(key);
-  const held = deps.dataspace?.runtime.cachedLists;
-  if (
-    hit &&
-    hit.graphVersion === graphVersion &&
-    hit.today === today &&
-    (hit.dataspace === null ||
-      (hit.dataspace !== undefined &&
-        held?.participantContexts() === hit.dataspace.contexts &&
-        held.negotiations(hit.dataspace.contextId) === hit.dataspace.negotiations))
-  )
-    return bodyAt(hit, now);
-  const { scope, inputs } = await scopeWithInputs(deps, user, now);
-  const kept: KeptScope = { graphVersion, today, dataspace: inputs, ...timedText(scope, "computedAt") };
-  if (inputs !== undefined) {
-    if (byCaller.size >= 1000 && !byCaller.has(key)) byCaller.clear();
-    byCaller.set(key, kept);
-  }
-  return bodyAt(kept, now);
+  const versions = await dataspaceVersions(deps, user);
+  if (!versions) return computeEffectiveScope(deps, user, now);
+  let kept = keptScopes.get(graph);
+  if (!kept) keptScopes.set(graph, (kept = createKept<EffectiveScope>({ max: 1000 })));
+  const key = {
+    caller: callerKey("user", user),
+    versions: [graph.version(), now.toISOString().slice(0, 10), ...versions],
+  };
+  const scope = await kept(key, async () => deepFrozen(await computeEffectiveScope(deps, user, now)));
+  return { ...scope, computedAt: now.toISOString() };
 }

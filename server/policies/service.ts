@@ -5,8 +5,7 @@ import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
 import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
 import { badGateway, badRequest, conflict, notFound } from "../http/errors";
-import { createKept, identityOf } from "../http/kept-answers";
-import { EncodedBody } from "../http/node-adapter";
+import { createKept, deepFrozen, EVERYONE, inputVersions } from "../http/kept";
 import { presentString } from "../http/handler";
 import type { Relational } from "../storage/relational";
 import { createConnectorPolicies } from "./connector-policies";
@@ -44,8 +43,6 @@ import { policyTemplates, type PolicyTemplate } from "./templates";
 
 export interface PolicyService {
   list(participantId?: string): Promise<ListedPolicy[]>;
-  /** the JSON of list(participantId), byte for byte, kept per version of its inputs */
-  listBody(participantId?: string): Promise<EncodedBody>;
   get(participantId: string, policyId: string): Promise<ListedPolicy>;
   create(participantId: string, input: unknown, actor: string): Promise<ListedPolicy>;
   replace(policyId: string, participantId: string, input: unknown, actor: string): Promise<ListedPolicy>;
@@ -87,8 +84,8 @@ export async function createPolicyService(deps: {
   const { getRow, rowsById, insertRow, updateRow, deleteRow, record, listed } = registry;
   const connector = createConnectorPolicies(deps, registry);
   const { rt, listFor, listFrom, activeContexts, findExisting } = connector;
-  // GET /api/admin/policies as sent, kept per version of its inputs (server/http/kept-answers.ts)
-  const keptLists = createKept<EncodedBody>(16);
+  // the lists kept per version of their inputs (server/http/kept), frozen
+  const keptLists = createKept<ListedPolicy[]>({ max: 16 });
   /** whether the connector holds this document after a push whose answer was lost ("unknown": no answer) */
   const landed = async (participantId: string, document: OdrlPolicyDocument) => {
     const defs = await settle(
@@ -115,58 +112,27 @@ export async function createPolicyService(deps: {
     );
     return { ids, defs };
   }
-  /**
-   * The same inputs when the read cache holds every one of them now: taken without a promise each, as
-   * most lists are on a warm server (the task list does the same). Undefined when any must be read.
-   */
-  function inputsNow(participantId: string | undefined): PolicyInputs | undefined {
-    const cached = rt().cachedLists;
-    if (!cached) return undefined;
-    if (participantId) {
-      const d = cached.policyDefinitions(participantId);
-      return d ? { ids: [participantId], defs: [d] } : undefined;
-    }
-    const contexts = cached.participantContexts();
-    if (!contexts) return undefined;
-    const ids: string[] = [];
-    const defs: (readonly Record<string, unknown>[])[] = [];
-    for (const c of contexts) {
-      if (c.state !== undefined && c.state !== "ACTIVATED") continue;
-      const d = cached.policyDefinitions(c["@id"]);
-      if (!d) return undefined;
-      ids.push(c["@id"]);
-      defs.push(d);
-    }
-    return { ids, defs };
-  }
   /** the merged list of those inputs, with the registry's rows */
   const listOf = async ({ ids, defs }: PolicyInputs) =>
     (await Promise.all(ids.map((id, i) => (defs[i] ? listFrom(id, defs[i]) : [])))).flat();
 
   return {
-    async list(participantId) {
-      // as listBody: no deadline armed per request, every upstream read has its own time-out
-      return listOf(await inputsOf(participantId));
-    },
-
     /**
      * Kept per version of what the list reads: the registry's version (read first), the participant
      * contexts asked and the connector's definitions of each, as the read cache hands them out (a new
-     * list from the connector is a new key). A failed definitions lookup leaves that context out,
-     * as list() does, and the answer is built afresh each time until it answers again.
+     * list from the connector is a new version). A failed definitions lookup leaves that context out,
+     * and the list is built afresh each time until it answers again. No deadline armed per request
+     * (a timer each, alive for the whole time-out): every upstream read has its own time-out.
      */
-    async listBody(participantId) {
+    async list(participantId) {
       const registryVersion = await registry.version();
-      // no deadline armed per request (a timer each, alive for the whole time-out): every upstream read
-      // has its own time-out (the read cache's)
-      const inputs = inputsNow(participantId) ?? (await inputsOf(participantId));
-      const build = async () => EncodedBody.json(await listOf(inputs));
-      const { ids, defs } = inputs;
-      if (defs.some((d) => !d || !Object.isFrozen(d))) return build();
-      // the key, not the version, names the connector's lists: the one-participant and the whole lists
-      // are kept side by side for one version of the registry
-      const key = [participantId ? "one" : "all", ...ids, ...defs.map((d) => identityOf(d!))];
-      return keptLists(registryVersion, JSON.stringify(key), build);
+      const inputs = await inputsOf(participantId);
+      const versions = inputs.defs.some((d) => !d) ? undefined : inputVersions(inputs.defs);
+      if (!versions) return listOf(inputs);
+      const args = [participantId ? "one" : "all", ...inputs.ids];
+      return keptLists({ caller: EVERYONE, versions: [registryVersion, ...versions], args }, async () =>
+        deepFrozen(await listOf(inputs)),
+      );
     },
 
     async get(participantId, policyId) {

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { type Json, accessBodyHarness } from "./access-body.support";
 
 /**
- * The access body's read routes answer from text kept per version of their inputs
- * (server/http/kept-answers.ts): over HTTP, each caller gets its own answer whoever asked first, and a
- * write through the server (an application, a completeness decision, a clock event) shows in every
- * read at once. Byte-for-byte agreement with the answers built afresh: server/access-body/kept-answers.test.ts.
+ * The access body's read routes answer from answers kept per version of their inputs (the route
+ * table's `keep`, server/http/kept): over HTTP, each caller gets its own answer whoever asked first,
+ * and a write through the server (an application, a completeness decision, a clock event) shows in
+ * every read at once.
  */
 const { get, post } = accessBodyHarness(["regulator", "researcher", "admin", "clinic"]);
 

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 
 /**
- * The audit routes and the OpenAPI document answer from kept, encoded answers (server/audit/answer-cache.ts,
+ * The audit routes and the OpenAPI document answer from kept, encoded answers (server/http/kept,
  * server/openapi/handlers.ts), on the real server: a write through the API shows in the very next read,
  * and the answer is the same text gzip-encoded or not.
  */

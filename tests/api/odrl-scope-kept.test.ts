@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seededInsight } from "../../server/analytics/test-support";
 import type { SessionUser } from "../../server/auth/user";
-import { effectiveScope, effectiveScopeBody } from "../../server/policies/scope";
+import { computeEffectiveScope, effectiveScope } from "../../server/policies/scope";
 import { type JsonBody, ALPHA_DID, localDataspaceHarness, user } from "./dataspace-local.support";
 
 /**
- * GET /api/odrl/scope is kept as text per caller (server/policies/scope.ts effectiveScopeBody): the
+ * GET /api/odrl/scope is kept per caller (server/policies/scope.ts effectiveScope, server/http/kept): the
  * same bytes as the scope computed afresh at the same time for every persona; callers kept apart; a
  * graph write, a negotiation finalised in the dataspace and a new day show at the next read.
  * Against a seeded graph and the embedded dataspace.
@@ -22,11 +22,11 @@ const deps = () => ({ graph: insight.graph, dataspace: h.ds });
 const PERSONAS = ["researcher", "clinic", "lmc", "admin", "regulator", "trustcenter", "patient1"];
 
 async function both(u: SessionUser, now = new Date()) {
-  const text = String(await effectiveScopeBody(deps(), u, now));
-  return { text, fresh: JSON.stringify(await effectiveScope(deps(), u, now)) };
+  const text = JSON.stringify(await effectiveScope(deps(), u, now));
+  return { text, fresh: JSON.stringify(await computeEffectiveScope(deps(), u, now)) };
 }
 
-describe("the ODRL scope kept as text", () => {
+describe("the ODRL scope kept", () => {
   it("is the scope computed afresh, byte for byte, for every persona, kept or not", async () => {
     const t0 = new Date();
     for (const persona of PERSONAS) {
@@ -39,20 +39,22 @@ describe("the ODRL scope kept as text", () => {
   });
 
   it("keeps callers apart, down to the user name", async () => {
-    const researcher = JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody;
+    const researcher = JSON.parse(
+      JSON.stringify(await effectiveScope(deps(), user("researcher"))),
+    ) as JsonBody;
     const other = { ...user("researcher"), username: "researcher-two", sub: "researcher-two" };
-    const second = JSON.parse(String(await effectiveScopeBody(deps(), other))) as JsonBody;
+    const second = JSON.parse(JSON.stringify(await effectiveScope(deps(), other))) as JsonBody;
     expect(researcher.subject.username).toBe("researcher");
     expect(second.subject.username).toBe("researcher-two");
-    const clinic = JSON.parse(String(await effectiveScopeBody(deps(), user("clinic")))) as JsonBody;
+    const clinic = JSON.parse(JSON.stringify(await effectiveScope(deps(), user("clinic")))) as JsonBody;
     expect(clinic.standing).toContain("provider");
     expect(researcher.standing).not.toContain("provider");
-    const patient = JSON.parse(String(await effectiveScopeBody(deps(), user("patient1")))) as JsonBody;
+    const patient = JSON.parse(JSON.stringify(await effectiveScope(deps(), user("patient1")))) as JsonBody;
     expect(patient.permissions).toEqual([expect.objectContaining({ policyId: "gdpr-art-15" })]);
   });
 
   it("shows a graph write at the next read", async () => {
-    const before = JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody;
+    const before = JSON.parse(JSON.stringify(await effectiveScope(deps(), user("researcher")))) as JsonBody;
     const grant = before.grants.find((g: JsonBody) => g.effective);
     expect(grant).toBeDefined();
     await insight.graph.mutate(
@@ -78,7 +80,7 @@ describe("the ODRL scope kept as text", () => {
   });
 
   it("shows a negotiation the dataspace finalised at the next read", async () => {
-    const before = JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody;
+    const before = JSON.parse(JSON.stringify(await effectiveScope(deps(), user("researcher")))) as JsonBody;
     expect(Array.isArray(before.dataspaceAgreements)).toBe(true);
     const { offerId } = await h.alphaOffer();
     const started = await h.call("POST /api/negotiations", {
@@ -96,7 +98,7 @@ describe("the ODRL scope kept as text", () => {
     const id = started.body["@id"] as string;
     // the embedded dataspace finalises it by itself: its change counter ends what was kept
     const after = await h.until(
-      async () => JSON.parse(String(await effectiveScopeBody(deps(), user("researcher")))) as JsonBody,
+      async () => JSON.parse(JSON.stringify(await effectiveScope(deps(), user("researcher")))) as JsonBody,
       (s) => s.dataspaceAgreements.some((a: JsonBody) => a.negotiationId === id),
     );
     expect(after.dataspaceAgreements.length).toBe(before.dataspaceAgreements.length + 1);

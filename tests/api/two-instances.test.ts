@@ -109,7 +109,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
 
   it("reads on B at once what was written on A", async () => {
     const researcher = await signIn(a.url, "researcher");
-    // B's kept lists (server/http/kept-answers.ts) made before the write must not be answered after it
+    // B's kept lists (server/http/kept) made before the write must not be answered after it
     expect((await send(on(researcher, b.url), "/api/compliance/applications")).status).toBe(200);
     expect((await send(on(researcher, b.url), "/api/permits")).status).toBe(200);
     const created = await send(researcher, "/api/compliance/applications", {

@@ -182,12 +182,6 @@ export function purposeLabel(value: string | null | undefined): string {
   return words(value);
 }
 
-/** the article a purpose rests on ("Art. 53(1)(e)"), or null */
-export function purposeArticle(value: string | null | undefined): string | null {
-  const code = value ? purposeCode(value) : undefined;
-  return PURPOSES.find((x) => x.code === code)?.point ?? null;
-}
-
 export function layerLabel(layer: string): string {
   return LAYER_LABELS[layer] ?? words(layer);
 }

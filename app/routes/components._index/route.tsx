@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     context.services.operator.components(),
     context.services.operator.topology(),
   ]);
-  return { components, topology };
+  return { components: components.value, topology: topology.value };
 }
 
 /** POST name=<component>: restart it (the same as POST /api/admin/components/{name}/restart) */

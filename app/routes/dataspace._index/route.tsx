@@ -51,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         settle(ds.participantCredentials(id)),
       ])
     : [null, null, null, null];
-  const states = (list: Record<string, unknown>[], kind: "negotiation" | "transfer") => {
+  const states = (list: readonly Record<string, unknown>[], kind: "negotiation" | "transfer") => {
     const s = list.map((r) => String(r.state ?? ""));
     return {
       total: s.length,

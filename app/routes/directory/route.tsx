@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const check = new URL(request.url).searchParams.get("check") === "1";
   return {
     entries: await context.services.operator.directory(),
-    discovery: check ? await context.services.operator.discoveryCheck() : null,
+    discovery: check ? (await context.services.operator.discoveryCheck()).value : null,
   };
 }
 

@@ -21,11 +21,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, ADMIN_ROLES);
   const s = context.services;
   const [components, tenants, credentials, policies, discovery] = await Promise.all([
-    settled(s.operator.components()),
+    settled(s.operator.components().then((r) => r.value)),
     settled(s.operator.tenants()),
     settled(s.credentials.list(user)),
     settled(s.policies.list()),
-    settled(s.operator.discoveryCheck()),
+    settled(s.operator.discoveryCheck().then((r) => r.value)),
   ]);
   const chain = await s.audit.verify();
   const directory = await s.operator.directory();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createKept, EVERYONE } from "./kept";
+import { json } from "../errors";
+import { encodedOnce } from "./encoded";
+import { createKept, deepFrozen, EVERYONE } from "./kept";
 
 const key = (caller: string, version = 1, ...args: unknown[]) => ({ caller, versions: [version], args });
 
@@ -75,5 +77,16 @@ describe("createKept", () => {
     expect((await kept(key(EVERYONE), build)).n).toBe(1);
     await new Promise((r) => setTimeout(r, 40));
     expect((await kept(key(EVERYONE), build)).n).toBe(2);
+  });
+
+  it("has a kept value encoded once at the edge, and any other value per request", async () => {
+    const kept = deepFrozen({ items: [{ n: 1 }] });
+    expect(Object.isFrozen(kept.items[0])).toBe(true);
+    const body = encodedOnce(kept);
+    expect(body?.toString()).toBe('{"items":[{"n":1}]}');
+    expect(encodedOnce(kept)).toBe(body);
+    expect(await json(kept).json()).toEqual({ items: [{ n: 1 }] });
+    expect(encodedOnce({ items: [] })).toBeUndefined();
+    expect(encodedOnce(Object.freeze({ items: [] }))).toBeUndefined(); // frozen, but not a kept value
   });
 });

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { keyText } from "./key";
+import { inputVersions, keyText } from "./key";
 
 /**
  * What a kept answer depends on. `caller` is required, so that no key can leave the caller out: a
@@ -42,6 +42,8 @@ export function createKept<T>(options: KeptOptions<T>) {
     ...(maxSize && sizeOf
       ? { maxSize, maxEntrySize: maxSize, sizeCalculation: (b) => Math.max(1, sizeOf(b.value)) }
       : {}),
+    // time to live on the wall clock, as the answers that depend on it read it (a day, a due date)
+    ...(ttlOf ? { perf: { now: () => Date.now() }, ttlResolution: 0 } : {}),
     fetchMethod: async (_key, _stale, { options: set, context: build }) => {
       const value = await build();
       const ttl = ttlOf?.(value);
@@ -59,11 +61,32 @@ export function createKept<T>(options: KeptOptions<T>) {
   return kept;
 }
 
+/** the values made by deepFrozen: kept, shared and never changed (encoded.ts encodes them once) */
+export const keptValues = new WeakSet<object>();
+
 /** `value` frozen with every object and array in it: a kept value shared by every caller */
 export function deepFrozen<T>(value: T): T {
+  freeze(value);
+  if (typeof value === "object" && value !== null) keptValues.add(value);
+  return value;
+}
+function freeze(value: unknown): void {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFrozen(v);
+    for (const v of Object.values(value)) freeze(v);
   }
-  return value;
+}
+
+/**
+ * Values built from upstream answers as the read cache hands them out (the same frozen arrays while
+ * they are valid): `kept(caller, inputs, build)` keeps `build()`'s value, frozen, by the identity of each
+ * input (key.ts `inputVersions`) and the caller's class; when an input is a caller's own (an unfrozen
+ * array) the value is built each time. For lists merged from the connector's answers and the bundle.
+ */
+export function createKeptByInputs<T>(max = 100) {
+  const kept = createKept<T>({ max });
+  return async (caller: string, inputs: readonly unknown[], build: () => T | Promise<T>): Promise<T> => {
+    const versions = inputVersions(inputs);
+    return versions ? kept({ caller, versions }, async () => deepFrozen(await build())) : build();
+  };
 }

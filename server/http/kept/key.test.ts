@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keyText as key } from "./key";
+import { inputVersions, keyText as key } from "./key";
 
 const part = fc.oneof(
   fc.string(),
@@ -31,5 +31,16 @@ describe("keyText", () => {
     expect(key("negotiations", "a|1:b")).not.toBe(key("negotiations", "a", "b"));
     expect(key("assets", "p", undefined)).not.toBe(key("assets", "p"));
     expect(key("assets", "p", { q: "x" })).toBe(key("assets", "p", { q: "x" }));
+  });
+});
+
+describe("inputVersions", () => {
+  it("names each shared input by identity, and refuses a caller's own (unfrozen) array", () => {
+    const a = Object.freeze([1]);
+    const b = Object.freeze([1]);
+    expect(inputVersions([a, null])).toEqual(inputVersions([a, null]));
+    expect(inputVersions([a])).not.toEqual(inputVersions([b]));
+    expect(inputVersions([a, "x"])).not.toEqual(inputVersions([a, "y"]));
+    expect(inputVersions([a, [1]])).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { SessionUser } from "../../auth/user";
-import { EncodedBody, rawBodyResponse } from "../node-adapter";
+import { EncodedBody, rawBodyResponse, textResponse } from "../node-adapter";
 import { callerKey, type CallerClass } from "./callers";
 import { createKept } from "./kept";
 
@@ -100,9 +100,9 @@ async function snapshot(response: Response, time: string | undefined): Promise<A
 }
 
 function respond(answer: Answer, time: string | undefined): Response {
-  const body =
-    time && answer.value
-      ? EncodedBody.json({ ...answer.value, [time]: new Date().toISOString() }, { compress: false })
-      : answer.body;
-  return rawBodyResponse(body, { status: answer.status, headers: { ...answer.headers } });
+  const init = { status: answer.status, headers: { ...answer.headers } };
+  // an answer with the time of each request is encoded per request (and compressed by the middleware)
+  if (time && answer.value)
+    return textResponse(JSON.stringify({ ...answer.value, [time]: new Date().toISOString() }), init);
+  return rawBodyResponse(answer.body, init);
 }

@@ -16,10 +16,15 @@ export const insightRoutes: RouteSpec[] = [
   federated("/api/federated", {
     GET: [roles(USER, HOLDER, HDAB, ADMIN, TRUST), "Federated cohort summary (k-anonymous)"],
   }),
-  nlq("/api/nlq", {
-    GET: [roles(USER, HOLDER, HDAB, ADMIN), "Question templates"],
-    POST: [roles(USER, HOLDER, HDAB, ADMIN), "Ask a question"],
-  }),
+  nlq(
+    "/api/nlq",
+    {
+      GET: [roles(USER, HOLDER, HDAB, ADMIN), "Question templates"],
+      POST: [roles(USER, HOLDER, HDAB, ADMIN), "Ask a question"],
+    },
+    // the templates never change while the server runs
+    { keep: { caller: "everyone", versions: [] } },
+  ),
   nlq("/api/nlq/backend", { GET: [anyUser, "Which back end answers questions"] }),
   eehrxf("/api/eehrxf", { GET: [anyUser, "EEHRxF profile coverage"] }),
   analytics("/api/analytics", { GET: [roles(USER, HOLDER, HDAB, ADMIN), "OMOP dashboard"] }),

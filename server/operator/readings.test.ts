@@ -13,9 +13,9 @@ import type { DiscoveryCheck } from "./discovery";
 import { createOperatorService, type OperatorService } from "./service";
 
 /**
- * The components, their topology and the discovery check answer the last background reading,
- * encoded once (kept-answer.ts): the bytes are those of the value the reading made, a restart forgets
- * the reading at once, and a change of the directory or the graph is seen by the next check.
+ * The components, their topology and the discovery check answer the last background reading
+ * (readings.ts): a restart forgets the reading at once, and a change of the directory or the graph is
+ * seen by the next check. The directory and the catalogues are kept per version of what they read.
  * Against a configured connector (the upstream double) and an in-memory store.
  */
 
@@ -90,40 +90,34 @@ const observedOf = (list: readonly { name: string; observed: string }[], name: s
   list.find((c) => c.name === name)?.observed;
 
 describe("components and topology from the last round of probes", () => {
-  it("send the round's value byte for byte, encoded once, and a restart forgets the round at once", async () => {
+  it("answer the round's value, kept, and a restart forgets the round at once", async () => {
     const { operator, oidc } = await setup();
     double.on("GET", CONTEXTS, { json: contexts(2) });
-    const list = await operator.componentsBody();
-    expect(list.body.toString()).toBe(JSON.stringify(list.value));
+    const list = await operator.components();
     expect(observedOf(list.value, "connector")).toBe("2 participant contexts (2 ACTIVATED)");
-    const topology = await operator.topologyBody();
-    expect(topology.body.toString()).toBe(JSON.stringify(topology.value));
+    const topology = await operator.topology();
     // the topology is the one drawn the way the route always drew it, from the same round
-    expect(topology.body.toString()).toBe(
-      JSON.stringify(topologyOf(list.value, topology.value.meta.checkedAt, false)),
-    );
+    expect(topology.value).toEqual(topologyOf(list.value, topology.value.meta.checkedAt, false));
     expect(topology.value.nodes.slice(1).map((n) => n.health)).toEqual(list.value.map((c) => c.health));
 
-    // kept: the next reads answer the same bytes without probing again
+    // kept: the next reads answer the same value without probing again
     const probes = double.received("GET", CONTEXTS).length;
-    const again = await operator.componentsBody();
-    expect(again.body).toBe(list.body);
-    expect(await operator.components()).toBe(list.value);
+    expect((await operator.components()).value).toBe(list.value);
     expect(double.received("GET", CONTEXTS).length).toBe(probes);
 
     // the connector changes; a restart makes the next read show it (no waiting for the next round)
     double.on("GET", CONTEXTS, { json: contexts(3) });
     const t0 = new Date().toISOString();
     await operator.restart("connector", { oidc }, "admin");
-    const after = await operator.componentsBody();
+    const after = await operator.components();
     expect(observedOf(after.value, "connector")).toBe("3 participant contexts (3 ACTIVATED)");
     for (const c of after.value) expect(c.checkedAt >= t0, c.name).toBe(true);
-    expect((await operator.topologyBody()).value.meta.checkedAt >= t0).toBe(true);
+    expect((await operator.topology()).value.meta.checkedAt >= t0).toBe(true);
 
     // a refused restart forgets the round too
     await expect(operator.restart("graph-store", { oidc }, "admin")).rejects.toMatchObject({ status: 409 });
     const t1 = after.value.map((c) => c.checkedAt).sort()[0]!;
-    const afterRefusal = await operator.components();
+    const afterRefusal = (await operator.components()).value;
     expect(afterRefusal).not.toBe(after.value);
     for (const c of afterRefusal) expect(c.checkedAt >= t1).toBe(true);
   });
@@ -137,71 +131,65 @@ const timeless = (c: DiscoveryCheck) => ({
 });
 
 describe("the discovery check from the last background check", () => {
-  it("sends the check's value byte for byte, the same as a check run now apart from its times", async () => {
+  it("answers the check kept, the same as a check run now apart from its times", async () => {
     const { operator } = await setup();
-    const kept = await operator.discoveryCheckBody();
-    expect(kept.body.toString()).toBe(JSON.stringify(kept.value));
+    const kept = await operator.discoveryCheck();
     expect(kept.value.participants.total).toBe(5);
     // the answer the route made per request before: a check run now
-    expect(timeless(JSON.parse(kept.body.toString()) as DiscoveryCheck)).toEqual(
-      timeless(await operator.runDiscoveryCheck()),
-    );
-    expect((await operator.discoveryCheckBody()).body).toBe(kept.body); // kept
+    expect(timeless(kept.value)).toEqual(timeless(await operator.runDiscoveryCheck()));
+    expect((await operator.discoveryCheck()).value).toBe(kept.value); // kept
   });
 
   it("shows a directory write at once", async () => {
     const { operator } = await setup();
-    const before = await operator.discoveryCheck();
+    const before = (await operator.discoveryCheck()).value;
     expect(before.participants.total).toBe(5);
     await operator.addDirectoryEntry(
       { did: "did:web:x.example", displayName: "X Example", catalogueUrl: null, country: null },
       "admin",
     );
-    const added = await operator.discoveryCheck();
+    const added = (await operator.discoveryCheck()).value;
     expect(added.participants).toMatchObject({ total: 6, withoutCatalogue: ["X Example"] });
     await operator.removeDirectoryEntry("did:web:x.example", "admin");
-    expect((await operator.discoveryCheck()).participants.total).toBe(5);
+    expect((await operator.discoveryCheck()).value.participants.total).toBe(5);
   });
 
   it("shows a graph write at once, and a restart forgets the check", async () => {
     const { operator, graph, oidc } = await setup();
     const lmc = (c: DiscoveryCheck) => c.targets.find((t) => t.id === "lmc")!;
-    expect(lmc(await operator.discoveryCheck())).toMatchObject({
+    expect(lmc((await operator.discoveryCheck()).value)).toMatchObject({
       reachable: false,
       error: "no marketplace participant lmc",
     });
     await addLmc(graph);
-    const after = await operator.discoveryCheck();
+    const after = (await operator.discoveryCheck()).value;
     expect(lmc(after)).toMatchObject({ reachable: true, error: null, datasets: 0 });
 
     double.on("GET", CONTEXTS, { json: contexts(1) });
     await operator.restart("connector", { oidc }, "admin");
-    const next = await operator.discoveryCheck();
+    const next = (await operator.discoveryCheck()).value;
     expect(next).not.toBe(after);
     expect(next.checkedAt >= after.checkedAt).toBe(true);
   });
 });
 
 describe("the directory and the demonstration DSP catalogues, kept per version of what they read", () => {
-  it("send the directory byte for byte, kept until a directory write", async () => {
+  it("keep the directory until a directory write", async () => {
     const { operator } = await setup();
-    const kept = await operator.directoryBody();
-    expect(kept.toString()).toBe(JSON.stringify(await operator.directory()));
-    expect(await operator.directoryBody()).toBe(kept); // kept
+    const kept = await operator.directory();
+    expect(await operator.directory()).toBe(kept); // kept
     await operator.addDirectoryEntry(
       { did: "did:web:kept.example", displayName: "Kept Example", catalogueUrl: null, country: null },
       "admin",
     );
-    const added = (await operator.directoryBody()).toString();
-    expect(added).toContain("did:web:kept.example");
-    expect(added).toBe(JSON.stringify(await operator.directory()));
+    expect(JSON.stringify(await operator.directory())).toContain("did:web:kept.example");
     await operator.removeDirectoryEntry("did:web:kept.example", "admin");
-    expect((await operator.directoryBody()).toString()).not.toContain("did:web:kept.example");
+    expect(JSON.stringify(await operator.directory())).not.toContain("did:web:kept.example");
   });
 
-  it("send a participant's catalogue byte for byte, show a graph write at once, and keep no 404", async () => {
+  it("keep a participant's catalogue, show a graph write at once, and keep no 404", async () => {
     const { operator, graph } = await setup();
-    await expect(operator.catalogBody("lmc")).rejects.toMatchObject({ status: 404 });
+    await expect(operator.catalog("lmc")).rejects.toMatchObject({ status: 404 });
     await addLmc(graph);
     const write = (displayName: string) =>
       graph.mutate([{ op: "updateNode", id: "participant-lmc", properties: { displayName } }], {
@@ -211,15 +199,12 @@ describe("the directory and the demonstration DSP catalogues, kept per version o
         kind: "catalogue",
       });
     await write("LMC");
-    const kept = await operator.catalogBody("lmc");
-    expect(kept.toString()).toBe(JSON.stringify(await operator.catalog("lmc")));
-    expect(kept.toString()).toContain("LMC data products");
-    expect(await operator.catalogBody("lmc")).toBe(kept); // kept
+    const kept = await operator.catalog("lmc");
+    expect(JSON.stringify(kept)).toContain("LMC data products");
+    expect(await operator.catalog("lmc")).toBe(kept); // kept
     // the same participant asked by DID: its own key, the same catalogue
-    expect((await operator.catalogBody("did:web:lmc.nl:participant")).toString()).toBe(kept.toString());
+    expect(await operator.catalog("did:web:lmc.nl:participant")).toEqual(kept);
     await write("Leiden Medical Centre");
-    const renamed = (await operator.catalogBody("lmc")).toString();
-    expect(renamed).toContain("Leiden Medical Centre data products");
-    expect(renamed).toBe(JSON.stringify(await operator.catalog("lmc")));
+    expect(JSON.stringify(await operator.catalog("lmc"))).toContain("Leiden Medical Centre data products");
   });
 });
