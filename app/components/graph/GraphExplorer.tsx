@@ -1,8 +1,9 @@
-import { Form, Link, useFetcher, useSubmit } from "@remix-run/react";
+import { Form, useFetcher, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { Layer } from "../../types";
 import type { ExpandData } from "../../routes/graph.expand/route";
 import type { NodeData } from "../../routes/graph.node/route";
+import { AppLink } from "../ui/app-link";
 import { formatNumber, plural } from "../ui/format";
 import { layerLabel, layersShort, layerTitle } from "../ui/labels";
 import type { GraphEngine } from "./engine";
@@ -430,16 +431,16 @@ function LayerExpansions({ persona, drawn }: { persona: string; drawn: Record<La
       <ul>
         {ALL_LAYERS.filter((l) => drawn[l] > 0).map((l) => (
           <li key={l}>
-            <Link to={to(l)} className="button" data-testid="graph-expand-layer" data-layer={l}>
+            <AppLink to={to(l)} className="button" data-testid="graph-expand-layer" data-layer={l}>
               <span className={`dot dot-${l}`} aria-hidden />
               {l.toUpperCase()} {layerTitle(l)}
-            </Link>
+            </AppLink>
           </li>
         ))}
         <li>
-          <Link to={to("all")} className="button" data-testid="graph-expand-layer" data-layer="all">
+          <AppLink to={to("all")} className="button" data-testid="graph-expand-layer" data-layer="all">
             All layers, up to {formatNumber(LIMIT_OPTIONS[LIMIT_OPTIONS.length - 1])} nodes
-          </Link>
+          </AppLink>
         </li>
       </ul>
     </nav>
