@@ -166,13 +166,24 @@ function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
+/** what a page says of itself in search results, unless its route's `handle.description` says more */
+const DESCRIPTION =
+  "Health Dataspace Hub: the catalogue, knowledge graph, data permits and exchanges of a European health data space, for its participants.";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // every page has one description (search results and Lighthouse's SEO audit): the deepest route's own, or the hub's
+  const description =
+    useMatches()
+      .map((m) => (m.handle as { description?: string } | undefined)?.description)
+      .filter(Boolean)
+      .pop() ?? DESCRIPTION;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="description" content={description} />
         <Meta />
         <Links />
       </head>

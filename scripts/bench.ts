@@ -24,6 +24,7 @@ import { cpuMs, startBenchServer, stopChild } from "./bench/server";
 import { askApi, fillPath, findIds, placeholdersOf } from "./bench/ids";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 import { benchTwoInstances, keepTwoInstanceSection } from "./bench/two-instances";
+import { keepSection, LIGHTHOUSE_MARKS } from "./bench/doc-section";
 
 function args() {
   const a = process.argv.slice(2);
@@ -535,10 +536,13 @@ async function writeDocument(
     "",
   ].join("\n");
   // formatted as the repository's Prettier config wants it, so that `prettier --check .` passes after a run
-  const formatted = await format(keepTwoInstanceSection(opt.out, doc), {
-    ...(await resolveConfig(opt.out)),
-    filepath: opt.out,
-  });
+  const formatted = await format(
+    keepSection(opt.out, keepTwoInstanceSection(opt.out, doc), LIGHTHOUSE_MARKS),
+    {
+      ...(await resolveConfig(opt.out)),
+      filepath: opt.out,
+    },
+  );
   writeFileSync(opt.out, formatted);
   console.log(`\n${met} of ${verdicts.length} targets met; wrote ${opt.out} in ${f0(durationS)} s`);
 }

@@ -46,6 +46,7 @@ export async function findIds(names: ReadonlySet<string>, ask: Ask): Promise<Ben
   }
   if (want("component"))
     ids.component = String(first(await ask("admin", "/api/admin/components"), "component").name);
+  if (want("dataset")) ids.dataset = String(first(await ask("researcher", "/api/catalog"), "dataset").id);
   if (want("pairing")) {
     const started = (await ask("patient1", "/api/patient/app-pairing", { method: "POST", body: "{}" })) as {
       pairingId: string;

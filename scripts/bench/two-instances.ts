@@ -20,6 +20,7 @@ import { freePort } from "../../tests/support/server";
 import { signIn } from "../../tests/support/signin";
 import { drive, type Measured } from "./load";
 import { stopChild } from "./server";
+import { keepSection, putSection, type DocSection } from "./doc-section";
 // @ts-expect-error -- a plain ES module without types (scripts/postgres.mjs)
 import { startPostgres } from "../postgres.mjs";
 import { spawnBuiltServer } from "../../tests/support/built-server";
@@ -32,8 +33,7 @@ export const TWO_INSTANCE_ROUTES: { name: string; path: string; persona: string 
   { name: "health", path: "/api/health", persona: "admin" },
 ];
 
-const START = "<!-- two-instances:start -->";
-const END = "<!-- two-instances:end -->";
+const MARKS: DocSection = { start: "<!-- two-instances:start -->", end: "<!-- two-instances:end -->" };
 
 interface Instance {
   url: string;
@@ -94,10 +94,7 @@ async function roundRobin(upstreams: string[]): Promise<{ url: string; close(): 
 
 /** the two-instance section of the document at `file`, carried over into a rewritten `doc` */
 export function keepTwoInstanceSection(file: string, doc: string): string {
-  const old = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const at = old.indexOf(START);
-  if (at < 0 || doc.includes(START)) return doc;
-  return `${doc.trimEnd()}\n\n${old.slice(at, old.indexOf(END) + END.length)}\n`;
+  return keepSection(file, doc, MARKS);
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString("en-GB");
@@ -146,7 +143,7 @@ export async function benchTwoInstances(opt: {
     await pg.stop();
   }
   const section = [
-    START,
+    MARKS.start,
     "## Two instances on PostgreSQL",
     "",
     `Run: ${new Date(started).toISOString()} · ${os.cpus().length} cores · ${opt.seconds} s per route and setup, ${opt.concurrency} connections · ` +
@@ -160,14 +157,10 @@ export async function benchTwoInstances(opt: {
       (r) =>
         `| ${r.name} | \`${r.path}\` | ${f0(r.one.rps)} | ${f1(r.one.p99)} | ${f0(r.two.rps)} | ${f1(r.two.p50)} | ${f1(r.two.p99)} | ${r.two.errors} |`,
     ),
-    END,
+    MARKS.end,
   ].join("\n");
   const doc = existsSync(opt.out) ? readFileSync(opt.out, "utf8") : "# Benchmarks\n";
-  const at = doc.indexOf(START);
-  const updated =
-    at >= 0
-      ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length)
-      : `${doc.trimEnd()}\n\n${section}\n`;
+  const updated = putSection(doc, MARKS, section);
   const { format, resolveConfig } = await import("prettier");
   writeFileSync(opt.out, await format(updated, { ...(await resolveConfig(opt.out)), filepath: opt.out }));
   return rows;

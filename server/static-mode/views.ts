@@ -8,6 +8,8 @@ import { STATIC_PERSONAS } from "./personas";
 import { WALK } from "./registry";
 import { walkPersona, type WalkedPage, type WalkRules } from "./walk";
 import type { ServerBuild } from "@remix-run/node";
+import { overviewOf } from "../../app/lib/graph/overview";
+import { slimEdge, slimNode } from "../../app/lib/graph/slim.server";
 
 /**
  * Every view for every persona, rendered in process by the real Remix build with the given
@@ -17,20 +19,27 @@ import type { ServerBuild } from "@remix-run/node";
 
 export const WALK_ORIGIN = "http://static.invalid";
 
-/** node ids for the drill-downs: the explorer's first view, round-robin over labels for variety */
+/**
+ * node ids for the drill-downs: the nodes of the explorer's first view (its overview,
+ * app/lib/graph/overview.ts, so that every node a presenter sees first opens), then round-robin over
+ * labels for variety, `count` in all
+ */
 export async function drillDownIds(services: Services, count: number, viewer: Viewer): Promise<string[]> {
   const g = await services.graphQueries.graph(
     { layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT },
     viewer,
   );
+  const first = overviewOf({ nodes: g.nodes.map(slimNode), edges: g.edges.map(slimEdge) }).nodes.map(
+    (n) => n.id,
+  );
   const byLabel = new Map<string, string[]>();
   for (const n of g.nodes) byLabel.set(n.label, [...(byLabel.get(n.label) ?? []), n.id]);
-  const out: string[] = [];
+  const out: string[] = first.slice(0, count);
   for (let i = 0; out.length < count; i++) {
     let added = false;
     for (const ids of byLabel.values()) {
       if (i < ids.length && out.length < count) {
-        out.push(ids[i]);
+        if (!out.includes(ids[i])) out.push(ids[i]);
         added = true;
       }
     }

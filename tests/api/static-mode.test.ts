@@ -1,5 +1,10 @@
 import { readFileSync } from "node:fs";
-import { PERSONAS } from "../../server/auth/personas";
+import { findPersona, PERSONAS } from "../../server/auth/personas";
+import { personaSessionUser } from "../../server/auth/user";
+import { GRAPH_LIMIT_DEFAULT } from "../../server/graph/service";
+import { viewerOf } from "../../server/privacy/policy";
+import { overviewOf } from "../../app/lib/graph/overview";
+import { slimEdge, slimNode } from "../../app/lib/graph/slim.server";
 import { staticStateOf } from "../../server/static-mode/replay";
 import { DEMO_WRITE_MESSAGE } from "../../server/static-mode/registry";
 import { drawingDataPath, walkViews } from "../../server/static-mode/views";
@@ -70,6 +75,21 @@ describe("static mode", () => {
       expect(d.body).toContain('"focusError"');
       expect(d.body).not.toContain('"error"');
     }
+  });
+
+  it("opens every node of the explorer's first view (its overview) in the inspector, from the fixtures", async () => {
+    const g = await server.services.graphQueries.graph(
+      { layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT },
+      viewerOf(personaSessionUser(findPersona("admin")!)),
+    );
+    const first = overviewOf({ nodes: g.nodes.map(slimNode), edges: g.edges.map(slimEdge) }).nodes;
+    expect(first.length).toBeGreaterThan(5);
+    const opened = new Set(
+      pages
+        .filter((p) => p.persona === "admin" && p.status === 200 && p.path.startsWith("/graph/node.data?"))
+        .map((p) => new URL(p.path, "http://x").searchParams.get("id")),
+    );
+    expect(first.map((n) => n.id).filter((id) => !opened.has(id))).toEqual([]);
   });
 
   it("turns the API off (404 JSON)", async () => {

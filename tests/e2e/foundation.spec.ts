@@ -64,7 +64,7 @@ test("data holder publishes a dataset, finds it, and withdraws it", async ({ pag
   await page.getByTestId("catalogue-publish-link").click();
   await page.locator('input[name="id"]').fill("dataset-e2e-stroke-registry");
   await page.locator('input[name="title"], textarea[name="title"]').first().fill("Stroke registry (e2e)");
-  await page.locator('[name="description"]').fill("Acute stroke admissions with imaging and outcomes.");
+  await page.locator('form [name="description"]').fill("Acute stroke admissions with imaging and outcomes.");
   await page.locator('[name="license"]').fill("not a uri");
   await page.getByTestId("publish-submit").click();
   await expect(page.getByTestId("publish-error-license")).toBeVisible();

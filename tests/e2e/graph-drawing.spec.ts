@@ -12,7 +12,7 @@ const count = (text: string | null) => Number((text ?? "").replace(/\D/g, ""));
 test("the graph page's document holds no graph; the drawing loads after it, and a layer change redraws", async ({
   page,
 }) => {
-  await signInAs(page, "admin", "/graph");
+  await signInAs(page, "admin", "/graph?layer=all");
   const canvas = page.getByTestId("graph-canvas");
   await expect(canvas).toHaveAttribute("data-ready", "true");
   await expect(page.getByTestId("graph-drawing-loading")).toHaveCount(0);
@@ -25,7 +25,9 @@ test("the graph page's document holds no graph; the drawing loads after it, and 
   expect(ids.length).toBe(returned);
 
   // the document as the browser got it: small, with the loading state and none of the drawn nodes
-  const html = await (await page.request.get("/graph", { headers: { Accept: "text/html" } })).text();
+  const html = await (
+    await page.request.get("/graph?layer=all", { headers: { Accept: "text/html" } })
+  ).text();
   expect(html.length).toBeLessThan(40_000);
   expect(html).toContain("Loading the drawing…");
   expect(html).toContain('aria-busy="true"');
@@ -44,4 +46,55 @@ test("the graph page's document holds no graph; the drawing loads after it, and 
   await expect.poll(async () => (await drawnIds(page)).length).toBe(l5);
   expect(l5).toBeGreaterThan(0);
   expect(await drawnIds(page)).not.toEqual(ids);
+});
+
+/**
+ * Issue 40: the explorer opens on a small overview, a few nodes of each layer, every one labelled, and
+ * each layer expands into its own drawing.
+ */
+test("the graph opens on a labelled overview per layer, and a layer expands", async ({ page }) => {
+  await signInAs(page, "admin", "/graph");
+  const canvas = page.getByTestId("graph-canvas");
+  await expect(canvas).toHaveAttribute("data-ready", "true");
+  await expect(page.getByTestId("graph-meta")).toContainText("Overview");
+  const returned = count(await page.getByTestId("graph-meta-nodes").textContent());
+  const ids = await drawnIds(page);
+  expect(ids.length).toBe(returned);
+  expect(returned).toBeGreaterThanOrEqual(5);
+  expect(returned).toBeLessThanOrEqual(40);
+  const layersOf = async () =>
+    page.evaluate(() => {
+      const by: Record<string, number> = {};
+      for (const n of window.__hdhGraph?.labels() ?? []) by[n.layer] = (by[n.layer] ?? 0) + 1;
+      return by;
+    });
+  // every layer drawn, each with at most 8 nodes, and (once the layout settles) nearly every node labelled
+  const legend = page.getByTestId("graph-legend").locator("li");
+  for (let i = 0; i < 5; i++) await expect(legend.nth(i)).toContainText(/\(([1-8])\)/);
+  await expect
+    .poll(async () => (await page.evaluate(() => window.__hdhGraph?.labels().length ?? 0)) / returned, {
+      timeout: 15_000,
+    })
+    .toBeGreaterThanOrEqual(0.8);
+  expect(Object.keys(await layersOf()).sort()).toEqual(["l1", "l2", "l3", "l4", "l5"]);
+  await page.screenshot({ path: "test-results/screens/graph-overview.png", fullPage: true });
+
+  // expand layer 3: its own drawing, far more than the overview's few
+  const expand = page.getByTestId("graph-expand-layers");
+  await expect(expand.getByTestId("graph-expand-layer")).toHaveCount(6);
+  await expand.locator('[data-layer="l3"]').click();
+  await expect(page).toHaveURL(/layer=l3/);
+  await expect(page.getByTestId("graph-meta")).not.toContainText("Overview");
+  await expect(canvas).toHaveAttribute("data-ready", "true");
+  const l3 = count(await page.getByTestId("graph-meta-nodes").textContent());
+  expect(l3).toBeGreaterThan(8);
+  await expect.poll(async () => (await drawnIds(page)).length).toBe(l3);
+  await expect(page.getByTestId("graph-expand-layers")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screens/graph-layer-l3.png", fullPage: true });
+
+  // back to the overview from the Nodes control
+  await page.getByTestId("graph-layer").selectOption("all");
+  await page.getByTestId("graph-limit").selectOption("");
+  await expect(page).toHaveURL(/\/graph$/);
+  await expect(page.getByTestId("graph-meta")).toContainText("Overview");
 });

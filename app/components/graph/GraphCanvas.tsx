@@ -9,6 +9,8 @@ declare global {
       stats: () => EngineStats;
       screenPosition: (id: string) => { x: number; y: number } | null;
       nodeIds: () => string[];
+      /** the nodes whose caption the last frame wrote beside them */
+      labels: () => { id: string; layer: string; caption: string }[];
       reheat: (alpha?: number) => void;
     };
   }
@@ -64,6 +66,7 @@ export function GraphCanvas({
       stats: () => ({ ...engine.stats }),
       screenPosition: (id) => engine.screenPosition(id),
       nodeIds: () => engine.nodeIds(),
+      labels: () => engine.labelledNodes(),
       reheat: (alpha) => engine.reheat(alpha),
     };
     return () => {

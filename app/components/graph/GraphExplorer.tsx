@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import type { Layer } from "../../types";
 import type { ExpandData } from "../../routes/graph.expand/route";
 import type { NodeData } from "../../routes/graph.node/route";
+import { AppLink } from "../ui/app-link";
 import { formatNumber, plural } from "../ui/format";
 import { layerLabel, layersShort, layerTitle } from "../ui/labels";
 import type { GraphEngine } from "./engine";
@@ -10,7 +11,7 @@ import { GraphCanvas } from "./GraphCanvas";
 import { GraphInspector } from "./GraphInspector";
 import { GraphNodeList } from "./GraphNodeList";
 import { findMatches } from "./find";
-import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_DEFAULT, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
+import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
 import type { DrawingState } from "./use-drawing";
 
 export interface ExplorerProps {
@@ -27,6 +28,8 @@ export interface ExplorerProps {
   layer: string;
   persona: string;
   limit: number;
+  /** the first view: the scope's overview, a few labelled nodes per layer (app/lib/graph/overview.ts) */
+  overview: boolean;
   personas: { value: string; label: string; layers: readonly Layer[] }[];
   /** the requested focus (the drawing's answer says whether its neighbourhood is drawn) */
   focus: string | null;
@@ -37,7 +40,16 @@ const MAX_MATCHES = 8;
 /** what the explorer holds while its drawing loads or failed to: nothing to find, list or draw */
 const NO_GRAPH: VGraph = { nodes: [], edges: [] };
 
-export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, error }: ExplorerProps) {
+export function GraphExplorer({
+  drawing,
+  meta,
+  layer,
+  persona,
+  limit,
+  overview,
+  personas,
+  error,
+}: ExplorerProps) {
   const uid = useId();
   const submit = useSubmit();
   const engineRef = useRef<GraphEngine | null>(null);
@@ -166,13 +178,8 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
             // only the parameters that differ from the defaults, so shared links stay short
             const params = new URLSearchParams();
             for (const [k, v] of new FormData(e.currentTarget)) {
-              if (
-                typeof v !== "string" ||
-                !v ||
-                (k === "layer" && v === "all") ||
-                (k === "limit" && v === String(LIMIT_DEFAULT))
-              )
-                continue;
+              // no layer and no limit: the overview (the first view)
+              if (typeof v !== "string" || !v || (k === "layer" && v === "all")) continue;
               params.set(k, v);
             }
             submit(params, { method: "get", action: "/graph", replace: true, preventScrollReset: true });
@@ -201,7 +208,8 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
           </label>
           <label className="filter">
             <span>Nodes</span>
-            <select name="limit" defaultValue={String(limit)} data-testid="graph-limit">
+            <select name="limit" defaultValue={overview ? "" : String(limit)} data-testid="graph-limit">
+              <option value="">Overview</option>
               {[...new Set([...LIMIT_OPTIONS, limit])]
                 .sort((a, b) => a - b)
                 .map((n) => (
@@ -285,6 +293,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
       ) : null}
 
       <p className="graph-meta" role="status" data-testid="graph-meta">
+        {overview ? "Overview: the best-connected nodes of each layer, each labelled. " : null}
         Showing <strong data-testid="graph-meta-nodes">{formatNumber(meta.returnedNodes)}</strong> of{" "}
         {formatNumber(meta.totalNodes)} nodes,{" "}
         <strong data-testid="graph-meta-edges">{formatNumber(meta.returnedEdges)}</strong> of{" "}
@@ -391,6 +400,7 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
               </li>
             ))}
           </ul>
+          {overview ? <LayerExpansions persona={persona} drawn={perLayer} /> : null}
           <GraphNodeList nodes={allNodes} selectedId={selectedId} onSelect={openFromList} />
         </div>
         <GraphInspector
@@ -405,5 +415,34 @@ export function GraphExplorer({ drawing, meta, layer, persona, limit, personas, 
         />
       </div>
     </div>
+  );
+}
+
+/** the overview's next step: each layer expanded into its own drawing, or all layers at once */
+function LayerExpansions({ persona, drawn }: { persona: string; drawn: Record<Layer, number> }) {
+  const to = (layer: string) => {
+    const q = new URLSearchParams({ layer });
+    if (persona) q.set("persona", persona);
+    return `/graph?${q}`;
+  };
+  return (
+    <nav className="graph-expand-layers" aria-label="Expand a layer" data-testid="graph-expand-layers">
+      <span className="muted">Expand:</span>
+      <ul>
+        {ALL_LAYERS.filter((l) => drawn[l] > 0).map((l) => (
+          <li key={l}>
+            <AppLink to={to(l)} className="button" data-testid="graph-expand-layer" data-layer={l}>
+              <span className={`dot dot-${l}`} aria-hidden />
+              {l.toUpperCase()} {layerTitle(l)}
+            </AppLink>
+          </li>
+        ))}
+        <li>
+          <AppLink to={to("all")} className="button" data-testid="graph-expand-layer" data-layer="all">
+            All layers, up to {formatNumber(LIMIT_OPTIONS[LIMIT_OPTIONS.length - 1])} nodes
+          </AppLink>
+        </li>
+      </ul>
+    </nav>
   );
 }

@@ -29,14 +29,17 @@ const TAU = Math.PI * 2;
 export const MIN_SCREEN_RADIUS = 2.2;
 const LABEL_ZOOM = 1.6;
 const LABEL_MAX = 350;
+/** a drawing this small (the overview) has every node labelled at any zoom */
+export const LABEL_ALL_MAX = 60;
 const FONT = `12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
 
-export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene) {
+/** paints one frame; answers the ids of the nodes whose label it wrote */
+export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene): string[] {
   const { dpr, t } = scene;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = "#fbfcfe";
   ctx.fillRect(0, 0, scene.width, scene.height);
-  if (!scene.nodes.length) return;
+  if (!scene.nodes.length) return [];
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
 
   // the visible world rectangle (with a margin for radii), for culling
@@ -121,19 +124,23 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene) {
   ring(focus, "#0f2a52", 2.5);
   if (scene.hovered !== focus) ring(scene.hovered, "#1f5fbf", 2);
 
-  // labels: the selection, its neighbours and the hovered node; everything visible when zoomed in
+  // labels: the selection, its neighbours and the hovered node; everything visible when zoomed in or
+  // when the drawing is small (the overview), most connected first
   const labelled: SimNode[] = [];
   if (scene.selected) labelled.push(scene.selected);
   if (scene.hovered) labelled.push(scene.hovered);
-  if (t.k >= LABEL_ZOOM) {
-    for (const n of scene.nodes) if (visible(n) && lit(n)) labelled.push(n);
+  if (t.k >= LABEL_ZOOM || scene.nodes.length <= LABEL_ALL_MAX) {
+    const all = scene.nodes.filter(
+      (n) => visible(n) && lit(n) && n !== scene.selected && n !== scene.hovered,
+    );
+    labelled.push(...all.sort((a, b) => b.degree - a.degree));
   } else if (focus && scene.highlighted.size <= 40) {
     // the neighbours, most connected first
     const near = [...scene.highlighted].map((id) => scene.byId.get(id)!).filter(Boolean);
     labelled.push(...near.sort((a, b) => b.degree - a.degree));
   }
   if (labelled.length > LABEL_MAX) labelled.length = LABEL_MAX;
-  if (!labelled.length) return;
+  if (!labelled.length) return [];
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = FONT;
   const candidates: LabelCandidate[] = labelled.map((n) => ({
@@ -159,4 +166,5 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene) {
     ctx.strokeText(p.text, p.x + 2, p.y + p.h / 2);
     ctx.fillText(p.text, p.x + 2, p.y + p.h / 2);
   }
+  return placed.map((p) => p.id);
 }

@@ -4,10 +4,15 @@ import {
   forceSimulation,
   forceX,
   forceY,
+  type ForceLink,
+  type ForceManyBody,
+  type ForceX,
+  type ForceY,
+  type Simulation,
   type SimulationLinkDatum,
   type SimulationNodeDatum,
 } from "d3-force";
-import type { VNode } from "./types";
+import { ALL_LAYERS, type VNode } from "./types";
 
 /** A node and a relationship as the explorer's simulation holds them. */
 export interface SimNode extends SimulationNodeDatum, VNode {
@@ -22,6 +27,10 @@ export interface SimLink extends SimulationLinkDatum<SimNode> {
   target: SimNode | string;
 }
 
+const LINK_STRENGTH = (l: SimLink) =>
+  0.8 / Math.sqrt(Math.max(1, (l.source as SimNode).degree, (l.target as SimNode).degree));
+const CHARGE = -38;
+
 /**
  * The force simulation (stopped: the engine steps it on animation frames). Hubs (a dataset with all
  * its patients, a code with all its uses) get longer, weaker spokes, so that charge can spread their
@@ -35,16 +44,52 @@ export function createSimulation() {
       const t = l.target as SimNode;
       return 16 + s.r + t.r + 2.2 * Math.sqrt(Math.max(s.degree, t.degree));
     })
-    .strength(
-      (l) => 0.8 / Math.sqrt(Math.max(1, (l.source as SimNode).degree, (l.target as SimNode).degree)),
-    );
+    .strength(LINK_STRENGTH);
   const sim = forceSimulation<SimNode, SimLink>([])
     .force("link", linkForce)
-    .force("charge", forceManyBody<SimNode>().strength(-38).theta(0.9).distanceMax(420))
+    .force("charge", forceManyBody<SimNode>().strength(CHARGE).theta(0.9).distanceMax(420))
     .force("x", forceX<SimNode>(0).strength(0.045))
     .force("y", forceY<SimNode>(0).strength(0.045))
     .velocityDecay(0.38)
     .alphaDecay(0.03)
     .stop();
   return { sim, linkForce };
+}
+
+/** the overview's layered layout: one column per layer (L1 left), the best-connected node on top */
+const COLUMN = 150;
+const ROW = 36;
+
+/**
+ * A small drawing (the overview) is laid out by layer: one column per layer, each layer's nodes one
+ * below the other (neighbouring columns half a row apart, so that labels written beside their nodes
+ * never meet), placed exactly (no charge, no pull of relationships). A large one is the force layout.
+ */
+export function groupByLayer(sim: Simulation<SimNode, SimLink>, nodes: SimNode[], grouped: boolean) {
+  const fx = sim.force("x") as ForceX<SimNode>;
+  const fy = sim.force("y") as ForceY<SimNode>;
+  const link = sim.force("link") as ForceLink<SimNode, SimLink>;
+  const charge = sim.force("charge") as ForceManyBody<SimNode>;
+  if (!grouped) {
+    fx.x(0).strength(0.045);
+    fy.y(0).strength(0.045);
+    link.strength(LINK_STRENGTH);
+    charge.strength(CHARGE);
+    return;
+  }
+  const place = new Map<SimNode, { x: number; y: number }>();
+  ALL_LAYERS.forEach((layer, column) => {
+    const list = nodes.filter((n) => n.layer === layer).sort((a, b) => b.degree - a.degree);
+    list.forEach((n, row) =>
+      place.set(n, { x: (column - 2) * COLUMN, y: (row - 3.5) * ROW + (column % 2) * (ROW / 2) }),
+    );
+  });
+  for (const [n, p] of place) {
+    n.x ??= p.x;
+    n.y ??= p.y;
+  }
+  fx.x((n) => place.get(n)?.x ?? 0).strength(0.6);
+  fy.y((n) => place.get(n)?.y ?? 0).strength(0.6);
+  link.strength(0);
+  charge.strength(0);
 }

@@ -19,19 +19,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
         ? "Health Dataspace Hub · the European health data space"
         : "Overview · Health Dataspace Hub",
   },
-  ...(data && "landing" in data
-    ? [
-        {
-          name: "description",
-          content:
-            "A European health data space: its participants, datasets and data permits at a glance, and how secondary use of health data works.",
-        },
-      ]
-    : []),
 ];
 
-/** a page a visitor who is not signed in may see (static mode's persona chooser leaves it in place: app/root.tsx) */
-export const handle = { publicPage: true };
+/**
+ * a page a visitor who is not signed in may see (static mode's persona chooser leaves it in place:
+ * app/root.tsx), and its description for search results (app/root.tsx writes it)
+ */
+export const handle = {
+  publicPage: true,
+  description:
+    "A European health data space: its participants, datasets and data permits at a glance, and how secondary use of health data works.",
+};
 
 /**
  * `/`: the public landing page for a visitor who is not signed in (app/components/landing); each

@@ -15,6 +15,11 @@ export interface ExplorerQuery {
   persona: string;
   limit: number;
   focus: string | null;
+  /**
+   * the first view (issue 40): no layer, no limit and no focus asked for, so the explorer opens on the
+   * overview (app/lib/graph/overview.ts) of the scope's sample instead of the whole sample
+   */
+  overview: boolean;
 }
 
 export function explorerQuery(url: URL): ExplorerQuery {
@@ -24,6 +29,7 @@ export function explorerQuery(url: URL): ExplorerQuery {
     persona: url.searchParams.get("persona") || "",
     limit: Number.isFinite(rawLimit) && rawLimit > 0 ? Math.min(rawLimit, GRAPH_LIMIT_MAX) : LIMIT_DEFAULT,
     focus: url.searchParams.get("focus") || null,
+    overview: !["layer", "limit", "focus"].some((k) => url.searchParams.get(k)),
   };
 }
 

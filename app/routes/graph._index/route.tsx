@@ -9,6 +9,7 @@ import { requireRole } from "../../session.server";
 import { GRAPH_ROLES } from "../../lib/access.server";
 import { viewerOf } from "../../../server/privacy/policy";
 import { explorerQuery, explorerScope } from "./explorer-scope.server";
+import { explorerGraph } from "./graph-wire.server";
 
 /**
  * The explorer's frame: its controls, the scope's counts and error. The drawing's graph is not in
@@ -34,14 +35,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
   const q = explorerQuery(new URL(request.url));
   const { g, error, layer, persona } = await explorerScope(context.services.graphQueries, q, viewerOf(user));
+  // the overview's counts are those of what it draws (the drawing's route makes the same, once per answer)
+  const drawn = explorerGraph(g, q.overview).graph;
   return {
     meta: {
       layer: g.meta.layer,
       totalNodes: g.meta.totalNodes,
       totalEdges: g.meta.totalEdges,
-      returnedNodes: g.nodes.length,
-      returnedEdges: g.edges.length,
+      returnedNodes: drawn.nodes.length,
+      returnedEdges: drawn.edges.length,
     },
+    overview: q.overview,
     layer,
     persona,
     limit: q.limit,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRouteHarness, thrown, type RouteHarness } from "../../../tests/support/route-context";
 import { decodeGraph } from "../../components/graph/wire";
+import { OVERVIEW_PER_LAYER } from "../../lib/graph/overview";
+import { loader as pageLoader } from "../graph._index/route";
 import { loader, type DrawingData } from "./route";
 
 let h: RouteHarness;
@@ -57,6 +59,41 @@ describe("graph drawing", () => {
     expect(f.focus).toBeNull();
     expect(f.focusError).toMatch(/no-such-node|not found/i);
     expect(f.graph).toBe(all.graph);
+  });
+
+  it("opens on the overview: a few labelled nodes of each layer, the page's counts, and a layer expands", async () => {
+    const o = decodeGraph(drawn(await load("admin", "/graph/drawing")).graph);
+    const whole = decodeGraph(drawn(await load("admin", "/graph/drawing?layer=all")).graph);
+    expect(whole.nodes.length).toBeGreaterThan(100);
+    const layers = new Set(whole.nodes.map((n) => n.layer));
+    expect(new Set(o.nodes.map((n) => n.layer))).toEqual(layers);
+    for (const l of layers) {
+      const inLayer = o.nodes.filter((n) => n.layer === l);
+      expect(inLayer.length).toBeGreaterThan(0);
+      expect(inLayer.length).toBeLessThanOrEqual(OVERVIEW_PER_LAYER);
+    }
+    const ids = new Set(o.nodes.map((n) => n.id));
+    for (const e of o.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
+    const frame = await pageLoader({
+      request: await h.request("admin", "/graph"),
+      context: h.context,
+      params: {},
+    });
+    expect(frame.overview).toBe(true);
+    expect(frame.meta.returnedNodes).toBe(o.nodes.length);
+    expect(frame.meta.returnedEdges).toBe(o.edges.length);
+    // a layer asked for is that layer's own drawing, up to the default limit
+    const l3 = decodeGraph(drawn(await load("admin", "/graph/drawing?layer=l3")).graph);
+    expect(l3.nodes.length).toBeGreaterThan(o.nodes.filter((n) => n.layer === "l3").length);
+    expect(
+      (
+        await pageLoader({
+          request: await h.request("admin", "/graph?layer=l3"),
+          context: h.context,
+          params: {},
+        })
+      ).overview,
+    ).toBe(false);
   });
 
   it("refuses a patient with 403", async () => {

@@ -7,14 +7,15 @@ import { requireRole } from "../../session.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { encodeGraph } from "../../components/graph/wire";
 import { explorerQuery, explorerScope } from "../graph._index/explorer-scope.server";
-import { graphWire } from "../graph._index/graph-wire.server";
+import { explorerGraph } from "../graph._index/graph-wire.server";
 
 /**
  * Resource route for the explorer's drawing (decision 0027): the graph of the page's query
  * (`?layer=&persona=&limit=&focus=`, read as the page reads it) as the wire string of
  * app/components/graph/wire.ts, loaded by a fetcher after hydration so that the page's document
  * carries only its frame. A scope the service refuses falls back to all layers (the page shows the
- * refusal); `?focus=<id>` adds the node's neighbourhood, and `focus` is the id when that worked.
+ * refusal). Without a layer, a limit or a focus it answers the scope's overview (the first view:
+ * app/lib/graph/overview.ts). `?focus=<id>` adds the node's neighbourhood, and `focus` is the id when that worked.
  * A failure comes back as `{ error }` so that the explorer shows it in place with a retry.
  */
 export type DrawingData =
@@ -29,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { graphQueries } = context.services;
   try {
     const { g } = await explorerScope(graphQueries, q, viewer);
-    let graph = graphWire(g);
+    let graph = explorerGraph(g, q.overview).wire;
     let focus: string | null = null;
     let focusError: string | null = null;
     if (q.focus) {
