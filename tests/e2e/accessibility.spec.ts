@@ -99,7 +99,7 @@ test("axe: the public landing page, information and register (no session) have n
   page,
 }) => {
   const problems: string[] = [];
-  for (const path of ["/", "/information", "/register", "/auth/signin"])
+  for (const path of ["/", "/information", "/register", "/auth/signin", "/docs/api"])
     problems.push(...(await audit(page, path)));
   expect(problems, problems.join("\n")).toEqual([]);
 });
