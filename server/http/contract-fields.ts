@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AnswerSpec } from "./contract";
 import { invalidIdMessage } from "./ids";
+import { invalidNameMessage, NAME_PATTERN } from "./names";
 
 /**
  * The building blocks of the route declarations (contract.ts): query fields with the hub's exact 400
@@ -24,6 +25,28 @@ export const optionalId = (name: string) =>
     .string()
     .regex(new RegExp(`^\\s*$|${ID_PATTERN.source}`), invalidIdMessage(name))
     .optional();
+
+/**
+ * An absolute http(s) URL that the WHATWG URL parser takes (ids.ts `checkHttpUrl`), as a pattern: a
+ * host name whose last label starts with a letter, or an IPv4 address; an optional port; then anything
+ * without white space. At most 2,000 characters.
+ */
+export const HTTP_URL =
+  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}|(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*)(?::\d{1,5})?(?:[/?#]\S*)?$/;
+export const httpUrlField = (field: string) =>
+  z.string().max(2000, `${field} must be an http(s) URL`).regex(HTTP_URL, `${field} must be an http(s) URL`);
+
+/** a human-readable name (names.ts), with its 400 text */
+export const nameField = (field: string) => z.string().regex(NAME_PATTERN, invalidNameMessage(field));
+
+/**
+ * For the document (`.meta(...)`): at least one (`anyOf`) or exactly one (`oneOf`) of these fields is
+ * present and not blank. The schema's own refinement does the check and gives the 400 text; JSON
+ * Schema export cannot see a refinement, so the rule is stated with this.
+ */
+export const presentFields = (kind: "anyOf" | "oneOf", ...fields: string[]) => ({
+  [kind]: fields.map((f) => ({ required: [f], properties: { [f]: { type: "string", pattern: "\\S" } } })),
+});
 
 /** an optional integer query value within [min, max] (the texts of handler.ts's `intParam`) */
 export const intQuery = (name: string, min: number, max: number, def?: number) =>
@@ -50,5 +73,12 @@ export const listOf = (...keys: string[]) => z.array(has(...keys));
 export const ok = (schema: z.ZodType, description = "OK"): AnswerSpec => ({ description, schema });
 export const created = (schema: z.ZodType, description = "Created"): AnswerSpec => ({ description, schema });
 export const NO_CONTENT: AnswerSpec = { description: "Done; no body" };
+/**
+ * The 400 answer of an operation whose handler refuses for reasons no schema can hold (a dataset that
+ * must exist, the caller's own organisation): its refusal texts quoted, `<name>` for a value in them.
+ */
+export const refusals = (...texts: string[]): AnswerSpec => ({
+  description: `Bad input (query, path parameter or body); nothing was changed. Also refused: ${texts.map((t) => `\`${t}\``).join("; ")}`,
+});
 /** an error answer (the Error schema) the handler itself gives */
 export const fails = (description: string): AnswerSpec => ({ description });

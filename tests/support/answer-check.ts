@@ -44,6 +44,11 @@ function documentAndValidator() {
 const withComponents = (schema: unknown): unknown =>
   JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"hub:components#/$defs/'));
 
+/** a validator of a schema of the document (a request body's, a parameter's), its $refs resolved */
+export function compileSchema(schema: unknown): ValidateFunction {
+  return documentAndValidator().ajv.compile(withComponents(schema) as Json);
+}
+
 /** what is wrong with one answer, by the document; undefined when it fits (or is not an operation's) */
 export function checkAnswer(
   method: string,
