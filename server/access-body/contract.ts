@@ -177,6 +177,7 @@ export const accessBodyContract: Contracts = {
         schema: has("title", "period"),
         alternatives: { "text/csv": undefined, "text/html": undefined },
       },
+      400: refusals("from must be a date YYYY-MM-DD", "to must be a date YYYY-MM-DD<rest>"),
     },
   },
   "GET /api/information": { answers: { 200: ok(has("accessBody", "howToApply")) } },

@@ -28,6 +28,10 @@ export const auditContract: Contracts = {
         z.union([listOf("id", "action", "actor", "timestamp"), z.looseObject({})]),
         "AuditEntry array, or with verify=true the chain report",
       ),
+      400: refusals(
+        "since must be an ISO 8601 date or date-time",
+        "until must be an ISO 8601 date or date-time",
+      ),
     },
   },
   "GET /api/admin/audit/retention": {

@@ -48,16 +48,45 @@ export const presentFields = (kind: "anyOf" | "oneOf", ...fields: string[]) => (
   [kind]: fields.map((f) => ({ required: [f], properties: { [f]: { type: "string", pattern: "\\S" } } })),
 });
 
-/** an optional integer query value within [min, max] (the texts of handler.ts's `intParam`) */
-export const intQuery = (name: string, min: number, max: number, def?: number) =>
-  z
+/**
+ * An optional integer query value within [min, max] (the texts of handler.ts's `intParam`). The range
+ * is a pattern (leading zeros allowed, as `Number` reads them), so the document states it too.
+ */
+export const intQuery = (name: string, min: number, max: number, def?: number) => {
+  if (min < 0) throw new Error("intQuery: the range pattern needs min ≥ 0");
+  const range = new RegExp(`^(?:${min === 0 ? "-0+|" : ""}0*(?:${integerRange(min, max)}))?$`);
+  return z
     .string()
     .regex(/^(-?\d+)?$/, `${name} must be an integer`)
-    .refine((v) => v === "" || (Number(v) >= min && Number(v) <= max), {
-      message: `${name} must be between ${min} and ${max}`,
-    })
+    .regex(range, `${name} must be between ${min} and ${max}`)
     .optional()
     .describe(`integer ${min}–${max}${def === undefined ? "" : `, default ${def}`}`);
+};
+
+/** a regex alternative matching the decimal numbers lo..hi (same digit count, no sign) */
+function sameLength(lo: string, hi: string): string {
+  if (lo === hi) return lo;
+  if (lo.length === 1) return `[${lo}-${hi}]`;
+  if (lo[0] === hi[0]) return lo[0] + group(sameLength(lo.slice(1), hi.slice(1)));
+  const rest = lo.length - 1;
+  const parts = [lo[0] + group(sameLength(lo.slice(1), "9".repeat(rest)))];
+  const a = Number(lo[0]) + 1;
+  const b = Number(hi[0]) - 1;
+  if (a <= b) parts.push(`${a === b ? a : `[${a}-${b}]`}\\d{${rest}}`);
+  parts.push(hi[0] + group(sameLength("0".repeat(rest), hi.slice(1))));
+  return parts.join("|");
+}
+const group = (s: string) => (s.includes("|") ? `(?:${s})` : s);
+/** the decimal numbers min..max (min ≥ 0) as regex alternatives, without leading zeros */
+function integerRange(min: number, max: number): string {
+  const parts: string[] = [];
+  for (let digits = String(min).length; digits <= String(max).length; digits++) {
+    const lo = Math.max(min, digits === 1 ? 0 : 10 ** (digits - 1));
+    const hi = Math.min(max, 10 ** digits - 1);
+    if (lo <= hi) parts.push(sameLength(String(lo), String(hi)));
+  }
+  return parts.join("|");
+}
 
 /** an optional free string (the handler reads it as it is) */
 export const optionalText = (description?: string) =>

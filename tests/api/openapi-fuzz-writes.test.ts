@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERSONAS } from "../../server/auth/personas";
-import { checkAnswer, compileSchema } from "../support/answer-check";
+import { checkAnswer, compileSchema, statedRefusal } from "../support/answer-check";
 import { mutationOf, schemaArbitrary, type Schema } from "../support/schema-arbitrary";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
@@ -56,29 +56,6 @@ const BAD_STRINGS = ["", " ", "\u000bx", "..", "a/b", "é", "-1", "x".repeat(201
 
 /** in a path: not "..", which the URL resolves away before it is sent */
 const BAD_PATH_STRINGS = BAD_STRINGS.filter((v) => v !== "..");
-
-/**
- * A refusal the document states: the operation's 400 description quotes refusal texts in backticks,
- * `<name>` standing for any value (e.g. `Unknown dataset: <id> (use an id of GET /api/catalog)`: a
- * rule no schema can hold, here that the dataset must exist); the error's text starts like one of them.
- */
-function stated(op: Operation, answer: string) {
-  let text = "";
-  try {
-    text = String((JSON.parse(answer) as { error?: unknown }).error ?? "");
-  } catch {
-    return false;
-  }
-  const templates = [...(op.responses?.["400"]?.description ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1]);
-  return templates.some((t) =>
-    new RegExp(
-      `^${t
-        .split(/<[^>]+>/)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-        .join("[\\s\\S]*")}`,
-    ).test(text),
-  );
-}
 
 const stringOfValue = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
@@ -203,7 +180,7 @@ describe("fuzzing every writing operation and every operation with path paramete
         const problem = checkAnswer(method, url, res.status, res.headers.get("content-type") ?? "", body);
         if (problem) note(problem);
         const why = invalidity(c);
-        if (!why && res.status === 400 && !stated(op, body.toString("utf8")))
+        if (!why && res.status === 400 && !statedRefusal(op, body.toString("utf8")))
           note(`valid by the document, refused: ${body.toString("utf8")}`);
         if (why && res.status >= 200 && res.status < 300) note(`invalid by the document (${why}), accepted`);
       };
