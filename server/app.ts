@@ -34,6 +34,7 @@ import { isCrossSiteRequest } from "./http/origin";
 import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
 import { staticModePages } from "./static-mode/http";
+import { answerReferencePage } from "./openapi/reference-page";
 
 /**
  * Builds and starts the whole server: services, the embedded identity provider under /idp,
@@ -159,7 +160,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
    * this order: the security headers with the page's CSP nonce; a state-changing request from a
    * foreign origin refused (not /idp, whose forms post across its own path); the office-hours gate
    * (not for files); the identity provider under /idp; files under /build and the favicon; the
-   * persona apps of static mode; and Remix for the rest. A GET or HEAD, and any request of a page's
+   * API reference page (/docs/api); the persona apps of static mode; and Remix for the rest. A GET or HEAD, and any request of a page's
    * data (`.data`), waits for a page slot in live mode.
    */
   const serveNonApi = (req: IncomingMessage, res: ServerResponse) => {
@@ -180,6 +181,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (isUnder(pathname, ASSETS_PATH)) return files.assets(req, res);
     if (pathname === "/favicon.ico" && (req.method === "GET" || req.method === "HEAD"))
       return files.favicon(req, res);
+    if (answerReferencePage(req, res, nonce)) return;
     if (personaPages?.(req, res, nonce)) return;
     const answer = () => answerWithRemix(handleRemix, req, res, { services, cspNonce: nonce });
     if (pageLimit > 0 && (req.method === "GET" || req.method === "HEAD" || pathname.endsWith(".data")))

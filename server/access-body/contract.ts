@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, has, intQuery, ok, optionalText } from "../http/contract-fields";
+import { created, fails, has, intQuery, ok, optionalText, refusals } from "../http/contract-fields";
 import {
   answerInformationRequestSchema,
   clockEventSchema,
@@ -37,6 +37,8 @@ const byState = {
   id: optionalText("one record with its full history"),
   state: optionalText("only records in this state"),
 };
+/** a refusal no schema can hold: the datasets named must exist (context.ts) */
+const UNKNOWN_DATASET = refusals("Unknown dataset: <id> (use an id of GET /api/catalog)");
 const STATE = fails("The record's state does not allow this event (409)");
 const NONE = fails("No such record");
 const NOT_YOURS = fails("Another organisation's record, or the caller's role may not do this");
@@ -74,6 +76,7 @@ export const accessBodyContract: Contracts = {
     ...post(z.union([submitApplicationSchema, withdraw("applicationId")]), 201),
     answers: {
       200: ok(stepAnswer, "Withdrawn"),
+      400: UNKNOWN_DATASET,
       201: created(stepAnswer, "Submitted"),
       403: NOT_YOURS,
       404: NONE,
@@ -129,6 +132,7 @@ export const accessBodyContract: Contracts = {
     ...post(z.union([submitDataRequestSchema, withdraw("requestId")]), 201),
     answers: {
       200: ok(stepAnswer, "Withdrawn"),
+      400: UNKNOWN_DATASET,
       201: created(stepAnswer, "Submitted"),
       403: NOT_YOURS,
       404: NONE,
@@ -173,6 +177,7 @@ export const accessBodyContract: Contracts = {
         schema: has("title", "period"),
         alternatives: { "text/csv": undefined, "text/html": undefined },
       },
+      400: refusals("from must be a date YYYY-MM-DD", "to must be a date YYYY-MM-DD<rest>"),
     },
   },
   "GET /api/information": { answers: { 200: ok(has("accessBody", "howToApply")) } },

@@ -163,9 +163,19 @@ export interface ApplicationDetail extends ApplicationView {
 
 // ---- request bodies ----
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+/**
+ * Free text: at most `max` characters and not blank as sent, then stored without its surrounding white
+ * space (the checks run before the trim, so the document's maxLength and pattern are the rule).
+ */
+const text = (max: number) =>
+  z.string().max(max).regex(/\S/, "must not be blank").trim().describe("surrounding white space is trimmed");
 const reason = text(4000);
-const idString = z.string().trim().min(1).max(100);
+/** an identifier, kept as sent: no surrounding white space (refused, not trimmed) */
+const idString = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^\S(?:[\s\S]*\S)?$/, "must not start or end with white space");
 const listOfText = z.union([
   text(2000).transform((s) =>
     s
@@ -196,7 +206,7 @@ export const completenessSchema = z.object({
   applicationId: idString,
   complete: z.boolean(),
   missing: listOfText.optional(),
-  note: z.string().trim().max(4000).optional(),
+  note: z.string().max(4000).trim().optional().describe("surrounding white space is trimmed"),
 });
 
 export const clockEventSchema = z.object({
@@ -249,7 +259,7 @@ export const submitDataRequestSchema = z.object({
 export const decideDataRequestSchema = z.object({
   requestId: idString,
   decision: z.enum(["approve", "refuse", "answer"]),
-  reasons: z.string().trim().max(4000).optional(),
+  reasons: z.string().max(4000).trim().optional().describe("surrounding white space is trimmed"),
   answer: z
     .object({
       summary: text(10_000),
@@ -267,7 +277,7 @@ export const openFindingSchema = z.object({
   title: text(300),
   description: text(10_000),
   severity: z.enum(FINDING_SEVERITIES).default("medium"),
-  article: z.string().trim().max(100).optional(),
+  article: z.string().max(100).trim().optional().describe("surrounding white space is trimmed"),
   relatedPermitId: idString.optional(),
   responseDueInDays: z.number().int().min(1).max(180).default(30),
 });
@@ -289,7 +299,8 @@ export const declareResultSchema = z
   })
   .refine((v) => !!v.permitId !== !!v.dataRequestId, {
     message: "name exactly one of permitId or dataRequestId",
-  });
+  })
+  .meta({ oneOf: [{ required: ["permitId"] }, { required: ["dataRequestId"] }] });
 
 export const resultActionSchema = z.discriminatedUnion("action", [
   z.object({ resultId: idString, action: z.literal("release"), note: text(4000) }),

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { intQuery, listOf, ok, optionalText } from "../http/contract-fields";
+import { intQuery, listOf, ok, optionalText, refusals } from "../http/contract-fields";
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from "./handlers";
+import { KIND_PATTERN } from "./retention";
 
 /** The declarations of the audit routes (server/http/contract.ts). */
 
@@ -27,6 +28,10 @@ export const auditContract: Contracts = {
         z.union([listOf("id", "action", "actor", "timestamp"), z.looseObject({})]),
         "AuditEntry array, or with verify=true the chain report",
       ),
+      400: refusals(
+        "since must be an ISO 8601 date or date-time",
+        "until must be an ISO 8601 date or date-time",
+      ),
     },
   },
   "GET /api/admin/audit/retention": {
@@ -34,14 +39,35 @@ export const auditContract: Contracts = {
     answers: { 200: ok(z.looseObject({}), "Every kind's rules, or with ?kind= that kind's") },
   },
   "POST /api/admin/audit/retention": {
-    body: z.looseObject({
-      kind: z.string().optional().describe("required unless action is purge"),
-      days: z
-        .union([z.number(), z.string()])
-        .optional()
-        .describe("whole days ≥ 1; required unless action is purge"),
-      action: z.literal("purge").optional(),
-    }),
-    answers: { 200: ok(z.looseObject({})) },
+    // documented only (the handler reads it, retention.ts): kind and days, or action purge
+    body: z
+      .looseObject({
+        kind: z
+          .string()
+          .regex(KIND_PATTERN)
+          .optional()
+          .describe(
+            "a lower-case entry kind (surrounding white space is trimmed); required unless action is purge",
+          ),
+        days: z
+          .union([z.number().int().min(1), z.string().regex(/^0*[1-9]\d*$/)])
+          .optional()
+          .describe("whole days ≥ 1; required unless action is purge"),
+        action: z.literal("purge").optional(),
+      })
+      .meta({
+        anyOf: [
+          { required: ["action"], properties: { action: { const: "purge" } } },
+          { required: ["kind", "days"] },
+        ],
+      }),
+    bodyParsedBy: "handler",
+    answers: {
+      200: ok(z.looseObject({})),
+      400: refusals(
+        "Retention for <kind> cannot be shorter than <the kind's statutory floor>",
+        "Retention for <kind> cannot be longer than 3653 days<rest>",
+      ),
+    },
   },
 };

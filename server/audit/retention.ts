@@ -158,7 +158,7 @@ export interface RetentionService {
   answer(kind: string | undefined, now?: Date): Promise<{ value: unknown; until: number }>;
 }
 
-const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
+export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 export function parseRetentionInput(body: Record<string, unknown>): { kind: string; days: number } {
   const kind = typeof body.kind === "string" ? body.kind.trim() : "";

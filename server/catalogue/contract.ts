@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, has, NO_CONTENT, ok, requiredText } from "../http/contract-fields";
-import { healthDatasetSchema } from "./service";
+import { created, fails, has, NO_CONTENT, ok, refusals, requiredText } from "../http/contract-fields";
+import { healthDatasetSchema, PUBLISHER_NOT_YOURS } from "./service";
 
 /** The declarations of the catalogue routes (server/http/contract.ts). */
 
@@ -13,10 +13,12 @@ export const catalogueContract: Contracts = {
   "POST /api/catalog": {
     // the spec's text for a missing id or title first, then the dataset's own schema (service.ts)
     body: z
-      .looseObject({ id: requiredText(REQUIRED), title: requiredText(REQUIRED) })
+      // title trimmed as the dataset schema trims it: the two stages must give the same value
+      .looseObject({ id: requiredText(REQUIRED), title: requiredText(REQUIRED).trim() })
       .and(healthDatasetSchema),
     answers: {
       201: created(dataset),
+      400: refusals(PUBLISHER_NOT_YOURS),
       409: fails("A dataset or node with this id already exists"),
     },
   },

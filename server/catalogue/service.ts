@@ -8,13 +8,14 @@ import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
 /** HealthDCAT-AP datasets (layer l2) — the spec's HealthDataset shape. */
 export const healthDatasetSchema = z.object({
+  // an identifier is taken as sent (never trimmed: the pattern refuses surrounding white space)
   id: z
     .string()
-    .trim()
     .min(1)
     .max(200)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits, '.', '_', ':' and '-'"),
-  title: z.string().trim().min(1).max(500),
+  // checked as sent, stored trimmed (the API document states the pattern and the length)
+  title: z.string().max(500).regex(/\S/, "title must not be blank").trim(),
   description: z.string().max(10_000).optional(),
   publisher: z.string().max(500).optional(),
   license: httpUrl.optional(),

@@ -8,9 +8,13 @@ import {
   listOf,
   ok,
   optionalId,
+  httpUrlField,
+  nameField,
   optionalText,
+  presentFields,
   requiredText,
 } from "../http/contract-fields";
+import { ROLES } from "../auth/personas";
 
 import { ASSET_FIELDS_REQUIRED } from "./assets";
 import {
@@ -20,6 +24,7 @@ import {
   PROVIDER_DID_REQUIRED,
 } from "./negotiations";
 import { PARTICIPANT_FIELDS_REQUIRED } from "./participants";
+import { TRANSFER_TYPES } from "./protocol";
 import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
 
 /**
@@ -58,10 +63,12 @@ const negotiationBody = z
     message: OFFER_ID_REQUIRED,
     path: ["offerId"],
   })
+  .meta(presentFields("anyOf", "offerId", "policyId"))
   .and(
     z.looseObject({
       participantId: idField("participantId"),
       assetId: idField("assetId"),
+      counterPartyAddress: httpUrlField("counterPartyAddress"),
     }),
   );
 
@@ -71,9 +78,18 @@ const transferBody = z
     contractId: requiredText(TRANSFER_FIELDS_REQUIRED),
     counterPartyAddress: requiredText(TRANSFER_FIELDS_REQUIRED),
     assetId: z.string().optional(),
-    transferType: z.string().optional(),
+    transferType: z
+      .enum(TRANSFER_TYPES, { error: `transferType must be one of ${TRANSFER_TYPES.join(", ")}` })
+      .optional()
+      .describe("default HttpData-PULL"),
   })
-  .and(z.looseObject({ participantId: idField("participantId"), assetId: optionalId("assetId") }));
+  .and(
+    z.looseObject({
+      participantId: idField("participantId"),
+      assetId: optionalId("assetId"),
+      counterPartyAddress: httpUrlField("counterPartyAddress"),
+    }),
+  );
 
 const assetBody = z
   .looseObject({
@@ -158,12 +174,27 @@ export const dataspaceContract: Contracts = {
     },
   },
   "POST /api/participants": {
-    body: z.looseObject({
-      displayName: requiredText(PARTICIPANT_FIELDS_REQUIRED),
-      role: requiredText(PARTICIPANT_FIELDS_REQUIRED),
-      organization: z.string().optional(),
-      ehdsParticipantType: z.string().optional(),
-    }),
+    body: z
+      .looseObject({
+        displayName: requiredText(PARTICIPANT_FIELDS_REQUIRED),
+        role: requiredText(PARTICIPANT_FIELDS_REQUIRED),
+        organization: z.string().optional(),
+        ehdsParticipantType: z.string().optional(),
+      })
+      .and(
+        z.looseObject({
+          displayName: nameField("displayName"),
+          role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` }),
+          organization: z
+            .union([nameField("organization"), z.string().regex(/^\s*$/)], {
+              error:
+                "organization may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)",
+            })
+            .optional()
+            .describe("blank counts as absent (default: displayName)"),
+          ehdsParticipantType: optionalId("ehdsParticipantType").describe("default: role"),
+        }),
+      ),
     answers: {
       201: created(has("tenantId", "participantId", "displayName", "role", "status")),
       502: upstream("Failed to create participant"),
@@ -171,7 +202,21 @@ export const dataspaceContract: Contracts = {
     },
   },
   "PATCH /api/participants/:id": {
-    body: z.looseObject({ displayName: z.string().optional(), organization: z.string().optional() }),
+    body: z
+      .looseObject({
+        displayName: z.union([nameField("displayName"), z.string().regex(/^\s*$/)], {
+          error: "displayName may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)",
+        }),
+        organization: z.union([nameField("organization"), z.string().regex(/^\s*$/)], {
+          error: "organization may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)",
+        }),
+      })
+      .partial()
+      .refine((b) => !!b.displayName?.trim() || !!b.organization?.trim(), {
+        message: "displayName or organization is required",
+        path: ["displayName"],
+      })
+      .meta(presentFields("anyOf", "displayName", "organization")),
     answers: {
       200: ok(z.looseObject({})),
       404: fails("No such participant"),

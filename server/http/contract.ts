@@ -141,4 +141,4 @@ export function edgeAnswers(
 }
 
 /** the path parameter every `:name` of the table is, unless declared otherwise: an identifier (ids.ts) */
-export const PATH_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$";
+export const PATH_ID_PATTERN = "^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$";

@@ -9,10 +9,10 @@ import { invalidField } from "./field-errors";
  * control characters.
  */
 
-const NAME_SYNTAX = /^[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N} .,'’&/+-]{0,119}$/u;
+/** the whole syntax as one pattern (no `--`, no two spaces, no trailing space), as the API document states it */
+export const NAME_PATTERN = /^(?!.*--)(?!.* {2})(?!.* $)[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N} .,'’&/+-]{0,119}$/u;
 
-export const isValidName = (value: string): boolean =>
-  NAME_SYNTAX.test(value) && value === value.trimEnd() && !value.includes("--") && !value.includes("  ");
+export const isValidName = (value: string): boolean => NAME_PATTERN.test(value);
 
 export const invalidNameMessage = (field: string) =>
   `${field} may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { fails, has, ok } from "../http/contract-fields";
+import { fails, has, ok, refusals } from "../http/contract-fields";
+import { TEMPLATES } from "./templates";
 
 /** The declarations of the question routes (server/http/contract.ts). */
 
@@ -8,12 +9,16 @@ export const nlqContract: Contracts = {
   "GET /api/nlq": { answers: { 200: ok(has("templates")) } },
   "POST /api/nlq": {
     body: z.looseObject({
-      question: z.string().describe("required, not blank (trimmed)"),
-      templateId: z.string().optional().describe('default "auto"'),
+      question: z.string().regex(/\S/).describe("not blank; at most 500 characters once trimmed"),
+      templateId: z
+        .union([z.enum(["auto", ...TEMPLATES.map((t) => t.id)]), z.literal(""), z.null()])
+        .optional()
+        .describe('default "auto" (also for "" and null)'),
     }),
     bodyParsedBy: "handler",
     answers: {
       200: ok(z.looseObject({}), "The answer"),
+      400: refusals("The question does not fit template <rest>", "question must be at most 500 characters"),
       502: fails("The question back end failed (proxy error)"),
     },
   },

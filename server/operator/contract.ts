@@ -7,13 +7,17 @@ import {
   listOf,
   NO_CONTENT,
   ok,
+  HTTP_URL,
   optionalText,
+  refusals,
   requiredText,
 } from "../http/contract-fields";
-import { DIRECTORY_DID_REQUIRED, DIRECTORY_FIELDS_REQUIRED } from "./directory";
+import { DID_PATTERN, DIRECTORY_DID_REQUIRED, DIRECTORY_FIELDS_REQUIRED } from "./directory";
 
 /** The declarations of the operator console, the demonstration DSP catalogue and the sign-in routes (server/http/contract.ts). */
 
+/** blank: the handlers' `presentString` counts it as absent */
+const BLANK = z.string().regex(/^\s*$/);
 const NO_COMPONENT = fails("No such component");
 
 export const operatorContract: Contracts = {
@@ -23,12 +27,29 @@ export const operatorContract: Contracts = {
   "GET /api/admin/participants": { answers: { 200: ok(listOf("did", "displayName")) } },
   "POST /api/admin/participants": {
     body: z.looseObject({
-      did: requiredText(DIRECTORY_FIELDS_REQUIRED),
-      displayName: requiredText(DIRECTORY_FIELDS_REQUIRED),
-      country: z.string().optional(),
-      catalogueUrl: z.string().optional(),
+      did: requiredText(DIRECTORY_FIELDS_REQUIRED)
+        .max(512)
+        .regex(DID_PATTERN)
+        .regex(/[^:]$/)
+        .describe("a W3C DID, did:<method>:<method-specific-id>; did:web needs a domain name or localhost"),
+      displayName: requiredText(DIRECTORY_FIELDS_REQUIRED).regex(
+        /^\s*\S(?:[\s\S]{0,198}\S)?\s*$/,
+        "displayName is too long (at most 200 characters)",
+      ),
+      country: z
+        .union([z.string().regex(/^[A-Za-z]{2}$/), BLANK], {
+          error: "country must be an ISO 3166-1 alpha-2 code such as DE",
+        })
+        .optional(),
+      catalogueUrl: z
+        .union([z.string().regex(HTTP_URL), BLANK], { error: "catalogueUrl must be an absolute http(s) URL" })
+        .optional(),
     }),
-    answers: { 201: created(has("did", "displayName")), 409: fails("This DID is in the directory already") },
+    answers: {
+      400: refusals("did:web needs a domain name<rest>"),
+      201: created(has("did", "displayName")),
+      409: fails("This DID is in the directory already"),
+    },
   },
   "DELETE /api/admin/participants": {
     query: z
@@ -38,6 +59,7 @@ export const operatorContract: Contracts = {
           ctx.addIssue({ code: "custom", path: ["did"], message: DIRECTORY_DID_REQUIRED });
       }),
     answers: {
+      400: refusals(DIRECTORY_DID_REQUIRED),
       204: NO_CONTENT,
       404: fails("No such directory entry"),
       409: fails("Seeded directory entries (founding participants) cannot be deleted"),

@@ -33,14 +33,15 @@ export interface DirectoryEntry {
   addedAt: string;
 }
 
-const DID = /^did:[a-z0-9]+:(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*(?::(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*)*$/;
+export const DID_PATTERN =
+  /^did:[a-z0-9]+:(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*(?::(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*)*$/;
 const DOMAIN =
   /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** Why a DID is not acceptable, or null. */
 export function didProblem(did: string): string | null {
   if (did.length > 512) return "did is too long (at most 512 characters)";
-  if (!DID.test(did) || did.endsWith(":"))
+  if (!DID_PATTERN.test(did) || did.endsWith(":"))
     return `did "${did}" is not a valid DID: expected did:<method>:<method-specific-id> (W3C DID Core)`;
   if (did.startsWith("did:web:")) {
     const [hostPart] = did.slice("did:web:".length).split(":");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, has, ok } from "../http/contract-fields";
+import { created, fails, has, ok, refusals } from "../http/contract-fields";
+import { observationSchema } from "./observations";
 
 /**
  * The declarations of the companion app's routes (server/http/contract.ts). Their bodies are signed by
@@ -9,13 +10,24 @@ import { created, fails, has, ok } from "../http/contract-fields";
 
 const TOO_MANY = fails("Too many pairings or accounts from this client (Retry-After)");
 const bundle = has("resourceType", "entry");
+/** the attestation's own checks, past its shape (credentials.ts) */
+const ATTESTATION = refusals("attestation is not a JWS<rest>");
+/** a compact JWS (credentials.ts `verifyAttestation`) */
+const JWS = z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]+$/);
 
 export const patientAppContract: Contracts = {
   "POST /api/app-accounts/challenge": { answers: { 201: created(has("nonce")), 429: TOO_MANY } },
   "POST /api/app-accounts": {
-    body: z.looseObject({}).describe("the device attestation"),
+    body: z
+      .looseObject({ attestation: JWS.describe("ES256 over the challenge nonce, signed by the device key") })
+      .describe("the device attestation"),
     bodyParsedBy: "handler",
-    answers: { 201: created(z.looseObject({})), 409: fails("Already registered"), 429: TOO_MANY },
+    answers: {
+      201: created(z.looseObject({})),
+      400: ATTESTATION,
+      409: fails("Already registered"),
+      429: TOO_MANY,
+    },
   },
   "POST /api/patient/app-pairing": { answers: { 201: created(z.looseObject({})), 429: TOO_MANY } },
   "GET /api/patient/app-pairing/:pairingId": {
@@ -26,10 +38,13 @@ export const patientAppContract: Contracts = {
     answers: { 200: ok(has("devices")) },
   },
   "POST /api/patient/app-devices": {
-    body: z.looseObject({}).describe("the pairing code and the device's key, signed"),
+    body: z
+      .looseObject({ code: z.string().regex(/\S/), attestation: JWS.describe("ES256 over the pairing code") })
+      .describe("the pairing code and the device's key, signed"),
     bodyParsedBy: "handler",
     answers: {
       201: created(z.looseObject({})),
+      400: ATTESTATION,
       404: fails("No such pairing"),
       409: fails("The pairing is used or expired"),
       429: TOO_MANY,
@@ -40,9 +55,28 @@ export const patientAppContract: Contracts = {
   },
   "GET /api/patient/app/record": { answers: { 200: ok(bundle, "A FHIR R4 Bundle") } },
   "POST /api/patient/app/record": {
-    body: z.looseObject({}).describe("FHIR Observations (a Bundle or an Observation)"),
+    body: z
+      .union([
+        observationSchema,
+        z.looseObject({
+          resourceType: z.literal("Bundle"),
+          type: z.enum(["collection", "batch", "transaction"]),
+          entry: z
+            .array(z.looseObject({ resource: observationSchema }))
+            .min(1)
+            .max(100),
+        }),
+      ])
+      .describe("FHIR Observations (a Bundle or an Observation) of the self-measurable LOINC codes"),
     bodyParsedBy: "handler",
-    answers: { 201: created(has("created", "observations")) },
+    answers: {
+      201: created(has("created", "observations")),
+      400: refusals(
+        "<where>.code.coding: <rest>",
+        "<where>.valueQuantity<rest>",
+        "<where>.effectiveDateTime<rest>",
+      ),
+    },
   },
   "GET /api/patient/observations": {
     answers: {

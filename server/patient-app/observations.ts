@@ -105,7 +105,7 @@ const coding = z.object({
   code: z.string().optional(),
   display: z.string().optional(),
 });
-const observationSchema = z.object({
+export const observationSchema = z.object({
   resourceType: z.literal("Observation"),
   status: z.enum(["final", "preliminary", "amended", "corrected"]).default("final"),
   code: z.object({ coding: z.array(coding).min(1), text: z.string().optional() }),

@@ -8,6 +8,7 @@ import {
   NO_CONTENT,
   ok,
   optionalId,
+  refusals,
   requiredText,
 } from "../http/contract-fields";
 import { POLICY_FIELDS_REQUIRED, POLICY_ID_REQUIRED, POLICY_UPDATE_FIELDS_REQUIRED } from "./policy-document";
@@ -21,6 +22,8 @@ import { POLICY_FIELDS_REQUIRED, POLICY_ID_REQUIRED, POLICY_UPDATE_FIELDS_REQUIR
 const policy = z.looseObject({}).describe("an ODRL policy (Set, Offer or Agreement)");
 const stored = has("@id", "policy", "participantId");
 const UPSTREAM = fails("The connector failed (502)");
+/** the ODRL 2.2 checks of policy-document.ts, past the body's shape */
+const INVALID_ODRL = refusals("Invalid ODRL 2.2 policy: <problems>");
 
 export const policyContract: Contracts = {
   "GET /api/admin/policies": {
@@ -38,6 +41,7 @@ export const policyContract: Contracts = {
           });
       }),
     answers: {
+      400: refusals("participantId is required with policyId"),
       200: ok(z.union([z.array(stored), stored]), "The policies, or with policyId the one"),
       404: fails("No such policy"),
       502: UPSTREAM,
@@ -52,6 +56,7 @@ export const policyContract: Contracts = {
       })
       .and(z.looseObject({ participantId: idField("participantId"), policy })),
     answers: {
+      400: INVALID_ODRL,
       201: created(stored),
       404: fails("Unknown participant context"),
       409: fails("A policy with this @id exists already"),
@@ -77,6 +82,7 @@ export const policyContract: Contracts = {
         }),
       ),
     answers: {
+      400: INVALID_ODRL,
       200: ok(stored),
       404: fails("No such policy"),
       409: fails("Changed meanwhile"),

@@ -44,6 +44,37 @@ function documentAndValidator() {
 const withComponents = (schema: unknown): unknown =>
   JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"hub:components#/$defs/'));
 
+/** a validator of a schema of the document (a request body's, a parameter's), its $refs resolved */
+export function compileSchema(schema: unknown): ValidateFunction {
+  return documentAndValidator().ajv.compile(withComponents(schema) as Json);
+}
+
+/**
+ * A refusal the document states: the operation's 400 description quotes refusal texts in backticks,
+ * `<name>` standing for any value (e.g. `Unknown dataset: <id> (use an id of GET /api/catalog)`: a
+ * rule no schema can hold, here that the dataset must exist); the error's text starts like one of them.
+ */
+export function statedRefusal(
+  op: { responses?: Record<string, { description?: string }> },
+  answer: string,
+): boolean {
+  let text = "";
+  try {
+    text = String((JSON.parse(answer) as { error?: unknown }).error ?? "");
+  } catch {
+    return false;
+  }
+  const templates = [...(op.responses?.["400"]?.description ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+  return templates.some((t) =>
+    new RegExp(
+      `^${t
+        .split(/<[^>]+>/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[\\s\\S]*")}`,
+    ).test(text),
+  );
+}
+
 /** what is wrong with one answer, by the document; undefined when it fits (or is not an operation's) */
 export function checkAnswer(
   method: string,

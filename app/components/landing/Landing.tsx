@@ -38,6 +38,9 @@ export function Landing({ facts }: { facts: LandingFacts }) {
         </a>{" "}
         <a className="button ghost" href="/register">
           Register of data permits
+        </a>{" "}
+        <a className="button ghost" href="/docs/api" data-testid="landing-api-reference">
+          API reference
         </a>
       </p>
 
