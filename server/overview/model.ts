@@ -11,7 +11,8 @@ export interface OverviewSignal {
   tone: Tone;
   detail?: string;
   href?: string;
-  source: "graph" | "access-body";
+  /** where the count was read: the list behind `href` reads the same */
+  source: "graph" | "access-body" | "dataspace" | "catalogue" | "trust-center";
 }
 
 export interface Overview {

@@ -39,14 +39,11 @@ export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   };
 }
 
-export function publisherOf(d: HealthDataset): string {
-  return d.publisher || d.holder || "Unknown publisher";
-}
-
 function facetValue(d: HealthDataset, f: Facet): string {
   switch (f) {
     case "publisher":
-      return publisherOf(d);
+      // filled by the loader with server/catalogue's publisherOf (the publisher, else the holder)
+      return d.publisher ?? "";
     case "theme":
       return d.theme ?? "";
     case "legalBasis":

@@ -92,7 +92,10 @@ type HomeData = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { landi
 
 function Overview({ name, organisation, layers, views, overview, notice }: HomeData) {
   // next steps of the persona shown, kept to views this user can open
-  const opens = (to: string) => views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
+  const opens = (href: string) => {
+    const to = href.split(/[?#]/)[0];
+    return views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
+  };
   const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];
   const signals = overview?.signals ?? [];
   return (
