@@ -16,7 +16,8 @@ export interface OverviewSignal {
 }
 
 export interface Overview {
-  persona: { role: Role; label: string; focus: string };
+  /** `graph`: the graph explorer's `?persona=` that shows these layers, null when it has none */
+  persona: { role: Role; label: string; focus: string; graph: string | null };
   personas: { role: Role; label: string }[];
   organisation: string | null;
   layers: { layer: Layer; name: string; nodes: number; links: number }[];

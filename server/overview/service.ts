@@ -107,7 +107,7 @@ export function createOverviewService(
     }
     const org = organisationOf(user);
     return {
-      persona: { role: persona, label: def.label, focus: def.focus },
+      persona: { role: persona, label: def.label, focus: def.focus, graph: def.graph ?? null },
       personas: ORDER.filter((r) => user.roles.includes(r)).map((r) => ({
         role: r,
         label: PERSONAS[r].label,

@@ -14,6 +14,10 @@ import { loader as abPermits } from "../access-body.permits/route";
 import { loader as applications } from "../applications._index/route";
 import { loader as trustCenter } from "../trust-center/route";
 import { loader as myRecord } from "../my-record/route";
+import { loader as operator } from "../operator/route";
+import { loader as discover } from "../discover/route";
+import { loader as report } from "../access-body.report/route";
+import { personaLayers } from "../../../server/graph/service";
 
 /**
  * One source per number (issue 40): every home card of every persona shows the number of items of
@@ -124,6 +128,28 @@ describe("home cards and their lists", () => {
     expect(mismatches(rows)).toEqual([]);
   }, 120_000);
 
+  it("the operator console's catalogue figure is the number of datasets Discover lists", async () => {
+    const console = await load(operator, "admin", "/operator");
+    const listed = await load(discover, "admin", "/discover?show=datasets");
+    expect(console.catalogueDatasets).toBe(listed.datasetTotal);
+    expect(console.catalogueDatasets).toBeGreaterThan(0);
+  });
+
+  it("the layers a home names are the layers its graph link shows", async () => {
+    for (const u of USERS) {
+      const d = await load(home, u, "/");
+      const graph = d.overview.persona.graph as string | null;
+      if (!graph) continue;
+      expect(personaLayers(graph), u).toEqual(d.overview.layers.map((l: { layer: string }) => l.layer));
+    }
+  });
+
+  it("the activity report's permits issued are its applications granted", async () => {
+    const r = (await load(report, "regulator", "/access-body/report")).report;
+    expect(r.applications.granted).toBeGreaterThan(0);
+    expect(r.permits.issued).toBe(r.applications.granted);
+  });
+
   it("stay equal after writes that move them, and move with them", async () => {
     const services = h.context.services;
     const researcher: SessionUser = await userOf("researcher");
@@ -194,5 +220,7 @@ describe("home cards and their lists", () => {
     expect(await card("regulator", "HDAB_AUTHORITY", "permits-granted")).toBe(before.permits! + 1);
     expect(await card("clinic", "DATA_HOLDER", "datasets")).toBe(before.datasets! + 1);
     expect(mismatches(await compareAll())).toEqual([]);
+    const r = (await load(report, "regulator", "/access-body/report")).report;
+    expect(r.permits.issued).toBe(r.applications.granted);
   }, 180_000);
 });

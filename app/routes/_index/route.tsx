@@ -183,6 +183,15 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
             <p className="small muted" data-testid="overview-totals">
               {formatNumber(overview.totals.nodes)} nodes and {formatNumber(overview.totals.links)} links in
               your layers, {formatNumber(overview.totals.crossLayerLinks)} of them between layers.
+              {overview.persona.graph && opens("/graph") ? (
+                <>
+                  {" "}
+                  <AppLink to={`/graph?persona=${overview.persona.graph}`} data-testid="overview-graph-scope">
+                    Show these layers in the graph
+                  </AppLink>{" "}
+                  (the graph opens on every layer you may read).
+                </>
+              ) : null}
             </p>
           ) : null}
         </>
