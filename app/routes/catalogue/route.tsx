@@ -147,7 +147,8 @@ export default function Catalogue() {
       });
     }, delay);
   };
-  const searchAction = params.id && location.pathname !== "/catalogue/new" ? location.pathname : "/catalogue";
+  const publishing = location.pathname === "/catalogue/new";
+  const searchAction = params.id && !publishing ? location.pathname : "/catalogue";
 
   return (
     <section className="catalogue" data-testid="catalogue-page">
@@ -254,8 +255,9 @@ export default function Catalogue() {
         ) : null}
       </div>
 
-      <div className="master-detail">
-        {results.length ? (
+      {/* publishing takes the whole width: the list is not shown beside the form */}
+      <div className={`master-detail${publishing ? " publishing" : ""}`}>
+        {publishing ? null : results.length ? (
           <ol className="result-list" data-testid="catalogue-results">
             {results.map((d) => (
               <li key={d.id}>
