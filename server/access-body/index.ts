@@ -16,7 +16,7 @@ import type { AccessBodyDeps } from "./context";
 export { isOverseer } from "./actors";
 export { berlinDate } from "./calendar";
 export { clockView } from "./clock";
-export { MACHINES, replay, type Machine } from "./machines";
+export { MACHINES, replay, UNDECIDED, UNDECIDED_APPLICATION_STATES, type Machine } from "./machines";
 export type { ApplicationData, InformationRequestData, PermitData } from "./model";
 export { PURPOSES } from "./periods";
 export { register } from "./public";

@@ -247,3 +247,10 @@ export function replay<S extends string, E extends string>(m: Machine<S, E>, eve
   for (const e of events) s = transition(m, s, e);
   return s;
 }
+
+/** the application states that still wait for a decision (not terminal): the work queue's and the home cards' "awaiting a decision" */
+export const UNDECIDED_APPLICATION_STATES: readonly string[] = APPLICATION.states.filter(
+  (s) => !(APPLICATION.terminal as readonly string[]).includes(s),
+);
+/** the `?state=` of the applications list that stands for every undecided state */
+export const UNDECIDED = "UNDECIDED";

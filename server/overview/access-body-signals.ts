@@ -5,6 +5,7 @@
  */
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
+import { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../access-body";
 import { DAY, isoDay, type OverviewSignal, type Tone } from "./model";
 
 /** what the overview reads from the access-body module, if it is there (duck-typed: the module is optional) */
@@ -47,6 +48,12 @@ export async function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/**
+ * The access body's cards. Each counts the list it links to, read with the same call for the same
+ * caller: the work queue (/access-body), the applications awaiting a decision
+ * (/access-body/applications?state=UNDECIDED), the permits in force (/access-body/permits?state=ACTIVE),
+ * and the applicant's own applications, open questions and permits (/applications).
+ */
 export async function accessBodySignals(
   persona: Role,
   user: SessionUser,
@@ -55,55 +62,102 @@ export async function accessBodySignals(
 ): Promise<OverviewSignal[]> {
   const { now } = opts;
   const ms = opts.timeoutMs;
-  const s = (id: string, label: string, value: number, tone: Tone, detail?: string): OverviewSignal => ({
+  const s = (
+    id: string,
+    label: string,
+    value: number,
+    tone: Tone,
+    href: string,
+    detail?: string,
+  ): OverviewSignal => ({
     id,
     label,
     value,
     tone,
     source: "access-body",
+    href,
     ...(detail ? { detail } : {}),
   });
+  const soon = isoDay(new Date(now().getTime() + 90 * DAY));
+  const expiring = (permits: { state?: string; validUntil?: string }[]) =>
+    permits.filter((p) => p.state === "ACTIVE" && typeof p.validUntil === "string" && p.validUntil <= soon)
+      .length;
   const out: OverviewSignal[] = [];
-  if ((persona === "HDAB_AUTHORITY" || persona === "CONNECTOR_ADMIN") && port.workQueue) {
+  const overseer = persona === "HDAB_AUTHORITY" || persona === "CONNECTOR_ADMIN";
+  if (overseer && port.workQueue) {
     const q = await bounded(port.workQueue(), ms);
-    const mine = q.items.filter((i) => i.waitingOn === "access body");
+    const ours = q.items.filter((i) => i.waitingOn === "access body");
     out.push(
       s(
         "ab-open-tasks",
-        "Open access-body tasks",
-        mine.length,
+        "Open cases in the work queue",
+        q.items.length,
         "warn",
-        `${mine.filter((i) => i.overdue).length} overdue`,
+        "/access-body",
+        `${ours.length} waiting on the access body, ${q.items.filter((i) => i.overdue).length} overdue`,
       ),
     );
   }
-  if (persona === "DATA_USER" && port.listInformationRequests) {
-    const open = await bounded(port.listInformationRequests(user, { state: "OPEN" }), ms);
-    out.push(s("ab-information-requests", "Information requests to answer", open.length, "warn"));
+  if (overseer && port.listApplications) {
+    const apps = await bounded(port.listApplications(user), ms);
+    out.push(
+      s(
+        "pending-approvals",
+        "Applications awaiting a decision",
+        apps.filter((a) => UNDECIDED_APPLICATION_STATES.includes(a.state ?? "")).length,
+        "warn",
+        `/access-body/applications?state=${UNDECIDED}`,
+      ),
+    );
+  }
+  if (overseer && port.listPermits) {
+    const permits = await bounded(port.listPermits(user, { state: "ACTIVE" }), ms);
+    out.push(
+      s(
+        "permits-granted",
+        "Data permits in force",
+        permits.length,
+        "ok",
+        "/access-body/permits?state=ACTIVE",
+        `${expiring(permits)} expiring within 90 days`,
+      ),
+    );
   }
   if (persona === "DATA_USER" && port.listApplications) {
     const apps = await bounded(port.listApplications(user), ms);
     out.push(
       s(
         "ab-applications",
-        "Applications in progress",
-        apps.filter((a) =>
-          ["RECEIVED", "INCOMPLETE", "UNDER_ASSESSMENT", "INFORMATION_REQUESTED"].includes(a.state ?? ""),
-        ).length,
+        "Your data access applications",
+        apps.length,
         "info",
+        "/applications#applications",
+        `${apps.filter((a) => UNDECIDED_APPLICATION_STATES.includes(a.state ?? "")).length} awaiting a decision`,
       ),
     );
   }
-  if ((persona === "DATA_USER" || persona === "HDAB_AUTHORITY") && port.listPermits) {
-    const permits = await bounded(port.listPermits(user, { state: "ACTIVE" }), ms);
-    const soon = isoDay(new Date(now().getTime() + 90 * DAY));
+  if (persona === "DATA_USER" && port.listInformationRequests) {
+    const open = await bounded(port.listInformationRequests(user, { state: "OPEN" }), ms);
     out.push(
       s(
-        "ab-expiring-permits",
-        "Data permits expiring within 90 days",
-        permits.filter((p) => typeof p.validUntil === "string" && p.validUntil <= soon).length,
-        "danger",
-        `${permits.length} active`,
+        "ab-information-requests",
+        "Information requests to answer",
+        open.length,
+        "warn",
+        "/applications#information-requests",
+      ),
+    );
+  }
+  if (persona === "DATA_USER" && port.listPermits) {
+    const permits = await bounded(port.listPermits(user), ms);
+    out.push(
+      s(
+        "ab-permits",
+        "Your data permits",
+        permits.length,
+        "ok",
+        "/applications#permits",
+        `${expiring(permits)} expiring within 90 days`,
       ),
     );
   }

@@ -11,11 +11,13 @@ export interface OverviewSignal {
   tone: Tone;
   detail?: string;
   href?: string;
-  source: "graph" | "access-body";
+  /** where the count was read: the list behind `href` reads the same */
+  source: "graph" | "access-body" | "dataspace" | "catalogue" | "trust-center";
 }
 
 export interface Overview {
-  persona: { role: Role; label: string; focus: string };
+  /** `graph`: the graph explorer's `?persona=` that shows these layers, null when it has none */
+  persona: { role: Role; label: string; focus: string; graph: string | null };
   personas: { role: Role; label: string }[];
   organisation: string | null;
   layers: { layer: Layer; name: string; nodes: number; links: number }[];

@@ -4,31 +4,43 @@ import type { SessionUser } from "../auth/user";
 import { LAYERS, type Layer } from "../graph";
 import { badRequest, forbidden } from "../http/errors";
 
-export const PERSONAS: Record<Role, { label: string; focus: string; layers: readonly Layer[] }> = {
+/**
+ * `graph`: the graph explorer's persona filter that shows exactly these layers (its `?persona=`,
+ * server/graph's PERSONA_LAYERS): the home's "Your layers" link there, so the two show one scope.
+ */
+export const PERSONAS: Record<
+  Role,
+  { label: string; focus: string; layers: readonly Layer[]; graph?: string }
+> = {
   CONNECTOR_ADMIN: {
     label: "Operator",
     focus: "the whole dataspace: graph health, contracts, approvals and new datasets",
     layers: LAYERS,
+    graph: "operator",
   },
   HDAB_AUTHORITY: {
     label: "Access body",
     focus: "applications and permits under the statutory clock",
     layers: ["l1", "l2", "l4", "l5"],
+    graph: "hdab",
   },
   DATA_HOLDER: {
     label: "Data holder",
     focus: "your datasets, your patients' data and the contracts and permits on it",
     layers: LAYERS,
+    graph: "holder",
   },
   DATA_USER: {
     label: "Data user",
     focus: "your contracts, permits and the datasets you can use",
     layers: ["l1", "l2", "l4", "l5"],
+    graph: "user",
   },
   TRUST_CENTER_OPERATOR: {
     label: "Trust center",
     focus: "pseudonymised data in the secure processing environments",
     layers: ["l1", "l3", "l4"],
+    graph: "trust",
   },
   CONNECTOR_USER_PARTICIPANT: {
     label: "Dataspace participant",

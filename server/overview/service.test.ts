@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, CLINIC, PATIENT1, REGULATOR, RESEARCHER, seededInsight } from "../analytics/test-support";
+import { publisherOf } from "../catalogue/publisher";
+import { createCatalogueService } from "../catalogue/service";
+import { createPatientService } from "../patient/service";
 
 let insight: Awaited<ReturnType<typeof seededInsight>>;
 beforeAll(async () => {
@@ -18,29 +21,36 @@ describe("persona overview", () => {
     expect(o.personas.map((p) => p.role)).toEqual(["DATA_USER", "CONNECTOR_USER_PARTICIPANT"]);
   });
 
-  it("shows the signals each persona cares about, scoped to its organisation", async () => {
-    const researcher = await insight.overview.forUser(RESEARCHER, null);
-    const ids = researcher.signals.map((s) => s.id);
-    expect(ids).toEqual(
-      expect.arrayContaining([
-        "contracts-active",
-        "open-tasks",
-        "pending-approvals",
-        "expiring-permits",
-        "new-datasets",
-      ]),
-    );
-    // PharmaCo holds three active contracts in the synthetic marketplace
-    expect(researcher.signals.find((s) => s.id === "contracts-active")?.value).toBe(3);
-    const regulator = await insight.overview.forUser(REGULATOR, null);
-    expect(regulator.signals.find((s) => s.id === "pending-approvals")?.value).toBe(1);
-    const clinic = await insight.overview.forUser(CLINIC, null);
+  it("counts each card from the service its list reads, scoped to the caller", async () => {
+    // the real catalogue and patient services over the same graph (the lists' own reads)
+    const services = {
+      catalogue: createCatalogueService(insight.graph),
+      patients: createPatientService(insight.graph),
+    };
+    const clinic = await insight.overview.forUser(CLINIC, null, services);
     expect(clinic.signals.find((s) => s.id === "patients")?.value).toBe(
       await insight.graph.countWhere("Patient", { holder: "alphaklinik-berlin" }),
     );
-    const patient = await insight.overview.forUser(PATIENT1, null);
+    const published = (await services.catalogue.list()).filter(
+      (d) => publisherOf(d) === "AlphaKlinik Berlin",
+    );
+    expect(clinic.signals.find((s) => s.id === "datasets")).toMatchObject({
+      value: published.length,
+      href: "/catalogue?publisher=AlphaKlinik%20Berlin",
+      source: "catalogue",
+    });
+    const researcher = await insight.overview.forUser(RESEARCHER, null, services);
+    expect(researcher.signals.find((s) => s.id === "datasets")?.value).toBe(
+      (await services.catalogue.list()).length,
+    );
+    // no card counts the graph's marketplace contracts or approvals any more
+    expect(researcher.signals.map((s) => s.id)).not.toContain("open-tasks");
+    const patient = await insight.overview.forUser(PATIENT1, null, services);
     expect(patient.layers).toEqual([]);
-    expect(patient.signals.find((s) => s.id === "record-conditions")?.value).toBeGreaterThan(0);
+    const insights = await services.patients.insights(PATIENT1.patientId!, PATIENT1);
+    expect(patient.signals.find((s) => s.id === "record-conditions")?.value).toBe(insights.counts.conditions);
+    // a part of the container that is missing leaves its cards out
+    expect((await insight.overview.forUser(CLINIC, null, {})).signals.map((s) => s.id)).toEqual(["patients"]);
   });
 
   it("degrades gracefully without the access-body module, and uses it when present", async () => {
@@ -51,7 +61,7 @@ describe("persona overview", () => {
       accessBody: { workQueue: () => Promise.reject(new Error("down")) },
     });
     expect(failing.accessBody).toBe("unavailable");
-    expect(failing.signals.length).toBeGreaterThan(0);
+    expect(failing.signals.map((s) => s.source)).toEqual([]);
     const working = await insight.overview.forUser(REGULATOR, null, {
       accessBody: {
         workQueue: async () => ({
@@ -64,22 +74,18 @@ describe("persona overview", () => {
       },
     });
     expect(working.accessBody).toBe("available");
-    // one permit-expiry signal: the register's replaces the graph's
-    expect(working.signals.filter((s) => /expiring/.test(s.id)).map((s) => s.id)).toEqual([
-      "ab-expiring-permits",
-    ]);
-    expect(failing.signals.filter((s) => /expiring/.test(s.id)).map((s) => s.id)).toEqual([
-      "expiring-permits",
-    ]);
     expect(working.signals.find((s) => s.id === "ab-open-tasks")).toMatchObject({
-      value: 1,
-      detail: "1 overdue",
+      value: 2,
+      detail: "1 waiting on the access body, 1 overdue",
       source: "access-body",
       href: "/access-body",
     });
-    // each signal leads to where its records are worked on
-    expect(working.signals.find((s) => s.id === "pending-approvals")?.href).toBe("/access-body/applications");
-    expect(working.signals.find((s) => s.id === "ab-expiring-permits")?.href).toBe("/access-body/permits");
+    // each card leads to the list it counts, filtered the same way
+    expect(working.signals.find((s) => s.id === "permits-granted")).toMatchObject({
+      value: 1,
+      detail: "1 expiring within 90 days",
+      href: "/access-body/permits?state=ACTIVE",
+    });
   });
 
   it("lets a caller choose among their own roles only (an operator may open any)", async () => {
@@ -143,13 +149,13 @@ describe("persona overview, kept (forUser)", () => {
     const state = { version: "1", permits: 1 };
     const services = port(state);
     const signal = (o: Record<string, unknown>) =>
-      (o.signals as { id: string; detail?: string }[]).find((s) => s.id === "ab-expiring-permits")?.detail;
-    expect(signal(await read(REGULATOR, null, services))).toBe("1 active");
+      (o.signals as { id: string; value: number }[]).find((s) => s.id === "permits-granted")?.value;
+    expect(signal(await read(REGULATOR, null, services))).toBe(1);
     state.permits = 3;
     // the same version: the kept answer (the module says its records did not change)
-    expect(signal(await read(REGULATOR, null, services))).toBe("1 active");
+    expect(signal(await read(REGULATOR, null, services))).toBe(1);
     state.version = "2";
-    expect(signal(await read(REGULATOR, null, services))).toBe("3 active");
+    expect(signal(await read(REGULATOR, null, services))).toBe(3);
     const before = (await read(RESEARCHER, null, services)).graphVersion;
     await insight.graph.importBatch(
       [{ id: "overview-test-dataset", label: "HealthDataset", layer: "l2", properties: { title: "t" } }],

@@ -4,8 +4,10 @@
  * with their node and link counts, and the signals it cares about: open tasks, pending approvals,
  * expiring permits, new datasets, and so on.
  *
- * Signals come from the graph (l1 contracts and HDAB approvals, l2 datasets, l3 records), and,
- * when the access-body module is present, from its work queue, permits and information requests.
+ * Each card counts the list it links to with that list's own query, for the same caller (issue 40):
+ * contracts and negotiations from the dataspace, datasets from the catalogue, applications, permits
+ * and the work queue from the access body, patients and the patient's record from the graph
+ * (list-signals.ts, access-body-signals.ts, graph-signals.ts).
  * That module is optional here: it is looked up on the service container at request time and
  * called defensively (each call bounded by a time-out), so the overview degrades to the graph's
  * signals — and says so — when it is missing or fails.
@@ -16,7 +18,7 @@ import { LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
 import { callerKey, createKept, EVERYONE } from "../http/kept";
 import { accessBodyFrom, accessBodySignals, bounded } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
-import { withLinks } from "./links";
+import { listSignals, sourcesFrom } from "./list-signals";
 import { DAY, isoDay, type Overview } from "./model";
 import { ORDER, PERSONAS, resolvePersona } from "./personas";
 
@@ -75,7 +77,7 @@ export function createOverviewService(
     const within = await linksWithin(def.layers);
     const nodes = layers.reduce((s, l) => s + l.nodes, 0);
     const internal = layers.reduce((s, l) => s + l.links, 0);
-    const signals = await graphSignals(graph, persona, user, now());
+    const signals = await graphSignals(graph, persona, user);
     const notes: string[] = [];
     let accessBody: Overview["accessBody"] = "not-applicable";
     if (ACCESS_BODY_PERSONAS.includes(persona)) {
@@ -93,11 +95,6 @@ export function createOverviewService(
             now,
             timeoutMs: accessBodyTimeoutMs,
           });
-          // the permit register is the source of truth for permits: its expiry signal replaces the graph's
-          if (fromRegister.some((x) => x.id === "ab-expiring-permits")) {
-            const i = signals.findIndex((x) => x.id === "expiring-permits");
-            if (i >= 0) signals.splice(i, 1);
-          }
           signals.push(...fromRegister);
           accessBody = "available";
         } catch (e) {
@@ -110,7 +107,7 @@ export function createOverviewService(
     }
     const org = organisationOf(user);
     return {
-      persona: { role: persona, label: def.label, focus: def.focus },
+      persona: { role: persona, label: def.label, focus: def.focus, graph: def.graph ?? null },
       personas: ORDER.filter((r) => user.roles.includes(r)).map((r) => ({
         role: r,
         label: PERSONAS[r].label,
@@ -122,7 +119,7 @@ export function createOverviewService(
         links: within,
         crossLayerLinks: Math.max(0, within - internal),
       },
-      signals: withLinks(signals, persona),
+      signals,
       accessBody,
       notes,
       graphVersion: graph.version(),
@@ -138,6 +135,24 @@ export function createOverviewService(
    * has no version to tell) is built each time and never kept.
    */
   async function forUser(
+    user: SessionUser,
+    personaParam: string | null,
+    services?: unknown,
+  ): Promise<Overview> {
+    const persona = resolvePersona(user, personaParam);
+    const [kept, fromLists] = await Promise.all([
+      keptForUser(user, personaParam, services),
+      listSignals(persona, user, sourcesFrom(services), now()),
+    ]);
+    return {
+      ...kept,
+      signals: [...fromLists.signals, ...kept.signals],
+      notes: [...kept.notes, ...fromLists.notes],
+    };
+  }
+
+  /** the graph's and the access body's part of the overview, kept per version of both */
+  async function keptForUser(
     user: SessionUser,
     personaParam: string | null,
     services?: unknown,

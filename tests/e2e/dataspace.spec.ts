@@ -54,7 +54,9 @@ test("researcher finds a dataset, negotiates to FINALIZED, transfers it and read
   await expect(page).toHaveURL(/\/negotiations\/[^/?]+/, LIVE);
   const negotiationId = await page.getByTestId("negotiation-page").getAttribute("data-negotiation-id");
   expect(negotiationId).toBeTruthy();
-  await expect(page.getByTestId("negotiation-asset")).toHaveText("fhir-cohort-bundle");
+  await expect(page.getByTestId("negotiation-asset")).toHaveText(
+    "FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin",
+  );
   await expect(page.getByTestId("negotiation-state")).toHaveText("Finalised", LIVE);
   const pipeline = page.getByTestId("negotiation-pipeline");
   await expect(pipeline).toHaveAttribute("data-state", "FINALIZED");
@@ -70,7 +72,9 @@ test("researcher finds a dataset, negotiates to FINALIZED, transfers it and read
   // transfer under the agreement, pull the data, see the records
   await page.getByTestId("negotiation-start-transfer").click();
   await expect(page).toHaveURL(/\/transfers\/[^/?]+/, LIVE);
-  await expect(page.getByTestId("transfer-asset")).toHaveText("fhir-cohort-bundle");
+  await expect(page.getByTestId("transfer-asset")).toHaveText(
+    "FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin",
+  );
   await expect(page.getByTestId("transfer-state")).toHaveText("Started", LIVE);
   await page.getByTestId("transfer-pull").click();
   await expect(page.getByTestId("transfer-data-table")).toBeVisible(LIVE);

@@ -10,6 +10,7 @@ import {
   type PublishValues,
 } from "./publish";
 import { AppLink } from "../ui/app-link";
+import { THEME_OPTIONS } from "./filters";
 
 /**
  * "Publish dataset": a plain POST form (works without JavaScript). The browser's own validation
@@ -20,10 +21,13 @@ export function PublishForm({
   result,
   defaults,
   cancelTo,
+  purposes,
 }: {
   result?: PublishResult;
   defaults: PublishValues;
   cancelTo: string;
+  /** the purposes of secondary use, EHDS Art. 53(1), as the access body lists them (from the loader) */
+  purposes: { value: string; label: string }[];
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
@@ -54,9 +58,8 @@ export function PublishForm({
       <Field
         ctx={ctx}
         name="id"
-        label="Identifier"
-        required
-        hint="Letters, digits, '.', '_', ':' and '-'; unique in the catalogue."
+        label="Identifier (optional)"
+        hint="Left empty, it is made from the title (\u201cDiabetes cohort 2025\u201d becomes diabetes-cohort-2025). Letters, digits, '.', '_', ':' and '-'; unique in the catalogue."
       >
         {(p) => <input {...p} type="text" defaultValue={values.id} autoComplete="off" spellCheck={false} />}
       </Field>
@@ -69,17 +72,18 @@ export function PublishForm({
       <Field ctx={ctx} name="publisher" label="Publisher">
         {(p) => <input {...p} type="text" defaultValue={values.publisher} />}
       </Field>
-      <Field
-        ctx={ctx}
-        name="theme"
-        label="Theme"
-        hint="An EU data theme URI or a subject, e.g. Pharmacovigilance"
-      >
-        {(p) => <input {...p} type="text" list={`${uid}-themes`} defaultValue={values.theme} />}
+      <Field ctx={ctx} name="theme" label="Theme" hint="The EU data theme (HealthDCAT-AP dcat:theme)">
+        {(p) => (
+          <select {...p} defaultValue={values.theme ?? ""}>
+            <option value="">No theme</option>
+            {withCurrent(THEME_OPTIONS, values.theme).map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
-      <datalist id={`${uid}-themes`}>
-        <option value="http://publications.europa.eu/resource/authority/data-theme/HEAL" />
-      </datalist>
       <Field ctx={ctx} name="license" label="Licence (URI)">
         {(p) => (
           <input
@@ -113,15 +117,31 @@ export function PublishForm({
         ))}
       </datalist>
       <Field ctx={ctx} name="legalBasis" label="Legal basis">
-        {(p) => <input {...p} type="text" list={`${uid}-legal`} defaultValue={values.legalBasis} />}
+        {(p) => (
+          <select {...p} defaultValue={values.legalBasis ?? ""}>
+            <option value="">Not stated</option>
+            {withCurrent(
+              LEGAL_BASIS_SUGGESTIONS.map((v) => ({ value: v, label: v })),
+              values.legalBasis,
+            ).map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
-      <datalist id={`${uid}-legal`}>
-        {LEGAL_BASIS_SUGGESTIONS.map((v) => (
-          <option key={v} value={v} />
-        ))}
-      </datalist>
-      <Field ctx={ctx} name="purpose" label="Purpose">
-        {(p) => <input {...p} type="text" defaultValue={values.purpose} />}
+      <Field ctx={ctx} name="purpose" label="Purpose" hint="A purpose of secondary use, EHDS Art. 53(1)">
+        {(p) => (
+          <select {...p} defaultValue={values.purpose ?? ""}>
+            <option value="">Not stated</option>
+            {withCurrent(purposes, values.purpose).map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
       <Field
         ctx={ctx}
@@ -190,6 +210,13 @@ export function PublishForm({
       </div>
     </Form>
   );
+}
+
+/** the vocabulary, and a value sent back that is not in it (kept, so a failed submission loses nothing) */
+function withCurrent(options: { value: string; label: string }[], current: string | undefined) {
+  return current && !options.some((o) => o.value === current)
+    ? [...options, { value: current, label: current }]
+    : options;
 }
 
 interface FieldContext {

@@ -39,14 +39,11 @@ export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   };
 }
 
-export function publisherOf(d: HealthDataset): string {
-  return d.publisher || d.holder || "Unknown publisher";
-}
-
 function facetValue(d: HealthDataset, f: Facet): string {
   switch (f) {
     case "publisher":
-      return publisherOf(d);
+      // filled by the loader with server/catalogue's publisherOf (the publisher, else the holder)
+      return d.publisher ?? "";
     case "theme":
       return d.theme ?? "";
     case "legalBasis":
@@ -122,7 +119,8 @@ export function searchWithout(search: string, key: string): string {
   return s ? `?${s}` : "";
 }
 
-const EU_THEMES: Record<string, string> = {
+/** the EU data themes (publications.europa.eu authority table "data-theme"), by code */
+export const EU_THEMES: Record<string, string> = {
   AGRI: "Agriculture, fisheries, forestry and food",
   ECON: "Economy and finance",
   EDUC: "Education, culture and sport",
@@ -137,6 +135,12 @@ const EU_THEMES: Record<string, string> = {
   TECH: "Science and technology",
   TRAN: "Transport",
 };
+
+/** the theme vocabulary of the publishing form: each EU data theme's URI with its label */
+export const THEME_OPTIONS = Object.entries(EU_THEMES).map(([code, label]) => ({
+  value: `http://publications.europa.eu/resource/authority/data-theme/${code}`,
+  label,
+}));
 
 /** a readable name for a theme: EU data-theme URIs by their label, other URIs by their last segment */
 export function themeLabel(theme: string): string {

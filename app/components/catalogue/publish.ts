@@ -47,6 +47,21 @@ export function formValues(form: FormData): PublishValues {
   return values;
 }
 
+/**
+ * The identifier a title makes: lower case, letters and digits, words joined by "-", at most 80
+ * characters ("Diabetes cohort 2019–2025" → "diabetes-cohort-2019-2025"); empty for an empty title.
+ */
+export function identifierFrom(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+}
+
 const lines = (v: string | undefined) =>
   (v ?? "")
     .split(/[\r\n]+/)
@@ -75,7 +90,8 @@ export function toDatasetInput(values: PublishValues): Record<string, unknown> {
     text(f);
   }
   // id and title go through as typed so the service reports them missing, not us
-  body.id = values.id?.trim() ?? "";
+  // an identifier left empty is made from the title (the service still checks it and refuses a taken one)
+  body.id = values.id?.trim() || identifierFrom(values.title ?? "");
   body.title = values.title?.trim() ?? "";
   const count = values.recordCount?.trim();
   if (count) body.recordCount = /^\d+$/.test(count) ? Number(count) : count;

@@ -35,7 +35,36 @@ export function counterPartyName(id: string, address: string, book?: NameBook): 
   return address || "unknown";
 }
 
+/** asset names by asset id, from every provider's asset list (GET /api/assets) */
+export type AssetBook = Map<string, string>;
+
+/** The asset names of the dataspace; an empty book when the asset lists cannot be had (titles then show the id). */
+export async function assetBook(ds: {
+  listAssetGroups(): Promise<{ assets: Record<string, unknown>[] }[]>;
+}): Promise<AssetBook> {
+  const book: AssetBook = new Map();
+  try {
+    for (const g of await ds.listAssetGroups())
+      for (const a of g.assets) {
+        const v = toAssetView(a);
+        if (v.id && v.name && !book.has(v.id)) book.set(v.id, v.name);
+      }
+  } catch {
+    // names are a courtesy: the list still shows every record, by id
+  }
+  return book;
+}
+
+/** "FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin": what a person reads as a record's title */
+function titleOf(assetId: string, counterParty: string, assets?: AssetBook): string {
+  const asset = (assetId && assets?.get(assetId)) || assetId || "An asset";
+  return counterParty && counterParty !== "unknown" ? `${asset} with ${counterParty}` : asset;
+}
+
 export interface NegotiationView {
+  /** the asset's name and the counter-party's name; the ids stay in their own fields */
+  title: string;
+  assetName: string;
   id: string;
   state: string;
   type: string;
@@ -50,16 +79,19 @@ export interface NegotiationView {
   demo: boolean;
 }
 
-export function toNegotiationView(r: Rec, book?: NameBook): NegotiationView {
+export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook): NegotiationView {
   const counterPartyId = str(r.counterPartyId);
   const counterPartyAddress = str(r.counterPartyAddress);
+  const name = counterPartyName(counterPartyId, counterPartyAddress, book);
   return {
+    title: titleOf(str(r.assetId), name, assets),
+    assetName: assets?.get(str(r.assetId)) ?? str(r.assetId),
     id: str(r["@id"]),
     state: str(r.state),
     type: str(r.type),
     assetId: str(r.assetId),
     counterPartyId,
-    counterPartyName: counterPartyName(counterPartyId, counterPartyAddress, book),
+    counterPartyName: name,
     counterPartyAddress,
     contractId: str(r.contractId) || str(r.contractAgreementId),
     errorDetail: str(r.errorDetail),
@@ -70,6 +102,9 @@ export function toNegotiationView(r: Rec, book?: NameBook): NegotiationView {
 }
 
 export interface TransferView {
+  /** the asset's name and the counter-party's name; the ids stay in their own fields */
+  title: string;
+  assetName: string;
   id: string;
   state: string;
   type: string;
@@ -85,10 +120,13 @@ export interface TransferView {
   demo: boolean;
 }
 
-export function toTransferView(r: Rec, book?: NameBook): TransferView {
+export function toTransferView(r: Rec, book?: NameBook, assets?: AssetBook): TransferView {
   const counterPartyId = str(r.counterPartyId);
   const counterPartyAddress = str(r.counterPartyAddress);
+  const name = counterPartyName(counterPartyId, counterPartyAddress, book);
   return {
+    title: titleOf(str(r.assetId), name, assets),
+    assetName: assets?.get(str(r.assetId)) ?? str(r.assetId),
     id: str(r["@id"]),
     state: str(r.state),
     type: str(r.type),
@@ -96,7 +134,7 @@ export function toTransferView(r: Rec, book?: NameBook): TransferView {
     contractId: str(r.contractId),
     transferType: str(r.transferType),
     counterPartyId,
-    counterPartyName: counterPartyName(counterPartyId, counterPartyAddress, book),
+    counterPartyName: name,
     counterPartyAddress,
     errorDetail: str(r.errorDetail),
     createdAt: num(r.createdAt),

@@ -90,7 +90,10 @@ type HomeData = Exclude<ReturnType<typeof useLoaderData<typeof loader>>, { landi
 
 function Overview({ name, organisation, layers, views, overview, notice }: HomeData) {
   // next steps of the persona shown, kept to views this user can open
-  const opens = (to: string) => views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
+  const opens = (href: string) => {
+    const to = href.split(/[?#]/)[0];
+    return views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
+  };
   const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];
   const signals = overview?.signals ?? [];
   return (
@@ -178,6 +181,15 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
             <p className="small muted" data-testid="overview-totals">
               {formatNumber(overview.totals.nodes)} nodes and {formatNumber(overview.totals.links)} links in
               your layers, {formatNumber(overview.totals.crossLayerLinks)} of them between layers.
+              {overview.persona.graph && opens("/graph") ? (
+                <>
+                  {" "}
+                  <AppLink to={`/graph?persona=${overview.persona.graph}`} data-testid="overview-graph-scope">
+                    Show these layers in the graph
+                  </AppLink>{" "}
+                  (the graph opens on every layer you may read).
+                </>
+              ) : null}
             </p>
           ) : null}
         </>

@@ -4,6 +4,7 @@ import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../comp
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../../server/access-body/machines";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -20,12 +21,12 @@ const STATES = [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
   const state = new URL(request.url).searchParams.get("state") ?? "";
-  const apps = await context.services.accessBody.listApplications(
-    user,
-    STATES.includes(state) ? { state } : {},
-  );
+  // UNDECIDED: every state still waiting for a decision (the home card "Applications awaiting a decision")
+  const apps = (
+    await context.services.accessBody.listApplications(user, STATES.includes(state) ? { state } : {})
+  ).filter((a) => state !== UNDECIDED || UNDECIDED_APPLICATION_STATES.includes(a.state));
   return {
-    state,
+    state: STATES.includes(state) || state === UNDECIDED ? state : "",
     states: STATES,
     applications: apps
       .map((a) => ({
@@ -54,6 +55,7 @@ export default function Applications() {
           State
           <select name="state" defaultValue={state}>
             <option value="">all</option>
+            <option value={UNDECIDED}>awaiting a decision</option>
             {states.map((s) => (
               <option key={s} value={s}>
                 {s.replaceAll("_", " ").toLowerCase()}

@@ -10,8 +10,11 @@ export const meta: MetaFunction = () => [{ title: "Permits · Access body · Hea
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
-  const permits = await context.services.accessBody.listPermits(user);
+  // ?state=ACTIVE: the permits in force (the home card "Data permits in force" reads the same)
+  const state = new URL(request.url).searchParams.get("state") === "ACTIVE" ? "ACTIVE" : "";
+  const permits = await context.services.accessBody.listPermits(user, state ? { state } : {});
   return {
+    state,
     canRevoke: user.roles.includes("HDAB_AUTHORITY"),
     permits: permits
       .map((p) => ({
@@ -41,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 }
 
 export default function Permits() {
-  const { permits, canRevoke } = useLoaderData<typeof loader>();
+  const { permits, canRevoke, state } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -53,6 +56,17 @@ export default function Permits() {
       </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <Notice result={result} />
+      <p className="muted" data-testid="permits-filter">
+        {state === "ACTIVE" ? (
+          <>
+            Permits in force only · <AppLink to="/access-body/permits">show every permit</AppLink>
+          </>
+        ) : (
+          <>
+            Every permit · <AppLink to="/access-body/permits?state=ACTIVE">show the permits in force</AppLink>
+          </>
+        )}
+      </p>
       <table className="data" data-testid="permits">
         <thead>
           <tr>

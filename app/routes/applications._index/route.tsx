@@ -118,7 +118,11 @@ export default function MyApplications() {
       <Notice result={result} />
 
       {d.informationRequests.length ? (
-        <div className="card ab-card ab-attention" data-testid="open-information-requests">
+        <div
+          className="card ab-card ab-attention"
+          data-testid="open-information-requests"
+          id="information-requests"
+        >
           <h2>The access body asks you</h2>
           {d.informationRequests.map((ir) => (
             <Form method="post" key={ir.id} className="ab-form" data-testid={`answer-${ir.id}`}>
@@ -141,7 +145,7 @@ export default function MyApplications() {
         </div>
       ) : null}
 
-      <h2>Applications</h2>
+      <h2 id="applications">Applications</h2>
       <table className="data" data-testid="my-applications">
         <thead>
           <tr>
@@ -185,6 +189,34 @@ export default function MyApplications() {
           ))}
         </tbody>
       </table>
+
+      <h2 id="permits">Your data permits</h2>
+      {d.permits.length ? (
+        <table className="data" data-testid="my-permits">
+          <thead>
+            <tr>
+              <th>Permit</th>
+              <th>Datasets</th>
+              <th>Valid until</th>
+              <th>State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.permits.map((p) => (
+              <tr key={p.id} data-testid={`permit-${p.id}`}>
+                <td className="nowrap">{p.id}</td>
+                <td>{p.datasets.join("; ")}</td>
+                <td className="nowrap">{civil(p.validUntil)}</td>
+                <td>
+                  <StateBadge state={p.state} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No data permits yet.</p>
+      )}
 
       <div className="two-col">
         <Form method="post" className="card ab-card ab-form" data-testid="apply-form" id="apply-form">

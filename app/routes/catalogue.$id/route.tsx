@@ -16,7 +16,8 @@ import {
 import { findOrganisation } from "../../../server/auth/personas";
 import { isApiError } from "../../../server/http/errors";
 import { canWithdraw } from "../../lib/catalogue/permissions.server";
-import { publisherOf, themeLabel } from "../../components/catalogue/filters";
+import { themeLabel } from "../../components/catalogue/filters";
+import { publisherOf } from "../../../server/catalogue";
 import { NOTICE_KEYS, useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { Badge } from "../../components/ui/Badge";
 import { ExternalLink } from "../../components/ui/ExternalLink";

@@ -19,7 +19,10 @@ describe("catalogue.new", () => {
       context: h.context,
       params: {},
     });
-    expect(data).toEqual({ publisher: "AlphaKlinik Berlin" });
+    expect(data.publisher).toBe("AlphaKlinik Berlin");
+    // the purposes of secondary use, EHDS Art. 53(1)(a)–(f), as the form's vocabulary
+    expect(data.purposes.map((p) => p.label)).toContain("Scientific research (Art. 53(1)(e))");
+    expect(data.purposes).toHaveLength(6);
     const refused = await thrown(
       loader({ request: await h.request("researcher", "/catalogue/new"), context: h.context, params: {} }),
     );
@@ -67,5 +70,16 @@ describe("catalogue.new", () => {
       error: "A dataset or node with id route-test-ok already exists",
       fields: [{ field: "id" }],
     });
+  });
+
+  it("makes the identifier from the title when it is left empty", async () => {
+    const r = await publish("clinic", { id: "", title: "Heart failure registry Berlin 2025" });
+    expect(r).toBeInstanceOf(Response);
+    expect((r as Response).headers.get("location")).toBe(
+      "/catalogue/heart-failure-registry-berlin-2025?created=1",
+    );
+    expect((await h.context.services.catalogue.get("heart-failure-registry-berlin-2025"))?.title).toBe(
+      "Heart failure registry Berlin 2025",
+    );
   });
 });

@@ -22,7 +22,11 @@ export const meta: MetaFunction = () => [{ title: "Publish a dataset · Catalogu
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, PUBLISHER_ROLES);
-  return { publisher: user.organisation };
+  const purposes = context.services.accessBody.purposes.map((p) => {
+    const label = `${p.label} (${p.point})`;
+    return { value: label, label };
+  });
+  return { publisher: user.organisation, purposes };
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<PublishResult | Response> {
@@ -40,12 +44,17 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 }
 
 export default function PublishDataset() {
-  const { publisher } = useLoaderData<typeof loader>();
+  const { publisher, purposes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as PublishResult | undefined;
   const search = useCatalogueSearch();
   return (
     <div className="card" data-testid="publish-pane">
-      <PublishForm result={result} defaults={{ publisher }} cancelTo={`/catalogue${search}`} />
+      <PublishForm
+        result={result}
+        defaults={{ publisher }}
+        cancelTo={`/catalogue${search}`}
+        purposes={purposes}
+      />
     </div>
   );
 }

@@ -6,13 +6,13 @@ import {
   activeFilters,
   filterCatalogue,
   parseCatalogueQuery,
-  publisherOf,
   searchWithout,
   themeLabel,
   type CatalogueQuery,
   type FacetOption,
 } from "../../components/catalogue/filters";
 import { canPublish } from "../../lib/catalogue/permissions.server";
+import { publisherOf } from "../../../server/catalogue";
 import { useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";
@@ -25,7 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const url = new URL(request.url);
   const query = parseCatalogueQuery(url.searchParams);
-  const all = await context.services.catalogue.list();
+  // each listed under publisherOf: the rule the data holder's home card counts with too
+  const all = (await context.services.catalogue.list()).map((d) => ({ ...d, publisher: publisherOf(d) }));
   const { results, facets } = filterCatalogue(all, query);
   return {
     query,
@@ -40,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           : (d.description ?? ""),
       // the whole text as the title: the card shows two lines only, and the text may be cut
       fullDescription: d.description || undefined,
-      publisher: publisherOf(d),
+      publisher: d.publisher,
       theme: d.theme ?? null,
       keywords: (d.keywords ?? []).slice(0, 4),
       personalData: !!d.personalData,
@@ -146,7 +147,8 @@ export default function Catalogue() {
       });
     }, delay);
   };
-  const searchAction = params.id && location.pathname !== "/catalogue/new" ? location.pathname : "/catalogue";
+  const publishing = location.pathname === "/catalogue/new";
+  const searchAction = params.id && !publishing ? location.pathname : "/catalogue";
 
   return (
     <section className="catalogue" data-testid="catalogue-page">
@@ -253,8 +255,9 @@ export default function Catalogue() {
         ) : null}
       </div>
 
-      <div className="master-detail">
-        {results.length ? (
+      {/* publishing takes the whole width: the list is not shown beside the form */}
+      <div className={`master-detail${publishing ? " publishing" : ""}`}>
+        {publishing ? null : results.length ? (
           <ol className="result-list" data-testid="catalogue-results">
             {results.map((d) => (
               <li key={d.id}>

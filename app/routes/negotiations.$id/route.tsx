@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { RootData } from "../../root";
 import type { NegotiationPollResult } from "../dataspace.negotiation.$id/route";
 import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
-import { nameBook, toNegotiationView } from "../../lib/dataspace/records.server";
+import { assetBook, nameBook, toNegotiationView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
@@ -34,8 +34,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { ds, participants, acting } = await loadActing(request, context);
   if (!acting.participantId) throw new Response(acting.reason ?? "No participant context", { status: 403 });
   try {
-    const raw = await ds.getNegotiation(acting.participantId, params.id ?? "");
-    const negotiation = toNegotiationView(raw, nameBook(participants));
+    const [raw, assets] = await Promise.all([
+      ds.getNegotiation(acting.participantId, params.id ?? ""),
+      assetBook(ds),
+    ]);
+    const negotiation = toNegotiationView(raw, nameBook(participants), assets);
     const provider = participants.find(
       (p) => p.did === negotiation.counterPartyId || p.participantId === negotiation.counterPartyId,
     );
@@ -107,7 +110,7 @@ function NegotiationView({
       <header className="page-head">
         <div>
           <h1>
-            Contract for <span data-testid="negotiation-asset">{n.assetId || "an asset"}</span>
+            Contract for <span data-testid="negotiation-asset">{n.title}</span>
           </h1>
           <p className="lead">
             with <strong>{n.counterPartyName}</strong> · negotiated by {acting.displayName}

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRouteHarness, thrown, type RouteHarness } from "../../../tests/support/route-context";
 import { loader } from "./route";
+import { loader as transfers } from "../transfers._index/route";
+import { loader as negotiation } from "../negotiations.$id/route";
 
 let h: RouteHarness;
 beforeAll(async () => {
@@ -31,5 +33,57 @@ describe("negotiations", () => {
 
   it("refuses the regulator with 403", async () => {
     expect(await status(load("regulator", "/negotiations"))).toBe(403);
+  });
+
+  it("titles each negotiation and transfer with the asset's and the counter-party's names, ids only beside them", async () => {
+    const d = await load("researcher", "/negotiations");
+    expect(d.negotiations.length).toBeGreaterThan(0);
+    for (const n of d.negotiations) {
+      expect(n.title).toMatch(/^.+ with .+$/);
+      expect(n.title).not.toContain(n.id);
+      expect(n.title).not.toContain(n.assetId);
+      expect(n.assetName).not.toBe(n.assetId);
+    }
+    const demo = d.negotiations.find((n) => n.id === "negotiation-demo-pharmaco-alpha-001")!;
+    expect(demo.title).toBe("FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin");
+    const t = (await transfers({
+      request: await h.request("researcher", "/transfers"),
+      context: h.context,
+      params: {},
+    })) as { transfers: { title: string; id: string; assetId: string }[] };
+    expect(t.transfers.length).toBeGreaterThan(0);
+    for (const x of t.transfers) {
+      expect(x.title).toMatch(/ with /);
+      expect(x.title).not.toContain(x.assetId);
+    }
+    const one = await negotiation({
+      request: await h.request("researcher", `/negotiations/${demo.id}`),
+      context: h.context,
+      params: { id: demo.id },
+    });
+    expect(one.negotiation.title).toBe(demo.title);
+  });
+
+  it("shows each organisation only its own negotiations, never itself as the counter-party", async () => {
+    const own: Record<string, string> = {
+      researcher: "PharmaCo Research AG",
+      clinic: "AlphaKlinik Berlin",
+      lmc: "Limburg Medical Centre",
+    };
+    const demoIds = new Set<string>();
+    for (const [persona, organisation] of Object.entries(own)) {
+      const d = await load(persona, "/negotiations");
+      for (const n of d.negotiations) {
+        expect(n.counterPartyName, `${persona} ${n.id}`).not.toBe(organisation);
+        if (n.demo) {
+          // a demonstration negotiation is listed once, in its own participant's list
+          expect(demoIds.has(n.id), `${n.id} listed for a second organisation`).toBe(false);
+          demoIds.add(n.id);
+        }
+      }
+    }
+    // the operator looking at one participant sees that participant's records only
+    const alpha = await load("admin", "/negotiations?participant=alphaklinik-berlin");
+    expect(alpha.negotiations.filter((n) => n.id.includes("pharmaco"))).toEqual([]);
   });
 });

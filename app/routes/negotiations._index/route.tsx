@@ -3,6 +3,7 @@ import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
 import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
+  assetBook,
   nameBook,
   newestFirst,
   toNegotiationView,
@@ -22,6 +23,7 @@ import {
 } from "../../components/dataspace/ui";
 import { plural } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
+import { stateLabel } from "../../components/ui/labels";
 
 /** The participant's contract negotiations (GET /api/negotiations), newest first, with their state pipelines. */
 
@@ -35,11 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let error: { error: string; detail: string | null } | null = null;
   if (acting.participantId) {
     try {
-      all = newestFirst(
-        (await ds.listNegotiations(acting.participantId)).map((r) =>
-          toNegotiationView(r, nameBook(participants)),
-        ),
-      );
+      const [records, assets] = await Promise.all([ds.listNegotiations(acting.participantId), assetBook(ds)]);
+      all = newestFirst(records.map((r) => toNegotiationView(r, nameBook(participants), assets)));
     } catch (e) {
       error = apiFailure(e);
     }
@@ -82,7 +81,7 @@ export default function Negotiations() {
               <option value="">Any state</option>
               {states.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {stateLabel(s)}
                 </option>
               ))}
             </select>
@@ -98,12 +97,12 @@ export default function Negotiations() {
       <ErrorNotice error={error} testId="negotiations-error" />
       <p className="muted" data-testid="negotiations-count">
         {stateFilter
-          ? `${plural(negotiations.length, "negotiation")} ${stateFilter} of ${total}`
+          ? `${plural(negotiations.length, "negotiation")} ${stateLabel(stateFilter).toLowerCase()} of ${total}`
           : plural(total, "negotiation")}
       </p>
       {negotiations.length === 0 ? (
         <p className="muted card empty">
-          No negotiations{stateFilter ? ` in state ${stateFilter}` : ""}.{" "}
+          No negotiations{stateFilter ? ` ${stateLabel(stateFilter).toLowerCase()}` : ""}.{" "}
           <AppLink to={`/negotiate${q}`}>Start one from a provider&apos;s catalogue.</AppLink>
         </p>
       ) : (
@@ -123,13 +122,16 @@ export default function Negotiations() {
               {negotiations.map((n) => (
                 <tr key={n.id} data-testid="negotiation-row" data-negotiation-id={n.id} data-state={n.state}>
                   <td>
-                    <AppLink to={`/negotiations/${encodeURIComponent(n.id)}${q}`} title={n.id}>
-                      <code>{shortId(n.id)}</code>
+                    <AppLink
+                      to={`/negotiations/${encodeURIComponent(n.id)}${q}`}
+                      data-testid="negotiation-title"
+                    >
+                      {n.title}
                     </AppLink>
-                    <span className="muted small">
-                      {" "}
-                      {n.type === "PROVIDER" ? "as provider" : "as consumer"}
-                    </span>
+                    <div className="muted small">
+                      {n.type === "PROVIDER" ? "as provider" : "as consumer"} ·{" "}
+                      <code title={n.id}>{shortId(n.id)}</code>
+                    </div>
                     {n.demo ? (
                       <>
                         {" "}
@@ -138,7 +140,12 @@ export default function Negotiations() {
                     ) : null}
                   </td>
                   <td>
-                    <code>{n.assetId || "—"}</code>
+                    {n.assetName || "—"}
+                    {n.assetName !== n.assetId ? (
+                      <div className="muted small">
+                        <code>{n.assetId}</code>
+                      </div>
+                    ) : null}
                   </td>
                   <td>{n.counterPartyName}</td>
                   <td>

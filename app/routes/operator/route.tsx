@@ -20,12 +20,14 @@ const settled = async <T,>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, ADMIN_ROLES);
   const s = context.services;
-  const [components, tenants, credentials, policies, discovery] = await Promise.all([
+  const [components, tenants, credentials, policies, discovery, catalogue] = await Promise.all([
     settled(s.operator.components().then((r) => r.value)),
     settled(s.operator.tenants()),
     settled(s.credentials.list(user)),
     settled(s.policies.list()),
     settled(s.operator.discoveryCheck().then((r) => r.value)),
+    // the catalogue's datasets: the same list /discover shows (issue 40: one number per fact)
+    s.catalogue.list(),
   ]);
   const chain = await s.audit.verify();
   const directory = await s.operator.directory();
@@ -56,12 +58,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           ).length,
         }
       : null,
+    catalogueDatasets: catalogue.length,
     chain: { ok: chain.ok, checked: chain.checked, firstBroken: chain.ok ? null : chain.firstBroken },
     lastPurge: await s.auditRetention.lastPurge(),
     discovery: discovery.ok
       ? {
           ok: discovery.value.ok,
-          datasets: discovery.value.totals.datasets,
+          offeredDatasets: discovery.value.totals.datasets,
+          catalogues: discovery.value.participants.withCatalogue,
           problems: discovery.value.problems,
         }
       : null,
@@ -174,7 +178,13 @@ export default function OperatorDashboard() {
           <p className="small muted">
             Audit chain: {d.chain.checked} entries checked. Last retention purge:{" "}
             {d.lastPurge ? formatDateTime(d.lastPurge) : "none yet"}.
-            {d.discovery ? ` Federated discovery finds ${d.discovery.datasets} datasets.` : ""}
+            {d.discovery
+              ? ` Federated discovery reads ${d.discovery.offeredDatasets} offered datasets in ${d.discovery.catalogues} participants' DSP catalogues.`
+              : ""}{" "}
+            <AppLink to="/discover?show=datasets" data-testid="operator-catalogue-datasets">
+              The catalogue lists {d.catalogueDatasets} datasets
+            </AppLink>
+            .
           </p>
         </div>
       </div>

@@ -5,7 +5,7 @@ import type { RootData } from "../../root";
 import type { TransferPollResult } from "../dataspace.transfer.$id/route";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
-import { nameBook, toTransferView } from "../../lib/dataspace/records.server";
+import { assetBook, nameBook, toTransferView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
@@ -39,7 +39,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!acting.participantId) throw new Response(acting.reason ?? "No participant context", { status: 403 });
   try {
     const raw = await ds.getTransfer(acting.participantId, params.id ?? "");
-    return { acting, transfer: toTransferView(raw, nameBook(participants)), raw, loadedAt: Date.now() };
+    const assets = await assetBook(ds);
+    return {
+      acting,
+      transfer: toTransferView(raw, nameBook(participants), assets),
+      raw,
+      loadedAt: Date.now(),
+    };
   } catch (e) {
     const f = apiFailure(e);
     throw new Response(f.status === 404 ? "This transfer does not exist for your participant." : f.error, {
@@ -129,7 +135,7 @@ function TransferView({
       <header className="page-head">
         <div>
           <h1>
-            Transfer of <span data-testid="transfer-asset">{t.assetId || "data"}</span>
+            Transfer of <span data-testid="transfer-asset">{t.title}</span>
           </h1>
           <p className="lead">
             from <strong>{t.counterPartyName}</strong> to {acting.displayName} ·{" "}

@@ -8,6 +8,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData }
 import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
+  assetBook,
   nameBook,
   newestFirst,
   toNegotiationView,
@@ -46,6 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { ds, participants, acting } = await loadActing(request, context);
   const url = new URL(request.url);
   const book = nameBook(participants);
+  const assets = await assetBook(ds);
   let transfers: TransferView[] = [];
   let agreements: NegotiationView[] = [];
   let error: { error: string; detail: string | null } | null = null;
@@ -54,12 +56,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ds.listTransfers(acting.participantId),
       ds.listNegotiations(acting.participantId),
     ]);
-    if (t.status === "fulfilled") transfers = newestFirst(t.value.map((r) => toTransferView(r, book)));
+    if (t.status === "fulfilled")
+      transfers = newestFirst(t.value.map((r) => toTransferView(r, book, assets)));
     else error = apiFailure(t.reason);
     if (n.status === "fulfilled") {
       agreements = newestFirst(
         n.value
-          .map((r) => toNegotiationView(r, book))
+          .map((r) => toNegotiationView(r, book, assets))
           .filter((x) => x.state === "FINALIZED" && x.contractId && x.type !== "PROVIDER"),
       );
     } else error ??= apiFailure(n.reason);
@@ -165,7 +168,7 @@ export default function Transfers() {
                 >
                   {agreements.map((a) => (
                     <option key={a.id} value={a.id}>
-                      {a.assetId} from {a.counterPartyName} — {a.contractId}
+                      {a.title} · agreement {shortId(a.contractId)}
                       {a.demo ? " (demonstration)" : ""}
                     </option>
                   ))}
@@ -203,9 +206,12 @@ export default function Transfers() {
               {transfers.map((t) => (
                 <tr key={t.id} data-testid="transfer-row" data-transfer-id={t.id} data-state={t.state}>
                   <td>
-                    <AppLink to={`/transfers/${encodeURIComponent(t.id)}${q}`} title={t.id}>
-                      <code>{shortId(t.id)}</code>
+                    <AppLink to={`/transfers/${encodeURIComponent(t.id)}${q}`} data-testid="transfer-title">
+                      {t.title}
                     </AppLink>
+                    <div className="muted small">
+                      <code title={t.id}>{shortId(t.id)}</code>
+                    </div>
                     {t.demo ? (
                       <>
                         {" "}
@@ -214,7 +220,12 @@ export default function Transfers() {
                     ) : null}
                   </td>
                   <td>
-                    <code>{t.assetId || "—"}</code>
+                    {t.assetName || "—"}
+                    {t.assetName !== t.assetId ? (
+                      <div className="muted small">
+                        <code>{t.assetId}</code>
+                      </div>
+                    ) : null}
                   </td>
                   <td>{t.counterPartyName}</td>
                   <td>
