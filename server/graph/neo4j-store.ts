@@ -223,34 +223,46 @@ export async function createNeo4jGraphStore(
     );
   }
 
-  /** a batch in one round trip per label and per relationship type (UNWIND), idempotent on ids */
+  /**
+   * A batch in two statements (UNWIND; the kind's label and the relationship type are set from the
+   * row: Cypher 5.26's dynamic labels and types), idempotent on ids: a node is merged on its unique id,
+   * an edge is looked for between its two ends (an expand-into, from the end with fewer relationships)
+   * and created only when missing. Each distinct statement is planned once; with one statement per
+   * label and per type a batch ran some 60 of them.
+   */
   async function upsertBatch(tx: ManagedTransaction, nodes: NodeRecord[], edges: EdgeRecord[]) {
-    const byLabel = new Map<string, Array<{ id: string; layer: string; seq: number; props: Properties }>>();
-    for (const n of nodes) {
+    const nodeRows = nodes.map((n) => {
       const layer = layerOfLabel(n.label);
       if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
-      const rows = byLabel.get(safeLabel(n.label)) ?? [];
-      rows.push({ id: n.id, layer, seq: ++seq, props: n.properties });
-      byLabel.set(n.label, rows);
-    }
-    for (const [label, rows] of byLabel)
+      return { id: n.id, label: safeLabel(n.label), layer, seq: ++seq, props: n.properties };
+    });
+    if (nodeRows.length)
       await tx.run(
-        `UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n:${label}, n += row.props, n.layer = row.layer, n.seq = coalesce(n.seq, row.seq)`,
-        { rows },
+        "UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n:$(row.label), n += row.props, n.layer = row.layer, n.seq = coalesce(n.seq, row.seq)",
+        { rows: nodeRows },
       );
-    const byType = new Map<string, EdgeRecord[]>();
-    for (const e of edges) byType.set(safeType(e.type), [...(byType.get(e.type) ?? []), e]);
-    for (const [type, group] of byType)
+    // one row per edge id (the last one wins, as when they are written one after the other)
+    const edgeRows = new Map<
+      string,
+      { id: string; type: string; source: string; target: string; props: Properties }
+    >();
+    for (const e of edges)
+      edgeRows.set(e.id, {
+        id: e.id,
+        type: safeType(e.type),
+        source: e.source,
+        target: e.target,
+        props: e.properties ?? {},
+      });
+    if (edgeRows.size)
       await tx.run(
-        `UNWIND $rows AS row MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target}) MERGE (a)-[r:${type} {id: row.id}]->(b) SET r += row.props`,
-        {
-          rows: group.map((e) => ({
-            id: e.id,
-            source: e.source,
-            target: e.target,
-            props: e.properties ?? {},
-          })),
-        },
+        `UNWIND $rows AS row
+         MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target})
+         OPTIONAL MATCH (a)-[old {id: row.id}]->(b)
+         FOREACH (e IN CASE WHEN old IS NULL THEN [] ELSE [old] END | SET e += row.props)
+         WITH a, b, row, old WHERE old IS NULL
+         CREATE (a)-[r:$(row.type) {id: row.id}]->(b) SET r += row.props`,
+        { rows: [...edgeRows.values()] },
       );
   }
 
