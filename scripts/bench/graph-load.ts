@@ -17,7 +17,9 @@ import { createPostgresGraphStore } from "../../server/graph/postgres-store";
 import { seedIfEmpty } from "../../server/graph/seed-on-start";
 import type { GraphCalls, GraphStore } from "../../server/graph/store";
 import { openPostgresRelational } from "../../server/storage/relational/postgres";
+// @ts-expect-error -- a plain ES module without types (scripts/postgres.mjs)
 import { startPostgres } from "../postgres.mjs";
+// @ts-expect-error -- a plain ES module without types (scripts/real-systems/neo4j.mjs)
 import { startNeo4j } from "../real-systems/neo4j.mjs";
 
 const argv = process.argv.slice(2);
@@ -35,7 +37,7 @@ const load = () =>
 
 async function main() {
   const stops: Array<() => Promise<void>> = [];
-  let pgUrl = process.env.DATABASE_URL;
+  let pgUrl: string = process.env.DATABASE_URL ?? "";
   if (!pgUrl) {
     const pg = await startPostgres({ log: console.log });
     stops.push(() => pg.stop());
@@ -45,7 +47,7 @@ async function main() {
   const audit = await createAuditLog(rel);
   let store: GraphStore;
   if (storeKind === "neo4j") {
-    let conn = process.env.NEO4J_URI
+    let conn: { uri: string; user: string; password: string } | undefined = process.env.NEO4J_URI
       ? {
           uri: process.env.NEO4J_URI,
           user: process.env.NEO4J_USER ?? "neo4j",
