@@ -57,9 +57,9 @@ async function main() {
     if (!conn) {
       const neo = await startNeo4j({ log: console.log, heap: arg("heap", "2g") });
       stops.push(() => neo.stop());
-      conn = neo;
+      conn = neo as { uri: string; user: string; password: string };
     }
-    store = await createNeo4jGraphStore({ ...conn, database: undefined }, audit, rel);
+    store = await createNeo4jGraphStore({ ...conn!, database: undefined }, audit, rel);
   } else store = await createPostgresGraphStore(rel, audit);
   try {
     console.log(`loading ${patients} patients into ${storeKind} (load ${load()})`);
