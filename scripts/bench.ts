@@ -11,6 +11,7 @@
  *   npm run bench                                   # 1,000 and 10,000 patients, 5 s per route
  *   npm run bench -- --sizes 100000                 # the 100,000-patient section (by hand: long)
  *   npm run bench -- --sizes 1000 --seconds 2 --only graph --out /tmp/b.md
+ *   npm run bench -- --graph neo4j --sizes 10000      # the graph routes with the graph in Neo4j (or postgres)
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +25,15 @@ import { cpuMs, startBenchServer, stopChild } from "./bench/server";
 import { askApi, fillPath, findIds, placeholdersOf } from "./bench/ids";
 import { pathFor, ROUTES, TARGETS, type BenchRoute } from "./bench/routes";
 import { benchTwoInstances, keepTwoInstanceSection } from "./bench/two-instances";
+import {
+  firstReadsAfterWrite,
+  FIRST_READ_TARGET_MS,
+  GRAPH_STORE_ROUTES,
+  graphReady,
+  startGraphSystem,
+  type FirstRead,
+  type GraphKind,
+} from "./bench/graph-stores";
 
 function args() {
   const a = process.argv.slice(2);
@@ -44,7 +54,15 @@ function args() {
     /** the two-instance row (PostgreSQL, a round-robin in front): on by default, `--no-two-instances` skips it */
     twoInstances: !a.includes("--no-two-instances"),
     twoInstancesOnly: a.includes("--two-instances-only"),
+    /** the graph in a real Neo4j or in PostgreSQL, started for each size (scripts/bench/graph-stores.ts) */
+    graph: graphKind(get("graph")),
   };
+}
+
+function graphKind(v: string | undefined): GraphKind | undefined {
+  if (v === undefined) return undefined;
+  if (v === "neo4j" || v === "postgres") return v;
+  throw new Error(`--graph is neo4j or postgres, not ${v}`);
 }
 
 async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
@@ -129,6 +147,10 @@ interface RouteResult {
 
 interface SizeResult {
   patients: number;
+  /** the graph in Neo4j or PostgreSQL (absent: the embedded store) */
+  graph?: GraphKind;
+  /** with a graph store: the first read after a write, per read */
+  firstReads?: FirstRead[];
   run: string;
   readyMs: number;
   /** how long the server went on working after "ready" (post-seed work) before the first route ran */
@@ -158,6 +180,8 @@ async function settle(pid: number, maxMs = 120_000): Promise<number> {
 
 interface Verdict {
   patients: number;
+  /** the graph store, when not the embedded one */
+  graph?: GraphKind;
   subject: string;
   target: string;
   measured: string;
@@ -168,6 +192,12 @@ const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 const size = (n: number) => n.toLocaleString("en");
+
+const GRAPH_NAMES: Record<GraphKind, string> = { neo4j: "Neo4j", postgres: "PostgreSQL" };
+/** a size's title: its population and, with a graph store, where the graph is */
+const sizeTitle = (s: SizeResult) =>
+  `${size(s.patients)} patients${s.graph ? `, graph in ${GRAPH_NAMES[s.graph]}` : ""}`;
+const sameRun = (a: SizeResult, b: SizeResult) => a.patients === b.patients && a.graph === b.graph;
 
 function verdictsFor(s: SizeResult): Verdict[] {
   const out: Verdict[] = [];
@@ -180,6 +210,7 @@ function verdictsFor(s: SizeResult): Verdict[] {
       const met = r.m.rps >= TARGETS.page.rps && r.m.p99 < TARGETS.page.p99Ms && !failures.length;
       out.push({
         patients: s.patients,
+        graph: s.graph,
         subject: r.name,
         target: `≥ ${TARGETS.page.rps} pages/s, p99 < ${TARGETS.page.p99Ms} ms, 0 errors`,
         measured: `${f0(r.m.rps)}/s, p99 ${f1(r.m.p99)} ms${failures.length ? `, ${failures.join("; ")}` : ""}`,
@@ -190,6 +221,7 @@ function verdictsFor(s: SizeResult): Verdict[] {
     if (r.kind === "latency") {
       out.push({
         patients: s.patients,
+        graph: s.graph,
         subject: r.name,
         target: `p50 < ${TARGETS.health.p50Ms} ms`,
         measured: `p50 ${r.m.p50.toFixed(2)} ms${failures.length ? `, ${failures.join("; ")}` : ""}`,
@@ -211,6 +243,7 @@ function verdictsFor(s: SizeResult): Verdict[] {
       (r.kind !== "health" || r.m.p50 < TARGETS.health.p50Ms);
     out.push({
       patients: s.patients,
+      graph: s.graph,
       subject: r.name,
       target:
         `≥ ${TARGETS.api.rps} req/s, p99 < ${TARGETS.api.p99Ms} ms, 0 errors, ≥ ${TARGETS.api.ofBaseline * 100} % of baseline` +
@@ -222,9 +255,21 @@ function verdictsFor(s: SizeResult): Verdict[] {
       met,
     });
   }
-  if (large) {
+  for (const f of s.firstReads ?? []) {
+    const worst = Math.max(...f.ms);
     out.push({
       patients: s.patients,
+      graph: s.graph,
+      subject: `${f.name}: first read after a write`,
+      target: `< ${FIRST_READ_TARGET_MS} ms`,
+      measured: `${f.ms.map(f0).join(", ")} ms (worst ${f0(worst)} ms)`,
+      met: worst < FIRST_READ_TARGET_MS,
+    });
+  }
+  if (large && !s.graph) {
+    out.push({
+      patients: s.patients,
+      graph: s.graph,
       subject: "server resident memory after the run",
       target: `< ${TARGETS.largeRssMiB} MiB`,
       measured: `${s.rssAfterMiB} MiB (peak ${s.peakMiB} MiB; ready after ${f1(s.readyMs / 1000)} s of seeding)`,
@@ -254,19 +299,38 @@ function sectionFor(s: SizeResult, current: boolean): string {
     return `| ${name} | \`${r.path}\` | ${f0(r.m.rps)} | ${f1(r.m.p50)} | ${f1(r.m.p95)} | ${f1(r.m.p99)} | ${r.m.errors} | ${f1(r.m.kbPerResponse)} | ${r.m.cpuMsPerRequest === undefined ? "—" : f2(r.m.cpuMsPerRequest)} | ${r.baseline ? f0(r.baseline.rps) : "—"} | ${r.baseline ? f1(r.baseline.p50) : "—"} | ${share} | ${notes(r)} |`;
   });
   return [
-    `## ${size(s.patients)} patients`,
+    `## ${sizeTitle(s)}`,
     "",
     ...(current ? [] : [`Carried over from the run of ${s.run} (not run this time).`, ""]),
+    ...(s.graph
+      ? [
+          `The graph in ${GRAPH_NAMES[s.graph]}, started for this size and seeded by the hub on start (\`npm run bench -- --graph ${s.graph}\`); only the routes that read the graph store.`,
+          "",
+        ]
+      : []),
     `Server ready (seeded from empty) in ${f1(s.readyMs / 1000)} s${s.settleMs === undefined ? "" : `, settled ${f1(s.settleMs / 1000)} s later`}; peak resident memory ${s.peakMiB} MiB; resident memory after the run ${s.rssAfterMiB} MiB.`,
     "",
     "| route | path | req/s | p50 ms | p95 ms | p99 ms | errors | KiB/resp | server CPU ms/req | baseline req/s | baseline p50 ms | of baseline | notes |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ...rows,
     "",
+    ...(s.firstReads?.length
+      ? [
+          "First read after a write: a dataset published (`POST /api/catalog`), then the read's first answer, its caches kept per graph version cold; five rounds each.",
+          "",
+          "| read | path | ms, each round | worst ms |",
+          "|---|---|---|---:|",
+          ...s.firstReads.map(
+            (f) => `| ${f.name} | \`${f.path}\` | ${f.ms.map(f0).join(", ")} | ${f0(Math.max(...f.ms))} |`,
+          ),
+          "",
+        ]
+      : []),
   ].join("\n");
 }
 
-function growthTable(sizes: SizeResult[]): string[] {
+function growthTable(all: SizeResult[]): string[] {
+  const sizes = all.filter((s) => !s.graph);
   const names = [...new Set(sizes.flatMap((s) => s.routes.filter((r) => r.growth).map((r) => r.name)))];
   if (!names.length) return [];
   const cols = [...sizes].sort((a, b) => a.patients - b.patients);
@@ -314,7 +378,12 @@ async function measureSize(
   baseline: { url: string },
 ): Promise<SizeResult> {
   console.log(`\n== ${size(patients)} patients: starting server and seeding…`);
-  const srv = await startBenchServer(patients);
+  const system = opt.graph ? await startGraphSystem(opt.graph) : undefined;
+  const t0 = Date.now();
+  const srv = await startBenchServer(patients, { env: system?.env });
+  // Neo4j is seeded after the hub listens
+  if (opt.graph === "neo4j") await graphReady(srv.url);
+  srv.readyMs = Date.now() - t0;
   console.log(`   ready in ${f1(srv.readyMs / 1000)} s`);
   const settleMs = await settle(srv.child.pid!);
   console.log(`   settled (server CPU under 10 % for 2 s) after ${f1(settleMs / 1000)} s more`);
@@ -393,12 +462,17 @@ async function measureSize(
         beside: r.beside && besideM ? { path: r.beside.path, m: besideM } : null,
       });
     }
+    const firstReads = opt.graph ? await firstReadsAfterWrite(srv.url, await cookieOf("admin")) : undefined;
+    for (const f of firstReads ?? [])
+      console.log(`   ${f.name}, first read after a write: ${f.ms.map(f0).join(", ")} ms`);
     const mem = memoryMiB(srv.child.pid!);
     if (srv.child.exitCode !== null || srv.child.signalCode !== null) {
       console.log(`   the server exited during the run (${srv.child.exitCode ?? srv.child.signalCode})`);
     }
     return {
       patients,
+      graph: opt.graph,
+      firstReads,
       run: new Date().toISOString(),
       readyMs: srv.readyMs,
       settleMs,
@@ -409,6 +483,7 @@ async function measureSize(
   } finally {
     await stop(srv.child);
     rmSync(srv.dataDir, { recursive: true, force: true });
+    await system?.stop();
   }
 }
 
@@ -436,8 +511,10 @@ async function main() {
       const routes = ROUTES.filter(
         (r) =>
           (!opt.only || r.name.includes(opt.only) || pathFor(r, patients).includes(opt.only)) &&
-          (patients < 100_000 || r.large || r.kind === "health") &&
-          (!r.tenThousandOnly || patients === 10_000),
+          (opt.graph
+            ? GRAPH_STORE_ROUTES.has(r.name)
+            : (patients < 100_000 || r.large || r.kind === "health") &&
+              (!r.tenThousandOnly || patients === 10_000)),
       );
       measured.push(await measureSize(patients, routes, opt, baseline));
       // written after every size: a run cut short keeps what it measured
@@ -446,7 +523,7 @@ async function main() {
   } finally {
     await stop(baseline.child);
   }
-  if (opt.twoInstances && !opt.only) await twoInstances();
+  if (opt.twoInstances && !opt.only && !opt.graph) await twoInstances();
 }
 
 async function writeDocument(
@@ -458,8 +535,10 @@ async function writeDocument(
 ) {
   gauge.end = speedGaugeMs();
   const durationS = (Date.now() - started) / 1000;
-  const carried = previous.filter((p) => !measured.some((m) => m.patients === p.patients));
-  const all = [...measured, ...carried].sort((a, b) => a.patients - b.patients);
+  const carried = previous.filter((p) => !measured.some((m) => sameRun(m, p)));
+  const all = [...measured, ...carried].sort(
+    (a, b) => a.patients - b.patients || (a.graph ?? "").localeCompare(b.graph ?? ""),
+  );
   const verdicts = all.flatMap(verdictsFor);
   const met = verdicts.filter((v) => v.met).length;
   const doc = [
@@ -496,7 +575,7 @@ async function writeDocument(
     "One route under the profiler: `npx tsx scripts/bench/profile.ts --path <path> --persona <user>`; one route a few",
     "times on a kept store, e.g. before and after a change (`HUB_BUILD_DIR` picks the build): `npx tsx scripts/bench/route.ts --data-dir <dir> --path <path> --persona <user>`.",
     "",
-    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}load generator ${loadGenerator() === "wrk" ? "wrk" : "node:http client"} · speed gauge ${gauge.start} ms at the start, ${gauge.end} ms at the end (a fixed JavaScript loop; lower is faster) · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}.`,
+    `Run: ${new Date(started).toISOString()} · ${measured.length < opt.sizes.length ? `**partial: ${measured.length} of ${opt.sizes.length} sizes** · ` : ""}load generator ${loadGenerator() === "wrk" ? "wrk" : "node:http client"} · speed gauge ${gauge.start} ms at the start, ${gauge.end} ms at the end (a fixed JavaScript loop; lower is faster) · duration ${Math.floor(durationS / 60)} min ${Math.floor(durationS % 60)} s · load average at start ${load.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min) · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}) · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${opt.seconds} s per route (baseline ${opt.baselineSeconds} s), concurrency ${opt.concurrency} · sizes run: ${opt.sizes.map(size).join(", ")}${opt.graph ? ` with the graph in ${GRAPH_NAMES[opt.graph]}` : ""}.`,
     "",
     "## Targets (issue 13)",
     "",
@@ -506,7 +585,7 @@ async function writeDocument(
     "|---:|---|---|---|---|",
     ...verdicts.map(
       (v) =>
-        `| ${size(v.patients)} | ${v.subject} | ${v.target} | ${v.measured} | ${v.met ? "met" : "**NOT met**"} |`,
+        `| ${size(v.patients)}${v.graph ? ` (graph in ${GRAPH_NAMES[v.graph]})` : ""} | ${v.subject} | ${v.target} | ${v.measured} | ${v.met ? "met" : "**NOT met**"} |`,
     ),
     "",
     ...growthTable(all),
