@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors";
 import {
   expansion,
   LAYERS,
+  LAYER_LABELS,
   layerOfLabel,
   UPPER_SNAKE_CASE,
   type EdgeRecord,
@@ -266,14 +267,56 @@ export async function createNeo4jGraphStore(
       );
   }
 
+  /**
+   * Nodes per layer from Neo4j's count store (a count per label is kept by the database, so this reads
+   * no node): the sum of the counts of the layer's labels.
+   */
+  const LABEL_COUNTS = LAYERS.flatMap((l) => LAYER_LABELS[l])
+    .map((label) => `MATCH (n:${safeLabel(label)}) RETURN '${label}' AS label, count(n) AS n`)
+    .join(" UNION ALL ");
+  async function layerCounts(tx: ManagedTransaction): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const r of (await tx.run(LABEL_COUNTS)).records) {
+      const layer = layerOfLabel(String(r.get("label")))!;
+      counts[layer] = (counts[layer] ?? 0) + Number(r.get("n"));
+    }
+    return counts;
+  }
+
+  /**
+   * Relationships whose both ends are in `layers`, kept per graph version: every layer is the count
+   * store's total (every relationship joins two nodes of the graph); fewer layers are counted by a walk.
+   */
+  const edgeTotals = new Map<string, Promise<number>>();
+  let edgeTotalsVersion = -1;
+  function edgeTotal(layers: readonly Layer[]): Promise<number> {
+    const v = raw.version();
+    if (v !== edgeTotalsVersion) {
+      edgeTotals.clear();
+      edgeTotalsVersion = v;
+    }
+    const key = [...new Set(layers)].sort().join(",");
+    let n = edgeTotals.get(key);
+    if (n === undefined) {
+      const all = LAYERS.every((l) => layers.includes(l));
+      n = read(async (tx) => {
+        const r = await tx.run(
+          all
+            ? "MATCH ()-[e]->() RETURN count(e) AS n"
+            : "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.layer IN $layers AND b.layer IN $layers RETURN count(e) AS n",
+          { layers },
+        );
+        return Number(r.records[0].get("n"));
+      });
+      edgeTotals.set(key, n);
+      n.catch(() => edgeTotals.delete(key));
+    }
+    return n;
+  }
+
   async function sampleLayers(layers: readonly Layer[], limit: number) {
     return read(async (tx) => {
-      const counts: Record<string, number> = {};
-      const c = await tx.run(
-        "MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN n.layer AS layer, count(n) AS n",
-        { layers },
-      );
-      for (const r of c.records) counts[r.get("layer")] = Number(r.get("n"));
+      const counts = await layerCounts(tx);
       const quota = allocateQuota(
         layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
         limit,
@@ -311,23 +354,13 @@ export async function createNeo4jGraphStore(
       version++;
     },
     async countNodes(layers) {
-      return read(async (tx) => {
-        const r = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN count(n) AS n", {
-          layers: layers ?? LAYERS,
-        });
-        return Number(r.records[0].get("n"));
-      });
+      const counts = await read(layerCounts);
+      return (layers ?? LAYERS).reduce((sum, l) => sum + (counts[l] ?? 0), 0);
     },
     async sampleGraph(layers, limit, layerLabel) {
       const { nodes, counts } = await sampleLayers(layers, limit);
       const edges = await edgesAmong(nodes.map((n) => n.id));
-      const totalEdges = await read(async (tx) => {
-        const r = await tx.run(
-          "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.layer IN $layers AND b.layer IN $layers RETURN count(e) AS n",
-          { layers },
-        );
-        return Number(r.records[0].get("n"));
-      });
+      const totalEdges = await edgeTotal(layers);
       const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
       return {
         nodes,
