@@ -239,14 +239,16 @@ function verdictsFor(s: SizeResult): Verdict[] {
       r.m.rps >= TARGETS.api.rps &&
       r.m.p99 < TARGETS.api.p99Ms &&
       !failures.length &&
-      share >= TARGETS.api.ofBaseline &&
+      // issue 35's targets for a graph store are the rate and the p99 alone (issue 13's share of the
+      // bare baseline is the embedded store's)
+      (!!s.graph || share >= TARGETS.api.ofBaseline) &&
       (r.kind !== "health" || r.m.p50 < TARGETS.health.p50Ms);
     out.push({
       patients: s.patients,
       graph: s.graph,
       subject: r.name,
       target:
-        `≥ ${TARGETS.api.rps} req/s, p99 < ${TARGETS.api.p99Ms} ms, 0 errors, ≥ ${TARGETS.api.ofBaseline * 100} % of baseline` +
+        `≥ ${TARGETS.api.rps} req/s, p99 < ${TARGETS.api.p99Ms} ms, 0 errors${s.graph ? "" : `, ≥ ${TARGETS.api.ofBaseline * 100} % of baseline`}` +
         (r.kind === "health" ? `, p50 < ${TARGETS.health.p50Ms} ms` : ""),
       measured:
         `${f0(r.m.rps)} req/s, p99 ${f1(r.m.p99)} ms, ${Number.isNaN(share) ? "no baseline" : `${f0(share * 100)} %`}` +
@@ -579,7 +581,7 @@ async function writeDocument(
     "",
     "## Targets (issue 13)",
     "",
-    `${met} of ${verdicts.length} met. Targets apply at 10,000 patients (every route and page) and at 100,000 patients (the graph, expand, patient list, analytics and federated routes, and memory).`,
+    `${met} of ${verdicts.length} met. Targets apply at 10,000 patients (every route and page) and at 100,000 patients (the graph, expand, patient list, analytics and federated routes, and memory). With the graph in Neo4j or PostgreSQL (\`--graph\`): issue 35's targets, ≥ ${TARGETS.api.rps} req/s and p99 < ${TARGETS.api.p99Ms} ms warm, the first read after a write under ${FIRST_READ_TARGET_MS} ms.`,
     "",
     "| patients | route | target | measured | verdict |",
     "|---:|---|---|---|---|",
