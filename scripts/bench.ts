@@ -383,17 +383,17 @@ async function measureSize(
   const system = opt.graph ? await startGraphSystem(opt.graph) : undefined;
   const t0 = Date.now();
   const srv = await startBenchServer(patients, { env: system?.env });
-  // Neo4j is seeded after the hub listens
-  if (opt.graph === "neo4j") await graphReady(srv.url);
-  srv.readyMs = Date.now() - t0;
-  console.log(`   ready in ${f1(srv.readyMs / 1000)} s`);
-  const settleMs = await settle(srv.child.pid!);
-  console.log(`   settled (server CPU under 10 % for 2 s) after ${f1(settleMs / 1000)} s more`);
   const cookies = new Map<string, string>();
   const cookieOf = async (persona: string) => {
     if (!cookies.has(persona)) cookies.set(persona, (await signIn(srv.url, persona)).cookie);
     return cookies.get(persona)!;
   };
+  // Neo4j is seeded after the hub listens
+  if (opt.graph === "neo4j") await graphReady(srv.url, () => cookieOf("admin"));
+  srv.readyMs = Date.now() - t0;
+  console.log(`   ready in ${f1(srv.readyMs / 1000)} s`);
+  const settleMs = await settle(srv.child.pid!);
+  console.log(`   settled (server CPU under 10 % for 2 s) after ${f1(settleMs / 1000)} s more`);
   const results: RouteResult[] = [];
   try {
     const ids = await findIds(

@@ -49,18 +49,18 @@ export async function startGraphSystem(
   };
 }
 
-/** Neo4j is seeded after the hub listens (decision 0019): waits until health says the graph answers */
-export async function graphReady(url: string, maxMs = 3 * 3_600_000): Promise<void> {
+/**
+ * Neo4j is seeded after the hub listens (decision 0019), its graph calls answering 503 meanwhile: waits
+ * until a signed-in graph read answers
+ */
+export async function graphReady(url: string, cookie: () => Promise<string>, maxMs = 3 * 3_600_000) {
   const until = Date.now() + maxMs;
   for (;;) {
     try {
-      const res = await fetch(`${url}/api/health`);
-      const body = (await res.json()) as { graphdb?: boolean };
-      if (body.graphdb) {
-        // and a graph read answers (the store's start-up work, the seed, is done)
-        const g = await fetch(`${url}/api/graph?layer=l5&limit=1`);
-        if (g.status !== 503) return;
-      }
+      const g = await fetch(`${url}/api/graph?layer=l5&limit=1`, {
+        headers: { cookie: await cookie(), accept: "application/json" },
+      });
+      if (g.status === 200) return;
     } catch {
       // not yet
     }
