@@ -151,6 +151,8 @@ interface SizeResult {
   graph?: GraphKind;
   /** with a graph store: the first read after a write, per read */
   firstReads?: FirstRead[];
+  /** the load average (1/5/15 min) when this size started: the machine is shared */
+  loadAtStart?: number[];
   run: string;
   readyMs: number;
   /** how long the server went on working after "ready" (post-seed work) before the first route ran */
@@ -306,7 +308,7 @@ function sectionFor(s: SizeResult, current: boolean): string {
     ...(current ? [] : [`Carried over from the run of ${s.run} (not run this time).`, ""]),
     ...(s.graph
       ? [
-          `The graph in ${GRAPH_NAMES[s.graph]}, started for this size and seeded by the hub on start (\`npm run bench -- --graph ${s.graph}\`); only the routes that read the graph store.`,
+          `The graph in ${GRAPH_NAMES[s.graph]}, started for this size and seeded by the hub on start (\`npm run bench -- --graph ${s.graph}\`); only the routes that read the graph store.${s.loadAtStart ? ` Load average when this size started: ${s.loadAtStart.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min), on a 2-core machine shared with other engineers' work.` : ""}`,
           "",
         ]
       : []),
@@ -380,6 +382,7 @@ async function measureSize(
   baseline: { url: string },
 ): Promise<SizeResult> {
   console.log(`\n== ${size(patients)} patients: starting server and seeding…`);
+  const loadAtStart = os.loadavg();
   const system = opt.graph ? await startGraphSystem(opt.graph) : undefined;
   const t0 = Date.now();
   const srv = await startBenchServer(patients, { env: system?.env });
@@ -475,6 +478,7 @@ async function measureSize(
       patients,
       graph: opt.graph,
       firstReads,
+      loadAtStart,
       run: new Date().toISOString(),
       readyMs: srv.readyMs,
       settleMs,
