@@ -19,7 +19,7 @@ export interface BenchServer {
 
 export async function startBenchServer(
   patients: number,
-  opts: { nodeArgs?: string[]; dataDir?: string } = {},
+  opts: { nodeArgs?: string[]; dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<BenchServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
   const t0 = Date.now();
@@ -28,6 +28,7 @@ export async function startBenchServer(
     dataDir,
     patients,
     nodeArgs: opts.nodeArgs,
+    env: opts.env,
     stderr: "inherit",
     // seeding 100,000 patients takes minutes
     timeoutMs: 3_600_000,

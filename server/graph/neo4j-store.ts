@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors";
 import {
   expansion,
   LAYERS,
+  LAYER_LABELS,
   layerOfLabel,
   UPPER_SNAKE_CASE,
   type EdgeRecord,
@@ -223,45 +224,99 @@ export async function createNeo4jGraphStore(
     );
   }
 
-  /** a batch in one round trip per label and per relationship type (UNWIND), idempotent on ids */
+  /**
+   * A batch in two statements (UNWIND; the kind's label and the relationship type are set from the
+   * row: Cypher 5.26's dynamic labels and types), idempotent on ids: a node is merged on its unique id,
+   * an edge is looked for between its two ends (an expand-into, from the end with fewer relationships)
+   * and created only when missing. Each distinct statement is planned once; with one statement per
+   * label and per type a batch ran some 60 of them.
+   */
   async function upsertBatch(tx: ManagedTransaction, nodes: NodeRecord[], edges: EdgeRecord[]) {
-    const byLabel = new Map<string, Array<{ id: string; layer: string; seq: number; props: Properties }>>();
-    for (const n of nodes) {
+    const nodeRows = nodes.map((n) => {
       const layer = layerOfLabel(n.label);
       if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
-      const rows = byLabel.get(safeLabel(n.label)) ?? [];
-      rows.push({ id: n.id, layer, seq: ++seq, props: n.properties });
-      byLabel.set(n.label, rows);
+      return { id: n.id, label: safeLabel(n.label), layer, seq: ++seq, props: n.properties };
+    });
+    if (nodeRows.length)
+      await tx.run(
+        "UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n:$(row.label), n += row.props, n.layer = row.layer, n.seq = coalesce(n.seq, row.seq)",
+        { rows: nodeRows },
+      );
+    // one row per edge id (the last one wins, as when they are written one after the other)
+    const edgeRows = new Map<
+      string,
+      { id: string; type: string; source: string; target: string; props: Properties }
+    >();
+    for (const e of edges)
+      edgeRows.set(e.id, {
+        id: e.id,
+        type: safeType(e.type),
+        source: e.source,
+        target: e.target,
+        props: e.properties ?? {},
+      });
+    if (edgeRows.size)
+      await tx.run(
+        `UNWIND $rows AS row
+         MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target})
+         OPTIONAL MATCH (a)-[old {id: row.id}]->(b)
+         FOREACH (e IN CASE WHEN old IS NULL THEN [] ELSE [old] END | SET e += row.props)
+         WITH a, b, row, old WHERE old IS NULL
+         CREATE (a)-[r:$(row.type) {id: row.id}]->(b) SET r += row.props`,
+        { rows: [...edgeRows.values()] },
+      );
+  }
+
+  /**
+   * Nodes per layer from Neo4j's count store (a count per label is kept by the database, so this reads
+   * no node): the sum of the counts of the layer's labels.
+   */
+  const LABEL_COUNTS = LAYERS.flatMap((l) => LAYER_LABELS[l])
+    .map((label) => `MATCH (n:${safeLabel(label)}) RETURN '${label}' AS label, count(n) AS n`)
+    .join(" UNION ALL ");
+  async function layerCounts(tx: ManagedTransaction): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const r of (await tx.run(LABEL_COUNTS)).records) {
+      const layer = layerOfLabel(String(r.get("label")))!;
+      counts[layer] = (counts[layer] ?? 0) + Number(r.get("n"));
     }
-    for (const [label, rows] of byLabel)
-      await tx.run(
-        `UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n:${label}, n += row.props, n.layer = row.layer, n.seq = coalesce(n.seq, row.seq)`,
-        { rows },
-      );
-    const byType = new Map<string, EdgeRecord[]>();
-    for (const e of edges) byType.set(safeType(e.type), [...(byType.get(e.type) ?? []), e]);
-    for (const [type, group] of byType)
-      await tx.run(
-        `UNWIND $rows AS row MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target}) MERGE (a)-[r:${type} {id: row.id}]->(b) SET r += row.props`,
-        {
-          rows: group.map((e) => ({
-            id: e.id,
-            source: e.source,
-            target: e.target,
-            props: e.properties ?? {},
-          })),
-        },
-      );
+    return counts;
+  }
+
+  /**
+   * Relationships whose both ends are in `layers`, kept per graph version: every layer is the count
+   * store's total (every relationship joins two nodes of the graph); fewer layers are counted by a walk.
+   */
+  const edgeTotals = new Map<string, Promise<number>>();
+  let edgeTotalsVersion = -1;
+  function edgeTotal(layers: readonly Layer[]): Promise<number> {
+    const v = raw.version();
+    if (v !== edgeTotalsVersion) {
+      edgeTotals.clear();
+      edgeTotalsVersion = v;
+    }
+    const key = [...new Set(layers)].sort().join(",");
+    let n = edgeTotals.get(key);
+    if (n === undefined) {
+      const all = LAYERS.every((l) => layers.includes(l));
+      n = read(async (tx) => {
+        const r = await tx.run(
+          all
+            ? "MATCH ()-[e]->() RETURN count(e) AS n"
+            : "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.layer IN $layers AND b.layer IN $layers RETURN count(e) AS n",
+          { layers },
+        );
+        return Number(r.records[0].get("n"));
+      });
+      edgeTotals.set(key, n);
+      n.catch(() => edgeTotals.delete(key));
+    }
+    return n;
   }
 
   async function sampleLayers(layers: readonly Layer[], limit: number) {
     return read(async (tx) => {
-      const counts: Record<string, number> = {};
-      const c = await tx.run(
-        "MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN n.layer AS layer, count(n) AS n",
-        { layers },
-      );
-      for (const r of c.records) counts[r.get("layer")] = Number(r.get("n"));
+      const counts = await layerCounts(tx);
       const quota = allocateQuota(
         layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
         limit,
@@ -299,23 +354,13 @@ export async function createNeo4jGraphStore(
       version++;
     },
     async countNodes(layers) {
-      return read(async (tx) => {
-        const r = await tx.run("MATCH (n:GraphNode) WHERE n.layer IN $layers RETURN count(n) AS n", {
-          layers: layers ?? LAYERS,
-        });
-        return Number(r.records[0].get("n"));
-      });
+      const counts = await read(layerCounts);
+      return (layers ?? LAYERS).reduce((sum, l) => sum + (counts[l] ?? 0), 0);
     },
     async sampleGraph(layers, limit, layerLabel) {
       const { nodes, counts } = await sampleLayers(layers, limit);
       const edges = await edgesAmong(nodes.map((n) => n.id));
-      const totalEdges = await read(async (tx) => {
-        const r = await tx.run(
-          "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.layer IN $layers AND b.layer IN $layers RETURN count(e) AS n",
-          { layers },
-        );
-        return Number(r.records[0].get("n"));
-      });
+      const totalEdges = await edgeTotal(layers);
       const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
       return {
         nodes,

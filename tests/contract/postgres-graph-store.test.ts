@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { createPostgresGraphStore } from "../../server/graph/postgres-store";
@@ -84,6 +85,49 @@ describe.runIf(!!testDatabaseUrl())("the graph store in PostgreSQL", () => {
       ),
     ).rejects.toMatchObject({ status: 409 });
     expect(await b.audit.count()).toBe(count);
+  });
+
+  it("keeps its node and edge counts per layer through every kind of write, without counting the tables", async () => {
+    const pg = await openTestStore("postgres");
+    opened.push(pg);
+    const { store } = await instance(pg);
+    // the counts as the tables hold them, counted
+    const counted = async () => {
+      const { rows } = await sql<{ nodes: number; edges: number }>`SELECT
+          (SELECT COUNT(*) FROM graph_nodes WHERE layer IN ('l2', 'l3')) AS nodes,
+          (SELECT COUNT(*) FROM graph_edges WHERE source_layer IN ('l2', 'l3') AND target_layer IN ('l2', 'l3')) AS edges`.execute(
+        pg.rel.db,
+      );
+      return { nodes: Number(rows[0]!.nodes), edges: Number(rows[0]!.edges) };
+    };
+    const kept = async () => {
+      const meta = (await store.sampleGraph(["l2", "l3"], 1, "x")).meta;
+      return { nodes: meta.totalNodes, edges: meta.totalEdges };
+    };
+    const node = (id: string, label: string) => ({ id, label, layer: "l3" as const, properties: {} });
+    const edge = (source: string, target: string) => ({
+      id: `${source}>${target}`,
+      source,
+      target,
+      type: "HAS",
+    });
+    // a batch, the same batch again (replaced, not added), and one with a new edge
+    const batch = [node("p1", "Patient"), node("c1", "Condition"), node("c2", "Condition")];
+    await store.importBatch(batch, [edge("p1", "c1")]);
+    await store.importBatch(batch, [edge("p1", "c1"), edge("p1", "c2")]);
+    expect(await kept()).toEqual({ nodes: 3, edges: 2 });
+    const steps: Array<Parameters<typeof store.mutate>[0]> = [
+      [{ op: "createNode", node: { id: "d1", label: "HealthDataset", layer: "l2", properties: {} } }],
+      [{ op: "createEdge", edge: { id: "inc", source: "d1", target: "p1", type: "INCLUDES" } }],
+      [{ op: "updateNode", id: "c1", properties: { code: "x" } }],
+      [{ op: "deleteEdge", id: "p1>c2" }],
+      [{ op: "deleteNode", id: "p1" }],
+    ];
+    for (const step of steps) {
+      await store.mutate(step, AUDIT);
+      expect(await kept()).toEqual(await counted());
+    }
+    expect(await kept()).toEqual({ nodes: 3, edges: 0 });
   });
 
   it("seeds in multi-row batches, completes an interrupted seed, and reads as the embedded store", async () => {
