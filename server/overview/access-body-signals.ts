@@ -6,7 +6,7 @@
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../access-body";
-import { DAY, isoDay, type OverviewSignal, type Tone } from "./model";
+import { DAY, isoDay, signal, type OverviewSignal, type Tone } from "./model";
 
 /** what the overview reads from the access-body module, if it is there (duck-typed: the module is optional) */
 export interface AccessBodyPort {
@@ -62,22 +62,8 @@ export async function accessBodySignals(
 ): Promise<OverviewSignal[]> {
   const { now } = opts;
   const ms = opts.timeoutMs;
-  const s = (
-    id: string,
-    label: string,
-    value: number,
-    tone: Tone,
-    href: string,
-    detail?: string,
-  ): OverviewSignal => ({
-    id,
-    label,
-    value,
-    tone,
-    source: "access-body",
-    href,
-    ...(detail ? { detail } : {}),
-  });
+  const s = (id: string, label: string, value: number, tone: Tone, href: string, detail?: string) =>
+    signal("access-body", id, label, value, tone, href, detail);
   const soon = isoDay(new Date(now().getTime() + 90 * DAY));
   const expiring = (permits: { state?: string; validUntil?: string }[]) =>
     permits.filter((p) => p.state === "ACTIVE" && typeof p.validUntil === "string" && p.validUntil <= soon)

@@ -6,7 +6,7 @@
 import type { Role } from "../auth/personas";
 import { organisationOf, type SessionUser } from "../auth/user";
 import type { GraphStore } from "../graph";
-import type { OverviewSignal, Tone } from "./model";
+import { signal, type OverviewSignal, type Tone } from "./model";
 
 export async function graphSignals(
   graph: GraphStore,
@@ -14,22 +14,8 @@ export async function graphSignals(
   user: SessionUser,
 ): Promise<OverviewSignal[]> {
   const org = user.roles.includes(persona) ? organisationOf(user) : undefined;
-  const s = (
-    id: string,
-    label: string,
-    value: number,
-    tone: Tone,
-    detail?: string,
-    href?: string,
-  ): OverviewSignal => ({
-    id,
-    label,
-    value,
-    tone,
-    source: "graph",
-    ...(detail ? { detail } : {}),
-    ...(href ? { href } : {}),
-  });
+  const s = (id: string, label: string, value: number, tone: Tone, detail?: string, href?: string) =>
+    signal("graph", id, label, value, tone, href, detail);
 
   switch (persona) {
     case "DATA_HOLDER": {

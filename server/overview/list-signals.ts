@@ -13,7 +13,7 @@ import type { Role } from "../auth/personas";
 import { organisationOf, type SessionUser } from "../auth/user";
 import { publisherOf, type CatalogueService } from "../catalogue";
 import { ownContextId, type Dataspace } from "../dataspace";
-import { DAY, type OverviewSignal, type Tone } from "./model";
+import { DAY, signal, type OverviewSignal } from "./model";
 
 export interface ListSources {
   dataspace?: Pick<Dataspace, "participantForUser" | "listNegotiations" | "listAssets">;
@@ -44,16 +44,6 @@ const SETTLED = new Set(["FINALIZED", "TERMINATED", "ERROR"]);
 
 const DATASPACE_PERSONAS: readonly Role[] = ["DATA_USER", "DATA_HOLDER", "CONNECTOR_USER_PARTICIPANT"];
 const CATALOGUE_PERSONAS: readonly Role[] = ["DATA_USER", "DATA_HOLDER", "HDAB_AUTHORITY", "CONNECTOR_ADMIN"];
-
-const card = (
-  source: OverviewSignal["source"],
-  id: string,
-  label: string,
-  value: number,
-  tone: Tone,
-  href: string,
-  detail?: string,
-): OverviewSignal => ({ id, label, value, tone, source, href, ...(detail ? { detail } : {}) });
 
 export function sourcesFrom(services: unknown): ListSources {
   const s = (services ?? {}) as Record<string, unknown>;
@@ -93,7 +83,7 @@ export async function listSignals(
       const contracts = negotiations.filter((n) => n.state === CONTRACT_STATE).length;
       const running = negotiations.filter((n) => !SETTLED.has(String(n.state))).length;
       signals.push(
-        card(
+        signal(
           "dataspace",
           "contracts-active",
           persona === "DATA_HOLDER" ? "Contracts on your data" : "Contracts in force",
@@ -102,7 +92,7 @@ export async function listSignals(
           `/negotiations?state=${CONTRACT_STATE}`,
           "finalised negotiations of your connector",
         ),
-        card(
+        signal(
           "dataspace",
           "negotiations",
           "Negotiations",
@@ -115,7 +105,7 @@ export async function listSignals(
       if (persona === "DATA_HOLDER") {
         const assets = await ds.listAssets(own);
         signals.push(
-          card(
+          signal(
             "dataspace",
             "assets",
             "Assets you offer",
@@ -144,7 +134,7 @@ export async function listSignals(
       if (org) {
         const mine = all.filter((d) => publisherOf(d) === org.displayName);
         signals.push(
-          card(
+          signal(
             "catalogue",
             "datasets",
             "Datasets you publish",
@@ -156,7 +146,7 @@ export async function listSignals(
         );
       } else {
         signals.push(
-          card(
+          signal(
             "catalogue",
             "datasets",
             "Datasets in the catalogue",
@@ -174,7 +164,7 @@ export async function listSignals(
     await attempt("The trust center", async () => {
       const v = await trustCenter.view(today);
       signals.push(
-        card(
+        signal(
           "trust-center",
           "spe-sessions",
           "Secure processing sessions",
@@ -183,7 +173,7 @@ export async function listSignals(
           "/trust-center#sessions",
           `${v.summary.activeSessions} active`,
         ),
-        card(
+        signal(
           "trust-center",
           "pseudonymised-datasets",
           "Pseudonymised datasets",
@@ -206,7 +196,7 @@ export async function listSignals(
       const record = "/my-record#insights-title";
       const research = "/my-record#research-title";
       signals.push(
-        card(
+        signal(
           "graph",
           "record-encounters",
           "Encounters in your record",
@@ -214,9 +204,9 @@ export async function listSignals(
           "info",
           record,
         ),
-        card("graph", "record-conditions", "Diagnoses", insights.counts.conditions, "info", record),
-        card("graph", "record-medications", "Prescriptions", insights.counts.medications, "info", record),
-        card(
+        signal("graph", "record-conditions", "Diagnoses", insights.counts.conditions, "info", record),
+        signal("graph", "record-medications", "Prescriptions", insights.counts.medications, "info", record),
+        signal(
           "graph",
           "consents",
           "Research consents you gave",
@@ -224,7 +214,7 @@ export async function listSignals(
           "ok",
           research,
         ),
-        card(
+        signal(
           "graph",
           "programmes",
           "Research programmes",

@@ -15,6 +15,25 @@ export interface OverviewSignal {
   source: "graph" | "access-body" | "dataspace" | "catalogue" | "trust-center";
 }
 
+/** one home card, read from `source`; `href` is the list that reads the same */
+export const signal = (
+  source: OverviewSignal["source"],
+  id: string,
+  label: string,
+  value: number,
+  tone: Tone,
+  href?: string,
+  detail?: string,
+): OverviewSignal => ({
+  id,
+  label,
+  value,
+  tone,
+  source,
+  ...(href ? { href } : {}),
+  ...(detail ? { detail } : {}),
+});
+
 export interface Overview {
   /** `graph`: the graph explorer's `?persona=` that shows these layers, null when it has none */
   persona: { role: Role; label: string; focus: string; graph: string | null };
