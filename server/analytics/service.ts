@@ -8,6 +8,7 @@
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
+import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
 import {
   protect,
@@ -96,6 +97,7 @@ export function createAnalyticsService(deps: {
   k: number;
 }) {
   const { graph, omop, concepts, k } = deps;
+  const keptAnswers = createKept<AnalyticsDashboard>({ max: 64 });
   const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardEntry> }>();
 
   function top<T extends CodeStats>(map: Map<string, T>, n: number): T[] {
@@ -249,14 +251,17 @@ export function createAnalyticsService(deps: {
         concepts.get(),
         scopeFor(graph, user, k),
       ]);
-      const { body } = bodyFor(index, dict, scope.k, n);
-      return {
-        ...body,
-        generatedAt: new Date().toISOString(),
-        graphVersion: version,
-        scope,
-        cache: { hit, builtMs, indexBuiltAt: index.builtAt },
-      };
+      // the whole answer kept per graph version, scope and list length, as built (its time and its
+      // cache note the build's): a kept value, encoded once at the edge
+      return keptAnswers({ caller: JSON.stringify(scope), versions: [version], args: [n] }, async () =>
+        deepFrozen({
+          ...bodyFor(index, dict, scope.k, n).body,
+          generatedAt: new Date().toISOString(),
+          graphVersion: version,
+          scope,
+          cache: { hit, builtMs, indexBuiltAt: index.builtAt },
+        }),
+      );
     },
 
     /** the dashboard as CSV sections (the view's export) */

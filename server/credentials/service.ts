@@ -5,12 +5,13 @@ import { describeUpstream } from "../dataspace/failures";
 import { readsAnyContext } from "../dataspace";
 import { toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
-import { keyText } from "../http/kept";
+import { createKept, createKeptByInputs, deepFrozen, EVERYONE, inputVersions, keyText } from "../http/kept";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { presentString } from "../http/handler";
 import {
   createVerifier,
   didWebUrl,
+  newVerificationInputs,
   type CredentialVerification,
   type CredentialVerifier,
   type VerificationInputs,
@@ -245,16 +246,45 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     return own ? held(own.id) : undefined;
   }
 
-  // per caller class: every issued credential, or one participant context's (a bounded number)
+  /**
+   * Listings kept per caller class (every issued credential, or one participant context's) while they
+   * are made of the same upstream answers (the read cache's frozen arrays: a write through this server
+   * or a change in the embedded dataspace ends them) and their verification still holds (the same DID
+   * document and status lists, the time within every validity period and JWT time claim it checked),
+   * as built (`checkedAt` is the build's): kept values, encoded once at the edge.
+   */
+  const listings = createKept<{ list: ListedCredential[]; verification?: VerificationInputs }>({ max: 200 });
+  const holds = (verification: VerificationInputs | undefined, now: Date) => {
+    const v = getVerifier();
+    return verification ? !!v && v.holds(verification, now) : !v;
+  };
+  const definitions = createKeptByInputs<ReturnType<typeof labelled>>(8);
 
   return {
     async list(user, participantId, now = new Date()) {
       const source = await sourceFor(user, participantId);
-      return source ? withVerification(source.items(), now) : [];
+      if (!source) return [];
+      const versions = inputVersions(source.inputs);
+      const build = async () => {
+        const verification = getVerifier() ? newVerificationInputs() : undefined;
+        const list = deepFrozen(await withVerification(source.items(), now, verification));
+        return { list, verification };
+      };
+      if (!versions) return (await build()).list;
+      const key = { caller: source.key, versions };
+      let kept = await listings(key, build);
+      if (!holds(kept.verification, now)) {
+        listings.forget(key);
+        kept = await listings(key, build);
+      }
+      // a listing whose documents could not all be read is answered once, never again
+      if (kept.verification && !kept.verification.reusable) listings.forget(key);
+      return kept.list;
     },
 
     async definitions() {
-      return labelled(await dataspace.listCredentialDefinitions());
+      const defs = await dataspace.listCredentialDefinitions();
+      return definitions(EVERYONE, [defs], () => labelled(defs));
     },
 
     async request(participantContextId, credentialType, user) {

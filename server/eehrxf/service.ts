@@ -7,6 +7,7 @@
 import type { Properties, GraphStore } from "../graph";
 import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
+import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 
 export interface ProfileCoverage {
   id: string;
@@ -231,9 +232,12 @@ export function createEehrxfService(graph: GraphStore) {
     graphVersion: version,
     cache: { hit, builtMs },
   });
+  // the answer kept per graph version, as built (its cache note the build's): encoded once at the edge
+  const answers = createKept<EehrxfCoverage>({ max: 4 });
   return {
     async coverage(): Promise<EehrxfCoverage> {
-      return answerOf(await cache.get());
+      const got = await cache.get();
+      return answers({ caller: EVERYONE, versions: [got.version] }, async () => deepFrozen(answerOf(got)));
     },
   };
 }

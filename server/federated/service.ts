@@ -21,7 +21,6 @@
  */
 import type { AuditBatchWriter } from "../audit/batch-writer";
 import {
-  Lru,
   type Concept,
   type ConceptCache,
   type ConceptDictionary,
@@ -44,6 +43,7 @@ import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
+import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { findDisclosures } from "./audit";
 import {
   countSuppressed,
@@ -231,70 +231,66 @@ export function createFederatedService(deps: {
   const configuredK = Math.max(MIN_K, deps.k);
   const log = createQueryLog(deps.auditBatches);
   /** protected trees per index (a graph version's OMOP layer), criteria and k: the same query is answered once */
-  const answers = new WeakMap<OmopIndex, Lru<string, { tree: CountNode; checked: string[] }>>();
+  const trees = createKept<{ tree: CountNode; checked: string[] }>({ max: 2000 });
   function cachedCohort(index: OmopIndex, resolved: ResolvedCriteria, k: number) {
-    let lru = answers.get(index);
-    if (!lru) answers.set(index, (lru = new Lru(2000)));
-    const key = [
-      k,
-      resolved.condition?.code,
-      resolved.drug?.code,
-      resolved.measurement?.code,
-      resolved.ageBand,
-      resolved.gender,
-    ].join("|");
-    let hit = lru.get(key);
-    if (!hit) lru.set(key, (hit = protectedCohort(index, resolved, k)));
-    return hit;
+    const criteria = [resolved.condition?.code, resolved.drug?.code, resolved.measurement?.code];
+    return trees(
+      {
+        caller: EVERYONE,
+        versions: [identityOf(index)],
+        args: [k, criteria, resolved.ageBand, resolved.gender],
+      },
+      async () => protectedCohort(index, resolved, k),
+    );
   }
 
-  type Answer = Omit<FederatedSummary, "graphVersion" | "generatedAt">;
-  interface CachedAnswer {
-    answer: Answer;
+  interface KeptAnswer {
+    answer: FederatedSummary;
     logTarget: string;
     logOutcome: string;
   }
-  /** encoded answers per index and concept names, keyed by the criteria as given and k */
-  const encoded = new WeakMap<OmopIndex, { dict: ConceptDictionary; lru: Lru<string, CachedAnswer> }>();
-
-  function cachedAnswer(
+  /**
+   * whole answers per graph version, concept names, criteria as given and k, kept as built (their time
+   * the build's): kept values, encoded once at the edge. The query is logged at every ask.
+   */
+  const answers = createKept<KeptAnswer>({ max: 2000 });
+  function keptAnswer(
     index: OmopIndex,
+    version: number,
     dict: ConceptDictionary,
     input: Partial<Record<CriterionKey, string>>,
     k: number,
-  ): CachedAnswer {
-    let perIndex = encoded.get(index);
-    if (!perIndex || perIndex.dict !== dict) encoded.set(index, (perIndex = { dict, lru: new Lru(2000) }));
-    const key = JSON.stringify([k, input]);
-    let hit = perIndex.lru.get(key);
-    if (!hit) {
-      // a criterion that resolves to no concept throws here (400) and is not kept
-      const resolved = resolveCriteria(input, dict);
-      const answer = buildAnswer(index, resolved, input, k);
-      hit = {
-        answer,
-        logTarget:
-          Object.entries(input)
-            .map(([key, v]) => `${key}=${v}`)
-            .join("&") || "all persons",
-        logOutcome: `k=${k}; cohort ${answer.cohort.display}`,
-      };
-      perIndex.lru.set(key, hit);
-    }
-    return hit;
+  ): Promise<KeptAnswer> {
+    return answers(
+      { caller: EVERYONE, versions: [version, identityOf(index), identityOf(dict)], args: [k, input] },
+      async () => {
+        // a criterion that resolves to no concept throws here (400) and is not kept
+        const resolved = resolveCriteria(input, dict);
+        const answer = await buildAnswer(index, resolved, input, k);
+        return {
+          answer: deepFrozen({ ...answer, graphVersion: version, generatedAt: new Date().toISOString() }),
+          logTarget:
+            Object.entries(input)
+              .map(([key, v]) => `${key}=${v}`)
+              .join("&") || "all persons",
+          logOutcome: `k=${k}; cohort ${answer.cohort.display}`,
+        };
+      },
+    );
   }
 
   function logQuery(user: Pick<SessionUser, "username">, target: string, outcome: string) {
     log.append({ action: "federated.query", actor: user.username, target, outcome, kind: "insight" });
   }
 
-  function buildAnswer(
+  type Answer = Omit<FederatedSummary, "graphVersion" | "generatedAt">;
+  async function buildAnswer(
     index: OmopIndex,
     resolved: ResolvedCriteria,
     input: Partial<Record<CriterionKey, string>>,
     k: number,
-  ): Answer {
-    const { tree, checked } = cachedCohort(index, resolved, k);
+  ): Promise<Answer> {
+    const { tree, checked } = await cachedCohort(index, resolved, k);
     const [holders, genders, bands] = tree.groups!;
     const criteria: FederatedSummary["criteria"] = {};
     for (const key of CRITERIA) {
@@ -367,9 +363,9 @@ export function createFederatedService(deps: {
       const k = kFrom(params);
       const input = criteriaInput(params);
       const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
-      const { answer, logTarget, logOutcome } = cachedAnswer(index, dict, input, k);
+      const { answer, logTarget, logOutcome } = await keptAnswer(index, version, dict, input, k);
       logQuery(user, logTarget, logOutcome);
-      return { ...answer, graphVersion: version, generatedAt: new Date().toISOString() };
+      return answer;
     },
 
     /** what the cohort builder offers */

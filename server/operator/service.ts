@@ -4,7 +4,7 @@ import type { OidcClient } from "../auth/oidc-client";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
-import { createKept, deepFrozen, EVERYONE } from "../http/kept";
+import { createKept, createKeptByInputs, deepFrozen, EVERYONE } from "../http/kept";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import type { EmbeddedDataspaceRestart } from "./component-model";
@@ -43,6 +43,7 @@ export async function createOperatorService(deps: {
   // the directory and the catalogues kept per version of what they read (server/http/kept), frozen
   const keptDirectory = createKept<Awaited<ReturnType<typeof directory.list>>>({ max: 2 });
   const keptCatalogs = createKept<Awaited<ReturnType<typeof mockDsp.catalog>>>({ max: 64 });
+  const keptTenants = createKeptByInputs<Tenant[]>(4);
 
   return {
     /** every component as the last round of background probes saw it, and its age (components.ts) */
@@ -79,7 +80,15 @@ export async function createOperatorService(deps: {
       ),
     checkCatalogRequest: (body: Record<string, unknown>) => mockDsp.checkRequest(body),
 
-    tenants: async (): Promise<Tenant[]> => tenantsOf(await tenantInputs(dataspace)),
+    /**
+     * the tenants, kept while they are made of the same upstream answers (the read cache's frozen
+     * arrays); with a profile lookup that failed, built each time
+     */
+    tenants: async (): Promise<Tenant[]> => {
+      const inputs = await tenantInputs(dataspace);
+      if (inputs.profiles.includes(null)) return tenantsOf(inputs);
+      return keptTenants(EVERYONE, [inputs.tenants, ...inputs.profiles], () => tenantsOf(inputs));
+    },
 
     /** the last federated discovery check, and its age (discovery.ts) */
     discoveryCheck: () => discovery.check(),

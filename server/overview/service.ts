@@ -15,7 +15,7 @@
 import { berlinDate } from "../access-body";
 import { organisationOf, type SessionUser } from "../auth/user";
 import { LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
-import { callerKey, createKept, EVERYONE } from "../http/kept";
+import { callerKey, createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { accessBodyFrom, accessBodySignals, bounded } from "./access-body-signals";
 import { graphSignals } from "./graph-signals";
 import { listSignals, sourcesFrom } from "./list-signals";
@@ -48,6 +48,7 @@ export function createOverviewService(
   const accessBodyTimeoutMs = opts.accessBodyTimeoutMs ?? 2000;
   // whole answers per version of the graph and the access body's records (server/http/kept)
   const keptOverviews = createKept<Overview>({ max: 500 });
+  const keptAnswers = createKept<Overview>({ max: 500 });
   const keptLayerCounts = createKept<LayerCounts>({ max: 1 });
   const layerCounts = () => keptLayerCounts({ caller: EVERYONE, versions: [graph.version()] }, countLayers);
   const countLayers = async (): Promise<LayerCounts> => {
@@ -131,8 +132,9 @@ export function createOverviewService(
    * GET /api/overview and the home page: the overview, kept per version of its inputs (the graph's, and
    * the access body's records as its expiry sweep leaves them) and everything else it reads (the
    * persona, the caller's roles, organisation and patient, the UTC and Berlin days and the day 90 days
-   * ahead), with `generatedAt` the time of each read. An overview whose access body failed (or that
-   * has no version to tell) is built each time and never kept.
+   * ahead), and the whole answer per that part and what the lists counted, as built (`generatedAt` is
+   * the build's). An overview whose access body failed (or that has no version to tell) is built each
+   * time and never kept.
    */
   async function forUser(
     user: SessionUser,
@@ -140,15 +142,21 @@ export function createOverviewService(
     services?: unknown,
   ): Promise<Overview> {
     const persona = resolvePersona(user, personaParam);
-    const [kept, fromLists] = await Promise.all([
+    const [{ overview, kept }, fromLists] = await Promise.all([
       keptForUser(user, personaParam, services),
       listSignals(persona, user, sourcesFrom(services), now()),
     ]);
-    return {
-      ...kept,
-      signals: [...fromLists.signals, ...kept.signals],
-      notes: [...kept.notes, ...fromLists.notes],
-    };
+    const merge = (): Overview => ({
+      ...overview,
+      signals: [...fromLists.signals, ...overview.signals],
+      notes: [...overview.notes, ...fromLists.notes],
+    });
+    if (!kept) return merge();
+    // the whole answer kept per kept part and what the lists counted: encoded once at the edge
+    return keptAnswers(
+      { caller: callerKey("viewer", user), versions: [identityOf(overview)], args: [fromLists] },
+      async () => deepFrozen(merge()),
+    );
   }
 
   /** the graph's and the access body's part of the overview, kept per version of both */
@@ -156,16 +164,17 @@ export function createOverviewService(
     user: SessionUser,
     personaParam: string | null,
     services?: unknown,
-  ): Promise<Overview> {
+  ): Promise<{ overview: Overview; kept: boolean }> {
     const persona = resolvePersona(user, personaParam);
     const port = ACCESS_BODY_PERSONAS.includes(persona) ? accessBodyFrom(services) : undefined;
     let accessBodyVersion: string | number = "-";
+    const notKept = async () => ({ overview: await build(user, personaParam, services), kept: false });
     if (port) {
-      if (!port.readyVersion) return build(user, personaParam, services);
+      if (!port.readyVersion) return notKept();
       try {
         accessBodyVersion = await bounded(port.readyVersion(), accessBodyTimeoutMs);
       } catch {
-        return build(user, personaParam, services);
+        return notKept();
       }
     }
     const at = now();
@@ -180,9 +189,9 @@ export function createOverviewService(
         if (port && built.accessBody !== "available") throw new NotKept(built);
         return built;
       });
-      return { ...overview, generatedAt: new Date().toISOString() };
+      return { overview, kept: true };
     } catch (e) {
-      if (e instanceof NotKept) return e.overview;
+      if (e instanceof NotKept) return { overview: e.overview, kept: false };
       throw e;
     }
   }

@@ -120,6 +120,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   // the record's parts: graph and sync ledger; the observations': the graph alone
   const keptRecords = createKept<Awaited<ReturnType<typeof recordParts>>>({ max: 256 });
   const keptObservations = createKept<Awaited<ReturnType<typeof observationParts>>>({ max: 256 });
+  const keptBundles = createKept<ReturnType<typeof bundle>>({ max: 512 });
 
   /**
    * Record reads are audited in batches (the insight query logs' writer, server/audit/query-log.ts:
@@ -137,16 +138,19 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     /** GET /api/patient/app/record: the Bundle, its parts kept per patient and version (shared: read only) */
     async record(principal: Principal & { patientId: string }) {
       const version = `${graph.version()}/${await topicVersion(rel, SYNC_TOPIC)}`;
-      const parts = await keptRecords({ caller: principal.patientId, versions: [version] }, () =>
-        recordParts(principal.patientId),
-      );
+      const key = { caller: principal.patientId, versions: [version] };
+      // the Bundle kept with its parts, as built (its id and time the build's): encoded once at the edge
+      const record = await keptBundles(key, async () => {
+        const parts = await keptRecords(key, () => recordParts(principal.patientId));
+        return deepFrozen(bundle("collection", parts.resources, { tag: parts.tag }));
+      });
       await logRead({
         action: "patient-app.record.read",
         actor: principal.actor,
         target: principal.patientId,
         kind: "patient-app",
       });
-      return bundle("collection", parts.resources, { tag: parts.tag });
+      return record;
     },
 
     async addObservations(principal: Principal & { patientId: string }, body: Record<string, unknown>) {
@@ -180,12 +184,22 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
 
     /** GET /api/patient/observations: the searchset Bundle (its resources shared with the kept parts: read only) */
     async observations(principal: Principal & { patientId: string }, url: URL) {
-      const matched = await searchObservations(principal.patientId, url);
-      return bundle(
-        "searchset",
-        matched.map((o) => o.resource),
-        { link: selfLink(url) },
-      );
+      // the searchset kept per patient, graph version and search, as built (its id and time the build's)
+      const key = {
+        caller: principal.patientId,
+        versions: [graph.version()],
+        args: [url.pathname, url.search],
+      };
+      return keptBundles(key, async () => {
+        const matched = await searchObservations(principal.patientId, url);
+        return deepFrozen(
+          bundle(
+            "searchset",
+            matched.map((o) => o.resource),
+            { link: selfLink(url) },
+          ),
+        );
+      });
     },
 
     async sync(principal: Principal & { patientId: string }) {

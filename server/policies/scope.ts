@@ -372,8 +372,8 @@ async function dataspaceVersions(
 /**
  * The caller's effective ODRL scope (GET /api/odrl/scope), kept per caller (everything of the session
  * user it reads: name, organisation, DID, roles, patient id) while the graph has the same version, the
- * day is the same (what has expired) and what it read of the dataspace is the same; `computedAt` is the
- * time of each call.
+ * day is the same (what has expired) and what it read of the dataspace is the same, as built
+ * (`computedAt` is the build's): a kept value, encoded once at the edge.
  */
 export async function effectiveScope(
   deps: { graph: GraphStore; dataspace?: Dataspace },
@@ -389,6 +389,5 @@ export async function effectiveScope(
     caller: callerKey("user", user),
     versions: [graph.version(), now.toISOString().slice(0, 10), ...versions],
   };
-  const scope = await kept(key, async () => deepFrozen(await computeEffectiveScope(deps, user, now)));
-  return { ...scope, computedAt: now.toISOString() };
+  return kept(key, async () => deepFrozen(await computeEffectiveScope(deps, user, now)));
 }

@@ -1,7 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import type { GraphNode, GraphStore } from "../graph";
-import { createKept, EVERYONE } from "../http/kept";
+import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { Relational } from "../storage/relational";
 
 /**
@@ -279,6 +279,7 @@ export async function createTrustCenterService(deps: {
     return { participants, countries, datasets, members, permits, contracts, memo: new Map() };
   }
   const keptParts = createKept<GraphParts>({ max: 1 });
+  const views = createKept<TrustCenterView>({ max: 4 });
   const graphParts = () => keptParts({ caller: EVERYONE, versions: [graph.version()] }, readGraph);
 
   /** a trust center per country of the marketplace's participants, and the recognitions between them */
@@ -594,9 +595,13 @@ export async function createTrustCenterService(deps: {
   }
 
   return {
+    /** the view, kept per inputs and day as built (its time the build's): encoded once at the edge */
     async view(now = new Date()): Promise<TrustCenterView> {
       const { g, r } = await inputs();
-      return assemble(g, r, config.federatedK, now.toISOString().slice(0, 10), now.toISOString());
+      const today = now.toISOString().slice(0, 10);
+      return views({ caller: EVERYONE, versions: [identityOf(g), identityOf(r)], args: [today] }, async () =>
+        deepFrozen(assemble(g, r, config.federatedK, today, now.toISOString())),
+      );
     },
   };
 }

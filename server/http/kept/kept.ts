@@ -58,6 +58,10 @@ export function createKept<T>(options: KeptOptions<T>) {
   };
   /** how many answers are kept (for tests) */
   kept.size = () => cache.size;
+  /** drops the answer of `key`: for one whose inputs the key cannot name no longer hold (a validity period) */
+  kept.forget = (key: KeptKey) => {
+    cache.delete(keyText(key.caller, key.versions, ...(key.args ?? [])));
+  };
   return kept;
 }
 

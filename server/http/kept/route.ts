@@ -1,5 +1,5 @@
 import type { SessionUser } from "../../auth/user";
-import { EncodedBody, rawBodyResponse, textResponse } from "../node-adapter";
+import { EncodedBody, rawBodyResponse } from "../node-adapter";
 import { callerKey, type CallerClass } from "./callers";
 import { createKept } from "./kept";
 
@@ -25,8 +25,6 @@ export interface KeepSpec {
   caller: CallerClass;
   /** the version counters of everything the answer reads */
   versions: readonly VersionName[];
-  /** a top-level time field of the JSON answer, set to the time of each answer (`generatedAt`) */
-  time?: string;
   /** how many answers the route keeps (default 64) */
   max?: number;
 }
@@ -35,11 +33,9 @@ interface Answer {
   status: number;
   headers: Record<string, string>;
   body: EncodedBody;
-  /** the answer as an object, for a route whose time field is set at each answer */
-  value?: Record<string, unknown>;
 }
 
-/** an answer that is not kept (not a 200, not JSON where a time field is set, or sets a cookie) */
+/** an answer that is not kept (not a 200, or sets a cookie) */
 class NotKept extends Error {
   constructor(readonly answer: Answer) {
     super("not kept");
@@ -51,7 +47,9 @@ class NotKept extends Error {
  * declares `keep`, the answer is looked up by route, caller class, version counters, path parameters
  * and query; built by the route's handler only when missing (concurrent first callers share one
  * build). Only a 200 is kept; any other answer, and a handler's error, goes to the callers of that
- * build and is never kept.
+ * build and is never kept. A kept answer is sent as it was built, from bytes encoded and gzipped once:
+ * a time it states (`generatedAt`) is the time it was built, which the versions in its key bound (a
+ * route whose answer counts days reads the `day` version).
  */
 export function createRouteKeeper(versions: Versions) {
   const byRoute = new Map<string, ReturnType<typeof createKept<Answer>>>();
@@ -72,37 +70,28 @@ export function createRouteKeeper(versions: Versions) {
     try {
       return respond(
         await kept(key, async () => {
-          const answer = await snapshot(await handle(), spec.time);
-          if (answer.status !== 200 || (spec.time && !answer.value) || "set-cookie" in answer.headers)
-            throw new NotKept(answer);
+          const answer = await snapshot(await handle());
+          if (answer.status !== 200 || "set-cookie" in answer.headers) throw new NotKept(answer);
           return answer;
         }),
-        spec.time,
       );
     } catch (e) {
-      if (e instanceof NotKept) return respond(e.answer, undefined);
+      if (e instanceof NotKept) return respond(e.answer);
       throw e;
     }
   };
 }
 
-async function snapshot(response: Response, time: string | undefined): Promise<Answer> {
+async function snapshot(response: Response): Promise<Answer> {
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
-  const text = await response.text();
-  let value: Record<string, unknown> | undefined;
-  if (time && /json/.test(headers["content-type"] ?? "")) {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed) && time in parsed)
-      value = parsed as Record<string, unknown>;
-  }
-  return { status: response.status, headers, body: new EncodedBody(Buffer.from(text)), value };
+  return {
+    status: response.status,
+    headers,
+    body: new EncodedBody(Buffer.from(await response.arrayBuffer())),
+  };
 }
 
-function respond(answer: Answer, time: string | undefined): Response {
-  const init = { status: answer.status, headers: { ...answer.headers } };
-  // an answer with the time of each request is encoded per request (and compressed by the middleware)
-  if (time && answer.value)
-    return textResponse(JSON.stringify({ ...answer.value, [time]: new Date().toISOString() }), init);
-  return rawBodyResponse(answer.body, init);
+function respond(answer: Answer): Response {
+  return rawBodyResponse(answer.body, { status: answer.status, headers: { ...answer.headers } });
 }

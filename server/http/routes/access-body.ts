@@ -16,7 +16,7 @@ export const accessBodyRoutes: RouteSpec[] = [
     {
       GET: [roles(HDAB, ADMIN, HOLDER, USER), "EHDS/GDPR/DSP/DCP compliance summary"],
     },
-    { keep: { caller: "organisation", versions: ["records", "graph", "day"], time: "generatedAt" } },
+    { keep: { caller: "organisation", versions: ["records", "graph", "day"] } },
   ),
   compliance("/api/compliance/tck", { GET: [roles(HDAB, ADMIN), "Conformance probes"] }),
   accessBody(
@@ -75,14 +75,14 @@ export const accessBodyRoutes: RouteSpec[] = [
     "/api/permits",
     { GET: [anyUser, "Register of applications and permits (Art. 57)"] },
     {
-      keep: { caller: "everyone", versions: ["records", "day"], time: "generatedAt" },
+      keep: { caller: "everyone", versions: ["records", "day"] },
     },
   ),
   accessBody(
     "/api/activity-report",
     { GET: [roles(HDAB, ADMIN), "Activity report (Art. 59)"] },
     {
-      keep: { caller: "everyone", versions: ["records", "graph", "day"], time: "generatedAt" },
+      keep: { caller: "everyone", versions: ["records", "graph", "day"] },
     },
   ),
   accessBody(
@@ -90,6 +90,6 @@ export const accessBodyRoutes: RouteSpec[] = [
     {
       GET: [pub, "Public information on secondary use (Art. 58(1)) (spec: public)"],
     },
-    { keep: { caller: "everyone", versions: ["records", "graph"], time: "generatedAt" } },
+    { keep: { caller: "everyone", versions: ["records", "graph"] } },
   ),
 ];
