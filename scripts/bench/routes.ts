@@ -1,7 +1,7 @@
 /**
  * What `npm run bench` drives: every `/api` read route of the bench, and the persona pages rendered
- * by the server (a signed-in document request). `large` routes are also driven at 100,000 patients;
- * `growth` routes make the "how cost grows" table.
+ * by the server (a signed-in document request), each at every size run (issue 38: 10,000 and 100,000
+ * patients); `growth` routes make the "how cost grows" table.
  */
 
 /**
@@ -16,13 +16,7 @@ export interface BenchRoute {
   path: string | ((patients: number) => string);
   persona: string;
   kind: RouteKind;
-  large?: boolean;
   growth?: boolean;
-  /**
-   * measured at 10,000 patients only: the rest of the route table's read routes (every GET of /api is in
-   * the bench: routes.test.ts), judged by the same targets
-   */
-  tenThousandOnly?: boolean;
   /** connections for this route (default: the run's concurrency) */
   concurrency?: number;
   /** checks one response body (text); returns a problem or null */
@@ -60,7 +54,6 @@ export const ROUTES: BenchRoute[] = [
     path: "/api/graph?layer=all&limit=1000",
     persona: "admin",
     kind: "api",
-    large: true,
     growth: true,
     check: graphLimit(1000),
   },
@@ -69,7 +62,6 @@ export const ROUTES: BenchRoute[] = [
     path: "/api/graph?layer=l3&limit=1000",
     persona: "admin",
     kind: "api",
-    large: true,
     check: graphLimit(1000),
   },
   {
@@ -84,7 +76,6 @@ export const ROUTES: BenchRoute[] = [
     path: "/api/graph/expand?id=patient-000001&depth=2",
     persona: "admin",
     kind: "api",
-    large: true,
     growth: true,
   },
   { name: "graph node", path: "/api/graph/node?id=patient-000001", persona: "admin", kind: "api" },
@@ -94,7 +85,6 @@ export const ROUTES: BenchRoute[] = [
     path: "/api/patient",
     persona: "clinic",
     kind: "api",
-    large: true,
     growth: true,
   },
   {
@@ -102,7 +92,6 @@ export const ROUTES: BenchRoute[] = [
     path: (n) => `/api/patient?limit=50&offset=${Math.floor(n / 2)}`,
     persona: "admin",
     kind: "api",
-    large: true,
   },
   {
     name: "patient profile",
@@ -142,10 +131,9 @@ export const ROUTES: BenchRoute[] = [
     path: "/api/analytics",
     persona: "researcher",
     kind: "api",
-    large: true,
     growth: true,
   },
-  { name: "federated", path: "/api/federated", persona: "researcher", kind: "api", large: true },
+  { name: "federated", path: "/api/federated", persona: "researcher", kind: "api" },
   { name: "page: home", path: "/", persona: "admin", kind: "page", check: isDocument },
   { name: "page: catalogue", path: "/catalogue", persona: "researcher", kind: "page", check: isDocument },
   { name: "page: graph explorer", path: "/graph", persona: "admin", kind: "page", check: isDocument },
@@ -165,7 +153,7 @@ export const ROUTES: BenchRoute[] = [
     check: isDocument,
   },
   { name: "page: analytics", path: "/analytics", persona: "researcher", kind: "page", check: isDocument },
-  // every other read route of the route table, at 10,000 patients (`{…}`: an id looked up first, ids.ts)
+  // every other read route of the route table (`{…}`: an id looked up first, ids.ts)
   ...(
     [
       ["overview", "/api/overview", "researcher"],
@@ -215,17 +203,22 @@ export const ROUTES: BenchRoute[] = [
       ["paired devices", "/api/patient/app-devices", "patient1"],
       ["pairing state", "/api/patient/app-pairing/{pairing}", "patient1"],
     ] as const
-  ).map(([name, path, persona]): BenchRoute => ({ name, path, persona, kind: "api", tenThousandOnly: true })),
+  ).map(([name, path, persona]): BenchRoute => ({ name, path, persona, kind: "api" })),
 ];
 
 export const pathFor = (r: BenchRoute, patients: number) =>
   typeof r.path === "function" ? r.path(patients) : r.path;
 
-/** The issue's targets (issue 13), checked by the bench and written next to the figures. */
+/**
+ * The targets of issue 38 (which replaced issue 13's ≥ 40 % of the baseline, a gate that measured this
+ * shared machine's noise as much as the code, and its 300 pages/s at p99 < 150 ms), checked by the bench
+ * and written next to the figures: at every size run, every API read route ≥ 1,000 req/s, p99 < 100 ms,
+ * 0 errors and ≥ 25 % of the bare baseline; pages ≥ 500 pages/s at p99 < 100 ms.
+ */
 export const TARGETS = {
-  api: { rps: 1000, p99Ms: 100, ofBaseline: 0.4 },
+  api: { rps: 1000, p99Ms: 100, ofBaseline: 0.25 },
   health: { p50Ms: 2 },
-  page: { rps: 300, p99Ms: 150 },
+  page: { rps: 500, p99Ms: 100 },
   /** server resident memory after the 100,000-patient run */
   largeRssMiB: 1024,
 } as const;
