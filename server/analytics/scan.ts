@@ -81,25 +81,3 @@ export function labelScopedCache<T>(graph: GraphStore, labels: readonly string[]
     },
   };
 }
-
-/** a small map that forgets its oldest entries */
-export class Lru<K, V> {
-  private map = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
-  }
-  clear(): void {
-    this.map.clear();
-  }
-}

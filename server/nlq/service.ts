@@ -27,7 +27,6 @@ import {
   type ConceptCache,
   type ConceptDictionary,
   type OmopIndexCache,
-  Lru,
   describeConcept,
   normalizeTerm,
   resolveTerm,
@@ -36,6 +35,7 @@ import {
 } from "../analytics";
 import type { GraphStore } from "../graph";
 import { ApiError, badGateway, badRequest } from "../http/errors";
+import { createKept, EVERYONE } from "../http/kept";
 import { scopeFor, type OdrlScope, createQueryLog } from "../federated";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { finalize, type Column, type FinalResult } from "./execute";
@@ -183,7 +183,7 @@ export function createNlqService(deps: NlqDeps) {
   const { graph } = deps;
   const log = createQueryLog(deps.auditBatches);
   /** finished results per graph version, template, codes and k: a repeated question costs nothing */
-  const results = new Lru<string, FinalResult>(300);
+  const results = createKept<FinalResult>({ max: 300 });
   let probe: { at: number; value: Awaited<ReturnType<typeof probeProxy>> } | null = null;
 
   async function runTemplate(
@@ -194,20 +194,22 @@ export function createNlqService(deps: NlqDeps) {
     backend: "templates" | "proxy",
   ): Promise<NlqAnswer> {
     const version = graph.version();
-    const key = [
-      version,
-      match.template.id,
-      scope.k,
-      ...Object.entries(match.params).map(([k, r]) => `${k}=${r.concept.code}`),
-    ].join("|");
-    let result = results.get(key);
-    if (!result) {
+    const key = {
+      caller: EVERYONE,
+      versions: [version],
+      args: [
+        match.template.id,
+        scope.k,
+        Object.entries(match.params).map(([k, r]) => `${k}=${r.concept.code}`),
+      ],
+    };
+    const result = await results(key, async () => {
       const [index, dict] = await Promise.all([deps.omop.index(), deps.concepts.get()]);
       const concepts = Object.fromEntries(Object.entries(match.params).map(([k, r]) => [k, r.concept]));
-      result = finalize(await match.template.run({ graph, index, dict }, concepts), scope.k);
-      // a write while the template ran: keep the answer out of the cache
-      if (graph.version() === version) results.set(key, result);
-    }
+      return finalize(await match.template.run({ graph, index, dict }, concepts), scope.k);
+    });
+    // a write while the template ran: keep the answer out of the cache
+    if (graph.version() !== version) results.forget(key);
     return {
       question,
       matched: backend === "templates",
