@@ -14,9 +14,9 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { PERSONAS } from "../server/auth/personas";
 import { safeRedirect } from "../server/auth/safe-redirect";
 import { dataspaceNavFor, navFor } from "./lib/navigation.server";
+import { personaCards } from "./lib/personas.server";
 import { rolesLabel } from "./components/ui/labels";
 import { AppLink, AppLinkRouting } from "./components/ui/app-link";
 import { MainNav } from "./components/ui/MainNav";
@@ -48,12 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     demo:
       mode === "static"
         ? {
-            personas: PERSONAS.map((p) => ({
-              username: p.username,
-              name: p.name,
-              organisation: p.organisation,
-              description: p.description,
-            })),
+            personas: personaCards(),
             returnTo: safeRedirect(new URL(request.url).searchParams.get("returnTo"), "/"),
             exported: request.headers.get("x-hub-export") === "1",
           }

@@ -62,3 +62,14 @@ export const TRUST_CENTER_ROLES = rolesOf("GET /api/trust-center");
 export const CREDENTIAL_ROLES = rolesOf("GET /api/credentials");
 export const CREDENTIAL_REQUEST_ROLES = rolesOf("POST /api/credentials/request");
 export const CREDENTIAL_REVOKE_ROLES = rolesOf("DELETE /api/credentials/:id");
+
+/**
+ * Who a signed-in user is to the services (the privacy policy's viewer, the user's organisation), for
+ * loaders and actions: taken from here, not from server/, so that a route's browser script does not
+ * take those modules along (server/privacy took the graph's synthetic terminology, 29 KB, and
+ * server/auth the personas with the participants they name; decision 0064).
+ */
+export { viewerOf } from "../../server/privacy/policy";
+export { organisationSlugOf } from "../../server/auth/user";
+/** the access body's "awaiting a decision" filter, for loaders (server/access-body/machines takes the error model along) */
+export { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../server/access-body/machines";

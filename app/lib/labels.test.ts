@@ -7,6 +7,7 @@ import {
   roleLabel,
   rolesLabel,
   stateLabel,
+  withPurposeNames,
   words,
 } from "../components/ui/labels";
 
@@ -24,6 +25,19 @@ describe("the label catalogue", () => {
     for (const p of PURPOSES) expect(purposeLabel(p.code)).toBe(p.label);
     expect(purposeLabel("healthCareAndMedicinalProductSafety")).toBe(
       "Public interest in public or occupational health",
+    );
+  });
+
+  it("names the purposes inside a sentence from the back end, and nothing else", () => {
+    expect(
+      withPurposeNames(
+        "purpose-bound: scientificResearch, healthCareAndMedicinalProductSafety (from your agreements)",
+      ),
+    ).toBe(
+      "purpose-bound: Scientific research, Public interest in public or occupational health (from your agreements)",
+    );
+    expect(withPurposeNames("ehdsParticipantType: policyMaking")).toBe(
+      "ehdsParticipantType: Policymaking and regulatory activities",
     );
   });
 

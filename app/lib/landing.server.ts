@@ -1,5 +1,5 @@
 import type { Services } from "../../server/services";
-import { PERSONAS } from "../../server/auth/personas";
+import { personaCards } from "./personas.server";
 import type { PickablePersona } from "../components/ui/PersonaPicker";
 
 /**
@@ -59,13 +59,7 @@ export async function landingFacts(services: Services): Promise<LandingFacts> {
     demo: mode
       ? {
           mode,
-          personas: PERSONAS.map((p) => ({
-            username: p.username,
-            name: p.name,
-            organisation: p.organisation,
-            description: p.description,
-            roles: p.roles,
-          })),
+          personas: personaCards(),
         }
       : null,
   };

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { navFor } from "../../app/lib/navigation.server";
 import { PERSONAS } from "../../server/auth/personas";
-import { signInAs } from "./support";
+import { signInAs, signOut } from "./support";
 
 /**
  * Issue 14's journeys: what a new user saw trip them up, asserted in Chromium on a fresh server —
@@ -180,4 +180,25 @@ test("the graph's text alternative names layers in words, and the analytics char
   expect(await labels.count()).toBeGreaterThan(0);
   for (const title of await labels.evaluateAll((els) => els.map((e) => e.getAttribute("title"))))
     expect(title, "a bar label's title").toBeTruthy();
+});
+
+// issue 40, the walk of 29 Nov (decision 0064): the researcher's analytics scope said "purpose-bound:
+// scientificResearch, healthCareAndMedicinalProductSafety", the negotiation pipeline "Finalized" beside
+// the state "Finalised", and the operator's tenants "DATA_HOLDER" twice per row
+test("issue 40 walk: purposes, pipeline steps and tenants' roles read as words, one spelling of finalised", async ({
+  page,
+}) => {
+  await signInAs(page, "researcher", "/");
+  for (const path of ["/analytics", "/negotiations", "/tasks"]) await expectNoRaw(page, path);
+  await page.goto("/analytics");
+  await expect(page.getByTestId("scope")).toContainText("Scientific research");
+  for (const path of ["/negotiations", "/tasks"]) {
+    await page.goto(path);
+    await expect(page.locator("main")).toContainText("Finalised");
+    await expect(page.locator("main")).not.toContainText("Finalized");
+  }
+  await signOut(page);
+  await signInAs(page, "admin", "/tenants");
+  await expectNoRaw(page, "/tenants");
+  await expect(page.getByTestId("tenants")).toContainText("Data holder");
 });

@@ -1,3 +1,4 @@
+import { stateLabel } from "../ui/labels";
 import { pipelineOf, type PipelineKind, type StepStatus } from "./states";
 
 const STATUS_TEXT: Record<StepStatus, string> = {
@@ -15,8 +16,6 @@ const KIND_LABEL: Record<PipelineKind, string> = {
   transfer: "Transfer",
   participant: "Provisioning",
 };
-
-const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
 
 /**
  * A state pipeline (REQUESTED → AGREED → VERIFIED → FINALIZED, or REQUESTED → STARTED →
@@ -53,13 +52,13 @@ export function StatePipeline({
           aria-current={step.status === "current" || step.status === "active" ? "step" : undefined}
           data-testid={testId ? `${testId}-step-${step.name}` : undefined}
           data-status={step.status}
-          title={compact ? `${label(step.name)}: ${STATUS_TEXT[step.status]}` : undefined}
+          title={compact ? `${stateLabel(step.name)}: ${STATUS_TEXT[step.status]}` : undefined}
         >
           <span className="ds-dot" aria-hidden>
             {compact ? "" : MARK[step.status]}
           </span>
           <span className={compact ? "visually-hidden" : "ds-step-label"}>
-            {label(step.name)}
+            {stateLabel(step.name)}
             <span className="visually-hidden"> ({STATUS_TEXT[step.status]})</span>
           </span>
         </li>

@@ -1,5 +1,5 @@
-import { useEffect, useRef, type MutableRefObject, type ReactNode } from "react";
-import { GraphEngine, type EngineStats } from "./engine";
+import { useEffect, useRef, useState, type MutableRefObject, type ReactNode } from "react";
+import type { EngineStats, GraphEngine } from "./engine";
 import type { VGraph } from "./types";
 
 declare global {
@@ -21,6 +21,8 @@ declare global {
  * `window` or the canvas during server rendering; the server sends an empty canvas and the
  * drawing starts after hydration, once its graph has loaded (`state`: the stage is `aria-busy`
  * until then, and the canvas has `data-ready="true"` only while it draws a loaded graph).
+ * The engine's code (the layout, d3-force, the painter) is loaded after hydration too, beside the
+ * drawing's graph, not with the page's script (decision 0064).
  */
 export function GraphCanvas({
   base,
@@ -53,26 +55,37 @@ export function GraphCanvas({
     callbacks.current = { onSelect, onHover, onActivate, onCounts };
   });
 
+  const [engineLoaded, setEngineLoaded] = useState(false);
+
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const engine = new GraphEngine(canvas, {
-      onSelect: (id) => callbacks.current.onSelect(id),
-      onHover: (id) => callbacks.current.onHover(id),
-      onActivate: (id) => callbacks.current.onActivate(id),
+    let engine: GraphEngine | null = null;
+    let gone = false;
+    void import("./engine").then(({ GraphEngine }) => {
+      if (gone) return;
+      const e = new GraphEngine(canvas, {
+        onSelect: (id) => callbacks.current.onSelect(id),
+        onHover: (id) => callbacks.current.onHover(id),
+        onActivate: (id) => callbacks.current.onActivate(id),
+      });
+      engine = e;
+      engineRef.current = e;
+      window.__hdhGraph = {
+        stats: () => ({ ...e.stats }),
+        screenPosition: (id) => e.screenPosition(id),
+        nodeIds: () => e.nodeIds(),
+        labels: () => e.labelledNodes(),
+        reheat: (alpha) => e.reheat(alpha),
+      };
+      setEngineLoaded(true);
     });
-    engineRef.current = engine;
-    window.__hdhGraph = {
-      stats: () => ({ ...engine.stats }),
-      screenPosition: (id) => engine.screenPosition(id),
-      nodeIds: () => engine.nodeIds(),
-      labels: () => engine.labelledNodes(),
-      reheat: (alpha) => engine.reheat(alpha),
-    };
     return () => {
-      engine.destroy();
+      gone = true;
+      engine?.destroy();
       engineRef.current = null;
       delete window.__hdhGraph;
+      setEngineLoaded(false);
     };
   }, [engineRef]);
 
@@ -82,11 +95,11 @@ export function GraphCanvas({
     engine.setData(base, "replace");
     callbacks.current.onCounts({ nodes: engine.stats.nodes, edges: engine.stats.edges });
     canvasRef.current?.setAttribute("data-ready", String(state === "ready"));
-  }, [base, state, engineRef]);
+  }, [base, state, engineRef, engineLoaded]);
 
   useEffect(() => {
     engineRef.current?.setSelected(selectedId);
-  }, [selectedId, engineRef]);
+  }, [selectedId, engineRef, engineLoaded]);
 
   return (
     <div className="graph-stage" aria-busy={state === "loading"} data-drawing={state}>

@@ -1,6 +1,6 @@
 import type { OdrlScope } from "../../types";
 import { Badge } from "../ui/Badge";
-import { roleLabel } from "../ui/labels";
+import { roleLabel, withPurposeNames } from "../ui/labels";
 
 /** The caller's ODRL scope as an answer applied it. */
 export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; title?: string }) {
@@ -23,7 +23,7 @@ export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; 
       </div>
       <ul className="small">
         {scope.applied.map((a) => (
-          <li key={a}>{a}</li>
+          <li key={a}>{withPurposeNames(a)}</li>
         ))}
       </ul>
       {scope.policies.length ? (

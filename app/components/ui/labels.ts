@@ -209,6 +209,17 @@ export function withLayerNames(text: string): string {
   return text.replace(/\bl([1-5])\b/g, "L$1");
 }
 
+/**
+ * A sentence from the back end that names purposes of secondary use by their codes ("purpose-bound:
+ * scientificResearch, healthCareAndMedicinalProductSafety") reads with their names, as every view
+ * names them.
+ */
+export function withPurposeNames(text: string): string {
+  return text.replace(/\b[a-z]+[A-Z][A-Za-z]*\b/g, (w) =>
+    PURPOSES.some((p) => p.code === purposeCode(w)) ? purposeLabel(w) : w,
+  );
+}
+
 /** true when a text shows a raw identifier: camelCase, UPPER_SNAKE_CASE or a known enum value */
 export function looksRaw(text: string): boolean {
   return /\b[a-z]+[A-Z][a-zA-Z]*\b/.test(text) || /\b[A-Z]{2,}_[A-Z_]+\b/.test(text);

@@ -19,7 +19,7 @@ import {
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
 
 function notFoundPage(e: unknown): never {

@@ -2,9 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
-import { HDAB_ROLES } from "../../lib/access.server";
+import { HDAB_ROLES, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
-import { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../../server/access-body/machines";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -28,6 +27,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     state: STATES.includes(state) || state === UNDECIDED ? state : "",
     states: STATES,
+    /** the filter value of the home card "Applications awaiting a decision" */
+    undecided: UNDECIDED,
     applications: apps
       .map((a) => ({
         id: a.id,
@@ -44,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Applications() {
-  const { state, states, applications } = useLoaderData<typeof loader>();
+  const { state, states, undecided, applications } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>Data access applications</h1>
@@ -55,7 +56,7 @@ export default function Applications() {
           State
           <select name="state" defaultValue={state}>
             <option value="">all</option>
-            <option value={UNDECIDED}>awaiting a decision</option>
+            <option value={undecided}>awaiting a decision</option>
             {states.map((s) => (
               <option key={s} value={s}>
                 {s.replaceAll("_", " ").toLowerCase()}

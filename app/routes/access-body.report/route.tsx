@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { ACCESS_BODY_NAV, Bars, SubNav, civil } from "../../components/access-body/ui";
 import { stateLabel, words } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";

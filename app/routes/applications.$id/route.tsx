@@ -11,7 +11,7 @@ import { Field, Notice, StateBadge, Timeline, civil } from "../../components/acc
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
 
 function notFoundPage(e: unknown): never {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { PERSONAS } from "../../../server/auth/personas";
+import { personaCards } from "../../lib/personas.server";
 import { safeRedirect } from "../../../server/auth/safe-redirect";
 import { getUser } from "../../session.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -19,15 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     error: url.searchParams.get("error"),
     embedded,
     issuer: context.services.oidc.issuer,
-    personas: embedded
-      ? PERSONAS.map((p) => ({
-          username: p.username,
-          name: p.name,
-          organisation: p.organisation,
-          roles: p.roles,
-          description: p.description,
-        }))
-      : [],
+    personas: embedded ? personaCards() : [],
   };
 }
 

@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { safeRedirect } from "../../../server/auth/safe-redirect";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { PID_PURPOSE } from "../../../server/eudi/pid";
 import type { StatusResult } from "../../../server/eudi/service";
 import { usePolling } from "../../components/patient-app/usePolling";

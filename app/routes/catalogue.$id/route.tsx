@@ -13,8 +13,8 @@ import {
   useRouteError,
   isRouteErrorResponse,
 } from "@remix-run/react";
-import { findOrganisation } from "../../../server/auth/personas";
-import { isApiError } from "../../../server/http/errors";
+import { findOrganisation } from "../../lib/personas.server";
+import { isApiError } from "../../lib/api-errors.server";
 import { canWithdraw } from "../../lib/catalogue/permissions.server";
 import { themeLabel } from "../../components/catalogue/filters";
 import { publisherOf } from "../../../server/catalogue";
@@ -29,9 +29,9 @@ import {
   GRAPH_ROLES,
   PUBLISHER_ROLES,
   mayAny,
+  organisationSlugOf,
 } from "../../lib/access.server";
 import { offersOfDataset } from "../../lib/catalogue/offers.server";
-import { organisationSlugOf } from "../../../server/auth/user";
 import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

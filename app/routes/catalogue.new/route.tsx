@@ -5,8 +5,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { isApiError } from "../../../server/http/errors";
-import { fieldErrorsOf } from "../../../server/http/field-errors";
+import { isApiError, fieldErrorsOf } from "../../lib/api-errors.server";
 import { PublishForm } from "../../components/catalogue/PublishForm";
 import {
   formFieldErrors,

@@ -5,7 +5,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
-import { formFieldErrorsOf, missingFields } from "../../../server/http/field-errors";
+import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];

@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatDate } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
-import { formFieldErrorsOf } from "../../../server/http/field-errors";
+import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 
 export const meta: MetaFunction = () => [

@@ -1,9 +1,11 @@
 import type { GraphResponse } from "../../../server/graph/model";
-import { GRAPH_LIMIT_MAX } from "../../../server/graph/service";
+import { PERSONAS } from "../../../server/auth/personas";
+import { GRAPH_LIMIT_MAX, personaLayers } from "../../../server/graph/service";
 import { isApiError } from "../../../server/http/errors";
 import type { Viewer } from "../../../server/privacy/policy";
 import type { Services } from "../../../server/services";
 import { LIMIT_DEFAULT } from "../../components/graph/types";
+import { roleLabel } from "../../components/ui/labels";
 
 /**
  * The explorer's query (`?layer=&persona=&limit=&focus=`) and the graph it asks for, shared by the
@@ -63,3 +65,20 @@ export async function explorerScope(
     return { g, error: e.message, layer: "all", persona: "" };
   }
 }
+
+/**
+ * The persona filter: one entry per demonstration persona, named by its role and organisation (the
+ * API also takes the aliases of PERSONA_LAYERS — operator, hdab, holder, user, trust — which named the
+ * same personas a second time); the two patients share one entry, as they share one scope.
+ * Kept in this `.server` module: made at module level, it would take the personas and the graph
+ * service (with the synthetic terminology, 29 KB) into the page's script (decision 0064).
+ */
+export const PERSONA_FILTER = PERSONAS.map((p) => {
+  const patient = p.roles.includes("PATIENT");
+  const value = patient ? "patient" : p.username;
+  return {
+    value,
+    label: patient ? "Patient" : `${roleLabel(p.roles[0])} · ${p.organisation}`,
+    layers: personaLayers(value) ?? [],
+  };
+}).filter((p, i, all) => all.findIndex((o) => o.value === p.value) === i);

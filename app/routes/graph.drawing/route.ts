@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { viewerOf } from "../../../server/privacy/policy";
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import { GRAPH_ROLES } from "../../lib/access.server";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";

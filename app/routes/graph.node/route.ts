@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "../../../server/http/errors";
+import { isApiError } from "../../lib/api-errors.server";
 import { NODE_RELATIONSHIP_LIMIT } from "../../../server/graph/service";
 import type { Properties } from "../../../server/graph/model";
 import { captionOf, slimNode } from "../../lib/graph/slim.server";

@@ -5,7 +5,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { parseNegotiationRequest } from "../../../server/dataspace/negotiations";
+import { parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
 import { useRef } from "react";
 import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
@@ -23,7 +23,8 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
-import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { datasetsOfAsset } from "../../lib/catalogue/offers.server";
 

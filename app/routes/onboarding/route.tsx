@@ -13,7 +13,8 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect } from "react";
-import { parseOnboardingInput, type ParticipantStatus } from "../../../server/dataspace/participants";
+import { parseOnboardingInput } from "../../lib/dataspace/inputs.server";
+import type { ParticipantStatus } from "../../../server/dataspace/participants";
 import type { RootData } from "../../root";
 import type { ParticipantPollResult } from "../dataspace.participant.$id/route";
 import { apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
@@ -31,7 +32,8 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ONBOARDING_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
-import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import type { FormFieldError } from "../../types";
 
 /**
  * Participants and provider onboarding. Everyone on the staff sees the participants of the

@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { PATIENT_LIST_MAX } from "../../../server/patient/service";
-import { organisationSlugOf } from "../../../server/auth/user";
-import { requirePatientStaff } from "../../lib/patient/access.server";
+import { PATIENT_LIST_MAX, requirePatientStaff } from "../../lib/patient/access.server";
+import { organisationSlugOf } from "../../lib/access.server";
 import { Pager } from "../../components/ui/Pager";
 import { formatDate, humanize } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";

@@ -13,7 +13,8 @@ import { formatDateTime } from "../../components/ui/format";
 import { isAdmin, ownContext, requireActingIn } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 import { POLICY_ROLES } from "../../lib/access.server";
-import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import type { FormFieldError } from "../../types";
 import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
 

@@ -6,7 +6,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { parseAssetInput } from "../../../server/dataspace/assets";
+import { parseAssetInput } from "../../lib/dataspace/inputs.server";
 import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, hasRole } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
@@ -22,7 +22,8 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ASSET_WRITE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
-import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { formFieldErrorsOf } from "../../lib/api-errors.server";
+import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 
 /**

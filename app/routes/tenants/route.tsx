@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
+import { roleLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -52,8 +53,8 @@ export default function Tenants() {
                     <code>{t.id}</code>
                   </div>
                 </th>
-                <td>{t.role ?? "—"}</td>
-                <td>{t.ehdsParticipantType ?? "—"}</td>
+                <td>{t.role ? roleLabel(t.role) : "—"}</td>
+                <td>{t.ehdsParticipantType ? roleLabel(t.ehdsParticipantType) : "—"}</td>
                 <td>
                   <ul className="plain">
                     {t.participants.map((p) => (

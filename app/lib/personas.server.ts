@@ -1,0 +1,19 @@
+import { PERSONAS } from "../../server/auth/personas";
+
+/**
+ * The demonstration personas as the persona pickers show them (the landing page, sign-in with the
+ * embedded provider, the static mode's switcher). Behind a `.server` module: a route that imported
+ * the personas itself shipped them, with the participants and purposes they name, in its browser
+ * script (the root's: on every page; decision 0064).
+ */
+export const personaCards = () =>
+  PERSONAS.map((p) => ({
+    username: p.username,
+    name: p.name,
+    organisation: p.organisation,
+    description: p.description,
+    roles: p.roles,
+  }));
+
+/** an organisation of the demonstration by slug or DID, for loaders (behind this module for the same reason) */
+export { findOrganisation } from "../../server/auth/personas";
