@@ -270,7 +270,16 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
       http.send(
         "POST",
         `${ctxPath(id)}/contractnegotiations/${encodeURIComponent(negotiationId)}/terminate`,
-        { body: { "@context": [MANAGEMENT_CONTEXT], "@type": "TerminateNegotiation", reason }, signal },
+        {
+          // EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`
+          body: {
+            "@context": [MANAGEMENT_CONTEXT],
+            "@type": "TerminateNegotiation",
+            "@id": negotiationId,
+            reason,
+          },
+          signal,
+        },
       ),
     getEndpointDataReference: (id, transferId, signal) =>
       http.request("GET", edrDataAddressPath(v, ctxPath(id), transferId), {

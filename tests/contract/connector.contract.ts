@@ -248,17 +248,21 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(n.state).toBe("TERMINATED");
   });
 
-  it("refuses to terminate a negotiation that has ended (409) or that it does not hold (404)", async () => {
+  it("refuses to terminate a negotiation that has ended (it stays FINALIZED) or that it does not hold (404)", async () => {
     const status = (p: Promise<unknown>) =>
       p.then(
         () => 0,
         (e: unknown) => (isUpstreamError(e) ? (e.status ?? -1) : -2),
       );
-    expect(
-      await status(
-        c.consumer.client.terminateNegotiation(c.consumer.contextId, finalised[0]!, "permit revoked"),
-      ),
-    ).toBe(409);
+    // EDC 0.15.1 answers 500 here, the embedded connector 409: the hub terminates only negotiations it
+    // read as running, and takes up a failed call again at the next attempt (server/dataspace/cut-off.ts)
+    const ended = await status(
+      c.consumer.client.terminateNegotiation(c.consumer.contextId, finalised[0]!, "permit revoked"),
+    );
+    expect(ended).toBeGreaterThanOrEqual(400);
+    expect((await c.consumer.client.getNegotiation(c.consumer.contextId, finalised[0]!)).state).toBe(
+      "FINALIZED",
+    );
     expect(
       await status(
         c.consumer.client.terminateNegotiation(c.consumer.contextId, `no-such-${stamp}`, "permit revoked"),
