@@ -35,6 +35,7 @@ import { createServices, type Services } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
 import { staticModePages } from "./static-mode/http";
 import { answerReferencePage } from "./openapi/reference-page";
+import { GRAPH_BRIDGE_PATH } from "./dataspace/graph-bridge";
 
 /**
  * Builds and starts the whole server: services, the embedded identity provider under /idp,
@@ -189,6 +190,28 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     answer();
   };
 
+  /** the graph bridge, server to server: a provider data plane reads an asset's data (server/dataspace/graph-bridge.ts) */
+  const answerBridge = (req: IncomingMessage, res: ServerResponse) => {
+    services.dataspace
+      .answerGraphBridge({ method: req.method ?? "", url: req.url ?? "/", headers: req.headers })
+      .then(
+        (a) => a,
+        (e: unknown) => {
+          console.error("[graph-bridge] could not answer:", e);
+          return { status: 500, body: { error: "Internal error" } };
+        },
+      )
+      .then(({ status, body }) => {
+        const bytes = Buffer.from(JSON.stringify(body));
+        res.writeHead(status, {
+          ...JSON_HEADERS,
+          "Cache-Control": "no-store",
+          "Content-Length": String(bytes.byteLength),
+        });
+        res.end(req.method === "HEAD" ? undefined : bytes);
+      });
+  };
+
   // /api: the Node listener hands it to the framework-free dispatcher (docs/decisions/0002-api-dispatch.md)
   const apiHeaders = {
     ...baseHeaders,
@@ -257,6 +280,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const proceed = (req: IncomingMessage, res: ServerResponse, api: boolean) =>
     withCompression(req, res, () => route(req, res, api));
   const route = (req: IncomingMessage, res: ServerResponse, api: boolean) => {
+    if (!api && isUnder(requestPath(req.url ?? "/"), GRAPH_BRIDGE_PATH)) return answerBridge(req, res);
     if (!api) return serveNonApi(req, res);
     logWhenDone(req, res);
     // started a few per turn of the event loop, not from this read callback, so that health (above)

@@ -51,7 +51,9 @@ function startEmbedded(
 const counters = new WeakMap<Dataspace, { counter: SharedArrayBuffer; worker: URL | false | undefined }>();
 
 export async function startDataspace(config: Config, deps: StartDataspaceDeps): Promise<Dataspace> {
-  const { dataSource, local, graph, ...clientDeps } = deps;
+  const { dataSource, local, graph, ...rest } = deps;
+  // the graph bridge reads the same records as the embedded data plane
+  const clientDeps = { ...rest, bridgeSource: dataSource ?? (graph ? graphDataSource(graph) : undefined) };
   if (config.connector) return createDataspace(config, clientDeps);
   const counter = new SharedArrayBuffer(4);
   const embedded = await startEmbedded(

@@ -7,3 +7,4 @@
 export * from "./protocol";
 export * from "./organisations";
 export * from "./context-id";
+export * from "./asset-terms";

@@ -7,6 +7,15 @@ import { callerMistake, describeUpstream } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
+import { bridgeAddressFor } from "./graph-bridge";
+import {
+  defaultDatasets,
+  DISCLOSURES,
+  MOST_RESTRICTIVE,
+  termsProperties,
+  type AssetTerms,
+  type Disclosure,
+} from "../dataspace-protocol";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
@@ -36,10 +45,13 @@ export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
   const read = (k: string) =>
     termString(raw, k, undefined, prefix) ?? termString(props, k, undefined, prefix);
   const name = read("name") ?? raw["@id"];
+  // the code of a graph bridge address is for the provider's data plane only, never in a list
+  const dataAddress = isRecord(raw.dataAddress) ? withoutCode(raw.dataAddress) : raw.dataAddress;
   const description = read("description") ?? "";
   const contenttype = read("contenttype") ?? "";
   return {
     ...raw,
+    ...(raw.dataAddress === undefined ? {} : { dataAddress }),
     name,
     description,
     contenttype,
@@ -48,6 +60,15 @@ export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
     [`${prefix}:contenttype`]: contenttype,
   };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const withoutCode = (address: Record<string, unknown>): Record<string, unknown> => {
+  const copy = { ...address };
+  for (const k of Object.keys(copy))
+    if (k === "authCode" || k.endsWith(":authCode") || k.endsWith("/authCode")) delete copy[k];
+  return copy;
+};
 
 /** The DID of a participant context: `participantId`, else `identity`. */
 export function didOfContext(ctx: ParticipantContext): string {
@@ -146,6 +167,38 @@ export interface AssetInput {
   description: string;
   contentType: string;
   dataAddress: Record<string, unknown> | undefined;
+  /** what the asset is drawn from and discloses, carried as its metadata at the connector */
+  terms: AssetTerms;
+}
+
+const DATASET_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const MAX_DATASETS = 20;
+
+/**
+ * The terms of an asset a data holder registers (POST /api/assets): `disclosure` one of
+ * `aggregate`/`pseudonymised` (default: aggregate, the most restrictive), `datasets` a list of
+ * catalogue dataset ids (default: the dataset of the asset's name). Anything else: 400.
+ */
+export function parseAssetTerms(body: Record<string, unknown>, assetId: string): AssetTerms {
+  const d = body.disclosure;
+  if (d !== undefined && !DISCLOSURES.includes(d as Disclosure))
+    throw invalidField("disclosure", `disclosure must be one of ${DISCLOSURES.join(", ")}`);
+  const ds = body.datasets;
+  if (
+    ds !== undefined &&
+    (!Array.isArray(ds) ||
+      ds.length === 0 ||
+      ds.length > MAX_DATASETS ||
+      !ds.every((x) => typeof x === "string" && DATASET_ID.test(x)))
+  )
+    throw invalidField(
+      "datasets",
+      `datasets must be a list of 1 to ${MAX_DATASETS} catalogue dataset identifiers`,
+    );
+  return {
+    disclosure: (d as Disclosure | undefined) ?? MOST_RESTRICTIVE,
+    datasets: ds ? [...new Set(ds as string[])] : defaultDatasets(assetId),
+  };
 }
 
 export function parseAssetInput(body: Record<string, unknown>): AssetInput {
@@ -165,12 +218,16 @@ export function parseAssetInput(body: Record<string, unknown>): AssetInput {
     description: typeof body.description === "string" ? body.description : "",
     contentType: presentString(body.contentType) ?? "application/json",
     dataAddress: da as Record<string, unknown> | undefined,
+    terms: parseAssetTerms(body, assetId),
   };
 }
 
-/** The Asset registered with the connector: fixed version 1.0.0; by default an HttpData address at the graph bridge. */
+/**
+ * The Asset registered with the connector: fixed version 1.0.0, its terms among its properties; by
+ * default an HttpData address at the graph bridge with the asset's own code (graph-bridge.ts).
+ */
 export function buildAsset(
-  rt: Pick<DataspaceRuntime, "graphBridgeUrl">,
+  rt: Pick<DataspaceRuntime, "graphBridgeUrl" | "releaseSecret">,
   input: AssetInput,
 ): Record<string, unknown> {
   return {
@@ -182,14 +239,11 @@ export function buildAsset(
       description: input.description,
       contenttype: input.contentType,
       version: ASSET_VERSION,
+      ...termsProperties(input.terms),
     },
     dataAddress: input.dataAddress
       ? { "@type": "DataAddress", ...input.dataAddress }
-      : {
-          "@type": "DataAddress",
-          type: "HttpData",
-          baseUrl: `${rt.graphBridgeUrl}/assets/${encodeURIComponent(input.assetId)}`,
-        },
+      : bridgeAddressFor(rt, input.participantId, input.assetId),
   };
 }
 

@@ -51,6 +51,8 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     listAssets: (id, signal, query) =>
       cache.read(listKey.assets(id, query), signal, (s) => client.listAssets(id, s, query)),
     createAsset: (id, asset, signal) => write(client.createAsset(id, asset, signal)),
+    // the graph bridge's check of an asset's terms reads the connector's copy as it is now
+    getAsset: (id, assetId, signal) => client.getAsset(id, assetId, signal),
     listPolicyDefinitions: (id, signal) =>
       cache.read(listKey.policyDefinitions(id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
@@ -73,6 +75,8 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     listTransfers: (id, signal, query) =>
       cache.read(listKey.transfers(id, query), signal, (s) => client.listTransfers(id, s, query)),
     initiateTransfer: (id, request, signal) => write(client.initiateTransfer(id, request, signal)),
+    terminateNegotiation: (id, negotiationId, reason, signal) =>
+      write(client.terminateNegotiation(id, negotiationId, reason, signal)),
     terminateTransfer: (id, transferId, reason, signal) =>
       write(client.terminateTransfer(id, transferId, reason, signal)),
     getTransfer: (id, transferId, signal) =>

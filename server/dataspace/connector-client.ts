@@ -2,6 +2,7 @@ import { MANAGEMENT_CONTEXT, querySpec, type QuerySpec } from "./protocol";
 import { createUpstreamHttp, type TokenSource, type UpstreamHttp } from "./upstream-http";
 import {
   assetList,
+  assetSchema,
   catalogSchema,
   edrDataAddressSchema,
   idResponseSchema,
@@ -45,6 +46,8 @@ export interface ConnectorClient {
 
   listAssets(contextId: string, signal?: AbortSignal, query?: QuerySpec): Promise<ConnectorAsset[]>;
   createAsset(contextId: string, asset: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
+  /** one asset with its properties and data address (`GET …/assets/{id}`; 404 for an unknown id) */
+  getAsset(contextId: string, assetId: string, signal?: AbortSignal): Promise<ConnectorAsset>;
 
   listPolicyDefinitions(contextId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]>;
   createPolicyDefinition(
@@ -99,6 +102,17 @@ export interface ConnectorClient {
   terminateTransfer(
     contextId: string,
     transferId: string,
+    reason: string,
+    signal?: AbortSignal,
+  ): Promise<void>;
+  /**
+   * Ends a contract negotiation still running (`POST …/contractnegotiations/{id}/terminate`, a
+   * `TerminateNegotiation` with a reason, EDC's management API): 204, then TERMINATING/TERMINATED, and
+   * the counter-party is told over DSP. 404 for an unknown id, 409 when it has ended already.
+   */
+  terminateNegotiation(
+    contextId: string,
+    negotiationId: string,
     reason: string,
     signal?: AbortSignal,
   ): Promise<void>;
@@ -179,6 +193,11 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
       }),
     createAsset: (id, asset, signal) =>
       http.request("POST", `${ctxPath(id)}/assets`, { schema: idResponseSchema, body: asset, signal }),
+    getAsset: (id, assetId, signal) =>
+      http.request("GET", `${ctxPath(id)}/assets/${encodeURIComponent(assetId)}`, {
+        schema: assetSchema,
+        signal,
+      }),
 
     listPolicyDefinitions: (id, signal) =>
       http.request("POST", `${ctxPath(id)}/policydefinitions/request`, {
@@ -247,6 +266,21 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         body: { "@context": [MANAGEMENT_CONTEXT], "@type": "TerminateTransfer", reason },
         signal,
       }),
+    terminateNegotiation: (id, negotiationId, reason, signal) =>
+      http.send(
+        "POST",
+        `${ctxPath(id)}/contractnegotiations/${encodeURIComponent(negotiationId)}/terminate`,
+        {
+          // EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`
+          body: {
+            "@context": [MANAGEMENT_CONTEXT],
+            "@type": "TerminateNegotiation",
+            "@id": negotiationId,
+            reason,
+          },
+          signal,
+        },
+      ),
     getEndpointDataReference: (id, transferId, signal) =>
       http.request("GET", edrDataAddressPath(v, ctxPath(id), transferId), {
         schema: edrDataAddressSchema,

@@ -99,6 +99,12 @@ const assetBody = z
     description: z.string().optional(),
     contentType: z.string().optional(),
     dataAddress: z.looseObject({}).optional().describe("an object with @type, type and baseUrl"),
+    // the asset's terms, metadata of the asset at the connector (decision 0065; parseAssetTerms checks them)
+    disclosure: z.string().optional().describe("aggregate (default) or pseudonymised"),
+    datasets: z
+      .array(z.string())
+      .optional()
+      .describe("the catalogue datasets the asset is drawn from (default: the dataset of its name)"),
   })
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
 

@@ -16,6 +16,9 @@ export { createCutOffs, RETRY_BASE_MS, RETRY_MAX_MS, type CutOffRow, type CutOff
  *   (RETRY_BASE_MS doubling up to RETRY_MAX_MS), on every instance's timer, until each transfer is
  *   ended; a 409 (already ended) counts as ended;
  * - every termination and every failed one is in the audit log (`transfer.terminate`).
+ * A negotiation the permit backs that is still running is terminated too
+ * (`POST …/contractnegotiations/{id}/terminate`, `negotiation.terminate` on the audit log), so that the
+ * connector does not finalise an agreement under a revoked permit (decision 0065).
  */
 
 /** transfer states after which there is nothing left to terminate (EDC's final and ending states) */
@@ -29,12 +32,41 @@ const ENDED = new Set([
   "DEPROVISIONED",
 ]);
 
+/** negotiation states after which there is nothing left to terminate */
+const NEGOTIATION_ENDED = new Set(["FINALIZED", "TERMINATING", "TERMINATED"]);
+
 export interface CutOffOutcome {
   permitId: string;
+  /** the negotiations still running that this attempt terminated */
+  terminatedNegotiations: { participantId: string; negotiationId: string }[];
   /** the transfer processes terminated by this attempt */
   terminated: { participantId: string; transferId: string }[];
   /** what could not be done; empty when the cut-off is complete */
-  failed: { participantId: string; transferId?: string; error: string }[];
+  failed: { participantId: string; transferId?: string; negotiationId?: string; error: string }[];
+}
+
+/** ends a negotiation still running under a revoked permit (`…/contractnegotiations/{id}/terminate`), audited */
+async function terminateNegotiation(
+  rt: DataspaceRuntime,
+  participantId: string,
+  negotiationId: string,
+  permitId: string,
+  reason: string,
+  actor: string,
+  outcome: CutOffOutcome,
+): Promise<void> {
+  const target = `${participantId}: ${negotiationId} (data permit ${permitId})`;
+  const done = await settle(rt.connector.terminateNegotiation(participantId, negotiationId, reason));
+  // 409: it ended (finalised or terminated) between the read and the call; 404: it is gone
+  const ended =
+    done.ok || (isUpstreamError(done.error) && (done.error.status === 409 || done.error.status === 404));
+  if (ended) {
+    if (done.ok) outcome.terminatedNegotiations.push({ participantId, negotiationId });
+    await record(rt, { action: "negotiation.terminate", actor, target, outcome: "success" });
+  } else {
+    outcome.failed.push({ participantId, negotiationId, error: describeUpstream(done.error) });
+    await record(rt, { action: "negotiation.terminate", actor, target, outcome: "failure" });
+  }
 }
 
 /**
@@ -64,24 +96,34 @@ async function attempt(
   reason: string,
   actor = "system",
 ): Promise<CutOffOutcome> {
-  const outcome: CutOffOutcome = { permitId, terminated: [], failed: [] };
+  const outcome: CutOffOutcome = { permitId, terminatedNegotiations: [], terminated: [], failed: [] };
   const byParticipant = new Map<string, Set<string>>();
   for (const row of await rt.contractPermits.byPermit(permitId)) {
     let agreement = row.agreementId;
-    if (!agreement) {
-      const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId));
-      if (!n.ok) {
-        // a negotiation the connector no longer holds has no agreement to cut off
-        if (!isNotFound(n.error))
-          outcome.failed.push({ participantId: row.participantId, error: describeUpstream(n.error) });
-        continue;
-      }
+    const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId));
+    if (n.ok) {
+      // still running: ended at the connector, so that no agreement comes of it (decision 0065)
+      if (!NEGOTIATION_ENDED.has(String(n.value.state)))
+        await terminateNegotiation(
+          rt,
+          row.participantId,
+          row.negotiationId,
+          permitId,
+          reason,
+          actor,
+          outcome,
+        );
       const id = n.value.contractAgreementId ?? n.value.contractId;
-      // not agreed (yet): no transfer can rest on it, and the hub refuses new ones under the permit
-      if (typeof id !== "string" || !id) continue;
-      agreement = id;
-      await rt.contractPermits.setAgreement(row.negotiationId, agreement);
+      if (!agreement && typeof id === "string" && id) {
+        agreement = id;
+        await rt.contractPermits.setAgreement(row.negotiationId, agreement);
+      }
+    } else if (!isNotFound(n.error)) {
+      // a negotiation the connector no longer holds has nothing left to end; any other failure is retried
+      outcome.failed.push({ participantId: row.participantId, error: describeUpstream(n.error) });
     }
+    // not agreed (yet): no transfer can rest on it, and the hub refuses new ones under the permit
+    if (!agreement) continue;
     const set = byParticipant.get(row.participantId) ?? new Set<string>();
     set.add(agreement);
     byParticipant.set(row.participantId, set);
@@ -113,7 +155,7 @@ async function attempt(
   }
   const error = outcome.failed.length
     ? outcome.failed
-        .map((f) => `${f.participantId}${f.transferId ? `/${f.transferId}` : ""}: ${f.error}`)
+        .map((f) => `${f.participantId}/${f.transferId ?? f.negotiationId ?? "-"}: ${f.error}`)
         .join("; ")
     : null;
   await rt.cutOffs.attempted(permitId, error, Date.now());

@@ -18,6 +18,7 @@ import * as negotiations from "./negotiations";
 import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
+import { answerGraphBridge, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
@@ -60,6 +61,7 @@ export interface EmbeddedConnector {
   readonly issuerDid: string;
   /** counts every change the embedded dataspace makes itself (read-cache.ts reuses answers only while it stands) */
   changeVersion?(): number;
+
   close(): Promise<void>;
 }
 
@@ -82,6 +84,8 @@ export interface DataspaceDeps {
   readCacheMs?: number;
   /** the access body's data permits (else handed in later by usePermits; none: 503 on contracts and pulls) */
   permits?: PermitRegister;
+  /** the records behind the assets the graph bridge serves (the knowledge graph's; none: the bridge answers 503) */
+  bridgeSource?: (assetId: string, providerContextId?: string) => Promise<unknown>;
 }
 
 export interface Dataspace {
@@ -170,6 +174,9 @@ export interface Dataspace {
     actor?: string,
   ): Promise<credentials.IssuanceStarted>;
   revokeCredential(credentialId: string, actor?: string): Promise<void>;
+
+  /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
+  answerGraphBridge(request: BridgeRequest): Promise<BridgeAnswer>;
 
   close(): Promise<void>;
 }
@@ -273,6 +280,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     contractPermits: await createContractPermits(rel),
     cutOffs: await createCutOffs(rel),
     releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
+    bridgeSource: deps.bridgeSource,
   };
 
   // pending cut-offs of revoked permits are retried on every instance until each transfer has ended
@@ -342,6 +350,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     requestCredential: (participantId, type, actor) =>
       credentials.requestCredential(rt, participantId, type, actor),
     revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
+
+    answerGraphBridge: (request) => answerGraphBridge(rt, request),
 
     async close() {
       clearInterval(cutOffTimer);

@@ -1,10 +1,11 @@
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfContext } from "./assets";
-import { assetTerms, organisationOfContext, permitMissing, type PermitRef } from "./permits";
+import { organisationOfContext, permitMissing, type PermitRef } from "./permits";
+import { termsOfAsset, type AssetTerms } from "../dataspace-protocol";
 import { createKeptByInputs } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
-import { offeredRules } from "./catalog";
+import { offeredRules, summariseCatalog } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
@@ -165,17 +166,19 @@ export async function fetchProviderCatalog(
 }
 
 /**
- * The rules the provider offers for the request's asset, from its catalogue as the consumer's
- * connector fetches it now; undefined when that fails or holds no such offer (the connector then
- * decides on the fixed `use` permission).
+ * The provider's offer of the request's asset, from its catalogue as the consumer's connector fetches
+ * it now: the rules offered (undefined when that fails or holds no such offer: the connector then
+ * decides on the fixed `use` permission) and the asset's terms, read from the catalogue dataset (the
+ * connector copies the asset's properties into it; none readable: the most restrictive terms).
  */
-async function offeredPolicy(
+async function providerOffer(
   rt: DataspaceRuntime,
   req: NegotiationRequest,
   signal?: AbortSignal,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<{ rules: Record<string, unknown> | undefined; terms: AssetTerms }> {
   const provider = req.providerDid ?? req.counterPartyId;
-  if (!provider) return undefined;
+  const none = { rules: undefined, terms: termsOfAsset(undefined, req.assetId) };
+  if (!provider) return none;
   const address = normaliseCounterPartyAddress(req.counterPartyAddress, req.counterPartyId);
   try {
     const catalog = await rt.connector.requestCatalog(
@@ -183,9 +186,13 @@ async function offeredPolicy(
       catalogRequestOf(provider, address),
       signal,
     );
-    return offeredRules(catalog, req.assetId, req.offerId ?? req.policyId ?? "");
+    const dataset = summariseCatalog(catalog).datasets.find((d) => d.id === req.assetId);
+    return {
+      rules: offeredRules(catalog, req.assetId, req.offerId ?? req.policyId ?? ""),
+      terms: termsOfAsset(dataset?.raw, req.assetId),
+    };
   } catch {
-    return undefined;
+    return none;
   }
 }
 
@@ -200,10 +207,10 @@ async function requiredPermit(
   rt: DataspaceRuntime,
   participantId: string,
   assetId: string,
+  datasets: readonly string[],
   signal?: AbortSignal,
 ): Promise<PermitRef> {
   if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
-  const { datasets } = assetTerms(assetId);
   const ctx = await settle(rt.connector.getParticipantContext(participantId, signal));
   const known = organisationOfContext(participantId);
   // a connector without participant contexts (EDC 0.15) names the participant by its DID itself
@@ -224,9 +231,10 @@ export async function startNegotiation(
   // one time-out for the whole write: the permit's context, the offer and the request share it, so a
   // slow connector answers 502 within UPSTREAM_TIMEOUT_MS, not once per call
   const deadline = operationDeadline(rt);
+  const offer = await providerOffer(rt, req, deadline);
   let permit: PermitRef;
   try {
-    permit = await requiredPermit(rt, req.participantId, req.assetId, deadline);
+    permit = await requiredPermit(rt, req.participantId, req.assetId, offer.terms.datasets, deadline);
   } catch (e) {
     const to = req.providerDid ?? req.counterPartyId ?? req.counterPartyAddress;
     await record(rt, {
@@ -237,7 +245,7 @@ export async function startNegotiation(
     });
     throw e;
   }
-  const body = buildContractRequest(req, await offeredPolicy(rt, req, deadline));
+  const body = buildContractRequest(req, offer.rules);
   const target = `${req.participantId} -> ${(body.policy as { assigner: string }).assigner || req.counterPartyAddress}: ${req.assetId}`;
   let response: IdResponse;
   try {
@@ -256,6 +264,7 @@ export async function startNegotiation(
     participantId: req.participantId,
     assetId: req.assetId,
     permitId: permit.id,
+    disclosure: offer.terms.disclosure,
   });
   await record(rt, {
     action: "negotiation.start",

@@ -1,6 +1,7 @@
 import { ApiError } from "../http/errors";
 import type { Relational } from "../storage/relational";
 import { findOrganisation } from "../auth/personas";
+import { DISCLOSURES, MOST_RESTRICTIVE, type Disclosure } from "../dataspace-protocol";
 
 /**
  * Data permits in the dataspace exchange (EHDS Art. 68, issue 34): a contract for health data in
@@ -21,31 +22,6 @@ export interface PermitRegister {
 export interface PermitRef {
   id: string;
   pseudonymised: boolean;
-}
-
-/** what an asset delivers: aggregates (k-anonymous counts) or pseudonymised records */
-export type Disclosure = "aggregate" | "pseudonymised";
-
-/**
- * The demonstration assets of the embedded dataspace (server/local-dataspace/seed.ts): the catalogue
- * dataset each is drawn from and what it delivers. Any other asset: the dataset of the same name
- * (`asset-x` ↔ `dataset-x`, the marketplace's naming) or its own id, delivering pseudonymised records.
- */
-const KNOWN_ASSETS: Record<string, { datasets: string[]; disclosure: Disclosure }> = {
-  "fhir-cohort-bundle": { datasets: ["dataset-alphaklinik-diabetes"], disclosure: "pseudonymised" },
-  "omop-cohort-statistics": {
-    datasets: ["dataset-alphaklinik-diabetes", "dataset-alphaklinik-ehr"],
-    disclosure: "aggregate",
-  },
-  "fhir-patient-everything": { datasets: ["dataset-lmc-ehr"], disclosure: "pseudonymised" },
-};
-
-export function assetTerms(assetId: string): { datasets: string[]; disclosure: Disclosure } {
-  const known = KNOWN_ASSETS[assetId];
-  if (known) return known;
-  const datasets = [assetId];
-  if (assetId.startsWith("asset-")) datasets.push(`dataset-${assetId.slice("asset-".length)}`);
-  return { datasets, disclosure: "pseudonymised" };
 }
 
 export const permitMissing = (organisation: string, assetId: string, datasets: readonly string[]) =>
@@ -73,17 +49,36 @@ export interface ContractPermits {
     participantId: string;
     assetId: string;
     permitId: string;
+    /** what the asset's terms disclose, as the provider's offer carried them when the contract was asked for */
+    disclosure: Disclosure;
   }): Promise<void>;
   /** the permits recorded for a participant's negotiations of an asset, newest first */
   of(
     participantId: string,
     assetId?: string,
-  ): Promise<{ negotiationId: string; assetId: string; permitId: string; agreementId: string | null }[]>;
+  ): Promise<
+    {
+      negotiationId: string;
+      assetId: string;
+      permitId: string;
+      agreementId: string | null;
+      disclosure: Disclosure;
+    }[]
+  >;
   byNegotiation(negotiationId: string): Promise<string | undefined>;
   /** the negotiations (with their participant and agreement, once known) that rest on a permit */
   byPermit(
     permitId: string,
   ): Promise<{ negotiationId: string; participantId: string; assetId: string; agreementId: string | null }[]>;
+  /** every negotiation recorded for an asset, whoever asked (the graph bridge's look-up by agreement) */
+  ofAsset(assetId: string): Promise<
+    {
+      negotiationId: string;
+      participantId: string;
+      permitId: string;
+      agreementId: string | null;
+    }[]
+  >;
   setAgreement(negotiationId: string, agreementId: string): Promise<void>;
 }
 
@@ -99,7 +94,20 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .execute();
   });
-  type Row = { negotiation_id: string; asset_id: string; permit_id: string; agreement_id: string | null };
+  // the asset's disclosure as its terms said when the contract was asked for (decision 0065); rows of before: none
+  await rel.migrate("dataspace-contract-permits-2", async (m) => {
+    await m.schema.alterTable(TABLE).addColumn("disclosure", "text").execute();
+  });
+  type Row = {
+    negotiation_id: string;
+    asset_id: string;
+    permit_id: string;
+    agreement_id: string | null;
+    disclosure: string | null;
+  };
+  // a row without a known disclosure releases by the most restrictive terms
+  const disclosureOf = (r: Row): Disclosure =>
+    DISCLOSURES.includes(r.disclosure as Disclosure) ? (r.disclosure as Disclosure) : MOST_RESTRICTIVE;
   return {
     async record(r) {
       await rel.db
@@ -110,6 +118,7 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
           asset_id: r.assetId,
           permit_id: r.permitId,
           agreement_id: null,
+          disclosure: r.disclosure,
           created_at: Date.now(),
         })
         .execute();
@@ -123,6 +132,7 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
         assetId: r.asset_id,
         permitId: r.permit_id,
         agreementId: r.agreement_id,
+        disclosure: disclosureOf(r),
       }));
     },
     async byNegotiation(negotiationId) {
@@ -144,6 +154,20 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
         negotiationId: r.negotiation_id,
         participantId: r.participant_id,
         assetId: r.asset_id,
+        agreementId: r.agreement_id,
+      }));
+    },
+    async ofAsset(assetId) {
+      const rows = (await rel.db
+        .selectFrom(TABLE)
+        .selectAll()
+        .where("asset_id", "=", assetId)
+        .orderBy("created_at", "desc")
+        .execute()) as (Row & { participant_id: string })[];
+      return rows.map((r) => ({
+        negotiationId: r.negotiation_id,
+        participantId: r.participant_id,
+        permitId: r.permit_id,
         agreementId: r.agreement_id,
       }));
     },

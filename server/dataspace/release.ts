@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { MIN_K, protect, published, type CountNode, type PublishedCount } from "../federated";
-import type { Disclosure } from "./permits";
+import type { Disclosure } from "../dataspace-protocol";
 
 /**
  * What leaves the hub under a data permit (issue 34): the data plane's answer for an asset, shaped

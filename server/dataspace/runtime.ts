@@ -42,8 +42,10 @@ export interface DataspaceRuntime {
   contractPermits: ContractPermits;
   /** the cut-offs of revoked permits at the connector, pending until every transfer has ended (cut-off.ts) */
   cutOffs: CutOffs;
-  /** the server's secret that pseudonyms are keyed with (release.ts), with the permit id */
+  /** the server's secret that pseudonyms are keyed with (release.ts), with the permit id; and the graph bridge's codes */
   releaseSecret: string;
+  /** the records behind an asset the graph bridge serves (graph-bridge.ts); none: the bridge answers 503 */
+  bridgeSource?: (assetId: string, providerContextId?: string) => Promise<unknown>;
 }
 
 /** A deadline for one operation that makes several upstream calls: the whole answer stays within the time-out. */

@@ -1,6 +1,6 @@
 import { ApiError, badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
-import { assetTerms } from "./permits";
 import { release } from "./release";
+import type { Disclosure } from "../dataspace-protocol";
 import { createKeptByInputs } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
@@ -136,7 +136,7 @@ export async function startTransfer(
   // The look-up and the start share one deadline: the answer stays within the time-out.
   const deadline = operationDeadline(rt);
   const permitId = rt.permits
-    ? await permitOfContract(rt, req.participantId, req.assetId, req.contractId, deadline)
+    ? (await permitOfContract(rt, req.participantId, req.assetId, req.contractId, deadline))?.permitId
     : undefined;
   if (permitId) {
     const state = (await rt.permits!.stateOf(permitId)) ?? "UNKNOWN";
@@ -226,15 +226,15 @@ async function permitOfContract(
   assetId: string,
   contractId: string,
   signal?: AbortSignal,
-): Promise<string | undefined> {
+): Promise<{ permitId: string; disclosure: Disclosure } | undefined> {
   for (const row of await rt.contractPermits.of(participantId, assetId || undefined)) {
-    if (row.agreementId === contractId) return row.permitId;
+    if (row.agreementId === contractId) return row;
     if (row.agreementId) continue;
     const n = await settle(rt.connector.getNegotiation(participantId, row.negotiationId, signal));
     const agreement = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
     if (typeof agreement !== "string" || !agreement) continue;
     await rt.contractPermits.setAgreement(row.negotiationId, agreement);
-    if (agreement === contractId) return row.permitId;
+    if (agreement === contractId) return row;
   }
   return undefined;
 }
@@ -262,8 +262,9 @@ export async function pullTransferData(
   }
   const contractId = typeof transfer.contractId === "string" ? transfer.contractId : "";
   const assetId = typeof transfer.assetId === "string" ? transfer.assetId : "";
-  const permitId = await permitOfContract(rt, participantId, assetId, contractId);
-  if (!permitId) throw forbidden(NO_PERMIT_FOR_CONTRACT(contractId));
+  const contract = await permitOfContract(rt, participantId, assetId, contractId);
+  if (!contract) throw forbidden(NO_PERMIT_FOR_CONTRACT(contractId));
+  const { permitId, disclosure } = contract;
   const state = (await rt.permits.stateOf(permitId)) ?? "UNKNOWN";
   if (state !== "ACTIVE") throw forbidden(PERMIT_NOT_VALID(permitId, state));
   let edr;
@@ -287,7 +288,7 @@ export async function pullTransferData(
         .refine((v) => JSON.stringify(v ?? null).length <= MAX_PULL_BYTES, "payload too large"),
       headers: { Authorization: edr.authorization },
     });
-    const released = release(data, assetTerms(assetId).disclosure, rt.releaseSecret, permitId);
+    const released = release(data, disclosure, rt.releaseSecret, permitId);
     return { transferId, endpoint: edr.endpoint, contentType: "application/json", data: released, permitId };
   } catch (e) {
     if (isUpstreamError(e) && e.status === 401)

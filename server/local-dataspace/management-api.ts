@@ -14,7 +14,7 @@ import type {
   TransferRecord,
 } from "./models";
 import { catalogOfProvider } from "./catalog";
-import { requestNegotiation } from "./negotiations";
+import { requestNegotiation, terminateNegotiation } from "./negotiations";
 import { applyQuery, parseQuerySpec, QueryError } from "./query";
 import { unboundTerms } from "./policy-bindings";
 import { endpointDataReference, requestTransfer, terminateTransfer } from "./transfers";
@@ -318,6 +318,10 @@ export function registerManagementApi(
     ),
   }));
   router.add("GET", `${C}/contractnegotiations/:id`, (req) => ({ body: withContext(ownNegotiation(req)) }));
+  router.add("POST", `${C}/contractnegotiations/:id/terminate`, (req) => {
+    terminateNegotiation(ctx, participant(req)["@id"], req.params.id, managementBody(req));
+    return { status: 204 };
+  });
   router.add("GET", `${C}/contractnegotiations/:id/state`, (req) => ({
     body: { "@context": COMPACT_CONTEXT, state: ownNegotiation(req).state },
   }));

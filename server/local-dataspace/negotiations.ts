@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decodeOfferId, offerPolicy, selects } from "./catalog";
 import { contextOfDspAddress, type LocalContext } from "./context";
-import { badRequest } from "./http";
+import { badRequest, conflict, notFound } from "./http";
 import type {
   AgreementRecord,
   AssetRecord,
@@ -241,6 +241,33 @@ function step(ctx: LocalContext, consumerId: string): void {
       return;
   }
   schedule(ctx, consumerId);
+}
+
+const NEGOTIATION_ENDED: readonly NegotiationState[] = ["FINALIZED", "TERMINATED"];
+
+/**
+ * POST …/contractnegotiations/{id}/terminate, as EDC answers it: a `TerminateNegotiation` (its reason
+ * becomes `errorDetail`), 404 for a negotiation the context does not hold, 409 for one that has ended
+ * (FINALIZED or TERMINATED); else the negotiation and the counter-party's side of it are TERMINATED
+ * (EDC passes TERMINATING on the way and tells the counter-party over DSP), and its timer stops.
+ */
+export function terminateNegotiation(ctx: LocalContext, contextId: string, id: string, body: Json): void {
+  const n = ctx.store.get<NegotiationRecord>("negotiations", id);
+  if (!n || n.participantContextId !== contextId)
+    throw notFound(`Object of type ContractNegotiation with ID=${id} was not found`);
+  if (NEGOTIATION_ENDED.includes(n.state))
+    throw conflict(
+      `Could not execute TerminateNegotiationCommand on ContractNegotiation with ID [${id}] because it's ${n.state}`,
+    );
+  const reason = typeof body.reason === "string" && body.reason.trim() ? body.reason.trim() : undefined;
+  const extra = reason ? { errorDetail: reason } : {};
+  ctx.store.transaction(() => {
+    transition(ctx, n, "TERMINATED", extra);
+    const other = n.correlationId
+      ? ctx.store.get<NegotiationRecord>("negotiations", n.correlationId)
+      : undefined;
+    if (other && !NEGOTIATION_ENDED.includes(other.state)) transition(ctx, other, "TERMINATED", extra);
+  });
 }
 
 /** After a restart: continue every consumer negotiation that had not reached a final state. */

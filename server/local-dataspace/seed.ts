@@ -1,4 +1,5 @@
 import { ORGANISATIONS } from "../auth/personas";
+import { termsProperties, type AssetTerms } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
 import { CREDENTIAL_TYPES, issueOnboardingCredential } from "./issuer";
 import type {
@@ -28,11 +29,13 @@ export const ACCESS_POLICY_ID = "policy-dataspace-members";
 export const CONTRACT_POLICY_ID = "policy-secondary-use";
 export const CONTRACT_DEFINITION_ID = "contract-definition-all-assets";
 
+/** a data holder's demonstration asset, with its terms (what it is drawn from and discloses) as its metadata */
 interface SeedAsset {
   id: string;
   name: string;
   description: string;
   contenttype: string;
+  terms: AssetTerms;
 }
 
 const HOLDER_ASSETS: Record<string, SeedAsset[]> = {
@@ -43,12 +46,17 @@ const HOLDER_ASSETS: Record<string, SeedAsset[]> = {
       description:
         "Pseudonymised FHIR R4 bundle of the type 2 diabetes cohort (Patient, Condition, Observation, MedicationRequest).",
       contenttype: "application/fhir+json",
+      terms: { datasets: ["dataset-alphaklinik-diabetes"], disclosure: "pseudonymised" },
     },
     {
       id: "omop-cohort-statistics",
       name: "OMOP CDM cohort statistics",
       description: "Aggregated OMOP CDM v5.4 counts per condition and drug exposure.",
       contenttype: "application/json",
+      terms: {
+        datasets: ["dataset-alphaklinik-diabetes", "dataset-alphaklinik-ehr"],
+        disclosure: "aggregate",
+      },
     },
   ],
   lmc: [
@@ -57,6 +65,7 @@ const HOLDER_ASSETS: Record<string, SeedAsset[]> = {
       name: "FHIR R4 Patient/$everything export",
       description: "Complete pseudonymised FHIR R4 records of consenting patients.",
       contenttype: "application/fhir+json",
+      terms: { datasets: ["dataset-lmc-ehr"], disclosure: "pseudonymised" },
     },
   ],
 };
@@ -234,12 +243,13 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
             description: a.description,
             contenttype: a.contenttype,
             version: "1.0.0",
+            ...termsProperties(a.terms),
           },
           privateProperties: {},
           dataAddress: {
             "@type": "DataAddress",
             type: "HttpData",
-            baseUrl: `${ctx.graphBridgeUrl}/assets/${a.id}`,
+            baseUrl: `${ctx.graphBridgeUrl}/assets/${org.slug}/${a.id}`,
           },
           createdAt: now,
           participantContextId: org.slug,

@@ -276,7 +276,7 @@ describe("assets", () => {
     expect(asset.properties.version).toBe("1.0.0");
     expect(asset.dataAddress).toMatchObject({
       type: "HttpData",
-      baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/fhir-oncology-2025",
+      baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/alphaklinik-berlin/fhir-oncology-2025",
     });
     const { summary } = await alphaOffer();
     expect(summary.datasets.map((d) => d.id)).toContain("fhir-oncology-2025");

@@ -41,7 +41,7 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20
   }
 }
 
-const contractRequest = async (a: (typeof ASSETS)[number]) => {
+const contractRequest = async (a: { assetId: string; provider: string; did: string }) => {
   const catalog = await send(
     "researcher",
     `/api/negotiations?participantId=pharmaco&catalog=true&providerDid=${encodeURIComponent(a.did)}`,
@@ -63,7 +63,7 @@ beforeAll(async () => {
   server = await startTestServer();
   as = new Map(
     await Promise.all(
-      ["researcher", "regulator"].map(async (u) => [u, await signIn(server.url, u)] as const),
+      ["researcher", "regulator", "clinic"].map(async (u) => [u, await signIn(server.url, u)] as const),
     ),
   );
 });
@@ -170,6 +170,174 @@ describe("data leaves only as its permit allows", () => {
     }
   });
 
+  /** assets a data holder registers with its terms (decision 0065), negotiated under the permit */
+  const holderAssets = [
+    { assetId: "diabetes-counts", disclosure: "aggregate", agreement: "", transferId: "" },
+    { assetId: "diabetes-records", disclosure: "pseudonymised", agreement: "", transferId: "" },
+  ];
+  const ALPHA = "alphaklinik-berlin";
+  const bridgeUrl = (assetId: string) => `${server.url}/internal/graph-bridge/assets/${ALPHA}/${assetId}`;
+  const bridgeCode = async (assetId: string) => {
+    // the code as the connector holds it in the asset's data address (what a provider data plane sends)
+    const asset = await server.services.dataspace.runtime.connector.getAsset(ALPHA, assetId);
+    const address = asset.dataAddress as Json;
+    return { key: address.authKey as string, code: address.authCode as string };
+  };
+
+  it("an asset's terms are metadata of the asset at the connector, from the holder's request (validated, default the most restrictive)", async () => {
+    const bad = await send("clinic", "/api/assets", {
+      participantId: ALPHA,
+      assetId: "bad-terms",
+      name: "Bad",
+      disclosure: "identified",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("disclosure must be one of aggregate, pseudonymised");
+    const badSets = await send("clinic", "/api/assets", {
+      participantId: ALPHA,
+      assetId: "bad-terms",
+      name: "Bad",
+      datasets: "dataset-alphaklinik-diabetes",
+    });
+    expect(badSets.status).toBe(400);
+    const plain = await send("clinic", "/api/assets", {
+      participantId: ALPHA,
+      assetId: "plain-asset",
+      name: "Plain",
+    });
+    expect(plain.status).toBe(201);
+    for (const a of holderAssets) {
+      const res = await send("clinic", "/api/assets", {
+        participantId: ALPHA,
+        assetId: a.assetId,
+        name: a.assetId,
+        datasets: ["dataset-alphaklinik-diabetes"],
+        disclosure: a.disclosure,
+      });
+      expect(res.status, a.assetId).toBe(201);
+    }
+    const NS = "https://w3id.org/health-dataspace-hub/v0.0.1/ns/";
+    const listed = await send("clinic", `/api/assets?participantId=${ALPHA}`);
+    const byId = (id: string) => listed.body.find((x: Json) => x["@id"] === id);
+    expect(byId("plain-asset").properties[`${NS}disclosure`]).toBe("aggregate");
+    expect(byId("diabetes-records").properties[`${NS}disclosure`]).toBe("pseudonymised");
+    expect(byId("diabetes-records").properties[`${NS}datasets`]).toEqual(["dataset-alphaklinik-diabetes"]);
+    expect(listed.body.some((x: Json) => x["@id"] === "bad-terms")).toBe(false);
+    // the data address points at the graph bridge; its code is never shown in a list
+    expect(byId("diabetes-records").dataAddress).toMatchObject({
+      baseUrl: bridgeUrl("diabetes-records"),
+      authKey: "X-Graph-Bridge-Key",
+    });
+    expect(JSON.stringify(listed.body)).not.toContain("authCode");
+    expect((await bridgeCode("diabetes-records")).code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("a contract and a pull read the terms from the asset: the permit's dataset, and what the asset discloses", async () => {
+    for (const a of holderAssets) {
+      const started = await send(
+        "researcher",
+        "/api/negotiations",
+        await contractRequest({ assetId: a.assetId, provider: ALPHA, did: ALPHA_DID }),
+      );
+      expect(started.status, a.assetId).toBe(201);
+      const n = await until(
+        async () =>
+          (await send("researcher", `/api/negotiations/${started.body["@id"]}?participantId=pharmaco`)).body,
+        (x: Json) => x.state === "FINALIZED" || x.state === "TERMINATED",
+      );
+      expect(n.state, a.assetId).toBe("FINALIZED");
+      a.agreement = n.contractAgreementId;
+      const t = await send("researcher", "/api/transfers", {
+        participantId: "pharmaco",
+        contractId: n.contractAgreementId,
+        counterPartyAddress: n.counterPartyAddress,
+        assetId: a.assetId,
+      });
+      expect(t.status).toBe(201);
+      a.transferId = t.body["@id"];
+      await until(
+        async () => (await send("researcher", `/api/transfers/${a.transferId}?participantId=pharmaco`)).body,
+        (x: Json) => x.state === "STARTED" || x.state === "TERMINATED",
+      );
+      const got: Json = await server.services.dataspace.pullTransferData("pharmaco", a.transferId);
+      if (a.disclosure === "aggregate") expect(got.data.resourceType, a.assetId).toBe("MeasureReport");
+      else expect(got.data.entry[0].resource.id, a.assetId).toMatch(/^psn-/);
+    }
+  });
+
+  it("the graph bridge serves an asset's data only with its address's code, released as the terms and permit allow; refusals audited", async () => {
+    const patient = findPersona("patient1")!.patientId!;
+    const counts = await bridgeCode("diabetes-counts");
+    const records = await bridgeCode("diabetes-records");
+    const get = async (assetId: string, headers: Record<string, string> = {}, method = "GET") => {
+      const res = await fetch(bridgeUrl(assetId), { method, headers });
+      return {
+        status: res.status,
+        body: (await res.json()) as Json,
+        cache: res.headers.get("cache-control"),
+      };
+    };
+    const refusedBefore = (await server.services.audit.list({ limit: 10_000 })).filter(
+      (e) => e.action === "graph-bridge.read" && e.outcome === "failure",
+    ).length;
+
+    const none = await get("diabetes-counts");
+    expect(none.status).toBe(401);
+    expect(none.body).toEqual({ error: "The graph bridge needs the code of this asset's data address" });
+    // one asset's code opens no other asset
+    expect((await get("diabetes-counts", { [records.key]: records.code })).status).toBe(401);
+    expect((await get("diabetes-counts", { [counts.key]: `${counts.code.slice(0, -1)}A` })).status).toBe(401);
+    expect((await get("diabetes-counts", { [counts.key]: counts.code }, "POST")).status).toBe(405);
+
+    const aggregate = await get("diabetes-counts", { [counts.key]: counts.code });
+    expect(aggregate.status).toBe(200);
+    expect(aggregate.cache).toBe("no-store");
+    expect(aggregate.body.resourceType).toBe("MeasureReport");
+    expect(JSON.stringify(aggregate.body)).not.toMatch(/patient-\d{6}|"entry"/);
+
+    // records: only for an agreement that rests on a valid permit, pseudonymised under that permit
+    const noAgreement = await get("diabetes-records", { [records.key]: records.code });
+    expect(noAgreement.status).toBe(403);
+    const otherAgreement = await get("diabetes-records", {
+      [records.key]: records.code,
+      "Edc-Contract-Agreement-Id": "agreement-never-made",
+    });
+    expect(otherAgreement.status).toBe(403);
+    const agreement = holderAssets[1].agreement;
+    const released = await get("diabetes-records", {
+      [records.key]: records.code,
+      "Edc-Contract-Agreement-Id": agreement,
+    });
+    expect(released.status).toBe(200);
+    const text = JSON.stringify(released.body);
+    expect(text).not.toMatch(/patient-\d{6}/);
+    expect(text).not.toContain(patient);
+    expect(text).not.toMatch(/"(name|givenName|familyName|city)":/);
+    expect(released.body.meta.tag[0].code).toBe(permitId);
+    for (const e of released.body.entry) expect(e.resource.id).toMatch(/^psn-/);
+    // the same pseudonyms as the hub's pull under the same permit
+    const pulled: Json = await server.services.dataspace.pullTransferData(
+      "pharmaco",
+      holderAssets[1].transferId,
+    );
+    expect(released.body.entry.map((e: Json) => e.resource.id)).toEqual(
+      pulled.data.entry.map((e: Json) => e.resource.id),
+    );
+
+    const entries = await server.services.audit.list({ limit: 10_000 });
+    const refused = entries.filter((e) => e.action === "graph-bridge.read" && e.outcome === "failure");
+    expect(refused.length - refusedBefore).toBe(6);
+    expect(refused.some((e) => e.target === `${ALPHA}: diabetes-counts (no or wrong code)`)).toBe(true);
+    expect(
+      entries.some(
+        (e) =>
+          e.action === "graph-bridge.read" &&
+          e.outcome === "success" &&
+          e.target.includes(`diabetes-records (pseudonymised under ${permitId}`),
+      ),
+    ).toBe(true);
+  });
+
   it("revoking the permit stops the next pull at once", async () => {
     expect(permitId).not.toBe("");
     expect(pulled).toHaveLength(ASSETS.length);
@@ -190,6 +358,12 @@ describe("data leaves only as its permit allows", () => {
     });
     expect(again.status).toBe(403);
     expect(again.body.error).toBe(`Data permit ${permitId} is REVOKED: no further data leaves under it`);
+    // the graph bridge releases no more records under the revoked permit
+    const records = await bridgeCode("diabetes-records");
+    const bridged = await fetch(bridgeUrl("diabetes-records"), {
+      headers: { [records.key]: records.code, "Edc-Contract-Agreement-Id": holderAssets[1].agreement },
+    });
+    expect(bridged.status).toBe(403);
     for (const p of pulled) {
       await expect(
         server.services.dataspace.pullTransferData("pharmaco", p.transferId),

@@ -7,10 +7,11 @@ import { type JsonBody, CTX, ALPHA_DID, MGMT, call, dataspaceRulesHarness } from
 /** assets, merging live and demonstration records, the default data of an embedded asset */
 
 const h = dataspaceRulesHarness();
+const TERMS = "https://w3id.org/health-dataspace-hub/v0.0.1/ns/";
 const { dataspace } = h;
 
 describe("assets", () => {
-  it("registers an asset with version 1.0.0 and, by default, an HttpData address at the graph bridge", async () => {
+  it("registers an asset with version 1.0.0, its terms (default the most restrictive) and, by default, an HttpData address at the graph bridge with the asset's own code", async () => {
     const ds = await dataspace();
     h.double.on("POST", `${MGMT}/alpha/assets`, { json: { "@type": "IdResponse", "@id": "a-1" } });
     const res = await call(ds, "POST /api/assets", {
@@ -21,11 +22,20 @@ describe("assets", () => {
       "@context": [CTX],
       "@type": "Asset",
       "@id": "a-1",
-      properties: { name: "Cohort", description: "", contenttype: "application/json", version: "1.0.0" },
+      properties: {
+        name: "Cohort",
+        description: "",
+        contenttype: "application/json",
+        version: "1.0.0",
+        [`${TERMS}disclosure`]: "aggregate",
+        [`${TERMS}datasets`]: ["a-1"],
+      },
       dataAddress: {
         "@type": "DataAddress",
         type: "HttpData",
-        baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/a-1",
+        baseUrl: "http://127.0.0.1:3999/internal/graph-bridge/assets/alpha/a-1",
+        authKey: "X-Graph-Bridge-Key",
+        authCode: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       },
     });
     await call(ds, "POST /api/assets", {
@@ -36,6 +46,8 @@ describe("assets", () => {
         description: "d",
         contentType: "text/csv",
         dataAddress: { type: "HttpData", baseUrl: "https://data.example/x" },
+        datasets: ["dataset-ext", "dataset-ext-2"],
+        disclosure: "pseudonymised",
       },
     });
     expect((h.double.requests[1].body as Record<string, unknown>).properties).toEqual({
@@ -43,6 +55,8 @@ describe("assets", () => {
       description: "d",
       contenttype: "text/csv",
       version: "1.0.0",
+      [`${TERMS}disclosure`]: "pseudonymised",
+      [`${TERMS}datasets`]: ["dataset-ext", "dataset-ext-2"],
     });
     expect((h.double.requests[1].body as Record<string, unknown>).dataAddress).toEqual({
       "@type": "DataAddress",

@@ -36,11 +36,15 @@ const permits: PermitRegister = {
   stateOf: async (id) => (id === PERMIT_ID ? permitState : undefined),
 };
 
-async function hubFor(managementUrl: string, apiKey: string) {
+async function hubFor(
+  managementUrl: string,
+  apiKey: string,
+  bridge?: { publicUrl: string; source: (assetId: string) => Promise<unknown> },
+) {
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: ":memory:",
-    PUBLIC_URL: "http://127.0.0.1:3998",
+    PUBLIC_URL: bridge?.publicUrl ?? "http://127.0.0.1:3998",
     CONNECTOR_MANAGEMENT_URL: managementUrl,
     CONNECTOR_API_KEY: apiKey,
     UPSTREAM_TIMEOUT_MS: "15000",
@@ -49,10 +53,10 @@ async function hubFor(managementUrl: string, apiKey: string) {
   const rel = openSqliteRelational(db);
   const audit = await createAuditLog(rel, db);
   // a contract needs a data permit (issue 34): the stand-in access body holds one for every dataset
-  const ds = await createDataspace(config, { db, audit, permits });
+  const ds = await createDataspace(config, { db, audit, permits, bridgeSource: bridge?.source });
   opened.push({ db, ds });
   const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
-  return { ds, policies };
+  return { ds, policies, audit };
 }
 
 /** a call of the management API of one connector, outside the hub (what the hub has no route for) */
@@ -377,6 +381,151 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     });
     expect(asset.status).toBe(502);
     expect(asset.body).toEqual({ error: "Failed to create asset" });
+  });
+
+  it("a push through the provider's EDC data plane reads the hub's graph bridge with the address's code and delivers what the asset's terms allow (decision 0065)", async () => {
+    // the provider's hub served over HTTP at its public URL (the bridge as server/app.ts mounts it),
+    // reading a synthetic population of 20 patients with type 2 diabetes
+    let bridged: Awaited<ReturnType<typeof hubFor>> | undefined;
+    const asked: { key: string | undefined }[] = [];
+    const bridgeServer = createServer((req, res) => {
+      asked.push({ key: req.headers["x-graph-bridge-key"] as string | undefined });
+      void bridged!.ds
+        .answerGraphBridge({ method: req.method ?? "", url: req.url ?? "/", headers: req.headers })
+        .then(({ status, body }) => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(body));
+        });
+    });
+    await new Promise<void>((r) => bridgeServer.listen(0, "127.0.0.1", r));
+    const received: string[] = [];
+    const sink = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        received.push(body);
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    const at = (s: typeof sink) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    const population = {
+      resourceType: "Bundle",
+      type: "collection",
+      entry: Array.from({ length: 20 }, (_, i) => [
+        { resource: { resourceType: "Patient", id: `patient-${String(i).padStart(6, "0")}` } },
+        { resource: { resourceType: "Condition", id: `condition-${i}`, code: "E11" } },
+      ]).flat(),
+    };
+    try {
+      bridged = await hubFor(env.EDC_PROVIDER_MANAGEMENT_URL!, env.EDC_PROVIDER_API_KEY!, {
+        publicUrl: at(bridgeServer),
+        source: async () => population,
+      });
+      const bridgedAsset = `${assetId}-bridged`;
+      const created = await callDataspace(bridged.ds, "POST /api/assets", {
+        body: {
+          participantId: PROVIDER,
+          assetId: bridgedAsset,
+          name: "Diabetes counts",
+          datasets: ["dataset-bridged-diabetes"],
+          disclosure: "aggregate",
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const offered = await management(
+        env.EDC_PROVIDER_MANAGEMENT_URL!,
+        env.EDC_PROVIDER_API_KEY!,
+        "POST",
+        "/v4beta/contractdefinitions",
+        {
+          "@context": ["https://w3id.org/edc/connector/management/v2"],
+          "@type": "ContractDefinition",
+          "@id": `offer-of-${bridgedAsset}`,
+          accessPolicyId: policyId,
+          contractPolicyId: policyId,
+          assetsSelector: [
+            {
+              "@type": "Criterion",
+              operandLeft: "https://w3id.org/edc/v0.0.1/ns/id",
+              operator: "=",
+              operandRight: bridgedAsset,
+            },
+          ],
+        },
+      );
+      expect(offered.status, JSON.stringify(offered.body)).toBe(200);
+      const catalog = await callDataspace(consumer.ds, "GET /api/negotiations", {
+        query: {
+          participantId: CONSUMER,
+          catalog: "true",
+          providerDid: PROVIDER,
+          counterPartyAddress: PROVIDER_DSP,
+        },
+      });
+      const offer = consumer.ds.summariseCatalog(catalog.body).datasets.find((d) => d.id === bridgedAsset)!
+        .offers[0]!;
+      const started = await callDataspace(consumer.ds, "POST /api/negotiations", {
+        body: {
+          participantId: CONSUMER,
+          counterPartyAddress: PROVIDER_DSP,
+          providerDid: PROVIDER,
+          assetId: bridgedAsset,
+          offerId: offer.id,
+        },
+      });
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      const n = await until(
+        async () =>
+          (
+            await callDataspace(consumer.ds, "GET /api/negotiations/:id", {
+              params: { id: started.body["@id"] },
+              query: { participantId: CONSUMER },
+            })
+          ).body,
+        (b) => b.state === "FINALIZED" || b.state === "TERMINATED",
+      );
+      expect(n.state, JSON.stringify(n)).toBe("FINALIZED");
+      // the consumer's hub read the asset's terms from the real connector's catalogue
+      expect(await consumer.ds.runtime.contractPermits.of(CONSUMER, bridgedAsset)).toEqual([
+        expect.objectContaining({ disclosure: "aggregate" }),
+      ]);
+      const push = await consumer.ds.runtime.connector.initiateTransfer(CONSUMER, {
+        "@context": ["https://w3id.org/edc/connector/management/v2"],
+        "@type": "TransferRequest",
+        protocol: "dataspace-protocol-http:2025-1",
+        counterPartyAddress: PROVIDER_DSP,
+        contractId: n.contractAgreementId,
+        transferType: "HttpData-PUSH",
+        dataDestination: { "@type": "DataAddress", type: "HttpData", baseUrl: `${at(sink)}/in` },
+      });
+      const t = await until(
+        () => consumer.ds.runtime.connector.getTransfer(CONSUMER, push["@id"]),
+        (x) => x.state === "COMPLETED" || x.state === "TERMINATED",
+      );
+      expect(t.state, String(t.errorDetail)).toBe("COMPLETED");
+      // EDC's data plane sent the address's code; the bridge answered the k-anonymous counts
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((a) => typeof a.key === "string" && a.key.length === 43)).toBe(true);
+      expect(received.length).toBeGreaterThan(0);
+      const delivered = JSON.parse(received[0]!);
+      expect(delivered.resourceType).toBe("MeasureReport");
+      expect(delivered.patients.count).toBe(20);
+      expect(received[0]).not.toMatch(/patient-\d{6}/);
+      const entries = await bridged.audit.list({ limit: 100 });
+      expect(entries).toContainEqual(
+        expect.objectContaining({
+          action: "graph-bridge.read",
+          target: `${PROVIDER}: ${bridgedAsset} (aggregate)`,
+          outcome: "success",
+        }),
+      );
+    } finally {
+      for (const s of [bridgeServer, sink]) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
+    }
   });
 
   it("a revoked data permit cuts the agreement off at the connector: the open transfer is TERMINATED, no new transfer, no pull", async () => {

@@ -2,8 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ConnectorClient } from "../../server/dataspace/connector-client";
-import { offeredRules } from "../../server/dataspace/catalog";
-import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, ODRL_CONTEXT } from "../../server/dataspace-protocol";
+import { offeredRules, summariseCatalog } from "../../server/dataspace/catalog";
+import {
+  DSP_PROTOCOL,
+  MANAGEMENT_CONTEXT,
+  ODRL_CONTEXT,
+  termsOfAsset,
+  termsProperties,
+} from "../../server/dataspace-protocol";
 import { isNotFound, isUpstreamError } from "../../server/dataspace/upstream-http";
 import { fromConnector } from "../../server/policies/policy-document";
 
@@ -98,6 +104,8 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
   const heldAssetId = `contract-asset-${stamp}-held`;
   const policyId = `contract-policy-${stamp}`;
   const agreements: Record<string, string> = {};
+  /** negotiations that reached FINALIZED */
+  const finalised: string[] = [];
 
   beforeAll(async () => {
     servers = await startServers();
@@ -182,6 +190,46 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(typeof n.contractAgreementId).toBe("string");
     expect(n.protocol).toBe(DSP_PROTOCOL);
     agreements[assetId] = n.contractAgreementId!;
+    finalised.push(n["@id"]);
+  });
+
+  it("keeps an asset's terms (the hub's namespaced properties) as written: the asset and its catalogue dataset carry them", async () => {
+    const cases = [
+      {
+        id: `${assetId}-terms-two`,
+        terms: { datasets: ["dataset-a", "dataset-b"], disclosure: "pseudonymised" },
+      },
+      { id: `${assetId}-terms-one`, terms: { datasets: ["dataset-a"], disclosure: "aggregate" } },
+    ] as const;
+    for (const { id, terms } of cases) {
+      await c.provider.client.createAsset(c.provider.contextId, {
+        "@context": [MANAGEMENT_CONTEXT],
+        "@type": "Asset",
+        "@id": id,
+        properties: {
+          name: id,
+          ...termsProperties({ datasets: [...terms.datasets], disclosure: terms.disclosure }),
+        },
+        dataAddress: {
+          "@type": "DataAddress",
+          type: "HttpData",
+          baseUrl: `${servers.sourceUrl}/assets/${id}`,
+        },
+      });
+      await c.offer(id, policyId);
+      const asset = await c.provider.client.getAsset(c.provider.contextId, id);
+      expect(termsOfAsset(asset, id), id).toEqual(terms);
+    }
+    const catalog = await c.consumer.client.requestCatalog(c.consumer.contextId, catalogRequest());
+    for (const { id, terms } of cases) {
+      const dataset = summariseCatalog(catalog).datasets.find((d) => d.id === id);
+      expect(termsOfAsset(dataset?.raw, id), id).toEqual(terms);
+    }
+    const missing = await c.provider.client.getAsset(c.provider.contextId, `no-such-${stamp}`).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isNotFound(missing)).toBe(true);
   });
 
   it("refuses a contract request whose policy differs from the offer (TERMINATED)", async () => {
@@ -198,6 +246,28 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
       prohibition: [{ action: "distribute" }],
     });
     expect(n.state).toBe("TERMINATED");
+  });
+
+  it("refuses to terminate a negotiation that has ended (it stays FINALIZED) or that it does not hold (404)", async () => {
+    const status = (p: Promise<unknown>) =>
+      p.then(
+        () => 0,
+        (e: unknown) => (isUpstreamError(e) ? (e.status ?? -1) : -2),
+      );
+    // EDC 0.15.1 answers 500 here, the embedded connector 409: the hub terminates only negotiations it
+    // read as running, and takes up a failed call again at the next attempt (server/dataspace/cut-off.ts)
+    const ended = await status(
+      c.consumer.client.terminateNegotiation(c.consumer.contextId, finalised[0]!, "permit revoked"),
+    );
+    expect(ended).toBeGreaterThanOrEqual(400);
+    expect((await c.consumer.client.getNegotiation(c.consumer.contextId, finalised[0]!)).state).toBe(
+      "FINALIZED",
+    );
+    expect(
+      await status(
+        c.consumer.client.terminateNegotiation(c.consumer.contextId, `no-such-${stamp}`, "permit revoked"),
+      ),
+    ).toBe(404);
   });
 
   it("answers 404 for a negotiation it does not hold", async () => {

@@ -1,11 +1,12 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { findOrganisation } from "../../../server/auth/personas";
-import { assetTerms } from "../../../server/dataspace/permits";
+import { termsOfAsset } from "../../../server/dataspace-protocol";
 import { isApiError } from "../../../server/http/errors";
 
 /**
- * Catalogue datasets and dataspace assets, linked both ways by the one rule the permit check uses
- * (`assetTerms`, server/dataspace/permits.ts: the datasets an asset is drawn from).
+ * Catalogue datasets and dataspace assets, linked both ways by the one rule the permit check uses:
+ * the datasets an asset is drawn from, as its terms at the connector name them (`termsOfAsset`,
+ * server/dataspace-protocol/asset-terms.ts).
  */
 
 export interface DatasetOffer {
@@ -29,7 +30,7 @@ export async function offersOfDataset(
     for (const g of groups)
       for (const a of g.assets) {
         const assetId = str(a["@id"]);
-        if (!assetId || !assetTerms(assetId).datasets.includes(datasetId)) continue;
+        if (!assetId || !termsOfAsset(a, assetId).datasets.includes(datasetId)) continue;
         offers.push({
           providerId: g.participantId,
           providerName: findOrganisation(g.participantId)?.displayName ?? g.participantId,
@@ -50,7 +51,14 @@ export async function datasetsOfAsset(
   assetId: string,
 ): Promise<{ id: string; title: string }[]> {
   const out: { id: string; title: string }[] = [];
-  for (const id of assetTerms(assetId).datasets) {
+  let asset: Record<string, unknown> | undefined;
+  try {
+    const groups = await context.services.dataspace.listAssetGroups();
+    asset = groups.flatMap((g) => g.assets).find((a) => a["@id"] === assetId);
+  } catch (e) {
+    if (!isApiError(e)) throw e;
+  }
+  for (const id of termsOfAsset(asset, assetId).datasets) {
     const d = await context.services.catalogue.get(id);
     if (d) out.push({ id: d.id, title: d.title });
   }

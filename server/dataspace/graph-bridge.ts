@@ -1,0 +1,169 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { termsOfAsset } from "../dataspace-protocol";
+import { aggregated, pseudonymised } from "./release";
+import { record, settle, type DataspaceRuntime } from "./runtime";
+import { isNotFound } from "./upstream-http";
+
+/**
+ * The graph bridge (decision 0065): where a provider's data plane reads the data of an asset the hub
+ * registered (`HttpData`, `baseUrl` = `<public URL>/internal/graph-bridge/assets/{context}/{asset}`).
+ * A real EDC provider data plane GETs that address with the address's `authKey`/`authCode` as a
+ * header; the hub gives each asset's data address its own code (an HMAC of the server's secret over
+ * the participant context and the asset) and compares it in constant time. What it answers is
+ * released by the same rule as the hub's pull (release.ts), by the asset's terms as the connector
+ * holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
+ * pseudonymised per permit, and only for a contract agreement (`Edc-Contract-Agreement-Id`, the header
+ * Tractus-X's "provision additional headers" extension adds) that rests on a data permit recorded
+ * here and ACTIVE now: never person-level records. Every answer, refusals included, is audited.
+ */
+
+export const GRAPH_BRIDGE_PATH = "/internal/graph-bridge";
+/** the header the data address names (`authKey`) for its code (`authCode`) */
+export const BRIDGE_KEY_HEADER = "X-Graph-Bridge-Key";
+export const AGREEMENT_HEADER = "Edc-Contract-Agreement-Id";
+
+/** the code of one asset's data address: secret per asset, derived from the server's secret */
+export function bridgeCodeFor(secret: string, participantId: string, assetId: string): string {
+  return createHmac("sha256", secret)
+    .update(`graph-bridge\n${participantId}\n${assetId}`)
+    .digest("base64url");
+}
+
+/** the data address of an asset the hub registers: HttpData at the bridge, with the asset's code */
+export function bridgeAddressFor(
+  rt: Pick<DataspaceRuntime, "graphBridgeUrl" | "releaseSecret">,
+  participantId: string,
+  assetId: string,
+): Record<string, unknown> {
+  return {
+    "@type": "DataAddress",
+    type: "HttpData",
+    baseUrl: `${rt.graphBridgeUrl}/assets/${encodeURIComponent(participantId)}/${encodeURIComponent(assetId)}`,
+    authKey: BRIDGE_KEY_HEADER,
+    authCode: bridgeCodeFor(rt.releaseSecret, participantId, assetId),
+  };
+}
+
+export interface BridgeRequest {
+  method: string;
+  /** the path below the server's origin, query string included */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface BridgeAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const header = (h: BridgeRequest["headers"], name: string): string | undefined => {
+  const v = h[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+function sameCode(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  // every code has the same (public) length; the bytes are compared in constant time
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** `{context}/{asset}` of `/internal/graph-bridge/assets/{context}/{asset}`, or undefined */
+function assetOfPath(url: string): { participantId: string; assetId: string } | undefined {
+  const path = url.split("?")[0];
+  const prefix = `${GRAPH_BRIDGE_PATH}/assets/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const parts = path.slice(prefix.length).split("/");
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  try {
+    return { participantId: decodeURIComponent(parts[0]), assetId: decodeURIComponent(parts[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** the ACTIVE permit an agreement of the asset rests on, as recorded when the hub asked for the contract */
+async function activePermitOf(
+  rt: DataspaceRuntime,
+  assetId: string,
+  agreementId: string,
+): Promise<string | undefined> {
+  for (const row of await rt.contractPermits.ofAsset(assetId)) {
+    let agreement = row.agreementId;
+    if (!agreement) {
+      const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId));
+      const found = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
+      if (typeof found !== "string" || !found) continue;
+      await rt.contractPermits.setAgreement(row.negotiationId, found);
+      agreement = found;
+    }
+    if (agreement !== agreementId) continue;
+    return (await rt.permits?.stateOf(row.permitId)) === "ACTIVE" ? row.permitId : undefined;
+  }
+  return undefined;
+}
+
+export const BRIDGE_ERRORS = {
+  notFound: "Not found",
+  method: "Method not allowed: the graph bridge answers GET only",
+  key: "The graph bridge needs the code of this asset's data address",
+  unknownAsset: "The asset is not known to the connector",
+  upstream: "Failed to read the asset from the connector",
+  noSource: "The graph bridge has no data source",
+  permit:
+    "The graph bridge releases records of this asset only for a contract agreement backed by a valid data permit",
+};
+
+/** the bridge's answer to one request (the server writes it as JSON, `Cache-Control: no-store`) */
+export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest): Promise<BridgeAnswer> {
+  const target = assetOfPath(req.url);
+  if (!target) return { status: 404, body: { error: BRIDGE_ERRORS.notFound } };
+  const { participantId, assetId } = target;
+  const refuse = async (status: number, error: string, why: string): Promise<BridgeAnswer> => {
+    await record(rt, {
+      action: "graph-bridge.read",
+      actor: "data plane",
+      target: `${participantId}: ${assetId} (${why})`,
+      outcome: "failure",
+    });
+    return { status, body: { error } };
+  };
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return refuse(405, BRIDGE_ERRORS.method, `method ${req.method}`);
+  if (
+    !sameCode(header(req.headers, BRIDGE_KEY_HEADER), bridgeCodeFor(rt.releaseSecret, participantId, assetId))
+  )
+    return refuse(401, BRIDGE_ERRORS.key, "no or wrong code");
+  let asset: Record<string, unknown>;
+  try {
+    asset = await rt.connector.getAsset(participantId, assetId);
+  } catch (e) {
+    return isNotFound(e)
+      ? refuse(404, BRIDGE_ERRORS.unknownAsset, "unknown asset")
+      : refuse(502, BRIDGE_ERRORS.upstream, "connector failed");
+  }
+  if (!rt.bridgeSource) return refuse(503, BRIDGE_ERRORS.noSource, "no data source");
+  const terms = termsOfAsset(asset, assetId);
+  if (terms.disclosure === "aggregate") {
+    const data = aggregated(await rt.bridgeSource(assetId, participantId));
+    await record(rt, {
+      action: "graph-bridge.read",
+      actor: "data plane",
+      target: `${participantId}: ${assetId} (aggregate)`,
+      outcome: "success",
+    });
+    return { status: 200, body: data };
+  }
+  const agreementId = header(req.headers, AGREEMENT_HEADER);
+  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
+  if (!permitId) return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");
+  const data = pseudonymised(await rt.bridgeSource(assetId, participantId), rt.releaseSecret, permitId);
+  await record(rt, {
+    action: "graph-bridge.read",
+    actor: "data plane",
+    target: `${participantId}: ${assetId} (pseudonymised under ${permitId}, agreement ${agreementId})`,
+    outcome: "success",
+  });
+  return { status: 200, body: data };
+}
