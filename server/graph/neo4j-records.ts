@@ -14,6 +14,15 @@ export const SCHEMA = [
   "CREATE CONSTRAINT graph_write_id IF NOT EXISTS FOR (w:GraphWrite) REQUIRE w.id IS UNIQUE",
 ];
 
+/**
+ * The first `$q` nodes of layer `$layer` in sampling order (NODE_RETURN's columns): a seek of `$q` entries of
+ * the (layer, seq) index in its own order. Written as `MATCH (n:GraphNode {layer: $layer}) … ORDER BY
+ * n.seq`, Neo4j 5.26 scanned every :GraphNode and sorted (at 10,000 patients 490,000 db hits, 0.4–1.0 s
+ * per layer; this: 401).
+ */
+export const layerSampleStatement = (returns: string) =>
+  `MATCH (n:GraphNode) WHERE n.layer = $layer AND n.seq IS NOT NULL RETURN ${returns} ORDER BY n.layer, n.seq LIMIT $q`;
+
 /** write marks older than an hour are of no use to a retry: removed now and then */
 export const WRITE_MARKS_PRUNE =
   "MATCH (w:GraphWrite) WHERE w.at < datetime() - duration('PT1H') WITH w LIMIT 10000 DELETE w";

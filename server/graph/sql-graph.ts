@@ -54,10 +54,13 @@ export function safeKey(k: string): string {
 export interface SqlGraphReads {
   /** the first `n` nodes of a layer, in insertion order */
   nodesOfLayer(layer: Layer, n: number): Promise<NodeRow[]>;
-  /** every edge with an end in `ids` */
-  edgesTouching(ids: string[]): Promise<EdgeRow[]>;
-  /** the nodes of `ids` that exist, in insertion order */
-  nodesById(ids: string[]): Promise<NodeRow[]>;
+  /**
+   * at most `n` nodes joined by an edge (either direction) to a node of `frontier` and not in `seen`,
+   * the first by id: the expansion's next hop, bounded in the query (LIMIT) as Neo4j's is, so a concept
+   * with tens of thousands of neighbours sends `n` rows, not all its edges, and reads `n` node rows (the
+   * ids come from the edge indexes alone)
+   */
+  newNeighbours(frontier: string[], seen: string[], n: number): Promise<NodeRow[]>;
   /** the edges whose both ends are in `ids` */
   edgesAmong(ids: Set<string>): Promise<GraphEdge[]>;
   /** how many edges join nodes of `layers` */
@@ -98,7 +101,7 @@ export async function sampleFrom(
   };
 }
 
-/** nodes within `depth` hops of `start` (both directions), at most `limit`: one query per hop for the edges of the whole frontier, one for the new nodes */
+/** nodes within `depth` hops of `start` (both directions), at most `limit`: one bounded query per hop (the new neighbours of the whole frontier, by id), then the edges among them */
 export async function expandFrom(
   q: SqlGraphReads,
   start: GraphNode,
@@ -109,21 +112,18 @@ export async function expandFrom(
   let frontier = [start.id];
   let truncated = false;
   for (let d = 0; d < depth && frontier.length && !truncated; d++) {
-    const edges = await q.edgesTouching(frontier);
-    const fresh = new Set<string>();
-    for (const e of edges) {
-      for (const other of [e.source, e.target]) {
-        if (seen.has(other) || fresh.has(other)) continue;
-        if (seen.size + fresh.size >= limit) {
-          truncated = true;
-          break;
-        }
-        fresh.add(other);
+    // at most one node more than there is room for: that one says the answer is truncated
+    const found = await q.newNeighbours(frontier, [...seen.keys()], limit - seen.size + 1);
+    const next: string[] = [];
+    for (const r of found) {
+      if (seen.size >= limit) {
+        truncated = true;
+        break;
       }
-      if (truncated) break;
+      seen.set(r.id, toNode(r));
+      next.push(r.id);
     }
-    for (const r of await q.nodesById([...fresh])) seen.set(r.id, toNode(r));
-    frontier = [...fresh].filter((f) => seen.has(f));
+    frontier = next;
   }
   const nodes = [...seen.values()];
   const edges = await q.edgesAmong(new Set(seen.keys()));

@@ -93,12 +93,12 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
      WHERE e.target IN (SELECT value FROM json_each(?))
      ORDER BY s.key, e.type, e.seq`,
   );
-  const edgesOfSet = db.prepare(
-    `SELECT id, source, target, type FROM graph_edges WHERE source IN (SELECT value FROM json_each(?))
-     UNION ALL SELECT id, source, target, type FROM graph_edges WHERE target IN (SELECT value FROM json_each(?)) ORDER BY 1`,
-  );
-  const nodesById = db.prepare(
-    "SELECT id, label, layer, props FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq",
+  const newNeighbours = db.prepare(
+    `SELECT id, label, layer, props FROM graph_nodes WHERE id IN (
+       SELECT other FROM (SELECT target AS other FROM graph_edges WHERE source IN (SELECT value FROM json_each(?))
+                          UNION SELECT source FROM graph_edges WHERE target IN (SELECT value FROM json_each(?)))
+        WHERE other NOT IN (SELECT value FROM json_each(?)) ORDER BY other LIMIT ?)
+      ORDER BY id`,
   );
   const countLayer = db.prepare("SELECT layer, COUNT(*) AS n FROM graph_nodes GROUP BY layer");
   const deleteNodeStmt = db.prepare("DELETE FROM graph_nodes WHERE id = ?");
@@ -183,11 +183,13 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
 
   const reads: SqlGraphReads = {
     nodesOfLayer: async (layer, n) => nodesOfLayer.all(layer, n) as NodeRow[],
-    edgesTouching: async (ids) => {
-      const list = JSON.stringify(ids);
-      return edgesOfSet.all(list, list) as EdgeRow[];
-    },
-    nodesById: async (ids) => nodesById.all(JSON.stringify(ids)) as NodeRow[],
+    newNeighbours: async (frontier, seen, n) =>
+      newNeighbours.all(
+        JSON.stringify(frontier),
+        JSON.stringify(frontier),
+        JSON.stringify(seen),
+        n,
+      ) as NodeRow[],
     edgesAmong: async (ids) => edgesAmong(ids),
     edgeCountWithin: async (layers) => edgeCountWithin(layers),
   };

@@ -136,6 +136,48 @@ export function graphStoreContract(
     }
   });
 
+  it("expands a hub to its first `limit - 1` neighbours only (the next hop bounded in the query), and finds the edges among nodes of high degree", async () => {
+    const { store, cleanup } = await fresh();
+    try {
+      // a concept coded by 300 patients, and a dataset including them: both above the SQL stores'
+      // degree cap, so the edges among a sample are found from the other end and by pair probes
+      const hubs: NodeRecord[] = [
+        { id: "dataset-hub", label: "HealthDataset", layer: "l2", properties: {} },
+        { id: "snomed-hub", label: "SnomedConcept", layer: "l5", properties: {} },
+      ];
+      const patients: NodeRecord[] = Array.from({ length: 300 }, (_, i) => ({
+        id: `patient-${String(i).padStart(4, "0")}`,
+        label: "Patient",
+        layer: "l3",
+        properties: {},
+      }));
+      await store.importBatch([...hubs, ...patients], []);
+      // edge ids that sort against the patients' order: a next hop taken in edge order is not the first by id
+      const edges: EdgeRecord[] = patients.flatMap((p, i) => [
+        { id: `z${999 - i}`, source: p.id, target: "snomed-hub", type: "CODED_BY" },
+        { id: `y${999 - i}`, source: "dataset-hub", target: p.id, type: "INCLUDES" },
+      ]);
+      edges.push({ id: "x1", source: "dataset-hub", target: "snomed-hub", type: "CODED_BY" });
+      await store.importBatch([], edges);
+      const g = (await store.expand("snomed-hub", 1, 20))!;
+      expect(g.meta).toMatchObject({ truncated: true, returnedNodes: 20 });
+      expect(g.nodes.map((n) => n.id)).toEqual([
+        "snomed-hub",
+        "dataset-hub",
+        ...patients.slice(0, 18).map((p) => p.id),
+      ]);
+      // every edge among the 20, from each end and between the two hubs
+      expect(g.edges.length).toBe(18 * 2 + 1);
+      const sample = await store.sampleGraph(["l2", "l3", "l5"], 40, "x");
+      const ids = new Set(sample.nodes.map((n) => n.id));
+      const among = edges.filter((e) => ids.has(e.source) && ids.has(e.target)).map((e) => e.id);
+      expect(sample.edges.map((e) => e.id).sort()).toEqual(among.sort());
+      expect(among).toContain("x1");
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("applies mutations atomically with one audit entry, and bumps the version", async () => {
     const { store, audit, cleanup } = await seeded();
     try {

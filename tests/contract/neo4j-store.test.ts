@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { createAuditIntents } from "../../server/graph/audit-intents";
 import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
-import { deleteEdgeStatement } from "../../server/graph/neo4j-records";
+import { deleteEdgeStatement, layerSampleStatement } from "../../server/graph/neo4j-records";
 import { seedIfEmpty } from "../../server/graph/seed-on-start";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
 import { generateGraph } from "../../server/graph/synthetic/generate";
@@ -170,6 +170,71 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     const g = (await store.expand(concept.id, 1, 20))!;
     expect(g.meta).toMatchObject({ truncated: true, returnedNodes: 20 });
     expect(g.nodes.map((n) => n.id)).toEqual([concept.id, ...patients.slice(0, 19).map((p) => p.id)]);
+  });
+
+  it("samples a layer by a seek of the (layer, seq) index, never a scan of every node", async () => {
+    const { store } = await started();
+    await store.importBatch(
+      [
+        { id: "p1", label: "Patient", layer: "l3", properties: {} },
+        { id: "d1", label: "HealthDataset", layer: "l2", properties: {} },
+      ],
+      [],
+    );
+    const driver = testNeo4jDriver();
+    try {
+      const plan = await driver.executeQuery(`EXPLAIN ${layerSampleStatement("n.id AS id")}`, {
+        layer: "l3",
+        q: 10,
+      });
+      const operators: string[] = [];
+      const walk = (p: { operatorType: string; children: unknown[] }) => {
+        operators.push(p.operatorType);
+        for (const c of p.children) walk(c as never);
+      };
+      walk(plan.summary.plan as never);
+      expect(operators.join(" ")).toMatch(/NodeIndexSeek/);
+      expect(operators.join(" ")).not.toMatch(/NodeByLabelScan|AllNodesScan|Sort|Top/);
+    } finally {
+      await driver.close();
+    }
+    expect((await store.sampleGraph(["l3"], 10, "l3")).nodes.map((n) => n.id)).toEqual(["p1"]);
+  });
+
+  it("a write keeps the relationship totals it did not change, and adds the relationships it made, without a walk", async () => {
+    const { store } = await started();
+    await store.importBatch(
+      [
+        { id: "p1", label: "Patient", layer: "l3", properties: {} },
+        { id: "c1", label: "Condition", layer: "l3", properties: {} },
+        { id: "d1", label: "HealthDataset", layer: "l2", properties: {} },
+      ],
+      [{ id: "e1", source: "p1", target: "c1", type: "HAS_CONDITION" }],
+    );
+    const l3 = async () => (await store.sampleGraph(["l3"], 10, "l3")).meta.totalEdges;
+    expect(await l3()).toBe(1);
+    // a relationship the store does not know of: a walk would count it, a kept total does not
+    await cypher(
+      "MATCH (a:GraphNode {id: 'p1'}), (b:GraphNode {id: 'c1'}) CREATE (a)-[:HAS_CONDITION {id: 'unseen'}]->(b)",
+    );
+    // a dataset published (a node in l2, a relationship l2 -> l3): nothing among l3 changed
+    await store.mutate(
+      [
+        { op: "createNode", node: { id: "d2", label: "HealthDataset", layer: "l2", properties: {} } },
+        { op: "createEdge", edge: { id: "e2", source: "d2", target: "p1", type: "INCLUDES" } },
+      ],
+      AUDIT,
+    );
+    expect(await l3()).toBe(1);
+    // a relationship within l3 is added to the kept total
+    await store.mutate(
+      [{ op: "createEdge", edge: { id: "e3", source: "c1", target: "p1", type: "HAS_CONDITION" } }],
+      AUDIT,
+    );
+    expect(await l3()).toBe(2);
+    // a deleted relationship (its layers not known here) drops the kept totals: counted again
+    await store.mutate([{ op: "deleteEdge", id: "e3" }], AUDIT);
+    expect(await l3()).toBe(2);
   });
 
   it("deleteEdge finds the relationship through the id indexes, never scanning every relationship", async () => {
