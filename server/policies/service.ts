@@ -206,8 +206,6 @@ export async function createPolicyService(deps: {
       const { row, atConnector } = await findExisting(participantId, policyId);
       if (!row && !atConnector)
         throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
-      const state: RegistryRow["connector_state"] = "in-sync";
-      const detail: string | null = null;
       try {
         // PUT of the definition the connector holds; one it lost (missing-at-connector) is pushed again
         if (atConnector)
@@ -240,8 +238,8 @@ export async function createPolicyService(deps: {
         created_at: row?.created_at ?? now,
         updated_by: actor,
         updated_at: now,
-        connector_state: state,
-        connector_detail: detail,
+        connector_state: "in-sync",
+        connector_detail: null,
         deleted_at: null,
       };
       await registry.transaction(async (tx) => {
@@ -251,13 +249,11 @@ export async function createPolicyService(deps: {
           "policy.update",
           actor,
           `${participantId}/${policyId}`,
-          state === "in-sync"
-            ? `version ${next.version} pushed to the connector`
-            : `version ${next.version} kept by the hub (${detail})`,
+          `version ${next.version} pushed to the connector`,
           tx,
         );
       });
-      return listed(next, atConnector || state === "in-sync");
+      return listed(next, true);
     },
 
     async remove(policyId, participantId, actor) {
