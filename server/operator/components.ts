@@ -213,5 +213,3 @@ export function topologyOf(
     meta: { checkedAt, embeddedDataspace },
   });
 }
-
-export type Components = ReturnType<typeof createComponents>;

@@ -15,7 +15,6 @@ import { tenantInputs, tenantsOf, type Tenant } from "./tenants";
  */
 
 export type { Tenant } from "./tenants";
-export type { DiscoveryCheck, DiscoveryTarget } from "./discovery";
 
 export async function createOperatorService(deps: ComponentDeps & { rel: Relational }) {
   const { config, dataspace } = deps;

@@ -54,17 +54,7 @@ export interface PolicyService {
   participants(): Promise<{ id: string; did: string; displayName: string }[]>;
 }
 
-export {
-  POLICY_FIELDS_REQUIRED,
-  POLICY_ID_REQUIRED,
-  POLICY_LIST_FAILED,
-  POLICY_PUSH_FAILED,
-  POLICY_UPDATE_FIELDS_REQUIRED,
-  toDocument,
-  type ConnectorSyncState,
-  type ListedPolicy,
-  type OdrlPolicyDocument,
-} from "./policy-document";
+export { POLICY_ID_REQUIRED, toDocument } from "./policy-document";
 import { missingFields } from "../http/field-errors";
 
 /** what a policy list reads: the participant contexts it covers and each one's definitions (null: failed) */
