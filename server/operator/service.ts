@@ -1,8 +1,8 @@
 import { IDP_CLIENT_ID } from "../auth/idp/provider";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import type { Relational } from "../storage/relational";
-import type { ComponentDeps } from "./component-model";
-import { createComponents, type MutableContainer } from "./components";
+import type { ComponentDeps, MutableContainer } from "./component-model";
+import { createComponents } from "./components";
 import { createDirectory, type parseDirectoryInput } from "./directory";
 import { createDiscovery } from "./discovery";
 import { createMockDsp } from "./mock-dsp";
