@@ -248,14 +248,16 @@ export async function createPolicyService(deps: {
 
     async remove(policyId, participantId, actor) {
       let owner = participantId;
-      if (!owner) {
-        const candidates = await rowsById(policyId);
-        if (candidates.length > 1) {
+      /** the one participant that holds the policy, or undefined; several are refused */
+      const onlyOne = (ids: string[]) => {
+        if (ids.length > 1)
           throw badRequest(
-            `Policy ${policyId} exists for several participants (${candidates.map((c) => c.participant_id).join(", ")}): add participantId`,
+            `Policy ${policyId} exists for several participants (${ids.join(", ")}): add participantId`,
           );
-        }
-        owner = candidates[0]?.participant_id;
+        return ids[0];
+      };
+      if (!owner) {
+        owner = onlyOne((await rowsById(policyId)).map((c) => c.participant_id));
         if (!owner) {
           // a policy written at the connector: look for it in every participant context
           const contexts = await activeContexts(operationDeadline(rt()));
@@ -266,11 +268,7 @@ export async function createPolicyService(deps: {
             );
             if (defs.ok && defs.value.some((d) => d["@id"] === policyId)) hits.push(c["@id"]);
           }
-          if (hits.length > 1)
-            throw badRequest(
-              `Policy ${policyId} exists for several participants (${hits.join(", ")}): add participantId`,
-            );
-          owner = hits[0];
+          owner = onlyOne(hits);
         }
         if (!owner) throw notFound(`Policy ${policyId} not found`);
       }
