@@ -208,18 +208,15 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
   const PATIENT_INDEX = `CREATE INDEX audit_entries_patient ON audit_entries (target, seq) WHERE kind = 'patient'`;
   // the chain's head: the newest entry, or the tombstone of a newer purged one
   async function head(q: Sql): Promise<{ seq: number; hash: string } | undefined> {
-    const e = (await q
-      .selectFrom("audit_entries")
-      .select(["seq", "hash"])
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
-    const t = (await q
-      .selectFrom("audit_purged")
-      .select(["seq", "hash"])
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst()) as { seq: number; hash: string } | undefined;
+    const newest = async (table: "audit_entries" | "audit_purged") =>
+      (await q
+        .selectFrom(table)
+        .select(["seq", "hash"])
+        .orderBy("seq", "desc")
+        .limit(1)
+        .executeTakeFirst()) as { seq: number; hash: string } | undefined;
+    const e = await newest("audit_entries");
+    const t = await newest("audit_purged");
     const h = t && (!e || Number(t.seq) > Number(e.seq)) ? t : e;
     return h && { seq: Number(h.seq), hash: h.hash };
   }

@@ -66,14 +66,8 @@ const NEGOTIATION_STATES = [
   "TERMINATED",
 ];
 
-const KIND_MACHINE: Record<RecordKind, Machine> = {
-  application: MACHINES.application,
-  dataRequest: MACHINES.dataRequest,
-  permit: MACHINES.permit,
-  informationRequest: MACHINES.informationRequest,
-  finding: MACHINES.finding,
-  result: MACHINES.result,
-};
+/** the machine of each kind of record (the decision clock is no record) */
+const { clock: _clock, ...KIND_MACHINE }: Record<RecordKind | "clock", Machine> = MACHINES;
 
 class Skip extends Error {}
 class Fail extends Error {}
@@ -118,6 +112,22 @@ export function createTck(deps: TckDeps) {
     if (status === 501) throw new Fail(`${path} answered 501: not implemented`);
   };
 
+  /** a call the caller's role must be allowed to make (else skip) that answers 200, with a list if asked */
+  async function expect200(path: string, cookie: string | undefined, init: RequestInit = {}, list = false) {
+    const r = await http(path, cookie, init);
+    roleSkip(r.status, path.split("?")[0]);
+    if (r.status !== 200 || (list && !Array.isArray(r.body)))
+      throw new Fail(`${init.method ?? "GET"} ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
+    return r;
+  }
+
+  /** the DSP catalogue path of the first data holder in the graph */
+  async function holderCataloguePath() {
+    const holder = (await participants()).find((p) => p.properties.role === "DATA_HOLDER");
+    if (!holder) throw new Skip("no data holder in the graph");
+    return `/api/mock-dsp/${encodeURIComponent(String(holder.properties.slug ?? holder.id))}/catalog/request`;
+  }
+
   async function participants() {
     return deps.graph.findNodes({ label: "Participant", limit: 1000 });
   }
@@ -145,13 +155,8 @@ export function createTck(deps: TckDeps) {
       suite: "DSP",
       title: "DSP catalogue endpoint reachable and well-formed (dcat:Catalog)",
       run: async (cookie) => {
-        const holder = (await participants()).find((p) => p.properties.role === "DATA_HOLDER");
-        if (!holder) throw new Skip("no data holder in the graph");
-        const path = `/api/mock-dsp/${encodeURIComponent(String(holder.properties.slug ?? holder.id))}/catalog/request`;
-        const r = await http(path, cookie);
-        roleSkip(r.status, path);
-        if (r.status !== 200) throw new Fail(`GET ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
-        const b = r.body as Record<string, unknown> | undefined;
+        const path = await holderCataloguePath();
+        const b = (await expect200(path, cookie)).body as Record<string, unknown> | undefined;
         const type = String(b?.["@type"] ?? b?.type ?? "");
         const datasets = b?.["dcat:dataset"] ?? b?.dataset ?? b?.datasets;
         if (!b || !/Catalog/.test(type))
@@ -165,10 +170,8 @@ export function createTck(deps: TckDeps) {
       suite: "DSP",
       title: "DSP catalogue request message accepted (POST)",
       run: async (cookie) => {
-        const holder = (await participants()).find((p) => p.properties.role === "DATA_HOLDER");
-        if (!holder) throw new Skip("no data holder in the graph");
-        const path = `/api/mock-dsp/${encodeURIComponent(String(holder.properties.slug ?? holder.id))}/catalog/request`;
-        const r = await http(path, cookie, {
+        const path = await holderCataloguePath();
+        await expect200(path, cookie, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
@@ -177,8 +180,6 @@ export function createTck(deps: TckDeps) {
             filter: [],
           }),
         });
-        roleSkip(r.status, path);
-        if (r.status !== 200) throw new Fail(`POST ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
         return `POST ${path}: 200`;
       },
     },
@@ -206,10 +207,7 @@ export function createTck(deps: TckDeps) {
         const user = (await participants()).find((p) => p.properties.role === "DATA_USER");
         if (!user) throw new Skip("no data user in the graph");
         const path = `/api/negotiations?participantId=${encodeURIComponent(String(user.properties.did ?? user.id))}`;
-        const r = await http(path, cookie);
-        roleSkip(r.status, "/api/negotiations");
-        if (r.status !== 200 || !Array.isArray(r.body))
-          throw new Fail(`GET ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
+        const r = await expect200(path, cookie, {}, true);
         const bad = (r.body as { state?: unknown; "@id"?: unknown }[]).filter(
           (n) => !NEGOTIATION_STATES.includes(String(n.state)) || !n["@id"],
         );
@@ -261,10 +259,7 @@ export function createTck(deps: TckDeps) {
       suite: "DCP",
       title: "Verifiable credentials are listed with the spec's fields",
       run: async (cookie) => {
-        const r = await http("/api/credentials", cookie);
-        roleSkip(r.status, "/api/credentials");
-        if (r.status !== 200 || !Array.isArray(r.body))
-          throw new Fail(`GET /api/credentials answered ${r.status}: ${r.text.slice(0, 200)}`);
+        const r = await expect200("/api/credentials", cookie, {}, true);
         const creds = r.body as Record<string, unknown>[];
         const bad = creds.filter(
           (c) =>
@@ -287,10 +282,7 @@ export function createTck(deps: TckDeps) {
       suite: "DCP",
       title: "Participant contexts carry their DID",
       run: async (cookie) => {
-        const r = await http("/api/participants", cookie);
-        roleSkip(r.status, "/api/participants");
-        if (r.status !== 200 || !Array.isArray(r.body))
-          throw new Fail(`GET /api/participants answered ${r.status}: ${r.text.slice(0, 200)}`);
+        const r = await expect200("/api/participants", cookie, {}, true);
         const ps = r.body as Record<string, unknown>[];
         const bad = ps.filter((p) => !String(p.identity ?? p.participantId ?? "").startsWith("did:"));
         if (bad.length) throw new Fail(`${bad.length} participant(s) without a DID identity`);

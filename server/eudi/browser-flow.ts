@@ -34,7 +34,7 @@ export function createBrowserFlow(
 ) {
   const { rel, audit, sessions, config } = ctx.deps;
   const { store, publicUrl, embeddedClientId, remote } = ctx;
-  const { settle } = check;
+  const { settle, refuse } = check;
   const secure = publicUrl.startsWith("https:");
 
   const bindingCookie = (value: string, maxAgeS: number) =>
@@ -68,20 +68,7 @@ export function createBrowserFlow(
     if (!(await store.markResponded(row.sid, Date.now()))) return (await store.bySid(row.sid)) ?? row;
     if (result.kind === "error") {
       const reason = `Your wallet did not share the identity: ${result.error}`;
-      await rel.tx(async (tx) => {
-        if (await store.fail(row.sid, reason, Date.now(), tx)) {
-          await audit.append(
-            {
-              action: "eudi.presentation",
-              actor: "wallet",
-              target: `eudi:${row.sid.slice(0, 8)}`,
-              outcome: "declined",
-              kind: "eudi",
-            },
-            { tx },
-          );
-        }
-      });
+      await refuse(row, reason, "declined", Date.now());
     } else {
       await settle(row, result.vpToken);
     }

@@ -1,5 +1,6 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import type { Relational } from "../storage/relational";
+import { keepSecret, readKept } from "../storage/secrets";
 import { publicOnly } from "./sd-jwt";
 
 /**
@@ -23,30 +24,17 @@ export async function createKeyStore(rel: Relational) {
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
   });
-  const select = async (name: string) =>
-    (await rel.db
-      .selectFrom("eudi_keys")
-      .select("private_jwk")
-      .where("name", "=", name)
-      .executeTakeFirst()) as { private_jwk: string } | undefined;
-  /** insert-or-ignore: when two instances generate a key at once, both keep the first one written */
-  const insert = async (name: string, privateJwk: string) => {
-    await rel.db
-      .insertInto("eudi_keys")
-      .values({ name, private_jwk: privateJwk, created_at: new Date().toISOString() })
-      .onConflict((oc) => oc.column("name").doNothing())
-      .execute();
-  };
+  const EUDI_KEYS = { table: "eudi_keys", column: "private_jwk" };
   const cache = new Map<string, Promise<StoredKeyPair>>();
 
   async function load(name: string): Promise<StoredKeyPair> {
-    let row = await select(name);
-    if (!row) {
+    let stored = await readKept(rel.db, name, EUDI_KEYS);
+    if (!stored) {
+      // insert-or-ignore: when two instances generate a key at once, both keep the first one written
       const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-      await insert(name, JSON.stringify(await exportJWK(privateKey)));
-      row = (await select(name))!;
+      stored = await keepSecret(rel.db, name, JSON.stringify(await exportJWK(privateKey)), EUDI_KEYS);
     }
-    const jwk = JSON.parse(row.private_jwk) as JWK;
+    const jwk = JSON.parse(stored) as JWK;
     const publicJwk = publicOnly(jwk);
     const kid = await calculateJwkThumbprint(publicJwk);
     return {

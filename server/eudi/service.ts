@@ -28,14 +28,7 @@ import { createWalletEndpoints } from "./wallet-endpoints";
  * holds the states and answer types.
  */
 
-export {
-  EUDI_BINDING_COOKIE,
-  EUDI_CLAIM_WINDOW_MS,
-  EUDI_TTL_MS,
-  type EudiStatus,
-  type StartResult,
-  type StatusResult,
-} from "./transaction";
+export type { StatusResult } from "./transaction";
 export type { EudiDeps } from "./context";
 
 export async function createEudiService(deps: EudiDeps) {

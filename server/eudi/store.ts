@@ -128,6 +128,20 @@ export async function createEudiStore(rel: Relational) {
       rows.clear();
     }
   };
+  /** a counted update of the row while it has `status` (and `unset` is still null): true when it changed it */
+  async function moveOne(
+    tx: Sql,
+    sid: string,
+    status: EudiRow["status"],
+    set: Partial<EudiRow>,
+    unset?: keyof EudiRow,
+  ) {
+    return counted(async () => {
+      let q = tx.updateTable("eudi_sessions").set(set).where("sid", "=", sid).where("status", "=", status);
+      if (unset) q = q.where(unset, "is", null);
+      return changedOne(await q.executeTakeFirst());
+    });
+  }
   async function bySid(sid: string): Promise<EudiRow | undefined> {
     if (!keepRows) return by("sid", sid);
     const hit = rows.get(sid);
@@ -160,52 +174,19 @@ export async function createEudiStore(rel: Relational) {
       }),
     /** the one wallet response a transaction accepts: only the first call changes a row */
     markResponded: (sid: string, now: number) =>
-      counted(async () =>
-        changedOne(
-          await db
-            .updateTable("eudi_sessions")
-            .set({ responded_at: now })
-            .where("sid", "=", sid)
-            .where("responded_at", "is", null)
-            .where("status", "=", "pending")
-            .executeTakeFirst(),
-        ),
-      ),
+      moveOne(db, sid, "pending", { responded_at: now }, "responded_at"),
     complete: (sid: string, patientId: string, userJson: string, now: number, tx: Sql = db) =>
-      counted(async () =>
-        changedOne(
-          await tx
-            .updateTable("eudi_sessions")
-            .set({ status: "completed", patient_id: patientId, user_json: userJson, completed_at: now })
-            .where("sid", "=", sid)
-            .where("status", "=", "pending")
-            .executeTakeFirst(),
-        ),
-      ),
+      moveOne(tx, sid, "pending", {
+        status: "completed",
+        patient_id: patientId,
+        user_json: userJson,
+        completed_at: now,
+      }),
     fail: (sid: string, reason: string, now: number, tx: Sql = db) =>
-      counted(async () =>
-        changedOne(
-          await tx
-            .updateTable("eudi_sessions")
-            .set({ status: "failed", reason, completed_at: now })
-            .where("sid", "=", sid)
-            .where("status", "=", "pending")
-            .executeTakeFirst(),
-        ),
-      ),
+      moveOne(tx, sid, "pending", { status: "failed", reason, completed_at: now }),
     /** hands out the app session once: only the first call changes the row */
     claim: (sid: string, now: number, tx: Sql = db) =>
-      counted(async () =>
-        changedOne(
-          await tx
-            .updateTable("eudi_sessions")
-            .set({ session_issued_at: now })
-            .where("sid", "=", sid)
-            .where("status", "=", "completed")
-            .where("session_issued_at", "is", null)
-            .executeTakeFirst(),
-        ),
-      ),
+      moveOne(tx, sid, "completed", { session_issued_at: now }, "session_issued_at"),
     purgeOlderThan: (t: number, tx: Sql = db) =>
       counted(async () =>
         Number(

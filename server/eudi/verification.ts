@@ -41,6 +41,24 @@ export function createPresentationCheck(ctx: EudiContext) {
     return token;
   }
 
+  /** Fails a pending transaction with the reason the browser shows, audited once (the first to fail it). */
+  async function refuse(row: EudiRow, reason: string, outcome: string, now: number): Promise<void> {
+    await rel.tx(async (tx) => {
+      if (await store.fail(row.sid, reason, now, tx)) {
+        await audit.append(
+          {
+            action: "eudi.presentation",
+            actor: "wallet",
+            target: `eudi:${row.sid.slice(0, 8)}`,
+            outcome,
+            kind: "eudi",
+          },
+          { tx },
+        );
+      }
+    });
+  }
+
   /** Verifies a wallet's vp_token for a transaction and completes or fails it. */
   async function settle(
     row: EudiRow,
@@ -62,20 +80,12 @@ export function createPresentationCheck(ctx: EudiContext) {
           match.kind === "none"
             ? "No patient record matches the name and date of birth your wallet presented. Wallet sign-in works only for patients whose record is held here: sign in another way or ask your care provider."
             : "More than one patient record matches the name and date of birth your wallet presented, so we cannot tell which one is yours. Wallet sign-in is refused: please contact your care provider.";
-        await rel.tx(async (tx) => {
-          if (await store.fail(row.sid, reason, now, tx)) {
-            await audit.append(
-              {
-                action: "eudi.presentation",
-                actor: "wallet",
-                target: `eudi:${row.sid.slice(0, 8)}`,
-                outcome: `refused: ${match.kind === "none" ? "no matching patient" : "ambiguous match"}`,
-                kind: "eudi",
-              },
-              { tx },
-            );
-          }
-        });
+        await refuse(
+          row,
+          reason,
+          `refused: ${match.kind === "none" ? "no matching patient" : "ambiguous match"}`,
+          now,
+        );
         return { ok: false, invalid: false, reason };
       }
       const user = walletUser(match.patient, pid, findPersonaByPatient(match.patient.id));
@@ -97,23 +107,10 @@ export function createPresentationCheck(ctx: EudiContext) {
     } catch (e) {
       if (!(e instanceof PresentationError)) throw e;
       const reason = `Your wallet's presentation was refused: ${e.message}.`;
-      await rel.tx(async (tx) => {
-        if (await store.fail(row.sid, reason, now, tx)) {
-          await audit.append(
-            {
-              action: "eudi.presentation",
-              actor: "wallet",
-              target: `eudi:${row.sid.slice(0, 8)}`,
-              outcome: `refused: ${e.code}`,
-              kind: "eudi",
-            },
-            { tx },
-          );
-        }
-      });
+      await refuse(row, reason, `refused: ${e.code}`, now);
       return { ok: false, invalid: true, reason };
     }
   }
 
-  return { settle };
+  return { settle, refuse };
 }

@@ -9,9 +9,8 @@ import type { createPresentationCheck } from "./verification";
  * direct_post response. Errors are OAuth error objects; with an external verifier both answer 404.
  */
 export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof createPresentationCheck>) {
-  const { rel, audit } = ctx.deps;
   const { store, publicUrl, responseUri, embeddedClientId, remote } = ctx;
-  const { settle } = check;
+  const { settle, refuse } = check;
 
   return {
     /** GET /auth/wallet/request/{requestId}: the request object (JAR, unsigned: client_id prefix redirect_uri). */
@@ -82,20 +81,7 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
       const walletError = form.get("error");
       if (walletError) {
         const reason = `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`;
-        await rel.tx(async (tx) => {
-          if (await store.fail(row.sid, reason, now, tx)) {
-            await audit.append(
-              {
-                action: "eudi.presentation",
-                actor: "wallet",
-                target: `eudi:${row.sid.slice(0, 8)}`,
-                outcome: "declined",
-                kind: "eudi",
-              },
-              { tx },
-            );
-          }
-        });
+        await refuse(row, reason, "declined", now);
         return Response.json({}, { headers: { "Cache-Control": "no-store" } });
       }
       const result = await settle(row, form.get("vp_token"));

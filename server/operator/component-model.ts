@@ -175,6 +175,14 @@ export function describeComponent(
   deps: ComponentDeps,
   oidcClient: OidcClient,
 ): Omit<Component, "health" | "latencyMs" | "checkedAt" | "observed"> {
+  return { name, label: LABELS[name], ...configured(name, deps, oidcClient) };
+}
+
+function configured(
+  name: ComponentName,
+  deps: ComponentDeps,
+  oidcClient: OidcClient,
+): Omit<Component, "name" | "label" | "health" | "latencyMs" | "checkedAt" | "observed"> {
   const { config, graph, dataspace } = deps;
   const rt = () => dataspace.runtime;
   const embedded = dataspace.mode === "embedded";
@@ -186,8 +194,6 @@ export function describeComponent(
         const url = new URL(config.databaseUrl ?? "postgres://");
         url.username = url.password = "";
         return {
-          name,
-          label: LABELS[name],
           kind: "graph store in PostgreSQL (shared by every instance on DATABASE_URL)",
           version: `PostgreSQL (pg ${packageVersion("pg") ?? "?"})`,
           url: url.toString(),
@@ -197,8 +203,6 @@ export function describeComponent(
       }
       const v = sqlite ? sqliteVersionOf(deps.db) : undefined;
       return {
-        name,
-        label: LABELS[name],
         kind: sqlite ? "embedded graph store (SQLite)" : "graph database (Neo4j)",
         version: sqlite ? `SQLite ${v}` : `Neo4j (neo4j-driver ${packageVersion("neo4j-driver") ?? "?"})`,
         url: sqlite ? `file:${path.resolve(config.dataDir, "hub.sqlite")}` : (config.neo4j?.uri ?? ""),
@@ -210,8 +214,6 @@ export function describeComponent(
       const issuer = oidcClient.issuer;
       const realm = /\/realms\/([^/]+)/.exec(issuer)?.[1];
       return {
-        name,
-        label: LABELS[name],
         kind: deps.embeddedIdp
           ? "OpenID provider (embedded, development)"
           : realm
@@ -229,8 +231,6 @@ export function describeComponent(
     }
     case "connector":
       return {
-        name,
-        label: LABELS[name],
         kind: embedded ? "connector management API (embedded local dataspace)" : "connector management API",
         version: `management API ${rt().connector.apiVersion}`,
         url: rt().connector.managementUrl,
@@ -239,8 +239,6 @@ export function describeComponent(
       };
     case "tenant-manager":
       return {
-        name,
-        label: LABELS[name],
         kind: embedded ? "tenant manager (embedded local dataspace)" : "tenant manager",
         version: "tenant manager API v1alpha1",
         url: rt().tenantManager?.baseUrl ?? "not configured",
@@ -249,8 +247,6 @@ export function describeComponent(
       };
     case "issuer":
       return {
-        name,
-        label: LABELS[name],
         kind: embedded ? "credential issuer (embedded local dataspace)" : "credential issuer service",
         version: `issuer admin API v1alpha${rt().issuerDid ? `, ${rt().issuerDid}` : ""}`,
         url: rt().issuer?.baseUrl ?? "not configured",
@@ -259,8 +255,6 @@ export function describeComponent(
       };
     case "identity-hub":
       return {
-        name,
-        label: LABELS[name],
         kind: embedded ? "identity hub (embedded local dataspace)" : "identity hub",
         version: "identity API v1alpha (DCP v1.0)",
         url: rt().identityHub?.baseUrl ?? "not configured",
@@ -269,8 +263,6 @@ export function describeComponent(
       };
     case "language-backend":
       return {
-        name,
-        label: LABELS[name],
         kind: config.nlqProxyUrl
           ? "language back end (proxy) behind built-in templates"
           : "built-in question templates",

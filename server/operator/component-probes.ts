@@ -21,6 +21,14 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
    */
   const timedUnarmed = (fn: () => Promise<string>) => measured(fn);
 
+  /** the outcome of a service no variable names */
+  const notConfigured = (variable: string): ProbeOutcome => ({
+    health: "down",
+    observed: `not configured (${variable})`,
+    latencyMs: null,
+    error: "not configured",
+  });
+
   async function measured(probe: () => Promise<string>): Promise<ProbeOutcome> {
     const t0 = performance.now();
     try {
@@ -62,24 +70,12 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
         });
       case "tenant-manager": {
         const tm = rt().tenantManager;
-        if (!tm)
-          return {
-            health: "down",
-            observed: "not configured (TENANT_MANAGER_URL)",
-            latencyMs: null,
-            error: "not configured",
-          };
+        if (!tm) return notConfigured("TENANT_MANAGER_URL");
         return timed(async (signal) => `${(await tm.listCells(signal)).length} cells`);
       }
       case "issuer": {
         const issuer = rt().issuer;
-        if (!issuer)
-          return {
-            health: "down",
-            observed: "not configured (ISSUER_URL)",
-            latencyMs: null,
-            error: "not configured",
-          };
+        if (!issuer) return notConfigured("ISSUER_URL");
         return timed(
           async (signal) =>
             `${(await issuer.listCredentialDefinitions(signal)).length} credential definitions`,
@@ -87,13 +83,7 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
       }
       case "identity-hub": {
         const hub = rt().identityHub;
-        if (!hub)
-          return {
-            health: "down",
-            observed: "not configured (IDENTITY_HUB_URL)",
-            latencyMs: null,
-            error: "not configured",
-          };
+        if (!hub) return notConfigured("IDENTITY_HUB_URL");
         return timed(async (signal) => {
           const contexts = await rt()
             .connector.listParticipantContexts(signal)

@@ -36,15 +36,11 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const name = named(n);
     const t0 = performance.now();
     const s = state.get(name)!;
+    const audited = (outcome: string) =>
+      audit.append({ action: "component.restart", actor: by, target: name, outcome, kind: "operator" });
     const refuse = async (reason: string) => {
       s.lastRestart = { at: new Date().toISOString(), by, outcome: `refused: ${reason}` };
-      await audit.append({
-        action: "component.restart",
-        actor: by,
-        target: name,
-        outcome: `refused: ${reason}`,
-        kind: "operator",
-      });
+      await audited(`refused: ${reason}`);
       return conflict(`Cannot restart ${name}: ${reason}`);
     };
     if (restarting)
@@ -115,13 +111,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
       const message = e instanceof Error ? e.message : String(e);
       s.lastError = { at: new Date().toISOString(), message: `restart failed: ${message}` };
       s.lastRestart = { at: new Date().toISOString(), by, outcome: `failed: ${message}` };
-      await audit.append({
-        action: "component.restart",
-        actor: by,
-        target: name,
-        outcome: `failed: ${message}`,
-        kind: "operator",
-      });
+      await audited(`failed: ${message}`);
       throw e;
     } finally {
       restarting = undefined;
@@ -137,13 +127,7 @@ export function createRestarts(deps: ComponentDeps, ctx: RestartContext) {
     const at = new Date().toISOString();
     s.lastRestart = { at, by, outcome: `${action!} (now ${component.health})` };
     for (const a of also) state.get(a)!.lastRestart = { at, by, outcome: `restarted with ${name}` };
-    await audit.append({
-      action: "component.restart",
-      actor: by,
-      target: name,
-      outcome: `${action!}; health ${component.health}`,
-      kind: "operator",
-    });
+    await audited(`${action!}; health ${component.health}`);
     return {
       name,
       restarted: true,

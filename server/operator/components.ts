@@ -39,19 +39,6 @@ import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readi
  * component-remedies.ts and component-restart.ts.
  */
 
-export {
-  COMPONENT_NAMES,
-  SLOW_MS,
-  type Component,
-  type ComponentDeps,
-  type ComponentName,
-  type Diagnosis,
-  type Health,
-  type MutableContainer,
-  type RestartResult,
-  type Topology,
-} from "./component-model";
-
 export function createComponents(deps: ComponentDeps) {
   const { dataspace } = deps;
   const state = new Map<ComponentName, ComponentState>(COMPONENT_NAMES.map((n) => [n, {}]));
@@ -213,5 +200,3 @@ export function topologyOf(
     meta: { checkedAt, embeddedDataspace },
   });
 }
-
-export type Components = ReturnType<typeof createComponents>;

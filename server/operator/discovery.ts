@@ -247,5 +247,3 @@ export function createDiscovery(deps: {
     close: () => checks.stop(),
   };
 }
-
-export type Discovery = ReturnType<typeof createDiscovery>;

@@ -1,14 +1,8 @@
-import type { AuditLog } from "../audit/log";
 import { IDP_CLIENT_ID } from "../auth/idp/provider";
-import type { OidcClient } from "../auth/oidc-client";
-import type { Config } from "../config";
-import type { Dataspace } from "../dataspace";
-import type { GraphStore } from "../graph";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE } from "../http/kept";
-import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
-import type { EmbeddedDataspaceRestart } from "./component-model";
-import { createComponents, type MutableContainer } from "./components";
+import type { ComponentDeps, MutableContainer } from "./component-model";
+import { createComponents } from "./components";
 import { createDirectory, type parseDirectoryInput } from "./directory";
 import { createDiscovery } from "./discovery";
 import { createMockDsp } from "./mock-dsp";
@@ -21,20 +15,8 @@ import { tenantInputs, tenantsOf, type Tenant } from "./tenants";
  */
 
 export type { Tenant } from "./tenants";
-export type { DiscoveryCheck, DiscoveryTarget } from "./discovery";
 
-export async function createOperatorService(deps: {
-  db: Db;
-  rel: Relational;
-  audit: AuditLog;
-  config: Config;
-  graph: GraphStore;
-  dataspace: Dataspace;
-  oidc: OidcClient;
-  makeOidc: () => OidcClient;
-  embeddedIdp: boolean;
-  embeddedDataspace?: EmbeddedDataspaceRestart;
-}) {
+export async function createOperatorService(deps: ComponentDeps & { rel: Relational }) {
   const { config, dataspace } = deps;
   const components = createComponents(deps);
   const directory = await createDirectory(deps.rel, deps.audit, config.publicUrl);

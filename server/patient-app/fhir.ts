@@ -59,6 +59,24 @@ function identifier(n: GraphNode) {
   return id ? [{ system: SYSTEMS.uuid, value: `urn:uuid:${id}` }] : undefined;
 }
 
+/** the members every resource of a record starts with */
+function head(resourceType: string, n: GraphNode, holder?: string, lastUpdated?: string) {
+  return { resourceType, id: n.id, meta: meta(n, holder, lastUpdated), identifier: identifier(n) };
+}
+
+/** a CodeableConcept of one coding, when the code is known */
+const concept = (system: string, code: string | undefined) =>
+  code ? { coding: [{ system, code }] } : undefined;
+const inList = <T>(x: T | undefined) => (x ? [x] : undefined);
+
+/** the SNOMED CT reason of an encounter or a medication request */
+function reasonCode(p: GraphNode["properties"]) {
+  if (!str(p.reasonCode)) return undefined;
+  return [
+    { coding: [clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) })] },
+  ];
+}
+
 export function toPatient(n: GraphNode): FhirResource {
   const p = n.properties;
   const given = str(p.givenName);
@@ -93,23 +111,12 @@ export function toEncounter(
 ): FhirResource {
   const p = n.properties;
   return clean({
-    resourceType: "Encounter",
-    id: n.id,
-    meta: meta(n, holder, lastUpdated),
-    identifier: identifier(n),
+    ...head("Encounter", n, holder, lastUpdated),
     status: str(p.status) ?? "finished",
     class: clean({ system: SYSTEMS.actCode, code: str(p.class), display: str(p.classDisplay) }),
     subject: ref("Patient", patientId),
     period: clean({ start: str(p.periodStart), end: str(p.periodEnd) }),
-    reasonCode: str(p.reasonCode)
-      ? [
-          {
-            coding: [
-              clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) }),
-            ],
-          },
-        ]
-      : undefined,
+    reasonCode: reasonCode(p),
     serviceProvider: str(p.serviceProvider) ? { display: str(p.serviceProvider) } : undefined,
   });
 }
@@ -126,19 +133,10 @@ export function toCondition(
   ];
   if (str(p.icd10Code)) coding.push({ system: SYSTEMS.icd10, code: str(p.icd10Code) });
   return clean({
-    resourceType: "Condition",
-    id: n.id,
-    meta: meta(n, holder, lastUpdated),
-    identifier: identifier(n),
-    clinicalStatus: str(p.clinicalStatus)
-      ? { coding: [{ system: SYSTEMS.conditionClinical, code: str(p.clinicalStatus) }] }
-      : undefined,
-    verificationStatus: str(p.verificationStatus)
-      ? { coding: [{ system: SYSTEMS.conditionVerification, code: str(p.verificationStatus) }] }
-      : undefined,
-    category: str(p.category)
-      ? [{ coding: [{ system: SYSTEMS.conditionCategory, code: str(p.category) }] }]
-      : undefined,
+    ...head("Condition", n, holder, lastUpdated),
+    clinicalStatus: concept(SYSTEMS.conditionClinical, str(p.clinicalStatus)),
+    verificationStatus: concept(SYSTEMS.conditionVerification, str(p.verificationStatus)),
+    category: inList(concept(SYSTEMS.conditionCategory, str(p.category))),
     code: { coding, text: str(p.display) },
     subject: ref("Patient", patientId),
     encounter: ref("Encounter", str(p.encounterId)),
@@ -162,14 +160,9 @@ export function toObservation(
   const quantity = (value: number | undefined) =>
     clean({ value, unit: str(p.unitDisplay) ?? unit, system: SYSTEMS.ucum, code: unit });
   return clean({
-    resourceType: "Observation",
-    id: n.id,
-    meta: meta(n, holder, lastUpdated),
-    identifier: identifier(n),
+    ...head("Observation", n, holder, lastUpdated),
     status: str(p.status) ?? "final",
-    category: str(p.category)
-      ? [{ coding: [{ system: SYSTEMS.obsCategory, code: str(p.category) }] }]
-      : undefined,
+    category: inList(concept(SYSTEMS.obsCategory, str(p.category))),
     code: {
       coding: [
         clean({ system: str(p.codeSystem) ?? SYSTEMS.loinc, code: str(p.code), display: str(p.display) }),
@@ -183,9 +176,7 @@ export function toObservation(
     performer: self ? [ref("Patient", patientId)] : undefined,
     device: self && str(p.deviceName) ? { display: str(p.deviceName) } : undefined,
     valueQuantity: quantity(num(p.value)),
-    interpretation: str(p.interpretation)
-      ? [{ coding: [{ system: SYSTEMS.interpretation, code: str(p.interpretation) }] }]
-      : undefined,
+    interpretation: inList(concept(SYSTEMS.interpretation, str(p.interpretation))),
     referenceRange:
       low !== undefined || high !== undefined
         ? [
@@ -211,10 +202,7 @@ export function toMedicationRequest(
   ];
   if (str(p.atcCode)) coding.push({ system: SYSTEMS.atc, code: str(p.atcCode) });
   return clean({
-    resourceType: "MedicationRequest",
-    id: n.id,
-    meta: meta(n, holder, lastUpdated),
-    identifier: identifier(n),
+    ...head("MedicationRequest", n, holder, lastUpdated),
     status: str(p.status) ?? "active",
     intent: str(p.intent) ?? "order",
     medicationCodeableConcept: { coding, text: str(p.display) },
@@ -222,15 +210,7 @@ export function toMedicationRequest(
     encounter: ref("Encounter", str(p.encounterId)),
     authoredOn: str(p.authoredOn),
     dosageInstruction: str(p.dosageText) ? [{ text: str(p.dosageText) }] : undefined,
-    reasonCode: str(p.reasonCode)
-      ? [
-          {
-            coding: [
-              clean({ system: SYSTEMS.snomed, code: str(p.reasonCode), display: str(p.reasonDisplay) }),
-            ],
-          },
-        ]
-      : undefined,
+    reasonCode: reasonCode(p),
     dispenseRequest: num(p.daysSupply)
       ? {
           expectedSupplyDuration: { value: num(p.daysSupply), unit: "days", system: SYSTEMS.ucum, code: "d" },

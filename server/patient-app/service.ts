@@ -18,13 +18,7 @@ import { createPatientAppStore } from "./store";
  * record.ts (the record, observations, EHR sync) and erasure.ts over one store (store.ts).
  */
 
-export {
-  CHALLENGE_TTL_MS,
-  PAIRING_TTL_MS,
-  normaliseCode,
-  type PatientAppDeps,
-  type Principal,
-} from "./principal";
+export type { PatientAppDeps, Principal } from "./principal";
 
 export async function createPatientAppService(deps: PatientAppDeps) {
   const store = await createPatientAppStore(deps.rel);

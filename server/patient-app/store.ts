@@ -42,6 +42,8 @@ export interface ChallengeRow {
   used_at: number | null;
 }
 
+export type SyncTotals = Record<"added" | "updated" | "unchanged" | "removed", number>;
+
 export interface SyncItemRow {
   patient_id: string;
   resource_key: string;
@@ -411,17 +413,9 @@ export async function createPatientAppStore(rel: Relational) {
       await changed(q, SYNC_TOPIC);
       return n;
     },
+    /** a sync run: who, when, and how many resources were added, updated, unchanged and removed */
     async insertSyncRun(
-      r: {
-        id: string;
-        patient_id: string;
-        at: number;
-        actor: string;
-        added: number;
-        updated: number;
-        unchanged: number;
-        removed: number;
-      },
+      r: { id: string; patient_id: string; at: number; actor: string } & SyncTotals,
       q: Sql = db,
     ) {
       await q.insertInto("app_sync_runs").values(r).execute();

@@ -2,7 +2,7 @@ import { ORGANISATIONS } from "../auth/personas";
 import type { GraphNode, GraphStore } from "../graph";
 import { sha256b64u } from "../eudi";
 import { RELATIONS, isSelfMeasured, type FhirResource } from "./fhir";
-import type { SyncItemRow } from "./store";
+import type { SyncItemRow, SyncTotals } from "./store";
 
 /**
  * EHR sync: re-reads every record the data holders keep for the patient (layer l3: encounters,
@@ -20,21 +20,17 @@ export interface HolderRecord {
   hash: string;
 }
 
-export interface HolderReport {
+export interface HolderReport extends SyncTotals {
   holder: string;
   name: string;
   did: string | undefined;
-  added: number;
-  updated: number;
-  unchanged: number;
-  removed: number;
 }
 
 export interface SyncPlan {
   upserts: HolderRecord[];
   removals: SyncItemRow[];
   report: HolderReport[];
-  totals: { added: number; updated: number; unchanged: number; removed: number };
+  totals: SyncTotals;
   changes: { key: string; change: "added" | "updated" | "removed"; holder: string }[];
 }
 
@@ -122,7 +118,7 @@ export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPl
     changes.push({ key: r.resource_key, change: "removed", holder: r.holder });
   }
   const report = [...byHolder.values()];
-  const sum = (k: "added" | "updated" | "unchanged" | "removed") => report.reduce((n, r) => n + r[k], 0);
+  const sum = (k: keyof SyncTotals) => report.reduce((n, r) => n + r[k], 0);
   return {
     upserts,
     removals,

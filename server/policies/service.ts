@@ -54,17 +54,7 @@ export interface PolicyService {
   participants(): Promise<{ id: string; did: string; displayName: string }[]>;
 }
 
-export {
-  POLICY_FIELDS_REQUIRED,
-  POLICY_ID_REQUIRED,
-  POLICY_LIST_FAILED,
-  POLICY_PUSH_FAILED,
-  POLICY_UPDATE_FIELDS_REQUIRED,
-  toDocument,
-  type ConnectorSyncState,
-  type ListedPolicy,
-  type OdrlPolicyDocument,
-} from "./policy-document";
+export { POLICY_ID_REQUIRED, toDocument } from "./policy-document";
 import { missingFields } from "../http/field-errors";
 
 /** what a policy list reads: the participant contexts it covers and each one's definitions (null: failed) */
@@ -206,8 +196,6 @@ export async function createPolicyService(deps: {
       const { row, atConnector } = await findExisting(participantId, policyId);
       if (!row && !atConnector)
         throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
-      const state: RegistryRow["connector_state"] = "in-sync";
-      const detail: string | null = null;
       try {
         // PUT of the definition the connector holds; one it lost (missing-at-connector) is pushed again
         if (atConnector)
@@ -240,8 +228,8 @@ export async function createPolicyService(deps: {
         created_at: row?.created_at ?? now,
         updated_by: actor,
         updated_at: now,
-        connector_state: state,
-        connector_detail: detail,
+        connector_state: "in-sync",
+        connector_detail: null,
         deleted_at: null,
       };
       await registry.transaction(async (tx) => {
@@ -251,25 +239,25 @@ export async function createPolicyService(deps: {
           "policy.update",
           actor,
           `${participantId}/${policyId}`,
-          state === "in-sync"
-            ? `version ${next.version} pushed to the connector`
-            : `version ${next.version} kept by the hub (${detail})`,
+          `version ${next.version} pushed to the connector`,
           tx,
         );
       });
-      return listed(next, atConnector || state === "in-sync");
+      return listed(next, true);
     },
 
     async remove(policyId, participantId, actor) {
       let owner = participantId;
-      if (!owner) {
-        const candidates = await rowsById(policyId);
-        if (candidates.length > 1) {
+      /** the one participant that holds the policy, or undefined; several are refused */
+      const onlyOne = (ids: string[]) => {
+        if (ids.length > 1)
           throw badRequest(
-            `Policy ${policyId} exists for several participants (${candidates.map((c) => c.participant_id).join(", ")}): add participantId`,
+            `Policy ${policyId} exists for several participants (${ids.join(", ")}): add participantId`,
           );
-        }
-        owner = candidates[0]?.participant_id;
+        return ids[0];
+      };
+      if (!owner) {
+        owner = onlyOne((await rowsById(policyId)).map((c) => c.participant_id));
         if (!owner) {
           // a policy written at the connector: look for it in every participant context
           const contexts = await activeContexts(operationDeadline(rt()));
@@ -280,11 +268,7 @@ export async function createPolicyService(deps: {
             );
             if (defs.ok && defs.value.some((d) => d["@id"] === policyId)) hits.push(c["@id"]);
           }
-          if (hits.length > 1)
-            throw badRequest(
-              `Policy ${policyId} exists for several participants (${hits.join(", ")}): add participantId`,
-            );
-          owner = hits[0];
+          owner = onlyOne(hits);
         }
         if (!owner) throw notFound(`Policy ${policyId} not found`);
       }

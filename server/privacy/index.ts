@@ -3,14 +3,6 @@
  * (the role policy and the viewer), the minimiser of graph answers and of tables. Modules read
  * by the container only (the audit view, the pseudonym secret) are imported there directly.
  */
-export {
-  DIRECT_IDENTIFIER_KEYS,
-  IDENTIFIED,
-  PSEUDONYMISED,
-  layersOf,
-  seesIdentity,
-  viewerOf,
-  type Viewer,
-} from "./policy";
+export { seesIdentity, viewerOf, type Viewer } from "./policy";
 export { createMinimiser, type Minimiser } from "./directory";
 export { minimiseTable } from "./rows";

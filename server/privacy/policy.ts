@@ -173,10 +173,3 @@ export function seesIdentity(viewer: Viewer, record: { holder?: string; patientI
   if (viewer.patientId && record.patientId === viewer.patientId) return true;
   return false;
 }
-
-/** the layers a set of roles works with (the union over its roles) */
-export function layersOf(roles: readonly Role[]): readonly Layer[] {
-  const set = new Set<Layer>();
-  for (const r of roles) for (const l of ROLE_POLICY[r]?.layers ?? []) set.add(l);
-  return LAYERS.filter((l) => set.has(l));
-}

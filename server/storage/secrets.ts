@@ -13,24 +13,43 @@ export async function ensureSecretsTable(rel: Relational): Promise<void> {
   });
 }
 
+/** a table of values kept once by name (`name`, the value's column, `created_at`) */
+export interface KeptValues {
+  table: string;
+  column: string;
+}
+const SECRETS: KeptValues = { table: "secrets", column: "value" };
+
+/** the value kept as `name`, if one is */
+export async function readKept(
+  db: Sql,
+  name: string,
+  where: KeptValues = SECRETS,
+): Promise<string | undefined> {
+  const row = (await db
+    .selectFrom(where.table)
+    .select(where.column)
+    .where("name", "=", name)
+    .executeTakeFirst()) as Record<string, string> | undefined;
+  return row?.[where.column];
+}
+
 /**
  * Keeps `value` as the secret `name` unless one is already kept; returns the kept value. When two
  * instances start at once, both end up with the first value written.
  */
-export async function keepSecret(db: Sql, name: string, value: string): Promise<string> {
+export async function keepSecret(
+  db: Sql,
+  name: string,
+  value: string,
+  where: KeptValues = SECRETS,
+): Promise<string> {
   await db
-    .insertInto("secrets")
-    .values({ name, value, created_at: new Date().toISOString() })
+    .insertInto(where.table)
+    .values({ name, [where.column]: value, created_at: new Date().toISOString() })
     .onConflict((oc) => oc.column("name").doNothing())
     .execute();
-  const row = (await db
-    .selectFrom("secrets")
-    .select("value")
-    .where("name", "=", name)
-    .executeTakeFirstOrThrow()) as {
-    value: string;
-  };
-  return row.value;
+  return (await readKept(db, name, where))!;
 }
 
 /**
@@ -39,11 +58,5 @@ export async function keepSecret(db: Sql, name: string, value: string): Promise<
  */
 export async function getOrCreateSecret(rel: Relational, name: string, bytes = 32): Promise<string> {
   await ensureSecretsTable(rel);
-  const row = (await rel.db
-    .selectFrom("secrets")
-    .select("value")
-    .where("name", "=", name)
-    .executeTakeFirst()) as { value: string } | undefined;
-  if (row) return row.value;
-  return keepSecret(rel.db, name, randomBytes(bytes).toString("base64url"));
+  return (await readKept(rel.db, name)) ?? keepSecret(rel.db, name, randomBytes(bytes).toString("base64url"));
 }

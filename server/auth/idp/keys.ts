@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Relational } from "../../storage/relational";
+import { keepSecret, readKept } from "../../storage/secrets";
 import { ensureIdpSchema } from "./schema";
 
 /**
@@ -9,23 +10,11 @@ import { ensureIdpSchema } from "./schema";
  * Insert-or-ignore then read back: when two processes start at once, both end up with the first
  * value written.
  */
+const IDP_SECRETS = { table: "idp_secrets", column: "value" };
+
 async function keepOnce(rel: Relational, name: string, create: () => string): Promise<string> {
   await ensureIdpSchema(rel);
-  await rel.db
-    .insertInto("idp_secrets")
-    .values({ name, value: create(), created_at: new Date().toISOString() })
-    .onConflict((oc) => oc.column("name").doNothing())
-    .execute();
-  return read(rel, name) as Promise<string>;
-}
-
-async function read(rel: Relational, name: string): Promise<string | undefined> {
-  const row = (await rel.db
-    .selectFrom("idp_secrets")
-    .select("value")
-    .where("name", "=", name)
-    .executeTakeFirst()) as { value: string } | undefined;
-  return row?.value;
+  return keepSecret(rel.db, name, create(), IDP_SECRETS);
 }
 
 function randomSecret(): string {
@@ -45,7 +34,7 @@ export async function cookieKeys(rel: Relational): Promise<string[]> {
 /** The RS256 private signing key (JWK with `kid`, `alg`, `use`), generated on first use. */
 export async function signingKey(rel: Relational): Promise<JWK> {
   await ensureIdpSchema(rel);
-  const stored = await read(rel, "signing-jwk");
+  const stored = await readKept(rel.db, "signing-jwk", IDP_SECRETS);
   if (stored) return JSON.parse(stored) as JWK;
 
   const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
