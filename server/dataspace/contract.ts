@@ -102,8 +102,60 @@ const assetBody = z
   })
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
 
-const negotiation = has("@id", "state");
-const transfer = has("@id", "state");
+/**
+ * The connector's answers (EDC Management API v3, JSON-LD, compacted): the fields the hub and its
+ * local dataspace send, typed; a real connector may add more, so these stay open.
+ */
+const opt = <T extends z.ZodType>(t: T) => t.optional();
+const jsonLd = {
+  "@id": z.string(),
+  "@type": opt(z.string()),
+  "@context": opt(z.union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())])),
+  createdAt: opt(z.number().describe("milliseconds since 1970")),
+};
+const idAnswer = z.looseObject(jsonLd).describe("the connector's IdResponse: the new entity's id");
+const processFields = {
+  ...jsonLd,
+  state: z.string().describe("the process state, e.g. REQUESTED, FINALIZED, STARTED, COMPLETED, TERMINATED"),
+  stateTimestamp: opt(z.number()),
+  type: opt(z.string().describe("CONSUMER or PROVIDER")),
+  counterPartyAddress: opt(z.string()),
+  counterPartyId: opt(z.string()),
+  protocol: opt(z.string()),
+  correlationId: opt(z.string()),
+  assetId: opt(z.string()),
+  errorDetail: opt(z.string()),
+  participantContextId: opt(z.string()),
+  callbackAddresses: opt(z.array(z.unknown())),
+};
+const negotiation = z.looseObject({
+  ...processFields,
+  offerId: opt(z.string()),
+  contractAgreementId: opt(z.string()),
+  policy: opt(z.looseObject({}).describe("the ODRL offer or agreement")),
+  permitId: opt(z.string().describe("the data permit this negotiation acts under")),
+});
+const transfer = z.looseObject({
+  ...processFields,
+  contractId: opt(z.string()),
+  transferType: opt(z.string()),
+  dataDestination: opt(z.looseObject({})),
+});
+const asset = z.looseObject({
+  ...jsonLd,
+  properties: opt(z.record(z.string(), z.unknown())),
+  privateProperties: opt(z.record(z.string(), z.unknown())),
+  dataAddress: opt(z.looseObject({ type: opt(z.string()), baseUrl: opt(z.string()) })),
+  participantContextId: opt(z.string()),
+  name: opt(z.string()),
+  description: opt(z.string()),
+  contenttype: opt(z.string()),
+});
+const assetsOfParticipant = z.object({
+  participantId: z.string(),
+  identity: z.string().describe("the participant's DID"),
+  assets: z.array(asset),
+});
 
 export const dataspaceContract: Contracts = {
   "GET /api/negotiations": {
@@ -120,7 +172,7 @@ export const dataspaceContract: Contracts = {
   "POST /api/negotiations": {
     body: negotiationBody,
     answers: {
-      201: created(has("@id"), "The connector's answer"),
+      201: created(idAnswer, "The connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
       502: upstream("Failed to initiate contract negotiation"),
@@ -137,7 +189,7 @@ export const dataspaceContract: Contracts = {
   "POST /api/transfers": {
     body: transferBody,
     answers: {
-      201: created(has("@id"), "A TransferProcess (demonstration) or the connector's answer"),
+      201: created(idAnswer, "A TransferProcess (demonstration) or the connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
       502: upstream("Failed to initiate data transfer"),
@@ -151,7 +203,7 @@ export const dataspaceContract: Contracts = {
     query: z.object({ participantId: optionalId("participantId") }),
     answers: {
       200: ok(
-        z.array(z.looseObject({})),
+        z.union([z.array(asset), z.array(assetsOfParticipant)]),
         "With participantId: that context's assets; without: `{participantId, identity, assets[]}` per participant",
       ),
       403: ACTING,
@@ -160,7 +212,7 @@ export const dataspaceContract: Contracts = {
   "POST /api/assets": {
     body: assetBody,
     answers: {
-      201: created(z.looseObject({}), "The connector's answer"),
+      201: created(idAnswer, "The connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
       409: fails("An asset with this assetId exists already, or the participant context is not active"),
