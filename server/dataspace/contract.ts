@@ -34,10 +34,13 @@ import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
  */
 
 const participantQuery = idField("participantId", PARTICIPANT_ID_REQUIRED);
+/** the query of the routes that read in one participant context */
+export const byParticipant = z.object({ participantId: participantQuery });
+export const assetsQuery = z.object({ participantId: optionalId("participantId") });
 const upstream = (what: string) => fails(`${what}: the connector or tenant manager failed (spec's 502 text)`);
 const ACTING = fails("The participant context is not the caller's organisation's (403)");
 
-const negotiationList = z
+export const negotiationList = z
   .object({
     participantId: participantQuery,
     catalog: optionalText("`true`: the provider catalogue instead of the list"),
@@ -49,7 +52,7 @@ const negotiationList = z
       ctx.addIssue({ code: "custom", path: ["providerDid"], message: PROVIDER_DID_REQUIRED });
   });
 
-const negotiationBody = z
+export const negotiationBody = z
   .looseObject({
     participantId: requiredText(NEGOTIATION_FIELDS_REQUIRED),
     counterPartyAddress: requiredText(NEGOTIATION_FIELDS_REQUIRED),
@@ -72,7 +75,7 @@ const negotiationBody = z
     }),
   );
 
-const transferBody = z
+export const transferBody = z
   .looseObject({
     participantId: requiredText(TRANSFER_FIELDS_REQUIRED),
     contractId: requiredText(TRANSFER_FIELDS_REQUIRED),
@@ -91,7 +94,7 @@ const transferBody = z
     }),
   );
 
-const assetBody = z
+export const assetBody = z
   .looseObject({
     participantId: requiredText(ASSET_FIELDS_REQUIRED),
     assetId: requiredText(ASSET_FIELDS_REQUIRED),
@@ -179,11 +182,11 @@ export const dataspaceContract: Contracts = {
     },
   },
   "GET /api/negotiations/:id": {
-    query: z.object({ participantId: participantQuery }),
+    query: byParticipant,
     answers: { 200: ok(negotiation), 403: ACTING, 404: fails("No such negotiation"), 502: upstream("") },
   },
   "GET /api/transfers": {
-    query: z.object({ participantId: participantQuery }),
+    query: byParticipant,
     answers: { 200: ok(z.array(transfer)), 403: ACTING, 502: upstream("") },
   },
   "POST /api/transfers": {
@@ -196,11 +199,11 @@ export const dataspaceContract: Contracts = {
     },
   },
   "GET /api/transfers/:id": {
-    query: z.object({ participantId: participantQuery }),
+    query: byParticipant,
     answers: { 200: ok(transfer), 403: ACTING, 404: fails("No such transfer"), 502: upstream("") },
   },
   "GET /api/assets": {
-    query: z.object({ participantId: optionalId("participantId") }),
+    query: assetsQuery,
     answers: {
       200: ok(
         z.union([z.array(asset), z.array(assetsOfParticipant)]),
