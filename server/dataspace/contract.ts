@@ -5,7 +5,6 @@ import {
   fails,
   has,
   idField,
-  listOf,
   ok,
   optionalId,
   httpUrlField,
@@ -154,6 +153,36 @@ const asset = z.looseObject({
   description: opt(z.string()),
   contenttype: opt(z.string()),
 });
+/** a participant context as the list answers it: the tenant manager's record with the hub's names (open: JSON-LD) */
+const participantContext = z.looseObject({
+  ...jsonLd,
+  identity: z.string().describe("the participant's DID"),
+  state: opt(z.string().describe("e.g. CREATED, ACTIVATED")),
+  stateTimestamp: opt(z.number()),
+  properties: opt(z.record(z.string(), z.unknown())),
+  participantId: z.string(),
+  displayName: z.string(),
+  role: z.string(),
+  slug: z.string(),
+});
+/** participants.ts Participant: the caller's organisation, or the person without one (`user:<name>`) */
+const participantOfUser = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  organization: opt(z.string()),
+  role: opt(z.string()),
+  ehdsParticipantType: opt(z.string()),
+  did: opt(z.string()),
+});
+/** tasks.ts Task */
+const task = z.object({
+  id: z.string(),
+  title: z.string(),
+  state: z.string(),
+  participantId: z.string(),
+  kind: z.enum(["negotiation", "transfer"]),
+  updatedAt: z.string(),
+});
 const assetsOfParticipant = z.object({
   participantId: z.string(),
   identity: z.string().describe("the participant's DID"),
@@ -224,7 +253,7 @@ export const dataspaceContract: Contracts = {
   },
   "GET /api/participants": {
     answers: {
-      200: ok(listOf("participantId", "displayName", "role", "slug", "identity")),
+      200: ok(z.array(participantContext), "The participant contexts of the dataspace"),
       502: upstream("Failed to list participants"),
     },
   },
@@ -278,7 +307,9 @@ export const dataspaceContract: Contracts = {
       502: upstream("Failed to update participant"),
     },
   },
-  "GET /api/participants/me": { answers: { 200: ok(has("id", "displayName", "role")) } },
+  "GET /api/participants/me": {
+    answers: { 200: ok(participantOfUser, "The caller's organisation, or the person without one") },
+  },
   "GET /api/participants/:id/credentials": {
     answers: {
       200: ok(z.array(z.looseObject({}))),
@@ -286,5 +317,7 @@ export const dataspaceContract: Contracts = {
       502: fails("The identity hub failed"),
     },
   },
-  "GET /api/tasks": { answers: { 200: ok(listOf("id", "state", "kind")) } },
+  "GET /api/tasks": {
+    answers: { 200: ok(z.array(task), "Negotiations and transfers in the caller's scope") },
+  },
 };
