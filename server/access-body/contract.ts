@@ -37,6 +37,55 @@ const byState = {
   id: optionalText("one record with its full history"),
   state: optionalText("only records in this state"),
 };
+/** the public register (public.ts `register`): every field picked explicitly, nothing personal */
+const nullableText = z.string().nullable();
+const registered = {
+  id: z.string(),
+  organisation: z.string(),
+  datasets: z.array(z.string()).describe("the datasets' titles"),
+  purpose: z.string(),
+  purposeLabel: z.string(),
+  state: z.string(),
+};
+const publicRegister = z.object({
+  accessBody: z.object({ name: z.string(), did: z.string() }),
+  legalBasis: z.string(),
+  generatedAt: z.string().describe("ISO 8601 time"),
+  asOf: z.string().describe("the day in Berlin, YYYY-MM-DD"),
+  permits: z.array(
+    z.object({
+      ...registered,
+      applicationId: z.string(),
+      issuedDate: z.string(),
+      validFrom: z.string(),
+      validUntil: z.string(),
+      durationMonths: z.number().int(),
+      secureProcessingEnvironment: z.string(),
+      revokedDate: nullableText,
+      revocationReason: nullableText,
+    }),
+  ),
+  applications: z.array(
+    z.object({
+      ...registered,
+      title: z.string(),
+      receivedDate: z.string(),
+      decision: z.enum(["GRANTED", "REFUSED", "WITHDRAWN"]).nullable(),
+      decisionDate: nullableText,
+      refusalReasons: nullableText,
+      permitId: nullableText,
+    }),
+  ),
+  dataRequests: z.array(
+    z.object({
+      ...registered,
+      title: z.string(),
+      receivedDate: z.string(),
+      decisionDate: nullableText,
+      refusalReasons: nullableText,
+    }),
+  ),
+});
 /** a refusal no schema can hold: the datasets named must exist (context.ts) */
 const UNKNOWN_DATASET = refusals("Unknown dataset: <id> (use an id of GET /api/catalog)");
 const STATE = fails("The record's state does not allow this event (409)");
@@ -161,7 +210,9 @@ export const accessBodyContract: Contracts = {
       409: STATE,
     },
   },
-  "GET /api/permits": { answers: { 200: ok(has("permits", "applications")) } },
+  "GET /api/permits": {
+    answers: { 200: ok(publicRegister, "The register of applications, data requests and permits") },
+  },
   "GET /api/activity-report": {
     query: z.object({
       format: z

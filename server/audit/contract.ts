@@ -1,10 +1,35 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { intQuery, listOf, ok, optionalText, refusals } from "../http/contract-fields";
+import { intQuery, ok, optionalText, refusals } from "../http/contract-fields";
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from "./handlers";
 import { KIND_PATTERN } from "./retention";
 
 /** The declarations of the audit routes (server/http/contract.ts). */
+
+/** model.ts AuditEntry */
+const entry = z.object({
+  id: z.string(),
+  action: z.string(),
+  actor: z.string(),
+  target: z.string(),
+  outcome: z.string(),
+  timestamp: z.string().describe("ISO 8601 time"),
+  kind: z.string().describe("what the entry is about; retention is per kind"),
+  seq: z.number().int(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+/** handlers.ts chainReport: log.ts AuditVerification and what the walk counted */
+const chainReport = z.object({
+  ok: z.boolean(),
+  checked: z.number().int(),
+  firstBroken: z.object({ seq: z.number().int(), id: z.string(), reason: z.string() }).optional(),
+  entries: z.number().int(),
+  purged: z.number().int(),
+  verifiedAt: z.string(),
+  durationMs: z.number(),
+  method: z.string(),
+});
 
 export const auditContract: Contracts = {
   "GET /api/admin/audit": {
@@ -25,7 +50,7 @@ export const auditContract: Contracts = {
     }),
     answers: {
       200: ok(
-        z.union([listOf("id", "action", "actor", "timestamp"), z.looseObject({})]),
+        z.union([z.array(entry), chainReport]),
         "AuditEntry array, or with verify=true the chain report",
       ),
       400: refusals(

@@ -1,11 +1,6 @@
 import { badRequest, json } from "../http/errors";
-import {
-  intParam,
-  presentString,
-  readJsonObject,
-  type HandlerContext,
-  type HandlerMap,
-} from "../http/handler";
+import { intParam, presentString, type HandlerContext, type HandlerMap } from "../http/handler";
+import { sentBody } from "../http/contract";
 import { callerKey, createKept, deepFrozen, EVERYONE } from "../http/kept";
 import type { AuditFilter, AuditLog } from "./log";
 import type { AuditEntry } from "./model";
@@ -129,7 +124,7 @@ function cachesOf(audit: AuditLog) {
 
 export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit": async (ctx) => {
-    if (ctx.query.get("verify") === "true") return json(await chainReport(ctx.services.audit));
+    if (ctx.input.query.verify === "true") return json(await chainReport(ctx.services.audit));
     const filter = auditFilterFromUrl(ctx.url);
     await retention(ctx).purgeIfDue();
     const user = ctx.user;
@@ -153,7 +148,7 @@ export const auditHandlers: HandlerMap<AuditServices> = {
   },
 
   "GET /api/admin/audit/retention": async (ctx) => {
-    const kind = presentString(ctx.query.get("kind"));
+    const kind = presentString(ctx.input.query.kind);
     const version = await ctx.services.audit.version();
     // the same answer for every caller the route admits: keyed by the kind asked for alone
     const key = { caller: EVERYONE, versions: [version], args: [kind] };
@@ -165,7 +160,7 @@ export const auditHandlers: HandlerMap<AuditServices> = {
   },
 
   "POST /api/admin/audit/retention": async (ctx) => {
-    const body = await readJsonObject(ctx.request);
+    const body = sentBody(ctx);
     if (body.action === "purge" || body.purge === true) return json(await retention(ctx).purge(actor(ctx)));
     const { kind, days } = parseRetentionInput(body);
     return json(await retention(ctx).set(kind, days, actor(ctx)));

@@ -10,8 +10,8 @@ export interface ComplianceServices {
 /** GET /api/compliance (summary per participant) and GET /api/compliance/tck (conformance probes; `?run=1` re-runs). */
 export const complianceHandlers: HandlerMap<ComplianceServices> = {
   "GET /api/compliance": async ({ services, user }) => json(await services.accessBody.compliance(user!)),
-  "GET /api/compliance/tck": async ({ services, query, headers }) => {
-    const run = query.get("run");
+  "GET /api/compliance/tck": async ({ services, input, headers }) => {
+    const run = input.query.run;
     return json(
       await services.accessBody.tck({
         rerun: run === "1" || run === "true",

@@ -14,9 +14,23 @@ import { CREDENTIAL_FIELDS_REQUIRED } from "./service";
 
 /** The declarations of the credential routes (server/http/contract.ts). */
 
+export const credentialListQuery = z.object({ participantId: optionalId("participantId") });
+/** the spec's text for a missing field first, then each as an identifier (ids.ts) */
+export const credentialRequestBody = z
+  .looseObject({
+    participantContextId: requiredText(CREDENTIAL_FIELDS_REQUIRED),
+    credentialType: requiredText(CREDENTIAL_FIELDS_REQUIRED),
+  })
+  .and(
+    z.looseObject({
+      participantContextId: idField("participantContextId"),
+      credentialType: idField("credentialType"),
+    }),
+  );
+
 export const credentialContract: Contracts = {
   "GET /api/credentials": {
-    query: z.object({ participantId: optionalId("participantId") }),
+    query: credentialListQuery,
     answers: {
       200: ok(z.array(has("id", "type")), "Verifiable credentials"),
       502: fails("The identity hub or issuer failed"),
@@ -26,17 +40,7 @@ export const credentialContract: Contracts = {
     answers: { 200: ok(z.array(has("id", "credentialType"))), 502: fails("The issuer service failed") },
   },
   "POST /api/credentials/request": {
-    body: z
-      .looseObject({
-        participantContextId: requiredText(CREDENTIAL_FIELDS_REQUIRED),
-        credentialType: requiredText(CREDENTIAL_FIELDS_REQUIRED),
-      })
-      .and(
-        z.looseObject({
-          participantContextId: idField("participantContextId"),
-          credentialType: idField("credentialType"),
-        }),
-      ),
+    body: credentialRequestBody,
     answers: {
       201: created(z.looseObject({}), "Issuance process started"),
       403: fails("Not the caller's participant context"),

@@ -1,7 +1,8 @@
+import { parsedBody, parsedQuery } from "../http/contract";
 import { json, noContent, unauthorized } from "../http/errors";
-import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
-import { checkId, checkOptionalId } from "../http/ids";
-import { parseCredentialRequest } from "./service";
+import { presentString, type HandlerContext, type HandlerMap } from "../http/handler";
+import { checkId } from "../http/ids";
+import { credentialListQuery, credentialRequestBody } from "./contract";
 import type { CredentialService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -9,7 +10,10 @@ export interface CredentialServices {
   credentials: CredentialService;
 }
 
-/** /api/credentials (spec section 4, Credentials). Roles come from the route table. */
+/**
+ * /api/credentials (spec section 4, Credentials). Roles come from the route table; query and body are
+ * parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`.
+ */
 
 function user(ctx: HandlerContext<CredentialServices>) {
   if (!ctx.user) throw unauthorized();
@@ -21,16 +25,13 @@ export const credentialHandlers: HandlerMap<CredentialServices> = {
     json(
       await ctx.services.credentials.list(
         user(ctx),
-        checkOptionalId(presentString(ctx.query.get("participantId")), "participantId"),
+        presentString(parsedQuery(ctx, credentialListQuery).participantId),
       ),
     ),
   "GET /api/credentials/definitions": async (ctx) => json(await ctx.services.credentials.definitions()),
   "POST /api/credentials/request": async (ctx) => {
-    const { participantContextId, credentialType } = parseCredentialRequest(
-      await readJsonObject(ctx.request),
-    );
-    checkId(participantContextId, "participantContextId");
-    checkId(credentialType, "credentialType");
+    // both present and identifiers: the declaration checked them (contract.ts)
+    const { participantContextId, credentialType } = parsedBody(ctx, credentialRequestBody);
     return json(await ctx.services.credentials.request(participantContextId, credentialType, user(ctx)), 201);
   },
   "DELETE /api/credentials/:id": async (ctx) => {

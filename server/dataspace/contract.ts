@@ -5,7 +5,6 @@ import {
   fails,
   has,
   idField,
-  listOf,
   ok,
   optionalId,
   httpUrlField,
@@ -34,10 +33,13 @@ import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
  */
 
 const participantQuery = idField("participantId", PARTICIPANT_ID_REQUIRED);
+/** the query of the routes that read in one participant context */
+export const byParticipant = z.object({ participantId: participantQuery });
+export const assetsQuery = z.object({ participantId: optionalId("participantId") });
 const upstream = (what: string) => fails(`${what}: the connector or tenant manager failed (spec's 502 text)`);
 const ACTING = fails("The participant context is not the caller's organisation's (403)");
 
-const negotiationList = z
+export const negotiationList = z
   .object({
     participantId: participantQuery,
     catalog: optionalText("`true`: the provider catalogue instead of the list"),
@@ -49,7 +51,7 @@ const negotiationList = z
       ctx.addIssue({ code: "custom", path: ["providerDid"], message: PROVIDER_DID_REQUIRED });
   });
 
-const negotiationBody = z
+export const negotiationBody = z
   .looseObject({
     participantId: requiredText(NEGOTIATION_FIELDS_REQUIRED),
     counterPartyAddress: requiredText(NEGOTIATION_FIELDS_REQUIRED),
@@ -72,7 +74,7 @@ const negotiationBody = z
     }),
   );
 
-const transferBody = z
+export const transferBody = z
   .looseObject({
     participantId: requiredText(TRANSFER_FIELDS_REQUIRED),
     contractId: requiredText(TRANSFER_FIELDS_REQUIRED),
@@ -91,7 +93,7 @@ const transferBody = z
     }),
   );
 
-const assetBody = z
+export const assetBody = z
   .looseObject({
     participantId: requiredText(ASSET_FIELDS_REQUIRED),
     assetId: requiredText(ASSET_FIELDS_REQUIRED),
@@ -108,8 +110,90 @@ const assetBody = z
   })
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
 
-const negotiation = has("@id", "state");
-const transfer = has("@id", "state");
+/**
+ * The connector's answers (EDC Management API v3, JSON-LD, compacted): the fields the hub and its
+ * local dataspace send, typed; a real connector may add more, so these stay open.
+ */
+const opt = <T extends z.ZodType>(t: T) => t.optional();
+const jsonLd = {
+  "@id": z.string(),
+  "@type": opt(z.string()),
+  "@context": opt(z.union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())])),
+  createdAt: opt(z.number().describe("milliseconds since 1970")),
+};
+const idAnswer = z.looseObject(jsonLd).describe("the connector's IdResponse: the new entity's id");
+const processFields = {
+  ...jsonLd,
+  state: z.string().describe("the process state, e.g. REQUESTED, FINALIZED, STARTED, COMPLETED, TERMINATED"),
+  stateTimestamp: opt(z.number()),
+  type: opt(z.string().describe("CONSUMER or PROVIDER")),
+  counterPartyAddress: opt(z.string()),
+  counterPartyId: opt(z.string()),
+  protocol: opt(z.string()),
+  correlationId: opt(z.string()),
+  assetId: opt(z.string()),
+  errorDetail: opt(z.string()),
+  participantContextId: opt(z.string()),
+  callbackAddresses: opt(z.array(z.unknown())),
+};
+const negotiation = z.looseObject({
+  ...processFields,
+  offerId: opt(z.string()),
+  contractAgreementId: opt(z.string()),
+  policy: opt(z.looseObject({}).describe("the ODRL offer or agreement")),
+  permitId: opt(z.string().describe("the data permit this negotiation acts under")),
+});
+const transfer = z.looseObject({
+  ...processFields,
+  contractId: opt(z.string()),
+  transferType: opt(z.string()),
+  dataDestination: opt(z.looseObject({})),
+});
+const asset = z.looseObject({
+  ...jsonLd,
+  properties: opt(z.record(z.string(), z.unknown())),
+  privateProperties: opt(z.record(z.string(), z.unknown())),
+  dataAddress: opt(z.looseObject({ type: opt(z.string()), baseUrl: opt(z.string()) })),
+  participantContextId: opt(z.string()),
+  name: opt(z.string()),
+  description: opt(z.string()),
+  contenttype: opt(z.string()),
+});
+/** a participant context as the list answers it: the tenant manager's record with the hub's names (open: JSON-LD) */
+const participantContext = z.looseObject({
+  ...jsonLd,
+  identity: z.string().describe("the participant's DID"),
+  state: opt(z.string().describe("e.g. CREATED, ACTIVATED")),
+  stateTimestamp: opt(z.number()),
+  properties: opt(z.record(z.string(), z.unknown())),
+  participantId: z.string(),
+  displayName: z.string(),
+  role: z.string(),
+  slug: z.string(),
+});
+/** participants.ts Participant: the caller's organisation, or the person without one (`user:<name>`) */
+const participantOfUser = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  organization: opt(z.string()),
+  role: opt(z.string()),
+  ehdsParticipantType: opt(z.string()),
+  did: opt(z.string()),
+});
+/** tasks.ts Task */
+const task = z.object({
+  id: z.string(),
+  title: z.string(),
+  state: z.string(),
+  participantId: z.string(),
+  kind: z.enum(["negotiation", "transfer"]),
+  updatedAt: z.string(),
+});
+const assetsOfParticipant = z.object({
+  participantId: z.string(),
+  identity: z.string().describe("the participant's DID"),
+  assets: z.array(asset),
+});
 
 export const dataspaceContract: Contracts = {
   "GET /api/negotiations": {
@@ -126,38 +210,38 @@ export const dataspaceContract: Contracts = {
   "POST /api/negotiations": {
     body: negotiationBody,
     answers: {
-      201: created(has("@id"), "The connector's answer"),
+      201: created(idAnswer, "The connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
       502: upstream("Failed to initiate contract negotiation"),
     },
   },
   "GET /api/negotiations/:id": {
-    query: z.object({ participantId: participantQuery }),
+    query: byParticipant,
     answers: { 200: ok(negotiation), 403: ACTING, 404: fails("No such negotiation"), 502: upstream("") },
   },
   "GET /api/transfers": {
-    query: z.object({ participantId: participantQuery }),
+    query: byParticipant,
     answers: { 200: ok(z.array(transfer)), 403: ACTING, 502: upstream("") },
   },
   "POST /api/transfers": {
     body: transferBody,
     answers: {
-      201: created(has("@id"), "A TransferProcess (demonstration) or the connector's answer"),
+      201: created(idAnswer, "A TransferProcess (demonstration) or the connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
       502: upstream("Failed to initiate data transfer"),
     },
   },
   "GET /api/transfers/:id": {
-    query: z.object({ participantId: participantQuery }),
+    query: byParticipant,
     answers: { 200: ok(transfer), 403: ACTING, 404: fails("No such transfer"), 502: upstream("") },
   },
   "GET /api/assets": {
-    query: z.object({ participantId: optionalId("participantId") }),
+    query: assetsQuery,
     answers: {
       200: ok(
-        z.array(z.looseObject({})),
+        z.union([z.array(asset), z.array(assetsOfParticipant)]),
         "With participantId: that context's assets; without: `{participantId, identity, assets[]}` per participant",
       ),
       403: ACTING,
@@ -166,7 +250,7 @@ export const dataspaceContract: Contracts = {
   "POST /api/assets": {
     body: assetBody,
     answers: {
-      201: created(z.looseObject({}), "The connector's answer"),
+      201: created(idAnswer, "The connector's answer"),
       403: ACTING,
       404: fails("The participant context is unknown"),
       409: fails("An asset with this assetId exists already, or the participant context is not active"),
@@ -175,7 +259,7 @@ export const dataspaceContract: Contracts = {
   },
   "GET /api/participants": {
     answers: {
-      200: ok(listOf("participantId", "displayName", "role", "slug", "identity")),
+      200: ok(z.array(participantContext), "The participant contexts of the dataspace"),
       502: upstream("Failed to list participants"),
     },
   },
@@ -229,7 +313,9 @@ export const dataspaceContract: Contracts = {
       502: upstream("Failed to update participant"),
     },
   },
-  "GET /api/participants/me": { answers: { 200: ok(has("id", "displayName", "role")) } },
+  "GET /api/participants/me": {
+    answers: { 200: ok(participantOfUser, "The caller's organisation, or the person without one") },
+  },
   "GET /api/participants/:id/credentials": {
     answers: {
       200: ok(z.array(z.looseObject({}))),
@@ -237,5 +323,7 @@ export const dataspaceContract: Contracts = {
       502: fails("The identity hub failed"),
     },
   },
-  "GET /api/tasks": { answers: { 200: ok(listOf("id", "state", "kind")) } },
+  "GET /api/tasks": {
+    answers: { 200: ok(z.array(task), "Negotiations and transfers in the caller's scope") },
+  },
 };

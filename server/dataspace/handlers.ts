@@ -1,9 +1,18 @@
-import { badRequest, json, unauthorized } from "../http/errors";
-import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
-import { checkHttpUrl, checkId, checkOptionalId } from "../http/ids";
+import { parsedBody, parsedQuery, sentBody } from "../http/contract";
+import { json, unauthorized } from "../http/errors";
+import { presentString, type HandlerContext, type HandlerMap } from "../http/handler";
+import { checkHttpUrl, checkId } from "../http/ids";
 import { readsAnyContext } from "./acting";
 import { parseAssetInput } from "./assets";
-import { parseNegotiationRequest, PARTICIPANT_ID_REQUIRED, PROVIDER_DID_REQUIRED } from "./negotiations";
+import {
+  assetBody,
+  assetsQuery,
+  byParticipant,
+  negotiationBody,
+  negotiationList,
+  transferBody,
+} from "./contract";
+import { parseNegotiationRequest } from "./negotiations";
 import { parseOnboardingInput, parseParticipantUpdate } from "./participants";
 import { parseTransferRequest } from "./transfers";
 import type { Dataspace } from ".";
@@ -15,9 +24,10 @@ export interface DataspaceServices {
 
 /**
  * The /api routes of the dataspace capability (spec section 4: Negotiations, Transfers, Assets,
- * Participants, Tasks). Thin: parse, call the service, answer JSON. Session and roles are
- * enforced by the dispatcher from the route table before a handler runs. Every id that goes on to
- * the connector or tenant manager is checked for syntax first (server/http/ids.ts): 400, no call.
+ * Participants, Tasks). Thin: read the input, call the service, answer JSON. Session and roles are
+ * enforced by the dispatcher from the route table before a handler runs, and query and body are parsed
+ * by it with each route's declaration (contract.ts: required fields with the spec's texts, then every
+ * id and address that goes on to the connector or tenant manager, 400 and no call): read `ctx.input`.
  */
 
 const actor = (ctx: HandlerContext<DataspaceServices>) => ctx.user?.username ?? "anonymous";
@@ -32,35 +42,29 @@ async function acting(ctx: HandlerContext<DataspaceServices>, participantId: str
   return ctx.services.dataspace.actingFor(ctx.user, participantId);
 }
 
-async function requiredParticipantId(ctx: HandlerContext<DataspaceServices>): Promise<string> {
-  const id = presentString(ctx.query.get("participantId"));
-  if (!id) throw badRequest(PARTICIPANT_ID_REQUIRED);
-  return acting(ctx, id);
-}
+/** the participant context of a route whose declaration requires `participantId` (byParticipant, negotiationList) */
+const requiredParticipantId = (ctx: HandlerContext<DataspaceServices>): Promise<string> =>
+  acting(ctx, parsedQuery(ctx, byParticipant).participantId);
 
 const pathId = (ctx: HandlerContext<DataspaceServices>, name = "id") => checkId(ctx.params[name] ?? "", name);
 
 export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   "GET /api/negotiations": async (ctx) => {
-    const participantId = await requiredParticipantId(ctx);
+    const q = parsedQuery(ctx, negotiationList);
+    const participantId = await acting(ctx, q.participantId);
     const ds = ctx.services.dataspace;
-    if (ctx.query.get("catalog") === "true") {
-      const providerDid = presentString(ctx.query.get("providerDid"));
-      if (!providerDid) throw badRequest(PROVIDER_DID_REQUIRED);
-      checkId(providerDid, "providerDid");
-      const address = presentString(ctx.query.get("counterPartyAddress"));
+    if (q.catalog === "true") {
+      // present: the declaration requires providerDid with catalog=true, and checks its syntax
+      const providerDid = presentString(q.providerDid)!;
+      const address = presentString(q.counterPartyAddress);
       if (address) checkHttpUrl(address, "counterPartyAddress");
       return json(await ds.fetchProviderCatalog(participantId, providerDid, address));
     }
     return json(await ds.listNegotiations(participantId));
   },
   "POST /api/negotiations": async (ctx) => {
-    const request = parseNegotiationRequest(await readJsonObject(ctx.request));
-    checkId(request.participantId, "participantId");
-    checkId(request.assetId, "assetId");
-    checkOptionalId(request.counterPartyId, "counterPartyId");
-    checkOptionalId(request.providerDid, "providerDid");
-    checkHttpUrl(request.counterPartyAddress, "counterPartyAddress");
+    // ids and address checked by the declaration; the request's shape (offer or policy) by the parser
+    const request = parseNegotiationRequest(parsedBody(ctx, negotiationBody));
     await acting(ctx, request.participantId);
     return json(await ctx.services.dataspace.startNegotiation(request, actor(ctx)), 201);
   },
@@ -70,10 +74,7 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
   "GET /api/transfers": async (ctx) =>
     json(await ctx.services.dataspace.listTransfers(await requiredParticipantId(ctx))),
   "POST /api/transfers": async (ctx) => {
-    const request = parseTransferRequest(await readJsonObject(ctx.request));
-    checkId(request.participantId, "participantId");
-    checkHttpUrl(request.counterPartyAddress, "counterPartyAddress");
-    if (request.assetId) checkId(request.assetId, "assetId");
+    const request = parseTransferRequest(parsedBody(ctx, transferBody));
     await acting(ctx, request.participantId);
     return json(await ctx.services.dataspace.startTransfer(request, actor(ctx)), 201);
   },
@@ -82,27 +83,25 @@ export const dataspaceHandlers: HandlerMap<DataspaceServices> = {
 
   "GET /api/assets": async (ctx) => {
     // without participantId: the offers of every participant, grouped (what the dataspace offers to all)
-    const requested = presentString(ctx.query.get("participantId"));
+    const requested = presentString(parsedQuery(ctx, assetsQuery).participantId);
     const ds = ctx.services.dataspace;
     return requested
       ? json(await ds.listAssets(await acting(ctx, requested)))
       : json(await ds.listAssetGroups());
   },
   "POST /api/assets": async (ctx) => {
-    const input = parseAssetInput(await readJsonObject(ctx.request));
-    checkId(input.participantId, "participantId");
-    checkId(input.assetId, "assetId");
+    const input = parseAssetInput(parsedBody(ctx, assetBody));
     await acting(ctx, input.participantId);
     return json(await ctx.services.dataspace.createAsset(input, actor(ctx)), 201);
   },
 
   "GET /api/participants": async (ctx) => json(await ctx.services.dataspace.listParticipants()),
   "POST /api/participants": async (ctx) => {
-    const input = parseOnboardingInput(await readJsonObject(ctx.request));
+    const input = parseOnboardingInput(sentBody(ctx));
     return json(await ctx.services.dataspace.onboardParticipant(input, actor(ctx)), 201);
   },
   "PATCH /api/participants/:id": async (ctx) => {
-    const update = parseParticipantUpdate(await readJsonObject(ctx.request));
+    const update = parseParticipantUpdate(sentBody(ctx));
     return json(await ctx.services.dataspace.updateParticipant(pathId(ctx), update, actor(ctx)));
   },
   "GET /api/participants/me": async (ctx) => {

@@ -1,5 +1,6 @@
+import { sentBody } from "../http/contract";
 import { json } from "../http/errors";
-import { readJsonObject, type HandlerMap } from "../http/handler";
+import type { HandlerMap } from "../http/handler";
 import type { EudiService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -16,15 +17,17 @@ export function jsonWithCookies(body: unknown, status: number, cookies: readonly
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/** /api/auth/eudi/*: public routes (spec section 5 rule 3); see service.ts for the design. */
+/**
+ * /api/auth/eudi/*: public routes (spec section 5 rule 3); see service.ts for the design. Query and body
+ * are parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`.
+ */
 export const eudiHandlers: HandlerMap<EudiServices> = {
-  "POST /api/auth/eudi/start": async ({ services, request }) => {
-    const body = await readJsonObject(request);
-    const { body: result, setCookie } = await services.eudi.start({ returnTo: body.returnTo });
+  "POST /api/auth/eudi/start": async (ctx) => {
+    const { body: result, setCookie } = await ctx.services.eudi.start({ returnTo: sentBody(ctx).returnTo });
     return jsonWithCookies(result, 201, [setCookie]);
   },
-  "GET /api/auth/eudi/status": async ({ services, headers, query }) => {
-    const { body, setCookie } = await services.eudi.status(query.get("sid"), { headers });
+  "GET /api/auth/eudi/status": async ({ services, headers, input }) => {
+    const { body, setCookie } = await services.eudi.status(input.query.sid as string, { headers });
     return jsonWithCookies(body, 200, setCookie ?? []);
   },
 };

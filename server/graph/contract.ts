@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { fails, has, intQuery, ok, requiredText } from "../http/contract-fields";
+import { fails, intQuery, ok, requiredText } from "../http/contract-fields";
 import {
   EXPAND_DEPTH_DEFAULT,
   EXPAND_DEPTH_MAX,
@@ -20,7 +20,73 @@ const anyCase = (name: string) =>
 const PERSONA_PATTERN = new RegExp(
   `^(?:${PERSONA_NAMES.map((n) => anyCase(n) + (n === "patient" ? "\\d*" : "")).join("|")})?$`,
 );
-const graph = has("nodes", "edges");
+/** the answers: what the graph routes send (model.ts GraphResponse, GraphNode, Relationship; service.ts GraphValidation) */
+const propertyValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number()])),
+]);
+export const graphNodeAnswer = z.object({
+  id: z.string(),
+  label: z.string(),
+  layer: z.enum(LAYERS),
+  properties: z.record(z.string(), propertyValue),
+});
+const graphEdgeAnswer = z.object({
+  id: z.string(),
+  source: z.string(),
+  target: z.string(),
+  type: z.string(),
+});
+const count = z.number().int().min(0);
+const graph = z.object({
+  nodes: z.array(graphNodeAnswer),
+  edges: z.array(graphEdgeAnswer),
+  meta: z.object({
+    layer: z.string().describe('the layer asked for, "all", or "expand"'),
+    totalNodes: count.describe("nodes in the store within the layer scope"),
+    totalEdges: count.describe("edges in the store with both ends within the layer scope"),
+    returnedNodes: count,
+    returnedEdges: count,
+    limit: count,
+    truncated: z.boolean(),
+  }),
+});
+const nodeAnswer = graphNodeAnswer.extend({
+  relationships: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      direction: z.enum(["out", "in"]),
+      node: graphNodeAnswer,
+    }),
+  ),
+  relationshipCount: count,
+});
+const validation = z.object({
+  valid: z.boolean(),
+  checkedAt: z.string().describe("ISO 8601 time"),
+  layers: z.record(z.enum(LAYERS), z.object({ labels: z.record(z.string(), count), nodes: count })),
+  relationshipTypes: z.record(z.string(), count),
+  totals: z.object({ nodes: count, edges: count }),
+  constraints: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
+  violations: z.array(
+    z.object({
+      kind: z.enum([
+        "label",
+        "relationshipType",
+        "propertyKey",
+        "unknownLabel",
+        "emptyLayer",
+        "danglingEdge",
+      ]),
+      subject: z.string(),
+      detail: z.string(),
+    }),
+  ),
+});
 
 export const graphQuery = z.object({
   layer: z
@@ -53,7 +119,7 @@ export const graphContract: Contracts = {
   },
   "GET /api/graph/node": {
     query: nodeQuery,
-    answers: { 200: ok(has("id", "label"), "GraphNode with relationships"), 404: fails("No such node") },
+    answers: { 200: ok(nodeAnswer, "GraphNode with relationships"), 404: fails("No such node") },
   },
-  "GET /api/graph/validate": { answers: { 200: ok(has("valid", "constraints")) } },
+  "GET /api/graph/validate": { answers: { 200: ok(validation, "The graph checked against its schema") } },
 };

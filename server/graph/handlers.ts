@@ -1,5 +1,5 @@
 import { json } from "../http/errors";
-import { parsedQuery } from "../http/contract";
+import { parsedQuery, queryInt } from "../http/contract";
 import type { HandlerMap } from "../http/handler";
 import { expandQuery, graphQuery, nodeQuery } from "./contract";
 import { viewerOf } from "../privacy";
@@ -14,16 +14,13 @@ export interface GraphServices {
   patients: { noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> };
 }
 
-/** an integer the declaration has checked (contract.ts), or the default when absent or empty */
-const intOr = (value: string | undefined, def: number) => (value ? Number(value) : def);
-
 /** The query of each route is parsed by the dispatcher with its declaration (contract.ts): read `ctx.input`. */
 export const graphHandlers: HandlerMap<GraphServices> = {
   "GET /api/graph": async (ctx) => {
     const q = parsedQuery(ctx, graphQuery);
     return json(
       await ctx.services.graphQueries.graph(
-        { layer: q.layer ?? null, persona: q.persona ?? null, limit: intOr(q.limit, GRAPH_LIMIT_DEFAULT) },
+        { layer: q.layer ?? null, persona: q.persona ?? null, limit: queryInt(q.limit, GRAPH_LIMIT_DEFAULT) },
         viewerOf(ctx.user),
       ),
     );
@@ -31,7 +28,11 @@ export const graphHandlers: HandlerMap<GraphServices> = {
   "GET /api/graph/expand": async (ctx) => {
     const q = parsedQuery(ctx, expandQuery);
     return json(
-      await ctx.services.graphQueries.expand(q.id, intOr(q.depth, EXPAND_DEPTH_DEFAULT), viewerOf(ctx.user)),
+      await ctx.services.graphQueries.expand(
+        q.id,
+        queryInt(q.depth, EXPAND_DEPTH_DEFAULT),
+        viewerOf(ctx.user),
+      ),
     );
   },
   "GET /api/graph/node": async (ctx) => {

@@ -70,6 +70,21 @@ export function parseFailure(issues: readonly z.core.$ZodIssue[]) {
 export const parsedQuery = <S extends z.ZodType>(ctx: { input: ParsedInput }, _schema: S) =>
   ctx.input.query as z.output<S>;
 
+/** The parsed body of a handler's context, typed by its declared schema (the dispatcher parsed it with that schema). */
+export const parsedBody = <S extends z.ZodType>(ctx: { input: ParsedInput }, _schema: S) =>
+  ctx.input.body as z.output<S>;
+
+/**
+ * The body the dispatcher handed on, as an object for a service's own parser: the declaration's
+ * output, or the JSON object as sent when the service parses it itself (`bodyParsedBy: "handler"`)
+ * or none is declared; `{}` when the request had none (as `readJsonObject` reads it).
+ */
+export const sentBody = (ctx: { input: ParsedInput }) => (ctx.input.body ?? {}) as Record<string, unknown>;
+
+/** an integer query value its declaration (`intQuery`) has checked, or `def` when absent or empty (handler.ts `intParam`) */
+export const queryInt = (value: unknown, def: number) =>
+  typeof value === "string" && value !== "" ? Number(value) : def;
+
 /** The query as the object the schema reads: each name's first value. */
 export function queryValues(query: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,5 +1,6 @@
+import { sentBody } from "../http/contract";
 import { json } from "../http/errors";
-import { readJsonObject, type HandlerMap } from "../http/handler";
+import type { HandlerMap } from "../http/handler";
 import type { NlqService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -9,7 +10,7 @@ export interface NlqServices {
 
 export const nlqHandlers: HandlerMap<NlqServices> = {
   "GET /api/nlq": async ({ services }) => json(services.nlq.list()),
-  "POST /api/nlq": async ({ services, request, user }) =>
-    json(await services.nlq.ask(await readJsonObject(request), user!)),
+  // the body as sent: the service parses it with the declared schema's rules and texts (contract.ts)
+  "POST /api/nlq": async (ctx) => json(await ctx.services.nlq.ask(sentBody(ctx), ctx.user!)),
   "GET /api/nlq/backend": async ({ services }) => json(await services.nlq.backend()),
 };

@@ -76,7 +76,11 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"
 const HAS_BODY: readonly HttpMethod[] = ["POST", "PUT", "PATCH"];
 const accepts = (schema: z.ZodType, value: unknown) => schema.safeParse(value).success;
 
-function pathParameters(path: string, contract: OperationContract | undefined): Json[] {
+function pathParameters(
+  path: string,
+  contract: OperationContract | undefined,
+  example: RequestExample | undefined,
+): Json[] {
   return [...path.matchAll(/:([A-Za-z]+)(\*?)/g)].map(([, name, rest]) => ({
     name,
     in: "path",
@@ -87,10 +91,14 @@ function pathParameters(path: string, contract: OperationContract | undefined): 
       : rest
         ? { type: "string" }
         : { type: "string", pattern: PATH_ID_PATTERN },
+    ...(example?.params?.[name] !== undefined ? { example: example.params[name] } : {}),
   }));
 }
 
-function queryParameters(contract: OperationContract | undefined): Json[] {
+function queryParameters(
+  contract: OperationContract | undefined,
+  example: RequestExample | undefined,
+): Json[] {
   const query = contract?.query;
   if (!query) return [];
   return Object.entries(query.shape as Record<string, z.ZodType>).map(([name, schema]) => {
@@ -101,12 +109,19 @@ function queryParameters(contract: OperationContract | undefined): Json[] {
       required: !accepts(schema, undefined),
       ...(typeof description === "string" ? { description } : {}),
       schema: json,
+      ...(example?.query?.[name] !== undefined ? { example: example.query[name] } : {}),
     };
   });
 }
 
 function answerContent(answer: AnswerSpec, status: number, example: unknown): Json | undefined {
-  if (status >= 400) return { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+  if (status >= 400)
+    return {
+      "application/json": {
+        schema: { $ref: "#/components/schemas/Error" },
+        ...(example !== undefined ? { example } : {}),
+      },
+    };
   if (!answer.schema) return undefined;
   const main = {
     schema: jsonSchemaOf(answer.schema, "output"),
@@ -126,7 +141,8 @@ function operation(
 ): Json {
   const spec = route.methods[method]!;
   const key = `${method} ${route.path}`;
-  const params = [...pathParameters(route.path, contract), ...queryParameters(contract)];
+  const request = examples[`${key} request`] as RequestExample | undefined;
+  const params = [...pathParameters(route.path, contract, request), ...queryParameters(contract, request)];
   const edge = edgeAnswers(route.path, method, spec.access, !!(contract?.query || contract?.body));
   const answers: Record<number, AnswerSpec> = {
     ...Object.fromEntries(Object.entries(edge).map(([status, description]) => [status, { description }])),
@@ -134,7 +150,7 @@ function operation(
   };
   const responses: Json = {};
   for (const [status, answer] of Object.entries(answers).sort(([a], [b]) => Number(a) - Number(b))) {
-    const content = answerContent(answer, Number(status), examples[`${key} ${status}`]);
+    const content = answerContent(answer, Number(status), examples[`${key} ${status}`] ?? undefined);
     responses[status] = { description: answer.description || edge[Number(status)] || "Error", content };
   }
   const op: Json = {
@@ -157,6 +173,7 @@ function operation(
       content: {
         "application/json": {
           schema: body ? jsonSchemaOf(body) : { type: "object", additionalProperties: true },
+          ...(request?.body !== undefined ? { example: request.body } : {}),
         },
       },
     };
@@ -164,8 +181,17 @@ function operation(
   return JSON.parse(JSON.stringify(op)) as Json; // drops the undefined fields
 }
 
-/** examples from real answers of the seeded store, by "METHOD /path STATUS" (examples.json) */
+/**
+ * Examples from real requests and answers of the seeded store (examples.json, recorded by the
+ * black-box tests and folded in by scripts/openapi-examples.mjs): "METHOD /path STATUS" → the answer's
+ * body (null for a 204), "METHOD /path request" → the request of the first success.
+ */
 export type Examples = Readonly<Record<string, unknown>>;
+export interface RequestExample {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
 
 export function buildOpenApiDocument(
   routes: readonly RouteSpec[],

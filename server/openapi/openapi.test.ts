@@ -1,4 +1,5 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../http/route-table";
@@ -87,6 +88,7 @@ describe("the OpenAPI document", () => {
         required: true,
         description: "an identifier (1–200 characters)",
         schema: { type: "string", pattern: PATH_ID_PATTERN },
+        example: expect.stringMatching(new RegExp(PATH_ID_PATTERN)),
       },
     ]);
   });
@@ -113,5 +115,57 @@ describe("the OpenAPI document", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await res.text()).toBe(built);
+  });
+
+  it("has an example from a real answer for every operation: its request and a success, each valid by its own schema", () => {
+    const d = doc() as unknown as Doc & { components: { schemas: Record<string, unknown> } };
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: "hub:components", $defs: d.components.schemas });
+    const valid = (schema: unknown, value: unknown) => {
+      const v = ajv.compile(
+        JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"hub:components#/$defs/')),
+      );
+      return v(value) ? "" : `${v.errors?.[0]?.instancePath || "/"} ${v.errors?.[0]?.message}`;
+    };
+    type Media = { schema?: unknown; example?: unknown };
+    type Op = {
+      parameters?: { name: string; required?: boolean; schema: unknown; example?: unknown }[];
+      requestBody?: { required?: boolean; content: Record<string, Media> };
+      responses: Record<string, { content?: Record<string, Media> }>;
+    };
+    const missing: string[] = [];
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [path, item] of Object.entries(d.paths))
+      for (const [method, op] of Object.entries(item as Record<string, Op>)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        const successes = Object.entries(op.responses).filter(([status]) => Number(status) < 300);
+        const answered = successes.filter(
+          ([status, r]) => status === "204" || r.content?.["application/json"]?.example !== undefined,
+        );
+        if (!answered.length && !successes.some(([, r]) => !r.content)) missing.push(`${key}: no success`);
+        else if (!answered.length && !(`${key.replace(/\{([^}]+)\}/g, ":$1")} request` in examples))
+          missing.push(`${key}: no request`);
+        for (const p of op.parameters ?? []) {
+          if (p.required && p.example === undefined) missing.push(`${key}: no example of ${p.name}`);
+          if (p.example !== undefined && valid(p.schema, p.example)) wrong.push(`${key} ${p.name}`);
+        }
+        const body = op.requestBody?.content["application/json"];
+        if (op.requestBody?.required && body?.example === undefined) missing.push(`${key}: no request body`);
+        if (body?.example !== undefined) {
+          const why = valid(body.schema, body.example);
+          if (why) wrong.push(`${key} request body: ${why}`);
+        }
+        for (const [status, r] of Object.entries(op.responses))
+          for (const [type, media] of Object.entries(r.content ?? {})) {
+            if (media.example === undefined || !media.schema) continue;
+            checked++;
+            const why = valid(media.schema, media.example);
+            if (why) wrong.push(`${key} ${status} ${type}: ${why}`);
+          }
+      }
+    expect(missing).toEqual([]);
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(150);
   });
 });

@@ -17,8 +17,10 @@ export type InsightServices = OverviewServices &
   EehrxfServices;
 
 export const overviewHandlers: HandlerMap<OverviewServices> = {
-  "GET /api/overview": async ({ services, query, user }) =>
-    json(await services.overview.forUser(user!, query.get("persona"), services)),
+  "GET /api/overview": async ({ services, input, user }) =>
+    json(
+      await services.overview.forUser(user!, (input.query.persona as string | undefined) ?? null, services),
+    ),
 };
 
 /** every insight route (analytics, federated cohorts, questions, EEHRxF, overview): one spread in server/api-routes.ts */

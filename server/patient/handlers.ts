@@ -1,6 +1,8 @@
 import { json, noContent } from "../http/errors";
-import { intParam, readJsonObject, type HandlerMap } from "../http/handler";
-import { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./service";
+import { parsedBody, parsedQuery, queryInt } from "../http/contract";
+import type { HandlerMap } from "../http/handler";
+import { byPatient, consentBody, consentQuery, patientListQuery } from "./contract";
+import { PATIENT_LIST_DEFAULT } from "./service";
 import type { PatientService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -8,28 +10,42 @@ export interface PatientServices {
   patients: PatientService;
 }
 
+/** Query and body are parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`. */
 export const patientHandlers: HandlerMap<PatientServices> = {
-  "GET /api/patient": async ({ services, query, user }) =>
+  "GET /api/patient": async (ctx) => {
+    const q = parsedQuery(ctx, patientListQuery);
+    const page = { limit: queryInt(q.limit, PATIENT_LIST_DEFAULT), offset: queryInt(q.offset, 0) };
+    return json(await ctx.services.patients.list(ctx.user!, page, "patient.list.read"));
+  },
+  "GET /api/patient/profile": async (ctx) =>
     json(
-      await services.patients.list(
-        user!,
-        {
-          limit: intParam(query, "limit", PATIENT_LIST_DEFAULT, 1, PATIENT_LIST_MAX),
-          offset: intParam(query, "offset", 0, 0, 10_000_000),
-        },
-        "patient.list.read",
+      await ctx.services.patients.profile(
+        parsedQuery(ctx, byPatient).patientId,
+        ctx.user!,
+        "patient.profile.read",
       ),
     ),
-  "GET /api/patient/profile": async ({ services, query, user }) =>
-    json(await services.patients.profile(query.get("patientId"), user!, "patient.profile.read")),
-  "GET /api/patient/insights": async ({ services, query, user }) =>
-    json(await services.patients.insights(query.get("patientId"), user!, "patient.insights.read")),
-  "GET /api/patient/research": async ({ services, query, user }) =>
-    json(await services.patients.research(query.get("patientId"), user!, "patient.research.read")),
-  "POST /api/patient/research": async ({ services, request, user }) =>
-    json(await services.patients.grantConsent(await readJsonObject(request), user!), 201),
-  "DELETE /api/patient/research": async ({ services, query, user }) => {
-    await services.patients.revokeConsent(query.get("patientId"), query.get("studyId"), user!);
+  "GET /api/patient/insights": async (ctx) =>
+    json(
+      await ctx.services.patients.insights(
+        parsedQuery(ctx, byPatient).patientId,
+        ctx.user!,
+        "patient.insights.read",
+      ),
+    ),
+  "GET /api/patient/research": async (ctx) =>
+    json(
+      await ctx.services.patients.research(
+        parsedQuery(ctx, byPatient).patientId,
+        ctx.user!,
+        "patient.research.read",
+      ),
+    ),
+  "POST /api/patient/research": async (ctx) =>
+    json(await ctx.services.patients.grantConsent(parsedBody(ctx, consentBody), ctx.user!), 201),
+  "DELETE /api/patient/research": async (ctx) => {
+    const { patientId, studyId } = parsedQuery(ctx, consentQuery);
+    await ctx.services.patients.revokeConsent(patientId, studyId, ctx.user!);
     return noContent();
   },
 };

@@ -161,6 +161,7 @@ export function watchAnswers(server: Server): AnswerMismatch[] {
     const url = req.url ?? "/";
     if (!url.startsWith("/api/") && url !== "/api") return;
     const chunks: Buffer[] = [];
+    const sent = EXAMPLES_DIR ? recordRequestBody(req) : undefined;
     let written: OutgoingHttpHeaders = {};
     const take = (chunk: unknown, enc?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === "function") return;
@@ -194,7 +195,7 @@ export function watchAnswers(server: Server): AnswerMismatch[] {
           res.statusCode >= 500 && res.statusCode !== 502 && res.statusCode !== 503
             ? `server error ${res.statusCode}`
             : checkAnswer(method, url, res.statusCode, headerOf(headers, "content-type"), body);
-        if (!problem) keepExample(method, url, res.statusCode, body);
+        if (!problem) keepExample(method, url, res.statusCode, body, sent);
         if (problem)
           mismatches.push({ request: `${method} ${url.slice(0, 200)}`, status: res.statusCode, problem });
       } catch (e) {
@@ -206,23 +207,56 @@ export function watchAnswers(server: Server): AnswerMismatch[] {
 }
 
 /**
- * With HUB_OPENAPI_EXAMPLES=<dir>: the first JSON answer of each operation and status (one that fits
- * the document) is written to <dir>/examples-<pid>.json, for
- * `scripts/openapi-examples.mjs` to fold into server/openapi/examples.json (real answers of the seeded
- * store as the document's examples).
+ * With HUB_OPENAPI_EXAMPLES=<dir>: for each operation, the first JSON answer of each status (one that
+ * fits the document) and, with the first success, the request that got it (its query and JSON body),
+ * written to <dir>/examples-<pid>.json for `scripts/openapi-examples.mjs` to fold into
+ * server/openapi/examples.json (real answers of the seeded store as the document's examples).
  */
 const EXAMPLES_DIR = process.env.HUB_OPENAPI_EXAMPLES;
 const seen: Record<string, unknown> = {};
-function keepExample(method: string, url: string, status: number, body: Buffer) {
-  if (!EXAMPLES_DIR || status >= 300 || body.length === 0) return;
-  const match = matchRoute(method, new URL(url, "http://hub.test").pathname);
+
+/** the bytes of a request body as they arrive (a copy of what the parser pushes; the stream is left as it is) */
+function recordRequestBody(req: IncomingMessage): Buffer[] {
+  const parts: Buffer[] = [];
+  const push = req.push.bind(req);
+  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk && parts.length < 64) parts.push(Buffer.from(chunk as Uint8Array));
+    return push(chunk, encoding);
+  };
+  return parts;
+}
+
+function keepExample(method: string, url: string, status: number, body: Buffer, sent?: Buffer[]) {
+  if (!EXAMPLES_DIR || status < 200 || (status >= 300 && status < 400) || status >= 500) return;
+  const where = new URL(url, "http://hub.test");
+  const match = matchRoute(method, where.pathname);
   if (match.kind !== "match") return;
-  const key = `${method} ${match.match.route.path} ${status}`;
+  const operation = `${method} ${match.match.route.path}`;
+  const key = `${operation} ${status}`;
   if (key in seen) return;
-  try {
-    seen[key] = JSON.parse(body.toString("utf8"));
-  } catch {
-    return;
+  let answer: unknown = null;
+  if (body.length) {
+    try {
+      answer = JSON.parse(body.toString("utf8"));
+    } catch {
+      return;
+    }
+  } else if (status !== 204) return;
+  seen[key] = answer;
+  if (status < 300 && !(`${operation} request` in seen)) {
+    const request: Record<string, unknown> = {};
+    const params = match.match.params;
+    if (Object.keys(params).length) request.params = params;
+    if (where.search) request.query = Object.fromEntries(where.searchParams);
+    const raw = Buffer.concat(sent ?? []).toString("utf8");
+    if (raw) {
+      try {
+        request.body = JSON.parse(raw);
+      } catch {
+        /* not JSON: no example */
+      }
+    }
+    seen[`${operation} request`] = request;
   }
   // written at once (a test worker may end without an "exit" event): only when recording examples
   mkdirSync(EXAMPLES_DIR, { recursive: true });
