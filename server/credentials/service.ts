@@ -7,7 +7,6 @@ import { toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE, inputVersions, keyText } from "../http/kept";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
-import { presentString } from "../http/handler";
 import {
   createVerifier,
   didWebUrl,
@@ -16,7 +15,6 @@ import {
   type CredentialVerifier,
   type VerificationInputs,
 } from "./verify";
-import { missingFields } from "../http/field-errors";
 
 /**
  * Verifiable credentials for /api/credentials: the credentials the caller may see, each with its
@@ -87,14 +85,6 @@ interface CredentialSource {
   /** the upstream answers, as the read cache hands them out (the same frozen arrays while valid) */
   inputs: readonly unknown[];
   items(): { credential: Credential; participantContextId: string | null }[];
-}
-
-export function parseCredentialRequest(body: Record<string, unknown>) {
-  const participantContextId = presentString(body.participantContextId);
-  const credentialType = presentString(body.credentialType);
-  if (!participantContextId || !credentialType)
-    throw missingFields({ participantContextId, credentialType }, CREDENTIAL_FIELDS_REQUIRED);
-  return { participantContextId, credentialType };
 }
 
 type Definition = Awaited<ReturnType<Dataspace["listCredentialDefinitions"]>>[number];
