@@ -60,7 +60,8 @@ describe.each(storeDialects())("the audit routes' kept answers on %s", (dialect)
         url,
         query: url.searchParams,
         params: {},
-        input: { query: {}, body: undefined },
+        // the dispatcher hands the handler its declared query parsed (server/http/contract.ts)
+        input: { query: Object.fromEntries(url.searchParams), body: undefined },
         user,
         services,
       });
