@@ -24,7 +24,7 @@ import type {
   Tenant,
   VerifiableCredentialJson,
 } from "./upstream-schemas";
-import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
+import { createKeptByInputs, deepFrozen, EVERYONE } from "../http/kept/kept";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /** The participant registry (spec section 4, Participants). */
@@ -426,7 +426,8 @@ function credentialsOf<T extends object>(upstream: readonly T[], map: (c: T) => 
   let list = credentialLists.get(upstream);
   if (!list) {
     list = upstream.map(map);
-    if (Object.isFrozen(upstream)) credentialLists.set(upstream, Object.freeze(list));
+    // a kept value (deepFrozen): the edge sends it from bytes encoded and gzipped once
+    if (Object.isFrozen(upstream)) credentialLists.set(upstream, deepFrozen(list));
   }
   return list;
 }
