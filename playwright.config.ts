@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "./server/config/node-flags";
@@ -14,8 +14,20 @@ const SERVER_BUNDLE = path.join(process.env.HUB_BUILD_DIR ?? "build", "server", 
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** a second server, on hold today (Europe/Berlin), for the offline notice */
 export const OFFLINE_URL = `http://127.0.0.1:${PORT + 1}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), "hub-e2e-"));
-const offlineDir = mkdtempSync(path.join(tmpdir(), "hub-e2e-offline-"));
+/**
+ * A data directory of the run: made once by the runner, which every worker process loading this file
+ * again inherits through the environment, and removed when the runner exits (after the servers stop).
+ */
+function runDirectory(variable: string, prefix: string): string {
+  const made = process.env[variable];
+  if (made) return made;
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  process.env[variable] = dir;
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+const dataDir = runDirectory("HUB_E2E_DATA_DIR", "hub-e2e-");
+const offlineDir = runDirectory("HUB_E2E_OFFLINE_DIR", "hub-e2e-offline-");
 const berlinDay = (offsetDays: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(
     new Date(Date.now() + offsetDays * 86_400_000),
