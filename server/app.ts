@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config";
 import { createIdentityProvider, type IdentityProvider } from "./auth/idp/provider";
 import { createApiDispatcher } from "./http/api-handler";
-import { JSON_HEADERS } from "./http/errors";
+import { errorResponse, json, JSON_HEADERS } from "./http/errors";
 import { createEncodedHealth } from "./health";
 import { importServerBuild } from "./http/server-build";
 import { HANDLERS } from "./api-routes";
@@ -191,26 +191,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
 
   /** the graph bridge, server to server: a provider data plane reads an asset's data (server/dataspace/graph-bridge.ts) */
-  const answerBridge = (req: IncomingMessage, res: ServerResponse) => {
-    services.dataspace
+  const answerBridge = (req: IncomingMessage, res: ServerResponse) =>
+    void services.dataspace
       .answerGraphBridge({ method: req.method ?? "", url: req.url ?? "/", headers: req.headers })
-      .then(
-        (a) => a,
-        (e: unknown) => {
-          console.error("[graph-bridge] could not answer:", e);
-          return { status: 500, body: { error: "Internal error" } };
-        },
-      )
-      .then(({ status, body }) => {
-        const bytes = Buffer.from(JSON.stringify(body));
-        res.writeHead(status, {
-          ...JSON_HEADERS,
-          "Cache-Control": "no-store",
-          "Content-Length": String(bytes.byteLength),
-        });
-        res.end(req.method === "HEAD" ? undefined : bytes);
-      });
-  };
+      .then(({ status, body }) => json(body, status, { "Cache-Control": "no-store" }), errorResponse)
+      .then((response) => sendWebResponse(res, response));
 
   // /api: the Node listener hands it to the framework-free dispatcher (docs/decisions/0002-api-dispatch.md)
   const apiHeaders = {

@@ -120,13 +120,16 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
   const target = assetOfPath(req.url);
   if (!target) return { status: 404, body: { error: BRIDGE_ERRORS.notFound } };
   const { participantId, assetId } = target;
-  const refuse = async (status: number, error: string, why: string): Promise<BridgeAnswer> => {
-    await record(rt, {
+  /** every answer is audited: what was released, or why nothing was */
+  const audited = (outcome: "success" | "failure", what: string) =>
+    record(rt, {
       action: "graph-bridge.read",
       actor: "data plane",
-      target: `${participantId}: ${assetId} (${why})`,
-      outcome: "failure",
+      target: `${participantId}: ${assetId} (${what})`,
+      outcome,
     });
+  const refuse = async (status: number, error: string, why: string): Promise<BridgeAnswer> => {
+    await audited("failure", why);
     return { status, body: { error } };
   };
   if (req.method !== "GET" && req.method !== "HEAD")
@@ -147,23 +150,13 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
   const terms = termsOfAsset(asset, assetId);
   if (terms.disclosure === "aggregate") {
     const data = aggregated(await rt.bridgeSource(assetId, participantId));
-    await record(rt, {
-      action: "graph-bridge.read",
-      actor: "data plane",
-      target: `${participantId}: ${assetId} (aggregate)`,
-      outcome: "success",
-    });
+    await audited("success", "aggregate");
     return { status: 200, body: data };
   }
   const agreementId = header(req.headers, AGREEMENT_HEADER);
   const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
   if (!permitId) return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");
   const data = pseudonymised(await rt.bridgeSource(assetId, participantId), rt.releaseSecret, permitId);
-  await record(rt, {
-    action: "graph-bridge.read",
-    actor: "data plane",
-    target: `${participantId}: ${assetId} (pseudonymised under ${permitId}, agreement ${agreementId})`,
-    outcome: "success",
-  });
+  await audited("success", `pseudonymised under ${permitId}, agreement ${agreementId}`);
   return { status: 200, body: data };
 }

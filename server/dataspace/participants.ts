@@ -24,7 +24,7 @@ import type {
   Tenant,
   VerifiableCredentialJson,
 } from "./upstream-schemas";
-import { createKeptByInputs, deepFrozen, EVERYONE } from "../http/kept/kept";
+import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /** The participant registry (spec section 4, Participants). */
@@ -420,17 +420,10 @@ export function toCredential(
 }
 
 // the spec's credentials per upstream answer (the read cache hands out the same frozen array while it
-// is valid): one shared, frozen list each, so that an answer made of it can be kept encoded
-const credentialLists = new WeakMap<readonly object[], readonly Credential[]>();
-function credentialsOf<T extends object>(upstream: readonly T[], map: (c: T) => Credential) {
-  let list = credentialLists.get(upstream);
-  if (!list) {
-    list = upstream.map(map);
-    // a kept value (deepFrozen): the edge sends it from bytes encoded and gzipped once
-    if (Object.isFrozen(upstream)) credentialLists.set(upstream, deepFrozen(list));
-  }
-  return list;
-}
+// is valid): one kept list each (deepFrozen: the edge sends it from bytes encoded and gzipped once)
+const keptCredentials = /* @__PURE__ */ createKeptByInputs<readonly Credential[]>();
+const credentialsOf = <T extends object>(upstream: readonly T[], map: (c: T) => Credential) =>
+  keptCredentials(EVERYONE, [upstream], () => upstream.map(map));
 
 /**
  * The credentials a participant holds (identity hub), or those issued to it (issuer service): the

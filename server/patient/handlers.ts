@@ -11,36 +11,27 @@ export interface PatientServices {
 }
 
 /** Query and body are parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`. */
+/** a read of one patient's record (profile, insights, research), audited as `patient.<part>.read` */
+const readOf =
+  (part: "profile" | "insights" | "research"): HandlerMap<PatientServices>[string] =>
+  async (ctx) =>
+    json(
+      await ctx.services.patients[part](
+        parsedQuery(ctx, byPatient).patientId,
+        ctx.user!,
+        `patient.${part}.read`,
+      ),
+    );
+
 export const patientHandlers: HandlerMap<PatientServices> = {
   "GET /api/patient": async (ctx) => {
     const q = parsedQuery(ctx, patientListQuery);
     const page = { limit: queryInt(q.limit, PATIENT_LIST_DEFAULT), offset: queryInt(q.offset, 0) };
     return json(await ctx.services.patients.list(ctx.user!, page, "patient.list.read"));
   },
-  "GET /api/patient/profile": async (ctx) =>
-    json(
-      await ctx.services.patients.profile(
-        parsedQuery(ctx, byPatient).patientId,
-        ctx.user!,
-        "patient.profile.read",
-      ),
-    ),
-  "GET /api/patient/insights": async (ctx) =>
-    json(
-      await ctx.services.patients.insights(
-        parsedQuery(ctx, byPatient).patientId,
-        ctx.user!,
-        "patient.insights.read",
-      ),
-    ),
-  "GET /api/patient/research": async (ctx) =>
-    json(
-      await ctx.services.patients.research(
-        parsedQuery(ctx, byPatient).patientId,
-        ctx.user!,
-        "patient.research.read",
-      ),
-    ),
+  "GET /api/patient/profile": readOf("profile"),
+  "GET /api/patient/insights": readOf("insights"),
+  "GET /api/patient/research": readOf("research"),
   "POST /api/patient/research": async (ctx) =>
     json(await ctx.services.patients.grantConsent(parsedBody(ctx, consentBody), ctx.user!), 201),
   "DELETE /api/patient/research": async (ctx) => {
