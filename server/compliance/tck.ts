@@ -1,7 +1,7 @@
 import type { AuditLog } from "../audit/log";
 import { PERSONAS } from "../auth/personas";
 import type { GraphStore } from "../graph";
-import { deepFrozen } from "../http/kept";
+import { createKeptByInputs, EVERYONE } from "../http/kept";
 import {
   type ApplicationData,
   type InformationRequestData,
@@ -74,8 +74,8 @@ class Fail extends Error {}
 
 export function createTck(deps: TckDeps) {
   let last: TckRun | undefined;
-  /** the last run as answered again (`cached: true`): a kept value, encoded once at the edge */
-  let lastAgain: { of: TckRun; answer: TckRun & { cached: boolean } } | undefined;
+  /** the last run as answered again (`cached: true`), kept per run: encoded once at the edge */
+  const answeredAgain = createKeptByInputs<TckRun & { cached: boolean }>(2);
   let running: Promise<TckRun> | undefined;
 
   async function http(
@@ -483,8 +483,8 @@ export function createTck(deps: TckDeps) {
   /** the last run (cached), or a first run */
   async function results(opts: { rerun: boolean; cookie?: string }): Promise<TckRun & { cached: boolean }> {
     if (!opts.rerun && last) {
-      if (lastAgain?.of !== last) lastAgain = { of: last, answer: deepFrozen({ ...last, cached: true }) };
-      return lastAgain.answer;
+      const run = last;
+      return answeredAgain(EVERYONE, [run], () => ({ ...run, cached: true }));
     }
     if (!running) running = run(opts.cookie).finally(() => (running = undefined));
     return { ...(await running), cached: false };
