@@ -5,7 +5,8 @@ import type { Services } from "../server/services";
 declare module "@remix-run/node" {
   interface AppLoadContext {
     services: Services;
-    cspNonce: string;
+    /** the Content-Security-Policy of a page whose inline scripts have these SHA-256 hashes (base64) */
+    contentSecurityPolicy(scriptHashes: readonly string[]): string;
   }
   interface Future {
     v3_singleFetch: true;

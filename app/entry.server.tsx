@@ -3,19 +3,12 @@ import { RemixServer } from "@remix-run/react";
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { documentResponse } from "../server/http/document-body";
-import {
-  noncePlaceholder,
-  RenderedDocument,
-  renderKey,
-  sharedRenderCache,
-} from "../server/http/render-cache";
-import { NonceContext } from "./nonce";
+import { RenderedDocument, renderKey, sharedRenderCache } from "../server/http/render-cache";
 
 const ABORT_DELAY = 5_000;
 
 /** documents rendered a moment ago, by URL and the loaders' data (docs/performance.md) */
 const rendered = sharedRenderCache();
-const NONCE_SLOT = noncePlaceholder();
 
 /** the whole document, rendered by React's stream renderer and read to its end (every Suspense boundary settled) */
 function renderDocument(request: Request, remixContext: EntryContext): Promise<RenderedDocument> {
@@ -29,12 +22,10 @@ function renderDocument(request: Request, remixContext: EntryContext): Promise<R
     });
     sink.on("finish", () => {
       clearTimeout(timer);
-      resolve(new RenderedDocument(Buffer.concat(chunks).toString(), NONCE_SLOT));
+      resolve(new RenderedDocument(Buffer.concat(chunks).toString()));
     });
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={NONCE_SLOT}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={NONCE_SLOT} />
-      </NonceContext.Provider>,
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
       {
         onAllReady: () => pipe(sink),
         // a render error rejects: Remix renders the error boundary's document instead
@@ -57,8 +48,9 @@ function renderDocument(request: Request, remixContext: EntryContext): Promise<R
  * React APIs are used (docs/performance.md).
  *
  * A page answered 200 without errors whose URL and loader data equal those of a document rendered a
- * moment ago is not rendered again: its text comes from server/http/render-cache.ts, with this
- * answer's nonce put in.
+ * moment ago is not rendered again: its bytes (and their gzip, made once) come from
+ * server/http/render-cache.ts. Its inline scripts are allowed by their hashes in its own
+ * Content-Security-Policy, which replaces the edge's nonce policy (server/http/remix-answer.ts).
  */
 export default async function handleRequest(
   request: Request,
@@ -72,8 +64,7 @@ export default async function handleRequest(
   const doc = await (key === null
     ? renderDocument(request, remixContext)
     : rendered.get(key, () => renderDocument(request, remixContext)));
-  const body = doc.withNonce(loadContext.cspNonce);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  responseHeaders.set("Content-Length", String(body.byteLength));
-  return documentResponse(body, responseStatusCode, responseHeaders);
+  responseHeaders.set("Content-Security-Policy", loadContext.contentSecurityPolicy(doc.scriptHashes));
+  return documentResponse(doc.body, responseStatusCode, responseHeaders);
 }

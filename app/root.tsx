@@ -21,7 +21,6 @@ import { rolesLabel } from "./components/ui/labels";
 import { AppLink, AppLinkRouting } from "./components/ui/app-link";
 import { MainNav } from "./components/ui/MainNav";
 import { PersonaPicker } from "./components/ui/PersonaPicker";
-import { useNonce } from "./nonce";
 import { getUser } from "./session.server";
 import styles from "./styles/app.css";
 
@@ -166,7 +165,6 @@ const DESCRIPTION =
   "Health Dataspace Hub: the catalogue, knowledge graph, data permits and exchanges of a European health data space, for its participants.";
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
   // every page has one description (search results and Lighthouse's SEO audit): the deepest route's own, or the hub's
   const description =
     useMatches()
@@ -184,8 +182,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );

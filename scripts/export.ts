@@ -18,6 +18,7 @@
  *
  * Options: --out <dir> (default dist/static-site).
  */
+import { cspFor } from "../server/http/security-headers";
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -107,7 +108,7 @@ export async function exportSite(
   const buildPath = path.resolve(opts.buildPath ?? "build/remix/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const services = createStaticServices(loadConfig({ APP_MODE: "static" }));
-  const context: ViewContext = { services, cspNonce: "export" };
+  const context: ViewContext = { services, contentSecurityPolicy: (hashes) => cspFor(hashes) };
   const personaHandler = createPersonaHandler(build, "production");
   const plainHandler = createRequestHandler(build, "production");
   const headers = { [EXPORT_HEADER]: "1" };

@@ -120,6 +120,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       console.log(`${req.method} ${url} ${res.statusCode} ${(performance.now() - t0).toFixed(1)}ms`),
     );
   };
+  /** a rendered document's policy: its own inline scripts by their hashes (app/entry.server.tsx) */
+  const contentSecurityPolicy = (scriptHashes: readonly string[]) => cspFor(scriptHashes, formActions);
   /** the security headers of a page (or asset) answer, with its own CSP nonce (returned) */
   const pageHeaders = (req: IncomingMessage, res: ServerResponse): string => {
     const nonce = generateNonce();
@@ -142,7 +144,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const handleRemix = createRemixHandler(build, remixMode);
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
   const personaPages =
-    config.appMode === "static" ? staticModePages({ build, services, mode: remixMode, publicOrigin }) : null;
+    config.appMode === "static"
+      ? staticModePages({ build, services, mode: remixMode, publicOrigin, contentSecurityPolicy })
+      : null;
 
   // the server's one scheduler (server/http/turns.ts): in each turn of the event loop health's answers,
   // then a page, then a few API requests; pages a few at a time, shared fairly between callers;
@@ -183,8 +187,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (pathname === "/favicon.ico" && (req.method === "GET" || req.method === "HEAD"))
       return files.favicon(req, res);
     if (answerReferencePage(req, res, nonce)) return;
-    if (personaPages?.(req, res, nonce)) return;
-    const answer = () => answerWithRemix(handleRemix, req, res, { services, cspNonce: nonce });
+    if (personaPages?.(req, res)) return;
+    const answer = () => answerWithRemix(handleRemix, req, res, { services, contentSecurityPolicy });
     if (pageLimit > 0 && (req.method === "GET" || req.method === "HEAD" || pathname.endsWith(".data")))
       return turns.page(res, callerOf(req), answer);
     answer();

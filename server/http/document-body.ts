@@ -1,10 +1,11 @@
-import { EncodedBody, rawBodyResponse } from "./node-adapter";
+import { type EncodedBody, rawBodyResponse } from "./node-adapter";
 
 /**
  * The rendered document's bytes, held on the `Response` that app/entry.server.tsx answers with, so the
- * page path of server/app.ts writes them to the socket as they are instead of reading them back
- * through the Response's web stream (docs/decisions/0029). A registered symbol, because the Remix
- * build and the server are two bundles, each with its own copy of this module.
+ * page path of server/app.ts writes them to the socket as they are (or their gzip, made once per
+ * rendered document) instead of reading them back through the Response's web stream (docs/decisions/0029).
+ * A registered symbol, because the Remix build and the server are two bundles, each with its own copy
+ * of this module.
  */
 const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
 
@@ -14,17 +15,21 @@ const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
  * is made transferable when it is constructed, and young-generation collections keep it: one made per
  * page for nothing was promoted with every page (decision 0038).
  */
-export function documentResponse(body: Buffer, status: number, headers: Headers): Response {
-  return holdDocumentBody(rawBodyResponse(new EncodedBody(body), { status, headers }), body);
+export function documentResponse(body: EncodedBody, status: number, headers: Headers): Response {
+  headers.set("Content-Length", String(body.byteLength));
+  return holdDocumentBody(rawBodyResponse(body, { status, headers }), body);
 }
 
-export function holdDocumentBody(response: Response, body: Uint8Array): Response {
+export function holdDocumentBody(response: Response, body: EncodedBody): Response {
   Object.defineProperty(response, DOCUMENT_BODY, { value: body });
   return response;
 }
 
-/** the bytes held by holdDocumentBody, or null (another response: a redirect, HEAD, an error page) */
-export function heldDocumentBody(response: Response): Uint8Array | null {
-  const held = (response as unknown as Record<symbol, unknown>)[DOCUMENT_BODY];
-  return held instanceof Uint8Array ? held : null;
+/**
+ * The body held by holdDocumentBody, or null (another response: a redirect, HEAD, an error page). Told
+ * by its shape, not its class: the Remix build's EncodedBody is another bundle's copy of the class.
+ */
+export function heldDocumentBody(response: Response): EncodedBody | null {
+  const held = (response as unknown as Record<symbol, EncodedBody | undefined>)[DOCUMENT_BODY];
+  return held && Buffer.isBuffer(held.raw) && typeof held.gzip === "function" ? held : null;
 }

@@ -156,7 +156,7 @@ export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
 /** whether a body is sent gzip-encoded: a kept one above 1 KiB, to a client that takes gzip */
-const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
+export const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
   body.byteLength > 1024 && acceptsGzip(acceptEncoding);
 
 function webHeaders(req: IncomingMessage): Headers {

@@ -6,6 +6,7 @@ import { TOO_LARGE, type Tagged } from "./limits";
 import {
   answerFailed,
   bodilessWebRequest,
+  gzipped,
   sendWebResponse,
   textResponse,
   toWebRequest,
@@ -146,12 +147,23 @@ export function answerWithRemix(
       if (refused) void noteRefusal(request, context, refused);
       res.statusMessage = response.statusText;
       res.statusCode = response.status;
-      for (const [k, v] of response.headers.entries()) appendHeader(res, k, v);
-      // every page is rendered for its caller (their data, their CSP nonce): no cache keeps it, unless
-      // the route says otherwise (files under /build are not answered here and keep their own caching)
+      for (const [k, v] of response.headers.entries())
+        // a document's own policy (its inline scripts' hashes) replaces the edge's nonce policy
+        if (k === "content-security-policy") res.setHeader(k, v);
+        else appendHeader(res, k, v);
+      // every page is rendered for its caller (their data): no cache keeps it, unless the route says
+      // otherwise (files under /build are not answered here and keep their own caching)
       if (!res.hasHeader("cache-control")) res.setHeader("Cache-Control", "no-store");
       const held = heldDocumentBody(response);
-      if (held) return void res.end(held);
+      if (held) {
+        // a rendered document is compressed once (its gzip kept with it), never per answer
+        appendHeader(res, "vary", "Accept-Encoding");
+        const gzip = gzipped(held, req.headers["accept-encoding"]);
+        if (gzip) res.setHeader("Content-Encoding", "gzip");
+        const bytes = gzip ? held.gzip() : held.raw;
+        res.setHeader("Content-Length", bytes.byteLength);
+        return void res.end(bytes);
+      }
       if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
       if (response.body) await writeReadableStreamToWritable(response.body, res);
       else res.end();

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createRenderCache, noncePlaceholder, RenderedDocument, renderKey } from "./render-cache";
+import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
+import { createRenderCache, RenderedDocument, renderKey } from "./render-cache";
 
-const SLOT = "hubnonceslot";
-const doc = (html: string) => new RenderedDocument(html, SLOT);
-const text = (d: RenderedDocument) => d.withNonce("N").toString();
+const doc = (html: string) => new RenderedDocument(html);
+const text = (d: RenderedDocument) => d.body.toString();
 
 describe("the render cache", () => {
   it("renders once per key and answers the same document again", async () => {
@@ -84,18 +85,24 @@ describe("a page's render key", () => {
   });
 });
 
-describe("the nonce put into a rendered document", () => {
-  it("replaces every placeholder with the answer's nonce, in UTF-8", () => {
-    const slot = noncePlaceholder();
-    expect(slot).toMatch(/^[a-z0-9]+$/);
-    expect(noncePlaceholder()).not.toBe(slot);
-    const d = new RenderedDocument(
-      `<script nonce="${slot}">"Zoë"</script><style nonce="${slot}"></style>`,
-      slot,
+describe("a rendered document", () => {
+  const sha256 = (t: string) => createHash("sha256").update(t, "utf8").digest("base64");
+
+  it("names the SHA-256 of each inline script's text (UTF-8), once each, and none of a script with src", () => {
+    const d = doc(
+      '<script>"Zoë"</script><p>x</p><script type="module">import "/build/a.js";\n</script>' +
+        '<script src="/build/b.js"></script><SCRIPT async src=/c.js></SCRIPT><script>"Zoë"</script>',
     );
-    const bytes = d.withNonce("a$&b+/=");
-    expect(bytes.toString()).toBe('<script nonce="a$&b+/=">"Zoë"</script><style nonce="a$&b+/="></style>');
-    expect(d.withNonce("other").toString()).toContain('nonce="other"');
-    expect(new RenderedDocument("no nonce here", slot).withNonce("x").toString()).toBe("no nonce here");
+    expect(d.scriptHashes).toEqual([sha256('"Zoë"'), sha256('import "/build/a.js";\n')]);
+    expect(doc("<p>no script</p>").scriptHashes).toEqual([]);
+  });
+
+  it("is its bytes as rendered, and their gzip made once", () => {
+    const html = `<!DOCTYPE html><p>${"é".repeat(2000)}</p>`;
+    const d = doc(html);
+    expect(d.body.raw.toString()).toBe(html);
+    expect(d.byteLength).toBe(Buffer.byteLength(html));
+    expect(gunzipSync(d.body.gzip()).toString()).toBe(html);
+    expect(d.body.gzip()).toBe(d.body.gzip());
   });
 });

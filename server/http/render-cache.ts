@@ -1,10 +1,13 @@
+import { createHash } from "node:crypto";
+import { EncodedBody } from "./node-adapter";
+
 /**
  * Documents already rendered, by everything their render reads (docs/performance.md). A page's loaders
  * run on every request; when the URL and the loaders' data are the same as for a document rendered a
- * moment ago, React's render would give the same text again, so it is taken from here instead. Only
- * the CSP nonce differs per answer: documents are rendered with a placeholder in its place, kept as
- * the bytes between the placeholders, and each answer gets its own nonce put in
- * (`RenderedDocument.withNonce`).
+ * moment ago, React's render would give the same text again, so it is taken from here instead. A
+ * document is the same bytes for every answer: its inline scripts are allowed by their hashes, not a
+ * nonce (`RenderedDocument.scriptHashes`, server/http/security-headers.ts), so it is encoded once and
+ * compressed once (`EncodedBody`).
  *
  * Nothing leaks between users: the key holds the loaders' whole data (the user, what the page shows),
  * so an entry is found only by a request whose page would show exactly the same. Entries live `ttlMs`
@@ -61,26 +64,25 @@ export function renderKey(url: string, context: { loaderData: unknown; actionDat
   }
 }
 
-/** a rendered document as the bytes between its nonce placeholders */
-export class RenderedDocument {
-  private readonly parts: Buffer[];
-  readonly byteLength: number;
+/** an inline script's text: a `<script>` element without `src` (React escapes `</` inside a script's text) */
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 
-  constructor(html: string, placeholder: string) {
-    this.parts = html.split(placeholder).map((s) => Buffer.from(s));
-    this.byteLength = this.parts.reduce((n, p) => n + p.byteLength, 0);
+/** a rendered document: its bytes (compressed once) and the SHA-256 hashes (base64) of its inline scripts */
+export class RenderedDocument {
+  readonly body: EncodedBody;
+  readonly scriptHashes: readonly string[];
+
+  constructor(html: string) {
+    this.body = new EncodedBody(Buffer.from(html));
+    const hashes = new Set<string>();
+    for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT))
+      if (!/\bsrc\s*=/i.test(attributes!))
+        hashes.add(createHash("sha256").update(text!, "utf8").digest("base64"));
+    this.scriptHashes = [...hashes];
   }
 
-  /** the document's bytes with this answer's nonce in place of each placeholder */
-  withNonce(nonce: string): Buffer<ArrayBuffer> {
-    const n = Buffer.from(nonce);
-    const list: Buffer[] = [this.parts[0]!];
-    for (let i = 1; i < this.parts.length; i++) list.push(n, this.parts[i]!);
-    // (its memory an ArrayBuffer, as concat allocates it, never a SharedArrayBuffer)
-    return Buffer.concat(
-      list,
-      this.byteLength + n.byteLength * (this.parts.length - 1),
-    ) as Buffer<ArrayBuffer>;
+  get byteLength(): number {
+    return this.body.byteLength;
   }
 }
 
@@ -159,13 +161,4 @@ const SHARED = Symbol.for("health-dataspace-hub.render-cache");
 export function sharedRenderCache(): RenderCache {
   const holder = globalThis as unknown as Record<symbol, RenderCache | undefined>;
   return (holder[SHARED] ??= createRenderCache());
-}
-
-/**
- * What a document is rendered with in place of its nonce: letters and digits only (nothing a render
- * escapes), new for each process, so no page text can hold it by chance.
- */
-export function noncePlaceholder(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return `hubnonce${Buffer.from(bytes).toString("hex")}`;
 }

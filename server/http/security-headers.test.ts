@@ -47,6 +47,13 @@ describe("cspFor", () => {
     expect(d.size).toBe(9);
   });
 
+  it("allows inline scripts by their hashes instead, each once, and none when there are none", () => {
+    const h = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
+    expect(directives(cspFor([h, "YWJj", h])).get("script-src")).toBe(`'self' 'sha256-${h}' 'sha256-YWJj'`);
+    expect(directives(cspFor([])).get("script-src")).toBe("'self'");
+    expect(() => cspFor(["x' 'unsafe-inline"])).toThrow(/hash must be base64/);
+  });
+
   it("lets forms post to further origins, reduced to normalised origins without duplicates", () => {
     const csp = cspFor("n0nce", [
       "https://Keycloak.Example.org:443/realms/hub",

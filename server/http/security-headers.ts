@@ -3,9 +3,11 @@
  * mutating requests (DESIGN.md "http": security headers). Web standards only.
  *
  * Decisions:
- * - `securityHeaders` holds the headers that are the same on every response. The CSP is per response
- *   because Remix's hydration scripts are inline and need a fresh nonce: pages add
- *   `Content-Security-Policy: cspFor(nonce, formActionOrigins)`.
+ * - `securityHeaders` holds the headers that are the same on every response. The CSP is per response:
+ *   a page rendered by Remix allows exactly its own inline scripts by their SHA-256 hashes
+ *   (`cspFor(hashes, …)`, computed once per rendered document, server/http/render-cache.ts), so a
+ *   kept document is the same bytes for every answer and is compressed once; other pages (the offline
+ *   notice, the API reference) allow their inline parts by a fresh nonce (`cspFor(nonce, …)`).
  * - Referrer-Policy is `strict-origin-when-cross-origin`, not `no-referrer`: URLs may carry patient
  *   ids, and this policy sends only the origin to other sites, while `no-referrer` would make browsers
  *   send `Origin: null` on same-origin form posts, which the origin check below must reject.
@@ -29,11 +31,18 @@ export function securityHeaders(opts: { https: boolean }): Record<string, string
 }
 
 /**
- * The CSP of an HTML page. `formActionOrigins` are further origins forms may post to, e.g. the identity
- * provider's (any URL is reduced to its origin, so the OIDC issuer URL can be passed as is).
+ * The CSP of an HTML page. Its inline scripts are allowed by a nonce (a string) or by the SHA-256
+ * hashes of their texts (a list, base64; none allows no inline script). `formActionOrigins` are further
+ * origins forms may post to, e.g. the identity provider's (any URL is reduced to its origin, so the OIDC
+ * issuer URL can be passed as is).
  */
-export function cspFor(nonce: string, formActionOrigins: string[] = []): string {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(nonce)) throw new Error("a CSP nonce must be base64");
+export function cspFor(inline: string | readonly string[], formActionOrigins: string[] = []): string {
+  const base64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+  if (typeof inline === "string" && !base64.test(inline)) throw new Error("a CSP nonce must be base64");
+  if (typeof inline !== "string" && !inline.every((h) => base64.test(h)))
+    throw new Error("a CSP hash must be base64");
+  const scripts =
+    typeof inline === "string" ? [`'nonce-${inline}'`] : [...new Set(inline)].map((h) => `'sha256-${h}'`);
   const formActions = formActionOrigins.map((url) => {
     const origin = normaliseOrigin(url);
     if (origin === null) throw new Error(`form-action origin "${url}" is not an http(s) URL`);
@@ -41,7 +50,7 @@ export function cspFor(nonce: string, formActionOrigins: string[] = []): string 
   });
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    ["script-src 'self'", ...scripts].join(" "),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",

@@ -13,7 +13,7 @@ import { personaBasename, personaOfPath } from "./personas";
 
 export interface ViewContext {
   services: Services;
-  cspNonce: string;
+  contentSecurityPolicy(scriptHashes: readonly string[]): string;
 }
 
 export type PersonaHandler = (request: Request, context: ViewContext) => Promise<Response | null>;
@@ -72,13 +72,18 @@ export function staticModePages(opts: {
   services: Services;
   mode: "production" | "development";
   publicOrigin: string;
-}): (req: IncomingMessage, res: ServerResponse, cspNonce: string) => boolean {
+  contentSecurityPolicy: ViewContext["contentSecurityPolicy"];
+}): (req: IncomingMessage, res: ServerResponse) => boolean {
   const handle = createPersonaHandler(opts.build, opts.mode);
-  return (req, res, cspNonce) => {
+  const context: ViewContext = {
+    services: opts.services,
+    contentSecurityPolicy: opts.contentSecurityPolicy,
+  };
+  return (req, res) => {
     const url = req.url ?? "/";
     if (!personaOfPath(requestPath(url))) return false;
     toWebRequest(req, opts.publicOrigin + url)
-      .then((request) => handle(request, { services: opts.services, cspNonce }))
+      .then((request) => handle(request, context))
       .then((response) =>
         sendWebResponse(
           res,

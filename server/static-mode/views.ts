@@ -1,3 +1,4 @@
+import { cspFor } from "../http/security-headers";
 import { GRAPH_LIMIT_DEFAULT } from "../graph/service";
 import type { Services } from "../services";
 import { createPersonaHandler, type ViewContext } from "./http";
@@ -105,7 +106,7 @@ export async function walkViews(
   } else {
     if (!build) throw new Error("walkViews: a Remix build is needed to render in process");
     const handler = createPersonaHandler(build, "production");
-    const context: ViewContext = { services, cspNonce: "static" };
+    const context: ViewContext = { services, contentSecurityPolicy: (hashes) => cspFor(hashes) };
     handle = async (request) =>
       (await handler(request, context)) ?? new Response("not a persona path", { status: 404 });
   }

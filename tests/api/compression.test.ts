@@ -81,21 +81,16 @@ describe("compression at the edge", () => {
       expect(plain.headers["content-encoding"], what).toBeUndefined();
       expect(plain.body.byteLength, what).toBeGreaterThan(1024);
       const br = await get(target, { "accept-encoding": "br, gzip", cookie });
+      // a kept API answer and a rendered document leave with their own gzip, made once
       expect(br.headers["content-encoding"], what).toEqual(
-        target.startsWith("/api") ? expect.any(String) : "br",
+        target.startsWith("/api") || what.endsWith("(HTML)") ? expect.any(String) : "br",
       );
       expect(br.headers.vary, what).toMatch(/accept-encoding/i);
       expect(br.body.byteLength, what).toBeLessThan(plain.body.byteLength / 2);
       const gz = await get(target, { "accept-encoding": "gzip", cookie });
       expect(gz.headers["content-encoding"], what).toBe("gzip");
-      // a page is rendered per request (its CSP nonce differs): compare its length, the rest byte for byte
-      if (target.startsWith("/build") || target.startsWith("/api")) {
-        expect(decode(br).equals(plain.body), what).toBe(true);
-        expect(decode(gz).equals(plain.body), what).toBe(true);
-      } else {
-        expect(decode(br).byteLength, what).toBe(plain.body.byteLength);
-        expect(decode(gz).byteLength, what).toBe(plain.body.byteLength);
-      }
+      expect(decode(br).equals(plain.body), what).toBe(true);
+      expect(decode(gz).equals(plain.body), what).toBe(true);
     }
   });
 

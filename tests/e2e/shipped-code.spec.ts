@@ -21,10 +21,18 @@ const SERVER_ONLY = [
   { marker: "did:web:alpha-klinik.de", module: "server/auth/personas (the demonstration organisations)" },
 ];
 const OWN_SCRIPT_BUDGET = 40_000;
+const refusedByPolicy: string[] = [];
 
-/** every script the page loads, by URL, with its text */
+/**
+ * every script the page loads, by URL, with its text; and every script the page's Content-Security-Policy
+ * refused (Chromium says so on the console), which must be none: a document allows its inline scripts
+ * by their hashes (decision 0073), and a refused one is a page that never hydrates
+ */
 function recordScripts(page: Page): Map<string, string> {
   const scripts = new Map<string, string>();
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) refusedByPolicy.push(`${page.url()}: ${m.text()}`);
+  });
   page.on("response", (res: Response) => {
     if (res.request().resourceType() !== "script" || res.status() !== 200) return;
     void res
@@ -55,6 +63,8 @@ async function checkView(page: Page, scripts: Map<string, string>, path: string)
   const res = await page.goto(path);
   expect(res?.status(), path).toBeLessThan(400);
   await page.waitForLoadState("networkidle");
+  // hydrated: React Router's client router runs (its entry is one of the inline scripts)
+  expect(await page.evaluate(() => "__remixRouter" in window), `${path}: hydrated`).toBe(true);
   const preloads = await ownPreloads(page, path);
   expect(preloads.length, `${path}: its module preloads`).toBeGreaterThan(0);
   for (const p of preloads) if (!scripts.has(p)) scripts.set(p, await (await page.request.get(p)).text());
@@ -66,6 +76,7 @@ async function checkView(page: Page, scripts: Map<string, string>, path: string)
 }
 
 function expectNoServerModules(scripts: Map<string, string>, where: string) {
+  expect(refusedByPolicy, `${where}: scripts refused by the page's CSP`).toEqual([]);
   for (const { marker, module } of SERVER_ONLY) {
     const holders = [...scripts].filter(([, text]) => text.includes(marker)).map(([url]) => url);
     expect(holders, `${where}: scripts holding ${module}`).toEqual([]);

@@ -1,3 +1,4 @@
+import { cspFor } from "../../server/http/security-headers";
 import type { AppLoadContext } from "@remix-run/node";
 import { signIn } from "./signin";
 import { startTestServer, type TestServer } from "./server";
@@ -36,7 +37,7 @@ export async function startRouteHarness(env: Record<string, string> = {}): Promi
   };
   return {
     server,
-    context: { services: server.services, cspNonce: "test-nonce" },
+    context: { services: server.services, contentSecurityPolicy: (hashes) => cspFor(hashes) },
     request,
     post: (persona, path, fields) =>
       request(persona, path, {
