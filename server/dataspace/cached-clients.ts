@@ -10,8 +10,9 @@ import type { TenantManagerClient } from "./tenant-manager-client";
  * `cache.read` (short cache + coalescing of identical in-flight calls), every write invalidates the
  * whole cache once it has been answered, whatever its outcome (a failed write may still have
  * changed something). A provider's catalogue (another participant's answer, with fresh offer ids)
- * is never kept, only shared by identical requests in flight; the onboarding reads and endpoint data
- * references (short-lived tokens) always go upstream.
+ * is only shared by identical requests in flight, never kept, except from the embedded dataspace,
+ * whose every change (the provider's included) the cache follows; the onboarding reads and endpoint
+ * data references (short-lived tokens) always go upstream.
  */
 
 /** the read cache's keys of the lists */
@@ -61,8 +62,8 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
       write(client.updatePolicyDefinition(id, policyId, definition, signal)),
     deletePolicyDefinition: (id, policyId, signal) =>
       write(client.deletePolicyDefinition(id, policyId, signal)),
-    // another participant's answer, with offer ids the provider issues afresh on each request: never
-    // kept, but identical requests in flight share one call
+    // another participant's answer, with offer ids the provider issues afresh on each request: not
+    // kept (but from the embedded dataspace), identical requests in flight share one call
     requestCatalog: (id, request, signal) =>
       cache.share(keyText("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
     listNegotiations: (id, signal, query) =>

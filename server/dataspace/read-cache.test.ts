@@ -92,3 +92,31 @@ describe("read cache: the upstream's 404", () => {
     expect(failures).toBe(2);
   });
 });
+
+describe("read cache: an answer that must be fresh (share)", () => {
+  const make = (version?: () => number) =>
+    createReadCache({ name: "connector", ttlMs: 1000, timeoutMs: 1000, now: () => 0, version });
+  const counting = () => {
+    let n = 0;
+    return { load: () => Promise.resolve({ "@id": `catalog-${++n}` }), calls: () => n };
+  };
+
+  it("is asked upstream at each request when the cache does not follow the upstream's changes", async () => {
+    const c = make();
+    const { load, calls } = counting();
+    expect(await c.share("cat", undefined, load)).toEqual({ "@id": "catalog-1" });
+    expect(await c.share("cat", undefined, load)).toEqual({ "@id": "catalog-2" });
+    expect(calls()).toBe(2);
+  });
+
+  it("is kept until the next change when the cache follows each change (the embedded dataspace)", async () => {
+    let version = 0;
+    const c = make(() => version);
+    const { load, calls } = counting();
+    const first = await c.share("cat", undefined, load);
+    expect(await c.share("cat", undefined, load)).toBe(first);
+    expect(calls()).toBe(1);
+    version++; // a change in the embedded dataspace, the provider's included
+    expect(await c.share("cat", undefined, load)).toEqual({ "@id": "catalog-2" });
+  });
+});

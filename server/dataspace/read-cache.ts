@@ -47,8 +47,10 @@ export interface ReadCache {
     upstream?: UpstreamName,
   ): Promise<T>;
   /**
-   * Like `read`, but nothing is kept: only identical calls in flight share one upstream call (an answer
-   * that must be fresh on each request, e.g. a provider's catalogue with its new offer ids).
+   * Like `read`, for an answer that must be fresh on each request (e.g. a provider's catalogue with its
+   * new offer ids): only identical calls in flight share one upstream call, and nothing is kept, unless
+   * the cache follows each of the upstream's changes (`version`: the embedded dataspace), when it is
+   * kept as `read` keeps it.
    */
   share<T>(
     key: string,
@@ -188,7 +190,8 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
 
   return {
     read: (key, signal, load, upstream = options.name) => read(key, signal, load, upstream, true),
-    share: (key, signal, load, upstream = options.name) => read(key, signal, load, upstream, false),
+    share: (key, signal, load, upstream = options.name) =>
+      read(key, signal, load, upstream, options.version !== undefined),
     peek<T>(key: string) {
       const hit = fresh(key);
       // a kept 404 is thrown by read(), not peeked
