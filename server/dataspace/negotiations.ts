@@ -158,12 +158,16 @@ export async function fetchProviderCatalog(
   counterPartyAddress?: string,
 ): Promise<Catalog> {
   const request = catalogRequestOf(providerDid, counterPartyAddress);
+  let catalog: Catalog;
   try {
-    return await rt.connector.requestCatalog(participantId, request);
+    catalog = await rt.connector.requestCatalog(participantId, request);
   } catch (e) {
     throw badGateway("Failed to fetch provider catalog", describeUpstream(e));
   }
+  // kept by the read cache (frozen: the embedded dataspace's): sent from bytes encoded once
+  return Object.isFrozen(catalog) ? keptCatalogs(participantId, [catalog], () => catalog) : catalog;
 }
+const keptCatalogs = /* @__PURE__ */ createKeptByInputs<Catalog>();
 
 /**
  * The provider's offer of the request's asset, from its catalogue as the consumer's connector fetches

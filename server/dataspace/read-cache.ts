@@ -169,7 +169,9 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     const promise = loading.then(
       (value) => {
         deadline.clear();
-        if (Array.isArray(value)) Object.freeze(value);
+        // an answer handed out to every reader while it is kept is read only
+        if (Array.isArray(value) || (keep && typeof value === "object" && value !== null))
+          Object.freeze(value);
         keepEntry({ value });
         return value;
       },
