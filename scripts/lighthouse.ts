@@ -238,14 +238,14 @@ async function writeDoc(file: string, run: Run) {
     ...(earlier.length
       ? [
           "",
-          `That run measured the rows of run ${hhmm(run.at)}; the others are kept from ` +
+          `This run (\`--only\`) measured the rows marked ${hhmm(run.at)}; the others are kept from ` +
             earlier
               .map(
                 (e) =>
-                  `the run of ${e.at} (run ${hhmm(e.at)}; load ${e.loadAverage.start} → ${e.loadAverage.end})`,
+                  `the run of ${e.at} (marked ${hhmm(e.at)}; load ${e.loadAverage.start} → ${e.loadAverage.end})`,
               )
               .join(", ") +
-            " (`--only`).",
+            ".",
         ]
       : []),
     "",
