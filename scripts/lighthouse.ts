@@ -8,12 +8,13 @@
  * each full report to test-results/lighthouse/. Outside `npm test`, like the bench (decision 0058).
  *
  *   npm run lighthouse                         # build, then every page in both presets
- *   npx tsx scripts/lighthouse.ts --only graph,home # the pages whose name contains "graph" or "home"
+ *   npx tsx scripts/lighthouse.ts --only graph,home # the pages whose name contains "graph" or "home";
+ *                                              # the other pages' rows of the last run are kept, marked with their run
  *   npx tsx scripts/lighthouse.ts --port 3550 --patients 1000 --json /tmp/lh.json --no-doc
  */
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig } from "lighthouse";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CHROMIUM_LAUNCH } from "../tests/support/chromium";
@@ -67,6 +68,42 @@ export interface Figures {
   lcpMs: number;
   /** the audits of accessibility, best practices and SEO that did not pass, and performance's opportunities */
   failed: string[];
+  /** when the run that measured this row started (a run with --only keeps the other rows of the last run) */
+  at?: string;
+}
+
+/** a run as docs/lighthouse.json holds it */
+interface Run {
+  at: string;
+  command: string;
+  lighthouse: string;
+  patients: number;
+  loadAverage: { start: string; end: string };
+  cores: number;
+  /** the earlier runs whose rows are kept beside this one's (a run with --only) */
+  earlier?: { at: string; loadAverage: { start: string; end: string } }[];
+  results: Figures[];
+}
+
+/**
+ * With --only, the rows of the pages not run again are kept from the last run (each with its run's
+ * time), in the order of PAGES; without it, the run stands alone.
+ */
+export function mergeRuns(run: Run, last: Run | null, partial: boolean): Run {
+  if (!partial || !last) return run;
+  const key = (r: Figures) => `${r.page}|${r.preset}`;
+  const fresh = new Map(run.results.map((r) => [key(r), r]));
+  const kept = last.results.filter((r) => !fresh.has(key(r))).map((r) => ({ ...r, at: r.at ?? last.at }));
+  const order = (r: Figures) =>
+    PAGES.findIndex((p) => p.name === r.page) * 2 + (r.preset === "desktop" ? 0 : 1);
+  const earlier = [{ at: last.at, loadAverage: last.loadAverage }, ...(last.earlier ?? [])].filter((e) =>
+    kept.some((r) => r.at === e.at),
+  );
+  return {
+    ...run,
+    earlier,
+    results: [...kept, ...run.results].sort((a, b) => order(a) - order(b)),
+  };
 }
 
 const loadavg = () =>
@@ -79,13 +116,13 @@ async function main() {
   const port = Number(arg("port", "3550"));
   const patients = Number(arg("patients", "1000"));
   const only = arg("only", "").split(",").filter(Boolean);
+  const started = new Date();
   const jsonOut = arg("json", "docs/lighthouse.json");
   const docOut = process.argv.includes("--no-doc") ? "" : arg("doc", "docs/benchmarks.md");
   const reports = arg("reports", "test-results/lighthouse");
   mkdirSync(reports, { recursive: true });
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "hub-lighthouse-"));
-  const started = new Date();
   const loadAtStart = loadavg();
   const { url, child } = await spawnBuiltServer({ port, dataDir, patients, timeoutMs: 600_000 });
   const chrome = await launch({
@@ -151,6 +188,7 @@ async function main() {
           tbtMs: Math.round(lhr.audits["total-blocking-time"].numericValue ?? NaN),
           lcpMs: Math.round(lhr.audits["largest-contentful-paint"].numericValue ?? NaN),
           failed: [...new Set(failed)],
+          at: started.toISOString(),
         };
         if (lhr.runtimeError) f.failed.unshift(`runtime error: ${lhr.runtimeError.code}`);
         results.push(f);
@@ -168,7 +206,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
   const loadAtEnd = loadavg();
-  const run = {
+  const run: Run = {
     at: started.toISOString(),
     command: "npm run lighthouse",
     lighthouse: JSON.parse(readFileSync("node_modules/lighthouse/package.json", "utf8")).version as string,
@@ -177,22 +215,16 @@ async function main() {
     cores: os.cpus().length,
     results,
   };
-  writeFileSync(jsonOut, `${JSON.stringify(run, null, 2)}\n`);
-  if (docOut) await writeDoc(docOut, run);
+  const last = existsSync(jsonOut) ? (JSON.parse(readFileSync(jsonOut, "utf8")) as Run) : null;
+  const merged = mergeRuns(run, last, only.length > 0);
+  writeFileSync(jsonOut, `${JSON.stringify(merged, null, 2)}\n`);
+  if (docOut) await writeDoc(docOut, merged);
   console.log(`wrote ${jsonOut}${docOut ? ` and ${docOut}` : ""}`);
 }
 
-async function writeDoc(
-  file: string,
-  run: {
-    at: string;
-    lighthouse: string;
-    patients: number;
-    loadAverage: { start: string; end: string };
-    cores: number;
-    results: Figures[];
-  },
-) {
+async function writeDoc(file: string, run: Run) {
+  const hhmm = (at: string) => at.slice(11, 16);
+  const earlier = run.earlier ?? [];
   const section = [
     LIGHTHOUSE_MARKS.start,
     "## Lighthouse",
@@ -203,12 +235,26 @@ async function writeDoc(
       "(Lighthouse's simulated mobile figures multiply the CPU time it observes, so a busy machine lowers them). " +
       "Targets (issue 40): performance ≥ 95 desktop and ≥ 90 mobile, accessibility 100, best practices 100, SEO ≥ 95. " +
       "All figures and the audits that did not pass: [lighthouse.json](lighthouse.json).",
+    ...(earlier.length
+      ? [
+          "",
+          `This run (\`--only\`) measured the rows marked ${hhmm(run.at)}; the others are kept from ` +
+            earlier
+              .map(
+                (e) =>
+                  `the run of ${e.at} (marked ${hhmm(e.at)}; load ${e.loadAverage.start} → ${e.loadAverage.end})`,
+              )
+              .join(", ") +
+            ".",
+        ]
+      : []),
     "",
-    "| page | persona | preset | performance | accessibility | best practices | SEO | TBT ms | LCP ms |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    `| page | persona | preset | performance | accessibility | best practices | SEO | TBT ms | LCP ms |${earlier.length ? " run (UTC) |" : ""}`,
+    `|---|---|---|---:|---:|---:|---:|---:|---:|${earlier.length ? "---|" : ""}`,
     ...run.results.map(
       (r) =>
-        `| ${r.page} | ${r.persona ?? "(visitor)"} | ${r.preset} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.tbtMs.toLocaleString("en-GB")} | ${r.lcpMs.toLocaleString("en-GB")} |`,
+        `| ${r.page} | ${r.persona ?? "(visitor)"} | ${r.preset} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.tbtMs.toLocaleString("en-GB")} | ${r.lcpMs.toLocaleString("en-GB")} |` +
+        (earlier.length ? ` ${hhmm(r.at ?? run.at)} |` : ""),
     ),
     LIGHTHOUSE_MARKS.end,
   ].join("\n");

@@ -33,6 +33,7 @@ import type { TokenSource } from "./upstream-http";
  * Other capabilities import server/dataspace through this file, or the leaf helpers that lint
  * lists beside it (docs/decisions/0015).
  */
+export { EVERY_PARTICIPANT, negotiationsAcross, type HeldNegotiation } from "./across";
 export { actsForAnyContext, NO_CONTEXT, NOT_YOUR_CONTEXT, ownContextId, readsAnyContext } from "./acting";
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
 export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-schemas";

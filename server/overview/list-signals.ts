@@ -1,7 +1,8 @@
 /**
  * The home cards that count a list: each reads the very query of the list it links to, for the same
  * caller, and links to that list filtered the way the card counts (issue 40, "one source per
- * number"). The dataspace's negotiations (GET /api/negotiations, /negotiations), the catalogue
+ * number"). The dataspace's negotiations (GET /api/negotiations, /negotiations; the operator's across
+ * every participant, /negotiations?participant=all), the catalogue
  * (/catalogue), the assets on offer (/share), the trust center's view (/trust-center).
  *
  * These reads are made at every request, not kept with the rest of the overview: the lists read
@@ -12,11 +13,11 @@
 import type { Role } from "../auth/personas";
 import { organisationOf, type SessionUser } from "../auth/user";
 import { publisherOf, type CatalogueService } from "../catalogue";
-import { ownContextId, type Dataspace } from "../dataspace";
+import { EVERY_PARTICIPANT, negotiationsAcross, ownContextId, type Dataspace } from "../dataspace";
 import { DAY, signal, type OverviewSignal } from "./model";
 
 export interface ListSources {
-  dataspace?: Pick<Dataspace, "participantForUser" | "listNegotiations" | "listAssets">;
+  dataspace?: Pick<Dataspace, "participantForUser" | "listNegotiations" | "listAssets" | "listParticipants">;
   catalogue?: Pick<CatalogueService, "list">;
   trustCenter?: {
     view(now?: Date): Promise<{
@@ -116,6 +117,25 @@ export async function listSignals(
           ),
         );
       }
+    });
+  }
+
+  // the operator: every participant's connector, the list /negotiations shows it for "every participant"
+  if (ds && persona === "CONNECTOR_ADMIN") {
+    await attempt("The dataspace", async () => {
+      const held = await negotiationsAcross(ds);
+      const contracts = held.filter((h) => h.negotiation.state === CONTRACT_STATE).length;
+      signals.push(
+        signal(
+          "dataspace",
+          "contracts-across",
+          "Contracts across the dataspace",
+          contracts,
+          "ok",
+          `/negotiations?participant=${EVERY_PARTICIPANT}&state=${CONTRACT_STATE}`,
+          "finalised negotiations on every participant's connector, each side counted",
+        ),
+      );
     });
   }
 

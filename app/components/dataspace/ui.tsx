@@ -28,6 +28,7 @@ export function ParticipantPicker({
   acting,
   label = "Acting as participant",
   keep = {},
+  every,
 }: {
   acting: {
     participantId: string | null;
@@ -39,6 +40,8 @@ export function ParticipantPicker({
   label?: string;
   /** other query parameters to keep */
   keep?: Record<string, string>;
+  /** a first choice "Every participant" (the operator's negotiations), its value and whether it is chosen */
+  every?: { value: string; chosen: boolean };
 }) {
   const submit = useSubmit();
   if (!acting.canChoose) {
@@ -59,7 +62,12 @@ export function ParticipantPicker({
       {Object.entries(keep).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       <label className="filter">
         <span>{label}</span>
-        <select name="participant" defaultValue={acting.participantId ?? ""} data-testid="participant-select">
+        <select
+          name="participant"
+          defaultValue={every?.chosen ? every.value : (acting.participantId ?? "")}
+          data-testid="participant-select"
+        >
+          {every ? <option value={every.value}>Every participant</option> : null}
           {acting.choices.map((c) => (
             <option key={c.participantId} value={c.participantId}>
               {c.displayName}

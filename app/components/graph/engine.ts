@@ -1,16 +1,17 @@
-import type { ForceLink, Simulation } from "d3-force";
 import type { Layer } from "../../types";
 import type { Box } from "./label-layout";
 import { fitTransform, HitGrid } from "./hit-grid";
 import { KEY_ACTIONS } from "./keys";
 import { LABEL_ALL_MAX, paintScene } from "./paint";
-import { createSimulation, groupByLayer, type SimLink, type SimNode } from "./sim";
+import { LAYOUT_WORKER_URL, type LayoutFrame, type LayoutRequest } from "./layout.worker";
+import type { SimLink, SimNode } from "./sim";
 import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph } from "./types";
 
 /**
- * The graph explorer's drawing engine: a d3-force simulation drawn on a <canvas>, stepped and
- * painted on requestAnimationFrame (steps within a budget per frame while the layout settles, the
- * drawing a few times a second until it has: decision 0058) only while something changes (the simulation is hot, the view
+ * The graph explorer's drawing engine: a d3-force layout drawn on a <canvas>. The layout runs in its
+ * own thread (layout.worker.ts, decision 0070), which sends the nodes' positions frame by frame; the
+ * page paints them on requestAnimationFrame (a few times a second while a drawing settles, decision
+ * 0058; every frame while a node is dragged) only while something changes (new positions, the view
  * moves, the hover or selection changes) and idle otherwise. Pan and zoom keep one transform
  * (screen = world × k + offset); hover and click hit-test through a uniform grid rebuilt only after
  * the nodes moved. Browser-only: construct it in an effect, never during server rendering.
@@ -41,8 +42,6 @@ export interface EngineStats {
 
 const endpoint = (v: SimNode | string) => (typeof v === "string" ? v : v.id);
 
-/** simulation steps of one frame while the layout settles on its own, in ms (one step at least) */
-const SETTLE_BUDGET_MS = 12;
 /** how often a settling layout is drawn, in ms (a layout that settles within a frame is drawn once) */
 const SETTLE_DRAW_EVERY_MS = 200;
 
@@ -58,8 +57,11 @@ export class GraphEngine {
   private byLayer = new Map<Layer, SimNode[]>();
   private links: SimLink[] = [];
   private adjacency = new Map<string, Set<string>>();
-  private readonly sim: Simulation<SimNode, SimLink>;
-  private readonly linkForce: ForceLink<SimNode, SimLink>;
+  /** the layout thread, and the drawing its positions must belong to */
+  private readonly layout: Worker;
+  private generation = 0;
+  /** no positions yet for this drawing's new nodes: nothing is painted until they come */
+  private placed = false;
 
   private t = { k: 1, x: 0, y: 0 };
   private autoFit = true;
@@ -117,7 +119,8 @@ export class GraphEngine {
       ALL_LAYERS.map((l) => [l, style.getPropertyValue(`--${l}`).trim() || LAYER_COLOURS[l]]),
     ) as Record<Layer, string>;
 
-    ({ sim: this.sim, linkForce: this.linkForce } = createSimulation());
+    this.layout = new Worker(LAYOUT_WORKER_URL, { type: "module", name: "graph layout" });
+    this.layout.onmessage = (e: MessageEvent<LayoutFrame>) => this.onPositions(e.data);
 
     this.on(canvas, "pointerdown", this.onPointerDown as EventListener);
     this.on(canvas, "pointermove", this.onPointerMove as EventListener);
@@ -206,12 +209,17 @@ export class GraphEngine {
 
     this.highlighted = this.selected ? new Set(this.adjacency.get(this.selected.id) ?? []) : new Set();
 
-    // links first emptied, so that the link force never resolves new ids against the old nodes
-    this.linkForce.links([]);
-    groupByLayer(this.sim, this.nodes, this.nodes.length <= LABEL_ALL_MAX);
-    this.sim.nodes(this.nodes);
-    this.linkForce.links(this.links);
-    this.sim.alpha(mode === "merge" ? 0.5 : 1);
+    this.generation++;
+    this.placed = false;
+    this.stats.running = true;
+    this.post({
+      type: "data",
+      generation: this.generation,
+      nodes: this.nodes.map(({ id, layer, r, degree, x, y }) => ({ id, layer, r, degree, x, y })),
+      links: this.links.map((l) => ({ source: endpoint(l.source), target: endpoint(l.target) })),
+      alpha: mode === "merge" ? 0.5 : 1,
+      grouped: this.nodes.length <= LABEL_ALL_MAX,
+    });
     if (mode === "replace") this.autoFit = true;
     this.stats.nodes = this.nodes.length;
     this.stats.edges = this.links.length;
@@ -284,8 +292,8 @@ export class GraphEngine {
 
   /** keep the simulation stepping (for measuring a sustained animation) */
   reheat(alpha = 1) {
-    this.sim.alpha(alpha);
-    this.invalidate();
+    this.stats.running = true;
+    this.post({ type: "reheat", alpha });
   }
 
   destroy() {
@@ -293,7 +301,39 @@ export class GraphEngine {
     if (this.raf) cancelAnimationFrame(this.raf);
     this.resizeObserver.disconnect();
     for (const [target, type, fn, opts] of this.listeners) target.removeEventListener(type, fn, opts);
-    this.sim.stop();
+    this.layout.terminate();
+  }
+
+  // ---- layout -------------------------------------------------------------------------------
+
+  private post(request: LayoutRequest) {
+    this.layout.postMessage(request);
+  }
+
+  /**
+   * A frame of positions from the layout thread (those of an earlier drawing are dropped). While the
+   * layout settles on its own it is drawn every SETTLE_DRAW_EVERY_MS and once settled; while a node
+   * is dragged, every frame follows the pointer.
+   */
+  private onPositions(f: LayoutFrame) {
+    if (f.generation !== this.generation || this.destroyed) return;
+    const dragging = this.pointer?.mode === "node";
+    this.nodes.forEach((n, i) => {
+      if (dragging && n === this.pointer?.node) return;
+      n.x = f.xy[2 * i];
+      n.y = f.xy[2 * i + 1];
+    });
+    this.stats.ticks += f.ticks;
+    this.tickTotalMs += f.tickMs;
+    this.stats.meanTickMs = this.tickTotalMs / this.stats.ticks;
+    this.stats.running = !f.settled;
+    this.gridDirty = true;
+    const first = !this.placed;
+    this.placed = true;
+    if (first || dragging || f.settled || performance.now() - this.lastDraw >= SETTLE_DRAW_EVERY_MS) {
+      if (this.autoFit) this.fitNow(dragging ? 0.2 : 1);
+      this.invalidate();
+    }
   }
 
   // ---- loop ---------------------------------------------------------------------------------
@@ -309,34 +349,8 @@ export class GraphEngine {
 
   private readonly frame = () => {
     this.raf = 0;
-    const dragging = this.pointer?.mode === "node";
-    const running = this.sim.alpha() > this.sim.alphaMin() || dragging;
-    this.stats.running = running;
-    const now = performance.now();
-    if (running) {
-      // While the layout settles on its own, the steps of one frame share a budget and the drawing waits:
-      // each frame stays a short task (Lighthouse's blocking time counts what a task takes over 50 ms),
-      // a small drawing (the overview) settles in a frame or two, a large one is drawn a few times a
-      // second as it settles. While a node is dragged, one step and one drawing per frame follow the pointer.
-      do {
-        const t0 = performance.now();
-        this.sim.tick();
-        this.tickTotalMs += performance.now() - t0;
-        this.stats.ticks++;
-      } while (
-        !dragging &&
-        this.sim.alpha() > this.sim.alphaMin() &&
-        performance.now() - now < SETTLE_BUDGET_MS
-      );
-      this.stats.meanTickMs = this.tickTotalMs / this.stats.ticks;
-      this.gridDirty = true;
-      const settled = this.sim.alpha() <= this.sim.alphaMin();
-      if (dragging || settled || now - this.lastDraw >= SETTLE_DRAW_EVERY_MS) {
-        this.dirty = true;
-        if (this.autoFit) this.fitNow(dragging ? 0.2 : 1);
-      }
-    }
-    if (this.dirty) {
+    // a drawing whose new nodes have no position yet waits for its first frame of the layout
+    if (this.dirty && this.placed) {
       this.dirty = false;
       const t0 = performance.now();
       this.draw();
@@ -347,7 +361,6 @@ export class GraphEngine {
       this.drawTotalMs += ms;
       this.stats.meanDrawMs = this.drawTotalMs / this.stats.frames;
     }
-    if (running) this.schedule();
   };
 
   private resize() {
@@ -472,11 +485,15 @@ export class GraphEngine {
       this.autoFit = false;
       this.invalidate();
     } else if (ptr.node) {
-      ptr.node.fx = (p.x - this.t.x) / this.t.k;
-      ptr.node.fy = (p.y - this.t.y) / this.t.k;
+      // the node follows the pointer at once; the layout thread moves the others around it
+      const x = (p.x - this.t.x) / this.t.k;
+      const y = (p.y - this.t.y) / this.t.k;
+      ptr.node.x = x;
+      ptr.node.y = y;
+      this.post({ type: "pin", index: this.nodes.indexOf(ptr.node), x, y });
       this.autoFit = false;
-      this.sim.alphaTarget(0.25);
-      if (this.sim.alpha() < 0.25) this.sim.alpha(0.25);
+      this.stats.running = true;
+      this.gridDirty = true;
       this.invalidate();
     }
   };
@@ -487,9 +504,7 @@ export class GraphEngine {
     this.pointer = null;
     if (this.canvas.hasPointerCapture(e.pointerId)) this.canvas.releasePointerCapture(e.pointerId);
     if (ptr.mode === "node" && ptr.node) {
-      ptr.node.fx = null;
-      ptr.node.fy = null;
-      this.sim.alphaTarget(0);
+      if (ptr.moved) this.post({ type: "pin", index: this.nodes.indexOf(ptr.node), x: null, y: null });
       if (!ptr.moved && e.type === "pointerup") this.callbacks.onSelect?.(ptr.node.id);
     } else if (!ptr.moved && e.type === "pointerup") {
       this.callbacks.onSelect?.(null);

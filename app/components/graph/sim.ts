@@ -14,42 +14,52 @@ import {
 } from "d3-force";
 import { ALL_LAYERS, type VNode } from "./types";
 
-/** A node and a relationship as the explorer's simulation holds them. */
-export interface SimNode extends SimulationNodeDatum, VNode {
+/** What the layout needs of a node (the layout thread holds only this: layout.worker.ts). */
+export interface LayoutNode extends SimulationNodeDatum {
+  id: string;
+  layer: VNode["layer"];
   r: number;
   degree: number;
 }
 
-export interface SimLink extends SimulationLinkDatum<SimNode> {
+/** A node as the explorer's drawing holds it: its layout's fields and what is drawn of it. */
+export interface SimNode extends LayoutNode, VNode {}
+
+export interface LayoutLink extends SimulationLinkDatum<LayoutNode> {
+  source: LayoutNode | string;
+  target: LayoutNode | string;
+}
+
+export interface SimLink extends LayoutLink {
   id: string;
   type: string;
   source: SimNode | string;
   target: SimNode | string;
 }
 
-const LINK_STRENGTH = (l: SimLink) =>
-  0.8 / Math.sqrt(Math.max(1, (l.source as SimNode).degree, (l.target as SimNode).degree));
+const LINK_STRENGTH = (l: LayoutLink) =>
+  0.8 / Math.sqrt(Math.max(1, (l.source as LayoutNode).degree, (l.target as LayoutNode).degree));
 const CHARGE = -38;
 
 /**
- * The force simulation (stopped: the engine steps it on animation frames). Hubs (a dataset with all
+ * The force simulation (stopped: the layout thread steps it, layout.worker.ts). Hubs (a dataset with all
  * its patients, a code with all its uses) get longer, weaker spokes, so that charge can spread their
  * neighbours instead of packing them into a ring.
  */
 export function createSimulation() {
-  const linkForce = forceLink<SimNode, SimLink>([])
+  const linkForce = forceLink<LayoutNode, LayoutLink>([])
     .id((d) => d.id)
     .distance((l) => {
-      const s = l.source as SimNode;
-      const t = l.target as SimNode;
+      const s = l.source as LayoutNode;
+      const t = l.target as LayoutNode;
       return 16 + s.r + t.r + 2.2 * Math.sqrt(Math.max(s.degree, t.degree));
     })
     .strength(LINK_STRENGTH);
-  const sim = forceSimulation<SimNode, SimLink>([])
+  const sim = forceSimulation<LayoutNode, LayoutLink>([])
     .force("link", linkForce)
-    .force("charge", forceManyBody<SimNode>().strength(CHARGE).theta(0.9).distanceMax(420))
-    .force("x", forceX<SimNode>(0).strength(0.045))
-    .force("y", forceY<SimNode>(0).strength(0.045))
+    .force("charge", forceManyBody<LayoutNode>().strength(CHARGE).theta(0.9).distanceMax(420))
+    .force("x", forceX<LayoutNode>(0).strength(0.045))
+    .force("y", forceY<LayoutNode>(0).strength(0.045))
     .velocityDecay(0.38)
     .alphaDecay(0.03)
     .stop();
@@ -65,11 +75,11 @@ const ROW = 36;
  * below the other (neighbouring columns half a row apart, so that labels written beside their nodes
  * never meet), placed exactly (no charge, no pull of relationships). A large one is the force layout.
  */
-export function groupByLayer(sim: Simulation<SimNode, SimLink>, nodes: SimNode[], grouped: boolean) {
-  const fx = sim.force("x") as ForceX<SimNode>;
-  const fy = sim.force("y") as ForceY<SimNode>;
-  const link = sim.force("link") as ForceLink<SimNode, SimLink>;
-  const charge = sim.force("charge") as ForceManyBody<SimNode>;
+export function groupByLayer(sim: Simulation<LayoutNode, LayoutLink>, nodes: LayoutNode[], grouped: boolean) {
+  const fx = sim.force("x") as ForceX<LayoutNode>;
+  const fy = sim.force("y") as ForceY<LayoutNode>;
+  const link = sim.force("link") as ForceLink<LayoutNode, LayoutLink>;
+  const charge = sim.force("charge") as ForceManyBody<LayoutNode>;
   if (!grouped) {
     fx.x(0).strength(0.045);
     fy.y(0).strength(0.045);
@@ -77,7 +87,7 @@ export function groupByLayer(sim: Simulation<SimNode, SimLink>, nodes: SimNode[]
     charge.strength(CHARGE);
     return;
   }
-  const place = new Map<SimNode, { x: number; y: number }>();
+  const place = new Map<LayoutNode, { x: number; y: number }>();
   ALL_LAYERS.forEach((layer, column) => {
     const list = nodes.filter((n) => n.layer === layer).sort((a, b) => b.degree - a.degree);
     list.forEach((n, row) =>

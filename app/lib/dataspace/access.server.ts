@@ -3,6 +3,7 @@ import type { Role } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import type { Dataspace } from "../../../server/dataspace";
 import { decideActing, ownContextId } from "../../../server/dataspace/acting";
+export { EVERY_PARTICIPANT, negotiationsAcross } from "../../../server/dataspace/across";
 import { isApiError } from "../../../server/http/errors";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../access.server";

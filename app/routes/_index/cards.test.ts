@@ -116,6 +116,21 @@ const mismatches = (rows: [string, string, string, number, number][]) =>
 
 const userOf = async (persona: string) => (await getUser(await h.request(persona, "/"), h.context))!;
 
+/** the sum of each participant's own list of finalised negotiations, as the operator chooses each */
+async function finalisedPerParticipant() {
+  const first = await load(negotiations, "admin", "/negotiations");
+  let sum = 0;
+  for (const c of first.acting.choices as { participantId: string }[]) {
+    const d = await load(
+      negotiations,
+      "admin",
+      `/negotiations?participant=${encodeURIComponent(c.participantId)}&state=FINALIZED`,
+    );
+    sum += d.negotiations.length;
+  }
+  return sum;
+}
+
 const card = async (u: string, role: string, id: string) => {
   const d = await load(home, u, `/?persona=${role}`);
   return (d.overview.signals as { id: string; value: number }[]).find((s) => s.id === id)?.value;
@@ -126,7 +141,19 @@ describe("home cards and their lists", () => {
     const rows = await compareAll();
     expect(rows.length).toBeGreaterThan(25);
     expect(mismatches(rows)).toEqual([]);
+    // the operator's contract card, across every participant (its list: /negotiations?participant=all)
+    expect(
+      rows.filter(
+        ([u, role, id]) => u === "admin" && role === "CONNECTOR_ADMIN" && id === "contracts-across",
+      ),
+    ).toHaveLength(1);
   }, 120_000);
+
+  it("the operator's contracts across the dataspace are every participant's own finalised negotiations", async () => {
+    const across = await card("admin", "CONNECTOR_ADMIN", "contracts-across");
+    expect(across).toBeGreaterThan(0);
+    expect(across).toBe(await finalisedPerParticipant());
+  }, 60_000);
 
   it("the operator console's catalogue figure is the number of datasets Discover lists", async () => {
     const console = await load(operator, "admin", "/operator");
@@ -160,6 +187,7 @@ describe("home cards and their lists", () => {
       applications: await card("researcher", "DATA_USER", "ab-applications"),
       permits: await card("regulator", "HDAB_AUTHORITY", "permits-granted"),
       datasets: await card("clinic", "DATA_HOLDER", "datasets"),
+      across: await card("admin", "CONNECTOR_ADMIN", "contracts-across"),
     };
 
     // a new negotiation of the researcher's connector, finalised by the embedded dataspace
@@ -219,6 +247,10 @@ describe("home cards and their lists", () => {
     expect(await card("researcher", "DATA_USER", "ab-applications")).toBe(before.applications! + 1);
     expect(await card("regulator", "HDAB_AUTHORITY", "permits-granted")).toBe(before.permits! + 1);
     expect(await card("clinic", "DATA_HOLDER", "datasets")).toBe(before.datasets! + 1);
+    // the new contract is held by the researcher's connector (as consumer) and the clinic's (as provider)
+    const across = await card("admin", "CONNECTOR_ADMIN", "contracts-across");
+    expect(across).toBe(before.across! + 2);
+    expect(across).toBe(await finalisedPerParticipant());
     expect(mismatches(await compareAll())).toEqual([]);
     const r = (await load(report, "regulator", "/access-body/report")).report;
     expect(r.permits.issued).toBe(r.applications.granted);

@@ -31,6 +31,23 @@ describe("negotiations", () => {
     for (const n of d.negotiations) expect(n.state).toBe("FINALIZED");
   });
 
+  it("lists every participant's negotiations for the operator, each with the participant holding it", async () => {
+    const every = await load("admin", "/negotiations?participant=all");
+    expect(every.error).toBeNull();
+    expect(every.across).toBe("all");
+    const one = await load("admin", "/negotiations");
+    const perParticipant = [];
+    for (const c of one.acting.choices) {
+      const d = await load("admin", `/negotiations?participant=${encodeURIComponent(c.participantId)}`);
+      perParticipant.push(...d.negotiations.map((n) => `${c.participantId} ${n.id}`));
+    }
+    expect(every.negotiations.map((n) => `${n.heldBy} ${n.id}`).sort()).toEqual(perParticipant.sort());
+    expect(new Set(every.negotiations.map((n) => n.heldBy)).size).toBeGreaterThan(1);
+    for (const n of every.negotiations) expect(n.heldByName).not.toBe("");
+    // a member asking for every participant gets 403, as for any context not theirs
+    expect(await status(load("researcher", "/negotiations?participant=all"))).toBe(403);
+  });
+
   it("refuses the regulator with 403", async () => {
     expect(await status(load("regulator", "/negotiations"))).toBe(403);
   });

@@ -1,7 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "../../root";
-import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import {
+  apiFailure,
+  EVERY_PARTICIPANT,
+  isAdmin,
+  loadActing,
+  negotiationsAcross,
+} from "../../lib/dataspace/access.server";
 import {
   assetBook,
   nameBook,
@@ -25,50 +31,91 @@ import { plural } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
 
-/** The participant's contract negotiations (GET /api/negotiations), newest first, with their state pipelines. */
+/**
+ * The participant's contract negotiations (GET /api/negotiations), newest first, with their state
+ * pipelines. The operator may also choose every participant (`?participant=all`): each participant's
+ * connector's negotiations, with the participant that holds them (server/dataspace/across.ts, which
+ * the operator's home card "Contracts across the dataspace" counts).
+ */
 
 export const meta: MetaFunction = () => [{ title: "Negotiations · Dataspace · Health Dataspace Hub" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { ds, participants, acting } = await loadActing(request, context);
+  const { user, ds, participants, acting } = await loadActing(request, context);
   const url = new URL(request.url);
   const stateFilter = (url.searchParams.get("state") ?? "").toUpperCase();
-  let all: NegotiationView[] = [];
+  const across = isAdmin(user) && url.searchParams.get("participant") === EVERY_PARTICIPANT;
+  let all: HeldView[] = [];
   let error: { error: string; detail: string | null } | null = null;
-  if (acting.participantId) {
+  if (across || acting.participantId) {
     try {
-      const [records, assets] = await Promise.all([ds.listNegotiations(acting.participantId), assetBook(ds)]);
-      all = newestFirst(records.map((r) => toNegotiationView(r, nameBook(participants), assets)));
+      const book = nameBook(participants);
+      const [held, assets] = await Promise.all([
+        across
+          ? negotiationsAcross(ds)
+          : ds
+              .listNegotiations(acting.participantId!)
+              .then((list) =>
+                list.map((negotiation) => ({ participantId: acting.participantId!, negotiation })),
+              ),
+        assetBook(ds),
+      ]);
+      all = newestFirst(
+        held.map((h) => ({
+          ...toNegotiationView(h.negotiation, book, assets),
+          heldBy: h.participantId,
+          heldByName: book.get(h.participantId) ?? h.participantId,
+        })),
+      );
     } catch (e) {
       error = apiFailure(e);
     }
   }
   const negotiations = stateFilter ? all.filter((n) => n.state === stateFilter) : all;
   const states = [...new Set([...knownStates("negotiation"), ...all.map((n) => n.state)])].filter(Boolean);
-  return { acting, negotiations, total: all.length, states, stateFilter, error };
+  return {
+    acting,
+    across: across ? EVERY_PARTICIPANT : null,
+    negotiations,
+    total: all.length,
+    states,
+    stateFilter,
+    error,
+  };
 }
 
+/** a negotiation and the participant whose connector holds it */
+type HeldView = NegotiationView & { heldBy: string; heldByName: string };
+
 export default function Negotiations() {
-  const { acting, negotiations, total, states, stateFilter, error } = useLoaderData<typeof loader>();
+  const { acting, across, negotiations, total, states, stateFilter, error } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<RootData>("root");
-  const q = participantQuery(acting);
+  const q = across ? "" : participantQuery(acting);
   return (
     <section className="ds-page" data-testid="negotiations-page">
       <DataspaceNav items={root?.dataspaceNav ?? []} />
       <header className="page-head">
         <div>
           <h1>Negotiations</h1>
-          <p className="lead">Contract negotiations of your connector, as consumer and as provider.</p>
+          <p className="lead">
+            {across
+              ? "Contract negotiations of every participant's connector, as consumer and as provider."
+              : "Contract negotiations of your connector, as consumer and as provider."}
+          </p>
         </div>
         <AppLink to={`/negotiate${q}`} className="button" data-testid="negotiations-new">
           New negotiation
         </AppLink>
       </header>
       <div className="toolbar">
-        <ParticipantPicker acting={acting} keep={{ state: stateFilter }} />
+        <ParticipantPicker
+          acting={acting}
+          keep={{ state: stateFilter }}
+          every={across !== null ? { value: across, chosen: true } : { value: "all", chosen: false }}
+        />
         <Form method="get" className="ds-inline" data-testid="negotiations-filter">
-          {acting.canChoose && acting.participantId ? (
-            <input type="hidden" name="participant" value={acting.participantId} />
+          {acting.canChoose && (across ?? acting.participantId) ? (
+            <input type="hidden" name="participant" value={across ?? acting.participantId ?? ""} />
           ) : null}
           <label className="filter">
             <span>State</span>
@@ -111,6 +158,7 @@ export default function Negotiations() {
             <thead>
               <tr>
                 <th scope="col">Negotiation</th>
+                {across ? <th scope="col">Held by</th> : null}
                 <th scope="col">Asset</th>
                 <th scope="col">Counter-party</th>
                 <th scope="col">State</th>
@@ -120,10 +168,15 @@ export default function Negotiations() {
             </thead>
             <tbody>
               {negotiations.map((n) => (
-                <tr key={n.id} data-testid="negotiation-row" data-negotiation-id={n.id} data-state={n.state}>
+                <tr
+                  key={`${n.heldBy} ${n.id}`}
+                  data-testid="negotiation-row"
+                  data-negotiation-id={n.id}
+                  data-state={n.state}
+                >
                   <td>
                     <AppLink
-                      to={`/negotiations/${encodeURIComponent(n.id)}${q}`}
+                      to={`/negotiations/${encodeURIComponent(n.id)}${across ? participantQuery({ canChoose: true, participantId: n.heldBy }) : q}`}
                       data-testid="negotiation-title"
                     >
                       {n.title}
@@ -139,6 +192,7 @@ export default function Negotiations() {
                       </>
                     ) : null}
                   </td>
+                  {across ? <td data-testid="negotiation-held-by">{n.heldByName}</td> : null}
                   <td>
                     {n.assetName || "—"}
                     {n.assetName !== n.assetId ? (

@@ -1,0 +1,33 @@
+/** what it reads of the dataspace (server/dataspace/index.ts Dataspace) */
+interface DataspaceReads {
+  listParticipants(): Promise<Record<string, unknown>[]>;
+  listNegotiations(participantId: string): Promise<readonly Record<string, unknown>[]>;
+}
+
+/** `?participant=` of the operator's list of every participant's negotiations (/negotiations) */
+export const EVERY_PARTICIPANT = "all";
+
+/** one negotiation and the participant whose connector holds it */
+export interface HeldNegotiation {
+  participantId: string;
+  negotiation: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Every participant's contract negotiations, each with the participant whose connector holds it: the
+ * operator's list (/negotiations?participant=all) and its home card "Contracts across the dataspace"
+ * read this one call (issue 40, one source per number). A negotiation between two participants of the
+ * space is held twice, once by each side's connector (as consumer and as provider), and listed so.
+ * A participant whose negotiations cannot be read fails the whole, as one participant's list would.
+ */
+export async function negotiationsAcross(ds: DataspaceReads): Promise<HeldNegotiation[]> {
+  const ids = (await ds.listParticipants())
+    .map((p) => String(p.participantId ?? p["@id"] ?? ""))
+    .filter(Boolean);
+  const lists = await Promise.all(
+    ids.map(async (participantId) =>
+      (await ds.listNegotiations(participantId)).map((negotiation) => ({ participantId, negotiation })),
+    ),
+  );
+  return lists.flat();
+}
