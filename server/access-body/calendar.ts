@@ -17,6 +17,7 @@
  *   Corpus Christi, Reformation Day, ...) are not modelled: the access body of this demo, MedReg DE,
  *   is a federal body.
  */
+import { z } from "zod";
 
 export const TIME_ZONE = "Europe/Berlin";
 const DAY_MS = 86_400_000;
@@ -41,23 +42,15 @@ const partsFormatter = new Intl.DateTimeFormat("en-US", {
 
 const CIVIL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 /**
- * Is `value` a real day written YYYY-MM-DD (the 29th of February of leap years only)? Years before 100
- * are not: `Date.UTC` reads them as 19xx, and this answers as the round trip through a `Date` did
- * (calendar.test.ts compares the two), by arithmetic (it runs on every activity-report request).
+ * A real day written YYYY-MM-DD (the 29th of February of leap years only), as one pattern: zod's ISO
+ * date from the year 100 (`Date.UTC` reads earlier years as 19xx; calendar.test.ts compares it with the
+ * round trip through a `Date`). A pattern, so the API document states the rule (report.ts).
  */
-export function isCivilDate(value: string): boolean {
-  const m = CIVIL_DATE.exec(value);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const month = Number(m[2]);
-  const d = Number(m[3]);
-  if (y < 100 || month < 1 || month > 12 || d < 1) return false;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  return d <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
-}
+export const CIVIL_DATE_PATTERN = new RegExp(`^(?!00)${z.regexes.date.source.slice(1)}`);
+export const isCivilDate = (value: string) => CIVIL_DATE_PATTERN.test(value);
+/** what the API document says of a CIVIL_DATE_PATTERN string (`.meta`) */
+export const A_DAY = { format: "date", description: "a day that exists, YYYY-MM-DD" };
 
 function parse(date: string): { y: number; m: number; d: number } {
   const m = CIVIL_DATE.exec(date);

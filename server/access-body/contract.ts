@@ -19,6 +19,7 @@ import {
   submitDataRequestSchema,
   withdrawSchema,
 } from "./model";
+import { CIVIL_DATE_PATTERN } from "./calendar";
 
 /**
  * The declarations of the access body's routes (server/http/contract.ts). The bodies are the schemas
@@ -86,6 +87,13 @@ const publicRegister = z.object({
     }),
   ),
 });
+/** an optional report day (empty: the default), a day that exists (calendar.ts) */
+const day = (name: string, description: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^$|${CIVIL_DATE_PATTERN.source}`), `${name} must be a date YYYY-MM-DD`)
+    .optional()
+    .meta({ format: "date", description });
 /** a refusal no schema can hold: the datasets named must exist (context.ts) */
 const UNKNOWN_DATASET = refusals("Unknown dataset: <id> (use an id of GET /api/catalog)");
 const STATE = fails("The record's state does not allow this event (409)");
@@ -219,8 +227,8 @@ export const accessBodyContract: Contracts = {
         .enum(["json", "csv", "html"], { error: "format must be json, csv or html" })
         .optional()
         .describe("default json"),
-      from: optionalText("first day, YYYY-MM-DD (default: a year before `to`)"),
-      to: optionalText("last day, YYYY-MM-DD (default: today)"),
+      from: day("from", "first day, a day that exists YYYY-MM-DD (default: a year before `to`)"),
+      to: day("to", "last day, a day that exists YYYY-MM-DD (default: today in Berlin)"),
     }),
     answers: {
       200: {
@@ -228,7 +236,7 @@ export const accessBodyContract: Contracts = {
         schema: has("title", "period"),
         alternatives: { "text/csv": undefined, "text/html": undefined },
       },
-      400: refusals("from must be a date YYYY-MM-DD", "to must be a date YYYY-MM-DD<rest>"),
+      400: refusals("from must not be after to"),
     },
   },
   "GET /api/information": { answers: { 200: ok(has("accessBody", "howToApply")) } },

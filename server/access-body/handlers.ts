@@ -1,5 +1,6 @@
 import { badRequest, json } from "../http/errors";
-import { intParam, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { queryInt, sentBody } from "../http/contract";
+import type { HandlerContext, HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
 import type { AccessBody } from ".";
 
@@ -14,9 +15,8 @@ export interface AccessBodyServices {
  * GET lists take `?state=`; `?id=` answers one record with its full history.
  */
 
-const q = (ctx: HandlerContext<AccessBodyServices>, name: string) => ctx.query.get(name) ?? undefined;
-
-const APPLICATIONS_PAGE_MAX = 1000;
+const q = (ctx: HandlerContext<AccessBodyServices>, name: string) =>
+  ctx.input.query[name] as string | undefined;
 
 export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/applications": async (ctx) => {
@@ -27,13 +27,13 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
       await ab.listApplications(ctx.user!, {
         state: q(ctx, "state"),
         // optional page (a work queue reads one); without `limit` the whole list, as the spec says
-        limit: q(ctx, "limit") ? intParam(ctx.query, "limit", 0, 1, APPLICATIONS_PAGE_MAX) : undefined,
-        offset: intParam(ctx.query, "offset", 0, 0, 10_000_000),
+        limit: q(ctx, "limit") ? Number(q(ctx, "limit")) : undefined,
+        offset: queryInt(q(ctx, "offset"), 0),
       }),
     );
   },
   "POST /api/compliance/applications": async (ctx) => {
-    const body = await readJsonObject(ctx.request);
+    const body = sentBody(ctx);
     const ab = ctx.services.accessBody;
     if (body.applicationId !== undefined || body.action !== undefined) {
       if (body.action !== "withdraw")
@@ -43,9 +43,9 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(await ab.submitApplication(body, ctx.user!), 201);
   },
   "POST /api/compliance/applications/complete": async (ctx) =>
-    json(await ctx.services.accessBody.decideCompleteness(await readJsonObject(ctx.request), ctx.user!)),
+    json(await ctx.services.accessBody.decideCompleteness(sentBody(ctx), ctx.user!)),
   "POST /api/compliance/applications/clock": async (ctx) =>
-    json(await ctx.services.accessBody.clockEvent(await readJsonObject(ctx.request), ctx.user!)),
+    json(await ctx.services.accessBody.clockEvent(sentBody(ctx), ctx.user!)),
 
   "GET /api/compliance/information-requests": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -59,7 +59,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     );
   },
   "POST /api/compliance/information-requests": async (ctx) => {
-    const body = await readJsonObject(ctx.request);
+    const body = sentBody(ctx);
     const ab = ctx.services.accessBody;
     if (body.informationRequestId !== undefined || body.action !== undefined) {
       if (body.action !== "withdraw")
@@ -71,16 +71,14 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(await ab.requestInformation(body, ctx.user!), 201);
   },
   "POST /api/compliance/information-requests/answer": async (ctx) =>
-    json(
-      await ctx.services.accessBody.answerInformationRequest(await readJsonObject(ctx.request), ctx.user!),
-    ),
+    json(await ctx.services.accessBody.answerInformationRequest(sentBody(ctx), ctx.user!)),
 
   "POST /api/compliance/permits": async (ctx) => {
-    const r = await ctx.services.accessBody.decidePermit(await readJsonObject(ctx.request), ctx.user!);
+    const r = await ctx.services.accessBody.decidePermit(sentBody(ctx), ctx.user!);
     return r.kind === "permit" ? json(r.permit, 201) : json(r.application);
   },
   "POST /api/compliance/permits/revoke": async (ctx) =>
-    json(await ctx.services.accessBody.revokePermit(await readJsonObject(ctx.request), ctx.user!)),
+    json(await ctx.services.accessBody.revokePermit(sentBody(ctx), ctx.user!)),
 
   "GET /api/compliance/requests": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -89,7 +87,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(await ab.listDataRequests(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/requests": async (ctx) => {
-    const body = await readJsonObject(ctx.request);
+    const body = sentBody(ctx);
     const ab = ctx.services.accessBody;
     if (body.requestId !== undefined || body.action !== undefined) {
       if (body.action !== "withdraw")
@@ -99,7 +97,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(await ab.submitDataRequest(body, ctx.user!), 201);
   },
   "POST /api/compliance/requests/decide": async (ctx) =>
-    json(await ctx.services.accessBody.decideDataRequest(await readJsonObject(ctx.request), ctx.user!)),
+    json(await ctx.services.accessBody.decideDataRequest(sentBody(ctx), ctx.user!)),
 
   "GET /api/compliance/findings": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -108,11 +106,11 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(await ab.listFindings(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/findings": async (ctx) =>
-    json(await ctx.services.accessBody.openFinding(await readJsonObject(ctx.request), ctx.user!), 201),
+    json(await ctx.services.accessBody.openFinding(sentBody(ctx), ctx.user!), 201),
   "POST /api/compliance/findings/respond": async (ctx) =>
-    json(await ctx.services.accessBody.respondFinding(await readJsonObject(ctx.request), ctx.user!)),
+    json(await ctx.services.accessBody.respondFinding(sentBody(ctx), ctx.user!)),
   "POST /api/compliance/findings/close": async (ctx) =>
-    json(await ctx.services.accessBody.closeFinding(await readJsonObject(ctx.request), ctx.user!)),
+    json(await ctx.services.accessBody.closeFinding(sentBody(ctx), ctx.user!)),
 
   "GET /api/compliance/results": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -121,7 +119,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     return json(await ab.listResults(ctx.user!, { state: q(ctx, "state") }));
   },
   "POST /api/compliance/results": async (ctx) => {
-    const r = await ctx.services.accessBody.postResult(await readJsonObject(ctx.request), ctx.user!);
+    const r = await ctx.services.accessBody.postResult(sentBody(ctx), ctx.user!);
     return json(r.result, r.created ? 201 : 200);
   },
 
@@ -130,7 +128,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
 
   "GET /api/activity-report": async (ctx) => {
     const ab = ctx.services.accessBody;
-    const period = reportPeriod(ctx.query, ab.now());
+    const period = reportPeriod(ctx.input.query, ab.now());
     const format = q(ctx, "format") ?? "json";
     const report = await ab.activityReport(period);
     if (format === "json") return json(report);
@@ -144,15 +142,12 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
         },
       });
     }
-    if (format === "html") {
-      return new Response(reportHtml(report), {
-        headers: {
-          "Content-Type": "text/html; charset=utf-8",
-          "Content-Disposition": `attachment; filename="${name}.html"`,
-          "Cache-Control": "no-store",
-        },
-      });
-    }
-    throw badRequest("format must be json, csv or html");
+    return new Response(reportHtml(report), {
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${name}.html"`,
+        "Cache-Control": "no-store",
+      },
+    });
   },
 };

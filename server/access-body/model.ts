@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { httpUrl } from "../http/links";
+import { A_DAY, CIVIL_DATE_PATTERN } from "./calendar";
 import type { ClockData, ClockView } from "./clock";
 import type { HistoryEntry } from "./store";
 import { PERIODS, PURPOSE_CODES, type PurposeCode } from "./periods";
@@ -295,7 +296,7 @@ export const declareResultSchema = z
     summary: text(10_000),
     permitId: idString.optional(),
     dataRequestId: idString.optional(),
-    processingCompletedDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD"),
+    processingCompletedDate: z.string().regex(CIVIL_DATE_PATTERN, "must be a date YYYY-MM-DD").meta(A_DAY),
   })
   .refine((v) => !!v.permitId !== !!v.dataRequestId, {
     message: "name exactly one of permitId or dataRequestId",

@@ -1,4 +1,5 @@
 import type { GraphStore } from "../graph";
+import { queryValues } from "../http/contract";
 import { badRequest } from "../http/errors";
 import { addDays, berlinDate, daysBetween, isCivilDate } from "./calendar";
 import { clockView } from "./clock";
@@ -42,10 +43,11 @@ const inPeriod = (date: string | null | undefined, from: string, to: string) =>
   !!date && date >= from && date <= to;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export function reportPeriod(where: URL | URLSearchParams, now: Date): { from: string; to: string } {
-  const query = where instanceof URL ? where.searchParams : where;
-  const to = query.get("to") || berlinDate(now);
-  const from = query.get("from") || `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`;
+/** `from`/`to` of a page's URL or of the route's parsed query (default: the year up to today) */
+export function reportPeriod(where: URL | Readonly<Record<string, unknown>>, now: Date) {
+  const query = where instanceof URL ? queryValues(where.searchParams) : where;
+  const to = String(query.to || berlinDate(now));
+  const from = String(query.from || `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`);
   for (const [k, v] of [
     ["from", from],
     ["to", to],

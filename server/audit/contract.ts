@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { intQuery, ok, optionalText, refusals } from "../http/contract-fields";
-import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from "./handlers";
+import { ok, optionalText, refusals } from "../http/contract-fields";
+import { auditQuery } from "./handlers";
 import { KIND_PATTERN } from "./retention";
 
 /** The declarations of the audit routes (server/http/contract.ts). */
@@ -33,21 +33,7 @@ const chainReport = z.object({
 
 export const auditContract: Contracts = {
   "GET /api/admin/audit": {
-    query: z.object({
-      limit: intQuery("limit", 1, AUDIT_LIMIT_MAX, AUDIT_LIMIT_DEFAULT),
-      verify: optionalText("`true`: the chain's verification report instead of entries"),
-      before: z
-        .string()
-        .regex(/^(\d+)?$/, "before must be an entry's seq (a whole number)")
-        .optional(),
-      kind: optionalText(),
-      actor: optionalText(),
-      action: optionalText(),
-      outcome: optionalText(),
-      q: optionalText("text to look for"),
-      since: optionalText("ISO 8601 date or date-time"),
-      until: optionalText("ISO 8601 date or date-time"),
-    }),
+    query: auditQuery,
     answers: {
       200: ok(
         z.union([z.array(entry), chainReport]),

@@ -1,6 +1,8 @@
-import { badRequest, json } from "../http/errors";
+import { z } from "zod";
+import { json } from "../http/errors";
 import { intParam, presentString, type HandlerContext, type HandlerMap } from "../http/handler";
-import { sentBody } from "../http/contract";
+import { parsedQuery, parseFailure, queryInt, queryValues, sentBody } from "../http/contract";
+import { intQuery, optionalText } from "../http/contract-fields";
 import { callerKey, createKept, deepFrozen, EVERYONE } from "../http/kept";
 import type { AuditFilter, AuditLog } from "./log";
 import type { AuditEntry } from "./model";
@@ -29,37 +31,61 @@ export const AUDIT_LIMIT_DEFAULT = 100;
 export const AUDIT_LIMIT_MAX = 1000;
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+/** an ISO 8601 date or date-time that `Date.parse` reads (blank: absent) */
+const isoFilter = (name: string) => {
+  const text = `${name} must be an ISO 8601 date or date-time`;
+  return z
+    .string()
+    .regex(new RegExp(`^\\s*$|${ISO.source}`), text)
+    .refine((v) => !v.trim() || !Number.isNaN(Date.parse(v)), text)
+    .optional()
+    .describe("ISO 8601 date or date-time (one that exists: no month 13, no day 32)");
+};
 
-function isoParam(url: URL, name: string): string | undefined {
-  const raw = presentString(url.searchParams.get(name));
-  if (!raw) return undefined;
-  if (!ISO.test(raw) || Number.isNaN(Date.parse(raw)))
-    throw badRequest(`${name} must be an ISO 8601 date or date-time`);
-  return new Date(raw).toISOString();
+/** The audit list's query (its declaration, contract.ts); its filters are the parsed values (`auditFilter`). */
+export const auditQuery = z.object({
+  limit: intQuery("limit", 1, AUDIT_LIMIT_MAX, AUDIT_LIMIT_DEFAULT),
+  verify: optionalText("`true`: the chain's verification report instead of entries"),
+  before: z
+    .string()
+    .regex(/^(\d+)?$/, "before must be an entry's seq (a whole number)")
+    .optional(),
+  kind: optionalText(),
+  actor: optionalText(),
+  action: optionalText(),
+  outcome: optionalText(),
+  q: optionalText("text to look for"),
+  since: isoFilter("since"),
+  until: isoFilter("until"),
+});
+type AuditQuery = z.output<typeof auditQuery>;
+
+const isoTime = (raw: string | undefined) => (raw?.trim() ? new Date(raw).toISOString() : undefined);
+
+/** The filters of the audit list from its parsed query. */
+export function auditFilter(
+  query: AuditQuery,
+  limit = queryInt(query.limit, AUDIT_LIMIT_DEFAULT),
+): AuditFilter {
+  return {
+    limit,
+    kind: presentString(query.kind),
+    actor: presentString(query.actor),
+    action: presentString(query.action),
+    outcome: presentString(query.outcome),
+    q: presentString(query.q),
+    since: isoTime(query.since),
+    until: isoTime(query.until),
+    beforeSeq: query.before ? Number(query.before) : undefined,
+  };
 }
 
-/** The filters of the audit list, from a URL (the API and the audit view share them). */
+/** The filters of a page's URL (the audit views), by the same query schema; the page's own limits. */
 export function auditFilterFromUrl(url: URL, defaults: { limit?: number; max?: number } = {}): AuditFilter {
-  const before = url.searchParams.get("before");
-  if (before !== null && before !== "" && !/^\d+$/.test(before))
-    throw badRequest("before must be an entry's seq (a whole number)");
-  return {
-    limit: intParam(
-      url.searchParams,
-      "limit",
-      defaults.limit ?? AUDIT_LIMIT_DEFAULT,
-      1,
-      defaults.max ?? AUDIT_LIMIT_MAX,
-    ),
-    kind: presentString(url.searchParams.get("kind")),
-    actor: presentString(url.searchParams.get("actor")),
-    action: presentString(url.searchParams.get("action")),
-    outcome: presentString(url.searchParams.get("outcome")),
-    q: presentString(url.searchParams.get("q")),
-    since: isoParam(url, "since"),
-    until: isoParam(url, "until"),
-    beforeSeq: before ? Number(before) : undefined,
-  };
+  const parsed = auditQuery.omit({ limit: true }).safeParse(queryValues(url.searchParams));
+  if (!parsed.success) throw parseFailure(parsed.error.issues);
+  const { limit = AUDIT_LIMIT_DEFAULT, max = AUDIT_LIMIT_MAX } = defaults;
+  return auditFilter(parsed.data, intParam(url.searchParams, "limit", limit, 1, max));
 }
 
 /**
@@ -125,7 +151,7 @@ function cachesOf(audit: AuditLog) {
 export const auditHandlers: HandlerMap<AuditServices> = {
   "GET /api/admin/audit": async (ctx) => {
     if (ctx.input.query.verify === "true") return json(await chainReport(ctx.services.audit));
-    const filter = auditFilterFromUrl(ctx.url);
+    const filter = auditFilter(parsedQuery(ctx, auditQuery));
     await retention(ctx).purgeIfDue();
     const user = ctx.user;
     if (!user) return json([]); // the route table admits signed-in roles only

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, GraphStore } from "../graph";
 import {
@@ -17,27 +18,55 @@ import {
  * with the step where it breaks and why. A contract usable without a valid permit is a violation.
  */
 
-export type ChainStatus = "complete" | "in-progress" | "ended" | "broken" | "violation";
-export type ChainStep = "application" | "approval" | "permit" | "contract";
-
-export interface Chain {
-  status: ChainStatus;
+const text = z.string();
+const chainStatus = z.enum(["complete", "in-progress", "ended", "broken", "violation"]);
+type ChainStatus = z.infer<typeof chainStatus>;
+type ChainStep = "application" | "approval" | "permit" | "contract";
+const chain = z.object({
+  status: chainStatus,
   /** the first step that is missing or wrong (null when complete) */
-  breaksAt: ChainStep | null;
-  reason: string;
-  application: { id: string; state: string; title: string } | null;
-  approval: { id: string; status: string } | null;
-  permit: { id: string; state: string; validUntil: string } | null;
-  contracts: {
-    id: string;
-    status: string;
-    negotiationState: string;
-    providerDid: string;
-    consumerDid: string;
-  }[];
-  organisation: string;
-  datasets: string[];
-}
+  breaksAt: z.enum(["application", "approval", "permit", "contract"]).nullable(),
+  reason: text,
+  application: z.object({ id: text, state: text, title: text }).nullable(),
+  approval: z.object({ id: text, status: text }).nullable(),
+  permit: z.object({ id: text, state: text, validUntil: text }).nullable(),
+  contracts: z.array(
+    z.object({ id: text, status: text, negotiationState: text, providerDid: text, consumerDid: text }),
+  ),
+  organisation: text,
+  datasets: z.array(text),
+});
+export type Chain = z.infer<typeof chain>;
+const count = z.number().int().min(0);
+const standing = z.enum(["compliant", "attention", "non-compliant"]);
+/** GET /api/compliance's answer (its declaration: contract.ts; built by `complianceSummary`) */
+export const complianceSummarySchema = z.object({
+  generatedAt: z.iso.datetime(),
+  standards: z.array(text),
+  totals: z.object({ participants: count, chains: count, complete: count, violations: count, broken: count }),
+  participants: z.array(
+    z.object({
+      participantId: text,
+      displayName: text,
+      role: text,
+      ehds: z.object({
+        status: standing,
+        chains: z.array(chain),
+        complete: count,
+        inProgress: count,
+        ended: count,
+        broken: count,
+        violations: count,
+      }),
+      dcp: z.object({ did: text, method: text, wellFormed: z.boolean(), didDocumentUrl: text.nullable() }),
+      dsp: z.object({ endpoint: text.nullable(), protocol: text, httpsEndpoint: z.boolean() }),
+      gdpr: z.object({ legalBasis: text, processingOnlyUnderPermit: z.boolean() }),
+      status: standing,
+    }),
+  ),
+  chains: z.array(chain).optional().describe("the access body's: every chain once"),
+});
+type ComplianceSummary = z.infer<typeof complianceSummarySchema>;
 
 /** a contract that can still be used: active (or finalised and neither suspended nor terminated) and not past its end date */
 const usableOn = (today: string) => (c: GraphNode) => {
@@ -207,7 +236,12 @@ function chainOf(
   );
 }
 
-export async function complianceSummary(store: RecordStore, graph: GraphStore, user: SessionUser, now: Date) {
+export async function complianceSummary(
+  store: RecordStore,
+  graph: GraphStore,
+  user: SessionUser,
+  now: Date,
+): Promise<ComplianceSummary> {
   const participants = await graph.findNodes({ label: "Participant", limit: 1000 });
   const chains = await buildChains(store, graph, now);
   const visibleParticipants = isOverseer(user)
@@ -218,7 +252,7 @@ export async function complianceSummary(store: RecordStore, graph: GraphStore, u
           (user.participantDid && p.properties.did === user.participantDid),
       );
 
-  const out = visibleParticipants.map((p) => {
+  const out = visibleParticipants.map((p): ComplianceSummary["participants"][number] => {
     const did = String(p.properties.did ?? "");
     const name = String(p.properties.displayName ?? p.id);
     const role = String(p.properties.role ?? "");

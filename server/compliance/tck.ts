@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import { PERSONAS } from "../auth/personas";
 import type { GraphStore } from "../graph";
@@ -24,23 +25,27 @@ import { DID_WEB } from "./summary";
  * `?run=1` runs them again.
  */
 
-export type ProbeStatus = "pass" | "fail" | "skip";
-
-export interface ProbeResult {
-  id: string;
-  suite: "API" | "DSP" | "DCP" | "EHDS";
-  title: string;
-  status: ProbeStatus;
-  detail: string;
-  durationMs: number;
-}
-
-export interface TckRun {
-  ranAt: string;
-  durationMs: number;
-  summary: { total: number; pass: number; fail: number; skip: number };
-  results: ProbeResult[];
-}
+const probeStatus = z.enum(["pass", "fail", "skip"]);
+type ProbeStatus = z.infer<typeof probeStatus>;
+const probeResult = z.object({
+  id: z.string(),
+  suite: z.enum(["API", "DSP", "DCP", "EHDS"]),
+  title: z.string(),
+  status: probeStatus,
+  detail: z.string(),
+  durationMs: z.number(),
+});
+type ProbeResult = z.infer<typeof probeResult>;
+const count = z.number().int().min(0);
+const tckRun = z.object({
+  ranAt: z.iso.datetime(),
+  durationMs: z.number(),
+  summary: z.object({ total: count, pass: count, fail: count, skip: count }),
+  results: z.array(probeResult),
+});
+type TckRun = z.infer<typeof tckRun>;
+/** GET /api/compliance/tck's answer (its declaration: contract.ts): the run, and whether it is the last one again */
+export const tckAnswer = tckRun.extend({ cached: z.boolean() });
 
 export interface TckDeps {
   store: RecordStore;

@@ -1,8 +1,9 @@
 import type { Contracts } from "../http/contract";
-import { has, ok } from "../http/contract-fields";
+import { ok } from "../http/contract-fields";
+import { eehrxfCoverage } from "./service";
 
 /** The declarations of the eehrxf routes (server/http/contract.ts). */
 
 export const eehrxfContract: Contracts = {
-  "GET /api/eehrxf": { answers: { 200: ok(has("categories")) } },
+  "GET /api/eehrxf": { answers: { 200: ok(eehrxfCoverage) } },
 };

@@ -4,48 +4,63 @@
  * every required element) and per category (documents that could be assembled). Computed by
  * reading the l3 labels through the GraphStore port, cached per graph version.
  */
+import { z } from "zod";
 import type { Properties, GraphStore } from "../graph";
 import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 
-export interface ProfileCoverage {
-  id: string;
-  title: string;
-  canonical: string;
-  resourceType: string;
-  inGraph: boolean;
-  resources: number;
-  conformant: number;
-  coverage: number;
-  elements: { path: string; required: boolean; present: number; coverage: number; note?: string }[];
-}
+const count = z.number().int().min(0);
+const percent = z.number().min(0).max(100);
+const profileCoverage = z.object({
+  id: z.string(),
+  title: z.string(),
+  canonical: z.string(),
+  resourceType: z.string(),
+  inGraph: z.boolean(),
+  resources: count,
+  conformant: count,
+  coverage: percent,
+  elements: z.array(
+    z.object({
+      path: z.string(),
+      required: z.boolean(),
+      present: count,
+      coverage: percent,
+      note: z.string().optional(),
+    }),
+  ),
+});
+type ProfileCoverage = z.infer<typeof profileCoverage>;
 
-export interface CategoryCoverage {
-  id: string;
-  title: string;
-  legalBasis: string;
-  description: string;
-  guides: { name: string; url: string }[];
-  profiles: ProfileCoverage[];
-  readiness: {
-    unit: string;
-    requirement: string;
-    total: number;
-    ready: number;
-    coverage: number;
-    partial?: { count: number; description: string };
-    gaps: string[];
-  };
-}
+const categoryCoverage = z.object({
+  id: z.string(),
+  title: z.string(),
+  legalBasis: z.string(),
+  description: z.string(),
+  guides: z.array(z.object({ name: z.string(), url: z.string() })),
+  profiles: z.array(profileCoverage),
+  readiness: z.object({
+    unit: z.string(),
+    requirement: z.string(),
+    total: count,
+    ready: count,
+    coverage: percent,
+    partial: z.object({ count, description: z.string() }).optional(),
+    gaps: z.array(z.string()),
+  }),
+});
+type CategoryCoverage = z.infer<typeof categoryCoverage>;
 
-export interface EehrxfCoverage {
-  source: string;
-  generatedAt: string;
-  graphVersion: number;
-  categories: CategoryCoverage[];
-  cache: { hit: boolean; builtMs: number };
-}
+/** GET /api/eehrxf's answer (its declaration: contract.ts) */
+export const eehrxfCoverage = z.object({
+  source: z.string(),
+  generatedAt: z.iso.datetime(),
+  graphVersion: z.number(),
+  categories: z.array(categoryCoverage),
+  cache: z.object({ hit: z.boolean(), builtMs: z.number() }),
+});
+export type EehrxfCoverage = z.infer<typeof eehrxfCoverage>;
 
 const SOURCE_LABELS = ["Patient", "Condition", "MedicationRequest", "Observation", "Encounter"] as const;
 const pct = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 10 : 0);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { has, ok, optionalText, refusals } from "../http/contract-fields";
+import { ok, optionalText, refusals } from "../http/contract-fields";
 import { AGE_BANDS, GENDERS } from "../analytics";
-import { K_MAX } from "./service";
+import { federatedSummary, K_MAX } from "./service";
 
 /**
  * The declarations of the federated routes (server/http/contract.ts). The criteria are read by the
@@ -24,7 +24,7 @@ export const federatedContract: Contracts = {
       k: optionalText(`the smallest published count: a whole number from the configured minimum to ${K_MAX}`),
     }),
     answers: {
-      200: ok(has("k", "cohort")),
+      200: ok(federatedSummary),
       400: refusals(
         "<criterion>: no <system> concept in the graph matches <rest>",
         "<criterion> must be at most 200 characters",

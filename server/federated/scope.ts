@@ -10,23 +10,24 @@
  *   scope shows exact counts; the federated cohort summary applies k to every caller;
  * - re-identification is prohibited: answers carry no names, identifiers or birth dates.
  */
+import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
 
-export interface OdrlScope {
-  /** the role the scope derives from */
-  role: string;
-  aggregateOnly: true;
-  /** null: exact counts (supervisory scope) */
-  k: number | null;
-  policies: { id: string; type: string; assigner: string | null }[];
-  prohibitions: string[];
-  obligations: string[];
-  purposes: string[];
-  /** what was applied, in plain words */
-  applied: string[];
-}
+const texts = z.array(z.string());
+/** the caller's scope as the insight answers state it */
+export const odrlScope = z.object({
+  role: z.string().describe("the role the scope derives from"),
+  aggregateOnly: z.literal(true),
+  k: z.number().int().nullable().describe("null: exact counts (supervisory scope)"),
+  policies: z.array(z.object({ id: z.string(), type: z.string(), assigner: z.string().nullable() })),
+  prohibitions: texts,
+  obligations: texts,
+  purposes: texts,
+  applied: texts.describe("what was applied, in plain words"),
+});
+export type OdrlScope = z.infer<typeof odrlScope>;
 
 const EXEMPT_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;
 

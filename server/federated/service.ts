@@ -19,6 +19,7 @@
  * the access body can review query patterns; multi-step trackers are a residual risk that the log
  * is there to expose.
  */
+import { z } from "zod";
 import type { AuditBatchWriter } from "../audit/batch-writer";
 import {
   type Concept,
@@ -36,7 +37,6 @@ import {
   describeConcept,
   examplesOf,
   resolveTerm,
-  type DescribedConcept,
 } from "../analytics";
 import { createQueryLog } from "../audit/query-log";
 import type { SessionUser } from "../auth/user";
@@ -52,6 +52,7 @@ import {
   published,
   suppressionRule,
   type CountNode,
+  publishedCount,
   type PublishedCount,
 } from "./suppression";
 
@@ -67,18 +68,40 @@ export interface ResolvedCriteria {
   gender?: Gender;
 }
 
-export interface FederatedSummary {
-  criteria: Partial<Record<CriterionKey, { input: string } & Partial<DescribedConcept> & { value?: string }>>;
-  k: number;
-  cohort: PublishedCount;
-  environments: (PublishedCount & { holder: string; name: string; environment: string })[];
-  strata: { gender: PublishedCount[]; ageBand: PublishedCount[] };
-  suppression: { rule: string; counts: ReturnType<typeof countSuppressed>; differencingChecked: string[] };
-  method: string[];
-  ageReferenceDate: string;
-  graphVersion: number;
-  generatedAt: string;
-}
+const text = z.string();
+const counted = z.array(publishedCount);
+/** GET /api/federated's answer (its declaration: contract.ts) */
+export const federatedSummary = z.object({
+  criteria: z.partialRecord(
+    z.enum(CRITERIA),
+    z.object({
+      input: text.describe("as given, trimmed"),
+      code: text.optional(),
+      system: text.optional(),
+      display: text.optional(),
+      icd10: text.optional(),
+      icd10Display: text.optional(),
+      atc: text.optional(),
+      unit: text.optional(),
+      omopConceptId: z.number().nullable().optional(),
+      value: text.optional().describe("ageBand, gender: the value as read"),
+    }),
+  ),
+  k: z.number().int(),
+  cohort: publishedCount,
+  environments: z.array(publishedCount.extend({ holder: text, name: text, environment: text })),
+  strata: z.object({ gender: counted, ageBand: counted }),
+  suppression: z.object({
+    rule: text,
+    counts: z.record(text, z.number().int()),
+    differencingChecked: z.array(text),
+  }),
+  method: z.array(text),
+  ageReferenceDate: text,
+  graphVersion: z.number(),
+  generatedAt: z.iso.datetime(),
+});
+export type FederatedSummary = z.infer<typeof federatedSummary>;
 
 const HOLDER_ORGS = ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug);
 

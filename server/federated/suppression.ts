@@ -45,8 +45,10 @@
  * row and column equations, which needs linear programming to audit. The federated summary
  * publishes one-way partitions of the cohort instead (a star of independent groups).
  */
+import { z } from "zod";
 
-export type SuppressionReason = "below-k" | "complementary" | "parent-suppressed" | "differencing";
+const suppressionReason = z.enum(["below-k", "complementary", "parent-suppressed", "differencing"]);
+export type SuppressionReason = z.infer<typeof suppressionReason>;
 
 export interface CountNode {
   key: string;
@@ -156,15 +158,14 @@ export function protect(root: CountNode, k: number): CountNode {
 }
 
 /** What a client sees of a count. */
-export interface PublishedCount {
-  key: string;
-  /** null when suppressed */
-  count: number | null;
-  suppressed: boolean;
-  reason?: SuppressionReason;
-  /** the count, or "<k" when suppressed */
-  display: string;
-}
+export const publishedCount = z.object({
+  key: z.string(),
+  count: z.number().int().min(0).nullable().describe("null when suppressed"),
+  suppressed: z.boolean(),
+  reason: suppressionReason.optional(),
+  display: z.string().describe('the count, or "<k" when suppressed'),
+});
+export type PublishedCount = z.infer<typeof publishedCount>;
 
 export function published(node: CountNode, k: number | null): PublishedCount {
   if (node.suppressed)

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { fails, has, ok, refusals } from "../http/contract-fields";
+import { nlqAnswer } from "./service";
 import { TEMPLATES } from "./templates";
 
 /** The declarations of the question routes (server/http/contract.ts). */
@@ -17,7 +18,7 @@ export const nlqContract: Contracts = {
     }),
     bodyParsedBy: "handler",
     answers: {
-      200: ok(z.looseObject({}), "The answer"),
+      200: ok(nlqAnswer, "The answer"),
       400: refusals("The question does not fit template <rest>", "question must be at most 500 characters"),
       502: fails("The question back end failed (proxy error)"),
     },

@@ -3,6 +3,7 @@
  * and result cells that stay tied to the counts they publish so the k threshold can be applied
  * to the whole answer (values and the sentences that describe them) after it is computed.
  */
+import { z } from "zod";
 import { type Concept, type ConceptDictionary, type OmopIndex, num, str } from "../analytics";
 import type { GraphNode, Layer, GraphStore } from "../graph";
 import { isSmall, protect, type CountNode } from "../federated";
@@ -13,12 +14,13 @@ export interface ExecContext {
   dict: ConceptDictionary;
 }
 
-export type ColumnType = "text" | "code" | "count" | "number" | "percent";
-export interface Column {
-  key: string;
-  label: string;
-  type: ColumnType;
-}
+export const column = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(["text", "code", "count", "number", "percent"]),
+});
+export type Column = z.infer<typeof column>;
+export type ColumnType = Column["type"];
 
 /** a count published from a node of a count tree */
 export class CountCell {

@@ -20,6 +20,7 @@
  *    to ask instead. Validation problems (no question, unknown templateId, a question that does
  *    not fit the template asked for) are 400.
  */
+import { z } from "zod";
 import { matchByMeaning } from "./understand";
 import type { AuditBatchWriter } from "../audit/batch-writer";
 import type { SessionUser } from "../auth/user";
@@ -30,51 +31,69 @@ import {
   describeConcept,
   normalizeTerm,
   resolveTerm,
-  type DescribedConcept,
   type Resolution,
 } from "../analytics";
 import type { GraphStore } from "../graph";
 import { ApiError, badGateway, badRequest } from "../http/errors";
 import { createKept, EVERYONE } from "../http/kept";
-import { scopeFor, type OdrlScope, createQueryLog } from "../federated";
+import { scopeFor, createQueryLog, odrlScope, type OdrlScope } from "../federated";
 import { checkReadOnly, matchShape } from "./cypher-guard";
-import { finalize, type Column, type FinalResult } from "./execute";
+import { column, finalize, type FinalResult } from "./execute";
 import { viewerOf, minimiseTable } from "../privacy";
 import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
 import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
 
 export const QUESTION_MAX = 500;
 
-export interface NlqAnswer {
-  question: string;
-  /** a template matched the question */
-  matched: boolean;
-  /** who produced the query: our templates or the language back end */
-  backend: "templates" | "proxy";
-  /** whether a query ran */
-  executed: boolean;
-  template: { id: string; title: string } | null;
-  parameters: Record<string, DescribedConcept & { term: string; via: Resolution["via"] }>;
-  query: {
-    language: "cypher";
-    text: string;
-    parameters: Record<string, string>;
-    executedVia: string | null;
-    plan: string[];
-  } | null;
-  interpretation: string;
-  layers: string[];
-  columns: Column[];
-  rows: Record<string, string | number | null>[];
-  suppressedCells: { row: number; column: string; reason: string }[];
-  scope: OdrlScope;
-  reason?: string;
-  suggestions?: { templateId: string; title: string; example: string }[];
-  unresolvedTerms?: string[];
-  proxy?: { url: string; explanation: string | null };
-  graphVersion: number;
-  ms: number;
-}
+const text = z.string();
+const texts = z.array(text);
+/** POST /api/nlq's answer (its declaration: contract.ts) */
+export const nlqAnswer = z.object({
+  question: text,
+  matched: z.boolean().describe("a template matched the question"),
+  backend: z
+    .enum(["templates", "proxy"])
+    .describe("who produced the query: the templates or the language back end"),
+  executed: z.boolean().describe("whether a query ran"),
+  template: z.object({ id: text, title: text }).nullable(),
+  parameters: z.record(
+    text,
+    z.object({
+      term: text,
+      via: text,
+      code: text,
+      system: text,
+      display: text,
+      icd10: text.optional(),
+      icd10Display: text.optional(),
+      atc: text.optional(),
+      unit: text.optional(),
+      omopConceptId: z.number().nullable(),
+    }),
+  ),
+  query: z
+    .object({
+      language: z.literal("cypher"),
+      text,
+      parameters: z.record(text, text),
+      executedVia: text.nullable(),
+      plan: texts,
+    })
+    .nullable(),
+  interpretation: text,
+  layers: texts,
+  columns: z.array(column),
+  rows: z.array(z.record(text, z.union([text, z.number(), z.null()]))),
+  suppressedCells: z.array(z.object({ row: z.number().int(), column: text, reason: text })),
+  scope: odrlScope,
+  reason: text.optional(),
+  suggestions: z.array(z.object({ templateId: text, title: text, example: text })).optional(),
+  unresolvedTerms: texts.optional(),
+  proxy: z.object({ url: text, explanation: text.nullable() }).optional(),
+  graphVersion: z.number(),
+  ms: z.number(),
+});
+export type NlqAnswer = z.infer<typeof nlqAnswer>;
 
 export function normalizeQuestion(q: string): string {
   return q

@@ -1,6 +1,7 @@
-import { badRequest, json, noContent } from "../http/errors";
-import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
-import { DIRECTORY_DID_REQUIRED, parseDirectoryInput } from "./directory";
+import { sentBody } from "../http/contract";
+import { json, noContent } from "../http/errors";
+import { presentString, type HandlerContext, type HandlerMap } from "../http/handler";
+import { parseDirectoryInput } from "./directory";
 import type { OidcClient } from "../auth/oidc-client";
 import { readingResponse } from "./readings";
 import type { OperatorService } from "./service";
@@ -26,13 +27,13 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
 
   "GET /api/admin/participants": async (ctx) => json(await ctx.services.operator.directory()),
   "POST /api/admin/participants": async (ctx) => {
-    const input = parseDirectoryInput(await readJsonObject(ctx.request));
+    const input = parseDirectoryInput(sentBody(ctx));
     return json(await ctx.services.operator.addDirectoryEntry(input, actor(ctx)), 201);
   },
   "DELETE /api/admin/participants": async (ctx) => {
-    const key = presentString(ctx.query.get("did")) ?? presentString(ctx.query.get("id"));
-    if (!key) throw badRequest(DIRECTORY_DID_REQUIRED);
-    await ctx.services.operator.removeDirectoryEntry(key, actor(ctx));
+    // the declaration requires one of them (not blank)
+    const key = presentString(ctx.input.query.did) ?? presentString(ctx.input.query.id);
+    await ctx.services.operator.removeDirectoryEntry(key!, actor(ctx));
     return noContent();
   },
 
@@ -53,7 +54,7 @@ export const operatorHandlers: HandlerMap<OperatorServices> = {
   "GET /api/mock-dsp/:participant/catalog/request": async (ctx) =>
     json(await ctx.services.operator.catalog(ctx.params.participant)),
   "POST /api/mock-dsp/:participant/catalog/request": async (ctx) => {
-    ctx.services.operator.checkCatalogRequest(await readJsonObject(ctx.request));
+    ctx.services.operator.checkCatalogRequest(sentBody(ctx));
     return json(await ctx.services.operator.catalog(ctx.params.participant));
   },
 };

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { fails, has, ok, optionalText, refusals } from "../http/contract-fields";
+import { fails, ok } from "../http/contract-fields";
+import { overviewSchema } from "./model";
+import { personaQuery } from "./personas";
 
 /** The declarations of the persona overview (server/http/contract.ts). */
 
 export const overviewContract: Contracts = {
   "GET /api/overview": {
-    query: z.object({ persona: optionalText("the persona to show (operators may pick)") }),
+    query: z.object({ persona: personaQuery }),
     answers: {
-      200: ok(has("persona", "totals")),
-      400: refusals("persona must be one of <a role, or a persona name>"),
+      200: ok(overviewSchema),
       403: fails("Only operators may look at another persona's overview"),
     },
   },

@@ -1,19 +1,22 @@
 /** The overview's answer (GET /api/overview): the persona, its layers and its signals. */
-import type { Role } from "../auth/personas";
-import type { Layer } from "../graph";
+import { z } from "zod";
+import { ROLES } from "../auth/personas";
+import { LAYERS } from "../graph";
 
-export type Tone = "info" | "ok" | "warn" | "danger";
+const tone = z.enum(["info", "ok", "warn", "danger"]);
+export type Tone = z.infer<typeof tone>;
 
-export interface OverviewSignal {
-  id: string;
-  label: string;
-  value: number;
-  tone: Tone;
-  detail?: string;
-  href?: string;
+const overviewSignal = z.object({
+  id: z.string(),
+  label: z.string(),
+  value: z.number(),
+  tone,
+  detail: z.string().optional(),
+  href: z.string().optional(),
   /** where the count was read: the list behind `href` reads the same */
-  source: "graph" | "access-body" | "dataspace" | "catalogue" | "trust-center";
-}
+  source: z.enum(["graph", "access-body", "dataspace", "catalogue", "trust-center"]),
+});
+export type OverviewSignal = z.infer<typeof overviewSignal>;
 
 /** one home card, read from `source`; `href` is the list that reads the same */
 export const signal = (
@@ -34,19 +37,22 @@ export const signal = (
   ...(detail ? { detail } : {}),
 });
 
-export interface Overview {
+const count = z.number().int().min(0);
+const role = z.enum(ROLES);
+export const overviewSchema = z.object({
   /** `graph`: the graph explorer's `?persona=` that shows these layers, null when it has none */
-  persona: { role: Role; label: string; focus: string; graph: string | null };
-  personas: { role: Role; label: string }[];
-  organisation: string | null;
-  layers: { layer: Layer; name: string; nodes: number; links: number }[];
-  totals: { nodes: number; links: number; crossLayerLinks: number };
-  signals: OverviewSignal[];
-  accessBody: "available" | "unavailable" | "not-applicable";
-  notes: string[];
-  graphVersion: number;
-  generatedAt: string;
-}
+  persona: z.object({ role, label: z.string(), focus: z.string(), graph: z.string().nullable() }),
+  personas: z.array(z.object({ role, label: z.string() })),
+  organisation: z.string().nullable(),
+  layers: z.array(z.object({ layer: z.enum(LAYERS), name: z.string(), nodes: count, links: count })),
+  totals: z.object({ nodes: count, links: count, crossLayerLinks: count }),
+  signals: z.array(overviewSignal),
+  accessBody: z.enum(["available", "unavailable", "not-applicable"]),
+  notes: z.array(z.string()),
+  graphVersion: z.number(),
+  generatedAt: z.iso.datetime(),
+});
+export type Overview = z.infer<typeof overviewSchema>;
 
 export const DAY = 86_400_000;
 export const isoDay = (d: Date) => d.toISOString().slice(0, 10);

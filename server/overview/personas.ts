@@ -1,4 +1,5 @@
 /** The overview's personas: what each role's home is about, and which persona a caller may open. */
+import { z } from "zod";
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { LAYERS, type Layer } from "../graph";
@@ -75,14 +76,32 @@ const ALIASES: Record<string, Role> = {
   participant: "CONNECTOR_USER_PARTICIPANT",
 };
 
+/** letters of `s` in either case, as a pattern (JSON Schema's patterns have no flags) */
+const anyCase = (s: string) => s.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+/**
+ * `?persona=`: a role or an alias in any case (an alias may end in digits), white space around ignored;
+ * absent or empty: the caller's main role. The pattern is the check (`resolvePersona`), so the document
+ * states it.
+ */
+export const personaQuery = z
+  .string()
+  .regex(
+    new RegExp(
+      `^$|^\\s*(?:${ORDER.map(anyCase).join("|")}|(?:${Object.keys(ALIASES).map(anyCase).join("|")})\\d*)\\s*$`,
+    ),
+    `persona must be one of ${ORDER.join(", ")} (or ${Object.keys(ALIASES).join(", ")})`,
+  )
+  .optional()
+  .describe("the persona to show (operators may pick any): a role or an alias, any case");
+
 export function resolvePersona(user: Pick<SessionUser, "roles">, raw: string | null): Role {
   if (!raw) return ORDER.find((r) => user.roles.includes(r)) ?? user.roles[0];
-  const key = raw.trim();
-  const role = (ORDER as string[]).includes(key.toUpperCase())
-    ? (key.toUpperCase() as Role)
+  const checked = personaQuery.safeParse(raw);
+  if (!checked.success) throw badRequest(checked.error.issues[0].message);
+  const key = raw.trim().toUpperCase();
+  const role = (ORDER as string[]).includes(key)
+    ? (key as Role)
     : ALIASES[key.toLowerCase().replace(/\d+$/, "")];
-  if (!role)
-    throw badRequest(`persona must be one of ${ORDER.join(", ")} (or ${Object.keys(ALIASES).join(", ")})`);
   if (!user.roles.includes(role) && !user.roles.includes("CONNECTOR_ADMIN"))
     throw forbidden("You can only open the overview of your own roles");
   return role;

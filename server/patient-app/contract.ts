@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, has, ok, refusals } from "../http/contract-fields";
+import { created, fails, has, ok, optionalText, refusals } from "../http/contract-fields";
 import { observationSchema } from "./observations";
 
 /**
@@ -14,6 +14,18 @@ const bundle = has("resourceType", "entry");
 const ATTESTATION = refusals("attestation is not a JWS<rest>");
 /** a compact JWS (credentials.ts `verifyAttestation`) */
 const JWS = z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+
+/** GET /api/patient/observations's search (FHIR search parameters); codes and dates checked by record.ts */
+export const observationQuery = z.object({
+  code: optionalText("LOINC codes, comma-separated, each optionally `http://loinc.org|`-prefixed"),
+  from: optionalText("the earliest day (YYYY-MM-DD) or date-time"),
+  to: optionalText("the latest day (YYYY-MM-DD) or date-time"),
+  source: z
+    .enum(["all", "self", "holder"], { error: "source must be all, self or holder" })
+    .optional()
+    .describe("self-measured, from the data holders, or all (default)"),
+});
+export type ObservationQuery = z.infer<typeof observationQuery>;
 
 export const patientAppContract: Contracts = {
   "POST /api/app-accounts/challenge": { answers: { 201: created(has("nonce")), 429: TOO_MANY } },
@@ -79,9 +91,14 @@ export const patientAppContract: Contracts = {
     },
   },
   "GET /api/patient/observations": {
+    query: observationQuery,
     answers: {
       200: ok(bundle, "A FHIR R4 searchset Bundle"),
-      400: fails("A filter (source, code, from, to …) the service does not accept"),
+      400: refusals(
+        'code: "<code>" is not a LOINC code',
+        "<from or to> must be a date (YYYY-MM-DD) or a date-time",
+        "from must not be after to",
+      ),
     },
   },
   "POST /api/patient/ehr-sync": {

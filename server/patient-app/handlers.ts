@@ -1,5 +1,7 @@
 import { json } from "../http/errors";
-import { readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { parsedQuery, sentBody } from "../http/contract";
+import type { HandlerContext, HandlerMap } from "../http/handler";
+import { observationQuery } from "./contract";
 import type { Principal } from "./service";
 import type { PatientAppService } from "./service";
 
@@ -14,13 +16,8 @@ export interface PatientAppServices {
  * header; the device-signed request is verified here (service.authenticate) before anything else.
  */
 
-/** the body as text (hashed by the device credential) and as a JSON object */
-async function bodyOf(
-  ctx: HandlerContext<PatientAppServices>,
-): Promise<{ text: string; json: () => Promise<Record<string, unknown>> }> {
-  const text = await ctx.request.clone().text();
-  return { text, json: () => readJsonObject(ctx.request) };
-}
+/** the body as sent (its bytes are hashed by the device credential) */
+const bodyText = (ctx: HandlerContext<PatientAppServices>) => ctx.request.clone().text();
 
 async function principal(
   ctx: HandlerContext<PatientAppServices>,
@@ -35,43 +32,45 @@ const paired = (p: Principal) => p as Principal & { patientId: string };
 export const patientAppHandlers: HandlerMap<PatientAppServices> = {
   "POST /api/app-accounts/challenge": async ({ services }) =>
     json(await services.patientApp.challenge(), 201),
-  "POST /api/app-accounts": async ({ services, request }) =>
-    json(await services.patientApp.createAccount(await readJsonObject(request)), 201),
+  "POST /api/app-accounts": async (ctx) =>
+    json(await ctx.services.patientApp.createAccount(sentBody(ctx)), 201),
 
   "POST /api/patient/app-pairing": async ({ services, user }) =>
     json(await services.patientApp.createPairing(user!), 201),
   "GET /api/patient/app-pairing/:pairingId": async ({ services, user, params }) =>
     json(await services.patientApp.pairing(user!, params.pairingId)),
 
-  "GET /api/patient/app-devices": async ({ services, user, query }) =>
+  "GET /api/patient/app-devices": async ({ services, user, input }) =>
     json({
       devices: await services.patientApp.devices(user!, {
-        includeRemoved: query.get("include") === "removed",
+        includeRemoved: input.query.include === "removed",
       }),
     }),
-  "POST /api/patient/app-devices": async ({ services, request }) =>
-    json(await services.patientApp.completePairing(await readJsonObject(request)), 201),
+  "POST /api/patient/app-devices": async (ctx) =>
+    json(await ctx.services.patientApp.completePairing(sentBody(ctx)), 201),
   "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) =>
     json(await services.patientApp.revokeDevice(user!, params.deviceId)),
 
   "GET /api/patient/app/record": async (ctx) =>
     json(await ctx.services.patientApp.record(paired(await principal(ctx)))),
   "POST /api/patient/app/record": async (ctx) => {
-    const body = await bodyOf(ctx);
-    const who = paired(await principal(ctx, body.text));
-    const created = await ctx.services.patientApp.addObservations(who, await body.json());
+    const who = paired(await principal(ctx, await bodyText(ctx)));
+    const created = await ctx.services.patientApp.addObservations(who, sentBody(ctx));
     return json({ created: created.length, observations: created }, 201);
   },
   "GET /api/patient/observations": async (ctx) =>
-    json(await ctx.services.patientApp.observations(paired(await principal(ctx)), ctx.url)),
+    json(
+      await ctx.services.patientApp.observations(
+        paired(await principal(ctx)),
+        ctx.url,
+        parsedQuery(ctx, observationQuery),
+      ),
+    ),
   "POST /api/patient/ehr-sync": async (ctx) => {
-    const body = await bodyOf(ctx);
-    return json(await ctx.services.patientApp.sync(paired(await principal(ctx, body.text))));
+    return json(await ctx.services.patientApp.sync(paired(await principal(ctx, await bodyText(ctx)))));
   },
   "DELETE /api/patient/app/account": async (ctx) => {
-    const body = await bodyOf(ctx);
-    return json(
-      await ctx.services.patientApp.erase(await principal(ctx, body.text, { allowUnpaired: true })),
-    );
+    const text = await bodyText(ctx);
+    return json(await ctx.services.patientApp.erase(await principal(ctx, text, { allowUnpaired: true })));
   },
 };

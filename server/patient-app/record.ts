@@ -4,7 +4,9 @@ import type { AuditInput } from "../audit/model";
 import { createQueryLog } from "../federated";
 import { bundle, isSelfMeasured, RELATIONS, toPatient, type FhirResource } from "./fhir";
 import { topicVersion } from "../storage/relational";
+import { queryValues } from "../http/contract";
 import { createKept, deepFrozen } from "../http/kept";
+import type { ObservationQuery } from "./contract";
 import { LOINC_CODE, observationMutations, validateObservations } from "./observations";
 import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
 import { SYNC_TOPIC, type PatientAppStore } from "./store";
@@ -85,20 +87,19 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     return deepFrozen({ items });
   }
 
-  /** the search's parameters checked (400s in this order), then the patient's kept observations filtered */
-  async function searchObservations(patientId: string, url: URL) {
-    const codes = (url.searchParams.get("code") ?? "")
+  /** the search's parameters (parsed by the route's declaration) checked, then the patient's kept observations filtered */
+  async function searchObservations(patientId: string, query: ObservationQuery) {
+    const codes = (query.code ?? "")
       .split(",")
       .map((c) => c.trim())
       .filter(Boolean)
       // FHIR token search: "http://loinc.org|8867-4" or "8867-4"
       .map((c) => (c.startsWith("http://loinc.org|") ? c.slice("http://loinc.org|".length) : c));
     for (const c of codes) if (!LOINC_CODE.test(c)) throw badRequest(`code: "${c}" is not a LOINC code`);
-    const from = dateBound(url.searchParams.get("from"), "from", "start");
-    const to = dateBound(url.searchParams.get("to"), "to", "end");
+    const from = dateBound(query.from, "from", "start");
+    const to = dateBound(query.to, "to", "end");
     if (from !== null && to !== null && from > to) throw badRequest("from must not be after to");
-    const source = url.searchParams.get("source") ?? "all";
-    if (!["all", "self", "holder"].includes(source)) throw badRequest("source must be all, self or holder");
+    const source = query.source ?? "all";
     const kept = await keptObservations({ caller: patientId, versions: [graph.version()] }, () =>
       observationParts(patientId),
     );
@@ -182,8 +183,15 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       return created;
     },
 
-    /** GET /api/patient/observations: the searchset Bundle (its resources shared with the kept parts: read only) */
-    async observations(principal: Principal & { patientId: string }, url: URL) {
+    /**
+     * GET /api/patient/observations: the searchset Bundle (its resources shared with the kept parts:
+     * read only). `query`: the route's parsed search; a view passes the URL alone.
+     */
+    async observations(
+      principal: Principal & { patientId: string },
+      url: URL,
+      query = queryValues(url.searchParams) as ObservationQuery,
+    ) {
       // the searchset kept per patient, graph version and search, as built (its id and time the build's)
       const key = {
         caller: principal.patientId,
@@ -191,7 +199,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         args: [url.pathname, url.search],
       };
       return keptBundles(key, async () => {
-        const matched = await searchObservations(principal.patientId, url);
+        const matched = await searchObservations(principal.patientId, query);
         return deepFrozen(
           bundle(
             "searchset",
@@ -256,8 +264,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
 
 export type PatientRecord = ReturnType<typeof createPatientRecord>;
 
-function dateBound(raw: string | null, name: string, edge: "start" | "end"): number | null {
-  if (raw === null || raw === "") return null;
+function dateBound(raw: string | undefined, name: string, edge: "start" | "end"): number | null {
+  if (!raw) return null;
   let t: number;
   if (/^\d{4}-\d{2}-\d{2}$/.test(raw))
     t = Date.parse(`${raw}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);

@@ -25,21 +25,56 @@ const UPSTREAM = fails("The connector failed (502)");
 /** the ODRL 2.2 checks of policy-document.ts, past the body's shape */
 const INVALID_ODRL = refusals("Invalid ODRL 2.2 policy: <problems>");
 
+/** the queries and bodies the handlers read parsed (ctx.input) */
+export const policyQueries = {
+  list: z
+    .object({
+      participantId: optionalId("participantId"),
+      policyId: optionalId("policyId").describe("one policy; needs participantId"),
+    })
+    .superRefine((q, ctx) => {
+      if (q.policyId?.trim() && !q.participantId?.trim())
+        ctx.addIssue({
+          code: "custom",
+          path: ["participantId"],
+          message: "participantId is required with policyId",
+        });
+    }),
+  remove: z.object({
+    policyId: idField("policyId", POLICY_ID_REQUIRED),
+    participantId: optionalId("participantId"),
+  }),
+};
+export const policyBodies = {
+  create: z
+    .looseObject({ participantId: requiredText(POLICY_FIELDS_REQUIRED), policy: z.unknown().optional() })
+    .refine((b) => b.policy !== undefined && b.policy !== null, {
+      message: POLICY_FIELDS_REQUIRED,
+      path: ["policy"],
+    })
+    .and(z.looseObject({ participantId: idField("participantId"), policy })),
+  update: z
+    .looseObject({
+      policyId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
+      participantId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
+      policy: z.unknown().optional(),
+    })
+    .refine((b) => b.policy !== undefined && b.policy !== null, {
+      message: POLICY_UPDATE_FIELDS_REQUIRED,
+      path: ["policy"],
+    })
+    .and(
+      z.looseObject({
+        policyId: idField("policyId"),
+        participantId: idField("participantId"),
+        policy,
+      }),
+    ),
+};
+
 export const policyContract: Contracts = {
   "GET /api/admin/policies": {
-    query: z
-      .object({
-        participantId: optionalId("participantId"),
-        policyId: optionalId("policyId").describe("one policy; needs participantId"),
-      })
-      .superRefine((q, ctx) => {
-        if (q.policyId?.trim() && !q.participantId?.trim())
-          ctx.addIssue({
-            code: "custom",
-            path: ["participantId"],
-            message: "participantId is required with policyId",
-          });
-      }),
+    query: policyQueries.list,
     answers: {
       400: refusals("participantId is required with policyId"),
       200: ok(z.union([z.array(stored), stored]), "The policies, or with policyId the one"),
@@ -48,13 +83,7 @@ export const policyContract: Contracts = {
     },
   },
   "POST /api/admin/policies": {
-    body: z
-      .looseObject({ participantId: requiredText(POLICY_FIELDS_REQUIRED), policy: z.unknown().optional() })
-      .refine((b) => b.policy !== undefined && b.policy !== null, {
-        message: POLICY_FIELDS_REQUIRED,
-        path: ["policy"],
-      })
-      .and(z.looseObject({ participantId: idField("participantId"), policy })),
+    body: policyBodies.create,
     answers: {
       400: INVALID_ODRL,
       201: created(stored),
@@ -64,23 +93,7 @@ export const policyContract: Contracts = {
     },
   },
   "PUT /api/admin/policies": {
-    body: z
-      .looseObject({
-        policyId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
-        participantId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
-        policy: z.unknown().optional(),
-      })
-      .refine((b) => b.policy !== undefined && b.policy !== null, {
-        message: POLICY_UPDATE_FIELDS_REQUIRED,
-        path: ["policy"],
-      })
-      .and(
-        z.looseObject({
-          policyId: idField("policyId"),
-          participantId: idField("participantId"),
-          policy,
-        }),
-      ),
+    body: policyBodies.update,
     answers: {
       400: INVALID_ODRL,
       200: ok(stored),
@@ -90,10 +103,7 @@ export const policyContract: Contracts = {
     },
   },
   "DELETE /api/admin/policies": {
-    query: z.object({
-      policyId: idField("policyId", POLICY_ID_REQUIRED),
-      participantId: optionalId("participantId"),
-    }),
+    query: policyQueries.remove,
     answers: { 204: NO_CONTENT, 404: fails("No such policy"), 409: fails("In use"), 502: UPSTREAM },
   },
   "GET /api/odrl/scope": { answers: { 200: ok(has("subject", "permissions")) } },

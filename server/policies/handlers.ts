@@ -1,9 +1,9 @@
 import { actsForAnyContext, NO_CONTEXT, ownContextId } from "../dataspace";
-import { badRequest, forbidden, json, noContent, unauthorized } from "../http/errors";
-import { checkId } from "../http/ids";
-import { presentString, readJsonObject, type HandlerContext, type HandlerMap } from "../http/handler";
+import { forbidden, json, noContent, unauthorized } from "../http/errors";
+import { parsedBody, parsedQuery } from "../http/contract";
+import { presentString, type HandlerContext, type HandlerMap } from "../http/handler";
+import { policyBodies, policyQueries } from "./contract";
 import { effectiveScope } from "./scope";
-import { parsePolicyCreate, parsePolicyUpdate, POLICY_ID_REQUIRED } from "./service";
 import type { Dataspace } from "../dataspace";
 import type { GraphStore } from "../graph";
 import type { PolicyService } from "./service";
@@ -33,7 +33,6 @@ async function writesIn(ctx: HandlerContext<PolicyServices>, named: unknown): Pr
   const ds = ctx.services.dataspace;
   const participantId = presentString(named);
   if (participantId) {
-    checkId(participantId, "participantId");
     await ds.actingFor(ctx.user, participantId);
     return participantId;
   }
@@ -45,31 +44,24 @@ async function writesIn(ctx: HandlerContext<PolicyServices>, named: unknown): Pr
 
 export const policyHandlers: HandlerMap<PolicyServices> = {
   "GET /api/admin/policies": async (ctx) => {
-    const participantId = presentString(ctx.query.get("participantId"));
-    const policyId = presentString(ctx.query.get("policyId"));
-    if (policyId) {
-      if (!participantId) throw badRequest("participantId is required with policyId");
-      return json(await ctx.services.policies.get(participantId, policyId));
-    }
-    return json(await ctx.services.policies.list(participantId));
+    const { participantId, policyId } = parsedQuery(ctx, policyQueries.list);
+    if (presentString(policyId)) return json(await ctx.services.policies.get(participantId!, policyId!));
+    return json(await ctx.services.policies.list(presentString(participantId)));
   },
   "POST /api/admin/policies": async (ctx) => {
-    const input = await readJsonObject(ctx.request);
-    if (presentString(input.participantId)) await writesIn(ctx, input.participantId);
-    const { participantId, policy } = parsePolicyCreate(input);
+    const { participantId, policy } = parsedBody(ctx, policyBodies.create);
+    await writesIn(ctx, participantId);
     return json(await ctx.services.policies.create(participantId, policy, actor(ctx)), 201);
   },
   "PUT /api/admin/policies": async (ctx) => {
-    const input = await readJsonObject(ctx.request);
-    if (presentString(input.participantId)) await writesIn(ctx, input.participantId);
-    const { policyId, participantId, policy } = parsePolicyUpdate(input);
+    const { policyId, participantId, policy } = parsedBody(ctx, policyBodies.update);
+    await writesIn(ctx, participantId);
     return json(await ctx.services.policies.replace(policyId, participantId, policy, actor(ctx)));
   },
   "DELETE /api/admin/policies": async (ctx) => {
-    const participantId = await writesIn(ctx, ctx.query.get("participantId"));
-    const policyId = presentString(ctx.query.get("policyId"));
-    if (!policyId) throw badRequest(POLICY_ID_REQUIRED);
-    await ctx.services.policies.remove(policyId, participantId, actor(ctx));
+    const query = parsedQuery(ctx, policyQueries.remove);
+    const participantId = await writesIn(ctx, query.participantId);
+    await ctx.services.policies.remove(query.policyId, participantId, actor(ctx));
     return noContent();
   },
 

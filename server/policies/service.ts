@@ -6,14 +6,11 @@ import { operationDeadline, settle } from "../dataspace/runtime";
 import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
 import { badGateway, badRequest, conflict, notFound } from "../http/errors";
 import { createKept, deepFrozen, EVERYONE, inputVersions } from "../http/kept";
-import { presentString } from "../http/handler";
 import type { Relational } from "../storage/relational";
 import { createConnectorPolicies } from "./connector-policies";
 import type { ValidationResult } from "./odrl";
 import {
-  POLICY_FIELDS_REQUIRED,
   POLICY_PUSH_FAILED,
-  POLICY_UPDATE_FIELDS_REQUIRED,
   definitionBody,
   invalid,
   toDocument,
@@ -54,8 +51,7 @@ export interface PolicyService {
   participants(): Promise<{ id: string; did: string; displayName: string }[]>;
 }
 
-export { POLICY_ID_REQUIRED, toDocument } from "./policy-document";
-import { missingFields } from "../http/field-errors";
+export { toDocument } from "./policy-document";
 
 /** what a policy list reads: the participant contexts it covers and each one's definitions (null: failed) */
 interface PolicyInputs {
@@ -322,27 +318,4 @@ export async function createPolicyService(deps: {
       }));
     },
   };
-}
-
-/** What POST /api/admin/policies reads: `participantId` and `policy`, both required. */
-export function parsePolicyCreate(body: Record<string, unknown>): { participantId: string; policy: unknown } {
-  const participantId = presentString(body.participantId);
-  if (!participantId || body.policy === undefined || body.policy === null)
-    throw missingFields({ participantId, policy: body.policy != null }, POLICY_FIELDS_REQUIRED);
-  return { participantId, policy: body.policy };
-}
-
-export function parsePolicyUpdate(body: Record<string, unknown>): {
-  policyId: string;
-  participantId: string;
-  policy: unknown;
-} {
-  const policyId = presentString(body.policyId);
-  const participantId = presentString(body.participantId);
-  if (!policyId || !participantId || body.policy === undefined || body.policy === null)
-    throw missingFields(
-      { policyId, participantId, policy: body.policy != null },
-      POLICY_UPDATE_FIELDS_REQUIRED,
-    );
-  return { policyId, participantId, policy: body.policy };
 }

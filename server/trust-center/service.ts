@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import type { GraphNode, GraphStore } from "../graph";
@@ -27,97 +28,110 @@ import type { Relational } from "../storage/relational";
  * day (the sessions' states depend on today's date); per request only `generatedAt` is written.
  */
 
-export interface TrustCenter {
-  id: string;
-  name: string;
-  country: string;
-  did: string;
-  accessBody: { name: string; did: string } | null;
-  scheme: string;
-  datasets: number;
-  patients: number;
-  activeSessions: number;
-}
-
-export interface PseudonymDomain {
-  datasetId: string;
-  title: string;
-  holder: string;
-  country: string | null;
-  trustCenter: string | null;
-  domain: string;
-  patients: number;
-}
-
-export interface Linkage {
-  id: string;
-  dataUser: string;
-  permitNumbers: string[];
-  datasets: [string, string];
-  sameHolder: boolean;
+const count = z.number().int().min(0);
+const text = z.string();
+const trustCenter = z.object({
+  id: text,
+  name: text,
+  country: text,
+  did: text,
+  accessBody: z.object({ name: text, did: text }).nullable(),
+  scheme: text,
+  datasets: count,
+  patients: count,
+  activeSessions: count,
+});
+const pseudonymDomain = z.object({
+  datasetId: text,
+  title: text,
+  holder: text,
+  country: text.nullable(),
+  trustCenter: text.nullable(),
+  domain: text,
+  patients: count,
+});
+const linkage = z.object({
+  id: text,
+  dataUser: text,
+  permitNumbers: z.array(text),
+  datasets: z.tuple([text, text]),
+  sameHolder: z.boolean(),
   /** patients present in both datasets; null when suppressed (fewer than k) */
-  linkedPatients: number | null;
-  suppressed: boolean;
-  state: "resolved" | "not-linkable";
-  note: string;
-}
-
-export interface Recognition {
-  from: string;
-  to: string;
-  status: "recognised" | "pending" | "suspended";
-  basis: string;
-  since: string | null;
-}
-
-export interface CrossBorderFlow {
-  contractId: string;
-  provider: string;
-  providerCountry: string;
-  consumer: string;
-  consumerCountry: string;
-  contractStatus: string;
-  recognition: Recognition["status"] | "none";
-  covered: boolean;
-}
-
-export interface SpeSession {
-  id: string;
-  permitNumber: string;
-  dataUser: string;
-  purpose: string | null;
-  datasets: { id: string; title: string }[];
-  environment: string;
-  state: "active" | "scheduled" | "closed" | "terminated";
-  openedAt: string | null;
-  closesAt: string | null;
-  k: number;
-  outputPolicy: {
-    aggregateOnly: boolean;
-    minimumCellSize: number;
-    suppression: string;
-    review: string;
-    prohibited: string[];
-    obligations: string[];
-  };
-  trustCenter: string | null;
-}
-
-export interface TrustCenterView {
-  generatedAt: string;
-  k: number;
-  trustCenters: TrustCenter[];
-  pseudonymResolution: { scheme: string; datasets: PseudonymDomain[]; linkages: Linkage[] };
-  mutualRecognition: { countries: string[]; agreements: Recognition[]; crossBorderFlows: CrossBorderFlow[] };
-  speSessions: SpeSession[];
-  summary: {
-    trustCenters: number;
-    pseudonymisedDatasets: number;
-    patientsCovered: number;
-    activeSessions: number;
-    uncoveredFlows: number;
-  };
-}
+  linkedPatients: count.nullable(),
+  suppressed: z.boolean(),
+  state: z.enum(["resolved", "not-linkable"]),
+  note: text,
+});
+const recognitionStatus = z.enum(["recognised", "pending", "suspended"]);
+const recognition = z.object({
+  from: text,
+  to: text,
+  status: recognitionStatus,
+  basis: text,
+  since: text.nullable(),
+});
+const crossBorderFlow = z.object({
+  contractId: text,
+  provider: text,
+  providerCountry: text,
+  consumer: text,
+  consumerCountry: text,
+  contractStatus: text,
+  recognition: z.union([recognitionStatus, z.literal("none")]),
+  covered: z.boolean(),
+});
+const speSession = z.object({
+  id: text,
+  permitNumber: text,
+  dataUser: text,
+  purpose: text.nullable(),
+  datasets: z.array(z.object({ id: text, title: text })),
+  environment: text,
+  state: z.enum(["active", "scheduled", "closed", "terminated"]),
+  openedAt: text.nullable(),
+  closesAt: text.nullable(),
+  k: count,
+  outputPolicy: z.object({
+    aggregateOnly: z.boolean(),
+    minimumCellSize: count,
+    suppression: text,
+    review: text,
+    prohibited: z.array(text),
+    obligations: z.array(text),
+  }),
+  trustCenter: text.nullable(),
+});
+/** GET /api/trust-center's answer (its declaration: contract.ts) */
+export const trustCenterView = z.object({
+  generatedAt: z.iso.datetime(),
+  k: count,
+  trustCenters: z.array(trustCenter),
+  pseudonymResolution: z.object({
+    scheme: text,
+    datasets: z.array(pseudonymDomain),
+    linkages: z.array(linkage),
+  }),
+  mutualRecognition: z.object({
+    countries: z.array(text),
+    agreements: z.array(recognition),
+    crossBorderFlows: z.array(crossBorderFlow),
+  }),
+  speSessions: z.array(speSession),
+  summary: z.object({
+    trustCenters: count,
+    pseudonymisedDatasets: count,
+    patientsCovered: count,
+    activeSessions: count,
+    uncoveredFlows: count,
+  }),
+});
+type TrustCenter = z.infer<typeof trustCenter>;
+type PseudonymDomain = z.infer<typeof pseudonymDomain>;
+type Linkage = z.infer<typeof linkage>;
+type Recognition = z.infer<typeof recognition>;
+type CrossBorderFlow = z.infer<typeof crossBorderFlow>;
+type SpeSession = z.infer<typeof speSession>;
+export type TrustCenterView = z.infer<typeof trustCenterView>;
 
 const SCHEME =
   "keyed pseudonyms: HMAC-SHA-256 under the trust center's key, one domain per dataset; re-linking only for a permit, inside the trust center";
