@@ -14,7 +14,7 @@ import {
 } from "./clock";
 import type { ClockData } from "./clock";
 import type { AccessBodyContext } from "./context";
-import { APPLICATION, CLOCK, INFORMATION_REQUEST, illegalTransition, transition } from "./machines";
+import { APPLICATION, CLOCK, illegalTransition, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
 import { PERIODS } from "./periods";
@@ -120,20 +120,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     const at = now();
     const done = await store.tx(async (w) => {
       // an open information request is withdrawn with the application
-      const ir = await ctx.openInformationRequest(rec.id, w);
-      if (ir)
-        await move(
-          w,
-          INFORMATION_REQUEST,
-          ir,
-          "withdraw",
-          {
-            ...ir.data,
-            withdrawal: { reason: "application withdrawn", at: at.toISOString(), by: user.username },
-          },
-          actorOf(user),
-          at,
-        );
+      await ctx.withdrawOpenRequest(w, rec.id, "application withdrawn", user, at);
       const current = (await w.get<ApplicationData>(rec.id))!;
       const clock: ClockData =
         current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);

@@ -6,7 +6,7 @@ import { SYSTEM, actorOf, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
 import { INFORMATION_REQUEST, PERMIT, transition, type Machine } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
-import { assertVisible, loadRecord } from "./step";
+import { assertVisible, loadRecord, move } from "./step";
 import {
   createRecordStore,
   type Actor,
@@ -209,6 +209,20 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     return open[0];
   }
 
+  /** withdraws the open information request of an application, if any, with its application (in `w`) */
+  async function withdrawOpenRequest(
+    w: RecordWriter,
+    applicationId: string,
+    reason: string,
+    user: SessionUser,
+    at: Date,
+  ) {
+    const ir = await openInformationRequest(applicationId, w);
+    if (!ir) return;
+    const withdrawal = { reason, at: at.toISOString(), by: user.username };
+    await move(w, INFORMATION_REQUEST, ir, "withdraw", { ...ir.data, withdrawal }, actorOf(user), at);
+  }
+
   /** the marketplace follows a decision; the record stays authoritative when the graph write fails */
   async function syncGraph(mutations: Mutation[], audit: { action: string; actor: string; target: string }) {
     if (!mutations.length) return;
@@ -233,6 +247,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     reader,
     datasetTitles,
     openInformationRequest,
+    withdrawOpenRequest,
     syncGraph,
     onPermitRevoked: deps.onPermitRevoked,
   };

@@ -5,7 +5,7 @@ import { actorOf, assertRole, orgDid, orgSlug, pickRequired } from "./actors";
 import { addDays, addMonths, berlinDate } from "./calendar";
 import { stopClock } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
-import { APPLICATION, INFORMATION_REQUEST, PERMIT, transition } from "./machines";
+import { APPLICATION, PERMIT, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail, PermitData } from "./model";
 import { issuePermitSchema, refuseApplicationSchema, revokePermitSchema } from "./model";
 import { decided, move, step } from "./step";
@@ -173,20 +173,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     const done = await store.tx(async (w) => {
       const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "refuse");
-      const ir = await ctx.openInformationRequest(rec.id, w);
-      if (ir)
-        await move(
-          w,
-          INFORMATION_REQUEST,
-          ir,
-          "withdraw",
-          {
-            ...ir.data,
-            withdrawal: { reason: "application refused", at: at.toISOString(), by: user.username },
-          },
-          actorOf(user),
-          at,
-        );
+      await ctx.withdrawOpenRequest(w, rec.id, "application refused", user, at);
       return await move(
         w,
         APPLICATION,
