@@ -14,11 +14,11 @@ import {
 } from "./clock";
 import type { ClockData } from "./clock";
 import type { AccessBodyContext } from "./context";
-import { APPLICATION, CLOCK, INFORMATION_REQUEST, illegalTransition, transition } from "./machines";
-import type { ApplicationData, ApplicationDetail, InformationRequestData } from "./model";
+import { APPLICATION, CLOCK, illegalTransition, transition } from "./machines";
+import type { ApplicationData, ApplicationDetail } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
 import { PERIODS } from "./periods";
-import { assertVisible, move } from "./step";
+import { assertVisible, decided, move } from "./step";
 import type { RecordViews } from "./views";
 import { invalidField } from "../http/field-errors";
 
@@ -28,7 +28,7 @@ import { invalidField } from "../http/field-errors";
  * events (extend, pause, resume).
  */
 export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
-  const { store, now, ensureReady, nextId, get, visible } = ctx;
+  const { store, now, ensureReady, nextId, createRecord, get, visible } = ctx;
   const { applicationView, applicationDetail, informationRequestView, openRequestsByApplication } = views;
 
   /** `limit`/`offset`: one page, in submission order (the caller's own organisation's unless they oversee) */
@@ -98,19 +98,11 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         approvalNodeId: null,
         seeded: null,
       };
-      return await w.create<ApplicationData>(
-        {
-          id,
-          kind: "application",
-          state: APPLICATION.initial,
-          organisation: user.organisation,
-          parentId: null,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data,
-        },
-        { event: "submit", actor: actorOf(user), at },
-      );
+      return await createRecord<ApplicationData>(w, APPLICATION, id, user.organisation, null, data, {
+        event: "submit",
+        actor: actorOf(user),
+        at,
+      });
     });
     return await applicationDetail(rec, at);
   }
@@ -128,20 +120,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     const at = now();
     const done = await store.tx(async (w) => {
       // an open information request is withdrawn with the application
-      const ir = await ctx.openInformationRequest(rec.id, w);
-      if (ir)
-        await move(
-          w,
-          INFORMATION_REQUEST,
-          ir,
-          "withdraw",
-          {
-            ...ir.data,
-            withdrawal: { reason: "application withdrawn", at: at.toISOString(), by: user.username },
-          },
-          actorOf(user),
-          at,
-        );
+      await ctx.withdrawOpenRequest(w, rec.id, "application withdrawn", user, at);
       const current = (await w.get<ApplicationData>(rec.id))!;
       const clock: ClockData =
         current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
@@ -153,13 +132,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         {
           ...current.data,
           clock,
-          decision: {
-            outcome: "WITHDRAWN",
-            at: at.toISOString(),
-            date: berlinDate(at),
-            reasons: input.reason,
-            by: user.username,
-          },
+          decision: decided("WITHDRAWN", input.reason, at, user),
         },
         actorOf(user),
         at,
@@ -214,28 +187,15 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         at,
         input.missing!.join("; "),
       );
-      const ir = await w.create<InformationRequestData>(
-        {
-          id: await nextId(w, "IR", at),
-          kind: "informationRequest",
-          state: INFORMATION_REQUEST.initial,
-          organisation: current.organisation,
-          parentId: current.id,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data: {
-            applicationId: current.id,
-            kind: "completeness",
-            questions: `The application is incomplete (${PERIODS.applicationCompletion.article}). Please add:\n${input.missing!.map((m) => `- ${m}`).join("\n")}`,
-            openedAt: at.toISOString(),
-            openedDate: berlinDate(at),
-            openedBy: user.username,
-            dueDate,
-            answer: null,
-            withdrawal: null,
-          },
-        },
-        { event: "open", actor: actorOf(user), at, note: "completeness" },
+      const questions = `The application is incomplete (${PERIODS.applicationCompletion.article}). Please add:\n${input.missing!.map((m) => `- ${m}`).join("\n")}`;
+      const ir = await ctx.openInformationRequestFor(
+        w,
+        current,
+        await nextId(w, "IR", at),
+        { kind: "completeness", questions, dueDate },
+        user,
+        at,
+        "completeness",
       );
       return { app, ir };
     });

@@ -2,13 +2,14 @@ import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Mutation, GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
-import { SYSTEM, isOverseer } from "./actors";
+import { SYSTEM, actorOf, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
-import { PERMIT, transition } from "./machines";
+import { INFORMATION_REQUEST, PERMIT, transition, type Machine } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
-import { assertVisible, loadRecord } from "./step";
+import { assertVisible, loadRecord, move } from "./step";
 import {
   createRecordStore,
+  type Actor,
   type RecordKind,
   type RecordStore,
   type RecordWriter,
@@ -60,6 +61,49 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       .filter((n) => Number.isInteger(n))
       .reduce((a, b) => Math.max(a, b), 0);
     return `${base}${String(max + 1).padStart(4, "0")}`;
+  }
+
+  /** a new record of the machine's kind, in its first state, written in the open transaction `w` */
+  function createRecord<T>(
+    w: RecordWriter,
+    machine: Machine,
+    id: string,
+    organisation: string,
+    parentId: string | null,
+    data: T,
+    change: { event: string; actor: Actor; at: Date; note?: string },
+  ): Promise<Rec<T>> {
+    const at = change.at.toISOString();
+    const kind = machine.name as RecordKind;
+    return w.create<T>(
+      { id, kind, state: machine.initial, organisation, parentId, createdAt: at, updatedAt: at, data },
+      change,
+    );
+  }
+
+  /** an information request to the applicant of `app`, opened at `at` in the open transaction `w` */
+  function openInformationRequestFor(
+    w: RecordWriter,
+    app: Rec<unknown>,
+    id: string,
+    request: Pick<InformationRequestData, "kind" | "questions" | "dueDate">,
+    user: SessionUser,
+    at: Date,
+    note?: string,
+  ): Promise<Rec<InformationRequestData>> {
+    const data: InformationRequestData = {
+      applicationId: app.id,
+      kind: request.kind,
+      questions: request.questions,
+      openedAt: at.toISOString(),
+      openedDate: berlinDate(at),
+      openedBy: user.username,
+      dueDate: request.dueDate,
+      answer: null,
+      withdrawal: null,
+    };
+    const change = { event: "open", actor: actorOf(user), at, note };
+    return createRecord(w, INFORMATION_REQUEST, id, app.organisation, app.id, data, change);
   }
 
   function get<T>(kind: RecordKind, id: string | undefined | null): Promise<Rec<T>> {
@@ -165,6 +209,20 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     return open[0];
   }
 
+  /** withdraws the open information request of an application, if any, with its application (in `w`) */
+  async function withdrawOpenRequest(
+    w: RecordWriter,
+    applicationId: string,
+    reason: string,
+    user: SessionUser,
+    at: Date,
+  ) {
+    const ir = await openInformationRequest(applicationId, w);
+    if (!ir) return;
+    const withdrawal = { reason, at: at.toISOString(), by: user.username };
+    await move(w, INFORMATION_REQUEST, ir, "withdraw", { ...ir.data, withdrawal }, actorOf(user), at);
+  }
+
   /** the marketplace follows a decision; the record stays authoritative when the graph write fails */
   async function syncGraph(mutations: Mutation[], audit: { action: string; actor: string; target: string }) {
     if (!mutations.length) return;
@@ -182,11 +240,14 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     now,
     ensureReady,
     nextId,
+    createRecord,
+    openInformationRequestFor,
     get,
     visible,
     reader,
     datasetTitles,
     openInformationRequest,
+    withdrawOpenRequest,
     syncGraph,
     onPermitRevoked: deps.onPermitRevoked,
   };

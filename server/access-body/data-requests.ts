@@ -8,7 +8,7 @@ import { DATA_REQUEST } from "./machines";
 import type { DataRequestData } from "./model";
 import { decideDataRequestSchema, submitDataRequestSchema, withdrawSchema } from "./model";
 import { PERIODS } from "./periods";
-import { step } from "./step";
+import { decided, signed, step } from "./step";
 import { dataRequestView } from "./views";
 import { invalidField } from "../http/field-errors";
 
@@ -17,7 +17,7 @@ export const MIN_CELL = 10;
 
 /** Data requests (Art. 69): an anonymised statistical answer instead of access to the data. */
 export function createDataRequests(ctx: AccessBodyContext) {
-  const { store, now, ensureReady, nextId } = ctx;
+  const { store, now, ensureReady, nextId, createRecord } = ctx;
   const reader = ctx.reader("dataRequest", (r: Rec<DataRequestData>, at) => dataRequestView(r, at));
 
   async function submitDataRequest(body: Record<string, unknown>, user: SessionUser) {
@@ -27,34 +27,29 @@ export function createDataRequests(ctx: AccessBodyContext) {
     const input = parseOr400(submitDataRequestSchema, body);
     const titles = await ctx.datasetTitles(input.datasets);
     const at = now();
-    const rec = await store.tx(
-      async (w) =>
-        await w.create<DataRequestData>(
-          {
-            id: await nextId(w, "DRQ", at),
-            kind: "dataRequest",
-            state: DATA_REQUEST.initial,
-            organisation: user.organisation,
-            parentId: null,
-            createdAt: at.toISOString(),
-            updatedAt: at.toISOString(),
-            data: {
-              title: input.title,
-              question: input.question,
-              purpose: input.purpose,
-              datasets: input.datasets,
-              datasetTitles: titles,
-              submittedBy: user.username,
-              receivedAt: at.toISOString(),
-              receivedDate: berlinDate(at),
-              dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
-              decision: null,
-              answer: null,
-              seeded: null,
-            },
-          },
-          { event: "submit", actor: actorOf(user), at },
-        ),
+    const rec = await store.tx(async (w) =>
+      createRecord<DataRequestData>(
+        w,
+        DATA_REQUEST,
+        await nextId(w, "DRQ", at),
+        user.organisation,
+        null,
+        {
+          title: input.title,
+          question: input.question,
+          purpose: input.purpose,
+          datasets: input.datasets,
+          datasetTitles: titles,
+          submittedBy: user.username,
+          receivedAt: at.toISOString(),
+          receivedDate: berlinDate(at),
+          dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
+          decision: null,
+          answer: null,
+          seeded: null,
+        },
+        { event: "submit", actor: actorOf(user), at },
+      ),
     );
     return dataRequestView(rec, at);
   }
@@ -73,16 +68,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
       user,
       own: true,
       at,
-      data: (rec) => ({
-        ...rec.data,
-        decision: {
-          outcome: "WITHDRAWN",
-          at: at.toISOString(),
-          date: berlinDate(at),
-          reasons: input.reason,
-          by: user.username,
-        },
-      }),
+      data: (rec) => ({ ...rec.data, decision: decided("WITHDRAWN", input.reason, at, user) }),
       note: input.reason,
     });
     return dataRequestView(done, at);
@@ -94,7 +80,6 @@ export function createDataRequests(ctx: AccessBodyContext) {
     pickRequired(body, "requestId", "decision");
     const input = parseOr400(decideDataRequestSchema, body);
     const at = now();
-    const date = berlinDate(at);
     const done = await step<DataRequestData>(store, {
       kind: "dataRequest",
       id: input.requestId,
@@ -104,29 +89,11 @@ export function createDataRequests(ctx: AccessBodyContext) {
       at,
       data: (current) => {
         if (input.decision === "approve") {
-          return {
-            ...current.data,
-            decision: {
-              outcome: "APPROVED",
-              at: at.toISOString(),
-              date,
-              reasons: input.reasons ?? null,
-              by: user.username,
-            },
-          };
+          return { ...current.data, decision: decided("APPROVED", input.reasons ?? null, at, user) };
         }
         if (input.decision === "refuse") {
           if (!input.reasons) throw invalidField("reasons", "reasons is required to refuse a data request");
-          return {
-            ...current.data,
-            decision: {
-              outcome: "REFUSED",
-              at: at.toISOString(),
-              date,
-              reasons: input.reasons,
-              by: user.username,
-            },
-          };
+          return { ...current.data, decision: decided("REFUSED", input.reasons, at, user) };
         }
         if (!input.answer)
           throw invalidField(
@@ -142,7 +109,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
         }
         return {
           ...current.data,
-          answer: { ...input.answer, at: at.toISOString(), date, by: user.username },
+          answer: { ...input.answer, ...signed(at, user) },
         };
       },
       note: input.decision === "answer" ? undefined : input.reasons,

@@ -7,12 +7,12 @@ import type { AccessBodyContext, Rec } from "./context";
 import { FINDING } from "./machines";
 import type { FindingData, PermitData } from "./model";
 import { closeFindingSchema, openFindingSchema, respondFindingSchema } from "./model";
-import { step } from "./step";
+import { signed, step } from "./step";
 import { findingView } from "./views";
 
 /** Supervision findings: opened by the access body, answered by the organisation's addressed role, closed. */
 export function createFindings(ctx: AccessBodyContext) {
-  const { store, now, ensureReady, nextId, get } = ctx;
+  const { store, now, ensureReady, nextId, createRecord, get } = ctx;
   const reader = ctx.reader("finding", (r: Rec<FindingData>, at) => findingView(r, at));
 
   async function openFinding(body: Record<string, unknown>, user: SessionUser) {
@@ -22,34 +22,29 @@ export function createFindings(ctx: AccessBodyContext) {
     const input = parseOr400(openFindingSchema, body);
     if (input.relatedPermitId) await get<PermitData>("permit", input.relatedPermitId);
     const at = now();
-    const rec = await store.tx(
-      async (w) =>
-        await w.create<FindingData>(
-          {
-            id: await nextId(w, "FND", at),
-            kind: "finding",
-            state: FINDING.initial,
-            organisation: input.organisation,
-            parentId: input.relatedPermitId ?? null,
-            createdAt: at.toISOString(),
-            updatedAt: at.toISOString(),
-            data: {
-              subjectRole: input.subjectRole,
-              title: input.title,
-              description: input.description,
-              severity: input.severity,
-              article: input.article ?? null,
-              relatedPermitId: input.relatedPermitId ?? null,
-              openedAt: at.toISOString(),
-              openedDate: berlinDate(at),
-              openedBy: user.username,
-              responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
-              response: null,
-              closure: null,
-            },
-          },
-          { event: "open", actor: actorOf(user), at },
-        ),
+    const rec = await store.tx(async (w) =>
+      createRecord<FindingData>(
+        w,
+        FINDING,
+        await nextId(w, "FND", at),
+        input.organisation,
+        input.relatedPermitId ?? null,
+        {
+          subjectRole: input.subjectRole,
+          title: input.title,
+          description: input.description,
+          severity: input.severity,
+          article: input.article ?? null,
+          relatedPermitId: input.relatedPermitId ?? null,
+          openedAt: at.toISOString(),
+          openedDate: berlinDate(at),
+          openedBy: user.username,
+          responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
+          response: null,
+          closure: null,
+        },
+        { event: "open", actor: actorOf(user), at },
+      ),
     );
     return findingView(rec, at);
   }
@@ -74,7 +69,7 @@ export function createFindings(ctx: AccessBodyContext) {
       at,
       data: (rec) => ({
         ...rec.data,
-        response: { text: input.response, at: at.toISOString(), date: berlinDate(at), by: user.username },
+        response: { text: input.response, ...signed(at, user) },
       }),
     });
     return findingView(done, at);
@@ -95,13 +90,7 @@ export function createFindings(ctx: AccessBodyContext) {
       at,
       data: (rec) => ({
         ...rec.data,
-        closure: {
-          outcome: input.outcome,
-          note: input.note,
-          at: at.toISOString(),
-          date: berlinDate(at),
-          by: user.username,
-        },
+        closure: { outcome: input.outcome, note: input.note, ...signed(at, user) },
       }),
       note: `${input.outcome}: ${input.note}`,
     });

@@ -7,7 +7,7 @@ import type { AccessBodyContext, Rec } from "./context";
 import { APPLICATION, INFORMATION_REQUEST, transition } from "./machines";
 import type { ApplicationData, InformationRequestData } from "./model";
 import { answerInformationRequestSchema, openInformationRequestSchema, withdrawSchema } from "./model";
-import { move } from "./step";
+import { move, signed } from "./step";
 import type { RecordViews } from "./views";
 
 /**
@@ -21,6 +21,17 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   const reader = ctx.reader("informationRequest", (r: Rec<InformationRequestData>, at) =>
     informationRequestView(r, at),
   );
+
+  /** an information request with its application, as the writes answer */
+  async function withApplication(
+    r: { ir: Rec<InformationRequestData>; app: Rec<ApplicationData> },
+    at: Date,
+  ) {
+    return {
+      informationRequest: await informationRequestView(r.ir, at),
+      application: await applicationDetail(r.app, at),
+    };
+  }
 
   type ListFilter = { state?: string; applicationId?: string };
 
@@ -49,28 +60,14 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       transition(APPLICATION, current.state, "requestInformation");
       const id = await nextId(w, "IR", at);
       const clock = pauseClock(current.data.clock, at, `information request ${id}`, id);
-      const ir = await w.create<InformationRequestData>(
-        {
-          id,
-          kind: "informationRequest",
-          state: INFORMATION_REQUEST.initial,
-          organisation: current.organisation,
-          parentId: current.id,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data: {
-            applicationId: current.id,
-            kind: "assessment",
-            questions: input.questions,
-            openedAt: at.toISOString(),
-            openedDate: berlinDate(at),
-            openedBy: user.username,
-            dueDate: addDays(berlinDate(at), input.dueInDays),
-            answer: null,
-            withdrawal: null,
-          },
-        },
-        { event: "open", actor: actorOf(user), at },
+      const dueDate = addDays(berlinDate(at), input.dueInDays);
+      const ir = await ctx.openInformationRequestFor(
+        w,
+        current,
+        id,
+        { kind: "assessment", questions: input.questions, dueDate },
+        user,
+        at,
       );
       const app = await move(
         w,
@@ -84,10 +81,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       );
       return { app, ir };
     });
-    return {
-      informationRequest: await informationRequestView(result.ir, at),
-      application: await applicationDetail(result.app, at),
-    };
+    return withApplication(result, at);
   }
 
   async function answerInformationRequest(body: Record<string, unknown>, user: SessionUser) {
@@ -106,7 +100,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
         "answer",
         {
           ...rec.data,
-          answer: { text: input.answer, at: at.toISOString(), date: berlinDate(at), by: user.username },
+          answer: { text: input.answer, ...signed(at, user) },
         },
         actorOf(user),
         at,
@@ -145,10 +139,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       }
       return { ir, app: updated };
     });
-    return {
-      informationRequest: await informationRequestView(result.ir, at),
-      application: await applicationDetail(result.app, at),
-    };
+    return withApplication(result, at);
   }
 
   async function withdrawInformationRequest(body: Record<string, unknown>, user: SessionUser) {
@@ -185,10 +176,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       }
       return { ir, app: updated };
     });
-    return {
-      informationRequest: await informationRequestView(result.ir, at),
-      application: await applicationDetail(result.app, at),
-    };
+    return withApplication(result, at);
   }
 
   return {

@@ -5,10 +5,10 @@ import { actorOf, assertRole, orgDid, orgSlug, pickRequired } from "./actors";
 import { addDays, addMonths, berlinDate } from "./calendar";
 import { stopClock } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
-import { APPLICATION, INFORMATION_REQUEST, PERMIT, transition } from "./machines";
+import { APPLICATION, PERMIT, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail, PermitData } from "./model";
 import { issuePermitSchema, refuseApplicationSchema, revokePermitSchema } from "./model";
-import { move, step } from "./step";
+import { decided, move, step } from "./step";
 import { permitView, type RecordViews } from "./views";
 
 /**
@@ -17,7 +17,7 @@ import { permitView, type RecordViews } from "./views";
  * the contracts it backs.
  */
 export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
-  const { store, graph, now, ensureReady, nextId, get, syncGraph } = ctx;
+  const { store, graph, now, ensureReady, nextId, createRecord, get, syncGraph } = ctx;
   const { applicationDetail } = views;
   const reader = ctx.reader("permit", (r: Rec<PermitData>) => permitView(r));
 
@@ -50,36 +50,32 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
       const id = await nextId(w, "MEDREG-DP", at);
       const issuedDate = berlinDate(at);
       const approvalNodeId = existingApproval ? existingApproval.id : `approval-${id.toLowerCase()}`;
-      const permit = await w.create<PermitData>(
+      const permit = await createRecord<PermitData>(
+        w,
+        PERMIT,
+        id,
+        current.organisation,
+        current.id,
         {
-          id,
-          kind: "permit",
-          state: PERMIT.initial,
-          organisation: current.organisation,
-          parentId: current.id,
-          createdAt: at.toISOString(),
-          updatedAt: at.toISOString(),
-          data: {
-            applicationId: current.id,
-            datasets,
-            datasetTitles: titles,
-            purpose: input.purpose ?? current.data.purpose,
-            organisationDid: current.data.organisationDid,
-            issuedAt: at.toISOString(),
-            issuedDate,
-            validFrom: issuedDate,
-            validUntil: addDays(addMonths(issuedDate, input.durationMonths), -1),
-            durationMonths: input.durationMonths,
-            conditions: input.conditions,
-            secureProcessingEnvironment: input.secureProcessingEnvironment,
-            pseudonymised: current.data.pseudonymised,
-            issuedBy: user.username,
-            approvalNodeId,
-            contractIds: contracts.map((c) => c.id),
-            revocation: null,
-            expiredAt: null,
-            seeded: null,
-          },
+          applicationId: current.id,
+          datasets,
+          datasetTitles: titles,
+          purpose: input.purpose ?? current.data.purpose,
+          organisationDid: current.data.organisationDid,
+          issuedAt: at.toISOString(),
+          issuedDate,
+          validFrom: issuedDate,
+          validUntil: addDays(addMonths(issuedDate, input.durationMonths), -1),
+          durationMonths: input.durationMonths,
+          conditions: input.conditions,
+          secureProcessingEnvironment: input.secureProcessingEnvironment,
+          pseudonymised: current.data.pseudonymised,
+          issuedBy: user.username,
+          approvalNodeId,
+          contractIds: contracts.map((c) => c.id),
+          revocation: null,
+          expiredAt: null,
+          seeded: null,
         },
         { event: "issue", actor: actorOf(user), at },
       );
@@ -91,13 +87,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
         {
           ...current.data,
           clock: stopClock(current.data.clock, at),
-          decision: {
-            outcome: "GRANTED",
-            at: at.toISOString(),
-            date: issuedDate,
-            reasons: null,
-            by: user.username,
-          },
+          decision: decided("GRANTED", null, at, user),
           permitId: id,
           approvalNodeId,
         },
@@ -183,20 +173,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     const done = await store.tx(async (w) => {
       const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "refuse");
-      const ir = await ctx.openInformationRequest(rec.id, w);
-      if (ir)
-        await move(
-          w,
-          INFORMATION_REQUEST,
-          ir,
-          "withdraw",
-          {
-            ...ir.data,
-            withdrawal: { reason: "application refused", at: at.toISOString(), by: user.username },
-          },
-          actorOf(user),
-          at,
-        );
+      await ctx.withdrawOpenRequest(w, rec.id, "application refused", user, at);
       return await move(
         w,
         APPLICATION,
@@ -207,13 +184,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
           clock:
             current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
           completionDueDate: null,
-          decision: {
-            outcome: "REFUSED",
-            at: at.toISOString(),
-            date: berlinDate(at),
-            reasons: input.reasons,
-            by: user.username,
-          },
+          decision: decided("REFUSED", input.reasons, at, user),
         },
         actorOf(user),
         at,

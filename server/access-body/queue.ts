@@ -1,6 +1,6 @@
 import { berlinDate, daysBetween } from "./calendar";
 import type { clockView } from "./clock";
-import type { AccessBodyContext } from "./context";
+import type { AccessBodyContext, Rec } from "./context";
 import type { ApplicationData, DataRequestData, FindingData, ResultData } from "./model";
 import type { RecordViews } from "./views";
 
@@ -64,122 +64,80 @@ export function createWorkQueue(
 
   async function build(at: Date, today: string): Promise<QueueItem[]> {
     const items: QueueItem[] = [];
-    const days = (due: string | null) => (due ? daysBetween(today, due) : null);
+    /** a record's item, waiting on someone until its due date */
+    const push = (
+      r: Rec<{ title: string }>,
+      action: string,
+      waitingOn: QueueItem["waitingOn"],
+      dueDate: string | null,
+      sortDate: string,
+      more: Partial<QueueItem> = {},
+    ) => {
+      const d = dueDate ? daysBetween(today, dueDate) : null;
+      items.push({
+        kind: r.kind as QueueItem["kind"],
+        id: r.id,
+        title: r.data.title,
+        organisation: r.organisation,
+        state: r.state,
+        action,
+        waitingOn,
+        dueDate,
+        sortDate,
+        daysLeft: d,
+        overdue: d !== null && d < 0,
+        paused: false,
+        clock: null,
+        ...more,
+      });
+    };
     const open = await openRequestsByApplication();
     for (const r of await store.list<ApplicationData>("application")) {
       const v = await applicationView(r, at, open);
       if (r.state === "RECEIVED") {
-        items.push({
-          kind: "application",
-          id: r.id,
-          title: r.data.title,
-          organisation: r.organisation,
-          state: r.state,
-          action: "Check completeness",
-          waitingOn: "access body",
-          dueDate: null,
-          sortDate: r.data.receivedDate,
-          daysLeft: null,
-          overdue: false,
-          paused: false,
-          clock: v.clockView,
-        });
+        push(r, "Check completeness", "access body", null, r.data.receivedDate, { clock: v.clockView });
       } else if (r.state === "INCOMPLETE") {
-        const d = days(r.data.completionDueDate);
-        items.push({
-          kind: "application",
-          id: r.id,
-          title: r.data.title,
-          organisation: r.organisation,
-          state: r.state,
-          action: "Applicant completes the application",
-          waitingOn: "applicant",
-          dueDate: r.data.completionDueDate,
-          sortDate: r.data.completionDueDate ?? today,
-          daysLeft: d,
-          overdue: d !== null && d < 0,
-          paused: false,
+        const due = r.data.completionDueDate;
+        push(r, "Applicant completes the application", "applicant", due, due ?? today, {
           clock: v.clockView,
         });
       } else if (r.state === "UNDER_ASSESSMENT" || r.state === "INFORMATION_REQUESTED") {
         const c = v.clockView;
-        items.push({
-          kind: "application",
-          id: r.id,
-          title: r.data.title,
-          organisation: r.organisation,
-          state: r.state,
-          action:
-            r.state === "INFORMATION_REQUESTED"
-              ? "Applicant answers the information request (clock paused)"
-              : "Decide: grant a permit or refuse",
-          waitingOn: r.state === "INFORMATION_REQUESTED" ? "applicant" : "access body",
-          dueDate: c.deadlineDate,
-          sortDate: c.deadlineDate ?? today,
-          daysLeft: c.daysLeft,
-          overdue: c.overdue,
-          paused: c.state === "PAUSED",
-          clock: c,
-        });
+        const asked = r.state === "INFORMATION_REQUESTED";
+        push(
+          r,
+          asked
+            ? "Applicant answers the information request (clock paused)"
+            : "Decide: grant a permit or refuse",
+          asked ? "applicant" : "access body",
+          c.deadlineDate,
+          c.deadlineDate ?? today,
+          { daysLeft: c.daysLeft, overdue: c.overdue, paused: c.state === "PAUSED", clock: c },
+        );
       }
     }
     for (const r of await store.list<DataRequestData>("dataRequest")) {
       if (r.state !== "SUBMITTED" && r.state !== "APPROVED") continue;
-      const d = days(r.data.dueDate);
-      items.push({
-        kind: "dataRequest",
-        id: r.id,
-        title: r.data.title,
-        organisation: r.organisation,
-        state: r.state,
-        action:
-          r.state === "SUBMITTED" ? "Approve or refuse the data request" : "Provide the anonymised answer",
-        waitingOn: "access body",
-        dueDate: r.data.dueDate,
-        sortDate: r.data.dueDate,
-        daysLeft: d,
-        overdue: d !== null && d < 0,
-        paused: false,
-        clock: null,
-      });
+      const action =
+        r.state === "SUBMITTED" ? "Approve or refuse the data request" : "Provide the anonymised answer";
+      push(r, action, "access body", r.data.dueDate, r.data.dueDate);
     }
     for (const r of await store.list<FindingData>("finding")) {
       if (r.state === "CLOSED") continue;
-      const d = r.state === "OPEN" ? days(r.data.responseDueDate) : null;
-      items.push({
-        kind: "finding",
-        id: r.id,
-        title: r.data.title,
-        organisation: r.organisation,
-        state: r.state,
-        action: r.state === "OPEN" ? "Organisation responds to the finding" : "Review the response and close",
-        waitingOn: r.state === "OPEN" ? "organisation" : "access body",
-        dueDate: r.state === "OPEN" ? r.data.responseDueDate : null,
-        sortDate: r.state === "OPEN" ? r.data.responseDueDate : (r.data.response?.date ?? today),
-        daysLeft: d,
-        overdue: d !== null && d < 0,
-        paused: false,
-        clock: null,
-      });
+      if (r.state === "OPEN")
+        push(
+          r,
+          "Organisation responds to the finding",
+          "organisation",
+          r.data.responseDueDate,
+          r.data.responseDueDate,
+        );
+      else push(r, "Review the response and close", "access body", null, r.data.response?.date ?? today);
     }
     for (const r of await store.list<ResultData>("result")) {
       if (r.state !== "DECLARED") continue;
-      const d = days(r.data.publicationDueDate);
-      items.push({
-        kind: "result",
-        id: r.id,
-        title: r.data.title,
-        organisation: r.organisation,
-        state: r.state,
-        action: "Check the output before release",
-        waitingOn: "access body",
-        dueDate: r.data.publicationDueDate,
-        sortDate: r.data.publicationDueDate,
-        daysLeft: d,
-        overdue: d !== null && d < 0,
-        paused: false,
-        clock: null,
-      });
+      const due = r.data.publicationDueDate;
+      push(r, "Check the output before release", "access body", due, due);
     }
     items.sort((a, b) => a.sortDate.localeCompare(b.sortDate) || a.id.localeCompare(b.id));
     return items;

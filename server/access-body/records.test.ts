@@ -149,4 +149,34 @@ describe("access-body service", () => {
       actor: "system (system)",
     });
   });
+
+  it("withdraws the open information request with the application, and with its refusal", async () => {
+    const { ab } = await setup();
+    const submit = () =>
+      ab.submitApplication(
+        { title: "T", summary: "S", purpose: "publicHealth", datasets: ["dataset-alphaklinik-diabetes"] },
+        researcher,
+      );
+    const withdrawn = await submit();
+    const inc = await ab.decideCompleteness(
+      { applicationId: withdrawn.id, complete: false, missing: ["data management plan"] },
+      regulator,
+    );
+    await ab.withdrawApplication(
+      { applicationId: withdrawn.id, action: "withdraw", reason: "late" },
+      researcher,
+    );
+    const first = await ab.getInformationRequest(inc.informationRequest!.id, regulator);
+    expect(first).toMatchObject({ state: "WITHDRAWN", withdrawal: { reason: "application withdrawn" } });
+    expect(first.history.map((h) => h.event)).toEqual(["open", "withdraw"]);
+
+    const refused = await submit();
+    const asked = await ab.decideCompleteness(
+      { applicationId: refused.id, complete: false, missing: ["ethics approval"] },
+      regulator,
+    );
+    await ab.refuseApplication({ applicationId: refused.id, decision: "refuse", reasons: "no" }, regulator);
+    const second = await ab.getInformationRequest(asked.informationRequest!.id, regulator);
+    expect(second).toMatchObject({ state: "WITHDRAWN", withdrawal: { reason: "application refused" } });
+  });
 });

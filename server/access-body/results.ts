@@ -17,7 +17,7 @@ import { resultView } from "./views";
  * the access body, published by the data user within 18 months of the end of processing.
  */
 export function createResults(ctx: AccessBodyContext) {
-  const { store, now, ensureReady, nextId, get } = ctx;
+  const { store, now, ensureReady, nextId, createRecord, get } = ctx;
   const reader = ctx.reader("result", (r: Rec<ResultData>, at) => resultView(r, at));
 
   async function postResult(body: Record<string, unknown>, user: SessionUser) {
@@ -41,36 +41,31 @@ export function createResults(ctx: AccessBodyContext) {
     if (source.kind === "permit" && source.state === "REVOKED")
       throw badRequest(`${source.id} was revoked; results of its processing cannot be released`);
     const at = now();
-    const rec = await store.tx(
-      async (w) =>
-        await w.create<ResultData>(
-          {
-            id: await nextId(w, "RES", at),
-            kind: "result",
-            state: RESULT.initial,
-            organisation: user.organisation,
-            parentId: source.id,
-            createdAt: at.toISOString(),
-            updatedAt: at.toISOString(),
-            data: {
-              title: input.title,
-              summary: input.summary,
-              permitId: input.permitId ?? null,
-              dataRequestId: input.dataRequestId ?? null,
-              processingCompletedDate: input.processingCompletedDate,
-              publicationDueDate: periodEnd(
-                input.processingCompletedDate,
-                PERIODS.resultPublication.amount,
-                "months",
-              ),
-              declaredBy: user.username,
-              declaredAt: at.toISOString(),
-              check: null,
-              publication: null,
-            },
-          },
-          { event: "declare", actor: actorOf(user), at },
-        ),
+    const rec = await store.tx(async (w) =>
+      createRecord<ResultData>(
+        w,
+        RESULT,
+        await nextId(w, "RES", at),
+        user.organisation,
+        source.id,
+        {
+          title: input.title,
+          summary: input.summary,
+          permitId: input.permitId ?? null,
+          dataRequestId: input.dataRequestId ?? null,
+          processingCompletedDate: input.processingCompletedDate,
+          publicationDueDate: periodEnd(
+            input.processingCompletedDate,
+            PERIODS.resultPublication.amount,
+            "months",
+          ),
+          declaredBy: user.username,
+          declaredAt: at.toISOString(),
+          check: null,
+          publication: null,
+        },
+        { event: "declare", actor: actorOf(user), at },
+      ),
     );
     return resultView(rec, at);
   }

@@ -1,6 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import { badRequest, notFound } from "../http/errors";
 import { actorOf, assertOwn, assertRole, isOverseer } from "./actors";
+import { berlinDate } from "./calendar";
 import { transition, type Machine } from "./machines";
 import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from "./store";
 
@@ -43,6 +44,16 @@ export async function loadRecord<T>(
 export function assertVisible(user: SessionUser, rec: StoredRecord<unknown>): void {
   if (!isOverseer(user) && rec.organisation !== user.organisation)
     throw notFound(`${kindLabel(rec.kind)} ${rec.id} not found`);
+}
+
+/** who did something and when (an answer, a response or a closure of a record ends with it) */
+export function signed(at: Date, user: SessionUser) {
+  return { at: at.toISOString(), date: berlinDate(at), by: user.username };
+}
+
+/** a record's decision as it is kept in its data (outcome, when, the reasons and who) */
+export function decided<O extends string>(outcome: O, reasons: string | null, at: Date, user: SessionUser) {
+  return { outcome, at: at.toISOString(), date: berlinDate(at), reasons, by: user.username };
 }
 
 /** a transition of one record inside an open transaction (409 when the machine does not allow it) */

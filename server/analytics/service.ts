@@ -78,8 +78,6 @@ export interface AnalyticsDashboard {
 
 type DashboardBody = Omit<AnalyticsDashboard, "generatedAt" | "graphVersion" | "scope" | "cache">;
 
-export { holderName };
-
 function round(v: number, d = 2) {
   const f = 10 ** d;
   return Math.round(v * f) / f;
@@ -177,36 +175,28 @@ export function createAnalyticsService(deps: {
     scopeK: number | null,
     n: number,
   ): DashboardBody {
-    const scope = { k: scopeK };
     const total = index.persons.length;
     const measurementEntry = (s: MeasurementStats): MeasurementEntry => {
-      const base = entry("measurement", s, dict.name, total, scope.k);
+      const base = entry("measurement", s, dict.name, total, scopeK);
       const mean = s.values ? s.sum / s.values : null;
       const sd =
         s.values > 1 && mean !== null
           ? Math.sqrt(Math.max(0, (s.sumSq - s.values * mean * mean) / (s.values - 1)))
           : null;
-      const small = (v: number) => scope.k !== null && v >= 1 && v < scope.k;
+      const small = (v: number) => scopeK !== null && v >= 1 && v < scopeK;
+      // above / below / within partition the values: publish the flags only when none is small
+      const hideFlags =
+        base.suppressed ||
+        small(s.aboveRange) ||
+        small(s.belowRange) ||
+        small(s.values - s.aboveRange - s.belowRange);
       return {
         ...base,
         unit: s.unit,
         mean: base.suppressed || mean === null ? null : round(mean),
         sd: base.suppressed || sd === null ? null : round(sd),
-        // above / below / within partition the values: publish the flags only when none is small
-        aboveRange:
-          base.suppressed ||
-          small(s.aboveRange) ||
-          small(s.belowRange) ||
-          small(s.values - s.aboveRange - s.belowRange)
-            ? null
-            : s.aboveRange,
-        belowRange:
-          base.suppressed ||
-          small(s.aboveRange) ||
-          small(s.belowRange) ||
-          small(s.values - s.aboveRange - s.belowRange)
-            ? null
-            : s.belowRange,
+        aboveRange: hideFlags ? null : s.aboveRange,
+        belowRange: hideFlags ? null : s.belowRange,
       };
     };
     return {
@@ -214,9 +204,9 @@ export function createAnalyticsService(deps: {
         "OMOP CDM v5.4 (layer l4): OMOPPerson, ConditionOccurrence, DrugExposure, Measurement; names from layer l5",
       ageReferenceDate: AGE_REFERENCE_DATE,
       totals: index.totals,
-      ...distributions(index, scope.k),
-      topConditions: top(index.conditions, n).map((s) => entry("condition", s, dict.name, total, scope.k)),
-      topDrugs: top(index.drugs, n).map((s) => entry("drug", s, dict.name, total, scope.k)),
+      ...distributions(index, scopeK),
+      topConditions: top(index.conditions, n).map((s) => entry("condition", s, dict.name, total, scopeK)),
+      topDrugs: top(index.drugs, n).map((s) => entry("drug", s, dict.name, total, scopeK)),
       topMeasurements: top(index.measurements, n).map(measurementEntry),
       notes: [
         "visits: distinct visit_occurrence_id values referenced by the l4 rows (the FHIR encounters they were recorded in)",

@@ -4,16 +4,6 @@
  * The analytics and question services count under the same rules. The federated service and its
  * handlers are wired by the container and the route wiring.
  */
-export { isSupervisory, odrlScope, scopeFor, type OdrlScope } from "./scope";
-export {
-  countSuppressed,
-  isSmall,
-  MIN_K,
-  protect,
-  published,
-  suppressionRule,
-  type CountNode,
-  type PublishedCount,
-  type SuppressionReason,
-} from "./suppression";
-export { createQueryLog, type QueryLog } from "../audit/query-log";
+export { odrlScope, scopeFor, type OdrlScope } from "./scope";
+export { isSmall, MIN_K, protect, published, type CountNode, type PublishedCount } from "./suppression";
+export { createQueryLog } from "../audit/query-log";

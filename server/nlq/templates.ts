@@ -24,7 +24,6 @@ import {
   sd,
   type Column,
   type ExecContext,
-  type RawCell,
   type RawResult,
 } from "./execute";
 
@@ -76,6 +75,16 @@ const RANKING = "most|top|commonest|leading|frequent\\w*|prevalent|common";
 type ColumnType = Column["type"];
 const COUNT: ColumnType = "count";
 const col = (key: string, label: string, type: ColumnType = "text"): Column => ({ key, label, type });
+
+/** the last two cells of most rows: a count of patients and its share of a whole */
+const counted = (part: CountNode, whole: CountNode) => ({
+  patients: new CountCell(part),
+  share: rate(part, whole),
+});
+const countedColumns = (patients: string, share: string) => [
+  col("patients", patients, COUNT),
+  col("share", share, "percent"),
+];
 
 function personSet(m: Map<number, string>): Set<number> {
   return new Set(m.keys());
@@ -186,6 +195,22 @@ async function measurementComparison(
   };
 }
 
+/** the patients (FHIR layer) with a condition, as a cohort under a root over all patients */
+async function patientCohort(ctx: ExecContext, condition: Concept) {
+  const conditions = await codedBy(ctx, condition, "Condition");
+  const patients = new Set(
+    conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x),
+  );
+  const allPatients = await ctx.graph.countWhere("Patient");
+  const cohort: CountNode = { key: "cohort", value: patients.size, groups: [] };
+  const root: CountNode = {
+    key: "patients",
+    value: allPatients,
+    groups: [[cohort, leaf("rest", allPatients - patients.size, true)]],
+  };
+  return { patients, root, cohort };
+}
+
 async function conditionCohort(ctx: ExecContext, condition: Concept) {
   return personSet(await personsCodedBy(ctx, condition, "ConditionOccurrence"));
 }
@@ -215,20 +240,12 @@ async function distribution(
   cohort.groups!.push(cells);
   const rows = cells
     .filter((c) => c.value > 0 || !["other", "unknown"].includes(c.key.slice(attr.length + 1)))
-    .map(
-      (c) =>
-        ({
-          [attr]: name(c.key.slice(attr.length + 1)),
-          patients: new CountCell(c),
-          share: rate(c, cohort),
-        }) as Record<string, RawCell>,
-    );
+    .map((c) => ({
+      [attr]: name(c.key.slice(attr.length + 1)),
+      ...counted(c, cohort),
+    }));
   return {
-    columns: [
-      col(attr, label),
-      col("patients", "Patients", COUNT),
-      col("share", "Share of cohort (%)", "percent"),
-    ],
+    columns: [col(attr, label), ...countedColumns("Patients", "Share of cohort (%)")],
     rows,
     roots: [root],
     plan: [
@@ -248,21 +265,16 @@ async function topList(ctx: ExecContext, kind: "conditions" | "drugs", n = 10): 
     .sort((a, b) => b.persons.length - a.persons.length || a.code.localeCompare(b.code))
     .slice(0, n);
   const dictKind = kind === "conditions" ? "condition" : "drug";
-  const rows = top.map((s) => {
-    const node = subgroup(root, s.code, s.persons.length);
-    return {
-      name: ctx.dict.name(dictKind, s.code),
-      code: s.code,
-      patients: new CountCell(node),
-      share: rate(node, root),
-    } as Record<string, RawCell>;
-  });
+  const rows = top.map((s) => ({
+    name: ctx.dict.name(dictKind, s.code),
+    code: s.code,
+    ...counted(subgroup(root, s.code, s.persons.length), root),
+  }));
   return {
     columns: [
       col("name", kind === "conditions" ? "Condition" : "Drug"),
       col("code", kind === "conditions" ? "SNOMED CT" : "RxNorm", "code"),
-      col("patients", "Patients", COUNT),
-      col("share", "Share of all patients (%)", "percent"),
+      ...countedColumns("Patients", "Share of all patients (%)"),
     ],
     rows,
     roots: [root],
@@ -586,10 +598,7 @@ RETURN rx.display AS drug, rx.code AS rxnorm, rx.atcCode AS atc,
        count(DISTINCT mr.patientId) AS patients, count(mr) AS prescriptions
 ORDER BY patients DESC`,
     async run(ctx, { condition }) {
-      const conditions = await codedBy(ctx, condition, "Condition");
-      const patients = new Set(
-        conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x),
-      );
+      const { patients, root, cohort } = await patientCohort(ctx, condition);
       const requests = await findAll(ctx.graph, "MedicationRequest", { reasonCode: condition.code });
       const byDrug = new Map<string, { patients: Set<string>; prescriptions: number }>();
       for (const r of requests) {
@@ -601,13 +610,6 @@ ORDER BY patients DESC`,
         e.patients.add(patient);
         e.prescriptions++;
       }
-      const allPatients = await ctx.graph.countWhere("Patient");
-      const cohort: CountNode = { key: "cohort", value: patients.size, groups: [] };
-      const root: CountNode = {
-        key: "patients",
-        value: allPatients,
-        groups: [[cohort, leaf("rest", allPatients - patients.size, true)]],
-      };
       const rows = [...byDrug]
         .sort((a, b) => b[1].patients.size - a[1].patients.size || a[0].localeCompare(b[0]))
         .map(([code, e]) => {
@@ -620,7 +622,7 @@ ORDER BY patients DESC`,
             patients: new CountCell(node),
             prescriptions: new DerivedCell(e.prescriptions, [node], true),
             share: rate(node, cohort),
-          } as Record<string, RawCell>;
+          };
         });
       return {
         columns: [
@@ -676,21 +678,16 @@ ORDER BY patients DESC LIMIT 10`,
         .filter((x) => x.n > 0)
         .sort((a, b) => b.n - a.n || a.code.localeCompare(b.code))
         .slice(0, 10);
-      const rows = counts.map((x) => {
-        const node = subgroup(cohort, `co:${x.code}`, x.n);
-        return {
-          condition: ctx.dict.name("condition", x.code),
-          snomed: x.code,
-          patients: new CountCell(node),
-          share: rate(node, cohort),
-        } as Record<string, RawCell>;
-      });
+      const rows = counts.map((x) => ({
+        condition: ctx.dict.name("condition", x.code),
+        snomed: x.code,
+        ...counted(subgroup(cohort, `co:${x.code}`, x.n), cohort),
+      }));
       return {
         columns: [
           col("condition", "Condition"),
           col("snomed", "SNOMED CT", "code"),
-          col("patients", "Patients", COUNT),
-          col("share", "Share of the cohort (%)", "percent"),
+          ...countedColumns("Patients", "Share of the cohort (%)"),
         ],
         rows,
         roots: [root],
@@ -806,18 +803,8 @@ MATCH (d:HealthDataset)-[:INCLUDES]->(p)
 RETURN d.title AS dataset, d.publisher AS publisher, count(p) AS patients
 ORDER BY patients DESC`,
     async run(ctx, { condition }) {
-      const conditions = await codedBy(ctx, condition, "Condition");
-      const patients = new Set(
-        conditions.map((c) => str(c.properties.patientId)).filter((x): x is string => !!x),
-      );
+      const { patients, root, cohort } = await patientCohort(ctx, condition);
       const datasets = await findAll(ctx.graph, "HealthDataset");
-      const allPatients = await ctx.graph.countWhere("Patient");
-      const cohort: CountNode = { key: "cohort", value: patients.size, groups: [] };
-      const root: CountNode = {
-        key: "patients",
-        value: allPatients,
-        groups: [[cohort, leaf("rest", allPatients - patients.size, true)]],
-      };
       const found: { d: (typeof datasets)[number]; n: number }[] = [];
       for (const d of datasets) {
         const included = await ctx.graph.relationships({
@@ -830,23 +817,18 @@ ORDER BY patients DESC`,
         if (n > 0) found.push({ d, n });
       }
       found.sort((a, b) => b.n - a.n || a.d.id.localeCompare(b.d.id));
-      const rows = found.map(({ d, n }) => {
-        const node = subgroup(cohort, `dataset:${d.id}`, n);
-        return {
-          dataset: str(d.properties.title) ?? d.id,
-          id: d.id,
-          publisher: str(d.properties.publisher) ?? null,
-          patients: new CountCell(node),
-          share: rate(node, cohort),
-        } as Record<string, RawCell>;
-      });
+      const rows = found.map(({ d, n }) => ({
+        dataset: str(d.properties.title) ?? d.id,
+        id: d.id,
+        publisher: str(d.properties.publisher) ?? null,
+        ...counted(subgroup(cohort, `dataset:${d.id}`, n), cohort),
+      }));
       return {
         columns: [
           col("dataset", "Dataset"),
           col("id", "Id", "code"),
           col("publisher", "Publisher"),
-          col("patients", "Patients with the condition", COUNT),
-          col("share", "Share of those patients (%)", "percent"),
+          ...countedColumns("Patients with the condition", "Share of those patients (%)"),
         ],
         rows,
         roots: [root],
@@ -1022,16 +1004,14 @@ RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
           col("drug", "Drug"),
           col("rxnorm", "RxNorm", "code"),
           col("atc", "ATC", "code"),
-          col("patients", "Patients", COUNT),
-          col("share", "Share of all patients (%)", "percent"),
+          ...countedColumns("Patients", "Share of all patients (%)"),
         ],
         rows: [
           {
             drug: drug.display,
             rxnorm: drug.code,
             atc: drug.atc ?? null,
-            patients: new CountCell(cohort),
-            share: rate(cohort, root),
+            ...counted(cohort, root),
           },
         ],
         roots: [root],
@@ -1068,16 +1048,14 @@ RETURN count(DISTINCT dx.personId) AS patients`,
           col("condition", "Condition"),
           col("snomed", "SNOMED CT", "code"),
           col("icd10", "ICD-10", "code"),
-          col("patients", "Patients", COUNT),
-          col("share", "Share of all patients (%)", "percent"),
+          ...countedColumns("Patients", "Share of all patients (%)"),
         ],
         rows: [
           {
             condition: condition.display,
             snomed: condition.code,
             icd10: condition.icd10?.code ?? null,
-            patients: new CountCell(cohort),
-            share: rate(cohort, root),
+            ...counted(cohort, root),
           },
         ],
         roots: [root],
