@@ -5,9 +5,10 @@
  *   tsx scripts/seed-export.ts --patients 10000 --format csv --out ./import [--seed 42]
  *
  * cypher: a script for `cypher-shell -f graph.cypher` (the hub's schema first, then batched CREATEs).
- * csv: files for `neo4j-admin database import full` (one nodes file per label, one relationships file).
+ * csv: files for `neo4j-admin database import full` (one nodes file per label, one relationships file);
+ *   it prints the command (scripts/real-systems/neo4j.mjs `importArgs`, what the tests run).
  * Both give every node `:GraphNode` and its kind's label, `layer` and `seq`: a hub started on the loaded
- * database serves it as it is (tests/contract/neo4j-export.test.ts, decision 0046).
+ * database serves it as it is (tests/contract/neo4j-export.test.ts, decisions 0046 and 0068).
  */
 import { createWriteStream } from "node:fs";
 import path from "node:path";
@@ -17,6 +18,8 @@ import { writeCypher } from "../server/graph/synthetic/cypher";
 import { DEFAULT_SEED } from "../server/graph/synthetic/generate";
 import { endStream } from "../server/graph/synthetic/output";
 import { createProgressBar } from "../server/graph/synthetic/progress";
+// @ts-expect-error -- a plain ES module without types (scripts/real-systems/neo4j.mjs)
+import { importArgs } from "./real-systems/neo4j.mjs";
 
 const USAGE =
   "usage: tsx scripts/seed-export.ts --patients N --format cypher|csv --out <file|dir> [--seed S]";
@@ -77,11 +80,9 @@ async function main(): Promise<void> {
     const summary = await writeCsv(out, opts);
     bar.finish();
     console.log(`Wrote ${summary.nodes} nodes and ${summary.edges} relationships to ${out}`);
-    const args = [
-      ...summary.nodeFiles.map((f) => `--nodes=${path.join(out, f)}`),
-      ...summary.relationshipFiles.map((f) => `--relationships=${path.join(out, f)}`),
-    ];
-    console.log(`Import with: neo4j-admin database import full ${args.join(" ")} neo4j`);
+    // into a database that does not exist yet, with Neo4j stopped; the hub creates its constraint and
+    // indexes when it starts on it (decision 0068)
+    console.log(`Import with: neo4j-admin ${importArgs(out).join(" ")}`);
   }
 }
 

@@ -37,6 +37,13 @@ export const deleteEdgeStatement = (types: readonly string[]) =>
 /** the bulk load's deadline per batch: seeding is start-up work, not a request */
 export const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutMs);
 
+/**
+ * The start-up's deadline for building the schema over a graph already there: a graph imported by
+ * neo4j-admin (100,000 patients, 2.4 million nodes) has none, and the constraint on :GraphNode(id) took
+ * 27 s and the (layer, seq) index 32 s at a load average of 14 (decision 0068)
+ */
+export const schemaTimeout = (timeoutMs: number) => Math.max(600_000, 120 * timeoutMs);
+
 export const safeLabel = (l: string) => {
   if (!PASCAL_CASE.test(l)) throw new Error(`unsafe label ${l}`);
   return l;

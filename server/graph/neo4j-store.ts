@@ -30,6 +30,7 @@ import {
   safeType,
   SAFE_KEY,
   SCHEMA,
+  schemaTimeout,
   WRITE_MARKS_PRUNE,
 } from "./neo4j-records";
 import {
@@ -161,8 +162,20 @@ export async function createNeo4jGraphStore(
     check: () =>
       withDeadline(driver.verifyConnectivity({ database: opts.database }), timeoutMs).then(() => undefined),
     init: async () => {
+      const schemaMs = schemaTimeout(timeoutMs);
       try {
-        for (const statement of SCHEMA) await write((tx) => tx.run(statement).then(() => undefined));
+        for (const statement of SCHEMA)
+          await write((tx) => tx.run(statement).then(() => undefined), schemaMs);
+        // an index is populated in the background: the layer samples (and the sequence counter below)
+        // read it, so the store is ready once it is online
+        await transaction(
+          "read",
+          (tx) =>
+            tx
+              .run("CALL db.awaitIndex('graph_node_layer', $s)", { s: Math.round(schemaMs / 1000) })
+              .then(() => undefined),
+          schemaMs,
+        );
         const types = await read(async (tx) => {
           const r = await tx.run(
             "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
@@ -176,10 +189,14 @@ export async function createNeo4jGraphStore(
         if (isReachabilityFailure(e)) throw e;
         throw new GraphSchemaError(e);
       }
-      seq = await read(async (tx) => {
-        const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
-        return Number(r.records[0]?.get("s") ?? 0);
-      });
+      seq = await transaction(
+        "read",
+        async (tx) => {
+          const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
+          return Number(r.records[0]?.get("s") ?? 0);
+        },
+        schemaMs,
+      );
     },
   });
 

@@ -28,13 +28,16 @@ async function seedEmpty(graph: GraphCalls, total: number, opts: { progress: boo
     if (opts.progress) console.log(`Resuming an interrupted seed after patient ${resumeAfter} of ${total}`);
   }
   const bar = opts.progress ? createProgressBar({ label: "Seeding synthetic patients", total }) : undefined;
-  const result = await seedStore(graph, {
-    patients: total,
-    resumeAfter,
-    // the marketplace's permits and applications are dated from the day of seeding (Berlin)
-    marketplaceDay: new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date()),
-    onProgress: bar ? (done) => bar.update(done) : undefined,
-  });
+  const seed = () =>
+    seedStore(graph, {
+      patients: total,
+      resumeAfter,
+      // the marketplace's permits and applications are dated from the day of seeding (Berlin)
+      marketplaceDay: new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date()),
+      onProgress: bar ? (done) => bar.update(done) : undefined,
+    });
+  // an empty graph is loaded in bulk where the store can (a resumed seed is not: the graph is in use)
+  const result = resumeAfter === 0 && graph.bulkLoad ? await graph.bulkLoad(seed) : await seed();
   bar?.finish();
   if (opts.progress) {
     console.log(

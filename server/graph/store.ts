@@ -53,6 +53,12 @@ export interface GraphStore {
 
   /** bulk load used by the seeder; no audit, idempotent on ids (existing ids are replaced) */
   importBatch(nodes: NodeRecord[], edges: EdgeRecord[]): Promise<void>;
+  /**
+   * Runs `work` (many `importBatch` calls into an empty graph) as a bulk load: the store may defer work
+   * to its end (PostgreSQL builds its secondary indexes after it, decision 0068). An interrupted bulk
+   * load leaves a correct graph; what was deferred is done when the store starts again. Optional.
+   */
+  bulkLoad?<T>(work: () => Promise<T>): Promise<T>;
   countNodes(layers?: readonly Layer[]): Promise<number>;
 
   /** the first `limit` nodes of the given layers (stable order, spread across layers) and the edges among them */
