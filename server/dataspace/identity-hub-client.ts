@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { encodeContextId } from "./issuer-client";
+import { encodeContextId } from "../dataspace-protocol";
 import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
 import { credentialRequestStatusSchema, heldCredentialSchema, type HeldCredential } from "./upstream-schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodeContextId, encodeContextId } from "../dataspace-protocol";
+import { encodeContextId } from "../dataspace-protocol";
 import { querySpec } from "./protocol";
 import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
 import {
@@ -31,8 +31,6 @@ export interface IssuerClient {
 export interface IssuerClientOptions extends UpstreamClientOptions {
   issuerContextId: string;
 }
-
-export { decodeContextId, encodeContextId };
 
 export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
   const http = createUpstreamHttp({ ...options, name: "issuer" });
