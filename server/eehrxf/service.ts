@@ -9,11 +9,7 @@ import { labelScopedCache, scanNodes, str } from "../analytics";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 
-export interface ProfileCoverage {
-  id: string;
-  title: string;
-  canonical: string;
-  resourceType: string;
+export interface ProfileCoverage extends Pick<ProfileDef, "id" | "title" | "canonical" | "resourceType"> {
   inGraph: boolean;
   resources: number;
   conformant: number;
@@ -21,12 +17,7 @@ export interface ProfileCoverage {
   elements: { path: string; required: boolean; present: number; coverage: number; note?: string }[];
 }
 
-export interface CategoryCoverage {
-  id: string;
-  title: string;
-  legalBasis: string;
-  description: string;
-  guides: { name: string; url: string }[];
+export interface CategoryCoverage extends Omit<CategoryDef, "profiles" | "readiness"> {
   profiles: ProfileCoverage[];
   readiness: {
     unit: string;
