@@ -19,12 +19,7 @@ export interface VerificationCheck {
 
 export interface CredentialVerification {
   verified: boolean;
-  checks: {
-    issuer: VerificationCheck;
-    signature: VerificationCheck;
-    validity: VerificationCheck;
-    revocation: VerificationCheck;
-  };
+  checks: Record<"issuer" | "signature" | "validity" | "revocation", VerificationCheck>;
   /** the first failed check, in words; null when verified */
   reason: string | null;
   checkedAt: string;

@@ -4,6 +4,7 @@ import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
 import type { ReadCache } from "./read-cache";
 import type { TenantManagerClient } from "./tenant-manager-client";
+import type { UpstreamName } from "./upstream-http";
 
 /**
  * The connector and tenant-manager clients behind one read cache: every read goes through
@@ -88,9 +89,14 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
   };
 }
 
+/** the cache's read for one upstream (a failure names it) */
+const readOf =
+  (cache: ReadCache, upstream: UpstreamName) =>
+  <T>(k: string, signal: AbortSignal | undefined, load: (s: AbortSignal) => Promise<T>) =>
+    cache.read(k, signal, load, upstream);
+
 export function cachedTenantManager(client: TenantManagerClient, cache: ReadCache): TenantManagerClient {
-  const read = <T>(k: string, signal: AbortSignal | undefined, load: (s: AbortSignal) => Promise<T>) =>
-    cache.read(k, signal, load, "tenant manager");
+  const read = readOf(cache, "tenant manager");
   const write = invalidating(cache);
   return {
     baseUrl: client.baseUrl,
@@ -115,42 +121,29 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
  * always read live.
  */
 export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClient {
+  const read = readOf(cache, "issuer");
   const write = invalidating(cache);
   return {
     baseUrl: client.baseUrl,
     issuerContextId: client.issuerContextId,
     listCredentialDefinitions: (signal) =>
-      cache.read(
-        keyText("issuer", "definitions"),
-        signal,
-        (s) => client.listCredentialDefinitions(s),
-        "issuer",
-      ),
+      read(keyText("issuer", "definitions"), signal, (s) => client.listCredentialDefinitions(s)),
     createCredentialDefinition: (definition, signal) =>
       write(client.createCredentialDefinition(definition, signal)),
     listCredentials: (holderId, signal) =>
-      cache.read(
-        keyText("issuer", "credentials", holderId),
-        signal,
-        (s) => client.listCredentials(holderId, s),
-        "issuer",
-      ),
+      read(keyText("issuer", "credentials", holderId), signal, (s) => client.listCredentials(holderId, s)),
     revokeCredential: (id, signal) => write(client.revokeCredential(id, signal)),
     credentialStatus: (id, signal) => client.credentialStatus(id, signal),
   };
 }
 
 export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): IdentityHubClient {
+  const read = readOf(cache, "identity hub");
   const write = invalidating(cache);
   return {
     baseUrl: client.baseUrl,
     listCredentials: (id, signal) =>
-      cache.read(
-        keyText("identity hub", "credentials", id),
-        signal,
-        (s) => client.listCredentials(id, s),
-        "identity hub",
-      ),
+      read(keyText("identity hub", "credentials", id), signal, (s) => client.listCredentials(id, s)),
     requestCredentials: (id, request, signal) => write(client.requestCredentials(id, request, signal)),
     credentialRequestStatus: (id, holderPid, signal) => client.credentialRequestStatus(id, holderPid, signal),
   };

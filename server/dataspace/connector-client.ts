@@ -1,5 +1,6 @@
+import type { z } from "zod";
 import { MANAGEMENT_CONTEXT, querySpec, type QuerySpec } from "./protocol";
-import { createUpstreamHttp, type TokenSource, type UpstreamHttp } from "./upstream-http";
+import { createUpstreamHttp, type UpstreamClientOptions, type UpstreamHttp } from "./upstream-http";
 import {
   assetList,
   assetSchema,
@@ -124,14 +125,11 @@ export interface ConnectorClient {
   ): Promise<EndpointDataReference>;
 }
 
-export interface ConnectorClientOptions {
+export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "baseUrl"> {
   managementUrl: string;
   apiVersion: string;
-  timeoutMs: number;
-  tokens?: TokenSource;
   /** the management API key (EDC's `tokenbased` authentication), sent as `x-api-key` */
   apiKey?: string;
-  fetch?: typeof fetch;
 }
 
 /**
@@ -158,12 +156,10 @@ const LIST_LIMIT = 500;
 
 export function createConnectorClient(options: ConnectorClientOptions): ConnectorClient {
   const http: UpstreamHttp = createUpstreamHttp({
+    ...options,
     name: "connector",
     baseUrl: options.managementUrl,
-    timeoutMs: options.timeoutMs,
-    tokens: options.tokens,
     headers: options.apiKey ? { "x-api-key": options.apiKey } : undefined,
-    fetch: options.fetch,
   });
   const v = options.apiVersion;
   const ctxPath = isRuntimeScoped(v)
@@ -171,6 +167,13 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     : (contextId: string) => `/${v}/participants/${encodeURIComponent(contextId)}`;
   const list = (sortField: string) =>
     querySpec({ offset: 0, limit: LIST_LIMIT, sortOrder: "DESC", sortField });
+  const get = <S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal) =>
+    http.request("GET", path, { schema, signal });
+  const post = <S extends z.ZodType>(path: string, schema: S, body: unknown, signal?: AbortSignal) =>
+    http.request("POST", path, { schema, body, signal });
+  const item = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;
+  const terminate = (path: string, body: Record<string, unknown>, signal?: AbortSignal) =>
+    http.send("POST", `${path}/terminate`, { body: { "@context": [MANAGEMENT_CONTEXT], ...body }, signal });
 
   return {
     managementUrl: http.baseUrl,
@@ -181,110 +184,63 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         query: { offset: 0, limit: LIST_LIMIT },
         signal,
       }),
-    getParticipantContext: (id, signal) =>
-      http.request("GET", ctxPath(id), { schema: participantContextSchema, signal }),
+    getParticipantContext: (id, signal) => get(ctxPath(id), participantContextSchema, signal),
     updateParticipantContext: (id, record, signal) => http.send("PUT", ctxPath(id), { body: record, signal }),
 
     listAssets: (id, signal, query) =>
-      http.request("POST", `${ctxPath(id)}/assets/request`, {
-        schema: assetList,
-        body: query ?? querySpec({ limit: LIST_LIMIT }),
-        signal,
-      }),
-    createAsset: (id, asset, signal) =>
-      http.request("POST", `${ctxPath(id)}/assets`, { schema: idResponseSchema, body: asset, signal }),
-    getAsset: (id, assetId, signal) =>
-      http.request("GET", `${ctxPath(id)}/assets/${encodeURIComponent(assetId)}`, {
-        schema: assetSchema,
-        signal,
-      }),
+      post(`${ctxPath(id)}/assets/request`, assetList, query ?? querySpec({ limit: LIST_LIMIT }), signal),
+    createAsset: (id, asset, signal) => post(`${ctxPath(id)}/assets`, idResponseSchema, asset, signal),
+    getAsset: (id, assetId, signal) => get(item(`${ctxPath(id)}/assets`, assetId), assetSchema, signal),
 
     listPolicyDefinitions: (id, signal) =>
-      http.request("POST", `${ctxPath(id)}/policydefinitions/request`, {
-        schema: policyDefinitionList,
-        body: querySpec({ limit: LIST_LIMIT }),
+      post(
+        `${ctxPath(id)}/policydefinitions/request`,
+        policyDefinitionList,
+        querySpec({ limit: LIST_LIMIT }),
         signal,
-      }) as Promise<Record<string, unknown>[]>,
+      ) as Promise<Record<string, unknown>[]>,
     createPolicyDefinition: (id, definition, signal) =>
-      http.request("POST", `${ctxPath(id)}/policydefinitions`, {
-        schema: idResponseSchema,
-        body: definition,
-        signal,
-      }),
+      post(`${ctxPath(id)}/policydefinitions`, idResponseSchema, definition, signal),
     updatePolicyDefinition: (id, policyId, definition, signal) =>
-      http.send("PUT", `${ctxPath(id)}/policydefinitions/${encodeURIComponent(policyId)}`, {
-        body: definition,
-        signal,
-      }),
+      http.send("PUT", item(`${ctxPath(id)}/policydefinitions`, policyId), { body: definition, signal }),
     deletePolicyDefinition: (id, policyId, signal) =>
-      http.send("DELETE", `${ctxPath(id)}/policydefinitions/${encodeURIComponent(policyId)}`, { signal }),
+      http.send("DELETE", item(`${ctxPath(id)}/policydefinitions`, policyId), { signal }),
 
     requestCatalog: (id, catalogRequest, signal) =>
-      http.request("POST", `${ctxPath(id)}/catalog/request`, {
-        schema: catalogSchema,
-        body: catalogRequest,
-        signal,
-      }),
+      post(`${ctxPath(id)}/catalog/request`, catalogSchema, catalogRequest, signal),
 
     listNegotiations: (id, signal, query) =>
-      http.request("POST", `${ctxPath(id)}/contractnegotiations/request`, {
-        schema: negotiationList,
-        body: query ?? list("createdAt"),
+      post(
+        `${ctxPath(id)}/contractnegotiations/request`,
+        negotiationList,
+        query ?? list("createdAt"),
         signal,
-      }),
+      ),
     initiateNegotiation: (id, request, signal) =>
-      http.request("POST", `${ctxPath(id)}/contractnegotiations`, {
-        schema: idResponseSchema,
-        body: request,
-        signal,
-      }),
+      post(`${ctxPath(id)}/contractnegotiations`, idResponseSchema, request, signal),
     getNegotiation: (id, negotiationId, signal) =>
-      http.request("GET", `${ctxPath(id)}/contractnegotiations/${encodeURIComponent(negotiationId)}`, {
-        schema: negotiationSchema,
-        signal,
-      }),
+      get(item(`${ctxPath(id)}/contractnegotiations`, negotiationId), negotiationSchema, signal),
 
     listTransfers: (id, signal, query) =>
-      http.request("POST", `${ctxPath(id)}/transferprocesses/request`, {
-        schema: transferList,
-        body: query ?? list("createdAt"),
-        signal,
-      }),
+      post(`${ctxPath(id)}/transferprocesses/request`, transferList, query ?? list("createdAt"), signal),
     initiateTransfer: (id, request, signal) =>
-      http.request("POST", `${ctxPath(id)}/transferprocesses`, {
-        schema: idResponseSchema,
-        body: request,
-        signal,
-      }),
+      post(`${ctxPath(id)}/transferprocesses`, idResponseSchema, request, signal),
     getTransfer: (id, transferId, signal) =>
-      http.request("GET", `${ctxPath(id)}/transferprocesses/${encodeURIComponent(transferId)}`, {
-        schema: transferSchema,
-        signal,
-      }),
+      get(item(`${ctxPath(id)}/transferprocesses`, transferId), transferSchema, signal),
     terminateTransfer: (id, transferId, reason, signal) =>
-      http.send("POST", `${ctxPath(id)}/transferprocesses/${encodeURIComponent(transferId)}/terminate`, {
-        body: { "@context": [MANAGEMENT_CONTEXT], "@type": "TerminateTransfer", reason },
+      terminate(
+        item(`${ctxPath(id)}/transferprocesses`, transferId),
+        { "@type": "TerminateTransfer", reason },
         signal,
-      }),
+      ),
+    // EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`
     terminateNegotiation: (id, negotiationId, reason, signal) =>
-      http.send(
-        "POST",
-        `${ctxPath(id)}/contractnegotiations/${encodeURIComponent(negotiationId)}/terminate`,
-        {
-          // EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`
-          body: {
-            "@context": [MANAGEMENT_CONTEXT],
-            "@type": "TerminateNegotiation",
-            "@id": negotiationId,
-            reason,
-          },
-          signal,
-        },
+      terminate(
+        item(`${ctxPath(id)}/contractnegotiations`, negotiationId),
+        { "@type": "TerminateNegotiation", "@id": negotiationId, reason },
+        signal,
       ),
     getEndpointDataReference: (id, transferId, signal) =>
-      http.request("GET", edrDataAddressPath(v, ctxPath(id), transferId), {
-        schema: edrDataAddressSchema,
-        signal,
-      }),
+      get(edrDataAddressPath(v, ctxPath(id), transferId), edrDataAddressSchema, signal),
   };
 }

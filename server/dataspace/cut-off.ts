@@ -58,16 +58,20 @@ async function terminateNegotiation(
   const target = `${participantId}: ${negotiationId} (data permit ${permitId})`;
   const done = await settle(rt.connector.terminateNegotiation(participantId, negotiationId, reason));
   // 409: it ended (finalised or terminated) between the read and the call; 404: it is gone
-  const ended =
-    done.ok || (isUpstreamError(done.error) && (done.error.status === 409 || done.error.status === 404));
-  if (ended) {
-    if (done.ok) outcome.terminatedNegotiations.push({ participantId, negotiationId });
-    await record(rt, { action: "negotiation.terminate", actor, target, outcome: "success" });
-  } else {
-    outcome.failed.push({ participantId, negotiationId, error: describeUpstream(done.error) });
-    await record(rt, { action: "negotiation.terminate", actor, target, outcome: "failure" });
-  }
+  const ended = endedAnyway(done);
+  if (done.ok) outcome.terminatedNegotiations.push({ participantId, negotiationId });
+  else if (!ended) outcome.failed.push({ participantId, negotiationId, error: describeUpstream(done.error) });
+  await record(rt, {
+    action: "negotiation.terminate",
+    actor,
+    target,
+    outcome: ended ? "success" : "failure",
+  });
 }
+
+/** a terminate call that succeeded, or found the process ended (409) or gone (404) */
+const endedAnyway = (done: Awaited<ReturnType<typeof settle>>) =>
+  done.ok || (isUpstreamError(done.error) && (done.error.status === 409 || done.error.status === 404));
 
 /**
  * Records the cut-off of `permitId` and makes its first attempt (awaited: the revocation answers once
@@ -142,15 +146,16 @@ async function attempt(
       const target = `${participantId}: ${transferId} (data permit ${permitId})`;
       const done = await settle(rt.connector.terminateTransfer(participantId, transferId, reason));
       // 409: it ended between the list and the call; 404: it is gone. Either way nothing is left to cut.
-      const ended =
-        done.ok || (isUpstreamError(done.error) && (done.error.status === 409 || done.error.status === 404));
-      if (ended) {
-        if (done.ok) outcome.terminated.push({ participantId, transferId });
-        await record(rt, { action: "transfer.terminate", actor, target, outcome: "success" });
-      } else {
+      const ended = endedAnyway(done);
+      if (done.ok) outcome.terminated.push({ participantId, transferId });
+      else if (!ended)
         outcome.failed.push({ participantId, transferId, error: describeUpstream(done.error) });
-        await record(rt, { action: "transfer.terminate", actor, target, outcome: "failure" });
-      }
+      await record(rt, {
+        action: "transfer.terminate",
+        actor,
+        target,
+        outcome: ended ? "success" : "failure",
+      });
     }
   }
   const error = outcome.failed.length

@@ -1,17 +1,27 @@
-import { ApiError, describeError, isApiError } from "../http/errors";
+import { ApiError, badGateway, describeError } from "../http/errors";
 import { isUpstreamError } from "./upstream-http";
 
 /** One line for a 502 `detail`: which upstream failed and how, never a stack trace. */
-export function describeUpstream(e: unknown): string {
-  if (isUpstreamError(e)) return e.message;
-  if (isApiError(e)) return describeError(e);
-  return describeError(e);
-}
+export const describeUpstream = (e: unknown): string => (isUpstreamError(e) ? e.message : describeError(e));
 
 /** The failure message of a transfer start (spec: `error` carries it), or undefined when there is none worth showing. */
-export function failureMessage(e: unknown): string | undefined {
-  if (isUpstreamError(e)) return e.message;
-  return undefined;
+export const failureMessage = (e: unknown) => (isUpstreamError(e) ? e.message : undefined);
+
+/**
+ * The connector's list as it came (the read cache hands out the same frozen array while it is valid),
+ * or null when it failed and the demonstration records may stand in (`fallback`); a 502 when they may not.
+ */
+export async function liveOrNull<T>(
+  read: () => Promise<T>,
+  fallback: boolean,
+  failure: string,
+): Promise<T | null> {
+  try {
+    return await read();
+  } catch (e) {
+    if (!fallback) throw badGateway(failure, describeUpstream(e));
+    return null;
+  }
 }
 
 /**

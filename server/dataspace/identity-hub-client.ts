@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { encodeContextId } from "./issuer-client";
-import { createUpstreamHttp, type TokenSource } from "./upstream-http";
+import { encodeContextId } from "../dataspace-protocol";
+import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
 import { credentialRequestStatusSchema, heldCredentialSchema, type HeldCredential } from "./upstream-schemas";
 
 /**
@@ -26,21 +26,8 @@ export interface CredentialRequest {
   credentials: { format: string; type: string; id: string }[];
 }
 
-export interface IdentityHubClientOptions {
-  baseUrl: string;
-  timeoutMs: number;
-  tokens?: TokenSource;
-  fetch?: typeof fetch;
-}
-
-export function createIdentityHubClient(options: IdentityHubClientOptions): IdentityHubClient {
-  const http = createUpstreamHttp({
-    name: "identity hub",
-    baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    tokens: options.tokens,
-    fetch: options.fetch,
-  });
+export function createIdentityHubClient(options: UpstreamClientOptions): IdentityHubClient {
+  const http = createUpstreamHttp({ ...options, name: "identity hub" });
   const ctx = (id: string) => `/v1alpha/participants/${encodeContextId(id)}`;
   return {
     baseUrl: http.baseUrl,

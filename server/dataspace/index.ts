@@ -189,36 +189,11 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   const doFetch = deps.fetch ?? pool!.fetch;
   const graphBridgeUrl = `${config.publicUrl}/internal/graph-bridge`;
 
-  let local: EmbeddedConnector | undefined;
-  let connectorSettings: {
-    managementUrl: string;
-    apiVersion: string;
-    tokenUrl?: string;
-    clientId?: string;
-    clientSecret?: string;
-    apiKey?: string;
-  };
-  if (config.connector) {
-    connectorSettings = {
-      managementUrl: config.connector.managementUrl,
-      apiVersion: config.connector.apiVersion,
-      tokenUrl: config.connector.tokenUrl,
-      clientId: config.connector.clientId,
-      clientSecret: config.connector.clientSecret,
-      apiKey: config.connector.apiKey,
-    };
-  } else {
-    if (!deps.embedded)
-      throw new Error("No connector configured (CONNECTOR_MANAGEMENT_URL) and no embedded dataspace given");
-    local = deps.embedded;
-    connectorSettings = {
-      managementUrl: local.managementUrl,
-      apiVersion: local.apiVersion,
-      tokenUrl: local.tokenUrl,
-      clientId: local.clientId,
-      clientSecret: local.clientSecret,
-    };
-  }
+  const local = config.connector ? undefined : deps.embedded;
+  // the configured connector, else the embedded dataspace
+  const connectorSettings = config.connector ?? local;
+  if (!connectorSettings)
+    throw new Error("No connector configured (CONNECTOR_MANAGEMENT_URL) and no embedded dataspace given");
 
   const tokens: TokenSource | undefined = connectorSettings.tokenUrl
     ? createClientCredentialsSource({
@@ -248,7 +223,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
         ...common,
         managementUrl: connectorSettings.managementUrl,
         apiVersion: connectorSettings.apiVersion,
-        apiKey: connectorSettings.apiKey,
+        apiKey: config.connector?.apiKey,
       }),
       readCache,
     ),
@@ -297,17 +272,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
 
   return {
     mode: local ? "embedded" : "connector",
-    local: local
-      ? {
-          url: local.url,
-          managementUrl: local.managementUrl,
-          protocolBaseUrl: local.protocolBaseUrl,
-          tenantManagerUrl: local.tenantManagerUrl,
-          issuerUrl: local.issuerUrl,
-          identityHubUrl: local.identityHubUrl,
-          issuerDid: local.issuerDid,
-        }
-      : undefined,
+    local,
     runtime: rt,
     readCache,
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { decodeContextId, encodeContextId } from "../dataspace-protocol";
+import { encodeContextId } from "../dataspace-protocol";
 import { querySpec } from "./protocol";
-import { createUpstreamHttp, type TokenSource } from "./upstream-http";
+import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
 import {
   credentialDefinitionSchema,
   credentialStatusSchema,
@@ -28,24 +28,12 @@ export interface IssuerClient {
   ): Promise<z.infer<typeof credentialStatusSchema>>;
 }
 
-export interface IssuerClientOptions {
-  baseUrl: string;
+export interface IssuerClientOptions extends UpstreamClientOptions {
   issuerContextId: string;
-  timeoutMs: number;
-  tokens?: TokenSource;
-  fetch?: typeof fetch;
 }
 
-export { decodeContextId, encodeContextId };
-
 export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
-  const http = createUpstreamHttp({
-    name: "issuer",
-    baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    tokens: options.tokens,
-    fetch: options.fetch,
-  });
+  const http = createUpstreamHttp({ ...options, name: "issuer" });
   const base = `/v1alpha/participants/${encodeContextId(options.issuerContextId)}`;
   return {
     baseUrl: http.baseUrl,

@@ -10,7 +10,7 @@ import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream } from "./failures";
+import { callerMistake, describeUpstream, liveOrNull } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
 import { missingFields } from "../http/field-errors";
@@ -98,28 +98,15 @@ export async function listNegotiations(
   signal?: AbortSignal,
 ): Promise<readonly Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
-  const live = await liveNegotiations(rt, participantId, signal);
+  const live = await liveOrNull(
+    () => rt.connector.listNegotiations(participantId, signal),
+    rt.demoRecords,
+    "Failed to fetch negotiations",
+  );
   const bundled = rt.demo.sharedOf(participantId).negotiations;
   return keptNegotiations(participantId, [live, rt, rt.demoRecords, bundled], () =>
     negotiationsOf(rt, live, bundled),
   );
-}
-
-/**
- * The connector's answer as it came (the read cache hands out the same frozen array while it is
- * valid), or null when it failed and the bundle's records stand in; a 502 when they may not.
- */
-async function liveNegotiations(
-  rt: DataspaceRuntime,
-  participantId: string,
-  deadline: AbortSignal | undefined,
-): Promise<readonly ConnectorNegotiation[] | null> {
-  try {
-    return await rt.connector.listNegotiations(participantId, deadline);
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to fetch negotiations", describeUpstream(e));
-    return null;
-  }
 }
 
 // pure: the views import this module for its parsers, and their client bundle must drop it

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createUpstreamHttp, type TokenSource } from "./upstream-http";
+import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
 import {
   cellSchema,
   dataspaceProfileSchema,
@@ -39,21 +39,12 @@ export interface NewParticipantProfileDeployment {
   properties?: Record<string, unknown>;
 }
 
-export interface TenantManagerClientOptions {
-  baseUrl: string;
-  timeoutMs: number;
-  tokens?: TokenSource;
-  fetch?: typeof fetch;
-}
-
-export function createTenantManagerClient(options: TenantManagerClientOptions): TenantManagerClient {
+export function createTenantManagerClient(options: UpstreamClientOptions): TenantManagerClient {
   const root = options.baseUrl.replace(/\/+$/, "");
   const http = createUpstreamHttp({
+    ...options,
     name: "tenant manager",
     baseUrl: /\/v1alpha1$/.test(root) ? root : `${root}/api/v1alpha1`,
-    timeoutMs: options.timeoutMs,
-    tokens: options.tokens,
-    fetch: options.fetch,
   });
   const t = (id: string) => `/tenants/${encodeURIComponent(id)}`;
   return {

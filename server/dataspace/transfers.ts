@@ -4,7 +4,7 @@ import type { Disclosure } from "../dataspace-protocol";
 import { createKeptByInputs } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
-import { describeUpstream, failureMessage } from "./failures";
+import { describeUpstream, failureMessage, liveOrNull } from "./failures";
 import { mergeById } from "./merge";
 import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
@@ -73,29 +73,16 @@ export async function listTransfers(
   signal?: AbortSignal,
 ): Promise<readonly Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
-  const live = await liveTransfers(rt, participantId, signal);
+  const live = await liveOrNull(
+    () => rt.connector.listTransfers(participantId, signal),
+    rt.demoRecords,
+    "Failed to fetch transfers",
+  );
   const created = rt.demoRecords ? await rt.demoTransfers.listShared(participantId) : NONE;
   const bundled = rt.demo.sharedOf(participantId).transfers;
   return keptTransfers(participantId, [live, rt, rt.demoRecords, created, bundled], () =>
     transfersOf(rt, live, created, bundled),
   );
-}
-
-/**
- * The connector's answer as it came (the read cache hands out the same frozen array while it is
- * valid), or null when it failed and the demonstration transfers stand in; a 502 when they may not.
- */
-async function liveTransfers(
-  rt: DataspaceRuntime,
-  participantId: string,
-  deadline: AbortSignal | undefined,
-): Promise<readonly ConnectorTransfer[] | null> {
-  try {
-    return await rt.connector.listTransfers(participantId, deadline);
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to fetch transfers", describeUpstream(e));
-    return null;
-  }
 }
 
 /**

@@ -73,6 +73,9 @@ export interface UpstreamHttpOptions {
   fetch?: typeof fetch;
 }
 
+/** what a client of one upstream is built with */
+export type UpstreamClientOptions = Pick<UpstreamHttpOptions, "baseUrl" | "timeoutMs" | "tokens" | "fetch">;
+
 /** A deadline of one call: its signal, and `clear` once the call is over. */
 export interface CallDeadline {
   signal: AbortSignal;

@@ -31,33 +31,32 @@ export const assetSchema = z.looseObject({
 export type ConnectorAsset = z.infer<typeof assetSchema>;
 export const assetList = jsonLdList(assetSchema);
 
-export const negotiationSchema = z.looseObject({
-  "@id": z.string().min(1),
-  "@type": z.string().optional(),
-  state: stateValue,
-  counterPartyAddress: z.string().optional(),
-  counterPartyId: z.string().optional(),
-  contractAgreementId: z.string().optional(),
+/** the fields a negotiation and a transfer process start with, and end with */
+const processHead = { "@id": z.string().min(1), "@type": z.string().optional(), state: stateValue };
+const processTail = {
   type: z.string().optional(),
   errorDetail: z.string().optional(),
   createdAt: z.number().optional(),
   stateTimestamp: z.number().optional(),
+};
+
+export const negotiationSchema = z.looseObject({
+  ...processHead,
+  counterPartyAddress: z.string().optional(),
+  counterPartyId: z.string().optional(),
+  contractAgreementId: z.string().optional(),
+  ...processTail,
 });
 export type ConnectorNegotiation = z.infer<typeof negotiationSchema>;
 export const negotiationList = jsonLdList(negotiationSchema);
 
 export const transferSchema = z.looseObject({
-  "@id": z.string().min(1),
-  "@type": z.string().optional(),
-  state: stateValue,
+  ...processHead,
   contractId: z.string().optional(),
   assetId: z.string().optional(),
   transferType: z.string().optional(),
   counterPartyAddress: z.string().optional(),
-  type: z.string().optional(),
-  errorDetail: z.string().optional(),
-  createdAt: z.number().optional(),
-  stateTimestamp: z.number().optional(),
+  ...processTail,
 });
 export type ConnectorTransfer = z.infer<typeof transferSchema>;
 export const transferList = jsonLdList(transferSchema);

@@ -1,7 +1,7 @@
 import { decodeJwt, type JWK } from "jose";
 import type { GraphStore } from "../graph";
 import type { KeyStore } from "./keys";
-import { PID_VCTS } from "./pid";
+import { PID_VCTS, type PidIdentity } from "./pid";
 import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
 
 /**
@@ -16,11 +16,8 @@ import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
  * does not authenticate verifiers (a real wallet does), and it never runs in production.
  */
 
-export interface DevIdentity {
+export interface DevIdentity extends PidIdentity {
   key: string;
-  givenName: string;
-  familyName: string;
-  birthDate: string;
   note: string;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decodeContextId, knownOrganisation } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
-import { badRequest, conflict, notFound, type LocalRequest, type Router } from "./http";
+import { badRequest, conflict, notFound, objectBody, type LocalRequest, type Router } from "./http";
 import { definitionOfType, issueCredential, revokeCredential, statusListCredential } from "./issuer";
 import type {
   CredentialDefinitionRecord,
@@ -12,28 +12,13 @@ import type {
   ParticipantRecord,
   TenantRecord,
 } from "./models";
-import { applyQuery, parseQuerySpec, QueryError } from "./query";
+import { queryRecords as query } from "./query";
 
 /**
  * The issuer service admin API (`/issuer/v1alpha/participants/{issuer}/...`) and the identity
  * hub's identity API (`/identity/v1alpha/participants/{holder}/...`) of the local dataspace.
  * Context ids in these paths are base64url-encoded, as in the EDC identity hub.
  */
-
-function objectBody(req: LocalRequest): Json {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body))
-    throw badRequest("a JSON object body is required");
-  return req.body as Json;
-}
-
-function query<T extends Json>(records: T[], body: unknown): T[] {
-  try {
-    return applyQuery(records, parseQuerySpec(body));
-  } catch (e) {
-    if (e instanceof QueryError) throw badRequest(e.message, "filterExpression");
-    throw e;
-  }
-}
 
 const issuedDto = (c: CredentialRecord) => ({
   id: c.id,

@@ -48,6 +48,15 @@ export const notFound = (message: string) => new HttpError(404, message, "Object
 export const conflict = (message: string) => new HttpError(409, message, "ObjectConflict");
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, message, "NotAuthorized");
 
+/** the request's JSON object body (400 with `refusal` otherwise) */
+export function objectBody(
+  req: LocalRequest,
+  refusal = "a JSON object body is required",
+): Record<string, unknown> {
+  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest(refusal);
+  return req.body as Record<string, unknown>;
+}
+
 interface Route {
   method: string;
   regex: RegExp;

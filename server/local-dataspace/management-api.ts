@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { COMPACT_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { contextOfDspAddress, participantByDid, type LocalContext } from "./context";
-import { badRequest, conflict, HttpError, notFound, type LocalRequest, type Router } from "./http";
+import {
+  badRequest,
+  conflict,
+  HttpError,
+  notFound,
+  objectBody,
+  type LocalRequest,
+  type Router,
+} from "./http";
 import type {
   AgreementRecord,
   AssetRecord,
@@ -15,7 +23,8 @@ import type {
 } from "./models";
 import { catalogOfProvider } from "./catalog";
 import { requestNegotiation, terminateNegotiation } from "./negotiations";
-import { applyQuery, parseQuerySpec, QueryError } from "./query";
+import { queryRecords } from "./query";
+import type { Collection } from "./store";
 import { unboundTerms } from "./policy-bindings";
 import { endpointDataReference, requestTransfer, terminateTransfer } from "./transfers";
 
@@ -34,23 +43,27 @@ const idResponse = (id: string, createdAt: number) => ({
   createdAt,
 });
 
-function objectBody(req: LocalRequest): Json {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body))
-    throw badRequest("a JSON object body is required");
-  return req.body as Json;
-}
-
 /**
  * A body of the participant-scoped management API, which validates it against schemas that require
  * the `management/v2` context (an EDC v3 body, `management/v0.0.1`, is refused): 400 otherwise.
  */
-function managementBody(req: LocalRequest): Json {
-  const body = objectBody(req);
+function inManagementContext(body: Json): Json {
   const context = body["@context"];
-  const contexts = Array.isArray(context) ? context : [context];
-  if (!contexts.includes(MANAGEMENT_CONTEXT))
+  if (!(Array.isArray(context) ? context : [context]).includes(MANAGEMENT_CONTEXT))
     throw badRequest(`@context must include ${MANAGEMENT_CONTEXT}`, "@context");
   return body;
+}
+const managementBody = (req: LocalRequest) => inManagementContext(objectBody(req));
+/** the `@id` a body names, else a new one */
+const idOf = (body: Json) => (typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID());
+/** a participant context's `properties`, when given: an object (400 otherwise) */
+function propertiesOf(body: Json): Json | undefined {
+  if (
+    body.properties !== undefined &&
+    (typeof body.properties !== "object" || Array.isArray(body.properties))
+  )
+    throw badRequest("string found, object expected", "/properties");
+  return body.properties as Json | undefined;
 }
 
 const SET_TYPES = ["Set", "odrl:Set", "http://www.w3.org/ns/odrl/2/Set"];
@@ -76,17 +89,9 @@ function policyOf(body: Json): Json {
 }
 
 function query<T extends Json>(records: T[], body: unknown): T[] {
-  if (body !== undefined && body !== null && typeof body === "object" && !Array.isArray(body)) {
-    const context = (body as Json)["@context"];
-    if (!(Array.isArray(context) ? context : [context]).includes(MANAGEMENT_CONTEXT))
-      throw badRequest(`@context must include ${MANAGEMENT_CONTEXT}`, "@context");
-  }
-  try {
-    return applyQuery(records, parseQuerySpec(body));
-  } catch (e) {
-    if (e instanceof QueryError) throw badRequest(e.message, "filterExpression");
-    throw e;
-  }
+  if (body !== undefined && body !== null && typeof body === "object" && !Array.isArray(body))
+    inManagementContext(body as Json);
+  return queryRecords(records, body);
 }
 
 export function registerManagementApi(
@@ -112,6 +117,20 @@ export function registerManagementApi(
       );
     return p;
   };
+  /** `POST …/{path}/request`: the participant's records of `table` a QuerySpec selects */
+  const listRoute = (path: string, table: Collection) =>
+    router.add("POST", `${C}/${path}/request`, (req) => ({
+      body: query(ctx.store.list<Json>(table, participant(req)["@id"]), req.body).map(withContext),
+    }));
+  /** the participant's negotiation or transfer process named in the path (404 otherwise) */
+  const own =
+    <T extends NegotiationRecord | TransferRecord>(table: Collection, what: string) =>
+    (req: LocalRequest): T => {
+      const p = participant(req);
+      const r = ctx.store.get<T>(table, req.params.id);
+      if (!r || r.participantContextId !== p["@id"]) throw notFound(`${what} ${req.params.id} not found`);
+      return r;
+    };
 
   // ---- participant contexts ------------------------------------------------------------------
   router.add("GET", P, (req) => {
@@ -122,21 +141,16 @@ export function registerManagementApi(
   });
   router.add("POST", P, (req) => {
     const body = objectBody(req);
-    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    const id = idOf(body);
     if (ctx.store.get("participants", id)) throw conflict(`Participant context ${id} already exists`);
-    if (
-      body.properties !== undefined &&
-      (typeof body.properties !== "object" || Array.isArray(body.properties))
-    ) {
-      throw badRequest("string found, object expected", "/properties");
-    }
+    const properties = propertiesOf(body);
     const now = ctx.now();
     const rec: ParticipantRecord = {
       "@id": id,
       "@type": "ParticipantContext",
       identity: typeof body.identity === "string" ? body.identity : id,
       state: body.state === "CREATED" ? "CREATED" : "ACTIVATED",
-      properties: (body.properties as Json | undefined) ?? {},
+      properties: properties ?? {},
       createdAt: now,
       stateTimestamp: now,
     };
@@ -147,16 +161,11 @@ export function registerManagementApi(
   router.add("PUT", C, (req) => {
     const p = participant(req);
     const body = objectBody(req);
-    if (
-      body.properties !== undefined &&
-      (typeof body.properties !== "object" || Array.isArray(body.properties))
-    ) {
-      throw badRequest("string found, object expected", "/properties");
-    }
+    const properties = propertiesOf(body);
     ctx.store.put("participants", p["@id"], p["@id"], {
       ...p,
       identity: typeof body.identity === "string" && body.identity ? body.identity : p.identity,
-      properties: (body.properties as Json | undefined) ?? p.properties,
+      properties: properties ?? p.properties,
     });
     return { status: 204 };
   });
@@ -165,7 +174,7 @@ export function registerManagementApi(
   router.add("POST", `${C}/assets`, (req) => {
     const p = participant(req);
     const body = managementBody(req);
-    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    const id = idOf(body);
     const dataAddress = body.dataAddress as Json | undefined;
     if (!dataAddress || typeof dataAddress !== "object" || typeof dataAddress.type !== "string") {
       throw badRequest("dataAddress with a type is required", "dataAddress");
@@ -183,9 +192,7 @@ export function registerManagementApi(
     ctx.store.put("assets", ctxKey(p["@id"], id), p["@id"], rec);
     return { body: idResponse(id, rec.createdAt) };
   });
-  router.add("POST", `${C}/assets/request`, (req) => ({
-    body: query(ctx.store.list<AssetRecord>("assets", participant(req)["@id"]), req.body).map(withContext),
-  }));
+  listRoute("assets", "assets");
   router.add("GET", `${C}/assets/:id`, (req) => {
     const a = ctx.store.get<AssetRecord>("assets", ctxKey(participant(req)["@id"], req.params.id));
     if (!a) throw notFound(`Asset ${req.params.id} not found`);
@@ -197,7 +204,7 @@ export function registerManagementApi(
     const p = participant(req);
     const body = managementBody(req);
     const policy = policyOf(body);
-    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    const id = idOf(body);
     if (ctx.store.get("policies", ctxKey(p["@id"], id)))
       throw conflict(`Policy definition ${id} already exists`);
     const rec: PolicyDefinitionRecord = {
@@ -210,11 +217,7 @@ export function registerManagementApi(
     ctx.store.put("policies", ctxKey(p["@id"], id), p["@id"], rec);
     return { body: idResponse(id, rec.createdAt) };
   });
-  router.add("POST", `${C}/policydefinitions/request`, (req) => ({
-    body: query(ctx.store.list<PolicyDefinitionRecord>("policies", participant(req)["@id"]), req.body).map(
-      withContext,
-    ),
-  }));
+  listRoute("policydefinitions", "policies");
   router.add("GET", `${C}/policydefinitions/:id`, (req) => {
     const d = ctx.store.get<PolicyDefinitionRecord>(
       "policies",
@@ -256,7 +259,7 @@ export function registerManagementApi(
     for (const f of ["accessPolicyId", "contractPolicyId"] as const) {
       if (typeof body[f] !== "string" || !body[f]) throw badRequest(`${f} is required`, f);
     }
-    const id = typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID();
+    const id = idOf(body);
     const rec: ContractDefinitionRecord = {
       "@id": id,
       "@type": "ContractDefinition",
@@ -269,12 +272,7 @@ export function registerManagementApi(
     ctx.store.put("contractdefinitions", ctxKey(p["@id"], id), p["@id"], rec);
     return { body: idResponse(id, rec.createdAt) };
   });
-  router.add("POST", `${C}/contractdefinitions/request`, (req) => ({
-    body: query(
-      ctx.store.list<ContractDefinitionRecord>("contractdefinitions", participant(req)["@id"]),
-      req.body,
-    ).map(withContext),
-  }));
+  listRoute("contractdefinitions", "contractdefinitions");
 
   // ---- catalogue: asks the provider over DSP ---------------------------------------------------
   router.add("POST", `${C}/catalog/request`, async (req) => {
@@ -301,22 +299,12 @@ export function registerManagementApi(
   });
 
   // ---- contract negotiations -----------------------------------------------------------------
-  const ownNegotiation = (req: LocalRequest): NegotiationRecord => {
-    const p = participant(req);
-    const n = ctx.store.get<NegotiationRecord>("negotiations", req.params.id);
-    if (!n || n.participantContextId !== p["@id"])
-      throw notFound(`Contract negotiation ${req.params.id} not found`);
-    return n;
-  };
+  const ownNegotiation = own<NegotiationRecord>("negotiations", "Contract negotiation");
   router.add("POST", `${C}/contractnegotiations`, (req) => {
     const n = requestNegotiation(ctx, active(req), managementBody(req));
     return { body: idResponse(n["@id"], n.createdAt) };
   });
-  router.add("POST", `${C}/contractnegotiations/request`, (req) => ({
-    body: query(ctx.store.list<NegotiationRecord>("negotiations", participant(req)["@id"]), req.body).map(
-      withContext,
-    ),
-  }));
+  listRoute("contractnegotiations", "negotiations");
   router.add("GET", `${C}/contractnegotiations/:id`, (req) => ({ body: withContext(ownNegotiation(req)) }));
   router.add("POST", `${C}/contractnegotiations/:id/terminate`, (req) => {
     terminateNegotiation(ctx, participant(req)["@id"], req.params.id, managementBody(req));
@@ -335,22 +323,12 @@ export function registerManagementApi(
   });
 
   // ---- transfer processes and EDRs -----------------------------------------------------------
-  const ownTransfer = (req: LocalRequest): TransferRecord => {
-    const p = participant(req);
-    const t = ctx.store.get<TransferRecord>("transfers", req.params.id);
-    if (!t || t.participantContextId !== p["@id"])
-      throw notFound(`Transfer process ${req.params.id} not found`);
-    return t;
-  };
+  const ownTransfer = own<TransferRecord>("transfers", "Transfer process");
   router.add("POST", `${C}/transferprocesses`, (req) => {
     const t = requestTransfer(ctx, active(req), managementBody(req));
     return { body: idResponse(t["@id"], t.createdAt) };
   });
-  router.add("POST", `${C}/transferprocesses/request`, (req) => ({
-    body: query(ctx.store.list<TransferRecord>("transfers", participant(req)["@id"]), req.body).map(
-      withContext,
-    ),
-  }));
+  listRoute("transferprocesses", "transfers");
   router.add("GET", `${C}/transferprocesses/:id`, (req) => ({ body: withContext(ownTransfer(req)) }));
   router.add("GET", `${C}/transferprocesses/:id/state`, (req) => ({
     body: { "@context": COMPACT_CONTEXT, state: ownTransfer(req).state },

@@ -1,4 +1,5 @@
 import { EDC_NAMESPACE } from "../dataspace-protocol";
+import { badRequest } from "./http";
 
 /**
  * Evaluation of an EDC QuerySpec (`offset`, `limit`, `sortField`, `sortOrder`,
@@ -14,7 +15,8 @@ export interface ParsedQuery {
   filters: { left: string; op: string; right: unknown }[];
 }
 
-export class QueryError extends Error {}
+/** a QuerySpec the API cannot run: 400 on `filterExpression` */
+const queryError = (message: string) => badRequest(message, "filterExpression");
 
 export function parseQuerySpec(body: unknown): ParsedQuery {
   const o = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
@@ -27,7 +29,7 @@ export function parseQuerySpec(body: unknown): ParsedQuery {
   const filters = rawFilters.map((f) => {
     const c = (f ?? {}) as Record<string, unknown>;
     if (typeof c.operandLeft !== "string" || typeof c.operator !== "string") {
-      throw new QueryError("filterExpression: each criterion needs operandLeft and operator");
+      throw queryError("filterExpression: each criterion needs operandLeft and operator");
     }
     return {
       left: c.operandLeft.replace(EDC_NAMESPACE, ""),
@@ -78,7 +80,7 @@ function matches(value: unknown, op: string, right: unknown): boolean {
     case ">=":
       return (value as number) >= (right as number);
     default:
-      throw new QueryError(`operator ${op} is not supported`);
+      throw queryError(`operator ${op} is not supported`);
   }
 }
 
@@ -98,3 +100,7 @@ export function applyQuery<T extends Record<string, unknown>>(records: T[], q: P
   }
   return out.slice(q.offset, q.offset + q.limit);
 }
+
+/** the records a QuerySpec body selects (400 for a QuerySpec that cannot be run) */
+export const queryRecords = <T extends Record<string, unknown>>(records: T[], body: unknown): T[] =>
+  applyQuery(records, parseQuerySpec(body));

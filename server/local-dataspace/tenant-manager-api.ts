@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { slugOfDisplayName } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
-import { badRequest, notFound, type LocalRequest, type Router } from "./http";
+import { badRequest, notFound, objectBody, type LocalRequest, type Router } from "./http";
 import type {
   CellRecord,
   DataspaceProfileRecord,
@@ -20,12 +20,7 @@ import { seedProviderDefaults } from "./seed";
  * short delay, and issues the participant its EHDS participant credential.
  */
 
-function objectBody(req: LocalRequest): Json {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body))
-    throw badRequest("Invalid JSON format");
-  return req.body as Json;
-}
-
+const bodyOf = (req: LocalRequest) => objectBody(req, "Invalid JSON format");
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 
 export function registerTenantManagerApi(
@@ -41,7 +36,7 @@ export function registerTenantManagerApi(
 
   router.add("GET", `${prefix}/cells`, () => ({ body: ctx.store.list<CellRecord>("cells") }));
   router.add("POST", `${prefix}/cells`, (req) => {
-    const body = objectBody(req);
+    const body = bodyOf(req);
     const cell: CellRecord = {
       id: randomUUID(),
       version: 0,
@@ -58,7 +53,7 @@ export function registerTenantManagerApi(
     body: ctx.store.list<DataspaceProfileRecord>("dataspaceprofiles"),
   }));
   router.add("POST", `${prefix}/dataspace-profiles`, (req) => {
-    const body = objectBody(req);
+    const body = bodyOf(req);
     const profile: DataspaceProfileRecord = {
       id: randomUUID(),
       version: 0,
@@ -77,7 +72,7 @@ export function registerTenantManagerApi(
 
   router.add("GET", `${prefix}/tenants`, () => ({ body: ctx.store.list<TenantRecord>("tenants") }));
   router.add("POST", `${prefix}/tenants`, (req) => {
-    const body = objectBody(req);
+    const body = bodyOf(req);
     const t: TenantRecord = {
       id: randomUUID(),
       version: 0,
@@ -89,7 +84,7 @@ export function registerTenantManagerApi(
   router.add("GET", `${prefix}/tenants/:id`, (req) => ({ body: tenant(req.params.id) }));
   router.add("PATCH", `${prefix}/tenants/:id`, (req) => {
     const t = tenant(req.params.id);
-    const body = objectBody(req);
+    const body = bodyOf(req);
     const removed = Array.isArray(body.removed) ? body.removed.map(String) : [];
     const properties = { ...t.properties, ...(isObject(body.properties) ? body.properties : {}) };
     for (const k of removed) delete properties[k];
@@ -108,7 +103,7 @@ export function registerTenantManagerApi(
   }));
   router.add("POST", `${prefix}/tenants/:id/participant-profiles`, (req) => {
     const t = tenant(req.params.id);
-    const body = objectBody(req);
+    const body = bodyOf(req);
     if (typeof body.identifier !== "string" || !body.identifier)
       throw badRequest("Bad request: identifier is required");
     const cell =

@@ -77,6 +77,18 @@ function reasonCode(p: GraphNode["properties"]) {
   ];
 }
 
+/** a record's l3 node as a FHIR resource of the patient's record */
+type ToResource = (n: GraphNode, patientId: string, holder?: string, lastUpdated?: string) => FhirResource;
+
+/** the node's code (in its own system, else `system`), another coding when known, its display as text */
+function codeOf(p: GraphNode["properties"], system: string, also?: { system: string; code?: string }) {
+  const coding: Record<string, unknown>[] = [
+    clean({ system: str(p.codeSystem) ?? system, code: str(p.code), display: str(p.display) }),
+  ];
+  if (also?.code) coding.push(also);
+  return { coding, text: str(p.display) };
+}
+
 export function toPatient(n: GraphNode): FhirResource {
   const p = n.properties;
   const given = str(p.givenName);
@@ -103,12 +115,7 @@ export function toPatient(n: GraphNode): FhirResource {
   });
 }
 
-export function toEncounter(
-  n: GraphNode,
-  patientId: string,
-  holder?: string,
-  lastUpdated?: string,
-): FhirResource {
+export const toEncounter: ToResource = (n, patientId, holder, lastUpdated) => {
   const p = n.properties;
   return clean({
     ...head("Encounter", n, holder, lastUpdated),
@@ -119,39 +126,25 @@ export function toEncounter(
     reasonCode: reasonCode(p),
     serviceProvider: str(p.serviceProvider) ? { display: str(p.serviceProvider) } : undefined,
   });
-}
+};
 
-export function toCondition(
-  n: GraphNode,
-  patientId: string,
-  holder?: string,
-  lastUpdated?: string,
-): FhirResource {
+export const toCondition: ToResource = (n, patientId, holder, lastUpdated) => {
   const p = n.properties;
-  const coding: Record<string, unknown>[] = [
-    clean({ system: str(p.codeSystem) ?? SYSTEMS.snomed, code: str(p.code), display: str(p.display) }),
-  ];
-  if (str(p.icd10Code)) coding.push({ system: SYSTEMS.icd10, code: str(p.icd10Code) });
   return clean({
     ...head("Condition", n, holder, lastUpdated),
     clinicalStatus: concept(SYSTEMS.conditionClinical, str(p.clinicalStatus)),
     verificationStatus: concept(SYSTEMS.conditionVerification, str(p.verificationStatus)),
     category: inList(concept(SYSTEMS.conditionCategory, str(p.category))),
-    code: { coding, text: str(p.display) },
+    code: codeOf(p, SYSTEMS.snomed, { system: SYSTEMS.icd10, code: str(p.icd10Code) }),
     subject: ref("Patient", patientId),
     encounter: ref("Encounter", str(p.encounterId)),
     onsetDateTime: str(p.onsetDate),
     abatementDateTime: str(p.abatementDate),
     recordedDate: str(p.recordedDate),
   });
-}
+};
 
-export function toObservation(
-  n: GraphNode,
-  patientId: string,
-  holder?: string,
-  lastUpdated?: string,
-): FhirResource {
+export const toObservation: ToResource = (n, patientId, holder, lastUpdated) => {
   const p = n.properties;
   const self = p.selfMeasured === true;
   const low = num(p.referenceRangeLow);
@@ -163,12 +156,7 @@ export function toObservation(
     ...head("Observation", n, holder, lastUpdated),
     status: str(p.status) ?? "final",
     category: inList(concept(SYSTEMS.obsCategory, str(p.category))),
-    code: {
-      coding: [
-        clean({ system: str(p.codeSystem) ?? SYSTEMS.loinc, code: str(p.code), display: str(p.display) }),
-      ],
-      text: str(p.display),
-    },
+    code: codeOf(p, SYSTEMS.loinc),
     subject: ref("Patient", patientId),
     encounter: ref("Encounter", str(p.encounterId)),
     effectiveDateTime: str(p.effectiveDateTime),
@@ -188,24 +176,15 @@ export function toObservation(
         : undefined,
     note: str(p.note) ? [{ text: str(p.note) }] : undefined,
   });
-}
+};
 
-export function toMedicationRequest(
-  n: GraphNode,
-  patientId: string,
-  holder?: string,
-  lastUpdated?: string,
-): FhirResource {
+export const toMedicationRequest: ToResource = (n, patientId, holder, lastUpdated) => {
   const p = n.properties;
-  const coding: Record<string, unknown>[] = [
-    clean({ system: str(p.codeSystem) ?? SYSTEMS.rxnorm, code: str(p.code), display: str(p.display) }),
-  ];
-  if (str(p.atcCode)) coding.push({ system: SYSTEMS.atc, code: str(p.atcCode) });
   return clean({
     ...head("MedicationRequest", n, holder, lastUpdated),
     status: str(p.status) ?? "active",
     intent: str(p.intent) ?? "order",
-    medicationCodeableConcept: { coding, text: str(p.display) },
+    medicationCodeableConcept: codeOf(p, SYSTEMS.rxnorm, { system: SYSTEMS.atc, code: str(p.atcCode) }),
     subject: ref("Patient", patientId),
     encounter: ref("Encounter", str(p.encounterId)),
     authoredOn: str(p.authoredOn),
@@ -217,7 +196,7 @@ export function toMedicationRequest(
         }
       : undefined,
   });
-}
+};
 
 export const RELATIONS = {
   HAS_ENCOUNTER: toEncounter,

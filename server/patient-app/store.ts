@@ -187,6 +187,24 @@ export async function createPatientAppStore(rel: Relational) {
     }
     await rel.changes.bump(q, topic);
   }
+  /** the row of `table` whose `column` is `value`, read back with `row` */
+  const one = async <T>(q: Sql, table: string, column: string, value: string, row: (r: T) => T) => {
+    const r = (await q.selectFrom(table).selectAll().where(column, "=", value).executeTakeFirst()) as
+      T | undefined;
+    return r && row(r);
+  };
+  /** deletes the rows of `table` whose `column` is `value` (bumping `topic` when given): how many */
+  async function deleteWhere(
+    q: Sql,
+    table: string,
+    column: string,
+    value: string,
+    topic?: typeof SYNC_TOPIC | typeof DEVICES_TOPIC,
+  ) {
+    const n = affected(await q.deleteFrom(table).where(column, "=", value).executeTakeFirst());
+    if (topic) await changed(q, topic);
+    return n;
+  }
 
   return {
     rel,
@@ -210,14 +228,7 @@ export async function createPatientAppStore(rel: Relational) {
         .executeTakeFirst();
       return affected(r) === 1;
     },
-    async challenge(nonce: string, q: Sql = db) {
-      const r = (await q
-        .selectFrom("app_challenges")
-        .selectAll()
-        .where("nonce", "=", nonce)
-        .executeTakeFirst()) as ChallengeRow | undefined;
-      return r && challengeRow(r);
-    },
+    challenge: (nonce: string, q: Sql = db) => one(q, "app_challenges", "nonce", nonce, challengeRow),
 
     async insertAccount(
       a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">,
@@ -226,19 +237,8 @@ export async function createPatientAppStore(rel: Relational) {
       await q.insertInto("app_accounts").values(a).execute();
       await changed(q, DEVICES_TOPIC);
     },
-    async account(id: string, q: Sql = db) {
-      const r = (await q.selectFrom("app_accounts").selectAll().where("id", "=", id).executeTakeFirst()) as
-        AccountRow | undefined;
-      return r && accountRow(r);
-    },
-    async accountByThumbprint(t: string, q: Sql = db) {
-      const r = (await q
-        .selectFrom("app_accounts")
-        .selectAll()
-        .where("key_thumbprint", "=", t)
-        .executeTakeFirst()) as AccountRow | undefined;
-      return r && accountRow(r);
-    },
+    account: (id: string, q: Sql = db) => one(q, "app_accounts", "id", id, accountRow),
+    accountByThumbprint: (t: string, q: Sql = db) => one(q, "app_accounts", "key_thumbprint", t, accountRow),
     async accountsOfPatient(patientId: string, q: Sql = db) {
       const rows = (await q
         .selectFrom("app_accounts")
@@ -288,11 +288,7 @@ export async function createPatientAppStore(rel: Relational) {
       await q.updateTable("app_accounts").set({ last_seen_at: now }).where("id", "=", id).execute();
       await changed(q, DEVICES_TOPIC);
     },
-    async deleteAccount(id: string, q: Sql = db) {
-      const n = affected(await q.deleteFrom("app_accounts").where("id", "=", id).executeTakeFirst());
-      await changed(q, DEVICES_TOPIC);
-      return n;
-    },
+    deleteAccount: (id: string, q: Sql = db) => deleteWhere(q, "app_accounts", "id", id, DEVICES_TOPIC),
 
     async insertPairing(
       p: Pick<PairingRow, "id" | "patient_id" | "code_hash" | "created_by" | "created_at" | "expires_at">,
@@ -301,19 +297,8 @@ export async function createPatientAppStore(rel: Relational) {
       await q.insertInto("app_pairings").values(p).execute();
       await changed(q, DEVICES_TOPIC);
     },
-    async pairing(id: string, q: Sql = db) {
-      const r = (await q.selectFrom("app_pairings").selectAll().where("id", "=", id).executeTakeFirst()) as
-        PairingRow | undefined;
-      return r && pairingRow(r);
-    },
-    async pairingByCode(hash: string, q: Sql = db) {
-      const r = (await q
-        .selectFrom("app_pairings")
-        .selectAll()
-        .where("code_hash", "=", hash)
-        .executeTakeFirst()) as PairingRow | undefined;
-      return r && pairingRow(r);
-    },
+    pairing: (id: string, q: Sql = db) => one(q, "app_pairings", "id", id, pairingRow),
+    pairingByCode: (hash: string, q: Sql = db) => one(q, "app_pairings", "code_hash", hash, pairingRow),
     async completePairing(id: string, accountId: string, now: number, q: Sql = db) {
       const r = await q
         .updateTable("app_pairings")
@@ -335,20 +320,10 @@ export async function createPatientAppStore(rel: Relational) {
         .executeTakeFirstOrThrow()) as { n: number };
       return Number(r.n);
     },
-    async deletePairingsOfPatient(patientId: string, q: Sql = db) {
-      const n = affected(
-        await q.deleteFrom("app_pairings").where("patient_id", "=", patientId).executeTakeFirst(),
-      );
-      await changed(q, DEVICES_TOPIC);
-      return n;
-    },
-    async deletePairingsOfAccount(accountId: string, q: Sql = db) {
-      const n = affected(
-        await q.deleteFrom("app_pairings").where("account_id", "=", accountId).executeTakeFirst(),
-      );
-      await changed(q, DEVICES_TOPIC);
-      return n;
-    },
+    deletePairingsOfPatient: (patientId: string, q: Sql = db) =>
+      deleteWhere(q, "app_pairings", "patient_id", patientId, DEVICES_TOPIC),
+    deletePairingsOfAccount: (accountId: string, q: Sql = db) =>
+      deleteWhere(q, "app_pairings", "account_id", accountId, DEVICES_TOPIC),
 
     /** true the first time an (account, jti) pair is seen */
     async rememberJti(accountId: string, jti: string, expiresAt: number, now: number, q: Sql = db) {
@@ -360,11 +335,8 @@ export async function createPatientAppStore(rel: Relational) {
         .executeTakeFirst();
       return affected(r) === 1;
     },
-    async deleteJtisOfAccount(accountId: string, q: Sql = db) {
-      return affected(
-        await q.deleteFrom("app_request_jtis").where("account_id", "=", accountId).executeTakeFirst(),
-      );
-    },
+    deleteJtisOfAccount: (accountId: string, q: Sql = db) =>
+      deleteWhere(q, "app_request_jtis", "account_id", accountId),
 
     async syncItems(patientId: string, q: Sql = db) {
       const rows = (await q
@@ -406,13 +378,8 @@ export async function createPatientAppStore(rel: Relational) {
         .execute();
       await changed(q, SYNC_TOPIC);
     },
-    async deleteSyncItemsOfPatient(patientId: string, q: Sql = db) {
-      const n = affected(
-        await q.deleteFrom("app_sync_items").where("patient_id", "=", patientId).executeTakeFirst(),
-      );
-      await changed(q, SYNC_TOPIC);
-      return n;
-    },
+    deleteSyncItemsOfPatient: (patientId: string, q: Sql = db) =>
+      deleteWhere(q, "app_sync_items", "patient_id", patientId, SYNC_TOPIC),
     /** a sync run: who, when, and how many resources were added, updated, unchanged and removed */
     async insertSyncRun(
       r: { id: string; patient_id: string; at: number; actor: string } & SyncTotals,
@@ -431,13 +398,8 @@ export async function createPatientAppStore(rel: Relational) {
         .executeTakeFirst()) as { at: number; actor: string } | undefined;
       return r && { at: Number(r.at), actor: r.actor };
     },
-    async deleteSyncRunsOfPatient(patientId: string, q: Sql = db) {
-      const n = affected(
-        await q.deleteFrom("app_sync_runs").where("patient_id", "=", patientId).executeTakeFirst(),
-      );
-      await changed(q, SYNC_TOPIC);
-      return n;
-    },
+    deleteSyncRunsOfPatient: (patientId: string, q: Sql = db) =>
+      deleteWhere(q, "app_sync_runs", "patient_id", patientId, SYNC_TOPIC),
   };
 }
 export type PatientAppStore = Awaited<ReturnType<typeof createPatientAppStore>>;

@@ -161,18 +161,10 @@ function actions(raw: unknown): string[] {
 /** the change-feed topic of the trust_centers and trust_recognitions rows (bumped in the transaction of every write) */
 export const TRUST_CENTER_TOPIC = "trust-centers";
 
-interface CentreRow {
-  id: string;
-  name: string;
-  country: string;
-  did: string;
-}
-interface RecognitionRow {
+type CentreRow = Pick<TrustCenter, "id" | "name" | "country" | "did">;
+interface RecognitionRow extends Omit<Recognition, "from" | "to"> {
   from_country: string;
   to_country: string;
-  status: Recognition["status"];
-  basis: string;
-  since: string | null;
 }
 
 /** a permit's walk through the graph (APPROVES → GOVERNS → DESCRIBED_BY, HAS_POLICY) */
