@@ -80,7 +80,15 @@ for (const pass of passes({ testFiles, readFileSync })) {
   passStatus[pass.name] = pass.run
     ? await pass.run({ run, json, env: started.env, files })
     : run(
-        [vitestCli, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${json}`, ...files],
+        [
+          vitestCli,
+          "run",
+          "--reporter=default",
+          "--reporter=json",
+          `--outputFile.json=${json}`,
+          ...(pass.vitestArgs ?? []),
+          ...files,
+        ],
         started.env,
       );
   await started.stop();
