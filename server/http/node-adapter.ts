@@ -156,8 +156,17 @@ export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
 /** whether a body is sent gzip-encoded: a kept one above 1 KiB, to a client that takes gzip */
-export const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
+const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
   body.byteLength > 1024 && acceptsGzip(acceptEncoding);
+
+/** what an encoded body sends to a client with this Accept-Encoding: its gzip (made once) or its bytes */
+export function encodedFor(
+  body: EncodedBody,
+  acceptEncoding: string | string[] | undefined,
+): { bytes: Buffer; gzip: boolean } {
+  const gzip = gzipped(body, acceptEncoding);
+  return { bytes: gzip ? body.gzip() : body.raw, gzip };
+}
 
 function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -341,11 +350,10 @@ export async function sendWebResponse(
   const encoded = held?.encoded;
   if (encoded) {
     res.setHeader("vary", "Accept-Encoding");
-    const gzip = gzipped(encoded, acceptEncoding);
+    const { bytes, gzip } = encodedFor(encoded, acceptEncoding);
     if (gzip) res.setHeader("content-encoding", "gzip");
-    const body = gzip ? encoded.gzip() : encoded;
-    res.setHeader("content-length", body.byteLength);
-    endWith(res, body);
+    res.setHeader("content-length", bytes.byteLength);
+    res.end(bytes);
     return;
   }
   const text = held?.unreadText;
@@ -368,21 +376,16 @@ function writeHeld(
   for (let i = 0; i < baseHeaders.length; i += 2)
     if (!(baseHeaders[i] in plain)) list.push(baseHeaders[i], baseHeaders[i + 1]);
   for (const k in plain) if (k !== "content-length") list.push(k, plain[k]);
-  let body: Buffer | EncodedBody;
+  let body: Buffer;
   if (encoded) {
-    const gzip = gzipped(encoded, acceptEncoding);
-    body = gzip ? encoded.gzip() : encoded;
+    const sent = encodedFor(encoded, acceptEncoding);
+    body = sent.bytes;
     list.push("vary", "Accept-Encoding");
-    if (gzip) list.push("content-encoding", "gzip");
+    if (sent.gzip) list.push("content-encoding", "gzip");
   } else body = Buffer.from(text!);
   if (status !== 204 && status !== 304) list.push("content-length", String(body.byteLength));
   res.writeHead(status, list);
-  endWith(res, body);
-}
-
-/** ends the response with a buffer or an encoded body's buffer */
-function endWith(res: ServerResponse, body: Buffer | EncodedBody): void {
-  res.end(Buffer.isBuffer(body) ? body : body.raw);
+  res.end(body);
 }
 
 /** the path of a request target (`req.url`), without its query or fragment */

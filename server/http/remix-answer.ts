@@ -6,7 +6,7 @@ import { TOO_LARGE, type Tagged } from "./limits";
 import {
   answerFailed,
   bodilessWebRequest,
-  gzipped,
+  encodedFor,
   sendWebResponse,
   textResponse,
   toWebRequest,
@@ -158,9 +158,8 @@ export function answerWithRemix(
       if (held) {
         // a rendered document is compressed once (its gzip kept with it), never per answer
         appendHeader(res, "vary", "Accept-Encoding");
-        const gzip = gzipped(held, req.headers["accept-encoding"]);
+        const { bytes, gzip } = encodedFor(held, req.headers["accept-encoding"]);
         if (gzip) res.setHeader("Content-Encoding", "gzip");
-        const bytes = gzip ? held.gzip() : held.raw;
         res.setHeader("Content-Length", bytes.byteLength);
         return void res.end(bytes);
       }
