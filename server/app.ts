@@ -1,4 +1,3 @@
-import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -27,6 +26,7 @@ import { cspFor, generateNonce, securityHeaders } from "./http/security-headers"
 import { createTurns, type ApiTurnStats, type PageSlotStats } from "./http/turns";
 import { readCookie, SESSION_COOKIE } from "./auth/sessions";
 import { answerWithRemix } from "./http/remix-answer";
+import { createRemixHandlers } from "./http/remix-handlers";
 import { withCompression } from "./http/compression";
 import { ASSETS_PATH, createStaticFiles } from "./http/static-files";
 import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
@@ -141,7 +141,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // Remix's development mode sends stack traces (absolute server paths) to the browser: only when
   // NODE_ENV=development is set explicitly (config.errorDetails), never under the default
   const remixMode = config.errorDetails ? "development" : "production";
-  const handleRemix = createRemixHandler(build, remixMode);
+  const handleRemix = createRemixHandlers(build, remixMode);
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)
   const personaPages =
     config.appMode === "static"
