@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsight } from "./test-support";
+import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsight } from "../../tests/support/insight";
 import { findAll, num, str } from "./scan";
 import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "./omop-index";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededInsight } from "../analytics/test-support";
+import { seededInsight } from "../../tests/support/insight";
 import { findAll } from "../analytics/scan";
 
 let insight: Awaited<ReturnType<typeof seededInsight>>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, seededInsight } from "../analytics/test-support";
+import { ADMIN, seededInsight } from "../../tests/support/insight";
 import { AGE_BANDS, GENDERS, type OmopIndex } from "../analytics/omop-index";
 import { loadConcepts, type ConceptDictionary } from "../analytics/concepts";
 import { Prng } from "../graph/synthetic/prng";

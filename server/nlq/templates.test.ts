@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, RESEARCHER, seededInsight } from "../analytics/test-support";
+import { ADMIN, RESEARCHER, seededInsight } from "../../tests/support/insight";
 import { CONDITIONS, DRUGS, PHARMACOVIGILANCE } from "../graph/synthetic/terminology";
 import { hasCondition, latest, oracle, takes, topCounts, type OraclePatient } from "./oracle";
 import { matchQuestion, normalizeQuestion, type NlqAnswer } from "./service";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, CLINIC, PATIENT1, REGULATOR, RESEARCHER, seededInsight } from "../analytics/test-support";
+import { ADMIN, CLINIC, PATIENT1, REGULATOR, RESEARCHER, seededInsight } from "../../tests/support/insight";
 import { publisherOf } from "../catalogue/publisher";
 import { createCatalogueService } from "../catalogue/service";
 import { createPatientService } from "../patient/service";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATIENT1, seededInsight } from "../analytics/test-support";
+import { PATIENT1, seededInsight } from "../../tests/support/insight";
 import { createPatientService, type PatientService } from "./service";
 
 let insight: Awaited<ReturnType<typeof seededInsight>>;

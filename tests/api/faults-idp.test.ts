@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { IDP_CLIENT_ID } from "../../server/auth/idp/provider";
-import { startIdp, type RunningIdp } from "../../server/auth/idp/test-support";
+import { startIdp, type RunningIdp } from "../support/idp";
 import { openDatabase, type Db } from "../../server/storage/database";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { startFaultProxy, type FaultFilter, type FaultMode, type FaultProxy } from "../support/fault-proxy";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededInsight } from "../../server/analytics/test-support";
+import { seededInsight } from "../support/insight";
 import type { SessionUser } from "../../server/auth/user";
 import { computeEffectiveScope, effectiveScope } from "../../server/policies/scope";
 import { type JsonBody, ALPHA_DID, localDataspaceHarness, user } from "./dataspace-local.support";

@@ -2,13 +2,13 @@
  * A small seeded graph for the insight tests: the embedded store in memory with the synthetic
  * population (deterministic: same seed, same graph), and the insight services built on it.
  */
-import { inlineBatchWriter } from "../audit/batch-writer";
-import { createAuditLog } from "../audit/log";
-import { createSqliteGraphStore } from "../graph/sqlite-store";
-import { seedStore } from "../graph/synthetic/seed";
-import { openDatabase } from "../storage/database";
-import { openSqliteRelational } from "../storage/relational/sqlite";
-import { createInsightServices } from "../overview/insight";
+import { inlineBatchWriter } from "../../server/audit/batch-writer";
+import { createAuditLog } from "../../server/audit/log";
+import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
+import { seedStore } from "../../server/graph/synthetic/seed";
+import { openDatabase } from "../../server/storage/database";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
+import { createInsightServices } from "../../server/overview/insight";
 
 export async function seededInsight(patients: number, opts: { k?: number; proxyUrl?: string } = {}) {
   const db = openDatabase(":memory:");

@@ -5,11 +5,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { loadConfig } from "../../config";
-import type { Relational } from "../../storage/relational";
-import { BodyError, readBody } from "./body";
-import { createIdentityProvider, IDP_CLIENT_ID, IDP_MOUNT_PATH, type IdentityProvider } from "./provider";
-import { idpClientSecret } from "./keys";
+import { loadConfig } from "../../server/config";
+import type { Relational } from "../../server/storage/relational";
+import { BodyError, readBody } from "../../server/auth/idp/body";
+import {
+  createIdentityProvider,
+  IDP_CLIENT_ID,
+  IDP_MOUNT_PATH,
+  type IdentityProvider,
+} from "../../server/auth/idp/provider";
+import { idpClientSecret } from "../../server/auth/idp/keys";
 
 export interface RunningIdp {
   /** where it listens: http://127.0.0.1:<port> */
