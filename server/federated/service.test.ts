@@ -3,7 +3,7 @@ import { ADMIN, seededInsight } from "../../tests/support/insight";
 import { AGE_BANDS, GENDERS, type OmopIndex } from "../analytics/omop-index";
 import { loadConcepts, type ConceptDictionary } from "../analytics/concepts";
 import { Prng } from "../graph/synthetic/prng";
-import { hasCondition, oracle, takes, type OraclePatient } from "../nlq/oracle";
+import { hasCondition, oracle, takes, type OraclePatient } from "../../tests/support/nlq-oracle";
 import { findDisclosures } from "./audit";
 import { CRITERIA, protectedCohort, type ResolvedCriteria } from "./service";
 import type { CountNode } from "./suppression";

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, RESEARCHER, seededInsight } from "../../tests/support/insight";
 import { CONDITIONS, DRUGS, PHARMACOVIGILANCE } from "../graph/synthetic/terminology";
-import { hasCondition, latest, oracle, takes, topCounts, type OraclePatient } from "./oracle";
+import {
+  hasCondition,
+  latest,
+  oracle,
+  takes,
+  topCounts,
+  type OraclePatient,
+} from "../../tests/support/nlq-oracle";
 import { matchQuestion, normalizeQuestion, type NlqAnswer } from "./service";
 import { TEMPLATES } from "./templates";
 

@@ -3,7 +3,7 @@
  * timelines), independent of the graph, the stores and the OMOP index. The insight tests compare
  * what the services compute through the GraphStore port with what the generator wrote.
  */
-import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "../analytics";
+import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "../../server/analytics";
 import {
   datasetsOf,
   buildTimeline,
@@ -14,7 +14,7 @@ import {
   type PatientProfile,
   isoDate,
   Prng,
-} from "../graph";
+} from "../../server/graph";
 
 export interface OraclePatient {
   personId: number;
