@@ -62,7 +62,7 @@ for (const f of readdirSync(dir)
       out[key] = key.endsWith(" request")
         ? value
         : key === "GET /api/openapi.json 200" // the document itself: its head, not a copy of itself
-          ? { openapi: value.openapi, info: value.info, paths: {} }
+          ? { ...value, paths: {} }
           : shorten(value);
 }
 const sorted = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));

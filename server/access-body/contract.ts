@@ -20,6 +20,7 @@ import {
   withdrawSchema,
 } from "./model";
 import { CIVIL_DATE_PATTERN } from "./calendar";
+import { activityReportSchema } from "./report";
 
 /**
  * The declarations of the access body's routes (server/http/contract.ts). The bodies are the schemas
@@ -233,7 +234,7 @@ export const accessBodyContract: Contracts = {
     answers: {
       200: {
         description: "The report: JSON, or with format=csv / format=html a file",
-        schema: has("title", "period"),
+        schema: activityReportSchema,
         alternatives: { "text/csv": undefined, "text/html": undefined },
       },
       400: refusals("from must not be after to"),

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { GraphStore } from "../graph";
 import { queryValues } from "../http/contract";
 import { badRequest } from "../http/errors";
@@ -23,21 +24,91 @@ import type { RecordStore } from "./store";
  * plus its pauses, rolled to a working day).
  */
 
-export interface DecisionTime {
-  applicationId: string;
-  organisation: string;
-  purpose: string;
-  outcome: "GRANTED" | "REFUSED";
-  startDate: string;
-  decisionDate: string;
-  elapsedDays: number;
-  pausedDays: number;
-  extensionMonths: number;
-  deadlineDate: string;
-  /** calendar days the statutory period allowed, not counting pauses */
-  allowedDays: number;
-  metDeadline: boolean;
-}
+const text = z.string();
+const n = z.number();
+const orNull = n.nullable();
+const decisionTime = z.object({
+  applicationId: text,
+  organisation: text,
+  purpose: text,
+  outcome: z.enum(["GRANTED", "REFUSED"]),
+  startDate: text,
+  decisionDate: text,
+  elapsedDays: n,
+  pausedDays: n,
+  extensionMonths: n,
+  deadlineDate: text,
+  allowedDays: n.describe("calendar days the statutory period allowed, not counting pauses"),
+  metDeadline: z.boolean(),
+});
+export type DecisionTime = z.infer<typeof decisionTime>;
+const counts = z.record(text, n);
+
+/** GET /api/activity-report's JSON answer (the CSV and HTML forms are made from it) */
+export const activityReportSchema = z.object({
+  title: text,
+  article: text,
+  accessBody: z.object({ name: text, did: text }),
+  period: z.object({ from: text, to: text }),
+  generatedAt: text,
+  applications: z.object({
+    received: n,
+    decided: n,
+    granted: n,
+    refused: n,
+    withdrawn: n,
+    pendingAtEndOfPeriod: n,
+    overdueNow: z.array(text).describe("the ids of the applications overdue today"),
+  }),
+  decisionTimes: z.object({
+    statutoryPeriod: text,
+    count: n,
+    averageDays: orNull,
+    medianDays: orNull,
+    maxDays: orNull,
+    averageAllowedDays: orNull,
+    withinStatutoryPeriod: n,
+    beyondStatutoryPeriod: n,
+    extended: n,
+    items: z.array(decisionTime),
+  }),
+  permits: z.object({
+    issued: n,
+    revoked: n,
+    expired: n,
+    activeAtEndOfPeriod: n,
+    byPurpose: z.array(z.object({ purpose: text, label: text, count: n })),
+  }),
+  refusals: z.array(
+    z.object({ applicationId: text, organisation: text, purpose: text, date: text, reasons: text }),
+  ),
+  dataRequests: z.object({
+    received: n,
+    approved: n,
+    refused: n,
+    answered: n,
+    answeredWithinPeriod: n,
+    statutoryPeriod: text,
+  }),
+  informationRequests: z.object({ opened: n, answered: n, averageDaysToAnswer: orNull, openNow: n }),
+  findings: z.object({
+    opened: n,
+    closed: n,
+    openAtEndOfPeriod: n,
+    bySeverity: counts,
+    byOutcome: counts,
+  }),
+  results: z.object({
+    declared: n,
+    released: n,
+    rejected: n,
+    published: n,
+    publicationOverdue: n,
+    statutoryPeriod: text,
+  }),
+  marketplace: z.object({ hdabApprovalsByStatus: counts, contractsByStatus: counts }),
+});
+export type ActivityReport = z.infer<typeof activityReportSchema>;
 
 const inPeriod = (date: string | null | undefined, from: string, to: string) =>
   !!date && date >= from && date <= to;
@@ -63,7 +134,7 @@ export async function activityReport(
   graph: GraphStore,
   period: { from: string; to: string },
   now: Date,
-) {
+): Promise<ActivityReport> {
   const { from, to } = period;
   const apps = await store.list<ApplicationData>("application");
   const permits = await store.list<PermitData>("permit");
@@ -246,8 +317,6 @@ export async function activityReport(
     },
   };
 }
-
-export type ActivityReport = Awaited<ReturnType<typeof activityReport>>;
 
 // ---- downloadable documents ----
 

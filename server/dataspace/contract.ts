@@ -3,7 +3,6 @@ import type { Contracts } from "../http/contract";
 import {
   created,
   fails,
-  has,
   idField,
   ok,
   optionalId,
@@ -22,7 +21,13 @@ import {
   PARTICIPANT_ID_REQUIRED,
   PROVIDER_DID_REQUIRED,
 } from "./negotiations";
-import { PARTICIPANT_FIELDS_REQUIRED } from "./participants";
+import {
+  credentialSchema,
+  onboardingResult,
+  PARTICIPANT_FIELDS_REQUIRED,
+  participantSchema,
+} from "./participants";
+import { catalogSchema } from "./upstream-schemas";
 import { TRANSFER_TYPES } from "./protocol";
 import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
 
@@ -111,14 +116,16 @@ export const assetBody = z
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
 
 /**
- * The connector's answers (EDC Management API v3, JSON-LD, compacted): the fields the hub and its
- * local dataspace send, typed; a real connector may add more, so these stay open.
+ * The connector's answers (EDC Management API v3, JSON-LD, compacted), passed on as the connector
+ * sends them: the fields the hub and its local dataspace send, typed; a real EDC connector adds more
+ * (its version's fields, extensions' properties), which the hub does not control, so these stay open.
  */
 const opt = <T extends z.ZodType>(t: T) => t.optional();
+const context = z.record(z.string(), z.unknown()).describe("a JSON-LD context object");
 const jsonLd = {
   "@id": z.string(),
   "@type": opt(z.string()),
-  "@context": opt(z.union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())])),
+  "@context": opt(z.union([z.string(), z.array(z.union([z.string(), context])), context])),
   createdAt: opt(z.number().describe("milliseconds since 1970")),
 };
 const idAnswer = z.looseObject(jsonLd).describe("the connector's IdResponse: the new entity's id");
@@ -134,7 +141,11 @@ const processFields = {
   assetId: opt(z.string()),
   errorDetail: opt(z.string()),
   participantContextId: opt(z.string()),
-  callbackAddresses: opt(z.array(z.unknown())),
+  callbackAddresses: opt(
+    z.array(
+      z.looseObject({ uri: z.string(), events: opt(z.array(z.string())), transactional: opt(z.boolean()) }),
+    ),
+  ),
 };
 const negotiation = z.looseObject({
   ...processFields,
@@ -147,7 +158,7 @@ const transfer = z.looseObject({
   ...processFields,
   contractId: opt(z.string()),
   transferType: opt(z.string()),
-  dataDestination: opt(z.looseObject({})),
+  dataDestination: opt(z.looseObject({ type: z.string() }).describe("where the data goes (EDC DataAddress)")),
 });
 const asset = z.looseObject({
   ...jsonLd,
@@ -171,15 +182,6 @@ const participantContext = z.looseObject({
   role: z.string(),
   slug: z.string(),
 });
-/** participants.ts Participant: the caller's organisation, or the person without one (`user:<name>`) */
-const participantOfUser = z.object({
-  id: z.string(),
-  displayName: z.string(),
-  organization: opt(z.string()),
-  role: opt(z.string()),
-  ehdsParticipantType: opt(z.string()),
-  did: opt(z.string()),
-});
 /** tasks.ts Task */
 const task = z.object({
   id: z.string(),
@@ -200,7 +202,10 @@ export const dataspaceContract: Contracts = {
     query: negotiationList,
     answers: {
       200: ok(
-        z.union([z.array(negotiation), z.looseObject({})]),
+        z.union([
+          z.array(negotiation),
+          catalogSchema.describe("the provider's DCAT catalogue (JSON-LD) as the connector answers it: open"),
+        ]),
         "The negotiations (array), or with catalog=true the provider catalogue keyed by its DID",
       ),
       403: ACTING,
@@ -286,7 +291,7 @@ export const dataspaceContract: Contracts = {
         }),
       ),
     answers: {
-      201: created(has("tenantId", "participantId", "displayName", "role", "status")),
+      201: created(onboardingResult),
       502: upstream("Failed to create participant"),
       503: fails("No tenant-manager cell or dataspace profile, or no tenant manager configured"),
     },
@@ -308,17 +313,17 @@ export const dataspaceContract: Contracts = {
       })
       .meta(presentFields("anyOf", "displayName", "organization")),
     answers: {
-      200: ok(z.looseObject({})),
+      200: ok(participantSchema),
       404: fails("No such participant"),
       502: upstream("Failed to update participant"),
     },
   },
   "GET /api/participants/me": {
-    answers: { 200: ok(participantOfUser, "The caller's organisation, or the person without one") },
+    answers: { 200: ok(participantSchema, "The caller's organisation, or the person without one") },
   },
   "GET /api/participants/:id/credentials": {
     answers: {
-      200: ok(z.array(z.looseObject({}))),
+      200: ok(z.array(credentialSchema)),
       404: fails("No such participant"),
       502: fails("The identity hub failed"),
     },

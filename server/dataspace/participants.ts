@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { isRole, ROLES } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { badGateway, isApiError, notFound, serviceUnavailable } from "../http/errors";
@@ -234,13 +235,14 @@ export function parseOnboardingInput(body: Record<string, unknown>): OnboardingI
   };
 }
 
-export interface OnboardingResult {
-  tenantId: string;
-  participantId: string;
-  displayName: string;
-  role: string;
-  status: "provisioning";
-}
+export const onboardingResult = z.object({
+  tenantId: z.string(),
+  participantId: z.string(),
+  displayName: z.string(),
+  role: z.string(),
+  status: z.literal("provisioning"),
+});
+export type OnboardingResult = z.infer<typeof onboardingResult>;
 
 /**
  * Onboards a participant through the tenant manager: first cell, first dataspace profile (503
@@ -297,14 +299,16 @@ export async function onboardParticipant(
   };
 }
 
-export interface Participant {
-  id: string;
-  displayName: string;
-  organization?: string;
-  role?: string;
-  ehdsParticipantType?: string;
-  did?: string;
-}
+/** the caller's organisation, or the person without one (`user:<name>`); PATCH /api/participants/:id's answer */
+export const participantSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  organization: z.string().optional(),
+  role: z.string().optional(),
+  ehdsParticipantType: z.string().optional(),
+  did: z.string().optional(),
+});
+export type Participant = z.infer<typeof participantSchema>;
 
 export interface ParticipantUpdate {
   displayName?: string;
@@ -390,20 +394,23 @@ export async function participantForUser(rt: DataspaceRuntime, user: SessionUser
 }
 
 /** The spec's Credential: id, type[], issuer, credentialSubject, issuanceDate, proof. */
-export interface Credential {
-  id: string;
-  type: string[];
-  issuer: string;
-  credentialSubject: Record<string, unknown>;
-  issuanceDate: string;
-  proof: Record<string, unknown>;
-  [extra: string]: unknown;
-}
+/** a W3C verifiable credential as the hub lists it; its subject and proof are the issuer's (open) */
+export const credentialSchema = z.object({
+  id: z.string(),
+  type: z.array(z.string()),
+  issuer: z.string(),
+  credentialSubject: z.record(z.string(), z.unknown()).describe("the claims, as the issuer wrote them"),
+  issuanceDate: z.string(),
+  proof: z.record(z.string(), z.unknown()).describe("the issuer's proof, as it wrote it"),
+  status: z.string().optional().describe("the identity hub's state of the credential"),
+  format: z.string().optional(),
+});
+export type Credential = z.infer<typeof credentialSchema>;
 
 export function toCredential(
   id: string,
   vc: VerifiableCredentialJson,
-  extra: Record<string, unknown> = {},
+  extra: Pick<Credential, "status" | "format"> = {},
 ): Credential {
   const subject = Array.isArray(vc.credentialSubject)
     ? (vc.credentialSubject[0] ?? {})

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { GraphStore } from "../graph";
 import { json } from "../http/errors";
 import type { HandlerMap } from "../http/handler";
@@ -12,12 +13,14 @@ import { createHealthMonitor, type HealthMonitor } from "./monitor";
 /** the background monitor, for other capabilities that answer from their own background probes */
 export { createHealthMonitor, type HealthMonitor, type HealthReading } from "./monitor";
 
-export interface Health {
-  status: "ok" | "degraded" | "down";
-  graphdb: boolean;
-  idp: boolean;
-  timestamp: string;
-}
+/** GET /api/health's answer (200, or 503 when `down`) */
+export const healthSchema = z.object({
+  status: z.enum(["ok", "degraded", "down"]),
+  graphdb: z.boolean().describe("the graph store answered its round-trip"),
+  idp: z.boolean().describe("the identity provider answered its discovery document"),
+  timestamp: z.string().describe("when the probe ran"),
+});
+export type Health = z.infer<typeof healthSchema>;
 
 export const HEALTH_PROBE_TIMEOUT_MS = 1500;
 /** how often the background probes run while /api/health is being asked */

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { fails, has, ok, refusals } from "../http/contract-fields";
-import { nlqAnswer } from "./service";
+import { fails, ok, refusals } from "../http/contract-fields";
+import { nlqAnswer, nlqBackend, nlqTemplates } from "./service";
 import { TEMPLATES } from "./templates";
 
 /** The declarations of the question routes (server/http/contract.ts). */
 
 export const nlqContract: Contracts = {
-  "GET /api/nlq": { answers: { 200: ok(has("templates")) } },
+  "GET /api/nlq": { answers: { 200: ok(nlqTemplates) } },
   "POST /api/nlq": {
     body: z.looseObject({
       question: z.string().regex(/\S/).describe("not blank; at most 500 characters once trimmed"),
@@ -23,5 +23,5 @@ export const nlqContract: Contracts = {
       502: fails("The question back end failed (proxy error)"),
     },
   },
-  "GET /api/nlq/backend": { answers: { 200: ok(has("backend")) } },
+  "GET /api/nlq/backend": { answers: { 200: ok(nlqBackend) } },
 };

@@ -8,6 +8,7 @@
  * UPSTREAM_TIMEOUT_MS, a non-2xx status, a body that is not JSON or has no query — is a
  * ProxyError, which the API answers with 502 `{ error }`.
  */
+import { z } from "zod";
 import { LAYER_LABELS } from "../graph";
 import type { Template } from "./templates";
 
@@ -116,11 +117,15 @@ export async function askProxy(
   };
 }
 
+export const proxyProbe = z.object({
+  reachable: z.boolean(),
+  status: z.number().int().nullable(),
+  latencyMs: z.number(),
+  error: z.string().nullable(),
+});
+
 /** whether the back end answers HTTP at all (any status counts as reachable) */
-export async function probeProxy(
-  url: string,
-  timeoutMs: number,
-): Promise<{ reachable: boolean; status: number | null; latencyMs: number; error: string | null }> {
+export async function probeProxy(url: string, timeoutMs: number): Promise<z.infer<typeof proxyProbe>> {
   const started = performance.now();
   try {
     const res = await fetch(url, {

@@ -40,7 +40,7 @@ import { scopeFor, createQueryLog, odrlScope, type OdrlScope } from "../federate
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { column, finalize, type FinalResult } from "./execute";
 import { viewerOf, minimiseTable } from "../privacy";
-import { askProxy, displayUrl, probeProxy, ProxyError } from "./proxy";
+import { askProxy, displayUrl, probeProxy, proxyProbe, ProxyError } from "./proxy";
 import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
 
 export const QUESTION_MAX = 500;
@@ -94,6 +94,44 @@ export const nlqAnswer = z.object({
   ms: z.number(),
 });
 export type NlqAnswer = z.infer<typeof nlqAnswer>;
+
+/** GET /api/nlq's answer: the templates and how questions are answered */
+export const nlqTemplates = z.object({
+  templates: z.array(
+    z.object({
+      id: text,
+      title: text,
+      description: text,
+      patterns: texts.describe("regular expressions (sources) of the questions it answers word for word"),
+      examples: texts,
+      parameters: z.array(
+        z.object({
+          name: text,
+          kind: z.enum(["condition", "drug", "measurement", "term"]),
+          description: text,
+        }),
+      ),
+      layers: texts,
+      cypher: text.describe("the Cypher its read-only traversal stands for"),
+    }),
+  ),
+  count: z.number().int(),
+  backend: z.object({
+    mode: z.enum(["templates", "templates+proxy"]),
+    proxyUrl: text.nullable().describe("the language back end's address, without credentials"),
+  }),
+  policy: texts,
+});
+/** GET /api/nlq/backend's answer: who answers questions, the language back end probed (at most every 10 s) */
+export const nlqBackend = z.object({
+  answersFirst: z.literal("templates"),
+  templates: z.number().int().describe("how many templates"),
+  store: z.enum(["sqlite", "neo4j", "postgres"]).describe("the graph store the templates read"),
+  mode: z.enum(["templates", "templates+proxy"]),
+  backend: text.describe('"templates", or the language back end\'s address'),
+  proxy: proxyProbe.extend({ url: text, checkedAt: text, timeoutMs: z.number() }).nullable(),
+  note: text,
+});
 
 export function normalizeQuestion(q: string): string {
   return q
@@ -345,7 +383,7 @@ export function createNlqService(deps: NlqDeps) {
   }
 
   /** GET /api/nlq: the templates and how questions are answered (nothing in it changes while the server runs) */
-  function list() {
+  function list(): z.infer<typeof nlqTemplates> {
     return {
       templates: TEMPLATES.map(describeTemplate),
       count: TEMPLATES.length,
@@ -435,9 +473,9 @@ export function createNlqService(deps: NlqDeps) {
       return answer;
     },
 
-    async backend() {
+    async backend(): Promise<z.infer<typeof nlqBackend>> {
       const base = {
-        answersFirst: "templates",
+        answersFirst: "templates" as const,
         templates: TEMPLATES.length,
         store: graph.kind,
       };

@@ -1079,7 +1079,7 @@ export function describeTemplate(t: Template) {
     description: t.description,
     patterns: t.patterns.map((p) => p.source),
     examples: t.examples,
-    parameters: t.params,
+    parameters: t.params.map(({ name, kind, description }) => ({ name, kind, description })),
     layers: t.layers,
     cypher: t.cypher,
   };

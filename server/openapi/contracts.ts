@@ -10,7 +10,9 @@ import { eudiContract } from "../eudi/contract";
 import { federatedContract } from "../federated/contract";
 import { graphContract } from "../graph/contract";
 import type { Contracts } from "../http/contract";
-import { fails, has, ok } from "../http/contract-fields";
+import { fails, ok } from "../http/contract-fields";
+import { healthSchema } from "../health";
+import { openApiDocumentSchema } from "./document";
 import { nlqContract } from "../nlq/contract";
 import { operatorContract } from "../operator/contract";
 import { overviewContract } from "../overview/contract";
@@ -27,11 +29,11 @@ import { trustCenterContract } from "../trust-center/contract";
 export const CONTRACTS: Contracts = {
   "GET /api/health": {
     answers: {
-      200: ok(has("status"), "Health"),
+      200: ok(healthSchema, "Health"),
       503: fails("The hub is not healthy: the store or the graph is down"),
     },
   },
-  "GET /api/openapi.json": { answers: { 200: ok(has("openapi", "paths"), "This document") } },
+  "GET /api/openapi.json": { answers: { 200: ok(openApiDocumentSchema, "This document") } },
   ...catalogueContract,
   ...graphContract,
   ...patientContract,

@@ -181,6 +181,54 @@ function operation(
   return JSON.parse(JSON.stringify(op)) as Json; // drops the undefined fields
 }
 
+const jsonSchema = z.record(z.string(), z.unknown()).describe("a JSON Schema 2020-12 (OpenAPI 3.1)");
+const media = z.object({
+  schema: jsonSchema,
+  example: z.unknown().optional().describe("a real request or answer of the seeded store"),
+});
+/** GET /api/openapi.json's answer: what `buildOpenApiDocument` builds (the JSON Schemas in it are open) */
+export const openApiDocumentSchema = z.object({
+  openapi: z.literal("3.1.0"),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  tags: z.array(z.object({ name: z.string() })),
+  paths: z.record(
+    z.string(),
+    z.record(
+      z.string(),
+      z.object({
+        operationId: z.string(),
+        summary: z.string(),
+        description: z.string(),
+        tags: z.array(z.string()),
+        security: z.array(z.record(z.string(), z.array(z.string()))),
+        "x-access": z.record(z.string(), z.unknown()).describe("who may call it (the route table's access)"),
+        "x-undeclared": z.literal(true).optional(),
+        responses: z.record(
+          z.string(),
+          z.object({ description: z.string(), content: z.record(z.string(), media).optional() }),
+        ),
+        parameters: z
+          .array(
+            z.object({
+              name: z.string(),
+              in: z.enum(["path", "query"]),
+              required: z.boolean(),
+              description: z.string().optional(),
+              schema: jsonSchema,
+              example: z.string().optional(),
+            }),
+          )
+          .optional(),
+        requestBody: z.object({ required: z.boolean(), content: z.record(z.string(), media) }).optional(),
+      }),
+    ),
+  ),
+  components: z.object({
+    schemas: z.record(z.string(), jsonSchema),
+    securitySchemes: z.record(z.string(), z.record(z.string(), z.string())),
+  }),
+});
+
 /**
  * Examples from real requests and answers of the seeded store (examples.json, recorded by the
  * black-box tests and folded in by scripts/openapi-examples.mjs): "METHOD /path STATUS" → the answer's

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { z } from "zod";
 import path from "node:path";
 import type { AuditLog } from "../audit/log";
 import type { OidcClient } from "../auth/oidc-client";
@@ -13,7 +14,8 @@ import type { Db } from "../storage/database";
  * description (kind, version, address, whether it is embedded and restartable).
  */
 
-export type Health = "up" | "down" | "degraded";
+const health = z.enum(["up", "down", "degraded"]);
+export type Health = z.infer<typeof health>;
 
 export const COMPONENT_NAMES = [
   "graph-store",
@@ -27,47 +29,67 @@ export const COMPONENT_NAMES = [
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
 /** The spec's Component (name, kind, version, url, health) and what the console shows beside it. */
-export interface Component {
-  name: ComponentName;
-  kind: string;
-  version: string;
-  url: string;
-  health: Health;
-  label: string;
-  /** served by the hub's process or its embedded local dataspace */
-  embedded: boolean;
-  latencyMs: number | null;
-  checkedAt: string;
-  /** what the probe saw, in one line */
-  observed: string;
-  restartable: boolean;
-}
+export const componentSchema = z.object({
+  name: z.enum(COMPONENT_NAMES),
+  kind: z.string(),
+  version: z.string(),
+  url: z.string(),
+  health,
+  label: z.string(),
+  embedded: z.boolean().describe("served by the hub's process or its embedded local dataspace"),
+  latencyMs: z.number().nullable(),
+  checkedAt: z.string(),
+  observed: z.string().describe("what the probe saw, in one line"),
+  restartable: z.boolean(),
+});
+export type Component = z.infer<typeof componentSchema>;
 
-export interface Diagnosis {
-  component: Component;
-  probe: { call: string; observed: string; latencyMs: number | null; at: string; thresholdMs: number };
-  lastError: { at: string; message: string } | null;
-  lastRestart: { at: string; by: string; outcome: string } | null;
-  remedy: string[];
-  dependsOn: string[];
-  usedBy: string[];
-}
+const at = z.string();
+const lastRestart = z.object({ at, by: z.string(), outcome: z.string() });
+/** GET /api/admin/components/:name/diagnosis: the component probed now, its last error, restart and remedy */
+export const diagnosisSchema = z.object({
+  component: componentSchema,
+  probe: z.object({
+    call: z.string(),
+    observed: z.string(),
+    latencyMs: z.number().nullable(),
+    at,
+    thresholdMs: z.number().describe("slower than this counts as degraded"),
+  }),
+  lastError: z.object({ at, message: z.string() }).nullable(),
+  lastRestart: lastRestart.nullable(),
+  remedy: z.array(z.string()),
+  dependsOn: z.array(z.string()),
+  usedBy: z.array(z.string()),
+});
+export type Diagnosis = z.infer<typeof diagnosisSchema>;
 
-export interface Topology {
-  nodes: { id: string; label: string; kind: string; health: Health | "self"; embedded: boolean }[];
-  edges: { id: string; source: string; target: string; type: string; label: string }[];
-  meta: { checkedAt: string; embeddedDataspace: boolean };
-}
+export const topologySchema = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      kind: z.string(),
+      health: z.union([health, z.literal("self")]),
+      embedded: z.boolean(),
+    }),
+  ),
+  edges: z.array(
+    z.object({ id: z.string(), source: z.string(), target: z.string(), type: z.string(), label: z.string() }),
+  ),
+  meta: z.object({ checkedAt: z.string(), embeddedDataspace: z.boolean() }),
+});
+export type Topology = z.infer<typeof topologySchema>;
 
-export interface RestartResult {
-  name: ComponentName;
-  restarted: true;
-  action: string;
-  /** other components the same restart affected */
-  alsoRestarted: ComponentName[];
-  durationMs: number;
-  component: Component;
-}
+export const restartSchema = z.object({
+  name: z.enum(COMPONENT_NAMES),
+  restarted: z.literal(true),
+  action: z.string(),
+  alsoRestarted: z.array(z.enum(COMPONENT_NAMES)).describe("other components the same restart affected"),
+  durationMs: z.number(),
+  component: componentSchema,
+});
+export type RestartResult = z.infer<typeof restartSchema>;
 
 /** Slower than this counts as degraded. */
 export const SLOW_MS = 1500;
@@ -82,7 +104,7 @@ export interface ProbeOutcome {
 export interface ComponentState {
   last?: { outcome: ProbeOutcome; at: string };
   lastError?: { at: string; message: string };
-  lastRestart?: { at: string; by: string; outcome: string };
+  lastRestart?: z.infer<typeof lastRestart>;
 }
 
 export interface ComponentDeps {

@@ -3,8 +3,6 @@ import type { Contracts } from "../http/contract";
 import {
   created,
   fails,
-  has,
-  listOf,
   NO_CONTENT,
   ok,
   HTTP_URL,
@@ -12,7 +10,18 @@ import {
   refusals,
   requiredText,
 } from "../http/contract-fields";
-import { DID_PATTERN, DIRECTORY_DID_REQUIRED, DIRECTORY_FIELDS_REQUIRED } from "./directory";
+import { componentSchema, diagnosisSchema, restartSchema, topologySchema } from "./component-model";
+import {
+  DID_PATTERN,
+  DIRECTORY_DID_REQUIRED,
+  DIRECTORY_FIELDS_REQUIRED,
+  directoryEntrySchema,
+} from "./directory";
+import { discoveryCheckSchema } from "./discovery";
+import { dspCatalogSchema } from "./mock-dsp";
+import { identityProviderSchema } from "./service";
+import { goTo, signInAnswer } from "./sign-in";
+import { tenantSchema } from "./tenants";
 
 /** The declarations of the operator console, the demonstration DSP catalogue and the sign-in routes (server/http/contract.ts). */
 
@@ -22,9 +31,9 @@ const NO_COMPONENT = fails("No such component");
 
 export const operatorContract: Contracts = {
   "GET /api/admin/tenants": {
-    answers: { 200: ok(listOf("id", "displayName")), 502: fails("The tenant manager failed") },
+    answers: { 200: ok(z.array(tenantSchema)), 502: fails("The tenant manager failed") },
   },
-  "GET /api/admin/participants": { answers: { 200: ok(listOf("did", "displayName")) } },
+  "GET /api/admin/participants": { answers: { 200: ok(z.array(directoryEntrySchema)) } },
   "POST /api/admin/participants": {
     body: z.looseObject({
       did: requiredText(DIRECTORY_FIELDS_REQUIRED)
@@ -47,7 +56,7 @@ export const operatorContract: Contracts = {
     }),
     answers: {
       400: refusals("did:web needs a domain name<rest>"),
-      201: created(has("did", "displayName")),
+      201: created(directoryEntrySchema),
       409: fails("This DID is in the directory already"),
     },
   },
@@ -65,27 +74,27 @@ export const operatorContract: Contracts = {
       409: fails("Seeded directory entries (founding participants) cannot be deleted"),
     },
   },
-  "GET /api/admin/components": { answers: { 200: ok(listOf("name", "kind", "health")) } },
-  "GET /api/admin/components/topology": { answers: { 200: ok(has("nodes", "edges")) } },
+  "GET /api/admin/components": { answers: { 200: ok(z.array(componentSchema)) } },
+  "GET /api/admin/components/topology": { answers: { 200: ok(topologySchema) } },
   "GET /api/admin/components/:name/diagnosis": {
-    answers: { 200: ok(z.looseObject({}), "What the last probe saw"), 404: NO_COMPONENT },
+    answers: { 200: ok(diagnosisSchema, "The component probed now"), 404: NO_COMPONENT },
   },
   "POST /api/admin/components/:name/restart": {
     answers: {
-      200: ok(z.looseObject({})),
+      200: ok(restartSchema),
       404: NO_COMPONENT,
       409: fails("The component cannot be restarted, or a restart is under way"),
       502: fails("The component did not come back"),
     },
   },
-  "GET /api/debug/phase26": { answers: { 200: ok(has("ok", "problems")) } },
-  "GET /api/keycloak-config": { answers: { 200: ok(has("issuer")) } },
+  "GET /api/debug/phase26": { answers: { 200: ok(discoveryCheckSchema) } },
+  "GET /api/keycloak-config": { answers: { 200: ok(identityProviderSchema) } },
   "GET /api/mock-dsp/:participant/catalog/request": {
-    answers: { 200: ok(z.looseObject({}), "A DCAT catalogue (JSON-LD)"), 404: fails("No such participant") },
+    answers: { 200: ok(dspCatalogSchema, "A DCAT catalogue (JSON-LD)"), 404: fails("No such participant") },
   },
   "POST /api/mock-dsp/:participant/catalog/request": {
     body: z.looseObject({}).describe("a DSP CatalogRequestMessage"),
-    answers: { 200: ok(z.looseObject({}), "A DCAT catalogue (JSON-LD)"), 404: fails("No such participant") },
+    answers: { 200: ok(dspCatalogSchema, "A DCAT catalogue (JSON-LD)"), 404: fails("No such participant") },
   },
   "GET /api/auth/:rest*": {
     query: z.object({
@@ -94,16 +103,16 @@ export const operatorContract: Contracts = {
       error: optionalText("error: the error to show"),
     }),
     answers: {
-      200: ok(z.union([z.looseObject({}), z.null()]), "session, providers, csrf, error"),
-      303: ok(has("url"), "signin, callback: go to `Location`"),
+      200: ok(signInAnswer, "session, providers, csrf, error"),
+      303: ok(goTo, "signin, callback: go to `Location`"),
       404: fails("No such sign-in route"),
     },
   },
   "POST /api/auth/:rest*": {
     body: z.looseObject({}),
     answers: {
-      200: ok(z.looseObject({})),
-      303: ok(has("url"), "signin, signout: go to `Location`"),
+      200: ok(goTo, "signout: the provider's end-session page"),
+      303: ok(goTo, "signin: go to `Location`"),
       404: fails("No such sign-in route"),
     },
   },

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import { ORGANISATIONS } from "../graph";
 import { conflict, notFound } from "../http/errors";
@@ -20,18 +21,20 @@ import { invalidField, missingFields } from "../http/field-errors";
 export const DIRECTORY_FIELDS_REQUIRED = "did and displayName are required";
 export const DIRECTORY_DID_REQUIRED = "did query parameter is required";
 
-export interface DirectoryEntry {
-  id: string;
-  did: string;
-  displayName: string;
-  country: string | null;
-  /** the participant's DSP catalogue request address; null: not crawled */
-  catalogueUrl: string | null;
-  /** seeded: a founding participant of this dataspace (cannot be deleted) */
-  source: "seeded" | "added";
-  addedBy: string;
-  addedAt: string;
-}
+export const directoryEntrySchema = z.object({
+  id: z.string(),
+  did: z.string(),
+  displayName: z.string(),
+  country: z.string().nullable(),
+  catalogueUrl: z
+    .string()
+    .nullable()
+    .describe("the participant's DSP catalogue request address; null: not crawled"),
+  source: z.enum(["seeded", "added"]).describe("seeded: a founding participant (cannot be deleted)"),
+  addedBy: z.string(),
+  addedAt: z.string(),
+});
+export type DirectoryEntry = z.infer<typeof directoryEntrySchema>;
 
 export const DID_PATTERN =
   /^did:[a-z0-9]+:(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*(?::(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*)*$/;

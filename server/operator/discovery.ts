@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph";
 import { createHealthMonitor } from "../health";
@@ -18,38 +19,45 @@ import type { MockDsp } from "./mock-dsp";
  * a new one. Remote catalogues change without telling: they are read again on each background run.
  */
 
-export interface DiscoveryTarget {
-  id: string;
-  did: string;
-  displayName: string;
-  catalogueUrl: string | null;
-  /** hub: the hub's own demonstration catalogue (read in-process); remote: probed over HTTP */
-  kind: "hub" | "remote" | "none";
-  reachable: boolean | null;
-  datasets: number;
-  offers: number;
-  error: string | null;
-  latencyMs: number | null;
-}
+const int = z.number().int();
+const discoveryTarget = z.object({
+  id: z.string(),
+  did: z.string(),
+  displayName: z.string(),
+  catalogueUrl: z.string().nullable(),
+  kind: z
+    .enum(["hub", "remote", "none"])
+    .describe("hub: the hub's own demonstration catalogue (read in-process); remote: probed over HTTP"),
+  reachable: z.boolean().nullable(),
+  datasets: int,
+  offers: int,
+  error: z.string().nullable(),
+  latencyMs: z.number().nullable(),
+});
+export type DiscoveryTarget = z.infer<typeof discoveryTarget>;
 
-export interface DiscoveryCheck {
-  checkedAt: string;
-  readOnly: true;
-  crawler: { tokenConfigured: boolean; catalogueRequestPath: string };
-  targets: DiscoveryTarget[];
-  participants: { total: number; withCatalogue: number; withoutCatalogue: string[] };
-  federatedDatasets: {
-    id: string;
-    title: string;
-    participant: string;
-    participantDid: string;
-    offers: number;
-    catalogueDatasetId: string | null;
-  }[];
-  totals: { datasets: number; offers: number; reachableTargets: number; unreachableTargets: number };
-  problems: string[];
-  ok: boolean;
-}
+/** GET /api/debug/phase26's answer */
+export const discoveryCheckSchema = z.object({
+  checkedAt: z.string(),
+  readOnly: z.literal(true),
+  crawler: z.object({ tokenConfigured: z.boolean(), catalogueRequestPath: z.string() }),
+  targets: z.array(discoveryTarget),
+  participants: z.object({ total: int, withCatalogue: int, withoutCatalogue: z.array(z.string()) }),
+  federatedDatasets: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      participant: z.string(),
+      participantDid: z.string(),
+      offers: int,
+      catalogueDatasetId: z.string().nullable(),
+    }),
+  ),
+  totals: z.object({ datasets: int, offers: int, reachableTargets: int, unreachableTargets: int }),
+  problems: z.array(z.string()),
+  ok: z.boolean(),
+});
+export type DiscoveryCheck = z.infer<typeof discoveryCheckSchema>;
 
 export function createDiscovery(deps: {
   config: Config;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import {
   DCAT_NAMESPACE,
   DCT_NAMESPACE,
@@ -39,22 +40,90 @@ function parsed(v: unknown): Json[] {
   }
 }
 
-const term = (v: unknown) => (typeof v === "string" ? { "@id": v.includes(":") ? v : `odrl:${v}` } : v);
+const ref = z.object({ "@id": z.string() });
+const term = (v: unknown) => ({ "@id": String(v).includes(":") ? String(v) : `odrl:${String(v)}` });
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+const odrlRuleSchema = z.object({
+  "odrl:action": ref,
+  "odrl:constraint": z
+    .array(
+      z.object({
+        "odrl:leftOperand": ref,
+        "odrl:operator": ref,
+        "odrl:rightOperand": z.union([scalar, z.array(scalar)]).describe("the value as the offer states it"),
+      }),
+    )
+    .optional(),
+});
+type OdrlRule = z.infer<typeof odrlRuleSchema>;
 
 /** an ODRL rule with the odrl: prefix on its terms, as JSON-LD */
-function odrlRule(rule: Json): Json {
-  const out: Json = { "odrl:action": term(rule.action) };
+function odrlRule(rule: Json): OdrlRule {
+  const out: OdrlRule = { "odrl:action": term(rule.action) };
   if (Array.isArray(rule.constraint)) {
     out["odrl:constraint"] = (rule.constraint as Json[]).map((c) => ({
       "odrl:leftOperand": term(c.leftOperand),
       "odrl:operator": term(c.operator),
-      "odrl:rightOperand": c.rightOperand,
+      "odrl:rightOperand": c.rightOperand as z.infer<typeof scalar>,
     }));
   }
   return out;
 }
 
-export function offerJsonLd(policy: GraphNode, assetId: string): Json {
+const offerSchema = z.object({
+  "@id": z.string(),
+  "@type": z.literal("odrl:Offer"),
+  "odrl:assigner": ref,
+  "odrl:target": ref,
+  "odrl:permission": z.array(odrlRuleSchema),
+  "odrl:prohibition": z.array(odrlRuleSchema),
+  "odrl:obligation": z.array(odrlRuleSchema),
+});
+
+/** The demonstration catalogue (GET/POST /api/mock-dsp/:participant/catalog/request), JSON-LD as built here */
+export const dspCatalogSchema = z.object({
+  "@context": z.object({
+    dcat: z.string(),
+    dct: z.string(),
+    odrl: z.string(),
+    dspace: z.string(),
+    ehds: z.string(),
+  }),
+  "@id": z.string(),
+  "@type": z.literal("dcat:Catalog"),
+  "dct:title": z.string(),
+  "dct:publisher": ref,
+  "dspace:participantId": z.string(),
+  "dcat:service": z.array(
+    z.object({
+      "@id": z.string(),
+      "@type": z.literal("dcat:DataService"),
+      "dcat:endpointURL": z.string(),
+      "dct:conformsTo": z.string(),
+    }),
+  ),
+  "dcat:dataset": z.array(
+    z.object({
+      "@id": z.string().describe("the asset id"),
+      "@type": z.literal("dcat:Dataset"),
+      "dct:title": z.string(),
+      "dct:description": z.string().optional(),
+      "dcat:keyword": z.array(z.string()).optional(),
+      "dct:isReferencedBy": ref.optional().describe("the catalogue's dataset"),
+      "odrl:hasPolicy": z.array(offerSchema),
+      "dcat:distribution": z.array(
+        z.object({
+          "@type": z.literal("dcat:Distribution"),
+          "dct:format": ref,
+          "dcat:mediaType": z.string(),
+          "dcat:accessService": ref,
+        }),
+      ),
+    }),
+  ),
+});
+
+export function offerJsonLd(policy: GraphNode, assetId: string): z.infer<typeof offerSchema> {
   const p = policy.properties;
   return {
     "@id": String(p.uid ?? policy.id),
@@ -127,7 +196,7 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
       }
     },
 
-    async catalog(key: string, publicUrl: string): Promise<Json> {
+    async catalog(key: string, publicUrl: string): Promise<z.infer<typeof dspCatalogSchema>> {
       const found = await participantNode(key);
       if (!found) {
         const entry = await directory.find(key);
@@ -165,8 +234,8 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
               "@id": assetId,
               "@type": "dcat:Dataset",
               "dct:title": String(d.title ?? product.properties.title ?? assetId),
-              ...(d.description ? { "dct:description": d.description } : {}),
-              ...(Array.isArray(d.keywords) ? { "dcat:keyword": d.keywords } : {}),
+              ...(d.description ? { "dct:description": String(d.description) } : {}),
+              ...(Array.isArray(d.keywords) ? { "dcat:keyword": d.keywords.map(String) } : {}),
               ...(dataset ? { "dct:isReferencedBy": { "@id": dataset.id } } : {}),
               "odrl:hasPolicy": offers.map((o) => offerJsonLd(o, assetId)),
               "dcat:distribution": [

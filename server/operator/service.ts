@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { IDP_CLIENT_ID } from "../auth/idp/provider";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE } from "../http/kept";
 import type { Relational } from "../storage/relational";
@@ -15,6 +16,22 @@ import { tenantInputs, tenantsOf, type Tenant } from "./tenants";
  */
 
 export type { Tenant } from "./tenants";
+
+const text = z.string();
+/** GET /api/keycloak-config: where the identity provider is, for the sign-in banner (no secrets) */
+export const identityProviderSchema = z.object({
+  issuer: text,
+  url: text.describe("the server's address (the issuer without /realms/<realm>)"),
+  realm: text.nullable(),
+  clientId: text,
+  embedded: z.boolean(),
+  kind: z.enum(["embedded development provider", "Keycloak", "OpenID provider"]),
+  discovery: text,
+  signIn: text,
+  login: text,
+  logout: text,
+  notice: text.optional().describe("the embedded provider's warning"),
+});
 
 export async function createOperatorService(deps: ComponentDeps & { rel: Relational }) {
   const { config, dataspace } = deps;
@@ -77,8 +94,7 @@ export async function createOperatorService(deps: ComponentDeps & { rel: Relatio
     /** a discovery check run now and kept for nobody (what the route answered per request before) */
     runDiscoveryCheck: () => discovery.runCheck(),
 
-    /** GET /api/keycloak-config: where the identity provider is, for the sign-in banner (no secrets) */
-    identityProvider(issuer: string) {
+    identityProvider(issuer: string): z.infer<typeof identityProviderSchema> {
       const m = /^(.*)\/realms\/([^/]+)\/?$/.exec(issuer);
       const embedded = deps.embeddedIdp;
       return {

@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { OidcClient } from "../auth/oidc-client";
+import { ROLES } from "../auth/personas";
 import { safeRedirect } from "../auth/safe-redirect";
 import { SESSION_IDLE_MS, type SessionStore } from "../auth/sessions";
 import { json } from "../http/errors";
@@ -29,6 +31,44 @@ export interface SignInServices {
  * - GET  error        {error} from the query
  * Every answer is JSON; an unknown path answers 404 JSON.
  */
+
+const text = z.string();
+/** {url}: where a 303 goes (also in `Location`), or the provider's end-session page after sign-out */
+export const goTo = z.object({ url: text });
+/** GET /api/auth/:rest*'s 200 answers: session (or {} without one), providers, csrf, error */
+export const signInAnswer = z.union([
+  z.object({
+    user: z.object({
+      name: text,
+      email: text.nullable(),
+      username: text,
+      roles: z.array(z.enum(ROLES)),
+      organisation: text,
+      participantDid: text.nullable(),
+    }),
+    expires: text.describe("when the session ends unless used again"),
+  }),
+  z.object({}).describe("session: not signed in"),
+  z.object({
+    oidc: z.object({
+      id: z.literal("oidc"),
+      name: text,
+      type: z.literal("oidc"),
+      issuer: text,
+      signinUrl: text,
+      callbackUrl: text,
+    }),
+    "eudi-wallet": z.object({
+      id: z.literal("eudi-wallet"),
+      name: text,
+      type: z.literal("openid4vp"),
+      signinUrl: text,
+      statusUrl: text,
+    }),
+  }),
+  z.object({ csrfToken: z.null().describe("none needed: cross-origin writes are refused"), note: text }),
+  z.object({ error: text.describe("error: the query's error") }),
+]);
 
 function returnTo(ctx: HandlerContext<SignInServices>): string {
   return safeRedirect(ctx.query.get("callbackUrl") ?? ctx.query.get("returnTo"), "/");

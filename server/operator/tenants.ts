@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Dataspace, ParticipantProfile, TenantRecord } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { remainingDeadline, settle } from "../dataspace/runtime";
@@ -9,22 +10,28 @@ import { badGateway, serviceUnavailable } from "../http/errors";
  * the list from them, the route answers that list (server/http/kept).
  */
 
-export interface Tenant {
-  id: string;
-  displayName: string;
-  organisation: string | null;
-  role: string | null;
-  ehdsParticipantType: string | null;
-  properties: Record<string, unknown>;
-  participants: {
-    id: string;
-    identifier: string;
-    did: string | null;
-    participantContextId: string | null;
-    state: string;
-    errorDetail: string | null;
-  }[];
-}
+const orNull = z.string().nullable();
+export const tenantSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  organisation: orNull,
+  role: orNull,
+  ehdsParticipantType: orNull,
+  properties: z
+    .record(z.string(), z.unknown())
+    .describe("the tenant's properties as the tenant manager holds them"),
+  participants: z.array(
+    z.object({
+      id: z.string(),
+      identifier: z.string(),
+      did: orNull,
+      participantContextId: orNull,
+      state: z.string().describe("ERROR, ACTIVE, PROVISIONING, or the tenant manager's state"),
+      errorDetail: orNull,
+    }),
+  ),
+});
+export type Tenant = z.infer<typeof tenantSchema>;
 
 export interface TenantInputs {
   tenants: readonly TenantRecord[];

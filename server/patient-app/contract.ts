@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, has, ok, optionalText, refusals } from "../http/contract-fields";
+import { created, fails, ok, optionalText, refusals } from "../http/contract-fields";
+import { fhirBundle, fhirResource } from "./fhir";
 import { observationSchema } from "./observations";
 
 /**
@@ -9,7 +10,32 @@ import { observationSchema } from "./observations";
  */
 
 const TOO_MANY = fails("Too many pairings or accounts from this client (Retry-After)");
-const bundle = has("resourceType", "entry");
+const text = z.string();
+const when = text.nullable();
+const count = z.number().int();
+const device = z.object({
+  deviceId: text,
+  name: text,
+  platform: text.nullable(),
+  status: z.enum(["active", "revoked"]),
+  pairedAt: when,
+  lastSeenAt: when,
+  revokedAt: when,
+  createdAt: text,
+});
+/** how the app signs its requests (credentials.ts) */
+const credential = z.object({
+  scheme: z.literal("Device"),
+  typ: text,
+  alg: z.literal("ES256"),
+  kid: text,
+  claims: z
+    .object({ htm: text, htu: text, iat: text, jti: text, bh: text })
+    .describe("each claim, explained"),
+  maxAgeSeconds: count,
+  clockToleranceSeconds: count,
+});
+const syncCounts = { added: count, updated: count, unchanged: count, removed: count };
 /** the attestation's own checks, past its shape (credentials.ts) */
 const ATTESTATION = refusals("attestation is not a JWS<rest>");
 /** a compact JWS (credentials.ts `verifyAttestation`) */
@@ -28,26 +54,72 @@ export const observationQuery = z.object({
 export type ObservationQuery = z.infer<typeof observationQuery>;
 
 export const patientAppContract: Contracts = {
-  "POST /api/app-accounts/challenge": { answers: { 201: created(has("nonce")), 429: TOO_MANY } },
+  "POST /api/app-accounts/challenge": {
+    answers: {
+      201: created(
+        z.object({
+          nonce: text,
+          expiresAt: text,
+          audience: text,
+          attestation: z.object({ typ: text, alg: z.literal("ES256") }),
+        }),
+      ),
+      429: TOO_MANY,
+    },
+  },
   "POST /api/app-accounts": {
     body: z
       .looseObject({ attestation: JWS.describe("ES256 over the challenge nonce, signed by the device key") })
       .describe("the device attestation"),
     bodyParsedBy: "handler",
     answers: {
-      201: created(z.looseObject({})),
+      201: created(
+        z.object({
+          accountId: text,
+          status: z.literal("unpaired"),
+          keyThumbprint: text.describe("the device key's JWK thumbprint"),
+          createdAt: text,
+          credential,
+        }),
+      ),
       400: ATTESTATION,
       409: fails("Already registered"),
       429: TOO_MANY,
     },
   },
-  "POST /api/patient/app-pairing": { answers: { 201: created(z.looseObject({})), 429: TOO_MANY } },
+  "POST /api/patient/app-pairing": {
+    answers: {
+      201: created(
+        z.object({
+          pairingId: text,
+          code: text.describe("the code to type into the app"),
+          qr: text.describe("the pairing link as a QR code (a data: URL)"),
+          pairingLink: text,
+          expiresAt: text,
+          state: z.literal("pending"),
+        }),
+      ),
+      429: TOO_MANY,
+    },
+  },
   "GET /api/patient/app-pairing/:pairingId": {
-    answers: { 200: ok(z.looseObject({})), 404: fails("No such pairing") },
+    answers: {
+      200: ok(
+        z.object({
+          pairingId: text,
+          state: z.enum(["pending", "completed", "expired"]),
+          createdAt: text,
+          expiresAt: text,
+          completedAt: when,
+          device: device.nullable(),
+        }),
+      ),
+      404: fails("No such pairing"),
+    },
   },
   "GET /api/patient/app-devices": {
     query: z.object({ include: z.string().optional().describe("`removed`: removed devices too") }),
-    answers: { 200: ok(has("devices")) },
+    answers: { 200: ok(z.object({ devices: z.array(device) })) },
   },
   "POST /api/patient/app-devices": {
     body: z
@@ -55,7 +127,14 @@ export const patientAppContract: Contracts = {
       .describe("the pairing code and the device's key, signed"),
     bodyParsedBy: "handler",
     answers: {
-      201: created(z.looseObject({})),
+      201: created(
+        device.extend({
+          accountId: text,
+          pairingId: text,
+          patient: z.object({ id: text, name: text.optional() }),
+          credential,
+        }),
+      ),
       400: ATTESTATION,
       404: fails("No such pairing"),
       409: fails("The pairing is used or expired"),
@@ -63,9 +142,12 @@ export const patientAppContract: Contracts = {
     },
   },
   "DELETE /api/patient/app-devices/:deviceId": {
-    answers: { 200: ok(z.looseObject({})), 404: fails("No such device") },
+    answers: {
+      200: ok(z.object({ deviceId: text, status: z.literal("revoked"), revokedAt: text })),
+      404: fails("No such device"),
+    },
   },
-  "GET /api/patient/app/record": { answers: { 200: ok(bundle, "A FHIR R4 Bundle") } },
+  "GET /api/patient/app/record": { answers: { 200: ok(fhirBundle, "A FHIR R4 Bundle") } },
   "POST /api/patient/app/record": {
     body: z
       .union([
@@ -82,7 +164,7 @@ export const patientAppContract: Contracts = {
       .describe("FHIR Observations (a Bundle or an Observation) of the self-measurable LOINC codes"),
     bodyParsedBy: "handler",
     answers: {
-      201: created(has("created", "observations")),
+      201: created(z.object({ created: count, observations: z.array(fhirResource) })),
       400: refusals(
         "<where>.code.coding: <rest>",
         "<where>.valueQuantity<rest>",
@@ -93,7 +175,7 @@ export const patientAppContract: Contracts = {
   "GET /api/patient/observations": {
     query: observationQuery,
     answers: {
-      200: ok(bundle, "A FHIR R4 searchset Bundle"),
+      200: ok(fhirBundle, "A FHIR R4 searchset Bundle"),
       400: refusals(
         'code: "<code>" is not a LOINC code',
         "<from or to> must be a date (YYYY-MM-DD) or a date-time",
@@ -102,7 +184,42 @@ export const patientAppContract: Contracts = {
     },
   },
   "POST /api/patient/ehr-sync": {
-    answers: { 200: ok(z.looseObject({})), 502: fails("A data holder failed") },
+    answers: {
+      200: ok(
+        z.object({
+          patientId: text,
+          syncedAt: text,
+          firstSync: z.boolean(),
+          changed: z.boolean(),
+          holders: z.array(z.object({ holder: text, name: text, did: text.optional(), ...syncCounts })),
+          totals: z.object(syncCounts),
+          changes: z
+            .array(z.object({ key: text, change: z.enum(["added", "updated", "removed"]), holder: text }))
+            .describe("the first 200"),
+        }),
+      ),
+      502: fails("A data holder failed"),
+    },
   },
-  "DELETE /api/patient/app/account": { answers: { 200: ok(z.looseObject({})) } },
+  "DELETE /api/patient/app/account": {
+    answers: {
+      200: ok(
+        z.object({
+          erasedAt: text,
+          legalBasis: text,
+          scope: text,
+          erased: z.object({
+            appAccounts: count,
+            devices: z.array(device.pick({ deviceId: true, name: true, status: true })),
+            deviceCredentials: count,
+            selfMeasuredObservations: count,
+            pairings: count,
+            requestTokenIds: count,
+            syncLedgerEntries: count,
+          }),
+          retained: z.array(text).describe("what is kept, and why"),
+        }),
+      ),
+    },
+  },
 };

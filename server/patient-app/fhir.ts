@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ORGANISATIONS } from "../auth/personas";
 import type { GraphNode, PropertyValue } from "../graph";
 
@@ -31,7 +32,29 @@ export const SELF_MEASURED_TAG = {
   display: "Self-measured by the patient",
 } as const;
 
-export type FhirResource = { resourceType: string; id: string } & Record<string, unknown>;
+/**
+ * A FHIR R4 resource of the record (Patient, Encounter, Condition, Observation, MedicationRequest):
+ * its members are HL7's and only those the graph node knows, so the schema states the common ones.
+ */
+export const fhirResource = z
+  .looseObject({ resourceType: z.string(), id: z.string() })
+  .describe("a FHIR R4 resource (hl7.org/fhir/R4), with the members its record knows");
+export type FhirResource = z.infer<typeof fhirResource>;
+
+const coding = z.object({ system: z.string(), code: z.string(), display: z.string() });
+/** GET /api/patient/app/record (collection) and GET /api/patient/observations (searchset) */
+export const fhirBundle = z.object({
+  resourceType: z.literal("Bundle"),
+  id: z.string(),
+  meta: z.object({ lastUpdated: z.string(), tag: z.array(coding).optional().describe("the last EHR sync") }),
+  type: z.enum(["collection", "searchset"]),
+  timestamp: z.string(),
+  total: z.number().int().optional().describe("searchset: how many matched"),
+  link: z.array(z.object({ relation: z.literal("self"), url: z.string() })).optional(),
+  entry: z.array(
+    z.object({ resource: fhirResource, search: z.object({ mode: z.literal("match") }).optional() }),
+  ),
+});
 
 const str = (v: PropertyValue | undefined) => (typeof v === "string" && v !== "" ? v : undefined);
 const num = (v: PropertyValue | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -209,25 +232,29 @@ export function isSelfMeasured(n: GraphNode): boolean {
   return n.properties.selfMeasured === true;
 }
 
+export type BundleExtra = Pick<z.infer<typeof fhirBundle>, "link"> & {
+  tag?: readonly z.infer<typeof coding>[];
+};
+
 /** a FHIR Bundle as an object, its id and times made now (meta's `tag`, a searchset's `link` when given) */
 export function bundle(
   type: "collection" | "searchset",
   resources: readonly FhirResource[],
-  extra: { tag?: readonly object[]; link?: readonly object[] } = {},
-) {
+  extra: BundleExtra = {},
+): z.infer<typeof fhirBundle> {
   // the Bundle is made now: its meta.lastUpdated and its timestamp are the same instant
   const now = new Date().toISOString();
   return {
     resourceType: "Bundle",
     id: crypto.randomUUID(),
-    meta: { lastUpdated: now, ...(extra.tag ? { tag: extra.tag } : {}) },
+    meta: { lastUpdated: now, ...(extra.tag ? { tag: [...extra.tag] } : {}) },
     type,
     timestamp: now,
     ...(type === "searchset" ? { total: resources.length } : {}),
     ...(extra.link ? { link: extra.link } : {}),
     entry: resources.map((r) => ({
       resource: r,
-      ...(type === "searchset" ? { search: { mode: "match" } } : {}),
+      ...(type === "searchset" ? { search: { mode: "match" as const } } : {}),
     })),
   };
 }

@@ -2,7 +2,7 @@ import { badRequest, notFound } from "../http/errors";
 import type { GraphNode } from "../graph";
 import type { AuditInput } from "../audit/model";
 import { createQueryLog } from "../federated";
-import { bundle, isSelfMeasured, RELATIONS, toPatient, type FhirResource } from "./fhir";
+import { bundle, isSelfMeasured, RELATIONS, toPatient, type BundleExtra, type FhirResource } from "./fhir";
 import { topicVersion } from "../storage/relational";
 import { queryValues } from "../http/contract";
 import { createKept, deepFrozen } from "../http/kept";
@@ -38,7 +38,9 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   }
 
   /** the record's parts: everything but the Bundle's id and times (made per request) */
-  async function recordParts(patientId: string): Promise<{ tag?: object[]; resources: FhirResource[] }> {
+  async function recordParts(
+    patientId: string,
+  ): Promise<{ tag?: BundleExtra["tag"]; resources: FhirResource[] }> {
     const patient = await patientNode(patientId);
     const holder = typeof patient.properties.holder === "string" ? patient.properties.holder : undefined;
     const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
@@ -60,7 +62,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     }
     const last = await store.lastSyncRun(patient.id);
     const tag = last
-      ? [{ system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at) }]
+      ? [{ system: "urn:health-dataspace-hub:sync", code: "last-ehr-sync", display: iso(last.at)! }]
       : undefined;
     return deepFrozen({ tag, resources });
   }
@@ -115,7 +117,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   }
 
   const selfLink = (url: URL) => [
-    { relation: "self", url: `${config.publicUrl}${url.pathname}${url.search}` },
+    { relation: "self" as const, url: `${config.publicUrl}${url.pathname}${url.search}` },
   ];
 
   // the record's parts: graph and sync ledger; the observations': the graph alone
