@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { GraphStore } from "../graph";
 import { queryValues } from "../http/contract";
 import { badRequest } from "../http/errors";
@@ -23,21 +24,99 @@ import type { RecordStore } from "./store";
  * plus its pauses, rolled to a working day).
  */
 
-export interface DecisionTime {
-  applicationId: string;
-  organisation: string;
-  purpose: string;
-  outcome: "GRANTED" | "REFUSED";
-  startDate: string;
-  decisionDate: string;
-  elapsedDays: number;
-  pausedDays: number;
-  extensionMonths: number;
-  deadlineDate: string;
-  /** calendar days the statutory period allowed, not counting pauses */
-  allowedDays: number;
-  metDeadline: boolean;
-}
+const count = z.number().int();
+const days = z.number().nullable();
+const counts = z.record(z.string(), count);
+const decisionTime = z.object({
+  applicationId: z.string(),
+  organisation: z.string(),
+  purpose: z.string(),
+  outcome: z.enum(["GRANTED", "REFUSED"]),
+  startDate: z.string(),
+  decisionDate: z.string(),
+  elapsedDays: count,
+  pausedDays: count,
+  extensionMonths: count,
+  deadlineDate: z.string(),
+  allowedDays: count.describe("calendar days the statutory period allowed, not counting pauses"),
+  metDeadline: z.boolean(),
+});
+/** GET /api/activity-report's JSON (the CSV and HTML files are made from it) */
+export const activityReportSchema = z.object({
+  title: z.string(),
+  article: z.string(),
+  accessBody: z.object({ name: z.string(), did: z.string() }),
+  period: z.object({ from: z.string(), to: z.string() }),
+  generatedAt: z.string().describe("ISO 8601 time"),
+  applications: z.object({
+    received: count,
+    decided: count,
+    granted: count,
+    refused: count,
+    withdrawn: count,
+    pendingAtEndOfPeriod: count,
+    overdueNow: z.array(z.string()).describe("the ids of the applications past their deadline today"),
+  }),
+  decisionTimes: z.object({
+    statutoryPeriod: z.string(),
+    count,
+    averageDays: days,
+    medianDays: days,
+    maxDays: days,
+    averageAllowedDays: days,
+    withinStatutoryPeriod: count,
+    beyondStatutoryPeriod: count,
+    extended: count,
+    items: z.array(decisionTime),
+  }),
+  permits: z.object({
+    issued: count,
+    revoked: count,
+    expired: count,
+    activeAtEndOfPeriod: count,
+    byPurpose: z.array(z.object({ purpose: z.string(), label: z.string(), count })),
+  }),
+  refusals: z.array(
+    z.object({
+      applicationId: z.string(),
+      organisation: z.string(),
+      purpose: z.string(),
+      date: z.string(),
+      reasons: z.string(),
+    }),
+  ),
+  dataRequests: z.object({
+    received: count,
+    approved: count,
+    refused: count,
+    answered: count,
+    answeredWithinPeriod: count,
+    statutoryPeriod: z.string(),
+  }),
+  informationRequests: z.object({
+    opened: count,
+    answered: count,
+    averageDaysToAnswer: days,
+    openNow: count,
+  }),
+  findings: z.object({
+    opened: count,
+    closed: count,
+    openAtEndOfPeriod: count,
+    bySeverity: counts,
+    byOutcome: counts,
+  }),
+  results: z.object({
+    declared: count,
+    released: count,
+    rejected: count,
+    published: count,
+    publicationOverdue: count,
+    statutoryPeriod: z.string(),
+  }),
+  marketplace: z.object({ hdabApprovalsByStatus: counts, contractsByStatus: counts }),
+});
+export type ActivityReport = z.infer<typeof activityReportSchema>;
 
 const inPeriod = (date: string | null | undefined, from: string, to: string) =>
   !!date && date >= from && date <= to;
@@ -63,7 +142,7 @@ export async function activityReport(
   graph: GraphStore,
   period: { from: string; to: string },
   now: Date,
-) {
+): Promise<ActivityReport> {
   const { from, to } = period;
   const apps = await store.list<ApplicationData>("application");
   const permits = await store.list<PermitData>("permit");
@@ -77,7 +156,7 @@ export async function activityReport(
       (a.data.decision?.outcome === "GRANTED" || a.data.decision?.outcome === "REFUSED") &&
       inPeriod(a.data.decision.date, from, to),
   );
-  const decisionTimes: DecisionTime[] = decided
+  const decisionTimes: z.infer<typeof decisionTime>[] = decided
     .filter((a) => a.data.clock.startDate)
     .map((a) => {
       const v = clockView(a.data.clock, now);
@@ -246,8 +325,6 @@ export async function activityReport(
     },
   };
 }
-
-export type ActivityReport = Awaited<ReturnType<typeof activityReport>>;
 
 // ---- downloadable documents ----
 
