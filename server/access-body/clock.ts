@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { addDays, addMonths, berlinDate, daysBetween, endOfBerlinDay, rollToWorkingDay } from "./calendar";
 import { CLOCK, illegalTransition, transition } from "./machines";
 import { PERIODS } from "./periods";
@@ -17,58 +18,63 @@ import { invalidField } from "../http/field-errors";
  * resumed today, so the days left stay the same while it is paused.
  */
 
-export type ClockState = (typeof CLOCK.states)[number];
+export const clockState = z.enum(CLOCK.states);
+export type ClockState = z.infer<typeof clockState>;
 
-export interface ClockPause {
-  /** instant and Berlin date the pause began */
-  from: string;
-  fromDate: string;
-  to?: string;
-  toDate?: string;
-  reason: string;
-  /** set when the pause belongs to an information request */
-  informationRequestId?: string;
-}
+const clockPause = z.object({
+  from: z.string().describe("the instant the pause began"),
+  fromDate: z.string().describe("the Berlin date the pause began"),
+  to: z.string().optional(),
+  toDate: z.string().optional(),
+  reason: z.string(),
+  informationRequestId: z
+    .string()
+    .optional()
+    .describe("set when the pause belongs to an information request"),
+});
+export type ClockPause = z.infer<typeof clockPause>;
 
-export interface ClockExtension {
-  months: number;
-  reason: string;
-  at: string;
-  by: string;
-}
+/** an application's decision clock as stored */
+export const clockData = z.object({
+  state: clockState,
+  startDate: z
+    .string()
+    .optional()
+    .describe("Berlin date a complete application was received (the period runs from it)"),
+  startedAt: z.string().optional(),
+  extension: z
+    .object({ months: z.number().int(), reason: z.string(), at: z.string(), by: z.string() })
+    .optional(),
+  pauses: z.array(clockPause),
+  stoppedAt: z.string().optional(),
+  stoppedDate: z.string().optional(),
+});
+export type ClockData = z.infer<typeof clockData>;
 
-export interface ClockData {
-  state: ClockState;
-  /** Berlin date a complete application was received (the period runs from it) */
-  startDate?: string;
-  startedAt?: string;
-  extension?: ClockExtension;
-  pauses: ClockPause[];
-  stoppedAt?: string;
-  stoppedDate?: string;
-}
-
-export interface ClockView {
-  state: ClockState;
-  startDate: string | null;
-  periodMonths: number;
-  extensionMonths: number;
-  pausedDays: number;
-  /** the end date before pauses and the working-day rule */
-  rawEndDate: string | null;
-  deadlineDate: string | null;
-  deadlineAt: string | null;
-  /** calendar days from today (Berlin) to the deadline; null when the clock is not running or paused */
-  daysLeft: number | null;
-  overdue: boolean;
-  /** the decision (or withdrawal) date when stopped */
-  stoppedDate: string | null;
-  /** when stopped: calendar days the decision took, not counting paused days */
-  elapsedDays: number | null;
-  /** when stopped: whether the decision came on or before the deadline */
-  metDeadline: boolean | null;
-  canExtend: boolean;
-}
+const days = z.number().int().nullable();
+/** the clock as answered: its deadline and days left today */
+export const clockViewSchema = z.object({
+  state: clockState,
+  startDate: z.string().nullable(),
+  periodMonths: z.number().int(),
+  extensionMonths: z.number().int(),
+  pausedDays: z.number().int(),
+  rawEndDate: z.string().nullable().describe("the end date before pauses and the working-day rule"),
+  deadlineDate: z.string().nullable(),
+  deadlineAt: z.string().nullable(),
+  daysLeft: days.describe(
+    "calendar days from today (Berlin) to the deadline; null when the clock is not running or paused",
+  ),
+  overdue: z.boolean(),
+  stoppedDate: z.string().nullable().describe("the decision (or withdrawal) date when stopped"),
+  elapsedDays: days.describe("when stopped: calendar days the decision took, not counting paused days"),
+  metDeadline: z
+    .boolean()
+    .nullable()
+    .describe("when stopped: whether the decision came on or before the deadline"),
+  canExtend: z.boolean(),
+});
+export type ClockView = z.infer<typeof clockViewSchema>;
 
 export const newClock = (): ClockData => ({ state: "NOT_STARTED", pauses: [] });
 

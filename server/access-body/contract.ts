@@ -1,8 +1,15 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, has, intQuery, ok, optionalText, refusals } from "../http/contract-fields";
+import { created, fails, intQuery, ok, optionalText, refusals } from "../http/contract-fields";
 import {
   answerInformationRequestSchema,
+  applicationDetail,
+  applicationRecord,
+  dataRequestRecord,
+  findingRecord,
+  informationRequestRecord,
+  permitRecord,
+  resultRecord,
   clockEventSchema,
   closeFindingSchema,
   completenessSchema,
@@ -20,7 +27,9 @@ import {
   withdrawSchema,
 } from "./model";
 import { CIVIL_DATE_PATTERN } from "./calendar";
+import { historyEntry } from "./store";
 import { activityReportSchema } from "./report";
+import { publicInformation, publicRegister } from "./public";
 
 /**
  * The declarations of the access body's routes (server/http/contract.ts). The bodies are the schemas
@@ -30,64 +39,18 @@ import { activityReportSchema } from "./report";
 
 const recordId = z.string().min(1).max(100);
 const withdraw = (idName: string) => withdrawSchema.extend({ [idName]: recordId });
-const record = has("id", "state");
-/** what a workflow step answers: the record changed, or the application it belongs to */
-const stepAnswer = z.looseObject({});
-const list = z.array(record);
-const one = z.union([list, record]);
+const withHistory = { history: z.array(historyEntry).describe("with ?id=: the record's history") };
+/** a list of records, or with ?id= the one with its history */
+const oneOrList = (record: z.ZodObject) => z.union([z.array(record), record.extend(withHistory)]);
+/** what a step on an information request answers: it and its application */
+const withApplication = z.object({
+  informationRequest: informationRequestRecord,
+  application: applicationDetail,
+});
 const byState = {
   id: optionalText("one record with its full history"),
   state: optionalText("only records in this state"),
 };
-/** the public register (public.ts `register`): every field picked explicitly, nothing personal */
-const nullableText = z.string().nullable();
-const registered = {
-  id: z.string(),
-  organisation: z.string(),
-  datasets: z.array(z.string()).describe("the datasets' titles"),
-  purpose: z.string(),
-  purposeLabel: z.string(),
-  state: z.string(),
-};
-const publicRegister = z.object({
-  accessBody: z.object({ name: z.string(), did: z.string() }),
-  legalBasis: z.string(),
-  generatedAt: z.string().describe("ISO 8601 time"),
-  asOf: z.string().describe("the day in Berlin, YYYY-MM-DD"),
-  permits: z.array(
-    z.object({
-      ...registered,
-      applicationId: z.string(),
-      issuedDate: z.string(),
-      validFrom: z.string(),
-      validUntil: z.string(),
-      durationMonths: z.number().int(),
-      secureProcessingEnvironment: z.string(),
-      revokedDate: nullableText,
-      revocationReason: nullableText,
-    }),
-  ),
-  applications: z.array(
-    z.object({
-      ...registered,
-      title: z.string(),
-      receivedDate: z.string(),
-      decision: z.enum(["GRANTED", "REFUSED", "WITHDRAWN"]).nullable(),
-      decisionDate: nullableText,
-      refusalReasons: nullableText,
-      permitId: nullableText,
-    }),
-  ),
-  dataRequests: z.array(
-    z.object({
-      ...registered,
-      title: z.string(),
-      receivedDate: z.string(),
-      decisionDate: nullableText,
-      refusalReasons: nullableText,
-    }),
-  ),
-});
 /** an optional report day (empty: the default), a day that exists (calendar.ts) */
 const day = (name: string, description: string) =>
   z
@@ -101,19 +64,15 @@ const STATE = fails("The record's state does not allow this event (409)");
 const NONE = fails("No such record");
 const NOT_YOURS = fails("Another organisation's record, or the caller's role may not do this");
 
-const post = (
-  body: z.ZodType,
-  status: 200 | 201 = 200,
-  also: Record<number, ReturnType<typeof fails>> = {},
-) => ({
+/** a workflow step: its body (parsed by the service) and its answer, the record it changed */
+const post = (body: z.ZodType, answer: z.ZodType, status: 200 | 201 = 200) => ({
   body,
   bodyParsedBy: "handler" as const,
   answers: {
-    [status]: status === 201 ? created(stepAnswer) : ok(stepAnswer),
+    [status]: status === 201 ? created(answer) : ok(answer),
     403: NOT_YOURS,
     404: NONE,
     409: STATE,
-    ...also,
   },
 });
 
@@ -125,17 +84,20 @@ export const accessBodyContract: Contracts = {
       offset: intQuery("offset", 0, 10_000_000, 0),
     }),
     answers: {
-      200: ok(one, "The applications, or with ?id= one with its history"),
+      200: ok(
+        z.union([z.array(applicationRecord), applicationDetail]),
+        "The applications, or with ?id= one with its history",
+      ),
       403: NOT_YOURS,
       404: NONE,
     },
   },
   "POST /api/compliance/applications": {
-    ...post(z.union([submitApplicationSchema, withdraw("applicationId")]), 201),
+    ...post(z.union([submitApplicationSchema, withdraw("applicationId")]), applicationDetail, 201),
     answers: {
-      200: ok(stepAnswer, "Withdrawn"),
+      200: ok(applicationDetail, "Withdrawn"),
       400: UNKNOWN_DATASET,
-      201: created(stepAnswer, "Submitted"),
+      201: created(applicationDetail, "Submitted"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
@@ -146,6 +108,7 @@ export const accessBodyContract: Contracts = {
       clockEventSchema.extend({ event: z.literal("extend"), months: z.number().int().min(1).max(3) }),
       clockEventSchema.extend({ event: z.enum(["pause", "resume"]) }),
     ]),
+    applicationDetail,
   ),
   "POST /api/compliance/applications/complete": post(
     z.union([
@@ -155,65 +118,71 @@ export const accessBodyContract: Contracts = {
         missing: completenessSchema.shape.missing.unwrap(),
       }),
     ]),
+    z.object({
+      application: applicationDetail,
+      informationRequest: informationRequestRecord
+        .nullable()
+        .describe("incomplete: the information request asking for what is missing"),
+    }),
   ),
   "GET /api/compliance/information-requests": {
     query: z.object({ ...byState, applicationId: optionalText("only those of this application") }),
-    answers: { 200: ok(one), 403: NOT_YOURS, 404: NONE },
+    answers: { 200: ok(oneOrList(informationRequestRecord)), 403: NOT_YOURS, 404: NONE },
   },
   "POST /api/compliance/information-requests": {
-    ...post(z.union([openInformationRequestSchema, withdraw("informationRequestId")]), 201),
+    ...post(z.union([openInformationRequestSchema, withdraw("informationRequestId")]), withApplication, 201),
     answers: {
-      200: ok(stepAnswer, "Withdrawn"),
-      201: created(stepAnswer, "Asked"),
+      200: ok(withApplication, "Withdrawn"),
+      201: created(withApplication, "Asked"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
     },
   },
-  "POST /api/compliance/information-requests/answer": post(answerInformationRequestSchema),
+  "POST /api/compliance/information-requests/answer": post(answerInformationRequestSchema, withApplication),
   "POST /api/compliance/permits": {
-    ...post(z.union([issuePermitSchema, refuseApplicationSchema])),
+    ...post(z.union([issuePermitSchema, refuseApplicationSchema]), permitRecord),
     answers: {
-      200: ok(stepAnswer, "Refused: the application"),
-      201: created(stepAnswer, "The permit issued"),
+      200: ok(applicationDetail, "Refused: the application"),
+      201: created(permitRecord, "The permit issued"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
     },
   },
-  "POST /api/compliance/permits/revoke": post(revokePermitSchema),
+  "POST /api/compliance/permits/revoke": post(revokePermitSchema, permitRecord),
   "GET /api/compliance/requests": {
     query: z.object(byState),
-    answers: { 200: ok(one), 403: NOT_YOURS, 404: NONE },
+    answers: { 200: ok(oneOrList(dataRequestRecord)), 403: NOT_YOURS, 404: NONE },
   },
   "POST /api/compliance/requests": {
-    ...post(z.union([submitDataRequestSchema, withdraw("requestId")]), 201),
+    ...post(z.union([submitDataRequestSchema, withdraw("requestId")]), dataRequestRecord, 201),
     answers: {
-      200: ok(stepAnswer, "Withdrawn"),
+      200: ok(dataRequestRecord, "Withdrawn"),
       400: UNKNOWN_DATASET,
-      201: created(stepAnswer, "Submitted"),
+      201: created(dataRequestRecord, "Submitted"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
     },
   },
-  "POST /api/compliance/requests/decide": post(decideDataRequestSchema),
+  "POST /api/compliance/requests/decide": post(decideDataRequestSchema, dataRequestRecord),
   "GET /api/compliance/findings": {
     query: z.object(byState),
-    answers: { 200: ok(one), 403: NOT_YOURS, 404: NONE },
+    answers: { 200: ok(oneOrList(findingRecord)), 403: NOT_YOURS, 404: NONE },
   },
-  "POST /api/compliance/findings": post(openFindingSchema, 201),
-  "POST /api/compliance/findings/respond": post(respondFindingSchema),
-  "POST /api/compliance/findings/close": post(closeFindingSchema),
+  "POST /api/compliance/findings": post(openFindingSchema, findingRecord, 201),
+  "POST /api/compliance/findings/respond": post(respondFindingSchema, findingRecord),
+  "POST /api/compliance/findings/close": post(closeFindingSchema, findingRecord),
   "GET /api/compliance/results": {
     query: z.object(byState),
-    answers: { 200: ok(one), 403: NOT_YOURS, 404: NONE },
+    answers: { 200: ok(oneOrList(resultRecord)), 403: NOT_YOURS, 404: NONE },
   },
   "POST /api/compliance/results": {
-    ...post(z.union([declareResultSchema, resultActionSchema]), 201),
+    ...post(z.union([declareResultSchema, resultActionSchema]), resultRecord, 201),
     answers: {
-      200: ok(stepAnswer, "The action's result"),
-      201: created(stepAnswer, "Declared"),
+      200: ok(resultRecord, "The action's result"),
+      201: created(resultRecord, "Declared"),
       403: NOT_YOURS,
       404: NONE,
       409: STATE,
@@ -240,5 +209,5 @@ export const accessBodyContract: Contracts = {
       400: refusals("from must not be after to"),
     },
   },
-  "GET /api/information": { answers: { 200: ok(has("accessBody", "howToApply")) } },
+  "GET /api/information": { answers: { 200: ok(publicInformation) } },
 };

@@ -1,166 +1,191 @@
 import { z } from "zod";
 import { httpUrl } from "../http/links";
 import { A_DAY, CIVIL_DATE_PATTERN } from "./calendar";
-import type { ClockData, ClockView } from "./clock";
-import type { HistoryEntry } from "./store";
-import { PERIODS, PURPOSE_CODES, type PurposeCode } from "./periods";
+import { clockData, clockViewSchema } from "./clock";
+import { historyEntry } from "./store";
+import { PERIODS, PURPOSE_CODES } from "./periods";
 
 /**
  * The access body's records (api-spec.md leaves their fields "not shown"; these are ours, documented
  * in server/access-body/README.md) and the request bodies of the /api/compliance routes as zod schemas.
  */
 
-export interface ApplicationData {
-  title: string;
-  /** the intended use (Art. 67): for the access body, never published */
-  summary: string;
-  purpose: PurposeCode;
-  datasets: string[];
-  datasetTitles: string[];
-  organisationDid: string | null;
-  /** username of the person who submitted: never published */
-  submittedBy: string;
-  submittedAt: string;
-  /** last receipt of the application (submission, or the supplement that completed it) */
-  receivedAt: string;
-  receivedDate: string;
-  pseudonymised: boolean;
-  requestedDurationMonths: number;
-  clock: ClockData;
-  /** while INCOMPLETE: the applicant has until this date to complete it (Art. 68(4)) */
-  completionDueDate: string | null;
-  decision: {
-    outcome: "GRANTED" | "REFUSED" | "WITHDRAWN";
-    at: string;
-    date: string;
-    reasons: string | null;
-    by: string;
-  } | null;
-  permitId: string | null;
-  /** the marketplace HDABApproval node this record was seeded from or wrote */
-  approvalNodeId: string | null;
-  seeded: "marketplace" | "demo" | null;
-}
+const texts = z.array(z.string());
+const nullable = z.string().nullable();
+const purpose = z.enum(PURPOSE_CODES);
+const seeded = (...from: ("marketplace" | "demo")[]) =>
+  z.enum(from).nullable().describe("the seed the record comes from; null: written through the API");
+/** a dated act: when (instant and Berlin date) and by whom */
+const act = { at: z.string(), date: z.string(), by: z.string() };
+const decision = <E extends z.ZodType<string>>(outcome: E) =>
+  z.object({ outcome, ...act, reasons: nullable }).nullable();
+const reply = z.object({ text: z.string(), ...act }).nullable();
 
-export interface PermitData {
-  applicationId: string;
-  datasets: string[];
-  datasetTitles: string[];
-  purpose: PurposeCode;
-  organisationDid: string | null;
-  issuedAt: string;
-  issuedDate: string;
-  validFrom: string;
-  validUntil: string;
-  durationMonths: number;
-  conditions: string[];
-  secureProcessingEnvironment: string;
-  pseudonymised: boolean;
-  issuedBy: string;
-  approvalNodeId: string | null;
-  /** marketplace contracts (Contract nodes) this permit backs */
-  contractIds: string[];
-  revocation: { at: string; date: string; reason: string; by: string } | null;
-  expiredAt: string | null;
-  seeded: "marketplace" | "demo" | null;
-}
+export const applicationData = z.object({
+  title: z.string(),
+  summary: z.string().describe("the intended use (Art. 67): for the access body, never published"),
+  purpose,
+  datasets: texts,
+  datasetTitles: texts,
+  organisationDid: nullable,
+  submittedBy: z.string().describe("username of the person who submitted: never published"),
+  submittedAt: z.string(),
+  receivedAt: z
+    .string()
+    .describe("last receipt of the application (submission, or the supplement that completed it)"),
+  receivedDate: z.string(),
+  pseudonymised: z.boolean(),
+  requestedDurationMonths: z.number().int(),
+  clock: clockData,
+  completionDueDate: nullable.describe(
+    "while INCOMPLETE: the applicant has until this date to complete it (Art. 68(4))",
+  ),
+  decision: decision(z.enum(["GRANTED", "REFUSED", "WITHDRAWN"])),
+  permitId: nullable,
+  approvalNodeId: nullable.describe("the marketplace HDABApproval node this record was seeded from or wrote"),
+  seeded: seeded("marketplace", "demo"),
+});
+export type ApplicationData = z.infer<typeof applicationData>;
 
-export interface DataRequestData {
-  title: string;
-  question: string;
-  purpose: PurposeCode;
-  datasets: string[];
-  datasetTitles: string[];
-  submittedBy: string;
-  receivedAt: string;
-  receivedDate: string;
-  /** Art. 69 answer due (see periods.ts: unverified) */
-  dueDate: string;
-  decision: {
-    outcome: "APPROVED" | "REFUSED" | "WITHDRAWN";
-    at: string;
-    date: string;
-    reasons: string | null;
-    by: string;
-  } | null;
-  answer: {
-    summary: string;
-    table: { label: string; value: number }[];
-    at: string;
-    date: string;
-    by: string;
-  } | null;
-  seeded: "demo" | null;
-}
+export const permitData = z.object({
+  applicationId: z.string(),
+  datasets: texts,
+  datasetTitles: texts,
+  purpose,
+  organisationDid: nullable,
+  issuedAt: z.string(),
+  issuedDate: z.string(),
+  validFrom: z.string(),
+  validUntil: z.string(),
+  durationMonths: z.number().int(),
+  conditions: texts,
+  secureProcessingEnvironment: z.string(),
+  pseudonymised: z.boolean(),
+  issuedBy: z.string(),
+  approvalNodeId: nullable,
+  contractIds: texts.describe("marketplace contracts (Contract nodes) this permit backs"),
+  revocation: z.object({ ...act, reason: z.string() }).nullable(),
+  expiredAt: nullable,
+  seeded: seeded("marketplace", "demo"),
+});
+export type PermitData = z.infer<typeof permitData>;
 
-export interface InformationRequestData {
-  applicationId: string;
-  kind: "completeness" | "assessment";
-  questions: string;
-  openedAt: string;
-  openedDate: string;
-  openedBy: string;
-  dueDate: string;
-  answer: { text: string; at: string; date: string; by: string } | null;
-  withdrawal: { reason: string; at: string; by: string } | null;
-}
+export const dataRequestData = z.object({
+  title: z.string(),
+  question: z.string(),
+  purpose,
+  datasets: texts,
+  datasetTitles: texts,
+  submittedBy: z.string(),
+  receivedAt: z.string(),
+  receivedDate: z.string(),
+  dueDate: z.string().describe("Art. 69 answer due (see periods.ts: unverified)"),
+  decision: decision(z.enum(["APPROVED", "REFUSED", "WITHDRAWN"])),
+  answer: z
+    .object({
+      summary: z.string(),
+      table: z.array(z.object({ label: z.string(), value: z.number() })),
+      ...act,
+    })
+    .nullable(),
+  seeded: seeded("demo"),
+});
+export type DataRequestData = z.infer<typeof dataRequestData>;
+
+export const informationRequestData = z.object({
+  applicationId: z.string(),
+  kind: z.enum(["completeness", "assessment"]),
+  questions: z.string(),
+  openedAt: z.string(),
+  openedDate: z.string(),
+  openedBy: z.string(),
+  dueDate: z.string(),
+  answer: reply,
+  withdrawal: z.object({ reason: z.string(), at: z.string(), by: z.string() }).nullable(),
+});
+export type InformationRequestData = z.infer<typeof informationRequestData>;
 
 export const FINDING_SEVERITIES = ["low", "medium", "high"] as const;
 export const FINDING_OUTCOMES = ["resolved", "no-breach", "penalty", "permit-revoked"] as const;
 
-export interface FindingData {
-  subjectRole: "DATA_USER" | "DATA_HOLDER";
-  title: string;
-  description: string;
-  severity: (typeof FINDING_SEVERITIES)[number];
-  article: string | null;
-  relatedPermitId: string | null;
-  openedAt: string;
-  openedDate: string;
-  openedBy: string;
-  responseDueDate: string;
-  response: { text: string; at: string; date: string; by: string } | null;
-  closure: {
-    outcome: (typeof FINDING_OUTCOMES)[number];
-    note: string;
-    at: string;
-    date: string;
-    by: string;
-  } | null;
-}
+export const findingData = z.object({
+  subjectRole: z.enum(["DATA_USER", "DATA_HOLDER"]),
+  title: z.string(),
+  description: z.string(),
+  severity: z.enum(FINDING_SEVERITIES),
+  article: nullable,
+  relatedPermitId: nullable,
+  openedAt: z.string(),
+  openedDate: z.string(),
+  openedBy: z.string(),
+  responseDueDate: z.string(),
+  response: reply,
+  closure: z.object({ outcome: z.enum(FINDING_OUTCOMES), note: z.string(), ...act }).nullable(),
+});
+export type FindingData = z.infer<typeof findingData>;
 
-export interface ResultData {
-  title: string;
-  summary: string;
-  permitId: string | null;
-  dataRequestId: string | null;
-  /** the day processing in the secure processing environment ended (or the data request was answered) */
-  processingCompletedDate: string;
-  /** Art. 61(4): 18 months later */
-  publicationDueDate: string;
-  declaredBy: string;
-  declaredAt: string;
-  check: { outcome: "RELEASED" | "REJECTED"; note: string; at: string; by: string } | null;
-  publication: { url: string; at: string; date: string } | null;
-}
+export const resultData = z.object({
+  title: z.string(),
+  summary: z.string(),
+  permitId: nullable,
+  dataRequestId: nullable,
+  processingCompletedDate: z
+    .string()
+    .describe(
+      "the day processing in the secure processing environment ended (or the data request was answered)",
+    ),
+  publicationDueDate: z.string().describe("Art. 61(4): 18 months later"),
+  declaredBy: z.string(),
+  declaredAt: z.string(),
+  check: z
+    .object({ outcome: z.enum(["RELEASED", "REJECTED"]), note: z.string(), at: z.string(), by: z.string() })
+    .nullable(),
+  publication: z.object({ url: z.string(), at: z.string(), date: z.string() }).nullable(),
+});
+export type ResultData = z.infer<typeof resultData>;
 
-export interface ApplicationView extends ApplicationData {
-  id: string;
-  purposeLabel: string;
-  state: string;
-  organisation: string;
-  createdAt: string;
-  updatedAt: string;
-  clockView: ClockView;
-  openInformationRequestId: string | null;
-  allowedEvents: string[];
-}
+// ---- the records as answered (views.ts builds them) ----
 
-export interface ApplicationDetail extends ApplicationView {
-  history: HistoryEntry[];
-  informationRequests: (InformationRequestData & { id: string; state: string; history: HistoryEntry[] })[];
-  permit: (PermitData & { id: string; state: string; history: HistoryEntry[] }) | null;
-}
+/** what every record answers besides its fields */
+const recordFields = {
+  id: z.string(),
+  state: z.string(),
+  organisation: z.string().describe("the organisation the record concerns"),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  allowedEvents: texts.describe("the events its state allows next"),
+};
+const due = {
+  daysLeft: z.number().int().nullable().describe("days to the due date (Berlin); null when nothing is due"),
+  overdue: z.boolean(),
+};
+const history = z.array(historyEntry);
+const purposeLabel = z.string();
+
+export const applicationRecord = applicationData.extend({
+  ...recordFields,
+  purposeLabel,
+  clockView: clockViewSchema,
+  openInformationRequestId: nullable,
+});
+export type ApplicationView = z.infer<typeof applicationRecord>;
+export const permitRecord = permitData.extend({ ...recordFields, purposeLabel });
+export const dataRequestRecord = dataRequestData.extend({ ...recordFields, ...due, purposeLabel });
+export const findingRecord = findingData.extend({ ...recordFields, ...due });
+export const resultRecord = resultData.extend({ ...recordFields, ...due });
+export const informationRequestRecord = informationRequestData.extend({
+  ...recordFields,
+  ...due,
+  applicationTitle: nullable,
+});
+/** a record of the application's detail: its fields, id, state and history */
+const part = { id: z.string(), state: z.string(), history };
+export const applicationDetail = applicationRecord.extend({
+  history,
+  informationRequests: z.array(informationRequestData.extend(part)),
+  permit: permitData.extend(part).nullable(),
+});
+export type ApplicationDetail = z.infer<typeof applicationDetail>;
 
 // ---- request bodies ----
 

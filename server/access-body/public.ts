@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { GraphStore } from "../graph";
 import { berlinDate } from "./calendar";
 import type { ApplicationData, DataRequestData, PermitData, ResultData } from "./model";
@@ -15,68 +16,75 @@ import type { RecordStore } from "./store";
  * field below is picked explicitly; nothing is spread from a record.
  */
 
-export interface RegisterApplication {
-  id: string;
-  title: string;
-  organisation: string;
-  datasets: string[];
-  purpose: string;
-  purposeLabel: string;
-  receivedDate: string;
-  state: string;
-  decision: "GRANTED" | "REFUSED" | "WITHDRAWN" | null;
-  decisionDate: string | null;
-  /** the justification of a refusal (Art. 57(1)(j)(iii)) */
-  refusalReasons: string | null;
-  permitId: string | null;
-}
+/** GET /api/permits: the public register, every field picked explicitly, nothing personal */
+const nullableText = z.string().nullable();
+const registered = {
+  id: z.string(),
+  organisation: z.string(),
+  datasets: z.array(z.string()).describe("the datasets' titles"),
+  purpose: z.string(),
+  purposeLabel: z.string(),
+  state: z.string(),
+};
+export const publicRegister = z.object({
+  accessBody: z.object({ name: z.string(), did: z.string() }),
+  legalBasis: z.string(),
+  generatedAt: z.string().describe("ISO 8601 time"),
+  asOf: z.string().describe("the day in Berlin, YYYY-MM-DD"),
+  permits: z.array(
+    z.object({
+      ...registered,
+      applicationId: z.string(),
+      issuedDate: z.string(),
+      validFrom: z.string(),
+      validUntil: z.string(),
+      durationMonths: z.number().int(),
+      secureProcessingEnvironment: z.string(),
+      revokedDate: nullableText,
+      revocationReason: nullableText,
+    }),
+  ),
+  applications: z.array(
+    z.object({
+      ...registered,
+      title: z.string(),
+      receivedDate: z.string(),
+      decision: z.enum(["GRANTED", "REFUSED", "WITHDRAWN"]).nullable(),
+      decisionDate: nullableText,
+      refusalReasons: nullableText.describe("the justification of a refusal (Art. 57(1)(j)(iii))"),
+      permitId: nullableText,
+    }),
+  ),
+  dataRequests: z.array(
+    z.object({
+      ...registered,
+      title: z.string(),
+      receivedDate: z.string(),
+      decisionDate: nullableText,
+      refusalReasons: nullableText,
+    }),
+  ),
+});
+type Register = z.infer<typeof publicRegister>;
 
-export interface RegisterPermit {
-  id: string;
-  applicationId: string;
-  organisation: string;
-  datasets: string[];
-  purpose: string;
-  purposeLabel: string;
-  issuedDate: string;
-  validFrom: string;
-  validUntil: string;
-  durationMonths: number;
-  secureProcessingEnvironment: string;
-  state: string;
-  revokedDate: string | null;
-  revocationReason: string | null;
-}
-
-export interface RegisterDataRequest {
-  id: string;
-  title: string;
-  organisation: string;
-  datasets: string[];
-  purpose: string;
-  purposeLabel: string;
-  receivedDate: string;
-  state: string;
-  decisionDate: string | null;
-  refusalReasons: string | null;
-}
-
-export async function register(store: RecordStore, now: Date) {
-  const applications: RegisterApplication[] = (await store.list<ApplicationData>("application")).map((r) => ({
-    id: r.id,
-    title: r.data.title,
-    organisation: r.organisation,
-    datasets: r.data.datasetTitles,
-    purpose: r.data.purpose,
-    purposeLabel: purposeLabel(r.data.purpose),
-    receivedDate: r.data.receivedDate,
-    state: r.state,
-    decision: r.data.decision?.outcome ?? null,
-    decisionDate: r.data.decision?.date ?? null,
-    refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
-    permitId: r.data.permitId,
-  }));
-  const permits: RegisterPermit[] = (await store.list<PermitData>("permit")).map((r) => ({
+export async function register(store: RecordStore, now: Date): Promise<Register> {
+  const applications: Register["applications"] = (await store.list<ApplicationData>("application")).map(
+    (r) => ({
+      id: r.id,
+      title: r.data.title,
+      organisation: r.organisation,
+      datasets: r.data.datasetTitles,
+      purpose: r.data.purpose,
+      purposeLabel: purposeLabel(r.data.purpose),
+      receivedDate: r.data.receivedDate,
+      state: r.state,
+      decision: r.data.decision?.outcome ?? null,
+      decisionDate: r.data.decision?.date ?? null,
+      refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
+      permitId: r.data.permitId,
+    }),
+  );
+  const permits: Register["permits"] = (await store.list<PermitData>("permit")).map((r) => ({
     id: r.id,
     applicationId: r.data.applicationId,
     organisation: r.organisation,
@@ -92,18 +100,20 @@ export async function register(store: RecordStore, now: Date) {
     revokedDate: r.data.revocation?.date ?? null,
     revocationReason: r.data.revocation?.reason ?? null,
   }));
-  const dataRequests: RegisterDataRequest[] = (await store.list<DataRequestData>("dataRequest")).map((r) => ({
-    id: r.id,
-    title: r.data.title,
-    organisation: r.organisation,
-    datasets: r.data.datasetTitles,
-    purpose: r.data.purpose,
-    purposeLabel: purposeLabel(r.data.purpose),
-    receivedDate: r.data.receivedDate,
-    state: r.state,
-    decisionDate: r.data.decision?.date ?? r.data.answer?.date ?? null,
-    refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
-  }));
+  const dataRequests: Register["dataRequests"] = (await store.list<DataRequestData>("dataRequest")).map(
+    (r) => ({
+      id: r.id,
+      title: r.data.title,
+      organisation: r.organisation,
+      datasets: r.data.datasetTitles,
+      purpose: r.data.purpose,
+      purposeLabel: purposeLabel(r.data.purpose),
+      receivedDate: r.data.receivedDate,
+      state: r.state,
+      decisionDate: r.data.decision?.date ?? r.data.answer?.date ?? null,
+      refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
+    }),
+  );
   const newestFirst = <T extends { id: string }>(xs: T[], key: (x: T) => string) =>
     xs.sort((a, b) => key(b).localeCompare(key(a)) || b.id.localeCompare(a.id));
   return {
@@ -118,10 +128,84 @@ export async function register(store: RecordStore, now: Date) {
   };
 }
 
-export type Register = Awaited<ReturnType<typeof register>>;
+const texts = z.array(z.string());
+const count = z.number().int();
+/** GET /api/information: the public information of Art. 58(1) */
+export const publicInformation = z.object({
+  accessBody: z.object({
+    name: z.string(),
+    did: z.string(),
+    country: z.string(),
+    contact: z.string(),
+    role: z.string(),
+  }),
+  generatedAt: z.string().describe("ISO 8601 time"),
+  legalBasis: texts.describe("Art. 58(1)(a)"),
+  howToApply: z.array(z.object({ step: count, title: z.string(), detail: z.string() })),
+  purposes: z
+    .array(
+      z.object({
+        code: z.string(),
+        point: z.string(),
+        label: z.string(),
+        description: z.string(),
+        permitsIssued: count,
+      }),
+    )
+    .describe("the purposes of Art. 53(1)"),
+  conditions: texts,
+  technicalMeasures: texts.describe("Art. 58(1)(b)"),
+  rightsOfNaturalPersons: texts.describe("Art. 58(1)(c), (d)"),
+  statutoryPeriods: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      amount: count,
+      unit: z.string(),
+      article: z.string().describe('the article that sets it, e.g. "Art. 68(4)"'),
+      rule: z.string().describe("what the article says, in our words"),
+      verification: z.enum(["verified", "secondary", "unverified"]),
+    }),
+  ),
+  countingRules: z.string(),
+  permitsIssued: z
+    .object({
+      total: count,
+      active: count,
+      revoked: count,
+      expired: count,
+      byPurpose: z.record(z.string(), count),
+      list: z.array(
+        z.object({
+          id: z.string(),
+          organisation: z.string(),
+          datasets: texts,
+          purpose: z.string(),
+          purposeLabel: z.string(),
+          issuedDate: z.string(),
+          validUntil: z.string(),
+          state: z.string(),
+        }),
+      ),
+    })
+    .describe("Art. 58(1)(f): computed from the records"),
+  publishedResults: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        organisation: z.string(),
+        url: z.string().nullable(),
+        date: z.string().nullable(),
+      }),
+    )
+    .describe("Art. 58(1)(g)"),
+  register: z.string().describe("the register's page"),
+});
+export type Information = z.infer<typeof publicInformation>;
 
 /** Art. 58(1): the public information, computed from the records, the catalogue and the configuration. */
-export async function information(store: RecordStore, graph: GraphStore, now: Date) {
+export async function information(store: RecordStore, graph: GraphStore, now: Date): Promise<Information> {
   const permits = await store.list<PermitData>("permit");
   const active = permits.filter((p) => p.state === "ACTIVE");
   const byPurpose = Object.fromEntries(
@@ -143,7 +227,6 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       role: "Health data access body under Regulation (EU) 2025/327 (EHDS), Chapter IV",
     },
     generatedAt: now.toISOString(),
-    // Art. 58(1)(a)
     legalBasis: [
       "Regulation (EU) 2025/327 (EHDS), Chapter IV: secondary use of electronic health data, under a data permit (Art. 68) or an approved data request (Art. 69).",
       "Health data may be used only for the purposes of Art. 53(1); the uses the regulation prohibits are refused.",
@@ -195,14 +278,12 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       "Outputs leave the secure processing environment only after the access body's check.",
       "Results are made public within 18 months of the end of processing (Art. 61(4)).",
     ],
-    // Art. 58(1)(b)
     technicalMeasures: [
       "Secure processing environment operated by the access body, with access logging.",
       "Pseudonymisation by a trusted third party; the key never leaves it.",
       "Statistical disclosure control on every output (no cell below 10).",
       "Tamper-evident audit trail of every decision and state change.",
     ],
-    // Art. 58(1)(c), (d)
     rightsOfNaturalPersons: [
       "The right to opt out of secondary use where the Member State provides for it (Art. 71).",
       "The rights of Chapter III of the GDPR (information, access, rectification, erasure, restriction, objection), exercised with the data holder or the access body.",
@@ -218,7 +299,6 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       verification: p.verification,
     })),
     countingRules: COUNTING_RULES,
-    // Art. 58(1)(f): computed from the records
     permitsIssued: {
       total: permits.length,
       active: active.length,
@@ -238,7 +318,6 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
         }))
         .sort((a, b) => b.issuedDate.localeCompare(a.issuedDate)),
     },
-    // Art. 58(1)(g)
     publishedResults: published.map((r) => ({
       id: r.id,
       title: r.data.title,
@@ -249,5 +328,3 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
     register: "/register",
   };
 }
-
-export type Information = Awaited<ReturnType<typeof information>>;

@@ -24,87 +24,95 @@ import type { RecordStore } from "./store";
  * plus its pauses, rolled to a working day).
  */
 
-const text = z.string();
-const n = z.number();
-const orNull = n.nullable();
+const count = z.number().int();
+const days = z.number().nullable();
+const counts = z.record(z.string(), count);
 const decisionTime = z.object({
-  applicationId: text,
-  organisation: text,
-  purpose: text,
+  applicationId: z.string(),
+  organisation: z.string(),
+  purpose: z.string(),
   outcome: z.enum(["GRANTED", "REFUSED"]),
-  startDate: text,
-  decisionDate: text,
-  elapsedDays: n,
-  pausedDays: n,
-  extensionMonths: n,
-  deadlineDate: text,
-  allowedDays: n.describe("calendar days the statutory period allowed, not counting pauses"),
+  startDate: z.string(),
+  decisionDate: z.string(),
+  elapsedDays: count,
+  pausedDays: count,
+  extensionMonths: count,
+  deadlineDate: z.string(),
+  allowedDays: count.describe("calendar days the statutory period allowed, not counting pauses"),
   metDeadline: z.boolean(),
 });
-export type DecisionTime = z.infer<typeof decisionTime>;
-const counts = z.record(text, n);
-
-/** GET /api/activity-report's JSON answer (the CSV and HTML forms are made from it) */
+/** GET /api/activity-report's JSON (the CSV and HTML files are made from it) */
 export const activityReportSchema = z.object({
-  title: text,
-  article: text,
-  accessBody: z.object({ name: text, did: text }),
-  period: z.object({ from: text, to: text }),
-  generatedAt: text,
+  title: z.string(),
+  article: z.string(),
+  accessBody: z.object({ name: z.string(), did: z.string() }),
+  period: z.object({ from: z.string(), to: z.string() }),
+  generatedAt: z.string().describe("ISO 8601 time"),
   applications: z.object({
-    received: n,
-    decided: n,
-    granted: n,
-    refused: n,
-    withdrawn: n,
-    pendingAtEndOfPeriod: n,
-    overdueNow: z.array(text).describe("the ids of the applications overdue today"),
+    received: count,
+    decided: count,
+    granted: count,
+    refused: count,
+    withdrawn: count,
+    pendingAtEndOfPeriod: count,
+    overdueNow: z.array(z.string()).describe("the ids of the applications past their deadline today"),
   }),
   decisionTimes: z.object({
-    statutoryPeriod: text,
-    count: n,
-    averageDays: orNull,
-    medianDays: orNull,
-    maxDays: orNull,
-    averageAllowedDays: orNull,
-    withinStatutoryPeriod: n,
-    beyondStatutoryPeriod: n,
-    extended: n,
+    statutoryPeriod: z.string(),
+    count,
+    averageDays: days,
+    medianDays: days,
+    maxDays: days,
+    averageAllowedDays: days,
+    withinStatutoryPeriod: count,
+    beyondStatutoryPeriod: count,
+    extended: count,
     items: z.array(decisionTime),
   }),
   permits: z.object({
-    issued: n,
-    revoked: n,
-    expired: n,
-    activeAtEndOfPeriod: n,
-    byPurpose: z.array(z.object({ purpose: text, label: text, count: n })),
+    issued: count,
+    revoked: count,
+    expired: count,
+    activeAtEndOfPeriod: count,
+    byPurpose: z.array(z.object({ purpose: z.string(), label: z.string(), count })),
   }),
   refusals: z.array(
-    z.object({ applicationId: text, organisation: text, purpose: text, date: text, reasons: text }),
+    z.object({
+      applicationId: z.string(),
+      organisation: z.string(),
+      purpose: z.string(),
+      date: z.string(),
+      reasons: z.string(),
+    }),
   ),
   dataRequests: z.object({
-    received: n,
-    approved: n,
-    refused: n,
-    answered: n,
-    answeredWithinPeriod: n,
-    statutoryPeriod: text,
+    received: count,
+    approved: count,
+    refused: count,
+    answered: count,
+    answeredWithinPeriod: count,
+    statutoryPeriod: z.string(),
   }),
-  informationRequests: z.object({ opened: n, answered: n, averageDaysToAnswer: orNull, openNow: n }),
+  informationRequests: z.object({
+    opened: count,
+    answered: count,
+    averageDaysToAnswer: days,
+    openNow: count,
+  }),
   findings: z.object({
-    opened: n,
-    closed: n,
-    openAtEndOfPeriod: n,
+    opened: count,
+    closed: count,
+    openAtEndOfPeriod: count,
     bySeverity: counts,
     byOutcome: counts,
   }),
   results: z.object({
-    declared: n,
-    released: n,
-    rejected: n,
-    published: n,
-    publicationOverdue: n,
-    statutoryPeriod: text,
+    declared: count,
+    released: count,
+    rejected: count,
+    published: count,
+    publicationOverdue: count,
+    statutoryPeriod: z.string(),
   }),
   marketplace: z.object({ hdabApprovalsByStatus: counts, contractsByStatus: counts }),
 });
@@ -148,7 +156,7 @@ export async function activityReport(
       (a.data.decision?.outcome === "GRANTED" || a.data.decision?.outcome === "REFUSED") &&
       inPeriod(a.data.decision.date, from, to),
   );
-  const decisionTimes: DecisionTime[] = decided
+  const decisionTimes: z.infer<typeof decisionTime>[] = decided
     .filter((a) => a.data.clock.startDate)
     .map((a) => {
       const v = clockView(a.data.clock, now);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { sql } from "kysely";
 import type { AuditLog } from "../audit/log";
 import { rawDdl, serialType, topicVersion, type Relational, type Sql } from "../storage/relational";
@@ -14,8 +15,15 @@ import { rawDdl, serialType, topicVersion, type Relational, type Sql } from "../
 /** the change-feed topic of the access body's records (bumped in the transaction of every write) */
 export const ACCESS_BODY_TOPIC = "access-body-records";
 
-export type RecordKind =
-  "application" | "dataRequest" | "permit" | "informationRequest" | "finding" | "result";
+const recordKind = z.enum([
+  "application",
+  "dataRequest",
+  "permit",
+  "informationRequest",
+  "finding",
+  "result",
+]);
+export type RecordKind = z.infer<typeof recordKind>;
 
 export interface StoredRecord<T = Record<string, unknown>> {
   id: string;
@@ -29,18 +37,20 @@ export interface StoredRecord<T = Record<string, unknown>> {
   data: T;
 }
 
-export interface HistoryEntry {
-  seq: number;
-  recordId: string;
-  kind: RecordKind;
-  at: string;
-  actor: string;
-  event: string;
-  fromState: string | null;
-  toState: string;
-  note: string | null;
-  auditId: string | null;
-}
+/** one entry of a record's history: a state change or an event, with its audit entry */
+export const historyEntry = z.object({
+  seq: z.number().int(),
+  recordId: z.string(),
+  kind: recordKind,
+  at: z.string(),
+  actor: z.string(),
+  event: z.string(),
+  fromState: z.string().nullable(),
+  toState: z.string(),
+  note: z.string().nullable(),
+  auditId: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof historyEntry>;
 
 export interface Actor {
   username: string;

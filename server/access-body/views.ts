@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { berlinDate, daysBetween } from "./calendar";
 import { clockView } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
@@ -15,10 +16,15 @@ import type {
   ApplicationDetail,
   ApplicationView,
   DataRequestData,
+  dataRequestRecord,
   FindingData,
+  findingRecord,
   InformationRequestData,
+  informationRequestRecord,
   PermitData,
+  permitRecord,
   ResultData,
+  resultRecord,
 } from "./model";
 import { purposeLabel } from "./periods";
 
@@ -36,7 +42,7 @@ const flat = <T>(r: Rec<T>) => ({
   updatedAt: r.updatedAt,
 });
 
-export function permitView(r: Rec<PermitData>) {
+export function permitView(r: Rec<PermitData>): z.infer<typeof permitRecord> {
   return {
     ...flat(r),
     purposeLabel: purposeLabel(r.data.purpose),
@@ -44,7 +50,7 @@ export function permitView(r: Rec<PermitData>) {
   };
 }
 
-export function dataRequestView(r: Rec<DataRequestData>, at: Date) {
+export function dataRequestView(r: Rec<DataRequestData>, at: Date): z.infer<typeof dataRequestRecord> {
   const open = r.state === "SUBMITTED" || r.state === "APPROVED";
   const daysLeft = open ? daysBetween(berlinDate(at), r.data.dueDate) : null;
   return {
@@ -56,7 +62,7 @@ export function dataRequestView(r: Rec<DataRequestData>, at: Date) {
   };
 }
 
-export function findingView(r: Rec<FindingData>, at: Date) {
+export function findingView(r: Rec<FindingData>, at: Date): z.infer<typeof findingRecord> {
   const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.responseDueDate) : null;
   return {
     ...flat(r),
@@ -66,7 +72,7 @@ export function findingView(r: Rec<FindingData>, at: Date) {
   };
 }
 
-export function resultView(r: Rec<ResultData>, at: Date) {
+export function resultView(r: Rec<ResultData>, at: Date): z.infer<typeof resultRecord> {
   const daysLeft = r.state === "PUBLISHED" ? null : daysBetween(berlinDate(at), r.data.publicationDueDate);
   return {
     ...flat(r),
@@ -134,7 +140,10 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
     };
   }
 
-  async function informationRequestView(r: Rec<InformationRequestData>, at: Date) {
+  async function informationRequestView(
+    r: Rec<InformationRequestData>,
+    at: Date,
+  ): Promise<z.infer<typeof informationRequestRecord>> {
     const app = await store.get<ApplicationData>(r.data.applicationId);
     const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.dueDate) : null;
     return {

@@ -1,16 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import {
-  created,
-  fails,
-  has,
-  idField,
-  NO_CONTENT,
-  ok,
-  optionalId,
-  requiredText,
-} from "../http/contract-fields";
-import { CREDENTIAL_FIELDS_REQUIRED } from "./service";
+import { created, fails, idField, NO_CONTENT, ok, optionalId, requiredText } from "../http/contract-fields";
+import { CREDENTIAL_FIELDS_REQUIRED, issuanceStarted, labelledDefinition, listedCredential } from "./service";
 
 /** The declarations of the credential routes (server/http/contract.ts). */
 
@@ -32,17 +23,17 @@ export const credentialContract: Contracts = {
   "GET /api/credentials": {
     query: credentialListQuery,
     answers: {
-      200: ok(z.array(has("id", "type")), "Verifiable credentials"),
+      200: ok(z.array(listedCredential), "Verifiable credentials"),
       502: fails("The identity hub or issuer failed"),
     },
   },
   "GET /api/credentials/definitions": {
-    answers: { 200: ok(z.array(has("id", "credentialType"))), 502: fails("The issuer service failed") },
+    answers: { 200: ok(z.array(labelledDefinition)), 502: fails("The issuer service failed") },
   },
   "POST /api/credentials/request": {
     body: credentialRequestBody,
     answers: {
-      201: created(z.looseObject({}), "Issuance process started"),
+      201: created(issuanceStarted, "Issuance process started"),
       403: fails("Not the caller's participant context"),
       404: fails("Unknown participant context or credential type"),
       502: fails("The issuer service failed"),

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
@@ -11,6 +12,7 @@ import {
   createVerifier,
   didWebUrl,
   newVerificationInputs,
+  credentialVerification,
   type CredentialVerification,
   type CredentialVerifier,
   type VerificationInputs,
@@ -48,27 +50,50 @@ export const CREDENTIAL_PURPOSES: Record<string, { label: string; proves: string
   },
 };
 
-export type ListedCredential = Credential & {
-  /** the issuer's record id (what DELETE /api/credentials/{id} also accepts) */
-  recordId: string;
-  holder: string | null;
-  participantContextId: string | null;
-  label: string;
-  status: "valid" | "revoked" | "unverified";
-  verification: CredentialVerification;
-};
+/** a credential as GET /api/credentials lists it: the spec's Credential with where it is held and its verification */
+export const listedCredential = z.looseObject({
+  id: z.string(),
+  type: z.array(z.string()),
+  issuer: z.string().describe("the issuer's DID"),
+  credentialSubject: z.record(z.string(), z.unknown()),
+  issuanceDate: z.string(),
+  proof: z.record(z.string(), z.unknown()),
+  format: z.string().optional().describe("the issuer's format, e.g. VC1_0_JWT"),
+  recordId: z.string().describe("the issuer's record id (what DELETE /api/credentials/{id} also accepts)"),
+  holder: z.string().nullable().describe("the subject's DID"),
+  participantContextId: z.string().nullable(),
+  label: z.string(),
+  status: z.enum(["valid", "revoked", "unverified"]),
+  verification: credentialVerification,
+});
+export type ListedCredential = z.infer<typeof listedCredential>;
+/** a credential definition of the issuer, as it sends it, with what it proves */
+export const labelledDefinition = z.looseObject({
+  id: z.string(),
+  credentialType: z.string(),
+  label: z.string(),
+  proves: z.string(),
+});
+/** the 201 of POST /api/credentials/request */
+export const issuanceStarted = z.object({
+  holderPid: z.string().describe("the issuance process's id at the holder's identity hub"),
+  participantContextId: z.string(),
+  credentialType: z.string(),
+  issuerDid: z.string(),
+  status: z.literal("REQUESTED"),
+  label: z.string(),
+  note: z.string(),
+});
 
 export interface CredentialService {
   /** @param now the time verified at (default: now) */
   list(user: SessionUser, participantId?: string, now?: Date): Promise<ListedCredential[]>;
-  definitions(): Promise<
-    (Record<string, unknown> & { id: string; credentialType: string; label: string; proves: string })[]
-  >;
+  definitions(): Promise<z.infer<typeof labelledDefinition>[]>;
   request(
     participantContextId: string,
     credentialType: string,
     user: SessionUser,
-  ): Promise<Record<string, unknown>>;
+  ): Promise<z.infer<typeof issuanceStarted>>;
   revoke(id: string, user: SessionUser): Promise<void>;
   /** the participant contexts the caller may request credentials for */
   requestableContexts(user: SessionUser): Promise<{ id: string; did: string }[]>;

@@ -1,4 +1,5 @@
 import { gunzipSync } from "node:zlib";
+import { z } from "zod";
 import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 
 /**
@@ -12,18 +13,22 @@ import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWT
  * service's origin): a credential cannot send the hub to fetch an arbitrary URL.
  */
 
-export interface VerificationCheck {
-  ok: boolean;
-  detail: string;
-}
+const verificationCheck = z.object({ ok: z.boolean(), detail: z.string() });
+export type VerificationCheck = z.infer<typeof verificationCheck>;
 
-export interface CredentialVerification {
-  verified: boolean;
-  checks: Record<"issuer" | "signature" | "validity" | "revocation", VerificationCheck>;
-  /** the first failed check, in words; null when verified */
-  reason: string | null;
-  checkedAt: string;
-}
+/** a credential's verification, as each listed credential carries it */
+export const credentialVerification = z.object({
+  verified: z.boolean(),
+  checks: z.object({
+    issuer: verificationCheck,
+    signature: verificationCheck,
+    validity: verificationCheck,
+    revocation: verificationCheck,
+  }),
+  reason: z.string().nullable().describe("the first failed check, in words; null when verified"),
+  checkedAt: z.string().describe("ISO 8601 time"),
+});
+export type CredentialVerification = z.infer<typeof credentialVerification>;
 
 export interface TrustAnchor {
   /** the DID of the dataspace's issuer */

@@ -3,7 +3,6 @@ import type { Contracts } from "../http/contract";
 import {
   created,
   fails,
-  has,
   idField,
   NO_CONTENT,
   ok,
@@ -11,7 +10,13 @@ import {
   refusals,
   requiredText,
 } from "../http/contract-fields";
-import { POLICY_FIELDS_REQUIRED, POLICY_ID_REQUIRED, POLICY_UPDATE_FIELDS_REQUIRED } from "./policy-document";
+import { effectiveScopeSchema } from "./scope";
+import {
+  listedPolicy,
+  POLICY_FIELDS_REQUIRED,
+  POLICY_ID_REQUIRED,
+  POLICY_UPDATE_FIELDS_REQUIRED,
+} from "./policy-document";
 
 /**
  * The declarations of the ODRL policy routes (server/http/contract.ts). participantId and policyId are
@@ -20,7 +25,7 @@ import { POLICY_FIELDS_REQUIRED, POLICY_ID_REQUIRED, POLICY_UPDATE_FIELDS_REQUIR
  */
 
 const policy = z.looseObject({}).describe("an ODRL policy (Set, Offer or Agreement)");
-const stored = has("@id", "policy", "participantId");
+
 const UPSTREAM = fails("The connector failed (502)");
 /** the ODRL 2.2 checks of policy-document.ts, past the body's shape */
 const INVALID_ODRL = refusals("Invalid ODRL 2.2 policy: <problems>");
@@ -77,7 +82,7 @@ export const policyContract: Contracts = {
     query: policyQueries.list,
     answers: {
       400: refusals("participantId is required with policyId"),
-      200: ok(z.union([z.array(stored), stored]), "The policies, or with policyId the one"),
+      200: ok(z.union([z.array(listedPolicy), listedPolicy]), "The policies, or with policyId the one"),
       404: fails("No such policy"),
       502: UPSTREAM,
     },
@@ -86,7 +91,7 @@ export const policyContract: Contracts = {
     body: policyBodies.create,
     answers: {
       400: INVALID_ODRL,
-      201: created(stored),
+      201: created(listedPolicy),
       404: fails("Unknown participant context"),
       409: fails("A policy with this @id exists already"),
       502: UPSTREAM,
@@ -96,7 +101,7 @@ export const policyContract: Contracts = {
     body: policyBodies.update,
     answers: {
       400: INVALID_ODRL,
-      200: ok(stored),
+      200: ok(listedPolicy),
       404: fails("No such policy"),
       409: fails("Changed meanwhile"),
       502: UPSTREAM,
@@ -106,5 +111,5 @@ export const policyContract: Contracts = {
     query: policyQueries.remove,
     answers: { 204: NO_CONTENT, 404: fails("No such policy"), 409: fails("In use"), 502: UPSTREAM },
   },
-  "GET /api/odrl/scope": { answers: { 200: ok(has("subject", "permissions")) } },
+  "GET /api/odrl/scope": { answers: { 200: ok(effectiveScopeSchema) } },
 };

@@ -1,12 +1,12 @@
+import { z } from "zod";
+
+const rules = z.array(z.record(z.string(), z.unknown())).optional();
 /** An ODRL policy definition as the hub keeps it and the connector's management API carries it. */
-export interface OdrlPolicyDocument {
-  "@id": string;
-  "@type": string;
-  policy: {
-    "@type": string;
-    permission?: Record<string, unknown>[];
-    prohibition?: Record<string, unknown>[];
-    obligation?: Record<string, unknown>[];
-    [k: string]: unknown;
-  };
-}
+export const odrlPolicyDocument = z.object({
+  "@id": z.string(),
+  "@type": z.string(),
+  policy: z
+    .looseObject({ "@type": z.string(), permission: rules, prohibition: rules, obligation: rules })
+    .describe("the ODRL policy (Set, Offer or Agreement) with its rules, other keys as sent"),
+});
+export type OdrlPolicyDocument = z.infer<typeof odrlPolicyDocument>;

@@ -1,6 +1,7 @@
 import { type ApiError } from "../http/errors";
 import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
-import type { OdrlPolicyDocument } from "./document";
+import { z } from "zod";
+import { odrlPolicyDocument, type OdrlPolicyDocument } from "./document";
 import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
 import { invalidFields } from "../http/field-errors";
 
@@ -19,18 +20,27 @@ export const POLICY_LIST_FAILED = "Failed to fetch policy definitions";
 /** The spec's OdrlPolicy: `@id`, `@type`, and `policy` with `@type` Set, Offer or Agreement and its rules. */
 export type { OdrlPolicyDocument };
 
-export type ConnectorSyncState = "in-sync" | "hub-newer" | "missing-at-connector" | "connector-only";
-
-export interface ListedPolicy extends OdrlPolicyDocument {
-  participantId: string;
-  /** hub: written through the hub (registry); connector: found only at the connector (seeded or written elsewhere) */
-  source: "hub" | "connector";
-  version: number | null;
-  createdBy: string | null;
-  updatedBy: string | null;
-  updatedAt: string | null;
-  connector: { state: ConnectorSyncState; detail: string | null };
-}
+/** a policy as the list, get, create and update answer it */
+export const listedPolicy = odrlPolicyDocument.extend({
+  participantId: z.string(),
+  source: z
+    .enum(["hub", "connector"])
+    .describe(
+      "hub: written through the hub (registry); connector: found only at the connector (seeded or written elsewhere)",
+    ),
+  version: z.number().int().nullable(),
+  createdBy: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  connector: z
+    .object({
+      state: z.enum(["in-sync", "hub-newer", "missing-at-connector", "connector-only"]),
+      detail: z.string().nullable(),
+    })
+    .describe("whether the connector holds the hub's latest version"),
+});
+export type ListedPolicy = z.infer<typeof listedPolicy>;
+export type ConnectorSyncState = ListedPolicy["connector"]["state"];
 
 const POLICY_ID = /^[A-Za-z0-9][A-Za-z0-9._:~@-]{0,199}$/;
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
@@ -17,59 +18,79 @@ import type { GraphNode, GraphStore } from "../graph";
  * and the access body's permit (Art. 68).
  */
 
-export interface ScopeRule {
-  action: string;
-  target: string | null;
-  constraints: Record<string, unknown>[];
-  /** the policy the rule comes from */
-  policyId: string;
-  policyType: string;
-}
-
-export interface ScopeGrant {
-  contractId: string;
-  agreementId: string;
-  assetId: string | null;
-  datasetId: string | null;
-  datasetTitle: string | null;
-  provider: string | null;
-  purpose: string | null;
-  contractStatus: string | null;
-  permit: { number: string; status: string; validUntil: string | null } | null;
-  validUntil: string | null;
-  effective: boolean;
-  /** why a grant is not effective */
-  reason: string | null;
-}
-
-export interface EffectiveScope {
-  subject: { username: string; organisation: string; did: string | null; roles: string[] };
-  /** provider (data holder), consumer (data user), supervisor (access body), operator, patient, trust-center */
-  standing: string[];
-  permissions: ScopeRule[];
-  prohibitions: ScopeRule[];
-  obligations: ScopeRule[];
-  accessibleDatasets: {
-    id: string;
-    title: string;
-    via: string;
-    purpose: string | null;
-    until: string | null;
-  }[];
-  /** the earliest date at which an effective permission ends; null when none has a limit */
-  temporalLimit: { until: string; contractId: string } | null;
-  /** exists: a GRANTED data permit in force (not past its end) covers one of the caller's contracts */
-  hdabApproval: { exists: boolean; inForce: number; granted: number; pending: number; revoked: number };
-  /** exists: an active contract not past its end, or a contract negotiation finalised at the connector */
-  activeContract: { exists: boolean; count: number };
-  grants: ScopeGrant[];
-  /** contract negotiations the caller's participant context finalised at the connector */
-  dataspaceAgreements:
-    | { negotiationId: string; contractAgreementId: string | null; counterPartyAddress: string | null }[]
-    | null;
-  notes: string[];
-  computedAt: string;
-}
+const text = z.string().nullable();
+const scopeRule = z.object({
+  action: z.string(),
+  target: text,
+  constraints: z.array(z.record(z.string(), z.unknown())).describe("the rule's ODRL constraints as stored"),
+  policyId: z.string().describe("the policy the rule comes from"),
+  policyType: z.string(),
+});
+type ScopeRule = z.infer<typeof scopeRule>;
+const scopeGrant = z.object({
+  contractId: z.string(),
+  agreementId: z.string(),
+  assetId: text,
+  datasetId: text,
+  datasetTitle: text,
+  provider: text,
+  purpose: text,
+  contractStatus: text,
+  permit: z.object({ number: z.string(), status: z.string(), validUntil: text }).nullable(),
+  validUntil: text,
+  effective: z.boolean(),
+  reason: text.describe("why a grant is not effective"),
+});
+type ScopeGrant = z.infer<typeof scopeGrant>;
+const rulesOf = z.array(scopeRule);
+/** GET /api/odrl/scope's answer */
+export const effectiveScopeSchema = z.object({
+  subject: z.object({
+    username: z.string(),
+    organisation: z.string(),
+    did: text,
+    roles: z.array(z.string()),
+  }),
+  standing: z
+    .array(z.string())
+    .describe(
+      "provider (data holder), consumer (data user), supervisor (access body), operator, patient, trust-center",
+    ),
+  permissions: rulesOf,
+  prohibitions: rulesOf,
+  obligations: rulesOf,
+  accessibleDatasets: z.array(
+    z.object({ id: z.string(), title: z.string(), via: z.string(), purpose: text, until: text }),
+  ),
+  temporalLimit: z
+    .object({ until: z.string(), contractId: z.string() })
+    .nullable()
+    .describe("the earliest date at which an effective permission ends; null when none has a limit"),
+  hdabApproval: z
+    .object({
+      exists: z.boolean(),
+      inForce: z.number().int(),
+      granted: z.number().int(),
+      pending: z.number().int(),
+      revoked: z.number().int(),
+    })
+    .describe(
+      "exists: a GRANTED data permit in force (not past its end) covers one of the caller's contracts",
+    ),
+  activeContract: z
+    .object({ exists: z.boolean(), count: z.number().int() })
+    .describe(
+      "exists: an active contract not past its end, or a contract negotiation finalised at the connector",
+    ),
+  grants: z.array(scopeGrant),
+  dataspaceAgreements: z
+    .array(z.object({ negotiationId: z.string(), contractAgreementId: text, counterPartyAddress: text }))
+    .nullable()
+    .describe("contract negotiations the caller's participant context finalised at the connector"),
+  notes: z.array(z.string()),
+  computedAt: z.string().describe("ISO 8601 time"),
+});
+type EffectiveScope = z.infer<typeof effectiveScopeSchema>;
 
 function rules(raw: unknown): Record<string, unknown>[] {
   let v: unknown = raw;
