@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { ok, optionalText, refusals } from "../http/contract-fields";
 import { auditQuery } from "./handlers";
-import { KIND_PATTERN } from "./retention";
+import { KIND_PATTERN, purgeReport, retentionOverview, retentionRow } from "./retention";
 
 /** The declarations of the audit routes (server/http/contract.ts). */
 
@@ -47,7 +47,9 @@ export const auditContract: Contracts = {
   },
   "GET /api/admin/audit/retention": {
     query: z.object({ kind: optionalText("one entry kind") }),
-    answers: { 200: ok(z.looseObject({}), "Every kind's rules, or with ?kind= that kind's") },
+    answers: {
+      200: ok(z.union([retentionOverview, retentionRow]), "Every kind's rules, or with ?kind= that kind's"),
+    },
   },
   "POST /api/admin/audit/retention": {
     // documented only (the handler reads it, retention.ts): kind and days, or action purge
@@ -74,7 +76,7 @@ export const auditContract: Contracts = {
       }),
     bodyParsedBy: "handler",
     answers: {
-      200: ok(z.looseObject({})),
+      200: ok(z.union([retentionRow, purgeReport]), "the kind's retention as set, or the purge's report"),
       400: refusals(
         "Retention for <kind> cannot be shorter than <the kind's statutory floor>",
         "Retention for <kind> cannot be longer than 3653 days<rest>",

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Relational } from "../storage/relational";
 import { AUDIT_TOPIC, type AuditLog } from "./log";
 import { invalidField, invalidFields, missingFields } from "../http/field-errors";
@@ -35,16 +36,16 @@ export const RETENTION_MAX_DAYS = 3653; // ten years: the longest period this hu
 const YEAR = 365;
 const years = (n: number) => n * YEAR + Math.ceil(n / 4);
 
-export interface RetentionRule {
-  id: string;
-  label: string;
-  kinds: readonly string[];
-  minimumDays: number;
-  /** the provision the floor comes from */
-  basis: string;
-  statutory: boolean;
-  verification: "secondary" | "own-rule";
-}
+const retentionRule = z.object({
+  id: z.string(),
+  label: z.string(),
+  kinds: z.array(z.string()).readonly(),
+  minimumDays: z.number().int(),
+  basis: z.string().describe("the provision the floor comes from"),
+  statutory: z.boolean(),
+  verification: z.enum(["secondary", "own-rule"]),
+});
+export type RetentionRule = z.infer<typeof retentionRule>;
 
 export const RETENTION_RULES: readonly RetentionRule[] = [
   {
@@ -113,33 +114,43 @@ export function ruleFor(kind: string): RetentionRule {
   return RETENTION_RULES.find((r) => r.kinds.includes(kind)) ?? UNKNOWN_KIND_RULE;
 }
 
-export interface RetentionRow {
-  kind: string;
-  /** the period in force, in days */
-  days: number;
-  minimumDays: number;
-  maximumDays: number;
-  rule: string;
-  ruleLabel: string;
-  basis: string;
-  statutory: boolean;
-  verification: RetentionRule["verification"];
-  /** "minimum": the floor applies (no period set); "set": chosen by someone */
-  source: "minimum" | "set";
-  setBy: string | null;
-  setAt: string | null;
-  entries: number;
-  purged: number;
-  oldest: string | null;
-  /** entries older than the period, which the next purge removes */
-  due: number;
-}
+/** one kind's retention as GET/POST /api/admin/audit/retention answer it */
+export const retentionRow = z.object({
+  kind: z.string(),
+  days: z.number().int().describe("the period in force, in days"),
+  minimumDays: z.number().int(),
+  maximumDays: z.number().int(),
+  rule: z.string(),
+  ruleLabel: z.string(),
+  basis: z.string(),
+  statutory: z.boolean(),
+  verification: retentionRule.shape.verification,
+  source: z
+    .enum(["minimum", "set"])
+    .describe("minimum: the floor applies (no period set); set: chosen by someone"),
+  setBy: z.string().nullable(),
+  setAt: z.string().nullable(),
+  entries: z.number().int(),
+  purged: z.number().int(),
+  oldest: z.string().nullable(),
+  due: z.number().int().describe("entries older than the period, which the next purge removes"),
+});
+export type RetentionRow = z.infer<typeof retentionRow>;
 
-export interface PurgeReport {
-  at: string;
-  purged: Record<string, number>;
-  total: number;
-}
+/** every kind's retention, its rules and the last purge (GET without ?kind=) */
+export const retentionOverview = z.object({
+  kinds: z.array(retentionRow),
+  rules: z.array(retentionRule).readonly(),
+  maximumDays: z.number().int(),
+  lastPurge: z.string().nullable(),
+});
+
+export const purgeReport = z.object({
+  at: z.string(),
+  purged: z.record(z.string(), z.number().int()).describe("entries removed per kind"),
+  total: z.number().int(),
+});
+export type PurgeReport = z.infer<typeof purgeReport>;
 
 export interface RetentionService {
   list(now?: Date): Promise<RetentionRow[]>;
@@ -155,7 +166,10 @@ export interface RetentionService {
    * rules and the last purge), and until when it holds with no write in between: each kind's `due`
    * count changes when its oldest entry not yet due passes its period (ms since the epoch).
    */
-  answer(kind: string | undefined, now?: Date): Promise<{ value: unknown; until: number }>;
+  answer(
+    kind: string | undefined,
+    now?: Date,
+  ): Promise<{ value: RetentionRow | z.infer<typeof retentionOverview>; until: number }>;
 }
 
 export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
