@@ -12,6 +12,8 @@
  *   npm run bench -- --sizes 100000                 # the 100,000-patient section (by hand: long)
  *   npm run bench -- --sizes 1000 --seconds 2 --only graph --out /tmp/b.md
  *   npm run bench -- --graph neo4j --sizes 10000      # the graph routes with the graph in Neo4j (or postgres)
+ *   npm run bench -- --graph neo4j --sizes 100000 --graph-import ./export   # Neo4j loaded by neo4j-admin from
+ *                                                   # `scripts/seed-export.ts --format csv --patients 100000 --out ./export`
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -62,6 +64,8 @@ function args() {
     twoInstancesOnly: a.includes("--two-instances-only"),
     /** the graph in a real Neo4j or in PostgreSQL, started for each size (scripts/bench/graph-stores.ts) */
     graph: graphKind(get("graph")),
+    /** with `--graph neo4j`: a CSV export Neo4j imports with neo4j-admin before the hub starts (one size) */
+    graphImport: get("graph-import"),
   };
 }
 
@@ -148,6 +152,8 @@ interface SizeResult {
   graph?: GraphKind;
   /** with a graph store: the first read after a write, per read */
   firstReads?: FirstRead[];
+  /** with `--graph-import`: the export's import by neo4j-admin and Neo4j's first start on it, ms */
+  importMs?: number;
   /** the load average (1/5/15 min) when this size started: the machine is shared */
   loadAtStart?: number[];
   run: string;
@@ -308,11 +314,11 @@ function sectionFor(s: SizeResult, current: boolean): string {
     ...(current ? [] : [`Carried over from the run of ${s.run} (not run this time).`, ""]),
     ...(s.graph
       ? [
-          `The graph in ${GRAPH_NAMES[s.graph]}, started for this size and seeded by the hub on start (\`npm run bench -- --graph ${s.graph}\`); only the routes that read the graph store.${s.loadAtStart ? ` Load average when this size started: ${s.loadAtStart.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min), on a 2-core machine shared with other engineers' work.` : ""}`,
+          `The graph in ${GRAPH_NAMES[s.graph]}, started for this size and ${s.importMs === undefined ? `seeded by the hub on start (\`npm run bench -- --graph ${s.graph}\`)` : `loaded from the CSV export by neo4j-admin before it started (\`--graph-import\`: import and Neo4j's first start ${f1(s.importMs / 1000)} s), the hub building its schema and counts on it`}; only the routes that read the graph store.${s.loadAtStart ? ` Load average when this size started: ${s.loadAtStart.map((l) => l.toFixed(2)).join(" / ")} (1/5/15 min), on a 2-core machine shared with other engineers' work.` : ""}`,
           "",
         ]
       : []),
-    `Server ready (seeded from empty) in ${f1(s.readyMs / 1000)} s${s.settleMs === undefined ? "" : `, settled ${f1(s.settleMs / 1000)} s later`}; peak resident memory ${s.peakMiB} MiB; resident memory after the run ${s.rssAfterMiB} MiB.`,
+    `Server ready (${s.importMs === undefined ? "seeded from empty" : "its start-up work on the imported graph"}) in ${f1(s.readyMs / 1000)} s${s.settleMs === undefined ? "" : `, settled ${f1(s.settleMs / 1000)} s later`}; peak resident memory ${s.peakMiB} MiB; resident memory after the run ${s.rssAfterMiB} MiB.`,
     "",
     "| route | path | req/s | p50 ms | p95 ms | p99 ms | errors | KiB/resp | server CPU ms/req | baseline req/s | baseline p50 ms | of baseline | notes |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -383,7 +389,9 @@ async function measureSize(
 ): Promise<SizeResult> {
   console.log(`\n== ${size(patients)} patients: starting server and seeding…`);
   const loadAtStart = os.loadavg();
-  const system = opt.graph ? await startGraphSystem(opt.graph) : undefined;
+  const tSystem = Date.now();
+  const system = opt.graph ? await startGraphSystem(opt.graph, opt.graphImport) : undefined;
+  const importMs = opt.graphImport ? Date.now() - tSystem : undefined;
   const t0 = Date.now();
   const srv = await startBenchServer(patients, { env: system?.env });
   const cookies = new Map<string, string>();
@@ -498,6 +506,7 @@ async function measureSize(
       patients,
       graph: opt.graph,
       firstReads,
+      importMs,
       loadAtStart,
       run: new Date().toISOString(),
       readyMs: srv.readyMs,

@@ -33,16 +33,22 @@ export const FIRST_READS = [
 ];
 export const FIRST_READ_TARGET_MS = 500;
 
-/** the system holding the graph, and the hub's environment pointing at it */
+/**
+ * the system holding the graph, and the hub's environment pointing at it. With `importFrom` (a directory
+ * written by `scripts/seed-export.ts --format csv`, Neo4j only) Neo4j imports it with neo4j-admin before
+ * it starts (decision 0068), and the hub finds the population there instead of seeding it
+ */
 export async function startGraphSystem(
   kind: GraphKind,
+  importFrom?: string,
 ): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
   const log = (line: string) => console.log(`   ${line}`);
   if (kind === "postgres") {
+    if (importFrom) throw new Error("--graph-import is for --graph neo4j");
     const pg = await startPostgres({ log });
     return { env: { DATABASE_URL: pg.url }, stop: () => pg.stop() };
   }
-  const neo = await startNeo4j({ log, heap: process.env.BENCH_NEO4J_HEAP ?? "2g" });
+  const neo = await startNeo4j({ log, heap: process.env.BENCH_NEO4J_HEAP ?? "2g", importFrom });
   return {
     env: { NEO4J_URI: neo.uri, NEO4J_USER: neo.user, NEO4J_PASSWORD: neo.password },
     stop: () => neo.stop(),

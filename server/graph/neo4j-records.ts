@@ -12,7 +12,71 @@ export const SCHEMA = [
   "CREATE CONSTRAINT graph_node_id IF NOT EXISTS FOR (n:GraphNode) REQUIRE n.id IS UNIQUE",
   "CREATE INDEX graph_node_layer IF NOT EXISTS FOR (n:GraphNode) ON (n.layer, n.seq)",
   "CREATE CONSTRAINT graph_write_id IF NOT EXISTS FOR (w:GraphWrite) REQUIRE w.id IS UNIQUE",
+  "CREATE CONSTRAINT graph_edge_count_pair IF NOT EXISTS FOR (c:GraphEdgeCount) REQUIRE c.pair IS UNIQUE",
 ];
+
+/**
+ * The relationships per pair of layers (`l2:l3`: from an l2 node to an l3 node), kept in the graph by
+ * every write in its own transaction, as `graph_counts` is in PostgreSQL (decision 0078): the totals
+ * among fewer layers than all are read from them, never counted by a walk (a walk of l3 took 1.1–1.9 s
+ * at 10,000 patients and ran past every deadline at 100,000). `pairOf(a, b)` is the key of a
+ * relationship from `a` to `b`; `EDGE_COUNT_ADD` adds `k` to the pair `pair` (both in scope).
+ */
+export const pairOf = (a: string, b: string) => `coalesce(${a}.layer, '') + ':' + coalesce(${b}.layer, '')`;
+export const EDGE_COUNT_ADD =
+  "MERGE (c:GraphEdgeCount {pair: pair}) ON CREATE SET c.n = k ON MATCH SET c.n = c.n + k";
+/** the kept counts, every pair */
+export const EDGE_COUNTS_READ = "MATCH (c:GraphEdgeCount) RETURN c.pair AS pair, c.n AS n";
+/**
+ * A graph whose relationships were made without the kept counts (loaded by neo4j-admin or by hand, or by
+ * a hub before decision 0078) is counted once, at start-up, in one transaction: the marker `*` first (a
+ * MERGE on the unique pair: a second instance starting at once waits for it, then finds it), then every
+ * pair set to the walk of every relationship. A graph that has the marker is not counted again.
+ */
+export const EDGE_COUNTS_INIT = {
+  marker:
+    "MERGE (s:GraphEdgeCount {pair: '*'}) ON CREATE SET s.n = 0, s.fresh = true ON MATCH SET s.fresh = false RETURN s.fresh AS fresh",
+  zero: "MATCH (c:GraphEdgeCount) WHERE c.pair <> '*' SET c.n = 0",
+  walk: `MATCH (a:GraphNode)-[e]->(b:GraphNode) WITH ${pairOf("a", "b")} AS pair, count(e) AS k ${EDGE_COUNT_ADD}`,
+};
+
+/**
+ * The highest `seq` of every node: per layer, the last entry of the (layer, seq) index (an index seek
+ * in descending order), not `max(n.seq)` over every :GraphNode (a scan: 4–6 s at 100,000 patients)
+ */
+export const lastSeqStatement = `UNWIND $layers AS l CALL { WITH l MATCH (n:GraphNode) WHERE n.layer = l AND n.seq IS NOT NULL RETURN n.seq AS s ORDER BY n.layer DESC, n.seq DESC LIMIT 1 } RETURN coalesce(max(s), 0) AS s`;
+
+/**
+ * The edges among a set of nodes bounded by the set's size, not by its nodes' degrees (a dataset of
+ * 100,000 patients has 100,000 relationships; reading them all for a 1,000-node sample ran past the 5 s
+ * deadline). First each node's out- and in-degree (Neo4j keeps them: no relationship read); then an edge
+ * a→b is read from a's outgoing relationships when a has fewer than EDGE_DEGREE_CAP, else from b's
+ * incoming ones when b has fewer, else by an expand-into of the pair per relationship type (`types`, the
+ * graph's): Neo4j walks the end with fewer relationships of that type, and a dataset's many INCLUDES
+ * and a concept's many CODED_BY are never both in one pair's type. The index hints keep the planner from
+ * scanning the id index (it did on a small graph). PostgreSQL's edgesAmong is the same (decision 0062).
+ */
+export const EDGE_DEGREE_CAP = 128;
+export const DEGREES_STATEMENT =
+  "UNWIND $ids AS id MATCH (n:GraphNode {id: id}) USING INDEX n:GraphNode(id) RETURN id, COUNT { (n)-->() } AS outs, COUNT { (n)<--() } AS ins";
+export const edgesAmongStatement = (types: readonly string[]) => `CALL {
+    UNWIND $lowOut AS x MATCH (a:GraphNode {id: x}) USING INDEX a:GraphNode(id)
+    MATCH (a)-[e]->(b) WHERE b.id IN $ids RETURN e, a, b
+  UNION ALL
+    UNWIND $lowIn AS y MATCH (b:GraphNode {id: y}) USING INDEX b:GraphNode(id)
+    MATCH (a)-[e]->(b) WHERE a.id IN $highOut RETURN e, a, b${
+      types.length
+        ? `
+  UNION ALL
+    UNWIND $highOut AS x MATCH (a:GraphNode {id: x}) USING INDEX a:GraphNode(id) WITH collect(a) AS froms
+    UNWIND $highIn AS y MATCH (b:GraphNode {id: y}) USING INDEX b:GraphNode(id) WITH froms, collect(b) AS tos
+    UNWIND froms AS a UNWIND tos AS b
+    CALL { WITH a, b ${types.map((t) => `MATCH (a)-[e:${safeType(t)}]->(b) RETURN e`).join(" UNION ALL WITH a, b ")} }
+    RETURN e, a, b`
+        : ""
+    }
+  }
+  RETURN e.id AS id, a.id AS source, b.id AS target, type(e) AS type`;
 
 /**
  * The first `$q` nodes of layer `$layer` in sampling order (NODE_RETURN's columns): a seek of `$q` entries of
@@ -30,9 +94,13 @@ export const WRITE_MARKS_PRUNE =
 /** the index on the `id` of one relationship type (deleteEdge's lookup) */
 export const edgeIndexName = (type: string) => `graph_edge_id_${type.toLowerCase()}`;
 
-/** deletes the relationship `$id`: one index seek per relationship type, never a scan of them all */
+/**
+ * deletes the relationship `$id` (one index seek per relationship type, never a scan of them all) and
+ * takes it off the kept count of its pair of layers
+ */
 export const deleteEdgeStatement = (types: readonly string[]) =>
-  `CALL { ${types.map((t) => `MATCH ()-[e:${safeType(t)} {id: $id}]->() RETURN e`).join(" UNION ALL ")} } DELETE e`;
+  `CALL { ${types.map((t) => `MATCH ()-[e:${safeType(t)} {id: $id}]->() RETURN e`).join(" UNION ALL ")} }
+   WITH e, ${pairOf("startNode(e)", "endNode(e)")} AS pair, -1 AS k DELETE e ${EDGE_COUNT_ADD}`;
 
 /** the bulk load's deadline per batch: seeding is start-up work, not a request */
 export const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutMs);

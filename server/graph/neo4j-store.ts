@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import type { AuditLog } from "../audit/log";
 import type { Relational } from "../storage/relational";
@@ -23,8 +22,16 @@ import { allocateQuota } from "./quota";
 import {
   bulkTimeout,
   deleteEdgeStatement,
+  DEGREES_STATEMENT,
+  EDGE_COUNT_ADD,
+  EDGE_COUNTS_INIT,
+  EDGE_COUNTS_READ,
+  EDGE_DEGREE_CAP,
+  edgesAmongStatement,
   edgeIndexName,
+  lastSeqStatement,
   layerSampleStatement,
+  pairOf,
   nodeFrom,
   safeLabel,
   safeType,
@@ -183,6 +190,13 @@ export async function createNeo4jGraphStore(
           return r.records.map((x) => String(x.get("relationshipType")));
         });
         await indexEdgeTypes(types.filter((t) => UPPER_SNAKE_CASE.test(t)));
+        // the relationships per pair of layers, counted once for a graph loaded without them
+        await write(async (tx) => {
+          const marker = await tx.run(EDGE_COUNTS_INIT.marker);
+          if (marker.records[0].get("fresh") !== true) return;
+          await tx.run(EDGE_COUNTS_INIT.zero);
+          await tx.run(EDGE_COUNTS_INIT.walk);
+        }, schemaMs);
         await completeIntents();
         await write((tx) => tx.run(WRITE_MARKS_PRUNE).then(() => undefined));
       } catch (e) {
@@ -192,7 +206,7 @@ export async function createNeo4jGraphStore(
       seq = await transaction(
         "read",
         async (tx) => {
-          const r = await tx.run("MATCH (n:GraphNode) RETURN coalesce(max(n.seq), 0) AS s");
+          const r = await tx.run(lastSeqStatement, { layers: LAYERS });
           return Number(r.records[0]?.get("s") ?? 0);
         },
         schemaMs,
@@ -281,7 +295,8 @@ export async function createNeo4jGraphStore(
          OPTIONAL MATCH (a)-[old {id: row.id}]->(b)
          FOREACH (e IN CASE WHEN old IS NULL THEN [] ELSE [old] END | SET e += row.props)
          WITH a, b, row, old WHERE old IS NULL
-         CREATE (a)-[r:$(row.type) {id: row.id}]->(b) SET r += row.props`,
+         CREATE (a)-[r:$(row.type) {id: row.id}]->(b) SET r += row.props
+         WITH ${pairOf("a", "b")} AS pair, count(r) AS k ${EDGE_COUNT_ADD}`,
         { rows: [...edgeRows.values()] },
       );
   }
@@ -304,109 +319,35 @@ export async function createNeo4jGraphStore(
 
   /**
    * Relationships whose both ends are in `layers`: every layer is the count store's total (every
-   * relationship joins two nodes of the graph); fewer layers are counted by a walk (2 s for l3 at
-   * 10,000 patients, 1.85 million db hits). Kept until the graph changes in a way this instance cannot
-   * follow: its own writes carry their edge changes (`followEdges`: a created relationship adds one to
-   * every kept count whose layers hold both its ends; a write that changes no relationship changes
-   * none), so a dataset published does not make the next sample walk l3 again. Another instance's
-   * write (the change feed), an import, or a deleted node or relationship (its layers unknown here)
-   * drops them all.
+   * relationship joins two nodes of the graph); fewer layers are the sum of the counts kept per pair of
+   * layers by every write (`:GraphEdgeCount`, decision 0078), read once per graph version (this
+   * instance's writes and, through the change feed, every other instance's): never a walk.
    */
-  const edgeTotals = new Map<string, Promise<number>>();
-  /** the kept totals whose walk has finished (a walk still running may or may not see a write) */
-  const edgeTotalsSettled = new WeakSet<Promise<number>>();
-  /** the graph the kept totals count: this instance's version, and the change feed's */
-  let edgeTotalsAt: { local: number; feed: number } | null = null;
-  /** the change feed's versions of this instance's own notices (they come back to it on PostgreSQL) */
-  const ownNotices = new Set<number>();
-  const feedVersion = () => changes?.version("graph") ?? 0;
-  /** whether every change-feed notice since `from` is this instance's own (always so on SQLite: one instance) */
-  function onlyOwnNotices(from: number, to: number) {
-    if (rel?.dialect !== "postgres") return true;
-    for (let v = from + 1; v <= to; v++) if (!ownNotices.has(v)) return false;
-    return true;
-  }
-  /** this instance's notice of a write, its feed version remembered as its own */
-  async function notifyWrite() {
-    if (!rel) return;
-    if (rel.dialect !== "postgres") return rel.changes.notify("graph");
-    const v = await rel.tx(async (t) => {
-      await rel.changes.bump(t, "graph");
-      const r = await sql<{
-        version: number;
-      }>`SELECT version FROM change_versions WHERE topic = ${"graph"}`.execute(t);
-      return Number(r.rows[0]?.version);
+  let pairCounts: { version: number; counts: Promise<Map<string, number>> } | null = null;
+  function keptPairCounts(): Promise<Map<string, number>> {
+    const v = raw.version();
+    if (pairCounts?.version === v) return pairCounts.counts;
+    const counts = read(async (tx) => {
+      const r = await tx.run(EDGE_COUNTS_READ);
+      return new Map(r.records.map((x) => [String(x.get("pair")), Number(x.get("n"))]));
     });
-    ownNotices.add(v);
-    if (ownNotices.size > 10_000) ownNotices.delete(ownNotices.values().next().value!);
+    const entry = { version: v, counts };
+    pairCounts = entry;
+    counts.catch(() => {
+      if (pairCounts === entry) pairCounts = null;
+    });
+    return counts;
   }
-  function edgeTotal(layers: readonly Layer[]): Promise<number> {
-    const [local, feed] = [version, feedVersion()];
-    const at = edgeTotalsAt;
-    if (!at || at.local !== local || !onlyOwnNotices(at.feed, feed)) {
-      edgeTotals.clear();
-      edgeTotalsAt = { local, feed };
-    } else at.feed = feed;
-    const key = [...new Set(layers)].sort().join(",");
-    let n = edgeTotals.get(key);
-    if (n === undefined) {
-      const all = LAYERS.every((l) => layers.includes(l));
-      n = read(async (tx) => {
-        const r = await tx.run(
-          all
-            ? "MATCH ()-[e]->() RETURN count(e) AS n"
-            : // from the (layer, seq) index: the nodes of these layers only, not a scan of every node
-              "MATCH (a:GraphNode) WHERE a.layer IN $layers AND a.seq IS NOT NULL MATCH (a)-[e]->(b:GraphNode) WHERE b.layer IN $layers RETURN count(e) AS n",
-          { layers },
-        );
+  async function edgeTotal(layers: readonly Layer[]): Promise<number> {
+    if (LAYERS.every((l) => layers.includes(l)))
+      return read(async (tx) => {
+        const r = await tx.run("MATCH ()-[e]->() RETURN count(e) AS n");
         return Number(r.records[0].get("n"));
       });
-      const kept = n;
-      edgeTotals.set(key, kept);
-      kept.then(
-        () => edgeTotalsSettled.add(kept),
-        () => {
-          if (edgeTotals.get(key) === kept) edgeTotals.delete(key);
-        },
-      );
-    }
+    const kept = await keptPairCounts();
+    let n = 0;
+    for (const a of new Set(layers)) for (const b of new Set(layers)) n += kept.get(`${a}:${b}`) ?? 0;
     return n;
-  }
-  /** the kept totals settled when a write begins: the only ones its changes can be added to */
-  const settledEdgeTotals = () => new Set([...edgeTotals.values()].filter((n) => edgeTotalsSettled.has(n)));
-  /**
-   * This instance's write committed, the version moving from `before` to `after`: the kept edge totals
-   * settled before it began (`settled`) follow its relationship changes when they were those of
-   * `before`; the others are dropped (null changes: not known, all dropped)
-   */
-  function followEdges(
-    before: number,
-    after: number,
-    settled: Set<Promise<number>>,
-    created: [string, string][] | null,
-  ) {
-    // nothing else moved the version meanwhile (another write of this instance, another instance's notice)
-    const at = edgeTotalsAt;
-    const follow =
-      !!at &&
-      at.local === before &&
-      after === before + 1 &&
-      onlyOwnNotices(at.feed, feedVersion()) &&
-      created !== null;
-    edgeTotalsAt = { local: after, feed: feedVersion() };
-    for (const [key, n] of [...edgeTotals]) {
-      if (!follow || !settled.has(n)) {
-        edgeTotals.delete(key);
-        continue;
-      }
-      const layers = key.split(",");
-      const added = created.filter(([a, b]) => layers.includes(a) && layers.includes(b)).length;
-      if (added) {
-        const sum = n.then((x) => x + added);
-        edgeTotalsSettled.add(sum);
-        edgeTotals.set(key, sum);
-      }
-    }
   }
 
   async function sampleLayers(layers: readonly Layer[], limit: number) {
@@ -427,12 +368,24 @@ export async function createNeo4jGraphStore(
     });
   }
 
+  /** the edges whose both ends are in `ids`, bounded by the set's size (EDGES_AMONG_STATEMENT) */
   async function edgesAmong(ids: string[]): Promise<GraphEdge[]> {
+    if (!ids.length) return [];
     return read(async (tx) => {
-      const r = await tx.run(
-        "MATCH (a:GraphNode)-[e]->(b:GraphNode) WHERE a.id IN $ids AND b.id IN $ids RETURN e.id AS id, a.id AS source, b.id AS target, type(e) AS type",
-        { ids },
-      );
+      const degrees = await tx.run(DEGREES_STATEMENT, { ids });
+      const [lowOut, highOut, lowIn, highIn]: string[][] = [[], [], [], []];
+      for (const d of degrees.records) {
+        const id = String(d.get("id"));
+        (Number(d.get("outs")) < EDGE_DEGREE_CAP ? lowOut : highOut).push(id);
+        (Number(d.get("ins")) < EDGE_DEGREE_CAP ? lowIn : highIn).push(id);
+      }
+      const r = await tx.run(edgesAmongStatement([...indexedTypes]), {
+        ids,
+        lowOut,
+        highOut,
+        lowIn: highOut.length ? lowIn : [],
+        highIn: highOut.length ? highIn : [],
+      });
       return r.records.map((x) => x.toObject() as GraphEdge);
     });
   }
@@ -618,10 +571,6 @@ export async function createNeo4jGraphStore(
           );
       };
       await indexEdgeTypes(mutations.flatMap((m) => (m.op === "createEdge" ? [m.edge.type] : [])));
-      // the layers of the relationships made by the run that committed (null: changes not followed)
-      let created: [string, string][] | null = null;
-      const before = version;
-      const settled = settledEdgeTotals();
       const edgeTypes = mutations.some((m) => m.op === "deleteEdge") ? [...indexedTypes] : [];
       // no graph write without its audit entry: the intent first, in the relational store
       await intents?.record(mark, input);
@@ -633,8 +582,6 @@ export async function createNeo4jGraphStore(
               { mark },
             );
             if (first.records[0].get("fresh") !== true) return;
-            // the layers of the relationships this run creates (a retried run starts again)
-            created = [];
             for (const m of mutations) {
               switch (m.op) {
                 case "createNode":
@@ -649,21 +596,26 @@ export async function createNeo4jGraphStore(
                   break;
                 }
                 case "deleteNode":
-                  created = null;
-                  await tx.run("MATCH (n:GraphNode {id: $id}) DETACH DELETE n", { id: m.id });
+                  // its relationships taken off the kept counts of their pairs of layers, then deleted
+                  await tx.run(
+                    `MATCH (n:GraphNode {id: $id})
+                     CALL { WITH n MATCH (n)-[e]-() WITH DISTINCT e
+                            WITH ${pairOf("startNode(e)", "endNode(e)")} AS pair, -count(e) AS k ${EDGE_COUNT_ADD} }
+                     DETACH DELETE n`,
+                    { id: m.id },
+                  );
                   break;
                 case "createEdge": {
                   const r = await tx.run(
-                    `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) CREATE (a)-[e:${safeType(m.edge.type)} {id: $id}]->(b) RETURN a.layer AS a, b.layer AS b`,
+                    `MATCH (a:GraphNode {id: $source}), (b:GraphNode {id: $target}) CREATE (a)-[e:${safeType(m.edge.type)} {id: $id}]->(b)
+                     WITH e, ${pairOf("a", "b")} AS pair, 1 AS k ${EDGE_COUNT_ADD} RETURN e.id`,
                     { id: m.edge.id, source: m.edge.source, target: m.edge.target },
                   );
                   if (!r.records.length)
                     throw new ApiError(404, `Relationship ends of ${m.edge.id} not found`);
-                  created?.push([String(r.records[0].get("a")), String(r.records[0].get("b"))]);
                   break;
                 }
                 case "deleteEdge":
-                  created = null;
                   // one index seek per relationship type, never a scan of every relationship
                   if (edgeTypes.length) await tx.run(deleteEdgeStatement(edgeTypes), { id: m.id });
                   break;
@@ -685,7 +637,6 @@ export async function createNeo4jGraphStore(
         throw e;
       }
       version++;
-      followEdges(before, version, settled, created);
       if (opts.pauseAfterCommitMs) {
         console.log(`[graph] test hook: paused after the Neo4j commit of ${mark}`);
         await new Promise((r) => setTimeout(r, opts.pauseAfterCommitMs));
@@ -693,7 +644,7 @@ export async function createNeo4jGraphStore(
       if (++writes % 500 === 0)
         void write((tx) => tx.run(WRITE_MARKS_PRUNE).then(() => undefined)).catch(() => undefined);
       const entry = await entryOf();
-      await notifyWrite();
+      await changes?.notify("graph");
       return entry;
     },
     version() {

@@ -3,7 +3,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { createAuditIntents } from "../../server/graph/audit-intents";
 import { createNeo4jGraphStore } from "../../server/graph/neo4j-store";
-import { deleteEdgeStatement, layerSampleStatement } from "../../server/graph/neo4j-records";
+import {
+  DEGREES_STATEMENT,
+  deleteEdgeStatement,
+  EDGE_DEGREE_CAP,
+  edgesAmongStatement,
+  lastSeqStatement,
+  layerSampleStatement,
+} from "../../server/graph/neo4j-records";
+import { LAYERS } from "../../server/graph/model";
 import { seedIfEmpty } from "../../server/graph/seed-on-start";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
 import { generateGraph } from "../../server/graph/synthetic/generate";
@@ -111,6 +119,23 @@ async function commitAnswerCutter(target: URL) {
   };
 }
 
+/** the operators of a plan, root first */
+function operatorsOf(plan: unknown): string {
+  const operators: string[] = [];
+  const walk = (p: { operatorType: string; children: unknown[] }) => {
+    operators.push(p.operatorType);
+    for (const c of p.children) walk(c as never);
+  };
+  walk(plan as never);
+  return operators.join(" ");
+}
+
+/** the db hits of a profiled plan, every operator's */
+function dbHitsOf(profile: unknown): number {
+  const p = profile as { dbHits: number; children: unknown[] };
+  return p.dbHits + p.children.reduce<number>((s, c) => s + dbHitsOf(c), 0);
+}
+
 describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
   let open: Array<{ close(): Promise<void> }> = [];
   afterEach(async () => {
@@ -201,7 +226,7 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     expect((await store.sampleGraph(["l3"], 10, "l3")).nodes.map((n) => n.id)).toEqual(["p1"]);
   });
 
-  it("a write keeps the relationship totals it did not change, and adds the relationships it made, without a walk", async () => {
+  it("relationship totals among fewer layers are kept in the graph by every write, never walked", async () => {
     const { store } = await started();
     await store.importBatch(
       [
@@ -212,8 +237,9 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
       [{ id: "e1", source: "p1", target: "c1", type: "HAS_CONDITION" }],
     );
     const l3 = async () => (await store.sampleGraph(["l3"], 10, "l3")).meta.totalEdges;
+    const l2l3 = async () => (await store.sampleGraph(["l2", "l3"], 10, "l2")).meta.totalEdges;
     expect(await l3()).toBe(1);
-    // a relationship the store does not know of: a walk would count it, a kept total does not
+    // a relationship made behind the store's back: a walk would count it, the kept counts do not
     await cypher(
       "MATCH (a:GraphNode {id: 'p1'}), (b:GraphNode {id: 'c1'}) CREATE (a)-[:HAS_CONDITION {id: 'unseen'}]->(b)",
     );
@@ -226,15 +252,124 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
       AUDIT,
     );
     expect(await l3()).toBe(1);
-    // a relationship within l3 is added to the kept total
+    expect(await l2l3()).toBe(2);
     await store.mutate(
       [{ op: "createEdge", edge: { id: "e3", source: "c1", target: "p1", type: "HAS_CONDITION" } }],
       AUDIT,
     );
     expect(await l3()).toBe(2);
-    // a deleted relationship (its layers not known here) drops the kept totals: counted again
+    // a deleted relationship comes off its pair; a deleted node takes its relationships off theirs
     await store.mutate([{ op: "deleteEdge", id: "e3" }], AUDIT);
-    expect(await l3()).toBe(2);
+    expect(await l3()).toBe(1);
+    await store.mutate([{ op: "deleteNode", id: "d2" }], AUDIT);
+    expect(await l2l3()).toBe(1);
+    // a batch imported again adds nothing; another instance reads the same kept counts
+    await store.importBatch([], [{ id: "e1", source: "p1", target: "c1", type: "HAS_CONDITION" }]);
+    const other = await storeOn();
+    open.push(other);
+    await eventually(
+      () => other.store.sampleGraph(["l3"], 10, "l3"),
+      (g) => g.meta.totalEdges === 1,
+    );
+  });
+
+  it("counts a graph loaded without kept counts once at start-up, then never walks it", async () => {
+    await emptyNeo4j();
+    // loaded by hand (as neo4j-admin or a hub before decision 0078 leave it): no :GraphEdgeCount
+    await cypher(
+      `CREATE (p:GraphNode:Patient {id: 'p1', layer: 'l3', seq: 1}), (c:GraphNode:Condition {id: 'c1', layer: 'l3', seq: 2}),
+              (d:GraphNode:HealthDataset {id: 'd1', layer: 'l2', seq: 3}),
+              (p)-[:HAS_CONDITION {id: 'e1'}]->(c), (d)-[:INCLUDES {id: 'e2'}]->(p), (d)-[:INCLUDES {id: 'e3'}]->(c)`,
+    );
+    const s = await storeOn();
+    open.push(s);
+    const l3 = async () => (await s.store.sampleGraph(["l3"], 10, "l3")).meta.totalEdges;
+    expect(await eventually(l3, (n) => n === 1)).toBe(1);
+    expect((await s.store.sampleGraph(["l2", "l3"], 10, "l2")).meta.totalEdges).toBe(3);
+    // counted once: a second start does not count again (nor add to the kept counts)
+    await cypher(
+      "MATCH (a:GraphNode {id: 'p1'}), (b:GraphNode {id: 'c1'}) CREATE (a)-[:HAS_CONDITION {id: 'unseen'}]->(b)",
+    );
+    const again = await storeOn();
+    open.push(again);
+    expect(
+      await eventually(
+        async () => (await again.store.sampleGraph(["l3"], 10, "l3")).meta.totalEdges,
+        (n) => n >= 0,
+      ),
+    ).toBe(1);
+    // the next node's seq follows the highest one there (read from the index at start-up)
+    await again.store.mutate(
+      [{ op: "createNode", node: { id: "p2", label: "Patient", layer: "l3", properties: {} } }],
+      AUDIT,
+    );
+    expect(await cypher("MATCH (n:GraphNode {id: 'p2'}) RETURN n.seq AS seq")).toEqual([{ seq: 4 }]);
+  });
+
+  it("reads the highest seq at start-up from the (layer, seq) index, never a scan of every node", async () => {
+    await started();
+    const driver = testNeo4jDriver();
+    try {
+      const plan = await driver.executeQuery(`EXPLAIN ${lastSeqStatement}`, { layers: LAYERS });
+      const operators = operatorsOf(plan.summary.plan);
+      expect(operators).toMatch(/NodeIndexSeek/);
+      expect(operators).not.toMatch(/NodeByLabelScan|AllNodesScan|NodeIndexScan/);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it("reads the edges among a sample from the side with few relationships, not every edge of a dataset", async () => {
+    const { store } = await started();
+    const dataset = { id: "d1", label: "HealthDataset", layer: "l2" as const, properties: {} };
+    const concept = { id: "snomed-1", label: "SnomedConcept", layer: "l5" as const, properties: {} };
+    const patients = Array.from({ length: 400 }, (_, i) => ({
+      id: `patient-${String(i).padStart(4, "0")}`,
+      label: "Patient",
+      layer: "l3" as const,
+      properties: {},
+    }));
+    await store.importBatch([dataset, concept, ...patients], []);
+    await store.importBatch(
+      [],
+      patients.flatMap((p, i) => [
+        { id: `in${i}`, source: dataset.id, target: p.id, type: "INCLUDES" },
+        { id: `co${i}`, source: p.id, target: concept.id, type: "CODED_BY" },
+      ]),
+    );
+    await store.mutate(
+      [{ op: "createEdge", edge: { id: "dc", source: dataset.id, target: concept.id, type: "ABOUT" } }],
+      AUDIT,
+    );
+    // the dataset (400 out), the concept (400 in) and two of the patients
+    const ids = [dataset.id, concept.id, patients[7]!.id, patients[300]!.id];
+    const expected = ["co300", "co7", "dc", "in300", "in7"];
+    const driver = testNeo4jDriver();
+    try {
+      const degrees = await driver.executeQuery(`PROFILE ${DEGREES_STATEMENT}`, { ids });
+      const high = (k: string) =>
+        degrees.records.filter((r) => r.get(k) >= EDGE_DEGREE_CAP).map((r) => r.get("id"));
+      const low = (k: string) =>
+        degrees.records.filter((r) => r.get(k) < EDGE_DEGREE_CAP).map((r) => r.get("id"));
+      const edges = await driver.executeQuery(
+        `PROFILE ${edgesAmongStatement(["INCLUDES", "CODED_BY", "ABOUT"])}`,
+        {
+          ids,
+          lowOut: low("outs"),
+          highOut: high("outs"),
+          lowIn: low("ins"),
+          highIn: high("ins"),
+        },
+      );
+      expect(edges.records.map((r) => r.get("id")).sort()).toEqual(expected);
+      // every relationship of the dataset or the concept read would be 800 db hits and more
+      const hits = dbHitsOf(degrees.summary.profile) + dbHitsOf(edges.summary.profile);
+      expect(hits).toBeLessThan(400);
+    } finally {
+      await driver.close();
+    }
+    const g = await store.sampleGraph(["l2", "l3", "l5"], 1000, "all");
+    expect(g.edges.length).toBe(1 + 2 * 400);
   });
 
   it("deleteEdge finds the relationship through the id indexes, never scanning every relationship", async () => {
