@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GraphStore } from "../graph/store";
 import { graphUnavailable } from "../http/errors";
 import { createAccessBody } from "./index";
-import { admin, regulator, setupWith } from "./test-support";
+import { admin, regulator, setupWith } from "../../tests/support/access-body";
 
 /**
  * A permit revocation commits in the relational store, then updates the marketplace in the graph.

@@ -5,7 +5,7 @@ import { createSqliteGraphStore } from "../graph/sqlite-store";
 import { openDatabase } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import { createAccessBody } from "./index";
-import { marketplace, regulator, researcher } from "./test-support";
+import { marketplace, regulator, researcher } from "../../tests/support/access-body";
 
 /**
  * The work queue is built once per version of the records and Berlin day and shared (queue.ts):

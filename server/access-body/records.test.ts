@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { regulator, researcher, admin, setup, status } from "./test-support";
+import { regulator, researcher, admin, setup, status } from "../../tests/support/access-body";
 
 describe("access-body service", () => {
   it("handles incomplete applications, refusals, withdrawals, data requests and results", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reportCsv, reportHtml } from "./report";
-import { regulator, researcher, admin, setup } from "./test-support";
+import { regulator, researcher, admin, setup } from "../../tests/support/access-body";
 
 describe("access-body service", () => {
   it("reports decision times that agree with the records, as JSON, CSV and HTML", async () => {

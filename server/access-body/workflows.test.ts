@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionUser } from "../auth/user";
-import { userOf, regulator, researcher, admin, setup, status } from "./test-support";
+import { userOf, regulator, researcher, admin, setup, status } from "../../tests/support/access-body";
 
 const clinic = userOf("clinic");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admin, researcher, setupWith } from "../access-body/test-support";
+import { admin, researcher, setupWith } from "../../tests/support/access-body";
 import { createAccessBodyWithCompliance } from "./index";
 
 const setup = () => setupWith(createAccessBodyWithCompliance);

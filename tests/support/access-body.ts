@@ -1,12 +1,12 @@
-import { createAuditLog } from "../audit/log";
-import { findPersona } from "../auth/personas";
-import { personaSessionUser, type SessionUser } from "../auth/user";
-import type { EdgeRecord, NodeRecord } from "../graph/model";
-import { createSqliteGraphStore } from "../graph/sqlite-store";
-import { isApiError } from "../http/errors";
-import { openDatabase } from "../storage/database";
-import { openSqliteRelational } from "../storage/relational/sqlite";
-import { createAccessBody, type AccessBodyOptions } from "./index";
+import { createAuditLog } from "../../server/audit/log";
+import { findPersona } from "../../server/auth/personas";
+import { personaSessionUser, type SessionUser } from "../../server/auth/user";
+import type { EdgeRecord, NodeRecord } from "../../server/graph/model";
+import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
+import { isApiError } from "../../server/http/errors";
+import { openDatabase } from "../../server/storage/database";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
+import { createAccessBody, type AccessBodyOptions } from "../../server/access-body/index";
 
 /** Fixtures of the access body's unit tests (workflows, records, reports) and of server/compliance. */
 
