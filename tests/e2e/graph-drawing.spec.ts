@@ -139,3 +139,42 @@ test("the all-layers drawing is laid out in a worker: settling blocks the page u
   });
   expect(blocking).toBeLessThan(200);
 });
+
+/**
+ * Decision 0077: a layer change while the drawing's route is still being discovered (lazy route
+ * discovery) keeps the page. The route manifest's answers are held until the form's navigation has
+ * landed: a fetcher that had started loading the drawing was revalidated by that navigation against
+ * routes that did not hold /graph/drawing yet, and the page fell into its error boundary with "No
+ * route matches URL /graph/drawing" (the flaky failure of foundation.spec.ts, react-router #13114).
+ */
+test("a layer change before the drawing's route is discovered keeps the page and draws the new layer", async ({
+  page,
+}) => {
+  await signInAs(page, "admin", "/");
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  const held: string[] = [];
+  await page.route(
+    (u) => u.pathname.endsWith("/__manifest"),
+    async (route) => {
+      held.push(...new URL(route.request().url()).searchParams.getAll("p"));
+      await released;
+      await route.continue().catch(() => {});
+    },
+  );
+  await page.goto("/graph?layer=all");
+  // hydrated, and the drawing's route asked for (by the discovery of rendered links; before 0077 by the fetcher)
+  await expect.poll(() => held).toContain("/graph/drawing");
+  await page.getByTestId("graph-layer").selectOption("l5");
+  await expect(page).toHaveURL(/layer=l5/);
+  await expect(page.getByTestId("graph-explorer")).toBeVisible();
+  release();
+  const canvas = page.getByTestId("graph-canvas");
+  await expect(canvas).toHaveAttribute("data-ready", "true");
+  await expect(page.locator("body")).not.toContainText("No route matches");
+  const l5 = count(await page.getByTestId("graph-meta-nodes").textContent());
+  expect(l5).toBeGreaterThan(0);
+  await expect.poll(async () => (await drawnIds(page)).length).toBe(l5);
+  const legend = page.getByTestId("graph-legend").locator("li");
+  await expect(legend.first()).toContainText("(0)");
+});
