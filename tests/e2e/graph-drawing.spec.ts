@@ -178,3 +178,28 @@ test("a layer change before the drawing's route is discovered keeps the page and
   const legend = page.getByTestId("graph-legend").locator("li");
   await expect(legend.first()).toContainText("(0)");
 });
+
+/**
+ * Decision 0077 (1a): the relationships are painted. From 0070 until 0077 the page's links held their
+ * endpoints' ids, the painter read no position from them and drew nodes only.
+ */
+test("the all-layers drawing paints its relationships, not only its nodes", async ({ page }) => {
+  await signInAs(page, "admin", "/graph?layer=all");
+  await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
+  await expect
+    .poll(() => page.evaluate(() => window.__hdhGraph?.stats().running === false), { timeout: 60_000 })
+    .toBe(true);
+  // the relationships' slate grey (rgb 100,116,139 over the near-white background): grey-blue pixels
+  // that no layer colour and no label gives
+  const slate = await page.getByTestId("graph-canvas").evaluate((c: HTMLCanvasElement) => {
+    const { data } = c.getContext("2d")!.getImageData(0, 0, c.width, c.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      if (r < 235 && g - r >= 6 && g - r <= 30 && b - g >= 8 && b - g <= 40) n++;
+    }
+    return { n, of: data.length / 4 };
+  });
+  test.info().annotations.push({ type: "relationship pixels", description: `${slate.n} of ${slate.of}` });
+  expect(slate.n).toBeGreaterThan(slate.of / 200);
+});
