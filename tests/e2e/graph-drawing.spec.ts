@@ -139,3 +139,67 @@ test("the all-layers drawing is laid out in a worker: settling blocks the page u
   });
   expect(blocking).toBeLessThan(200);
 });
+
+/**
+ * Decision 0077: a layer change while the drawing's route is still being discovered (lazy route
+ * discovery) keeps the page. The route manifest's answers are held until the form's navigation has
+ * landed: a fetcher that had started loading the drawing was revalidated by that navigation against
+ * routes that did not hold /graph/drawing yet, and the page fell into its error boundary with "No
+ * route matches URL /graph/drawing" (the flaky failure of foundation.spec.ts, react-router #13114).
+ */
+test("a layer change before the drawing's route is discovered keeps the page and draws the new layer", async ({
+  page,
+}) => {
+  await signInAs(page, "admin", "/");
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  const held: string[] = [];
+  await page.route(
+    (u) => u.pathname.endsWith("/__manifest"),
+    async (route) => {
+      held.push(...new URL(route.request().url()).searchParams.getAll("p"));
+      await released;
+      await route.continue().catch(() => {});
+    },
+  );
+  await page.goto("/graph?layer=all");
+  // hydrated, and the drawing's route asked for (by the discovery of rendered links; before 0077 by the fetcher)
+  await expect.poll(() => held).toContain("/graph/drawing");
+  await page.getByTestId("graph-layer").selectOption("l5");
+  await expect(page).toHaveURL(/layer=l5/);
+  await expect(page.getByTestId("graph-explorer")).toBeVisible();
+  release();
+  const canvas = page.getByTestId("graph-canvas");
+  await expect(canvas).toHaveAttribute("data-ready", "true");
+  await expect(page.locator("body")).not.toContainText("No route matches");
+  const l5 = count(await page.getByTestId("graph-meta-nodes").textContent());
+  expect(l5).toBeGreaterThan(0);
+  await expect.poll(async () => (await drawnIds(page)).length).toBe(l5);
+  const legend = page.getByTestId("graph-legend").locator("li");
+  await expect(legend.first()).toContainText("(0)");
+});
+
+/**
+ * Decision 0077 (1a): the relationships are painted. From 0070 until 0077 the page's links held their
+ * endpoints' ids, the painter read no position from them and drew nodes only.
+ */
+test("the all-layers drawing paints its relationships, not only its nodes", async ({ page }) => {
+  await signInAs(page, "admin", "/graph?layer=all");
+  await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true");
+  await expect
+    .poll(() => page.evaluate(() => window.__hdhGraph?.stats().running === false), { timeout: 60_000 })
+    .toBe(true);
+  // the relationships' slate grey (rgb 100,116,139 over the near-white background): grey-blue pixels
+  // that no layer colour and no label gives
+  const slate = await page.getByTestId("graph-canvas").evaluate((c: HTMLCanvasElement) => {
+    const { data } = c.getContext("2d")!.getImageData(0, 0, c.width, c.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      if (r < 235 && g - r >= 6 && g - r <= 30 && b - g >= 8 && b - g <= 40) n++;
+    }
+    return { n, of: data.length / 4 };
+  });
+  test.info().annotations.push({ type: "relationship pixels", description: `${slate.n} of ${slate.of}` });
+  expect(slate.n).toBeGreaterThan(slate.of / 200);
+});

@@ -167,6 +167,9 @@ export function GraphExplorer({
 
   return (
     <div className="graph-explorer" data-testid="graph-explorer">
+      {/* never shown or sent: Remix discovers the drawing's route from it before the fetcher loads
+          (decision 0077); a form, not a link, so that the static walk does not follow it */}
+      <Form action="/graph/drawing" hidden aria-hidden data-testid="graph-drawing-route" />
       <div className="toolbar graph-controls">
         <Form
           method="get"

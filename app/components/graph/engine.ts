@@ -178,7 +178,8 @@ export class GraphEngine {
       const t = endpoint(l.target);
       if (linkIds.has(l.id) || !next.has(s) || !next.has(t) || s === t) return false;
       linkIds.add(l.id);
-      links.push({ id: l.id, type: l.type, source: s, target: t });
+      // the nodes themselves, which the painter reads positions from (the layout thread gets their ids)
+      links.push({ id: l.id, type: l.type, source: next.get(s)!, target: next.get(t)! });
       return true;
     };
     if (mode === "merge") for (const l of this.links) add(l);

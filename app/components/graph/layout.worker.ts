@@ -38,6 +38,8 @@ export interface LayoutFrame {
   xy: Float64Array;
   /** the layout has come to rest (the last frame of a drawing, until it is dragged or reheated) */
   settled: boolean;
+  /** the simulation's alpha after this frame's steps (1 when hot, alphaMin when settled) */
+  alpha: number;
   /** simulation steps in this frame, and the time they took in ms */
   ticks: number;
   tickMs: number;
@@ -47,6 +49,14 @@ export interface LayoutFrame {
 const BATCH_MS = 12;
 /** while a node is dragged: one step a frame, about one per display frame */
 const DRAG_STEP_MS = 16;
+/**
+ * A new drawing's first positions are sent once the layout has cooled to this alpha (76 steps from
+ * 1, a third of its settling), or after FIRST_FRAME_MAX_MS of stepping (decision 0077): its hot
+ * steps tangle and untangle the drawing, and each frame the page paints of them cost it 25–75 ms
+ * of its own thread on a phone, for a picture it replaces a fifth of a second later.
+ */
+export const FIRST_FRAME_ALPHA = 0.1;
+const FIRST_FRAME_MAX_MS = 1_000;
 
 interface LayoutScope {
   postMessage(message: LayoutFrame, transfer: Transferable[]): void;
@@ -54,12 +64,14 @@ interface LayoutScope {
 }
 
 /** Answers the page's requests: lays out each drawing and sends its positions back, frame by frame. */
-export function serveLayout(scope: LayoutScope) {
+export function serveLayout(scope: LayoutScope, firstFrameMaxMs = FIRST_FRAME_MAX_MS) {
   const { sim, linkForce } = createSimulation();
   let nodes: LayoutNode[] = [];
   let generation = 0;
   let pinned = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** a new drawing whose first positions are not sent yet: when it began, and the steps taken since */
+  let fresh: { since: number; ticks: number; ms: number } | null = null;
 
   const hot = () => pinned || sim.alpha() > sim.alphaMin();
   const step = () => {
@@ -70,13 +82,26 @@ export function serveLayout(scope: LayoutScope) {
       sim.tick();
       ticks++;
     } while (!pinned && sim.alpha() > sim.alphaMin() && performance.now() - t0 < BATCH_MS);
-    const tickMs = performance.now() - t0;
+    let tickMs = performance.now() - t0;
+    if (fresh) {
+      fresh.ticks += ticks;
+      fresh.ms += tickMs;
+      if (hot() && sim.alpha() > FIRST_FRAME_ALPHA && performance.now() - fresh.since < firstFrameMaxMs) {
+        schedule();
+        return;
+      }
+      ({ ticks, ms: tickMs } = fresh);
+      fresh = null;
+    }
     const xy = new Float64Array(nodes.length * 2);
     nodes.forEach((n, i) => {
       xy[2 * i] = n.x!;
       xy[2 * i + 1] = n.y!;
     });
-    scope.postMessage({ type: "positions", generation, xy, settled: !hot(), ticks, tickMs }, [xy.buffer]);
+    scope.postMessage(
+      { type: "positions", generation, xy, settled: !hot(), alpha: sim.alpha(), ticks, tickMs },
+      [xy.buffer],
+    );
     schedule();
   };
   const schedule = () => {
@@ -94,12 +119,14 @@ export function serveLayout(scope: LayoutScope) {
       sim.nodes(nodes);
       linkForce.links(m.links as LayoutLink[]);
       sim.alphaTarget(0).alpha(m.alpha);
+      fresh = { since: performance.now(), ticks: 0, ms: 0 };
     } else if (m.type === "pin") {
       const n = nodes[m.index];
       if (!n) return;
       n.fx = m.x;
       n.fy = m.y;
       pinned = m.x !== null;
+      fresh = null;
       sim.alphaTarget(pinned ? 0.25 : 0);
       if (pinned && sim.alpha() < 0.25) sim.alpha(0.25);
     } else {

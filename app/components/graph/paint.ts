@@ -31,7 +31,12 @@ const LABEL_ZOOM = 1.6;
 const LABEL_MAX = 350;
 /** a drawing this small (the overview) has every node labelled at any zoom */
 export const LABEL_ALL_MAX = 60;
+/** relationships are 0.9 CSS px wide, nodes outlined 1 px: at most this many device pixels (see hairline) */
+const HAIRLINE_DEVICE_PX = 0.98;
 const FONT = `12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+
+/** a stroke width in CSS px, narrowed to at most HAIRLINE_DEVICE_PX device pixels */
+export const hairline = (cssPx: number, dpr: number) => Math.min(cssPx, HAIRLINE_DEVICE_PX / dpr);
 
 /** paints one frame; answers the ids of the nodes whose label it wrote */
 export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene): string[] {
@@ -52,9 +57,17 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene): string[
   const focus = scene.selected;
   const lit = (n: SimNode) => !focus || n === focus || scene.highlighted.has(n.id);
 
+  // Relationships and node outlines are hairlines: at most one device pixel wide (decision 0077). A
+  // wider stroke (0.9 CSS px is 1.6 device px on a phone's 1.75× screen) makes the rasteriser build
+  // and fill the outline of each of the 2,252 segments of the all-layers drawing, 4–6× the time of a
+  // hairline, which it draws directly; the relationships' alpha grows by as much as their width
+  // shrinks, so they keep their weight.
+  const linkPx = hairline(0.9, dpr);
+  const ink = 0.9 / linkPx;
+
   // relationships: one path for all, then the selection's on top
-  ctx.lineWidth = 0.9 / t.k;
-  ctx.strokeStyle = focus ? "rgba(100,116,139,0.13)" : "rgba(100,116,139,0.38)";
+  ctx.lineWidth = linkPx / t.k;
+  ctx.strokeStyle = `rgba(100,116,139,${((focus ? 0.13 : 0.38) * ink).toFixed(3)})`;
   ctx.beginPath();
   const incident: SimLink[] = [];
   for (const l of scene.links) {
@@ -88,7 +101,7 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene): string[
 
   // nodes: one path per layer colour (dimmed ones first when something is selected)
   const minR = MIN_SCREEN_RADIUS / t.k;
-  ctx.lineWidth = 1 / t.k;
+  ctx.lineWidth = hairline(1, dpr) / t.k;
   ctx.strokeStyle = "#ffffff";
   for (const pass of focus ? [false, true] : [true]) {
     ctx.globalAlpha = pass ? 1 : 0.22;

@@ -13,20 +13,53 @@ export type DrawingState =
 /** the drawing's resource route for the page's query string (`?layer=…`, or "") */
 export const drawingPath = (search: string) => `/graph/drawing${search}`;
 
+const DRAWING_ROUTE = "routes/graph.drawing";
+/** how long the fetcher waits for the route's discovery before it loads anyway (and discovers it itself) */
+const DISCOVERY_WAIT_MS = 10_000;
+
+/**
+ * Whether the page's route manifest holds the drawing's route (decision 0077). With lazy route
+ * discovery the page starts without it; the explorer renders a hidden link to it (`DrawingRouteLink`)
+ * so that Remix's discovery of rendered links, which no navigation aborts, patches it in.
+ */
+function drawingRouteKnown(): boolean {
+  const manifest = (window as { __remixManifest?: { routes: Record<string, unknown> } }).__remixManifest;
+  return !manifest || DRAWING_ROUTE in manifest.routes;
+}
+
 /**
  * Loads the drawing of the page's query after hydration, and again whenever the query changes (the
  * scope form's GET navigation). Until the answer for the current query arrives, the state is
  * "loading": never the previous query's drawing.
+ *
+ * The fetcher loads only once the drawing's route is known to the page (decision 0077): a fetcher
+ * whose route is still being discovered when a navigation of the same page starts (the scope form)
+ * is revalidated by that navigation against routes that do not hold it yet, and the page fell into
+ * its error boundary with "No route matches URL /graph/drawing" (react-router #13114, #15327).
  */
 export function useDrawing(search: string): DrawingState {
   const fetcher = useFetcher<DrawingData>();
   const load = fetcher.load;
   const path = drawingPath(search);
   const [asked, setAsked] = useState<string | null>(null);
+  const [known, setKnown] = useState(false);
   useEffect(() => {
+    if (known) return;
+    const since = Date.now();
+    const check = () => {
+      if (!drawingRouteKnown() && Date.now() - since < DISCOVERY_WAIT_MS) return;
+      clearInterval(timer);
+      setKnown(true);
+    };
+    const timer = setInterval(check, 50);
+    check();
+    return () => clearInterval(timer);
+  }, [known]);
+  useEffect(() => {
+    if (!known) return;
     setAsked(path);
     load(path);
-  }, [path, load]);
+  }, [path, load, known]);
   const retry = useCallback(() => load(path), [path, load]);
   const answer = asked === path && fetcher.state === "idle" ? fetcher.data : undefined;
   return useMemo((): DrawingState => {
