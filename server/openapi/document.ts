@@ -115,7 +115,8 @@ function queryParameters(
 }
 
 function answerContent(answer: AnswerSpec, status: number, example: unknown): Json | undefined {
-  if (status >= 400)
+  // a failure's body is the error model, unless its declaration names another (health's 503 is health)
+  if (status >= 400 && !answer.schema)
     return {
       "application/json": {
         schema: { $ref: "#/components/schemas/Error" },
