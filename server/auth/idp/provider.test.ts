@@ -7,7 +7,15 @@ import { openDatabase, type Db } from "../../storage/database";
 import type { Relational } from "../../storage/relational";
 import { openSqliteRelational } from "../../storage/relational/sqlite";
 import { createIdentityProvider, IDP_CLIENT_ID } from "./provider";
-import { browse, CookieJar, follow, formBody, pkcePair, startIdp, type RunningIdp } from "../../../tests/support/idp";
+import {
+  browse,
+  CookieJar,
+  follow,
+  formBody,
+  pkcePair,
+  startIdp,
+  type RunningIdp,
+} from "../../../tests/support/idp";
 
 let dataDir: string;
 let db: Db;
