@@ -4,7 +4,7 @@ import { berlinDate } from "./calendar";
 import type { ApplicationData, DataRequestData, PermitData, ResultData } from "./model";
 import { COUNTING_RULES, PERIOD_LIST, PURPOSES, purposeLabel } from "./periods";
 import { ACCESS_BODY } from "./actors";
-import type { RecordStore } from "./store";
+import type { RecordStore, StoredRecord } from "./store";
 
 /**
  * What the access body publishes: the register of applications, requests and permits (Art. 57(1)(j))
@@ -67,17 +67,22 @@ export const publicRegister = z.object({
 });
 type Register = z.infer<typeof publicRegister>;
 
+/** a record's `registered` fields, each picked by name */
+const registeredOf = (r: StoredRecord<{ datasetTitles: string[]; purpose: string }>) => ({
+  id: r.id,
+  organisation: r.organisation,
+  datasets: r.data.datasetTitles,
+  purpose: r.data.purpose,
+  purposeLabel: purposeLabel(r.data.purpose),
+  state: r.state,
+});
+
 export async function register(store: RecordStore, now: Date): Promise<Register> {
   const applications: Register["applications"] = (await store.list<ApplicationData>("application")).map(
     (r) => ({
-      id: r.id,
+      ...registeredOf(r),
       title: r.data.title,
-      organisation: r.organisation,
-      datasets: r.data.datasetTitles,
-      purpose: r.data.purpose,
-      purposeLabel: purposeLabel(r.data.purpose),
       receivedDate: r.data.receivedDate,
-      state: r.state,
       decision: r.data.decision?.outcome ?? null,
       decisionDate: r.data.decision?.date ?? null,
       refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
@@ -85,31 +90,21 @@ export async function register(store: RecordStore, now: Date): Promise<Register>
     }),
   );
   const permits: Register["permits"] = (await store.list<PermitData>("permit")).map((r) => ({
-    id: r.id,
+    ...registeredOf(r),
     applicationId: r.data.applicationId,
-    organisation: r.organisation,
-    datasets: r.data.datasetTitles,
-    purpose: r.data.purpose,
-    purposeLabel: purposeLabel(r.data.purpose),
     issuedDate: r.data.issuedDate,
     validFrom: r.data.validFrom,
     validUntil: r.data.validUntil,
     durationMonths: r.data.durationMonths,
     secureProcessingEnvironment: r.data.secureProcessingEnvironment,
-    state: r.state,
     revokedDate: r.data.revocation?.date ?? null,
     revocationReason: r.data.revocation?.reason ?? null,
   }));
   const dataRequests: Register["dataRequests"] = (await store.list<DataRequestData>("dataRequest")).map(
     (r) => ({
-      id: r.id,
+      ...registeredOf(r),
       title: r.data.title,
-      organisation: r.organisation,
-      datasets: r.data.datasetTitles,
-      purpose: r.data.purpose,
-      purposeLabel: purposeLabel(r.data.purpose),
       receivedDate: r.data.receivedDate,
-      state: r.state,
       decisionDate: r.data.decision?.date ?? r.data.answer?.date ?? null,
       refusalReasons: r.data.decision?.outcome === "REFUSED" ? r.data.decision.reasons : null,
     }),

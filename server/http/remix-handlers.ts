@@ -24,13 +24,13 @@ export function createRemixHandlers(build: ServerBuild, mode: "production" | "de
   const byPath = new LRUCache<string, RemixHandler>({ max: 5000 });
 
   const handlerOf = (pathname: string): RemixHandler => {
-    const kept = byPath.get(pathname);
-    if (kept) return kept;
+    let handler = byPath.get(pathname);
+    if (handler) return handler;
     const ids = routesOfDocument(tree, pathname);
-    const key = ids ? [...ids].sort().join(" ") : "";
-    let handler = ids ? bySet.get(key) : whole;
-    if (!handler) {
-      handler = createRequestHandler(withRoutes(build, ids!), mode);
+    if (!ids) handler = whole;
+    else {
+      const key = [...ids].sort().join(" ");
+      handler = bySet.get(key) ?? createRequestHandler(withRoutes(build, ids), mode);
       bySet.set(key, handler);
     }
     byPath.set(pathname, handler);

@@ -25,7 +25,7 @@ function urlsOf(build: ServerBuild, ids: Record<string, string>): string[] {
     for (let r: typeof route | undefined = route; r; r = r.parentId ? build.routes[r.parentId] : undefined)
       if (r.path) parts.unshift(r.path);
     const pattern = `/${parts.join("/")}`;
-    urls.add(pattern.replace(/:(\w+)/g, (_m, p: string) => ids[`${pattern}`] ?? ids[p] ?? "x"));
+    urls.add(pattern.replace(/:(\w+)/g, (_m, p: string) => ids[pattern] ?? ids[p] ?? "x"));
   }
   return [...urls, "/no-such-page", "/patients/patient-000001/", "/catalogue?q=diabetes"];
 }

@@ -19,8 +19,8 @@ const DISCOVERY_WAIT_MS = 10_000;
 
 /**
  * Whether the page's route manifest holds the drawing's route (decision 0077). With lazy route
- * discovery the page starts without it; the explorer renders a hidden link to it (`DrawingRouteLink`)
- * so that Remix's discovery of rendered links, which no navigation aborts, patches it in.
+ * discovery the page starts without it; the explorer renders a hidden form whose action is the drawing's
+ * route, so that Remix's discovery of rendered links and forms, which no navigation aborts, patches it in.
  */
 function drawingRouteKnown(): boolean {
   const manifest = (window as { __remixManifest?: { routes: Record<string, unknown> } }).__remixManifest;
