@@ -3,8 +3,8 @@ import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
-import { readsAnyContext } from "../dataspace";
-import { toCredential, type Credential } from "../dataspace/participants";
+import { issuanceStartedSchema, readsAnyContext } from "../dataspace";
+import { credentialSchema, toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE, inputVersions, keyText } from "../http/kept";
 import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
@@ -51,21 +51,18 @@ export const CREDENTIAL_PURPOSES: Record<string, { label: string; proves: string
 };
 
 /** a credential as GET /api/credentials lists it: the spec's Credential with where it is held and its verification */
-export const listedCredential = z.looseObject({
-  id: z.string(),
-  type: z.array(z.string()),
-  issuer: z.string().describe("the issuer's DID"),
-  credentialSubject: z.record(z.string(), z.unknown()),
-  issuanceDate: z.string(),
-  proof: z.record(z.string(), z.unknown()),
-  format: z.string().optional().describe("the issuer's format, e.g. VC1_0_JWT"),
-  recordId: z.string().describe("the issuer's record id (what DELETE /api/credentials/{id} also accepts)"),
-  holder: z.string().nullable().describe("the subject's DID"),
-  participantContextId: z.string().nullable(),
-  label: z.string(),
-  status: z.enum(["valid", "revoked", "unverified"]),
-  verification: credentialVerification,
-});
+export const listedCredential = credentialSchema
+  .extend({
+    issuer: z.string().describe("the issuer's DID"),
+    format: z.string().optional().describe("the issuer's format, e.g. VC1_0_JWT"),
+    recordId: z.string().describe("the issuer's record id (what DELETE /api/credentials/{id} also accepts)"),
+    holder: z.string().nullable().describe("the subject's DID"),
+    participantContextId: z.string().nullable(),
+    label: z.string(),
+    status: z.enum(["valid", "revoked", "unverified"]),
+    verification: credentialVerification,
+  })
+  .loose();
 export type ListedCredential = z.infer<typeof listedCredential>;
 /** a credential definition of the issuer, as it sends it, with what it proves */
 export const labelledDefinition = z.looseObject({
@@ -75,15 +72,7 @@ export const labelledDefinition = z.looseObject({
   proves: z.string(),
 });
 /** the 201 of POST /api/credentials/request */
-export const issuanceStarted = z.object({
-  holderPid: z.string().describe("the issuance process's id at the holder's identity hub"),
-  participantContextId: z.string(),
-  credentialType: z.string(),
-  issuerDid: z.string(),
-  status: z.literal("REQUESTED"),
-  label: z.string(),
-  note: z.string(),
-});
+export const issuanceStarted = issuanceStartedSchema.extend({ label: z.string(), note: z.string() });
 
 export interface CredentialService {
   /** @param now the time verified at (default: now) */

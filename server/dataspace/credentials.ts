@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { describeUpstream } from "./failures";
@@ -21,13 +22,14 @@ export async function listCredentialDefinitions(rt: DataspaceRuntime): Promise<C
   }
 }
 
-export interface IssuanceStarted {
-  holderPid: string;
-  participantContextId: string;
-  credentialType: string;
-  issuerDid: string;
-  status: "REQUESTED";
-}
+export const issuanceStartedSchema = z.object({
+  holderPid: z.string().describe("the issuance process's id at the holder's identity hub"),
+  participantContextId: z.string(),
+  credentialType: z.string(),
+  issuerDid: z.string(),
+  status: z.literal("REQUESTED"),
+});
+export type IssuanceStarted = z.infer<typeof issuanceStartedSchema>;
 
 /** Asks the participant's identity hub to request a credential of `credentialType` from the issuer. */
 export async function requestCredential(
