@@ -3,7 +3,7 @@ import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
-import { issuanceStartedSchema, readsAnyContext } from "../dataspace";
+import { credentialDefinitionSchema, issuanceStartedSchema, readsAnyContext } from "../dataspace";
 import { credentialSchema, toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE, inputVersions, keyText } from "../http/kept";
@@ -65,9 +65,7 @@ export const listedCredential = credentialSchema
   .loose();
 export type ListedCredential = z.infer<typeof listedCredential>;
 /** a credential definition of the issuer, as it sends it, with what it proves */
-export const labelledDefinition = z.looseObject({
-  id: z.string(),
-  credentialType: z.string(),
+export const labelledDefinition = credentialDefinitionSchema.extend({
   label: z.string(),
   proves: z.string(),
 });

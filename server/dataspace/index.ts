@@ -37,6 +37,7 @@ export { EVERY_PARTICIPANT, negotiationsAcross, type HeldNegotiation } from "./a
 export { actsForAnyContext, NO_CONTEXT, NOT_YOUR_CONTEXT, ownContextId, readsAnyContext } from "./acting";
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
 export { issuanceStartedSchema } from "./credentials";
+export { credentialDefinitionSchema } from "./upstream-schemas";
 export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-schemas";
 
 /**
