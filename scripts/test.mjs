@@ -113,6 +113,35 @@ if (existsSync("test-results/playwright.json")) {
   failed += p.stats?.unexpected ?? 0;
   skipped += p.stats?.skipped ?? 0;
 }
+// the failed tests by name, next to the closing line, so that the tail of a CI log says which one
+const firstLine = (m) =>
+  String(m ?? "")
+    .split("\n")
+    .find((l) => l.trim()) ?? "";
+const failures = [];
+for (const f of ["test-results/vitest.json", ...passJson]) {
+  if (!existsSync(f)) continue;
+  for (const file of JSON.parse(readFileSync(f, "utf8")).testResults ?? []) {
+    const name = path.relative(process.cwd(), file.name ?? "");
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failedTests)
+      failures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (failedTests.length === 0 && file.status === "failed")
+      failures.push(`${name}: ${firstLine(file.message)}`);
+  }
+}
+if (existsSync("test-results/playwright.json")) {
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      if (!spec.ok)
+        failures.push(
+          `${spec.file}:${spec.line} › ${spec.title}: ${firstLine(spec.tests?.[0]?.results?.at(-1)?.error?.message)}`,
+        );
+    for (const s of suite.suites ?? []) walk(s);
+  };
+  for (const s of JSON.parse(readFileSync("test-results/playwright.json", "utf8")).suites ?? []) walk(s);
+}
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 if (unitStatus !== 0 && failed === 0) failed = 1; // a runner that crashed counts as a failure
 if (e2eStatus !== 0 && failed === 0) failed = 1;
 const passesOk = Object.values(passStatus).every((s) => s === 0);
