@@ -81,7 +81,15 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     // one after the other: the second finds the migrations done (both at once is covered by the store tests)
     a = await startInstance(databaseUrl);
     b = await startInstance(databaseUrl);
-  }, 240_000);
+    // both graphs answer before any test reads the catalogue (Neo4j starts and seeds in the background)
+    for (const base of [a.url, b.url]) {
+      const until = Date.now() + 120_000;
+      while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
+        if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }, 360_000);
 
   afterAll(async () => {
     for (const i of [a, b]) {
@@ -176,14 +184,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
   it(`publishes a dataset on A that B's catalogue and graph show at once (one graph: ${testNeo4j() ? "Neo4j" : "PostgreSQL"})`, async () => {
     const clinic = await signIn(a.url, "clinic");
     const onB = on(clinic, b.url);
-    // both graphs answer (Neo4j starts and seeds in the background), and B keeps its list before the write
-    for (const base of [a.url, b.url]) {
-      const until = Date.now() + 120_000;
-      while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
-        if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    // B keeps its list before the write
     expect((await send(onB, "/api/catalog")).status).toBe(200);
     const before = await send(onB, "/api/graph?layer=l2&limit=5000");
     expect(before.status).toBe(200);
