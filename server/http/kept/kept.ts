@@ -53,7 +53,9 @@ export function createKept<T>(options: KeptOptions<T>) {
   });
   const kept = async (key: KeptKey, build: () => Promise<T>): Promise<T> => {
     const text = keyText(key.caller, key.versions, ...(key.args ?? []));
-    const box = await cache.fetch(text, { context: build });
+    // a kept answer without the fetch's promise; a missing or still building one through the fetch,
+    // which shares the build in flight
+    const box = cache.get(text) ?? (await cache.fetch(text, { context: build }));
     return box!.value;
   };
   /** how many answers are kept (for tests) */
