@@ -51,10 +51,14 @@ function post(persona: string, path: string, body: unknown, headers: Record<stri
   });
 }
 
-/** Raw HTTP/1.1 on one socket: what was received, and whether the server closed the connection. */
+/**
+ * Raw HTTP/1.1 on one socket: what was received, and whether the server closed the connection within
+ * `waitMs` (a bound, not a measurement: it answers as soon as the socket closes; 4 s was too short on
+ * a 2-core machine at load 17).
+ */
 async function raw(
   write: (s: Socket) => void,
-  waitMs = 4000,
+  waitMs = 20_000,
 ): Promise<{ text: string; closedByServer: boolean }> {
   const { port } = new URL(server.url);
   const socket = connect(Number(port), "127.0.0.1");

@@ -101,10 +101,19 @@ describe("GET /api/health on the real server", () => {
   afterAll(async () => server?.close());
 
   it("answers the background result with its age, without a session", async () => {
-    const res = await fetch(`${server.url}/api/health`);
-    expect(res.status).toBe(200);
-    const body = await res.json();
-    expect(body).toEqual({ status: "ok", graphdb: true, idp: true, timestamp: expect.any(String) });
+    // the first probes of a server just started may time out on a loaded machine (health then says
+    // so: degraded, idp false; seen at load 24): the answer looked at is the first "ok" one, within 20 s
+    const read = async () => {
+      const res = await fetch(`${server.url}/api/health`);
+      return { status: res.status, body: await res.json() };
+    };
+    let first = await read();
+    for (const until = Date.now() + 20_000; first.body.status !== "ok" && Date.now() < until;) {
+      await wait(250);
+      first = await read();
+    }
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ status: "ok", graphdb: true, idp: true, timestamp: expect.any(String) });
     const again = await fetch(`${server.url}/api/health`);
     const ageMs = Number(again.headers.get("x-health-age-ms"));
     expect(Number.isInteger(ageMs) && ageMs >= 0 && ageMs < 5000).toBe(true);

@@ -58,11 +58,37 @@ export interface Signed {
   api: (path: string, init?: RequestInit) => Promise<Response>;
 }
 
+/**
+ * Signs in; once more when the hub said its identity provider did not answer in time (the sign-in
+ * page's "not reachable" error: on a loaded 2-core machine the embedded provider's token call can
+ * outlast the hub's time-out). Any other failure, or a second one, throws.
+ */
 export async function signIn(
   baseUrl: string,
   username: string,
   password = username,
   returnTo = "/",
+): Promise<Signed> {
+  try {
+    return await signInOnce(baseUrl, username, password, returnTo);
+  } catch (e) {
+    if (!(e instanceof ProviderTimedOut)) throw e;
+    console.warn(`sign-in of ${username}: ${e.message}; once more`);
+    return signInOnce(baseUrl, username, password, returnTo);
+  }
+}
+
+class ProviderTimedOut extends Error {}
+
+/** the hub's sign-in page with its "not reachable" error (server/auth/oidc-client.ts UNREACHABLE) */
+const unreachable = (url: string) =>
+  /identity provider is not reachable/.test(new URL(url || "http://x/").searchParams.get("error") ?? "");
+
+async function signInOnce(
+  baseUrl: string,
+  username: string,
+  password: string,
+  returnTo: string,
 ): Promise<Signed> {
   const jar = new CookieJar();
   const form = await follow(
@@ -71,6 +97,7 @@ export async function signIn(
   );
   const html = await form.text();
   const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+  if (!action && unreachable(form.url)) throw new ProviderTimedOut(`no login form: ${form.url}`);
   if (!action) throw new Error(`no login form (status ${form.status}): ${html.slice(0, 300)}`);
   // relative to the form's page: the provider may live on another origin (OIDC_ISSUER)
   const done = await follow(new URL(action.replaceAll("&amp;", "&"), form.url || baseUrl).toString(), jar, {
@@ -79,6 +106,7 @@ export async function signIn(
     body: new URLSearchParams({ username, password }).toString(),
   });
   if (!jar.get("app-auth.session-token")) {
+    if (unreachable(done.url)) throw new ProviderTimedOut(`the sign-in ended at ${done.url}`);
     throw new Error(`sign-in of ${username} did not yield a session (last status ${done.status})`);
   }
   return {
