@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import { type GraphNode, type PropertyValue, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
@@ -6,29 +7,15 @@ import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";
 import { invalidField, missingFields } from "../http/field-errors";
 import type { AccessLog } from "../audit/access-log";
+import type { patient, profile } from "./contract";
 
 /**
  * FHIR patient records (layer l3) and research consent. A PATIENT reaches only the record
  * linked to their account; a DATA_HOLDER the patients of their organisation; an operator all.
  */
 
-export interface Patient {
-  id: string;
-  resourceId?: string;
-  name?: string;
-  gender?: string;
-  birthDate?: string;
-  city?: string;
-  country?: string;
-}
-
-export interface PatientProfile {
-  patient: Patient;
-  encounters: Record<string, unknown>[];
-  conditions: Record<string, unknown>[];
-  observations: Record<string, unknown>[];
-  medications: Record<string, unknown>[];
-}
+export type Patient = z.infer<typeof patient>;
+export type PatientProfile = z.infer<typeof profile>;
 
 export const PATIENT_LIST_DEFAULT = 100;
 export const PATIENT_LIST_MAX = 1000;
