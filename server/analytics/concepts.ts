@@ -61,52 +61,37 @@ export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary
   );
   const icdById = new Map(icd10.map((n) => [n.id, n]));
   const all: Concept[] = [];
-  for (const n of snomed) {
-    const code = str(n.properties.code);
-    if (!code) continue;
-    const maps = await graph.relationships({ id: n.id, types: ["MAPS_TO"], direction: "out", limit: 10 });
-    const target = maps.map((r) => icdById.get(r.node.id) ?? r.node).find((t) => t.label === "ICD10Code");
-    all.push({
-      kind: "condition",
-      nodeId: n.id,
-      code,
-      system: "SNOMED CT",
-      display: str(n.properties.display) ?? code,
-      omopConceptId: num(n.properties.omopConceptId) ?? null,
-      icd10: target
-        ? {
-            code: str(target.properties.code) ?? "",
-            display: str(target.properties.display) ?? "",
-            nodeId: target.id,
-          }
-        : undefined,
-    });
-  }
-  for (const n of rxnorm) {
-    const code = str(n.properties.code);
-    if (!code) continue;
-    all.push({
-      kind: "drug",
-      nodeId: n.id,
-      code,
-      system: "RxNorm",
-      display: str(n.properties.display) ?? code,
-      omopConceptId: num(n.properties.omopConceptId) ?? null,
-      atc: str(n.properties.atcCode),
-    });
-  }
-  for (const n of loinc) {
-    const code = str(n.properties.code);
-    if (!code) continue;
-    all.push({
-      kind: "measurement",
-      nodeId: n.id,
-      code,
-      system: "LOINC",
-      display: str(n.properties.display) ?? code,
-      omopConceptId: num(n.properties.omopConceptId) ?? null,
-      unit: str(n.properties.unit),
-    });
+  for (const [kind, nodes] of [
+    ["condition", snomed],
+    ["drug", rxnorm],
+    ["measurement", loinc],
+  ] as const) {
+    for (const n of nodes) {
+      const code = str(n.properties.code);
+      if (!code) continue;
+      const concept: Concept = {
+        kind,
+        nodeId: n.id,
+        code,
+        system: KIND_SYSTEM[kind],
+        display: str(n.properties.display) ?? code,
+        omopConceptId: num(n.properties.omopConceptId) ?? null,
+      };
+      if (kind === "drug") concept.atc = str(n.properties.atcCode);
+      if (kind === "measurement") concept.unit = str(n.properties.unit);
+      if (kind === "condition") {
+        const maps = await graph.relationships({ id: n.id, types: ["MAPS_TO"], direction: "out", limit: 10 });
+        const target = maps.map((r) => icdById.get(r.node.id) ?? r.node).find((t) => t.label === "ICD10Code");
+        concept.icd10 = target
+          ? {
+              code: str(target.properties.code) ?? "",
+              display: str(target.properties.display) ?? "",
+              nodeId: target.id,
+            }
+          : undefined;
+      }
+      all.push(concept);
+    }
   }
   const index = new Map(all.map((c) => [`${c.kind}:${c.code}`, c]));
   const byKind: Record<ConceptKind, Concept[]> = { condition: [], drug: [], measurement: [] };

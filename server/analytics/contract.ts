@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { odrlScope, publishedCount } from "../federated";
 import type { Contracts } from "../http/contract";
 import { intQuery, ok } from "../http/contract-fields";
 import { TOP_DEFAULT, TOP_MAX } from "./service";
@@ -6,15 +7,7 @@ import { TOP_DEFAULT, TOP_MAX } from "./service";
 /** The declarations of the analytics route (server/http/contract.ts). */
 
 const count = z.number().int().min(0);
-/** a count that small-cell suppression may withhold (federated/suppression.ts PublishedCount) */
-const published = z.object({
-  key: z.string(),
-  count: count.nullable().describe("null when suppressed"),
-  suppressed: z.boolean(),
-  reason: z.string().optional().describe("why it was suppressed"),
-  display: z.string().describe('the count, or "<k" when suppressed'),
-});
-const topEntry = z.object({
+export const topEntry = z.object({
   code: z.string(),
   system: z.string(),
   display: z.string(),
@@ -25,19 +18,15 @@ const topEntry = z.object({
   display_persons: z.string(),
 });
 const maybe = z.number().nullable();
-/** the ODRL scope an answer was computed under (federated/scope.ts OdrlScope) */
-export const odrlScopeAnswer = z.object({
-  role: z.string(),
-  aggregateOnly: z.literal(true),
-  k: count.nullable().describe("null: exact counts (supervisory scope)"),
-  policies: z.array(z.object({ id: z.string(), type: z.string(), assigner: z.string().nullable() })),
-  prohibitions: z.array(z.string()),
-  obligations: z.array(z.string()),
-  purposes: z.array(z.string()),
-  applied: z.array(z.string()),
+export const measurementEntry = topEntry.extend({
+  unit: z.string().nullable(),
+  mean: maybe,
+  sd: maybe,
+  aboveRange: maybe,
+  belowRange: maybe,
 });
-/** service.ts AnalyticsDashboard */
-const dashboard = z.object({
+/** GET /api/analytics's answer (service.ts AnalyticsDashboard) */
+export const dashboard = z.object({
   source: z.string(),
   generatedAt: z.string(),
   graphVersion: z.number().int(),
@@ -49,21 +38,13 @@ const dashboard = z.object({
     drugExposures: count,
     measurements: count,
   }),
-  holders: z.array(published.extend({ name: z.string() })),
-  gender: z.array(published),
-  ageBands: z.array(published),
+  holders: z.array(publishedCount.extend({ name: z.string() })),
+  gender: z.array(publishedCount),
+  ageBands: z.array(publishedCount),
   topConditions: z.array(topEntry),
   topDrugs: z.array(topEntry),
-  topMeasurements: z.array(
-    topEntry.extend({
-      unit: z.string().nullable(),
-      mean: maybe,
-      sd: maybe,
-      aboveRange: maybe,
-      belowRange: maybe,
-    }),
-  ),
-  scope: odrlScopeAnswer,
+  topMeasurements: z.array(measurementEntry),
+  scope: odrlScope,
   cache: z.object({ hit: z.boolean(), builtMs: z.number(), indexBuiltAt: z.string() }),
   notes: z.array(z.string()),
 });

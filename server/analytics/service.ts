@@ -5,19 +5,14 @@
  * version; a request on a warm cache costs a sort of a few hundred codes. Callers whose ODRL
  * scope sets k see small cells suppressed (same engine as the federated summary).
  */
+import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
+import type { dashboard, measurementEntry, topEntry } from "./contract";
 import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
 import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
-import {
-  protect,
-  published,
-  type CountNode,
-  type PublishedCount,
-  scopeFor,
-  type OdrlScope,
-} from "../federated";
+import { protect, published, type CountNode, scopeFor } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
 import {
   AGE_BANDS,
@@ -32,49 +27,9 @@ import {
 export const TOP_DEFAULT = 10;
 export const TOP_MAX = 50;
 
-export interface TopEntry {
-  code: string;
-  system: string;
-  display: string;
-  omopConceptId: number;
-  /** OMOP rows (occurrences / exposures / measurements); null when suppressed */
-  rows: number | null;
-  /** distinct persons; null when suppressed */
-  persons: number | null;
-  suppressed: boolean;
-  display_persons: string;
-}
-
-export interface MeasurementEntry extends TopEntry {
-  unit: string | null;
-  mean: number | null;
-  sd: number | null;
-  aboveRange: number | null;
-  belowRange: number | null;
-}
-
-export interface AnalyticsDashboard {
-  source: string;
-  generatedAt: string;
-  graphVersion: number;
-  ageReferenceDate: string;
-  totals: {
-    persons: number;
-    visits: number;
-    conditionOccurrences: number;
-    drugExposures: number;
-    measurements: number;
-  };
-  holders: (PublishedCount & { name: string })[];
-  gender: PublishedCount[];
-  ageBands: PublishedCount[];
-  topConditions: TopEntry[];
-  topDrugs: TopEntry[];
-  topMeasurements: MeasurementEntry[];
-  scope: OdrlScope;
-  cache: { hit: boolean; builtMs: number; indexBuiltAt: string };
-  notes: string[];
-}
+export type TopEntry = z.infer<typeof topEntry>;
+export type MeasurementEntry = z.infer<typeof measurementEntry>;
+export type AnalyticsDashboard = z.infer<typeof dashboard>;
 
 type DashboardBody = Omit<AnalyticsDashboard, "generatedAt" | "graphVersion" | "scope" | "cache">;
 

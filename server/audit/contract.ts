@@ -2,23 +2,11 @@ import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { ok, optionalText, refusals } from "../http/contract-fields";
 import { auditQuery } from "./handlers";
+import { auditEntry } from "./model";
 import { KIND_PATTERN, purgeReport, retentionOverview, retentionRow } from "./retention";
 
 /** The declarations of the audit routes (server/http/contract.ts). */
 
-/** model.ts AuditEntry */
-const entry = z.object({
-  id: z.string(),
-  action: z.string(),
-  actor: z.string(),
-  target: z.string(),
-  outcome: z.string(),
-  timestamp: z.string().describe("ISO 8601 time"),
-  kind: z.string().describe("what the entry is about; retention is per kind"),
-  seq: z.number().int(),
-  prevHash: z.string(),
-  hash: z.string(),
-});
 /** handlers.ts chainReport: log.ts AuditVerification and what the walk counted */
 const chainReport = z.object({
   ok: z.boolean(),
@@ -36,7 +24,7 @@ export const auditContract: Contracts = {
     query: auditQuery,
     answers: {
       200: ok(
-        z.union([z.array(entry), chainReport]),
+        z.union([z.array(auditEntry), chainReport]),
         "AuditEntry array, or with verify=true the chain report",
       ),
       400: refusals(

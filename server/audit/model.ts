@@ -1,17 +1,19 @@
+import { z } from "zod";
+
 /** The spec's AuditEntry, plus the hash chain that makes the log tamper-evident. */
-export interface AuditEntry {
-  id: string;
-  action: string;
-  actor: string;
-  target: string;
-  outcome: string;
-  timestamp: string;
-  /** kind of record the entry is about (catalogue, consent, session, ...): retention is per kind */
-  kind: string;
-  seq: number;
-  prevHash: string;
-  hash: string;
-}
+export const auditEntry = z.object({
+  id: z.string(),
+  action: z.string(),
+  actor: z.string(),
+  target: z.string(),
+  outcome: z.string(),
+  timestamp: z.string().describe("ISO 8601 time"),
+  kind: z.string().describe("what the entry is about; retention is per kind"),
+  seq: z.number().int(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
 
 export interface AuditInput {
   action: string;

@@ -86,89 +86,8 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config {
-  env: Env["NODE_ENV"];
-  /**
-   * Stack traces and server paths in error answers (Remix's development mode): only when
-   * NODE_ENV=development is set explicitly, never under the default NODE_ENV.
-   */
-  errorDetails: boolean;
-  port: number;
-  host: string;
-  publicUrl: string;
-  dataDir: string;
-  /** PostgreSQL shared by several instances (server/storage/relational); undefined: the SQLite file in DATA_DIR */
-  databaseUrl: string | undefined;
-  /** undefined: generate once and keep in DATA_DIR (see server/storage/secrets.ts) */
-  sessionSecret: string | undefined;
-  /**
-   * The audit chain's key (HMAC), never kept in the database; undefined: made once and kept in
-   * DATA_DIR/audit.key, mode 0600 (server/audit/key.ts). Required in production: instances sharing
-   * DATABASE_URL must share it.
-   */
-  auditKey: string | undefined;
-  /** where the audit chain's signed checkpoints are appended; undefined: DATA_DIR/audit-checkpoints.log */
-  auditCheckpoints: string | undefined;
-  appMode: "live" | "static";
-  neo4j:
-    | {
-        uri: string;
-        user: string;
-        password: string;
-        database: string | undefined;
-        /** test hook (HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS): see server/graph/neo4j-store.ts */
-        pauseAfterCommitMs?: number;
-      }
-    | undefined;
-  seedPatients: number;
-  oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
-  connector:
-    | {
-        managementUrl: string;
-        apiVersion: string;
-        tokenUrl: string | undefined;
-        clientId: string | undefined;
-        clientSecret: string | undefined;
-        /** the management API key (EDC's `tokenbased` auth, header x-api-key) */
-        apiKey: string | undefined;
-      }
-    | undefined;
-  tenantManagerUrl: string | undefined;
-  issuerUrl: string | undefined;
-  identityHubUrl: string | undefined;
-  upstreamTimeoutMs: number;
-  /**
-   * How often a session signed in at an external provider is confirmed there (refresh-token grant),
-   * and how long it keeps working while the provider cannot be asked (server/auth/sessions.ts)
-   */
-  oidcSessionCheck: { everyMs: number; graceMs: number };
-  /** pages (and their .data requests) answered at once, the others wait their turn; 0: no limit (server/http/turns.ts, shared fairly between callers) */
-  pageConcurrency: number;
-  demoRecords: boolean;
-  nlqProxyUrl: string | undefined;
-  officeHours: string | undefined;
-  officeHolds: string[];
-  crawlerToken: string | undefined;
-  /** EU Digital Identity Wallet sign-in (server/eudi) */
-  eudi: {
-    /** an OpenID4VP verifier endpoint (EUDI reference verifier API); undefined: the embedded verifier */
-    verifierUrl: string | undefined;
-    /** PID issuers whose keys are trusted (SD-JWT VC issuer metadata at /.well-known/jwt-vc-issuer) */
-    trustedIssuers: string[];
-    /**
-     * the development wallet page and its development PID issuer: only with the embedded identity
-     * provider (never with OIDC_ISSUER), never in production
-     */
-    devWallet: boolean;
-  };
-  /** k of the k-anonymity applied to cohort counts (server/federated): at least 5 */
-  federatedK: number;
-  /** requests per window and client (the password form's wrong passwords also per username): server/http/rate-limits.ts */
-  rateLimits: Record<
-    "signin" | "password" | "passwordUser" | "wallet" | "challenge" | "appAccount" | "pairing",
-    { points: number; seconds: number }
-  >;
-}
+/** the configuration the server runs with: what `loadConfig` makes of the environment */
+export type Config = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -177,7 +96,7 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(source: Record<string, string | undefined> = process.env) {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(envSchema.shape)) raw[key] = emptyToUndefined(source[key]);
   const parsed = envSchema.safeParse(raw);
@@ -238,14 +157,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     env: e.NODE_ENV,
+    /**
+     * Stack traces and server paths in error answers (Remix's development mode): only when
+     * NODE_ENV=development is set explicitly, never under the default NODE_ENV.
+     */
     errorDetails: emptyToUndefined(source.NODE_ENV) === "development",
     port: e.PORT,
     host: e.HOST,
     publicUrl,
     dataDir: e.DATA_DIR,
+    /** PostgreSQL shared by several instances (server/storage/relational); undefined: the SQLite file in DATA_DIR */
     databaseUrl: e.DATABASE_URL,
+    /** undefined: generate once and keep in DATA_DIR (see server/storage/secrets.ts) */
     sessionSecret: e.SESSION_SECRET,
+    /**
+     * The audit chain's key (HMAC), never kept in the database; undefined: made once and kept in
+     * DATA_DIR/audit.key, mode 0600 (server/audit/key.ts). Required in production: instances sharing
+     * DATABASE_URL must share it.
+     */
     auditKey: e.AUDIT_KEY,
+    /** where the audit chain's signed checkpoints are appended; undefined: DATA_DIR/audit-checkpoints.log */
     auditCheckpoints: e.AUDIT_CHECKPOINTS,
     appMode: e.APP_MODE,
     neo4j: e.NEO4J_URI
@@ -254,6 +185,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           user: e.NEO4J_USER,
           password: e.NEO4J_PASSWORD ?? "",
           database: e.NEO4J_DATABASE,
+          /** test hook (HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS): see server/graph/neo4j-store.ts */
           pauseAfterCommitMs: e.HUB_TEST_PAUSE_AFTER_GRAPH_COMMIT_MS,
         }
       : undefined,
@@ -272,6 +204,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           tokenUrl: e.CONNECTOR_TOKEN_URL,
           clientId: e.CONNECTOR_CLIENT_ID,
           clientSecret: e.CONNECTOR_CLIENT_SECRET,
+          /** the management API key (EDC's `tokenbased` auth, header x-api-key) */
           apiKey: e.CONNECTOR_API_KEY,
         }
       : undefined,
@@ -279,23 +212,37 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     issuerUrl: e.ISSUER_URL,
     identityHubUrl: e.IDENTITY_HUB_URL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    /**
+     * How often a session signed in at an external provider is confirmed there (refresh-token grant),
+     * and how long it keeps working while the provider cannot be asked (server/auth/sessions.ts)
+     */
     oidcSessionCheck: {
       everyMs: e.OIDC_SESSION_CHECK_SECONDS * 1000,
       graceMs: e.OIDC_SESSION_GRACE_SECONDS * 1000,
     },
+    /** pages (and their .data requests) answered at once, the others wait their turn; 0: no limit (server/http/turns.ts, shared fairly between callers) */
     pageConcurrency: e.PAGE_CONCURRENCY,
     demoRecords: e.DEMO_RECORDS === "on",
     nlqProxyUrl: e.NLQ_PROXY_URL,
     officeHours: e.OFFICE_HOURS,
     officeHolds: holds,
     crawlerToken: e.CRAWLER_TOKEN,
+    /** EU Digital Identity Wallet sign-in (server/eudi) */
     eudi: {
+      /** an OpenID4VP verifier endpoint (EUDI reference verifier API); undefined: the embedded verifier */
       verifierUrl: e.EUDI_VERIFIER_URL?.replace(/\/+$/, ""),
+      /** PID issuers whose keys are trusted (SD-JWT VC issuer metadata at /.well-known/jwt-vc-issuer) */
       trustedIssuers,
+      /**
+       * the development wallet page and its development PID issuer: only with the embedded identity
+       * provider (never with OIDC_ISSUER), never in production
+       */
       devWallet:
         (e.EUDI_DEV_WALLET ?? (e.NODE_ENV === "production" || e.OIDC_ISSUER ? "off" : "on")) === "on",
     },
+    /** k of the k-anonymity applied to cohort counts (server/federated): at least 5 */
     federatedK: e.FEDERATED_K,
+    /** requests per window and client (the password form's wrong passwords also per username): server/http/rate-limits.ts */
     rateLimits: {
       signin: e.RATE_LIMIT_SIGNIN,
       password: e.RATE_LIMIT_PASSWORD,

@@ -5,5 +5,13 @@
  * handlers are wired by the container and the route wiring.
  */
 export { odrlScope, scopeFor, type OdrlScope } from "./scope";
-export { isSmall, MIN_K, protect, published, type CountNode, type PublishedCount } from "./suppression";
+export {
+  isSmall,
+  MIN_K,
+  protect,
+  published,
+  publishedCount,
+  type CountNode,
+  type PublishedCount,
+} from "./suppression";
 export { createQueryLog } from "../audit/query-log";

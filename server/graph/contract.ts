@@ -41,7 +41,7 @@ const graphEdgeAnswer = z.object({
   type: z.string(),
 });
 const count = z.number().int().min(0);
-const graph = z.object({
+export const graphAnswer = z.object({
   nodes: z.array(graphNodeAnswer),
   edges: z.array(graphEdgeAnswer),
   meta: z.object({
@@ -54,18 +54,17 @@ const graph = z.object({
     truncated: z.boolean(),
   }),
 });
-const nodeAnswer = graphNodeAnswer.extend({
-  relationships: z.array(
-    z.object({
-      id: z.string(),
-      type: z.string(),
-      direction: z.enum(["out", "in"]),
-      node: graphNodeAnswer,
-    }),
-  ),
+export const relationshipAnswer = z.object({
+  id: z.string(),
+  type: z.string(),
+  direction: z.enum(["out", "in"]),
+  node: graphNodeAnswer,
+});
+export const nodeAnswer = graphNodeAnswer.extend({
+  relationships: z.array(relationshipAnswer),
   relationshipCount: count,
 });
-const validation = z.object({
+export const validationAnswer = z.object({
   valid: z.boolean(),
   checkedAt: z.string().describe("ISO 8601 time"),
   layers: z.record(z.enum(LAYERS), z.object({ labels: z.record(z.string(), count), nodes: count })),
@@ -111,15 +110,17 @@ export const nodeQuery = z.object({ id: requiredText(ID_REQUIRED) });
 export const graphContract: Contracts = {
   "GET /api/graph": {
     query: graphQuery,
-    answers: { 200: ok(graph, "GraphResponse") },
+    answers: { 200: ok(graphAnswer, "GraphResponse") },
   },
   "GET /api/graph/expand": {
     query: expandQuery,
-    answers: { 200: ok(graph, "GraphResponse"), 404: fails("No such node") },
+    answers: { 200: ok(graphAnswer, "GraphResponse"), 404: fails("No such node") },
   },
   "GET /api/graph/node": {
     query: nodeQuery,
     answers: { 200: ok(nodeAnswer, "GraphNode with relationships"), 404: fails("No such node") },
   },
-  "GET /api/graph/validate": { answers: { 200: ok(validation, "The graph checked against its schema") } },
+  "GET /api/graph/validate": {
+    answers: { 200: ok(validationAnswer, "The graph checked against its schema") },
+  },
 };

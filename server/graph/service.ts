@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { badRequest, notFound } from "../http/errors";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import {
@@ -12,6 +13,7 @@ import {
   type Layer,
   type Relationship,
 } from "./model";
+import type { validationAnswer } from "./contract";
 import type { GraphStore } from "./store";
 import { randomBytes } from "node:crypto";
 import { createMinimiser, type Viewer } from "../privacy";
@@ -61,19 +63,8 @@ export function personaLayers(raw: string | null): readonly Layer[] | null {
   return layers;
 }
 
-export interface GraphValidation {
-  valid: boolean;
-  checkedAt: string;
-  layers: Record<Layer, { labels: Record<string, number>; nodes: number }>;
-  relationshipTypes: Record<string, number>;
-  totals: { nodes: number; edges: number };
-  constraints: { name: string; ok: boolean; detail: string }[];
-  violations: {
-    kind: "label" | "relationshipType" | "propertyKey" | "unknownLabel" | "emptyLayer" | "danglingEdge";
-    subject: string;
-    detail: string;
-  }[];
-}
+/** GET /api/graph/validate's answer */
+export type GraphValidation = z.infer<typeof validationAnswer>;
 
 export interface GraphServiceOptions {
   /** the server secret pseudonyms are derived from (kept in DATA_DIR); random per process when absent */

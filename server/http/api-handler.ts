@@ -24,23 +24,6 @@ export interface DispatcherServices {
 }
 
 /**
- * The /api dispatcher: static mode → route table → office hours → origin check (Origin, else
- * Referer) → body size (413) → session and role guard → content type and JSON syntax (415, 400)
- * → handler (or its kept answer, for a GET route that declares `keep`) → JSON.
- * Every answer is JSON; nothing escapes as HTML or a stack trace.
- */
-export function createApiHandler<S extends DispatcherServices>(
-  services: S,
-  handlers: HandlerMap<S>,
-  contracts: Contracts = {},
-) {
-  const dispatch = createApiDispatcher(services, handlers, contracts);
-  return function handleApi(request: Request): Promise<Response> {
-    return dispatch(request, () => request);
-  };
-}
-
-/**
  * A handler's context: the web Request, the URL and its query made only when the handler reads them.
  * One class, so that every request's context has the same shape. As an object literal with getters
  * (as it was), each request's context got accessor pairs of its own, made in the old generation and
@@ -74,9 +57,13 @@ class DispatchContext<S> implements HandlerContext<S> {
 }
 
 /**
- * The same dispatcher for a request given as its head (method, URL, headers) and a way to build its
- * web `Request`, called only when it is needed: a body to check, or a handler that reads
- * `ctx.request` (server/http/request-head.ts). The Node listener (server/app.ts) enters here.
+ * The /api dispatcher: static mode → route table → office hours → origin check (Origin, else
+ * Referer) → body size (413) → session and role guard → content type and JSON syntax (415, 400)
+ * → handler (or its kept answer, for a GET route that declares `keep`) → JSON.
+ * Every answer is JSON; nothing escapes as HTML or a stack trace. A request is given as its head
+ * (method, URL, headers) and a way to build its web `Request`, called only when it is needed: a body
+ * to check, or a handler that reads `ctx.request` (server/http/request-head.ts). The Node listener
+ * (server/app.ts) enters here.
  */
 export function createApiDispatcher<S extends DispatcherServices>(
   services: S,

@@ -77,7 +77,7 @@ export const parsedBody = <S extends z.ZodType>(ctx: { input: ParsedInput }, _sc
 /**
  * The body the dispatcher handed on, as an object for a service's own parser: the declaration's
  * output, or the JSON object as sent when the service parses it itself (`bodyParsedBy: "handler"`)
- * or none is declared; `{}` when the request had none (as `readJsonObject` reads it).
+ * or none is declared; `{}` when the request had none.
  */
 export const sentBody = (ctx: { input: ParsedInput }) => (ctx.input.body ?? {}) as Record<string, unknown>;
 

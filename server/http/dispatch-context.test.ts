@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
-import { createApiHandler, type DispatcherServices } from "./api-handler";
+import { createApiDispatcher, type DispatcherServices } from "./api-handler";
 import { json } from "./errors";
 import type { HandlerContext } from "./handler";
 
@@ -11,7 +11,8 @@ function dispatcherWith(handler: (ctx: HandlerContext<DispatcherServices>) => Pr
     officeHours: { status: () => ({ open: true }), timeZone: "Europe/Berlin" },
     sessions: { cachedUser: () => null, userFromRequest: async () => null },
   } as unknown as DispatcherServices;
-  return createApiHandler(services, { "GET /api/health": handler });
+  const dispatch = createApiDispatcher(services, { "GET /api/health": handler });
+  return (request: Request) => dispatch(request, () => request);
 }
 
 describe("a handler's context (the dispatcher's DispatchContext)", () => {

@@ -83,20 +83,13 @@ export const graphUnavailable = () =>
   new ApiError(503, GRAPH_UNAVAILABLE, undefined, undefined, { "Retry-After": "5" });
 
 /**
- * An embedded-store failure that is not a bug: SQLite busy or locked, disk full, I/O error,
- * read-only file. Recognised by the driver's error code; the write's transaction was rolled back.
- */
-/**
  * The store's own failure as the ApiError the API and the pages answer with: 503 when it is busy,
  * full, read-only or away, 409 when the write lost a race; undefined for anything else.
  */
 export function storeError(e: unknown): ApiError | undefined {
-  return storeUnavailable(e) ?? storeConflict(e);
-}
-
-function storeUnavailable(e: unknown): ApiError | undefined {
   const message = storeFailure(e);
-  return message ? new ApiError(503, message, undefined, undefined, { "Retry-After": "5" }) : undefined;
+  if (message) return new ApiError(503, message, undefined, undefined, { "Retry-After": "5" });
+  return storeConflict(e);
 }
 
 export const STORE_CONFLICT =

@@ -1,12 +1,8 @@
 import type { RequestHead } from "./request-head";
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
-import { BODY_TOO_LARGE, isTooLarge, NOT_OBJECT, parseJsonBody } from "./body";
-import { badRequest, ApiError } from "./errors";
-import { MAX_BODY_BYTES } from "./limits";
+import { badRequest } from "./errors";
 import type { ParsedInput } from "./contract";
-
-export { MAX_BODY_BYTES };
 
 /**
  * What every /api handler receives. Web standards only. `S` is the part of the service container
@@ -42,25 +38,6 @@ export interface HandlerContext<S> {
 
 export type Handler<S> = (ctx: HandlerContext<S>) => Promise<Response>;
 export type HandlerMap<S> = Record<string, Handler<S>>;
-
-export { MAX_JSON_DEPTH } from "./body";
-
-/**
- * Reads a JSON object body; 400 on bad JSON, a non-object, nesting deeper than MAX_JSON_DEPTH or a
- * lone surrogate, 413 when too large. (The dispatcher has already refused such bodies on every
- * route; this repeats the checks for handlers called directly.)
- */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  if (isTooLarge(request)) throw new ApiError(413, BODY_TOO_LARGE);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, BODY_TOO_LARGE);
-  if (text.trim() === "") return {};
-  const value = parseJsonBody(text);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest(NOT_OBJECT);
-  }
-  return value as Record<string, unknown>;
-}
 
 /** Parses with a zod schema; on failure a 400 whose error is `message` (the spec's text) or zod's first issue. */
 export function parseOr400<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.infer<S> {

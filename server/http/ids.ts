@@ -22,11 +22,6 @@ export function checkId(value: string, field: string): string {
   return value;
 }
 
-/** An optional id: undefined stays undefined. */
-export function checkOptionalId(value: string | undefined, field: string): string | undefined {
-  return value === undefined ? undefined : checkId(value, field);
-}
-
 /** An absolute http(s) URL of at most 2,000 characters (e.g. a DSP counter-party address), or a 400. */
 export function checkHttpUrl(value: string, field: string): string {
   let ok = value.length <= 2000;

@@ -230,13 +230,14 @@ export async function toWebRequest(
 }
 
 /**
- * The body, or null when it is (or is declared) longer than MAX_BODY_BYTES; then reading stops
- * there. (Event listeners, not `for await`: leaving that loop early destroys the request and with it
- * the socket, so no answer could be sent.)
+ * The body, or null when it is (or is declared) longer than `limit`; then reading stops there
+ * (`closeAfterAnswer` discards the rest). Rejects when the client goes before the end. (Event
+ * listeners, not `for await`: leaving that loop early destroys the request and with it the socket, so
+ * no answer could be sent.)
  */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | null> {
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > MAX_BODY_BYTES) return Promise.resolve(null);
+  if (declared > limit) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -248,7 +249,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         stop();
         req.pause();
         resolve(null);

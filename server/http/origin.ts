@@ -1,5 +1,5 @@
 import type { RequestHead } from "./request-head";
-import { isForeignOrigin } from "./security-headers";
+import { isForeignOrigin, normaliseOrigin } from "./security-headers";
 
 /**
  * The cross-site check of mutating /api requests: the Origin header when there is one (see
@@ -16,15 +16,6 @@ export function isCrossSiteRequest(request: RequestHead, allowedOrigins: string[
   if (request.headers.get("Origin") !== null) return false;
   const referer = request.headers.get("Referer");
   if (referer === null) return false;
-  const origin = originOf(referer);
-  return origin === null || !allowedOrigins.some((allowed) => originOf(allowed) === origin);
-}
-
-function originOf(url: string): string | null {
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : null;
-  } catch {
-    return null;
-  }
+  const origin = normaliseOrigin(referer);
+  return origin === null || !allowedOrigins.some((allowed) => normaliseOrigin(allowed) === origin);
 }

@@ -3,14 +3,7 @@ import { writeReadableStreamToWritable, type AppLoadContext, type RequestHandler
 import { heldDocumentBody } from "./document-body";
 import { exchangeSignal } from "./exchange-signal";
 import { TOO_LARGE, type Tagged } from "./limits";
-import {
-  answerFailed,
-  bodilessWebRequest,
-  encodedFor,
-  sendWebResponse,
-  textResponse,
-  toWebRequest,
-} from "./node-adapter";
+import { answerFailed, encodedFor, sendWebResponse, textResponse, toWebRequest } from "./node-adapter";
 
 /**
  * Every request that is not /api, /idp or a file is answered by Remix from Node's own request and
@@ -70,13 +63,6 @@ export function appendHeader(res: ServerResponse, key: string, value: string) {
   else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
 }
 
-/** the Request Remix is given: a GET's or HEAD's at once, another method's once its body is read */
-function remixRequest(req: IncomingMessage, signal: AbortSignal): Request | Promise<Request> {
-  const url = remixUrl(req);
-  if (req.method === "GET" || req.method === "HEAD") return bodilessWebRequest(req, url, signal);
-  return toWebRequest(req, url, signal);
-}
-
 const TOO_LARGE_ANSWER = "Payload Too Large";
 
 /**
@@ -132,7 +118,7 @@ export function answerWithRemix(
 ): void {
   const signal = exchangeSignal(res);
   Promise.resolve()
-    .then(() => remixRequest(req, signal))
+    .then(() => toWebRequest(req, remixUrl(req), signal))
     .then(async (request) => {
       if ((request as Tagged)[TOO_LARGE])
         return sendWebResponse(

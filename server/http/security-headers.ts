@@ -93,7 +93,7 @@ export function isForeignOrigin(
 }
 
 /** `https://Hub.Example.org:443/x/` -> `https://hub.example.org`; null unless an http(s) URL. */
-function normaliseOrigin(url: string): string | null {
+export function normaliseOrigin(url: string): string | null {
   try {
     const parsed = new URL(url.trim());
     return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : null;

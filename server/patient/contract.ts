@@ -13,7 +13,7 @@ const NONE = fails("No such patient");
 
 /** the answers (service.ts): a patient, its record's items (graph properties), the summary and the programmes */
 const text = z.string().optional();
-const patient = z.object({
+export const patient = z.object({
   id: z.string(),
   resourceId: text,
   name: text,
@@ -31,7 +31,7 @@ const value = z.union([
 ]);
 /** one FHIR-derived item of the record: its id and its properties (resourceType, code, display …) */
 const recordItem = z.looseObject({ id: z.string() }).catchall(value);
-const profile = z.object({
+export const profile = z.object({
   patient,
   encounters: z.array(recordItem),
   conditions: z.array(recordItem),
@@ -39,7 +39,7 @@ const profile = z.object({
   medications: z.array(recordItem),
 });
 const dateOrNull = z.string().nullable();
-const insights = z.object({
+export const insights = z.object({
   patientId: z.string(),
   age: z.number().int().nullable(),
   counts: z.object({
@@ -67,7 +67,7 @@ const insights = z.object({
     }),
   ),
 });
-const programme = z.object({
+export const programme = z.object({
   studyId: z.string(),
   title: z.string(),
   purpose: z.string(),

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import { type GraphNode, type PropertyValue, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
@@ -6,29 +7,15 @@ import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";
 import { invalidField, missingFields } from "../http/field-errors";
 import type { AccessLog } from "../audit/access-log";
+import type { patient, profile } from "./contract";
 
 /**
  * FHIR patient records (layer l3) and research consent. A PATIENT reaches only the record
  * linked to their account; a DATA_HOLDER the patients of their organisation; an operator all.
  */
 
-export interface Patient {
-  id: string;
-  resourceId?: string;
-  name?: string;
-  gender?: string;
-  birthDate?: string;
-  city?: string;
-  country?: string;
-}
-
-export interface PatientProfile {
-  patient: Patient;
-  encounters: Record<string, unknown>[];
-  conditions: Record<string, unknown>[];
-  observations: Record<string, unknown>[];
-  medications: Record<string, unknown>[];
-}
+export type Patient = z.infer<typeof patient>;
+export type PatientProfile = z.infer<typeof profile>;
 
 export const PATIENT_LIST_DEFAULT = 100;
 export const PATIENT_LIST_MAX = 1000;
@@ -122,6 +109,10 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
       deepFrozen(await graph.getNode(id)),
     );
 
+  /** whether `user` sees the identity of the patient `node`: where the role table says so (server/privacy/policy.ts) */
+  const seesPatient = (user: SessionUser, node: GraphNode) =>
+    seesIdentity(viewerOf(user), { holder: str(node.properties.holder), patientId: node.id });
+
   /** a look at `node` by `user` on record, unless it is the patient's own */
   function noteRead(user: SessionUser, node: GraphNode, action: RecordRead | undefined, outcome?: string) {
     if (!action || !accessLog || user.patientId === node.id) return;
@@ -142,9 +133,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     }
     const node = await nodeOf(patientId);
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
-    // identities only where the role table says so (server/privacy/policy.ts)
-    const holder = typeof node.properties.holder === "string" ? node.properties.holder : undefined;
-    if (seesIdentity(viewerOf(user), { holder, patientId: node.id })) {
+    if (seesPatient(user, node)) {
       noteRead(user, node, action);
       return node;
     }
@@ -245,22 +234,12 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
   }
 
   async function listOf(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
-    if (user.roles.includes("CONNECTOR_ADMIN")) {
-      return (await graph.findNodes({ label: "Patient", limit: opts.limit, offset: opts.offset })).map(
-        toPatient,
-      );
-    }
-    if (user.roles.includes("DATA_HOLDER")) {
+    const admin = user.roles.includes("CONNECTOR_ADMIN");
+    if (admin || user.roles.includes("DATA_HOLDER")) {
       const holder = organisationSlugOf(user);
-      if (!holder) return [];
-      return (
-        await graph.findNodes({
-          label: "Patient",
-          where: { holder },
-          limit: opts.limit,
-          offset: opts.offset,
-        })
-      ).map(toPatient);
+      if (!admin && !holder) return [];
+      const where = admin ? undefined : { holder: holder! };
+      return (await graph.findNodes({ label: "Patient", where, ...opts })).map(toPatient);
     }
     if (user.patientId && opts.offset === 0) {
       const own = await graph.getNode(user.patientId);
@@ -303,10 +282,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     async noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> {
       if (!accessLog || !id || !user) return;
       const node = await nodeOf(id);
-      if (!node || node.label !== "Patient") return;
-      const holder = typeof node.properties.holder === "string" ? node.properties.holder : undefined;
-      if (seesIdentity(viewerOf(user), { holder, patientId: node.id }))
-        noteRead(user, node, "graph.node.read");
+      if (node?.label === "Patient" && seesPatient(user, node)) noteRead(user, node, "graph.node.read");
     },
 
     async insights(patientId: string | null, user: SessionUser, action?: RecordRead) {

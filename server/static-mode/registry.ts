@@ -5,6 +5,14 @@ import type { AuditInput } from "../audit/model";
 import { healthDatasetSchema } from "../catalogue/service";
 import { CRITERIA } from "../federated/service";
 import { MIN_K } from "../federated/suppression";
+import {
+  graphAnswer,
+  graphNodeAnswer,
+  nodeAnswer,
+  relationshipAnswer,
+  validationAnswer,
+} from "../graph/contract";
+import { insights, patient, profile, programme } from "../patient/contract";
 import type { Services } from "../services";
 
 /**
@@ -98,42 +106,6 @@ const local: MethodEntry = { kind: "local" };
 /** a stored dataset: the route's schema plus the `holder` slug the service adds */
 export const storedDatasetSchema = healthDatasetSchema.extend({ holder: z.string().optional() });
 
-const graphNode = z.object({
-  id: z.string().min(1),
-  label: z.string().regex(/^[A-Z][A-Za-z0-9]*$/),
-  layer: z.enum(["l1", "l2", "l3", "l4", "l5"]),
-  properties: z.record(z.string(), z.unknown()),
-});
-const graphResponse = z.object({
-  nodes: z.array(graphNode),
-  edges: z.array(z.object({ id: z.string(), source: z.string(), target: z.string(), type: z.string() })),
-  meta: z.object({
-    layer: z.string(),
-    totalNodes: z.number().int().min(0),
-    totalEdges: z.number().int().min(0),
-    returnedNodes: z.number().int().min(0),
-    returnedEdges: z.number().int().min(0),
-    limit: z.number().int().min(0),
-    truncated: z.boolean(),
-  }),
-});
-const relationship = z.object({
-  id: z.string(),
-  type: z.string(),
-  direction: z.enum(["out", "in"]),
-  node: graphNode,
-});
-const patient = z.object({
-  id: z.string(),
-  resourceId: z.string().optional(),
-  name: z.string().optional(),
-  gender: z.string().optional(),
-  birthDate: z.string().optional(),
-  city: z.string().optional(),
-  country: z.string().optional(),
-});
-const record = z.record(z.string(), z.unknown());
-
 export const REGISTRY: Registry = {
   catalogue: {
     methods: {
@@ -146,15 +118,10 @@ export const REGISTRY: Registry = {
   },
   graphQueries: {
     methods: {
-      graph: read(graphResponse),
-      expand: read(graphResponse, "not-found"),
-      node: read(
-        graphNode.extend({ relationships: z.array(relationship), relationshipCount: z.number().int() }),
-        "not-found",
-      ),
-      validate: read(
-        z.object({ valid: z.boolean(), totals: z.object({ nodes: z.number(), edges: z.number() }) }).loose(),
-      ),
+      graph: read(graphAnswer),
+      expand: read(graphAnswer, "not-found"),
+      node: read(nodeAnswer, "not-found"),
+      validate: read(validationAnswer),
       // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)
     },
   },
@@ -162,11 +129,11 @@ export const REGISTRY: Registry = {
     methods: {
       countNodes: read(z.number().int().min(0)),
       countWhere: read(z.number().int().min(0)),
-      getNode: read(graphNode.nullable()),
-      relationships: read(z.array(relationship)),
-      findNodes: read(z.array(graphNode)),
-      sampleGraph: read(graphResponse),
-      expand: read(graphResponse.nullable(), "not-found"),
+      getNode: read(graphNodeAnswer.nullable()),
+      relationships: read(z.array(relationshipAnswer)),
+      findNodes: read(z.array(graphNodeAnswer)),
+      sampleGraph: read(graphAnswer),
+      expand: read(graphAnswer.nullable(), "not-found"),
       counts: read(),
       mutate: write,
       importBatch: write,
@@ -186,18 +153,9 @@ export const REGISTRY: Registry = {
     methods: {
       // the third argument names the audited read (server/audit/access-log.ts): not part of the answer
       list: readKeyed((args) => args.slice(0, 2), z.array(patient)),
-      profile: readKeyed(
-        (args) => args.slice(0, 2),
-        z.object({
-          patient,
-          encounters: z.array(record),
-          conditions: z.array(record),
-          observations: z.array(record),
-          medications: z.array(record),
-        }),
-      ),
-      insights: read(z.object({ patientId: z.string(), counts: record }).loose()),
-      research: read(z.array(z.object({ studyId: z.string(), title: z.string() }).loose())),
+      profile: readKeyed((args) => args.slice(0, 2), profile),
+      insights: read(insights),
+      research: read(z.array(programme)),
       grantConsent: write,
       revokeConsent: write,
     },

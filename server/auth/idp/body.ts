@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { closeAfterAnswer } from "../../http/node-adapter";
+import { closeAfterAnswer, readBody as readUpTo } from "../../http/node-adapter";
 
 /** A request the sign-in pages refuse before looking at it (the status express's body parser gave). */
 export class BodyError extends Error {
@@ -28,47 +28,18 @@ function charsetOf(contentType: string | undefined): string | undefined {
 }
 
 /**
- * The whole body of `req` (identity encoding), at most `limit` bytes. A larger one (announced or sent)
- * is refused with 413 at once: reading stops at the limit and the rest is discarded, bounded, while the
+ * The whole body of `req` (identity encoding), at most `limit` bytes (the edge's reader, node-adapter.ts).
+ * A larger one (announced or sent) is refused with 413 at once: the rest is discarded, bounded, while the
  * answer waits, and the connection closes after it (`closeAfterAnswer`: answer through
- * `sendWebResponse`). A body shorter than its Content-Length, or cut off, is refused with 400.
+ * `sendWebResponse`). A body cut off is refused with 400.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const header = req.headers["content-length"];
-    const declared = header === undefined ? undefined : Number(header);
-    const tooLarge = () => {
-      stop();
-      closeAfterAnswer(req);
-      reject(new BodyError(413, "request entity too large"));
-    };
-    let received = 0;
-    const chunks: Buffer[] = [];
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) return tooLarge();
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      stop();
-      if (declared !== undefined && received !== declared)
-        reject(new BodyError(400, "request size did not match content length"));
-      else resolve(Buffer.concat(chunks, received));
-    };
-    const onClose = () => {
-      stop();
-      reject(new BodyError(400, "request aborted"));
-    };
-    const stop = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("close", onClose);
-    };
-    if (declared !== undefined && declared > limit) return tooLarge();
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("close", onClose);
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const body = await readUpTo(req, limit).catch(() => {
+    throw new BodyError(400, "request aborted");
   });
+  if (body) return body;
+  closeAfterAnswer(req);
+  throw new BodyError(413, "request entity too large");
 }
 
 /** A parsed form: a field sent once is a string, a field sent more than once the list of its values. */
