@@ -3,6 +3,10 @@ import type { Role } from "../server/auth/personas";
 import type { SessionUser } from "../server/auth/user";
 
 /** Guards for views (Epic Stack style): they throw Responses. */
+
+/** a view's 403 */
+export const forbidden = (message = "You do not have a role that may open this page.") =>
+  new Response(message, { status: 403, statusText: "Forbidden" });
 export async function getUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   return context.services.sessions.userFromRequest(request);
 }
@@ -22,11 +26,6 @@ export async function requireRole(
   roles: readonly Role[],
 ): Promise<SessionUser> {
   const user = await requireUser(request, context);
-  if (!roles.some((r) => user.roles.includes(r))) {
-    throw new Response("You do not have a role that may open this page.", {
-      status: 403,
-      statusText: "Forbidden",
-    });
-  }
+  if (!roles.some((r) => user.roles.includes(r))) throw forbidden();
   return user;
 }

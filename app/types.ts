@@ -4,6 +4,8 @@
  * modules directly; components receive their data (and any server-side function, as a prop) from
  * the route that renders them.
  */
+export type { ApplicationDetail } from "../server/access-body/model";
+export type { ClockPause, ClockView } from "../server/access-body/clock";
 export type { Role } from "../server/auth/personas";
 export type { SessionUser } from "../server/auth/user";
 export type { HealthDataset } from "../server/catalogue/service";

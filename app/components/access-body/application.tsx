@@ -1,38 +1,18 @@
 import type { ReactNode } from "react";
+import type { ApplicationDetail, ClockPause, ClockView } from "../../types";
 import { DaysLeft, StateBadge, berlin, civil, type HistoryItem } from "./ui";
 
 /** Pieces of an application's page, shared by the access body's view and the applicant's. */
 
-interface ClockViewData {
-  state: string;
-  startDate: string | null;
-  periodMonths: number;
-  extensionMonths: number;
-  pausedDays: number;
-  rawEndDate: string | null;
-  deadlineDate: string | null;
-  deadlineAt: string | null;
-  daysLeft: number | null;
-  overdue: boolean;
-  stoppedDate: string | null;
-  elapsedDays: number | null;
-  metDeadline: boolean | null;
-}
-
-interface Pause {
-  fromDate: string;
-  toDate?: string;
-  reason: string;
-  informationRequestId?: string;
-}
+type InformationRequest = ApplicationDetail["informationRequests"][number];
 
 export function ClockPanel({
   clock,
   pauses,
   extension,
 }: {
-  clock: ClockViewData;
-  pauses: Pause[];
+  clock: ClockView;
+  pauses: ClockPause[];
   extension: { months: number; reason: string; at: string } | null;
 }) {
   return (
@@ -104,21 +84,6 @@ export function ClockPanel({
   );
 }
 
-interface AppFacts {
-  id: string;
-  organisation: string;
-  purpose: string;
-  purposeLabel: string;
-  datasetTitles: string[];
-  receivedDate: string;
-  submittedAt: string;
-  pseudonymised: boolean;
-  requestedDurationMonths: number;
-  summary: string;
-  completionDueDate: string | null;
-  decision: { outcome: string; date: string; reasons: string | null } | null;
-}
-
 export function Row({ k, children }: { k: string; children: ReactNode }) {
   return (
     <>
@@ -128,7 +93,7 @@ export function Row({ k, children }: { k: string; children: ReactNode }) {
   );
 }
 
-export function ApplicationFacts({ app }: { app: AppFacts }) {
+export function ApplicationFacts({ app }: { app: ApplicationDetail }) {
   return (
     <div className="card ab-card">
       <h2>Application</h2>
@@ -153,23 +118,12 @@ export function ApplicationFacts({ app }: { app: AppFacts }) {
   );
 }
 
-interface IrData {
-  id: string;
-  state: string;
-  kind: string;
-  questions: string;
-  openedDate: string;
-  dueDate: string;
-  answer: { text: string; date: string } | null;
-  withdrawal: { reason: string } | null;
-}
-
 export function InformationRequests({
   items,
   answerForm,
 }: {
-  items: IrData[];
-  answerForm?: (ir: IrData) => ReactNode;
+  items: InformationRequest[];
+  answerForm?: (ir: InformationRequest) => ReactNode;
 }) {
   if (!items.length) return null;
   return (
@@ -200,14 +154,8 @@ export function InformationRequests({
   );
 }
 
-interface WithHistory {
-  history: HistoryItem[];
-  informationRequests: { id: string; history: HistoryItem[] }[];
-  permit: { id: string; history: HistoryItem[] } | null;
-}
-
 /** the application's, its information requests' and its permit's history, in time order */
-export function mergedHistory(app: WithHistory): HistoryItem[] {
+export function mergedHistory(app: ApplicationDetail): HistoryItem[] {
   const all = [
     ...app.history.map((h) => ({ ...h, record: undefined })),
     ...app.informationRequests.flatMap((ir) =>

@@ -5,18 +5,11 @@ import type { HealthDataset } from "../../types";
  * query so links are shareable and the page works without JavaScript).
  */
 
-export interface CatalogueQuery {
-  q: string;
-  publisher: string;
-  theme: string;
-  legalBasis: string;
-  /** "" any, "yes", "no" */
-  personal: string;
-  sensitive: string;
-}
-
 export const FACETS = ["publisher", "theme", "legalBasis", "personal", "sensitive"] as const;
 export type Facet = (typeof FACETS)[number];
+
+/** the search text and each facet's value: "" any (personal and sensitive: "", "yes" or "no") */
+export type CatalogueQuery = { q: string } & Record<Facet, string>;
 
 export const FACET_LABELS: Record<Facet, string> = {
   publisher: "Publisher",

@@ -62,11 +62,20 @@ export function identifierFrom(title: string): string {
     .replace(/-+$/, "");
 }
 
-const lines = (v: string | undefined) =>
+const list = (v: string | undefined, separator: RegExp) =>
   (v ?? "")
-    .split(/[\r\n]+/)
+    .split(separator)
     .map((s) => s.trim())
     .filter(Boolean);
+
+/** the fields that are not sent as trimmed text */
+const NOT_TEXT = new Set<PublishField>([
+  "recordCount",
+  "conformsTo",
+  "keywords",
+  "personalData",
+  "sensitiveData",
+]);
 
 /** the JSON body for catalogue.create(); empty optional fields are left out */
 export function toDatasetInput(values: PublishValues): Record<string, unknown> {
@@ -75,32 +84,16 @@ export function toDatasetInput(values: PublishValues): Record<string, unknown> {
     const v = values[f]?.trim();
     if (v) body[f] = v;
   };
-  for (const f of [
-    "id",
-    "title",
-    "description",
-    "publisher",
-    "theme",
-    "license",
-    "datasetType",
-    "legalBasis",
-    "purpose",
-    "populationCoverage",
-  ] as const) {
-    text(f);
-  }
+  for (const f of PUBLISH_FIELDS) if (!NOT_TEXT.has(f)) text(f);
   // id and title go through as typed so the service reports them missing, not us
   // an identifier left empty is made from the title (the service still checks it and refuses a taken one)
   body.id = values.id?.trim() || identifierFrom(values.title ?? "");
   body.title = values.title?.trim() ?? "";
   const count = values.recordCount?.trim();
   if (count) body.recordCount = /^\d+$/.test(count) ? Number(count) : count;
-  const conformsTo = lines(values.conformsTo);
+  const conformsTo = list(values.conformsTo, /[\r\n]+/);
   if (conformsTo.length) body.conformsTo = conformsTo;
-  const keywords = (values.keywords ?? "")
-    .split(/[,\r\n]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const keywords = list(values.keywords, /[,\r\n]+/);
   if (keywords.length) body.keywords = keywords;
   body.personalData = values.personalData === "on";
   body.sensitiveData = values.sensitiveData === "on";

@@ -38,30 +38,19 @@ export function FhirRecords({ data, name }: { data: unknown; name: string }) {
       {table.rows.length ? (
         <>
           <div className="ds-type-filter" role="group" aria-label="Filter by resource type">
-            <button
-              type="button"
-              className="chip"
-              aria-pressed={type === null}
-              onClick={() => {
-                setType(null);
-                setLimit(PAGE);
-              }}
-            >
-              All ({formatNumber(table.rows.length)})
-            </button>
-            {table.types.map((t) => (
+            {[{ type: null, count: table.rows.length }, ...table.types].map((t) => (
               <button
-                key={t.type}
+                key={t.type ?? ""}
                 type="button"
                 className="chip"
                 aria-pressed={type === t.type}
-                data-testid={`transfer-data-type-${t.type}`}
+                data-testid={t.type ? `transfer-data-type-${t.type}` : undefined}
                 onClick={() => {
                   setType(t.type);
                   setLimit(PAGE);
                 }}
               >
-                {t.type} ({formatNumber(t.count)})
+                {t.type ?? "All"} ({formatNumber(t.count)})
               </button>
             ))}
           </div>

@@ -45,8 +45,7 @@ export function systemLabel(system: string): string {
 
 function firstCoding(code: unknown): Rec | undefined {
   if (!isRec(code)) return undefined;
-  const coding = Array.isArray(code.coding) ? code.coding.find(isRec) : undefined;
-  return coding;
+  return Array.isArray(code.coding) ? code.coding.find(isRec) : undefined;
 }
 
 function concept(v: unknown): string {

@@ -1,6 +1,7 @@
 import { Form, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
+import { formatDate } from "../ui/format";
 import { stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
 import { AppNavLink } from "../ui/app-link";
@@ -148,14 +149,7 @@ export function formatTime(ms: number | null | undefined): string {
 /** "3 Jun 2025, 08:01:03 UTC" */
 export function formatStamp(ms: number | null | undefined): string {
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) return "";
-  const d = new Date(ms);
-  const date = new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(d);
-  return `${date}, ${formatTime(ms)}`;
+  return `${formatDate(ms)}, ${formatTime(ms)}`;
 }
 
 /** the short form of a long id for tables: the first 8 characters of a UUID, the whole id otherwise */

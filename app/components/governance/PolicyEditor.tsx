@@ -43,6 +43,18 @@ function check(
   return { parsed: true, errors: r.errors, warnings: r.warnings, type: r.type };
 }
 
+function Problems({ list, className }: { list: PolicyProblem[]; className?: string }) {
+  return (
+    <ul className={className}>
+      {list.map((p) => (
+        <li key={`${p.path}:${p.message}`}>
+          <code>{p.path}</code> {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function PolicyEditor({
   initial,
   mode,
@@ -97,34 +109,14 @@ export function PolicyEditor({
             <strong>
               {live.errors.length} problem{live.errors.length > 1 ? "s" : ""}:
             </strong>
-            <ul>
-              {live.errors.map((p) => (
-                <li key={`${p.path}:${p.message}`}>
-                  <code>{p.path}</code> {p.message}
-                </li>
-              ))}
-            </ul>
+            <Problems list={live.errors} />
           </div>
         )}
-        {live.warnings.length ? (
-          <ul className="small">
-            {live.warnings.map((w) => (
-              <li key={`${w.path}:${w.message}`}>
-                <code>{w.path}</code> {w.message}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        {live.warnings.length ? <Problems list={live.warnings} className="small" /> : null}
         {serverProblems?.length ? (
           <div className="notice error" data-testid="server-problems">
             The server refused it:
-            <ul>
-              {serverProblems.map((p) => (
-                <li key={`${p.path}:${p.message}`}>
-                  <code>{p.path}</code> {p.message}
-                </li>
-              ))}
-            </ul>
+            <Problems list={serverProblems} />
           </div>
         ) : null}
       </div>

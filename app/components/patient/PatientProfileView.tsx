@@ -53,6 +53,40 @@ function PatientHeader({ view }: { view: PatientView }) {
   );
 }
 
+/** a card of current items (conditions, medication), each with its detail and the day it began */
+function ItemsCard({
+  title,
+  items,
+  testId,
+  detail,
+}: {
+  title: string;
+  items: TimelineItem[];
+  testId: string;
+  detail: (item: TimelineItem) => string | null;
+}) {
+  return (
+    <div className="card">
+      <h3>{title}</h3>
+      {items.length ? (
+        <ul className="plain item-list" data-testid={testId}>
+          {items.map((x) => (
+            <li key={x.id}>
+              <strong>{x.title}</strong>
+              <span className="muted small">
+                {detail(x)}
+                {x.date ? ` · since ${formatDate(x.date)}` : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None.</p>
+      )}
+    </div>
+  );
+}
+
 function Insights({ view }: { view: PatientView }) {
   const c = view.counts;
   return (
@@ -84,42 +118,18 @@ function Insights({ view }: { view: PatientView }) {
         </div>
       </div>
       <div className="insight-cols">
-        <div className="card">
-          <h3>Active conditions</h3>
-          {view.activeConditions.length ? (
-            <ul className="plain item-list" data-testid="patient-active-conditions">
-              {view.activeConditions.map((x) => (
-                <li key={x.id}>
-                  <strong>{x.title}</strong>
-                  <span className="muted small">
-                    {x.code ? `SNOMED CT ${x.code}` : null}
-                    {x.date ? ` · since ${formatDate(x.date)}` : null}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">None.</p>
-          )}
-        </div>
-        <div className="card">
-          <h3>Current medication</h3>
-          {view.currentMedications.length ? (
-            <ul className="plain item-list" data-testid="patient-current-medications">
-              {view.currentMedications.map((x) => (
-                <li key={x.id}>
-                  <strong>{x.title}</strong>
-                  <span className="muted small">
-                    {x.summary}
-                    {x.date ? ` · since ${formatDate(x.date)}` : null}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">None.</p>
-          )}
-        </div>
+        <ItemsCard
+          title="Active conditions"
+          items={view.activeConditions}
+          testId="patient-active-conditions"
+          detail={(x) => (x.code ? `SNOMED CT ${x.code}` : null)}
+        />
+        <ItemsCard
+          title="Current medication"
+          items={view.currentMedications}
+          testId="patient-current-medications"
+          detail={(x) => x.summary}
+        />
       </div>
       <div className="card">
         <h3>Latest measurements</h3>
@@ -199,17 +209,7 @@ function TimelineEntry({ event }: { event: TimelineEvent }) {
                   <strong>{item.title}</strong>
                   {item.summary ? <span className="muted"> · {item.summary}</span> : null}
                   {item.status ? (
-                    <span className="muted small">
-                      {" "}
-                      ·{" "}
-                      {item.status === "N"
-                        ? "normal"
-                        : item.status === "H"
-                          ? "high"
-                          : item.status === "L"
-                            ? "low"
-                            : item.status}
-                    </span>
+                    <span className="muted small"> · {INTERPRETATION[item.status]?.text ?? item.status}</span>
                   ) : null}
                   {item.date && item.date.slice(0, 10) !== event.date?.slice(0, 10) ? (
                     <span className="muted small"> · {formatDate(item.date)}</span>
@@ -377,27 +377,16 @@ function ProgrammeCard({
             <p className="small muted" data-testid="consent-closed">
               The access body has not yet issued a data permit; consent can be given once it has.
             </p>
-          ) : active ? (
-            <button
-              type="submit"
-              name="intent"
-              value="revoke"
-              className="button danger"
-              disabled={busy}
-              data-testid="consent-revoke"
-            >
-              {busy ? "Revoking…" : "Revoke consent"}
-            </button>
           ) : (
             <button
               type="submit"
               name="intent"
-              value="grant"
-              className="button"
+              value={active ? "revoke" : "grant"}
+              className={active ? "button danger" : "button"}
               disabled={busy}
-              data-testid="consent-grant"
+              data-testid={active ? "consent-revoke" : "consent-grant"}
             >
-              {busy ? "Granting…" : "Grant consent"}
+              {active ? (busy ? "Revoking…" : "Revoke consent") : busy ? "Granting…" : "Grant consent"}
             </button>
           )}
         </Form>

@@ -23,106 +23,29 @@ const PURPOSE_ALIASES: Record<string, string> = {
 };
 const purposeCode = (value: string) => PURPOSE_ALIASES[value] ?? value;
 
-/** the roles of the identity provider, as people call them */
+/**
+ * The roles of the identity provider and the marketplace, where people call them otherwise than
+ * their words (`DATA_HOLDER` reads "Data holder" without an entry).
+ */
 export const ROLE_LABELS: Record<string, string> = {
   CONNECTOR_ADMIN: "Dataspace operator",
   HDAB_AUTHORITY: "Health data access body",
-  DATA_HOLDER: "Data holder",
-  DATA_USER: "Data user",
   CONNECTOR_USER_PARTICIPANT: "Dataspace participant",
-  TRUST_CENTER_OPERATOR: "Trust center operator",
-  PATIENT: "Patient",
-  // marketplace organisation roles
   HDAB: "Health data access body",
-  HEALTH_DATA_HOLDER: "Health data holder",
-  HEALTH_DATA_USER: "Health data user",
-  HEALTH_DATA_ACCESS_BODY: "Health data access body",
 };
 
 /**
  * States and statuses of every record kind (contracts, HDAB approvals, permits, applications,
- * negotiations, transfers, participants, sessions, consents, tasks, findings, results). The same
- * word means the same thing everywhere, so one table serves all of them.
+ * negotiations, transfers, participants, sessions, consents, tasks, findings, results), where they
+ * read otherwise than their words (`UNDER_ASSESSMENT` reads "Under assessment" without an entry). The
+ * same word means the same thing everywhere, so one table serves all of them.
  */
 export const STATE_LABELS: Record<string, string> = {
-  // contracts and approvals (l1 marketplace)
-  active: "Active",
-  awaitingPermit: "Awaiting permit",
-  terminated: "Terminated",
-  suspended: "Suspended",
-  PENDING: "Pending",
-  GRANTED: "Granted",
-  REVOKED: "Revoked",
-  REFUSED: "Refused",
-  EXPIRED: "Expired",
-  // access body records
-  RECEIVED: "Received",
-  INFORMATION_REQUESTED: "Information requested",
-  ACTIVE: "Active",
-  SUBMITTED: "Submitted",
-  UNDER_ASSESSMENT: "Under assessment",
   AWAITING_INFORMATION: "Waiting for information",
-  INCOMPLETE: "Incomplete",
-  WITHDRAWN: "Withdrawn",
-  IN_FORCE: "In force",
-  APPROVED: "Approved",
-  ANSWERED: "Answered",
-  OPEN: "Open",
-  RESPONDED: "Responded",
-  CLOSED: "Closed",
-  DECLARED: "Declared",
-  RELEASED: "Released",
-  PUBLISHED: "Published",
-  REJECTED: "Rejected",
-  // dataspace protocol (DSP) negotiations and transfers
-  INITIAL: "Initial",
-  REQUESTING: "Requesting",
-  REQUESTED: "Requested",
-  OFFERING: "Offering",
-  OFFERED: "Offered",
-  ACCEPTING: "Accepting",
-  ACCEPTED: "Accepted",
-  AGREEING: "Agreeing",
-  AGREED: "Agreed",
-  VERIFYING: "Verifying",
-  VERIFIED: "Verified",
+  // British spelling, as every view writes it
   FINALIZING: "Finalising",
   FINALIZED: "Finalised",
-  TERMINATING: "Terminating",
-  TERMINATED: "Terminated",
-  STARTING: "Starting",
-  STARTED: "Started",
-  SUSPENDING: "Suspending",
-  SUSPENDED: "Suspended",
-  COMPLETING: "Completing",
-  COMPLETED: "Completed",
-  PROVISIONING: "Provisioning",
-  PROVISIONED: "Provisioned",
-  DEPROVISIONED: "Deprovisioned",
-  // participants, sessions, consents, tasks
-  CREATED: "Created",
-  ACTIVATED: "Activated",
-  DEACTIVATED: "Deactivated",
-  scheduled: "Scheduled",
-  running: "Running",
-  completed: "Completed",
-  cancelled: "Cancelled",
-  revoked: "Revoked",
-  expired: "Expired",
-  pending: "Pending",
-  granted: "Granted",
-  published: "Published",
-  draft: "Draft",
-  open: "Open",
-  closed: "Closed",
-  overdue: "Overdue",
-  recognised: "Recognised",
-  verified: "Verified",
-  failed: "Failed",
   ok: "OK",
-  up: "Up",
-  down: "Down",
-  degraded: "Degraded",
 };
 
 /** the five layers of the knowledge graph: what each holds */

@@ -5,7 +5,7 @@ import type { Dataspace } from "../../../server/dataspace";
 import { decideActing, ownContextId } from "../../../server/dataspace/acting";
 export { EVERY_PARTICIPANT, negotiationsAcross } from "../../../server/dataspace/across";
 import { isApiError } from "../../../server/http/errors";
-import { requireRole } from "../../session.server";
+import { forbidden, requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../access.server";
 
 /**
@@ -21,7 +21,7 @@ function refuseOther(user: SessionUser, own: string | undefined, requested: stri
   try {
     decideActing(user, own, requested);
   } catch (e) {
-    if (isApiError(e)) throw new Response(e.message, { status: 403, statusText: "Forbidden" });
+    if (isApiError(e)) throw forbidden(e.message);
     throw e;
   }
 }
@@ -119,24 +119,15 @@ export async function actingParticipant(
     };
   }
   const me = await ds.participantForUser(user);
-  refuseOther(user, ownContextId(me), requested);
-  if (!ownContextId(me)) {
-    return {
-      participantId: null,
-      displayName: me.displayName,
-      did: "",
-      canChoose: false,
-      choices: [],
-      reason: `${user.organisation} is not a participant of the dataspace.`,
-    };
-  }
+  const own = ownContextId(me);
+  refuseOther(user, own, requested);
   return {
-    participantId: me.id,
+    participantId: own ? me.id : null,
     displayName: me.displayName,
-    did: me.did ?? "",
+    did: own ? (me.did ?? "") : "",
     canChoose: false,
     choices: [],
-    reason: null,
+    reason: own ? null : `${user.organisation} is not a participant of the dataspace.`,
   };
 }
 

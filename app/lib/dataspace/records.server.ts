@@ -61,6 +61,7 @@ function titleOf(assetId: string, counterParty: string, assets?: AssetBook): str
   return counterParty && counterParty !== "unknown" ? `${asset} with ${counterParty}` : asset;
 }
 
+/** what the views show of a negotiation; a transfer adds its transfer type */
 export interface NegotiationView {
   /** the asset's name and the counter-party's name; the ids stay in their own fields */
   title: string;
@@ -77,6 +78,10 @@ export interface NegotiationView {
   createdAt: number | null;
   stateTimestamp: number | null;
   demo: boolean;
+}
+
+export interface TransferView extends NegotiationView {
+  transferType: string;
 }
 
 export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook): NegotiationView {
@@ -101,45 +106,12 @@ export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook): 
   };
 }
 
-export interface TransferView {
-  /** the asset's name and the counter-party's name; the ids stay in their own fields */
-  title: string;
-  assetName: string;
-  id: string;
-  state: string;
-  type: string;
-  assetId: string;
-  contractId: string;
-  transferType: string;
-  counterPartyId: string;
-  counterPartyName: string;
-  counterPartyAddress: string;
-  errorDetail: string;
-  createdAt: number | null;
-  stateTimestamp: number | null;
-  demo: boolean;
-}
-
+/** a transfer names its contract `contractId` only (a negotiation's `contractAgreementId` is not its contract) */
 export function toTransferView(r: Rec, book?: NameBook, assets?: AssetBook): TransferView {
-  const counterPartyId = str(r.counterPartyId);
-  const counterPartyAddress = str(r.counterPartyAddress);
-  const name = counterPartyName(counterPartyId, counterPartyAddress, book);
   return {
-    title: titleOf(str(r.assetId), name, assets),
-    assetName: assets?.get(str(r.assetId)) ?? str(r.assetId),
-    id: str(r["@id"]),
-    state: str(r.state),
-    type: str(r.type),
-    assetId: str(r.assetId),
+    ...toNegotiationView(r, book, assets),
     contractId: str(r.contractId),
     transferType: str(r.transferType),
-    counterPartyId,
-    counterPartyName: name,
-    counterPartyAddress,
-    errorDetail: str(r.errorDetail),
-    createdAt: num(r.createdAt),
-    stateTimestamp: num(r.stateTimestamp),
-    demo: r._demo === true,
   };
 }
 

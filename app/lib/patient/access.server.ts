@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import type { SessionUser } from "../../../server/auth/user";
-import { requireUser } from "../../session.server";
+import { forbidden, requireUser } from "../../session.server";
 
 import { PATIENT_LIST_ROLES } from "../access.server";
 
@@ -14,8 +14,5 @@ export async function requirePatientStaff(request: Request, context: AppLoadCont
   const user = await requireUser(request, context);
   if (PATIENT_LIST_ROLES.some((r) => user.roles.includes(r))) return user;
   if (user.roles.includes("PATIENT")) throw redirect("/my-record");
-  throw new Response("You do not have a role that may open this page.", {
-    status: 403,
-    statusText: "Forbidden",
-  });
+  throw forbidden();
 }

@@ -37,29 +37,15 @@ async function programmes(services: Services, patientId: string, user: SessionUs
         const approval = await graph.getNode(p.studyId);
         permitNumber = str(approval?.properties.permitNumber);
         legalBasis = str(approval?.properties.legalBasis);
-        const [contract] = await graph.relationships({
-          id: p.studyId,
-          types: ["APPROVES"],
-          direction: "out",
-          limit: 1,
-        });
-        const [product] = contract
-          ? await graph.relationships({
-              id: contract.node.id,
-              types: ["GOVERNS"],
-              direction: "out",
-              limit: 1,
-            })
-          : [];
-        const [ds] = product
-          ? await graph.relationships({
-              id: product.node.id,
-              types: ["DESCRIBED_BY"],
-              direction: "out",
-              limit: 1,
-            })
-          : [];
-        if (ds) dataset = { id: ds.node.id, title: str(ds.node.properties.title) ?? ds.node.id };
+        // the permit approves a contract, which governs a product, which a dataset describes
+        const next = async (id: string | undefined, type: string) =>
+          id
+            ? (await graph.relationships({ id, types: [type], direction: "out", limit: 1 }))[0]?.node
+            : undefined;
+        const contract = await next(p.studyId, "APPROVES");
+        const product = await next(contract?.id, "GOVERNS");
+        const ds = await next(product?.id, "DESCRIBED_BY");
+        if (ds) dataset = { id: ds.id, title: str(ds.properties.title) ?? ds.id };
       } catch {
         // enrichment is optional: the programme list itself comes from the service
       }
