@@ -8,6 +8,7 @@ import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
 
@@ -180,59 +181,49 @@ export default function Audit() {
       </Form>
 
       <div className="table-wrap card flush">
-        <table className="data compact" data-testid="audit-entries">
-          <thead>
-            <tr>
-              <th className="num">#</th>
-              <th>Time (UTC)</th>
-              <th>Kind</th>
-              <th>Action</th>
-              <th>Actor</th>
-              <th>Target</th>
-              <th>Outcome</th>
-              <th>Hash</th>
+        <DataTable
+          className="data compact"
+          data-testid="audit-entries"
+          columns={[num("#"), "Time (UTC)", "Kind", "Action", "Actor", "Target", "Outcome", "Hash"]}
+        >
+          {d.entries.map((e) => (
+            <tr key={e.id} data-testid={`entry-${e.seq}`}>
+              <td className="num">{e.seq}</td>
+              <td className="nowrap">{formatDateTime(e.timestamp)}</td>
+              <td>
+                <Badge>{e.kind}</Badge>
+              </td>
+              <td>{e.action}</td>
+              <td>{e.actor}</td>
+              <td className="wrap">{e.target}</td>
+              <td className="wrap">
+                {e.outcome === "success" ? (
+                  <span className="muted">success</span>
+                ) : /fail|refused/i.test(e.outcome) ? (
+                  <Badge tone="danger">{e.outcome}</Badge>
+                ) : (
+                  e.outcome
+                )}
+              </td>
+              <td>
+                {e.hash ? (
+                  <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
+                ) : (
+                  <span className="muted" title="withheld: a hash would let one test patient numbers">
+                    withheld
+                  </span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {d.entries.map((e) => (
-              <tr key={e.id} data-testid={`entry-${e.seq}`}>
-                <td className="num">{e.seq}</td>
-                <td className="nowrap">{formatDateTime(e.timestamp)}</td>
-                <td>
-                  <Badge>{e.kind}</Badge>
-                </td>
-                <td>{e.action}</td>
-                <td>{e.actor}</td>
-                <td className="wrap">{e.target}</td>
-                <td className="wrap">
-                  {e.outcome === "success" ? (
-                    <span className="muted">success</span>
-                  ) : /fail|refused/i.test(e.outcome) ? (
-                    <Badge tone="danger">{e.outcome}</Badge>
-                  ) : (
-                    e.outcome
-                  )}
-                </td>
-                <td>
-                  {e.hash ? (
-                    <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
-                  ) : (
-                    <span className="muted" title="withheld: a hash would let one test patient numbers">
-                      withheld
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {d.entries.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="empty">
-                  No entries match.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+          ))}
+          {d.entries.length === 0 ? (
+            <tr>
+              <td colSpan={8} className="empty">
+                No entries match.
+              </td>
+            </tr>
+          ) : null}
+        </DataTable>
       </div>
       <div className="pager">
         <p className="small muted">

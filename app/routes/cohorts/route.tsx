@@ -7,6 +7,7 @@ import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { COHORT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
 
@@ -151,27 +152,21 @@ export default function Cohorts() {
 
           <div className="ins-grid">
             <div className="card flush">
-              <table className="data" data-testid="environments">
-                <caption className="ins-caption">Per secure processing environment</caption>
-                <thead>
-                  <tr>
-                    <th>Environment</th>
-                    <th className="num">Patients</th>
-                    <th>Status</th>
+              <DataTable
+                data-testid="environments"
+                caption={<caption className="ins-caption">Per secure processing environment</caption>}
+                columns={["Environment", num("Patients"), "Status"]}
+              >
+                {summary.environments.map((e) => (
+                  <tr key={e.holder} className={e.suppressed ? "ins-row-suppressed" : undefined}>
+                    <td>{e.environment}</td>
+                    <td className="num">
+                      <Count c={e} k={k} />
+                    </td>
+                    <td className="small">{e.suppressed ? reasonText(e.reason ?? "") : "published"}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {summary.environments.map((e) => (
-                    <tr key={e.holder} className={e.suppressed ? "ins-row-suppressed" : undefined}>
-                      <td>{e.environment}</td>
-                      <td className="num">
-                        <Count c={e} k={k} />
-                      </td>
-                      <td className="small">{e.suppressed ? reasonText(e.reason ?? "") : "published"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
             <div className="card">
               <BarChart

@@ -18,6 +18,7 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -194,48 +195,41 @@ export default function Tasks() {
         <p className="card empty muted">No tasks{filtered ? " match these filters" : ""}.</p>
       ) : (
         <div className="table-wrap card flush">
-          <table className="data ds-table" data-testid="tasks-table">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Participant</th>
-                <th scope="col">State</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tasks.map((t) => {
-                const href = `/${t.kind === "negotiation" ? "negotiations" : "transfers"}/${encodeURIComponent(t.id)}${
-                  admin ? `?participant=${encodeURIComponent(t.participantId)}` : ""
-                }`;
-                return (
-                  <tr
-                    key={`${t.participantId}/${t.id}`}
-                    data-testid="task-row"
-                    data-task-id={t.id}
-                    data-kind={t.kind}
-                    data-state={t.state}
-                  >
-                    <td>
-                      <AppLink to={href}>{t.title}</AppLink>
-                    </td>
-                    <td>
-                      <Badge tone="neutral">{t.kind}</Badge>
-                    </td>
-                    <td className="small">{t.participantName}</td>
-                    <td>
-                      <div className="ds-state-cell">
-                        <StateBadge state={t.state} />
-                        <StatePipeline kind={t.kind} state={t.state} compact />
-                      </div>
-                    </td>
-                    <td className="small nowrap">{formatStamp(Date.parse(t.updatedAt))}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            className="data ds-table"
+            data-testid="tasks-table"
+            columns={["Task", "Kind", "Participant", "State", "Updated"]}
+          >
+            {tasks.map((t) => {
+              const href = `/${t.kind === "negotiation" ? "negotiations" : "transfers"}/${encodeURIComponent(t.id)}${
+                admin ? `?participant=${encodeURIComponent(t.participantId)}` : ""
+              }`;
+              return (
+                <tr
+                  key={`${t.participantId}/${t.id}`}
+                  data-testid="task-row"
+                  data-task-id={t.id}
+                  data-kind={t.kind}
+                  data-state={t.state}
+                >
+                  <td>
+                    <AppLink to={href}>{t.title}</AppLink>
+                  </td>
+                  <td>
+                    <Badge tone="neutral">{t.kind}</Badge>
+                  </td>
+                  <td className="small">{t.participantName}</td>
+                  <td>
+                    <div className="ds-state-cell">
+                      <StateBadge state={t.state} />
+                      <StatePipeline kind={t.kind} state={t.state} compact />
+                    </div>
+                  </td>
+                  <td className="small nowrap">{formatStamp(Date.parse(t.updatedAt))}</td>
+                </tr>
+              );
+            })}
+          </DataTable>
         </div>
       )}
     </section>
