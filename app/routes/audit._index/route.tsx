@@ -9,6 +9,7 @@ import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, num } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
 
@@ -128,8 +129,7 @@ export default function Audit() {
 
       <Form method="get" className="filters" data-testid="audit-filters">
         {d.tab !== "all" ? <input type="hidden" name="tab" value={d.tab} /> : null}
-        <label className="filter">
-          <span>Kind</span>
+        <Filter label="Kind">
           <select name="kind" defaultValue={params.get("kind") ?? ""}>
             <option value="">any</option>
             {d.kinds.map((k) => (
@@ -138,36 +138,30 @@ export default function Audit() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="filter">
-          <span>Actor</span>
+        </Filter>
+        <Filter label="Actor">
           <input name="actor" defaultValue={params.get("actor") ?? ""} size={10} />
-        </label>
-        <label className="filter">
-          <span>Action</span>
+        </Filter>
+        <Filter label="Action">
           <input name="action" defaultValue={params.get("action") ?? ""} size={14} />
-        </label>
-        <label className="filter">
-          <span>Outcome</span>
+        </Filter>
+        <Filter label="Outcome">
           <input name="outcome" defaultValue={params.get("outcome") ?? ""} size={10} />
-        </label>
-        <label className="filter grow">
-          <span>Text</span>
+        </Filter>
+        <Filter label="Text" grow>
           <input
             name="q"
             type="search"
             defaultValue={params.get("q") ?? ""}
             placeholder="in action, actor or target"
           />
-        </label>
-        <label className="filter">
-          <span>From</span>
+        </Filter>
+        <Filter label="From">
           <input name="since" type="date" defaultValue={params.get("since") ?? ""} />
-        </label>
-        <label className="filter">
-          <span>Before</span>
+        </Filter>
+        <Filter label="Before">
           <input name="until" type="date" defaultValue={params.get("until") ?? ""} />
-        </label>
+        </Filter>
         <div className="filter-actions">
           <button type="submit" className="button">
             Filter

@@ -31,6 +31,7 @@ import { plural } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * The participant's contract negotiations (GET /api/negotiations), newest first, with their state
@@ -118,8 +119,7 @@ export default function Negotiations() {
           {acting.canChoose && (across ?? acting.participantId) ? (
             <input type="hidden" name="participant" value={across ?? acting.participantId ?? ""} />
           ) : null}
-          <label className="filter">
-            <span>State</span>
+          <Filter label="State">
             <select
               name="state"
               defaultValue={stateFilter}
@@ -133,7 +133,7 @@ export default function Negotiations() {
                 </option>
               ))}
             </select>
-          </label>
+          </Filter>
           <noscript>
             <button type="submit" className="button small">
               Filter

@@ -6,6 +6,7 @@ import { Pager } from "../../components/ui/Pager";
 import { formatDate, humanize } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 export const meta: MetaFunction = () => [{ title: "Patients · Health Dataspace Hub" }];
 
@@ -51,8 +52,7 @@ export default function Patients() {
           <p className="lead">FHIR R4 patient records held by {scope}.</p>
         </div>
         <Form method="get" className="inline-form">
-          <label className="filter">
-            <span>Per page</span>
+          <Filter label="Per page">
             <select
               name="limit"
               defaultValue={String(limit)}
@@ -65,7 +65,7 @@ export default function Patients() {
                 </option>
               ))}
             </select>
-          </label>
+          </Filter>
           <noscript>
             <button type="submit" className="button small">
               Show

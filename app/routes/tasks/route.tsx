@@ -19,6 +19,7 @@ import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -135,16 +136,14 @@ export default function Tasks() {
         data-testid="tasks-filters"
         onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}
       >
-        <label className="filter">
-          <span>Kind</span>
+        <Filter label="Kind">
           <select name="kind" defaultValue={filters.kind} data-testid="tasks-filter-kind">
             <option value="">Negotiations and transfers</option>
             <option value="negotiation">Negotiations</option>
             <option value="transfer">Transfers</option>
           </select>
-        </label>
-        <label className="filter">
-          <span>State</span>
+        </Filter>
+        <Filter label="State">
           <select name="state" defaultValue={filters.state} data-testid="tasks-filter-state">
             <option value="">Any state</option>
             {facets.states.map((s) => (
@@ -153,9 +152,8 @@ export default function Tasks() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="filter">
-          <span>Participant</span>
+        </Filter>
+        <Filter label="Participant">
           <select
             name="participant"
             defaultValue={filters.participant}
@@ -168,7 +166,7 @@ export default function Tasks() {
               </option>
             ))}
           </select>
-        </label>
+        </Filter>
         <div className="filter-actions">
           <noscript>
             <button type="submit" className="button">

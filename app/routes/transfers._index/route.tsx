@@ -37,6 +37,7 @@ import { useRef } from "react";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
@@ -160,8 +161,7 @@ export default function Transfers() {
             {acting.canChoose && acting.participantId ? (
               <input type="hidden" name="participant" value={acting.participantId} />
             ) : null}
-            <label className="filter grow">
-              <span>Contract agreement</span>
+            <Filter label="Contract agreement" grow>
               <Invalid message={fieldMessage(result, "negotiationId")}>
                 <select
                   name="negotiationId"
@@ -176,7 +176,7 @@ export default function Transfers() {
                   ))}
                 </select>
               </Invalid>
-            </label>
+            </Filter>
             <button type="submit" className="button" data-testid="transfer-start-submit" disabled={starting}>
               {starting ? "Starting…" : "Start transfer"}
             </button>
