@@ -4,6 +4,7 @@ import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../comp
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
 
@@ -77,43 +78,36 @@ export default function WorkQueue() {
           </span>
         </div>
       </div>
-      <table className="data ab-queue" data-testid="work-queue">
-        <thead>
-          <tr>
-            <th>Deadline</th>
-            <th>Days left</th>
-            <th>Record</th>
-            <th>State</th>
-            <th>What is due</th>
+      <DataTable
+        className="data ab-queue"
+        data-testid="work-queue"
+        columns={["Deadline", "Days left", "Record", "State", "What is due"]}
+      >
+        {items.map((i) => (
+          <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined} data-testid={`queue-${i.id}`}>
+            <td className="nowrap">
+              {i.dueDate ? civil(i.dueDate) : <span className="muted">no statutory period</span>}
+            </td>
+            <td className="nowrap">
+              <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} paused={i.paused} />
+              {i.extended ? <span className="muted"> · extended</span> : null}
+            </td>
+            <td>
+              <AppLink to={linkOf(i.kind, i.id)}>{i.title}</AppLink>
+              <div className="muted ab-small">
+                {KIND_LABEL[i.kind]} {i.id} · {i.organisation}
+              </div>
+            </td>
+            <td>
+              <StateBadge state={i.state} />
+            </td>
+            <td>
+              {i.action}
+              <div className="muted ab-small">waiting on {i.waitingOn}</div>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {items.map((i) => (
-            <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined} data-testid={`queue-${i.id}`}>
-              <td className="nowrap">
-                {i.dueDate ? civil(i.dueDate) : <span className="muted">no statutory period</span>}
-              </td>
-              <td className="nowrap">
-                <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} paused={i.paused} />
-                {i.extended ? <span className="muted"> · extended</span> : null}
-              </td>
-              <td>
-                <AppLink to={linkOf(i.kind, i.id)}>{i.title}</AppLink>
-                <div className="muted ab-small">
-                  {KIND_LABEL[i.kind]} {i.id} · {i.organisation}
-                </div>
-              </td>
-              <td>
-                <StateBadge state={i.state} />
-              </td>
-              <td>
-                {i.action}
-                <div className="muted ab-small">waiting on {i.waitingOn}</div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {items.length === 0 ? <p className="muted">Nothing is due.</p> : null}
     </section>
   );

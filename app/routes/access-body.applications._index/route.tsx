@@ -4,6 +4,7 @@ import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../comp
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -66,52 +67,43 @@ export default function Applications() {
         </label>
         <button className="button ghost">Filter</button>
       </Form>
-      <table className="data" data-testid="applications">
-        <thead>
-          <tr>
-            <th>Application</th>
-            <th>Organisation</th>
-            <th>Purpose</th>
-            <th>Received</th>
-            <th>State</th>
-            <th>Clock</th>
+      <DataTable
+        data-testid="applications"
+        columns={["Application", "Organisation", "Purpose", "Received", "State", "Clock"]}
+      >
+        {applications.map((a) => (
+          <tr key={a.id} className={a.clock.overdue ? "ab-row-overdue" : undefined}>
+            <td>
+              <AppLink to={`/access-body/applications/${a.id}`}>{a.title}</AppLink>
+              <div className="muted ab-small">{a.id}</div>
+            </td>
+            <td>{a.organisation}</td>
+            <td>{a.purpose}</td>
+            <td className="nowrap">{civil(a.receivedDate)}</td>
+            <td>
+              <StateBadge state={a.state} />
+            </td>
+            <td className="nowrap">
+              {a.clock.state === "STOPPED" ? (
+                <span className={a.clock.metDeadline ? "ab-ok" : "ab-late"}>
+                  decided in {a.clock.elapsedDays} d{a.clock.metDeadline ? "" : " (late)"}
+                </span>
+              ) : a.clock.deadlineDate ? (
+                <>
+                  {civil(a.clock.deadlineDate)} ·{" "}
+                  <DaysLeft
+                    daysLeft={a.clock.daysLeft}
+                    overdue={a.clock.overdue}
+                    paused={a.clock.state === "PAUSED"}
+                  />
+                </>
+              ) : (
+                <span className="muted">not started</span>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {applications.map((a) => (
-            <tr key={a.id} className={a.clock.overdue ? "ab-row-overdue" : undefined}>
-              <td>
-                <AppLink to={`/access-body/applications/${a.id}`}>{a.title}</AppLink>
-                <div className="muted ab-small">{a.id}</div>
-              </td>
-              <td>{a.organisation}</td>
-              <td>{a.purpose}</td>
-              <td className="nowrap">{civil(a.receivedDate)}</td>
-              <td>
-                <StateBadge state={a.state} />
-              </td>
-              <td className="nowrap">
-                {a.clock.state === "STOPPED" ? (
-                  <span className={a.clock.metDeadline ? "ab-ok" : "ab-late"}>
-                    decided in {a.clock.elapsedDays} d{a.clock.metDeadline ? "" : " (late)"}
-                  </span>
-                ) : a.clock.deadlineDate ? (
-                  <>
-                    {civil(a.clock.deadlineDate)} ·{" "}
-                    <DaysLeft
-                      daysLeft={a.clock.daysLeft}
-                      overdue={a.clock.overdue}
-                      paused={a.clock.state === "PAUSED"}
-                    />
-                  </>
-                ) : (
-                  <span className="muted">not started</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }

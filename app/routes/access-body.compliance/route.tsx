@@ -4,6 +4,7 @@ import { ACCESS_BODY_NAV, SubNav, berlin } from "../../components/access-body/ui
 import { Badge } from "../../components/ui/Badge";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Compliance · Access body · Health Dataspace Hub" }];
 
@@ -48,31 +49,21 @@ export default function Compliance() {
           <input type="hidden" name="run" value="1" />
           <button className="button ghost">Run again</button>
         </Form>
-        <table className="data ab-small">
-          <thead>
-            <tr>
-              <th>Suite</th>
-              <th>Probe</th>
-              <th>Status</th>
-              <th>Detail</th>
+        <DataTable className="data ab-small" columns={["Suite", "Probe", "Status", "Detail"]}>
+          {tck.results.map((p) => (
+            <tr key={p.id}>
+              <td>{p.suite}</td>
+              <td>
+                {p.title}
+                <div className="muted">{p.id}</div>
+              </td>
+              <td>
+                <Badge tone={tone(p.status)}>{p.status}</Badge>
+              </td>
+              <td>{p.detail}</td>
             </tr>
-          </thead>
-          <tbody>
-            {tck.results.map((p) => (
-              <tr key={p.id}>
-                <td>{p.suite}</td>
-                <td>
-                  {p.title}
-                  <div className="muted">{p.id}</div>
-                </td>
-                <td>
-                  <Badge tone={tone(p.status)}>{p.status}</Badge>
-                </td>
-                <td>{p.detail}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       {summary.participants.map((p) => (
         <div key={p.participantId} className="card ab-card">
@@ -84,36 +75,28 @@ export default function Compliance() {
             {p.dsp.endpoint ?? "—"}
           </p>
           {p.ehds.chains.length ? (
-            <table className="data ab-small">
-              <thead>
-                <tr>
-                  <th>Application</th>
-                  <th>Approval</th>
-                  <th>Permit</th>
-                  <th>Contract</th>
-                  <th>Chain</th>
+            <DataTable
+              className="data ab-small"
+              columns={["Application", "Approval", "Permit", "Contract", "Chain"]}
+            >
+              {p.ehds.chains.map((c, i) => (
+                <tr key={i}>
+                  <td>
+                    {c.application ? `${c.application.id} (${c.application.state.toLowerCase()})` : "—"}
+                  </td>
+                  <td>{c.approval ? `${c.approval.id} (${c.approval.status.toLowerCase()})` : "—"}</td>
+                  <td>{c.permit ? `${c.permit.id} (${c.permit.state.toLowerCase()})` : "—"}</td>
+                  <td>
+                    {c.contracts.length ? c.contracts.map((k) => `${k.id} (${k.status})`).join(", ") : "—"}
+                  </td>
+                  <td>
+                    <Badge tone={tone(c.status)}>{c.status}</Badge>{" "}
+                    {c.breaksAt ? <span className="muted">breaks at {c.breaksAt}: </span> : null}
+                    {c.reason}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {p.ehds.chains.map((c, i) => (
-                  <tr key={i}>
-                    <td>
-                      {c.application ? `${c.application.id} (${c.application.state.toLowerCase()})` : "—"}
-                    </td>
-                    <td>{c.approval ? `${c.approval.id} (${c.approval.status.toLowerCase()})` : "—"}</td>
-                    <td>{c.permit ? `${c.permit.id} (${c.permit.state.toLowerCase()})` : "—"}</td>
-                    <td>
-                      {c.contracts.length ? c.contracts.map((k) => `${k.id} (${k.status})`).join(", ") : "—"}
-                    </td>
-                    <td>
-                      <Badge tone={tone(c.status)}>{c.status}</Badge>{" "}
-                      {c.breaksAt ? <span className="muted">breaks at {c.breaksAt}: </span> : null}
-                      {c.reason}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           ) : (
             <p className="muted">No chains.</p>
           )}

@@ -4,6 +4,7 @@ import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../comp
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [
   { title: "Information requests · Access body · Health Dataspace Hub" },
@@ -44,46 +45,37 @@ export default function InformationRequestsView() {
         Questions to applicants. While one is open, the application's decision clock stands still.
       </p>
       <SubNav items={ACCESS_BODY_NAV} />
-      <table className="data" data-testid="information-requests">
-        <thead>
-          <tr>
-            <th>Request</th>
-            <th>Application</th>
-            <th>Sent</th>
-            <th>Answer due</th>
-            <th>State</th>
-            <th>Questions and answer</th>
+      <DataTable
+        data-testid="information-requests"
+        columns={["Request", "Application", "Sent", "Answer due", "State", "Questions and answer"]}
+      >
+        {items.map((i) => (
+          <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined}>
+            <td>
+              {i.id}
+              <div className="muted ab-small">{i.kind}</div>
+            </td>
+            <td>
+              <AppLink to={`/access-body/applications/${i.applicationId}`}>
+                {i.applicationTitle ?? i.applicationId}
+              </AppLink>
+              <div className="muted ab-small">{i.organisation}</div>
+            </td>
+            <td className="nowrap">{civil(i.openedDate)}</td>
+            <td className="nowrap">
+              {civil(i.dueDate)}{" "}
+              {i.state === "OPEN" ? <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} /> : null}
+            </td>
+            <td>
+              <StateBadge state={i.state} />
+            </td>
+            <td>
+              <div className="ab-pre ab-small">{i.questions}</div>
+              {i.answer ? <div className="ab-answer ab-small">{i.answer.text}</div> : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {items.map((i) => (
-            <tr key={i.id} className={i.overdue ? "ab-row-overdue" : undefined}>
-              <td>
-                {i.id}
-                <div className="muted ab-small">{i.kind}</div>
-              </td>
-              <td>
-                <AppLink to={`/access-body/applications/${i.applicationId}`}>
-                  {i.applicationTitle ?? i.applicationId}
-                </AppLink>
-                <div className="muted ab-small">{i.organisation}</div>
-              </td>
-              <td className="nowrap">{civil(i.openedDate)}</td>
-              <td className="nowrap">
-                {civil(i.dueDate)}{" "}
-                {i.state === "OPEN" ? <DaysLeft daysLeft={i.daysLeft} overdue={i.overdue} /> : null}
-              </td>
-              <td>
-                <StateBadge state={i.state} />
-              </td>
-              <td>
-                <div className="ab-pre ab-small">{i.questions}</div>
-                {i.answer ? <div className="ab-answer ab-small">{i.answer.text}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { ACCESS_BODY_NAV, Notice, StateBadge, SubNav, civil } from "../../compon
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Permits · Access body · Health Dataspace Hub" }];
 
@@ -67,62 +68,58 @@ export default function Permits() {
           </>
         )}
       </p>
-      <table className="data" data-testid="permits">
-        <thead>
-          <tr>
-            <th>Permit</th>
-            <th>Holder</th>
-            <th>Datasets</th>
-            <th>Purpose</th>
-            <th>Issued</th>
-            <th>Valid until</th>
-            <th>State</th>
-            {canRevoke ? <th>Revoke</th> : null}
+      <DataTable
+        data-testid="permits"
+        columns={[
+          "Permit",
+          "Holder",
+          "Datasets",
+          "Purpose",
+          "Issued",
+          "Valid until",
+          "State",
+          canRevoke ? "Revoke" : null,
+        ]}
+      >
+        {permits.map((p) => (
+          <tr key={p.id} data-testid={`permit-${p.id}`}>
+            <td>
+              {p.id}
+              <div className="ab-small">
+                <AppLink to={`/access-body/applications/${p.applicationId}`}>{p.applicationId}</AppLink>
+                {p.contracts.length ? <span className="muted"> · backs {p.contracts.join(", ")}</span> : null}
+              </div>
+            </td>
+            <td>{p.organisation}</td>
+            <td>{p.datasets.join("; ")}</td>
+            <td>{p.purpose}</td>
+            <td className="nowrap">{civil(p.issuedDate)}</td>
+            <td className="nowrap">{civil(p.validUntil)}</td>
+            <td>
+              <StateBadge state={p.state} />
+              {p.revocation ? <div className="ab-small">{p.revocation.reason}</div> : null}
+            </td>
+            {canRevoke ? (
+              <td>
+                {p.state === "ACTIVE" ? (
+                  <Form method="post" className="ab-inline">
+                    <input type="hidden" name="permitId" value={p.id} />
+                    <input
+                      name="reason"
+                      placeholder="Reason"
+                      required
+                      aria-label={`Reason to revoke ${p.id}`}
+                    />
+                    <button className="button danger" disabled={busy}>
+                      Revoke
+                    </button>
+                  </Form>
+                ) : null}
+              </td>
+            ) : null}
           </tr>
-        </thead>
-        <tbody>
-          {permits.map((p) => (
-            <tr key={p.id} data-testid={`permit-${p.id}`}>
-              <td>
-                {p.id}
-                <div className="ab-small">
-                  <AppLink to={`/access-body/applications/${p.applicationId}`}>{p.applicationId}</AppLink>
-                  {p.contracts.length ? (
-                    <span className="muted"> · backs {p.contracts.join(", ")}</span>
-                  ) : null}
-                </div>
-              </td>
-              <td>{p.organisation}</td>
-              <td>{p.datasets.join("; ")}</td>
-              <td>{p.purpose}</td>
-              <td className="nowrap">{civil(p.issuedDate)}</td>
-              <td className="nowrap">{civil(p.validUntil)}</td>
-              <td>
-                <StateBadge state={p.state} />
-                {p.revocation ? <div className="ab-small">{p.revocation.reason}</div> : null}
-              </td>
-              {canRevoke ? (
-                <td>
-                  {p.state === "ACTIVE" ? (
-                    <Form method="post" className="ab-inline">
-                      <input type="hidden" name="permitId" value={p.id} />
-                      <input
-                        name="reason"
-                        placeholder="Reason"
-                        required
-                        aria-label={`Reason to revoke ${p.id}`}
-                      />
-                      <button className="button danger" disabled={busy}>
-                        Revoke
-                      </button>
-                    </Form>
-                  ) : null}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }

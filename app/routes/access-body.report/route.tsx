@@ -5,6 +5,7 @@ import { ACCESS_BODY_NAV, Bars, SubNav, civil } from "../../components/access-bo
 import { stateLabel, words } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Activity report · Access body · Health Dataspace Hub" }];
 
@@ -105,36 +106,33 @@ export default function ActivityReport() {
           />
           {r.decisionTimes.items.length ? (
             <div className="table-wrap">
-              <table className="data ab-small" data-testid="decision-times">
-                <thead>
-                  <tr>
-                    <th>Application</th>
-                    <th>Start</th>
-                    <th>Decision</th>
-                    <th>Days</th>
-                    <th>Paused</th>
-                    <th>
-                      <abbr title="Extension in months">Ext.</abbr>
-                    </th>
-                    <th>Deadline</th>
-                    <th>Met</th>
+              <DataTable
+                className="data ab-small"
+                data-testid="decision-times"
+                columns={[
+                  "Application",
+                  "Start",
+                  "Decision",
+                  "Days",
+                  "Paused",
+                  <abbr title="Extension in months">Ext.</abbr>,
+                  "Deadline",
+                  "Met",
+                ]}
+              >
+                {r.decisionTimes.items.map((d) => (
+                  <tr key={d.applicationId} className={d.metDeadline ? undefined : "ab-row-overdue"}>
+                    <td>{d.applicationId}</td>
+                    <td className="nowrap">{civil(d.startDate)}</td>
+                    <td className="nowrap">{civil(d.decisionDate)}</td>
+                    <td>{d.elapsedDays}</td>
+                    <td>{d.pausedDays}</td>
+                    <td>{d.extensionMonths || ""}</td>
+                    <td className="nowrap">{civil(d.deadlineDate)}</td>
+                    <td>{d.metDeadline ? "yes" : "no"}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {r.decisionTimes.items.map((d) => (
-                    <tr key={d.applicationId} className={d.metDeadline ? undefined : "ab-row-overdue"}>
-                      <td>{d.applicationId}</td>
-                      <td className="nowrap">{civil(d.startDate)}</td>
-                      <td className="nowrap">{civil(d.decisionDate)}</td>
-                      <td>{d.elapsedDays}</td>
-                      <td>{d.pausedDays}</td>
-                      <td>{d.extensionMonths || ""}</td>
-                      <td className="nowrap">{civil(d.deadlineDate)}</td>
-                      <td>{d.metDeadline ? "yes" : "no"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
           ) : null}
         </div>

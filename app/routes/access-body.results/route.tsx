@@ -11,6 +11,7 @@ import {
 } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Results · Access body · Health Dataspace Hub" }];
 
@@ -62,65 +63,63 @@ export default function Results() {
       </p>
       <SubNav items={ACCESS_BODY_NAV} />
       <Notice result={result} />
-      <table className="data" data-testid="results">
-        <thead>
-          <tr>
-            <th>Result</th>
-            <th>Organisation</th>
-            <th>From</th>
-            <th>Processing ended</th>
-            <th>Publication due</th>
-            <th>State</th>
-            <th>Output check</th>
+      <DataTable
+        data-testid="results"
+        columns={[
+          "Result",
+          "Organisation",
+          "From",
+          "Processing ended",
+          "Publication due",
+          "State",
+          "Output check",
+        ]}
+      >
+        {results.map((r) => (
+          <tr key={r.id} id={r.id} className={r.overdue ? "ab-row-overdue" : undefined}>
+            <td>
+              {r.title}
+              <div className="muted ab-small">{r.id}</div>
+              <div className="ab-small">{r.summary}</div>
+            </td>
+            <td>{r.organisation}</td>
+            <td>{r.source}</td>
+            <td className="nowrap">{civil(r.processingCompletedDate)}</td>
+            <td className="nowrap">
+              {civil(r.publicationDueDate)}{" "}
+              {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
+            </td>
+            <td>
+              <StateBadge state={r.state} />
+              {r.publication ? (
+                <div className="ab-small">
+                  <a href={r.publication.url}>{r.publication.url}</a>
+                </div>
+              ) : null}
+            </td>
+            <td>
+              {r.check ? <span className="ab-small">{r.check.note}</span> : null}
+              {canDecide && r.state === "DECLARED" ? (
+                <Form method="post" className="ab-inline">
+                  <input type="hidden" name="resultId" value={r.id} />
+                  <input
+                    name="note"
+                    placeholder="Check note"
+                    required
+                    aria-label={`Check note for ${r.id}`}
+                  />
+                  <button className="button" name="intent" value="release" disabled={busy}>
+                    Release
+                  </button>
+                  <button className="button danger" name="intent" value="reject" disabled={busy}>
+                    Reject
+                  </button>
+                </Form>
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {results.map((r) => (
-            <tr key={r.id} id={r.id} className={r.overdue ? "ab-row-overdue" : undefined}>
-              <td>
-                {r.title}
-                <div className="muted ab-small">{r.id}</div>
-                <div className="ab-small">{r.summary}</div>
-              </td>
-              <td>{r.organisation}</td>
-              <td>{r.source}</td>
-              <td className="nowrap">{civil(r.processingCompletedDate)}</td>
-              <td className="nowrap">
-                {civil(r.publicationDueDate)}{" "}
-                {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
-              </td>
-              <td>
-                <StateBadge state={r.state} />
-                {r.publication ? (
-                  <div className="ab-small">
-                    <a href={r.publication.url}>{r.publication.url}</a>
-                  </div>
-                ) : null}
-              </td>
-              <td>
-                {r.check ? <span className="ab-small">{r.check.note}</span> : null}
-                {canDecide && r.state === "DECLARED" ? (
-                  <Form method="post" className="ab-inline">
-                    <input type="hidden" name="resultId" value={r.id} />
-                    <input
-                      name="note"
-                      placeholder="Check note"
-                      required
-                      aria-label={`Check note for ${r.id}`}
-                    />
-                    <button className="button" name="intent" value="release" disabled={busy}>
-                      Release
-                    </button>
-                    <button className="button danger" name="intent" value="reject" disabled={busy}>
-                      Reject
-                    </button>
-                  </Form>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }

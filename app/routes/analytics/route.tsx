@@ -6,6 +6,7 @@ import { withLayerNames } from "../../components/ui/labels";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ANALYTICS_ROLES } from "../../lib/access.server";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Analytics · Health Dataspace Hub" }];
 
@@ -129,43 +130,41 @@ export default function Analytics() {
 
       <div className="card flush">
         <div className="table-wrap">
-          <table className="data" data-testid="measurements">
-            <caption className="ins-caption">Top measurements</caption>
-            <thead>
-              <tr>
-                <th>Measurement</th>
-                <th>LOINC</th>
-                <th className="num">Persons</th>
-                <th className="num">Records</th>
-                <th className="num">Mean</th>
-                <th className="num">SD</th>
-                <th>Unit</th>
-                <th className="num">Above range</th>
-                <th className="num">Below range</th>
+          <DataTable
+            data-testid="measurements"
+            caption={<caption className="ins-caption">Top measurements</caption>}
+            columns={[
+              "Measurement",
+              "LOINC",
+              num("Persons"),
+              num("Records"),
+              num("Mean"),
+              num("SD"),
+              "Unit",
+              num("Above range"),
+              num("Below range"),
+            ]}
+          >
+            {d.topMeasurements.map((m) => (
+              <tr key={m.code}>
+                <td>{m.display}</td>
+                <td>
+                  <code>{m.code}</code>
+                </td>
+                <td className="num">
+                  {m.suppressed ? <Suppressed display={m.display_persons} /> : formatNumber(m.persons)}
+                </td>
+                <td className="num">
+                  {m.rows === null ? <Suppressed display={`<${k}`} /> : formatNumber(m.rows)}
+                </td>
+                <td className="num">{m.mean ?? "—"}</td>
+                <td className="num">{m.sd ?? "—"}</td>
+                <td>{m.unit}</td>
+                <td className="num">{m.aboveRange === null ? "—" : formatNumber(m.aboveRange)}</td>
+                <td className="num">{m.belowRange === null ? "—" : formatNumber(m.belowRange)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {d.topMeasurements.map((m) => (
-                <tr key={m.code}>
-                  <td>{m.display}</td>
-                  <td>
-                    <code>{m.code}</code>
-                  </td>
-                  <td className="num">
-                    {m.suppressed ? <Suppressed display={m.display_persons} /> : formatNumber(m.persons)}
-                  </td>
-                  <td className="num">
-                    {m.rows === null ? <Suppressed display={`<${k}`} /> : formatNumber(m.rows)}
-                  </td>
-                  <td className="num">{m.mean ?? "—"}</td>
-                  <td className="num">{m.sd ?? "—"}</td>
-                  <td>{m.unit}</td>
-                  <td className="num">{m.aboveRange === null ? "—" : formatNumber(m.aboveRange)}</td>
-                  <td className="num">{m.belowRange === null ? "—" : formatNumber(m.belowRange)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       </div>
 

@@ -7,6 +7,7 @@ import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 import { applicantPage } from "./applications.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
@@ -146,74 +147,56 @@ export default function MyApplications() {
       ) : null}
 
       <h2 id="applications">Applications</h2>
-      <table className="data" data-testid="my-applications">
-        <thead>
-          <tr>
-            <th>Application</th>
-            <th>Received</th>
-            <th>State</th>
-            <th>Decision due</th>
-            <th>Decision</th>
+      <DataTable
+        data-testid="my-applications"
+        columns={["Application", "Received", "State", "Decision due", "Decision"]}
+      >
+        {d.applications.map((a) => (
+          <tr key={a.id} data-testid={`app-${a.id}`}>
+            <td>
+              <AppLink to={`/applications/${a.id}`}>{a.title}</AppLink>
+              <div className="muted ab-small">{a.id}</div>
+            </td>
+            <td className="nowrap">{civil(a.receivedDate)}</td>
+            <td>
+              <StateBadge state={a.state} />
+            </td>
+            <td className="nowrap">
+              {a.clock.deadlineDate && a.clock.state !== "STOPPED" ? (
+                <>
+                  {civil(a.clock.deadlineDate)} ·{" "}
+                  <DaysLeft
+                    daysLeft={a.clock.daysLeft}
+                    overdue={a.clock.overdue}
+                    paused={a.clock.state === "PAUSED"}
+                  />
+                </>
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
+            <td>
+              {a.decision ? `${a.decision.outcome.toLowerCase()} ${civil(a.decision.date)}` : "—"}
+              {a.permitId ? <div className="ab-small">permit {a.permitId}</div> : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {d.applications.map((a) => (
-            <tr key={a.id} data-testid={`app-${a.id}`}>
-              <td>
-                <AppLink to={`/applications/${a.id}`}>{a.title}</AppLink>
-                <div className="muted ab-small">{a.id}</div>
-              </td>
-              <td className="nowrap">{civil(a.receivedDate)}</td>
-              <td>
-                <StateBadge state={a.state} />
-              </td>
-              <td className="nowrap">
-                {a.clock.deadlineDate && a.clock.state !== "STOPPED" ? (
-                  <>
-                    {civil(a.clock.deadlineDate)} ·{" "}
-                    <DaysLeft
-                      daysLeft={a.clock.daysLeft}
-                      overdue={a.clock.overdue}
-                      paused={a.clock.state === "PAUSED"}
-                    />
-                  </>
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-              <td>
-                {a.decision ? `${a.decision.outcome.toLowerCase()} ${civil(a.decision.date)}` : "—"}
-                {a.permitId ? <div className="ab-small">permit {a.permitId}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
 
       <h2 id="permits">Your data permits</h2>
       {d.permits.length ? (
-        <table className="data" data-testid="my-permits">
-          <thead>
-            <tr>
-              <th>Permit</th>
-              <th>Datasets</th>
-              <th>Valid until</th>
-              <th>State</th>
+        <DataTable data-testid="my-permits" columns={["Permit", "Datasets", "Valid until", "State"]}>
+          {d.permits.map((p) => (
+            <tr key={p.id} data-testid={`permit-${p.id}`}>
+              <td className="nowrap">{p.id}</td>
+              <td>{p.datasets.join("; ")}</td>
+              <td className="nowrap">{civil(p.validUntil)}</td>
+              <td>
+                <StateBadge state={p.state} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {d.permits.map((p) => (
-              <tr key={p.id} data-testid={`permit-${p.id}`}>
-                <td className="nowrap">{p.id}</td>
-                <td>{p.datasets.join("; ")}</td>
-                <td className="nowrap">{civil(p.validUntil)}</td>
-                <td>
-                  <StateBadge state={p.state} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : (
         <p className="muted">No data permits yet.</p>
       )}
@@ -335,105 +318,86 @@ export default function MyApplications() {
       </div>
 
       <h2>Data requests</h2>
-      <table className="data" data-testid="my-requests">
-        <thead>
-          <tr>
-            <th>Request</th>
-            <th>Received</th>
-            <th>State</th>
-            <th>Answer due</th>
-            <th>Answer</th>
+      <DataTable data-testid="my-requests" columns={["Request", "Received", "State", "Answer due", "Answer"]}>
+        {d.requests.map((r) => (
+          <tr key={r.id}>
+            <td>
+              {r.title}
+              <div className="muted ab-small">{r.id}</div>
+            </td>
+            <td>{civil(r.receivedDate)}</td>
+            <td>
+              <StateBadge state={r.state} />
+            </td>
+            <td>{civil(r.dueDate)}</td>
+            <td>
+              {r.answer ? (
+                <>
+                  {r.answer.summary}
+                  <ul className="ab-small">
+                    {r.answer.table.map((row) => (
+                      <li key={row.label}>
+                        {row.label}: {row.value}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : r.decision?.reasons ? (
+                r.decision.reasons
+              ) : (
+                "—"
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {d.requests.map((r) => (
-            <tr key={r.id}>
-              <td>
-                {r.title}
-                <div className="muted ab-small">{r.id}</div>
-              </td>
-              <td>{civil(r.receivedDate)}</td>
-              <td>
-                <StateBadge state={r.state} />
-              </td>
-              <td>{civil(r.dueDate)}</td>
-              <td>
-                {r.answer ? (
-                  <>
-                    {r.answer.summary}
-                    <ul className="ab-small">
-                      {r.answer.table.map((row) => (
-                        <li key={row.label}>
-                          {row.label}: {row.value}
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                ) : r.decision?.reasons ? (
-                  r.decision.reasons
-                ) : (
-                  "—"
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
 
       <h2>Results (publish within 18 months, Art. 61(4))</h2>
-      <table className="data" data-testid="my-results">
-        <thead>
-          <tr>
-            <th>Result</th>
-            <th>From</th>
-            <th>State</th>
-            <th>Publication due</th>
-            <th>Publication</th>
+      <DataTable
+        data-testid="my-results"
+        columns={["Result", "From", "State", "Publication due", "Publication"]}
+      >
+        {d.results.map((r) => (
+          <tr key={r.id} className={r.overdue ? "ab-row-overdue" : undefined}>
+            <td>
+              {r.title}
+              <div className="muted ab-small">{r.id}</div>
+              {r.check ? (
+                <div className="ab-small">
+                  {/^output check/i.test(r.check.note) ? r.check.note : `Output check: ${r.check.note}`}
+                </div>
+              ) : null}
+            </td>
+            <td>{r.permitId ?? r.dataRequestId}</td>
+            <td>
+              <StateBadge state={r.state} />
+            </td>
+            <td className="nowrap">
+              {civil(r.publicationDueDate)}{" "}
+              {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
+            </td>
+            <td>
+              {r.state === "RELEASED" ? (
+                <Form method="post" className="toolbar">
+                  <input type="hidden" name="resultId" value={r.id} />
+                  <input
+                    name="url"
+                    type="url"
+                    placeholder="https://…"
+                    aria-label="Publication address"
+                    required
+                  />
+                  <button className="button ghost" name="intent" value="publish" disabled={busy}>
+                    Record publication
+                  </button>
+                </Form>
+              ) : r.publication ? (
+                <a href={r.publication.url}>{r.publication.url}</a>
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {d.results.map((r) => (
-            <tr key={r.id} className={r.overdue ? "ab-row-overdue" : undefined}>
-              <td>
-                {r.title}
-                <div className="muted ab-small">{r.id}</div>
-                {r.check ? (
-                  <div className="ab-small">
-                    {/^output check/i.test(r.check.note) ? r.check.note : `Output check: ${r.check.note}`}
-                  </div>
-                ) : null}
-              </td>
-              <td>{r.permitId ?? r.dataRequestId}</td>
-              <td>
-                <StateBadge state={r.state} />
-              </td>
-              <td className="nowrap">
-                {civil(r.publicationDueDate)}{" "}
-                {r.state !== "PUBLISHED" ? <DaysLeft daysLeft={r.daysLeft} overdue={r.overdue} /> : null}
-              </td>
-              <td>
-                {r.state === "RELEASED" ? (
-                  <Form method="post" className="toolbar">
-                    <input type="hidden" name="resultId" value={r.id} />
-                    <input
-                      name="url"
-                      type="url"
-                      placeholder="https://…"
-                      aria-label="Publication address"
-                      required
-                    />
-                    <button className="button ghost" name="intent" value="publish" disabled={busy}>
-                      Record publication
-                    </button>
-                  </Form>
-                ) : r.publication ? (
-                  <a href={r.publication.url}>{r.publication.url}</a>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <Form method="post" className="card ab-card ab-form">
         <h3>Declare a result</h3>
         <div className="form-grid">

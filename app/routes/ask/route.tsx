@@ -6,6 +6,7 @@ import { ScopePanel } from "../../components/insight/ScopePanel";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { layerLabel } from "../../components/ui/labels";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 import { requireRole } from "../../session.server";
 import { QUESTION_ROLES } from "../../lib/access.server";
 
@@ -19,29 +20,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { nlq } = context.services;
   const catalogue = nlq.list();
   const templates = catalogue.templates.map((t) => ({ id: t.id, title: t.title, example: t.examples[0] }));
-  const backend = catalogue.backend;
-  if (!question) return { question, templateId, templates, backend, answer: null, error: null };
+  const page = { question, templateId, templates, backend: catalogue.backend };
+  if (!question) return { ...page, answer: null, error: null };
   try {
-    return {
-      question,
-      templateId,
-      templates,
-      backend,
-      answer: await nlq.ask({ question, templateId }, user),
-      error: null,
-    };
+    return { ...page, answer: await nlq.ask({ question, templateId }, user), error: null };
   } catch (e) {
     const err = clientError(e);
-    return {
-      question,
-      templateId,
-      templates,
-      backend,
-      answer: null,
-      error: { ...err, proxy: err.status === 502 },
-    };
+    return { ...page, answer: null, error: { ...err, proxy: err.status === 502 } };
   }
 }
+
+/** count, number and percent columns are right-aligned */
+const numeric = (c: { type: string }) => c.type === "count" || c.type === "number" || c.type === "percent";
 
 export default function Ask() {
   const { question, templateId, templates, backend, answer, error } = useLoaderData<typeof loader>();
@@ -168,53 +158,34 @@ export default function Ask() {
               {answer.interpretation}
             </p>
             <div className="table-wrap">
-              <table className="data" data-testid="answer-table">
-                <thead>
-                  <tr>
-                    {answer.columns.map((c) => (
-                      <th
-                        key={c.key}
-                        className={
-                          c.type === "count" || c.type === "number" || c.type === "percent"
-                            ? "num"
-                            : undefined
-                        }
-                      >
-                        {c.label}
-                      </th>
-                    ))}
+              <DataTable
+                data-testid="answer-table"
+                columns={answer.columns.map((c) => (numeric(c) ? num(c.label) : c.label))}
+              >
+                {answer.rows.map((row, i) => (
+                  <tr key={i}>
+                    {answer.columns.map((c) => {
+                      const v = row[c.key];
+                      const reason = suppressedAt.get(`${i}:${c.key}`);
+                      return (
+                        <td key={c.key} className={numeric(c) ? "num" : undefined}>
+                          {reason ? (
+                            <Suppressed display={c.type === "count" ? `<${k}` : "withheld"} reason={reason} />
+                          ) : v === null || v === undefined ? (
+                            "—"
+                          ) : c.type === "code" ? (
+                            <code>{v}</code>
+                          ) : typeof v === "number" ? (
+                            formatNumber(v)
+                          ) : (
+                            v
+                          )}
+                        </td>
+                      );
+                    })}
                   </tr>
-                </thead>
-                <tbody>
-                  {answer.rows.map((row, i) => (
-                    <tr key={i}>
-                      {answer.columns.map((c) => {
-                        const v = row[c.key];
-                        const reason = suppressedAt.get(`${i}:${c.key}`);
-                        const numeric = c.type === "count" || c.type === "number" || c.type === "percent";
-                        return (
-                          <td key={c.key} className={numeric ? "num" : undefined}>
-                            {reason ? (
-                              <Suppressed
-                                display={c.type === "count" ? `<${k}` : "withheld"}
-                                reason={reason}
-                              />
-                            ) : v === null || v === undefined ? (
-                              "—"
-                            ) : c.type === "code" ? (
-                              <code>{v}</code>
-                            ) : typeof v === "number" ? (
-                              formatNumber(v)
-                            ) : (
-                              v
-                            )}
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
             {answer.rows.length === 0 ? <p className="muted">No rows.</p> : null}
             {answer.suppressedCells.length ? (

@@ -8,6 +8,8 @@ import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, num } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
 
@@ -127,8 +129,7 @@ export default function Audit() {
 
       <Form method="get" className="filters" data-testid="audit-filters">
         {d.tab !== "all" ? <input type="hidden" name="tab" value={d.tab} /> : null}
-        <label className="filter">
-          <span>Kind</span>
+        <Filter label="Kind">
           <select name="kind" defaultValue={params.get("kind") ?? ""}>
             <option value="">any</option>
             {d.kinds.map((k) => (
@@ -137,36 +138,30 @@ export default function Audit() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="filter">
-          <span>Actor</span>
+        </Filter>
+        <Filter label="Actor">
           <input name="actor" defaultValue={params.get("actor") ?? ""} size={10} />
-        </label>
-        <label className="filter">
-          <span>Action</span>
+        </Filter>
+        <Filter label="Action">
           <input name="action" defaultValue={params.get("action") ?? ""} size={14} />
-        </label>
-        <label className="filter">
-          <span>Outcome</span>
+        </Filter>
+        <Filter label="Outcome">
           <input name="outcome" defaultValue={params.get("outcome") ?? ""} size={10} />
-        </label>
-        <label className="filter grow">
-          <span>Text</span>
+        </Filter>
+        <Filter label="Text" grow>
           <input
             name="q"
             type="search"
             defaultValue={params.get("q") ?? ""}
             placeholder="in action, actor or target"
           />
-        </label>
-        <label className="filter">
-          <span>From</span>
+        </Filter>
+        <Filter label="From">
           <input name="since" type="date" defaultValue={params.get("since") ?? ""} />
-        </label>
-        <label className="filter">
-          <span>Before</span>
+        </Filter>
+        <Filter label="Before">
           <input name="until" type="date" defaultValue={params.get("until") ?? ""} />
-        </label>
+        </Filter>
         <div className="filter-actions">
           <button type="submit" className="button">
             Filter
@@ -180,59 +175,49 @@ export default function Audit() {
       </Form>
 
       <div className="table-wrap card flush">
-        <table className="data compact" data-testid="audit-entries">
-          <thead>
-            <tr>
-              <th className="num">#</th>
-              <th>Time (UTC)</th>
-              <th>Kind</th>
-              <th>Action</th>
-              <th>Actor</th>
-              <th>Target</th>
-              <th>Outcome</th>
-              <th>Hash</th>
+        <DataTable
+          className="data compact"
+          data-testid="audit-entries"
+          columns={[num("#"), "Time (UTC)", "Kind", "Action", "Actor", "Target", "Outcome", "Hash"]}
+        >
+          {d.entries.map((e) => (
+            <tr key={e.id} data-testid={`entry-${e.seq}`}>
+              <td className="num">{e.seq}</td>
+              <td className="nowrap">{formatDateTime(e.timestamp)}</td>
+              <td>
+                <Badge>{e.kind}</Badge>
+              </td>
+              <td>{e.action}</td>
+              <td>{e.actor}</td>
+              <td className="wrap">{e.target}</td>
+              <td className="wrap">
+                {e.outcome === "success" ? (
+                  <span className="muted">success</span>
+                ) : /fail|refused/i.test(e.outcome) ? (
+                  <Badge tone="danger">{e.outcome}</Badge>
+                ) : (
+                  e.outcome
+                )}
+              </td>
+              <td>
+                {e.hash ? (
+                  <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
+                ) : (
+                  <span className="muted" title="withheld: a hash would let one test patient numbers">
+                    withheld
+                  </span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {d.entries.map((e) => (
-              <tr key={e.id} data-testid={`entry-${e.seq}`}>
-                <td className="num">{e.seq}</td>
-                <td className="nowrap">{formatDateTime(e.timestamp)}</td>
-                <td>
-                  <Badge>{e.kind}</Badge>
-                </td>
-                <td>{e.action}</td>
-                <td>{e.actor}</td>
-                <td className="wrap">{e.target}</td>
-                <td className="wrap">
-                  {e.outcome === "success" ? (
-                    <span className="muted">success</span>
-                  ) : /fail|refused/i.test(e.outcome) ? (
-                    <Badge tone="danger">{e.outcome}</Badge>
-                  ) : (
-                    e.outcome
-                  )}
-                </td>
-                <td>
-                  {e.hash ? (
-                    <code title={`this entry ${e.hash}\nprevious ${e.prevHash}`}>{e.hash.slice(0, 10)}…</code>
-                  ) : (
-                    <span className="muted" title="withheld: a hash would let one test patient numbers">
-                      withheld
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {d.entries.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="empty">
-                  No entries match.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+          ))}
+          {d.entries.length === 0 ? (
+            <tr>
+              <td colSpan={8} className="empty">
+                No entries match.
+              </td>
+            </tr>
+          ) : null}
+        </DataTable>
       </div>
       <div className="pager">
         <p className="small muted">

@@ -9,6 +9,7 @@ import { AUDIT_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Audit retention · Health Dataspace Hub" }];
 
@@ -69,80 +70,70 @@ export default function Retention() {
       </PageHead>
       <Outcome result={result} />
       <div className="table-wrap card flush">
-        <table className="data" data-testid="retention">
-          <thead>
-            <tr>
-              <th>Kind</th>
-              <th>Kept</th>
-              <th>Floor and its basis</th>
-              <th className="num">Entries</th>
-              <th>Oldest</th>
-              <th className="num">Due</th>
-              <th>Change</th>
+        <DataTable
+          data-testid="retention"
+          columns={["Kind", "Kept", "Floor and its basis", num("Entries"), "Oldest", num("Due"), "Change"]}
+        >
+          {d.kinds.map((k) => (
+            <tr key={k.kind} data-testid={`retention-${k.kind}`}>
+              <th scope="row">
+                {k.kind}
+                <div className="small muted">{k.ruleLabel}</div>
+              </th>
+              <td className="nowrap">
+                {k.days} days <span className="small muted">({years(k.days)})</span>
+                <div className="small muted">
+                  {k.source === "set" ? `set by ${k.setBy}, ${formatDateTime(k.setAt)}` : "the floor"}
+                </div>
+              </td>
+              <td className="small">
+                <strong>{k.minimumDays} days</strong>{" "}
+                {k.statutory ? <Badge tone="info">statutory</Badge> : <Badge>hub rule</Badge>}
+                <div>{k.basis}</div>
+              </td>
+              <td className="num">
+                {k.entries}
+                {k.purged ? <div className="small muted">{k.purged} purged</div> : null}
+              </td>
+              <td className="small nowrap">{k.oldest ? formatDate(k.oldest) : "—"}</td>
+              <td className="num">{k.due}</td>
+              <td>
+                <Form method="post" className="gov-inline">
+                  <input type="hidden" name="kind" value={k.kind} />
+                  <label className="visually-hidden" htmlFor={`days-${k.kind}`}>
+                    Days to keep {k.kind} entries
+                  </label>
+                  <Invalid
+                    message={
+                      result && "kind" in result && result.kind === k.kind
+                        ? fieldMessage(result, "days")
+                        : undefined
+                    }
+                  >
+                    <input
+                      id={`days-${k.kind}`}
+                      name="days"
+                      type="number"
+                      defaultValue={k.days}
+                      min={1}
+                      max={d.maximumDays}
+                      step={1}
+                      className="gov-days"
+                    />
+                  </Invalid>
+                  <button
+                    type="submit"
+                    className="button small"
+                    disabled={busy}
+                    aria-label={`Set the retention of ${k.kind}`}
+                  >
+                    Set
+                  </button>
+                </Form>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {d.kinds.map((k) => (
-              <tr key={k.kind} data-testid={`retention-${k.kind}`}>
-                <th scope="row">
-                  {k.kind}
-                  <div className="small muted">{k.ruleLabel}</div>
-                </th>
-                <td className="nowrap">
-                  {k.days} days <span className="small muted">({years(k.days)})</span>
-                  <div className="small muted">
-                    {k.source === "set" ? `set by ${k.setBy}, ${formatDateTime(k.setAt)}` : "the floor"}
-                  </div>
-                </td>
-                <td className="small">
-                  <strong>{k.minimumDays} days</strong>{" "}
-                  {k.statutory ? <Badge tone="info">statutory</Badge> : <Badge>hub rule</Badge>}
-                  <div>{k.basis}</div>
-                </td>
-                <td className="num">
-                  {k.entries}
-                  {k.purged ? <div className="small muted">{k.purged} purged</div> : null}
-                </td>
-                <td className="small nowrap">{k.oldest ? formatDate(k.oldest) : "—"}</td>
-                <td className="num">{k.due}</td>
-                <td>
-                  <Form method="post" className="gov-inline">
-                    <input type="hidden" name="kind" value={k.kind} />
-                    <label className="visually-hidden" htmlFor={`days-${k.kind}`}>
-                      Days to keep {k.kind} entries
-                    </label>
-                    <Invalid
-                      message={
-                        result && "kind" in result && result.kind === k.kind
-                          ? fieldMessage(result, "days")
-                          : undefined
-                      }
-                    >
-                      <input
-                        id={`days-${k.kind}`}
-                        name="days"
-                        type="number"
-                        defaultValue={k.days}
-                        min={1}
-                        max={d.maximumDays}
-                        step={1}
-                        className="gov-days"
-                      />
-                    </Invalid>
-                    <button
-                      type="submit"
-                      className="button small"
-                      disabled={busy}
-                      aria-label={`Set the retention of ${k.kind}`}
-                    >
-                      Set
-                    </button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       <p className="small muted">
         The longest period is {d.maximumDays} days (ten years). Floors are counted generously: a year is 365

@@ -7,6 +7,8 @@ import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { COHORT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, num } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
 
@@ -41,8 +43,7 @@ export default function Cohorts() {
   const { options, values, summary, error } = useLoaderData<typeof loader>();
   const busy = useNavigation().state !== "idle";
   const select = (name: string, label: string, list: { code: string; display: string }[]) => (
-    <label className="filter">
-      <span>{label}</span>
+    <Filter label={label}>
       <select name={name} defaultValue={values[name]} data-testid={`criterion-${name}`}>
         <option value="">any</option>
         {list.map((o) => (
@@ -51,7 +52,7 @@ export default function Cohorts() {
           </option>
         ))}
       </select>
-    </label>
+    </Filter>
   );
   const k = summary?.k ?? options.k;
   const suppressedAny = summary
@@ -69,25 +70,22 @@ export default function Cohorts() {
         {select("condition", "Condition (SNOMED CT)", options.conditions)}
         {select("drug", "Drug (RxNorm)", options.drugs)}
         {select("measurement", "Measurement (LOINC)", options.measurements)}
-        <label className="filter">
-          <span>Age band</span>
+        <Filter label="Age band">
           <select name="ageBand" defaultValue={values.ageBand}>
             <option value="">any</option>
             {options.ageBands.map((b) => (
               <option key={b}>{b}</option>
             ))}
           </select>
-        </label>
-        <label className="filter">
-          <span>Gender</span>
+        </Filter>
+        <Filter label="Gender">
           <select name="gender" defaultValue={values.gender}>
             <option value="">any</option>
             <option value="female">female</option>
             <option value="male">male</option>
           </select>
-        </label>
-        <label className="filter">
-          <span>k (at least {options.k})</span>
+        </Filter>
+        <Filter label={<>k (at least {options.k})</>}>
           <input
             type="number"
             name="k"
@@ -96,7 +94,7 @@ export default function Cohorts() {
             defaultValue={values.k || options.k}
             style={{ width: "6rem" }}
           />
-        </label>
+        </Filter>
         <div className="filter-actions">
           <button
             type="submit"
@@ -151,27 +149,21 @@ export default function Cohorts() {
 
           <div className="ins-grid">
             <div className="card flush">
-              <table className="data" data-testid="environments">
-                <caption className="ins-caption">Per secure processing environment</caption>
-                <thead>
-                  <tr>
-                    <th>Environment</th>
-                    <th className="num">Patients</th>
-                    <th>Status</th>
+              <DataTable
+                data-testid="environments"
+                caption={<caption className="ins-caption">Per secure processing environment</caption>}
+                columns={["Environment", num("Patients"), "Status"]}
+              >
+                {summary.environments.map((e) => (
+                  <tr key={e.holder} className={e.suppressed ? "ins-row-suppressed" : undefined}>
+                    <td>{e.environment}</td>
+                    <td className="num">
+                      <Count c={e} k={k} />
+                    </td>
+                    <td className="small">{e.suppressed ? reasonText(e.reason ?? "") : "published"}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {summary.environments.map((e) => (
-                    <tr key={e.holder} className={e.suppressed ? "ins-row-suppressed" : undefined}>
-                      <td>{e.environment}</td>
-                      <td className="num">
-                        <Count c={e} k={k} />
-                      </td>
-                      <td className="small">{e.suppressed ? reasonText(e.reason ?? "") : "published"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
             <div className="card">
               <BarChart

@@ -6,6 +6,7 @@ import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { FieldRow } from "../../components/route-kit/FieldRow";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.diagnosis.component.label ?? "Component"} · Components · Health Dataspace Hub` },
@@ -59,65 +60,44 @@ export default function ComponentDiagnosis() {
         <div className="card" data-testid="probe">
           <h2>What the probe saw</h2>
           <dl className="fields">
-            <div className="field-row">
-              <dt>Health</dt>
-              <dd>
-                <HealthBadge health={c.health} testId="diagnosis-health" />
-              </dd>
-            </div>
-            <div className="field-row">
-              <dt>Probe</dt>
-              <dd>{d.probe.call}</dd>
-            </div>
+            <FieldRow label="Health">
+              <HealthBadge health={c.health} testId="diagnosis-health" />
+            </FieldRow>
+            <FieldRow label="Probe">{d.probe.call}</FieldRow>
             <div className="field-row">
               <dt>Answer</dt>
               <dd data-testid="observed">{withLayerNames(d.probe.observed)}</dd>
             </div>
-            <div className="field-row">
-              <dt>Time</dt>
-              <dd>
-                {d.probe.latencyMs ?? "—"} ms (degraded above {d.probe.thresholdMs} ms),{" "}
-                {formatDateTime(d.probe.at)}
-              </dd>
-            </div>
-            <div className="field-row">
-              <dt>Version</dt>
-              <dd>{c.version}</dd>
-            </div>
-            <div className="field-row">
-              <dt>Address</dt>
-              <dd>
-                <code>{c.url}</code>
-              </dd>
-            </div>
-            <div className="field-row">
-              <dt>Depends on</dt>
-              <dd>
-                {d.dependsOn.length
-                  ? d.dependsOn.map((n) => (
-                      <AppLink key={n} to={`/components/${n}`} className="gov-dep">
-                        {n}
-                      </AppLink>
-                    ))
-                  : "nothing"}
-              </dd>
-            </div>
-            <div className="field-row">
-              <dt>Used by</dt>
-              <dd>
-                {d.usedBy.map((n) =>
-                  n === "hub" ? (
-                    <span key={n} className="gov-dep">
-                      the hub
-                    </span>
-                  ) : (
+            <FieldRow label="Time">
+              {d.probe.latencyMs ?? "—"} ms (degraded above {d.probe.thresholdMs} ms),{" "}
+              {formatDateTime(d.probe.at)}
+            </FieldRow>
+            <FieldRow label="Version">{c.version}</FieldRow>
+            <FieldRow label="Address">
+              <code>{c.url}</code>
+            </FieldRow>
+            <FieldRow label="Depends on">
+              {d.dependsOn.length
+                ? d.dependsOn.map((n) => (
                     <AppLink key={n} to={`/components/${n}`} className="gov-dep">
                       {n}
                     </AppLink>
-                  ),
-                )}
-              </dd>
-            </div>
+                  ))
+                : "nothing"}
+            </FieldRow>
+            <FieldRow label="Used by">
+              {d.usedBy.map((n) =>
+                n === "hub" ? (
+                  <span key={n} className="gov-dep">
+                    the hub
+                  </span>
+                ) : (
+                  <AppLink key={n} to={`/components/${n}`} className="gov-dep">
+                    {n}
+                  </AppLink>
+                ),
+              )}
+            </FieldRow>
           </dl>
         </div>
         <div className="card">

@@ -7,6 +7,7 @@ import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, num, ACTIONS } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Components · Operator console · Health Dataspace Hub" }];
 
@@ -44,62 +45,50 @@ export default function Components() {
       <GovNav />
       <Outcome result={result} />
       <div className="table-wrap card flush">
-        <table className="data" data-testid="components">
-          <thead>
-            <tr>
-              <th>Component</th>
-              <th>Health</th>
-              <th>Version</th>
-              <th>Address</th>
-              <th>What the probe saw</th>
-              <th className="num">ms</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
+        <DataTable
+          data-testid="components"
+          columns={["Component", "Health", "Version", "Address", "What the probe saw", num("ms"), ACTIONS]}
+        >
+          {components.map((c) => (
+            <tr key={c.name} data-testid={`component-${c.name}`}>
+              <th scope="row">
+                <AppLink to={`/components/${c.name}`}>{c.label}</AppLink>
+                <div className="small muted">{c.kind}</div>
               </th>
+              <td>
+                <HealthBadge health={c.health} testId={`health-${c.name}`} />
+              </td>
+              <td className="small">{c.version}</td>
+              <td className="small wrap">
+                <code>{c.url}</code>
+              </td>
+              <td className="small">{withLayerNames(c.observed)}</td>
+              <td className="num small">{c.latencyMs ?? "—"}</td>
+              <td className="nowrap">
+                <AppLink to={`/components/${c.name}`} className="button small ghost">
+                  Diagnosis
+                </AppLink>{" "}
+                {c.restartable ? (
+                  <Form method="post" className="gov-inline">
+                    <input type="hidden" name="name" value={c.name} />
+                    <button
+                      type="submit"
+                      className="button small"
+                      disabled={busy}
+                      aria-label={`Restart ${c.label}`}
+                    >
+                      Restart
+                    </button>
+                  </Form>
+                ) : (
+                  <span className="small muted" title="See its diagnosis for why">
+                    no restart
+                  </span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {components.map((c) => (
-              <tr key={c.name} data-testid={`component-${c.name}`}>
-                <th scope="row">
-                  <AppLink to={`/components/${c.name}`}>{c.label}</AppLink>
-                  <div className="small muted">{c.kind}</div>
-                </th>
-                <td>
-                  <HealthBadge health={c.health} testId={`health-${c.name}`} />
-                </td>
-                <td className="small">{c.version}</td>
-                <td className="small wrap">
-                  <code>{c.url}</code>
-                </td>
-                <td className="small">{withLayerNames(c.observed)}</td>
-                <td className="num small">{c.latencyMs ?? "—"}</td>
-                <td className="nowrap">
-                  <AppLink to={`/components/${c.name}`} className="button small ghost">
-                    Diagnosis
-                  </AppLink>{" "}
-                  {c.restartable ? (
-                    <Form method="post" className="gov-inline">
-                      <input type="hidden" name="name" value={c.name} />
-                      <button
-                        type="submit"
-                        className="button small"
-                        disabled={busy}
-                        aria-label={`Restart ${c.label}`}
-                      >
-                        Restart
-                      </button>
-                    </Form>
-                  ) : (
-                    <span className="small muted" title="See its diagnosis for why">
-                      no restart
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       <p className="small muted">
         Probed {formatDateTime(components[0]?.checkedAt)}. Slower than 1.5 s counts as degraded.

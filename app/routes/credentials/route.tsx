@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
+import { ACTIONS, DataTable } from "../../components/route-kit/DataTable";
 import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
@@ -112,93 +113,80 @@ export default function Credentials() {
       {d.error ? <p className="notice error">{d.error}</p> : null}
 
       <div className="table-wrap card flush">
-        <table className="data" data-testid="credentials">
-          <thead>
-            <tr>
-              <th>Credential</th>
-              <th>Holder</th>
-              <th>Issued</th>
-              <th>Claims</th>
-              <th>Verification</th>
-              {d.canRevoke ? (
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {d.credentials.map((c) => (
-              <tr key={c.id} data-testid={`credential-${c.id}`} data-type={c.type}>
-                <th scope="row">
-                  {c.label}
-                  <div className="small muted wrap">
-                    <code>{c.id}</code>
-                  </div>
-                </th>
-                <td className="small wrap">
-                  {c.participantContextId ? <strong>{c.participantContextId}</strong> : null}
-                  <div>
-                    <code>{c.holder}</code>
-                  </div>
-                </td>
-                <td className="small nowrap">{formatDate(c.issuanceDate)}</td>
-                <td className="small">
-                  <ul className="plain">
-                    {c.subject.map((s) => (
-                      <li key={s}>{s}</li>
+        <DataTable
+          data-testid="credentials"
+          columns={["Credential", "Holder", "Issued", "Claims", "Verification", d.canRevoke ? ACTIONS : null]}
+        >
+          {d.credentials.map((c) => (
+            <tr key={c.id} data-testid={`credential-${c.id}`} data-type={c.type}>
+              <th scope="row">
+                {c.label}
+                <div className="small muted wrap">
+                  <code>{c.id}</code>
+                </div>
+              </th>
+              <td className="small wrap">
+                {c.participantContextId ? <strong>{c.participantContextId}</strong> : null}
+                <div>
+                  <code>{c.holder}</code>
+                </div>
+              </td>
+              <td className="small nowrap">{formatDate(c.issuanceDate)}</td>
+              <td className="small">
+                <ul className="plain">
+                  {c.subject.map((s) => (
+                    <li key={s}>{s}</li>
+                  ))}
+                </ul>
+              </td>
+              <td>
+                <Badge tone={STATUS_TONE[c.status]} testId="credential-status">
+                  {c.status}
+                </Badge>
+                <details className="small">
+                  <summary>checks</summary>
+                  <ul className="plain gov-checks">
+                    {c.checks.map((k) => (
+                      <li key={k.name}>
+                        {k.ok ? "✓" : "✗"} <strong>{k.name}</strong>: {k.detail}
+                      </li>
                     ))}
                   </ul>
-                </td>
+                  <span className="muted">checked {formatDateTime(c.checkedAt)}</span>
+                </details>
+              </td>
+              {d.canRevoke ? (
                 <td>
-                  <Badge tone={STATUS_TONE[c.status]} testId="credential-status">
-                    {c.status}
-                  </Badge>
-                  <details className="small">
-                    <summary>checks</summary>
-                    <ul className="plain gov-checks">
-                      {c.checks.map((k) => (
-                        <li key={k.name}>
-                          {k.ok ? "✓" : "✗"} <strong>{k.name}</strong>: {k.detail}
-                        </li>
-                      ))}
-                    </ul>
-                    <span className="muted">checked {formatDateTime(c.checkedAt)}</span>
-                  </details>
+                  {c.status === "revoked" ? (
+                    <span className="small muted">revoked</span>
+                  ) : revoking === c.id ? (
+                    <Form method="post" className="confirm" replace>
+                      <input type="hidden" name="intent" value="revoke" />
+                      <input type="hidden" name="id" value={c.id} />
+                      <label className="check">
+                        <input type="checkbox" name="confirm" value="yes" required /> Revoke for good
+                      </label>
+                      <button type="submit" className="button small danger" disabled={busy}>
+                        Revoke
+                      </button>
+                    </Form>
+                  ) : (
+                    <a className="button small danger-ghost" href={`?revoke=${encodeURIComponent(c.id)}`}>
+                      Revoke…
+                    </a>
+                  )}
                 </td>
-                {d.canRevoke ? (
-                  <td>
-                    {c.status === "revoked" ? (
-                      <span className="small muted">revoked</span>
-                    ) : revoking === c.id ? (
-                      <Form method="post" className="confirm" replace>
-                        <input type="hidden" name="intent" value="revoke" />
-                        <input type="hidden" name="id" value={c.id} />
-                        <label className="check">
-                          <input type="checkbox" name="confirm" value="yes" required /> Revoke for good
-                        </label>
-                        <button type="submit" className="button small danger" disabled={busy}>
-                          Revoke
-                        </button>
-                      </Form>
-                    ) : (
-                      <a className="button small danger-ghost" href={`?revoke=${encodeURIComponent(c.id)}`}>
-                        Revoke…
-                      </a>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-            {d.credentials.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="empty">
-                  No credentials to show{d.canRequest ? "" : ` for ${d.organisation}`}.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+              ) : null}
+            </tr>
+          ))}
+          {d.credentials.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty">
+                No credentials to show{d.canRequest ? "" : ` for ${d.organisation}`}.
+              </td>
+            </tr>
+          ) : null}
+        </DataTable>
       </div>
 
       {d.canRequest ? (

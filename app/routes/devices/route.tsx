@@ -20,6 +20,7 @@ import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
 import { Invalid, intentFieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
+import { ACTIONS, DataTable, num } from "../../components/route-kit/DataTable";
 
 /**
  * The patient's companion app devices: pair (code and QR, live state), list, remove (revokes the
@@ -186,44 +187,32 @@ function DevicesView({
           </p>
         ) : (
           <div className="table-wrap">
-            <table className="data" data-testid="device-list">
-              <thead>
-                <tr>
-                  <th>Device</th>
-                  <th>Paired</th>
-                  <th>Last seen</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+            <DataTable data-testid="device-list" columns={["Device", "Paired", "Last seen", ACTIONS]}>
+              {view.devices.map((d) => (
+                <tr key={d.deviceId} data-testid={`device-${d.deviceId}`}>
+                  <td>
+                    <strong>{d.name}</strong>
+                    {d.platform ? <span className="muted"> · {d.platform}</span> : null}
+                    <br />
+                    <code className="small">{d.deviceId}</code>
+                  </td>
+                  <td>{formatDateTime(d.pairedAt)}</td>
+                  <td>
+                    {d.lastSeenAt ? formatDateTime(d.lastSeenAt) : <span className="muted">not yet</span>}
+                  </td>
+                  <td>
+                    <Link
+                      to={`?remove=${encodeURIComponent(d.deviceId)}`}
+                      className="button ghost"
+                      preventScrollReset
+                      data-testid={`remove-${d.deviceId}`}
+                    >
+                      Remove
+                    </Link>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {view.devices.map((d) => (
-                  <tr key={d.deviceId} data-testid={`device-${d.deviceId}`}>
-                    <td>
-                      <strong>{d.name}</strong>
-                      {d.platform ? <span className="muted"> · {d.platform}</span> : null}
-                      <br />
-                      <code className="small">{d.deviceId}</code>
-                    </td>
-                    <td>{formatDateTime(d.pairedAt)}</td>
-                    <td>
-                      {d.lastSeenAt ? formatDateTime(d.lastSeenAt) : <span className="muted">not yet</span>}
-                    </td>
-                    <td>
-                      <Link
-                        to={`?remove=${encodeURIComponent(d.deviceId)}`}
-                        className="button ghost"
-                        preventScrollReset
-                        data-testid={`remove-${d.deviceId}`}
-                      >
-                        Remove
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
         )}
         {removing ? (
@@ -265,38 +254,31 @@ function DevicesView({
           </p>
         ) : (
           <div className="table-wrap">
-            <table className="data" data-testid="self-measured">
-              <thead>
-                <tr>
-                  <th>Measurement</th>
-                  <th className="num">Value</th>
-                  <th>Measured</th>
-                  <th>Source</th>
+            <DataTable
+              data-testid="self-measured"
+              columns={["Measurement", num("Value"), "Measured", "Source"]}
+            >
+              {view.selfMeasured.map((o) => (
+                <tr key={o.id} data-testid="self-measured-row">
+                  <td>
+                    {o.display} <span className="muted small">LOINC {o.code}</span>
+                  </td>
+                  <td className="num">
+                    {o.value} {o.unit}{" "}
+                    {o.interpretation === "H" ? (
+                      <Badge tone="warn">high</Badge>
+                    ) : o.interpretation === "L" ? (
+                      <Badge tone="warn">low</Badge>
+                    ) : null}
+                  </td>
+                  <td>{formatDateTime(o.effectiveDateTime)}</td>
+                  <td>
+                    <Badge tone="info">Self-measured</Badge>{" "}
+                    {o.device ? <span className="muted small">{o.device}</span> : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {view.selfMeasured.map((o) => (
-                  <tr key={o.id} data-testid="self-measured-row">
-                    <td>
-                      {o.display} <span className="muted small">LOINC {o.code}</span>
-                    </td>
-                    <td className="num">
-                      {o.value} {o.unit}{" "}
-                      {o.interpretation === "H" ? (
-                        <Badge tone="warn">high</Badge>
-                      ) : o.interpretation === "L" ? (
-                        <Badge tone="warn">low</Badge>
-                      ) : null}
-                    </td>
-                    <td>{formatDateTime(o.effectiveDateTime)}</td>
-                    <td>
-                      <Badge tone="info">Self-measured</Badge>{" "}
-                      {o.device ? <span className="muted small">{o.device}</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
         )}
         <Form ref={measureRef} method="post" className="inline-form measure-form">

@@ -8,6 +8,7 @@ import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
+import { ACTIONS, DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [
   { title: "Participant directory · Operator console · Health Dataspace Hub" },
@@ -59,61 +60,46 @@ export default function Directory() {
       <GovNav />
       <Outcome result={result} />
       <div className="table-wrap card flush">
-        <table className="data" data-testid="directory">
-          <thead>
-            <tr>
-              <th>Participant</th>
-              <th>DID</th>
-              <th>Country</th>
-              <th>Catalogue</th>
-              <th>Added</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
+        <DataTable
+          data-testid="directory"
+          columns={["Participant", "DID", "Country", "Catalogue", "Added", ACTIONS]}
+        >
+          {entries.map((e) => (
+            <tr key={e.did} data-testid={`entry-${e.id}`}>
+              <th scope="row">
+                {e.displayName} {e.source === "seeded" ? <Badge tone="info">seeded</Badge> : null}
               </th>
+              <td className="wrap">
+                <code>{e.did}</code>
+              </td>
+              <td>{e.country ?? "—"}</td>
+              <td className="small wrap">
+                {e.catalogueUrl ? <code>{e.catalogueUrl}</code> : <span className="muted">not crawled</span>}
+              </td>
+              <td className="small">
+                {formatDate(e.addedAt)} by {e.addedBy}
+              </td>
+              <td>
+                {e.source === "added" ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="did" value={e.did} />
+                    <button
+                      type="submit"
+                      className="button small danger-ghost"
+                      disabled={busy}
+                      aria-label={`Remove ${e.displayName}`}
+                    >
+                      Remove
+                    </button>
+                  </Form>
+                ) : (
+                  <span className="small muted">kept</span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.did} data-testid={`entry-${e.id}`}>
-                <th scope="row">
-                  {e.displayName} {e.source === "seeded" ? <Badge tone="info">seeded</Badge> : null}
-                </th>
-                <td className="wrap">
-                  <code>{e.did}</code>
-                </td>
-                <td>{e.country ?? "—"}</td>
-                <td className="small wrap">
-                  {e.catalogueUrl ? (
-                    <code>{e.catalogueUrl}</code>
-                  ) : (
-                    <span className="muted">not crawled</span>
-                  )}
-                </td>
-                <td className="small">
-                  {formatDate(e.addedAt)} by {e.addedBy}
-                </td>
-                <td>
-                  {e.source === "added" ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="remove" />
-                      <input type="hidden" name="did" value={e.did} />
-                      <button
-                        type="submit"
-                        className="button small danger-ghost"
-                        disabled={busy}
-                        aria-label={`Remove ${e.displayName}`}
-                      >
-                        Remove
-                      </button>
-                    </Form>
-                  ) : (
-                    <span className="small muted">kept</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
 
       <Form method="post" className="card gov-form" data-testid="directory-form">
@@ -176,38 +162,28 @@ export default function Directory() {
               ))}
             </ul>
           ) : null}
-          <table className="data compact">
-            <thead>
-              <tr>
-                <th>Target</th>
-                <th>Kind</th>
-                <th>Answer</th>
-                <th className="num">Datasets</th>
-                <th className="num">Offers</th>
+          <DataTable
+            className="data compact"
+            columns={["Target", "Kind", "Answer", num("Datasets"), num("Offers")]}
+          >
+            {discovery.targets.map((t) => (
+              <tr key={t.did}>
+                <td>{t.displayName}</td>
+                <td>{t.kind === "hub" ? "hub catalogue" : t.kind === "remote" ? "remote" : "no address"}</td>
+                <td>
+                  {t.reachable === null ? (
+                    "—"
+                  ) : t.reachable ? (
+                    <Badge tone="ok">answers</Badge>
+                  ) : (
+                    <Badge tone="danger">{t.error ?? "no answer"}</Badge>
+                  )}
+                </td>
+                <td className="num">{t.datasets}</td>
+                <td className="num">{t.offers}</td>
               </tr>
-            </thead>
-            <tbody>
-              {discovery.targets.map((t) => (
-                <tr key={t.did}>
-                  <td>{t.displayName}</td>
-                  <td>
-                    {t.kind === "hub" ? "hub catalogue" : t.kind === "remote" ? "remote" : "no address"}
-                  </td>
-                  <td>
-                    {t.reachable === null ? (
-                      "—"
-                    ) : t.reachable ? (
-                      <Badge tone="ok">answers</Badge>
-                    ) : (
-                      <Badge tone="danger">{t.error ?? "no answer"}</Badge>
-                    )}
-                  </td>
-                  <td className="num">{t.datasets}</td>
-                  <td className="num">{t.offers}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       ) : null}
     </section>

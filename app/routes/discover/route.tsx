@@ -10,6 +10,7 @@ import { formatNumber, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * Discover: one search over what the dataspace offers — the data assets each participant's
@@ -171,8 +172,7 @@ export default function Discover() {
           if (e.target instanceof HTMLSelectElement) send(e.currentTarget, 0);
         }}
       >
-        <label className="filter grow">
-          <span>Search</span>
+        <Filter label="Search" grow>
           <input
             type="search"
             name="q"
@@ -181,9 +181,8 @@ export default function Discover() {
             data-testid="discover-search"
             onInput={(e) => send(e.currentTarget.form!, 350)}
           />
-        </label>
-        <label className="filter">
-          <span>Provider</span>
+        </Filter>
+        <Filter label="Provider">
           <select name="provider" defaultValue={providerFilter} data-testid="discover-provider">
             <option value="">All providers</option>
             {providers.map((p) => (
@@ -192,15 +191,14 @@ export default function Discover() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="filter">
-          <span>Show</span>
+        </Filter>
+        <Filter label="Show">
           <select name="show" defaultValue={show} data-testid="discover-show">
             <option value="all">Assets and datasets</option>
             <option value="assets">Assets only</option>
             <option value="datasets">Datasets only</option>
           </select>
-        </label>
+        </Filter>
         <div className="filter-actions">
           <button type="submit" className="button" data-testid="discover-submit">
             Search

@@ -6,6 +6,7 @@ import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { EEHRXF_ROLES } from "../../lib/access.server";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "EEHRxF coverage · Health Dataspace Hub" }];
 
@@ -56,68 +57,61 @@ export default function Eehrxf() {
                 </>
               ) : null}
             </p>
-            <table className="data compact">
-              <thead>
-                <tr>
-                  <th>Profile</th>
-                  <th className="num">Resources</th>
-                  <th className="num">Conformant</th>
-                  <th>Coverage</th>
-                </tr>
-              </thead>
-              <tbody>
-                {cat.profiles.map((p) => (
-                  <tr key={p.id}>
-                    <td>
-                      <details>
-                        <summary>
-                          {p.title} {p.inGraph ? null : <Badge tone="warn">not in the data</Badge>}
-                        </summary>
-                        <p className="small wrap">
-                          <code>{p.canonical}</code>
-                        </p>
-                        {p.inGraph ? (
-                          <table className="data compact">
-                            <tbody>
-                              {p.elements.map((e) => (
-                                <tr key={e.path}>
-                                  <td className="small">
-                                    {e.path}{" "}
-                                    {e.required ? (
-                                      <Badge tone="info">required</Badge>
-                                    ) : (
-                                      <Badge>must support</Badge>
-                                    )}
-                                    {e.note ? <div className="muted small">{e.note}</div> : null}
-                                  </td>
-                                  <td className="num small">{formatNumber(e.present)}</td>
-                                  <td>
-                                    <Meter value={e.coverage} label={`${e.path}: ${e.coverage}%`} />
-                                  </td>
-                                </tr>
-                              ))}
-                            </tbody>
-                          </table>
-                        ) : null}
-                      </details>
-                    </td>
-                    <td className="num">{formatNumber(p.resources)}</td>
-                    <td className="num">{formatNumber(p.conformant)}</td>
-                    <td>
+            <DataTable
+              className="data compact"
+              columns={["Profile", num("Resources"), num("Conformant"), "Coverage"]}
+            >
+              {cat.profiles.map((p) => (
+                <tr key={p.id}>
+                  <td>
+                    <details>
+                      <summary>
+                        {p.title} {p.inGraph ? null : <Badge tone="warn">not in the data</Badge>}
+                      </summary>
+                      <p className="small wrap">
+                        <code>{p.canonical}</code>
+                      </p>
                       {p.inGraph ? (
-                        <Meter
-                          value={p.coverage}
-                          label={`${p.title}: ${p.coverage}% conformant`}
-                          testId={`coverage-${p.id}`}
-                        />
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                        <table className="data compact">
+                          <tbody>
+                            {p.elements.map((e) => (
+                              <tr key={e.path}>
+                                <td className="small">
+                                  {e.path}{" "}
+                                  {e.required ? (
+                                    <Badge tone="info">required</Badge>
+                                  ) : (
+                                    <Badge>must support</Badge>
+                                  )}
+                                  {e.note ? <div className="muted small">{e.note}</div> : null}
+                                </td>
+                                <td className="num small">{formatNumber(e.present)}</td>
+                                <td>
+                                  <Meter value={e.coverage} label={`${e.path}: ${e.coverage}%`} />
+                                </td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      ) : null}
+                    </details>
+                  </td>
+                  <td className="num">{formatNumber(p.resources)}</td>
+                  <td className="num">{formatNumber(p.conformant)}</td>
+                  <td>
+                    {p.inGraph ? (
+                      <Meter
+                        value={p.coverage}
+                        label={`${p.title}: ${p.coverage}% conformant`}
+                        testId={`coverage-${p.id}`}
+                      />
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
             {cat.readiness.gaps.length ? (
               <details className="small">
                 <summary>Gaps ({cat.readiness.gaps.length})</summary>

@@ -6,6 +6,7 @@ import { formatDateTime, formatNumber } from "../../components/ui/format";
 import { layerLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { GRAPH_ROLES } from "../../lib/access.server";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Graph validation · Health Dataspace Hub" }];
 
@@ -50,24 +51,14 @@ export default function GraphValidation() {
                 {layerLabel(l)}
               </h3>
               <span className="stat-value">{formatNumber(layer.nodes)}</span>
-              <table className="data compact">
-                <thead>
-                  <tr>
-                    <th scope="col">Label</th>
-                    <th scope="col" className="num">
-                      Nodes
-                    </th>
+              <DataTable className="data compact" columns={["Label", num("Nodes")]}>
+                {Object.entries(layer.labels).map(([label, n]) => (
+                  <tr key={label}>
+                    <td>{label}</td>
+                    <td className={`num${n === 0 ? " muted" : ""}`}>{formatNumber(n)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(layer.labels).map(([label, n]) => (
-                    <tr key={label}>
-                      <td>{label}</td>
-                      <td className={`num${n === 0 ? " muted" : ""}`}>{formatNumber(n)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </section>
           );
         })}
@@ -76,49 +67,31 @@ export default function GraphValidation() {
       <div className="two-col">
         <section>
           <h2>Constraints</h2>
-          <table className="data" data-testid="validation-constraints">
-            <thead>
-              <tr>
-                <th scope="col">Constraint</th>
-                <th scope="col">Result</th>
-                <th scope="col">Detail</th>
+          <DataTable data-testid="validation-constraints" columns={["Constraint", "Result", "Detail"]}>
+            {v.constraints.map((c) => (
+              <tr key={c.name} data-ok={c.ok}>
+                <td>{c.name}</td>
+                <td>{c.ok ? <Badge tone="ok">ok</Badge> : <Badge tone="danger">failed</Badge>}</td>
+                <td className="muted">{c.detail}</td>
               </tr>
-            </thead>
-            <tbody>
-              {v.constraints.map((c) => (
-                <tr key={c.name} data-ok={c.ok}>
-                  <td>{c.name}</td>
-                  <td>{c.ok ? <Badge tone="ok">ok</Badge> : <Badge tone="danger">failed</Badge>}</td>
-                  <td className="muted">{c.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
 
           <h2>Violations</h2>
           {v.violations.length ? (
-            <table className="data" data-testid="validation-violations">
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Detail</th>
+            <DataTable data-testid="validation-violations" columns={["Kind", "Subject", "Detail"]}>
+              {v.violations.map((x, i) => (
+                <tr key={`${x.kind}-${x.subject}-${i}`}>
+                  <td>
+                    <Badge tone="danger">{x.kind}</Badge>
+                  </td>
+                  <td>
+                    <code>{x.subject}</code>
+                  </td>
+                  <td>{x.detail}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {v.violations.map((x, i) => (
-                  <tr key={`${x.kind}-${x.subject}-${i}`}>
-                    <td>
-                      <Badge tone="danger">{x.kind}</Badge>
-                    </td>
-                    <td>
-                      <code>{x.subject}</code>
-                    </td>
-                    <td>{x.detail}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           ) : (
             <p className="notice ok" data-testid="validation-no-violations">
               No violations: labels are PascalCase, relationship types UPPER_SNAKE_CASE, properties camelCase.
@@ -127,26 +100,16 @@ export default function GraphValidation() {
         </section>
         <section>
           <h2>Relationship types</h2>
-          <table className="data" data-testid="validation-relationship-types">
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col" className="num">
-                  Relationships
-                </th>
+          <DataTable data-testid="validation-relationship-types" columns={["Type", num("Relationships")]}>
+            {relTypes.map(([type, n]) => (
+              <tr key={type}>
+                <td>
+                  <code>{type}</code>
+                </td>
+                <td className="num">{formatNumber(n)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {relTypes.map(([type, n]) => (
-                <tr key={type}>
-                  <td>
-                    <code>{type}</code>
-                  </td>
-                  <td className="num">{formatNumber(n)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </section>
       </div>
     </div>

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { civil } from "../../components/access-body/ui";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [
   { title: "Secondary use of health data: information · MedReg DE · Health Dataspace Hub" },
@@ -70,27 +71,18 @@ export default function Information() {
             </AppLink>
           </p>
           <h2>Purposes data may be used for (Art. 53(1))</h2>
-          <table className="data">
-            <thead>
-              <tr>
-                <th>Purpose</th>
-                <th>What it covers</th>
-                <th>Permits</th>
+          <DataTable columns={["Purpose", "What it covers", "Permits"]}>
+            {info.purposes.map((p) => (
+              <tr key={p.code}>
+                <td>
+                  {p.label}
+                  <div className="muted ab-small">{p.point}</div>
+                </td>
+                <td>{p.description}</td>
+                <td>{p.permitsIssued}</td>
               </tr>
-            </thead>
-            <tbody>
-              {info.purposes.map((p) => (
-                <tr key={p.code}>
-                  <td>
-                    {p.label}
-                    <div className="muted ab-small">{p.point}</div>
-                  </td>
-                  <td>{p.description}</td>
-                  <td>{p.permitsIssued}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           <h2>Conditions</h2>
           <ul>
             {info.conditions.map((c) => (
@@ -140,30 +132,21 @@ export default function Information() {
         </div>
       </div>
       <h2>Who has been granted access (Art. 58(1)(f))</h2>
-      <table className="data" data-testid="information-permits">
-        <thead>
-          <tr>
-            <th>Permit</th>
-            <th>Data user</th>
-            <th>Datasets</th>
-            <th>Purpose</th>
-            <th>Issued</th>
-            <th>Status</th>
+      <DataTable
+        data-testid="information-permits"
+        columns={["Permit", "Data user", "Datasets", "Purpose", "Issued", "Status"]}
+      >
+        {info.permitsIssued.list.map((p) => (
+          <tr key={p.id}>
+            <td>{p.id}</td>
+            <td>{p.organisation}</td>
+            <td>{p.datasets.join("; ")}</td>
+            <td>{p.purposeLabel}</td>
+            <td className="nowrap">{civil(p.issuedDate)}</td>
+            <td>{p.state.toLowerCase()}</td>
           </tr>
-        </thead>
-        <tbody>
-          {info.permitsIssued.list.map((p) => (
-            <tr key={p.id}>
-              <td>{p.id}</td>
-              <td>{p.organisation}</td>
-              <td>{p.datasets.join("; ")}</td>
-              <td>{p.purposeLabel}</td>
-              <td className="nowrap">{civil(p.issuedDate)}</td>
-              <td>{p.state.toLowerCase()}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {info.publishedResults.length ? (
         <>
           <h2>Results of projects (Art. 58(1)(g))</h2>

@@ -27,6 +27,7 @@ import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { datasetsOfAsset } from "../../lib/catalogue/offers.server";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * Negotiate (consumer): choose a provider, fetch its DCAT catalogue over the Dataspace Protocol
@@ -168,8 +169,7 @@ export default function Negotiate() {
           </h2>
           <Form method="get" className="ds-inline" data-testid="negotiate-provider-form">
             {keep ? <input type="hidden" name="participant" value={keep} /> : null}
-            <label className="filter grow">
-              <span>Provider</span>
+            <Filter label="Provider" grow>
               <select
                 name="provider"
                 defaultValue={provider?.participantId ?? ""}
@@ -186,7 +186,7 @@ export default function Negotiate() {
                   </option>
                 ))}
               </select>
-            </label>
+            </Filter>
             <button
               type="submit"
               className="button"

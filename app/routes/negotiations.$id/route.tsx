@@ -13,12 +13,13 @@ import {
   ErrorNotice,
   StateBadge,
   formatStamp,
-  formatTime,
   participantQuery,
   usePolledFetcher,
 } from "../../components/dataspace/ui";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
+import { ConnectorRecord, reachedOf, StatesSeen, type Seen } from "../../components/route-kit/live-record";
+import { FieldRow } from "../../components/route-kit/FieldRow";
 
 /**
  * One contract negotiation, live: its state pipeline (REQUESTED → AGREED → VERIFIED → FINALIZED,
@@ -49,11 +50,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       status: f.status === 404 ? 404 : 502,
     });
   }
-}
-
-interface Seen {
-  state: string;
-  at: number;
 }
 
 export default function NegotiationDetail() {
@@ -96,7 +92,7 @@ function NegotiationView({
   }, [live]);
 
   const failed = isFailedState(state);
-  const reached = [...history].reverse().find((h) => !isFailedState(h.state))?.state;
+  const reached = reachedOf(history);
   const finalized = state === "FINALIZED";
   const starting = navigation.state === "submitting" && navigation.formAction?.startsWith("/transfers");
   const q = participantQuery(acting);
@@ -160,38 +156,20 @@ function NegotiationView({
             </p>
           </div>
         ) : null}
-        <details className="ds-history">
-          <summary>States seen ({history.length})</summary>
-          <ol className="plain small" data-testid="negotiation-history">
-            {history.map((h, i) => (
-              <li key={`${h.state}-${i}`}>
-                <code>{h.state}</code> <span className="muted">{formatTime(h.at)}</span>
-              </li>
-            ))}
-          </ol>
-        </details>
+        <StatesSeen history={history} testId="negotiation-history" />
       </div>
 
       {finalized ? (
         <div className="card ds-agreement" data-testid="negotiation-agreement">
           <h2>Contract agreement</h2>
           <dl className="fields">
-            <div className="field-row">
-              <dt>Agreement id</dt>
-              <dd>
-                <code data-testid="negotiation-contract-id">{contractId}</code>
-              </dd>
-            </div>
-            <div className="field-row">
-              <dt>Asset</dt>
-              <dd>
-                <code>{n.assetId}</code>
-              </dd>
-            </div>
-            <div className="field-row">
-              <dt>Provider</dt>
-              <dd>{n.counterPartyName}</dd>
-            </div>
+            <FieldRow label="Agreement id">
+              <code data-testid="negotiation-contract-id">{contractId}</code>
+            </FieldRow>
+            <FieldRow label="Asset">
+              <code>{n.assetId}</code>
+            </FieldRow>
+            <FieldRow label="Provider">{n.counterPartyName}</FieldRow>
           </dl>
           {n.type === "PROVIDER" ? (
             <p className="muted small">
@@ -223,43 +201,25 @@ function NegotiationView({
       <div className="card">
         <h2>Details</h2>
         <dl className="fields">
-          <div className="field-row">
-            <dt>Negotiation id</dt>
-            <dd>
-              <code>{n.id}</code>
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Side</dt>
-            <dd>{n.type === "PROVIDER" ? "provider" : "consumer"}</dd>
-          </div>
-          <div className="field-row">
-            <dt>Counter-party</dt>
-            <dd>
-              {n.counterPartyName}
-              {n.counterPartyId && n.counterPartyId !== n.counterPartyName ? (
-                <>
-                  {" "}
-                  <code className="wrap">{n.counterPartyId}</code>
-                </>
-              ) : null}
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Counter-party address</dt>
-            <dd>
-              <code className="wrap">{n.counterPartyAddress}</code>
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Started</dt>
-            <dd>{formatStamp(n.createdAt)}</dd>
-          </div>
+          <FieldRow label="Negotiation id">
+            <code>{n.id}</code>
+          </FieldRow>
+          <FieldRow label="Side">{n.type === "PROVIDER" ? "provider" : "consumer"}</FieldRow>
+          <FieldRow label="Counter-party">
+            {n.counterPartyName}
+            {n.counterPartyId && n.counterPartyId !== n.counterPartyName ? (
+              <>
+                {" "}
+                <code className="wrap">{n.counterPartyId}</code>
+              </>
+            ) : null}
+          </FieldRow>
+          <FieldRow label="Counter-party address">
+            <code className="wrap">{n.counterPartyAddress}</code>
+          </FieldRow>
+          <FieldRow label="Started">{formatStamp(n.createdAt)}</FieldRow>
         </dl>
-        <details className="ds-raw">
-          <summary>Connector record (JSON)</summary>
-          <pre tabIndex={0}>{JSON.stringify(raw, null, 2)}</pre>
-        </details>
+        <ConnectorRecord raw={raw} />
       </div>
     </section>
   );

@@ -30,6 +30,8 @@ import {
 import { plural } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
+import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * The participant's contract negotiations (GET /api/negotiations), newest first, with their state
@@ -117,8 +119,7 @@ export default function Negotiations() {
           {acting.canChoose && (across ?? acting.participantId) ? (
             <input type="hidden" name="participant" value={across ?? acting.participantId ?? ""} />
           ) : null}
-          <label className="filter">
-            <span>State</span>
+          <Filter label="State">
             <select
               name="state"
               defaultValue={stateFilter}
@@ -132,7 +133,7 @@ export default function Negotiations() {
                 </option>
               ))}
             </select>
-          </label>
+          </Filter>
           <noscript>
             <button type="submit" className="button small">
               Filter
@@ -154,75 +155,74 @@ export default function Negotiations() {
         </p>
       ) : (
         <div className="table-wrap card flush">
-          <table className="data ds-table" data-testid="negotiations-table">
-            <thead>
-              <tr>
-                <th scope="col">Negotiation</th>
-                {across ? <th scope="col">Held by</th> : null}
-                <th scope="col">Asset</th>
-                <th scope="col">Counter-party</th>
-                <th scope="col">State</th>
-                <th scope="col">Agreement</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {negotiations.map((n) => (
-                <tr
-                  key={`${n.heldBy} ${n.id}`}
-                  data-testid="negotiation-row"
-                  data-negotiation-id={n.id}
-                  data-state={n.state}
-                >
-                  <td>
-                    <AppLink
-                      to={`/negotiations/${encodeURIComponent(n.id)}${across ? participantQuery({ canChoose: true, participantId: n.heldBy }) : q}`}
-                      data-testid="negotiation-title"
-                    >
-                      {n.title}
-                    </AppLink>
+          <DataTable
+            className="data ds-table"
+            data-testid="negotiations-table"
+            columns={[
+              "Negotiation",
+              across ? "Held by" : null,
+              "Asset",
+              "Counter-party",
+              "State",
+              "Agreement",
+              "Updated",
+            ]}
+          >
+            {negotiations.map((n) => (
+              <tr
+                key={`${n.heldBy} ${n.id}`}
+                data-testid="negotiation-row"
+                data-negotiation-id={n.id}
+                data-state={n.state}
+              >
+                <td>
+                  <AppLink
+                    to={`/negotiations/${encodeURIComponent(n.id)}${across ? participantQuery({ canChoose: true, participantId: n.heldBy }) : q}`}
+                    data-testid="negotiation-title"
+                  >
+                    {n.title}
+                  </AppLink>
+                  <div className="muted small">
+                    {n.type === "PROVIDER" ? "as provider" : "as consumer"} ·{" "}
+                    <code title={n.id}>{shortId(n.id)}</code>
+                  </div>
+                  {n.demo ? (
+                    <>
+                      {" "}
+                      <DemoBadge />
+                    </>
+                  ) : null}
+                </td>
+                {across ? <td data-testid="negotiation-held-by">{n.heldByName}</td> : null}
+                <td>
+                  {n.assetName || "—"}
+                  {n.assetName !== n.assetId ? (
                     <div className="muted small">
-                      {n.type === "PROVIDER" ? "as provider" : "as consumer"} ·{" "}
-                      <code title={n.id}>{shortId(n.id)}</code>
+                      <code>{n.assetId}</code>
                     </div>
-                    {n.demo ? (
-                      <>
-                        {" "}
-                        <DemoBadge />
-                      </>
-                    ) : null}
-                  </td>
-                  {across ? <td data-testid="negotiation-held-by">{n.heldByName}</td> : null}
-                  <td>
-                    {n.assetName || "—"}
-                    {n.assetName !== n.assetId ? (
-                      <div className="muted small">
-                        <code>{n.assetId}</code>
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>{n.counterPartyName}</td>
-                  <td>
-                    <div className="ds-state-cell">
-                      <StateBadge state={n.state} />
-                      <StatePipeline kind="negotiation" state={n.state} compact />
-                    </div>
-                    {n.errorDetail ? <p className="small ds-error-line">{n.errorDetail}</p> : null}
-                  </td>
-                  <td className="small">
-                    {n.contractId ? (
-                      <code className="wrap" title={n.contractId}>
-                        {shortId(n.contractId)}
-                      </code>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td className="small nowrap">{formatStamp(n.stateTimestamp ?? n.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  ) : null}
+                </td>
+                <td>{n.counterPartyName}</td>
+                <td>
+                  <div className="ds-state-cell">
+                    <StateBadge state={n.state} />
+                    <StatePipeline kind="negotiation" state={n.state} compact />
+                  </div>
+                  {n.errorDetail ? <p className="small ds-error-line">{n.errorDetail}</p> : null}
+                </td>
+                <td className="small">
+                  {n.contractId ? (
+                    <code className="wrap" title={n.contractId}>
+                      {shortId(n.contractId)}
+                    </code>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td className="small nowrap">{formatStamp(n.stateTimestamp ?? n.createdAt)}</td>
+              </tr>
+            ))}
+          </DataTable>
         </div>
       )}
     </section>

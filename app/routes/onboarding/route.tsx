@@ -34,6 +34,8 @@ import { ONBOARDING_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
+import { DataTable } from "../../components/route-kit/DataTable";
+import { FieldRow } from "../../components/route-kit/FieldRow";
 
 /**
  * Participants and provider onboarding. Everyone on the staff sees the participants of the
@@ -149,30 +151,21 @@ function ProvisioningWatch({
       {poll.data && !poll.data.ok ? <ErrorNotice error={poll.data} /> : null}
       <StatePipeline kind="participant" state={state} testId="onboarding-pipeline" />
       <dl className="fields">
-        <div className="field-row">
-          <dt>Participant context</dt>
-          <dd>
-            <code data-testid="onboarding-participant-id">{watch.id}</code>
-          </dd>
-        </div>
-        <div className="field-row">
-          <dt>DID</dt>
-          <dd>
-            {status?.did ? (
-              <code className="wrap" data-testid="onboarding-did">
-                {status.did}
-              </code>
-            ) : (
-              <span className="muted">being provisioned…</span>
-            )}
-          </dd>
-        </div>
-        <div className="field-row">
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={state} testId="onboarding-state" />
-          </dd>
-        </div>
+        <FieldRow label="Participant context">
+          <code data-testid="onboarding-participant-id">{watch.id}</code>
+        </FieldRow>
+        <FieldRow label="DID">
+          {status?.did ? (
+            <code className="wrap" data-testid="onboarding-did">
+              {status.did}
+            </code>
+          ) : (
+            <span className="muted">being provisioned…</span>
+          )}
+        </FieldRow>
+        <FieldRow label="State">
+          <StateBadge state={state} testId="onboarding-state" />
+        </FieldRow>
       </dl>
     </div>
   );
@@ -306,41 +299,34 @@ export default function Onboarding() {
       </h2>
       <ErrorNotice error={error ? { error } : null} testId="participants-error" />
       <div className="table-wrap card flush">
-        <table className="data ds-table" data-testid="participants-table">
-          <thead>
-            <tr>
-              <th scope="col">Participant</th>
-              <th scope="col">Role</th>
-              <th scope="col">DID</th>
-              <th scope="col">Context</th>
-              <th scope="col">State</th>
+        <DataTable
+          className="data ds-table"
+          data-testid="participants-table"
+          columns={["Participant", "Role", "DID", "Context", "State"]}
+        >
+          {participants.map((p) => (
+            <tr
+              key={p.participantId}
+              data-testid="participant-row"
+              data-participant-id={p.participantId}
+              className={watch?.id === p.participantId ? "ds-row-new" : undefined}
+            >
+              <td>
+                <strong>{p.displayName}</strong> {p.demo ? <DemoBadge /> : null}
+              </td>
+              <td className="small">{roleLabel(p.role) || <span className="muted">—</span>}</td>
+              <td className="small wrap">
+                <code>{p.did}</code>
+              </td>
+              <td className="small">
+                <code>{p.participantId}</code>
+              </td>
+              <td>
+                <StateBadge state={p.state} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {participants.map((p) => (
-              <tr
-                key={p.participantId}
-                data-testid="participant-row"
-                data-participant-id={p.participantId}
-                className={watch?.id === p.participantId ? "ds-row-new" : undefined}
-              >
-                <td>
-                  <strong>{p.displayName}</strong> {p.demo ? <DemoBadge /> : null}
-                </td>
-                <td className="small">{roleLabel(p.role) || <span className="muted">—</span>}</td>
-                <td className="small wrap">
-                  <code>{p.did}</code>
-                </td>
-                <td className="small">
-                  <code>{p.participantId}</code>
-                </td>
-                <td>
-                  <StateBadge state={p.state} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
     </section>
   );

@@ -5,6 +5,8 @@ import { organisationSlugOf } from "../../lib/access.server";
 import { Pager } from "../../components/ui/Pager";
 import { formatDate, humanize } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 export const meta: MetaFunction = () => [{ title: "Patients · Health Dataspace Hub" }];
 
@@ -50,8 +52,7 @@ export default function Patients() {
           <p className="lead">FHIR R4 patient records held by {scope}.</p>
         </div>
         <Form method="get" className="inline-form">
-          <label className="filter">
-            <span>Per page</span>
+          <Filter label="Per page">
             <select
               name="limit"
               defaultValue={String(limit)}
@@ -64,7 +65,7 @@ export default function Patients() {
                 </option>
               ))}
             </select>
-          </label>
+          </Filter>
           <noscript>
             <button type="submit" className="button small">
               Show
@@ -74,33 +75,25 @@ export default function Patients() {
       </header>
       {patients.length ? (
         <div className="table-wrap card flush">
-          <table className="data" data-testid="patients-table">
-            <caption className="visually-hidden">Patients, {scope}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Gender</th>
-                <th scope="col">Birth date</th>
-                <th scope="col">City</th>
-                <th scope="col">Country</th>
+          <DataTable
+            data-testid="patients-table"
+            caption={<caption className="visually-hidden">Patients, {scope}</caption>}
+            columns={["Name", "Gender", "Birth date", "City", "Country"]}
+          >
+            {patients.map((p) => (
+              <tr key={p.id} data-testid="patient-row" data-patient-id={p.id}>
+                <td>
+                  <AppLink to={`/patients/${encodeURIComponent(p.id)}`} data-testid="patient-link">
+                    {p.name ?? p.id}
+                  </AppLink>
+                </td>
+                <td>{p.gender ? humanize(p.gender) : "—"}</td>
+                <td>{p.birthDate ? formatDate(p.birthDate) : "—"}</td>
+                <td>{p.city ?? "—"}</td>
+                <td>{p.country ?? "—"}</td>
               </tr>
-            </thead>
-            <tbody>
-              {patients.map((p) => (
-                <tr key={p.id} data-testid="patient-row" data-patient-id={p.id}>
-                  <td>
-                    <AppLink to={`/patients/${encodeURIComponent(p.id)}`} data-testid="patient-link">
-                      {p.name ?? p.id}
-                    </AppLink>
-                  </td>
-                  <td>{p.gender ? humanize(p.gender) : "—"}</td>
-                  <td>{p.birthDate ? formatDate(p.birthDate) : "—"}</td>
-                  <td>{p.city ?? "—"}</td>
-                  <td>{p.country ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       ) : (
         <p className="card muted" data-testid="patients-empty">

@@ -17,6 +17,7 @@ import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable, ACTIONS } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
 
@@ -223,89 +224,75 @@ export default function Policies() {
       ) : null}
 
       <div className="table-wrap card flush">
-        <table className="data" data-testid="policies">
-          <thead>
-            <tr>
-              <th>Policy</th>
-              <th>Type</th>
-              <th>Rules</th>
-              <th>Version</th>
-              <th>At the connector</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
+        <DataTable
+          data-testid="policies"
+          columns={["Policy", "Type", "Rules", "Version", "At the connector", ACTIONS]}
+        >
+          {d.policies.map((p) => (
+            <tr key={p.id} data-testid={`policy-${p.id}`}>
+              <th scope="row" className="wrap">
+                <code>{p.id}</code>
               </th>
+              <td>{p.type}</td>
+              <td className="small">
+                {p.rules.permission} permission, {p.rules.prohibition} prohibition, {p.rules.obligation}{" "}
+                obligation
+                <div className="muted">{p.actions.join(", ")}</div>
+              </td>
+              <td className="small">
+                {p.version ? `v${p.version}` : "—"}
+                {p.updatedBy ? (
+                  <div className="muted">
+                    {p.updatedBy}, {formatDateTime(p.updatedAt)}
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <Badge tone={SYNC_TONE[p.connector.state]}>{p.connector.state}</Badge>
+                {p.connector.detail ? <div className="small muted">{p.connector.detail}</div> : null}
+              </td>
+              <td className="nowrap">
+                {!d.canWrite ? null : d.deleting === p.id ? (
+                  <Form method="post" className="confirm">
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="participantId" value={d.participantId} />
+                    <input type="hidden" name="policyId" value={p.id} />
+                    <p>Delete {p.id}?</p>
+                    <button type="submit" className="button small danger" disabled={busy}>
+                      Delete
+                    </button>{" "}
+                    <AppLink to={q("")} className="button small ghost">
+                      Keep
+                    </AppLink>
+                  </Form>
+                ) : (
+                  <>
+                    <AppLink to={q(`&edit=${encodeURIComponent(p.id)}`)} className="button small ghost">
+                      Edit
+                    </AppLink>{" "}
+                    <AppLink to={q(`&duplicate=${encodeURIComponent(p.id)}`)} className="button small ghost">
+                      Duplicate
+                    </AppLink>{" "}
+                    <AppLink
+                      to={q(`&delete=${encodeURIComponent(p.id)}`)}
+                      className="button small danger-ghost"
+                      aria-label={`Delete ${p.id}`}
+                    >
+                      Delete
+                    </AppLink>
+                  </>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {d.policies.map((p) => (
-              <tr key={p.id} data-testid={`policy-${p.id}`}>
-                <th scope="row" className="wrap">
-                  <code>{p.id}</code>
-                </th>
-                <td>{p.type}</td>
-                <td className="small">
-                  {p.rules.permission} permission, {p.rules.prohibition} prohibition, {p.rules.obligation}{" "}
-                  obligation
-                  <div className="muted">{p.actions.join(", ")}</div>
-                </td>
-                <td className="small">
-                  {p.version ? `v${p.version}` : "—"}
-                  {p.updatedBy ? (
-                    <div className="muted">
-                      {p.updatedBy}, {formatDateTime(p.updatedAt)}
-                    </div>
-                  ) : null}
-                </td>
-                <td>
-                  <Badge tone={SYNC_TONE[p.connector.state]}>{p.connector.state}</Badge>
-                  {p.connector.detail ? <div className="small muted">{p.connector.detail}</div> : null}
-                </td>
-                <td className="nowrap">
-                  {!d.canWrite ? null : d.deleting === p.id ? (
-                    <Form method="post" className="confirm">
-                      <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="participantId" value={d.participantId} />
-                      <input type="hidden" name="policyId" value={p.id} />
-                      <p>Delete {p.id}?</p>
-                      <button type="submit" className="button small danger" disabled={busy}>
-                        Delete
-                      </button>{" "}
-                      <AppLink to={q("")} className="button small ghost">
-                        Keep
-                      </AppLink>
-                    </Form>
-                  ) : (
-                    <>
-                      <AppLink to={q(`&edit=${encodeURIComponent(p.id)}`)} className="button small ghost">
-                        Edit
-                      </AppLink>{" "}
-                      <AppLink
-                        to={q(`&duplicate=${encodeURIComponent(p.id)}`)}
-                        className="button small ghost"
-                      >
-                        Duplicate
-                      </AppLink>{" "}
-                      <AppLink
-                        to={q(`&delete=${encodeURIComponent(p.id)}`)}
-                        className="button small danger-ghost"
-                        aria-label={`Delete ${p.id}`}
-                      >
-                        Delete
-                      </AppLink>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {d.policies.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="empty">
-                  No policies for this participant.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+          ))}
+          {d.policies.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty">
+                No policies for this participant.
+              </td>
+            </tr>
+          ) : null}
+        </DataTable>
       </div>
 
       <h2>Templates per EHDS purpose</h2>

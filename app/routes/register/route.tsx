@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { StateBadge, civil } from "../../components/access-body/ui";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [
   { title: "Register of applications and permits · MedReg DE · Health Dataspace Hub" },
@@ -28,106 +29,77 @@ export default function Register() {
         <AppLink to="/information">How secondary use works and how to apply</AppLink>
       </p>
       <h2>Data permits</h2>
-      <table className="data" data-testid="register-permits">
-        <thead>
-          <tr>
-            <th>Permit</th>
-            <th>Data user</th>
-            <th>Datasets</th>
-            <th>Purpose</th>
-            <th>Issued</th>
-            <th>Valid until</th>
-            <th>Status</th>
+      <DataTable
+        data-testid="register-permits"
+        columns={["Permit", "Data user", "Datasets", "Purpose", "Issued", "Valid until", "Status"]}
+      >
+        {r.permits.map((p) => (
+          <tr key={p.id} data-testid={`register-${p.id}`}>
+            <td className="nowrap">{p.id}</td>
+            <td>{p.organisation}</td>
+            <td>{p.datasets.join("; ")}</td>
+            <td>{p.purposeLabel}</td>
+            <td className="nowrap">{civil(p.issuedDate)}</td>
+            <td className="nowrap">{civil(p.validUntil)}</td>
+            <td>
+              <StateBadge state={p.state} />
+              {p.revokedDate ? (
+                <div className="ab-small">
+                  revoked {civil(p.revokedDate)}: {p.revocationReason}
+                </div>
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {r.permits.map((p) => (
-            <tr key={p.id} data-testid={`register-${p.id}`}>
-              <td className="nowrap">{p.id}</td>
-              <td>{p.organisation}</td>
-              <td>{p.datasets.join("; ")}</td>
-              <td>{p.purposeLabel}</td>
-              <td className="nowrap">{civil(p.issuedDate)}</td>
-              <td className="nowrap">{civil(p.validUntil)}</td>
-              <td>
-                <StateBadge state={p.state} />
-                {p.revokedDate ? (
-                  <div className="ab-small">
-                    revoked {civil(p.revokedDate)}: {p.revocationReason}
-                  </div>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <h2>Applications</h2>
-      <table className="data" data-testid="register-applications">
-        <thead>
-          <tr>
-            <th>Application</th>
-            <th>Applicant</th>
-            <th>Datasets</th>
-            <th>Purpose</th>
-            <th>Received</th>
-            <th>Status</th>
-            <th>Decision</th>
+      <DataTable
+        data-testid="register-applications"
+        columns={["Application", "Applicant", "Datasets", "Purpose", "Received", "Status", "Decision"]}
+      >
+        {r.applications.map((a) => (
+          <tr key={a.id}>
+            <td>
+              {a.title}
+              <div className="muted ab-small">{a.id}</div>
+            </td>
+            <td>{a.organisation}</td>
+            <td>{a.datasets.join("; ")}</td>
+            <td>{a.purposeLabel}</td>
+            <td className="nowrap">{civil(a.receivedDate)}</td>
+            <td>
+              <StateBadge state={a.state} />
+            </td>
+            <td>
+              {a.decision ? `${a.decision.toLowerCase()} ${civil(a.decisionDate)}` : "—"}
+              {a.refusalReasons ? <div className="ab-small">Reasons: {a.refusalReasons}</div> : null}
+              {a.permitId ? <div className="ab-small">permit {a.permitId}</div> : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {r.applications.map((a) => (
-            <tr key={a.id}>
-              <td>
-                {a.title}
-                <div className="muted ab-small">{a.id}</div>
-              </td>
-              <td>{a.organisation}</td>
-              <td>{a.datasets.join("; ")}</td>
-              <td>{a.purposeLabel}</td>
-              <td className="nowrap">{civil(a.receivedDate)}</td>
-              <td>
-                <StateBadge state={a.state} />
-              </td>
-              <td>
-                {a.decision ? `${a.decision.toLowerCase()} ${civil(a.decisionDate)}` : "—"}
-                {a.refusalReasons ? <div className="ab-small">Reasons: {a.refusalReasons}</div> : null}
-                {a.permitId ? <div className="ab-small">permit {a.permitId}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <h2>Data requests (anonymised statistics, Art. 69)</h2>
-      <table className="data" data-testid="register-requests">
-        <thead>
-          <tr>
-            <th>Request</th>
-            <th>Requester</th>
-            <th>Datasets</th>
-            <th>Purpose</th>
-            <th>Received</th>
-            <th>Status</th>
+      <DataTable
+        data-testid="register-requests"
+        columns={["Request", "Requester", "Datasets", "Purpose", "Received", "Status"]}
+      >
+        {r.dataRequests.map((d) => (
+          <tr key={d.id}>
+            <td>
+              {d.title}
+              <div className="muted ab-small">{d.id}</div>
+            </td>
+            <td>{d.organisation}</td>
+            <td>{d.datasets.join("; ")}</td>
+            <td>{d.purposeLabel}</td>
+            <td className="nowrap">{civil(d.receivedDate)}</td>
+            <td>
+              <StateBadge state={d.state} />
+              {d.refusalReasons ? <div className="ab-small">Reasons: {d.refusalReasons}</div> : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {r.dataRequests.map((d) => (
-            <tr key={d.id}>
-              <td>
-                {d.title}
-                <div className="muted ab-small">{d.id}</div>
-              </td>
-              <td>{d.organisation}</td>
-              <td>{d.datasets.join("; ")}</td>
-              <td>{d.purposeLabel}</td>
-              <td className="nowrap">{civil(d.receivedDate)}</td>
-              <td>
-                <StateBadge state={d.state} />
-                {d.refusalReasons ? <div className="ab-small">Reasons: {d.refusalReasons}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }

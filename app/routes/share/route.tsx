@@ -25,6 +25,7 @@ import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -192,40 +193,34 @@ export default function Share() {
         <p className="card empty muted">No assets yet.</p>
       ) : (
         <div className="table-wrap card flush">
-          <table className="data ds-table" data-testid="share-assets">
-            <thead>
-              <tr>
-                <th scope="col">Asset</th>
-                <th scope="col">Content type</th>
-                <th scope="col">Version</th>
-                <th scope="col">Data address</th>
+          <DataTable
+            className="data ds-table"
+            data-testid="share-assets"
+            columns={["Asset", "Content type", "Version", "Data address"]}
+          >
+            {assets.map((a) => (
+              <tr
+                key={a.id}
+                data-testid="share-asset-row"
+                data-asset-id={a.id}
+                className={a.id === created ? "ds-row-new" : undefined}
+              >
+                <td>
+                  <strong>{a.name}</strong> {a.demo ? <DemoBadge /> : null}
+                  {a.id === created ? <Badge tone="ok">new</Badge> : null}
+                  <br />
+                  <code className="small">{a.id}</code>
+                  {a.description ? <p className="small ds-desc">{a.description}</p> : null}
+                </td>
+                <td className="small">{a.contentType || <span className="muted">—</span>}</td>
+                <td className="small">{a.version || <span className="muted">—</span>}</td>
+                <td className="small wrap">
+                  {a.dataAddressType ? <Badge tone="neutral">{a.dataAddressType}</Badge> : null}{" "}
+                  {a.baseUrl ? <code>{a.baseUrl}</code> : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {assets.map((a) => (
-                <tr
-                  key={a.id}
-                  data-testid="share-asset-row"
-                  data-asset-id={a.id}
-                  className={a.id === created ? "ds-row-new" : undefined}
-                >
-                  <td>
-                    <strong>{a.name}</strong> {a.demo ? <DemoBadge /> : null}
-                    {a.id === created ? <Badge tone="ok">new</Badge> : null}
-                    <br />
-                    <code className="small">{a.id}</code>
-                    {a.description ? <p className="small ds-desc">{a.description}</p> : null}
-                  </td>
-                  <td className="small">{a.contentType || <span className="muted">—</span>}</td>
-                  <td className="small">{a.version || <span className="muted">—</span>}</td>
-                  <td className="small wrap">
-                    {a.dataAddressType ? <Badge tone="neutral">{a.dataAddressType}</Badge> : null}{" "}
-                    {a.baseUrl ? <code>{a.baseUrl}</code> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       )}
       {acting.participantId ? (

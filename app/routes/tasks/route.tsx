@@ -18,6 +18,8 @@ import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -134,16 +136,14 @@ export default function Tasks() {
         data-testid="tasks-filters"
         onChange={(e) => submit(e.currentTarget, { replace: true, preventScrollReset: true })}
       >
-        <label className="filter">
-          <span>Kind</span>
+        <Filter label="Kind">
           <select name="kind" defaultValue={filters.kind} data-testid="tasks-filter-kind">
             <option value="">Negotiations and transfers</option>
             <option value="negotiation">Negotiations</option>
             <option value="transfer">Transfers</option>
           </select>
-        </label>
-        <label className="filter">
-          <span>State</span>
+        </Filter>
+        <Filter label="State">
           <select name="state" defaultValue={filters.state} data-testid="tasks-filter-state">
             <option value="">Any state</option>
             {facets.states.map((s) => (
@@ -152,9 +152,8 @@ export default function Tasks() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="filter">
-          <span>Participant</span>
+        </Filter>
+        <Filter label="Participant">
           <select
             name="participant"
             defaultValue={filters.participant}
@@ -167,7 +166,7 @@ export default function Tasks() {
               </option>
             ))}
           </select>
-        </label>
+        </Filter>
         <div className="filter-actions">
           <noscript>
             <button type="submit" className="button">
@@ -194,48 +193,41 @@ export default function Tasks() {
         <p className="card empty muted">No tasks{filtered ? " match these filters" : ""}.</p>
       ) : (
         <div className="table-wrap card flush">
-          <table className="data ds-table" data-testid="tasks-table">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Participant</th>
-                <th scope="col">State</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tasks.map((t) => {
-                const href = `/${t.kind === "negotiation" ? "negotiations" : "transfers"}/${encodeURIComponent(t.id)}${
-                  admin ? `?participant=${encodeURIComponent(t.participantId)}` : ""
-                }`;
-                return (
-                  <tr
-                    key={`${t.participantId}/${t.id}`}
-                    data-testid="task-row"
-                    data-task-id={t.id}
-                    data-kind={t.kind}
-                    data-state={t.state}
-                  >
-                    <td>
-                      <AppLink to={href}>{t.title}</AppLink>
-                    </td>
-                    <td>
-                      <Badge tone="neutral">{t.kind}</Badge>
-                    </td>
-                    <td className="small">{t.participantName}</td>
-                    <td>
-                      <div className="ds-state-cell">
-                        <StateBadge state={t.state} />
-                        <StatePipeline kind={t.kind} state={t.state} compact />
-                      </div>
-                    </td>
-                    <td className="small nowrap">{formatStamp(Date.parse(t.updatedAt))}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            className="data ds-table"
+            data-testid="tasks-table"
+            columns={["Task", "Kind", "Participant", "State", "Updated"]}
+          >
+            {tasks.map((t) => {
+              const href = `/${t.kind === "negotiation" ? "negotiations" : "transfers"}/${encodeURIComponent(t.id)}${
+                admin ? `?participant=${encodeURIComponent(t.participantId)}` : ""
+              }`;
+              return (
+                <tr
+                  key={`${t.participantId}/${t.id}`}
+                  data-testid="task-row"
+                  data-task-id={t.id}
+                  data-kind={t.kind}
+                  data-state={t.state}
+                >
+                  <td>
+                    <AppLink to={href}>{t.title}</AppLink>
+                  </td>
+                  <td>
+                    <Badge tone="neutral">{t.kind}</Badge>
+                  </td>
+                  <td className="small">{t.participantName}</td>
+                  <td>
+                    <div className="ds-state-cell">
+                      <StateBadge state={t.state} />
+                      <StatePipeline kind={t.kind} state={t.state} compact />
+                    </div>
+                  </td>
+                  <td className="small nowrap">{formatStamp(Date.parse(t.updatedAt))}</td>
+                </tr>
+              );
+            })}
+          </DataTable>
         </div>
       )}
     </section>

@@ -6,6 +6,7 @@ import { roleLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { DataTable } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Tenants · Operator console · Health Dataspace Hub" }];
 
@@ -35,54 +36,47 @@ export default function Tenants() {
       <GovNav />
       {error ? <p className="notice error">{error}</p> : null}
       <div className="table-wrap card flush">
-        <table className="data" data-testid="tenants">
-          <thead>
-            <tr>
-              <th>Tenant</th>
-              <th>Role</th>
-              <th>EHDS participant type</th>
-              <th>Participant profiles</th>
+        <DataTable
+          data-testid="tenants"
+          columns={["Tenant", "Role", "EHDS participant type", "Participant profiles"]}
+        >
+          {tenants.map((t) => (
+            <tr key={t.id} data-testid={`tenant-${t.id}`}>
+              <th scope="row">
+                {t.displayName}
+                <div className="small muted">
+                  <code>{t.id}</code>
+                </div>
+              </th>
+              <td>{t.role ? roleLabel(t.role) : "—"}</td>
+              <td>{t.ehdsParticipantType ? roleLabel(t.ehdsParticipantType) : "—"}</td>
+              <td>
+                <ul className="plain">
+                  {t.participants.map((p) => (
+                    <li key={p.id}>
+                      <code className="wrap">{p.did ?? p.identifier}</code>{" "}
+                      <Badge tone={p.state === "ACTIVE" ? "ok" : p.state === "ERROR" ? "danger" : "warn"}>
+                        {p.state.toLowerCase()}
+                      </Badge>
+                      {p.participantContextId ? (
+                        <span className="small muted"> context {p.participantContextId}</span>
+                      ) : null}
+                      {p.errorDetail ? <div className="small field-error">{p.errorDetail}</div> : null}
+                    </li>
+                  ))}
+                  {t.participants.length === 0 ? <li className="muted">none</li> : null}
+                </ul>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {tenants.map((t) => (
-              <tr key={t.id} data-testid={`tenant-${t.id}`}>
-                <th scope="row">
-                  {t.displayName}
-                  <div className="small muted">
-                    <code>{t.id}</code>
-                  </div>
-                </th>
-                <td>{t.role ? roleLabel(t.role) : "—"}</td>
-                <td>{t.ehdsParticipantType ? roleLabel(t.ehdsParticipantType) : "—"}</td>
-                <td>
-                  <ul className="plain">
-                    {t.participants.map((p) => (
-                      <li key={p.id}>
-                        <code className="wrap">{p.did ?? p.identifier}</code>{" "}
-                        <Badge tone={p.state === "ACTIVE" ? "ok" : p.state === "ERROR" ? "danger" : "warn"}>
-                          {p.state.toLowerCase()}
-                        </Badge>
-                        {p.participantContextId ? (
-                          <span className="small muted"> context {p.participantContextId}</span>
-                        ) : null}
-                        {p.errorDetail ? <div className="small field-error">{p.errorDetail}</div> : null}
-                      </li>
-                    ))}
-                    {t.participants.length === 0 ? <li className="muted">none</li> : null}
-                  </ul>
-                </td>
-              </tr>
-            ))}
-            {tenants.length === 0 && !error ? (
-              <tr>
-                <td colSpan={4} className="empty">
-                  No tenants.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+          ))}
+          {tenants.length === 0 && !error ? (
+            <tr>
+              <td colSpan={4} className="empty">
+                No tenants.
+              </td>
+            </tr>
+          ) : null}
+        </DataTable>
       </div>
       <p className="small muted">
         The catalogue crawler&apos;s list of participants is kept apart, in the{" "}

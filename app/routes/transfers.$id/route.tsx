@@ -22,6 +22,8 @@ import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
+import { ConnectorRecord, reachedOf, StatesSeen, type Seen } from "../../components/route-kit/live-record";
+import { FieldRow } from "../../components/route-kit/FieldRow";
 
 /**
  * One transfer process, live: REQUESTED → STARTED → COMPLETED (or TERMINATED with the reason),
@@ -80,11 +82,6 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   }
 }
 
-interface Seen {
-  state: string;
-  at: number;
-}
-
 export default function TransferDetail() {
   const data = useLoaderData<typeof loader>();
   return <TransferView key={data.transfer.id} {...data} />;
@@ -123,7 +120,7 @@ function TransferView({
   }, [state, live?.stateTimestamp]);
 
   const failed = isFailedState(state);
-  const reached = [...history].reverse().find((h) => !isFailedState(h.state))?.state;
+  const reached = reachedOf(history);
   const canPull = !t.demo && (state === "STARTED" || state === "COMPLETED");
 
   return (
@@ -171,16 +168,7 @@ function TransferView({
             <span data-testid="transfer-error-detail">{errorDetail || "The connector gave no reason."}</span>
           </div>
         ) : null}
-        <details className="ds-history">
-          <summary>States seen ({history.length})</summary>
-          <ol className="plain small" data-testid="transfer-history">
-            {history.map((h, i) => (
-              <li key={`${h.state}-${i}`}>
-                <code>{h.state}</code> <span className="muted">{formatTime(h.at)}</span>
-              </li>
-            ))}
-          </ol>
-        </details>
+        <StatesSeen history={history} testId="transfer-history" />
       </div>
 
       <div className="card">
@@ -223,33 +211,18 @@ function TransferView({
       <div className="card">
         <h2>Details</h2>
         <dl className="fields">
-          <div className="field-row">
-            <dt>Transfer id</dt>
-            <dd>
-              <code>{t.id}</code>
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Contract agreement</dt>
-            <dd>
-              <code className="wrap">{t.contractId}</code>
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Counter-party address</dt>
-            <dd>
-              <code className="wrap">{t.counterPartyAddress}</code>
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Started</dt>
-            <dd>{formatStamp(t.createdAt)}</dd>
-          </div>
+          <FieldRow label="Transfer id">
+            <code>{t.id}</code>
+          </FieldRow>
+          <FieldRow label="Contract agreement">
+            <code className="wrap">{t.contractId}</code>
+          </FieldRow>
+          <FieldRow label="Counter-party address">
+            <code className="wrap">{t.counterPartyAddress}</code>
+          </FieldRow>
+          <FieldRow label="Started">{formatStamp(t.createdAt)}</FieldRow>
         </dl>
-        <details className="ds-raw">
-          <summary>Connector record (JSON)</summary>
-          <pre tabIndex={0}>{JSON.stringify(raw, null, 2)}</pre>
-        </details>
+        <ConnectorRecord raw={raw} />
       </div>
     </section>
   );

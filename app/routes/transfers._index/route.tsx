@@ -36,6 +36,8 @@ import type { FormFieldError } from "../../types";
 import { useRef } from "react";
 import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
+import { DataTable } from "../../components/route-kit/DataTable";
+import { Filter } from "../../components/route-kit/Filter";
 
 /**
  * Transfers: the participant's transfer processes with their state pipelines, and a transfer to
@@ -159,8 +161,7 @@ export default function Transfers() {
             {acting.canChoose && acting.participantId ? (
               <input type="hidden" name="participant" value={acting.participantId} />
             ) : null}
-            <label className="filter grow">
-              <span>Contract agreement</span>
+            <Filter label="Contract agreement" grow>
               <Invalid message={fieldMessage(result, "negotiationId")}>
                 <select
                   name="negotiationId"
@@ -175,7 +176,7 @@ export default function Transfers() {
                   ))}
                 </select>
               </Invalid>
-            </label>
+            </Filter>
             <button type="submit" className="button" data-testid="transfer-start-submit" disabled={starting}>
               {starting ? "Starting…" : "Start transfer"}
             </button>
@@ -192,55 +193,47 @@ export default function Transfers() {
         <p className="muted card empty">No transfers yet.</p>
       ) : (
         <div className="table-wrap card flush">
-          <table className="data ds-table" data-testid="transfers-table">
-            <thead>
-              <tr>
-                <th scope="col">Transfer</th>
-                <th scope="col">Asset</th>
-                <th scope="col">Counter-party</th>
-                <th scope="col">State</th>
-                <th scope="col">Type</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {transfers.map((t) => (
-                <tr key={t.id} data-testid="transfer-row" data-transfer-id={t.id} data-state={t.state}>
-                  <td>
-                    <AppLink to={`/transfers/${encodeURIComponent(t.id)}${q}`} data-testid="transfer-title">
-                      {t.title}
-                    </AppLink>
+          <DataTable
+            className="data ds-table"
+            data-testid="transfers-table"
+            columns={["Transfer", "Asset", "Counter-party", "State", "Type", "Updated"]}
+          >
+            {transfers.map((t) => (
+              <tr key={t.id} data-testid="transfer-row" data-transfer-id={t.id} data-state={t.state}>
+                <td>
+                  <AppLink to={`/transfers/${encodeURIComponent(t.id)}${q}`} data-testid="transfer-title">
+                    {t.title}
+                  </AppLink>
+                  <div className="muted small">
+                    <code title={t.id}>{shortId(t.id)}</code>
+                  </div>
+                  {t.demo ? (
+                    <>
+                      {" "}
+                      <DemoBadge />
+                    </>
+                  ) : null}
+                </td>
+                <td>
+                  {t.assetName || "—"}
+                  {t.assetName !== t.assetId ? (
                     <div className="muted small">
-                      <code title={t.id}>{shortId(t.id)}</code>
+                      <code>{t.assetId}</code>
                     </div>
-                    {t.demo ? (
-                      <>
-                        {" "}
-                        <DemoBadge />
-                      </>
-                    ) : null}
-                  </td>
-                  <td>
-                    {t.assetName || "—"}
-                    {t.assetName !== t.assetId ? (
-                      <div className="muted small">
-                        <code>{t.assetId}</code>
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>{t.counterPartyName}</td>
-                  <td>
-                    <div className="ds-state-cell">
-                      <StateBadge state={t.state} />
-                      <StatePipeline kind="transfer" state={t.state} compact />
-                    </div>
-                  </td>
-                  <td className="small">{t.transferType}</td>
-                  <td className="small nowrap">{formatStamp(t.stateTimestamp ?? t.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  ) : null}
+                </td>
+                <td>{t.counterPartyName}</td>
+                <td>
+                  <div className="ds-state-cell">
+                    <StateBadge state={t.state} />
+                    <StatePipeline kind="transfer" state={t.state} compact />
+                  </div>
+                </td>
+                <td className="small">{t.transferType}</td>
+                <td className="small nowrap">{formatStamp(t.stateTimestamp ?? t.createdAt)}</td>
+              </tr>
+            ))}
+          </DataTable>
         </div>
       )}
     </section>

@@ -6,6 +6,7 @@ import { formatDate, formatDateTime, formatNumber, plural } from "../../componen
 import { purposeLabel, stateLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { TRUST_CENTER_ROLES } from "../../lib/access.server";
+import { DataTable, num } from "../../components/route-kit/DataTable";
 
 export const meta: MetaFunction = () => [{ title: "Trust center · Health Dataspace Hub" }];
 
@@ -64,63 +65,55 @@ export default function TrustCenter() {
 
       <h2 id="sessions">Secure processing sessions</h2>
       <div className="table-wrap card flush">
-        <table className="data" data-testid="spe-sessions" aria-labelledby="sessions">
-          <thead>
-            <tr>
-              <th>Permit</th>
-              <th>Data user</th>
-              <th>Datasets</th>
-              <th>State</th>
-              <th>Period</th>
-              <th>Output policy</th>
+        <DataTable
+          data-testid="spe-sessions"
+          aria-labelledby="sessions"
+          columns={["Permit", "Data user", "Datasets", "State", "Period", "Output policy"]}
+        >
+          {v.speSessions.map((s) => (
+            <tr key={s.id} data-testid={`session-${s.permitNumber}`}>
+              <th scope="row" className="nowrap">
+                {s.permitNumber}
+                <div className="small muted">{s.environment}</div>
+              </th>
+              <td>
+                {s.dataUser}
+                {s.purpose ? <div className="small muted">{purposeLabel(s.purpose)}</div> : null}
+              </td>
+              <td className="small">
+                {s.datasets.length ? (
+                  s.datasets.map((d) => d.title).join("; ")
+                ) : (
+                  <span className="muted">none linked yet</span>
+                )}
+              </td>
+              <td>
+                <Badge tone={SESSION_TONE[s.state]}>{stateLabel(s.state)}</Badge>
+                {s.trustCenter ? <div className="small muted">{s.trustCenter}</div> : null}
+              </td>
+              <td className="small nowrap">
+                {s.openedAt && s.closesAt
+                  ? `${formatDate(s.openedAt)} – ${formatDate(s.closesAt)}`
+                  : s.openedAt
+                    ? `from ${formatDate(s.openedAt)}, no end recorded`
+                    : s.closesAt
+                      ? `until ${formatDate(s.closesAt)}`
+                      : "not scheduled"}
+              </td>
+              <td className="small">
+                <strong>k = {s.k}</strong>, aggregate outputs only
+                <details>
+                  <summary>output policy</summary>
+                  <p className="gov-policy-text">
+                    {s.outputPolicy.suppression}; {s.outputPolicy.review}. Prohibited:{" "}
+                    {s.outputPolicy.prohibited.join(", ")}. Obligations:{" "}
+                    {s.outputPolicy.obligations.join(", ")}.
+                  </p>
+                </details>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {v.speSessions.map((s) => (
-              <tr key={s.id} data-testid={`session-${s.permitNumber}`}>
-                <th scope="row" className="nowrap">
-                  {s.permitNumber}
-                  <div className="small muted">{s.environment}</div>
-                </th>
-                <td>
-                  {s.dataUser}
-                  {s.purpose ? <div className="small muted">{purposeLabel(s.purpose)}</div> : null}
-                </td>
-                <td className="small">
-                  {s.datasets.length ? (
-                    s.datasets.map((d) => d.title).join("; ")
-                  ) : (
-                    <span className="muted">none linked yet</span>
-                  )}
-                </td>
-                <td>
-                  <Badge tone={SESSION_TONE[s.state]}>{stateLabel(s.state)}</Badge>
-                  {s.trustCenter ? <div className="small muted">{s.trustCenter}</div> : null}
-                </td>
-                <td className="small nowrap">
-                  {s.openedAt && s.closesAt
-                    ? `${formatDate(s.openedAt)} – ${formatDate(s.closesAt)}`
-                    : s.openedAt
-                      ? `from ${formatDate(s.openedAt)}, no end recorded`
-                      : s.closesAt
-                        ? `until ${formatDate(s.closesAt)}`
-                        : "not scheduled"}
-                </td>
-                <td className="small">
-                  <strong>k = {s.k}</strong>, aggregate outputs only
-                  <details>
-                    <summary>output policy</summary>
-                    <p className="gov-policy-text">
-                      {s.outputPolicy.suppression}; {s.outputPolicy.review}. Prohibited:{" "}
-                      {s.outputPolicy.prohibited.join(", ")}. Obligations:{" "}
-                      {s.outputPolicy.obligations.join(", ")}.
-                    </p>
-                  </details>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
 
       <div className="two-col gov-cols">
@@ -128,29 +121,25 @@ export default function TrustCenter() {
           <h2 id="pseudonyms">Pseudonym resolution</h2>
           <p className="small muted">{v.pseudonymResolution.scheme}.</p>
           <div className="table-wrap card flush">
-            <table className="data compact" data-testid="pseudonym-domains" aria-labelledby="pseudonyms">
-              <thead>
-                <tr>
-                  <th>Dataset</th>
-                  <th>Trust center</th>
-                  <th className="num">Patients</th>
+            <DataTable
+              className="data compact"
+              data-testid="pseudonym-domains"
+              aria-labelledby="pseudonyms"
+              columns={["Dataset", "Trust center", num("Patients")]}
+            >
+              {v.pseudonymResolution.datasets.map((d) => (
+                <tr key={d.datasetId}>
+                  <td>
+                    {d.title}
+                    <div className="small muted">
+                      <code>{d.domain}</code>
+                    </div>
+                  </td>
+                  <td className="small">{d.trustCenter ?? "none"}</td>
+                  <td className="num">{formatNumber(d.patients)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {v.pseudonymResolution.datasets.map((d) => (
-                  <tr key={d.datasetId}>
-                    <td>
-                      {d.title}
-                      <div className="small muted">
-                        <code>{d.domain}</code>
-                      </div>
-                    </td>
-                    <td className="small">{d.trustCenter ?? "none"}</td>
-                    <td className="num">{formatNumber(d.patients)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           <h3>Record linkage for permits in force</h3>
           <ul className="gov-linkages" data-testid="linkages">
