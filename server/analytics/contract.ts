@@ -2,7 +2,9 @@ import { z } from "zod";
 import { odrlScope, publishedCount } from "../federated";
 import type { Contracts } from "../http/contract";
 import { intQuery, ok } from "../http/contract-fields";
-import { TOP_DEFAULT, TOP_MAX } from "./service";
+
+export const TOP_DEFAULT = 10;
+export const TOP_MAX = 50;
 
 /** The declarations of the analytics route (server/http/contract.ts). */
 

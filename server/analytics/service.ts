@@ -24,8 +24,8 @@ import {
   type OmopIndexCache,
 } from "./omop-index";
 
-export const TOP_DEFAULT = 10;
-export const TOP_MAX = 50;
+export { TOP_DEFAULT, TOP_MAX } from "./contract";
+import { TOP_DEFAULT, TOP_MAX } from "./contract";
 
 export type TopEntry = z.infer<typeof topEntry>;
 export type MeasurementEntry = z.infer<typeof measurementEntry>;

@@ -1,14 +1,12 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { fails, intQuery, ok, requiredText } from "../http/contract-fields";
-import {
-  EXPAND_DEPTH_DEFAULT,
-  EXPAND_DEPTH_MAX,
-  GRAPH_LIMIT_DEFAULT,
-  GRAPH_LIMIT_MAX,
-  PERSONA_LAYERS,
-} from "./service";
-import { LAYERS } from "./model";
+import { LAYERS, PERSONA_LAYERS } from "./model";
+
+export const GRAPH_LIMIT_DEFAULT = 1000;
+export const GRAPH_LIMIT_MAX = 5000;
+export const EXPAND_DEPTH_DEFAULT = 1;
+export const EXPAND_DEPTH_MAX = 4;
 
 /** The declarations of the graph routes (server/http/contract.ts). */
 

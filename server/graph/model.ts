@@ -6,6 +6,22 @@
 export const LAYERS = ["l1", "l2", "l3", "l4", "l5"] as const;
 export type Layer = (typeof LAYERS)[number];
 
+/** Which layers each persona works with (the `persona` query parameter; usernames or role names). */
+export const PERSONA_LAYERS: Record<string, readonly Layer[]> = {
+  admin: LAYERS,
+  operator: LAYERS,
+  regulator: ["l1", "l2", "l4", "l5"],
+  hdab: ["l1", "l2", "l4", "l5"],
+  clinic: ["l1", "l2", "l3", "l4", "l5"],
+  lmc: ["l1", "l2", "l3", "l4", "l5"],
+  holder: ["l1", "l2", "l3", "l4", "l5"],
+  researcher: ["l1", "l2", "l4", "l5"],
+  user: ["l1", "l2", "l4", "l5"],
+  trustcenter: ["l1", "l3", "l4"],
+  trust: ["l1", "l3", "l4"],
+  patient: ["l3", "l5"],
+};
+
 /** The spec's layer table, plus FHIR Consent in l3 (research consent records of patients). */
 export const LAYER_LABELS: Record<Layer, readonly string[]> = {
   l1: ["Participant", "DataProduct", "Contract", "HDABApproval", "OdrlPolicy"],

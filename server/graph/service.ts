@@ -6,6 +6,7 @@ import {
   LAYER_LABELS,
   LAYERS,
   PASCAL_CASE,
+  PERSONA_LAYERS,
   UPPER_SNAKE_CASE,
   layerOfLabel,
   type GraphNode,
@@ -25,28 +26,9 @@ import { createMinimiser, type Viewer } from "../privacy";
  * any write moves the version).
  */
 
-export const GRAPH_LIMIT_DEFAULT = 1000;
-export const GRAPH_LIMIT_MAX = 5000;
-export const EXPAND_DEPTH_DEFAULT = 1;
-export const EXPAND_DEPTH_MAX = 4;
+export { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./contract";
 export const EXPAND_NODE_LIMIT = 1000;
 export const NODE_RELATIONSHIP_LIMIT = 200;
-
-/** Which layers each persona works with (the `persona` query parameter; usernames or role names). */
-export const PERSONA_LAYERS: Record<string, readonly Layer[]> = {
-  admin: LAYERS,
-  operator: LAYERS,
-  regulator: ["l1", "l2", "l4", "l5"],
-  hdab: ["l1", "l2", "l4", "l5"],
-  clinic: ["l1", "l2", "l3", "l4", "l5"],
-  lmc: ["l1", "l2", "l3", "l4", "l5"],
-  holder: ["l1", "l2", "l3", "l4", "l5"],
-  researcher: ["l1", "l2", "l4", "l5"],
-  user: ["l1", "l2", "l4", "l5"],
-  trustcenter: ["l1", "l3", "l4"],
-  trust: ["l1", "l3", "l4"],
-  patient: ["l3", "l5"],
-};
 
 export function parseLayer(raw: string | null): { label: string; layers: readonly Layer[] } {
   const v = raw ?? "all";

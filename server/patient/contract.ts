@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { created, fails, intQuery, NO_CONTENT, ok, requiredText } from "../http/contract-fields";
-import { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./service";
+
+export const PATIENT_LIST_DEFAULT = 100;
+export const PATIENT_LIST_MAX = 1000;
 
 /** The declarations of the patient routes (server/http/contract.ts). */
 

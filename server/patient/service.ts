@@ -17,8 +17,7 @@ import type { patient, profile } from "./contract";
 export type Patient = z.infer<typeof patient>;
 export type PatientProfile = z.infer<typeof profile>;
 
-export const PATIENT_LIST_DEFAULT = 100;
-export const PATIENT_LIST_MAX = 1000;
+export { PATIENT_LIST_DEFAULT, PATIENT_LIST_MAX } from "./contract";
 const PROFILE_ITEMS_MAX = 500;
 
 const str = (v: PropertyValue | undefined) => (typeof v === "string" ? v : undefined);
