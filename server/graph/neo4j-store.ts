@@ -165,6 +165,10 @@ export async function createNeo4jGraphStore(
       await write(async (tx) => {
         await tx.run(`CREATE INDEX ${edgeIndexName(t)} IF NOT EXISTS FOR ()-[r:${t}]-() ON (r.id)`);
       });
+      // the type's statement for the edges between nodes of high degree planned now, by the write that
+      // brings the type (or the start-up), not by the first read that needs it (planning several new
+      // types' statements ran a 5 s read past its deadline at load 23; decision 0080)
+      await read((tx) => tx.run(denseEdgesStatement(t), { highOut: [], highIn: [] }).then(() => undefined));
       indexedTypes.add(t);
     }
   }
