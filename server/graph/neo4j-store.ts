@@ -27,8 +27,10 @@ import {
   EDGE_COUNTS_INIT,
   EDGE_COUNTS_READ,
   EDGE_DEGREE_CAP,
-  edgesAmongStatement,
+  denseEdgesStatement,
+  EDGES_AMONG_STATEMENT,
   edgeIndexName,
+  labelCountsStatement,
   lastSeqStatement,
   layerSampleStatement,
   pairOf,
@@ -93,6 +95,13 @@ interface Neo4jOptions {
   pauseAfterCommitMs?: number;
 }
 
+/** each node's relationships out and in (edgesAmong starts from them) */
+type Degrees = Map<string, { outs: number; ins: number }>;
+
+/** the sample size the start-up reads once per layer (GRAPH_LIMIT_DEFAULT of the API, server/graph/service.ts) */
+const WARM_UP_LIMIT = 1000;
+/** the graph's size from which the start-up warms what the routes read (a tenth of 10,000 patients) */
+const WARM_UP_MIN_NODES = 25_000;
 /** an intent without its write mark this old is a write that never committed (longer than any write's retries) */
 const INTENT_STALE_MS = 120_000;
 /** how often pending intents (of a crashed instance) are looked for while running */
@@ -156,6 +165,10 @@ export async function createNeo4jGraphStore(
       await write(async (tx) => {
         await tx.run(`CREATE INDEX ${edgeIndexName(t)} IF NOT EXISTS FOR ()-[r:${t}]-() ON (r.id)`);
       });
+      // the type's statement for the edges between nodes of high degree planned now, by the write that
+      // brings the type (or the start-up), not by the first read that needs it (planning several new
+      // types' statements ran a 5 s read past its deadline at load 23; decision 0080)
+      await read((tx) => tx.run(denseEdgesStatement(t), { highOut: [], highIn: [] }).then(() => undefined));
       indexedTypes.add(t);
     }
   }
@@ -211,8 +224,30 @@ export async function createNeo4jGraphStore(
         },
         schemaMs,
       );
+      await warmUp(schemaMs);
     },
   });
+
+  /**
+   * The last of the start-up work (decision 0080): the relationship id indexes online (built in the
+   * background over a graph loaded without them, competing with the first reads), then the graph
+   * routes' samples read once each (every layer, and each layer alone, at the API's default limit), so
+   * that their statements are planned and the pages they touch are in Neo4j's page cache before the
+   * store says it is ready: on a freshly imported graph of 100,000 patients the first sample of every
+   * layer ran past its 5 s deadline (503). A graph of fewer than WARM_UP_MIN_NODES nodes is not warmed
+   * (its first reads are short; the start-up of every test server would wait for it).
+   */
+  async function warmUp(ms: number) {
+    const nodes = Object.values(await transaction("read", layerCounts, ms)).reduce((a, b) => a + b, 0);
+    if (nodes < WARM_UP_MIN_NODES) return;
+    await transaction(
+      "read",
+      (tx) => tx.run("CALL db.awaitIndexes($s)", { s: Math.round(ms / 1000) }).then(() => undefined),
+      ms,
+    );
+    for (const layers of [LAYERS, ...LAYERS.map((l) => [l])])
+      await sample(layers, WARM_UP_LIMIT, "warm-up", ms);
+  }
 
   /**
    * Intents left by a crash (this instance's, or another's): a write whose mark is in Neo4j committed and
@@ -244,6 +279,8 @@ export async function createNeo4jGraphStore(
 
   const NODE_RETURN =
     "n.id AS id, [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label, n.layer AS layer, properties(n) AS props";
+  /** a sampled node and its degrees (DEGREES_STATEMENT's, read with it) */
+  const SAMPLE_RETURN = `${NODE_RETURN}, COUNT { (n)-->() } AS outs, COUNT { (n)<--() } AS ins`;
 
   async function createNode(
     tx: ManagedTransaction,
@@ -305,14 +342,14 @@ export async function createNeo4jGraphStore(
    * Nodes per layer from Neo4j's count store (a count per label is kept by the database, so this reads
    * no node): the sum of the counts of the layer's labels.
    */
-  const LABEL_COUNTS = LAYERS.flatMap((l) => LAYER_LABELS[l])
-    .map((label) => `MATCH (n:${safeLabel(label)}) RETURN '${label}' AS label, count(n) AS n`)
-    .join(" UNION ALL ");
+  const LABELS = LAYERS.flatMap((l) => LAYER_LABELS[l]);
+  const LABEL_COUNTS = labelCountsStatement(LABELS);
   async function layerCounts(tx: ManagedTransaction): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const r of (await tx.run(LABEL_COUNTS)).records) {
-      const layer = layerOfLabel(String(r.get("label")))!;
-      counts[layer] = (counts[layer] ?? 0) + Number(r.get("n"));
+    const row = (await tx.run(LABEL_COUNTS)).records[0];
+    for (const label of LABELS) {
+      const layer = layerOfLabel(label)!;
+      counts[layer] = (counts[layer] ?? 0) + Number(row.get(label));
     }
     return counts;
   }
@@ -350,44 +387,94 @@ export async function createNeo4jGraphStore(
     return n;
   }
 
-  async function sampleLayers(layers: readonly Layer[], limit: number) {
-    return read(async (tx) => {
-      const counts = await layerCounts(tx);
-      const quota = allocateQuota(
-        layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
-        limit,
-      );
-      const nodes: GraphNode[] = [];
-      for (const l of layers) {
-        const q = quota.get(l) ?? 0;
-        if (!q) continue;
-        const r = await tx.run(layerSampleStatement(NODE_RETURN), { layer: l, q: neo4j.int(q) });
-        for (const rec of r.records) nodes.push(nodeFrom(rec.toObject() as never));
-      }
-      return { nodes, counts };
-    });
+  async function sampleLayers(layers: readonly Layer[], limit: number, ms = timeoutMs) {
+    return transaction(
+      "read",
+      async (tx) => {
+        const counts = await layerCounts(tx);
+        const quota = allocateQuota(
+          layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
+          limit,
+        );
+        // every layer's statement sent at once (one round trip, not one per layer), with each node's
+        // degrees, which the edges among the sample start from
+        const parts = await Promise.all(
+          layers
+            .filter((l) => quota.get(l))
+            .map((l) =>
+              tx.run(layerSampleStatement(SAMPLE_RETURN), { layer: l, q: neo4j.int(quota.get(l)!) }),
+            ),
+        );
+        const nodes: GraphNode[] = [];
+        const degrees: Degrees = new Map();
+        for (const rec of parts.flatMap((r) => r.records)) {
+          const node = nodeFrom(rec.toObject() as never);
+          nodes.push(node);
+          degrees.set(node.id, { outs: Number(rec.get("outs")), ins: Number(rec.get("ins")) });
+        }
+        return { nodes, counts, degrees };
+      },
+      ms,
+    );
   }
 
-  /** the edges whose both ends are in `ids`, bounded by the set's size (EDGES_AMONG_STATEMENT) */
-  async function edgesAmong(ids: string[]): Promise<GraphEdge[]> {
+  /**
+   * the edges whose both ends are in `ids`, bounded by the set's size (EDGES_AMONG_STATEMENT), those
+   * between two nodes of high degree one relationship type at a time (denseEdgesStatement), the
+   * statements sent at once in one transaction
+   */
+  async function edgesAmong(ids: string[], ms = timeoutMs, known?: Degrees): Promise<GraphEdge[]> {
     if (!ids.length) return [];
-    return read(async (tx) => {
-      const degrees = await tx.run(DEGREES_STATEMENT, { ids });
-      const [lowOut, highOut, lowIn, highIn]: string[][] = [[], [], [], []];
-      for (const d of degrees.records) {
-        const id = String(d.get("id"));
-        (Number(d.get("outs")) < EDGE_DEGREE_CAP ? lowOut : highOut).push(id);
-        (Number(d.get("ins")) < EDGE_DEGREE_CAP ? lowIn : highIn).push(id);
-      }
-      const r = await tx.run(edgesAmongStatement([...indexedTypes]), {
-        ids,
-        lowOut,
-        highOut,
-        lowIn: highOut.length ? lowIn : [],
-        highIn: highOut.length ? highIn : [],
-      });
-      return r.records.map((x) => x.toObject() as GraphEdge);
-    });
+    return transaction(
+      "read",
+      async (tx) => {
+        const degrees: Degrees =
+          known ??
+          new Map(
+            (await tx.run(DEGREES_STATEMENT, { ids })).records.map((d) => [
+              String(d.get("id")),
+              { outs: Number(d.get("outs")), ins: Number(d.get("ins")) },
+            ]),
+          );
+        const [lowOut, highOut, lowIn, highIn]: string[][] = [[], [], [], []];
+        for (const [id, d] of degrees) {
+          (d.outs < EDGE_DEGREE_CAP ? lowOut : highOut).push(id);
+          (d.ins < EDGE_DEGREE_CAP ? lowIn : highIn).push(id);
+        }
+        const dense = highOut.length && highIn.length ? [...indexedTypes] : [];
+        const results = await Promise.all([
+          tx.run(EDGES_AMONG_STATEMENT, { ids, lowOut, highOut, lowIn: highOut.length ? lowIn : [] }),
+          ...dense.map((t) => tx.run(denseEdgesStatement(t), { highOut, highIn })),
+        ]);
+        return results.flatMap((r) => r.records.map((x) => x.toObject() as GraphEdge));
+      },
+      ms,
+    );
+  }
+
+  /** a sample of `layers` and the edges among it, each of its transactions within `ms` */
+  async function sample(layers: readonly Layer[], limit: number, layerLabel: string, ms = timeoutMs) {
+    const { nodes, counts, degrees } = await sampleLayers(layers, limit, ms);
+    const edges = await edgesAmong(
+      nodes.map((n) => n.id),
+      ms,
+      degrees,
+    );
+    const totalEdges = await edgeTotal(layers);
+    const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
+    return {
+      nodes,
+      edges,
+      meta: {
+        layer: layerLabel,
+        totalNodes,
+        totalEdges,
+        returnedNodes: nodes.length,
+        returnedEdges: edges.length,
+        limit,
+        truncated: nodes.length < totalNodes,
+      },
+    };
   }
 
   /** the calls themselves, unguarded: the start-up work uses them; everyone else goes through `store` below */
@@ -402,25 +489,7 @@ export async function createNeo4jGraphStore(
       const counts = await read(layerCounts);
       return (layers ?? LAYERS).reduce((sum, l) => sum + (counts[l] ?? 0), 0);
     },
-    async sampleGraph(layers, limit, layerLabel) {
-      const { nodes, counts } = await sampleLayers(layers, limit);
-      const edges = await edgesAmong(nodes.map((n) => n.id));
-      const totalEdges = await edgeTotal(layers);
-      const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
-      return {
-        nodes,
-        edges,
-        meta: {
-          layer: layerLabel,
-          totalNodes,
-          totalEdges,
-          returnedNodes: nodes.length,
-          returnedEdges: edges.length,
-          limit,
-          truncated: nodes.length < totalNodes,
-        },
-      };
-    },
+    sampleGraph: (layers, limit, layerLabel) => sample(layers, limit, layerLabel),
     async expand(id, depth, limit) {
       const start = await raw.getNode(id);
       if (!start) return null;

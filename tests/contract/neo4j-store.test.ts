@@ -1,4 +1,5 @@
 import { connect, createServer, type Socket } from "node:net";
+import { ManagedTransaction } from "neo4j-driver";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuditLog } from "../../server/audit/log";
 import { createAuditIntents } from "../../server/graph/audit-intents";
@@ -7,11 +8,13 @@ import {
   DEGREES_STATEMENT,
   deleteEdgeStatement,
   EDGE_DEGREE_CAP,
-  edgesAmongStatement,
+  denseEdgesStatement,
+  EDGES_AMONG_STATEMENT,
   lastSeqStatement,
+  labelCountsStatement,
   layerSampleStatement,
 } from "../../server/graph/neo4j-records";
-import { LAYERS } from "../../server/graph/model";
+import { LAYERS, LAYER_LABELS } from "../../server/graph/model";
 import { seedIfEmpty } from "../../server/graph/seed-on-start";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
 import { generateGraph } from "../../server/graph/synthetic/generate";
@@ -351,19 +354,25 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
         degrees.records.filter((r) => r.get(k) >= EDGE_DEGREE_CAP).map((r) => r.get("id"));
       const low = (k: string) =>
         degrees.records.filter((r) => r.get(k) < EDGE_DEGREE_CAP).map((r) => r.get("id"));
-      const edges = await driver.executeQuery(
-        `PROFILE ${edgesAmongStatement(["INCLUDES", "CODED_BY", "ABOUT"])}`,
-        {
+      const edges = [
+        await driver.executeQuery(`PROFILE ${EDGES_AMONG_STATEMENT}`, {
           ids,
           lowOut: low("outs"),
           highOut: high("outs"),
           lowIn: low("ins"),
-          highIn: high("ins"),
-        },
-      );
-      expect(edges.records.map((r) => r.get("id")).sort()).toEqual(expected);
+        }),
+        ...(await Promise.all(
+          ["INCLUDES", "CODED_BY", "ABOUT"].map((t) =>
+            driver.executeQuery(`PROFILE ${denseEdgesStatement(t)}`, {
+              highOut: high("outs"),
+              highIn: high("ins"),
+            }),
+          ),
+        )),
+      ];
+      expect(edges.flatMap((e) => e.records.map((r) => r.get("id"))).sort()).toEqual(expected);
       // every relationship of the dataset or the concept read would be 800 db hits and more
-      const hits = dbHitsOf(degrees.summary.profile) + dbHitsOf(edges.summary.profile);
+      const hits = [degrees, ...edges].reduce((n, r) => n + dbHitsOf(r.summary.profile), 0);
       expect(hits).toBeLessThan(400);
     } finally {
       await driver.close();
@@ -371,6 +380,125 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     const g = await store.sampleGraph(["l2", "l3", "l5"], 1000, "all");
     expect(g.edges.length).toBe(1 + 2 * 400);
   });
+
+  it("reads the edges between nodes of high degree per relationship type, only among the nodes that have it", async () => {
+    const { store } = await started();
+    // 8 datasets each including the same 130 patients, each patient coded by 8 concepts: 8 × 8 pairs of
+    // high degree, and 10 more relationship types elsewhere that none of those nodes has
+    const datasets = Array.from({ length: 8 }, (_, i) => ({
+      id: `d${i}`,
+      label: "HealthDataset",
+      layer: "l2" as const,
+      properties: {},
+    }));
+    const concepts = Array.from({ length: 8 }, (_, i) => ({
+      id: `c${i}`,
+      label: "SnomedConcept",
+      layer: "l5" as const,
+      properties: {},
+    }));
+    const patients = Array.from({ length: 130 }, (_, i) => ({
+      id: `p${i}`,
+      label: "Patient",
+      layer: "l3" as const,
+      properties: {},
+    }));
+    await store.importBatch([...datasets, ...concepts, ...patients], []);
+    const types = Array.from({ length: 10 }, (_, i) => `OTHER_${String.fromCharCode(65 + i)}`);
+    await store.importBatch(
+      [],
+      [
+        ...datasets.flatMap((d) =>
+          patients.map((p) => ({ id: `${d.id}-${p.id}`, source: d.id, target: p.id, type: "INCLUDES" })),
+        ),
+        ...patients.flatMap((p) =>
+          concepts.map((c) => ({ id: `${p.id}-${c.id}`, source: p.id, target: c.id, type: "CODED_BY" })),
+        ),
+        ...types.map((t, i) => ({ id: `o${i}`, source: `p${i}`, target: `p${i + 1}`, type: t })),
+      ],
+    );
+    const highOut = datasets.map((d) => d.id);
+    const highIn = concepts.map((c) => c.id);
+    const driver = testNeo4jDriver();
+    try {
+      let hits = 0;
+      for (const t of ["INCLUDES", "CODED_BY", ...types]) {
+        const r = await driver.executeQuery(`PROFILE ${denseEdgesStatement(t)}`, { highOut, highIn });
+        expect(r.records).toEqual([]);
+        hits += dbHitsOf(r.summary.profile);
+      }
+      // probing every pair for every type is 64 × 12 expand-intos: more than 3,000 db hits
+      expect(hits).toBeLessThan(1_200);
+    } finally {
+      await driver.close();
+    }
+    const g = await store.sampleGraph(["l2", "l5"], 1000, "all");
+    expect(g.edges).toEqual([]);
+  }, 120_000);
+
+  it("counts the nodes per layer from the count store, never a scan of the nodes", async () => {
+    const { store } = await started();
+    const patients = Array.from({ length: 300 }, (_, i) => ({
+      id: `p${i}`,
+      label: "Patient",
+      layer: "l3" as const,
+      properties: {},
+    }));
+    await store.importBatch(patients, []);
+    const driver = testNeo4jDriver();
+    try {
+      const r = await driver.executeQuery(
+        `PROFILE ${labelCountsStatement(LAYERS.flatMap((l) => LAYER_LABELS[l]))}`,
+      );
+      expect(r.records[0].get("Patient")).toBe(300);
+      expect(operatorsOf(r.summary.profile)).not.toMatch(/NodeByLabelScan|AllNodesScan/);
+      // one count store lookup per label, not one read per node
+      expect(dbHitsOf(r.summary.profile)).toBeLessThan(100);
+    } finally {
+      await driver.close();
+    }
+    expect(await store.countNodes(["l3"])).toBe(300);
+  });
+
+  it("is ready only once the relationship id indexes are online and the routes' samples were read once", async () => {
+    await emptyNeo4j();
+    // a graph loaded without the hub (as neo4j-admin leaves it): its relationship id indexes are built
+    // by the start-up, over 18,000 relationships of two types (27,000 nodes: a graph large enough to warm)
+    await cypher(
+      `UNWIND range(0, 8999) AS i
+       CREATE (p:GraphNode:Patient {id: 'p' + i, layer: 'l3', seq: i}),
+              (p)-[:HAS_CONDITION {id: 'h' + i}]->(:GraphNode:Condition {id: 'c' + i, layer: 'l3', seq: 9000 + i}),
+              (p)-[:HAS_ENCOUNTER {id: 'e' + i}]->(:GraphNode:Encounter {id: 'n' + i, layer: 'l3', seq: 18000 + i})`,
+    );
+    const ran: string[] = [];
+    const run = ManagedTransaction.prototype.run;
+    vi.spyOn(ManagedTransaction.prototype, "run").mockImplementation(function (
+      this: ManagedTransaction,
+      ...args: Parameters<typeof run>
+    ) {
+      ran.push(`${String(args[0])} ${JSON.stringify(args[1] ?? {})}`);
+      return run.apply(this, args);
+    });
+    const s = await storeOn();
+    open.push(s);
+    // the first call waits for the start-up work
+    expect(await s.store.countNodes(["l3"])).toBe(27_000);
+    const indexes = await cypher(
+      "SHOW INDEXES YIELD name, state, populationPercent WHERE name IN ['graph_edge_id_has_condition', 'graph_edge_id_has_encounter'] RETURN name, state, populationPercent ORDER BY name",
+    );
+    expect(indexes).toEqual(
+      ["has_condition", "has_encounter"].map((t) => ({
+        name: `graph_edge_id_${t}`,
+        state: "ONLINE",
+        populationPercent: 100,
+      })),
+    );
+    // every layer's sample and l3's alone (the graph's only layer with nodes), and the edges among
+    // each, read before the first call
+    const sampled = ran.filter((r) => r.startsWith(layerSampleStatement("").split(" RETURN")[0]));
+    expect(sampled.filter((r) => r.includes(`"layer":"l3"`)).length).toBeGreaterThanOrEqual(2);
+    expect(ran.filter((r) => r.startsWith(EDGES_AMONG_STATEMENT)).length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 
   it("deleteEdge finds the relationship through the id indexes, never scanning every relationship", async () => {
     const { store } = await started();
