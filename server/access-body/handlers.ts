@@ -132,20 +132,11 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
     const format = q(ctx, "format") ?? "json";
     const report = await ab.activityReport(period);
     if (format === "json") return json(report);
-    const name = `activity-report-${period.from}-${period.to}`;
-    if (format === "csv") {
-      return new Response(reportCsv(report), {
-        headers: {
-          "Content-Type": "text/csv; charset=utf-8",
-          "Content-Disposition": `attachment; filename="${name}.csv"`,
-          "Cache-Control": "no-store",
-        },
-      });
-    }
-    return new Response(reportHtml(report), {
+    const csv = format === "csv";
+    return new Response(csv ? reportCsv(report) : reportHtml(report), {
       headers: {
-        "Content-Type": "text/html; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${name}.html"`,
+        "Content-Type": `${csv ? "text/csv" : "text/html"}; charset=utf-8`,
+        "Content-Disposition": `attachment; filename="activity-report-${period.from}-${period.to}.${csv ? "csv" : "html"}"`,
         "Cache-Control": "no-store",
       },
     });

@@ -359,42 +359,13 @@ export function reportCsv(r: ActivityReport): string {
   for (const [k, v] of Object.entries(r.findings.byOutcome)) rows.push(["findingsByOutcome", k, v]);
   add("results", r.results);
   rows.push([]);
-  rows.push([
-    "decisionTime",
-    "applicationId",
-    "organisation",
-    "purpose",
-    "outcome",
-    "startDate",
-    "decisionDate",
-    "elapsedDays",
-    "pausedDays",
-    "extensionMonths",
-    "deadlineDate",
-    "allowedDays",
-    "metDeadline",
-  ]);
-  for (const d of r.decisionTimes.items) {
-    rows.push([
-      "decisionTime",
-      d.applicationId,
-      d.organisation,
-      d.purpose,
-      d.outcome,
-      d.startDate,
-      d.decisionDate,
-      d.elapsedDays,
-      d.pausedDays,
-      d.extensionMonths,
-      d.deadlineDate,
-      d.allowedDays,
-      d.metDeadline,
-    ]);
-  }
+  const fields = Object.keys(decisionTime.shape) as (keyof z.infer<typeof decisionTime>)[];
+  rows.push(["decisionTime", ...fields]);
+  for (const d of r.decisionTimes.items) rows.push(["decisionTime", ...fields.map((f) => d[f])]);
   rows.push([]);
-  rows.push(["refusal", "applicationId", "organisation", "purpose", "date", "reasons"]);
-  for (const x of r.refusals)
-    rows.push(["refusal", x.applicationId, x.organisation, x.purpose, x.date, x.reasons]);
+  const refusalFields = ["applicationId", "organisation", "purpose", "date", "reasons"] as const;
+  rows.push(["refusal", ...refusalFields]);
+  for (const x of r.refusals) rows.push(["refusal", ...refusalFields.map((f) => x[f])]);
   return rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 

@@ -57,14 +57,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     if (!datasets.length && datasetTitles.size) return null;
     const submitted = d(opts.submitted);
     const id = nextId("DAA", submitted);
-    const s = new Story<ApplicationData>(
-      APPLICATION,
-      "application",
-      id,
-      "submit",
-      at(submitted, 10 * 60),
-      USER,
-    );
+    const s = new Story<ApplicationData>(APPLICATION, id, "submit", at(submitted, 10 * 60), USER);
     const { clock, completionDueDate = null } = opts.build(s, id);
     return w.seed(
       s.record(opts.org.displayName, null, {
@@ -103,7 +96,6 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     const id = nextId("IR", opened);
     const s = new Story<InformationRequestData>(
       INFORMATION_REQUEST,
-      "informationRequest",
       id,
       "open",
       at(opened, 11 * 60),
@@ -232,14 +224,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     const ids = known(datasets);
     if (!ids.length && datasetTitles.size) return;
     const id = nextId("DRQ", submitted);
-    const s = new Story<DataRequestData>(
-      DATA_REQUEST,
-      "dataRequest",
-      id,
-      "submit",
-      at(submitted, 10 * 60),
-      USER,
-    );
+    const s = new Story<DataRequestData>(DATA_REQUEST, id, "submit", at(submitted, 10 * 60), USER);
     const extra = build(s);
     w.seed(
       s.record(org.displayName, null, {
@@ -314,7 +299,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     build: (s: Story<FindingData>) => Partial<FindingData>,
   ) => {
     const id = nextId("FND", opened);
-    const s = new Story<FindingData>(FINDING, "finding", id, "open", at(opened, 13 * 60), HDAB);
+    const s = new Story<FindingData>(FINDING, id, "open", at(opened, 13 * 60), HDAB);
     const extra = build(s);
     w.seed(
       s.record(org, relatedPermitId, {
@@ -379,7 +364,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     build: (s: Story<ResultData>) => Partial<ResultData>,
   ) => {
     const id = nextId("RES", declared);
-    const s = new Story<ResultData>(RESULT, "result", id, "declare", at(declared, 10 * 60), USER);
+    const s = new Story<ResultData>(RESULT, id, "declare", at(declared, 10 * 60), USER);
     const extra = build(s);
     w.seed(
       s.record(permit.organisation, permit.id, {

@@ -45,7 +45,6 @@ export function seedMarketplace(ctx: {
     const appId = nextId("DAA", appDate);
     const story = new Story<ApplicationData>(
       APPLICATION,
-      "application",
       appId,
       "submit",
       at(appDate),
@@ -77,7 +76,6 @@ export function seedMarketplace(ctx: {
         typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
       const ps = new Story<PermitData>(
         PERMIT,
-        "permit",
         permitId,
         "issue",
         at(decisionDate, 14 * 60),

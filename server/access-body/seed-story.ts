@@ -27,7 +27,6 @@ export class Story<T> {
   state: string;
   constructor(
     private machine: Machine,
-    private kind: RecordKind,
     public id: string,
     createEvent: string,
     when: Date,
@@ -67,7 +66,7 @@ export class Story<T> {
     const updated = this.steps[this.steps.length - 1].at;
     return {
       id: this.id,
-      kind: this.kind,
+      kind: this.machine.name as RecordKind,
       state: this.state,
       organisation,
       parentId,

@@ -193,8 +193,40 @@ function reads(q: Sql, dialect: Relational["dialect"]) {
   };
 }
 
-const writeHistory = (t: Sql, rows: Omit<HistoryRow, "seq">[]) =>
-  rows.length ? t.insertInto("ab_history").values(rows).execute() : Promise.resolve([]);
+const insertRecord = (t: Sql, rec: StoredRecord<unknown>) =>
+  t
+    .insertInto("ab_records")
+    .values({
+      id: rec.id,
+      kind: rec.kind,
+      state: rec.state,
+      organisation: rec.organisation,
+      parent_id: rec.parentId,
+      created_at: rec.createdAt,
+      updated_at: rec.updatedAt,
+      data: JSON.stringify(rec.data),
+    })
+    .execute();
+/** the history entries of `rec`'s steps, each with the audit entry `auditId` */
+const writeHistory = (t: Sql, rec: StoredRecord<unknown>, steps: SeedStep[], auditId: string) =>
+  steps.length
+    ? t
+        .insertInto("ab_history")
+        .values(
+          steps.map((s) => ({
+            record_id: rec.id,
+            kind: rec.kind,
+            at: s.at,
+            actor: `${s.actor.username} (${s.actor.role})`,
+            event: s.event,
+            from_state: s.fromState,
+            to_state: s.toState,
+            note: s.note ?? null,
+            audit_id: auditId,
+          })),
+        )
+        .execute()
+    : Promise.resolve([]);
 const upsertMeta = (q: Sql, key: string, value: string) =>
   q
     .insertInto("ab_meta")
@@ -210,19 +242,7 @@ export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
     const at = change.at.toISOString();
     const row = { ...rec, updatedAt: at };
     if (isNew) {
-      await t
-        .insertInto("ab_records")
-        .values({
-          id: row.id,
-          kind: row.kind,
-          state: row.state,
-          organisation: row.organisation,
-          parent_id: row.parentId,
-          created_at: row.createdAt,
-          updated_at: at,
-          data: JSON.stringify(row.data),
-        })
-        .execute();
+      await insertRecord(t, row);
     } else {
       // the state the caller validated against, checked by the write itself: a concurrent
       // transition of the same record (another instance) leaves this one changing no row
@@ -250,19 +270,13 @@ export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
       },
       { at: change.at, tx: t },
     );
-    await writeHistory(t, [
-      {
-        record_id: rec.id,
-        kind: rec.kind,
-        at: change.historyAt ?? at,
-        actor: `${change.actor.username} (${change.actor.role})`,
-        event: change.event,
-        from_state: change.fromState,
-        to_state: rec.state,
-        note: change.note ?? null,
-        audit_id: entry.id,
-      },
-    ]);
+    const { actor, event, fromState, note } = change;
+    await writeHistory(
+      t,
+      rec,
+      [{ at: change.historyAt ?? at, actor, event, fromState, toState: rec.state, note }],
+      entry.id,
+    );
     return row;
   }
 
@@ -273,37 +287,12 @@ export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
      * the story they tell; one audit entry, written now by "system", records that they were seeded.
      */
     async seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): Promise<StoredRecord<T>> {
-      await t
-        .insertInto("ab_records")
-        .values({
-          id: rec.id,
-          kind: rec.kind,
-          state: rec.state,
-          organisation: rec.organisation,
-          parent_id: rec.parentId,
-          created_at: rec.createdAt,
-          updated_at: rec.updatedAt,
-          data: JSON.stringify(rec.data),
-        })
-        .execute();
+      await insertRecord(t, rec);
       const entry = await audit.append(
         { action: `${rec.kind}.seed`, actor: "system", target: rec.id, kind: AUDIT_KIND, outcome: "seeded" },
         { at, tx: t },
       );
-      await writeHistory(
-        t,
-        steps.map((s) => ({
-          record_id: rec.id,
-          kind: rec.kind,
-          at: s.at,
-          actor: `${s.actor.username} (${s.actor.role})`,
-          event: s.event,
-          from_state: s.fromState,
-          to_state: s.toState,
-          note: s.note ?? null,
-          audit_id: entry.id,
-        })),
-      );
+      await writeHistory(t, rec, steps, entry.id);
       return rec;
     },
     /** a new record: written with its creation history entry and audit entry */
@@ -367,6 +356,12 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
   // read that overlapped a write is never taken for one of the version after it. Another instance's
   // writes arrive through the change feed (ACCESS_BODY_TOPIC, bumped in each write's transaction).
   let ownWrites = 0;
+  /** the history entries of one record, or of all, in their order */
+  async function historyOf(id?: string): Promise<HistoryEntry[]> {
+    let query = rel.db.selectFrom("ab_history").selectAll();
+    if (id !== undefined) query = query.where("record_id", "=", id);
+    return ((await query.orderBy("seq").execute()) as HistoryRow[]).map(toHistory);
+  }
   return {
     /** runs `fn` in one transaction; everything written through `w` commits together */
     tx<R>(fn: (w: RecordWriter) => Promise<R>): Promise<R> {
@@ -397,23 +392,8 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
       const row = (await query.executeTakeFirstOrThrow()) as { n: number | string };
       return Number(row.n);
     },
-    async history(id: string): Promise<HistoryEntry[]> {
-      const rows = (await rel.db
-        .selectFrom("ab_history")
-        .selectAll()
-        .where("record_id", "=", id)
-        .orderBy("seq")
-        .execute()) as HistoryRow[];
-      return rows.map(toHistory);
-    },
-    async allHistory(): Promise<HistoryEntry[]> {
-      const rows = (await rel.db
-        .selectFrom("ab_history")
-        .selectAll()
-        .orderBy("seq")
-        .execute()) as HistoryRow[];
-      return rows.map(toHistory);
-    },
+    history: (id: string) => historyOf(id),
+    allHistory: () => historyOf(),
     async setMeta(key: string, value: string): Promise<void> {
       await upsertMeta(rel.db, key, value);
     },

@@ -42,6 +42,12 @@ const flat = <T>(r: Rec<T>) => ({
   updatedAt: r.updatedAt,
 });
 
+/** days to a due date (Berlin) and whether it has passed; null and false when nothing is due */
+function due(dueDate: string | null, at: Date) {
+  const daysLeft = dueDate === null ? null : daysBetween(berlinDate(at), dueDate);
+  return { daysLeft, overdue: daysLeft !== null && daysLeft < 0 };
+}
+
 export function permitView(r: Rec<PermitData>): z.infer<typeof permitRecord> {
   return {
     ...flat(r),
@@ -52,32 +58,26 @@ export function permitView(r: Rec<PermitData>): z.infer<typeof permitRecord> {
 
 export function dataRequestView(r: Rec<DataRequestData>, at: Date): z.infer<typeof dataRequestRecord> {
   const open = r.state === "SUBMITTED" || r.state === "APPROVED";
-  const daysLeft = open ? daysBetween(berlinDate(at), r.data.dueDate) : null;
   return {
     ...flat(r),
     purposeLabel: purposeLabel(r.data.purpose),
-    daysLeft,
-    overdue: daysLeft !== null && daysLeft < 0,
+    ...due(open ? r.data.dueDate : null, at),
     allowedEvents: allowedEvents(DATA_REQUEST, r.state as never),
   };
 }
 
 export function findingView(r: Rec<FindingData>, at: Date): z.infer<typeof findingRecord> {
-  const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.responseDueDate) : null;
   return {
     ...flat(r),
-    daysLeft,
-    overdue: daysLeft !== null && daysLeft < 0,
+    ...due(r.state === "OPEN" ? r.data.responseDueDate : null, at),
     allowedEvents: allowedEvents(FINDING, r.state as never),
   };
 }
 
 export function resultView(r: Rec<ResultData>, at: Date): z.infer<typeof resultRecord> {
-  const daysLeft = r.state === "PUBLISHED" ? null : daysBetween(berlinDate(at), r.data.publicationDueDate);
   return {
     ...flat(r),
-    daysLeft,
-    overdue: daysLeft !== null && daysLeft < 0,
+    ...due(r.state === "PUBLISHED" ? null : r.data.publicationDueDate, at),
     allowedEvents: allowedEvents(RESULT, r.state as never),
   };
 }
@@ -145,12 +145,10 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
     at: Date,
   ): Promise<z.infer<typeof informationRequestRecord>> {
     const app = await store.get<ApplicationData>(r.data.applicationId);
-    const daysLeft = r.state === "OPEN" ? daysBetween(berlinDate(at), r.data.dueDate) : null;
     return {
       ...flat(r),
       applicationTitle: app?.data.title ?? null,
-      daysLeft,
-      overdue: daysLeft !== null && daysLeft < 0,
+      ...due(r.state === "OPEN" ? r.data.dueDate : null, at),
       allowedEvents: allowedEvents(INFORMATION_REQUEST, r.state as never),
     };
   }

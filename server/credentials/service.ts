@@ -72,20 +72,6 @@ export const labelledDefinition = credentialDefinitionSchema.extend({
 /** the 201 of POST /api/credentials/request */
 export const issuanceStarted = issuanceStartedSchema.extend({ label: z.string(), note: z.string() });
 
-export interface CredentialService {
-  /** @param now the time verified at (default: now) */
-  list(user: SessionUser, participantId?: string, now?: Date): Promise<ListedCredential[]>;
-  definitions(): Promise<z.infer<typeof labelledDefinition>[]>;
-  request(
-    participantContextId: string,
-    credentialType: string,
-    user: SessionUser,
-  ): Promise<z.infer<typeof issuanceStarted>>;
-  revoke(id: string, user: SessionUser): Promise<void>;
-  /** the participant contexts the caller may request credentials for */
-  requestableContexts(user: SessionUser): Promise<{ id: string; did: string }[]>;
-}
-
 const isSupervisor = readsAnyContext;
 
 export const recordIdOf = (id: string) => id.replace(/^urn:uuid:/, "");
@@ -108,7 +94,7 @@ const labelled = (defs: readonly Definition[]) =>
     proves: CREDENTIAL_PURPOSES[d.credentialType]?.proves ?? "defined by the issuer",
   }));
 
-export function createCredentialService(deps: { config: Config; dataspace: Dataspace }): CredentialService {
+export function createCredentialService(deps: { config: Config; dataspace: Dataspace }) {
   const { config, dataspace } = deps;
   let verifier: CredentialVerifier | undefined;
 
@@ -263,7 +249,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   const definitions = createKeptByInputs<ReturnType<typeof labelled>>(8);
 
   return {
-    async list(user, participantId, now = new Date()) {
+    /** @param now the time verified at (default: now) */
+    async list(user: SessionUser, participantId?: string, now = new Date()): Promise<ListedCredential[]> {
       const source = await sourceFor(user, participantId);
       if (!source) return [];
       const versions = inputVersions(source.inputs);
@@ -284,12 +271,16 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       return kept.list;
     },
 
-    async definitions() {
+    async definitions(): Promise<z.infer<typeof labelledDefinition>[]> {
       const defs = await dataspace.listCredentialDefinitions();
       return definitions(EVERYONE, [defs], () => labelled(defs));
     },
 
-    async request(participantContextId, credentialType, user) {
+    async request(
+      participantContextId: string,
+      credentialType: string,
+      user: SessionUser,
+    ): Promise<z.infer<typeof issuanceStarted>> {
       if (!user.roles.includes("CONNECTOR_ADMIN")) {
         const own = await ownContext(user);
         if (!own || own.id !== participantContextId) {
@@ -304,11 +295,12 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       };
     },
 
-    async revoke(id, user) {
+    async revoke(id: string, user: SessionUser) {
       await dataspace.revokeCredential(recordIdOf(id), user.username);
     },
 
-    async requestableContexts(user) {
+    /** the participant contexts the caller may request credentials for */
+    async requestableContexts(user: SessionUser): Promise<{ id: string; did: string }[]> {
       const rt = dataspace.runtime;
       if (user.roles.includes("CONNECTOR_ADMIN")) {
         // one upstream call with its own time-out: no deadline armed per request
@@ -322,3 +314,5 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     },
   };
 }
+
+export type CredentialService = ReturnType<typeof createCredentialService>;

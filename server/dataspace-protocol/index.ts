@@ -8,3 +8,4 @@ export * from "./protocol";
 export * from "./organisations";
 export * from "./context-id";
 export * from "./asset-terms";
+export type * from "./endpoints";

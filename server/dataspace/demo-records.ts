@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
+import { deepFrozen } from "../http/kept";
 import { topicVersion, type Relational } from "../storage/relational";
 import assetsJson from "../../fixtures/demo-records/assets.json" with { type: "json" };
 import negotiationsJson from "../../fixtures/demo-records/negotiations.json" with { type: "json" };
@@ -17,12 +18,8 @@ import { DEFAULT_TRANSFER_TYPE } from "./protocol";
  */
 
 const record = z.looseObject({ "@id": z.string().min(1) });
-const negotiation = record.extend({
-  "@type": z.string(),
-  state: z.string(),
-  participantContextId: z.string().optional(),
-});
-const transfer = record.extend({
+/** a negotiation or a transfer process */
+const process = record.extend({
   "@type": z.string(),
   state: z.string(),
   participantContextId: z.string().optional(),
@@ -67,8 +64,8 @@ function load<T extends z.ZodType>(name: string, schema: T, value: unknown): z.i
 }
 
 const BUNDLED = {
-  negotiations: load("negotiations", negotiation, negotiationsJson),
-  transfers: load("transfers", transfer, transfersJson),
+  negotiations: load("negotiations", process, negotiationsJson),
+  transfers: load("transfers", process, transfersJson),
   assets: load("assets", assetGroup, assetsJson),
   participants: load("participants", participant, participantsJson),
 };
@@ -76,14 +73,7 @@ const BUNDLED = {
 /** Copies, so that callers may decorate records without changing the bundle. */
 const copy = <T>(v: T): T => structuredClone(v);
 
-function deepFreeze<T>(v: T): T {
-  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
-const SHARED = deepFreeze({
+const SHARED = deepFrozen({
   negotiations: copy(BUNDLED.negotiations),
   transfers: copy(BUNDLED.transfers),
 });
@@ -181,7 +171,7 @@ export async function createDemoTransferStore(
     let q = rel.db.selectFrom(TABLE).select("record");
     if (participantId) q = q.where("participant_id", "=", participantId);
     const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
-    const records = Object.freeze(rows.map((r) => deepFreeze(parse(r)!)));
+    const records = Object.freeze(rows.map((r) => deepFrozen(parse(r)!)));
     if ((await version()) === v) {
       if (lists.size >= 1000) lists.clear();
       lists.set(participantId ?? "", { version: v, records });

@@ -5,6 +5,7 @@ import type { Config } from "../config";
 import type { Db } from "../storage/database";
 import type { Relational } from "../storage/relational";
 import { openSqliteRelational } from "../storage/relational/sqlite";
+import type { DataspaceEndpoints } from "../dataspace-protocol";
 import { actsForAnyContext, decideActing, ownContextId } from "./acting";
 import * as assets from "./assets";
 import { summariseCatalog, type CatalogSummary } from "./catalog";
@@ -49,19 +50,7 @@ export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-sche
  */
 
 /** A running embedded dataspace (server/local-dataspace), handed in by the container; closed with the dataspace. */
-export interface EmbeddedConnector {
-  readonly url: string;
-  readonly managementUrl: string;
-  readonly apiVersion: string;
-  readonly tenantManagerUrl: string;
-  readonly issuerUrl: string;
-  readonly identityHubUrl: string;
-  readonly tokenUrl: string;
-  readonly protocolBaseUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly issuerContextId: string;
-  readonly issuerDid: string;
+export interface EmbeddedConnector extends DataspaceEndpoints {
   /** counts every change the embedded dataspace makes itself (read-cache.ts reuses answers only while it stands) */
   changeVersion?(): number;
 

@@ -43,42 +43,26 @@ export function organisationOfContext(participantId: string): { did: string; nam
 
 const TABLE = "dataspace_contract_permits";
 
+/** a negotiation the hub started on a data permit, with its agreement once known */
+export interface ContractPermit {
+  negotiationId: string;
+  participantId: string;
+  assetId: string;
+  permitId: string;
+  agreementId: string | null;
+  /** what the asset's terms disclose, as the provider's offer carried them when the contract was asked for */
+  disclosure: Disclosure;
+}
+
 export interface ContractPermits {
-  record(row: {
-    negotiationId: string;
-    participantId: string;
-    assetId: string;
-    permitId: string;
-    /** what the asset's terms disclose, as the provider's offer carried them when the contract was asked for */
-    disclosure: Disclosure;
-  }): Promise<void>;
+  record(row: Omit<ContractPermit, "agreementId">): Promise<void>;
   /** the permits recorded for a participant's negotiations of an asset, newest first */
-  of(
-    participantId: string,
-    assetId?: string,
-  ): Promise<
-    {
-      negotiationId: string;
-      assetId: string;
-      permitId: string;
-      agreementId: string | null;
-      disclosure: Disclosure;
-    }[]
-  >;
+  of(participantId: string, assetId?: string): Promise<ContractPermit[]>;
   byNegotiation(negotiationId: string): Promise<string | undefined>;
-  /** the negotiations (with their participant and agreement, once known) that rest on a permit */
-  byPermit(
-    permitId: string,
-  ): Promise<{ negotiationId: string; participantId: string; assetId: string; agreementId: string | null }[]>;
+  /** the negotiations (with their participant and agreement, once known) that rest on a permit, oldest first */
+  byPermit(permitId: string): Promise<ContractPermit[]>;
   /** every negotiation recorded for an asset, whoever asked (the graph bridge's look-up by agreement) */
-  ofAsset(assetId: string): Promise<
-    {
-      negotiationId: string;
-      participantId: string;
-      permitId: string;
-      agreementId: string | null;
-    }[]
-  >;
+  ofAsset(assetId: string): Promise<ContractPermit[]>;
   setAgreement(negotiationId: string, agreementId: string): Promise<void>;
 }
 
@@ -100,14 +84,29 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
   });
   type Row = {
     negotiation_id: string;
+    participant_id: string;
     asset_id: string;
     permit_id: string;
     agreement_id: string | null;
     disclosure: string | null;
   };
-  // a row without a known disclosure releases by the most restrictive terms
-  const disclosureOf = (r: Row): Disclosure =>
-    DISCLOSURES.includes(r.disclosure as Disclosure) ? (r.disclosure as Disclosure) : MOST_RESTRICTIVE;
+  /** the rows whose columns hold these values, by creation time */
+  async function rowsWhere(values: Record<string, string>, order: "asc" | "desc"): Promise<ContractPermit[]> {
+    let q = rel.db.selectFrom(TABLE).selectAll();
+    for (const [column, value] of Object.entries(values)) q = q.where(column, "=", value);
+    const rows = (await q.orderBy("created_at", order).execute()) as Row[];
+    return rows.map((r) => ({
+      negotiationId: r.negotiation_id,
+      participantId: r.participant_id,
+      assetId: r.asset_id,
+      permitId: r.permit_id,
+      agreementId: r.agreement_id,
+      // a row without a known disclosure releases by the most restrictive terms
+      disclosure: DISCLOSURES.includes(r.disclosure as Disclosure)
+        ? (r.disclosure as Disclosure)
+        : MOST_RESTRICTIVE,
+    }));
+  }
   return {
     async record(r) {
       await rel.db
@@ -123,54 +122,12 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
         })
         .execute();
     },
-    async of(participantId, assetId) {
-      let q = rel.db.selectFrom(TABLE).selectAll().where("participant_id", "=", participantId);
-      if (assetId) q = q.where("asset_id", "=", assetId);
-      const rows = (await q.orderBy("created_at", "desc").execute()) as Row[];
-      return rows.map((r) => ({
-        negotiationId: r.negotiation_id,
-        assetId: r.asset_id,
-        permitId: r.permit_id,
-        agreementId: r.agreement_id,
-        disclosure: disclosureOf(r),
-      }));
-    },
-    async byNegotiation(negotiationId) {
-      const r = (await rel.db
-        .selectFrom(TABLE)
-        .select("permit_id")
-        .where("negotiation_id", "=", negotiationId)
-        .executeTakeFirst()) as { permit_id: string } | undefined;
-      return r?.permit_id;
-    },
-    async byPermit(permitId) {
-      const rows = (await rel.db
-        .selectFrom(TABLE)
-        .selectAll()
-        .where("permit_id", "=", permitId)
-        .orderBy("created_at", "asc")
-        .execute()) as (Row & { participant_id: string })[];
-      return rows.map((r) => ({
-        negotiationId: r.negotiation_id,
-        participantId: r.participant_id,
-        assetId: r.asset_id,
-        agreementId: r.agreement_id,
-      }));
-    },
-    async ofAsset(assetId) {
-      const rows = (await rel.db
-        .selectFrom(TABLE)
-        .selectAll()
-        .where("asset_id", "=", assetId)
-        .orderBy("created_at", "desc")
-        .execute()) as (Row & { participant_id: string })[];
-      return rows.map((r) => ({
-        negotiationId: r.negotiation_id,
-        participantId: r.participant_id,
-        permitId: r.permit_id,
-        agreementId: r.agreement_id,
-      }));
-    },
+    of: (participantId, assetId) =>
+      rowsWhere({ participant_id: participantId, ...(assetId ? { asset_id: assetId } : {}) }, "desc"),
+    byNegotiation: async (negotiationId) =>
+      (await rowsWhere({ negotiation_id: negotiationId }, "asc"))[0]?.permitId,
+    byPermit: (permitId) => rowsWhere({ permit_id: permitId }, "asc"),
+    ofAsset: (assetId) => rowsWhere({ asset_id: assetId }, "desc"),
     async setAgreement(negotiationId, agreementId) {
       await rel.db
         .updateTable(TABLE)

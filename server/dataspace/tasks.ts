@@ -60,31 +60,25 @@ function counterParty(r: Rec): string {
   return str(r.counterPartyAddress) ?? "an unknown counter-party";
 }
 
-export function negotiationTask(r: Rec, participantId: string): Task {
-  const asset = str(r.assetId);
-  const side = r.type === "PROVIDER" ? "Offer of" : "Contract for";
-  return {
-    id: r["@id"],
-    title: `${side} ${asset ?? "an asset"} with ${counterParty(r)}`,
-    state: String(r.state ?? ""),
-    participantId,
-    kind: "negotiation",
-    updatedAt: updatedAt(r),
-  };
+function task(kind: Task["kind"], r: Rec, participantId: string, title: string): Task {
+  return { id: r["@id"], title, state: String(r.state ?? ""), participantId, kind, updatedAt: updatedAt(r) };
 }
 
-export function transferTask(r: Rec, participantId: string): Task {
-  const asset = str(r.assetId);
-  const kind = str(r.transferType) ?? "transfer";
-  return {
-    id: r["@id"],
-    title: `${r.type === "PROVIDER" ? "Provide" : "Transfer"} ${asset ?? "data"} (${kind})${str(r.contractId) ? ` under ${r.contractId}` : ""}`,
-    state: String(r.state ?? ""),
+const negotiationTask = (r: Rec, participantId: string) =>
+  task(
+    "negotiation",
+    r,
     participantId,
-    kind: "transfer",
-    updatedAt: updatedAt(r),
-  };
-}
+    `${r.type === "PROVIDER" ? "Offer of" : "Contract for"} ${str(r.assetId) ?? "an asset"} with ${counterParty(r)}`,
+  );
+
+const transferTask = (r: Rec, participantId: string) =>
+  task(
+    "transfer",
+    r,
+    participantId,
+    `${r.type === "PROVIDER" ? "Provide" : "Transfer"} ${str(r.assetId) ?? "data"} (${str(r.transferType) ?? "transfer"})${str(r.contractId) ? ` under ${r.contractId}` : ""}`,
+  );
 
 function demoTasksOf(
   rt: DataspaceRuntime,

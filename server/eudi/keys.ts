@@ -1,4 +1,5 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import { createKept, EVERYONE } from "../http/kept";
 import type { Relational } from "../storage/relational";
 import { keepSecret, readKept } from "../storage/secrets";
 import { publicOnly } from "./sd-jwt";
@@ -25,7 +26,7 @@ export async function createKeyStore(rel: Relational) {
       .execute();
   });
   const EUDI_KEYS = { table: "eudi_keys", column: "private_jwk" };
-  const cache = new Map<string, Promise<StoredKeyPair>>();
+  const kept = createKept<StoredKeyPair>({ max: 100 });
 
   async function load(name: string): Promise<StoredKeyPair> {
     let stored = await readKept(rel.db, name, EUDI_KEYS);
@@ -46,15 +47,7 @@ export async function createKeyStore(rel: Relational) {
   }
 
   return {
-    get(name: string): Promise<StoredKeyPair> {
-      let p = cache.get(name);
-      if (!p) {
-        p = load(name);
-        cache.set(name, p);
-        p.catch(() => cache.delete(name));
-      }
-      return p;
-    },
+    get: (name: string) => kept({ caller: EVERYONE, versions: [], args: [name] }, () => load(name)),
   };
 }
 export type KeyStore = Awaited<ReturnType<typeof createKeyStore>>;

@@ -1,4 +1,4 @@
-import { DSP_PROTOCOL } from "../dataspace-protocol";
+import { DSP_PROTOCOL, type DataspaceEndpoints } from "../dataspace-protocol";
 import { bearerAuthenticator, loadOrCreateClient, registerTokenEndpoint } from "./auth";
 import { registerDspCatalog } from "./catalog";
 import { dspAddressOf, participantByDid, type LocalContext } from "./context";
@@ -39,19 +39,7 @@ export interface LocalDataspaceOptions {
   changeCounter?: Int32Array;
 }
 
-export interface LocalDataspace {
-  readonly url: string;
-  readonly managementUrl: string;
-  readonly apiVersion: string;
-  readonly tenantManagerUrl: string;
-  readonly issuerUrl: string;
-  readonly identityHubUrl: string;
-  readonly tokenUrl: string;
-  readonly protocolBaseUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly issuerContextId: string;
-  readonly issuerDid: string;
+export interface LocalDataspace extends DataspaceEndpoints {
   /**
    * Increases with every change of the dataspace's state (a write through its APIs or a step of
    * its state machines): the hub's read cache is valid while this number stays the same.

@@ -1,4 +1,4 @@
-import type { LocalDataspace } from "./index";
+import type { DataspaceEndpoints } from "../dataspace-protocol";
 
 /** What the hub and the embedded dataspace's worker thread (worker.ts, worker-host.ts) say to each other. */
 
@@ -13,11 +13,9 @@ export interface WorkerData {
   counter: SharedArrayBuffer;
 }
 
-export type LocalEndpoints = Omit<LocalDataspace, "close" | "changeVersion">;
-
 /** from the worker to the hub */
 export type WorkerReply =
-  | { type: "ready"; endpoints: LocalEndpoints }
+  | { type: "ready"; endpoints: DataspaceEndpoints }
   | { type: "failed"; message: string }
   | { type: "data"; id: number; assetId: string; providerContextId?: string }
   | { type: "closed" };

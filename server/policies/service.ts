@@ -59,6 +59,29 @@ interface PolicyInputs {
   defs: (readonly Record<string, unknown>[] | null)[];
 }
 
+/** the registry's row of a document the connector now holds, the version after `prior`'s */
+function pushedRow(
+  participantId: string,
+  document: OdrlPolicyDocument,
+  actor: string,
+  prior: Pick<RegistryRow, "version"> & Partial<Pick<RegistryRow, "created_by" | "created_at">>,
+): RegistryRow {
+  const now = new Date().toISOString();
+  return {
+    participant_id: participantId,
+    policy_id: document["@id"],
+    document: JSON.stringify(document),
+    version: prior.version + 1,
+    created_by: prior.created_by ?? actor,
+    created_at: prior.created_at ?? now,
+    updated_by: actor,
+    updated_at: now,
+    connector_state: "in-sync",
+    connector_detail: null,
+    deleted_at: null,
+  };
+}
+
 export async function createPolicyService(deps: {
   rel: Relational;
   audit: AuditLog;
@@ -157,20 +180,7 @@ export async function createPolicyService(deps: {
           throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
         }
       }
-      const now = new Date().toISOString();
-      const row: RegistryRow = {
-        participant_id: participantId,
-        policy_id: document["@id"],
-        document: JSON.stringify(document),
-        version: (existing?.version ?? 0) + 1,
-        created_by: actor,
-        created_at: now,
-        updated_by: actor,
-        updated_at: now,
-        connector_state: "in-sync",
-        connector_detail: null,
-        deleted_at: null,
-      };
+      const row = pushedRow(participantId, document, actor, { version: existing?.version ?? 0 });
       await registry.transaction(async (tx) => {
         await insertRow(row, tx);
         await record(
@@ -214,20 +224,7 @@ export async function createPolicyService(deps: {
           throw badRequest(`The connector refused the policy: ${e.message}`);
         throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
       }
-      const now = new Date().toISOString();
-      const next: RegistryRow = {
-        participant_id: participantId,
-        policy_id: policyId,
-        document: JSON.stringify(document),
-        version: (row?.version ?? 1) + 1,
-        created_by: row?.created_by ?? "connector",
-        created_at: row?.created_at ?? now,
-        updated_by: actor,
-        updated_at: now,
-        connector_state: "in-sync",
-        connector_detail: null,
-        deleted_at: null,
-      };
+      const next = pushedRow(participantId, document, actor, row ?? { version: 1, created_by: "connector" });
       await registry.transaction(async (tx) => {
         if (row) await updateRow(next, tx);
         else await insertRow(next, tx);

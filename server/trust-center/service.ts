@@ -339,33 +339,22 @@ export async function createTrustCenterService(deps: {
 
   // Seeding is one write transaction: run once per set of countries (at the first view after a start,
   // and again when a graph write brings a participant of a new country), not per request.
-  let seed: { countries: string; done: Promise<void> } | null = null;
-  let kept: { version: number; rows: Promise<Rows> } | null = null;
-  function seeded(countries: string[]): Promise<void> {
-    const key = countries.join(",");
-    if (seed?.countries === key) return seed.done;
-    const entry = {
-      countries: key,
-      done: ensureSeeded(countries).then(() => {
-        // another instance may have inserted the rows first (nothing inserted here, its notice
-        // possibly still on its way): read them again rather than trust rows kept before this seeding
-        kept = null;
-      }),
-    };
-    entry.done.catch(() => {
-      if (seed === entry) seed = null;
+  const seeds = createKept<void>({ max: 1 });
+  const keptRows = createKept<Rows>({ max: 1 });
+  // another instance may have inserted the rows first (nothing inserted here, its notice possibly
+  // still on its way): after each seeding the rows are read again rather than trust rows kept before it
+  let seedings = 0;
+  const seeded = (countries: string[]) =>
+    seeds({ caller: EVERYONE, versions: [], args: [countries.join(",")] }, async () => {
+      await ensureSeeded(countries);
+      seedings++;
     });
-    seed = entry;
-    return entry.done;
-  }
 
   /** the trust_centers and trust_recognitions rows, read again after any write (the change feed) */
-  function rows(): Promise<Rows> {
-    const version = rel.changes.version(TRUST_CENTER_TOPIC);
-    if (kept?.version === version) return kept.rows;
-    const entry = {
-      version,
-      rows: (async () => ({
+  const rows = () =>
+    keptRows(
+      { caller: EVERYONE, versions: [rel.changes.version(TRUST_CENTER_TOPIC), seedings] },
+      async () => ({
         centres: (await rel.db
           .selectFrom("trust_centers")
           .selectAll()
@@ -377,14 +366,8 @@ export async function createTrustCenterService(deps: {
           .orderBy("from_country")
           .orderBy("to_country")
           .execute()) as RecognitionRow[],
-      }))(),
-    };
-    entry.rows.catch(() => {
-      if (kept === entry) kept = null;
-    });
-    kept = entry;
-    return entry.rows;
-  }
+      }),
+    );
 
   async function inputs(): Promise<{ g: GraphParts; r: Rows }> {
     const g = await graphParts();

@@ -1,0 +1,15 @@
+/** Where a dataspace's services listen, with its client credentials: what the embedded one hands the clients. */
+export interface DataspaceEndpoints {
+  readonly url: string;
+  readonly managementUrl: string;
+  readonly apiVersion: string;
+  readonly tenantManagerUrl: string;
+  readonly issuerUrl: string;
+  readonly identityHubUrl: string;
+  readonly tokenUrl: string;
+  readonly protocolBaseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly issuerContextId: string;
+  readonly issuerDid: string;
+}
