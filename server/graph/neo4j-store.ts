@@ -18,6 +18,7 @@ import {
   type Properties,
   type Relationship,
 } from "./model";
+import { GRAPH_LIMIT_DEFAULT } from "./contract";
 import { allocateQuota } from "./quota";
 import {
   bulkTimeout,
@@ -98,8 +99,6 @@ interface Neo4jOptions {
 /** each node's relationships out and in (edgesAmong starts from them) */
 type Degrees = Map<string, { outs: number; ins: number }>;
 
-/** the sample size the start-up reads once per layer (GRAPH_LIMIT_DEFAULT of the API, server/graph/service.ts) */
-const WARM_UP_LIMIT = 1000;
 /** the graph's size from which the start-up warms what the routes read (a tenth of 10,000 patients) */
 const WARM_UP_MIN_NODES = 25_000;
 /** an intent without its write mark this old is a write that never committed (longer than any write's retries) */
@@ -246,7 +245,7 @@ export async function createNeo4jGraphStore(
       ms,
     );
     for (const layers of [LAYERS, ...LAYERS.map((l) => [l])])
-      await sample(layers, WARM_UP_LIMIT, "warm-up", ms);
+      await sample(layers, GRAPH_LIMIT_DEFAULT, "warm-up", ms);
   }
 
   /**
