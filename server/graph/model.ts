@@ -97,6 +97,34 @@ export interface GraphResponse {
   };
 }
 
+/** a sample's answer: its nodes and edges, counted against the store's totals within `layers` */
+export function sampleAnswer(
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+  scope: {
+    layer: string;
+    layers: readonly Layer[];
+    counts: Record<string, number>;
+    totalEdges: number;
+    limit: number;
+  },
+): GraphResponse {
+  const totalNodes = scope.layers.reduce((s, l) => s + (scope.counts[l] ?? 0), 0);
+  return {
+    nodes,
+    edges,
+    meta: {
+      layer: scope.layer,
+      totalNodes,
+      totalEdges: scope.totalEdges,
+      returnedNodes: nodes.length,
+      returnedEdges: edges.length,
+      limit: scope.limit,
+      truncated: nodes.length < totalNodes,
+    },
+  };
+}
+
 /** the answer of an expansion: every node and edge reached is returned (the store bounded them by `limit`) */
 export function expansion(
   nodes: GraphNode[],

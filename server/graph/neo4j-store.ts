@@ -9,6 +9,7 @@ import {
   LAYERS,
   LAYER_LABELS,
   layerOfLabel,
+  sampleAnswer,
   UPPER_SNAKE_CASE,
   type EdgeRecord,
   type GraphEdge,
@@ -460,20 +461,7 @@ export async function createNeo4jGraphStore(
       degrees,
     );
     const totalEdges = await edgeTotal(layers);
-    const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
-    return {
-      nodes,
-      edges,
-      meta: {
-        layer: layerLabel,
-        totalNodes,
-        totalEdges,
-        returnedNodes: nodes.length,
-        returnedEdges: edges.length,
-        limit,
-        truncated: nodes.length < totalNodes,
-      },
-    };
+    return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
   }
 
   /** the calls themselves, unguarded: the start-up work uses them; everyone else goes through `store` below */

@@ -1,5 +1,5 @@
 import type { GraphEdge, GraphNode, GraphResponse, Layer, NodeRecord, Properties } from "./model";
-import { expansion, layerOfLabel } from "./model";
+import { expansion, layerOfLabel, sampleAnswer } from "./model";
 import { allocateQuota } from "./quota";
 
 /**
@@ -85,20 +85,8 @@ export async function sampleFrom(
     if (n > 0) for (const r of await q.nodesOfLayer(l, n)) nodes.push(toNode(r));
   }
   const edges = await q.edgesAmong(new Set(nodes.map((n) => n.id)));
-  const totalNodes = layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
-  return {
-    nodes,
-    edges,
-    meta: {
-      layer: layerLabel,
-      totalNodes,
-      totalEdges: await q.edgeCountWithin(layers),
-      returnedNodes: nodes.length,
-      returnedEdges: edges.length,
-      limit,
-      truncated: nodes.length < totalNodes,
-    },
-  };
+  const totalEdges = await q.edgeCountWithin(layers);
+  return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
 }
 
 /** nodes within `depth` hops of `start` (both directions), at most `limit`: one bounded query per hop (the new neighbours of the whole frontier, by id), then the edges among them */
