@@ -3,6 +3,7 @@ import type { Dataspace, DataspaceDeps } from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
 import { dataspaceRulesHarness, MGMT, type JsonBody } from "./dataspace-rules.support";
 import { callDataspace } from "../support/dataspace-call";
+import { encodedOnce } from "../../server/http/kept/encoded";
 
 /**
  * GET /api/participants, GET /api/transfers and GET /api/negotiations (the lists) are kept per set of
@@ -210,6 +211,10 @@ describe("one negotiation's and a provider catalogue's answers", () => {
       contractId: "agreement-1",
     });
     expect((await one(ds, "n-1")).body).toMatchObject({ state: "REQUESTED" });
+    // kept while the read cache's answer and the permit recorded for it are the same: encoded once
+    const kept = await ds.getNegotiation("pharmaco", "n-1");
+    expect(await ds.getNegotiation("pharmaco", "n-1")).toBe(kept);
+    expect(encodedOnce(kept)).toBeDefined();
 
     // no kept answer (a remote connector's default): each read shows the connector as it is now
     const fresh = await remote();
@@ -228,6 +233,8 @@ describe("one negotiation's and a provider catalogue's answers", () => {
     const fallback = await one(ds, String(bundled["@id"]));
     expect(fallback.status).toBe(200);
     expect(fallback.body).toEqual(bundled);
+    // the bundle's shared record, sent from bytes encoded once (no copy per request)
+    expect(encodedOnce(await ds.getNegotiation("pharmaco", String(bundled["@id"])))).toBeDefined();
     const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
     const missing = await one(strict, String(bundled["@id"]));
     expect(missing.status).toBe(404);
