@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Dataspace, DataspaceDeps } from "../../server/dataspace";
+import {
+  negotiationsAcross,
+  type Dataspace,
+  type DataspaceDeps,
+  type HeldNegotiation,
+} from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
 import { dataspaceRulesHarness, MGMT, type JsonBody } from "./dataspace-rules.support";
 import { callDataspace } from "../support/dataspace-call";
@@ -193,6 +198,35 @@ describe("the transfer and negotiation lists kept", () => {
     const n = await negotiations(strict);
     expect(n.status).toBe(502);
     expect(n.body.error).toBe("Failed to fetch negotiations");
+  });
+});
+
+describe("every participant's negotiations (the operator's list and home card)", () => {
+  function upstream(list: JsonBody[]) {
+    participantsUpstream({ value: "Alpha Klinik (tenant)" });
+    h.double.on("POST", `${MGMT}/alpha/contractnegotiations/request`, { reply: () => ({ json: list }) });
+  }
+  const held = (across: readonly HeldNegotiation[]) =>
+    across.map((x) => [x.participantId, x.negotiation["@id"]]);
+
+  it("are reused while every list is the same, and show a changed list at once", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream([{ "@id": "n-a", state: "FINALIZED" }]);
+    const across = await negotiationsAcross(ds);
+    expect(held(across)).toEqual([["alpha", "n-a"]]);
+    expect(await negotiationsAcross(ds)).toBe(across);
+    expect(Object.isFrozen(across)).toBe(true);
+
+    // without a kept answer, each read shows the connector as it is now
+    const fresh = await remote();
+    const live = [{ "@id": "n-a", state: "FINALIZED" }];
+    upstream(live);
+    expect(held(await negotiationsAcross(fresh))).toEqual([["alpha", "n-a"]]);
+    live.push({ "@id": "n-b", state: "REQUESTED" });
+    expect(held(await negotiationsAcross(fresh))).toEqual([
+      ["alpha", "n-a"],
+      ["alpha", "n-b"],
+    ]);
   });
 });
 
