@@ -267,8 +267,16 @@ describe("one negotiation's and a provider catalogue's answers", () => {
     const fallback = await one(ds, String(bundled["@id"]));
     expect(fallback.status).toBe(200);
     expect(fallback.body).toEqual(bundled);
-    // the bundle's shared record, sent from bytes encoded once (no copy per request)
+    // the bundle's shared record, sent from bytes encoded once (no copy per request); a transfer's too
     expect(encodedOnce(await ds.getNegotiation("pharmaco", String(bundled["@id"])))).toBeDefined();
+    const transfer = demo.sharedOf("pharmaco").transfers[0];
+    h.double.on("GET", `${MGMT}/pharmaco/transferprocesses/${transfer["@id"]}`, {
+      status: 404,
+      json: [{ message: "not found" }],
+    });
+    const t = await ds.getTransfer("pharmaco", String(transfer["@id"]));
+    expect(t).toEqual(transfer);
+    expect(encodedOnce(t)).toBeDefined();
     const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
     const missing = await one(strict, String(bundled["@id"]));
     expect(missing.status).toBe(404);
