@@ -1,3 +1,5 @@
+import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
+
 /** what it reads of the dataspace (server/dataspace/index.ts Dataspace) */
 interface DataspaceReads {
   listParticipants(): Promise<Record<string, unknown>[]>;
@@ -20,14 +22,15 @@ export interface HeldNegotiation {
  * space is held twice, once by each side's connector (as consumer and as provider), and listed so.
  * A participant whose negotiations cannot be read fails the whole, as one participant's list would.
  */
-export async function negotiationsAcross(ds: DataspaceReads): Promise<HeldNegotiation[]> {
-  const ids = (await ds.listParticipants())
-    .map((p) => String(p.participantId ?? p["@id"] ?? ""))
-    .filter(Boolean);
-  const lists = await Promise.all(
-    ids.map(async (participantId) =>
-      (await ds.listNegotiations(participantId)).map((negotiation) => ({ participantId, negotiation })),
-    ),
+export async function negotiationsAcross(ds: DataspaceReads): Promise<readonly HeldNegotiation[]> {
+  const participants = await ds.listParticipants();
+  const ids = participants.map((p) => String(p.participantId ?? p["@id"] ?? "")).filter(Boolean);
+  const lists = await Promise.all(ids.map((participantId) => ds.listNegotiations(participantId)));
+  // made once per set of lists (the kept answers of the participant and negotiation reads), frozen
+  return keptAcross(EVERYONE, [participants, ...lists], () =>
+    lists.flatMap((list, i) => list.map((negotiation) => ({ participantId: ids[i]!, negotiation }))),
   );
-  return lists.flat();
 }
+
+/** every participant's negotiations, kept by the identity of the lists they are made of (server/http/kept) */
+const keptAcross = /* @__PURE__ */ createKeptByInputs<readonly HeldNegotiation[]>(16);

@@ -2,7 +2,7 @@ import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfContext } from "./assets";
 import { organisationOfContext, permitMissing, type PermitRef } from "./permits";
 import { termsOfAsset, type AssetTerms } from "../dataspace-protocol";
-import { createKeptByInputs } from "../http/kept/kept";
+import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
 import { offeredRules, summariseCatalog } from "./catalog";
@@ -272,13 +272,22 @@ export async function getNegotiation(
   id: string,
 ): Promise<Record<string, unknown>> {
   try {
-    const live = withContractId(await rt.connector.getNegotiation(participantId, id));
+    const live = await rt.connector.getNegotiation(participantId, id);
     const permitId = await rt.contractPermits.byNegotiation(id);
-    return permitId ? { ...live, permitId } : live;
+    return await keptNegotiation(participantId, [live, permitId], () =>
+      permitId ? { ...withContractId(live), permitId } : withContractId(live),
+    );
   } catch (e) {
-    return structuredClone(bundledOr404(rt, participantId, id, e)); // the caller's own copy
+    // the bundle's shared, frozen record, as a kept value: encoded once (server/http/kept encoded.ts)
+    return deepFrozen(bundledOr404(rt, participantId, id, e));
   }
 }
+
+/**
+ * One negotiation as answered: kept, frozen (read it only), per the connector's answer as the read
+ * cache hands it out and the permit recorded for it, so that it is encoded once while both hold.
+ */
+const keptNegotiation = /* @__PURE__ */ createKeptByInputs<Record<string, unknown>>();
 
 /**
  * After the connector failed to answer one negotiation: the bundle's record of it when it is the

@@ -1,7 +1,7 @@
 import { ApiError, badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
 import { release } from "./release";
 import type { Disclosure } from "../dataspace-protocol";
-import { createKeptByInputs } from "../http/kept/kept";
+import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { describeUpstream, failureMessage, liveOrNull } from "./failures";
@@ -156,7 +156,8 @@ export async function getTransfer(
   try {
     return await rt.connector.getTransfer(participantId, id);
   } catch (e) {
-    return structuredClone(await demoTransferOr404(rt, participantId, id, e)); // the caller's own copy
+    // a shared, frozen record (or the store's own copy), as a kept value: encoded once (server/http/kept encoded.ts)
+    return deepFrozen(await demoTransferOr404(rt, participantId, id, e));
   }
 }
 

@@ -14,6 +14,7 @@
  */
 import { berlinDate } from "../access-body";
 import { organisationOf, type SessionUser } from "../auth/user";
+import type { Role } from "../auth/personas";
 import { LAYER_NAMES, LAYERS, type Layer, type GraphStore } from "../graph";
 import { callerKey, createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { accessBodyFrom, accessBodySignals, bounded } from "./access-body-signals";
@@ -142,8 +143,9 @@ export function createOverviewService(
     services?: unknown,
   ): Promise<Overview> {
     const persona = resolvePersona(user, personaParam);
+    const caller = callerKey("viewer", user);
     const [{ overview, kept }, fromLists] = await Promise.all([
-      keptForUser(user, personaParam, services),
+      keptForUser(user, personaParam, services, persona, caller),
       listSignals(persona, user, sourcesFrom(services), now()),
     ]);
     const merge = (): Overview => ({
@@ -153,19 +155,19 @@ export function createOverviewService(
     });
     if (!kept) return merge();
     // the whole answer kept per kept part and what the lists counted: encoded once at the edge
-    return keptAnswers(
-      { caller: callerKey("viewer", user), versions: [identityOf(overview)], args: [fromLists] },
-      async () => deepFrozen(merge()),
+    return keptAnswers({ caller, versions: [identityOf(overview)], args: [fromLists] }, async () =>
+      deepFrozen(merge()),
     );
   }
 
-  /** the graph's and the access body's part of the overview, kept per version of both */
+  /** the graph's and the access body's part of the overview, kept per version of both (`caller`: the user's viewer class) */
   async function keptForUser(
     user: SessionUser,
     personaParam: string | null,
-    services?: unknown,
+    services: unknown,
+    persona: Role,
+    caller: string,
   ): Promise<{ overview: Overview; kept: boolean }> {
-    const persona = resolvePersona(user, personaParam);
     const port = ACCESS_BODY_PERSONAS.includes(persona) ? accessBodyFrom(services) : undefined;
     let accessBodyVersion: string | number = "-";
     const notKept = async () => ({ overview: await build(user, personaParam, services), kept: false });
@@ -179,7 +181,7 @@ export function createOverviewService(
     }
     const at = now();
     const key = {
-      caller: callerKey("viewer", user),
+      caller,
       versions: [graph.version(), accessBodyVersion],
       args: [persona, isoDay(at), berlinDate(at), isoDay(new Date(at.getTime() + 90 * DAY))],
     };

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { Dataspace, DataspaceDeps } from "../../server/dataspace";
+import {
+  negotiationsAcross,
+  type Dataspace,
+  type DataspaceDeps,
+  type HeldNegotiation,
+} from "../../server/dataspace";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
 import { dataspaceRulesHarness, MGMT, type JsonBody } from "./dataspace-rules.support";
 import { callDataspace } from "../support/dataspace-call";
+import { encodedOnce } from "../../server/http/kept/encoded";
 
 /**
  * GET /api/participants, GET /api/transfers and GET /api/negotiations (the lists) are kept per set of
@@ -195,6 +201,35 @@ describe("the transfer and negotiation lists kept", () => {
   });
 });
 
+describe("every participant's negotiations (the operator's list and home card)", () => {
+  function upstream(list: JsonBody[]) {
+    participantsUpstream({ value: "Alpha Klinik (tenant)" });
+    h.double.on("POST", `${MGMT}/alpha/contractnegotiations/request`, { reply: () => ({ json: list }) });
+  }
+  const held = (across: readonly HeldNegotiation[]) =>
+    across.map((x) => [x.participantId, x.negotiation["@id"]]);
+
+  it("are reused while every list is the same, and show a changed list at once", async () => {
+    const ds = await remote({ readCacheMs: 60_000 });
+    upstream([{ "@id": "n-a", state: "FINALIZED" }]);
+    const across = await negotiationsAcross(ds);
+    expect(held(across)).toEqual([["alpha", "n-a"]]);
+    expect(await negotiationsAcross(ds)).toBe(across);
+    expect(Object.isFrozen(across)).toBe(true);
+
+    // without a kept answer, each read shows the connector as it is now
+    const fresh = await remote();
+    const live = [{ "@id": "n-a", state: "FINALIZED" }];
+    upstream(live);
+    expect(held(await negotiationsAcross(fresh))).toEqual([["alpha", "n-a"]]);
+    live.push({ "@id": "n-b", state: "REQUESTED" });
+    expect(held(await negotiationsAcross(fresh))).toEqual([
+      ["alpha", "n-a"],
+      ["alpha", "n-b"],
+    ]);
+  });
+});
+
 describe("one negotiation's and a provider catalogue's answers", () => {
   const one = (ds: Dataspace, id: string) =>
     callDataspace(ds, "GET /api/negotiations/:id", { params: { id }, query: { participantId: "pharmaco" } });
@@ -210,6 +245,10 @@ describe("one negotiation's and a provider catalogue's answers", () => {
       contractId: "agreement-1",
     });
     expect((await one(ds, "n-1")).body).toMatchObject({ state: "REQUESTED" });
+    // kept while the read cache's answer and the permit recorded for it are the same: encoded once
+    const kept = await ds.getNegotiation("pharmaco", "n-1");
+    expect(await ds.getNegotiation("pharmaco", "n-1")).toBe(kept);
+    expect(encodedOnce(kept)).toBeDefined();
 
     // no kept answer (a remote connector's default): each read shows the connector as it is now
     const fresh = await remote();
@@ -228,6 +267,16 @@ describe("one negotiation's and a provider catalogue's answers", () => {
     const fallback = await one(ds, String(bundled["@id"]));
     expect(fallback.status).toBe(200);
     expect(fallback.body).toEqual(bundled);
+    // the bundle's shared record, sent from bytes encoded once (no copy per request); a transfer's too
+    expect(encodedOnce(await ds.getNegotiation("pharmaco", String(bundled["@id"])))).toBeDefined();
+    const transfer = demo.sharedOf("pharmaco").transfers[0];
+    h.double.on("GET", `${MGMT}/pharmaco/transferprocesses/${transfer["@id"]}`, {
+      status: 404,
+      json: [{ message: "not found" }],
+    });
+    const t = await ds.getTransfer("pharmaco", String(transfer["@id"]));
+    expect(t).toEqual(transfer);
+    expect(encodedOnce(t)).toBeDefined();
     const strict = await h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500", DEMO_RECORDS: "off" });
     const missing = await one(strict, String(bundled["@id"]));
     expect(missing.status).toBe(404);

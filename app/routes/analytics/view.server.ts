@@ -1,0 +1,104 @@
+import type { AnalyticsDashboard } from "../../../server/analytics/service";
+import { createKeptByInputs, EVERYONE } from "../../../server/http/kept";
+import type { OdrlScope } from "../../types";
+import type { Datum } from "../../components/insight/charts";
+
+/**
+ * The analytics page's view of a dashboard as JSON text, made once per dashboard: the analytics
+ * service hands out the same frozen answer per graph version and scope (server/analytics/service.ts),
+ * and this keeps the view by that answer's identity (server/http/kept `createKeptByInputs`). The
+ * loader sends the text as one string, so Remix's serialisation of the loader data (turbo-stream)
+ * and the render cache's key (server/http/render-cache.ts) handle one value per request instead of
+ * the dashboard's few hundred, and the page carries only what it draws (docs/decisions/0084).
+ */
+/** what the page draws of a dashboard: its charts' data, the table's rows and the notes, nothing else */
+export interface AnalyticsView {
+  ageReferenceDate: string;
+  totals: AnalyticsDashboard["totals"];
+  conditions: Datum[];
+  drugs: Datum[];
+  gender: Datum[];
+  holders: Datum[];
+  ageBands: Datum[];
+  measurements: {
+    code: string;
+    display: string;
+    persons: number | null;
+    suppressed: boolean;
+    displayPersons: string;
+    rows: number | null;
+    mean: number | null;
+    sd: number | null;
+    unit: string | null;
+    aboveRange: number | null;
+    belowRange: number | null;
+  }[];
+  scope: OdrlScope;
+  source: string;
+  notes: string[];
+  graphVersion: number;
+  cache: { hit: boolean; builtMs: number };
+}
+
+const keptViews = createKeptByInputs<string>(64);
+
+/**
+ * The caller class of the key is everyone: the view is a function of the dashboard alone, and the
+ * dashboard is kept per the caller's scope (its identity differs between scopes).
+ */
+export const analyticsViewText = (d: AnalyticsDashboard): Promise<string> =>
+  keptViews(EVERYONE, [d], () => JSON.stringify(analyticsView(d)));
+
+export function analyticsView(d: AnalyticsDashboard): AnalyticsView {
+  const top = (list: AnalyticsDashboard["topConditions"]) =>
+    list.map((t) => ({
+      key: t.code,
+      label: t.display,
+      note: `${t.system} ${t.code}`,
+      value: t.persons,
+      suppressed: t.suppressed,
+      display: t.display_persons,
+    }));
+  const counts = <C extends AnalyticsDashboard["gender"][number]>(list: C[], label: (c: C) => string) =>
+    list.map((c) => ({
+      key: c.key,
+      label: label(c),
+      value: c.count,
+      suppressed: c.suppressed,
+      display: c.display,
+    }));
+  return {
+    ageReferenceDate: d.ageReferenceDate,
+    totals: d.totals,
+    conditions: top(d.topConditions),
+    drugs: top(d.topDrugs),
+    gender: counts(d.gender, (g) => GENDER_LABEL[g.key] ?? g.key),
+    holders: counts(d.holders, (h) => h.name),
+    ageBands: counts(d.ageBands, (a) => a.key),
+    measurements: d.topMeasurements.map((m) => ({
+      code: m.code,
+      display: m.display,
+      persons: m.persons,
+      suppressed: m.suppressed,
+      displayPersons: m.display_persons,
+      rows: m.rows,
+      mean: m.mean,
+      sd: m.sd,
+      unit: m.unit,
+      aboveRange: m.aboveRange,
+      belowRange: m.belowRange,
+    })),
+    scope: d.scope,
+    source: d.source,
+    notes: d.notes,
+    graphVersion: d.graphVersion,
+    cache: { hit: d.cache.hit, builtMs: d.cache.builtMs },
+  };
+}
+
+const GENDER_LABEL: Record<string, string> = {
+  female: "Female",
+  male: "Male",
+  other: "Other",
+  unknown: "Unknown",
+};
