@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
+import { claimLabel } from "../../components/ui/labels";
 import { ACTIONS, DataTable } from "../../components/route-kit/DataTable";
 import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           issuanceDate: c.issuanceDate,
           subject: Object.entries(c.credentialSubject)
             .filter(([k]) => k !== "id")
-            .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`),
+            .map(([k, v]) => claimLabel(k, v)),
           status: c.status,
           reason: c.verification.reason,
           checks: Object.entries(c.verification.checks).map(([k, v]) => ({
