@@ -264,6 +264,14 @@ for (const persona of PERSONAS) {
     for (const path of [...new Set(views)]) {
       await page.goto(path);
       const text = await readable(page, path === "/tasks" ? TASK_TITLES : null);
+      // a time of day always says its zone ("08:01:03 UTC", "14:00 Europe/Berlin"); the issue saw both, unlabelled
+      for (const m of text.matchAll(
+        /\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?![\d:])((?:Z|[+-]\d{2}:?\d{2})\b|\s*(?:UTC|CES?T|GMT|Europe\/\w+))?/g,
+      ))
+        if (!m[1])
+          problems.push(
+            `${path}: a time without its zone in "${text.slice(Math.max(0, m.index - 40), m.index + 20).replace(/\s+/g, " ")}"`,
+          );
       for (const [what, re] of IDENTIFIERS) {
         const line = text.split("\n").find((l) => re.test(l));
         if (line)

@@ -42,7 +42,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           checks: Object.entries(c.verification.checks).map(([k, v]) => ({
             name: k,
             ok: v.ok,
-            detail: v.detail,
+            // "valid until 2027-11-29T21:48:25.342Z" reads as every time on the page does
+            detail: v.detail.replace(/\b\d{4}-\d{2}-\d{2}T[\d:.]+Z\b/g, (iso) => formatDateTime(iso)),
           })),
           checkedAt: c.verification.checkedAt,
         }))
