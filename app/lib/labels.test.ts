@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { PURPOSES } from "../../server/access-body/periods";
 import {
   actorLabel,
+  claimLabel,
+  odrlActionLabel,
+  transferTypeLabel,
   looksRaw,
   purposeLabel,
   roleLabel,
@@ -53,6 +56,24 @@ describe("the label catalogue", () => {
     for (const v of ["awaitingPermit", "HDAB_AUTHORITY", "healthCareAndMedicinalProductSafety", "GRANTED_X"])
       expect(looksRaw(v)).toBe(true);
     for (const v of [stateLabel("awaitingPermit"), roleLabel("HDAB_AUTHORITY"), "L4 · OMOP CDM v5.4"])
+      expect(looksRaw(v)).toBe(false);
+  });
+
+  // issue 40, re-checked 29 Nov: a credential's claims, ODRL actions and transfer types read raw
+  it("names a credential's claims, ODRL actions and transfer types in words", () => {
+    expect(claimLabel("ehdsParticipantType", "DATA_HOLDER")).toBe("EHDS participant type: Data holder");
+    expect(claimLabel("ehdsParticipantType", "HDAB")).toBe("EHDS participant type: Health data access body");
+    expect(claimLabel("memberOf", "European Health Data Space")).toBe(
+      "Member of: European Health Data Space",
+    );
+    expect(claimLabel("organisation", "AlphaKlinik Berlin")).toBe("Organisation: AlphaKlinik Berlin");
+    expect(odrlActionLabel("ehds:reIdentify")).toBe("re-identifying people");
+    expect(odrlActionLabel("anonymize")).toBe("anonymise");
+    expect(odrlActionLabel("odrl:distribute")).toBe("distribute");
+    expect(transferTypeLabel("HttpData-PULL")).toBe("HTTP pull");
+    expect(transferTypeLabel("HttpData-PUSH")).toBe("HTTP push");
+    expect(transferTypeLabel("")).toBe("");
+    for (const v of [claimLabel("ehdsParticipantType", "DATA_USER"), odrlActionLabel("ehds:reIdentify")])
       expect(looksRaw(v)).toBe(false);
   });
 });

@@ -415,6 +415,27 @@ describe("paraphrases of the suggested questions", () => {
     ["Number of patients on atorvastatin", "drug-count", { drug: "83367" }],
     ["How many asthmatics are there?", "condition-count", { condition: "195967001" }],
     ["Count the patients with asthma", "condition-count", { condition: "195967001" }],
+    // rewordings tried in the browser on 29 Nov (evening), not written with the matcher in view
+    [
+      "Does ciprofloxacin cause tendon rupture in UTI patients?",
+      "pharmacovigilance",
+      { outcome: RUPTURE, drug: CIPRO, condition: UTI },
+    ],
+    [
+      "How many patients on metformin have type 2 diabetes?",
+      "condition-drug-count",
+      { condition: T2D, drug: "6809" },
+    ],
+    ["Mean HbA1c in type 2 diabetes?", "measurement-by-condition", { measurement: "4548-4", condition: T2D }],
+    [
+      "Among patients taking warfarin, what is the mean INR?",
+      "measurement-by-drug",
+      { measurement: "6301-6", drug: "11289" },
+    ],
+    ["Which drugs are given for hypertension?", "drugs-for-condition", { condition: "38341003" }],
+    ["Which diseases co-occur with heart failure?", "comorbidities", { condition: HF }],
+    ["Gender split of osteoporosis patients", "gender-distribution", { condition: "64859006" }],
+    ["What is the age of heart failure patients?", "age-distribution", { condition: HF }],
   ];
 
   it("matches every rewording to its template, with the same codes", async () => {

@@ -66,7 +66,7 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
       case "connector":
         return timed(async (signal) => {
           const contexts = await rt().connector.listParticipantContexts(signal);
-          return `${contexts.length} participant contexts (${contexts.filter((c) => c.state === "ACTIVATED").length} ACTIVATED)`;
+          return `${contexts.length} participant contexts (${contexts.filter((c) => c.state === "ACTIVATED").length} activated)`;
         });
       case "tenant-manager": {
         const tm = rt().tenantManager;

@@ -94,7 +94,7 @@ describe("components and topology from the last round of probes", () => {
     const { operator, oidc } = await setup();
     double.on("GET", CONTEXTS, { json: contexts(2) });
     const list = await operator.components();
-    expect(observedOf(list.value, "connector")).toBe("2 participant contexts (2 ACTIVATED)");
+    expect(observedOf(list.value, "connector")).toBe("2 participant contexts (2 activated)");
     const topology = await operator.topology();
     // the topology is the one drawn the way the route always drew it, from the same round
     expect(topology.value).toEqual(topologyOf(list.value, topology.value.meta.checkedAt, false));
@@ -110,7 +110,7 @@ describe("components and topology from the last round of probes", () => {
     const t0 = new Date().toISOString();
     await operator.restart("connector", { oidc }, "admin");
     const after = await operator.components();
-    expect(observedOf(after.value, "connector")).toBe("3 participant contexts (3 ACTIVATED)");
+    expect(observedOf(after.value, "connector")).toBe("3 participant contexts (3 activated)");
     for (const c of after.value) expect(c.checkedAt >= t0, c.name).toBe(true);
     expect((await operator.topology()).value.meta.checkedAt >= t0).toBe(true);
 

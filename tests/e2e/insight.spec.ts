@@ -41,7 +41,7 @@ test("researcher asks the pharmacovigilance question and sees the answer", async
   const scope = page.getByTestId("scope");
   await expect(scope).toContainText("k = 5");
   await expect(scope).toContainText("aggregate only");
-  await expect(scope).toContainText("prohibited: reIdentify");
+  await expect(scope).toContainText("prohibited: re-identifying people");
   // with 200 patients the exposed group is small: its outcome count is suppressed, never shown
   await expect(table.getByTestId("suppressed-cell").first()).toHaveText("<5");
   await expect(page).toHaveURL(/\/ask\?q=Is\+tendon\+rupture/);

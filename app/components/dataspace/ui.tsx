@@ -2,7 +2,7 @@ import { Form, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { formatDate } from "../ui/format";
-import { stateLabel } from "../ui/labels";
+import { roleLabel, stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
 import { AppNavLink } from "../ui/app-link";
 
@@ -72,7 +72,7 @@ export function ParticipantPicker({
           {acting.choices.map((c) => (
             <option key={c.participantId} value={c.participantId}>
               {c.displayName}
-              {c.role ? ` (${c.role.replaceAll("_", " ").toLowerCase()})` : ""}
+              {c.role ? ` (${roleLabel(c.role)})` : ""}
             </option>
           ))}
         </select>
@@ -156,8 +156,6 @@ export function formatStamp(ms: number | null | undefined): string {
 export function shortId(id: string): string {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id) ? `${id.slice(0, 8)}…` : id;
 }
-
-export const roleLabel = (role: string) => (role ? role.replaceAll("_", " ").toLowerCase() : "");
 
 /** `?participant=` for admins' links, so that a detail opens in the context it was listed in */
 export function participantQuery(acting: { canChoose: boolean; participantId: string | null }): string {

@@ -1,6 +1,6 @@
 import type { OdrlScope } from "../../types";
 import { Badge } from "../ui/Badge";
-import { roleLabel, withPurposeNames } from "../ui/labels";
+import { odrlActionLabel, roleLabel, withPurposeNames } from "../ui/labels";
 
 /** The caller's ODRL scope as an answer applied it. */
 export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; title?: string }) {
@@ -17,7 +17,7 @@ export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; 
         )}
         {scope.prohibitions.map((p) => (
           <Badge key={p} tone="danger">
-            prohibited: {p.replace(/^ehds:/, "")}
+            prohibited: {odrlActionLabel(p)}
           </Badge>
         ))}
       </div>
@@ -29,7 +29,10 @@ export function ScopePanel({ scope, title = "Your scope" }: { scope: OdrlScope; 
       {scope.policies.length ? (
         <p className="muted small">
           From ODRL {scope.policies.map((p) => `${p.type} ${p.id}`).join(", ")}
-          {scope.obligations.length ? `; obligations: ${scope.obligations.join(", ")}` : ""}.
+          {scope.obligations.length
+            ? `; obligations: ${scope.obligations.map(odrlActionLabel).join(", ")}`
+            : ""}
+          .
         </p>
       ) : null}
     </aside>

@@ -105,6 +105,41 @@ export function purposeLabel(value: string | null | undefined): string {
   return words(value);
 }
 
+/**
+ * An ODRL action of a policy's prohibition or obligation ("ehds:reIdentify", "odrl:anonymize") as a
+ * person reads it: "re-identifying people", "anonymise".
+ */
+const ODRL_ACTIONS: Record<string, string> = {
+  reIdentify: "re-identifying people",
+  anonymize: "anonymise",
+};
+
+export function odrlActionLabel(action: string): string {
+  const bare = action.replace(/^[a-z]+:/, "");
+  return ODRL_ACTIONS[bare] ?? words(bare).toLowerCase();
+}
+
+/** a transfer's type as the connector names it ("HttpData-PULL") in words: "HTTP pull" */
+export function transferTypeLabel(type: string | null | undefined): string {
+  if (!type) return "";
+  const m = /^HttpData-(PULL|PUSH)$/i.exec(type);
+  return m ? `HTTP ${m[1].toLowerCase()}` : words(type);
+}
+
+/** the claims of a verifiable credential whose names are not words ("ehdsParticipantType") */
+const CLAIM_NAMES: Record<string, string> = { ehdsParticipantType: "EHDS participant type" };
+
+/** one claim of a credential: "EHDS participant type: Data holder" (never "ehdsParticipantType: DATA_HOLDER") */
+export function claimLabel(name: string, value: unknown): string {
+  const shown =
+    typeof value === "string"
+      ? /^[A-Z][A-Z_]+$/.test(value)
+        ? roleLabel(value)
+        : value
+      : JSON.stringify(value);
+  return `${CLAIM_NAMES[name] ?? words(name)}: ${shown}`;
+}
+
 export function layerLabel(layer: string): string {
   return LAYER_LABELS[layer] ?? words(layer);
 }

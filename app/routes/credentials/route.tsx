@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { failure, GovNav, Outcome, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime } from "../../components/ui/format";
+import { claimLabel } from "../../components/ui/labels";
 import { ACTIONS, DataTable } from "../../components/route-kit/DataTable";
 import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
@@ -35,13 +36,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           issuanceDate: c.issuanceDate,
           subject: Object.entries(c.credentialSubject)
             .filter(([k]) => k !== "id")
-            .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`),
+            .map(([k, v]) => claimLabel(k, v)),
           status: c.status,
           reason: c.verification.reason,
           checks: Object.entries(c.verification.checks).map(([k, v]) => ({
             name: k,
             ok: v.ok,
-            detail: v.detail,
+            // "valid until 2027-11-29T21:48:25.342Z" reads as every time on the page does
+            detail: v.detail.replace(/\b\d{4}-\d{2}-\d{2}T[\d:.]+Z\b/g, (iso) => formatDateTime(iso)),
           })),
           checkedAt: c.verification.checkedAt,
         }))

@@ -8,8 +8,8 @@ import {
   ErrorNotice,
   ParticipantPicker,
   participantQuery,
-  roleLabel,
 } from "../../components/dataspace/ui";
+import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
@@ -126,7 +126,14 @@ export default function DataspaceOverview() {
         <p className="notice" data-testid="dataspace-mode">
           <strong>Embedded development dataspace.</strong> This server runs its own connector, tenant manager
           and issuer on loopback for development and demonstration; a production deployment points at a real
-          connector (<code>CONNECTOR_MANAGEMENT_URL</code>).
+          connector
+          {d.acting.canChoose ? (
+            <>
+              {" "}
+              (<code>CONNECTOR_MANAGEMENT_URL</code>)
+            </>
+          ) : null}
+          .
         </p>
       ) : null}
       {d.acting.canChoose ? <ParticipantPicker acting={d.acting} label="Show participant" /> : null}

@@ -77,7 +77,7 @@ export default function Eehrxf() {
                             {p.elements.map((e) => (
                               <tr key={e.path}>
                                 <td className="small">
-                                  {e.path}{" "}
+                                  <code>{e.path}</code>{" "}
                                   {e.required ? (
                                     <Badge tone="info">required</Badge>
                                   ) : (

@@ -16,8 +16,8 @@ import {
   ParticipantPicker,
   formatStamp,
   participantQuery,
-  roleLabel,
 } from "../../components/dataspace/ui";
+import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";

@@ -25,9 +25,9 @@ import {
   ErrorNotice,
   StateBadge,
   formatTime,
-  roleLabel,
   usePolledFetcher,
 } from "../../components/dataspace/ui";
+import { roleLabel } from "../../components/ui/labels";
 import { plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ONBOARDING_ROLES, STAFF_ROLES } from "../../lib/access.server";
@@ -204,7 +204,7 @@ export default function Onboarding() {
             <h2 id="onboard-title">Onboard a participant</h2>
             <p className="muted small">
               The tenant manager creates a tenant and a participant profile; provisioning gives the
-              participant a DID, keys and an ACTIVATED connector context, and the issuer a membership
+              participant a DID, keys and an activated connector context, and the issuer a membership
               credential.
             </p>
             <div className="ds-form-grid">

@@ -15,6 +15,7 @@ import {
 } from "../../components/dataspace/ui";
 import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
+import { stateLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -148,7 +149,7 @@ export default function Tasks() {
             <option value="">Any state</option>
             {facets.states.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {stateLabel(s)}
               </option>
             ))}
           </select>

@@ -21,7 +21,7 @@ import {
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
-import { stateLabel } from "../../components/ui/labels";
+import { stateLabel, transferTypeLabel } from "../../components/ui/labels";
 import { ConnectorRecord, reachedOf, StatesSeen, type Seen } from "../../components/route-kit/live-record";
 import { FieldRow } from "../../components/route-kit/FieldRow";
 
@@ -136,7 +136,7 @@ function TransferView({
           </h1>
           <p className="lead">
             from <strong>{t.counterPartyName}</strong> to {acting.displayName} ·{" "}
-            {t.transferType || "transfer"}
+            {transferTypeLabel(t.transferType) || "transfer"}
           </p>
         </div>
         <div className="ds-head-state">

@@ -35,7 +35,7 @@ import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { useRef } from "react";
 import { AppLink } from "../../components/ui/app-link";
-import { stateLabel } from "../../components/ui/labels";
+import { stateLabel, transferTypeLabel } from "../../components/ui/labels";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
 
@@ -229,7 +229,7 @@ export default function Transfers() {
                     <StatePipeline kind="transfer" state={t.state} compact />
                   </div>
                 </td>
-                <td className="small">{t.transferType}</td>
+                <td className="small">{transferTypeLabel(t.transferType)}</td>
                 <td className="small nowrap">{formatStamp(t.stateTimestamp ?? t.createdAt)}</td>
               </tr>
             ))}

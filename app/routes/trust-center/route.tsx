@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatDateTime, formatNumber, plural } from "../../components/ui/format";
-import { purposeLabel, stateLabel } from "../../components/ui/labels";
+import { odrlActionLabel, purposeLabel, stateLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { TRUST_CENTER_ROLES } from "../../lib/access.server";
 import { DataTable, num } from "../../components/route-kit/DataTable";
@@ -21,6 +21,9 @@ const RECOGNITION_TONE = { recognised: "ok", pending: "warn", suspended: "danger
 export default function TrustCenter() {
   const { view: v, admin } = useLoaderData<typeof loader>();
   const countries = [...new Set(v.mutualRecognition.agreements.flatMap((a) => [a.from, a.to]))].sort();
+  // a linkage names its datasets by id: read as their titles, as the table above them
+  const datasetTitle = (id: string) =>
+    v.pseudonymResolution.datasets.find((d) => d.datasetId === id)?.title ?? id;
   const rec = (from: string, to: string) =>
     v.mutualRecognition.agreements.find((a) => a.from === from && a.to === to);
   return (
@@ -106,8 +109,8 @@ export default function TrustCenter() {
                   <summary>output policy</summary>
                   <p className="gov-policy-text">
                     {s.outputPolicy.suppression}; {s.outputPolicy.review}. Prohibited:{" "}
-                    {s.outputPolicy.prohibited.join(", ")}. Obligations:{" "}
-                    {s.outputPolicy.obligations.join(", ")}.
+                    {s.outputPolicy.prohibited.map(odrlActionLabel).join(", ")}. Obligations:{" "}
+                    {s.outputPolicy.obligations.map(odrlActionLabel).join(", ")}.
                   </p>
                 </details>
               </td>
@@ -145,7 +148,7 @@ export default function TrustCenter() {
           <ul className="gov-linkages" data-testid="linkages">
             {v.pseudonymResolution.linkages.map((l) => (
               <li key={l.id}>
-                <strong>{l.dataUser}</strong>: {l.datasets.join(" × ")} —{" "}
+                <strong>{l.dataUser}</strong>: {l.datasets.map(datasetTitle).join(" × ")} —{" "}
                 {l.suppressed ? (
                   <Badge tone="warn">{`fewer than ${v.k} linked (suppressed)`}</Badge>
                 ) : (
