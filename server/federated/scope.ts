@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
+import { rules } from "../policies";
 
 const texts = z.array(z.string());
 /** the caller's scope as the insight answers state it */
@@ -36,22 +37,9 @@ export function isSupervisory(user: Pick<SessionUser, "roles">): boolean {
 }
 
 function actions(raw: unknown): string[] {
-  let v: unknown = raw;
-  if (typeof raw === "string") {
-    try {
-      v = JSON.parse(raw);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(v)) return [];
-  return v
-    .map((r) =>
-      typeof r === "object" && r && typeof (r as { action?: unknown }).action === "string"
-        ? (r as { action: string }).action
-        : null,
-    )
-    .filter((a): a is string => !!a);
+  return rules(raw)
+    .map((r) => r.action)
+    .filter((a): a is string => typeof a === "string" && a !== "");
 }
 
 function primaryRole(user: Pick<SessionUser, "roles">): string {
