@@ -14,7 +14,7 @@ import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
-import { rules } from "../policies";
+import { ruleActions } from "../policies";
 
 const texts = z.array(z.string());
 /** the caller's scope as the insight answers state it */
@@ -34,12 +34,6 @@ const EXEMPT_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;
 
 export function isSupervisory(user: Pick<SessionUser, "roles">): boolean {
   return user.roles.some((r) => (EXEMPT_ROLES as readonly string[]).includes(r));
-}
-
-function actions(raw: unknown): string[] {
-  return rules(raw)
-    .map((r) => r.action)
-    .filter((a): a is string => typeof a === "string" && a !== "");
 }
 
 function primaryRole(user: Pick<SessionUser, "roles">): string {
@@ -97,8 +91,8 @@ function scopeOf(
   const obligations = new Set<string>();
   const purposes = new Set<string>();
   for (const p of policies) {
-    for (const a of actions(p.properties.prohibition)) prohibitions.add(a);
-    for (const a of actions(p.properties.obligation)) obligations.add(a);
+    for (const a of ruleActions(p.properties.prohibition)) prohibitions.add(a);
+    for (const a of ruleActions(p.properties.obligation)) obligations.add(a);
     if (str(p.properties.policyType) === "Agreement")
       for (const x of (str(p.properties.purpose) ?? "").split(/\s+/).filter(Boolean)) purposes.add(x);
   }

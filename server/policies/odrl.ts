@@ -174,6 +174,13 @@ export function rules(raw: unknown): Record<string, unknown>[] {
     : [];
 }
 
+/** the actions a policy node's rule list names (the rules whose action is a text) */
+export function ruleActions(raw: unknown): string[] {
+  return rules(raw)
+    .map((r) => r.action)
+    .filter((a): a is string => typeof a === "string" && a !== "");
+}
+
 /** `odrl:use`, `http://www.w3.org/ns/odrl/2/use` → `use`; other prefixed terms and IRIs stay as they are. */
 export function localTerm(value: string): string {
   if (value.startsWith("odrl:")) return value.slice(5);

@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { GraphNode, GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { Relational } from "../storage/relational";
+import { ruleActions } from "../policies";
 
 /**
  * The trust center view (GET /api/trust-center), for trust-center operators:
@@ -145,18 +146,6 @@ const COUNTRY_NAMES: Record<string, string> = {
 };
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-function actions(raw: unknown): string[] {
-  try {
-    const v: unknown = typeof raw === "string" ? JSON.parse(raw) : raw;
-    return Array.isArray(v)
-      ? v
-          .map((r) => (r && typeof r === "object" ? String((r as { action?: unknown }).action ?? "") : ""))
-          .filter(Boolean)
-      : [];
-  } catch {
-    return [];
-  }
-}
 
 /** the change-feed topic of the trust_centers and trust_recognitions rows (bumped in the transaction of every write) */
 export const TRUST_CENTER_TOPIC = "trust-centers";
@@ -269,8 +258,8 @@ export async function createTrustCenterService(deps: {
         for (const p of (
           await graph.relationships({ id: c.id, types: ["HAS_POLICY"], direction: "out", limit: 5 })
         ).map((r) => r.node)) {
-          for (const x of actions(p.properties.prohibition)) prohibited.add(x);
-          for (const x of actions(p.properties.obligation)) obligations.add(x);
+          for (const x of ruleActions(p.properties.prohibition)) prohibited.add(x);
+          for (const x of ruleActions(p.properties.obligation)) obligations.add(x);
         }
       }
       permits.push({
