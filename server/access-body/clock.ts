@@ -19,8 +19,6 @@ import { invalidField } from "../http/field-errors";
  */
 
 export const clockState = z.enum(CLOCK.states);
-export type ClockState = z.infer<typeof clockState>;
-
 const clockPause = z.object({
   from: z.string().describe("the instant the pause began"),
   fromDate: z.string().describe("the Berlin date the pause began"),

@@ -21,11 +21,6 @@ import { createRecordViews } from "./views";
  * shared context (context.ts) and views (views.ts).
  */
 
-export type { AccessBodyDeps, Rec } from "./context";
-export { ACCESS_BODY, SYSTEM, actorOf, isOverseer, orgDid, orgSlug } from "./actors";
-export { MIN_CELL } from "./data-requests";
-export type { QueueItem } from "./queue";
-
 export async function createAccessBodyService(deps: AccessBodyDeps) {
   const ctx = await createAccessBodyContext(deps);
   const views = createRecordViews(ctx);

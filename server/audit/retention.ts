@@ -152,26 +152,6 @@ export const purgeReport = z.object({
 });
 export type PurgeReport = z.infer<typeof purgeReport>;
 
-export interface RetentionService {
-  list(now?: Date): Promise<RetentionRow[]>;
-  get(kind: string, now?: Date): Promise<RetentionRow>;
-  set(kind: string, days: number, actor: string, now?: Date): Promise<RetentionRow>;
-  /** removes every entry older than its kind's period (tombstones keep the chain verifiable) */
-  purge(actor: string, now?: Date): Promise<PurgeReport>;
-  /** purges when the last purge is more than a day old; cheap otherwise */
-  purgeIfDue(now?: Date): Promise<PurgeReport | null>;
-  lastPurge(): Promise<string | null>;
-  /**
-   * What GET /api/admin/audit/retention answers (`kind`: that kind's row, else every kind with the
-   * rules and the last purge), and until when it holds with no write in between: each kind's `due`
-   * count changes when its oldest entry not yet due passes its period (ms since the epoch).
-   */
-  answer(
-    kind: string | undefined,
-    now?: Date,
-  ): Promise<{ value: RetentionRow | z.infer<typeof retentionOverview>; until: number }>;
-}
-
 export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 export function parseRetentionInput(body: Record<string, unknown>): { kind: string; days: number } {
@@ -189,7 +169,7 @@ export function parseRetentionInput(body: Record<string, unknown>): { kind: stri
   return { kind, days };
 }
 
-export async function createRetentionService(rel: Relational, audit: AuditLog): Promise<RetentionService> {
+export async function createRetentionService(rel: Relational, audit: AuditLog) {
   await rel.migrate("audit-retention-1", async (m) => {
     await m.schema
       .createTable("audit_retention")
@@ -325,10 +305,10 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
 
   return {
     list: async (now = new Date()) => (await rows(now)).rows,
-    async get(kind, now = new Date()) {
+    async get(kind: string, now = new Date()) {
       return (await rows(now, [kind])).rows.find((r) => r.kind === kind)!;
     },
-    async set(kind, days, actor, now = new Date()) {
+    async set(kind: string, days: number, actor: string, now = new Date()) {
       const rule = ruleFor(kind);
       if (days < rule.minimumDays) {
         const message = `Retention for ${kind} cannot be shorter than ${rule.minimumDays} days (${rule.basis})`;
@@ -359,7 +339,9 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
       });
       return (await rows(now)).rows.find((r) => r.kind === kind)!;
     },
-    purge: (actor, now = new Date()) => purge(actor, now),
+    /** removes every entry older than its kind's period (tombstones keep the chain verifiable) */
+    purge: (actor: string, now = new Date()) => purge(actor, now),
+    /** purges when the last purge is more than a day old; cheap otherwise */
     async purgeIfDue(now = new Date()) {
       const version = await audit.version();
       const last = lastSeen?.version === version ? lastSeen.last : await getState("last-purge");
@@ -368,7 +350,12 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
       return purge("system", now);
     },
     lastPurge,
-    async answer(kind, now = new Date()) {
+    /**
+     * What GET /api/admin/audit/retention answers (`kind`: that kind's row, else every kind with the
+     * rules and the last purge), and until when it holds with no write in between: each kind's `due`
+     * count changes when its oldest entry not yet due passes its period (ms since the epoch).
+     */
+    async answer(kind: string | undefined, now = new Date()) {
       if (kind) {
         const { rows: all, until } = await rows(now, [kind]);
         return { value: all.find((r) => r.kind === kind)!, until };
@@ -386,3 +373,5 @@ export async function createRetentionService(rel: Relational, audit: AuditLog): 
     },
   };
 }
+
+export type RetentionService = Awaited<ReturnType<typeof createRetentionService>>;

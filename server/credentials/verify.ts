@@ -14,8 +14,6 @@ import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWT
  */
 
 const verificationCheck = z.object({ ok: z.boolean(), detail: z.string() });
-export type VerificationCheck = z.infer<typeof verificationCheck>;
-
 /** a credential's verification, as each listed credential carries it */
 export const credentialVerification = z.object({
   verified: z.boolean(),

@@ -280,7 +280,6 @@ export function createDevWallet(d: DevWalletDeps) {
     inspect,
     present,
     decline,
-    holderPublicJwk: async () => (await holder()).publicJwk,
     /** the link of the wallet page for a request (same-device flow) */
     pageFor: (walletLink: string) => `/wallet?request=${encodeURIComponent(walletLink)}`,
   };

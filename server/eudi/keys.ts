@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { createKept, EVERYONE } from "../http/kept";
 import type { Relational } from "../storage/relational";
-import { keepSecret, readKept } from "../storage/secrets";
+import { ensureKeptTable, keepSecret, readKept } from "../storage/secrets";
 import { publicOnly } from "./sd-jwt";
 
 /**
@@ -17,15 +17,8 @@ export interface StoredKeyPair {
 }
 
 export async function createKeyStore(rel: Relational) {
-  await rel.migrate("eudi-keys-1", async (m) => {
-    await m.schema
-      .createTable("eudi_keys")
-      .addColumn("name", "text", (c) => c.primaryKey())
-      .addColumn("private_jwk", "text", (c) => c.notNull())
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-  });
   const EUDI_KEYS = { table: "eudi_keys", column: "private_jwk" };
+  await ensureKeptTable(rel, "eudi-keys-1", EUDI_KEYS);
   const kept = createKept<StoredKeyPair>({ max: 100 });
 
   async function load(name: string): Promise<StoredKeyPair> {

@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
+import { ruleActions } from "../policies";
 
 const texts = z.array(z.string());
 /** the caller's scope as the insight answers state it */
@@ -33,25 +34,6 @@ const EXEMPT_ROLES = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN"] as const;
 
 export function isSupervisory(user: Pick<SessionUser, "roles">): boolean {
   return user.roles.some((r) => (EXEMPT_ROLES as readonly string[]).includes(r));
-}
-
-function actions(raw: unknown): string[] {
-  let v: unknown = raw;
-  if (typeof raw === "string") {
-    try {
-      v = JSON.parse(raw);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(v)) return [];
-  return v
-    .map((r) =>
-      typeof r === "object" && r && typeof (r as { action?: unknown }).action === "string"
-        ? (r as { action: string }).action
-        : null,
-    )
-    .filter((a): a is string => !!a);
 }
 
 function primaryRole(user: Pick<SessionUser, "roles">): string {
@@ -109,8 +91,8 @@ function scopeOf(
   const obligations = new Set<string>();
   const purposes = new Set<string>();
   for (const p of policies) {
-    for (const a of actions(p.properties.prohibition)) prohibitions.add(a);
-    for (const a of actions(p.properties.obligation)) obligations.add(a);
+    for (const a of ruleActions(p.properties.prohibition)) prohibitions.add(a);
+    for (const a of ruleActions(p.properties.obligation)) obligations.add(a);
     if (str(p.properties.policyType) === "Agreement")
       for (const x of (str(p.properties.purpose) ?? "").split(/\s+/).filter(Boolean)) purposes.add(x);
   }

@@ -55,3 +55,12 @@ export function contextOfDspAddress(ctx: LocalContext, address: string): Partici
 
 export const participantByDid = (ctx: LocalContext, did: string) =>
   ctx.store.list<ParticipantRecord>("participants").find((p) => p.identity === did);
+
+/** A state change of a negotiation or transfer process: `save` of the record in `state` (with `extra`), stamped now. */
+export const transitionBy =
+  <T extends { state: string; stateTimestamp: number }>(save: (ctx: LocalContext, r: T) => void) =>
+  (ctx: LocalContext, r: T, state: T["state"], extra: Partial<T> = {}): T => {
+    const next = { ...r, ...extra, state, stateTimestamp: ctx.now() };
+    save(ctx, next);
+    return next;
+  };

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { decodeOfferId, offerPolicy, selects } from "./catalog";
-import { contextOfDspAddress, type LocalContext } from "./context";
+import { contextOfDspAddress, transitionBy, type LocalContext } from "./context";
 import { badRequest, conflict, notFound } from "./http";
 import type {
   AgreementRecord,
@@ -25,16 +25,7 @@ export function saveNegotiation(ctx: LocalContext, n: NegotiationRecord): void {
   ctx.store.put("negotiations", n["@id"], n.participantContextId, n);
 }
 
-function transition(
-  ctx: LocalContext,
-  n: NegotiationRecord,
-  state: NegotiationState,
-  extra: Partial<NegotiationRecord> = {},
-): NegotiationRecord {
-  const next = { ...n, ...extra, state, stateTimestamp: ctx.now() };
-  saveNegotiation(ctx, next);
-  return next;
-}
+const transition = transitionBy<NegotiationRecord>(saveNegotiation);
 
 /** A JSON-LD value with `odrl:` prefixes, ODRL IRIs and `{"@id": x}` wrappers taken off, keys sorted. */
 function plain(value: unknown): unknown {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol";
-import { contextOfDspAddress, type LocalContext } from "./context";
+import { contextOfDspAddress, transitionBy, type LocalContext } from "./context";
 import { badRequest, conflict, HttpError, notFound, unauthorized, type Router } from "./http";
 import type {
   AgreementRecord,
@@ -27,16 +27,7 @@ function save(ctx: LocalContext, t: TransferRecord): void {
   ctx.store.put("transfers", t["@id"], t.participantContextId, t);
 }
 
-function transition(
-  ctx: LocalContext,
-  t: TransferRecord,
-  state: TransferState,
-  extra: Partial<TransferRecord> = {},
-): TransferRecord {
-  const next = { ...t, ...extra, state, stateTimestamp: ctx.now() };
-  save(ctx, next);
-  return next;
-}
+const transition = transitionBy<TransferRecord>(save);
 
 /** POST …/transferprocesses: validates the TransferRequest, records it REQUESTED and starts the machine. */
 export function requestTransfer(

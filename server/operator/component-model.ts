@@ -208,6 +208,14 @@ function configured(
   const { config, graph, dataspace } = deps;
   const rt = () => dataspace.runtime;
   const embedded = dataspace.mode === "embedded";
+  /** a service of the dataspace beside the connector: restartable when it is configured */
+  const service = (what: string, external: string, version: string, client?: { baseUrl: string }) => ({
+    kind: embedded ? `${what} (embedded local dataspace)` : external,
+    version,
+    url: client?.baseUrl ?? "not configured",
+    embedded,
+    restartable: !!client,
+  });
   switch (name) {
     case "graph-store": {
       const sqlite = graph.kind === "sqlite";
@@ -260,29 +268,16 @@ function configured(
         restartable: true,
       };
     case "tenant-manager":
-      return {
-        kind: embedded ? "tenant manager (embedded local dataspace)" : "tenant manager",
-        version: "tenant manager API v1alpha1",
-        url: rt().tenantManager?.baseUrl ?? "not configured",
-        embedded,
-        restartable: !!rt().tenantManager,
-      };
+      return service("tenant manager", "tenant manager", "tenant manager API v1alpha1", rt().tenantManager);
     case "issuer":
-      return {
-        kind: embedded ? "credential issuer (embedded local dataspace)" : "credential issuer service",
-        version: `issuer admin API v1alpha${rt().issuerDid ? `, ${rt().issuerDid}` : ""}`,
-        url: rt().issuer?.baseUrl ?? "not configured",
-        embedded,
-        restartable: !!rt().issuer,
-      };
+      return service(
+        "credential issuer",
+        "credential issuer service",
+        `issuer admin API v1alpha${rt().issuerDid ? `, ${rt().issuerDid}` : ""}`,
+        rt().issuer,
+      );
     case "identity-hub":
-      return {
-        kind: embedded ? "identity hub (embedded local dataspace)" : "identity hub",
-        version: "identity API v1alpha (DCP v1.0)",
-        url: rt().identityHub?.baseUrl ?? "not configured",
-        embedded,
-        restartable: !!rt().identityHub,
-      };
+      return service("identity hub", "identity hub", "identity API v1alpha (DCP v1.0)", rt().identityHub);
     case "language-backend":
       return {
         kind: config.nlqProxyUrl

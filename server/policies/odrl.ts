@@ -159,6 +159,28 @@ export interface ValidationResult {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** a policy node's rule list (kept as a JSON text or an array): its object entries, none when unreadable */
+export function rules(raw: unknown): Record<string, unknown>[] {
+  let v: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      return [];
+    }
+  }
+  return Array.isArray(v)
+    ? (v.filter((r) => typeof r === "object" && r !== null) as Record<string, unknown>[])
+    : [];
+}
+
+/** the actions a policy node's rule list names (the rules whose action is a text) */
+export function ruleActions(raw: unknown): string[] {
+  return rules(raw)
+    .map((r) => r.action)
+    .filter((a): a is string => typeof a === "string" && a !== "");
+}
+
 /** `odrl:use`, `http://www.w3.org/ns/odrl/2/use` → `use`; other prefixed terms and IRIs stay as they are. */
 export function localTerm(value: string): string {
   if (value.startsWith("odrl:")) return value.slice(5);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rules } from "./odrl";
 import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
@@ -91,20 +92,6 @@ export const effectiveScopeSchema = z.object({
   computedAt: z.string().describe("ISO 8601 time"),
 });
 type EffectiveScope = z.infer<typeof effectiveScopeSchema>;
-
-function rules(raw: unknown): Record<string, unknown>[] {
-  let v: unknown = raw;
-  if (typeof raw === "string") {
-    try {
-      v = JSON.parse(raw);
-    } catch {
-      return [];
-    }
-  }
-  return Array.isArray(v)
-    ? (v.filter((r) => typeof r === "object" && r !== null) as Record<string, unknown>[])
-    : [];
-}
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 

@@ -38,19 +38,6 @@ import { policyTemplates, type PolicyTemplate } from "./templates";
  * (the hub's registry) and connector-policies.ts (the connector's definitions and the merged list).
  */
 
-export interface PolicyService {
-  list(participantId?: string): Promise<ListedPolicy[]>;
-  get(participantId: string, policyId: string): Promise<ListedPolicy>;
-  create(participantId: string, input: unknown, actor: string): Promise<ListedPolicy>;
-  replace(policyId: string, participantId: string, input: unknown, actor: string): Promise<ListedPolicy>;
-  remove(policyId: string, participantId: string | undefined, actor: string): Promise<void>;
-  /** validation without storing, for the editor */
-  check(input: unknown): ValidationResult & { document: OdrlPolicyDocument | null };
-  templates(assignerDid?: string): PolicyTemplate[];
-  /** the participant contexts policies can belong to */
-  participants(): Promise<{ id: string; did: string; displayName: string }[]>;
-}
-
 export { toDocument } from "./policy-document";
 
 /** what a policy list reads: the participant contexts it covers and each one's definitions (null: failed) */
@@ -87,7 +74,7 @@ export async function createPolicyService(deps: {
   audit: AuditLog;
   config: Config;
   dataspace: Dataspace;
-}): Promise<PolicyService> {
+}) {
   const { rel, audit, dataspace } = deps;
   const registry = await createPolicyRegistry(rel, audit);
   const { getRow, rowsById, insertRow, updateRow, deleteRow, record, listed } = registry;
@@ -133,7 +120,7 @@ export async function createPolicyService(deps: {
      * and the list is built afresh each time until it answers again. No deadline armed per request
      * (a timer each, alive for the whole time-out): every upstream read has its own time-out.
      */
-    async list(participantId) {
+    async list(participantId?: string): Promise<ListedPolicy[]> {
       const registryVersion = await registry.version();
       const inputs = await inputsOf(participantId);
       const versions = inputs.defs.some((d) => !d) ? undefined : inputVersions(inputs.defs);
@@ -144,13 +131,13 @@ export async function createPolicyService(deps: {
       );
     },
 
-    async get(participantId, policyId) {
+    async get(participantId: string, policyId: string): Promise<ListedPolicy> {
       const found = (await listFor(participantId)).find((p) => p["@id"] === policyId);
       if (!found) throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
       return found;
     },
 
-    async create(participantId, input, actor) {
+    async create(participantId: string, input: unknown, actor: string): Promise<ListedPolicy> {
       const { document, result } = toDocument(input);
       if (!document) throw invalid(result);
       const existing = await getRow(participantId, document["@id"]);
@@ -196,7 +183,12 @@ export async function createPolicyService(deps: {
       return listed(row, true);
     },
 
-    async replace(policyId, participantId, input, actor) {
+    async replace(
+      policyId: string,
+      participantId: string,
+      input: unknown,
+      actor: string,
+    ): Promise<ListedPolicy> {
       const { document, result } = toDocument(input, policyId);
       if (!document) throw invalid(result);
       const { row, atConnector } = await findExisting(participantId, policyId);
@@ -239,7 +231,7 @@ export async function createPolicyService(deps: {
       return listed(next, true);
     },
 
-    async remove(policyId, participantId, actor) {
+    async remove(policyId: string, participantId: string | undefined, actor: string): Promise<void> {
       let owner = participantId;
       /** the one participant that holds the policy, or undefined; several are refused */
       const onlyOne = (ids: string[]) => {
@@ -293,14 +285,16 @@ export async function createPolicyService(deps: {
       });
     },
 
-    check(input) {
+    /** validation without storing, for the editor */
+    check(input: unknown): ValidationResult & { document: OdrlPolicyDocument | null } {
       const { document, result } = toDocument(input);
       return { ...result, document };
     },
 
-    templates: (assignerDid) => policyTemplates(assignerDid),
+    templates: (assignerDid?: string): PolicyTemplate[] => policyTemplates(assignerDid),
 
-    async participants() {
+    /** the participant contexts policies can belong to */
+    async participants(): Promise<{ id: string; did: string; displayName: string }[]> {
       const contexts = await activeContexts(operationDeadline(rt()));
       const known = await settle(dataspace.listParticipants());
       const names = new Map<string, string>();
@@ -316,3 +310,5 @@ export async function createPolicyService(deps: {
     },
   };
 }
+
+export type PolicyService = Awaited<ReturnType<typeof createPolicyService>>;

@@ -1,24 +1,28 @@
 import { randomBytes } from "node:crypto";
 import type { Relational, Sql } from "./relational";
 
-/** the secrets table, created as the embedded store always did (migration `secrets-1`) */
-export async function ensureSecretsTable(rel: Relational): Promise<void> {
-  await rel.migrate("secrets-1", async (m) => {
-    await m.schema
-      .createTable("secrets")
-      .addColumn("name", "text", (c) => c.primaryKey())
-      .addColumn("value", "text", (c) => c.notNull())
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-  });
-}
-
 /** a table of values kept once by name (`name`, the value's column, `created_at`) */
 export interface KeptValues {
   table: string;
   column: string;
 }
+
+/** creates a table of kept values by its migration `id`, as each of them always was */
+export async function ensureKeptTable(rel: Relational, id: string, where: KeptValues): Promise<void> {
+  await rel.migrate(id, async (m) => {
+    await m.schema
+      .createTable(where.table)
+      .addColumn("name", "text", (c) => c.primaryKey())
+      .addColumn(where.column, "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
+  });
+}
+
 const SECRETS: KeptValues = { table: "secrets", column: "value" };
+
+/** the secrets table (migration `secrets-1`) */
+export const ensureSecretsTable = (rel: Relational) => ensureKeptTable(rel, "secrets-1", SECRETS);
 
 /** the value kept as `name`, if one is */
 export async function readKept(

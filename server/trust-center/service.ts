@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { GraphNode, GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { Relational } from "../storage/relational";
+import { ruleActions } from "../policies";
 
 /**
  * The trust center view (GET /api/trust-center), for trust-center operators:
@@ -145,18 +146,6 @@ const COUNTRY_NAMES: Record<string, string> = {
 };
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-function actions(raw: unknown): string[] {
-  try {
-    const v: unknown = typeof raw === "string" ? JSON.parse(raw) : raw;
-    return Array.isArray(v)
-      ? v
-          .map((r) => (r && typeof r === "object" ? String((r as { action?: unknown }).action ?? "") : ""))
-          .filter(Boolean)
-      : [];
-  } catch {
-    return [];
-  }
-}
 
 /** the change-feed topic of the trust_centers and trust_recognitions rows (bumped in the transaction of every write) */
 export const TRUST_CENTER_TOPIC = "trust-centers";
@@ -222,6 +211,10 @@ export async function createTrustCenterService(deps: {
       .execute();
   });
 
+  /** the nodes `id` is linked to by a `type` relationship in `direction` */
+  const linked = async (id: string, type: string, direction: "in" | "out", limit: number) =>
+    (await graph.relationships({ id, types: [type], direction, limit })).map((r) => r.node);
+
   async function readGraph(): Promise<GraphParts> {
     const participants = await graph.findNodes({ label: "Participant", limit: 500 });
     const countries = [
@@ -232,45 +225,24 @@ export async function createTrustCenterService(deps: {
     );
     const members = new Map<string, Set<string>>();
     for (const d of datasets) {
-      const rels = await graph.relationships({
-        id: d.id,
-        types: ["INCLUDES"],
-        direction: "out",
-        limit: 200_000,
-      });
-      members.set(d.id, new Set(rels.map((r) => r.node.id)));
+      members.set(d.id, new Set((await linked(d.id, "INCLUDES", "out", 200_000)).map((n) => n.id)));
     }
     const permits: PermitWalk[] = [];
     for (const a of await graph.findNodes({ label: "HDABApproval", limit: 5000 })) {
       const status = str(a.properties.status) ?? "PENDING";
       // no permit yet (the application is under assessment): no secure processing session either
       if (status !== "GRANTED" && status !== "REVOKED") continue;
-      const contracts = (
-        await graph.relationships({ id: a.id, types: ["APPROVES"], direction: "out", limit: 50 })
-      ).map((r) => r.node);
+      const contracts = await linked(a.id, "APPROVES", "out", 50);
       const ds: { id: string; title: string }[] = [];
       const prohibited = new Set<string>(["ehds:reIdentify"]);
       const obligations = new Set<string>();
       for (const c of contracts) {
-        const product = (
-          await graph.relationships({ id: c.id, types: ["GOVERNS"], direction: "out", limit: 1 })
-        )[0]?.node;
-        const dataset = product
-          ? (
-              await graph.relationships({
-                id: product.id,
-                types: ["DESCRIBED_BY"],
-                direction: "out",
-                limit: 1,
-              })
-            )[0]?.node
-          : undefined;
+        const [product] = await linked(c.id, "GOVERNS", "out", 1);
+        const dataset = product ? (await linked(product.id, "DESCRIBED_BY", "out", 1))[0] : undefined;
         if (dataset) ds.push({ id: dataset.id, title: str(dataset.properties.title) ?? dataset.id });
-        for (const p of (
-          await graph.relationships({ id: c.id, types: ["HAS_POLICY"], direction: "out", limit: 5 })
-        ).map((r) => r.node)) {
-          for (const x of actions(p.properties.prohibition)) prohibited.add(x);
-          for (const x of actions(p.properties.obligation)) obligations.add(x);
+        for (const p of await linked(c.id, "HAS_POLICY", "out", 5)) {
+          for (const x of ruleActions(p.properties.prohibition)) prohibited.add(x);
+          for (const x of ruleActions(p.properties.obligation)) obligations.add(x);
         }
       }
       permits.push({
