@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnBuiltServer } from "../tests/support/built-server";
@@ -36,6 +36,8 @@ const extra = dash < 0 ? [] : process.argv.slice(dash + 1);
 const personas = chosen.length ? chosen : PERSONAS;
 const tool = process.env.SCHEMATHESIS ?? "schemathesis";
 const reports = process.env.REPORT_DIR ?? path.join(os.tmpdir(), "schemathesis-hub");
+// Schemathesis keeps its cache (.schemathesis/) in its working directory: the reports', not the repository
+mkdirSync(reports, { recursive: true });
 
 for (const persona of personas) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `hub-schemathesis-${persona}-`));
@@ -73,10 +75,11 @@ for (const persona of personas) {
     ];
     console.log(`\n=== ${persona}: ${tool} ${args.join(" ")}`);
     const code = await new Promise<number | null>((resolve) =>
-      spawn(tool, args, { stdio: "inherit", env: { ...process.env, HUB_SESSION: cookie ?? "" } }).once(
-        "exit",
-        resolve,
-      ),
+      spawn(tool, args, {
+        cwd: reports,
+        stdio: "inherit",
+        env: { ...process.env, HUB_SESSION: cookie ?? "" },
+      }).once("exit", resolve),
     );
     console.log(`=== ${persona}: schemathesis exited with ${code}`);
   } finally {

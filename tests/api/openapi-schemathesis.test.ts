@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileSchema } from "../support/answer-check";
+import { startTestServer, type TestServer } from "../support/server";
+import { signIn, type Signed } from "../support/signin";
+
+/**
+ * What Schemathesis, driven only by GET /api/openapi.json (scripts/schemathesis.ts, docs/decisions/0082),
+ * found where the document and the server disagreed, each tried again against the real server.
+ */
+
+type Param = { name: string; in: string; schema?: unknown };
+type Doc = { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+
+let server: TestServer;
+let doc: Doc;
+let patient: Signed;
+let admin: Signed;
+beforeAll(async () => {
+  server = await startTestServer();
+  doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Doc;
+  patient = await signIn(server.url, "patient1");
+  admin = await signIn(server.url, "admin");
+});
+afterAll(async () => server?.close());
+
+describe("a path the document lists answers the methods it lists there", () => {
+  it("answers 405 with that path's Allow, not a templated path's answer (ST204, ST205)", async () => {
+    for (const [method, path, allow] of [
+      ["PATCH", "/api/participants/me", "GET"],
+      ["DELETE", "/api/credentials/definitions", "GET"],
+      ["DELETE", "/api/credentials/request", "POST"],
+      ["GET", "/api/auth/eudi/start", "POST"],
+      ["POST", "/api/auth/eudi/status", "GET"],
+    ]) {
+      expect(Object.keys(doc.paths[path]).map((m) => m.toUpperCase())).toEqual([allow]);
+      const res = await admin.api(path, {
+        method,
+        ...(method === "GET" ? {} : { body: "{}", headers: { "content-type": "application/json" } }),
+      });
+      expect([method, path, res.status, res.headers.get("allow")]).toEqual([method, path, 405, allow]);
+      const options = await admin.api(path, { method: "OPTIONS" });
+      expect([path, options.headers.get("allow")]).toEqual([path, allow]);
+    }
+  });
+});
+
+describe("GET /api/patient/observations's search, as the document states it", () => {
+  const param = (name: string) => {
+    const p = doc.paths["/api/patient/observations"].get.parameters?.find((q) => q.name === name);
+    return compileSchema(p?.schema ?? {});
+  };
+  it("takes exactly the codes and dates its parameters' schemas admit (ST202, ST201)", async () => {
+    const cases: [string, string, boolean][] = [
+      ["code", "8867-4", true],
+      ["code", "8867-4,http://loinc.org|59408-5,", true],
+      ["code", "", true],
+      // refused by the server before, valid by the document: a number that is no LOINC code
+      ["code", "6851", false],
+      // accepted (trimmed) by the server before, a pattern would not say so
+      ["code", " 8867-4", false],
+      ["code", "8867-4, 59408-5", false],
+      ["from", "2024-01-01", true],
+      ["from", "2024-01-01T10:00:00+02:00", true],
+      ["to", "2024-01-01T10:00:00Z", true],
+      ["from", "2024-13-01", false],
+      // a date-time without its offset: the document's format date-time (RFC 3339) needs one
+      ["from", "2024-01-01T10:00:00", false],
+      ["to", "yesterday", false],
+    ];
+    for (const [name, value, valid] of cases) {
+      expect([name, value, param(name)(value)]).toEqual([name, value, valid]);
+      const res = await patient.api(`/api/patient/observations?${new URLSearchParams({ [name]: value })}`);
+      expect([name, value, res.status]).toEqual([name, value, valid ? 200 : 400]);
+    }
+  });
+});
