@@ -9,17 +9,25 @@ import { signIn, type Signed } from "../support/signin";
  */
 
 type Param = { name: string; in: string; schema?: unknown };
-type Doc = { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+type Op = {
+  parameters?: Param[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+};
+type Doc = { paths: Record<string, Record<string, Op>> };
+const bodySchema = (path: string) =>
+  compileSchema(doc.paths[path].post.requestBody?.content["application/json"].schema);
 
 let server: TestServer;
 let doc: Doc;
 let patient: Signed;
 let admin: Signed;
+let regulator: Signed;
 beforeAll(async () => {
   server = await startTestServer();
   doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Doc;
   patient = await signIn(server.url, "patient1");
   admin = await signIn(server.url, "admin");
+  regulator = await signIn(server.url, "regulator");
 });
 afterAll(async () => server?.close());
 
@@ -72,5 +80,62 @@ describe("GET /api/patient/observations's search, as the document states it", ()
       const res = await patient.api(`/api/patient/observations?${new URLSearchParams({ [name]: value })}`);
       expect([name, value, res.status]).toEqual([name, value, valid ? 200 : 400]);
     }
+  });
+});
+
+describe("bodies the document refuses, the server refuses too (ST201), and the other way round (ST202)", () => {
+  const post = (who: Signed, path: string, body: unknown) =>
+    who.api(path, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+    });
+
+  it("POST /api/admin/audit/retention: an action other than purge is refused, not read as a setting", async () => {
+    const body = { action: "AAA", kind: "consent", days: 1500 };
+    expect(bodySchema("/api/admin/audit/retention")(body)).toBe(false);
+    const res = await post(regulator, "/api/admin/audit/retention", body);
+    expect([res.status, await res.json()]).toEqual([
+      400,
+      expect.objectContaining({ error: expect.stringMatching(/^action must be purge/) }),
+    ]);
+    expect(bodySchema("/api/admin/audit/retention")({ kind: "consent", days: 1500 })).toBe(true);
+  });
+
+  it("POST /api/compliance/requests/decide: the document states what each decision needs", async () => {
+    const valid = bodySchema("/api/compliance/requests/decide");
+    const requestId = "DRQ-2026-0002";
+    for (const [body, text] of [
+      [{ requestId, decision: "answer" }, /^answer is required/],
+      [{ requestId, decision: "refuse" }, /^reasons is required/],
+      [{ requestId, decision: "refuse", reasons: "  " }, /^reasons is required/],
+      [
+        { requestId, decision: "answer", answer: { summary: "s", table: [{ label: "a", value: 3 }] } },
+        /counts below 10/,
+      ],
+    ] as const) {
+      expect([body, valid(body)]).toEqual([body, false]);
+      const res = await post(regulator, "/api/compliance/requests/decide", body);
+      expect([body, res.status, ((await res.json()) as { error: string }).error]).toEqual([
+        body,
+        400,
+        expect.stringMatching(text),
+      ]);
+    }
+    expect(valid({ requestId, decision: "approve" })).toBe(true);
+    expect(valid({ requestId, decision: "refuse", reasons: "out of scope" })).toBe(true);
+    expect(
+      valid({
+        requestId,
+        decision: "answer",
+        answer: {
+          summary: "s",
+          table: [
+            { label: "a", value: 0 },
+            { label: "b", value: 12 },
+          ],
+        },
+      }),
+    ).toBe(true);
   });
 });
