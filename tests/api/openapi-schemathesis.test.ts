@@ -138,4 +138,28 @@ describe("bodies the document refuses, the server refuses too (ST201), and the o
       }),
     ).toBe(true);
   });
+
+  it("POST /api/assets: the document states the terms' disclosure and datasets as the server reads them", async () => {
+    const clinic = await signIn(server.url, "clinic");
+    const valid = bodySchema("/api/assets");
+    const asset = { participantId: "alphaklinik-berlin", assetId: "probe-asset", name: "Probe" };
+    for (const [extra, text] of [
+      [{ datasets: [] }, /^datasets must be a list of 1 to 20/],
+      [{ datasets: ["../x"] }, /^datasets must be a list of 1 to 20/],
+      [{ datasets: Array.from({ length: 21 }, (_, i) => `ds-${i}`) }, /^datasets must be a list of 1 to 20/],
+      [{ disclosure: "public" }, /^disclosure must be one of aggregate, pseudonymised/],
+    ] as const) {
+      const body = { ...asset, ...extra };
+      expect([extra, valid(body)]).toEqual([extra, false]);
+      const res = await post(clinic, "/api/assets", body);
+      expect([extra, res.status, ((await res.json()) as { error: string }).error]).toEqual([
+        extra,
+        400,
+        expect.stringMatching(text),
+      ]);
+    }
+    expect(valid({ ...asset, datasets: ["dataset-alphaklinik-ehr"], disclosure: "pseudonymised" })).toBe(
+      true,
+    );
+  });
 });
