@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileSchema } from "../support/answer-check";
+import { compileSchema, statedRefusal } from "../support/answer-check";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 
@@ -11,6 +11,7 @@ import { signIn, type Signed } from "../support/signin";
 type Param = { name: string; in: string; schema?: unknown };
 type Op = {
   parameters?: Param[];
+  responses?: Record<string, { description?: string }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
 };
 type Doc = { paths: Record<string, Record<string, Op>> };
@@ -161,5 +162,18 @@ describe("bodies the document refuses, the server refuses too (ST201), and the o
     expect(valid({ ...asset, datasets: ["dataset-alphaklinik-ehr"], disclosure: "pseudonymised" })).toBe(
       true,
     );
+  });
+
+  it("POST /api/credentials/request: a type the issuer does not offer is a refusal the document states", async () => {
+    const clinic = await signIn(server.url, "clinic");
+    const body = { participantContextId: "alphaklinik-berlin", credentialType: "0" };
+    expect(bodySchema("/api/credentials/request")(body)).toBe(true);
+    const res = await post(clinic, "/api/credentials/request", body);
+    const text = await res.text();
+    expect([res.status, text]).toEqual([
+      400,
+      expect.stringContaining("The issuer offers no credential of type 0"),
+    ]);
+    expect(statedRefusal(doc.paths["/api/credentials/request"].post, text)).toBe(true);
   });
 });
