@@ -176,4 +176,28 @@ describe("bodies the document refuses, the server refuses too (ST201), and the o
     ]);
     expect(statedRefusal(doc.paths["/api/credentials/request"].post, text)).toBe(true);
   });
+
+  it("POST /api/compliance/results: a source whose state refuses a result answers 409, as the document lists", async () => {
+    const researcher = await signIn(server.url, "researcher");
+    const submitted = await post(researcher, "/api/compliance/requests", {
+      title: "Counts",
+      question: "How many patients?",
+      purpose: "officialStatistics",
+      datasets: ["dataset-lmc-omop"],
+    });
+    expect(submitted.status).toBe(201);
+    const { id } = (await submitted.json()) as { id: string };
+    const body = {
+      dataRequestId: id,
+      title: "A result",
+      summary: "What the processing found",
+      processingCompletedDate: "2026-11-01",
+    };
+    expect(bodySchema("/api/compliance/results")(body)).toBe(true);
+    const res = await post(researcher, "/api/compliance/results", body);
+    expect([res.status, await res.json()]).toEqual([
+      409,
+      { error: "DRQ-2026-0003 has not been answered yet" },
+    ]);
+  });
 });
