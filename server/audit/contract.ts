@@ -58,7 +58,11 @@ export const auditContract: Contracts = {
       })
       .meta({
         anyOf: [
-          { required: ["action"], properties: { action: { const: "purge" } } },
+          {
+            required: ["action"],
+            properties: { action: { const: "purge" } },
+            not: { anyOf: [{ required: ["kind"] }, { required: ["days"] }] },
+          },
           { required: ["kind", "days"] },
         ],
       }),

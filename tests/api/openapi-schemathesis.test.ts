@@ -101,6 +101,15 @@ describe("bodies the document refuses, the server refuses too (ST201), and the o
       expect.objectContaining({ error: expect.stringMatching(/^action must be purge/) }),
     ]);
     expect(bodySchema("/api/admin/audit/retention")({ kind: "consent", days: 1500 })).toBe(true);
+    // a purge with a setting's fields: they were ignored, now refused, and the document says so
+    const purge = { action: "purge", kind: "consent", days: "" };
+    expect(bodySchema("/api/admin/audit/retention")(purge)).toBe(false);
+    const refused = await post(regulator, "/api/admin/audit/retention", purge);
+    expect([refused.status, await refused.json()]).toEqual([
+      400,
+      expect.objectContaining({ error: "action purge takes no kind or days" }),
+    ]);
+    expect(bodySchema("/api/admin/audit/retention")({ action: "purge" })).toBe(true);
   });
 
   it("POST /api/compliance/requests/decide: the document states what each decision needs", async () => {
@@ -199,5 +208,13 @@ describe("bodies the document refuses, the server refuses too (ST201), and the o
       409,
       { error: "DRQ-2026-0003 has not been answered yet" },
     ]);
+  });
+
+  it("DELETE /api/admin/policies states the refusal of a policy id several participants hold", () => {
+    // service.ts's text; which participants hold an id is the connector's to know
+    const answer = JSON.stringify({
+      error: "Policy p-1 exists for several participants (a, b): add participantId",
+    });
+    expect(statedRefusal(doc.paths["/api/admin/policies"].delete, answer)).toBe(true);
   });
 });
