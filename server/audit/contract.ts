@@ -63,7 +63,7 @@ export const auditContract: Contracts = {
             properties: { action: { const: "purge" } },
             not: { anyOf: [{ required: ["kind"] }, { required: ["days"] }] },
           },
-          { required: ["kind", "days"] },
+          { required: ["kind", "days"], not: { required: ["action"] } },
         ],
       }),
     bodyParsedBy: "handler",
