@@ -224,4 +224,15 @@ describe("bodies the document refuses, the server refuses too (ST201), and the o
   it("holds no tuple (prefixItems), whose response schema Schemathesis 4.32 refuses to read (GET /api/trust-center)", () => {
     expect(JSON.stringify(doc)).not.toContain("prefixItems");
   });
+
+  it("POST /api/transfers: a participant context the connector does not know is 404, not the connector's 502", async () => {
+    const res = await post(admin, "/api/transfers", {
+      counterPartyAddress: "https://dsp.lmc.nl/api/dsp/lmc/2025-1",
+      counterPartyId: "probe",
+      assetId: "probe-asset",
+      contractId: "probe-contract",
+      participantId: "participant-pharmaco",
+    });
+    expect([res.status, await res.json()]).toEqual([404, { error: "The participant context is unknown" }]);
+  });
 });
