@@ -27,6 +27,7 @@ import {
   withdrawSchema,
 } from "./model";
 import { CIVIL_DATE_PATTERN } from "./calendar";
+import { MIN_CELL } from "./data-requests";
 import { historyEntry } from "./store";
 import { activityReportSchema } from "./report";
 import { publicInformation, publicRegister } from "./public";
@@ -74,6 +75,28 @@ const post = (body: z.ZodType, answer: z.ZodType, status: 200 | 201 = 200) => ({
     404: NONE,
     409: STATE,
   },
+});
+
+/**
+ * A decision's own requirements (data-requests.ts `decide`), stated in the document: refusing needs
+ * reasons, answering needs an answer whose counts are 0 or at least MIN_CELL (0082).
+ */
+const decideBody = decideDataRequestSchema.meta({
+  anyOf: [
+    { properties: { decision: { const: "approve" } } },
+    { properties: { decision: { const: "refuse" }, reasons: { pattern: "\\S" } }, required: ["reasons"] },
+    {
+      properties: {
+        decision: { const: "answer" },
+        answer: {
+          properties: {
+            table: { items: { properties: { value: { anyOf: [{ maximum: 0 }, { minimum: MIN_CELL }] } } } },
+          },
+        },
+      },
+      required: ["answer"],
+    },
+  ],
 });
 
 export const accessBodyContract: Contracts = {
@@ -166,7 +189,7 @@ export const accessBodyContract: Contracts = {
       409: STATE,
     },
   },
-  "POST /api/compliance/requests/decide": post(decideDataRequestSchema, dataRequestRecord),
+  "POST /api/compliance/requests/decide": post(decideBody, dataRequestRecord),
   "GET /api/compliance/findings": {
     query: z.object(byState),
     answers: { 200: ok(oneOrList(findingRecord)), 403: NOT_YOURS, 404: NONE },

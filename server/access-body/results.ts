@@ -1,5 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import { badRequest, forbidden } from "../http/errors";
+import { conflict, forbidden } from "../http/errors";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertRole, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -37,9 +37,10 @@ export function createResults(ctx: AccessBodyContext) {
     if (source.organisation !== user.organisation)
       throw forbidden(`${source.id} belongs to another organisation`);
     if (source.kind === "dataRequest" && source.state !== "ANSWERED")
-      throw badRequest(`${source.id} has not been answered yet`);
+      // the source's state, not the request, is what is wrong: 409 as for any other event its state refuses
+      throw conflict(`${source.id} has not been answered yet`);
     if (source.kind === "permit" && source.state === "REVOKED")
-      throw badRequest(`${source.id} was revoked; results of its processing cannot be released`);
+      throw conflict(`${source.id} was revoked; results of its processing cannot be released`);
     const at = now();
     const rec = await store.tx(async (w) =>
       createRecord<ResultData>(

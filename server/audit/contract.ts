@@ -58,8 +58,12 @@ export const auditContract: Contracts = {
       })
       .meta({
         anyOf: [
-          { required: ["action"], properties: { action: { const: "purge" } } },
-          { required: ["kind", "days"] },
+          {
+            required: ["action"],
+            properties: { action: { const: "purge" } },
+            not: { anyOf: [{ required: ["kind"] }, { required: ["days"] }] },
+          },
+          { required: ["kind", "days"], not: { required: ["action"] } },
         ],
       }),
     bodyParsedBy: "handler",

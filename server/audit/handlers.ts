@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { json } from "../http/errors";
+import { invalidField } from "../http/field-errors";
 import { intParam, presentString, type HandlerContext, type HandlerMap } from "../http/handler";
 import { parsedQuery, parseFailure, queryInt, queryValues, sentBody } from "../http/contract";
 import { intQuery, optionalText } from "../http/contract-fields";
@@ -187,7 +188,15 @@ export const auditHandlers: HandlerMap<AuditServices> = {
 
   "POST /api/admin/audit/retention": async (ctx) => {
     const body = sentBody(ctx);
-    if (body.action === "purge" || body.purge === true) return json(await retention(ctx).purge(actor(ctx)));
+    if (body.action === "purge" || body.purge === true) {
+      // a purge sets nothing: a kind or days along with it would be ignored, so they are refused (0082)
+      if (body.kind !== undefined || body.days !== undefined)
+        throw invalidField("action", "action purge takes no kind or days");
+      return json(await retention(ctx).purge(actor(ctx)));
+    }
+    // the document's action is purge or absent: another is refused, not read as a setting (0082)
+    if (body.action !== undefined)
+      throw invalidField("action", "action must be purge (or absent to set a kind's days)");
     const { kind, days } = parseRetentionInput(body);
     return json(await retention(ctx).set(kind, days, actor(ctx)));
   },

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, idField, NO_CONTENT, ok, optionalId, requiredText } from "../http/contract-fields";
+import {
+  created,
+  fails,
+  idField,
+  NO_CONTENT,
+  ok,
+  optionalId,
+  refusals,
+  requiredText,
+} from "../http/contract-fields";
 import { CREDENTIAL_FIELDS_REQUIRED, issuanceStarted, labelledDefinition, listedCredential } from "./service";
 
 /** The declarations of the credential routes (server/http/contract.ts). */
@@ -34,6 +43,8 @@ export const credentialContract: Contracts = {
     body: credentialRequestBody,
     answers: {
       201: created(issuanceStarted, "Issuance process started"),
+      // the issuer's own list (GET /api/credentials/definitions), which no schema can hold (0082)
+      400: refusals("The issuer offers no credential of type <credentialType>"),
       403: fails("Not the caller's participant context"),
       404: fails("Unknown participant context or credential type"),
       502: fails("The issuer service failed"),

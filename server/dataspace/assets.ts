@@ -171,8 +171,8 @@ export interface AssetInput {
   terms: AssetTerms;
 }
 
-const DATASET_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-const MAX_DATASETS = 20;
+export const DATASET_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const MAX_DATASETS = 20;
 
 /**
  * The terms of an asset a data holder registers (POST /api/assets): `disclosure` one of

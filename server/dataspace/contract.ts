@@ -14,7 +14,8 @@ import {
 } from "../http/contract-fields";
 import { ROLES } from "../auth/personas";
 
-import { ASSET_FIELDS_REQUIRED } from "./assets";
+import { ASSET_FIELDS_REQUIRED, DATASET_ID, MAX_DATASETS } from "./assets";
+import { DISCLOSURES } from "../dataspace-protocol";
 import {
   NEGOTIATION_FIELDS_REQUIRED,
   OFFER_ID_REQUIRED,
@@ -98,6 +99,7 @@ export const transferBody = z
     }),
   );
 
+const DATASETS_TEXT = `datasets must be a list of 1 to ${MAX_DATASETS} catalogue dataset identifiers`;
 export const assetBody = z
   .looseObject({
     participantId: requiredText(ASSET_FIELDS_REQUIRED),
@@ -107,9 +109,17 @@ export const assetBody = z
     contentType: z.string().optional(),
     dataAddress: z.looseObject({}).optional().describe("an object with @type, type and baseUrl"),
     // the asset's terms, metadata of the asset at the connector (decision 0065; parseAssetTerms checks them)
-    disclosure: z.string().optional().describe("aggregate (default) or pseudonymised"),
+    // as assets.ts parseAssetTerms reads them, with its texts (0082)
+    disclosure: z
+      .enum(DISCLOSURES as [string, ...string[]], {
+        error: `disclosure must be one of ${DISCLOSURES.join(", ")}`,
+      })
+      .optional()
+      .describe("aggregate (default) or pseudonymised"),
     datasets: z
-      .array(z.string())
+      .array(z.string().regex(DATASET_ID, DATASETS_TEXT), { error: DATASETS_TEXT })
+      .min(1, DATASETS_TEXT)
+      .max(MAX_DATASETS, DATASETS_TEXT)
       .optional()
       .describe("the catalogue datasets the asset is drawn from (default: the dataset of its name)"),
   })

@@ -4,7 +4,7 @@ import type { Disclosure } from "../dataspace-protocol";
 import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
-import { describeUpstream, failureMessage, liveOrNull } from "./failures";
+import { callerMistake, describeUpstream, failureMessage, liveOrNull } from "./failures";
 import { mergeById } from "./merge";
 import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
@@ -17,6 +17,10 @@ import { invalidField, missingFields } from "../http/field-errors";
 
 export const TRANSFER_FIELDS_REQUIRED = "participantId, contractId, and counterPartyAddress are required";
 export const TRANSFER_FAILED = "Failed to initiate data transfer";
+const TRANSFER_MISTAKES = {
+  notFound: "The participant context is unknown",
+  invalid: "The connector refused the transfer request as invalid",
+};
 
 export interface TransferRequest {
   participantId: string;
@@ -137,7 +141,8 @@ export async function startTransfer(
     response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req), deadline);
   } catch (e) {
     await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
-    throw badGateway(failureMessage(e) ?? TRANSFER_FAILED);
+    // the caller's mistake (a context the connector does not know) is a 4xx, as for assets (0082)
+    throw callerMistake(e, TRANSFER_MISTAKES) ?? badGateway(failureMessage(e) ?? TRANSFER_FAILED);
   }
   await record(rt, {
     action: "transfer.start",

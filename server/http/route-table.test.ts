@@ -35,6 +35,30 @@ describe("route table", () => {
     expect(head.kind).toBe("match");
   });
 
+  it("lets the most specific matching path decide, as OpenAPI does: its methods or 405", () => {
+    // each of these paths is also matched by a templated route with the method (0082)
+    expect(matchRoute("PATCH", "/api/participants/me")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["GET"],
+    });
+    expect(matchRoute("DELETE", "/api/credentials/definitions")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["GET"],
+    });
+    expect(matchRoute("DELETE", "/api/credentials/request")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["POST"],
+    });
+    expect(matchRoute("GET", "/api/auth/eudi/start")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["POST"],
+    });
+    expect(matchRoute("POST", "/api/auth/eudi/status")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["GET"],
+    });
+  });
+
   it("keeps the spec's stated access rules", () => {
     const access = (m: string, p: string) => {
       const r = matchRoute(m, p);

@@ -109,25 +109,26 @@ export function matchRoute(method: string, pathname: string): MatchResult {
   return result;
 }
 
-/** every route in order of specificity: the first that matches the path and has the method */
+/**
+ * The most specific route whose path matches decides, as OpenAPI matches a URL (a concrete path before
+ * a templated one, docs/decisions/0082): when it lacks the method the answer is 405 with its methods,
+ * never a fall-through to a less specific route (DELETE /api/credentials/definitions is not DELETE
+ * /api/credentials/{id}; POST /api/auth/eudi/status is not the sign-in routes' POST).
+ */
 export function scanRoutes(m: HttpMethod, pathname: string): MatchResult {
-  const allow = new Set<HttpMethod>();
-  let found = false;
   for (const c of COMPILED_ROUTES) {
     const r = c.regex.exec(pathname);
     if (!r) continue;
-    found = true;
     const methodSpec = c.spec.methods[m];
-    if (methodSpec) {
-      const params: Record<string, string> = {};
-      c.paramNames.forEach((name, i) => {
-        params[name] = safeDecode(r[i + 1]);
-      });
-      return { kind: "match", match: { route: c.spec, method: m, methodSpec, params } };
-    }
-    for (const k of Object.keys(c.spec.methods)) allow.add(k as HttpMethod);
+    if (!methodSpec)
+      return { kind: "method-not-allowed", allow: Object.keys(c.spec.methods) as HttpMethod[] };
+    const params: Record<string, string> = {};
+    c.paramNames.forEach((name, i) => {
+      params[name] = safeDecode(r[i + 1]);
+    });
+    return { kind: "match", match: { route: c.spec, method: m, methodSpec, params } };
   }
-  return found ? { kind: "method-not-allowed", allow: [...allow] } : { kind: "none" };
+  return { kind: "none" };
 }
 
 function safeDecode(s: string): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
-import { created, fails, ok, optionalText, refusals } from "../http/contract-fields";
+import { created, fails, ok, refusals } from "../http/contract-fields";
 import { fhirBundle, fhirResource } from "./fhir";
 import { observationSchema } from "./observations";
 
@@ -41,11 +41,33 @@ const ATTESTATION = refusals("attestation is not a JWS<rest>");
 /** a compact JWS (credentials.ts `verifyAttestation`) */
 const JWS = z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]+$/);
 
+/** a LOINC code, optionally as a FHIR token of its system (observations.ts LOINC_CODE, ASCII digits) */
+const LOINC_TOKEN = "(?:http://loinc\\.org\\|)?[0-9]{1,7}-[0-9]";
+/** GET /api/patient/observations's `code`: LOINC tokens, comma-separated; an empty item is no code */
+const LOINC_CODES = new RegExp(`^(?:${LOINC_TOKEN})?(?:,(?:${LOINC_TOKEN})?)*$`);
+
+/** a day or an instant (date-time with Z or an offset), as record.ts `dateBound` reads it */
+const dayOrInstant = (name: string) =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+      error: `${name} must be a date (YYYY-MM-DD) or a date-time`,
+    })
+    .optional();
+
 /** GET /api/patient/observations's search (FHIR search parameters); codes and dates checked by record.ts */
 export const observationQuery = z.object({
-  code: optionalText("LOINC codes, comma-separated, each optionally `http://loinc.org|`-prefixed"),
-  from: optionalText("the earliest day (YYYY-MM-DD) or date-time"),
-  to: optionalText("the latest day (YYYY-MM-DD) or date-time"),
+  code: z
+    .string()
+    .regex(LOINC_CODES, {
+      error: (iss) =>
+        `code: "${String(iss.input)}" is not a LOINC code or a comma-separated list of them (8867-4,http://loinc.org|59408-5: no spaces)`,
+    })
+    .optional()
+    .describe(
+      "LOINC codes, comma-separated, each optionally `http://loinc.org|`-prefixed (FHIR token search)",
+    ),
+  from: dayOrInstant("from").describe("the earliest day (YYYY-MM-DD) or date-time (with its offset)"),
+  to: dayOrInstant("to").describe("the latest day (YYYY-MM-DD) or date-time (with its offset)"),
   source: z
     .enum(["all", "self", "holder"], { error: "source must be all, self or holder" })
     .optional()
@@ -177,7 +199,7 @@ export const patientAppContract: Contracts = {
     answers: {
       200: ok(fhirBundle, "A FHIR R4 searchset Bundle"),
       400: refusals(
-        'code: "<code>" is not a LOINC code',
+        'code: "<code>" is not a LOINC code<rest>',
         "<from or to> must be a date (YYYY-MM-DD) or a date-time",
         "from must not be after to",
       ),

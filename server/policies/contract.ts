@@ -109,7 +109,14 @@ export const policyContract: Contracts = {
   },
   "DELETE /api/admin/policies": {
     query: policyQueries.remove,
-    answers: { 204: NO_CONTENT, 404: fails("No such policy"), 409: fails("In use"), 502: UPSTREAM },
+    answers: {
+      204: NO_CONTENT,
+      // which participants hold a policy id is the connector's to know, not a schema's (0082)
+      400: refusals("Policy <policyId> exists for several participants <rest>"),
+      404: fails("No such policy"),
+      409: fails("In use"),
+      502: UPSTREAM,
+    },
   },
   "GET /api/odrl/scope": { answers: { 200: ok(effectiveScopeSchema) } },
 };

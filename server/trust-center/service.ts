@@ -55,7 +55,8 @@ const linkage = z.object({
   id: text,
   dataUser: text,
   permitNumbers: z.array(text),
-  datasets: z.tuple([text, text]),
+  // a pair, as an array of two (a tuple is prefixItems, which Schemathesis 4.32 cannot read: 0082)
+  datasets: z.array(text).length(2),
   sameHolder: z.boolean(),
   /** patients present in both datasets; null when suppressed (fewer than k) */
   linkedPatients: count.nullable(),
