@@ -30,7 +30,7 @@ export function WhoLooked({ looks }: { looks: Look[] }) {
           <caption>The latest {looks.length} looks at your record by others, newest first</caption>
           <thead>
             <tr>
-              <th scope="col">When (UTC)</th>
+              <th scope="col">When</th>
               <th scope="col">Who</th>
               <th scope="col">What</th>
               <th scope="col">Outcome</th>
@@ -40,7 +40,7 @@ export function WhoLooked({ looks }: { looks: Look[] }) {
             {looks.map((l) => (
               <tr key={l.id} data-testid="who-looked-entry">
                 <td>
-                  <time dateTime={l.timestamp}>{l.timestamp.slice(0, 19).replace("T", " ")}</time>
+                  <time dateTime={l.timestamp}>{`${l.timestamp.slice(0, 19).replace("T", " ")} UTC`}</time>
                 </td>
                 <td>{l.actor}</td>
                 <td>{WHAT[l.action] ?? l.action}</td>
