@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PERSONAS as DEMO_PERSONAS } from "../server/auth/personas";
 import { spawnBuiltServer } from "../tests/support/built-server";
 import { freePort } from "../tests/support/server";
 import { signIn } from "../tests/support/signin";
@@ -20,16 +21,8 @@ import { stopChild } from "./bench/server";
  * Reports (ndjson, junit and the vcr cassette of every request) go to REPORT_DIR (default /tmp/schemathesis-hub/<persona>).
  */
 
-const PERSONAS = [
-  "anonymous",
-  "admin",
-  "regulator",
-  "clinic",
-  "lmc",
-  "researcher",
-  "trustcenter",
-  "patient1",
-];
+// every persona of the embedded provider (server/auth/personas.ts) but patient2, who has patient1's role, and anonymous
+const PERSONAS = ["anonymous", ...DEMO_PERSONAS.map((p) => p.username).filter((u) => u !== "patient2")];
 const dash = process.argv.indexOf("--");
 const chosen = process.argv.slice(2, dash < 0 ? undefined : dash);
 const extra = dash < 0 ? [] : process.argv.slice(dash + 1);
