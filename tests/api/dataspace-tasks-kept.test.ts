@@ -9,6 +9,7 @@ import { callDataspace, personaUser } from "../support/dataspace-call";
  */
 
 const h = dataspaceRulesHarness();
+const TM = "/tm/api/v1alpha1";
 const remote = (deps: Partial<DataspaceDeps> = {}) => h.dataspace({ UPSTREAM_TIMEOUT_MS: "1500" }, deps);
 
 const tasks = (ds: Dataspace, as = "admin") => callDataspace(ds, "GET /api/tasks", { as });
@@ -31,7 +32,12 @@ function upstream(negotiations: Record<string, JsonBody[]>) {
     h.double.on("POST", `${MGMT}/${id}/transferprocesses/request`, {
       reply: () => ({ json: [{ "@id": `t-${id}`, state: "STARTED", assetId: "a", stateTimestamp: 1000 }] }),
     });
+    // what the titles name the ids by (issue 40): the asset lists and the participant list's tenants
+    h.double.on("POST", `${MGMT}/${id}/assets/request`, {
+      reply: () => ({ json: [{ "@id": "a", properties: { name: `Asset of ${id}` } }] }),
+    });
   }
+  h.double.on("GET", `${TM}/tenants`, { reply: () => ({ json: [] }) });
 }
 
 const negotiation = (id: string, at: number) => ({
