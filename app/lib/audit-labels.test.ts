@@ -26,7 +26,9 @@ function sources(dir: string): { file: string; text: string }[] {
     });
 }
 
-const ALL = [...sources("server"), ...sources("app")];
+// the label catalogue's own keys are not actions the code writes
+const CATALOGUE = path.join("app", "components", "ui", "labels.ts");
+const ALL = [...sources("server"), ...sources("app")].filter((s) => s.file !== CATALOGUE);
 const matches = (re: RegExp) => ALL.flatMap((s) => [...s.text.matchAll(re)].map((m) => ({ ...s, m })));
 
 /** actions written as literals: an audit input's `action`, the policy registry's `record(action, …)`, a constant */
