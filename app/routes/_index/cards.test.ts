@@ -161,7 +161,7 @@ describe("home cards and their lists", () => {
     const clinicCard = await card("clinic", "DATA_HOLDER", "contracts-active");
     expect(clinicCard).toBeGreaterThanOrEqual(1);
     const listed = await load(negotiations, "clinic", "/negotiations?state=FINALIZED");
-    expect(listed.negotiations).toHaveLength(clinicCard);
+    expect(listed.negotiations).toHaveLength(clinicCard!);
     const researcher = await load(negotiations, "researcher", "/negotiations?state=FINALIZED");
     const consumer = researcher.negotiations.find(
       (n: { counterPartyName: string }) => n.counterPartyName === "AlphaKlinik Berlin",
