@@ -195,7 +195,11 @@ const participantContext = z.looseObject({
 /** tasks.ts Task */
 const task = z.object({
   id: z.string(),
-  title: z.string(),
+  title: z
+    .string()
+    .describe(
+      "in words: the asset's name, the counter-party's display name and a transfer's type (\"Contract for FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin\")",
+    ),
   state: z.string(),
   participantId: z.string(),
   kind: z.enum(["negotiation", "transfer"]),

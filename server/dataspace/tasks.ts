@@ -1,10 +1,13 @@
+import { transferTypeLabel } from "../../app/components/ui/labels";
 import type { SessionUser } from "../auth/user";
 import { badGateway } from "../http/errors";
 import { createKeptByInputs } from "../http/kept/kept";
-import { didOfContext } from "./assets";
+import { didOfContext, listAssetGroups } from "./assets";
 import { describeUpstream } from "./failures";
 import { mergeById } from "./merge";
-import { findOrganisationByName, knownOrganisation, slugOfDid } from "./organisations";
+import { assetNames, counterPartyName, partyNames, type AssetBook, type NameBook } from "./names";
+import { findOrganisationByName, knownOrganisation } from "./organisations";
+import { listParticipants } from "./participants";
 import { remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import type { ParticipantContext } from "./upstream-schemas";
 
@@ -54,37 +57,54 @@ function updatedAt(r: Rec): string {
   return new Date(t ?? 0).toISOString();
 }
 
-function counterParty(r: Rec): string {
-  const id = str(r.counterPartyId);
-  if (id) return knownOrganisation(id, slugOfDid(id))?.displayName ?? id;
-  return str(r.counterPartyAddress) ?? "an unknown counter-party";
+/** what a title names a record's ids by: the participant contexts' display names and the assets' names */
+interface Names {
+  parties: NameBook;
+  assets: AssetBook;
 }
 
 function task(kind: Task["kind"], r: Rec, participantId: string, title: string): Task {
   return { id: r["@id"], title, state: String(r.state ?? ""), participantId, kind, updatedAt: updatedAt(r) };
 }
 
-const negotiationTask = (r: Rec, participantId: string) =>
-  task(
-    "negotiation",
-    r,
-    participantId,
-    `${r.type === "PROVIDER" ? "Offer of" : "Contract for"} ${str(r.assetId) ?? "an asset"} with ${counterParty(r)}`,
+/**
+ * A task's title in words (issue 40, names not ids): the asset's name as the asset lists give it, the
+ * counter-party's display name and the transfer type in words, never an identifier the view has to
+ * explain ("Contract for FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin", "Transfer of … from
+ * AlphaKlinik Berlin (HTTP pull)"); an asset no list names keeps its id.
+ */
+function titleOf(kind: Task["kind"], r: Rec, names: Names): string {
+  const assetId = str(r.assetId);
+  const asset = (assetId && names.assets.get(assetId)) || assetId;
+  const party = counterPartyName(
+    str(r.counterPartyId) ?? "",
+    str(r.counterPartyAddress) ?? "",
+    names.parties,
   );
+  // a counter-party known only by an address is left out: a URL is not a name
+  const known = party !== "unknown" && !party.includes("/");
+  const provider = r.type === "PROVIDER";
+  if (kind === "negotiation")
+    return provider
+      ? `Offer of ${asset || "an asset"}${known ? ` to ${party}` : ""}`
+      : `Contract for ${asset || "an asset"}${known ? ` with ${party}` : ""}`;
+  const type = transferTypeLabel(str(r.transferType));
+  const what = `${provider ? "Delivery" : "Transfer"} of ${asset || "data"}`;
+  return `${what}${known ? ` ${provider ? "to" : "from"} ${party}` : ""}${type ? ` (${type})` : ""}`;
+}
 
-const transferTask = (r: Rec, participantId: string) =>
-  task(
-    "transfer",
-    r,
-    participantId,
-    `${r.type === "PROVIDER" ? "Provide" : "Transfer"} ${str(r.assetId) ?? "data"} (${str(r.transferType) ?? "transfer"})${str(r.contractId) ? ` under ${r.contractId}` : ""}`,
-  );
+const negotiationTask = (r: Rec, participantId: string, names: Names) =>
+  task("negotiation", r, participantId, titleOf("negotiation", r, names));
+
+const transferTask = (r: Rec, participantId: string, names: Names) =>
+  task("transfer", r, participantId, titleOf("transfer", r, names));
 
 function demoTasksOf(
   rt: DataspaceRuntime,
   scope: TaskScope,
   liveIds: Set<string>,
   created: readonly Rec[],
+  names: Names,
 ): Task[] {
   if (!rt.demoRecords) return [];
   const owned = (r: Rec) => {
@@ -96,24 +116,52 @@ function demoTasksOf(
   const negotiations = demo.negotiations.filter((r) => owned(r) && !liveIds.has(r["@id"]));
   const transfers = mergeById([...created], demo.transfers).filter((r) => owned(r) && !liveIds.has(r["@id"]));
   return [
-    ...negotiations.map((r) => negotiationTask(r, str(r.participantContextId) ?? "")),
-    ...transfers.map((r) => transferTask(r, str(r.participantContextId) ?? "")),
+    ...negotiations.map((r) => negotiationTask(r, str(r.participantContextId) ?? "", names)),
+    ...transfers.map((r) => transferTask(r, str(r.participantContextId) ?? "", names)),
   ];
 }
 
 /**
  * What a task list is made of: the upstream answers as they came (the read cache hands out the same
  * frozen arrays while they are valid), the demonstration transfers created here (the same frozen array
- * until one is created), or null for the context list when it failed.
+ * until one is created), or null for the context list when it failed; and what its titles name ids by,
+ * the participant list and the grouped asset lists (kept, frozen; null when they could not be had).
  */
 interface TaskInputs {
   contexts: readonly ParticipantContext[] | null;
   /** per context in scope: its negotiations, then its transfers, each null when that lookup failed */
   lists: (readonly Rec[] | null)[];
   created: readonly Rec[];
+  participants: readonly Record<string, unknown>[] | null;
+  assets: readonly { assets: readonly Record<string, unknown>[] }[] | null;
 }
 
+const NO_NAMES: ReadonlyMap<string, string> = new Map();
+
+const namesOf = (inputs: TaskInputs): Names => ({
+  parties: inputs.participants ? partyNames(inputs.participants) : NO_NAMES,
+  assets: inputs.assets ? assetNames(inputs.assets) : NO_NAMES,
+});
+
+/** names are a courtesy: a list that cannot be had leaves the ids in the titles, never the tasks out */
+const orNull = async <T>(p: Promise<T>): Promise<T | null> => {
+  const r = await settle(p);
+  return r.ok ? r.value : null;
+};
+
 async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskInputs> {
+  const [records, participants, assets] = await Promise.all([
+    recordInputs(rt, scope),
+    orNull(listParticipants(rt)),
+    orNull(listAssetGroups(rt)),
+  ]);
+  return { ...records, participants, assets };
+}
+
+async function recordInputs(
+  rt: DataspaceRuntime,
+  scope: TaskScope,
+): Promise<Pick<TaskInputs, "contexts" | "lists" | "created">> {
   // no deadline armed per request: the context list has its own time-out, the lists what is left of it
   const startedAt = Date.now();
   const created = rt.demoRecords ? await rt.demoTransfers.listShared() : [];
@@ -138,12 +186,14 @@ const inScopeActive = (scope: TaskScope, contexts: readonly ParticipantContext[]
   contexts.filter((c) => (c.state === undefined || c.state === "ACTIVATED") && inScope(scope, c));
 
 function tasksOf(rt: DataspaceRuntime, scope: TaskScope, inputs: TaskInputs): Task[] {
-  if (!inputs.contexts) return sortTasks(demoTasksOf(rt, scope, new Set(), inputs.created));
+  const names = namesOf(inputs);
+  if (!inputs.contexts) return sortTasks(demoTasksOf(rt, scope, new Set(), inputs.created, names));
   const live = inScopeActive(scope, inputs.contexts).flatMap((ctx, i) => [
-    ...(inputs.lists[2 * i]?.map((r) => negotiationTask(r, ctx["@id"])) ?? []),
-    ...(inputs.lists[2 * i + 1]?.map((r) => transferTask(r, ctx["@id"])) ?? []),
+    ...(inputs.lists[2 * i]?.map((r) => negotiationTask(r, ctx["@id"], names)) ?? []),
+    ...(inputs.lists[2 * i + 1]?.map((r) => transferTask(r, ctx["@id"], names)) ?? []),
   ]);
-  return sortTasks([...live, ...demoTasksOf(rt, scope, new Set(live.map((t) => t.id)), inputs.created)]);
+  const liveIds = new Set(live.map((t) => t.id));
+  return sortTasks([...live, ...demoTasksOf(rt, scope, liveIds, inputs.created, names)]);
 }
 
 /** what of the caller the list depends on: its scope */
@@ -157,14 +207,23 @@ const keptTasks = /* @__PURE__ */ createKeptByInputs<Task[]>();
  * The caller's tasks, newest first. Kept, frozen (read it only), per caller scope and set of inputs
  * (server/http/kept `createKeptByInputs`): the context list, each in-scope context's negotiations and
  * transfers (or their failure), the demonstration transfers created here (the same frozen array until
- * one is created) and the bundled demonstration records.
+ * one is created), the bundled demonstration records, and the participant and asset lists the titles
+ * take their names from.
  */
 export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promise<Task[]> {
   const scope = scopeOf(user);
   const inputs = await taskInputs(rt, scope);
   return keptTasks(
     `scope:${scopeKey(scope)}`,
-    [inputs.contexts, rt, rt.demoRecords, inputs.created, ...inputs.lists],
+    [
+      inputs.contexts,
+      rt,
+      rt.demoRecords,
+      inputs.created,
+      inputs.participants,
+      inputs.assets,
+      ...inputs.lists,
+    ],
     () => tasksOf(rt, scope, inputs),
   );
 }

@@ -270,6 +270,23 @@ describe("tasks", () => {
       new Set(["alphaklinik-berlin"]),
     );
     expect(clinic.body.some((t: JsonBody) => t.kind === "negotiation" && t.state === "FINALIZED")).toBe(true);
+    // issue 40, names not ids: the asset's name, the counter-party's name, the transfer type in words; the
+    // clinic holds the provider's side of the bundled demonstration contract and its transfer
+    const titles = (body: JsonBody[]) => body.map((t) => t.title as string);
+    expect(titles(researcher.body)).toContain(
+      "Contract for FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin",
+    );
+    expect(titles(researcher.body)).toContain(
+      "Transfer of FHIR R4 diabetes cohort bundle from AlphaKlinik Berlin (HTTP pull)",
+    );
+    expect(titles(clinic.body)).toContain("Offer of FHIR R4 diabetes cohort bundle to PharmaCo Research AG");
+    expect(titles(clinic.body)).toContain(
+      "Delivery of FHIR R4 diabetes cohort bundle to PharmaCo Research AG (HTTP pull)",
+    );
+    for (const t of [...titles(researcher.body), ...titles(clinic.body)])
+      expect(t).not.toMatch(/fhir-cohort-bundle|omop-cohort-statistics|HttpData|agreement-/);
+    // and never itself as its own counter-party
+    for (const t of titles(clinic.body)) expect(t).not.toMatch(/AlphaKlinik Berlin/);
     const admin = await call("GET /api/tasks", { as: "admin" });
     const contexts = new Set(admin.body.map((t: JsonBody) => t.participantId));
     expect(contexts.has("pharmaco") && contexts.has("alphaklinik-berlin")).toBe(true);

@@ -173,15 +173,30 @@ describe("tasks from the connector", () => {
         ],
       })
       .on("POST", `${MGMT}/ctx-a/contractnegotiations/request`, {
-        json: [{ "@id": "n-2", state: "REQUESTED", type: "PROVIDER" }],
+        json: [
+          {
+            "@id": "n-2",
+            state: "REQUESTED",
+            type: "PROVIDER",
+            counterPartyId: "did:web:pharmaco.de:research",
+            assetId: "fhir-cohort-bundle",
+            stateTimestamp: 1749000000000,
+          },
+        ],
       })
-      .on("POST", `${MGMT}/ctx-a/transferprocesses/request`, { json: [] });
+      .on("POST", `${MGMT}/ctx-a/transferprocesses/request`, { json: [] })
+      // the asset lists the titles take the asset's name from
+      .on("POST", `${MGMT}/ctx-p/assets/request`, { json: [] })
+      .on("POST", `${MGMT}/ctx-a/assets/request`, {
+        json: [{ "@id": "fhir-cohort-bundle", properties: { name: "FHIR R4 diabetes cohort bundle" } }],
+      });
     const res = await call(ds, "GET /api/tasks", { as: "researcher" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
         id: "t-1",
-        title: "Transfer fhir-cohort-bundle (HttpData-PULL)",
+        // issue 40: names, not ids — the asset's name, the transfer type in words
+        title: "Transfer of FHIR R4 diabetes cohort bundle (HTTP pull)",
         state: "STARTED",
         participantId: "ctx-p",
         kind: "transfer",
@@ -189,7 +204,7 @@ describe("tasks from the connector", () => {
       },
       {
         id: "n-1",
-        title: "Contract for fhir-cohort-bundle with AlphaKlinik Berlin",
+        title: "Contract for FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin",
         state: "AGREED",
         participantId: "ctx-p",
         kind: "negotiation",
@@ -198,6 +213,10 @@ describe("tasks from the connector", () => {
     ]);
     const admin = await call(ds, "GET /api/tasks", { as: "admin" });
     expect(admin.body.map((t: JsonBody) => t.id).sort()).toEqual(["n-1", "n-2", "t-1"]);
+    // the provider's side names the consumer; the participant list names the contexts
+    expect(admin.body.find((t: JsonBody) => t.id === "n-2").title).toBe(
+      "Offer of FHIR R4 diabetes cohort bundle to PharmaCo Research AG",
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signInAs } from "./support";
+import { auditKindLabel } from "../../app/components/ui/labels";
 
 /**
  * Issue 4's journeys in Chromium through the real sign-in: the operator (admin) runs the console,
@@ -132,8 +133,9 @@ test("regulator: audit trail with filters, tabs, chain verification, CSV export 
   await expect(page).toHaveURL(/tab=secondary-use/);
   const kinds = await page.getByTestId("audit-entries").locator("tbody tr td:nth-child(3)").allInnerTexts();
   expect(kinds.length).toBeGreaterThan(0);
-  for (const k of kinds)
-    expect(["access-body", "dataspace", "insight", "federated", "graph", "nlq"]).toContain(k.trim());
+  // the kinds of the tab's retention rule, in words (issue 40: the label catalogue names them)
+  const tabKinds = ["access-body", "dataspace", "insight", "federated", "graph", "nlq"].map(auditKindLabel);
+  for (const k of kinds) expect(tabKinds).toContain(k.trim());
   await page.getByTestId("audit-filters").getByLabel("Text").fill("permit");
   await page.getByTestId("audit-filters").getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/q=permit/);

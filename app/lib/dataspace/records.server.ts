@@ -1,4 +1,4 @@
-import { knownOrganisation, slugOfDid } from "../../../server/dataspace/organisations";
+import { assetNames, counterPartyName, partyNames, type AssetBook } from "../../../server/dataspace/names";
 
 /**
  * Connector records (negotiations, transfers, assets) reduced to what the views show. Records
@@ -11,48 +11,28 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** display names by DID and by context id, from the participant list */
-export type NameBook = Map<string, string>;
+export type NameBook = ReadonlyMap<string, string>;
 
+/** the participant list's names (server/dataspace/names.ts `partyNames`, the one the task list reads too) */
 export function nameBook(
   participants: { participantId: string; did: string; displayName: string }[],
 ): NameBook {
-  const book: NameBook = new Map();
-  for (const p of participants) {
-    if (p.did) book.set(p.did, p.displayName);
-    book.set(p.participantId, p.displayName);
-  }
-  return book;
+  return partyNames(participants);
 }
 
-/** The counter-party's display name: the participant list, the built-in table, else the id itself. */
-export function counterPartyName(id: string, address: string, book?: NameBook): string {
-  if (id) {
-    return book?.get(id) ?? knownOrganisation(id, slugOfDid(id))?.displayName ?? id;
-  }
-  // a DSP address ends in /<context id>/2025-1
-  const m = /\/([^/]+)\/2025-1\/?$/.exec(address);
-  if (m) return book?.get(decodeURIComponent(m[1])) ?? decodeURIComponent(m[1]);
-  return address || "unknown";
-}
-
-/** asset names by asset id, from every provider's asset list (GET /api/assets) */
-export type AssetBook = Map<string, string>;
-
-/** The asset names of the dataspace; an empty book when the asset lists cannot be had (titles then show the id). */
+/**
+ * The asset names of the dataspace (server/dataspace/names.ts `assetNames`, the one lookup the task
+ * list reads too); an empty book when the asset lists cannot be had (titles then show the id).
+ */
 export async function assetBook(ds: {
-  listAssetGroups(): Promise<{ assets: Record<string, unknown>[] }[]>;
+  listAssetGroups(): Promise<readonly { assets: Record<string, unknown>[] }[]>;
 }): Promise<AssetBook> {
-  const book: AssetBook = new Map();
   try {
-    for (const g of await ds.listAssetGroups())
-      for (const a of g.assets) {
-        const v = toAssetView(a);
-        if (v.id && v.name && !book.has(v.id)) book.set(v.id, v.name);
-      }
+    return assetNames(await ds.listAssetGroups());
   } catch {
     // names are a courtesy: the list still shows every record, by id
+    return new Map();
   }
-  return book;
 }
 
 /** "FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin": what a person reads as a record's title */

@@ -155,6 +155,45 @@ describe("home cards and their lists", () => {
     expect(across).toBe(await finalisedPerParticipant());
   }, 60_000);
 
+  // issue 40: the researcher's home counted a contract with AlphaKlinik, AlphaKlinik's "Contracts on your
+  // data" 0 — the demonstration negotiations were held on the consumer's side only
+  it("a demonstration contract is held on both sides: the clinic's card and list show the provider's, the researcher its counter-party", async () => {
+    const clinicCard = await card("clinic", "DATA_HOLDER", "contracts-active");
+    expect(clinicCard).toBeGreaterThanOrEqual(1);
+    const listed = await load(negotiations, "clinic", "/negotiations?state=FINALIZED");
+    expect(listed.negotiations).toHaveLength(clinicCard!);
+    const researcher = await load(negotiations, "researcher", "/negotiations?state=FINALIZED");
+    const consumer = researcher.negotiations.find(
+      (n: { counterPartyName: string }) => n.counterPartyName === "AlphaKlinik Berlin",
+    );
+    expect(consumer, "the researcher's contract with AlphaKlinik Berlin").toBeTruthy();
+    // the same agreement, held by the clinic's connector as provider, with the researcher's organisation
+    const provider = listed.negotiations.find(
+      (n: { contractId: string }) => n.contractId === consumer.contractId,
+    );
+    expect(provider, `the clinic holds ${consumer.contractId}`).toMatchObject({
+      type: "PROVIDER",
+      counterPartyName: "PharmaCo Research AG",
+      assetId: consumer.assetId,
+    });
+    // no organisation is its own counter-party, on either side of any negotiation it holds
+    for (const [u, own] of [
+      ["clinic", "AlphaKlinik Berlin"],
+      ["lmc", "Limburg Medical Centre"],
+      ["researcher", "PharmaCo Research AG"],
+    ]) {
+      const all = (await load(negotiations, u, "/negotiations")).negotiations as {
+        id: string;
+        counterPartyName: string;
+      }[];
+      expect(all.length, `${u} holds negotiations`).toBeGreaterThan(0);
+      expect(
+        all.filter((n) => n.counterPartyName === own).map((n) => n.id),
+        u,
+      ).toEqual([]);
+    }
+  });
+
   it("the operator console's catalogue figure is the number of datasets Discover lists", async () => {
     const console = await load(operator, "admin", "/operator");
     const listed = await load(discover, "admin", "/discover?show=datasets");

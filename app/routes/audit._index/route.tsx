@@ -5,6 +5,7 @@ import { AUDIT_TABS, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
+import { actorLabel, auditActionLabel, auditKindLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -134,7 +135,7 @@ export default function Audit() {
             <option value="">any</option>
             {d.kinds.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {auditKindLabel(k)}
               </option>
             ))}
           </select>
@@ -178,18 +179,25 @@ export default function Audit() {
         <DataTable
           className="data compact"
           data-testid="audit-entries"
-          columns={[num("#"), "Time (UTC)", "Kind", "Action", "Actor", "Target", "Outcome", "Hash"]}
+          columns={[num("#"), "Time", "Kind", "Action", "Actor", "Target", "Outcome", "Hash"]}
         >
           {d.entries.map((e) => (
             <tr key={e.id} data-testid={`entry-${e.seq}`}>
               <td className="num">{e.seq}</td>
               <td className="nowrap">{formatDateTime(e.timestamp)}</td>
               <td>
-                <Badge>{e.kind}</Badge>
+                <Badge>{auditKindLabel(e.kind)}</Badge>
               </td>
-              <td>{e.action}</td>
-              <td>{e.actor}</td>
-              <td className="wrap">{e.target}</td>
+              <td data-testid="audit-action">
+                {auditActionLabel(e.action)}
+                <div className="muted small">
+                  <code>{e.action}</code>
+                </div>
+              </td>
+              <td title={e.actor}>{actorLabel(e.actor)}</td>
+              <td className="wrap">
+                <code className="wrap">{e.target}</code>
+              </td>
               <td className="wrap">
                 {e.outcome === "success" ? (
                   <span className="muted">success</span>

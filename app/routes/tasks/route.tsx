@@ -12,6 +12,7 @@ import {
   StateBadge,
   formatStamp,
   formatTime,
+  shortId,
 } from "../../components/dataspace/ui";
 import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
@@ -212,7 +213,12 @@ export default function Tasks() {
                   data-state={t.state}
                 >
                   <td>
-                    <AppLink to={href}>{t.title}</AppLink>
+                    <AppLink to={href} data-testid="task-title">
+                      {t.title}
+                    </AppLink>
+                    <div className="muted small">
+                      <code title={t.id}>{shortId(t.id)}</code>
+                    </div>
                   </td>
                   <td>
                     <Badge tone="neutral">{t.kind}</Badge>
