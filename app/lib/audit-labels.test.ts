@@ -3,12 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MACHINES } from "../../server/access-body/machines";
 import { clockEventSchema } from "../../server/access-body/model";
-import { AUDIT_ACTIONS, auditActionLabel, looksRaw } from "../components/ui/labels";
+import { AUDIT_ACTIONS, auditActionLabel } from "../components/ui/audit-labels";
+import { timesWithZone } from "../components/ui/format";
+import { looksRaw } from "../components/ui/labels";
 
 /**
  * Issue 40, names not ids: the audit trail (/audit) names every action in words. The actions are
  * read from the code that writes them, so an action added without an entry in the label catalogue
- * (app/components/ui/labels.ts AUDIT_ACTIONS) fails here, and so does an entry no code writes.
+ * (app/components/ui/audit-labels.ts AUDIT_ACTIONS) fails here, and so does an entry no code writes.
  */
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,7 +29,7 @@ function sources(dir: string): { file: string; text: string }[] {
 }
 
 // the label catalogue's own keys are not actions the code writes
-const CATALOGUE = path.join("app", "components", "ui", "labels.ts");
+const CATALOGUE = path.join("app", "components", "ui", "audit-labels.ts");
 const ALL = [...sources("server"), ...sources("app")].filter((s) => s.file !== CATALOGUE);
 const matches = (re: RegExp) => ALL.flatMap((s) => [...s.text.matchAll(re)].map((m) => ({ ...s, m })));
 
@@ -123,5 +125,12 @@ describe("the audit trail's actions in words", () => {
     expect(auditActionLabel("dataRequest.seed")).toBe("Demonstration data request recorded");
     expect(auditActionLabel("someNew.thingDone")).toBe("Some new thing done");
     expect(looksRaw(auditActionLabel("someNew.thingDone"))).toBe(false);
+  });
+
+  it("gives the times inside an outcome with their zone (a coalesced entry's 'since …')", () => {
+    const text = timesWithZone("refused (401), 1 more time since 2026-11-30T03:27:52.933Z");
+    expect(text).toMatch(/^refused \(401\), 1 more time since 30 Nov 2026, 03:27 UTC$/);
+    expect(text).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(timesWithZone("success")).toBe("success");
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signInAs } from "./support";
-import { auditKindLabel } from "../../app/components/ui/labels";
+import { auditKindLabel } from "../../app/components/ui/audit-labels";
 
 /**
  * Issue 4's journeys in Chromium through the real sign-in: the operator (admin) runs the console,

@@ -1,3 +1,5 @@
+import { timesWithZone } from "../ui/format";
+
 /** One look at the patient's record, as the audit holds it (server/audit/access-log.ts). */
 export interface Look {
   id: string;
@@ -44,7 +46,7 @@ export function WhoLooked({ looks }: { looks: Look[] }) {
                 </td>
                 <td>{l.actor}</td>
                 <td>{WHAT[l.action] ?? l.action}</td>
-                <td>{l.outcome}</td>
+                <td>{timesWithZone(l.outcome)}</td>
               </tr>
             ))}
           </tbody>

@@ -72,3 +72,11 @@ export function isHttpUrl(value: unknown): value is string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
+
+/** an ISO date-time inside an entry's text ("refused (401), 4 more times since 2026-11-30T03:27:52.933Z") */
+const ISO_TIME = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g;
+
+/** a text as a person reads it (an audit entry's outcome): its ISO times with their zone ("… since 30 Nov 2026, 03:27 UTC") */
+export function timesWithZone(outcome: string): string {
+  return outcome.replace(ISO_TIME, (t) => formatDateTime(t));
+}

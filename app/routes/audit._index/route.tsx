@@ -4,8 +4,9 @@ import { auditFilterFromUrl, chainReport } from "../../lib/governance/governance
 import { AUDIT_TABS, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.server";
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
-import { formatDateTime } from "../../components/ui/format";
-import { actorLabel, auditActionLabel, auditKindLabel } from "../../components/ui/labels";
+import { formatDateTime, timesWithZone } from "../../components/ui/format";
+import { auditActionLabel, auditKindLabel } from "../../components/ui/audit-labels";
+import { actorLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -202,9 +203,9 @@ export default function Audit() {
                 {e.outcome === "success" ? (
                   <span className="muted">success</span>
                 ) : /fail|refused/i.test(e.outcome) ? (
-                  <Badge tone="danger">{e.outcome}</Badge>
+                  <Badge tone="danger">{timesWithZone(e.outcome)}</Badge>
                 ) : (
-                  e.outcome
+                  timesWithZone(e.outcome)
                 )}
               </td>
               <td>
