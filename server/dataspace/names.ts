@@ -51,7 +51,8 @@ export function assetNames(groups: Groups): AssetBook {
   return book;
 }
 
-type Participants = readonly Readonly<Record<string, unknown>>[];
+/** any participant list (the API's records or the views' typed ones): its fields are read defensively */
+type Participants = readonly object[];
 
 /** per participant list (the kept, frozen answers of listParticipants): its book, made once */
 const partyBooks = new WeakMap<Participants, NameBook>();
@@ -65,7 +66,8 @@ export function partyNames(participants: Participants): NameBook {
   if (book) return book;
   const names = new Map<string, string>();
   const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
-  for (const p of participants) {
+  for (const o of participants) {
+    const p = o as Readonly<Record<string, unknown>>;
     const name = text(p.displayName);
     if (!name) continue;
     const did = text(p.did) ?? text(p.identity);

@@ -1,4 +1,4 @@
-import { assetNames, counterPartyName, partyNames, type AssetBook } from "../../../server/dataspace/names";
+import { assetNames, counterPartyName, type AssetBook, type NameBook } from "../../../server/dataspace/names";
 
 /**
  * Connector records (negotiations, transfers, assets) reduced to what the views show. Records
@@ -10,15 +10,8 @@ type Rec = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-/** display names by DID and by context id, from the participant list */
-export type NameBook = ReadonlyMap<string, string>;
-
-/** the participant list's names (server/dataspace/names.ts `partyNames`, the one the task list reads too) */
-export function nameBook(
-  participants: { participantId: string; did: string; displayName: string }[],
-): NameBook {
-  return partyNames(participants);
-}
+/** display names by DID and by context id, from the participant list (the one lookup the task list reads too) */
+export { partyNames as nameBook, type NameBook } from "../../../server/dataspace/names";
 
 /**
  * The asset names of the dataspace (server/dataspace/names.ts `assetNames`, the one lookup the task
