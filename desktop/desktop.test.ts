@@ -157,7 +157,7 @@ describe("starting the server", () => {
         modulePath: "/app/build/server/index.js",
         env: expect.objectContaining({ APP_MODE: "static", PORT: "45678" }),
         cwd: "/app",
-        execArgv: ["--max-semi-space-size=64"],
+        execArgv: ["--max-semi-space-size=64", "--max-old-space-size=512"],
       },
     ]);
     await s.stop();

@@ -277,10 +277,10 @@ function verdictsFor(s: SizeResult): Verdict[] {
     out.push({
       patients: s.patients,
       graph: s.graph,
-      subject: "server resident memory after the run",
-      target: `< ${TARGETS.largeRssMiB} MiB`,
-      measured: `${s.rssAfterMiB} MiB (peak ${s.peakMiB} MiB; ready after ${f1(s.readyMs / 1000)} s of seeding)`,
-      met: s.rssAfterMiB < TARGETS.largeRssMiB,
+      subject: "server peak resident memory (seeding and the run)",
+      target: `< ${TARGETS.largePeakMiB} MiB`,
+      measured: `${s.peakMiB} MiB (after the run ${s.rssAfterMiB} MiB; ready after ${f1(s.readyMs / 1000)} s of seeding)`,
+      met: s.peakMiB < TARGETS.largePeakMiB,
     });
   }
   return out;

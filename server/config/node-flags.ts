@@ -10,5 +10,13 @@
  * two scavenges and were promoted, and the old generation was marked and compacted every ~3.5 s, the
  * pauses behind the pages' p99 (docs/decisions/0029-young-generation-and-warm-up.md). The flag
  * cannot be set from inside the process (V8 sizes the heap before any script runs).
+ *
+ * `--max-old-space-size=512` (MiB): V8 collects the old generation before it passes 512 MiB. Without
+ * a bound V8 sizes it from the machine's memory and lets garbage pile up between collections: a cold
+ * build that scans the whole graph at 100,000 patients (the EEHRxF coverage, the federated index) grew
+ * the heap to 485 MiB before a collection left 100 MiB live, and the process's peak resident memory in
+ * the bench reached 1,029 MiB. With the bound the old generation, the young one (3 × 64 MiB at most)
+ * and SQLite's pages stay under 1 GiB (docs/decisions/0087-old-generation-bounded.md). A larger store
+ * needs a larger bound: start the server with a later `--max-old-space-size` (the last one wins).
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64", "--max-old-space-size=512"];
