@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "../../root";
+import { useLoaderData } from "@remix-run/react";
 import { actingParticipant, apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import {
-  DataspaceNav,
+  DataspaceHead,
   ErrorNotice,
   ParticipantPicker,
   participantQuery,
@@ -109,19 +108,12 @@ function Stat({
 
 export default function DataspaceOverview() {
   const d = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root");
   const q = participantQuery(d.acting);
   return (
     <section className="ds-page" data-testid="dataspace-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Dataspace</h1>
-          <p className="lead">
-            Exchange health data between participants under negotiated contracts, over the Dataspace Protocol.
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title="Dataspace">
+        Exchange health data between participants under negotiated contracts, over the Dataspace Protocol.
+      </DataspaceHead>
       {d.mode === "embedded" ? (
         <p className="notice" data-testid="dataspace-mode">
           <strong>Embedded development dataspace.</strong> This server runs its own connector, tenant manager

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { RootData } from "../../root";
 import { apiFailure, hasRole, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
-import { DataspaceNav, DemoBadge, ErrorNotice } from "../../components/dataspace/ui";
+import { DataspaceHead, DemoBadge, ErrorNotice } from "../../components/dataspace/ui";
 import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber, plural } from "../../components/ui/format";
@@ -133,7 +132,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Discover() {
   const data = useLoaderData<typeof loader>();
   const { q, show, providerFilter, providers, assets, datasets, datasetTotal, canNegotiate, me } = data;
-  const root = useRouteLoaderData<RootData>("root");
   const submit = useSubmit();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
@@ -149,16 +147,10 @@ export default function Discover() {
 
   return (
     <section className="ds-page" data-testid="discover-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Discover data</h1>
-          <p className="lead">
-            What the participants of the dataspace offer: the data assets their connectors share, and the
-            datasets described in the HealthDCAT-AP catalogue.
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title="Discover data">
+        What the participants of the dataspace offer: the data assets their connectors share, and the datasets
+        described in the HealthDCAT-AP catalogue.
+      </DataspaceHead>
 
       <Form
         ref={formRef}

@@ -4,14 +4,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { parseAssetInput } from "../../lib/dataspace/inputs.server";
-import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, hasRole } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   ParticipantPicker,
@@ -150,20 +149,13 @@ const slug = (s: string) =>
 export default function Share() {
   const { acting, assets, error, canRegister, created, defaultBaseUrl } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
-  const root = useRouteLoaderData<RootData>("root");
 
   return (
     <section className="ds-page" data-testid="share-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Share data</h1>
-          <p className="lead">
-            Register a data asset with your connector. It is then offered in your catalogue to the
-            participants of the dataspace, under your contract policies.
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title="Share data">
+        Register a data asset with your connector. It is then offered in your catalogue to the participants of
+        the dataspace, under your contract policies.
+      </DataspaceHead>
       <ParticipantPicker acting={acting} label="Provider" />
       {acting.reason ? <p className="notice">{acting.reason}</p> : null}
 

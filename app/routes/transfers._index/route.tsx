@@ -4,8 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "../../root";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import {
   assetBook,
@@ -18,7 +17,7 @@ import {
 } from "../../lib/dataspace/records.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   ParticipantPicker,
@@ -130,7 +129,6 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 export default function Transfers() {
   const { acting, transfers, agreements, error, preselect } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const root = useRouteLoaderData<RootData>("root");
   const navigation = useNavigation();
   const starting = navigation.state === "submitting" && navigation.formAction?.startsWith("/transfers");
   const q = participantQuery(acting);
@@ -139,13 +137,9 @@ export default function Transfers() {
 
   return (
     <section className="ds-page" data-testid="transfers-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Transfers</h1>
-          <p className="lead">Data transfers under your contract agreements, and their progress.</p>
-        </div>
-      </header>
+      <DataspaceHead title="Transfers">
+        Data transfers under your contract agreements, and their progress.
+      </DataspaceHead>
       <ParticipantPicker acting={acting} />
       {acting.reason ? <p className="notice">{acting.reason}</p> : null}
       <ErrorNotice error={error} testId="transfers-error" />
