@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -52,12 +52,10 @@ export default function WorkQueue() {
   const mine = items.filter((i) => i.waitingOn === "access body").length;
   return (
     <section>
-      <h1>Work queue</h1>
-      <p className="lead">
+      <AccessBodyHead title="Work queue">
         What is due at the access body, by deadline. Statutory clocks count calendar days in Europe/Berlin;
         today is {civil(today)}.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <div className="stat-grid ab-stats">
         <div className="card stat">
           <span className="stat-label">Open items</span>

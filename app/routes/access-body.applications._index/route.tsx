@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -49,9 +49,9 @@ export default function Applications() {
   const { state, states, undecided, applications } = useLoaderData<typeof loader>();
   return (
     <section>
-      <h1>Data access applications</h1>
-      <p className="lead">Every application received (Art. 67), with its decision clock (Art. 68(4)).</p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      <AccessBodyHead title="Data access applications">
+        Every application received (Art. 67), with its decision clock (Art. 68(4)).
+      </AccessBodyHead>
       <Form method="get" className="toolbar">
         <label>
           State

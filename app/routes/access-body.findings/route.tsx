@@ -1,15 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  Field,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { FINDINGS_ROLES } from "../../lib/access.server";
@@ -102,13 +94,11 @@ export default function Findings() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Supervision findings</h1>
-      <p className="lead">
+      <AccessBodyHead title="Supervision findings" nav={d.staff}>
         {d.staff
           ? "Findings about data users and data holders: open, responded, closed with an outcome."
           : `Findings of the access body about ${d.organisation}. Please respond before the date given.`}
-      </p>
-      {d.staff ? <SubNav items={ACCESS_BODY_NAV} /> : null}
+      </AccessBodyHead>
       <Notice result={result} />
       <div className="ab-list" data-testid="findings">
         {d.findings.map((f) => (

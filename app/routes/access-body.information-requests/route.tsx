@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -40,11 +40,9 @@ export default function InformationRequestsView() {
   const { items } = useLoaderData<typeof loader>();
   return (
     <section>
-      <h1>Information requests</h1>
-      <p className="lead">
+      <AccessBodyHead title="Information requests">
         Questions to applicants. While one is open, the application's decision clock stands still.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <DataTable
         data-testid="information-requests"
         columns={["Request", "Application", "Sent", "Answer due", "State", "Questions and answer"]}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import { ACCESS_BODY_NAV, Notice, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -50,12 +50,10 @@ export default function Permits() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Data permits</h1>
-      <p className="lead">
+      <AccessBodyHead title="Data permits">
         Permits issued (Art. 68), with the marketplace contracts they back. The public version is the{" "}
         <AppLink to="/register">register</AppLink>.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <p className="muted" data-testid="permits-filter">
         {state === "ACTIVE" ? (

@@ -1,15 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  Field,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
@@ -70,11 +62,9 @@ export default function DataRequests() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Data requests (Art. 69)</h1>
-      <p className="lead">
+      <AccessBodyHead title="Data requests (Art. 69)">
         Requests for an anonymised statistical answer. Answers contain no count below 10.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <div className="ab-list" data-testid="data-requests">
         {requests.map((r) => (

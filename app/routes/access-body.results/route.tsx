@@ -1,14 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { DataTable } from "../../components/route-kit/DataTable";
@@ -56,12 +49,10 @@ export default function Results() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Results</h1>
-      <p className="lead">
+      <AccessBodyHead title="Results">
         Outputs declared by data users, checked before they leave the secure processing environment, published
         within 18 months of the end of processing (Art. 61(4)).
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <DataTable
         data-testid="results"
