@@ -121,12 +121,15 @@ export function StateBadge({ state, testId }: { state: string; testId?: string }
   );
 }
 
-export function DemoBadge() {
-  return (
+/** the badge of a bundled demonstration record; with `demo`, only for one (after a space) */
+export function DemoBadge({ demo }: { demo?: boolean }) {
+  const badge = (
     <span title="A bundled demonstration record, not a live connector record">
       <Badge tone="neutral">demonstration record</Badge>
     </span>
   );
+  if (demo === undefined) return badge;
+  return demo ? <> {badge}</> : null;
 }
 
 /** A service failure as the views show it: the message, and the upstream detail when there is one. */

@@ -245,12 +245,7 @@ export default function Discover() {
                       {provider.role ? (
                         <span className="muted small"> · {roleLabel(provider.role)}</span>
                       ) : null}
-                      {asset.demo ? (
-                        <>
-                          {" "}
-                          <DemoBadge />
-                        </>
-                      ) : null}
+                      <DemoBadge demo={asset.demo} />
                     </p>
                     {asset.description ? <p className="ds-desc">{asset.description}</p> : null}
                     <p className="muted small">

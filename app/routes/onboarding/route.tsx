@@ -6,7 +6,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { parseOnboardingInput } from "../../lib/dataspace/inputs.server";
+import { formText, parseOnboardingInput } from "../../lib/dataspace/inputs.server";
 import type { ParticipantStatus } from "../../../server/dataspace/participants";
 import type { ParticipantPollResult } from "../dataspace.participant.$id/route";
 import { apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
@@ -79,11 +79,7 @@ type ActionResult = { error: string; detail: string | null; values: FormValues; 
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ONBOARDING_ROLES);
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const field = formText(await request.formData());
   const values: FormValues = {
     displayName: field("displayName"),
     role: field("role"),

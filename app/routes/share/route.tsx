@@ -6,7 +6,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { parseAssetInput } from "../../lib/dataspace/inputs.server";
+import { formText, parseAssetInput } from "../../lib/dataspace/inputs.server";
 import { actingParticipant, apiFailure, hasRole } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import {
@@ -80,11 +80,7 @@ const formField = (f: FormFieldError): FormFieldError =>
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ASSET_WRITE_ROLES);
   const ds = context.services.dataspace;
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const field = formText(await request.formData());
   const values: FormValues = {
     assetId: field("assetId"),
     name: field("name"),

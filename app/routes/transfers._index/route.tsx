@@ -6,6 +6,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import { formText } from "../../lib/dataspace/inputs.server";
 import {
   assetBook,
   nameBook,
@@ -84,11 +85,7 @@ const aboutAgreement = (error: string, detail: string | null = null): ActionResu
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const field = formText(await request.formData());
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, fields: [] };
@@ -201,12 +198,7 @@ export default function Transfers() {
                   <div className="muted small">
                     <code title={t.id}>{shortId(t.id)}</code>
                   </div>
-                  {t.demo ? (
-                    <>
-                      {" "}
-                      <DemoBadge />
-                    </>
-                  ) : null}
+                  <DemoBadge demo={t.demo} />
                 </td>
                 <td>
                   {t.assetName || "—"}
