@@ -6,7 +6,7 @@ import { toAssetView, type AssetView } from "../../lib/dataspace/records.server"
 import { DataspaceHead, DemoBadge, ErrorNotice } from "../../components/dataspace/ui";
 import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
-import { formatNumber, plural } from "../../components/ui/format";
+import { clip, formatNumber, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -95,10 +95,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return {
         id: d.id,
         title: d.title,
-        description:
-          d.description && d.description.length > 220
-            ? `${d.description.slice(0, 217)}…`
-            : (d.description ?? ""),
+        description: clip(d.description ?? "", 220),
         // the whole text, as the cut one's title
         fullDescription: d.description && d.description.length > 220 ? d.description : undefined,
         publisher: d.publisher ?? holder?.displayName ?? "",
