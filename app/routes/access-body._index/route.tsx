@@ -5,6 +5,7 @@ import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
 
@@ -14,17 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     today: q.today,
     items: q.items.map((i) => ({
-      kind: i.kind,
-      id: i.id,
-      title: i.title,
-      organisation: i.organisation,
-      state: i.state,
-      action: i.action,
-      waitingOn: i.waitingOn,
-      dueDate: i.dueDate,
-      daysLeft: i.daysLeft,
-      overdue: i.overdue,
-      paused: i.paused,
+      ...pick(i, "kind id title organisation state action waitingOn dueDate daysLeft overdue paused"),
       extended: (i.clock?.extensionMonths ?? 0) > 0,
     })),
   };

@@ -5,6 +5,7 @@ import { requireRole } from "../../session.server";
 import { HDAB_ROLES, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -32,9 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     undecided: UNDECIDED,
     applications: apps
       .map((a) => ({
-        id: a.id,
-        title: a.title,
-        organisation: a.organisation,
+        ...pick(a, "id title organisation"),
         purpose: a.purposeLabel,
         state: a.state,
         receivedDate: a.receivedDate,

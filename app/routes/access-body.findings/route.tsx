@@ -5,6 +5,7 @@ import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../.
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { FINDINGS_ROLES } from "../../lib/access.server";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Findings · Access body · Health Dataspace Hub" }];
 
@@ -25,20 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ],
     findings: findings
       .map((f) => ({
-        id: f.id,
-        organisation: f.organisation,
-        subjectRole: f.subjectRole,
-        title: f.title,
-        description: f.description,
-        severity: f.severity,
-        relatedPermitId: f.relatedPermitId,
-        state: f.state,
-        openedDate: f.openedDate,
-        responseDueDate: f.responseDueDate,
-        daysLeft: f.daysLeft,
-        overdue: f.overdue,
-        response: f.response,
-        closure: f.closure,
+        ...pick(f, "id organisation subjectRole title description severity relatedPermitId state openedDate"),
+        ...pick(f, "responseDueDate daysLeft overdue response closure"),
       }))
       .sort(
         (a, b) =>
@@ -59,12 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         () =>
           ab.openFinding(
             {
-              organisation: f.organisation,
-              subjectRole: f.subjectRole,
-              title: f.title,
-              description: f.description,
-              severity: f.severity,
-              relatedPermitId: f.relatedPermitId,
+              ...pick(f, "organisation subjectRole title description severity relatedPermitId"),
               responseDueInDays: int(f.responseDueInDays),
             },
             user,

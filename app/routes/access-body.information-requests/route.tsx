@@ -5,6 +5,7 @@ import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [
   { title: "Information requests · Access body · Health Dataspace Hub" },
@@ -16,18 +17,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     items: irs
       .map((i) => ({
-        id: i.id,
-        applicationId: i.applicationId,
-        applicationTitle: i.applicationTitle,
-        organisation: i.organisation,
-        kind: i.kind,
-        questions: i.questions,
-        state: i.state,
-        openedDate: i.openedDate,
-        dueDate: i.dueDate,
-        daysLeft: i.daysLeft,
-        overdue: i.overdue,
-        answer: i.answer,
+        ...pick(i, "id applicationId applicationTitle organisation kind questions state openedDate dueDate"),
+        ...pick(i, "daysLeft overdue answer"),
       }))
       .sort(
         (a, b) =>

@@ -6,6 +6,7 @@ import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Permits · Access body · Health Dataspace Hub" }];
 
@@ -19,14 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canRevoke: user.roles.includes("HDAB_AUTHORITY"),
     permits: permits
       .map((p) => ({
-        id: p.id,
-        applicationId: p.applicationId,
-        organisation: p.organisation,
+        ...pick(p, "id applicationId organisation"),
         datasets: p.datasetTitles,
         purpose: p.purposeLabel,
-        issuedDate: p.issuedDate,
-        validUntil: p.validUntil,
-        state: p.state,
+        ...pick(p, "issuedDate validUntil state"),
         contracts: p.contractIds,
         revocation: p.revocation,
       }))

@@ -5,6 +5,7 @@ import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../.
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Data requests · Access body · Health Dataspace Hub" }];
 
@@ -15,19 +16,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     requests: requests
       .map((r) => ({
-        id: r.id,
-        title: r.title,
-        question: r.question,
-        organisation: r.organisation,
+        ...pick(r, "id title question organisation"),
         purpose: r.purposeLabel,
         datasets: r.datasetTitles,
-        state: r.state,
-        receivedDate: r.receivedDate,
-        dueDate: r.dueDate,
-        daysLeft: r.daysLeft,
-        overdue: r.overdue,
-        decision: r.decision,
-        answer: r.answer,
+        ...pick(r, "state receivedDate dueDate daysLeft overdue decision answer"),
       }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate)),
   };

@@ -5,6 +5,7 @@ import { AccessBodyHead, DaysLeft, Notice, StateBadge, civil } from "../../compo
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Results · Access body · Health Dataspace Hub" }];
 
@@ -15,18 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     results: results
       .map((r) => ({
-        id: r.id,
-        title: r.title,
-        summary: r.summary,
-        organisation: r.organisation,
+        ...pick(r, "id title summary organisation"),
         source: r.permitId ?? r.dataRequestId,
-        state: r.state,
-        processingCompletedDate: r.processingCompletedDate,
-        publicationDueDate: r.publicationDueDate,
-        daysLeft: r.daysLeft,
-        overdue: r.overdue,
-        check: r.check,
-        publication: r.publication,
+        ...pick(r, "state processingCompletedDate publicationDueDate daysLeft overdue check publication"),
       }))
       .sort((a, b) => a.publicationDueDate.localeCompare(b.publicationDueDate)),
   };

@@ -25,6 +25,7 @@ import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -109,10 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     await ds.createAsset(
       parseAssetInput({
         participantId: acting.participantId,
-        assetId: values.assetId,
-        name: values.name,
-        description: values.description,
-        contentType: values.contentType,
+        ...pick(values, "assetId name description contentType"),
         ...(dataAddress ? { dataAddress } : {}),
       }),
       user.username,
