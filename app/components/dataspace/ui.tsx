@@ -121,15 +121,15 @@ export function StateBadge({ state, testId }: { state: string; testId?: string }
   );
 }
 
-/** the badge of a bundled demonstration record; with `demo`, only for one (after a space) */
-export function DemoBadge({ demo }: { demo?: boolean }) {
+/** the badge of a bundled demonstration record; with `of`, after a space and only if that record is one */
+export function DemoBadge({ of }: { of?: { demo: boolean } }) {
   const badge = (
     <span title="A bundled demonstration record, not a live connector record">
       <Badge tone="neutral">demonstration record</Badge>
     </span>
   );
-  if (demo === undefined) return badge;
-  return demo ? <> {badge}</> : null;
+  if (!of) return badge;
+  return of.demo ? <> {badge}</> : null;
 }
 
 /** A service failure as the views show it: the message, and the upstream detail when there is one. */

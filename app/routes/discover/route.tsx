@@ -242,7 +242,7 @@ export default function Discover() {
                       {provider.role ? (
                         <span className="muted small"> · {roleLabel(provider.role)}</span>
                       ) : null}
-                      <DemoBadge demo={asset.demo} />
+                      <DemoBadge of={asset} />
                     </p>
                     {asset.description ? <p className="ds-desc">{asset.description}</p> : null}
                     <p className="muted small">

@@ -182,7 +182,7 @@ export default function Negotiations() {
                     {n.type === "PROVIDER" ? "as provider" : "as consumer"} ·{" "}
                     <code title={n.id}>{shortId(n.id)}</code>
                   </div>
-                  <DemoBadge demo={n.demo} />
+                  <DemoBadge of={n} />
                 </td>
                 {across ? <td data-testid="negotiation-held-by">{n.heldByName}</td> : null}
                 <td>

@@ -198,7 +198,7 @@ export default function Transfers() {
                   <div className="muted small">
                     <code title={t.id}>{shortId(t.id)}</code>
                   </div>
-                  <DemoBadge demo={t.demo} />
+                  <DemoBadge of={t} />
                 </td>
                 <td>
                   {t.assetName || "—"}
