@@ -1,4 +1,5 @@
 import { PERSONAS } from "../../server/auth/personas";
+import { pick } from "./pick";
 
 /**
  * The demonstration personas as the persona pickers show them (the landing page, sign-in with the
@@ -8,11 +9,7 @@ import { PERSONAS } from "../../server/auth/personas";
  */
 export const personaCards = () =>
   PERSONAS.map((p) => ({
-    username: p.username,
-    name: p.name,
-    organisation: p.organisation,
-    description: p.description,
-    roles: p.roles,
+    ...pick(p, "username name organisation description roles"),
   }));
 
 /** an organisation of the demonstration by slug or DID, for loaders (behind this module for the same reason) */

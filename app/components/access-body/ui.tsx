@@ -38,19 +38,7 @@ export function berlin(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : `${BERLIN.format(d)} Berlin time`;
 }
 
-export function SubNav({ items }: { items: { to: string; label: string; end?: boolean }[] }) {
-  return (
-    <nav className="ab-subnav" aria-label="Access body">
-      {items.map((i) => (
-        <AppNavLink key={i.to} to={i.to} end={i.end}>
-          {i.label}
-        </AppNavLink>
-      ))}
-    </nav>
-  );
-}
-
-export const ACCESS_BODY_NAV = [
+const ACCESS_BODY_NAV = [
   { to: "/access-body", label: "Work queue", end: true },
   { to: "/access-body/applications", label: "Applications" },
   { to: "/access-body/requests", label: "Data requests" },
@@ -61,6 +49,33 @@ export const ACCESS_BODY_NAV = [
   { to: "/access-body/report", label: "Activity report" },
   { to: "/access-body/compliance", label: "Compliance" },
 ];
+
+/** The top of an access body page: its heading, its lead (`children`) and, unless `nav` is false, the sub-navigation. */
+export function AccessBodyHead({
+  title,
+  nav = true,
+  children,
+}: {
+  title: ReactNode;
+  nav?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p className="lead">{children}</p>
+      {nav ? (
+        <nav className="ab-subnav" aria-label="Access body">
+          {ACCESS_BODY_NAV.map((i) => (
+            <AppNavLink key={i.to} to={i.to} end={i.end}>
+              {i.label}
+            </AppNavLink>
+          ))}
+        </nav>
+      ) : null}
+    </>
+  );
+}
 
 const TONES: Record<string, Tone> = {
   RECEIVED: "info",

@@ -75,12 +75,7 @@ export function PublishForm({
       <Field ctx={ctx} name="theme" label="Theme" hint="The EU data theme (HealthDCAT-AP dcat:theme)">
         {(p) => (
           <select {...p} defaultValue={values.theme ?? ""}>
-            <option value="">No theme</option>
-            {withCurrent(THEME_OPTIONS, values.theme).map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            {choices("No theme", THEME_OPTIONS, values.theme)}
           </select>
         )}
       </Field>
@@ -119,27 +114,18 @@ export function PublishForm({
       <Field ctx={ctx} name="legalBasis" label="Legal basis">
         {(p) => (
           <select {...p} defaultValue={values.legalBasis ?? ""}>
-            <option value="">Not stated</option>
-            {withCurrent(
+            {choices(
+              "Not stated",
               LEGAL_BASIS_SUGGESTIONS.map((v) => ({ value: v, label: v })),
               values.legalBasis,
-            ).map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            )}
           </select>
         )}
       </Field>
       <Field ctx={ctx} name="purpose" label="Purpose" hint="A purpose of secondary use, EHDS Art. 53(1)">
         {(p) => (
           <select {...p} defaultValue={values.purpose ?? ""}>
-            <option value="">Not stated</option>
-            {withCurrent(purposes, values.purpose).map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            {choices("Not stated", purposes, values.purpose)}
           </select>
         )}
       </Field>
@@ -212,11 +198,20 @@ export function PublishForm({
   );
 }
 
-/** the vocabulary, and a value sent back that is not in it (kept, so a failed submission loses nothing) */
-function withCurrent(options: { value: string; label: string }[], current: string | undefined) {
-  return current && !options.some((o) => o.value === current)
-    ? [...options, { value: current, label: current }]
-    : options;
+/**
+ * A select's options: the empty choice, the vocabulary, and a value sent back that is not in it (kept,
+ * so a failed submission loses nothing).
+ */
+function choices(empty: string, options: { value: string; label: string }[], current: string | undefined) {
+  const all =
+    current && !options.some((o) => o.value === current)
+      ? [...options, { value: current, label: current }]
+      : options;
+  return [{ value: "", label: empty }, ...all].map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
 }
 
 interface FieldContext {

@@ -1,26 +1,53 @@
-import { Form, useFetcher, useSubmit } from "@remix-run/react";
+import { Form, useFetcher, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import type { RootData } from "../../root";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { formatDate } from "../ui/format";
 import { roleLabel, stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
-import { AppNavLink } from "../ui/app-link";
+import { AppLink, AppNavLink } from "../ui/app-link";
 
 /** Small shared pieces of the dataspace views (browser-safe). */
 
 /**
- * The dataspace views' own navigation, above each page: the entries the root loader gives the
- * signed-in user (app/lib/navigation.server.ts, only the views their roles may open).
+ * The top of a dataspace page: the dataspace views' own navigation, the entries the root loader gives
+ * the signed-in user (app/lib/navigation.server.ts, only the views their roles may open); a link
+ * `back` to the list; the page's heading with its lead (`children`) and, beside them, `aside`.
  */
-export function DataspaceNav({ items }: { items: readonly { to: string; label: string }[] }) {
+export function DataspaceHead({
+  title,
+  back,
+  aside,
+  children,
+}: {
+  title: ReactNode;
+  back?: { to: string; label: string };
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
+  const items = useRouteLoaderData<RootData>("root")?.dataspaceNav ?? [];
   return (
-    <nav className="ds-subnav" aria-label="Dataspace" data-testid="dataspace-nav">
-      {items.map((i) => (
-        <AppNavLink key={i.to} to={i.to} end={i.to === "/dataspace"}>
-          {i.label}
-        </AppNavLink>
-      ))}
-    </nav>
+    <>
+      <nav className="ds-subnav" aria-label="Dataspace" data-testid="dataspace-nav">
+        {items.map((i) => (
+          <AppNavLink key={i.to} to={i.to} end={i.to === "/dataspace"}>
+            {i.label}
+          </AppNavLink>
+        ))}
+      </nav>
+      {back ? (
+        <p className="muted small">
+          <AppLink to={back.to}>{back.label}</AppLink>
+        </p>
+      ) : null}
+      <header className="page-head">
+        <div>
+          <h1>{title}</h1>
+          <p className="lead">{children}</p>
+        </div>
+        {aside}
+      </header>
+    </>
   );
 }
 
@@ -94,12 +121,15 @@ export function StateBadge({ state, testId }: { state: string; testId?: string }
   );
 }
 
-export function DemoBadge() {
-  return (
+/** the badge of a bundled demonstration record; with `of`, after a space and only if that record is one */
+export function DemoBadge({ of }: { of?: { demo: boolean } }) {
+  const badge = (
     <span title="A bundled demonstration record, not a live connector record">
       <Badge tone="neutral">demonstration record</Badge>
     </span>
   );
+  if (!of) return badge;
+  return of.demo ? <> {badge}</> : null;
 }
 
 /** A service failure as the views show it: the message, and the upstream detail when there is one. */

@@ -69,6 +69,9 @@ export function isHttpUrl(value: unknown): value is string {
   return typeof value === "string" && /^https?:\/\/[^\s]+$/i.test(value);
 }
 
+/** the text cut to `max` characters, "…" included */
+export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}…` : text);
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }

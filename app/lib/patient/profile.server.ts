@@ -4,6 +4,7 @@ import type { SessionUser } from "../../../server/auth/user";
 import { isApiError } from "../../../server/http/errors";
 import { buildTimeline, dateOf, toItem, valueText, type Item } from "./timeline";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import { pick } from "../pick";
 
 /**
  * Shared by /patients/:id and /my-record: the loader data of the profile view and the consent
@@ -83,10 +84,7 @@ export async function loadPatientView(services: Services, patientId: string, use
     const isSelf = !!user.patientId && user.patientId === profile.patient.id;
     return {
       patient: profile.patient,
-      age: insights.age,
-      counts: insights.counts,
-      firstEncounter: insights.firstEncounter,
-      lastEncounter: insights.lastEncounter,
+      ...pick(insights, "age counts firstEncounter lastEncounter"),
       activeConditions: (profile.conditions as Item[])
         .filter((c) => (c.clinicalStatus ?? "active") === "active")
         .map((c) => toItem("condition", c)),

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Work queue · Access body · Health Dataspace Hub" }];
 
@@ -14,17 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     today: q.today,
     items: q.items.map((i) => ({
-      kind: i.kind,
-      id: i.id,
-      title: i.title,
-      organisation: i.organisation,
-      state: i.state,
-      action: i.action,
-      waitingOn: i.waitingOn,
-      dueDate: i.dueDate,
-      daysLeft: i.daysLeft,
-      overdue: i.overdue,
-      paused: i.paused,
+      ...pick(i, "kind id title organisation state action waitingOn dueDate daysLeft overdue paused"),
       extended: (i.clock?.extensionMonths ?? 0) > 0,
     })),
   };
@@ -52,12 +43,10 @@ export default function WorkQueue() {
   const mine = items.filter((i) => i.waitingOn === "access body").length;
   return (
     <section>
-      <h1>Work queue</h1>
-      <p className="lead">
+      <AccessBodyHead title="Work queue">
         What is due at the access body, by deadline. Statutory clocks count calendar days in Europe/Berlin;
         today is {civil(today)}.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <div className="stat-grid ab-stats">
         <div className="card stat">
           <span className="stat-label">Open items</span>

@@ -7,15 +7,7 @@ import {
   InformationRequests,
   mergedHistory,
 } from "../../components/access-body/application";
-import {
-  ACCESS_BODY_NAV,
-  Field,
-  Notice,
-  StateBadge,
-  SubNav,
-  Timeline,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
@@ -140,13 +132,15 @@ export default function ApplicationDetail() {
         <AppLink to="/access-body">Work queue</AppLink> ·{" "}
         <AppLink to="/access-body/applications">Applications</AppLink>
       </p>
-      <h1>
-        {app.title} <StateBadge state={app.state} />
-      </h1>
-      <p className="lead">
+      <AccessBodyHead
+        title={
+          <>
+            {app.title} <StateBadge state={app.state} />
+          </>
+        }
+      >
         Data access application {app.id} · {app.organisation}
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <div className="two-col ab-detail">
         <div>

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -32,9 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     undecided: UNDECIDED,
     applications: apps
       .map((a) => ({
-        id: a.id,
-        title: a.title,
-        organisation: a.organisation,
+        ...pick(a, "id title organisation"),
         purpose: a.purposeLabel,
         state: a.state,
         receivedDate: a.receivedDate,
@@ -49,9 +48,9 @@ export default function Applications() {
   const { state, states, undecided, applications } = useLoaderData<typeof loader>();
   return (
     <section>
-      <h1>Data access applications</h1>
-      <p className="lead">Every application received (Art. 67), with its decision clock (Art. 68(4)).</p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      <AccessBodyHead title="Data access applications">
+        Every application received (Art. 67), with its decision clock (Art. 68(4)).
+      </AccessBodyHead>
       <Form method="get" className="toolbar">
         <label>
           State

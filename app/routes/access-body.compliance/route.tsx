@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, SubNav, berlin } from "../../components/access-body/ui";
+import { AccessBodyHead, berlin } from "../../components/access-body/ui";
 import { Badge } from "../../components/ui/Badge";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
@@ -32,12 +32,10 @@ export default function Compliance() {
   const { summary, tck } = useLoaderData<typeof loader>();
   return (
     <section>
-      <h1>Compliance</h1>
-      <p className="lead">
+      <AccessBodyHead title="Compliance">
         Per participant: the chain application → approval → permit → contract, its DID and DSP endpoint; and
         live conformance probes of this system.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <div className="card ab-card" data-testid="tck">
         <h2>Conformance probes</h2>
         <p className="muted ab-small">

@@ -1,18 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  Field,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { FINDINGS_ROLES } from "../../lib/access.server";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Findings · Access body · Health Dataspace Hub" }];
 
@@ -33,20 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ],
     findings: findings
       .map((f) => ({
-        id: f.id,
-        organisation: f.organisation,
-        subjectRole: f.subjectRole,
-        title: f.title,
-        description: f.description,
-        severity: f.severity,
-        relatedPermitId: f.relatedPermitId,
-        state: f.state,
-        openedDate: f.openedDate,
-        responseDueDate: f.responseDueDate,
-        daysLeft: f.daysLeft,
-        overdue: f.overdue,
-        response: f.response,
-        closure: f.closure,
+        ...pick(f, "id organisation subjectRole title description severity relatedPermitId state openedDate"),
+        ...pick(f, "responseDueDate daysLeft overdue response closure"),
       }))
       .sort(
         (a, b) =>
@@ -67,12 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         () =>
           ab.openFinding(
             {
-              organisation: f.organisation,
-              subjectRole: f.subjectRole,
-              title: f.title,
-              description: f.description,
-              severity: f.severity,
-              relatedPermitId: f.relatedPermitId,
+              ...pick(f, "organisation subjectRole title description severity relatedPermitId"),
               responseDueInDays: int(f.responseDueInDays),
             },
             user,
@@ -102,13 +78,11 @@ export default function Findings() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Supervision findings</h1>
-      <p className="lead">
+      <AccessBodyHead title="Supervision findings" nav={d.staff}>
         {d.staff
           ? "Findings about data users and data holders: open, responded, closed with an outcome."
           : `Findings of the access body about ${d.organisation}. Please respond before the date given.`}
-      </p>
-      {d.staff ? <SubNav items={ACCESS_BODY_NAV} /> : null}
+      </AccessBodyHead>
       <Notice result={result} />
       <div className="ab-list" data-testid="findings">
         {d.findings.map((f) => (

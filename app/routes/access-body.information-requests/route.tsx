@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ACCESS_BODY_NAV, DaysLeft, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [
   { title: "Information requests · Access body · Health Dataspace Hub" },
@@ -16,18 +17,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     items: irs
       .map((i) => ({
-        id: i.id,
-        applicationId: i.applicationId,
-        applicationTitle: i.applicationTitle,
-        organisation: i.organisation,
-        kind: i.kind,
-        questions: i.questions,
-        state: i.state,
-        openedDate: i.openedDate,
-        dueDate: i.dueDate,
-        daysLeft: i.daysLeft,
-        overdue: i.overdue,
-        answer: i.answer,
+        ...pick(i, "id applicationId applicationTitle organisation kind questions state openedDate dueDate"),
+        ...pick(i, "daysLeft overdue answer"),
       }))
       .sort(
         (a, b) =>
@@ -40,11 +31,9 @@ export default function InformationRequestsView() {
   const { items } = useLoaderData<typeof loader>();
   return (
     <section>
-      <h1>Information requests</h1>
-      <p className="lead">
+      <AccessBodyHead title="Information requests">
         Questions to applicants. While one is open, the application's decision clock stands still.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <DataTable
         data-testid="information-requests"
         columns={["Request", "Application", "Sent", "Answer due", "State", "Questions and answer"]}

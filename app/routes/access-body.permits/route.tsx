@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import { ACCESS_BODY_NAV, Notice, StateBadge, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Permits · Access body · Health Dataspace Hub" }];
 
@@ -19,14 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canRevoke: user.roles.includes("HDAB_AUTHORITY"),
     permits: permits
       .map((p) => ({
-        id: p.id,
-        applicationId: p.applicationId,
-        organisation: p.organisation,
+        ...pick(p, "id applicationId organisation"),
         datasets: p.datasetTitles,
         purpose: p.purposeLabel,
-        issuedDate: p.issuedDate,
-        validUntil: p.validUntil,
-        state: p.state,
+        ...pick(p, "issuedDate validUntil state"),
         contracts: p.contractIds,
         revocation: p.revocation,
       }))
@@ -50,12 +47,10 @@ export default function Permits() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Data permits</h1>
-      <p className="lead">
+      <AccessBodyHead title="Data permits">
         Permits issued (Art. 68), with the marketplace contracts they back. The public version is the{" "}
         <AppLink to="/register">register</AppLink>.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <p className="muted" data-testid="permits-filter">
         {state === "ACTIVE" ? (

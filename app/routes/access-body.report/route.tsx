@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { isApiError } from "../../lib/api-errors.server";
-import { ACCESS_BODY_NAV, Bars, SubNav, civil } from "../../components/access-body/ui";
+import { AccessBodyHead, Bars, civil } from "../../components/access-body/ui";
 import { stateLabel, words } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { HDAB_ROLES } from "../../lib/access.server";
@@ -42,11 +42,9 @@ export default function ActivityReport() {
   ];
   return (
     <section>
-      <h1>Activity report</h1>
-      <p className="lead">
+      <AccessBodyHead title="Activity report">
         {r.article} · {r.accessBody.name} · {civil(r.period.from)} to {civil(r.period.to)}
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       {error ? <p className="notice error">{error}</p> : null}
       <Form method="get" className="toolbar">
         <label>

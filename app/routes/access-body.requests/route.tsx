@@ -1,18 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  Field,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Data requests · Access body · Health Dataspace Hub" }];
 
@@ -23,19 +16,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     requests: requests
       .map((r) => ({
-        id: r.id,
-        title: r.title,
-        question: r.question,
-        organisation: r.organisation,
+        ...pick(r, "id title question organisation"),
         purpose: r.purposeLabel,
         datasets: r.datasetTitles,
-        state: r.state,
-        receivedDate: r.receivedDate,
-        dueDate: r.dueDate,
-        daysLeft: r.daysLeft,
-        overdue: r.overdue,
-        decision: r.decision,
-        answer: r.answer,
+        ...pick(r, "state receivedDate dueDate daysLeft overdue decision answer"),
       }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate)),
   };
@@ -70,11 +54,9 @@ export default function DataRequests() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Data requests (Art. 69)</h1>
-      <p className="lead">
+      <AccessBodyHead title="Data requests (Art. 69)">
         Requests for an anonymised statistical answer. Answers contain no count below 10.
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <div className="ab-list" data-testid="data-requests">
         {requests.map((r) => (

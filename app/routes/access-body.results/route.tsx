@@ -1,17 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ACCESS_BODY_NAV,
-  DaysLeft,
-  Notice,
-  StateBadge,
-  SubNav,
-  civil,
-} from "../../components/access-body/ui";
+import { AccessBodyHead, DaysLeft, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Results · Access body · Health Dataspace Hub" }];
 
@@ -22,18 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     results: results
       .map((r) => ({
-        id: r.id,
-        title: r.title,
-        summary: r.summary,
-        organisation: r.organisation,
+        ...pick(r, "id title summary organisation"),
         source: r.permitId ?? r.dataRequestId,
-        state: r.state,
-        processingCompletedDate: r.processingCompletedDate,
-        publicationDueDate: r.publicationDueDate,
-        daysLeft: r.daysLeft,
-        overdue: r.overdue,
-        check: r.check,
-        publication: r.publication,
+        ...pick(r, "state processingCompletedDate publicationDueDate daysLeft overdue check publication"),
       }))
       .sort((a, b) => a.publicationDueDate.localeCompare(b.publicationDueDate)),
   };
@@ -56,12 +41,10 @@ export default function Results() {
   const busy = useNavigation().state !== "idle";
   return (
     <section>
-      <h1>Results</h1>
-      <p className="lead">
+      <AccessBodyHead title="Results">
         Outputs declared by data users, checked before they leave the secure processing environment, published
         within 18 months of the end of processing (Art. 61(4)).
-      </p>
-      <SubNav items={ACCESS_BODY_NAV} />
+      </AccessBodyHead>
       <Notice result={result} />
       <DataTable
         data-testid="results"

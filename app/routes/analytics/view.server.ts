@@ -2,6 +2,7 @@ import type { AnalyticsDashboard } from "../../../server/analytics/service";
 import { createKeptByInputs, EVERYONE } from "../../../server/http/kept";
 import type { OdrlScope } from "../../types";
 import type { Datum } from "../../components/insight/charts";
+import { pick } from "../../lib/pick";
 
 /**
  * The analytics page's view of a dashboard as JSON text, made once per dashboard: the analytics
@@ -76,22 +77,11 @@ export function analyticsView(d: AnalyticsDashboard): AnalyticsView {
     holders: counts(d.holders, (h) => h.name),
     ageBands: counts(d.ageBands, (a) => a.key),
     measurements: d.topMeasurements.map((m) => ({
-      code: m.code,
-      display: m.display,
-      persons: m.persons,
-      suppressed: m.suppressed,
+      ...pick(m, "code display persons suppressed"),
       displayPersons: m.display_persons,
-      rows: m.rows,
-      mean: m.mean,
-      sd: m.sd,
-      unit: m.unit,
-      aboveRange: m.aboveRange,
-      belowRange: m.belowRange,
+      ...pick(m, "rows mean sd unit aboveRange belowRange"),
     })),
-    scope: d.scope,
-    source: d.source,
-    notes: d.notes,
-    graphVersion: d.graphVersion,
+    ...pick(d, "scope source notes graphVersion"),
     cache: { hit: d.cache.hit, builtMs: d.cache.builtMs },
   };
 }

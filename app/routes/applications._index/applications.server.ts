@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import type { SessionUser } from "../../../server/auth/user";
+import { pick } from "../../lib/pick";
 
 type Context = LoaderFunctionArgs["context"];
 
@@ -22,46 +23,18 @@ export async function applicantPage(user: SessionUser, services: Context["servic
     organisation: user.organisation,
     applications: apps
       .map((a) => ({
-        id: a.id,
-        title: a.title,
-        state: a.state,
-        receivedDate: a.receivedDate,
+        ...pick(a, "id title state receivedDate decision permitId"),
         clock: a.clockView,
-        decision: a.decision,
-        permitId: a.permitId,
         openIr: a.openInformationRequestId,
       }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
-    informationRequests: irs.map((i) => ({
-      id: i.id,
-      applicationId: i.applicationId,
-      applicationTitle: i.applicationTitle,
-      kind: i.kind,
-      questions: i.questions,
-      dueDate: i.dueDate,
-      daysLeft: i.daysLeft,
-      overdue: i.overdue,
-    })),
-    requests: requests.map((r) => ({
-      id: r.id,
-      title: r.title,
-      state: r.state,
-      receivedDate: r.receivedDate,
-      dueDate: r.dueDate,
-      answer: r.answer,
-      decision: r.decision,
-    })),
+    informationRequests: irs.map((i) =>
+      pick(i, "id applicationId applicationTitle kind questions dueDate daysLeft overdue"),
+    ),
+    requests: requests.map((r) => pick(r, "id title state receivedDate dueDate answer decision")),
     results: results.map((r) => ({
-      id: r.id,
-      title: r.title,
-      state: r.state,
-      permitId: r.permitId,
-      dataRequestId: r.dataRequestId,
-      publicationDueDate: r.publicationDueDate,
-      daysLeft: r.daysLeft,
-      overdue: r.overdue,
-      check: r.check,
-      publication: r.publication,
+      ...pick(r, "id title state permitId dataRequestId publicationDueDate daysLeft overdue check"),
+      ...pick(r, "publication"),
     })),
     permits: permits.map((p) => ({
       id: p.id,

@@ -8,6 +8,7 @@ import { APPLICANT_ROLES } from "../../lib/access.server";
 import { applicantPage } from "./applications.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
@@ -29,9 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         () =>
           ab.submitApplication(
             {
-              title: f.title,
-              summary: f.summary,
-              purpose: f.purpose,
+              ...pick(f, "title summary purpose"),
               datasets: form.getAll("datasets").map(String),
               pseudonymised: f.pseudonymised === "on",
               durationMonths: int(f.durationMonths),
@@ -66,9 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         () =>
           ab.submitDataRequest(
             {
-              title: f.title,
-              question: f.question,
-              purpose: f.purpose,
+              ...pick(f, "title question purpose"),
               datasets: form.getAll("datasets").map(String),
             },
             user,
@@ -81,9 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         () =>
           ab.postResult(
             {
-              title: f.title,
-              summary: f.summary,
-              processingCompletedDate: f.processingCompletedDate,
+              ...pick(f, "title summary processingCompletedDate"),
               ...(f.source?.startsWith("DRQ-") ? { dataRequestId: f.source } : { permitId: f.source }),
             },
             user,

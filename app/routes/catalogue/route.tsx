@@ -15,7 +15,7 @@ import { canPublish } from "../../lib/catalogue/permissions.server";
 import { publisherOf } from "../../../server/catalogue";
 import { useCatalogueSearch } from "../../components/catalogue/useCatalogueSearch";
 import { Badge } from "../../components/ui/Badge";
-import { formatNumber, plural } from "../../components/ui/format";
+import { clip, formatNumber, plural } from "../../components/ui/format";
 import { requireUser } from "../../session.server";
 import { AppLink } from "../../components/ui/app-link";
 
@@ -35,10 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     results: results.map((d) => ({
       id: d.id,
       title: d.title,
-      description:
-        d.description && d.description.length > 240
-          ? `${d.description.slice(0, 237)}…`
-          : (d.description ?? ""),
+      description: clip(d.description ?? "", 240),
       // the whole text as the title: the card shows two lines only, and the text may be cut
       fullDescription: d.description || undefined,
       publisher: d.publisher,

@@ -9,6 +9,7 @@ import { requireRole } from "../../session.server";
 import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
 import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];
 
@@ -30,10 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           id: c.id,
           label: c.label,
           type: c.type.filter((t) => t !== "VerifiableCredential").join(", "),
-          holder: c.holder,
-          participantContextId: c.participantContextId,
-          issuer: c.issuer,
-          issuanceDate: c.issuanceDate,
+          ...pick(c, "holder participantContextId issuer issuanceDate"),
           subject: Object.entries(c.credentialSubject)
             .filter(([k]) => k !== "id")
             .map(([k, v]) => claimLabel(k, v)),

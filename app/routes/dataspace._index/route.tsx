@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "../../root";
-import { actingParticipant, apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
+import { useLoaderData } from "@remix-run/react";
+import { apiFailure, hasRole, loadActing } from "../../lib/dataspace/access.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import {
-  DataspaceNav,
+  DataspaceHead,
   ErrorNotice,
   ParticipantPicker,
   participantQuery,
@@ -12,8 +11,7 @@ import {
 import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatNumber } from "../../components/ui/format";
-import { requireRole } from "../../session.server";
-import { ASSET_WRITE_ROLES, DATASPACE_ROLES, ONBOARDING_ROLES } from "../../lib/access.server";
+import { ASSET_WRITE_ROLES, ONBOARDING_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 
 /**
@@ -31,17 +29,7 @@ const settle = <T,>(p: Promise<T>) =>
   );
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireRole(request, context, DATASPACE_ROLES);
-  const ds = context.services.dataspace;
-  const { participants, error: participantsError } = await listChoices(ds);
-  const acting = await actingParticipant(
-    ds,
-    user,
-    new URL(request.url).searchParams.get("participant"),
-    // the same default as the other dataspace views (loadActing): an admin first acts as the data user
-    "DATA_USER",
-    participants,
-  );
+  const { user, ds, participants, participantsError, acting } = await loadActing(request, context);
   const id = acting.participantId;
   const [negotiations, transfers, assets, credentials] = id
     ? await Promise.all([
@@ -109,19 +97,12 @@ function Stat({
 
 export default function DataspaceOverview() {
   const d = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root");
   const q = participantQuery(d.acting);
   return (
     <section className="ds-page" data-testid="dataspace-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Dataspace</h1>
-          <p className="lead">
-            Exchange health data between participants under negotiated contracts, over the Dataspace Protocol.
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title="Dataspace">
+        Exchange health data between participants under negotiated contracts, over the Dataspace Protocol.
+      </DataspaceHead>
       {d.mode === "embedded" ? (
         <p className="notice" data-testid="dataspace-mode">
           <strong>Embedded development dataspace.</strong> This server runs its own connector, tenant manager

@@ -1,13 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { RootData } from "../../root";
 import { apiFailure, hasRole, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
-import { DataspaceNav, DemoBadge, ErrorNotice } from "../../components/dataspace/ui";
+import { DataspaceHead, DemoBadge, ErrorNotice } from "../../components/dataspace/ui";
 import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
-import { formatNumber, plural } from "../../components/ui/format";
+import { clip, formatNumber, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES, STAFF_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
@@ -96,10 +95,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return {
         id: d.id,
         title: d.title,
-        description:
-          d.description && d.description.length > 220
-            ? `${d.description.slice(0, 217)}…`
-            : (d.description ?? ""),
+        description: clip(d.description ?? "", 220),
         // the whole text, as the cut one's title
         fullDescription: d.description && d.description.length > 220 ? d.description : undefined,
         publisher: d.publisher ?? holder?.displayName ?? "",
@@ -133,7 +129,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Discover() {
   const data = useLoaderData<typeof loader>();
   const { q, show, providerFilter, providers, assets, datasets, datasetTotal, canNegotiate, me } = data;
-  const root = useRouteLoaderData<RootData>("root");
   const submit = useSubmit();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
@@ -149,16 +144,10 @@ export default function Discover() {
 
   return (
     <section className="ds-page" data-testid="discover-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Discover data</h1>
-          <p className="lead">
-            What the participants of the dataspace offer: the data assets their connectors share, and the
-            datasets described in the HealthDCAT-AP catalogue.
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title="Discover data">
+        What the participants of the dataspace offer: the data assets their connectors share, and the datasets
+        described in the HealthDCAT-AP catalogue.
+      </DataspaceHead>
 
       <Form
         ref={formRef}
@@ -253,12 +242,7 @@ export default function Discover() {
                       {provider.role ? (
                         <span className="muted small"> · {roleLabel(provider.role)}</span>
                       ) : null}
-                      {asset.demo ? (
-                        <>
-                          {" "}
-                          <DemoBadge />
-                        </>
-                      ) : null}
+                      <DemoBadge of={asset} />
                     </p>
                     {asset.description ? <p className="ds-desc">{asset.description}</p> : null}
                     <p className="muted small">

@@ -4,14 +4,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
 import { useRef } from "react";
-import type { RootData } from "../../root";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { catalogView, type CatalogView } from "./catalog.server";
 import {
-  DataspaceNav,
+  DataspaceHead,
   ErrorNotice,
   ParticipantPicker,
   formatStamp,
@@ -126,7 +125,6 @@ export default function Negotiate() {
   const { acting, providers, participantsError, provider, asset, catalog, catalogError, sources } =
     useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const root = useRouteLoaderData<RootData>("root");
   const navigation = useNavigation();
   const fetching = navigation.state === "loading" && navigation.location?.pathname === "/negotiate";
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/negotiate");
@@ -138,19 +136,17 @@ export default function Negotiate() {
 
   return (
     <section className="ds-page" data-testid="negotiate-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Negotiate a contract</h1>
-          <p className="lead">
-            Fetch a provider&apos;s catalogue over the Dataspace Protocol, choose one of its offers and
-            negotiate a contract agreement for the data.
-          </p>
-        </div>
-        <AppLink to={`/negotiations${participantQuery(acting)}`} className="button ghost">
-          My negotiations
-        </AppLink>
-      </header>
+      <DataspaceHead
+        title="Negotiate a contract"
+        aside={
+          <AppLink to={`/negotiations${participantQuery(acting)}`} className="button ghost">
+            My negotiations
+          </AppLink>
+        }
+      >
+        Fetch a provider&apos;s catalogue over the Dataspace Protocol, choose one of its offers and negotiate
+        a contract agreement for the data.
+      </DataspaceHead>
       <ParticipantPicker
         acting={acting}
         label="Negotiate as"

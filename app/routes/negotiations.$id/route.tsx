@@ -1,14 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { RootData } from "../../root";
 import type { NegotiationPollResult } from "../dataspace.negotiation.$id/route";
 import { apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { assetBook, nameBook, toNegotiationView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   StateBadge,
@@ -64,7 +63,6 @@ function NegotiationView({
   raw,
   providerId,
 }: ReturnType<typeof useLoaderData<typeof loader>>) {
-  const root = useRouteLoaderData<RootData>("root");
   const navigation = useNavigation();
   const [history, setHistory] = useState<Seen[]>(() => [
     { state: n.state, at: n.stateTimestamp ?? n.createdAt ?? 0 },
@@ -99,24 +97,22 @@ function NegotiationView({
 
   return (
     <section className="ds-page" data-testid="negotiation-page" data-negotiation-id={n.id}>
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <p className="muted small">
-        <AppLink to={`/negotiations${q}`}>← Negotiations</AppLink>
-      </p>
-      <header className="page-head">
-        <div>
-          <h1>
+      <DataspaceHead
+        title={
+          <>
             Contract for <span data-testid="negotiation-asset">{n.title}</span>
-          </h1>
-          <p className="lead">
-            with <strong>{n.counterPartyName}</strong> · negotiated by {acting.displayName}
-          </p>
-        </div>
-        <div className="ds-head-state">
-          {n.demo ? <DemoBadge /> : null}
-          <StateBadge state={state} testId="negotiation-state" />
-        </div>
-      </header>
+          </>
+        }
+        back={{ to: `/negotiations${q}`, label: "← Negotiations" }}
+        aside={
+          <div className="ds-head-state">
+            {n.demo ? <DemoBadge /> : null}
+            <StateBadge state={state} testId="negotiation-state" />
+          </div>
+        }
+      >
+        with <strong>{n.counterPartyName}</strong> · negotiated by {acting.displayName}
+      </DataspaceHead>
 
       <div className="card ds-pipeline-card">
         <div className="ds-pipeline-head">

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "../../root";
+import { Form, useLoaderData } from "@remix-run/react";
 import {
   apiFailure,
   EVERY_PARTICIPANT,
@@ -18,7 +17,7 @@ import {
 import { knownStates } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   ParticipantPicker,
@@ -91,24 +90,21 @@ type HeldView = NegotiationView & { heldBy: string; heldByName: string };
 
 export default function Negotiations() {
   const { acting, across, negotiations, total, states, stateFilter, error } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root");
   const q = across ? "" : participantQuery(acting);
   return (
     <section className="ds-page" data-testid="negotiations-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Negotiations</h1>
-          <p className="lead">
-            {across
-              ? "Contract negotiations of every participant's connector, as consumer and as provider."
-              : "Contract negotiations of your connector, as consumer and as provider."}
-          </p>
-        </div>
-        <AppLink to={`/negotiate${q}`} className="button" data-testid="negotiations-new">
-          New negotiation
-        </AppLink>
-      </header>
+      <DataspaceHead
+        title="Negotiations"
+        aside={
+          <AppLink to={`/negotiate${q}`} className="button" data-testid="negotiations-new">
+            New negotiation
+          </AppLink>
+        }
+      >
+        {across
+          ? "Contract negotiations of every participant's connector, as consumer and as provider."
+          : "Contract negotiations of your connector, as consumer and as provider."}
+      </DataspaceHead>
       <div className="toolbar">
         <ParticipantPicker
           acting={acting}
@@ -186,12 +182,7 @@ export default function Negotiations() {
                     {n.type === "PROVIDER" ? "as provider" : "as consumer"} ·{" "}
                     <code title={n.id}>{shortId(n.id)}</code>
                   </div>
-                  {n.demo ? (
-                    <>
-                      {" "}
-                      <DemoBadge />
-                    </>
-                  ) : null}
+                  <DemoBadge of={n} />
                 </td>
                 {across ? <td data-testid="negotiation-held-by">{n.heldByName}</td> : null}
                 <td>

@@ -4,23 +4,15 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRevalidator,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { parseOnboardingInput } from "../../lib/dataspace/inputs.server";
+import { formText, parseOnboardingInput } from "../../lib/dataspace/inputs.server";
 import type { ParticipantStatus } from "../../../server/dataspace/participants";
-import type { RootData } from "../../root";
 import type { ParticipantPollResult } from "../dataspace.participant.$id/route";
 import { apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   StateBadge,
@@ -87,11 +79,7 @@ type ActionResult = { error: string; detail: string | null; values: FormValues; 
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ONBOARDING_ROLES);
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const field = formText(await request.formData());
   const values: FormValues = {
     displayName: field("displayName"),
     role: field("role"),
@@ -174,23 +162,16 @@ function ProvisioningWatch({
 export default function Onboarding() {
   const { participants, error, canOnboard, watch } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
-  const root = useRouteLoaderData<RootData>("root");
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const v = result?.values;
 
   return (
     <section className="ds-page" data-testid="onboarding-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>{canOnboard ? "Participants and onboarding" : "Participants"}</h1>
-          <p className="lead">
-            The organisations taking part in the dataspace, each with its own connector context and
-            decentralised identifier (DID).
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title={canOnboard ? "Participants and onboarding" : "Participants"}>
+        The organisations taking part in the dataspace, each with its own connector context and decentralised
+        identifier (DID).
+      </DataspaceHead>
 
       {canOnboard ? (
         <div className={watch ? "two-col ds-onboard-grid" : undefined}>

@@ -6,6 +6,7 @@ import { formatDateTime, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Operator console · Health Dataspace Hub" }];
 
@@ -34,9 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     components: components.ok
       ? components.value.map((c) => ({
-          name: c.name,
-          label: c.label,
-          health: c.health,
+          ...pick(c, "name label health"),
           observed: withLayerNames(c.observed),
         }))
       : null,

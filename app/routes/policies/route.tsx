@@ -18,6 +18,7 @@ import type { FormFieldError } from "../../types";
 import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, ACTIONS } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
 
@@ -100,17 +101,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         ...(p.policy.prohibition ?? []),
         ...(p.policy.obligation ?? []),
       ].map((r) => (typeof r.action === "string" ? r.action : JSON.stringify(r.action))),
-      source: p.source,
-      version: p.version,
-      updatedBy: p.updatedBy,
-      updatedAt: p.updatedAt,
-      connector: p.connector,
+      ...pick(p, "source version updatedBy updatedAt connector"),
     })),
     templates: templates.map((t) => ({
-      id: t.id,
-      label: t.label,
-      article: t.article,
-      description: t.description,
+      ...pick(t, "id label article description"),
       type: t.policy.policy["@type"],
     })),
     editor,

@@ -4,14 +4,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { parseAssetInput } from "../../lib/dataspace/inputs.server";
-import type { RootData } from "../../root";
+import { formText, parseAssetInput } from "../../lib/dataspace/inputs.server";
 import { actingParticipant, apiFailure, hasRole } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   ParticipantPicker,
@@ -26,6 +25,7 @@ import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { pick } from "../../lib/pick";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -81,11 +81,7 @@ const formField = (f: FormFieldError): FormFieldError =>
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ASSET_WRITE_ROLES);
   const ds = context.services.dataspace;
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const field = formText(await request.formData());
   const values: FormValues = {
     assetId: field("assetId"),
     name: field("name"),
@@ -114,10 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     await ds.createAsset(
       parseAssetInput({
         participantId: acting.participantId,
-        assetId: values.assetId,
-        name: values.name,
-        description: values.description,
-        contentType: values.contentType,
+        ...pick(values, "assetId name description contentType"),
         ...(dataAddress ? { dataAddress } : {}),
       }),
       user.username,
@@ -150,20 +143,13 @@ const slug = (s: string) =>
 export default function Share() {
   const { acting, assets, error, canRegister, created, defaultBaseUrl } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
-  const root = useRouteLoaderData<RootData>("root");
 
   return (
     <section className="ds-page" data-testid="share-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Share data</h1>
-          <p className="lead">
-            Register a data asset with your connector. It is then offered in your catalogue to the
-            participants of the dataspace, under your contract policies.
-          </p>
-        </div>
-      </header>
+      <DataspaceHead title="Share data">
+        Register a data asset with your connector. It is then offered in your catalogue to the participants of
+        the dataspace, under your contract policies.
+      </DataspaceHead>
       <ParticipantPicker acting={acting} label="Provider" />
       {acting.reason ? <p className="notice">{acting.reason}</p> : null}
 

@@ -1,13 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useRevalidator, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useRevalidator, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { Task } from "../../../server/dataspace/tasks";
-import type { RootData } from "../../root";
 import { apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, knownStates, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   ErrorNotice,
   StateBadge,
   formatStamp,
@@ -83,7 +82,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function Tasks() {
   const { tasks, total, filters, facets, summary, admin, error, at } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root");
   const revalidator = useRevalidator();
   const submit = useSubmit();
   const [auto, setAuto] = useState(true);
@@ -98,39 +96,37 @@ export default function Tasks() {
 
   return (
     <section className="ds-page" data-testid="tasks-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Tasks</h1>
-          <p className="lead">
-            Negotiations and transfers {admin ? "of every participant context" : "of your organisation"}, as
-            the connector reports them.
-          </p>
-        </div>
-        <div className="ds-refresh">
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={auto}
-              onChange={(e) => setAuto(e.currentTarget.checked)}
-              data-testid="tasks-auto-refresh"
-            />
-            Refresh every {REFRESH_MS / 1000} s
-          </label>
-          <button
-            type="button"
-            className="button ghost small"
-            onClick={() => revalidator.revalidate()}
-            disabled={revalidator.state !== "idle"}
-            data-testid="tasks-refresh"
-          >
-            {revalidator.state !== "idle" ? "Refreshing…" : "Refresh now"}
-          </button>
-          <span className="muted small" data-testid="tasks-updated">
-            Updated {formatTime(at)}
-          </span>
-        </div>
-      </header>
+      <DataspaceHead
+        title="Tasks"
+        aside={
+          <div className="ds-refresh">
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={auto}
+                onChange={(e) => setAuto(e.currentTarget.checked)}
+                data-testid="tasks-auto-refresh"
+              />
+              Refresh every {REFRESH_MS / 1000} s
+            </label>
+            <button
+              type="button"
+              className="button ghost small"
+              onClick={() => revalidator.revalidate()}
+              disabled={revalidator.state !== "idle"}
+              data-testid="tasks-refresh"
+            >
+              {revalidator.state !== "idle" ? "Refreshing…" : "Refresh now"}
+            </button>
+            <span className="muted small" data-testid="tasks-updated">
+              Updated {formatTime(at)}
+            </span>
+          </div>
+        }
+      >
+        Negotiations and transfers {admin ? "of every participant context" : "of your organisation"}, as the
+        connector reports them.
+      </DataspaceHead>
 
       <Form
         method="get"

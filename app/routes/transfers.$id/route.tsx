@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { RootData } from "../../root";
 import type { TransferPollResult } from "../dataspace.transfer.$id/route";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
@@ -9,7 +8,7 @@ import { assetBook, nameBook, toTransferView } from "../../lib/dataspace/records
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   StateBadge,
@@ -20,7 +19,6 @@ import {
 } from "../../components/dataspace/ui";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
-import { AppLink } from "../../components/ui/app-link";
 import { stateLabel, transferTypeLabel } from "../../components/ui/labels";
 import { ConnectorRecord, reachedOf, StatesSeen, type Seen } from "../../components/route-kit/live-record";
 import { FieldRow } from "../../components/route-kit/FieldRow";
@@ -93,7 +91,6 @@ function TransferView({
   raw,
   loadedAt,
 }: ReturnType<typeof useLoaderData<typeof loader>>) {
-  const root = useRouteLoaderData<RootData>("root");
   const pulled = useActionData<typeof action>();
   const navigation = useNavigation();
   const pulling = navigation.state === "submitting" && navigation.formMethod === "POST";
@@ -125,25 +122,23 @@ function TransferView({
 
   return (
     <section className="ds-page" data-testid="transfer-page" data-transfer-id={t.id}>
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <p className="muted small">
-        <AppLink to={`/transfers${q}`}>← Transfers</AppLink>
-      </p>
-      <header className="page-head">
-        <div>
-          <h1>
+      <DataspaceHead
+        title={
+          <>
             Transfer of <span data-testid="transfer-asset">{t.title}</span>
-          </h1>
-          <p className="lead">
-            from <strong>{t.counterPartyName}</strong> to {acting.displayName} ·{" "}
-            {transferTypeLabel(t.transferType) || "transfer"}
-          </p>
-        </div>
-        <div className="ds-head-state">
-          {t.demo ? <DemoBadge /> : null}
-          <StateBadge state={state} testId="transfer-state" />
-        </div>
-      </header>
+          </>
+        }
+        back={{ to: `/transfers${q}`, label: "← Transfers" }}
+        aside={
+          <div className="ds-head-state">
+            {t.demo ? <DemoBadge /> : null}
+            <StateBadge state={state} testId="transfer-state" />
+          </div>
+        }
+      >
+        from <strong>{t.counterPartyName}</strong> to {acting.displayName} ·{" "}
+        {transferTypeLabel(t.transferType) || "transfer"}
+      </DataspaceHead>
 
       <div className="card ds-pipeline-card">
         <div className="ds-pipeline-head">

@@ -4,9 +4,9 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "../../root";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import { formText } from "../../lib/dataspace/inputs.server";
 import {
   assetBook,
   nameBook,
@@ -18,7 +18,7 @@ import {
 } from "../../lib/dataspace/records.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
-  DataspaceNav,
+  DataspaceHead,
   DemoBadge,
   ErrorNotice,
   ParticipantPicker,
@@ -85,11 +85,7 @@ const aboutAgreement = (error: string, detail: string | null = null): ActionResu
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const field = formText(await request.formData());
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, fields: [] };
@@ -130,7 +126,6 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 export default function Transfers() {
   const { acting, transfers, agreements, error, preselect } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const root = useRouteLoaderData<RootData>("root");
   const navigation = useNavigation();
   const starting = navigation.state === "submitting" && navigation.formAction?.startsWith("/transfers");
   const q = participantQuery(acting);
@@ -139,13 +134,9 @@ export default function Transfers() {
 
   return (
     <section className="ds-page" data-testid="transfers-page">
-      <DataspaceNav items={root?.dataspaceNav ?? []} />
-      <header className="page-head">
-        <div>
-          <h1>Transfers</h1>
-          <p className="lead">Data transfers under your contract agreements, and their progress.</p>
-        </div>
-      </header>
+      <DataspaceHead title="Transfers">
+        Data transfers under your contract agreements, and their progress.
+      </DataspaceHead>
       <ParticipantPicker acting={acting} />
       {acting.reason ? <p className="notice">{acting.reason}</p> : null}
       <ErrorNotice error={error} testId="transfers-error" />
@@ -207,12 +198,7 @@ export default function Transfers() {
                   <div className="muted small">
                     <code title={t.id}>{shortId(t.id)}</code>
                   </div>
-                  {t.demo ? (
-                    <>
-                      {" "}
-                      <DemoBadge />
-                    </>
-                  ) : null}
+                  <DemoBadge of={t} />
                 </td>
                 <td>
                   {t.assetName || "—"}
