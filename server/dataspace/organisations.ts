@@ -2,7 +2,6 @@
 export {
   slugOfDid,
   slugOfDisplayName,
-  KNOWN_ORGANISATIONS,
   knownOrganisation,
   findOrganisationByName,
   tenantFor,

@@ -9,8 +9,6 @@ export {
   LAYERS,
   LAYER_LABELS,
   LAYER_NAMES,
-  layerOfLabel,
-  type EdgeRecord,
   type GraphEdge,
   type GraphNode,
   type GraphResponse,
