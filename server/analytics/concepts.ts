@@ -10,13 +10,6 @@ import { findAll, labelScopedCache, num, str } from "./scan";
 export type ConceptKind = "condition" | "drug" | "measurement";
 export type CodeSystemName = "SNOMED CT" | "ICD-10" | "RxNorm" | "LOINC";
 
-export const SYSTEM_URIS: Record<CodeSystemName, string> = {
-  "SNOMED CT": "http://snomed.info/sct",
-  "ICD-10": "http://hl7.org/fhir/sid/icd-10",
-  RxNorm: "http://www.nlm.nih.gov/research/umls/rxnorm",
-  LOINC: "http://loinc.org",
-};
-
 export const KIND_SYSTEM: Record<ConceptKind, CodeSystemName> = {
   condition: "SNOMED CT",
   drug: "RxNorm",
