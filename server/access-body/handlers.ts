@@ -17,6 +17,17 @@ export interface AccessBodyServices {
 
 const q = (ctx: HandlerContext<AccessBodyServices>, name: string) =>
   ctx.input.query[name] as string | undefined;
+/** a GET of one record (`?id=`) or of the list (`?state=`) */
+const oneOrList =
+  (
+    one: "getDataRequest" | "getFinding" | "getResult",
+    list: "listDataRequests" | "listFindings" | "listResults",
+  ) =>
+  async (ctx: HandlerContext<AccessBodyServices>) => {
+    const ab = ctx.services.accessBody;
+    const id = q(ctx, "id");
+    return json(id ? await ab[one](id, ctx.user!) : await ab[list](ctx.user!, { state: q(ctx, "state") }));
+  };
 
 export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/applications": async (ctx) => {
@@ -80,12 +91,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "POST /api/compliance/permits/revoke": async (ctx) =>
     json(await ctx.services.accessBody.revokePermit(sentBody(ctx), ctx.user!)),
 
-  "GET /api/compliance/requests": async (ctx) => {
-    const ab = ctx.services.accessBody;
-    const id = q(ctx, "id");
-    if (id) return json(await ab.getDataRequest(id, ctx.user!));
-    return json(await ab.listDataRequests(ctx.user!, { state: q(ctx, "state") }));
-  },
+  "GET /api/compliance/requests": oneOrList("getDataRequest", "listDataRequests"),
   "POST /api/compliance/requests": async (ctx) => {
     const body = sentBody(ctx);
     const ab = ctx.services.accessBody;
@@ -99,12 +105,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "POST /api/compliance/requests/decide": async (ctx) =>
     json(await ctx.services.accessBody.decideDataRequest(sentBody(ctx), ctx.user!)),
 
-  "GET /api/compliance/findings": async (ctx) => {
-    const ab = ctx.services.accessBody;
-    const id = q(ctx, "id");
-    if (id) return json(await ab.getFinding(id, ctx.user!));
-    return json(await ab.listFindings(ctx.user!, { state: q(ctx, "state") }));
-  },
+  "GET /api/compliance/findings": oneOrList("getFinding", "listFindings"),
   "POST /api/compliance/findings": async (ctx) =>
     json(await ctx.services.accessBody.openFinding(sentBody(ctx), ctx.user!), 201),
   "POST /api/compliance/findings/respond": async (ctx) =>
@@ -112,12 +113,7 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "POST /api/compliance/findings/close": async (ctx) =>
     json(await ctx.services.accessBody.closeFinding(sentBody(ctx), ctx.user!)),
 
-  "GET /api/compliance/results": async (ctx) => {
-    const ab = ctx.services.accessBody;
-    const id = q(ctx, "id");
-    if (id) return json(await ab.getResult(id, ctx.user!));
-    return json(await ab.listResults(ctx.user!, { state: q(ctx, "state") }));
-  },
+  "GET /api/compliance/results": oneOrList("getResult", "listResults"),
   "POST /api/compliance/results": async (ctx) => {
     const r = await ctx.services.accessBody.postResult(sentBody(ctx), ctx.user!);
     return json(r.result, r.created ? 201 : 200);

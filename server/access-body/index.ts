@@ -1,6 +1,3 @@
-import type { AuditLog } from "../audit/log";
-import type { GraphStore } from "../graph";
-import type { Relational } from "../storage/relational";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
@@ -22,14 +19,8 @@ export { PURPOSES } from "./periods";
 export { register } from "./public";
 export type { RecordKind, RecordStore, StoredRecord } from "./store";
 
-export interface AccessBodyOptions {
-  rel: Relational;
-  audit: AuditLog;
-  graph: GraphStore;
-  now?: () => Date;
-  seed?: boolean;
-  onPermitRevoked?: AccessBodyDeps["onPermitRevoked"];
-}
+/** what the access body is made of (context.ts) */
+export type AccessBodyOptions = AccessBodyDeps;
 
 export async function createAccessBody(opts: AccessBodyOptions) {
   const service = await createAccessBodyService(opts);

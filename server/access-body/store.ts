@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { sql } from "kysely";
 import type { AuditLog } from "../audit/log";
-import { rawDdl, serialType, topicVersion, type Relational, type Sql } from "../storage/relational";
+import {
+  appendOnlyDdl,
+  rawDdl,
+  serialType,
+  topicVersion,
+  type Relational,
+  type Sql,
+} from "../storage/relational";
 
 /**
  * The access body's records in the relational store (server/storage/relational): one table of
@@ -137,19 +144,6 @@ export interface ListFilter {
   limit?: number;
   offset?: number;
 }
-
-const HISTORY_APPEND_ONLY_SQLITE = [
-  `CREATE TRIGGER ab_history_no_update BEFORE UPDATE ON ab_history
-    BEGIN SELECT RAISE(ABORT, 'access-body history is append-only'); END`,
-  `CREATE TRIGGER ab_history_no_delete BEFORE DELETE ON ab_history
-    BEGIN SELECT RAISE(ABORT, 'access-body history is append-only'); END`,
-];
-const HISTORY_APPEND_ONLY_POSTGRES = [
-  `CREATE FUNCTION ab_history_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'access-body history is append-only'; END $$`,
-  `CREATE TRIGGER ab_history_no_change BEFORE UPDATE OR DELETE ON ab_history
-    FOR EACH ROW EXECUTE FUNCTION ab_history_append_only()`,
-];
 
 /** the reads of the store, on the store itself or inside an open transaction */
 function reads(q: Sql, dialect: Relational["dialect"]) {
@@ -342,7 +336,7 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
       .addColumn("audit_id", "text")
       .execute();
     await m.schema.createIndex("ab_history_record").on("ab_history").columns(["record_id", "seq"]).execute();
-    for (const s of dialect === "postgres" ? HISTORY_APPEND_ONLY_POSTGRES : HISTORY_APPEND_ONLY_SQLITE)
+    for (const s of appendOnlyDdl(dialect, "ab_history", "access-body history is append-only"))
       await rawDdl(m, s);
     await m.schema
       .createTable("ab_meta")

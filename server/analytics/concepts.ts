@@ -4,18 +4,11 @@
  * port and cached per graph version. Analytics names its top lists with it; the question
  * service resolves terms against it.
  */
-import { type GraphStore, LAYER_LABELS } from "../graph";
+import { linked, type GraphStore, LAYER_LABELS } from "../graph";
 import { findAll, labelScopedCache, num, str } from "./scan";
 
 export type ConceptKind = "condition" | "drug" | "measurement";
 export type CodeSystemName = "SNOMED CT" | "ICD-10" | "RxNorm" | "LOINC";
-
-export const SYSTEM_URIS: Record<CodeSystemName, string> = {
-  "SNOMED CT": "http://snomed.info/sct",
-  "ICD-10": "http://hl7.org/fhir/sid/icd-10",
-  RxNorm: "http://www.nlm.nih.gov/research/umls/rxnorm",
-  LOINC: "http://loinc.org",
-};
 
 export const KIND_SYSTEM: Record<ConceptKind, CodeSystemName> = {
   condition: "SNOMED CT",
@@ -80,8 +73,8 @@ export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary
       if (kind === "drug") concept.atc = str(n.properties.atcCode);
       if (kind === "measurement") concept.unit = str(n.properties.unit);
       if (kind === "condition") {
-        const maps = await graph.relationships({ id: n.id, types: ["MAPS_TO"], direction: "out", limit: 10 });
-        const target = maps.map((r) => icdById.get(r.node.id) ?? r.node).find((t) => t.label === "ICD10Code");
+        const maps = await linked(graph, n.id, "MAPS_TO", "out", 10);
+        const target = maps.map((m) => icdById.get(m.id) ?? m).find((t) => t.label === "ICD10Code");
         concept.icd10 = target
           ? {
               code: str(target.properties.code) ?? "",

@@ -21,11 +21,4 @@ export {
   type OmopIndexCache,
 } from "./omop-index";
 export { holderName } from "./holders";
-export {
-  describeConcept,
-  examplesOf,
-  normalizeTerm,
-  resolveTerm,
-  type DescribedConcept,
-  type Resolution,
-} from "./terminology";
+export { describeConcept, examplesOf, normalizeTerm, resolveTerm, type Resolution } from "./terminology";

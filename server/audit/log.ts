@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../storage/database";
-import { rawDdl, type Relational, type Sql } from "../storage/relational";
+import { appendOnlyDdl, rawDdl, type Relational, type Sql } from "../storage/relational";
 import { chainKey, entryAfter, hashEntry, legacyHashEntry, syncAppender, type ChainKey } from "./chain";
 import type { Checkpoint } from "./checkpoints";
 import type { AuditAnchor } from "./key";
@@ -166,29 +166,6 @@ const KEYED_POSTGRES = [
     FOR EACH STATEMENT EXECUTE FUNCTION audit_no_truncate()`,
 ];
 
-const APPEND_ONLY_SQLITE = [
-  `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
-    BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END`,
-];
-const TOMBSTONES_SQLITE = [
-  `CREATE TRIGGER audit_purged_no_update BEFORE UPDATE ON audit_purged
-    BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
-  `CREATE TRIGGER audit_purged_no_delete BEFORE DELETE ON audit_purged
-    BEGIN SELECT RAISE(ABORT, 'audit tombstones are append-only'); END`,
-];
-const APPEND_ONLY_POSTGRES = [
-  `CREATE FUNCTION audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'audit entries are append-only'; END $$`,
-  `CREATE TRIGGER audit_entries_no_update BEFORE UPDATE ON audit_entries
-    FOR EACH ROW EXECUTE FUNCTION audit_entries_append_only()`,
-];
-const TOMBSTONES_POSTGRES = [
-  `CREATE FUNCTION audit_purged_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'audit tombstones are append-only'; END $$`,
-  `CREATE TRIGGER audit_purged_no_change BEFORE UPDATE OR DELETE ON audit_purged
-    FOR EACH ROW EXECUTE FUNCTION audit_purged_append_only()`,
-];
-
 /** the lock that keeps one chain when several instances append at once */
 const CHAIN_LOCK = "audit-chain";
 const VERIFY_PAGE = 5000;
@@ -237,7 +214,8 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       .execute();
     await m.schema.createIndex("audit_entries_kind").on("audit_entries").columns(["kind", "seq"]).execute();
     // append-only: the database itself refuses to change an entry
-    for (const s of dialect === "postgres" ? APPEND_ONLY_POSTGRES : APPEND_ONLY_SQLITE) await rawDdl(m, s);
+    for (const s of appendOnlyDdl(dialect, "audit_entries", "audit entries are append-only", true))
+      await rawDdl(m, s);
   });
   // retention purges leave a tombstone per removed entry, so that the chain stays verifiable
   await rel.migrate("audit-2-purged", async (m, dialect) => {
@@ -255,7 +233,8 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       .on("audit_entries")
       .columns(["kind", "timestamp"])
       .execute();
-    for (const s of dialect === "postgres" ? TOMBSTONES_POSTGRES : TOMBSTONES_SQLITE) await rawDdl(m, s);
+    for (const s of appendOnlyDdl(dialect, "audit_purged", "audit tombstones are append-only"))
+      await rawDdl(m, s);
   });
   // the chain keyed (decision 0044): entries after the head of this moment are HMACs under the key; the
   // entries before keep their plain hashes, and a marker signed with the key says where the keyed part

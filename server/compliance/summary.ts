@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SessionUser } from "../auth/user";
-import type { GraphNode, GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 import {
   type ApplicationData,
   type PermitData,
@@ -108,10 +108,9 @@ export async function buildChains(store: RecordStore, graph: GraphStore, now: Da
   );
   const approves = new Map<string, string[]>();
   for (const a of approvals.values()) {
-    const rels = await graph.relationships({ id: a.id, types: ["APPROVES"], direction: "out" });
     approves.set(
       a.id,
-      rels.map((r) => r.node.id),
+      (await linked(graph, a.id, "APPROVES", "out")).map((n) => n.id),
     );
   }
   const covered = new Set<string>();

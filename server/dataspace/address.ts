@@ -1,4 +1,4 @@
-import { DSP_VERSION } from "./protocol";
+import { DSP_VERSION } from "../dataspace-protocol";
 
 /**
  * The DSP address of a provider (spec section 4, POST /api/negotiations): trailing slashes

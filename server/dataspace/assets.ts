@@ -1,14 +1,10 @@
 import { badGateway } from "../http/errors";
 import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
-import { edcPrefixOf, MANAGEMENT_CONTEXT, termString } from "./protocol";
-import { record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream } from "./failures";
-import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
-import { invalidField, missingFields } from "../http/field-errors";
-import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
-import { bridgeAddressFor } from "./graph-bridge";
 import {
+  edcPrefixOf,
+  MANAGEMENT_CONTEXT,
+  termString,
   defaultDatasets,
   DISCLOSURES,
   MOST_RESTRICTIVE,
@@ -16,6 +12,12 @@ import {
   type AssetTerms,
   type Disclosure,
 } from "../dataspace-protocol";
+import { record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { callerMistake, describeUpstream } from "./failures";
+import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
+import { invalidField, missingFields } from "../http/field-errors";
+import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
+import { bridgeAddressFor } from "./graph-bridge";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 

@@ -1,4 +1,4 @@
-import { asArray, DCAT_NAMESPACE, DSPACE_NAMESPACE, ODRL_NAMESPACE, term } from "./protocol";
+import { asArray, DCAT_NAMESPACE, DSPACE_NAMESPACE, ODRL_NAMESPACE, term } from "../dataspace-protocol";
 
 /**
  * Reading a provider's DCAT catalogue (DSP 2025-1, compacted JSON-LD): its datasets with their

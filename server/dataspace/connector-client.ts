@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { MANAGEMENT_CONTEXT, querySpec, type QuerySpec } from "./protocol";
+import { MANAGEMENT_CONTEXT, querySpec, type QuerySpec } from "../dataspace-protocol";
 import { createUpstreamHttp, type UpstreamClientOptions, type UpstreamHttp } from "./upstream-http";
 import {
   assetList,

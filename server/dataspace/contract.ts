@@ -15,7 +15,7 @@ import {
 import { ROLES } from "../auth/personas";
 
 import { ASSET_FIELDS_REQUIRED, DATASET_ID, MAX_DATASETS } from "./assets";
-import { DISCLOSURES } from "../dataspace-protocol";
+import { DISCLOSURES, TRANSFER_TYPES } from "../dataspace-protocol";
 import {
   NEGOTIATION_FIELDS_REQUIRED,
   OFFER_ID_REQUIRED,
@@ -29,7 +29,6 @@ import {
   participantSchema,
 } from "./participants";
 import { catalogSchema } from "./upstream-schemas";
-import { TRANSFER_TYPES } from "./protocol";
 import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
 
 /**

@@ -45,26 +45,35 @@ export interface CutOffOutcome {
   failed: { participantId: string; transferId?: string; negotiationId?: string; error: string }[];
 }
 
-/** ends a negotiation still running under a revoked permit (`…/contractnegotiations/{id}/terminate`), audited */
-async function terminateNegotiation(
+/**
+ * Ends a negotiation still running or a transfer process under a revoked permit
+ * (`…/contractnegotiations/{id}/terminate`, `…/transferprocesses/{id}/terminate`), audited.
+ */
+async function terminate(
   rt: DataspaceRuntime,
+  kind: "negotiation" | "transfer",
   participantId: string,
-  negotiationId: string,
-  permitId: string,
-  reason: string,
-  actor: string,
-  outcome: CutOffOutcome,
+  id: string,
+  cut: { permitId: string; reason: string; actor: string; outcome: CutOffOutcome },
 ): Promise<void> {
-  const target = `${participantId}: ${negotiationId} (data permit ${permitId})`;
-  const done = await settle(rt.connector.terminateNegotiation(participantId, negotiationId, reason));
-  // 409: it ended (finalised or terminated) between the read and the call; 404: it is gone
+  const { outcome } = cut;
+  const done = await settle(
+    kind === "negotiation"
+      ? rt.connector.terminateNegotiation(participantId, id, cut.reason)
+      : rt.connector.terminateTransfer(participantId, id, cut.reason),
+  );
+  // 409: it ended (finalised or terminated) between the read (or the list) and the call; 404: it is
+  // gone. Either way nothing is left to cut.
   const ended = endedAnyway(done);
-  if (done.ok) outcome.terminatedNegotiations.push({ participantId, negotiationId });
-  else if (!ended) outcome.failed.push({ participantId, negotiationId, error: describeUpstream(done.error) });
+  const idKey = kind === "negotiation" ? "negotiationId" : "transferId";
+  if (done.ok && kind === "negotiation")
+    outcome.terminatedNegotiations.push({ participantId, negotiationId: id });
+  else if (done.ok) outcome.terminated.push({ participantId, transferId: id });
+  else if (!ended) outcome.failed.push({ participantId, [idKey]: id, error: describeUpstream(done.error) });
   await record(rt, {
-    action: "negotiation.terminate",
-    actor,
-    target,
+    action: `${kind}.terminate`,
+    actor: cut.actor,
+    target: `${participantId}: ${id} (data permit ${cut.permitId})`,
     outcome: ended ? "success" : "failure",
   });
 }
@@ -101,6 +110,7 @@ async function attempt(
   actor = "system",
 ): Promise<CutOffOutcome> {
   const outcome: CutOffOutcome = { permitId, terminatedNegotiations: [], terminated: [], failed: [] };
+  const cut = { permitId, reason, actor, outcome };
   const byParticipant = new Map<string, Set<string>>();
   for (const row of await rt.contractPermits.byPermit(permitId)) {
     let agreement = row.agreementId;
@@ -108,15 +118,7 @@ async function attempt(
     if (n.ok) {
       // still running: ended at the connector, so that no agreement comes of it (decision 0065)
       if (!NEGOTIATION_ENDED.has(String(n.value.state)))
-        await terminateNegotiation(
-          rt,
-          row.participantId,
-          row.negotiationId,
-          permitId,
-          reason,
-          actor,
-          outcome,
-        );
+        await terminate(rt, "negotiation", row.participantId, row.negotiationId, cut);
       const id = n.value.contractAgreementId ?? n.value.contractId;
       if (!agreement && typeof id === "string" && id) {
         agreement = id;
@@ -141,22 +143,7 @@ async function attempt(
     const open = listed.value.filter(
       (t) => typeof t.contractId === "string" && agreements.has(t.contractId) && !ENDED.has(String(t.state)),
     );
-    for (const t of open) {
-      const transferId = String(t["@id"]);
-      const target = `${participantId}: ${transferId} (data permit ${permitId})`;
-      const done = await settle(rt.connector.terminateTransfer(participantId, transferId, reason));
-      // 409: it ended between the list and the call; 404: it is gone. Either way nothing is left to cut.
-      const ended = endedAnyway(done);
-      if (done.ok) outcome.terminated.push({ participantId, transferId });
-      else if (!ended)
-        outcome.failed.push({ participantId, transferId, error: describeUpstream(done.error) });
-      await record(rt, {
-        action: "transfer.terminate",
-        actor,
-        target,
-        outcome: ended ? "success" : "failure",
-      });
-    }
+    for (const t of open) await terminate(rt, "transfer", participantId, String(t["@id"]), cut);
   }
   const error = outcome.failed.length
     ? outcome.failed

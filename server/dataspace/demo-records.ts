@@ -8,7 +8,7 @@ import assetsJson from "../../fixtures/demo-records/assets.json" with { type: "j
 import negotiationsJson from "../../fixtures/demo-records/negotiations.json" with { type: "json" };
 import participantsJson from "../../fixtures/demo-records/participants.json" with { type: "json" };
 import transfersJson from "../../fixtures/demo-records/transfers.json" with { type: "json" };
-import { DEFAULT_TRANSFER_TYPE } from "./protocol";
+import { DEFAULT_TRANSFER_TYPE } from "../dataspace-protocol";
 
 /**
  * The bundled demonstration records (fixtures/demo-records, deterministic JSON) merged into the

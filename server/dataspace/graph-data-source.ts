@@ -1,4 +1,4 @@
-import type { GraphNode, GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 
 /**
  * The default data behind an asset of the embedded dataspace: a FHIR R4 `collection` Bundle of a
@@ -37,11 +37,9 @@ export function graphDataSource(graph: GraphStore) {
     for (const p of patients) {
       entries.push(resource(p));
       const related = await Promise.all(
-        CLINICAL.map((type) =>
-          graph.relationships({ id: p.id, types: [type], direction: "out", limit: MAX_PER_TYPE }),
-        ),
+        CLINICAL.map((type) => linked(graph, p.id, type, "out", MAX_PER_TYPE)),
       );
-      for (const r of related.flat()) entries.push(resource(r.node));
+      for (const node of related.flat()) entries.push(resource(node));
     }
     return {
       resourceType: "Bundle",

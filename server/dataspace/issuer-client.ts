@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { encodeContextId } from "../dataspace-protocol";
-import { querySpec } from "./protocol";
+import { encodeContextId, querySpec } from "../dataspace-protocol";
 import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
 import {
   credentialDefinitionSchema,

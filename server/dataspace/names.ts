@@ -1,4 +1,4 @@
-import { knownOrganisation, slugOfDid } from "./organisations";
+import { knownOrganisation, slugOfDid } from "../dataspace-protocol";
 
 /**
  * What a person reads for the ids of a connector record (issue 40, names not ids): the counter-party's

@@ -1,14 +1,19 @@
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
 import { didOfContext } from "./assets";
 import { organisationOfContext, permitMissing, type PermitRef } from "./permits";
-import { termsOfAsset, type AssetTerms } from "../dataspace-protocol";
+import {
+  termsOfAsset,
+  type AssetTerms,
+  DSP_PROTOCOL,
+  MANAGEMENT_CONTEXT,
+  querySpec,
+} from "../dataspace-protocol";
 import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { normaliseCounterPartyAddress } from "./address";
 import { offeredRules, summariseCatalog } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
-import { DSP_PROTOCOL, MANAGEMENT_CONTEXT, querySpec } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { callerMistake, describeUpstream, liveOrNull } from "./failures";
 import { isNotFound } from "./upstream-http";

@@ -16,7 +16,7 @@ import {
   slugOfDisplayName,
   tenantFor,
   type TenantIdentity,
-} from "./organisations";
+} from "../dataspace-protocol";
 import { operationDeadline, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 import type {

@@ -52,12 +52,7 @@ export interface ReadCache {
    * the cache follows each of the upstream's changes (`version`: the embedded dataspace), when it is
    * kept as `read` keeps it.
    */
-  share<T>(
-    key: string,
-    signal: AbortSignal | undefined,
-    load: (signal: AbortSignal) => Promise<T>,
-    upstream?: UpstreamName,
-  ): Promise<T>;
+  share: ReadCache["read"];
   /**
    * The answer a read of `key` would get from the cache now, without a promise: for callers that
    * gather many cached reads per request (the task list); undefined when the read must run.

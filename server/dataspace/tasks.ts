@@ -6,7 +6,7 @@ import { didOfContext, listAssetGroups } from "./assets";
 import { describeUpstream } from "./failures";
 import { mergeById } from "./merge";
 import { assetNames, counterPartyName, partyNames, type AssetBook, type NameBook } from "./names";
-import { findOrganisationByName, knownOrganisation } from "./organisations";
+import { findOrganisationByName, knownOrganisation } from "../dataspace-protocol";
 import { listParticipants } from "./participants";
 import { remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import type { ParticipantContext } from "./upstream-schemas";

@@ -1,12 +1,17 @@
 import { ApiError, badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
 import { release } from "./release";
-import type { Disclosure } from "../dataspace-protocol";
+import {
+  type Disclosure,
+  DEFAULT_TRANSFER_TYPE,
+  DSP_PROTOCOL,
+  MANAGEMENT_CONTEXT,
+  TRANSFER_TYPES,
+} from "../dataspace-protocol";
 import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { callerMistake, describeUpstream, failureMessage, liveOrNull } from "./failures";
 import { mergeById } from "./merge";
-import { DEFAULT_TRANSFER_TYPE, DSP_PROTOCOL, MANAGEMENT_CONTEXT, TRANSFER_TYPES } from "./protocol";
 import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";

@@ -15,3 +15,4 @@ export {
   type PublishedCount,
 } from "./suppression";
 export { createQueryLog } from "../audit/query-log";
+export type { FederatedDeps } from "./service";

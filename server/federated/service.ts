@@ -243,14 +243,17 @@ export function protectedCohort(
   return { tree, checked };
 }
 
-export function createFederatedService(deps: {
+/** what the federated service counts on; the question service (server/nlq) too */
+export interface FederatedDeps {
   graph: GraphStore;
   omop: OmopIndexCache;
   concepts: ConceptCache;
   /** writes the query log's batches (server/audit/query-log.ts, server/audit/batch-writer.ts) */
   auditBatches?: AuditBatchWriter;
   k: number;
-}) {
+}
+
+export function createFederatedService(deps: FederatedDeps) {
   const configuredK = Math.max(MIN_K, deps.k);
   const log = createQueryLog(deps.auditBatches);
   /** protected trees per index (a graph version's OMOP layer), criteria and k: the same query is answered once */

@@ -9,8 +9,6 @@ export {
   LAYERS,
   LAYER_LABELS,
   LAYER_NAMES,
-  layerOfLabel,
-  type EdgeRecord,
   type GraphEdge,
   type GraphNode,
   type GraphResponse,
@@ -21,7 +19,7 @@ export {
   type PropertyValue,
   type Relationship,
 } from "./model";
-export type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
+export { linked, type GraphCounts, type GraphStore, type NeighbourQuery, type NodeQuery } from "./store";
 export { datasetsOf } from "./synthetic/catalogue";
 export { buildTimeline, type ClinicalTimeline } from "./synthetic/clinical";
 export { DEFAULT_SEED } from "./synthetic/generate";

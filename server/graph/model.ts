@@ -69,18 +69,8 @@ export interface EdgeRecord {
 }
 
 /** The spec's GraphNode / GraphEdge / GraphResponse shapes. */
-export interface GraphNode {
-  id: string;
-  label: string;
-  layer: Layer;
-  properties: Properties;
-}
-export interface GraphEdge {
-  id: string;
-  source: string;
-  target: string;
-  type: string;
-}
+export type GraphNode = NodeRecord;
+export type GraphEdge = Omit<EdgeRecord, "properties">;
 export interface GraphResponse {
   nodes: GraphNode[];
   edges: GraphEdge[];

@@ -86,3 +86,14 @@ export interface GraphStore {
 
 /** the store's calls without its lifecycle: what start-up work is handed */
 export type GraphCalls = Omit<GraphStore, "ping" | "close" | "whenReachable">;
+
+/** the nodes `id` is linked to by a `type` relationship in `direction` (at most `limit`, the store's 1,000 when omitted) */
+export async function linked(
+  graph: Pick<GraphStore, "relationships">,
+  id: string,
+  type: string,
+  direction: "in" | "out",
+  limit?: number,
+): Promise<GraphNode[]> {
+  return (await graph.relationships({ id, types: [type], direction, limit })).map((r) => r.node);
+}

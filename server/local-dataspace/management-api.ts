@@ -122,6 +122,13 @@ export function registerManagementApi(
     router.add("POST", `${C}/${path}/request`, (req) => ({
       body: query(ctx.store.list<Json>(table, participant(req)["@id"]), req.body).map(withContext),
     }));
+  /** `GET …/{path}/:id`: the participant's record of `table` (404 "{what} {id} not found" otherwise) */
+  const getRoute = (path: string, table: Collection, what: string) =>
+    router.add("GET", `${C}/${path}/:id`, (req) => {
+      const r = ctx.store.get<Json>(table, ctxKey(participant(req)["@id"], req.params.id));
+      if (!r) throw notFound(`${what} ${req.params.id} not found`);
+      return { body: withContext(r) };
+    });
   /** the participant's negotiation or transfer process named in the path (404 otherwise) */
   const own =
     <T extends NegotiationRecord | TransferRecord>(table: Collection, what: string) =>
@@ -193,11 +200,7 @@ export function registerManagementApi(
     return { body: idResponse(id, rec.createdAt) };
   });
   listRoute("assets", "assets");
-  router.add("GET", `${C}/assets/:id`, (req) => {
-    const a = ctx.store.get<AssetRecord>("assets", ctxKey(participant(req)["@id"], req.params.id));
-    if (!a) throw notFound(`Asset ${req.params.id} not found`);
-    return { body: withContext(a) };
-  });
+  getRoute("assets", "assets", "Asset");
 
   // ---- policy and contract definitions -------------------------------------------------------
   router.add("POST", `${C}/policydefinitions`, (req) => {
@@ -218,14 +221,7 @@ export function registerManagementApi(
     return { body: idResponse(id, rec.createdAt) };
   });
   listRoute("policydefinitions", "policies");
-  router.add("GET", `${C}/policydefinitions/:id`, (req) => {
-    const d = ctx.store.get<PolicyDefinitionRecord>(
-      "policies",
-      ctxKey(participant(req)["@id"], req.params.id),
-    );
-    if (!d) throw notFound(`Policy definition ${req.params.id} not found`);
-    return { body: withContext(d) };
-  });
+  getRoute("policydefinitions", "policies", "Policy definition");
   // PUT and DELETE as EDC's management API answers them: 204; 404 for an unknown id; a policy that a
   // contract definition names is not deleted (409)
   router.add("PUT", `${C}/policydefinitions/:id`, (req) => {

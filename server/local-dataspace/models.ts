@@ -51,26 +51,30 @@ export interface ContractDefinitionRecord extends Json {
 
 export type NegotiationState = "REQUESTED" | "AGREED" | "VERIFIED" | "FINALIZED" | "TERMINATED";
 
-export interface NegotiationRecord extends Json {
+/** what a negotiation and a transfer process of one side hold alike */
+interface ProcessRecord<Type extends string, State extends string> extends Json {
   "@id": string;
-  "@type": "ContractNegotiation";
+  "@type": Type;
   type: "CONSUMER" | "PROVIDER";
   protocol: string;
-  state: NegotiationState;
-  counterPartyId: string;
+  state: State;
   counterPartyAddress: string;
-  /** the negotiation of the other side */
+  /** the negotiation (transfer process) of the other side */
   correlationId: string;
   assetId: string;
+  errorDetail?: string;
+  createdAt: number;
+  stateTimestamp: number;
+  participantContextId: string;
+}
+
+export interface NegotiationRecord extends ProcessRecord<"ContractNegotiation", NegotiationState> {
+  counterPartyId: string;
   offerId: string;
   /** the requested (consumer) or offered (provider) policy */
   policy: Json;
   contractAgreementId?: string;
-  errorDetail?: string;
   callbackAddresses: Json[];
-  createdAt: number;
-  stateTimestamp: number;
-  participantContextId: string;
 }
 
 export interface AgreementRecord extends Json {
@@ -88,23 +92,11 @@ export interface AgreementRecord extends Json {
 
 export type TransferState = "REQUESTED" | "STARTED" | "COMPLETED" | "TERMINATED";
 
-export interface TransferRecord extends Json {
-  "@id": string;
-  "@type": "TransferProcess";
-  type: "CONSUMER" | "PROVIDER";
-  protocol: string;
-  state: TransferState;
+export interface TransferRecord extends ProcessRecord<"TransferProcess", TransferState> {
   contractId: string;
-  assetId: string;
   transferType: string;
-  counterPartyAddress: string;
   counterPartyId?: string;
-  correlationId: string;
   dataDestination: Json;
-  errorDetail?: string;
-  createdAt: number;
-  stateTimestamp: number;
-  participantContextId: string;
 }
 
 export interface EdrRecord extends Json {

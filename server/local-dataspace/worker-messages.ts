@@ -1,14 +1,12 @@
 import type { DataspaceEndpoints } from "../dataspace-protocol";
+import type { LocalDataspaceOptions } from "./index";
 
 /** What the hub and the embedded dataspace's worker thread (worker.ts, worker-host.ts) say to each other. */
 
-export interface WorkerData {
-  dataDir: string;
-  host?: string;
-  port?: number;
-  stepMs?: number;
-  graphBridgeUrl?: string;
-  didHost?: string;
+export interface WorkerData extends Pick<
+  LocalDataspaceOptions,
+  "dataDir" | "host" | "port" | "stepMs" | "graphBridgeUrl" | "didHost"
+> {
   /** one Int32 the worker's store counts its changes in (the hub's read cache reads it) */
   counter: SharedArrayBuffer;
 }

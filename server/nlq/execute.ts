@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type Concept, type ConceptDictionary, type OmopIndex, num, str } from "../analytics";
-import type { GraphNode, Layer, GraphStore } from "../graph";
+import { linked, type GraphNode, type Layer, type GraphStore } from "../graph";
 import { isSmall, protect, type CountNode } from "../federated";
 
 export interface ExecContext {
@@ -100,13 +100,9 @@ export const ROW_LIMIT = 10_000_000;
 
 /** l5 → rows coded by a concept (CODED_BY, incoming), of one label */
 export async function codedBy(ctx: ExecContext, concept: Concept, label: string): Promise<GraphNode[]> {
-  const rels = await ctx.graph.relationships({
-    id: concept.nodeId,
-    types: ["CODED_BY"],
-    direction: "in",
-    limit: ROW_LIMIT,
-  });
-  return rels.filter((r) => r.node.label === label).map((r) => r.node);
+  return (await linked(ctx.graph, concept.nodeId, "CODED_BY", "in", ROW_LIMIT)).filter(
+    (n) => n.label === label,
+  );
 }
 
 /** the persons (OMOP person ids) with rows coded by the concept, and the first date of each */

@@ -22,21 +22,17 @@
  */
 import { z } from "zod";
 import { matchByMeaning } from "./understand";
-import type { AuditBatchWriter } from "../audit/batch-writer";
 import type { SessionUser } from "../auth/user";
 import {
-  type ConceptCache,
   type ConceptDictionary,
-  type OmopIndexCache,
   describeConcept,
   normalizeTerm,
   resolveTerm,
   type Resolution,
 } from "../analytics";
-import type { GraphStore } from "../graph";
 import { ApiError, badGateway, badRequest } from "../http/errors";
 import { createKept, EVERYONE } from "../http/kept";
-import { scopeFor, createQueryLog, odrlScope, type OdrlScope } from "../federated";
+import { scopeFor, createQueryLog, odrlScope, type FederatedDeps, type OdrlScope } from "../federated";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { column, finalize, type FinalResult } from "./execute";
 import { viewerOf, minimiseTable } from "../privacy";
@@ -225,13 +221,7 @@ function suggest(question: string) {
     .map(({ t }) => ({ templateId: t.id, title: t.title, example: t.examples[0] }));
 }
 
-export interface NlqDeps {
-  graph: GraphStore;
-  omop: OmopIndexCache;
-  concepts: ConceptCache;
-  /** writes the query log's batches (server/audit/query-log.ts, server/audit/batch-writer.ts) */
-  auditBatches?: AuditBatchWriter;
-  k: number;
+export interface NlqDeps extends FederatedDeps {
   proxyUrl?: string;
   timeoutMs: number;
 }

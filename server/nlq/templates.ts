@@ -7,7 +7,7 @@
  */
 import { type Concept, type ConceptKind, AGE_BANDS, GENDERS, holderName, findAll, str } from "../analytics";
 import { ORGANISATIONS } from "../auth/personas";
-import type { Layer } from "../graph";
+import { linked, type Layer } from "../graph";
 import type { CountNode } from "../federated";
 import {
   allPersonIds,
@@ -807,13 +807,8 @@ ORDER BY patients DESC`,
       const datasets = await findAll(ctx.graph, "HealthDataset");
       const found: { d: (typeof datasets)[number]; n: number }[] = [];
       for (const d of datasets) {
-        const included = await ctx.graph.relationships({
-          id: d.id,
-          types: ["INCLUDES"],
-          direction: "out",
-          limit: 10_000_000,
-        });
-        const n = included.reduce((s, r) => s + (patients.has(r.node.id) ? 1 : 0), 0);
+        const included = await linked(ctx.graph, d.id, "INCLUDES", "out", 10_000_000);
+        const n = included.reduce((s, p) => s + (patients.has(p.id) ? 1 : 0), 0);
         if (n > 0) found.push({ d, n });
       }
       found.sort((a, b) => b.n - a.n || a.d.id.localeCompare(b.d.id));
@@ -860,12 +855,7 @@ ORDER BY patients DESC`,
     cypher: `MATCH (s:SnomedConcept {code: $condition})-[:MAPS_TO]->(i:ICD10Code)
 RETURN s.code AS snomed, s.display AS snomedDisplay, i.code AS icd10, i.display AS icd10Display, s.omopConceptId AS omopConceptId`,
     async run(ctx, { condition }) {
-      const maps = await ctx.graph.relationships({
-        id: condition.nodeId,
-        types: ["MAPS_TO"],
-        direction: "out",
-        limit: 10,
-      });
+      const maps = await linked(ctx.graph, condition.nodeId, "MAPS_TO", "out", 10);
       return {
         columns: [
           col("snomed", "SNOMED CT", "code"),
@@ -877,15 +867,15 @@ RETURN s.code AS snomed, s.display AS snomedDisplay, i.code AS icd10, i.display 
         rows: maps.map((m) => ({
           snomed: condition.code,
           snomedDisplay: condition.display,
-          icd10: str(m.node.properties.code) ?? null,
-          icd10Display: str(m.node.properties.display) ?? null,
+          icd10: str(m.properties.code) ?? null,
+          icd10Display: str(m.properties.display) ?? null,
           omopConceptId: condition.omopConceptId,
         })),
         roots: [],
         plan: [`(SnomedConcept {code: ${condition.code}})-[:MAPS_TO]->(ICD10Code) [l5]`],
         interpretation: () =>
           maps.length
-            ? `${condition.display} (SNOMED CT ${condition.code}) maps to ICD-10 ${maps.map((m) => `${str(m.node.properties.code)} "${str(m.node.properties.display)}"`).join(", ")}.`
+            ? `${condition.display} (SNOMED CT ${condition.code}) maps to ICD-10 ${maps.map((m) => `${str(m.properties.code)} "${str(m.properties.display)}"`).join(", ")}.`
             : `${condition.display} (SNOMED CT ${condition.code}) has no ICD-10 mapping in the graph.`,
       };
     },

@@ -6,7 +6,7 @@ import {
   DSPACE_NAMESPACE,
   ODRL_NAMESPACE,
 } from "../dataspace-protocol";
-import type { GraphNode, GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 import { badRequest, notFound } from "../http/errors";
 import type { Directory } from "./directory";
 
@@ -158,23 +158,16 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
   }
 
   async function products(participant: GraphNode) {
-    const offered = await graph.relationships({
-      id: participant.id,
-      types: ["OFFERS"],
-      direction: "out",
-      limit: 500,
-    });
     const out: { product: GraphNode; dataset: GraphNode | null; offers: GraphNode[] }[] = [];
-    for (const rel of offered) {
-      const product = rel.node;
+    for (const product of await linked(graph, participant.id, "OFFERS", "out", 500)) {
       const [described, policies] = await Promise.all([
-        graph.relationships({ id: product.id, types: ["DESCRIBED_BY"], direction: "out", limit: 1 }),
-        graph.relationships({ id: product.id, types: ["HAS_POLICY"], direction: "out", limit: 20 }),
+        linked(graph, product.id, "DESCRIBED_BY", "out", 1),
+        linked(graph, product.id, "HAS_POLICY", "out", 20),
       ]);
       out.push({
         product,
-        dataset: described[0]?.node ?? null,
-        offers: policies.map((p) => p.node).filter((n) => n.properties.policyType === "Offer"),
+        dataset: described[0] ?? null,
+        offers: policies.filter((n) => n.properties.policyType === "Offer"),
       });
     }
     return out;

@@ -1,5 +1,5 @@
 import { badRequest, notFound } from "../http/errors";
-import type { GraphNode } from "../graph";
+import { linked, type GraphNode } from "../graph";
 import type { AuditInput } from "../audit/model";
 import { createQueryLog } from "../federated";
 import { bundle, isSelfMeasured, RELATIONS, toPatient, type BundleExtra, type FhirResource } from "./fhir";
@@ -27,14 +27,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   }
 
   async function observationNodes(patientId: string): Promise<GraphNode[]> {
-    return (
-      await graph.relationships({
-        id: patientId,
-        types: ["HAS_OBSERVATION"],
-        direction: "out",
-        limit: RECORD_LIMIT,
-      })
-    ).map((r) => r.node);
+    return linked(graph, patientId, "HAS_OBSERVATION", "out", RECORD_LIMIT);
   }
 
   /** the record's parts: everything but the Bundle's id and times (made per request) */
@@ -46,17 +39,10 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     const ledger = new Map((await store.syncItems(patient.id)).map((i) => [i.resource_key, i]));
     const resources: FhirResource[] = [toPatient(patient)];
     for (const [type, toResource] of Object.entries(RELATIONS)) {
-      const rels = await graph.relationships({
-        id: patient.id,
-        types: [type],
-        direction: "out",
-        limit: RECORD_LIMIT,
-      });
-      for (const r of rels) {
-        const key = `${r.node.properties.resourceType}/${r.node.id}`;
-        const synced = ledger.get(key);
+      for (const node of await linked(graph, patient.id, type, "out", RECORD_LIMIT)) {
+        const synced = ledger.get(`${node.properties.resourceType}/${node.id}`);
         resources.push(
-          toResource(r.node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined),
+          toResource(node, patient.id, holder, synced ? iso(synced.last_changed_at)! : undefined),
         );
       }
     }

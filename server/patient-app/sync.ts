@@ -1,5 +1,5 @@
 import { ORGANISATIONS } from "../auth/personas";
-import type { GraphNode, GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 import { sha256b64u } from "../eudi";
 import { RELATIONS, isSelfMeasured, type FhirResource } from "./fhir";
 import type { SyncItemRow, SyncTotals } from "./store";
@@ -52,16 +52,10 @@ export async function readHolderRecords(graph: GraphStore, patient: GraphNode): 
   const patientHolder = typeof patient.properties.holder === "string" ? patient.properties.holder : "unknown";
   const out: HolderRecord[] = [];
   for (const [type, toResource] of Object.entries(RELATIONS)) {
-    const rels = await graph.relationships({
-      id: patient.id,
-      types: [type],
-      direction: "out",
-      limit: RELATION_LIMIT,
-    });
-    for (const r of rels) {
-      if (isSelfMeasured(r.node)) continue;
-      const holder = typeof r.node.properties.holder === "string" ? r.node.properties.holder : patientHolder;
-      const resource = toResource(r.node, patient.id, patientHolder);
+    for (const node of await linked(graph, patient.id, type, "out", RELATION_LIMIT)) {
+      if (isSelfMeasured(node)) continue;
+      const holder = typeof node.properties.holder === "string" ? node.properties.holder : patientHolder;
+      const resource = toResource(node, patient.id, patientHolder);
       out.push({
         key: `${resource.resourceType}/${resource.id}`,
         holder,

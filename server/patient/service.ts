@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import { type GraphNode, type PropertyValue, type GraphStore } from "../graph";
+import { linked, type GraphNode, type PropertyValue, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";
@@ -141,11 +141,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     throw forbidden("This patient's record is held by another organisation");
   }
 
-  async function related(id: string, type: string) {
-    return (await graph.relationships({ id, types: [type], direction: "out", limit: PROFILE_ITEMS_MAX })).map(
-      (r) => r.node,
-    );
-  }
+  const related = (id: string, type: string) => linked(graph, id, type, "out", PROFILE_ITEMS_MAX);
 
   async function activeConsents(patientId: string) {
     return (await related(patientId, "HAS_CONSENT")).filter((c) => c.properties.status === "active");

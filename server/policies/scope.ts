@@ -4,7 +4,7 @@ import type { SessionUser } from "../auth/user";
 import type { Dataspace } from "../dataspace";
 import { settle } from "../dataspace/runtime";
 import { callerKey, createKept, deepFrozen, inputVersions } from "../http/kept";
-import type { GraphNode, GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 
 /**
  * GET /api/odrl/scope: what the caller may do with data, computed from who they are (their roles
@@ -157,16 +157,6 @@ export async function computeEffectiveScope(
       `The access body's baseline (${baseline.map((b) => b.id).join(", ")}) applies to every secondary use.`,
     );
 
-  const datasetOfProduct = async (productId: string): Promise<GraphNode | null> => {
-    const rels = await graph.relationships({
-      id: productId,
-      types: ["DESCRIBED_BY"],
-      direction: "out",
-      limit: 1,
-    });
-    return rels[0]?.node ?? null;
-  };
-
   if (user.roles.includes("DATA_HOLDER") && did) {
     standing.push("provider");
     const offers = await graph.findNodes({
@@ -203,22 +193,14 @@ export async function computeEffectiveScope(
     });
     if (agreements.length) standing.push("consumer");
     for (const a of agreements) {
-      const owners = await graph.relationships({
-        id: a.id,
-        types: ["HAS_POLICY"],
-        direction: "in",
-        limit: 5,
-      });
-      const contract = owners.map((o) => o.node).find((n) => n.label === "Contract");
+      const owners = await linked(graph, a.id, "HAS_POLICY", "in", 5);
+      const contract = owners.find((n) => n.label === "Contract");
       if (!contract) continue;
-      const approvals = (
-        await graph.relationships({ id: contract.id, types: ["APPROVES"], direction: "in", limit: 5 })
-      ).map((r) => r.node);
-      const permit = approvals[0] ?? null;
-      const product =
-        (await graph.relationships({ id: contract.id, types: ["GOVERNS"], direction: "out", limit: 1 }))[0]
-          ?.node ?? null;
-      const dataset = product ? await datasetOfProduct(product.id) : null;
+      const permit = (await linked(graph, contract.id, "APPROVES", "in", 5))[0] ?? null;
+      const [product] = await linked(graph, contract.id, "GOVERNS", "out", 1);
+      const dataset = product
+        ? ((await linked(graph, product.id, "DESCRIBED_BY", "out", 1))[0] ?? null)
+        : null;
       const until = dateLimit(a) ?? str(contract.properties.validUntil);
       const contractStatus = str(contract.properties.status);
       const permitStatus = permit ? str(permit.properties.status) : null;

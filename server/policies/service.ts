@@ -90,6 +90,13 @@ export async function createPolicyService(deps: {
     if (!defs.ok) return "unknown" as const;
     return holdsSameDefinition(defs.value, document) ? ("same" as const) : ("different" as const);
   };
+  /** a PUT of `policyId`, the definition the connector holds; without it, a push of a new one */
+  const push = async (participantId: string, document: OdrlPolicyDocument, policyId?: string) => {
+    const body = definitionBody(document);
+    const signal = operationDeadline(rt());
+    if (policyId) await rt().connector.updatePolicyDefinition(participantId, policyId, body, signal);
+    else await rt().connector.createPolicyDefinition(participantId, body, signal);
+  };
 
   /**
    * What a list reads from the connector: the participant contexts it covers (the one asked, or every
@@ -145,11 +152,7 @@ export async function createPolicyService(deps: {
         throw conflict(`A policy with id ${document["@id"]} already exists for participant ${participantId}`);
       let readBack = false;
       try {
-        await rt().connector.createPolicyDefinition(
-          participantId,
-          definitionBody(document),
-          operationDeadline(rt()),
-        );
+        await push(participantId, document);
       } catch (e) {
         // the push may have landed although its answer was lost (push-outcome.ts): read it back
         const unrecorded = (!existing || existing.deleted_at) && isUpstreamError(e) && e.status === 409;
@@ -196,19 +199,7 @@ export async function createPolicyService(deps: {
         throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
       try {
         // PUT of the definition the connector holds; one it lost (missing-at-connector) is pushed again
-        if (atConnector)
-          await rt().connector.updatePolicyDefinition(
-            participantId,
-            policyId,
-            definitionBody(document),
-            operationDeadline(rt()),
-          );
-        else
-          await rt().connector.createPolicyDefinition(
-            participantId,
-            definitionBody(document),
-            operationDeadline(rt()),
-          );
+        await push(participantId, document, atConnector ? policyId : undefined);
       } catch (e) {
         await record("policy.update", actor, `${participantId}/${policyId}`, "failure");
         if (isNotFound(e)) throw notFound(`Policy ${policyId} not found for participant ${participantId}`);

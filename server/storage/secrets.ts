@@ -7,17 +7,18 @@ export interface KeptValues {
   column: string;
 }
 
-/** creates a table of kept values by its migration `id`, as each of them always was */
-export async function ensureKeptTable(rel: Relational, id: string, where: KeptValues): Promise<void> {
-  await rel.migrate(id, async (m) => {
-    await m.schema
-      .createTable(where.table)
-      .addColumn("name", "text", (c) => c.primaryKey())
-      .addColumn(where.column, "text", (c) => c.notNull())
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-  });
-}
+/** creates a table of kept values in a migration (`m`), as each of them always was */
+export const createKeptTable = (m: Sql, where: KeptValues) =>
+  m.schema
+    .createTable(where.table)
+    .addColumn("name", "text", (c) => c.primaryKey())
+    .addColumn(where.column, "text", (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+
+/** creates a table of kept values by its own migration `id` */
+export const ensureKeptTable = (rel: Relational, id: string, where: KeptValues) =>
+  rel.migrate(id, (m) => createKeptTable(m, where));
 
 const SECRETS: KeptValues = { table: "secrets", column: "value" };
 

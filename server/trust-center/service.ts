@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
-import type { GraphNode, GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { Relational } from "../storage/relational";
 import { ruleActions } from "../policies";
@@ -212,10 +212,6 @@ export async function createTrustCenterService(deps: {
       .execute();
   });
 
-  /** the nodes `id` is linked to by a `type` relationship in `direction` */
-  const linked = async (id: string, type: string, direction: "in" | "out", limit: number) =>
-    (await graph.relationships({ id, types: [type], direction, limit })).map((r) => r.node);
-
   async function readGraph(): Promise<GraphParts> {
     const participants = await graph.findNodes({ label: "Participant", limit: 500 });
     const countries = [
@@ -226,22 +222,22 @@ export async function createTrustCenterService(deps: {
     );
     const members = new Map<string, Set<string>>();
     for (const d of datasets) {
-      members.set(d.id, new Set((await linked(d.id, "INCLUDES", "out", 200_000)).map((n) => n.id)));
+      members.set(d.id, new Set((await linked(graph, d.id, "INCLUDES", "out", 200_000)).map((n) => n.id)));
     }
     const permits: PermitWalk[] = [];
     for (const a of await graph.findNodes({ label: "HDABApproval", limit: 5000 })) {
       const status = str(a.properties.status) ?? "PENDING";
       // no permit yet (the application is under assessment): no secure processing session either
       if (status !== "GRANTED" && status !== "REVOKED") continue;
-      const contracts = await linked(a.id, "APPROVES", "out", 50);
+      const contracts = await linked(graph, a.id, "APPROVES", "out", 50);
       const ds: { id: string; title: string }[] = [];
       const prohibited = new Set<string>(["ehds:reIdentify"]);
       const obligations = new Set<string>();
       for (const c of contracts) {
-        const [product] = await linked(c.id, "GOVERNS", "out", 1);
-        const dataset = product ? (await linked(product.id, "DESCRIBED_BY", "out", 1))[0] : undefined;
+        const [product] = await linked(graph, c.id, "GOVERNS", "out", 1);
+        const dataset = product ? (await linked(graph, product.id, "DESCRIBED_BY", "out", 1))[0] : undefined;
         if (dataset) ds.push({ id: dataset.id, title: str(dataset.properties.title) ?? dataset.id });
-        for (const p of await linked(c.id, "HAS_POLICY", "out", 5)) {
+        for (const p of await linked(graph, c.id, "HAS_POLICY", "out", 5)) {
           for (const x of ruleActions(p.properties.prohibition)) prohibited.add(x);
           for (const x of ruleActions(p.properties.obligation)) obligations.add(x);
         }

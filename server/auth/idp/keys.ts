@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Relational } from "../../storage/relational";
 import { keepSecret, readKept } from "../../storage/secrets";
-import { ensureIdpSchema } from "./schema";
+import { ensureIdpSchema, IDP_SECRETS } from "./schema";
 
 /**
  * Values the embedded provider generates once and keeps in `idp_secrets`, so that ID tokens,
@@ -10,8 +10,6 @@ import { ensureIdpSchema } from "./schema";
  * Insert-or-ignore then read back: when two processes start at once, both end up with the first
  * value written.
  */
-const IDP_SECRETS = { table: "idp_secrets", column: "value" };
-
 async function keepOnce(rel: Relational, name: string, create: () => string): Promise<string> {
   await ensureIdpSchema(rel);
   return keepSecret(rel.db, name, create(), IDP_SECRETS);

@@ -1,5 +1,8 @@
 import { sql } from "kysely";
 import type { Relational } from "../../storage/relational";
+import { createKeptTable, type KeptValues } from "../../storage/secrets";
+
+export const IDP_SECRETS: KeptValues = { table: "idp_secrets", column: "value" };
 
 /**
  * Tables of the embedded identity provider, in the relational store (server/storage/relational):
@@ -37,11 +40,6 @@ export async function ensureIdpSchema(rel: Relational): Promise<void> {
       .column("expires_at")
       .where(sql.ref("expires_at"), "is not", null)
       .execute();
-    await m.schema
-      .createTable("idp_secrets")
-      .addColumn("name", "text", (c) => c.primaryKey())
-      .addColumn("value", "text", (c) => c.notNull())
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
+    await createKeptTable(m, IDP_SECRETS);
   });
 }

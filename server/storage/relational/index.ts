@@ -4,7 +4,7 @@ import { openSqliteRelational } from "./sqlite";
 import type { Relational } from "./types";
 
 export type { ChangeFeed, Migration, Relational, Sql, SqlDialect, Tx } from "./types";
-export { serialType, rawDdl } from "./migrate";
+export { appendOnlyDdl, serialType, rawDdl } from "./migrate";
 
 /**
  * The relational store the container uses: PostgreSQL when DATABASE_URL is set (several instances

@@ -35,3 +35,22 @@ export const serialType = (dialect: SqlDialect) => (dialect === "postgres" ? "bi
 export async function rawDdl(db: Sql, statement: string): Promise<void> {
   await sql.raw(statement).execute(db);
 }
+
+/**
+ * The DDL that refuses to change the rows of `table` (updates, and deletes unless `deletable`) with
+ * `message`: a trigger per statement on SQLite, a function and its row trigger on PostgreSQL.
+ */
+export function appendOnlyDdl(dialect: SqlDialect, table: string, message: string, deletable = false) {
+  if (dialect !== "postgres")
+    return (deletable ? ["UPDATE"] : ["UPDATE", "DELETE"]).map(
+      (op) => `CREATE TRIGGER ${table}_no_${op.toLowerCase()} BEFORE ${op} ON ${table}
+    BEGIN SELECT RAISE(ABORT, '${message}'); END`,
+    );
+  const [name, ops] = deletable ? ["no_update", "UPDATE"] : ["no_change", "UPDATE OR DELETE"];
+  return [
+    `CREATE FUNCTION ${table}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION '${message}'; END $$`,
+    `CREATE TRIGGER ${table}_${name} BEFORE ${ops} ON ${table}
+    FOR EACH ROW EXECUTE FUNCTION ${table}_append_only()`,
+  ];
+}
