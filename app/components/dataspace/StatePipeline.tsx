@@ -11,7 +11,8 @@ const STATUS_TEXT: Record<StepStatus, string> = {
 
 const MARK: Record<StepStatus, string> = { done: "✓", current: "●", active: "", todo: "", failed: "✕" };
 
-const KIND_LABEL: Record<PipelineKind, string> = {
+/** a process's kind in words (the pipeline's label, the work queue's Kind column) */
+export const KIND_LABEL: Record<PipelineKind, string> = {
   negotiation: "Negotiation",
   transfer: "Transfer",
   participant: "Provisioning",

@@ -5,7 +5,7 @@ import { AUDIT_TABS, CSV_MAX_ROWS, tabFilter } from "../../lib/governance/audit.
 import { GovNav, PageHead } from "../../components/governance/ui";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime, timesWithZone } from "../../components/ui/format";
-import { auditActionLabel, auditKindLabel } from "../../components/ui/audit-labels";
+import { AUDIT_ACTIONS, auditActionLabel, auditKindLabel } from "../../components/ui/audit-labels";
 import { actorLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
 import { AUDIT_ROLES } from "../../lib/access.server";
@@ -53,6 +53,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     chain: url.searchParams.get("verify") === "1" ? await chainReport(audit) : null,
     nextBefore: entries.length === (filter.limit ?? PAGE) ? (entries[entries.length - 1]?.seq ?? null) : null,
   };
+}
+
+/** the action filter's choices in words, by label; an action in the address that has none is kept as its code */
+function actionChoices(current: string | null): [string, string][] {
+  const known = Object.entries(AUDIT_ACTIONS).sort(([, a], [, b]) => a.localeCompare(b));
+  return current && !Object.hasOwn(AUDIT_ACTIONS, current) ? [[current, current], ...known] : known;
 }
 
 const FILTERS = ["kind", "actor", "action", "outcome", "q", "since", "until"] as const;
@@ -145,7 +151,14 @@ export default function Audit() {
           <input name="actor" defaultValue={params.get("actor") ?? ""} size={10} />
         </Filter>
         <Filter label="Action">
-          <input name="action" defaultValue={params.get("action") ?? ""} size={14} />
+          <select name="action" defaultValue={params.get("action") ?? ""}>
+            <option value="">Any action</option>
+            {actionChoices(params.get("action")).map(([code, label]) => (
+              <option key={code} value={code}>
+                {label}
+              </option>
+            ))}
+          </select>
         </Filter>
         <Filter label="Outcome">
           <input name="outcome" defaultValue={params.get("outcome") ?? ""} size={10} />

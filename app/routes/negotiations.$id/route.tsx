@@ -186,8 +186,8 @@ function NegotiationView({
                 {starting ? "Starting the transfer…" : "Start transfer"}
               </button>
               <span className="muted small">
-                Pull transfer (HttpData-PULL): the provider&apos;s data plane hands your connector an endpoint
-                and a token, and the records are pulled from there.
+                Transfer by HTTP pull: the provider&apos;s data plane hands your connector an endpoint and a
+                token, and the records are pulled from there.
               </span>
             </Form>
           )}

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { Task } from "../../../server/dataspace/tasks";
 import { apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { isFailedState, knownStates, pipelineOf } from "../../components/dataspace/states";
-import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import { KIND_LABEL, StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
   DataspaceHead,
   ErrorNotice,
@@ -217,7 +217,7 @@ export default function Tasks() {
                     </div>
                   </td>
                   <td>
-                    <Badge tone="neutral">{t.kind}</Badge>
+                    <Badge tone="neutral">{KIND_LABEL[t.kind]}</Badge>
                   </td>
                   <td className="small">{t.participantName}</td>
                   <td>
