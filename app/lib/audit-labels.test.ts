@@ -68,18 +68,22 @@ function accessBodyActions(): string[] {
   ];
 }
 
-const written = () => [...new Set([...literalActions(), ...accessBodyActions()])].sort();
+/** a cut-off's `<kind>.terminate` of a negotiation or a transfer process (server/dataspace/cut-off.ts `terminate`) */
+const cutOffActions = () => ["negotiation", "transfer"].map((kind) => `${kind}.terminate`);
+
+const written = () => [...new Set([...literalActions(), ...accessBodyActions(), ...cutOffActions()])].sort();
 
 describe("the audit trail's actions in words", () => {
   it("reads the actions from the code: every way an action is made is one this test knows", () => {
     // actions made at run time (dotted, as every audit action is; an ODRL rule's "offer:…" is not one):
-    // only the access body's two, which accessBodyActions() spells out
+    // the access body's two, which accessBodyActions() spells out, and the cut-off's (cutOffActions())
     const templates = matches(/\baction: `([^`]*)`/g)
       .filter((x) => x.m[1]!.replace(/\$\{[^}]*\}/g, "").includes("."))
       .map((x) => `${x.file}: ${x.m[1]}`);
     expect(templates.sort()).toEqual([
       "server/access-body/store.ts: ${rec.kind}.${change.event}",
       "server/access-body/store.ts: ${rec.kind}.seed",
+      "server/dataspace/cut-off.ts: ${kind}.terminate",
     ]);
     // an access-body event fired in the code is a machine's event or one that creates a record
     const machineEvents = new Set([
