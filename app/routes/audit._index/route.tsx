@@ -56,9 +56,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** the action filter's choices in words, by label; an action in the address that has none is kept as its code */
+const KNOWN_ACTIONS = Object.entries(AUDIT_ACTIONS).sort(([, a], [, b]) => a.localeCompare(b));
 function actionChoices(current: string | null): [string, string][] {
-  const known = Object.entries(AUDIT_ACTIONS).sort(([, a], [, b]) => a.localeCompare(b));
-  return current && !Object.hasOwn(AUDIT_ACTIONS, current) ? [[current, current], ...known] : known;
+  return current && !Object.hasOwn(AUDIT_ACTIONS, current)
+    ? [[current, current], ...KNOWN_ACTIONS]
+    : KNOWN_ACTIONS;
 }
 
 const FILTERS = ["kind", "actor", "action", "outcome", "q", "since", "until"] as const;
