@@ -1,16 +1,22 @@
 import type { GraphNode, Properties, GraphStore } from "../graph";
 
-/** Reads every node of a label through the port, in bounded pages (stable order: the stores sort by insertion). */
+/** Reads every node of a label through the port, in bounded keyset pages (each after the last node of the one before, in the stores' insertion order). */
 export async function* scanNodes(
   graph: GraphStore,
   label: string,
   where?: Properties,
   pageSize = 20_000,
 ): AsyncGenerator<GraphNode[]> {
-  for (let offset = 0; ; offset += pageSize) {
-    const page = await graph.findNodes({ label, where, limit: pageSize, offset });
+  for (let after: string | undefined; ;) {
+    const page = await graph.findNodes({
+      label,
+      where,
+      limit: pageSize,
+      ...(after === undefined ? {} : { after }),
+    });
     if (page.length) yield page;
     if (page.length < pageSize) return;
+    after = page[page.length - 1]!.id;
   }
 }
 

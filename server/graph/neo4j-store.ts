@@ -556,10 +556,18 @@ export async function createNeo4jGraphStore(
         if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
         return `n.${k} = $where.${k}`;
       });
+      // a keyset page: after the anchor node's seq (no anchor found, no page)
+      const anchor = q.after === undefined ? "" : "MATCH (a:GraphNode {id: $after}) ";
+      if (anchor) where.push("n.seq > a.seq");
       return read(async (tx) => {
         const r = await tx.run(
-          `MATCH (n:${safeLabel(q.label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN ${NODE_RETURN} ORDER BY n.seq SKIP $offset LIMIT $limit`,
-          { where: q.where ?? {}, offset: neo4j.int(q.offset ?? 0), limit: neo4j.int(q.limit ?? 1000) },
+          `${anchor}MATCH (n:${safeLabel(q.label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN ${NODE_RETURN} ORDER BY n.seq SKIP $offset LIMIT $limit`,
+          {
+            where: q.where ?? {},
+            after: q.after ?? null,
+            offset: neo4j.int(q.offset ?? 0),
+            limit: neo4j.int(q.limit ?? 1000),
+          },
         );
         return r.records.map((x) => nodeFrom(x.toObject() as never));
       });

@@ -399,6 +399,7 @@ export async function createPostgresGraphStore(
       const rows = await run<NodeRow>(
         db,
         sql`SELECT id, label, layer, props FROM graph_nodes WHERE label = ${q.label} ${where(q.where)}
+             ${q.after === undefined ? sql`` : sql`AND seq > (SELECT seq FROM graph_nodes WHERE id = ${q.after})`}
              ORDER BY seq LIMIT ${q.limit ?? 1000} OFFSET ${q.offset ?? 0}`,
       );
       return rows.map(toNode);

@@ -247,10 +247,11 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     },
     async findNodes(q: NodeQuery) {
       const w = whereClause(q.where);
+      const after = q.after === undefined ? [] : [q.after];
       return (
         prepared(
-          `SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql} ORDER BY seq LIMIT ? OFFSET ?`,
-        ).all(q.label, ...w.args, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
+          `SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql}${after.length ? " AND seq > (SELECT seq FROM graph_nodes WHERE id = ?)" : ""} ORDER BY seq LIMIT ? OFFSET ?`,
+        ).all(q.label, ...w.args, ...after, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
       ).map(toNode);
     },
     async countWhere(label, where) {

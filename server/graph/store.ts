@@ -16,6 +16,8 @@ export interface NodeQuery {
   where?: Properties;
   limit?: number;
   offset?: number;
+  /** the nodes after this one in the store's order (the id of the last node of the page before): a keyset page */
+  after?: string;
 }
 
 export interface NeighbourQuery {

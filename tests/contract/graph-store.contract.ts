@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import type { AuditLog } from "../../server/audit/log";
 import type { EdgeRecord, NodeRecord } from "../../server/graph/model";
-import type { GraphStore } from "../../server/graph/store";
+import type { GraphStore, NodeQuery } from "../../server/graph/store";
 
 /**
  * The behaviour every GraphStore adapter must show. Run against the embedded SQLite store always
@@ -109,6 +109,12 @@ export function graphStoreContract(
       expect((await store.findNodes({ label: "Patient", limit: 1, offset: 1 })).map((n) => n.id)).toEqual([
         "patient-2",
       ]);
+      // keyset pages: the nodes after the last one of the page before, in insertion order
+      const ids = async (q: Omit<NodeQuery, "label">) =>
+        (await store.findNodes({ label: "Patient", ...q })).map((n) => n.id);
+      expect(await ids({ limit: 1 })).toEqual(["patient-1"]);
+      expect(await ids({ limit: 1, after: "patient-1" })).toEqual(["patient-2"]);
+      expect(await ids({ where: { holder: "a" }, after: "patient-2" })).toEqual([]);
       expect(await store.countWhere("HealthDataset", { holder: "b" })).toBe(1);
       expect(await store.countWhere("Condition", { active: true })).toBe(1);
     } finally {
