@@ -55,8 +55,10 @@ export const lastSeqStatement = `UNWIND $layers AS l CALL { WITH l MATCH (n:Grap
  * degree, by one short statement per relationship type (`denseEdgesStatement`): only the nodes that have
  * relationships of that type out (or in), by Neo4j's degree per type, then an expand-into of their pairs,
  * which walks the end with fewer relationships of that type (a dataset's many INCLUDES and a concept's
- * many CODED_BY are never both in one pair's type). The index hints keep the planner from scanning the id
- * index (it did on a small graph). PostgreSQL's edgesAmong is the same (decision 0062).
+ * many CODED_BY are never both in one pair's type). The `USING INDEX SEEK` hints keep the planner from
+ * scanning the id index: a plain `USING INDEX` let it choose a scan of the whole index now and then
+ * (1,209 db hits for a 402-node graph in 2 of 12 runs of neo4j-store.test.ts). PostgreSQL's edgesAmong is
+ * the same (decision 0062).
  *
  * One statement per type, of a fixed text, and not one statement with a part per type (decision 0080):
  * at 100,000 patients the one statement probed 1,067 pairs × 27 types (150,000 db hits, 1.6–4.8 s at
@@ -65,19 +67,19 @@ export const lastSeqStatement = `UNWIND $layers AS l CALL { WITH l MATCH (n:Grap
  */
 export const EDGE_DEGREE_CAP = 128;
 export const DEGREES_STATEMENT =
-  "UNWIND $ids AS id MATCH (n:GraphNode {id: id}) USING INDEX n:GraphNode(id) RETURN id, COUNT { (n)-->() } AS outs, COUNT { (n)<--() } AS ins";
+  "UNWIND $ids AS id MATCH (n:GraphNode {id: id}) USING INDEX SEEK n:GraphNode(id) RETURN id, COUNT { (n)-->() } AS outs, COUNT { (n)<--() } AS ins";
 export const EDGES_AMONG_STATEMENT = `CALL {
-    UNWIND $lowOut AS x MATCH (a:GraphNode {id: x}) USING INDEX a:GraphNode(id)
+    UNWIND $lowOut AS x MATCH (a:GraphNode {id: x}) USING INDEX SEEK a:GraphNode(id)
     MATCH (a)-[e]->(b) WHERE b.id IN $ids RETURN e, a, b
   UNION ALL
-    UNWIND $lowIn AS y MATCH (b:GraphNode {id: y}) USING INDEX b:GraphNode(id)
+    UNWIND $lowIn AS y MATCH (b:GraphNode {id: y}) USING INDEX SEEK b:GraphNode(id)
     MATCH (a)-[e]->(b) WHERE a.id IN $highOut RETURN e, a, b
   }
   RETURN e.id AS id, a.id AS source, b.id AS target, type(e) AS type`;
 export const denseEdgesStatement = (type: string) => `
-  UNWIND $highOut AS x MATCH (a:GraphNode {id: x}) USING INDEX a:GraphNode(id)
+  UNWIND $highOut AS x MATCH (a:GraphNode {id: x}) USING INDEX SEEK a:GraphNode(id)
   WITH a WHERE COUNT { (a)-[:${safeType(type)}]->() } > 0 WITH collect(a) AS froms WHERE size(froms) > 0
-  UNWIND $highIn AS y MATCH (b:GraphNode {id: y}) USING INDEX b:GraphNode(id)
+  UNWIND $highIn AS y MATCH (b:GraphNode {id: y}) USING INDEX SEEK b:GraphNode(id)
   WITH froms, b WHERE COUNT { (b)<-[:${type}]-() } > 0 WITH froms, collect(b) AS tos
   UNWIND froms AS a UNWIND tos AS b MATCH (a)-[e:${type}]->(b)
   RETURN e.id AS id, a.id AS source, b.id AS target, type(e) AS type`;
