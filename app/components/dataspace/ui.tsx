@@ -121,15 +121,16 @@ export function StateBadge({ state, testId }: { state: string; testId?: string }
   );
 }
 
-/** the badge of a bundled demonstration record; with `of`, after a space and only if that record is one */
-export function DemoBadge({ of }: { of?: { demo: boolean } }) {
-  const badge = (
-    <span title="A bundled demonstration record, not a live connector record">
-      <Badge tone="neutral">demonstration record</Badge>
-    </span>
-  );
-  if (!of) return badge;
-  return of.demo ? <> {badge}</> : null;
+/** the badge of a bundled demonstration record, after a space, when `of` is one */
+export function DemoBadge({ of }: { of: { demo: boolean } }) {
+  return of.demo ? (
+    <>
+      {" "}
+      <span title="A bundled demonstration record, not a live connector record">
+        <Badge tone="neutral">demonstration record</Badge>
+      </span>
+    </>
+  ) : null;
 }
 
 /** A service failure as the views show it: the message, and the upstream detail when there is one. */

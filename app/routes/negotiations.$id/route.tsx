@@ -106,7 +106,7 @@ function NegotiationView({
         back={{ to: `/negotiations${q}`, label: "← Negotiations" }}
         aside={
           <div className="ds-head-state">
-            {n.demo ? <DemoBadge /> : null}
+            <DemoBadge of={n} />
             <StateBadge state={state} testId="negotiation-state" />
           </div>
         }

@@ -293,7 +293,8 @@ export default function Onboarding() {
               className={watch?.id === p.participantId ? "ds-row-new" : undefined}
             >
               <td>
-                <strong>{p.displayName}</strong> {p.demo ? <DemoBadge /> : null}
+                <strong>{p.displayName}</strong>
+                <DemoBadge of={p} />
               </td>
               <td className="small">{roleLabel(p.role) || <span className="muted">—</span>}</td>
               <td className="small wrap">

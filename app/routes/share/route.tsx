@@ -192,7 +192,8 @@ export default function Share() {
                 className={a.id === created ? "ds-row-new" : undefined}
               >
                 <td>
-                  <strong>{a.name}</strong> {a.demo ? <DemoBadge /> : null}
+                  <strong>{a.name}</strong>
+                  <DemoBadge of={a} />
                   {a.id === created ? <Badge tone="ok">new</Badge> : null}
                   <br />
                   <code className="small">{a.id}</code>

@@ -131,7 +131,7 @@ function TransferView({
         back={{ to: `/transfers${q}`, label: "← Transfers" }}
         aside={
           <div className="ds-head-state">
-            {t.demo ? <DemoBadge /> : null}
+            <DemoBadge of={t} />
             <StateBadge state={state} testId="transfer-state" />
           </div>
         }
