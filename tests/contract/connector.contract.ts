@@ -186,7 +186,7 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
       target: assetId,
       ...rules,
     });
-    expect(n.state).toBe("FINALIZED");
+    expect(n.state, JSON.stringify(n)).toBe("FINALIZED");
     expect(typeof n.contractAgreementId).toBe("string");
     expect(n.protocol).toBe(DSP_PROTOCOL);
     agreements[assetId] = n.contractAgreementId!;
@@ -304,7 +304,7 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
       target: id,
       ...offeredRules(catalog, id, String(offer["@id"])),
     });
-    expect(n.state).toBe("FINALIZED");
+    expect(n.state, JSON.stringify(n)).toBe("FINALIZED");
     return n.contractAgreementId!;
   };
   const push = (contractId: string) =>
