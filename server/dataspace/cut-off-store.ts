@@ -67,7 +67,10 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
           reason,
           attempts: 0,
           last_error: null,
-          next_attempt_at: now,
+          // a lease for the recorder's own first attempt: the timers of this and every other instance take
+          // it up only if that attempt has not settled it by then (a crash between the two, say); due at
+          // once, a timer could attempt it beside the recorder (CI, 30 Nov: two attempts of one cut-off)
+          next_attempt_at: now + RETRY_BASE_MS,
           done_at: null,
           created_at: now,
         })
