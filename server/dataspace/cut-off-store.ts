@@ -8,6 +8,12 @@ import type { Relational } from "../storage/relational";
 const TABLE = "dataspace_permit_cutoffs";
 export const RETRY_BASE_MS = 5_000;
 export const RETRY_MAX_MS = 10 * 60_000;
+/**
+ * How long an attempt holds its cut-off: the recorder's first attempt, and each attempt a timer claims.
+ * Longer than an attempt takes (a few connector calls, each bounded by UPSTREAM_TIMEOUT_MS), so that no
+ * other instance's timer takes it up beside it; if the attempter crashes, any timer takes it up after.
+ */
+export const ATTEMPT_LEASE_MS = 60_000;
 
 export interface CutOffRow {
   permitId: string;
@@ -22,8 +28,11 @@ export interface CutOffs {
   /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
   record(permitId: string, reason: string): Promise<void>;
   get(permitId: string): Promise<CutOffRow | undefined>;
-  /** cut-offs not yet done whose next attempt is due at `now` */
-  due(now: number): Promise<CutOffRow[]>;
+  /**
+   * claims the cut-offs not yet done whose next attempt is due at `now`: each is leased to the caller
+   * for ATTEMPT_LEASE_MS, and a cut-off that another instance claimed at the same time is left to it
+   */
+  claimDue(now: number): Promise<CutOffRow[]>;
   /** one attempt's outcome: done, or the error and when to try again */
   attempted(permitId: string, error: string | null, now: number): Promise<void>;
 }
@@ -67,10 +76,9 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
           reason,
           attempts: 0,
           last_error: null,
-          // a lease for the recorder's own first attempt: the timers of this and every other instance take
-          // it up only if that attempt has not settled it by then (a crash between the two, say); due at
-          // once, a timer could attempt it beside the recorder (CI, 30 Nov: two attempts of one cut-off)
-          next_attempt_at: now + RETRY_BASE_MS,
+          // leased to the recorder's own first attempt: due at once, a timer could attempt it beside the
+          // recorder (CI, 30 Nov: two attempts of one cut-off)
+          next_attempt_at: now + ATTEMPT_LEASE_MS,
           done_at: null,
           created_at: now,
         })
@@ -85,7 +93,7 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
         .executeTakeFirst()) as Row | undefined;
       return r ? toRow(r) : undefined;
     },
-    async due(now) {
+    async claimDue(now) {
       const rows = (await rel.db
         .selectFrom(TABLE)
         .selectAll()
@@ -94,7 +102,19 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
         .orderBy("next_attempt_at", "asc")
         .limit(20)
         .execute()) as Row[];
-      return rows.map(toRow);
+      const claimed: CutOffRow[] = [];
+      for (const r of rows) {
+        // a claim without a row lock: it moves the due time only if nobody has moved it since the read
+        const { numUpdatedRows } = await rel.db
+          .updateTable(TABLE)
+          .set({ next_attempt_at: now + ATTEMPT_LEASE_MS })
+          .where("permit_id", "=", r.permit_id)
+          .where("done_at", "is", null)
+          .where("next_attempt_at", "=", r.next_attempt_at)
+          .executeTakeFirst();
+        if (Number(numUpdatedRows) === 1) claimed.push(toRow(r));
+      }
+      return claimed;
     },
     async attempted(permitId, error, now) {
       const row = await cutOffs.get(permitId);

@@ -14,7 +14,7 @@ export { createCutOffs, RETRY_BASE_MS, RETRY_MAX_MS, type CutOffRow, type CutOff
  * - a transfer that could not be terminated (connector down, 5xx, time-out) leaves the cut-off
  *   pending with its attempts and last error; `retryDueCutOffs` takes it up again after a backoff
  *   (RETRY_BASE_MS doubling up to RETRY_MAX_MS), on every instance's timer, until each transfer is
- *   ended; a 409 (already ended) counts as ended;
+ *   ended; a 409 (already ended) counts as ended; one instance claims each attempt (cut-off-store.ts);
  * - every termination and every failed one is in the audit log (`transfer.terminate`).
  * A negotiation the permit backs that is still running is terminated too
  * (`POST …/contractnegotiations/{id}/terminate`, `negotiation.terminate` on the audit log), so that the
@@ -99,7 +99,8 @@ export async function cutOffPermit(
 /** takes up the cut-offs whose next attempt is due (each instance's timer, createDataspace) */
 export async function retryDueCutOffs(rt: DataspaceRuntime): Promise<CutOffOutcome[]> {
   const out: CutOffOutcome[] = [];
-  for (const row of await rt.cutOffs.due(Date.now())) out.push(await attempt(rt, row.permitId, row.reason));
+  for (const row of await rt.cutOffs.claimDue(Date.now()))
+    out.push(await attempt(rt, row.permitId, row.reason));
   return out;
 }
 
