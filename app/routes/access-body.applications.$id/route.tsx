@@ -11,13 +11,8 @@ import { AccessBodyHead, Field, Notice, StateBadge, Timeline, civil } from "../.
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
-import { isApiError } from "../../lib/api-errors.server";
+import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
-
-function notFoundPage(e: unknown): never {
-  if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
-  throw e;
-}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },
@@ -25,7 +20,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
-  // an unknown application is a missing page (404), not a failure
   const app = await context.services.accessBody.getApplication(params.id ?? "", user).catch(notFoundPage);
   return { app, canDecide: user.roles.includes("HDAB_AUTHORITY") };
 }

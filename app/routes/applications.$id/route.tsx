@@ -11,13 +11,8 @@ import { Field, Notice, StateBadge, Timeline, civil } from "../../components/acc
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
-import { isApiError } from "../../lib/api-errors.server";
+import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
-
-function notFoundPage(e: unknown): never {
-  if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
-  throw e;
-}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
@@ -25,7 +20,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, APPLICANT_ROLES);
-  // an unknown application is a missing page (404), not a failure
   return { app: await context.services.accessBody.getApplication(params.id ?? "", user).catch(notFoundPage) };
 }
 
