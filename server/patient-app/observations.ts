@@ -229,11 +229,6 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
   };
 }
 
-function interpretation(m: SelfMeasure, value: number, unit: string): string | null {
-  if (!m.reference || m.reference.unit !== unit) return null;
-  return value > m.reference.high ? "H" : value < m.reference.low ? "L" : "N";
-}
-
 /** The graph nodes and edges of new self-measured observations in the patient's l3 record. */
 export function observationMutations(
   items: ValidObservation[],
@@ -251,7 +246,8 @@ export function observationMutations(
   for (const v of items) {
     const id = `observation-self-${crypto.randomUUID()}`;
     ids.push(id);
-    const ref = v.measure.reference && v.measure.reference.unit === v.unit ? v.measure.reference : undefined;
+    // the reference range applies in its own unit only
+    const ref = v.measure.reference?.unit === v.unit ? v.measure.reference : undefined;
     const node: NodeRecord = {
       id,
       label: "Observation",
@@ -270,7 +266,7 @@ export function observationMutations(
         unitSystem: SYSTEMS.ucum,
         referenceRangeLow: ref?.low ?? null,
         referenceRangeHigh: ref?.high ?? null,
-        interpretation: interpretation(v.measure, v.value, v.unit),
+        interpretation: ref ? (v.value > ref.high ? "H" : v.value < ref.low ? "L" : "N") : null,
         effectiveDateTime: v.effectiveDateTime,
         patientId: o.patientId,
         selfMeasured: true,
