@@ -13,7 +13,7 @@ import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from 
  * at once (an application with its information request or permit) call `move` twice in one `tx`.
  */
 
-export function kindLabel(kind: RecordKind): string {
+function kindLabel(kind: RecordKind): string {
   return {
     application: "Application",
     dataRequest: "Data request",

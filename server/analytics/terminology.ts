@@ -215,4 +215,3 @@ export function describeConcept(c: Concept) {
     omopConceptId: c.omopConceptId,
   };
 }
-export type DescribedConcept = ReturnType<typeof describeConcept>;

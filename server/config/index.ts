@@ -84,8 +84,6 @@ export const envSchema = z.object({
     .default(5),
 });
 
-export type Env = z.infer<typeof envSchema>;
-
 /** the configuration the server runs with: what `loadConfig` makes of the environment */
 export type Config = ReturnType<typeof loadConfig>;
 

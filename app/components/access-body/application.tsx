@@ -84,7 +84,7 @@ export function ClockPanel({
   );
 }
 
-export function Row({ k, children }: { k: string; children: ReactNode }) {
+function Row({ k, children }: { k: string; children: ReactNode }) {
   return (
     <>
       <dt>{k}</dt>
