@@ -101,6 +101,12 @@ export const WRITE_MARKS_PRUNE =
 export const edgeIndexName = (type: string) => `graph_edge_id_${type.toLowerCase()}`;
 
 /**
+ * the index on the `seq` of one kind's label (findNodes' keyset pages seek it; decision 0090): the label
+ * as it is, since lower-casing two PascalCase labels could give one name
+ */
+export const labelIndexName = (label: string) => `graph_node_seq_${safeLabel(label)}`;
+
+/**
  * deletes the relationship `$id` (one index seek per relationship type, never a scan of them all) and
  * takes it off the kept count of its pair of layers
  */

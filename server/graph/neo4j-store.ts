@@ -33,6 +33,7 @@ import {
   EDGES_AMONG_STATEMENT,
   edgeIndexName,
   labelCountsStatement,
+  labelIndexName,
   lastSeqStatement,
   layerSampleStatement,
   pairOf,
@@ -55,8 +56,9 @@ import type { GraphCalls, GraphCounts, GraphStore } from "./store";
 
 /**
  * The Neo4j adapter of the GraphStore port. Every node carries the label of its kind plus `:GraphNode`
- * (unique `id`, indexed `layer` and `seq`), so both stores sample in the same order. Relationship
- * ids live in the `id` property. It passes tests/contract/graph-store.contract.ts when NEO4J_URI is set.
+ * (unique `id`, indexed `layer` and `seq`), so both stores sample in the same order; each kind's label
+ * has an index on `seq` (findNodes' keyset pages). Relationship ids live in the `id` property. It
+ * passes tests/contract/graph-store.contract.ts when NEO4J_URI is set.
  *
  * Audit entries live in the relational store, not in Neo4j: an intent is written there before the Neo4j
  * transaction and turned into the entry once it has committed (audit-intents.ts); a crash between the
@@ -173,6 +175,23 @@ export async function createNeo4jGraphStore(
     }
   }
 
+  /**
+   * kinds' labels whose `seq` index exists: made by the write that brings the label (or the start-up),
+   * in a transaction of its own, so that findNodes' keyset pages seek it (decision 0090). Populated in
+   * the background; until it is online a page reads the whole label, as before.
+   */
+  const indexedLabels = new Set<string>();
+  async function indexNodeLabels(labels: Iterable<string>) {
+    // a label of no kind is refused by the write itself
+    const missing = [...new Set(labels)].filter((l) => layerOfLabel(l) && !indexedLabels.has(l));
+    for (const l of missing) {
+      await write(async (tx) => {
+        await tx.run(`CREATE INDEX ${labelIndexName(l)} IF NOT EXISTS FOR (n:${safeLabel(l)}) ON (n.seq)`);
+      });
+      indexedLabels.add(l);
+    }
+  }
+
   // start-up, in the background: connectivity, then the schema and the sequence counter once. Neo4j
   // unreachable is retried; a schema Neo4j refuses (duplicate ids already there, no privilege) is not:
   // it is logged as what it is and the graph stays unavailable (decision 0046)
@@ -203,6 +222,11 @@ export async function createNeo4jGraphStore(
           return r.records.map((x) => String(x.get("relationshipType")));
         });
         await indexEdgeTypes(types.filter((t) => UPPER_SNAKE_CASE.test(t)));
+        const labels = await read(async (tx) => {
+          const r = await tx.run("CALL db.labels() YIELD label RETURN label");
+          return r.records.map((x) => String(x.get("label")));
+        });
+        await indexNodeLabels(labels);
         // the relationships per pair of layers, counted once for a graph loaded without them
         await write(async (tx) => {
           const marker = await tx.run(EDGE_COUNTS_INIT.marker);
@@ -468,6 +492,7 @@ export async function createNeo4jGraphStore(
   const raw: GraphCalls = {
     kind: "neo4j",
     async importBatch(nodes, edges) {
+      await indexNodeLabels(nodes.map((n) => n.label));
       await indexEdgeTypes(edges.map((e) => e.type));
       await write((tx) => upsertBatch(tx, nodes, edges), bulkTimeout(timeoutMs));
       version++;
@@ -556,19 +581,23 @@ export async function createNeo4jGraphStore(
         if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
         return `n.${k} = $where.${k}`;
       });
-      // a keyset page: after the anchor node's seq (no anchor found, no page)
-      const anchor = q.after === undefined ? "" : "MATCH (a:GraphNode {id: $after}) ";
-      if (anchor) where.push("n.seq > a.seq");
+      // a keyset page: the nodes after the anchor's seq (no anchor found, no page), a seek of the label's
+      // seq index in its order that stops at the page's end. In a subquery: with the anchor and the label
+      // matched side by side, Neo4j 5.26 read every node of the label after the anchor and sorted them
+      // (decision 0090)
+      const label = safeLabel(q.label);
+      let statement = `MATCH (n:${label}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN ${NODE_RETURN} ORDER BY n.seq SKIP $offset LIMIT $limit`;
+      if (q.after !== undefined)
+        statement = `MATCH (a:GraphNode {id: $after})
+          CALL { WITH a MATCH (n:${label}) WHERE ${["n.seq > a.seq", ...where].join(" AND ")} RETURN n ORDER BY n.seq SKIP $offset LIMIT $limit }
+          RETURN ${NODE_RETURN} ORDER BY n.seq`;
       return read(async (tx) => {
-        const r = await tx.run(
-          `${anchor}MATCH (n:${safeLabel(q.label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN ${NODE_RETURN} ORDER BY n.seq SKIP $offset LIMIT $limit`,
-          {
-            where: q.where ?? {},
-            after: q.after ?? null,
-            offset: neo4j.int(q.offset ?? 0),
-            limit: neo4j.int(q.limit ?? 1000),
-          },
-        );
+        const r = await tx.run(statement, {
+          where: q.where ?? {},
+          after: q.after ?? null,
+          offset: neo4j.int(q.offset ?? 0),
+          limit: neo4j.int(q.limit ?? 1000),
+        });
         return r.records.map((x) => nodeFrom(x.toObject() as never));
       });
     },
@@ -634,6 +663,7 @@ export async function createNeo4jGraphStore(
             console.error(`[graph] audit of a late commit (${input.action}) failed:`, e),
           );
       };
+      await indexNodeLabels(mutations.flatMap((m) => (m.op === "createNode" ? [m.node.label] : [])));
       await indexEdgeTypes(mutations.flatMap((m) => (m.op === "createEdge" ? [m.edge.type] : [])));
       const edgeTypes = mutations.some((m) => m.op === "deleteEdge") ? [...indexedTypes] : [];
       // no graph write without its audit entry: the intent first, in the relational store

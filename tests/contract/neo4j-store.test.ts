@@ -12,6 +12,7 @@ import {
   EDGES_AMONG_STATEMENT,
   lastSeqStatement,
   labelCountsStatement,
+  labelIndexName,
   layerSampleStatement,
 } from "../../server/graph/neo4j-records";
 import { LAYERS, LAYER_LABELS } from "../../server/graph/model";
@@ -381,6 +382,46 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     expect(g.edges.length).toBe(1 + 2 * 400);
   });
 
+  it("reads a keyset page of a label by a seek of the label's seq index, never every node of the label", async () => {
+    const { store } = await started();
+    const patients = Array.from({ length: 2000 }, (_, i) => ({
+      id: `patient-${String(i).padStart(4, "0")}`,
+      label: "Patient",
+      layer: "l3" as const,
+      properties: {},
+    }));
+    await store.importBatch(patients, []);
+    // what findNodes runs, profiled below
+    const ran: Array<Parameters<ManagedTransaction["run"]>> = [];
+    const run = ManagedTransaction.prototype.run;
+    vi.spyOn(ManagedTransaction.prototype, "run").mockImplementation(function (
+      this: ManagedTransaction,
+      ...args: Parameters<typeof run>
+    ) {
+      ran.push(args);
+      return run.apply(this, args);
+    });
+    // right after the write that made the index (populated in the background): the page is right anyway
+    const page = await store.findNodes({ label: "Patient", after: patients[999]!.id, limit: 100 });
+    expect(page.map((n) => n.id)).toEqual(patients.slice(1000, 1100).map((p) => p.id));
+    vi.restoreAllMocks();
+    expect(ran.length).toBe(1);
+    await cypher("CALL db.awaitIndexes(60)");
+    const driver = testNeo4jDriver();
+    try {
+      const [statement, params] = ran[0]!;
+      const r = await driver.executeQuery(`PROFILE ${String(statement)}`, params as never);
+      expect(r.records.map((x) => x.get("id"))).toEqual(page.map((n) => n.id));
+      const operators = operatorsOf(r.summary.profile);
+      expect(operators).toMatch(/NodeIndexSeekByRange/);
+      expect(operators).not.toMatch(/NodeByLabelScan|AllNodesScan|Top/);
+      // the whole label read and sorted was 6,403 db hits; the page alone is 504
+      expect(dbHitsOf(r.summary.profile)).toBeLessThan(1_500);
+    } finally {
+      await driver.close();
+    }
+  });
+
   it("reads the edges between nodes of high degree per relationship type, only among the nodes that have it", async () => {
     const { store } = await started();
     // 8 datasets each including the same 130 patients, each patient coded by 8 concepts: 8 × 8 pairs of
@@ -460,7 +501,7 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     expect(await store.countNodes(["l3"])).toBe(300);
   });
 
-  it("is ready only once the relationship id indexes are online and the routes' samples were read once", async () => {
+  it("is ready only once the relationship id and label seq indexes are online and the routes' samples were read once", async () => {
     await emptyNeo4j();
     // a graph loaded without the hub (as neo4j-admin leaves it): its relationship id indexes are built
     // by the start-up, over 18,000 relationships of two types (27,000 nodes: a graph large enough to warm)
@@ -470,6 +511,9 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
               (p)-[:HAS_CONDITION {id: 'h' + i}]->(:GraphNode:Condition {id: 'c' + i, layer: 'l3', seq: 9000 + i}),
               (p)-[:HAS_ENCOUNTER {id: 'e' + i}]->(:GraphNode:Encounter {id: 'n' + i, layer: 'l3', seq: 18000 + i})`,
     );
+    // and without the seq indexes of its labels (an earlier test's hub made some)
+    for (const label of ["Condition", "Encounter", "Patient"])
+      await cypher(`DROP INDEX ${labelIndexName(label)} IF EXISTS`);
     const ran: string[] = [];
     const run = ManagedTransaction.prototype.run;
     vi.spyOn(ManagedTransaction.prototype, "run").mockImplementation(function (
@@ -489,6 +533,19 @@ describe.runIf(!!neo)("Neo4j adapter on a real Neo4j", () => {
     expect(indexes).toEqual(
       ["has_condition", "has_encounter"].map((t) => ({
         name: `graph_edge_id_${t}`,
+        state: "ONLINE",
+        populationPercent: 100,
+      })),
+    );
+    // and the seq index of every label there
+    const labels = ["Condition", "Encounter", "Patient"];
+    const seqIndexes = await cypher(
+      "SHOW INDEXES YIELD name, state, populationPercent WHERE name IN $names RETURN name, state, populationPercent ORDER BY name",
+      { names: labels.map(labelIndexName) },
+    );
+    expect(seqIndexes).toEqual(
+      labels.map((l) => ({
+        name: labelIndexName(l),
         state: "ONLINE",
         populationPercent: 100,
       })),
