@@ -133,7 +133,7 @@ export interface Dataspace {
   listTransfers(participantId: string): Promise<readonly Record<string, unknown>[]>;
   startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
   getTransfer(participantId: string, transferId: string): Promise<Record<string, unknown>>;
-  pullTransferData(participantId: string, transferId: string): Promise<transfers.PulledData>;
+  pullTransferData(participantId: string, transferId: string, actor?: string): Promise<transfers.PulledData>;
 
   listAssets(participantId: string): Promise<Record<string, unknown>[]>;
   listAssetGroups(): Promise<
@@ -288,7 +288,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     listTransfers: (participantId) => transfers.listTransfers(rt, participantId),
     startTransfer: (request, actor) => transfers.startTransfer(rt, request, actor),
     getTransfer: (participantId, id) => transfers.getTransfer(rt, participantId, id),
-    pullTransferData: (participantId, id) => transfers.pullTransferData(rt, participantId, id),
+    pullTransferData: (participantId, id, actor) => transfers.pullTransferData(rt, participantId, id, actor),
 
     listAssets: (participantId) => assets.listAssetsOf(rt, participantId),
     listAssetGroups: () => assets.listAssetGroups(rt),

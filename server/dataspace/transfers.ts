@@ -242,12 +242,14 @@ async function permitOfContract(
  * contract rests on must be valid now (a revoked or expired one stops pulls at once, 403); reads
  * the endpoint data reference (EDR) from the consumer's connector, GETs its endpoint with the EDR's
  * authorization token, and hands on what the asset's terms deliver under the permit (release.ts):
- * k-anonymous aggregates, or records pseudonymised per permit.
+ * k-anonymous aggregates, or records pseudonymised per permit. What left, and every pull the permit
+ * refused, is on the audit log (`transfer.pull`, naming the permit), written before the data is handed on.
  */
 export async function pullTransferData(
   rt: DataspaceRuntime,
   participantId: string,
   transferId: string,
+  actor = "system",
 ): Promise<PulledData> {
   if (!rt.permits)
     throw serviceUnavailable("No health data access body is available to check data permits against");
@@ -263,8 +265,12 @@ export async function pullTransferData(
   const contract = await permitOfContract(rt, participantId, assetId, contractId);
   if (!contract) throw forbidden(NO_PERMIT_FOR_CONTRACT(contractId));
   const { permitId, disclosure } = contract;
+  const target = `${participantId}: ${transferId} (data permit ${permitId}, ${disclosure})`;
   const state = (await rt.permits.stateOf(permitId)) ?? "UNKNOWN";
-  if (state !== "ACTIVE") throw forbidden(PERMIT_NOT_VALID(permitId, state));
+  if (state !== "ACTIVE") {
+    await record(rt, { action: "transfer.pull", actor, target, outcome: `refused: permit ${state}` });
+    throw forbidden(PERMIT_NOT_VALID(permitId, state));
+  }
   let edr;
   try {
     edr = await rt.connector.getEndpointDataReference(participantId, transferId);
@@ -279,18 +285,22 @@ export async function pullTransferData(
     timeoutMs: rt.timeoutMs,
     fetch: rt.fetch,
   });
+  let data: unknown;
   try {
-    const data = await plane.request("GET", "", {
+    data = await plane.request("GET", "", {
       schema: z
         .unknown()
         .refine((v) => JSON.stringify(v ?? null).length <= MAX_PULL_BYTES, "payload too large"),
       headers: { Authorization: edr.authorization },
     });
-    const released = release(data, disclosure, rt.releaseSecret, permitId);
-    return { transferId, endpoint: edr.endpoint, contentType: "application/json", data: released, permitId };
   } catch (e) {
+    await record(rt, { action: "transfer.pull", actor, target, outcome: "failure" });
     if (isUpstreamError(e) && e.status === 401)
       throw badGateway("The data plane refused the endpoint data reference", describeUpstream(e));
     throw badGateway("Failed to pull the transferred data", describeUpstream(e));
   }
+  const released = release(data, disclosure, rt.releaseSecret, permitId);
+  // on record before it is handed on: no data leaves under a permit without its entry
+  await record(rt, { action: "transfer.pull", actor, target, outcome: "success" });
+  return { transferId, endpoint: edr.endpoint, contentType: "application/json", data: released, permitId };
 }

@@ -148,9 +148,20 @@ describe("data leaves only as its permit allows", () => {
           transferId: second.body["@id"],
         };
       }
-      const got: Json = await server.services.dataspace.pullTransferData("pharmaco", t.body["@id"]);
+      const got: Json = await server.services.dataspace.pullTransferData(
+        "pharmaco",
+        t.body["@id"],
+        "researcher",
+      );
       pulled.push({ assetId: a.assetId, transferId: t.body["@id"] });
       expect(got.permitId).toBe(permitId);
+      // what left under the permit is on record, naming it
+      expect((await server.services.audit.list({ limit: 10_000 })).map(entryOf)).toContainEqual({
+        action: "transfer.pull",
+        actor: "researcher",
+        target: expect.stringMatching(new RegExp(`^pharmaco: ${t.body["@id"]} \\(data permit ${permitId}, `)),
+        outcome: "success",
+      });
       const text = JSON.stringify(got.data);
       expect(text, a.assetId).not.toMatch(/patient-\d{6}/);
       expect(text).not.toContain(patient);
@@ -368,11 +379,23 @@ describe("data leaves only as its permit allows", () => {
     expect(bridged.status).toBe(403);
     for (const p of pulled) {
       await expect(
-        server.services.dataspace.pullTransferData("pharmaco", p.transferId),
+        server.services.dataspace.pullTransferData("pharmaco", p.transferId, "researcher"),
       ).rejects.toMatchObject({
         status: 403,
         message: `Data permit ${permitId} is REVOKED: no further data leaves under it`,
       });
     }
+    // each refused pull is on record too
+    const refused = (await server.services.audit.list({ limit: 10_000 })).filter(
+      (e) => e.action === "transfer.pull" && e.outcome === "refused: permit REVOKED",
+    );
+    expect(refused.map((e) => e.target.split(" ")[1]).sort()).toEqual(pulled.map((p) => p.transferId).sort());
   });
+});
+
+const entryOf = (e: { action: string; actor: string; target: string; outcome: string }) => ({
+  action: e.action,
+  actor: e.actor,
+  target: e.target,
+  outcome: e.outcome,
 });

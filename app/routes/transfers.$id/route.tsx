@@ -72,7 +72,7 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   if (!acting.participantId)
     return { ok: false, error: acting.reason ?? "No participant context", detail: null };
   try {
-    const pulled = await ds.pullTransferData(acting.participantId, params.id ?? "");
+    const pulled = await ds.pullTransferData(acting.participantId, params.id ?? "", user.username);
     return { ok: true, ...pulled, at: Date.now() };
   } catch (e) {
     const f = apiFailure(e);
