@@ -192,6 +192,7 @@ export async function createServices(config: Config): Promise<Services> {
   const accessLog = createAccessLog(auditBatches, audit);
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
+    accessLog,
   });
   const accessBody = await createAccessBodyWithCompliance({
     rel,

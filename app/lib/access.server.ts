@@ -70,6 +70,7 @@ export const CREDENTIAL_REVOKE_ROLES = rolesOf("DELETE /api/credentials/:id");
  * server/auth the personas with the participants they name; decision 0064).
  */
 export { viewerOf } from "../../server/privacy/policy";
+export { readerOf } from "../../server/graph/service";
 export { organisationSlugOf } from "../../server/auth/user";
 /** the access body's "awaiting a decision" filter, for loaders (server/access-body/machines takes the error model along) */
 export { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../server/access-body/machines";

@@ -94,6 +94,27 @@ describe("the access log", () => {
     expect(await audit.count()).toBe(4);
   });
 
+  it("puts an answer that shows several patients on each one's record, and counts its repeats by the answer", async () => {
+    const shown = Object.freeze(["patient-000007", "patient-000008"]);
+    for (let i = 0; i < 3; i++) log.readAll({ actor: "clinic", action: "graph.read", patientIds: shown });
+    // another answer with the same patients is another look
+    log.readAll({ actor: "clinic", action: "graph.read", patientIds: ["patient-000008"] });
+    log.readAll({ actor: "clinic", action: "graph.read", patientIds: [] });
+    await log.flush();
+    const looks = async (id: string) =>
+      (await log.ofPatient(id)).map((e) => `${e.actor} ${e.action} ${e.outcome}`);
+    expect(await looks("patient-000007")).toEqual([
+      expect.stringMatching(/^clinic graph\.read success, 2 more times since /),
+      "clinic graph.read success",
+    ]);
+    expect(await looks("patient-000008")).toEqual([
+      expect.stringMatching(/^clinic graph\.read success, 2 more times since /),
+      "clinic graph.read success",
+      "clinic graph.read success",
+    ]);
+    expect(await audit.count()).toBe(5);
+  });
+
   it("holds a bounded number of callers and routes: when full, the counts are written and the window starts over", async () => {
     for (let i = 0; i < 250; i++) {
       log.refused({ actor: `user-${i}`, what: "GET /api/admin/audit", status: 403 });

@@ -20,6 +20,12 @@ import type { AuditEntry, AuditInput } from "./model";
 export interface AccessLog {
   /** a read of identified patient data (kind "patient"); `outcome` defaults to "success" */
   read(look: { actor: string; action: string; patientId: string; outcome?: string }): void;
+  /**
+   * one answer that showed several patients' identified data (a graph sample, a neighbourhood): an
+   * entry for each patient, as `read` writes. Its repeats are counted by the answer, so pass the same
+   * (frozen) array for the same answer: a client polling it costs one map lookup, not one per patient.
+   */
+  readAll(look: { actor: string; action: string; patientIds: readonly string[] }): void;
   /** a refused request: `what` names the route ("GET /api/patient/profile") or page ("page /patients") */
   refused(refusal: { actor: string | null; what: string; status: number }): void;
   /** writes what is held now (repeats included) and resolves once it is in the audit log */
@@ -51,37 +57,54 @@ export function createAccessLog(
       ? queue.append(input)
       : void audit.append(input).catch((e) => console.error("[audit] access entry not written:", e));
 
-  const held = new Map<string, { input: AuditInput; repeats: number; since: string }>();
+  const held = new Map<string, { inputs: readonly AuditInput[]; repeats: number; since: string }>();
   function writeRepeats() {
     for (const h of held.values())
       if (h.repeats > 0)
-        write({
-          ...h.input,
-          outcome: `${h.input.outcome ?? "success"}, ${h.repeats} more ${h.repeats === 1 ? "time" : "times"} since ${h.since}`,
-        });
+        for (const input of h.inputs)
+          write({
+            ...input,
+            outcome: `${input.outcome ?? "success"}, ${h.repeats} more ${h.repeats === 1 ? "time" : "times"} since ${h.since}`,
+          });
     held.clear();
   }
   const timer = setInterval(writeRepeats, windowMs);
   timer.unref();
 
-  function note(input: AuditInput) {
-    const key = `${input.kind}\0${input.action}\0${input.actor}\0${input.target}\0${input.outcome ?? ""}`;
+  /** the entries `inputs` of one look under `key`: written the first time, counted while the window lasts */
+  function note(key: string, inputs: () => readonly AuditInput[]) {
     const h = held.get(key);
     if (h) {
       h.repeats++;
       return;
     }
     if (held.size >= maxKeys) writeRepeats();
-    held.set(key, { input, repeats: 0, since: new Date().toISOString() });
-    write(input);
+    const entries = inputs();
+    held.set(key, { inputs: entries, repeats: 0, since: new Date().toISOString() });
+    for (const input of entries) write(input);
   }
+  const noteOne = (input: AuditInput) =>
+    note(`${input.kind}\0${input.action}\0${input.actor}\0${input.target}\0${input.outcome ?? ""}`, () => [
+      input,
+    ]);
+  // the answers of readAll by identity: a number each, for their keys
+  const answers = new WeakMap<readonly string[], number>();
+  let answerCount = 0;
 
   return {
     read({ actor, action, patientId, outcome }) {
-      note({ action, actor, target: patientId, outcome: outcome ?? "success", kind: READ_KIND });
+      noteOne({ action, actor, target: patientId, outcome: outcome ?? "success", kind: READ_KIND });
+    },
+    readAll({ actor, action, patientIds }) {
+      if (!patientIds.length) return;
+      let answer = answers.get(patientIds);
+      if (answer === undefined) answers.set(patientIds, (answer = ++answerCount));
+      note(`${READ_KIND}\0${action}\0${actor}\0#${answer}`, () =>
+        patientIds.map((target) => ({ action, actor, target, outcome: "success", kind: READ_KIND })),
+      );
     },
     refused({ actor, what, status }) {
-      note({
+      noteOne({
         action: REFUSED_ACTION,
         actor: actor ?? "anonymous",
         target: what,

@@ -3,7 +3,7 @@ import { parsedQuery, queryInt } from "../http/contract";
 import type { HandlerMap } from "../http/handler";
 import { expandQuery, graphQuery, nodeQuery } from "./contract";
 import { viewerOf } from "../privacy";
-import { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT } from "./service";
+import { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT, readerOf } from "./service";
 import type { GraphService } from "./service";
 import type { SessionUser } from "../auth/user";
 
@@ -21,7 +21,7 @@ export const graphHandlers: HandlerMap<GraphServices> = {
     return json(
       await ctx.services.graphQueries.graph(
         { layer: q.layer ?? null, persona: q.persona ?? null, limit: queryInt(q.limit, GRAPH_LIMIT_DEFAULT) },
-        viewerOf(ctx.user),
+        readerOf(ctx.user),
       ),
     );
   },
@@ -31,7 +31,7 @@ export const graphHandlers: HandlerMap<GraphServices> = {
       await ctx.services.graphQueries.expand(
         q.id,
         queryInt(q.depth, EXPAND_DEPTH_DEFAULT),
-        viewerOf(ctx.user),
+        readerOf(ctx.user),
       ),
     );
   },

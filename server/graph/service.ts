@@ -17,7 +17,9 @@ import {
 import type { validationAnswer } from "./contract";
 import type { GraphStore } from "./store";
 import { randomBytes } from "node:crypto";
-import { createMinimiser, type Viewer } from "../privacy";
+import { createMinimiser, patientsShown, viewerOf, type Viewer } from "../privacy";
+import type { SessionUser } from "../auth/user";
+import type { AccessLog } from "../audit/access-log";
 
 /**
  * Graph queries for the API and the explorer: layer and persona scoping, the limit honoured,
@@ -51,7 +53,22 @@ export type GraphValidation = z.infer<typeof validationAnswer>;
 export interface GraphServiceOptions {
   /** the server secret pseudonyms are derived from (kept in DATA_DIR); random per process when absent */
   pseudonymSecret?: string;
+  /** where a look at identified records goes (issue 34); without it (a service built alone) nothing is logged */
+  accessLog?: Pick<AccessLog, "readAll">;
 }
+
+/** who reads, for the access log: a sample or a neighbourhood that shows identified records is a look at each */
+export interface GraphReader {
+  viewer: Viewer;
+  /** the signed-in user's name; none (the offline demo's recording) logs nothing */
+  actor?: string;
+}
+
+/** a signed-in user as a reader of the graph: what it may see, and its name for the access log */
+export const readerOf = (user: SessionUser | null | undefined): GraphReader => ({
+  viewer: viewerOf(user),
+  ...(user ? { actor: user.username } : {}),
+});
 
 export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
   const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
@@ -66,36 +83,56 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       async () => (await store.getNode(stored)) !== null,
     );
   const keptValidation = createKept<GraphValidation>({ max: 1 });
+  // the patients each kept answer shows with identities, less the viewer's own record (never logged)
+  const shownIn = new WeakMap<GraphResponse, readonly string[]>();
+  const keep = (answer: GraphResponse, viewer: Viewer) => {
+    const shown = patientsShown(answer).filter((id) => id !== viewer.patientId);
+    shownIn.set(answer, Object.freeze(shown));
+    return deepFrozen(answer);
+  };
+  const looked = (answer: GraphResponse, reader: GraphReader, action: string) => {
+    const patientIds = shownIn.get(answer);
+    if (reader.actor && patientIds?.length)
+      opts.accessLog?.readAll({ actor: reader.actor, action, patientIds });
+    return answer;
+  };
 
   return {
     /** what a viewer may see of person-level records (server/privacy), for readers outside the graph (the audit log) */
     redactor: (viewer: Viewer) => minimiser.redactor(viewer),
 
-    /** GET /api/graph: kept per graph version and visibility class, shared, so frozen (copy to change) */
-    graph(
+    /**
+     * GET /api/graph: kept per graph version and visibility class, shared, so frozen (copy to change);
+     * each identified record it shows is a look on record ("graph.read")
+     */
+    async graph(
       q: { layer: string | null; persona: string | null; limit: number },
-      viewer: Viewer,
+      reader: GraphReader,
     ): Promise<GraphResponse> {
+      const { viewer } = reader;
       const { label, layers } = parseLayer(q.layer);
       const personal = personaLayers(q.persona);
       const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
       const key = { caller: viewer.key, versions: [store.version()], args: ["graph", scope, q.limit, label] };
-      return kept(key, async () => {
+      const answer = await kept(key, async () => {
         const redact = await minimiser.redactor(viewer);
-        return deepFrozen(redact.graph(await store.sampleGraph(scope, q.limit, label)));
+        return keep(redact.graph(await store.sampleGraph(scope, q.limit, label)), viewer);
       });
+      return looked(answer, reader, "graph.read");
     },
 
-    /** GET /api/graph/expand: kept and frozen, as graph() */
-    async expand(id: string | null, depth: number, viewer: Viewer): Promise<GraphResponse> {
+    /** GET /api/graph/expand: kept, frozen and on record as graph() ("graph.expand.read") */
+    async expand(id: string | null, depth: number, reader: GraphReader): Promise<GraphResponse> {
       if (!id) throw badRequest("id query parameter is required");
+      const { viewer } = reader;
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
       if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
       const key = { caller: viewer.key, versions: [store.version()], args: ["expand", stored, depth] };
-      return kept(key, async () =>
-        deepFrozen(redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!)),
+      const answer = await kept(key, async () =>
+        keep(redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!), viewer),
       );
+      return looked(answer, reader, "graph.expand.read");
     },
 
     /** GET /api/graph/node: kept and frozen, as graph() */

@@ -100,6 +100,29 @@ export interface Redactor {
   resolve(id: string): string | null;
 }
 
+/** the patient number a person-level node belongs to as stored (its id, else its patientId reference) */
+function numberOfNode(n: GraphNode): number | undefined {
+  const m = REAL_ID.exec(n.id);
+  if (m) return Number(m[2]);
+  const ref = n.properties.patientId;
+  const r = typeof ref === "string" ? REAL_ID.exec(ref) : null;
+  return r ? Number(r[2]) : undefined;
+}
+
+/**
+ * The patients an answer already redacted for its viewer shows with their identities: those whose
+ * records it carries under their stored ids (a pseudonymised record carries none). Each is a look
+ * at that person's record (server/audit/access-log.ts).
+ */
+export function patientsShown(g: GraphResponse): string[] {
+  const shown = new Set<string>();
+  for (const n of g.nodes) {
+    const num = numberOfNode(n);
+    if (num !== undefined) shown.add(patientIdOf(num));
+  }
+  return [...shown].sort();
+}
+
 export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientDirectory): Redactor {
   const identified = viewer.identities === "all";
   const sees = (n: number) => seesIdentity(viewer, { holder: dir.holderOf(n), patientId: patientIdOf(n) });
@@ -120,15 +143,6 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
       : Array.isArray(v) && v.every((x) => typeof x === "string")
         ? (v as string[]).map(text)
         : v;
-
-  /** the patient number a person-level node belongs to (its id, else its patientId reference) */
-  function numberOfNode(n: GraphNode): number | undefined {
-    const m = REAL_ID.exec(n.id);
-    if (m) return Number(m[2]);
-    const ref = n.properties.patientId;
-    const r = typeof ref === "string" ? REAL_ID.exec(ref) : null;
-    return r ? Number(r[2]) : undefined;
-  }
 
   function node(n: GraphNode): GraphNode {
     if (identified) return n;

@@ -98,6 +98,8 @@ export const cohortKey = (args: unknown[]) => {
   // fixtures are recorded with the default k (MIN_K): the form sends it, the walk's links leave it out
   return [{ criteria, k: k && k !== String(MIN_K) ? k : null }];
 };
+/** a graph read's key: what its reader may see, not who reads (the actor is for the access log, which is off here) */
+const byViewer = (args: unknown[]) => [...args.slice(0, -1), (args.at(-1) as { viewer?: unknown }).viewer];
 /** a key from the arguments' digest, for a method whose argument is a whole result (toCsv(dashboard)) */
 const byDigest = (args: unknown[]) => [createHash("sha256").update(JSON.stringify(args)).digest("base64url")];
 const write: MethodEntry = { kind: "write" };
@@ -118,8 +120,8 @@ export const REGISTRY: Registry = {
   },
   graphQueries: {
     methods: {
-      graph: read(graphAnswer),
-      expand: read(graphAnswer, "not-found"),
+      graph: { ...read(graphAnswer), key: byViewer },
+      expand: { ...read(graphAnswer, "not-found"), key: byViewer },
       node: read(nodeAnswer, "not-found"),
       validate: read(validationAnswer),
       // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)

@@ -28,7 +28,7 @@ export const WALK_ORIGIN = "http://static.invalid";
 export async function drillDownIds(services: Services, count: number, viewer: Viewer): Promise<string[]> {
   const g = await services.graphQueries.graph(
     { layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT },
-    viewer,
+    { viewer },
   );
   const first = overviewOf({ nodes: g.nodes.map(slimNode), edges: g.edges.map(slimEdge) }).nodes.map(
     (n) => n.id,

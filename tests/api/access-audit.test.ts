@@ -49,6 +49,40 @@ describe("looks at identified records", () => {
     });
   });
 
+  it("puts every identified record a graph sample or neighbourhood shows on record, none a pseudonymised one", async () => {
+    for (const p of ["researcher"]) who[p] ??= await signIn(server.url, p);
+    const held = new Set(
+      ((await (await who.clinic!.api("/api/patient?limit=1000")).json()) as { id: string }[]).map(
+        (p) => p.id,
+      ),
+    );
+    expect((await who.clinic!.api("/api/graph?layer=l3&limit=5000")).status).toBe(200);
+    expect((await who.clinic!.api(`/graph/expand?id=${clinicPatient}&depth=1`)).status).toBe(200);
+    expect((await who.admin!.api("/api/graph/expand?id=patient-000001&depth=1")).status).toBe(200);
+    expect((await who.researcher!.api("/api/graph?layer=l3&limit=5000")).status).toBe(200);
+    const looks = (await entries({ kind: "patient" })).filter((e) => e.action.startsWith("graph."));
+    const sample = looks
+      .filter((e) => e.actor === "clinic" && e.action === "graph.read")
+      .map((e) => e.target);
+    // the clinic's own patients, each once, and no other organisation's (it sees those pseudonymised)
+    expect(sample.length).toBeGreaterThan(1);
+    expect(new Set(sample).size).toBe(sample.length);
+    expect(sample.every((id) => held.has(id))).toBe(true);
+    expect(looks.map(shape)).toContainEqual({
+      action: "graph.expand.read",
+      actor: "clinic",
+      target: clinicPatient,
+      outcome: "success",
+    });
+    expect(looks.map(shape)).toContainEqual({
+      action: "graph.expand.read",
+      actor: "admin",
+      target: "patient-000001",
+      outcome: "success",
+    });
+    expect(looks.filter((e) => e.actor === "researcher")).toEqual([]);
+  });
+
   it("puts a refused look at a record on it, and the refusal at the edge", async () => {
     expect((await who.lmc!.api(`/api/patient/profile?patientId=${clinicPatient}`)).status).toBe(403);
     expect((await entries({ kind: "patient", actor: "lmc" })).map(shape)).toContainEqual({

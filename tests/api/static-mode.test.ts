@@ -80,7 +80,7 @@ describe("static mode", () => {
   it("opens every node of the explorer's first view (its overview) in the inspector, from the fixtures", async () => {
     const g = await server.services.graphQueries.graph(
       { layer: "all", persona: null, limit: GRAPH_LIMIT_DEFAULT },
-      viewerOf(personaSessionUser(findPersona("admin")!)),
+      { viewer: viewerOf(personaSessionUser(findPersona("admin")!)) },
     );
     const first = overviewOf({ nodes: g.nodes.map(slimNode), edges: g.edges.map(slimEdge) }).nodes;
     expect(first.length).toBeGreaterThan(5);

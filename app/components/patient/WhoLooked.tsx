@@ -15,6 +15,8 @@ const WHAT: Record<string, string> = {
   "patient.insights.read": "read the summary of your record",
   "patient.research.read": "read your research consents",
   "graph.node.read": "looked you up in the knowledge graph",
+  "graph.read": "saw your record in a sample of the knowledge graph",
+  "graph.expand.read": "saw your record around a node of the knowledge graph",
 };
 
 /**

@@ -64,6 +64,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "negotiation.start": "Contract negotiation started",
   "negotiation.terminate": "Contract negotiation terminated",
   "transfer.start": "Data transfer started",
+  "transfer.pull": "Data pulled under a data permit",
   "transfer.terminate": "Data transfer terminated",
   "graph-bridge.read": "Asset data served to a connector",
   "participant.create": "Participant onboarded",
@@ -85,6 +86,8 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "patient.insights.read": "Patient's insights read",
   "patient.research.read": "Patient's research programmes read",
   "graph.node.read": "Patient record read in the graph explorer",
+  "graph.read": "Patient record shown in a graph sample",
+  "graph.expand.read": "Patient record shown in a graph neighbourhood",
   "consent.grant": "Research consent given",
   "consent.revoke": "Research consent withdrawn",
   // the patient's companion app

@@ -1,8 +1,7 @@
 import type { GraphResponse } from "../../../server/graph/model";
 import { PERSONAS } from "../../../server/auth/personas";
-import { GRAPH_LIMIT_MAX, personaLayers } from "../../../server/graph/service";
+import { GRAPH_LIMIT_MAX, personaLayers, type GraphReader } from "../../../server/graph/service";
 import { isApiError } from "../../../server/http/errors";
-import type { Viewer } from "../../../server/privacy/policy";
 import type { Services } from "../../../server/services";
 import { LIMIT_DEFAULT } from "../../components/graph/types";
 import { roleLabel } from "../../components/ui/labels";
@@ -44,24 +43,24 @@ export interface ExplorerScope {
 }
 
 /**
- * The graph of the query's scope for `viewer`; a scope the service refuses (4xx) falls back to all
+ * The graph of the query's scope for `reader`; a scope the service refuses (4xx) falls back to all
  * layers with the refusal as `error`. The service hands out the same frozen answer while the graph is
  * unchanged, so asking twice (page, then drawing) costs no second query.
  */
 export async function explorerScope(
   graphQueries: Services["graphQueries"],
   q: ExplorerQuery,
-  viewer: Viewer,
+  reader: GraphReader,
 ): Promise<ExplorerScope> {
   try {
     const g = await graphQueries.graph(
       { layer: q.layer, persona: q.persona || null, limit: q.limit },
-      viewer,
+      reader,
     );
     return { g, error: null, layer: q.layer, persona: q.persona };
   } catch (e) {
     if (!isApiError(e) || e.status >= 500) throw e;
-    const g = await graphQueries.graph({ layer: "all", persona: null, limit: q.limit }, viewer);
+    const g = await graphQueries.graph({ layer: "all", persona: null, limit: q.limit }, reader);
     return { g, error: e.message, layer: "all", persona: "" };
   }
 }

@@ -3,7 +3,7 @@ import { useLoaderData, useLocation } from "@remix-run/react";
 import { GraphExplorer } from "../../components/graph/GraphExplorer";
 import { useDrawing } from "../../components/graph/use-drawing";
 import { requireRole } from "../../session.server";
-import { GRAPH_ROLES, viewerOf } from "../../lib/access.server";
+import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
 import { explorerQuery, explorerScope, PERSONA_FILTER } from "./explorer-scope.server";
 import { explorerGraph } from "./graph-wire.server";
 
@@ -15,7 +15,7 @@ import { explorerGraph } from "./graph-wire.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
   const q = explorerQuery(new URL(request.url));
-  const { g, error, layer, persona } = await explorerScope(context.services.graphQueries, q, viewerOf(user));
+  const { g, error, layer, persona } = await explorerScope(context.services.graphQueries, q, readerOf(user));
   // the overview's counts are those of what it draws (the drawing's route makes the same, once per answer)
   const drawn = explorerGraph(g, q.overview).graph;
   return {

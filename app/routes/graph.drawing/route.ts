@@ -1,8 +1,8 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../lib/api-errors.server";
-import { viewerOf } from "../../../server/privacy/policy";
+
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
-import { GRAPH_ROLES } from "../../lib/access.server";
+import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
 import { requireRole } from "../../session.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { encodeGraph } from "../../components/graph/wire";
@@ -25,17 +25,17 @@ export const DRAWING_FAILED = "The drawing could not be loaded.";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
-  const viewer = viewerOf(user);
+  const reader = readerOf(user);
   const q = explorerQuery(new URL(request.url));
   const { graphQueries } = context.services;
   try {
-    const { g } = await explorerScope(graphQueries, q, viewer);
+    const { g } = await explorerScope(graphQueries, q, reader);
     let graph = explorerGraph(g, q.overview).wire;
     let focus: string | null = null;
     let focusError: string | null = null;
     if (q.focus) {
       try {
-        const around = await graphQueries.expand(q.focus, 1, viewer);
+        const around = await graphQueries.expand(q.focus, 1, reader);
         const nodes: VNode[] = g.nodes.map(slimNode);
         const edges: VEdge[] = g.edges.map(slimEdge);
         const seen = new Set(nodes.map((n) => n.id));

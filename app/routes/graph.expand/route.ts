@@ -3,8 +3,7 @@ import { isApiError } from "../../lib/api-errors.server";
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
-import { GRAPH_ROLES } from "../../lib/access.server";
-import { viewerOf } from "../../../server/privacy/policy";
+import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
 
 /**
  * Resource route for the explorer's "Expand": the neighbourhood of a node (depth 1 or 2) from the
@@ -20,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const id = url.searchParams.get("id");
   const depth = url.searchParams.get("depth") === "2" ? 2 : 1;
   try {
-    const g = await context.services.graphQueries.expand(id, depth, viewerOf(user));
+    const g = await context.services.graphQueries.expand(id, depth, readerOf(user));
     return {
       id: id ?? "",
       depth,
