@@ -7,6 +7,7 @@
 export { odrlScope, scopeFor, type OdrlScope } from "./scope";
 export {
   isSmall,
+  listable,
   MIN_K,
   protect,
   published,

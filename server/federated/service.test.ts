@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, seededInsight } from "../../tests/support/insight";
 import { AGE_BANDS, GENDERS, type OmopIndex } from "../analytics/omop-index";
-import { loadConcepts, type ConceptDictionary } from "../analytics/concepts";
+import { createConceptCache, loadConcepts, type ConceptDictionary } from "../analytics/concepts";
 import { Prng } from "../graph/synthetic/prng";
 import { hasCondition, oracle, takes, type OraclePatient } from "../../tests/support/nlq-oracle";
 import { findDisclosures } from "./audit";
-import { CRITERIA, protectedCohort, type ResolvedCriteria } from "./service";
+import { CRITERIA, createFederatedService, protectedCohort, type ResolvedCriteria } from "./service";
 import type { CountNode } from "./suppression";
 
 const N = 300;
@@ -159,6 +159,48 @@ describe("GET /api/federated service", () => {
     expect(s.cohort).toMatchObject({ count: null, suppressed: true, reason: "below-k", display: "<5" });
     for (const c of [...s.environments, ...s.strata.gender, ...s.strata.ageBand])
       expect(c).toMatchObject({ count: null, suppressed: true });
+  });
+
+  // docs/decisions/0093: the "unknown" age band is listed only when there are persons of unknown
+  // age in the cohort; listed as "<5" under a suppressed cohort, it said that one of them has no known age
+  it("lists the 'unknown' age band only when its count is published, never under a suppressed cohort", async () => {
+    const withUnknownAge = (persons: Set<number>): OmopIndex => ({
+      ...index,
+      persons: index.persons.map((p, i) => (persons.has(i) ? { ...p, ageBand: "unknown" } : p)),
+    });
+    const ask = async (unknown: Set<number>, criteria: string) => {
+      const omopIndex = withUnknownAge(unknown);
+      const service = createFederatedService({
+        graph: insight.graph,
+        omop: {
+          get: async () => ({ value: omopIndex, hit: true, version: 1, builtMs: 0 }),
+          index: async () => omopIndex,
+        },
+        concepts: createConceptCache(insight.graph),
+        k: 5,
+      });
+      return service.summary(q(criteria), ADMIN);
+    };
+    const members = (code: string) => [...index.conditions.get(code)!.persons];
+    const unknownOf = (s: Awaited<ReturnType<typeof ask>>) =>
+      s.strata.ageBand.find((b) => b.key === "unknown");
+
+    // a cohort of fewer than k: all of it of unknown age, and still no "unknown" row
+    const rupture = members("429513001");
+    expect(rupture.length).toBeLessThan(5);
+    const small = await ask(new Set(rupture), "condition=429513001");
+    expect(small.cohort.suppressed).toBe(true);
+    expect(unknownOf(small)).toBeUndefined();
+    expect(small.strata.ageBand.map((b) => b.key)).toEqual([...AGE_BANDS]);
+
+    // a cohort of k or more: 2 of unknown age are not listed, 6 are
+    const hypertension = members("38341003");
+    expect(hypertension.length).toBeGreaterThan(20);
+    const two = await ask(new Set(hypertension.slice(0, 2)), "condition=38341003");
+    expect(two.cohort.suppressed).toBe(false);
+    expect(unknownOf(two)).toBeUndefined();
+    const six = await ask(new Set(hypertension.slice(0, 6)), "condition=38341003");
+    expect(unknownOf(six)).toMatchObject({ count: 6, suppressed: false });
   });
 
   it("accepts a larger k, refuses a smaller one, and validates criteria with clear errors", async () => {

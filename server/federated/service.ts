@@ -47,6 +47,7 @@ import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { findDisclosures } from "./audit";
 import {
   countSuppressed,
+  listable,
   MIN_K,
   protect,
   published,
@@ -349,8 +350,10 @@ export function createFederatedService(deps: FederatedDeps) {
       }),
       strata: {
         gender: genders.map((g) => published(g, k)).map(strip("gender")),
+        // "unknown" is listed only when its count is published: listed as "<k", it would say that
+        // someone in the cohort has no known age, even in a cohort whose total is suppressed
         ageBand: bands
-          .filter((b) => b.key !== "age:unknown" || b.value > 0)
+          .filter((b) => b.key !== "age:unknown" || listable(b))
           .map((b) => published(b, k))
           .map(strip("age")),
       },

@@ -157,6 +157,19 @@ export function protect(root: CountNode, k: number): CountNode {
   return root;
 }
 
+/**
+ * Whether a row that is there only because its count is not zero (a condition that occurs in the
+ * cohort, a drug prescribed in it, the "unknown" age band) may be listed: only when that count is
+ * published and not zero. Such a row is left out, not listed with "<k": its presence alone would
+ * say that someone in the cohort has it, and its place in a list ordered by count would rank it
+ * against the other withheld ones. Rows of a fixed list (every holder, every age band) are always
+ * listed, with their counts suppressed by protect(). Before protect() (exact counts, no k) it is
+ * simply "not zero". docs/decisions/0093-row-presence-k-anonymity.md
+ */
+export function listable(node: CountNode): boolean {
+  return !node.suppressed && node.value > 0;
+}
+
 /** What a client sees of a count. */
 export const publishedCount = z.object({
   key: z.string(),
