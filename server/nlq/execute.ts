@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { type Concept, type ConceptDictionary, type OmopIndex, num, str } from "../analytics";
 import { linked, type GraphNode, type Layer, type GraphStore } from "../graph";
-import { isSmall, protect, type CountNode } from "../federated";
+import { isSmall, listable, protect, type CountNode } from "../federated";
 
 export interface ExecContext {
   graph: GraphStore;
@@ -37,15 +37,41 @@ export class DerivedCell {
 }
 export type RawCell = string | number | null | CountCell | DerivedCell;
 
+/** the count a row is listed on: set by listedOn() */
+const LISTED_ON = Symbol("listedOn");
+export type RawRow = Record<string, RawCell> & { [LISTED_ON]?: CountNode };
+
+/**
+ * A row that is there only because its count is not zero (a co-occurring condition, a drug
+ * prescribed, a dataset that includes the cohort): listed only when that count is published
+ * (federated/suppression.ts listable()), else left out, whatever k does to the other rows.
+ */
+export function listedOn(node: CountNode, row: Record<string, RawCell>): RawRow {
+  return Object.assign(row, { [LISTED_ON]: node });
+}
+
 /** how an interpretation sentence shows a count: the number, or "fewer than k" */
 export type Show = (node: CountNode) => string;
 
 export interface RawResult {
   columns: Column[];
-  rows: Record<string, RawCell>[];
+  rows: RawRow[];
   /** the count trees the rows publish from (k is applied to each) */
   roots: CountNode[];
-  interpretation: (show: Show, shown: (node: CountNode) => boolean) => string;
+  /**
+   * the cohort the question is about, and how to name it ("patients with asthma"): when k
+   * suppresses its count, the answer has no rows and says only that the cohort is too small
+   */
+  cohort?: { node: CountNode; name: string };
+  /** at most this many rows, counted after the rows that may not be listed are left out */
+  limit?: number;
+  /**
+   * with k, the sentence that says which rows are not listed (rows listedOn() a suppressed
+   * count); said in every answer, so that it tells nothing of whether any was left out
+   */
+  unlisted?: (k: number) => string;
+  /** `listed`: how many rows are listed */
+  interpretation: (show: Show, shown: (node: CountNode) => boolean, listed: number) => string;
   /** the read-only steps that ran */
   plan: string[];
 }
@@ -58,11 +84,42 @@ export interface FinalResult {
   plan: string[];
 }
 
+/**
+ * What a caller under k is told instead of rows when the cohort's own count is suppressed: no
+ * count, no row, nothing that depends on who is in it.
+ */
+export function cohortWithheld(cohort: NonNullable<RawResult["cohort"]>, k: number): string {
+  return cohort.node.reason === "below-k"
+    ? `The cohort is too small to show: fewer than ${k} ${cohort.name}. ` +
+        `Its count is suppressed and no rows are shown, so that no one in it can be singled out (k = ${k}).`
+    : `The cohort's count is suppressed (<${k}) so that another count cannot be recomputed from it; ` +
+        `no rows are shown (k = ${k}).`;
+}
+
+/** the sentence of a list that leaves out rows listedOn() a suppressed count (RawResult.unlisted) */
+export function unlistedNote(plural: string, k: number): string {
+  return (
+    `Only ${plural} whose count can be shown are listed and counted here: one with fewer than ${k} patients, ` +
+    `or whose count is withheld to protect another, is left out (k = ${k}).`
+  );
+}
+
 export function finalize(raw: RawResult, k: number | null): FinalResult {
   if (k !== null) for (const root of raw.roots) protect(root, k);
   const hidden = (n: CountNode) => !!n.suppressed;
+  if (k !== null && raw.cohort && hidden(raw.cohort.node))
+    return {
+      columns: raw.columns,
+      rows: [],
+      suppressedCells: [],
+      interpretation: cohortWithheld(raw.cohort, k),
+      plan: raw.plan,
+    };
+  const listed = raw.rows
+    .filter((row) => row[LISTED_ON] === undefined || listable(row[LISTED_ON]))
+    .slice(0, raw.limit);
   const suppressedCells: FinalResult["suppressedCells"] = [];
-  const rows = raw.rows.map((row, i) => {
+  const rows = listed.map((row, i) => {
     const out: Record<string, string | number | null> = {};
     for (const [key, cell] of Object.entries(row)) {
       if (cell instanceof CountCell) {
@@ -85,7 +142,12 @@ export function finalize(raw: RawResult, k: number | null): FinalResult {
     columns: raw.columns,
     rows,
     suppressedCells,
-    interpretation: raw.interpretation(show, (n) => !hidden(n)),
+    interpretation: [
+      raw.interpretation(show, (n) => !hidden(n), rows.length),
+      k !== null && raw.unlisted ? raw.unlisted(k) : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
     plan: raw.plan,
   };
 }

@@ -314,6 +314,150 @@ describe("question templates", () => {
 });
 
 /**
+ * docs/decisions/0093: under k, which rows an answer lists (and how many it says there are) must
+ * not depend on a cohort or a cell smaller than k. A count suppressed is not enough if the row it
+ * sits in is there only because someone in the cohort has that condition, drug or dataset.
+ */
+describe("rows under k: a small cohort or cell does not show itself by its rows", () => {
+  const K = 5;
+  const label = (code: string) => {
+    const c = CONDITIONS.find((x) => x.snomed === code)!;
+    return `${c.display} (SNOMED CT ${c.snomed}${c.icd10 ? `, ICD-10 ${c.icd10}` : ""})`;
+  };
+  const cohortOf = (code: string) => people.filter((p) => hasCondition(p, code));
+  /** the questions whose answer is about the cohort of one condition */
+  const about = (name: string) => [
+    `Which other conditions co-occur with ${name}?`,
+    `Which drugs are prescribed for ${name}?`,
+    `Which datasets cover patients with ${name}?`,
+    `What is the gender distribution of patients with ${name}?`,
+    `How old are patients with ${name}?`,
+    `Which data holders have patients with ${name}?`,
+    `How many patients have ${name}?`,
+  ];
+  /** the numbers in a sentence, the condition's own name and codes left out */
+  const numbersIn = (text: string, code: string) =>
+    text.replace(label(code), "").match(/\d+(?:\.\d+)?/g) ?? [];
+
+  it("a cohort of fewer than k: no rows, no count, only that it is too small (researcher); exact for the operator", async () => {
+    const small = CONDITIONS.filter((c) => {
+      const n = cohortOf(c.snomed).length;
+      return n >= 1 && n < K;
+    });
+    expect(small.length).toBeGreaterThan(0);
+    for (const c of small) {
+      for (const question of about(c.display)) {
+        const a = await ask(question, RESEARCHER);
+        expect(a.executed).toBe(true);
+        expect({ question, rows: a.rows, suppressed: a.suppressedCells }).toEqual({
+          question,
+          rows: [],
+          suppressed: [],
+        });
+        expect(a.interpretation).toContain(`The cohort is too small to show: fewer than ${K} patients`);
+        expect({ question, numbers: numbersIn(a.interpretation, c.snomed) }).toEqual({
+          question,
+          numbers: [String(K), String(K)],
+        });
+      }
+      // the supervisory scope (k = null) still sees the cohort as it is
+      const admin = await ask(`Which other conditions co-occur with ${c.display}?`, ADMIN);
+      const others = new Set(cohortOf(c.snomed).flatMap((p) => p.profile.conditions));
+      others.delete(c.snomed);
+      expect(admin.rows.map((r) => r.snomed).sort()).toEqual([...others].sort().slice(0, 10));
+    }
+  });
+
+  // the graph the review ran against: the default 200 patients (SEED_PATIENTS)
+  it("the review's questions, on the default 200 patients: Rupture of Achilles tendon (1), Alzheimer's disease (2)", async () => {
+    const review = await seededInsight(200);
+    try {
+      for (const q of [
+        "Which other conditions co-occur with Rupture of Achilles tendon?",
+        "Which other conditions co-occur with Alzheimer's disease?",
+        "Which drugs are prescribed for Rupture of Achilles tendon?",
+        "Which datasets cover patients with Rupture of Achilles tendon?",
+      ]) {
+        const admin = await review.nlq.ask({ question: q }, ADMIN);
+        expect(admin.rows.length).toBeGreaterThan(0);
+        expect(admin.rows.every((r) => (r.patients as number) < K)).toBe(true);
+        const a = await review.nlq.ask({ question: q }, RESEARCHER);
+        expect(a.rows).toEqual([]);
+        expect(a.suppressedCells).toEqual([]);
+        expect(a.interpretation).toMatch(/^The cohort is too small to show: fewer than 5 patients/);
+        expect(a.interpretation).not.toMatch(
+          /\b\d+ (?:drugs|datasets)\b|Limburg|AlphaKlinik|Asthma|acetaminophen/,
+        );
+      }
+    } finally {
+      await review.close();
+    }
+  });
+
+  it("a cohort of k or more still answers, listing only rows whose count is published", async () => {
+    const hypertension = "38341003";
+    const cohort = cohortOf(hypertension);
+    expect(cohort.length).toBeGreaterThanOrEqual(2 * K);
+    const counts = new Map<string, number>();
+    for (const p of cohort)
+      for (const c of p.profile.conditions) if (c !== hypertension) counts.set(c, (counts.get(c) ?? 0) + 1);
+    // what a data user may see: counts of at least k whose complement in the cohort is not in 1..k−1
+    const publishable = [...counts].filter(
+      ([, n]) => n >= K && (cohort.length - n === 0 || cohort.length - n >= K),
+    );
+    const small = [...counts].filter(([, n]) => n < K);
+    expect(publishable.length).toBeGreaterThan(0);
+    expect(small.length).toBeGreaterThan(0);
+
+    const a = await ask("Which other conditions co-occur with hypertension?", RESEARCHER);
+    expectTemplate(a, "comorbidities");
+    expect(a.suppressedCells).toEqual([]);
+    expect(a.rows.map((r) => [r.snomed, r.patients])).toEqual(topCounts(new Map(publishable)));
+    expect(a.interpretation).toContain(`among ${cohort.length} patients`);
+    expect(a.interpretation).toContain(
+      "Only conditions whose count can be shown are listed and counted here",
+    );
+    const admin = await ask("Which other conditions co-occur with hypertension?", ADMIN);
+    expect(admin.rows.map((r) => [r.snomed, r.patients])).toEqual(topCounts(counts));
+    expect(admin.interpretation).not.toContain("left out");
+  });
+
+  it("for every condition: listed rows carry published counts, and the text counts only the listed ones", async () => {
+    const listing = ["comorbidities", "drugs-for-condition", "datasets-for-condition"];
+    for (const c of CONDITIONS) {
+      const n = cohortOf(c.snomed).length;
+      if (n === 0) continue;
+      for (const question of about(c.display).slice(0, 3)) {
+        const a = await ask(question, RESEARCHER);
+        expect(listing).toContain(a.template?.id);
+        if (n < K) {
+          expect(a.rows).toEqual([]);
+          continue;
+        }
+        for (const row of a.rows)
+          expect({ question, patients: row.patients }).toEqual({
+            question,
+            patients: expect.any(Number),
+          });
+        for (const row of a.rows) expect(row.patients as number).toBeGreaterThanOrEqual(K);
+        const said = a.interpretation.match(/^(\d+) (?:drugs|datasets)/);
+        if (said) expect(Number(said[1])).toBe(a.rows.length);
+      }
+    }
+  });
+
+  it("distributions: 'other' and 'unknown' are listed only when their count is published", async () => {
+    for (const c of CONDITIONS) {
+      if (cohortOf(c.snomed).length < K) continue;
+      const g = await ask(`What is the gender distribution of patients with ${c.display}?`, RESEARCHER);
+      expect(g.rows.slice(0, 2).map((r) => r.gender)).toEqual(["female", "male"]);
+      for (const r of g.rows.slice(2)) expect(r.patients as number).toBeGreaterThanOrEqual(K);
+      expect(g.interpretation).toContain('"other" and "unknown" are listed only when');
+    }
+  });
+});
+
+/**
  * Issue 40: a close rewording of a suggested question got "No template answers". A few rewordings
  * of every template's example, each with the template and the codes it must resolve to.
  */

@@ -17,6 +17,7 @@ import {
   DerivedCell,
   latestValues,
   leaf,
+  listedOn,
   mean,
   personsCodedBy,
   rate,
@@ -25,6 +26,7 @@ import {
   type Column,
   type ExecContext,
   type RawResult,
+  unlistedNote,
 } from "./execute";
 
 export type ParamKind = ConceptKind | "term";
@@ -181,6 +183,7 @@ async function measurementComparison(
       { group: "all other patients", patients: new CountCell(outside), ...b.cells, unit },
     ],
     roots: [root],
+    cohort: { node: inCohort, name: cohortName },
     plan: [
       ...plan,
       `(${measurement.system} ${measurement.code})<-[:CODED_BY]-(Measurement) [l5 → l4]: latest valueAsNumber per person, against rangeLow / rangeHigh`,
@@ -238,16 +241,22 @@ async function distribution(
   }
   const cells = [...counts].map(([k, v]) => leaf(`${attr}:${k}`, v));
   cohort.groups!.push(cells);
-  const rows = cells
-    .filter((c) => c.value > 0 || !["other", "unknown"].includes(c.key.slice(attr.length + 1)))
-    .map((c) => ({
-      [attr]: name(c.key.slice(attr.length + 1)),
-      ...counted(c, cohort),
-    }));
+  // "other" and "unknown" are listed only when their count can be shown (listedOn); every other value always
+  const optional = (c: CountNode) => ["other", "unknown"].includes(c.key.slice(attr.length + 1));
+  const rows = cells.map((c) => {
+    const row = { [attr]: name(c.key.slice(attr.length + 1)), ...counted(c, cohort) };
+    return optional(c) ? listedOn(c, row) : row;
+  });
+  const optionalOnes = cells.filter(optional).map((c) => `"${name(c.key.slice(attr.length + 1))}"`);
   return {
     columns: [col(attr, label), ...countedColumns("Patients", "Share of cohort (%)")],
     rows,
     roots: [root],
+    cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
+    unlisted: optionalOnes.length
+      ? (k) =>
+          `${optionalOnes.join(" and ")} ${optionalOnes.length > 1 ? "are listed only when their count" : "is listed only when its count"} can be shown (k = ${k}).`
+      : undefined,
     plan: [
       CONDITION_STEP(condition),
       `persons (OMOPPerson, l4) grouped by ${attr === "holder" ? "careSiteSourceValue (the data holder)" : attr === "gender" ? "gender" : "age band at the extraction date"}`,
@@ -261,15 +270,15 @@ async function topList(ctx: ExecContext, kind: "conditions" | "drugs", n = 10): 
   const map = kind === "conditions" ? ctx.index.conditions : ctx.index.drugs;
   const all = allPersonIds(ctx).length;
   const root: CountNode = { key: "persons", value: all, groups: [] };
-  const top = [...map.values()]
-    .sort((a, b) => b.persons.length - a.persons.length || a.code.localeCompare(b.code))
-    .slice(0, n);
+  // every code, by count: the first n whose count may be listed are (finalize)
+  const ranked = [...map.values()].sort(
+    (a, b) => b.persons.length - a.persons.length || a.code.localeCompare(b.code),
+  );
   const dictKind = kind === "conditions" ? "condition" : "drug";
-  const rows = top.map((s) => ({
-    name: ctx.dict.name(dictKind, s.code),
-    code: s.code,
-    ...counted(subgroup(root, s.code, s.persons.length), root),
-  }));
+  const rows = ranked.map((s) => {
+    const node = subgroup(root, s.code, s.persons.length);
+    return listedOn(node, { name: ctx.dict.name(dictKind, s.code), code: s.code, ...counted(node, root) });
+  });
   return {
     columns: [
       col("name", kind === "conditions" ? "Condition" : "Drug"),
@@ -278,11 +287,14 @@ async function topList(ctx: ExecContext, kind: "conditions" | "drugs", n = 10): 
     ],
     rows,
     roots: [root],
+    cohort: { node: root, name: "patients in all" },
+    limit: n,
+    unlisted: (k) => unlistedNote(kind, k),
     plan: [
       `${kind === "conditions" ? "ConditionOccurrence" : "DrugExposure"} (l4) grouped by source code, distinct personId; names from ${kind === "conditions" ? "SnomedConcept" : "RxNormConcept"} (l5)`,
     ],
-    interpretation: (show) =>
-      `The ${top.length} most frequent ${kind} among ${show(root)} patients, by number of patients.`,
+    interpretation: (show, _shown, listed) =>
+      `The ${listed} most frequent ${kind} among ${show(root)} patients, by number of patients.`,
   };
 }
 
@@ -412,6 +424,7 @@ RETURN firstExposure IS NOT NULL AS exposed,
           },
         ],
         roots: [root],
+        cohort: { node: nCohort, name: `patients diagnosed with ${conceptLabel(condition)}` },
         plan: [
           CONDITION_STEP(condition),
           DRUG_STEP(drug),
@@ -486,6 +499,7 @@ RETURN size(cohort) AS patients, count(DISTINCT de.personId) AS treated`,
           },
         ],
         roots: [root],
+        cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
         plan: [CONDITION_STEP(condition), DRUG_STEP(drug), "intersection of the two person sets"],
         interpretation: (show) =>
           `${show(nTreated)} of ${show(cohort)} patients with ${conceptLabel(condition)} were treated with ${conceptLabel(drug)}.`,
@@ -615,14 +629,14 @@ ORDER BY patients DESC`,
         .map(([code, e]) => {
           const node = subgroup(cohort, `drug:${code}`, e.patients.size);
           const c = ctx.dict.get("drug", code);
-          return {
+          return listedOn(node, {
             drug: c?.display ?? code,
             rxnorm: code,
             atc: c?.atc ?? null,
             patients: new CountCell(node),
             prescriptions: new DerivedCell(e.prescriptions, [node], true),
             share: rate(node, cohort),
-          };
+          });
         });
       return {
         columns: [
@@ -635,12 +649,14 @@ ORDER BY patients DESC`,
         ],
         rows,
         roots: [root],
+        cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
+        unlisted: (k) => unlistedNote("drugs", k),
         plan: [
           `(SnomedConcept {code: ${condition.code}})<-[:CODED_BY]-(Condition) [l5 → l3]: distinct patientId`,
           `(MedicationRequest {reasonCode: ${condition.code}}) [l3] — the requests whose TREATS edge points at such a condition — grouped by RxNorm code`,
         ],
-        interpretation: (show) =>
-          `${rows.length} drugs were prescribed for ${conceptLabel(condition)} among ${show(cohort)} patients with the condition.`,
+        interpretation: (show, _shown, listed) =>
+          `${listed} drugs were prescribed for ${conceptLabel(condition)} among ${show(cohort)} patients with the condition.`,
       };
     },
   },
@@ -676,13 +692,16 @@ ORDER BY patients DESC LIMIT 10`,
         .filter((s) => s.code !== condition.code)
         .map((s) => ({ code: s.code, n: s.persons.reduce((acc, i) => acc + (idx.has(i) ? 1 : 0), 0) }))
         .filter((x) => x.n > 0)
-        .sort((a, b) => b.n - a.n || a.code.localeCompare(b.code))
-        .slice(0, 10);
-      const rows = counts.map((x) => ({
-        condition: ctx.dict.name("condition", x.code),
-        snomed: x.code,
-        ...counted(subgroup(cohort, `co:${x.code}`, x.n), cohort),
-      }));
+        .sort((a, b) => b.n - a.n || a.code.localeCompare(b.code));
+      // every co-occurring condition, by count: the first ten whose count may be listed are (finalize)
+      const rows = counts.map((x) => {
+        const node = subgroup(cohort, `co:${x.code}`, x.n);
+        return listedOn(node, {
+          condition: ctx.dict.name("condition", x.code),
+          snomed: x.code,
+          ...counted(node, cohort),
+        });
+      });
       return {
         columns: [
           col("condition", "Condition"),
@@ -691,6 +710,9 @@ ORDER BY patients DESC LIMIT 10`,
         ],
         rows,
         roots: [root],
+        cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
+        limit: 10,
+        unlisted: (k) => unlistedNote("conditions", k),
         plan: [
           CONDITION_STEP(condition),
           "the cohort's other ConditionOccurrence rows (l4, OMOP index of this graph version) grouped by SNOMED CT code; names from l5",
@@ -812,12 +834,15 @@ ORDER BY patients DESC`,
         if (n > 0) found.push({ d, n });
       }
       found.sort((a, b) => b.n - a.n || a.d.id.localeCompare(b.d.id));
-      const rows = found.map(({ d, n }) => ({
-        dataset: str(d.properties.title) ?? d.id,
-        id: d.id,
-        publisher: str(d.properties.publisher) ?? null,
-        ...counted(subgroup(cohort, `dataset:${d.id}`, n), cohort),
-      }));
+      const rows = found.map(({ d, n }) => {
+        const node = subgroup(cohort, `dataset:${d.id}`, n);
+        return listedOn(node, {
+          dataset: str(d.properties.title) ?? d.id,
+          id: d.id,
+          publisher: str(d.properties.publisher) ?? null,
+          ...counted(node, cohort),
+        });
+      });
       return {
         columns: [
           col("dataset", "Dataset"),
@@ -827,12 +852,14 @@ ORDER BY patients DESC`,
         ],
         rows,
         roots: [root],
+        cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
+        unlisted: (k) => unlistedNote("datasets", k),
         plan: [
           `(SnomedConcept {code: ${condition.code}})<-[:CODED_BY]-(Condition) [l5 → l3]: distinct patientId`,
           "(HealthDataset)-[:INCLUDES]->(Patient) [l2 → l3] for each dataset of the catalogue, intersected with those patients",
         ],
-        interpretation: (show) =>
-          `${rows.length} datasets of the catalogue include patients with ${conceptLabel(condition)} (${show(cohort)} patients have it).`,
+        interpretation: (show, _shown, listed) =>
+          `${listed} datasets of the catalogue include patients with ${conceptLabel(condition)} (${show(cohort)} patients have it).`,
       };
     },
   },
@@ -1005,6 +1032,7 @@ RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
           },
         ],
         roots: [root],
+        cohort: { node: cohort, name: `patients treated with ${conceptLabel(drug)}` },
         plan: [DRUG_STEP(drug)],
         interpretation: (show) =>
           `${show(cohort)} of ${show(root)} patients were treated with ${conceptLabel(drug)}.`,
@@ -1049,6 +1077,7 @@ RETURN count(DISTINCT dx.personId) AS patients`,
           },
         ],
         roots: [root],
+        cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
         plan: [CONDITION_STEP(condition)],
         interpretation: (show) =>
           `${show(cohort)} of ${show(root)} patients have ${conceptLabel(condition)} recorded.`,
