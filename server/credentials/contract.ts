@@ -51,6 +51,11 @@ export const credentialContract: Contracts = {
     },
   },
   "DELETE /api/credentials/:id": {
-    answers: { 204: NO_CONTENT, 404: fails("No such credential"), 502: fails("The issuer service failed") },
+    answers: {
+      204: NO_CONTENT,
+      403: fails("A credential another organisation's participant context holds (the operator revokes any)"),
+      404: fails("No such credential"),
+      502: fails("The issuer service failed"),
+    },
   },
 };

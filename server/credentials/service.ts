@@ -3,11 +3,16 @@ import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
-import { credentialDefinitionSchema, issuanceStartedSchema, readsAnyContext } from "../dataspace";
+import {
+  CREDENTIAL_NOT_FOUND,
+  credentialDefinitionSchema,
+  issuanceStartedSchema,
+  readsAnyContext,
+} from "../dataspace";
 import { credentialSchema, toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE, inputVersions, keyText } from "../http/kept";
-import { badGateway, forbidden, serviceUnavailable } from "../http/errors";
+import { badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
 import {
   createVerifier,
   didWebUrl,
@@ -28,10 +33,14 @@ import {
  * data quality and utility label of a holder's datasets).
  *
  * Who sees what: the operator and the access body see every credential the issuer issued; a
- * participant's staff see the credentials their organisation holds; anyone else none.
+ * participant's staff see the credentials their organisation holds; anyone else none. Who revokes:
+ * the operator any credential, the access body only those its own organisation holds.
  */
 
 export const CREDENTIAL_FIELDS_REQUIRED = "participantContextId and credentialType are required";
+/** the 403 of DELETE /api/credentials/{id} for a credential another organisation holds */
+export const REVOKE_OWN_ONLY =
+  "You may revoke only credentials held by your own organisation's participant context";
 
 export const CREDENTIAL_PURPOSES: Record<string, { label: string; proves: string }> = {
   EHDSParticipantCredential: {
@@ -191,9 +200,51 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     }));
   }
 
+  /**
+   * Every credential the issuer issued, each with the participant context that holds it (the context
+   * whose DID is the credential's subject; null when none is): the supervisors' listing, and what a
+   * revocation checks the holder against.
+   */
+  async function issued(): Promise<CredentialSource> {
+    const rt = dataspace.runtime;
+    if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+    // no deadline armed per request: the first read has its own time-out, the second what is left of it
+    const startedAt = Date.now();
+    let list;
+    try {
+      list = await rt.issuer.listCredentials(undefined);
+    } catch (e) {
+      throw badGateway("Failed to fetch credentials", describeUpstream(e));
+    }
+    // which participant context holds which DID
+    const contexts = await rt.connector
+      .listParticipantContexts(remainingDeadline(rt, startedAt))
+      .catch(() => []);
+    return {
+      key: "issued",
+      inputs: [list, contexts],
+      items: () => {
+        const byDid = new Map(contexts.map((c) => [c.participantId ?? c.identity ?? "", c["@id"]]));
+        return list.map((c) => {
+          const credential = toCredential(c.id, c.credential, { format: c.format });
+          const holder =
+            typeof credential.credentialSubject.id === "string" ? credential.credentialSubject.id : "";
+          return { credential, participantContextId: byDid.get(holder) ?? null };
+        });
+      },
+    };
+  }
+
+  /** the participant context holding credential `id` (its id or its issuer record id); 404 when the issuer has none */
+  async function holderOf(id: string): Promise<string | null> {
+    const recordId = recordIdOf(id);
+    const found = (await issued()).items().find((i) => recordIdOf(i.credential.id) === recordId);
+    if (!found) throw notFound(CREDENTIAL_NOT_FOUND);
+    return found.participantContextId;
+  }
+
   /** what the caller may list (403 for another organisation's), undefined for nothing */
   async function sourceFor(user: SessionUser, participantId?: string): Promise<CredentialSource | undefined> {
-    const rt = dataspace.runtime;
     if (participantId) {
       if (!isSupervisor(user)) {
         const own = await ownContext(user);
@@ -202,34 +253,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       }
       return held(participantId);
     }
-    if (isSupervisor(user)) {
-      if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
-      // no deadline armed per request: the first read has its own time-out, the second what is left of it
-      const startedAt = Date.now();
-      let issued;
-      try {
-        issued = await rt.issuer.listCredentials(undefined);
-      } catch (e) {
-        throw badGateway("Failed to fetch credentials", describeUpstream(e));
-      }
-      // which participant context holds which DID
-      const contexts = await rt.connector
-        .listParticipantContexts(remainingDeadline(rt, startedAt))
-        .catch(() => []);
-      return {
-        key: "issued",
-        inputs: [issued, contexts],
-        items: () => {
-          const byDid = new Map(contexts.map((c) => [c.participantId ?? c.identity ?? "", c["@id"]]));
-          return issued.map((c) => {
-            const credential = toCredential(c.id, c.credential, { format: c.format });
-            const holder =
-              typeof credential.credentialSubject.id === "string" ? credential.credentialSubject.id : "";
-            return { credential, participantContextId: byDid.get(holder) ?? null };
-          });
-        },
-      };
-    }
+    if (isSupervisor(user)) return issued();
     const own = await ownContext(user);
     return own ? held(own.id) : undefined;
   }
@@ -295,7 +319,17 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       };
     },
 
+    /**
+     * Revocation at the issuer: the operator revokes any credential; everyone else (the access body)
+     * only one its own organisation's participant context holds (decision 0043: it reads every
+     * context's credentials, but writes only in its own), 403 otherwise; 404 for one the issuer has not issued.
+     */
     async revoke(id: string, user: SessionUser) {
+      if (!user.roles.includes("CONNECTOR_ADMIN")) {
+        const holder = await holderOf(id);
+        const own = await ownContext(user);
+        if (!own || own.id !== holder) throw forbidden(REVOKE_OWN_ONLY);
+      }
       await dataspace.revokeCredential(recordIdOf(id), user.username);
     },
 

@@ -84,6 +84,9 @@ export async function requestCredential(
   };
 }
 
+/** the 404 of a revocation (DELETE /api/credentials/{id}) of a credential the issuer has not issued */
+export const CREDENTIAL_NOT_FOUND = "Credential not found";
+
 export async function revokeCredential(
   rt: DataspaceRuntime,
   credentialId: string,
@@ -94,7 +97,7 @@ export async function revokeCredential(
     await rt.issuer.revokeCredential(credentialId, operationDeadline(rt));
   } catch (e) {
     await record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "failure" });
-    if (isNotFound(e)) throw notFound("Credential not found");
+    if (isNotFound(e)) throw notFound(CREDENTIAL_NOT_FOUND);
     throw badGateway("Failed to revoke the credential", describeUpstream(e));
   }
   await record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "success" });

@@ -186,7 +186,7 @@ describe("credentials", () => {
     expect(issued).toMatchObject({ status: "valid", verification: { verified: true } });
     expect((issued!.credentialSubject as Json).purpose).toBe("SCIENTIFIC_RESEARCH");
 
-    const revoke = await api("regulator", `/api/credentials/${encodeURIComponent(String(issued!.id))}`, {
+    const revoke = await api("admin", `/api/credentials/${encodeURIComponent(String(issued!.id))}`, {
       method: "DELETE",
     });
     expect(revoke.status).toBe(204);
@@ -209,6 +209,59 @@ describe("credentials", () => {
       (c) => c.id !== issued!.id,
     );
     expect(others.every((c) => (c.verification as Json).verified === true)).toBe(true);
+  });
+
+  // security review 30 Nov: the access body revoked LMC's participant credential (204)
+  it("lets the access body revoke only what its own organisation holds, page and API; the operator any", async () => {
+    const all = (await (await api("admin", "/api/credentials")).json()) as Json[];
+    const lmc = all.find(
+      (c) => c.participantContextId === "lmc" && (c.type as string[]).includes("EHDSParticipantCredential"),
+    );
+    expect(lmc, "LMC's participant credential").toBeDefined();
+    const refused = await api("regulator", `/api/credentials/${encodeURIComponent(String(lmc!.id))}`, {
+      method: "DELETE",
+    });
+    expect(refused.status).toBe(403);
+    expect(await body(refused)).toEqual({
+      error: "You may revoke only credentials held by your own organisation's participant context",
+    });
+    // by its issuer record id too, and nothing changed
+    expect(
+      (await api("regulator", `/api/credentials/${String(lmc!.recordId)}`, { method: "DELETE" })).status,
+    ).toBe(403);
+    const still = ((await (await api("admin", "/api/credentials")).json()) as Json[]).find(
+      (c) => c.id === lmc!.id,
+    );
+    expect(still).toMatchObject({ status: "valid" });
+    const unknown = await api("regulator", "/api/credentials/urn:uuid:11111111-2222-3333-4444-555555555555", {
+      method: "DELETE",
+    });
+    expect([unknown.status, (await body(unknown)).error]).toEqual([404, "Credential not found"]);
+
+    // the page offers revocation only on the rows of the access body's own organisation
+    const page = await (await api("regulator", "/credentials")).text();
+    const medreg = all.filter((c) => c.participantContextId === "medreg" && c.status === "valid");
+    expect(medreg.length).toBeGreaterThan(0);
+    const offered = [...page.matchAll(/href="\?revoke=([^"]+)"/g)].map((m) => decodeURIComponent(m[1]));
+    expect(offered.sort()).toEqual(medreg.map((c) => String(c.id)).sort());
+
+    // its own organisation's credential it revokes
+    const started = await send("admin", "POST", "/api/credentials/request", {
+      participantContextId: "medreg",
+      credentialType: "DataQualityLabelCredential",
+    });
+    expect(started.status).toBe(201);
+    let own: Json | undefined;
+    for (let i = 0; i < 50 && !own; i++) {
+      const list = (await (await api("regulator", "/api/credentials?participantId=medreg")).json()) as Json[];
+      own = list.find((c) => (c.type as string[]).includes("DataQualityLabelCredential"));
+      if (!own) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(own, "the issuer issued MedReg's credential").toBeDefined();
+    const revoked = await api("regulator", `/api/credentials/${encodeURIComponent(String(own!.id))}`, {
+      method: "DELETE",
+    });
+    expect(revoked.status).toBe(204);
   });
 
   it("answers 404 for an unknown credential", async () => {

@@ -10,6 +10,7 @@ import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } f
 import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { pick } from "../../lib/pick";
+import { isAdmin, ownContext } from "../../lib/dataspace/access.server";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];
 
@@ -17,14 +18,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, CREDENTIAL_ROLES);
   const s = context.services.credentials;
   const canRequest = CREDENTIAL_REQUEST_ROLES.some((r) => user.roles.includes(r));
-  const [list, definitions, contexts] = await Promise.all([
+  const canRevoke = CREDENTIAL_REVOKE_ROLES.some((r) => user.roles.includes(r));
+  const [list, definitions, contexts, own] = await Promise.all([
     s.list(user).then(
       (v) => ({ ok: true as const, value: v }),
       (e: unknown) => ({ ok: false as const, error: failure(e).message }),
     ),
     s.definitions().catch(() => []),
     canRequest ? s.requestableContexts(user) : Promise.resolve([]),
+    // the access body revokes only what its own organisation's context holds, the operator any (0043)
+    canRevoke && !isAdmin(user)
+      ? ownContext(context.services.dataspace, user).catch(() => undefined)
+      : Promise.resolve(undefined),
   ]);
+  const revocable = (holder: string | null) => canRevoke && (isAdmin(user) || (!!own && holder === own));
   return {
     credentials: list.ok
       ? list.value.map((c) => ({
@@ -44,6 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
             detail: v.detail.replace(/\b\d{4}-\d{2}-\d{2}T[\d:.]+Z\b/g, (iso) => formatDateTime(iso)),
           })),
           checkedAt: c.verification.checkedAt,
+          revocable: revocable(c.participantContextId),
         }))
       : [],
     error: list.ok ? null : list.error,
@@ -55,7 +63,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     })),
     contexts,
     canRequest,
-    canRevoke: CREDENTIAL_REVOKE_ROLES.some((r) => user.roles.includes(r)),
+    canRevoke,
     organisation: user.organisation,
   };
 }
@@ -159,6 +167,13 @@ export default function Credentials() {
                 <td>
                   {c.status === "revoked" ? (
                     <span className="small muted">revoked</span>
+                  ) : !c.revocable ? (
+                    <span
+                      className="small muted"
+                      title="Only the operator revokes another organisation's credential"
+                    >
+                      another organisation&apos;s
+                    </span>
                   ) : revoking === c.id ? (
                     <Form method="post" className="confirm" replace>
                       <input type="hidden" name="intent" value="revoke" />
