@@ -46,12 +46,6 @@ export function assertRole(user: SessionUser, role: string, what: string) {
   if (!user.roles.includes(role as never)) throw forbidden(`Only ${role} may ${what}`);
 }
 
-/** 403 for another organisation's record, unless the user oversees */
-export function assertOwn(user: SessionUser, rec: { organisation: string; id: string }) {
-  if (isOverseer(user)) return;
-  if (rec.organisation !== user.organisation) throw forbidden(`${rec.id} belongs to another organisation`);
-}
-
 /** 400 "<fields> is/are required" for missing or empty body fields */
 export function pickRequired(body: Record<string, unknown>, ...keys: string[]) {
   const missing = keys.filter((k) => body[k] === undefined || body[k] === null || body[k] === "");

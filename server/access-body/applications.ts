@@ -1,6 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { parseOr400 } from "../http/handler";
-import { actorOf, assertOwn, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
+import { actorOf, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
 import {
   newClock,
@@ -114,9 +114,9 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     await ensureReady();
     pickRequired(body, "applicationId", "reason");
     const input = parseOr400(withdrawSchema, body);
-    const rec = await get<ApplicationData>("application", String(body.applicationId));
     assertRole(user, "DATA_USER", "withdraw an application");
-    assertOwn(user, rec);
+    const rec = await get<ApplicationData>("application", String(body.applicationId));
+    assertVisible(user, rec);
     const at = now();
     const done = await store.tx(async (w) => {
       // an open information request is withdrawn with the application

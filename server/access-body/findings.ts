@@ -7,7 +7,7 @@ import type { AccessBodyContext, Rec } from "./context";
 import { FINDING } from "./machines";
 import type { FindingData, PermitData } from "./model";
 import { closeFindingSchema, openFindingSchema, respondFindingSchema } from "./model";
-import { signed, step } from "./step";
+import { signed, step, unknownRecord } from "./step";
 import { findingView } from "./views";
 
 /** Supervision findings: opened by the access body, answered by the organisation's addressed role, closed. */
@@ -61,8 +61,8 @@ export function createFindings(ctx: AccessBodyContext) {
       event: "respond",
       user,
       guard: (rec) => {
-        if (rec.organisation !== user.organisation)
-          throw forbidden(`${rec.id} concerns another organisation`);
+        // another organisation's finding answers as an unknown id (decision 0094)
+        if (rec.organisation !== user.organisation) throw unknownRecord(rec.kind, rec.id);
         if (!user.roles.includes(rec.data.subjectRole))
           throw forbidden(`${rec.id} is addressed to the organisation's ${rec.data.subjectRole}`);
       },

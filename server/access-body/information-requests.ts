@@ -1,13 +1,13 @@
 import type { SessionUser } from "../auth/user";
 import { parseOr400 } from "../http/handler";
-import { actorOf, assertOwn, assertRole, pickRequired } from "./actors";
+import { actorOf, assertRole, pickRequired } from "./actors";
 import { addDays, berlinDate } from "./calendar";
 import { pauseClock, resumeClock } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
 import { APPLICATION, INFORMATION_REQUEST, transition } from "./machines";
 import type { ApplicationData, InformationRequestData } from "./model";
 import { answerInformationRequestSchema, openInformationRequestSchema, withdrawSchema } from "./model";
-import { move, signed } from "./step";
+import { assertVisible, move, signed } from "./step";
 import type { RecordViews } from "./views";
 
 /**
@@ -90,7 +90,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     pickRequired(body, "informationRequestId", "answer");
     const input = parseOr400(answerInformationRequestSchema, body);
     const rec = await get<InformationRequestData>("informationRequest", input.informationRequestId);
-    assertOwn(user, rec);
+    assertVisible(user, rec);
     const at = now();
     const result = await store.tx(async (w) => {
       const ir = await move(

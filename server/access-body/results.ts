@@ -1,5 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import { conflict, forbidden } from "../http/errors";
+import { conflict } from "../http/errors";
 import { parseOr400 } from "../http/handler";
 import { actorOf, assertRole, pickRequired } from "./actors";
 import { berlinDate } from "./calendar";
@@ -9,7 +9,7 @@ import { RESULT } from "./machines";
 import type { DataRequestData, PermitData, ResultData } from "./model";
 import { declareResultSchema, resultActionSchema } from "./model";
 import { PERIODS } from "./periods";
-import { step } from "./step";
+import { step, unknownRecord } from "./step";
 import { resultView } from "./views";
 
 /**
@@ -34,8 +34,8 @@ export function createResults(ctx: AccessBodyContext) {
     const source = input.permitId
       ? await get<PermitData>("permit", input.permitId)
       : await get<DataRequestData>("dataRequest", input.dataRequestId);
-    if (source.organisation !== user.organisation)
-      throw forbidden(`${source.id} belongs to another organisation`);
+    // another organisation's permit or data request answers as an unknown id (decision 0094)
+    if (source.organisation !== user.organisation) throw unknownRecord(source.kind, source.id);
     if (source.kind === "dataRequest" && source.state !== "ANSWERED")
       // the source's state, not the request, is what is wrong: 409 as for any other event its state refuses
       throw conflict(`${source.id} has not been answered yet`);

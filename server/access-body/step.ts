@@ -1,6 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { badRequest, notFound } from "../http/errors";
-import { actorOf, assertOwn, assertRole, isOverseer } from "./actors";
+import { actorOf, assertRole, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
 import { transition, type Machine } from "./machines";
 import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from "./store";
@@ -8,7 +8,7 @@ import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from 
 /**
  * The one way an access-body record changes state. `move` is the write inside an open transaction
  * (re-read → check the machine → write the record with its history entry and audit entry, whose
- * action is `<kind>.<event>`); `step` is a whole single-record transition: load → check role and
+ * action is `<kind>.<event>`); `step` is a whole single-record transition: check role → load → check
  * ownership → in one transaction, check the state and write. Transitions that change two records
  * at once (an application with its information request or permit) call `move` twice in one `tx`.
  */
@@ -24,6 +24,9 @@ function kindLabel(kind: RecordKind): string {
   }[kind];
 }
 
+/** the 404 of an id no record of `kind` has, and of another organisation's record (assertVisible) */
+export const unknownRecord = (kind: RecordKind, id: string) => notFound(`${kindLabel(kind)} ${id} not found`);
+
 /** one record of a kind: 400 without an id, 404 when unknown or of another kind */
 export async function loadRecord<T>(
   store: Pick<RecordStore, "get">,
@@ -32,18 +35,18 @@ export async function loadRecord<T>(
 ): Promise<StoredRecord<T>> {
   if (!id) throw badRequest("id is required");
   const rec = await store.get<T>(id);
-  if (!rec || rec.kind !== kind) throw notFound(`${kindLabel(kind)} ${id} not found`);
+  if (!rec || rec.kind !== kind) throw unknownRecord(kind, id);
   return rec;
 }
 
 /**
- * A read of one record by id: another organisation's record answers the same 404 as an unknown id
- * (an overseer sees every organisation's), so that a caller learns nothing of other organisations'
- * records and the pages show their "not found" page rather than failing.
+ * A read or a write of one record by id: another organisation's record answers the same 404 as an
+ * unknown id (an overseer sees and acts on every organisation's), so that a caller learns nothing of
+ * other organisations' records, whether it reads or writes (decision 0094), and the pages show their
+ * "not found" page rather than failing.
  */
 export function assertVisible(user: SessionUser, rec: StoredRecord<unknown>): void {
-  if (!isOverseer(user) && rec.organisation !== user.organisation)
-    throw notFound(`${kindLabel(rec.kind)} ${rec.id} not found`);
+  if (!isOverseer(user) && rec.organisation !== user.organisation) throw unknownRecord(rec.kind, rec.id);
 }
 
 /** who did something and when (an answer, a response or a closure of a record ends with it) */
@@ -82,7 +85,7 @@ export interface StepSpec<T> {
   user: SessionUser;
   /** 403 unless the user holds this role */
   role?: { role: string; what: string };
-  /** 403 for another organisation's record unless the user oversees */
+  /** another organisation's record answers as an unknown id (404) unless the user oversees */
   own?: boolean;
   /** further checks on the loaded record (they throw) */
   guard?: (rec: StoredRecord<T>) => void;
@@ -92,11 +95,14 @@ export interface StepSpec<T> {
   note?: string;
 }
 
-/** load → check role → check ownership → (one transaction) check state → write record, history, audit */
+/**
+ * check role → load → check ownership → (one transaction) check state → write record, history, audit.
+ * The role first: a caller without it is refused alike for every id, known, unknown or another's.
+ */
 export async function step<T>(store: RecordStore, spec: StepSpec<T>): Promise<StoredRecord<T>> {
-  const rec = await loadRecord<T>(store, spec.kind, spec.id);
   if (spec.role) assertRole(spec.user, spec.role.role, spec.role.what);
-  if (spec.own) assertOwn(spec.user, rec);
+  const rec = await loadRecord<T>(store, spec.kind, spec.id);
+  if (spec.own) assertVisible(spec.user, rec);
   spec.guard?.(rec);
   return store.tx(async (w) =>
     move(w, spec.machine, rec, spec.event, spec.data(rec), actorOf(spec.user), spec.at, spec.note),

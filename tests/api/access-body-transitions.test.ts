@@ -22,14 +22,12 @@ describe("the access body's routes", () => {
       severity: "low",
     });
     expect(f.status).toBe(201);
-    expect(
-      (
-        await post("researcher", "/api/compliance/findings/respond", {
-          findingId: f.body.id,
-          response: "not mine",
-        })
-      ).status,
-    ).toBe(403);
+    // another organisation's finding: the 404 of an unknown id (decision 0094)
+    const foreign = await post("researcher", "/api/compliance/findings/respond", {
+      findingId: f.body.id,
+      response: "not mine",
+    });
+    expect([foreign.status, foreign.body.error]).toEqual([404, `Finding ${String(f.body.id)} not found`]);
     expect(
       (await post("clinic", "/api/compliance/findings/respond", { findingId: f.body.id, response: "Fixed" }))
         .body.state,

@@ -239,29 +239,44 @@ describe("the access body's routes", () => {
     expect(mine.length).toBeLessThan(all.length);
     expect(mine.every((a) => a.organisation === "PharmaCo Research AG")).toBe(true);
     const other = all.find((a) => a.organisation !== "PharmaCo Research AG")!;
-    // a read answers as for an unknown id (issue 34); a write is refused
+    // a read and a write answer as for an unknown id (issue 34; decision 0094)
     expect((await get("researcher", `/api/compliance/applications?id=${other.id}`)).status).toBe(404);
-    expect(
-      (
-        await post("researcher", "/api/compliance/applications", {
-          applicationId: other.id,
-          action: "withdraw",
-          reason: "x",
-        })
-      ).status,
-    ).toBe(403);
+    const withdraw = await post("researcher", "/api/compliance/applications", {
+      applicationId: other.id,
+      action: "withdraw",
+      reason: "x",
+    });
+    expect([withdraw.status, withdraw.body.error]).toEqual([404, `Application ${other.id} not found`]);
+    // the access body asks another organisation's applicant (the seeded ones are PharmaCo's)
+    let opened = 0;
+    for (const a of all.filter((x) => x.organisation !== "PharmaCo Research AG")) {
+      const res = await post("regulator", "/api/compliance/information-requests", {
+        applicationId: a.id,
+        questions: "Which safeguards?",
+      });
+      if (res.status === 201) opened++;
+      if (opened) break;
+    }
+    expect(opened, "an information request to another organisation").toBe(1);
     const otherIr = ((await get("admin", "/api/compliance/information-requests")).body as Json[]).find(
       (i) => i.organisation !== "PharmaCo Research AG",
     );
-    if (otherIr)
-      expect(
-        (
-          await post("researcher", "/api/compliance/information-requests/answer", {
-            informationRequestId: otherIr.id,
-            answer: "a",
-          })
-        ).status,
-      ).toBe(403);
+    expect(otherIr, "another organisation's information request").toBeDefined();
+    const read = await get("researcher", `/api/compliance/information-requests?id=${String(otherIr!.id)}`);
+    const answer = await post("researcher", "/api/compliance/information-requests/answer", {
+      informationRequestId: otherIr!.id,
+      answer: "a",
+    });
+    const unknown = await post("researcher", "/api/compliance/information-requests/answer", {
+      informationRequestId: "IR-2026-9999",
+      answer: "a",
+    });
+    expect([read.status, answer.status, unknown.status]).toEqual([404, 404, 404]);
+    expect([read.body.error, answer.body.error]).toEqual([
+      `Information request ${String(otherIr!.id)} not found`,
+      `Information request ${String(otherIr!.id)} not found`,
+    ]);
+    expect(unknown.body.error).toBe("Information request IR-2026-9999 not found");
     for (const path of [
       "/api/compliance/information-requests",
       "/api/compliance/requests",
