@@ -4,6 +4,7 @@ import { findPersona, PERSONAS } from "../auth/personas";
 import { answerFailed, requestPath, sendWebResponse, toWebRequest } from "../http/node-adapter";
 import type { Services } from "../services";
 import { personaBasename, personaOfPath } from "./personas";
+import { isFixtureMissing } from "./replay";
 
 /**
  * The persona apps of static mode: `/as/<persona>/...` is served by the same Remix build with
@@ -27,14 +28,53 @@ export function locationForPersona(location: string, persona: string): string {
   return `${personaBasename(persona)}${location}`;
 }
 
+type RouteFunction = (args: never) => unknown;
+
+/** a loader or action whose read static mode has no recording of answers the route's 404, in its words */
+function notFoundInPlace<F extends RouteFunction>(fn: F): F {
+  const wrapped = async (args: never) => {
+    try {
+      return await fn(args);
+    } catch (e) {
+      if (isFixtureMissing(e)) throw new Response(e.message, { status: 404, statusText: "Not Found" });
+      throw e;
+    }
+  };
+  return wrapped as unknown as F;
+}
+
+/**
+ * The build with every route's loader and action answering a read the fixtures lack (an id a visitor
+ * typed, a page no link leads to) as the page's "not found": a 404 route error response whose text says
+ * the offline demo does not include it, which each route's error boundary shows as it shows any 404;
+ * never a 500. Loaders that handle a 404 ApiError themselves still do.
+ */
+export function offlineDemoBuild(build: ServerBuild): ServerBuild {
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => [
+      id,
+      {
+        ...route,
+        module: {
+          ...route.module,
+          ...(route.module.loader ? { loader: notFoundInPlace(route.module.loader) } : {}),
+          ...(route.module.action ? { action: notFoundInPlace(route.module.action) } : {}),
+        },
+      },
+    ]),
+  );
+  return { ...build, routes: routes as ServerBuild["routes"] };
+}
+
 export function createPersonaHandler(
   build: ServerBuild,
   mode: "production" | "development" = "production",
 ): PersonaHandler {
+  const offline = offlineDemoBuild(build);
   const handlers = new Map(
     PERSONAS.map((p) => [
       p.username,
-      createRequestHandler({ ...build, basename: personaBasename(p.username) }, mode),
+      createRequestHandler({ ...offline, basename: personaBasename(p.username) }, mode),
     ]),
   );
   return async (request, context) => {

@@ -21,7 +21,10 @@ import type { Services } from "../services";
  *
  * - `read`: recorded by `npm run fixtures` (while it walks every view for every persona through
  *   the real loaders) and answered from `fixtures/static/<service>/<method>.json` in static mode.
- *   A call with arguments that were never recorded throws FixtureMissingError, naming the fixture.
+ *   A call with arguments that were never recorded (an id a visitor types into the address bar)
+ *   throws FixtureMissingError: ApiError 404 "The offline demo does not include this.", which a page
+ *   answers as its "not found" (never a 500: server/static-mode/http.ts); it names the call and the
+ *   fixture for developers, and the view walk counts it.
  * - `write`: refused in static mode with ApiError 403 "This is a demonstration: changes are not
  *   saved" (the views show that text where they show any refused change).
  * - `local`: answered in place, without fixtures (constants such as `graph.kind`).
@@ -29,8 +32,8 @@ import type { Services } from "../services";
  * `schema`: the zod schema of the route the fixture stands in for, where one exists; the fixture
  * test parses every recorded result with it.
  * `onMissing: "not-found"`: for drill-downs whose arguments are unbounded (the node inspector of
- * the graph explorer): an unrecorded call answers ApiError 404, which those views show in place.
- * Such misses are still counted, so a test can tell them apart.
+ * the graph explorer), whose views show the 404 in place: their misses are counted apart ("not-found"),
+ * so the walk fails only on the others; `missing` is their own sentence.
  *
  * Adding a capability (see docs/desktop.md, "Static mode"): add `<service>: { methods: { ... } }`
  * below with every method classified, add its views' entry paths to WALK.start if no link leads
@@ -43,7 +46,7 @@ export interface MethodEntry {
   kind: MethodKind;
   schema?: z.ZodType;
   onMissing?: "error" | "not-found";
-  /** what a visitor reads when a "not-found" call was not recorded (default OFFLINE_DEMO_LACKS) */
+  /** what a visitor reads when a call was not recorded (default OFFLINE_DEMO_LACKS) */
   missing?: string;
   /** the arguments that make the key, when some must not (a request's cookie header) */
   key?: (args: unknown[]) => unknown[];

@@ -17,20 +17,32 @@ import {
 /**
  * Static mode's service container: the same service interfaces the views use, answered from
  * fixtures. Reads replay what `npm run fixtures` recorded for the same arguments; writes are
- * refused with ApiError 403; a call nobody recorded throws FixtureMissingError naming the file.
+ * refused with ApiError 403; a call nobody recorded throws FixtureMissingError: a 404 that says in
+ * plain words that the offline demo does not include it (a page shows it as its "not found" answer:
+ * server/static-mode/http.ts), naming the call and the fixture file for developers (`developerMessage`,
+ * logged, and the misses the view walk counts).
  */
 
-export class FixtureMissingError extends Error {
+export class FixtureMissingError extends ApiError {
+  /** recognised structurally (isFixtureMissing), across separately bundled copies of this module */
+  readonly fixtureMissing = true as const;
+  readonly developerMessage: string;
   constructor(
     readonly call: string,
     readonly file: string,
+    message = OFFLINE_DEMO_LACKS,
   ) {
-    super(
-      `Static mode has no fixture for ${call} (${file}). Run \`npm run fixtures\` to record it; ` +
-        "a view no link leads to needs its path in WALK.start (server/static-mode/registry.ts).",
-    );
+    super(404, message);
     this.name = "FixtureMissingError";
+    this.developerMessage =
+      `Static mode has no fixture for ${call} (${file}). Run \`npm run fixtures\` to record it; ` +
+      "a view no link leads to needs its path in WALK.start (server/static-mode/registry.ts).";
   }
+}
+
+/** a read static mode has no recording of (FixtureMissingError, from any copy of this module) */
+export function isFixtureMissing(e: unknown): e is FixtureMissingError {
+  return isApiError(e) && (e as { fixtureMissing?: unknown }).fixtureMissing === true;
 }
 
 export class StaticModeError extends Error {
@@ -40,7 +52,10 @@ export class StaticModeError extends Error {
 export interface Miss {
   call: string;
   file: string;
-  /** "not-found": a drill-down answered 404 in place; "error": a view needed data the fixtures lack */
+  /**
+   * "not-found": a drill-down whose arguments a visitor chooses freely; "error": any other read, e.g. a
+   * view the walk reaches needing data the fixtures lack. Both answer 404 in plain words.
+   */
   kind: "error" | "not-found";
 }
 
@@ -96,9 +111,10 @@ function replayService(name: string, entry: ServiceEntry<unknown>, state: Static
             const file = fixturePath(state.dir, name, prop);
             const kind = m?.onMissing === "not-found" ? "not-found" : "error";
             state.misses.push({ call, file, kind });
-            if (kind === "not-found") throw new ApiError(404, m?.missing ?? OFFLINE_DEMO_LACKS);
-            console.error(`[static mode] ${new FixtureMissingError(call, file).message}`);
-            throw new FixtureMissingError(call, file);
+            // what a visitor reads: the method's own sentence, or that the offline demo lacks it (never a 500)
+            const missing = new FixtureMissingError(call, file, m?.missing ?? OFFLINE_DEMO_LACKS);
+            if (kind === "error") console.error(`[static mode] ${missing.developerMessage}`);
+            throw missing;
           };
         }
         cache.set(prop, fn);

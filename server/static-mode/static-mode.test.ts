@@ -5,11 +5,18 @@ import { loadConfig } from "../config";
 import { ApiError, isApiError } from "../http/errors";
 import type { Services } from "../services";
 import { callKey, canonicalArgs } from "./keys";
-import { locationForPersona } from "./http";
+import { locationForPersona, offlineDemoBuild } from "./http";
 import { personaOfPath, personaSessions, staticSignIn, stripPersona, userForRequest } from "./personas";
 import { recordServices } from "./recorder";
-import { DEMO_WRITE_MESSAGE, type Registry } from "./registry";
-import { FixtureMissingError, StaticModeError, createStaticServices, staticStateOf } from "./replay";
+import type { ServerBuild } from "@remix-run/node";
+import { DEMO_WRITE_MESSAGE, OFFLINE_DEMO_LACKS, type Registry } from "./registry";
+import {
+  FixtureMissingError,
+  StaticModeError,
+  createStaticServices,
+  isFixtureMissing,
+  staticStateOf,
+} from "./replay";
 import { linksOf, shapeOf, walkPersona } from "./walk";
 import { PERSONAS } from "../auth/personas";
 import { personaSessionUser } from "../auth/user";
@@ -131,7 +138,7 @@ describe("record and replay", () => {
     expect(staticStateOf(services)?.misses).toEqual([]);
   });
 
-  it("names the missing fixture for an unrecorded call, and counts it", () => {
+  it("answers an unrecorded call 404 in plain words, names the missing fixture for developers, and counts it", () => {
     const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
     let thrown: unknown;
     try {
@@ -140,12 +147,55 @@ describe("record and replay", () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(FixtureMissingError);
-    expect((thrown as Error).message).toContain('catalogue.get("b")');
-    expect((thrown as Error).message).toContain(path.join(dir, "catalogue", "get.json"));
-    expect((thrown as Error).message).toContain("npm run fixtures");
+    expect(isApiError(thrown) && [thrown.status, thrown.message]).toEqual([404, OFFLINE_DEMO_LACKS]);
+    expect(isFixtureMissing(thrown)).toBe(true);
+    const developer = (thrown as FixtureMissingError).developerMessage;
+    expect(developer).toContain('catalogue.get("b")');
+    expect(developer).toContain(path.join(dir, "catalogue", "get.json"));
+    expect(developer).toContain("npm run fixtures");
     expect(staticStateOf(services)?.misses).toEqual([
       expect.objectContaining({ kind: "error", call: 'catalogue.get("b")' }),
     ]);
+  });
+
+  // security review 30 Nov: /as/clinic/catalogue/nope, /as/clinic/patients/zzz answered 500
+  it("makes every page's read of what the fixtures lack the page's 404, in plain words, never a 500", async () => {
+    const services = createStaticServices(loadConfig({ APP_MODE: "static" }), { fixturesDir: dir, registry });
+    const module = {
+      // a loader that lets the service's error through, as the dataset page does
+      loader: async ({ params }: { params: { id: string } }) => ({
+        dataset: await services.catalogue.get(params.id),
+      }),
+      action: async () => services.patients.profile("p9", clinic),
+      default: () => null,
+    };
+    const build = {
+      routes: {
+        "routes/x": { id: "routes/x", path: "x/:id", module },
+        "routes/y": { id: "routes/y", module: {} },
+      },
+    } as unknown as ServerBuild;
+    const routes = offlineDemoBuild(build).routes as unknown as Record<string, { module: typeof module }>;
+    const answer = async (p: Promise<unknown>) => {
+      try {
+        return { value: await p };
+      } catch (e) {
+        return e instanceof Response ? { status: e.status, text: await e.text() } : { thrown: e };
+      }
+    };
+    const x = routes["routes/x"].module;
+    expect(await answer(x.loader({ params: { id: "a" } }))).toEqual({
+      value: { dataset: { id: "a", title: "A" } },
+    });
+    expect(await answer(x.loader({ params: { id: "nope-at-all" } }))).toEqual({
+      status: 404,
+      text: OFFLINE_DEMO_LACKS,
+    });
+    expect(await answer(x.action())).toEqual({ status: 404, text: OFFLINE_DEMO_LACKS });
+    // a recorded ApiError and other failures are the page's as before; a route without a loader stays so
+    expect(await answer(x.loader({ params: { id: "nope" } }))).toMatchObject({ thrown: { status: 404 } });
+    expect(x.default).toBe(module.default);
+    expect(routes["routes/y"].module).toEqual({});
   });
 
   it("refuses writes with 403 and the demonstration notice", async () => {

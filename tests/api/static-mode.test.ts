@@ -6,7 +6,7 @@ import { viewerOf } from "../../server/privacy/policy";
 import { overviewOf } from "../../app/lib/graph/overview";
 import { slimEdge, slimNode } from "../../app/lib/graph/slim.server";
 import { staticStateOf } from "../../server/static-mode/replay";
-import { DEMO_WRITE_MESSAGE } from "../../server/static-mode/registry";
+import { DEMO_WRITE_MESSAGE, OFFLINE_DEMO_LACKS } from "../../server/static-mode/registry";
 import { drawingDataPath, walkViews } from "../../server/static-mode/views";
 import type { WalkedPage } from "../../server/static-mode/walk";
 import { startTestServer, type TestServer } from "../support/server";
@@ -142,6 +142,28 @@ describe("static mode", () => {
     const res = await fetch(`${server.url}/as/patient1/patients`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/as/patient1/my-record");
+  });
+
+  // security review 30 Nov: each answered 500 "Something went wrong"
+  it("answers a page for an id the fixtures do not hold with its 404, in plain words, never a 500", async () => {
+    for (const path of [
+      "/as/lmc/patients/patient-000001",
+      "/as/clinic/patients/zzz",
+      "/as/clinic/catalogue/nope",
+      "/as/clinic/patients/zzz.data?_routes=routes%2Fpatients.%24id",
+    ]) {
+      const res = await fetch(`${server.url}${path}`);
+      const text = await res.text();
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(text).toContain(OFFLINE_DEMO_LACKS);
+      expect(text).not.toMatch(/Something went wrong|Static mode has no fixture/);
+    }
+    // the developer's account of what is missing stays in the misses (the walk's check above)
+    expect(
+      (staticStateOf(server.services)?.misses ?? []).filter((m) =>
+        m.call.startsWith('catalogue.get("nope")'),
+      ),
+    ).toHaveLength(1);
   });
 
   it("refuses a write with the demonstration notice, shown in the view", async () => {
