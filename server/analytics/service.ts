@@ -12,7 +12,7 @@ import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
 import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
-import { protect, published, type CountNode, scopeFor } from "../federated";
+import { listable, protect, published, type CountNode, scopeFor } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
 import {
   AGE_BANDS,
@@ -53,10 +53,26 @@ export function createAnalyticsService(deps: {
   const keptAnswers = createKept<AnalyticsDashboard>({ max: 64 });
   const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardEntry> }>();
 
-  function top<T extends CodeStats>(map: Map<string, T>, n: number): T[] {
-    return [...map.values()]
-      .sort((a, b) => b.persons.length - a.persons.length || b.rows - a.rows || a.code.localeCompare(b.code))
-      .slice(0, n);
+  /**
+   * The first `n` concepts by persons, as `listed` answers them. Under k a concept whose count is
+   * suppressed is left out, not listed as "<k": it is there only because someone has it, and its place
+   * ranks it among the others (decision 0093, as the question templates do).
+   */
+  function top<T extends CodeStats, E extends { suppressed: boolean }>(
+    map: Map<string, T>,
+    n: number,
+    listed: (s: T) => E,
+  ): E[] {
+    const out: E[] = [];
+    const sorted = [...map.values()].sort(
+      (a, b) => b.persons.length - a.persons.length || b.rows - a.rows || a.code.localeCompare(b.code),
+    );
+    for (const s of sorted) {
+      if (out.length >= n) break;
+      const e = listed(s);
+      if (!e.suppressed) out.push(e);
+    }
+    return out;
   }
 
   /** the persons partitions (holder, gender, age band) with k applied when the scope says so */
@@ -83,10 +99,11 @@ export function createAnalyticsService(deps: {
     if (scopeK !== null) protect(root, scopeK);
     return {
       holders: holders.map((h) => ({ ...published(h, scopeK), name: holderName(h.key) })),
+      // "other" and "unknown" are listed only when someone has them: under k only when that count is published
       gender: genders
-        .filter((g) => g.value > 0 || g.key === "female" || g.key === "male")
+        .filter((g) => g.key === "female" || g.key === "male" || listable(g))
         .map((g) => published(g, scopeK)),
-      ageBands: bands.filter((b) => b.key !== "unknown" || b.value > 0).map((b) => published(b, scopeK)),
+      ageBands: bands.filter((b) => b.key !== "unknown" || listable(b)).map((b) => published(b, scopeK)),
     };
   }
 
@@ -160,10 +177,15 @@ export function createAnalyticsService(deps: {
       ageReferenceDate: AGE_REFERENCE_DATE,
       totals: index.totals,
       ...distributions(index, scopeK),
-      topConditions: top(index.conditions, n).map((s) => entry("condition", s, dict.name, total, scopeK)),
-      topDrugs: top(index.drugs, n).map((s) => entry("drug", s, dict.name, total, scopeK)),
-      topMeasurements: top(index.measurements, n).map(measurementEntry),
+      topConditions: top(index.conditions, n, (s) => entry("condition", s, dict.name, total, scopeK)),
+      topDrugs: top(index.drugs, n, (s) => entry("drug", s, dict.name, total, scopeK)),
+      topMeasurements: top(index.measurements, n, measurementEntry),
       notes: [
+        ...(scopeK === null
+          ? []
+          : [
+              `under k = ${scopeK} a concept whose count is suppressed is left out of the top lists, and so are the other gender and the unknown age band`,
+            ]),
         "visits: distinct visit_occurrence_id values referenced by the l4 rows (the FHIR encounters they were recorded in)",
         `ages at ${AGE_REFERENCE_DATE}, the extraction date of the records, from year, month and day of birth`,
         "persons per concept count distinct persons; rows count OMOP records",

@@ -45,7 +45,8 @@ export default function Analytics() {
         <p className="notice" data-testid="k-notice">
           Your scope applies k = {k}: counts from 1 to {k - 1} are suppressed and shown as{" "}
           <Suppressed display={`<${k}`} />, together with any count that would let one be recomputed; the
-          other figures of a suppressed group (mean, spread, out-of-range counts) show as —.
+          other figures of a suppressed group (mean, spread, out-of-range counts) show as —. A condition, drug
+          or measurement whose count is suppressed is left out of the top lists.
         </p>
       ) : null}
 
