@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededInsight } from "../../tests/support/insight";
+import { describe, expect, it } from "vitest";
+import { seededInsightPerFile } from "../../tests/support/insight";
 import type { GraphStore, NodeQuery } from "../graph";
 import { scanNodes } from "./scan";
 
-let insight: Awaited<ReturnType<typeof seededInsight>>;
-beforeAll(async () => {
-  insight = await seededInsight(60);
-});
-afterAll(() => insight?.close());
+const insight = seededInsightPerFile(60);
 
 describe("scanNodes", () => {
   it("reads every node of a label once, in the store's order, by keyset pages (never a growing OFFSET)", async () => {

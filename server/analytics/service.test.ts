@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsight } from "../../tests/support/insight";
+import { describe, expect, it } from "vitest";
+import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsightPerFile } from "../../tests/support/insight";
 import { findAll, num, str } from "./scan";
 import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "./omop-index";
 
-let insight: Awaited<ReturnType<typeof seededInsight>>;
-beforeAll(async () => {
-  insight = await seededInsight(150);
-});
-afterAll(() => insight?.close());
+const insight = seededInsightPerFile(150);
 
 describe("OMOP analytics", () => {
   it("totals agree exactly with the graph's own counts", async () => {

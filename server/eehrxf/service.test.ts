@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededInsight } from "../../tests/support/insight";
+import { describe, expect, it } from "vitest";
+import { seededInsightPerFile } from "../../tests/support/insight";
 import { findAll } from "../analytics/scan";
 
-let insight: Awaited<ReturnType<typeof seededInsight>>;
-beforeAll(async () => {
-  insight = await seededInsight(60);
-});
-afterAll(() => insight?.close());
+const insight = seededInsightPerFile(60);
 
 describe("EEHRxF coverage", () => {
   it("lists the five priority categories with their HL7 Europe / IPS profiles", async () => {

@@ -1,14 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, CLINIC, PATIENT1, REGULATOR, RESEARCHER, seededInsight } from "../../tests/support/insight";
+import { describe, expect, it } from "vitest";
+import {
+  ADMIN,
+  CLINIC,
+  PATIENT1,
+  REGULATOR,
+  RESEARCHER,
+  seededInsightPerFile,
+} from "../../tests/support/insight";
 import { publisherOf } from "../catalogue/publisher";
 import { createCatalogueService } from "../catalogue/service";
 import { createPatientService } from "../patient/service";
 
-let insight: Awaited<ReturnType<typeof seededInsight>>;
-beforeAll(async () => {
-  insight = await seededInsight(40);
-});
-afterAll(() => insight?.close());
+const insight = seededInsightPerFile(40);
 
 describe("persona overview", () => {
   it("gives each persona its layers with node and link counts", async () => {

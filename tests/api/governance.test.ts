@@ -14,6 +14,17 @@ import { type Json, body, CRAWLER_TOKEN, governanceHarness } from "./governance.
 const h = governanceHarness();
 const { api, send } = h;
 
+/** the credential of `type` in the list `path` answers `user`, once the issuer has issued it (5 s at most) */
+async function issuedCredential(user: string, path: string, type: string): Promise<Json | undefined> {
+  for (let i = 0; i < 50; i++) {
+    const list = (await (await api(user, path)).json()) as Json[];
+    const found = list.find((c) => (c.type as string[]).includes(type));
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
 const ADMIN: Role[] = ["CONNECTOR_ADMIN"];
 
 const ADMIN_HDAB: Role[] = ["CONNECTOR_ADMIN", "HDAB_AUTHORITY"];
@@ -176,12 +187,11 @@ describe("credentials", () => {
       holderPid: expect.any(String),
       issuerDid: expect.stringMatching(/^did:web:/),
     });
-    let issued: Json | undefined;
-    for (let i = 0; i < 50 && !issued; i++) {
-      const list = (await (await api("researcher", "/api/credentials")).json()) as Json[];
-      issued = list.find((c) => (c.type as string[]).includes("DataProcessingPurposeCredential"));
-      if (!issued) await new Promise((r) => setTimeout(r, 100));
-    }
+    const issued = await issuedCredential(
+      "researcher",
+      "/api/credentials",
+      "DataProcessingPurposeCredential",
+    );
     expect(issued, "the issuer issued the credential").toBeDefined();
     expect(issued).toMatchObject({ status: "valid", verification: { verified: true } });
     expect((issued!.credentialSubject as Json).purpose).toBe("SCIENTIFIC_RESEARCH");
@@ -251,12 +261,11 @@ describe("credentials", () => {
       credentialType: "DataQualityLabelCredential",
     });
     expect(started.status).toBe(201);
-    let own: Json | undefined;
-    for (let i = 0; i < 50 && !own; i++) {
-      const list = (await (await api("regulator", "/api/credentials?participantId=medreg")).json()) as Json[];
-      own = list.find((c) => (c.type as string[]).includes("DataQualityLabelCredential"));
-      if (!own) await new Promise((r) => setTimeout(r, 100));
-    }
+    const own = await issuedCredential(
+      "regulator",
+      "/api/credentials?participantId=medreg",
+      "DataQualityLabelCredential",
+    );
     expect(own, "the issuer issued MedReg's credential").toBeDefined();
     const revoked = await api("regulator", `/api/credentials/${encodeURIComponent(String(own!.id))}`, {
       method: "DELETE",

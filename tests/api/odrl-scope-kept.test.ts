@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededInsight } from "../support/insight";
+import { describe, expect, it } from "vitest";
+import { seededInsightPerFile } from "../support/insight";
 import type { SessionUser } from "../../server/auth/user";
 import { computeEffectiveScope, effectiveScope } from "../../server/policies/scope";
 import { type JsonBody, ALPHA_DID, localDataspaceHarness, user } from "./dataspace-local.support";
@@ -12,11 +12,7 @@ import { type JsonBody, ALPHA_DID, localDataspaceHarness, user } from "./dataspa
  */
 
 const h = localDataspaceHarness();
-let insight: Awaited<ReturnType<typeof seededInsight>>;
-beforeAll(async () => {
-  insight = await seededInsight(40);
-});
-afterAll(() => insight?.close());
+const insight = seededInsightPerFile(40);
 
 const deps = () => ({ graph: insight.graph, dataspace: h.ds });
 const PERSONAS = ["researcher", "clinic", "lmc", "admin", "regulator", "trustcenter", "patient1"];

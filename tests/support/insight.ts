@@ -2,6 +2,7 @@
  * A small seeded graph for the insight tests: the embedded store in memory with the synthetic
  * population (deterministic: same seed, same graph), and the insight services built on it.
  */
+import { afterAll, beforeAll } from "vitest";
 import { inlineBatchWriter } from "../../server/audit/batch-writer";
 import { createAuditLog } from "../../server/audit/log";
 import { createSqliteGraphStore } from "../../server/graph/sqlite-store";
@@ -27,6 +28,24 @@ export async function seededInsight(patients: number, opts: { k?: number; proxyU
     db.close();
   };
   return { db, audit, graph, ...services, close };
+}
+
+export type SeededInsight = Awaited<ReturnType<typeof seededInsight>>;
+
+/**
+ * A test file's seeded graph: built before its tests, closed after them. The object is filled in by
+ * `beforeAll`, so read its members inside tests and hooks, not at the top of the file.
+ */
+export function seededInsightPerFile(
+  patients: number,
+  opts?: Parameters<typeof seededInsight>[1],
+): SeededInsight {
+  const insight = {} as SeededInsight;
+  beforeAll(async () => {
+    Object.assign(insight, await seededInsight(patients, opts));
+  });
+  afterAll(() => insight.close?.());
+  return insight;
 }
 
 export const ADMIN = {
