@@ -117,8 +117,8 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
 /**
  * The issuer's and the identity hub's credential lists behind the same read cache (the embedded
  * dataspace counts its issuances and revocations like any other change). A credential request and a
- * revocation through this server invalidate it; a credential's status and an issuance's progress are
- * always read live.
+ * revocation through this server invalidate it; a credential's status, one credential (what a
+ * revocation checks the holder against) and an issuance's progress are always read live.
  */
 export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClient {
   const read = readOf(cache, "issuer");
@@ -132,6 +132,7 @@ export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClie
       write(client.createCredentialDefinition(definition, signal)),
     listCredentials: (holderId, signal) =>
       read(keyText("issuer", "credentials", holderId), signal, (s) => client.listCredentials(holderId, s)),
+    getCredential: (id, signal) => client.getCredential(id, signal),
     revokeCredential: (id, signal) => write(client.revokeCredential(id, signal)),
     credentialStatus: (id, signal) => client.credentialStatus(id, signal),
   };

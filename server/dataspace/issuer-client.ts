@@ -18,14 +18,21 @@ export interface IssuerClient {
   readonly issuerContextId: string;
   listCredentialDefinitions(signal?: AbortSignal): Promise<CredentialDefinition[]>;
   createCredentialDefinition(definition: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
-  /** issued credentials, optionally only those of one holder (participant DID or context id) */
-  listCredentials(holderId?: string, signal?: AbortSignal): Promise<z.infer<typeof issuedCredentialSchema>[]>;
+  /** issued credentials, optionally only those of one holder (participant DID or context id): every page */
+  listCredentials(holderId?: string, signal?: AbortSignal): Promise<IssuedCredential[]>;
+  /** the issued credential whose record id is `id`, undefined when the issuer has none */
+  getCredential(id: string, signal?: AbortSignal): Promise<IssuedCredential | undefined>;
   revokeCredential(credentialId: string, signal?: AbortSignal): Promise<void>;
   credentialStatus(
     credentialId: string,
     signal?: AbortSignal,
   ): Promise<z.infer<typeof credentialStatusSchema>>;
 }
+
+type IssuedCredential = z.infer<typeof issuedCredentialSchema>;
+
+/** the issuer's page size: a list is read page by page (offset += limit) until a short page */
+export const ISSUER_PAGE = 500;
 
 export interface IssuerClientOptions extends UpstreamClientOptions {
   issuerContextId: string;
@@ -34,6 +41,12 @@ export interface IssuerClientOptions extends UpstreamClientOptions {
 export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
   const http = createUpstreamHttp({ ...options, name: "issuer" });
   const base = `/v1alpha/participants/${encodeContextId(options.issuerContextId)}`;
+  const query = (spec: Parameters<typeof querySpec>[0], signal?: AbortSignal) =>
+    http.request("POST", `${base}/credentials/query`, {
+      schema: z.array(issuedCredentialSchema),
+      body: querySpec(spec),
+      signal,
+    });
   return {
     baseUrl: http.baseUrl,
     issuerContextId: options.issuerContextId,
@@ -45,17 +58,22 @@ export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
       }),
     createCredentialDefinition: (definition, signal) =>
       http.send("POST", `${base}/credentialdefinitions`, { body: definition, signal }),
-    listCredentials: (holderId, signal) =>
-      http.request("POST", `${base}/credentials/query`, {
-        schema: z.array(issuedCredentialSchema),
-        body: querySpec({
-          limit: 500,
-          ...(holderId
-            ? { filterExpression: [{ operandLeft: "holderId", operator: "=", operandRight: holderId }] }
-            : {}),
-        }),
-        signal,
-      }),
+    async listCredentials(holderId, signal) {
+      const filterExpression = holderId
+        ? [{ operandLeft: "holderId", operator: "=", operandRight: holderId }]
+        : undefined;
+      const all: IssuedCredential[] = [];
+      for (let offset = 0; ; offset += ISSUER_PAGE) {
+        const page = await query({ offset, limit: ISSUER_PAGE, filterExpression }, signal);
+        all.push(...page);
+        if (page.length < ISSUER_PAGE) return all;
+      }
+    },
+    async getCredential(id, signal) {
+      const byId = [{ operandLeft: "id", operator: "=", operandRight: id }];
+      const [found] = await query({ limit: 1, filterExpression: byId }, signal);
+      return found;
+    },
     revokeCredential: (id, signal) =>
       http.send("POST", `${base}/credentials/${encodeURIComponent(id)}/revoke`, { signal }),
     credentialStatus: (id, signal) =>

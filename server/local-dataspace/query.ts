@@ -46,9 +46,12 @@ export function parseQuerySpec(body: unknown): ParsedQuery {
   };
 }
 
-/** Reads a (possibly dotted) field, looking into `properties` for assets and similar records. */
+/**
+ * Reads a (possibly dotted) field, looking into `properties` for assets and similar records; `id` is
+ * a JSON-LD record's `@id`, else its `id` (the identity hub's and issuer's records).
+ */
 export function fieldOf(rec: Record<string, unknown>, path: string): unknown {
-  const key = path === "id" ? "@id" : path;
+  const key = path === "id" && "@id" in rec ? "@id" : path;
   let cur: unknown = rec;
   for (const part of key.split(".")) {
     if (!cur || typeof cur !== "object") return undefined;
