@@ -94,6 +94,8 @@ interface CredentialSource {
   items(): { credential: Credential; participantContextId: string | null }[];
 }
 
+type IssuerClient = NonNullable<Dataspace["runtime"]["issuer"]>;
+type IssuedCredential = Awaited<ReturnType<IssuerClient["listCredentials"]>>[number];
 type Definition = Awaited<ReturnType<Dataspace["listCredentialDefinitions"]>>[number];
 
 const labelled = (defs: readonly Definition[]) =>
@@ -201,18 +203,19 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   }
 
   /**
-   * Every credential the issuer issued, each with the participant context that holds it (the context
-   * whose DID is the credential's subject; null when none is): the supervisors' listing, and what a
-   * revocation checks the holder against.
+   * The issuer's credentials `read` returns, each with the participant context that holds it (the
+   * context whose DID is the credential's subject; null when none is).
    */
-  async function issued(): Promise<CredentialSource> {
+  async function withHolders(
+    read: (issuer: IssuerClient) => Promise<readonly IssuedCredential[]>,
+  ): Promise<Omit<CredentialSource, "key">> {
     const rt = dataspace.runtime;
     if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
     // no deadline armed per request: the first read has its own time-out, the second what is left of it
     const startedAt = Date.now();
     let list;
     try {
-      list = await rt.issuer.listCredentials(undefined);
+      list = await read(rt.issuer);
     } catch (e) {
       throw badGateway("Failed to fetch credentials", describeUpstream(e));
     }
@@ -221,7 +224,6 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       .listParticipantContexts(remainingDeadline(rt, startedAt))
       .catch(() => []);
     return {
-      key: "issued",
       inputs: [list, contexts],
       items: () => {
         const byDid = new Map(contexts.map((c) => [c.participantId ?? c.identity ?? "", c["@id"]]));
@@ -235,10 +237,22 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     };
   }
 
-  /** the participant context holding credential `id` (its id or its issuer record id); 404 when the issuer has none */
+  /** every credential the issuer issued (every page), with its holder: the supervisors' listing */
+  const issued = async (): Promise<CredentialSource> => ({
+    key: "issued",
+    ...(await withHolders((issuer) => issuer.listCredentials(undefined))),
+  });
+
+  /**
+   * the participant context holding credential `id` (its id or its issuer record id), read fresh from
+   * the issuer (not the read cache: a credential issued a moment ago counts); 404 when the issuer has none
+   */
   async function holderOf(id: string): Promise<string | null> {
-    const recordId = recordIdOf(id);
-    const found = (await issued()).items().find((i) => recordIdOf(i.credential.id) === recordId);
+    const source = await withHolders(async (issuer) => {
+      const found = await issuer.getCredential(recordIdOf(id));
+      return found ? [found] : [];
+    });
+    const [found] = source.items();
     if (!found) throw notFound(CREDENTIAL_NOT_FOUND);
     return found.participantContextId;
   }
