@@ -9,9 +9,10 @@ const TABLE = "dataspace_permit_cutoffs";
 export const RETRY_BASE_MS = 5_000;
 export const RETRY_MAX_MS = 10 * 60_000;
 /**
- * How long an attempt holds its cut-off: the recorder's first attempt, and each attempt a timer claims.
- * Longer than an attempt takes (a few connector calls, each bounded by UPSTREAM_TIMEOUT_MS), so that no
- * other instance's timer takes it up beside it; if the attempter crashes, any timer takes it up after.
+ * How long an attempt holds its cut-off (the default of createCutOffs): the recorder's first attempt, and
+ * each attempt a timer claims. Longer than an attempt takes (a few connector calls, each bounded by
+ * UPSTREAM_TIMEOUT_MS), so that no other instance's timer takes it up beside it; if the attempter crashes,
+ * any timer takes it up after.
  */
 export const ATTEMPT_LEASE_MS = 60_000;
 
@@ -25,19 +26,21 @@ export interface CutOffRow {
 }
 
 export interface CutOffs {
+  /** how long each attempt holds its cut-off */
+  readonly leaseMs: number;
   /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
   record(permitId: string, reason: string): Promise<void>;
   get(permitId: string): Promise<CutOffRow | undefined>;
   /**
    * claims the cut-offs not yet done whose next attempt is due at `now`: each is leased to the caller
-   * for ATTEMPT_LEASE_MS, and a cut-off that another instance claimed at the same time is left to it
+   * until `now + leaseMs`, and a cut-off that another instance claimed at the same time is left to it
    */
   claimDue(now: number): Promise<CutOffRow[]>;
   /** one attempt's outcome: done, or the error and when to try again */
   attempted(permitId: string, error: string | null, now: number): Promise<void>;
 }
 
-export async function createCutOffs(rel: Relational): Promise<CutOffs> {
+export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS): Promise<CutOffs> {
   await rel.migrate("dataspace-permit-cutoffs-1", async (m) => {
     await m.schema
       .createTable(TABLE)
@@ -67,6 +70,7 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
     doneAt: r.done_at === null ? null : Number(r.done_at),
   });
   const cutOffs: CutOffs = {
+    leaseMs,
     async record(permitId, reason) {
       const now = Date.now();
       await rel.db
@@ -78,7 +82,7 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
           last_error: null,
           // leased to the recorder's own first attempt: due at once, a timer could attempt it beside the
           // recorder (CI, 30 Nov: two attempts of one cut-off)
-          next_attempt_at: now + ATTEMPT_LEASE_MS,
+          next_attempt_at: now + leaseMs,
           done_at: null,
           created_at: now,
         })
@@ -107,7 +111,7 @@ export async function createCutOffs(rel: Relational): Promise<CutOffs> {
         // a claim without a row lock: it moves the due time only if nobody has moved it since the read
         const { numUpdatedRows } = await rel.db
           .updateTable(TABLE)
-          .set({ next_attempt_at: now + ATTEMPT_LEASE_MS })
+          .set({ next_attempt_at: now + leaseMs })
           .where("permit_id", "=", r.permit_id)
           .where("done_at", "is", null)
           .where("next_attempt_at", "=", r.next_attempt_at)

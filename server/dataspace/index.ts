@@ -19,6 +19,7 @@ import * as negotiations from "./negotiations";
 import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
+import { ATTEMPT_LEASE_MS } from "./cut-off-store";
 import { answerGraphBridge, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
@@ -78,6 +79,8 @@ export interface DataspaceDeps {
   permits?: PermitRegister;
   /** the records behind the assets the graph bridge serves (the knowledge graph's; none: the bridge answers 503) */
   bridgeSource?: (assetId: string, providerContextId?: string) => Promise<unknown>;
+  /** how long each attempt of a permit cut-off holds it (default: ATTEMPT_LEASE_MS) */
+  cutOffLeaseMs?: number;
 }
 
 export interface Dataspace {
@@ -245,7 +248,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     fetch: doFetch,
     permits: deps.permits,
     contractPermits: await createContractPermits(rel),
-    cutOffs: await createCutOffs(rel),
+    cutOffs: await createCutOffs(rel, deps.cutOffLeaseMs ?? ATTEMPT_LEASE_MS),
     releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
     bridgeSource: deps.bridgeSource,
   };
