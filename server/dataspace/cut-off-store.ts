@@ -10,9 +10,9 @@ export const RETRY_BASE_MS = 5_000;
 export const RETRY_MAX_MS = 10 * 60_000;
 /**
  * How long an attempt holds its cut-off (the default of createCutOffs): the recorder's first attempt, and
- * each attempt a timer claims. Longer than an attempt takes (a few connector calls, each bounded by
- * UPSTREAM_TIMEOUT_MS), so that no other instance's timer takes it up beside it; if the attempter crashes,
- * any timer takes it up after.
+ * each attempt a timer claims. The attempt starts no connector call that could end after it (cut-off.ts),
+ * so that no other instance's timer takes it up beside it; if the attempter crashes, any timer takes it
+ * up after.
  */
 export const ATTEMPT_LEASE_MS = 60_000;
 

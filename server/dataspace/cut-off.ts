@@ -15,6 +15,9 @@ export { createCutOffs, RETRY_BASE_MS, RETRY_MAX_MS, type CutOffRow, type CutOff
  *   pending with its attempts and last error; `retryDueCutOffs` takes it up again after a backoff
  *   (RETRY_BASE_MS doubling up to RETRY_MAX_MS), on every instance's timer, until each transfer is
  *   ended; a 409 (already ended) counts as ended; one instance claims each attempt (cut-off-store.ts);
+ * - an attempt holds its cut-off on a lease and starts no connector call that could end after it (one
+ *   call's time-out, UPSTREAM_TIMEOUT_MS, must be left): what it could not get to is left pending, and
+ *   the next attempt resumes with what has not ended (decision 0091);
  * - every termination and every failed one is in the audit log (`transfer.terminate`).
  * A negotiation the permit backs that is still running is terminated too
  * (`POST …/contractnegotiations/{id}/terminate`, `negotiation.terminate` on the audit log), so that the
@@ -45,6 +48,27 @@ export interface CutOffOutcome {
   failed: { participantId: string; transferId?: string; negotiationId?: string; error: string }[];
 }
 
+/** one attempt of a cut-off, leased to it until `leasedUntil` */
+interface Cut {
+  permitId: string;
+  reason: string;
+  actor: string;
+  outcome: CutOffOutcome;
+  leasedUntil: number;
+}
+
+/** stops an attempt before a call that could end after its lease: the rest is the next attempt's */
+class LeaseEnding extends Error {
+  constructor(readonly participantId: string) {
+    super("the attempt's lease ends before one more call could: the rest is left to the next attempt");
+  }
+}
+
+/** before each connector call of an attempt: there must be one call's time-out left in its lease */
+function withinLease(rt: DataspaceRuntime, cut: Cut, participantId: string): void {
+  if (Date.now() + rt.timeoutMs > cut.leasedUntil) throw new LeaseEnding(participantId);
+}
+
 /**
  * Ends a negotiation still running or a transfer process under a revoked permit
  * (`…/contractnegotiations/{id}/terminate`, `…/transferprocesses/{id}/terminate`), audited.
@@ -54,9 +78,10 @@ async function terminate(
   kind: "negotiation" | "transfer",
   participantId: string,
   id: string,
-  cut: { permitId: string; reason: string; actor: string; outcome: CutOffOutcome },
+  cut: Cut,
 ): Promise<void> {
   const { outcome } = cut;
+  withinLease(rt, cut, participantId);
   const done = await settle(
     kind === "negotiation"
       ? rt.connector.terminateNegotiation(participantId, id, cut.reason)
@@ -92,15 +117,18 @@ export async function cutOffPermit(
   reason: string,
   actor = "system",
 ): Promise<CutOffOutcome> {
+  // taken before the row is written: the lease the row is written with ends no sooner
+  const leasedUntil = Date.now() + rt.cutOffs.leaseMs;
   await rt.cutOffs.record(permitId, reason);
-  return attempt(rt, permitId, reason, actor);
+  return attempt(rt, permitId, reason, leasedUntil, actor);
 }
 
 /** takes up the cut-offs whose next attempt is due (each instance's timer, createDataspace) */
 export async function retryDueCutOffs(rt: DataspaceRuntime): Promise<CutOffOutcome[]> {
   const out: CutOffOutcome[] = [];
-  for (const row of await rt.cutOffs.claimDue(Date.now()))
-    out.push(await attempt(rt, row.permitId, row.reason));
+  const now = Date.now();
+  for (const row of await rt.cutOffs.claimDue(now))
+    out.push(await attempt(rt, row.permitId, row.reason, now + rt.cutOffs.leaseMs));
   return out;
 }
 
@@ -108,13 +136,34 @@ async function attempt(
   rt: DataspaceRuntime,
   permitId: string,
   reason: string,
+  leasedUntil: number,
   actor = "system",
 ): Promise<CutOffOutcome> {
   const outcome: CutOffOutcome = { permitId, terminatedNegotiations: [], terminated: [], failed: [] };
-  const cut = { permitId, reason, actor, outcome };
+  try {
+    await endAll(rt, { permitId, reason, actor, outcome, leasedUntil });
+  } catch (e) {
+    if (!(e instanceof LeaseEnding)) throw e;
+    outcome.failed.push({ participantId: e.participantId, error: e.message });
+  }
+  const error = outcome.failed.length
+    ? outcome.failed
+        .map((f) => `${f.participantId}/${f.transferId ?? f.negotiationId ?? "-"}: ${f.error}`)
+        .join("; ")
+    : null;
+  await rt.cutOffs.attempted(permitId, error, Date.now());
+  if (error)
+    console.error(`[dataspace] cut-off of data permit ${permitId} incomplete, retried later:`, error);
+  return outcome;
+}
+
+/** ends the negotiations still running and the open transfers under the permit, within the lease */
+async function endAll(rt: DataspaceRuntime, cut: Cut): Promise<void> {
+  const { outcome } = cut;
   const byParticipant = new Map<string, Set<string>>();
-  for (const row of await rt.contractPermits.byPermit(permitId)) {
+  for (const row of await rt.contractPermits.byPermit(cut.permitId)) {
     let agreement = row.agreementId;
+    withinLease(rt, cut, row.participantId);
     const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId));
     if (n.ok) {
       // still running: ended at the connector, so that no agreement comes of it (decision 0065)
@@ -136,6 +185,7 @@ async function attempt(
     byParticipant.set(row.participantId, set);
   }
   for (const [participantId, agreements] of byParticipant) {
+    withinLease(rt, cut, participantId);
     const listed = await settle(rt.connector.listTransfers(participantId));
     if (!listed.ok) {
       outcome.failed.push({ participantId, error: describeUpstream(listed.error) });
@@ -146,13 +196,4 @@ async function attempt(
     );
     for (const t of open) await terminate(rt, "transfer", participantId, String(t["@id"]), cut);
   }
-  const error = outcome.failed.length
-    ? outcome.failed
-        .map((f) => `${f.participantId}/${f.transferId ?? f.negotiationId ?? "-"}: ${f.error}`)
-        .join("; ")
-    : null;
-  await rt.cutOffs.attempted(permitId, error, Date.now());
-  if (error)
-    console.error(`[dataspace] cut-off of data permit ${permitId} incomplete, retried later:`, error);
-  return outcome;
 }

@@ -79,7 +79,7 @@ export interface DataspaceDeps {
   permits?: PermitRegister;
   /** the records behind the assets the graph bridge serves (the knowledge graph's; none: the bridge answers 503) */
   bridgeSource?: (assetId: string, providerContextId?: string) => Promise<unknown>;
-  /** how long each attempt of a permit cut-off holds it (default: ATTEMPT_LEASE_MS) */
+  /** how long each attempt of a permit cut-off holds it (default: ATTEMPT_LEASE_MS, or two time-outs if longer) */
   cutOffLeaseMs?: number;
 }
 
@@ -248,7 +248,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     fetch: doFetch,
     permits: deps.permits,
     contractPermits: await createContractPermits(rel),
-    cutOffs: await createCutOffs(rel, deps.cutOffLeaseMs ?? ATTEMPT_LEASE_MS),
+    // an attempt starts a call only with one time-out left in its lease (cut-off.ts): room for one at least
+    cutOffs: await createCutOffs(rel, deps.cutOffLeaseMs ?? Math.max(ATTEMPT_LEASE_MS, 2 * timeoutMs)),
     releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
     bridgeSource: deps.bridgeSource,
   };

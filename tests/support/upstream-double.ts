@@ -18,8 +18,8 @@ export type Behaviour =
   | { slowMs: number; json?: unknown }
   /** answer 200 with a body that is not JSON */
   | { malformed: true }
-  /** compute the answer from the request */
-  | { reply: (req: RecordedRequest) => { status?: number; json?: unknown } };
+  /** compute the answer from the request, optionally after a delay (a slow upstream that acts on it) */
+  | { reply: (req: RecordedRequest) => { status?: number; json?: unknown }; delayMs?: number };
 
 export interface RecordedRequest {
   method: string;
@@ -101,6 +101,7 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
       );
     const b = rule.behaviour;
     if ("reply" in b) {
+      if (b.delayMs) await wait(b.delayMs);
       const out = b.reply(recorded);
       return send(out.status ?? 200, out.json === undefined ? "" : JSON.stringify(out.json));
     }
