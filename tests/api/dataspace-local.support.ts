@@ -10,6 +10,7 @@ import { loadConfig } from "../../server/config";
 import type { Dataspace } from "../../server/dataspace";
 import { startDataspace } from "../../server/start-dataspace";
 import { openDatabase, type Db } from "../../server/storage/database";
+import { until } from "../support/until";
 
 /** Helpers and the harness shared by the test files split from dataspace-local.test.ts. */
 
@@ -77,15 +78,6 @@ export function localDataspaceHarness() {
 
   const call = (key: string, opts: Call = {}) => callDataspace(ds, key, opts);
 
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const start = Date.now();
-    for (;;) {
-      const v = await read();
-      if (done(v) || Date.now() - start > timeoutMs) return v;
-      await new Promise((r) => setTimeout(r, STEP_MS / 2));
-    }
-  }
-
   async function alphaOffer() {
     const res = await call("GET /api/negotiations", {
       query: { participantId: "pharmaco", catalog: "true", providerDid: ALPHA_DID },
@@ -118,7 +110,8 @@ export function localDataspaceHarness() {
     pulled,
     open,
     call,
-    until,
+    until: <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000) =>
+      until(read, done, ms, STEP_MS / 2),
     alphaOffer,
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPersona } from "../../server/auth/personas";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
+import { until } from "../support/until";
 
 /**
  * Issue 34, point 2: data leaves only as its permit allows (EHDS Art. 68). Against the whole server
@@ -31,15 +32,6 @@ const send = async (who: string, path: string, body?: unknown) => {
   });
   return { status: res.status, body: (await res.json()) as Json };
 };
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() - start > ms) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const contractRequest = async (a: { assetId: string; provider: string; did: string }) => {
   const catalog = await send(

@@ -11,6 +11,7 @@ import { openDatabase, type Db } from "../../server/storage/database";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { callDataspace } from "../support/dataspace-call";
 import { closedPortUrl } from "../support/upstream-double";
+import { until } from "../support/until";
 
 /*
  * The hub against two real EDC connectors (the connector pass, scripts/real-systems/connector-pass.mjs:
@@ -78,15 +79,6 @@ async function management(base: string, key: string, method: string, path: strin
 function expectLiveOnly(list: { _demo?: boolean }[]) {
   expect(list.length).toBeGreaterThan(0);
   expect(list.every((x) => x._demo === undefined)).toBe(true);
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", () => {

@@ -8,6 +8,7 @@ import { openDatabase, type Db } from "../../server/storage/database";
 import { openSqliteRelational } from "../../server/storage/relational/sqlite";
 import { callDataspace } from "../support/dataspace-call";
 import { dataspaceEnvVia, startFaultProxy, type FaultProxy } from "../support/fault-proxy";
+import { until } from "../support/until";
 
 /*
  * Issue 37: a revoked data permit cuts its agreements off at the connector. The hub (its dataspace
@@ -35,15 +36,6 @@ let proxy: FaultProxy;
 let db: Db;
 let ds: Dataspace;
 let audit: Awaited<ReturnType<typeof createAuditLog>>;
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const transferState = async (id: string) =>
   (await callDataspace(ds, "GET /api/transfers/:id", { params: { id }, query: { participantId: CONSUMER } }))

@@ -12,6 +12,7 @@ import {
 } from "../../server/dataspace-protocol";
 import { isNotFound, isUpstreamError } from "../../server/dataspace/upstream-http";
 import { fromConnector } from "../../server/policies/policy-document";
+import { until } from "../support/until";
 
 /**
  * What the hub's connector client may count on from a connector's management API, whichever
@@ -86,15 +87,6 @@ async function startServers(): Promise<ContractServers> {
     },
   };
 }
-
-const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000) => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
 
 export function connectorContract(setup: (servers: ContractServers) => Promise<ConnectorUnderTest>) {
   let c: ConnectorUnderTest;
