@@ -36,8 +36,11 @@ export interface CutOffs {
    * until `now + leaseMs`, and a cut-off that another instance claimed at the same time is left to it
    */
   claimDue(now: number): Promise<CutOffRow[]>;
-  /** one attempt's outcome: done, or the error and when to try again */
-  attempted(permitId: string, error: string | null, now: number): Promise<void>;
+  /**
+   * one attempt's outcome: done, or the error and when to try again (after the backoff, or at once when
+   * `leftOver`: the attempt only ran out of its lease, decision 0091)
+   */
+  attempted(permitId: string, error: string | null, now: number, leftOver?: boolean): Promise<void>;
 }
 
 export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS): Promise<CutOffs> {
@@ -120,7 +123,7 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
       }
       return claimed;
     },
-    async attempted(permitId, error, now) {
+    async attempted(permitId, error, now, leftOver = false) {
       const row = await cutOffs.get(permitId);
       const attempts = (row?.attempts ?? 0) + 1;
       const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
@@ -129,7 +132,7 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
         .set({
           attempts,
           last_error: error,
-          next_attempt_at: error ? now + wait : now,
+          next_attempt_at: error && !leftOver ? now + wait : now,
           done_at: error ? null : now,
         })
         .where("permit_id", "=", permitId)

@@ -16,8 +16,8 @@ export { createCutOffs, RETRY_BASE_MS, RETRY_MAX_MS, type CutOffRow, type CutOff
  *   (RETRY_BASE_MS doubling up to RETRY_MAX_MS), on every instance's timer, until each transfer is
  *   ended; a 409 (already ended) counts as ended; one instance claims each attempt (cut-off-store.ts);
  * - an attempt holds its cut-off on a lease and starts no connector call that could end after it (one
- *   call's time-out, UPSTREAM_TIMEOUT_MS, must be left): what it could not get to is left pending, and
- *   the next attempt resumes with what has not ended (decision 0091);
+ *   call's time-out, UPSTREAM_TIMEOUT_MS, must be left): what it could not get to is left pending, due at
+ *   once when nothing failed, and the next attempt resumes with what has not ended (decision 0091);
  * - every termination and every failed one is in the audit log (`transfer.terminate`).
  * A negotiation the permit backs that is still running is terminated too
  * (`POST …/contractnegotiations/{id}/terminate`, `negotiation.terminate` on the audit log), so that the
@@ -140,10 +140,13 @@ async function attempt(
   actor = "system",
 ): Promise<CutOffOutcome> {
   const outcome: CutOffOutcome = { permitId, terminatedNegotiations: [], terminated: [], failed: [] };
+  let leftOver = false;
   try {
     await endAll(rt, { permitId, reason, actor, outcome, leasedUntil });
   } catch (e) {
     if (!(e instanceof LeaseEnding)) throw e;
+    // only out of time, nothing failed: the rest is due at once, not after a backoff
+    leftOver = outcome.failed.length === 0;
     outcome.failed.push({ participantId: e.participantId, error: e.message });
   }
   const error = outcome.failed.length
@@ -151,7 +154,7 @@ async function attempt(
         .map((f) => `${f.participantId}/${f.transferId ?? f.negotiationId ?? "-"}: ${f.error}`)
         .join("; ")
     : null;
-  await rt.cutOffs.attempted(permitId, error, Date.now());
+  await rt.cutOffs.attempted(permitId, error, Date.now(), leftOver);
   if (error)
     console.error(`[dataspace] cut-off of data permit ${permitId} incomplete, retried later:`, error);
   return outcome;
