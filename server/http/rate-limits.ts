@@ -6,10 +6,26 @@ import type { Config } from "../config";
  * counts are kept in the relational store (server/storage/rate-limits.ts).
  */
 
+/**
+ * The path a limit is judged on, as the pages' router matches it: decoded, in any case, without a
+ * trailing slash or Remix's `.data` (so `/Auth/Login`, `/%61uth/login` and `/auth/login.data` count as
+ * `/auth/login`).
+ */
+function limitPath(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a malformed escape is judged as given
+  }
+  path = path.toLowerCase().replace(/\.data$/, "");
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
+
 /** which limit a request counts against, if any: by method and path, before anything reads it */
 export function rateLimitOf(method: string, pathname: string): keyof Config["rateLimits"] | undefined {
-  const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
-  if (method === "GET") {
+  const path = limitPath(pathname);
+  if (method === "GET" || method === "HEAD") {
     if (path === "/auth/login") return "signin";
     if (path === "/auth/wallet") return "wallet";
     return undefined;

@@ -75,6 +75,23 @@ describe("rate limits", () => {
     expect((await login("192.0.2.2")).status).toBe(302);
   });
 
+  it("count a path however it is spelt: case, escapes, a trailing slash and Remix's .data are one path", async () => {
+    const variants = ["/Auth/Login", "/%61uth/login", "/auth/login.data", "/auth/Login/", "/AUTH/LOGIN"];
+    const statusOf = async (p: string) => {
+      const r = await fetch(`${server.url}${p}?login_hint=clinic&returnTo=/`, from("192.0.2.3"));
+      await r.arrayBuffer();
+      return r.status;
+    };
+    const answers: number[] = [];
+    for (const p of variants) answers.push(await statusOf(p));
+    expect(answers.every((s) => s !== 429)).toBe(true);
+    expect(await statusOf("/auth/login")).toBe(429);
+    for (const p of variants) expect(await statusOf(p)).toBe(429);
+    const wallet = async (p: string) => (await fetch(`${server.url}${p}`, from("192.0.2.4"))).status;
+    for (let i = 0; i < 4; i++) await wallet(i % 2 ? "/AUTH/WALLET" : "/auth/wallet.data");
+    expect(await wallet("/%61uth/wallet")).toBe(429);
+  });
+
   it("on wallet sign-in starts, API and page alike", async () => {
     const start = () => fetch(`${server.url}/api/auth/eudi/start`, postJson("192.0.2.10", { returnTo: "/" }));
     expect(await statuses(4, start)).toEqual([201, 201, 201, 201]);
