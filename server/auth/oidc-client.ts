@@ -254,6 +254,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         return signinError(NO_ROLE);
       }
       const returnTo = safeRedirect(readCookie(request.headers.get("cookie"), RETURN_COOKIE), "/");
+      // a session this browser still holds ends here: a sign-in replaces it, on the server too
+      await sessions.destroy(request);
       const { setCookie } = await sessions.create(result.user, result.idToken, {
         refreshToken: result.refreshToken,
       });

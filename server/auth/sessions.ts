@@ -103,7 +103,7 @@ export interface SessionStore {
    */
   endProviderSession(ended: { sub?: string; sid?: string }): Promise<number>;
   /** removes the session; returns the record that was removed and a cookie that clears it */
-  destroy(request: Request): Promise<{ record: SessionRecord | null; setCookie: string }>;
+  destroy(request: SessionRequest): Promise<{ record: SessionRecord | null; setCookie: string }>;
   purgeExpired(now?: number): Promise<number>;
 }
 

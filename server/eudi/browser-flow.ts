@@ -1,4 +1,4 @@
-import { readCookie } from "../auth/sessions";
+import { readCookie, type SessionRequest } from "../auth/sessions";
 import type { SessionUser } from "../auth/user";
 import { safeRedirect } from "../auth/safe-redirect";
 import { ApiError, badRequest, notFound, serviceUnavailable } from "../http/errors";
@@ -164,7 +164,7 @@ export function createBrowserFlow(
 
     async status(
       sid: string | null,
-      request: WithHeaders,
+      request: SessionRequest,
     ): Promise<{ body: StatusResult; setCookie?: string[] }> {
       if (!sid) throw badRequest("sid query parameter is required");
       let row = await store.bySid(sid);
@@ -206,6 +206,8 @@ export function createBrowserFlow(
         return created;
       });
       if (!issued) return { body: { ...body, session: "already-issued" } };
+      // a session this browser still holds ends here: the sign-in replaces it, on the server too
+      await sessions.destroy(request);
       return {
         body: {
           ...body,

@@ -26,8 +26,8 @@ export const eudiHandlers: HandlerMap<EudiServices> = {
     const { body: result, setCookie } = await ctx.services.eudi.start({ returnTo: sentBody(ctx).returnTo });
     return jsonWithCookies(result, 201, [setCookie]);
   },
-  "GET /api/auth/eudi/status": async ({ services, headers, input }) => {
-    const { body, setCookie } = await services.eudi.status(input.query.sid as string, { headers });
+  "GET /api/auth/eudi/status": async ({ services, head, input }) => {
+    const { body, setCookie } = await services.eudi.status(input.query.sid as string, head);
     return jsonWithCookies(body, 200, setCookie ?? []);
   },
 };

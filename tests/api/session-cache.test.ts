@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
-import { signIn } from "../support/signin";
+import { SESSION_COOKIE } from "../../server/auth/sessions";
+import { CookieJar, signIn } from "../support/signin";
 
 /**
  * The session cache (server/auth/sessions.ts, decision 0023): a signed-in caller's requests are
@@ -34,6 +35,20 @@ describe("the session cache", () => {
     expect(await (await s.api("/api/auth/session")).json()).toEqual({});
     // another user's session is untouched
     expect((await other.api("/api/catalog")).status).toBe(200);
+  });
+
+  it("ends the session a browser holds when it signs in again, on the server too", async () => {
+    const first = await signIn(server.url, "lmc");
+    const token = first.jar.get(SESSION_COOKIE)!;
+    expect((await first.api("/api/catalog")).status).toBe(200);
+    // the same browser (it still sends the first session's cookie) signs in as someone else
+    const browser = new CookieJar();
+    browser.set(SESSION_COOKIE, token);
+    const second = await signIn(server.url, "clinic", "clinic", "/", browser);
+    expect(second.jar.get(SESSION_COOKIE)).not.toBe(token);
+    expect((await second.api("/api/catalog")).status).toBe(200);
+    // the first session's cookie, kept or stolen, no longer works
+    expect((await first.api("/api/catalog")).status).toBe(401);
   });
 
   it("keeps the role guard exact for a cached session (403 with the spec's text)", async () => {

@@ -21,6 +21,9 @@ export class CookieJar {
   get(name: string) {
     return this.cookies.get(name);
   }
+  set(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
 }
 
 export async function follow(
@@ -68,13 +71,15 @@ export async function signIn(
   username: string,
   password = username,
   returnTo = "/",
+  /** the browser's cookies before it signs in (a fresh jar: a browser that holds none) */
+  jar = new CookieJar(),
 ): Promise<Signed> {
   try {
-    return await signInOnce(baseUrl, username, password, returnTo);
+    return await signInOnce(baseUrl, username, password, returnTo, jar);
   } catch (e) {
     if (!(e instanceof ProviderTimedOut)) throw e;
     console.warn(`sign-in of ${username}: ${e.message}; once more`);
-    return signInOnce(baseUrl, username, password, returnTo);
+    return signInOnce(baseUrl, username, password, returnTo, jar);
   }
 }
 
@@ -89,8 +94,8 @@ async function signInOnce(
   username: string,
   password: string,
   returnTo: string,
+  jar: CookieJar,
 ): Promise<Signed> {
-  const jar = new CookieJar();
   const form = await follow(
     `${baseUrl}/auth/login?login_hint=${encodeURIComponent(username)}&returnTo=${encodeURIComponent(returnTo)}`,
     jar,
