@@ -64,7 +64,12 @@ export const listedCredential = credentialSchema
   .extend({
     issuer: z.string().describe("the issuer's DID"),
     format: z.string().optional().describe("the issuer's format, e.g. VC1_0_JWT"),
-    recordId: z.string().describe("the issuer's record id (what DELETE /api/credentials/{id} also accepts)"),
+    recordId: z
+      .string()
+      .nullable()
+      .describe(
+        "the issuer's record of it (its own id, not the credential's; DELETE /api/credentials/{id} takes either), null when listed from where it is held",
+      ),
     holder: z.string().nullable().describe("the subject's DID"),
     participantContextId: z.string().nullable(),
     label: z.string(),
@@ -83,7 +88,12 @@ export const issuanceStarted = issuanceStartedSchema.extend({ label: z.string(),
 
 const isSupervisor = readsAnyContext;
 
-export const recordIdOf = (id: string) => id.replace(/^urn:uuid:/, "");
+/** a credential of a listing: where it is held, and the issuer's record id when read from the issuer */
+interface SourceItem {
+  credential: Credential;
+  participantContextId: string | null;
+  recordId: string | null;
+}
 
 /** the credentials of one listing, with where each is held, and what they were read from */
 interface CredentialSource {
@@ -91,7 +101,7 @@ interface CredentialSource {
   key: string;
   /** the upstream answers, as the read cache hands them out (the same frozen arrays while valid) */
   inputs: readonly unknown[];
-  items(): { credential: Credential; participantContextId: string | null }[];
+  items(): SourceItem[];
 }
 
 type IssuerClient = NonNullable<Dataspace["runtime"]["issuer"]>;
@@ -148,14 +158,14 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   }
 
   async function withVerification(
-    items: { credential: Credential; participantContextId: string | null }[],
+    items: SourceItem[],
     now = new Date(),
     inputs?: VerificationInputs,
   ): Promise<ListedCredential[]> {
     const v = getVerifier();
     const lists = new Map<string, Promise<Buffer>>();
     return Promise.all(
-      items.map(async ({ credential, participantContextId }) => {
+      items.map(async ({ credential, participantContextId, recordId }) => {
         const verification: CredentialVerification = v
           ? await v.verify(credential, now, lists, inputs)
           : {
@@ -173,7 +183,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
         const subject = credential.credentialSubject;
         return {
           ...credential,
-          recordId: recordIdOf(credential.id),
+          recordId,
           holder: typeof subject.id === "string" ? subject.id : null,
           participantContextId,
           label: CREDENTIAL_PURPOSES[type]?.label ?? type,
@@ -198,7 +208,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     return dataspace.participantCredentials(id).then((list) => ({
       key: keyText("held", id),
       inputs: [list],
-      items: () => list.map((credential) => ({ credential, participantContextId: id })),
+      items: () => list.map((credential) => ({ credential, participantContextId: id, recordId: null })),
     }));
   }
 
@@ -231,7 +241,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
           const credential = toCredential(c.id, c.credential, { format: c.format });
           const holder =
             typeof credential.credentialSubject.id === "string" ? credential.credentialSubject.id : "";
-          return { credential, participantContextId: byDid.get(holder) ?? null };
+          return { credential, participantContextId: byDid.get(holder) ?? null, recordId: c.id };
         });
       },
     };
@@ -244,17 +254,18 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   });
 
   /**
-   * the participant context holding credential `id` (its id or its issuer record id), read fresh from
-   * the issuer (not the read cache: a credential issued a moment ago counts); 404 when the issuer has none
+   * the issuer's record of credential `id` (its id or its issuer record id) with the participant context
+   * holding it, read fresh from the issuer (not the read cache: a credential issued a moment ago
+   * counts); 404 when the issuer has none
    */
-  async function holderOf(id: string): Promise<string | null> {
+  async function issuedRecord(id: string): Promise<SourceItem & { recordId: string }> {
     const source = await withHolders(async (issuer) => {
-      const found = await issuer.getCredential(recordIdOf(id));
+      const found = await issuer.getCredential(id);
       return found ? [found] : [];
     });
     const [found] = source.items();
-    if (!found) throw notFound(CREDENTIAL_NOT_FOUND);
-    return found.participantContextId;
+    if (!found?.recordId) throw notFound(CREDENTIAL_NOT_FOUND);
+    return { ...found, recordId: found.recordId };
   }
 
   /** what the caller may list (403 for another organisation's), undefined for nothing */
@@ -337,14 +348,15 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
      * Revocation at the issuer: the operator revokes any credential; everyone else (the access body)
      * only one its own organisation's participant context holds (decision 0043: it reads every
      * context's credentials, but writes only in its own), 403 otherwise; 404 for one the issuer has not issued.
+     * The issuer revokes by its record id (decision 0095).
      */
     async revoke(id: string, user: SessionUser) {
+      const found = await issuedRecord(id);
       if (!user.roles.includes("CONNECTOR_ADMIN")) {
-        const holder = await holderOf(id);
         const own = await ownContext(user);
-        if (!own || own.id !== holder) throw forbidden(REVOKE_OWN_ONLY);
+        if (!own || own.id !== found.participantContextId) throw forbidden(REVOKE_OWN_ONLY);
       }
-      await dataspace.revokeCredential(recordIdOf(id), user.username);
+      await dataspace.revokeCredential(found.recordId, user.username);
     },
 
     /** the participant contexts the caller may request credentials for */

@@ -20,7 +20,10 @@ export interface IssuerClient {
   createCredentialDefinition(definition: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
   /** issued credentials, optionally only those of one holder (participant DID or context id): every page */
   listCredentials(holderId?: string, signal?: AbortSignal): Promise<IssuedCredential[]>;
-  /** the issued credential whose record id is `id`, undefined when the issuer has none */
+  /**
+   * the issued credential whose record id is `id`, else the one whose verifiable credential's id is
+   * `id` (the issuer's record has its own id), undefined when the issuer has neither
+   */
   getCredential(id: string, signal?: AbortSignal): Promise<IssuedCredential | undefined>;
   revokeCredential(credentialId: string, signal?: AbortSignal): Promise<void>;
   credentialStatus(
@@ -70,9 +73,11 @@ export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
       }
     },
     async getCredential(id, signal) {
-      const byId = [{ operandLeft: "id", operator: "=", operandRight: id }];
-      const [found] = await query({ limit: 1, filterExpression: byId }, signal);
-      return found;
+      for (const operandLeft of ["id", "verifiableCredential.credential.id"]) {
+        const by = [{ operandLeft, operator: "=", operandRight: id }];
+        const [found] = await query({ limit: 1, filterExpression: by }, signal);
+        if (found) return found;
+      }
     },
     revokeCredential: (id, signal) =>
       http.send("POST", `${base}/credentials/${encodeURIComponent(id)}/revoke`, { signal }),

@@ -157,7 +157,11 @@ export const issuedCredentialSchema = z.looseObject({
   credential: verifiableCredentialSchema,
 });
 
-export const credentialStatusSchema = z.looseObject({ credentialId: z.string(), status: z.string() });
+/** CredentialStatusResponse: `status` is the status list's purpose ("revocation") when set, else null */
+export const credentialStatusSchema = z.looseObject({
+  credentialId: z.string(),
+  status: z.string().nullable(),
+});
 
 /** Identity hub: VerifiableCredentialResource of a holder. */
 export const heldCredentialSchema = z.looseObject({

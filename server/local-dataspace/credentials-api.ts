@@ -20,19 +20,29 @@ import { queryRecords as query } from "./query";
  * Context ids in these paths are base64url-encoded, as in the EDC identity hub.
  */
 
-const issuedDto = (c: CredentialRecord) => ({
-  id: c.id,
+/**
+ * A record as EDC IdentityHub 0.15.1 keeps it (VerifiableCredentialResource), so that a QuerySpec
+ * sees its paths (`id`, `holderId`, `verifiableCredential.credential.id`, ...). The issuer's record
+ * has its own id; the holder's has the credential's id (CredentialWriterImpl).
+ */
+const resource = (c: CredentialRecord, id = c.id) => ({
+  id,
   participantContextId: c.participantContextId,
-  format: c.format,
-  credential: c.credential,
-});
-const heldResource = (c: CredentialRecord) => ({
-  id: c.id,
   state: c.state,
   issuerId: c.issuerId,
   holderId: c.holderId,
   timestamp: c.timestamp,
   verifiableCredential: { format: c.format, rawVc: c.rawVc, credential: c.credential },
+});
+const issuedDto = (r: ReturnType<typeof resource>) => ({
+  id: r.id,
+  participantContextId: r.participantContextId,
+  format: r.verifiableCredential.format,
+  credential: r.verifiableCredential.credential,
+});
+const heldResource = (c: CredentialRecord) => ({
+  ...resource(c, String(c.credential.id)),
+  participantContextId: c.holderContextId,
 });
 
 /** Who a holder is, for the claims of its credentials: its tenant, else the built-in table. */
@@ -99,7 +109,8 @@ export function registerIssuerApi(
   });
   router.add("POST", `${prefix}/credentials/query`, (req) => {
     issuerOf(req);
-    return { body: query(ctx.store.list<CredentialRecord>("credentials"), req.body).map(issuedDto) };
+    const records = ctx.store.list<CredentialRecord>("credentials").map((c) => resource(c));
+    return { body: query(records, req.body).map(issuedDto) };
   });
   router.add("POST", `${prefix}/credentials/:id/revoke`, (req) => {
     revokeCredential(ctx, credential(req).id);
@@ -107,7 +118,10 @@ export function registerIssuerApi(
   });
   router.add("GET", `${prefix}/credentials/:id/status`, (req) => {
     const c = credential(req);
-    return { body: { credentialId: c.id, status: c.state, statusListIndex: c.statusListIndex } };
+    // CredentialStatusResponse: the status list's purpose when its bit is set, else null
+    return {
+      body: { credentialId: c.id, status: c.state === "REVOKED" ? "revocation" : null, reason: null },
+    };
   });
   router.add(
     "GET",

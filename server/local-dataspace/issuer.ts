@@ -60,10 +60,12 @@ export async function issueCredential(
   const now = ctx.now();
   const index = nextStatusIndex(ctx);
   const listUrl = statusListUrl(ctx);
+  // the record's id is its own UUID, not the credential's (EDC IdentityHub 0.15.1: the issuance
+  // tracker's VerifiableCredentialResource gets a random id, JwtCredentialGenerator another for the VC)
   const id = randomUUID();
   const vc: Json = {
     "@context": ["https://www.w3.org/2018/credentials/v1", "https://www.w3.org/ns/credentials/status/v1"],
-    id: `urn:uuid:${id}`,
+    id: `urn:uuid:${randomUUID()}`,
     type: ["VerifiableCredential", definition.credentialType],
     issuer: ctx.issuer.did,
     issuanceDate: new Date(now).toISOString(),

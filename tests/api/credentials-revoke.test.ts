@@ -61,6 +61,13 @@ async function issue(contextId: string, type: string) {
   return found!;
 }
 
+/** the issuer's record id of the credential whose id is `id`, as the supervisors' listing carries it */
+async function recordIdOf(id: string): Promise<string> {
+  const listed = (await live.list(user("admin"))).find((c) => c.id === id);
+  expect(listed?.recordId, `the issuer's record of ${id}`).toEqual(expect.any(String));
+  return listed!.recordId!;
+}
+
 beforeAll(async () => {
   local = await startLocalDataspace({
     dataDir: ":memory:",
@@ -102,16 +109,18 @@ describe("revocation by the holder's organisation", () => {
     const own = await issue("medreg", "DataQualityLabelCredential");
 
     await live.revoke(own.id, user("regulator"));
-    expect(await rt.issuer!.credentialStatus(own.recordId)).toMatchObject({ status: "REVOKED" });
+    const recordId = await recordIdOf(own.id);
+    expect(await rt.issuer!.credentialStatus(recordId)).toMatchObject({ status: "revocation" });
 
     // it was past the first page; the supervisors' listing holds every page
     const issued = await rt.issuer!.listCredentials(undefined);
-    expect(issued.findIndex((c) => c.id === own.recordId)).toBeGreaterThanOrEqual(ISSUER_PAGE);
+    expect(issued.findIndex((c) => c.id === recordId)).toBeGreaterThanOrEqual(ISSUER_PAGE);
     const all = await live.list(user("admin"));
     expect(all.map((c) => c.recordId)).toEqual(issued.map((c) => c.id));
     expect(all.find((c) => c.id === own.id)).toMatchObject({
       participantContextId: "medreg",
       status: "revoked",
+      recordId,
     });
   });
 
@@ -122,7 +131,8 @@ describe("revocation by the holder's organisation", () => {
     expect(before.some((c) => c.id === own.id)).toBe(false);
 
     await kept.revoke(own.id, user("regulator"));
-    expect(await ds().runtime.issuer!.credentialStatus(own.recordId)).toMatchObject({ status: "REVOKED" });
+    const status = await ds().runtime.issuer!.credentialStatus(await recordIdOf(own.id));
+    expect(status).toMatchObject({ status: "revocation" });
 
     // unchanged: another organisation's credential is refused, an unknown one not found
     const lmc = before.find((c) => c.participantContextId === "lmc")!;
@@ -134,5 +144,33 @@ describe("revocation by the holder's organisation", () => {
       status: 404,
       message: "Credential not found",
     });
+  });
+});
+
+describe("the issuer's record id", () => {
+  it("is the record's own, not the credential's; revocation takes either, status and the issuer the record id", async () => {
+    const rt = ds().runtime;
+    const a = await issue("medreg", "DataProcessingPurposeCredential");
+    const b = await issue("medreg", "DataProcessingPurposeCredential");
+    // listed from where it is held, the issuer's record id is not known
+    expect([a.recordId, b.recordId]).toEqual([null, null]);
+    const [ra, rb] = [await recordIdOf(a.id), await recordIdOf(b.id)];
+    // EDC IdentityHub 0.15.1: a record id of its own, not derived from the credential's id
+    expect([ra, `urn:uuid:${ra}`]).not.toContain(a.id);
+    expect([rb, `urn:uuid:${rb}`]).not.toContain(b.id);
+    expect(await rt.issuer!.credentialStatus(ra)).toMatchObject({ credentialId: ra, status: null });
+    // by the credential's id (as the page and the spec's Credential carry it) as the operator, and by
+    // the record id as the access body
+    await live.revoke(a.id, user("admin"));
+    await live.revoke(rb, user("regulator"));
+    for (const r of [ra, rb])
+      expect(await rt.issuer!.credentialStatus(r)).toMatchObject({ credentialId: r, status: "revocation" });
+    const all = await live.list(user("admin"));
+    expect(all.filter((c) => c.id === a.id || c.id === b.id).map((c) => c.status)).toEqual([
+      "revoked",
+      "revoked",
+    ]);
+    // the issuer addresses its records by their own id only
+    await expect(rt.issuer!.revokeCredential(a.id)).rejects.toMatchObject({ status: 404 });
   });
 });

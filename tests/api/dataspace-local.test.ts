@@ -221,7 +221,7 @@ describe("credential issuance and revocation", () => {
       (c.credential.type as string[]).includes("DataProcessingPurposeCredential"),
     )!;
     await h.ds.revokeCredential(record.id, "admin");
-    expect(await h.ds.runtime.issuer!.credentialStatus(record.id)).toMatchObject({ status: "REVOKED" });
+    expect(await h.ds.runtime.issuer!.credentialStatus(record.id)).toMatchObject({ status: "revocation" });
     const after = await h.ds.participantCredentials("pharmaco");
     expect(after.find((c) => c.type.includes("DataProcessingPurposeCredential"))!.status).toBe("REVOKED");
     await expect(h.ds.revokeCredential("no-such-credential")).rejects.toMatchObject({ status: 404 });

@@ -11,7 +11,10 @@ import { startLocalDataspace, type LocalDataspace } from "../../server/local-dat
  * What the hub's issuer client counts on from the issuer service's admin API
  * (`POST /v1alpha/participants/{issuer}/credentials/query`, a QuerySpec as EDC IdentityHub's
  * IssuerCredentialsAdminApiController takes it): `filterExpression` on the record's `id` and on
- * `holderId`, and `offset`/`limit` that page through the issued credentials in a stable order.
+ * `holderId`, and `offset`/`limit` that page through the issued credentials in a stable order; each
+ * record with an id of its own (not its credential's: IssuanceProcessManagerImpl and
+ * JwtCredentialGenerator each draw a UUID), which revocation and the status read take
+ * (`/credentials/{id}/revoke`, `/credentials/{id}/status`, CredentialStatusResponse).
  * Run against the embedded issuer; no pass runs a real issuer service (the EDC pass starts connectors
  * only).
  */
@@ -85,5 +88,39 @@ describe("Issuer contract: the embedded development dataspace", () => {
     const held = await issuer.listCredentials(holderOf(all[0]));
     expect(held.length).toBeGreaterThan(0);
     expect(held).toEqual(all.filter((c) => holderOf(c) === holderOf(all[0])));
+  });
+
+  it("keeps each credential as a record with an id of its own, found by either id", async () => {
+    const all = await issuer.listCredentials(undefined);
+    const vcId = (c: (typeof all)[number]) => String(c.credential.id);
+    for (const c of all) expect([c.id, `urn:uuid:${c.id}`]).not.toContain(vcId(c));
+    expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
+    const last = all[all.length - 1];
+    expect(
+      await query({
+        limit: 10,
+        filterExpression: [
+          { operandLeft: "verifiableCredential.credential.id", operator: "=", operandRight: vcId(last) },
+        ],
+      }),
+    ).toEqual([last]);
+    expect(await issuer.getCredential(vcId(last))).toEqual(last);
+  });
+
+  it("revokes and reads the status by the record id, not by the credential's", async () => {
+    const all = await issuer.listCredentials(undefined);
+    const c = all[all.length - 1];
+    expect(await issuer.credentialStatus(c.id)).toEqual({ credentialId: c.id, status: null, reason: null });
+    await expect(issuer.revokeCredential(String(c.credential.id))).rejects.toMatchObject({ status: 404 });
+    await expect(issuer.credentialStatus(String(c.credential.id))).rejects.toMatchObject({ status: 404 });
+    await issuer.revokeCredential(c.id);
+    expect(await issuer.credentialStatus(c.id)).toEqual({
+      credentialId: c.id,
+      status: "revocation",
+      reason: null,
+    });
+    // revoking again changes nothing
+    await issuer.revokeCredential(c.id);
+    expect(await issuer.credentialStatus(c.id)).toMatchObject({ status: "revocation" });
   });
 });
