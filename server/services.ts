@@ -180,7 +180,7 @@ export async function createServices(config: Config): Promise<Services> {
     oidc,
     makeOidc,
     embeddedIdp: !!embeddedIdp,
-    embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, graph, dataspace) : undefined,
+    embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, dataspace) : undefined,
   });
 
   // the insight query logs' batches: on the embedded store, a thread of their own (decision 0034)
@@ -290,6 +290,11 @@ function permitRegisterOf(accessBody: AccessBodyWithCompliance): PermitRegister 
       const p = await accessBody.store.get<PermitData>(permitId);
       if (!p || p.kind !== "permit") return undefined;
       return p.state === "ACTIVE" && !valid(p) ? "EXPIRED" : p.state;
+    },
+    async namedIn(permitId, datasets) {
+      await accessBody.ensureReady();
+      const p = await accessBody.store.get<PermitData>(permitId);
+      return p?.kind === "permit" ? datasets.filter((d) => p.data.datasets.includes(d)) : [];
     },
   };
 }

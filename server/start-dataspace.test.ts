@@ -7,7 +7,6 @@ import { loadConfig } from "./config";
 import { createDataspace } from "./dataspace";
 import { pathToFileURL } from "node:url";
 import { embeddedDataspaceRestart, startDataspace } from "./start-dataspace";
-import type { GraphStore } from "./graph/store";
 import { openDatabase, type Db } from "./storage/database";
 
 /** Who starts the embedded dataspace: the container (startDataspace), never the clients (createDataspace). */
@@ -70,7 +69,7 @@ describe("the embedded dataspace in its own worker thread (the built server's fo
       });
       await ds.runtime.connector.createPolicyDefinition("lmc", offer("offer-worker-test"));
 
-      const restart = embeddedDataspaceRestart(config(), {} as GraphStore, ds);
+      const restart = embeddedDataspaceRestart(config(), ds);
       await restart.restart();
       expect(servers()).toBeLessThanOrEqual(listening);
       await expect(fetch(rootUrl)).resolves.toHaveProperty("status", 200);

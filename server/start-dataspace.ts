@@ -1,7 +1,7 @@
 import type { AuditInput } from "./audit/model";
 import type { Config } from "./config";
 import { createDataspace, reconnectClients, type Dataspace } from "./dataspace";
-import { graphDataSource } from "./dataspace/graph-data-source";
+import { catalogueHolder, graphDataSource } from "./dataspace/graph-data-source";
 import type { GraphStore } from "./graph/store";
 import { startLocalDataspace, type LocalDataspace, type LocalDataspaceOptions } from "./local-dataspace";
 import { builtWorkerFile, startLocalDataspaceWorker } from "./local-dataspace/worker-host";
@@ -15,7 +15,20 @@ import type { Db } from "./storage/database";
  * themselves. The clients (server/dataspace) never start a server.
  */
 
-export type DataSource = (assetId: string, providerContextId?: string) => Promise<unknown>;
+export type DataSource = (
+  assetId: string,
+  providerContextId?: string,
+  agreementId?: string,
+) => Promise<unknown>;
+
+const NO_RECORDS = async () => ({ resourceType: "Bundle", type: "collection", entry: [] });
+/** the embedded data plane's records: the dataspace's, under the agreement's permit (graph-bridge.ts assetRecords) */
+const recordsOf =
+  (dataspace: () => Dataspace | undefined): DataSource =>
+  (assetId, providerContextId, agreementId) => {
+    const ds = dataspace();
+    return ds && providerContextId ? ds.assetRecords(providerContextId, assetId, agreementId) : NO_RECORDS();
+  };
 
 export interface StartDataspaceDeps {
   db: Db;
@@ -52,28 +65,31 @@ const counters = new WeakMap<Dataspace, { counter: SharedArrayBuffer; worker: UR
 
 export async function startDataspace(config: Config, deps: StartDataspaceDeps): Promise<Dataspace> {
   const { dataSource, local, graph, ...rest } = deps;
-  // the graph bridge reads the same records as the embedded data plane
-  const clientDeps = { ...rest, bridgeSource: dataSource ?? (graph ? graphDataSource(graph) : undefined) };
+  // the graph bridge reads the same records as the embedded data plane; an asset's datasets are the catalogue's
+  const clientDeps = {
+    ...rest,
+    bridgeSource: dataSource
+      ? (assetId: string, scope: { holder?: string }) => dataSource(assetId, scope.holder)
+      : graph && graphDataSource(graph),
+    datasetHolder: graph && catalogueHolder(graph),
+  };
   if (config.connector) return createDataspace(config, clientDeps);
   const counter = new SharedArrayBuffer(4);
+  let dataspace: Dataspace | undefined;
   const embedded = await startEmbedded(
     {
       dataDir: config.dataDir,
       host: local?.host,
       port: local?.port,
       stepMs: local?.stepMs,
-      dataSource:
-        dataSource ??
-        (graph
-          ? graphDataSource(graph)
-          : async () => ({ resourceType: "Bundle", type: "collection", entry: [] })),
+      dataSource: dataSource ?? (graph ? recordsOf(() => dataspace) : NO_RECORDS),
       graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
     },
     local?.worker,
     counter,
   );
   try {
-    const dataspace = await createDataspace(config, { ...clientDeps, embedded });
+    dataspace = await createDataspace(config, { ...clientDeps, embedded });
     counters.set(dataspace, { counter, worker: local?.worker });
     return dataspace;
   } catch (e) {
@@ -89,7 +105,7 @@ export async function startDataspace(config: Config, deps: StartDataspaceDeps): 
  * instance belongs to the dataspace (closed by dataspace.close(), idempotent); later ones are
  * closed by close().
  */
-export function embeddedDataspaceRestart(config: Config, graph: GraphStore, dataspace: Dataspace) {
+export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
   let restartedLocal: LocalDataspace | undefined;
   return {
     async restart(): Promise<void> {
@@ -105,7 +121,7 @@ export function embeddedDataspaceRestart(config: Config, graph: GraphStore, data
           dataDir: config.dataDir,
           host,
           port,
-          dataSource: graphDataSource(graph),
+          dataSource: recordsOf(() => dataspace),
           graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
         },
         first?.worker,

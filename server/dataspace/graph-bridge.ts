@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { termsOfAsset } from "../dataspace-protocol";
+import { termsOfAsset, type AssetTerms } from "../dataspace-protocol";
 import { aggregated, pseudonymised } from "./release";
 import { record, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
@@ -10,8 +10,8 @@ import { isNotFound } from "./upstream-http";
  * A real EDC provider data plane GETs that address with the address's `authKey`/`authCode` as a
  * header; the hub gives each asset's data address its own code (an HMAC of the server's secret over
  * the participant context and the asset) and compares it in constant time. What it answers is
- * released by the same rule as the hub's pull (release.ts), by the asset's terms as the connector
- * holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
+ * released by the same rule as the hub's pull (release.ts), drawn from the asset's datasets under the
+ * permit (`recordsUnder`, decision 0095), by the asset's terms as the connector holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
  * pseudonymised per permit, and only for a contract agreement (`Edc-Contract-Agreement-Id`, the header
  * Tractus-X's "provision additional headers" extension adds) that rests on a data permit recorded
  * here and ACTIVE now: never person-level records. Every answer, refusals included, is audited.
@@ -104,6 +104,45 @@ async function activePermitOf(
   return undefined;
 }
 
+/**
+ * The records behind an asset (decision 0095): the providing holder's own, from the datasets the
+ * asset's terms name and, under a permit, only those the permit names too. Without a permit an
+ * aggregate asset counts over its own datasets (k-anonymous counts, as 0065 serves them), a
+ * pseudonymised one gives nothing.
+ */
+async function recordsUnder(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+  terms: AssetTerms,
+  permitId: string | undefined,
+): Promise<unknown> {
+  const datasets =
+    permitId && rt.permits
+      ? await rt.permits.namedIn(permitId, terms.datasets)
+      : terms.disclosure === "aggregate"
+        ? terms.datasets
+        : [];
+  return rt.bridgeSource?.(assetId, { holder: participantId, datasets });
+}
+
+/**
+ * What the embedded data plane delivers for an asset of `participantId` under an agreement: the
+ * records under its permit, by the asset's terms as the connector holds them (the hub's pull
+ * releases them).
+ */
+export async function assetRecords(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+  agreementId?: string,
+): Promise<unknown> {
+  const asset = await settle(rt.connector.getAsset(participantId, assetId));
+  const terms = termsOfAsset(asset.ok ? asset.value : undefined, assetId);
+  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
+  return recordsUnder(rt, participantId, assetId, terms, permitId);
+}
+
 export const BRIDGE_ERRORS = {
   notFound: "Not found",
   method: "Method not allowed: the graph bridge answers GET only",
@@ -148,15 +187,16 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
   }
   if (!rt.bridgeSource) return refuse(503, BRIDGE_ERRORS.noSource, "no data source");
   const terms = termsOfAsset(asset, assetId);
+  const agreementId = header(req.headers, AGREEMENT_HEADER);
+  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
+  const records = () => recordsUnder(rt, participantId, assetId, terms, permitId);
   if (terms.disclosure === "aggregate") {
-    const data = aggregated(await rt.bridgeSource(assetId, participantId));
+    const data = aggregated(await records());
     await audited("success", "aggregate");
     return { status: 200, body: data };
   }
-  const agreementId = header(req.headers, AGREEMENT_HEADER);
-  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
   if (!permitId) return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");
-  const data = pseudonymised(await rt.bridgeSource(assetId, participantId), rt.releaseSecret, permitId);
+  const data = pseudonymised(await records(), rt.releaseSecret, permitId);
   await audited("success", `pseudonymised under ${permitId}, agreement ${agreementId}`);
   return { status: 200, body: data };
 }

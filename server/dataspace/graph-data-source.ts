@@ -1,10 +1,11 @@
 import { linked, type GraphNode, type GraphStore } from "../graph";
 
 /**
- * The default data behind an asset of the embedded dataspace: a FHIR R4 `collection` Bundle of a
- * few of the providing organisation's patients with their encounters, conditions, observations
- * and medication requests, read from the knowledge graph. Small and bounded, and pseudonymised
- * for secondary use: no names, birth year only.
+ * The default data behind an asset: a FHIR R4 `collection` Bundle of a few patients with their
+ * encounters, conditions, observations and medication requests, read from the knowledge graph.
+ * Only the providing holder's own patients, and only those its scope's catalogue datasets include
+ * (`HealthDataset -INCLUDES-> Patient`, the edges the catalogue's recordCount counts; decision 0095):
+ * no scope, no records. Small and bounded, and pseudonymised for secondary use: no names, birth year only.
  */
 
 const MAX_PATIENTS = 10;
@@ -12,6 +13,17 @@ const MAX_PER_TYPE = 10;
 const CLINICAL = ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"] as const;
 
 const DIRECT_IDENTIFIERS = ["name", "givenName", "familyName", "city"];
+
+/** what an asset's records may be drawn from (graph-bridge.ts `recordsUnder`) */
+export interface RecordScope {
+  /** the providing holder (its participant context): only its own records */
+  holder: string | undefined;
+  /** the catalogue datasets the records come from */
+  datasets: readonly string[];
+}
+
+/** the records behind an asset, within its scope */
+export type RecordSource = (assetId: string, scope: RecordScope) => Promise<unknown>;
 
 function resource(node: GraphNode): Record<string, unknown> {
   const { resourceId, resourceType, ...rest } = node.properties;
@@ -27,14 +39,23 @@ function resource(node: GraphNode): Record<string, unknown> {
   };
 }
 
-export function graphDataSource(graph: GraphStore) {
-  return async (assetId: string, providerContextId?: string): Promise<unknown> => {
-    const where = providerContextId ? { holder: providerContextId } : undefined;
-    let patients = await graph.findNodes({ label: "Patient", where, limit: MAX_PATIENTS });
-    if (patients.length === 0 && where)
-      patients = await graph.findNodes({ label: "Patient", limit: MAX_PATIENTS });
+/** up to MAX_PATIENTS patients of the holder that the holder's datasets of the scope include */
+async function patientsIn(graph: GraphStore, { holder, datasets }: RecordScope): Promise<GraphNode[]> {
+  const found = new Map<string, GraphNode>();
+  for (const id of datasets) {
+    const dataset = holder ? await graph.getNode(id) : null;
+    if (dataset?.label !== "HealthDataset" || dataset.properties.holder !== holder) continue;
+    for (const p of await linked(graph, id, "INCLUDES", "out", MAX_PATIENTS))
+      if (found.size < MAX_PATIENTS && p.label === "Patient" && p.properties.holder === holder)
+        found.set(p.id, p);
+  }
+  return [...found.values()];
+}
+
+export function graphDataSource(graph: GraphStore): RecordSource {
+  return async (assetId, scope) => {
     const entries: Record<string, unknown>[] = [];
-    for (const p of patients) {
+    for (const p of await patientsIn(graph, scope)) {
       entries.push(resource(p));
       const related = await Promise.all(
         CLINICAL.map((type) => linked(graph, p.id, type, "out", MAX_PER_TYPE)),
@@ -51,3 +72,11 @@ export function graphDataSource(graph: GraphStore) {
     };
   };
 }
+
+/** the holder of a catalogue dataset (its `holder`), undefined when the catalogue has no dataset of that id */
+export const catalogueHolder =
+  (graph: GraphStore) =>
+  async (datasetId: string): Promise<string | undefined> => {
+    const n = await graph.getNode(datasetId);
+    return n?.label === "HealthDataset" ? String(n.properties.holder ?? "") : undefined;
+  };

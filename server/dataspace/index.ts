@@ -20,7 +20,8 @@ import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-t
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
 import { ATTEMPT_LEASE_MS } from "./cut-off-store";
-import { answerGraphBridge, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
+import { answerGraphBridge, assetRecords, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
+import type { RecordSource } from "./graph-data-source";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
@@ -77,8 +78,10 @@ export interface DataspaceDeps {
   readCacheMs?: number;
   /** the access body's data permits (else handed in later by usePermits; none: 503 on contracts and pulls) */
   permits?: PermitRegister;
-  /** the records behind the assets the graph bridge serves (the knowledge graph's; none: the bridge answers 503) */
-  bridgeSource?: (assetId: string, providerContextId?: string) => Promise<unknown>;
+  /** the records behind an asset, within its scope (the knowledge graph's; none: the bridge answers 503) */
+  bridgeSource?: RecordSource;
+  /** the holder of a catalogue dataset (the knowledge graph's; none: an asset's datasets are not checked) */
+  datasetHolder?: (datasetId: string) => Promise<string | undefined>;
   /** how long each attempt of a permit cut-off holds it (default: ATTEMPT_LEASE_MS, or two time-outs if longer) */
   cutOffLeaseMs?: number;
 }
@@ -172,6 +175,8 @@ export interface Dataspace {
 
   /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
   answerGraphBridge(request: BridgeRequest): Promise<BridgeAnswer>;
+  /** what the embedded data plane delivers for an asset under an agreement (graph-bridge.ts `assetRecords`) */
+  assetRecords(participantId: string, assetId: string, agreementId?: string): Promise<unknown>;
 
   close(): Promise<void>;
 }
@@ -252,6 +257,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     cutOffs: await createCutOffs(rel, deps.cutOffLeaseMs ?? Math.max(ATTEMPT_LEASE_MS, 2 * timeoutMs)),
     releaseSecret: await getOrCreateSecret(rel, "dataspace-release-secret"),
     bridgeSource: deps.bridgeSource,
+    datasetHolder: deps.datasetHolder,
   };
 
   // pending cut-offs of revoked permits are retried on every instance until each transfer has ended
@@ -313,6 +319,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
 
     answerGraphBridge: (request) => answerGraphBridge(rt, request),
+    assetRecords: (participantId, assetId, agreementId) =>
+      assetRecords(rt, participantId, assetId, agreementId),
 
     async close() {
       clearInterval(cutOffTimer);

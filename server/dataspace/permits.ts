@@ -17,6 +17,8 @@ export interface PermitRegister {
   validFor(organisationDid: string, datasets: readonly string[]): Promise<PermitRef | undefined>;
   /** the permit's state now (ACTIVE, REVOKED, EXPIRED), undefined for an unknown id */
   stateOf(permitId: string): Promise<string | undefined>;
+  /** those of `datasets` the permit names (none for an unknown id): the cohort records are drawn from */
+  namedIn(permitId: string, datasets: readonly string[]): Promise<string[]>;
 }
 
 export interface PermitRef {

@@ -7,6 +7,7 @@ import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
 import type { ContractPermits, PermitRegister } from "./permits";
 import type { CutOffs } from "./cut-off-store";
+import type { RecordSource } from "./graph-data-source";
 import type { TenantManagerClient } from "./tenant-manager-client";
 
 /**
@@ -44,8 +45,10 @@ export interface DataspaceRuntime {
   cutOffs: CutOffs;
   /** the server's secret that pseudonyms are keyed with (release.ts), with the permit id; and the graph bridge's codes */
   releaseSecret: string;
-  /** the records behind an asset the graph bridge serves (graph-bridge.ts); none: the bridge answers 503 */
-  bridgeSource?: (assetId: string, providerContextId?: string) => Promise<unknown>;
+  /** the records behind an asset, within its scope (graph-bridge.ts `recordsUnder`); none: the bridge answers 503 */
+  bridgeSource?: RecordSource;
+  /** the holder of a catalogue dataset, undefined for none of the catalogue's; none: terms are not checked against a catalogue */
+  datasetHolder?: (datasetId: string) => Promise<string | undefined>;
 }
 
 /** A deadline for one operation that makes several upstream calls: the whole answer stays within the time-out. */

@@ -17,8 +17,8 @@ export interface LocalContext {
   keys: { tokens: SigningKey; dataPlane: SigningKey; issuer: SigningKey };
   issuer: { contextId: string; did: string };
   graphBridgeUrl: string;
-  /** the records of an asset's dataset (the provider's context id tells whose records) */
-  dataSource: (assetId: string, providerContextId?: string) => Promise<unknown>;
+  /** the records of an asset (the provider's context id tells whose, the agreement under which) */
+  dataSource: (assetId: string, providerContextId?: string, agreementId?: string) => Promise<unknown>;
   now(): number;
   log(e: unknown): void;
 }

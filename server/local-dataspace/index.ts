@@ -29,8 +29,8 @@ export interface LocalDataspaceOptions {
   port?: number;
   /** delay between two steps of a negotiation, transfer or provisioning (default 300 ms) */
   stepMs?: number;
-  /** the records of an asset's dataset, pulled through the data plane */
-  dataSource: (assetId: string, providerContextId?: string) => Promise<unknown>;
+  /** the records of an asset, pulled through the data plane (provider's context id, agreement id) */
+  dataSource: (assetId: string, providerContextId?: string, agreementId?: string) => Promise<unknown>;
   /** base URL of the hub's graph bridge (the data address of seeded assets) */
   graphBridgeUrl?: string;
   didHost?: string;

@@ -150,7 +150,7 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
   try {
     if (!baseUrl || !/^https?:\/\//.test(baseUrl))
       throw new Error("a push transfer needs a dataDestination with an http(s) baseUrl");
-    const data = await ctx.dataSource(agreement.assetId, agreement.providerContextId);
+    const data = await ctx.dataSource(agreement.assetId, agreement.providerContextId, agreement["@id"]);
     // terminated while the source was read: nothing more leaves
     if (ctx.store.get<TransferRecord>("transfers", started["@id"])?.state !== "STARTED") return;
     const res = await fetch(baseUrl, {
@@ -280,7 +280,7 @@ export function registerDataPlane(router: Router, ctx: LocalContext): void {
         throw new HttpError(409, "the transfer is not started", "InvalidState");
       }
       const agreement = ctx.store.get<AgreementRecord>("agreements", consumer.contractId);
-      const data = await ctx.dataSource(consumer.assetId, agreement?.providerContextId);
+      const data = await ctx.dataSource(consumer.assetId, agreement?.providerContextId, consumer.contractId);
       if (consumer.state === "STARTED") {
         ctx.store.transaction(() => {
           transition(ctx, consumer, "COMPLETED");

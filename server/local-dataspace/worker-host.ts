@@ -48,7 +48,7 @@ export async function startLocalDataspaceWorker(options: WorkerOptions): Promise
       if (m.type === "ready") resolve(m);
       else if (m.type === "failed") reject(new Error(m.message));
       else if (m.type === "data")
-        options.dataSource(m.assetId, m.providerContextId).then(
+        options.dataSource(m.assetId, m.providerContextId, m.agreementId).then(
           (value) => tell({ type: "data", id: m.id, ok: true, value }),
           (e: unknown) =>
             tell({ type: "data", id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) }),

@@ -15,7 +15,7 @@ export interface WorkerData extends Pick<
 export type WorkerReply =
   | { type: "ready"; endpoints: DataspaceEndpoints }
   | { type: "failed"; message: string }
-  | { type: "data"; id: number; assetId: string; providerContextId?: string }
+  | { type: "data"; id: number; assetId: string; providerContextId?: string; agreementId?: string }
   | { type: "closed" };
 
 /** from the hub to the worker */

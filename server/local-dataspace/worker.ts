@@ -16,11 +16,11 @@ const counter = new Int32Array(data.counter);
 let nextAsk = 0;
 const asked = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
-function dataSource(assetId: string, providerContextId?: string): Promise<unknown> {
+function dataSource(assetId: string, providerContextId?: string, agreementId?: string): Promise<unknown> {
   const id = nextAsk++;
   return new Promise((resolve, reject) => {
     asked.set(id, { resolve, reject });
-    port.postMessage({ type: "data", id, assetId, providerContextId } satisfies WorkerReply);
+    port.postMessage({ type: "data", id, assetId, providerContextId, agreementId } satisfies WorkerReply);
   });
 }
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPersona } from "../../server/auth/personas";
+import { pseudonymFor } from "../../server/dataspace/release";
+import { linked } from "../../server/graph";
 import { startTestServer, type TestServer } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 import { until } from "../support/until";
@@ -18,11 +20,23 @@ let server: TestServer;
 let as: Map<string, Signed>;
 const ALPHA_DID = "did:web:alpha-klinik.de:participant";
 const LMC_DID = "did:web:lmc.nl:participant";
+const DIABETES = "dataset-alphaklinik-diabetes";
+/** the seeded assets, with the datasets of theirs the permit below names (the cohort a pull is drawn from) */
 const ASSETS = [
-  { assetId: "fhir-cohort-bundle", provider: "alphaklinik-berlin", did: ALPHA_DID },
-  { assetId: "omop-cohort-statistics", provider: "alphaklinik-berlin", did: ALPHA_DID },
-  { assetId: "fhir-patient-everything", provider: "lmc", did: LMC_DID },
+  { assetId: "fhir-cohort-bundle", provider: "alphaklinik-berlin", did: ALPHA_DID, cohort: [DIABETES] },
+  // drawn from the diabetes and the EHR dataset, of which the permit names the first only
+  { assetId: "omop-cohort-statistics", provider: "alphaklinik-berlin", did: ALPHA_DID, cohort: [DIABETES] },
+  { assetId: "fhir-patient-everything", provider: "lmc", did: LMC_DID, cohort: ["dataset-lmc-ehr"] },
 ];
+
+/** the first ten patients (at most) the datasets include in the graph: what a pull of them delivers */
+const patientsIn = async (datasets: string[]) => {
+  const found = new Map<string, { resourceId: string; holder: unknown }>();
+  for (const d of datasets)
+    for (const p of await linked(server.services.graph, d, "INCLUDES", "out"))
+      found.set(p.id, { resourceId: String(p.properties.resourceId), holder: p.properties.holder });
+  return [...found.values()].slice(0, 10);
+};
 
 const send = async (who: string, path: string, body?: unknown) => {
   const res = await as.get(who)!.api(path, {
@@ -55,7 +69,9 @@ beforeAll(async () => {
   server = await startTestServer();
   as = new Map(
     await Promise.all(
-      ["researcher", "regulator", "clinic"].map(async (u) => [u, await signIn(server.url, u)] as const),
+      ["researcher", "regulator", "clinic", "admin"].map(
+        async (u) => [u, await signIn(server.url, u)] as const,
+      ),
     ),
   );
 });
@@ -161,6 +177,9 @@ describe("data leaves only as its permit allows", () => {
       if (a.assetId === "omop-cohort-statistics") {
         expect(got.data.resourceType).toBe("MeasureReport");
         expect(text).not.toMatch(/"entry"/);
+        // counted over the permit's cohort only: the diabetes patients (few: suppressed below k)
+        const n = (await patientsIn(a.cohort)).length;
+        expect(got.data.patients.count).toBe(n >= got.data.k || n === 0 ? n : null);
         const counts: (number | null)[] = [
           got.data.patients.count,
           ...got.data.groups.flatMap((g: Json) => [g.total.count, ...g.byCode.map((c: Json) => c.count)]),
@@ -169,6 +188,30 @@ describe("data leaves only as its permit allows", () => {
       } else {
         expect(got.data.entry.length).toBeGreaterThan(0);
         for (const e of got.data.entry) expect(e.resource.id).toMatch(/^psn-/);
+        // the patients of the permit's cohort in the asset's datasets, the provider's own: no one else
+        const expected = await patientsIn(a.cohort);
+        for (const p of expected) expect(p.holder).toBe(a.provider);
+        const secret = server.services.dataspace.runtime.releaseSecret;
+        const patients = got.data.entry.filter((e: Json) => e.resource.resourceType === "Patient");
+        expect(patients.map((e: Json) => e.resource.id).sort(), a.assetId).toEqual(
+          expected.map((p) => pseudonymFor(secret, permitId, p.resourceId)).sort(),
+        );
+        if (a.assetId === "fhir-cohort-bundle") {
+          // each of them has type 2 diabetes, and the catalogue counts as many as were delivered
+          const owners = (keep: (r: Json) => boolean) =>
+            new Set(
+              got.data.entry
+                .map((e: Json) => e.resource)
+                .filter(keep)
+                .map((r: Json) => r.patientId),
+            );
+          const diabetic = owners((r) => r.resourceType === "Condition" && r.code === "44054006");
+          expect(diabetic.size).toBe(patients.length);
+          expect(owners((r) => r.resourceType !== "Patient")).toEqual(diabetic);
+          const catalogue = await send("researcher", "/api/catalog");
+          const declared = catalogue.body.find((d: Json) => d.id === DIABETES).recordCount;
+          expect(patients.length).toBe(Math.min(declared, 10));
+        }
       }
     }
   });
@@ -179,10 +222,11 @@ describe("data leaves only as its permit allows", () => {
     { assetId: "diabetes-records", disclosure: "pseudonymised", agreement: "", transferId: "" },
   ];
   const ALPHA = "alphaklinik-berlin";
-  const bridgeUrl = (assetId: string) => `${server.url}/internal/graph-bridge/assets/${ALPHA}/${assetId}`;
-  const bridgeCode = async (assetId: string) => {
+  const bridgeUrl = (assetId: string, holder = ALPHA) =>
+    `${server.url}/internal/graph-bridge/assets/${holder}/${assetId}`;
+  const bridgeCode = async (assetId: string, holder = ALPHA) => {
     // the code as the connector holds it in the asset's data address (what a provider data plane sends)
-    const asset = await server.services.dataspace.runtime.connector.getAsset(ALPHA, assetId);
+    const asset = await server.services.dataspace.runtime.connector.getAsset(holder, assetId);
     const address = asset.dataAddress as Json;
     return { key: address.authKey as string, code: address.authCode as string };
   };
@@ -341,6 +385,27 @@ describe("data leaves only as its permit allows", () => {
           e.target.includes(`diabetes-records (pseudonymised under ${permitId}`),
       ),
     ).toBe(true);
+  });
+
+  it("the records behind an asset come only from its datasets, of its holder's own records: none else, no fallback to another holder", async () => {
+    // PharmaCo holds no dataset: an asset of its context (registered by the operator; of the dataset of its
+    // name, which the catalogue lacks) counts nobody, and AlphaKlinik's of no catalogue dataset nobody either
+    const own = await send("admin", "/api/assets", {
+      participantId: "pharmaco",
+      assetId: "pharmaco-counts",
+      name: "Counts",
+    });
+    expect(own.status).toBe(201);
+    for (const [holder, assetId] of [
+      ["pharmaco", "pharmaco-counts"],
+      [ALPHA, "plain-asset"],
+    ]) {
+      const { key, code } = await bridgeCode(assetId, holder);
+      const res = await fetch(bridgeUrl(assetId, holder), { headers: { [key]: code } });
+      expect(res.status).toBe(200);
+      const counts = (await res.json()) as Json;
+      expect([assetId, counts.patients.count, counts.groups]).toEqual([assetId, 0, []]);
+    }
   });
 
   it("revoking the permit stops the next pull at once", async () => {

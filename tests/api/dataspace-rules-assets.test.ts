@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bundledDemoRecords } from "../../server/dataspace/demo-records";
-import { graphDataSource } from "../../server/dataspace/graph-data-source";
-import type { GraphStore } from "../../server/graph/store";
 import { type JsonBody, CTX, ALPHA_DID, MGMT, call, dataspaceRulesHarness } from "./dataspace-rules.support";
 
-/** assets, merging live and demonstration records, the default data of an embedded asset */
+/** assets, merging live and demonstration records (the data behind an asset: server/dataspace/graph-data-source.test.ts) */
 
 const h = dataspaceRulesHarness();
 const TERMS = "https://w3id.org/health-dataspace-hub/v0.0.1/ns/";
@@ -203,56 +201,5 @@ describe("merging live and demonstration records", () => {
     });
     const res = await call(ds, "GET /api/negotiations", { query: { participantId: "pharmaco" } });
     expect(res.body).toEqual([{ "@id": "live-1", state: "REQUESTED" }]);
-  });
-});
-
-describe("the default data behind an embedded asset", () => {
-  it("is a small FHIR collection Bundle of the provider's patients, pseudonymised", async () => {
-    const patients = Array.from({ length: 30 }, (_, i) => ({
-      id: `patient-${i}`,
-      label: "Patient",
-      layer: "l3" as const,
-      properties: {
-        resourceType: "Patient",
-        resourceId: `r-${i}`,
-        name: "Jane Doe",
-        givenName: "Jane",
-        familyName: "Doe",
-        city: "Berlin",
-        birthDate: "1970-05-02",
-        holder: "lmc",
-      },
-    }));
-    const asked: unknown[] = [];
-    const graph = {
-      findNodes: async (q: { label: string; where?: Record<string, unknown>; limit?: number }) => {
-        asked.push(q);
-        return patients.slice(0, q.limit);
-      },
-      relationships: async (q: { id: string; types?: string[] }) => [
-        {
-          id: `e-${q.id}`,
-          type: q.types![0],
-          direction: "out",
-          node: {
-            id: `${q.types![0]}-${q.id}`,
-            label: "Condition",
-            layer: "l3",
-            properties: { code: "44054006" },
-          },
-        },
-      ],
-    } as unknown as GraphStore;
-    const bundle = (await graphDataSource(graph)("fhir-patient-everything", "lmc")) as {
-      resourceType: string;
-      type: string;
-      total: number;
-      entry: { resource: Record<string, unknown> }[];
-    };
-    expect(asked[0]).toEqual({ label: "Patient", where: { holder: "lmc" }, limit: 10 });
-    expect(bundle).toMatchObject({ resourceType: "Bundle", type: "collection", total: 50 });
-    const patient = bundle.entry[0].resource;
-    expect(patient).toMatchObject({ resourceType: "Patient", id: "r-0", birthDate: "1970", holder: "lmc" });
-    for (const k of ["name", "givenName", "familyName", "city"]) expect(patient).not.toHaveProperty(k);
   });
 });

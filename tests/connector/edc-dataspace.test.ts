@@ -35,6 +35,7 @@ let permitState = "ACTIVE";
 const permits: PermitRegister = {
   validFor: async () => (permitState === "ACTIVE" ? { id: PERMIT_ID, pseudonymised: true } : undefined),
   stateOf: async (id) => (id === PERMIT_ID ? permitState : undefined),
+  namedIn: async (id, datasets) => (id === PERMIT_ID ? [...datasets] : []),
 };
 
 async function hubFor(

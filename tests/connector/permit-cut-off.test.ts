@@ -29,6 +29,7 @@ let permitState = "ACTIVE";
 const register: PermitRegister = {
   validFor: async () => (permitState === "ACTIVE" ? { id: PERMIT, pseudonymised: true } : undefined),
   stateOf: async (id) => (id === PERMIT ? permitState : undefined),
+  namedIn: async (id, datasets) => (id === PERMIT ? [...datasets] : []),
 };
 
 let local: LocalDataspace;

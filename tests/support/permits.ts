@@ -11,4 +11,5 @@ export const PERMIT_ID = "MEDREG-DP-TEST-0001";
 export const standInPermits: PermitRegister = {
   validFor: async () => ({ id: PERMIT_ID, pseudonymised: true }),
   stateOf: async (id) => (id === PERMIT_ID ? "ACTIVE" : undefined),
+  namedIn: async (id, datasets) => (id === PERMIT_ID ? [...datasets] : []),
 };
