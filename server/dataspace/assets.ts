@@ -249,11 +249,31 @@ export function buildAsset(
   };
 }
 
+export const DATASETS_NOT_HELD = (participantId: string, datasets: readonly string[]) =>
+  `datasets must be catalogue datasets that ${participantId} holds: ${datasets.join(", ")} ${datasets.length === 1 ? "is" : "are"} not`;
+
+/**
+ * An asset is drawn only from datasets its participant holds in the catalogue (decision 0095): one
+ * another organisation holds is refused, and so is one the catalogue has none of, unless it is the
+ * default dataset of the asset's name (not published yet, it gives no records). 400, nothing written.
+ */
+async function assertDatasetsHeld(rt: DataspaceRuntime, input: AssetInput): Promise<void> {
+  const holderOf = rt.datasetHolder;
+  if (!holderOf) return;
+  const defaults = defaultDatasets(input.assetId);
+  const holders = await Promise.all(input.terms.datasets.map(holderOf));
+  const notHeld = input.terms.datasets.filter((d, i) =>
+    holders[i] === undefined ? !defaults.includes(d) : holders[i] !== input.participantId,
+  );
+  if (notHeld.length) throw invalidField("datasets", DATASETS_NOT_HELD(input.participantId, notHeld));
+}
+
 export async function createAsset(
   rt: DataspaceRuntime,
   input: AssetInput,
   actor = "system",
 ): Promise<IdResponse> {
+  await assertDatasetsHeld(rt, input);
   const target = `${input.participantId}: ${input.assetId}`;
   let response: IdResponse;
   try {

@@ -10,6 +10,7 @@ import {
   nameField,
   optionalText,
   presentFields,
+  refusals,
   requiredText,
 } from "../http/contract-fields";
 import { ROLES } from "../auth/personas";
@@ -120,7 +121,9 @@ export const assetBody = z
       .min(1, DATASETS_TEXT)
       .max(MAX_DATASETS, DATASETS_TEXT)
       .optional()
-      .describe("the catalogue datasets the asset is drawn from (default: the dataset of its name)"),
+      .describe(
+        "the catalogue datasets the asset is drawn from, held by its participant (default: the dataset of its name; 400 otherwise, decision 0095)",
+      ),
   })
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
 
@@ -269,6 +272,10 @@ export const dataspaceContract: Contracts = {
     body: assetBody,
     answers: {
       201: created(idAnswer, "The connector's answer"),
+      // assets.ts DATASETS_NOT_HELD (decision 0095)
+      400: refusals(
+        "datasets must be catalogue datasets that <participantId> holds: <datasets> <is/are> not",
+      ),
       403: ACTING,
       404: fails("The participant context is unknown"),
       409: fails("An asset with this assetId exists already, or the participant context is not active"),

@@ -387,6 +387,31 @@ describe("data leaves only as its permit allows", () => {
     ).toBe(true);
   });
 
+  it("an asset is drawn only from datasets its participant holds: another organisation's, or one the catalogue lacks, is refused (400, nothing written)", async () => {
+    for (const [extra, notHeld] of [
+      [
+        { assetId: "uti-probe", datasets: ["dataset-lmc-urinary-infections"], disclosure: "pseudonymised" },
+        "dataset-lmc-urinary-infections is not",
+      ],
+      [{ assetId: "nowhere-probe", datasets: [DIABETES, "dataset-nowhere"] }, "dataset-nowhere is not"],
+      // an asset naming none is drawn from the dataset of its name: another organisation's is refused too
+      [{ assetId: "asset-lmc-urinary-infections" }, "dataset-lmc-urinary-infections is not"],
+    ] as const) {
+      const res = await send("clinic", "/api/assets", { participantId: ALPHA, name: "Probe", ...extra });
+      expect([extra.assetId, res.status, res.body]).toEqual([
+        extra.assetId,
+        400,
+        { error: `datasets must be catalogue datasets that ${ALPHA} holds: ${notHeld}` },
+      ]);
+    }
+    const listed = await send("clinic", `/api/assets?participantId=${ALPHA}`);
+    expect(listed.body.filter((x: Json) => /probe|asset-lmc/.test(x["@id"]))).toEqual([]);
+    const entries = await server.services.audit.list({ limit: 10_000 });
+    expect(entries.filter((e) => e.action === "asset.create" && /probe|asset-lmc/.test(e.target))).toEqual(
+      [],
+    );
+  });
+
   it("the records behind an asset come only from its datasets, of its holder's own records: none else, no fallback to another holder", async () => {
     // PharmaCo holds no dataset: an asset of its context (registered by the operator; of the dataset of its
     // name, which the catalogue lacks) counts nobody, and AlphaKlinik's of no catalogue dataset nobody either
