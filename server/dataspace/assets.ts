@@ -253,7 +253,7 @@ export const DATASETS_NOT_HELD = (participantId: string, datasets: readonly stri
   `datasets must be catalogue datasets that ${participantId} holds: ${datasets.join(", ")} ${datasets.length === 1 ? "is" : "are"} not`;
 
 /**
- * An asset is drawn only from datasets its participant holds in the catalogue (decision 0095): one
+ * An asset is drawn only from datasets its participant holds in the catalogue (decision 0096): one
  * another organisation holds is refused, and so is one the catalogue has none of, unless it is the
  * default dataset of the asset's name (not published yet, it gives no records). 400, nothing written.
  */

@@ -122,7 +122,7 @@ export const assetBody = z
       .max(MAX_DATASETS, DATASETS_TEXT)
       .optional()
       .describe(
-        "the catalogue datasets the asset is drawn from, held by its participant (default: the dataset of its name; 400 otherwise, decision 0095)",
+        "the catalogue datasets the asset is drawn from, held by its participant (default: the dataset of its name; 400 otherwise, decision 0096)",
       ),
   })
   .and(z.looseObject({ participantId: idField("participantId"), assetId: idField("assetId") }));
@@ -272,7 +272,7 @@ export const dataspaceContract: Contracts = {
     body: assetBody,
     answers: {
       201: created(idAnswer, "The connector's answer"),
-      // assets.ts DATASETS_NOT_HELD (decision 0095)
+      // assets.ts DATASETS_NOT_HELD (decision 0096)
       400: refusals(
         "datasets must be catalogue datasets that <participantId> holds: <datasets> <is/are> not",
       ),

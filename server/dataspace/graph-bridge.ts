@@ -11,7 +11,7 @@ import { isNotFound } from "./upstream-http";
  * header; the hub gives each asset's data address its own code (an HMAC of the server's secret over
  * the participant context and the asset) and compares it in constant time. What it answers is
  * released by the same rule as the hub's pull (release.ts), drawn from the asset's datasets under the
- * permit (`recordsUnder`, decision 0095), by the asset's terms as the connector holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
+ * permit (`recordsUnder`, decision 0096), by the asset's terms as the connector holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
  * pseudonymised per permit, and only for a contract agreement (`Edc-Contract-Agreement-Id`, the header
  * Tractus-X's "provision additional headers" extension adds) that rests on a data permit recorded
  * here and ACTIVE now: never person-level records. Every answer, refusals included, is audited.
@@ -105,7 +105,7 @@ async function activePermitOf(
 }
 
 /**
- * The records behind an asset (decision 0095): the providing holder's own, from the datasets the
+ * The records behind an asset (decision 0096): the providing holder's own, from the datasets the
  * asset's terms name and, under a permit, only those the permit names too. Without a permit an
  * aggregate asset counts over its own datasets (k-anonymous counts, as 0065 serves them), a
  * pseudonymised one gives nothing.

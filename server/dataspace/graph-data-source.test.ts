@@ -8,7 +8,7 @@ import { openSqliteRelational } from "../storage/relational/sqlite";
 import { catalogueHolder, graphDataSource, type RecordScope } from "./graph-data-source";
 
 /**
- * The data behind an asset (decision 0095), against the synthetic population of 40 patients the API
+ * The data behind an asset (decision 0096), against the synthetic population of 40 patients the API
  * tests run on: only the providing holder's own patients that the scope's datasets include (the
  * INCLUDES edges the catalogue's recordCount counts), at most ten; nothing outside the scope, never
  * another holder's patients.

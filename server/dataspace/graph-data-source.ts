@@ -4,7 +4,7 @@ import { linked, type GraphNode, type GraphStore } from "../graph";
  * The default data behind an asset: a FHIR R4 `collection` Bundle of a few patients with their
  * encounters, conditions, observations and medication requests, read from the knowledge graph.
  * Only the providing holder's own patients, and only those its scope's catalogue datasets include
- * (`HealthDataset -INCLUDES-> Patient`, the edges the catalogue's recordCount counts; decision 0095):
+ * (`HealthDataset -INCLUDES-> Patient`, the edges the catalogue's recordCount counts; decision 0096):
  * no scope, no records. Small and bounded, and pseudonymised for secondary use: no names, birth year only.
  */
 
