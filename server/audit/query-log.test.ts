@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestStore, storeDialects, type TestStore } from "../../tests/support/relational";
-import { inlineBatchWriter } from "./batch-writer";
+import { inlineBatchWriter, type AuditBatchWriter } from "./batch-writer";
+import type { AuditBatch } from "./model";
 import { createAuditLog } from "./log";
 import { createQueryLog } from "./query-log";
 
@@ -56,5 +57,57 @@ describe.each(storeDialects())("insight query log on %s", (dialect) => {
     const written = await audit.list({ kind: "insight", limit: 100 });
     expect(written.map((e) => e.target)).toEqual(Array.from({ length: 51 }, (_, i) => `q${50 - i}`));
     expect(await audit.verify()).toEqual({ ok: true, checked: 52 });
+  });
+});
+
+describe("a batch that cannot be written", () => {
+  const entry = {
+    action: "patient.profile.read",
+    actor: "clinic",
+    target: "patient-000011",
+    kind: "patient",
+  };
+  /** a writer that fails its first `failures` writes, or all of them, or never answers */
+  const writer = (failures: number | "never answers") => {
+    const batches: AuditBatch[] = [];
+    let calls = 0;
+    const w: AuditBatchWriter = {
+      where: "inline",
+      intervalMs: 5,
+      write: (batch) =>
+        failures === "never answers"
+          ? new Promise(() => {})
+          : calls++ < failures
+            ? Promise.reject(new Error("database is locked"))
+            : (batches.push(batch), Promise.resolve()),
+      close: async () => {},
+    };
+    return { w, batches, calls: () => calls };
+  };
+  let errors: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => (errors = vi.spyOn(console, "error").mockImplementation(() => {})));
+  afterEach(() => errors.mockRestore());
+
+  it("is tried again: the entry resolves once a try has written it", async () => {
+    const { w, batches, calls } = writer(3);
+    await createQueryLog(w, 5, 5_000).append(entry);
+    expect(calls()).toBe(4);
+    expect(batches.map((b) => b.map((e) => e.input))).toEqual([[entry]]);
+  });
+
+  it("refuses its entries when it still fails at the bound, and says so", async () => {
+    const { w, batches } = writer(Infinity);
+    const log = createQueryLog(w, 5, 400);
+    const started = Date.now();
+    await expect(log.append(entry)).rejects.toThrow("database is locked");
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(batches).toEqual([]);
+    expect(errors).toHaveBeenCalledWith(expect.stringMatching(/1 entries not written/), expect.any(Error));
+    await log.flush(); // resolves: nothing left to wait for
+  });
+
+  it("refuses its entries at the bound when the write does not answer (a lock never let go)", async () => {
+    const log = createQueryLog(writer("never answers").w, 5, 300);
+    await expect(log.append(entry)).rejects.toThrow("not written in 300 ms");
   });
 });
