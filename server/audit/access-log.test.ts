@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "../storage/database";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 import { pageRefusal } from "../http/remix-answer";
-import { createAccessLog, type AccessLog } from "./access-log";
+import { AUDIT_UNAVAILABLE, createAccessLog, type AccessLog } from "./access-log";
+import type { AuditBatch } from "./model";
 import { inlineBatchWriter } from "./batch-writer";
 import { createAuditLog, type AuditLog } from "./log";
 
@@ -123,6 +124,42 @@ describe("the access log", () => {
     await log.flush();
     // 250 first refusals, and 250 counts of one more: never more than two entries per key and window
     expect(await audit.count()).toBe(500);
+  });
+
+  it("resolves a look once its entry is committed; a repeat waits for the first look's entry", async () => {
+    const look = { actor: "clinic", action: "patient.profile.read", patientId: "patient-000007" };
+    const first = log.read(look);
+    const repeat = log.read(look);
+    expect(await audit.count()).toBe(0);
+    await first;
+    expect(await audit.count()).toBe(1); // no flush: the batch that holds it is committed
+    await repeat;
+  });
+
+  it("refuses a look whose entry cannot be written (503, AUDIT_UNAVAILABLE), and its repeats; the next look is a first look", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const rel = openSqliteRelational(db);
+    const inline = inlineBatchWriter(audit, rel);
+    let down = true;
+    // the writer down: every write refused, as a closed writer's are
+    const writer = {
+      ...inline,
+      write: (b: AuditBatch) =>
+        down ? Promise.reject(new Error("the audit batch writer is closed")) : inline.write(b),
+    };
+    const failing = createAccessLog(writer, audit, { waitMs: 300 });
+    const look = { actor: "clinic", action: "patient.profile.read", patientId: "patient-000007" };
+    const refused = { status: 503, message: AUDIT_UNAVAILABLE };
+    await Promise.all([
+      expect(failing.read(look)).rejects.toMatchObject(refused),
+      expect(failing.read(look)).rejects.toMatchObject(refused),
+    ]);
+    expect(await audit.count()).toBe(0);
+    down = false;
+    await failing.read(look);
+    expect(await audit.count()).toBe(1);
+    await failing.close();
+    errors.mockRestore();
   });
 
   it("reads a page's refusal, and names it by the page's first segment only", () => {

@@ -1,3 +1,4 @@
+import { ApiError } from "../http/errors";
 import { createQueryLog } from "./query-log";
 import type { AuditBatchWriter } from "./batch-writer";
 import type { AuditLog } from "./log";
@@ -8,10 +9,14 @@ import type { AuditEntry, AuditInput } from "./model";
  * patient's data by someone other than the patient, and every refused request (401, 403, API and
  * page), is an audit entry — who (`actor`), what (`action`), which patient or route (`target`), and
  * the outcome. They go through the audit's batch writer (server/audit/batch-writer.ts: its own thread
- * on the embedded store, decision 0034), so a read costs a push onto a queue, not a transaction.
+ * on the embedded store, decision 0034): a look resolves once the batch holding its entry is committed
+ * (group commit, not a transaction per look) and is answered only then; when the entry cannot be
+ * written in time (server/audit/query-log.ts) it rejects with 503 `AUDIT_UNAVAILABLE`, and the data
+ * is not sent.
  *
  * The same look repeated within a window is one more count, not one more entry: the first is written
- * at once (in the next batch), the repeats as one entry "… N more times since …" when the window ends.
+ * at once (in the next batch; its repeats wait for it too), the repeats as one entry "… N more times
+ * since …" when the window ends (that count is held in memory: a crash can lose it, not a first look).
  * So a flood of refusals — an attack sends thousands — or a client polling one record writes at most
  * two entries per caller, action and target a minute, and the keys held meanwhile are bounded
  * (`maxKeys`: when full, the repeats are written and the window starts over). A target is never text
@@ -19,15 +24,15 @@ import type { AuditEntry, AuditInput } from "./model";
  */
 export interface AccessLog {
   /** a read of identified patient data (kind "patient"); `outcome` defaults to "success" */
-  read(look: { actor: string; action: string; patientId: string; outcome?: string }): void;
+  read(look: { actor: string; action: string; patientId: string; outcome?: string }): Promise<void>;
   /**
    * one answer that showed several patients' identified data (a graph sample, a neighbourhood): an
    * entry for each patient, as `read` writes. Its repeats are counted by the answer, so pass the same
    * (frozen) array for the same answer: a client polling it costs one map lookup, not one per patient.
    */
-  readAll(look: { actor: string; action: string; patientIds: readonly string[] }): void;
+  readAll(look: { actor: string; action: string; patientIds: readonly string[] }): Promise<void>;
   /** a refused request: `what` names the route ("GET /api/patient/profile") or page ("page /patients") */
-  refused(refusal: { actor: string | null; what: string; status: number }): void;
+  refused(refusal: { actor: string | null; what: string; status: number }): Promise<void>;
   /** writes what is held now (repeats included) and resolves once it is in the audit log */
   flush(): Promise<void>;
   /** the looks at one patient's record, newest first: what the patient's own page shows */
@@ -42,27 +47,33 @@ export const ACCESS_MAX_KEYS = 10_000;
 export const READ_KIND = "patient";
 export const REFUSAL_KIND = "access";
 export const REFUSED_ACTION = "request.refused";
+/** the answer to a look whose entry cannot be written: the data is not sent */
+export const AUDIT_UNAVAILABLE =
+  "The audit log cannot record this read now; nothing was shown, try again later";
+export const auditUnavailable = () =>
+  new ApiError(503, AUDIT_UNAVAILABLE, undefined, undefined, { "Retry-After": "5" });
 
 export function createAccessLog(
   writer: AuditBatchWriter | undefined,
   audit: AuditLog,
-  opts: { windowMs?: number; maxKeys?: number } = {},
+  opts: { windowMs?: number; maxKeys?: number; waitMs?: number } = {},
 ): AccessLog {
   const windowMs = opts.windowMs ?? ACCESS_WINDOW_MS;
   const maxKeys = opts.maxKeys ?? ACCESS_MAX_KEYS;
   // batched through the audit's writer; without one (a service built alone) each entry at once
-  const queue = writer ? createQueryLog(writer) : undefined;
-  const write = (input: AuditInput) =>
-    queue
-      ? queue.append(input)
-      : void audit.append(input).catch((e) => console.error("[audit] access entry not written:", e));
+  const queue = writer ? createQueryLog(writer, undefined, opts.waitMs) : undefined;
+  const write = (input: AuditInput): Promise<void> =>
+    queue ? queue.append(input) : audit.append(input).then(() => {});
 
-  const held = new Map<string, { inputs: readonly AuditInput[]; repeats: number; since: string }>();
+  const held = new Map<
+    string,
+    { inputs: readonly AuditInput[]; repeats: number; since: string; written: Promise<void> }
+  >();
   function writeRepeats() {
     for (const h of held.values())
       if (h.repeats > 0)
         for (const input of h.inputs)
-          write({
+          void write({
             ...input,
             outcome: `${input.outcome ?? "success"}, ${h.repeats} more ${h.repeats === 1 ? "time" : "times"} since ${h.since}`,
           });
@@ -72,16 +83,26 @@ export function createAccessLog(
   timer.unref();
 
   /** the entries `inputs` of one look under `key`: written the first time, counted while the window lasts */
-  function note(key: string, inputs: () => readonly AuditInput[]) {
+  function note(key: string, inputs: () => readonly AuditInput[]): Promise<void> {
     const h = held.get(key);
     if (h) {
       h.repeats++;
-      return;
+      return h.written;
     }
     if (held.size >= maxKeys) writeRepeats();
     const entries = inputs();
-    held.set(key, { inputs: entries, repeats: 0, since: new Date().toISOString() });
-    for (const input of entries) write(input);
+    // one batch holds them all: each resolves when it is committed
+    const written = Promise.all(entries.map(write)).then(
+      () => {},
+      () => {
+        // not on record: the look is refused, and the next one is a first look again
+        if (held.get(key)?.written === written) held.delete(key);
+        throw auditUnavailable();
+      },
+    );
+    written.catch(() => {}); // a caller that does not wait leaves no unhandled rejection
+    held.set(key, { inputs: entries, repeats: 0, since: new Date().toISOString(), written });
+    return written;
   }
   const noteOne = (input: AuditInput) =>
     note(`${input.kind}\0${input.action}\0${input.actor}\0${input.target}\0${input.outcome ?? ""}`, () => [
@@ -93,18 +114,18 @@ export function createAccessLog(
 
   return {
     read({ actor, action, patientId, outcome }) {
-      noteOne({ action, actor, target: patientId, outcome: outcome ?? "success", kind: READ_KIND });
+      return noteOne({ action, actor, target: patientId, outcome: outcome ?? "success", kind: READ_KIND });
     },
     readAll({ actor, action, patientIds }) {
-      if (!patientIds.length) return;
+      if (!patientIds.length) return Promise.resolve();
       let answer = answers.get(patientIds);
       if (answer === undefined) answers.set(patientIds, (answer = ++answerCount));
-      note(`${READ_KIND}\0${action}\0${actor}\0#${answer}`, () =>
+      return note(`${READ_KIND}\0${action}\0${actor}\0#${answer}`, () =>
         patientIds.map((target) => ({ action, actor, target, outcome: "success", kind: READ_KIND })),
       );
     },
     refused({ actor, what, status }) {
-      noteOne({
+      return noteOne({
         action: REFUSED_ACTION,
         actor: actor ?? "anonymous",
         target: what,

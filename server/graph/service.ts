@@ -90,10 +90,11 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
     shownIn.set(answer, Object.freeze(shown));
     return deepFrozen(answer);
   };
-  const looked = (answer: GraphResponse, reader: GraphReader, action: string) => {
+  // the answer once the looks it shows are on record
+  const looked = async (answer: GraphResponse, reader: GraphReader, action: string) => {
     const patientIds = shownIn.get(answer);
     if (reader.actor && patientIds?.length)
-      opts.accessLog?.readAll({ actor: reader.actor, action, patientIds });
+      await opts.accessLog?.readAll({ actor: reader.actor, action, patientIds });
     return answer;
   };
 

@@ -18,7 +18,7 @@ export interface DispatcherServices {
   officeHours: OfficeGate;
   sessions: Pick<SessionStore, "userFromRequest" | "cachedUser">;
   /** where refused requests (401, 403) go: the audit, coalesced (server/audit/access-log.ts) */
-  accessLog?: { refused(refusal: { actor: string | null; what: string; status: number }): void };
+  accessLog?: { refused(refusal: { actor: string | null; what: string; status: number }): Promise<void> };
   /** the version counters that kept answers are keyed by; without them no answer is kept */
   versions?: Versions;
 }
@@ -144,12 +144,16 @@ export function createApiDispatcher<S extends DispatcherServices>(
       return request.method === "HEAD" ? new Response(null, response) : response;
     } catch (e) {
       const response = errorResponse(e);
+      // a refusal is answered once it is on record (as a look is); one not written in time (logged
+      // by the audit) is answered all the same: the refusal shows nothing
       if (route && (response.status === 401 || response.status === 403))
-        services.accessLog?.refused({
-          actor: user?.username ?? null,
-          what: `${route.method} ${route.route.path}`,
-          status: response.status,
-        });
+        await services.accessLog
+          ?.refused({
+            actor: user?.username ?? null,
+            what: `${route.method} ${route.route.path}`,
+            status: response.status,
+          })
+          .catch(() => {});
       return response;
     }
   };

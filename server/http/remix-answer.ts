@@ -97,7 +97,7 @@ async function noteRefusal(
   const { sessions, accessLog } = context.services;
   try {
     const user = sessions.cachedUser(request) ?? (await sessions.userFromRequest(request));
-    accessLog.refused({ actor: user?.username ?? null, ...refused });
+    await accessLog.refused({ actor: user?.username ?? null, ...refused });
   } catch (e) {
     console.error("[audit] a refused page was not put on record:", e);
   }
@@ -130,7 +130,7 @@ export function answerWithRemix(
         );
       const response = await handle(request, context);
       const refused = pageRefusal(request.url, response);
-      if (refused) void noteRefusal(request, context, refused);
+      if (refused) await noteRefusal(request, context, refused);
       res.statusMessage = response.statusText;
       res.statusCode = response.status;
       for (const [k, v] of response.headers.entries())

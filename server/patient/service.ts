@@ -112,10 +112,15 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
   const seesPatient = (user: SessionUser, node: GraphNode) =>
     seesIdentity(viewerOf(user), { holder: str(node.properties.holder), patientId: node.id });
 
-  /** a look at `node` by `user` on record, unless it is the patient's own */
-  function noteRead(user: SessionUser, node: GraphNode, action: RecordRead | undefined, outcome?: string) {
+  /** a look at `node` by `user` on record, unless it is the patient's own: resolves once it is written */
+  async function noteRead(
+    user: SessionUser,
+    node: GraphNode,
+    action: RecordRead | undefined,
+    outcome?: string,
+  ) {
     if (!action || !accessLog || user.patientId === node.id) return;
-    accessLog.read({ actor: user.username, action, patientId: node.id, outcome });
+    await accessLog.read({ actor: user.username, action, patientId: node.id, outcome });
   }
 
   async function load(patientId: string | null, user: SessionUser, action?: RecordRead): Promise<GraphNode> {
@@ -133,11 +138,11 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     const node = await nodeOf(patientId);
     if (!node || node.label !== "Patient") throw notFound(`Patient ${patientId} not found`);
     if (seesPatient(user, node)) {
-      noteRead(user, node, action);
+      await noteRead(user, node, action);
       return node;
     }
     // a refused look at a record that exists is on the patient's record too
-    noteRead(user, node, action, "refused: held by another organisation");
+    await noteRead(user, node, action, "refused: held by another organisation");
     throw forbidden("This patient's record is held by another organisation");
   }
 
@@ -190,14 +195,14 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
    * page read, naming the page (which patients it held follows from the store at that time), not one
    * per patient. A patient's own list (their record alone) is not logged.
    */
-  function noteList(
+  async function noteList(
     user: SessionUser,
     scope: string,
     opts: { limit: number; offset: number },
     action: string,
   ) {
     if (!accessLog || scope.startsWith("patient:")) return;
-    accessLog.read({
+    await accessLog.read({
       actor: user.username,
       action,
       patientId: `${scope} offset ${opts.offset} limit ${opts.limit}`,
@@ -255,9 +260,11 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
       action: "patient.list.read" | "patient.list.page.read",
     ): Promise<readonly Patient[]> {
       const scope = scopeOf(user);
-      noteList(user, scope, opts, action);
       const key = { caller: scope, versions: [graph.version()], args: [opts.limit, opts.offset] };
-      return keptLists(key, async () => deepFrozen(await listOf(user, opts)));
+      const list = keptLists(key, async () => deepFrozen(await listOf(user, opts)));
+      // the page is answered once its look is on record
+      await Promise.all([noteList(user, scope, opts, action), list]);
+      return list;
     },
     /**
      * GET /api/patient/profile, /insights and /research and the record's page: the access check (and its
@@ -277,7 +284,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     async noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> {
       if (!accessLog || !id || !user) return;
       const node = await nodeOf(id);
-      if (node?.label === "Patient" && seesPatient(user, node)) noteRead(user, node, "graph.node.read");
+      if (node?.label === "Patient" && seesPatient(user, node)) await noteRead(user, node, "graph.node.read");
     },
 
     async insights(patientId: string | null, user: SessionUser, action?: RecordRead) {

@@ -170,8 +170,8 @@ export const REGISTRY: Registry = {
   accessLog: {
     methods: {},
     local: {
-      read: () => {},
-      refused: () => {},
+      read: async () => {},
+      refused: async () => {},
       flush: async () => {},
       ofPatient: async () => [],
       close: async () => {},
