@@ -64,6 +64,7 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
         paired(await principal(ctx)),
         ctx.url,
         parsedQuery(ctx, observationQuery),
+        "patient-app.observations.read",
       ),
     ),
   "POST /api/patient/ehr-sync": async (ctx) => {

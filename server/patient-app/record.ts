@@ -1,6 +1,6 @@
 import { badRequest, notFound } from "../http/errors";
 import { linked, type GraphNode } from "../graph";
-import type { AuditInput } from "../audit/model";
+import { auditUnavailable } from "../audit/access-log";
 import { createQueryLog } from "../federated";
 import { bundle, isSelfMeasured, RELATIONS, toPatient, type BundleExtra, type FhirResource } from "./fhir";
 import { topicVersion } from "../storage/relational";
@@ -110,12 +110,21 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   const keptBundles = createKept<ReturnType<typeof bundle>>({ max: 512 });
 
   /**
-   * Record reads are audited in batches (the insight query logs' writer, server/audit/query-log.ts:
-   * one transaction per batch, on its own thread on the embedded store) rather than one committed
-   * transaction per read; without a writer (a service built alone) each read is appended at once.
+   * Record and observation reads are audited in batches (the insight query logs' writer,
+   * server/audit/query-log.ts: one transaction per batch, on its own thread on the embedded store)
+   * rather than one committed transaction per read; without a writer (a service built alone) each
+   * read is appended at once. A read is answered once its entry is written, else refused with 503.
    */
   const readLog = deps.auditBatches ? createQueryLog(deps.auditBatches) : undefined;
-  const logRead = (input: AuditInput) => (readLog ? readLog.append(input) : audit.append(input));
+  const logRead = (principal: Principal & { patientId: string }, action: string) =>
+    (readLog ?? audit)
+      .append({ action, actor: principal.actor, target: principal.patientId, kind: "patient-app" })
+      .then(
+        () => {},
+        () => {
+          throw auditUnavailable();
+        },
+      );
 
   return {
     patientNode,
@@ -131,12 +140,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         const parts = await keptRecords(key, () => recordParts(principal.patientId));
         return deepFrozen(bundle("collection", parts.resources, { tag: parts.tag }));
       });
-      await logRead({
-        action: "patient-app.record.read",
-        actor: principal.actor,
-        target: principal.patientId,
-        kind: "patient-app",
-      });
+      await logRead(principal, "patient-app.record.read");
       return record;
     },
 
@@ -171,12 +175,14 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
 
     /**
      * GET /api/patient/observations: the searchset Bundle (its resources shared with the kept parts:
-     * read only). `query`: the route's parsed search; a view passes the URL alone.
+     * read only). `query`: the route's parsed search; a view passes the URL alone. `action`: the read
+     * on record as the record's is (the route's; the patient's own Devices page is not a look).
      */
     async observations(
       principal: Principal & { patientId: string },
       url: URL,
       query = queryValues(url.searchParams) as ObservationQuery,
+      action?: "patient-app.observations.read",
     ) {
       // the searchset kept per patient, graph version and search, as built (its id and time the build's)
       const key = {
@@ -184,16 +190,21 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
         versions: [graph.version()],
         args: [url.pathname, url.search],
       };
-      return keptBundles(key, async () => {
-        const matched = await searchObservations(principal.patientId, query);
-        return deepFrozen(
-          bundle(
-            "searchset",
-            matched.map((o) => o.resource),
-            { link: selfLink(url) },
-          ),
-        );
-      });
+      const [searchset] = await Promise.all([
+        keptBundles(key, async () => {
+          const matched = await searchObservations(principal.patientId, query);
+          return deepFrozen(
+            bundle(
+              "searchset",
+              matched.map((o) => o.resource),
+              { link: selfLink(url) },
+            ),
+          );
+        }),
+        // on record as the record's read is, before it is answered
+        action && logRead(principal, action),
+      ]);
+      return searchset;
     },
 
     async sync(principal: Principal & { patientId: string }) {

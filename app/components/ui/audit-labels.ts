@@ -96,6 +96,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "app-device.revoke": "Companion app unpaired",
   "app-account.create": "Companion app account created",
   "patient-app.record.read": "Record read in the companion app",
+  "patient-app.observations.read": "Measurements read in the companion app",
   "patient-app.observation.add": "Measurement added in the companion app",
   "patient-app.observation.erase": "Companion app measurements erased",
   "patient-app.account.erase": "Companion app account erased",
