@@ -1,10 +1,6 @@
 import { pub, anyUser, roles, ADMIN, HOLDER, staff } from "./access";
 import { routesOf } from "./build";
-import type { KeepSpec } from "../kept";
 import type { RouteSpec } from "./types";
-
-/** a graph read: what the caller sees of people depends on its class (server/privacy `viewerOf`) */
-const GRAPH: KeepSpec = { caller: "viewer", versions: ["graph"] };
 
 const health = routesOf("health");
 const openapi = routesOf("openapi");
@@ -24,9 +20,10 @@ export const coreRoutes: RouteSpec[] = [
     },
     { keep: { caller: "everyone", versions: ["graph"] } },
   ),
-  graph("/api/graph", { GET: [staff, "Graph sample by layer"] }, { keep: GRAPH }),
-  graph("/api/graph/expand", { GET: [staff, "Neighbourhood of a node"] }, { keep: GRAPH }),
-  // not kept at the route: each read of a patient's node with its identity is audited (the service keeps it)
+  // not kept at the route: each look at a patient's identified record is audited, repeats counted, and
+  // answered once on record (decision 0044); the service keeps the answers per graph version and viewer
+  graph("/api/graph", { GET: [staff, "Graph sample by layer"] }),
+  graph("/api/graph/expand", { GET: [staff, "Neighbourhood of a node"] }),
   graph("/api/graph/node", { GET: [staff, "A node with its relationships"] }),
   graph(
     "/api/graph/validate",
