@@ -186,10 +186,10 @@ export async function createServices(config: Config): Promise<Services> {
   // the insight query logs' batches: on the embedded store, a thread of their own (decision 0034)
   const auditBatches = await startAuditBatchWriter({ audit, rel, db });
   const insight = createInsightServices({ graph, auditBatches, config });
-  // the companion app audits record reads through the same writer (server/patient-app/record.ts)
-  const patientApp = await createPatientAppService({ rel, audit, graph, config, auditBatches });
   // every look at an identified record and every refused request, through the same writer (issue 34)
   const accessLog = createAccessLog(auditBatches, audit);
+  // the companion app's record reads are looks too (server/patient-app/record.ts)
+  const patientApp = await createPatientAppService({ rel, audit, graph, config, accessLog });
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
     accessLog,

@@ -23,8 +23,14 @@ import type { AuditEntry, AuditInput } from "./model";
  * the caller chose: a patient id that exists, a route of the route table, a page's first segment.
  */
 export interface AccessLog {
-  /** a read of identified patient data (kind "patient"); `outcome` defaults to "success" */
-  read(look: { actor: string; action: string; patientId: string; outcome?: string }): Promise<void>;
+  /** a read of identified patient data (kind "patient" unless told); `outcome` defaults to "success" */
+  read(look: {
+    actor: string;
+    action: string;
+    patientId: string;
+    outcome?: string;
+    kind?: string;
+  }): Promise<void>;
   /**
    * one answer that showed several patients' identified data (a graph sample, a neighbourhood): an
    * entry for each patient, as `read` writes. Its repeats are counted by the answer, so pass the same
@@ -113,8 +119,14 @@ export function createAccessLog(
   let answerCount = 0;
 
   return {
-    read({ actor, action, patientId, outcome }) {
-      return noteOne({ action, actor, target: patientId, outcome: outcome ?? "success", kind: READ_KIND });
+    read({ actor, action, patientId, outcome, kind }) {
+      return noteOne({
+        action,
+        actor,
+        target: patientId,
+        outcome: outcome ?? "success",
+        kind: kind ?? READ_KIND,
+      });
     },
     readAll({ actor, action, patientIds }) {
       if (!patientIds.length) return Promise.resolve();

@@ -1,5 +1,5 @@
 import { base64url } from "jose";
-import type { AuditBatchWriter } from "../audit/batch-writer";
+import type { AccessLog } from "../audit/access-log";
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
@@ -26,8 +26,8 @@ export interface PatientAppDeps {
   audit: AuditLog;
   graph: GraphStore;
   config: Config;
-  /** where record reads are audited in batches (server/audit/batch-writer.ts); absent: one append per read */
-  auditBatches?: AuditBatchWriter;
+  /** where record reads are audited, batched and coalesced (server/audit/access-log.ts); absent: one append per read */
+  accessLog?: Pick<AccessLog, "read" | "flush">;
 }
 
 export const random = (bytes: number) => base64url.encode(crypto.getRandomValues(new Uint8Array(bytes)));

@@ -1,7 +1,5 @@
 import { badRequest, notFound } from "../http/errors";
 import { linked, type GraphNode } from "../graph";
-import { auditUnavailable } from "../audit/access-log";
-import { createQueryLog } from "../federated";
 import { bundle, isSelfMeasured, RELATIONS, toPatient, type BundleExtra, type FhirResource } from "./fhir";
 import { topicVersion } from "../storage/relational";
 import { queryValues } from "../http/contract";
@@ -110,26 +108,20 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   const keptBundles = createKept<ReturnType<typeof bundle>>({ max: 512 });
 
   /**
-   * Record and observation reads are audited in batches (the insight query logs' writer,
-   * server/audit/query-log.ts: one transaction per batch, on its own thread on the embedded store)
-   * rather than one committed transaction per read; without a writer (a service built alone) each
-   * read is appended at once. A read is answered once its entry is written, else refused with 503.
+   * Record and observation reads are looks on record as the hub's are (server/audit/access-log.ts:
+   * batched, the same read by the same reader counted within the minute, answered once written, else
+   * 503); without the access log (a service built alone) each read is appended at once.
    */
-  const readLog = deps.auditBatches ? createQueryLog(deps.auditBatches) : undefined;
-  const logRead = (principal: Principal & { patientId: string }, action: string) =>
-    (readLog ?? audit)
-      .append({ action, actor: principal.actor, target: principal.patientId, kind: "patient-app" })
-      .then(
-        () => {},
-        () => {
-          throw auditUnavailable();
-        },
-      );
+  const logRead = async (principal: Principal & { patientId: string }, action: string) => {
+    const look = { action, actor: principal.actor, kind: "patient-app" };
+    if (deps.accessLog) await deps.accessLog.read({ ...look, patientId: principal.patientId });
+    else await audit.append({ ...look, target: principal.patientId });
+  };
 
   return {
     patientNode,
     observationNodes,
-    flushLog: () => readLog?.flush() ?? Promise.resolve(),
+    flushLog: () => deps.accessLog?.flush() ?? Promise.resolve(),
 
     /** GET /api/patient/app/record: the Bundle, its parts kept per patient and version (shared: read only) */
     async record(principal: Principal & { patientId: string }) {

@@ -69,7 +69,7 @@ it("keeps the entry of every look answered 200 across a kill right after the ans
   const { patient } = (await answered.json()) as { patient: { name: string; birthDate: string } };
   expect(body).not.toContain(patient.name);
   expect(body).not.toContain(patient.birthDate);
-  child.kill("SIGTERM");
+  child!.kill("SIGTERM");
   await new Promise((r) => child!.once("exit", r));
   child = undefined;
 }, 300_000);
