@@ -198,7 +198,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const answerBridge = (req: IncomingMessage, res: ServerResponse) =>
     void services.dataspace
       .answerGraphBridge({ method: req.method ?? "", url: req.url ?? "/", headers: req.headers })
-      .then(({ status, body }) => json(body, status, { "Cache-Control": "no-store" }), errorResponse)
+      .then(async ({ status, body, anonymous }) => {
+        if (anonymous)
+          await services.accessLog
+            .refused({ actor: null, what: `${req.method} ${GRAPH_BRIDGE_PATH}/assets`, status })
+            .catch(() => {});
+        return json(body, status, { "Cache-Control": "no-store" });
+      }, errorResponse)
       .then((response) => sendWebResponse(res, response));
 
   // /api: the Node listener hands it to the framework-free dispatcher (docs/decisions/0002-api-dispatch.md)

@@ -54,6 +54,11 @@ export interface BridgeRequest {
 export interface BridgeAnswer {
   status: number;
   body: Record<string, unknown>;
+  /**
+   * refused before the caller showed an asset's code (405, 401): no entry here, where the target would
+   * be the caller's text; the server notes it as a refused request, coalesced (server/audit/access-log.ts)
+   */
+  anonymous?: true;
 }
 
 const header = (h: BridgeRequest["headers"], name: string): string | undefined => {
@@ -172,11 +177,11 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
     return { status, body: { error } };
   };
   if (req.method !== "GET" && req.method !== "HEAD")
-    return refuse(405, BRIDGE_ERRORS.method, `method ${req.method}`);
+    return { status: 405, body: { error: BRIDGE_ERRORS.method }, anonymous: true };
   if (
     !sameCode(header(req.headers, BRIDGE_KEY_HEADER), bridgeCodeFor(rt.releaseSecret, participantId, assetId))
   )
-    return refuse(401, BRIDGE_ERRORS.key, "no or wrong code");
+    return { status: 401, body: { error: BRIDGE_ERRORS.key }, anonymous: true };
   let asset: Record<string, unknown>;
   try {
     asset = await rt.connector.getAsset(participantId, assetId);
