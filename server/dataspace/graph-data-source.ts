@@ -42,9 +42,9 @@ function resource(node: GraphNode): Record<string, unknown> {
 /** up to MAX_PATIENTS patients of the holder that the holder's datasets of the scope include */
 async function patientsIn(graph: GraphStore, { holder, datasets }: RecordScope): Promise<GraphNode[]> {
   const found = new Map<string, GraphNode>();
+  const holderOf = catalogueHolder(graph);
   for (const id of datasets) {
-    const dataset = holder ? await graph.getNode(id) : null;
-    if (dataset?.label !== "HealthDataset" || dataset.properties.holder !== holder) continue;
+    if (!holder || (await holderOf(id)) !== holder) continue;
     for (const p of await linked(graph, id, "INCLUDES", "out", MAX_PATIENTS))
       if (found.size < MAX_PATIENTS && p.label === "Patient" && p.properties.holder === holder)
         found.set(p.id, p);
