@@ -1,10 +1,11 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
-import type { Dataspace } from "../dataspace";
+import { didOfContext, type Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
 import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
 import { badGateway, badRequest, conflict, notFound } from "../http/errors";
+import { invalidField } from "../http/field-errors";
 import { createKept, deepFrozen, EVERYONE, inputVersions } from "../http/kept";
 import type { Relational } from "../storage/relational";
 import { createConnectorPolicies } from "./connector-policies";
@@ -69,6 +70,9 @@ function pushedRow(
   };
 }
 
+/** the assigner as a policy may spell it: plain, compacted with the ODRL prefix, or expanded */
+const ASSIGNER_KEYS = ["assigner", "odrl:assigner", "http://www.w3.org/ns/odrl/2/assigner"];
+
 export async function createPolicyService(deps: {
   rel: Relational;
   audit: AuditLog;
@@ -89,6 +93,30 @@ export async function createPolicyService(deps: {
     );
     if (!defs.ok) return "unknown" as const;
     return holdsSameDefinition(defs.value, document) ? ("same" as const) : ("different" as const);
+  };
+  /**
+   * A policy offers only in its own participant's name: every assigner it names (on the policy or a
+   * rule) is the DID of the participant context it is written in; else 400, and nothing is pushed.
+   */
+  const assignsAsItself = async (participantId: string, document: OdrlPolicyDocument) => {
+    const p = document.policy;
+    const named = [p, ...(p.permission ?? []), ...(p.prohibition ?? []), ...(p.obligation ?? [])]
+      .flatMap((r) => ASSIGNER_KEYS.map((k) => r[k]))
+      .filter((a) => a !== undefined)
+      .map((a) => (typeof a === "object" && a ? ((a as Record<string, unknown>)["@id"] ?? a) : a));
+    if (named.length === 0) return;
+    let did: string;
+    try {
+      did = didOfContext(await rt().connector.getParticipantContext(participantId, operationDeadline(rt())));
+    } catch (e) {
+      if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
+      throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
+    }
+    if (named.some((a) => a !== did))
+      throw invalidField(
+        "policy.assigner",
+        `must be ${did}, the DID of participant ${participantId}: a policy offers only in its own participant's name`,
+      );
   };
   /** a PUT of `policyId`, the definition the connector holds; without it, a push of a new one */
   const push = async (participantId: string, document: OdrlPolicyDocument, policyId?: string) => {
@@ -147,6 +175,7 @@ export async function createPolicyService(deps: {
     async create(participantId: string, input: unknown, actor: string): Promise<ListedPolicy> {
       const { document, result } = toDocument(input);
       if (!document) throw invalid(result);
+      await assignsAsItself(participantId, document);
       const existing = await getRow(participantId, document["@id"]);
       if (existing && !existing.deleted_at)
         throw conflict(`A policy with id ${document["@id"]} already exists for participant ${participantId}`);
@@ -194,6 +223,7 @@ export async function createPolicyService(deps: {
     ): Promise<ListedPolicy> {
       const { document, result } = toDocument(input, policyId);
       if (!document) throw invalid(result);
+      await assignsAsItself(participantId, document);
       const { row, atConnector } = await findExisting(participantId, policyId);
       if (!row && !atConnector)
         throw notFound(`Policy ${policyId} not found for participant ${participantId}`);

@@ -100,6 +100,42 @@ describe("ODRL policies", () => {
     }
   });
 
+  it("refuses a policy that offers in another organisation's name, on the policy or a rule, and pushes nothing", async () => {
+    const before = (await (await api("admin", "/api/admin/policies?participantId=medreg")).json()) as Json[];
+    const forged = [
+      offer("forged-1"), // LMC's DID, written in the access body's own context
+      {
+        "@id": "forged-2",
+        policy: {
+          "@type": "Offer",
+          permission: [{ action: "use", assigner: { "@id": "did:web:alpha-klinik.de:participant" } }],
+        },
+      },
+      {
+        "@id": "forged-4",
+        policy: {
+          "@type": "Set",
+          permission: [{ action: "use", "odrl:assigner": "did:web:alpha-klinik.de:participant" }],
+        },
+      },
+    ];
+    for (const policy of forged) {
+      const res = await send("regulator", "POST", "/api/admin/policies", { participantId: "medreg", policy });
+      expect(res.status, JSON.stringify(policy)).toBe(400);
+      expect((await body(res)).error).toMatch(
+        /^must be did:web:\S+, the DID of participant medreg: a policy offers only in its own participant's name$/,
+      );
+    }
+    // nor may the operator, who writes in any context, offer there in another's name
+    const asAdmin = await send("admin", "POST", "/api/admin/policies", {
+      participantId: "medreg",
+      policy: offer("forged-3"),
+    });
+    expect(asAdmin.status).toBe(400);
+    const after = (await (await api("admin", "/api/admin/policies?participantId=medreg")).json()) as Json[];
+    expect(after.map((p) => p["@id"])).toEqual(before.map((p) => p["@id"]));
+  });
+
   it("creates, lists, replaces and deletes a policy, pushed to the connector", async () => {
     const created = await send("admin", "POST", "/api/admin/policies", {
       participantId: "lmc",
