@@ -1,3 +1,4 @@
+import { SUPERVISED } from "./actors";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";
@@ -29,6 +30,8 @@ export async function createAccessBody(opts: AccessBodyOptions) {
     ...service,
     /** the purposes of Art. 53(1), for forms */
     purposes: PURPOSES,
+    /** the organisations a finding may be about */
+    supervised: SUPERVISED,
     /** the report period of a request's `from`/`to` (400 when malformed; default: the last year) */
     reportPeriod: (url: URL) => reportPeriod(url, now()),
     async register() {

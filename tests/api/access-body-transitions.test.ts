@@ -22,6 +22,19 @@ describe("the access body's routes", () => {
       severity: "low",
     });
     expect(f.status).toBe(201);
+    // a finding about an organisation the access body does not supervise is refused and not stored
+    const before = (await get("regulator", "/api/compliance/findings")).body.length;
+    const nowhere = await post("regulator", "/api/compliance/findings", {
+      organisation: "No Such Org",
+      subjectRole: "DATA_USER",
+      title: "t",
+      description: "d",
+    });
+    expect([nowhere.status, nowhere.body.error]).toEqual([
+      400,
+      'organisation must be an organisation the access body supervises (AlphaKlinik Berlin, Limburg Medical Centre, PharmaCo Research AG, Institut de Recherche Santé): "No Such Org" is not',
+    ]);
+    expect((await get("regulator", "/api/compliance/findings")).body.length).toBe(before);
     // another organisation's finding: the 404 of an unknown id (decision 0094)
     const foreign = await post("researcher", "/api/compliance/findings/respond", {
       findingId: f.body.id,

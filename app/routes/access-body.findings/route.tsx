@@ -18,12 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
     organisation: user.organisation,
     roles: user.roles,
-    organisations: [
-      "AlphaKlinik Berlin",
-      "Limburg Medical Centre",
-      "PharmaCo Research AG",
-      "Institut de Recherche Santé",
-    ],
+    organisations: context.services.accessBody.supervised,
     findings: findings
       .map((f) => ({
         ...pick(f, "id organisation subjectRole title description severity relatedPermitId state openedDate"),
