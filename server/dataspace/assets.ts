@@ -18,6 +18,7 @@ import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-
 import { invalidField, missingFields } from "../http/field-errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
 import { bridgeAddressFor } from "./graph-bridge";
+import { organisationOfContext } from "./permits";
 
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
@@ -75,6 +76,24 @@ const withoutCode = (address: Record<string, unknown>): Record<string, unknown> 
 /** The DID of a participant context: `participantId`, else `identity`. */
 export function didOfContext(ctx: ParticipantContext): string {
   return ctx.participantId ?? ctx.identity ?? "";
+}
+
+/**
+ * The DID a participant context acts under: its context's at the connector, else its built-in
+ * organisation's, else the id itself when it is a DID (a connector without participant contexts,
+ * EDC 0.15, names the participant by its DID); undefined when none is known.
+ */
+export async function didOfParticipant(
+  rt: DataspaceRuntime,
+  participantId: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const ctx = await settle(rt.connector.getParticipantContext(participantId, signal));
+  return (
+    (ctx.ok ? didOfContext(ctx.value) : "") ||
+    organisationOfContext(participantId)?.did ||
+    (participantId.startsWith("did:") ? participantId : undefined)
+  );
 }
 
 /** Assets aggregate over ACTIVATED contexts; a context without a state counts as ACTIVATED. */

@@ -38,7 +38,7 @@ import type { TokenSource } from "./upstream-http";
  */
 export { EVERY_PARTICIPANT, negotiationsAcross, type HeldNegotiation } from "./across";
 export { actsForAnyContext, NO_CONTEXT, NOT_YOUR_CONTEXT, ownContextId, readsAnyContext } from "./acting";
-export { didOfContext } from "./assets";
+export { didOfParticipant } from "./assets";
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
 export { CREDENTIAL_NOT_FOUND, issuanceStartedSchema } from "./credentials";
 export { credentialDefinitionSchema } from "./upstream-schemas";

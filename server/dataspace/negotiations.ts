@@ -1,5 +1,5 @@
 import { badGateway, notFound, serviceUnavailable } from "../http/errors";
-import { didOfContext } from "./assets";
+import { didOfParticipant } from "./assets";
 import { organisationOfContext, permitMissing, type PermitRef } from "./permits";
 import {
   termsOfAsset,
@@ -14,7 +14,7 @@ import { normaliseCounterPartyAddress } from "./address";
 import { offeredRules, summariseCatalog } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
-import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { callerMistake, describeUpstream, liveOrNull } from "./failures";
 import { isNotFound } from "./upstream-http";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
@@ -207,13 +207,8 @@ async function requiredPermit(
   signal?: AbortSignal,
 ): Promise<PermitRef> {
   if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
-  const ctx = await settle(rt.connector.getParticipantContext(participantId, signal));
   const known = organisationOfContext(participantId);
-  // a connector without participant contexts (EDC 0.15) names the participant by its DID itself
-  const did =
-    (ctx.ok ? didOfContext(ctx.value) : "") ||
-    known?.did ||
-    (participantId.startsWith("did:") ? participantId : undefined);
+  const did = await didOfParticipant(rt, participantId, signal);
   const permit = did ? await rt.permits.validFor(did, datasets) : undefined;
   if (!permit) throw permitMissing(known?.name ?? did ?? participantId, assetId, datasets);
   return permit;

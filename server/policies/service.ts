@@ -1,6 +1,6 @@
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
-import { didOfContext, type Dataspace } from "../dataspace";
+import { didOfParticipant, type Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
 import { isNotFound, isUpstreamError } from "../dataspace/upstream-http";
@@ -105,13 +105,8 @@ export async function createPolicyService(deps: {
       .filter((a) => a !== undefined)
       .map((a) => (typeof a === "object" && a ? ((a as Record<string, unknown>)["@id"] ?? a) : a));
     if (named.length === 0) return;
-    let did: string;
-    try {
-      did = didOfContext(await rt().connector.getParticipantContext(participantId, operationDeadline(rt())));
-    } catch (e) {
-      if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
-      throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
-    }
+    const did = await didOfParticipant(rt(), participantId, operationDeadline(rt()));
+    if (!did) throw notFound(`Participant context ${participantId} not found`);
     if (named.some((a) => a !== did))
       throw invalidField(
         "policy.assigner",
