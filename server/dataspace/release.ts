@@ -1,5 +1,14 @@
 import { createHmac } from "node:crypto";
-import { MIN_K, protect, published, type CountNode, type PublishedCount } from "../federated";
+import { z } from "zod";
+import {
+  isSmall,
+  MIN_K,
+  protect,
+  published,
+  publishedCount,
+  type CountNode,
+  type PublishedCount,
+} from "../federated";
 import type { Disclosure } from "../dataspace-protocol";
 
 /**
@@ -9,6 +18,10 @@ import type { Disclosure } from "../dataspace-protocol";
  * complementary suppression). A pseudonymised asset delivers the records with every identifier
  * replaced by a pseudonym keyed per permit (HMAC-SHA-256 of the server's secret over the permit id
  * and the identifier): never an identifier the patient, the holder or another permit sees.
+ *
+ * Releasing twice is releasing once (the source releases, graph-bridge.ts, and the hub's pull checks
+ * what it pulled by releasing it again): a Bundle tagged with the permit keeps the pseudonyms it holds,
+ * and a released report keeps its counts if none it publishes or lets be derived lies from 1 to k−1.
  */
 
 type Json = Record<string, unknown>;
@@ -37,6 +50,11 @@ const DIRECT_IDENTIFIERS = new Set([
   "username",
 ]);
 
+const PSEUDONYM = /^psn-[\w-]{22}$/;
+const permitMeta = (permitId: string) => ({
+  tag: [{ system: "urn:health-dataspace-hub:permit", code: permitId }],
+});
+
 export function pseudonymFor(secret: string, permitId: string, identifier: string): string {
   return `psn-${createHmac("sha256", secret).update(`${permitId}\n${identifier}`).digest("base64url").slice(0, 22)}`;
 }
@@ -44,6 +62,8 @@ export function pseudonymFor(secret: string, permitId: string, identifier: strin
 /** the records, every identifier (ids, graph ids, references to them) replaced by its pseudonym under the permit */
 export function pseudonymised(data: unknown, secret: string, permitId: string): Json {
   const resources = resourcesOf(data);
+  const kept =
+    isObject(data) && JSON.stringify(data.meta) === JSON.stringify(permitMeta(permitId)) ? PSEUDONYM : null;
   const ids = new Map<string, string>();
   const pseudonym = (id: string) => {
     let p = ids.get(id);
@@ -52,7 +72,7 @@ export function pseudonymised(data: unknown, secret: string, permitId: string): 
   };
   for (const r of resources) {
     for (const k of ["id", "graphId", "resourceId", "patientId"])
-      if (typeof r[k] === "string") pseudonym(r[k]);
+      if (typeof r[k] === "string" && !kept?.test(r[k])) pseudonym(r[k]);
   }
   const known = [...ids.keys()].sort((a, b) => b.length - a.length);
   const replace = (s: string): string => {
@@ -76,7 +96,7 @@ export function pseudonymised(data: unknown, secret: string, permitId: string): 
   return {
     resourceType: "Bundle",
     type: "collection",
-    meta: { tag: [{ system: "urn:health-dataspace-hub:permit", code: permitId }] },
+    meta: permitMeta(permitId),
     total: resources.length,
     entry: resources.map((r) => {
       const resource = walk(r) as Json;
@@ -105,6 +125,8 @@ const codeOf = (r: Json): string | undefined => {
  * published by the k rule (a count from 1 to k−1 is suppressed, and complementary cells with it).
  */
 export function aggregated(data: unknown, k = MIN_K): Json {
+  const released = releasedReport.safeParse(data);
+  if (released.success) return rechecked(released.data, k);
   const resources = resourcesOf(data);
   const byType = new Map<string, Map<string, number>>();
   let patients = 0;
@@ -126,19 +148,63 @@ export function aggregated(data: unknown, k = MIN_K): Json {
   });
   const root = protect({ key: "patients", value: patients }, k);
   const cells = (n: CountNode): PublishedCount[] => (n.groups?.[0] ?? []).map((c) => published(c, k));
-  return {
-    resourceType: "MeasureReport",
-    status: "complete",
-    type: "summary",
+  return report(
     k,
-    rule: `counts from 1 to ${k - 1} suppressed, with complementary suppression`,
-    patients: published(root, k),
-    groups: groups.map(({ type, node }) => ({
-      resourceType: type,
-      total: published(node, k),
-      byCode: cells(node),
-    })),
+    published(root, k),
+    groups.map(({ type, node }) => ({ resourceType: type, total: published(node, k), byCode: cells(node) })),
+  );
+}
+
+const releasedReport = z.object({
+  resourceType: z.literal("MeasureReport"),
+  patients: publishedCount,
+  groups: z.array(
+    z.object({ resourceType: z.string(), total: publishedCount, byCode: z.array(publishedCount) }),
+  ),
+});
+type Group = z.infer<typeof releasedReport>["groups"][number];
+
+const report = (k: number, patients: PublishedCount, groups: Group[]): Json => ({
+  resourceType: "MeasureReport",
+  status: "complete",
+  type: "summary",
+  k,
+  rule: `counts from 1 to ${k - 1} suppressed, with complementary suppression`,
+  patients,
+  groups,
+});
+
+/**
+ * A report already released, rebuilt from its counts: kept when each count is published or withheld
+ * (null) alike, none published lies from 1 to k−1, nor does the sum a group withholds, and a withheld
+ * total withholds its codes; else every count is withheld.
+ */
+function rechecked({ patients, groups }: z.infer<typeof releasedReport>, k: number): Json {
+  const sound = (c: PublishedCount) => (c.count === null) === c.suppressed && !isSmall(c.count ?? 0, k);
+  const safe = (g: Group) => {
+    const shown = g.byCode.filter((c) => !c.suppressed);
+    const withheld = (g.total.count ?? 0) - shown.reduce((a, c) => a + (c.count ?? 0), 0);
+    return (
+      [g.total, ...g.byCode].every(sound) &&
+      (g.total.suppressed ? !shown.length : withheld >= 0 && !isSmall(withheld, k))
+    );
   };
+  const hide = !sound(patients) || !groups.every(safe);
+  const cell = (c: PublishedCount) =>
+    published(
+      {
+        key: c.key,
+        value: c.count ?? 0,
+        suppressed: hide || c.suppressed,
+        reason: hide ? "complementary" : c.reason,
+      },
+      k,
+    );
+  return report(
+    k,
+    cell(patients),
+    groups.map((g) => ({ resourceType: g.resourceType, total: cell(g.total), byCode: g.byCode.map(cell) })),
+  );
 }
 
 /** the data as the asset's terms deliver it under the permit */

@@ -242,7 +242,9 @@ async function permitOfContract(
  * contract rests on must be valid now (a revoked or expired one stops pulls at once, 403); reads
  * the endpoint data reference (EDR) from the consumer's connector, GETs its endpoint with the EDR's
  * authorization token, and hands on what the asset's terms deliver under the permit (release.ts):
- * k-anonymous aggregates, or records pseudonymised per permit. What left, and every pull the permit
+ * k-anonymous aggregates, or records pseudonymised per permit. The provider's data plane released them
+ * at the source (graph-bridge.ts); the hub releases them again itself, which changes nothing it had
+ * released, so an embedded and a real connector hand on the same. What left, and every pull the permit
  * refused, is on the audit log (`transfer.pull`, naming the permit), written before the data is handed on.
  */
 export async function pullTransferData(

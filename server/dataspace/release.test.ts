@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { aggregated, pseudonymFor, release } from "./release";
+
+/** ten patients, each with a condition; two with a rare one */
+const records = {
+  resourceType: "Bundle",
+  entry: Array.from({ length: 10 }, (_, i) => [
+    { resource: { resourceType: "Patient", id: `patient-${i}`, name: [{ family: `Family${i}` }] } },
+    {
+      resource: {
+        resourceType: "Condition",
+        id: `condition-${i}`,
+        patientId: `patient-${i}`,
+        subject: `Patient/patient-${i}`,
+        code: i < 2 ? "rare" : "44054006",
+      },
+    },
+  ]).flat(),
+};
+
+describe("release: what leaves under a permit", () => {
+  it("releasing twice is releasing once (the source releases, the hub's pull releases again)", () => {
+    for (const disclosure of ["aggregate", "pseudonymised"] as const) {
+      const once = release(records, disclosure, "secret", "permit-1");
+      expect(release(once, disclosure, "secret", "permit-1"), disclosure).toEqual(once);
+    }
+    const once = release(records, "pseudonymised", "secret", "permit-1");
+    expect(JSON.stringify(once)).not.toMatch(/patient-\d|Family/);
+    expect(once.entry).toContainEqual({
+      fullUrl: `urn:pseudonym:${pseudonymFor("secret", "permit-1", "condition-0")}`,
+      resource: expect.objectContaining({
+        patientId: pseudonymFor("secret", "permit-1", "patient-0"),
+        subject: `Patient/${pseudonymFor("secret", "permit-1", "patient-0")}`,
+      }),
+    });
+    // pseudonyms released under another permit are pseudonymised again: no link across permits
+    const other = release(once, "pseudonymised", "secret", "permit-2") as {
+      entry: { resource: { id: string } }[];
+    };
+    expect(other.entry[0].resource.id).toBe(
+      pseudonymFor("secret", "permit-2", pseudonymFor("secret", "permit-1", "patient-0")),
+    );
+  });
+
+  it("a released report is checked again: a small count, one a group lets be derived, or a withheld count's number withholds every count", () => {
+    const report = aggregated(records) as {
+      groups: { total: unknown; byCode: { count: number | null }[] }[];
+    };
+    expect(report.groups[0].byCode.map((c) => c.count)).toEqual([null, null]); // 2 and 8: complementary
+    const tampered = (change: (r: typeof report) => void) => {
+      const r = structuredClone(report);
+      change(r);
+      return aggregated(r);
+    };
+    const withheld = (r: unknown) =>
+      JSON.stringify(r).match(/"count":\d/g) === null && (r as { k: number }).k === 5;
+    const shown = (key: string, count: number) => ({ key, count, suppressed: false, display: String(count) });
+    // a small count shown; 8 shown of a total of 10, which gives the withheld 2; a withheld count with its number
+    expect(withheld(tampered((r) => (r.groups[0].byCode[0] = shown("rare", 2))))).toBe(true);
+    expect(withheld(tampered((r) => (r.groups[0].byCode[1] = shown("44054006", 8))))).toBe(true);
+    expect(withheld(tampered((r) => (r.groups[0].byCode[0].count = 2)))).toBe(true);
+    expect(withheld(tampered(() => {}))).toBe(false);
+  });
+});
