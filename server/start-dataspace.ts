@@ -15,19 +15,21 @@ import type { Db } from "./storage/database";
  * themselves. The clients (server/dataspace) never start a server.
  */
 
-export type DataSource = (
-  assetId: string,
-  providerContextId?: string,
-  agreementId?: string,
-) => Promise<unknown>;
+export type DataSource = (assetId: string, holder?: string) => Promise<unknown>;
 
-const NO_RECORDS = async () => ({ resourceType: "Bundle", type: "collection", entry: [] });
-/** the embedded data plane's records: the dataspace's, under the agreement's permit (graph-bridge.ts assetRecords) */
-const recordsOf =
-  (dataspace: () => Dataspace | undefined): DataSource =>
-  (assetId, providerContextId, agreementId) => {
-    const ds = dataspace();
-    return ds && providerContextId ? ds.assetRecords(providerContextId, assetId, agreementId) : NO_RECORDS();
+/**
+ * The embedded data plane's data: what the graph bridge answers for the asset and agreement, released
+ * at the source (graph-bridge.ts `releasedAnswer`); a refusal fails the pull or push, as it fails a
+ * real EDC data plane.
+ */
+const releasedBy =
+  (dataspace: () => Dataspace | undefined): LocalDataspaceOptions["dataSource"] =>
+  async (assetId, providerContextId, agreementId) => {
+    const answer = providerContextId
+      ? await dataspace()?.releasedAnswer(providerContextId, assetId, agreementId)
+      : undefined;
+    if (answer?.status !== 200) throw new Error(String(answer?.body.error ?? "The asset has no provider"));
+    return answer.body;
   };
 
 export interface StartDataspaceDeps {
@@ -36,7 +38,7 @@ export interface StartDataspaceDeps {
   rel?: Relational;
   audit?: { append(input: AuditInput): Promise<unknown> };
   graph?: GraphStore;
-  /** the records behind an asset of the embedded dataspace (default: FHIR records from the graph) */
+  /** the records behind an asset (default: FHIR records from the graph), released by the bridge's rule */
   dataSource?: DataSource;
   /**
    * options of the embedded dataspace; `worker`: the built worker to run it in its own thread
@@ -82,7 +84,7 @@ export async function startDataspace(config: Config, deps: StartDataspaceDeps): 
       host: local?.host,
       port: local?.port,
       stepMs: local?.stepMs,
-      dataSource: dataSource ?? (graph ? recordsOf(() => dataspace) : NO_RECORDS),
+      dataSource: releasedBy(() => dataspace),
       graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
     },
     local?.worker,
@@ -121,7 +123,7 @@ export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
           dataDir: config.dataDir,
           host,
           port,
-          dataSource: recordsOf(() => dataspace),
+          dataSource: releasedBy(() => dataspace),
           graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
         },
         first?.worker,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { termsOfAsset, type AssetTerms } from "../dataspace-protocol";
-import { aggregated, pseudonymised } from "./release";
+import { termsOfAsset } from "../dataspace-protocol";
+import { release } from "./release";
 import { record, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 
@@ -10,8 +10,8 @@ import { isNotFound } from "./upstream-http";
  * A real EDC provider data plane GETs that address with the address's `authKey`/`authCode` as a
  * header; the hub gives each asset's data address its own code (an HMAC of the server's secret over
  * the participant context and the asset) and compares it in constant time. What it answers is
- * released by the same rule as the hub's pull (release.ts), drawn from the asset's datasets under the
- * permit (`recordsUnder`, decision 0096), by the asset's terms as the connector holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
+ * released at the source by release.ts (`releasedAnswer`, which the embedded data plane answers too),
+ * drawn from the asset's datasets under the permit (decision 0096), by the asset's terms as the connector holds them now: an aggregate asset gives k-anonymous counts; a pseudonymised asset gives records
  * pseudonymised per permit, and only for a contract agreement (`Edc-Contract-Agreement-Id`, the header
  * Tractus-X's "provision additional headers" extension adds) that rests on a data permit recorded
  * here and ACTIVE now: never person-level records. Every answer, refusals included, is audited.
@@ -109,45 +109,6 @@ async function activePermitOf(
   return undefined;
 }
 
-/**
- * The records behind an asset (decision 0096): the providing holder's own, from the datasets the
- * asset's terms name and, under a permit, only those the permit names too. Without a permit an
- * aggregate asset counts over its own datasets (k-anonymous counts, as 0065 serves them), a
- * pseudonymised one gives nothing.
- */
-async function recordsUnder(
-  rt: DataspaceRuntime,
-  participantId: string,
-  assetId: string,
-  terms: AssetTerms,
-  permitId: string | undefined,
-): Promise<unknown> {
-  const datasets =
-    permitId && rt.permits
-      ? await rt.permits.namedIn(permitId, terms.datasets)
-      : terms.disclosure === "aggregate"
-        ? terms.datasets
-        : [];
-  return rt.bridgeSource?.(assetId, { holder: participantId, datasets });
-}
-
-/**
- * What the embedded data plane delivers for an asset of `participantId` under an agreement: the
- * records under its permit, by the asset's terms as the connector holds them (the hub's pull
- * releases them).
- */
-export async function assetRecords(
-  rt: DataspaceRuntime,
-  participantId: string,
-  assetId: string,
-  agreementId?: string,
-): Promise<unknown> {
-  const asset = await settle(rt.connector.getAsset(participantId, assetId));
-  const terms = termsOfAsset(asset.ok ? asset.value : undefined, assetId);
-  const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
-  return recordsUnder(rt, participantId, assetId, terms, permitId);
-}
-
 export const BRIDGE_ERRORS = {
   notFound: "Not found",
   method: "Method not allowed: the graph bridge answers GET only",
@@ -164,6 +125,29 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
   const target = assetOfPath(req.url);
   if (!target) return { status: 404, body: { error: BRIDGE_ERRORS.notFound } };
   const { participantId, assetId } = target;
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return { status: 405, body: { error: BRIDGE_ERRORS.method }, anonymous: true };
+  if (
+    !sameCode(header(req.headers, BRIDGE_KEY_HEADER), bridgeCodeFor(rt.releaseSecret, participantId, assetId))
+  )
+    return { status: 401, body: { error: BRIDGE_ERRORS.key }, anonymous: true };
+  return releasedAnswer(rt, participantId, assetId, header(req.headers, AGREEMENT_HEADER));
+}
+
+/**
+ * What a provider data plane delivers for an asset of `participantId` under an agreement, released at
+ * the source: the bridge's answer once the caller has shown the asset's code, and the embedded data
+ * plane's (`Dataspace.releasedAnswer`, decision 0096), which fails its transfer on any other status
+ * than 200 as a real one fails on the bridge's refusal. The records are the providing holder's own from
+ * the datasets the asset's terms name and, under a permit, only those the permit names too; without a
+ * permit an aggregate asset counts over its own datasets, a pseudonymised one is refused (403).
+ */
+export async function releasedAnswer(
+  rt: DataspaceRuntime,
+  participantId: string,
+  assetId: string,
+  agreementId: string | undefined,
+): Promise<BridgeAnswer> {
   /** every answer is audited: what was released, or why nothing was */
   const audited = (outcome: "success" | "failure", what: string) =>
     record(rt, {
@@ -176,12 +160,6 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
     await audited("failure", why);
     return { status, body: { error } };
   };
-  if (req.method !== "GET" && req.method !== "HEAD")
-    return { status: 405, body: { error: BRIDGE_ERRORS.method }, anonymous: true };
-  if (
-    !sameCode(header(req.headers, BRIDGE_KEY_HEADER), bridgeCodeFor(rt.releaseSecret, participantId, assetId))
-  )
-    return { status: 401, body: { error: BRIDGE_ERRORS.key }, anonymous: true };
   let asset: Record<string, unknown>;
   try {
     asset = await rt.connector.getAsset(participantId, assetId);
@@ -192,16 +170,17 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
   }
   if (!rt.bridgeSource) return refuse(503, BRIDGE_ERRORS.noSource, "no data source");
   const terms = termsOfAsset(asset, assetId);
-  const agreementId = header(req.headers, AGREEMENT_HEADER);
   const permitId = agreementId ? await activePermitOf(rt, assetId, agreementId) : undefined;
-  const records = () => recordsUnder(rt, participantId, assetId, terms, permitId);
-  if (terms.disclosure === "aggregate") {
-    const data = aggregated(await records());
-    await audited("success", "aggregate");
-    return { status: 200, body: data };
-  }
-  if (!permitId) return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");
-  const data = pseudonymised(await records(), rt.releaseSecret, permitId);
-  await audited("success", `pseudonymised under ${permitId}, agreement ${agreementId}`);
+  const aggregate = terms.disclosure === "aggregate";
+  if (!aggregate && !permitId)
+    return refuse(403, BRIDGE_ERRORS.permit, agreementId ? "no valid permit" : "no agreement");
+  const datasets =
+    permitId && rt.permits ? await rt.permits.namedIn(permitId, terms.datasets) : terms.datasets;
+  const records = await rt.bridgeSource(assetId, { holder: participantId, datasets });
+  const data = release(records, terms.disclosure, rt.releaseSecret, permitId ?? "");
+  await audited(
+    "success",
+    aggregate ? "aggregate" : `pseudonymised under ${permitId}, agreement ${agreementId}`,
+  );
   return { status: 200, body: data };
 }

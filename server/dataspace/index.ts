@@ -20,7 +20,7 @@ import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-t
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
 import { ATTEMPT_LEASE_MS } from "./cut-off-store";
-import { answerGraphBridge, assetRecords, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
+import { answerGraphBridge, releasedAnswer, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
 import type { RecordSource } from "./graph-data-source";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
@@ -176,8 +176,8 @@ export interface Dataspace {
 
   /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
   answerGraphBridge(request: BridgeRequest): Promise<BridgeAnswer>;
-  /** what the embedded data plane delivers for an asset under an agreement (graph-bridge.ts `assetRecords`) */
-  assetRecords(participantId: string, assetId: string, agreementId?: string): Promise<unknown>;
+  /** what the embedded data plane delivers for an asset under an agreement: the bridge's answer (graph-bridge.ts) */
+  releasedAnswer(participantId: string, assetId: string, agreementId?: string): Promise<BridgeAnswer>;
 
   close(): Promise<void>;
 }
@@ -320,8 +320,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
 
     answerGraphBridge: (request) => answerGraphBridge(rt, request),
-    assetRecords: (participantId, assetId, agreementId) =>
-      assetRecords(rt, participantId, assetId, agreementId),
+    releasedAnswer: (participantId, assetId, agreementId) =>
+      releasedAnswer(rt, participantId, assetId, agreementId),
 
     async close() {
       clearInterval(cutOffTimer);

@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPersona } from "../../server/auth/personas";
+import { DSP_PROTOCOL, MANAGEMENT_CONTEXT } from "../../server/dataspace-protocol";
 import { pseudonymFor } from "../../server/dataspace/release";
 import { linked } from "../../server/graph";
 import { startTestServer, type TestServer } from "../support/server";
@@ -76,6 +79,41 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => server?.close());
+
+/** a push destination on 127.0.0.1: what it received, body by body */
+const received: Json[] = [];
+const sink = createServer((req, res) => {
+  let body = "";
+  req.on("data", (c: Buffer) => (body += c.toString()));
+  req.on("end", () => {
+    received.push(JSON.parse(body));
+    res.writeHead(200).end();
+  });
+});
+beforeAll(() => new Promise<void>((r) => sink.listen(0, "127.0.0.1", r)));
+afterAll(() => new Promise((r) => sink.close(r)));
+
+/** an HttpData-PUSH of the agreement's data to the sink, started at the consumer's connector (past the hub) */
+const pushed = async (contractId: string, counterPartyAddress: string) => {
+  const connector = server.services.dataspace.runtime.connector;
+  const { "@id": id } = await connector.initiateTransfer("pharmaco", {
+    "@context": [MANAGEMENT_CONTEXT],
+    "@type": "TransferRequest",
+    protocol: DSP_PROTOCOL,
+    counterPartyAddress,
+    contractId,
+    transferType: "HttpData-PUSH",
+    dataDestination: {
+      "@type": "DataAddress",
+      type: "HttpData",
+      baseUrl: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/in`,
+    },
+  });
+  return until(
+    () => connector.getTransfer("pharmaco", id),
+    (t) => t.state === "COMPLETED" || t.state === "TERMINATED",
+  );
+};
 
 describe("data leaves only as its permit allows", () => {
   let permitId = "";
@@ -218,8 +256,8 @@ describe("data leaves only as its permit allows", () => {
 
   /** assets a data holder registers with its terms (decision 0065), negotiated under the permit */
   const holderAssets = [
-    { assetId: "diabetes-counts", disclosure: "aggregate", agreement: "", transferId: "" },
-    { assetId: "diabetes-records", disclosure: "pseudonymised", agreement: "", transferId: "" },
+    { assetId: "diabetes-counts", disclosure: "aggregate", agreement: "", address: "", transferId: "" },
+    { assetId: "diabetes-records", disclosure: "pseudonymised", agreement: "", address: "", transferId: "" },
   ];
   const ALPHA = "alphaklinik-berlin";
   const bridgeUrl = (assetId: string, holder = ALPHA) =>
@@ -294,6 +332,7 @@ describe("data leaves only as its permit allows", () => {
       );
       expect(n.state, a.assetId).toBe("FINALIZED");
       a.agreement = n.contractAgreementId;
+      a.address = n.counterPartyAddress;
       const t = await send("researcher", "/api/transfers", {
         participantId: "pharmaco",
         contractId: n.contractAgreementId,
@@ -367,14 +406,12 @@ describe("data leaves only as its permit allows", () => {
     expect(text).not.toMatch(/"(name|givenName|familyName|city)":/);
     expect(released.body.meta.tag[0].code).toBe(permitId);
     for (const e of released.body.entry) expect(e.resource.id).toMatch(/^psn-/);
-    // the same pseudonyms as the hub's pull under the same permit
+    // what the hub's pull hands on under the same permit (a real data plane's pull of this answer too)
     const pulled: Json = await server.services.dataspace.pullTransferData(
       "pharmaco",
       holderAssets[1].transferId,
     );
-    expect(released.body.entry.map((e: Json) => e.resource.id)).toEqual(
-      pulled.data.entry.map((e: Json) => e.resource.id),
-    );
+    expect(released.body).toEqual(pulled.data);
 
     const entries = await server.services.audit.list({ limit: 10_000 });
     const refused = entries.filter((e) => e.action === "graph-bridge.read" && e.outcome === "failure");
@@ -397,6 +434,39 @@ describe("data leaves only as its permit allows", () => {
           e.target.includes(`diabetes-records (pseudonymised under ${permitId}`),
       ),
     ).toBe(true);
+  });
+
+  it("a push through the embedded connector delivers what the graph bridge releases, as the hub's pull: the permit's pseudonyms, no one's identifier or name", async () => {
+    const patient = findPersona("patient1")!.patientId!;
+    const secret = server.services.dataspace.runtime.releaseSecret;
+    for (const a of holderAssets) {
+      const before = received.length;
+      const t = await pushed(a.agreement, a.address);
+      expect(t.state, String(t.errorDetail)).toBe("COMPLETED");
+      expect(received.length).toBe(before + 1);
+      const data = received[before];
+      const text = JSON.stringify(data);
+      expect(text, a.assetId).not.toMatch(/patient-\d{6}/);
+      expect(text).not.toContain(patient);
+      expect(text).not.toMatch(/"(name|givenName|familyName|city)":/);
+      const pulled: Json = await server.services.dataspace.pullTransferData("pharmaco", a.transferId);
+      expect(data, a.assetId).toEqual(pulled.data);
+      // the embedded data plane's own answer to the pull's EDR is released already
+      const edr = await server.services.dataspace.runtime.connector.getEndpointDataReference(
+        "pharmaco",
+        a.transferId,
+      );
+      const plane = await fetch(edr.endpoint, { headers: { Authorization: edr.authorization } });
+      expect(await plane.json()).toEqual(data);
+      if (a.disclosure === "aggregate") expect(data.resourceType).toBe("MeasureReport");
+      else {
+        const patients = data.entry.filter((e: Json) => e.resource.resourceType === "Patient");
+        expect(patients.length).toBeGreaterThan(0);
+        expect(patients.map((e: Json) => e.resource.id).sort()).toEqual(
+          (await patientsIn([DIABETES])).map((p) => pseudonymFor(secret, permitId, p.resourceId)).sort(),
+        );
+      }
+    }
   });
 
   it("an asset is drawn only from datasets its participant holds: another organisation's, or one the catalogue lacks, is refused (400, nothing written)", async () => {
@@ -471,6 +541,14 @@ describe("data leaves only as its permit allows", () => {
       headers: { [records.key]: records.code, "Edc-Contract-Agreement-Id": holderAssets[1].agreement },
     });
     expect(bridged.status).toBe(403);
+    // nor does the embedded data plane push them: the transfer, started past the hub, is TERMINATED
+    const before = received.length;
+    const push = await pushed(holderAssets[1].agreement, holderAssets[1].address);
+    expect(push).toMatchObject({
+      state: "TERMINATED",
+      errorDetail: expect.stringMatching(/only for a contract agreement backed by a valid data permit/),
+    });
+    expect(received.length).toBe(before);
     for (const p of pulled) {
       await expect(
         server.services.dataspace.pullTransferData("pharmaco", p.transferId, "researcher"),
