@@ -14,7 +14,7 @@ const CLINICAL = ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDI
 
 const DIRECT_IDENTIFIERS = ["name", "givenName", "familyName", "city"];
 
-/** what an asset's records may be drawn from (graph-bridge.ts `recordsUnder`) */
+/** what an asset's records may be drawn from (graph-bridge.ts `releasedAnswer`) */
 export interface RecordScope {
   /** the providing holder (its participant context): only its own records */
   holder: string | undefined;

@@ -45,7 +45,7 @@ export interface DataspaceRuntime {
   cutOffs: CutOffs;
   /** the server's secret that pseudonyms are keyed with (release.ts), with the permit id; and the graph bridge's codes */
   releaseSecret: string;
-  /** the records behind an asset, within its scope (graph-bridge.ts `recordsUnder`); none: the bridge answers 503 */
+  /** the records behind an asset, within its scope (graph-bridge.ts `releasedAnswer`); none: the bridge answers 503 */
   bridgeSource?: RecordSource;
   /** the holder of a catalogue dataset, undefined for none of the catalogue's; none: terms are not checked against a catalogue */
   datasetHolder?: (datasetId: string) => Promise<string | undefined>;
