@@ -2,16 +2,12 @@ import { json } from "../http/errors";
 import { parsedQuery, queryInt } from "../http/contract";
 import type { HandlerMap } from "../http/handler";
 import { expandQuery, graphQuery, nodeQuery } from "./contract";
-import { viewerOf } from "../privacy";
 import { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT, readerOf } from "./service";
 import type { GraphService } from "./service";
-import type { SessionUser } from "../auth/user";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface GraphServices {
   graphQueries: GraphService;
-  /** a patient's node shown with its identity is a look at that person, audited (issue 34) */
-  patients: { noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> };
 }
 
 /** The query of each route is parsed by the dispatcher with its declaration (contract.ts): read `ctx.input`. */
@@ -37,9 +33,7 @@ export const graphHandlers: HandlerMap<GraphServices> = {
   },
   "GET /api/graph/node": async (ctx) => {
     const { id } = parsedQuery(ctx, nodeQuery);
-    const node = await ctx.services.graphQueries.node(id, viewerOf(ctx.user));
-    await ctx.services.patients.noteNodeRead(id, ctx.user);
-    return json(node);
+    return json(await ctx.services.graphQueries.node(id, readerOf(ctx.user)));
   },
   "GET /api/graph/validate": async ({ services }) => json(await services.graphQueries.validate()),
 };

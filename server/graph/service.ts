@@ -83,15 +83,15 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       async () => (await store.getNode(stored)) !== null,
     );
   const keptValidation = createKept<GraphValidation>({ max: 1 });
-  // the patients each kept answer shows with identities, less the viewer's own record (never logged)
-  const shownIn = new WeakMap<GraphResponse, readonly string[]>();
-  const keep = (answer: GraphResponse, viewer: Viewer) => {
-    const shown = patientsShown(answer).filter((id) => id !== viewer.patientId);
+  // the patients each kept answer shows with identities (its `nodes`), less the viewer's own record (never logged)
+  const shownIn = new WeakMap<object, readonly string[]>();
+  const keep = <T extends object>(answer: T, viewer: Viewer, nodes: readonly GraphNode[]) => {
+    const shown = patientsShown(nodes).filter((id) => id !== viewer.patientId);
     shownIn.set(answer, Object.freeze(shown));
     return deepFrozen(answer);
   };
-  // the answer once the looks it shows are on record
-  const looked = async (answer: GraphResponse, reader: GraphReader, action: string) => {
+  // the answer once the looks it shows are on record (none shown: at once)
+  const looked = async <T extends object>(answer: T, reader: GraphReader, action: string) => {
     const patientIds = shownIn.get(answer);
     if (reader.actor && patientIds?.length)
       await opts.accessLog?.readAll({ actor: reader.actor, action, patientIds });
@@ -117,7 +117,8 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       const key = { caller: viewer.key, versions: [store.version()], args: ["graph", scope, q.limit, label] };
       const answer = await kept(key, async () => {
         const redact = await minimiser.redactor(viewer);
-        return keep(redact.graph(await store.sampleGraph(scope, q.limit, label)), viewer);
+        const g = redact.graph(await store.sampleGraph(scope, q.limit, label));
+        return keep(g, viewer, g.nodes);
       });
       return looked(answer, reader, "graph.read");
     },
@@ -130,26 +131,35 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       const stored = redact.resolve(id);
       if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
       const key = { caller: viewer.key, versions: [store.version()], args: ["expand", stored, depth] };
-      const answer = await kept(key, async () =>
-        keep(redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!), viewer),
-      );
+      const answer = await kept(key, async () => {
+        const g = redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!);
+        return keep(g, viewer, g.nodes);
+      });
       return looked(answer, reader, "graph.expand.read");
     },
 
-    /** GET /api/graph/node: kept and frozen, as graph() */
-    async node(id: string | null, viewer: Viewer): Promise<NodeAnswer> {
+    /**
+     * GET /api/graph/node and the node inspector: kept, frozen and on record as graph()
+     * ("graph.node.read"): the node and its neighbours, each of a patient's record shown with identities
+     */
+    async node(id: string | null, reader: GraphReader): Promise<NodeAnswer> {
       if (!id) throw badRequest("id query parameter is required");
+      const { viewer } = reader;
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
       if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
-      return keptNodes({ caller: viewer.key, versions: [store.version()], args: [stored] }, async () => {
+      const key = { caller: viewer.key, versions: [store.version()], args: [stored] };
+      const answer = await keptNodes(key, async () => {
         const node = await store.getNode(stored);
         if (!node) throw notFound(`Node ${id} not found`);
         const relationships = (await store.relationships({ id: stored, limit: NODE_RELATIONSHIP_LIMIT })).map(
           redact.relationship,
         );
-        return deepFrozen({ ...redact.node(node), relationships, relationshipCount: relationships.length });
+        const shown = redact.node(node);
+        const nodes = [shown, ...relationships.map((r) => r.node)];
+        return keep({ ...shown, relationships, relationshipCount: relationships.length }, viewer, nodes);
       });
+      return looked(answer, reader, "graph.node.read");
     },
 
     /** GET /api/graph/validate: once per graph version */

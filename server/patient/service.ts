@@ -90,11 +90,7 @@ export function insightsOf(profile: PatientProfile, age: number | null) {
 
 /** the reads of a record that are audited (server/audit/access-log.ts), by what was read */
 export type RecordRead =
-  | "patient.profile.read"
-  | "patient.insights.read"
-  | "patient.research.read"
-  | "patient.page.read"
-  | "graph.node.read";
+  "patient.profile.read" | "patient.insights.read" | "patient.research.read" | "patient.page.read";
 
 /**
  * `accessLog`: where each read of an identified record by someone other than the patient goes, and
@@ -275,16 +271,6 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     async profile(patientId: string | null, user: SessionUser, action?: RecordRead): Promise<PatientProfile> {
       const node = await load(patientId, user, action);
       return keptRecord(node, ["profile"], () => profileOf(node));
-    },
-
-    /**
-     * The graph node `id` was shown to `user` (GET /api/graph/node, the node inspector): on record when
-     * it is a patient whose identity the caller sees; a pseudonymised node is no look at a person.
-     */
-    async noteNodeRead(id: string | null, user: SessionUser | null): Promise<void> {
-      if (!accessLog || !id || !user) return;
-      const node = await nodeOf(id);
-      if (node?.label === "Patient" && seesPatient(user, node)) await noteRead(user, node, "graph.node.read");
     },
 
     async insights(patientId: string | null, user: SessionUser, action?: RecordRead) {

@@ -110,13 +110,13 @@ function numberOfNode(n: GraphNode): number | undefined {
 }
 
 /**
- * The patients an answer already redacted for its viewer shows with their identities: those whose
- * records it carries under their stored ids (a pseudonymised record carries none). Each is a look
- * at that person's record (server/audit/access-log.ts).
+ * The patients whose records the nodes of an answer already redacted for its viewer show with their
+ * identities: those they carry under their stored ids or references (a pseudonymised record carries
+ * none). Each is a look at that person's record (server/audit/access-log.ts).
  */
-export function patientsShown(g: GraphResponse): string[] {
+export function patientsShown(nodes: readonly GraphNode[]): string[] {
   const shown = new Set<string>();
-  for (const n of g.nodes) {
+  for (const n of nodes) {
     const num = numberOfNode(n);
     if (num !== undefined) shown.add(patientIdOf(num));
   }

@@ -125,7 +125,7 @@ export const REGISTRY: Registry = {
     methods: {
       graph: { ...read(graphAnswer), key: byViewer },
       expand: { ...read(graphAnswer, "not-found"), key: byViewer },
-      node: read(nodeAnswer, "not-found"),
+      node: { ...read(nodeAnswer, "not-found"), key: byViewer },
       validate: read(validationAnswer),
       // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)
     },
@@ -164,8 +164,6 @@ export const REGISTRY: Registry = {
       grantConsent: write,
       revokeConsent: write,
     },
-    // fixtures are nobody's record: no look at a person to put on record
-    local: { noteNodeRead: async () => {} },
   },
   accessLog: {
     methods: {},

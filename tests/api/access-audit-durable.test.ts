@@ -86,6 +86,40 @@ describe("a look answered 200", () => {
     expect(reads).toContain(`device:${device.accountId} patient-app.observations.read`);
   });
 
+  it("a node of a patient's record (OMOP person, FHIR resource; API and page) names the patient; a data user's pseudonymised look is none", async () => {
+    who.researcher ??= await signIn(server.url, "researcher");
+    const [g, h, i] = held.slice(6);
+    const numberOf = (id: string) => id.slice("patient-".length);
+    const own = async (id: string, label: string) =>
+      (await server.services.graph.relationships({ id, limit: 200 })).find((r) => r.node.label === label)!
+        .node.id;
+    const looks: [string, string][] = [
+      [`/api/graph/node?id=omop-person-${numberOf(g)}`, g],
+      [`/api/graph/node?id=${await own(h, "Encounter")}`, h],
+      [`/graph/node?id=${await own(i, "Observation")}`, i],
+    ];
+    for (const [path, patient] of looks) {
+      const answer = await who.clinic.api(path);
+      expect(answer.status).toBe(200);
+      expect(JSON.stringify(await answer.json())).not.toContain('"error"');
+      expect
+        .soft(
+          (await written({ actor: "clinic", target: patient })).map((e) => e.action),
+          path,
+        )
+        .toEqual(["graph.node.read"]);
+    }
+    // the same kind of node for a data user: pseudonymised, no look at a person
+    const sample = (await (await who.researcher.api("/api/graph?layer=l4&limit=200")).json()) as {
+      nodes: { id: string; label: string }[];
+    };
+    const person = sample.nodes.find((n) => n.label === "OMOPPerson")!.id;
+    expect(person).toMatch(/^omop-person-x/);
+    for (const path of [`/api/graph/node?id=${person}`, `/graph/node?id=${person}`])
+      expect((await who.researcher.api(path)).status).toBe(200);
+    expect(await written({ actor: "researcher", kind: "patient" })).toEqual([]);
+  });
+
   it("a refusal is in the audit table when the answer arrives", async () => {
     expect((await fetch(`${server.url}/api/patient/research?patientId=x`)).status).toBe(401);
     expect(await written({ kind: "access", target: "GET /api/patient/research" })).toMatchObject([

@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../lib/api-errors.server";
-import { NODE_RELATIONSHIP_LIMIT } from "../../../server/graph/service";
+import { NODE_RELATIONSHIP_LIMIT, readerOf } from "../../../server/graph/service";
 import type { Properties } from "../../../server/graph/model";
 import { captionOf, slimNode } from "../../lib/graph/slim.server";
 import type { VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
 import { GRAPH_ROLES } from "../../lib/access.server";
-import { viewerOf } from "../../../server/privacy/policy";
 
 /** Resource route for the node inspector: a node, its properties and its relationships grouped by type. */
 export interface RelationshipGroup {
@@ -27,8 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const user = await requireRole(request, context, GRAPH_ROLES);
   const id = new URL(request.url).searchParams.get("id");
   try {
-    const n = await context.services.graphQueries.node(id, viewerOf(user));
-    await context.services.patients.noteNodeRead(id, user);
+    const n = await context.services.graphQueries.node(id, readerOf(user));
     const groups = new Map<string, RelationshipGroup>();
     for (const r of n.relationships) {
       const key = `${r.direction} ${r.type}`;
