@@ -28,6 +28,14 @@
  * 4. Differencing guard (cross-query): callers mark a cell `forceSuppress` when the same cell in a
  *    query with one criterion fewer differs from it by 1..k−1 (federated/service.ts); such a cell
  *    is suppressed and then protected like a primary one.
+ * 5. Totals published elsewhere: an answer may pass several roots that share cells, when a cell is
+ *    also part of a total that another answer publishes (a measurement's persons on the analytics
+ *    dashboard: the cohort's and the other patients' measured counts are its parts). The rules run
+ *    over every root until nothing more is suppressed, and a suppressed cell that sits in more than
+ *    one group is never the only unknown of any of them (like a differencing-guarded cell), so it
+ *    cannot be recomputed from one total and then subtracted from another. Neither can a statistic
+ *    of it (a mean): its complement in every total is suppressed with it, statistics and all.
+ *    docs/decisions/0093-row-presence-k-anonymity.md
  *
  * ## Why this is exact
  *
@@ -74,6 +82,7 @@ export function isSmall(value: number, k: number): boolean {
 
 function mark(node: CountNode, reason: SuppressionReason): void {
   if (node.suppressed) return;
+  marks++;
   node.suppressed = true;
   node.reason = reason;
 }
@@ -95,7 +104,7 @@ function resetMarks(node: CountNode): void {
 
 class Unprotectable extends Error {}
 
-function protectGroup(group: CountNode[], k: number): void {
+function protectGroup(group: CountNode[], k: number, shared: Set<CountNode>): void {
   for (const c of group) {
     if (c.hidden) {
       if (c.groups?.length) throw new Error(`hidden count ${c.key} must be a leaf`);
@@ -107,11 +116,16 @@ function protectGroup(group: CountNode[], k: number): void {
   for (;;) {
     const unknown = group.filter((c) => c.suppressed || c.hidden);
     const sum = unknown.reduce((s, c) => s + c.value, 0);
+    // a hidden 0 is cover only when nothing else is left
+    const alone = unknown.filter((c) => c.suppressed || c.value > 0);
     const guardedAlone =
-      unknown.length === 1 && unknown[0].suppressed === true && unknown[0].reason === "differencing";
+      alone.length === 1 &&
+      !!alone[0].suppressed &&
+      (alone[0].reason === "differencing" || shared.has(alone[0]));
     if (unknown.length === 0 || (!isSmall(sum, k) && !guardedAlone)) return;
     const published = group.filter((c) => !c.suppressed && !c.hidden);
     const candidate = pickSmallest(published.filter((c) => c.value > 0)) ?? pickSmallest(published);
+    if (!candidate && !isSmall(sum, k) && unknown.length > 1) return; // a hidden 0: the last cover
     if (!candidate) throw new Unprotectable();
     mark(candidate, "complementary");
   }
@@ -125,36 +139,65 @@ function pickSmallest(cells: CountNode[]): CountNode | undefined {
   return best;
 }
 
-function visit(node: CountNode, k: number): void {
+function visit(node: CountNode, k: number, shared: Set<CountNode>): void {
   if (node.suppressed) {
     markSubtree(node);
     return;
   }
   for (const group of node.groups ?? []) {
-    protectGroup(group, k);
-    for (const child of group) visit(child, k);
+    protectGroup(group, k, shared);
+    for (const child of group) visit(child, k, shared);
   }
 }
 
+/** the nodes that are a child in more than one group */
+function sharedNodes(roots: CountNode[]): Set<CountNode> {
+  const seen = new Set<CountNode>();
+  const shared = new Set<CountNode>();
+  const walk = (n: CountNode) => {
+    for (const g of n.groups ?? [])
+      for (const c of g) {
+        if (seen.has(c)) shared.add(c);
+        else seen.add(c);
+        walk(c);
+      }
+  };
+  roots.forEach(walk);
+  return shared;
+}
+
+let marks = 0;
+
 /**
- * Applies the rules to the tree in place. When a group cannot be protected (no cell left to
- * suppress), the whole answer is suppressed: safe, and it does not happen with complete partitions.
+ * Applies the rules to the tree in place, or to several trees that share cells (rule 5) until no
+ * more is suppressed. When a group cannot be protected (no cell left to suppress), the whole answer
+ * is suppressed: safe, and it does not happen with complete partitions.
  */
-export function protect(root: CountNode, k: number): CountNode {
+export function protect(tree: CountNode, k: number): CountNode;
+export function protect(trees: CountNode[], k: number): CountNode[];
+export function protect(tree: CountNode | CountNode[], k: number): CountNode | CountNode[] {
   if (!Number.isInteger(k) || k < MIN_K) throw new Error(`k must be an integer of at least ${MIN_K}`);
-  if (root.hidden) throw new Error("the root count cannot be hidden");
-  resetMarks(root);
-  if (isSmall(root.value, k)) mark(root, "below-k");
-  else if (root.forceSuppress && root.value > 0) mark(root, "differencing");
+  const roots = [tree].flat();
+  if (roots.some((r) => r.hidden)) throw new Error("the root count cannot be hidden");
+  const shared = sharedNodes(roots);
+  roots.forEach(resetMarks);
+  for (const root of roots)
+    if (isSmall(root.value, k)) mark(root, "below-k");
+    else if (root.forceSuppress && root.value > 0) mark(root, "differencing");
   try {
-    visit(root, k);
+    for (let before = -1; before !== marks;) {
+      before = marks;
+      for (const root of roots) visit(root, k, shared);
+    }
   } catch (e) {
     if (!(e instanceof Unprotectable)) throw e;
-    resetMarks(root);
-    mark(root, "complementary");
-    markSubtree(root);
+    roots.forEach(resetMarks);
+    for (const root of roots) {
+      mark(root, "complementary");
+      markSubtree(root);
+    }
   }
-  return root;
+  return tree;
 }
 
 /**

@@ -621,3 +621,72 @@ describe("paraphrases of the suggested questions", () => {
       expect([q, matchQuestion(q, dict).match?.template.id ?? null]).toEqual([q, null]);
   });
 });
+
+/**
+ * The probe of 30 Nov: analytics publishes each measurement's persons, mean and range flags; a
+ * comparison that suppressed a small cohort's measured count but published the other patients'
+ * count and mean gave the small group's count (total − others) and mean back. For a data user,
+ * every comparison of every published measurement, against every condition and drug cohort of k or
+ * more, is attacked with analytics' published totals.
+ */
+describe("measurement comparisons against analytics' published totals", () => {
+  const K = 5;
+  const small = (v: number) => v >= 1 && v < K;
+  const published = (v: unknown): v is number => typeof v === "number";
+
+  it("no count in 1..k−1 and no suppressed group's mean can be derived", async () => {
+    const dash = await insight.analytics.dashboard(RESEARCHER, { top: 50 });
+    const totals = dash.topMeasurements.filter((m) => published(m.persons));
+    expect(totals.length).toBeGreaterThanOrEqual(10);
+    const cohorts = [
+      ...CONDITIONS.filter((c) => count((p) => hasCondition(p, c.snomed)) >= K).map(
+        (c) => ["measurement-by-condition", `patients with ${c.snomed}`] as const,
+      ),
+      ...DRUGS.filter((d) => count((p) => takes(p, d.rxnorm)) >= K).map(
+        (d) => ["measurement-by-drug", `patients treated with ${d.rxnorm}`] as const,
+      ),
+    ];
+    const leaks: string[] = [];
+    let suppressedGroups = 0;
+    for (const m of totals)
+      for (const [templateId, who] of cohorts) {
+        const question = `What is the average ${m.code} in ${who}?`;
+        const a = await insight.nlq.ask({ question, templateId }, RESEARCHER);
+        expect(a.template?.id).toBe(templateId);
+        if (!a.rows.length) continue;
+        const exact = await insight.nlq.ask({ question, templateId }, ADMIN);
+        const flagTotals = { measured: m.persons, above: m.aboveRange, below: m.belowRange };
+        for (const [key, total] of Object.entries(flagTotals)) {
+          if (!published(total)) continue;
+          const parts = a.rows.map((r) => r[key]).filter(published);
+          // total − any published part(s)
+          const diffs = new Set([
+            total - (parts[0] ?? 0),
+            total - (parts[1] ?? 0),
+            total - parts[0] - parts[1],
+          ]);
+          for (const d of diffs)
+            if (small(d)) leaks.push(`${question}: ${key} ${total} − ${parts.join(" − ")} = ${d}`);
+        }
+        a.rows.forEach((row, i) => {
+          const other = a.rows[1 - i];
+          const n = exact.rows[i].measured as number;
+          if (row.measured !== null || n === 0) return;
+          suppressedGroups++;
+          if (
+            published(other.measured) &&
+            published(other.mean) &&
+            published(m.mean) &&
+            published(m.persons)
+          ) {
+            const derived = (m.persons * m.mean - other.measured * other.mean) / (m.persons - other.measured);
+            leaks.push(
+              `${question}: ${row.group} mean ≈ ${derived.toFixed(2)} (exact ${exact.rows[i].mean})`,
+            );
+          }
+        });
+      }
+    expect(suppressedGroups).toBeGreaterThan(0);
+    expect(leaks).toEqual([]);
+  });
+});

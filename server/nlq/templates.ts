@@ -18,6 +18,7 @@ import {
   latestValues,
   leaf,
   listedOn,
+  partsOf,
   mean,
   personsCodedBy,
   rate,
@@ -176,13 +177,19 @@ async function measurementComparison(
   const a = measurementBreakdown(inCohort, cohortKey, members, latest);
   const b = measurementBreakdown(outside, `${cohortKey}:others`, others, latest);
   const unit = measurement.unit ?? null;
+  // the dashboard publishes the measurement's persons and range flags: the two groups are its parts
+  const totals = (["above", "within", "below"] as const).map((f) => {
+    const parts = [a.cells[f].node, b.cells[f].node];
+    return partsOf(f, parts[0].value + parts[1].value, parts);
+  });
+  const measured = ctx.index.measurements.get(measurement.code)?.persons.length ?? 0;
   return {
     columns: MEASUREMENT_COLUMNS,
     rows: [
       { group: cohortName, patients: new CountCell(inCohort), ...a.cells, unit },
       { group: "all other patients", patients: new CountCell(outside), ...b.cells, unit },
     ],
-    roots: [root],
+    roots: [root, partsOf("measured", measured, [a.measured, b.measured]), ...totals],
     cohort: { node: inCohort, name: cohortName },
     plan: [
       ...plan,
