@@ -689,4 +689,35 @@ describe("measurement comparisons against analytics' published totals", () => {
     expect(suppressedGroups).toBeGreaterThan(0);
     expect(leaks).toEqual([]);
   });
+
+  it("nor from the dashboard's concept, gender, age band and holder totals and the other templates", async () => {
+    const dash = await insight.analytics.dashboard(RESEARCHER, { top: 50 });
+    const totals = new Map<string, number | null>([
+      ...[...dash.topConditions, ...dash.topDrugs].map((t) => [t.code, t.persons] as const),
+      ...[...dash.gender, ...dash.ageBands].map((g) => [g.key, g.count] as const),
+      ...dash.holders.map((h) => [h.name, h.count] as const),
+    ]);
+    const leaks: string[] = [];
+    const attack = (question: string, total: number | null | undefined, part: unknown) => {
+      if (published(total) && published(part) && small(total - part))
+        leaks.push(`${question}: ${total} − ${part} = ${total - part}`);
+    };
+    const drugs = DRUGS.filter((d) => count((p) => takes(p, d.rxnorm)) >= K);
+    for (const c of CONDITIONS.filter((c) => count((p) => hasCondition(p, c.snomed)) >= K)) {
+      for (const q of [`Which other conditions co-occur with ${c.snomed}?`])
+        for (const r of (await ask(q, RESEARCHER)).rows)
+          attack(q, totals.get(r.snomed as string), r.patients);
+      for (const [q, key] of [
+        [`What is the gender distribution of patients with ${c.snomed}?`, "gender"],
+        [`How old are patients with ${c.snomed}?`, "ageBand"],
+        [`Which data holders have patients with ${c.snomed}?`, "holder"],
+      ])
+        for (const r of (await ask(q, RESEARCHER)).rows) attack(q, totals.get(r[key] as string), r.patients);
+      for (const d of drugs) {
+        const q = `How many patients with ${c.snomed} are treated with ${d.rxnorm}?`;
+        attack(q, totals.get(d.rxnorm), (await ask(q, RESEARCHER)).rows[0]?.treated);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
 });

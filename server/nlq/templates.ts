@@ -248,6 +248,7 @@ async function distribution(
   }
   const cells = [...counts].map(([k, v]) => leaf(`${attr}:${k}`, v));
   cohort.groups!.push(cells);
+  const all = (k: string) => ctx.index.persons.reduce((s, p) => s + (p[attr] === k ? 1 : 0), 0);
   // "other" and "unknown" are listed only when their count can be shown (listedOn); every other value always
   const optional = (c: CountNode) => ["other", "unknown"].includes(c.key.slice(attr.length + 1));
   const rows = cells.map((c) => {
@@ -258,7 +259,8 @@ async function distribution(
   return {
     columns: [col(attr, label), ...countedColumns("Patients", "Share of cohort (%)")],
     rows,
-    roots: [root],
+    // the dashboard and the federated summary publish every value's persons
+    roots: [root, ...[...counts.keys()].map((k, i) => partsOf(`all:${k}`, all(k), [cells[i]]))],
     cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
     unlisted: optionalOnes.length
       ? (k) =>
@@ -430,7 +432,13 @@ RETURN firstExposure IS NOT NULL AS exposed,
             rate: rateBg,
           },
         ],
-        roots: [root],
+        roots: [
+          root,
+          partsOf("drug", exposed.size, [nExp]),
+          partsOf("outcome", outcomes.size, [nExpOutcome, nUnexpOutcome, nOthersOutcome]),
+          // the condition's co-occurring outcome (comorbidities)
+          partsOf("diagnosed:outcome", expOutcome + unexpOutcome, [nExpOutcome, nUnexpOutcome]),
+        ],
         cohort: { node: nCohort, name: `patients diagnosed with ${conceptLabel(condition)}` },
         plan: [
           CONDITION_STEP(condition),
@@ -505,7 +513,7 @@ RETURN size(cohort) AS patients, count(DISTINCT de.personId) AS treated`,
             share: rate(nTreated, cohort),
           },
         ],
-        roots: [root],
+        roots: [root, partsOf("drug", exposed.size, [nTreated])],
         cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
         plan: [CONDITION_STEP(condition), DRUG_STEP(drug), "intersection of the two person sets"],
         interpretation: (show) =>
@@ -697,12 +705,18 @@ ORDER BY patients DESC LIMIT 10`,
       const { root, cohort } = cohortRoot(ctx, "cohort", members);
       const counts = [...ctx.index.conditions.values()]
         .filter((s) => s.code !== condition.code)
-        .map((s) => ({ code: s.code, n: s.persons.reduce((acc, i) => acc + (idx.has(i) ? 1 : 0), 0) }))
+        .map((s) => ({
+          code: s.code,
+          all: s.persons.length,
+          n: s.persons.reduce((acc, i) => acc + (idx.has(i) ? 1 : 0), 0),
+        }))
         .filter((x) => x.n > 0)
         .sort((a, b) => b.n - a.n || a.code.localeCompare(b.code));
       // every co-occurring condition, by count: the first ten whose count may be listed are (finalize)
+      const totals: CountNode[] = [];
       const rows = counts.map((x) => {
         const node = subgroup(cohort, `co:${x.code}`, x.n);
+        totals.push(partsOf(`all:${x.code}`, x.all, [node]));
         return listedOn(node, {
           condition: ctx.dict.name("condition", x.code),
           snomed: x.code,
@@ -716,7 +730,7 @@ ORDER BY patients DESC LIMIT 10`,
           ...countedColumns("Patients", "Share of the cohort (%)"),
         ],
         rows,
-        roots: [root],
+        roots: [root, ...totals],
         cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
         limit: 10,
         unlisted: (k) => unlistedNote("conditions", k),
