@@ -34,9 +34,6 @@ export function actorOf(user: SessionUser): Actor {
 
 export const SYSTEM: Actor = { username: "system", role: "system" };
 
-/** the organisations the access body supervises: the built-in table's data holders and data users */
-export const SUPERVISED = ORGANISATIONS.filter((o) => o.role !== "HDAB").map((o) => o.displayName);
-
 export function orgDid(organisation: string): string | null {
   return ORGANISATIONS.find((o) => o.displayName === organisation)?.did ?? null;
 }

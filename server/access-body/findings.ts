@@ -1,8 +1,7 @@
 import type { SessionUser } from "../auth/user";
 import { forbidden } from "../http/errors";
 import { parseOr400 } from "../http/handler";
-import { invalidField } from "../http/field-errors";
-import { actorOf, assertRole, pickRequired, SUPERVISED } from "./actors";
+import { actorOf, assertRole, pickRequired } from "./actors";
 import { addDays, berlinDate } from "./calendar";
 import type { AccessBodyContext, Rec } from "./context";
 import { FINDING } from "./machines";
@@ -21,12 +20,6 @@ export function createFindings(ctx: AccessBodyContext) {
     assertRole(user, "HDAB_AUTHORITY", "open a finding");
     pickRequired(body, "organisation", "subjectRole", "title", "description");
     const input = parseOr400(openFindingSchema, body);
-    // a finding no one could see or answer is refused, not stored
-    if (!SUPERVISED.includes(input.organisation))
-      throw invalidField(
-        "organisation",
-        `organisation must be an organisation the access body supervises (${SUPERVISED.join(", ")}): "${input.organisation}" is not`,
-      );
     if (input.relatedPermitId) await get<PermitData>("permit", input.relatedPermitId);
     const at = now();
     const rec = await store.tx(async (w) =>

@@ -1,4 +1,4 @@
-import { SUPERVISED } from "./actors";
+import { SUPERVISED } from "./model";
 import { information, register } from "./public";
 import { PURPOSES } from "./periods";
 import { activityReport, reportPeriod } from "./report";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ORGANISATIONS } from "../auth/personas";
 import { httpUrl } from "../http/links";
 import { A_DAY, CIVIL_DATE_PATTERN } from "./calendar";
 import { clockData, clockViewSchema } from "./clock";
@@ -297,8 +298,18 @@ export const decideDataRequestSchema = z.object({
     .optional(),
 });
 
+/** the organisations the access body supervises, whom a finding may be about: the built-in data holders and users */
+export const SUPERVISED = ORGANISATIONS.filter((o) => o.role !== "HDAB").map((o) => o.displayName) as [
+  string,
+  ...string[],
+];
+
 export const openFindingSchema = z.object({
-  organisation: text(200),
+  organisation: z.enum(SUPERVISED, {
+    // a finding no one could see or answer is refused, not stored
+    error: (issue) =>
+      `must be an organisation the access body supervises (${SUPERVISED.join(", ")}): ${JSON.stringify(issue.input)} is not`,
+  }),
   subjectRole: z.enum(["DATA_USER", "DATA_HOLDER"]),
   title: text(300),
   description: text(10_000),

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { SUPERVISED } from "../access-body/model";
 import { PURPOSES, purposeLabel } from "../access-body/periods";
 import type { AuditInput } from "../audit/model";
 import { healthDatasetSchema } from "../catalogue/service";
@@ -224,6 +225,7 @@ export const REGISTRY: Registry = {
     },
     local: {
       purposes: PURPOSES,
+      supervised: SUPERVISED,
       purposeLabel,
       ensureReady: async () => {},
       // the fixtures never change: one version

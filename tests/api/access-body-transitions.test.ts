@@ -32,7 +32,7 @@ describe("the access body's routes", () => {
     });
     expect([nowhere.status, nowhere.body.error]).toEqual([
       400,
-      'organisation must be an organisation the access body supervises (AlphaKlinik Berlin, Limburg Medical Centre, PharmaCo Research AG, Institut de Recherche Santé): "No Such Org" is not',
+      'organisation: must be an organisation the access body supervises (AlphaKlinik Berlin, Limburg Medical Centre, PharmaCo Research AG, Institut de Recherche Santé): "No Such Org" is not',
     ]);
     expect((await get("regulator", "/api/compliance/findings")).body.length).toBe(before);
     // another organisation's finding: the 404 of an unknown id (decision 0094)
