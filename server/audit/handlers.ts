@@ -31,7 +31,10 @@ export const AUDIT_LIMIT_DEFAULT = 100;
 /** the largest page GET /api/admin/audit answers; page further with `before` (a seq) */
 export const AUDIT_LIMIT_MAX = 1000;
 
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+/** a day that exists (zod's date pattern: no month 13, no 31 November, 29 February of leap years only), then an optional time */
+const ISO = new RegExp(
+  `^${z.regexes.date.source.slice(1, -1)}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})?)?$`,
+);
 /** an ISO 8601 date or date-time that `Date.parse` reads (blank: absent) */
 const isoFilter = (name: string) => {
   const text = `${name} must be an ISO 8601 date or date-time`;

@@ -306,12 +306,17 @@ describe("audit", () => {
     const seqs = list.map((e) => e.seq as number);
     expect([...seqs].sort((a, b) => b - a)).toEqual(seqs);
     expect((await api("admin", "/api/admin/audit?limit=1000")).status).toBe(200);
-    for (const bad of ["limit=1001", "limit=0", "limit=abc", "since=yesterday", "before=x"]) {
+    // a day that does not exist is refused, not rolled over into the next month (since=2026-11-31 read as 1 December)
+    const days = ["since=2026-11-31", "until=2026-02-29T10:00Z", "since=2026-13-01"];
+    for (const bad of ["limit=1001", "limit=0", "limit=abc", "since=yesterday", "before=x", ...days]) {
       const r = await api("admin", `/api/admin/audit?${bad}`);
       expect(r.status, bad).toBe(400);
     }
     expect((await body(await api("admin", "/api/admin/audit?limit=1001"))).error).toBe(
       "limit must be between 1 and 1000",
+    );
+    expect((await body(await api("admin", "/api/admin/audit?since=2026-11-31"))).error).toBe(
+      "since must be an ISO 8601 date or date-time",
     );
   });
 
