@@ -17,7 +17,7 @@ import {
 import type { validationAnswer } from "./contract";
 import type { GraphStore } from "./store";
 import { randomBytes } from "node:crypto";
-import { createMinimiser, patientsShown, viewerOf, type Viewer } from "../privacy";
+import { createMinimiser, patientOfId, patientsShown, viewerOf, type Viewer } from "../privacy";
 import type { SessionUser } from "../auth/user";
 import type { AccessLog } from "../audit/access-log";
 
@@ -54,7 +54,7 @@ export interface GraphServiceOptions {
   /** the server secret pseudonyms are derived from (kept in DATA_DIR); random per process when absent */
   pseudonymSecret?: string;
   /** where a look at identified records goes (issue 34); without it (a service built alone) nothing is logged */
-  accessLog?: Pick<AccessLog, "readAll">;
+  accessLog?: Pick<AccessLog, "read" | "readAll">;
 }
 
 /** who reads, for the access log: a sample or a neighbourhood that shows identified records is a look at each */
@@ -98,6 +98,23 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
     return answer;
   };
 
+  /**
+   * The 404 of an id the viewer may not see (another holder's record, or an identified id asked by a
+   * role shown pseudonyms), as of an unknown one; a look refused at a patient's record that exists is
+   * on that patient's record, as the patient routes note theirs.
+   */
+  const refused = async (id: string, reader: GraphReader, action: string) => {
+    const patientId = patientOfId(id);
+    if (patientId && reader.actor && opts.accessLog && (await exists(id)))
+      await opts.accessLog.read({
+        actor: reader.actor,
+        action,
+        patientId,
+        outcome: "refused: not shown to this caller",
+      });
+    return notFound(`Node ${id} not found`);
+  };
+
   return {
     /** what a viewer may see of person-level records (server/privacy), for readers outside the graph (the audit log) */
     redactor: (viewer: Viewer) => minimiser.redactor(viewer),
@@ -129,7 +146,8 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       const { viewer } = reader;
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
-      if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
+      if (!stored) throw await refused(id, reader, "graph.expand.read");
+      if (!(await exists(stored))) throw notFound(`Node ${id} not found`);
       const key = { caller: viewer.key, versions: [store.version()], args: ["expand", stored, depth] };
       const answer = await kept(key, async () => {
         const g = redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!);
@@ -147,7 +165,8 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       const { viewer } = reader;
       const redact = await minimiser.redactor(viewer);
       const stored = redact.resolve(id);
-      if (!stored || !(await exists(stored))) throw notFound(`Node ${id} not found`);
+      if (!stored) throw await refused(id, reader, "graph.node.read");
+      if (!(await exists(stored))) throw notFound(`Node ${id} not found`);
       const key = { caller: viewer.key, versions: [store.version()], args: [stored] };
       const answer = await keptNodes(key, async () => {
         const node = await store.getNode(stored);

@@ -6,4 +6,4 @@
 export { seesIdentity, viewerOf, type Viewer } from "./policy";
 export { createMinimiser, type Minimiser } from "./directory";
 export { minimiseTable } from "./rows";
-export { patientsShown } from "./redact";
+export { patientOfId, patientsShown } from "./redact";

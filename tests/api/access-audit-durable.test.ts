@@ -120,6 +120,32 @@ describe("a look answered 200", () => {
     expect(await written({ actor: "researcher", kind: "patient" })).toEqual([]);
   });
 
+  it("a node of another holder's patient, or an identified id a data user asks for, answers 404 and is on that patient's record as refused", async () => {
+    who.researcher ??= await signIn(server.url, "researcher");
+    const others = ["patient-000002", "patient-000003", "patient-000007", "patient-000008"];
+    for (const id of others) expect(held).not.toContain(id);
+    const looks: [string, string, string, string][] = [
+      ["clinic", "/api/graph/node?id=patient-000002", "patient-000002", "graph.node.read"],
+      ["clinic", "/graph/node?id=omop-person-000003", "patient-000003", "graph.node.read"],
+      ["clinic", "/api/graph/expand?id=patient-000007", "patient-000007", "graph.expand.read"],
+      ["researcher", "/api/graph/node?id=encounter-000008-01", "patient-000008", "graph.node.read"],
+    ];
+    for (const [persona, path, patient, action] of looks) {
+      const answer = await who[persona].api(path);
+      if (path.startsWith("/api/")) expect(answer.status, path).toBe(404);
+      else expect(JSON.stringify(await answer.json()), path).toContain('"error"');
+      expect
+        .soft(
+          (await written({ actor: persona, target: patient })).map((e) => [e.action, e.outcome]),
+          path,
+        )
+        .toEqual([[action, "refused: not shown to this caller"]]);
+    }
+    // an id that names no node is no look at anyone
+    expect((await who.clinic.api("/api/graph/node?id=patient-999999")).status).toBe(404);
+    expect(await written({ target: "patient-999999" })).toEqual([]);
+  });
+
   it("a refusal is in the audit table when the answer arrives", async () => {
     expect((await fetch(`${server.url}/api/patient/research?patientId=x`)).status).toBe(401);
     expect(await written({ kind: "access", target: "GET /api/patient/research" })).toMatchObject([
