@@ -193,6 +193,7 @@ export async function createServices(config: Config): Promise<Services> {
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
     accessLog,
+    withheldCounts: () => insight.federated.withheldCounts(),
   });
   const accessBody = await createAccessBodyWithCompliance({
     rel,
@@ -224,7 +225,7 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedIdp,
     officeHours: createOfficeGate(config),
     health,
-    catalogue: createCatalogueService(graph),
+    catalogue: createCatalogueService(graph, () => insight.federated.withheldCounts()),
     patients: createPatientService(graph, accessLog),
     accessLog,
     dataspace,

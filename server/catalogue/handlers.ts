@@ -11,7 +11,7 @@ export interface CatalogueServices {
 
 /** Query and body are parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`. */
 export const catalogueHandlers: HandlerMap<CatalogueServices> = {
-  "GET /api/catalog": async ({ services }) => json(await services.catalogue.list()),
+  "GET /api/catalog": async ({ services, user }) => json(await services.catalogue.list(user)),
   "POST /api/catalog": async (ctx) =>
     json(await ctx.services.catalogue.create(parsedBody(ctx, publishBody), ctx.user!), 201),
   "DELETE /api/catalog": async (ctx) => {

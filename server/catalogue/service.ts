@@ -2,7 +2,8 @@ import { z } from "zod";
 import { httpUrl } from "../http/links";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, Properties, GraphStore } from "../graph";
-import { createKept, deepFrozen, EVERYONE } from "../http/kept";
+import { callerKey, createKept, deepFrozen } from "../http/kept";
+import { seesCount, viewerOf } from "../privacy";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
@@ -47,30 +48,44 @@ function holderOf(user: SessionUser): string | undefined {
 }
 const DATASET_FIELDS = Object.keys(healthDatasetSchema.shape);
 
-export function toDataset(n: GraphNode): HealthDataset {
+/** the dataset as `user` is shown it: its recordCount left out where `withheld` names it (privacy seesCount) */
+export function toDataset(
+  n: GraphNode,
+  user?: SessionUser | null,
+  withheld: readonly string[] = [],
+): HealthDataset {
   const out: Record<string, unknown> = { id: n.id };
+  const counted = user === undefined || seesCount(viewerOf(user), { id: n.id, ...n.properties }, withheld);
   for (const k of [...DATASET_FIELDS, "holder"]) {
     const v = n.properties[k];
-    if (k !== "id" && v !== undefined && v !== null) out[k] = v;
+    if (k !== "id" && v !== undefined && v !== null && (counted || k !== "recordCount")) out[k] = v;
   }
   return out as HealthDataset;
 }
 
-export function createCatalogueService(graph: GraphStore) {
-  // the datasets, read once per graph version: every catalogue page and the discovery and application
-  // views start from the whole list, the same for every caller (frozen: callers share it)
-  const kept = createKept<readonly HealthDataset[]>({ max: 1 });
-  const list = () =>
-    kept({ caller: EVERYONE, versions: [graph.version()] }, async () => {
-      const nodes = await graph.findNodes({ label: "HealthDataset", limit: 10_000 });
-      return deepFrozen(nodes.map(toDataset));
+/** `withheld`: the datasets whose recordCount a caller bound by k is not shown (federated withheldCounts) */
+export function createCatalogueService(
+  graph: GraphStore,
+  withheld: () => Promise<readonly string[]> = async () => [],
+) {
+  // the datasets, read once per graph version and caller class: every catalogue page and the discovery and
+  // application views start from the whole list (frozen: callers of a class share it)
+  const kept = createKept<readonly HealthDataset[]>({ max: 64 });
+  // no user: the k-bound view (the public landing page)
+  const list = (user: SessionUser | null = null) =>
+    kept({ caller: callerKey("organisation", user), versions: [graph.version()] }, async () => {
+      const [nodes, hidden] = await Promise.all([
+        graph.findNodes({ label: "HealthDataset", limit: 10_000 }),
+        withheld(),
+      ]);
+      return deepFrozen(nodes.map((n) => toDataset(n, user, hidden)));
     });
   return {
     list,
 
-    async get(id: string): Promise<HealthDataset | null> {
+    async get(id: string, user: SessionUser | null = null): Promise<HealthDataset | null> {
       const n = await graph.getNode(id);
-      return n && n.label === "HealthDataset" ? toDataset(n) : null;
+      return n && n.label === "HealthDataset" ? toDataset(n, user, await withheld()) : null;
     },
 
     async create(input: unknown, user: SessionUser): Promise<HealthDataset> {

@@ -4,7 +4,7 @@
  * The analytics and question services count under the same rules. The federated service and its
  * handlers are wired by the container and the route wiring.
  */
-export { odrlScope, scopeFor, type OdrlScope } from "./scope";
+export { isSupervisory, odrlScope, scopeFor, type OdrlScope } from "./scope";
 export {
   isSmall,
   listable,

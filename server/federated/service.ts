@@ -41,12 +41,14 @@ import {
 import { createQueryLog } from "../audit/query-log";
 import type { SessionUser } from "../auth/user";
 import { ORGANISATIONS } from "../auth/personas";
-import type { GraphStore } from "../graph";
+import { linked, type GraphStore } from "../graph";
+import { findAll, num } from "../analytics";
 import { badRequest } from "../http/errors";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { findDisclosures } from "./audit";
 import {
   countSuppressed,
+  isSmall,
   listable,
   MIN_K,
   protect,
@@ -383,8 +385,42 @@ export function createFederatedService(deps: FederatedDeps) {
     return k;
   }
 
+  const withheld = createKept<readonly string[]>({ max: 1 });
+  /** whether these persons are one holder's cell of a one-criterion cohort that k suppresses */
+  async function pinsCell(index: OmopIndex, members: Set<number>): Promise<boolean> {
+    const holder = index.persons[members.values().next().value!]?.holder;
+    for (const kind of ["condition", "drug", "measurement"] as const)
+      for (const [code, { persons }] of index[`${kind}s`]) {
+        const cell = persons.filter((i) => index.persons[i].holder === holder);
+        if (cell.length !== members.size || !cell.every((i) => members.has(i))) continue;
+        const { tree } = await cachedCohort(index, { [kind]: { code } as Concept }, configuredK);
+        if (tree.groups![0].find((c) => c.key === `holder:${holder}`)?.suppressed) return true;
+      }
+    return false;
+  }
   return {
     configuredK,
+    /**
+     * The catalogue datasets whose recordCount a caller bound by k is not shown (decision 0093, 1 Dec):
+     * a count from 1 to k−1, and a count that is exactly a holder's cell of a one-criterion cohort
+     * (its INCLUDES are that holder's persons with the condition, drug or measurement) which this
+     * summary suppresses: published, it would pin that cell and, by the cohort total, its complement.
+     */
+    async withheldCounts(): Promise<readonly string[]> {
+      const index = await deps.omop.index();
+      return withheld({ caller: EVERYONE, versions: [deps.graph.version(), identityOf(index)] }, async () => {
+        const out: string[] = [];
+        for (const d of await findAll(deps.graph, "HealthDataset")) {
+          const n = num(d.properties.recordCount) ?? 0;
+          const members = new Set<number>();
+          for (const p of await linked(deps.graph, d.id, "INCLUDES", "out", 10_000_000))
+            members.add(index.indexOfPerson.get(Number(/^patient-(\d+)$/.exec(p.id)?.[1])) ?? -1);
+          if (isSmall(n, configuredK) || (n > 0 && n === members.size && (await pinsCell(index, members))))
+            out.push(d.id);
+        }
+        return deepFrozen(out);
+      });
+    },
     /** writes the pending query-log entries now */
     flushLog: () => log.flush(),
 

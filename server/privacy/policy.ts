@@ -2,6 +2,7 @@ import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { organisationSlugOf } from "../auth/user";
 import { LAYERS, type Layer } from "../graph";
+import { isSupervisory } from "../federated";
 
 /**
  * Data minimisation by role: the one table that says what a caller may see of the people in the
@@ -128,6 +129,8 @@ export interface Viewer {
   holder?: string;
   /** the patient record it reads with identities (PATIENT) */
   patientId?: string;
+  /** exact counts besides (the access body, server/federated/scope.ts): the catalogue's recordCount */
+  exactCounts?: true;
   /** the visibility class, for caches: a handful of values, not one per user */
   key: string;
 }
@@ -153,18 +156,39 @@ export function viewerOf(
     ? organisationSlugOf({ organisation: user.organisation ?? "", participantDid: user.participantDid })
     : undefined;
   const patientId = user.roles.includes("PATIENT") ? user.patientId : undefined;
-  if (!holder && !patientId) return PSEUDONYMISED;
-  const parts = [holder ? `held:${holder}` : "", patientId ? `own:${patientId}` : ""].filter(Boolean);
+  if (!holder && !patientId) return isSupervisory(user) ? SUPERVISORY : PSEUDONYMISED;
+  const exact = isSupervisory(user);
+  const parts = [holder ? `held:${holder}` : "", patientId ? `own:${patientId}` : "", exact ? "counts" : ""];
   return {
     identities: holder ? "held" : "own",
     ...(holder ? { holder } : {}),
     ...(patientId ? { patientId } : {}),
-    key: parts.join("+"),
+    ...(exact ? { exactCounts: true as const } : {}),
+    key: parts.filter(Boolean).join("+"),
   };
 }
 
 export const IDENTIFIED: Viewer = Object.freeze({ identities: "all", key: "all" });
+const SUPERVISORY: Viewer = Object.freeze({ identities: "none", exactCounts: true, key: "none+counts" });
 export const PSEUDONYMISED: Viewer = Object.freeze({ identities: "none", key: "none" });
+
+/**
+ * Whether the viewer is shown a dataset's recordCount as stored: the exempt roles of
+ * server/federated/scope.ts and the dataset's holder. Anyone else is shown it only when it is not
+ * in `withheld` (counts from 1 to k−1, and counts that would pin a suppressed cell; decision 0093).
+ */
+export function seesCount(
+  viewer: Viewer,
+  dataset: { id: string; holder?: unknown },
+  withheld: readonly string[],
+) {
+  return (
+    viewer.identities === "all" ||
+    !!viewer.exactCounts ||
+    (!!viewer.holder && viewer.holder === dataset.holder) ||
+    !withheld.includes(dataset.id)
+  );
+}
 
 /** whether the viewer reads the identities of a record held by `holder` and linked to `patientId` */
 export function seesIdentity(viewer: Viewer, record: { holder?: string; patientId?: string }): boolean {

@@ -70,12 +70,17 @@ describe("viewerOf (the role table)", () => {
     });
     for (const roles of [
       ["DATA_USER", "CONNECTOR_USER_PARTICIPANT"],
-      ["HDAB_AUTHORITY"],
       ["TRUST_CENTER_OPERATOR"],
       ["CONNECTOR_USER_PARTICIPANT"],
     ])
       expect(viewerOf(user(roles, "PharmaCo Research AG"))).toEqual(PSEUDONYMISED);
     expect(viewerOf(null)).toEqual(PSEUDONYMISED);
+    // the access body: no identities, exact counts (a class of its own: decision 0093)
+    expect(viewerOf(user(["HDAB_AUTHORITY"], "MedReg DE"))).toEqual({
+      identities: "none",
+      exactCounts: true,
+      key: "none+counts",
+    });
     // a holder role without a known organisation reads no identities
     expect(viewerOf(user(["DATA_HOLDER"], "Unknown Org"))).toEqual(PSEUDONYMISED);
   });

@@ -4,6 +4,7 @@ import {
   DIRECT_IDENTIFIER_KEYS,
   PATIENT_NUMBER_KEYS,
   PERSON_LABELS,
+  seesCount,
   seesIdentity,
   type Viewer,
 } from "./policy";
@@ -82,6 +83,8 @@ export interface PatientDirectory {
   holderOf(patientNumber: number): string | undefined;
   /** the patient number behind a pseudonym, if it is one of this graph's patients */
   numberOf(pseudonym: string): number | undefined;
+  /** the datasets whose recordCount a viewer bound by k is not shown (policy.ts seesCount) */
+  withheld?: readonly string[];
 }
 
 export interface Redactor {
@@ -152,6 +155,13 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
 
   function node(n: GraphNode): GraphNode {
     if (identified) return n;
+    if (
+      n.label === "HealthDataset" &&
+      !seesCount(viewer, { id: n.id, ...n.properties }, dir.withheld ?? [])
+    ) {
+      const { recordCount: _withheld, ...properties } = n.properties;
+      return { ...n, properties };
+    }
     const person = PERSON_LABELS.includes(n.label);
     const num = numberOfNode(n);
     if (!person && num === undefined) return n;

@@ -273,6 +273,7 @@ export const REGISTRY: Registry = {
         cohortKey,
       ),
       options: read(),
+      withheldCounts: read(z.array(z.string())),
       flushLog: write,
     },
   },

@@ -40,7 +40,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const dataset = await context.services.catalogue.get(params.id ?? "");
+  const dataset = await context.services.catalogue.get(params.id ?? "", user);
   if (!dataset)
     throw new Response(`Dataset ${params.id} is not in the catalogue.`, {
       status: 404,

@@ -26,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = parseCatalogueQuery(url.searchParams);
   // each listed under publisherOf: the rule the data holder's home card counts with too
-  const all = (await context.services.catalogue.list()).map((d) => ({ ...d, publisher: publisherOf(d) }));
+  const all = (await context.services.catalogue.list(user)).map((d) => ({ ...d, publisher: publisherOf(d) }));
   const { results, facets } = filterCatalogue(all, query);
   return {
     query,

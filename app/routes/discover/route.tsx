@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       (v) => ({ ok: true as const, value: v }),
       (e: unknown) => ({ ok: false as const, error: apiFailure(e) }),
     ),
-    context.services.catalogue.list(),
+    context.services.catalogue.list(user),
     canNegotiate && !isAdmin(user) ? ds.participantForUser(user).catch(() => null) : Promise.resolve(null),
   ]);
   const participants = choices.participants;

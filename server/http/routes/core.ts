@@ -18,7 +18,8 @@ export const coreRoutes: RouteSpec[] = [
       POST: [roles(HOLDER, ADMIN), "Publish a dataset (spec: DATA_HOLDER or CONNECTOR_ADMIN)"],
       DELETE: [roles(HOLDER, ADMIN), "Withdraw a dataset"],
     },
-    { keep: { caller: "everyone", versions: ["graph"] } },
+    // a recordCount is withheld from callers bound by k, not from its holder (decision 0093)
+    { keep: { caller: "organisation", versions: ["graph"] } },
   ),
   // not kept at the route: each look at a patient's identified record is audited, repeats counted, and
   // answered once on record (decision 0044); the service keeps the answers per graph version and viewer
