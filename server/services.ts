@@ -193,7 +193,6 @@ export async function createServices(config: Config): Promise<Services> {
   const graphQueries = createGraphService(graph, {
     pseudonymSecret: await getOrCreateSecret(rel, "pseudonym-secret"),
     accessLog,
-    withheldCounts: () => insight.federated.withheldCounts(),
   });
   const accessBody = await createAccessBodyWithCompliance({
     rel,

@@ -70,10 +70,8 @@ describe("catalogue recordCount under k (20 patients)", () => {
     expect(small.some((d) => d.holder === "alphaklinik-berlin")).toBe(true);
   });
 
-  it("the graph shows a dataset node's recordCount by the same rule", async () => {
-    const graph = createGraphService(insight.graph, {
-      withheldCounts: () => insight.federated.withheldCounts(),
-    });
+  it("the graph shows a dataset node's recordCount only to its holder, the access body and the operator", async () => {
+    const graph = createGraphService(insight.graph);
     const id = "dataset-alphaklinik-mental-health";
     const stored = (await insight.graph.getNode(id))!.properties.recordCount as number;
     expect(isSmall(stored, 5)).toBe(true);

@@ -386,16 +386,35 @@ export function createFederatedService(deps: FederatedDeps) {
   }
 
   const withheld = createKept<readonly string[]>({ max: 1 });
-  /** whether these persons are one holder's cell of a one-criterion cohort that k suppresses */
-  async function pinsCell(index: OmopIndex, members: Set<number>): Promise<boolean> {
-    const holder = index.persons[members.values().next().value!]?.holder;
+  type Cell = { kind: "condition" | "drug" | "measurement"; code: string; holder: string; persons: number[] };
+  /** every holder's cell of every one-criterion cohort, by its size (built once per withheldCounts) */
+  function cellsBySize(index: OmopIndex): Map<number, Cell[]> {
+    const bySize = new Map<number, Cell[]>();
     for (const kind of ["condition", "drug", "measurement"] as const)
       for (const [code, { persons }] of index[`${kind}s`]) {
-        const cell = persons.filter((i) => index.persons[i].holder === holder);
-        if (cell.length !== members.size || !cell.every((i) => members.has(i))) continue;
-        const { tree } = await cachedCohort(index, { [kind]: { code } as Concept }, configuredK);
-        if (tree.groups![0].find((c) => c.key === `holder:${holder}`)?.suppressed) return true;
+        const byHolder = new Map<string, number[]>();
+        for (const i of persons) {
+          const holder = index.persons[i].holder;
+          const cell = byHolder.get(holder);
+          if (cell) cell.push(i);
+          else byHolder.set(holder, [i]);
+        }
+        for (const [holder, cell] of byHolder) {
+          const same = bySize.get(cell.length);
+          const c = { kind, code, holder, persons: cell };
+          if (same) same.push(c);
+          else bySize.set(cell.length, [c]);
+        }
       }
+    return bySize;
+  }
+  /** whether these persons are exactly one holder's cell of a one-criterion cohort that k suppresses */
+  async function pinsCell(index: OmopIndex, cells: Cell[], members: Set<number>): Promise<boolean> {
+    for (const { kind, code, holder, persons } of cells) {
+      if (!persons.every((i) => members.has(i))) continue;
+      const { tree } = await cachedCohort(index, { [kind]: { code } as Concept }, configuredK);
+      if (tree.groups![0].find((c) => c.key === `holder:${holder}`)?.suppressed) return true;
+    }
     return false;
   }
   return {
@@ -410,13 +429,20 @@ export function createFederatedService(deps: FederatedDeps) {
       const index = await deps.omop.index();
       return withheld({ caller: EVERYONE, versions: [deps.graph.version(), identityOf(index)] }, async () => {
         const out: string[] = [];
+        const bySize = cellsBySize(index);
         for (const d of await findAll(deps.graph, "HealthDataset")) {
           const n = num(d.properties.recordCount) ?? 0;
+          if (isSmall(n, configuredK)) {
+            out.push(d.id);
+            continue;
+          }
+          // only a count the size of some holder's cell can be that cell: read its patients then
+          const cells = bySize.get(n);
+          if (!cells) continue;
           const members = new Set<number>();
           for (const p of await linked(deps.graph, d.id, "INCLUDES", "out", 10_000_000))
             members.add(index.indexOfPerson.get(Number(/^patient-(\d+)$/.exec(p.id)?.[1])) ?? -1);
-          if (isSmall(n, configuredK) || (n > 0 && n === members.size && (await pinsCell(index, members))))
-            out.push(d.id);
+          if (members.size === n && (await pinsCell(index, cells, members))) out.push(d.id);
         }
         return deepFrozen(out);
       });

@@ -55,8 +55,6 @@ export interface GraphServiceOptions {
   pseudonymSecret?: string;
   /** where a look at identified records goes (issue 34); without it (a service built alone) nothing is logged */
   accessLog?: Pick<AccessLog, "read" | "readAll">;
-  /** the datasets whose recordCount a viewer bound by k is not shown (federated withheldCounts) */
-  withheldCounts?: () => Promise<readonly string[]>;
 }
 
 /** who reads, for the access log: a sample or a neighbourhood that shows identified records is a look at each */
@@ -73,11 +71,7 @@ export const readerOf = (user: SessionUser | null | undefined): GraphReader => (
 });
 
 export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
-  const minimiser = createMinimiser(
-    store,
-    opts.pseudonymSecret ?? randomBytes(32).toString("base64url"),
-    opts.withheldCounts,
-  );
+  const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
   // answers per graph version and visibility class (server/http/kept), shared, so frozen
   const kept = createKept<GraphResponse>({ max: 256 });
   const keptNodes = createKept<NodeAnswer>({ max: 1024 });

@@ -20,12 +20,7 @@ export interface Minimiser {
   redactor(viewer: Viewer): Promise<Redactor>;
 }
 
-/** `withheld`: the datasets whose recordCount a viewer bound by k is not shown (federated withheldCounts) */
-export function createMinimiser(
-  store: GraphStore,
-  secret: string,
-  withheld: () => Promise<readonly string[]> = async () => [],
-): Minimiser {
+export function createMinimiser(store: GraphStore, secret: string): Minimiser {
   const psn = createPseudonymiser(secret);
   let built: { version: number; dir: PatientDirectory } | null = null;
   let pending: Promise<PatientDirectory> | null = null;
@@ -44,7 +39,6 @@ export function createMinimiser(
     const dir: PatientDirectory = {
       holderOf: (n) => holders.get(n),
       numberOf: (p) => byPseudonym.get(p),
-      withheld: await withheld(),
     };
     built = { version, dir };
     return dir;

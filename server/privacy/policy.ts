@@ -175,18 +175,19 @@ export const PSEUDONYMISED: Viewer = Object.freeze({ identities: "none", key: "n
 /**
  * Whether the viewer is shown a dataset's recordCount as stored: the exempt roles of
  * server/federated/scope.ts and the dataset's holder. Anyone else is shown it only when it is not
- * in `withheld` (counts from 1 to k−1, and counts that would pin a suppressed cell; decision 0093).
+ * `withheld` (the catalogue: counts from 1 to k−1 and counts that would pin a suppressed cell; the
+ * graph withholds "all": its dataset nodes are no place to read counts; decision 0093).
  */
 export function seesCount(
   viewer: Viewer,
   dataset: { id: string; holder?: unknown },
-  withheld: readonly string[],
+  withheld: readonly string[] | "all",
 ) {
   return (
     viewer.identities === "all" ||
     !!viewer.exactCounts ||
     (!!viewer.holder && viewer.holder === dataset.holder) ||
-    !withheld.includes(dataset.id)
+    (withheld !== "all" && !withheld.includes(dataset.id))
   );
 }
 

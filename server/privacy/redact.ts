@@ -83,8 +83,6 @@ export interface PatientDirectory {
   holderOf(patientNumber: number): string | undefined;
   /** the patient number behind a pseudonym, if it is one of this graph's patients */
   numberOf(pseudonym: string): number | undefined;
-  /** the datasets whose recordCount a viewer bound by k is not shown (policy.ts seesCount) */
-  withheld?: readonly string[];
 }
 
 export interface Redactor {
@@ -155,10 +153,7 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
 
   function node(n: GraphNode): GraphNode {
     if (identified) return n;
-    if (
-      n.label === "HealthDataset" &&
-      !seesCount(viewer, { id: n.id, ...n.properties }, dir.withheld ?? [])
-    ) {
+    if (n.label === "HealthDataset" && !seesCount(viewer, { id: n.id, ...n.properties }, "all")) {
       const { recordCount: _withheld, ...properties } = n.properties;
       return { ...n, properties };
     }

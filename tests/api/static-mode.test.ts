@@ -160,9 +160,7 @@ describe("static mode", () => {
     }
     // the developer's account of what is missing stays in the misses (the walk's check above)
     expect(
-      (staticStateOf(server.services)?.misses ?? []).filter((m) =>
-        m.call.startsWith('catalogue.get("nope")'),
-      ),
+      (staticStateOf(server.services)?.misses ?? []).filter((m) => m.call.startsWith('catalogue.get("nope"')),
     ).toHaveLength(1);
   });
 
