@@ -3,7 +3,7 @@ import { httpUrl } from "../http/links";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import type { GraphNode, Properties, GraphStore } from "../graph";
 import { callerKey, createKept, deepFrozen } from "../http/kept";
-import { seesCount, viewerOf } from "../privacy";
+import { seesCount, viewerOf, type Viewer } from "../privacy";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { fieldErrorsOfIssues, invalidFields } from "../http/field-errors";
 
@@ -48,14 +48,10 @@ function holderOf(user: SessionUser): string | undefined {
 }
 const DATASET_FIELDS = Object.keys(healthDatasetSchema.shape);
 
-/** the dataset as `user` is shown it: its recordCount left out where `withheld` names it (privacy seesCount) */
-export function toDataset(
-  n: GraphNode,
-  user?: SessionUser | null,
-  withheld: readonly string[] = [],
-): HealthDataset {
+/** the dataset as `viewer` is shown it (none: as stored): its recordCount left out where `withheld` names it (privacy seesCount) */
+export function toDataset(n: GraphNode, viewer?: Viewer, withheld: readonly string[] = []): HealthDataset {
   const out: Record<string, unknown> = { id: n.id };
-  const counted = user === undefined || seesCount(viewerOf(user), { id: n.id, ...n.properties }, withheld);
+  const counted = !viewer || seesCount(viewer, { id: n.id, ...n.properties }, withheld);
   for (const k of [...DATASET_FIELDS, "holder"]) {
     const v = n.properties[k];
     if (k !== "id" && v !== undefined && v !== null && (counted || k !== "recordCount")) out[k] = v;
@@ -68,24 +64,27 @@ export function createCatalogueService(
   graph: GraphStore,
   withheld: () => Promise<readonly string[]> = async () => [],
 ) {
+  /** the datasets as `user` is shown them; the withheld list is read only when a count is not theirs to see */
+  const shown = async (nodes: GraphNode[], user: SessionUser | null) => {
+    const viewer = viewerOf(user);
+    const bound = nodes.some((n) => !seesCount(viewer, { id: n.id, ...n.properties }, "all"));
+    const hidden = bound ? await withheld() : [];
+    return nodes.map((n) => toDataset(n, viewer, hidden));
+  };
   // the datasets, read once per graph version and caller class: every catalogue page and the discovery and
   // application views start from the whole list (frozen: callers of a class share it)
   const kept = createKept<readonly HealthDataset[]>({ max: 64 });
   // no user: the k-bound view (the public landing page)
   const list = (user: SessionUser | null = null) =>
-    kept({ caller: callerKey("organisation", user), versions: [graph.version()] }, async () => {
-      const [nodes, hidden] = await Promise.all([
-        graph.findNodes({ label: "HealthDataset", limit: 10_000 }),
-        withheld(),
-      ]);
-      return deepFrozen(nodes.map((n) => toDataset(n, user, hidden)));
-    });
+    kept({ caller: callerKey("organisation", user), versions: [graph.version()] }, async () =>
+      deepFrozen(await shown(await graph.findNodes({ label: "HealthDataset", limit: 10_000 }), user)),
+    );
   return {
     list,
 
     async get(id: string, user: SessionUser | null = null): Promise<HealthDataset | null> {
       const n = await graph.getNode(id);
-      return n && n.label === "HealthDataset" ? toDataset(n, user, await withheld()) : null;
+      return n && n.label === "HealthDataset" ? (await shown([n], user))[0] : null;
     },
 
     async create(input: unknown, user: SessionUser): Promise<HealthDataset> {

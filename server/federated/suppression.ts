@@ -82,7 +82,6 @@ export function isSmall(value: number, k: number): boolean {
 
 function mark(node: CountNode, reason: SuppressionReason): void {
   if (node.suppressed) return;
-  marks++;
   node.suppressed = true;
   node.reason = reason;
 }
@@ -166,7 +165,16 @@ function sharedNodes(roots: CountNode[]): Set<CountNode> {
   return shared;
 }
 
-let marks = 0;
+/** how many cells of the trees are suppressed: the measure of protect()'s fixpoint */
+function suppressedIn(roots: CountNode[]): number {
+  let n = 0;
+  const walk = (c: CountNode) => {
+    if (c.suppressed) n++;
+    for (const g of c.groups ?? []) g.forEach(walk);
+  };
+  roots.forEach(walk);
+  return n;
+}
 
 /**
  * Applies the rules to the tree in place, or to several trees that share cells (rule 5) until no
@@ -185,8 +193,8 @@ export function protect(tree: CountNode | CountNode[], k: number): CountNode | C
     if (isSmall(root.value, k)) mark(root, "below-k");
     else if (root.forceSuppress && root.value > 0) mark(root, "differencing");
   try {
-    for (let before = -1; before !== marks;) {
-      before = marks;
+    for (let before = -1, now = suppressedIn(roots); before !== now; now = suppressedIn(roots)) {
+      before = now;
       for (const root of roots) visit(root, k, shared);
     }
   } catch (e) {

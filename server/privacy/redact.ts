@@ -101,12 +101,6 @@ export interface Redactor {
   resolve(id: string): string | null;
 }
 
-/** the patient a stored id of a person-level node belongs to (`encounter-000004-01`: patient-000004) */
-export function patientOfId(id: string): string | undefined {
-  const m = REAL_ID.exec(id);
-  return m ? patientIdOf(Number(m[2])) : undefined;
-}
-
 /** the patient number a person-level node belongs to as stored (its id, else its patientId reference) */
 function numberOfNode(n: GraphNode): number | undefined {
   const m = REAL_ID.exec(n.id);
@@ -234,4 +228,10 @@ export function carriesStoredPersonId(s: string): boolean {
 export function patientNumberOfId(id: string): number | undefined {
   const m = REAL_ID.exec(id);
   return m ? Number(m[2]) : undefined;
+}
+
+/** the patient a stored id of a person-level node belongs to (`encounter-000004-01`: patient-000004) */
+export function patientOfId(id: string): string | undefined {
+  const n = patientNumberOfId(id);
+  return n === undefined ? undefined : patientIdOf(n);
 }
