@@ -74,6 +74,35 @@ describe("the trust center view", () => {
     expect([...states].some((s) => s.startsWith("2099-12-31") && s.endsWith(" closed"))).toBe(true);
   });
 
+  it("shows no count of patients from 1 to k−1: a dataset's and a country's are null and marked suppressed", async () => {
+    db = openDatabase(":memory:");
+    const rel = openSqliteRelational(db);
+    const audit = await createAuditLog(rel, db);
+    const graph = createSqliteGraphStore(db, audit);
+    // 20 patients: some datasets of the seeded catalogue include 1 to 4 of them
+    await seedStore(graph, { patients: 20 });
+    const view = await (
+      await createTrustCenterService({ rel, audit, config: { federatedK: 5 } as Config, graph })
+    ).view(at("2026-01-15"));
+    const sizes = new Map<string, number>();
+    for (const d of view.pseudonymResolution.datasets)
+      sizes.set(
+        d.datasetId,
+        (await graph.relationships({ id: d.datasetId, types: ["INCLUDES"], direction: "out", limit: 1000 }))
+          .length,
+      );
+    const small = [...sizes].filter(([, n]) => n > 0 && n < 5).map(([id]) => id);
+    expect(small.length).toBeGreaterThan(0);
+    for (const d of view.pseudonymResolution.datasets) {
+      const n = sizes.get(d.datasetId)!;
+      expect([d.datasetId, d.patients, d.suppressed]).toEqual(
+        small.includes(d.datasetId) ? [d.datasetId, null, true] : [d.datasetId, n, false],
+      );
+    }
+    for (const c of view.trustCenters)
+      expect(c.patients === null || c.patients === 0 || c.patients >= 5).toBe(true);
+  });
+
   it("answers the same kept view all day, its time the build's, and builds again the next day", async () => {
     const { tc } = await setup();
     const a = await tc.view(new Date("2026-05-01T08:00:00.000Z"));

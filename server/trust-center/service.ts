@@ -39,7 +39,8 @@ const trustCenter = z.object({
   accessBody: z.object({ name: text, did: text }).nullable(),
   scheme: text,
   datasets: count,
-  patients: count,
+  /** distinct patients of the country's datasets; null when suppressed (from 1 to k−1) */
+  patients: count.nullable(),
   activeSessions: count,
 });
 const pseudonymDomain = z.object({
@@ -49,7 +50,9 @@ const pseudonymDomain = z.object({
   country: text.nullable(),
   trustCenter: text.nullable(),
   domain: text,
-  patients: count,
+  /** the dataset's patients; null when suppressed (from 1 to k−1), as a linkage's */
+  patients: count.nullable(),
+  suppressed: z.boolean(),
 });
 const linkage = z.object({
   id: text,
@@ -362,12 +365,15 @@ export async function createTrustCenterService(deps: {
       if (n === undefined) g.memo.set(key, (n = count()));
       return n;
     };
+    // a count of patients from 1 to k−1 is shown to no one here, as the linkages' (decision 0093)
+    const small = (n: number) => n > 0 && n < k;
 
     // pseudonymisation domains, with the patients of each dataset
     const domains: PseudonymDomain[] = datasets.map((d) => {
       const holder = str(d.properties.holder) ?? "";
       const country = countryOf(holder);
       const centre = centreOf(country);
+      const patients = members.get(d.id)?.size ?? 0;
       return {
         datasetId: d.id,
         title: str(d.properties.title) ?? d.id,
@@ -375,7 +381,8 @@ export async function createTrustCenterService(deps: {
         country,
         trustCenter: centre?.name ?? null,
         domain: `${centre?.id ?? "no-trust-center"}/${d.id}`,
-        patients: members.get(d.id)?.size ?? 0,
+        patients: small(patients) ? null : patients,
+        suppressed: small(patients),
       };
     });
 
@@ -445,7 +452,7 @@ export async function createTrustCenterService(deps: {
           const holderA = datasets.find((d) => d.id === a)?.properties.holder;
           const holderB = datasets.find((d) => d.id === b)?.properties.holder;
           const sameHolder = holderA === holderB;
-          const suppressed = both > 0 && both < k;
+          const suppressed = small(both);
           linkages.push({
             id: `link-${user}-${a}-${b}`,
             dataUser: nameOf(user),
@@ -497,6 +504,11 @@ export async function createTrustCenterService(deps: {
         (p) => p.properties.country === c.country && /HDAB/.test(String(p.properties.role ?? "")),
       );
       const own = domains.filter((d) => d.country === c.country);
+      // distinct patients: a patient is in several of a holder's datasets
+      const patients = memo(
+        `country ${c.country}`,
+        () => new Set(own.flatMap((d) => [...(members.get(d.datasetId) ?? [])])).size,
+      );
       return {
         id: c.id,
         name: c.name,
@@ -507,11 +519,7 @@ export async function createTrustCenterService(deps: {
           : null,
         scheme: SCHEME,
         datasets: own.length,
-        // distinct patients: a patient is in several of a holder's datasets
-        patients: memo(
-          `country ${c.country}`,
-          () => new Set(own.flatMap((d) => [...(members.get(d.datasetId) ?? [])])).size,
-        ),
+        patients: small(patients) ? null : patients,
         activeSessions: sessions.filter((s) => s.state === "active" && s.trustCenter === c.name).length,
       };
     });

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "../../lib/api-errors.server";
 
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
@@ -51,9 +51,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }
     return { graph, focus, focusError } satisfies DrawingData as DrawingData;
   } catch (e) {
-    if (isApiError(e) && e.status < 500) return { error: e.message } satisfies DrawingData as DrawingData;
+    if (isApiError(e) && e.status < 500)
+      return Response.json({ error: e.message } satisfies DrawingData, { status: e.status });
     // in place with a retry, not the page's error boundary: the page around it still works
     console.error(e);
-    return data({ error: DRAWING_FAILED } satisfies DrawingData as DrawingData, { status: 500 });
+    return Response.json({ error: DRAWING_FAILED } satisfies DrawingData, { status: 500 });
   }
 }

@@ -8,12 +8,12 @@ import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
 /**
  * Resource route for the explorer's "Expand": the neighbourhood of a node (depth 1 or 2) from the
  * graph service, slimmed to what the canvas draws. Failures come back as `{ error }` so that a
- * fetcher shows them in place instead of replacing the page with an error boundary.
+ * fetcher shows them in place instead of replacing the page with an error boundary, with the API's status.
  */
 export type ExpandData =
   { id: string; depth: number; nodes: VNode[]; edges: VEdge[]; truncated: boolean } | { error: string };
 
-export async function loader({ request, context }: LoaderFunctionArgs): Promise<ExpandData> {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
   const url = new URL(request.url);
   const id = url.searchParams.get("id");
@@ -26,9 +26,10 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
       nodes: g.nodes.map(slimNode),
       edges: g.edges.map(slimEdge),
       truncated: !!g.meta.truncated,
-    };
+    } satisfies ExpandData as ExpandData;
   } catch (e) {
-    if (isApiError(e) && e.status < 500) return { error: e.message };
+    if (isApiError(e) && e.status < 500)
+      return Response.json({ error: e.message } satisfies ExpandData, { status: e.status });
     throw e;
   }
 }

@@ -22,7 +22,7 @@ export type NodeData =
     }
   | { error: string; id: string };
 
-export async function loader({ request, context }: LoaderFunctionArgs): Promise<NodeData> {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
   const id = new URL(request.url).searchParams.get("id");
   try {
@@ -41,9 +41,11 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
       ),
       relationshipCount: n.relationshipCount,
       truncated: n.relationships.length >= NODE_RELATIONSHIP_LIMIT,
-    };
+    } satisfies NodeData as NodeData;
   } catch (e) {
-    if (isApiError(e) && e.status < 500) return { error: e.message, id: id ?? "" };
+    // the API's status (400 without an id, 404 for one this caller may not see), with the message in place
+    if (isApiError(e) && e.status < 500)
+      return Response.json({ error: e.message, id: id ?? "" } satisfies NodeData, { status: e.status });
     throw e;
   }
 }

@@ -49,8 +49,10 @@ export default function TrustCenter() {
           </span>
           <span className="muted small">
             {v.trustCenters
-              .filter((c) => c.patients > 0)
-              .map((c) => `${c.country} ${formatNumber(c.patients)}`)
+              .filter((c) => c.patients !== 0)
+              .map(
+                (c) => `${c.country} ${c.patients === null ? `fewer than ${v.k}` : formatNumber(c.patients)}`,
+              )
               .join(" · ")}
           </span>
         </div>
@@ -139,7 +141,9 @@ export default function TrustCenter() {
                     </div>
                   </td>
                   <td className="small">{d.trustCenter ?? "none"}</td>
-                  <td className="num">{formatNumber(d.patients)}</td>
+                  <td className="num">
+                    {d.patients === null ? `fewer than ${v.k} (suppressed)` : formatNumber(d.patients)}
+                  </td>
                 </tr>
               ))}
             </DataTable>
@@ -225,8 +229,11 @@ export default function TrustCenter() {
               <li key={c.id} className="card">
                 <strong>{c.name}</strong> <span className="small muted">{c.did}</span>
                 <div className="small">
-                  {plural(c.datasets, "dataset")}, {plural(c.patients, "pseudonymised patient")},{" "}
-                  {plural(c.activeSessions, "active session")}; access body:{" "}
+                  {plural(c.datasets, "dataset")},{" "}
+                  {c.patients === null
+                    ? `fewer than ${v.k} pseudonymised patients`
+                    : plural(c.patients, "pseudonymised patient")}
+                  , {plural(c.activeSessions, "active session")}; access body:{" "}
                   {c.accessBody ? c.accessBody.name : "none in this dataspace"}
                 </div>
               </li>
