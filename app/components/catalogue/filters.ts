@@ -104,10 +104,10 @@ export function activeFilters(
   return out;
 }
 
-/** the query string without one key (for "remove this filter" chips) */
-export function searchWithout(search: string, key: string): string {
+/** the query string without some keys (for "remove this filter" chips) */
+export function searchWithout(search: string, ...keys: string[]): string {
   const p = new URLSearchParams(search);
-  p.delete(key);
+  for (const key of keys) p.delete(key);
   const s = p.toString();
   return s ? `?${s}` : "";
 }

@@ -1,11 +1,12 @@
 import { Form, useFetcher, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import type { RootData } from "../../root";
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { formatDate } from "../ui/format";
 import { roleLabel, stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
 import { AppLink, AppNavLink } from "../ui/app-link";
+import { usePolling } from "../patient-app/usePolling";
 
 /** Small shared pieces of the dataspace views (browser-safe). */
 
@@ -159,15 +160,7 @@ export function ErrorNotice({
  */
 export function usePolledFetcher<T>(url: string, ms: number, active: boolean) {
   const fetcher = useFetcher<T>();
-  const latest = useRef(fetcher);
-  latest.current = fetcher;
-  useEffect(() => {
-    if (!active) return;
-    const id = window.setInterval(() => {
-      if (latest.current.state === "idle") latest.current.load(url);
-    }, ms);
-    return () => window.clearInterval(id);
-  }, [url, ms, active]);
+  usePolling(() => fetcher.state === "idle" && fetcher.load(url), ms, active);
   return fetcher;
 }
 
@@ -179,8 +172,8 @@ export function formatTime(ms: number | null | undefined): string {
 
 /** "3 Jun 2025, 08:01:03 UTC" */
 export function formatStamp(ms: number | null | undefined): string {
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) return "";
-  return `${formatDate(ms)}, ${formatTime(ms)}`;
+  const time = formatTime(ms);
+  return time && `${formatDate(ms)}, ${time}`;
 }
 
 /** the short form of a long id for tables: the first 8 characters of a UUID, the whole id otherwise */

@@ -1,3 +1,5 @@
+import { words } from "./labels";
+
 /**
  * Formatting helpers shared by the views. Everything is formatted in a fixed locale and in UTC,
  * so the server render and the hydrated client agree to the character.
@@ -44,16 +46,8 @@ export function formatNumber(value: unknown): string {
       : String(value);
 }
 
-/** camelCase / snake_case keys as words: "populationCoverage" → "Population coverage" */
-export function humanize(key: string): string {
-  const words = key
-    .replace(/_/g, " ")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .trim()
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+/** camelCase / snake_case keys as words: "populationCoverage" → "Population coverage" (hyphens kept) */
+export const humanize = (key: string) => words(key, /_/g);
 
 /** any property value as display text */
 export function displayValue(value: unknown): string {

@@ -61,10 +61,10 @@ export const LAYER_LABELS: Record<string, string> = Object.fromEntries(
   Object.entries(LAYER_TITLES).map(([l, title]) => [l, `${l.toUpperCase()} · ${title}`]),
 );
 
-/** "awaitingPermit" / "AWAITING_PERMIT" / "data-holder" → "Awaiting permit" */
-export function words(value: string): string {
+/** "awaitingPermit" / "AWAITING_PERMIT" / "data-holder" → "Awaiting permit" (`separators` read as a space) */
+export function words(value: string, separators = /[_-]+/g): string {
   const spaced = value
-    .replace(/[_-]+/g, " ")
+    .replace(separators, " ")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .trim()
@@ -149,14 +149,9 @@ export function layerTitle(layer: string): string {
   return LAYER_TITLES[layer] ?? words(layer);
 }
 
-/** the short name of a layer: "L4" */
-export function layerShort(layer: string): string {
-  return LAYER_TITLES[layer] ? layer.toUpperCase() : words(layer);
-}
-
 /** several layers by short name: "L1, L2, L4, L5" */
 export function layersShort(layers: readonly string[]): string {
-  return layers.map(layerShort).join(", ");
+  return layers.map((l) => (LAYER_TITLES[l] ? l.toUpperCase() : words(l))).join(", ");
 }
 
 /**

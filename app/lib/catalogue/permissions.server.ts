@@ -1,12 +1,12 @@
 import { organisationSlugOf, type SessionUser } from "../../../server/auth/user";
 import type { HealthDataset } from "../../../server/catalogue/service";
 
-import { PUBLISHER_ROLES } from "../access.server";
+import { mayAny, PUBLISHER_ROLES } from "../access.server";
 
 /** Who may publish and withdraw datasets: the route table's POST /api/catalog roles, and the holder rule of server/catalogue/service.ts. */
 
 export function canPublish(user: SessionUser): boolean {
-  return PUBLISHER_ROLES.some((r) => user.roles.includes(r));
+  return mayAny(user, PUBLISHER_ROLES);
 }
 
 export function canWithdraw(user: SessionUser, dataset: HealthDataset): boolean {

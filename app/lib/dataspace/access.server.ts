@@ -1,5 +1,4 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { Role } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import type { Dataspace } from "../../../server/dataspace";
 import { decideActing, ownContextId } from "../../../server/dataspace/acting";
@@ -40,8 +39,7 @@ export async function requireActingIn(
   refuseOther(user, await ownContext(ds, user), participantId || null);
 }
 
-export const hasRole = (user: SessionUser, roles: readonly Role[]) =>
-  roles.some((r) => user.roles.includes(r));
+export { mayAny as hasRole } from "../access.server";
 export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
 
 export interface ParticipantChoice {
