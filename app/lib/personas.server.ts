@@ -8,9 +8,7 @@ import { pick } from "./pick";
  * script (the root's: on every page; decision 0064).
  */
 export const personaCards = () =>
-  PERSONAS.map((p) => ({
-    ...pick(p, "username name organisation description roles"),
-  }));
+  PERSONAS.map((p) => pick(p, "username name organisation description roles"));
 
 /** an organisation of the demonstration by slug or DID, for loaders (behind this module for the same reason) */
 export { findOrganisation } from "../../server/auth/personas";

@@ -37,6 +37,12 @@ export interface ExplorerProps {
 }
 
 const MAX_MATCHES = 8;
+/** the buttons over the drawing: what each shows, its name, its test id and what it does */
+const ZOOM_CONTROLS: [string, string, string, (e: GraphEngine) => void][] = [
+  ["+", "Zoom in", "graph-zoom-in", (e) => e.zoomBy(1.3)],
+  ["−", "Zoom out", "graph-zoom-out", (e) => e.zoomBy(1 / 1.3)],
+  ["⤢", "Fit the drawing", "graph-fit", (e) => e.fit()],
+];
 /** what the explorer holds while its drawing loads or failed to: nothing to find, list or draw */
 const NO_GRAPH: VGraph = { nodes: [], edges: [] };
 
@@ -144,6 +150,10 @@ export function GraphExplorer({
   }, [selectedId, inspectorTitleId]);
 
   const matches = useMemo(() => findMatches(allNodes, find, MAX_MATCHES), [find, allNodes]);
+  const pickMatch = (id: string) => {
+    select(id);
+    setFind("");
+  };
 
   const perLayer = useMemo(() => {
     const c = Object.fromEntries(ALL_LAYERS.map((l) => [l, 0])) as Record<Layer, number>;
@@ -239,10 +249,7 @@ export function GraphExplorer({
                 if (e.key === "Escape") setFind("");
                 if (e.key === "Enter") {
                   e.preventDefault();
-                  if (matches[0]) {
-                    select(matches[0].node.id);
-                    setFind("");
-                  }
+                  if (matches[0]) pickMatch(matches[0].node.id);
                 }
               }}
               placeholder="Name, title or id"
@@ -261,10 +268,7 @@ export function GraphExplorer({
                   <button
                     type="button"
                     className="linklike"
-                    onClick={() => {
-                      select(n.id);
-                      setFind("");
-                    }}
+                    onClick={() => pickMatch(n.id)}
                     data-testid="graph-find-result"
                     data-node-id={n.id}
                   >
@@ -327,30 +331,17 @@ export function GraphExplorer({
             describedBy={helpId}
           >
             <div className="zoom-controls" role="group" aria-label="Zoom" data-graph-obstacle>
-              <button
-                type="button"
-                onClick={() => engineRef.current?.zoomBy(1.3)}
-                aria-label="Zoom in"
-                data-testid="graph-zoom-in"
-              >
-                +
-              </button>
-              <button
-                type="button"
-                onClick={() => engineRef.current?.zoomBy(1 / 1.3)}
-                aria-label="Zoom out"
-                data-testid="graph-zoom-out"
-              >
-                −
-              </button>
-              <button
-                type="button"
-                onClick={() => engineRef.current?.fit()}
-                aria-label="Fit the drawing"
-                data-testid="graph-fit"
-              >
-                ⤢
-              </button>
+              {ZOOM_CONTROLS.map(([text, label, testId, act]) => (
+                <button
+                  key={testId}
+                  type="button"
+                  onClick={() => engineRef.current && act(engineRef.current)}
+                  aria-label={label}
+                  data-testid={testId}
+                >
+                  {text}
+                </button>
+              ))}
             </div>
             {drawing.state === "loading" ? (
               <p className="notice graph-toast" role="status" data-testid="graph-drawing-loading">

@@ -170,19 +170,12 @@ export function Suppressed({ display, reason }: { display?: string; reason?: str
   );
 }
 
-export function reasonText(reason: string): string {
-  switch (reason) {
-    case "below-k":
-      return "fewer than k patients";
-    case "complementary":
-      return "would let a small count be recomputed";
-    case "parent-suppressed":
-      return "its total is suppressed";
-    case "differencing":
-      return "differs by fewer than k from the same count of a broader query";
-    case "derived-from-suppressed":
-      return "computed from a suppressed count";
-    default:
-      return reason;
-  }
-}
+const REASONS: Record<string, string> = {
+  "below-k": "fewer than k patients",
+  complementary: "would let a small count be recomputed",
+  "parent-suppressed": "its total is suppressed",
+  differencing: "differs by fewer than k from the same count of a broader query",
+  "derived-from-suppressed": "computed from a suppressed count",
+};
+
+export const reasonText = (reason: string) => REASONS[reason] ?? reason;

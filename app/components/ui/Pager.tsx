@@ -29,35 +29,26 @@ export function Pager({
         {total !== null ? ` of ${formatNumber(total)}` : ""} {label}
       </span>
       <span className="pager-links">
-        {offset > 0 ? (
-          <AppLink
-            className="button ghost small"
-            to={hrefFor(Math.max(0, offset - limit))}
-            rel="prev"
-            data-testid="pager-prev"
-          >
-            ← Previous
-          </AppLink>
-        ) : (
-          <span className="button ghost small" aria-disabled="true">
-            ← Previous
-          </span>
-        )}
-        {hasMore ? (
-          <AppLink
-            className="button ghost small"
-            to={hrefFor(offset + limit)}
-            rel="next"
-            data-testid="pager-next"
-          >
-            Next →
-          </AppLink>
-        ) : (
-          <span className="button ghost small" aria-disabled="true">
-            Next →
-          </span>
-        )}
+        <PagerLink to={offset > 0 ? hrefFor(Math.max(0, offset - limit)) : null} rel="prev">
+          ← Previous
+        </PagerLink>
+        <PagerLink to={hasMore ? hrefFor(offset + limit) : null} rel="next">
+          Next →
+        </PagerLink>
       </span>
     </nav>
+  );
+}
+
+/** a link to the page before or after, or the same text greyed out where there is none */
+function PagerLink({ to, rel, children }: { to: string | null; rel: "prev" | "next"; children: string }) {
+  return to === null ? (
+    <span className="button ghost small" aria-disabled="true">
+      {children}
+    </span>
+  ) : (
+    <AppLink className="button ghost small" to={to} rel={rel} data-testid={`pager-${rel}`}>
+      {children}
+    </AppLink>
   );
 }

@@ -33,13 +33,7 @@ export interface TimelineEvent {
 
 const s = (v: unknown): string | null =>
   typeof v === "string" && v.trim() ? v : typeof v === "number" ? String(v) : null;
-const first = (o: Item, keys: readonly string[]) => {
-  for (const k of keys) {
-    const v = s(o[k]);
-    if (v) return v;
-  }
-  return null;
-};
+const first = (o: Item, keys: readonly string[]) => keys.map((k) => s(o[k])).find(Boolean) ?? null;
 
 const DATE_KEYS: Record<ItemKind | "encounter", readonly string[]> = {
   encounter: ["periodStart", "start", "date", "effectiveDateTime"],
