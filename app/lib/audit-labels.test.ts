@@ -5,7 +5,7 @@ import { MACHINES } from "../../server/access-body/machines";
 import { clockEventSchema } from "../../server/access-body/model";
 import { AUDIT_ACTIONS, auditActionLabel } from "../components/ui/audit-labels";
 import { timesWithZone } from "../components/ui/format";
-import { looksRaw } from "../components/ui/labels";
+import { looksRaw } from "../../tests/support/looks-raw";
 
 /**
  * Issue 40, names not ids: the audit trail (/audit) names every action in words. The actions are

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { PURPOSES } from "../../server/access-body/periods";
+import { looksRaw } from "../../tests/support/looks-raw";
 import {
   actorLabel,
   claimLabel,
   odrlActionLabel,
   transferTypeLabel,
-  looksRaw,
   purposeLabel,
   roleLabel,
   rolesLabel,

@@ -204,11 +204,8 @@ export class GraphEngine {
     this.byLayer = new Map(ALL_LAYERS.map((l) => [l, [] as SimNode[]]));
     for (const n of this.nodes) this.byLayer.get(n.layer)?.push(n);
 
-    if (this.selected && !next.has(this.selected.id)) this.selected = null;
     if (this.hovered && !next.has(this.hovered.id)) this.hovered = null;
-    this.selected = this.selected ? next.get(this.selected.id)! : null;
-
-    this.highlighted = this.selected ? new Set(this.adjacency.get(this.selected.id) ?? []) : new Set();
+    this.setSelected(this.selected?.id ?? null);
 
     this.generation++;
     this.placed = false;

@@ -1,7 +1,7 @@
 /**
  * Where the explorer writes node labels, in screen pixels: beside each node (right, left, above,
  * below, in that order of preference), never over another label, never past the canvas edges or
- * over the areas given as obstacles (the legend), and at most `maxWidth` wide (longer captions end
+ * over the areas given as obstacles (the legend), and at most 180 px wide (longer captions end
  * with "…"; the inspector shows the whole text). Labels come in priority order: the selection and
  * the hovered node first (always placed, moved inside the canvas if need be), then the others,
  * which are dropped when no place is free. Pure: the caller measures text.
@@ -34,9 +34,6 @@ export interface LayoutOptions {
   width: number;
   height: number;
   measure: (text: string) => number;
-  maxWidth?: number;
-  lineHeight?: number;
-  gap?: number;
   obstacles?: Box[];
 }
 
@@ -56,9 +53,9 @@ export function fitText(text: string, maxWidth: number, measure: (t: string) => 
 }
 
 export function placeLabels(candidates: LabelCandidate[], opts: LayoutOptions): PlacedLabel[] {
-  const maxWidth = opts.maxWidth ?? 180;
-  const h = opts.lineHeight ?? 16;
-  const gap = opts.gap ?? 4;
+  const maxWidth = 180;
+  const h = 16;
+  const gap = 4;
   const placed: PlacedLabel[] = [];
   const blocked: Box[] = [...(opts.obstacles ?? [])];
   const seen = new Set<string>();

@@ -21,17 +21,7 @@ export interface Datum {
 const pct = (v: number, max: number) => (max > 0 ? Math.max(0.5, (v / max) * 100) : 0);
 
 /** horizontal bars: one row per datum, label, bar, value */
-export function BarChart({
-  title,
-  data,
-  testId,
-  unit,
-}: {
-  title: string;
-  data: Datum[];
-  testId?: string;
-  unit?: string;
-}) {
+export function BarChart({ title, data, testId }: { title: string; data: Datum[]; testId?: string }) {
   const max = Math.max(0, ...data.map((d) => d.value ?? 0));
   return (
     <figure className="ins-chart" data-testid={testId}>
@@ -59,11 +49,7 @@ export function BarChart({
               )}
             </svg>
             <span className="ins-bar-value num">
-              {d.suppressed ? (
-                <Suppressed display={d.display} />
-              ) : (
-                `${d.display ?? formatNumber(d.value)}${unit ?? ""}`
-              )}
+              {d.suppressed ? <Suppressed display={d.display} /> : (d.display ?? formatNumber(d.value))}
             </span>
           </li>
         ))}

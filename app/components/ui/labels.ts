@@ -172,8 +172,3 @@ export function withPurposeNames(text: string): string {
     PURPOSES.some((p) => p.code === purposeCode(w)) ? purposeLabel(w) : w,
   );
 }
-
-/** true when a text shows a raw identifier: camelCase, UPPER_SNAKE_CASE or a known enum value */
-export function looksRaw(text: string): boolean {
-  return /\b[a-z]+[A-Z][a-zA-Z]*\b/.test(text) || /\b[A-Z]{2,}_[A-Z_]+\b/.test(text);
-}
