@@ -31,16 +31,15 @@ export function overviewOf(g: VGraph, perLayer = OVERVIEW_PER_LAYER): VGraph {
           a.caption.localeCompare(b.caption) ||
           a.id.localeCompare(b.id),
       );
+    // one node per reading (caption and kind): as many taken as there are readings
     const reads = new Set<string>();
-    let taken = 0;
     for (const n of ranked) {
-      if (taken >= perLayer) break;
+      if (reads.size >= perLayer) break;
       const key = `${n.label}\u0000${n.caption}`;
       if (reads.has(key)) continue;
       reads.add(key);
       chosen.add(n.id);
       nodes.push(n);
-      taken++;
     }
   }
   return { nodes, edges: g.edges.filter((e) => chosen.has(e.source) && chosen.has(e.target)) };
