@@ -20,8 +20,6 @@ export function rolesOf(key: string): readonly Role[] {
   return access.roles;
 }
 
-const without = (roles: readonly Role[], role: Role) => roles.filter((r) => r !== role);
-
 export const mayAny = (user: Pick<SessionUser, "roles">, roles: readonly Role[]) =>
   roles.some((r) => user.roles.includes(r));
 
@@ -43,7 +41,7 @@ export const ONBOARDING_ROLES = rolesOf("POST /api/participants");
 
 // care
 /** /patients: the holders of records and operators, not the patients themselves */
-export const PATIENT_LIST_ROLES = without(rolesOf("GET /api/patient/profile"), "PATIENT");
+export const PATIENT_LIST_ROLES = rolesOf("GET /api/patient/profile").filter((r) => r !== "PATIENT");
 /** /my-record and /devices: the patient's own views */
 export const PATIENT_ROLES = rolesOf("GET /api/patient/app-devices");
 

@@ -79,14 +79,8 @@ export function PageHead({
 
 /** the message of an ApiError thrown by a service (a view shows it in place), or rethrows */
 export function failure(e: unknown): { ok: false; message: string } {
-  if (
-    e &&
-    typeof e === "object" &&
-    (e as { isApiError?: unknown }).isApiError === true &&
-    typeof (e as { status?: unknown }).status === "number"
-  ) {
-    const status = (e as { status: number }).status;
-    if (status < 500 || status === 502 || status === 503) return { ok: false, message: (e as Error).message };
-  }
+  const { isApiError, status } = (e ?? {}) as { isApiError?: unknown; status?: unknown };
+  if (isApiError === true && typeof status === "number" && (status < 500 || status === 502 || status === 503))
+    return { ok: false, message: (e as Error).message };
   throw e;
 }

@@ -64,12 +64,7 @@ export function fitTransform(nodes: SimNode[], width: number, height: number, pa
     if (n.y > y1) y1 = n.y;
   }
   if (!Number.isFinite(x0)) return null;
-  const k = Math.min(
-    4,
-    Math.max(
-      0.05,
-      Math.min((width - 2 * pad) / Math.max(1, x1 - x0), (height - 2 * pad) / Math.max(1, y1 - y0)),
-    ),
-  );
+  const fit = Math.min((width - 2 * pad) / Math.max(1, x1 - x0), (height - 2 * pad) / Math.max(1, y1 - y0));
+  const k = Math.min(4, Math.max(0.05, fit));
   return { k, x: width / 2 - ((x0 + x1) / 2) * k, y: height / 2 - ((y0 + y1) / 2) * k };
 }

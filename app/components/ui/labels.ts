@@ -99,10 +99,7 @@ export function stateLabel(state: string | null | undefined): string {
 /** a purpose of secondary use (Art. 53(1)), from its access-body code or its ODRL purpose value */
 export function purposeLabel(value: string | null | undefined): string {
   if (!value) return "";
-  const code = purposeCode(value);
-  const p = code ? PURPOSES.find((x) => x.code === code) : undefined;
-  if (p) return p.label;
-  return words(value);
+  return PURPOSES.find((p) => p.code === purposeCode(value))?.label ?? words(value);
 }
 
 /**
