@@ -1,6 +1,7 @@
 import type { Services } from "../../server/services";
 import { personaCards } from "./personas.server";
-import type { PickablePersona } from "../components/ui/PersonaPicker";
+
+type Participant = { displayName?: unknown; participantId?: unknown; role?: unknown; state?: unknown };
 
 /**
  * What the public landing page shows: the data space at a glance, as aggregates of public records
@@ -8,23 +9,7 @@ import type { PickablePersona } from "../components/ui/PersonaPicker";
  * public register); nothing about any person. The persona picker only where this deployment has
  * demonstration accounts: the embedded identity provider (live) or static mode.
  */
-export interface LandingFacts {
-  accessBody: string;
-  datasets: {
-    total: number;
-    /** datasets per publishing organisation, most first */
-    byPublisher: { publisher: string; datasets: number }[];
-    personalData: number;
-  };
-  participants: { name: string; role: string }[];
-  register: { permits: number; activePermits: number; applications: number; dataRequests: number };
-  /** the demonstration personas and how each starts, or null (a real identity provider) */
-  demo: { personas: PickablePersona[]; mode: "embedded" | "static" } | null;
-}
-
-type Participant = { displayName?: unknown; participantId?: unknown; role?: unknown; state?: unknown };
-
-export async function landingFacts(services: Services): Promise<LandingFacts> {
+export async function landingFacts(services: Services) {
   const [datasets, participants, register] = await Promise.all([
     services.catalogue.list(),
     services.dataspace.listParticipants() as Promise<Participant[]>,
@@ -40,6 +25,7 @@ export async function landingFacts(services: Services): Promise<LandingFacts> {
     accessBody: register.accessBody.name,
     datasets: {
       total: datasets.length,
+      // datasets per publishing organisation, most first
       byPublisher: [...perPublisher]
         .map(([publisher, n]) => ({ publisher, datasets: n }))
         .sort((a, b) => b.datasets - a.datasets || a.publisher.localeCompare(b.publisher)),
@@ -56,6 +42,7 @@ export async function landingFacts(services: Services): Promise<LandingFacts> {
       applications: register.applications.length,
       dataRequests: register.dataRequests.length,
     },
+    // the demonstration personas and how each starts, or null (a real identity provider)
     demo: mode
       ? {
           mode,
@@ -64,3 +51,5 @@ export async function landingFacts(services: Services): Promise<LandingFacts> {
       : null,
   };
 }
+
+export type LandingFacts = Awaited<ReturnType<typeof landingFacts>>;

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { ApplicationDetail } from "../../types";
 import { Badge, type Tone } from "../ui/Badge";
 import { Invalid } from "../ui/field-errors";
 import { actorLabel, stateLabel } from "../ui/labels";
@@ -139,15 +140,11 @@ export function DaysLeft({
   );
 }
 
-export interface HistoryItem {
-  at: string;
-  actor: string;
-  event: string;
-  fromState: string | null;
-  toState: string;
-  note: string | null;
-  record?: string;
-}
+/** one entry of a record's history, and which record it is of when the timeline merges several */
+export type HistoryItem = Pick<
+  ApplicationDetail["history"][number],
+  "at" | "actor" | "event" | "fromState" | "toState" | "note"
+> & { record?: string };
 
 const EVENT_LABELS: Record<string, string> = {
   submit: "Submitted",

@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { AppLink } from "./app-link";
-import { activeNavPath } from "./nav-active";
+import { activeNavPath } from "./app-href";
 
 export interface MainNavItem {
   to: string;

@@ -30,6 +30,18 @@ export function navLinkActive(pathname: string, to: string, end = false): boolea
   return current.startsWith(`${path}/`);
 }
 
+/**
+ * The one sidebar entry that is current for a path: the entry whose path is the longest prefix of
+ * it (`/access-body/report` is the activity report, not also the access body). Null when none is.
+ */
+export function activeNavPath(pathname: string, paths: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const to of paths) {
+    if (navLinkActive(pathname, to) && (best === null || to.length > best.length)) best = to;
+  }
+  return best;
+}
+
 /** a click the browser would open in this tab: main button, no modifier key */
 export function isPlainClick(e: {
   button: number;

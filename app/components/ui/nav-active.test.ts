@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeNavPath } from "./nav-active";
+import { activeNavPath } from "./app-href";
 
 describe("activeNavPath", () => {
   const paths = ["/", "/access-body", "/access-body/report", "/register"];

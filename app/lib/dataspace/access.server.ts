@@ -42,18 +42,9 @@ export async function requireActingIn(
 export { mayAny as hasRole } from "../access.server";
 export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
 
-export interface ParticipantChoice {
-  participantId: string;
-  displayName: string;
-  role: string;
-  did: string;
-  state: string;
-  demo: boolean;
-}
-
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-export function toChoice(p: Record<string, unknown>): ParticipantChoice {
+export function toChoice(p: Record<string, unknown>) {
   return {
     participantId: str(p.participantId) || str(p["@id"]),
     displayName: str(p.displayName) || str(p.participantId) || str(p["@id"]),
@@ -63,6 +54,8 @@ export function toChoice(p: Record<string, unknown>): ParticipantChoice {
     demo: p._demo === true,
   };
 }
+
+export type ParticipantChoice = ReturnType<typeof toChoice>;
 
 /** The participant list, or an empty list and the reason when it cannot be had. */
 export async function listChoices(

@@ -1,3 +1,4 @@
+import type { Dataspace } from "../../../server/dataspace";
 import { assetNames, counterPartyName, type AssetBook, type NameBook } from "../../../server/dataspace/names";
 
 /**
@@ -17,9 +18,7 @@ export { partyNames as nameBook, type NameBook } from "../../../server/dataspace
  * The asset names of the dataspace (server/dataspace/names.ts `assetNames`, the one lookup the task
  * list reads too); an empty book when the asset lists cannot be had (titles then show the id).
  */
-export async function assetBook(ds: {
-  listAssetGroups(): Promise<readonly { assets: Record<string, unknown>[] }[]>;
-}): Promise<AssetBook> {
+export async function assetBook(ds: Pick<Dataspace, "listAssetGroups">): Promise<AssetBook> {
   try {
     return assetNames(await ds.listAssetGroups());
   } catch {
@@ -34,34 +33,13 @@ function titleOf(assetId: string, counterParty: string, assets?: AssetBook): str
   return counterParty && counterParty !== "unknown" ? `${asset} with ${counterParty}` : asset;
 }
 
-/** what the views show of a negotiation; a transfer adds its transfer type */
-export interface NegotiationView {
-  /** the asset's name and the counter-party's name; the ids stay in their own fields */
-  title: string;
-  assetName: string;
-  id: string;
-  state: string;
-  type: string;
-  assetId: string;
-  counterPartyId: string;
-  counterPartyName: string;
-  counterPartyAddress: string;
-  contractId: string;
-  errorDetail: string;
-  createdAt: number | null;
-  stateTimestamp: number | null;
-  demo: boolean;
-}
-
-export interface TransferView extends NegotiationView {
-  transferType: string;
-}
-
-export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook): NegotiationView {
+/** what the views show of a negotiation */
+export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook) {
   const counterPartyId = str(r.counterPartyId);
   const counterPartyAddress = str(r.counterPartyAddress);
   const name = counterPartyName(counterPartyId, counterPartyAddress, book);
   return {
+    // the asset's name and the counter-party's name; the ids stay in their own fields
     title: titleOf(str(r.assetId), name, assets),
     assetName: assets?.get(str(r.assetId)) ?? str(r.assetId),
     id: str(r["@id"]),
@@ -80,7 +58,7 @@ export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook): 
 }
 
 /** a transfer names its contract `contractId` only (a negotiation's `contractAgreementId` is not its contract) */
-export function toTransferView(r: Rec, book?: NameBook, assets?: AssetBook): TransferView {
+export function toTransferView(r: Rec, book?: NameBook, assets?: AssetBook) {
   return {
     ...toNegotiationView(r, book, assets),
     contractId: str(r.contractId),
@@ -88,18 +66,7 @@ export function toTransferView(r: Rec, book?: NameBook, assets?: AssetBook): Tra
   };
 }
 
-export interface AssetView {
-  id: string;
-  name: string;
-  description: string;
-  contentType: string;
-  version: string;
-  dataAddressType: string;
-  baseUrl: string;
-  demo: boolean;
-}
-
-export function toAssetView(a: Rec): AssetView {
+export function toAssetView(a: Rec) {
   const props = (a.properties && typeof a.properties === "object" ? a.properties : {}) as Rec;
   const da = (a.dataAddress && typeof a.dataAddress === "object" ? a.dataAddress : {}) as Rec;
   return {
@@ -113,6 +80,11 @@ export function toAssetView(a: Rec): AssetView {
     demo: a._demo === true,
   };
 }
+
+export type NegotiationView = ReturnType<typeof toNegotiationView>;
+/** a negotiation's view and its transfer type */
+export type TransferView = ReturnType<typeof toTransferView>;
+export type AssetView = ReturnType<typeof toAssetView>;
 
 /** newest first by the state timestamp (else creation), records without either last */
 export function newestFirst<T extends { stateTimestamp: number | null; createdAt: number | null }>(
