@@ -9,27 +9,6 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => !!v && typeof v === "object" && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 
-export interface FhirRow {
-  key: string;
-  resourceType: string;
-  id: string;
-  patient: string;
-  code: string;
-  system: string;
-  text: string;
-  value: string;
-  status: string;
-  date: string;
-}
-
-export interface FhirTable {
-  /** "Bundle (collection)", "Patient", ... */
-  shape: string;
-  total: number | null;
-  rows: FhirRow[];
-  types: { type: string; count: number }[];
-}
-
 const SYSTEMS: [RegExp, string][] = [
   [/loinc\.org/i, "LOINC"],
   [/snomed/i, "SNOMED CT"],
@@ -64,7 +43,7 @@ function reference(v: unknown): string {
   return isRec(v) ? str(v.reference) || str(v.display) : str(v);
 }
 
-export function fhirRow(resource: Rec, index: number): FhirRow {
+export function fhirRow(resource: Rec, index: number) {
   const type = str(resource.resourceType) || "Resource";
   const coding = firstCoding(resource.code);
   const code = typeof resource.code === "string" ? resource.code : str(coding?.code);
@@ -125,8 +104,9 @@ export function fhirRow(resource: Rec, index: number): FhirRow {
   };
 }
 
-export function fhirTable(data: unknown): FhirTable {
+export function fhirTable(data: unknown) {
   let resources: Rec[] = [];
+  /** "Bundle (collection)", "Patient", ... */
   let shape = "JSON";
   let total: number | null = null;
   if (Array.isArray(data)) {

@@ -4,13 +4,7 @@ import type { Role } from "../../types";
  * What each persona does next, shown on its home instead of a copy of the sidebar: the two or three
  * views its work starts from, each with why. Keyed by the persona (role) the home is showing.
  */
-export interface NextStep {
-  to: string;
-  label: string;
-  why: string;
-}
-
-export const NEXT_STEPS: Record<Role, NextStep[]> = {
+export const NEXT_STEPS: Record<Role, { to: string; label: string; why: string }[]> = {
   CONNECTOR_ADMIN: [
     { to: "/operator", label: "Check the components", why: "health, topology and restarts of the dataspace" },
     { to: "/onboarding", label: "Onboard a participant", why: "create its context, DID and credentials" },

@@ -8,17 +8,6 @@
 export type Item = Record<string, unknown>;
 export type ItemKind = "condition" | "observation" | "medication";
 
-export interface TimelineItem {
-  kind: ItemKind;
-  id: string;
-  title: string;
-  code: string | null;
-  date: string | null;
-  summary: string | null;
-  status: string | null;
-  raw: Item;
-}
-
 export interface TimelineEvent {
   /** "encounter" or a lone item */
   kind: "encounter" | ItemKind;
@@ -66,7 +55,7 @@ export function valueText(o: Item): string | null {
   return `${typeof v === "number" ? v.toLocaleString("en-GB", { maximumFractionDigits: 2 }) : String(v)}${unit ? `${unit.startsWith("°") || unit === "%" ? "" : " "}${unit}` : ""}`;
 }
 
-export function toItem(kind: ItemKind, o: Item): TimelineItem {
+export function toItem(kind: ItemKind, o: Item) {
   const id = s(o.id) ?? "";
   let summary: string | null = null;
   if (kind === "observation") summary = valueText(o);
@@ -94,6 +83,8 @@ export function toItem(kind: ItemKind, o: Item): TimelineItem {
     raw: o,
   };
 }
+
+export type TimelineItem = ReturnType<typeof toItem>;
 
 const ENCOUNTER_CLASS: Record<string, string> = {
   AMB: "Outpatient visit",
