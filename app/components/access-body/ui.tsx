@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { ApplicationDetail } from "../../types";
+import type { ActionResult } from "../../lib/access-body/actions.server";
 import { Badge, type Tone } from "../ui/Badge";
 import { Invalid } from "../ui/field-errors";
 import { actorLabel, stateLabel } from "../ui/labels";
@@ -280,11 +281,7 @@ export function Bars({
   );
 }
 
-export function Notice({
-  result,
-}: {
-  result?: { ok?: string; error?: string; currentState?: string; allowedNextStates?: string[] };
-}) {
+export function Notice({ result }: { result?: ActionResult }) {
   if (!result) return null;
   if (result.error) {
     return (

@@ -1,5 +1,6 @@
 import { Form, useFetcher, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import type { RootData } from "../../root";
+import type { Acting } from "../../lib/dataspace/access.server";
 import type { ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { formatDate } from "../ui/format";
@@ -59,13 +60,7 @@ export function ParticipantPicker({
   keep = {},
   every,
 }: {
-  acting: {
-    participantId: string | null;
-    canChoose: boolean;
-    displayName: string;
-    did: string;
-    choices: { participantId: string; displayName: string; role: string }[];
-  };
+  acting: Acting;
   label?: string;
   /** other query parameters to keep */
   keep?: Record<string, string>;

@@ -2,16 +2,11 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { AppLink } from "./app-link";
 import { activeNavPath } from "./app-href";
-
-export interface MainNavItem {
-  to: string;
-  label: string;
-  group: string;
-}
+import type { NavItem } from "../../lib/navigation.server";
 
 /** the entries grouped by task, groups in the order their first entry comes */
-export function groupsOf(items: readonly MainNavItem[]): { group: string; items: MainNavItem[] }[] {
-  const out: { group: string; items: MainNavItem[] }[] = [];
+export function groupsOf(items: readonly NavItem[]): { group: string; items: NavItem[] }[] {
+  const out: { group: string; items: NavItem[] }[] = [];
   for (const i of items) {
     const g = out.find((o) => o.group === i.group);
     if (g) g.items.push(i);
@@ -26,7 +21,7 @@ export function groupsOf(items: readonly MainNavItem[]): { group: string; items:
  * (closed at first and again after each navigation), so the page starts right below the top bar; on a
  * wider screen it is the side bar and the button is not shown.
  */
-export function MainNav({ items }: { items: readonly MainNavItem[] }) {
+export function MainNav({ items }: { items: readonly NavItem[] }) {
   const { pathname } = useLocation();
   const current = activeNavPath(
     pathname,
