@@ -12,35 +12,23 @@ export type PolicyValidator = (policy: unknown, at?: string) => ValidationResult
  * when saving anyway.
  */
 
-function check(
-  text: string,
-  validateOdrlPolicy: PolicyValidator,
-): {
-  parsed: boolean;
-  errors: PolicyProblem[];
-  warnings: PolicyProblem[];
-  type?: string;
-} {
+function check(text: string, validateOdrlPolicy: PolicyValidator): Omit<ValidationResult, "valid"> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return {
-      parsed: false,
-      errors: [{ path: "JSON", message: e instanceof Error ? e.message : "not valid JSON" }],
-      warnings: [],
-    };
+    const message = e instanceof Error ? e.message : "not valid JSON";
+    return { errors: [{ path: "JSON", message }], warnings: [], type: undefined };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return {
-      parsed: true,
       errors: [{ path: "policy", message: "must be an OdrlPolicy object" }],
       warnings: [],
+      type: undefined,
     };
   const v = value as Record<string, unknown>;
   const wrapped = typeof v.policy === "object" && v.policy !== null;
-  const r = validateOdrlPolicy(wrapped ? v.policy : v, wrapped ? "policy.policy" : "policy");
-  return { parsed: true, errors: r.errors, warnings: r.warnings, type: r.type };
+  return validateOdrlPolicy(wrapped ? v.policy : v, wrapped ? "policy.policy" : "policy");
 }
 
 function Problems({ list, className }: { list: PolicyProblem[]; className?: string }) {
