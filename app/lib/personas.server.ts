@@ -10,5 +10,5 @@ import { pick } from "./pick";
 export const personaCards = () =>
   PERSONAS.map((p) => pick(p, "username name organisation description roles"));
 
-/** an organisation of the demonstration by slug or DID, for loaders (behind this module for the same reason) */
+/** an organisation of the demonstration by slug, for loaders (behind this module for the same reason) */
 export { findOrganisation } from "../../server/auth/personas";
