@@ -86,8 +86,6 @@ export const labelledDefinition = credentialDefinitionSchema.extend({
 /** the 201 of POST /api/credentials/request */
 export const issuanceStarted = issuanceStartedSchema.extend({ label: z.string(), note: z.string() });
 
-const isSupervisor = readsAnyContext;
-
 /** a credential of a listing: where it is held, and the issuer's record id when read from the issuer */
 interface SourceItem {
   credential: Credential;
@@ -203,6 +201,11 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     const me = await dataspace.participantForUser(user);
     return me.id.startsWith("user:") ? undefined : { id: me.id, did: me.did ?? user.participantDid };
   }
+  /** 403 with `refusal` unless `contextId` is the caller's own organisation's participant context */
+  async function mustBeOwn(user: SessionUser, contextId: string | null, refusal: string) {
+    const own = await ownContext(user);
+    if (!own || own.id !== contextId) throw forbidden(refusal);
+  }
 
   function held(id: string): Promise<CredentialSource> {
     return dataspace.participantCredentials(id).then((list) => ({
@@ -271,14 +274,11 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   /** what the caller may list (403 for another organisation's), undefined for nothing */
   async function sourceFor(user: SessionUser, participantId?: string): Promise<CredentialSource | undefined> {
     if (participantId) {
-      if (!isSupervisor(user)) {
-        const own = await ownContext(user);
-        if (!own || own.id !== participantId)
-          throw forbidden("You may list only your own organisation's credentials");
-      }
+      if (!readsAnyContext(user))
+        await mustBeOwn(user, participantId, "You may list only your own organisation's credentials");
       return held(participantId);
     }
-    if (isSupervisor(user)) return issued();
+    if (readsAnyContext(user)) return issued();
     const own = await ownContext(user);
     return own ? held(own.id) : undefined;
   }
@@ -330,12 +330,12 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       credentialType: string,
       user: SessionUser,
     ): Promise<z.infer<typeof issuanceStarted>> {
-      if (!user.roles.includes("CONNECTOR_ADMIN")) {
-        const own = await ownContext(user);
-        if (!own || own.id !== participantContextId) {
-          throw forbidden("You may request credentials only for your own organisation's participant context");
-        }
-      }
+      if (!user.roles.includes("CONNECTOR_ADMIN"))
+        await mustBeOwn(
+          user,
+          participantContextId,
+          "You may request credentials only for your own organisation's participant context",
+        );
       const started = await dataspace.requestCredential(participantContextId, credentialType, user.username);
       return {
         ...started,
@@ -352,10 +352,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
      */
     async revoke(id: string, user: SessionUser) {
       const found = await issuedRecord(id);
-      if (!user.roles.includes("CONNECTOR_ADMIN")) {
-        const own = await ownContext(user);
-        if (!own || own.id !== found.participantContextId) throw forbidden(REVOKE_OWN_ONLY);
-      }
+      if (!user.roles.includes("CONNECTOR_ADMIN"))
+        await mustBeOwn(user, found.participantContextId, REVOKE_OWN_ONLY);
       await dataspace.revokeCredential(found.recordId, user.username);
     },
 

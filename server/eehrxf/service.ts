@@ -165,71 +165,48 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
       );
     const gaps = [...missing, ...weak];
     const first = profiles[0];
+    const answer = (
+      unit: string,
+      total: number,
+      ready: number,
+      coverage: number,
+      partial?: { count: number; description: string },
+    ): CategoryCoverage => ({
+      ...c,
+      profiles,
+      readiness: {
+        unit,
+        requirement: c.readiness,
+        total,
+        ready,
+        coverage,
+        ...(partial && { partial }),
+        gaps,
+      },
+    });
     switch (c.id) {
       case "patient-summary": {
         const partial = [...summaryPatients].filter(
           (id) => withProblem.has(id) && withMedication.has(id),
         ).length;
-        return {
-          ...c,
-          profiles,
-          readiness: {
-            unit: "patients",
-            requirement: c.readiness,
-            total: first.resources,
-            ready: 0,
-            coverage: 0,
-            partial: {
-              count: partial,
-              description: "identity, problems and medication present; only the allergies section is missing",
-            },
-            gaps,
-          },
-        };
+        return answer("patients", first.resources, 0, 0, {
+          count: partial,
+          description: "identity, problems and medication present; only the allergies section is missing",
+        });
       }
       case "discharge": {
-        const ready = [...inpatientOk].filter((id) => diagnosedEncounters.has(id)).length;
-        return {
-          ...c,
-          profiles,
-          readiness: {
-            unit: "inpatient stays",
-            requirement: c.readiness,
-            total: first.resources,
-            ready,
-            coverage: pct(ready, first.resources),
-            gaps,
-          },
-        };
+        const n = [...inpatientOk].filter((id) => diagnosedEncounters.has(id)).length;
+        return answer("inpatient stays", first.resources, n, pct(n, first.resources));
       }
       case "imaging":
-        return {
-          ...c,
-          profiles,
-          readiness: {
-            unit: "imaging studies",
-            requirement: c.readiness,
-            total: 0,
-            ready: 0,
-            coverage: 0,
-            gaps,
-          },
-        };
-      default: {
-        const unit = c.id === "laboratory" ? "laboratory results" : "medication orders";
-        return {
-          ...c,
-          profiles,
-          readiness: {
-            unit,
-            requirement: c.readiness,
-            total: first.resources,
-            ready: first.conformant,
-            coverage: first.coverage,
-            gaps,
-          },
-        };
-      }
+        return answer("imaging studies", 0, 0, 0);
+      default:
+        return answer(
+          c.id === "laboratory" ? "laboratory results" : "medication orders",
+          first.resources,
+          first.conformant,
+          first.coverage,
+        );
     }
   });
   return {

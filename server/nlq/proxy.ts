@@ -49,6 +49,8 @@ export const RELATIONSHIP_TYPES = [
   "APPROVES",
 ];
 
+const timedOut = (e: unknown) => ["TimeoutError", "AbortError"].includes((e as { name?: string }).name ?? "");
+
 /** the URL without credentials, for answers and the back-end status */
 export function displayUrl(url: string): string {
   try {
@@ -87,11 +89,8 @@ export async function askProxy(
       redirect: "error",
     });
   } catch (e) {
-    const name = (e as { name?: string }).name;
     throw new ProxyError(
-      name === "TimeoutError" || name === "AbortError"
-        ? `no answer within ${timeoutMs} ms`
-        : `could not be reached (${(e as Error).message})`,
+      timedOut(e) ? `no answer within ${timeoutMs} ms` : `could not be reached (${(e as Error).message})`,
     );
   }
   const text = await res.text().catch(() => "");
@@ -141,15 +140,11 @@ export async function probeProxy(url: string, timeoutMs: number): Promise<z.infe
       error: null,
     };
   } catch (e) {
-    const name = (e as { name?: string }).name;
     return {
       reachable: false,
       status: null,
       latencyMs: Math.round(performance.now() - started),
-      error:
-        name === "TimeoutError" || name === "AbortError"
-          ? `no answer within ${timeoutMs} ms`
-          : (e as Error).message,
+      error: timedOut(e) ? `no answer within ${timeoutMs} ms` : (e as Error).message,
     };
   }
 }

@@ -165,6 +165,22 @@ function resolveParam(
   return resolveTerm(dict, kind, value);
 }
 
+/** the template's parameters resolved to concepts, else the first value that does not ("" when none is given) */
+function resolveParams(
+  template: Template,
+  dict: ConceptDictionary,
+  valueOf: (name: string) => string | undefined,
+): { params: Record<string, Resolution> } | { unresolved: string } {
+  const params: Record<string, Resolution> = {};
+  for (const p of template.params) {
+    const value = valueOf(p.name);
+    const r = value === undefined ? null : resolveParam(dict, p.kind, value);
+    if (!r) return { unresolved: value ?? "" };
+    params[p.name] = r;
+  }
+  return { params };
+}
+
 /**
  * The first template whose pattern matches and whose terms all resolve; else the template the
  * question means (its intent words and the concepts it names: server/nlq/understand.ts); the
@@ -183,20 +199,12 @@ export function matchQuestion(
       const m = pattern.exec(norm);
       if (!m) continue;
       patternMatched = true;
-      const params: Record<string, Resolution> = {};
-      let ok = true;
-      for (const p of template.params) {
-        const raw = m.groups?.[p.name];
-        const value = raw ? cleanTerm(raw) : "";
-        const r = value ? resolveParam(dict, p.kind, value) : null;
-        if (!r) {
-          ok = false;
-          if (value && !unresolved.includes(value)) unresolved.push(value);
-          break;
-        }
-        params[p.name] = r;
-      }
-      if (ok) return { match: { template, params }, unresolved, patternMatched };
+      const got = resolveParams(template, dict, (name) => {
+        const raw = m.groups?.[name];
+        return (raw && cleanTerm(raw)) || undefined;
+      });
+      if ("params" in got) return { match: { template, params: got.params }, unresolved, patternMatched };
+      if (got.unresolved && !unresolved.includes(got.unresolved)) unresolved.push(got.unresolved);
     }
   }
   // no pattern word for word: the intent words and the concepts the question names (understand.ts)
@@ -338,19 +346,9 @@ export function createNlqService(deps: NlqDeps) {
     const proxy = { url: displayUrl(url), explanation: proposal.explanation };
     for (const template of TEMPLATES) {
       const values = matchShape(template.cypher, proposal.cypher, proposal.parameters);
-      if (!values) continue;
-      const params: Record<string, Resolution> = {};
-      let ok = true;
-      for (const p of template.params) {
-        const r = values[p.name] !== undefined ? resolveParam(dict, p.kind, values[p.name]) : null;
-        if (!r) {
-          ok = false;
-          break;
-        }
-        params[p.name] = r;
-      }
-      if (!ok) continue;
-      const answer = await runTemplate({ template, params }, scope, started, question, "proxy");
+      const got = values && resolveParams(template, dict, (name) => values[name]);
+      if (!got || !("params" in got)) continue;
+      const answer = await runTemplate({ template, params: got.params }, scope, started, question, "proxy");
       return { ...answer, query: { ...answer.query!, text: proposal.cypher }, proxy };
     }
     return emptyAnswer(question, scope, started, {

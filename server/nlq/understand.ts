@@ -152,10 +152,8 @@ export function matchByMeaning(
   if (!canonical) return null;
   const tokens = canonical.split(" ");
   const mentions = mentionsIn(canonical, dict);
-  const order = candidates
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => b.t.params.length - a.t.params.length || a.i - b.i);
-  for (const { t } of order) {
+  // a stable sort: templates with as many parameters keep the catalogue's order
+  for (const t of [...candidates].sort((a, b) => b.params.length - a.params.length)) {
     if (!t.intent.test(canonical)) continue;
     const params = fill(t, mentions, tokens);
     if (params) return { template: t, params };

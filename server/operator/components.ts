@@ -91,13 +91,14 @@ export function createComponents(deps: ComponentDeps) {
     intervalMs: READING_INTERVAL_MS,
     idleStopMs: READING_IDLE_STOP_MS,
   });
-  async function round(): Promise<{ round: Round; ageMs: number }> {
+  /** a part of the last round, and how old that round is */
+  async function reading<T>(part: (round: Round) => T): Promise<Reading<T>> {
     const { health, ageMs } = await rounds.read();
     if ("error" in health) {
       rounds.invalidate(); // a failed round is not kept: the next read tries again
       throw health.error;
     }
-    return { round: health, ageMs };
+    return { value: part(health), ageMs };
   }
 
   /**
@@ -139,14 +140,8 @@ export function createComponents(deps: ComponentDeps) {
   return {
     names: COMPONENT_NAMES,
     /** every component as the last round of probes saw it, and how old that round is */
-    async list(): Promise<Reading<readonly Component[]>> {
-      const { round: r, ageMs } = await round();
-      return { value: r.list, ageMs };
-    },
-    async topology(): Promise<Reading<Topology>> {
-      const { round: r, ageMs } = await round();
-      return { value: r.topology, ageMs };
-    },
+    list: () => reading((r) => r.list),
+    topology: () => reading((r) => r.topology),
     diagnosis,
     async restart(n: string, container: MutableContainer, by: string): Promise<RestartResult> {
       try {

@@ -76,13 +76,8 @@ export function parseDirectoryInput(body: Record<string, unknown>) {
   const rawUrl = presentString(body.catalogueUrl);
   let catalogueUrl: string | null = null;
   if (rawUrl) {
-    let u: URL;
-    try {
-      u = new URL(rawUrl);
-    } catch {
-      throw invalidField("catalogueUrl", "catalogueUrl must be an absolute http(s) URL");
-    }
-    if (u.protocol !== "https:" && u.protocol !== "http:")
+    const u = URL.canParse(rawUrl) ? new URL(rawUrl) : null;
+    if (!u || (u.protocol !== "https:" && u.protocol !== "http:"))
       throw invalidField("catalogueUrl", "catalogueUrl must be an absolute http(s) URL");
     catalogueUrl = u.toString();
   }

@@ -116,10 +116,7 @@ export function toPatient(n: GraphNode): FhirResource {
   const p = n.properties;
   const given = str(p.givenName);
   return clean({
-    resourceType: "Patient",
-    id: n.id,
-    meta: meta(n, str(p.holder)),
-    identifier: identifier(n),
+    ...head("Patient", n, str(p.holder)),
     name: [
       clean({
         use: "official",

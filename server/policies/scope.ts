@@ -312,7 +312,7 @@ export async function computeEffectiveScope(
     grants.filter((g) => g.contractStatus === "active" && notExpired(g.validUntil)).length +
     (dataspaceAgreements?.length ?? 0);
 
-  const scope: EffectiveScope = {
+  return {
     subject: { username: user.username, organisation: user.organisation, did, roles: [...user.roles] },
     standing,
     permissions: dedupe(permissions),
@@ -333,7 +333,6 @@ export async function computeEffectiveScope(
     notes,
     computedAt: now.toISOString(),
   };
-  return scope;
 }
 
 const keptScopes = new WeakMap<GraphStore, ReturnType<typeof createKept<EffectiveScope>>>();
