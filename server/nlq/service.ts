@@ -265,8 +265,7 @@ export function createNlqService(deps: NlqDeps) {
     });
     // a write while the template ran: keep the answer out of the cache
     if (graph.version() !== version) results.forget(key);
-    return {
-      question,
+    return answerOf(question, scope, started, {
       matched: backend === "templates",
       backend,
       executed: true,
@@ -289,13 +288,12 @@ export function createNlqService(deps: NlqDeps) {
       columns: result.columns,
       rows: result.rows,
       suppressedCells: result.suppressedCells,
-      scope,
       graphVersion: version,
-      ms: Math.round(performance.now() - started),
-    };
+    });
   }
 
-  function emptyAnswer(
+  /** an answer with no rows, or (`extra`) what it has */
+  function answerOf(
     question: string,
     scope: OdrlScope,
     started: number,
@@ -351,7 +349,7 @@ export function createNlqService(deps: NlqDeps) {
       const answer = await runTemplate({ template, params: got.params }, scope, started, question, "proxy");
       return { ...answer, query: { ...answer.query!, text: proposal.cypher }, proxy };
     }
-    return emptyAnswer(question, scope, started, {
+    return answerOf(question, scope, started, {
       backend: "proxy",
       query: {
         language: "cypher",
@@ -432,7 +430,7 @@ export function createNlqService(deps: NlqDeps) {
       } else if (deps.proxyUrl) {
         answer = await viaProxy(deps.proxyUrl, question, scope, started, dict);
       } else {
-        answer = emptyAnswer(question, scope, started, {
+        answer = answerOf(question, scope, started, {
           reason: unresolved.length
             ? `A template fits the question, but no concept in the graph matches ${unresolved.map((u) => `"${u}"`).join(", ")}. Use a name or a code (SNOMED CT, ICD-10, RxNorm, LOINC).`
             : "No template matches this question and no language back end is configured (NLQ_PROXY_URL). Ask it like one of the suggestions.",

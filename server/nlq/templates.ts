@@ -163,7 +163,6 @@ const MEASUREMENT_COLUMNS = [
 async function measurementComparison(
   ctx: ExecContext,
   measurement: Concept,
-  cohortKey: string,
   cohortName: string,
   members: Set<number>,
   plan: string[],
@@ -171,11 +170,11 @@ async function measurementComparison(
   const latest = await latestValues(ctx, measurement);
   const all = new Set(allPersonIds(ctx));
   const others = new Set([...all].filter((id) => !members.has(id)));
-  const inCohort: CountNode = { key: cohortKey, value: members.size, groups: [] };
-  const outside: CountNode = { key: `${cohortKey}:others`, value: others.size, groups: [] };
+  const inCohort: CountNode = { key: "cohort", value: members.size, groups: [] };
+  const outside: CountNode = { key: "cohort:others", value: others.size, groups: [] };
   const root: CountNode = { key: "persons", value: all.size, groups: [[inCohort, outside]] };
-  const a = measurementBreakdown(inCohort, cohortKey, members, latest);
-  const b = measurementBreakdown(outside, `${cohortKey}:others`, others, latest);
+  const a = measurementBreakdown(inCohort, "cohort", members, latest);
+  const b = measurementBreakdown(outside, "cohort:others", others, latest);
   const unit = measurement.unit ?? null;
   // the dashboard publishes the measurement's persons and range flags: the two groups are its parts
   const totals = (["above", "within", "below"] as const).map((f) => {
@@ -555,14 +554,9 @@ RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsN
        sum(CASE WHEN latest.valueAsNumber < latest.rangeLow THEN 1 ELSE 0 END) AS below`,
     async run(ctx, { measurement, condition }) {
       const members = await conditionCohort(ctx, condition);
-      return measurementComparison(
-        ctx,
-        measurement,
-        "cohort",
-        `patients with ${condition.display}`,
-        members,
-        [CONDITION_STEP(condition)],
-      );
+      return measurementComparison(ctx, measurement, `patients with ${condition.display}`, members, [
+        CONDITION_STEP(condition),
+      ]);
     },
   },
   {
@@ -594,14 +588,9 @@ RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsN
        stDev(latest.valueAsNumber) AS sd`,
     async run(ctx, { measurement, drug }) {
       const members = personSet(await personsCodedBy(ctx, drug, "DrugExposure"));
-      return measurementComparison(
-        ctx,
-        measurement,
-        "cohort",
-        `patients treated with ${drug.display}`,
-        members,
-        [DRUG_STEP(drug)],
-      );
+      return measurementComparison(ctx, measurement, `patients treated with ${drug.display}`, members, [
+        DRUG_STEP(drug),
+      ]);
     },
   },
   {

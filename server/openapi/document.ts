@@ -91,7 +91,7 @@ function pathParameters(
       : rest
         ? { type: "string" }
         : { type: "string", pattern: PATH_ID_PATTERN },
-    ...(example?.params?.[name] !== undefined ? { example: example.params[name] } : {}),
+    example: example?.params?.[name],
   }));
 }
 
@@ -109,26 +109,20 @@ function queryParameters(
       required: !accepts(schema, undefined),
       ...(typeof description === "string" ? { description } : {}),
       schema: json,
-      ...(example?.query?.[name] !== undefined ? { example: example.query[name] } : {}),
+      example: example?.query?.[name],
     };
   });
 }
 
+/** (an undefined example is dropped with the other undefined fields, in `operation`) */
 function answerContent(answer: AnswerSpec, status: number, example: unknown): Json | undefined {
   // a failure's body is the error model, unless its declaration names another (health's 503 is health)
   if (status >= 400 && !answer.schema)
-    return {
-      "application/json": {
-        schema: { $ref: "#/components/schemas/Error" },
-        ...(example !== undefined ? { example } : {}),
-      },
-    };
+    return { "application/json": { schema: { $ref: "#/components/schemas/Error" }, example } };
   if (!answer.schema) return undefined;
-  const main = {
-    schema: jsonSchemaOf(answer.schema, "output"),
-    ...(example !== undefined ? { example } : {}),
+  const content: Json = {
+    [answer.contentType ?? "application/json"]: { schema: jsonSchemaOf(answer.schema, "output"), example },
   };
-  const content: Json = { [answer.contentType ?? "application/json"]: main };
   for (const [type, schema] of Object.entries(answer.alternatives ?? {}))
     content[type] = schema ? { schema: jsonSchemaOf(schema, "output") } : { schema: { type: "string" } };
   return content;
@@ -163,7 +157,7 @@ function operation(
     tags: [route.capability],
     security: security(spec.access),
     "x-access": spec.access,
-    ...(contract ? {} : { "x-undeclared": true }),
+    "x-undeclared": contract ? undefined : true,
     responses,
   };
   if (params.length) op.parameters = params;
@@ -174,7 +168,7 @@ function operation(
       content: {
         "application/json": {
           schema: body ? jsonSchemaOf(body) : { type: "object", additionalProperties: true },
-          ...(request?.body !== undefined ? { example: request.body } : {}),
+          example: request?.body,
         },
       },
     };

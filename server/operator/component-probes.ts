@@ -15,11 +15,6 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
   /** a probe that calls an upstream with the probe's time-out signal */
   const timed = (fn: (signal: AbortSignal) => Promise<string>) =>
     measured(() => fn(AbortSignal.timeout(probeTimeout)));
-  /**
-   * A probe that arms no signal: it asks something in this process, or passes the time-out on itself (a
-   * diagnosis probes on every request, and a timer per request outlives it by the whole time-out)
-   */
-  const timedUnarmed = (fn: () => Promise<string>) => measured(fn);
 
   /** the outcome of a service no variable names */
   const notConfigured = (variable: string): ProbeOutcome => ({
@@ -29,6 +24,11 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
     error: "not configured",
   });
 
+  /**
+   * A probe timed. Called directly, it arms no signal: it asks something in this process, or passes the
+   * time-out on itself (a diagnosis probes on every request, and a timer per request outlives it by the
+   * whole time-out)
+   */
   async function measured(probe: () => Promise<string>): Promise<ProbeOutcome> {
     const t0 = performance.now();
     try {
@@ -52,13 +52,13 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
     const oidc = oidcClient();
     switch (name) {
       case "graph-store":
-        return timedUnarmed(async () => {
+        return measured(async () => {
           if (!(await graph.ping(probeTimeout))) throw new Error("the graph store did not answer the ping");
           const n = await graph.countNodes(["l1"]);
           return `ping answered; ${n} marketplace (l1) nodes`;
         });
       case "identity-provider":
-        return timedUnarmed(async () => {
+        return measured(async () => {
           if (!(await oidc.probe(probeTimeout)))
             throw new Error(`discovery at ${oidc.issuer} did not answer 200`);
           return "discovery document answered 200";
@@ -99,8 +99,7 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
       }
       case "language-backend": {
         const url = config.nlqProxyUrl;
-        if (!url)
-          return timedUnarmed(async () => `${TEMPLATES.length} built-in templates (no proxy configured)`);
+        if (!url) return measured(async () => `${TEMPLATES.length} built-in templates (no proxy configured)`);
         const p = await probeProxy(url, probeTimeout);
         // the templates answer whatever the proxy does: an unreachable proxy degrades, never downs, questions
         return p.reachable

@@ -35,6 +35,15 @@ const discoveryTarget = z.object({
   latencyMs: z.number().nullable(),
 });
 export type DiscoveryTarget = z.infer<typeof discoveryTarget>;
+type Reach = Pick<DiscoveryTarget, "reachable" | "datasets" | "offers" | "error" | "latencyMs">;
+/** a catalogue not read: no datasets, no offers */
+const unread = (reachable: boolean | null, error: string | null, latencyMs: number | null): Reach => ({
+  reachable,
+  datasets: 0,
+  offers: 0,
+  error,
+  latencyMs,
+});
 
 /** GET /api/debug/phase26's answer */
 export const discoveryCheckSchema = z.object({
@@ -68,13 +77,7 @@ export function createDiscovery(deps: {
   const { config, graph, directory, mockDsp } = deps;
   const ownPrefix = `${config.publicUrl}/api/mock-dsp/`;
 
-  async function probeRemote(url: string): Promise<{
-    reachable: boolean;
-    datasets: number;
-    offers: number;
-    error: string | null;
-    latencyMs: number;
-  }> {
+  async function probeRemote(url: string): Promise<Reach> {
     const t0 = performance.now();
     try {
       const res = await fetch(url, {
@@ -88,33 +91,25 @@ export function createDiscovery(deps: {
         redirect: "error",
       });
       const latencyMs = Math.round(performance.now() - t0);
-      if (!res.ok)
-        return { reachable: false, datasets: 0, offers: 0, error: `HTTP ${res.status}`, latencyMs };
+      if (!res.ok) return unread(false, `HTTP ${res.status}`, latencyMs);
       const body = (await res.json()) as Record<string, unknown>;
       const list = (body["dcat:dataset"] ?? body.dataset ?? []) as Record<string, unknown>[];
       const datasets = Array.isArray(list) ? list : [];
-      const offers = datasets.reduce(
-        (s, d) =>
-          s +
-          (Array.isArray(d["odrl:hasPolicy"] ?? d.hasPolicy)
-            ? ((d["odrl:hasPolicy"] ?? d.hasPolicy) as unknown[]).length
-            : 0),
-        0,
-      );
+      const offers = datasets.reduce((s, d) => {
+        const policies = d["odrl:hasPolicy"] ?? d.hasPolicy;
+        return s + (Array.isArray(policies) ? policies.length : 0);
+      }, 0);
       return { reachable: true, datasets: datasets.length, offers, error: null, latencyMs };
     } catch (e) {
-      return {
-        reachable: false,
-        datasets: 0,
-        offers: 0,
-        error:
-          e instanceof Error
-            ? e.name === "TimeoutError"
-              ? "no answer within the time-out"
-              : e.message
-            : String(e),
-        latencyMs: Math.round(performance.now() - t0),
-      };
+      return unread(
+        false,
+        e instanceof Error
+          ? e.name === "TimeoutError"
+            ? "no answer within the time-out"
+            : e.message
+          : String(e),
+        Math.round(performance.now() - t0),
+      );
     }
   }
 
@@ -126,31 +121,14 @@ export function createDiscovery(deps: {
     const targets = await Promise.all(
       entries.map(async (e: DirectoryEntry): Promise<DiscoveryTarget> => {
         const base = { id: e.id, did: e.did, displayName: e.displayName, catalogueUrl: e.catalogueUrl };
-        if (!e.catalogueUrl)
-          return {
-            ...base,
-            kind: "none",
-            reachable: null,
-            datasets: 0,
-            offers: 0,
-            error: null,
-            latencyMs: null,
-          };
+        if (!e.catalogueUrl) return { ...base, kind: "none", ...unread(null, null, null) };
         if (e.catalogueUrl.startsWith(ownPrefix)) {
           const key = decodeURIComponent(e.catalogueUrl.slice(ownPrefix.length).split("/")[0] ?? "");
           const t0 = performance.now();
           const s = await mockDsp.summary(key);
           const latencyMs = Math.round(performance.now() - t0);
           if (!s)
-            return {
-              ...base,
-              kind: "hub",
-              reachable: false,
-              datasets: 0,
-              offers: 0,
-              error: `no marketplace participant ${key}`,
-              latencyMs,
-            };
+            return { ...base, kind: "hub", ...unread(false, `no marketplace participant ${key}`, latencyMs) };
           for (const d of s.datasets)
             federated.push({
               id: d.id,
@@ -226,7 +204,8 @@ export function createDiscovery(deps: {
     idleStopMs: READING_IDLE_STOP_MS,
   });
 
-  async function kept(): Promise<{ check: DiscoveryCheck; ageMs: number }> {
+  /** the last check (see above), and how old it is */
+  async function check(): Promise<Reading<DiscoveryCheck>> {
     let reading = await checks.read();
     if (!("error" in reading.health) && !same(reading.health.inputs, inputs())) {
       // the directory or the graph changed since that check began: answer one begun after this read
@@ -239,15 +218,11 @@ export function createDiscovery(deps: {
       checks.invalidate(); // a failed check is not kept: the next read tries again
       throw health.error;
     }
-    return { check: health.check, ageMs };
+    return { value: health.check, ageMs };
   }
 
   return {
-    /** the last check (see above), and how old it is */
-    async check(): Promise<Reading<DiscoveryCheck>> {
-      const { check, ageMs } = await kept();
-      return { value: check, ageMs };
-    },
+    check,
     /** a fresh check, kept for nobody (for tests: the answer the route would make now) */
     runCheck,
     /** forgets the last check (the next read waits for a new one) */

@@ -136,25 +136,17 @@ export function offerJsonLd(policy: GraphNode, assetId: string): z.infer<typeof 
   };
 }
 
-export interface CatalogSummary {
-  participant: { id: string; did: string; displayName: string };
-  datasets: { id: string; title: string; offers: number; datasetId: string | null }[];
-}
-
 export function createMockDsp(deps: { graph: GraphStore; directory: Directory }) {
   const { graph, directory } = deps;
 
-  async function participantNode(
-    key: string,
-  ): Promise<{ node: GraphNode; entry: Awaited<ReturnType<Directory["find"]>> } | undefined> {
+  async function participantNode(key: string): Promise<GraphNode | undefined> {
     const entry = await directory.find(key);
     const slug = entry?.id ?? key.replace(/^participant-/, "");
     const bySlug = await graph.findNodes({ label: "Participant", where: { slug }, limit: 1 });
     const byDid = bySlug.length
       ? bySlug
       : await graph.findNodes({ label: "Participant", where: { did: entry?.did ?? key }, limit: 1 });
-    const node = byDid[0];
-    return node ? { node, entry } : undefined;
+    return byDid[0];
   }
 
   async function products(participant: GraphNode) {
@@ -190,8 +182,8 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
     },
 
     async catalog(key: string, publicUrl: string): Promise<z.infer<typeof dspCatalogSchema>> {
-      const found = await participantNode(key);
-      if (!found) {
+      const node = await participantNode(key);
+      if (!node) {
         const entry = await directory.find(key);
         if (entry)
           throw notFound(
@@ -199,7 +191,6 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
           );
         throw notFound(`No participant ${key} in the directory or the marketplace`);
       }
-      const { node } = found;
       const did = String(node.properties.did ?? "");
       const slug = String(node.properties.slug ?? node.id);
       const items = await products(node);
@@ -245,16 +236,11 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
     },
 
     /** what a catalogue holds, for the discovery check */
-    async summary(key: string): Promise<CatalogSummary | undefined> {
-      const found = await participantNode(key);
-      if (!found) return undefined;
-      const items = await products(found.node);
+    async summary(key: string) {
+      const node = await participantNode(key);
+      if (!node) return undefined;
+      const items = await products(node);
       return {
-        participant: {
-          id: String(found.node.properties.slug ?? found.node.id),
-          did: String(found.node.properties.did ?? ""),
-          displayName: String(found.node.properties.displayName ?? ""),
-        },
         datasets: items
           .filter((i) => i.offers.length > 0)
           .map((i) => ({

@@ -8,7 +8,7 @@ import {
   type JWTPayload,
 } from "jose";
 import { z } from "zod";
-import { ApiError, badRequest } from "../http/errors";
+import { badRequest, unauthorized } from "../http/errors";
 import { sha256b64u } from "../eudi";
 
 /**
@@ -50,8 +50,6 @@ const attestationPayload = z.object({
   platform: z.string().trim().min(1).max(40).optional(),
 });
 export type AttestationClaims = z.infer<typeof attestationPayload>;
-
-const unauthorized = (message: string) => new ApiError(401, message);
 
 export interface VerifiedAttestation {
   jwk: JWK;
@@ -172,11 +170,8 @@ export async function verifyDeviceRequest(
   if (typeof payload.jti !== "string" || payload.jti.length < 16 || payload.jti.length > 128) {
     throw unauthorized("Device credential refused: jti must be a unique string of 16 to 128 characters");
   }
-  if (o.body.length > 0) {
-    if (payload.bh !== (await sha256b64u(o.body)))
-      throw unauthorized("Device credential refused: the body hash (bh) does not match the body sent");
-  } else if (payload.bh !== undefined && payload.bh !== (await sha256b64u(""))) {
+  // an empty body needs no bh, but one given must be the empty body's
+  if ((o.body.length > 0 || payload.bh !== undefined) && payload.bh !== (await sha256b64u(o.body)))
     throw unauthorized("Device credential refused: the body hash (bh) does not match the body sent");
-  }
   return { jti: payload.jti, iat: payload.iat as number };
 }

@@ -2,8 +2,7 @@ import { json } from "../http/errors";
 import { parsedQuery, sentBody } from "../http/contract";
 import type { HandlerContext, HandlerMap } from "../http/handler";
 import { observationQuery } from "./contract";
-import type { Principal } from "./service";
-import type { PatientAppService } from "./service";
+import type { PatientAppService, Principal } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface PatientAppServices {
@@ -67,9 +66,8 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
         "patient-app.observations.read",
       ),
     ),
-  "POST /api/patient/ehr-sync": async (ctx) => {
-    return json(await ctx.services.patientApp.sync(paired(await principal(ctx, await bodyText(ctx)))));
-  },
+  "POST /api/patient/ehr-sync": async (ctx) =>
+    json(await ctx.services.patientApp.sync(paired(await principal(ctx, await bodyText(ctx))))),
   "DELETE /api/patient/app/account": async (ctx) => {
     const text = await bodyText(ctx);
     return json(await ctx.services.patientApp.erase(await principal(ctx, text, { allowUnpaired: true })));

@@ -94,16 +94,12 @@ export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPl
     seen.add(rec.key);
     const prev = known.get(rec.key);
     const report = reportFor(rec.holder);
-    if (!prev) {
-      report.added++;
+    if (prev?.hash === rec.hash) report.unchanged++;
+    else {
+      const change = prev ? "updated" : "added";
+      report[change]++;
       upserts.push(rec);
-      changes.push({ key: rec.key, change: "added", holder: rec.holder });
-    } else if (prev.hash !== rec.hash) {
-      report.updated++;
-      upserts.push(rec);
-      changes.push({ key: rec.key, change: "updated", holder: rec.holder });
-    } else {
-      report.unchanged++;
+      changes.push({ key: rec.key, change, holder: rec.holder });
     }
   }
   const removals = ledger.filter((r) => !seen.has(r.resource_key));

@@ -2,8 +2,7 @@ import { json, noContent } from "../http/errors";
 import { parsedBody, parsedQuery, queryInt } from "../http/contract";
 import type { HandlerMap } from "../http/handler";
 import { byPatient, consentBody, consentQuery, patientListQuery } from "./contract";
-import { PATIENT_LIST_DEFAULT } from "./service";
-import type { PatientService } from "./service";
+import { PATIENT_LIST_DEFAULT, type PatientService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface PatientServices {

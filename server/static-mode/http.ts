@@ -19,6 +19,9 @@ export interface ViewContext {
 
 export type PersonaHandler = (request: Request, context: ViewContext) => Promise<Response | null>;
 
+const notFound = (text: string) =>
+  new Response(text, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
 const OUTSIDE = [/^\/auth\//, /^\/api\//, /^\/build\//, /^\/idp/, /^\/favicon/];
 
 /** `/catalogue` → `/as/clinic/catalogue` (absolute, same-site locations only) */
@@ -81,12 +84,7 @@ export function createPersonaHandler(
     const persona = personaOfPath(new URL(request.url).pathname);
     if (!persona) return null;
     const handler = handlers.get(persona);
-    if (!handler || !findPersona(persona)) {
-      return new Response(`No persona "${persona}" in this demonstration.`, {
-        status: 404,
-        headers: { "Content-Type": "text/plain; charset=utf-8" },
-      });
-    }
+    if (!handler || !findPersona(persona)) return notFound(`No persona "${persona}" in this demonstration.`);
     const response = await handler(request, context as never);
     const location = response.headers.get("Location");
     if (location && response.status >= 300 && response.status < 400) {
@@ -128,11 +126,7 @@ export function staticModePages(opts: {
         sendWebResponse(
           res,
           // (none when the URL's dot segments lead out of the persona's path)
-          response ??
-            new Response("Not Found", {
-              status: 404,
-              headers: { "Content-Type": "text/plain; charset=utf-8" },
-            }),
+          response ?? notFound("Not Found"),
         ),
       )
       .catch((e: unknown) => answerFailed(res, "static mode", e));

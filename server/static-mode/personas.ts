@@ -73,8 +73,7 @@ export function staticSignIn(): OidcClient {
       const url = new URL(request.url);
       const hint = url.searchParams.get("login_hint") ?? "";
       const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
-      if (findPersona(hint))
-        return redirectTo(`${personaBasename(hint)}${returnTo === "/" ? "/" : returnTo}`);
+      if (findPersona(hint)) return redirectTo(`${personaBasename(hint)}${returnTo}`);
       return redirectTo(`/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
     },
     async callback() {
