@@ -4,7 +4,7 @@ import { createKept, createKeptByInputs, deepFrozen, EVERYONE } from "../http/ke
 import type { Relational } from "../storage/relational";
 import type { ComponentDeps, MutableContainer } from "./component-model";
 import { createComponents } from "./components";
-import { createDirectory, type parseDirectoryInput } from "./directory";
+import { createDirectory } from "./directory";
 import { createDiscovery } from "./discovery";
 import { createMockDsp } from "./mock-dsp";
 import { tenantInputs, tenantsOf, type Tenant } from "./tenants";
@@ -64,9 +64,8 @@ export async function createOperatorService(deps: ComponentDeps & { rel: Relatio
       keptDirectory({ caller: EVERYONE, versions: [await directory.fresh()] }, async () =>
         deepFrozen(await directory.list()),
       ),
-    addDirectoryEntry: (input: ReturnType<typeof parseDirectoryInput>, actor: string) =>
-      directory.add(input, actor),
-    removeDirectoryEntry: (key: string, actor: string) => directory.remove(key, actor),
+    addDirectoryEntry: directory.add,
+    removeDirectoryEntry: directory.remove,
 
     /**
      * The demonstration DSP catalogue of a participant, kept per version of the directory and the graph

@@ -168,13 +168,13 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
   // the API answers the text; a form marks the field (server/http/field-errors.ts)
   const inBody = (field: string) =>
     where === "Observation" ? field : `${where.replace(/\[(\d+)\]/g, ".$1")}.${field}`;
-  const about = (field: string, text: string) => invalidField(inBody(field), text);
+  // the text names the field too: "entry[0].resource.valueQuantity.code: …"
+  const about = (field: string, text: string) => invalidField(inBody(field), `${where}.${field}: ${text}`);
   const parsed = observationSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.join(".");
-    const text = `${where}.${field || "(resource)"}: ${issue.message}`;
-    throw field ? about(field, text) : badRequest(text);
+    throw field ? about(field, issue.message) : badRequest(`${where}.(resource): ${issue.message}`);
   }
   const o = parsed.data;
   if (o.subject && o.subject.reference !== `Patient/${patientId}`) {
@@ -183,41 +183,33 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
     );
   }
   const loinc = o.code.coding.find((c) => c.system === SYSTEMS.loinc);
-  if (!loinc?.code)
-    throw about("code.coding", `${where}.code.coding: a LOINC coding (system ${SYSTEMS.loinc}) is required`);
-  if (!LOINC_CODE.test(loinc.code))
-    throw about("code.coding", `${where}.code.coding: "${loinc.code}" is not a LOINC code`);
+  if (!loinc?.code) throw about("code.coding", `a LOINC coding (system ${SYSTEMS.loinc}) is required`);
+  if (!LOINC_CODE.test(loinc.code)) throw about("code.coding", `"${loinc.code}" is not a LOINC code`);
   const measure = BY_LOINC.get(loinc.code);
   if (!measure) {
     throw about(
       "code.coding",
-      `${where}.code.coding: LOINC ${loinc.code} is not a self-measurable code; accepted: ${SELF_MEASURES.map((m) => `${m.loinc} (${m.display})`).join(", ")}`,
+      `LOINC ${loinc.code} is not a self-measurable code; accepted: ${SELF_MEASURES.map((m) => `${m.loinc} (${m.display})`).join(", ")}`,
     );
   }
   const q = o.valueQuantity;
-  if (q.system !== SYSTEMS.ucum)
-    throw about(
-      "valueQuantity.system",
-      `${where}.valueQuantity.system: units must be UCUM (${SYSTEMS.ucum})`,
-    );
+  if (q.system !== SYSTEMS.ucum) throw about("valueQuantity.system", `units must be UCUM (${SYSTEMS.ucum})`);
   const unit = measure.units[q.code];
   if (!unit) {
     throw about(
       "valueQuantity.code",
-      `${where}.valueQuantity.code: ${measure.display} (${measure.loinc}) is measured in ${Object.keys(measure.units).join(" or ")}, not ${q.code}`,
+      `${measure.display} (${measure.loinc}) is measured in ${Object.keys(measure.units).join(" or ")}, not ${q.code}`,
     );
   }
   if (q.value < unit.min || q.value > unit.max) {
     throw about(
       "valueQuantity.value",
-      `${where}.valueQuantity.value: ${q.value} ${unit.display} is outside the plausible range for ${measure.display} (${unit.min}–${unit.max} ${unit.display})`,
+      `${q.value} ${unit.display} is outside the plausible range for ${measure.display} (${unit.min}–${unit.max} ${unit.display})`,
     );
   }
   const at = Date.parse(o.effectiveDateTime);
-  if (at > now.getTime() + 5 * 60 * 1000)
-    throw about("effectiveDateTime", `${where}.effectiveDateTime: lies in the future`);
-  if (at < now.getTime() - MAX_AGE_MS)
-    throw about("effectiveDateTime", `${where}.effectiveDateTime: more than 5 years ago`);
+  if (at > now.getTime() + 5 * 60 * 1000) throw about("effectiveDateTime", "lies in the future");
+  if (at < now.getTime() - MAX_AGE_MS) throw about("effectiveDateTime", "more than 5 years ago");
   return {
     measure,
     status: o.status,

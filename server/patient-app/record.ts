@@ -88,14 +88,14 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       observationParts(patientId),
     );
     if (!codes.length && from === null && to === null && source === "all") return kept.items;
-    return kept.items.filter((o) => {
-      if (codes.length && !codes.includes(o.code)) return false;
-      if (from !== null && !(o.t >= from)) return false;
-      if (to !== null && !(o.t <= to)) return false;
-      if (source === "self" && !o.self) return false;
-      if (source === "holder" && o.self) return false;
-      return true;
-    });
+    return kept.items.filter(
+      (o) =>
+        (!codes.length || codes.includes(o.code)) &&
+        (from === null || o.t >= from) &&
+        (to === null || o.t <= to) &&
+        (source !== "self" || o.self) &&
+        (source !== "holder" || !o.self),
+    );
   }
 
   const selfLink = (url: URL) => [

@@ -1,7 +1,6 @@
 import { type ApiError } from "../http/errors";
 import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { z } from "zod";
-import { odrlPolicyDocument, type OdrlPolicyDocument } from "./document";
 import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
 import { invalidFields } from "../http/field-errors";
 
@@ -17,8 +16,19 @@ export const POLICY_ID_REQUIRED = "policyId query parameter is required";
 export const POLICY_PUSH_FAILED = "Failed to push the policy to the connector";
 export const POLICY_LIST_FAILED = "Failed to fetch policy definitions";
 
-/** The spec's OdrlPolicy: `@id`, `@type`, and `policy` with `@type` Set, Offer or Agreement and its rules. */
-export type { OdrlPolicyDocument };
+const ruleList = z.array(z.record(z.string(), z.unknown())).optional();
+/**
+ * The spec's OdrlPolicy: `@id`, `@type`, and `policy` with `@type` Set, Offer or Agreement and its rules,
+ * as the hub keeps it and the connector's management API carries it.
+ */
+export const odrlPolicyDocument = z.object({
+  "@id": z.string(),
+  "@type": z.string(),
+  policy: z
+    .looseObject({ "@type": z.string(), permission: ruleList, prohibition: ruleList, obligation: ruleList })
+    .describe("the ODRL policy (Set, Offer or Agreement) with its rules, other keys as sent"),
+});
+export type OdrlPolicyDocument = z.infer<typeof odrlPolicyDocument>;
 
 /** a policy as the list, get, create and update answer it */
 export const listedPolicy = odrlPolicyDocument.extend({

@@ -144,6 +144,8 @@ export async function computeEffectiveScope(
   const prohibitions: ScopeRule[] = [];
   const obligations: ScopeRule[] = [];
   const accessible = new Map<string, EffectiveScope["accessibleDatasets"][number]>();
+  const access = (d: GraphNode, via: string, purpose: string | null, until: string | null) =>
+    accessible.set(d.id, { id: d.id, title: str(d.properties.title) ?? d.id, via, purpose, until });
   const grants: ScopeGrant[] = [];
 
   const baseline = await graph.findNodes({ label: "OdrlPolicy", where: { policyType: "Set" }, limit: 20 });
@@ -166,17 +168,8 @@ export async function computeEffectiveScope(
     });
     const held = await graph.findNodes({ label: "HealthDataset", limit: 500 });
     const participant = (await graph.findNodes({ label: "Participant", where: { did }, limit: 1 }))[0];
-    for (const d of held) {
-      if (participant && d.properties.holder === participant.properties.slug) {
-        accessible.set(d.id, {
-          id: d.id,
-          title: str(d.properties.title) ?? d.id,
-          via: "holder",
-          purpose: null,
-          until: null,
-        });
-      }
-    }
+    for (const d of held)
+      if (participant && d.properties.holder === participant.properties.slug) access(d, "holder", null, null);
     for (const o of offers) {
       permissions.push(...toRules(o, "permission").map((r) => ({ ...r, action: `offer:${r.action}` })));
     }
@@ -234,14 +227,7 @@ export async function computeEffectiveScope(
         permissions.push(...toRules(a, "permission"));
         prohibitions.push(...toRules(a, "prohibition"));
         obligations.push(...toRules(a, "obligation"));
-        if (dataset)
-          accessible.set(dataset.id, {
-            id: dataset.id,
-            title: str(dataset.properties.title) ?? dataset.id,
-            via: contract.id,
-            purpose: str(a.properties.purpose),
-            until,
-          });
+        if (dataset) access(dataset, contract.id, str(a.properties.purpose), until);
       }
     }
   }

@@ -70,6 +70,14 @@ function pushedRow(
   };
 }
 
+/** a failed push: the connector's 404 as `missing`, its 400 as a refusal, anything else 502 */
+const pushFailed = (e: unknown, missing: string) =>
+  isNotFound(e)
+    ? notFound(missing)
+    : isUpstreamError(e) && e.status === 400
+      ? badRequest(`The connector refused the policy: ${e.message}`)
+      : badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
+
 /** the assigner as a policy may spell it: plain, compacted with the ODRL prefix, or expanded */
 const ASSIGNER_KEYS = ["assigner", "odrl:assigner", "http://www.w3.org/ns/odrl/2/assigner"];
 
@@ -184,14 +192,11 @@ export async function createPolicyService(deps: {
         if (held === "same") readBack = true;
         else {
           await record("policy.create", actor, `${participantId}/${document["@id"]}`, "failure");
-          if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
           if (isUpstreamError(e) && e.status === 409 && held !== "unknown")
             throw conflict(
               `The connector already holds a policy definition ${document["@id"]} for ${participantId}`,
             );
-          if (isUpstreamError(e) && e.status === 400)
-            throw badRequest(`The connector refused the policy: ${e.message}`);
-          throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
+          throw pushFailed(e, `Participant context ${participantId} not found`);
         }
       }
       const row = pushedRow(participantId, document, actor, { version: existing?.version ?? 0 });
@@ -227,10 +232,7 @@ export async function createPolicyService(deps: {
         await push(participantId, document, atConnector ? policyId : undefined);
       } catch (e) {
         await record("policy.update", actor, `${participantId}/${policyId}`, "failure");
-        if (isNotFound(e)) throw notFound(`Policy ${policyId} not found for participant ${participantId}`);
-        if (isUpstreamError(e) && e.status === 400)
-          throw badRequest(`The connector refused the policy: ${e.message}`);
-        throw badGateway(POLICY_PUSH_FAILED, describeUpstream(e));
+        throw pushFailed(e, `Policy ${policyId} not found for participant ${participantId}`);
       }
       const next = pushedRow(participantId, document, actor, row ?? { version: 1, created_by: "connector" });
       await registry.transaction(async (tx) => {

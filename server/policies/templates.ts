@@ -1,5 +1,5 @@
 import { PURPOSES } from "../access-body";
-import type { OdrlPolicyDocument } from "./document";
+import type { OdrlPolicyDocument } from "./policy-document";
 
 /**
  * Policy templates, one per purpose of secondary use in Regulation (EU) 2025/327 (EHDS)

@@ -36,16 +36,11 @@ export async function drillDownIds(services: Services, count: number, viewer: Vi
   const byLabel = new Map<string, string[]>();
   for (const n of g.nodes) byLabel.set(n.label, [...(byLabel.get(n.label) ?? []), n.id]);
   const out: string[] = first.slice(0, count);
-  for (let i = 0; out.length < count; i++) {
-    let added = false;
-    for (const ids of byLabel.values()) {
-      if (i < ids.length && out.length < count) {
-        if (!out.includes(ids[i])) out.push(ids[i]);
-        added = true;
-      }
-    }
-    if (!added) break;
-  }
+  const lists = [...byLabel.values()];
+  const longest = Math.max(0, ...lists.map((ids) => ids.length));
+  for (let i = 0; i < longest && out.length < count; i++)
+    for (const ids of lists)
+      if (i < ids.length && out.length < count && !out.includes(ids[i])) out.push(ids[i]);
   return out;
 }
 

@@ -42,6 +42,12 @@ export function decodeHtmlAttr(v: string): string {
   return v.replace(/&(amp|quot|apos|lt|gt|#39|#x27);/g, (_m, e: string) => ENTITIES[e] ?? _m);
 }
 
+/** a path's pathname and its query (what follows the first `?`, null without one) */
+function splitPath(path: string): [string, string | null] {
+  const i = path.indexOf("?");
+  return i < 0 ? [path, null] : [path.slice(0, i), path.slice(i + 1)];
+}
+
 /** the same-site links of a page, as paths inside the persona's app */
 export function linksOf(html: string, persona: string): string[] {
   const out: string[] = [];
@@ -50,10 +56,10 @@ export function linksOf(html: string, persona: string): string[] {
     let href = decodeHtmlAttr(m[1]).split("#")[0];
     if (!href.startsWith("/") || href.startsWith("//")) continue;
     // the persona is read from the path alone: `/as/clinic?persona=X` is the persona's home with a query
-    const named = personaOfPath(href.split("?")[0]);
+    const [pathname, query] = splitPath(href);
+    const named = personaOfPath(pathname);
     if (named && named !== persona) continue;
-    if (named)
-      href = stripPersona(href.split("?")[0]) + (href.includes("?") ? href.slice(href.indexOf("?")) : "");
+    if (named) href = stripPersona(pathname) + (query === null ? "" : `?${query}`);
     out.push(href);
   }
   return out;
@@ -94,10 +100,8 @@ export async function walkPersona(
 
   const admit = (path: string) => {
     if (seen.has(path)) return;
-    const [pathname, query] = [
-      path.split("?")[0] || "/",
-      path.includes("?") ? path.slice(path.indexOf("?") + 1) : "",
-    ];
+    const [rawPath, query] = splitPath(path);
+    const pathname = rawPath || "/";
     if (rules.exclude.some((r) => r.test(pathname))) return;
     if (query && !isVariant(query, rules)) {
       const n = queries.get(pathname) ?? 0;
