@@ -134,6 +134,8 @@ export function deviceTokenFrom(request: Request): { token: string; kid: string 
   return { token: m[1], kid: header.kid };
 }
 
+const refused = (why: string) => unauthorized(`Device credential refused: ${why}`);
+
 /** Verifies a device-signed request against the account's stored public key. The jti is the caller's to remember. */
 export async function verifyDeviceRequest(
   token: string,
@@ -153,25 +155,18 @@ export async function verifyDeviceRequest(
   } catch (e) {
     const err = e as { code?: string; claim?: string; message: string };
     if (err.code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED")
-      throw unauthorized("Device credential refused: the signature does not verify with this device's key");
+      throw refused("the signature does not verify with this device's key");
     if (err.code === "ERR_JWT_EXPIRED" || err.claim === "iat")
-      throw unauthorized(
-        `Device credential refused: a request token is valid for ${REQUEST_MAX_AGE_S} seconds`,
-      );
-    throw unauthorized(`Device credential refused: ${err.message}`);
+      throw refused(`a request token is valid for ${REQUEST_MAX_AGE_S} seconds`);
+    throw refused(err.message);
   }
   const url = new URL(o.url);
-  if (payload.htm !== o.method)
-    throw unauthorized(
-      `Device credential refused: it was signed for ${String(payload.htm)}, not ${o.method}`,
-    );
-  if (payload.htu !== `${url.origin}${url.pathname}`)
-    throw unauthorized("Device credential refused: it was signed for another URL (htu)");
-  if (typeof payload.jti !== "string" || payload.jti.length < 16 || payload.jti.length > 128) {
-    throw unauthorized("Device credential refused: jti must be a unique string of 16 to 128 characters");
-  }
+  if (payload.htm !== o.method) throw refused(`it was signed for ${String(payload.htm)}, not ${o.method}`);
+  if (payload.htu !== `${url.origin}${url.pathname}`) throw refused("it was signed for another URL (htu)");
+  if (typeof payload.jti !== "string" || payload.jti.length < 16 || payload.jti.length > 128)
+    throw refused("jti must be a unique string of 16 to 128 characters");
   // an empty body needs no bh, but one given must be the empty body's
   if ((o.body.length > 0 || payload.bh !== undefined) && payload.bh !== (await sha256b64u(o.body)))
-    throw unauthorized("Device credential refused: the body hash (bh) does not match the body sent");
+    throw refused("the body hash (bh) does not match the body sent");
   return { jti: payload.jti, iat: payload.iat as number };
 }
