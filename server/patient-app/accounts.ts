@@ -91,35 +91,18 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
       url: ctx.request.url,
       body,
     });
-    if (
-      !(await store.rememberJti(
-        account.id,
-        token.jti,
-        now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2,
-        now,
-      ))
-    ) {
+    // kept past the token's own life (its age and the clock tolerance), twice over
+    const jtiExpiresAt = now + (REQUEST_MAX_AGE_S + CLOCK_TOLERANCE_S) * 1000 * 2;
+    if (!(await store.rememberJti(account.id, token.jti, jtiExpiresAt, now)))
       throw unauthorized("Device credential refused: this request token was already used (replay)");
-    }
     if (!account.last_seen_at || now - account.last_seen_at > 60_000)
       await store.touchAccount(account.id, now);
+    const device = { accountId: account.id, actor: `device:${account.id}` };
     if (!account.patient_id) {
-      if (opts.allowUnpaired)
-        return {
-          kind: "unpaired-device",
-          patientId: null,
-          accountId: account.id,
-          actor: `device:${account.id}`,
-        };
+      if (opts.allowUnpaired) return { kind: "unpaired-device", patientId: null, ...device };
       throw forbidden("This app account is not paired with a patient record yet");
     }
-    return {
-      kind: "device",
-      patientId: account.patient_id,
-      accountId: account.id,
-      actor: `device:${account.id}`,
-      deviceName: account.device_name,
-    };
+    return { kind: "device", patientId: account.patient_id, ...device, deviceName: account.device_name };
   }
 
   /** inserts the account in `tx` (the transaction of the write that records it) */
