@@ -259,18 +259,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
 
   await rel.migrate("audit-4-patient-index", async (m) => rawDdl(m, PATIENT_INDEX));
 
-  const toRow = (e: AuditEntry): AuditRow => ({
-    seq: e.seq,
-    id: e.id,
-    action: e.action,
-    actor: e.actor,
-    target: e.target,
-    outcome: e.outcome,
-    kind: e.kind,
-    timestamp: e.timestamp,
-    prev_hash: e.prevHash,
-    hash: e.hash,
-  });
+  const toRow = ({ prevHash, ...e }: AuditEntry): AuditRow => ({ ...e, prev_hash: prevHash });
 
   // the embedded graph store's synchronous append on the embedded store's own handle
   const sync = db && rel.dialect === "sqlite" ? syncAppender(db, key) : undefined;

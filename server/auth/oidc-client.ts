@@ -193,11 +193,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       async ({ tokens, request }) => {
         const idToken = tokens.idToken();
         const state = new URL(request.url).searchParams.get("state") ?? "";
-        const { payload } = await jwtVerify(idToken, verifyKey, {
-          issuer: d.issuer,
-          audience: opts.clientId,
-          algorithms: ALGORITHMS,
-        });
+        const { payload } = await verifyToken(idToken, d, verifyKey);
         if (payload.nonce !== nonceFor(state)) throw new Error("ID token nonce does not match");
         return {
           user: userFromClaims(idTokenClaims.parse(payload)),
@@ -209,6 +205,10 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
     );
     return new Authenticator<SignedIn>().use(strategy, "oidc");
   }
+
+  /** a token signed by the provider for this client (signature, issuer, audience, algorithm) */
+  const verifyToken = (token: string, d: Discovery, key: JWTVerifyGetKey, more?: { maxTokenAge: string }) =>
+    jwtVerify(token, key, { issuer: d.issuer, audience: opts.clientId, algorithms: ALGORITHMS, ...more });
 
   const cookieAttrs = (maxAge: number) =>
     `Path=/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
@@ -291,10 +291,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       try {
         const deadline = AbortSignal.timeout(opts.timeoutMs);
         const d = await beforeDeadline(discover(), deadline, "discovery");
-        const { payload } = await jwtVerify(token, signingKeys(d, deadline), {
-          issuer: d.issuer,
-          audience: opts.clientId,
-          algorithms: ALGORITHMS,
+        const { payload } = await verifyToken(token, d, signingKeys(d, deadline), {
           maxTokenAge: "5 minutes",
         });
         const events = payload.events as Record<string, unknown> | undefined;
@@ -334,11 +331,7 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         if (verdict.state !== "active" || !verdict.idToken) return verdict;
         // the provider's current word on the user (roles, organisation): verified as at sign-in (a
         // refreshed ID token carries no nonce); a token that does not verify says nothing of the session
-        const { payload } = await jwtVerify(verdict.idToken, signingKeys(d, deadline), {
-          issuer: d.issuer,
-          audience: opts.clientId,
-          algorithms: ALGORITHMS,
-        });
+        const { payload } = await verifyToken(verdict.idToken, d, signingKeys(d, deadline));
         const user = userFromClaims(idTokenClaims.parse(payload));
         if (user.roles.length === 0)
           return { state: "ended", reason: "the user no longer holds any role of the hub" };

@@ -155,13 +155,8 @@ export async function createSessionStore(
     return cookie === null ? null : readCookie(cookie, SESSION_COOKIE);
   }
 
-  /** the cookie's value and its token when the signature holds, else null */
-  function verifiedCookie(request: SessionRequest): { value: string; token: string } | null {
-    return verified(sessionCookie(request));
-  }
-
   /** a session cookie's value and token when its signature holds */
-  function verified(value: string | null): { value: string; token: string } | null {
+  function verifiedOf(value: string | null): { value: string; token: string } | null {
     if (!value) return null;
     const dot = value.lastIndexOf(".");
     if (dot <= 0) return null;
@@ -200,15 +195,7 @@ export async function createSessionStore(
     const key = hash(token);
     const row = (await rel.db
       .selectFrom("sessions")
-      .select([
-        "user_json",
-        "id_token",
-        "created_at",
-        "expires_at",
-        "last_seen_at",
-        "refresh_token",
-        "checked_at",
-      ])
+      .selectAll()
       .where("token_hash", "=", key)
       .executeTakeFirst()) as SessionRow | undefined;
     if (!row) return null;
@@ -348,7 +335,7 @@ export async function createSessionStore(
     if (known) return known;
     const shared = inFlight.get(value);
     if (shared) return copyOf(await shared);
-    const checked = verified(value);
+    const checked = verifiedOf(value);
     if (!checked) return null;
     const pending = readStored(value, checked.token, feedVersion()).finally(() => inFlight.delete(value));
     inFlight.set(value, pending);
@@ -385,7 +372,7 @@ export async function createSessionStore(
     },
     async destroy(request) {
       const record = await read(request);
-      const verified = verifiedCookie(request);
+      const verified = verifiedOf(sessionCookie(request));
       if (verified) {
         const forget = () => {
           signOuts++;
@@ -459,6 +446,12 @@ function unseal(token: string, sealed: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** whether two secrets are the same, in a time that does not tell how much of them matched */
+export function sameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 const sealKey = (token: string) => createHmac("sha256", token).update("provider-refresh-token").digest();

@@ -1,4 +1,4 @@
-import { readCookie, type SessionRequest } from "../auth/sessions";
+import { readCookie, sameSecret, type SessionRequest } from "../auth/sessions";
 import type { SessionUser } from "../auth/user";
 import { safeRedirect } from "../auth/safe-redirect";
 import { ApiError, badRequest, notFound, serviceUnavailable } from "../http/errors";
@@ -46,7 +46,7 @@ export function createBrowserFlow(
     const dot = value.indexOf(".");
     if (dot <= 0 || value.slice(0, dot) !== row.sid) return false;
     const given = await sha256b64u(value.slice(dot + 1));
-    return timingSafeEqualText(given, row.binding_hash);
+    return sameSecret(given, row.binding_hash);
   }
 
   async function pollRemote(row: EudiRow): Promise<EudiRow> {
@@ -219,11 +219,4 @@ export function createBrowserFlow(
       };
     },
   };
-}
-
-function timingSafeEqualText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

@@ -1,4 +1,4 @@
-import type { SessionStore } from "../auth/sessions";
+import { sameSecret, type SessionStore } from "../auth/sessions";
 import { hasAnyRole, type SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";
@@ -210,7 +210,7 @@ function authorise(
       if (user) return;
       const token = services.config.crawlerToken;
       const auth = request.headers.get("authorization") ?? "";
-      if (token && timingSafeEqualText(auth, `Bearer ${token}`)) return;
+      if (token && sameSecret(auth, `Bearer ${token}`)) return;
       throw unauthorized();
     }
     case "patient-or-device":
@@ -223,11 +223,4 @@ function authorise(
       if (access.roles !== "any" && !hasAnyRole(user, access.roles)) throw forbidden();
       return;
   }
-}
-
-function timingSafeEqualText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

@@ -104,12 +104,8 @@ export function parseQuery(contract: OperationContract | undefined, query: URLSe
 export function checkParams(contract: OperationContract | undefined, params: Record<string, string>) {
   for (const [name, value] of Object.entries(params)) {
     const schema = contract?.params?.[name];
-    if (schema) {
-      const r = schema.safeParse(value);
-      if (!r.success) throw invalidFields(invalidIdMessage(name), [{ path: name, message: "invalid" }]);
-    } else if (name !== "rest" && !isValidId(value)) {
+    if (schema ? !schema.safeParse(value).success : name !== "rest" && !isValidId(value))
       throw invalidFields(invalidIdMessage(name), [{ path: name, message: "invalid" }]);
-    }
   }
 }
 

@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
 import { sendText, sendWebResponse, textResponse } from "../../http/node-adapter";
 import type { RateLimits } from "../../storage/rate-limits";
 import { findPersona, type Persona } from "../personas";
+import { sameSecret } from "../sessions";
 import { BodyError, readForm, type FormFields } from "./body";
 import { firstPartyGrant } from "./grants";
 import { messagePage } from "./html";
@@ -23,11 +23,6 @@ interface InteractionRoutesOptions {
   restartUrl: string;
   /** wrong passwords counted per username (decision 0045); the edge counts each post per client */
   rateLimits?: Pick<RateLimits, "take" | "blocked">;
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** The persona whose password (= its username) was given, if any. */
