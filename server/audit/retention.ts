@@ -227,25 +227,23 @@ export async function createRetentionService(rel: Relational, audit: AuditLog) {
       ...set.keys(),
       ...extra,
     ]);
-    const due = new Map<string, number>();
     let until = Infinity;
-    for (const kind of kinds) {
-      const s = set.get(kind);
-      const days = Math.max(s?.days ?? ruleFor(kind).minimumDays, ruleFor(kind).minimumDays);
-      if (!stats.get(kind)?.entries) continue;
-      const cut = cutoff(now, days);
-      due.set(kind, await audit.countBefore(kind, cut));
-      // the count holds until the oldest entry not yet due is `days` old (it counts once older)
-      const next = await audit.oldestFrom(kind, cut);
-      if (next) until = Math.min(until, Date.parse(next) + days * 86_400_000);
-    }
-    const out = [...kinds].sort().map((kind): RetentionRow => {
+    const out: RetentionRow[] = [];
+    for (const kind of [...kinds].sort()) {
       const rule = ruleFor(kind);
       const s = set.get(kind);
       // a stored period below today's floor (the rules were raised) is read as the floor
       const days = Math.max(s?.days ?? rule.minimumDays, rule.minimumDays);
       const st = stats.get(kind);
-      return {
+      let due = 0;
+      if (st?.entries) {
+        const cut = cutoff(now, days);
+        due = await audit.countBefore(kind, cut);
+        // the count holds until the oldest entry not yet due is `days` old (it counts once older)
+        const next = await audit.oldestFrom(kind, cut);
+        if (next) until = Math.min(until, Date.parse(next) + days * 86_400_000);
+      }
+      out.push({
         kind,
         days,
         minimumDays: rule.minimumDays,
@@ -261,9 +259,9 @@ export async function createRetentionService(rel: Relational, audit: AuditLog) {
         entries: st?.entries ?? 0,
         purged: st?.purged ?? 0,
         oldest: st?.oldest ?? null,
-        due: due.get(kind) ?? 0,
-      };
-    });
+        due,
+      });
+    }
     return { rows: out, until };
   }
 
@@ -274,12 +272,7 @@ export async function createRetentionService(rel: Relational, audit: AuditLog) {
       if (r.entries === 0) continue;
       let n = 0;
       // bounded batches, so one purge never holds the database for long
-      for (
-        let batch = await audit.purge(r.kind, cutoff(now, r.days));
-        batch > 0;
-        batch = await audit.purge(r.kind, cutoff(now, r.days))
-      )
-        n += batch;
+      for (let batch; (batch = await audit.purge(r.kind, cutoff(now, r.days))) > 0;) n += batch;
       if (n > 0) {
         purged[r.kind] = n;
         total += n;

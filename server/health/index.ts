@@ -22,32 +22,27 @@ export const healthSchema = z.object({
 });
 export type Health = z.infer<typeof healthSchema>;
 
-export const HEALTH_PROBE_TIMEOUT_MS = 1500;
+const HEALTH_PROBE_TIMEOUT_MS = 1500;
 /** how often the background probes run while /api/health is being asked */
 export const HEALTH_PROBE_INTERVAL_MS = 1000;
-
-/** Real probes, run in parallel with a short time-out: the graph store round-trip and the provider's discovery. */
-export async function checkHealth(
-  graph: GraphStore,
-  idpProbe: (timeoutMs: number) => Promise<boolean>,
-): Promise<Health> {
-  const [graphdb, idp] = await Promise.all([
-    graph.ping(HEALTH_PROBE_TIMEOUT_MS),
-    idpProbe(HEALTH_PROBE_TIMEOUT_MS),
-  ]);
-  return {
-    // Neo4j away leaves the hub up (graph calls answer 503, the rest serves): degraded, not down
-    status: graphdb && idp ? "ok" : graphdb || graph.kind === "neo4j" ? "degraded" : "down",
-    graphdb,
-    idp,
-    timestamp: new Date().toISOString(),
-  };
-}
 
 /** The background monitor of one server: built by the container (services.ts), stopped on close. */
 export function createHealthCheck(graph: GraphStore, oidc: Pick<OidcClient, "probe">): HealthMonitor<Health> {
   return createHealthMonitor({
-    probe: () => checkHealth(graph, oidc.probe),
+    // real probes, run in parallel with a short time-out: the graph store round-trip and the provider's discovery
+    probe: async () => {
+      const [graphdb, idp] = await Promise.all([
+        graph.ping(HEALTH_PROBE_TIMEOUT_MS),
+        oidc.probe(HEALTH_PROBE_TIMEOUT_MS),
+      ]);
+      return {
+        // Neo4j away leaves the hub up (graph calls answer 503, the rest serves): degraded, not down
+        status: graphdb && idp ? "ok" : graphdb || graph.kind === "neo4j" ? "degraded" : "down",
+        graphdb,
+        idp,
+        timestamp: new Date().toISOString(),
+      };
+    },
     failed: () => ({ status: "down", graphdb: false, idp: false, timestamp: new Date().toISOString() }),
     intervalMs: HEALTH_PROBE_INTERVAL_MS,
   });

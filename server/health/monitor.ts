@@ -75,11 +75,8 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
   }
 
   function tick() {
-    if (now() - lastRead > idleStopMs) {
-      stop();
-      return;
-    }
-    void probeOnce();
+    if (now() - lastRead > idleStopMs) stop();
+    else void probeOnce();
   }
 
   function start() {
