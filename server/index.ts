@@ -20,12 +20,9 @@ async function main() {
     `  mode: ${config.appMode}; graph store: ${server.services.graph.kind}; identity provider: ${config.oidc ? config.oidc.issuer : `${shown}/idp (embedded, development)`}`,
   );
   // readiness signal for a parent process (the desktop shell's utility process)
-  process.send?.({ type: "ready", url: server.url, port: server.port });
-  (process as unknown as { parentPort?: { postMessage(m: unknown): void } }).parentPort?.postMessage({
-    type: "ready",
-    url: server.url,
-    port: server.port,
-  });
+  const ready = { type: "ready", url: server.url, port: server.port };
+  process.send?.(ready);
+  (process as unknown as { parentPort?: { postMessage(m: unknown): void } }).parentPort?.postMessage(ready);
 
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`);

@@ -54,10 +54,18 @@ export interface StartDataspaceDeps {
  * 0022), otherwise in-process. `counter` keeps the change count across restarts.
  */
 function startEmbedded(
-  options: LocalDataspaceOptions,
+  config: Config,
+  dataspace: () => Dataspace | undefined,
+  at: Pick<LocalDataspaceOptions, "host" | "port" | "stepMs">,
   worker: URL | false | undefined,
   counter: SharedArrayBuffer,
 ) {
+  const options: LocalDataspaceOptions = {
+    dataDir: config.dataDir,
+    ...at,
+    dataSource: releasedBy(dataspace),
+    graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
+  };
   const workerFile = worker === undefined ? builtWorkerFile() : worker;
   return workerFile
     ? startLocalDataspaceWorker({ ...options, workerFile, counter })
@@ -79,14 +87,9 @@ export async function startDataspace(config: Config, deps: StartDataspaceDeps): 
   const counter = new SharedArrayBuffer(4);
   let dataspace: Dataspace | undefined;
   const embedded = await startEmbedded(
-    {
-      dataDir: config.dataDir,
-      host: local?.host,
-      port: local?.port,
-      stepMs: local?.stepMs,
-      dataSource: releasedBy(() => dataspace),
-      graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
-    },
+    config,
+    () => dataspace,
+    { host: local?.host, port: local?.port, stepMs: local?.stepMs },
     local?.worker,
     counter,
   );
@@ -119,13 +122,9 @@ export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
       else await dataspace.close(); // closes the dataspace's own embedded instance (idempotent)
       const first = counters.get(dataspace);
       const next = await startEmbedded(
-        {
-          dataDir: config.dataDir,
-          host,
-          port,
-          dataSource: releasedBy(() => dataspace),
-          graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
-        },
+        config,
+        () => dataspace,
+        { host, port },
         first?.worker,
         first?.counter ?? new SharedArrayBuffer(4),
       );

@@ -32,16 +32,7 @@ export function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal, what:
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(late());
     deadline.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        deadline.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        deadline.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+    void work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", onAbort));
   });
 }
 

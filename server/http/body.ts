@@ -2,8 +2,6 @@ import { ApiError, badRequest } from "./errors";
 import type { RequestHead } from "./request-head";
 import { BODY_BYTES, MAX_BODY_BYTES, TOO_LARGE, type Tagged } from "./limits";
 
-export { MAX_BODY_BYTES, markBodyBytes, markTooLarge } from "./limits";
-
 /**
  * Request bodies at the /api edge: one size limit for every route, and the content types a route
  * accepts. The Node adapter (node-adapter.ts) reads at most MAX_BODY_BYTES + 1 bytes, marks a
