@@ -36,7 +36,7 @@ const signatureOf = (key: ChainKey, c: Omit<Checkpoint, "sig">) =>
 
 export function checkpointFile(path: string, key: ChainKey): CheckpointFile {
   let newest: Checkpoint | undefined;
-  const file: CheckpointFile = {
+  return {
     path,
     append(head, at = new Date()) {
       const c = { seq: head.seq, hash: head.hash, at: at.toISOString() };
@@ -82,5 +82,4 @@ export function checkpointFile(path: string, key: ChainKey): CheckpointFile {
     },
     last: () => newest,
   };
-  return file;
 }

@@ -3,6 +3,8 @@ import type { EudiContext } from "./context";
 import { matchPatient, PID_QUERY_ID, PID_VCTS, pidFromClaims } from "./pid";
 import { PresentationError, verifySdJwtVcPresentation } from "./sd-jwt";
 import type { EudiRow } from "./store";
+import type { AuditInput } from "../audit/model";
+import type { Sql } from "../storage/relational";
 
 /**
  * A wallet's answer to a transaction: the PID presentation is taken out of the vp_token, verified
@@ -41,22 +43,19 @@ export function createPresentationCheck(ctx: EudiContext) {
     return token;
   }
 
+  /** a move of the transaction and, when this call made it (`move` answers true), its audit entry: one commit */
+  const recorded = (
+    move: (tx: Sql) => Promise<boolean>,
+    entry: Pick<AuditInput, "actor" | "target" | "outcome">,
+  ) =>
+    rel.tx(async (tx) => {
+      if (await move(tx)) await audit.append({ action: "eudi.presentation", ...entry, kind: "eudi" }, { tx });
+    });
+
   /** Fails a pending transaction with the reason the browser shows, audited once (the first to fail it). */
   async function refuse(row: EudiRow, reason: string, outcome: string, now: number): Promise<void> {
-    await rel.tx(async (tx) => {
-      if (await store.fail(row.sid, reason, now, tx)) {
-        await audit.append(
-          {
-            action: "eudi.presentation",
-            actor: "wallet",
-            target: `eudi:${row.sid.slice(0, 8)}`,
-            outcome,
-            kind: "eudi",
-          },
-          { tx },
-        );
-      }
-    });
+    const target = `eudi:${row.sid.slice(0, 8)}`;
+    await recorded((tx) => store.fail(row.sid, reason, now, tx), { actor: "wallet", target, outcome });
   }
 
   /** Verifies a wallet's vp_token for a transaction and completes or fails it. */
@@ -89,19 +88,10 @@ export function createPresentationCheck(ctx: EudiContext) {
         return { ok: false, invalid: false, reason };
       }
       const user = walletUser(match.patient, pid, findPersonaByPatient(match.patient.id));
-      await rel.tx(async (tx) => {
-        if (await store.complete(row.sid, match.patient.id, JSON.stringify(user), now, tx)) {
-          await audit.append(
-            {
-              action: "eudi.presentation",
-              actor: user.username,
-              target: match.patient.id,
-              outcome: `verified PID from ${verified.issuer}`,
-              kind: "eudi",
-            },
-            { tx },
-          );
-        }
+      await recorded((tx) => store.complete(row.sid, match.patient.id, JSON.stringify(user), now, tx), {
+        actor: user.username,
+        target: match.patient.id,
+        outcome: `verified PID from ${verified.issuer}`,
       });
       return { ok: true };
     } catch (e) {

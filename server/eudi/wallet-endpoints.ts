@@ -17,13 +17,9 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
     async requestObject(requestId: string): Promise<Response> {
       const row = remote ? undefined : await store.byRequestId(requestId);
       const now = Date.now();
-      if (!row) return oauthError(404, "invalid_request", "Unknown authorization request");
+      if (!row) return oauthError(404, "Unknown authorization request");
       if (stateOf(row, now) !== "pending" || row.responded_at !== null)
-        return oauthError(
-          410,
-          "invalid_request",
-          "This authorization request has expired or was already answered",
-        );
+        return oauthError(410, "This authorization request has expired or was already answered");
       await store.markFetched(row.sid, now);
       const payload = {
         response_type: "vp_token",
@@ -57,27 +53,21 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
 
     /** POST /auth/wallet/response: the wallet's direct_post (application/x-www-form-urlencoded). */
     async directPost(request: Request): Promise<Response> {
-      if (remote) return oauthError(404, "invalid_request", "This hub uses an external verifier");
+      if (remote) return oauthError(404, "This hub uses an external verifier");
       if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
-        return oauthError(400, "invalid_request", "direct_post must be application/x-www-form-urlencoded");
+        return oauthError(400, "direct_post must be application/x-www-form-urlencoded");
       }
       const text = await request.text();
-      if (text.length > 256_000) return oauthError(413, "invalid_request", "The response is too large");
+      if (text.length > 256_000) return oauthError(413, "The response is too large");
       const form = new URLSearchParams(text);
       const state = form.get("state");
-      if (!state) return oauthError(400, "invalid_request", "state is required");
+      if (!state) return oauthError(400, "state is required");
       const row = await store.byState(state);
-      if (!row)
-        return oauthError(
-          400,
-          "invalid_request",
-          "Unknown state: this is not an answer to one of our requests",
-        );
+      if (!row) return oauthError(400, "Unknown state: this is not an answer to one of our requests");
       const now = Date.now();
-      if (stateOf(row, now) === "expired")
-        return oauthError(400, "invalid_request", "The authorization request has expired");
+      if (stateOf(row, now) === "expired") return oauthError(400, "The authorization request has expired");
       if (!(await store.markResponded(row.sid, now)))
-        return oauthError(400, "invalid_request", "This authorization request was already answered");
+        return oauthError(400, "This authorization request was already answered");
       const walletError = form.get("error");
       if (walletError) {
         const reason = `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`;
@@ -85,7 +75,7 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
         return Response.json({}, { headers: { "Cache-Control": "no-store" } });
       }
       const result = await settle(row, form.get("vp_token"));
-      if (!result.ok && result.invalid) return oauthError(400, "invalid_request", result.reason);
+      if (!result.ok && result.invalid) return oauthError(400, result.reason);
       // a valid presentation that matches no patient is still answered 200: the browser shows why
       return Response.json(
         { redirect_uri: `${publicUrl}/auth/wallet` },
@@ -95,9 +85,10 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
   };
 }
 
-function oauthError(status: number, error: string, description: string): Response {
+/** an OAuth error object: every refusal of these endpoints is an `invalid_request` */
+function oauthError(status: number, description: string): Response {
   return Response.json(
-    { error, error_description: description },
+    { error: "invalid_request", error_description: description },
     { status, headers: { "Cache-Control": "no-store" } },
   );
 }
