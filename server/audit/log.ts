@@ -277,7 +277,12 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
    * transaction of the one connection, that commits before any other query of this process runs: the
    * in-process change feed may be told at once (a rolled-back append only costs a cache a rebuild).
    */
-  const appendedSync = () => void rel.changes.notify(AUDIT_TOPIC);
+  const appendSync = (entries: AuditBatch, what: string) => {
+    if (!sync) throw new Error(`${what} is only available on the embedded store`);
+    const appended = sync.append(entries);
+    void rel.changes.notify(AUDIT_TOPIC);
+    return appended;
+  };
 
   // kinds(): counted once over the whole log, then brought up to date from the entries appended since.
   // The log is append-only and one chain: an entry's seq is the head's plus one under the chain lock,
@@ -342,18 +347,8 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       });
     },
     embedded: !!sync,
-    appendSync(input, at = new Date()) {
-      if (!sync) throw new Error("appendSync is only available on the embedded store");
-      const entry = sync.append([{ input, at }])[0]!;
-      appendedSync();
-      return entry;
-    },
-    appendSyncBatch(entries) {
-      if (!sync) throw new Error("appendSyncBatch is only available on the embedded store");
-      const appended = sync.append(entries);
-      appendedSync();
-      return appended;
-    },
+    appendSync: (input, at = new Date()) => appendSync([{ input, at }], "appendSync")[0]!,
+    appendSyncBatch: (entries) => appendSync(entries, "appendSyncBatch"),
     async list(filter = {}) {
       const q = filter.q?.trim().toLowerCase();
       const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;

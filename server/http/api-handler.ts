@@ -7,7 +7,7 @@ import type { OfficeGate } from "./office-gate";
 import { matchRoute, routeKey, type Access } from "./route-table";
 import { BODY_TOO_LARGE, checkRequestBody, isTooLarge } from "./body";
 import { checkParams, parseBody, parseQuery, type Contracts, type ParsedInput } from "./contract";
-import { isCrossSiteRequest } from "./origin";
+import { isCrossSiteRequest } from "./security-headers";
 import { offlineResponse } from "./offline-notice";
 import type { RequestHead } from "./request-head";
 import { createRouteKeeper, type Versions } from "./kept";

@@ -88,9 +88,28 @@ export function isForeignOrigin(
   if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
   const origin = request.headers.get("Origin");
   if (origin === null) return request.headers.get("Sec-Fetch-Site") === "cross-site";
-  const normalised = normaliseOrigin(origin);
-  return normalised === null || !allowedOrigins.some((allowed) => normaliseOrigin(allowed) === normalised);
+  return !isAllowed(origin, allowedOrigins);
 }
+
+/**
+ * The cross-site check of mutating requests (the /api dispatcher, and server/app.ts for the rest): the
+ * Origin header when there is one (`isForeignOrigin`), else the Referer — a browser that sends no Origin
+ * but a Referer of another site is a cross-site request too. A Referer that is not an http(s) URL counts
+ * as foreign; clients that send neither header (curl, the companion app, the crawler) are not browsers
+ * and pass.
+ */
+export function isCrossSiteRequest(request: RequestHead, allowedOrigins: string[]): boolean {
+  if (isForeignOrigin(request, allowedOrigins)) return true;
+  if (SAFE_METHODS.has(request.method.toUpperCase()) || request.headers.get("Origin") !== null) return false;
+  const referer = request.headers.get("Referer");
+  return referer !== null && !isAllowed(referer, allowedOrigins);
+}
+
+/** whether a URL's origin is one of `allowedOrigins`, both normalised; never for what is not an http(s) URL */
+const isAllowed = (url: string, allowedOrigins: string[]) => {
+  const origin = normaliseOrigin(url);
+  return origin !== null && allowedOrigins.some((allowed) => normaliseOrigin(allowed) === origin);
+};
 
 /** `https://Hub.Example.org:443/x/` -> `https://hub.example.org`; null unless an http(s) URL. */
 export function normaliseOrigin(url: string): string | null {
