@@ -363,6 +363,16 @@ export async function sendWebResponse(
   res.end(buf);
 }
 
+/** 413 in plain text for a refused body, sent once its rest is discarded (`closeAfterAnswer`) */
+export const sendTooLarge = (res: ServerResponse) =>
+  sendWebResponse(
+    res,
+    textResponse("Payload Too Large", {
+      status: 413,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    }),
+  );
+
 /** a held answer in one writeHead: base headers, then the answer's own (overriding), then the body's */
 function writeHeld(
   res: ServerResponse,

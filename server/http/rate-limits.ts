@@ -47,7 +47,8 @@ export function rateLimitOf(method: string, pathname: string): keyof Config["rat
   return undefined;
 }
 
-const isLoopback = (address: string | undefined) =>
+/** a peer on this machine: the only proxy whose X-Forwarded-* headers are trusted */
+export const isLoopback = (address: string | undefined) =>
   !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
 
 /**

@@ -3,16 +3,14 @@ import { writeReadableStreamToWritable, type AppLoadContext, type RequestHandler
 import { heldDocumentBody } from "./document-body";
 import { exchangeSignal } from "./exchange-signal";
 import { TOO_LARGE, type Tagged } from "./limits";
-import { answerFailed, encodedFor, sendWebResponse, textResponse, toWebRequest } from "./node-adapter";
+import { answerFailed, encodedFor, sendTooLarge, toWebRequest } from "./node-adapter";
+import { isLoopback } from "./rate-limits";
 
 /**
  * Every request that is not /api, /idp or a file is answered by Remix from Node's own request and
  * response (docs/decisions/0026, 0038, 0041): pages and their data, form posts and actions, and the
  * 404 page. Every answer is `Cache-Control: no-store` unless its route sets a Cache-Control of its own.
  */
-
-const isLoopback = (address: string | undefined) =>
-  !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
 
 /**
  * The URL Remix sees, as @remix-run/express built it with `trust proxy` set to loopback: protocol and
@@ -62,8 +60,6 @@ export function appendHeader(res: ServerResponse, key: string, value: string) {
   if (prev === undefined) res.setHeader(key, value);
   else res.setHeader(key, Array.isArray(prev) ? [...prev, value] : [String(prev), value]);
 }
-
-const TOO_LARGE_ANSWER = "Payload Too Large";
 
 /**
  * A page's answer as a refusal, or undefined: 401 and 403, and the redirect to sign in that a page
@@ -120,14 +116,7 @@ export function answerWithRemix(
   Promise.resolve()
     .then(() => toWebRequest(req, remixUrl(req), signal))
     .then(async (request) => {
-      if ((request as Tagged)[TOO_LARGE])
-        return sendWebResponse(
-          res,
-          textResponse(TOO_LARGE_ANSWER, {
-            status: 413,
-            headers: { "content-type": "text/plain; charset=utf-8" },
-          }),
-        );
+      if ((request as Tagged)[TOO_LARGE]) return sendTooLarge(res);
       const response = await handle(request, context);
       const refused = pageRefusal(request.url, response);
       if (refused) await noteRefusal(request, context, refused);

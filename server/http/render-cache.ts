@@ -133,17 +133,12 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
         return underWay;
       }
       misses++;
-      const p = render().then(
-        (doc) => {
-          rendering.delete(key);
+      const p = render()
+        .then((doc) => {
           keep(key, doc, t);
           return doc;
-        },
-        (e: unknown) => {
-          rendering.delete(key);
-          throw e;
-        },
-      );
+        })
+        .finally(() => rendering.delete(key));
       rendering.set(key, p);
       return p;
     },

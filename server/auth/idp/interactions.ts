@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { errors, type Interaction } from "oidc-provider";
-import { sendText, sendWebResponse, textResponse } from "../../http/node-adapter";
+import { sendText, sendTooLarge } from "../../http/node-adapter";
 import type { RateLimits } from "../../storage/rate-limits";
 import { findPersona, type Persona } from "../personas";
 import { sameSecret } from "../sessions";
@@ -185,13 +185,7 @@ export function interactionRoutes({
         );
       else if (err instanceof BodyError && err.status === 413)
         // after the rest of the body is discarded (bounded), and the connection closed (body.ts)
-        void sendWebResponse(
-          res,
-          textResponse(STATUS_CODES[413]!, {
-            status: 413,
-            headers: { "content-type": "text/plain; charset=utf-8" },
-          }),
-        );
+        void sendTooLarge(res);
       else sendStatus(res, err instanceof BodyError ? err.status : 500);
     });
   }
