@@ -93,9 +93,7 @@ export function createDevWallet(d: DevWalletDeps) {
     return url;
   }
 
-  async function holder() {
-    return d.keys.get("dev-wallet-holder");
-  }
+  const holder = () => d.keys.get("dev-wallet-holder");
 
   async function identities(): Promise<DevIdentity[]> {
     const out: DevIdentity[] = [];

@@ -73,10 +73,7 @@ export function openSqliteRelational(
     async bump(t, topic) {
       const pending = pendingByTx.get(t);
       if (pending) pending.push(topic);
-      else {
-        committed.push(topic);
-        flush();
-      }
+      else await changes.notify(topic);
     },
     async notify(topic) {
       committed.push(topic);
