@@ -15,9 +15,7 @@ async function keepOnce(rel: Relational, name: string, create: () => string): Pr
   return keepSecret(rel.db, name, create(), IDP_SECRETS);
 }
 
-function randomSecret(): string {
-  return randomBytes(32).toString("base64url");
-}
+const randomSecret = () => randomBytes(32).toString("base64url");
 
 /** The client secret of the app's client at the embedded provider; the app uses the same value. */
 export function idpClientSecret(rel: Relational): Promise<string> {
