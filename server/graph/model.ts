@@ -44,9 +44,18 @@ export function layerOfLabel(label: string): Layer | undefined {
   return undefined;
 }
 
+/** the nodes of `layers` (all when omitted) by the count of each layer */
+export const countIn = (counts: Record<string, number>, layers: readonly Layer[] = LAYERS) =>
+  layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
+
 export const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 export const UPPER_SNAKE_CASE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 export const CAMEL_CASE = /^[a-z][A-Za-z0-9]*$/;
+/** a property key that may be written into a query (a JSON path, a Cypher property) */
+export function safeKey(k: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(k)) throw new Error(`unsafe property key ${k}`);
+  return k;
+}
 
 export type PropertyValue = string | number | boolean | null | string[] | number[];
 export type Properties = Record<string, PropertyValue>;
@@ -99,7 +108,7 @@ export function sampleAnswer(
     limit: number;
   },
 ): GraphResponse {
-  const totalNodes = scope.layers.reduce((s, l) => s + (scope.counts[l] ?? 0), 0);
+  const totalNodes = countIn(scope.counts, scope.layers);
   return {
     nodes,
     edges,
@@ -115,13 +124,37 @@ export function sampleAnswer(
   };
 }
 
-/** the answer of an expansion: every node and edge reached is returned (the store bounded them by `limit`) */
-export function expansion(
-  nodes: GraphNode[],
-  edges: GraphEdge[],
+/**
+ * Nodes within `depth` hops of `start` (both directions), at most `limit`, every one reached returned
+ * with the edges among them: one bounded read per hop (`hop`: at most `n` nodes joined to a node of
+ * `frontier` and not in `seen`), then `edgesAmong` the nodes reached
+ */
+export async function expandFrom(
+  start: GraphNode,
+  depth: number,
   limit: number,
-  truncated: boolean,
-): GraphResponse {
+  hop: (frontier: string[], seen: string[], n: number) => Promise<GraphNode[]>,
+  edgesAmong: (ids: string[]) => Promise<GraphEdge[]>,
+): Promise<GraphResponse> {
+  const seen = new Map<string, GraphNode>([[start.id, start]]);
+  let frontier = [start.id];
+  let truncated = false;
+  for (let d = 0; d < depth && frontier.length && !truncated; d++) {
+    // at most one node more than there is room for: that one says the answer is truncated
+    const found = await hop(frontier, [...seen.keys()], limit - seen.size + 1);
+    frontier = [];
+    for (const n of found) {
+      if (seen.has(n.id)) continue;
+      if (seen.size >= limit) {
+        truncated = true;
+        break;
+      }
+      seen.set(n.id, n);
+      frontier.push(n.id);
+    }
+  }
+  const nodes = [...seen.values()];
+  const edges = await edgesAmong([...seen.keys()]);
   const [n, e] = [nodes.length, edges.length];
   return {
     nodes,

@@ -141,7 +141,6 @@ export const safeType = (t: string) => {
   if (!UPPER_SNAKE_CASE.test(t)) throw new Error(`unsafe relationship type ${t}`);
   return t;
 };
-export const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 export function toPlain(v: unknown): unknown {
   if (neo4j.isInt(v)) return (v as { toNumber(): number }).toNumber();

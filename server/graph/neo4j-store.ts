@@ -5,10 +5,12 @@ import type { Relational } from "../storage/relational";
 import { createAuditIntents, type AuditIntents } from "./audit-intents";
 import { ApiError } from "../http/errors";
 import {
-  expansion,
+  countIn,
+  expandFrom,
   LAYERS,
   LAYER_LABELS,
   layerOfLabel,
+  safeKey,
   sampleAnswer,
   UPPER_SNAKE_CASE,
   type EdgeRecord,
@@ -17,7 +19,6 @@ import {
   type NodeRecord,
   type Layer,
   type Properties,
-  type Relationship,
 } from "./model";
 import { GRAPH_LIMIT_DEFAULT } from "./contract";
 import { allocateQuota } from "./quota";
@@ -40,7 +41,6 @@ import {
   nodeFrom,
   safeLabel,
   safeType,
-  SAFE_KEY,
   SCHEMA,
   schemaTimeout,
   WRITE_MARKS_PRUNE,
@@ -52,7 +52,7 @@ import {
   withDeadline,
   type Reachability,
 } from "./neo4j-reachability";
-import type { GraphCalls, GraphCounts, GraphStore } from "./store";
+import { perVersion, relationshipsOf, type GraphCalls, type GraphCounts, type GraphStore } from "./store";
 
 /**
  * The Neo4j adapter of the GraphStore port. Every node carries the label of its kind plus `:GraphNode`
@@ -384,21 +384,14 @@ export async function createNeo4jGraphStore(
    * layers by every write (`:GraphEdgeCount`, decision 0078), read once per graph version (this
    * instance's writes and, through the change feed, every other instance's): never a walk.
    */
-  let pairCounts: { version: number; counts: Promise<Map<string, number>> } | null = null;
-  function keptPairCounts(): Promise<Map<string, number>> {
-    const v = raw.version();
-    if (pairCounts?.version === v) return pairCounts.counts;
-    const counts = read(async (tx) => {
-      const r = await tx.run(EDGE_COUNTS_READ);
-      return new Map(r.records.map((x) => [String(x.get("pair")), Number(x.get("n"))]));
-    });
-    const entry = { version: v, counts };
-    pairCounts = entry;
-    counts.catch(() => {
-      if (pairCounts === entry) pairCounts = null;
-    });
-    return counts;
-  }
+  const keptPairCounts = perVersion(
+    () => raw.version(),
+    () =>
+      read(async (tx) => {
+        const r = await tx.run(EDGE_COUNTS_READ);
+        return new Map(r.records.map((x) => [String(x.get("pair")), Number(x.get("n"))]));
+      }),
+  );
   async function edgeTotal(layers: readonly Layer[]): Promise<number> {
     if (LAYERS.every((l) => layers.includes(l)))
       return read(async (tx) => {
@@ -488,6 +481,10 @@ export async function createNeo4jGraphStore(
     return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
   }
 
+  /** `n.key = $where.key` per filter */
+  const whereOf = (filters: Properties | undefined) =>
+    Object.keys(filters ?? {}).map((k) => `n.${safeKey(k)} = $where.${k}`);
+
   /** the calls themselves, unguarded: the start-up work uses them; everyone else goes through `store` below */
   const raw: GraphCalls = {
     kind: "neo4j",
@@ -497,41 +494,20 @@ export async function createNeo4jGraphStore(
       await write((tx) => upsertBatch(tx, nodes, edges), bulkTimeout(timeoutMs));
       version++;
     },
-    async countNodes(layers) {
-      const counts = await read(layerCounts);
-      return (layers ?? LAYERS).reduce((sum, l) => sum + (counts[l] ?? 0), 0);
-    },
+    countNodes: async (layers) => countIn(await read(layerCounts), layers),
     sampleGraph: (layers, limit, layerLabel) => sample(layers, limit, layerLabel),
     async expand(id, depth, limit) {
       const start = await raw.getNode(id);
       if (!start) return null;
-      const seen = new Map<string, GraphNode>([[id, start]]);
-      let frontier = [id];
-      let truncated = false;
-      for (let d = 0; d < depth && frontier.length && !truncated; d++) {
-        const next: string[] = [];
-        // at most one node more than there is room for: that one says the answer is truncated
-        const found = await read(async (tx) => {
+      const hop = (frontier: string[], seen: string[], room: number) =>
+        read(async (tx) => {
           const r = await tx.run(
             `MATCH (a:GraphNode)-[]-(n:GraphNode) WHERE a.id IN $ids AND NOT n.id IN $seen WITH DISTINCT n ORDER BY n.seq LIMIT $room RETURN ${NODE_RETURN}`,
-            { ids: frontier, seen: [...seen.keys()], room: neo4j.int(limit - seen.size + 1) },
+            { ids: frontier, seen, room: neo4j.int(room) },
           );
           return r.records.map((x) => nodeFrom(x.toObject() as never));
         });
-        for (const n of found) {
-          if (seen.has(n.id)) continue;
-          if (seen.size >= limit) {
-            truncated = true;
-            break;
-          }
-          seen.set(n.id, n);
-          next.push(n.id);
-        }
-        frontier = next;
-      }
-      const nodes = [...seen.values()];
-      const edges = await edgesAmong([...seen.keys()]);
-      return expansion(nodes, edges, limit, truncated);
+      return expandFrom(start, depth, limit, hop, (ids) => edgesAmong(ids));
     },
     async getNode(id) {
       return read(async (tx) => {
@@ -540,47 +516,26 @@ export async function createNeo4jGraphStore(
       });
     },
     async relationships(q) {
-      const limit = q.limit ?? 1000;
-      const dir = q.direction ?? "both";
       const typeFilter = q.types?.length ? "AND type(e) IN $types" : "";
-      const out: Relationship[] = [];
-      for (const direction of ["out", "in"] as const) {
-        if (dir !== "both" && dir !== direction) continue;
-        if (out.length >= limit) break;
+      return relationshipsOf(q, (direction, n) => {
         const pattern =
           direction === "out"
             ? "(a:GraphNode {id: $id})-[e]->(n:GraphNode)"
             : "(a:GraphNode {id: $id})<-[e]-(n:GraphNode)";
-        const rows = await read(async (tx) => {
+        return read(async (tx) => {
           const r = await tx.run(
             `MATCH ${pattern} WHERE true ${typeFilter} RETURN e.id AS eid, type(e) AS etype, ${NODE_RETURN} ORDER BY n.seq LIMIT $limit`,
-            {
-              id: q.id,
-              types: q.types ?? [],
-              limit: neo4j.int(limit - out.length),
-            },
+            { id: q.id, types: q.types ?? [], limit: neo4j.int(n) },
           );
-          return r.records.map(
-            (x) =>
-              x.toObject() as {
-                eid: string;
-                etype: string;
-                id: string;
-                label: string;
-                layer: string;
-                props: Record<string, unknown>;
-              },
-          );
+          return r.records.map((x) => {
+            const row = x.toObject() as Parameters<typeof nodeFrom>[0] & { eid: string; etype: string };
+            return { id: row.eid, type: row.etype, direction, node: nodeFrom(row) };
+          });
         });
-        for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: nodeFrom(r) });
-      }
-      return out;
+      });
     },
     async findNodes(q) {
-      const where = Object.keys(q.where ?? {}).map((k) => {
-        if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
-        return `n.${k} = $where.${k}`;
-      });
+      const where = whereOf(q.where);
       // a keyset page: the nodes after the anchor's seq (no anchor found, no page), a seek of the label's
       // seq index in its order that stops at the page's end. In a subquery: with the anchor and the label
       // matched side by side, Neo4j 5.26 read every node of the label after the anchor and sorted them
@@ -602,31 +557,25 @@ export async function createNeo4jGraphStore(
       });
     },
     async countWhere(label, whereProps) {
-      const where = Object.keys(whereProps ?? {}).map((k) => {
-        if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
-        return `n.${k} = $where.${k}`;
-      });
+      const where = whereOf(whereProps);
       return read(async (tx) => {
         const r = await tx.run(
           `MATCH (n:${safeLabel(label)}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN count(n) AS n`,
-          {
-            where: whereProps ?? {},
-          },
+          { where: whereProps ?? {} },
         );
         return Number(r.records[0].get("n"));
       });
     },
     async counts(): Promise<GraphCounts> {
       return read(async (tx) => {
-        const nodesByLabel: Record<string, number> = {};
+        const tally = async (statement: string, key: string): Promise<Record<string, number>> =>
+          Object.fromEntries((await tx.run(statement)).records.map((r) => [r.get(key), Number(r.get("n"))]));
         // a node carrying :GraphNode alone (loaded by hand) has no kind to count it under
-        const n = await tx.run(
+        const nodesByLabel = await tally(
           "MATCH (n:GraphNode) WITH [l IN labels(n) WHERE l <> 'GraphNode'][0] AS label WHERE label IS NOT NULL RETURN label, count(*) AS n",
+          "label",
         );
-        for (const r of n.records) nodesByLabel[r.get("label")] = Number(r.get("n"));
-        const edgesByType: Record<string, number> = {};
-        const e = await tx.run("MATCH ()-[e]->() RETURN type(e) AS type, count(e) AS n");
-        for (const r of e.records) edgesByType[r.get("type")] = Number(r.get("n"));
+        const edgesByType = await tally("MATCH ()-[e]->() RETURN type(e) AS type, count(e) AS n", "type");
         const propertyKeysByLabel: Record<string, string[]> = {};
         for (const label of Object.keys(nodesByLabel)) {
           const k = await tx.run(

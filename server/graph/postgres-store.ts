@@ -3,25 +3,29 @@ import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import type { Relational, Sql } from "../storage/relational";
 import {
+  countIn,
+  expandFrom,
   LAYERS,
+  safeKey,
   type EdgeRecord,
   type GraphEdge,
   type Layer,
   type NodeRecord,
   type Properties,
 } from "./model";
+import { withDeadline } from "./neo4j-reachability";
 import {
-  expandFrom,
   nodeRowOf,
-  safeKey,
   sampleFrom,
   toEdge,
   toNode,
+  toRelationship,
   type EdgeRow,
   type NodeRow,
+  type RelationshipRow,
   type SqlGraphReads,
 } from "./sql-graph";
-import type { GraphCounts, GraphStore, NodeQuery } from "./store";
+import { perVersion, relationshipsOf, type GraphCounts, type GraphStore, type NodeQuery } from "./store";
 
 /**
  * The graph in PostgreSQL: the embedded store's two tables (sqlite-store.ts) on the relational port's
@@ -36,7 +40,7 @@ import type { GraphCounts, GraphStore, NodeQuery } from "./store";
  */
 
 /** the change-feed topic of the graph's content (the Neo4j adapter uses the same) */
-export const GRAPH_TOPIC = "graph";
+const GRAPH_TOPIC = "graph";
 
 /**
  * The lock that serialises graph writes and seed batches of every instance: seed batches of instances
@@ -160,20 +164,10 @@ export async function createPostgresGraphStore(
   const version = () => local + rel.changes.version(GRAPH_TOPIC);
 
   // the kept counts (graph_counts), read once per graph version
-  let countCache: { version: number; counts: Promise<Map<string, number>> } | null = null;
-  function keptCounts(): Promise<Map<string, number>> {
-    const v = version();
-    if (countCache?.version === v) return countCache.counts;
-    const counts = run<{ key: string; n: number }>(db, sql`SELECT key, n FROM graph_counts`).then(
-      (rows) => new Map(rows.map((r) => [r.key, Number(r.n)])),
-    );
-    const entry = { version: v, counts };
-    countCache = entry;
-    counts.catch(() => {
-      if (countCache === entry) countCache = null;
-    });
-    return counts;
-  }
+  const keptCounts = perVersion(version, async () => {
+    const rows = await run<{ key: string; n: number }>(db, sql`SELECT key, n FROM graph_counts`);
+    return new Map(rows.map((r) => [r.key, Number(r.n)]));
+  });
   const layerCounts = async (): Promise<Record<string, number>> => {
     const kept = await keptCounts();
     return Object.fromEntries(LAYERS.map((l) => [l, kept.get(`node:${l}`) ?? 0]));
@@ -190,8 +184,8 @@ export async function createPostgresGraphStore(
    * So at most 2·|ids|·DEGREE_CAP index entries and (high out) × (high in) probes. The order is the one
    * of reading each node's outgoing edges in the set's order: by source, type, insertion.
    */
-  const edgesAmong = async (ids: Set<string>): Promise<GraphEdge[]> =>
-    ids.size ? rel.tx((tx) => edgesAmongIn(tx, [...ids])) : [];
+  const edgesAmong = async (ids: string[]): Promise<GraphEdge[]> =>
+    ids.length ? rel.tx((tx) => edgesAmongIn(tx, ids)) : [];
   async function edgesAmongIn(tx: Sql, list: string[]): Promise<GraphEdge[]> {
     // the row estimates of these queries are far off (a dataset's 100,000 edges, 25 estimated): off, JIT
     // compiled them for 15–30 ms each, and a UNION of them past its optimising threshold for 0.4 s
@@ -247,15 +241,17 @@ export async function createPostgresGraphStore(
       ),
     // the neighbours' ids from the edge indexes alone, the first `n` by id, then those `n` nodes: ordering
     // a SNOMED concept's 25,000 neighbours by insertion read 25,000 node rows (0.8 s at 100,000 patients)
-    newNeighbours: (frontier, seen, n) =>
-      run<NodeRow>(
-        db,
-        sql`SELECT id, label, layer, props FROM graph_nodes WHERE id IN (
+    newNeighbours: async (frontier, seen, n) =>
+      (
+        await run<NodeRow>(
+          db,
+          sql`SELECT id, label, layer, props FROM graph_nodes WHERE id IN (
               SELECT other FROM (SELECT target AS other FROM graph_edges WHERE source = ANY(${frontier}::text[])
                                  UNION SELECT source FROM graph_edges WHERE target = ANY(${frontier}::text[])) AS x
                WHERE NOT (other = ANY(${seen}::text[])) ORDER BY other LIMIT ${n})
             ORDER BY id`,
-      ),
+        )
+      ).map(toNode),
     edgesAmong,
     async edgeCountWithin(layers: readonly Layer[]) {
       const kept = await keptCounts();
@@ -313,24 +309,14 @@ export async function createPostgresGraphStore(
       );
   }
 
-  const isUnique = (e: unknown) => (e as { code?: string }).code === "23505";
-
   return {
     kind: "postgres",
     async ping(probeMs) {
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          sql`SELECT 1`.execute(db),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error("timeout")), Math.min(probeMs, timeoutMs));
-          }),
-        ]);
+        await withDeadline(sql`SELECT 1`.execute(db), Math.min(probeMs, timeoutMs));
         return true;
       } catch {
         return false;
-      } finally {
-        clearTimeout(timer);
       }
     },
     async close() {
@@ -365,35 +351,27 @@ export async function createPostgresGraphStore(
       await buildIndexes();
       return result;
     },
-    async countNodes(layers) {
-      const counts = await layerCounts();
-      return (layers ?? LAYERS).reduce((s, l) => s + (counts[l] ?? 0), 0);
-    },
+    countNodes: async (layers) => countIn(await layerCounts(), layers),
     async sampleGraph(layers, limit, layerLabel) {
       return sampleFrom(reads, await layerCounts(), layers, limit, layerLabel);
     },
     async expand(id, depth, limit) {
       const start = await getNode(db, id);
-      return start ? expandFrom(reads, start, depth, limit) : null;
+      return start ? expandFrom(start, depth, limit, reads.newNeighbours, edgesAmong) : null;
     },
     getNode: (id) => getNode(db, id),
     async relationships(q) {
-      const dir = q.direction ?? "both";
-      const limit = q.limit ?? 1000;
       const types = q.types?.length ? sql`AND e.type = ANY(${q.types}::text[])` : sql``;
-      const out: Awaited<ReturnType<GraphStore["relationships"]>> = [];
-      for (const direction of ["out", "in"] as const) {
-        if ((dir !== "both" && dir !== direction) || out.length >= limit) continue;
+      return relationshipsOf(q, async (direction, n) => {
         const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
-        const rows = await run<NodeRow & { eid: string; etype: string }>(
+        const rows = await run<RelationshipRow>(
           db,
           sql`SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
                 FROM graph_edges e JOIN graph_nodes n ON n.id = e.${sql.ref(other)}
-               WHERE e.${sql.ref(mine)} = ${q.id} ${types} ORDER BY e.seq LIMIT ${limit - out.length}`,
+               WHERE e.${sql.ref(mine)} = ${q.id} ${types} ORDER BY e.seq LIMIT ${n}`,
         );
-        for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: toNode(r) });
-      }
-      return out;
+        return rows.map(toRelationship(direction));
+      });
     },
     async findNodes(q: NodeQuery) {
       const rows = await run<NodeRow>(
@@ -412,18 +390,10 @@ export async function createPostgresGraphStore(
       return Number(r!.n);
     },
     async counts(): Promise<GraphCounts> {
-      const nodesByLabel: Record<string, number> = {};
-      for (const r of await run<{ label: string; n: number }>(
-        db,
-        sql`SELECT label, COUNT(*) AS n FROM graph_nodes GROUP BY label`,
-      ))
-        nodesByLabel[r.label] = Number(r.n);
-      const edgesByType: Record<string, number> = {};
-      for (const r of await run<{ type: string; n: number }>(
-        db,
-        sql`SELECT type, COUNT(*) AS n FROM graph_edges GROUP BY type`,
-      ))
-        edgesByType[r.type] = Number(r.n);
+      const tally = async (query: RawBuilder<{ k: string; n: number }>) =>
+        Object.fromEntries((await run(db, query)).map((r) => [r.k, Number(r.n)]));
+      const nodesByLabel = await tally(sql`SELECT label AS k, COUNT(*) AS n FROM graph_nodes GROUP BY label`);
+      const edgesByType = await tally(sql`SELECT type AS k, COUNT(*) AS n FROM graph_edges GROUP BY type`);
       const propertyKeysByLabel: Record<string, string[]> = {};
       for (const label of Object.keys(nodesByLabel)) {
         const keys = await run<{ k: string }>(
@@ -450,18 +420,19 @@ export async function createPostgresGraphStore(
       const entry = await rel.tx(async (tx) => {
         // graph writes one at a time (they update the same rows of graph_counts, in differing orders)
         await rel.lock(tx, WRITE_LOCK);
+        /** an insert whose id is taken answers 409 "<what> already exists" */
+        const once = (insert: RawBuilder<unknown>, what: string) =>
+          insert.execute(tx).catch((e: unknown) => {
+            throw (e as { code?: string }).code === "23505" ? new ApiError(409, `${what} already exists`) : e;
+          });
         for (const m of mutations) {
           switch (m.op) {
             case "createNode": {
               const n = nodeRowOf(m.node);
-              try {
-                await sql`INSERT INTO graph_nodes (id, label, layer, props) VALUES (${n.id}, ${n.label}, ${n.layer}, ${n.props}::jsonb)`.execute(
-                  tx,
-                );
-              } catch (e) {
-                if (isUnique(e)) throw new ApiError(409, `A node with id ${m.node.id} already exists`);
-                throw e;
-              }
+              await once(
+                sql`INSERT INTO graph_nodes (id, label, layer, props) VALUES (${n.id}, ${n.label}, ${n.layer}, ${n.props}::jsonb)`,
+                `A node with id ${m.node.id}`,
+              );
               break;
             }
             case "updateNode": {
@@ -478,16 +449,12 @@ export async function createPostgresGraphStore(
               break;
             case "createEdge": {
               const e = m.edge;
-              try {
-                await sql`INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
+              await once(
+                sql`INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
                   VALUES (${e.id}, ${e.source}, ${e.target}, ${e.type}, ${e.properties ? JSON.stringify(e.properties) : null}::jsonb,
-                    (SELECT layer FROM graph_nodes WHERE id = ${e.source}), (SELECT layer FROM graph_nodes WHERE id = ${e.target}))`.execute(
-                  tx,
-                );
-              } catch (err) {
-                if (isUnique(err)) throw new ApiError(409, `An edge with id ${e.id} already exists`);
-                throw err;
-              }
+                    (SELECT layer FROM graph_nodes WHERE id = ${e.source}), (SELECT layer FROM graph_nodes WHERE id = ${e.target}))`,
+                `An edge with id ${e.id}`,
+              );
               break;
             }
             case "deleteEdge":

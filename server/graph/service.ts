@@ -115,6 +115,15 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
       });
     return notFound(`Node ${id} not found`);
   };
+  /** the stored id behind the caller's `id` and the viewer's redactor; 404 for an id it may not see or that names nothing */
+  const lookAt = async (id: string | null, reader: GraphReader, action: string) => {
+    if (!id) throw badRequest("id query parameter is required");
+    const redact = await minimiser.redactor(reader.viewer);
+    const stored = redact.resolve(id);
+    if (!stored) throw await refused(id, reader, action);
+    if (!(await exists(stored))) throw notFound(`Node ${id} not found`);
+    return { redact, stored };
+  };
 
   return {
     /** what a viewer may see of person-level records (server/privacy), for readers outside the graph (the audit log) */
@@ -143,12 +152,8 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
 
     /** GET /api/graph/expand: kept, frozen and on record as graph() ("graph.expand.read") */
     async expand(id: string | null, depth: number, reader: GraphReader): Promise<GraphResponse> {
-      if (!id) throw badRequest("id query parameter is required");
       const { viewer } = reader;
-      const redact = await minimiser.redactor(viewer);
-      const stored = redact.resolve(id);
-      if (!stored) throw await refused(id, reader, "graph.expand.read");
-      if (!(await exists(stored))) throw notFound(`Node ${id} not found`);
+      const { redact, stored } = await lookAt(id, reader, "graph.expand.read");
       const key = { caller: viewer.key, versions: [store.version()], args: ["expand", stored, depth] };
       const answer = await kept(key, async () => {
         const g = redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!);
@@ -162,12 +167,8 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
      * ("graph.node.read"): the node and its neighbours, each of a patient's record shown with identities
      */
     async node(id: string | null, reader: GraphReader): Promise<NodeAnswer> {
-      if (!id) throw badRequest("id query parameter is required");
       const { viewer } = reader;
-      const redact = await minimiser.redactor(viewer);
-      const stored = redact.resolve(id);
-      if (!stored) throw await refused(id, reader, "graph.node.read");
-      if (!(await exists(stored))) throw notFound(`Node ${id} not found`);
+      const { redact, stored } = await lookAt(id, reader, "graph.node.read");
       const key = { caller: viewer.key, versions: [store.version()], args: [stored] };
       const answer = await keptNodes(key, async () => {
         const node = await store.getNode(stored);
@@ -191,19 +192,16 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
   async function validate(): Promise<GraphValidation> {
     const c = await store.counts();
     const violations: GraphValidation["violations"] = [];
+    type Kind = GraphValidation["violations"][number]["kind"];
+    const flag = (kind: Kind, subject: string, detail: string) => violations.push({ kind, subject, detail });
     const layers = Object.fromEntries(
       LAYERS.map((l) => [l, { labels: {} as Record<string, number>, nodes: 0 }]),
     ) as GraphValidation["layers"];
     for (const [label, n] of Object.entries(c.nodesByLabel)) {
-      if (!PASCAL_CASE.test(label))
-        violations.push({ kind: "label", subject: label, detail: "label is not PascalCase" });
+      if (!PASCAL_CASE.test(label)) flag("label", label, "label is not PascalCase");
       const layer = layerOfLabel(label);
       if (!layer) {
-        violations.push({
-          kind: "unknownLabel",
-          subject: label,
-          detail: "label belongs to no layer of the layer table",
-        });
+        flag("unknownLabel", label, "label belongs to no layer of the layer table");
         continue;
       }
       layers[layer].labels[label] = n;
@@ -211,73 +209,40 @@ export function createGraphService(store: GraphStore, opts: GraphServiceOptions 
     }
     for (const layer of LAYERS) {
       for (const label of LAYER_LABELS[layer]) layers[layer].labels[label] ??= 0;
-      if (layers[layer].nodes === 0)
-        violations.push({ kind: "emptyLayer", subject: layer, detail: `layer ${layer} has no nodes` });
+      if (layers[layer].nodes === 0) flag("emptyLayer", layer, `layer ${layer} has no nodes`);
     }
-    for (const type of Object.keys(c.edgesByType)) {
+    for (const type of Object.keys(c.edgesByType))
       if (!UPPER_SNAKE_CASE.test(type))
-        violations.push({
-          kind: "relationshipType",
-          subject: type,
-          detail: "relationship type is not UPPER_SNAKE_CASE",
-        });
-    }
-    for (const [label, keys] of Object.entries(c.propertyKeysByLabel)) {
-      for (const k of keys) {
-        if (!CAMEL_CASE.test(k))
-          violations.push({
-            kind: "propertyKey",
-            subject: `${label}.${k}`,
-            detail: "property key is not camelCase",
-          });
-      }
-    }
-    if (c.danglingEdges > 0) {
-      violations.push({
-        kind: "danglingEdge",
-        subject: "edges",
-        detail: `${c.danglingEdges} relationships point at missing nodes`,
-      });
-    }
-    const totals = {
-      nodes: Object.values(c.nodesByLabel).reduce((a, b) => a + b, 0),
-      edges: Object.values(c.edgesByType).reduce((a, b) => a + b, 0),
-    };
-    const constraints = [
-      { name: "unique node id", ok: c.duplicateIds === 0, detail: `${c.duplicateIds} duplicate ids` },
-      {
-        name: "relationships connect existing nodes",
-        ok: c.danglingEdges === 0,
-        detail: `${c.danglingEdges} dangling`,
-      },
-      {
-        name: "every label belongs to a layer",
-        ok: !violations.some((v) => v.kind === "unknownLabel"),
-        detail: "layer table of the spec",
-      },
-      { name: "labels PascalCase", ok: !violations.some((v) => v.kind === "label"), detail: "" },
-      {
-        name: "relationship types UPPER_SNAKE_CASE",
-        ok: !violations.some((v) => v.kind === "relationshipType"),
-        detail: "",
-      },
-      {
-        name: "properties camelCase",
-        ok: !violations.some((v) => v.kind === "propertyKey"),
-        detail: "sampled per label",
-      },
-      { name: "every layer populated", ok: !violations.some((v) => v.kind === "emptyLayer"), detail: "" },
-    ];
-    const value: GraphValidation = {
+        flag("relationshipType", type, "relationship type is not UPPER_SNAKE_CASE");
+    for (const [label, keys] of Object.entries(c.propertyKeysByLabel))
+      for (const k of keys)
+        if (!CAMEL_CASE.test(k)) flag("propertyKey", `${label}.${k}`, "property key is not camelCase");
+    if (c.danglingEdges > 0)
+      flag("danglingEdge", "edges", `${c.danglingEdges} relationships point at missing nodes`);
+    const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+    const none = (kind: Kind) => !violations.some((v) => v.kind === kind);
+    const dangling = c.danglingEdges;
+    return {
       valid: violations.length === 0,
       checkedAt: new Date().toISOString(),
       layers,
       relationshipTypes: c.edgesByType,
-      totals,
-      constraints,
+      totals: { nodes: sum(c.nodesByLabel), edges: sum(c.edgesByType) },
+      constraints: [
+        { name: "unique node id", ok: c.duplicateIds === 0, detail: `${c.duplicateIds} duplicate ids` },
+        { name: "relationships connect existing nodes", ok: dangling === 0, detail: `${dangling} dangling` },
+        {
+          name: "every label belongs to a layer",
+          ok: none("unknownLabel"),
+          detail: "layer table of the spec",
+        },
+        { name: "labels PascalCase", ok: none("label"), detail: "" },
+        { name: "relationship types UPPER_SNAKE_CASE", ok: none("relationshipType"), detail: "" },
+        { name: "properties camelCase", ok: none("propertyKey"), detail: "sampled per label" },
+        { name: "every layer populated", ok: none("emptyLayer"), detail: "" },
+      ],
       violations,
     };
-    return value;
   }
 }
 export type GraphService = ReturnType<typeof createGraphService>;

@@ -1,5 +1,13 @@
-import type { GraphEdge, GraphNode, GraphResponse, Layer, NodeRecord, Properties } from "./model";
-import { expansion, layerOfLabel, sampleAnswer } from "./model";
+import type {
+  GraphEdge,
+  GraphNode,
+  GraphResponse,
+  Layer,
+  NodeRecord,
+  Properties,
+  Relationship,
+} from "./model";
+import { layerOfLabel, sampleAnswer } from "./model";
 import { allocateQuota } from "./quota";
 
 /**
@@ -35,6 +43,12 @@ export const toEdge = (r: EdgeRow): GraphEdge => ({
   type: r.type,
 });
 
+/** a relationship as read: its edge's id and type beside the node at its other end */
+export type RelationshipRow = NodeRow & { eid: string; etype: string };
+export const toRelationship =
+  (direction: "out" | "in") =>
+  (r: RelationshipRow): Relationship => ({ id: r.eid, type: r.etype, direction, node: toNode(r) });
+
 /** a node as stored: its layer follows from its label when the label has one */
 export const nodeRowOf = (n: NodeRecord) => ({
   id: n.id,
@@ -42,13 +56,6 @@ export const nodeRowOf = (n: NodeRecord) => ({
   layer: layerOfLabel(n.label) ?? n.layer,
   props: JSON.stringify(n.properties ?? {}),
 });
-
-const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
-/** a property key that may be written into a JSON path */
-export function safeKey(k: string): string {
-  if (!SAFE_KEY.test(k)) throw new Error(`unsafe property key ${k}`);
-  return k;
-}
 
 /** the queries sampleGraph and expand are built on, in the store's dialect */
 export interface SqlGraphReads {
@@ -60,9 +67,9 @@ export interface SqlGraphReads {
    * with tens of thousands of neighbours sends `n` rows, not all its edges, and reads `n` node rows (the
    * ids come from the edge indexes alone)
    */
-  newNeighbours(frontier: string[], seen: string[], n: number): Promise<NodeRow[]>;
+  newNeighbours(frontier: string[], seen: string[], n: number): Promise<GraphNode[]>;
   /** the edges whose both ends are in `ids` */
-  edgesAmong(ids: Set<string>): Promise<GraphEdge[]>;
+  edgesAmong(ids: string[]): Promise<GraphEdge[]>;
   /** how many edges join nodes of `layers` */
   edgeCountWithin(layers: readonly Layer[]): Promise<number>;
 }
@@ -84,36 +91,7 @@ export async function sampleFrom(
     const n = quota.get(l) ?? 0;
     if (n > 0) for (const r of await q.nodesOfLayer(l, n)) nodes.push(toNode(r));
   }
-  const edges = await q.edgesAmong(new Set(nodes.map((n) => n.id)));
+  const edges = await q.edgesAmong(nodes.map((n) => n.id));
   const totalEdges = await q.edgeCountWithin(layers);
   return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
-}
-
-/** nodes within `depth` hops of `start` (both directions), at most `limit`: one bounded query per hop (the new neighbours of the whole frontier, by id), then the edges among them */
-export async function expandFrom(
-  q: SqlGraphReads,
-  start: GraphNode,
-  depth: number,
-  limit: number,
-): Promise<GraphResponse> {
-  const seen = new Map<string, GraphNode>([[start.id, start]]);
-  let frontier = [start.id];
-  let truncated = false;
-  for (let d = 0; d < depth && frontier.length && !truncated; d++) {
-    // at most one node more than there is room for: that one says the answer is truncated
-    const found = await q.newNeighbours(frontier, [...seen.keys()], limit - seen.size + 1);
-    const next: string[] = [];
-    for (const r of found) {
-      if (seen.size >= limit) {
-        truncated = true;
-        break;
-      }
-      seen.set(r.id, toNode(r));
-      next.push(r.id);
-    }
-    frontier = next;
-  }
-  const nodes = [...seen.values()];
-  const edges = await q.edgesAmong(new Set(seen.keys()));
-  return expansion(nodes, edges, limit, truncated);
 }

@@ -3,24 +3,25 @@ import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import { migrate, type Db } from "../storage/database";
 import {
-  LAYERS,
+  countIn,
+  expandFrom,
+  safeKey,
   type EdgeRecord,
   type GraphEdge,
   type Layer,
   type NodeRecord,
   type Properties,
-  type Relationship,
 } from "./model";
-import type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
+import { relationshipsOf, type GraphCounts, type GraphStore, type NodeQuery } from "./store";
 import {
-  expandFrom,
   nodeRowOf,
-  safeKey,
   sampleFrom,
   toEdge,
   toNode,
+  toRelationship,
   type EdgeRow,
   type NodeRow,
+  type RelationshipRow,
   type SqlGraphReads,
 } from "./sql-graph";
 
@@ -64,24 +65,19 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   ]);
 
   let version = 1;
+  const INSERT_NODE =
+    "INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)";
+  const insertNode = db.prepare(INSERT_NODE);
   const upsertNode = db.prepare(
-    `INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)
-     ON CONFLICT(id) DO UPDATE SET label = excluded.label, layer = excluded.layer, props = excluded.props`,
+    `${INSERT_NODE} ON CONFLICT(id) DO UPDATE SET label = excluded.label, layer = excluded.layer, props = excluded.props`,
   );
-  const insertNode = db.prepare(
-    "INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)",
-  );
+  const INSERT_EDGE = `INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
+     VALUES (@id, @source, @target, @type, @props,
+       (SELECT layer FROM graph_nodes WHERE id = @source), (SELECT layer FROM graph_nodes WHERE id = @target))`;
+  const insertEdge = db.prepare(INSERT_EDGE);
   const upsertEdge = db.prepare(
-    `INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
-     VALUES (@id, @source, @target, @type, @props,
-       (SELECT layer FROM graph_nodes WHERE id = @source), (SELECT layer FROM graph_nodes WHERE id = @target))
-     ON CONFLICT(id) DO UPDATE SET source = excluded.source, target = excluded.target, type = excluded.type,
+    `${INSERT_EDGE} ON CONFLICT(id) DO UPDATE SET source = excluded.source, target = excluded.target, type = excluded.type,
        props = excluded.props, source_layer = excluded.source_layer, target_layer = excluded.target_layer`,
-  );
-  const insertEdge = db.prepare(
-    `INSERT INTO graph_edges (id, source, target, type, props, source_layer, target_layer)
-     VALUES (@id, @source, @target, @type, @props,
-       (SELECT layer FROM graph_nodes WHERE id = @source), (SELECT layer FROM graph_nodes WHERE id = @target))`,
   );
   const getNodeStmt = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id = ?");
   const nodesOfLayer = db.prepare(
@@ -158,12 +154,21 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
    * index (source, type, target) alone: only the edges that stay are read from the table (at 100,000
    * patients the graph's 1,000-node sample has about 206,000 outgoing edges, of which about 1,200 stay).
    */
-  function edgesAmong(ids: Set<string>): GraphEdge[] {
-    if (!ids.size) return [];
-    const list = JSON.stringify([...ids]);
+  function edgesAmong(ids: string[]): GraphEdge[] {
+    if (!ids.length) return [];
+    const list = JSON.stringify(ids);
     return (edgesAmongStmt.all(list, list) as EdgeRow[]).map(toEdge);
   }
 
+  /** an insert whose id is taken answers 409 "<what> already exists" */
+  const once = (insert: () => unknown, what: string) => {
+    try {
+      insert();
+    } catch (e) {
+      if (String(e).includes("UNIQUE")) throw new ApiError(409, `${what} already exists`);
+      throw e;
+    }
+  };
   const toEdgeRow = (e: EdgeRecord) => ({ ...e, props: e.properties ? JSON.stringify(e.properties) : null });
 
   const importTx = db.transaction((nodes: NodeRecord[], edges: EdgeRecord[]) => {
@@ -184,12 +189,14 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   const reads: SqlGraphReads = {
     nodesOfLayer: async (layer, n) => nodesOfLayer.all(layer, n) as NodeRow[],
     newNeighbours: async (frontier, seen, n) =>
-      newNeighbours.all(
-        JSON.stringify(frontier),
-        JSON.stringify(frontier),
-        JSON.stringify(seen),
-        n,
-      ) as NodeRow[],
+      (
+        newNeighbours.all(
+          JSON.stringify(frontier),
+          JSON.stringify(frontier),
+          JSON.stringify(seen),
+          n,
+        ) as NodeRow[]
+      ).map(toNode),
     edgesAmong: async (ids) => edgesAmong(ids),
     edgeCountWithin: async (layers) => edgeCountWithin(layers),
   };
@@ -212,38 +219,29 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       importTx.immediate(nodes, edges);
       version++;
     },
-    async countNodes(layers) {
-      const counts = layerCounts();
-      return (layers ?? LAYERS).reduce((s, l) => s + (counts[l] ?? 0), 0);
-    },
+    countNodes: async (layers) => countIn(layerCounts(), layers),
     async sampleGraph(layers, limit, layerLabel) {
       return sampleFrom(reads, layerCounts(), layers, limit, layerLabel);
     },
     async expand(id, depth, limit) {
       const start = getNodeStmt.get(id) as NodeRow | undefined;
-      return start ? expandFrom(reads, toNode(start), depth, limit) : null;
+      return start ? expandFrom(toNode(start), depth, limit, reads.newNeighbours, reads.edgesAmong) : null;
     },
     async getNode(id) {
       const r = getNodeStmt.get(id) as NodeRow | undefined;
       return r ? toNode(r) : null;
     },
-    async relationships(q: NeighbourQuery) {
-      const dir = q.direction ?? "both";
-      const limit = q.limit ?? 1000;
+    async relationships(q) {
       const typeSql = q.types?.length ? ` AND e.type IN (${q.types.map(() => "?").join(",")})` : "";
-      const out: Relationship[] = [];
-      const run = (direction: "out" | "in") => {
+      return relationshipsOf(q, async (direction, n) => {
         const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
         const rows = prepared(
           `SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
              FROM graph_edges e JOIN graph_nodes n ON n.id = e.${other}
              WHERE e.${mine} = ?${typeSql} ORDER BY e.seq LIMIT ?`,
-        ).all(q.id, ...(q.types ?? []), limit - out.length) as (NodeRow & { eid: string; etype: string })[];
-        for (const r of rows) out.push({ id: r.eid, type: r.etype, direction, node: toNode(r) });
-      };
-      if (dir !== "in") run("out");
-      if (dir !== "out" && out.length < limit) run("in");
-      return out;
+        ).all(q.id, ...(q.types ?? []), n) as RelationshipRow[];
+        return rows.map(toRelationship(direction));
+      });
     },
     async findNodes(q: NodeQuery) {
       const w = whereClause(q.where);
@@ -263,20 +261,10 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       ).n;
     },
     async counts(): Promise<GraphCounts> {
-      const nodesByLabel: Record<string, number> = {};
-      for (const r of db.prepare("SELECT label, COUNT(*) AS n FROM graph_nodes GROUP BY label").all() as {
-        label: string;
-        n: number;
-      }[]) {
-        nodesByLabel[r.label] = r.n;
-      }
-      const edgesByType: Record<string, number> = {};
-      for (const r of db.prepare("SELECT type, COUNT(*) AS n FROM graph_edges GROUP BY type").all() as {
-        type: string;
-        n: number;
-      }[]) {
-        edgesByType[r.type] = r.n;
-      }
+      const tally = (sql: string) =>
+        Object.fromEntries((db.prepare(sql).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+      const nodesByLabel = tally("SELECT label AS k, COUNT(*) AS n FROM graph_nodes GROUP BY label");
+      const edgesByType = tally("SELECT type AS k, COUNT(*) AS n FROM graph_edges GROUP BY type");
       const propertyKeysByLabel: Record<string, string[]> = {};
       for (const label of Object.keys(nodesByLabel)) {
         const keys = db
@@ -298,13 +286,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
         for (const m of mutations) {
           switch (m.op) {
             case "createNode":
-              try {
-                insertNode.run(nodeRowOf(m.node));
-              } catch (e) {
-                if (String(e).includes("UNIQUE"))
-                  throw new ApiError(409, `A node with id ${m.node.id} already exists`);
-                throw e;
-              }
+              once(() => insertNode.run(nodeRowOf(m.node)), `A node with id ${m.node.id}`);
               break;
             case "updateNode": {
               const row = getNodeStmt.get(m.id) as NodeRow | undefined;
@@ -317,13 +299,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
               deleteNodeStmt.run(m.id);
               break;
             case "createEdge":
-              try {
-                insertEdge.run(toEdgeRow(m.edge));
-              } catch (e) {
-                if (String(e).includes("UNIQUE"))
-                  throw new ApiError(409, `An edge with id ${m.edge.id} already exists`);
-                throw e;
-              }
+              once(() => insertEdge.run(toEdgeRow(m.edge)), `An edge with id ${m.edge.id}`);
               break;
             case "deleteEdge":
               deleteEdgeStmt.run(m.id);

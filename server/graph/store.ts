@@ -99,3 +99,34 @@ export async function linked(
 ): Promise<GraphNode[]> {
   return (await graph.relationships({ id, types: [type], direction, limit })).map((r) => r.node);
 }
+
+/**
+ * The relationships a NeighbourQuery asks for, as every store reads them: the outgoing ones, then the
+ * incoming ones, at most `q.limit` (1,000 when omitted) in all; `read` gives at most `n` of one direction
+ */
+export async function relationshipsOf(
+  q: NeighbourQuery,
+  read: (direction: "out" | "in", n: number) => Promise<Relationship[]>,
+): Promise<Relationship[]> {
+  const limit = q.limit ?? 1000;
+  const out: Relationship[] = [];
+  for (const direction of ["out", "in"] as const)
+    if ((q.direction ?? "both") !== (direction === "out" ? "in" : "out") && out.length < limit)
+      out.push(...(await read(direction, limit - out.length)));
+  return out;
+}
+
+/** `load`, read once per `version()` (one that fails is read again at the next call) */
+export function perVersion<T>(version: () => number, load: () => Promise<T>): () => Promise<T> {
+  let kept: { version: number; value: Promise<T> } | null = null;
+  return () => {
+    const v = version();
+    if (kept?.version === v) return kept.value;
+    const entry = { version: v, value: load() };
+    kept = entry;
+    entry.value.catch(() => {
+      if (kept === entry) kept = null;
+    });
+    return entry.value;
+  };
+}
