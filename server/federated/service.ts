@@ -182,13 +182,16 @@ export function cohortMembers(index: OmopIndex, c: ResolvedCriteria): Int32Array
   );
 }
 
-function holderKeys(index: OmopIndex): string[] {
-  return [...new Set([...index.holders, ...HOLDER_ORGS])].sort();
+/** `value` added to the list of `key` */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** the raw (unprotected) count tree of a cohort */
 export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
-  const holders = new Map(holderKeys(index).map((h) => [h, 0]));
+  const holders = new Map([...new Set([...index.holders, ...HOLDER_ORGS])].sort().map((h) => [h, 0]));
   const genders = new Map<string, number>(GENDERS.map((g) => [g, 0]));
   const bands = new Map<string, number>([...AGE_BANDS, "unknown"].map((b) => [b, 0]));
   for (const i of members) {
@@ -393,18 +396,9 @@ export function createFederatedService(deps: FederatedDeps) {
     for (const kind of ["condition", "drug", "measurement"] as const)
       for (const [code, { persons }] of index[`${kind}s`]) {
         const byHolder = new Map<string, number[]>();
-        for (const i of persons) {
-          const holder = index.persons[i].holder;
-          const cell = byHolder.get(holder);
-          if (cell) cell.push(i);
-          else byHolder.set(holder, [i]);
-        }
-        for (const [holder, cell] of byHolder) {
-          const same = bySize.get(cell.length);
-          const c = { kind, code, holder, persons: cell };
-          if (same) same.push(c);
-          else bySize.set(cell.length, [c]);
-        }
+        for (const i of persons) push(byHolder, index.persons[i].holder, i);
+        for (const [holder, cell] of byHolder)
+          push(bySize, cell.length, { kind, code, holder, persons: cell });
       }
     return bySize;
   }

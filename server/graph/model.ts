@@ -96,6 +96,20 @@ export interface GraphResponse {
   };
 }
 
+/** an answer of the graph routes: its nodes and edges, and the store's totals within its scope */
+function graphAnswer(
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+  layer: string,
+  [totalNodes, totalEdges]: [number, number],
+  limit: number,
+  truncated: boolean,
+): GraphResponse {
+  const [returnedNodes, returnedEdges] = [nodes.length, edges.length];
+  const meta = { layer, totalNodes, totalEdges, returnedNodes, returnedEdges, limit, truncated };
+  return { nodes, edges, meta };
+}
+
 /** a sample's answer: its nodes and edges, counted against the store's totals within `layers` */
 export function sampleAnswer(
   nodes: GraphNode[],
@@ -109,19 +123,8 @@ export function sampleAnswer(
   },
 ): GraphResponse {
   const totalNodes = countIn(scope.counts, scope.layers);
-  return {
-    nodes,
-    edges,
-    meta: {
-      layer: scope.layer,
-      totalNodes,
-      totalEdges: scope.totalEdges,
-      returnedNodes: nodes.length,
-      returnedEdges: edges.length,
-      limit: scope.limit,
-      truncated: nodes.length < totalNodes,
-    },
-  };
+  const totals: [number, number] = [totalNodes, scope.totalEdges];
+  return graphAnswer(nodes, edges, scope.layer, totals, scope.limit, nodes.length < totalNodes);
 }
 
 /**
@@ -155,20 +158,7 @@ export async function expandFrom(
   }
   const nodes = [...seen.values()];
   const edges = await edgesAmong([...seen.keys()]);
-  const [n, e] = [nodes.length, edges.length];
-  return {
-    nodes,
-    edges,
-    meta: {
-      layer: "expand",
-      totalNodes: n,
-      totalEdges: e,
-      returnedNodes: n,
-      returnedEdges: e,
-      limit,
-      truncated,
-    },
-  };
+  return graphAnswer(nodes, edges, "expand", [nodes.length, edges.length], limit, truncated);
 }
 
 export interface Relationship {

@@ -155,6 +155,9 @@ export async function createNeo4jGraphStore(
     return result;
   }
   const read = <T>(work: (tx: ManagedTransaction) => Promise<T>) => transaction("read", work);
+  /** one column of a read statement's records, as strings */
+  const column = (statement: string, key: string, params?: Record<string, unknown>) =>
+    read(async (tx) => (await tx.run(statement, params)).records.map((x) => String(x.get(key))));
   const write = <T>(work: (tx: ManagedTransaction) => Promise<T>, ms?: number, onLate?: (v: T) => void) =>
     transaction("write", work, ms, onLate);
 
@@ -215,18 +218,12 @@ export async function createNeo4jGraphStore(
               .then(() => undefined),
           schemaMs,
         );
-        const types = await read(async (tx) => {
-          const r = await tx.run(
-            "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
-          );
-          return r.records.map((x) => String(x.get("relationshipType")));
-        });
+        const types = await column(
+          "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType",
+          "relationshipType",
+        );
         await indexEdgeTypes(types.filter((t) => UPPER_SNAKE_CASE.test(t)));
-        const labels = await read(async (tx) => {
-          const r = await tx.run("CALL db.labels() YIELD label RETURN label");
-          return r.records.map((x) => String(x.get("label")));
-        });
-        await indexNodeLabels(labels);
+        await indexNodeLabels(await column("CALL db.labels() YIELD label RETURN label", "label"));
         // the relationships per pair of layers, counted once for a graph loaded without them
         await write(async (tx) => {
           const marker = await tx.run(EDGE_COUNTS_INIT.marker);
@@ -280,11 +277,8 @@ export async function createNeo4jGraphStore(
    */
   async function completeIntents() {
     const completed = await intents?.settle(
-      (marks) =>
-        read(async (tx) => {
-          const r = await tx.run("MATCH (w:GraphWrite) WHERE w.id IN $marks RETURN w.id AS id", { marks });
-          return new Set(r.records.map((x) => String(x.get("id"))));
-        }),
+      async (marks) =>
+        new Set(await column("MATCH (w:GraphWrite) WHERE w.id IN $marks RETURN w.id AS id", "id", { marks })),
       INTENT_STALE_MS,
     );
     if (completed) {

@@ -1,7 +1,6 @@
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { organisationSlugOf } from "../auth/user";
-import { LAYERS, type Layer } from "../graph";
 import { isSupervisory } from "../federated";
 
 /**
@@ -24,50 +23,15 @@ import { isSupervisory } from "../federated";
 /** whose identities a role may read: every record, the records its organisation holds, its own, none */
 export type IdentityScope = "all" | "held" | "own" | "none";
 
-export interface RolePolicy {
-  identities: IdentityScope;
-  /** layers the role works with (all layers of the graph; patients see their own record only) */
-  layers: readonly Layer[];
-  /** one line for the README table */
-  sees: string;
-}
-
-export const ROLE_POLICY: Record<Role, RolePolicy> = {
-  CONNECTOR_ADMIN: {
-    identities: "all",
-    layers: LAYERS,
-    sees: "every record with identities (operator)",
-  },
-  DATA_HOLDER: {
-    identities: "held",
-    layers: LAYERS,
-    sees: "identities of the records its organisation holds; every other record pseudonymised",
-  },
-  PATIENT: {
-    identities: "own",
-    layers: ["l3", "l5"],
-    sees: "their own record with identities; no one else's",
-  },
-  DATA_USER: {
-    identities: "none",
-    layers: LAYERS,
-    sees: "pseudonymised records and aggregates (k-anonymous)",
-  },
-  HDAB_AUTHORITY: {
-    identities: "none",
-    layers: LAYERS,
-    sees: "pseudonymised records and aggregates",
-  },
-  TRUST_CENTER_OPERATOR: {
-    identities: "none",
-    layers: LAYERS,
-    sees: "pseudonyms and aggregates; no identities in these views",
-  },
-  CONNECTOR_USER_PARTICIPANT: {
-    identities: "none",
-    layers: LAYERS,
-    sees: "pseudonymised records and aggregates",
-  },
+/** whose identities each role may read (README, "What each role sees") */
+export const ROLE_POLICY: Record<Role, IdentityScope> = {
+  CONNECTOR_ADMIN: "all", // the operator
+  DATA_HOLDER: "held", // every other record pseudonymised
+  PATIENT: "own", // no one else's
+  DATA_USER: "none", // pseudonymised records and aggregates (k-anonymous)
+  HDAB_AUTHORITY: "none", // pseudonymised records and aggregates
+  TRUST_CENTER_OPERATOR: "none", // pseudonyms and aggregates
+  CONNECTOR_USER_PARTICIPANT: "none", // pseudonymised records and aggregates
 };
 
 /** Labels whose nodes describe one person (FHIR l3, OMOP l4): minimised for callers without identities. */
@@ -148,11 +112,11 @@ export function viewerOf(
   if (!user) return PSEUDONYMISED;
   let scope: IdentityScope = "none";
   for (const role of user.roles) {
-    const s = ROLE_POLICY[role]?.identities ?? "none";
+    const s = ROLE_POLICY[role] ?? "none";
     if (RANK[s] > RANK[scope]) scope = s;
   }
   if (scope === "all") return IDENTIFIED;
-  const holder = user.roles.some((r) => ROLE_POLICY[r]?.identities === "held")
+  const holder = user.roles.some((r) => ROLE_POLICY[r] === "held")
     ? organisationSlugOf({ organisation: user.organisation ?? "", participantDid: user.participantDid })
     : undefined;
   const patientId = user.roles.includes("PATIENT") ? user.patientId : undefined;
