@@ -49,9 +49,6 @@ function primaryRole(user: Pick<SessionUser, "roles">): string {
   return order.find((r) => user.roles.includes(r as never)) ?? user.roles[0] ?? "unknown";
 }
 
-/**
- * @param k the configured k; `forceK` applies it even to supervisory roles (the federated summary)
- */
 /** the ODRL policies of the graph, read once per graph version (policies can be edited in place) */
 const policyCache = new WeakMap<GraphStore, { version: number; policies: Promise<GraphNode[]> }>();
 function allPolicies(graph: GraphStore): Promise<GraphNode[]> {
@@ -65,21 +62,14 @@ function allPolicies(graph: GraphStore): Promise<GraphNode[]> {
   return entry.policies;
 }
 
+/** the caller's scope under the configured `k`; `forceK` applies it even to supervisory roles (the federated summary) */
 export async function scopeFor(
   graph: GraphStore,
   user: Pick<SessionUser, "roles" | "participantDid">,
   k: number,
   forceK = false,
 ): Promise<OdrlScope> {
-  return scopeOf(await allPolicies(graph), user, k, forceK);
-}
-
-function scopeOf(
-  all: GraphNode[],
-  user: Pick<SessionUser, "roles" | "participantDid">,
-  k: number,
-  forceK: boolean,
-): OdrlScope {
+  const all = await allPolicies(graph);
   const policies: GraphNode[] = all.filter((p) => p.properties.policyType === "Set").slice(0, 5);
   if (user.participantDid)
     policies.push(

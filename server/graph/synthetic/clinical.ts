@@ -84,7 +84,7 @@ function planEncounters(
   const firstDay = Math.max(WINDOW_START_DAY, profile.birthDay + YEAR);
   const lastDay = REFERENCE_DAY - 60;
   const count = profile.rich ? 5 : rng.int(2, 4);
-  const days = Array.from({ length: count }, () => rng.dayBetween(firstDay, lastDay)).sort((a, b) => a - b);
+  const days = Array.from({ length: count }, () => rng.int(firstDay, lastDay)).sort((a, b) => a - b);
   const routine = days.map((day) => newEncounter(rng, day, "AMB", null));
   const encounters = [...routine];
   const conditions: ConditionEvent[] = [];
@@ -98,16 +98,14 @@ function planEncounters(
     if (snomed === tendonRupture) {
       // after the ciprofloxacin course for an exposed patient; any time for everyone else
       const exposure = profile.pharmacovigilance === "exposed-ruptured" ? utiEvent() : undefined;
-      const day = exposure ? exposure.encounter.day + rng.int(5, 35) : rng.dayBetween(firstDay, lastDay);
+      const day = exposure ? exposure.encounter.day + rng.int(5, 35) : rng.int(firstDay, lastDay);
       encounter = newEncounter(rng, day, "EMER", snomed);
       encounters.push(encounter);
     } else if (snomed === uti && profile.pharmacovigilance !== "none") {
       encounter = routine[0];
     } else if (term.course === "acute") {
       const free = routine.filter((e) => !withAcuteEpisode.has(e));
-      encounter = free.length
-        ? rng.pick(free)
-        : newEncounter(rng, rng.dayBetween(firstDay, lastDay), "AMB", null);
+      encounter = free.length ? rng.pick(free) : newEncounter(rng, rng.int(firstDay, lastDay), "AMB", null);
       if (!free.length) encounters.push(encounter);
       if (snomed === "233604007" && rng.chance(0.5)) {
         // pneumonia: half of the episodes are admitted

@@ -12,7 +12,7 @@ import { writeFhir } from "./fhir";
 import { writeMarketplace } from "./marketplace";
 import { writeOmop } from "./omop";
 import { buildOntology } from "./ontology";
-import { STREAM, drawProfile, type PatientProfile } from "./population";
+import { STREAM, drawProfile } from "./population";
 import { dayOf, Prng } from "./prng";
 import { RecordBuffer } from "./records";
 
@@ -44,16 +44,13 @@ function patientStream(seed: number, index: number): Prng {
   return new Prng(seed, STREAM.patient, index);
 }
 
-/** the patient's profile alone, drawn as the generator draws it */
-function patientProfile(seed: number, index: number): PatientProfile {
-  return drawProfile(patientStream(seed, index), seed, index);
-}
-
 /** how many patients each dataset covers, counted over the profiles */
 function countDatasetMembers(seed: number, patients: number): Map<string, number> {
   const counts = new Map(DATASET_IDS.map((id) => [id, 0]));
   for (let i = 1; i <= patients; i++) {
-    for (const id of datasetsOf(patientProfile(seed, i))) counts.set(id, (counts.get(id) ?? 0) + 1);
+    // the patient's profile alone, drawn as the generator draws it
+    for (const id of datasetsOf(drawProfile(patientStream(seed, i), seed, i)))
+      counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
 }

@@ -99,11 +99,6 @@ export class Prng {
     return Math.min(max, Math.max(min, mean + z * sd));
   }
 
-  /** a UTC day number (days since 1970-01-01) uniformly in [startDay, endDay] */
-  dayBetween(startDay: number, endDay: number): number {
-    return this.int(startDay, endDay);
-  }
-
   /** a random RFC 4122 version-4 UUID drawn from this stream */
   uuid(): string {
     const w1 = this.nextUint32();

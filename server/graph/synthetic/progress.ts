@@ -13,8 +13,6 @@ export interface ProgressStream {
 export interface ProgressOptions {
   label: string;
   total: number;
-  /** what is counted, for the text (default "patients") */
-  unit?: string;
   stream?: ProgressStream;
   /** milliseconds clock, replaceable in tests */
   now?: () => number;
@@ -39,7 +37,6 @@ function formatDuration(seconds: number): string {
 export function createProgressBar(opts: ProgressOptions): ProgressBar {
   const stream = opts.stream ?? process.stderr;
   const now = opts.now ?? (() => performance.now());
-  const unit = opts.unit ?? "patients";
   const total = Math.max(0, opts.total);
   const tty = stream.isTTY === true;
   const started = now();
@@ -58,7 +55,7 @@ export function createProgressBar(opts: ProgressOptions): ProgressBar {
   function text(): string {
     const { rate, eta, fraction } = stats();
     const pct = `${Math.floor(fraction * 100)}%`.padStart(4);
-    return `${pct} ${done.toLocaleString("en")}/${total.toLocaleString("en")} ${unit} · ${Math.round(rate).toLocaleString("en")}/s · ETA ${formatDuration(eta)}`;
+    return `${pct} ${done.toLocaleString("en")}/${total.toLocaleString("en")} patients · ${Math.round(rate).toLocaleString("en")}/s · ETA ${formatDuration(eta)}`;
   }
 
   function draw(): void {
@@ -90,7 +87,7 @@ export function createProgressBar(opts: ProgressOptions): ProgressBar {
         draw();
         stream.write("\n");
       }
-      stream.write(`${opts.label}: ${done.toLocaleString("en")} ${unit} in ${formatDuration(elapsed)}\n`);
+      stream.write(`${opts.label}: ${done.toLocaleString("en")} patients in ${formatDuration(elapsed)}\n`);
     },
   };
 }

@@ -3,30 +3,16 @@
  */
 import { type GraphCalls } from "../store";
 import { generateGraph } from "./generate";
-
-export interface SeedOptions {
-  patients: number;
-  seed?: number;
-  /** see GenerateOptions.marketplaceDay */
-  marketplaceDay?: string;
-  /** see GenerateOptions.resumeAfter */
-  resumeAfter?: number;
-  onProgress?: (done: number, total: number) => void;
-}
+import { type ExportOptions } from "./output";
 
 export async function seedStore(
   store: Pick<GraphCalls, "importBatch">,
-  opts: SeedOptions,
+  opts: Omit<ExportOptions, "batchSize">,
 ): Promise<{ nodes: number; edges: number; ms: number }> {
   const started = performance.now();
   let nodes = 0;
   let edges = 0;
-  for (const batch of generateGraph({
-    patients: opts.patients,
-    seed: opts.seed,
-    marketplaceDay: opts.marketplaceDay,
-    resumeAfter: opts.resumeAfter,
-  })) {
+  for (const batch of generateGraph(opts)) {
     await store.importBatch(batch.nodes, batch.edges);
     nodes += batch.nodes.length;
     edges += batch.edges.length;
