@@ -13,10 +13,10 @@
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { writeCsv } from "../server/graph/synthetic/csv";
-import { writeCypher } from "../server/graph/synthetic/cypher";
+import { writeCsv } from "./neo4j-export/csv";
+import { writeCypher } from "./neo4j-export/cypher";
 import { DEFAULT_SEED } from "../server/graph/synthetic/generate";
-import { endStream } from "../server/graph/synthetic/output";
+import { endStream } from "./neo4j-export/output";
 import { createProgressBar } from "../server/graph/synthetic/progress";
 // @ts-expect-error -- a plain ES module without types (scripts/real-systems/neo4j.mjs)
 import { importArgs } from "./real-systems/neo4j.mjs";

@@ -5,8 +5,13 @@ import { Writable } from "node:stream";
 import { type EdgeRecord, type NodeRecord } from "../model";
 import { SCHEMA } from "../neo4j-records";
 import { type GraphStore } from "../store";
-import { RELATIONSHIPS_FILE, RELATIONSHIPS_HEADER, nodesFile, writeCsv } from "./csv";
-import { writeCypher } from "./cypher";
+import {
+  RELATIONSHIPS_FILE,
+  RELATIONSHIPS_HEADER,
+  nodesFile,
+  writeCsv,
+} from "../../../scripts/neo4j-export/csv";
+import { writeCypher } from "../../../scripts/neo4j-export/cypher";
 import { generateGraph } from "./generate";
 import { createProgressBar } from "./progress";
 import { seedStore } from "./seed";

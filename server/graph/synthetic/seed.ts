@@ -2,12 +2,11 @@
  * Seeds a graph store with the synthetic population, batch by batch.
  */
 import { type GraphCalls } from "../store";
-import { generateGraph } from "./generate";
-import { type ExportOptions } from "./output";
+import { generateGraph, type GenerateOptions } from "./generate";
 
 export async function seedStore(
   store: Pick<GraphCalls, "importBatch">,
-  opts: Omit<ExportOptions, "batchSize">,
+  opts: Omit<GenerateOptions, "batchSize"> & { onProgress?: (done: number, total: number) => void },
 ): Promise<{ nodes: number; edges: number; ms: number }> {
   const started = performance.now();
   let nodes = 0;

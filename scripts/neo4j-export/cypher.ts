@@ -15,9 +15,9 @@ import {
   type EdgeRecord,
   type NodeRecord,
   type PropertyValue,
-} from "../model";
-import { SCHEMA } from "../neo4j-records";
-import { DEFAULT_SEED, generateGraph } from "./generate";
+} from "../../server/graph/model";
+import { SCHEMA } from "../../server/graph/neo4j-records";
+import { DEFAULT_SEED, generateGraph } from "../../server/graph/synthetic/generate";
 import { chunks, groupBy } from "./grouping";
 import { type ExportOptions, type ExportSummary, writeText } from "./output";
 

@@ -4,7 +4,7 @@
  */
 import { once } from "node:events";
 import { type Writable } from "node:stream";
-import { type GenerateOptions } from "./generate";
+import { type GenerateOptions } from "../../server/graph/synthetic/generate";
 
 export interface ExportOptions extends GenerateOptions {
   onProgress?: (done: number, total: number) => void;

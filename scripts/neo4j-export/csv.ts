@@ -11,8 +11,8 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import path from "node:path";
-import { CAMEL_CASE, type NodeRecord, type PropertyValue } from "../model";
-import { generateGraph } from "./generate";
+import { CAMEL_CASE, type NodeRecord, type PropertyValue } from "../../server/graph/model";
+import { generateGraph } from "../../server/graph/synthetic/generate";
 import { groupBy } from "./grouping";
 import { type ExportOptions, type ExportSummary, endStream, writeText } from "./output";
 
