@@ -48,6 +48,13 @@ export function layerOfLabel(label: string): Layer | undefined {
 export const countIn = (counts: Record<string, number>, layers: readonly Layer[] = LAYERS) =>
   layers.reduce((s, l) => s + (counts[l] ?? 0), 0);
 
+/** the layer of a kind's label; a label of no layer is refused */
+export function layerOfKind(label: string): Layer {
+  const layer = layerOfLabel(label);
+  if (!layer) throw new Error(`label ${label} belongs to no layer`);
+  return layer;
+}
+
 export const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 export const UPPER_SNAKE_CASE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 export const CAMEL_CASE = /^[a-z][A-Za-z0-9]*$/;

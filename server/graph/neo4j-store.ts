@@ -9,6 +9,7 @@ import {
   expandFrom,
   LAYERS,
   LAYER_LABELS,
+  layerOfKind,
   layerOfLabel,
   safeKey,
   sampleAnswer,
@@ -304,8 +305,7 @@ export async function createNeo4jGraphStore(
     tx: ManagedTransaction,
     n: { id: string; label: string; properties: Properties },
   ) {
-    const layer = layerOfLabel(n.label);
-    if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
+    const layer = layerOfKind(n.label);
     await tx.run(
       `CREATE (n:GraphNode {id: $id}) SET n:${safeLabel(n.label)}, n += $props, n.layer = $layer, n.seq = $seq`,
       { id: n.id, props: n.properties, layer, seq: ++seq },
@@ -321,8 +321,7 @@ export async function createNeo4jGraphStore(
    */
   async function upsertBatch(tx: ManagedTransaction, nodes: NodeRecord[], edges: EdgeRecord[]) {
     const nodeRows = nodes.map((n) => {
-      const layer = layerOfLabel(n.label);
-      if (!layer) throw new Error(`label ${n.label} belongs to no layer`);
+      const layer = layerOfKind(n.label);
       return { id: n.id, label: safeLabel(n.label), layer, seq: ++seq, props: n.properties };
     });
     if (nodeRows.length)

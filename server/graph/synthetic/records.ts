@@ -3,17 +3,7 @@
  * its label and every edge the same id scheme: `<source>:<TYPE>:<target>` (a graph holds at
  * most one edge of a type between two nodes, so the id is unique).
  */
-import { layerOfLabel, type EdgeRecord, type NodeRecord, type Properties } from "../model";
-
-function node(label: string, id: string, properties: Properties): NodeRecord {
-  const layer = layerOfLabel(label);
-  if (!layer) throw new Error(`label ${label} belongs to no layer`);
-  return { id, label, layer, properties };
-}
-
-function edge(source: string, type: string, target: string): EdgeRecord {
-  return { id: `${source}:${type}:${target}`, source, target, type };
-}
+import { layerOfKind, type EdgeRecord, type NodeRecord, type Properties } from "../model";
 
 /** a batch of records under construction */
 export class RecordBuffer {
@@ -21,11 +11,11 @@ export class RecordBuffer {
   readonly edges: EdgeRecord[] = [];
 
   node(label: string, id: string, properties: Properties): string {
-    this.nodes.push(node(label, id, properties));
+    this.nodes.push({ id, label, layer: layerOfKind(label), properties });
     return id;
   }
 
   edge(source: string, type: string, target: string): void {
-    this.edges.push(edge(source, type, target));
+    this.edges.push({ id: `${source}:${type}:${target}`, source, target, type });
   }
 }

@@ -228,28 +228,16 @@ export const PHARMACOVIGILANCE = {
   tendonRupture: "429513001",
 } as const;
 
-function indexBy<T, K extends keyof T>(items: readonly T[], key: K): ReadonlyMap<T[K], T> {
-  return new Map(items.map((item) => [item[key], item]));
+/** the term of a code, by `key`; an unknown code throws "unknown <what> <code>" */
+function lookup<T>(items: readonly T[], key: keyof T, what: string): (code: string) => T {
+  const byCode = new Map(items.map((item) => [item[key], item]));
+  return (code) => {
+    const term = byCode.get(code as T[keyof T]);
+    if (!term) throw new Error(`unknown ${what} ${code}`);
+    return term;
+  };
 }
 
-const CONDITION_BY_SNOMED = indexBy(CONDITIONS, "snomed");
-const DRUG_BY_RXNORM = indexBy(DRUGS, "rxnorm");
-const MEASUREMENT_BY_LOINC = indexBy(MEASUREMENTS, "loinc");
-
-export function condition(snomed: string): ConditionTerm {
-  const term = CONDITION_BY_SNOMED.get(snomed);
-  if (!term) throw new Error(`unknown SNOMED CT condition ${snomed}`);
-  return term;
-}
-
-export function drug(rxnorm: string): DrugTerm {
-  const term = DRUG_BY_RXNORM.get(rxnorm);
-  if (!term) throw new Error(`unknown RxNorm ingredient ${rxnorm}`);
-  return term;
-}
-
-export function measurement(loinc: string): MeasurementTerm {
-  const term = MEASUREMENT_BY_LOINC.get(loinc);
-  if (!term) throw new Error(`unknown LOINC code ${loinc}`);
-  return term;
-}
+export const condition = lookup(CONDITIONS, "snomed", "SNOMED CT condition");
+export const drug = lookup(DRUGS, "rxnorm", "RxNorm ingredient");
+export const measurement = lookup(MEASUREMENTS, "loinc", "LOINC code");
