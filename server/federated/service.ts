@@ -276,23 +276,18 @@ export function createFederatedService(deps: FederatedDeps) {
     );
   }
 
-  interface KeptAnswer {
-    answer: FederatedSummary;
-    logTarget: string;
-    logOutcome: string;
-  }
   /**
    * whole answers per graph version, concept names, criteria as given and k, kept as built (their time
    * the build's): kept values, encoded once at the edge. The query is logged at every ask.
    */
-  const answers = createKept<KeptAnswer>({ max: 2000 });
+  const answers = createKept<{ answer: FederatedSummary; target: string; outcome: string }>({ max: 2000 });
   function keptAnswer(
     index: OmopIndex,
     version: number,
     dict: ConceptDictionary,
     input: Partial<Record<CriterionKey, string>>,
     k: number,
-  ): Promise<KeptAnswer> {
+  ) {
     return answers(
       { caller: EVERYONE, versions: [version, identityOf(index), identityOf(dict)], args: [k, input] },
       async () => {
@@ -301,18 +296,14 @@ export function createFederatedService(deps: FederatedDeps) {
         const answer = await buildAnswer(index, resolved, input, k);
         return {
           answer: deepFrozen({ ...answer, graphVersion: version, generatedAt: new Date().toISOString() }),
-          logTarget:
+          target:
             Object.entries(input)
               .map(([key, v]) => `${key}=${v}`)
               .join("&") || "all persons",
-          logOutcome: `k=${k}; cohort ${answer.cohort.display}`,
+          outcome: `k=${k}; cohort ${answer.cohort.display}`,
         };
       },
     );
-  }
-
-  function logQuery(user: Pick<SessionUser, "username">, target: string, outcome: string) {
-    log.append({ action: "federated.query", actor: user.username, target, outcome, kind: "insight" });
   }
 
   type Answer = Omit<FederatedSummary, "graphVersion" | "generatedAt">;
@@ -448,8 +439,8 @@ export function createFederatedService(deps: FederatedDeps) {
       const k = kFrom(params);
       const input = criteriaInput(params);
       const [{ value: index, version }, dict] = await Promise.all([deps.omop.get(), deps.concepts.get()]);
-      const { answer, logTarget, logOutcome } = await keptAnswer(index, version, dict, input, k);
-      logQuery(user, logTarget, logOutcome);
+      const { answer, target, outcome } = await keptAnswer(index, version, dict, input, k);
+      log.append({ action: "federated.query", actor: user.username, target, outcome, kind: "insight" });
       return answer;
     },
 

@@ -115,37 +115,27 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   }
 
   let pingStatement: ReturnType<Db["prepare"]> | undefined;
-  // counts that only change with the graph: cached per version
-  let layerCountCache: { version: number; counts: Record<string, number> } | null = null;
-  const edgeCountCache = new Map<string, number>();
-  let edgeCountVersion = 0;
-
-  function layerCounts(): Record<string, number> {
-    if (layerCountCache?.version === version) return layerCountCache.counts;
-    const counts: Record<string, number> = {};
-    for (const r of countLayer.all() as { layer: string; n: number }[]) counts[r.layer] = r.n;
-    layerCountCache = { version, counts };
-    return counts;
-  }
-
-  function edgeCountWithin(layers: readonly Layer[]): number {
-    if (edgeCountVersion !== version) {
-      edgeCountCache.clear();
-      edgeCountVersion = version;
+  // counts that only change with the graph: cached per version (nodes per layer under "nodes", each set of layers' edges under its list)
+  const countCache = new Map<string, Record<string, number> | number>();
+  let countVersion = 0;
+  function kept<T extends Record<string, number> | number>(key: string, count: () => T): T {
+    if (countVersion !== version) {
+      countCache.clear();
+      countVersion = version;
     }
-    const key = [...layers].sort().join(",");
-    const cached = edgeCountCache.get(key);
-    if (cached !== undefined) return cached;
+    if (!countCache.has(key)) countCache.set(key, count());
+    return countCache.get(key) as T;
+  }
+  const layerCounts = () =>
+    kept("nodes", () =>
+      Object.fromEntries((countLayer.all() as { layer: string; n: number }[]).map((r) => [r.layer, r.n])),
+    );
+  function edgeCountWithin(layers: readonly Layer[]): number {
     const marks = layers.map(() => "?").join(",");
-    const n = (
-      db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IN (${marks}) AND target_layer IN (${marks})`,
-        )
-        .get(...layers, ...layers) as { n: number }
-    ).n;
-    edgeCountCache.set(key, n);
-    return n;
+    return kept([...layers].sort().join(","), () => {
+      const sql = `SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IN (${marks}) AND target_layer IN (${marks})`;
+      return (db.prepare(sql).get(...layers, ...layers) as { n: number }).n;
+    });
   }
 
   /**
