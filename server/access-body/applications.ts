@@ -37,14 +37,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     filter: { state?: string; limit?: number; offset?: number } = {},
   ) {
     await ensureReady();
-    return listAt(user, filter, now());
-  }
-
-  async function listAt(
-    user: SessionUser,
-    filter: { state?: string; limit?: number; offset?: number },
-    at: Date,
-  ) {
+    const at = now();
     const own = !isOverseer(user) && user.organisation ? { organisation: user.organisation } : {};
     const recs = visible(
       user,

@@ -118,14 +118,12 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
    * list (scoped to the caller's organisation unless they oversee) and get (with history) of one record kind
    */
   function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V | Promise<V>) {
-    const listAt = async (user: SessionUser, filter: { state?: string }, at: Date) => {
-      const recs = visible(user, await store.list<T>(kind, filter.state ? { state: filter.state } : {}));
-      return Promise.all(recs.map((r) => view(r, at)));
-    };
     return {
       async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
         await ensureReady();
-        return listAt(user, filter, now());
+        const at = now();
+        const recs = visible(user, await store.list<T>(kind, filter.state ? { state: filter.state } : {}));
+        return Promise.all(recs.map((r) => view(r, at)));
       },
       async get(id: string, user: SessionUser) {
         await ensureReady();

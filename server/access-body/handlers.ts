@@ -2,6 +2,7 @@ import { badRequest, json } from "../http/errors";
 import { queryInt, sentBody } from "../http/contract";
 import type { HandlerContext, HandlerMap } from "../http/handler";
 import { reportCsv, reportHtml, reportPeriod } from "./report";
+import type { SessionUser } from "../auth/user";
 import type { AccessBody } from ".";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
@@ -29,6 +30,30 @@ const oneOrList =
     return json(id ? await ab[one](id, ctx.user!) : await ab[list](ctx.user!, { state: q(ctx, "state") }));
   };
 
+/** the service's methods that take a request body and the caller */
+type BodyMethod = {
+  [K in keyof AccessBody]: AccessBody[K] extends (body: Record<string, unknown>, user: SessionUser) => unknown
+    ? K
+    : never;
+}[keyof AccessBody];
+/** a POST answered by one method with the body sent */
+const post =
+  (method: BodyMethod, status = 200) =>
+  async (ctx: HandlerContext<AccessBodyServices>) =>
+    json(await ctx.services.accessBody[method](sentBody(ctx), ctx.user!), status);
+/**
+ * A POST that creates a record (201), or, naming the record (`idKey`) or an action, withdraws it:
+ * any other action is a 400 that says how to create one instead.
+ */
+const createOrWithdraw =
+  (idKey: string, create: BodyMethod, withdraw: BodyMethod, howToCreate: string) =>
+  async (ctx: HandlerContext<AccessBodyServices>) => {
+    const body = sentBody(ctx);
+    if (body[idKey] === undefined && body.action === undefined) return post(create, 201)(ctx);
+    if (body.action !== "withdraw") throw badRequest(`action must be "withdraw" (${howToCreate})`);
+    return post(withdraw)(ctx);
+  };
+
 export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "GET /api/compliance/applications": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -43,20 +68,14 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
       }),
     );
   },
-  "POST /api/compliance/applications": async (ctx) => {
-    const body = sentBody(ctx);
-    const ab = ctx.services.accessBody;
-    if (body.applicationId !== undefined || body.action !== undefined) {
-      if (body.action !== "withdraw")
-        throw badRequest('action must be "withdraw" (to submit a new application, send no applicationId)');
-      return json(await ab.withdrawApplication(body, ctx.user!));
-    }
-    return json(await ab.submitApplication(body, ctx.user!), 201);
-  },
-  "POST /api/compliance/applications/complete": async (ctx) =>
-    json(await ctx.services.accessBody.decideCompleteness(sentBody(ctx), ctx.user!)),
-  "POST /api/compliance/applications/clock": async (ctx) =>
-    json(await ctx.services.accessBody.clockEvent(sentBody(ctx), ctx.user!)),
+  "POST /api/compliance/applications": createOrWithdraw(
+    "applicationId",
+    "submitApplication",
+    "withdrawApplication",
+    "to submit a new application, send no applicationId",
+  ),
+  "POST /api/compliance/applications/complete": post("decideCompleteness"),
+  "POST /api/compliance/applications/clock": post("clockEvent"),
 
   "GET /api/compliance/information-requests": async (ctx) => {
     const ab = ctx.services.accessBody;
@@ -69,49 +88,33 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
       }),
     );
   },
-  "POST /api/compliance/information-requests": async (ctx) => {
-    const body = sentBody(ctx);
-    const ab = ctx.services.accessBody;
-    if (body.informationRequestId !== undefined || body.action !== undefined) {
-      if (body.action !== "withdraw")
-        throw badRequest(
-          'action must be "withdraw" (to ask for information, send applicationId and questions)',
-        );
-      return json(await ab.withdrawInformationRequest(body, ctx.user!));
-    }
-    return json(await ab.requestInformation(body, ctx.user!), 201);
-  },
-  "POST /api/compliance/information-requests/answer": async (ctx) =>
-    json(await ctx.services.accessBody.answerInformationRequest(sentBody(ctx), ctx.user!)),
+  "POST /api/compliance/information-requests": createOrWithdraw(
+    "informationRequestId",
+    "requestInformation",
+    "withdrawInformationRequest",
+    "to ask for information, send applicationId and questions",
+  ),
+  "POST /api/compliance/information-requests/answer": post("answerInformationRequest"),
 
   "POST /api/compliance/permits": async (ctx) => {
     const r = await ctx.services.accessBody.decidePermit(sentBody(ctx), ctx.user!);
     return r.kind === "permit" ? json(r.permit, 201) : json(r.application);
   },
-  "POST /api/compliance/permits/revoke": async (ctx) =>
-    json(await ctx.services.accessBody.revokePermit(sentBody(ctx), ctx.user!)),
+  "POST /api/compliance/permits/revoke": post("revokePermit"),
 
   "GET /api/compliance/requests": oneOrList("getDataRequest", "listDataRequests"),
-  "POST /api/compliance/requests": async (ctx) => {
-    const body = sentBody(ctx);
-    const ab = ctx.services.accessBody;
-    if (body.requestId !== undefined || body.action !== undefined) {
-      if (body.action !== "withdraw")
-        throw badRequest('action must be "withdraw" (to submit a new data request, send no requestId)');
-      return json(await ab.withdrawDataRequest(body, ctx.user!));
-    }
-    return json(await ab.submitDataRequest(body, ctx.user!), 201);
-  },
-  "POST /api/compliance/requests/decide": async (ctx) =>
-    json(await ctx.services.accessBody.decideDataRequest(sentBody(ctx), ctx.user!)),
+  "POST /api/compliance/requests": createOrWithdraw(
+    "requestId",
+    "submitDataRequest",
+    "withdrawDataRequest",
+    "to submit a new data request, send no requestId",
+  ),
+  "POST /api/compliance/requests/decide": post("decideDataRequest"),
 
   "GET /api/compliance/findings": oneOrList("getFinding", "listFindings"),
-  "POST /api/compliance/findings": async (ctx) =>
-    json(await ctx.services.accessBody.openFinding(sentBody(ctx), ctx.user!), 201),
-  "POST /api/compliance/findings/respond": async (ctx) =>
-    json(await ctx.services.accessBody.respondFinding(sentBody(ctx), ctx.user!)),
-  "POST /api/compliance/findings/close": async (ctx) =>
-    json(await ctx.services.accessBody.closeFinding(sentBody(ctx), ctx.user!)),
+  "POST /api/compliance/findings": post("openFinding", 201),
+  "POST /api/compliance/findings/respond": post("respondFinding"),
+  "POST /api/compliance/findings/close": post("closeFinding"),
 
   "GET /api/compliance/results": oneOrList("getResult", "listResults"),
   "POST /api/compliance/results": async (ctx) => {

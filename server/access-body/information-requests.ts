@@ -33,19 +33,17 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     };
   }
 
-  type ListFilter = { state?: string; applicationId?: string };
-
-  async function listAt(user: SessionUser, filter: ListFilter, at: Date) {
+  async function listInformationRequests(
+    user: SessionUser,
+    filter: { state?: string; applicationId?: string } = {},
+  ) {
+    await ensureReady();
+    const at = now();
     const recs = await store.list<InformationRequestData>("informationRequest", {
       ...(filter.state ? { state: filter.state } : {}),
       ...(filter.applicationId ? { parentId: filter.applicationId } : {}),
     });
     return Promise.all(visible(user, recs).map((r) => informationRequestView(r, at)));
-  }
-
-  async function listInformationRequests(user: SessionUser, filter: ListFilter = {}) {
-    await ensureReady();
-    return listAt(user, filter, now());
   }
 
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { GraphStore } from "../graph";
 import { queryValues } from "../http/contract";
 import { badRequest } from "../http/errors";
-import { addDays, berlinDate, daysBetween, isCivilDate } from "./calendar";
+import { escapeHtml as esc } from "../auth/idp/html";
+import { berlinDate, daysBetween, isCivilDate } from "./calendar";
 import { clockView } from "./clock";
 import type {
   ApplicationData,
@@ -127,12 +128,8 @@ export function reportPeriod(where: URL | Readonly<Record<string, unknown>>, now
   const query = where instanceof URL ? queryValues(where.searchParams) : where;
   const to = String(query.to || berlinDate(now));
   const from = String(query.from || `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`);
-  for (const [k, v] of [
-    ["from", from],
-    ["to", to],
-  ] as const) {
+  for (const [k, v] of Object.entries({ from, to }))
     if (!isCivilDate(v)) throw badRequest(`${k} must be a date YYYY-MM-DD`);
-  }
   if (from > to) throw badRequest("from must not be after to");
   return { from, to };
 }
@@ -187,7 +184,6 @@ export async function activityReport(
     : null;
 
   const issued = permits.filter((p) => inPeriod(p.data.issuedDate, from, to));
-  const endOfPeriod = addDays(to, 1);
   const pendingAtEnd = apps.filter(
     (a) => a.data.receivedDate <= to && (!a.data.decision || a.data.decision.date > to),
   );
@@ -311,12 +307,8 @@ export async function activityReport(
         (r) => r.data.check?.outcome === "REJECTED" && inPeriod(r.data.check.at.slice(0, 10), from, to),
       ).length,
       published: results.filter((r) => inPeriod(r.data.publication?.date, from, to)).length,
-      publicationOverdue: results.filter(
-        (r) =>
-          r.state !== "PUBLISHED" &&
-          r.data.publicationDueDate < endOfPeriod &&
-          r.data.publicationDueDate <= to,
-      ).length,
+      publicationOverdue: results.filter((r) => r.state !== "PUBLISHED" && r.data.publicationDueDate <= to)
+        .length,
       statutoryPeriod: `${PERIODS.resultPublication.amount} months (${PERIODS.resultPublication.article})`,
     },
     marketplace: {
@@ -369,18 +361,12 @@ export function reportCsv(r: ActivityReport): string {
   return rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
-const esc = (v: unknown) =>
-  String(v ?? "").replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-
-/** A horizontal bar chart as inline SVG (also used by the report view). */
-export function barsSvg(
+/** A horizontal bar chart as inline SVG. */
+function barsSvg(
   rows: { label: string; value: number }[],
-  opts: { width?: number; unit?: string; colour?: string } = {},
+  opts: { unit?: string; colour?: string } = {},
 ): string {
-  const width = opts.width ?? 560;
+  const width = 560;
   const labelWidth = 260;
   const barMax = width - labelWidth - 60;
   const max = Math.max(1, ...rows.map((r) => r.value));

@@ -38,11 +38,6 @@ function round(v: number, d = 2) {
   return Math.round(v * f) / f;
 }
 
-/** a dashboard's figures, made once per OMOP index, names, k and list length */
-interface DashboardEntry {
-  body: DashboardBody;
-}
-
 export function createAnalyticsService(deps: {
   graph: GraphStore;
   omop: OmopIndexCache;
@@ -51,7 +46,7 @@ export function createAnalyticsService(deps: {
 }) {
   const { graph, omop, concepts, k } = deps;
   const keptAnswers = createKept<AnalyticsDashboard>({ max: 64 });
-  const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardEntry> }>();
+  const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardBody> }>();
 
   /**
    * The first `n` concepts by persons, as `listed` answers them. Under k a concept whose count is
@@ -198,11 +193,9 @@ export function createAnalyticsService(deps: {
     let perIndex = memo.get(index);
     if (!perIndex || perIndex.dict !== dict) memo.set(index, (perIndex = { dict, bodies: new Map() }));
     const key = `${scopeK}:${n}`;
-    let entry = perIndex.bodies.get(key);
-    if (!entry) {
-      perIndex.bodies.set(key, (entry = { body: dashboardBody(index, dict, scopeK, n) }));
-    }
-    return entry;
+    let body = perIndex.bodies.get(key);
+    if (!body) perIndex.bodies.set(key, (body = dashboardBody(index, dict, scopeK, n)));
+    return body;
   }
 
   const topOf = (opts: { top?: number }) => Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
@@ -222,7 +215,7 @@ export function createAnalyticsService(deps: {
       // cache note the build's): a kept value, encoded once at the edge
       return keptAnswers({ caller: JSON.stringify(scope), versions: [version], args: [n] }, async () =>
         deepFrozen({
-          ...bodyFor(index, dict, scope.k, n).body,
+          ...bodyFor(index, dict, scope.k, n),
           generatedAt: new Date().toISOString(),
           graphVersion: version,
           scope,
