@@ -1,6 +1,8 @@
 import { ORGANISATIONS } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
+import type { z } from "zod";
 import { forbidden } from "../http/errors";
+import { parseOr400 } from "../http/handler";
 import type { Actor } from "./store";
 import { invalidFields } from "../http/field-errors";
 
@@ -46,12 +48,17 @@ export function assertRole(user: SessionUser, role: string, what: string) {
   if (!user.roles.includes(role as never)) throw forbidden(`Only ${role} may ${what}`);
 }
 
-/** 400 "<fields> is/are required" for missing or empty body fields */
-export function pickRequired(body: Record<string, unknown>, ...keys: string[]) {
-  const missing = keys.filter((k) => body[k] === undefined || body[k] === null || body[k] === "");
+/** the body parsed with `schema` (its 400s), after a 400 "<fields> is/are required" for missing or empty `required` fields */
+export function parseBody<S extends z.ZodType>(
+  body: Record<string, unknown>,
+  schema: S,
+  ...required: string[]
+): z.infer<S> {
+  const missing = required.filter((k) => body[k] === undefined || body[k] === null || body[k] === "");
   if (missing.length)
     throw invalidFields(
       `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required`,
       missing.map((path) => ({ path, message: "Required" })),
     );
+  return parseOr400(schema, body);
 }

@@ -1,6 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import { parseOr400 } from "../http/handler";
-import { actorOf, assertRole, isOverseer, orgDid, pickRequired } from "./actors";
+import { actorOf, assertRole, isOverseer, orgDid, parseBody } from "./actors";
 import { berlinDate } from "./calendar";
 import {
   newClock,
@@ -18,7 +17,7 @@ import { APPLICATION, CLOCK, illegalTransition, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
 import { PERIODS } from "./periods";
-import { assertVisible, decided, move } from "./step";
+import { assertVisible, decided, moveAs } from "./step";
 import type { RecordViews } from "./views";
 import { invalidField } from "../http/field-errors";
 
@@ -65,8 +64,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   ): Promise<ApplicationDetail> {
     await ensureReady();
     assertRole(user, "DATA_USER", "submit a data access application");
-    pickRequired(body, "title", "purpose", "datasets", "summary");
-    const input = parseOr400(submitApplicationSchema, body);
+    const input = parseBody(body, submitApplicationSchema, "title", "purpose", "datasets", "summary");
     const titles = await ctx.datasetTitles(input.datasets);
     const at = now();
     const rec = await store.tx(async (w) => {
@@ -105,8 +103,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     user: SessionUser,
   ): Promise<ApplicationDetail> {
     await ensureReady();
-    pickRequired(body, "applicationId", "reason");
-    const input = parseOr400(withdrawSchema, body);
+    const input = parseBody(body, withdrawSchema, "applicationId", "reason");
     assertRole(user, "DATA_USER", "withdraw an application");
     const rec = await get<ApplicationData>("application", String(body.applicationId));
     assertVisible(user, rec);
@@ -117,20 +114,11 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       const current = (await w.get<ApplicationData>(rec.id))!;
       const clock: ClockData =
         current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
-      return await move(
-        w,
-        APPLICATION,
-        current,
-        "withdraw",
-        {
-          ...current.data,
-          clock,
-          decision: decided("WITHDRAWN", input.reason, at, user),
-        },
-        actorOf(user),
-        at,
-        input.reason,
-      );
+      return await moveAs(w, user, at, APPLICATION, current, "withdraw", input.reason, {
+        ...current.data,
+        clock,
+        decision: decided("WITHDRAWN", input.reason, at, user),
+      });
     });
     return await applicationDetail(done, at);
   }
@@ -138,8 +126,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   async function decideCompleteness(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "decide on completeness");
-    pickRequired(body, "applicationId", "complete");
-    const input = parseOr400(completenessSchema, body);
+    const input = parseBody(body, completenessSchema, "applicationId", "complete");
     const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
     if (input.complete) {
@@ -148,16 +135,12 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         transition(APPLICATION, current.state, "markComplete");
         // the period runs from the receipt of the complete application (Art. 68(4))
         const clock = startClock(current.data.clock, new Date(current.data.receivedAt));
-        return await move(
-          w,
-          APPLICATION,
-          current,
-          "markComplete",
-          { ...current.data, clock, completionDueDate: null },
-          actorOf(user),
-          at,
-          input.note ?? `complete; the decision period runs from ${clock.startDate}`,
-        );
+        const note = input.note ?? `complete; the decision period runs from ${clock.startDate}`;
+        return await moveAs(w, user, at, APPLICATION, current, "markComplete", note, {
+          ...current.data,
+          clock,
+          completionDueDate: null,
+        });
       });
       return { application: await applicationDetail(done, at), informationRequest: null };
     }
@@ -170,16 +153,11 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "markIncomplete");
       const dueDate = periodEnd(berlinDate(at), PERIODS.applicationCompletion.amount, "weeks");
-      const app = await move(
-        w,
-        APPLICATION,
-        current,
-        "markIncomplete",
-        { ...current.data, completionDueDate: dueDate },
-        actorOf(user),
-        at,
-        input.missing!.join("; "),
-      );
+      const note = input.missing!.join("; ");
+      const app = await moveAs(w, user, at, APPLICATION, current, "markIncomplete", note, {
+        ...current.data,
+        completionDueDate: dueDate,
+      });
       const questions = `The application is incomplete (${PERIODS.applicationCompletion.article}). Please add:\n${input.missing!.map((m) => `- ${m}`).join("\n")}`;
       const ir = await ctx.openInformationRequestFor(
         w,
@@ -201,8 +179,7 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
   async function clockEvent(body: Record<string, unknown>, user: SessionUser): Promise<ApplicationDetail> {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "change the decision clock");
-    pickRequired(body, "applicationId", "event", "reason");
-    const input = parseOr400(clockEventSchema, body);
+    const input = parseBody(body, clockEventSchema, "applicationId", "event", "reason");
     const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
     const done = await store.tx(async (w) => {

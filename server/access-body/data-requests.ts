@@ -1,6 +1,5 @@
 import type { SessionUser } from "../auth/user";
-import { parseOr400 } from "../http/handler";
-import { actorOf, assertRole, pickRequired } from "./actors";
+import { actorOf, assertRole, parseBody } from "./actors";
 import { berlinDate } from "./calendar";
 import { periodEnd } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
@@ -23,8 +22,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
   async function submitDataRequest(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "DATA_USER", "submit a data request");
-    pickRequired(body, "title", "question", "purpose", "datasets");
-    const input = parseOr400(submitDataRequestSchema, body);
+    const input = parseBody(body, submitDataRequestSchema, "title", "question", "purpose", "datasets");
     const titles = await ctx.datasetTitles(input.datasets);
     const at = now();
     const rec = await store.tx(async (w) =>
@@ -57,8 +55,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
   async function withdrawDataRequest(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "DATA_USER", "withdraw a data request");
-    pickRequired(body, "requestId", "reason");
-    const input = parseOr400(withdrawSchema, body);
+    const input = parseBody(body, withdrawSchema, "requestId", "reason");
     const at = now();
     const done = await step<DataRequestData>(store, {
       kind: "dataRequest",
@@ -77,8 +74,7 @@ export function createDataRequests(ctx: AccessBodyContext) {
   async function decideDataRequest(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "decide a data request");
-    pickRequired(body, "requestId", "decision");
-    const input = parseOr400(decideDataRequestSchema, body);
+    const input = parseBody(body, decideDataRequestSchema, "requestId", "decision");
     const at = now();
     const done = await step<DataRequestData>(store, {
       kind: "dataRequest",

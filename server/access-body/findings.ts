@@ -1,7 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { forbidden } from "../http/errors";
-import { parseOr400 } from "../http/handler";
-import { actorOf, assertRole, pickRequired } from "./actors";
+import { actorOf, assertRole, parseBody } from "./actors";
 import { addDays, berlinDate } from "./calendar";
 import type { AccessBodyContext, Rec } from "./context";
 import { FINDING } from "./machines";
@@ -18,8 +17,7 @@ export function createFindings(ctx: AccessBodyContext) {
   async function openFinding(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "open a finding");
-    pickRequired(body, "organisation", "subjectRole", "title", "description");
-    const input = parseOr400(openFindingSchema, body);
+    const input = parseBody(body, openFindingSchema, "organisation", "subjectRole", "title", "description");
     if (input.relatedPermitId) await get<PermitData>("permit", input.relatedPermitId);
     const at = now();
     const rec = await store.tx(async (w) =>
@@ -51,8 +49,7 @@ export function createFindings(ctx: AccessBodyContext) {
 
   async function respondFinding(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
-    pickRequired(body, "findingId", "response");
-    const input = parseOr400(respondFindingSchema, body);
+    const input = parseBody(body, respondFindingSchema, "findingId", "response");
     const at = now();
     const done = await step<FindingData>(store, {
       kind: "finding",
@@ -78,8 +75,7 @@ export function createFindings(ctx: AccessBodyContext) {
   async function closeFinding(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "close a finding");
-    pickRequired(body, "findingId", "outcome", "note");
-    const input = parseOr400(closeFindingSchema, body);
+    const input = parseBody(body, closeFindingSchema, "findingId", "outcome", "note");
     const at = now();
     const done = await step<FindingData>(store, {
       kind: "finding",

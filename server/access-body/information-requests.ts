@@ -1,13 +1,12 @@
 import type { SessionUser } from "../auth/user";
-import { parseOr400 } from "../http/handler";
-import { actorOf, assertRole, pickRequired } from "./actors";
+import { assertRole, parseBody } from "./actors";
 import { addDays, berlinDate } from "./calendar";
 import { pauseClock, resumeClock } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
 import { APPLICATION, INFORMATION_REQUEST, transition } from "./machines";
 import type { ApplicationData, InformationRequestData } from "./model";
 import { answerInformationRequestSchema, openInformationRequestSchema, withdrawSchema } from "./model";
-import { assertVisible, move, signed } from "./step";
+import { assertVisible, moveAs, signed } from "./step";
 import type { RecordViews } from "./views";
 
 /**
@@ -49,8 +48,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "ask an applicant for information");
-    pickRequired(body, "applicationId", "questions");
-    const input = parseOr400(openInformationRequestSchema, body);
+    const input = parseBody(body, openInformationRequestSchema, "applicationId", "questions");
     const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
     const result = await store.tx(async (w) => {
@@ -67,16 +65,11 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
         user,
         at,
       );
-      const app = await move(
-        w,
-        APPLICATION,
-        current,
-        "requestInformation",
-        { ...current.data, clock },
-        actorOf(user),
-        at,
-        `${id}; the decision clock is paused`,
-      );
+      const note = `${id}; the decision clock is paused`;
+      const app = await moveAs(w, user, at, APPLICATION, current, "requestInformation", note, {
+        ...current.data,
+        clock,
+      });
       return { app, ir };
     });
     return withApplication(result, at);
@@ -85,55 +78,31 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   async function answerInformationRequest(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "DATA_USER", "answer an information request");
-    pickRequired(body, "informationRequestId", "answer");
-    const input = parseOr400(answerInformationRequestSchema, body);
+    const input = parseBody(body, answerInformationRequestSchema, "informationRequestId", "answer");
     const rec = await get<InformationRequestData>("informationRequest", input.informationRequestId);
     assertVisible(user, rec);
     const at = now();
     const result = await store.tx(async (w) => {
-      const ir = await move(
-        w,
-        INFORMATION_REQUEST,
-        rec,
-        "answer",
-        {
-          ...rec.data,
-          answer: { text: input.answer, ...signed(at, user) },
-        },
-        actorOf(user),
-        at,
-      );
+      const ir = await moveAs(w, user, at, INFORMATION_REQUEST, rec, "answer", undefined, {
+        ...rec.data,
+        answer: { text: input.answer, ...signed(at, user) },
+      });
       const app = (await w.get<ApplicationData>(rec.data.applicationId))!;
       let updated: Rec<ApplicationData>;
       if (rec.data.kind === "completeness") {
         // the supplement is a new receipt: the clock will run from it once the application is found complete
-        updated = await move(
-          w,
-          APPLICATION,
-          app,
-          "supplement",
-          {
-            ...app.data,
-            receivedAt: at.toISOString(),
-            receivedDate: berlinDate(at),
-            completionDueDate: null,
-          },
-          actorOf(user),
-          at,
-          `supplemented in ${ir.id}`,
-        );
+        updated = await moveAs(w, user, at, APPLICATION, app, "supplement", `supplemented in ${ir.id}`, {
+          ...app.data,
+          receivedAt: at.toISOString(),
+          receivedDate: berlinDate(at),
+          completionDueDate: null,
+        });
       } else {
-        const clock = resumeClock(app.data.clock, at);
-        updated = await move(
-          w,
-          APPLICATION,
-          app,
-          "informationProvided",
-          { ...app.data, clock },
-          actorOf(user),
-          at,
-          `${ir.id} answered; the decision clock runs again`,
-        );
+        const note = `${ir.id} answered; the decision clock runs again`;
+        updated = await moveAs(w, user, at, APPLICATION, app, "informationProvided", note, {
+          ...app.data,
+          clock: resumeClock(app.data.clock, at),
+        });
       }
       return { ir, app: updated };
     });
@@ -143,34 +112,22 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   async function withdrawInformationRequest(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "withdraw an information request");
-    pickRequired(body, "informationRequestId", "reason");
-    const input = parseOr400(withdrawSchema, body);
+    const input = parseBody(body, withdrawSchema, "informationRequestId", "reason");
     const rec = await get<InformationRequestData>("informationRequest", String(body.informationRequestId));
     const at = now();
     const result = await store.tx(async (w) => {
-      const ir = await move(
-        w,
-        INFORMATION_REQUEST,
-        rec,
-        "withdraw",
-        { ...rec.data, withdrawal: { reason: input.reason, at: at.toISOString(), by: user.username } },
-        actorOf(user),
-        at,
-        input.reason,
-      );
+      const ir = await moveAs(w, user, at, INFORMATION_REQUEST, rec, "withdraw", input.reason, {
+        ...rec.data,
+        withdrawal: { reason: input.reason, at: at.toISOString(), by: user.username },
+      });
       const app = (await w.get<ApplicationData>(rec.data.applicationId))!;
       let updated = app;
       if (rec.data.kind === "assessment" && app.state === "INFORMATION_REQUESTED") {
-        updated = await move(
-          w,
-          APPLICATION,
-          app,
-          "informationWithdrawn",
-          { ...app.data, clock: resumeClock(app.data.clock, at) },
-          actorOf(user),
-          at,
-          `${ir.id} withdrawn; the decision clock runs again`,
-        );
+        const note = `${ir.id} withdrawn; the decision clock runs again`;
+        updated = await moveAs(w, user, at, APPLICATION, app, "informationWithdrawn", note, {
+          ...app.data,
+          clock: resumeClock(app.data.clock, at),
+        });
       }
       return { ir, app: updated };
     });

@@ -1,14 +1,13 @@
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, Mutation } from "../graph";
-import { parseOr400 } from "../http/handler";
-import { actorOf, assertRole, orgDid, orgSlug, pickRequired } from "./actors";
+import { actorOf, assertRole, orgDid, orgSlug, parseBody } from "./actors";
 import { addDays, addMonths, berlinDate } from "./calendar";
 import { stopClock } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
 import { APPLICATION, PERMIT, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail, PermitData } from "./model";
 import { issuePermitSchema, refuseApplicationSchema, revokePermitSchema } from "./model";
-import { decided, move, step } from "./step";
+import { decided, moveAs, step } from "./step";
 import { permitView, type RecordViews } from "./views";
 
 /**
@@ -34,8 +33,8 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
   async function issuePermit(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "issue a data permit");
-    pickRequired(body, "applicationId", "durationMonths", "conditions", "secureProcessingEnvironment");
-    const input = parseOr400(issuePermitSchema, body);
+    const required = ["applicationId", "durationMonths", "conditions", "secureProcessingEnvironment"];
+    const input = parseBody(body, issuePermitSchema, ...required);
     const rec = await get<ApplicationData>("application", input.applicationId);
     transition(APPLICATION, rec.state, "grant"); // fail fast before looking at the graph
     const datasets = input.datasets ?? rec.data.datasets;
@@ -79,22 +78,13 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
         },
         { event: "issue", actor: actorOf(user), at },
       );
-      const app = await move(
-        w,
-        APPLICATION,
-        current,
-        "grant",
-        {
-          ...current.data,
-          clock: stopClock(current.data.clock, at),
-          decision: decided("GRANTED", null, at, user),
-          permitId: id,
-          approvalNodeId,
-        },
-        actorOf(user),
-        at,
-        `data permit ${id}`,
-      );
+      const app = await moveAs(w, user, at, APPLICATION, current, "grant", `data permit ${id}`, {
+        ...current.data,
+        clock: stopClock(current.data.clock, at),
+        decision: decided("GRANTED", null, at, user),
+        permitId: id,
+        approvalNodeId,
+      });
       return { permit, app };
     });
     // the marketplace learns of the permit: an HDABApproval node approving the matching contracts
@@ -166,30 +156,20 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
   ): Promise<ApplicationDetail> {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "refuse an application");
-    pickRequired(body, "applicationId", "reasons");
-    const input = parseOr400(refuseApplicationSchema, body);
+    const input = parseBody(body, refuseApplicationSchema, "applicationId", "reasons");
     const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
     const done = await store.tx(async (w) => {
       const current = (await w.get<ApplicationData>(rec.id))!;
       transition(APPLICATION, current.state, "refuse");
       await ctx.withdrawOpenRequest(w, rec.id, "application refused", user, at);
-      return await move(
-        w,
-        APPLICATION,
-        current,
-        "refuse",
-        {
-          ...current.data,
-          clock:
-            current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
-          completionDueDate: null,
-          decision: decided("REFUSED", input.reasons, at, user),
-        },
-        actorOf(user),
-        at,
-        input.reasons,
-      );
+      return await moveAs(w, user, at, APPLICATION, current, "refuse", input.reasons, {
+        ...current.data,
+        clock:
+          current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
+        completionDueDate: null,
+        decision: decided("REFUSED", input.reasons, at, user),
+      });
     });
     return await applicationDetail(done, at);
   }
@@ -203,8 +183,7 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
   async function revokePermit(body: Record<string, unknown>, user: SessionUser) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "revoke a data permit");
-    pickRequired(body, "permitId", "reason");
-    const input = parseOr400(revokePermitSchema, body);
+    const input = parseBody(body, revokePermitSchema, "permitId", "reason");
     const at = now();
     const done = await step<PermitData>(store, {
       kind: "permit",

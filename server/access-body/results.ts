@@ -1,7 +1,6 @@
 import type { SessionUser } from "../auth/user";
 import { conflict } from "../http/errors";
-import { parseOr400 } from "../http/handler";
-import { actorOf, assertRole, pickRequired } from "./actors";
+import { actorOf, assertRole, parseBody } from "./actors";
 import { berlinDate } from "./calendar";
 import { periodEnd } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
@@ -29,8 +28,7 @@ export function createResults(ctx: AccessBodyContext) {
 
   async function declareResult(body: Record<string, unknown>, user: SessionUser) {
     assertRole(user, "DATA_USER", "declare a result");
-    pickRequired(body, "title", "summary", "processingCompletedDate");
-    const input = parseOr400(declareResultSchema, body);
+    const input = parseBody(body, declareResultSchema, "title", "summary", "processingCompletedDate");
     const source = input.permitId
       ? await get<PermitData>("permit", input.permitId)
       : await get<DataRequestData>("dataRequest", input.dataRequestId);
@@ -72,8 +70,7 @@ export function createResults(ctx: AccessBodyContext) {
   }
 
   async function resultAction(body: Record<string, unknown>, user: SessionUser) {
-    pickRequired(body, "resultId", "action");
-    const input = parseOr400(resultActionSchema, body);
+    const input = parseBody(body, resultActionSchema, "resultId", "action");
     const at = now();
     const base = { kind: "result" as const, id: input.resultId, machine: RESULT, user, at };
     let done: Rec<ResultData>;

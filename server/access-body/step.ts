@@ -76,6 +76,20 @@ export async function move<T>(
   return w.update({ ...current, state, data }, { event, fromState: current.state, actor, at, note });
 }
 
+/** `move` by `user` at `at`, with its history note, the new fields last */
+export function moveAs<T>(
+  w: RecordWriter,
+  user: SessionUser,
+  at: Date,
+  m: Machine,
+  rec: StoredRecord<T>,
+  event: string,
+  note: string | undefined,
+  data: T,
+): Promise<StoredRecord<T>> {
+  return move(w, m, rec, event, data, actorOf(user), at, note);
+}
+
 export interface StepSpec<T> {
   kind: RecordKind;
   id: string | undefined | null;
