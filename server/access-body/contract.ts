@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Contracts } from "../http/contract";
+import type { AnswerSpec, Contracts, OperationContract } from "../http/contract";
 import { created, fails, intQuery, ok, optionalText, refusals } from "../http/contract-fields";
 import {
   answerInformationRequestSchema,
@@ -77,6 +77,25 @@ const post = (body: z.ZodType, answer: z.ZodType, status: 200 | 201 = 200) => ({
   },
 });
 
+/** a workflow POST that either creates a record (201) or acts on one (200), each answering its own */
+const createOrAct = (
+  body: z.ZodType,
+  made: [answer: z.ZodType, description: string],
+  acted: [answer: z.ZodType, description: string],
+  more: Record<number, AnswerSpec> = {},
+): OperationContract => ({
+  body,
+  bodyParsedBy: "handler" as const,
+  answers: {
+    200: ok(...acted),
+    201: created(...made),
+    ...more,
+    403: NOT_YOURS,
+    404: NONE,
+    409: STATE,
+  },
+});
+
 /**
  * A decision's own requirements (data-requests.ts `decide`), stated in the document: refusing needs
  * reasons, answering needs an answer whose counts are 0 or at least MIN_CELL (0082).
@@ -115,17 +134,12 @@ export const accessBodyContract: Contracts = {
       404: NONE,
     },
   },
-  "POST /api/compliance/applications": {
-    ...post(z.union([submitApplicationSchema, withdraw("applicationId")]), applicationDetail, 201),
-    answers: {
-      200: ok(applicationDetail, "Withdrawn"),
-      400: UNKNOWN_DATASET,
-      201: created(applicationDetail, "Submitted"),
-      403: NOT_YOURS,
-      404: NONE,
-      409: STATE,
-    },
-  },
+  "POST /api/compliance/applications": createOrAct(
+    z.union([submitApplicationSchema, withdraw("applicationId")]),
+    [applicationDetail, "Submitted"],
+    [applicationDetail, "Withdrawn"],
+    { 400: UNKNOWN_DATASET },
+  ),
   "POST /api/compliance/applications/clock": post(
     z.discriminatedUnion("event", [
       clockEventSchema.extend({ event: z.literal("extend"), months: z.number().int().min(1).max(3) }),
@@ -152,43 +166,28 @@ export const accessBodyContract: Contracts = {
     query: z.object({ ...byState, applicationId: optionalText("only those of this application") }),
     answers: { 200: ok(oneOrList(informationRequestRecord)), 403: NOT_YOURS, 404: NONE },
   },
-  "POST /api/compliance/information-requests": {
-    ...post(z.union([openInformationRequestSchema, withdraw("informationRequestId")]), withApplication, 201),
-    answers: {
-      200: ok(withApplication, "Withdrawn"),
-      201: created(withApplication, "Asked"),
-      403: NOT_YOURS,
-      404: NONE,
-      409: STATE,
-    },
-  },
+  "POST /api/compliance/information-requests": createOrAct(
+    z.union([openInformationRequestSchema, withdraw("informationRequestId")]),
+    [withApplication, "Asked"],
+    [withApplication, "Withdrawn"],
+  ),
   "POST /api/compliance/information-requests/answer": post(answerInformationRequestSchema, withApplication),
-  "POST /api/compliance/permits": {
-    ...post(z.union([issuePermitSchema, refuseApplicationSchema]), permitRecord),
-    answers: {
-      200: ok(applicationDetail, "Refused: the application"),
-      201: created(permitRecord, "The permit issued"),
-      403: NOT_YOURS,
-      404: NONE,
-      409: STATE,
-    },
-  },
+  "POST /api/compliance/permits": createOrAct(
+    z.union([issuePermitSchema, refuseApplicationSchema]),
+    [permitRecord, "The permit issued"],
+    [applicationDetail, "Refused: the application"],
+  ),
   "POST /api/compliance/permits/revoke": post(revokePermitSchema, permitRecord),
   "GET /api/compliance/requests": {
     query: z.object(byState),
     answers: { 200: ok(oneOrList(dataRequestRecord)), 403: NOT_YOURS, 404: NONE },
   },
-  "POST /api/compliance/requests": {
-    ...post(z.union([submitDataRequestSchema, withdraw("requestId")]), dataRequestRecord, 201),
-    answers: {
-      200: ok(dataRequestRecord, "Withdrawn"),
-      400: UNKNOWN_DATASET,
-      201: created(dataRequestRecord, "Submitted"),
-      403: NOT_YOURS,
-      404: NONE,
-      409: STATE,
-    },
-  },
+  "POST /api/compliance/requests": createOrAct(
+    z.union([submitDataRequestSchema, withdraw("requestId")]),
+    [dataRequestRecord, "Submitted"],
+    [dataRequestRecord, "Withdrawn"],
+    { 400: UNKNOWN_DATASET },
+  ),
   "POST /api/compliance/requests/decide": post(decideBody, dataRequestRecord),
   "GET /api/compliance/findings": {
     query: z.object(byState),
@@ -201,16 +200,11 @@ export const accessBodyContract: Contracts = {
     query: z.object(byState),
     answers: { 200: ok(oneOrList(resultRecord)), 403: NOT_YOURS, 404: NONE },
   },
-  "POST /api/compliance/results": {
-    ...post(z.union([declareResultSchema, resultActionSchema]), resultRecord, 201),
-    answers: {
-      200: ok(resultRecord, "The action's result"),
-      201: created(resultRecord, "Declared"),
-      403: NOT_YOURS,
-      404: NONE,
-      409: STATE,
-    },
-  },
+  "POST /api/compliance/results": createOrAct(
+    z.union([declareResultSchema, resultActionSchema]),
+    [resultRecord, "Declared"],
+    [resultRecord, "The action's result"],
+  ),
   "GET /api/permits": {
     answers: { 200: ok(publicRegister, "The register of applications, data requests and permits") },
   },

@@ -203,6 +203,15 @@ const idString = z
   .min(1)
   .max(100)
   .regex(/^\S(?:[\s\S]*\S)?$/, "must not start or end with white space");
+/** optional free text, no pattern, stored without its surrounding white space */
+const optionalText = (max: number) =>
+  z.string().max(max).trim().optional().describe("surrounding white space is trimmed");
+const datasetIds = z.array(idString).min(1).max(20);
+const permitMonths = z
+  .number()
+  .int()
+  .min(1)
+  .max(PERIODS.permitMaxDuration.amount * 12);
 const listOfText = z.union([
   text(2000).transform((s) =>
     s
@@ -216,15 +225,10 @@ const listOfText = z.union([
 export const submitApplicationSchema = z.object({
   title: text(300),
   summary: text(10_000),
-  purpose: z.enum(PURPOSE_CODES),
-  datasets: z.array(idString).min(1).max(20),
+  purpose,
+  datasets: datasetIds,
   pseudonymised: z.boolean().default(false),
-  durationMonths: z
-    .number()
-    .int()
-    .min(1)
-    .max(PERIODS.permitMaxDuration.amount * 12)
-    .default(24),
+  durationMonths: permitMonths.default(24),
 });
 
 export const withdrawSchema = z.object({ action: z.literal("withdraw"), reason });
@@ -233,7 +237,7 @@ export const completenessSchema = z.object({
   applicationId: idString,
   complete: z.boolean(),
   missing: listOfText.optional(),
-  note: z.string().max(4000).trim().optional().describe("surrounding white space is trimmed"),
+  note: optionalText(4000),
 });
 
 export const clockEventSchema = z.object({
@@ -257,15 +261,11 @@ export const answerInformationRequestSchema = z.object({
 export const issuePermitSchema = z.object({
   applicationId: idString,
   decision: z.literal("grant").default("grant"),
-  durationMonths: z
-    .number()
-    .int()
-    .min(1)
-    .max(PERIODS.permitMaxDuration.amount * 12),
+  durationMonths: permitMonths,
   conditions: listOfText,
   secureProcessingEnvironment: text(500),
-  datasets: z.array(idString).min(1).max(20).optional(),
-  purpose: z.enum(PURPOSE_CODES).optional(),
+  datasets: datasetIds.optional(),
+  purpose: purpose.optional(),
 });
 
 export const refuseApplicationSchema = z.object({
@@ -279,14 +279,14 @@ export const revokePermitSchema = z.object({ permitId: idString, reason });
 export const submitDataRequestSchema = z.object({
   title: text(300),
   question: text(10_000),
-  purpose: z.enum(PURPOSE_CODES),
-  datasets: z.array(idString).min(1).max(20),
+  purpose,
+  datasets: datasetIds,
 });
 
 export const decideDataRequestSchema = z.object({
   requestId: idString,
   decision: z.enum(["approve", "refuse", "answer"]),
-  reasons: z.string().max(4000).trim().optional().describe("surrounding white space is trimmed"),
+  reasons: optionalText(4000),
   answer: z
     .object({
       summary: text(10_000),
@@ -314,7 +314,7 @@ export const openFindingSchema = z.object({
   title: text(300),
   description: text(10_000),
   severity: z.enum(FINDING_SEVERITIES).default("medium"),
-  article: z.string().max(100).trim().optional().describe("surrounding white space is trimmed"),
+  article: optionalText(100),
   relatedPermitId: idString.optional(),
   responseDueInDays: z.number().int().min(1).max(180).default(30),
 });
