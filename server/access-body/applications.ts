@@ -89,11 +89,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         approvalNodeId: null,
         seeded: null,
       };
-      return await createRecord<ApplicationData>(w, APPLICATION, id, user.organisation, null, data, {
-        event: "submit",
-        actor: actorOf(user),
-        at,
-      });
+      const change = { event: "submit", actor: actorOf(user), at };
+      return await createRecord<ApplicationData>(w, APPLICATION, id, user.organisation, null, change, data);
     });
     return await applicationDetail(rec, at);
   }

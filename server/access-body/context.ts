@@ -63,15 +63,15 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     return `${base}${String(max + 1).padStart(4, "0")}`;
   }
 
-  /** a new record of the machine's kind, in its first state, written in the open transaction `w` */
+  /** a new record of the machine's kind, in its first state, written in the open transaction `w` (its fields last) */
   function createRecord<T>(
     w: RecordWriter,
     machine: Machine,
     id: string,
     organisation: string,
     parentId: string | null,
-    data: T,
     change: { event: string; actor: Actor; at: Date; note?: string },
+    data: T,
   ): Promise<Rec<T>> {
     const at = change.at.toISOString();
     const kind = machine.name as RecordKind;
@@ -103,7 +103,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       withdrawal: null,
     };
     const change = { event: "open", actor: actorOf(user), at, note };
-    return createRecord(w, INFORMATION_REQUEST, id, app.organisation, app.id, data, change);
+    return createRecord(w, INFORMATION_REQUEST, id, app.organisation, app.id, change, data);
   }
 
   function get<T>(kind: RecordKind, id: string | undefined | null): Promise<Rec<T>> {

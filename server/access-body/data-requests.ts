@@ -25,30 +25,24 @@ export function createDataRequests(ctx: AccessBodyContext) {
     const input = parseBody(body, submitDataRequestSchema, "title", "question", "purpose", "datasets");
     const titles = await ctx.datasetTitles(input.datasets);
     const at = now();
-    const rec = await store.tx(async (w) =>
-      createRecord<DataRequestData>(
-        w,
-        DATA_REQUEST,
-        await nextId(w, "DRQ", at),
-        user.organisation,
-        null,
-        {
-          title: input.title,
-          question: input.question,
-          purpose: input.purpose,
-          datasets: input.datasets,
-          datasetTitles: titles,
-          submittedBy: user.username,
-          receivedAt: at.toISOString(),
-          receivedDate: berlinDate(at),
-          dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
-          decision: null,
-          answer: null,
-          seeded: null,
-        },
-        { event: "submit", actor: actorOf(user), at },
-      ),
-    );
+    const change = { event: "submit", actor: actorOf(user), at };
+    const rec = await store.tx(async (w) => {
+      const id = await nextId(w, "DRQ", at);
+      return createRecord<DataRequestData>(w, DATA_REQUEST, id, user.organisation, null, change, {
+        title: input.title,
+        question: input.question,
+        purpose: input.purpose,
+        datasets: input.datasets,
+        datasetTitles: titles,
+        submittedBy: user.username,
+        receivedAt: at.toISOString(),
+        receivedDate: berlinDate(at),
+        dueDate: periodEnd(berlinDate(at), PERIODS.dataRequestAnswer.amount, "months"),
+        decision: null,
+        answer: null,
+        seeded: null,
+      });
+    });
     return dataRequestView(rec, at);
   }
 

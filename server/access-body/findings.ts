@@ -20,30 +20,25 @@ export function createFindings(ctx: AccessBodyContext) {
     const input = parseBody(body, openFindingSchema, "organisation", "subjectRole", "title", "description");
     if (input.relatedPermitId) await get<PermitData>("permit", input.relatedPermitId);
     const at = now();
-    const rec = await store.tx(async (w) =>
-      createRecord<FindingData>(
-        w,
-        FINDING,
-        await nextId(w, "FND", at),
-        input.organisation,
-        input.relatedPermitId ?? null,
-        {
-          subjectRole: input.subjectRole,
-          title: input.title,
-          description: input.description,
-          severity: input.severity,
-          article: input.article ?? null,
-          relatedPermitId: input.relatedPermitId ?? null,
-          openedAt: at.toISOString(),
-          openedDate: berlinDate(at),
-          openedBy: user.username,
-          responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
-          response: null,
-          closure: null,
-        },
-        { event: "open", actor: actorOf(user), at },
-      ),
-    );
+    const change = { event: "open", actor: actorOf(user), at };
+    const parentId = input.relatedPermitId ?? null;
+    const rec = await store.tx(async (w) => {
+      const id = await nextId(w, "FND", at);
+      return createRecord<FindingData>(w, FINDING, id, input.organisation, parentId, change, {
+        subjectRole: input.subjectRole,
+        title: input.title,
+        description: input.description,
+        severity: input.severity,
+        article: input.article ?? null,
+        relatedPermitId: input.relatedPermitId ?? null,
+        openedAt: at.toISOString(),
+        openedDate: berlinDate(at),
+        openedBy: user.username,
+        responseDueDate: addDays(berlinDate(at), input.responseDueInDays),
+        response: null,
+        closure: null,
+      });
+    });
     return findingView(rec, at);
   }
 

@@ -49,35 +49,28 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
       const id = await nextId(w, "MEDREG-DP", at);
       const issuedDate = berlinDate(at);
       const approvalNodeId = existingApproval ? existingApproval.id : `approval-${id.toLowerCase()}`;
-      const permit = await createRecord<PermitData>(
-        w,
-        PERMIT,
-        id,
-        current.organisation,
-        current.id,
-        {
-          applicationId: current.id,
-          datasets,
-          datasetTitles: titles,
-          purpose: input.purpose ?? current.data.purpose,
-          organisationDid: current.data.organisationDid,
-          issuedAt: at.toISOString(),
-          issuedDate,
-          validFrom: issuedDate,
-          validUntil: addDays(addMonths(issuedDate, input.durationMonths), -1),
-          durationMonths: input.durationMonths,
-          conditions: input.conditions,
-          secureProcessingEnvironment: input.secureProcessingEnvironment,
-          pseudonymised: current.data.pseudonymised,
-          issuedBy: user.username,
-          approvalNodeId,
-          contractIds: contracts.map((c) => c.id),
-          revocation: null,
-          expiredAt: null,
-          seeded: null,
-        },
-        { event: "issue", actor: actorOf(user), at },
-      );
+      const change = { event: "issue", actor: actorOf(user), at };
+      const permit = await createRecord<PermitData>(w, PERMIT, id, current.organisation, current.id, change, {
+        applicationId: current.id,
+        datasets,
+        datasetTitles: titles,
+        purpose: input.purpose ?? current.data.purpose,
+        organisationDid: current.data.organisationDid,
+        issuedAt: at.toISOString(),
+        issuedDate,
+        validFrom: issuedDate,
+        validUntil: addDays(addMonths(issuedDate, input.durationMonths), -1),
+        durationMonths: input.durationMonths,
+        conditions: input.conditions,
+        secureProcessingEnvironment: input.secureProcessingEnvironment,
+        pseudonymised: current.data.pseudonymised,
+        issuedBy: user.username,
+        approvalNodeId,
+        contractIds: contracts.map((c) => c.id),
+        revocation: null,
+        expiredAt: null,
+        seeded: null,
+      });
       const app = await moveAs(w, user, at, APPLICATION, current, "grant", `data permit ${id}`, {
         ...current.data,
         clock: stopClock(current.data.clock, at),

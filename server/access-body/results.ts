@@ -40,31 +40,24 @@ export function createResults(ctx: AccessBodyContext) {
     if (source.kind === "permit" && source.state === "REVOKED")
       throw conflict(`${source.id} was revoked; results of its processing cannot be released`);
     const at = now();
+    const change = { event: "declare", actor: actorOf(user), at };
     const rec = await store.tx(async (w) =>
-      createRecord<ResultData>(
-        w,
-        RESULT,
-        await nextId(w, "RES", at),
-        user.organisation,
-        source.id,
-        {
-          title: input.title,
-          summary: input.summary,
-          permitId: input.permitId ?? null,
-          dataRequestId: input.dataRequestId ?? null,
-          processingCompletedDate: input.processingCompletedDate,
-          publicationDueDate: periodEnd(
-            input.processingCompletedDate,
-            PERIODS.resultPublication.amount,
-            "months",
-          ),
-          declaredBy: user.username,
-          declaredAt: at.toISOString(),
-          check: null,
-          publication: null,
-        },
-        { event: "declare", actor: actorOf(user), at },
-      ),
+      createRecord<ResultData>(w, RESULT, await nextId(w, "RES", at), user.organisation, source.id, change, {
+        title: input.title,
+        summary: input.summary,
+        permitId: input.permitId ?? null,
+        dataRequestId: input.dataRequestId ?? null,
+        processingCompletedDate: input.processingCompletedDate,
+        publicationDueDate: periodEnd(
+          input.processingCompletedDate,
+          PERIODS.resultPublication.amount,
+          "months",
+        ),
+        declaredBy: user.username,
+        declaredAt: at.toISOString(),
+        check: null,
+        publication: null,
+      }),
     );
     return resultView(rec, at);
   }
