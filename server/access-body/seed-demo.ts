@@ -219,7 +219,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     purpose: PurposeCode,
     datasets: string[],
     submitted: string,
-    build: (s: Story<DataRequestData>) => Partial<DataRequestData>,
+    build: (s: Story<DataRequestData>) => Partial<DataRequestData> = () => ({}),
   ) => {
     const ids = known(datasets);
     if (!ids.length && datasetTitles.size) return;
@@ -253,7 +253,6 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     "scientificResearch",
     ["dataset-lmc-omop"],
     d(-6),
-    () => ({}),
   );
   dataRequest(
     irs,
@@ -296,7 +295,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     severity: FindingData["severity"],
     relatedPermitId: string | null,
     opened: string,
-    build: (s: Story<FindingData>) => Partial<FindingData>,
+    build: (s: Story<FindingData>) => Partial<FindingData> = () => ({}),
   ) => {
     const id = nextId("FND", opened);
     const s = new Story<FindingData>(FINDING, id, "open", at(opened, 13 * 60), HDAB);
@@ -329,7 +328,6 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     "medium",
     irsPermit?.id ?? null,
     d(-12),
-    () => ({}),
   );
   const holderPermit =
     pharmacoPermits.find((p) => p.data.datasets.some((x) => x.startsWith("dataset-alphaklinik"))) ?? null;
@@ -361,7 +359,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     summary: string,
     completed: string,
     declared: string,
-    build: (s: Story<ResultData>) => Partial<ResultData>,
+    build: (s: Story<ResultData>) => Partial<ResultData> = () => ({}),
   ) => {
     const id = nextId("RES", declared);
     const s = new Story<ResultData>(RESULT, id, "declare", at(declared, 10 * 60), USER);
@@ -392,7 +390,6 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
       "Aggregated HbA1c trajectories by treatment line; tables with at least 10 patients per cell.",
       d(-5),
       d(-3),
-      () => ({}),
     );
   }
   if (second) {

@@ -34,44 +34,30 @@ export class Story<T> {
     note?: string,
   ) {
     this.state = machine.initial;
-    this.steps.push({
-      at: when.toISOString(),
-      actor,
-      event: createEvent,
-      fromState: null,
-      toState: this.state,
-      note,
-    });
+    this.push(createEvent, when, actor, null, note);
+  }
+  private push(event: string, when: Date, actor: Actor, fromState: string | null, note?: string) {
+    this.steps.push({ at: when.toISOString(), actor, event, fromState, toState: this.state, note });
+    return this;
   }
   go(event: string, when: Date, actor: Actor, note?: string) {
     const from = this.state;
     this.state = transition(this.machine, from, event);
-    this.steps.push({ at: when.toISOString(), actor, event, fromState: from, toState: this.state, note });
-    return this;
+    return this.push(event, when, actor, from, note);
   }
   /** an event that leaves the state as it is (clock events) */
   note(event: string, when: Date, actor: Actor, note?: string) {
-    this.steps.push({
-      at: when.toISOString(),
-      actor,
-      event,
-      fromState: this.state,
-      toState: this.state,
-      note,
-    });
-    return this;
+    return this.push(event, when, actor, this.state, note);
   }
   record(organisation: string, parentId: string | null, data: T): StoredRecord<T> {
-    const created = this.steps[0].at;
-    const updated = this.steps[this.steps.length - 1].at;
     return {
       id: this.id,
       kind: this.machine.name as RecordKind,
       state: this.state,
       organisation,
       parentId,
-      createdAt: created,
-      updatedAt: updated,
+      createdAt: this.steps[0].at,
+      updatedAt: this.steps[this.steps.length - 1].at,
       data,
     };
   }
