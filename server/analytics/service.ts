@@ -242,25 +242,17 @@ export function createAnalyticsService(deps: {
         out.push(line("gender", g.key, "", g.key, "", g.count, "", "", "", g.suppressed));
       for (const a of d.ageBands)
         out.push(line("age band", a.key, "", a.key, "", a.count, "", "", "", a.suppressed));
-      for (const t of d.topConditions)
-        out.push(line("condition", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
-      for (const t of d.topDrugs)
-        out.push(line("drug", t.code, t.system, t.display, t.rows, t.persons, "", "", "", t.suppressed));
-      for (const t of d.topMeasurements)
-        out.push(
-          line(
-            "measurement",
-            t.code,
-            t.system,
-            t.display,
-            t.rows,
-            t.persons,
-            t.unit,
-            t.mean,
-            t.sd,
-            t.suppressed,
-          ),
-        );
+      // a condition or a drug has no unit, mean or sd: empty cells, as a measurement's nulls are
+      const tops: [string, (TopEntry & Partial<MeasurementEntry>)[]][] = [
+        ["condition", d.topConditions],
+        ["drug", d.topDrugs],
+        ["measurement", d.topMeasurements],
+      ];
+      for (const [section, list] of tops)
+        for (const t of list)
+          out.push(
+            line(section, t.code, t.system, t.display, t.rows, t.persons, t.unit, t.mean, t.sd, t.suppressed),
+          );
       return out.join("\r\n") + "\r\n";
     },
   };

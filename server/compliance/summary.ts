@@ -107,12 +107,11 @@ export async function buildChains(store: RecordStore, graph: GraphStore, now: Da
     (await graph.findNodes({ label: "HDABApproval", limit: 10_000 })).map((a) => [a.id, a]),
   );
   const approves = new Map<string, string[]>();
-  for (const a of approvals.values()) {
+  for (const a of approvals.values())
     approves.set(
       a.id,
       (await linked(graph, a.id, "APPROVES", "out")).map((n) => n.id),
     );
-  }
   const covered = new Set<string>();
   const chains: Chain[] = [];
 
