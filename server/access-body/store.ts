@@ -71,10 +71,6 @@ export interface ChangeInput {
   actor: Actor;
   note?: string;
   at: Date;
-  /** history `at` when it differs from the write time (seeded records keep their original dates) */
-  historyAt?: string;
-  /** audit outcome, default "success" */
-  outcome?: string;
 }
 
 export interface SeedStep {
@@ -260,17 +256,12 @@ export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
         actor: change.actor.username,
         target: rec.id,
         kind: AUDIT_KIND,
-        outcome: change.outcome ?? "success",
+        outcome: "success",
       },
       { at: change.at, tx: t },
     );
     const { actor, event, fromState, note } = change;
-    await writeHistory(
-      t,
-      rec,
-      [{ at: change.historyAt ?? at, actor, event, fromState, toState: rec.state, note }],
-      entry.id,
-    );
+    await writeHistory(t, rec, [{ at, actor, event, fromState, toState: rec.state, note }], entry.id);
     return row;
   }
 
