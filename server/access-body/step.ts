@@ -13,19 +13,18 @@ import type { Actor, RecordKind, RecordStore, RecordWriter, StoredRecord } from 
  * at once (an application with its information request or permit) call `move` twice in one `tx`.
  */
 
-function kindLabel(kind: RecordKind): string {
-  return {
-    application: "Application",
-    dataRequest: "Data request",
-    permit: "Permit",
-    informationRequest: "Information request",
-    finding: "Finding",
-    result: "Result",
-  }[kind];
-}
+const KIND_LABEL: Record<RecordKind, string> = {
+  application: "Application",
+  dataRequest: "Data request",
+  permit: "Permit",
+  informationRequest: "Information request",
+  finding: "Finding",
+  result: "Result",
+};
 
 /** the 404 of an id no record of `kind` has, and of another organisation's record (assertVisible) */
-export const unknownRecord = (kind: RecordKind, id: string) => notFound(`${kindLabel(kind)} ${id} not found`);
+export const unknownRecord = (kind: RecordKind, id: string) =>
+  notFound(`${KIND_LABEL[kind]} ${id} not found`);
 
 /** one record of a kind: 400 without an id, 404 when unknown or of another kind */
 export async function loadRecord<T>(
