@@ -73,28 +73,26 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     },
   };
 
-  ((w: SeedPlan) => {
-    const permitsOf = new Map<string, StoredRecord<PermitData>[]>();
-    const addPermit = (p: StoredRecord<PermitData>) =>
-      permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
+  const permitsOf = new Map<string, StoredRecord<PermitData>[]>();
+  const addPermit = (p: StoredRecord<PermitData>) =>
+    permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
 
-    // ---- 1. the marketplace's HDAB approvals ----
-    seedMarketplace({ w, approvals, approvalContracts, known, titlesOf, nextId, now, today, addPermit });
+  // ---- 1. the marketplace's HDAB approvals ----
+  seedMarketplace({ w: plan, approvals, approvalContracts, known, titlesOf, nextId, now, today, addPermit });
 
-    // ---- 2. demonstration cases, relative to today ----
-    seedDemoCases({
-      w,
-      now,
-      today,
-      datasetTitles,
-      datasetCounts,
-      known,
-      titlesOf,
-      nextId,
-      peekId,
-      permitsOf,
-    });
-  })(plan);
+  // ---- 2. demonstration cases, relative to today ----
+  seedDemoCases({
+    w: plan,
+    now,
+    today,
+    datasetTitles,
+    datasetCounts,
+    known,
+    titlesOf,
+    nextId,
+    peekId,
+    permitsOf,
+  });
 
   await store.tx(async (w) => {
     // two instances seeding at once: the second waits here and finds the records written
