@@ -124,14 +124,8 @@ export function createWorkQueue(
     }
     for (const r of await store.list<FindingData>("finding")) {
       if (r.state === "CLOSED") continue;
-      if (r.state === "OPEN")
-        push(
-          r,
-          "Organisation responds to the finding",
-          "organisation",
-          r.data.responseDueDate,
-          r.data.responseDueDate,
-        );
+      const due = r.data.responseDueDate;
+      if (r.state === "OPEN") push(r, "Organisation responds to the finding", "organisation", due, due);
       else push(r, "Review the response and close", "access body", null, r.data.response?.date ?? today);
     }
     for (const r of await store.list<ResultData>("result")) {
