@@ -16,15 +16,6 @@ import type { UpstreamName } from "./upstream-http";
  * data references (short-lived tokens) always go upstream.
  */
 
-/** the read cache's keys of the lists */
-const listKey = {
-  contexts: () => keyText("contexts"),
-  negotiations: (contextId: string, query?: unknown) => keyText("negotiations", contextId, query),
-  transfers: (contextId: string, query?: unknown) => keyText("transfers", contextId, query),
-  assets: (contextId: string, query?: unknown) => keyText("assets", contextId, query),
-  policyDefinitions: (contextId: string) => keyText("policies", contextId),
-};
-
 /**
  * A write through this server: once it is answered, whatever its outcome (a failed write may still
  * have changed something), every kept answer is dropped, so a write then a read returns the write.
@@ -45,18 +36,15 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     managementUrl: client.managementUrl,
     apiVersion: client.apiVersion,
     listParticipantContexts: (signal) =>
-      cache.read(listKey.contexts(), signal, (s) => client.listParticipantContexts(s)),
+      cache.read(keyText("contexts"), signal, (s) => client.listParticipantContexts(s)),
     getParticipantContext: (id, signal) =>
       cache.read(keyText("context", id), signal, (s) => client.getParticipantContext(id, s)),
-    updateParticipantContext: (id, record, signal) =>
-      write(client.updateParticipantContext(id, record, signal)),
-    listAssets: (id, signal, query) =>
-      cache.read(listKey.assets(id, query), signal, (s) => client.listAssets(id, s, query)),
+    listAssets: (id, signal) => cache.read(keyText("assets", id), signal, (s) => client.listAssets(id, s)),
     createAsset: (id, asset, signal) => write(client.createAsset(id, asset, signal)),
     // the graph bridge's check of an asset's terms reads the connector's copy as it is now
     getAsset: (id, assetId, signal) => client.getAsset(id, assetId, signal),
     listPolicyDefinitions: (id, signal) =>
-      cache.read(listKey.policyDefinitions(id), signal, (s) => client.listPolicyDefinitions(id, s)),
+      cache.read(keyText("policies", id), signal, (s) => client.listPolicyDefinitions(id, s)),
     createPolicyDefinition: (id, definition, signal) =>
       write(client.createPolicyDefinition(id, definition, signal)),
     updatePolicyDefinition: (id, policyId, definition, signal) =>
@@ -67,15 +55,15 @@ export function cachedConnector(client: ConnectorClient, cache: ReadCache): Conn
     // kept (but from the embedded dataspace), identical requests in flight share one call
     requestCatalog: (id, request, signal) =>
       cache.share(keyText("catalog", id, request), signal, (s) => client.requestCatalog(id, request, s)),
-    listNegotiations: (id, signal, query) =>
-      cache.read(listKey.negotiations(id, query), signal, (s) => client.listNegotiations(id, s, query)),
+    listNegotiations: (id, signal) =>
+      cache.read(keyText("negotiations", id), signal, (s) => client.listNegotiations(id, s)),
     initiateNegotiation: (id, request, signal) => write(client.initiateNegotiation(id, request, signal)),
     getNegotiation: (id, negotiationId, signal) =>
       cache.read(keyText("negotiation", id, negotiationId), signal, (s) =>
         client.getNegotiation(id, negotiationId, s),
       ),
-    listTransfers: (id, signal, query) =>
-      cache.read(listKey.transfers(id, query), signal, (s) => client.listTransfers(id, s, query)),
+    listTransfers: (id, signal) =>
+      cache.read(keyText("transfers", id), signal, (s) => client.listTransfers(id, s)),
     initiateTransfer: (id, request, signal) => write(client.initiateTransfer(id, request, signal)),
     terminateNegotiation: (id, negotiationId, reason, signal) =>
       write(client.terminateNegotiation(id, negotiationId, reason, signal)),
@@ -104,7 +92,6 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
     listCells: (signal) => client.listCells(signal),
     listDataspaceProfiles: (signal) => client.listDataspaceProfiles(signal),
     listTenants: (signal) => read(keyText("tm", "tenants"), signal, (s) => client.listTenants(s)),
-    getTenant: (id, signal) => read(keyText("tm", "tenant", id), signal, (s) => client.getTenant(id, s)),
     createTenant: (properties, signal) => write(client.createTenant(properties, signal)),
     updateTenant: (id, properties, signal) => write(client.updateTenant(id, properties, signal)),
     listParticipantProfiles: (id, signal) =>
@@ -128,8 +115,6 @@ export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClie
     issuerContextId: client.issuerContextId,
     listCredentialDefinitions: (signal) =>
       read(keyText("issuer", "definitions"), signal, (s) => client.listCredentialDefinitions(s)),
-    createCredentialDefinition: (definition, signal) =>
-      write(client.createCredentialDefinition(definition, signal)),
     listCredentials: (holderId, signal) =>
       read(keyText("issuer", "credentials", holderId), signal, (s) => client.listCredentials(holderId, s)),
     getCredential: (id, signal) => client.getCredential(id, signal),

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { MANAGEMENT_CONTEXT, querySpec, type QuerySpec } from "../dataspace-protocol";
+import { MANAGEMENT_CONTEXT, querySpec } from "../dataspace-protocol";
 import { createUpstreamHttp, type UpstreamClientOptions, type UpstreamHttp } from "./upstream-http";
 import {
   assetList,
@@ -38,14 +38,8 @@ export interface ConnectorClient {
   readonly apiVersion: string;
   listParticipantContexts(signal?: AbortSignal): Promise<ParticipantContext[]>;
   getParticipantContext(contextId: string, signal?: AbortSignal): Promise<ParticipantContext>;
-  /** PUT of the whole context record (the management API replaces properties) */
-  updateParticipantContext(
-    contextId: string,
-    record: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<void>;
 
-  listAssets(contextId: string, signal?: AbortSignal, query?: QuerySpec): Promise<ConnectorAsset[]>;
+  listAssets(contextId: string, signal?: AbortSignal): Promise<ConnectorAsset[]>;
   createAsset(contextId: string, asset: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
   /** one asset with its properties and data address (`GET …/assets/{id}`; 404 for an unknown id) */
   getAsset(contextId: string, assetId: string, signal?: AbortSignal): Promise<ConnectorAsset>;
@@ -72,11 +66,7 @@ export interface ConnectorClient {
     signal?: AbortSignal,
   ): Promise<Catalog>;
 
-  listNegotiations(
-    contextId: string,
-    signal?: AbortSignal,
-    query?: QuerySpec,
-  ): Promise<ConnectorNegotiation[]>;
+  listNegotiations(contextId: string, signal?: AbortSignal): Promise<ConnectorNegotiation[]>;
   initiateNegotiation(
     contextId: string,
     contractRequest: Record<string, unknown>,
@@ -88,7 +78,7 @@ export interface ConnectorClient {
     signal?: AbortSignal,
   ): Promise<ConnectorNegotiation>;
 
-  listTransfers(contextId: string, signal?: AbortSignal, query?: QuerySpec): Promise<ConnectorTransfer[]>;
+  listTransfers(contextId: string, signal?: AbortSignal): Promise<ConnectorTransfer[]>;
   initiateTransfer(
     contextId: string,
     transferRequest: Record<string, unknown>,
@@ -185,10 +175,9 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         signal,
       }),
     getParticipantContext: (id, signal) => get(ctxPath(id), participantContextSchema, signal),
-    updateParticipantContext: (id, record, signal) => http.send("PUT", ctxPath(id), { body: record, signal }),
 
-    listAssets: (id, signal, query) =>
-      post(`${ctxPath(id)}/assets/request`, assetList, query ?? querySpec({ limit: LIST_LIMIT }), signal),
+    listAssets: (id, signal) =>
+      post(`${ctxPath(id)}/assets/request`, assetList, querySpec({ limit: LIST_LIMIT }), signal),
     createAsset: (id, asset, signal) => post(`${ctxPath(id)}/assets`, idResponseSchema, asset, signal),
     getAsset: (id, assetId, signal) => get(item(`${ctxPath(id)}/assets`, assetId), assetSchema, signal),
 
@@ -209,20 +198,15 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     requestCatalog: (id, catalogRequest, signal) =>
       post(`${ctxPath(id)}/catalog/request`, catalogSchema, catalogRequest, signal),
 
-    listNegotiations: (id, signal, query) =>
-      post(
-        `${ctxPath(id)}/contractnegotiations/request`,
-        negotiationList,
-        query ?? list("createdAt"),
-        signal,
-      ),
+    listNegotiations: (id, signal) =>
+      post(`${ctxPath(id)}/contractnegotiations/request`, negotiationList, list("createdAt"), signal),
     initiateNegotiation: (id, request, signal) =>
       post(`${ctxPath(id)}/contractnegotiations`, idResponseSchema, request, signal),
     getNegotiation: (id, negotiationId, signal) =>
       get(item(`${ctxPath(id)}/contractnegotiations`, negotiationId), negotiationSchema, signal),
 
-    listTransfers: (id, signal, query) =>
-      post(`${ctxPath(id)}/transferprocesses/request`, transferList, query ?? list("createdAt"), signal),
+    listTransfers: (id, signal) =>
+      post(`${ctxPath(id)}/transferprocesses/request`, transferList, list("createdAt"), signal),
     initiateTransfer: (id, request, signal) =>
       post(`${ctxPath(id)}/transferprocesses`, idResponseSchema, request, signal),
     getTransfer: (id, transferId, signal) =>

@@ -39,8 +39,6 @@ export type DemoRecord = z.infer<typeof record>;
 export type DemoAssetGroup = z.infer<typeof assetGroup>;
 
 export interface DemoRecords {
-  negotiations(): DemoRecord[];
-  transfers(): DemoRecord[];
   /** the bundle's own records, frozen: for callers that only read them (no copy per call) */
   shared(): { readonly negotiations: readonly DemoRecord[]; readonly transfers: readonly DemoRecord[] };
   /**
@@ -99,8 +97,6 @@ export function bundledDemoRecords(): DemoRecords {
   return {
     shared: () => SHARED,
     sharedOf,
-    negotiations: () => copy(BUNDLED.negotiations),
-    transfers: () => copy(BUNDLED.transfers),
     assetGroups: () => copy(BUNDLED.assets),
     participants: () => copy(BUNDLED.participants),
   };

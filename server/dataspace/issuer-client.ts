@@ -17,7 +17,6 @@ export interface IssuerClient {
   readonly baseUrl: string;
   readonly issuerContextId: string;
   listCredentialDefinitions(signal?: AbortSignal): Promise<CredentialDefinition[]>;
-  createCredentialDefinition(definition: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
   /** issued credentials, optionally only those of one holder (participant DID or context id): every page */
   listCredentials(holderId?: string, signal?: AbortSignal): Promise<IssuedCredential[]>;
   /**
@@ -59,8 +58,6 @@ export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
         body: querySpec({ limit: 200 }),
         signal,
       }),
-    createCredentialDefinition: (definition, signal) =>
-      http.send("POST", `${base}/credentialdefinitions`, { body: definition, signal }),
     async listCredentials(holderId, signal) {
       const filterExpression = holderId
         ? [{ operandLeft: "holderId", operator: "=", operandRight: holderId }]

@@ -100,11 +100,10 @@ function withContractId(n: ConnectorNegotiation): Record<string, unknown> {
 export async function listNegotiations(
   rt: DataspaceRuntime,
   participantId: string,
-  signal?: AbortSignal,
 ): Promise<readonly Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
   const live = await liveOrNull(
-    () => rt.connector.listNegotiations(participantId, signal),
+    () => rt.connector.listNegotiations(participantId),
     rt.demoRecords,
     "Failed to fetch negotiations",
   );

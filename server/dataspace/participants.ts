@@ -135,12 +135,8 @@ const keptParticipants = /* @__PURE__ */ createKeptByInputs<Record<string, unkno
  * `createKeptByInputs`): the context list, the tenants and each tenant's profiles as the read cache
  * hands them out; a 502 is never kept.
  */
-export async function listParticipants(
-  rt: DataspaceRuntime,
-  signal?: AbortSignal,
-): Promise<Record<string, unknown>[]> {
-  // no deadline armed per request for the first stage: see remainingDeadline
-  const inputs = await participantInputs(rt, signal ?? Date.now());
+export async function listParticipants(rt: DataspaceRuntime): Promise<Record<string, unknown>[]> {
+  const inputs = await participantInputs(rt);
   const { tenants, profiles } = inputs.tenants;
   return keptParticipants(EVERYONE, [inputs.contexts, rt, rt.demoRecords, tenants, ...profiles], () =>
     participantsOf(rt, inputs),
@@ -149,12 +145,12 @@ export async function listParticipants(
 
 /**
  * What the list is made of: the context list as it came (null when it failed) and the tenant manager's
- * answers. `deadline` bounds the whole; a start time instead arms one only when it is needed.
+ * answers. No deadline armed per request for the first stage (see remainingDeadline).
  */
-async function participantInputs(rt: DataspaceRuntime, deadline: AbortSignal | number) {
+async function participantInputs(rt: DataspaceRuntime) {
   const [contexts, tenants] = await Promise.all([
-    settle(rt.connector.listParticipantContexts(typeof deadline === "number" ? undefined : deadline)),
-    tenantInputs(rt, deadline),
+    settle(rt.connector.listParticipantContexts()),
+    tenantInputs(rt, Date.now()),
   ]);
   return { contexts: contexts.ok ? (contexts.value as readonly ParticipantContext[]) : null, tenants };
 }

@@ -19,7 +19,6 @@ export interface TenantManagerClient {
   listCells(signal?: AbortSignal): Promise<z.infer<typeof cellSchema>[]>;
   listDataspaceProfiles(signal?: AbortSignal): Promise<z.infer<typeof dataspaceProfileSchema>[]>;
   listTenants(signal?: AbortSignal): Promise<Tenant[]>;
-  getTenant(tenantId: string, signal?: AbortSignal): Promise<Tenant>;
   createTenant(properties: Record<string, unknown>, signal?: AbortSignal): Promise<Tenant>;
   /** merges `properties` into the tenant's properties */
   updateTenant(tenantId: string, properties: Record<string, unknown>, signal?: AbortSignal): Promise<Tenant>;
@@ -53,7 +52,6 @@ export function createTenantManagerClient(options: UpstreamClientOptions): Tenan
     listDataspaceProfiles: (signal) =>
       http.request("GET", "/dataspace-profiles", { schema: z.array(dataspaceProfileSchema), signal }),
     listTenants: (signal) => http.request("GET", "/tenants", { schema: z.array(tenantSchema), signal }),
-    getTenant: (id, signal) => http.request("GET", t(id), { schema: tenantSchema, signal }),
     createTenant: (properties, signal) =>
       http.request("POST", "/tenants", { schema: tenantSchema, body: { properties }, signal }),
     updateTenant: (id, properties, signal) =>

@@ -79,11 +79,10 @@ export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(co
 export async function listTransfers(
   rt: DataspaceRuntime,
   participantId: string,
-  signal?: AbortSignal,
 ): Promise<readonly Record<string, unknown>[]> {
   // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
   const live = await liveOrNull(
-    () => rt.connector.listTransfers(participantId, signal),
+    () => rt.connector.listTransfers(participantId),
     rt.demoRecords,
     "Failed to fetch transfers",
   );

@@ -58,11 +58,8 @@ function holderInfo(ctx: LocalContext, p: ParticipantRecord): { organisation: st
   };
 }
 
-export function registerIssuerApi(
-  router: Router,
-  ctx: LocalContext,
-  prefix = "/issuer/v1alpha/participants/:issuer",
-): void {
+export function registerIssuerApi(router: Router, ctx: LocalContext): void {
+  const prefix = "/issuer/v1alpha/participants/:issuer";
   const issuerOf = (req: LocalRequest) => {
     if (decodeContextId(req.params.issuer) !== ctx.issuer.contextId)
       throw notFound(`No issuer participant context ${req.params.issuer}`);
@@ -131,11 +128,8 @@ export function registerIssuerApi(
   );
 }
 
-export function registerIdentityHubApi(
-  router: Router,
-  ctx: LocalContext,
-  prefix = "/identity/v1alpha/participants/:holder",
-): void {
+export function registerIdentityHubApi(router: Router, ctx: LocalContext): void {
+  const prefix = "/identity/v1alpha/participants/:holder";
   const holderOf = (req: LocalRequest): ParticipantRecord => {
     const id = decodeContextId(req.params.holder);
     const p = id ? ctx.store.get<ParticipantRecord>("participants", id) : undefined;

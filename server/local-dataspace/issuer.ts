@@ -52,10 +52,18 @@ function claimsFor(type: string, holder: { organisation: string; role: string })
   }
 }
 
+/** who a credential is issued to, and the claims of its subject */
+export interface Holder {
+  contextId: string;
+  did: string;
+  organisation: string;
+  role: string;
+}
+
 export async function issueCredential(
   ctx: LocalContext,
   definition: CredentialDefinitionRecord,
-  holder: { contextId: string; did: string; organisation: string; role: string },
+  holder: Holder,
 ): Promise<CredentialRecord> {
   const now = ctx.now();
   const index = nextStatusIndex(ctx);
@@ -122,18 +130,9 @@ export function definitionOfType(ctx: LocalContext, type: string): CredentialDef
 }
 
 /** The EHDS participant credential every onboarded participant receives. */
-export async function issueOnboardingCredential(
-  ctx: LocalContext,
-  holder: { holderContextId: string; holderDid: string; organisation: string; role: string },
-): Promise<void> {
+export async function issueOnboardingCredential(ctx: LocalContext, holder: Holder): Promise<void> {
   const def = definitionOfType(ctx, CREDENTIAL_TYPES.participant);
-  if (!def) return;
-  await issueCredential(ctx, def, {
-    contextId: holder.holderContextId,
-    did: holder.holderDid,
-    organisation: holder.organisation,
-    role: holder.role,
-  });
+  if (def) await issueCredential(ctx, def, holder);
 }
 
 export function revokeCredential(ctx: LocalContext, id: string): CredentialRecord | undefined {

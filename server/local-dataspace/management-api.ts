@@ -94,12 +94,8 @@ function query<T extends Json>(records: T[], body: unknown): T[] {
   return queryRecords(records, body);
 }
 
-export function registerManagementApi(
-  router: Router,
-  ctx: LocalContext,
-  prefix = "/management/:version",
-): void {
-  const P = `${prefix}/participants`;
+export function registerManagementApi(router: Router, ctx: LocalContext): void {
+  const P = "/management/:version/participants";
   const C = `${P}/:ctx`;
 
   const participant = (req: LocalRequest): ParticipantRecord => {
@@ -129,6 +125,12 @@ export function registerManagementApi(
       if (!r) throw notFound(`${what} ${req.params.id} not found`);
       return { body: withContext(r) };
     });
+  /** a new record of `table` in the participant's context, stamped now: the IdResponse */
+  const create = (p: ParticipantRecord, table: Collection, id: string, type: string, fields: Json) => {
+    const rec = { "@id": id, "@type": type, ...fields, createdAt: ctx.now(), participantContextId: p["@id"] };
+    ctx.store.put(table, ctxKey(p["@id"], id), p["@id"], rec);
+    return { body: idResponse(id, rec.createdAt) };
+  };
   /** the participant's negotiation or transfer process named in the path (404 otherwise) */
   const own =
     <T extends NegotiationRecord | TransferRecord>(table: Collection, what: string) =>
@@ -187,17 +189,11 @@ export function registerManagementApi(
       throw badRequest("dataAddress with a type is required", "dataAddress");
     }
     if (ctx.store.get("assets", ctxKey(p["@id"], id))) throw conflict(`Asset ${id} already exists`);
-    const rec: AssetRecord = {
-      "@id": id,
-      "@type": "Asset",
+    return create(p, "assets", id, "Asset", {
       properties: { ...((body.properties as Json | undefined) ?? {}), id },
       privateProperties: (body.privateProperties as Json | undefined) ?? {},
       dataAddress,
-      createdAt: ctx.now(),
-      participantContextId: p["@id"],
-    };
-    ctx.store.put("assets", ctxKey(p["@id"], id), p["@id"], rec);
-    return { body: idResponse(id, rec.createdAt) };
+    } satisfies Partial<AssetRecord>);
   });
   listRoute("assets", "assets");
   getRoute("assets", "assets", "Asset");
@@ -210,15 +206,7 @@ export function registerManagementApi(
     const id = idOf(body);
     if (ctx.store.get("policies", ctxKey(p["@id"], id)))
       throw conflict(`Policy definition ${id} already exists`);
-    const rec: PolicyDefinitionRecord = {
-      "@id": id,
-      "@type": "PolicyDefinition",
-      policy,
-      createdAt: ctx.now(),
-      participantContextId: p["@id"],
-    };
-    ctx.store.put("policies", ctxKey(p["@id"], id), p["@id"], rec);
-    return { body: idResponse(id, rec.createdAt) };
+    return create(p, "policies", id, "PolicyDefinition", { policy });
   });
   listRoute("policydefinitions", "policies");
   getRoute("policydefinitions", "policies", "Policy definition");
@@ -255,18 +243,11 @@ export function registerManagementApi(
     for (const f of ["accessPolicyId", "contractPolicyId"] as const) {
       if (typeof body[f] !== "string" || !body[f]) throw badRequest(`${f} is required`, f);
     }
-    const id = idOf(body);
-    const rec: ContractDefinitionRecord = {
-      "@id": id,
-      "@type": "ContractDefinition",
+    return create(p, "contractdefinitions", idOf(body), "ContractDefinition", {
       accessPolicyId: String(body.accessPolicyId),
       contractPolicyId: String(body.contractPolicyId),
       assetsSelector: Array.isArray(body.assetsSelector) ? (body.assetsSelector as Criterion[]) : [],
-      createdAt: ctx.now(),
-      participantContextId: p["@id"],
-    };
-    ctx.store.put("contractdefinitions", ctxKey(p["@id"], id), p["@id"], rec);
-    return { body: idResponse(id, rec.createdAt) };
+    } satisfies Partial<ContractDefinitionRecord>);
   });
   listRoute("contractdefinitions", "contractdefinitions");
 

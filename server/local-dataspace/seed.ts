@@ -126,18 +126,11 @@ export function seedProviderDefaults(ctx: LocalContext, contextId: string): void
     createdAt: now,
     participantContextId: contextId,
   });
-  ctx.store.put(
-    "policies",
-    `${contextId}/${ACCESS_POLICY_ID}`,
-    contextId,
-    policy(ACCESS_POLICY_ID, "Access: participants of the dataspace"),
-  );
-  ctx.store.put(
-    "policies",
-    `${contextId}/${CONTRACT_POLICY_ID}`,
-    contextId,
-    policy(CONTRACT_POLICY_ID, "Contract: use for permitted secondary use"),
-  );
+  for (const [id, note] of [
+    [ACCESS_POLICY_ID, "Access: participants of the dataspace"],
+    [CONTRACT_POLICY_ID, "Contract: use for permitted secondary use"],
+  ])
+    ctx.store.put("policies", `${contextId}/${id}`, contextId, policy(id, note));
   const def: ContractDefinitionRecord = {
     "@id": CONTRACT_DEFINITION_ID,
     "@type": "ContractDefinition",
@@ -260,8 +253,8 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
   });
   for (const org of ORGANISATIONS) {
     await issueOnboardingCredential(ctx, {
-      holderContextId: org.slug,
-      holderDid: org.did,
+      contextId: org.slug,
+      did: org.did,
       organisation: org.displayName,
       role: org.role,
     });

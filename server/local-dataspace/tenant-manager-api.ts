@@ -23,11 +23,8 @@ import { seedProviderDefaults } from "./seed";
 const bodyOf = (req: LocalRequest) => objectBody(req, "Invalid JSON format");
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 
-export function registerTenantManagerApi(
-  router: Router,
-  ctx: LocalContext,
-  prefix = "/tenant-manager/api/v1alpha1",
-): void {
+export function registerTenantManagerApi(router: Router, ctx: LocalContext): void {
+  const prefix = "/tenant-manager/api/v1alpha1";
   const tenant = (id: string): TenantRecord => {
     const t = ctx.store.get<TenantRecord>("tenants", id);
     if (!t) throw notFound(`tenant ${id} not found`);
@@ -195,8 +192,8 @@ export function provisionParticipant(
         ? tenant.properties.ehdsParticipantType
         : String(tenant.properties.role ?? "");
     await issueOnboardingCredential(ctx, {
-      holderContextId: id,
-      holderDid: did,
+      contextId: id,
+      did,
       organisation: String(tenant.properties.displayName ?? input.identifier),
       role,
     });
