@@ -1,4 +1,5 @@
 import { ORGANISATIONS, type Organisation } from "../auth/personas";
+import { uriDecoded } from "./protocol";
 
 /**
  * Identity rules of the participant registry (spec section 4, GET /api/participants): slugs of
@@ -8,13 +9,7 @@ import { ORGANISATIONS, type Organisation } from "../auth/personas";
 
 /** The last colon-separated segment of the URL-decoded DID, lowercased. */
 export function slugOfDid(did: string): string {
-  let decoded = did;
-  try {
-    decoded = decodeURIComponent(did);
-  } catch {
-    /* keep as is */
-  }
-  const parts = decoded.split(":");
+  const parts = uriDecoded(did).split(":");
   return (parts[parts.length - 1] ?? "").toLowerCase();
 }
 
@@ -31,13 +26,7 @@ export function slugOfDisplayName(name: string): string {
 function domainStem(did: string): string | undefined {
   const m = /^did:web:([^:]+)/.exec(did);
   if (!m) return undefined;
-  let host = m[1];
-  try {
-    host = decodeURIComponent(host);
-  } catch {
-    /* keep */
-  }
-  return host.split(/[.:]/)[0]?.toLowerCase() || undefined;
+  return uriDecoded(m[1]).split(/[.:]/)[0]?.toLowerCase() || undefined;
 }
 
 /**

@@ -118,6 +118,15 @@ export function edcPrefixOf(context: unknown): string {
   return EDC_PREFIX;
 }
 
+/** The URL-decoded text, or the text as given when it is not a valid escape. */
+export function uriDecoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** `as array`: JSON-LD lets a single value stand for a one-element array. */
 export function asArray<T>(v: T | T[] | undefined | null): T[] {
   if (v === undefined || v === null) return [];

@@ -194,6 +194,7 @@ export interface AssetInput {
 
 export const DATASET_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const MAX_DATASETS = 20;
+export const DATASETS_TEXT = `datasets must be a list of 1 to ${MAX_DATASETS} catalogue dataset identifiers`;
 
 /**
  * The terms of an asset a data holder registers (POST /api/assets): `disclosure` one of
@@ -212,10 +213,7 @@ export function parseAssetTerms(body: Record<string, unknown>, assetId: string):
       ds.length > MAX_DATASETS ||
       !ds.every((x) => typeof x === "string" && DATASET_ID.test(x)))
   )
-    throw invalidField(
-      "datasets",
-      `datasets must be a list of 1 to ${MAX_DATASETS} catalogue dataset identifiers`,
-    );
+    throw invalidField("datasets", DATASETS_TEXT);
   return {
     disclosure: (d as Disclosure | undefined) ?? MOST_RESTRICTIVE,
     datasets: ds ? [...new Set(ds as string[])] : defaultDatasets(assetId),

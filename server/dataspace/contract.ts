@@ -15,7 +15,7 @@ import {
 } from "../http/contract-fields";
 import { ROLES } from "../auth/personas";
 
-import { ASSET_FIELDS_REQUIRED, DATASET_ID, MAX_DATASETS } from "./assets";
+import { ASSET_FIELDS_REQUIRED, DATASET_ID, DATASETS_TEXT, MAX_DATASETS } from "./assets";
 import { DISCLOSURES, TRANSFER_TYPES } from "../dataspace-protocol";
 import {
   NEGOTIATION_FIELDS_REQUIRED,
@@ -99,7 +99,6 @@ export const transferBody = z
     }),
   );
 
-const DATASETS_TEXT = `datasets must be a list of 1 to ${MAX_DATASETS} catalogue dataset identifiers`;
 export const assetBody = z
   .looseObject({
     participantId: requiredText(ASSET_FIELDS_REQUIRED),
@@ -108,8 +107,8 @@ export const assetBody = z
     description: z.string().optional(),
     contentType: z.string().optional(),
     dataAddress: z.looseObject({}).optional().describe("an object with @type, type and baseUrl"),
-    // the asset's terms, metadata of the asset at the connector (decision 0065; parseAssetTerms checks them)
-    // as assets.ts parseAssetTerms reads them, with its texts (0082)
+    // the asset's terms, metadata of the asset at the connector (decision 0065), as assets.ts
+    // parseAssetTerms reads them, with its texts (0082)
     disclosure: z
       .enum(DISCLOSURES as [string, ...string[]], {
         error: `disclosure must be one of ${DISCLOSURES.join(", ")}`,
@@ -213,6 +212,12 @@ const assetsOfParticipant = z.object({
   assets: z.array(asset),
 });
 
+/** a name of the plain syntax (names.ts), or blank */
+const nameOrBlank = (field: string) =>
+  z.union([nameField(field), z.string().regex(/^\s*$/)], {
+    error: `${field} may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)`,
+  });
+
 export const dataspaceContract: Contracts = {
   "GET /api/negotiations": {
     query: negotiationList,
@@ -300,11 +305,7 @@ export const dataspaceContract: Contracts = {
         z.looseObject({
           displayName: nameField("displayName"),
           role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` }),
-          organization: z
-            .union([nameField("organization"), z.string().regex(/^\s*$/)], {
-              error:
-                "organization may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)",
-            })
+          organization: nameOrBlank("organization")
             .optional()
             .describe("blank counts as absent (default: displayName)"),
           ehdsParticipantType: optionalId("ehdsParticipantType").describe("default: role"),
@@ -319,12 +320,8 @@ export const dataspaceContract: Contracts = {
   "PATCH /api/participants/:id": {
     body: z
       .looseObject({
-        displayName: z.union([nameField("displayName"), z.string().regex(/^\s*$/)], {
-          error: "displayName may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)",
-        }),
-        organization: z.union([nameField("organization"), z.string().regex(/^\s*$/)], {
-          error: "organization may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)",
-        }),
+        displayName: nameOrBlank("displayName"),
+        organization: nameOrBlank("organization"),
       })
       .partial()
       .refine((b) => !!b.displayName?.trim() || !!b.organization?.trim(), {

@@ -36,16 +36,8 @@ export function mergeAssetGroups<A extends WithId>(
   const out = live.map((g) => ({ ...g, assets: [...g.assets] }));
   for (const d of demo) {
     const match = out.find((g) => g.identity === d.identity);
-    if (!match) {
-      out.push({ ...d, assets: [...d.assets] });
-      continue;
-    }
-    const ids = new Set(match.assets.map((a) => a["@id"]));
-    for (const a of d.assets) {
-      if (ids.has(a["@id"])) continue;
-      ids.add(a["@id"]);
-      match.assets.push(a);
-    }
+    if (match) match.assets = mergeById(match.assets, d.assets);
+    else out.push({ ...d, assets: [...d.assets] });
   }
   return out;
 }

@@ -26,21 +26,18 @@ export interface ClientCredentials {
   clientSecret: string;
   scope?: string;
   timeoutMs: number;
-  /** seconds before expiry at which a cached token is renewed */
-  renewBeforeSeconds?: number;
   fetch?: typeof fetch;
-  now?: () => number;
 }
 
-export interface ClientCredentialsSource extends TokenSource {
-  /** forget the cached token (after a 401, say) */
-  invalidate(): void;
-}
+/** a cached token is renewed this long before it expires (at most half its lifetime) */
+const RENEW_MS = 30_000;
 
-export function createClientCredentialsSource(options: ClientCredentials): ClientCredentialsSource {
-  const now = options.now ?? Date.now;
+/** the token call's failure: the caller never falls back to an unauthenticated request */
+const noToken = (why: string, status?: number, options?: { cause: unknown }) =>
+  new UpstreamError("token endpoint", "token", `no access token: ${why}`, status, options);
+
+export function createClientCredentialsSource(options: ClientCredentials): TokenSource {
   const doFetch = options.fetch ?? fetch;
-  const renewMs = (options.renewBeforeSeconds ?? 30) * 1000;
   let cached: { token: string; expiresAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
 
@@ -64,55 +61,34 @@ export function createClientCredentialsSource(options: ClientCredentials): Clien
       });
       text = await response.text();
     } catch (e) {
-      const t = transportError("token endpoint", e, deadline.signal);
-      throw new UpstreamError("token endpoint", "token", `no access token: ${t.message}`, undefined, {
-        cause: e,
-      });
+      const why = transportError("token endpoint", e, deadline.signal).message;
+      throw noToken(why, undefined, { cause: e });
     } finally {
       deadline.clear();
     }
-    if (!response.ok) {
-      throw new UpstreamError(
-        "token endpoint",
-        "token",
-        `no access token: token endpoint answered HTTP ${response.status}`,
-        response.status,
-      );
-    }
+    if (!response.ok) throw noToken(`token endpoint answered HTTP ${response.status}`, response.status);
     let parsed;
     try {
       parsed = tokenResponse.safeParse(JSON.parse(text));
     } catch {
-      throw new UpstreamError(
-        "token endpoint",
-        "token",
-        "no access token: token endpoint answered with malformed JSON",
-      );
+      throw noToken("token endpoint answered with malformed JSON");
     }
-    if (!parsed.success)
-      throw new UpstreamError(
-        "token endpoint",
-        "token",
-        "no access token: token endpoint answered without access_token",
-      );
+    if (!parsed.success) throw noToken("token endpoint answered without access_token");
     const lifetimeMs = (parsed.data.expires_in ?? 300) * 1000;
     cached = {
       token: parsed.data.access_token,
-      expiresAt: now() + lifetimeMs - Math.min(renewMs, lifetimeMs / 2),
+      expiresAt: Date.now() + lifetimeMs - Math.min(RENEW_MS, lifetimeMs / 2),
     };
     return parsed.data.access_token;
   }
 
   return {
     async token(signal) {
-      if (cached && now() < cached.expiresAt) return cached.token;
+      if (cached && Date.now() < cached.expiresAt) return cached.token;
       inFlight ??= fetchToken(signal).finally(() => {
         inFlight = undefined;
       });
       return inFlight;
-    },
-    invalidate() {
-      cached = undefined;
     },
   };
 }

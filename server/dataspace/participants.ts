@@ -389,8 +389,7 @@ export async function participantForUser(rt: DataspaceRuntime, user: SessionUser
   };
 }
 
-/** The spec's Credential: id, type[], issuer, credentialSubject, issuanceDate, proof. */
-/** a W3C verifiable credential as the hub lists it; its subject and proof are the issuer's (open) */
+/** The spec's Credential: a W3C verifiable credential as the hub lists it; its subject and proof are the issuer's (open) */
 export const credentialSchema = z.object({
   id: z.string(),
   type: z.array(z.string()),

@@ -1,4 +1,4 @@
-import { DSP_VERSION } from "../dataspace-protocol";
+import { DSP_VERSION, uriDecoded } from "../dataspace-protocol";
 import type { SigningKey } from "./keys";
 import type { ParticipantRecord } from "./models";
 import type { Scheduler } from "./scheduler";
@@ -43,14 +43,7 @@ export function contextOfDspAddress(ctx: LocalContext, address: string): Partici
   const own = new URL(ctx.baseUrl);
   if (url.host !== own.host && !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return undefined;
   const m = new RegExp(`^${DSP_PATH}/([^/]+)/${DSP_VERSION}/?$`).exec(url.pathname);
-  if (!m) return undefined;
-  let id = m[1];
-  try {
-    id = decodeURIComponent(id);
-  } catch {
-    /* keep */
-  }
-  return ctx.store.get<ParticipantRecord>("participants", id);
+  return m ? ctx.store.get<ParticipantRecord>("participants", uriDecoded(m[1])) : undefined;
 }
 
 export const participantByDid = (ctx: LocalContext, did: string) =>

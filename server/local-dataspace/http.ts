@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { uriDecoded } from "../dataspace-protocol";
 
 /**
  * A small JSON HTTP server and router for the local dataspace (Node-only, at the edge). Every
@@ -106,14 +107,7 @@ export class Router {
       if (!m) continue;
       pathMatched = true;
       if (route.method !== method) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((n, i) => {
-        try {
-          params[n] = decodeURIComponent(m[i + 1]);
-        } catch {
-          params[n] = m[i + 1];
-        }
-      });
+      const params = Object.fromEntries(route.names.map((n, i) => [n, uriDecoded(m[i + 1])]));
       return { route, params };
     }
     return pathMatched ? "method-not-allowed" : undefined;

@@ -1,4 +1,4 @@
-import { ODRL_CONTEXT, ODRL_NAMESPACE } from "../dataspace-protocol";
+import { EDC_NAMESPACE, ODRL_CONTEXT, ODRL_NAMESPACE } from "../dataspace-protocol";
 import type { Json } from "./models";
 
 /**
@@ -15,7 +15,6 @@ import type { Json } from "./models";
  * (server/policies/templates.ts); anything else is refused as EDC refuses it.
  */
 
-const EDC_NAMESPACE = "https://w3id.org/edc/v0.0.1/ns/";
 const EHDS_NAMESPACE = "https://w3id.org/ehds/";
 
 const odrl = (terms: string[]) => terms.map((t) => ODRL_NAMESPACE + t);

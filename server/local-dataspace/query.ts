@@ -7,18 +7,11 @@ import { badRequest } from "./http";
  * Operators: `=`, `!=`, `in`, `like` (SQL-style `%` wildcards), `<`, `>`, `<=`, `>=`.
  */
 
-export interface ParsedQuery {
-  offset: number;
-  limit: number;
-  sortField?: string;
-  sortOrder: "ASC" | "DESC";
-  filters: { left: string; op: string; right: unknown }[];
-}
-
 /** a QuerySpec the API cannot run: 400 on `filterExpression` */
 const queryError = (message: string) => badRequest(message, "filterExpression");
 
-export function parseQuerySpec(body: unknown): ParsedQuery {
+/** the records a QuerySpec body selects (400 for a QuerySpec that cannot be run) */
+export function queryRecords<T extends Record<string, unknown>>(records: T[], body: unknown): T[] {
   const o = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const num = (v: unknown, def: number) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : def);
   const rawFilters = Array.isArray(o.filterExpression)
@@ -37,13 +30,22 @@ export function parseQuerySpec(body: unknown): ParsedQuery {
       right: c.operandRight,
     };
   });
-  return {
-    offset: num(o.offset, 0),
-    limit: Math.min(num(o.limit, 50), 10_000),
-    sortField: typeof o.sortField === "string" ? o.sortField.replace(EDC_NAMESPACE, "") : undefined,
-    sortOrder: o.sortOrder === "DESC" ? "DESC" : "ASC",
-    filters,
-  };
+  const offset = num(o.offset, 0);
+  const limit = Math.min(num(o.limit, 50), 10_000);
+  const sortField = typeof o.sortField === "string" ? o.sortField.replace(EDC_NAMESPACE, "") : undefined;
+  let out = records.filter((r) => filters.every((f) => matches(fieldOf(r, f.left), f.op, f.right)));
+  if (sortField) {
+    const dir = o.sortOrder === "DESC" ? -1 : 1;
+    out = [...out].sort((a, b) => {
+      const x = fieldOf(a, sortField);
+      const y = fieldOf(b, sortField);
+      if (x === y) return 0;
+      if (x === undefined) return 1;
+      if (y === undefined) return -1;
+      return (x as number | string) < (y as number | string) ? -dir : dir;
+    });
+  }
+  return out.slice(offset, offset + limit);
 }
 
 /**
@@ -66,7 +68,7 @@ function matches(value: unknown, op: string, right: unknown): boolean {
     case "=":
       return value === right || (value !== undefined && String(value) === String(right));
     case "!=":
-      return !(value === right || (value !== undefined && String(value) === String(right)));
+      return !matches(value, "=", right);
     case "in":
       return Array.isArray(right) && right.some((r) => value === r || String(value) === String(r));
     case "like": {
@@ -86,24 +88,3 @@ function matches(value: unknown, op: string, right: unknown): boolean {
       throw queryError(`operator ${op} is not supported`);
   }
 }
-
-export function applyQuery<T extends Record<string, unknown>>(records: T[], q: ParsedQuery): T[] {
-  let out = records.filter((r) => q.filters.every((f) => matches(fieldOf(r, f.left), f.op, f.right)));
-  if (q.sortField) {
-    const field = q.sortField;
-    const dir = q.sortOrder === "DESC" ? -1 : 1;
-    out = [...out].sort((a, b) => {
-      const x = fieldOf(a, field);
-      const y = fieldOf(b, field);
-      if (x === y) return 0;
-      if (x === undefined) return 1;
-      if (y === undefined) return -1;
-      return (x as number | string) < (y as number | string) ? -dir : dir;
-    });
-  }
-  return out.slice(q.offset, q.offset + q.limit);
-}
-
-/** the records a QuerySpec body selects (400 for a QuerySpec that cannot be run) */
-export const queryRecords = <T extends Record<string, unknown>>(records: T[], body: unknown): T[] =>
-  applyQuery(records, parseQuerySpec(body));

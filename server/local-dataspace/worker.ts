@@ -41,16 +41,7 @@ port.on("message", (m: WorkerRequest) => {
   }
 });
 
-startLocalDataspace({
-  dataDir: data.dataDir,
-  host: data.host,
-  port: data.port,
-  stepMs: data.stepMs,
-  graphBridgeUrl: data.graphBridgeUrl,
-  didHost: data.didHost,
-  dataSource,
-  changeCounter: counter,
-}).then(
+startLocalDataspace({ ...data, dataSource, changeCounter: counter }).then(
   (l) => {
     running = l;
     const { close: _close, changeVersion: _version, ...endpoints } = l;
