@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { termsOfAsset } from "../dataspace-protocol";
 import { release } from "./release";
-import { record, settle, type DataspaceRuntime } from "./runtime";
+import { agreementOf } from "./permits";
+import { record, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 
 /**
@@ -95,15 +96,7 @@ async function activePermitOf(
   agreementId: string,
 ): Promise<string | undefined> {
   for (const row of await rt.contractPermits.ofAsset(assetId)) {
-    let agreement = row.agreementId;
-    if (!agreement) {
-      const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId));
-      const found = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
-      if (typeof found !== "string" || !found) continue;
-      await rt.contractPermits.setAgreement(row.negotiationId, found);
-      agreement = found;
-    }
-    if (agreement !== agreementId) continue;
+    if ((await agreementOf(rt, row)) !== agreementId) continue;
     return (await rt.permits?.stateOf(row.permitId)) === "ACTIVE" ? row.permitId : undefined;
   }
   return undefined;

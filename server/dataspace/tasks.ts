@@ -63,7 +63,8 @@ interface Names {
   assets: AssetBook;
 }
 
-function task(kind: Task["kind"], r: Rec, participantId: string, title: string): Task {
+function task(kind: Task["kind"], r: Rec, participantId: string, names: Names): Task {
+  const title = titleOf(kind, r, names);
   return { id: r["@id"], title, state: String(r.state ?? ""), participantId, kind, updatedAt: updatedAt(r) };
 }
 
@@ -93,12 +94,6 @@ function titleOf(kind: Task["kind"], r: Rec, names: Names): string {
   return `${what}${known ? ` ${provider ? "to" : "from"} ${party}` : ""}${type ? ` (${type})` : ""}`;
 }
 
-const negotiationTask = (r: Rec, participantId: string, names: Names) =>
-  task("negotiation", r, participantId, titleOf("negotiation", r, names));
-
-const transferTask = (r: Rec, participantId: string, names: Names) =>
-  task("transfer", r, participantId, titleOf("transfer", r, names));
-
 function demoTasksOf(
   rt: DataspaceRuntime,
   scope: TaskScope,
@@ -107,17 +102,14 @@ function demoTasksOf(
   names: Names,
 ): Task[] {
   if (!rt.demoRecords) return [];
-  const owned = (r: Rec) => {
-    const ctx = str(r.participantContextId) ?? "";
-    return scope.all || scope.contextIds.has(ctx);
-  };
+  const owned = (r: Rec) => scope.all || scope.contextIds.has(str(r.participantContextId) ?? "");
   // read only (turned into Task records): the bundle's frozen records, not a copy per request
   const demo = rt.demo.shared();
   const negotiations = demo.negotiations.filter((r) => owned(r) && !liveIds.has(r["@id"]));
   const transfers = mergeById([...created], demo.transfers).filter((r) => owned(r) && !liveIds.has(r["@id"]));
   return [
-    ...negotiations.map((r) => negotiationTask(r, str(r.participantContextId) ?? "", names)),
-    ...transfers.map((r) => transferTask(r, str(r.participantContextId) ?? "", names)),
+    ...negotiations.map((r) => task("negotiation", r, str(r.participantContextId) ?? "", names)),
+    ...transfers.map((r) => task("transfer", r, str(r.participantContextId) ?? "", names)),
   ];
 }
 
@@ -189,8 +181,8 @@ function tasksOf(rt: DataspaceRuntime, scope: TaskScope, inputs: TaskInputs): Ta
   const names = namesOf(inputs);
   if (!inputs.contexts) return sortTasks(demoTasksOf(rt, scope, new Set(), inputs.created, names));
   const live = inScopeActive(scope, inputs.contexts).flatMap((ctx, i) => [
-    ...(inputs.lists[2 * i]?.map((r) => negotiationTask(r, ctx["@id"], names)) ?? []),
-    ...(inputs.lists[2 * i + 1]?.map((r) => transferTask(r, ctx["@id"], names)) ?? []),
+    ...(inputs.lists[2 * i]?.map((r) => task("negotiation", r, ctx["@id"], names)) ?? []),
+    ...(inputs.lists[2 * i + 1]?.map((r) => task("transfer", r, ctx["@id"], names)) ?? []),
   ]);
   const liveIds = new Set(live.map((t) => t.id));
   return sortTasks([...live, ...demoTasksOf(rt, scope, liveIds, inputs.created, names)]);

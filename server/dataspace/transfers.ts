@@ -12,7 +12,8 @@ import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { callerMistake, describeUpstream, failureMessage, liveOrNull } from "./failures";
 import { mergeById } from "./merge";
-import { operationDeadline, record, settle, type DataspaceRuntime } from "./runtime";
+import { agreementOf } from "./permits";
+import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
 import { z } from "zod";
@@ -224,15 +225,8 @@ async function permitOfContract(
   contractId: string,
   signal?: AbortSignal,
 ): Promise<{ permitId: string; disclosure: Disclosure } | undefined> {
-  for (const row of await rt.contractPermits.of(participantId, assetId || undefined)) {
-    if (row.agreementId === contractId) return row;
-    if (row.agreementId) continue;
-    const n = await settle(rt.connector.getNegotiation(participantId, row.negotiationId, signal));
-    const agreement = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
-    if (typeof agreement !== "string" || !agreement) continue;
-    await rt.contractPermits.setAgreement(row.negotiationId, agreement);
-    if (agreement === contractId) return row;
-  }
+  for (const row of await rt.contractPermits.of(participantId, assetId || undefined))
+    if ((await agreementOf(rt, row, signal)) === contractId) return row;
   return undefined;
 }
 

@@ -61,6 +61,8 @@ function rulesOf(policy: Json): string {
   });
 }
 
+const rejected = (reason: string) => ({ ok: false as const, reason });
+
 /** The provider's verdict on a contract request: the matched offer, or why it is rejected. */
 function evaluate(
   ctx: LocalContext,
@@ -69,19 +71,13 @@ function evaluate(
   | { ok: true; provider: ParticipantRecord; definition: ContractDefinitionRecord; asset: AssetRecord }
   | { ok: false; reason: string } {
   const provider = contextOfDspAddress(ctx, consumer.counterPartyAddress);
-  if (!provider || provider.state !== "ACTIVATED") {
-    return {
-      ok: false,
-      reason: `No participant of this dataspace answers at ${consumer.counterPartyAddress}`,
-    };
-  }
+  if (!provider || provider.state !== "ACTIVATED")
+    return rejected(`No participant of this dataspace answers at ${consumer.counterPartyAddress}`);
   const assigner = String(consumer.policy.assigner ?? "");
-  if (assigner !== provider.identity) {
-    return {
-      ok: false,
-      reason: `The offer's assigner "${assigner}" is not the provider's DID ${provider.identity}: the provider cannot verify the consumer's credentials (DCP) against it`,
-    };
-  }
+  if (assigner !== provider.identity)
+    return rejected(
+      `The offer's assigner "${assigner}" is not the provider's DID ${provider.identity}: the provider cannot verify the consumer's credentials (DCP) against it`,
+    );
   const decoded = decodeOfferId(consumer.offerId);
   const definition = decoded
     ? ctx.store.get<ContractDefinitionRecord>(
@@ -92,25 +88,16 @@ function evaluate(
   const asset = decoded
     ? ctx.store.get<AssetRecord>("assets", key(provider["@id"], decoded.assetId))
     : undefined;
-  if (!decoded || !definition || !asset || !selects(definition, asset)) {
-    return {
-      ok: false,
-      reason: `Contract offer ${consumer.offerId} is unknown to the provider ${provider.identity}`,
-    };
-  }
-  if (consumer.assetId !== asset["@id"]) {
-    return {
-      ok: false,
-      reason: `The offer ${consumer.offerId} is for asset ${asset["@id"]}, not ${consumer.assetId}`,
-    };
-  }
+  if (!decoded || !definition || !asset || !selects(definition, asset))
+    return rejected(`Contract offer ${consumer.offerId} is unknown to the provider ${provider.identity}`);
+  if (consumer.assetId !== asset["@id"])
+    return rejected(`The offer ${consumer.offerId} is for asset ${asset["@id"]}, not ${consumer.assetId}`);
   const offered = offerPolicy(ctx, provider, definition, asset["@id"], consumer.offerId);
   if (rulesOf(consumer.policy) !== rulesOf(offered)) {
-    return {
-      ok: false,
-      // EDC's provider words it so ("Contract agreement received. Validation failed: …")
-      reason: `Policy in the contract request is not equal to the one in the contract offer ${consumer.offerId}`,
-    };
+    // EDC's provider words it so ("Contract agreement received. Validation failed: …")
+    return rejected(
+      `Policy in the contract request is not equal to the one in the contract offer ${consumer.offerId}`,
+    );
   }
   return { ok: true, provider, definition, asset };
 }

@@ -72,27 +72,22 @@ function schedule(ctx: LocalContext, id: string): void {
   ctx.scheduler.after(ctx.stepMs, () => start(ctx, id));
 }
 
+const rejected = (reason: string) => ({ ok: false as const, reason });
+
 function verdict(
   ctx: LocalContext,
   t: TransferRecord,
 ): { ok: true; agreement: AgreementRecord } | { ok: false; reason: string } {
   const agreement = ctx.store.get<AgreementRecord>("agreements", t.contractId);
-  if (!agreement || agreement.consumerContextId !== t.participantContextId) {
-    return { ok: false, reason: `No contract agreement ${t.contractId} exists for this consumer` };
-  }
+  if (!agreement || agreement.consumerContextId !== t.participantContextId)
+    return rejected(`No contract agreement ${t.contractId} exists for this consumer`);
   const provider = contextOfDspAddress(ctx, t.counterPartyAddress);
-  if (!provider || provider["@id"] !== agreement.providerContextId) {
-    return {
-      ok: false,
-      reason: `Agreement ${t.contractId} was not made with the participant at ${t.counterPartyAddress}`,
-    };
-  }
-  if (t.assetId && t.assetId !== agreement.assetId) {
-    return {
-      ok: false,
-      reason: `Agreement ${t.contractId} covers asset ${agreement.assetId}, not ${t.assetId}`,
-    };
-  }
+  if (!provider || provider["@id"] !== agreement.providerContextId)
+    return rejected(
+      `Agreement ${t.contractId} was not made with the participant at ${t.counterPartyAddress}`,
+    );
+  if (t.assetId && t.assetId !== agreement.assetId)
+    return rejected(`Agreement ${t.contractId} covers asset ${agreement.assetId}, not ${t.assetId}`);
   return { ok: true, agreement };
 }
 
