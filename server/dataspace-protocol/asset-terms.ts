@@ -1,3 +1,5 @@
+import { isObject } from "./protocol";
+
 /**
  * The terms of a dataspace asset (issue 34, decision 0065): which catalogue datasets it is drawn
  * from (the data permit must name one of them, EHDS Art. 68) and what it discloses (k-anonymous
@@ -24,7 +26,6 @@ export interface AssetTerms {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** the string values of a JSON-LD property as a connector may give it back (plain, `@value`, lists) */
 function stringsOf(v: unknown): string[] {

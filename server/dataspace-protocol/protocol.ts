@@ -127,6 +127,10 @@ export function uriDecoded(s: string): string {
   }
 }
 
+/** A JSON object: not null, not an array. */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** `as array`: JSON-LD lets a single value stand for a one-element array. */
 export function asArray<T>(v: T | T[] | undefined | null): T[] {
   if (v === undefined || v === null) return [];

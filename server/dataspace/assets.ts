@@ -3,6 +3,7 @@ import { presentString } from "../http/handler";
 import { mergeAssetGroups, mergeById, type AssetGroup } from "./merge";
 import {
   edcPrefixOf,
+  isObject,
   MANAGEMENT_CONTEXT,
   termString,
   defaultDatasets,
@@ -49,7 +50,7 @@ export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
     termString(raw, k, undefined, prefix) ?? termString(props, k, undefined, prefix);
   const name = read("name") ?? raw["@id"];
   // the code of a graph bridge address is for the provider's data plane only, never in a list
-  const dataAddress = isRecord(raw.dataAddress) ? withoutCode(raw.dataAddress) : raw.dataAddress;
+  const dataAddress = isObject(raw.dataAddress) ? withoutCode(raw.dataAddress) : raw.dataAddress;
   const description = read("description") ?? "";
   const contenttype = read("contenttype") ?? "";
   return {
@@ -64,8 +65,6 @@ export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const withoutCode = (address: Record<string, unknown>): Record<string, unknown> => {
   const copy = { ...address };
   for (const k of Object.keys(copy))
@@ -227,9 +226,8 @@ export function parseAssetInput(body: Record<string, unknown>): AssetInput {
   if (!participantId || !assetId || !name)
     throw missingFields({ participantId, assetId, name }, ASSET_FIELDS_REQUIRED);
   const da = body.dataAddress;
-  if (da !== undefined && (typeof da !== "object" || da === null || Array.isArray(da))) {
+  if (da !== undefined && !isObject(da))
     throw invalidField("dataAddress", "dataAddress must be an object with @type, type and baseUrl");
-  }
   return {
     participantId,
     assetId,

@@ -20,12 +20,8 @@ export interface PooledFetch {
   close(): Promise<void>;
 }
 
-export function createPooledFetch(options: { connections?: number; keepAliveMs?: number } = {}): PooledFetch {
-  const agent = new Agent({
-    connections: options.connections ?? 32,
-    keepAliveTimeout: options.keepAliveMs ?? 4_000,
-    pipelining: 1,
-  });
+export function createPooledFetch(options: { connections?: number } = {}): PooledFetch {
+  const agent = new Agent({ connections: options.connections ?? 32, keepAliveTimeout: 4_000, pipelining: 1 });
   const pooled = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
     const headers: Record<string, string> = {};

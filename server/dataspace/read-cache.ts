@@ -19,6 +19,8 @@ import { callDeadline, isNotFound, transportError, type UpstreamName } from "./u
 /** The embedded dataspace tells every change (its change counter): its answers may live longer. */
 export const EMBEDDED_READ_CACHE_MS = 10_000;
 
+const MAX_ENTRIES = 1000;
+
 export interface ReadCacheOptions {
   /** the upstream named in a caller's time-out error, unless a read names its own */
   name: UpstreamName;
@@ -28,7 +30,6 @@ export interface ReadCacheOptions {
   timeoutMs: number;
   /** an upstream change counter: a new value invalidates everything */
   version?: () => number;
-  maxEntries?: number;
   now?: () => number;
 }
 
@@ -72,7 +73,6 @@ interface Entry {
 
 export function createReadCache(options: ReadCacheOptions): ReadCache {
   const now = options.now ?? Date.now;
-  const maxEntries = options.maxEntries ?? 1000;
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, { generation: number; promise: Promise<unknown> }>();
   const stats: ReadCacheStats = { hits: 0, misses: 0, coalesced: 0, invalidations: 0 };
@@ -148,7 +148,7 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     stats.misses++;
     const keepEntry = (entry: Omit<Entry, "generation" | "at">) => {
       if (keep && options.ttlMs > 0 && generation() === g) {
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
         entries.set(key, { generation: g, at: now(), ...entry });
       }
     };

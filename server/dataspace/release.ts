@@ -9,7 +9,7 @@ import {
   type CountNode,
   type PublishedCount,
 } from "../federated";
-import type { Disclosure } from "../dataspace-protocol";
+import { isObject, type Disclosure } from "../dataspace-protocol";
 
 /**
  * What leaves the hub under a data permit (issue 34): the data plane's answer for an asset, shaped
@@ -25,7 +25,6 @@ import type { Disclosure } from "../dataspace-protocol";
  */
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** the resources of a FHIR Bundle (entry[].resource), or none */
 function resourcesOf(data: unknown): Json[] {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { uriDecoded } from "../dataspace-protocol";
+import { isObject, uriDecoded } from "../dataspace-protocol";
 
 /**
  * A small JSON HTTP server and router for the local dataspace (Node-only, at the edge). Every
@@ -54,8 +54,8 @@ export function objectBody(
   req: LocalRequest,
   refusal = "a JSON object body is required",
 ): Record<string, unknown> {
-  if (!req.body || typeof req.body !== "object" || Array.isArray(req.body)) throw badRequest(refusal);
-  return req.body as Record<string, unknown>;
+  if (!isObject(req.body)) throw badRequest(refusal);
+  return req.body;
 }
 
 interface Route {

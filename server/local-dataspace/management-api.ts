@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
+import { COMPACT_CONTEXT, isObject, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { contextOfDspAddress, participantByDid, type LocalContext } from "./context";
 import {
   badRequest,
@@ -75,8 +75,7 @@ const SET_TYPES = ["Set", "odrl:Set", "http://www.w3.org/ns/odrl/2/Set"];
  */
 function policyOf(body: Json): Json {
   const policy = body.policy as Json | undefined;
-  if (!policy || typeof policy !== "object" || Array.isArray(policy))
-    throw badRequest("policy is required", "policy");
+  if (!isObject(policy)) throw badRequest("policy is required", "policy");
   const type = policy["@type"];
   if (typeof type !== "string" || !SET_TYPES.includes(type))
     throw badRequest(
@@ -89,8 +88,7 @@ function policyOf(body: Json): Json {
 }
 
 function query<T extends Json>(records: T[], body: unknown): T[] {
-  if (body !== undefined && body !== null && typeof body === "object" && !Array.isArray(body))
-    inManagementContext(body as Json);
+  if (isObject(body)) inManagementContext(body);
   return queryRecords(records, body);
 }
 

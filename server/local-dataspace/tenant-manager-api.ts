@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { slugOfDisplayName } from "../dataspace-protocol";
+import { isObject, slugOfDisplayName } from "../dataspace-protocol";
 import type { LocalContext } from "./context";
 import { badRequest, notFound, objectBody, type LocalRequest, type Router } from "./http";
 import type {
@@ -21,7 +21,6 @@ import { seedProviderDefaults } from "./seed";
  */
 
 const bodyOf = (req: LocalRequest) => objectBody(req, "Invalid JSON format");
-const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 
 export function registerTenantManagerApi(router: Router, ctx: LocalContext): void {
   const prefix = "/tenant-manager/api/v1alpha1";

@@ -21,9 +21,10 @@ export interface WorkerOptions extends LocalDataspaceOptions {
   workerFile: URL;
   /** the change counter to count in (kept across restarts so the hub's cache sees every change) */
   counter?: SharedArrayBuffer;
-  /** how long close() waits for the worker before terminating it (default 5 s) */
-  closeTimeoutMs?: number;
 }
+
+/** how long close() waits for the worker before terminating it */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 export async function startLocalDataspaceWorker(options: WorkerOptions): Promise<LocalDataspace> {
   const counter = options.counter ?? new SharedArrayBuffer(4);
@@ -67,9 +68,7 @@ export async function startLocalDataspaceWorker(options: WorkerOptions): Promise
     close() {
       closing ??= (async () => {
         tell({ type: "close" });
-        const timeout = new Promise<"late">((r) =>
-          setTimeout(r, options.closeTimeoutMs ?? 5_000, "late").unref(),
-        );
+        const timeout = new Promise<"late">((r) => setTimeout(r, CLOSE_TIMEOUT_MS, "late").unref());
         if ((await Promise.race([exited, timeout])) === "late") await worker.terminate();
       })();
       return closing;
