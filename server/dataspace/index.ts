@@ -16,7 +16,7 @@ import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
-import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
+import { managementTokens } from "./oauth-token";
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
 import { ATTEMPT_LEASE_MS } from "./cut-off-store";
@@ -30,7 +30,6 @@ import type { DataspaceRuntime } from "./runtime";
 import * as tasks from "./tasks";
 import { createTenantManagerClient } from "./tenant-manager-client";
 import * as transfers from "./transfers";
-import type { TokenSource } from "./upstream-http";
 
 /*
  * Other capabilities import server/dataspace through this file, or the leaf helpers that lint
@@ -195,17 +194,11 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   if (!connectorSettings)
     throw new Error("No connector configured (CONNECTOR_MANAGEMENT_URL) and no embedded dataspace given");
 
-  const tokens: TokenSource | undefined = connectorSettings.tokenUrl
-    ? createClientCredentialsSource({
-        tokenUrl: connectorSettings.tokenUrl,
-        clientId: connectorSettings.clientId ?? "",
-        clientSecret: connectorSettings.clientSecret ?? "",
-        scope: MANAGEMENT_TOKEN_SCOPE,
-        timeoutMs,
-        fetch: doFetch,
-      })
-    : undefined;
-  const common = { timeoutMs, tokens, fetch: doFetch };
+  const common = {
+    timeoutMs,
+    tokens: managementTokens(connectorSettings, timeoutMs, doFetch),
+    fetch: doFetch,
+  };
   const tenantManagerUrl = config.tenantManagerUrl ?? local?.tenantManagerUrl;
   const issuerUrl = config.issuerUrl ?? local?.issuerUrl;
   const identityHubUrl = config.identityHubUrl ?? local?.identityHubUrl;

@@ -92,3 +92,15 @@ export function createClientCredentialsSource(options: ClientCredentials): Token
     },
   };
 }
+
+/** the management token source of a connector's client credentials; none without a token endpoint */
+export function managementTokens(
+  c: { tokenUrl?: string; clientId?: string; clientSecret?: string },
+  timeoutMs: number,
+  fetch?: typeof globalThis.fetch,
+): TokenSource | undefined {
+  if (!c.tokenUrl) return undefined;
+  const { tokenUrl, clientId = "", clientSecret = "" } = c;
+  const scope = MANAGEMENT_TOKEN_SCOPE;
+  return createClientCredentialsSource({ tokenUrl, clientId, clientSecret, scope, timeoutMs, fetch });
+}

@@ -2,10 +2,9 @@ import { cachedConnector, cachedIdentityHub, cachedIssuer, cachedTenantManager }
 import { createConnectorClient } from "./connector-client";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
-import { createClientCredentialsSource, MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
+import { managementTokens } from "./oauth-token";
 import type { DataspaceRuntime } from "./runtime";
 import { createTenantManagerClient } from "./tenant-manager-client";
-import type { TokenSource } from "./upstream-http";
 
 /**
  * Fresh clients for a running dataspace: what a restart of a dataspace component does on the
@@ -39,18 +38,9 @@ export function reconnectClients(
   which: readonly DataspaceServiceName[],
   endpoints: ServiceEndpoints,
 ): void {
-  const tokens: TokenSource | undefined =
-    endpoints.tokenUrl && endpoints.clientId
-      ? createClientCredentialsSource({
-          tokenUrl: endpoints.tokenUrl,
-          clientId: endpoints.clientId,
-          clientSecret: endpoints.clientSecret ?? "",
-          scope: MANAGEMENT_TOKEN_SCOPE,
-          timeoutMs: rt.timeoutMs,
-        })
-      : undefined;
   // Node's own fetch, not the dataspace's pool: a restart of the embedded dataspace closes that pool with it
   // (and a restart is asked for to get new connections)
+  const tokens = endpoints.clientId ? managementTokens(endpoints, rt.timeoutMs) : undefined;
   const common = { timeoutMs: rt.timeoutMs, tokens };
   const cache = rt.readCache;
   const behindCache = <T>(client: T, wrap: (client: T, cache: NonNullable<typeof rt.readCache>) => T) =>

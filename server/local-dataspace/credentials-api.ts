@@ -166,7 +166,9 @@ export function registerIdentityHubApi(router: Router, ctx: LocalContext): void 
       credentials: wanted,
       timestamp: ctx.now(),
     };
-    ctx.store.put("credentialrequests", holderPid, holder["@id"], request);
+    const save = (r: CredentialRequestRecord) =>
+      ctx.store.put("credentialrequests", holderPid, holder["@id"], r);
+    save(request);
     ctx.scheduler.after(ctx.stepMs, async () => {
       try {
         if (holder.state !== "ACTIVATED")
@@ -174,20 +176,10 @@ export function registerIdentityHubApi(router: Router, ctx: LocalContext): void 
         const info = holderInfo(ctx, holder);
         for (const def of definitions)
           await issueCredential(ctx, def!, { contextId: holder["@id"], did: holder.identity, ...info });
-        if (!ctx.scheduler.closed)
-          ctx.store.put("credentialrequests", holderPid, holder["@id"], {
-            ...request,
-            status: "ISSUED",
-            timestamp: ctx.now(),
-          });
+        if (!ctx.scheduler.closed) save({ ...request, status: "ISSUED", timestamp: ctx.now() });
       } catch (e) {
-        if (!ctx.scheduler.closed) {
-          ctx.store.put("credentialrequests", holderPid, holder["@id"], {
-            ...request,
-            status: "ERROR",
-            errorDetail: e instanceof Error ? e.message : String(e),
-          });
-        }
+        const errorDetail = e instanceof Error ? e.message : String(e);
+        if (!ctx.scheduler.closed) save({ ...request, status: "ERROR", errorDetail });
       }
     });
     return {
