@@ -13,8 +13,8 @@ import {
   type AssetTerms,
   type Disclosure,
 } from "../dataspace-protocol";
-import { record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream } from "./failures";
+import { orNull, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { callerMistake, liveOrNull } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
@@ -25,6 +25,7 @@ import { organisationOfContext } from "./permits";
 
 export const ASSET_FIELDS_REQUIRED = "participantId, assetId, and name are required";
 export const ASSET_CREATE_FAILED = "Failed to create asset";
+const LIST_FAILED = "Failed to list assets";
 export const ASSET_VERSION = "1.0.0";
 export const ASSET_MISTAKES = {
   notFound: "The participant context is not known to the connector",
@@ -105,14 +106,10 @@ export async function listAssetsOf(
   const demoGroup = rt.demoRecords
     ? rt.demo.assetGroups().find((g) => g.participantId === participantId)
     : undefined;
-  let live: NormalisedAsset[];
-  try {
-    // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
-    live = (await rt.connector.listAssets(participantId)).map(normaliseAsset);
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
-    return demoGroup?.assets ?? [];
-  }
+  // one upstream call with its own time-out: no deadline armed per request (see remainingDeadline)
+  const listed = await liveOrNull(() => rt.connector.listAssets(participantId), rt.demoRecords, LIST_FAILED);
+  if (!listed) return demoGroup?.assets ?? [];
+  const live = listed.map(normaliseAsset);
   return demoGroup ? mergeById(live, demoGroup.assets) : live;
 }
 
@@ -129,19 +126,15 @@ interface GroupInputs {
 async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
   // no deadline armed per request: the context list has its own time-out, the lists what is left of it
   const startedAt = Date.now();
-  let contexts: readonly ParticipantContext[];
-  try {
-    contexts = await rt.connector.listParticipantContexts();
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to list assets", describeUpstream(e));
-    return { contexts: null, assets: [] };
-  }
+  const contexts = await liveOrNull(
+    () => rt.connector.listParticipantContexts(),
+    rt.demoRecords,
+    LIST_FAILED,
+  );
+  if (!contexts) return { contexts: null, assets: [] };
   const deadline = remainingDeadline(rt, startedAt);
   const assets = await Promise.all(
-    contexts.filter(activeForAssets).map(async (ctx) => {
-      const r = await settle(rt.connector.listAssets(ctx["@id"], deadline));
-      return r.ok ? r.value : null;
-    }),
+    contexts.filter(activeForAssets).map((ctx) => orNull(rt.connector.listAssets(ctx["@id"], deadline))),
   );
   return { contexts, assets };
 }

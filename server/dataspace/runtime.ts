@@ -115,3 +115,9 @@ export async function settle<T>(
     return { ok: false, error };
   }
 }
+
+/** The fulfilled value, or null when the call failed (and its failure is tolerated). */
+export async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  const r = await settle(p);
+  return r.ok ? r.value : null;
+}

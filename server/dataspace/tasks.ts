@@ -1,14 +1,13 @@
 import { transferTypeLabel } from "../../app/components/ui/labels";
 import type { SessionUser } from "../auth/user";
-import { badGateway } from "../http/errors";
 import { createKeptByInputs } from "../http/kept/kept";
 import { didOfContext, listAssetGroups } from "./assets";
-import { describeUpstream } from "./failures";
+import { liveOrNull } from "./failures";
 import { mergeById } from "./merge";
 import { assetNames, counterPartyName, partyNames, type AssetBook, type NameBook } from "./names";
 import { findOrganisationByName, knownOrganisation } from "../dataspace-protocol";
 import { listParticipants } from "./participants";
-import { remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { orNull, remainingDeadline, type DataspaceRuntime } from "./runtime";
 import type { ParticipantContext } from "./upstream-schemas";
 
 /**
@@ -135,13 +134,8 @@ const namesOf = (inputs: TaskInputs): Names => ({
   assets: inputs.assets ? assetNames(inputs.assets) : NO_NAMES,
 });
 
-/** names are a courtesy: a list that cannot be had leaves the ids in the titles, never the tasks out */
-const orNull = async <T>(p: Promise<T>): Promise<T | null> => {
-  const r = await settle(p);
-  return r.ok ? r.value : null;
-};
-
 async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskInputs> {
+  // names are a courtesy: a list that cannot be had leaves the ids in the titles, never the tasks out
   const [records, participants, assets] = await Promise.all([
     recordInputs(rt, scope),
     orNull(listParticipants(rt)),
@@ -157,21 +151,17 @@ async function recordInputs(
   // no deadline armed per request: the context list has its own time-out, the lists what is left of it
   const startedAt = Date.now();
   const created = rt.demoRecords ? await rt.demoTransfers.listShared() : [];
-  let contexts: readonly ParticipantContext[];
-  try {
-    contexts = await rt.connector.listParticipantContexts();
-  } catch (e) {
-    if (!rt.demoRecords) throw badGateway("Failed to list tasks", describeUpstream(e));
-    return { contexts: null, lists: [], created };
-  }
+  const listed = () => rt.connector.listParticipantContexts();
+  const contexts = await liveOrNull(listed, rt.demoRecords, "Failed to list tasks");
+  if (!contexts) return { contexts: null, lists: [], created };
   const deadline = remainingDeadline(rt, startedAt);
   const lists = await Promise.all(
     inScopeActive(scope, contexts).flatMap((ctx) => [
-      settle(rt.connector.listNegotiations(ctx["@id"], deadline)),
-      settle(rt.connector.listTransfers(ctx["@id"], deadline)),
+      orNull(rt.connector.listNegotiations(ctx["@id"], deadline)),
+      orNull(rt.connector.listTransfers(ctx["@id"], deadline)),
     ]),
   );
-  return { contexts, lists: lists.map((r) => (r.ok ? r.value : null)), created };
+  return { contexts, lists, created };
 }
 
 const inScopeActive = (scope: TaskScope, contexts: readonly ParticipantContext[]) =>
