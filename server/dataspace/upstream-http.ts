@@ -169,27 +169,19 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       } finally {
         deadline.clear();
       }
+      const invalid = (what: string) =>
+        new UpstreamError(name, "invalid-response", `${name} answered with ${what}`, response.status);
       let value: unknown;
       try {
         value = text.trim() === "" ? undefined : JSON.parse(text);
       } catch {
-        throw new UpstreamError(
-          name,
-          "invalid-response",
-          `${name} answered with malformed JSON`,
-          response.status,
-        );
+        throw invalid("malformed JSON");
       }
       const parsed = opts.schema.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-        throw new UpstreamError(
-          name,
-          "invalid-response",
-          `${name} answered with an unexpected shape${where}: ${issue?.message ?? "invalid"}`,
-          response.status,
-        );
+        throw invalid(`an unexpected shape${where}: ${issue?.message ?? "invalid"}`);
       }
       return parsed.data;
     },

@@ -44,6 +44,11 @@ export function selects(def: ContractDefinitionRecord, asset: AssetRecord): bool
   });
 }
 
+/** the policy of a definition's contract policy, as the provider's store holds it (none: an empty one) */
+const contractPolicyOf = (ctx: LocalContext, provider: ParticipantRecord, def: ContractDefinitionRecord) =>
+  ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ??
+  {};
+
 /** The ODRL offer of a definition for an asset, as the catalogue shows it. */
 export function offerPolicy(
   ctx: LocalContext,
@@ -52,10 +57,7 @@ export function offerPolicy(
   assetId: string,
   offerId: string,
 ): Json {
-  const policy =
-    ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ??
-    {};
-  return offerOf(provider, policy, assetId, offerId);
+  return offerOf(provider, contractPolicyOf(ctx, provider, def), assetId, offerId);
 }
 
 function offerOf(provider: ParticipantRecord, policy: Json, assetId: string, offerId: string): Json {
@@ -91,9 +93,6 @@ function shapeOf(ctx: LocalContext, provider: ParticipantRecord): CatalogShape {
   const kept = byProvider.get(provider["@id"]);
   if (kept && kept.version === version && kept.identity === provider.identity) return kept;
   const definitions = ctx.store.list<ContractDefinitionRecord>("contractdefinitions", provider["@id"]);
-  const policyOf = (d: ContractDefinitionRecord) =>
-    ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${d.contractPolicyId}`)?.policy ??
-    {};
   const shape: CatalogShape = {
     version,
     identity: provider.identity,
@@ -103,7 +102,7 @@ function shapeOf(ctx: LocalContext, provider: ParticipantRecord): CatalogShape {
         asset,
         offers: definitions
           .filter((d) => selects(d, asset))
-          .map((definition) => ({ definition, policy: policyOf(definition) })),
+          .map((definition) => ({ definition, policy: contractPolicyOf(ctx, provider, definition) })),
       }))
       .filter((d) => d.offers.length > 0),
   };
