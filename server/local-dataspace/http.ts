@@ -157,21 +157,13 @@ export async function startHttpServer(options: {
       const url = new URL(req.url ?? "/", "http://local");
       const method = (req.method ?? "GET").toUpperCase();
       const match = options.router.match(method, url.pathname);
-      if (match === undefined) {
+      if (match === undefined || match === "method-not-allowed") {
         req.resume();
-        return send(res, 404, [
-          { message: `Not found: ${method} ${url.pathname}`, type: "ObjectNotFound", path: url.pathname },
-        ]);
-      }
-      if (match === "method-not-allowed") {
-        req.resume();
-        return send(res, 405, [
-          {
-            message: `Method ${method} not allowed on ${url.pathname}`,
-            type: "MethodNotAllowed",
-            path: url.pathname,
-          },
-        ]);
+        const [status, message, type] =
+          match === undefined
+            ? [404, `Not found: ${method} ${url.pathname}`, "ObjectNotFound"]
+            : [405, `Method ${method} not allowed on ${url.pathname}`, "MethodNotAllowed"];
+        return send(res, status, [{ message, type, path: url.pathname }]);
       }
       const text = await readBody(req);
       const contentType = String(req.headers["content-type"] ?? "");
@@ -199,27 +191,17 @@ export async function startHttpServer(options: {
       const out = await match.route.handler(request);
       send(res, out.status ?? 200, out.body, out.headers);
     } catch (e) {
-      if (e instanceof HttpError) {
-        return send(
-          res,
-          e.status,
-          [e.message, ...e.more].map((message) => ({
-            message,
-            type: e.type,
-            path: e.path,
-            invalidValue: null,
-          })),
-        );
-      }
-      options.onError?.(e);
-      send(res, 500, [
-        {
-          message: "Internal error of the local dataspace",
-          type: "InternalError",
-          path: null,
-          invalidValue: null,
-        },
-      ]);
+      if (!(e instanceof HttpError)) options.onError?.(e);
+      const err =
+        e instanceof HttpError
+          ? e
+          : new HttpError(500, "Internal error of the local dataspace", "InternalError");
+      const errors = [err.message, ...err.more];
+      send(
+        res,
+        err.status,
+        errors.map((message) => ({ message, type: err.type, path: err.path, invalidValue: null })),
+      );
     }
   });
   server.keepAliveTimeout = 5_000;
