@@ -1,10 +1,8 @@
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
+import type { Dataspace } from ".";
 
-/** what it reads of the dataspace (server/dataspace/index.ts Dataspace) */
-interface DataspaceReads {
-  listParticipants(): Promise<Record<string, unknown>[]>;
-  listNegotiations(participantId: string): Promise<readonly Record<string, unknown>[]>;
-}
+/** what it reads of the dataspace */
+type DataspaceReads = Pick<Dataspace, "listParticipants" | "listNegotiations">;
 
 /** `?participant=` of the operator's list of every participant's negotiations (/negotiations) */
 export const EVERY_PARTICIPANT = "all";

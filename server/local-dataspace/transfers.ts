@@ -113,6 +113,11 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
     state: "STARTED",
     stateTimestamp: ctx.now(),
   };
+  const startedBy = {
+    assetId: agreement.assetId,
+    correlationId: mirror["@id"],
+    counterPartyId: agreement.providerId,
+  };
   if (consumer.transferType === "HttpData-PULL") {
     const edr: EdrRecord = {
       transferProcessId: consumer["@id"],
@@ -125,20 +130,12 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
     ctx.store.transaction(() => {
       ctx.store.put("edrs", edr.transferProcessId, edr.participantContextId, edr);
       save(ctx, mirror);
-      transition(ctx, consumer, "STARTED", {
-        assetId: agreement.assetId,
-        correlationId: mirror["@id"],
-        counterPartyId: agreement.providerId,
-      });
+      transition(ctx, consumer, "STARTED", startedBy);
     });
     return;
   }
   // push: send the data to the consumer's destination, then complete
-  const started = transition(ctx, consumer, "STARTED", {
-    assetId: agreement.assetId,
-    correlationId: mirror["@id"],
-    counterPartyId: agreement.providerId,
-  });
+  const started = transition(ctx, consumer, "STARTED", startedBy);
   save(ctx, mirror);
   const baseUrl =
     typeof consumer.dataDestination.baseUrl === "string" ? consumer.dataDestination.baseUrl : undefined;
