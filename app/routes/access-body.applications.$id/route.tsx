@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { runIntent } from "../../components/route-kit/intents.server";
 import {
   ApplicationFacts,
   ClockPanel,
@@ -30,80 +31,55 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   const f = fields(await request.formData());
   const applicationId = params.id ?? "";
   const intent = f.intent ?? "";
-  switch (intent) {
-    case "complete":
-      return runAction(
-        intent,
-        () => ab.decideCompleteness({ applicationId, complete: true, note: f.note }, user),
-        "Found complete: the decision clock runs from the day the application was received.",
-      );
-    case "incomplete":
-      return runAction(
-        intent,
-        () => ab.decideCompleteness({ applicationId, complete: false, missing: f.missing }, user),
-        "Found incomplete: the applicant was asked to complete it within four weeks.",
-      );
-    case "requestInfo":
-      return runAction(
-        intent,
-        () =>
-          ab.requestInformation({ applicationId, questions: f.questions, dueInDays: int(f.dueInDays) }, user),
-        "Information requested: the decision clock is paused until the answer.",
-      );
-    case "withdrawInfo":
-      return runAction(
-        intent,
-        () =>
-          ab.withdrawInformationRequest(
-            { informationRequestId: f.informationRequestId, action: "withdraw", reason: f.reason },
-            user,
-          ),
-        "Information request withdrawn: the clock runs again.",
-      );
-    case "pause":
-    case "resume":
-      return runAction(
-        intent,
-        () => ab.clockEvent({ applicationId, event: intent, reason: f.reason }, user),
-        intent === "pause" ? "Clock paused." : "Clock resumed.",
-      );
-    case "extend":
-      return runAction(
-        intent,
-        () =>
-          ab.clockEvent({ applicationId, event: "extend", months: int(f.months), reason: f.reason }, user),
-        "Decision period extended.",
-      );
-    case "grant":
-      return runAction(
-        intent,
-        () =>
-          ab.issuePermit(
-            {
-              applicationId,
-              durationMonths: int(f.durationMonths),
-              conditions: f.conditions,
-              secureProcessingEnvironment: f.secureProcessingEnvironment,
-            },
-            user,
-          ),
-        "Data permit issued; it is in the public register.",
-      );
-    case "refuse":
-      return runAction(
-        intent,
-        () => ab.refuseApplication({ applicationId, decision: "refuse", reasons: f.reasons }, user),
-        "Application refused; the refusal and its reasons are in the public register.",
-      );
-    case "revoke":
-      return runAction(
-        intent,
-        () => ab.revokePermit({ permitId: f.permitId, reason: f.reason }, user),
-        "Permit revoked; the contracts it backed are suspended.",
-      );
-    default:
-      return { error: `Unknown action ${intent}` };
-  }
+  const clockEvent = (event: string, extra: object) =>
+    ab.clockEvent({ applicationId, event, ...extra, reason: f.reason }, user);
+  return runIntent(intent, {
+    complete: [
+      () => ab.decideCompleteness({ applicationId, complete: true, note: f.note }, user),
+      "Found complete: the decision clock runs from the day the application was received.",
+    ],
+    incomplete: [
+      () => ab.decideCompleteness({ applicationId, complete: false, missing: f.missing }, user),
+      "Found incomplete: the applicant was asked to complete it within four weeks.",
+    ],
+    requestInfo: [
+      () =>
+        ab.requestInformation({ applicationId, questions: f.questions, dueInDays: int(f.dueInDays) }, user),
+      "Information requested: the decision clock is paused until the answer.",
+    ],
+    withdrawInfo: [
+      () =>
+        ab.withdrawInformationRequest(
+          { informationRequestId: f.informationRequestId, action: "withdraw", reason: f.reason },
+          user,
+        ),
+      "Information request withdrawn: the clock runs again.",
+    ],
+    pause: [() => clockEvent("pause", {}), "Clock paused."],
+    resume: [() => clockEvent("resume", {}), "Clock resumed."],
+    extend: [() => clockEvent("extend", { months: int(f.months) }), "Decision period extended."],
+    grant: [
+      () =>
+        ab.issuePermit(
+          {
+            applicationId,
+            durationMonths: int(f.durationMonths),
+            conditions: f.conditions,
+            secureProcessingEnvironment: f.secureProcessingEnvironment,
+          },
+          user,
+        ),
+      "Data permit issued; it is in the public register.",
+    ],
+    refuse: [
+      () => ab.refuseApplication({ applicationId, decision: "refuse", reasons: f.reasons }, user),
+      "Application refused; the refusal and its reasons are in the public register.",
+    ],
+    revoke: [
+      () => ab.revokePermit({ permitId: f.permitId, reason: f.reason }, user),
+      "Permit revoked; the contracts it backed are suspended.",
+    ],
+  });
 }
 
 const DEFAULT_CONDITIONS = [

@@ -6,6 +6,7 @@ import { HDAB_ROLES, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../lib/a
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
 
@@ -57,11 +58,7 @@ export default function Applications() {
           <select name="state" defaultValue={state}>
             <option value="">all</option>
             <option value={undecided}>awaiting a decision</option>
-            {states.map((s) => (
-              <option key={s} value={s}>
-                {s.replaceAll("_", " ").toLowerCase()}
-              </option>
-            ))}
+            {optionList(states, (s) => [s, s.replaceAll("_", " ").toLowerCase()])}
           </select>
         </label>
         <button className="button ghost">Filter</button>

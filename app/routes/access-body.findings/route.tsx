@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { runIntent } from "../../components/route-kit/intents.server";
 import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
@@ -36,10 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const user = await requireRole(request, context, FINDINGS_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
-  switch (f.intent) {
-    case "open":
-      return runAction(
-        "open",
+  return runIntent(
+    f.intent ?? "",
+    {
+      open: [
         () =>
           ab.openFinding(
             {
@@ -49,22 +50,18 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
             user,
           ),
         "Finding opened; the organisation has been asked to respond.",
-      );
-    case "respond":
-      return runAction(
-        "respond",
+      ],
+      respond: [
         () => ab.respondFinding({ findingId: f.findingId, response: f.response }, user),
         "Response sent to the access body.",
-      );
-    case "close":
-      return runAction(
-        "close",
+      ],
+      close: [
         () => ab.closeFinding({ findingId: f.findingId, outcome: f.outcome, note: f.note }, user),
         "Finding closed.",
-      );
-    default:
-      return { error: "Unknown action" };
-  }
+      ],
+    },
+    "Unknown action",
+  );
 }
 
 export default function Findings() {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { fields, int, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { runIntent } from "../../components/route-kit/intents.server";
 import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
@@ -9,6 +10,7 @@ import { applicantPage } from "./applications.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
@@ -23,77 +25,57 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const form = await request.formData();
   const f = fields(form);
   const intent = f.intent ?? "";
-  switch (intent) {
-    case "apply":
-      return runAction(
-        intent,
-        () =>
-          ab.submitApplication(
-            {
-              ...pick(f, "title summary purpose"),
-              datasets: form.getAll("datasets").map(String),
-              pseudonymised: f.pseudonymised === "on",
-              durationMonths: int(f.durationMonths),
-            },
-            user,
-          ),
-        "Application submitted. The access body checks its completeness first; the three-month clock runs from the receipt of a complete application.",
-      );
-    case "answer":
-      return runAction(
-        intent,
-        () =>
-          ab.answerInformationRequest(
-            { informationRequestId: f.informationRequestId, answer: f.answer },
-            user,
-          ),
-        "Answer sent; the access body's clock runs again.",
-      );
-    case "withdraw":
-      return runAction(
-        intent,
-        () =>
-          ab.withdrawApplication(
-            { applicationId: f.applicationId, action: "withdraw", reason: f.reason },
-            user,
-          ),
-        "Application withdrawn.",
-      );
-    case "request":
-      return runAction(
-        intent,
-        () =>
-          ab.submitDataRequest(
-            {
-              ...pick(f, "title question purpose"),
-              datasets: form.getAll("datasets").map(String),
-            },
-            user,
-          ),
-        "Data request submitted.",
-      );
-    case "declare":
-      return runAction(
-        intent,
-        () =>
-          ab.postResult(
-            {
-              ...pick(f, "title summary processingCompletedDate"),
-              ...(f.source?.startsWith("DRQ-") ? { dataRequestId: f.source } : { permitId: f.source }),
-            },
-            user,
-          ),
-        "Result declared; the access body checks it before release.",
-      );
-    case "publish":
-      return runAction(
-        intent,
-        () => ab.postResult({ resultId: f.resultId, action: "publish", url: f.url }, user),
-        "Publication recorded.",
-      );
-    default:
-      return { error: `Unknown action ${intent}` };
-  }
+  return runIntent(intent, {
+    apply: [
+      () =>
+        ab.submitApplication(
+          {
+            ...pick(f, "title summary purpose"),
+            datasets: form.getAll("datasets").map(String),
+            pseudonymised: f.pseudonymised === "on",
+            durationMonths: int(f.durationMonths),
+          },
+          user,
+        ),
+      "Application submitted. The access body checks its completeness first; the three-month clock runs from the receipt of a complete application.",
+    ],
+    answer: [
+      () =>
+        ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user),
+      "Answer sent; the access body's clock runs again.",
+    ],
+    withdraw: [
+      () =>
+        ab.withdrawApplication(
+          { applicationId: f.applicationId, action: "withdraw", reason: f.reason },
+          user,
+        ),
+      "Application withdrawn.",
+    ],
+    request: [
+      () =>
+        ab.submitDataRequest(
+          { ...pick(f, "title question purpose"), datasets: form.getAll("datasets").map(String) },
+          user,
+        ),
+      "Data request submitted.",
+    ],
+    declare: [
+      () =>
+        ab.postResult(
+          {
+            ...pick(f, "title summary processingCompletedDate"),
+            ...(f.source?.startsWith("DRQ-") ? { dataRequestId: f.source } : { permitId: f.source }),
+          },
+          user,
+        ),
+      "Result declared; the access body checks it before release.",
+    ],
+    publish: [
+      () => ab.postResult({ resultId: f.resultId, action: "publish", url: f.url }, user),
+      "Publication recorded.",
+    ],
+  });
 }
 
 export default function MyApplications() {
@@ -207,11 +189,7 @@ export default function MyApplications() {
           </Field>
           <Field label="Purpose (Art. 53(1))" error={intentFieldMessage(result, "apply", "purpose")}>
             <select name="purpose" required defaultValue="scientificResearch">
-              {d.purposes.map((p) => (
-                <option key={p.code} value={p.code}>
-                  {p.label}
-                </option>
-              ))}
+              {optionList(d.purposes, (p) => [p.code, p.label])}
             </select>
           </Field>
           <fieldset
@@ -289,20 +267,12 @@ export default function MyApplications() {
             </Field>
             <Field label="Purpose" error={intentFieldMessage(result, "request", "purpose")}>
               <select name="purpose" defaultValue="scientificResearch">
-                {d.purposes.map((p) => (
-                  <option key={p.code} value={p.code}>
-                    {p.label}
-                  </option>
-                ))}
+                {optionList(d.purposes, (p) => [p.code, p.label])}
               </select>
             </Field>
             <Field label="Dataset" error={intentFieldMessage(result, "request", "datasets")}>
               <select name="datasets" required>
-                {d.datasets.map((ds) => (
-                  <option key={ds.id} value={ds.id}>
-                    {ds.title}
-                  </option>
-                ))}
+                {optionList(d.datasets, (ds) => [ds.id, ds.title])}
               </select>
             </Field>
             <button className="button ghost" name="intent" value="request" disabled={busy}>

@@ -9,6 +9,7 @@ import { layerLabel } from "../../components/ui/labels";
 import { DataTable, num } from "../../components/route-kit/DataTable";
 import { requireRole } from "../../session.server";
 import { QUESTION_ROLES } from "../../lib/access.server";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "Ask a question · Health Dataspace Hub" }];
 
@@ -69,11 +70,7 @@ export default function Ask() {
           <span className="visually-hidden">Template</span>
           <select name="template" defaultValue={templateId} aria-label="Template">
             <option value="auto">any template (auto)</option>
-            {templates.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.title}
-              </option>
-            ))}
+            {optionList(templates, (t) => [t.id, t.title])}
           </select>
         </label>
         <button type="submit" className="button" disabled={busy} data-testid="ask-submit">

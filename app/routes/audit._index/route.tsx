@@ -12,6 +12,7 @@ import { AUDIT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, num } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "Audit trail · Health Dataspace Hub" }];
 
@@ -142,11 +143,7 @@ export default function Audit() {
         <Filter label="Kind">
           <select name="kind" defaultValue={params.get("kind") ?? ""}>
             <option value="">any</option>
-            {d.kinds.map((k) => (
-              <option key={k} value={k}>
-                {auditKindLabel(k)}
-              </option>
-            ))}
+            {optionList(d.kinds, (k) => [k, auditKindLabel(k)])}
           </select>
         </Filter>
         <Filter label="Actor">
@@ -155,11 +152,7 @@ export default function Audit() {
         <Filter label="Action">
           <select name="action" defaultValue={params.get("action") ?? ""}>
             <option value="">Any action</option>
-            {actionChoices(params.get("action")).map(([code, label]) => (
-              <option key={code} value={code}>
-                {label}
-              </option>
-            ))}
+            {optionList(actionChoices(params.get("action")), ([code, label]) => [code, label])}
           </select>
         </Filter>
         <Filter label="Outcome">

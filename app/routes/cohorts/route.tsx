@@ -9,6 +9,7 @@ import { COHORT_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, num } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
+import { optionList } from "../../components/route-kit/options";
 
 const CRITERIA = ["condition", "drug", "measurement", "ageBand", "gender"] as const;
 
@@ -46,11 +47,7 @@ export default function Cohorts() {
     <Filter label={label}>
       <select name={name} defaultValue={values[name]} data-testid={`criterion-${name}`}>
         <option value="">any</option>
-        {list.map((o) => (
-          <option key={o.code} value={o.code}>
-            {o.display}
-          </option>
-        ))}
+        {optionList(list, (o) => [o.code, o.display])}
       </select>
     </Filter>
   );

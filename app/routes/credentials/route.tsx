@@ -11,6 +11,7 @@ import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { pick } from "../../lib/pick";
 import { isAdmin, ownContext } from "../../lib/dataspace/access.server";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "Credentials · Health Dataspace Hub" }];
 
@@ -234,11 +235,7 @@ export default function Credentials() {
               <label htmlFor="credential-type">Credential</label>
               <Invalid message={fieldMessage(result, "credentialType")}>
                 <select id="credential-type" name="credentialType" required>
-                  {d.definitions.map((def) => (
-                    <option key={def.type} value={def.type}>
-                      {def.label}
-                    </option>
-                  ))}
+                  {optionList(d.definitions, (def) => [def.type, def.label])}
                 </select>
               </Invalid>
             </div>

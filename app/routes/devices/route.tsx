@@ -21,6 +21,7 @@ import { PATIENT_ROLES } from "../../lib/access.server";
 import { Invalid, intentFieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
 import { ACTIONS, DataTable, num } from "../../components/route-kit/DataTable";
+import { optionList } from "../../components/route-kit/options";
 
 /**
  * The patient's companion app devices: pair (code and QR, live state), list, remove (revokes the
@@ -285,11 +286,7 @@ function DevicesView({
           <label>
             <span>Measurement</span>
             <select name="measure" defaultValue="8867-4|/min">
-              {view.measures.map((m) => (
-                <option key={m.value} value={m.value}>
-                  {m.label}
-                </option>
-              ))}
+              {optionList(view.measures, (m) => [m.value, m.label])}
             </select>
           </label>
           <label>

@@ -31,6 +31,7 @@ import { AppLink } from "../../components/ui/app-link";
 import { stateLabel } from "../../components/ui/labels";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
+import { optionList } from "../../components/route-kit/options";
 
 /**
  * The participant's contract negotiations (GET /api/negotiations), newest first, with their state
@@ -123,11 +124,7 @@ export default function Negotiations() {
               data-testid="negotiations-state-filter"
             >
               <option value="">Any state</option>
-              {states.map((s) => (
-                <option key={s} value={s}>
-                  {stateLabel(s)}
-                </option>
-              ))}
+              {optionList(states, (s) => [s, stateLabel(s)])}
             </select>
           </Filter>
           <noscript>

@@ -28,6 +28,7 @@ import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { FieldRow } from "../../components/route-kit/FieldRow";
+import { optionList } from "../../components/route-kit/options";
 
 /**
  * Participants and provider onboarding. Everyone on the staff sees the participants of the
@@ -222,11 +223,7 @@ export default function Onboarding() {
                     defaultValue={v?.role ?? "DATA_HOLDER"}
                     data-testid="onboarding-role"
                   >
-                    {ROLES.map((r) => (
-                      <option key={r.value} value={r.value}>
-                        {r.label}
-                      </option>
-                    ))}
+                    {optionList(ROLES, (r) => [r.value, r.label])}
                   </select>
                 </Invalid>
               </div>

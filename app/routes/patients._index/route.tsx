@@ -7,6 +7,7 @@ import { formatDate, humanize } from "../../components/ui/format";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "Patients · Health Dataspace Hub" }];
 
@@ -59,11 +60,7 @@ export default function Patients() {
               data-testid="patients-page-size"
               onChange={(e) => e.currentTarget.form?.requestSubmit()}
             >
-              {[...new Set([...PAGE_SIZES, limit])].map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
+              {optionList([...new Set([...PAGE_SIZES, limit])], (n) => [n, n])}
             </select>
           </Filter>
           <noscript>

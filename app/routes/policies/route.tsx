@@ -19,6 +19,7 @@ import { fieldMessage } from "../../components/ui/field-errors";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable, ACTIONS } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "ODRL policies · Health Dataspace Hub" }];
 
@@ -186,11 +187,7 @@ export default function Policies() {
       <Form method="get" className="toolbar">
         <label htmlFor="policy-participant">Participant</label>
         <select id="policy-participant" name="participant" defaultValue={d.participantId}>
-          {d.participants.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.displayName}
-            </option>
-          ))}
+          {optionList(d.participants, (p) => [p.id, p.displayName])}
         </select>
         <button type="submit" className="button ghost small">
           Show

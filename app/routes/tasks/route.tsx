@@ -21,6 +21,7 @@ import { DATASPACE_ROLES } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
+import { optionList } from "../../components/route-kit/options";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -144,11 +145,7 @@ export default function Tasks() {
         <Filter label="State">
           <select name="state" defaultValue={filters.state} data-testid="tasks-filter-state">
             <option value="">Any state</option>
-            {facets.states.map((s) => (
-              <option key={s} value={s}>
-                {stateLabel(s)}
-              </option>
-            ))}
+            {optionList(facets.states, (s) => [s, stateLabel(s)])}
           </select>
         </Filter>
         <Filter label="Participant">
@@ -158,11 +155,7 @@ export default function Tasks() {
             data-testid="tasks-filter-participant"
           >
             <option value="">{admin ? "All participants" : "All of my organisation"}</option>
-            {facets.participants.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            {optionList(facets.participants, (p) => [p.id, p.name])}
           </select>
         </Filter>
         <div className="filter-actions">
