@@ -92,6 +92,7 @@ const DEFAULT_CONDITIONS = [
 export default function ApplicationDetail() {
   const { app, canDecide } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const err = (intents: string | string[], name: string) => intentFieldMessage(result, intents, name);
   const busy = useNavigation().state !== "idle";
   const can = (e: string) => canDecide && app.allowedEvents.includes(e);
   const openIr = app.informationRequests.find((i) => i.state === "OPEN");
@@ -144,7 +145,7 @@ export default function ApplicationDetail() {
                 <Form method="post" className="ab-form">
                   <input type="hidden" name="intent" value="revoke" />
                   <input type="hidden" name="permitId" value={app.permit.id} />
-                  <Field label="Reason for revocation" error={intentFieldMessage(result, "revoke", "reason")}>
+                  <Field label="Reason for revocation" error={err("revoke", "reason")}>
                     <textarea name="reason" required rows={2} />
                   </Field>
                   <button className="button danger" disabled={busy}>
@@ -165,7 +166,7 @@ export default function ApplicationDetail() {
               {can("markComplete") ? (
                 <Form method="post" className="ab-form">
                   <h3>Completeness</h3>
-                  <Field label="Note (optional)" error={intentFieldMessage(result, "complete", "note")}>
+                  <Field label="Note (optional)" error={err("complete", "note")}>
                     <input name="note" />
                   </Field>
                   <button className="button" name="intent" value="complete" disabled={busy}>
@@ -175,10 +176,7 @@ export default function ApplicationDetail() {
               ) : null}
               {can("markIncomplete") ? (
                 <Form method="post" className="ab-form">
-                  <Field
-                    label="Missing items (one per line)"
-                    error={intentFieldMessage(result, "incomplete", "missing")}
-                  >
+                  <Field label="Missing items (one per line)" error={err("incomplete", "missing")}>
                     <textarea name="missing" rows={3} required />
                   </Field>
                   <button className="button ghost" name="intent" value="incomplete" disabled={busy}>
@@ -189,13 +187,10 @@ export default function ApplicationDetail() {
               {can("requestInformation") ? (
                 <Form method="post" className="ab-form" data-testid="information-request-form">
                   <h3>Ask the applicant for information</h3>
-                  <Field label="Questions" error={intentFieldMessage(result, "requestInfo", "questions")}>
+                  <Field label="Questions" error={err("requestInfo", "questions")}>
                     <textarea name="questions" rows={3} required />
                   </Field>
-                  <Field
-                    label="Answer within (days)"
-                    error={intentFieldMessage(result, "requestInfo", "dueInDays")}
-                  >
+                  <Field label="Answer within (days)" error={err("requestInfo", "dueInDays")}>
                     <input name="dueInDays" type="number" min={1} max={90} defaultValue={30} />
                   </Field>
                   <button className="button" name="intent" value="requestInfo" disabled={busy}>
@@ -207,7 +202,7 @@ export default function ApplicationDetail() {
                 <Form method="post" className="ab-form">
                   <h3>Withdraw the open information request</h3>
                   <input type="hidden" name="informationRequestId" value={openIr.id} />
-                  <Field label="Reason" error={intentFieldMessage(result, "withdrawInfo", "reason")}>
+                  <Field label="Reason" error={err("withdrawInfo", "reason")}>
                     <input name="reason" required />
                   </Field>
                   <button className="button ghost" name="intent" value="withdrawInfo" disabled={busy}>
@@ -220,16 +215,13 @@ export default function ApplicationDetail() {
               app.clockView.canExtend ? (
                 <Form method="post" className="ab-form">
                   <h3>Decision clock</h3>
-                  <Field
-                    label="Reason"
-                    error={intentFieldMessage(result, ["extend", "pause", "resume"], "reason")}
-                  >
+                  <Field label="Reason" error={err(["extend", "pause", "resume"], "reason")}>
                     <input name="reason" required />
                   </Field>
                   {app.clockView.canExtend ? (
                     <Field
                       label="Extend by (months, once)"
-                      error={intentFieldMessage(result, ["extend", "pause", "resume"], "months")}
+                      error={err(["extend", "pause", "resume"], "months")}
                     >
                       <select name="months" defaultValue="3">
                         <option value="1">1</option>
@@ -263,10 +255,7 @@ export default function ApplicationDetail() {
                   <p className="muted ab-small">
                     Datasets: {app.datasetTitles.join("; ")} · purpose as applied for.
                   </p>
-                  <Field
-                    label="Duration (months)"
-                    error={intentFieldMessage(result, "grant", "durationMonths")}
-                  >
+                  <Field label="Duration (months)" error={err("grant", "durationMonths")}>
                     <input
                       name="durationMonths"
                       type="number"
@@ -276,15 +265,12 @@ export default function ApplicationDetail() {
                       required
                     />
                   </Field>
-                  <Field
-                    label="Conditions (one per line)"
-                    error={intentFieldMessage(result, "grant", "conditions")}
-                  >
+                  <Field label="Conditions (one per line)" error={err("grant", "conditions")}>
                     <textarea name="conditions" rows={4} defaultValue={DEFAULT_CONDITIONS} required />
                   </Field>
                   <Field
                     label="Secure processing environment"
-                    error={intentFieldMessage(result, "grant", "secureProcessingEnvironment")}
+                    error={err("grant", "secureProcessingEnvironment")}
                   >
                     <input
                       name="secureProcessingEnvironment"
@@ -300,10 +286,7 @@ export default function ApplicationDetail() {
               {can("refuse") ? (
                 <Form method="post" className="ab-form">
                   <h3>Refuse</h3>
-                  <Field
-                    label="Reasons (published with the refusal)"
-                    error={intentFieldMessage(result, "refuse", "reasons")}
-                  >
+                  <Field label="Reasons (published with the refusal)" error={err("refuse", "reasons")}>
                     <textarea name="reasons" rows={2} required />
                   </Field>
                   <button className="button danger" name="intent" value="refuse" disabled={busy}>

@@ -67,6 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 export default function Findings() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const err = (intents: string | string[], name: string) => intentFieldMessage(result, intents, name);
   const busy = useNavigation().state !== "idle";
   return (
     <section>
@@ -107,7 +108,7 @@ export default function Findings() {
             {!d.staff && f.state === "OPEN" && d.roles.includes(f.subjectRole) ? (
               <Form method="post" className="ab-form">
                 <input type="hidden" name="findingId" value={f.id} />
-                <Field label="Your response" error={intentFieldMessage(result, "respond", "response")}>
+                <Field label="Your response" error={err("respond", "response")}>
                   <textarea name="response" rows={3} required />
                 </Field>
                 <button className="button" name="intent" value="respond" disabled={busy}>
@@ -138,43 +139,37 @@ export default function Findings() {
         <Form method="post" className="card ab-card ab-form">
           <h2>Open a finding</h2>
           <div className="form-grid">
-            <Field label="Organisation" error={intentFieldMessage(result, "open", "organisation")}>
+            <Field label="Organisation" error={err("open", "organisation")}>
               <select name="organisation" required>
                 {d.organisations.map((o) => (
                   <option key={o}>{o}</option>
                 ))}
               </select>
             </Field>
-            <Field label="Addressed to its" error={intentFieldMessage(result, "open", "subjectRole")}>
+            <Field label="Addressed to its" error={err("open", "subjectRole")}>
               <select name="subjectRole">
                 <option value="DATA_USER">data user role</option>
                 <option value="DATA_HOLDER">data holder role</option>
               </select>
             </Field>
-            <Field label="Severity" error={intentFieldMessage(result, "open", "severity")}>
+            <Field label="Severity" error={err("open", "severity")}>
               <select name="severity" defaultValue="medium">
                 <option>low</option>
                 <option>medium</option>
                 <option>high</option>
               </select>
             </Field>
-            <Field
-              label="Response within (days)"
-              error={intentFieldMessage(result, "open", "responseDueInDays")}
-            >
+            <Field label="Response within (days)" error={err("open", "responseDueInDays")}>
               <input name="responseDueInDays" type="number" min={1} max={180} defaultValue={30} />
             </Field>
-            <Field
-              label="Related permit (optional)"
-              error={intentFieldMessage(result, "open", "relatedPermitId")}
-            >
+            <Field label="Related permit (optional)" error={err("open", "relatedPermitId")}>
               <input name="relatedPermitId" />
             </Field>
           </div>
-          <Field label="Title" error={intentFieldMessage(result, "open", "title")}>
+          <Field label="Title" error={err("open", "title")}>
             <input name="title" required />
           </Field>
-          <Field label="What was found" error={intentFieldMessage(result, "open", "description")}>
+          <Field label="What was found" error={err("open", "description")}>
             <textarea name="description" rows={3} required />
           </Field>
           <button className="button" name="intent" value="open" disabled={busy}>

@@ -81,8 +81,9 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 export default function MyApplications() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const err = (intents: string | string[], name: string) => intentFieldMessage(result, intents, name);
   const busy = useNavigation().state !== "idle";
-  const datasetsError = intentFieldMessage(result, "apply", "datasets");
+  const datasetsError = err("apply", "datasets");
   // "Apply for a data permit" on a dataset's page comes here with that dataset ticked
   const chosen = useSearchParams()[0].getAll("dataset");
   return (
@@ -112,7 +113,7 @@ export default function MyApplications() {
               </p>
               <p className="ab-pre">{ir.questions}</p>
               <input type="hidden" name="informationRequestId" value={ir.id} />
-              <Field label="Your answer" error={intentFieldMessage(result, "answer", "answer")}>
+              <Field label="Your answer" error={err("answer", "answer")}>
                 <textarea name="answer" rows={3} required />
               </Field>
               <button className="button" name="intent" value="answer" disabled={busy}>
@@ -181,13 +182,10 @@ export default function MyApplications() {
       <div className="two-col">
         <Form method="post" className="card ab-card ab-form" data-testid="apply-form" id="apply-form">
           <h2>Apply for access (Art. 67)</h2>
-          <Field
-            label="Project title (published in the register)"
-            error={intentFieldMessage(result, "apply", "title")}
-          >
+          <Field label="Project title (published in the register)" error={err("apply", "title")}>
             <input name="title" required maxLength={300} />
           </Field>
-          <Field label="Purpose (Art. 53(1))" error={intentFieldMessage(result, "apply", "purpose")}>
+          <Field label="Purpose (Art. 53(1))" error={err("apply", "purpose")}>
             <select name="purpose" required defaultValue="scientificResearch">
               {optionList(d.purposes, (p) => [p.code, p.label])}
             </select>
@@ -215,14 +213,11 @@ export default function MyApplications() {
               </span>
             ) : null}
           </fieldset>
-          <Field
-            label="Intended use (for the access body; not published)"
-            error={intentFieldMessage(result, "apply", "summary")}
-          >
+          <Field label="Intended use (for the access body; not published)" error={err("apply", "summary")}>
             <textarea name="summary" rows={4} required />
           </Field>
           <div className="form-grid">
-            <Field label="Duration (months)" error={intentFieldMessage(result, "apply", "durationMonths")}>
+            <Field label="Duration (months)" error={err("apply", "durationMonths")}>
               <input name="durationMonths" type="number" min={1} max={120} defaultValue={24} />
             </Field>
             <label className="ab-check">
@@ -238,7 +233,7 @@ export default function MyApplications() {
         <div>
           <Form method="post" className="card ab-card ab-form">
             <h2>Withdraw an application</h2>
-            <Field label="Application" error={intentFieldMessage(result, "withdraw", "applicationId")}>
+            <Field label="Application" error={err("withdraw", "applicationId")}>
               <select name="applicationId" required>
                 {d.applications
                   .filter((a) => !["GRANTED", "REFUSED", "WITHDRAWN"].includes(a.state))
@@ -249,7 +244,7 @@ export default function MyApplications() {
                   ))}
               </select>
             </Field>
-            <Field label="Reason" error={intentFieldMessage(result, "withdraw", "reason")}>
+            <Field label="Reason" error={err("withdraw", "reason")}>
               <input name="reason" required />
             </Field>
             <button className="button ghost" name="intent" value="withdraw" disabled={busy}>
@@ -259,18 +254,18 @@ export default function MyApplications() {
 
           <Form method="post" className="card ab-card ab-form" data-testid="data-request-form">
             <h2>Ask for anonymised statistics (Art. 69)</h2>
-            <Field label="Title" error={intentFieldMessage(result, "request", "title")}>
+            <Field label="Title" error={err("request", "title")}>
               <input name="title" required />
             </Field>
-            <Field label="Question" error={intentFieldMessage(result, "request", "question")}>
+            <Field label="Question" error={err("request", "question")}>
               <textarea name="question" rows={2} required />
             </Field>
-            <Field label="Purpose" error={intentFieldMessage(result, "request", "purpose")}>
+            <Field label="Purpose" error={err("request", "purpose")}>
               <select name="purpose" defaultValue="scientificResearch">
                 {optionList(d.purposes, (p) => [p.code, p.label])}
               </select>
             </Field>
-            <Field label="Dataset" error={intentFieldMessage(result, "request", "datasets")}>
+            <Field label="Dataset" error={err("request", "datasets")}>
               <select name="datasets" required>
                 {optionList(d.datasets, (ds) => [ds.id, ds.title])}
               </select>
@@ -366,10 +361,7 @@ export default function MyApplications() {
       <Form method="post" className="card ab-card ab-form">
         <h3>Declare a result</h3>
         <div className="form-grid">
-          <Field
-            label="From permit or answered request"
-            error={intentFieldMessage(result, "declare", "source")}
-          >
+          <Field label="From permit or answered request" error={err("declare", "source")}>
             <select name="source" required>
               {d.permits
                 .filter((p) => p.state !== "REVOKED")
@@ -385,17 +377,14 @@ export default function MyApplications() {
               ))}
             </select>
           </Field>
-          <Field label="Title" error={intentFieldMessage(result, "declare", "title")}>
+          <Field label="Title" error={err("declare", "title")}>
             <input name="title" required />
           </Field>
-          <Field
-            label="Processing completed on"
-            error={intentFieldMessage(result, "declare", "processingCompletedDate")}
-          >
+          <Field label="Processing completed on" error={err("declare", "processingCompletedDate")}>
             <input name="processingCompletedDate" type="date" required />
           </Field>
         </div>
-        <Field label="Summary of the output" error={intentFieldMessage(result, "declare", "summary")}>
+        <Field label="Summary of the output" error={err("declare", "summary")}>
           <textarea name="summary" rows={2} required />
         </Field>
         <button className="button ghost" name="intent" value="declare" disabled={busy}>
