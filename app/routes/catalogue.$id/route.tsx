@@ -29,6 +29,7 @@ import {
 } from "../../lib/access.server";
 import { offersOfDataset } from "../../lib/catalogue/offers.server";
 import { AppLink } from "../../components/ui/app-link";
+import { routeErrorText } from "../../components/route-kit/route-error";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.dataset.title ?? "Dataset"} · Catalogue · Health Dataspace Hub` },
@@ -438,16 +439,12 @@ export default function DatasetDetail() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const search = useCatalogueSearch();
-  const message =
-    isRouteErrorResponse(error) && typeof error.data === "string"
-      ? error.data
-      : "This dataset could not be shown.";
   return (
     <div className="card" role="alert" data-testid="dataset-error">
       <h2>
         {isRouteErrorResponse(error) && error.status === 404 ? "Dataset not found" : "Something went wrong"}
       </h2>
-      <p>{message}</p>
+      <p>{routeErrorText(error, "This dataset could not be shown.")}</p>
       <AppLink to={`/catalogue${search}`}>Back to the list</AppLink>
     </div>
   );

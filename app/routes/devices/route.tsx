@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Form,
-  isRouteErrorResponse,
   Link,
   useActionData,
   useFetcher,
@@ -22,6 +21,7 @@ import { Invalid, intentFieldMessage, useFocusFirstInvalid } from "../../compone
 import { AppLink } from "../../components/ui/app-link";
 import { ACTIONS, DataTable, num } from "../../components/route-kit/DataTable";
 import { optionList } from "../../components/route-kit/options";
+import { routeErrorText } from "../../components/route-kit/route-error";
 
 /**
  * The patient's companion app devices: pair (code and QR, live state), list, remove (revokes the
@@ -401,11 +401,7 @@ export function ErrorBoundary() {
   return (
     <section className="card error-page" role="alert">
       <h1>Your devices could not be shown</h1>
-      <p>
-        {isRouteErrorResponse(error) && typeof error.data === "string"
-          ? error.data
-          : "Please try again later."}
-      </p>
+      <p>{routeErrorText(error, "Please try again later.")}</p>
     </section>
   );
 }

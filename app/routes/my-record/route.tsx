@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { PatientProfileView } from "../../components/patient/PatientProfileView";
 import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
 import { WhoLooked, type Look } from "../../components/patient/WhoLooked";
+import { routeErrorText } from "../../components/route-kit/route-error";
 
 export const meta: MetaFunction = () => [{ title: "My record · Health Dataspace Hub" }];
 
@@ -56,11 +57,7 @@ export function ErrorBoundary() {
   return (
     <section className="card error-page" role="alert" data-testid="my-record-error">
       <h1>Your record could not be shown</h1>
-      <p>
-        {isRouteErrorResponse(error) && typeof error.data === "string"
-          ? error.data
-          : "Please try again later."}
-      </p>
+      <p>{routeErrorText(error, "Please try again later.")}</p>
     </section>
   );
 }

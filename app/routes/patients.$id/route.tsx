@@ -5,6 +5,7 @@ import { PatientProfileView } from "../../components/patient/PatientProfileView"
 import { consentAction, loadPatientView } from "../../lib/patient/profile.server";
 import { requireUser } from "../../session.server";
 import { AppLink } from "../../components/ui/app-link";
+import { routeErrorText } from "../../components/route-kit/route-error";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.view.patient.name ?? "Patient"} · Patients · Health Dataspace Hub` },
@@ -38,11 +39,7 @@ export function ErrorBoundary() {
             ? "Not your organisation's patient"
             : "Something went wrong"}
       </h1>
-      <p>
-        {isRouteErrorResponse(error) && typeof error.data === "string"
-          ? error.data
-          : "The record could not be shown."}
-      </p>
+      <p>{routeErrorText(error, "The record could not be shown.")}</p>
       <AppLink to="/patients">Back to the patient list</AppLink>
     </section>
   );
