@@ -1,7 +1,5 @@
 import type { AnalyticsDashboard } from "../../../server/analytics/service";
 import { createKeptByInputs, EVERYONE } from "../../../server/http/kept";
-import type { OdrlScope } from "../../types";
-import type { Datum } from "../../components/insight/charts";
 import { pick } from "../../lib/pick";
 
 /**
@@ -13,33 +11,7 @@ import { pick } from "../../lib/pick";
  * the dashboard's few hundred, and the page carries only what it draws (docs/decisions/0084).
  */
 /** what the page draws of a dashboard: its charts' data, the table's rows and the notes, nothing else */
-export interface AnalyticsView {
-  ageReferenceDate: string;
-  totals: AnalyticsDashboard["totals"];
-  conditions: Datum[];
-  drugs: Datum[];
-  gender: Datum[];
-  holders: Datum[];
-  ageBands: Datum[];
-  measurements: {
-    code: string;
-    display: string;
-    persons: number | null;
-    suppressed: boolean;
-    displayPersons: string;
-    rows: number | null;
-    mean: number | null;
-    sd: number | null;
-    unit: string | null;
-    aboveRange: number | null;
-    belowRange: number | null;
-  }[];
-  scope: OdrlScope;
-  source: string;
-  notes: string[];
-  graphVersion: number;
-  cache: { hit: boolean; builtMs: number };
-}
+export type AnalyticsView = ReturnType<typeof analyticsView>;
 
 const keptViews = createKeptByInputs<string>(64);
 
@@ -50,7 +22,7 @@ const keptViews = createKeptByInputs<string>(64);
 export const analyticsViewText = (d: AnalyticsDashboard): Promise<string> =>
   keptViews(EVERYONE, [d], () => JSON.stringify(analyticsView(d)));
 
-export function analyticsView(d: AnalyticsDashboard): AnalyticsView {
+export function analyticsView(d: AnalyticsDashboard) {
   const top = (list: AnalyticsDashboard["topConditions"]) =>
     list.map((t) => ({
       key: t.code,
