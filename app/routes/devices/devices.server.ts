@@ -7,17 +7,6 @@ import type { Services } from "../../../server/services";
 
 /** Loaders and actions of the Devices page; they call the patient-app service, never /api. */
 
-export interface SelfMeasuredRow {
-  id: string;
-  display: string;
-  code: string;
-  value: number | null;
-  unit: string;
-  effectiveDateTime: string;
-  device: string | null;
-  interpretation: string | null;
-}
-
 function principalOf(user: SessionUser): Principal & { patientId: string } {
   return { kind: "patient", patientId: user.patientId!, actor: user.username, user };
 }
@@ -29,7 +18,7 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
     principalOf(user),
     new URL(`${services.config.publicUrl}/api/patient/observations?source=self`),
   );
-  const selfMeasured: SelfMeasuredRow[] = bundle.entry.map(({ resource: r }) => {
+  const selfMeasured = bundle.entry.map(({ resource: r }) => {
     const code = (r.code as { coding: { code?: string; display?: string }[] }).coding[0];
     const q = r.valueQuantity as { value?: number; unit?: string } | undefined;
     const interp =

@@ -34,16 +34,7 @@ function ruleText(r: unknown): string {
   return constraints.length ? `${action}, provided ${constraints.join("; ")}` : action;
 }
 
-export interface OfferView {
-  id: string;
-  permissions: string[];
-  prohibitions: string[];
-  obligations: string[];
-  assigner: string;
-  policy: Rec;
-}
-
-export function offerView(id: string, policy: Rec): OfferView {
+export function offerView(id: string, policy: Rec) {
   return {
     id,
     permissions: list(pick(policy, "permission")).map(ruleText).filter(Boolean),
@@ -54,19 +45,9 @@ export function offerView(id: string, policy: Rec): OfferView {
   };
 }
 
-export interface CatalogView {
-  providerDid: string;
-  endpointUrl: string;
-  datasets: {
-    id: string;
-    name: string;
-    description: string;
-    contentType: string;
-    offers: OfferView[];
-  }[];
-}
+export type CatalogView = ReturnType<typeof catalogView>;
 
-export function catalogView(summary: CatalogSummary, fallbackDid: string): CatalogView {
+export function catalogView(summary: CatalogSummary, fallbackDid: string) {
   return {
     providerDid: summary.providerDid ?? fallbackDid,
     endpointUrl: summary.endpointUrl ?? "",
