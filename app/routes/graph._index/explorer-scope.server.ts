@@ -1,4 +1,3 @@
-import type { GraphResponse } from "../../../server/graph/model";
 import { PERSONAS } from "../../../server/auth/personas";
 import { GRAPH_LIMIT_MAX, personaLayers, type GraphReader } from "../../../server/graph/service";
 import { isApiError } from "../../../server/http/errors";
@@ -11,35 +10,19 @@ import { roleLabel } from "../../components/ui/labels";
  * page (app/routes/graph._index/route.tsx: the frame, the counts) and the drawing's resource route
  * (app/routes/graph.drawing/route.ts: the graph itself), so both read the same query the same way.
  */
-export interface ExplorerQuery {
-  layer: string;
-  persona: string;
-  limit: number;
-  focus: string | null;
-  /**
-   * the first view (issue 40): no layer, no limit and no focus asked for, so the explorer opens on the
-   * overview (app/lib/graph/overview.ts) of the scope's sample instead of the whole sample
-   */
-  overview: boolean;
-}
+export type ExplorerQuery = ReturnType<typeof explorerQuery>;
 
-export function explorerQuery(url: URL): ExplorerQuery {
+export function explorerQuery(url: URL) {
   const rawLimit = Number.parseInt(url.searchParams.get("limit") ?? "", 10);
   return {
     layer: url.searchParams.get("layer") || "all",
     persona: url.searchParams.get("persona") || "",
     limit: Number.isFinite(rawLimit) && rawLimit > 0 ? Math.min(rawLimit, GRAPH_LIMIT_MAX) : LIMIT_DEFAULT,
     focus: url.searchParams.get("focus") || null,
+    // the first view (issue 40): no layer, no limit and no focus asked for, so the explorer opens on the
+    // overview (app/lib/graph/overview.ts) of the scope's sample instead of the whole sample
     overview: !["layer", "limit", "focus"].some((k) => url.searchParams.get(k)),
   };
-}
-
-export interface ExplorerScope {
-  g: GraphResponse;
-  /** the scope's error (an unknown layer or persona): the graph is then all layers */
-  error: string | null;
-  layer: string;
-  persona: string;
 }
 
 /**
@@ -51,7 +34,7 @@ export async function explorerScope(
   graphQueries: Services["graphQueries"],
   q: ExplorerQuery,
   reader: GraphReader,
-): Promise<ExplorerScope> {
+) {
   try {
     const g = await graphQueries.graph(
       { layer: q.layer, persona: q.persona || null, limit: q.limit },
