@@ -50,15 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listChoices(ds),
     watch
       ? ds.participantStatus(watch).then(
-          (
-            status,
-          ): {
-            status: ParticipantStatus | null;
-            error: { error: string; detail: string | null } | null;
-          } => ({
-            status,
-            error: null,
-          }),
+          (status: ParticipantStatus | null) => ({ status, error: null }),
           (e: unknown) => ({ status: null, error: apiFailure(e) }),
         )
       : Promise.resolve(null),
