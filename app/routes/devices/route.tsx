@@ -50,11 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return devicesAction(request, context.services, user);
 }
 
-function PairingPanel({
-  pairing,
-}: {
-  pairing: { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string };
-}) {
+function PairingPanel({ pairing }: { pairing: Pairing }) {
   const fetcher = useFetcher<PairingState | { error: string }>();
   const revalidator = useRevalidator();
   const state = fetcher.data && "state" in fetcher.data ? fetcher.data : null;
