@@ -1,8 +1,10 @@
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
-import type { Dataspace } from ".";
 
-/** what it reads of the dataspace */
-type DataspaceReads = Pick<Dataspace, "listParticipants" | "listNegotiations">;
+/** what it reads of the dataspace (server/dataspace/index.ts Dataspace; restated: index imports this module) */
+interface DataspaceReads {
+  listParticipants(): Promise<Record<string, unknown>[]>;
+  listNegotiations(participantId: string): Promise<readonly Record<string, unknown>[]>;
+}
 
 /** `?participant=` of the operator's list of every participant's negotiations (/negotiations) */
 export const EVERY_PARTICIPANT = "all";

@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { termsOfAsset } from "../dataspace-protocol";
 import { release } from "./release";
-import { agreementOf } from "./permits";
-import { record, type DataspaceRuntime } from "./runtime";
+import { agreementOf, record, type DataspaceRuntime } from "./runtime";
 import { isNotFound } from "./upstream-http";
 
 /**

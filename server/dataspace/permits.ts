@@ -2,7 +2,6 @@ import { ApiError } from "../http/errors";
 import type { Relational } from "../storage/relational";
 import { findOrganisation } from "../auth/personas";
 import { DISCLOSURES, MOST_RESTRICTIVE, type Disclosure } from "../dataspace-protocol";
-import { settle, type DataspaceRuntime } from "./runtime";
 
 /**
  * Data permits in the dataspace exchange (EHDS Art. 68, issue 34): a contract for health data in
@@ -67,23 +66,6 @@ export interface ContractPermits {
   /** every negotiation recorded for an asset, whoever asked (the graph bridge's look-up by agreement) */
   ofAsset(assetId: string): Promise<ContractPermit[]>;
   setAgreement(negotiationId: string, agreementId: string): Promise<void>;
-}
-
-/**
- * The agreement a recorded negotiation made: as recorded, else as the connector tells it now (then
- * recorded); undefined while it has none.
- */
-export async function agreementOf(
-  rt: DataspaceRuntime,
-  row: ContractPermit,
-  signal?: AbortSignal,
-): Promise<string | undefined> {
-  if (row.agreementId) return row.agreementId;
-  const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId, signal));
-  const found = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
-  if (typeof found !== "string" || !found) return undefined;
-  await rt.contractPermits.setAgreement(row.negotiationId, found);
-  return found;
 }
 
 export async function createContractPermits(rel: Relational): Promise<ContractPermits> {

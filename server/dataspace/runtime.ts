@@ -5,7 +5,7 @@ import type { ReadCache } from "./read-cache";
 import type { DemoRecords, DemoTransferStore } from "./demo-records";
 import type { IdentityHubClient } from "./identity-hub-client";
 import type { IssuerClient } from "./issuer-client";
-import type { ContractPermits, PermitRegister } from "./permits";
+import type { ContractPermit, ContractPermits, PermitRegister } from "./permits";
 import type { CutOffs } from "./cut-off-store";
 import type { RecordSource } from "./graph-data-source";
 import type { TenantManagerClient } from "./tenant-manager-client";
@@ -120,4 +120,21 @@ export async function settle<T>(
 export async function orNull<T>(p: Promise<T>): Promise<T | null> {
   const r = await settle(p);
   return r.ok ? r.value : null;
+}
+
+/**
+ * The agreement a recorded negotiation made: as recorded, else as the connector tells it now (then
+ * recorded); undefined while it has none.
+ */
+export async function agreementOf(
+  rt: DataspaceRuntime,
+  row: ContractPermit,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  if (row.agreementId) return row.agreementId;
+  const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId, signal));
+  const found = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
+  if (typeof found !== "string" || !found) return undefined;
+  await rt.contractPermits.setAgreement(row.negotiationId, found);
+  return found;
 }
