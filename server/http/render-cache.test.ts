@@ -31,14 +31,15 @@ describe("the render cache", () => {
   });
 
   it("renders again once an entry is older than its time to live", async () => {
-    let t = 0;
+    // a clock past its epoch (lru-cache reads a start of 0 as "no time to live")
+    let t = 5000;
     const cache = createRenderCache({ ttlMs: 1000, now: () => t });
     let renders = 0;
     const render = async () => doc(String(++renders));
     await cache.get("k", render);
-    t = 999;
+    t = 6000; // lru-cache's time to live: stale once more than ttl has passed
     expect(text(await cache.get("k", render))).toBe("1");
-    t = 1000;
+    t = 6001;
     expect(text(await cache.get("k", render))).toBe("2");
     expect(cache.stats().entries).toBe(1);
   });

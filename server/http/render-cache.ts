@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { EncodedBody } from "./node-adapter";
+import { createKept, EVERYONE } from "./kept/kept";
 
 /**
  * Documents already rendered, by everything their render reads (docs/performance.md). A page's loaders
@@ -14,7 +15,7 @@ import { EncodedBody } from "./node-adapter";
  * at most (a view that reads the clock while rendering, e.g. a date compared with today, is current
  * within that), and the least recently used go first past `maxEntries` or `maxBytes` (keys counted
  * as bytes too, at one per character). Requests for the same key share one render; a render that
- * fails is never kept.
+ * fails is never kept: the kept answers of server/http/kept/kept.ts, as every other cache.
  */
 export interface RenderCacheOptions {
   maxEntries?: number;
@@ -87,62 +88,28 @@ export class RenderedDocument {
 }
 
 export function createRenderCache(options: RenderCacheOptions = {}): RenderCache {
-  const maxEntries = options.maxEntries ?? 200;
-  const maxBytes = options.maxBytes ?? 8_000_000;
   const ttlMs = options.ttlMs ?? 10_000;
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, { doc: RenderedDocument; at: number }>();
-  const rendering = new Map<string, Promise<RenderedDocument>>();
-  let bytes = 0;
-  let hits = 0;
+  // the one way to keep answers (kept.ts); a document's size counts its key too, one byte a character
+  const kept = createKept<{ doc: RenderedDocument; size: number }>({
+    max: options.maxEntries ?? 200,
+    maxSize: options.maxBytes ?? 8_000_000,
+    sizeOf: (e) => e.size,
+    ttlOf: () => ttlMs,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  let gets = 0;
   let misses = 0;
-
-  const drop = (key: string, doc: RenderedDocument) => {
-    entries.delete(key);
-    bytes -= key.length + doc.byteLength;
-  };
-
-  const keep = (key: string, doc: RenderedDocument, at: number) => {
-    const size = key.length + doc.byteLength;
-    if (size > maxBytes) return;
-    const old = entries.get(key);
-    if (old) drop(key, old.doc);
-    entries.set(key, { doc, at });
-    bytes += size;
-    for (const [k, e] of entries) {
-      if (entries.size <= maxEntries && bytes <= maxBytes) break;
-      drop(k, e.doc);
-    }
-  };
-
   return {
-    get(key, render) {
-      const t = now();
-      const found = entries.get(key);
-      if (found && t - found.at < ttlMs) {
-        hits++;
-        // most recently used last: Map keeps insertion order
-        entries.delete(key);
-        entries.set(key, found);
-        return Promise.resolve(found.doc);
-      }
-      if (found) drop(key, found.doc);
-      const underWay = rendering.get(key);
-      if (underWay) {
-        hits++;
-        return underWay;
-      }
-      misses++;
-      const p = render()
-        .then((doc) => {
-          keep(key, doc, t);
-          return doc;
-        })
-        .finally(() => rendering.delete(key));
-      rendering.set(key, p);
-      return p;
+    async get(key, render) {
+      gets++;
+      const e = await kept({ caller: EVERYONE, versions: [], args: [key] }, async () => {
+        misses++;
+        const doc = await render();
+        return { doc, size: key.length + doc.byteLength };
+      });
+      return e.doc;
     },
-    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+    stats: () => ({ entries: kept.size(), bytes: kept.bytes(), hits: gets - misses, misses }),
   };
 }
 

@@ -26,6 +26,8 @@ export interface KeptOptions<T> {
   sizeOf?: (value: T) => number;
   /** how long an answer holds (ms), when it depends on the clock too; for ever when undefined */
   ttlOf?: (value: T) => number | undefined;
+  /** the clock `ttlOf` counts on (tests); the wall clock when undefined */
+  now?: () => number;
 }
 
 /**
@@ -36,14 +38,14 @@ export interface KeptOptions<T> {
  * they are and never modified).
  */
 export function createKept<T>(options: KeptOptions<T>) {
-  const { maxSize, sizeOf, ttlOf } = options;
+  const { maxSize, sizeOf, ttlOf, now = () => Date.now() } = options;
   const cache = new LRUCache<string, { value: T }, () => Promise<T>>({
     max: options.max,
     ...(maxSize && sizeOf
       ? { maxSize, maxEntrySize: maxSize, sizeCalculation: (b) => Math.max(1, sizeOf(b.value)) }
       : {}),
     // time to live on the wall clock, as the answers that depend on it read it (a day, a due date)
-    ...(ttlOf ? { perf: { now: () => Date.now() }, ttlResolution: 0 } : {}),
+    ...(ttlOf ? { perf: { now }, ttlResolution: 0 } : {}),
     fetchMethod: async (_key, _stale, { options: set, context: build }) => {
       const value = await build();
       const ttl = ttlOf?.(value);
@@ -58,8 +60,9 @@ export function createKept<T>(options: KeptOptions<T>) {
     const box = cache.get(text) ?? (await cache.fetch(text, { context: build }));
     return box!.value;
   };
-  /** how many answers are kept (for tests) */
+  /** how many answers are kept, and their size in all (with `sizeOf`) */
   kept.size = () => cache.size;
+  kept.bytes = () => cache.calculatedSize;
   /** drops the answer of `key`: for one whose inputs the key cannot name no longer hold (a validity period) */
   kept.forget = (key: KeptKey) => {
     cache.delete(keyText(key.caller, key.versions, ...(key.args ?? [])));
