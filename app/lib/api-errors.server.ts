@@ -14,3 +14,12 @@ export function notFoundPage(e: unknown): never {
   if (isApiError(e) && e.status === 404) throw new Response(e.message, { status: 404 });
   throw e;
 }
+
+/**
+ * For a resource route a fetcher reads (the graph inspector's): a caller's mistake answered with its own
+ * status and `{ error }` (and `extra`), which the view shows in place. `Response.json`, not `data()`: a
+ * direct GET of a resource route keeps only a Response's status.
+ */
+export function errorInPlace(e: { status: number; message: string }, extra: Record<string, unknown> = {}) {
+  return Response.json({ error: e.message, ...extra }, { status: e.status });
+}

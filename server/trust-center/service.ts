@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
+import { isSmall } from "../federated";
 import { linked, type GraphNode, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { Relational } from "../storage/relational";
@@ -366,7 +367,7 @@ export async function createTrustCenterService(deps: {
       return n;
     };
     // a count of patients from 1 to k−1 is shown to no one here, as the linkages' (decision 0093)
-    const small = (n: number) => n > 0 && n < k;
+    const small = (n: number) => isSmall(n, k);
 
     // pseudonymisation domains, with the patients of each dataset
     const domains: PseudonymDomain[] = datasets.map((d) => {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "../../lib/api-errors.server";
+import { errorInPlace, isApiError } from "../../lib/api-errors.server";
 
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
@@ -51,8 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }
     return { graph, focus, focusError } satisfies DrawingData as DrawingData;
   } catch (e) {
-    if (isApiError(e) && e.status < 500)
-      return Response.json({ error: e.message } satisfies DrawingData, { status: e.status });
+    if (isApiError(e) && e.status < 500) return errorInPlace(e);
     // in place with a retry, not the page's error boundary: the page around it still works
     console.error(e);
     return Response.json({ error: DRAWING_FAILED } satisfies DrawingData, { status: 500 });

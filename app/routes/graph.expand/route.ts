@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "../../lib/api-errors.server";
+import { errorInPlace, isApiError } from "../../lib/api-errors.server";
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import type { VEdge, VNode } from "../../components/graph/types";
 import { requireRole } from "../../session.server";
@@ -28,8 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       truncated: !!g.meta.truncated,
     } satisfies ExpandData as ExpandData;
   } catch (e) {
-    if (isApiError(e) && e.status < 500)
-      return Response.json({ error: e.message } satisfies ExpandData, { status: e.status });
+    if (isApiError(e) && e.status < 500) return errorInPlace(e);
     throw e;
   }
 }

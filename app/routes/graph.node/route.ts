@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "../../lib/api-errors.server";
+import { errorInPlace, isApiError } from "../../lib/api-errors.server";
 import { NODE_RELATIONSHIP_LIMIT, readerOf } from "../../../server/graph/service";
 import type { Properties } from "../../../server/graph/model";
 import { captionOf, slimNode } from "../../lib/graph/slim.server";
@@ -44,8 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     } satisfies NodeData as NodeData;
   } catch (e) {
     // the API's status (400 without an id, 404 for one this caller may not see), with the message in place
-    if (isApiError(e) && e.status < 500)
-      return Response.json({ error: e.message, id: id ?? "" } satisfies NodeData, { status: e.status });
+    if (isApiError(e) && e.status < 500) return errorInPlace(e, { id: id ?? "" });
     throw e;
   }
 }
