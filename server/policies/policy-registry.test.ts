@@ -64,23 +64,6 @@ describe.each(storeDialects())("policy registry on %s", (dialect) => {
     expect(await registry.rowsOf("lmc")).toHaveLength(1);
   });
 
-  it("records a connector's policy as withdrawn in the hub, once", async () => {
-    const { registry } = await open();
-    await registry.insertWithdrawn("lmc", "conn-1", "2026-11-01T00:00:00.000Z", "admin");
-    await registry.insertWithdrawn("lmc", "conn-1", "2026-11-02T00:00:00.000Z", "regulator");
-    expect(await registry.rowsOf("lmc")).toEqual([
-      {
-        ...row("lmc", "conn-1", 0, "2026-11-01T00:00:00.000Z"),
-        document: "{}",
-        created_by: "connector",
-        updated_by: "regulator",
-        updated_at: "2026-11-02T00:00:00.000Z",
-        deleted_at: "2026-11-02T00:00:00.000Z",
-      },
-    ]);
-    expect(await registry.rowsById("conn-1")).toEqual([]);
-  });
-
   it("commits a registry change and its audit entry together, or neither", async () => {
     const { registry, audit } = await open();
     await expect(

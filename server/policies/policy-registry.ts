@@ -113,38 +113,7 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
       .where("policy_id", "=", row.policy_id)
       .execute();
   }
-  /** a policy written at the connector, withdrawn in the hub: a row that only says so */
-  async function insertWithdrawn(
-    participantId: string,
-    policyId: string,
-    at: string,
-    actor: string,
-    q: Sql = db,
-  ) {
-    await q
-      .insertInto(TABLE)
-      .values({
-        participant_id: participantId,
-        policy_id: policyId,
-        document: "{}",
-        version: 0,
-        created_by: "connector",
-        created_at: at,
-        updated_by: actor,
-        updated_at: at,
-        connector_state: "in-sync",
-        connector_detail: null,
-        deleted_at: at,
-      })
-      .onConflict((oc) =>
-        oc.columns(["participant_id", "policy_id"]).doUpdateSet((eb) => ({
-          deleted_at: eb.ref("excluded.deleted_at"),
-          updated_by: eb.ref("excluded.updated_by"),
-          updated_at: eb.ref("excluded.updated_at"),
-        })),
-      )
-      .execute();
-  }
+
   async function deleteRow(participantId: string, policyId: string, at: string, actor: string, q: Sql = db) {
     await q
       .updateTable(TABLE)
@@ -187,7 +156,6 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
     rowsById,
     insertRow,
     updateRow,
-    insertWithdrawn,
     deleteRow,
     record,
     listed,
