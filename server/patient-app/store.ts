@@ -65,32 +65,12 @@ export const DEVICES_TOPIC = "patient-app-devices";
 /** millisecond times are beyond 32 bits: bigint (read back as numbers on both stores) */
 const MS = "bigint";
 
-// integer columns read back as numbers on both stores (PostgreSQL bigint arrives as a number or string)
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const accountRow = (r: AccountRow): AccountRow => ({
-  ...r,
-  created_at: Number(r.created_at),
-  paired_at: num(r.paired_at),
-  revoked_at: num(r.revoked_at),
-  last_seen_at: num(r.last_seen_at),
-});
-const pairingRow = (r: PairingRow): PairingRow => ({
-  ...r,
-  created_at: Number(r.created_at),
-  expires_at: Number(r.expires_at),
-  completed_at: num(r.completed_at),
-});
-const challengeRow = (r: ChallengeRow): ChallengeRow => ({
-  ...r,
-  created_at: Number(r.created_at),
-  expires_at: Number(r.expires_at),
-  used_at: num(r.used_at),
-});
-const syncItemRow = (r: SyncItemRow): SyncItemRow => ({
-  ...r,
-  first_synced_at: Number(r.first_synced_at),
-  last_changed_at: Number(r.last_changed_at),
-});
+/** a row with its millisecond times (`…_at` columns) as numbers: PostgreSQL's bigint arrives as a string */
+function withTimes<T extends object>(r: T): T {
+  const out = { ...r } as Record<string, unknown>;
+  for (const k in out) if (k.endsWith("_at") && out[k] !== null) out[k] = Number(out[k]);
+  return out as T;
+}
 const affected = (r: {
   numUpdatedRows?: bigint;
   numDeletedRows?: bigint;
@@ -187,11 +167,11 @@ export async function createPatientAppStore(rel: Relational) {
     }
     await rel.changes.bump(q, topic);
   }
-  /** the row of `table` whose `column` is `value`, read back with `row` */
-  const one = async <T>(q: Sql, table: string, column: string, value: string, row: (r: T) => T) => {
+  /** the row of `table` whose `column` is `value` */
+  const one = async <T extends object>(q: Sql, table: string, column: string, value: string) => {
     const r = (await q.selectFrom(table).selectAll().where(column, "=", value).executeTakeFirst()) as
       T | undefined;
-    return r && row(r);
+    return r && withTimes(r);
   };
   /** deletes the rows of `table` whose `column` is `value` (bumping `topic` when given): how many */
   async function deleteWhere(
@@ -228,7 +208,7 @@ export async function createPatientAppStore(rel: Relational) {
         .executeTakeFirst();
       return affected(r) === 1;
     },
-    challenge: (nonce: string, q: Sql = db) => one(q, "app_challenges", "nonce", nonce, challengeRow),
+    challenge: (nonce: string, q: Sql = db) => one<ChallengeRow>(q, "app_challenges", "nonce", nonce),
 
     async insertAccount(
       a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">,
@@ -237,8 +217,8 @@ export async function createPatientAppStore(rel: Relational) {
       await q.insertInto("app_accounts").values(a).execute();
       await changed(q, DEVICES_TOPIC);
     },
-    account: (id: string, q: Sql = db) => one(q, "app_accounts", "id", id, accountRow),
-    accountByThumbprint: (t: string, q: Sql = db) => one(q, "app_accounts", "key_thumbprint", t, accountRow),
+    account: (id: string, q: Sql = db) => one<AccountRow>(q, "app_accounts", "id", id),
+    accountByThumbprint: (t: string, q: Sql = db) => one<AccountRow>(q, "app_accounts", "key_thumbprint", t),
     async accountsOfPatient(patientId: string, q: Sql = db) {
       const rows = (await q
         .selectFrom("app_accounts")
@@ -249,7 +229,7 @@ export async function createPatientAppStore(rel: Relational) {
         .orderBy("paired_at", "desc")
         .orderBy("created_at", "desc")
         .execute()) as AccountRow[];
-      return rows.map(accountRow);
+      return rows.map(withTimes);
     },
     async pairAccount(
       id: string,
@@ -297,8 +277,8 @@ export async function createPatientAppStore(rel: Relational) {
       await q.insertInto("app_pairings").values(p).execute();
       await changed(q, DEVICES_TOPIC);
     },
-    pairing: (id: string, q: Sql = db) => one(q, "app_pairings", "id", id, pairingRow),
-    pairingByCode: (hash: string, q: Sql = db) => one(q, "app_pairings", "code_hash", hash, pairingRow),
+    pairing: (id: string, q: Sql = db) => one<PairingRow>(q, "app_pairings", "id", id),
+    pairingByCode: (hash: string, q: Sql = db) => one<PairingRow>(q, "app_pairings", "code_hash", hash),
     async completePairing(id: string, accountId: string, now: number, q: Sql = db) {
       const r = await q
         .updateTable("app_pairings")
@@ -344,7 +324,7 @@ export async function createPatientAppStore(rel: Relational) {
         .selectAll()
         .where("patient_id", "=", patientId)
         .execute()) as SyncItemRow[];
-      return rows.map(syncItemRow);
+      return rows.map(withTimes);
     },
     async upsertSyncItem(
       i: { patient_id: string; resource_key: string; holder: string; hash: string; now: number },
