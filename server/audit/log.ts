@@ -336,6 +336,13 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
     return [...out.values()].sort((a, b) => a.kind.localeCompare(b.kind));
   }
 
+  /** entries in all, or those of `kind` older than `before` */
+  async function countEntries(kind?: string, before?: string) {
+    let q = rel.db.selectFrom("audit_entries").select((eb) => eb.fn.countAll().as("n"));
+    if (kind !== undefined) q = q.where("kind", "=", kind).where("timestamp", "<", before!);
+    return Number(((await q.executeTakeFirstOrThrow()) as { n: number }).n);
+  }
+
   const log: AuditLog = {
     append(input, opts = {}) {
       return rel.within(opts.tx, async (tx) => {
@@ -384,13 +391,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         .execute()) as AuditRow[];
       return rows.map((r) => toEntry({ ...r, seq: Number(r.seq) }));
     },
-    async count() {
-      const r = (await rel.db
-        .selectFrom("audit_entries")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()) as { n: number };
-      return Number(r.n);
-    },
+    count: () => countEntries(),
     async verify() {
       const broken = (checked: number, seq: number, id: string, reason: string): AuditVerification => ({
         ok: false,
@@ -452,36 +453,28 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
           ...entries.map((r) => ({ ...r, seq: Number(r.seq), purged: false })),
           ...tombs.map((t) => ({ ...t, seq: Number(t.seq), id: null as string | null, purged: true })),
         ].sort((a, b) => a.seq - b.seq || Number(a.purged) - Number(b.purged));
-        for (const r of rows) {
-          const id = r.id ?? `purged-${r.seq}`;
-          if (expectedSeq !== null && r.seq !== expectedSeq) {
-            return broken(
-              checked,
-              r.seq,
-              id,
-              r.seq < expectedSeq
-                ? `entry ${r.seq} appears twice (entry and tombstone)`
-                : `entry ${expectedSeq} is missing`,
-            );
-          }
-          if (r.prev_hash !== prevHash)
-            return broken(checked, r.seq, id, "link to the previous entry does not match");
+        /** what is wrong with a row where it stands in the chain, if anything */
+        const problem = (r: (typeof rows)[number]) => {
+          if (expectedSeq !== null && r.seq !== expectedSeq)
+            return r.seq < expectedSeq
+              ? `entry ${r.seq} appears twice (entry and tombstone)`
+              : `entry ${expectedSeq} is missing`;
+          if (r.prev_hash !== prevHash) return "link to the previous entry does not match";
           if (r.seq === keyedFrom && r.prev_hash !== marker.hash)
-            return broken(
-              checked,
-              r.seq,
-              id,
-              "the keyed chain does not continue from the entry its marker names",
-            );
+            return "the keyed chain does not continue from the entry its marker names";
           const keyed = r.seq >= keyedFrom;
           if (!r.purged) {
             const e = toEntry(r as unknown as AuditRow);
             if ((keyed ? hashEntry(e, key) : legacyHashEntry(e)) !== e.hash)
-              return broken(checked, r.seq, id, "entry content does not match its hash");
-            checked++;
-          } else if (keyed && (r as { sig: string | null }).sig !== tombstoneSig(key, r as never)) {
-            return broken(checked, r.seq, id, "tombstone is not signed with the audit key");
-          }
+              return "entry content does not match its hash";
+          } else if (keyed && (r as { sig: string | null }).sig !== tombstoneSig(key, r as never))
+            return "tombstone is not signed with the audit key";
+        };
+        for (const r of rows) {
+          const id = r.id ?? `purged-${r.seq}`;
+          const reason = problem(r);
+          if (reason) return broken(checked, r.seq, id, reason);
+          if (!r.purged) checked++;
           const checkpoint = checkpoints.get(r.seq);
           if (checkpoint && checkpoint.hash !== r.hash)
             return broken(
@@ -497,19 +490,16 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         if (upTo === undefined) break;
         after = upTo;
       }
+      // the chain ends before an entry it is known to have reached
+      const first = lastSeq + 1;
+      const missing = (upTo: number, why: string) =>
+        broken(checked, first, `missing-${first}`, `entries ${first}–${upTo} are missing: ${why}`);
       if (keyedFrom > 1 && lastSeq < keyedFrom - 1)
-        return broken(
-          checked,
-          lastSeq + 1,
-          `missing-${lastSeq + 1}`,
-          `entries ${lastSeq + 1}–${keyedFrom - 1} are missing: the keyed chain starts after entry ${keyedFrom - 1}`,
-        );
+        return missing(keyedFrom - 1, `the keyed chain starts after entry ${keyedFrom - 1}`);
       if (newestCheckpoint && lastSeq < newestCheckpoint.seq)
-        return broken(
-          checked,
-          lastSeq + 1,
-          `missing-${lastSeq + 1}`,
-          `entries ${lastSeq + 1}–${newestCheckpoint.seq} are missing: the checkpoint of ${newestCheckpoint.at} saw the chain reach ${newestCheckpoint.seq}`,
+        return missing(
+          newestCheckpoint.seq,
+          `the checkpoint of ${newestCheckpoint.at} saw the chain reach ${newestCheckpoint.seq}`,
         );
       return { ok: true, checked };
     },
@@ -565,15 +555,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       tallying = next.catch(() => {});
       return next;
     },
-    async countBefore(kind, before) {
-      const r = (await rel.db
-        .selectFrom("audit_entries")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .where("kind", "=", kind)
-        .where("timestamp", "<", before)
-        .executeTakeFirstOrThrow()) as { n: number };
-      return Number(r.n);
-    },
+    countBefore: (kind, before) => countEntries(kind, before),
     async oldestFrom(kind, from) {
       const r = (await rel.db
         .selectFrom("audit_entries")
