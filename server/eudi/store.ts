@@ -4,7 +4,18 @@ import type { Relational, Sql } from "../storage/relational";
  * Wallet sign-in transactions in the relational store, so a sign-in in flight survives a restart.
  * `status` is pending | completed | failed; "expired" is derived from `expires_at` when reading.
  */
-export interface EudiRow {
+export interface EudiRow extends NewRow {
+  status: "pending" | "completed" | "failed";
+  reason: string | null;
+  patient_id: string | null;
+  user_json: string | null;
+  request_fetched_at: number | null;
+  responded_at: number | null;
+  completed_at: number | null;
+  session_issued_at: number | null;
+}
+/** a sign-in as it starts */
+interface NewRow {
   sid: string;
   binding_hash: string;
   mode: "embedded" | "remote";
@@ -15,49 +26,16 @@ export interface EudiRow {
   transaction_id: string | null;
   wallet_link: string;
   return_to: string;
-  status: "pending" | "completed" | "failed";
-  reason: string | null;
-  patient_id: string | null;
-  user_json: string | null;
   created_at: number;
   expires_at: number;
-  request_fetched_at: number | null;
-  responded_at: number | null;
-  completed_at: number | null;
-  session_issued_at: number | null;
 }
 
-type NewRow = Pick<
-  EudiRow,
-  | "sid"
-  | "binding_hash"
-  | "mode"
-  | "request_id"
-  | "state"
-  | "nonce"
-  | "client_id"
-  | "transaction_id"
-  | "wallet_link"
-  | "return_to"
-  | "created_at"
-  | "expires_at"
->;
-
-/** the integer columns: bigint on PostgreSQL, read back as numbers */
-const TIMES = [
-  "created_at",
-  "expires_at",
-  "request_fetched_at",
-  "responded_at",
-  "completed_at",
-  "session_issued_at",
-] as const;
-
+/** the row with its times (the `…_at` columns: bigint on PostgreSQL) read back as numbers */
 function toRow(r: EudiRow | undefined): EudiRow | undefined {
   if (!r) return undefined;
-  const out = { ...r };
-  for (const k of TIMES) if (out[k] !== null) (out as Record<string, unknown>)[k] = Number(out[k]);
-  return out;
+  const out = { ...r } as Record<string, unknown>;
+  for (const k in out) if (k.endsWith("_at") && out[k] !== null) out[k] = Number(out[k]);
+  return out as unknown as EudiRow;
 }
 
 /**
