@@ -140,6 +140,7 @@ export const ODRL_OPERATORS = new Set([
 const SET_OPERATORS = new Set(["isAnyOf", "isAllOf", "isNoneOf"]);
 const LOGICAL = ["and", "or", "xone", "andSequence"] as const;
 const CONFLICT = new Set(["perm", "prohibit", "invalid"]);
+const DUTIES_OF = { permission: "duty", prohibition: "remedy", duty: "consequence" } as const;
 
 const ODRL_NS = "http://www.w3.org/ns/odrl/2/";
 
@@ -312,26 +313,24 @@ export function validateOdrlPolicy(policy: unknown, at = "policy"): ValidationRe
     const right = literal(c.rightOperand);
     const opLocal = op ? localTerm(op) : "";
     const leftLocal = left ? localTerm(left) : "";
-    if (SET_OPERATORS.has(opLocal) && c.rightOperand !== undefined && !Array.isArray(right)) {
+    if (c.rightOperand === undefined) return;
+    if (SET_OPERATORS.has(opLocal) && !Array.isArray(right)) {
       warn(`${path}.rightOperand`, `operator ${opLocal} compares sets: give the rightOperand as a list`);
     }
     if (
       leftLocal === "dateTime" &&
-      c.rightOperand !== undefined &&
       (typeof right !== "string" || !XSD_DATE.test(right) || Number.isNaN(Date.parse(right)))
     ) {
       err(`${path}.rightOperand`, "dateTime needs an xsd:date or xsd:dateTime value such as 2027-12-31");
     }
     if (
       (leftLocal === "elapsedTime" || leftLocal === "delayPeriod" || leftLocal === "meteredTime") &&
-      c.rightOperand !== undefined &&
       (typeof right !== "string" || !XSD_DURATION.test(right))
     ) {
       err(`${path}.rightOperand`, `${leftLocal} needs an xsd:duration value such as P2Y or P90D`);
     }
     if (
       leftLocal === "count" &&
-      c.rightOperand !== undefined &&
       !(typeof right === "number" || (typeof right === "string" && /^\d+$/.test(right)))
     ) {
       err(`${path}.rightOperand`, "count needs a non-negative integer");
@@ -376,12 +375,9 @@ export function validateOdrlPolicy(policy: unknown, at = "policy"): ValidationRe
       if (v !== undefined && !termOf(v) && !isObject(v))
         err(`${path}.${p}`, "must be an IRI or an object with @id / uid");
     }
-    if (kind === "permission")
-      arrayOf(rule, "duty", path).forEach((d, i) => checkRule(d, `${path}.duty[${i}]`, "duty"));
-    if (kind === "prohibition")
-      arrayOf(rule, "remedy", path).forEach((d, i) => checkRule(d, `${path}.remedy[${i}]`, "duty"));
-    if (kind === "duty")
-      arrayOf(rule, "consequence", path).forEach((d, i) => checkRule(d, `${path}.consequence[${i}]`, "duty"));
+    // a rule's own duties: a permission's duties, a prohibition's remedies, a duty's consequences
+    const duties = DUTIES_OF[kind];
+    arrayOf(rule, duties, path).forEach((d, i) => checkRule(d, `${path}.${duties}[${i}]`, "duty"));
     if (kind !== "permission" && rule.duty !== undefined)
       err(`${path}.duty`, `a ${kind} has no duties (ODRL 2.2: only permissions do)`);
   }
