@@ -303,21 +303,18 @@ export async function createRetentionService(rel: Relational, audit: AuditLog) {
     },
     async set(kind: string, days: number, actor: string, now = new Date()) {
       const rule = ruleFor(kind);
-      if (days < rule.minimumDays) {
-        const message = `Retention for ${kind} cannot be shorter than ${rule.minimumDays} days (${rule.basis})`;
-        throw invalidFields(message, [{ path: "days", message }], 400, {
-          kind,
-          minimumDays: rule.minimumDays,
-          basis: rule.basis,
-        });
-      }
-      if (days > RETENTION_MAX_DAYS) {
-        const message = `Retention for ${kind} cannot be longer than ${RETENTION_MAX_DAYS} days (ten years, the hub's maximum)`;
-        throw invalidFields(message, [{ path: "days", message }], 400, {
-          kind,
-          maximumDays: RETENTION_MAX_DAYS,
-        });
-      }
+      const refuse = (message: string, bound: Record<string, unknown>) =>
+        invalidFields(message, [{ path: "days", message }], 400, { kind, ...bound });
+      if (days < rule.minimumDays)
+        throw refuse(
+          `Retention for ${kind} cannot be shorter than ${rule.minimumDays} days (${rule.basis})`,
+          { minimumDays: rule.minimumDays, basis: rule.basis },
+        );
+      if (days > RETENTION_MAX_DAYS)
+        throw refuse(
+          `Retention for ${kind} cannot be longer than ${RETENTION_MAX_DAYS} days (ten years, the hub's maximum)`,
+          { maximumDays: RETENTION_MAX_DAYS },
+        );
       const at = now.toISOString();
       await rel.tx(async (tx) => {
         await tx
