@@ -1,4 +1,4 @@
-import { type EncodedBody, rawBodyResponse } from "./node-adapter";
+import { type EncodedBody, heldResponse } from "./node-adapter";
 
 /**
  * The rendered document's bytes, held on the `Response` that app/entry.server.tsx answers with, so the
@@ -17,7 +17,7 @@ const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
  */
 export function documentResponse(body: EncodedBody, status: number, headers: Headers): Response {
   headers.set("Content-Length", String(body.byteLength));
-  return holdDocumentBody(rawBodyResponse(body, { status, headers }), body);
+  return holdDocumentBody(heldResponse(body, { status, headers }), body);
 }
 
 export function holdDocumentBody(response: Response, body: EncodedBody): Response {

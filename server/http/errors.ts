@@ -1,5 +1,5 @@
 import { encodedOnce } from "./kept/encoded";
-import { plainHeadersOf, rawBodyResponse, textResponse } from "./node-adapter";
+import { heldResponse, plainHeadersOf } from "./node-adapter";
 
 /**
  * The error model: every failure that reaches a client is an ApiError rendered as
@@ -50,9 +50,7 @@ const JSON_HELD_HEADERS: Readonly<Record<string, string>> = plainHeadersOf(JSON_
 /** `body` as JSON: a kept value (server/http/kept `deepFrozen`) encoded once, any other per request */
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = headers ? { ...JSON_HELD_HEADERS, ...plainHeadersOf(headers) } : JSON_HELD_HEADERS;
-  const kept = encodedOnce(body);
-  if (kept) return rawBodyResponse(kept, { status, headers: h });
-  return textResponse(JSON.stringify(body), { status, headers: h });
+  return heldResponse(encodedOnce(body) ?? JSON.stringify(body), { status, headers: h });
 }
 
 export function noContent(): Response {

@@ -7,14 +7,14 @@ import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
  * Bodies are read fully up to MAX_BODY_BYTES. A body declared (Content-Length) or sent (chunked)
  * over the limit is not read further: the Request is marked (the dispatcher answers 413 JSON) and
  * the connection is closed after that answer, since the unread rest of the body would otherwise be
- * parsed as the next request on a keep-alive connection. A response built by `rawBodyResponse` is
- * written straight from its Buffer, and one built by `textResponse` from its string, skipping the
- * web stream machinery that costs milliseconds per large body on Node 20.
+ * parsed as the next request on a keep-alive connection. A response built by `heldResponse` is
+ * written straight from its Buffer (an EncodedBody) or its string, skipping the web stream machinery
+ * that costs milliseconds per large body on Node 20.
  */
 
 /**
  * A body kept encoded, with its gzip form made once and reused: a kept answer (server/http/kept), a
- * rendered document. A body made per request is a string (`textResponse`), which the compression
+ * rendered document. A body made per request is a string (`heldResponse`), which the compression
  * middleware (compression.ts) encodes as the client takes it; a kept body's gzip is made once here
  * instead, since compressing a 50 KB answer costs 1.2 to 1.9 ms per request (decision 0054).
  */
@@ -146,11 +146,8 @@ export function plainHeadersOf(init: HeadersInit | undefined): Record<string, st
   return out;
 }
 
-export function textResponse(text: string, init: HeldInit): Response {
-  return new HeldBodyResponse(text, init);
-}
-
-export function rawBodyResponse(body: EncodedBody, init: HeldInit): Response {
+/** an answer whose body is held as it is: a string (e.g. JSON made now) or an EncodedBody (a kept one) */
+export function heldResponse(body: string | EncodedBody, init: HeldInit): Response {
   return new HeldBodyResponse(body, init);
 }
 
@@ -314,7 +311,7 @@ export function closeAfterAnswer(req: IncomingMessage) {
 /**
  * Writes `response` to `res`. `baseHeaders` (name, value, name, value, …; names lower-case) go first,
  * e.g. the API's security headers; the response's own headers override them. A held answer (json(),
- * textResponse) whose web Headers nobody asked for is written with one `writeHead` of a flat list,
+ * heldResponse) whose web Headers nobody asked for is written with one `writeHead` of a flat list,
  * without building or iterating a `Headers`.
  */
 export async function sendWebResponse(
@@ -367,7 +364,7 @@ export async function sendWebResponse(
 export const sendTooLarge = (res: ServerResponse) =>
   sendWebResponse(
     res,
-    textResponse("Payload Too Large", {
+    heldResponse("Payload Too Large", {
       status: 413,
       headers: { "content-type": "text/plain; charset=utf-8" },
     }),

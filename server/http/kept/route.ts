@@ -1,5 +1,5 @@
 import type { SessionUser } from "../../auth/user";
-import { EncodedBody, rawBodyResponse } from "../node-adapter";
+import { EncodedBody, heldResponse } from "../node-adapter";
 import { callerKey, type CallerClass } from "./callers";
 import { createKept } from "./kept";
 
@@ -93,5 +93,5 @@ async function snapshot(response: Response): Promise<Answer> {
 }
 
 function respond(answer: Answer): Response {
-  return rawBodyResponse(answer.body, { status: answer.status, headers: { ...answer.headers } });
+  return heldResponse(answer.body, { status: answer.status, headers: { ...answer.headers } });
 }
