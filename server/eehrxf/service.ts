@@ -72,10 +72,6 @@ interface ProfileAcc {
   present: number[];
 }
 
-function newAcc(def: ProfileDef): ProfileAcc {
-  return { def, resources: 0, conformant: 0, present: def.elements.map(() => 0) };
-}
-
 /** applies a profile's checks to one resource; true when every required element is there */
 function check(acc: ProfileAcc, p: Properties): boolean {
   if (acc.def.applies && !acc.def.applies(p)) return false;
@@ -114,7 +110,9 @@ function toCoverage(acc: ProfileAcc): ProfileCoverage {
 async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">> {
   const version = graph.version();
   const accs = new Map<string, ProfileAcc>();
-  for (const c of CATEGORIES) for (const p of c.profiles) accs.set(`${c.id}/${p.id}`, newAcc(p));
+  for (const c of CATEGORIES)
+    for (const def of c.profiles)
+      accs.set(`${c.id}/${def.id}`, { def, resources: 0, conformant: 0, present: def.elements.map(() => 0) });
   const byLabel = new Map<string, { key: string; acc: ProfileAcc }[]>();
   for (const [key, acc] of accs) {
     if (!acc.def.label) continue;

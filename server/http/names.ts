@@ -12,13 +12,11 @@ import { invalidField } from "./field-errors";
 /** the whole syntax as one pattern (no `--`, no two spaces, no trailing space), as the API document states it */
 export const NAME_PATTERN = /^(?!.*--)(?!.* {2})(?!.* $)[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N} .,'’&/+-]{0,119}$/u;
 
-export const isValidName = (value: string): boolean => NAME_PATTERN.test(value);
-
 export const invalidNameMessage = (field: string) =>
   `${field} may contain only letters, digits, spaces and . , ' & - / + (1-120 characters)`;
 
 /** The name, or a 400 naming the field. */
 export function checkName(value: string, field: string): string {
-  if (!isValidName(value)) throw invalidField(field, invalidNameMessage(field));
+  if (!NAME_PATTERN.test(value)) throw invalidField(field, invalidNameMessage(field));
   return value;
 }
