@@ -51,33 +51,18 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
   let ownWrites = 0;
   const asRow = (r: RegistryRow): RegistryRow => ({ ...r, version: Number(r.version) });
 
-  async function getRow(participantId: string, policyId: string, q: Sql = db) {
-    const r = (await q
-      .selectFrom(TABLE)
-      .selectAll()
-      .where("participant_id", "=", participantId)
-      .where("policy_id", "=", policyId)
-      .executeTakeFirst()) as RegistryRow | undefined;
-    return r && asRow(r);
+  /** the rows whose columns have these values (null: is null) */
+  async function rowsWhere(where: Record<string, string | null>, q: Sql) {
+    let query = q.selectFrom(TABLE).selectAll();
+    for (const [column, value] of Object.entries(where))
+      query = value === null ? query.where(column, "is", null) : query.where(column, "=", value);
+    return ((await query.execute()) as RegistryRow[]).map(asRow);
   }
-  async function rowsOf(participantId: string, q: Sql = db) {
-    const rows = (await q
-      .selectFrom(TABLE)
-      .selectAll()
-      .where("participant_id", "=", participantId)
-      .execute()) as RegistryRow[];
-    return rows.map(asRow);
-  }
+  const getRow = async (participantId: string, policyId: string, q: Sql = db) =>
+    (await rowsWhere({ participant_id: participantId, policy_id: policyId }, q)).at(0);
+  const rowsOf = (participantId: string, q: Sql = db) => rowsWhere({ participant_id: participantId }, q);
   /** the live (not withdrawn) rows of a policy id, in every participant */
-  async function rowsById(policyId: string, q: Sql = db) {
-    const rows = (await q
-      .selectFrom(TABLE)
-      .selectAll()
-      .where("policy_id", "=", policyId)
-      .where("deleted_at", "is", null)
-      .execute()) as RegistryRow[];
-    return rows.map(asRow);
-  }
+  const rowsById = (policyId: string, q: Sql = db) => rowsWhere({ policy_id: policyId, deleted_at: null }, q);
   /** writes `row` as the live version (reviving a withdrawn policy) */
   async function insertRow(row: RegistryRow, q: Sql = db) {
     await q
