@@ -167,12 +167,12 @@ export async function createPatientAppStore(rel: Relational) {
     }
     await rel.changes.bump(q, topic);
   }
-  /** the row of `table` whose `column` is `value` */
-  const one = async <T extends object>(q: Sql, table: string, column: string, value: string) => {
-    const r = (await q.selectFrom(table).selectAll().where(column, "=", value).executeTakeFirst()) as
-      T | undefined;
-    return r && withTimes(r);
-  };
+  /** the rows of `table` whose `column` is `value` */
+  const rowsWhere = async <T extends object>(q: Sql, table: string, column: string, value: string) =>
+    ((await q.selectFrom(table).selectAll().where(column, "=", value).execute()) as T[]).map(withTimes);
+  /** the row of `table` whose `column` (a key) is `value` */
+  const one = async <T extends object>(q: Sql, table: string, column: string, value: string) =>
+    (await rowsWhere<T>(q, table, column, value)).at(0);
   /** deletes the rows of `table` whose `column` is `value` (bumping `topic` when given): how many */
   async function deleteWhere(
     q: Sql,
@@ -318,14 +318,8 @@ export async function createPatientAppStore(rel: Relational) {
     deleteJtisOfAccount: (accountId: string, q: Sql = db) =>
       deleteWhere(q, "app_request_jtis", "account_id", accountId),
 
-    async syncItems(patientId: string, q: Sql = db) {
-      const rows = (await q
-        .selectFrom("app_sync_items")
-        .selectAll()
-        .where("patient_id", "=", patientId)
-        .execute()) as SyncItemRow[];
-      return rows.map(withTimes);
-    },
+    syncItems: (patientId: string, q: Sql = db) =>
+      rowsWhere<SyncItemRow>(q, "app_sync_items", "patient_id", patientId),
     async upsertSyncItem(
       i: { patient_id: string; resource_key: string; holder: string; hash: string; now: number },
       q: Sql = db,
