@@ -183,17 +183,13 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
   // the looks at one patient's record (server/audit/access-log.ts) are read by target: an index of
   // the patient entries alone, so that no other append pays for it
   const PATIENT_INDEX = `CREATE INDEX audit_entries_patient ON audit_entries (target, seq) WHERE kind = 'patient'`;
+  const newest = async (q: Sql, table: "audit_entries" | "audit_purged") =>
+    (await q.selectFrom(table).select(["seq", "hash"]).orderBy("seq", "desc").limit(1).executeTakeFirst()) as
+      { seq: number; hash: string } | undefined;
   // the chain's head: the newest entry, or the tombstone of a newer purged one
   async function head(q: Sql): Promise<{ seq: number; hash: string } | undefined> {
-    const newest = async (table: "audit_entries" | "audit_purged") =>
-      (await q
-        .selectFrom(table)
-        .select(["seq", "hash"])
-        .orderBy("seq", "desc")
-        .limit(1)
-        .executeTakeFirst()) as { seq: number; hash: string } | undefined;
-    const e = await newest("audit_entries");
-    const t = await newest("audit_purged");
+    const e = await newest(q, "audit_entries");
+    const t = await newest(q, "audit_purged");
     const h = t && (!e || Number(t.seq) > Number(e.seq)) ? t : e;
     return h && { seq: Number(h.seq), hash: h.hash };
   }
@@ -306,13 +302,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       .execute()) as { kind: string; n: number; oldest: string | null }[];
   async function tallyKinds(): Promise<AuditKindStats[]> {
     const purges = await rel.changes.fresh(AUDIT_PURGE_TOPIC);
-    const newest = (await rel.db
-      .selectFrom("audit_entries")
-      .select("seq")
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst()) as { seq: number } | undefined;
-    const upTo = Number(newest?.seq ?? 0);
+    const upTo = Number((await newest(rel.db, "audit_entries"))?.seq ?? 0);
     if (!tally || tally.purges !== purges) {
       const gone = (await rel.db
         .selectFrom("audit_purged")
