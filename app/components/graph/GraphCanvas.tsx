@@ -5,13 +5,9 @@ import type { VGraph } from "./types";
 declare global {
   interface Window {
     /** read-only hooks for measuring and driving the explorer from tests and tooling */
-    __hdhGraph?: {
+    __hdhGraph?: Pick<GraphEngine, "screenPosition" | "nodeIds" | "reheat"> & {
       stats: () => EngineStats;
-      screenPosition: (id: string) => { x: number; y: number } | null;
-      nodeIds: () => string[];
-      /** the nodes whose caption the last frame wrote beside them */
-      labels: () => { id: string; layer: string; caption: string }[];
-      reheat: (alpha?: number) => void;
+      labels: GraphEngine["labelledNodes"];
     };
   }
 }

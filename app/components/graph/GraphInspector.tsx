@@ -1,17 +1,7 @@
-import type { Layer } from "../../types";
 import type { NodeData } from "../../routes/graph.node/route";
 import { PropertyTable } from "../ui/PropertyTable";
 import { plural } from "../ui/format";
 import { layerLabel } from "../ui/labels";
-
-function LayerChip({ layer }: { layer: Layer }) {
-  return (
-    <span className={`layer-chip layer-chip-${layer}`}>
-      <span className="swatch" aria-hidden />
-      {layerLabel(layer)}
-    </span>
-  );
-}
 
 /**
  * The node inspector: label, layer, properties and relationships grouped by type, with the
@@ -88,7 +78,10 @@ export function GraphInspector({
         <>
           <p className="inspector-meta">
             <strong data-testid="inspector-label">{current.node.label}</strong>{" "}
-            <LayerChip layer={current.node.layer} />
+            <span className={`layer-chip layer-chip-${current.node.layer}`}>
+              <span className="swatch" aria-hidden />
+              {layerLabel(current.node.layer)}
+            </span>
           </p>
           <p className="muted small">
             <code data-testid="inspector-id">{current.node.id}</code>

@@ -24,21 +24,7 @@ export interface EngineCallbacks {
   onActivate?: (id: string) => void;
 }
 
-export interface EngineStats {
-  /** frames painted since the engine started */
-  frames: number;
-  /** simulation steps since the engine started */
-  ticks: number;
-  /** paint time of the last frame, in ms */
-  lastDrawMs: number;
-  /** mean paint time, in ms */
-  meanDrawMs: number;
-  /** mean simulation step time, in ms */
-  meanTickMs: number;
-  nodes: number;
-  edges: number;
-  running: boolean;
-}
+export type EngineStats = GraphEngine["stats"];
 
 const endpoint = (v: SimNode | string) => (typeof v === "string" ? v : v.id);
 
@@ -93,9 +79,11 @@ export class GraphEngine {
   private labelled: string[] = [];
   private drawTotalMs = 0;
   private tickTotalMs = 0;
-  readonly stats: EngineStats = {
+  readonly stats = {
+    /** frames painted and simulation steps since the engine started */
     frames: 0,
     ticks: 0,
+    /** paint time of the last frame, mean paint time and mean simulation step time, in ms */
     lastDrawMs: 0,
     meanDrawMs: 0,
     meanTickMs: 0,
@@ -241,13 +229,16 @@ export class GraphEngine {
   zoomBy(factor: number, sx = this.width / 2, sy = this.height / 2) {
     const k = Math.min(8, Math.max(0.05, this.t.k * factor));
     const f = k / this.t.k;
-    this.t = { k, x: sx - (sx - this.t.x) * f, y: sy - (sy - this.t.y) * f };
-    this.autoFit = false;
-    this.invalidate();
+    this.view({ k, x: sx - (sx - this.t.x) * f, y: sy - (sy - this.t.y) * f });
   }
 
   panBy(dx: number, dy: number) {
-    this.t = { ...this.t, x: this.t.x + dx, y: this.t.y + dy };
+    this.view({ ...this.t, x: this.t.x + dx, y: this.t.y + dy });
+  }
+
+  /** a view the user chose: the drawing stops fitting itself */
+  private view(t: GraphEngine["t"]) {
+    this.t = t;
     this.autoFit = false;
     this.invalidate();
   }
@@ -263,9 +254,7 @@ export class GraphEngine {
     const n = this.byId.get(id);
     if (!n || n.x === undefined || n.y === undefined) return;
     const k = Math.max(this.t.k, 1.2);
-    this.t = { k, x: this.width / 2 - n.x * k, y: this.height / 2 - n.y * k };
-    this.autoFit = false;
-    this.invalidate();
+    this.view({ k, x: this.width / 2 - n.x * k, y: this.height / 2 - n.y * k });
   }
 
   /** where a node is on screen, in CSS pixels relative to the canvas (tests and tooling) */
@@ -479,9 +468,7 @@ export class GraphEngine {
     if (!ptr.moved && Math.hypot(p.x - ptr.sx, p.y - ptr.sy) < 4) return;
     ptr.moved = true;
     if (ptr.mode === "pan") {
-      this.t = { ...this.t, x: ptr.tx + (p.x - ptr.sx), y: ptr.ty + (p.y - ptr.sy) };
-      this.autoFit = false;
-      this.invalidate();
+      this.view({ ...this.t, x: ptr.tx + (p.x - ptr.sx), y: ptr.ty + (p.y - ptr.sy) });
     } else if (ptr.node) {
       // the node follows the pointer at once; the layout thread moves the others around it
       const x = (p.x - this.t.x) / this.t.k;
