@@ -304,6 +304,15 @@ function ProgrammeCard({
   const active = p.consent?.status === "active";
   const title = p.dataset?.title ?? humanize(p.title);
   const status = programmeStatus(p.status, p.validUntil, today);
+  // why the programme takes no new consent, if it does not
+  const closed =
+    active || !status
+      ? null
+      : status === "PENDING"
+        ? "The access body has not yet issued a data permit; consent can be given once it has."
+        : !CLOSED_PERMITS.has(status)
+          ? null
+          : `The data permit ${status === "EXPIRED" ? "has expired" : `was ${stateLabel(status).toLowerCase()}`}, so the programme does not take new consent.`;
   return (
     <li
       className="card programme"
@@ -367,15 +376,9 @@ function ProgrammeCard({
         <Form method="post" className="actions" preventScrollReset>
           <input type="hidden" name="studyId" value={p.studyId} />
           <input type="hidden" name="title" value={title} />
-          {!active && status && CLOSED_PERMITS.has(status) ? (
+          {closed ? (
             <p className="small muted" data-testid="consent-closed">
-              {status === "EXPIRED"
-                ? "The data permit has expired, so the programme does not take new consent."
-                : `The data permit was ${stateLabel(status).toLowerCase()}, so the programme does not take new consent.`}
-            </p>
-          ) : !active && status === "PENDING" ? (
-            <p className="small muted" data-testid="consent-closed">
-              The access body has not yet issued a data permit; consent can be given once it has.
+              {closed}
             </p>
           ) : (
             <button
