@@ -10,9 +10,6 @@ export type DrawingState =
   | { state: "failed"; error: string; retry: () => void }
   | { state: "ready"; graph: VGraph; focus: string | null; focusError: string | null };
 
-/** the drawing's resource route for the page's query string (`?layer=…`, or "") */
-export const drawingPath = (search: string) => `/graph/drawing${search}`;
-
 const DRAWING_ROUTE = "routes/graph.drawing";
 /** how long the fetcher waits for the route's discovery before it loads anyway (and discovers it itself) */
 const DISCOVERY_WAIT_MS = 10_000;
@@ -40,7 +37,8 @@ function drawingRouteKnown(): boolean {
 export function useDrawing(search: string): DrawingState {
   const fetcher = useFetcher<DrawingData>();
   const load = fetcher.load;
-  const path = drawingPath(search);
+  // the drawing's resource route for the page's query string (`?layer=…`, or "")
+  const path = `/graph/drawing${search}`;
   const [asked, setAsked] = useState<string | null>(null);
   const [known, setKnown] = useState(false);
   useEffect(() => {

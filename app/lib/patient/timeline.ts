@@ -86,6 +86,9 @@ export function toItem(kind: ItemKind, o: Item) {
 
 export type TimelineItem = ReturnType<typeof toItem>;
 
+/** an encounter's items, and the loose ones, in this order */
+const KIND_ORDER: readonly ItemKind[] = ["condition", "medication", "observation"];
+
 const ENCOUNTER_CLASS: Record<string, string> = {
   AMB: "Outpatient visit",
   IMP: "Inpatient stay",
@@ -116,13 +119,8 @@ export function buildTimeline(profile: {
     });
   }
   const loose: TimelineEvent[] = [];
-  const kinds: [ItemKind, Item[]][] = [
-    ["condition", profile.conditions],
-    ["medication", profile.medications],
-    ["observation", profile.observations],
-  ];
-  for (const [kind, list] of kinds) {
-    for (const o of list) {
+  for (const kind of KIND_ORDER) {
+    for (const o of profile[`${kind}s`]) {
       const item = toItem(kind, o);
       const host = events.get(s(o.encounterId) ?? s(o.encounter) ?? "");
       if (host) host.items.push(item);
@@ -142,11 +140,11 @@ export function buildTimeline(profile: {
   const all = [...events.values(), ...loose];
   for (const e of all)
     e.items.sort(
-      (a, b) => kindOrder(a.kind) - kindOrder(b.kind) || (a.date ?? "").localeCompare(b.date ?? ""),
+      (a, b) =>
+        KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || (a.date ?? "").localeCompare(b.date ?? ""),
     );
   // chronological; undated events last
   return all.sort((a, b) => (a.date ? (b.date ? a.date.localeCompare(b.date) : -1) : b.date ? 1 : 0));
 }
 
-const kindOrder = (k: ItemKind) => (k === "condition" ? 0 : k === "medication" ? 1 : 2);
 const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
