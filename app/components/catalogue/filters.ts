@@ -32,21 +32,14 @@ export function parseCatalogueQuery(params: URLSearchParams): CatalogueQuery {
   };
 }
 
-function facetValue(d: HealthDataset, f: Facet): string {
-  switch (f) {
-    case "publisher":
-      // filled by the loader with server/catalogue's publisherOf (the publisher, else the holder)
-      return d.publisher ?? "";
-    case "theme":
-      return d.theme ?? "";
-    case "legalBasis":
-      return d.legalBasis ?? "";
-    case "personal":
-      return d.personalData ? "yes" : "no";
-    case "sensitive":
-      return d.sensitiveData ? "yes" : "no";
-  }
-}
+const FACET_VALUE: Record<Facet, (d: HealthDataset) => string> = {
+  // filled by the loader with server/catalogue's publisherOf (the publisher, else the holder)
+  publisher: (d) => d.publisher ?? "",
+  theme: (d) => d.theme ?? "",
+  legalBasis: (d) => d.legalBasis ?? "",
+  personal: (d) => (d.personalData ? "yes" : "no"),
+  sensitive: (d) => (d.sensitiveData ? "yes" : "no"),
+};
 
 function matchesText(d: HealthDataset, q: string): boolean {
   if (!q) return true;
@@ -63,7 +56,7 @@ function matches(d: HealthDataset, query: CatalogueQuery, except?: Facet): boole
   for (const f of FACETS) {
     if (f === except) continue;
     const want = query[f];
-    if (want && facetValue(d, f) !== want) return false;
+    if (want && FACET_VALUE[f](d) !== want) return false;
   }
   return true;
 }
@@ -80,9 +73,8 @@ export function filterCatalogue(all: readonly HealthDataset[], query: CatalogueQ
   for (const f of FACETS) {
     const counts = new Map<string, number>();
     for (const d of all) {
-      const v = facetValue(d, f);
-      if (!counts.has(v) && v) counts.set(v, 0);
-      if (v && matches(d, query, f)) counts.set(v, (counts.get(v) ?? 0) + 1);
+      const v = FACET_VALUE[f](d);
+      if (v) counts.set(v, (counts.get(v) ?? 0) + (matches(d, query, f) ? 1 : 0));
     }
     facets[f] = [...counts]
       .map(([value, count]) => ({ value, count }))
@@ -95,13 +87,10 @@ export function filterCatalogue(all: readonly HealthDataset[], query: CatalogueQ
   return { results, facets };
 }
 
-export function activeFilters(
-  query: CatalogueQuery,
-): { key: keyof CatalogueQuery; label: string; value: string }[] {
-  const out: { key: keyof CatalogueQuery; label: string; value: string }[] = [];
-  if (query.q) out.push({ key: "q", label: "Search", value: query.q });
-  for (const f of FACETS) if (query[f]) out.push({ key: f, label: FACET_LABELS[f], value: query[f] });
-  return out;
+export function activeFilters(query: CatalogueQuery) {
+  return (["q", ...FACETS] as const).flatMap((key) =>
+    query[key] ? [{ key, label: key === "q" ? "Search" : FACET_LABELS[key], value: query[key] }] : [],
+  );
 }
 
 /** the query string without some keys (for "remove this filter" chips) */
