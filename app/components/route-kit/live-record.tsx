@@ -9,7 +9,7 @@ export interface Seen {
 
 /** How far the record's pipeline got: the newest state seen that is not a failure. */
 export const reachedOf = (history: readonly Seen[]) =>
-  [...history].reverse().find((h) => !isFailedState(h.state))?.state;
+  history.findLast((h) => !isFailedState(h.state))?.state;
 
 /** The states seen so far, oldest first, folded under the record's pipeline. */
 export function StatesSeen({ history, testId }: { history: readonly Seen[]; testId: string }) {

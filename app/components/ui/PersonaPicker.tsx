@@ -1,3 +1,4 @@
+import type { personaCards } from "../../lib/personas.server";
 import { roleLabel } from "./labels";
 
 /**
@@ -5,20 +6,12 @@ import { roleLabel } from "./labels";
  * embedded identity provider's sign-in (live), or the persona's app (static mode, `/as/<persona>`).
  * Used by the landing page, the sign-in page and static mode's persona chooser.
  */
-export interface PickablePersona {
-  username: string;
-  name: string;
-  organisation: string;
-  description: string;
-  roles?: readonly string[];
-}
-
 export function PersonaPicker({
   personas,
   hrefOf,
   showPassword = false,
 }: {
-  personas: PickablePersona[];
+  personas: ReturnType<typeof personaCards>;
   hrefOf: (username: string) => string;
   /** the embedded provider's accounts: the password of each is its username */
   showPassword?: boolean;

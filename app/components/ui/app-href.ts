@@ -43,12 +43,6 @@ export function activeNavPath(pathname: string, paths: readonly string[]): strin
 }
 
 /** a click the browser would open in this tab: main button, no modifier key */
-export function isPlainClick(e: {
-  button: number;
-  metaKey: boolean;
-  altKey: boolean;
-  ctrlKey: boolean;
-  shiftKey: boolean;
-}): boolean {
+export function isPlainClick(e: Pick<MouseEvent, "button" | "metaKey" | "altKey" | "ctrlKey" | "shiftKey">) {
   return e.button === 0 && !e.metaKey && !e.altKey && !e.ctrlKey && !e.shiftKey;
 }
