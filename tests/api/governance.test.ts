@@ -273,6 +273,14 @@ describe("credentials", () => {
     expect(revoked.status).toBe(204);
   });
 
+  it("spans the empty row over the table's columns (five without the revoke column)", async () => {
+    const page = await (await api("trustcenter", "/credentials")).text();
+    const table = /<table[^>]*data-testid="credentials"[\s\S]*?<\/table>/.exec(page)?.[0] ?? "";
+    const columns = table.match(/<th scope="col"/g)?.length;
+    expect(columns).toBe(5);
+    expect(table).toContain(`<td colSpan="${columns}" class="empty">No credentials to show`);
+  });
+
   it("answers 404 for an unknown credential", async () => {
     const res = await api("admin", "/api/credentials/urn:uuid:11111111-2222-3333-4444-555555555555", {
       method: "DELETE",

@@ -197,7 +197,7 @@ export default function Credentials() {
           ))}
           {d.credentials.length === 0 ? (
             <tr>
-              <td colSpan={6} className="empty">
+              <td colSpan={d.canRevoke ? 6 : 5} className="empty">
                 No credentials to show{d.canRequest ? "" : ` for ${d.organisation}`}.
               </td>
             </tr>
