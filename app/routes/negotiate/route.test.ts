@@ -22,6 +22,16 @@ describe("negotiate action", () => {
     });
   });
 
+  it("reads its fields trimmed, as the other dataspace forms do: the own context with spaces around is the own", async () => {
+    expect(
+      await negotiate({ participant: " pharmaco ", counterPartyAddress: "http://127.0.0.1:9/dsp" }),
+    ).toEqual({
+      error: "Choose one of the provider's offers first.",
+      detail: null,
+      fields: [{ field: "offer", message: "Choose one of the provider's offers first." }],
+    });
+  });
+
   it("an offer without its asset and no DSP address: the spec's text, the service's fields as the form's", async () => {
     const r = await negotiate({ offer: JSON.stringify(["", "offer-1"]), counterPartyAddress: "" });
     expect(r).toMatchObject({

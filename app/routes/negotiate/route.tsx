@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
+import { formText, parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
 import { useRef } from "react";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
 import { catalogView, type CatalogView } from "./catalog.server";
@@ -79,11 +79,7 @@ const formFields = (fields: FormFieldError[]): FormFieldError[] =>
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const form = await request.formData();
-  const field = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v : "";
-  };
+  const field = formText(await request.formData());
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, fields: [] };
