@@ -25,6 +25,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { report: await ab.activityReport(period), error };
 }
 
+/** a count per key as bars, each labelled by its key */
+const countRows = (counts: Record<string, number>, label: (key: string) => string) =>
+  Object.entries(counts).map(([k, v]) => ({ label: label(k), value: v }));
+
 export default function ActivityReport() {
   const { report: r, error } = useLoaderData<typeof loader>();
   const q = `from=${r.period.from}&to=${r.period.to}`;
@@ -167,10 +171,7 @@ export default function ActivityReport() {
               labelWidth={160}
               label="Findings by severity"
               colour="#a15c00"
-              rows={Object.entries(r.findings.bySeverity).map(([k, v]) => ({
-                label: `${words(k)} severity`,
-                value: v,
-              }))}
+              rows={countRows(r.findings.bySeverity, (k) => `${words(k)} severity`)}
             />
             <p className="ab-small">
               Opened {r.findings.opened}, closed {r.findings.closed}, open at the end of the period{" "}
@@ -184,20 +185,14 @@ export default function ActivityReport() {
               labelWidth={190}
               label="HDAB approvals by status"
               colour="#7c3aed"
-              rows={Object.entries(r.marketplace.hdabApprovalsByStatus).map(([k, v]) => ({
-                label: stateLabel(k),
-                value: v,
-              }))}
+              rows={countRows(r.marketplace.hdabApprovalsByStatus, stateLabel)}
             />
             <Bars
               width={440}
               labelWidth={190}
               label="Contracts by status"
               colour="#0891b2"
-              rows={Object.entries(r.marketplace.contractsByStatus).map(([k, v]) => ({
-                label: stateLabel(k),
-                value: v,
-              }))}
+              rows={countRows(r.marketplace.contractsByStatus, stateLabel)}
             />
           </div>
         </div>

@@ -22,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, AUDIT_ROLES);
   const url = new URL(request.url);
   const audit = context.services.audit;
-  const kinds = await audit.kinds();
+  const kinds = (await audit.kinds()).map((k) => k.kind);
   let error: string | null = null;
   let filter;
   try {
@@ -32,23 +32,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     filter = { limit: PAGE };
   }
   const tab = url.searchParams.get("tab") ?? "all";
-  const entries = await context.services.auditView.list(
-    {
-      ...filter,
-      ...tabFilter(
-        tab,
-        kinds.map((k) => k.kind),
-      ),
-    },
-    user,
-  );
+  const entries = await context.services.auditView.list({ ...filter, ...tabFilter(tab, kinds) }, user);
   return {
     admin: user.roles.includes("CONNECTOR_ADMIN"),
     entries,
     error,
     tab,
     tabs: AUDIT_TABS.map((t) => ({ id: t.id, label: t.label })),
-    kinds: kinds.map((k) => k.kind),
+    kinds,
     total: await audit.count(),
     csvMax: CSV_MAX_ROWS,
     chain: url.searchParams.get("verify") === "1" ? await chainReport(audit) : null,

@@ -26,6 +26,8 @@ const SYNC_TONE = {
   "connector-only": "neutral",
 } as const;
 
+const RULE_KINDS = ["permission", "prohibition", "obligation"] as const;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, POLICY_ROLES);
   const url = new URL(request.url);
@@ -40,10 +42,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const templates = s.templates(me?.did || undefined);
 
   // what the editor starts from: a template, a copy, an existing policy, or nothing
-  let editor: { mode: "create" | "update"; policyId: string | null; text: string } | null = null;
+  const open = (mode: "create" | "update", document: unknown, policyId: string | null = null) => ({
+    mode,
+    policyId,
+    text: JSON.stringify(document, null, 2),
+  });
+  let editor: ReturnType<typeof open> | null = null;
   const edit = url.searchParams.get("edit");
   const copy = url.searchParams.get("duplicate");
   const template = url.searchParams.get("template");
+  const policyOf = (id: string) => policies.find((x) => x["@id"] === id);
   const strip = (p: (typeof policies)[number]) => ({
     "@id": p["@id"],
     "@type": p["@type"],
@@ -52,33 +60,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!canWrite) {
     // read only: no editor
   } else if (edit) {
-    const p = policies.find((x) => x["@id"] === edit);
-    if (p) editor = { mode: "update", policyId: p["@id"], text: JSON.stringify(strip(p), null, 2) };
+    const p = policyOf(edit);
+    if (p) editor = open("update", strip(p), p["@id"]);
   } else if (copy) {
-    const p = policies.find((x) => x["@id"] === copy);
-    if (p)
-      editor = {
-        mode: "create",
-        policyId: null,
-        text: JSON.stringify({ ...strip(p), "@id": `${p["@id"]}-copy` }, null, 2),
-      };
+    const p = policyOf(copy);
+    if (p) editor = open("create", { ...strip(p), "@id": `${p["@id"]}-copy` });
   } else if (template) {
     const t = templates.find((x) => x.id === template);
-    if (t) editor = { mode: "create", policyId: null, text: JSON.stringify(t.policy, null, 2) };
+    if (t) editor = open("create", t.policy);
   } else if (url.searchParams.get("new") === "1") {
-    editor = {
-      mode: "create",
-      policyId: null,
-      text: JSON.stringify(
-        {
-          "@id": "",
-          "@type": "PolicyDefinition",
-          policy: { "@type": "Set", permission: [{ action: "use" }], prohibition: [], obligation: [] },
-        },
-        null,
-        2,
-      ),
-    };
+    editor = open("create", {
+      "@id": "",
+      "@type": "PolicyDefinition",
+      policy: { "@type": "Set", permission: [{ action: "use" }], prohibition: [], obligation: [] },
+    });
   }
   return {
     user: user.username,
@@ -93,11 +88,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         prohibition: p.policy.prohibition?.length ?? 0,
         obligation: p.policy.obligation?.length ?? 0,
       },
-      actions: [
-        ...(p.policy.permission ?? []),
-        ...(p.policy.prohibition ?? []),
-        ...(p.policy.obligation ?? []),
-      ].map((r) => (typeof r.action === "string" ? r.action : JSON.stringify(r.action))),
+      actions: RULE_KINDS.flatMap((k) => p.policy[k] ?? []).map((r) =>
+        typeof r.action === "string" ? r.action : JSON.stringify(r.action),
+      ),
       ...pick(p, "source version updatedBy updatedAt connector"),
     })),
     templates: templates.map((t) => ({
