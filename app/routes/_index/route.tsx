@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { LAYER_NAMES, LAYERS } from "../../../server/graph/model";
 import { clientError } from "../../lib/insight/errors.server";
 import { navFor } from "../../lib/navigation.server";
 import { formatNumber } from "../../components/ui/format";
@@ -9,7 +8,6 @@ import type { Role } from "../../types";
 import { getUser } from "../../session.server";
 import { landingFacts } from "../../lib/landing.server";
 import { Landing } from "../../components/landing/Landing";
-import { GRAPH_ROLES, mayAny } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -39,24 +37,8 @@ export const handle = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(request, context);
   if (!user) return { landing: await landingFacts(context.services) };
-  const { graph, overview } = context.services;
+  const { overview } = context.services;
   const views = navFor(user.roles).filter((v) => v.to !== "/");
-  const base = { name: user.name, organisation: user.organisation, views };
-  if (!overview) {
-    // a service container without the overview (a replayed or partial one): the layer counts alone
-    const seesGraph = mayAny(user, GRAPH_ROLES);
-    const layers = seesGraph
-      ? await Promise.all(
-          LAYERS.map(async (l) => ({
-            layer: l,
-            name: LAYER_NAMES[l],
-            nodes: await graph.countNodes([l]),
-            links: null as number | null,
-          })),
-        )
-      : [];
-    return { ...base, layers, overview: null, notice: null };
-  }
   const persona = new URL(request.url).searchParams.get("persona");
   let notice: string | null = null;
   let o;
@@ -70,8 +52,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // same figures make the same page (server/http/render-cache.ts)
   const { generatedAt: _shownByTheApiOnly, ...shown } = o;
   return {
-    ...base,
-    layers: o.layers.map((l) => ({ ...l, links: l.links as number | null })),
+    name: user.name,
+    organisation: user.organisation,
+    views,
+    layers: o.layers,
     overview: shown,
     notice,
   };
@@ -94,8 +78,8 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
     const to = href.split(/[?#]/)[0];
     return views.some((v) => to === v.to || to.startsWith(`${v.to}/`));
   };
-  const steps = overview ? (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to)) : [];
-  const signals = overview?.signals ?? [];
+  const steps = (NEXT_STEPS[overview.persona.role as Role] ?? []).filter((n) => opens(n.to));
+  const signals = overview.signals;
   return (
     <section data-testid="overview">
       <div className="page-head">
@@ -103,16 +87,14 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
           <h1>Welcome, {name}</h1>
           <p className="lead">
             {organisation}
-            {overview ? (
-              <>
-                {" "}
-                · <span data-testid="persona">{overview.persona.label}</span>: {overview.persona.focus}
-              </>
-            ) : null}
+            <>
+              {" "}
+              · <span data-testid="persona">{overview.persona.label}</span>: {overview.persona.focus}
+            </>
           </p>
         </div>
       </div>
-      {overview && overview.personas.length > 1 ? (
+      {overview.personas.length > 1 ? (
         <nav className="tabs ins-personas" data-testid="persona-tabs" aria-label="Persona">
           {overview.personas.map((p) => (
             <AppLink
@@ -150,7 +132,7 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
           })}
         </div>
       ) : null}
-      {overview?.notes.map((n) => (
+      {overview.notes.map((n) => (
         <p key={n} className="small muted" data-testid="overview-note">
           {n}
         </p>
@@ -171,27 +153,23 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
                   {l.layer.toUpperCase()} · {l.name}
                 </span>
                 <span className="stat-value">{l.nodes.toLocaleString("en")}</span>
-                <span className="muted">
-                  nodes{l.links !== null ? ` · ${l.links.toLocaleString("en")} links` : ""}
-                </span>
+                <span className="muted">nodes{` · ${l.links.toLocaleString("en")} links`}</span>
               </AppLink>
             ))}
           </div>
-          {overview ? (
-            <p className="small muted" data-testid="overview-totals">
-              {formatNumber(overview.totals.nodes)} nodes and {formatNumber(overview.totals.links)} links in
-              your layers, {formatNumber(overview.totals.crossLayerLinks)} of them between layers.
-              {overview.persona.graph && opens("/graph") ? (
-                <>
-                  {" "}
-                  <AppLink to={`/graph?persona=${overview.persona.graph}`} data-testid="overview-graph-scope">
-                    Show these layers in the graph
-                  </AppLink>{" "}
-                  (the graph opens on every layer you may read).
-                </>
-              ) : null}
-            </p>
-          ) : null}
+          <p className="small muted" data-testid="overview-totals">
+            {formatNumber(overview.totals.nodes)} nodes and {formatNumber(overview.totals.links)} links in
+            your layers, {formatNumber(overview.totals.crossLayerLinks)} of them between layers.
+            {overview.persona.graph && opens("/graph") ? (
+              <>
+                {" "}
+                <AppLink to={`/graph?persona=${overview.persona.graph}`} data-testid="overview-graph-scope">
+                  Show these layers in the graph
+                </AppLink>{" "}
+                (the graph opens on every layer you may read).
+              </>
+            ) : null}
+          </p>
         </>
       ) : null}
       {steps.length ? (
