@@ -18,21 +18,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     });
   }
   const audit = context.services.audit;
-  const entries = await context.services.auditView.list(
-    {
-      ...filter,
-      ...tabFilter(
-        url.searchParams.get("tab"),
-        (await audit.kinds()).map((k) => k.kind),
-      ),
-    },
-    user,
-  );
+  const tab = url.searchParams.get("tab");
+  const kinds = (await audit.kinds()).map((k) => k.kind);
+  const entries = await context.services.auditView.list({ ...filter, ...tabFilter(tab, kinds) }, user);
   await audit.append({
     action: "audit.export",
     actor: user.username,
     // the filters' names, not the query: no GET writes text its caller chose into the log
-    target: exportTarget(filter, url.searchParams.get("tab")),
+    target: exportTarget(filter, tab),
     outcome: `${entries.length} entries`,
     kind: "audit",
   });

@@ -34,10 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim();
   const providerFilter = url.searchParams.get("provider") ?? "";
-  const show =
-    url.searchParams.get("show") === "assets" || url.searchParams.get("show") === "datasets"
-      ? (url.searchParams.get("show") as "assets" | "datasets")
-      : "all";
+  const asked = url.searchParams.get("show");
+  const show = asked === "assets" || asked === "datasets" ? asked : "all";
   const tokens = q.toLowerCase().split(/\s+/).filter(Boolean);
 
   const canNegotiate = hasRole(user, DATASPACE_ROLES);

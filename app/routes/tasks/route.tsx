@@ -47,8 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ),
     listChoices(ds),
   ]);
-  const all = tasks.value;
-  const error = tasks.error;
+  const { value: all, error } = tasks;
   const names = new Map(choices.participants.map((p) => [p.participantId, p.displayName]));
   const filtered = all.filter(
     (t) =>
