@@ -14,106 +14,7 @@ import {
   policyDefinitionList,
   transferList,
   transferSchema,
-  type Catalog,
-  type ConnectorAsset,
-  type ConnectorNegotiation,
-  type ConnectorTransfer,
-  type EndpointDataReference,
-  type IdResponse,
-  type ParticipantContext,
 } from "./upstream-schemas";
-
-/**
- * Client of an EDC connector's management API. Two shapes, told apart by the API version:
- * - participant-scoped (the virtual connector, and the embedded development dataspace):
- *   `/{version}/participants/{context}/...`, many participant contexts in one runtime;
- * - runtime-scoped (`v4beta`: EDC 0.15.x, the newest release on Maven Central, which the
- *   connector pass runs): `/{version}/...`, one participant per runtime, so the context id of a call
- *   is not part of its path (docs/decisions/0048-real-edc-connector.md).
- * JSON-LD bodies with the management context (`management/v2`); lists are QuerySpec requests. One
- * instance per connector; every method takes an optional deadline signal.
- */
-export interface ConnectorClient {
-  readonly managementUrl: string;
-  readonly apiVersion: string;
-  listParticipantContexts(signal?: AbortSignal): Promise<ParticipantContext[]>;
-  getParticipantContext(contextId: string, signal?: AbortSignal): Promise<ParticipantContext>;
-
-  listAssets(contextId: string, signal?: AbortSignal): Promise<ConnectorAsset[]>;
-  createAsset(contextId: string, asset: Record<string, unknown>, signal?: AbortSignal): Promise<IdResponse>;
-  /** one asset with its properties and data address (`GET …/assets/{id}`; 404 for an unknown id) */
-  getAsset(contextId: string, assetId: string, signal?: AbortSignal): Promise<ConnectorAsset>;
-
-  listPolicyDefinitions(contextId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]>;
-  createPolicyDefinition(
-    contextId: string,
-    definition: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<IdResponse>;
-  /** PUT of a whole policy definition (204; 404 for an unknown id) */
-  updatePolicyDefinition(
-    contextId: string,
-    policyId: string,
-    definition: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<void>;
-  /** DELETE of a policy definition (204; 404 unknown; 409 while a contract definition names it) */
-  deletePolicyDefinition(contextId: string, policyId: string, signal?: AbortSignal): Promise<void>;
-
-  requestCatalog(
-    contextId: string,
-    catalogRequest: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<Catalog>;
-
-  listNegotiations(contextId: string, signal?: AbortSignal): Promise<ConnectorNegotiation[]>;
-  initiateNegotiation(
-    contextId: string,
-    contractRequest: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<IdResponse>;
-  getNegotiation(
-    contextId: string,
-    negotiationId: string,
-    signal?: AbortSignal,
-  ): Promise<ConnectorNegotiation>;
-
-  listTransfers(contextId: string, signal?: AbortSignal): Promise<ConnectorTransfer[]>;
-  initiateTransfer(
-    contextId: string,
-    transferRequest: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<IdResponse>;
-  getTransfer(contextId: string, transferId: string, signal?: AbortSignal): Promise<ConnectorTransfer>;
-  /**
-   * Ends a transfer process (`POST …/transferprocesses/{id}/terminate`, a `TerminateTransfer` with a
-   * reason, EDC's management API): 204, then TERMINATING/TERMINATED, and the counter-party is told over
-   * DSP. 404 for an unknown id, 409 when it has ended already, 400 without a reason.
-   */
-  terminateTransfer(
-    contextId: string,
-    transferId: string,
-    reason: string,
-    signal?: AbortSignal,
-  ): Promise<void>;
-  /**
-   * Ends a contract negotiation still running (`POST …/contractnegotiations/{id}/terminate`, a
-   * `TerminateNegotiation` with a reason, EDC's management API): 204, then TERMINATING/TERMINATED, and
-   * the counter-party is told over DSP. 404 for an unknown id, 409 when it has ended already.
-   */
-  terminateNegotiation(
-    contextId: string,
-    negotiationId: string,
-    reason: string,
-    signal?: AbortSignal,
-  ): Promise<void>;
-  /** the endpoint data reference of a started pull transfer */
-  getEndpointDataReference(
-    contextId: string,
-    transferId: string,
-    signal?: AbortSignal,
-  ): Promise<EndpointDataReference>;
-}
 
 export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "baseUrl"> {
   managementUrl: string;
@@ -143,8 +44,21 @@ export function edrDataAddressPath(apiVersion: string, contextPath: string, tran
 }
 
 const LIST_LIMIT = 500;
+type Body = Record<string, unknown>;
 
-export function createConnectorClient(options: ConnectorClientOptions): ConnectorClient {
+/**
+ * Client of an EDC connector's management API. Two shapes, told apart by the API version:
+ * - participant-scoped (the virtual connector, and the embedded development dataspace):
+ *   `/{version}/participants/{context}/...`, many participant contexts in one runtime;
+ * - runtime-scoped (`v4beta`: EDC 0.15.x, the newest release on Maven Central, which the
+ *   connector pass runs): `/{version}/...`, one participant per runtime, so the context id of a call
+ *   is not part of its path (docs/decisions/0048-real-edc-connector.md).
+ * JSON-LD bodies with the management context (`management/v2`); lists are QuerySpec requests. One
+ * instance per connector; every method takes an optional deadline signal.
+ */
+export type ConnectorClient = ReturnType<typeof createConnectorClient>;
+
+export function createConnectorClient(options: ConnectorClientOptions) {
   const http: UpstreamHttp = createUpstreamHttp({
     ...options,
     name: "connector",
@@ -168,63 +82,80 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
   return {
     managementUrl: http.baseUrl,
     apiVersion: v,
-    listParticipantContexts: (signal) =>
+    listParticipantContexts: (signal?: AbortSignal) =>
       http.request("GET", `/${v}/participants`, {
         schema: participantContextList,
         query: { offset: 0, limit: LIST_LIMIT },
         signal,
       }),
-    getParticipantContext: (id, signal) => get(ctxPath(id), participantContextSchema, signal),
+    getParticipantContext: (id: string, signal?: AbortSignal) =>
+      get(ctxPath(id), participantContextSchema, signal),
 
-    listAssets: (id, signal) =>
+    listAssets: (id: string, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/assets/request`, assetList, querySpec({ limit: LIST_LIMIT }), signal),
-    createAsset: (id, asset, signal) => post(`${ctxPath(id)}/assets`, idResponseSchema, asset, signal),
-    getAsset: (id, assetId, signal) => get(item(`${ctxPath(id)}/assets`, assetId), assetSchema, signal),
+    createAsset: (id: string, asset: Body, signal?: AbortSignal) =>
+      post(`${ctxPath(id)}/assets`, idResponseSchema, asset, signal),
+    /** one asset with its properties and data address (`GET …/assets/{id}`; 404 for an unknown id) */
+    getAsset: (id: string, assetId: string, signal?: AbortSignal) =>
+      get(item(`${ctxPath(id)}/assets`, assetId), assetSchema, signal),
 
-    listPolicyDefinitions: (id, signal) =>
+    listPolicyDefinitions: (id: string, signal?: AbortSignal) =>
       post(
         `${ctxPath(id)}/policydefinitions/request`,
         policyDefinitionList,
         querySpec({ limit: LIST_LIMIT }),
         signal,
-      ) as Promise<Record<string, unknown>[]>,
-    createPolicyDefinition: (id, definition, signal) =>
+      ) as Promise<Body[]>,
+    createPolicyDefinition: (id: string, definition: Body, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/policydefinitions`, idResponseSchema, definition, signal),
-    updatePolicyDefinition: (id, policyId, definition, signal) =>
+    /** PUT of a whole policy definition (204; 404 for an unknown id) */
+    updatePolicyDefinition: (id: string, policyId: string, definition: Body, signal?: AbortSignal) =>
       http.send("PUT", item(`${ctxPath(id)}/policydefinitions`, policyId), { body: definition, signal }),
-    deletePolicyDefinition: (id, policyId, signal) =>
+    /** DELETE of a policy definition (204; 404 unknown; 409 while a contract definition names it) */
+    deletePolicyDefinition: (id: string, policyId: string, signal?: AbortSignal) =>
       http.send("DELETE", item(`${ctxPath(id)}/policydefinitions`, policyId), { signal }),
 
-    requestCatalog: (id, catalogRequest, signal) =>
+    requestCatalog: (id: string, catalogRequest: Body, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/catalog/request`, catalogSchema, catalogRequest, signal),
 
-    listNegotiations: (id, signal) =>
+    listNegotiations: (id: string, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/contractnegotiations/request`, negotiationList, list("createdAt"), signal),
-    initiateNegotiation: (id, request, signal) =>
-      post(`${ctxPath(id)}/contractnegotiations`, idResponseSchema, request, signal),
-    getNegotiation: (id, negotiationId, signal) =>
+    initiateNegotiation: (id: string, contractRequest: Body, signal?: AbortSignal) =>
+      post(`${ctxPath(id)}/contractnegotiations`, idResponseSchema, contractRequest, signal),
+    getNegotiation: (id: string, negotiationId: string, signal?: AbortSignal) =>
       get(item(`${ctxPath(id)}/contractnegotiations`, negotiationId), negotiationSchema, signal),
 
-    listTransfers: (id, signal) =>
+    listTransfers: (id: string, signal?: AbortSignal) =>
       post(`${ctxPath(id)}/transferprocesses/request`, transferList, list("createdAt"), signal),
-    initiateTransfer: (id, request, signal) =>
-      post(`${ctxPath(id)}/transferprocesses`, idResponseSchema, request, signal),
-    getTransfer: (id, transferId, signal) =>
+    initiateTransfer: (id: string, transferRequest: Body, signal?: AbortSignal) =>
+      post(`${ctxPath(id)}/transferprocesses`, idResponseSchema, transferRequest, signal),
+    getTransfer: (id: string, transferId: string, signal?: AbortSignal) =>
       get(item(`${ctxPath(id)}/transferprocesses`, transferId), transferSchema, signal),
-    terminateTransfer: (id, transferId, reason, signal) =>
+    /**
+     * Ends a transfer process (`POST …/transferprocesses/{id}/terminate`, a `TerminateTransfer` with a
+     * reason, EDC's management API): 204, then TERMINATING/TERMINATED, and the counter-party is told over
+     * DSP. 404 for an unknown id, 409 when it has ended already, 400 without a reason.
+     */
+    terminateTransfer: (id: string, transferId: string, reason: string, signal?: AbortSignal) =>
       terminate(
         item(`${ctxPath(id)}/transferprocesses`, transferId),
         { "@type": "TerminateTransfer", reason },
         signal,
       ),
-    // EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`
-    terminateNegotiation: (id, negotiationId, reason, signal) =>
+    /**
+     * Ends a contract negotiation still running (`POST …/contractnegotiations/{id}/terminate`, a
+     * `TerminateNegotiation` with a reason, EDC's management API): 204, then TERMINATING/TERMINATED, and
+     * the counter-party is told over DSP. 404 for an unknown id, 409 when it has ended already.
+     * EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`.
+     */
+    terminateNegotiation: (id: string, negotiationId: string, reason: string, signal?: AbortSignal) =>
       terminate(
         item(`${ctxPath(id)}/contractnegotiations`, negotiationId),
         { "@type": "TerminateNegotiation", "@id": negotiationId, reason },
         signal,
       ),
-    getEndpointDataReference: (id, transferId, signal) =>
+    /** the endpoint data reference of a started pull transfer */
+    getEndpointDataReference: (id: string, transferId: string, signal?: AbortSignal) =>
       get(edrDataAddressPath(v, ctxPath(id), transferId), edrDataAddressSchema, signal),
   };
 }

@@ -1,24 +1,13 @@
 import { z } from "zod";
 import { encodeContextId } from "../dataspace-protocol";
 import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
-import { credentialRequestStatusSchema, heldCredentialSchema, type HeldCredential } from "./upstream-schemas";
+import { credentialRequestStatusSchema, heldCredentialSchema } from "./upstream-schemas";
 
 /**
  * Client of the identity hub's identity API (`/v1alpha/participants/{context}/...`): the
  * credentials a participant holds, and holder-initiated credential requests to an issuer (DCP
  * v1.0 issuance flow).
  */
-export interface IdentityHubClient {
-  readonly baseUrl: string;
-  listCredentials(contextId: string, signal?: AbortSignal): Promise<HeldCredential[]>;
-  requestCredentials(contextId: string, request: CredentialRequest, signal?: AbortSignal): Promise<void>;
-  credentialRequestStatus(
-    contextId: string,
-    holderPid: string,
-    signal?: AbortSignal,
-  ): Promise<z.infer<typeof credentialRequestStatusSchema>>;
-}
-
 export interface CredentialRequest {
   issuerDid: string;
   /** the holder's id for this request process */
@@ -26,16 +15,18 @@ export interface CredentialRequest {
   credentials: { format: string; type: string; id: string }[];
 }
 
-export function createIdentityHubClient(options: UpstreamClientOptions): IdentityHubClient {
+export type IdentityHubClient = ReturnType<typeof createIdentityHubClient>;
+
+export function createIdentityHubClient(options: UpstreamClientOptions) {
   const http = createUpstreamHttp({ ...options, name: "identity hub" });
   const ctx = (id: string) => `/v1alpha/participants/${encodeContextId(id)}`;
   return {
     baseUrl: http.baseUrl,
-    listCredentials: (id, signal) =>
+    listCredentials: (id: string, signal?: AbortSignal) =>
       http.request("GET", `${ctx(id)}/credentials`, { schema: z.array(heldCredentialSchema), signal }),
-    requestCredentials: (id, request, signal) =>
+    requestCredentials: (id: string, request: CredentialRequest, signal?: AbortSignal) =>
       http.send("POST", `${ctx(id)}/credentials/request`, { body: request, signal }),
-    credentialRequestStatus: (id, holderPid, signal) =>
+    credentialRequestStatus: (id: string, holderPid: string, signal?: AbortSignal) =>
       http.request("GET", `${ctx(id)}/credentials/request/${encodeURIComponent(holderPid)}`, {
         schema: credentialRequestStatusSchema,
         signal,

@@ -5,7 +5,6 @@ import {
   credentialDefinitionSchema,
   credentialStatusSchema,
   issuedCredentialSchema,
-  type CredentialDefinition,
 } from "./upstream-schemas";
 
 /**
@@ -13,24 +12,6 @@ import {
  * definitions, issued credentials, revocation and status. Participant context ids travel
  * base64url-encoded in the path, as the identity hub and issuer service expect.
  */
-export interface IssuerClient {
-  readonly baseUrl: string;
-  readonly issuerContextId: string;
-  listCredentialDefinitions(signal?: AbortSignal): Promise<CredentialDefinition[]>;
-  /** issued credentials, optionally only those of one holder (participant DID or context id): every page */
-  listCredentials(holderId?: string, signal?: AbortSignal): Promise<IssuedCredential[]>;
-  /**
-   * the issued credential whose record id is `id`, else the one whose verifiable credential's id is
-   * `id` (the issuer's record has its own id), undefined when the issuer has neither
-   */
-  getCredential(id: string, signal?: AbortSignal): Promise<IssuedCredential | undefined>;
-  revokeCredential(credentialId: string, signal?: AbortSignal): Promise<void>;
-  credentialStatus(
-    credentialId: string,
-    signal?: AbortSignal,
-  ): Promise<z.infer<typeof credentialStatusSchema>>;
-}
-
 type IssuedCredential = z.infer<typeof issuedCredentialSchema>;
 
 /** the issuer's page size: a list is read page by page (offset += limit) until a short page */
@@ -40,7 +21,9 @@ export interface IssuerClientOptions extends UpstreamClientOptions {
   issuerContextId: string;
 }
 
-export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
+export type IssuerClient = ReturnType<typeof createIssuerClient>;
+
+export function createIssuerClient(options: IssuerClientOptions) {
   const http = createUpstreamHttp({ ...options, name: "issuer" });
   const base = `/v1alpha/participants/${encodeContextId(options.issuerContextId)}`;
   const query = (spec: Parameters<typeof querySpec>[0], signal?: AbortSignal) =>
@@ -52,13 +35,14 @@ export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
   return {
     baseUrl: http.baseUrl,
     issuerContextId: options.issuerContextId,
-    listCredentialDefinitions: (signal) =>
+    listCredentialDefinitions: (signal?: AbortSignal) =>
       http.request("POST", `${base}/credentialdefinitions/query`, {
         schema: z.array(credentialDefinitionSchema),
         body: querySpec({ limit: 200 }),
         signal,
       }),
-    async listCredentials(holderId, signal) {
+    /** issued credentials, optionally only those of one holder (participant DID or context id): every page */
+    async listCredentials(holderId?: string, signal?: AbortSignal) {
       const filterExpression = holderId
         ? [{ operandLeft: "holderId", operator: "=", operandRight: holderId }]
         : undefined;
@@ -72,16 +56,20 @@ export function createIssuerClient(options: IssuerClientOptions): IssuerClient {
         if (page.length < ISSUER_PAGE) return all;
       }
     },
-    async getCredential(id, signal) {
+    /**
+     * the issued credential whose record id is `id`, else the one whose verifiable credential's id is
+     * `id` (the issuer's record has its own id), undefined when the issuer has neither
+     */
+    async getCredential(id: string, signal?: AbortSignal): Promise<IssuedCredential | undefined> {
       for (const operandLeft of ["id", "verifiableCredential.credential.id"]) {
         const by = [{ operandLeft, operator: "=", operandRight: id }];
         const [found] = await query({ limit: 1, filterExpression: by }, signal);
         if (found) return found;
       }
     },
-    revokeCredential: (id, signal) =>
+    revokeCredential: (id: string, signal?: AbortSignal) =>
       http.send("POST", `${base}/credentials/${encodeURIComponent(id)}/revoke`, { signal }),
-    credentialStatus: (id, signal) =>
+    credentialStatus: (id: string, signal?: AbortSignal) =>
       http.request("GET", `${base}/credentials/${encodeURIComponent(id)}/status`, {
         schema: credentialStatusSchema,
         signal,

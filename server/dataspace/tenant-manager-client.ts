@@ -5,8 +5,6 @@ import {
   dataspaceProfileSchema,
   participantProfileSchema,
   tenantSchema,
-  type ParticipantProfile,
-  type Tenant,
 } from "./upstream-schemas";
 
 /**
@@ -14,22 +12,6 @@ import {
  * dataspace profiles, tenants and their participant profiles. Creating a participant profile
  * deploys the participant's virtual agents (DID, keys, participant context) in a cell.
  */
-export interface TenantManagerClient {
-  readonly baseUrl: string;
-  listCells(signal?: AbortSignal): Promise<z.infer<typeof cellSchema>[]>;
-  listDataspaceProfiles(signal?: AbortSignal): Promise<z.infer<typeof dataspaceProfileSchema>[]>;
-  listTenants(signal?: AbortSignal): Promise<Tenant[]>;
-  createTenant(properties: Record<string, unknown>, signal?: AbortSignal): Promise<Tenant>;
-  /** merges `properties` into the tenant's properties */
-  updateTenant(tenantId: string, properties: Record<string, unknown>, signal?: AbortSignal): Promise<Tenant>;
-  listParticipantProfiles(tenantId: string, signal?: AbortSignal): Promise<ParticipantProfile[]>;
-  createParticipantProfile(
-    tenantId: string,
-    deployment: NewParticipantProfileDeployment,
-    signal?: AbortSignal,
-  ): Promise<ParticipantProfile>;
-}
-
 export interface NewParticipantProfileDeployment {
   /** the participant identifier the agents are provisioned for */
   identifier: string;
@@ -38,7 +20,9 @@ export interface NewParticipantProfileDeployment {
   properties?: Record<string, unknown>;
 }
 
-export function createTenantManagerClient(options: UpstreamClientOptions): TenantManagerClient {
+export type TenantManagerClient = ReturnType<typeof createTenantManagerClient>;
+
+export function createTenantManagerClient(options: UpstreamClientOptions) {
   const root = options.baseUrl.replace(/\/+$/, "");
   const http = createUpstreamHttp({
     ...options,
@@ -48,20 +32,27 @@ export function createTenantManagerClient(options: UpstreamClientOptions): Tenan
   const t = (id: string) => `/tenants/${encodeURIComponent(id)}`;
   return {
     baseUrl: http.baseUrl,
-    listCells: (signal) => http.request("GET", "/cells", { schema: z.array(cellSchema), signal }),
-    listDataspaceProfiles: (signal) =>
+    listCells: (signal?: AbortSignal) =>
+      http.request("GET", "/cells", { schema: z.array(cellSchema), signal }),
+    listDataspaceProfiles: (signal?: AbortSignal) =>
       http.request("GET", "/dataspace-profiles", { schema: z.array(dataspaceProfileSchema), signal }),
-    listTenants: (signal) => http.request("GET", "/tenants", { schema: z.array(tenantSchema), signal }),
-    createTenant: (properties, signal) =>
+    listTenants: (signal?: AbortSignal) =>
+      http.request("GET", "/tenants", { schema: z.array(tenantSchema), signal }),
+    createTenant: (properties: Record<string, unknown>, signal?: AbortSignal) =>
       http.request("POST", "/tenants", { schema: tenantSchema, body: { properties }, signal }),
-    updateTenant: (id, properties, signal) =>
+    /** merges `properties` into the tenant's properties */
+    updateTenant: (id: string, properties: Record<string, unknown>, signal?: AbortSignal) =>
       http.request("PATCH", t(id), { schema: tenantSchema, body: { properties }, signal }),
-    listParticipantProfiles: (id, signal) =>
+    listParticipantProfiles: (id: string, signal?: AbortSignal) =>
       http.request("GET", `${t(id)}/participant-profiles`, {
         schema: z.array(participantProfileSchema),
         signal,
       }),
-    createParticipantProfile: (id, deployment, signal) =>
+    createParticipantProfile: (
+      id: string,
+      deployment: NewParticipantProfileDeployment,
+      signal?: AbortSignal,
+    ) =>
       http.request("POST", `${t(id)}/participant-profiles`, {
         schema: participantProfileSchema,
         body: deployment,
