@@ -20,7 +20,7 @@ import { managementTokens } from "./oauth-token";
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
 import { ATTEMPT_LEASE_MS } from "./cut-off-store";
-import { answerGraphBridge, releasedAnswer, type BridgeAnswer, type BridgeRequest } from "./graph-bridge";
+import { answerGraphBridge, releasedAnswer, type BridgeAnswer } from "./graph-bridge";
 import type { RecordSource } from "./graph-data-source";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
@@ -119,11 +119,11 @@ export interface Dataspace {
    * A data permit was revoked: terminates, at the connector, every transfer of the agreements it backs
    * (cut-off.ts); what fails stays pending and is retried. Never throws for the connector's failures.
    */
-  cutOffPermit(permitId: string, reason: string, actor?: string): Promise<CutOffOutcome>;
+  cutOffPermit: Bound<typeof cutOffPermit>;
   /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
   retryCutOffs(): Promise<CutOffOutcome[]>;
 
-  listNegotiations(participantId: string): Promise<readonly Record<string, unknown>[]>;
+  listNegotiations: Bound<typeof negotiations.listNegotiations>;
   fetchProviderCatalog(
     participantId: string,
     providerDid: string,
@@ -134,52 +134,44 @@ export interface Dataspace {
     request: negotiations.NegotiationRequest,
     actor?: string,
   ): Promise<Record<string, unknown>>;
-  getNegotiation(participantId: string, negotiationId: string): Promise<Record<string, unknown>>;
+  getNegotiation: Bound<typeof negotiations.getNegotiation>;
 
-  listTransfers(participantId: string): Promise<readonly Record<string, unknown>[]>;
+  listTransfers: Bound<typeof transfers.listTransfers>;
   startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
-  getTransfer(participantId: string, transferId: string): Promise<Record<string, unknown>>;
-  pullTransferData(participantId: string, transferId: string, actor?: string): Promise<transfers.PulledData>;
+  getTransfer: Bound<typeof transfers.getTransfer>;
+  pullTransferData: Bound<typeof transfers.pullTransferData>;
 
-  listAssets(participantId: string): Promise<Record<string, unknown>[]>;
+  listAssets: Bound<typeof assets.listAssetsOf>;
   listAssetGroups(): Promise<
     { participantId: string; identity: string; assets: Record<string, unknown>[] }[]
   >;
   createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
 
-  listParticipants(): Promise<Record<string, unknown>[]>;
-  onboardParticipant(
-    input: participants.OnboardingInput,
-    actor?: string,
-  ): Promise<participants.OnboardingResult>;
-  updateParticipant(
-    id: string,
-    update: participants.ParticipantUpdate,
-    actor?: string,
-  ): Promise<participants.Participant>;
+  listParticipants: Bound<typeof participants.listParticipants>;
+  onboardParticipant: Bound<typeof participants.onboardParticipant>;
+  updateParticipant: Bound<typeof participants.updateParticipant>;
   /** one participant context in any state (CREATED while provisioning): for the onboarding view */
-  participantStatus(id: string): Promise<participants.ParticipantStatus>;
-  participantForUser(user: SessionUser): Promise<participants.Participant>;
+  participantStatus: Bound<typeof participants.participantStatus>;
+  participantForUser: Bound<typeof participants.participantForUser>;
   /** read only: the same frozen list while the upstream answer is the same */
-  participantCredentials(participantId: string): Promise<readonly participants.Credential[]>;
+  participantCredentials: Bound<typeof participants.participantCredentials>;
 
-  listTasks(user: SessionUser): Promise<tasks.Task[]>;
+  listTasks: Bound<typeof tasks.listTasks>;
 
-  listCredentialDefinitions(): ReturnType<typeof credentials.listCredentialDefinitions>;
-  requestCredential(
-    participantId: string,
-    credentialType: string,
-    actor?: string,
-  ): Promise<credentials.IssuanceStarted>;
-  revokeCredential(credentialId: string, actor?: string): Promise<void>;
+  listCredentialDefinitions: Bound<typeof credentials.listCredentialDefinitions>;
+  requestCredential: Bound<typeof credentials.requestCredential>;
+  revokeCredential: Bound<typeof credentials.revokeCredential>;
 
   /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
-  answerGraphBridge(request: BridgeRequest): Promise<BridgeAnswer>;
+  answerGraphBridge: Bound<typeof answerGraphBridge>;
   /** what the embedded data plane delivers for an asset under an agreement: the bridge's answer (graph-bridge.ts) */
   releasedAnswer(participantId: string, assetId: string, agreementId?: string): Promise<BridgeAnswer>;
 
   close(): Promise<void>;
 }
+
+/** a capability's function over the runtime, as the dataspace offers it: the runtime bound */
+type Bound<F> = F extends (rt: DataspaceRuntime, ...args: infer A) => infer R ? (...args: A) => R : never;
 
 export async function createDataspace(config: Config, deps: DataspaceDeps): Promise<Dataspace> {
   const timeoutMs = config.upstreamTimeoutMs;
@@ -264,6 +256,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     retryCutOffs().catch((e: unknown) => console.error("[dataspace] retrying permit cut-offs failed:", e));
   }, RETRY_BASE_MS);
   cutOffTimer.unref();
+  const bind =
+    <A extends unknown[], R>(f: (rt: DataspaceRuntime, ...args: A) => R) =>
+    (...args: A) =>
+      f(rt, ...args);
 
   return {
     mode: local ? "embedded" : "connector",
@@ -274,7 +270,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     usePermits(register) {
       rt.permits = register;
     },
-    cutOffPermit: (permitId, reason, actor) => cutOffPermit(rt, permitId, reason, actor),
+    cutOffPermit: bind(cutOffPermit),
     retryCutOffs,
 
     async actingFor(user, participantId) {
@@ -282,37 +278,35 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       return decideActing(user, ownContextId(await participants.participantForUser(rt, user)), participantId);
     },
 
-    listNegotiations: (participantId) => negotiations.listNegotiations(rt, participantId),
-    fetchProviderCatalog: (participantId, providerDid, address) =>
-      negotiations.fetchProviderCatalog(rt, participantId, providerDid, address),
+    listNegotiations: bind(negotiations.listNegotiations),
+    fetchProviderCatalog: bind(negotiations.fetchProviderCatalog),
     summariseCatalog,
-    startNegotiation: (request, actor) => negotiations.startNegotiation(rt, request, actor),
-    getNegotiation: (participantId, id) => negotiations.getNegotiation(rt, participantId, id),
+    startNegotiation: bind(negotiations.startNegotiation),
+    getNegotiation: bind(negotiations.getNegotiation),
 
-    listTransfers: (participantId) => transfers.listTransfers(rt, participantId),
-    startTransfer: (request, actor) => transfers.startTransfer(rt, request, actor),
-    getTransfer: (participantId, id) => transfers.getTransfer(rt, participantId, id),
-    pullTransferData: (participantId, id, actor) => transfers.pullTransferData(rt, participantId, id, actor),
+    listTransfers: bind(transfers.listTransfers),
+    startTransfer: bind(transfers.startTransfer),
+    getTransfer: bind(transfers.getTransfer),
+    pullTransferData: bind(transfers.pullTransferData),
 
-    listAssets: (participantId) => assets.listAssetsOf(rt, participantId),
-    listAssetGroups: () => assets.listAssetGroups(rt),
-    createAsset: (input, actor) => assets.createAsset(rt, input, actor),
+    listAssets: bind(assets.listAssetsOf),
+    listAssetGroups: bind(assets.listAssetGroups),
+    createAsset: bind(assets.createAsset),
 
-    listParticipants: () => participants.listParticipants(rt),
-    onboardParticipant: (input, actor) => participants.onboardParticipant(rt, input, actor),
-    updateParticipant: (id, update, actor) => participants.updateParticipant(rt, id, update, actor),
-    participantStatus: (id) => participants.participantStatus(rt, id),
-    participantForUser: (user) => participants.participantForUser(rt, user),
-    participantCredentials: (id) => participants.participantCredentials(rt, id),
+    listParticipants: bind(participants.listParticipants),
+    onboardParticipant: bind(participants.onboardParticipant),
+    updateParticipant: bind(participants.updateParticipant),
+    participantStatus: bind(participants.participantStatus),
+    participantForUser: bind(participants.participantForUser),
+    participantCredentials: bind(participants.participantCredentials),
 
-    listTasks: (user) => tasks.listTasks(rt, user),
+    listTasks: bind(tasks.listTasks),
 
-    listCredentialDefinitions: () => credentials.listCredentialDefinitions(rt),
-    requestCredential: (participantId, type, actor) =>
-      credentials.requestCredential(rt, participantId, type, actor),
-    revokeCredential: (id, actor) => credentials.revokeCredential(rt, id, actor),
+    listCredentialDefinitions: bind(credentials.listCredentialDefinitions),
+    requestCredential: bind(credentials.requestCredential),
+    revokeCredential: bind(credentials.revokeCredential),
 
-    answerGraphBridge: (request) => answerGraphBridge(rt, request),
+    answerGraphBridge: bind(answerGraphBridge),
     releasedAnswer: (participantId, assetId, agreementId) =>
       releasedAnswer(rt, participantId, assetId, agreementId),
 
