@@ -25,25 +25,9 @@ export interface CutOffRow {
   doneAt: number | null;
 }
 
-export interface CutOffs {
-  /** how long each attempt holds its cut-off */
-  readonly leaseMs: number;
-  /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
-  record(permitId: string, reason: string): Promise<void>;
-  get(permitId: string): Promise<CutOffRow | undefined>;
-  /**
-   * claims the cut-offs not yet done whose next attempt is due at `now`: each is leased to the caller
-   * until `now + leaseMs`, and a cut-off that another instance claimed at the same time is left to it
-   */
-  claimDue(now: number): Promise<CutOffRow[]>;
-  /**
-   * one attempt's outcome: done, or the error and when to try again (after the backoff, or at once when
-   * `leftOver`: the attempt only ran out of its lease, decision 0091)
-   */
-  attempted(permitId: string, error: string | null, now: number, leftOver?: boolean): Promise<void>;
-}
+export type CutOffs = Awaited<ReturnType<typeof createCutOffs>>;
 
-export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS): Promise<CutOffs> {
+export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS) {
   await rel.migrate("dataspace-permit-cutoffs-1", async (m) => {
     await m.schema
       .createTable(TABLE)
@@ -72,9 +56,19 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
     nextAttemptAt: Number(r.next_attempt_at),
     doneAt: r.done_at === null ? null : Number(r.done_at),
   });
-  const cutOffs: CutOffs = {
+  const get = async (permitId: string) => {
+    const r = (await rel.db
+      .selectFrom(TABLE)
+      .selectAll()
+      .where("permit_id", "=", permitId)
+      .executeTakeFirst()) as Row | undefined;
+    return r ? toRow(r) : undefined;
+  };
+  return {
+    /** how long each attempt holds its cut-off */
     leaseMs,
-    async record(permitId, reason) {
+    /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
+    async record(permitId: string, reason: string) {
       const now = Date.now();
       await rel.db
         .insertInto(TABLE)
@@ -92,15 +86,12 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
         .onConflict((oc) => oc.column("permit_id").doNothing())
         .execute();
     },
-    async get(permitId) {
-      const r = (await rel.db
-        .selectFrom(TABLE)
-        .selectAll()
-        .where("permit_id", "=", permitId)
-        .executeTakeFirst()) as Row | undefined;
-      return r ? toRow(r) : undefined;
-    },
-    async claimDue(now) {
+    get,
+    /**
+     * claims the cut-offs not yet done whose next attempt is due at `now`: each is leased to the caller
+     * until `now + leaseMs`, and a cut-off that another instance claimed at the same time is left to it
+     */
+    async claimDue(now: number) {
       const rows = (await rel.db
         .selectFrom(TABLE)
         .selectAll()
@@ -123,8 +114,12 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
       }
       return claimed;
     },
-    async attempted(permitId, error, now, leftOver = false) {
-      const row = await cutOffs.get(permitId);
+    /**
+     * one attempt's outcome: done, or the error and when to try again (after the backoff, or at once when
+     * `leftOver`: the attempt only ran out of its lease, decision 0091)
+     */
+    async attempted(permitId: string, error: string | null, now: number, leftOver = false) {
+      const row = await get(permitId);
       const attempts = (row?.attempts ?? 0) + 1;
       const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
       await rel.db
@@ -139,5 +134,4 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
         .execute();
     },
   };
-  return cutOffs;
 }

@@ -38,22 +38,6 @@ const participant = record.extend({
 export type DemoRecord = z.infer<typeof record>;
 export type DemoAssetGroup = z.infer<typeof assetGroup>;
 
-export interface DemoRecords {
-  /** the bundle's own records, frozen: for callers that only read them (no copy per call) */
-  shared(): { readonly negotiations: readonly DemoRecord[]; readonly transfers: readonly DemoRecord[] };
-  /**
-   * The bundle's records of one participant context (their `participantContextId`), frozen and the
-   * same arrays on every call: what that participant's lists and by-id reads merge in. Another
-   * organisation's demonstration records are not its own (issue 34).
-   */
-  sharedOf(participantId: string): {
-    readonly negotiations: readonly DemoRecord[];
-    readonly transfers: readonly DemoRecord[];
-  };
-  assetGroups(): DemoAssetGroup[];
-  participants(): DemoRecord[];
-}
-
 function load<T extends z.ZodType>(name: string, schema: T, value: unknown): z.infer<T>[] {
   const parsed = z.array(schema).safeParse(value);
   if (!parsed.success)
@@ -76,12 +60,18 @@ const SHARED = deepFrozen({
   transfers: copy(BUNDLED.transfers),
 });
 
+type Processes = { readonly negotiations: readonly DemoRecord[]; readonly transfers: readonly DemoRecord[] };
 /** the bundle's records per participant context, built once each (the contexts are the bundle's own) */
-const SHARED_OF = new Map<string, ReturnType<DemoRecords["sharedOf"]>>();
+const SHARED_OF = new Map<string, Processes>();
 const NO_RECORDS = Object.freeze({ negotiations: Object.freeze([]), transfers: Object.freeze([]) });
 const ownedBy = (participantId: string) => (r: DemoRecord) => r.participantContextId === participantId;
 
-function sharedOf(participantId: string): ReturnType<DemoRecords["sharedOf"]> {
+/**
+ * The bundle's records of one participant context (their `participantContextId`), frozen and the
+ * same arrays on every call: what that participant's lists and by-id reads merge in. Another
+ * organisation's demonstration records are not its own (issue 34).
+ */
+function sharedOf(participantId: string): Processes {
   let kept = SHARED_OF.get(participantId);
   if (!kept) {
     const negotiations = SHARED.negotiations.filter(ownedBy(participantId));
@@ -93,12 +83,15 @@ function sharedOf(participantId: string): ReturnType<DemoRecords["sharedOf"]> {
   return kept;
 }
 
-export function bundledDemoRecords(): DemoRecords {
+export type DemoRecords = ReturnType<typeof bundledDemoRecords>;
+
+export function bundledDemoRecords() {
   return {
-    shared: () => SHARED,
+    /** the bundle's own records, frozen: for callers that only read them (no copy per call) */
+    shared: (): Processes => SHARED,
     sharedOf,
-    assetGroups: () => copy(BUNDLED.assets),
-    participants: () => copy(BUNDLED.participants),
+    assetGroups: (): DemoAssetGroup[] => copy(BUNDLED.assets),
+    participants: (): DemoRecord[] => copy(BUNDLED.participants),
   };
 }
 
@@ -113,26 +106,16 @@ export interface DemoTransferInput {
   transferType?: string;
 }
 
-export interface DemoTransferStore {
-  /** stores a demonstration transfer; its audit entry (transfer.start) commits with it */
-  create(input: DemoTransferInput, actor?: string): Promise<DemoRecord>;
-  get(id: string): Promise<DemoRecord | undefined>;
-  list(participantId?: string): Promise<DemoRecord[]>;
-  /**
-   * The same list, frozen and shared: the very same array while no transfer was created (any
-   * instance), so callers may key what they derive from it by its identity. Read it only.
-   */
-  listShared(participantId?: string): Promise<readonly DemoRecord[]>;
-}
-
 const TABLE = "dataspace_demo_transfers";
 /** the change-feed topic a new demonstration transfer bumps: every instance's list cache is dropped */
 export const DEMO_TRANSFERS_TOPIC = "dataspace-demo-transfers";
 
+export type DemoTransferStore = Awaited<ReturnType<typeof createDemoTransferStore>>;
+
 export async function createDemoTransferStore(
   rel: Relational,
   audit?: { append(input: AuditInput, opts?: AppendOptions): Promise<unknown> },
-): Promise<DemoTransferStore> {
+) {
   await rel.migrate("dataspace-demo-transfers-1", async (m) => {
     await m.schema
       .createTable(TABLE)
@@ -160,6 +143,10 @@ export async function createDemoTransferStore(
   const versionOf = (feed: number) => `${created}/${feed}`;
   const version = async () => versionOf(await topicVersion(rel, DEMO_TRANSFERS_TOPIC));
 
+  /**
+   * The list, frozen and shared: the very same array while no transfer was created (any instance), so
+   * callers may key what they derive from it by its identity. Read it only.
+   */
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
     const v = await version();
     const kept = lists.get(participantId ?? "");
@@ -176,7 +163,8 @@ export async function createDemoTransferStore(
   }
 
   return {
-    async create(input, actor = "system") {
+    /** stores a demonstration transfer; its audit entry (transfer.start) commits with it */
+    async create(input: DemoTransferInput, actor = "system"): Promise<DemoRecord> {
       const now = Date.now();
       const rec: DemoRecord = {
         "@id": `transfer-demo-${randomUUID()}`,
@@ -217,13 +205,13 @@ export async function createDemoTransferStore(
       lists.clear();
       return rec;
     },
-    async get(id) {
+    async get(id: string) {
       return parse(
         (await rel.db.selectFrom(TABLE).select("record").where("id", "=", id).executeTakeFirst()) as
           { record: string } | undefined,
       );
     },
-    async list(participantId) {
+    async list(participantId?: string) {
       return (await listShared(participantId)).slice();
     },
     listShared,

@@ -56,19 +56,10 @@ export interface ContractPermit {
   disclosure: Disclosure;
 }
 
-export interface ContractPermits {
-  record(row: Omit<ContractPermit, "agreementId">): Promise<void>;
-  /** the permits recorded for a participant's negotiations of an asset, newest first */
-  of(participantId: string, assetId?: string): Promise<ContractPermit[]>;
-  byNegotiation(negotiationId: string): Promise<string | undefined>;
-  /** the negotiations (with their participant and agreement, once known) that rest on a permit, oldest first */
-  byPermit(permitId: string): Promise<ContractPermit[]>;
-  /** every negotiation recorded for an asset, whoever asked (the graph bridge's look-up by agreement) */
-  ofAsset(assetId: string): Promise<ContractPermit[]>;
-  setAgreement(negotiationId: string, agreementId: string): Promise<void>;
-}
+/** which permit each negotiation started here rests on */
+export type ContractPermits = Awaited<ReturnType<typeof createContractPermits>>;
 
-export async function createContractPermits(rel: Relational): Promise<ContractPermits> {
+export async function createContractPermits(rel: Relational) {
   await rel.migrate("dataspace-contract-permits-1", async (m) => {
     await m.schema
       .createTable(TABLE)
@@ -110,7 +101,7 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
     }));
   }
   return {
-    async record(r) {
+    async record(r: Omit<ContractPermit, "agreementId">) {
       await rel.db
         .insertInto(TABLE)
         .values({
@@ -124,13 +115,16 @@ export async function createContractPermits(rel: Relational): Promise<ContractPe
         })
         .execute();
     },
-    of: (participantId, assetId) =>
+    /** the permits recorded for a participant's negotiations of an asset, newest first */
+    of: (participantId: string, assetId?: string) =>
       rowsWhere({ participant_id: participantId, ...(assetId ? { asset_id: assetId } : {}) }, "desc"),
-    byNegotiation: async (negotiationId) =>
+    byNegotiation: async (negotiationId: string) =>
       (await rowsWhere({ negotiation_id: negotiationId }, "asc"))[0]?.permitId,
-    byPermit: (permitId) => rowsWhere({ permit_id: permitId }, "asc"),
-    ofAsset: (assetId) => rowsWhere({ asset_id: assetId }, "desc"),
-    async setAgreement(negotiationId, agreementId) {
+    /** the negotiations (with their participant and agreement, once known) that rest on a permit, oldest first */
+    byPermit: (permitId: string) => rowsWhere({ permit_id: permitId }, "asc"),
+    /** every negotiation recorded for an asset, whoever asked (the graph bridge's look-up by agreement) */
+    ofAsset: (assetId: string) => rowsWhere({ asset_id: assetId }, "desc"),
+    async setAgreement(negotiationId: string, agreementId: string) {
       await rel.db
         .updateTable(TABLE)
         .set({ agreement_id: agreementId })
