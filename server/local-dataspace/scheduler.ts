@@ -2,20 +2,16 @@
  * Timers of the local dataspace's state machines. Timers never keep the process alive (unref),
  * and close() cancels all of them; work scheduled after close is dropped.
  */
-export interface Scheduler {
-  readonly closed: boolean;
-  after(ms: number, task: () => void | Promise<void>): void;
-  close(): void;
-}
+export type Scheduler = ReturnType<typeof createScheduler>;
 
-export function createScheduler(onError: (e: unknown) => void): Scheduler {
+export function createScheduler(onError: (e: unknown) => void) {
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
   return {
     get closed() {
       return closed;
     },
-    after(ms, task) {
+    after(ms: number, task: () => void | Promise<void>) {
       if (closed) return;
       const t = setTimeout(() => {
         timers.delete(t);

@@ -1,4 +1,4 @@
-import { migrate, openDatabase, type Db } from "../storage/database";
+import { migrate, openDatabase } from "../storage/database";
 
 /**
  * The local dataspace's persistent state: JSON documents in collections (participant contexts,
@@ -23,24 +23,10 @@ export type Collection =
   | "credentials"
   | "credentialrequests";
 
-export interface LocalStore {
-  readonly db: Db;
-  put<T extends object>(collection: Collection, id: string, owner: string, data: T): T;
-  get<T>(collection: Collection, id: string): T | undefined;
-  /** documents in creation order, optionally only one owner's */
-  list<T>(collection: Collection, owner?: string): T[];
-  delete(collection: Collection, id: string): boolean;
-  count(collection: Collection): number;
-  setting(name: string): string | undefined;
-  setSetting(name: string, value: string): void;
-  transaction<T>(fn: () => T): T;
-  /** a counter that every put and delete increments: readers that cache documents compare it */
-  version(): number;
-  close(): void;
-}
+export type LocalStore = ReturnType<typeof openLocalStore>;
 
 /** `changeCounter`: one Int32 in shared memory to count changes in (the worker form), instead of a local number */
-export function openLocalStore(dataDir: string, changeCounter?: Int32Array): LocalStore {
+export function openLocalStore(dataDir: string, changeCounter?: Int32Array) {
   const db = openDatabase(dataDir, "local-dataspace.sqlite");
   migrate(db, "local-dataspace-1", [
     `CREATE TABLE ld_documents (
@@ -73,9 +59,6 @@ export function openLocalStore(dataDir: string, changeCounter?: Int32Array): Loc
     "SELECT data FROM ld_documents WHERE collection = ? AND owner = ? ORDER BY seq",
   );
   const del = db.prepare("DELETE FROM ld_documents WHERE collection = ? AND id = ?");
-  const countOf = db.prepare<[string], { n: number }>(
-    "SELECT COUNT(*) AS n FROM ld_documents WHERE collection = ?",
-  );
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM ld_settings WHERE name = ?");
   const putSetting = db.prepare(
     "INSERT INTO ld_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
@@ -86,28 +69,28 @@ export function openLocalStore(dataDir: string, changeCounter?: Int32Array): Loc
   const changed = () => void Atomics.add(counter, 0, 1);
   const version = () => Atomics.load(counter, 0);
   return {
-    db,
-    put(collection, id, owner, data) {
+    put<T extends object>(collection: Collection, id: string, owner: string, data: T): T {
       upsert.run({ collection, id, owner, data: JSON.stringify(data) });
       changed();
       return data;
     },
-    get<T>(collection: Collection, id: string) {
+    get<T>(collection: Collection, id: string): T | undefined {
       const row = getOne.get(collection, id);
       return row ? (JSON.parse(row.data) as T) : undefined;
     },
-    list<T>(collection: Collection, owner?: string) {
+    /** documents in creation order, optionally only one owner's */
+    list<T>(collection: Collection, owner?: string): T[] {
       const rows = owner === undefined ? listAll.all(collection) : listOwned.all(collection, owner);
       return rows.map((r) => JSON.parse(r.data) as T);
     },
-    delete: (collection, id) => {
+    delete: (collection: Collection, id: string) => {
       changed();
       return del.run(collection, id).changes > 0;
     },
-    count: (collection) => countOf.get(collection)?.n ?? 0,
-    setting: (name) => getSetting.get(name)?.value,
-    setSetting: (name, value) => void putSetting.run(name, value),
-    transaction: (fn) => db.transaction(fn)(),
+    setting: (name: string) => getSetting.get(name)?.value,
+    setSetting: (name: string, value: string) => void putSetting.run(name, value),
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    /** a counter that every put and delete increments: readers that cache documents compare it */
     version,
     close: () => db.close(),
   };
