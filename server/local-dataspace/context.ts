@@ -1,6 +1,7 @@
 import { DSP_VERSION, uriDecoded } from "../dataspace-protocol";
 import type { SigningKey } from "./keys";
-import type { ParticipantRecord } from "./models";
+import { conflict, notFound } from "./http";
+import type { NegotiationRecord, ParticipantRecord, TransferRecord } from "./models";
 import type { Scheduler } from "./scheduler";
 import type { LocalStore } from "./store";
 
@@ -49,11 +50,39 @@ export function contextOfDspAddress(ctx: LocalContext, address: string): Partici
 export const participantByDid = (ctx: LocalContext, did: string) =>
   ctx.store.list<ParticipantRecord>("participants").find((p) => p.identity === did);
 
-/** A state change of a negotiation or transfer process: `save` of the record in `state` (with `extra`), stamped now. */
-export const transitionBy =
-  <T extends { state: string; stateTimestamp: number }>(save: (ctx: LocalContext, r: T) => void) =>
-  (ctx: LocalContext, r: T, state: T["state"], extra: Partial<T> = {}): T => {
+/**
+ * The negotiations or the transfer processes of this dataspace, each side's record in `table`: `save`,
+ * `transition` (the record in `state` with `extra`, stamped now, saved), `counterpart` (the other side's
+ * record, when there is one) and `terminate`, as EDC answers `POST …/{id}/terminate`: 404 for a process
+ * the context does not hold, 409 for one that has ended (a state of `ended`); else it and the
+ * counter-party's side of it are TERMINATED with `extra` (EDC passes TERMINATING on the way).
+ */
+export function processesIn<T extends NegotiationRecord | TransferRecord>(
+  table: "negotiations" | "transfers",
+  type: T["@type"],
+  command: string,
+  ended: readonly T["state"][],
+) {
+  const save = (ctx: LocalContext, r: T): void =>
+    void ctx.store.put(table, r["@id"], r.participantContextId, r);
+  const transition = (ctx: LocalContext, r: T, state: T["state"], extra: Partial<T> = {}): T => {
     const next = { ...r, ...extra, state, stateTimestamp: ctx.now() };
     save(ctx, next);
     return next;
   };
+  const counterpart = (ctx: LocalContext, r: T) =>
+    r.correlationId ? ctx.store.get<T>(table, r.correlationId) : undefined;
+  function terminate(ctx: LocalContext, contextId: string, id: string, extra: Partial<T>): void {
+    const r = ctx.store.get<T>(table, id);
+    if (!r || r.participantContextId !== contextId)
+      throw notFound(`Object of type ${type} with ID=${id} was not found`);
+    if (ended.includes(r.state))
+      throw conflict(`Could not execute ${command} on ${type} with ID [${id}] because it's ${r.state}`);
+    ctx.store.transaction(() => {
+      transition(ctx, r, "TERMINATED", extra);
+      const other = counterpart(ctx, r);
+      if (other && !ended.includes(other.state)) transition(ctx, other, "TERMINATED", extra);
+    });
+  }
+  return { save, transition, counterpart, terminate };
+}

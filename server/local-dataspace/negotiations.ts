@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decodeOfferId, offerPolicy, selects } from "./catalog";
-import { contextOfDspAddress, transitionBy, type LocalContext } from "./context";
-import { badRequest, conflict, notFound } from "./http";
+import { contextOfDspAddress, processesIn, type LocalContext } from "./context";
+import { badRequest } from "./http";
 import type {
   AgreementRecord,
   AssetRecord,
@@ -21,11 +21,12 @@ import type {
 
 const key = (owner: string, id: string) => `${owner}/${id}`;
 
-export function saveNegotiation(ctx: LocalContext, n: NegotiationRecord): void {
-  ctx.store.put("negotiations", n["@id"], n.participantContextId, n);
-}
-
-const transition = transitionBy<NegotiationRecord>(saveNegotiation);
+const { save, transition, counterpart, terminate } = processesIn<NegotiationRecord>(
+  "negotiations",
+  "ContractNegotiation",
+  "TerminateNegotiationCommand",
+  ["FINALIZED", "TERMINATED"],
+);
 
 /** A JSON-LD value with `odrl:` prefixes, ODRL IRIs and `{"@id": x}` wrappers taken off, keys sorted. */
 function plain(value: unknown): unknown {
@@ -149,11 +150,11 @@ export function requestNegotiation(
     };
     consumer.correlationId = mirror["@id"];
     ctx.store.transaction(() => {
-      saveNegotiation(ctx, consumer);
-      saveNegotiation(ctx, mirror);
+      save(ctx, consumer);
+      save(ctx, mirror);
     });
   } else {
-    saveNegotiation(ctx, consumer);
+    save(ctx, consumer);
   }
   schedule(ctx, consumer["@id"]);
   return consumer;
@@ -167,9 +168,7 @@ function schedule(ctx: LocalContext, consumerId: string): void {
 function step(ctx: LocalContext, consumerId: string): void {
   const consumer = ctx.store.get<NegotiationRecord>("negotiations", consumerId);
   if (!consumer || consumer.type !== "CONSUMER") return;
-  const mirror = consumer.correlationId
-    ? ctx.store.get<NegotiationRecord>("negotiations", consumer.correlationId)
-    : undefined;
+  const mirror = counterpart(ctx, consumer);
   const both = (state: NegotiationState, extra: Partial<NegotiationRecord> = {}) =>
     ctx.store.transaction(() => {
       transition(ctx, consumer, state, extra);
@@ -221,8 +220,6 @@ function step(ctx: LocalContext, consumerId: string): void {
   schedule(ctx, consumerId);
 }
 
-const NEGOTIATION_ENDED: readonly NegotiationState[] = ["FINALIZED", "TERMINATED"];
-
 /**
  * POST …/contractnegotiations/{id}/terminate, as EDC answers it: a `TerminateNegotiation` (its reason
  * becomes `errorDetail`), 404 for a negotiation the context does not hold, 409 for one that has ended
@@ -230,22 +227,8 @@ const NEGOTIATION_ENDED: readonly NegotiationState[] = ["FINALIZED", "TERMINATED
  * (EDC passes TERMINATING on the way and tells the counter-party over DSP), and its timer stops.
  */
 export function terminateNegotiation(ctx: LocalContext, contextId: string, id: string, body: Json): void {
-  const n = ctx.store.get<NegotiationRecord>("negotiations", id);
-  if (!n || n.participantContextId !== contextId)
-    throw notFound(`Object of type ContractNegotiation with ID=${id} was not found`);
-  if (NEGOTIATION_ENDED.includes(n.state))
-    throw conflict(
-      `Could not execute TerminateNegotiationCommand on ContractNegotiation with ID [${id}] because it's ${n.state}`,
-    );
   const reason = typeof body.reason === "string" && body.reason.trim() ? body.reason.trim() : undefined;
-  const extra = reason ? { errorDetail: reason } : {};
-  ctx.store.transaction(() => {
-    transition(ctx, n, "TERMINATED", extra);
-    const other = n.correlationId
-      ? ctx.store.get<NegotiationRecord>("negotiations", n.correlationId)
-      : undefined;
-    if (other && !NEGOTIATION_ENDED.includes(other.state)) transition(ctx, other, "TERMINATED", extra);
-  });
+  terminate(ctx, contextId, id, reason ? { errorDetail: reason } : {});
 }
 
 /** After a restart: continue every consumer negotiation that had not reached a final state. */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol";
-import { contextOfDspAddress, transitionBy, type LocalContext } from "./context";
-import { badRequest, conflict, HttpError, notFound, unauthorized, type Router } from "./http";
+import { contextOfDspAddress, processesIn, type LocalContext } from "./context";
+import { badRequest, HttpError, notFound, unauthorized, type Router } from "./http";
 import type {
   AgreementRecord,
   EdrRecord,
@@ -23,11 +23,12 @@ const EDR_TOKEN_AUDIENCE = "local-data-plane";
 const EDR_TOKEN_LIFETIME = "10m";
 const PUSH_TIMEOUT_MS = 5_000;
 
-function save(ctx: LocalContext, t: TransferRecord): void {
-  ctx.store.put("transfers", t["@id"], t.participantContextId, t);
-}
-
-const transition = transitionBy<TransferRecord>(save);
+const { save, transition, counterpart, terminate } = processesIn<TransferRecord>(
+  "transfers",
+  "TransferProcess",
+  "TerminateTransferCommand",
+  ["COMPLETED", "TERMINATED"],
+);
 
 /** POST …/transferprocesses: validates the TransferRequest, records it REQUESTED and starts the machine. */
 export function requestTransfer(
@@ -169,8 +170,6 @@ function endIfStarted(ctx: LocalContext, id: string, state: TransferState, error
   if (now?.state === "STARTED") transition(ctx, now, state, errorDetail ? { errorDetail } : {});
 }
 
-const ENDED: readonly TransferState[] = ["COMPLETED", "TERMINATED"];
-
 /**
  * POST …/transferprocesses/{id}/terminate, as EDC answers it: a `TerminateTransfer` with a reason
  * (400 without one), 404 for a transfer the context does not hold, 409 for one that has ended; else
@@ -185,18 +184,7 @@ export function terminateTransfer(ctx: LocalContext, contextId: string, id: stri
       "mandatory value 'https://w3id.org/edc/v0.0.1/ns/reason' is missing or it is blank",
       "https://w3id.org/edc/v0.0.1/ns/reason",
     );
-  const t = ctx.store.get<TransferRecord>("transfers", id);
-  if (!t || t.participantContextId !== contextId)
-    throw notFound(`Object of type TransferProcess with ID=${id} was not found`);
-  if (ENDED.includes(t.state))
-    throw conflict(
-      `Could not execute TerminateTransferCommand on TransferProcess with ID [${id}] because it's ${t.state}`,
-    );
-  ctx.store.transaction(() => {
-    transition(ctx, t, "TERMINATED", { errorDetail: reason });
-    const other = t.correlationId ? ctx.store.get<TransferRecord>("transfers", t.correlationId) : undefined;
-    if (other && !ENDED.includes(other.state)) transition(ctx, other, "TERMINATED", { errorDetail: reason });
-  });
+  terminate(ctx, contextId, id, { errorDetail: reason });
 }
 
 export function resumeTransfers(ctx: LocalContext): void {
@@ -276,9 +264,7 @@ export function registerDataPlane(router: Router, ctx: LocalContext): void {
       if (consumer.state === "STARTED") {
         ctx.store.transaction(() => {
           transition(ctx, consumer, "COMPLETED");
-          const mirror = consumer.correlationId
-            ? ctx.store.get<TransferRecord>("transfers", consumer.correlationId)
-            : undefined;
+          const mirror = counterpart(ctx, consumer);
           if (mirror && mirror.state === "STARTED") transition(ctx, mirror, "COMPLETED");
         });
       }
