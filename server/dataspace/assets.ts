@@ -139,10 +139,9 @@ async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
   return { contexts, assets };
 }
 
-function groupsOf(
-  rt: DataspaceRuntime,
-  inputs: GroupInputs,
-): AssetGroup<Record<string, unknown> & { "@id": string }>[] {
+type Group = AssetGroup<Record<string, unknown> & { "@id": string }>;
+
+function groupsOf(rt: DataspaceRuntime, inputs: GroupInputs): Group[] {
   const demo = rt.demoRecords ? rt.demo.assetGroups() : [];
   if (!inputs.contexts) return demo;
   const live = inputs.contexts.filter(activeForAssets).map((ctx, i) => ({
@@ -154,8 +153,7 @@ function groupsOf(
 }
 
 // pure: the views import this module for its parsers, and their client bundle must drop it
-const keptGroups =
-  /* @__PURE__ */ createKeptByInputs<AssetGroup<Record<string, unknown> & { "@id": string }>[]>();
+const keptGroups = /* @__PURE__ */ createKeptByInputs<Group[]>();
 
 /**
  * Every participant's offers, grouped. Kept, frozen (read it only), per set of upstream answers
@@ -164,9 +162,7 @@ const keptGroups =
  * very same frozen arrays until any of them may have changed (a write through this server, the
  * embedded dataspace's change counter, the time to live).
  */
-export async function listAssetGroups(
-  rt: DataspaceRuntime,
-): Promise<AssetGroup<Record<string, unknown> & { "@id": string }>[]> {
+export async function listAssetGroups(rt: DataspaceRuntime): Promise<Group[]> {
   const inputs = await assetGroupInputs(rt);
   return keptGroups(EVERYONE, [inputs.contexts, rt, rt.demoRecords, ...inputs.assets], () =>
     groupsOf(rt, inputs),
