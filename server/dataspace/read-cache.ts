@@ -40,28 +40,7 @@ export interface ReadCacheStats {
   invalidations: number;
 }
 
-export interface ReadCache {
-  read<T>(
-    key: string,
-    signal: AbortSignal | undefined,
-    load: (signal: AbortSignal) => Promise<T>,
-    upstream?: UpstreamName,
-  ): Promise<T>;
-  /**
-   * Like `read`, for an answer that must be fresh on each request (e.g. a provider's catalogue with its
-   * new offer ids): only identical calls in flight share one upstream call, and nothing is kept, unless
-   * the cache follows each of the upstream's changes (`version`: the embedded dataspace), when it is
-   * kept as `read` keeps it.
-   */
-  share: ReadCache["read"];
-  /**
-   * The answer a read of `key` would get from the cache now, without a promise: for callers that
-   * gather many cached reads per request (the task list); undefined when the read must run.
-   */
-  peek<T>(key: string): T | undefined;
-  invalidate(): void;
-  readonly stats: Readonly<ReadCacheStats>;
-}
+export type ReadCache = ReturnType<typeof createReadCache>;
 
 interface Entry {
   generation: number;
@@ -71,7 +50,7 @@ interface Entry {
   notFound?: unknown;
 }
 
-export function createReadCache(options: ReadCacheOptions): ReadCache {
+export function createReadCache(options: ReadCacheOptions) {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, { generation: number; promise: Promise<unknown> }>();
@@ -185,11 +164,23 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     return untilDeadline(promise, signal, upstream);
   }
 
+  type Load<T> = (signal: AbortSignal) => Promise<T>;
   return {
-    read: (key, signal, load, upstream = options.name) => read(key, signal, load, upstream, true),
-    share: (key, signal, load, upstream = options.name) =>
+    read: <T>(key: string, signal: AbortSignal | undefined, load: Load<T>, upstream = options.name) =>
+      read(key, signal, load, upstream, true),
+    /**
+     * Like `read`, for an answer that must be fresh on each request (e.g. a provider's catalogue with its
+     * new offer ids): only identical calls in flight share one upstream call, and nothing is kept, unless
+     * the cache follows each of the upstream's changes (`version`: the embedded dataspace), when it is
+     * kept as `read` keeps it.
+     */
+    share: <T>(key: string, signal: AbortSignal | undefined, load: Load<T>, upstream = options.name) =>
       read(key, signal, load, upstream, options.version !== undefined),
-    peek<T>(key: string) {
+    /**
+     * The answer a read of `key` would get from the cache now, without a promise: for callers that
+     * gather many cached reads per request (the task list); undefined when the read must run.
+     */
+    peek<T>(key: string): T | undefined {
       const hit = fresh(key);
       // a kept 404 is thrown by read(), not peeked
       if (!hit || hit.notFound !== undefined) return undefined;
@@ -201,6 +192,6 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       changed();
       inFlight.clear();
     },
-    stats,
+    stats: stats as Readonly<ReadCacheStats>,
   };
 }
