@@ -15,12 +15,9 @@ const RESENDABLE = new Set(["GET", "HEAD"]);
 const CLOSED_UNDER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 const codeOf = (e: unknown) => String((e as { code?: unknown } | null)?.code ?? "");
 
-export interface PooledFetch {
-  fetch: typeof fetch;
-  close(): Promise<void>;
-}
+export type PooledFetch = ReturnType<typeof createPooledFetch>;
 
-export function createPooledFetch(options: { connections?: number } = {}): PooledFetch {
+export function createPooledFetch(options: { connections?: number } = {}) {
   const agent = new Agent({ connections: options.connections ?? 32, keepAliveTimeout: 4_000, pipelining: 1 });
   const pooled = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
@@ -80,5 +77,5 @@ export function createPooledFetch(options: { connections?: number } = {}): Poole
   };
   // idempotent: a restart of the embedded dataspace (operator console) closes it before the container does
   let closing: Promise<void> | undefined;
-  return { fetch: pooled as typeof fetch, close: () => (closing ??= agent.close()) };
+  return { fetch: pooled as typeof fetch, close: (): Promise<void> => (closing ??= agent.close()) };
 }
