@@ -15,7 +15,7 @@ import type {
 } from "./model";
 import { PERIODS, PURPOSES, purposeLabel } from "./periods";
 import { ACCESS_BODY } from "./actors";
-import type { RecordStore } from "./store";
+import type { RecordStore, StoredRecord } from "./store";
 
 /**
  * The access body's activity report (Art. 59) for a period, generated from the records and the
@@ -119,8 +119,6 @@ export const activityReportSchema = z.object({
 });
 export type ActivityReport = z.infer<typeof activityReportSchema>;
 
-const inPeriod = (date: string | null | undefined, from: string, to: string) =>
-  !!date && date >= from && date <= to;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** `from`/`to` of a page's URL or of the route's parsed query (default: the year up to today) */
@@ -148,11 +146,16 @@ export async function activityReport(
   const findings = await store.list<FindingData>("finding");
   const results = await store.list<ResultData>("result");
 
-  const decided = apps.filter(
-    (a) =>
-      (a.data.decision?.outcome === "GRANTED" || a.data.decision?.outcome === "REFUSED") &&
-      inPeriod(a.data.decision.date, from, to),
-  );
+  const within = (date: string | null | undefined) => !!date && date >= from && date <= to;
+  /** the records decided with one of `outcomes` within the period */
+  const decidedAs =
+    (...outcomes: string[]) =>
+    (r: { data: { decision: { outcome: string; date: string } | null } }) =>
+      !!r.data.decision && outcomes.includes(r.data.decision.outcome) && within(r.data.decision.date);
+  /** the results checked with `outcome` within the period */
+  const checkedAs = (outcome: string) => (r: StoredRecord<ResultData>) =>
+    r.data.check?.outcome === outcome && within(r.data.check.at.slice(0, 10));
+  const decided = apps.filter(decidedAs("GRANTED", "REFUSED"));
   const decisionTimes: z.infer<typeof decisionTime>[] = decided
     .filter((a) => a.data.clock.startDate)
     .map((a) => {
@@ -183,7 +186,7 @@ export async function activityReport(
       : (elapsed[elapsed.length / 2 - 1] + elapsed[elapsed.length / 2]) / 2
     : null;
 
-  const issued = permits.filter((p) => inPeriod(p.data.issuedDate, from, to));
+  const issued = permits.filter((p) => within(p.data.issuedDate));
   const pendingAtEnd = apps.filter(
     (a) => a.data.receivedDate <= to && (!a.data.decision || a.data.decision.date > to),
   );
@@ -192,7 +195,7 @@ export async function activityReport(
       (a.state === "UNDER_ASSESSMENT" || a.state === "INFORMATION_REQUESTED") &&
       clockView(a.data.clock, now).overdue,
   );
-  const answeredIrs = irs.filter((i) => i.data.answer && inPeriod(i.data.answer.date, from, to));
+  const answeredIrs = irs.filter((i) => i.data.answer && within(i.data.answer.date));
 
   const approvals = await graph.findNodes({ label: "HDABApproval", limit: 10_000 });
   const contracts = await graph.findNodes({ label: "Contract", limit: 10_000 });
@@ -206,13 +209,11 @@ export async function activityReport(
     period: { from, to },
     generatedAt: now.toISOString(),
     applications: {
-      received: apps.filter((a) => inPeriod(a.data.receivedDate, from, to)).length,
+      received: apps.filter((a) => within(a.data.receivedDate)).length,
       decided: decided.length,
       granted: decided.filter((a) => a.data.decision!.outcome === "GRANTED").length,
       refused: decided.filter((a) => a.data.decision!.outcome === "REFUSED").length,
-      withdrawn: apps.filter(
-        (a) => a.data.decision?.outcome === "WITHDRAWN" && inPeriod(a.data.decision.date, from, to),
-      ).length,
+      withdrawn: apps.filter(decidedAs("WITHDRAWN")).length,
       pendingAtEndOfPeriod: pendingAtEnd.length,
       overdueNow: overdueNow.map((a) => a.id),
     },
@@ -232,7 +233,7 @@ export async function activityReport(
     },
     permits: {
       issued: issued.length,
-      revoked: permits.filter((p) => inPeriod(p.data.revocation?.date, from, to)).length,
+      revoked: permits.filter((p) => within(p.data.revocation?.date)).length,
       expired: permits.filter(
         (p) => p.state === "EXPIRED" && p.data.validUntil >= from && p.data.validUntil < to,
       ).length,
@@ -258,22 +259,17 @@ export async function activityReport(
         reasons: a.data.decision!.reasons ?? "",
       })),
     dataRequests: {
-      received: requests.filter((r) => inPeriod(r.data.receivedDate, from, to)).length,
-      approved: requests.filter(
-        (r) => r.data.decision?.outcome === "APPROVED" && inPeriod(r.data.decision.date, from, to),
-      ).length,
-      refused: requests.filter(
-        (r) => r.data.decision?.outcome === "REFUSED" && inPeriod(r.data.decision.date, from, to),
-      ).length,
-      answered: requests.filter((r) => inPeriod(r.data.answer?.date, from, to)).length,
+      received: requests.filter((r) => within(r.data.receivedDate)).length,
+      approved: requests.filter(decidedAs("APPROVED")).length,
+      refused: requests.filter(decidedAs("REFUSED")).length,
+      answered: requests.filter((r) => within(r.data.answer?.date)).length,
       answeredWithinPeriod: requests.filter(
-        (r) =>
-          r.data.answer && inPeriod(r.data.answer.date, from, to) && r.data.answer.date <= r.data.dueDate,
+        (r) => r.data.answer && within(r.data.answer.date) && r.data.answer.date <= r.data.dueDate,
       ).length,
       statutoryPeriod: `${PERIODS.dataRequestAnswer.amount} months (${PERIODS.dataRequestAnswer.article}; ${PERIODS.dataRequestAnswer.verification})`,
     },
     informationRequests: {
-      opened: irs.filter((i) => inPeriod(i.data.openedDate, from, to)).length,
+      opened: irs.filter((i) => within(i.data.openedDate)).length,
       answered: answeredIrs.length,
       averageDaysToAnswer: answeredIrs.length
         ? round1(
@@ -284,29 +280,25 @@ export async function activityReport(
       openNow: irs.filter((i) => i.state === "OPEN").length,
     },
     findings: {
-      opened: findings.filter((f) => inPeriod(f.data.openedDate, from, to)).length,
-      closed: findings.filter((f) => inPeriod(f.data.closure?.date, from, to)).length,
+      opened: findings.filter((f) => within(f.data.openedDate)).length,
+      closed: findings.filter((f) => within(f.data.closure?.date)).length,
       openAtEndOfPeriod: findings.filter(
         (f) => f.data.openedDate <= to && (!f.data.closure || f.data.closure.date > to),
       ).length,
       bySeverity: countBy(
-        findings.filter((f) => inPeriod(f.data.openedDate, from, to)),
+        findings.filter((f) => within(f.data.openedDate)),
         (f) => f.data.severity,
       ),
       byOutcome: countBy(
-        findings.filter((f) => f.data.closure && inPeriod(f.data.closure.date, from, to)),
+        findings.filter((f) => f.data.closure && within(f.data.closure.date)),
         (f) => f.data.closure!.outcome,
       ),
     },
     results: {
-      declared: results.filter((r) => inPeriod(r.data.declaredAt.slice(0, 10), from, to)).length,
-      released: results.filter(
-        (r) => r.data.check?.outcome === "RELEASED" && inPeriod(r.data.check.at.slice(0, 10), from, to),
-      ).length,
-      rejected: results.filter(
-        (r) => r.data.check?.outcome === "REJECTED" && inPeriod(r.data.check.at.slice(0, 10), from, to),
-      ).length,
-      published: results.filter((r) => inPeriod(r.data.publication?.date, from, to)).length,
+      declared: results.filter((r) => within(r.data.declaredAt.slice(0, 10))).length,
+      released: results.filter(checkedAs("RELEASED")).length,
+      rejected: results.filter(checkedAs("REJECTED")).length,
+      published: results.filter((r) => within(r.data.publication?.date)).length,
       publicationOverdue: results.filter((r) => r.state !== "PUBLISHED" && r.data.publicationDueDate <= to)
         .length,
       statutoryPeriod: `${PERIODS.resultPublication.amount} months (${PERIODS.resultPublication.article})`,
@@ -320,6 +312,12 @@ export async function activityReport(
 
 // ---- downloadable documents ----
 
+const DECISION_FIELDS = Object.keys(decisionTime.shape) as (keyof z.infer<typeof decisionTime>)[];
+
+/** an object's fields that are no list or object: the metrics of a section */
+const scalars = (obj: Record<string, unknown>) =>
+  Object.entries(obj).filter(([, v]) => typeof v !== "object" || v === null);
+
 const csvCell = (v: unknown) => {
   const s = v === null || v === undefined ? "" : String(v);
   // quote, and neutralise spreadsheet formulas
@@ -330,8 +328,7 @@ const csvCell = (v: unknown) => {
 export function reportCsv(r: ActivityReport): string {
   const rows: unknown[][] = [["section", "metric", "value"]];
   const add = (section: string, obj: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(obj))
-      if (typeof v !== "object" || v === null) rows.push([section, k, v]);
+    for (const [k, v] of scalars(obj)) rows.push([section, k, v]);
   };
   rows.push(
     ["report", "accessBody", r.accessBody.name],
@@ -351,9 +348,8 @@ export function reportCsv(r: ActivityReport): string {
   for (const [k, v] of Object.entries(r.findings.byOutcome)) rows.push(["findingsByOutcome", k, v]);
   add("results", r.results);
   rows.push([]);
-  const fields = Object.keys(decisionTime.shape) as (keyof z.infer<typeof decisionTime>)[];
-  rows.push(["decisionTime", ...fields]);
-  for (const d of r.decisionTimes.items) rows.push(["decisionTime", ...fields.map((f) => d[f])]);
+  rows.push(["decisionTime", ...DECISION_FIELDS]);
+  for (const d of r.decisionTimes.items) rows.push(["decisionTime", ...DECISION_FIELDS.map((f) => d[f])]);
   rows.push([]);
   const refusalFields = ["applicationId", "organisation", "purpose", "date", "reasons"] as const;
   rows.push(["refusal", ...refusalFields]);
@@ -384,13 +380,7 @@ function barsSvg(
 export function reportHtml(r: ActivityReport): string {
   const table = (head: string[], rows: unknown[][]) =>
     `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
-  const kv = (obj: Record<string, unknown>) =>
-    table(
-      ["metric", "value"],
-      Object.entries(obj)
-        .filter(([, v]) => typeof v !== "object" || v === null)
-        .map(([k, v]) => [k, v]),
-    );
+  const kv = (obj: Record<string, unknown>) => table(["metric", "value"], scalars(obj));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(r.title)} ${esc(r.period.from)} – ${esc(r.period.to)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1b2433}table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border-bottom:1px solid #dde3ee;padding:.3rem .6rem;text-align:left;font-size:.9rem}th{color:#5d6b82}.late{color:#b42318;font-weight:600}</style>
@@ -421,19 +411,12 @@ ${table(
     "allowed days",
     "met",
   ],
-  r.decisionTimes.items.map((d) => [
-    d.applicationId,
-    d.organisation,
-    d.outcome,
-    d.startDate,
-    d.decisionDate,
-    d.elapsedDays,
-    d.pausedDays,
-    d.extensionMonths,
-    d.deadlineDate,
-    d.allowedDays,
-    d.metDeadline ? "yes" : "NO",
-  ]),
+  // the CSV's columns but the purpose
+  r.decisionTimes.items.map((d) =>
+    DECISION_FIELDS.filter((f) => f !== "purpose").map((f) =>
+      f === "metDeadline" ? (d[f] ? "yes" : "NO") : d[f],
+    ),
+  ),
 )}
 <h2>Permits</h2>${kv(r.permits)}
 ${barsSvg(
