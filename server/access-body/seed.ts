@@ -54,16 +54,14 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
   const titlesOf = (ids: string[]) => ids.map((id) => datasetTitles.get(id) ?? id);
 
   const counters = new Map<string, number>();
-  const peekId = (prefix: string, date: string) => {
-    const key = `${prefix}-${date.slice(0, 4)}`;
-    return `${key}-${String((counters.get(key) ?? 0) + 1).padStart(4, "0")}`;
-  };
-  const nextId = (prefix: string, date: string) => {
+  /** the next number of a series in the year of `date`, taken (nextId) or only looked at (peekId) */
+  const numbered = (take: boolean) => (prefix: string, date: string) => {
     const key = `${prefix}-${date.slice(0, 4)}`;
     const n = (counters.get(key) ?? 0) + 1;
-    counters.set(key, n);
+    if (take) counters.set(key, n);
     return `${key}-${String(n).padStart(4, "0")}`;
   };
+  const [nextId, peekId] = [numbered(true), numbered(false)];
 
   const planned: { rec: StoredRecord; steps: SeedStep[]; at: Date }[] = [];
   const plan: SeedPlan = {

@@ -379,9 +379,7 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
     },
     history: (id: string) => historyOf(id),
     allHistory: () => historyOf(),
-    async setMeta(key: string, value: string): Promise<void> {
-      await upsertMeta(rel.db, key, value);
-    },
+    setMeta: (key: string, value: string) => upsertMeta(rel.db, key, value).then(() => undefined),
   };
 }
 
