@@ -151,32 +151,18 @@ export async function listSignals(
           return (at ?? "") >= since;
         }).length;
       const org = persona === "DATA_HOLDER" ? organisationOf(user) : undefined;
-      if (org) {
-        const mine = all.filter((d) => publisherOf(d) === org.displayName);
-        signals.push(
-          signal(
-            "catalogue",
-            "datasets",
-            "Datasets you publish",
-            mine.length,
-            "info",
-            `/catalogue?publisher=${encodeURIComponent(org.displayName)}`,
-            `${fresh(mine)} new in 30 days`,
-          ),
-        );
-      } else {
-        signals.push(
-          signal(
-            "catalogue",
-            "datasets",
-            "Datasets in the catalogue",
-            all.length,
-            "info",
-            "/catalogue",
-            `${fresh(all)} new in 30 days`,
-          ),
-        );
-      }
+      const listed = org ? all.filter((d) => publisherOf(d) === org.displayName) : all;
+      signals.push(
+        signal(
+          "catalogue",
+          "datasets",
+          org ? "Datasets you publish" : "Datasets in the catalogue",
+          listed.length,
+          "info",
+          org ? `/catalogue?publisher=${encodeURIComponent(org.displayName)}` : "/catalogue",
+          `${fresh(listed)} new in 30 days`,
+        ),
+      );
     });
   }
 
