@@ -156,10 +156,6 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
 export const TRUST_CENTER_TOPIC = "trust-centers";
 
 type CentreRow = Pick<TrustCenter, "id" | "name" | "country" | "did">;
-interface RecognitionRow extends Omit<Recognition, "from" | "to"> {
-  from_country: string;
-  to_country: string;
-}
 
 /** a permit's walk through the graph (APPROVES → GOVERNS → DESCRIBED_BY, HAS_POLICY) */
 interface PermitWalk {
@@ -186,7 +182,7 @@ interface GraphParts {
 
 interface Rows {
   centres: CentreRow[];
-  recognitions: RecognitionRow[];
+  agreements: Recognition[];
 }
 
 export async function createTrustCenterService(deps: {
@@ -266,44 +262,38 @@ export async function createTrustCenterService(deps: {
     const at = new Date().toISOString();
     await rel.tx(async (tx) => {
       let inserted = 0;
-      const count = (r: { numInsertedOrUpdatedRows?: bigint } | undefined) =>
-        (inserted += Number(r?.numInsertedOrUpdatedRows ?? 0));
-      for (const c of countries) {
-        count(
-          await tx
-            .insertInto("trust_centers")
-            .values({
-              id: `trust-center-${c.toLowerCase()}`,
-              name: `Trust Center ${c}`,
-              country: c,
-              did: `did:web:trustcenter.${c.toLowerCase()}.example:tc`,
-              created_at: at,
-            })
-            .onConflict((oc) => oc.doNothing())
-            .executeTakeFirst(),
-        );
-      }
+      /** a row, unless its key is taken (another instance, an earlier seeding) */
+      const insert = async (table: string, values: Record<string, string | null>) => {
+        const r = await tx
+          .insertInto(table)
+          .values(values)
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst();
+        inserted += Number(r?.numInsertedOrUpdatedRows ?? 0);
+      };
+      for (const c of countries)
+        await insert("trust_centers", {
+          id: `trust-center-${c.toLowerCase()}`,
+          name: `Trust Center ${c}`,
+          country: c,
+          did: `did:web:trustcenter.${c.toLowerCase()}.example:tc`,
+          created_at: at,
+        });
       // DE recognises its neighbours' pseudonymisation and they recognise DE (bilateral agreements);
       // other pairs start as pending until their agreement is signed
       for (const a of countries)
         for (const b of countries) {
           if (a === b) continue;
           const withDe = a === "DE" || b === "DE";
-          count(
-            await tx
-              .insertInto("trust_recognitions")
-              .values({
-                from_country: a,
-                to_country: b,
-                status: withDe ? "recognised" : "pending",
-                basis: withDe
-                  ? "bilateral agreement on pseudonymisation and data permits (HealthData@EU)"
-                  : "agreement in preparation",
-                since: withDe ? "2025-03-26" : null,
-              })
-              .onConflict((oc) => oc.doNothing())
-              .executeTakeFirst(),
-          );
+          await insert("trust_recognitions", {
+            from_country: a,
+            to_country: b,
+            status: withDe ? "recognised" : "pending",
+            basis: withDe
+              ? "bilateral agreement on pseudonymisation and data permits (HealthData@EU)"
+              : "agreement in preparation",
+            since: withDe ? "2025-03-26" : null,
+          });
         }
       // every instance (this one included) reads the rows again
       if (inserted > 0) await rel.changes.bump(tx, TRUST_CENTER_TOPIC);
@@ -333,12 +323,12 @@ export async function createTrustCenterService(deps: {
           .selectAll()
           .orderBy("country")
           .execute()) as CentreRow[],
-        recognitions: (await rel.db
+        agreements: (await rel.db
           .selectFrom("trust_recognitions")
-          .selectAll()
+          .select(["from_country as from", "to_country as to", "status", "basis", "since"])
           .orderBy("from_country")
           .orderBy("to_country")
-          .execute()) as RecognitionRow[],
+          .execute()) as Recognition[],
       }),
     );
 
@@ -354,12 +344,13 @@ export async function createTrustCenterService(deps: {
     const centreRows = r.centres;
     const bySlug = new Map(participants.map((p) => [String(p.properties.slug ?? p.id), p]));
     const byDid = new Map(participants.map((p) => [String(p.properties.did ?? ""), p]));
+    const participant = (slugOrDid: string) => bySlug.get(slugOrDid) ?? byDid.get(slugOrDid);
     const countryOf = (slugOrDid: string | null) =>
-      slugOrDid ? str((bySlug.get(slugOrDid) ?? byDid.get(slugOrDid))?.properties.country) : null;
+      slugOrDid ? str(participant(slugOrDid)?.properties.country) : null;
     const nameOf = (slugOrDid: string | null) =>
-      slugOrDid
-        ? (str((bySlug.get(slugOrDid) ?? byDid.get(slugOrDid))?.properties.displayName) ?? slugOrDid)
-        : "unknown";
+      slugOrDid ? (str(participant(slugOrDid)?.properties.displayName) ?? slugOrDid) : "unknown";
+    const holderOf = (datasetId: string | undefined) =>
+      datasets.find((d) => d.id === datasetId)?.properties.holder as string | undefined;
     const centreOf = (country: string | null) => centreRows.find((c) => c.country === country) ?? null;
     const memo = (key: string, count: () => number) => {
       let n = g.memo.get(key);
@@ -417,10 +408,7 @@ export async function createTrustCenterService(deps: {
           prohibited: [...prohibited],
           obligations: [...obligations],
         },
-        trustCenter:
-          centreOf(
-            countryOf(ds[0] ? (datasets.find((d) => d.id === ds[0]!.id)?.properties.holder as string) : null),
-          )?.name ?? null,
+        trustCenter: centreOf(countryOf(holderOf(ds[0]?.id) ?? null))?.name ?? null,
       });
       // record linkage is resolved only for permits in force
       if (state === "active") {
@@ -444,15 +432,10 @@ export async function createTrustCenterService(deps: {
           const a = list[i]!;
           const b = list[j]!;
           const both = memo(`both ${a} ${b}`, () => {
-            const A = members.get(a) ?? new Set<string>();
-            const B = members.get(b) ?? new Set<string>();
-            let n = 0;
-            for (const x of A) if (B.has(x)) n++;
-            return n;
+            const B = members.get(b);
+            return [...(members.get(a) ?? [])].filter((x) => B?.has(x)).length;
           });
-          const holderA = datasets.find((d) => d.id === a)?.properties.holder;
-          const holderB = datasets.find((d) => d.id === b)?.properties.holder;
-          const sameHolder = holderA === holderB;
+          const sameHolder = holderOf(a) === holderOf(b);
           const suppressed = small(both);
           linkages.push({
             id: `link-${user}-${a}-${b}`,
@@ -473,13 +456,7 @@ export async function createTrustCenterService(deps: {
     }
 
     // mutual recognition
-    const agreements: Recognition[] = r.recognitions.map((x) => ({
-      from: x.from_country,
-      to: x.to_country,
-      status: x.status,
-      basis: x.basis,
-      since: x.since,
-    }));
+    const { agreements } = r;
     const flows: CrossBorderFlow[] = [];
     for (const c of g.contracts) {
       const provider = str(c.properties.providerDid);
@@ -525,11 +502,8 @@ export async function createTrustCenterService(deps: {
       };
     });
 
-    const patientsCovered = memo("covered", () => {
-      const all = new Set<string>();
-      for (const s of members.values()) for (const p of s) all.add(p);
-      return all.size;
-    });
+    const rank = (s: SpeSession) => (s.state === "active" ? "" : s.state);
+    const patientsCovered = memo("covered", () => new Set([...members.values()].flatMap((s) => [...s])).size);
     return {
       generatedAt,
       k,
@@ -542,14 +516,9 @@ export async function createTrustCenterService(deps: {
         agreements,
         crossBorderFlows: flows,
       },
-      speSessions: sessions.sort((a, b) =>
-        a.state === b.state
-          ? a.permitNumber.localeCompare(b.permitNumber)
-          : a.state === "active"
-            ? -1
-            : b.state === "active"
-              ? 1
-              : a.state.localeCompare(b.state),
+      // active first, then by state, each by permit number
+      speSessions: sessions.sort(
+        (a, b) => rank(a).localeCompare(rank(b)) || a.permitNumber.localeCompare(b.permitNumber),
       ),
       summary: {
         trustCenters: trustCenters.length,
