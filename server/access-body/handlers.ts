@@ -18,16 +18,18 @@ export interface AccessBodyServices {
 
 const q = (ctx: HandlerContext<AccessBodyServices>, name: string) =>
   ctx.input.query[name] as string | undefined;
-/** a GET of one record (`?id=`) or of the list (`?state=`) */
+/** a GET of one record (`?id=`) or of the list, filtered by the query parameters `filters` */
 const oneOrList =
   (
-    one: "getDataRequest" | "getFinding" | "getResult",
-    list: "listDataRequests" | "listFindings" | "listResults",
+    one: "getDataRequest" | "getFinding" | "getResult" | "getInformationRequest",
+    list: "listDataRequests" | "listFindings" | "listResults" | "listInformationRequests",
+    filters = ["state"],
   ) =>
   async (ctx: HandlerContext<AccessBodyServices>) => {
     const ab = ctx.services.accessBody;
     const id = q(ctx, "id");
-    return json(id ? await ab[one](id, ctx.user!) : await ab[list](ctx.user!, { state: q(ctx, "state") }));
+    if (id) return json(await ab[one](id, ctx.user!));
+    return json(await ab[list](ctx.user!, Object.fromEntries(filters.map((k) => [k, q(ctx, k)]))));
   };
 
 /** the service's methods that take a request body and the caller */
@@ -77,17 +79,10 @@ export const accessBodyHandlers: HandlerMap<AccessBodyServices> = {
   "POST /api/compliance/applications/complete": post("decideCompleteness"),
   "POST /api/compliance/applications/clock": post("clockEvent"),
 
-  "GET /api/compliance/information-requests": async (ctx) => {
-    const ab = ctx.services.accessBody;
-    const id = q(ctx, "id");
-    if (id) return json(await ab.getInformationRequest(id, ctx.user!));
-    return json(
-      await ab.listInformationRequests(ctx.user!, {
-        state: q(ctx, "state"),
-        applicationId: q(ctx, "applicationId"),
-      }),
-    );
-  },
+  "GET /api/compliance/information-requests": oneOrList("getInformationRequest", "listInformationRequests", [
+    "state",
+    "applicationId",
+  ]),
   "POST /api/compliance/information-requests": createOrWithdraw(
     "informationRequestId",
     "requestInformation",
