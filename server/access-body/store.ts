@@ -82,53 +82,33 @@ export interface SeedStep {
   note?: string;
 }
 
-interface RecordRow {
-  id: string;
-  kind: RecordKind;
-  state: string;
-  organisation: string;
-  parent_id: string | null;
-  created_at: string;
-  updated_at: string;
-  data: string;
-}
+/** a record's columns under their names in StoredRecord (its `data` still the JSON text) */
+const RECORD_COLUMNS = [
+  "id",
+  "kind",
+  "state",
+  "organisation",
+  "parent_id as parentId",
+  "created_at as createdAt",
+  "updated_at as updatedAt",
+  "data",
+] as const;
+type RecordRow = Omit<StoredRecord, "data"> & { data: string };
+const toRecord = <T>(r: RecordRow): StoredRecord<T> => ({ ...r, data: JSON.parse(r.data) as T });
 
-interface HistoryRow {
-  seq: number;
-  record_id: string;
-  kind: RecordKind;
-  at: string;
-  actor: string;
-  event: string;
-  from_state: string | null;
-  to_state: string;
-  note: string | null;
-  audit_id: string | null;
-}
-
-const toRecord = <T>(r: RecordRow): StoredRecord<T> => ({
-  id: r.id,
-  kind: r.kind,
-  state: r.state,
-  organisation: r.organisation,
-  parentId: r.parent_id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  data: JSON.parse(r.data) as T,
-});
-
-const toHistory = (r: HistoryRow): HistoryEntry => ({
-  seq: r.seq,
-  recordId: r.record_id,
-  kind: r.kind,
-  at: r.at,
-  actor: r.actor,
-  event: r.event,
-  fromState: r.from_state,
-  toState: r.to_state,
-  note: r.note,
-  auditId: r.audit_id,
-});
+/** a history entry's columns under their names in HistoryEntry */
+const HISTORY_COLUMNS = [
+  "seq",
+  "record_id as recordId",
+  "kind",
+  "at",
+  "actor",
+  "event",
+  "from_state as fromState",
+  "to_state as toState",
+  "note",
+  "audit_id as auditId",
+] as const;
 
 export const AUDIT_KIND = "access-body";
 
@@ -147,12 +127,15 @@ function reads(q: Sql, dialect: Relational["dialect"]) {
   const byId = dialect === "postgres" ? sql`id COLLATE "C"` : sql`id`;
   return {
     async get<T>(id: string): Promise<StoredRecord<T> | undefined> {
-      const r = (await q.selectFrom("ab_records").selectAll().where("id", "=", id).executeTakeFirst()) as
-        RecordRow | undefined;
+      const r = (await q
+        .selectFrom("ab_records")
+        .select(RECORD_COLUMNS)
+        .where("id", "=", id)
+        .executeTakeFirst()) as RecordRow | undefined;
       return r ? toRecord<T>(r) : undefined;
     },
     async list<T>(kind: RecordKind, filter: ListFilter = {}): Promise<StoredRecord<T>[]> {
-      let query = q.selectFrom("ab_records").selectAll().where("kind", "=", kind);
+      let query = q.selectFrom("ab_records").select(RECORD_COLUMNS).where("kind", "=", kind);
       const conditions: [string, string | undefined][] = [
         ["organisation", filter.organisation],
         ["parent_id", filter.parentId],
@@ -343,9 +326,9 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
   let ownWrites = 0;
   /** the history entries of one record, or of all, in their order */
   async function historyOf(id?: string): Promise<HistoryEntry[]> {
-    let query = rel.db.selectFrom("ab_history").selectAll();
+    let query = rel.db.selectFrom("ab_history").select(HISTORY_COLUMNS);
     if (id !== undefined) query = query.where("record_id", "=", id);
-    return ((await query.orderBy("seq").execute()) as HistoryRow[]).map(toHistory);
+    return (await query.orderBy("seq").execute()) as HistoryEntry[];
   }
   return {
     /** runs `fn` in one transaction; everything written through `w` commits together */
