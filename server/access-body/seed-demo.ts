@@ -23,7 +23,6 @@ import type { StoredRecord } from "./store";
  */
 export interface DemoCasesContext {
   w: SeedPlan;
-  now: Date;
   today: string;
   datasetTitles: Map<string, string>;
   datasetCounts: Map<string, number>;
@@ -38,7 +37,7 @@ export interface DemoCasesContext {
 const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
 
 export function seedDemoCases(ctx: DemoCasesContext): void {
-  const { w, now, today, datasetTitles, datasetCounts, known, titlesOf, nextId, peekId, permitsOf } = ctx;
+  const { w, today, datasetTitles, datasetCounts, known, titlesOf, nextId, peekId, permitsOf } = ctx;
   const pharmaco = orgBySlug("pharmaco")!;
   const irs = orgBySlug("irs")!;
   const d = (offset: number) => addDays(today, offset);
@@ -59,30 +58,26 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     const id = nextId("DAA", submitted);
     const s = new Story<ApplicationData>(APPLICATION, id, "submit", at(submitted, 10 * 60), USER);
     const { clock, completionDueDate = null } = opts.build(s, id);
-    return w.seed(
-      s.record(opts.org.displayName, null, {
-        title: opts.title,
-        summary: opts.summary,
-        purpose: opts.purpose,
-        datasets: datasets.length ? datasets : opts.datasets,
-        datasetTitles: titlesOf(datasets.length ? datasets : opts.datasets),
-        organisationDid: opts.org.did,
-        submittedBy: "seed",
-        submittedAt: at(submitted, 10 * 60).toISOString(),
-        receivedAt: at(submitted, 10 * 60).toISOString(),
-        receivedDate: submitted,
-        pseudonymised: opts.pseudonymised ?? false,
-        requestedDurationMonths: 24,
-        clock,
-        completionDueDate,
-        decision: null,
-        permitId: null,
-        approvalNodeId: null,
-        seeded: "demo",
-      }),
-      s.steps,
-      now,
-    );
+    return w.seed(s, opts.org.displayName, null, {
+      title: opts.title,
+      summary: opts.summary,
+      purpose: opts.purpose,
+      datasets: datasets.length ? datasets : opts.datasets,
+      datasetTitles: titlesOf(datasets.length ? datasets : opts.datasets),
+      organisationDid: opts.org.did,
+      submittedBy: "seed",
+      submittedAt: at(submitted, 10 * 60).toISOString(),
+      receivedAt: at(submitted, 10 * 60).toISOString(),
+      receivedDate: submitted,
+      pseudonymised: opts.pseudonymised ?? false,
+      requestedDurationMonths: 24,
+      clock,
+      completionDueDate,
+      decision: null,
+      permitId: null,
+      approvalNodeId: null,
+      seeded: "demo",
+    });
   };
 
   const informationRequest = (
@@ -102,21 +97,17 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
       HDAB,
       kind === "completeness" ? "completeness" : undefined,
     );
-    w.seed(
-      s.record(org, appId, {
-        applicationId: appId,
-        kind,
-        questions,
-        openedAt: at(opened, 11 * 60).toISOString(),
-        openedDate: opened,
-        openedBy: "seed",
-        dueDate,
-        answer: null,
-        withdrawal: null,
-      }),
-      s.steps,
-      now,
-    );
+    w.seed(s, org, appId, {
+      applicationId: appId,
+      kind,
+      questions,
+      openedAt: at(opened, 11 * 60).toISOString(),
+      openedDate: opened,
+      openedBy: "seed",
+      dueDate,
+      answer: null,
+      withdrawal: null,
+    });
     return id;
   };
 
@@ -226,25 +217,21 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     const id = nextId("DRQ", submitted);
     const s = new Story<DataRequestData>(DATA_REQUEST, id, "submit", at(submitted, 10 * 60), USER);
     const extra = build(s);
-    w.seed(
-      s.record(org.displayName, null, {
-        title,
-        question,
-        purpose,
-        datasets: ids.length ? ids : datasets,
-        datasetTitles: titlesOf(ids.length ? ids : datasets),
-        submittedBy: "seed",
-        receivedAt: at(submitted, 10 * 60).toISOString(),
-        receivedDate: submitted,
-        dueDate: periodEnd(submitted, PERIODS.dataRequestAnswer.amount, "months"),
-        decision: null,
-        answer: null,
-        seeded: "demo",
-        ...extra,
-      }),
-      s.steps,
-      now,
-    );
+    w.seed(s, org.displayName, null, {
+      title,
+      question,
+      purpose,
+      datasets: ids.length ? ids : datasets,
+      datasetTitles: titlesOf(ids.length ? ids : datasets),
+      submittedBy: "seed",
+      receivedAt: at(submitted, 10 * 60).toISOString(),
+      receivedDate: submitted,
+      dueDate: periodEnd(submitted, PERIODS.dataRequestAnswer.amount, "months"),
+      decision: null,
+      answer: null,
+      seeded: "demo",
+      ...extra,
+    });
   };
   dataRequest(
     pharmaco,
@@ -300,25 +287,21 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     const id = nextId("FND", opened);
     const s = new Story<FindingData>(FINDING, id, "open", at(opened, 13 * 60), HDAB);
     const extra = build(s);
-    w.seed(
-      s.record(org, relatedPermitId, {
-        subjectRole,
-        title,
-        description,
-        severity,
-        article: null,
-        relatedPermitId,
-        openedAt: at(opened, 13 * 60).toISOString(),
-        openedDate: opened,
-        openedBy: "seed",
-        responseDueDate: addDays(opened, 30),
-        response: null,
-        closure: null,
-        ...extra,
-      }),
-      s.steps,
-      now,
-    );
+    w.seed(s, org, relatedPermitId, {
+      subjectRole,
+      title,
+      description,
+      severity,
+      article: null,
+      relatedPermitId,
+      openedAt: at(opened, 13 * 60).toISOString(),
+      openedDate: opened,
+      openedBy: "seed",
+      responseDueDate: addDays(opened, 30),
+      response: null,
+      closure: null,
+      ...extra,
+    });
   };
   finding(
     irs.displayName,
@@ -364,23 +347,19 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
     const id = nextId("RES", declared);
     const s = new Story<ResultData>(RESULT, id, "declare", at(declared, 10 * 60), USER);
     const extra = build(s);
-    w.seed(
-      s.record(permit.organisation, permit.id, {
-        title,
-        summary,
-        permitId: permit.id,
-        dataRequestId: null,
-        processingCompletedDate: completed,
-        publicationDueDate: periodEnd(completed, PERIODS.resultPublication.amount, "months"),
-        declaredBy: "seed",
-        declaredAt: at(declared, 10 * 60).toISOString(),
-        check: null,
-        publication: null,
-        ...extra,
-      }),
-      s.steps,
-      now,
-    );
+    w.seed(s, permit.organisation, permit.id, {
+      title,
+      summary,
+      permitId: permit.id,
+      dataRequestId: null,
+      processingCompletedDate: completed,
+      publicationDueDate: periodEnd(completed, PERIODS.resultPublication.amount, "months"),
+      declaredBy: "seed",
+      declaredAt: at(declared, 10 * 60).toISOString(),
+      check: null,
+      publication: null,
+      ...extra,
+    });
   };
   const [first, second] = pharmacoPermits;
   if (first) {

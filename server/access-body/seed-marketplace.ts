@@ -22,11 +22,10 @@ export function seedMarketplace(ctx: {
   known: (ids: string[]) => string[];
   titlesOf: (ids: string[]) => string[];
   nextId: (prefix: string, date: string) => string;
-  now: Date;
   today: string;
   addPermit: (p: StoredRecord<PermitData>) => void;
 }): void {
-  const { w, approvals, approvalContracts, known, titlesOf, nextId, now, today, addPermit } = ctx;
+  const { w, approvals, approvalContracts, known, titlesOf, nextId, today, addPermit } = ctx;
   const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
   for (const a of approvals) {
     const p = a.properties;
@@ -94,57 +93,49 @@ export function seedMarketplace(ctx: {
         1,
         Math.round((Date.parse(validUntil) - Date.parse(decisionDate)) / (30.44 * 86_400_000)),
       );
-      permit = w.seed(
-        ps.record(org.displayName, appId, {
-          applicationId: appId,
-          datasets,
-          datasetTitles: titlesOf(datasets),
-          purpose,
-          organisationDid: org.did,
-          issuedAt: at(decisionDate, 14 * 60).toISOString(),
-          issuedDate: decisionDate,
-          validFrom: decisionDate,
-          validUntil,
-          durationMonths: months,
-          conditions: STANDARD_CONDITIONS,
-          secureProcessingEnvironment:
-            typeof p.processingEnvironment === "string" ? p.processingEnvironment : SPE,
-          pseudonymised: true,
-          issuedBy: "seed",
-          approvalNodeId: a.id,
-          contractIds: contracts.map((c) => c.id),
-          revocation,
-          expiredAt: null,
-          seeded: "marketplace",
-        }),
-        ps.steps,
-        now,
-      );
-      addPermit(permit);
-    }
-    w.seed(
-      story.record(org.displayName, null, {
-        title: `${PURPOSE_TITLES[purpose]}: ${titlesOf(datasets).join("; ") || "marketplace data product"}`,
-        summary: `Application recorded in the marketplace approval ${a.id} (${String(p.legalBasis ?? "EHDS Art. 68")}).`,
-        purpose,
+      permit = w.seed(ps, org.displayName, appId, {
+        applicationId: appId,
         datasets,
         datasetTitles: titlesOf(datasets),
+        purpose,
         organisationDid: org.did,
-        submittedBy: "seed",
-        submittedAt: at(appDate).toISOString(),
-        receivedAt: at(appDate).toISOString(),
-        receivedDate: appDate,
+        issuedAt: at(decisionDate, 14 * 60).toISOString(),
+        issuedDate: decisionDate,
+        validFrom: decisionDate,
+        validUntil,
+        durationMonths: months,
+        conditions: STANDARD_CONDITIONS,
+        secureProcessingEnvironment:
+          typeof p.processingEnvironment === "string" ? p.processingEnvironment : SPE,
         pseudonymised: true,
-        requestedDurationMonths: 24,
-        clock,
-        completionDueDate: null,
-        decision,
-        permitId: permit?.id ?? null,
+        issuedBy: "seed",
         approvalNodeId: a.id,
+        contractIds: contracts.map((c) => c.id),
+        revocation,
+        expiredAt: null,
         seeded: "marketplace",
-      }),
-      story.steps,
-      now,
-    );
+      });
+      addPermit(permit);
+    }
+    w.seed(story, org.displayName, null, {
+      title: `${PURPOSE_TITLES[purpose]}: ${titlesOf(datasets).join("; ") || "marketplace data product"}`,
+      summary: `Application recorded in the marketplace approval ${a.id} (${String(p.legalBasis ?? "EHDS Art. 68")}).`,
+      purpose,
+      datasets,
+      datasetTitles: titlesOf(datasets),
+      organisationDid: org.did,
+      submittedBy: "seed",
+      submittedAt: at(appDate).toISOString(),
+      receivedAt: at(appDate).toISOString(),
+      receivedDate: appDate,
+      pseudonymised: true,
+      requestedDurationMonths: 24,
+      clock,
+      completionDueDate: null,
+      decision,
+      permitId: permit?.id ?? null,
+      approvalNodeId: a.id,
+      seeded: "marketplace",
+    });
   }
 }

@@ -9,7 +9,8 @@ import type { Actor, RecordKind, SeedStep, StoredRecord } from "./store";
  * all in one transaction of the store (seed.ts), which awaits nothing but its own writes.
  */
 export interface SeedPlan {
-  seed<T>(rec: StoredRecord<T>, steps: SeedStep[], at: Date): StoredRecord<T>;
+  /** the record `story` tells, of `organisation`, with its history */
+  seed<T>(story: Story<T>, organisation: string, parentId: string | null, data: T): StoredRecord<T>;
 }
 
 const SEED = (role: string): Actor => ({ username: "seed", role });

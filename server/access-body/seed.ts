@@ -63,10 +63,11 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
   };
   const [nextId, peekId] = [numbered(true), numbered(false)];
 
-  const planned: { rec: StoredRecord; steps: SeedStep[]; at: Date }[] = [];
+  const planned: { rec: StoredRecord; steps: SeedStep[] }[] = [];
   const plan: SeedPlan = {
-    seed(rec, steps, at) {
-      planned.push({ rec: rec as StoredRecord, steps, at });
+    seed(story, organisation, parentId, data) {
+      const rec = story.record(organisation, parentId, data);
+      planned.push({ rec: rec as StoredRecord, steps: story.steps });
       return rec;
     },
   };
@@ -76,12 +77,11 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     permitsOf.set(p.organisation, [...(permitsOf.get(p.organisation) ?? []), p]);
 
   // ---- 1. the marketplace's HDAB approvals ----
-  seedMarketplace({ w: plan, approvals, approvalContracts, known, titlesOf, nextId, now, today, addPermit });
+  seedMarketplace({ w: plan, approvals, approvalContracts, known, titlesOf, nextId, today, addPermit });
 
   // ---- 2. demonstration cases, relative to today ----
   seedDemoCases({
     w: plan,
-    now,
     today,
     datasetTitles,
     datasetCounts,
@@ -96,7 +96,7 @@ export async function seedIfEmpty(ctx: Ctx): Promise<void> {
     // two instances seeding at once: the second waits here and finds the records written
     await w.lock("access-body-seed");
     if (await w.meta("seeded")) return;
-    for (const p of planned) await w.seed(p.rec, p.steps, p.at);
+    for (const p of planned) await w.seed(p.rec, p.steps, now);
     await w.setMeta("seeded", now.toISOString());
   });
 }
