@@ -122,21 +122,20 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
   async function applicationDetail(rec: Rec<ApplicationData>, at: Date): Promise<ApplicationDetail> {
     const irs = await store.list<InformationRequestData>("informationRequest", { parentId: rec.id });
     const permit = rec.data.permitId ? await store.get<PermitData>(rec.data.permitId) : undefined;
+    /** a related record: its fields, id, state and history */
+    const part = async <T>(r: Rec<T>) => ({
+      ...r.data,
+      id: r.id,
+      state: r.state,
+      history: await store.history(r.id),
+    });
     const informationRequests = [];
-    for (const ir of irs)
-      informationRequests.push({
-        ...ir.data,
-        id: ir.id,
-        state: ir.state,
-        history: await store.history(ir.id),
-      });
+    for (const ir of irs) informationRequests.push(await part(ir));
     return {
       ...(await applicationView(rec, at)),
       history: await store.history(rec.id),
       informationRequests,
-      permit: permit
-        ? { ...permit.data, id: permit.id, state: permit.state, history: await store.history(permit.id) }
-        : null,
+      permit: permit ? await part(permit) : null,
     };
   }
 
