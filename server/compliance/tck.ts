@@ -144,9 +144,7 @@ export function createTck(deps: TckDeps) {
     return `/api/mock-dsp/${encodeURIComponent(String(holder.properties.slug ?? holder.id))}/catalog/request`;
   }
 
-  async function participants() {
-    return deps.graph.findNodes({ label: "Participant", limit: 1000 });
-  }
+  const participants = () => deps.graph.findNodes({ label: "Participant", limit: 1000 });
 
   const probes: {
     id: string;
@@ -467,14 +465,8 @@ export function createTck(deps: TckDeps) {
               : e.message
             : String(e);
       }
-      results.push({
-        id: p.id,
-        suite: p.suite,
-        title: p.title,
-        status,
-        detail,
-        durationMs: Math.round(performance.now() - s),
-      });
+      const { id, suite, title } = p;
+      results.push({ id, suite, title, status, detail, durationMs: Math.round(performance.now() - s) });
     }
     const count = (s: ProbeStatus) => results.filter((r) => r.status === s).length;
     last = {
