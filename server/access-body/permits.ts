@@ -94,40 +94,20 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
       legalBasis: "Regulation (EU) 2025/327 (EHDS) Art. 68 (data permit)",
       processingEnvironment: p.data.secureProcessingEnvironment,
     };
+    const approvalId = p.data.approvalNodeId!;
+    const edge = (id: string, target: string, type: string): Mutation => ({
+      op: "createEdge",
+      edge: { id, source: approvalId, target, type },
+    });
     const mutations: Mutation[] = existingApproval
       ? [{ op: "updateNode", id: existingApproval.id, properties: approvalProps }]
       : [
           {
             op: "createNode",
-            node: {
-              id: p.data.approvalNodeId!,
-              label: "HDABApproval",
-              layer: "l1",
-              properties: approvalProps,
-            },
+            node: { id: approvalId, label: "HDABApproval", layer: "l1", properties: approvalProps },
           },
-          ...(medreg
-            ? [
-                {
-                  op: "createEdge" as const,
-                  edge: {
-                    id: `issued-by-${p.data.approvalNodeId}`,
-                    source: p.data.approvalNodeId!,
-                    target: medreg.id,
-                    type: "ISSUED_BY",
-                  },
-                },
-              ]
-            : []),
-          ...contracts.map((c) => ({
-            op: "createEdge" as const,
-            edge: {
-              id: `approves-${p.data.approvalNodeId}-${c.id}`,
-              source: p.data.approvalNodeId!,
-              target: c.id,
-              type: "APPROVES",
-            },
-          })),
+          ...(medreg ? [edge(`issued-by-${approvalId}`, medreg.id, "ISSUED_BY")] : []),
+          ...contracts.map((c) => edge(`approves-${approvalId}-${c.id}`, c.id, "APPROVES")),
         ];
     for (const c of contracts) {
       mutations.push({
