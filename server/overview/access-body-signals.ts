@@ -62,89 +62,77 @@ export async function accessBodySignals(
 ): Promise<OverviewSignal[]> {
   const { now } = opts;
   const ms = opts.timeoutMs;
-  const s = (id: string, label: string, value: number, tone: Tone, href: string, detail?: string) =>
-    signal("access-body", id, label, value, tone, href, detail);
+  const out: OverviewSignal[] = [];
+  const add = (id: string, label: string, value: number, tone: Tone, href: string, detail?: string) =>
+    out.push(signal("access-body", id, label, value, tone, href, detail));
   const soon = isoDay(new Date(now().getTime() + 90 * DAY));
   const expiring = (permits: { state?: string; validUntil?: string }[]) =>
     permits.filter((p) => p.state === "ACTIVE" && typeof p.validUntil === "string" && p.validUntil <= soon)
       .length;
-  const out: OverviewSignal[] = [];
   const overseer = persona === "HDAB_AUTHORITY" || persona === "CONNECTOR_ADMIN";
   if (overseer && port.workQueue) {
     const q = await bounded(port.workQueue(), ms);
     const ours = q.items.filter((i) => i.waitingOn === "access body");
-    out.push(
-      s(
-        "ab-open-tasks",
-        "Open cases in the work queue",
-        q.items.length,
-        "warn",
-        "/access-body",
-        `${ours.length} waiting on the access body, ${q.items.filter((i) => i.overdue).length} overdue`,
-      ),
+    add(
+      "ab-open-tasks",
+      "Open cases in the work queue",
+      q.items.length,
+      "warn",
+      "/access-body",
+      `${ours.length} waiting on the access body, ${q.items.filter((i) => i.overdue).length} overdue`,
     );
   }
   if (overseer && port.listApplications) {
     const apps = await bounded(port.listApplications(user), ms);
-    out.push(
-      s(
-        "pending-approvals",
-        "Applications awaiting a decision",
-        apps.filter((a) => UNDECIDED_APPLICATION_STATES.includes(a.state ?? "")).length,
-        "warn",
-        `/access-body/applications?state=${UNDECIDED}`,
-      ),
+    add(
+      "pending-approvals",
+      "Applications awaiting a decision",
+      apps.filter((a) => UNDECIDED_APPLICATION_STATES.includes(a.state ?? "")).length,
+      "warn",
+      `/access-body/applications?state=${UNDECIDED}`,
     );
   }
   if (overseer && port.listPermits) {
     const permits = await bounded(port.listPermits(user, { state: "ACTIVE" }), ms);
-    out.push(
-      s(
-        "permits-granted",
-        "Data permits in force",
-        permits.length,
-        "ok",
-        "/access-body/permits?state=ACTIVE",
-        `${expiring(permits)} expiring within 90 days`,
-      ),
+    add(
+      "permits-granted",
+      "Data permits in force",
+      permits.length,
+      "ok",
+      "/access-body/permits?state=ACTIVE",
+      `${expiring(permits)} expiring within 90 days`,
     );
   }
   if (persona === "DATA_USER" && port.listApplications) {
     const apps = await bounded(port.listApplications(user), ms);
-    out.push(
-      s(
-        "ab-applications",
-        "Your data access applications",
-        apps.length,
-        "info",
-        "/applications#applications",
-        `${apps.filter((a) => UNDECIDED_APPLICATION_STATES.includes(a.state ?? "")).length} awaiting a decision`,
-      ),
+    add(
+      "ab-applications",
+      "Your data access applications",
+      apps.length,
+      "info",
+      "/applications#applications",
+      `${apps.filter((a) => UNDECIDED_APPLICATION_STATES.includes(a.state ?? "")).length} awaiting a decision`,
     );
   }
   if (persona === "DATA_USER" && port.listInformationRequests) {
     const open = await bounded(port.listInformationRequests(user, { state: "OPEN" }), ms);
-    out.push(
-      s(
-        "ab-information-requests",
-        "Information requests to answer",
-        open.length,
-        "warn",
-        "/applications#information-requests",
-      ),
+    add(
+      "ab-information-requests",
+      "Information requests to answer",
+      open.length,
+      "warn",
+      "/applications#information-requests",
     );
   }
   if (persona === "DATA_USER" && port.listPermits) {
     const permits = await bounded(port.listPermits(user), ms);
-    out.push(
-      s(
-        "ab-permits",
-        "Your data permits",
-        permits.length,
-        "ok",
-        "/applications#permits",
-        `${expiring(permits)} expiring within 90 days`,
-      ),
+    add(
+      "ab-permits",
+      "Your data permits",
+      permits.length,
+      "ok",
+      "/applications#permits",
+      `${expiring(permits)} expiring within 90 days`,
     );
   }
   return out;

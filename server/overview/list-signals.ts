@@ -65,6 +65,7 @@ export async function listSignals(
   today: Date,
 ): Promise<{ signals: OverviewSignal[]; notes: string[] }> {
   const signals: OverviewSignal[] = [];
+  const add = (...card: Parameters<typeof signal>) => signals.push(signal(...card));
   const notes: string[] = [];
   const attempt = async (what: string, f: () => Promise<void>) => {
     try {
@@ -83,39 +84,27 @@ export async function listSignals(
       const negotiations = await ds.listNegotiations(own);
       const contracts = negotiations.filter((n) => n.state === CONTRACT_STATE).length;
       const running = negotiations.filter((n) => !SETTLED.has(String(n.state))).length;
-      signals.push(
-        signal(
-          "dataspace",
-          "contracts-active",
-          persona === "DATA_HOLDER" ? "Contracts on your data" : "Contracts in force",
-          contracts,
-          "ok",
-          `/negotiations?state=${CONTRACT_STATE}`,
-          "finalised negotiations of your connector",
-        ),
-        signal(
-          "dataspace",
-          "negotiations",
-          "Negotiations",
-          negotiations.length,
-          "info",
-          "/negotiations",
-          `${running} in progress`,
-        ),
+      add(
+        "dataspace",
+        "contracts-active",
+        persona === "DATA_HOLDER" ? "Contracts on your data" : "Contracts in force",
+        contracts,
+        "ok",
+        `/negotiations?state=${CONTRACT_STATE}`,
+        "finalised negotiations of your connector",
+      );
+      add(
+        "dataspace",
+        "negotiations",
+        "Negotiations",
+        negotiations.length,
+        "info",
+        "/negotiations",
+        `${running} in progress`,
       );
       if (persona === "DATA_HOLDER") {
         const assets = await ds.listAssets(own);
-        signals.push(
-          signal(
-            "dataspace",
-            "assets",
-            "Assets you offer",
-            assets.length,
-            "info",
-            "/share",
-            "on your connector",
-          ),
-        );
+        add("dataspace", "assets", "Assets you offer", assets.length, "info", "/share", "on your connector");
       }
     });
   }
@@ -125,16 +114,14 @@ export async function listSignals(
     await attempt("The dataspace", async () => {
       const held = await negotiationsAcross(ds);
       const contracts = held.filter((h) => h.negotiation.state === CONTRACT_STATE).length;
-      signals.push(
-        signal(
-          "dataspace",
-          "contracts-across",
-          "Contracts across the dataspace",
-          contracts,
-          "ok",
-          `/negotiations?participant=${EVERY_PARTICIPANT}&state=${CONTRACT_STATE}`,
-          "finalised negotiations on every participant's connector, each side counted",
-        ),
+      add(
+        "dataspace",
+        "contracts-across",
+        "Contracts across the dataspace",
+        contracts,
+        "ok",
+        `/negotiations?participant=${EVERY_PARTICIPANT}&state=${CONTRACT_STATE}`,
+        "finalised negotiations on every participant's connector, each side counted",
       );
     });
   }
@@ -152,16 +139,14 @@ export async function listSignals(
         }).length;
       const org = persona === "DATA_HOLDER" ? organisationOf(user) : undefined;
       const listed = org ? all.filter((d) => publisherOf(d) === org.displayName) : all;
-      signals.push(
-        signal(
-          "catalogue",
-          "datasets",
-          org ? "Datasets you publish" : "Datasets in the catalogue",
-          listed.length,
-          "info",
-          org ? `/catalogue?publisher=${encodeURIComponent(org.displayName)}` : "/catalogue",
-          `${fresh(listed)} new in 30 days`,
-        ),
+      add(
+        "catalogue",
+        "datasets",
+        org ? "Datasets you publish" : "Datasets in the catalogue",
+        listed.length,
+        "info",
+        org ? `/catalogue?publisher=${encodeURIComponent(org.displayName)}` : "/catalogue",
+        `${fresh(listed)} new in 30 days`,
       );
     });
   }
@@ -169,25 +154,23 @@ export async function listSignals(
   if (trustCenter && persona === "TRUST_CENTER_OPERATOR") {
     await attempt("The trust center", async () => {
       const v = await trustCenter.view(today);
-      signals.push(
-        signal(
-          "trust-center",
-          "spe-sessions",
-          "Secure processing sessions",
-          v.speSessions.length,
-          "ok",
-          "/trust-center#sessions",
-          `${v.summary.activeSessions} active`,
-        ),
-        signal(
-          "trust-center",
-          "pseudonymised-datasets",
-          "Pseudonymised datasets",
-          v.pseudonymResolution.datasets.length,
-          "info",
-          "/trust-center#pseudonyms",
-          `${v.summary.patientsCovered} patients covered`,
-        ),
+      add(
+        "trust-center",
+        "spe-sessions",
+        "Secure processing sessions",
+        v.speSessions.length,
+        "ok",
+        "/trust-center#sessions",
+        `${v.summary.activeSessions} active`,
+      );
+      add(
+        "trust-center",
+        "pseudonymised-datasets",
+        "Pseudonymised datasets",
+        v.pseudonymResolution.datasets.length,
+        "info",
+        "/trust-center#pseudonyms",
+        `${v.summary.patientsCovered} patients covered`,
       );
     });
   }
@@ -201,34 +184,32 @@ export async function listSignals(
       ]);
       const record = "/my-record#insights-title";
       const research = "/my-record#research-title";
-      signals.push(
-        signal(
-          "graph",
-          "record-encounters",
-          "Encounters in your record",
-          insights.counts.encounters,
-          "info",
-          record,
-        ),
-        signal("graph", "record-conditions", "Diagnoses", insights.counts.conditions, "info", record),
-        signal("graph", "record-medications", "Prescriptions", insights.counts.medications, "info", record),
-        signal(
-          "graph",
-          "consents",
-          "Research consents you gave",
-          programmes.filter((p) => p.consent?.status === "active").length,
-          "ok",
-          research,
-        ),
-        signal(
-          "graph",
-          "programmes",
-          "Research programmes",
-          programmes.length,
-          "info",
-          research,
-          `${programmes.filter((p) => p.status === "GRANTED").length} approved`,
-        ),
+      add(
+        "graph",
+        "record-encounters",
+        "Encounters in your record",
+        insights.counts.encounters,
+        "info",
+        record,
+      );
+      add("graph", "record-conditions", "Diagnoses", insights.counts.conditions, "info", record);
+      add("graph", "record-medications", "Prescriptions", insights.counts.medications, "info", record);
+      add(
+        "graph",
+        "consents",
+        "Research consents you gave",
+        programmes.filter((p) => p.consent?.status === "active").length,
+        "ok",
+        research,
+      );
+      add(
+        "graph",
+        "programmes",
+        "Research programmes",
+        programmes.length,
+        "info",
+        research,
+        `${programmes.filter((p) => p.status === "GRANTED").length} approved`,
       );
     });
   }
