@@ -36,12 +36,9 @@ export function actorOf(user: SessionUser): Actor {
 
 export const SYSTEM: Actor = { username: "system", role: "system" };
 
-export function orgDid(organisation: string): string | null {
-  return ORGANISATIONS.find((o) => o.displayName === organisation)?.did ?? null;
-}
-export function orgSlug(organisation: string): string | null {
-  return ORGANISATIONS.find((o) => o.displayName === organisation)?.slug ?? null;
-}
+const orgOf = (organisation: string) => ORGANISATIONS.find((o) => o.displayName === organisation);
+export const orgDid = (organisation: string): string | null => orgOf(organisation)?.did ?? null;
+export const orgSlug = (organisation: string): string | null => orgOf(organisation)?.slug ?? null;
 
 /** 403 unless the user holds `role` */
 export function assertRole(user: SessionUser, role: string, what: string) {

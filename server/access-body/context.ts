@@ -106,9 +106,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     return createRecord(w, INFORMATION_REQUEST, id, app.organisation, app.id, change, data);
   }
 
-  function get<T>(kind: RecordKind, id: string | undefined | null): Promise<Rec<T>> {
-    return loadRecord<T>(store, kind, id);
-  }
+  const get = <T>(kind: RecordKind, id: string | undefined | null) => loadRecord<T>(store, kind, id);
 
   function visible<T>(user: SessionUser, recs: Rec<T>[]): Rec<T>[] {
     return isOverseer(user) ? recs : recs.filter((r) => r.organisation === user.organisation);
