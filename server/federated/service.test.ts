@@ -301,3 +301,35 @@ describe("federated summary: kept answers", () => {
     expect(after.cohort.count).toBe(before.cohort.count! + 1);
   });
 });
+
+describe("withheldCounts", () => {
+  it("reads a dataset's INCLUDES as privacy does: a cell named by its persons' OMOP nodes is withheld too", async () => {
+    // a holder's cell of a one-criterion cohort that k suppresses although it is not below k
+    const cell = dict.byKind.condition.flatMap((concept) => {
+      const { tree } = protectedCohort(index, { condition: concept }, 5);
+      const hidden = tree.groups![0].find((c) => c.suppressed && c.value >= 5);
+      if (!hidden) return [];
+      const holder = hidden.key.slice("holder:".length);
+      return [
+        [...index.conditions.get(concept.code)!.persons].filter((i) => index.persons[i].holder === holder),
+      ];
+    })[0];
+    expect(cell).toBeDefined();
+    const id = "dataset-withheld-omop-cell-test";
+    const targets = cell!.map((i) => `omop-person-${String(index.persons[i].personId).padStart(6, "0")}`);
+    await insight.graph.mutate(
+      [
+        {
+          op: "createNode",
+          node: { id, label: "HealthDataset", layer: "l2", properties: { recordCount: cell!.length } },
+        },
+        ...targets.map((target) => ({
+          op: "createEdge" as const,
+          edge: { id: `${id}:INCLUDES:${target}`, source: id, target, type: "INCLUDES" },
+        })),
+      ],
+      { action: "test.write", actor: "test", target: id, kind: "test" },
+    );
+    expect(await insight.federated.withheldCounts()).toContain(id);
+  });
+});

@@ -44,6 +44,7 @@ import { ORGANISATIONS } from "../auth/personas";
 import { linked, type GraphStore } from "../graph";
 import { findAll, num } from "../analytics";
 import { badRequest } from "../http/errors";
+import { patientNumberOfId } from "../privacy";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { findDisclosures } from "./audit";
 import {
@@ -426,7 +427,7 @@ export function createFederatedService(deps: FederatedDeps) {
           if (!cells) continue;
           const members = new Set<number>();
           for (const p of await linked(deps.graph, d.id, "INCLUDES", "out", 10_000_000))
-            members.add(index.indexOfPerson.get(Number(/^patient-(\d+)$/.exec(p.id)?.[1])) ?? -1);
+            members.add(index.indexOfPerson.get(patientNumberOfId(p.id) ?? -1) ?? -1);
           if (members.size === n && (await pinsCell(index, cells, members))) out.push(d.id);
         }
         return deepFrozen(out);

@@ -6,4 +6,4 @@
 export { seesCount, seesIdentity, viewerOf, type Viewer } from "./policy";
 export { createMinimiser, type Minimiser } from "./directory";
 export { minimiseTable } from "./rows";
-export { patientOfId, patientsShown } from "./redact";
+export { patientNumberOfId, patientOfId, patientsShown } from "./redact";
