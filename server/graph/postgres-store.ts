@@ -2,30 +2,10 @@ import { sql, type RawBuilder } from "kysely";
 import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import type { Relational, Sql } from "../storage/relational";
-import {
-  countIn,
-  expandFrom,
-  LAYERS,
-  safeKey,
-  type EdgeRecord,
-  type GraphEdge,
-  type Layer,
-  type NodeRecord,
-  type Properties,
-} from "./model";
+import { LAYERS, type EdgeRecord, type GraphEdge, type NodeRecord } from "./model";
 import { withDeadline } from "./neo4j-reachability";
-import {
-  nodeRowOf,
-  sampleFrom,
-  toEdge,
-  toNode,
-  toRelationship,
-  type EdgeRow,
-  type NodeRow,
-  type RelationshipRow,
-  type SqlGraphReads,
-} from "./sql-graph";
-import { perVersion, relationshipsOf, type GraphCounts, type GraphStore, type NodeQuery } from "./store";
+import { nodeRowOf, sqlGraphReads, toEdge, toNode, type EdgeRow, type NodeRow } from "./sql-graph";
+import { perVersion, type GraphStore } from "./store";
 
 /**
  * The graph in PostgreSQL: the embedded store's two tables (sqlite-store.ts) on the relational port's
@@ -184,9 +164,7 @@ export async function createPostgresGraphStore(
    * So at most 2·|ids|·DEGREE_CAP index entries and (high out) × (high in) probes. The order is the one
    * of reading each node's outgoing edges in the set's order: by source, type, insertion.
    */
-  const edgesAmong = async (ids: string[]): Promise<GraphEdge[]> =>
-    ids.length ? rel.tx((tx) => edgesAmongIn(tx, ids)) : [];
-  async function edgesAmongIn(tx: Sql, list: string[]): Promise<GraphEdge[]> {
+  async function edgesAmong(tx: Sql, list: string[]): Promise<GraphEdge[]> {
     // the row estimates of these queries are far off (a dataset's 100,000 edges, 25 estimated): off, JIT
     // compiled them for 15–30 ms each, and a UNION of them past its optimising threshold for 0.4 s
     await sql`SET LOCAL jit = off`.execute(tx);
@@ -233,12 +211,9 @@ export async function createPostgresGraphStore(
     return rows.map(toEdge);
   }
 
-  const reads: SqlGraphReads = {
-    nodesOfLayer: (layer, n) =>
-      run<NodeRow>(
-        db,
-        sql`SELECT id, label, layer, props FROM graph_nodes WHERE layer = ${layer} ORDER BY seq LIMIT ${n}`,
-      ),
+  const reads = sqlGraphReads({
+    all: async (query) => run(db, query),
+    layerCounts,
     // the neighbours' ids from the edge indexes alone, the first `n` by id, then those `n` nodes: ordering
     // a SNOMED concept's 25,000 neighbours by insertion read 25,000 node rows (0.8 s at 100,000 patients)
     newNeighbours: async (frontier, seen, n) =>
@@ -252,27 +227,19 @@ export async function createPostgresGraphStore(
             ORDER BY id`,
         )
       ).map(toNode),
-    edgesAmong,
-    async edgeCountWithin(layers: readonly Layer[]) {
+    edgesAmong: (ids) => rel.tx((tx) => edgesAmong(tx, ids)),
+    async edgeCountWithin(layers) {
       const kept = await keptCounts();
       let n = 0;
       for (const a of layers) for (const b of layers) n += kept.get(`edge:${a}:${b}`) ?? 0;
       return n;
     },
-  };
-
-  /** `props->'key' = value` per filter, compared as JSON (numbers, strings and booleans as stored) */
-  function where(filters: Properties | undefined) {
-    const parts = Object.entries(filters ?? {}).map(
-      ([k, v]) => sql`AND props -> ${sql.lit(safeKey(k))} = ${JSON.stringify(v)}::jsonb`,
-    );
-    return parts.length ? sql.join(parts, sql` `) : sql``;
-  }
-
-  async function getNode(q: Sql, id: string) {
-    const [r] = await run<NodeRow>(q, sql`SELECT id, label, layer, props FROM graph_nodes WHERE id = ${id}`);
-    return r ? toNode(r) : null;
-  }
+    // compared as JSON: numbers, strings and booleans as stored
+    propEquals: (key, v) => sql`props -> ${sql.lit(key)} = ${JSON.stringify(v)}::jsonb`,
+    propertyKeys: (label) =>
+      sql`SELECT DISTINCT jsonb_object_keys(s.props) AS k
+            FROM (SELECT props FROM graph_nodes WHERE label = ${label} ORDER BY seq LIMIT 200) s ORDER BY k`,
+  });
 
   /** nodes then edges of a batch, one multi-row INSERT each, existing ids replaced */
   async function upsertBatch(tx: Sql, nodes: NodeRecord[], edges: EdgeRecord[]) {
@@ -351,70 +318,7 @@ export async function createPostgresGraphStore(
       await buildIndexes();
       return result;
     },
-    countNodes: async (layers) => countIn(await layerCounts(), layers),
-    async sampleGraph(layers, limit, layerLabel) {
-      return sampleFrom(reads, await layerCounts(), layers, limit, layerLabel);
-    },
-    async expand(id, depth, limit) {
-      const start = await getNode(db, id);
-      return start ? expandFrom(start, depth, limit, reads.newNeighbours, edgesAmong) : null;
-    },
-    getNode: (id) => getNode(db, id),
-    async relationships(q) {
-      const types = q.types?.length ? sql`AND e.type = ANY(${q.types}::text[])` : sql``;
-      return relationshipsOf(q, async (direction, n) => {
-        const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
-        const rows = await run<RelationshipRow>(
-          db,
-          sql`SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
-                FROM graph_edges e JOIN graph_nodes n ON n.id = e.${sql.ref(other)}
-               WHERE e.${sql.ref(mine)} = ${q.id} ${types} ORDER BY e.seq LIMIT ${n}`,
-        );
-        return rows.map(toRelationship(direction));
-      });
-    },
-    async findNodes(q: NodeQuery) {
-      const rows = await run<NodeRow>(
-        db,
-        sql`SELECT id, label, layer, props FROM graph_nodes WHERE label = ${q.label} ${where(q.where)}
-             ${q.after === undefined ? sql`` : sql`AND seq > (SELECT seq FROM graph_nodes WHERE id = ${q.after})`}
-             ORDER BY seq LIMIT ${q.limit ?? 1000} OFFSET ${q.offset ?? 0}`,
-      );
-      return rows.map(toNode);
-    },
-    async countWhere(label, filters) {
-      const [r] = await run<{ n: number }>(
-        db,
-        sql`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ${label} ${where(filters)}`,
-      );
-      return Number(r!.n);
-    },
-    async counts(): Promise<GraphCounts> {
-      const tally = async (query: RawBuilder<{ k: string; n: number }>) =>
-        Object.fromEntries((await run(db, query)).map((r) => [r.k, Number(r.n)]));
-      const nodesByLabel = await tally(sql`SELECT label AS k, COUNT(*) AS n FROM graph_nodes GROUP BY label`);
-      const edgesByType = await tally(sql`SELECT type AS k, COUNT(*) AS n FROM graph_edges GROUP BY type`);
-      const propertyKeysByLabel: Record<string, string[]> = {};
-      for (const label of Object.keys(nodesByLabel)) {
-        const keys = await run<{ k: string }>(
-          db,
-          sql`SELECT DISTINCT jsonb_object_keys(s.props) AS k
-                FROM (SELECT props FROM graph_nodes WHERE label = ${label} ORDER BY seq LIMIT 200) s ORDER BY k`,
-        );
-        propertyKeysByLabel[label] = keys.map((r) => r.k).sort();
-      }
-      const [dangling] = await run<{ n: number }>(
-        db,
-        sql`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL`,
-      );
-      return {
-        nodesByLabel,
-        edgesByType,
-        propertyKeysByLabel,
-        danglingEdges: Number(dangling!.n),
-        duplicateIds: 0,
-      };
-    },
+    ...reads,
     async mutate(mutations, input) {
       // the graph write, its audit entry and the notice to the other instances commit together
       const entry = await rel.tx(async (tx) => {

@@ -1,19 +1,22 @@
+import { sql, type RawBuilder } from "kysely";
 import type {
   GraphEdge,
   GraphNode,
-  GraphResponse,
   Layer,
   NodeRecord,
   Properties,
+  PropertyValue,
   Relationship,
 } from "./model";
-import { layerOfLabel, sampleAnswer } from "./model";
+import { countIn, expandFrom, layerOfLabel, safeKey, sampleAnswer } from "./model";
 import { allocateQuota } from "./quota";
+import { relationshipsOf, type GraphCounts, type GraphStore } from "./store";
 
 /**
  * What the two SQL graph stores share (the embedded SQLite store, sqlite-store.ts, and the PostgreSQL
- * store, postgres-store.ts): one table of nodes and one of edges, their rows, and the sampling and
- * breadth-first expansion built on a handful of queries each store writes in its own dialect.
+ * store, postgres-store.ts): one table of nodes and one of edges, their rows, and every read (sampling,
+ * breadth-first expansion, finding, counting) built on a handful of queries each store writes in its
+ * own dialect.
  */
 
 export interface NodeRow {
@@ -57,10 +60,12 @@ export const nodeRowOf = (n: NodeRecord) => ({
   props: JSON.stringify(n.properties ?? {}),
 });
 
-/** the queries sampleGraph and expand are built on, in the store's dialect */
-export interface SqlGraphReads {
-  /** the first `n` nodes of a layer, in insertion order */
-  nodesOfLayer(layer: Layer, n: number): Promise<NodeRow[]>;
+/** what each SQL store writes in its own dialect; the calls built on it are those of sqlGraphReads */
+export interface SqlGraphDialect {
+  /** runs a read outside any transaction */
+  all<R>(query: RawBuilder<R>): Promise<R[]>;
+  /** the nodes per layer */
+  layerCounts(): Promise<Record<string, number>>;
   /**
    * at most `n` nodes joined by an edge (either direction) to a node of `frontier` and not in `seen`,
    * the first by id: the expansion's next hop, bounded in the query (LIMIT) as Neo4j's is, so a concept
@@ -68,30 +73,112 @@ export interface SqlGraphReads {
    * ids come from the edge indexes alone)
    */
   newNeighbours(frontier: string[], seen: string[], n: number): Promise<GraphNode[]>;
-  /** the edges whose both ends are in `ids` */
+  /** the edges whose both ends are in `ids` (never empty) */
   edgesAmong(ids: string[]): Promise<GraphEdge[]>;
   /** how many edges join nodes of `layers` */
   edgeCountWithin(layers: readonly Layer[]): Promise<number>;
+  /** the test that a node's property `key` (a safeKey) equals `value`, as the dialect stores JSON */
+  propEquals(key: string, value: PropertyValue): RawBuilder<unknown>;
+  /** the distinct property keys of the first 200 nodes of `label` */
+  propertyKeys(label: string): RawBuilder<{ k: string }>;
 }
 
-/** the first `limit` nodes of `layers`, spread across them by quota, and the edges among them */
-export async function sampleFrom(
-  q: SqlGraphReads,
-  counts: Record<string, number>,
-  layers: readonly Layer[],
-  limit: number,
-  layerLabel: string,
-): Promise<GraphResponse> {
-  const quota = allocateQuota(
-    layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
-    limit,
-  );
-  const nodes: GraphNode[] = [];
-  for (const l of layers) {
-    const n = quota.get(l) ?? 0;
-    if (n > 0) for (const r of await q.nodesOfLayer(l, n)) nodes.push(toNode(r));
-  }
-  const edges = await q.edgesAmong(nodes.map((n) => n.id));
-  const totalEdges = await q.edgeCountWithin(layers);
-  return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
+/** the reads of a SQL graph store, one implementation over both dialects */
+export function sqlGraphReads(d: SqlGraphDialect) {
+  const { all } = d;
+  const edgesAmong = async (ids: string[]) => (ids.length ? d.edgesAmong(ids) : []);
+  const getNode = async (id: string) => {
+    const [r] = await all(sql<NodeRow>`SELECT id, label, layer, props FROM graph_nodes WHERE id = ${id}`);
+    return r ? toNode(r) : null;
+  };
+  const where = (filters: Properties | undefined) => {
+    const parts = Object.entries(filters ?? {}).map(([k, v]) => sql`AND ${d.propEquals(safeKey(k), v)}`);
+    return parts.length ? sql.join(parts, sql` `) : sql``;
+  };
+  const reads: Pick<
+    GraphStore,
+    | "countNodes"
+    | "sampleGraph"
+    | "expand"
+    | "getNode"
+    | "relationships"
+    | "findNodes"
+    | "countWhere"
+    | "counts"
+  > = {
+    countNodes: async (layers) => countIn(await d.layerCounts(), layers),
+    /** the first `limit` nodes of `layers`, spread across them by quota, and the edges among them */
+    async sampleGraph(layers, limit, layerLabel) {
+      const counts = await d.layerCounts();
+      const quota = allocateQuota(
+        layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
+        limit,
+      );
+      const nodes: GraphNode[] = [];
+      for (const l of layers) {
+        const n = quota.get(l) ?? 0;
+        if (n > 0)
+          for (const r of await all(
+            sql<NodeRow>`SELECT id, label, layer, props FROM graph_nodes WHERE layer = ${l} ORDER BY seq LIMIT ${n}`,
+          ))
+            nodes.push(toNode(r));
+      }
+      const edges = await edgesAmong(nodes.map((n) => n.id));
+      const totalEdges = await d.edgeCountWithin(layers);
+      return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
+    },
+    async expand(id, depth, limit) {
+      const start = await getNode(id);
+      return start ? expandFrom(start, depth, limit, d.newNeighbours, edgesAmong) : null;
+    },
+    getNode,
+    async relationships(q) {
+      const types = q.types?.length ? sql`AND e.type IN (${sql.join(q.types)})` : sql``;
+      return relationshipsOf(q, async (direction, n) => {
+        const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
+        const rows = await all(
+          sql<RelationshipRow>`SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
+                FROM graph_edges e JOIN graph_nodes n ON n.id = e.${sql.ref(other)}
+               WHERE e.${sql.ref(mine)} = ${q.id} ${types} ORDER BY e.seq LIMIT ${n}`,
+        );
+        return rows.map(toRelationship(direction));
+      });
+    },
+    async findNodes(q) {
+      const rows = await all(
+        sql<NodeRow>`SELECT id, label, layer, props FROM graph_nodes WHERE label = ${q.label} ${where(q.where)}
+             ${q.after === undefined ? sql`` : sql`AND seq > (SELECT seq FROM graph_nodes WHERE id = ${q.after})`}
+             ORDER BY seq LIMIT ${q.limit ?? 1000} OFFSET ${q.offset ?? 0}`,
+      );
+      return rows.map(toNode);
+    },
+    async countWhere(label, filters) {
+      const [r] = await all(
+        sql<{ n: number }>`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ${label} ${where(filters)}`,
+      );
+      return Number(r!.n);
+    },
+    async counts(): Promise<GraphCounts> {
+      const tally = async (query: RawBuilder<{ k: string; n: number }>) =>
+        Object.fromEntries((await all(query)).map((r) => [r.k, Number(r.n)]));
+      const nodesByLabel = await tally(sql`SELECT label AS k, COUNT(*) AS n FROM graph_nodes GROUP BY label`);
+      const edgesByType = await tally(sql`SELECT type AS k, COUNT(*) AS n FROM graph_edges GROUP BY type`);
+      const propertyKeysByLabel: Record<string, string[]> = {};
+      for (const label of Object.keys(nodesByLabel))
+        propertyKeysByLabel[label] = (await all(d.propertyKeys(label))).map((r) => r.k).sort();
+      const [dangling] = await all(
+        sql<{
+          n: number;
+        }>`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL`,
+      );
+      return {
+        nodesByLabel,
+        edgesByType,
+        propertyKeysByLabel,
+        danglingEdges: Number(dangling!.n),
+        duplicateIds: 0,
+      };
+    },
+  };
+  return reads;
 }

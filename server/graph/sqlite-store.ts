@@ -1,34 +1,17 @@
-import type { Statement } from "better-sqlite3";
+import { sql } from "kysely";
 import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import { migrate, type Db } from "../storage/database";
-import {
-  countIn,
-  expandFrom,
-  safeKey,
-  type EdgeRecord,
-  type GraphEdge,
-  type Layer,
-  type NodeRecord,
-  type Properties,
-} from "./model";
-import { relationshipsOf, type GraphCounts, type GraphStore, type NodeQuery } from "./store";
-import {
-  nodeRowOf,
-  sampleFrom,
-  toEdge,
-  toNode,
-  toRelationship,
-  type EdgeRow,
-  type NodeRow,
-  type RelationshipRow,
-  type SqlGraphReads,
-} from "./sql-graph";
+import { openSqliteRelational, withStatementCache } from "../storage/relational/sqlite";
+import type { EdgeRecord, Layer, NodeRecord } from "./model";
+import type { GraphStore } from "./store";
+import { nodeRowOf, sqlGraphReads, toEdge, toNode, type EdgeRow, type NodeRow } from "./sql-graph";
 
 /**
  * The embedded graph store: nodes and edges in the app's SQLite file. Edges keep the layers of
  * their ends so per-layer edge counts need no join. Writes and their audit entry share one
- * transaction. Its sampling and expansion are those of every SQL graph store (sql-graph.ts).
+ * transaction. Its reads are those of every SQL graph store (sql-graph.ts), run through Kysely over
+ * the same handle.
  */
 
 export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
@@ -65,6 +48,10 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   ]);
 
   let version = 1;
+  // the shared reads (sql-graph.ts) compiled by Kysely to SQLite's SQL, run at once on the handle
+  // (through Kysely's driver each read cost its connection lock and a few turns: getNode 2-5 times slower)
+  const kysely = openSqliteRelational(db).db;
+  const statements = withStatementCache(db);
   const INSERT_NODE =
     "INSERT INTO graph_nodes (id, label, layer, props) VALUES (@id, @label, @layer, @props)";
   const insertNode = db.prepare(INSERT_NODE);
@@ -80,9 +67,6 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
        props = excluded.props, source_layer = excluded.source_layer, target_layer = excluded.target_layer`,
   );
   const getNodeStmt = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id = ?");
-  const nodesOfLayer = db.prepare(
-    "SELECT id, label, layer, props FROM graph_nodes WHERE layer = ? ORDER BY seq LIMIT ?",
-  );
   const edgesAmongStmt = db.prepare(
     `SELECT e.id, e.source, e.target, e.type FROM json_each(?) AS s
      JOIN graph_edges AS e INDEXED BY graph_edges_source ON e.source = s.value
@@ -101,18 +85,6 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   const deleteEdgesOf = db.prepare("DELETE FROM graph_edges WHERE source = ? OR target = ?");
   const deleteEdgeStmt = db.prepare("DELETE FROM graph_edges WHERE id = ?");
   const updateProps = db.prepare("UPDATE graph_nodes SET props = ? WHERE id = ?");
-
-  // statements whose text depends on the query's shape (relationship types, filter keys), prepared once per shape
-  const statements = new Map<string, Statement<unknown[]>>();
-  function prepared(sql: string) {
-    let st = statements.get(sql);
-    if (st === undefined) {
-      if (statements.size >= 256) statements.clear();
-      st = db.prepare<unknown[]>(sql);
-      statements.set(sql, st);
-    }
-    return st;
-  }
 
   let pingStatement: ReturnType<Db["prepare"]> | undefined;
   // counts that only change with the graph: cached per version (nodes per layer under "nodes", each set of layers' edges under its list)
@@ -138,18 +110,6 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     });
   }
 
-  /**
-   * The edges whose both ends are in `ids`: per id in the set's order, its outgoing edges by type, then
-   * insertion, as one statement. The target test runs inside SQLite against the set, on the source
-   * index (source, type, target) alone: only the edges that stay are read from the table (at 100,000
-   * patients the graph's 1,000-node sample has about 206,000 outgoing edges, of which about 1,200 stay).
-   */
-  function edgesAmong(ids: string[]): GraphEdge[] {
-    if (!ids.length) return [];
-    const list = JSON.stringify(ids);
-    return (edgesAmongStmt.all(list, list) as EdgeRow[]).map(toEdge);
-  }
-
   /** an insert whose id is taken answers 409 "<what> already exists" */
   const once = (insert: () => unknown, what: string) => {
     try {
@@ -166,18 +126,12 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     for (const e of edges) upsertEdge.run(toEdgeRow(e));
   });
 
-  function whereClause(where: Properties | undefined): { sql: string; args: unknown[] } {
-    const parts: string[] = [];
-    const args: unknown[] = [];
-    for (const [k, v] of Object.entries(where ?? {})) {
-      parts.push(`json_extract(props, '$.${safeKey(k)}') = ?`);
-      args.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
-    }
-    return { sql: parts.length ? ` AND ${parts.join(" AND ")}` : "", args };
-  }
-
-  const reads: SqlGraphReads = {
-    nodesOfLayer: async (layer, n) => nodesOfLayer.all(layer, n) as NodeRow[],
+  const reads = sqlGraphReads({
+    async all(query) {
+      const { sql: text, parameters } = query.compile(kysely);
+      return statements.prepare(text).all(parameters) as never[];
+    },
+    layerCounts: async () => layerCounts(),
     newNeighbours: async (frontier, seen, n) =>
       (
         newNeighbours.all(
@@ -187,9 +141,23 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
           n,
         ) as NodeRow[]
       ).map(toNode),
-    edgesAmong: async (ids) => edgesAmong(ids),
+    /**
+     * Per id in the set's order, its outgoing edges by type, then insertion, as one statement. The target
+     * test runs inside SQLite against the set, on the source index (source, type, target) alone: only the
+     * edges that stay are read from the table (at 100,000 patients the graph's 1,000-node sample has about
+     * 206,000 outgoing edges, of which about 1,200 stay).
+     */
+    async edgesAmong(ids) {
+      const list = JSON.stringify(ids);
+      return (edgesAmongStmt.all(list, list) as EdgeRow[]).map(toEdge);
+    },
     edgeCountWithin: async (layers) => edgeCountWithin(layers),
-  };
+    // SQLite's JSON has no booleans: json_extract gives 1 or 0
+    propEquals: (key, v) =>
+      sql`json_extract(props, ${sql.lit(`$.${key}`)}) = ${typeof v === "boolean" ? (v ? 1 : 0) : v}`,
+    propertyKeys: (label) =>
+      sql`SELECT DISTINCT j.key AS k FROM (SELECT props FROM graph_nodes WHERE label = ${label} ORDER BY seq LIMIT 200) s, json_each(s.props) j`,
+  });
 
   const store: GraphStore = {
     kind: "sqlite",
@@ -209,68 +177,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
       importTx.immediate(nodes, edges);
       version++;
     },
-    countNodes: async (layers) => countIn(layerCounts(), layers),
-    async sampleGraph(layers, limit, layerLabel) {
-      return sampleFrom(reads, layerCounts(), layers, limit, layerLabel);
-    },
-    async expand(id, depth, limit) {
-      const start = getNodeStmt.get(id) as NodeRow | undefined;
-      return start ? expandFrom(toNode(start), depth, limit, reads.newNeighbours, reads.edgesAmong) : null;
-    },
-    async getNode(id) {
-      const r = getNodeStmt.get(id) as NodeRow | undefined;
-      return r ? toNode(r) : null;
-    },
-    async relationships(q) {
-      const typeSql = q.types?.length ? ` AND e.type IN (${q.types.map(() => "?").join(",")})` : "";
-      return relationshipsOf(q, async (direction, n) => {
-        const [mine, other] = direction === "out" ? ["source", "target"] : ["target", "source"];
-        const rows = prepared(
-          `SELECT e.id AS eid, e.type AS etype, n.id, n.label, n.layer, n.props
-             FROM graph_edges e JOIN graph_nodes n ON n.id = e.${other}
-             WHERE e.${mine} = ?${typeSql} ORDER BY e.seq LIMIT ?`,
-        ).all(q.id, ...(q.types ?? []), n) as RelationshipRow[];
-        return rows.map(toRelationship(direction));
-      });
-    },
-    async findNodes(q: NodeQuery) {
-      const w = whereClause(q.where);
-      const after = q.after === undefined ? [] : [q.after];
-      return (
-        prepared(
-          `SELECT id, label, layer, props FROM graph_nodes WHERE label = ?${w.sql}${after.length ? " AND seq > (SELECT seq FROM graph_nodes WHERE id = ?)" : ""} ORDER BY seq LIMIT ? OFFSET ?`,
-        ).all(q.label, ...w.args, ...after, q.limit ?? 1000, q.offset ?? 0) as NodeRow[]
-      ).map(toNode);
-    },
-    async countWhere(label, where) {
-      const w = whereClause(where);
-      return (
-        prepared(`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ?${w.sql}`).get(label, ...w.args) as {
-          n: number;
-        }
-      ).n;
-    },
-    async counts(): Promise<GraphCounts> {
-      const tally = (sql: string) =>
-        Object.fromEntries((db.prepare(sql).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
-      const nodesByLabel = tally("SELECT label AS k, COUNT(*) AS n FROM graph_nodes GROUP BY label");
-      const edgesByType = tally("SELECT type AS k, COUNT(*) AS n FROM graph_edges GROUP BY type");
-      const propertyKeysByLabel: Record<string, string[]> = {};
-      for (const label of Object.keys(nodesByLabel)) {
-        const keys = db
-          .prepare(
-            `SELECT DISTINCT j.key AS k FROM (SELECT props FROM graph_nodes WHERE label = ? ORDER BY seq LIMIT 200) s, json_each(s.props) j`,
-          )
-          .all(label) as { k: string }[];
-        propertyKeysByLabel[label] = keys.map((r) => r.k).sort();
-      }
-      const danglingEdges = (
-        db
-          .prepare("SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL")
-          .get() as { n: number }
-      ).n;
-      return { nodesByLabel, edgesByType, propertyKeysByLabel, danglingEdges, duplicateIds: 0 };
-    },
+    ...reads,
     async mutate(mutations, input) {
       const tx = db.transaction(() => {
         for (const m of mutations) {
