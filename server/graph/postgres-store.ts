@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import type { Relational, Sql } from "../storage/relational";
-import { LAYERS, type EdgeRecord, type GraphEdge, type NodeRecord } from "./model";
+import { type EdgeRecord, type GraphEdge, type NodeRecord } from "./model";
 import { withDeadline } from "./neo4j-reachability";
 import { nodeRowOf, sqlGraphReads, toEdge, toNode, type EdgeRow, type NodeRow } from "./sql-graph";
 import { perVersion, type GraphStore } from "./store";
@@ -148,11 +148,6 @@ export async function createPostgresGraphStore(
     const rows = await run<{ key: string; n: number }>(db, sql`SELECT key, n FROM graph_counts`);
     return new Map(rows.map((r) => [r.key, Number(r.n)]));
   });
-  const layerCounts = async (): Promise<Record<string, number>> => {
-    const kept = await keptCounts();
-    return Object.fromEntries(LAYERS.map((l) => [l, kept.get(`node:${l}`) ?? 0]));
-  };
-
   /**
    * The edges whose both ends are in `ids`, bounded by the set's size rather than by its nodes' degrees
    * (a dataset of 100,000 patients has 100,000 outgoing edges; reading every outgoing edge of the
@@ -213,7 +208,7 @@ export async function createPostgresGraphStore(
 
   const reads = sqlGraphReads({
     all: async (query) => run(db, query),
-    layerCounts,
+    keptCounts,
     // the neighbours' ids from the edge indexes alone, the first `n` by id, then those `n` nodes: ordering
     // a SNOMED concept's 25,000 neighbours by insertion read 25,000 node rows (0.8 s at 100,000 patients)
     newNeighbours: async (frontier, seen, n) =>
@@ -228,12 +223,6 @@ export async function createPostgresGraphStore(
         )
       ).map(toNode),
     edgesAmong: (ids) => rel.tx((tx) => edgesAmong(tx, ids)),
-    async edgeCountWithin(layers) {
-      const kept = await keptCounts();
-      let n = 0;
-      for (const a of layers) for (const b of layers) n += kept.get(`edge:${a}:${b}`) ?? 0;
-      return n;
-    },
     // compared as JSON: numbers, strings and booleans as stored
     propEquals: (key, v) => sql`props -> ${sql.lit(key)} = ${JSON.stringify(v)}::jsonb`,
     propertyKeys: (label) =>

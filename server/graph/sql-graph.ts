@@ -8,7 +8,7 @@ import type {
   PropertyValue,
   Relationship,
 } from "./model";
-import { countIn, expandFrom, layerOfLabel, safeKey, sampleAnswer } from "./model";
+import { countIn, expandFrom, LAYERS, layerOfLabel, safeKey, sampleAnswer } from "./model";
 import { allocateQuota } from "./quota";
 import { relationshipsOf, type GraphCounts, type GraphStore } from "./store";
 
@@ -64,8 +64,11 @@ export const nodeRowOf = (n: NodeRecord) => ({
 export interface SqlGraphDialect {
   /** runs a read outside any transaction */
   all<R>(query: RawBuilder<R>): Promise<R[]>;
-  /** the nodes per layer */
-  layerCounts(): Promise<Record<string, number>>;
+  /**
+   * the nodes per layer (`node:<layer>`) and the edges per pair of their ends' layers (`edge:<a>:<b>`),
+   * read once per graph version
+   */
+  keptCounts(): Promise<Map<string, number>>;
   /**
    * at most `n` nodes joined by an edge (either direction) to a node of `frontier` and not in `seen`,
    * the first by id: the expansion's next hop, bounded in the query (LIMIT) as Neo4j's is, so a concept
@@ -75,8 +78,6 @@ export interface SqlGraphDialect {
   newNeighbours(frontier: string[], seen: string[], n: number): Promise<GraphNode[]>;
   /** the edges whose both ends are in `ids` (never empty) */
   edgesAmong(ids: string[]): Promise<GraphEdge[]>;
-  /** how many edges join nodes of `layers` */
-  edgeCountWithin(layers: readonly Layer[]): Promise<number>;
   /** the test that a node's property `key` (a safeKey) equals `value`, as the dialect stores JSON */
   propEquals(key: string, value: PropertyValue): RawBuilder<unknown>;
   /** the distinct property keys of the first 200 nodes of `label` */
@@ -87,6 +88,10 @@ export interface SqlGraphDialect {
 export function sqlGraphReads(d: SqlGraphDialect) {
   const { all } = d;
   const edgesAmong = async (ids: string[]) => (ids.length ? d.edgesAmong(ids) : []);
+  const layerCounts = async (): Promise<Record<string, number>> => {
+    const kept = await d.keptCounts();
+    return Object.fromEntries(LAYERS.map((l) => [l, kept.get(`node:${l}`) ?? 0]));
+  };
   const getNode = async (id: string) => {
     const [r] = await all(sql<NodeRow>`SELECT id, label, layer, props FROM graph_nodes WHERE id = ${id}`);
     return r ? toNode(r) : null;
@@ -106,10 +111,10 @@ export function sqlGraphReads(d: SqlGraphDialect) {
     | "countWhere"
     | "counts"
   > = {
-    countNodes: async (layers) => countIn(await d.layerCounts(), layers),
+    countNodes: async (layers) => countIn(await layerCounts(), layers),
     /** the first `limit` nodes of `layers`, spread across them by quota, and the edges among them */
     async sampleGraph(layers, limit, layerLabel) {
-      const counts = await d.layerCounts();
+      const counts = await layerCounts();
       const quota = allocateQuota(
         layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
         limit,
@@ -124,7 +129,9 @@ export function sqlGraphReads(d: SqlGraphDialect) {
             nodes.push(toNode(r));
       }
       const edges = await edgesAmong(nodes.map((n) => n.id));
-      const totalEdges = await d.edgeCountWithin(layers);
+      const kept = await d.keptCounts();
+      let totalEdges = 0;
+      for (const a of layers) for (const b of layers) totalEdges += kept.get(`edge:${a}:${b}`) ?? 0;
       return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
     },
     async expand(id, depth, limit) {

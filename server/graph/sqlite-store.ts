@@ -1,10 +1,10 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { AuditLog } from "../audit/log";
 import { ApiError } from "../http/errors";
 import { migrate, type Db } from "../storage/database";
 import { openSqliteRelational, withStatementCache } from "../storage/relational/sqlite";
-import type { EdgeRecord, Layer, NodeRecord } from "./model";
-import type { GraphStore } from "./store";
+import type { EdgeRecord, NodeRecord } from "./model";
+import { perVersion, type GraphStore } from "./store";
 import { nodeRowOf, sqlGraphReads, toEdge, toNode, type EdgeRow, type NodeRow } from "./sql-graph";
 
 /**
@@ -67,48 +67,17 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
        props = excluded.props, source_layer = excluded.source_layer, target_layer = excluded.target_layer`,
   );
   const getNodeStmt = db.prepare("SELECT id, label, layer, props FROM graph_nodes WHERE id = ?");
-  const edgesAmongStmt = db.prepare(
-    `SELECT e.id, e.source, e.target, e.type FROM json_each(?) AS s
-     JOIN graph_edges AS e INDEXED BY graph_edges_source ON e.source = s.value
-     WHERE e.target IN (SELECT value FROM json_each(?))
-     ORDER BY s.key, e.type, e.seq`,
-  );
-  const newNeighbours = db.prepare(
-    `SELECT id, label, layer, props FROM graph_nodes WHERE id IN (
-       SELECT other FROM (SELECT target AS other FROM graph_edges WHERE source IN (SELECT value FROM json_each(?))
-                          UNION SELECT source FROM graph_edges WHERE target IN (SELECT value FROM json_each(?)))
-        WHERE other NOT IN (SELECT value FROM json_each(?)) ORDER BY other LIMIT ?)
-      ORDER BY id`,
-  );
-  const countLayer = db.prepare("SELECT layer, COUNT(*) AS n FROM graph_nodes GROUP BY layer");
   const deleteNodeStmt = db.prepare("DELETE FROM graph_nodes WHERE id = ?");
   const deleteEdgesOf = db.prepare("DELETE FROM graph_edges WHERE source = ? OR target = ?");
   const deleteEdgeStmt = db.prepare("DELETE FROM graph_edges WHERE id = ?");
   const updateProps = db.prepare("UPDATE graph_nodes SET props = ? WHERE id = ?");
 
   let pingStatement: ReturnType<Db["prepare"]> | undefined;
-  // counts that only change with the graph: cached per version (nodes per layer under "nodes", each set of layers' edges under its list)
-  const countCache = new Map<string, Record<string, number> | number>();
-  let countVersion = 0;
-  function kept<T extends Record<string, number> | number>(key: string, count: () => T): T {
-    if (countVersion !== version) {
-      countCache.clear();
-      countVersion = version;
-    }
-    if (!countCache.has(key)) countCache.set(key, count());
-    return countCache.get(key) as T;
-  }
-  const layerCounts = () =>
-    kept("nodes", () =>
-      Object.fromEntries((countLayer.all() as { layer: string; n: number }[]).map((r) => [r.layer, r.n])),
-    );
-  function edgeCountWithin(layers: readonly Layer[]): number {
-    const marks = layers.map(() => "?").join(",");
-    return kept([...layers].sort().join(","), () => {
-      const sql = `SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IN (${marks}) AND target_layer IN (${marks})`;
-      return (db.prepare(sql).get(...layers, ...layers) as { n: number }).n;
-    });
-  }
+  /** the rows of a query written with Kysely's sql, run at once */
+  const rows = <R>(query: RawBuilder<R>) => {
+    const { sql: text, parameters } = query.compile(kysely);
+    return statements.prepare(text).all(parameters) as R[];
+  };
 
   /** an insert whose id is taken answers 409 "<what> already exists" */
   const once = (insert: () => unknown, what: string) => {
@@ -127,20 +96,28 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
   });
 
   const reads = sqlGraphReads({
-    async all(query) {
-      const { sql: text, parameters } = query.compile(kysely);
-      return statements.prepare(text).all(parameters) as never[];
+    all: async (query) => rows(query),
+    keptCounts: perVersion(
+      () => version,
+      async () =>
+        new Map(
+          rows<{ key: string; n: number }>(
+            sql`SELECT 'node:' || layer AS key, COUNT(*) AS n FROM graph_nodes GROUP BY layer
+                UNION ALL SELECT 'edge:' || coalesce(source_layer, '') || ':' || coalesce(target_layer, ''), COUNT(*)
+                  FROM graph_edges GROUP BY source_layer, target_layer`,
+          ).map((r) => [r.key, r.n]),
+        ),
+    ),
+    async newNeighbours(frontier, seen, n) {
+      const [f, s] = [JSON.stringify(frontier), JSON.stringify(seen)];
+      return rows<NodeRow>(
+        sql`SELECT id, label, layer, props FROM graph_nodes WHERE id IN (
+              SELECT other FROM (SELECT target AS other FROM graph_edges WHERE source IN (SELECT value FROM json_each(${f}))
+                                 UNION SELECT source FROM graph_edges WHERE target IN (SELECT value FROM json_each(${f})))
+               WHERE other NOT IN (SELECT value FROM json_each(${s})) ORDER BY other LIMIT ${n})
+            ORDER BY id`,
+      ).map(toNode);
     },
-    layerCounts: async () => layerCounts(),
-    newNeighbours: async (frontier, seen, n) =>
-      (
-        newNeighbours.all(
-          JSON.stringify(frontier),
-          JSON.stringify(frontier),
-          JSON.stringify(seen),
-          n,
-        ) as NodeRow[]
-      ).map(toNode),
     /**
      * Per id in the set's order, its outgoing edges by type, then insertion, as one statement. The target
      * test runs inside SQLite against the set, on the source index (source, type, target) alone: only the
@@ -149,9 +126,13 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
      */
     async edgesAmong(ids) {
       const list = JSON.stringify(ids);
-      return (edgesAmongStmt.all(list, list) as EdgeRow[]).map(toEdge);
+      return rows<EdgeRow>(
+        sql`SELECT e.id, e.source, e.target, e.type FROM json_each(${list}) AS s
+             JOIN graph_edges AS e INDEXED BY graph_edges_source ON e.source = s.value
+             WHERE e.target IN (SELECT value FROM json_each(${list}))
+             ORDER BY s.key, e.type, e.seq`,
+      ).map(toEdge);
     },
-    edgeCountWithin: async (layers) => edgeCountWithin(layers),
     // SQLite's JSON has no booleans: json_extract gives 1 or 0
     propEquals: (key, v) =>
       sql`json_extract(props, ${sql.lit(`$.${key}`)}) = ${typeof v === "boolean" ? (v ? 1 : 0) : v}`,
