@@ -100,17 +100,7 @@ export function sqlGraphReads(d: SqlGraphDialect) {
     const parts = Object.entries(filters ?? {}).map(([k, v]) => sql`AND ${d.propEquals(safeKey(k), v)}`);
     return parts.length ? sql.join(parts, sql` `) : sql``;
   };
-  const reads: Pick<
-    GraphStore,
-    | "countNodes"
-    | "sampleGraph"
-    | "expand"
-    | "getNode"
-    | "relationships"
-    | "findNodes"
-    | "countWhere"
-    | "counts"
-  > = {
+  return {
     countNodes: async (layers) => countIn(await layerCounts(), layers),
     /** the first `limit` nodes of `layers`, spread across them by quota, and the edges among them */
     async sampleGraph(layers, limit, layerLabel) {
@@ -186,6 +176,5 @@ export function sqlGraphReads(d: SqlGraphDialect) {
         duplicateIds: 0,
       };
     },
-  };
-  return reads;
+  } satisfies Partial<GraphStore>;
 }
