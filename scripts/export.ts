@@ -28,7 +28,7 @@ import { loadConfig } from "../server/config";
 import { createStaticServices } from "../server/static-mode/replay";
 import { createPersonaHandler, type ViewContext } from "../server/static-mode/http";
 import { personaBasename, STATIC_PERSONAS } from "../server/static-mode/personas";
-import { walkViews, WALK_ORIGIN } from "../server/static-mode/views";
+import { walkViews, WALK_ORIGIN } from "./static-mode/views";
 
 export const EXPORT_HEADER = "x-hub-export";
 

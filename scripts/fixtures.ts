@@ -2,7 +2,7 @@
  * `npm run fixtures`: records static mode's fixtures. Starts the real server (live mode, embedded
  * defaults: SQLite graph seeded with the synthetic population, embedded local dataspace) on a
  * fresh temporary DATA_DIR, wraps the services of the static-mode registry in a recorder, walks
- * every view for every persona through the real Remix loaders (server/static-mode/views.ts) and
+ * every view for every persona through the real Remix loaders (scripts/static-mode/views.ts) and
  * writes what the views read to fixtures/static/<service>/<method>.json, plus views.json (the
  * walked views and their statuses). Deterministic for a given SEED_PATIENTS (default 200).
  *
@@ -17,11 +17,11 @@ import type { ServerBuild } from "@remix-run/node";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
 import { personaSessions } from "../server/static-mode/personas";
-import { recordServices } from "../server/static-mode/recorder";
-import { walkViews } from "../server/static-mode/views";
+import { recordServices } from "./static-mode/recorder";
+import { walkViews } from "./static-mode/views";
 import { DEFAULT_FIXTURES_DIR } from "../server/static-mode/fixture-book";
-import { freePortOf } from "../server/static-mode/ports";
-import { fixPseudonymSecret } from "../server/privacy/secret";
+import { freePortOf } from "./static-mode/ports";
+import { fixPseudonymSecret } from "./static-mode/pseudonym-secret";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,7 +36,7 @@ async function main() {
 
   const t0 = Date.now();
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-fixtures-"));
-  // the same pseudonyms from one recording to the next (synthetic data; server/privacy/secret.ts)
+  // the same pseudonyms from one recording to the next (synthetic data; scripts/static-mode/pseudonym-secret.ts)
   await fixPseudonymSecret(dataDir, "static-fixtures-pseudonyms-synthetic-data");
   const port = await freePortOf("127.0.0.1");
   const config = loadConfig({

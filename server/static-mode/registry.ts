@@ -37,8 +37,8 @@ import type { Services } from "../services";
  * so the walk fails only on the others; `missing` is their own sentence.
  *
  * Adding a capability (see docs/desktop.md, "Static mode"): add `<service>: { methods: { ... } }`
- * below with every method classified, add its views' entry paths to WALK.start if no link leads
- * there, then run `npm run fixtures` and commit fixtures/static/.
+ * below with every method classified, add its views' entry paths to WALK.start (scripts/static-mode/walk.ts)
+ * if no link leads there, then run `npm run fixtures` and commit fixtures/static/.
  */
 
 export type MethodKind = "read" | "write" | "local";
@@ -264,7 +264,7 @@ export const REGISTRY: Registry = {
     local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
   },
   analytics: { methods: { dashboard: read(), toCsv: readKeyed(byDigest) } },
-  // cohorts: every cohort of one criterion (and all persons) is recorded (server/static-mode/views.ts)
+  // cohorts: every cohort of one criterion (and all persons) is recorded (scripts/static-mode/views.ts)
   federated: {
     methods: {
       summary: readOrSay(
@@ -394,24 +394,3 @@ export const REGISTRY: Registry = {
 };
 
 export const DEMO_WRITE_MESSAGE = "This is a demonstration: changes are not saved";
-
-/**
- * How the views are walked (recording, the static-mode view test and the export): from `start`,
- * following every link a page renders, for every persona. Caps keep the fixtures small: per path
- * shape (`/patients/*`) and per path with different query strings.
- */
-export const WALK = {
-  start: ["/", "/catalogue", "/graph", "/graph/validate", "/patients", "/my-record", "/catalogue/new"],
-  /** never followed */
-  exclude: [/^\/auth\//, /^\/idp/, /^\/api\//, /^\/build\//, /^\/fixtures\//, /^\/favicon/, /^\/as\//],
-  maxPagesPerPersona: 160,
-  /** distinct paths per shape (first segment kept, the others as *) */
-  maxPerShape: 12,
-  shapeCaps: { "/catalogue/*": 80 } as Record<string, number>,
-  /** distinct query strings per path (beyond the bare path) */
-  maxQueriesPerPath: 3,
-  /** query parameters that choose a tab or variant of a view: never capped (see isVariant in walk.ts) */
-  variantParams: ["persona", "tab", "layer", "show", "template", "kind", "state"] as string[],
-  /** node inspector and expand fetchers: recorded for this many nodes of the explorer's first view */
-  drillDownNodes: 40,
-};

@@ -36,7 +36,7 @@ export class FixtureMissingError extends ApiError {
     this.name = "FixtureMissingError";
     this.developerMessage =
       `Static mode has no fixture for ${call} (${file}). Run \`npm run fixtures\` to record it; ` +
-      "a view no link leads to needs its path in WALK.start (server/static-mode/registry.ts).";
+      "a view no link leads to needs its path in WALK.start (scripts/static-mode/walk.ts).";
   }
 }
 

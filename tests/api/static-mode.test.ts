@@ -7,8 +7,8 @@ import { overviewOf } from "../../app/lib/graph/overview";
 import { slimEdge, slimNode } from "../../app/lib/graph/slim.server";
 import { staticStateOf } from "../../server/static-mode/replay";
 import { DEMO_WRITE_MESSAGE, OFFLINE_DEMO_LACKS } from "../../server/static-mode/registry";
-import { drawingDataPath, walkViews } from "../../server/static-mode/views";
-import type { WalkedPage } from "../../server/static-mode/walk";
+import { drawingDataPath, walkViews } from "../../scripts/static-mode/views";
+import type { WalkedPage } from "../../scripts/static-mode/walk";
 import { startTestServer, type TestServer } from "../support/server";
 
 /**

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { navFor } from "../../app/lib/navigation.server";
 import { PERSONAS } from "../../server/auth/personas";
-import { shapeOf } from "../../server/static-mode/walk";
+import { shapeOf } from "../../scripts/static-mode/walk";
 import { signInAs } from "./support";
 
 /**

@@ -1,7 +1,7 @@
-import type { Services } from "../services";
-import { FixtureBook } from "./fixture-book";
-import { REGISTRY, type MethodEntry, type Registry } from "./registry";
-import { recordableError } from "./replay";
+import type { Services } from "../../server/services";
+import { FixtureBook } from "../../server/static-mode/fixture-book";
+import { REGISTRY, type MethodEntry, type Registry } from "../../server/static-mode/registry";
+import { recordableError } from "../../server/static-mode/replay";
 
 /**
  * The recording side of static mode: wraps the live services named in the registry so that every

@@ -1,11 +1,31 @@
-import { personaBasename, personaOfPath, stripPersona } from "./personas";
-import { WALK } from "./registry";
+import { personaBasename, personaOfPath, stripPersona } from "../../server/static-mode/personas";
 
 /**
  * Walks the views of one persona the way a visitor would: from the start paths, following every
  * same-site link each page renders (breadth first, with caps). Used to record the fixtures, by the
  * static-mode view test, and by the export. `handle` answers a Request (in process or over HTTP).
  */
+
+/**
+ * How the views are walked (recording, the static-mode view test and the export): from `start`,
+ * following every link a page renders, for every persona. Caps keep the fixtures small: per path
+ * shape (`/patients/*`) and per path with different query strings.
+ */
+export const WALK = {
+  start: ["/", "/catalogue", "/graph", "/graph/validate", "/patients", "/my-record", "/catalogue/new"],
+  /** never followed */
+  exclude: [/^\/auth\//, /^\/idp/, /^\/api\//, /^\/build\//, /^\/fixtures\//, /^\/favicon/, /^\/as\//],
+  maxPagesPerPersona: 160,
+  /** distinct paths per shape (first segment kept, the others as *) */
+  maxPerShape: 12,
+  shapeCaps: { "/catalogue/*": 80 } as Record<string, number>,
+  /** distinct query strings per path (beyond the bare path) */
+  maxQueriesPerPath: 3,
+  /** query parameters that choose a tab or variant of a view: never capped (see isVariant below) */
+  variantParams: ["persona", "tab", "layer", "show", "template", "kind", "state"] as string[],
+  /** node inspector and expand fetchers: recorded for this many nodes of the explorer's first view */
+  drillDownNodes: 40,
+};
 
 export interface WalkedPage {
   persona: string;

@@ -1,10 +1,10 @@
-import { PERSONAS, ROLES, type Persona, type Role } from "./personas";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./sessions";
+import { PERSONAS, ROLES, type Persona, type Role } from "../../server/auth/personas";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../server/auth/sessions";
 
 /**
  * The Keycloak realm the project ships (deploy/keycloak/realm.json), built from the persona table so
  * the two cannot drift: `npx tsx scripts/keycloak-realm.ts` writes the file, and
- * server/auth/keycloak-realm.test.ts fails when the file is not what this function builds.
+ * scripts/keycloak/realm.test.ts fails when the file is not what this function builds.
  *
  * What the hub needs of Keycloak, and where the realm puts it (docs/decisions/0047-keycloak-realm.md):
  * - the seven roles as realm roles, sent as `realm_access.roles` in the ID token (the hub reads the

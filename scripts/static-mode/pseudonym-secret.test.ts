@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../storage/database";
-import { openSqliteRelational } from "../storage/relational/sqlite";
-import { getOrCreateSecret } from "../storage/secrets";
-import { fixPseudonymSecret, PSEUDONYM_SECRET } from "./secret";
+import { openDatabase } from "../../server/storage/database";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
+import { getOrCreateSecret } from "../../server/storage/secrets";
+import { fixPseudonymSecret, PSEUDONYM_SECRET } from "./pseudonym-secret";
 
 const dirs: string[] = [];
 const fresh = () => {

@@ -1,6 +1,6 @@
-import { openDatabase } from "../storage/database";
-import { openSqliteRelational } from "../storage/relational/sqlite";
-import { ensureSecretsTable, keepSecret } from "../storage/secrets";
+import { openDatabase } from "../../server/storage/database";
+import { openSqliteRelational } from "../../server/storage/relational/sqlite";
+import { ensureSecretsTable, keepSecret } from "../../server/storage/secrets";
 
 /** the name of the server secret pseudonyms are derived from (server/storage/secrets.ts, in DATA_DIR) */
 export const PSEUDONYM_SECRET = "pseudonym-secret";

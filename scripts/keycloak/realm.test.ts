@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { HUB_ATTRIBUTES, keycloakRealm } from "./keycloak-realm";
-import { PERSONAS, ROLES } from "./personas";
+import { HUB_ATTRIBUTES, keycloakRealm } from "./realm";
+import { PERSONAS, ROLES } from "../../server/auth/personas";
 
 /** the shipped realm file is what the persona table builds (regenerate: npx tsx scripts/keycloak-realm.ts) */
 describe("deploy/keycloak/realm.json", () => {
