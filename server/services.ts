@@ -9,6 +9,7 @@ import { createAccessBodyWithCompliance, type AccessBodyWithCompliance } from ".
 import { createOidcClient, type OidcClient } from "./auth/oidc-client";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { IDP_CLIENT_ID } from "./auth/idp/provider";
+import { idpClientSecret } from "./auth/idp/keys";
 import { createCatalogueService, type CatalogueService } from "./catalogue/service";
 import type { Dataspace } from "./dataspace";
 import { createGraphService, type GraphService } from "./graph/service";
@@ -147,7 +148,7 @@ export async function createServices(config: Config): Promise<Services> {
   const runtime: Services["runtime"] = { internalOrigin: undefined };
   const embeddedIdp = config.oidc
     ? undefined
-    : { clientId: IDP_CLIENT_ID, clientSecret: await getOrCreateSecret(rel, "idp-client-secret") };
+    : { clientId: IDP_CLIENT_ID, clientSecret: await idpClientSecret(rel) };
   const publicOrigin = new URL(config.publicUrl).origin;
   const makeOidc = () =>
     (currentOidc = createOidcClient(

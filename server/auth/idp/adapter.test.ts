@@ -1,5 +1,6 @@
 import { openTestStore, storeDialects, type TestStore } from "../../../tests/support/relational";
 import { relationalAdapter, sweepExpired } from "./adapter";
+import { getOrCreateSecret } from "../../storage/secrets";
 import { cookieKeys, idpClientSecret, signingKey } from "./keys";
 
 describe.each(storeDialects())("the identity provider's adapter on %s", (dialect) => {
@@ -83,6 +84,11 @@ describe.each(storeDialects())("the identity provider's adapter on %s", (dialect
     expect(await onB.findByUid("u1")).toEqual({ uid: "u1", accountId: "clinic" });
     await onB.destroy("s1");
     expect(await onA.find("s1")).toBeUndefined();
+  });
+
+  it("gives the client secret the app hands the provider (server/services.ts: the secret idp-client-secret)", async () => {
+    store = await openTestStore(dialect);
+    expect(await idpClientSecret(store.rel)).toBe(await getOrCreateSecret(store.rel, "idp-client-secret"));
   });
 
   it("generates the client secret, cookie key and signing key once, the same for every instance", async () => {

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Relational } from "../../storage/relational";
-import { keepSecret, readKept } from "../../storage/secrets";
+import { getOrCreateSecret, keepSecret, readKept } from "../../storage/secrets";
 import { ensureIdpSchema, IDP_SECRETS } from "./schema";
 
 /**
- * Values the embedded provider generates once and keeps in `idp_secrets`, so that ID tokens,
- * cookies and the client secret stay valid across restarts and are the same on every instance.
+ * Values the embedded provider generates once and keeps in `idp_secrets`, so that ID tokens and
+ * cookies stay valid across restarts and are the same on every instance.
  * Insert-or-ignore then read back: when two processes start at once, both end up with the first
  * value written.
  */
@@ -17,10 +17,11 @@ async function keepOnce(rel: Relational, name: string, create: () => string): Pr
 
 const randomSecret = () => randomBytes(32).toString("base64url");
 
-/** The client secret of the app's client at the embedded provider; the app uses the same value. */
-export function idpClientSecret(rel: Relational): Promise<string> {
-  return keepOnce(rel, "client-secret", randomSecret);
-}
+/**
+ * The client secret of the app's client at the embedded provider: generated once and kept in the
+ * secrets table as `idp-client-secret`; the app (server/services.ts) and the provider get this value.
+ */
+export const idpClientSecret = (rel: Relational) => getOrCreateSecret(rel, "idp-client-secret");
 
 /** Keys that sign the provider's cookies (Koa keygrip). */
 export async function cookieKeys(rel: Relational): Promise<string[]> {
