@@ -1,5 +1,13 @@
 import type { Services } from "../../server/services";
-import { FixtureBook } from "../../server/static-mode/fixture-book";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  FixtureBook,
+  fixturePath,
+  type FixtureFile,
+  type RecordedCall,
+} from "../../server/static-mode/fixture-book";
+import { callKey, type Canonical } from "../../server/static-mode/keys";
 import { REGISTRY, type MethodEntry, type Registry } from "../../server/static-mode/registry";
 import { recordableError } from "../../server/static-mode/replay";
 
@@ -9,9 +17,46 @@ import { recordableError } from "../../server/static-mode/replay";
  * runs unwrapped) lands in a FixtureBook with its result, or with its ApiError.
  */
 
+/** the book a recording fills in memory, then writes as fixture files */
+export class RecordingBook extends FixtureBook {
+  add(service: string, method: string, args: readonly unknown[], call: Omit<RecordedCall, "args">): void {
+    const key = callKey(args);
+    this.table(service, method).set(key, { args: JSON.parse(key) as Canonical[], ...call });
+  }
+
+  /** every file of the book, calls sorted by key */
+  toFiles(): FixtureFile[] {
+    const out: FixtureFile[] = [];
+    for (const [id, t] of [...this.files].sort(([a], [b]) => a.localeCompare(b))) {
+      if (!t.size) continue;
+      const [service, method] = id.split(".");
+      const calls = [...t].sort(([a], [b]) => a.localeCompare(b)).map(([, c]) => c);
+      out.push({ service, method, calls });
+    }
+    return out;
+  }
+
+  /** replaces the service folders under `dir` with this book's files; returns the bytes written */
+  writeTo(dir: string): number {
+    let bytes = 0;
+    const files = this.toFiles();
+    for (const service of new Set(files.map((f) => f.service)))
+      rmSync(path.join(dir, service), { recursive: true, force: true });
+    for (const f of files) {
+      const file = fixturePath(dir, f.service, f.method);
+      mkdirSync(path.dirname(file), { recursive: true });
+      // one call per line: regenerating shows which calls changed
+      const text = `{"service":${JSON.stringify(f.service)},"method":${JSON.stringify(f.method)},"calls":[\n${f.calls.map((c) => JSON.stringify(c)).join(",\n")}\n]}\n`;
+      writeFileSync(file, text);
+      bytes += Buffer.byteLength(text);
+    }
+    return bytes;
+  }
+}
+
 export interface Recording {
   services: Services;
-  book: FixtureBook;
+  book: RecordingBook;
   /** calls of methods the registry does not classify (recorded as reads; listed by `npm run fixtures`) */
   unclassified: Set<string>;
   /** services views used that the registry does not name (static mode cannot answer them) */
@@ -41,7 +86,7 @@ export function recordServices(
 ): Recording {
   const registry = opts.registry ?? REGISTRY;
   const overrides = (opts.overrides ?? {}) as Record<string, unknown>;
-  const book = new FixtureBook();
+  const book = new RecordingBook();
   const unclassified = new Set<string>();
   const unregistered = new Set<string>();
   const wrapped: Record<string, unknown> = {};

@@ -1,4 +1,6 @@
-import { readAllFixtures, DEFAULT_FIXTURES_DIR } from "../../server/static-mode/fixture-book";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { DEFAULT_FIXTURES_DIR, type FixtureFile } from "../../server/static-mode/fixture-book";
 import { REGISTRY, type MethodEntry } from "../../server/static-mode/registry";
 
 /**
@@ -6,6 +8,20 @@ import { REGISTRY, type MethodEntry } from "../../server/static-mode/registry";
  * (server/static-mode/registry.ts names the schema per method): a fixture that no longer parses
  * fails here, naming the file and the call.
  */
+
+/** every fixture file under `dir` */
+function readAllFixtures(dir: string): FixtureFile[] {
+  if (!existsSync(dir)) return [];
+  const out: FixtureFile[] = [];
+  for (const service of readdirSync(dir, { withFileTypes: true })) {
+    if (!service.isDirectory()) continue;
+    for (const f of readdirSync(path.join(dir, service.name))) {
+      if (!f.endsWith(".json")) continue;
+      out.push(JSON.parse(readFileSync(path.join(dir, service.name, f), "utf8")) as FixtureFile);
+    }
+  }
+  return out;
+}
 
 const fixtures = readAllFixtures(DEFAULT_FIXTURES_DIR);
 const entryOf = (service: string, method: string): MethodEntry | undefined =>
