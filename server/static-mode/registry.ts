@@ -1,19 +1,9 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import { SUPERVISED } from "../access-body/model";
 import { PURPOSES, purposeLabel } from "../access-body/periods";
 import type { AuditInput } from "../audit/model";
-import { healthDatasetSchema } from "../catalogue/service";
 import { CRITERIA } from "../federated/service";
 import { MIN_K } from "../federated/suppression";
-import {
-  graphAnswer,
-  graphNodeAnswer,
-  nodeAnswer,
-  relationshipAnswer,
-  validationAnswer,
-} from "../graph/contract";
-import { insights, patient, profile, programme } from "../patient/contract";
 import type { Services } from "../services";
 
 /**
@@ -30,8 +20,8 @@ import type { Services } from "../services";
  *   saved" (the views show that text where they show any refused change).
  * - `local`: answered in place, without fixtures (constants such as `graph.kind`).
  *
- * `schema`: the zod schema of the route the fixture stands in for, where one exists; the fixture
- * test parses every recorded result with it.
+ * The fixture test (tests/api/static-fixtures.test.ts) parses recorded results with the zod schema
+ * of the route each fixture stands in for, where one exists.
  * `onMissing: "not-found"`: for drill-downs whose arguments are unbounded (the node inspector of
  * the graph explorer), whose views show the 404 in place: their misses are counted apart ("not-found"),
  * so the walk fails only on the others; `missing` is their own sentence.
@@ -45,7 +35,6 @@ export type MethodKind = "read" | "write" | "local";
 
 export interface MethodEntry {
   kind: MethodKind;
-  schema?: z.ZodType;
   onMissing?: "error" | "not-found";
   /** what a visitor reads when a call was not recorded (default OFFLINE_DEMO_LACKS) */
   missing?: string;
@@ -63,15 +52,11 @@ export interface ServiceEntry<S> {
 
 export type Registry = { [K in keyof Services]?: ServiceEntry<Services[K]> };
 
-const read = (schema?: z.ZodType, onMissing?: MethodEntry["onMissing"]): MethodEntry => ({
-  kind: "read",
-  schema,
-  onMissing,
-});
-const readKeyed = (key: MethodEntry["key"], schema?: z.ZodType): MethodEntry => ({
+const read: MethodEntry = { kind: "read" };
+const readKeyed = (key: MethodEntry["key"], onMissing?: MethodEntry["onMissing"]): MethodEntry => ({
   kind: "read",
   key,
-  schema,
+  onMissing,
 });
 /** a read whose arguments a visitor chooses freely: what was not recorded answers 404 in plain words */
 const readOrSay = (missing: string, key?: MethodEntry["key"]): MethodEntry => ({
@@ -109,14 +94,11 @@ const byDigest = (args: unknown[]) => [createHash("sha256").update(JSON.stringif
 const write: MethodEntry = { kind: "write" };
 const local: MethodEntry = { kind: "local" };
 
-/** a stored dataset: the route's schema plus the `holder` slug the service adds */
-export const storedDatasetSchema = healthDatasetSchema.extend({ holder: z.string().optional() });
-
 export const REGISTRY: Registry = {
   catalogue: {
     methods: {
-      list: read(z.array(storedDatasetSchema)),
-      get: read(storedDatasetSchema.nullable()),
+      list: read,
+      get: read,
       create: write,
       remove: write,
       // listBody: the /api route's pre-encoded list, never called by views (and /api is off in static mode)
@@ -124,23 +106,23 @@ export const REGISTRY: Registry = {
   },
   graphQueries: {
     methods: {
-      graph: { ...read(graphAnswer), key: byViewer },
-      expand: { ...read(graphAnswer, "not-found"), key: byViewer },
-      node: { ...read(nodeAnswer, "not-found"), key: byViewer },
-      validate: read(validationAnswer),
+      graph: readKeyed(byViewer),
+      expand: readKeyed(byViewer, "not-found"),
+      node: readKeyed(byViewer, "not-found"),
+      validate: read,
       // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)
     },
   },
   graph: {
     methods: {
-      countNodes: read(z.number().int().min(0)),
-      countWhere: read(z.number().int().min(0)),
-      getNode: read(graphNodeAnswer.nullable()),
-      relationships: read(z.array(relationshipAnswer)),
-      findNodes: read(z.array(graphNodeAnswer)),
-      sampleGraph: read(graphAnswer),
-      expand: read(graphAnswer.nullable(), "not-found"),
-      counts: read(),
+      countNodes: read,
+      countWhere: read,
+      getNode: read,
+      relationships: read,
+      findNodes: read,
+      sampleGraph: read,
+      expand: { kind: "read", onMissing: "not-found" },
+      counts: read,
       mutate: write,
       importBatch: write,
       ping: local,
@@ -158,10 +140,10 @@ export const REGISTRY: Registry = {
   patients: {
     methods: {
       // the third argument names the audited read (server/audit/access-log.ts): not part of the answer
-      list: readKeyed((args) => args.slice(0, 2), z.array(patient)),
-      profile: readKeyed((args) => args.slice(0, 2), profile),
-      insights: read(insights),
-      research: read(z.array(programme)),
+      list: readKeyed((args) => args.slice(0, 2)),
+      profile: readKeyed((args) => args.slice(0, 2)),
+      insights: read,
+      research: read,
       grantConsent: write,
       revokeConsent: write,
     },
@@ -178,28 +160,28 @@ export const REGISTRY: Registry = {
   },
   accessBody: {
     methods: {
-      workQueue: read(),
-      listApplications: read(),
-      getApplication: read(),
-      listInformationRequests: read(),
-      getInformationRequest: read(),
-      listPermits: read(),
-      getPermit: read(),
-      listDataRequests: read(),
-      getDataRequest: read(),
-      listFindings: read(),
-      getFinding: read(),
-      listResults: read(),
-      getResult: read(),
-      register: read(),
-      information: read(),
-      activityReport: read(),
-      compliance: read(),
+      workQueue: read,
+      listApplications: read,
+      getApplication: read,
+      listInformationRequests: read,
+      getInformationRequest: read,
+      listPermits: read,
+      getPermit: read,
+      listDataRequests: read,
+      getDataRequest: read,
+      listFindings: read,
+      getFinding: read,
+      listResults: read,
+      getResult: read,
+      register: read,
+      information: read,
+      activityReport: read,
+      compliance: read,
       // the probes run against this server; the caller's cookie does not change what they show
       tck: readKeyed((args) => [{ rerun: (args[0] as { rerun?: boolean } | undefined)?.rerun ?? false }]),
       // the default report period depends on the day: replay answers as on the day of recording
-      reportPeriod: read(),
-      applicationView: read(),
+      reportPeriod: read,
+      applicationView: read,
       submitApplication: write,
       withdrawApplication: write,
       decideCompleteness: write,
@@ -235,11 +217,11 @@ export const REGISTRY: Registry = {
   },
   patientApp: {
     methods: {
-      devices: read(),
-      pairing: read(),
-      record: read(),
-      observations: read(),
-      lastSync: read(),
+      devices: read,
+      pairing: read,
+      record: read,
+      observations: read,
+      lastSync: read,
       challenge: write,
       createAccount: write,
       createPairing: write,
@@ -263,7 +245,7 @@ export const REGISTRY: Registry = {
     },
     local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
   },
-  analytics: { methods: { dashboard: read(), toCsv: readKeyed(byDigest) } },
+  analytics: { methods: { dashboard: read, toCsv: readKeyed(byDigest) } },
   // cohorts: every cohort of one criterion (and all persons) is recorded (scripts/static-mode/views.ts)
   federated: {
     methods: {
@@ -272,16 +254,16 @@ export const REGISTRY: Registry = {
           "(one condition, drug, measurement, age band or gender) with the default k. Clear the other fields to count one.",
         cohortKey,
       ),
-      options: read(),
-      withheldCounts: read(z.array(z.string())),
+      options: read,
+      withheldCounts: read,
       flushLog: write,
     },
   },
   // questions: every template's example questions are recorded; any other question answers 404 in place
   nlq: {
     methods: {
-      list: read(),
-      backend: read(),
+      list: read,
+      backend: read,
       ask: readOrSay(
         "The offline demo does not include this question: it answers the example questions listed under “Try”. " +
           "Connected to a live hub, any question is matched to a template.",
@@ -289,44 +271,44 @@ export const REGISTRY: Registry = {
       flushLog: write,
     },
   },
-  eehrxf: { methods: { coverage: read() } },
-  overview: { methods: { forUser: read() } },
+  eehrxf: { methods: { coverage: read } },
+  overview: { methods: { forUser: read } },
   credentials: {
     methods: {
-      list: read(),
-      definitions: read(),
-      requestableContexts: read(),
+      list: read,
+      definitions: read,
+      requestableContexts: read,
       request: write,
       revoke: write,
     },
   },
   policies: {
     methods: {
-      list: read(),
-      get: read(),
-      check: read(),
-      templates: read(),
-      participants: read(),
+      list: read,
+      get: read,
+      check: read,
+      templates: read,
+      participants: read,
       create: write,
       replace: write,
       remove: write,
     },
   },
   auditRetention: {
-    methods: { list: read(), get: read(), lastPurge: read(), set: write, purge: write, purgeIfDue: write },
+    methods: { list: read, get: read, lastPurge: read, set: write, purge: write, purgeIfDue: write },
   },
-  trustCenter: { methods: { view: read() } },
+  trustCenter: { methods: { view: read } },
   operator: {
     methods: {
-      components: read(),
-      topology: read(),
-      diagnosis: read(),
-      directory: read(),
-      tenants: read(),
-      discoveryCheck: read(),
-      identityProvider: read(),
-      catalog: read(),
-      checkCatalogRequest: read(),
+      components: read,
+      topology: read,
+      diagnosis: read,
+      directory: read,
+      tenants: read,
+      discoveryCheck: read,
+      identityProvider: read,
+      catalog: read,
+      checkCatalogRequest: read,
       restart: write,
       addDirectoryEntry: write,
       removeDirectoryEntry: write,
@@ -335,14 +317,14 @@ export const REGISTRY: Registry = {
     local: { close: async () => {} },
   },
   // the audit entries as the persona may see them (server/privacy/audit-view.ts)
-  auditView: { methods: { list: read() } },
+  auditView: { methods: { list: read } },
   audit: {
     methods: {
-      list: read(),
-      count: read(),
-      verify: read(),
-      kinds: read(),
-      countBefore: read(),
+      list: read,
+      count: read,
+      verify: read,
+      kinds: read,
+      countBefore: read,
       append: local,
       purge: write,
     },
@@ -361,21 +343,21 @@ export const REGISTRY: Registry = {
   },
   dataspace: {
     methods: {
-      listNegotiations: read(),
-      fetchProviderCatalog: read(),
-      summariseCatalog: read(),
-      getNegotiation: read(),
-      listTransfers: read(),
-      getTransfer: read(),
-      pullTransferData: read(),
-      listAssets: read(),
-      listAssetGroups: read(),
-      listParticipants: read(),
-      participantStatus: read(),
-      participantForUser: read(),
-      participantCredentials: read(),
-      listTasks: read(),
-      listCredentialDefinitions: read(),
+      listNegotiations: read,
+      fetchProviderCatalog: read,
+      summariseCatalog: read,
+      getNegotiation: read,
+      listTransfers: read,
+      getTransfer: read,
+      pullTransferData: read,
+      listAssets: read,
+      listAssetGroups: read,
+      listParticipants: read,
+      participantStatus: read,
+      participantForUser: read,
+      participantCredentials: read,
+      listTasks: read,
+      listCredentialDefinitions: read,
       startNegotiation: write,
       startTransfer: write,
       createAsset: write,
