@@ -27,8 +27,8 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { loadConfig } from "../server/config";
 import { createStaticServices } from "../server/static-mode/replay";
 import { createPersonaHandler, type ViewContext } from "../server/static-mode/http";
-import { personaBasename, STATIC_PERSONAS } from "../server/static-mode/personas";
-import { walkViews, WALK_ORIGIN } from "./static-mode/views";
+import { personaBasename } from "../server/static-mode/personas";
+import { STATIC_PERSONAS, walkViews, WALK_ORIGIN } from "./static-mode/views";
 
 export const EXPORT_HEADER = "x-hub-export";
 

@@ -9,13 +9,24 @@ import {
 } from "../../server/static-mode/fixture-book";
 import { callKey, type Canonical } from "../../server/static-mode/keys";
 import { REGISTRY, type MethodEntry, type Registry } from "../../server/static-mode/registry";
-import { recordableError } from "../../server/static-mode/replay";
+import { isApiError } from "../../server/http/errors";
 
 /**
  * The recording side of static mode: wraps the live services named in the registry so that every
  * read call a view makes (outermost calls only: a method calling another method of its own service
  * runs unwrapped) lands in a FixtureBook with its result, or with its ApiError.
  */
+
+/** a recorded ApiError, to replay it with the same status and text */
+function recordableError(e: unknown) {
+  if (!isApiError(e)) return undefined;
+  return {
+    status: e.status,
+    message: e.message,
+    ...(e.detail ? { detail: e.detail } : {}),
+    ...(e.extra ? { extra: e.extra } : {}),
+  };
+}
 
 /** the book a recording fills in memory, then writes as fixture files */
 export class RecordingBook extends FixtureBook {

@@ -3,9 +3,8 @@ import { GRAPH_LIMIT_DEFAULT } from "../../server/graph/service";
 import type { Services } from "../../server/services";
 import { createPersonaHandler, type ViewContext } from "../../server/static-mode/http";
 import { viewerOf, type Viewer } from "../../server/privacy/policy";
-import { findPersona } from "../../server/auth/personas";
+import { findPersona, PERSONAS } from "../../server/auth/personas";
 import { personaSessionUser } from "../../server/auth/user";
-import { STATIC_PERSONAS } from "../../server/static-mode/personas";
 import { walkPersona, WALK, type WalkedPage, type WalkRules } from "./walk";
 import type { ServerBuild } from "@remix-run/node";
 import { overviewOf } from "../../app/lib/graph/overview";
@@ -16,6 +15,9 @@ import { slimEdge, slimNode } from "../../app/lib/graph/slim.server";
  * services (live ones being recorded, or static mode's replay), plus the graph explorer's
  * drill-downs (node inspector and expand) for a sample of the nodes it shows first.
  */
+
+/** every persona, by username: the walk and the export visit each one's app */
+export const STATIC_PERSONAS = PERSONAS.map((p) => p.username);
 
 export const WALK_ORIGIN = "http://static.invalid";
 

@@ -1,5 +1,4 @@
-import { stripPersona } from "../../server/static-mode/personas";
-import { linksOf, shapeOf, walkPersona } from "./walk";
+import { linksOf, shapeOf, stripPersona, walkPersona } from "./walk";
 
 describe("the walk", () => {
   it("extracts same-site links inside the persona's app", () => {

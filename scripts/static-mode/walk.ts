@@ -1,4 +1,4 @@
-import { personaBasename, personaOfPath, stripPersona } from "../../server/static-mode/personas";
+import { personaBasename, personaOfPath } from "../../server/static-mode/personas";
 
 /**
  * Walks the views of one persona the way a visitor would: from the start paths, following every
@@ -26,6 +26,14 @@ export const WALK = {
   /** node inspector and expand fetchers: recorded for this many nodes of the explorer's first view */
   drillDownNodes: 40,
 };
+
+/** the path inside the persona's app: `/as/clinic/catalogue` → `/catalogue` */
+export function stripPersona(pathname: string): string {
+  const persona = personaOfPath(pathname);
+  if (!persona) return pathname;
+  const rest = pathname.slice(personaBasename(persona).length);
+  return rest.startsWith("/") ? rest : `/${rest.replace(/^\.data$/, "")}`;
+}
 
 export interface WalkedPage {
   persona: string;

@@ -1,4 +1,4 @@
-import { findPersona, PERSONAS } from "../auth/personas";
+import { findPersona } from "../auth/personas";
 import { personaSessionUser } from "../auth/user";
 import type { SessionRecord, SessionRequest, SessionStore } from "../auth/sessions";
 import type { SessionUser } from "../auth/user";
@@ -22,21 +22,11 @@ export function personaOfPath(pathname: string): string | null {
   return PERSONA_PATH.exec(pathname)?.[1] ?? null;
 }
 
-/** the path inside the persona's app: `/as/clinic/catalogue` → `/catalogue` */
-export function stripPersona(pathname: string): string {
-  const m = PERSONA_PATH.exec(pathname);
-  if (!m) return pathname;
-  const rest = pathname.slice(m[0].length);
-  return rest.startsWith("/") ? rest : `/${rest.replace(/^\.data$/, "")}`;
-}
-
 export function userForRequest(request: SessionRequest): SessionUser | null {
   const name = personaOfPath(new URL(request.url).pathname);
   const persona = name ? findPersona(name) : undefined;
   return persona ? personaSessionUser(persona) : null;
 }
-
-export const STATIC_PERSONAS = PERSONAS.map((p) => p.username);
 
 /** the session store of static mode: the persona in the path is the session */
 export function personaSessions(): SessionStore {

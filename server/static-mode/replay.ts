@@ -163,14 +163,3 @@ export function createStaticServices(config: Config, opts: StaticOptions = {}): 
   states.set(services, state);
   return services;
 }
-
-/** a recorded ApiError, to replay it with the same status and text */
-export function recordableError(e: unknown) {
-  if (!isApiError(e)) return undefined;
-  return {
-    status: e.status,
-    message: e.message,
-    ...(e.detail ? { detail: e.detail } : {}),
-    ...(e.extra ? { extra: e.extra } : {}),
-  };
-}
