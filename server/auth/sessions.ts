@@ -161,10 +161,7 @@ export async function createSessionStore(
     const dot = value.lastIndexOf(".");
     if (dot <= 0) return null;
     const token = value.slice(0, dot);
-    const given = Buffer.from(value.slice(dot + 1));
-    const expected = Buffer.from(sign(token));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return { value, token };
+    return sameSecret(value.slice(dot + 1), sign(token)) ? { value, token } : null;
   }
 
   /**
