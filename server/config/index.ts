@@ -104,52 +104,43 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   const e = parsed.data;
-  const problems: string[] = [];
-  if (e.NODE_ENV === "production" && !e.SESSION_SECRET) {
-    problems.push("SESSION_SECRET: required when NODE_ENV=production");
-  }
-  if (e.NODE_ENV === "production" && !e.OIDC_ISSUER) {
-    problems.push(
-      "OIDC_ISSUER: required when NODE_ENV=production (the embedded identity provider is for development only)",
-    );
-  }
-  if (e.NODE_ENV === "production" && !e.AUDIT_KEY) {
-    problems.push(
-      "AUDIT_KEY: required when NODE_ENV=production (the audit chain's key is kept outside the database; instances sharing DATABASE_URL must share it)",
-    );
-  }
-  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) problems.push("OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
-  if (e.NEO4J_URI && !e.NEO4J_PASSWORD) problems.push("NEO4J_PASSWORD: required when NEO4J_URI is set");
-  if (e.CONNECTOR_TOKEN_URL && (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET)) {
-    problems.push("CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set");
-  }
+  const production = e.NODE_ENV === "production";
+  const devWallet = e.EUDI_DEV_WALLET === "on";
   const holds = (e.OFFICE_HOLDS ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const h of holds) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`))) {
-      problems.push(`OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`);
-    }
-  }
   const trustedIssuers = (e.EUDI_TRUSTED_ISSUERS ?? "")
     .split(",")
     .map((s) => s.trim().replace(/\/+$/, ""))
     .filter(Boolean);
-  for (const t of trustedIssuers) {
-    if (!z.string().url().safeParse(t).success || !/^https:\/\//.test(t))
-      problems.push(`EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`);
-  }
-  if (e.NODE_ENV === "production" && e.EUDI_DEV_WALLET === "on") {
-    problems.push(
+  // every rule the variables break, in this order (a rule that holds gives false or "")
+  const problems = [
+    production && !e.SESSION_SECRET && "SESSION_SECRET: required when NODE_ENV=production",
+    production &&
+      !e.OIDC_ISSUER &&
+      "OIDC_ISSUER: required when NODE_ENV=production (the embedded identity provider is for development only)",
+    production &&
+      !e.AUDIT_KEY &&
+      "AUDIT_KEY: required when NODE_ENV=production (the audit chain's key is kept outside the database; instances sharing DATABASE_URL must share it)",
+    e.OIDC_ISSUER && !e.OIDC_CLIENT_ID && "OIDC_CLIENT_ID: required when OIDC_ISSUER is set",
+    e.NEO4J_URI && !e.NEO4J_PASSWORD && "NEO4J_PASSWORD: required when NEO4J_URI is set",
+    e.CONNECTOR_TOKEN_URL &&
+      (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET) &&
+      "CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set",
+    ...holds
+      .filter((h) => !/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`)))
+      .map((h) => `OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`),
+    ...trustedIssuers
+      .filter((t) => !z.string().url().safeParse(t).success || !/^https:\/\//.test(t))
+      .map((t) => `EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`),
+    production &&
+      devWallet &&
       "EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)",
-    );
-  }
-  if (e.OIDC_ISSUER && e.EUDI_DEV_WALLET === "on") {
-    problems.push(
+    e.OIDC_ISSUER &&
+      devWallet &&
       "EUDI_DEV_WALLET, OIDC_ISSUER: EUDI_DEV_WALLET must not be on when OIDC_ISSUER is set (its PID issuer lets anyone sign in as any patient; it is for the embedded identity provider only)",
-    );
-  }
+  ].filter((p): p is string => typeof p === "string" && p !== "");
   if (problems.length) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
