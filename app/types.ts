@@ -7,7 +7,6 @@
 export type { ApplicationDetail } from "../server/access-body/model";
 export type { ClockPause, ClockView } from "../server/access-body/clock";
 export type { Role } from "../server/auth/personas";
-export type { SessionUser } from "../server/auth/user";
 export type { HealthDataset } from "../server/catalogue/service";
 export type { FieldError, FormFieldError } from "../server/http/field-errors";
 export type { OdrlScope } from "../server/federated/scope";
