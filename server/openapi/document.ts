@@ -36,36 +36,25 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z]+)\*?/g, "{$1}");
 }
 
-function security(access: Access): Json[] {
-  switch (access.kind) {
-    case "public":
-    case "device-attestation":
-      return [];
-    case "session":
-      return [{ session: [] }];
-    case "session-or-crawler":
-      return [{ session: [] }, { crawler: [] }];
-    case "patient-or-device":
-      return [{ session: [] }, { device: [] }];
-  }
-}
+/** each kind of access: the operation's security requirements and the words its description gives */
+const ACCESS: Record<Access["kind"], [security: Json[], text: string]> = {
+  public: [[], "No session needed."],
+  "device-attestation": [[], "No session: the companion app's device attestation in the body is checked."],
+  session: [[{ session: [] }], "A session, any role."],
+  "session-or-crawler": [
+    [{ session: [] }, { crawler: [] }],
+    "A session, or the catalogue crawler's bearer token (CRAWLER_TOKEN).",
+  ],
+  "patient-or-device": [
+    [{ session: [] }, { device: [] }],
+    "A PATIENT session, or a paired companion app's device-signed request.",
+  ],
+};
 
-function accessText(access: Access): string {
-  switch (access.kind) {
-    case "public":
-      return "No session needed.";
-    case "device-attestation":
-      return "No session: the companion app's device attestation in the body is checked.";
-    case "session":
-      return access.roles === "any"
-        ? "A session, any role."
-        : `A session with one of the roles: ${access.roles.join(", ")}.`;
-    case "session-or-crawler":
-      return "A session, or the catalogue crawler's bearer token (CRAWLER_TOKEN).";
-    case "patient-or-device":
-      return "A PATIENT session, or a paired companion app's device-signed request.";
-  }
-}
+const accessText = (access: Access) =>
+  access.kind === "session" && access.roles !== "any"
+    ? `A session with one of the roles: ${access.roles.join(", ")}.`
+    : ACCESS[access.kind][1];
 
 /** A zod schema as JSON Schema for OpenAPI 3.1, without `$schema`: what a client sends (input) or gets (output). */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): Json {
@@ -155,7 +144,7 @@ function operation(
     summary: spec.summary,
     description: accessText(spec.access),
     tags: [route.capability],
-    security: security(spec.access),
+    security: ACCESS[spec.access.kind][0],
     "x-access": spec.access,
     "x-undeclared": contract ? undefined : true,
     responses,
