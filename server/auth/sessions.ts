@@ -325,6 +325,22 @@ export async function createSessionStore(
     return confirmed;
   }
 
+  /**
+   * Deletes the sessions `keys` and empties every instance's session cache, in one transaction;
+   * this process forgets them (`forget`) before, and again after: a read that began during the
+   * delete must not keep what it found.
+   */
+  async function signOut(keys: string[], forget: () => void): Promise<void> {
+    signOuts++;
+    forget();
+    await rel.tx(async (tx) => {
+      await tx.deleteFrom("sessions").where("token_hash", "in", keys).execute();
+      await rel.changes.bump(tx, SESSIONS_TOPIC);
+    });
+    signOuts++;
+    forget();
+  }
+
   async function read(request: SessionRequest): Promise<SessionRecord | null> {
     const value = sessionCookie(request);
     if (!value) return null;
@@ -370,21 +386,11 @@ export async function createSessionStore(
     async destroy(request) {
       const record = await read(request);
       const verified = verifiedOf(sessionCookie(request));
-      if (verified) {
-        const forget = () => {
-          signOuts++;
+      if (verified)
+        await signOut([hash(verified.token)], () => {
           cache.delete(verified.value);
           inFlight.delete(verified.value);
-        };
-        forget();
-        // the row goes and every instance's session cache is emptied, in one transaction
-        await rel.tx(async (tx) => {
-          await tx.deleteFrom("sessions").where("token_hash", "=", hash(verified.token)).execute();
-          await rel.changes.bump(tx, SESSIONS_TOPIC);
         });
-        // and again: a read that began during the delete must not keep what it found
-        forget();
-      }
       return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
     async endProviderSession({ sub, sid }) {
@@ -402,14 +408,7 @@ export async function createSessionStore(
         .filter((r) => !sid || sidOf(r.id_token) === sid)
         .map((r) => r.token_hash);
       if (keys.length === 0) return 0;
-      signOuts++;
-      cache.clear();
-      await rel.tx(async (tx) => {
-        await tx.deleteFrom("sessions").where("token_hash", "in", keys).execute();
-        await rel.changes.bump(tx, SESSIONS_TOPIC);
-      });
-      signOuts++;
-      cache.clear();
+      await signOut(keys, () => cache.clear());
       return keys.length;
     },
     async purgeExpired(now = Date.now()) {

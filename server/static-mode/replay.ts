@@ -72,8 +72,6 @@ export function staticStateOf(services: Services): StaticState | undefined {
   return states.get(services);
 }
 
-export const demoWriteError = () => new ApiError(403, DEMO_WRITE_MESSAGE);
-
 function answer(call: RecordedCall): unknown {
   if (call.error) {
     const e = new ApiError(call.error.status, call.error.message, call.error.detail, call.error.extra);
@@ -100,7 +98,7 @@ function replayService(name: string, entry: ServiceEntry<unknown>, state: Static
         if (m?.kind === "write") {
           // thrown at once: right for synchronous methods, and `await` turns it into the same rejection
           fn = () => {
-            throw demoWriteError();
+            throw new ApiError(403, DEMO_WRITE_MESSAGE);
           };
         } else {
           fn = (...callArgs: unknown[]) => {
