@@ -100,20 +100,11 @@ export function interactionRoutes({
     send(res, 303, "text/plain; charset=utf-8", `${STATUS_CODES[303]}. Redirecting to ${returnTo}`);
   }
 
-  function loginPage(uid: string, username: string, error?: string): string {
-    return renderLoginPage({
-      action: actionFor(uid),
-      abortAction: `${actionFor(uid)}/abort`,
-      username,
-      error,
-    });
-  }
-
   async function show(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const interaction = await interactionOf(req, res, uid);
     if (interaction.prompt.name === "login") {
       const hint = interaction.params.login_hint;
-      sendHtml(res, 200, loginPage(interaction.uid, typeof hint === "string" ? hint : ""));
+      sendHtml(res, 200, renderLoginPage(actionFor(interaction.uid), typeof hint === "string" ? hint : ""));
       return;
     }
     // Any other prompt is consent: the app is first-party, so grant what it asked for.
@@ -143,13 +134,17 @@ export function interactionRoutes({
     if (wait !== undefined) {
       res.setHeader("Retry-After", String(wait));
       const text = `Too many wrong passwords for this username: try again in ${wait} s.`;
-      sendHtml(res, 429, loginPage(interaction.uid, username, text));
+      sendHtml(res, 429, renderLoginPage(actionFor(interaction.uid), username, text));
       return;
     }
     const persona = authenticate(username, field(body, "password"));
     if (!persona) {
       await rateLimits?.take("passwordUser", userKey);
-      sendHtml(res, 401, loginPage(interaction.uid, username, "Unknown username or wrong password."));
+      sendHtml(
+        res,
+        401,
+        renderLoginPage(actionFor(interaction.uid), username, "Unknown username or wrong password."),
+      );
       return;
     }
     await finish(req, res, { login: { accountId: persona.username, amr: ["pwd"] } });

@@ -1,16 +1,6 @@
 import { PERSONAS } from "../personas";
 import { html, page } from "./html";
 
-export interface LoginPageOptions {
-  /** where the form posts: the interaction URL */
-  action: string;
-  /** where the "Cancel" form posts */
-  abortAction: string;
-  /** prefilled username (from `login_hint` or the last attempt) */
-  username?: string;
-  error?: string;
-}
-
 function demoAccounts() {
   return html`<section class="card" aria-labelledby="demo-accounts">
     <h2 id="demo-accounts">Demo accounts</h2>
@@ -38,9 +28,11 @@ function demoAccounts() {
   </section>`;
 }
 
-/** The embedded provider's sign-in form: fields `username` and `password`. */
-export function renderLoginPage(options: LoginPageOptions): string {
-  const { action, abortAction, username = "", error } = options;
+/**
+ * The embedded provider's sign-in form: fields `username` (prefilled: from `login_hint` or the last
+ * attempt) and `password`, posted to `action` (the interaction URL); "Cancel" posts to `action`/abort.
+ */
+export function renderLoginPage(action: string, username: string, error?: string): string {
   return page(
     "Sign in",
     html`<section class="card">
@@ -71,7 +63,7 @@ export function renderLoginPage(options: LoginPageOptions): string {
             <button type="submit">Sign in</button>
           </div>
         </form>
-        <form method="post" action="${abortAction}">
+        <form method="post" action="${action}/abort">
           <div class="actions"><button type="submit" class="secondary">Cancel</button></div>
         </form>
         <p class="note">
