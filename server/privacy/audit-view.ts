@@ -37,7 +37,15 @@ export function createAuditView(deps: {
       const viewer = viewerOf(reader);
       if (viewer.identities === "all") return audit.list(filter);
       const redact = await deps.redactor(viewer);
-      const shown = (e: AuditEntry): AuditEntry => minimiseEntry(e, redact);
+      // an entry as this reader may see it: a patient persona acting is named by its record
+      const shown = (e: AuditEntry): AuditEntry => ({
+        ...e,
+        actor: redact.text(findPersona(e.actor)?.patientId || e.actor),
+        target: redact.text(e.target),
+        outcome: redact.text(e.outcome),
+        prevHash: "",
+        hash: "",
+      });
       const { q, actor, outcome, ...stored } = filter;
       if (!q && !actor && !outcome) return (await audit.list(stored)).map(shown);
 
@@ -61,18 +69,5 @@ export function createAuditView(deps: {
       }
       return out;
     },
-  };
-}
-
-/** One entry as a reader without the identities may see it. */
-export function minimiseEntry(e: AuditEntry, redact: Redactor): AuditEntry {
-  const patientActor = findPersona(e.actor)?.patientId;
-  return {
-    ...e,
-    actor: patientActor ? redact.text(patientActor) : redact.text(e.actor),
-    target: redact.text(e.target),
-    outcome: redact.text(e.outcome),
-    prevHash: "",
-    hash: "",
   };
 }

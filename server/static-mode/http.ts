@@ -17,8 +17,6 @@ export interface ViewContext {
   contentSecurityPolicy(scriptHashes: readonly string[]): string;
 }
 
-export type PersonaHandler = (request: Request, context: ViewContext) => Promise<Response | null>;
-
 const notFound = (text: string) =>
   new Response(text, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
@@ -72,7 +70,7 @@ export function offlineDemoBuild(build: ServerBuild): ServerBuild {
 export function createPersonaHandler(
   build: ServerBuild,
   mode: "production" | "development" = "production",
-): PersonaHandler {
+): (request: Request, context: ViewContext) => Promise<Response | null> {
   const offline = offlineDemoBuild(build);
   const handlers = new Map(
     PERSONAS.map((p) => [
