@@ -60,10 +60,8 @@ const readKeyed = (key: MethodEntry["key"], onMissing?: MethodEntry["onMissing"]
 });
 /** a read whose arguments a visitor chooses freely: what was not recorded answers 404 in plain words */
 const readOrSay = (missing: string, key?: MethodEntry["key"]): MethodEntry => ({
-  kind: "read",
-  onMissing: "not-found",
+  ...readKeyed(key, "not-found"),
   missing,
-  ...(key ? { key } : {}),
 });
 
 /** what a visitor reads when the offline demo has no recording of what they asked for */
