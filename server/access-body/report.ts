@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { GraphStore } from "../graph";
 import { queryValues } from "../http/contract";
+import { csvText } from "../http/csv";
 import { badRequest } from "../http/errors";
 import { escapeHtml as esc } from "../auth/idp/html";
 import { berlinDate, daysBetween, isCivilDate } from "./calendar";
@@ -318,13 +319,6 @@ const DECISION_FIELDS = Object.keys(decisionTime.shape) as (keyof z.infer<typeof
 const scalars = (obj: Record<string, unknown>) =>
   Object.entries(obj).filter(([, v]) => typeof v !== "object" || v === null);
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  // quote, and neutralise spreadsheet formulas
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 export function reportCsv(r: ActivityReport): string {
   const rows: unknown[][] = [["section", "metric", "value"]];
   const add = (section: string, obj: Record<string, unknown>) => {
@@ -354,7 +348,7 @@ export function reportCsv(r: ActivityReport): string {
   const refusalFields = ["applicationId", "organisation", "purpose", "date", "reasons"] as const;
   rows.push(["refusal", ...refusalFields]);
   for (const x of r.refusals) rows.push(["refusal", ...refusalFields.map((f) => x[f])]);
-  return rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return csvText(rows);
 }
 
 /** A horizontal bar chart as inline SVG. */

@@ -161,6 +161,17 @@ describe("OMOP analytics", () => {
     expect(csv).toContain('"Hypertensive disorder, systemic arterial"');
   });
 
+  it("the CSV export never hands a spreadsheet a formula: a name starting with = + - @ is neutralised", async () => {
+    const d = await insight.analytics.dashboard(RESEARCHER);
+    const [first] = d.topConditions;
+    const planted = { ...d, topConditions: [{ ...first, display: '=HYPERLINK("http://x","y")' }] };
+    const line = insight.analytics
+      .toCsv(planted)
+      .split("\r\n")
+      .find((l) => l.startsWith("condition,"));
+    expect(line).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
+  });
+
   it("the route's answer shows a write to the OMOP layer at once, and a write elsewhere under the new graph version", async () => {
     const before = await insight.analytics.dashboard(RESEARCHER);
     await insight.graph.mutate(

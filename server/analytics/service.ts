@@ -10,6 +10,7 @@ import type { SessionUser } from "../auth/user";
 import type { dashboard, measurementEntry, topEntry } from "./contract";
 import { ORGANISATIONS } from "../auth/personas";
 import { holderName } from "./holders";
+import { csvText } from "../http/csv";
 import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
 import { listable, protect, published, type CountNode, scopeFor } from "../federated";
@@ -226,12 +227,8 @@ export function createAnalyticsService(deps: {
 
     /** the dashboard as CSV sections (the view's export) */
     toCsv(d: AnalyticsDashboard): string {
-      const esc = (v: unknown) => {
-        const s = v === null || v === undefined ? "" : String(v);
-        return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-      };
-      const line = (...cells: unknown[]) => cells.map(esc).join(",");
-      const out: string[] = [
+      const line = (...cells: unknown[]) => cells;
+      const out: unknown[][] = [
         line("section", "code", "system", "name", "rows", "persons", "unit", "mean", "sd", "suppressed"),
       ];
       for (const [k, v] of Object.entries(d.totals))
@@ -253,7 +250,7 @@ export function createAnalyticsService(deps: {
           out.push(
             line(section, t.code, t.system, t.display, t.rows, t.persons, t.unit, t.mean, t.sd, t.suppressed),
           );
-      return out.join("\r\n") + "\r\n";
+      return csvText(out);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { AuditEntry } from "../../../server/audit/model";
 import type { AuditFilter } from "../../../server/audit/log";
 import { RETENTION_RULES, UNKNOWN_KIND_RULE } from "../../../server/audit/retention";
+import { csvText } from "../../../server/http/csv";
 
 /**
  * The audit view's tabs (one per retention rule: the kinds kept under the same floor belong
@@ -45,15 +46,6 @@ const COLUMNS = [
   "hash",
 ] as const;
 
-/** RFC 4180 quoting; a leading = + - @ is neutralised so a spreadsheet never runs a cell as a formula */
-function cell(v: unknown): string {
-  let s = v === null || v === undefined ? "" : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function auditCsv(entries: AuditEntry[]): string {
-  const lines = [COLUMNS.join(",")];
-  for (const e of entries) lines.push(COLUMNS.map((c) => cell(e[c])).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return csvText([[...COLUMNS], ...entries.map((e) => COLUMNS.map((c) => e[c]))]);
 }
