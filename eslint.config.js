@@ -40,6 +40,8 @@ const PUBLIC_INDEX = CAPABILITIES;
  */
 const PUBLISHED = {
   dataspace: ["./failures.ts", "./runtime.ts", "./upstream-http.ts", "./oauth-token.ts", "./participants.ts"],
+  // which stored ids are a person's: federated reads them, and privacy's index imports federated
+  privacy: ["./ids.ts"],
 };
 /*
  * The two files of overview that compose the insight capabilities as the top layer does: they build

@@ -6,7 +6,7 @@ import type { SessionUser } from "../auth/user";
 import { buildOmopIndex } from "../analytics/omop-index";
 import { createGraphService, readerOf } from "../graph/service";
 import { isSmall } from "../federated/suppression";
-import { patientNumberOfId } from "../privacy/redact";
+import { patientNumberOfId } from "../privacy/ids";
 import { createCatalogueService } from "./service";
 
 /**

@@ -44,7 +44,7 @@ import { ORGANISATIONS } from "../auth/personas";
 import { linked, type GraphStore } from "../graph";
 import { findAll, num } from "../analytics";
 import { badRequest } from "../http/errors";
-import { patientNumberOfId } from "../privacy";
+import { patientNumberOfId } from "../privacy/ids";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import { findDisclosures } from "./audit";
 import {

@@ -1,12 +1,7 @@
 import type { GraphStore } from "../graph";
 import { IDENTIFIED, type Viewer } from "./policy";
-import {
-  createPseudonymiser,
-  createRedactor,
-  patientNumberOfId,
-  type PatientDirectory,
-  type Redactor,
-} from "./redact";
+import { createPseudonymiser, createRedactor, type PatientDirectory, type Redactor } from "./redact";
+import { patientNumberOfId } from "./ids";
 
 /**
  * The population as the redaction needs it (patient number → holder, pseudonym → number), read

@@ -6,4 +6,5 @@
 export { seesCount, seesIdentity, viewerOf, type Viewer } from "./policy";
 export { createMinimiser, type Minimiser } from "./directory";
 export { minimiseTable } from "./rows";
-export { patientNumberOfId, patientOfId, patientsShown } from "./redact";
+export { patientsShown } from "./redact";
+export { patientNumberOfId, patientOfId } from "./ids";

@@ -8,6 +8,7 @@ import {
   seesIdentity,
   type Viewer,
 } from "./policy";
+import { PSEUDO_ID, REAL_ID, REAL_ID_IN_TEXT, pad6, patientIdOf } from "./ids";
 
 /**
  * Turns graph records into what a viewer may see (server/privacy/policy.ts): records of people
@@ -16,28 +17,6 @@ import {
  * address, telecom, city, FHIR resource ids and source values. Pure functions over a directory of
  * the seeded patients (number → holder, pseudonym → number), so they can be tested alone.
  */
-
-/** the id prefixes of person-level nodes; the 6-digit number after them is the patient number */
-const PREFIXES = [
-  "condition-occurrence",
-  "medication-request",
-  "drug-exposure",
-  "omop-person",
-  "observation",
-  "measurement",
-  "encounter",
-  "condition",
-  "patient",
-].join("|");
-/** a person-level id as stored: `encounter-000042-03` */
-const REAL_ID = new RegExp(`^(${PREFIXES})-(\\d{6})((?:-\\d+)*)$`);
-/** the same, anywhere in a string (edge ids, references) */
-const REAL_ID_IN_TEXT = new RegExp(`\\b(${PREFIXES})-(\\d{6})(?!\\d)`, "g");
-/** a pseudonymised id: `encounter-x3k9q2m7d4fa-03` */
-const PSEUDO_ID = new RegExp(`^(${PREFIXES})-x([a-z2-7]{12})((?:-\\d+)*)$`);
-
-const pad6 = (n: number) => String(n).padStart(6, "0");
-export const patientIdOf = (n: number) => `patient-${pad6(n)}`;
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 function base32(buf: Buffer, chars: number): string {
@@ -222,16 +201,4 @@ export function carriesStoredPersonId(s: string): boolean {
   const hit = REAL_ID_IN_TEXT.test(s);
   REAL_ID_IN_TEXT.lastIndex = 0;
   return hit;
-}
-
-/** the patient number in a stored person-level id (`patient-000042` → 42) */
-export function patientNumberOfId(id: string): number | undefined {
-  const m = REAL_ID.exec(id);
-  return m ? Number(m[2]) : undefined;
-}
-
-/** the patient a stored id of a person-level node belongs to (`encounter-000004-01`: patient-000004) */
-export function patientOfId(id: string): string | undefined {
-  const n = patientNumberOfId(id);
-  return n === undefined ? undefined : patientIdOf(n);
 }

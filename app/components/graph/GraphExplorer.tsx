@@ -1,10 +1,8 @@
-import type { SerializeFrom } from "@remix-run/node";
 import { Form, useFetcher, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { Layer } from "../../types";
 import type { ExpandData } from "../../routes/graph.expand/route";
 import type { NodeData } from "../../routes/graph.node/route";
-import type { loader } from "../../routes/graph._index/route";
 import { AppLink } from "../ui/app-link";
 import { formatNumber, plural } from "../ui/format";
 import { layerLabel, layersShort, layerTitle } from "../ui/labels";
@@ -17,7 +15,19 @@ import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_OPTIONS, type VGraph, type VNode } fro
 import type { DrawingState } from "./use-drawing";
 
 /** the page's loader data (its controls, the scope's totals and error) and the drawing, loaded after hydration (./use-drawing.ts) */
-type ExplorerProps = SerializeFrom<typeof loader> & { drawing: DrawingState };
+export interface ExplorerProps {
+  /** the drawing's graph, loaded after hydration (./use-drawing.ts) */
+  drawing: DrawingState;
+  /** the scope's totals and what the graph query returned for it (expansions come on top) */
+  meta: { totalNodes: number; totalEdges: number; returnedNodes: number; returnedEdges: number };
+  layer: string;
+  persona: string;
+  limit: number;
+  /** the first view: the scope's overview, a few labelled nodes per layer (app/lib/graph/overview.ts) */
+  overview: boolean;
+  personas: { value: string; label: string; layers: readonly Layer[] }[];
+  error: string | null;
+}
 
 const MAX_MATCHES = 8;
 /** the buttons over the drawing: what each shows, its name, its test id and what it does */
