@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import type { TransferPollResult } from "../dataspace.transfer.$id/route";
 import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import { formText } from "../../lib/dataspace/inputs.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
 import { assetBook, nameBook, toTransferView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";
@@ -61,14 +62,8 @@ type PullResult =
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<PullResult> {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
-  const form = await request.formData();
-  const requested = form.get("participant");
-  const acting = await actingParticipant(
-    ds,
-    user,
-    typeof requested === "string" ? requested : null,
-    "DATA_USER",
-  );
+  const field = formText(await request.formData());
+  const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
     return { ok: false, error: acting.reason ?? "No participant context", detail: null };
   try {
