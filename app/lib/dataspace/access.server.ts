@@ -160,3 +160,9 @@ export async function loadActing(request: Request, context: AppLoadContext, pref
   );
   return { user, ds, participants, participantsError, acting };
 }
+
+/** a form's text fields by name, trimmed ("" when absent or a file) */
+export const formText = (form: FormData) => (name: string) => {
+  const v = form.get(name);
+  return typeof v === "string" ? v.trim() : "";
+};

@@ -6,9 +6,3 @@
 export { parseAssetInput } from "../../../server/dataspace/assets";
 export { parseNegotiationRequest } from "../../../server/dataspace/negotiations";
 export { parseOnboardingInput } from "../../../server/dataspace/participants";
-
-/** a form's text fields by name, trimmed ("" when absent or a file) */
-export const formText = (form: FormData) => (name: string) => {
-  const v = form.get(name);
-  return typeof v === "string" ? v.trim() : "";
-};

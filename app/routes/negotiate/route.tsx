@@ -1,9 +1,9 @@
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formText, parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
+import { parseNegotiationRequest } from "../../lib/dataspace/inputs.server";
 import { useRef } from "react";
-import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
+import { actingParticipant, apiFailure, loadActing, formText } from "../../lib/dataspace/access.server";
 import { catalogView, type CatalogView } from "./catalog.server";
 import {
   DataspaceHead,

@@ -2,10 +2,10 @@ import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { formText, parseOnboardingInput } from "../../lib/dataspace/inputs.server";
+import { parseOnboardingInput } from "../../lib/dataspace/inputs.server";
 import type { ParticipantStatus } from "../../../server/dataspace/participants";
 import type { ParticipantPollResult } from "../dataspace.participant.$id/route";
-import { apiFailure, hasRole, listChoices } from "../../lib/dataspace/access.server";
+import { apiFailure, hasRole, listChoices, formText } from "../../lib/dataspace/access.server";
 import { StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
   DataspaceHead,

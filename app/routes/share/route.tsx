@@ -2,8 +2,8 @@ import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { formText, parseAssetInput } from "../../lib/dataspace/inputs.server";
-import { actingParticipant, apiFailure, hasRole } from "../../lib/dataspace/access.server";
+import { parseAssetInput } from "../../lib/dataspace/inputs.server";
+import { actingParticipant, apiFailure, hasRole, formText } from "../../lib/dataspace/access.server";
 import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
 import {
   DataspaceHead,

@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { TransferPollResult } from "../dataspace.transfer.$id/route";
-import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
-import { formText } from "../../lib/dataspace/inputs.server";
+import { actingParticipant, apiFailure, loadActing, formText } from "../../lib/dataspace/access.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
 import { assetBook, nameBook, toTransferView } from "../../lib/dataspace/records.server";
 import { isFailedState, pipelineOf } from "../../components/dataspace/states";

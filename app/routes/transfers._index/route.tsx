@@ -1,8 +1,7 @@
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { actingParticipant, apiFailure, loadActing } from "../../lib/dataspace/access.server";
-import { formText } from "../../lib/dataspace/inputs.server";
+import { actingParticipant, apiFailure, loadActing, formText } from "../../lib/dataspace/access.server";
 import {
   assetBook,
   nameBook,
