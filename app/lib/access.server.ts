@@ -72,3 +72,14 @@ export { readerOf } from "../../server/graph/service";
 export { organisationSlugOf } from "../../server/auth/user";
 /** the access body's "awaiting a decision" filter, for loaders (server/access-body/machines takes the error model along) */
 export { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../server/access-body/machines";
+
+/**
+ * A loader's promise as a value: `{ ok, value }`, or `{ ok: false, error }` with `error` as `fail` reads
+ * the failure. Here because every loader takes this `.server` module already: one of its own would add
+ * its empty browser stand-in to each page's scripts.
+ */
+export const settle = <T, E>(p: Promise<T>, fail: (e: unknown) => E) =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (e: unknown) => ({ ok: false as const, error: fail(e) }),
+  );

@@ -120,6 +120,16 @@ export function pipelineOf(kind: PipelineKind, rawState: string, reached?: strin
   };
 }
 
+/** how many of the records still run, are done, and failed */
+export function stateCounts(records: readonly { kind: PipelineKind; state: string }[]) {
+  const count = (f: (r: { kind: PipelineKind; state: string }) => boolean) => records.filter(f).length;
+  return {
+    running: count((r) => !pipelineOf(r.kind, r.state).settled),
+    done: count((r) => pipelineOf(r.kind, r.state).settled && !isFailedState(r.state)),
+    failed: count((r) => isFailedState(r.state)),
+  };
+}
+
 export function stateTone(state: string): Tone {
   const s = state.toUpperCase();
   if (s === "FINALIZED" || s === "COMPLETED" || s === "ACTIVATED" || s === "DEPROVISIONED") return "ok";

@@ -6,7 +6,12 @@ import { formatDate, formatDateTime } from "../../components/ui/format";
 import { claimLabel } from "../../components/ui/labels";
 import { ACTIONS, DataTable } from "../../components/route-kit/DataTable";
 import { requireRole } from "../../session.server";
-import { CREDENTIAL_REQUEST_ROLES, CREDENTIAL_REVOKE_ROLES, CREDENTIAL_ROLES } from "../../lib/access.server";
+import {
+  CREDENTIAL_REQUEST_ROLES,
+  CREDENTIAL_REVOKE_ROLES,
+  CREDENTIAL_ROLES,
+  settle,
+} from "../../lib/access.server";
 import { formFieldErrorsOf, missingFields } from "../../lib/api-errors.server";
 import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { pick } from "../../lib/pick";
@@ -21,10 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const canRequest = CREDENTIAL_REQUEST_ROLES.some((r) => user.roles.includes(r));
   const canRevoke = CREDENTIAL_REVOKE_ROLES.some((r) => user.roles.includes(r));
   const [list, definitions, contexts, own] = await Promise.all([
-    s.list(user).then(
-      (v) => ({ ok: true as const, value: v }),
-      (e: unknown) => ({ ok: false as const, error: failure(e).message }),
-    ),
+    settle(s.list(user), (e) => failure(e).message),
     s.definitions().catch(() => []),
     canRequest ? s.requestableContexts(user) : Promise.resolve([]),
     // the access body revokes only what its own organisation's context holds, the operator any (0043)

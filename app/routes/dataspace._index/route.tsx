@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { apiFailure, hasRole, loadActing } from "../../lib/dataspace/access.server";
-import { isFailedState, pipelineOf } from "../../components/dataspace/states";
+import { stateCounts } from "../../components/dataspace/states";
 import {
   DataspaceHead,
   ErrorNotice,
@@ -11,7 +11,7 @@ import {
 import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
 import { formatDate, formatNumber } from "../../components/ui/format";
-import { ASSET_WRITE_ROLES, ONBOARDING_ROLES } from "../../lib/access.server";
+import { ASSET_WRITE_ROLES, ONBOARDING_ROLES, settle } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 
 /**
@@ -22,32 +22,21 @@ import { AppLink } from "../../components/ui/app-link";
 
 export const meta: MetaFunction = () => [{ title: "Dataspace · Health Dataspace Hub" }];
 
-const settle = <T,>(p: Promise<T>) =>
-  p.then(
-    (value) => ({ ok: true as const, value }),
-    (e: unknown) => ({ ok: false as const, error: apiFailure(e) }),
-  );
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, ds, participants, participantsError, acting } = await loadActing(request, context);
   const id = acting.participantId;
   const [negotiations, transfers, assets, credentials] = id
     ? await Promise.all([
-        settle(ds.listNegotiations(id)),
-        settle(ds.listTransfers(id)),
-        settle(ds.listAssets(id)),
-        settle(ds.participantCredentials(id)),
+        settle(ds.listNegotiations(id), apiFailure),
+        settle(ds.listTransfers(id), apiFailure),
+        settle(ds.listAssets(id), apiFailure),
+        settle(ds.participantCredentials(id), apiFailure),
       ])
     : [null, null, null, null];
-  const states = (list: readonly Record<string, unknown>[], kind: "negotiation" | "transfer") => {
-    const s = list.map((r) => String(r.state ?? ""));
-    return {
-      total: s.length,
-      running: s.filter((x) => !pipelineOf(kind, x).settled).length,
-      done: s.filter((x) => pipelineOf(kind, x).settled && !isFailedState(x)).length,
-      failed: s.filter(isFailedState).length,
-    };
-  };
+  const states = (list: readonly Record<string, unknown>[], kind: "negotiation" | "transfer") => ({
+    total: list.length,
+    ...stateCounts(list.map((r) => ({ kind, state: String(r.state ?? "") }))),
+  });
   const me = participants.find((p) => p.participantId === id);
   return {
     acting,

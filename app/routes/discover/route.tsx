@@ -8,7 +8,7 @@ import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
 import { clip, formatNumber, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
-import { DATASPACE_ROLES, STAFF_ROLES } from "../../lib/access.server";
+import { DATASPACE_ROLES, STAFF_ROLES, settle } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { Filter } from "../../components/route-kit/Filter";
 
@@ -41,10 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const canNegotiate = hasRole(user, DATASPACE_ROLES);
   const [choices, groupsResult, datasetsResult, me] = await Promise.all([
     listChoices(ds),
-    ds.listAssetGroups().then(
-      (v) => ({ ok: true as const, value: v }),
-      (e: unknown) => ({ ok: false as const, error: apiFailure(e) }),
-    ),
+    settle(ds.listAssetGroups(), apiFailure),
     context.services.catalogue.list(user),
     canNegotiate && !isAdmin(user) ? ds.participantForUser(user).catch(() => null) : Promise.resolve(null),
   ]);

@@ -4,19 +4,13 @@ import { GovNav, HealthBadge, PageHead } from "../../components/governance/ui";
 import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime, formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
-import { ADMIN_ROLES } from "../../lib/access.server";
+import { ADMIN_ROLES, settle } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { pick } from "../../lib/pick";
 
 export const meta: MetaFunction = () => [{ title: "Operator console · Health Dataspace Hub" }];
 
-const settled = async <T,>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: string }> => {
-  try {
-    return { ok: true, value: await p };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
-};
+const settled = <T,>(p: Promise<T>) => settle(p, (e) => (e instanceof Error ? e.message : String(e)));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, ADMIN_ROLES);

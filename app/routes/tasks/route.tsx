@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useRevalidator, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { Task } from "../../../server/dataspace/tasks";
 import { apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
-import { isFailedState, knownStates, pipelineOf } from "../../components/dataspace/states";
+import { knownStates, stateCounts } from "../../components/dataspace/states";
 import { KIND_LABEL, StatePipeline } from "../../components/dataspace/StatePipeline";
 import {
   DataspaceHead,
@@ -17,7 +16,7 @@ import { Badge } from "../../components/ui/Badge";
 import { plural } from "../../components/ui/format";
 import { stateLabel } from "../../components/ui/labels";
 import { requireRole } from "../../session.server";
-import { DATASPACE_ROLES } from "../../lib/access.server";
+import { DATASPACE_ROLES, settle } from "../../lib/access.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
@@ -40,14 +39,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const kind = url.searchParams.get("kind") ?? "";
   const state = (url.searchParams.get("state") ?? "").toUpperCase();
   const participant = url.searchParams.get("participant") ?? "";
-  const [tasks, choices] = await Promise.all([
-    ds.listTasks(user).then(
-      (value) => ({ value, error: null }),
-      (e: unknown) => ({ value: [] as Task[], error: apiFailure(e) }),
-    ),
-    listChoices(ds),
-  ]);
-  const { value: all, error } = tasks;
+  const [tasks, choices] = await Promise.all([settle(ds.listTasks(user), apiFailure), listChoices(ds)]);
+  const all = tasks.ok ? tasks.value : [];
+  const error = tasks.ok ? null : tasks.error;
   const names = new Map(choices.participants.map((p) => [p.participantId, p.displayName]));
   const filtered = all.filter(
     (t) =>
@@ -55,8 +49,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       (!state || t.state === state) &&
       (!participant || t.participantId === participant),
   );
-  // the summary counts what the list shows
-  const count = (f: (t: Task) => boolean) => filtered.filter(f).length;
   return {
     tasks: filtered.map((t) => ({ ...t, participantName: names.get(t.participantId) ?? t.participantId })),
     total: all.length,
@@ -69,11 +61,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         .map((id) => ({ id, name: names.get(id) ?? id }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     },
-    summary: {
-      running: count((t) => !pipelineOf(t.kind, t.state).settled),
-      done: count((t) => pipelineOf(t.kind, t.state).settled && !isFailedState(t.state)),
-      failed: count((t) => isFailedState(t.state)),
-    },
+    // the summary counts what the list shows
+    summary: stateCounts(filtered),
     admin: isAdmin(user),
     error,
     at: Date.now(),
