@@ -166,3 +166,9 @@ export const formText = (form: FormData) => (name: string) => {
   const v = form.get(name);
   return typeof v === "string" ? v.trim() : "";
 };
+
+/** a detail page loader's failure: a record the connector does not have is the page's 404 with `missing`, any other failure its error as 502 */
+export function recordFailure(e: unknown, missing: string): Response {
+  const f = apiFailure(e);
+  return new Response(f.status === 404 ? missing : f.error, { status: f.status === 404 ? 404 : 502 });
+}

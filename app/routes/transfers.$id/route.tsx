@@ -1,26 +1,27 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import type { TransferPollResult } from "../dataspace.transfer.$id/route";
-import { actingParticipant, apiFailure, loadActing, formText } from "../../lib/dataspace/access.server";
+import {
+  actingParticipant,
+  apiFailure,
+  formText,
+  loadActing,
+  recordFailure,
+} from "../../lib/dataspace/access.server";
 import { FhirRecords } from "../../components/dataspace/FhirRecords";
 import { assetBook, nameBook, toTransferView } from "../../lib/dataspace/records.server";
-import { isFailedState, pipelineOf } from "../../components/dataspace/states";
-import { StatePipeline } from "../../components/dataspace/StatePipeline";
+import { isFailedState } from "../../components/dataspace/states";
 import {
   DataspaceHead,
-  DemoBadge,
   ErrorNotice,
-  StateBadge,
   formatStamp,
   formatTime,
   participantQuery,
-  usePolledFetcher,
 } from "../../components/dataspace/ui";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 import { stateLabel, transferTypeLabel } from "../../components/ui/labels";
-import { ConnectorRecord, reachedOf, StatesSeen, type Seen } from "../../components/route-kit/live-record";
+import { DetailsCard, LiveState, ProgressCard, useLiveRecord } from "../../components/route-kit/live-record";
+import type { PolledState } from "../../components/route-kit/polled-state.server";
 import { FieldRow } from "../../components/route-kit/FieldRow";
 
 /**
@@ -31,8 +32,6 @@ import { FieldRow } from "../../components/route-kit/FieldRow";
  */
 
 export const meta: MetaFunction = () => [{ title: "Transfer · Dataspace · Health Dataspace Hub" }];
-
-const POLL_MS = 800;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { ds, participants, acting } = await loadActing(request, context);
@@ -47,10 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       loadedAt: Date.now(),
     };
   } catch (e) {
-    const f = apiFailure(e);
-    throw new Response(f.status === 404 ? "This transfer does not exist for your participant." : f.error, {
-      status: f.status === 404 ? 404 : 502,
-    });
+    throw recordFailure(e, "This transfer does not exist for your participant.");
   }
 }
 
@@ -88,30 +84,12 @@ function TransferView({
   const pulled = useActionData<typeof action>();
   const navigation = useNavigation();
   const pulling = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const [history, setHistory] = useState<Seen[]>(() => [
-    { state: t.state, at: t.stateTimestamp ?? t.createdAt ?? 0 },
-  ]);
-  const [settled, setSettled] = useState(() => pipelineOf("transfer", t.state).settled);
   const q = participantQuery(acting);
-  const poll = usePolledFetcher<TransferPollResult>(
-    `/dataspace/transfer/${encodeURIComponent(t.id)}${q}`,
-    POLL_MS,
-    !settled && !t.demo,
-  );
-  // the newer of the polled state and the page's own (reloaded after a pull)
-  const live = poll.data && poll.data.ok && poll.data.at >= loadedAt ? poll.data : null;
-  const state = live?.state ?? t.state;
+  const progress = useLiveRecord<PolledState>("transfer", t, q, loadedAt);
+  const { live, state } = progress;
   const errorDetail = live?.errorDetail || t.errorDetail;
 
-  useEffect(() => {
-    setHistory((h) =>
-      h[h.length - 1]?.state === state ? h : [...h, { state, at: live?.stateTimestamp ?? Date.now() }],
-    );
-    if (pipelineOf("transfer", state).settled) setSettled(true);
-  }, [state, live?.stateTimestamp]);
-
   const failed = isFailedState(state);
-  const reached = reachedOf(history);
   const canPull = !t.demo && (state === "STARTED" || state === "COMPLETED");
 
   return (
@@ -123,42 +101,29 @@ function TransferView({
           </>
         }
         back={{ to: `/transfers${q}`, label: "← Transfers" }}
-        aside={
-          <div className="ds-head-state">
-            <DemoBadge of={t} />
-            <StateBadge state={state} testId="transfer-state" />
-          </div>
-        }
+        aside={<LiveState kind="transfer" demo={t} state={state} />}
       >
         from <strong>{t.counterPartyName}</strong> to {acting.displayName} ·{" "}
         {transferTypeLabel(t.transferType) || "transfer"}
       </DataspaceHead>
 
-      <div className="card ds-pipeline-card">
-        <div className="ds-pipeline-head">
-          <h2>Progress</h2>
-          <p className="muted small" role="status" aria-live="polite" data-testid="transfer-live">
-            {t.demo
-              ? "A demonstration transfer: no connector runs it, and its state does not change."
-              : failed
-                ? "The transfer was terminated."
-                : state === "COMPLETED"
-                  ? "The transfer is completed."
-                  : state === "STARTED"
-                    ? "Started: the data is ready to be pulled from the provider's data plane."
-                    : `Waiting for the provider to start the transfer… now ${stateLabel(state).toLowerCase()}`}
-          </p>
-        </div>
-        <StatePipeline kind="transfer" state={state} reached={reached} testId="transfer-pipeline" />
-        {poll.data && !poll.data.ok ? <ErrorNotice error={poll.data} testId="transfer-poll-error" /> : null}
-        {failed ? (
-          <div className="notice error" role="alert" data-testid="transfer-error">
-            <strong>Terminated.</strong>{" "}
-            <span data-testid="transfer-error-detail">{errorDetail || "The connector gave no reason."}</span>
-          </div>
-        ) : null}
-        <StatesSeen history={history} testId="transfer-history" />
-      </div>
+      <ProgressCard
+        kind="transfer"
+        status={
+          t.demo
+            ? "A demonstration transfer: no connector runs it, and its state does not change."
+            : failed
+              ? "The transfer was terminated."
+              : state === "COMPLETED"
+                ? "The transfer is completed."
+                : state === "STARTED"
+                  ? "Started: the data is ready to be pulled from the provider's data plane."
+                  : `Waiting for the provider to start the transfer… now ${stateLabel(state).toLowerCase()}`
+        }
+        progress={progress}
+      >
+        <span data-testid="transfer-error-detail">{errorDetail || "The connector gave no reason."}</span>
+      </ProgressCard>
 
       <div className="card">
         <div className="ds-pull-head">
@@ -197,22 +162,18 @@ function TransferView({
         ) : null}
       </div>
 
-      <div className="card">
-        <h2>Details</h2>
-        <dl className="fields">
-          <FieldRow label="Transfer id">
-            <code>{t.id}</code>
-          </FieldRow>
-          <FieldRow label="Contract agreement">
-            <code className="wrap">{t.contractId}</code>
-          </FieldRow>
-          <FieldRow label="Counter-party address">
-            <code className="wrap">{t.counterPartyAddress}</code>
-          </FieldRow>
-          <FieldRow label="Started">{formatStamp(t.createdAt)}</FieldRow>
-        </dl>
-        <ConnectorRecord raw={raw} />
-      </div>
+      <DetailsCard raw={raw}>
+        <FieldRow label="Transfer id">
+          <code>{t.id}</code>
+        </FieldRow>
+        <FieldRow label="Contract agreement">
+          <code className="wrap">{t.contractId}</code>
+        </FieldRow>
+        <FieldRow label="Counter-party address">
+          <code className="wrap">{t.counterPartyAddress}</code>
+        </FieldRow>
+        <FieldRow label="Started">{formatStamp(t.createdAt)}</FieldRow>
+      </DetailsCard>
     </section>
   );
 }
