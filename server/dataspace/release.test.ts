@@ -61,4 +61,20 @@ describe("release: what leaves under a permit", () => {
     expect(withheld(tampered((r) => (r.groups[0].byCode[0].count = 2)))).toBe(true);
     expect(withheld(tampered(() => {}))).toBe(false);
   });
+
+  it("the rare code and the one withheld to protect it read alike, also in a report released with both reasons", () => {
+    type Report = { groups: { byCode: { key: string; suppressed: boolean; reason?: string }[] }[] };
+    const report = aggregated(records) as Report;
+    const reasons = (r: Report) => r.groups[0].byCode.map((c) => [c.key, c.suppressed, c.reason]);
+    // 2 below k, 8 complementary: one public reason, or the total 10 says which is the 2
+    expect(reasons(report)).toEqual([
+      ["rare", true, "small-count"],
+      ["44054006", true, "small-count"],
+    ]);
+    // a report released before told them apart; released again, it does not
+    const before = structuredClone(report);
+    before.groups[0].byCode[0].reason = "below-k";
+    before.groups[0].byCode[1].reason = "complementary";
+    expect(reasons(aggregated(before) as Report)).toEqual(reasons(report));
+  });
 });

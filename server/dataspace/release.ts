@@ -4,6 +4,8 @@ import {
   isSmall,
   MIN_K,
   protect,
+  publicReason,
+  publicSuppressionReason,
   published,
   publishedCount,
   type CountNode,
@@ -154,11 +156,17 @@ export function aggregated(data: unknown, k = MIN_K): Json {
   );
 }
 
+/** a count as a report released before carries it: then a primary and a complementary reason were told apart */
+const releasedCount = publishedCount.extend({
+  reason: z.enum([...publicSuppressionReason.options, "below-k", "complementary"]).optional(),
+});
+type ReleasedCount = z.infer<typeof releasedCount>;
+
 const releasedReport = z.object({
   resourceType: z.literal("MeasureReport"),
-  patients: publishedCount,
+  patients: releasedCount,
   groups: z.array(
-    z.object({ resourceType: z.string(), total: publishedCount, byCode: z.array(publishedCount) }),
+    z.object({ resourceType: z.string(), total: releasedCount, byCode: z.array(releasedCount) }),
   ),
 });
 type Group = z.infer<typeof releasedReport>["groups"][number];
@@ -179,7 +187,7 @@ const report = (k: number, patients: PublishedCount, groups: Group[]): Json => (
  * total withholds its codes; else every count is withheld.
  */
 function rechecked({ patients, groups }: z.infer<typeof releasedReport>, k: number): Json {
-  const sound = (c: PublishedCount) => (c.count === null) === c.suppressed && !isSmall(c.count ?? 0, k);
+  const sound = (c: ReleasedCount) => (c.count === null) === c.suppressed && !isSmall(c.count ?? 0, k);
   const safe = (g: Group) => {
     const shown = g.byCode.filter((c) => !c.suppressed);
     const withheld = (g.total.count ?? 0) - shown.reduce((a, c) => a + (c.count ?? 0), 0);
@@ -189,16 +197,12 @@ function rechecked({ patients, groups }: z.infer<typeof releasedReport>, k: numb
     );
   };
   const hide = !sound(patients) || !groups.every(safe);
-  const cell = (c: PublishedCount) =>
-    published(
-      {
-        key: c.key,
-        value: c.count ?? 0,
-        suppressed: hide || c.suppressed,
-        reason: hide ? "complementary" : c.reason,
-      },
-      k,
-    );
+  const cell = (c: ReleasedCount): PublishedCount => {
+    const out = published({ key: c.key, value: c.count ?? 0, suppressed: hide || c.suppressed }, k);
+    return out.suppressed
+      ? { ...out, reason: hide ? "small-count" : c.reason && publicReason(c.reason) }
+      : out;
+  };
   return report(
     k,
     cell(patients),

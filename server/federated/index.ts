@@ -10,9 +10,12 @@ export {
   listable,
   MIN_K,
   protect,
+  publicReason,
+  publicSuppressionReason,
   published,
   publishedCount,
   type CountNode,
+  type PublicSuppressionReason,
   type PublishedCount,
 } from "./suppression";
 export { createQueryLog } from "../audit/query-log";

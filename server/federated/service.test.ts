@@ -156,9 +156,38 @@ describe("GET /api/federated service", () => {
     expect(truth).toBeGreaterThanOrEqual(1);
     expect(truth).toBeLessThanOrEqual(4);
     const s = await insight.federated.summary(q("condition=tendon%20rupture"), ADMIN);
-    expect(s.cohort).toMatchObject({ count: null, suppressed: true, reason: "below-k", display: "<5" });
+    // one public reason for a count below k and for a complementary one (publicReason)
+    expect(s.cohort).toMatchObject({ count: null, suppressed: true, reason: "small-count", display: "<5" });
     for (const c of [...s.environments, ...s.strata.gender, ...s.strata.ageBand])
       expect(c).toMatchObject({ count: null, suppressed: true });
+  });
+
+  // finding I1: told "below-k" and "complementary" apart, two suppressed siblings and their published
+  // total said which of them is the small one, what complementary suppression hides
+  it("publishes a count below k and its complementary sibling with the same reason", async () => {
+    let found = 0;
+    for (const condition of dict.byKind.condition) {
+      const { tree } = protectedCohort(index, { condition }, 5);
+      const group = tree.groups!.find(
+        (g) => g.some((c) => c.reason === "below-k") && g.some((c) => c.reason === "complementary"),
+      );
+      if (tree.suppressed || !group) continue;
+      const s = await insight.federated.summary(q(`condition=${condition.code}`), ADMIN);
+      expect(s.k).toBe(5);
+      const cells = new Map<string, { suppressed: boolean; reason?: string }>([
+        ...s.environments.map((e) => [`holder:${e.holder}`, e] as const),
+        ...s.strata.gender.map((g) => [`gender:${g.key}`, g] as const),
+        ...s.strata.ageBand.map((a) => [`age:${a.key}`, a] as const),
+      ]);
+      const primary = cells.get(group.find((c) => c.reason === "below-k")!.key);
+      const complementary = cells.get(group.find((c) => c.reason === "complementary")!.key);
+      expect(primary).toMatchObject({ suppressed: true, reason: "small-count" });
+      expect(complementary).toMatchObject({ suppressed: true, reason: "small-count" });
+      for (const c of [s.cohort, ...cells.values()])
+        expect(["small-count", "parent-suppressed", "differencing", undefined]).toContain(c.reason);
+      found++;
+    }
+    expect(found).toBeGreaterThan(0);
   });
 
   // docs/decisions/0093: the "unknown" age band is listed only when there are persons of unknown

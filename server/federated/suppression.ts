@@ -55,8 +55,22 @@
  */
 import { z } from "zod";
 
-const suppressionReason = z.enum(["below-k", "complementary", "parent-suppressed", "differencing"]);
-export type SuppressionReason = z.infer<typeof suppressionReason>;
+/** the algorithm's marks: protectGroup() tells a primary from a complementary suppression */
+export type SuppressionReason = "below-k" | "complementary" | "parent-suppressed" | "differencing";
+
+/**
+ * The reasons a caller is told. A primary ("below-k") and a complementary suppression are published
+ * alike ("small-count"): told apart, two suppressed siblings and their published total would say which
+ * of them is the small one, which is what complementary suppression hides (statistical offices mark
+ * both with one symbol for the same reason).
+ */
+export const publicSuppressionReason = z.enum(["small-count", "parent-suppressed", "differencing"]);
+export type PublicSuppressionReason = z.infer<typeof publicSuppressionReason>;
+
+/** the one mapping from the algorithm's marks to what is published (published(), the questions' cells) */
+export function publicReason(reason: SuppressionReason | PublicSuppressionReason): PublicSuppressionReason {
+  return reason === "below-k" || reason === "complementary" ? "small-count" : reason;
+}
 
 export interface CountNode {
   key: string;
@@ -226,14 +240,25 @@ export const publishedCount = z.object({
   key: z.string(),
   count: z.number().int().min(0).nullable().describe("null when suppressed"),
   suppressed: z.boolean(),
-  reason: suppressionReason.optional(),
+  reason: publicSuppressionReason
+    .optional()
+    .describe(
+      '"small-count" for a count from 1 to k−1 and for one suppressed so that such a count cannot be recomputed, alike',
+    ),
   display: z.string().describe('the count, or "<k" when suppressed'),
 });
 export type PublishedCount = z.infer<typeof publishedCount>;
 
+/** the one place a count is published: its reason told by publicReason() */
 export function published(node: CountNode, k: number | null): PublishedCount {
   if (node.suppressed)
-    return { key: node.key, count: null, suppressed: true, reason: node.reason, display: `<${k ?? MIN_K}` };
+    return {
+      key: node.key,
+      count: null,
+      suppressed: true,
+      reason: node.reason && publicReason(node.reason),
+      display: `<${k ?? MIN_K}`,
+    };
   return { key: node.key, count: node.value, suppressed: false, display: String(node.value) };
 }
 

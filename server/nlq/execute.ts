@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { type Concept, type ConceptDictionary, type OmopIndex, num, str } from "../analytics";
 import { linked, type GraphNode, type Layer, type GraphStore } from "../graph";
-import { isSmall, listable, protect, type CountNode } from "../federated";
+import {
+  isSmall,
+  listable,
+  protect,
+  publicReason,
+  type CountNode,
+  type PublicSuppressionReason,
+} from "../federated";
 
 export interface ExecContext {
   graph: GraphStore;
@@ -79,7 +86,11 @@ export interface RawResult {
 export interface FinalResult {
   columns: Column[];
   rows: Record<string, string | number | null>[];
-  suppressedCells: { row: number; column: string; reason: string }[];
+  suppressedCells: {
+    row: number;
+    column: string;
+    reason: PublicSuppressionReason | "derived-from-suppressed";
+  }[];
   interpretation: string;
   plan: string[];
 }
@@ -89,9 +100,11 @@ export interface FinalResult {
  * count, no row, nothing that depends on who is in it.
  */
 export function cohortWithheld(cohort: NonNullable<RawResult["cohort"]>, k: number): string {
-  return cohort.node.reason === "below-k"
-    ? `The cohort is too small to show: fewer than ${k} ${cohort.name}. ` +
-        `Its count is suppressed and no rows are shown, so that no one in it can be singled out (k = ${k}).`
+  // a cohort below k and one withheld to protect a small count read alike, as their cells do
+  // (publicReason in server/federated/suppression.ts)
+  return publicReason(cohort.node.reason ?? "below-k") === "small-count"
+    ? `The cohort's count is suppressed: fewer than ${k} ${cohort.name}, or a count that would let such a count ` +
+        `be recomputed. No rows are shown, so that no one in it can be singled out (k = ${k}).`
     : `The cohort's count is suppressed (<${k}) so that another count cannot be recomputed from it; ` +
         `no rows are shown (k = ${k}).`;
 }
@@ -125,7 +138,7 @@ export function finalize(raw: RawResult, k: number | null): FinalResult {
       if (cell instanceof CountCell) {
         out[key] = hidden(cell.node) ? null : cell.node.value;
         if (hidden(cell.node))
-          suppressedCells.push({ row: i, column: key, reason: cell.node.reason ?? "below-k" });
+          suppressedCells.push({ row: i, column: key, reason: publicReason(cell.node.reason ?? "below-k") });
       } else if (cell instanceof DerivedCell) {
         const withheld =
           cell.from.some(hidden) ||

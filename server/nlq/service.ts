@@ -32,7 +32,14 @@ import {
 } from "../analytics";
 import { ApiError, badGateway, badRequest } from "../http/errors";
 import { createKept, EVERYONE } from "../http/kept";
-import { scopeFor, createQueryLog, odrlScope, type FederatedDeps, type OdrlScope } from "../federated";
+import {
+  scopeFor,
+  createQueryLog,
+  odrlScope,
+  publicSuppressionReason,
+  type FederatedDeps,
+  type OdrlScope,
+} from "../federated";
 import { checkReadOnly, matchShape } from "./cypher-guard";
 import { column, finalize, type FinalResult } from "./execute";
 import { viewerOf, minimiseTable } from "../privacy";
@@ -80,7 +87,13 @@ export const nlqAnswer = z.object({
   layers: texts,
   columns: z.array(column),
   rows: z.array(z.record(text, z.union([text, z.number(), z.null()]))),
-  suppressedCells: z.array(z.object({ row: z.number().int(), column: text, reason: text })),
+  suppressedCells: z.array(
+    z.object({
+      row: z.number().int(),
+      column: text,
+      reason: z.enum([...publicSuppressionReason.options, "derived-from-suppressed"]),
+    }),
+  ),
   scope: odrlScope,
   reason: text.optional(),
   suggestions: z.array(z.object({ templateId: text, title: text, example: text })).optional(),

@@ -354,7 +354,7 @@ describe("rows under k: a small cohort or cell does not show itself by its rows"
           rows: [],
           suppressed: [],
         });
-        expect(a.interpretation).toContain(`The cohort is too small to show: fewer than ${K} patients`);
+        expect(a.interpretation).toContain(`The cohort's count is suppressed: fewer than ${K} patients`);
         expect({ question, numbers: numbersIn(a.interpretation, c.snomed) }).toEqual({
           question,
           numbers: [String(K), String(K)],
@@ -384,7 +384,7 @@ describe("rows under k: a small cohort or cell does not show itself by its rows"
         const a = await review.nlq.ask({ question: q }, RESEARCHER);
         expect(a.rows).toEqual([]);
         expect(a.suppressedCells).toEqual([]);
-        expect(a.interpretation).toMatch(/^The cohort is too small to show: fewer than 5 patients/);
+        expect(a.interpretation).toMatch(/^The cohort's count is suppressed: fewer than 5 patients/);
         expect(a.interpretation).not.toMatch(
           /\b\d+ (?:drugs|datasets)\b|Limburg|AlphaKlinik|Asthma|acetaminophen/,
         );
