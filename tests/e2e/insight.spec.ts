@@ -43,7 +43,7 @@ test("researcher asks the pharmacovigilance question and sees the answer", async
   await expect(scope).toContainText("aggregate only");
   await expect(scope).toContainText("prohibited: re-identifying people");
   // with 200 patients the exposed group is small: its outcome count is suppressed, never shown
-  await expect(table.getByTestId("suppressed-cell").first()).toHaveText("<5");
+  await expect(table.getByTestId("suppressed-cell").first()).toHaveText("suppressed");
   await expect(page).toHaveURL(/\/ask\?q=Is\+tendon\+rupture/);
   await shot(page, "researcher-pharmacovigilance");
 
@@ -64,7 +64,7 @@ test("researcher builds a federated cohort and sees suppressed cells marked", as
   await expect(page.getByTestId("suppression-legend")).toContainText("marks a suppressed cell");
   // a rare cohort: everything suppressed and marked
   await page.goto("/cohorts?condition=429513001&run=1");
-  await expect(page.getByTestId("cohort-total")).toHaveText("<5");
+  await expect(page.getByTestId("cohort-total")).toHaveText("suppressed");
   await expect(page.getByTestId("suppression-flag")).toBeVisible();
   await shot(page, "researcher-cohort-suppressed");
 });

@@ -49,7 +49,7 @@ export function BarChart({ title, data, testId }: { title: string; data: Datum[]
               )}
             </svg>
             <span className="ins-bar-value num">
-              {d.suppressed ? <Suppressed display={d.display} /> : (d.display ?? formatNumber(d.value))}
+              {d.suppressed ? <Suppressed /> : (d.display ?? formatNumber(d.value))}
             </span>
           </li>
         ))}
@@ -115,7 +115,7 @@ export function ColumnChart({
                 fill={suppressed ? `url(#${hatch})` : undefined}
               />
               <text x={x + w / 2} y={h - bh + 11} textAnchor="middle" className="ins-col-value">
-                {suppressed ? (d.display ?? "suppressed") : formatNumber(d.value)}
+                {suppressed ? "suppressed" : formatNumber(d.value)}
               </text>
               <text x={x + w / 2} y={h + 32} textAnchor="middle" className="ins-col-label">
                 {d.label}
@@ -143,7 +143,11 @@ export function Meter({ value, label, testId }: { value: number; label: string; 
   );
 }
 
-/** how a suppressed count reads everywhere */
+/**
+ * How a suppressed count reads everywhere: one mark, "suppressed", whatever the reason. Not "<k": a
+ * count withheld to protect a small one may be k or more, and a mark that differs between the two
+ * would say which of two suppressed siblings is the small one.
+ */
 export function Suppressed({ display, reason }: { display?: string; reason?: string }) {
   return (
     <span
@@ -157,8 +161,7 @@ export function Suppressed({ display, reason }: { display?: string; reason?: str
 }
 
 const REASONS: Record<string, string> = {
-  "below-k": "fewer than k patients",
-  complementary: "would let a small count be recomputed",
+  "small-count": "fewer than k patients, or would let such a count be recomputed",
   "parent-suppressed": "its total is suppressed",
   differencing: "differs by fewer than k from the same count of a broader query",
   "derived-from-suppressed": "computed from a suppressed count",

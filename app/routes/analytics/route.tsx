@@ -43,10 +43,10 @@ export default function Analytics() {
 
       {k !== null ? (
         <p className="notice" data-testid="k-notice">
-          Your scope applies k = {k}: counts from 1 to {k - 1} are suppressed and shown as{" "}
-          <Suppressed display={`<${k}`} />, together with any count that would let one be recomputed; the
-          other figures of a suppressed group (mean, spread, out-of-range counts) show as —. A condition, drug
-          or measurement whose count is suppressed is left out of the top lists.
+          Your scope applies k = {k}: counts from 1 to {k - 1} are suppressed and shown as <Suppressed />, as
+          is any count that would let one be recomputed; the other figures of a suppressed group (mean,
+          spread, out-of-range counts) show as —. A condition, drug or measurement whose count is suppressed
+          is left out of the top lists.
         </p>
       ) : null}
 
@@ -106,12 +106,8 @@ export default function Analytics() {
                 <td>
                   <code>{m.code}</code>
                 </td>
-                <td className="num">
-                  {m.suppressed ? <Suppressed display={m.displayPersons} /> : formatNumber(m.persons)}
-                </td>
-                <td className="num">
-                  {m.rows === null ? <Suppressed display={`<${k}`} /> : formatNumber(m.rows)}
-                </td>
+                <td className="num">{m.suppressed ? <Suppressed /> : formatNumber(m.persons)}</td>
+                <td className="num">{m.rows === null ? <Suppressed /> : formatNumber(m.rows)}</td>
                 <td className="num">{m.mean ?? "—"}</td>
                 <td className="num">{m.sd ?? "—"}</td>
                 <td>{m.unit}</td>

@@ -37,7 +37,6 @@ const numeric = (c: { type: string }) => c.type === "count" || c.type === "numbe
 export default function Ask() {
   const { question, templateId, templates, backend, answer, error } = useLoaderData<typeof loader>();
   const busy = useNavigation().state !== "idle";
-  const k = answer?.scope.k ?? 5;
   const suppressedAt = new Map(
     (answer?.suppressedCells ?? []).map((c) => [`${c.row}:${c.column}`, c.reason]),
   );
@@ -167,7 +166,10 @@ export default function Ask() {
                       return (
                         <td key={c.key} className={numeric(c) ? "num" : undefined}>
                           {reason ? (
-                            <Suppressed display={c.type === "count" ? `<${k}` : "withheld"} reason={reason} />
+                            <Suppressed
+                              display={c.type === "count" ? undefined : "withheld"}
+                              reason={reason}
+                            />
                           ) : v === null || v === undefined ? (
                             "—"
                           ) : c.type === "code" ? (

@@ -30,14 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-function Count({
-  c,
-  k,
-}: {
-  c: { count: number | null; suppressed: boolean; display: string; reason?: string };
-  k: number;
-}) {
-  return c.suppressed ? <Suppressed display={`<${k}`} reason={c.reason} /> : <>{formatNumber(c.count)}</>;
+function Count({ c }: { c: { count: number | null; suppressed: boolean; reason?: string } }) {
+  return c.suppressed ? <Suppressed reason={c.reason} /> : <>{formatNumber(c.count)}</>;
 }
 
 export default function Cohorts() {
@@ -51,7 +45,6 @@ export default function Cohorts() {
       </select>
     </Filter>
   );
-  const k = summary?.k ?? options.k;
   const suppressedAny = summary
     ? Object.values(summary.suppression.counts).some((n) => n > 0) || summary.cohort.suppressed
     : false;
@@ -121,7 +114,7 @@ export default function Cohorts() {
             <div>
               <span className="stat-label">Cohort</span>
               <div className="stat-value" data-testid="cohort-total">
-                <Count c={summary.cohort} k={k} />
+                <Count c={summary.cohort} />
               </div>
               <p className="small muted">
                 {Object.entries(summary.criteria)
@@ -155,7 +148,7 @@ export default function Cohorts() {
                   <tr key={e.holder} className={e.suppressed ? "ins-row-suppressed" : undefined}>
                     <td>{e.environment}</td>
                     <td className="num">
-                      <Count c={e} k={k} />
+                      <Count c={e} />
                     </td>
                     <td className="small">{e.suppressed ? reasonText(e.reason ?? "") : "published"}</td>
                   </tr>
@@ -173,7 +166,6 @@ export default function Cohorts() {
                     label: g.key,
                     value: g.count,
                     suppressed: g.suppressed,
-                    display: g.suppressed ? `<${k}` : undefined,
                   }))}
               />
             </div>
@@ -188,7 +180,6 @@ export default function Cohorts() {
                 label: a.key,
                 value: a.count,
                 suppressed: a.suppressed,
-                display: a.suppressed ? `<${k}` : undefined,
               }))}
             />
           </div>
@@ -196,7 +187,7 @@ export default function Cohorts() {
           <aside className="card ins-legend" data-testid="suppression-legend">
             <h2>How the counts are protected</h2>
             <p className="small">
-              <Suppressed display={`<${k}`} /> marks a suppressed cell. Suppressed in this answer:{" "}
+              <Suppressed /> marks a suppressed cell. Suppressed in this answer:{" "}
               {summary.suppression.counts["below-k"]} below k, {summary.suppression.counts.complementary}{" "}
               complementary, {summary.suppression.counts.differencing} by the differencing guard,{" "}
               {summary.suppression.counts["parent-suppressed"]} because their total is suppressed.
