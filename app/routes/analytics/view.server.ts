@@ -50,7 +50,6 @@ export function analyticsView(d: AnalyticsDashboard) {
     ageBands: counts(d.ageBands, (a) => a.key),
     measurements: d.topMeasurements.map((m) => ({
       ...pick(m, "code display persons suppressed"),
-      displayPersons: m.display_persons,
       ...pick(m, "rows mean sd unit aboveRange belowRange"),
     })),
     ...pick(d, "scope source notes graphVersion"),
