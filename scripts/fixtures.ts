@@ -20,7 +20,7 @@ import { personaSessions } from "../server/static-mode/personas";
 import { recordServices } from "./static-mode/recorder";
 import { walkViews } from "./static-mode/views";
 import { DEFAULT_FIXTURES_DIR } from "../server/static-mode/fixture-book";
-import { freePortOf } from "./static-mode/ports";
+import { freePort } from "../desktop/ports";
 import { fixPseudonymSecret } from "./static-mode/pseudonym-secret";
 
 function arg(name: string): string | undefined {
@@ -38,7 +38,7 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-fixtures-"));
   // the same pseudonyms from one recording to the next (synthetic data; scripts/static-mode/pseudonym-secret.ts)
   await fixPseudonymSecret(dataDir, "static-fixtures-pseudonyms-synthetic-data");
-  const port = await freePortOf("127.0.0.1");
+  const port = await freePort("127.0.0.1");
   const config = loadConfig({
     NODE_ENV: "development",
     HOST: "127.0.0.1",
