@@ -227,18 +227,16 @@ export function createAnalyticsService(deps: {
 
     /** the dashboard as CSV sections (the view's export) */
     toCsv(d: AnalyticsDashboard): string {
-      const line = (...cells: unknown[]) => cells;
       const out: unknown[][] = [
-        line("section", "code", "system", "name", "rows", "persons", "unit", "mean", "sd", "suppressed"),
+        ["section", "code", "system", "name", "rows", "persons", "unit", "mean", "sd", "suppressed"],
       ];
       for (const [k, v] of Object.entries(d.totals))
-        out.push(line("total", k, "", "", v, "", "", "", "", "false"));
+        out.push(["total", k, "", "", v, "", "", "", "", "false"]);
       for (const h of d.holders)
-        out.push(line("holder", h.key, "", h.name, "", h.count, "", "", "", h.suppressed));
-      for (const g of d.gender)
-        out.push(line("gender", g.key, "", g.key, "", g.count, "", "", "", g.suppressed));
+        out.push(["holder", h.key, "", h.name, "", h.count, "", "", "", h.suppressed]);
+      for (const g of d.gender) out.push(["gender", g.key, "", g.key, "", g.count, "", "", "", g.suppressed]);
       for (const a of d.ageBands)
-        out.push(line("age band", a.key, "", a.key, "", a.count, "", "", "", a.suppressed));
+        out.push(["age band", a.key, "", a.key, "", a.count, "", "", "", a.suppressed]);
       // a condition or a drug has no unit, mean or sd: empty cells, as a measurement's nulls are
       const tops: [string, (TopEntry & Partial<MeasurementEntry>)[]][] = [
         ["condition", d.topConditions],
@@ -247,9 +245,18 @@ export function createAnalyticsService(deps: {
       ];
       for (const [section, list] of tops)
         for (const t of list)
-          out.push(
-            line(section, t.code, t.system, t.display, t.rows, t.persons, t.unit, t.mean, t.sd, t.suppressed),
-          );
+          out.push([
+            section,
+            t.code,
+            t.system,
+            t.display,
+            t.rows,
+            t.persons,
+            t.unit,
+            t.mean,
+            t.sd,
+            t.suppressed,
+          ]);
       return csvText(out);
     },
   };
