@@ -37,7 +37,10 @@ export function useLiveRecord<P extends PolledState>(
     POLL_MS[kind],
     !settled && !record.demo,
   );
-  const live = poll.data && poll.data.ok && poll.data.at >= (loadedAt ?? 0) ? poll.data : null;
+  // the last good answer: a failed poll keeps the state read before it (and shows its error)
+  const [good, setGood] = useState(poll.data);
+  if (poll.data?.ok && poll.data !== good) setGood(poll.data);
+  const live = good?.ok && good.at >= (loadedAt ?? 0) ? good : null;
   const state = live?.state ?? record.state;
 
   useEffect(() => {
@@ -75,7 +78,9 @@ export function ProgressCard({
         </p>
       </div>
       <StatePipeline kind={kind} state={state} reached={reached} testId={`${kind}-pipeline`} />
-      <ErrorNotice error={pollError} testId={`${kind}-poll-error`} />
+      <ErrorNotice error={pollError} testId={`${kind}-poll-error`}>
+        <p className="small">Refreshing the state failed: it shows the last state read.</p>
+      </ErrorNotice>
       {isFailedState(state) ? (
         <div className="notice error" role="alert" data-testid={`${kind}-error`}>
           <strong>Terminated.</strong> {children}
