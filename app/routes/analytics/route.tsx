@@ -14,9 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Analytics · Health Dataspace
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, ANALYTICS_ROLES);
-  // what the page draws, as one JSON text made once per dashboard (./view.server.ts); the view does
-  // not show when the answer was made (the API's answer does), so the same figures make the same page
-  // (server/http/render-cache.ts)
+  // the view leaves out when the answer was made, so the same figures make the same page (render cache)
   return { view: await analyticsViewText(await context.services.analytics.dashboard(user, { top: 10 })) };
 }
 

@@ -3,22 +3,15 @@ import { createKeptByInputs, EVERYONE } from "../../../server/http/kept";
 import { pick } from "../../lib/pick";
 
 /**
- * The analytics page's view of a dashboard as JSON text, made once per dashboard: the analytics
- * service hands out the same frozen answer per graph version and scope (server/analytics/service.ts),
- * and this keeps the view by that answer's identity (server/http/kept `createKeptByInputs`). The
- * loader sends the text as one string, so Remix's serialisation of the loader data (turbo-stream)
- * and the render cache's key (server/http/render-cache.ts) handle one value per request instead of
- * the dashboard's few hundred, and the page carries only what it draws (docs/decisions/0084).
+ * The analytics page's view of a dashboard as JSON text, kept per dashboard answer (the service hands
+ * out one frozen answer per graph version and scope): the loader sends one string (decision 0084).
  */
 /** what the page draws of a dashboard: its charts' data, the table's rows and the notes, nothing else */
 export type AnalyticsView = ReturnType<typeof analyticsView>;
 
 const keptViews = createKeptByInputs<string>(64);
 
-/**
- * The caller class of the key is everyone: the view is a function of the dashboard alone, and the
- * dashboard is kept per the caller's scope (its identity differs between scopes).
- */
+// keyed for everyone: the view is a function of the dashboard alone, itself kept per the caller's scope
 export const analyticsViewText = (d: AnalyticsDashboard): Promise<string> =>
   keptViews(EVERYONE, [d], () => JSON.stringify(analyticsView(d)));
 

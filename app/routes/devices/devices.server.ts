@@ -50,11 +50,7 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
 }
 
 export type DevicesAction =
-  | {
-      intent: "pair";
-      ok: true;
-      pairing: { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string };
-    }
+  | { intent: "pair"; ok: true; pairing: Awaited<ReturnType<Services["patientApp"]["createPairing"]>> }
   | { intent: "remove"; ok: true; message: string }
   | { intent: "sync"; ok: true; report: Awaited<ReturnType<Services["patientApp"]["sync"]>> }
   | { intent: "erase"; ok: true; report: Awaited<ReturnType<Services["patientApp"]["erase"]>> }

@@ -11,7 +11,7 @@ import {
   useSearchParams,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { devicesAction, loadDevicesView } from "./devices.server";
+import { devicesAction, loadDevicesView, type DevicesAction } from "./devices.server";
 import { usePolling } from "../../components/patient-app/usePolling";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime } from "../../components/ui/format";
@@ -117,7 +117,7 @@ export default function Devices() {
 }
 
 type View = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { linked: true }>;
-type Pairing = { pairingId: string; code: string; qr: string; expiresAt: string; pairingLink: string };
+type Pairing = Extract<DevicesAction, { intent: "pair" }>["pairing"];
 
 function DevicesView({
   view,

@@ -49,11 +49,9 @@ export async function explorerScope(
 }
 
 /**
- * The persona filter: one entry per demonstration persona, named by its role and organisation (the
- * API also takes the aliases of PERSONA_LAYERS — operator, hdab, holder, user, trust — which named the
- * same personas a second time); the two patients share one entry, as they share one scope.
- * Kept in this `.server` module: made at module level, it would take the personas and the graph
- * service (with the synthetic terminology, 29 KB) into the page's script (decision 0064).
+ * The persona filter: one entry per demonstration persona, named by its role and organisation; the
+ * two patients share one entry, as they share one scope. Server-only: made at module level, it would
+ * take the personas and the graph service into the page's script (decision 0064).
  */
 export const PERSONA_FILTER = PERSONAS.map((p) => {
   const patient = p.roles.includes("PATIENT");

@@ -9,8 +9,7 @@ import { explorerGraph } from "./graph-wire.server";
 
 /**
  * The explorer's frame: its controls, the scope's counts and error. The drawing's graph is not in
- * the document: the explorer loads it after hydration from /graph/drawing with the page's query
- * (decision 0027), so the page's render does not pass a thousand nodes through its serialiser.
+ * the document: the explorer loads it after hydration from /graph/drawing (decision 0027).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);

@@ -10,13 +10,10 @@ import { explorerQuery, explorerScope } from "../graph._index/explorer-scope.ser
 import { explorerGraph } from "../graph._index/graph-wire.server";
 
 /**
- * Resource route for the explorer's drawing (decision 0027): the graph of the page's query
- * (`?layer=&persona=&limit=&focus=`, read as the page reads it) as the wire string of
- * app/components/graph/wire.ts, loaded by a fetcher after hydration so that the page's document
- * carries only its frame. A scope the service refuses falls back to all layers (the page shows the
- * refusal). Without a layer, a limit or a focus it answers the scope's overview (the first view:
- * app/lib/graph/overview.ts). `?focus=<id>` adds the node's neighbourhood, and `focus` is the id when that worked.
- * A failure comes back as `{ error }` so that the explorer shows it in place with a retry.
+ * Resource route for the explorer's drawing (decision 0027): the graph of the page's query (see
+ * ../graph._index/explorer-scope.server.ts) as the wire string of app/components/graph/wire.ts.
+ * `?focus=<id>` adds the node's neighbourhood, and `focus` is the id when that worked. A failure
+ * comes back as `{ error }` so that the explorer shows it in place with a retry.
  */
 export type DrawingData =
   { graph: string; focus: string | null; focusError: string | null } | { error: string };

@@ -22,6 +22,7 @@ import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
+import { identifierFrom } from "../../components/catalogue/publish";
 
 /**
  * Share data (data holder): register a data asset with the connector (POST /api/assets) — name,
@@ -126,15 +127,6 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return { error: f.error, detail, values, fields: formFieldErrorsOf(e).map(formField) };
   }
 }
-
-const slug = (s: string) =>
-  s
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80);
 
 export default function Share() {
   const { acting, assets, error, canRegister, created, defaultBaseUrl } = useLoaderData<typeof loader>();
@@ -262,7 +254,8 @@ function RegisterForm({
               maxLength={200}
               data-testid="share-name"
               onInput={(e) => {
-                if (!idTouched.current && idRef.current) idRef.current.value = slug(e.currentTarget.value);
+                if (!idTouched.current && idRef.current)
+                  idRef.current.value = identifierFrom(e.currentTarget.value);
               }}
             />
           </Invalid>
