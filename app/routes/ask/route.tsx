@@ -26,8 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
     return { ...page, answer: await nlq.ask({ question, templateId }, user), error: null };
   } catch (e) {
-    const err = clientError(e);
-    return { ...page, answer: null, error: { ...err, proxy: err.status === 502 } };
+    return { ...page, answer: null, error: clientError(e) };
   }
 }
 

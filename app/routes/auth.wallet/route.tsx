@@ -25,30 +25,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const eudi = context.services.eudi;
   const returnToParam = url.searchParams.get("returnTo");
   if (await getUser(request, context)) throw redirect(safeRedirect(returnToParam, "/"));
-  const devWalletUrl = (link: string) => (eudi.devWallet ? eudi.devWallet.pageFor(link) : null);
+  const view = <R extends { walletLink: string }>(request: R, returnTo: string) => ({
+    ok: true as const,
+    request,
+    returnTo,
+    purpose: PID_PURPOSE,
+    devWalletUrl: eudi.devWallet ? eudi.devWallet.pageFor(request.walletLink) : null,
+  });
   try {
     const resumed = url.searchParams.get("restart") ? null : await eudi.resume(request);
-    if (resumed) {
-      return {
-        ok: true as const,
-        request: resumed,
-        returnTo: resumed.returnTo,
-        purpose: PID_PURPOSE,
-        devWalletUrl: devWalletUrl(resumed.walletLink),
-      };
-    }
+    if (resumed) return view(resumed, resumed.returnTo);
     const returnTo = safeRedirect(returnToParam, "/");
     const started = await eudi.start({ returnTo });
-    return data(
-      {
-        ok: true as const,
-        request: started.body,
-        returnTo,
-        purpose: PID_PURPOSE,
-        devWalletUrl: devWalletUrl(started.body.walletLink),
-      },
-      { headers: { "Set-Cookie": started.setCookie } },
-    );
+    return data(view(started.body, returnTo), { headers: { "Set-Cookie": started.setCookie } });
   } catch (e) {
     if (isApiError(e) && e.status < 500) return { ok: false as const, error: e.message };
     if (isApiError(e))

@@ -63,10 +63,9 @@ function FacetSelect({
   anyLabel: string;
   labelOf?: (value: string) => string;
 }) {
-  const label = FACET_LABELS[name as keyof typeof FACET_LABELS];
   return (
     <label className="filter">
-      <span>{label}</span>
+      <span>{FACET_LABELS[name as keyof typeof FACET_LABELS]}</span>
       <select name={name} defaultValue={value} data-testid={`catalogue-filter-${name}`}>
         <option value="">{anyLabel}</option>
         {options.map((o) => (
@@ -178,8 +177,7 @@ export default function Catalogue() {
         className="card filters"
         data-testid="catalogue-filters"
         onChange={(e) => {
-          const target = e.target as HTMLElement;
-          if (target instanceof HTMLSelectElement) submitFilters(e.currentTarget);
+          if (e.target instanceof HTMLSelectElement) submitFilters(e.currentTarget);
         }}
         onSubmit={(e) => {
           e.preventDefault();

@@ -14,7 +14,7 @@ import { useEffect, useRef, useState } from "react";
 import { devicesAction, loadDevicesView, type DevicesAction } from "./devices.server";
 import { usePolling } from "../../components/patient-app/usePolling";
 import { Badge } from "../../components/ui/Badge";
-import { formatDateTime } from "../../components/ui/format";
+import { formatDateTime, plural } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
 import { Invalid, intentFieldMessage, useFocusFirstInvalid } from "../../components/ui/field-errors";
@@ -370,10 +370,10 @@ function DevicesView({
           {result?.ok && result.intent === "erase" && "report" in result && "erased" in result.report ? (
             <div className="notice ok" role="status" data-testid="erase-report">
               <p>
-                Erased {count(result.report.erased.appAccounts, "app account")},{" "}
-                {count(result.report.erased.selfMeasuredObservations, "self-measured measurement")},{" "}
-                {count(result.report.erased.pairings, "pairing")} and{" "}
-                {count(result.report.erased.syncLedgerEntries, "sync ledger entry", "sync ledger entries")}.
+                Erased {plural(result.report.erased.appAccounts, "app account")},{" "}
+                {plural(result.report.erased.selfMeasuredObservations, "self-measured measurement")},{" "}
+                {plural(result.report.erased.pairings, "pairing")} and{" "}
+                {plural(result.report.erased.syncLedgerEntries, "sync ledger entry", "sync ledger entries")}.
               </p>
               <ul>
                 {result.report.retained.map((r) => (
@@ -386,10 +386,6 @@ function DevicesView({
       </div>
     </section>
   );
-}
-
-function count(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function ErrorBoundary() {

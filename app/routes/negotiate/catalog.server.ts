@@ -34,7 +34,7 @@ function ruleText(r: unknown): string {
   return constraints.length ? `${action}, provided ${constraints.join("; ")}` : action;
 }
 
-export function offerView(id: string, policy: Rec) {
+function offerView(id: string, policy: Rec) {
   return {
     id,
     permissions: list(pick(policy, "permission")).map(ruleText).filter(Boolean),

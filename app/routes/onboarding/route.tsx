@@ -59,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     participants: [...participants].sort((a, b) => a.displayName.localeCompare(b.displayName)),
     error,
     canOnboard: hasRole(user, ONBOARDING_ROLES),
-    watch: watch ? { id: watch, ...watched!, loadedAt: Date.now() } : null,
+    watch: watch ? { id: watch, ...watched! } : null,
   };
 }
 
