@@ -102,3 +102,25 @@ describe.each([
     expect([failed.state, failed.live, states(failed)]).toEqual(["REQUESTED", null, ["REQUESTED"]]);
   });
 });
+
+describe("the transfer page's live record after a pull", () => {
+  it("shows the reloaded state over a poll read before the reload, and keeps it when a poll then fails", () => {
+    hooks.mount();
+    const view = (data: unknown, r: typeof record, loadedAt: number) => {
+      hooks.poll.data = data;
+      return hooks.render(() => useLiveRecord("transfer", r, "", loadedAt));
+    };
+    view(undefined, record, 2_000);
+    const started = read("STARTED", 3_000);
+    expect(view(started, record, 2_000).state).toBe("STARTED");
+
+    const reloaded = { ...record, state: "COMPLETED", stateTimestamp: 3_500 };
+    const after = view(started, reloaded, 4_000);
+    expect([after.state, after.live]).toEqual(["COMPLETED", null]);
+    expect(after.history.map((h) => h.state)).toEqual(["REQUESTED", "STARTED", "COMPLETED"]);
+
+    const failed = view(failure, reloaded, 4_000);
+    expect(failed.state).toBe("COMPLETED");
+    expect(failed.history.map((h) => h.state)).toEqual(["REQUESTED", "STARTED", "COMPLETED"]);
+  });
+});

@@ -41,10 +41,9 @@ export function analyticsView(d: AnalyticsDashboard) {
     gender: counts(d.gender, (g) => GENDER_LABEL[g.key] ?? g.key),
     holders: counts(d.holders, (h) => h.name),
     ageBands: counts(d.ageBands, (a) => a.key),
-    measurements: d.topMeasurements.map((m) => ({
-      ...pick(m, "code display persons suppressed"),
-      ...pick(m, "rows mean sd unit aboveRange belowRange"),
-    })),
+    measurements: d.topMeasurements.map((m) =>
+      pick(m, "code display persons suppressed rows mean sd unit aboveRange belowRange"),
+    ),
     ...pick(d, "scope source notes graphVersion"),
     cache: { hit: d.cache.hit, builtMs: d.cache.builtMs },
   };

@@ -30,6 +30,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
+const bar = (s: { key: string; count: number | null; suppressed: boolean }) => ({
+  key: s.key,
+  label: s.key,
+  value: s.count,
+  suppressed: s.suppressed,
+});
+
 function Count({ c }: { c: { count: number | null; suppressed: boolean; reason?: string } }) {
   return c.suppressed ? <Suppressed reason={c.reason} /> : <>{formatNumber(c.count)}</>;
 }
@@ -161,12 +168,7 @@ export default function Cohorts() {
                 testId="cohort-gender"
                 data={summary.strata.gender
                   .filter((g) => g.suppressed || g.count !== 0 || g.key === "female" || g.key === "male")
-                  .map((g) => ({
-                    key: g.key,
-                    label: g.key,
-                    value: g.count,
-                    suppressed: g.suppressed,
-                  }))}
+                  .map(bar)}
               />
             </div>
           </div>
@@ -175,12 +177,7 @@ export default function Cohorts() {
               id="cohort-age"
               title="By age band (pooled)"
               testId="cohort-age"
-              data={summary.strata.ageBand.map((a) => ({
-                key: a.key,
-                label: a.key,
-                value: a.count,
-                suppressed: a.suppressed,
-              }))}
+              data={summary.strata.ageBand.map(bar)}
             />
           </div>
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { apiFailure, hasRole, isAdmin, listChoices } from "../../lib/dataspace/access.server";
-import { toAssetView, type AssetView } from "../../lib/dataspace/records.server";
+import { toAssetView } from "../../lib/dataspace/records.server";
 import { DataspaceHead, DemoBadge, ErrorNotice } from "../../components/dataspace/ui";
 import { roleLabel } from "../../components/ui/labels";
 import { Badge } from "../../components/ui/Badge";
@@ -56,11 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     providers.set(id, e);
   };
 
-  const assets: {
-    provider: { id: string; name: string; role: string; did: string };
-    asset: AssetView;
-  }[] = [];
-  for (const g of groupsResult.ok ? groupsResult.value : []) {
+  const assets = (groupsResult.ok ? groupsResult.value : []).flatMap((g) => {
     const p = byId.get(g.participantId) ?? byDid.get(g.identity);
     const provider = {
       id: p?.participantId ?? g.participantId,
@@ -68,15 +64,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       role: p?.role ?? "",
       did: g.identity,
     };
-    for (const raw of g.assets) {
+    return g.assets.flatMap((raw) => {
       const asset = toAssetView(raw);
       if (!matches(tokens, asset.name, asset.description, asset.id, asset.contentType, provider.name))
-        continue;
+        return [];
       countProvider(provider.id, provider.name, "assets");
-      if (providerFilter && provider.id !== providerFilter) continue;
-      assets.push({ provider, asset });
-    }
-  }
+      return providerFilter && provider.id !== providerFilter ? [] : [{ provider, asset }];
+    });
+  });
   assets.sort(
     (a, b) => a.provider.name.localeCompare(b.provider.name) || a.asset.name.localeCompare(b.asset.name),
   );
