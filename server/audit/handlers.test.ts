@@ -257,7 +257,7 @@ describe.each(storeDialects())("the audit routes' kept answers on %s", (dialect)
     expect(await retention("/api/admin/audit/retention", regulator)).toBe(await all());
     for (const kind of ["consent", "policy", "never-seen"])
       expect(await retention(`/api/admin/audit/retention?kind=${kind}`)).toBe(
-        JSON.stringify(await services.auditRetention.get(kind)),
+        JSON.stringify((await services.auditRetention.answer(kind)).value),
       );
     expect(await retention("/api/admin/audit/retention")).toBe(await all());
     await audit.append({ action: "x", actor: "admin", target: "t", kind: "consent" });

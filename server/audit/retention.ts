@@ -298,9 +298,6 @@ export async function createRetentionService(rel: Relational, audit: AuditLog) {
 
   return {
     list: async (now = new Date()) => (await rows(now)).rows,
-    async get(kind: string, now = new Date()) {
-      return (await rows(now, [kind])).rows.find((r) => r.kind === kind)!;
-    },
     async set(kind: string, days: number, actor: string, now = new Date()) {
       const rule = ruleFor(kind);
       const refuse = (message: string, bound: Record<string, unknown>) =>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SESSION_COOKIE } from "../auth/sessions";
 import type { Access, HttpMethod, RouteSpec } from "../http/route-table";
 import {
   edgeAnswers,
@@ -19,7 +20,6 @@ import {
  */
 
 export const API_VERSION = "2.0.0";
-export const SESSION_COOKIE = "app-auth.session-token";
 
 type Json = Record<string, unknown>;
 

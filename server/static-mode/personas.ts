@@ -1,6 +1,6 @@
 import { findPersona } from "../auth/personas";
 import { personaSessionUser } from "../auth/user";
-import type { SessionRecord, SessionRequest, SessionStore } from "../auth/sessions";
+import { SESSION_COOKIE, type SessionRecord, type SessionRequest, type SessionStore } from "../auth/sessions";
 import type { SessionUser } from "../auth/user";
 import type { OidcClient } from "../auth/oidc-client";
 import { safeRedirect } from "../auth/safe-redirect";
@@ -43,7 +43,7 @@ export function personaSessions(): SessionStore {
     cachedUser: (request) => read(request)?.user ?? null,
     destroy: async (request) => ({
       record: read(request),
-      setCookie: "app-auth.session-token=; Path=/; Max-Age=0",
+      setCookie: `${SESSION_COOKIE}=; Path=/; Max-Age=0`,
     }),
     endProviderSession: async () => 0,
     purgeExpired: async () => 0,

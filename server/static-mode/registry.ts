@@ -293,7 +293,7 @@ export const REGISTRY: Registry = {
     },
   },
   auditRetention: {
-    methods: { list: read, get: read, lastPurge: read, set: write, purge: write, purgeIfDue: write },
+    methods: { list: read, lastPurge: read, set: write, purge: write, purgeIfDue: write },
   },
   trustCenter: { methods: { view: read } },
   operator: {
