@@ -131,7 +131,7 @@ const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.
  * The read answers of these routes, kept (frozen, so the edge encodes each once) per version of the log (server/http/kept: every
  * append and purge, here, on the batch thread or on another instance, moves it), one set per log (per
  * server). Not kept at the route: every read first purges what retention says is due. Pages of
- * entries: 64 answers or 8 MiB (a page of 1,000 entries is ~370 KiB); retention's answer holds until
+ * entries: 64 answers or 8 MiB; retention's answer holds until
  * its next `due` count changes.
  */
 const caches = new WeakMap<AuditLog, ReturnType<typeof answerCaches>>();

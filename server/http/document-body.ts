@@ -11,9 +11,8 @@ const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
 
 /**
  * A rendered document's Response with its bytes held: as they are for the page path, and as a web
- * stream made only if someone reads `body` (a test that compares with Remix's own handler does). On Node 20 a web `ReadableStream`
- * is made transferable when it is constructed, and young-generation collections keep it: one made per
- * page for nothing was promoted with every page (decision 0038).
+ * stream made only if someone reads `body` (a test that compares with Remix's own handler does;
+ * decision 0038).
  */
 export function documentResponse(body: EncodedBody, status: number, headers: Headers): Response {
   headers.set("Content-Length", String(body.byteLength));

@@ -11,13 +11,9 @@ type Options = boolean | AddEventListenerOptions | undefined;
  * exchange ends, with ANSWERED once the answer is written and without a reason when the client went
  * first, as @remix-run/express does. From then on it holds none of the listeners it was given.
  *
- * Why it lets them go (decision 0038): Remix and undici make Requests that follow this signal (one per
- * loader call, one per data request), and undici's Request follows a signal through a WeakRef and a
- * FinalizationRegistry entry that holds the signal. Young-generation collections keep both, so the
- * signal outlived the exchange until the next mark-compact, and with it every listener on it and all
- * they reach: the loaders' data, Remix's hand-off encoder, its streams and output. That was promoted
- * to the old generation with every page: tens of megabytes a second under load, and a mark-compact
- * (a 20 ms pause and up to 80 ms of marking steps) inside every few load windows.
+ * Why it lets them go (decision 0038): undici's Requests that follow this signal (one per loader call,
+ * one per data request) keep it alive until the next mark-compact, and with it every listener on it and
+ * all they reach (the loaders' data, Remix's hand-off encoder, its streams and output).
  */
 export function exchangeSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();

@@ -9,14 +9,14 @@ import { markBodyBytes, markTooLarge, MAX_BODY_BYTES } from "./limits";
  * the connection is closed after that answer, since the unread rest of the body would otherwise be
  * parsed as the next request on a keep-alive connection. A response built by `heldResponse` is
  * written straight from its Buffer (an EncodedBody) or its string, skipping the web stream machinery
- * that costs milliseconds per large body on Node 20.
+ * (decision 0023).
  */
 
 /**
  * A body kept encoded, with its gzip form made once and reused: a kept answer (server/http/kept), a
  * rendered document. A body made per request is a string (`heldResponse`), which the compression
  * middleware (compression.ts) encodes as the client takes it; a kept body's gzip is made once here
- * instead, since compressing a 50 KB answer costs 1.2 to 1.9 ms per request (decision 0054).
+ * instead (decision 0054).
  */
 export class EncodedBody {
   private gz: Buffer | undefined;
@@ -41,9 +41,7 @@ export class EncodedBody {
  * A body held as it is, a string (e.g. JSON) or an EncodedBody (a cached answer): the adapter
  * writes it straight to the socket (an EncodedBody gzip-encoded when the client takes it), and
  * anyone else reads the Response as usual (`text()`, `json()`, `arrayBuffer()`, `body`,
- * `clone()`). The web stream of the body is made only if something asks for `body`: on Node 20
- * constructing a Response with a body costs about 20 µs, and reading it back with `arrayBuffer()`
- * more than the rest of a small answer; this one costs about 5 µs.
+ * `clone()`). The web stream of the body is made only if something asks for `body` (decision 0023).
  */
 class HeldBodyResponse extends Response {
   readonly #held: string | EncodedBody;
@@ -176,12 +174,9 @@ function webHeaders(req: IncomingMessage): Headers {
 }
 
 /**
- * A Request whose `signal` is the one it was given, itself. Given a signal, undici's Request makes a
- * signal of its own that follows it through a WeakRef and a FinalizationRegistry entry holding the
- * given signal; young-generation collections treat both as strong, so with every page its signal, the
- * listeners on it and all they reach (the loaders' data, the hand-off's encoder, its streams) were
- * promoted to the old generation and left there for the next mark-compact: half of what the work
- * queue's pages promoted (decision 0038). The signal still aborts the loaders when the client goes.
+ * A Request whose `signal` is the one it was given, itself: undici's Request would follow it through a
+ * WeakRef and a FinalizationRegistry entry, which keep each page's listeners and all they reach alive
+ * into the old generation (decision 0038). The signal still aborts the loaders when the client goes.
  */
 class SignalledRequest extends Request {
   readonly #signal: AbortSignal;

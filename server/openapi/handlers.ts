@@ -11,7 +11,7 @@ let kept: ReturnType<typeof buildOpenApiDocument> | undefined;
 /**
  * The document, built once and kept (it depends only on the route table, the declarations and the
  * examples, fixed for the life of the process): `json()` sends it from bytes encoded once, its gzip
- * made once, instead of stringifying 119 KiB on every request.
+ * made once.
  */
 export function openApiDocument() {
   kept ??= deepFrozen(buildOpenApiDocument(ROUTES, CONTRACTS, examples));

@@ -4,11 +4,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import providerContext from "oidc-provider/lib/helpers/als.js";
 
 /**
- * oidc-provider keeps each request's context in an AsyncLocalStorage. On Node 20 an AsyncLocalStorage,
- * once `run` has been called, installs async hooks with promise hooks for the whole process and keeps
- * them until it is disabled: after the first sign-in, every promise of every request of the hub (a page
- * creates hundreds) paid for a hook call. A loop of async calls ran 2-3 times slower with one enabled
- * (docs/decisions/0033). So the store is disabled again whenever no provider request is in flight; the
+ * oidc-provider keeps each request's context in an AsyncLocalStorage, which once `run` has been called
+ * puts a promise hook on every promise of the process until it is disabled (decision 0033). So the
+ * store is disabled again whenever no provider request is in flight; the
  * provider's next request enables it again (`run` does). A provider request is in flight from the
  * moment it reaches the provider until its response has finished or its connection closed; the
  * provider reads its context only before it answers.
