@@ -156,11 +156,8 @@ export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 export function parseRetentionInput(body: Record<string, unknown>): { kind: string; days: number } {
   const kind = typeof body.kind === "string" ? body.kind.trim() : "";
-  if (!kind || body.days === undefined || body.days === null || body.days === "")
-    throw missingFields(
-      { kind, days: !(body.days === undefined || body.days === null || body.days === "") },
-      "kind and days are required",
-    );
+  const hasDays = !(body.days === undefined || body.days === null || body.days === "");
+  if (!kind || !hasDays) throw missingFields({ kind, days: hasDays }, "kind and days are required");
   if (!KIND_PATTERN.test(kind))
     throw invalidField("kind", "kind must be a lower-case entry kind such as consent or access-body");
   const days = typeof body.days === "string" && /^\d+$/.test(body.days) ? Number(body.days) : body.days;
