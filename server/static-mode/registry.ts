@@ -99,7 +99,6 @@ export const REGISTRY: Registry = {
       get: read,
       create: write,
       remove: write,
-      // listBody: the /api route's pre-encoded list, never called by views (and /api is off in static mode)
     },
   },
   graphQueries: {
@@ -108,7 +107,6 @@ export const REGISTRY: Registry = {
       expand: readKeyed(byViewer, "not-found"),
       node: readKeyed(byViewer, "not-found"),
       validate: read,
-      // the /api routes' pre-encoded bodies: never called by views (and /api is off in static mode)
     },
   },
   graph: {
