@@ -32,13 +32,7 @@ export type IdTokenClaims = z.infer<typeof idTokenClaims>;
 /** the first organisation the claim names, as a display name when it is a known alias */
 export function organisationFromClaim(claim: IdTokenClaims["organization"]): string | undefined {
   const first =
-    claim === undefined
-      ? undefined
-      : typeof claim === "string"
-        ? claim
-        : Array.isArray(claim)
-          ? claim[0]
-          : Object.keys(claim)[0];
+    typeof claim === "string" ? claim : Array.isArray(claim) ? claim[0] : claim && Object.keys(claim)[0];
   if (!first) return undefined;
   return findOrganisation(first)?.displayName ?? first;
 }

@@ -8,8 +8,7 @@
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (!to || typeof to !== "string") return fallback;
   if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || hasControl(to)) return fallback;
-  if (to.startsWith("/auth/login") || to.startsWith("/auth/callback") || to.startsWith("/auth/logout"))
-    return fallback;
+  if (/^\/auth\/(login|callback|logout)/.test(to)) return fallback;
   if (!NOT_PRINTABLE_ASCII.test(to)) return to;
   try {
     return to.replace(NOT_PRINTABLE_ASCII_ALL, (c) => encodeURIComponent(c));
@@ -20,12 +19,6 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 }
 
 /** whether `s` holds a control character (a header split, or a character no URL carries) */
-function hasControl(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return true;
-  }
-  return false;
-}
+const hasControl = (s: string) => [...s].some((c) => c < " " || c === "\x7f");
 const NOT_PRINTABLE_ASCII = /[^\x21-\x7e]/;
 const NOT_PRINTABLE_ASCII_ALL = /[^\x21-\x7e]/gu;

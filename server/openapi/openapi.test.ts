@@ -8,6 +8,7 @@ import { encodedOnce } from "../http/kept/encoded";
 import { openApiDocument, openApiHandlers } from "./handlers";
 import { PATH_ID_PATTERN } from "../http/contract";
 import { CONTRACTS } from "./contracts";
+import { SESSION_COOKIE } from "../auth/sessions";
 import examples from "./examples.json" with { type: "json" };
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
@@ -31,6 +32,13 @@ describe("the OpenAPI document", () => {
     const broken = structuredClone(d);
     broken.paths["/api/health"].get.responses = "none";
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow();
+  });
+
+  it("names the session cookie the sign-in sets", () => {
+    const schemes = (
+      doc() as unknown as { components: { securitySchemes: Record<string, { name?: string }> } }
+    ).components.securitySchemes;
+    expect(schemes.session.name).toBe(SESSION_COOKIE);
   });
 
   it("lists every path and method of the route table, and nothing else", () => {

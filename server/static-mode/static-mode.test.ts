@@ -20,6 +20,7 @@ import {
 } from "./replay";
 import { PERSONAS } from "../auth/personas";
 import { personaSessionUser } from "../auth/user";
+import { SESSION_COOKIE } from "../auth/sessions";
 
 const clinic = personaSessionUser(PERSONAS.find((p) => p.username === "clinic")!);
 
@@ -71,6 +72,10 @@ describe("personas in the path", () => {
       ),
     ).toBe("/auth/signin?returnTo=%2F");
     expect((await personaSessions().read(new Request("http://h/as/clinic/")))?.user.username).toBe("clinic");
+    // sign-out clears the live mode's session cookie, should one be left from a live server on this origin
+    expect((await personaSessions().destroy(new Request("http://h/as/clinic/"))).setCookie).toBe(
+      `${SESSION_COOKIE}=; Path=/; Max-Age=0`,
+    );
   });
 });
 
