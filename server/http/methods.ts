@@ -29,7 +29,7 @@ export function refuseMethod(res: ServerResponse, method: string, pathname: stri
     "Content-Length": Buffer.byteLength(body),
     Allow: ALLOW,
   });
-  res.end(method === "HEAD" ? undefined : body);
+  res.end(body);
 }
 
 /**

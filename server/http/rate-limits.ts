@@ -22,29 +22,24 @@ function limitPath(pathname: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
+/** the limited requests by method (HEAD as GET) and path */
+const LIMITS = new Map<string, keyof Config["rateLimits"]>([
+  ["GET /auth/login", "signin"],
+  ["GET /auth/wallet", "wallet"],
+  ["POST /api/auth/eudi/start", "wallet"],
+  ["POST /api/app-accounts/challenge", "challenge"],
+  ["POST /api/app-accounts", "appAccount"],
+  ["POST /api/patient/app-pairing", "pairing"],
+  ["POST /api/patient/app-devices", "pairing"],
+]);
+
 /** which limit a request counts against, if any: by method and path, before anything reads it */
 export function rateLimitOf(method: string, pathname: string): keyof Config["rateLimits"] | undefined {
   const path = limitPath(pathname);
-  if (method === "GET" || method === "HEAD") {
-    if (path === "/auth/login") return "signin";
-    if (path === "/auth/wallet") return "wallet";
-    return undefined;
-  }
-  if (method !== "POST") return undefined;
-  switch (path) {
-    case "/api/auth/eudi/start":
-      return "wallet";
-    case "/api/app-accounts/challenge":
-      return "challenge";
-    case "/api/app-accounts":
-      return "appAccount";
-    case "/api/patient/app-pairing":
-    case "/api/patient/app-devices":
-      return "pairing";
-  }
+  const limit = LIMITS.get(`${method === "HEAD" ? "GET" : method} ${path}`);
   // the embedded provider's password form (not its abort button)
-  if (/^\/idp\/interaction\/[^/]+$/i.test(path)) return "password";
-  return undefined;
+  if (method === "POST" && /^\/idp\/interaction\/[^/]+$/i.test(path)) return "password";
+  return limit;
 }
 
 /** a peer on this machine: the only proxy whose X-Forwarded-* headers are trusted */
