@@ -23,7 +23,6 @@ export interface CheckpointRead {
 }
 
 export interface CheckpointFile {
-  readonly path: string;
   /** appends a signed checkpoint of `head` and syncs the file */
   append(head: { seq: number; hash: string }, at?: Date): Checkpoint;
   read(): CheckpointRead;
@@ -37,7 +36,6 @@ const signatureOf = (key: ChainKey, c: Omit<Checkpoint, "sig">) =>
 export function checkpointFile(path: string, key: ChainKey): CheckpointFile {
   let newest: Checkpoint | undefined;
   return {
-    path,
     append(head, at = new Date()) {
       const c = { seq: head.seq, hash: head.hash, at: at.toISOString() };
       const checkpoint = { ...c, sig: signatureOf(key, c) };

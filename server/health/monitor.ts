@@ -37,8 +37,6 @@ export interface HealthMonitor<T> {
    * for a probe started after this call. For owners whose probed thing just changed (a restart).
    */
   invalidate(): void;
-  /** whether the background timer is running */
-  readonly running: boolean;
   stop(): void;
 }
 
@@ -111,9 +109,6 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
       generation++;
       last = undefined;
       inFlight = undefined;
-    },
-    get running() {
-      return timer !== undefined;
     },
     stop,
   };

@@ -51,8 +51,10 @@ describe("the health monitor", () => {
 
   it("records a probe that throws as the failed result, and stops when nobody asks", async () => {
     let t = 0;
+    let probes = 0;
     const monitor = createHealthMonitor<string>({
       probe: async () => {
+        probes++;
         throw new Error("boom");
       },
       failed: () => "down",
@@ -62,10 +64,13 @@ describe("the health monitor", () => {
     });
     t = 1;
     expect((await monitor.read()).health).toBe("down");
-    expect(monitor.running).toBe(true);
+    await wait(80);
+    expect(probes).toBeGreaterThan(1); // probing on its interval
     t = 1000; // a second later with no read in between
     await wait(80);
-    expect(monitor.running).toBe(false);
+    const stopped = probes;
+    await wait(80);
+    expect(probes).toBe(stopped);
   });
 
   it("after invalidate(), answers only a probe started after it (not the one in flight)", async () => {
