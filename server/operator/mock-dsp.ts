@@ -30,14 +30,19 @@ const CONTEXT = {
   ehds: "https://w3id.org/ehds/",
 };
 
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null;
+
+/** a policy node's rule list (a JSON text or an array): its object entries, as policies' rules() reads it */
 function parsed(v: unknown): Json[] {
-  if (typeof v !== "string") return Array.isArray(v) ? (v as Json[]) : [];
-  try {
-    const x: unknown = JSON.parse(v);
-    return Array.isArray(x) ? (x as Json[]) : [];
-  } catch {
-    return [];
+  let x = v;
+  if (typeof v === "string") {
+    try {
+      x = JSON.parse(v);
+    } catch {
+      return [];
+    }
   }
+  return Array.isArray(x) ? x.filter(isObject) : [];
 }
 
 const ref = z.object({ "@id": z.string() });
@@ -61,7 +66,7 @@ type OdrlRule = z.infer<typeof odrlRuleSchema>;
 function odrlRule(rule: Json): OdrlRule {
   const out: OdrlRule = { "odrl:action": term(rule.action) };
   if (Array.isArray(rule.constraint)) {
-    out["odrl:constraint"] = (rule.constraint as Json[]).map((c) => ({
+    out["odrl:constraint"] = rule.constraint.filter(isObject).map((c) => ({
       "odrl:leftOperand": term(c.leftOperand),
       "odrl:operator": term(c.operator),
       "odrl:rightOperand": c.rightOperand as z.infer<typeof scalar>,
@@ -123,7 +128,7 @@ export const dspCatalogSchema = z.object({
   ),
 });
 
-export function offerJsonLd(policy: GraphNode, assetId: string): z.infer<typeof offerSchema> {
+function offerJsonLd(policy: GraphNode, assetId: string): z.infer<typeof offerSchema> {
   const p = policy.properties;
   return {
     "@id": String(p.uid ?? policy.id),
