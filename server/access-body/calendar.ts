@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 
-export const TIME_ZONE = "Europe/Berlin";
+const TIME_ZONE = "Europe/Berlin";
 const DAY_MS = 86_400_000;
 
 const dateFormatter = new Intl.DateTimeFormat("en-CA", {
@@ -80,7 +80,7 @@ let lastMinute = NaN;
 let lastDate: string | undefined;
 
 /** Minutes the Berlin wall clock is ahead of UTC at an instant (60 in winter, 120 in summer). */
-export function berlinOffsetMinutes(instant: Date): number {
+function berlinOffsetMinutes(instant: Date): number {
   const p = Object.fromEntries(partsFormatter.formatToParts(instant).map((x) => [x.type, x.value]));
   const wall = Date.UTC(
     Number(p.year),
@@ -116,7 +116,7 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((utcMidnight(to) - utcMidnight(from)) / DAY_MS);
 }
 
-export function lastDayOfMonth(year: number, month: number): number {
+function lastDayOfMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
@@ -134,7 +134,7 @@ export function addMonths(date: string, months: number): string {
 }
 
 /** 0 = Sunday ... 6 = Saturday */
-export function weekday(date: string): number {
+function weekday(date: string): number {
   return new Date(utcMidnight(date)).getUTCDay();
 }
 
@@ -165,7 +165,7 @@ export function germanNationwideHolidays(year: number): string[] {
   return [...fixed, ...moving].sort();
 }
 
-export function isPublicHoliday(date: string): boolean {
+function isPublicHoliday(date: string): boolean {
   return germanNationwideHolidays(parse(date).y).includes(date);
 }
 
@@ -178,16 +178,5 @@ export function isWorkingDay(date: string): boolean {
 export function rollToWorkingDay(date: string): string {
   let d = date;
   while (!isWorkingDay(d)) d = addDays(d, 1);
-  return d;
-}
-
-/** `n` working days after `date` (the day of the event itself not counted, Art. 3(1)). */
-export function addWorkingDays(date: string, n: number): string {
-  let d = date;
-  let left = n;
-  while (left > 0) {
-    d = addDays(d, 1);
-    if (isWorkingDay(d)) left--;
-  }
   return d;
 }

@@ -2,13 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isApiError } from "../http/errors";
 import {
+  addDays,
   addMonths,
-  addWorkingDays,
   berlinDate,
   daysBetween,
   easterSunday,
   endOfBerlinDay,
   germanNationwideHolidays,
+  isWorkingDay,
   rollToWorkingDay,
   startOfBerlinDay,
 } from "./calendar";
@@ -22,6 +23,17 @@ import {
   startClock,
   stopClock,
 } from "./clock";
+
+/** `n` working days after `date` (the day of the event itself not counted, Art. 3(1)) */
+function addWorkingDays(date: string, n: number): string {
+  let d = date;
+  let left = n;
+  while (left > 0) {
+    d = addDays(d, 1);
+    if (isWorkingDay(d)) left--;
+  }
+  return d;
+}
 
 /** an instant at the given Berlin wall time (the offset is given explicitly to keep the tests readable) */
 const t = (iso: string) => new Date(iso);
