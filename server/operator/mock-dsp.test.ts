@@ -32,7 +32,7 @@ beforeAll(async () => {
             },
           ]),
           prohibition: JSON.stringify([null]),
-          obligation: [null, 3],
+          obligation: [3],
         },
       },
     ],

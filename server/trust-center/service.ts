@@ -156,34 +156,7 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
 export const TRUST_CENTER_TOPIC = "trust-centers";
 
 type CentreRow = Pick<TrustCenter, "id" | "name" | "country" | "did">;
-
-/** a permit's walk through the graph (APPROVES → GOVERNS → DESCRIBED_BY, HAS_POLICY) */
-interface PermitWalk {
-  approval: GraphNode;
-  status: "GRANTED" | "REVOKED";
-  datasets: { id: string; title: string }[];
-  prohibited: string[];
-  obligations: string[];
-}
-
-/** what the view reads from the graph: built once per graph version (about 0.6 s at 10,000 patients) */
-interface GraphParts {
-  participants: GraphNode[];
-  /** the member states of the participants, sorted: the trust centers to seed */
-  countries: string[];
-  datasets: GraphNode[];
-  /** patient node ids per dataset (INCLUDES links) */
-  members: Map<string, Set<string>>;
-  permits: PermitWalk[];
-  contracts: GraphNode[];
-  /** counts over `members`, kept as first asked (tens of milliseconds at 10,000 patients; date-independent) */
-  memo: Map<string, number>;
-}
-
-interface Rows {
-  centres: CentreRow[];
-  agreements: Recognition[];
-}
+type Rows = { centres: CentreRow[]; agreements: Recognition[] };
 
 export async function createTrustCenterService(deps: {
   rel: Relational;
@@ -212,19 +185,29 @@ export async function createTrustCenterService(deps: {
       .execute();
   });
 
-  async function readGraph(): Promise<GraphParts> {
+  /** what the view reads from the graph: built once per graph version */
+  async function readGraph() {
     const participants = await graph.findNodes({ label: "Participant", limit: 500 });
+    // the member states of the participants: the trust centers to seed
     const countries = [
       ...new Set(participants.map((p) => str(p.properties.country)).filter((c): c is string => !!c)),
     ].sort();
     const datasets = (await graph.findNodes({ label: "HealthDataset", limit: 1000 })).filter(
       (d) => d.properties.personalData !== false,
     );
+    // patient node ids per dataset (INCLUDES links)
     const members = new Map<string, Set<string>>();
     for (const d of datasets) {
       members.set(d.id, new Set((await linked(graph, d.id, "INCLUDES", "out", 200_000)).map((n) => n.id)));
     }
-    const permits: PermitWalk[] = [];
+    // each permit's walk through the graph (APPROVES → GOVERNS → DESCRIBED_BY, HAS_POLICY)
+    const permits: {
+      approval: GraphNode;
+      status: string;
+      datasets: { id: string; title: string }[];
+      prohibited: string[];
+      obligations: string[];
+    }[] = [];
     for (const a of await graph.findNodes({ label: "HDABApproval", limit: 5000 })) {
       const status = str(a.properties.status) ?? "PENDING";
       // no permit yet (the application is under assessment): no secure processing session either
@@ -251,8 +234,11 @@ export async function createTrustCenterService(deps: {
       });
     }
     const contracts = await graph.findNodes({ label: "Contract", limit: 5000 });
-    return { participants, countries, datasets, members, permits, contracts, memo: new Map() };
+    // counts over `members`, kept as first asked (date-independent)
+    const memo = new Map<string, number>();
+    return { participants, countries, datasets, members, permits, contracts, memo };
   }
+  type GraphParts = Awaited<ReturnType<typeof readGraph>>;
   const keptParts = createKept<GraphParts>({ max: 1 });
   const views = createKept<TrustCenterView>({ max: 4 });
   const graphParts = () => keptParts({ caller: EVERYONE, versions: [graph.version()] }, readGraph);
@@ -332,7 +318,7 @@ export async function createTrustCenterService(deps: {
       }),
     );
 
-  async function inputs(): Promise<{ g: GraphParts; r: Rows }> {
+  async function inputs() {
     const g = await graphParts();
     await seeded(g.countries);
     return { g, r: await rows() };
