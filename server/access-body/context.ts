@@ -4,7 +4,7 @@ import type { Mutation, GraphStore } from "../graph";
 import type { Relational } from "../storage/relational";
 import { SYSTEM, actorOf, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
-import { INFORMATION_REQUEST, PERMIT, transition, type Machine } from "./machines";
+import { INFORMATION_REQUEST, PERMIT, type Machine } from "./machines";
 import type { InformationRequestData, PermitData } from "./model";
 import { assertVisible, loadRecord, move } from "./step";
 import {
@@ -150,18 +150,9 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
       if (p.data.validUntil >= today) continue;
       await store.tx(async (w) => {
         const current = await w.get<PermitData>(p.id);
-        if (!current || current.state !== "ACTIVE") return;
-        const state = transition(PERMIT, "ACTIVE", "expire");
-        await w.update(
-          { ...current, state, data: { ...current.data, expiredAt: at.toISOString() } },
-          {
-            event: "expire",
-            fromState: "ACTIVE",
-            actor: SYSTEM,
-            note: `valid until ${current.data.validUntil}`,
-            at,
-          },
-        );
+        if (current?.state !== "ACTIVE") return;
+        const data = { ...current.data, expiredAt: at.toISOString() };
+        await move(w, PERMIT, current, "expire", data, SYSTEM, at, `valid until ${current.data.validUntil}`);
       });
     }
   }

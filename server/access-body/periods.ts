@@ -13,8 +13,7 @@
  *   because the project's brief states it, and it is marked so nobody mistakes it for a checked
  *   reading. Replace the mark when someone has read the Official Journal text.
  *
- * How periods are counted: calendar months and days in Europe/Berlin, by Regulation (EEC, Euratom)
- * No 1182/71 Art. 3 (see calendar.ts); a period ends at the end of its last day in Berlin.
+ * How periods are counted: COUNTING_RULES below (calendar.ts).
  */
 
 /**
@@ -32,9 +31,9 @@
  * - GDPR legal bases named in the compliance summary: from the literature, not checked here.
  */
 
-export type PeriodUnit = "months" | "weeks" | "days" | "workingDays" | "years";
+type PeriodUnit = "months" | "weeks" | "days" | "workingDays" | "years";
 
-export interface StatutoryPeriod {
+interface StatutoryPeriod {
   id: string;
   label: string;
   amount: number;
@@ -51,7 +50,6 @@ const SECONDARY_SOURCE =
   "Quoted in the HealthData@EU 'Technical specifications for HDABs on the implementation of a common IT infrastructure', Annex 1.";
 
 export const PERIODS = {
-  /** Art. 68(4): decision on a data access application */
   applicationDecision: {
     id: "applicationDecision",
     label: "Decision on a data access application",
@@ -62,7 +60,6 @@ export const PERIODS = {
     verification: "secondary",
     note: SECONDARY_SOURCE,
   },
-  /** Art. 68(4): one extension of the decision period */
   applicationExtension: {
     id: "applicationExtension",
     label: "Extension of the decision period (once, with reasons)",
@@ -75,7 +72,6 @@ export const PERIODS = {
       "The extension clause of the final text was not found with the search tool. The Commission's proposal (COM(2022) 197, Art. 46(3)) " +
       "had two plus two months; the brief of this project states three plus three. Kept at three months, to be confirmed.",
   },
-  /** Art. 68(4): completing an incomplete application */
   applicationCompletion: {
     id: "applicationCompletion",
     label: "Completing an incomplete application",
@@ -86,7 +82,6 @@ export const PERIODS = {
     verification: "secondary",
     note: SECONDARY_SOURCE,
   },
-  /** Art. 69: answer to a data request in anonymised statistical form */
   dataRequestAnswer: {
     id: "dataRequestAnswer",
     label: "Answer to a health data request (anonymised statistics)",
@@ -99,7 +94,6 @@ export const PERIODS = {
       "The time limit of Art. 69 of the final text was not found with the search tool (the proposal's Art. 47(3) said two months). " +
       "Three months is assumed, in line with Art. 68(4); to be confirmed.",
   },
-  /** Art. 61(4): publication of results by the data user */
   resultPublication: {
     id: "resultPublication",
     label: "Publication of results by the data user",
@@ -112,7 +106,6 @@ export const PERIODS = {
     verification: "verified",
     note: "Read in the text of Art. 61(4), CELEX 32025R0327.",
   },
-  /** Art. 57(1)(j)(iii): publication of decisions in the register */
   registerPublication: {
     id: "registerPublication",
     label: "Publication of permits, approved requests and refusals (with reasons)",
@@ -125,7 +118,6 @@ export const PERIODS = {
     verification: "secondary",
     note: SECONDARY_SOURCE,
   },
-  /** Art. 59: activity report */
   activityReport: {
     id: "activityReport",
     label: "Activity report of the access body",
@@ -138,7 +130,6 @@ export const PERIODS = {
       "The two-year rhythm is named as the 'HDAB biennial report' in the HealthData@EU technical specifications; the text of Art. 59 itself was not read. " +
       "The report can be generated for any period.",
   },
-  /** Art. 68: longest duration of a data permit */
   permitMaxDuration: {
     id: "permitMaxDuration",
     label: "Longest duration of a data permit",
