@@ -10,10 +10,8 @@ import type { RecordStore, SeedStep, StoredRecord } from "./store";
  * Demonstration records, written once, on first use, into an empty store. Deterministic: the same
  * graph and the same first-use date give the same records.
  *
- * 1. From the marketplace (layer l1): every HDABApproval node becomes the application it decided and,
- *    when it was granted or revoked, the data permit it records — with the approval's own dates,
- *    applicant, purpose and the datasets of the contracts it approves. A PENDING approval becomes an
- *    application still under assessment (its clock started on the approval's application date).
+ * 1. From the marketplace: every HDABApproval node becomes the application it decided and the data
+ *    permit it records (seed-marketplace.ts).
  * 2. Our own demonstration cases, dated relative to the day of first use so the work queue shows live
  *    clocks (server/access-body/seed-demo.ts).
  * History entries are dated as the story goes; their actor is "seed", in the role that would have

@@ -3,7 +3,7 @@ import { createAccessBodyContext, type AccessBodyDeps } from "./context";
 import { createDataRequests } from "./data-requests";
 import { createFindings } from "./findings";
 import { createInformationRequests } from "./information-requests";
-import { purposeLabel, type PurposeCode } from "./periods";
+import { purposeLabel } from "./periods";
 import { createPermits } from "./permits";
 import { createWorkQueue } from "./queue";
 import { createResults } from "./results";
@@ -15,10 +15,6 @@ import { createRecordViews } from "./views";
  * Every state change goes through a machine of machines.ts, by `step`/`move` of step.ts, and is
  * written by store.tx together with its history entry and its audit entry. HDAB_AUTHORITY decides;
  * DATA_USER submits and answers for their own organisation; CONNECTOR_ADMIN reads everything.
- *
- * This module composes one module per record kind (applications.ts, information-requests.ts,
- * permits.ts, data-requests.ts, findings.ts, results.ts) and the work queue (queue.ts) over the
- * shared context (context.ts) and views (views.ts).
  */
 
 export async function createAccessBodyService(deps: AccessBodyDeps) {
@@ -41,6 +37,6 @@ export async function createAccessBodyService(deps: AccessBodyDeps) {
     ...createFindings(ctx),
     ...createResults(ctx),
     ...createWorkQueue(ctx, views),
-    purposeLabel: (p: PurposeCode) => purposeLabel(p),
+    purposeLabel,
   };
 }

@@ -34,9 +34,6 @@ import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readi
  * each answer is encoded once per round. A restart (done, refused or failed) forgets the round at
  * once: the next read waits for a round started after it. The diagnosis still probes its one
  * component when asked.
- *
- * This module composes component-model.ts (names, types, descriptions), component-probes.ts,
- * component-remedies.ts and component-restart.ts.
  */
 
 export function createComponents(deps: ComponentDeps) {
@@ -138,7 +135,6 @@ export function createComponents(deps: ComponentDeps) {
   }
 
   return {
-    names: COMPONENT_NAMES,
     /** every component as the last round of probes saw it, and how old that round is */
     list: () => reading((r) => r.list),
     topology: () => reading((r) => r.topology),
