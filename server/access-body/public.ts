@@ -284,15 +284,7 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       "The rights of Chapter III of the GDPR (information, access, rectification, erasure, restriction, objection), exercised with the data holder or the access body.",
       "The right to lodge a complaint with the access body and with the data protection authority.",
     ],
-    statutoryPeriods: PERIOD_LIST.map((p) => ({
-      id: p.id,
-      label: p.label,
-      amount: p.amount,
-      unit: p.unit,
-      article: p.article,
-      rule: p.rule,
-      verification: p.verification,
-    })),
+    statutoryPeriods: PERIOD_LIST.map(({ note: _note, ...p }) => p),
     countingRules: COUNTING_RULES,
     permitsIssued: {
       total: permits.length,

@@ -1,3 +1,4 @@
+import { deepFrozen } from "../http/kept";
 import { berlinDate, daysBetween } from "./calendar";
 import type { clockView } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
@@ -33,10 +34,9 @@ export interface WorkQueue {
 }
 
 /**
- * The queue is built once per version of the records (store.version() as ensureReady() leaves it:
- * this instance's writes at once, other instances' read from the store's version row on PostgreSQL) and Berlin day (every due date and days-left
- * figure counts in days; nothing else in it depends on the time), and shared by every reader:
- * `generatedAt` is the time of each read.
+ * The queue is built once per version of the records (store.version() as ensureReady() leaves it)
+ * and Berlin day (every due date and days-left figure counts in days; nothing else in it depends on
+ * the time), and shared by every reader: `generatedAt` is the time of each read.
  */
 export function createWorkQueue(
   ctx: AccessBodyContext,
@@ -52,7 +52,7 @@ export function createWorkQueue(
     const today = berlinDate(at);
     const key = `${version}/${today}`;
     if (built?.key !== key) {
-      const items = build(at, today).then(freezeAll);
+      const items = build(at, today).then(deepFrozen);
       built = { key, items };
       // a failed build is not kept
       items.catch(() => {
@@ -138,12 +138,4 @@ export function createWorkQueue(
   }
 
   return { workQueue };
-}
-
-function freezeAll(items: QueueItem[]): readonly Readonly<QueueItem>[] {
-  for (const i of items) {
-    if (i.clock) Object.freeze(i.clock);
-    Object.freeze(i);
-  }
-  return Object.freeze(items);
 }
