@@ -38,17 +38,13 @@ export function ClockPanel({
             )}
           </div>
           <dl className="mini-fields">
-            <dt>Complete application received</dt>
-            <dd>{civil(clock.startDate)}</dd>
-            <dt>Period (Art. 68(4))</dt>
-            <dd>
+            <Row k="Complete application received">{civil(clock.startDate)}</Row>
+            <Row k="Period (Art. 68(4))">
               {clock.periodMonths} months
               {clock.extensionMonths ? ` + ${clock.extensionMonths} extension` : ""}
-            </dd>
-            <dt>End before pauses</dt>
-            <dd>{civil(clock.rawEndDate)}</dd>
-            <dt>Days paused</dt>
-            <dd>{clock.pausedDays}</dd>
+            </Row>
+            <Row k="End before pauses">{civil(clock.rawEndDate)}</Row>
+            <Row k="Days paused">{clock.pausedDays}</Row>
             <dt>Deadline</dt>
             <dd data-testid="deadline">
               {civil(clock.deadlineDate)} <span className="muted">(ends {berlin(clock.deadlineAt)})</span>
@@ -132,10 +128,7 @@ export function InformationRequests({
       {items.map((ir) => (
         <div key={ir.id} className="ab-ir" data-testid={`ir-${ir.id}`}>
           <h3>
-            {ir.id} <StateBadge state={ir.state} />{" "}
-            <span className="muted ab-small">
-              {ir.kind === "completeness" ? "completeness" : "assessment"}
-            </span>
+            {ir.id} <StateBadge state={ir.state} /> <span className="muted ab-small">{ir.kind}</span>
           </h3>
           <p className="muted ab-small">
             Sent {civil(ir.openedDate)} · answer due {civil(ir.dueDate)}

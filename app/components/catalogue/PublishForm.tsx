@@ -10,6 +10,7 @@ import {
   type PublishValues,
 } from "./publish";
 import { AppLink } from "../ui/app-link";
+import { optionList } from "../route-kit/options";
 import { THEME_OPTIONS } from "./filters";
 
 /**
@@ -207,11 +208,7 @@ function choices(empty: string, options: { value: string; label: string }[], cur
     current && !options.some((o) => o.value === current)
       ? [...options, { value: current, label: current }]
       : options;
-  return [{ value: "", label: empty }, ...all].map((o) => (
-    <option key={o.value} value={o.value}>
-      {o.label}
-    </option>
-  ));
+  return optionList([{ value: "", label: empty }, ...all], (o) => [o.value, o.label]);
 }
 
 interface FieldContext {

@@ -1,4 +1,5 @@
 import { useMemo, useState } from "react";
+import { DataTable } from "../route-kit/DataTable";
 import { formatNumber, plural } from "../ui/format";
 import { fhirTable, shortDate } from "./fhir";
 
@@ -55,45 +56,38 @@ export function FhirRecords({ data, name }: { data: unknown; name: string }) {
             ))}
           </div>
           <div className="table-wrap card flush">
-            <table className="data compact ds-fhir" data-testid="transfer-data-table">
-              <caption className="visually-hidden">
-                {type ?? "All"} resources received, {formatNumber(rows.length)} rows
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Code</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Patient</th>
+            <DataTable
+              className="data compact ds-fhir"
+              data-testid="transfer-data-table"
+              caption={
+                <caption className="visually-hidden">
+                  {type ?? "All"} resources received, {formatNumber(rows.length)} rows
+                </caption>
+              }
+              columns={["Type", "Date", "Description", "Code", "Value", "Status", "Patient"]}
+            >
+              {shown.map((r) => (
+                <tr key={r.key} data-testid="transfer-data-row" data-type={r.resourceType}>
+                  <td>
+                    <span className={`ds-rtype ds-rtype-${r.resourceType}`}>{r.resourceType}</span>
+                  </td>
+                  <td className="nowrap">{shortDate(r.date)}</td>
+                  <td>{r.text}</td>
+                  <td className="nowrap">
+                    {r.code ? (
+                      <>
+                        <span className="muted small">{r.system}</span> <code>{r.code}</code>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{r.value}</td>
+                  <td>{r.status}</td>
+                  <td className="wrap small">
+                    <code>{r.patient}</code>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {shown.map((r) => (
-                  <tr key={r.key} data-testid="transfer-data-row" data-type={r.resourceType}>
-                    <td>
-                      <span className={`ds-rtype ds-rtype-${r.resourceType}`}>{r.resourceType}</span>
-                    </td>
-                    <td className="nowrap">{shortDate(r.date)}</td>
-                    <td>{r.text}</td>
-                    <td className="nowrap">
-                      {r.code ? (
-                        <>
-                          <span className="muted small">{r.system}</span> <code>{r.code}</code>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>{r.value}</td>
-                    <td>{r.status}</td>
-                    <td className="wrap small">
-                      <code>{r.patient}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           {rows.length > shown.length ? (
             <p>

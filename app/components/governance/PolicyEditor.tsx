@@ -13,19 +13,19 @@ export type PolicyValidator = (policy: unknown, at?: string) => ValidationResult
  */
 
 function check(text: string, validateOdrlPolicy: PolicyValidator): Omit<ValidationResult, "valid"> {
+  const problem = (path: string, message: string) => ({
+    errors: [{ path, message }],
+    warnings: [],
+    type: undefined,
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : "not valid JSON";
-    return { errors: [{ path: "JSON", message }], warnings: [], type: undefined };
+    return problem("JSON", e instanceof Error ? e.message : "not valid JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    return {
-      errors: [{ path: "policy", message: "must be an OdrlPolicy object" }],
-      warnings: [],
-      type: undefined,
-    };
+    return problem("policy", "must be an OdrlPolicy object");
   const v = value as Record<string, unknown>;
   const wrapped = typeof v.policy === "object" && v.policy !== null;
   return validateOdrlPolicy(wrapped ? v.policy : v, wrapped ? "policy.policy" : "policy");

@@ -3,6 +3,8 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import type { Layer } from "../../types";
 import type { ExpandData } from "../../routes/graph.expand/route";
 import type { NodeData } from "../../routes/graph.node/route";
+import { Filter } from "../route-kit/Filter";
+import { optionList } from "../route-kit/options";
 import { AppLink } from "../ui/app-link";
 import { formatNumber, plural } from "../ui/format";
 import { layerLabel, layersShort, layerTitle } from "../ui/labels";
@@ -191,40 +193,31 @@ export function GraphExplorer({
             submit(params, { method: "get", action: "/graph", replace: true, preventScrollReset: true });
           }}
         >
-          <label className="filter">
-            <span>Layer</span>
+          <Filter label="Layer">
             <select name="layer" defaultValue={layer} data-testid="graph-layer">
-              {LAYER_OPTIONS.map((l) => (
-                <option key={l} value={l}>
-                  {l === "all" ? "All layers" : layerLabel(l)}
-                </option>
-              ))}
+              {optionList(LAYER_OPTIONS, (l) => [l, l === "all" ? "All layers" : layerLabel(l)])}
             </select>
-          </label>
-          <label className="filter">
-            <span>Persona</span>
+          </Filter>
+          <Filter label="Persona">
             <select name="persona" defaultValue={persona} data-testid="graph-persona">
               <option value="">No persona filter</option>
-              {personas.map((p) => (
-                <option key={p.value} value={p.value}>
+              {optionList(personas, (p) => [
+                p.value,
+                <>
                   {p.label} ({layersShort(p.layers)})
-                </option>
-              ))}
+                </>,
+              ])}
             </select>
-          </label>
-          <label className="filter">
-            <span>Nodes</span>
+          </Filter>
+          <Filter label="Nodes">
             <select name="limit" defaultValue={overview ? "" : String(limit)} data-testid="graph-limit">
               <option value="">Overview</option>
-              {[...new Set([...LIMIT_OPTIONS, limit])]
-                .sort((a, b) => a - b)
-                .map((n) => (
-                  <option key={n} value={n}>
-                    {formatNumber(n)}
-                  </option>
-                ))}
+              {optionList(
+                [...new Set([...LIMIT_OPTIONS, limit])].sort((a, b) => a - b),
+                (n) => [n, formatNumber(n)],
+              )}
             </select>
-          </label>
+          </Filter>
           <noscript>
             <button type="submit" className="button">
               Apply
@@ -232,8 +225,7 @@ export function GraphExplorer({
           </noscript>
         </Form>
         <div className="graph-find" role="search" aria-label="Find a node in the drawing">
-          <label className="filter">
-            <span>Find node</span>
+          <Filter label="Find node">
             <input
               type="search"
               value={find}
@@ -253,7 +245,7 @@ export function GraphExplorer({
               autoComplete="off"
               data-testid="graph-find"
             />
-          </label>
+          </Filter>
           {matches.length ? (
             <ul id={`${uid}-matches`} className="find-results card" data-testid="graph-find-results">
               {matches.map(({ node: n, alike }) => (

@@ -6,6 +6,7 @@ import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format
 import type { ConsentResult, PatientView, Programme } from "../../lib/patient/profile.server";
 import type { TimelineEvent, TimelineItem } from "../../lib/patient/timeline";
 import { AppLink } from "../ui/app-link";
+import { DataTable, num } from "../route-kit/DataTable";
 
 const COUNTRY: Record<string, string> = { DE: "Germany", NL: "Netherlands", FR: "France", BE: "Belgium" };
 const KIND_LABEL: Record<TimelineItem["kind"], string> = {
@@ -134,40 +135,30 @@ function Insights({ view }: { view: PatientView }) {
       <div className="card">
         <h3>Latest measurements</h3>
         {view.latestObservations.length ? (
-          <table className="data" data-testid="patient-latest-observations">
-            <thead>
-              <tr>
-                <th scope="col">Measurement</th>
-                <th scope="col" className="num">
-                  Value
-                </th>
-                <th scope="col">Reference range</th>
-                <th scope="col">Assessment</th>
-                <th scope="col">Date</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.latestObservations.map((o) => {
-                const i = o.interpretation ? INTERPRETATION[o.interpretation] : undefined;
-                return (
-                  <tr key={o.id}>
-                    <td>
-                      {o.title}
-                      {o.code ? <span className="muted small"> · LOINC {o.code}</span> : null}
-                    </td>
-                    <td className="num nowrap">
-                      <strong>{o.value ?? "—"}</strong>
-                    </td>
-                    <td className="muted nowrap">
-                      {o.low !== null && o.high !== null ? `${o.low}–${o.high}` : "—"}
-                    </td>
-                    <td>{i ? <Badge tone={i.tone}>{i.text}</Badge> : (o.interpretation ?? "—")}</td>
-                    <td className="nowrap">{formatDate(o.date)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            data-testid="patient-latest-observations"
+            columns={["Measurement", num("Value"), "Reference range", "Assessment", "Date"]}
+          >
+            {view.latestObservations.map((o) => {
+              const i = o.interpretation ? INTERPRETATION[o.interpretation] : undefined;
+              return (
+                <tr key={o.id}>
+                  <td>
+                    {o.title}
+                    {o.code ? <span className="muted small"> · LOINC {o.code}</span> : null}
+                  </td>
+                  <td className="num nowrap">
+                    <strong>{o.value ?? "—"}</strong>
+                  </td>
+                  <td className="muted nowrap">
+                    {o.low !== null && o.high !== null ? `${o.low}–${o.high}` : "—"}
+                  </td>
+                  <td>{i ? <Badge tone={i.tone}>{i.text}</Badge> : (o.interpretation ?? "—")}</td>
+                  <td className="nowrap">{formatDate(o.date)}</td>
+                </tr>
+              );
+            })}
+          </DataTable>
         ) : (
           <p className="muted">No measurements recorded.</p>
         )}
@@ -177,12 +168,11 @@ function Insights({ view }: { view: PatientView }) {
 }
 
 function TimelineEntry({ event }: { event: TimelineEvent }) {
-  const kind = event.kind === "encounter" ? "encounter" : event.kind;
   return (
     <li
-      className={`tl-event tl-${kind}`}
+      className={`tl-event tl-${event.kind}`}
       data-testid="timeline-event"
-      data-kind={kind}
+      data-kind={event.kind}
       data-date={event.date ?? ""}
     >
       <span className="tl-marker" aria-hidden />

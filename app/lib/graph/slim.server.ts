@@ -1,9 +1,10 @@
 import type { GraphEdge, GraphNode } from "../../../server/graph/model";
 import type { VEdge, VNode } from "../../components/graph/types";
+import { clip } from "../../components/ui/format";
 
 const CAPTION_KEYS = ["name", "title", "displayName", "display", "permitNumber"] as const;
 
-const short = (v: string) => (v.length > 80 ? `${v.slice(0, 77)}…` : v);
+const short = (v: string) => clip(v, 80);
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v : null);
 
 /** a human caption for the drawing and the inspector: a name or title, else a label-specific rule, else the id */

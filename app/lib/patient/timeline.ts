@@ -39,8 +39,6 @@ const UNITS: Record<string, string> = {
   Cel: "°C",
   "mm[Hg]": "mmHg",
   "kg/m2": "kg/m²",
-  "/min": "/min",
-  "%": "%",
   "10*3/uL": "×10³/µL",
   "10*9/L": "×10⁹/L",
   "umol/L": "µmol/L",
