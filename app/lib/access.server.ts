@@ -64,8 +64,7 @@ export const CREDENTIAL_REVOKE_ROLES = rolesOf("DELETE /api/credentials/:id");
 /**
  * Who a signed-in user is to the services (the privacy policy's viewer, the user's organisation), for
  * loaders and actions: taken from here, not from server/, so that a route's browser script does not
- * take those modules along (server/privacy took the graph's synthetic terminology, 29 KB, and
- * server/auth the personas with the participants they name; decision 0064).
+ * take those modules along (decision 0064).
  */
 export { viewerOf } from "../../server/privacy/policy";
 export { readerOf } from "../../server/graph/service";

@@ -1,10 +1,9 @@
 import { isApiError } from "../../server/http/errors";
 
 /**
- * The error model's helpers (server/http) for loaders and actions, behind a `.server` module. Remix's
+ * The error model's helpers (server/http) for loaders and actions, behind a `.server` module: Remix's
  * browser build empties `.server` modules, so a route that takes them from here does not ship
- * server/http to the browser: importing it directly put its module-level caches (lru-cache, 19 KB)
- * into the scripts of 17 pages (issue 40, decision 0064).
+ * server/http to the browser (decision 0064).
  */
 export { isApiError };
 export { fieldErrorsOf, formFieldErrorsOf, missingFields } from "../../server/http/field-errors";

@@ -3,9 +3,8 @@ import { pick } from "./pick";
 
 /**
  * The demonstration personas as the persona pickers show them (the landing page, sign-in with the
- * embedded provider, the static mode's switcher). Behind a `.server` module: a route that imported
- * the personas itself shipped them, with the participants and purposes they name, in its browser
- * script (the root's: on every page; decision 0064).
+ * embedded provider, the static mode's switcher). Behind a `.server` module, so that no page's browser
+ * script takes the personas along (decision 0064).
  */
 export const personaCards = () =>
   PERSONAS.map((p) => pick(p, "username name organisation description roles"));

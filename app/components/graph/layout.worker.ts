@@ -50,10 +50,8 @@ const BATCH_MS = 12;
 /** while a node is dragged: one step a frame, about one per display frame */
 const DRAG_STEP_MS = 16;
 /**
- * A new drawing's first positions are sent once the layout has cooled to this alpha (76 steps from
- * 1, a third of its settling), or after FIRST_FRAME_MAX_MS of stepping (decision 0077): its hot
- * steps tangle and untangle the drawing, and each frame the page paints of them cost it 25–75 ms
- * of its own thread on a phone, for a picture it replaces a fifth of a second later.
+ * A new drawing's first positions are sent once the layout has cooled to this alpha, or after
+ * FIRST_FRAME_MAX_MS of stepping: its hot steps only tangle and untangle the drawing (decision 0077).
  */
 export const FIRST_FRAME_ALPHA = 0.1;
 const FIRST_FRAME_MAX_MS = 1_000;

@@ -57,11 +57,8 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene): string[
   const focus = scene.selected;
   const lit = (n: SimNode) => !focus || n === focus || scene.highlighted.has(n.id);
 
-  // Relationships and node outlines are hairlines: at most one device pixel wide (decision 0077). A
-  // wider stroke (0.9 CSS px is 1.6 device px on a phone's 1.75× screen) makes the rasteriser build
-  // and fill the outline of each of the 2,252 segments of the all-layers drawing, 4–6× the time of a
-  // hairline, which it draws directly; the relationships' alpha grows by as much as their width
-  // shrinks, so they keep their weight.
+  // Relationships and node outlines are hairlines, which the rasteriser draws directly (decision
+  // 0077); the relationships' alpha grows by as much as their width shrinks, so they keep their weight.
   const linkPx = hairline(0.9, dpr);
   const ink = 0.9 / linkPx;
 

@@ -2,17 +2,16 @@ import type { Layer } from "../../types";
 import type { VEdge, VGraph, VNode } from "./types";
 
 /**
- * The explorer's graph as the page carries it: one string, not a thousand objects. Remix's
- * single-fetch serialiser (turbo-stream) and the HTML escaping of its inline script cost most of the
- * page's render time, and that cost is proportional to the inline bytes. So the string is small, and
- * it holds no `"` (each became `\\\"` in the page: four bytes for one): fields are separated by `|`,
- * sections by `~`, and `%`, `|` and `~` inside a field are written `%25`, `%7C`, `%7E` (an empty field
- * `%0`). The sections: labels with their layer, and relationship types, named once; the nodes, each
- * its id, its label's index and its caption (empty: the caption is the id); the relationships, each
- * the indexes of its ends in the node list (or `'` and the id of an end not in the list) and its
- * type's index; and the ids of the relationships that do not follow `<source>:<type>:<target>` (the
- * generator's ids), each its relationship's index and its id. The loader encodes it once per graph
- * version (app/routes/graph._index/graph-wire.server.ts); the browser decodes it once.
+ * The explorer's graph as the page carries it: one small string, not a thousand objects (the page's
+ * serialising and escaping cost grows with its inline bytes), holding no `"` (four bytes each in the
+ * page's inline script). Fields are separated by `|`, sections by `~`; `%`, `|` and `~` inside a field
+ * are written `%25`, `%7C`, `%7E` (an empty field `%0`). The sections: labels with their layer, and
+ * relationship types, named once; the nodes, each its id, its label's index and its caption (empty:
+ * the caption is the id); the relationships, each the indexes of its ends in the node list (or `'`
+ * and the id of an end not in the list) and its type's index; and the ids of the relationships that
+ * do not follow `<source>:<type>:<target>` (the generator's ids), each its relationship's index and
+ * its id. The loader encodes it once per graph version (app/routes/graph._index/graph-wire.server.ts);
+ * the browser decodes it once.
  */
 
 const FIELD = "|";

@@ -1,8 +1,8 @@
 /**
  * Charts of the insight views as inline SVG (the CSP allows no outside resources and no inline
  * scripts). Every chart has a text equivalent: the values are printed beside the bars, and a
- * suppressed value is drawn as a hatched placeholder and printed as "<k" — never as a length that
- * would give the count away.
+ * suppressed value is drawn as a hatched placeholder and printed as "suppressed" (Suppressed below) —
+ * never as a length that would give the count away.
  */
 import { formatNumber } from "../ui/format";
 

@@ -2,7 +2,6 @@ import { displayValue, humanize, isHttpUrl } from "./format";
 import { ExternalLink } from "./ExternalLink";
 import { purposeLabel, roleLabel, stateLabel } from "./labels";
 
-/** Key/value fallback for free-form objects (node properties, clinical items of unknown shape). */
 /** enumerated values read through the label catalogue (the stored code stays readable as a tooltip) */
 function labelled(key: string, v: unknown): string | null {
   if (typeof v !== "string") return null;
@@ -12,6 +11,7 @@ function labelled(key: string, v: unknown): string | null {
   return null;
 }
 
+/** Key/value fallback for free-form objects (node properties, clinical items of unknown shape). */
 export function PropertyTable({
   properties,
   omit = [],

@@ -10,9 +10,8 @@ import {
 import { appHref, appPathOf, isPlainClick, navLinkActive } from "./app-href";
 
 /**
- * In-app links that cost a plain anchor to render (decision 0031). Remix's `Link` resolves its path
- * against the route matches, composes refs and sets up prefetch state for every link on every render:
- * a quarter of the bytes a page allocates on the server with ~40 links. `AppLink` renders
+ * In-app links that cost a plain anchor to render (decision 0031): Remix's `Link` resolves its path
+ * against the route matches, composes refs and sets up prefetch state on every render. `AppLink` renders
  * `<a href data-app-link data-discover>` from an absolute in-app path and the basename read once per
  * page; `AppLinkRouting` (in the root) turns a plain click on one into a client-side navigation and
  * prefetches the page a pointer rests on when the link asks for it. Relative links (`?page=2`) stay
@@ -34,8 +33,7 @@ export type AppLinkProps = AnchorProps & {
 
 export function AppLink({ to, prefetch, preventScrollReset, children, ...rest }: AppLinkProps) {
   const basename = useContext(Basename);
-  // the caller's attributes spread last: an object literal that starts with a spread of varying
-  // shapes costs V8 ~1.6 KB per link instead of ~0.2 (`rest` holds no href: the type leaves it out)
+  // the caller's attributes spread last, for V8's sake (decision 0031); `rest` holds no href
   const props = {
     href: appHref(basename, to),
     "data-app-link": "",

@@ -1,7 +1,6 @@
 /**
- * The dataspace services' input parsers, for the forms' actions. Behind a `.server` module: a route
- * that imported them from server/dataspace shipped those modules (with the error model's caches and
- * the personas) in its browser script (decision 0064).
+ * The dataspace services' input parsers, for the forms' actions. Behind a `.server` module, so that
+ * no page's browser script takes server/dataspace along (decision 0064).
  */
 export { parseAssetInput } from "../../../server/dataspace/assets";
 export { parseNegotiationRequest } from "../../../server/dataspace/negotiations";
