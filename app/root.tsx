@@ -246,6 +246,12 @@ export default function App() {
   );
 }
 
+const ERROR_HEADINGS: Record<number, string> = {
+  403: "Not allowed",
+  404: "Page not found",
+  503: "Temporarily unavailable",
+};
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
@@ -254,14 +260,7 @@ export function ErrorBoundary() {
       ? error.data
       : error.statusText
     : "Something went wrong on our side. The team has been told.";
-  const heading =
-    status === 404
-      ? "Page not found"
-      : status === 403
-        ? "Not allowed"
-        : status === 503
-          ? "Temporarily unavailable"
-          : "Error";
+  const heading = ERROR_HEADINGS[status] ?? "Error";
   return (
     <Shell>
       <title>{`${heading} · Health Dataspace Hub`}</title>

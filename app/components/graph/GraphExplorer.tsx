@@ -18,7 +18,6 @@ import type { DrawingState } from "./use-drawing";
 
 /** the page's loader data (its controls, the scope's totals and error) and the drawing, loaded after hydration (./use-drawing.ts) */
 export interface ExplorerProps {
-  /** the drawing's graph, loaded after hydration (./use-drawing.ts) */
   drawing: DrawingState;
   /** the scope's totals and what the graph query returned for it (expansions come on top) */
   meta: { totalNodes: number; totalEdges: number; returnedNodes: number; returnedEdges: number };
