@@ -125,12 +125,11 @@ function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
       e.stopPropagation();
       setRefused(true);
     };
-    document.addEventListener("click", onClick, true);
-    if (demo.exported) window.addEventListener("submit", onSubmit, true);
-    return () => {
-      document.removeEventListener("click", onClick, true);
-      window.removeEventListener("submit", onSubmit, true);
-    };
+    const listening = new AbortController();
+    const { signal } = listening;
+    document.addEventListener("click", onClick, { capture: true, signal });
+    if (demo.exported) window.addEventListener("submit", onSubmit, { capture: true, signal });
+    return () => listening.abort();
   }, [demo.exported, persona]);
   return (
     <>

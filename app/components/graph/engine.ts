@@ -93,7 +93,7 @@ export class GraphEngine {
   };
 
   private readonly resizeObserver: ResizeObserver;
-  private readonly listeners: [EventTarget, string, EventListener, AddEventListenerOptions?][] = [];
+  private readonly listening = new AbortController();
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -110,14 +110,15 @@ export class GraphEngine {
     this.layout = new Worker(LAYOUT_WORKER_URL, { type: "module", name: "graph layout" });
     this.layout.onmessage = (e: MessageEvent<LayoutFrame>) => this.onPositions(e.data);
 
-    this.on(canvas, "pointerdown", this.onPointerDown as EventListener);
-    this.on(canvas, "pointermove", this.onPointerMove as EventListener);
-    this.on(canvas, "pointerup", this.onPointerUp as EventListener);
-    this.on(canvas, "pointercancel", this.onPointerUp as EventListener);
-    this.on(canvas, "pointerleave", this.onPointerLeave as EventListener);
-    this.on(canvas, "wheel", this.onWheel as EventListener, { passive: false });
-    this.on(canvas, "dblclick", this.onDoubleClick as EventListener);
-    this.on(canvas, "keydown", this.onKeyDown as EventListener);
+    const { signal } = this.listening;
+    canvas.addEventListener("pointerdown", this.onPointerDown, { signal });
+    canvas.addEventListener("pointermove", this.onPointerMove, { signal });
+    canvas.addEventListener("pointerup", this.onPointerUp, { signal });
+    canvas.addEventListener("pointercancel", this.onPointerUp, { signal });
+    canvas.addEventListener("pointerleave", this.onPointerLeave, { signal });
+    canvas.addEventListener("wheel", this.onWheel, { passive: false, signal });
+    canvas.addEventListener("dblclick", this.onDoubleClick, { signal });
+    canvas.addEventListener("keydown", this.onKeyDown, { signal });
 
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(canvas.parentElement ?? canvas);
@@ -287,7 +288,7 @@ export class GraphEngine {
     this.destroyed = true;
     if (this.raf) cancelAnimationFrame(this.raf);
     this.resizeObserver.disconnect();
-    for (const [target, type, fn, opts] of this.listeners) target.removeEventListener(type, fn, opts);
+    this.listening.abort();
     this.layout.terminate();
   }
 
@@ -421,11 +422,6 @@ export class GraphEngine {
   }
 
   // ---- input --------------------------------------------------------------------------------
-
-  private on(target: EventTarget, type: string, fn: EventListener, opts?: AddEventListenerOptions) {
-    target.addEventListener(type, fn, opts);
-    this.listeners.push([target, type, fn, opts]);
-  }
 
   private local(e: MouseEvent) {
     const r = this.canvas.getBoundingClientRect();

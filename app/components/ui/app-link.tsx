@@ -110,16 +110,15 @@ export function AppLinkRouting({ children }: { children: ReactNode }) {
       const a = appLinkOf(e.target);
       if (a && !within(a, e.relatedTarget)) clearTimeout(timer);
     };
-    document.addEventListener("click", onClick);
-    document.addEventListener("mouseover", onIntent);
-    document.addEventListener("focusin", onIntent);
-    document.addEventListener("mouseout", onLeave);
+    const listening = new AbortController();
+    const { signal } = listening;
+    document.addEventListener("click", onClick, { signal });
+    document.addEventListener("mouseover", onIntent, { signal });
+    document.addEventListener("focusin", onIntent, { signal });
+    document.addEventListener("mouseout", onLeave, { signal });
     return () => {
       clearTimeout(timer);
-      document.removeEventListener("click", onClick);
-      document.removeEventListener("mouseover", onIntent);
-      document.removeEventListener("focusin", onIntent);
-      document.removeEventListener("mouseout", onLeave);
+      listening.abort();
     };
   }, [basename, navigate]);
 
