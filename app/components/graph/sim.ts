@@ -37,14 +37,11 @@ export interface SimLink extends LayoutLink {
   target: SimNode | string;
 }
 
-const LINK_STRENGTH = (l: LayoutLink) =>
-  0.8 / Math.sqrt(Math.max(1, (l.source as LayoutNode).degree, (l.target as LayoutNode).degree));
-const CHARGE = -38;
-
 /**
- * The force simulation (stopped: the layout thread steps it, layout.worker.ts). Hubs (a dataset with all
- * its patients, a code with all its uses) get longer, weaker spokes, so that charge can spread their
- * neighbours instead of packing them into a ring.
+ * The force simulation (stopped: the layout thread steps it, layout.worker.ts), its forces' strengths
+ * set by groupByLayer for each drawing. Hubs (a dataset with all its patients, a code with all its
+ * uses) get longer, weaker spokes, so that charge can spread their neighbours instead of packing them
+ * into a ring.
  */
 export function createSimulation() {
   const linkForce = forceLink<LayoutNode, LayoutLink>([])
@@ -53,13 +50,12 @@ export function createSimulation() {
       const s = l.source as LayoutNode;
       const t = l.target as LayoutNode;
       return 16 + s.r + t.r + 2.2 * Math.sqrt(Math.max(s.degree, t.degree));
-    })
-    .strength(LINK_STRENGTH);
+    });
   const sim = forceSimulation<LayoutNode, LayoutLink>([])
     .force("link", linkForce)
-    .force("charge", forceManyBody<LayoutNode>().strength(CHARGE).theta(0.9).distanceMax(420))
-    .force("x", forceX<LayoutNode>(0).strength(0.045))
-    .force("y", forceY<LayoutNode>(0).strength(0.045))
+    .force("charge", forceManyBody<LayoutNode>().theta(0.9).distanceMax(420))
+    .force("x", forceX<LayoutNode>())
+    .force("y", forceY<LayoutNode>())
     .velocityDecay(0.38)
     .alphaDecay(0.03)
     .stop();
@@ -83,8 +79,10 @@ export function groupByLayer(sim: Simulation<LayoutNode, LayoutLink>, nodes: Lay
   if (!grouped) {
     fx.x(0).strength(0.045);
     fy.y(0).strength(0.045);
-    link.strength(LINK_STRENGTH);
-    charge.strength(CHARGE);
+    link.strength(
+      (l) => 0.8 / Math.sqrt(Math.max(1, (l.source as LayoutNode).degree, (l.target as LayoutNode).degree)),
+    );
+    charge.strength(-38);
     return;
   }
   const place = new Map<LayoutNode, { x: number; y: number }>();

@@ -56,10 +56,6 @@ export const LAYER_TITLES: Record<string, string> = {
   l4: "OMOP CDM v5.4",
   l5: "Ontology and terminologies",
 };
-/** a layer as it reads on screen: "L4 · OMOP CDM v5.4" (never "l4") */
-export const LAYER_LABELS: Record<string, string> = Object.fromEntries(
-  Object.entries(LAYER_TITLES).map(([l, title]) => [l, `${l.toUpperCase()} · ${title}`]),
-);
 
 /** "awaitingPermit" / "AWAITING_PERMIT" / "data-holder" → "Awaiting permit" (`separators` read as a space) */
 export function words(value: string, separators = /[_-]+/g): string {
@@ -137,8 +133,9 @@ export function claimLabel(name: string, value: unknown): string {
   return `${CLAIM_NAMES[name] ?? words(name)}: ${shown}`;
 }
 
+/** a layer as it reads on screen: "L4 · OMOP CDM v5.4" (never "l4") */
 export function layerLabel(layer: string): string {
-  return LAYER_LABELS[layer] ?? words(layer);
+  return LAYER_TITLES[layer] ? `${layer.toUpperCase()} · ${LAYER_TITLES[layer]}` : words(layer);
 }
 
 /** what a layer holds, without its short name: "OMOP CDM v5.4" */
