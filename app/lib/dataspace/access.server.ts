@@ -83,9 +83,8 @@ export interface Acting {
 }
 
 /**
- * The participant context of a view. Members: their organisation's context (another requested one
- * answers 403). Admins: the requested context when it is listed, else the first with `preferRole`,
- * else the first listed.
+ * The participant context of a view (the rule above). Admins: the requested context when it is
+ * listed, else the first with `preferRole`, else the first listed.
  */
 export async function actingParticipant(
   ds: Dataspace,
