@@ -31,8 +31,7 @@ export function formatDate(value: unknown): string {
 
 /** "3 Mar 2024, 14:05 UTC" for full timestamps, plain date for date-only values */
 export function formatDateTime(value: unknown): string {
-  if (typeof value !== "string") return formatDate(value);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
+  if (typeof value !== "string" || /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return value;
   return `${DATE_TIME.format(d)} UTC`;
