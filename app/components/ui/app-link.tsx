@@ -47,15 +47,14 @@ export function AppLink({ to, prefetch, preventScrollReset, children, ...rest }:
 }
 
 /** a sub-navigation entry: `active` and `aria-current="page"` on the current one */
-export function AppNavLink({
-  to,
-  end,
-  className,
-  ...rest
-}: Omit<AppLinkProps, "className"> & { end?: boolean; className?: string }) {
+export function AppNavLink({ to, end, ...rest }: AppLinkProps & { end?: boolean }) {
   const active = navLinkActive(useLocation().pathname, to, end);
-  const cls = [className, active ? "active" : null].filter(Boolean).join(" ") || undefined;
-  const props = { to, className: cls, "aria-current": active ? ("page" as const) : undefined, ...rest };
+  const props = {
+    to,
+    className: active ? "active" : undefined,
+    "aria-current": active ? ("page" as const) : undefined,
+    ...rest,
+  };
   return <AppLink {...props} />;
 }
 
