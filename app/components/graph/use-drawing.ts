@@ -27,12 +27,9 @@ function drawingRouteKnown(): boolean {
 /**
  * Loads the drawing of the page's query after hydration, and again whenever the query changes (the
  * scope form's GET navigation). Until the answer for the current query arrives, the state is
- * "loading": never the previous query's drawing.
- *
- * The fetcher loads only once the drawing's route is known to the page (decision 0077): a fetcher
- * whose route is still being discovered when a navigation of the same page starts (the scope form)
- * is revalidated by that navigation against routes that do not hold it yet, and the page fell into
- * its error boundary with "No route matches URL /graph/drawing" (react-router #13114, #15327).
+ * "loading": never the previous query's drawing. The fetcher loads only once the drawing's route is
+ * known to the page: a navigation would revalidate it against routes that do not hold it yet (decision
+ * 0077).
  */
 export function useDrawing(search: string): DrawingState {
   const fetcher = useFetcher<DrawingData>();
