@@ -16,6 +16,7 @@ import { useEffect, useState } from "react";
 import { safeRedirect } from "../server/auth/safe-redirect";
 import { dataspaceNavFor, navFor } from "./lib/navigation.server";
 import { personaCards } from "./lib/personas.server";
+import { pick } from "./lib/pick";
 import { rolesLabel } from "./components/ui/labels";
 import { AppLink, AppLinkRouting } from "./components/ui/app-link";
 import { MainNav } from "./components/ui/MainNav";
@@ -32,12 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(request, context);
   const mode = context.services.config.appMode;
   return {
-    user: user && {
-      username: user.username,
-      name: user.name,
-      roles: user.roles,
-      organisation: user.organisation,
-    },
+    user: user && pick(user, "username name roles organisation"),
     // the role-aware navigation's entries for this user (views hold no role list)
     nav: user ? navFor(user.roles) : [],
     dataspaceNav: user ? dataspaceNavFor(user.roles) : [],

@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { DrawingData } from "../../routes/graph.drawing/route";
+import { pick } from "../../lib/pick";
 import type { VGraph } from "./types";
 import { decodeGraph } from "./wire";
 
@@ -60,11 +61,6 @@ export function useDrawing(search: string): DrawingState {
   return useMemo((): DrawingState => {
     if (!answer) return { state: "loading" };
     if ("error" in answer) return { state: "failed", error: answer.error, retry };
-    return {
-      state: "ready",
-      graph: decodeGraph(answer.graph),
-      focus: answer.focus,
-      focusError: answer.focusError,
-    };
+    return { state: "ready", graph: decodeGraph(answer.graph), ...pick(answer, "focus focusError") };
   }, [answer, retry]);
 }
