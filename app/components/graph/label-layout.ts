@@ -25,11 +25,6 @@ export interface Box {
   h: number;
 }
 
-export interface PlacedLabel extends Box {
-  id: string;
-  text: string;
-}
-
 export interface LayoutOptions {
   width: number;
   height: number;
@@ -52,11 +47,11 @@ export function fitText(text: string, maxWidth: number, measure: (t: string) => 
   return `${text.slice(0, lo).trimEnd()}…`;
 }
 
-export function placeLabels(candidates: LabelCandidate[], opts: LayoutOptions): PlacedLabel[] {
+export function placeLabels(candidates: LabelCandidate[], opts: LayoutOptions) {
   const maxWidth = 180;
   const h = 16;
   const gap = 4;
-  const placed: PlacedLabel[] = [];
+  const placed: (Box & { id: string; text: string })[] = [];
   const blocked: Box[] = [...(opts.obstacles ?? [])];
   const seen = new Set<string>();
   const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.w <= opts.width && b.y + b.h <= opts.height;
