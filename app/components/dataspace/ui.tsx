@@ -1,7 +1,7 @@
 import { Form, useFetcher, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import type { RootData } from "../../root";
 import type { Acting } from "../../lib/dataspace/access.server";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { formatDate } from "../ui/format";
 import { roleLabel, stateLabel } from "../ui/labels";
@@ -150,13 +150,17 @@ export function ErrorNotice({
 }
 
 /**
- * Loads `url` with a fetcher every `ms` while `active` (one request at a time). Answers the
- * fetcher, whose `data` is the latest answer.
+ * Loads `url` with a fetcher every `ms` while `active` (one request at a time). Answers the last
+ * good answer (`good`) and the latest answer when it is a failure (`failure`): a failed poll keeps
+ * what was read before it on the page.
  */
-export function usePolledFetcher<T>(url: string, ms: number, active: boolean) {
+export function usePolledFetcher<T extends { ok: boolean }>(url: string, ms: number, active: boolean) {
   const fetcher = useFetcher<T>();
   usePolling(() => fetcher.state === "idle" && fetcher.load(url), ms, active);
-  return fetcher;
+  const data = fetcher.data as T | undefined;
+  const [good, setGood] = useState<Extract<T, { ok: true }>>();
+  if (data?.ok && data !== good) setGood(data as Extract<T, { ok: true }>);
+  return { good, failure: data && !data.ok ? (data as Extract<T, { ok: false }>) : null };
 }
 
 /** "14:05:09 UTC" (fixed locale and zone: the server render and the browser agree) */

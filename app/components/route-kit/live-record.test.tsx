@@ -52,10 +52,11 @@ vi.mock(import("react"), async (actual) => ({
   useState: hooks.useState as never,
   useEffect: hooks.useEffect as never,
 }));
-vi.mock(import("../dataspace/ui"), async (actual) => ({
+vi.mock(import("@remix-run/react"), async (actual) => ({
   ...(await actual()),
-  usePolledFetcher: (() => hooks.poll) as never,
+  useFetcher: (() => hooks.poll) as never,
 }));
+vi.mock(import("../patient-app/usePolling"), () => ({ usePolling: () => {} }));
 const { useLiveRecord } = await import("./live-record");
 
 const record = { id: "r1", state: "REQUESTED", stateTimestamp: 1_000, createdAt: 900, demo: false };

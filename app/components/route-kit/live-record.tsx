@@ -37,10 +37,8 @@ export function useLiveRecord<P extends PolledState>(
     POLL_MS[kind],
     !settled && !record.demo,
   );
-  // the last good answer: a failed poll keeps the state read before it (and shows its error)
-  const [good, setGood] = useState(poll.data);
-  if (poll.data?.ok && poll.data !== good) setGood(poll.data);
-  const live = good?.ok && good.at >= (loadedAt ?? 0) ? good : null;
+  const good = poll.good;
+  const live = good && good.at >= (loadedAt ?? 0) ? good : null;
   const state = live?.state ?? record.state;
 
   useEffect(() => {
@@ -50,8 +48,7 @@ export function useLiveRecord<P extends PolledState>(
     if (pipelineOf(kind, state).settled) setSettled(true);
   }, [kind, live, loadedAt, state]);
 
-  const pollError = poll.data && !poll.data.ok ? poll.data : null;
-  return { live, state, settled, history, reached: reachedOf(history), pollError };
+  return { live, state, settled, history, reached: reachedOf(history), pollError: poll.failure };
 }
 
 /**

@@ -100,7 +100,7 @@ function ProvisioningWatch({
     600,
     !activeAtLoad && !watch.error,
   );
-  const live = poll.data && poll.data.ok ? poll.data : null;
+  const live = poll.good ?? null;
   const status = live ?? initial;
   const state = status?.state ?? "CREATED";
   const active = state === "ACTIVATED";
@@ -125,7 +125,9 @@ function ProvisioningWatch({
         </p>
       </div>
       <ErrorNotice error={watch.error} testId="onboarding-watch-error" />
-      {poll.data && !poll.data.ok ? <ErrorNotice error={poll.data} /> : null}
+      <ErrorNotice error={poll.failure}>
+        <p className="small">Refreshing the state failed: it shows the last state read.</p>
+      </ErrorNotice>
       <StatePipeline kind="participant" state={state} testId="onboarding-pipeline" />
       <dl className="fields">
         <FieldRow label="Participant context">
