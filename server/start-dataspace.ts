@@ -129,16 +129,7 @@ export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
         first?.counter ?? new SharedArrayBuffer(4),
       );
       restartedLocal = next;
-      reconnectClients(dataspace.runtime, ["connector", "tenant-manager", "issuer", "identity-hub"], {
-        managementUrl: next.managementUrl,
-        apiVersion: next.apiVersion,
-        tenantManagerUrl: next.tenantManagerUrl,
-        issuerUrl: next.issuerUrl,
-        identityHubUrl: next.identityHubUrl,
-        tokenUrl: next.tokenUrl,
-        clientId: next.clientId,
-        clientSecret: next.clientSecret,
-      });
+      reconnectClients(dataspace.runtime, ["connector", "tenant-manager", "issuer", "identity-hub"], next);
     },
     async close(): Promise<void> {
       await restartedLocal?.close();

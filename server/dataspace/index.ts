@@ -8,27 +8,22 @@ import { openSqliteRelational } from "../storage/relational/sqlite";
 import type { DataspaceEndpoints } from "../dataspace-protocol";
 import { actsForAnyContext, decideActing, ownContextId } from "./acting";
 import * as assets from "./assets";
-import { summariseCatalog, type CatalogSummary } from "./catalog";
-import { cachedConnector, cachedIdentityHub, cachedIssuer, cachedTenantManager } from "./cached-clients";
-import { createConnectorClient } from "./connector-client";
+import { summariseCatalog } from "./catalog";
 import * as credentials from "./credentials";
 import { bundledDemoRecords, createDemoTransferStore } from "./demo-records";
-import { createIdentityHubClient } from "./identity-hub-client";
-import { createIssuerClient } from "./issuer-client";
 import * as negotiations from "./negotiations";
-import { managementTokens } from "./oauth-token";
 import { createContractPermits, type PermitRegister } from "./permits";
 import { createCutOffs, cutOffPermit, retryDueCutOffs, RETRY_BASE_MS, type CutOffOutcome } from "./cut-off";
 import { ATTEMPT_LEASE_MS } from "./cut-off-store";
-import { answerGraphBridge, releasedAnswer, type BridgeAnswer } from "./graph-bridge";
+import { answerGraphBridge, releasedAnswer } from "./graph-bridge";
 import type { RecordSource } from "./graph-data-source";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
 import { createReadCache, EMBEDDED_READ_CACHE_MS, type ReadCache } from "./read-cache";
 import type { DataspaceRuntime } from "./runtime";
+import { upstreamClients } from "./reconnect";
 import * as tasks from "./tasks";
-import { createTenantManagerClient } from "./tenant-manager-client";
 import * as transfers from "./transfers";
 
 /*
@@ -124,28 +119,19 @@ export interface Dataspace {
   retryCutOffs(): Promise<CutOffOutcome[]>;
 
   listNegotiations: Bound<typeof negotiations.listNegotiations>;
-  fetchProviderCatalog(
-    participantId: string,
-    providerDid: string,
-    counterPartyAddress?: string,
-  ): Promise<Record<string, unknown>>;
-  summariseCatalog(catalog: Record<string, unknown>): CatalogSummary;
-  startNegotiation(
-    request: negotiations.NegotiationRequest,
-    actor?: string,
-  ): Promise<Record<string, unknown>>;
+  fetchProviderCatalog: Bound<typeof negotiations.fetchProviderCatalog>;
+  summariseCatalog: typeof summariseCatalog;
+  startNegotiation: Bound<typeof negotiations.startNegotiation>;
   getNegotiation: Bound<typeof negotiations.getNegotiation>;
 
   listTransfers: Bound<typeof transfers.listTransfers>;
-  startTransfer(request: transfers.TransferRequest, actor?: string): Promise<Record<string, unknown>>;
+  startTransfer: Bound<typeof transfers.startTransfer>;
   getTransfer: Bound<typeof transfers.getTransfer>;
   pullTransferData: Bound<typeof transfers.pullTransferData>;
 
   listAssets: Bound<typeof assets.listAssetsOf>;
-  listAssetGroups(): Promise<
-    { participantId: string; identity: string; assets: Record<string, unknown>[] }[]
-  >;
-  createAsset(input: assets.AssetInput, actor?: string): Promise<Record<string, unknown>>;
+  listAssetGroups: Bound<typeof assets.listAssetGroups>;
+  createAsset: Bound<typeof assets.createAsset>;
 
   listParticipants: Bound<typeof participants.listParticipants>;
   onboardParticipant: Bound<typeof participants.onboardParticipant>;
@@ -165,7 +151,7 @@ export interface Dataspace {
   /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
   answerGraphBridge: Bound<typeof answerGraphBridge>;
   /** what the embedded data plane delivers for an asset under an agreement: the bridge's answer (graph-bridge.ts) */
-  releasedAnswer(participantId: string, assetId: string, agreementId?: string): Promise<BridgeAnswer>;
+  releasedAnswer: Bound<typeof releasedAnswer>;
 
   close(): Promise<void>;
 }
@@ -186,49 +172,28 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
   if (!connectorSettings)
     throw new Error("No connector configured (CONNECTOR_MANAGEMENT_URL) and no embedded dataspace given");
 
-  const common = {
-    timeoutMs,
-    tokens: managementTokens(connectorSettings, timeoutMs, doFetch),
-    fetch: doFetch,
-  };
-  const tenantManagerUrl = config.tenantManagerUrl ?? local?.tenantManagerUrl;
-  const issuerUrl = config.issuerUrl ?? local?.issuerUrl;
-  const identityHubUrl = config.identityHubUrl ?? local?.identityHubUrl;
-
   const readCache = createReadCache({
     name: "connector",
     ttlMs: deps.readCacheMs ?? (local ? EMBEDDED_READ_CACHE_MS : 0),
     timeoutMs,
     version: local?.changeVersion ? () => local!.changeVersion!() : undefined,
   });
+  const clients = upstreamClients(
+    {
+      ...connectorSettings,
+      tenantManagerUrl: config.tenantManagerUrl ?? local?.tenantManagerUrl,
+      issuerUrl: config.issuerUrl ?? local?.issuerUrl,
+      identityHubUrl: config.identityHubUrl ?? local?.identityHubUrl,
+      issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
+    },
+    readCache,
+    timeoutMs,
+    doFetch,
+  );
   const rel = deps.rel ?? openSqliteRelational(deps.db);
   const rt: DataspaceRuntime = {
-    connector: cachedConnector(
-      createConnectorClient({
-        ...common,
-        managementUrl: connectorSettings.managementUrl,
-        apiVersion: connectorSettings.apiVersion,
-        apiKey: config.connector?.apiKey,
-      }),
-      readCache,
-    ),
+    ...clients,
     readCache,
-    tenantManager: tenantManagerUrl
-      ? cachedTenantManager(createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }), readCache)
-      : undefined,
-    issuer: issuerUrl
-      ? cachedIssuer(
-          createIssuerClient({
-            ...common,
-            baseUrl: issuerUrl,
-            issuerContextId: deps.issuer?.contextId ?? local?.issuerContextId ?? "issuer",
-          }),
-          readCache,
-        )
-      : undefined,
-    identityHub: identityHubUrl
-      ? cachedIdentityHub(createIdentityHubClient({ ...common, baseUrl: identityHubUrl }), readCache)
-      : undefined,
     issuerDid: deps.issuer?.did ?? local?.issuerDid,
     demo: bundledDemoRecords(),
     demoTransfers: await createDemoTransferStore(rel, deps.audit),
@@ -307,8 +272,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     revokeCredential: bind(credentials.revokeCredential),
 
     answerGraphBridge: bind(answerGraphBridge),
-    releasedAnswer: (participantId, assetId, agreementId) =>
-      releasedAnswer(rt, participantId, assetId, agreementId),
+    releasedAnswer: bind(releasedAnswer),
 
     async close() {
       clearInterval(cutOffTimer);

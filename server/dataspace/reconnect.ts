@@ -3,14 +3,9 @@ import { createConnectorClient } from "./connector-client";
 import { createIdentityHubClient } from "./identity-hub-client";
 import { createIssuerClient } from "./issuer-client";
 import { managementTokens } from "./oauth-token";
+import type { ReadCache } from "./read-cache";
 import type { DataspaceRuntime } from "./runtime";
 import { createTenantManagerClient } from "./tenant-manager-client";
-
-/**
- * Fresh clients for a running dataspace: what a restart of a dataspace component does on the
- * hub's side (the operator console after restarting a service, or after the container restarted
- * the embedded dataspace on the same address). The dataspace owns its clients, so it builds them.
- */
 
 export type DataspaceServiceName = "connector" | "tenant-manager" | "issuer" | "identity-hub";
 
@@ -20,7 +15,7 @@ export interface ServiceEndpoints {
   tenantManagerUrl?: string;
   issuerUrl?: string;
   identityHubUrl?: string;
-  /** client credentials of the connector's token endpoint; no token source without tokenUrl and clientId */
+  /** client credentials of the connector's token endpoint; no token source without tokenUrl */
   tokenUrl?: string;
   clientId?: string;
   clientSecret?: string;
@@ -29,9 +24,47 @@ export interface ServiceEndpoints {
 }
 
 /**
- * rebuilds the named clients of `rt` against `endpoints` (an unconfigured issuer stays unconfigured),
- * behind the same read cache as the clients they replace; what the cache kept from before the restart
- * is dropped
+ * The four upstream clients of `endpoints` behind `cache`, sharing one token source; a service
+ * without its URL has none. What createDataspace starts with and a restart rebuilds.
+ */
+export function upstreamClients(
+  endpoints: ServiceEndpoints & { issuerContextId: string },
+  cache: ReadCache,
+  timeoutMs: number,
+  fetch?: typeof globalThis.fetch,
+) {
+  const { tenantManagerUrl, issuerUrl, identityHubUrl } = endpoints;
+  const common = { timeoutMs, tokens: managementTokens(endpoints, timeoutMs, fetch), fetch };
+  return {
+    connector: cachedConnector(
+      createConnectorClient({
+        ...common,
+        managementUrl: endpoints.managementUrl,
+        apiVersion: endpoints.apiVersion,
+        apiKey: endpoints.apiKey,
+      }),
+      cache,
+    ),
+    tenantManager: tenantManagerUrl
+      ? cachedTenantManager(createTenantManagerClient({ ...common, baseUrl: tenantManagerUrl }), cache)
+      : undefined,
+    issuer: issuerUrl
+      ? cachedIssuer(
+          createIssuerClient({ ...common, baseUrl: issuerUrl, issuerContextId: endpoints.issuerContextId }),
+          cache,
+        )
+      : undefined,
+    identityHub: identityHubUrl
+      ? cachedIdentityHub(createIdentityHubClient({ ...common, baseUrl: identityHubUrl }), cache)
+      : undefined,
+  };
+}
+
+/**
+ * Fresh clients for a running dataspace, after a restart of a dataspace component (the operator
+ * console's, or the container's of the embedded dataspace on the same address): the named clients of
+ * `rt` rebuilt against `endpoints` (an unconfigured issuer stays unconfigured) behind the same read
+ * cache, which drops what it kept from before the restart.
  */
 export function reconnectClients(
   rt: DataspaceRuntime,
@@ -40,41 +73,11 @@ export function reconnectClients(
 ): void {
   // Node's own fetch, not the dataspace's pool: a restart of the embedded dataspace closes that pool with it
   // (and a restart is asked for to get new connections)
-  const tokens = endpoints.clientId ? managementTokens(endpoints, rt.timeoutMs) : undefined;
-  const common = { timeoutMs: rt.timeoutMs, tokens };
-  const cache = rt.readCache;
-  const behindCache = <T>(client: T, wrap: (client: T, cache: NonNullable<typeof rt.readCache>) => T) =>
-    cache ? wrap(client, cache) : client;
-  if (which.includes("connector"))
-    rt.connector = behindCache(
-      createConnectorClient({
-        ...common,
-        managementUrl: endpoints.managementUrl,
-        apiVersion: endpoints.apiVersion,
-        apiKey: endpoints.apiKey,
-      }),
-      cachedConnector,
-    );
-  if (which.includes("tenant-manager") && endpoints.tenantManagerUrl)
-    rt.tenantManager = behindCache(
-      createTenantManagerClient({ ...common, baseUrl: endpoints.tenantManagerUrl }),
-      cachedTenantManager,
-    );
-  if (which.includes("issuer") && endpoints.issuerUrl && rt.issuer) {
-    rt.issuer = behindCache(
-      createIssuerClient({
-        ...common,
-        baseUrl: endpoints.issuerUrl,
-        issuerContextId: rt.issuer.issuerContextId,
-      }),
-      cachedIssuer,
-    );
-  }
-  if (which.includes("identity-hub") && endpoints.identityHubUrl)
-    rt.identityHub = behindCache(
-      createIdentityHubClient({ ...common, baseUrl: endpoints.identityHubUrl }),
-      cachedIdentityHub,
-    );
-  // answers of the service before its restart are not the restarted service's
-  cache?.invalidate();
+  const issuerContextId = rt.issuer?.issuerContextId ?? "";
+  const fresh = upstreamClients({ ...endpoints, issuerContextId }, rt.readCache, rt.timeoutMs);
+  if (which.includes("connector")) rt.connector = fresh.connector;
+  if (which.includes("tenant-manager") && fresh.tenantManager) rt.tenantManager = fresh.tenantManager;
+  if (which.includes("issuer") && rt.issuer && fresh.issuer) rt.issuer = fresh.issuer;
+  if (which.includes("identity-hub") && fresh.identityHub) rt.identityHub = fresh.identityHub;
+  rt.readCache.invalidate();
 }

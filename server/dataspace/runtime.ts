@@ -17,7 +17,7 @@ import type { TenantManagerClient } from "./tenant-manager-client";
 export interface DataspaceRuntime {
   connector: ConnectorClient;
   /** the read cache every upstream client reads through (cached-clients.ts); clients rebuilt on a restart keep it */
-  readCache?: ReadCache;
+  readCache: ReadCache;
   tenantManager: TenantManagerClient | undefined;
   issuer: IssuerClient | undefined;
   identityHub: IdentityHubClient | undefined;
