@@ -52,8 +52,7 @@ export function summariseCatalog(catalog: Obj): CatalogSummary {
     isObj,
   );
   const endpointUrl = service ? (dcat(service, "endpointURL") as string | undefined) : undefined;
-  const providerDid =
-    (term(catalog, "participantId", DSPACE_NAMESPACE, "dspace") as string | undefined) ?? undefined;
+  const providerDid = term(catalog, "participantId", DSPACE_NAMESPACE, "dspace") as string | undefined;
   return { providerDid, endpointUrl, datasets };
 }
 

@@ -375,8 +375,7 @@ export async function participantForUser(rt: DataspaceRuntime, user: SessionUser
   if (!did) {
     return { id: `user:${user.username}`, displayName: user.name, organization: user.organisation, role };
   }
-  // one upstream call, bounded by its own time-out: no deadline armed per request (an
-  // AbortSignal.timeout lives as long as the time-out, 35,000 of them a second filled the old space)
+  // one upstream call, bounded by its own time-out: no deadline armed per request (decision 0042)
   const contexts = await settle(rt.connector.listParticipantContexts());
   const ctx = contexts.ok ? contexts.value.find((c) => didOfContext(c) === did) : undefined;
   return {

@@ -2,8 +2,7 @@ import { Agent, Client, request, type Dispatcher } from "undici";
 
 /**
  * A `fetch` for the upstream clients on a keep-alive connection pool (undici `Agent` and its
- * `request`, which skips the WHATWG stream machinery of `fetch`: a fraction of the CPU per call).
- * It answers a web `Response` with the whole body read, so the clients stay web-standard; redirects
+ * `request`, which skips the WHATWG stream machinery of `fetch`; decision 0010). It answers a web `Response` with the whole body read, so the clients stay web-standard; redirects
  * are not followed (they answer as their 3xx status). One pool for all upstream clients (the agent
  * keeps one per origin), closed with the dataspace. A GET or HEAD whose kept-alive connection is closed
  * under it before any answer is sent once more (pooled-fetch.test.ts).

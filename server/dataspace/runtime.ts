@@ -70,7 +70,6 @@ function fanOutSignal(signal: AbortSignal): AbortSignal {
 /**
  * A first stage that took less than this armed no deadline for the second: each upstream call of the
  * second stage has its own time-out, so the operation still ends within the time-out and this much.
- * A first stage the read cache answered takes microseconds; one that went upstream, usually more.
  */
 export const FIRST_STAGE_UNBOUNDED_MS = 250;
 
@@ -78,10 +77,8 @@ export const FIRST_STAGE_UNBOUNDED_MS = 250;
  * What is left of an operation's time-out (started at `startedAt`), armed only when the first stage
  * took long enough to matter (FIRST_STAGE_UNBOUNDED_MS): reads the read cache answers at once need no
  * deadline (each upstream call has its own time-out, a coalesced read ends with the call it joined),
- * and `AbortSignal.timeout` costs a timer that outlives the request by the whole time-out, and a
- * DOMException when it fires. For an operation of two stages: the first without a deadline, the
- * second with this one. (Armed from 1 ms on, it was armed whenever the clock's millisecond turned
- * during the first stage: about one request in fifty, and most of them on a loaded machine.)
+ * and `AbortSignal.timeout` keeps a timer for the whole time-out. For an operation of two stages: the
+ * first without a deadline, the second with this one.
  */
 export function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
   const spent = Date.now() - startedAt;

@@ -100,7 +100,6 @@ export const edrDataAddressSchema = z.looseObject({}).transform((o, ctx) => {
     endpointType: pick("endpointType"),
   };
 });
-export type EndpointDataReference = z.infer<typeof edrDataAddressSchema>;
 
 // ---- tenant manager (connector fabric manager, /api/v1alpha1) ------------------------------
 
@@ -175,7 +174,6 @@ export const heldCredentialSchema = z.looseObject({
     credential: verifiableCredentialSchema,
   }),
 });
-export type HeldCredential = z.infer<typeof heldCredentialSchema>;
 
 export const credentialRequestStatusSchema = z.looseObject({
   holderPid: z.string().optional(),

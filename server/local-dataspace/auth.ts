@@ -87,8 +87,7 @@ export function registerTokenEndpoint(router: Router, ctx: LocalContext, client:
 
 /**
  * Accepts a request carrying a valid access token of this dataspace's token endpoint. A token whose
- * signature was verified once is remembered until it expires (the same token comes with every call
- * of a client for five minutes: verifying its signature each time was most of this server's CPU).
+ * signature was verified once is remembered until it expires (decision 0010).
  */
 export function bearerAuthenticator(ctx: LocalContext) {
   const verified = new Map<string, number>();

@@ -42,7 +42,7 @@ export function openLocalStore(dataDir: string, changeCounter?: Int32Array) {
     "CREATE TABLE ld_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
   ]);
   // creation order within a collection (lists are per collection): MAX(seq) of one collection is one
-  // step down the (collection, seq) index, where the maximum over all collections was a scan of all
+  // step down the (collection, seq) index (decision 0022)
   const upsert = db.prepare(
     `INSERT INTO ld_documents (collection, id, owner, seq, data)
      VALUES (@collection, @id, @owner,

@@ -5,7 +5,7 @@ import type { WorkerData, WorkerReply, WorkerRequest } from "./worker-messages";
 /**
  * The embedded dataspace in its own worker thread (entry point, built to
  * build/server/local-dataspace-worker.js): its own event loop, so its SQLite commits and answers
- * no longer wait behind the hub's 50 connections, nor the hub's behind its own. The hub still speaks
+ * do not wait behind the hub's requests, nor the hub's behind its own (decision 0022). The hub speaks
  * HTTP to it on 127.0.0.1. The records behind an asset come from the hub's graph, asked for by
  * message (worker-host.ts answers them); the change counter lives in shared memory.
  */
