@@ -81,85 +81,9 @@ export interface DataspaceDeps {
   cutOffLeaseMs?: number;
 }
 
-export interface Dataspace {
-  /** "embedded": the local development dataspace; "connector": the configured connector */
-  readonly mode: "embedded" | "connector";
-  /** the embedded dataspace's endpoints (undefined with a configured connector) */
-  readonly local:
-    | Pick<
-        EmbeddedConnector,
-        | "url"
-        | "managementUrl"
-        | "protocolBaseUrl"
-        | "tenantManagerUrl"
-        | "issuerUrl"
-        | "identityHubUrl"
-        | "issuerDid"
-      >
-    | undefined;
-  readonly runtime: DataspaceRuntime;
-  /** hits, misses and coalesced calls of the upstream read cache */
-  readonly readCache: ReadCache;
+export type Dataspace = Awaited<ReturnType<typeof createDataspace>>;
 
-  /**
-   * The participant context `user` may act in when asking for `participantId` (acting.ts: a
-   * CONNECTOR_ADMIN any, everyone else only their own organisation's): `participantId`, or a 403.
-   * Every route that reads or acts in a participant context asks this first.
-   */
-  actingFor(user: SessionUser, participantId: string): Promise<string>;
-
-  /** the access body's data permits that contracts and pulls are checked against (permits.ts) */
-  usePermits(register: PermitRegister): void;
-  /**
-   * A data permit was revoked: terminates, at the connector, every transfer of the agreements it backs
-   * (cut-off.ts); what fails stays pending and is retried. Never throws for the connector's failures.
-   */
-  cutOffPermit: Bound<typeof cutOffPermit>;
-  /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
-  retryCutOffs(): Promise<CutOffOutcome[]>;
-
-  listNegotiations: Bound<typeof negotiations.listNegotiations>;
-  fetchProviderCatalog: Bound<typeof negotiations.fetchProviderCatalog>;
-  summariseCatalog: typeof summariseCatalog;
-  startNegotiation: Bound<typeof negotiations.startNegotiation>;
-  getNegotiation: Bound<typeof negotiations.getNegotiation>;
-
-  listTransfers: Bound<typeof transfers.listTransfers>;
-  startTransfer: Bound<typeof transfers.startTransfer>;
-  getTransfer: Bound<typeof transfers.getTransfer>;
-  pullTransferData: Bound<typeof transfers.pullTransferData>;
-
-  listAssets: Bound<typeof assets.listAssetsOf>;
-  listAssetGroups: Bound<typeof assets.listAssetGroups>;
-  createAsset: Bound<typeof assets.createAsset>;
-
-  listParticipants: Bound<typeof participants.listParticipants>;
-  onboardParticipant: Bound<typeof participants.onboardParticipant>;
-  updateParticipant: Bound<typeof participants.updateParticipant>;
-  /** one participant context in any state (CREATED while provisioning): for the onboarding view */
-  participantStatus: Bound<typeof participants.participantStatus>;
-  participantForUser: Bound<typeof participants.participantForUser>;
-  /** read only: the same frozen list while the upstream answer is the same */
-  participantCredentials: Bound<typeof participants.participantCredentials>;
-
-  listTasks: Bound<typeof tasks.listTasks>;
-
-  listCredentialDefinitions: Bound<typeof credentials.listCredentialDefinitions>;
-  requestCredential: Bound<typeof credentials.requestCredential>;
-  revokeCredential: Bound<typeof credentials.revokeCredential>;
-
-  /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
-  answerGraphBridge: Bound<typeof answerGraphBridge>;
-  /** what the embedded data plane delivers for an asset under an agreement: the bridge's answer (graph-bridge.ts) */
-  releasedAnswer: Bound<typeof releasedAnswer>;
-
-  close(): Promise<void>;
-}
-
-/** a capability's function over the runtime, as the dataspace offers it: the runtime bound */
-type Bound<F> = F extends (rt: DataspaceRuntime, ...args: infer A) => infer R ? (...args: A) => R : never;
-
-export async function createDataspace(config: Config, deps: DataspaceDeps): Promise<Dataspace> {
+export async function createDataspace(config: Config, deps: DataspaceDeps) {
   const timeoutMs = config.upstreamTimeoutMs;
   // keep-alive pooled connections to the upstreams, unless a fetch is handed in
   const pool = deps.fetch ? undefined : createPooledFetch();
@@ -227,18 +151,32 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
       f(rt, ...args);
 
   return {
-    mode: local ? "embedded" : "connector",
+    /** "embedded": the local development dataspace; "connector": the configured connector */
+    mode: local ? ("embedded" as const) : ("connector" as const),
+    /** the embedded dataspace's endpoints (undefined with a configured connector) */
     local,
     runtime: rt,
+    /** hits, misses and coalesced calls of the upstream read cache */
     readCache,
 
-    usePermits(register) {
+    /** the access body's data permits that contracts and pulls are checked against (permits.ts) */
+    usePermits(register: PermitRegister) {
       rt.permits = register;
     },
+    /**
+     * A data permit was revoked: terminates, at the connector, every transfer of the agreements it backs
+     * (cut-off.ts); what fails stays pending and is retried. Never throws for the connector's failures.
+     */
     cutOffPermit: bind(cutOffPermit),
+    /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
     retryCutOffs,
 
-    async actingFor(user, participantId) {
+    /**
+     * The participant context `user` may act in when asking for `participantId` (acting.ts: a
+     * CONNECTOR_ADMIN any, everyone else only their own organisation's): `participantId`, or a 403.
+     * Every route that reads or acts in a participant context asks this first.
+     */
+    async actingFor(user: SessionUser, participantId: string): Promise<string> {
       if (actsForAnyContext(user)) return participantId;
       return decideActing(user, ownContextId(await participants.participantForUser(rt, user)), participantId);
     },
@@ -261,8 +199,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     listParticipants: bind(participants.listParticipants),
     onboardParticipant: bind(participants.onboardParticipant),
     updateParticipant: bind(participants.updateParticipant),
+    /** one participant context in any state (CREATED while provisioning): for the onboarding view */
     participantStatus: bind(participants.participantStatus),
     participantForUser: bind(participants.participantForUser),
+    /** read only: the same frozen list while the upstream answer is the same */
     participantCredentials: bind(participants.participantCredentials),
 
     listTasks: bind(tasks.listTasks),
@@ -271,7 +211,9 @@ export async function createDataspace(config: Config, deps: DataspaceDeps): Prom
     requestCredential: bind(credentials.requestCredential),
     revokeCredential: bind(credentials.revokeCredential),
 
+    /** the graph bridge, where a provider data plane reads an asset's data (graph-bridge.ts) */
     answerGraphBridge: bind(answerGraphBridge),
+    /** what the embedded data plane delivers for an asset under an agreement: the bridge's answer (graph-bridge.ts) */
     releasedAnswer: bind(releasedAnswer),
 
     async close() {
