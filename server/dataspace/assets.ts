@@ -156,11 +156,8 @@ function groupsOf(rt: DataspaceRuntime, inputs: GroupInputs): Group[] {
 const keptGroups = /* @__PURE__ */ createKeptByInputs<Group[]>();
 
 /**
- * Every participant's offers, grouped. Kept, frozen (read it only), per set of upstream answers
- * (server/http/kept `createKeptByInputs`): the list is a function of the context list, each context's
- * asset list (or its failure) and the bundled demonstration records, and the read cache hands out the
- * very same frozen arrays until any of them may have changed (a write through this server, the
- * embedded dataspace's change counter, the time to live).
+ * Every participant's offers, grouped: kept, frozen (read it only), per set of its inputs (GroupInputs,
+ * the bundled demonstration records; server/http/kept `createKeptByInputs`).
  */
 export async function listAssetGroups(rt: DataspaceRuntime): Promise<Group[]> {
   const inputs = await assetGroupInputs(rt);

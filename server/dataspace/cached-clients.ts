@@ -16,10 +16,7 @@ import type { UpstreamName } from "./upstream-http";
  * data references (short-lived tokens) always go upstream.
  */
 
-/**
- * A write through this server: once it is answered, whatever its outcome (a failed write may still
- * have changed something), every kept answer is dropped, so a write then a read returns the write.
- */
+/** a write through this server: once answered, every kept answer is dropped (a write then a read returns the write) */
 const invalidating =
   (cache: ReadCache) =>
   async <T>(write: Promise<T>): Promise<T> => {

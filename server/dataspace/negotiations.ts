@@ -92,10 +92,8 @@ function withContractId(n: ConnectorNegotiation): Record<string, unknown> {
 }
 
 /**
- * The participant's negotiations: live records first, the bundle's merged in (or alone when live
- * failed). Kept, frozen (read it only), per set of inputs (server/http/kept `createKeptByInputs`): the
- * connector's answer as the read cache hands it out (the same frozen array while it is valid) and the
- * bundle's own records.
+ * The participant's negotiations (negotiationsOf), kept, frozen (read it only), per set of inputs
+ * (server/http/kept `createKeptByInputs`).
  */
 export async function listNegotiations(
   rt: DataspaceRuntime,

@@ -186,11 +186,8 @@ const scopeKey = (scope: TaskScope) =>
 const keptTasks = /* @__PURE__ */ createKeptByInputs<Task[]>();
 
 /**
- * The caller's tasks, newest first. Kept, frozen (read it only), per caller scope and set of inputs
- * (server/http/kept `createKeptByInputs`): the context list, each in-scope context's negotiations and
- * transfers (or their failure), the demonstration transfers created here (the same frozen array until
- * one is created), the bundled demonstration records, and the participant and asset lists the titles
- * take their names from.
+ * The caller's tasks, newest first: kept, frozen (read it only), per caller scope and set of its inputs
+ * (TaskInputs, the bundled demonstration records; server/http/kept `createKeptByInputs`).
  */
 export async function listTasks(rt: DataspaceRuntime, user: SessionUser): Promise<Task[]> {
   const scope = scopeOf(user);

@@ -71,10 +71,8 @@ export function buildTransferRequest(req: TransferRequest): Record<string, unkno
 export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(contractId);
 
 /**
- * The participant's transfers: the live records first, then the demonstration transfers created for it
- * and the bundle's own. Kept, frozen (read it only), per set of inputs (server/http/kept
- * `createKeptByInputs`): the live list as the read cache hands it out, the demonstration transfers
- * created (the same frozen array until one is created, on any instance) and the bundle.
+ * The participant's transfers (transfersOf), kept, frozen (read it only), per set of inputs
+ * (server/http/kept `createKeptByInputs`).
  */
 export async function listTransfers(
   rt: DataspaceRuntime,
