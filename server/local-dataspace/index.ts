@@ -33,7 +33,6 @@ export interface LocalDataspaceOptions {
   dataSource: (assetId: string, providerContextId?: string, agreementId?: string) => Promise<unknown>;
   /** base URL of the hub's graph bridge (the data address of seeded assets) */
   graphBridgeUrl?: string;
-  didHost?: string;
   onError?: (e: unknown) => void;
   /** one Int32 in shared memory that counts the changes (the worker form reads it from the hub's thread) */
   changeCounter?: Int32Array;
@@ -62,7 +61,7 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
       scheduler,
       baseUrl: "",
       stepMs: options.stepMs ?? 300,
-      didHost: options.didHost ?? "participants.local-dataspace",
+      didHost: "participants.local-dataspace",
       keys: {
         tokens: await loadOrCreateKey(store, "tokens"),
         dataPlane: await loadOrCreateKey(store, "data-plane"),

@@ -30,8 +30,8 @@ export async function startLocalDataspaceWorker(options: WorkerOptions): Promise
   const counter = options.counter ?? new SharedArrayBuffer(4);
   const cell = new Int32Array(counter);
   const log = options.onError ?? ((e: unknown) => console.error("[local-dataspace]", e));
-  const { dataDir, host, port, stepMs, graphBridgeUrl, didHost } = options;
-  const data: WorkerData = { dataDir, host, port, stepMs, graphBridgeUrl, didHost, counter };
+  const { dataDir, host, port, stepMs, graphBridgeUrl } = options;
+  const data: WorkerData = { dataDir, host, port, stepMs, graphBridgeUrl, counter };
   const worker = new Worker(options.workerFile, { workerData: data });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   const tell = (m: WorkerRequest) => worker.postMessage(m);

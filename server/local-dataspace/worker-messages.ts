@@ -5,7 +5,7 @@ import type { LocalDataspaceOptions } from "./index";
 
 export interface WorkerData extends Pick<
   LocalDataspaceOptions,
-  "dataDir" | "host" | "port" | "stepMs" | "graphBridgeUrl" | "didHost"
+  "dataDir" | "host" | "port" | "stepMs" | "graphBridgeUrl"
 > {
   /** one Int32 the worker's store counts its changes in (the hub's read cache reads it) */
   counter: SharedArrayBuffer;
