@@ -211,9 +211,6 @@ export async function createDemoTransferStore(
           { record: string } | undefined,
       );
     },
-    async list(participantId?: string) {
-      return (await listShared(participantId)).slice();
-    },
     listShared,
   };
 }
