@@ -20,7 +20,7 @@ import type { RecordSource } from "./graph-data-source";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
-import { createReadCache, EMBEDDED_READ_CACHE_MS, type ReadCache } from "./read-cache";
+import { createReadCache, EMBEDDED_READ_CACHE_MS } from "./read-cache";
 import type { DataspaceRuntime } from "./runtime";
 import { upstreamClients } from "./reconnect";
 import * as tasks from "./tasks";
