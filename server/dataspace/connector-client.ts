@@ -25,8 +25,7 @@ export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "bas
 
 /**
  * management API versions served by EDC runtimes with one participant and no participant-scoped paths:
- * `v4beta` (EDC 0.15). EDC 0.15's `v3` is such an API too, but the hub has always addressed `v3` with
- * participant-scoped paths (its tests and the policy service do), so it stays so here.
+ * `v4beta` (EDC 0.15; its `v3` is too, but the hub's tests and policy service address `v3` participant-scoped).
  */
 export const RUNTIME_SCOPED_VERSIONS: readonly string[] = ["v4beta"];
 
@@ -50,9 +49,8 @@ type Body = Record<string, unknown>;
  * Client of an EDC connector's management API. Two shapes, told apart by the API version:
  * - participant-scoped (the virtual connector, and the embedded development dataspace):
  *   `/{version}/participants/{context}/...`, many participant contexts in one runtime;
- * - runtime-scoped (`v4beta`: EDC 0.15.x, the newest release on Maven Central, which the
- *   connector pass runs): `/{version}/...`, one participant per runtime, so the context id of a call
- *   is not part of its path (docs/decisions/0048-real-edc-connector.md).
+ * - runtime-scoped (`v4beta`: EDC 0.15.x): `/{version}/...`, one participant per runtime, so the
+ *   context id of a call is not part of its path (docs/decisions/0048-real-edc-connector.md).
  * JSON-LD bodies with the management context (`management/v2`); lists are QuerySpec requests. One
  * instance per connector; every method takes an optional deadline signal.
  */
