@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useRevalidator, useSubmit } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { apiFailure, isAdmin, listChoices } from "../../lib/dataspace/access.server";
 import { knownStates, stateCounts } from "../../components/dataspace/states";
 import { KIND_LABEL, StatePipeline } from "../../components/dataspace/StatePipeline";
@@ -21,6 +21,7 @@ import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { Filter } from "../../components/route-kit/Filter";
 import { optionList } from "../../components/route-kit/options";
+import { usePolling } from "../../components/patient-app/usePolling";
 
 /**
  * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
@@ -74,13 +75,13 @@ export default function Tasks() {
   const revalidator = useRevalidator();
   const submit = useSubmit();
   const [auto, setAuto] = useState(true);
-  useEffect(() => {
-    if (!auto) return;
-    const id = window.setInterval(() => {
+  usePolling(
+    () => {
       if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
-    }, REFRESH_MS);
-    return () => window.clearInterval(id);
-  }, [auto, revalidator]);
+    },
+    REFRESH_MS,
+    auto,
+  );
   const filtered = filters.kind || filters.state || filters.participant;
 
   return (
