@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { fields, type ActionResult } from "../../lib/access-body/actions.server";
+import { runIntent } from "../../components/route-kit/intents.server";
 import {
   ApplicationFacts,
   ClockPanel,
@@ -27,22 +28,25 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
-  if (f.intent === "answer") {
-    return runAction(
-      "answer",
-      () =>
-        ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user),
-      "Answer sent; the access body's clock runs again.",
-    );
-  }
-  if (f.intent === "withdraw") {
-    return runAction(
-      "withdraw",
-      () => ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user),
-      "Application withdrawn.",
-    );
-  }
-  return { error: "Unknown action" };
+  return runIntent(
+    f.intent ?? "",
+    {
+      answer: [
+        () =>
+          ab.answerInformationRequest(
+            { informationRequestId: f.informationRequestId, answer: f.answer },
+            user,
+          ),
+        "Answer sent; the access body's clock runs again.",
+      ],
+      withdraw: [
+        () =>
+          ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user),
+        "Application withdrawn.",
+      ],
+    },
+    "Unknown action",
+  );
 }
 
 export default function MyApplication() {
