@@ -29,24 +29,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ).filter((a) => state !== UNDECIDED || UNDECIDED_APPLICATION_STATES.includes(a.state));
   return {
     state: STATES.includes(state) || state === UNDECIDED ? state : "",
-    states: STATES,
-    /** the filter value of the home card "Applications awaiting a decision" */
     undecided: UNDECIDED,
     applications: apps
       .map((a) => ({
-        ...pick(a, "id title organisation"),
+        ...pick(a, "id title organisation state receivedDate decision"),
         purpose: a.purposeLabel,
-        state: a.state,
-        receivedDate: a.receivedDate,
         clock: a.clockView,
-        decision: a.decision,
       }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
   };
 }
 
 export default function Applications() {
-  const { state, states, undecided, applications } = useLoaderData<typeof loader>();
+  const { state, undecided, applications } = useLoaderData<typeof loader>();
   return (
     <section>
       <AccessBodyHead title="Data access applications">
@@ -58,7 +53,7 @@ export default function Applications() {
           <select name="state" defaultValue={state}>
             <option value="">all</option>
             <option value={undecided}>awaiting a decision</option>
-            {optionList(states, (s) => [s, s.replaceAll("_", " ").toLowerCase()])}
+            {optionList(STATES, (s) => [s, s.replaceAll("_", " ").toLowerCase()])}
           </select>
         </label>
         <button className="button ghost">Filter</button>

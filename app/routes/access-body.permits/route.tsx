@@ -20,12 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canRevoke: user.roles.includes("HDAB_AUTHORITY"),
     permits: permits
       .map((p) => ({
-        ...pick(p, "id applicationId organisation"),
+        ...pick(p, "id applicationId organisation issuedDate validUntil state revocation"),
         datasets: p.datasetTitles,
         purpose: p.purposeLabel,
-        ...pick(p, "issuedDate validUntil state"),
         contracts: p.contractIds,
-        revocation: p.revocation,
       }))
       .sort((a, b) => b.issuedDate.localeCompare(a.issuedDate) || b.id.localeCompare(a.id)),
   };

@@ -22,26 +22,16 @@ export async function applicantPage(user: SessionUser, services: Context["servic
   return {
     organisation: user.organisation,
     applications: apps
-      .map((a) => ({
-        ...pick(a, "id title state receivedDate decision permitId"),
-        clock: a.clockView,
-        openIr: a.openInformationRequestId,
-      }))
+      .map((a) => ({ ...pick(a, "id title state receivedDate decision permitId"), clock: a.clockView }))
       .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
     informationRequests: irs.map((i) =>
-      pick(i, "id applicationId applicationTitle kind questions dueDate daysLeft overdue"),
+      pick(i, "id applicationId applicationTitle questions dueDate daysLeft overdue"),
     ),
     requests: requests.map((r) => pick(r, "id title state receivedDate dueDate answer decision")),
-    results: results.map((r) => ({
-      ...pick(r, "id title state permitId dataRequestId publicationDueDate daysLeft overdue check"),
-      ...pick(r, "publication"),
-    })),
-    permits: permits.map((p) => ({
-      id: p.id,
-      state: p.state,
-      datasets: p.datasetTitles,
-      validUntil: p.validUntil,
-    })),
+    results: results.map((r) =>
+      pick(r, "id title state permitId dataRequestId publicationDueDate daysLeft overdue check publication"),
+    ),
+    permits: permits.map((p) => ({ ...pick(p, "id state validUntil"), datasets: p.datasetTitles })),
     answeredRequests: requests
       .filter((r) => r.state === "ANSWERED")
       .map((r) => ({ id: r.id, title: r.title })),

@@ -36,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     componentsError: components.ok ? null : components.error,
     tenants: tenants.ok ? tenants.value.length : null,
     tenantsError: tenants.ok ? null : tenants.error,
-    directory: { total: directory.length, added: directory.filter((d) => d.source === "added").length },
+    directoryEntries: directory.length,
     credentials: credentials.ok
       ? {
           total: credentials.value.length,
@@ -92,7 +92,7 @@ export default function OperatorDashboard() {
         </AppLink>
         <AppLink to="/directory" className="card stat" data-testid="stat-directory">
           <span className="stat-label">Directory entries</span>
-          <span className="stat-value">{d.directory.total}</span>
+          <span className="stat-value">{d.directoryEntries}</span>
         </AppLink>
         <AppLink to="/credentials" className="card stat" data-testid="stat-credentials">
           <span className="stat-label">Credentials (revoked)</span>
