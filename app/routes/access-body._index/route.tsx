@@ -21,20 +21,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const KIND_LABEL = {
-  application: "Application",
-  dataRequest: "Data request",
-  finding: "Finding",
-  result: "Result",
+const KINDS = {
+  application: ["Application", "applications/"],
+  dataRequest: ["Data request", "requests#"],
+  finding: ["Finding", "findings#"],
+  result: ["Result", "results#"],
 } as const;
-const linkOf = (kind: keyof typeof KIND_LABEL, id: string) =>
-  kind === "application"
-    ? `/access-body/applications/${encodeURIComponent(id)}`
-    : kind === "dataRequest"
-      ? `/access-body/requests#${id}`
-      : kind === "finding"
-        ? `/access-body/findings#${id}`
-        : `/access-body/results#${id}`;
+const linkOf = (kind: keyof typeof KINDS, id: string) =>
+  `/access-body/${KINDS[kind][1]}${kind === "application" ? encodeURIComponent(id) : id}`;
 
 export default function WorkQueue() {
   const { today, items } = useLoaderData<typeof loader>();
@@ -84,7 +78,7 @@ export default function WorkQueue() {
             <td>
               <AppLink to={linkOf(i.kind, i.id)}>{i.title}</AppLink>
               <div className="muted ab-small">
-                {KIND_LABEL[i.kind]} {i.id} · {i.organisation}
+                {KINDS[i.kind][0]} {i.id} · {i.organisation}
               </div>
             </td>
             <td>

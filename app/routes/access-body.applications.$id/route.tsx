@@ -14,6 +14,7 @@ import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
+import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },
@@ -97,6 +98,7 @@ export default function ApplicationDetail() {
   const can = (e: string) => canDecide && app.allowedEvents.includes(e);
   const openIr = app.informationRequests.find((i) => i.state === "OPEN");
   const manualPause = app.clockView.state === "PAUSED" && !openIr;
+  const canPause = app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT";
   return (
     <section>
       <p className="muted">
@@ -210,9 +212,7 @@ export default function ApplicationDetail() {
                   </button>
                 </Form>
               ) : null}
-              {(app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT") ||
-              manualPause ||
-              app.clockView.canExtend ? (
+              {canPause || manualPause || app.clockView.canExtend ? (
                 <Form method="post" className="ab-form">
                   <h3>Decision clock</h3>
                   <Field label="Reason" error={err(["extend", "pause", "resume"], "reason")}>
@@ -224,9 +224,7 @@ export default function ApplicationDetail() {
                       error={err(["extend", "pause", "resume"], "months")}
                     >
                       <select name="months" defaultValue="3">
-                        <option value="1">1</option>
-                        <option value="2">2</option>
-                        <option value="3">3</option>
+                        {optionList([1, 2, 3], (m) => [m, m])}
                       </select>
                     </Field>
                   ) : null}
@@ -236,7 +234,7 @@ export default function ApplicationDetail() {
                         Extend the decision period
                       </button>
                     ) : null}
-                    {app.clockView.state === "RUNNING" && app.state === "UNDER_ASSESSMENT" ? (
+                    {canPause ? (
                       <button className="button ghost" name="intent" value="pause" disabled={busy}>
                         Pause the clock
                       </button>

@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [
 /** no session needed: static mode shows it without a persona too (app/root.tsx) */
 export const handle = { publicPage: true };
 
-/** Public: what the access body tells everyone about secondary use (Art. 58(1)); no session needed. */
+/** Public: what the access body tells everyone about secondary use (Art. 58(1)). */
 export async function loader({ context }: LoaderFunctionArgs) {
   return { info: await context.services.accessBody.information() };
 }
@@ -24,6 +24,14 @@ const UNITS: Record<string, string> = {
   years: "years",
 };
 
+const Bullets = ({ items }: { items: readonly string[] }) => (
+  <ul>
+    {items.map((c) => (
+      <li key={c}>{c}</li>
+    ))}
+  </ul>
+);
+
 export default function Information() {
   const { info } = useLoaderData<typeof loader>();
   return (
@@ -33,24 +41,21 @@ export default function Information() {
         {info.accessBody.name} — {info.accessBody.role}. Contact: {info.accessBody.contact}.
       </p>
       <div className="stat-grid ab-stats">
-        <div className="card stat">
-          <span className="stat-label">Permits issued</span>
-          <span className="stat-value" data-testid="permits-issued">
-            {info.permitsIssued.total}
-          </span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Active now</span>
-          <span className="stat-value">{info.permitsIssued.active}</span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Revoked</span>
-          <span className="stat-value">{info.permitsIssued.revoked}</span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Results published</span>
-          <span className="stat-value">{info.publishedResults.length}</span>
-        </div>
+        {(
+          [
+            ["Permits issued", info.permitsIssued.total, "permits-issued"],
+            ["Active now", info.permitsIssued.active],
+            ["Revoked", info.permitsIssued.revoked],
+            ["Results published", info.publishedResults.length],
+          ] as const
+        ).map(([label, value, testId]) => (
+          <div className="card stat" key={label}>
+            <span className="stat-label">{label}</span>
+            <span className="stat-value" data-testid={testId}>
+              {value}
+            </span>
+          </div>
+        ))}
       </div>
       <div className="two-col">
         <div>
@@ -84,31 +89,15 @@ export default function Information() {
             ))}
           </DataTable>
           <h2>Conditions</h2>
-          <ul>
-            {info.conditions.map((c) => (
-              <li key={c}>{c}</li>
-            ))}
-          </ul>
+          <Bullets items={info.conditions} />
         </div>
         <div>
           <h2>Legal basis</h2>
-          <ul>
-            {info.legalBasis.map((c) => (
-              <li key={c}>{c}</li>
-            ))}
-          </ul>
+          <Bullets items={info.legalBasis} />
           <h2>How your data are protected</h2>
-          <ul>
-            {info.technicalMeasures.map((c) => (
-              <li key={c}>{c}</li>
-            ))}
-          </ul>
+          <Bullets items={info.technicalMeasures} />
           <h2>Your rights</h2>
-          <ul>
-            {info.rightsOfNaturalPersons.map((c) => (
-              <li key={c}>{c}</li>
-            ))}
-          </ul>
+          <Bullets items={info.rightsOfNaturalPersons} />
           <h2>Time limits</h2>
           <table className="data ab-small">
             <tbody>
