@@ -25,7 +25,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { report: await ab.activityReport(period), error };
 }
 
-/** a count per key as bars, each labelled by its key */
 const countRows = (counts: Record<string, number>, label: (key: string) => string) =>
   Object.entries(counts).map(([k, v]) => ({ label: label(k), value: v }));
 

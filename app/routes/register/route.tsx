@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [
 /** no session needed: static mode shows it without a persona too (app/root.tsx) */
 export const handle = { publicPage: true };
 
-/** Public: the register of applications, data requests and permits (Art. 57(1)(j)); no session needed. */
+/** Public: the register of applications, data requests and permits (Art. 57(1)(j)). */
 export async function loader({ context }: LoaderFunctionArgs) {
   return { register: await context.services.accessBody.register() };
 }
