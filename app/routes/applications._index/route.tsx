@@ -6,7 +6,6 @@ import { DaysLeft, Field, Notice, StateBadge, civil } from "../../components/acc
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
-import { applicantPage } from "./applications.server";
 import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
@@ -14,9 +13,40 @@ import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
+/**
+ * The applicant's applications, the access body's open questions, data requests, results and
+ * permits, with the catalogue's datasets and the purposes for the forms. Only the fields the page shows.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, APPLICANT_ROLES);
-  return applicantPage(user, context.services);
+  const ab = context.services.accessBody;
+  const [apps, irs, requests, results, permits, datasets] = await Promise.all([
+    ab.listApplications(user),
+    ab.listInformationRequests(user, { state: "OPEN" }),
+    ab.listDataRequests(user),
+    ab.listResults(user),
+    ab.listPermits(user),
+    context.services.catalogue.list(),
+  ]);
+  return {
+    organisation: user.organisation,
+    applications: apps
+      .map((a) => ({ ...pick(a, "id title state receivedDate decision permitId"), clock: a.clockView }))
+      .sort((a, b) => b.receivedDate.localeCompare(a.receivedDate) || b.id.localeCompare(a.id)),
+    informationRequests: irs.map((i) =>
+      pick(i, "id applicationId applicationTitle questions dueDate daysLeft overdue"),
+    ),
+    requests: requests.map((r) => pick(r, "id title state receivedDate dueDate answer decision")),
+    results: results.map((r) =>
+      pick(r, "id title state permitId dataRequestId publicationDueDate daysLeft overdue check publication"),
+    ),
+    permits: permits.map((p) => ({ ...pick(p, "id state validUntil"), datasets: p.datasetTitles })),
+    answeredRequests: requests.filter((r) => r.state === "ANSWERED").map((r) => pick(r, "id title")),
+    datasets: datasets
+      .map((d) => ({ id: d.id, title: d.title, publisher: d.publisher ?? "" }))
+      .sort((a, b) => a.title.localeCompare(b.title)),
+    purposes: ab.purposes.map((p) => ({ code: p.code, label: `${p.label} (${p.point})` })),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
