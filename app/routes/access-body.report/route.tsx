@@ -59,22 +59,20 @@ export default function ActivityReport() {
           <input type="date" name="to" defaultValue={r.period.to} />
         </label>
         <button className="button ghost">Show</button>
-        <a
-          className="button ghost"
-          href={`/api/activity-report?${q}&format=csv`}
-          download
-          data-testid="download-csv"
-        >
-          Download CSV
-        </a>
-        <a
-          className="button ghost"
-          href={`/api/activity-report?${q}&format=html`}
-          download
-          data-testid="download-html"
-        >
-          Download report (HTML)
-        </a>
+        {[
+          ["csv", "CSV"],
+          ["html", "report (HTML)"],
+        ].map(([format, what]) => (
+          <a
+            key={format}
+            className="button ghost"
+            href={`/api/activity-report?${q}&format=${format}`}
+            download
+            data-testid={`download-${format}`}
+          >
+            {`Download ${what}`}
+          </a>
+        ))}
         <a className="button ghost" href={`/api/activity-report?${q}`}>
           JSON
         </a>

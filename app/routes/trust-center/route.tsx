@@ -24,8 +24,6 @@ export default function TrustCenter() {
   // a linkage names its datasets by id: read as their titles, as the table above them
   const datasetTitle = (id: string) =>
     v.pseudonymResolution.datasets.find((d) => d.datasetId === id)?.title ?? id;
-  const rec = (from: string, to: string) =>
-    v.mutualRecognition.agreements.find((a) => a.from === from && a.to === to);
   return (
     <section className="gov trust-center">
       <PageHead
@@ -193,7 +191,7 @@ export default function TrustCenter() {
                   <tr key={from}>
                     <th scope="row">{from}</th>
                     {countries.map((to) => {
-                      const r = rec(from, to);
+                      const r = v.mutualRecognition.agreements.find((a) => a.from === from && a.to === to);
                       return (
                         <td key={to} title={r?.basis}>
                           {from === to ? (
