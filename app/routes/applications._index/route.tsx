@@ -13,10 +13,6 @@ import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction = () => [{ title: "My applications · Health Dataspace Hub" }];
 
-/**
- * The applicant's applications, the access body's open questions, data requests, results and
- * permits, with the catalogue's datasets and the purposes for the forms. Only the fields the page shows.
- */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;

@@ -23,11 +23,7 @@ import { Filter } from "../../components/route-kit/Filter";
 import { optionList } from "../../components/route-kit/options";
 import { usePolling } from "../../components/patient-app/usePolling";
 
-/**
- * Tasks (GET /api/tasks): the negotiations and transfers of the caller's organisation (all of them
- * for connector admins) with their state pipelines, filtered by kind, state and participant, and
- * refreshed on their own.
- */
+/** GET /api/tasks as a page: the organisation's negotiations and transfers (everyone's for connector admins). */
 
 export const meta: MetaFunction = () => [{ title: "Tasks · Dataspace · Health Dataspace Hub" }];
 
