@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, type ActionResult } from "../../lib/access-body/actions.server";
-import { runIntent } from "../../components/route-kit/intents.server";
+import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import {
   ApplicationFacts,
   ClockPanel,
@@ -28,25 +27,22 @@ export async function action({ request, context, params }: ActionFunctionArgs): 
   const user = await requireRole(request, context, APPLICANT_ROLES);
   const ab = context.services.accessBody;
   const f = fields(await request.formData());
-  return runIntent(
-    f.intent ?? "",
-    {
-      answer: [
-        () =>
-          ab.answerInformationRequest(
-            { informationRequestId: f.informationRequestId, answer: f.answer },
-            user,
-          ),
-        "Answer sent; the access body's clock runs again.",
-      ],
-      withdraw: [
-        () =>
-          ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user),
-        "Application withdrawn.",
-      ],
-    },
-    "Unknown action",
-  );
+  if (f.intent === "answer") {
+    return runAction(
+      "answer",
+      () =>
+        ab.answerInformationRequest({ informationRequestId: f.informationRequestId, answer: f.answer }, user),
+      "Answer sent; the access body's clock runs again.",
+    );
+  }
+  if (f.intent === "withdraw") {
+    return runAction(
+      "withdraw",
+      () => ab.withdrawApplication({ applicationId: params.id, action: "withdraw", reason: f.reason }, user),
+      "Application withdrawn.",
+    );
+  }
+  return { error: "Unknown action" };
 }
 
 export default function MyApplication() {

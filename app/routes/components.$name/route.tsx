@@ -5,7 +5,6 @@ import { withLayerNames } from "../../components/ui/labels";
 import { formatDateTime } from "../../components/ui/format";
 import { requireRole } from "../../session.server";
 import { ADMIN_ROLES } from "../../lib/access.server";
-import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
 import { FieldRow } from "../../components/route-kit/FieldRow";
 
@@ -18,8 +17,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     return { diagnosis: await context.services.operator.diagnosis(params.name ?? "") };
   } catch (e) {
-    // diagnosis() throws an unknown name before it returns a promise: a try, not .catch
-    return notFoundPage(e);
+    if (e && typeof e === "object" && (e as { status?: number }).status === 404)
+      throw new Response((e as Error).message, { status: 404 });
+    throw e;
   }
 }
 
