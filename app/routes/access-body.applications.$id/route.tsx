@@ -14,7 +14,6 @@ import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
-import { optionList } from "../../components/route-kit/options";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },
@@ -224,7 +223,9 @@ export default function ApplicationDetail() {
                       error={err(["extend", "pause", "resume"], "months")}
                     >
                       <select name="months" defaultValue="3">
-                        {optionList([1, 2, 3], (m) => [m, m])}
+                        <option value="1">1</option>
+                        <option value="2">2</option>
+                        <option value="3">3</option>
                       </select>
                     </Field>
                   ) : null}
