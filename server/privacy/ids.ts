@@ -3,7 +3,10 @@
  * imports nothing, so a capability privacy itself reads (federated) can use them without a cycle.
  */
 
-/** the id prefixes of person-level nodes; the 6-digit number after them is the patient number */
+/**
+ * the id prefixes of person-level nodes; the number after them is the patient number, zero-padded
+ * to 6 digits (`pad6`), so one of a million and more has 7 or more digits
+ */
 const PREFIXES = [
   "condition-occurrence",
   "medication-request",
@@ -16,9 +19,9 @@ const PREFIXES = [
   "patient",
 ].join("|");
 /** a person-level id as stored: `encounter-000042-03` */
-export const REAL_ID = new RegExp(`^(${PREFIXES})-(\\d{6})((?:-\\d+)*)$`);
+export const REAL_ID = new RegExp(`^(${PREFIXES})-(\\d{6,})((?:-\\d+)*)$`);
 /** the same, anywhere in a string (edge ids, references) */
-export const REAL_ID_IN_TEXT = new RegExp(`\\b(${PREFIXES})-(\\d{6})(?!\\d)`, "g");
+export const REAL_ID_IN_TEXT = new RegExp(`\\b(${PREFIXES})-(\\d{6,})`, "g");
 /** a pseudonymised id: `encounter-x3k9q2m7d4fa-03` */
 export const PSEUDO_ID = new RegExp(`^(${PREFIXES})-x([a-z2-7]{12})((?:-\\d+)*)$`);
 

@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GraphNode } from "../graph/model";
 import { IDENTIFIED, PSEUDONYMISED, ROLE_POLICY, viewerOf } from "./policy";
-import { createPseudonymiser, createRedactor, type PatientDirectory } from "./redact";
+import { createPseudonymiser, createRedactor, carriesStoredPersonId, type PatientDirectory } from "./redact";
+import { patientIdOf, patientNumberOfId, patientOfId } from "./ids";
+import { ids } from "../graph/synthetic/ids";
 
 const psn = createPseudonymiser("a-test-secret-of-enough-length");
 const holders = new Map<number, string>([
@@ -194,6 +196,40 @@ describe("createRedactor", () => {
       name: "Hypertensive disorder",
       patients: 12,
     });
+  });
+});
+
+describe("person ids of patient numbers of a million and more (7 digits)", () => {
+  const big = 1_234_567;
+  const bigDir: PatientDirectory = {
+    holderOf: (n) => (n === big ? "lmc" : undefined),
+    numberOf: (p) => (p === psn.of(big) ? big : undefined),
+  };
+  const none = createRedactor(PSEUDONYMISED, psn, bigDir);
+
+  it("are written by the generator and recognised as a person's", () => {
+    expect(ids.patient(big)).toBe("patient-1234567");
+    expect(patientIdOf(big)).toBe(ids.patient(big));
+    expect(patientNumberOfId(ids.encounter(big, 3))).toBe(big);
+    expect(patientOfId(ids.omopPerson(big))).toBe("patient-1234567");
+    expect(carriesStoredPersonId(`ref ${ids.condition(big, 1)}`)).toBe(true);
+  });
+
+  it("are pseudonymised and resolved like 6-digit ones", () => {
+    expect(none.text(ids.patient(big))).toBe(`patient-x${psn.of(big)}`);
+    expect(none.text(`${ids.patient(big)}:HAS_ENCOUNTER:${ids.encounter(big, 3)}`)).toBe(
+      `patient-x${psn.of(big)}:HAS_ENCOUNTER:encounter-x${psn.of(big)}-03`,
+    );
+    expect(none.text(ids.encounter(big, 3))).toBe(`encounter-x${psn.of(big)}-03`);
+    expect(none.resolve(`encounter-x${psn.of(big)}-03`)).toBe(ids.encounter(big, 3));
+    expect(none.resolve(ids.patient(big))).toBeNull();
+    const out = none.node({
+      id: ids.encounter(big, 3),
+      label: "Encounter",
+      layer: "l3",
+      properties: { patientId: ids.patient(big) },
+    });
+    expect(JSON.stringify(out)).not.toContain("1234567");
   });
 });
 

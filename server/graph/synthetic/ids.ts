@@ -1,19 +1,20 @@
 /**
  * Node ids of the patient-level layers and of the ontology. Patient-level ids carry the
- * 6-digit patient number, so they sort and group by patient: `condition-000042-03`.
+ * zero-padded patient number (server/privacy/ids.ts reads it back), so they sort and group by
+ * patient: `condition-000042-03`.
  */
+import { pad6, patientIdOf } from "../../privacy/ids";
 
-const pad = (n: number, width: number) => String(n).padStart(width, "0");
 const scoped = (prefix: string) => (patient: number, seq: number) =>
-  `${prefix}-${pad(patient, 6)}-${pad(seq, 2)}`;
+  `${prefix}-${pad6(patient)}-${String(seq).padStart(2, "0")}`;
 
 export const ids = {
-  patient: (patient: number) => `patient-${pad(patient, 6)}`,
+  patient: patientIdOf,
   encounter: scoped("encounter"),
   condition: scoped("condition"),
   observation: scoped("observation"),
   medicationRequest: scoped("medication-request"),
-  omopPerson: (patient: number) => `omop-person-${pad(patient, 6)}`,
+  omopPerson: (patient: number) => `omop-person-${pad6(patient)}`,
   conditionOccurrence: scoped("condition-occurrence"),
   drugExposure: scoped("drug-exposure"),
   measurement: scoped("measurement"),
