@@ -18,8 +18,7 @@ export const SCHEMA = [
 /**
  * The relationships per pair of layers (`l2:l3`: from an l2 node to an l3 node), kept in the graph by
  * every write in its own transaction, as `graph_counts` is in PostgreSQL (decision 0078): the totals
- * among fewer layers than all are read from them, never counted by a walk (a walk of l3 took 1.1–1.9 s
- * at 10,000 patients and ran past every deadline at 100,000). `pairOf(a, b)` is the key of a
+ * among fewer layers than all are read from them, never counted by a walk. `pairOf(a, b)` is the key of a
  * relationship from `a` to `b`; `EDGE_COUNT_ADD` adds `k` to the pair `pair` (both in scope).
  */
 export const pairOf = (a: string, b: string) => `coalesce(${a}.layer, '') + ':' + coalesce(${b}.layer, '')`;
@@ -42,28 +41,24 @@ export const EDGE_COUNTS_INIT = {
 
 /**
  * The highest `seq` of every node: per layer, the last entry of the (layer, seq) index (an index seek
- * in descending order), not `max(n.seq)` over every :GraphNode (a scan: 4–6 s at 100,000 patients)
+ * in descending order), not `max(n.seq)` over every :GraphNode (a scan; decision 0078)
  */
 export const lastSeqStatement = `UNWIND $layers AS l CALL { WITH l MATCH (n:GraphNode) WHERE n.layer = l AND n.seq IS NOT NULL RETURN n.seq AS s ORDER BY n.layer DESC, n.seq DESC LIMIT 1 } RETURN coalesce(max(s), 0) AS s`;
 
 /**
- * The edges among a set of nodes bounded by the set's size, not by its nodes' degrees (a dataset of
- * 100,000 patients has 100,000 relationships; reading them all for a 1,000-node sample ran past the 5 s
- * deadline). First each node's out- and in-degree (Neo4j keeps them: no relationship read); then an edge
- * a→b is read from a's outgoing relationships when a has fewer than EDGE_DEGREE_CAP, else from b's
- * incoming ones when b has fewer (EDGES_AMONG_STATEMENT), else, for the pairs of two nodes of high
+ * The edges among a set of nodes bounded by the set's size, not by its nodes' degrees (a dataset node
+ * has a relationship per patient). First each node's out- and in-degree (Neo4j keeps them: no
+ * relationship read); then an edge a→b is read from a's outgoing relationships when a has fewer than
+ * EDGE_DEGREE_CAP, else from b's incoming ones when b has fewer (EDGES_AMONG_STATEMENT), else, for the pairs of two nodes of high
  * degree, by one short statement per relationship type (`denseEdgesStatement`): only the nodes that have
  * relationships of that type out (or in), by Neo4j's degree per type, then an expand-into of their pairs,
  * which walks the end with fewer relationships of that type (a dataset's many INCLUDES and a concept's
  * many CODED_BY are never both in one pair's type). The `USING INDEX SEEK` hints keep the planner from
- * scanning the id index: a plain `USING INDEX` let it choose a scan of the whole index now and then
- * (1,209 db hits for a 402-node graph in 2 of 12 runs of neo4j-store.test.ts). PostgreSQL's edgesAmong is
- * the same (decision 0062).
+ * scanning the id index (a plain `USING INDEX` does now and then). PostgreSQL's edgesAmong is the same
+ * (decision 0062).
  *
- * One statement per type, of a fixed text, and not one statement with a part per type (decision 0080):
- * at 100,000 patients the one statement probed 1,067 pairs × 27 types (150,000 db hits, 1.6–4.8 s at
- * load 16) where no pair had a type in common, and a statement whose text grows with the graph's types
- * is planned again for every new type (0.7–1.9 s with 2–12 types).
+ * One statement per type, of a fixed text, and not one statement with a part per type, which probes
+ * every pair for every type and is planned again for every new type (decision 0080).
  */
 export const EDGE_DEGREE_CAP = 128;
 export const DEGREES_STATEMENT =
@@ -86,9 +81,8 @@ export const denseEdgesStatement = (type: string) => `
 
 /**
  * The first `$q` nodes of layer `$layer` in sampling order (NODE_RETURN's columns): a seek of `$q` entries of
- * the (layer, seq) index in its own order. Written as `MATCH (n:GraphNode {layer: $layer}) … ORDER BY
- * n.seq`, Neo4j 5.26 scanned every :GraphNode and sorted (at 10,000 patients 490,000 db hits, 0.4–1.0 s
- * per layer; this: 401).
+ * the (layer, seq) index in its own order; written as `MATCH (n:GraphNode {layer: $layer}) … ORDER BY
+ * n.seq`, Neo4j 5.26 scans every :GraphNode and sorts (decision 0062).
  */
 export const layerSampleStatement = (returns: string) =>
   `MATCH (n:GraphNode) WHERE n.layer = $layer AND n.seq IS NOT NULL RETURN ${returns} ORDER BY n.layer, n.seq LIMIT $q`;
@@ -115,10 +109,9 @@ export const deleteEdgeStatement = (types: readonly string[]) =>
    WITH e, ${pairOf("startNode(e)", "endNode(e)")} AS pair, -1 AS k DELETE e ${EDGE_COUNT_ADD}`;
 
 /**
- * The nodes of every kind in one row (a column per label), each from Neo4j's count store (23 db hits at
- * 100,000 patients). Written as one `MATCH (n:Label) RETURN 'Label' AS label, count(n)` per label joined
- * by UNION ALL, the literal beside the count made Neo4j 5.26 scan every node of every label instead
- * (2.4 million; 0.7–1.1 s at load 16, on every first read after a write).
+ * The nodes of every kind in one row (a column per label), each from Neo4j's count store. Not one
+ * `MATCH (n:Label) RETURN 'Label' AS label, count(n)` per label joined by UNION ALL: the literal beside
+ * the count makes Neo4j 5.26 scan every node of every label (decision 0080).
  */
 export const labelCountsStatement = (labels: readonly string[]) =>
   `RETURN ${labels.map((l) => `COUNT { (:${safeLabel(l)}) } AS ${l}`).join(", ")}`;
@@ -128,8 +121,7 @@ export const bulkTimeout = (timeoutMs: number) => Math.max(60_000, 12 * timeoutM
 
 /**
  * The start-up's deadline for building the schema over a graph already there: a graph imported by
- * neo4j-admin (100,000 patients, 2.4 million nodes) has none, and the constraint on :GraphNode(id) took
- * 27 s and the (layer, seq) index 32 s at a load average of 14 (decision 0068)
+ * neo4j-admin has none, and building it takes tens of seconds (decision 0068)
  */
 export const schemaTimeout = (timeoutMs: number) => Math.max(600_000, 120 * timeoutMs);
 

@@ -103,7 +103,7 @@ interface Neo4jOptions {
 /** each node's relationships out and in (edgesAmong starts from them) */
 type Degrees = Map<string, { outs: number; ins: number }>;
 
-/** the graph's size from which the start-up warms what the routes read (a tenth of 10,000 patients) */
+/** the graph's size from which the start-up warms what the routes read */
 const WARM_UP_MIN_NODES = 25_000;
 /** an intent without its write mark this old is a write that never committed (longer than any write's retries) */
 const INTENT_STALE_MS = 120_000;
@@ -171,9 +171,7 @@ export async function createNeo4jGraphStore(
       await write(async (tx) => {
         await tx.run(`CREATE INDEX ${edgeIndexName(t)} IF NOT EXISTS FOR ()-[r:${t}]-() ON (r.id)`);
       });
-      // the type's statement for the edges between nodes of high degree planned now, by the write that
-      // brings the type (or the start-up), not by the first read that needs it (planning several new
-      // types' statements ran a 5 s read past its deadline at load 23; decision 0080)
+      // the type's dense-edges statement planned now, not by the first read that needs it (decision 0080)
       await read((tx) => tx.run(denseEdgesStatement(t), { highOut: [], highIn: [] }).then(() => undefined));
       indexedTypes.add(t);
     }
@@ -181,8 +179,8 @@ export async function createNeo4jGraphStore(
 
   /**
    * kinds' labels whose `seq` index exists: made by the write that brings the label (or the start-up),
-   * in a transaction of its own, so that findNodes' keyset pages seek it (decision 0090). Populated in
-   * the background; until it is online a page reads the whole label, as before.
+   * in a transaction of its own, so that findNodes' keyset pages seek it (decision 0090). Until it is
+   * online a page reads the whole label.
    */
   const indexedLabels = new Set<string>();
   async function indexNodeLabels(labels: Iterable<string>) {
@@ -251,13 +249,10 @@ export async function createNeo4jGraphStore(
   });
 
   /**
-   * The last of the start-up work (decision 0080): the relationship id indexes online (built in the
-   * background over a graph loaded without them, competing with the first reads), then the graph
-   * routes' samples read once each (every layer, and each layer alone, at the API's default limit), so
-   * that their statements are planned and the pages they touch are in Neo4j's page cache before the
-   * store says it is ready: on a freshly imported graph of 100,000 patients the first sample of every
-   * layer ran past its 5 s deadline (503). A graph of fewer than WARM_UP_MIN_NODES nodes is not warmed
-   * (its first reads are short; the start-up of every test server would wait for it).
+   * The last of the start-up work (decision 0080): the indexes online, then the graph routes' samples
+   * read once each (every layer, and each layer alone), so that their statements are planned and their
+   * pages cached before the store says it is ready. A graph of fewer than WARM_UP_MIN_NODES nodes is not
+   * warmed.
    */
   async function warmUp(ms: number) {
     const nodes = Object.values(await transaction("read", layerCounts, ms)).reduce((a, b) => a + b, 0);
@@ -314,10 +309,9 @@ export async function createNeo4jGraphStore(
 
   /**
    * A batch in two statements (UNWIND; the kind's label and the relationship type are set from the
-   * row: Cypher 5.26's dynamic labels and types), idempotent on ids: a node is merged on its unique id,
-   * an edge is looked for between its two ends (an expand-into, from the end with fewer relationships)
-   * and created only when missing. Each distinct statement is planned once; with one statement per
-   * label and per type a batch ran some 60 of them.
+   * row: Cypher 5.26's dynamic labels and types, so the two are planned once), idempotent on ids: a
+   * node is merged on its unique id, an edge is looked for between its two ends (an expand-into, from
+   * the end with fewer relationships) and created only when missing.
    */
   async function upsertBatch(tx: ManagedTransaction, nodes: NodeRecord[], edges: EdgeRecord[]) {
     const nodeRows = nodes.map((n) => {
@@ -530,9 +524,7 @@ export async function createNeo4jGraphStore(
     async findNodes(q) {
       const where = whereOf(q.where);
       // a keyset page: the nodes after the anchor's seq (no anchor found, no page), a seek of the label's
-      // seq index in its order that stops at the page's end. In a subquery: with the anchor and the label
-      // matched side by side, Neo4j 5.26 read every node of the label after the anchor and sorted them
-      // (decision 0090)
+      // seq index in its order that stops at the page's end; the subquery keeps it a seek (decision 0090)
       const label = safeLabel(q.label);
       let statement = `MATCH (n:${label}) ${where.length ? `WHERE ${where.join(" AND ")}` : ""} RETURN ${NODE_RETURN} ORDER BY n.seq SKIP $offset LIMIT $limit`;
       if (q.after !== undefined)
