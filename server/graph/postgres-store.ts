@@ -80,8 +80,7 @@ export async function createPostgresGraphStore(
       await sql.raw(statement).execute(db);
   });
   // the counts the graph routes answer with (nodes per layer, edges per pair of layers), kept by
-  // statement triggers in the transaction of every write, whoever makes it: a read after a write
-  // no longer counts 2.4 million nodes and 6.6 million edges at 100,000 patients
+  // statement triggers in the transaction of every write, whoever makes it (decision 0078)
   await rel.migrate("graph-pg-2", async (db) => {
     const delta = (table: "nodes" | "edges") => {
       const key =
@@ -119,8 +118,8 @@ export async function createPostgresGraphStore(
     for (const statement of statements) await sql.raw(statement).execute(db);
   });
 
-  // the pairs probe of edgesAmong: an index on (target, source) instead of (target, type); the reads
-  // by target (relationships, expand) filter their types on the rows they read, as before
+  // the pairs probe of edgesAmong: an index on (target, source); the reads by target (relationships,
+  // expand) filter their types on the rows they read
   await rel.migrate("graph-pg-3", async (db) => {
     await sql.raw("DROP INDEX graph_edges_target").execute(db);
     await sql.raw("CREATE INDEX graph_edges_target ON graph_edges(target, source)").execute(db);
@@ -133,7 +132,7 @@ export async function createPostgresGraphStore(
   async function buildIndexes() {
     for (const index of SECONDARY_INDEXES)
       await rel.tx(async (tx) => {
-        // one sort in memory where it fits (2.4 million nodes, 6.6 million edges at 100,000 patients)
+        // one sort in memory where it fits (decision 0068)
         await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
         await sql.raw(`CREATE INDEX IF NOT EXISTS ${index}`).execute(tx);
       });
@@ -150,9 +149,8 @@ export async function createPostgresGraphStore(
   });
   /**
    * The edges whose both ends are in `ids`, bounded by the set's size rather than by its nodes' degrees
-   * (a dataset of 100,000 patients has 100,000 outgoing edges; reading every outgoing edge of the
-   * 1,000-node sample took 2.6–3.4 s at 100,000 patients). First each node's out- and in-degree, each
-   * counted up to DEGREE_CAP; then an edge a→b is read
+   * (a dataset has an outgoing edge per patient; decision 0062). First each node's out- and in-degree,
+   * each counted up to DEGREE_CAP; then an edge a→b is read
    * - from a's outgoing edges when a has at most DEGREE_CAP - 1 of them,
    * - else from b's incoming edges when b has at most DEGREE_CAP - 1 of them,
    * - else by one probe of the (target, source) index for the pair (a, b).
@@ -160,8 +158,7 @@ export async function createPostgresGraphStore(
    * of reading each node's outgoing edges in the set's order: by source, type, insertion.
    */
   async function edgesAmong(tx: Sql, list: string[]): Promise<GraphEdge[]> {
-    // the row estimates of these queries are far off (a dataset's 100,000 edges, 25 estimated): off, JIT
-    // compiled them for 15–30 ms each, and a UNION of them past its optimising threshold for 0.4 s
+    // the row estimates of these queries are far off, and JIT compiling them costs more than they do
     await sql`SET LOCAL jit = off`.execute(tx);
     const degrees = await run<{ id: string; out: number; in: number }>(
       tx,
@@ -177,7 +174,7 @@ export async function createPostgresGraphStore(
     }
     const cols = sql`e.id, e.source, e.target, e.type, e.seq`;
     // the LIMIT (never reached: these nodes have fewer edges) keeps the planner from probing the
-    // (target, source) index once per pair instead (1.8 s for a 598-node sample at 100,000 patients)
+    // (target, source) index once per pair instead
     const parts = [
       sql`SELECT ${cols} FROM unnest(${lowOut}::text[]) AS s(id)
            CROSS JOIN LATERAL (SELECT * FROM graph_edges WHERE source = s.id LIMIT ${DEGREE_CAP}) AS e
@@ -209,8 +206,8 @@ export async function createPostgresGraphStore(
   const reads = sqlGraphReads({
     all: async (query) => run(db, query),
     keptCounts,
-    // the neighbours' ids from the edge indexes alone, the first `n` by id, then those `n` nodes: ordering
-    // a SNOMED concept's 25,000 neighbours by insertion read 25,000 node rows (0.8 s at 100,000 patients)
+    // the neighbours' ids from the edge indexes alone, the first `n` by id, then those `n` nodes (ordering
+    // by insertion reads every neighbour's row: a concept has one per patient coded with it)
     newNeighbours: async (frontier, seen, n) =>
       (
         await run<NodeRow>(

@@ -40,16 +40,15 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     "CREATE INDEX graph_edges_layers ON graph_edges(source_layer, target_layer)",
   ]);
   // the source index carries the target: edgesAmong tests each outgoing edge's target from the index
-  // alone instead of reading its row (at 100,000 patients the 1,000-node sample's ~206,000 outgoing
-  // edges were as many random row reads: 1.8 s per graph version, 8 ms at 10,000 with the index: 0.6 s)
+  // alone instead of reading its row
   migrate(db, "graph-2-edges-source-target", [
     "DROP INDEX graph_edges_source",
     "CREATE INDEX graph_edges_source ON graph_edges(source, type, target)",
   ]);
 
   let version = 1;
-  // the shared reads (sql-graph.ts) compiled by Kysely to SQLite's SQL, run at once on the handle
-  // (through Kysely's driver each read cost its connection lock and a few turns: getNode 2-5 times slower)
+  // the shared reads (sql-graph.ts) compiled by Kysely to SQLite's SQL, run at once on the handle, not
+  // through Kysely's driver (its connection lock and turns cost more than the read)
   const kysely = openSqliteRelational(db).db;
   const statements = withStatementCache(db);
   const INSERT_NODE =
@@ -121,8 +120,7 @@ export function createSqliteGraphStore(db: Db, audit: AuditLog): GraphStore {
     /**
      * Per id in the set's order, its outgoing edges by type, then insertion, as one statement. The target
      * test runs inside SQLite against the set, on the source index (source, type, target) alone: only the
-     * edges that stay are read from the table (at 100,000 patients the graph's 1,000-node sample has about
-     * 206,000 outgoing edges, of which about 1,200 stay).
+     * edges that stay (a small share of the outgoing ones) are read from the table.
      */
     async edgesAmong(ids) {
       const list = JSON.stringify(ids);
