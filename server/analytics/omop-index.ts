@@ -2,8 +2,8 @@
  * The OMOP CDM layer (l4) folded into one compact in-memory index per graph version: every
  * OMOPPerson with gender, age band and data holder, and per concept (SNOMED CT condition, RxNorm
  * drug, LOINC measurement) its row count and the sorted set of persons having it. Built by
- * reading the four l4 labels through the GraphStore port in pages of 20,000 nodes (≈1 s at 10,000
- * patients on two cores), then shared by analytics, federated cohorts and the question service.
+ * reading the four l4 labels through the GraphStore port in pages of 20,000 nodes, then shared by
+ * analytics, federated cohorts and the question service.
  * Nothing is rescanned until the graph changes.
  */
 import { type GraphStore, REFERENCE_DAY, isoDate, LAYER_LABELS } from "../graph";
