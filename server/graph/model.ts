@@ -39,10 +39,8 @@ export const LAYER_NAMES: Record<Layer, string> = {
   l5: "Ontology and terminologies",
 };
 
-export function layerOfLabel(label: string): Layer | undefined {
-  for (const layer of LAYERS) if (LAYER_LABELS[layer].includes(label)) return layer;
-  return undefined;
-}
+export const layerOfLabel = (label: string): Layer | undefined =>
+  LAYERS.find((layer) => LAYER_LABELS[layer].includes(label));
 
 /** the nodes of `layers` (all when omitted) by the count of each layer */
 export const countIn = (counts: Record<string, number>, layers: readonly Layer[] = LAYERS) =>

@@ -61,25 +61,19 @@ import { perVersion, relationshipsOf, type GraphCalls, type GraphCounts, type Gr
  * has an index on `seq` (findNodes' keyset pages). Relationship ids live in the `id` property. It
  * passes tests/contract/graph-store.contract.ts when NEO4J_URI is set.
  *
- * Audit entries live in the relational store, not in Neo4j: an intent is written there before the Neo4j
- * transaction and turned into the entry once it has committed (audit-intents.ts); a crash between the
- * two is completed at the next start-up, or by any instance's sweep, from the write's `:GraphWrite`
- * mark (decision 0051).
+ * Audit entries live in the relational store, not in Neo4j: an intent there stands for the entry until
+ * the write has committed (audit-intents.ts, decision 0051).
  *
  * A cluster (docs/deployment.md): a `neo4j://` URI gives the routing driver; reads run in read
  * transactions (`executeRead`), which the driver routes to followers and read replicas; writes go to the
  * leader; both are retried on transient errors (leader switch, deadlock) for at most
- * `maxTransactionRetryTime` and never past the call's deadline, so a failing cluster answers within a
- * bounded time. One bookmark manager
- * is shared by every session of this instance, so a read sees this instance's own earlier writes even
- * when a follower serves it. Other instances learn of a write through the change feed (topic `graph`):
+ * `maxTransactionRetryTime` and never past the call's deadline. One bookmark manager is shared by every
+ * session of this instance, so a read sees this instance's own earlier writes even when a follower
+ * serves it. Other instances learn of a write through the change feed (topic `graph`):
  * their cached graph bodies, keyed by `version()`, are dropped when the notice arrives.
  *
- * Neo4j away (decision 0019): building the store touches no network. Start-up (constraints, then the
- * work queued with `whenReachable`: seeding) runs in the background once Neo4j answers, retried with a
- * backoff (server/graph/neo4j-reachability.ts). Every call is bounded by `timeoutMs` (connection,
- * acquisition, and a deadline over the whole call); while Neo4j is away or starting, calls answer 503
- * (`graphUnavailable`) at once instead of trying to connect.
+ * Neo4j away (decision 0019): the start-up runs in the background, retried, and calls answer 503 while
+ * Neo4j is away or starting (neo4j-reachability.ts); every call is bounded by `timeoutMs`.
  */
 
 interface Neo4jOptions {

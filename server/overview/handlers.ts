@@ -7,21 +7,10 @@ import { nlqHandlers, type NlqServices } from "../nlq/handlers";
 import type { OverviewService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
-export interface OverviewServices {
-  overview: OverviewService;
-}
-export type InsightServices = OverviewServices &
-  AnalyticsServices &
+export type InsightServices = { overview: OverviewService } & AnalyticsServices &
   FederatedServices &
   NlqServices &
   EehrxfServices;
-
-export const overviewHandlers: HandlerMap<OverviewServices> = {
-  "GET /api/overview": async ({ services, input, user }) =>
-    json(
-      await services.overview.forUser(user!, (input.query.persona as string | undefined) ?? null, services),
-    ),
-};
 
 /** every insight route (analytics, federated cohorts, questions, EEHRxF, overview): one spread in server/api-routes.ts */
 export const insightHandlers: HandlerMap<InsightServices> = {
@@ -29,5 +18,8 @@ export const insightHandlers: HandlerMap<InsightServices> = {
   ...federatedHandlers,
   ...nlqHandlers,
   ...eehrxfHandlers,
-  ...overviewHandlers,
+  "GET /api/overview": async ({ services, input, user }) =>
+    json(
+      await services.overview.forUser(user!, (input.query.persona as string | undefined) ?? null, services),
+    ),
 };
