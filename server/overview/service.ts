@@ -7,10 +7,8 @@
  * Each card counts the list it links to with that list's own query, for the same caller (issue 40):
  * contracts and negotiations from the dataspace, datasets from the catalogue, applications, permits
  * and the work queue from the access body, patients and the patient's record from the graph
- * (list-signals.ts, access-body-signals.ts, graph-signals.ts).
- * That module is optional here: it is looked up on the service container at request time and
- * called defensively (each call bounded by a time-out), so the overview degrades to the graph's
- * signals — and says so — when it is missing or fails.
+ * (list-signals.ts, access-body-signals.ts, graph-signals.ts). The access body is optional: when it
+ * is missing or fails, the overview shows the other signals and says so.
  */
 import { berlinDate } from "../access-body";
 import { organisationOf, type SessionUser } from "../auth/user";
@@ -62,11 +60,6 @@ export function createOverviewService(
     return { perLayer, all: whole.meta.totalNodes, links: whole.meta.totalEdges };
   };
 
-  // links within a persona's layers
-  async function linksWithin(layers: readonly Layer[]): Promise<number> {
-    return layers.length ? (await graph.sampleGraph(layers, 1, "persona")).meta.totalEdges : 0;
-  }
-
   async function build(
     user: SessionUser,
     personaParam: string | null,
@@ -76,7 +69,10 @@ export function createOverviewService(
     const def = PERSONAS[persona];
     const counts = await layerCounts();
     const layers = def.layers.map((l) => ({ layer: l, name: LAYER_NAMES[l], ...counts.perLayer.get(l)! }));
-    const within = await linksWithin(def.layers);
+    // links within the persona's layers
+    const within = def.layers.length
+      ? (await graph.sampleGraph(def.layers, 1, "persona")).meta.totalEdges
+      : 0;
     const nodes = layers.reduce((s, l) => s + l.nodes, 0);
     const internal = layers.reduce((s, l) => s + l.links, 0);
     const signals = await graphSignals(graph, persona, user);
