@@ -20,5 +20,5 @@ export {
   type OmopIndex,
   type OmopIndexCache,
 } from "./omop-index";
-export { holderName } from "./holders";
+export { allHolders, holderName } from "./holders";
 export { describeConcept, examplesOf, normalizeTerm, resolveTerm, type Resolution } from "./terminology";

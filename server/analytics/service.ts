@@ -8,8 +8,7 @@
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { dashboard, measurementEntry, topEntry } from "./contract";
-import { ORGANISATIONS } from "../auth/personas";
-import { holderName } from "./holders";
+import { allHolders, holderName } from "./holders";
 import { csvText } from "../http/csv";
 import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
@@ -73,15 +72,12 @@ export function createAnalyticsService(deps: {
 
   /** the persons partitions (holder, gender, age band) with k applied when the scope says so */
   function distributions(index: OmopIndex, scopeK: number | null) {
-    const holderKeys = [
-      ...new Set([
-        ...index.holders,
-        ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug),
-      ]),
-    ].sort();
     const count = (pred: (p: OmopIndex["persons"][number]) => boolean) =>
       index.persons.reduce((s, p) => s + (pred(p) ? 1 : 0), 0);
-    const holders: CountNode[] = holderKeys.map((h) => ({ key: h, value: count((p) => p.holder === h) }));
+    const holders: CountNode[] = allHolders(index).map((h) => ({
+      key: h,
+      value: count((p) => p.holder === h),
+    }));
     const genders: CountNode[] = GENDERS.map((g) => ({ key: g, value: count((p) => p.gender === g) }));
     const bands: CountNode[] = [...AGE_BANDS, "unknown" as const].map((b) => ({
       key: b,

@@ -33,6 +33,7 @@ import {
   type Gender,
   type OmopIndex,
   type OmopIndexCache,
+  allHolders,
   holderName,
   describeConcept,
   examplesOf,
@@ -40,7 +41,6 @@ import {
 } from "../analytics";
 import { createQueryLog } from "../audit/query-log";
 import type { SessionUser } from "../auth/user";
-import { ORGANISATIONS } from "../auth/personas";
 import { linked, type GraphStore } from "../graph";
 import { findAll, num } from "../analytics";
 import { badRequest } from "../http/errors";
@@ -106,8 +106,6 @@ export const federatedSummary = z.object({
   generatedAt: z.iso.datetime(),
 });
 export type FederatedSummary = z.infer<typeof federatedSummary>;
-
-const HOLDER_ORGS = ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug);
 
 /** the criteria as given (trimmed, each at most 200 characters), before they are resolved */
 export function criteriaInput(params: URLSearchParams): Partial<Record<CriterionKey, string>> {
@@ -192,7 +190,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
 
 /** the raw (unprotected) count tree of a cohort */
 export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
-  const holders = new Map([...new Set([...index.holders, ...HOLDER_ORGS])].sort().map((h) => [h, 0]));
+  const holders = new Map(allHolders(index).map((h) => [h, 0]));
   const genders = new Map<string, number>(GENDERS.map((g) => [g, 0]));
   const bands = new Map<string, number>([...AGE_BANDS, "unknown"].map((b) => [b, 0]));
   for (const i of members) {

@@ -6,7 +6,7 @@
  * GraphStore port with the parameters already resolved to codes. Free text never reaches a query.
  */
 import { type Concept, type ConceptKind, AGE_BANDS, GENDERS, holderName, findAll, str } from "../analytics";
-import { ORGANISATIONS } from "../auth/personas";
+import { allHolders } from "../analytics";
 import { linked, type Layer } from "../graph";
 import type { CountNode } from "../federated";
 import {
@@ -801,19 +801,7 @@ MATCH (p:OMOPPerson {personId: personId})
 MATCH (h:Participant {slug: p.careSiteSourceValue})
 RETURN h.displayName AS holder, count(p) AS patients`,
     run: (ctx, { condition }) =>
-      distribution(
-        ctx,
-        condition,
-        "holder",
-        [
-          ...new Set([
-            ...ctx.index.holders,
-            ...ORGANISATIONS.filter((o) => o.role === "DATA_HOLDER").map((o) => o.slug),
-          ]),
-        ].sort(),
-        "Data holder",
-        holderName,
-      ),
+      distribution(ctx, condition, "holder", allHolders(ctx.index), "Data holder", holderName),
   },
   {
     id: "datasets-for-condition",

@@ -11,7 +11,7 @@ import type { Redactor } from "./redact";
  * record ids are pseudonymised like everywhere else (`patient-000001` → `patient-x…`), whose
  * actor is the pseudonymised record when a patient acted (a patient persona's username, or a
  * wallet sign-in named by its record id), and without the entries' hashes: a hash is computed
- * over the stored text, so it would let anyone try the million possible patient numbers until one
+ * over the stored text, so it would let anyone try every possible patient number until one
  * matches. The chain itself is verified on the server (`GET /api/admin/audit?verify=true`).
  *
  * For such a reader the text filters (`q`, `actor`, `outcome`) match what the reader sees, not the
