@@ -1,6 +1,6 @@
 import { json } from "../http/errors";
 import { intParam, type HandlerMap } from "../http/handler";
-import { TOP_DEFAULT, TOP_MAX } from "./service";
+import { TOP_DEFAULT, TOP_MAX } from "./contract";
 import type { AnalyticsService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */

@@ -24,7 +24,6 @@ import {
   type OmopIndexCache,
 } from "./omop-index";
 
-export { TOP_DEFAULT, TOP_MAX } from "./contract";
 import { TOP_DEFAULT, TOP_MAX } from "./contract";
 
 export type TopEntry = z.infer<typeof topEntry>;

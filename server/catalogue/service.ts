@@ -41,11 +41,6 @@ export const WITHDRAW_NOT_YOURS =
   "Only the data holder that published this dataset, or an operator, may withdraw it";
 
 const isOperator = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
-
-/** who holds what `user` publishes: their organisation, or the operator */
-function holderOf(user: SessionUser): string | undefined {
-  return organisationSlugOf(user) ?? (isOperator(user) ? OPERATOR_HOLDER : undefined);
-}
 const DATASET_FIELDS = Object.keys(healthDatasetSchema.shape);
 
 /** the dataset as `viewer` is shown it (none: as stored): its recordCount left out where `withheld` names it (privacy seesCount) */
@@ -110,7 +105,8 @@ export function createCatalogueService(
         throw invalidFields(PUBLISHER_NOT_YOURS, [
           { path: "publisher", message: `must be ${user.organisation} or left out` },
         ]);
-      const holder = holderOf(user);
+      // who holds what the caller publishes: their organisation, or the operator
+      const holder = organisationSlugOf(user) ?? (isOperator(user) ? OPERATOR_HOLDER : undefined);
       if (!holder) throw forbidden("Only a data holder's organisation or an operator may publish a dataset");
       if (await graph.getNode(ds.id))
         throw invalidFields(
