@@ -6,26 +6,16 @@
 import type { Role } from "../auth/personas";
 import { organisationOf, type SessionUser } from "../auth/user";
 import type { GraphStore } from "../graph";
-import { signal, type OverviewSignal, type Tone } from "./model";
+import { signal, type OverviewSignal } from "./model";
 
 export async function graphSignals(
   graph: GraphStore,
   persona: Role,
   user: SessionUser,
 ): Promise<OverviewSignal[]> {
+  if (persona !== "DATA_HOLDER") return [];
   const org = user.roles.includes(persona) ? organisationOf(user) : undefined;
-  const s = (id: string, label: string, value: number, tone: Tone, detail?: string, href?: string) =>
-    signal("graph", id, label, value, tone, href, detail);
-
-  switch (persona) {
-    case "DATA_HOLDER": {
-      // the same count /patients shows as its total
-      const patients = org
-        ? await graph.countWhere("Patient", { holder: org.slug })
-        : await graph.countWhere("Patient");
-      return [s("patients", "Patients whose records you hold", patients, "info", undefined, "/patients")];
-    }
-    default:
-      return [];
-  }
+  // the same count /patients shows as its total
+  const patients = await graph.countWhere("Patient", org ? { holder: org.slug } : undefined);
+  return [signal("graph", "patients", "Patients whose records you hold", patients, "info", "/patients")];
 }
