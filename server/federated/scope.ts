@@ -62,12 +62,11 @@ function allPolicies(graph: GraphStore): Promise<GraphNode[]> {
   return entry.policies;
 }
 
-/** the caller's scope under the configured `k`; `forceK` applies it even to supervisory roles (the federated summary) */
+/** the caller's scope under the configured `k` (none for supervisory roles) */
 export async function scopeFor(
   graph: GraphStore,
   user: Pick<SessionUser, "roles" | "participantDid">,
   k: number,
-  forceK = false,
 ): Promise<OdrlScope> {
   const all = await allPolicies(graph);
   const policies: GraphNode[] = all.filter((p) => p.properties.policyType === "Set").slice(0, 5);
@@ -86,7 +85,7 @@ export async function scopeFor(
     if (str(p.properties.policyType) === "Agreement")
       for (const x of (str(p.properties.purpose) ?? "").split(/\s+/).filter(Boolean)) purposes.add(x);
   }
-  const effectiveK = forceK || !isSupervisory(user) ? k : null;
+  const effectiveK = isSupervisory(user) ? null : k;
   const applied = [
     "aggregate-only: answers are counts and statistics, never a person's records",
     effectiveK === null
