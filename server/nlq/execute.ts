@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type Concept, type ConceptDictionary, type OmopIndex, num, str } from "../analytics";
-import { linked, type GraphNode, type Layer, type GraphStore } from "../graph";
+import { linked, type GraphNode, type GraphStore } from "../graph";
 import {
   isSmall,
   listable,
@@ -27,7 +27,6 @@ export const column = z.object({
   type: z.enum(["text", "code", "count", "number", "percent"]),
 });
 export type Column = z.infer<typeof column>;
-export type ColumnType = Column["type"];
 
 /** a count published from a node of a count tree */
 export class CountCell {
@@ -256,5 +255,3 @@ export function conceptLabel(c: Concept): string {
     ? `${c.display} (SNOMED CT ${c.code}, ICD-10 ${c.icd10.code})`
     : `${c.display} (${c.system} ${c.code})`;
 }
-
-export type { Layer };

@@ -75,9 +75,8 @@ const DRUG_WORDS =
   "drugs?|medications?|medicines?|meds|prescri\\w+|pharmacotherap\\w*|treatments?|therap(?:y|ies)";
 const RANKING = "most|top|commonest|leading|frequent\\w*|prevalent|common";
 
-type ColumnType = Column["type"];
-const COUNT: ColumnType = "count";
-const col = (key: string, label: string, type: ColumnType = "text"): Column => ({ key, label, type });
+const COUNT = "count";
+const col = (key: string, label: string, type: Column["type"] = "text"): Column => ({ key, label, type });
 
 /** the last two cells of most rows: a count of patients and its share of a whole */
 const counted = (part: CountNode, whole: CountNode) => ({
