@@ -18,11 +18,6 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-export interface ProgressBar {
-  update(done: number): void;
-  finish(): void;
-}
-
 const REDRAW_MS = 100;
 
 function formatDuration(seconds: number): string {
@@ -34,7 +29,7 @@ function formatDuration(seconds: number): string {
   return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-export function createProgressBar(opts: ProgressOptions): ProgressBar {
+export function createProgressBar(opts: ProgressOptions) {
   const stream = opts.stream ?? process.stderr;
   const now = opts.now ?? (() => performance.now());
   const total = Math.max(0, opts.total);
