@@ -73,6 +73,8 @@ describe("the embedded dataspace in its own worker thread (the built server's fo
       await restart.restart();
       expect(servers()).toBeLessThanOrEqual(listening);
       await expect(fetch(rootUrl)).resolves.toHaveProperty("status", 200);
+      // the dataspace itself was not closed: its upstream pool (the data pulls' fetch) still answers
+      await expect(ds.runtime.fetch(rootUrl)).resolves.toHaveProperty("status", 200);
       const defs = await ds.runtime.connector.listPolicyDefinitions("lmc");
       expect(defs.map((d) => d["@id"])).toContain("offer-worker-test"); // its store survived the restart
       await ds.runtime.connector.createPolicyDefinition("lmc", offer("offer-worker-test-2"));

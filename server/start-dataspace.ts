@@ -107,8 +107,7 @@ export async function startDataspace(config: Config, deps: StartDataspaceDeps): 
  * How the operator console restarts the embedded dataspace (handed to it by the container, so the
  * operator capability neither starts a server nor builds clients): stop the running instance,
  * start a new one on the same address, and give the dataspace fresh clients for it. The first
- * instance belongs to the dataspace (closed by dataspace.close(), idempotent); later ones are
- * closed by close().
+ * instance belongs to the dataspace; later ones are closed by close().
  */
 export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
   let restartedLocal: LocalDataspace | undefined;
@@ -118,8 +117,9 @@ export function embeddedDataspaceRestart(config: Config, dataspace: Dataspace) {
       if (!l) throw new Error("no embedded dataspace");
       const port = Number(new URL(l.url).port);
       const host = new URL(l.url).hostname;
-      if (restartedLocal) await restartedLocal.close();
-      else await dataspace.close(); // closes the dataspace's own embedded instance (idempotent)
+      // the running instance alone: the dataspace's own one (closed again, idempotently, by
+      // dataspace.close()) or a restarted one; its pool and its cut-off retries go on
+      await (restartedLocal ?? l).close();
       const first = counters.get(dataspace);
       const next = await startEmbedded(
         config,

@@ -71,8 +71,7 @@ export function reconnectClients(
   which: readonly DataspaceServiceName[],
   endpoints: ServiceEndpoints,
 ): void {
-  // Node's own fetch, not the dataspace's pool: a restart of the embedded dataspace closes that pool with it
-  // (and a restart is asked for to get new connections)
+  // Node's own fetch, not the dataspace's pool: a restart is asked for to get new connections
   const issuerContextId = rt.issuer?.issuerContextId ?? "";
   const fresh = upstreamClients({ ...endpoints, issuerContextId }, rt.readCache, rt.timeoutMs);
   if (which.includes("connector")) rt.connector = fresh.connector;
