@@ -160,7 +160,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     readCookie(req.headers.cookie ?? null, SESSION_COOKIE)?.split(".")[0] ?? req.socket.remoteAddress ?? "";
 
   /**
-   * Everything but /api, on Node's own request and response (no express: docs/decisions/0041), in
+   * Everything but /api, on Node's own request and response (no express: docs/decisions/history/0041), in
    * this order: the security headers with the page's CSP nonce; a state-changing request from a
    * foreign origin refused (not /idp, whose forms post across its own path); the office-hours gate
    * (not for files); the identity provider under /idp; files under /build and the favicon; the

@@ -3,7 +3,7 @@ import { type EncodedBody, heldResponse } from "./node-adapter";
 /**
  * The rendered document's bytes, held on the `Response` that app/entry.server.tsx answers with, so the
  * page path of server/app.ts writes them to the socket as they are (or their gzip, made once per
- * rendered document) instead of reading them back through the Response's web stream (docs/decisions/0029).
+ * rendered document) instead of reading them back through the Response's web stream (docs/decisions/history/0029).
  * A registered symbol, because the Remix build and the server are two bundles, each with its own copy
  * of this module.
  */

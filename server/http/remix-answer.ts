@@ -8,7 +8,7 @@ import { isLoopback } from "./rate-limits";
 
 /**
  * Every request that is not /api, /idp or a file is answered by Remix from Node's own request and
- * response (docs/decisions/0026, 0038, 0041): pages and their data, form posts and actions, and the
+ * response (docs/decisions/history/0026, 0038, 0041): pages and their data, form posts and actions, and the
  * 404 page. Every answer is `Cache-Control: no-store` unless its route sets a Cache-Control of its own.
  */
 

@@ -6,7 +6,7 @@ import { sendText } from "./node-adapter";
 /**
  * The files the server hands out as they are on disk: the browser build under /build (hashed names,
  * cached for a year) and the favicon. `serve-static` and `send` work on Node's own request and
- * response, without express (docs/decisions/0041): conditional requests, ranges, HEAD and path
+ * response, without express (docs/decisions/history/0041): conditional requests, ranges, HEAD and path
  * checks are theirs.
  */
 
