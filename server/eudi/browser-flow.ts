@@ -5,14 +5,13 @@ import { ApiError, badRequest, notFound, serviceUnavailable } from "../http/erro
 import type { EudiContext } from "./context";
 import { PID_DCQL_QUERY } from "./pid";
 import { qrDataUrl } from "./qr";
-import { sha256b64u } from "./sd-jwt";
+import { random, sha256b64u } from "./sd-jwt";
 import type { EudiRow } from "./store";
 import {
   EUDI_BINDING_COOKIE,
   EUDI_CLAIM_WINDOW_MS,
   EUDI_TTL_MS,
   PURGE_AFTER_MS,
-  random,
   stateOf,
   type StartResult,
   type StatusResult,

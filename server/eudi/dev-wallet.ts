@@ -5,13 +5,8 @@ import { PID_VCTS, type PidIdentity } from "./pid";
 import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
 
 /**
- * The development wallet: what a phone's EUDI wallet does, run by the server for the development
- * wallet page so that the whole sign-in works on a fresh machine. It holds an ES256 holder key,
- * has the development PID issuer issue it a PID (SD-JWT VC bound to that key) for the identity the
- * developer picks, and answers a real OpenID4VP request over HTTP: it fetches the request object,
- * discloses only the claims the DCQL query asks for, signs a KB-JWT with the verifier's nonce and
- * client_id as audience, and posts it (direct_post) to the response_uri.
- *
+ * The development wallet (server/eudi/README.md): what a phone's EUDI wallet does, run by the server
+ * for the development wallet page so that the whole sign-in works on a fresh machine.
  * It talks only to this hub's own origin and the configured verifier (no requests elsewhere), it
  * does not authenticate verifiers (a real wallet does), and it never runs in production.
  */
@@ -19,18 +14,6 @@ import { issueSdJwtVc, presentSdJwtVc } from "./sd-jwt";
 export interface DevIdentity extends PidIdentity {
   key: string;
   note: string;
-}
-
-export interface WalletRequest {
-  clientId: string;
-  responseUri: string;
-  responseMode: string;
-  nonce: string;
-  state: string | undefined;
-  credentialQueryId: string;
-  claims: string[];
-  purpose: string | undefined;
-  clientName: string | undefined;
 }
 
 export interface PresentResult {
@@ -117,11 +100,7 @@ export function createDevWallet(d: DevWalletDeps) {
   }
 
   /** Issues a PID for an identity, bound to `holderJwk` (default: this wallet's key). */
-  async function issuePid(
-    identity: Pick<DevIdentity, "givenName" | "familyName" | "birthDate">,
-    holderJwk?: JWK,
-    now?: Date,
-  ): Promise<string> {
+  async function issuePid(identity: PidIdentity, holderJwk?: JWK, now?: Date): Promise<string> {
     const issuer = await d.issuer();
     return issueSdJwtVc({
       issuer: issuer.iss,
@@ -142,7 +121,7 @@ export function createDevWallet(d: DevWalletDeps) {
     });
   }
 
-  async function inspect(link: string): Promise<WalletRequest> {
+  async function inspect(link: string) {
     let url: URL;
     try {
       url = new URL(link.trim());
@@ -215,10 +194,7 @@ export function createDevWallet(d: DevWalletDeps) {
     };
   }
 
-  async function present(
-    link: string,
-    identity: Pick<DevIdentity, "givenName" | "familyName" | "birthDate">,
-  ): Promise<PresentResult> {
+  async function present(link: string, identity: PidIdentity): Promise<PresentResult> {
     const req = await inspect(link);
     if (req.responseMode !== "direct_post")
       throw new WalletError(`The development wallet answers only by direct_post, not ${req.responseMode}`);

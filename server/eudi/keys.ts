@@ -9,19 +9,12 @@ import { publicOnly } from "./sd-jwt";
  * holder key), generated once and kept in the relational store so credentials survive a restart (and are the
  * same on every instance).
  */
-export interface StoredKeyPair {
-  kid: string;
-  privateKey: CryptoKey;
-  publicKey: CryptoKey;
-  publicJwk: JWK;
-}
-
 export async function createKeyStore(rel: Relational) {
   const EUDI_KEYS = { table: "eudi_keys", column: "private_jwk" };
   await ensureKeptTable(rel, "eudi-keys-1", EUDI_KEYS);
-  const kept = createKept<StoredKeyPair>({ max: 100 });
+  const kept = createKept<Awaited<ReturnType<typeof load>>>({ max: 100 });
 
-  async function load(name: string): Promise<StoredKeyPair> {
+  async function load(name: string) {
     let stored = await readKept(rel.db, name, EUDI_KEYS);
     if (!stored) {
       // insert-or-ignore: when two instances generate a key at once, both keep the first one written

@@ -22,19 +22,12 @@ const walletResponseSchema = z
   })
   .passthrough();
 
-export interface RemoteTransaction {
-  transactionId: string;
-  clientId: string;
-  walletLink: string;
-}
-
 export type RemoteResult =
   { kind: "pending" } | { kind: "response"; vpToken: unknown } | { kind: "error"; error: string };
 
 export function createRemoteVerifier(baseUrl: string, timeoutMs: number, fetchImpl: typeof fetch = fetch) {
   return {
-    baseUrl,
-    async initiate(input: { nonce: string; dcqlQuery: unknown }): Promise<RemoteTransaction> {
+    async initiate(input: { nonce: string; dcqlQuery: unknown }) {
       const res = await fetchImpl(`${baseUrl}/ui/presentations`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },

@@ -45,9 +45,7 @@ export async function sha256b64u(text: string): Promise<string> {
   return base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
 }
 
-function randomSalt(): string {
-  return base64url.encode(crypto.getRandomValues(new Uint8Array(16)));
-}
+export const random = (bytes: number) => base64url.encode(crypto.getRandomValues(new Uint8Array(bytes)));
 
 export interface IssueOptions {
   issuer: string;
@@ -69,7 +67,7 @@ export async function issueSdJwtVc(o: IssueOptions): Promise<string> {
   const disclosures: string[] = [];
   const digests: string[] = [];
   for (const [name, value] of Object.entries(o.disclosable)) {
-    const d = base64url.encode(JSON.stringify([randomSalt(), name, value]));
+    const d = base64url.encode(JSON.stringify([random(16), name, value]));
     disclosures.push(d);
     digests.push(await sha256b64u(d));
   }

@@ -9,19 +9,10 @@ import { createPresentationCheck } from "./verification";
 import { createWalletEndpoints } from "./wallet-endpoints";
 
 /**
- * EU Digital Identity Wallet sign-in (OpenID4VP, cross-device and same-device):
- *
- *  start   → a transaction with a fresh nonce and state; the wallet link (openid4vp://) points the
- *            wallet at the request object; the browser gets `sid` and an HttpOnly binding cookie.
- *  wallet  → fetches the request object (embedded verifier: /auth/wallet/request/{requestId}),
- *            answers by direct_post to /auth/wallet/response with a key-bound SD-JWT VC PID.
- *  verify  → issuer on the trusted list, signature, expiry, disclosures, key binding with this
- *            transaction's nonce and our client_id as audience; then the PID is matched to exactly
- *            one patient record (family name, given name, birth date), or refused.
- *  status  → pending | completed | expired | failed (+ reason). When completed, the browser that
- *            started the sign-in (same sid AND the binding cookie) receives the app session's
- *            Set-Cookie exactly once: the claim is an atomic UPDATE ... WHERE session_issued_at IS NULL.
- *            Anyone else who learns the sid (the wallet never sees it) gets no session.
+ * EU Digital Identity Wallet sign-in (OpenID4VP, cross-device and same-device); the flow and what is
+ * checked: server/eudi/README.md. Only the browser that started a sign-in (same sid AND the binding
+ * cookie) receives the app session's Set-Cookie, exactly once (an atomic UPDATE ... WHERE
+ * session_issued_at IS NULL); anyone else who learns the sid (the wallet never sees it) gets none.
  *
  * This module builds the shared context (context.ts) and composes browser-flow.ts (start, resume,
  * status), wallet-endpoints.ts (request object, direct_post) and verification.ts; transaction.ts
@@ -68,19 +59,14 @@ export async function createEudiService(deps: EudiDeps) {
 
   const ctx: EudiContext = { deps, store, publicUrl, responseUri, embeddedClientId, remote, trust };
   const check = createPresentationCheck(ctx);
-  const flow = createBrowserFlow(ctx, check, { devIssuer: !!devIssuer });
-  const endpoints = createWalletEndpoints(ctx, check);
 
   return {
     mode: remote ? ("remote" as const) : ("embedded" as const),
     devWallet,
     responseUri,
     trustedIssuers: () => trust.describe(),
-    start: flow.start,
-    resume: flow.resume,
-    status: flow.status,
-    requestObject: endpoints.requestObject,
-    directPost: endpoints.directPost,
+    ...createBrowserFlow(ctx, check, { devIssuer: !!devIssuer }),
+    ...createWalletEndpoints(ctx, check),
   };
 }
 export type EudiService = Awaited<ReturnType<typeof createEudiService>>;

@@ -30,12 +30,11 @@ interface NewRow {
   expires_at: number;
 }
 
-/** the row with its times (the `…_at` columns: bigint on PostgreSQL) read back as numbers */
-function toRow(r: EudiRow | undefined): EudiRow | undefined {
-  if (!r) return undefined;
+/** a row with its millisecond times (`…_at` columns) as numbers: PostgreSQL's bigint arrives as a string */
+export function withTimes<T extends object>(r: T): T {
   const out = { ...r } as Record<string, unknown>;
   for (const k in out) if (k.endsWith("_at") && out[k] !== null) out[k] = Number(out[k]);
-  return out as unknown as EudiRow;
+  return out as T;
 }
 
 /**
@@ -78,11 +77,10 @@ export async function createEudiStore(rel: Relational) {
     await m.schema.createIndex("eudi_sessions_created").on("eudi_sessions").column("created_at").execute();
   });
   const { db } = rel;
-  const by = async (column: "sid" | "request_id" | "state", value: string) =>
-    toRow(
-      (await db.selectFrom("eudi_sessions").selectAll().where(column, "=", value).executeTakeFirst()) as
-        EudiRow | undefined,
-    );
+  const by = async (column: "sid" | "request_id" | "state", value: string) => {
+    const r = await db.selectFrom("eudi_sessions").selectAll().where(column, "=", value).executeTakeFirst();
+    return r ? withTimes(r as EudiRow) : undefined;
+  };
   const changedOne = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
 
   /*

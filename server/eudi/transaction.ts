@@ -1,4 +1,3 @@
-import { base64url } from "jose";
 import { z } from "zod";
 import type { EudiRow } from "./store";
 
@@ -40,8 +39,6 @@ export const statusResult = z.object({
   user: z.object({ name: z.string(), patientId: z.string() }).optional().describe("issued only"),
 });
 export type StatusResult = z.infer<typeof statusResult>;
-
-export const random = (bytes: number) => base64url.encode(crypto.getRandomValues(new Uint8Array(bytes)));
 
 export function stateOf(row: EudiRow, now: number): EudiStatus {
   if (row.status === "completed") return "completed";

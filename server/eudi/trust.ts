@@ -10,29 +10,23 @@ import type { IssuerKeyResolver } from "./sd-jwt";
  * An issuer not on the list, or a key id the issuer does not publish, resolves to null: refused.
  */
 
+const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 const metadataSchema = z.object({
   issuer: z.string().url(),
-  jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+  jwks: jwksSchema.optional(),
   jwks_uri: z.string().url().optional(),
 });
-const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
-
-export interface DevIssuerKey {
-  iss: string;
-  kid: string;
-  publicKey: CryptoKey;
-}
 
 export interface IssuerTrustOptions {
-  dev?: () => Promise<DevIssuerKey>;
+  dev?: () => Promise<{ iss: string; kid: string; publicKey: CryptoKey }>;
   trustedIssuers: readonly string[];
   timeoutMs: number;
   fetchImpl?: typeof fetch;
-  /** how long fetched issuer keys are kept (ms) */
-  cacheMs?: number;
 }
 
-export function metadataUrl(issuer: string): string {
+const KEYS_KEPT_MS = 10 * 60 * 1000;
+
+function metadataUrl(issuer: string): string {
   const u = new URL(issuer);
   const path = u.pathname === "/" ? "" : u.pathname.replace(/\/+$/, "");
   return `${u.origin}/.well-known/jwt-vc-issuer${path}`;
@@ -44,11 +38,10 @@ export function createIssuerTrust(o: IssuerTrustOptions): {
 } {
   const fetchImpl = o.fetchImpl ?? fetch;
   const cache = new Map<string, { at: number; keys: JWK[] }>();
-  const cacheMs = o.cacheMs ?? 10 * 60 * 1000;
 
   async function keysOf(issuer: string): Promise<JWK[]> {
     const hit = cache.get(issuer);
-    if (hit && Date.now() - hit.at < cacheMs) return hit.keys;
+    if (hit && Date.now() - hit.at < KEYS_KEPT_MS) return hit.keys;
     const get = async (url: string) => {
       const res = await fetchImpl(url, {
         headers: { Accept: "application/json" },

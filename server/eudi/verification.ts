@@ -1,4 +1,4 @@
-import { findPersonaByPatient, walletUser } from "./user";
+import { walletUser } from "./user";
 import type { EudiContext } from "./context";
 import { matchPatient, PID_QUERY_ID, PID_VCTS, pidFromClaims } from "./pid";
 import { PresentationError, verifySdJwtVcPresentation } from "./sd-jwt";
@@ -87,7 +87,7 @@ export function createPresentationCheck(ctx: EudiContext) {
         );
         return { ok: false, invalid: false, reason };
       }
-      const user = walletUser(match.patient, pid, findPersonaByPatient(match.patient.id));
+      const user = walletUser(match.patient, pid);
       await recorded((tx) => store.complete(row.sid, match.patient.id, JSON.stringify(user), now, tx), {
         actor: user.username,
         target: match.patient.id,
