@@ -12,21 +12,13 @@ import { badRequest, unauthorized } from "../http/errors";
 import { sha256b64u } from "../eudi";
 
 /**
- * The companion app's two credentials, both ES256 signatures made with a device key that the app
- * creates with WebCrypto (non-extractable private key) and never sends:
- *
- * 1. Device attestation (`typ: app-attestation+jwt`, compact JWS): header carries the public key as
- *    `jwk`; payload `{ nonce, aud, iat, purpose, ... }`. The nonce comes from
- *    POST /api/app-accounts/challenge, is single-use and expires; `aud` is this hub's public URL;
- *    `purpose` names the route (app-account | pairing) so an attestation cannot be used for another.
- *
- * 2. Device-signed request (`Authorization: Device <jwt>`, `typ: device-request+jwt`, header `kid` =
- *    the app account id): payload `{ htm, htu, iat, jti, bh? }` in the manner of DPoP (RFC 9449):
- *    method and URL (without query) of this very request, at most 60 s old, a unique `jti` remembered
- *    until it would expire anyway (a replay is refused), and `bh`, the SHA-256 of the body, when there
- *    is one. It is verified against the public key stored for the account; a removed device's account
- *    is revoked, so its next request fails at once. Nothing bearer-like exists to steal: a captured
- *    token is good for one request, to one URL, with one body, for one minute.
+ * The companion app's two credentials (formats: server/patient-app/README.md), both ES256 signatures
+ * made with a device key the app never sends: the device attestation (over a single-use challenge
+ * nonce, for this hub's URL and one route's `purpose`, so it cannot be used for another) and the
+ * device-signed request (in the manner of DPoP, RFC 9449: this request's method, URL and body hash,
+ * at most 60 s old, a `jti` used once, verified with the account's stored key; a removed device's
+ * account is revoked). Nothing bearer-like exists to steal: a captured token is good for one
+ * request, to one URL, with one body, for one minute.
  */
 
 export const ATTESTATION_TYP = "app-attestation+jwt";
@@ -112,11 +104,6 @@ export async function verifyAttestation(
   return { jwk, thumbprint: await calculateJwkThumbprint(jwk), claims: claims.data };
 }
 
-export interface DeviceRequestToken {
-  jti: string;
-  iat: number;
-}
-
 /** Parses `Authorization: Device <jwt>`; null when the header uses another scheme or is absent. */
 export function deviceTokenFrom(request: Request): { token: string; kid: string } | null {
   const auth = request.headers.get("authorization");
@@ -140,7 +127,7 @@ const refused = (why: string) => unauthorized(`Device credential refused: ${why}
 export async function verifyDeviceRequest(
   token: string,
   o: { publicJwk: JWK; method: string; url: string; body: string; now?: Date },
-): Promise<DeviceRequestToken> {
+) {
   let payload: JWTPayload;
   try {
     const key = await importJWK({ ...o.publicJwk, alg: "ES256" }, "ES256");

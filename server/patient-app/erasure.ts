@@ -14,7 +14,6 @@ export function createErasure(
   const { observationNodes } = record;
 
   return {
-    /** DELETE /api/patient/app/account (GDPR Art. 17): erases app accounts and their data; says what. */
     async erase(principal: Principal) {
       const accounts =
         principal.kind === "patient"

@@ -124,25 +124,11 @@ export const observationSchema = z.object({
     .optional(),
 });
 
-export interface ValidObservation {
-  measure: SelfMeasure;
-  status: string;
-  value: number;
-  unit: string;
-  effectiveDateTime: string;
-  deviceName?: string;
-  note?: string;
-}
-
 const MAX_PER_REQUEST = 100;
 const MAX_AGE_MS = 5 * 365 * 24 * 3600 * 1000;
 
 /** Validates a FHIR Observation or a Bundle of them; all or nothing. */
-export function validateObservations(
-  body: Record<string, unknown>,
-  patientId: string,
-  now = new Date(),
-): ValidObservation[] {
+export function validateObservations(body: Record<string, unknown>, patientId: string, now = new Date()) {
   let items: { where: string; value: unknown }[];
   if (body.resourceType === "Bundle") {
     if (!["collection", "batch", "transaction"].includes(String(body.type)))
@@ -163,7 +149,7 @@ export function validateObservations(
   return items.map(({ where, value }) => validateOne(where, value, patientId, now));
 }
 
-function validateOne(where: string, value: unknown, patientId: string, now: Date): ValidObservation {
+function validateOne(where: string, value: unknown, patientId: string, now: Date) {
   // the field's path in the request body ("valueQuantity.value", "entry.0.resource.effectiveDateTime"):
   // the API answers the text; a form marks the field (server/http/field-errors.ts)
   const inBody = (field: string) =>
@@ -223,7 +209,7 @@ function validateOne(where: string, value: unknown, patientId: string, now: Date
 
 /** The graph nodes and edges of new self-measured observations in the patient's l3 record. */
 export function observationMutations(
-  items: ValidObservation[],
+  items: ReturnType<typeof validateObservations>,
   o: {
     patientId: string;
     accountId: string | null;

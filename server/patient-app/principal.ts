@@ -1,4 +1,3 @@
-import { base64url } from "jose";
 import type { AccessLog } from "../audit/access-log";
 import type { AuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
@@ -30,7 +29,7 @@ export interface PatientAppDeps {
   accessLog?: Pick<AccessLog, "read" | "flush">;
 }
 
-export const random = (bytes: number) => base64url.encode(crypto.getRandomValues(new Uint8Array(bytes)));
+export { random } from "../eudi";
 
 export function randomCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));

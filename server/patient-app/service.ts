@@ -8,7 +8,7 @@ import { createPatientAppStore } from "./store";
 /**
  * The companion app: app accounts bound to a device key, pairing with a patient's record, the
  * record as FHIR R4, self-measured observations, EHR sync and erasure (GDPR Art. 17).
- * See credentials.ts for the attestation and the device-signed request credential.
+ * The attestation and the device-signed request credential: credentials.ts, README.md.
  *
  * Who is the caller (a Principal): a PATIENT cookie session, or a paired, unrevoked app account that
  * signed this request. Either way the patient id comes from the server side (the session or the
@@ -24,18 +24,13 @@ export async function createPatientAppService(deps: PatientAppDeps) {
   const store = await createPatientAppStore(deps.rel);
   const accounts = createAccounts(deps, store);
   const record = createPatientRecord(deps, store);
-  const pairings = createPairings(deps, store, accounts, record);
-  const erasure = createErasure(deps, store, record);
   return {
     store,
     authenticate: accounts.authenticate,
     challenge: accounts.challenge,
     createAccount: accounts.createAccount,
-    createPairing: pairings.createPairing,
-    pairing: pairings.pairing,
-    completePairing: pairings.completePairing,
-    devices: pairings.devices,
-    revokeDevice: pairings.revokeDevice,
+    ...createPairings(deps, store, accounts, record),
+    ...createErasure(deps, store, record),
     record: record.record,
     addObservations: record.addObservations,
     observations: record.observations,
@@ -43,7 +38,6 @@ export async function createPatientAppService(deps: PatientAppDeps) {
     lastSync: record.lastSync,
     /** writes the record reads' pending audit batch (services.close, before the store closes) */
     flushLog: record.flushLog,
-    erase: erasure.erase,
   };
 }
 export type PatientAppService = Awaited<ReturnType<typeof createPatientAppService>>;

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { withTimes } from "../eudi";
 import type { Relational, Sql } from "../storage/relational";
 
 /**
@@ -65,12 +66,6 @@ export const DEVICES_TOPIC = "patient-app-devices";
 /** millisecond times are beyond 32 bits: bigint (read back as numbers on both stores) */
 const MS = "bigint";
 
-/** a row with its millisecond times (`…_at` columns) as numbers: PostgreSQL's bigint arrives as a string */
-function withTimes<T extends object>(r: T): T {
-  const out = { ...r } as Record<string, unknown>;
-  for (const k in out) if (k.endsWith("_at") && out[k] !== null) out[k] = Number(out[k]);
-  return out as T;
-}
 const affected = (r: {
   numUpdatedRows?: bigint;
   numDeletedRows?: bigint;

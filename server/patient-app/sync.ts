@@ -26,14 +26,6 @@ export interface HolderReport extends SyncTotals {
   did: string | undefined;
 }
 
-export interface SyncPlan {
-  upserts: HolderRecord[];
-  removals: SyncItemRow[];
-  report: HolderReport[];
-  totals: SyncTotals;
-  changes: { key: string; change: "added" | "updated" | "removed"; holder: string }[];
-}
-
 const RELATION_LIMIT = 5000;
 
 /** Stable JSON: keys sorted, so the hash changes only when the content does. */
@@ -67,7 +59,7 @@ export async function readHolderRecords(graph: GraphStore, patient: GraphNode): 
   return out;
 }
 
-export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPlan {
+export function planSync(records: HolderRecord[], ledger: SyncItemRow[]) {
   const known = new Map(ledger.map((r) => [r.resource_key, r]));
   const seen = new Set<string>();
   const byHolder = new Map<string, HolderReport>();
@@ -89,7 +81,7 @@ export function planSync(records: HolderRecord[], ledger: SyncItemRow[]): SyncPl
     return r;
   };
   const upserts: HolderRecord[] = [];
-  const changes: SyncPlan["changes"] = [];
+  const changes: { key: string; change: "added" | "updated" | "removed"; holder: string }[] = [];
   for (const rec of records) {
     seen.add(rec.key);
     const prev = known.get(rec.key);
