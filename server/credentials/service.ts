@@ -232,7 +232,6 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     } catch (e) {
       throw badGateway("Failed to fetch credentials", describeUpstream(e));
     }
-    // which participant context holds which DID
     const contexts = await rt.connector
       .listParticipantContexts(remainingDeadline(rt, startedAt))
       .catch(() => []);
@@ -298,7 +297,6 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   const definitions = createKeptByInputs<ReturnType<typeof labelled>>(8);
 
   return {
-    /** @param now the time verified at (default: now) */
     async list(user: SessionUser, participantId?: string, now = new Date()): Promise<ListedCredential[]> {
       const source = await sourceFor(user, participantId);
       if (!source) return [];

@@ -29,9 +29,7 @@ export const credentialVerification = z.object({
 export type CredentialVerification = z.infer<typeof credentialVerification>;
 
 export interface TrustAnchor {
-  /** the DID of the dataspace's issuer */
   issuerDid: string;
-  /** resolves the issuer's DID document */
   didDocumentUrl: (did: string) => string;
   /** origins documents may be fetched from (the issuer service, the embedded dataspace) */
   allowedOrigins: string[];
@@ -179,7 +177,6 @@ export function createVerifier(anchor: TrustAnchor) {
     return entry.value;
   }
 
-  /** the DID document kept now, if any */
   function keptDidDocument(url: string): Json | undefined {
     const hit = cache.get(url);
     return hit && Date.now() - hit.at < 60_000 ? hit.doc : undefined;

@@ -1,4 +1,3 @@
-import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline } from "../dataspace/runtime";
@@ -13,11 +12,7 @@ import { POLICY_LIST_FAILED, fromConnector, type ListedPolicy } from "./policy-d
  * through the dataspace's connector client (server/dataspace/connector-client.ts), to a configured
  * EDC connector and to the embedded one alike.
  */
-export function createConnectorPolicies(
-  deps: { config: Config; dataspace: Dataspace },
-  registry: PolicyRegistry,
-) {
-  const { dataspace } = deps;
+export function createConnectorPolicies({ dataspace }: { dataspace: Dataspace }, registry: PolicyRegistry) {
   const { getRow, rowsOf, listed } = registry;
   const rt = () => dataspace.runtime;
 

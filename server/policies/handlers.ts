@@ -67,8 +67,6 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
 
   "GET /api/odrl/scope": async (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return json(
-      await effectiveScope({ graph: ctx.services.graph, dataspace: ctx.services.dataspace }, ctx.user),
-    );
+    return json(await effectiveScope(ctx.services, ctx.user));
   },
 };

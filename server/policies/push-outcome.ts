@@ -2,16 +2,11 @@ import { isUpstreamError } from "../dataspace/upstream-http";
 import { definitionBody, fromConnector, type OdrlPolicyDocument } from "./policy-document";
 
 /**
- * When a push of a policy definition fails, the connector may hold it all the same: the push went
- * out, the connector stored it, and its answer was lost (the hub's time-out passed first, or the
- * connection was cut). Under load that was the cause of the soak's 502s on POST /api/admin/policies
- * (the embedded connector answered every push, the hub had stopped waiting), and a retry then met
- * 409 "already holds" for a policy the hub had never recorded.
- *
- * So after such a failure, and on a 409 for a policy the hub's registry does not hold, the create
- * reads the connector's definitions back (one more call, with its own UPSTREAM_TIMEOUT_MS, so such an
- * answer can take up to twice the time-out): the same document there means the push succeeded (the
- * hub records it, in sync); anything else keeps the failure.
+ * When a push of a policy definition fails, the connector may hold it all the same: its answer was
+ * lost (the hub's time-out passed first, or the connection was cut; docs/reliability.md). So after such
+ * a failure, and on a 409 for a policy the hub's registry does not hold, the create reads the
+ * connector's definitions back (one more call with its own UPSTREAM_TIMEOUT_MS): the same document
+ * there means the push succeeded (the hub records it, in sync); anything else keeps the failure.
  */
 
 /** a failure after which the connector may have stored the definition (not a refusal it answered) */

@@ -149,7 +149,6 @@ export async function computeEffectiveScope(
   const grants: ScopeGrant[] = [];
 
   const baseline = await graph.findNodes({ label: "OdrlPolicy", where: { policyType: "Set" }, limit: 20 });
-  const supervisory = user.roles.includes("HDAB_AUTHORITY");
   for (const b of baseline) {
     prohibitions.push(...toRules(b, "prohibition"));
     obligations.push(...toRules(b, "obligation"));
@@ -232,7 +231,7 @@ export async function computeEffectiveScope(
     }
   }
 
-  if (supervisory) {
+  if (user.roles.includes("HDAB_AUTHORITY")) {
     standing.push("supervisor");
     notes.push(
       "As access body you supervise secondary use: you see every permit and contract, and insight answers show exact counts; you hold no data access of your own.",

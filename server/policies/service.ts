@@ -20,7 +20,7 @@ import {
 } from "./policy-document";
 import { createPolicyRegistry, type RegistryRow } from "./policy-registry";
 import { holdsSameDefinition, mayHaveLanded } from "./push-outcome";
-import { policyTemplates, type PolicyTemplate } from "./templates";
+import { policyTemplates } from "./templates";
 
 /**
  * ODRL policies for GET/POST/PUT/DELETE /api/admin/policies: validated against ODRL 2.2
@@ -32,8 +32,7 @@ import { policyTemplates, type PolicyTemplate } from "./templates";
  * changes. Create goes to the connector (a failure is a 502, nothing is stored). Update and
  * delete use the EDC management API's PUT and DELETE of a policy definition, on a configured EDC
  * connector and on the embedded development connector alike (issue 37); a refusal or failure
- * changes nothing in the registry. Rows marked `hub-newer` by earlier versions (when the embedded
- * connector had neither) are still listed so.
+ * changes nothing in the registry (rows an earlier version marked `hub-newer` are still listed so).
  *
  * This module composes policy-document.ts (reading and validating a policy), policy-registry.ts
  * (the hub's registry) and connector-policies.ts (the connector's definitions and the merged list).
@@ -309,7 +308,7 @@ export async function createPolicyService(deps: {
       return { ...result, document };
     },
 
-    templates: (assignerDid?: string): PolicyTemplate[] => policyTemplates(assignerDid),
+    templates: policyTemplates,
 
     /** the participant contexts policies can belong to */
     async participants(): Promise<{ id: string; did: string; displayName: string }[]> {
