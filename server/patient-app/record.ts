@@ -108,9 +108,8 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   const keptBundles = createKept<ReturnType<typeof bundle>>({ max: 512 });
 
   /**
-   * Record and observation reads are looks on record as the hub's are (server/audit/access-log.ts:
-   * batched, the same read by the same reader counted within the minute, answered once written, else
-   * 503); without the access log (a service built alone) each read is appended at once.
+   * Record and observation reads are looks on record as the hub's are (server/audit/access-log.ts);
+   * without the access log (a service built alone) each read is appended at once.
    */
   const logRead = async (principal: Principal & { patientId: string }, action: string) => {
     const look = { action, actor: principal.actor, kind: "patient-app" };
