@@ -4,10 +4,12 @@ import {
   DCT_NAMESPACE,
   DSP_PROTOCOL,
   DSPACE_NAMESPACE,
+  isObject,
   ODRL_NAMESPACE,
 } from "../dataspace-protocol";
 import { linked, type GraphNode, type GraphStore } from "../graph";
 import { badRequest, notFound } from "../http/errors";
+import { rules } from "../policies";
 import type { Directory } from "./directory";
 
 /**
@@ -29,21 +31,6 @@ const CONTEXT = {
   // dataspace's credential schemas (server/local-dataspace/seed.ts)
   ehds: "https://w3id.org/ehds/",
 };
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null;
-
-/** a policy node's rule list (a JSON text or an array): its object entries, as policies' rules() reads it */
-function parsed(v: unknown): Json[] {
-  let x = v;
-  if (typeof v === "string") {
-    try {
-      x = JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  return Array.isArray(x) ? x.filter(isObject) : [];
-}
 
 const ref = z.object({ "@id": z.string() });
 const term = (v: unknown) => ({ "@id": String(v).includes(":") ? String(v) : `odrl:${String(v)}` });
@@ -135,9 +122,9 @@ function offerJsonLd(policy: GraphNode, assetId: string): z.infer<typeof offerSc
     "@type": "odrl:Offer",
     "odrl:assigner": { "@id": String(p.assigner ?? "") },
     "odrl:target": { "@id": assetId },
-    "odrl:permission": parsed(p.permission).map(odrlRule),
-    "odrl:prohibition": parsed(p.prohibition).map(odrlRule),
-    "odrl:obligation": parsed(p.obligation).map(odrlRule),
+    "odrl:permission": rules(p.permission).map(odrlRule),
+    "odrl:prohibition": rules(p.prohibition).map(odrlRule),
+    "odrl:obligation": rules(p.obligation).map(odrlRule),
   };
 }
 

@@ -1,2 +1,2 @@
 /** what other capabilities read of the policies: a policy node's rule list and its actions */
-export { ruleActions } from "./odrl";
+export { ruleActions, rules } from "./odrl";
