@@ -149,6 +149,16 @@ export function ErrorNotice({
   );
 }
 
+/** a poll that failed (usePolledFetcher's `failure`): its error, and that the page shows the last state read */
+export function PollFailureNotice({ failure, testId }: { failure: ErrorOf; testId?: string }) {
+  return (
+    <ErrorNotice error={failure} testId={testId}>
+      <p className="small">Refreshing the state failed: it shows the last state read.</p>
+    </ErrorNotice>
+  );
+}
+type ErrorOf = Parameters<typeof ErrorNotice>[0]["error"];
+
 /**
  * Loads `url` with a fetcher every `ms` while `active` (one request at a time). Answers the last
  * good answer (`good`) and the latest answer when it is a failure (`failure`): a failed poll keeps

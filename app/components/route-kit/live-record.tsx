@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { isFailedState, pipelineOf } from "../dataspace/states";
 import { StatePipeline } from "../dataspace/StatePipeline";
-import { DemoBadge, ErrorNotice, StateBadge, formatTime, usePolledFetcher } from "../dataspace/ui";
+import { DemoBadge, PollFailureNotice, StateBadge, formatTime, usePolledFetcher } from "../dataspace/ui";
 import type { PolledState, PollFailure } from "./polled-state.server";
 import type { TransferView } from "../../lib/dataspace/records.server";
 
@@ -75,9 +75,7 @@ export function ProgressCard({
         </p>
       </div>
       <StatePipeline kind={kind} state={state} reached={reached} testId={`${kind}-pipeline`} />
-      <ErrorNotice error={pollError} testId={`${kind}-poll-error`}>
-        <p className="small">Refreshing the state failed: it shows the last state read.</p>
-      </ErrorNotice>
+      <PollFailureNotice failure={pollError} testId={`${kind}-poll-error`} />
       {isFailedState(state) ? (
         <div className="notice error" role="alert" data-testid={`${kind}-error`}>
           <strong>Terminated.</strong> {children}

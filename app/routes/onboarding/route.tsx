@@ -13,6 +13,7 @@ import {
   ErrorNotice,
   StateBadge,
   formatTime,
+  PollFailureNotice,
   usePolledFetcher,
 } from "../../components/dataspace/ui";
 import { roleLabel } from "../../components/ui/labels";
@@ -125,9 +126,7 @@ function ProvisioningWatch({
         </p>
       </div>
       <ErrorNotice error={watch.error} testId="onboarding-watch-error" />
-      <ErrorNotice error={poll.failure}>
-        <p className="small">Refreshing the state failed: it shows the last state read.</p>
-      </ErrorNotice>
+      <PollFailureNotice failure={poll.failure} />
       <StatePipeline kind="participant" state={state} testId="onboarding-pipeline" />
       <dl className="fields">
         <FieldRow label="Participant context">
