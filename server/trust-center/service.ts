@@ -203,7 +203,7 @@ export async function createTrustCenterService(deps: {
     // each permit's walk through the graph (APPROVES → GOVERNS → DESCRIBED_BY, HAS_POLICY)
     const permits: {
       approval: GraphNode;
-      status: string;
+      status: "GRANTED" | "REVOKED";
       datasets: { id: string; title: string }[];
       prohibited: string[];
       obligations: string[];
