@@ -2,6 +2,7 @@ import type { LandingFacts } from "../../lib/landing.server";
 import { formatNumber } from "../ui/format";
 import { roleLabel } from "../ui/labels";
 import { PersonaPicker } from "../ui/PersonaPicker";
+import { Stat } from "../ui/Stat";
 
 /**
  * The public front door at `/` for a visitor who is not signed in: what this data space is, who
@@ -46,34 +47,20 @@ export function Landing({ facts }: { facts: LandingFacts }) {
 
       <h2>At a glance</h2>
       <div className="stat-grid" data-testid="landing-figures">
-        <div className="card stat">
-          <span className="stat-label">Datasets in the catalogue</span>
-          <span className="stat-value" data-testid="landing-datasets">
-            {formatNumber(datasets.total)}
-          </span>
+        <Stat label="Datasets in the catalogue" value={datasets.total} testId="landing-datasets">
           <span className="muted small">
             {formatNumber(datasets.personalData)} with health data about people
           </span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Participants</span>
-          <span className="stat-value" data-testid="landing-participants">
-            {formatNumber(participants.length)}
-          </span>
+        </Stat>
+        <Stat label="Participants" value={participants.length} testId="landing-participants">
           <span className="muted small">organisations in the data space</span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Data permits issued</span>
-          <span className="stat-value" data-testid="landing-permits">
-            {formatNumber(register.permits)}
-          </span>
+        </Stat>
+        <Stat label="Data permits issued" value={register.permits} testId="landing-permits">
           <span className="muted small">{formatNumber(register.activePermits)} in force today</span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Applications and data requests</span>
-          <span className="stat-value">{formatNumber(register.applications + register.dataRequests)}</span>
+        </Stat>
+        <Stat label="Applications and data requests" value={register.applications + register.dataRequests}>
           <span className="muted small">published in the register on receipt</span>
-        </div>
+        </Stat>
       </div>
 
       <div className="landing-columns">

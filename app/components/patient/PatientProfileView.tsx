@@ -1,8 +1,9 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Badge, type Tone } from "../ui/Badge";
 import { PropertyTable } from "../ui/PropertyTable";
+import { Stat } from "../ui/Stat";
 import { stateLabel, purposeLabel } from "../ui/labels";
-import { formatDate, formatDateTime, formatNumber, humanize } from "../ui/format";
+import { formatDate, formatDateTime, humanize } from "../ui/format";
 import type { ConsentResult, PatientView, Programme } from "../../lib/patient/profile.server";
 import type { TimelineEvent, TimelineItem } from "../../lib/patient/timeline";
 import { AppLink } from "../ui/app-link";
@@ -102,21 +103,15 @@ function Insights({ view }: { view: PatientView }) {
             ["Prescriptions", c.medications],
           ] as const
         ).map(([label, n]) => (
-          <div key={label} className="card stat">
-            <span className="stat-label">{label}</span>
-            <span className="stat-value" data-testid={`patient-count-${label.toLowerCase()}`}>
-              {formatNumber(n)}
-            </span>
-          </div>
+          <Stat key={label} label={label} value={n} testId={`patient-count-${label.toLowerCase()}`} />
         ))}
-        <div className="card stat">
-          <span className="stat-label">Care period</span>
+        <Stat label="Care period">
           <span className="stat-range">
             {view.firstEncounter
               ? `${formatDate(view.firstEncounter)} – ${formatDate(view.lastEncounter)}`
               : "no encounters"}
           </span>
-        </div>
+        </Stat>
       </div>
       <div className="insight-cols">
         <ItemsCard
