@@ -4,7 +4,7 @@ import type { ActionResult } from "../../lib/access-body/actions.server";
 import { Badge, type Tone } from "../ui/Badge";
 import { Invalid } from "../ui/field-errors";
 import { actorLabel, stateLabel } from "../ui/labels";
-import { AppNavLink } from "../ui/app-link";
+import { SubNav } from "../ui/app-link";
 
 /**
  * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
@@ -66,15 +66,7 @@ export function AccessBodyHead({
     <>
       <h1>{title}</h1>
       <p className="lead">{children}</p>
-      {nav ? (
-        <nav className="ab-subnav" aria-label="Access body">
-          {ACCESS_BODY_NAV.map((i) => (
-            <AppNavLink key={i.to} to={i.to} end={i.end}>
-              {i.label}
-            </AppNavLink>
-          ))}
-        </nav>
-      ) : null}
+      {nav ? <SubNav items={ACCESS_BODY_NAV} className="ab-subnav" aria-label="Access body" /> : null}
     </>
   );
 }

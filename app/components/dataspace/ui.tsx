@@ -6,7 +6,7 @@ import { Badge } from "../ui/Badge";
 import { formatDate } from "../ui/format";
 import { roleLabel, stateLabel } from "../ui/labels";
 import { stateTone } from "./states";
-import { AppLink, AppNavLink } from "../ui/app-link";
+import { AppLink, SubNav } from "../ui/app-link";
 import { usePolling } from "../patient-app/usePolling";
 
 /** Small shared pieces of the dataspace views (browser-safe). */
@@ -30,13 +30,12 @@ export function DataspaceHead({
   const items = useRouteLoaderData<RootData>("root")?.dataspaceNav ?? [];
   return (
     <>
-      <nav className="ds-subnav" aria-label="Dataspace" data-testid="dataspace-nav">
-        {items.map((i) => (
-          <AppNavLink key={i.to} to={i.to} end={i.to === "/dataspace"}>
-            {i.label}
-          </AppNavLink>
-        ))}
-      </nav>
+      <SubNav
+        items={items.map((i) => ({ ...i, end: i.to === "/dataspace" }))}
+        className="ds-subnav"
+        aria-label="Dataspace"
+        data-testid="dataspace-nav"
+      />
       {back ? (
         <p className="muted small">
           <AppLink to={back.to}>{back.label}</AppLink>

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
-import { AppNavLink } from "../ui/app-link";
+import { SubNav } from "../ui/app-link";
 
 /**
  * Shared pieces of the trust and governance views (issue 4): the operator console's sub-navigation,
@@ -26,15 +26,7 @@ export function GovNav({
   items?: { to: string; label: string; end?: boolean }[];
   label?: string;
 }) {
-  return (
-    <nav className="gov-subnav" aria-label={label}>
-      {items.map((i) => (
-        <AppNavLink key={i.to} to={i.to} end={i.end}>
-          {i.label}
-        </AppNavLink>
-      ))}
-    </nav>
-  );
+  return <SubNav items={items} className="gov-subnav" aria-label={label} />;
 }
 
 const HEALTH_TONE: Record<string, Tone> = { up: "ok", degraded: "warn", down: "danger" };

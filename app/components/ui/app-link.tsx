@@ -5,6 +5,7 @@ import {
   useEffect,
   useState,
   type AnchorHTMLAttributes,
+  type ComponentProps,
   type ReactNode,
 } from "react";
 import { appHref, appPathOf, isPlainClick, navLinkActive } from "./app-href";
@@ -57,6 +58,20 @@ export function AppNavLink({ to, end, ...rest }: AppLinkProps & { end?: boolean 
   };
   return <AppLink {...props} />;
 }
+
+/** a sub-navigation bar (`nav`'s own attributes); `end`: the entry is current on its own path only */
+export function SubNav({ items, ...nav }: ComponentProps<"nav"> & { items: readonly SubNavEntry[] }) {
+  return (
+    <nav {...nav}>
+      {items.map((i) => (
+        <AppNavLink key={i.to} to={i.to} end={i.end}>
+          {i.label}
+        </AppNavLink>
+      ))}
+    </nav>
+  );
+}
+type SubNavEntry = { to: string; label: string; end?: boolean };
 
 /** closest in-app link of an event's target */
 function appLinkOf(target: EventTarget | null): HTMLAnchorElement | null {
