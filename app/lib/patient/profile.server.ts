@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { STATUS_CODES } from "node:http";
 import { ORGANISATIONS } from "../../../server/auth/personas";
 import type { SessionUser } from "../../../server/auth/user";
 import { isApiError } from "../../../server/http/errors";
@@ -110,10 +111,7 @@ export async function loadPatientView(services: Services, patientId: string, use
     };
   } catch (e) {
     if (isApiError(e) && [400, 403, 404].includes(e.status)) {
-      throw new Response(e.message, {
-        status: e.status,
-        statusText: e.status === 404 ? "Not Found" : e.status === 403 ? "Forbidden" : "Bad Request",
-      });
+      throw new Response(e.message, { status: e.status, statusText: STATUS_CODES[e.status] });
     }
     throw e;
   }
