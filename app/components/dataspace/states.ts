@@ -59,13 +59,8 @@ const RANK: Record<PipelineKind, Record<string, number>> = {
 
 export type StepStatus = "done" | "current" | "active" | "todo" | "failed";
 
-export interface PipelineStep {
-  name: string;
-  status: StepStatus;
-}
-
 export interface PipelineView {
-  steps: PipelineStep[];
+  steps: { name: string; status: StepStatus }[];
   /** no further change is expected (the last step reached, or TERMINATED) */
   settled: boolean;
   failed: boolean;

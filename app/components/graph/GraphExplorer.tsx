@@ -16,20 +16,6 @@ import { findMatches } from "./find";
 import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
 import type { DrawingState } from "./use-drawing";
 
-/** the page's loader data (its controls, the scope's totals and error) and the drawing, loaded after hydration (./use-drawing.ts) */
-export interface ExplorerProps {
-  drawing: DrawingState;
-  /** the scope's totals and what the graph query returned for it (expansions come on top) */
-  meta: { totalNodes: number; totalEdges: number; returnedNodes: number; returnedEdges: number };
-  layer: string;
-  persona: string;
-  limit: number;
-  /** the first view: the scope's overview, a few labelled nodes per layer (app/lib/graph/overview.ts) */
-  overview: boolean;
-  personas: { value: string; label: string; layers: readonly Layer[] }[];
-  error: string | null;
-}
-
 const MAX_MATCHES = 8;
 /** the buttons over the drawing: what each shows, its name, its test id and what it does */
 const ZOOM_CONTROLS: [string, string, string, (e: GraphEngine) => void][] = [
@@ -40,6 +26,7 @@ const ZOOM_CONTROLS: [string, string, string, (e: GraphEngine) => void][] = [
 /** what the explorer holds while its drawing loads or failed to: nothing to find, list or draw */
 const NO_GRAPH: VGraph = { nodes: [], edges: [] };
 
+/** The graph explorer, from the page's loader data (its controls, the scope's totals and error) and the drawing, loaded after hydration (./use-drawing.ts) */
 export function GraphExplorer({
   drawing,
   meta,
@@ -49,7 +36,18 @@ export function GraphExplorer({
   overview,
   personas,
   error,
-}: ExplorerProps) {
+}: {
+  drawing: DrawingState;
+  /** the scope's totals and what the graph query returned for it (expansions come on top) */
+  meta: { totalNodes: number; totalEdges: number; returnedNodes: number; returnedEdges: number };
+  layer: string;
+  persona: string;
+  limit: number;
+  /** the first view: the scope's overview, a few labelled nodes per layer (app/lib/graph/overview.ts) */
+  overview: boolean;
+  personas: { value: string; label: string; layers: readonly Layer[] }[];
+  error: string | null;
+}) {
   const uid = useId();
   const submit = useSubmit();
   const engineRef = useRef<GraphEngine | null>(null);

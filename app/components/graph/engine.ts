@@ -17,13 +17,6 @@ import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph } from "./types";
  * the nodes moved. Browser-only: construct it in an effect, never during server rendering.
  */
 
-export interface EngineCallbacks {
-  onHover?: (id: string | null) => void;
-  onSelect?: (id: string | null) => void;
-  /** double click or Enter on the selected node */
-  onActivate?: (id: string) => void;
-}
-
 export type EngineStats = GraphEngine["stats"];
 
 const endpoint = (v: SimNode | string) => (typeof v === "string" ? v : v.id);
@@ -97,7 +90,12 @@ export class GraphEngine {
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
-    private readonly callbacks: EngineCallbacks = {},
+    private readonly callbacks: {
+      onHover?: (id: string | null) => void;
+      onSelect?: (id: string | null) => void;
+      /** double click or Enter on the selected node */
+      onActivate?: (id: string) => void;
+    } = {},
   ) {
     const ctx = canvas.getContext("2d", { alpha: false });
     if (!ctx) throw new Error("canvas 2d context unavailable");

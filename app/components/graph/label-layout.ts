@@ -25,13 +25,6 @@ export interface Box {
   h: number;
 }
 
-export interface LayoutOptions {
-  width: number;
-  height: number;
-  measure: (text: string) => number;
-  obstacles?: Box[];
-}
-
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /** the caption cut to fit maxWidth, with an ellipsis */
@@ -47,7 +40,10 @@ export function fitText(text: string, maxWidth: number, measure: (t: string) => 
   return `${text.slice(0, lo).trimEnd()}…`;
 }
 
-export function placeLabels(candidates: LabelCandidate[], opts: LayoutOptions) {
+export function placeLabels(
+  candidates: LabelCandidate[],
+  opts: { width: number; height: number; measure: (text: string) => number; obstacles?: Box[] },
+) {
   const maxWidth = 180;
   const h = 16;
   const gap = 4;
