@@ -7,11 +7,9 @@ import { actorLabel, stateLabel } from "../ui/labels";
 import { SubNav } from "../ui/app-link";
 
 /**
- * Shared pieces of the access body's views: the sub-navigation, state badges, the days-left cell
- * of a statutory clock (overdue in red), the history timeline, bar charts and the notice
- * of a form's result. Dates are civil dates of Europe/Berlin ("YYYY-MM-DD") or instants shown in
- * Berlin time with the zone named, so server and client render the same text and no time is read
- * in the wrong zone.
+ * Shared pieces of the access body's views. Dates are civil dates of Europe/Berlin ("YYYY-MM-DD") or
+ * instants shown in Berlin time with the zone named, so server and client render the same text and no
+ * time is read in the wrong zone.
  */
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -3,8 +3,7 @@
  * ellipse around it (in an order that keeps the components that talk to each other side by side),
  * straight arrows clipped to the boxes, boxes coloured by health with the health also written out,
  * each box a link to its diagnosis. Drawn on the server: it needs no script and reads the same
- * before and after hydration. (The knowledge graph's d3-force canvas colours by graph layer and
- * shows captions only on hover; eight labelled boxes read better laid out like this.)
+ * before and after hydration.
  */
 
 export interface TopologyData {

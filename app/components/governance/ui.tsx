@@ -2,11 +2,7 @@ import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
 import { SubNav } from "../ui/app-link";
 
-/**
- * Shared pieces of the trust and governance views (issue 4): the operator console's sub-navigation,
- * health and status badges, and the notice that reports a form's outcome (role="status", so
- * assistive technology reads it out).
- */
+/** Shared pieces of the trust and governance views (issue 4). */
 
 export const OPERATOR_NAV = [
   { to: "/operator", label: "Dashboard", end: true },

@@ -296,11 +296,7 @@ export class GraphEngine {
     this.layout.postMessage(request);
   }
 
-  /**
-   * A frame of positions from the layout thread (those of an earlier drawing are dropped). While the
-   * layout settles on its own it is drawn every SETTLE_DRAW_EVERY_MS and once settled; while a node
-   * is dragged, every frame follows the pointer.
-   */
+  /** a frame of positions from the layout thread (those of an earlier drawing are dropped) */
   private onPositions(f: LayoutFrame) {
     if (f.generation !== this.generation || this.destroyed) return;
     const dragging = this.pointer?.mode === "node";
