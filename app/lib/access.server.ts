@@ -62,11 +62,10 @@ export const CREDENTIAL_REQUEST_ROLES = rolesOf("POST /api/credentials/request")
 export const CREDENTIAL_REVOKE_ROLES = rolesOf("DELETE /api/credentials/:id");
 
 /**
- * Who a signed-in user is to the services (the privacy policy's viewer, the user's organisation), for
- * loaders and actions: taken from here, not from server/, so that a route's browser script does not
- * take those modules along (decision 0064).
+ * Who a signed-in user is to the services (the graph's reader, the user's organisation), for loaders
+ * and actions: taken from here, not from server/, so that a route's browser script does not take those
+ * modules along (decision 0064).
  */
-export { viewerOf } from "../../server/privacy/policy";
 export { readerOf } from "../../server/graph/service";
 export { organisationSlugOf } from "../../server/auth/user";
 /** the access body's "awaiting a decision" filter, for loaders (server/access-body/machines takes the error model along) */

@@ -26,15 +26,10 @@ export type PublishField = (typeof PUBLISH_FIELDS)[number];
 
 export type PublishValues = Partial<Record<PublishField, string>>;
 
-export interface PublishFieldError {
-  field: PublishField;
-  message: string;
-}
-
 export interface PublishResult {
   error: string;
   /** the fields the service named as wrong, each with its own message (marked invalid in the form) */
-  fields: PublishFieldError[];
+  fields: { field: PublishField; message: string }[];
   values: PublishValues;
 }
 
@@ -101,8 +96,8 @@ export function toDatasetInput(values: PublishValues): Record<string, unknown> {
 }
 
 /** the service's structured field errors ("conformsTo.0": the conformsTo field) as the form's fields */
-export function formFieldErrors(errors: readonly FieldError[]): PublishFieldError[] {
-  const out: PublishFieldError[] = [];
+export function formFieldErrors(errors: readonly FieldError[]): PublishResult["fields"] {
+  const out: PublishResult["fields"] = [];
   for (const e of errors) {
     const field = e.path.split(".")[0];
     if ((PUBLISH_FIELDS as readonly string[]).includes(field) && !out.some((o) => o.field === field))

@@ -7,8 +7,6 @@ import { mayAny, PATIENT_LIST_ROLES } from "../access.server";
 /** for the list's loader, kept behind this `.server` module so the page's script does not take the patient service along (decision 0064) */
 export { PATIENT_LIST_MAX } from "../../../server/patient/service";
 
-/** /patients: data holders (their organisation's patients) and operators (everyone). */
-
 /** the guard of the /patients views; a patient is sent to their own record instead of a 403 */
 export async function requirePatientStaff(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await requireUser(request, context);

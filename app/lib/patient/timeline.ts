@@ -44,12 +44,11 @@ const UNITS: Record<string, string> = {
   "umol/L": "µmol/L",
   "mL/min/{1.73_m2}": "mL/min/1.73 m²",
 };
-export const unitText = (u: string | null) => (u ? (UNITS[u] ?? u) : null);
 
 export function valueText(o: Item): string | null {
   const v = o.value ?? o.valueQuantity;
   if (v === undefined || v === null || v === "") return null;
-  const unit = unitText(s(o.unit));
+  const unit = UNITS[s(o.unit) ?? ""] ?? s(o.unit);
   return `${typeof v === "number" ? v.toLocaleString("en-GB", { maximumFractionDigits: 2 }) : String(v)}${unit ? `${unit.startsWith("°") || unit === "%" ? "" : " "}${unit}` : ""}`;
 }
 
