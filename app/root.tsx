@@ -50,7 +50,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const DEMO_WRITE_NOTICE = "This is a demonstration: changes are not saved";
+/** the demonstration notices across the top of the page */
+const BANNER = { margin: 0, borderRadius: 0, textAlign: "center" } as const;
 type Demo = NonNullable<RootData["demo"]>;
 
 /** static mode: the persona in the path (/as/<persona>/...) is the session; each tab keeps its own */
@@ -129,23 +130,13 @@ function DemoBanner({ demo, persona }: { demo: Demo; persona: string | null }) {
   }, [demo.exported, persona]);
   return (
     <>
-      <p
-        className="notice"
-        role="status"
-        data-testid="demo-banner"
-        style={{ margin: 0, borderRadius: 0, textAlign: "center" }}
-      >
+      <p className="notice" role="status" data-testid="demo-banner" style={BANNER}>
         <strong>Demonstration — changes are not saved.</strong> Fixed sample data
         {demo.exported ? "; searches and filters show the full lists in this offline copy" : ""}.
       </p>
       {refused ? (
-        <p
-          className="notice error"
-          role="alert"
-          data-testid="demo-write-refused"
-          style={{ margin: 0, borderRadius: 0, textAlign: "center" }}
-        >
-          {DEMO_WRITE_NOTICE}
+        <p className="notice error" role="alert" data-testid="demo-write-refused" style={BANNER}>
+          This is a demonstration: changes are not saved
         </p>
       ) : null}
     </>
