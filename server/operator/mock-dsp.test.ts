@@ -35,10 +35,41 @@ beforeAll(async () => {
           obligation: [3],
         },
       },
+      { id: "participant-y", label: "Participant", layer: "l4", properties: { slug: "y", did: "did:web:y" } },
+      { id: "product-y", label: "DataProduct", layer: "l4", properties: { assetId: "asset-y" } },
+      {
+        id: "policy-y",
+        label: "Policy",
+        layer: "l4",
+        properties: {
+          policyType: "Offer",
+          assigner: "did:web:y",
+          // rules without a text action, and constraints whose terms or value cannot be stated
+          permission: [
+            { constraint: [{ leftOperand: "purpose", operator: "eq", rightOperand: "research" }] },
+            { action: "" },
+            { action: { "@id": "odrl:use" } },
+            {
+              action: "use",
+              constraint: [
+                { leftOperand: "purpose", operator: "eq", rightOperand: { nested: true } },
+                { leftOperand: "purpose", operator: "eq" },
+                { operator: "eq", rightOperand: "research" },
+                { leftOperand: "purpose", rightOperand: "research" },
+                { leftOperand: "count", operator: "lteq", rightOperand: [1, "2"] },
+              ],
+            },
+          ],
+          prohibition: [{ action: "distribute" }, {}],
+          obligation: [{ action: null }],
+        },
+      },
     ],
     [
       { id: "e1", source: "participant-x", target: "product-x", type: "OFFERS" },
       { id: "e2", source: "product-x", target: "policy-x", type: "HAS_POLICY" },
+      { id: "e3", source: "participant-y", target: "product-y", type: "OFFERS" },
+      { id: "e4", source: "product-y", target: "policy-y", type: "HAS_POLICY" },
     ],
   );
 });
@@ -70,5 +101,26 @@ describe("the demonstration DSP catalogue", () => {
         "odrl:obligation": [],
       },
     ]);
+  });
+
+  it("leaves out rules without a text action and constraints it cannot state, as ruleActions reads them", async () => {
+    const directory = { find: async () => undefined } as unknown as Directory;
+    const catalog = await createMockDsp({ graph, directory }).catalog("y", "http://hub.test");
+    const offer = catalog["dcat:dataset"][0]!["odrl:hasPolicy"][0]!;
+    expect(JSON.stringify(offer)).not.toContain("undefined");
+    expect(offer["odrl:permission"]).toEqual([
+      {
+        "odrl:action": { "@id": "odrl:use" },
+        "odrl:constraint": [
+          {
+            "odrl:leftOperand": { "@id": "odrl:count" },
+            "odrl:operator": { "@id": "odrl:lteq" },
+            "odrl:rightOperand": [1, "2"],
+          },
+        ],
+      },
+    ]);
+    expect(offer["odrl:prohibition"]).toEqual([{ "odrl:action": { "@id": "odrl:distribute" } }]);
+    expect(offer["odrl:obligation"]).toEqual([]);
   });
 });

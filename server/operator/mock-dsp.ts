@@ -4,7 +4,6 @@ import {
   DCT_NAMESPACE,
   DSP_PROTOCOL,
   DSPACE_NAMESPACE,
-  isObject,
   ODRL_NAMESPACE,
 } from "../dataspace-protocol";
 import { linked, type GraphNode, type GraphStore } from "../graph";
@@ -33,7 +32,7 @@ const CONTEXT = {
 };
 
 const ref = z.object({ "@id": z.string() });
-const term = (v: unknown) => ({ "@id": String(v).includes(":") ? String(v) : `odrl:${String(v)}` });
+const term = (v: string) => ({ "@id": v.includes(":") ? v : `odrl:${v}` });
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const odrlRuleSchema = z.object({
   "odrl:action": ref,
@@ -49,17 +48,33 @@ const odrlRuleSchema = z.object({
 });
 type OdrlRule = z.infer<typeof odrlRuleSchema>;
 
-/** an ODRL rule with the odrl: prefix on its terms, as JSON-LD */
-function odrlRule(rule: Json): OdrlRule {
+// a stored constraint as JSON-LD, when it can be stated: text terms and a value the schema above allows
+const storedConstraint = z
+  .object({
+    leftOperand: z.string().min(1),
+    operator: z.string().min(1),
+    rightOperand: z.union([scalar, z.array(scalar)]),
+  })
+  .transform((c) => ({
+    "odrl:leftOperand": term(c.leftOperand),
+    "odrl:operator": term(c.operator),
+    "odrl:rightOperand": c.rightOperand,
+  }));
+
+/**
+ * an ODRL rule with the odrl: prefix on its terms, as JSON-LD; none for a rule without a text
+ * action (the rules policies' ruleActions reads), and without the constraints it cannot state
+ */
+function odrlRule(rule: Json): OdrlRule[] {
+  if (typeof rule.action !== "string" || rule.action === "") return [];
   const out: OdrlRule = { "odrl:action": term(rule.action) };
   if (Array.isArray(rule.constraint)) {
-    out["odrl:constraint"] = rule.constraint.filter(isObject).map((c) => ({
-      "odrl:leftOperand": term(c.leftOperand),
-      "odrl:operator": term(c.operator),
-      "odrl:rightOperand": c.rightOperand as z.infer<typeof scalar>,
-    }));
+    out["odrl:constraint"] = rule.constraint.flatMap((raw: unknown) => {
+      const c = storedConstraint.safeParse(raw);
+      return c.success ? [c.data] : [];
+    });
   }
-  return out;
+  return [out];
 }
 
 const offerSchema = z.object({
@@ -122,9 +137,9 @@ function offerJsonLd(policy: GraphNode, assetId: string): z.infer<typeof offerSc
     "@type": "odrl:Offer",
     "odrl:assigner": { "@id": String(p.assigner ?? "") },
     "odrl:target": { "@id": assetId },
-    "odrl:permission": rules(p.permission).map(odrlRule),
-    "odrl:prohibition": rules(p.prohibition).map(odrlRule),
-    "odrl:obligation": rules(p.obligation).map(odrlRule),
+    "odrl:permission": rules(p.permission).flatMap(odrlRule),
+    "odrl:prohibition": rules(p.prohibition).flatMap(odrlRule),
+    "odrl:obligation": rules(p.obligation).flatMap(odrlRule),
   };
 }
 
