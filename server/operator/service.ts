@@ -90,8 +90,6 @@ export async function createOperatorService(deps: ComponentDeps & { rel: Relatio
 
     /** the last federated discovery check, and its age (discovery.ts) */
     discoveryCheck: () => discovery.check(),
-    /** a discovery check run now and kept for nobody */
-    runDiscoveryCheck: () => discovery.runCheck(),
 
     identityProvider(issuer: string): z.infer<typeof identityProviderSchema> {
       const m = /^(.*)\/realms\/([^/]+)\/?$/.exec(issuer);
