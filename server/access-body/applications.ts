@@ -27,7 +27,7 @@ import { invalidField } from "../http/field-errors";
  * events (extend, pause, resume).
  */
 export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
-  const { store, now, ensureReady, nextId, createRecord, get, visible } = ctx;
+  const { store, now, ensureReady, nextId, createRecord, get, changeApplication, visible } = ctx;
   const { applicationView, applicationDetail, informationRequestView, openRequestsByApplication } = views;
 
   /** `limit`/`offset`: one page, in submission order (the caller's own organisation's unless they oversee) */
@@ -102,18 +102,13 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     await ensureReady();
     const input = parseBody(body, withdrawSchema, "applicationId", "reason");
     assertRole(user, "DATA_USER", "withdraw an application");
-    const rec = await get<ApplicationData>("application", String(body.applicationId));
-    assertVisible(user, rec);
     const at = now();
-    const done = await store.tx(async (w) => {
+    const done = await changeApplication(String(body.applicationId), user, async (w, current) => {
       // an open information request is withdrawn with the application
-      await ctx.withdrawOpenRequest(w, rec.id, "application withdrawn", user, at);
-      const current = (await w.get<ApplicationData>(rec.id))!;
-      const clock: ClockData =
-        current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at);
+      await ctx.withdrawOpenRequest(w, current.id, "application withdrawn", user, at);
       return await moveAs(w, user, at, APPLICATION, current, "withdraw", input.reason, {
         ...current.data,
-        clock,
+        clock: stopClock(current.data.clock, at),
         decision: decided("WITHDRAWN", input.reason, at, user),
       });
     });
@@ -124,11 +119,9 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "decide on completeness");
     const input = parseBody(body, completenessSchema, "applicationId", "complete");
-    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
     if (input.complete) {
-      const done = await store.tx(async (w) => {
-        const current = (await w.get<ApplicationData>(rec.id))!;
+      const done = await changeApplication(input.applicationId, user, async (w, current) => {
         transition(APPLICATION, current.state, "markComplete");
         // the period runs from the receipt of the complete application (Art. 68(4))
         const clock = startClock(current.data.clock, new Date(current.data.receivedAt));
@@ -141,13 +134,13 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
       });
       return { application: await applicationDetail(done, at), informationRequest: null };
     }
-    if (!input.missing?.length)
-      throw invalidField(
-        "missing",
-        "missing is required when complete is false: list what the applicant has to add",
-      );
-    const result = await store.tx(async (w) => {
-      const current = (await w.get<ApplicationData>(rec.id))!;
+    const result = await changeApplication(input.applicationId, user, async (w, current) => {
+      // after the 404 of an unknown application, before the 409 of its state
+      if (!input.missing?.length)
+        throw invalidField(
+          "missing",
+          "missing is required when complete is false: list what the applicant has to add",
+        );
       transition(APPLICATION, current.state, "markIncomplete");
       const dueDate = periodEnd(berlinDate(at), PERIODS.applicationCompletion.amount, "weeks");
       const note = input.missing!.join("; ");
@@ -177,10 +170,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "change the decision clock");
     const input = parseBody(body, clockEventSchema, "applicationId", "event", "reason");
-    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
-    const done = await store.tx(async (w) => {
-      const current = (await w.get<ApplicationData>(rec.id))!;
+    const done = await changeApplication(input.applicationId, user, async (w, current) => {
       const clock = current.data.clock;
       let next: ClockData;
       let note = input.reason;

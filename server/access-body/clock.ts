@@ -148,9 +148,10 @@ export function extendClock(
   return { ...clock, extension: { months, reason, at: at.toISOString(), by } };
 }
 
+/** the clock stopped at `at`; a stopped clock as it is (a decision on a decided application is refused by its own machine) */
 export function stopClock(clock: ClockData, at: Date): ClockData {
-  let c = clock;
-  if (c.state === "PAUSED") c = resumeClock(c, at);
+  if (clock.state === "STOPPED") return clock;
+  const c = clock.state === "PAUSED" ? resumeClock(clock, at) : clock;
   const state = transition(CLOCK, c.state, "stop");
   return { ...c, state, stoppedAt: at.toISOString(), stoppedDate: berlinDate(at) };
 }

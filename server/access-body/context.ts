@@ -5,7 +5,7 @@ import type { Relational } from "../storage/relational";
 import { SYSTEM, actorOf, isOverseer } from "./actors";
 import { berlinDate } from "./calendar";
 import { INFORMATION_REQUEST, PERMIT, type Machine } from "./machines";
-import type { InformationRequestData, PermitData } from "./model";
+import type { ApplicationData, InformationRequestData, PermitData } from "./model";
 import { assertVisible, loadRecord, move } from "./step";
 import {
   createRecordStore,
@@ -107,6 +107,16 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
   }
 
   const get = <T>(kind: RecordKind, id: string | undefined | null) => loadRecord<T>(store, kind, id);
+
+  /** `fn` on application `id` as read again in one transaction (404 when unknown or not visible to `user`) */
+  async function changeApplication<R>(
+    id: string,
+    user: SessionUser,
+    fn: (w: RecordWriter, app: Rec<ApplicationData>) => Promise<R>,
+  ): Promise<R> {
+    assertVisible(user, await get<ApplicationData>("application", id));
+    return store.tx(async (w) => fn(w, (await w.get<ApplicationData>(id))!));
+  }
 
   function visible<T>(user: SessionUser, recs: Rec<T>[]): Rec<T>[] {
     return isOverseer(user) ? recs : recs.filter((r) => r.organisation === user.organisation);
@@ -230,6 +240,7 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
     createRecord,
     openInformationRequestFor,
     get,
+    changeApplication,
     visible,
     reader,
     datasetTitles,

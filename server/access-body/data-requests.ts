@@ -52,7 +52,6 @@ export function createDataRequests(ctx: AccessBodyContext) {
     const input = parseBody(body, withdrawSchema, "requestId", "reason");
     const at = now();
     const done = await step<DataRequestData>(store, {
-      kind: "dataRequest",
       id: String(body.requestId),
       machine: DATA_REQUEST,
       event: "withdraw",
@@ -71,7 +70,6 @@ export function createDataRequests(ctx: AccessBodyContext) {
     const input = parseBody(body, decideDataRequestSchema, "requestId", "decision");
     const at = now();
     const done = await step<DataRequestData>(store, {
-      kind: "dataRequest",
       id: input.requestId,
       machine: DATA_REQUEST,
       event: input.decision,

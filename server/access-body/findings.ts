@@ -47,7 +47,6 @@ export function createFindings(ctx: AccessBodyContext) {
     const input = parseBody(body, respondFindingSchema, "findingId", "response");
     const at = now();
     const done = await step<FindingData>(store, {
-      kind: "finding",
       id: input.findingId,
       machine: FINDING,
       event: "respond",
@@ -73,7 +72,6 @@ export function createFindings(ctx: AccessBodyContext) {
     const input = parseBody(body, closeFindingSchema, "findingId", "outcome", "note");
     const at = now();
     const done = await step<FindingData>(store, {
-      kind: "finding",
       id: input.findingId,
       machine: FINDING,
       event: "close",

@@ -49,10 +49,8 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "ask an applicant for information");
     const input = parseBody(body, openInformationRequestSchema, "applicationId", "questions");
-    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
-    const result = await store.tx(async (w) => {
-      const current = (await w.get<ApplicationData>(rec.id))!;
+    const result = await ctx.changeApplication(input.applicationId, user, async (w, current) => {
       transition(APPLICATION, current.state, "requestInformation");
       const id = await nextId(w, "IR", at);
       const clock = pauseClock(current.data.clock, at, `information request ${id}`, id);

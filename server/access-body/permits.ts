@@ -130,16 +130,13 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     await ensureReady();
     assertRole(user, "HDAB_AUTHORITY", "refuse an application");
     const input = parseBody(body, refuseApplicationSchema, "applicationId", "reasons");
-    const rec = await get<ApplicationData>("application", input.applicationId);
     const at = now();
-    const done = await store.tx(async (w) => {
-      const current = (await w.get<ApplicationData>(rec.id))!;
+    const done = await ctx.changeApplication(input.applicationId, user, async (w, current) => {
       transition(APPLICATION, current.state, "refuse");
-      await ctx.withdrawOpenRequest(w, rec.id, "application refused", user, at);
+      await ctx.withdrawOpenRequest(w, current.id, "application refused", user, at);
       return await moveAs(w, user, at, APPLICATION, current, "refuse", input.reasons, {
         ...current.data,
-        clock:
-          current.data.clock.state === "STOPPED" ? current.data.clock : stopClock(current.data.clock, at),
+        clock: stopClock(current.data.clock, at),
         completionDueDate: null,
         decision: decided("REFUSED", input.reasons, at, user),
       });
@@ -159,7 +156,6 @@ export function createPermits(ctx: AccessBodyContext, views: RecordViews) {
     const input = parseBody(body, revokePermitSchema, "permitId", "reason");
     const at = now();
     const done = await step<PermitData>(store, {
-      kind: "permit",
       id: input.permitId,
       machine: PERMIT,
       event: "revoke",

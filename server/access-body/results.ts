@@ -65,7 +65,7 @@ export function createResults(ctx: AccessBodyContext) {
   async function resultAction(body: Record<string, unknown>, user: SessionUser) {
     const input = parseBody(body, resultActionSchema, "resultId", "action");
     const at = now();
-    const base = { kind: "result" as const, id: input.resultId, machine: RESULT, user, at };
+    const base = { id: input.resultId, machine: RESULT, user, at };
     let done: Rec<ResultData>;
     if (input.action === "release" || input.action === "reject") {
       const outcome = input.action === "release" ? "RELEASED" : "REJECTED";

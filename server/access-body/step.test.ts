@@ -3,7 +3,7 @@ import { openTestStore, storeDialects, type TestStore } from "../../tests/suppor
 import { createAuditLog } from "../audit/log";
 import type { SessionUser } from "../auth/user";
 import { forbidden, isApiError, type ApiError } from "../http/errors";
-import { FINDING } from "./machines";
+import { FINDING, PERMIT } from "./machines";
 import { move, step, type StepSpec } from "./step";
 import { createRecordStore, type StoredRecord } from "./store";
 
@@ -59,7 +59,6 @@ async function setupOn(dialect: TestStore["rel"]["dialect"]) {
 }
 
 const spec = (over: Partial<StepSpec<Note>> = {}): StepSpec<Note> => ({
-  kind: "finding",
   id: "FND-1",
   machine: FINDING,
   event: "respond",
@@ -108,7 +107,7 @@ describe.each(storeDialects())("step: the generic transition of one record on %s
     expect((await errorOf(() => step(store, spec({ id: "" })))).status).toBe(400);
     const unknown = await errorOf(() => step(store, spec({ id: "FND-9" })));
     expect([unknown.status, unknown.message]).toEqual([404, "Finding FND-9 not found"]);
-    const wrongKind = await errorOf(() => step(store, spec({ kind: "permit" })));
+    const wrongKind = await errorOf(() => step(store, spec({ machine: PERMIT })));
     expect([wrongKind.status, wrongKind.message]).toEqual([404, "Permit FND-1 not found"]);
   });
 

@@ -90,8 +90,8 @@ export function moveAs<T>(
 }
 
 export interface StepSpec<T> {
-  kind: RecordKind;
   id: string | undefined | null;
+  /** the record's machine; its name is the record's kind */
   machine: Machine;
   /** the machine's event; also the audit action `<kind>.<event>` */
   event: string;
@@ -114,7 +114,7 @@ export interface StepSpec<T> {
  */
 export async function step<T>(store: RecordStore, spec: StepSpec<T>): Promise<StoredRecord<T>> {
   if (spec.role) assertRole(spec.user, spec.role.role, spec.role.what);
-  const rec = await loadRecord<T>(store, spec.kind, spec.id);
+  const rec = await loadRecord<T>(store, spec.machine.name as RecordKind, spec.id);
   if (spec.own) assertVisible(spec.user, rec);
   spec.guard?.(rec);
   return store.tx(async (w) =>
