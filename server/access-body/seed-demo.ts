@@ -13,6 +13,7 @@ import type {
 import { PERIODS, type PurposeCode } from "./periods";
 import { DEMO_APPLICATIONS } from "./seed-data";
 import { at, HDAB, HOLDER, Story, USER, type SeedPlan } from "./seed-story";
+import { decided, signed } from "./step";
 import type { StoredRecord } from "./store";
 
 /**
@@ -253,19 +254,11 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
       s.go("answer", at(d(-31)), HDAB);
       const cohort = datasetCounts.get("dataset-alphaklinik-fluoroquinolone-safety") ?? 0;
       return {
-        decision: {
-          outcome: "APPROVED",
-          at: at(d(-60)).toISOString(),
-          date: d(-60),
-          reasons: null,
-          by: "seed",
-        },
+        decision: decided("APPROVED", null, at(d(-60)), HDAB),
         answer: {
           summary: "Anonymised count of the cohort; cells below 10 are suppressed.",
           table: cohort >= 10 ? [{ label: "Patients in the cohort", value: cohort }] : [],
-          at: at(d(-31)).toISOString(),
-          date: d(-31),
-          by: "seed",
+          ...signed(at(d(-31)), HDAB),
         },
       };
     },
@@ -327,9 +320,7 @@ export function seedDemoCases(ctx: DemoCasesContext): void {
       return {
         response: {
           text: "A migration of our extraction pipeline delayed the delivery. A monitored nightly extraction job now prevents a repeat.",
-          at: at(d(-20), 16 * 60).toISOString(),
-          date: d(-20),
-          by: "seed",
+          ...signed(at(d(-20), 16 * 60), HOLDER),
         },
       };
     },

@@ -7,6 +7,7 @@ import type { ApplicationData, PermitData } from "./model";
 import { purposeCode, type PurposeCode } from "./periods";
 import { PURPOSE_TITLES, REVOCATION_REASON, SPE, STANDARD_CONDITIONS } from "./seed-data";
 import { at, HDAB, Story, USER, type SeedPlan } from "./seed-story";
+import { decided } from "./step";
 import type { StoredRecord } from "./store";
 
 /**
@@ -64,13 +65,7 @@ export function seedMarketplace(ctx: {
         typeof p.permitNumber === "string" ? p.permitNumber : nextId("MEDREG-DP", decisionDate);
       clock = stopClock(clock, at(decisionDate, 14 * 60));
       story.go("grant", at(decisionDate, 14 * 60), HDAB, `data permit ${permitId}`);
-      decision = {
-        outcome: "GRANTED",
-        at: at(decisionDate, 14 * 60).toISOString(),
-        date: decisionDate,
-        reasons: null,
-        by: "seed",
-      };
+      decision = decided("GRANTED", null, at(decisionDate, 14 * 60), HDAB);
       const validUntil =
         typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
       const ps = new Story<PermitData>(

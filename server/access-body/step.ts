@@ -49,12 +49,17 @@ export function assertVisible(user: SessionUser, rec: StoredRecord<unknown>): vo
 }
 
 /** who did something and when (an answer, a response or a closure of a record ends with it) */
-export function signed(at: Date, user: SessionUser) {
+export function signed(at: Date, user: Pick<Actor, "username">) {
   return { at: at.toISOString(), date: berlinDate(at), by: user.username };
 }
 
 /** a record's decision as it is kept in its data (outcome, when, the reasons and who) */
-export function decided<O extends string>(outcome: O, reasons: string | null, at: Date, user: SessionUser) {
+export function decided<O extends string>(
+  outcome: O,
+  reasons: string | null,
+  at: Date,
+  user: Pick<Actor, "username">,
+) {
   return { outcome, at: at.toISOString(), date: berlinDate(at), reasons, by: user.username };
 }
 
