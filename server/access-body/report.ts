@@ -120,7 +120,9 @@ export const activityReportSchema = z.object({
 });
 export type ActivityReport = z.infer<typeof activityReportSchema>;
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
+/** the mean to one decimal, null of none */
+const mean = (xs: number[]) =>
+  xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null;
 
 /** `from`/`to` of a page's URL or of the route's parsed query (default: the year up to today) */
 export function reportPeriod(where: URL | Readonly<Record<string, unknown>>, now: Date) {
@@ -157,6 +159,7 @@ export async function activityReport(
   const checkedAs = (outcome: string) => (r: StoredRecord<ResultData>) =>
     r.data.check?.outcome === outcome && within(r.data.check.at.slice(0, 10));
   const decided = apps.filter(decidedAs("GRANTED", "REFUSED"));
+  const refused = decided.filter((a) => a.data.decision!.outcome === "REFUSED");
   const decisionTimes: z.infer<typeof decisionTime>[] = decided
     .filter((a) => a.data.clock.startDate)
     .map((a) => {
@@ -212,8 +215,8 @@ export async function activityReport(
     applications: {
       received: apps.filter((a) => within(a.data.receivedDate)).length,
       decided: decided.length,
-      granted: decided.filter((a) => a.data.decision!.outcome === "GRANTED").length,
-      refused: decided.filter((a) => a.data.decision!.outcome === "REFUSED").length,
+      granted: decided.length - refused.length,
+      refused: refused.length,
       withdrawn: apps.filter(decidedAs("WITHDRAWN")).length,
       pendingAtEndOfPeriod: pendingAtEnd.length,
       overdueNow: overdueNow.map((a) => a.id),
@@ -221,12 +224,10 @@ export async function activityReport(
     decisionTimes: {
       statutoryPeriod: `${PERIODS.applicationDecision.amount} months (${PERIODS.applicationDecision.article}), extendable once by up to ${PERIODS.applicationExtension.amount} months; pauses for information requests not counted`,
       count: decisionTimes.length,
-      averageDays: elapsed.length ? round1(elapsed.reduce((a, b) => a + b, 0) / elapsed.length) : null,
+      averageDays: mean(elapsed),
       medianDays: median,
       maxDays: elapsed.length ? elapsed[elapsed.length - 1] : null,
-      averageAllowedDays: decisionTimes.length
-        ? round1(decisionTimes.reduce((a, d) => a + d.allowedDays, 0) / decisionTimes.length)
-        : null,
+      averageAllowedDays: mean(decisionTimes.map((d) => d.allowedDays)),
       withinStatutoryPeriod: decisionTimes.filter((d) => d.metDeadline).length,
       beyondStatutoryPeriod: decisionTimes.filter((d) => !d.metDeadline).length,
       extended: decisionTimes.filter((d) => d.extensionMonths > 0).length,
@@ -250,15 +251,13 @@ export async function activityReport(
         count: issued.filter((x) => x.data.purpose === p.code).length,
       })),
     },
-    refusals: decided
-      .filter((a) => a.data.decision!.outcome === "REFUSED")
-      .map((a) => ({
-        applicationId: a.id,
-        organisation: a.organisation,
-        purpose: purposeLabel(a.data.purpose),
-        date: a.data.decision!.date,
-        reasons: a.data.decision!.reasons ?? "",
-      })),
+    refusals: refused.map((a) => ({
+      applicationId: a.id,
+      organisation: a.organisation,
+      purpose: purposeLabel(a.data.purpose),
+      date: a.data.decision!.date,
+      reasons: a.data.decision!.reasons ?? "",
+    })),
     dataRequests: {
       received: requests.filter((r) => within(r.data.receivedDate)).length,
       approved: requests.filter(decidedAs("APPROVED")).length,
@@ -272,12 +271,7 @@ export async function activityReport(
     informationRequests: {
       opened: irs.filter((i) => within(i.data.openedDate)).length,
       answered: answeredIrs.length,
-      averageDaysToAnswer: answeredIrs.length
-        ? round1(
-            answeredIrs.reduce((s, i) => s + daysBetween(i.data.openedDate, i.data.answer!.date), 0) /
-              answeredIrs.length,
-          )
-        : null,
+      averageDaysToAnswer: mean(answeredIrs.map((i) => daysBetween(i.data.openedDate, i.data.answer!.date))),
       openNow: irs.filter((i) => i.state === "OPEN").length,
     },
     findings: {
