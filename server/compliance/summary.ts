@@ -19,11 +19,8 @@ import {
  */
 
 const text = z.string();
-const chainStatus = z.enum(["complete", "in-progress", "ended", "broken", "violation"]);
-type ChainStatus = z.infer<typeof chainStatus>;
-type ChainStep = "application" | "approval" | "permit" | "contract";
 const chain = z.object({
-  status: chainStatus,
+  status: z.enum(["complete", "in-progress", "ended", "broken", "violation"]),
   /** the first step that is missing or wrong (null when complete) */
   breaksAt: z.enum(["application", "approval", "permit", "contract"]).nullable(),
   reason: text,
@@ -167,7 +164,7 @@ function chainOf(
     datasets: app.data.datasets,
   };
   const usable = contracts.filter(USABLE);
-  const done = (status: ChainStatus, breaksAt: ChainStep | null, reason: string): Chain => ({
+  const done = (status: Chain["status"], breaksAt: Chain["breaksAt"], reason: string): Chain => ({
     ...base,
     status,
     breaksAt,
@@ -260,7 +257,7 @@ export async function complianceSummary(
         c.organisation === did ||
         c.contracts.some((k) => k.providerDid === did || k.consumerDid === did),
     );
-    const count = (s: ChainStatus) => mine.filter((c) => c.status === s).length;
+    const count = (s: Chain["status"]) => mine.filter((c) => c.status === s).length;
     const endpoint = typeof p.properties.dspEndpoint === "string" ? p.properties.dspEndpoint : null;
     const didOk = DID_WEB.test(did);
     const ehdsStatus = count("violation") ? "non-compliant" : count("broken") ? "attention" : "compliant";
