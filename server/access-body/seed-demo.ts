@@ -16,13 +16,15 @@ import { at, HDAB, HOLDER, Story, USER, type SeedPlan } from "./seed-story";
 import { decided, signed } from "./step";
 import type { StoredRecord } from "./store";
 
+const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
+
 /**
  * Our own demonstration cases (step 2 of the seed, server/access-body/seed.ts), dated relative to
  * the day of first use so the work queue shows live clocks: a new application, one under
  * assessment, one waiting for information (clock paused), one extended, one incomplete, two data
  * requests, two findings and two results.
  */
-export interface DemoCasesContext {
+export function seedDemoCases(ctx: {
   w: SeedPlan;
   today: string;
   datasetTitles: Map<string, string>;
@@ -33,11 +35,7 @@ export interface DemoCasesContext {
   peekId: (prefix: string, date: string) => string;
   /** the permits seeded from the marketplace, by organisation */
   permitsOf: Map<string, StoredRecord<PermitData>[]>;
-}
-
-const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
-
-export function seedDemoCases(ctx: DemoCasesContext): void {
+}): void {
   const { w, today, datasetTitles, datasetCounts, known, titlesOf, nextId, peekId, permitsOf } = ctx;
   const pharmaco = orgBySlug("pharmaco")!;
   const irs = orgBySlug("irs")!;

@@ -47,15 +47,6 @@ type TckRun = z.infer<typeof tckRun>;
 /** GET /api/compliance/tck's answer (its declaration: contract.ts): the run, and whether it is the last one again */
 export const tckAnswer = tckRun.extend({ cached: z.boolean() });
 
-export interface TckDeps {
-  store: RecordStore;
-  graph: GraphStore;
-  audit: AuditLog;
-  runtime: { internalOrigin: string | undefined };
-  timeoutMs: number;
-  now: () => Date;
-}
-
 /** the negotiation states of api-spec section 3 */
 const NEGOTIATION_STATES = [
   "INITIAL",
@@ -88,7 +79,14 @@ const { clock: _clock, ...KIND_MACHINE }: Record<RecordKind | "clock", Machine> 
 class Skip extends Error {}
 class Fail extends Error {}
 
-export function createTck(deps: TckDeps) {
+export function createTck(deps: {
+  store: RecordStore;
+  graph: GraphStore;
+  audit: AuditLog;
+  runtime: { internalOrigin: string | undefined };
+  timeoutMs: number;
+  now: () => Date;
+}) {
   let last: TckRun | undefined;
   /** the last run as answered again (`cached: true`), kept per run: encoded once at the edge */
   const answeredAgain = createKeptByInputs<TckRun & { cached: boolean }>(2);

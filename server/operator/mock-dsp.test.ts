@@ -45,7 +45,7 @@ beforeAll(async () => {
           policyType: "Offer",
           assigner: "did:web:y",
           // rules without a text action, and constraints whose terms or value cannot be stated
-          permission: [
+          permission: JSON.stringify([
             { constraint: [{ leftOperand: "purpose", operator: "eq", rightOperand: "research" }] },
             { action: "" },
             { action: { "@id": "odrl:use" } },
@@ -59,9 +59,9 @@ beforeAll(async () => {
                 { leftOperand: "count", operator: "lteq", rightOperand: [1, "2"] },
               ],
             },
-          ],
-          prohibition: [{ action: "distribute" }, {}],
-          obligation: [{ action: null }],
+          ]),
+          prohibition: JSON.stringify([{ action: "distribute" }, {}]),
+          obligation: JSON.stringify([{ action: null }]),
         },
       },
     ],
