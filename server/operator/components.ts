@@ -29,11 +29,9 @@ import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readi
  * the component's client, or restarts the embedded service it runs in, and is refused with a
  * reason where neither is possible.
  *
- * The list and the topology answer the last round of probes, which runs in the background while
- * they are asked (as /api/health does: server/health/monitor.ts), so a request costs no probe;
- * each answer is encoded once per round. A restart (done, refused or failed) forgets the round at
- * once: the next read waits for a round started after it. The diagnosis still probes its one
- * component when asked.
+ * The list and the topology answer the last background round of probes (readings.ts). A restart
+ * (done, refused or failed) forgets the round at once: the next read waits for a round started
+ * after it. The diagnosis probes its one component when asked.
  */
 
 export function createComponents(deps: ComponentDeps) {

@@ -12,11 +12,9 @@ import type { MockDsp } from "./mock-dsp";
  * crawler's directory, its catalogue is read: the hub's own demonstration catalogues in-process
  * (from the graph), any other address over HTTP (a DSP CatalogRequestMessage).
  *
- * The route answers the last check, run in the background while it is asked (as /api/health
- * answers its probes, server/health/monitor.ts), encoded once per check; `checkedAt` says when it
- * ran. A check is answered only for the inputs it read: a change of the directory (change feed,
- * seen by every instance) or of the graph (its version) since it began makes the next read wait for
- * a new one. Remote catalogues change without telling: they are read again on each background run.
+ * The route answers the last background check (readings.ts), only for the inputs it read: a change
+ * of the directory (change feed, seen by every instance) or of the graph (its version) since it began
+ * makes the next read wait for a new one. Remote catalogues are read again on each background run.
  */
 
 const int = z.number().int();

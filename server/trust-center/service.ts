@@ -23,11 +23,6 @@ import { ruleActions } from "../policies";
  * - secure processing environment sessions: one per data permit of the access body (HDABApproval),
  *   with its datasets, state, the k threshold and the output policy that follows from the
  *   permit's ODRL agreement (anonymise, no re-identification, aggregate outputs of at least k).
- *
- * Cost (issue 13): the graph walks (every INCLUDES link of every dataset, each permit's contracts) run
- * once per graph version, the tables are read once per change-feed version (TRUST_CENTER_TOPIC), the
- * seeding runs once per set of countries, and the route's JSON is encoded once per those inputs and the
- * day (the sessions' states depend on today's date); per request only `generatedAt` is written.
  */
 
 const count = z.number().int().min(0);
@@ -132,10 +127,7 @@ export const trustCenterView = z.object({
   }),
 });
 type TrustCenter = z.infer<typeof trustCenter>;
-type PseudonymDomain = z.infer<typeof pseudonymDomain>;
-type Linkage = z.infer<typeof linkage>;
 type Recognition = z.infer<typeof recognition>;
-type CrossBorderFlow = z.infer<typeof crossBorderFlow>;
 type SpeSession = z.infer<typeof speSession>;
 export type TrustCenterView = z.infer<typeof trustCenterView>;
 
@@ -347,7 +339,7 @@ export async function createTrustCenterService(deps: {
     const small = (n: number) => isSmall(n, k);
 
     // pseudonymisation domains, with the patients of each dataset
-    const domains: PseudonymDomain[] = datasets.map((d) => {
+    const domains = datasets.map((d) => {
       const holder = str(d.properties.holder) ?? "";
       const country = countryOf(holder);
       const centre = centreOf(country);
@@ -410,7 +402,7 @@ export async function createTrustCenterService(deps: {
     }
 
     // record linkage across the datasets one data user's permits cover
-    const linkages: Linkage[] = [];
+    const linkages: z.infer<typeof linkage>[] = [];
     for (const { user, permits, datasets: set } of permitDatasets.values()) {
       const list = [...set].sort();
       for (let i = 0; i < list.length; i++)
@@ -443,7 +435,7 @@ export async function createTrustCenterService(deps: {
 
     // mutual recognition
     const { agreements } = r;
-    const flows: CrossBorderFlow[] = [];
+    const flows: z.infer<typeof crossBorderFlow>[] = [];
     for (const c of g.contracts) {
       const provider = str(c.properties.providerDid);
       const consumer = str(c.properties.consumerDid);
