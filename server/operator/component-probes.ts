@@ -3,6 +3,10 @@ import { isUpstreamError } from "../dataspace/upstream-http";
 import { displayUrl, probeProxy, TEMPLATES } from "../nlq";
 import { SLOW_MS, type ComponentDeps, type ComponentName, type ProbeOutcome } from "./component-model";
 
+/** what a failed probe or check says: the error's message, or `timedOut` for a time-out */
+export const failureText = (e: unknown, timedOut: string) =>
+  e instanceof Error ? (e.name === "TimeoutError" ? timedOut : e.message) : String(e);
+
 /**
  * The probes, for real: each makes the cheapest call that proves the component answers what the
  * hub needs (see PROBE_CALLS), timed, with a time-out of at most 3 s; slower than SLOW_MS is degraded.
@@ -37,13 +41,7 @@ export function createProbes(deps: ComponentDeps, oidcClient: () => OidcClient) 
       return { health: latencyMs > SLOW_MS ? "degraded" : "up", observed, latencyMs };
     } catch (e) {
       const latencyMs = Math.round(performance.now() - t0);
-      const message = isUpstreamError(e)
-        ? e.message
-        : e instanceof Error
-          ? e.name === "TimeoutError"
-            ? `no answer within ${probeTimeout} ms`
-            : e.message
-          : String(e);
+      const message = isUpstreamError(e) ? e.message : failureText(e, `no answer within ${probeTimeout} ms`);
       return { health: "down", observed: message, latencyMs, error: message };
     }
   }

@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { GraphStore } from "../graph";
 import { createHealthMonitor } from "../health";
 import { deepFrozen } from "../http/kept";
+import { failureText } from "./component-probes";
 import type { Directory, DirectoryEntry } from "./directory";
 import { READING_IDLE_STOP_MS, READING_INTERVAL_MS, type Reading } from "./readings";
 import type { MockDsp } from "./mock-dsp";
@@ -99,15 +100,8 @@ export function createDiscovery(deps: {
       }, 0);
       return { reachable: true, datasets: datasets.length, offers, error: null, latencyMs };
     } catch (e) {
-      return unread(
-        false,
-        e instanceof Error
-          ? e.name === "TimeoutError"
-            ? "no answer within the time-out"
-            : e.message
-          : String(e),
-        Math.round(performance.now() - t0),
-      );
+      const error = failureText(e, "no answer within the time-out");
+      return unread(false, error, Math.round(performance.now() - t0));
     }
   }
 
