@@ -124,12 +124,12 @@ function unknown(ctx: HandlerContext<SignInServices>): Response {
 export const signInHandlers: HandlerMap<SignInServices> = {
   "GET /api/auth/:rest*": async (ctx) => {
     const [action, provider, ...more] = (ctx.params.rest ?? "").split("/").filter(Boolean);
-    if (more.length) return unknown(ctx);
+    // only sign-in and the callback take a provider
+    if (more.length || (provider && action !== "signin" && action !== "callback")) return unknown(ctx);
     switch (action) {
       case "session": {
         // the cookie read from the request as it came: no web Request built
-        const record = provider ? null : await ctx.services.sessions.read(ctx.head);
-        if (provider) return unknown(ctx);
+        const record = await ctx.services.sessions.read(ctx.head);
         if (!record) return json({});
         const u = record.user;
         const expires = Math.min(record.expiresAt, Date.now() + SESSION_IDLE_MS);
@@ -146,21 +146,19 @@ export const signInHandlers: HandlerMap<SignInServices> = {
         });
       }
       case "providers":
-        return provider ? unknown(ctx) : json(providers(ctx));
+        return json(providers(ctx));
       case "csrf":
-        return provider
-          ? unknown(ctx)
-          : json({
-              csrfToken: null,
-              note: "Not needed: the hub refuses state-changing requests from other origins.",
-            });
+        return json({
+          csrfToken: null,
+          note: "Not needed: the hub refuses state-changing requests from other origins.",
+        });
       case "signin":
         return signIn(ctx, provider);
       case "callback":
         if (provider !== "oidc") return unknown(ctx);
         return redirect(`/auth/callback${ctx.url.search}`);
       case "error":
-        return provider ? unknown(ctx) : json({ error: ctx.query.get("error") ?? "Sign-in failed" });
+        return json({ error: ctx.query.get("error") ?? "Sign-in failed" });
       default:
         return unknown(ctx);
     }
