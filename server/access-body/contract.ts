@@ -41,17 +41,20 @@ import { publicInformation, publicRegister } from "./public";
 const recordId = z.string().min(1).max(100);
 const withdraw = (idName: string) => withdrawSchema.extend({ [idName]: recordId });
 const withHistory = { history: z.array(historyEntry).describe("with ?id=: the record's history") };
-/** a list of records, or with ?id= the one with its history */
-const oneOrList = (record: z.ZodObject) => z.union([z.array(record), record.extend(withHistory)]);
+const byState = {
+  id: optionalText("one record with its full history"),
+  state: optionalText("only records in this state"),
+};
+/** GET of a list of records, or with ?id= the one with its history */
+const listOf = (record: z.ZodObject, query = z.object(byState)) => ({
+  query,
+  answers: { 200: ok(z.union([z.array(record), record.extend(withHistory)])), 403: NOT_YOURS, 404: NONE },
+});
 /** what a step on an information request answers: it and its application */
 const withApplication = z.object({
   informationRequest: informationRequestRecord,
   application: applicationDetail,
 });
-const byState = {
-  id: optionalText("one record with its full history"),
-  state: optionalText("only records in this state"),
-};
 /** an optional report day (empty: the default), a day that exists (calendar.ts) */
 const day = (name: string, description: string) =>
   z
@@ -64,6 +67,8 @@ const UNKNOWN_DATASET = refusals("Unknown dataset: <id> (use an id of GET /api/c
 const STATE = fails("The record's state does not allow this event (409)");
 const NONE = fails("No such record");
 const NOT_YOURS = fails("Another organisation's record, or the caller's role may not do this");
+/** what a workflow step may be refused with besides its body's 400 */
+const REFUSED = { 403: NOT_YOURS, 404: NONE, 409: STATE };
 
 /** a workflow step: its body (parsed by the service) and its answer, the record it changed */
 const post = (body: z.ZodType, answer: z.ZodType, status: 200 | 201 = 200) => ({
@@ -71,9 +76,7 @@ const post = (body: z.ZodType, answer: z.ZodType, status: 200 | 201 = 200) => ({
   bodyParsedBy: "handler" as const,
   answers: {
     [status]: status === 201 ? created(answer) : ok(answer),
-    403: NOT_YOURS,
-    404: NONE,
-    409: STATE,
+    ...REFUSED,
   },
 });
 
@@ -90,9 +93,7 @@ const createOrAct = (
     200: ok(...acted),
     201: created(...made),
     ...more,
-    403: NOT_YOURS,
-    404: NONE,
-    409: STATE,
+    ...REFUSED,
   },
 });
 
@@ -162,10 +163,10 @@ export const accessBodyContract: Contracts = {
         .describe("incomplete: the information request asking for what is missing"),
     }),
   ),
-  "GET /api/compliance/information-requests": {
-    query: z.object({ ...byState, applicationId: optionalText("only those of this application") }),
-    answers: { 200: ok(oneOrList(informationRequestRecord)), 403: NOT_YOURS, 404: NONE },
-  },
+  "GET /api/compliance/information-requests": listOf(
+    informationRequestRecord,
+    z.object({ ...byState, applicationId: optionalText("only those of this application") }),
+  ),
   "POST /api/compliance/information-requests": createOrAct(
     z.union([openInformationRequestSchema, withdraw("informationRequestId")]),
     [withApplication, "Asked"],
@@ -178,10 +179,7 @@ export const accessBodyContract: Contracts = {
     [applicationDetail, "Refused: the application"],
   ),
   "POST /api/compliance/permits/revoke": post(revokePermitSchema, permitRecord),
-  "GET /api/compliance/requests": {
-    query: z.object(byState),
-    answers: { 200: ok(oneOrList(dataRequestRecord)), 403: NOT_YOURS, 404: NONE },
-  },
+  "GET /api/compliance/requests": listOf(dataRequestRecord),
   "POST /api/compliance/requests": createOrAct(
     z.union([submitDataRequestSchema, withdraw("requestId")]),
     [dataRequestRecord, "Submitted"],
@@ -189,17 +187,11 @@ export const accessBodyContract: Contracts = {
     { 400: UNKNOWN_DATASET },
   ),
   "POST /api/compliance/requests/decide": post(decideBody, dataRequestRecord),
-  "GET /api/compliance/findings": {
-    query: z.object(byState),
-    answers: { 200: ok(oneOrList(findingRecord)), 403: NOT_YOURS, 404: NONE },
-  },
+  "GET /api/compliance/findings": listOf(findingRecord),
   "POST /api/compliance/findings": post(openFindingSchema, findingRecord, 201),
   "POST /api/compliance/findings/respond": post(respondFindingSchema, findingRecord),
   "POST /api/compliance/findings/close": post(closeFindingSchema, findingRecord),
-  "GET /api/compliance/results": {
-    query: z.object(byState),
-    answers: { 200: ok(oneOrList(resultRecord)), 403: NOT_YOURS, 404: NONE },
-  },
+  "GET /api/compliance/results": listOf(resultRecord),
   "POST /api/compliance/results": createOrAct(
     z.union([declareResultSchema, resultActionSchema]),
     [resultRecord, "Declared"],
