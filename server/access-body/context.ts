@@ -123,14 +123,19 @@ export async function createAccessBodyContext(deps: AccessBodyDeps) {
   }
 
   /**
-   * list (scoped to the caller's organisation unless they oversee) and get (with history) of one record kind
+   * list (scoped to the caller's organisation unless they oversee; `applicationId`: the records it is
+   * the parent of, an application's information requests) and get (with history) of one record kind
    */
   function reader<T, V extends object>(kind: RecordKind, view: (rec: Rec<T>, at: Date) => V | Promise<V>) {
     return {
-      async list(user: SessionUser, filter: { state?: string } = {}): Promise<V[]> {
+      async list(user: SessionUser, filter: { state?: string; applicationId?: string } = {}): Promise<V[]> {
         await ensureReady();
         const at = now();
-        const recs = visible(user, await store.list<T>(kind, filter.state ? { state: filter.state } : {}));
+        const { state, applicationId } = filter;
+        const recs = visible(
+          user,
+          await store.list<T>(kind, { state: state || undefined, parentId: applicationId || undefined }),
+        );
         return Promise.all(recs.map((r) => view(r, at)));
       },
       async get(id: string, user: SessionUser) {

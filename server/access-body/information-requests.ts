@@ -15,7 +15,7 @@ import type { RecordViews } from "./views";
  * supplement, which is a new receipt of the application.
  */
 export function createInformationRequests(ctx: AccessBodyContext, views: RecordViews) {
-  const { store, now, ensureReady, nextId, get, visible } = ctx;
+  const { store, now, ensureReady, nextId, get } = ctx;
   const { applicationDetail, informationRequestView } = views;
   const reader = ctx.reader("informationRequest", (r: Rec<InformationRequestData>, at) =>
     informationRequestView(r, at),
@@ -30,19 +30,6 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
       informationRequest: await informationRequestView(r.ir, at),
       application: await applicationDetail(r.app, at),
     };
-  }
-
-  async function listInformationRequests(
-    user: SessionUser,
-    filter: { state?: string; applicationId?: string } = {},
-  ) {
-    await ensureReady();
-    const at = now();
-    const recs = await store.list<InformationRequestData>("informationRequest", {
-      ...(filter.state ? { state: filter.state } : {}),
-      ...(filter.applicationId ? { parentId: filter.applicationId } : {}),
-    });
-    return Promise.all(visible(user, recs).map((r) => informationRequestView(r, at)));
   }
 
   async function requestInformation(body: Record<string, unknown>, user: SessionUser) {
@@ -133,7 +120,7 @@ export function createInformationRequests(ctx: AccessBodyContext, views: RecordV
   }
 
   return {
-    listInformationRequests,
+    listInformationRequests: reader.list,
     getInformationRequest: reader.get,
     requestInformation,
     answerInformationRequest,
