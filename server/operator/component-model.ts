@@ -120,12 +120,15 @@ export interface ComponentDeps {
   /** true when the hub runs the embedded development provider */
   embeddedIdp: boolean;
   /** restarts the embedded local dataspace (the container's part, server/start-dataspace.ts) */
-  embeddedDataspace?: {
-    /** stops it and starts it again on the same address; the dataspace's clients are rebuilt */
-    restart(): Promise<void>;
-    /** stops the instance a restart started (the first one closes with the dataspace) */
-    close(): Promise<void>;
-  };
+  embeddedDataspace?: EmbeddedDataspaceRestart;
+}
+
+/** what the container hands the operator to restart the embedded dataspace with */
+export interface EmbeddedDataspaceRestart {
+  /** stops it and starts it again on the same address; the dataspace's clients are rebuilt */
+  restart(): Promise<void>;
+  /** stops the instance a restart started (the first one closes with the dataspace) */
+  close(): Promise<void>;
 }
 
 /** The part of the service container a restart swaps a client in. */
