@@ -61,10 +61,7 @@ const storedConstraint = z
     "odrl:rightOperand": c.rightOperand,
   }));
 
-/**
- * an ODRL rule with the odrl: prefix on its terms, as JSON-LD; none for a rule without a text
- * action (the rules policies' ruleActions reads), and without the constraints it cannot state
- */
+/** an ODRL rule as JSON-LD; none for a rule without a text action (as policies' ruleActions reads rules) */
 function odrlRule(rule: Json): OdrlRule[] {
   if (typeof rule.action !== "string" || rule.action === "") return [];
   const out: OdrlRule = { "odrl:action": term(rule.action) };

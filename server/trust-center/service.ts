@@ -356,7 +356,6 @@ export async function createTrustCenterService(deps: {
       };
     });
 
-    // permits and what they cover
     const sessions: SpeSession[] = [];
     const permitDatasets = new Map<string, { user: string; permits: Set<string>; datasets: Set<string> }>();
     for (const { approval: a, status, datasets: ds, prohibited, obligations } of g.permits) {
@@ -433,7 +432,6 @@ export async function createTrustCenterService(deps: {
         }
     }
 
-    // mutual recognition
     const { agreements } = r;
     const flows: z.infer<typeof crossBorderFlow>[] = [];
     for (const c of g.contracts) {
