@@ -2,18 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
-import {
-  ApplicationFacts,
-  ClockPanel,
-  InformationRequests,
-  mergedHistory,
-} from "../../components/access-body/application";
-import { AccessBodyHead, Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
+import { ApplicationFacts, InformationRequests } from "../../components/access-body/application";
+import { AccessBodyHead, Field, Notice, StateBadge } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
+import { ApplicationClock, ApplicationTimeline, PermitCard } from "../applications.$id/parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },
@@ -117,31 +113,10 @@ export default function ApplicationDetail() {
       <div className="two-col ab-detail">
         <div>
           <ApplicationFacts app={app} />
-          <ClockPanel
-            clock={app.clockView}
-            pauses={app.clock.pauses}
-            extension={app.clock.extension ?? null}
-          />
+          <ApplicationClock app={app} />
           <InformationRequests items={app.informationRequests} />
           {app.permit ? (
-            <div className="card ab-card">
-              <h2>
-                Data permit {app.permit.id} <StateBadge state={app.permit.state} />
-              </h2>
-              <p>
-                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} (
-                {app.permit.durationMonths} months) · {app.permit.secureProcessingEnvironment}
-              </p>
-              <ul>
-                {app.permit.conditions.map((c) => (
-                  <li key={c}>{c}</li>
-                ))}
-              </ul>
-              {app.permit.revocation ? (
-                <p className="notice error">
-                  Revoked on {civil(app.permit.revocation.date)}: {app.permit.revocation.reason}
-                </p>
-              ) : null}
+            <PermitCard permit={app.permit} withDuration>
               {canDecide && app.permit.state === "ACTIVE" ? (
                 <Form method="post" className="ab-form">
                   <input type="hidden" name="intent" value="revoke" />
@@ -154,7 +129,7 @@ export default function ApplicationDetail() {
                   </button>
                 </Form>
               ) : null}
-            </div>
+            </PermitCard>
           ) : null}
         </div>
         <div>
@@ -297,10 +272,7 @@ export default function ApplicationDetail() {
           ) : (
             <p className="notice">Read-only: only the access body's staff decide.</p>
           )}
-          <div className="card ab-card">
-            <h2>Timeline</h2>
-            <Timeline items={mergedHistory(app)} />
-          </div>
+          <ApplicationTimeline app={app} />
         </div>
       </div>
     </section>

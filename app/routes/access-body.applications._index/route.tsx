@@ -7,28 +7,21 @@ import { AppLink } from "../../components/ui/app-link";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
 import { optionList } from "../../components/route-kit/options";
+import { APPLICATION } from "./states.server";
 
 export const meta: MetaFunction = () => [{ title: "Applications · Access body · Health Dataspace Hub" }];
-
-const STATES = [
-  "RECEIVED",
-  "INCOMPLETE",
-  "UNDER_ASSESSMENT",
-  "INFORMATION_REQUESTED",
-  "GRANTED",
-  "REFUSED",
-  "WITHDRAWN",
-];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, HDAB_ROLES);
   const state = new URL(request.url).searchParams.get("state") ?? "";
+  const states: readonly string[] = APPLICATION.states;
   // UNDECIDED: every state still waiting for a decision (the home card "Applications awaiting a decision")
   const apps = (
-    await context.services.accessBody.listApplications(user, STATES.includes(state) ? { state } : {})
+    await context.services.accessBody.listApplications(user, states.includes(state) ? { state } : {})
   ).filter((a) => state !== UNDECIDED || UNDECIDED_APPLICATION_STATES.includes(a.state));
   return {
-    state: STATES.includes(state) || state === UNDECIDED ? state : "",
+    state: states.includes(state) || state === UNDECIDED ? state : "",
+    states,
     undecided: UNDECIDED,
     applications: apps
       .map((a) => ({
@@ -41,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Applications() {
-  const { state, undecided, applications } = useLoaderData<typeof loader>();
+  const { state, states, undecided, applications } = useLoaderData<typeof loader>();
   return (
     <section>
       <AccessBodyHead title="Data access applications">
@@ -53,7 +46,7 @@ export default function Applications() {
           <select name="state" defaultValue={state}>
             <option value="">all</option>
             <option value={undecided}>awaiting a decision</option>
-            {optionList(STATES, (s) => [s, s.replaceAll("_", " ").toLowerCase()])}
+            {optionList(states, (s) => [s, s.replaceAll("_", " ").toLowerCase()])}
           </select>
         </label>
         <button className="button ghost">Filter</button>

@@ -1,18 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import {
-  ApplicationFacts,
-  ClockPanel,
-  InformationRequests,
-  mergedHistory,
-} from "../../components/access-body/application";
-import { Field, Notice, StateBadge, Timeline, civil } from "../../components/access-body/ui";
+import { ApplicationFacts, InformationRequests } from "../../components/access-body/application";
+import { Field, Notice, StateBadge } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
+import { ApplicationClock, ApplicationTimeline, PermitCard } from "./parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
@@ -76,27 +72,7 @@ export default function MyApplication() {
               </Form>
             )}
           />
-          {app.permit ? (
-            <div className="card ab-card">
-              <h2>
-                Data permit {app.permit.id} <StateBadge state={app.permit.state} />
-              </h2>
-              <p>
-                Valid {civil(app.permit.validFrom)} to {civil(app.permit.validUntil)} ·{" "}
-                {app.permit.secureProcessingEnvironment}
-              </p>
-              <ul>
-                {app.permit.conditions.map((c) => (
-                  <li key={c}>{c}</li>
-                ))}
-              </ul>
-              {app.permit.revocation ? (
-                <p className="notice error">
-                  Revoked on {civil(app.permit.revocation.date)}: {app.permit.revocation.reason}
-                </p>
-              ) : null}
-            </div>
-          ) : null}
+          {app.permit ? <PermitCard permit={app.permit} /> : null}
           {app.allowedEvents.includes("withdraw") ? (
             <Form method="post" className="card ab-card ab-form">
               <h2>Withdraw</h2>
@@ -110,15 +86,8 @@ export default function MyApplication() {
           ) : null}
         </div>
         <div>
-          <ClockPanel
-            clock={app.clockView}
-            pauses={app.clock.pauses}
-            extension={app.clock.extension ?? null}
-          />
-          <div className="card ab-card">
-            <h2>Timeline</h2>
-            <Timeline items={mergedHistory(app)} />
-          </div>
+          <ApplicationClock app={app} />
+          <ApplicationTimeline app={app} />
         </div>
       </div>
     </section>
