@@ -24,6 +24,7 @@ import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { DataTable } from "../../components/route-kit/DataTable";
+import { requiredMark } from "../share/required-mark";
 import { FieldRow } from "../../components/route-kit/FieldRow";
 import { optionList } from "../../components/route-kit/options";
 
@@ -64,18 +65,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type FormValues = Record<"displayName" | "role" | "organization" | "ehdsParticipantType", string>;
+const FIELDS = ["displayName", "role", "organization", "ehdsParticipantType"] as const;
+type FormValues = Record<(typeof FIELDS)[number], string>;
 type ActionResult = { error: string; detail: string | null; values: FormValues; fields: FormFieldError[] };
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult | Response> {
   const user = await requireRole(request, context, ONBOARDING_ROLES);
   const field = formText(await request.formData());
-  const values: FormValues = {
-    displayName: field("displayName"),
-    role: field("role"),
-    organization: field("organization"),
-    ehdsParticipantType: field("ehdsParticipantType"),
-  };
+  const values = Object.fromEntries(FIELDS.map((k) => [k, field(k)])) as FormValues;
   try {
     const created = await context.services.dataspace.onboardParticipant(
       parseOnboardingInput(values),
@@ -180,12 +177,7 @@ export default function Onboarding() {
             </p>
             <div className="ds-form-grid">
               <div className="field">
-                <label htmlFor="onboard-name">
-                  Display name{" "}
-                  <span className="required" aria-hidden>
-                    *
-                  </span>
-                </label>
+                <label htmlFor="onboard-name">Display name{requiredMark}</label>
                 <Invalid message={fieldMessage(result, "displayName")}>
                   <input
                     id="onboard-name"
@@ -198,12 +190,7 @@ export default function Onboarding() {
                 </Invalid>
               </div>
               <div className="field">
-                <label htmlFor="onboard-role">
-                  Role{" "}
-                  <span className="required" aria-hidden>
-                    *
-                  </span>
-                </label>
+                <label htmlFor="onboard-role">Role{requiredMark}</label>
                 <Invalid message={fieldMessage(result, "role")}>
                   <select
                     id="onboard-role"

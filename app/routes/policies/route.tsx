@@ -33,7 +33,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const s = context.services.policies;
   const participants = await s.participants();
-  // the access body reads every context's policies and writes in its own only (issue 34)
   const own = isAdmin(user) ? undefined : await ownContext(context.services.dataspace, user);
   const participantId = url.searchParams.get("participant") ?? own ?? participants[0]?.id ?? "";
   const canWrite = isAdmin(user) || participantId === own;
@@ -83,11 +82,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     policies: policies.map((p) => ({
       id: p["@id"],
       type: p.policy["@type"],
-      rules: {
-        permission: p.policy.permission?.length ?? 0,
-        prohibition: p.policy.prohibition?.length ?? 0,
-        obligation: p.policy.obligation?.length ?? 0,
-      },
+      rules: Object.fromEntries(RULE_KINDS.map((k) => [k, p.policy[k]?.length ?? 0])),
       actions: RULE_KINDS.flatMap((k) => p.policy[k] ?? []).map((r) =>
         typeof r.action === "string" ? r.action : JSON.stringify(r.action),
       ),

@@ -20,6 +20,7 @@ import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
+import { requiredMark } from "./required-mark";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
 import { identifierFrom } from "../../components/catalogue/publish";
@@ -239,12 +240,7 @@ function RegisterForm({
       {participant ? <input type="hidden" name="participant" value={participant} /> : null}
       <div className="ds-form-grid">
         <div className="field">
-          <label htmlFor="share-name">
-            Name{" "}
-            <span className="required" aria-hidden>
-              *
-            </span>
-          </label>
+          <label htmlFor="share-name">Name{requiredMark}</label>
           <Invalid message={bad("name")}>
             <input
               id="share-name"
@@ -261,12 +257,7 @@ function RegisterForm({
           </Invalid>
         </div>
         <div className="field">
-          <label htmlFor="share-asset-id">
-            Asset id{" "}
-            <span className="required" aria-hidden>
-              *
-            </span>
-          </label>
+          <label htmlFor="share-asset-id">Asset id{requiredMark}</label>
           <Invalid message={bad("assetId")}>
             <input
               id="share-asset-id"
