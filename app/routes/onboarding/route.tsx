@@ -24,7 +24,6 @@ import { Invalid, fieldMessage } from "../../components/ui/field-errors";
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { DataTable } from "../../components/route-kit/DataTable";
-import { requiredMark } from "../share/required-mark";
 import { FieldRow } from "../../components/route-kit/FieldRow";
 import { optionList } from "../../components/route-kit/options";
 
@@ -149,8 +148,7 @@ function ProvisioningWatch({
 export default function Onboarding() {
   const { participants, error, canOnboard, watch } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const submitting = useNavigation().state === "submitting";
   const v = result?.values;
 
   return (
@@ -177,7 +175,12 @@ export default function Onboarding() {
             </p>
             <div className="ds-form-grid">
               <div className="field">
-                <label htmlFor="onboard-name">Display name{requiredMark}</label>
+                <label htmlFor="onboard-name">
+                  Display name{" "}
+                  <span className="required" aria-hidden>
+                    *
+                  </span>
+                </label>
                 <Invalid message={fieldMessage(result, "displayName")}>
                   <input
                     id="onboard-name"
@@ -190,7 +193,12 @@ export default function Onboarding() {
                 </Invalid>
               </div>
               <div className="field">
-                <label htmlFor="onboard-role">Role{requiredMark}</label>
+                <label htmlFor="onboard-role">
+                  Role{" "}
+                  <span className="required" aria-hidden>
+                    *
+                  </span>
+                </label>
                 <Invalid message={fieldMessage(result, "role")}>
                   <select
                     id="onboard-role"

@@ -20,7 +20,6 @@ import { Invalid, fieldMessage, useFocusFirstInvalid } from "../../components/ui
 import { formFieldErrorsOf } from "../../lib/api-errors.server";
 import type { FormFieldError } from "../../types";
 import { AppLink } from "../../components/ui/app-link";
-import { requiredMark } from "./required-mark";
 import { DataTable } from "../../components/route-kit/DataTable";
 import { pick } from "../../lib/pick";
 import { identifierFrom } from "../../components/catalogue/publish";
@@ -219,8 +218,7 @@ function RegisterForm({
   result: ActionResult | undefined;
   defaultBaseUrl: string;
 }) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const submitting = useNavigation().state === "submitting";
   const v = result?.values;
   const [mode, setMode] = useState(v?.addressMode ?? "default");
   const idTouched = useRef(!!v?.assetId);
@@ -240,7 +238,12 @@ function RegisterForm({
       {participant ? <input type="hidden" name="participant" value={participant} /> : null}
       <div className="ds-form-grid">
         <div className="field">
-          <label htmlFor="share-name">Name{requiredMark}</label>
+          <label htmlFor="share-name">
+            Name{" "}
+            <span className="required" aria-hidden>
+              *
+            </span>
+          </label>
           <Invalid message={bad("name")}>
             <input
               id="share-name"
@@ -257,7 +260,12 @@ function RegisterForm({
           </Invalid>
         </div>
         <div className="field">
-          <label htmlFor="share-asset-id">Asset id{requiredMark}</label>
+          <label htmlFor="share-asset-id">
+            Asset id{" "}
+            <span className="required" aria-hidden>
+              *
+            </span>
+          </label>
           <Invalid message={bad("assetId")}>
             <input
               id="share-asset-id"
