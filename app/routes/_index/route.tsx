@@ -86,11 +86,8 @@ function Overview({ name, organisation, layers, views, overview, notice }: HomeD
         <div>
           <h1>Welcome, {name}</h1>
           <p className="lead">
-            {organisation}
-            <>
-              {" "}
-              · <span data-testid="persona">{overview.persona.label}</span>: {overview.persona.focus}
-            </>
+            {organisation} · <span data-testid="persona">{overview.persona.label}</span>:{" "}
+            {overview.persona.focus}
           </p>
         </div>
       </div>
