@@ -42,24 +42,21 @@ export default function WorkQueue() {
         today is {civil(today)}.
       </AccessBodyHead>
       <div className="stat-grid ab-stats">
-        <div className="card stat">
-          <span className="stat-label">Open items</span>
-          <span className="stat-value">{items.length}</span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Waiting on us</span>
-          <span className="stat-value">{mine}</span>
-        </div>
-        <div className="card stat">
-          <span className="stat-label">Due within 7 days</span>
-          <span className="stat-value">{week}</span>
-        </div>
-        <div className={`card stat${overdue ? " ab-stat-overdue" : ""}`}>
-          <span className="stat-label">Overdue</span>
-          <span className="stat-value" data-testid="overdue-count">
-            {overdue}
-          </span>
-        </div>
+        {(
+          [
+            ["Open items", items.length],
+            ["Waiting on us", mine],
+            ["Due within 7 days", week],
+            ["Overdue", overdue, "overdue-count"],
+          ] as const
+        ).map(([label, value, testId]) => (
+          <div key={label} className={`card stat${testId && overdue ? " ab-stat-overdue" : ""}`}>
+            <span className="stat-label">{label}</span>
+            <span className="stat-value" data-testid={testId}>
+              {value}
+            </span>
+          </div>
+        ))}
       </div>
       <DataTable
         className="data ab-queue"

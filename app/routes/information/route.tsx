@@ -16,14 +16,6 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return { info: await context.services.accessBody.information() };
 }
 
-const UNITS: Record<string, string> = {
-  months: "months",
-  weeks: "weeks",
-  days: "days",
-  workingDays: "working days",
-  years: "years",
-};
-
 const Bullets = ({ items }: { items: readonly string[] }) => (
   <ul>
     {items.map((c) => (
@@ -105,7 +97,7 @@ export default function Information() {
                 <tr key={p.id}>
                   <td>{p.label}</td>
                   <td className="nowrap">
-                    {p.amount} {UNITS[p.unit] ?? p.unit}
+                    {p.amount} {p.unit === "workingDays" ? "working days" : p.unit}
                   </td>
                   <td className="nowrap">
                     {p.article}
