@@ -2,16 +2,15 @@ import type { AnalyticsDashboard } from "../../../server/analytics/service";
 import { createKeptByInputs, EVERYONE } from "../../../server/http/kept";
 import { pick } from "../../lib/pick";
 
-/**
- * The analytics page's view of a dashboard as JSON text, kept per dashboard answer (the service hands
- * out one frozen answer per graph version and scope): the loader sends one string (decision 0084).
- */
 /** what the page draws of a dashboard: its charts' data, the table's rows and the notes, nothing else */
 export type AnalyticsView = ReturnType<typeof analyticsView>;
 
 const keptViews = createKeptByInputs<string>(64);
 
-// keyed for everyone: the view is a function of the dashboard alone, itself kept per the caller's scope
+/**
+ * The view as JSON text, kept per dashboard answer (one frozen answer per graph version and scope), so
+ * the loader sends one string (decision 0084); keyed for everyone, as the view is the dashboard's alone.
+ */
 export const analyticsViewText = (d: AnalyticsDashboard): Promise<string> =>
   keptViews(EVERYONE, [d], () => JSON.stringify(analyticsView(d)));
 

@@ -30,7 +30,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-/** count, number and percent columns are right-aligned */
 const numeric = (c: { type: string }) => c.type === "count" || c.type === "number" || c.type === "percent";
 
 export default function Ask() {
