@@ -37,6 +37,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
+/** a component another depends on or is used by, linked to its page; the hub has none */
+const Dependency = ({ name }: { name: string }) =>
+  name === "hub" ? (
+    <span className="gov-dep">the hub</span>
+  ) : (
+    <AppLink to={`/components/${name}`} className="gov-dep">
+      {name}
+    </AppLink>
+  );
+
 export default function ComponentDiagnosis() {
   const { diagnosis: d } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -77,26 +87,12 @@ export default function ComponentDiagnosis() {
               <code>{c.url}</code>
             </FieldRow>
             <FieldRow label="Depends on">
-              {d.dependsOn.length
-                ? d.dependsOn.map((n) => (
-                    <AppLink key={n} to={`/components/${n}`} className="gov-dep">
-                      {n}
-                    </AppLink>
-                  ))
-                : "nothing"}
+              {d.dependsOn.length ? d.dependsOn.map((n) => <Dependency key={n} name={n} />) : "nothing"}
             </FieldRow>
             <FieldRow label="Used by">
-              {d.usedBy.map((n) =>
-                n === "hub" ? (
-                  <span key={n} className="gov-dep">
-                    the hub
-                  </span>
-                ) : (
-                  <AppLink key={n} to={`/components/${n}`} className="gov-dep">
-                    {n}
-                  </AppLink>
-                ),
-              )}
+              {d.usedBy.map((n) => (
+                <Dependency key={n} name={n} />
+              ))}
             </FieldRow>
           </dl>
         </div>
