@@ -10,8 +10,6 @@ import { roleLabel } from "../../components/ui/labels";
  * page (app/routes/graph._index/route.tsx: the frame, the counts) and the drawing's resource route
  * (app/routes/graph.drawing/route.ts: the graph itself), so both read the same query the same way.
  */
-export type ExplorerQuery = ReturnType<typeof explorerQuery>;
-
 export function explorerQuery(url: URL) {
   const rawLimit = Number.parseInt(url.searchParams.get("limit") ?? "", 10);
   return {
@@ -32,7 +30,7 @@ export function explorerQuery(url: URL) {
  */
 export async function explorerScope(
   graphQueries: Services["graphQueries"],
-  q: ExplorerQuery,
+  q: ReturnType<typeof explorerQuery>,
   reader: GraphReader,
 ) {
   try {

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { errorInPlace, isApiError } from "../../lib/api-errors.server";
-
 import { slimEdge, slimNode } from "../../lib/graph/slim.server";
 import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
 import { requireRole } from "../../session.server";
@@ -17,8 +16,6 @@ import { explorerGraph } from "../graph._index/graph-wire.server";
  */
 export type DrawingData =
   { graph: string; focus: string | null; focusError: string | null } | { error: string };
-
-export const DRAWING_FAILED = "The drawing could not be loaded.";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, GRAPH_ROLES);
@@ -51,6 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (isApiError(e) && e.status < 500) return errorInPlace(e);
     // in place with a retry, not the page's error boundary: the page around it still works
     console.error(e);
-    return Response.json({ error: DRAWING_FAILED } satisfies DrawingData, { status: 500 });
+    return Response.json({ error: "The drawing could not be loaded." } satisfies DrawingData, {
+      status: 500,
+    });
   }
 }
