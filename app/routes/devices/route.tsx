@@ -12,6 +12,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { devicesAction, loadDevicesView, type DevicesAction } from "./devices.server";
+import type { Services } from "../../../server/services";
 import { usePolling } from "../../components/patient-app/usePolling";
 import { Badge } from "../../components/ui/Badge";
 import { formatDateTime, plural } from "../../components/ui/format";
@@ -31,12 +32,6 @@ import { routeErrorText } from "../../components/route-kit/route-error";
 
 export const meta: MetaFunction = () => [{ title: "Devices and app · Health Dataspace Hub" }];
 
-interface PairingState {
-  pairingId: string;
-  state: "pending" | "completed" | "expired";
-  device: { name: string } | null;
-}
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRole(request, context, PATIENT_ROLES);
   if (!user.patientId) return { linked: false as const };
@@ -51,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 function PairingPanel({ pairing }: { pairing: Pairing }) {
-  const fetcher = useFetcher<PairingState | { error: string }>();
+  const fetcher = useFetcher<Awaited<ReturnType<Services["patientApp"]["pairing"]>> | { error: string }>();
   const revalidator = useRevalidator();
   const state = fetcher.data && "state" in fetcher.data ? fetcher.data : null;
   const done = state !== null && state.state !== "pending";

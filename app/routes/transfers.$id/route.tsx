@@ -50,23 +50,19 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
-type PullResult =
-  | { ok: true; transferId: string; endpoint: string; contentType: string; data: unknown; at: number }
-  | { ok: false; error: string; detail: string | null };
-
-export async function action({ request, context, params }: ActionFunctionArgs): Promise<PullResult> {
+export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
   const field = formText(await request.formData());
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_USER");
   if (!acting.participantId)
-    return { ok: false, error: acting.reason ?? "No participant context", detail: null };
+    return { ok: false as const, error: acting.reason ?? "No participant context", detail: null };
   try {
     const pulled = await ds.pullTransferData(acting.participantId, params.id ?? "", user.username);
-    return { ok: true, ...pulled, at: Date.now() };
+    return { ok: true as const, ...pulled, at: Date.now() };
   } catch (e) {
     const f = apiFailure(e);
-    return { ok: false, error: f.error, detail: f.detail };
+    return { ok: false as const, error: f.error, detail: f.detail };
   }
 }
 
