@@ -7,8 +7,7 @@ import { GRAPH_ROLES, readerOf } from "../../lib/access.server";
 
 /**
  * Resource route for the explorer's "Expand": the neighbourhood of a node (depth 1 or 2) from the
- * graph service, slimmed to what the canvas draws. Failures come back as `{ error }` so that a
- * fetcher shows them in place instead of replacing the page with an error boundary, with the API's status.
+ * graph service, slimmed to what the canvas draws; a caller's mistake answered in place (errorInPlace).
  */
 export type ExpandData =
   { id: string; depth: number; nodes: VNode[]; edges: VEdge[]; truncated: boolean } | { error: string };
