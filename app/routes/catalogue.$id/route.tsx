@@ -132,11 +132,7 @@ function RequestAccess({
 }: {
   datasetId: string;
   healthData: boolean;
-  access: {
-    offers: { providerId: string; providerName: string; assetId: string; assetName: string }[];
-    error: string | null;
-    own: string | null;
-  } | null;
+  access: ReturnType<typeof useLoaderData<typeof loader>>["access"];
   mayApply: boolean;
 }) {
   const apply = `/applications?dataset=${encodeURIComponent(datasetId)}#apply-form`;
