@@ -1,6 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { Writable } from "node:stream";
+import type { ReactElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { documentResponse } from "../server/http/document-body";
 import { RenderedDocument, renderKey, sharedRenderCache } from "../server/http/render-cache";
@@ -10,8 +11,13 @@ const ABORT_DELAY = 5_000;
 /** documents rendered a moment ago, by URL and the loaders' data (docs/performance.md) */
 const rendered = sharedRenderCache();
 
-/** the whole document, rendered by React's stream renderer and read to its end (every Suspense boundary settled) */
-function renderDocument(request: Request, remixContext: EntryContext): Promise<RenderedDocument> {
+/**
+ * The whole HTML of `node`, by React's stream renderer read to its end (every Suspense boundary
+ * settled). React 18.3's stream writer sends its whole 2 KB buffer when a multi-byte character does
+ * not fit the buffer's end, the unwritten bytes as NULs (facebook/react#31134): they go, as no NUL
+ * is HTML (the browser drops it in text and an inline script's hash would not match).
+ */
+export function renderWhole(node: ReactElement): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Writable({
@@ -22,25 +28,27 @@ function renderDocument(request: Request, remixContext: EntryContext): Promise<R
     });
     sink.on("finish", () => {
       clearTimeout(timer);
-      resolve(new RenderedDocument(Buffer.concat(chunks).toString()));
+      resolve(Buffer.concat(chunks).toString().replaceAll("\0", ""));
     });
-    const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
-      {
-        onAllReady: () => pipe(sink),
-        // a render error rejects: Remix renders the error boundary's document instead
-        onShellError: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-        onError: (e) => {
-          if (!String(e).includes("aborted")) console.error(e);
-        },
+    const { pipe, abort } = renderToPipeableStream(node, {
+      onAllReady: () => pipe(sink),
+      // a render error rejects: Remix renders the error boundary's document instead
+      onShellError: (e) => {
+        clearTimeout(timer);
+        reject(e);
       },
-    );
+      onError: (e) => {
+        if (!String(e).includes("aborted")) console.error(e);
+      },
+    });
     const timer = setTimeout(abort, ABORT_DELAY);
   });
 }
+
+const renderDocument = async (request: Request, remixContext: EntryContext) =>
+  new RenderedDocument(
+    await renderWhole(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />),
+  );
 
 /**
  * Renders the whole document (the stream renderer, waited on to its end: bots and browsers get the
