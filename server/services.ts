@@ -234,7 +234,7 @@ export async function createServices(config: Config): Promise<Services> {
     patientApp,
     ...insight,
     credentials: createCredentialService({ config, dataspace }),
-    policies: await createPolicyService({ rel, audit, config, dataspace }),
+    policies: await createPolicyService({ rel, audit, dataspace }),
     auditRetention: await createRetentionService(rel, audit),
     operator,
     trustCenter: await createTrustCenterService({ rel, audit, config, graph }),

@@ -17,6 +17,7 @@ import {
   createVerifier,
   didWebUrl,
   newVerificationInputs,
+  notChecked,
   credentialVerification,
   type CredentialVerification,
   type CredentialVerifier,
@@ -106,10 +107,11 @@ type IssuerClient = NonNullable<Dataspace["runtime"]["issuer"]>;
 type IssuedCredential = Awaited<ReturnType<IssuerClient["listCredentials"]>>[number];
 type Definition = Awaited<ReturnType<Dataspace["listCredentialDefinitions"]>>[number];
 
+const labelOf = (type: string) => CREDENTIAL_PURPOSES[type]?.label ?? type;
 const labelled = (defs: readonly Definition[]) =>
   defs.map((d) => ({
     ...d,
-    label: CREDENTIAL_PURPOSES[d.credentialType]?.label ?? d.credentialType,
+    label: labelOf(d.credentialType),
     proves: CREDENTIAL_PURPOSES[d.credentialType]?.proves ?? "defined by the issuer",
   }));
 
@@ -170,12 +172,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
               verified: false,
               reason: "issuer: no issuer is configured (ISSUER_URL), so nothing can be verified",
               checkedAt: now.toISOString(),
-              checks: {
-                issuer: { ok: false, detail: "no issuer configured" },
-                signature: { ok: false, detail: "not checked" },
-                validity: { ok: false, detail: "not checked" },
-                revocation: { ok: false, detail: "not checked" },
-              },
+              checks: { ...notChecked(), issuer: { ok: false, detail: "no issuer configured" } },
             };
         const type = credential.type.find((t) => t !== "VerifiableCredential") ?? "VerifiableCredential";
         const subject = credential.credentialSubject;
@@ -184,7 +181,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
           recordId,
           holder: typeof subject.id === "string" ? subject.id : null,
           participantContextId,
-          label: CREDENTIAL_PURPOSES[type]?.label ?? type,
+          label: labelOf(type),
           status: verification.verified
             ? "valid"
             : !verification.checks.revocation.ok && /^revoked/.test(verification.checks.revocation.detail)
@@ -337,7 +334,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       const started = await dataspace.requestCredential(participantContextId, credentialType, user.username);
       return {
         ...started,
-        label: CREDENTIAL_PURPOSES[started.credentialType]?.label ?? started.credentialType,
+        label: labelOf(started.credentialType),
         note: "The identity hub asked the issuer for the credential (DCP issuance); it appears in the holder's credentials once issued.",
       };
     },

@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
+import { isObject } from "../dataspace-protocol";
 
 /**
  * Verification of a W3C verifiable credential (data model 1.1) as the dataspace issues them: a
@@ -28,6 +29,14 @@ export const credentialVerification = z.object({
 });
 export type CredentialVerification = z.infer<typeof credentialVerification>;
 
+/** every check "not checked", in the order a verification lists them */
+export const notChecked = (): CredentialVerification["checks"] => ({
+  issuer: { ok: false, detail: "not checked" },
+  signature: { ok: false, detail: "not checked" },
+  validity: { ok: false, detail: "not checked" },
+  revocation: { ok: false, detail: "not checked" },
+});
+
 export interface TrustAnchor {
   issuerDid: string;
   didDocumentUrl: (did: string) => string;
@@ -40,13 +49,11 @@ export interface TrustAnchor {
    * the run that issued them)
    */
   relocate?: (url: string) => string;
-  fetch?: typeof fetch;
   /**
    * a cache of status lists that knows when they change (the dataspace's read cache: the embedded
-   * issuer counts every revocation, a configured one keeps nothing unless told to); without it a
-   * status list is fetched for every batch of verifications
+   * issuer counts every revocation, a configured one keeps nothing unless told to)
    */
-  statusLists?: {
+  statusLists: {
     read(url: string, load: (signal?: AbortSignal) => Promise<Json>): Promise<Json>;
     /** the list the cache holds now, if any */
     peek(url: string): Json | undefined;
@@ -125,7 +132,6 @@ async function jwtOutcome(jwt: string, key: CryptoKey | Uint8Array, issuer: stri
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** did:web:host%3Aport:path → https://host:port/path/did.json (W3C did:web method) */
 export function didWebUrl(did: string): string | undefined {
@@ -137,7 +143,6 @@ export function didWebUrl(did: string): string | undefined {
 }
 
 export function createVerifier(anchor: TrustAnchor) {
-  const doFetch = anchor.fetch ?? fetch;
   const cache = new Map<string, { at: number; value: Promise<Json>; doc?: Json }>();
   // signatures are what costs (issue 13): each JWT's outcome is kept with the times it holds between,
   // and each DID document's keys are imported once
@@ -152,7 +157,7 @@ export function createVerifier(anchor: TrustAnchor) {
   }
 
   async function fetchJson(url: string, signal?: AbortSignal): Promise<Json> {
-    const res = await doFetch(url, {
+    const res = await fetch(url, {
       headers: { Accept: "application/json" },
       signal: signal ?? AbortSignal.timeout(anchor.timeoutMs),
       redirect: "error",
@@ -185,7 +190,7 @@ export function createVerifier(anchor: TrustAnchor) {
   /** a status list: it changes when something is revoked, so only a cache that is told so keeps it */
   async function statusList(url: string): Promise<Json> {
     checkOrigin(url);
-    return anchor.statusLists ? anchor.statusLists.read(url, (s) => fetchJson(url, s)) : fetchJson(url);
+    return anchor.statusLists.read(url, (s) => fetchJson(url, s));
   }
 
   /** reads a document for a batch, noting which object it was (or that it could not be read) */
@@ -274,16 +279,11 @@ export function createVerifier(anchor: TrustAnchor) {
      */
     async verify(
       credential: Json,
-      now = new Date(),
-      lists?: Map<string, Promise<Buffer>>,
+      now: Date,
+      lists: Map<string, Promise<Buffer>>,
       inputs: VerificationInputs = newVerificationInputs(),
     ): Promise<CredentialVerification> {
-      const checks: CredentialVerification["checks"] = {
-        issuer: { ok: false, detail: "not checked" },
-        signature: { ok: false, detail: "not checked" },
-        validity: { ok: false, detail: "not checked" },
-        revocation: { ok: false, detail: "not checked" },
-      };
+      const checks = notChecked();
       const done = (): CredentialVerification => {
         const failed = Object.entries(checks).find(([, c]) => !c.ok);
         return {
@@ -360,10 +360,10 @@ export function createVerifier(anchor: TrustAnchor) {
         const index = Number(status.statusListIndex);
         if (!url || !Number.isInteger(index) || index < 0) throw new Error("malformed credentialStatus");
         const where = anchor.relocate ? anchor.relocate(url) : url;
-        let pending = lists?.get(where);
+        let pending = lists.get(where);
         if (!pending) {
           pending = statusBits(where, issuer, now, inputs);
-          lists?.set(where, pending);
+          lists.set(where, pending);
         }
         const bits = await pending;
         if (index >= bits.length * 8) throw new Error(`index ${index} is beyond the status list`);
@@ -388,7 +388,7 @@ export function createVerifier(anchor: TrustAnchor) {
       const t = now.getTime();
       if (!inputs.reusable || t < inputs.from || t >= inputs.until) return false;
       for (const [url, doc] of inputs.didDocuments) if (keptDidDocument(url) !== doc) return false;
-      for (const [url, doc] of inputs.statusLists) if (anchor.statusLists?.peek(url) !== doc) return false;
+      for (const [url, doc] of inputs.statusLists) if (anchor.statusLists.peek(url) !== doc) return false;
       return true;
     },
   };

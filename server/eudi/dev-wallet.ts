@@ -48,7 +48,7 @@ const SPECIMEN: DevIdentity = {
   note: "PID specimen person: has no patient record here (refused)",
 };
 
-export interface DevWalletDeps {
+export function createDevWallet(d: {
   keys: KeyStore;
   graph: GraphStore;
   issuer: () => Promise<{ iss: string; kid: string; privateKey: CryptoKey }>;
@@ -57,9 +57,7 @@ export interface DevWalletDeps {
   /** further origins the wallet may talk to (an external verifier) */
   allowedOrigins?: string[];
   fetchImpl?: typeof fetch;
-}
-
-export function createDevWallet(d: DevWalletDeps) {
+}) {
   const fetchImpl = d.fetchImpl ?? fetch;
   const publicOrigin = new URL(d.publicUrl).origin;
   const allowed = new Set([publicOrigin, ...(d.allowedOrigins ?? []).map((u) => new URL(u).origin)]);
@@ -194,6 +192,18 @@ export function createDevWallet(d: DevWalletDeps) {
     };
   }
 
+  /** posts the wallet's answer (a presentation or an error response) to the request's response_uri */
+  async function answer(req: Awaited<ReturnType<typeof inspect>>, fields: Record<string, string>) {
+    const form = new URLSearchParams(fields);
+    if (req.state) form.set("state", req.state);
+    return fetchImpl(reach(req.responseUri), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+      body: form.toString(),
+      signal: AbortSignal.timeout(10_000),
+    });
+  }
+
   async function present(link: string, identity: PidIdentity): Promise<PresentResult> {
     const req = await inspect(link);
     if (req.responseMode !== "direct_post")
@@ -206,16 +216,7 @@ export function createDevWallet(d: DevWalletDeps) {
       audience: req.clientId,
       nonce: req.nonce,
     });
-    const form = new URLSearchParams({
-      vp_token: JSON.stringify({ [req.credentialQueryId]: [presentation] }),
-    });
-    if (req.state) form.set("state", req.state);
-    const res = await fetchImpl(reach(req.responseUri), {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-      body: form.toString(),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const res = await answer(req, { vp_token: JSON.stringify({ [req.credentialQueryId]: [presentation] }) });
     const body = (await res.json().catch(() => ({}))) as {
       redirect_uri?: string;
       error_description?: string;
@@ -234,16 +235,9 @@ export function createDevWallet(d: DevWalletDeps) {
   /** Declines a request: the wallet's user said no (OpenID4VP error response). */
   async function decline(link: string): Promise<PresentResult> {
     const req = await inspect(link);
-    const form = new URLSearchParams({
+    const res = await answer(req, {
       error: "access_denied",
       error_description: "The user declined to share their identity",
-    });
-    if (req.state) form.set("state", req.state);
-    const res = await fetchImpl(reach(req.responseUri), {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: form.toString(),
-      signal: AbortSignal.timeout(10_000),
     });
     return { ok: res.ok, status: res.status, verifier: req.clientName ?? req.clientId, disclosed: [] };
   }

@@ -1,8 +1,6 @@
 /**
- * The EUDI wallet capability's public entry (docs/decisions/0015): the helpers the patient app
- * shares with it (the QR code of a wallet link, the SD-JWT digest, random ids, a row's times as
- * numbers). The wallet sign-in service and its handlers are wired by the container and the route
- * wiring.
+ * The EUDI wallet capability's public entry (docs/decisions/0015): the helpers the patient app shares
+ * with it. The sign-in service and its handlers are wired by the container and the route wiring.
  */
 export { qrDataUrl } from "./qr";
 export { random, sha256b64u } from "./sd-jwt";

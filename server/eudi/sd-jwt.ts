@@ -47,7 +47,8 @@ export async function sha256b64u(text: string): Promise<string> {
 
 export const random = (bytes: number) => base64url.encode(crypto.getRandomValues(new Uint8Array(bytes)));
 
-export interface IssueOptions {
+/** Issues an SD-JWT VC: `<jwt>~<disclosure>~...~` (no key binding yet). */
+export async function issueSdJwtVc(o: {
   issuer: string;
   kid: string;
   privateKey: CryptoKey;
@@ -60,10 +61,7 @@ export interface IssueOptions {
   visible?: Record<string, unknown>;
   validForSeconds: number;
   now?: Date;
-}
-
-/** Issues an SD-JWT VC: `<jwt>~<disclosure>~...~` (no key binding yet). */
-export async function issueSdJwtVc(o: IssueOptions): Promise<string> {
+}): Promise<string> {
   const disclosures: string[] = [];
   const digests: string[] = [];
   for (const [name, value] of Object.entries(o.disclosable)) {
@@ -89,7 +87,8 @@ export async function issueSdJwtVc(o: IssueOptions): Promise<string> {
   return `${jwt}~${disclosures.map((d) => `${d}~`).join("")}`;
 }
 
-export interface PresentOptions {
+/** Builds a presentation with the chosen disclosures and a KB-JWT over them. */
+export async function presentSdJwtVc(o: {
   /** the SD-JWT VC as issued: `<jwt>~<d1>~...~` */
   sdJwt: string;
   /** which claim names to disclose */
@@ -98,10 +97,7 @@ export interface PresentOptions {
   audience: string;
   nonce: string;
   now?: Date;
-}
-
-/** Builds a presentation with the chosen disclosures and a KB-JWT over them. */
-export async function presentSdJwtVc(o: PresentOptions): Promise<string> {
+}): Promise<string> {
   const parts = o.sdJwt.split("~");
   const jwt = parts[0];
   const chosen = parts.slice(1).filter((d) => {
@@ -138,32 +134,18 @@ export function publicOnly(jwk: JWK): JWK {
 
 export type IssuerKeyResolver = (iss: string, kid: string | undefined) => Promise<CryptoKey | null>;
 
-export interface VerifyOptions {
-  resolveIssuerKey: IssuerKeyResolver;
-  audience: string;
-  nonce: string;
-  expectedVct: readonly string[];
-  now?: Date;
-  /** how old the KB-JWT may be (seconds) */
-  maxKbAgeSeconds?: number;
-  clockToleranceSeconds?: number;
-}
-
-export interface VerifiedCredential {
-  issuer: string;
-  vct: string;
-  claims: Record<string, unknown>;
-  holderJwk: JWK;
-  expiresAt: number | undefined;
-}
-
 /** Verifies a key-bound SD-JWT VC presentation; throws PresentationError with a clear message. */
 export async function verifySdJwtVcPresentation(
   presentation: string,
-  o: VerifyOptions,
-): Promise<VerifiedCredential> {
-  const now = o.now ?? new Date();
-  const tolerance = o.clockToleranceSeconds ?? 30;
+  o: {
+    resolveIssuerKey: IssuerKeyResolver;
+    audience: string;
+    nonce: string;
+    expectedVct: readonly string[];
+  },
+) {
+  const now = new Date();
+  const tolerance = 30;
   const parts = presentation.trim().split("~");
   if (parts.length < 2) fail("invalid_format", "The presentation is not an SD-JWT (no ~ separators)");
   const issuerJwt = parts[0];
@@ -263,7 +245,7 @@ export async function verifySdJwtVcPresentation(
       audience: o.audience,
       currentDate: now,
       clockTolerance: tolerance,
-      maxTokenAge: o.maxKbAgeSeconds ?? 300,
+      maxTokenAge: 300, // how old the KB-JWT may be (seconds)
       requiredClaims: ["iat", "nonce", "sd_hash", "aud"],
     }));
   } catch (e) {

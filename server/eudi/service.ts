@@ -61,9 +61,7 @@ export async function createEudiService(deps: EudiDeps) {
   const check = createPresentationCheck(ctx);
 
   return {
-    mode: remote ? ("remote" as const) : ("embedded" as const),
     devWallet,
-    responseUri,
     trustedIssuers: () => trust.describe(),
     ...createBrowserFlow(ctx, check, { devIssuer: !!devIssuer }),
     ...createWalletEndpoints(ctx, check),

@@ -1,8 +1,10 @@
 import type { Relational, Sql } from "../storage/relational";
 
 /**
- * Wallet sign-in transactions in the relational store, so a sign-in in flight survives a restart.
- * `status` is pending | completed | failed; "expired" is derived from `expires_at` when reading.
+ * Wallet sign-in transactions in the relational store, so a sign-in in flight survives a restart and
+ * one started on one instance can be answered and collected on another. `status` is pending |
+ * completed | failed; "expired" is derived from `expires_at` when reading. The writes take the
+ * transaction of the change they belong to (`tx`), so a state change and its audit entry commit together.
  */
 export interface EudiRow extends NewRow {
   status: "pending" | "completed" | "failed";
@@ -37,12 +39,6 @@ export function withTimes<T extends object>(r: T): T {
   return out as T;
 }
 
-/**
- * The wallet sign-in transactions in the relational store (server/storage/relational): a sign-in
- * started on one instance can be answered by the wallet and collected by the browser on another.
- * The writes take the transaction of the change they belong to (`tx`), so a state change and its
- * audit entry commit together.
- */
 /** the rows kept by sid, per store handle (see bySid) */
 const keptRows = new WeakMap<
   Relational,

@@ -17,13 +17,6 @@ const metadataSchema = z.object({
   jwks_uri: z.string().url().optional(),
 });
 
-export interface IssuerTrustOptions {
-  dev?: () => Promise<{ iss: string; kid: string; publicKey: CryptoKey }>;
-  trustedIssuers: readonly string[];
-  timeoutMs: number;
-  fetchImpl?: typeof fetch;
-}
-
 const KEYS_KEPT_MS = 10 * 60 * 1000;
 
 function metadataUrl(issuer: string): string {
@@ -32,7 +25,12 @@ function metadataUrl(issuer: string): string {
   return `${u.origin}/.well-known/jwt-vc-issuer${path}`;
 }
 
-export function createIssuerTrust(o: IssuerTrustOptions): {
+export function createIssuerTrust(o: {
+  dev?: () => Promise<{ iss: string; kid: string; publicKey: CryptoKey }>;
+  trustedIssuers: readonly string[];
+  timeoutMs: number;
+  fetchImpl?: typeof fetch;
+}): {
   resolve: IssuerKeyResolver;
   describe(): Promise<string[]>;
 } {

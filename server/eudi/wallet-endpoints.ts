@@ -1,6 +1,7 @@
 import { base64url } from "jose";
 import type { EudiContext } from "./context";
 import { PID_DCQL_QUERY, PID_PURPOSE } from "./pid";
+import { SD_ALGS } from "./sd-jwt";
 import { stateOf } from "./transaction";
 import type { createPresentationCheck } from "./verification";
 
@@ -33,10 +34,7 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
           client_name: "Health Dataspace Hub",
           purpose: PID_PURPOSE,
           vp_formats_supported: {
-            "dc+sd-jwt": {
-              "sd-jwt_alg_values": ["ES256", "ES384", "ES512"],
-              "kb-jwt_alg_values": ["ES256", "ES384", "ES512"],
-            },
+            "dc+sd-jwt": { "sd-jwt_alg_values": SD_ALGS, "kb-jwt_alg_values": SD_ALGS },
           },
         },
         aud: "https://self-issued.me/v2",

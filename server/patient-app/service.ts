@@ -13,9 +13,6 @@ import { createPatientAppStore } from "./store";
  * Who is the caller (a Principal): a PATIENT cookie session, or a paired, unrevoked app account that
  * signed this request. Either way the patient id comes from the server side (the session or the
  * account's pairing), never from the request, so every path reaches only the caller's own record.
- *
- * This module composes accounts.ts (app accounts, who calls), pairings.ts (pairing and devices),
- * record.ts (the record, observations, EHR sync) and erasure.ts over one store (store.ts).
  */
 
 export type { PatientAppDeps, Principal } from "./principal";
@@ -25,7 +22,6 @@ export async function createPatientAppService(deps: PatientAppDeps) {
   const accounts = createAccounts(deps, store);
   const record = createPatientRecord(deps, store);
   return {
-    store,
     authenticate: accounts.authenticate,
     challenge: accounts.challenge,
     createAccount: accounts.createAccount,

@@ -9,7 +9,6 @@ export interface PatientServices {
   patients: PatientService;
 }
 
-/** Query and body are parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`. */
 /** a read of one patient's record (profile, insights, research), audited as `patient.<part>.read` */
 const readOf =
   (part: "profile" | "insights" | "research"): HandlerMap<PatientServices>[string] =>

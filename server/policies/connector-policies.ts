@@ -44,7 +44,7 @@ export function createConnectorPolicies({ dataspace }: { dataspace: Dataspace },
       const id = String(d["@id"]);
       seen.add(id);
       const row = rows.get(id);
-      if (row?.deleted_at) continue; // withdrawn through the hub while the connector could not delete it (before issue 37)
+      if (row?.deleted_at) continue; // withdrawn through the hub while the connector could not delete it
       if (row) out.push(listed(row, true));
       else
         out.push({

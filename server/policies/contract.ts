@@ -50,31 +50,19 @@ export const policyQueries = {
     participantId: optionalId("participantId"),
   }),
 };
+
+/** the spec's text when a field or the policy is missing, then each field as an identifier (ids.ts) */
+function policyBody<K extends string>(ids: readonly K[], missing: string) {
+  const each = <T>(field: (name: K) => T) =>
+    Object.fromEntries(ids.map((name) => [name, field(name)])) as Record<K, T>;
+  return z
+    .looseObject({ ...each(() => requiredText(missing)), policy: z.unknown().optional() })
+    .refine((b) => b.policy !== undefined && b.policy !== null, { message: missing, path: ["policy"] })
+    .and(z.looseObject({ ...each((name) => idField(name)), policy }));
+}
 export const policyBodies = {
-  create: z
-    .looseObject({ participantId: requiredText(POLICY_FIELDS_REQUIRED), policy: z.unknown().optional() })
-    .refine((b) => b.policy !== undefined && b.policy !== null, {
-      message: POLICY_FIELDS_REQUIRED,
-      path: ["policy"],
-    })
-    .and(z.looseObject({ participantId: idField("participantId"), policy })),
-  update: z
-    .looseObject({
-      policyId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
-      participantId: requiredText(POLICY_UPDATE_FIELDS_REQUIRED),
-      policy: z.unknown().optional(),
-    })
-    .refine((b) => b.policy !== undefined && b.policy !== null, {
-      message: POLICY_UPDATE_FIELDS_REQUIRED,
-      path: ["policy"],
-    })
-    .and(
-      z.looseObject({
-        policyId: idField("policyId"),
-        participantId: idField("participantId"),
-        policy,
-      }),
-    ),
+  create: policyBody(["participantId"], POLICY_FIELDS_REQUIRED),
+  update: policyBody(["policyId", "participantId"], POLICY_UPDATE_FIELDS_REQUIRED),
 };
 
 export const policyContract: Contracts = {

@@ -1,5 +1,5 @@
 import { type ApiError } from "../http/errors";
-import { ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
+import { isObject, ODRL_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { z } from "zod";
 import { describeProblems, validateOdrlPolicy, type ValidationResult } from "./odrl";
 import { invalidFields } from "../http/field-errors";
@@ -53,9 +53,6 @@ export type ListedPolicy = z.infer<typeof listedPolicy>;
 export type ConnectorSyncState = ListedPolicy["connector"]["state"];
 
 const POLICY_ID = /^[A-Za-z0-9][A-Za-z0-9._:~@-]{0,199}$/;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Reads the `policy` of a request: an OdrlPolicy (`{"@id", "@type", "policy": {...}}`) or, for

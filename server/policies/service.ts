@@ -1,5 +1,4 @@
 import type { AuditLog } from "../audit/log";
-import type { Config } from "../config";
 import { didOfParticipant, type Dataspace } from "../dataspace";
 import { describeUpstream } from "../dataspace/failures";
 import { operationDeadline, settle } from "../dataspace/runtime";
@@ -33,9 +32,6 @@ import { policyTemplates } from "./templates";
  * delete use the EDC management API's PUT and DELETE of a policy definition, on a configured EDC
  * connector and on the embedded development connector alike (issue 37); a refusal or failure
  * changes nothing in the registry (rows an earlier version marked `hub-newer` are still listed so).
- *
- * This module composes policy-document.ts (reading and validating a policy), policy-registry.ts
- * (the hub's registry) and connector-policies.ts (the connector's definitions and the merged list).
  */
 
 export { toDocument } from "./policy-document";
@@ -80,12 +76,7 @@ const pushFailed = (e: unknown, missing: string) =>
 /** the assigner as a policy may spell it: plain, compacted with the ODRL prefix, or expanded */
 const ASSIGNER_KEYS = ["assigner", "odrl:assigner", "http://www.w3.org/ns/odrl/2/assigner"];
 
-export async function createPolicyService(deps: {
-  rel: Relational;
-  audit: AuditLog;
-  config: Config;
-  dataspace: Dataspace;
-}) {
+export async function createPolicyService(deps: { rel: Relational; audit: AuditLog; dataspace: Dataspace }) {
   const { rel, audit, dataspace } = deps;
   const registry = await createPolicyRegistry(rel, audit);
   const { getRow, rowsById, insertRow, updateRow, deleteRow, record, listed } = registry;

@@ -47,7 +47,7 @@ async function setup(managementUrl = `${double.url}/mgmt`) {
   const audit = await createAuditLog(rel, db);
   const ds = await createDataspace(config, { db, audit });
   opened.push({ ds, db });
-  const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
+  const policies = await createPolicyService({ rel, audit, dataspace: ds });
   // the context a policy is written in, whose DID its assigner must be
   double.on("GET", `${MGMT}/lmc`, { json: { "@id": "lmc", identity: "did:web:lmc.nl:participant" } });
   return { config, db, rel, audit, ds, policies };

@@ -57,7 +57,7 @@ async function hubFor(
   // a contract needs a data permit (issue 34): the stand-in access body holds one for every dataset
   const ds = await createDataspace(config, { db, audit, permits, bridgeSource: bridge?.source });
   opened.push({ db, ds });
-  const policies = await createPolicyService({ rel, audit, config, dataspace: ds });
+  const policies = await createPolicyService({ rel, audit, dataspace: ds });
   return { ds, policies, audit };
 }
 
