@@ -10,10 +10,7 @@ export interface CredentialServices {
   credentials: CredentialService;
 }
 
-/**
- * /api/credentials (spec section 4, Credentials). Roles come from the route table; query and body are
- * parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`.
- */
+/** /api/credentials (spec section 4, Credentials). Roles come from the route table. */
 
 function user(ctx: HandlerContext<CredentialServices>) {
   if (!ctx.user) throw unauthorized();

@@ -17,10 +17,7 @@ export function jsonWithCookies(body: unknown, status: number, cookies: readonly
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/**
- * /api/auth/eudi/*: public routes (spec section 5 rule 3); see service.ts for the design. Query and body
- * are parsed by the dispatcher with each route's declaration (contract.ts): read `ctx.input`.
- */
+/** /api/auth/eudi/*: public routes (spec section 5 rule 3); see service.ts for the design. */
 export const eudiHandlers: HandlerMap<EudiServices> = {
   "POST /api/auth/eudi/start": async (ctx) => {
     const { body: result, setCookie } = await ctx.services.eudi.start({ returnTo: sentBody(ctx).returnTo });

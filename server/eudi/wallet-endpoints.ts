@@ -70,23 +70,19 @@ export function createWalletEndpoints(ctx: EudiContext, check: ReturnType<typeof
       if (walletError) {
         const reason = `Your wallet did not share the identity (${form.get("error_description") ?? walletError}).`;
         await refuse(row, reason, "declined", now);
-        return Response.json({}, { headers: { "Cache-Control": "no-store" } });
+        return noStore({});
       }
       const result = await settle(row, form.get("vp_token"));
       if (!result.ok && result.invalid) return oauthError(400, result.reason);
       // a valid presentation that matches no patient is still answered 200: the browser shows why
-      return Response.json(
-        { redirect_uri: `${publicUrl}/auth/wallet` },
-        { headers: { "Cache-Control": "no-store" } },
-      );
+      return noStore({ redirect_uri: `${publicUrl}/auth/wallet` });
     },
   };
 }
 
+const noStore = (body: unknown, status = 200) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+
 /** an OAuth error object: every refusal of these endpoints is an `invalid_request` */
-function oauthError(status: number, description: string): Response {
-  return Response.json(
-    { error: "invalid_request", error_description: description },
-    { status, headers: { "Cache-Control": "no-store" } },
-  );
-}
+const oauthError = (status: number, description: string) =>
+  noStore({ error: "invalid_request", error_description: description }, status);

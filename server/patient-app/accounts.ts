@@ -11,7 +11,7 @@ import {
   verifyDeviceRequest,
   type VerifiedAttestation,
 } from "./credentials";
-import { CHALLENGE_TTL_MS, iso, random, type PatientAppDeps, type Principal } from "./principal";
+import { CHALLENGE_TTL_MS, auditIn, iso, random, type PatientAppDeps, type Principal } from "./principal";
 import type { Sql } from "../storage/relational";
 import type { AccountRow, PatientAppStore } from "./store";
 
@@ -148,10 +148,7 @@ export function createAccounts(deps: PatientAppDeps, store: PatientAppStore) {
       const now = Date.now();
       const account = await rel.tx(async (tx) => {
         const a = await createAccountRow(v, now, tx);
-        await audit.append(
-          { action: "app-account.create", actor: `device:${a.id}`, target: a.id, kind: "patient-app" },
-          { tx },
-        );
+        await auditIn(audit, tx, { action: "app-account.create", actor: `device:${a.id}`, target: a.id });
         return a;
       });
       return {

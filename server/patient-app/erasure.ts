@@ -1,5 +1,5 @@
 import { isSelfMeasured } from "./fhir";
-import type { PatientAppDeps, Principal } from "./principal";
+import { auditIn, type PatientAppDeps, type Principal } from "./principal";
 import type { PatientRecord } from "./record";
 import type { AccountRow, PatientAppStore } from "./store";
 
@@ -60,16 +60,12 @@ export function createErasure(
             (await store.deleteSyncItemsOfPatient(principal.patientId, tx)) +
             (await store.deleteSyncRunsOfPatient(principal.patientId, tx));
         }
-        await audit.append(
-          {
-            action: "patient-app.account.erase",
-            actor: principal.actor,
-            target: principal.patientId ?? principal.actor,
-            outcome: `erased ${accounts.length} app accounts, ${observationIds.length} self-measured observations`,
-            kind: "patient-app",
-          },
-          { tx },
-        );
+        await auditIn(audit, tx, {
+          action: "patient-app.account.erase",
+          actor: principal.actor,
+          target: principal.patientId ?? principal.actor,
+          outcome: `erased ${accounts.length} app accounts, ${observationIds.length} self-measured observations`,
+        });
         return { requestTokenIds, pairings, syncLedgerEntries };
       });
       return {

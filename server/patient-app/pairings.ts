@@ -8,6 +8,7 @@ import {
   MAX_ACTIVE_DEVICES,
   MAX_PENDING_PAIRINGS,
   PAIRING_TTL_MS,
+  auditIn,
   deviceView,
   iso,
   normaliseCode,
@@ -90,10 +91,7 @@ export function createPairings(
       };
       await rel.tx(async (tx) => {
         await store.insertPairing(row, tx);
-        await audit.append(
-          { action: "app-pairing.create", actor: user.username, target: patientId, kind: "patient-app" },
-          { tx },
-        );
+        await auditIn(audit, tx, { action: "app-pairing.create", actor: user.username, target: patientId });
       });
       const pairingLink = `hdh-app://pair?${new URLSearchParams({ server: config.publicUrl, code }).toString()}`;
       return {
@@ -154,10 +152,11 @@ export function createPairings(
           throw conflict("This pairing code was already used");
         if (!(await store.pairAccount(a.id, p.patient_id, now, p.id, v.claims.deviceName ?? null, tx)))
           throw conflict("This device cannot be paired");
-        await audit.append(
-          { action: "app-device.pair", actor: `device:${a.id}`, target: p.patient_id, kind: "patient-app" },
-          { tx },
-        );
+        await auditIn(audit, tx, {
+          action: "app-device.pair",
+          actor: `device:${a.id}`,
+          target: p.patient_id,
+        });
         return (await store.account(a.id, tx))!;
       });
       return {
@@ -181,10 +180,7 @@ export function createPairings(
       const now = Date.now();
       await rel.tx(async (tx) => {
         await store.revokeAccount(a.id, now, user.username, tx);
-        await audit.append(
-          { action: "app-device.revoke", actor: user.username, target: a.id, kind: "patient-app" },
-          { tx },
-        );
+        await auditIn(audit, tx, { action: "app-device.revoke", actor: user.username, target: a.id });
       });
       return { deviceId: a.id, status: "revoked" as const, revokedAt: iso(now) };
     },

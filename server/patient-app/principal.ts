@@ -1,9 +1,10 @@
 import type { AccessLog } from "../audit/access-log";
 import type { AuditLog } from "../audit/log";
+import type { AuditInput } from "../audit/model";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { GraphStore } from "../graph";
-import type { Relational } from "../storage/relational";
+import type { Relational, Sql } from "../storage/relational";
 import type { AccountRow } from "./store";
 
 /** The companion app's callers (Principal), its dependencies, limits and small helpers. */
@@ -30,6 +31,10 @@ export interface PatientAppDeps {
 }
 
 export { random } from "../eudi";
+
+/** a companion app change's audit entry, in the change's transaction */
+export const auditIn = (audit: AuditLog, tx: Sql, entry: Omit<AuditInput, "kind">) =>
+  audit.append({ ...entry, kind: "patient-app" }, { tx });
 
 export function randomCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));

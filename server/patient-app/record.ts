@@ -6,7 +6,7 @@ import { queryValues } from "../http/contract";
 import { createKept, deepFrozen } from "../http/kept";
 import type { ObservationQuery } from "./contract";
 import { observationMutations, validateObservations } from "./observations";
-import { RECORD_LIMIT, iso, random, type PatientAppDeps, type Principal } from "./principal";
+import { RECORD_LIMIT, auditIn, iso, random, type PatientAppDeps, type Principal } from "./principal";
 import { SYNC_TOPIC, type PatientAppStore } from "./store";
 import { planSync, readHolderRecords } from "./sync";
 
@@ -221,16 +221,12 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
           },
           tx,
         );
-        await audit.append(
-          {
-            action: "patient-app.ehr-sync",
-            actor: principal.actor,
-            target: patient.id,
-            outcome: `added ${plan.totals.added}, updated ${plan.totals.updated}, unchanged ${plan.totals.unchanged}, removed ${plan.totals.removed}`,
-            kind: "patient-app",
-          },
-          { tx },
-        );
+        await auditIn(audit, tx, {
+          action: "patient-app.ehr-sync",
+          actor: principal.actor,
+          target: patient.id,
+          outcome: `added ${plan.totals.added}, updated ${plan.totals.updated}, unchanged ${plan.totals.unchanged}, removed ${plan.totals.removed}`,
+        });
       });
       return {
         patientId: patient.id,

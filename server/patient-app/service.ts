@@ -22,6 +22,7 @@ export async function createPatientAppService(deps: PatientAppDeps) {
   const accounts = createAccounts(deps, store);
   const record = createPatientRecord(deps, store);
   return {
+    store,
     authenticate: accounts.authenticate,
     challenge: accounts.challenge,
     createAccount: accounts.createAccount,

@@ -162,10 +162,8 @@ export async function createPatientAppStore(rel: Relational) {
     }
     await rel.changes.bump(q, topic);
   }
-  /** the rows of `table` whose `column` is `value` */
   const rowsWhere = async <T extends object>(q: Sql, table: string, column: string, value: string) =>
     ((await q.selectFrom(table).selectAll().where(column, "=", value).execute()) as T[]).map(withTimes);
-  /** the row of `table` whose `column` (a key) is `value` */
   const one = async <T extends object>(q: Sql, table: string, column: string, value: string) =>
     (await rowsWhere<T>(q, table, column, value)).at(0);
   /** deletes the rows of `table` whose `column` is `value` (bumping `topic` when given): how many */
@@ -319,16 +317,10 @@ export async function createPatientAppStore(rel: Relational) {
       i: { patient_id: string; resource_key: string; holder: string; hash: string; now: number },
       q: Sql = db,
     ) {
+      const { now, ...item } = i;
       await q
         .insertInto("app_sync_items")
-        .values({
-          patient_id: i.patient_id,
-          resource_key: i.resource_key,
-          holder: i.holder,
-          hash: i.hash,
-          first_synced_at: i.now,
-          last_changed_at: i.now,
-        })
+        .values({ ...item, first_synced_at: now, last_changed_at: now })
         .onConflict((oc) =>
           oc.columns(["patient_id", "resource_key"]).doUpdateSet((eb) => ({
             hash: eb.ref("excluded.hash"),
