@@ -166,9 +166,9 @@ export function createBrowserFlow(
       request: SessionRequest,
     ): Promise<{ body: StatusResult; setCookie?: string[] }> {
       if (!sid) throw badRequest("sid query parameter is required");
-      let row = await store.bySid(sid);
-      if (!row) throw notFound("Unknown wallet sign-in (it may have been removed after a day)");
-      row = await pollRemote(row);
+      const found = await store.bySid(sid);
+      if (!found) throw notFound("Unknown wallet sign-in (it may have been removed after a day)");
+      const row = await pollRemote(found);
       const now = Date.now();
       const status = stateOf(row, now);
       const body: StatusResult = { sid, status, expiresAt: new Date(row.expires_at).toISOString() };
@@ -189,9 +189,8 @@ export function createBrowserFlow(
         };
       const user = JSON.parse(row.user_json ?? "null") as SessionUser | null;
       if (!user) throw new ApiError(500, "Wallet sign-in completed without a user");
-      const finalRow = row;
       const issued = await rel.tx(async (tx) => {
-        if (!(await store.claim(finalRow.sid, now, tx))) return null;
+        if (!(await store.claim(row.sid, now, tx))) return null;
         const created = await sessions.create(user, undefined, { tx });
         await audit.append(
           {

@@ -77,7 +77,6 @@ export async function createEudiStore(rel: Relational) {
     const r = await db.selectFrom("eudi_sessions").selectAll().where(column, "=", value).executeTakeFirst();
     return r ? withTimes(r as EudiRow) : undefined;
   };
-  const changedOne = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
 
   /*
    * The rows read by sid (the browser's status poll, every second or two per sign-in), kept on the
@@ -111,7 +110,7 @@ export async function createEudiStore(rel: Relational) {
     return counted(async () => {
       let q = tx.updateTable("eudi_sessions").set(set).where("sid", "=", sid).where("status", "=", status);
       if (unset) q = q.where(unset, "is", null);
-      return changedOne(await q.executeTakeFirst());
+      return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
     });
   }
   async function bySid(sid: string): Promise<EudiRow | undefined> {

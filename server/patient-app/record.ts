@@ -98,10 +98,6 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
     );
   }
 
-  const selfLink = (url: URL) => [
-    { relation: "self" as const, url: `${config.publicUrl}${url.pathname}${url.search}` },
-  ];
-
   // the record's parts: graph and sync ledger; the observations': the graph alone
   const keptRecords = createKept<Awaited<ReturnType<typeof recordParts>>>({ max: 256 });
   const keptObservations = createKept<Awaited<ReturnType<typeof observationParts>>>({ max: 256 });
@@ -183,14 +179,9 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
       };
       const [searchset] = await Promise.all([
         keptBundles(key, async () => {
-          const matched = await searchObservations(principal.patientId, query);
-          return deepFrozen(
-            bundle(
-              "searchset",
-              matched.map((o) => o.resource),
-              { link: selfLink(url) },
-            ),
-          );
+          const resources = (await searchObservations(principal.patientId, query)).map((o) => o.resource);
+          const self = `${config.publicUrl}${url.pathname}${url.search}`;
+          return deepFrozen(bundle("searchset", resources, { link: [{ relation: "self", url: self }] }));
         }),
         // on record as the record's read is, before it is answered
         action && logRead(principal, action),
