@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
 import { linked, type GraphNode, type PropertyValue, type GraphStore } from "../graph";
@@ -301,7 +300,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
         throw new ApiError(409, "Consent for this programme is already active", undefined, {
           consentId: existing.id,
         });
-      const consentId = `consent-${randomUUID()}`;
+      const consentId = `consent-${crypto.randomUUID()}`;
       await graph.mutate(
         [
           {
