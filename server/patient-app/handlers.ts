@@ -18,15 +18,9 @@ export interface PatientAppServices {
 /** the body as sent (its bytes are hashed by the device credential) */
 const bodyText = (ctx: HandlerContext<PatientAppServices>) => ctx.request.clone().text();
 
-async function principal(
-  ctx: HandlerContext<PatientAppServices>,
-  text = "",
-  opts?: { allowUnpaired?: boolean },
-): Promise<Principal> {
-  return ctx.services.patientApp.authenticate(ctx, text, opts);
-}
-
-const paired = (p: Principal) => p as Principal & { patientId: string };
+/** the caller of a request whose body is `text`: a patient session or a paired device (unpaired: 403) */
+const paired = async (ctx: HandlerContext<PatientAppServices>, text = "") =>
+  (await ctx.services.patientApp.authenticate(ctx, text)) as Principal & { patientId: string };
 
 export const patientAppHandlers: HandlerMap<PatientAppServices> = {
   "POST /api/app-accounts/challenge": async ({ services }) =>
@@ -50,26 +44,26 @@ export const patientAppHandlers: HandlerMap<PatientAppServices> = {
   "DELETE /api/patient/app-devices/:deviceId": async ({ services, user, params }) =>
     json(await services.patientApp.revokeDevice(user!, params.deviceId)),
 
-  "GET /api/patient/app/record": async (ctx) =>
-    json(await ctx.services.patientApp.record(paired(await principal(ctx)))),
+  "GET /api/patient/app/record": async (ctx) => json(await ctx.services.patientApp.record(await paired(ctx))),
   "POST /api/patient/app/record": async (ctx) => {
-    const who = paired(await principal(ctx, await bodyText(ctx)));
+    const who = await paired(ctx, await bodyText(ctx));
     const created = await ctx.services.patientApp.addObservations(who, sentBody(ctx));
     return json({ created: created.length, observations: created }, 201);
   },
   "GET /api/patient/observations": async (ctx) =>
     json(
       await ctx.services.patientApp.observations(
-        paired(await principal(ctx)),
+        await paired(ctx),
         ctx.url,
         parsedQuery(ctx, observationQuery),
         "patient-app.observations.read",
       ),
     ),
   "POST /api/patient/ehr-sync": async (ctx) =>
-    json(await ctx.services.patientApp.sync(paired(await principal(ctx, await bodyText(ctx))))),
+    json(await ctx.services.patientApp.sync(await paired(ctx, await bodyText(ctx)))),
   "DELETE /api/patient/app/account": async (ctx) => {
     const text = await bodyText(ctx);
-    return json(await ctx.services.patientApp.erase(await principal(ctx, text, { allowUnpaired: true })));
+    const who = await ctx.services.patientApp.authenticate(ctx, text, { allowUnpaired: true });
+    return json(await ctx.services.patientApp.erase(who));
   },
 };
