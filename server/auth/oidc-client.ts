@@ -104,27 +104,28 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
   const nonceFor = (state: string) =>
     createHmac("sha256", opts.secret).update(`nonce:${state}`).digest("base64url");
 
-  /** OpenID Connect Discovery 1.0, 4.3: the document's issuer is the one it was fetched for (a trailing "/" aside) */
-  const sameIssuer = (issuer: string) => issuer.replace(/\/$/, "") === opts.issuer.replace(/\/$/, "");
+  /** the discovery document, its body read within `timeoutMs` too */
+  async function fetchDiscovery(timeoutMs: number): Promise<Discovery> {
+    const url = `${opts.issuer}/.well-known/openid-configuration`;
+    const res = await fetch(internal(url), {
+      // reached on loopback, the provider must still describe itself with its public address
+      headers: { Accept: "application/json", ...forwardedFor(url) },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) throw new ProviderUnavailableError(`discovery answered ${res.status}`);
+    const parsed = discoverySchema.safeParse(await res.json());
+    if (!parsed.success) throw new ProviderUnavailableError("discovery document is not valid");
+    // OpenID Connect Discovery 1.0, 4.3: the document's issuer is the one it was fetched for (a trailing "/" aside)
+    if (parsed.data.issuer.replace(/\/$/, "") !== opts.issuer.replace(/\/$/, ""))
+      throw new ProviderUnavailableError(
+        `discovery names the issuer ${parsed.data.issuer}, not the configured ${opts.issuer}`,
+      );
+    return parsed.data;
+  }
 
   function discover(): Promise<Discovery> {
     if (!discovery) {
-      discovery = (async () => {
-        const url = `${opts.issuer}/.well-known/openid-configuration`;
-        const res = await fetch(internal(url), {
-          // reached on loopback, the provider must still describe itself with its public address
-          headers: { Accept: "application/json", ...forwardedFor(url) },
-          signal: AbortSignal.timeout(opts.timeoutMs),
-        });
-        if (!res.ok) throw new ProviderUnavailableError(`discovery answered ${res.status}`);
-        const parsed = discoverySchema.safeParse(await res.json());
-        if (!parsed.success) throw new ProviderUnavailableError("discovery document is not valid");
-        if (!sameIssuer(parsed.data.issuer))
-          throw new ProviderUnavailableError(
-            `discovery names the issuer ${parsed.data.issuer}, not the configured ${opts.issuer}`,
-          );
-        return parsed.data;
-      })().catch((e: unknown) => {
+      discovery = fetchDiscovery(opts.timeoutMs).catch((e: unknown) => {
         throw providerUnavailable("discovery", e);
       });
       // a failed discovery is retried on the next sign-in
@@ -340,19 +341,12 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         return { state: "unreachable", reason: providerUnavailable("session re-check", e).message };
       }
     },
-    async probe(timeoutMs) {
-      try {
-        const res = await fetch(internal(`${opts.issuer}/.well-known/openid-configuration`), {
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        // a provider that answers 200 with garbage or a cut body is not up (the body is read within the time-out)
-        if (!res.ok) return false;
-        const parsed = discoverySchema.safeParse(await res.json());
-        return parsed.success && sameIssuer(parsed.data.issuer);
-      } catch {
-        return false;
-      }
-    },
+    // a provider that answers 200 with garbage or a cut body is not up
+    probe: (timeoutMs) =>
+      fetchDiscovery(timeoutMs).then(
+        () => true,
+        () => false,
+      ),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { sendText } from "./node-adapter";
 
 /**
  * What the edge answers before any handler: a method it never serves (405), a client over a rate limit (429).
@@ -21,15 +22,12 @@ const ALLOW = [...SERVED_METHODS].join(", ");
 
 /** 405 for a method the server never answers: JSON under /api (the dispatcher's text), plain text elsewhere */
 export function refuseMethod(res: ServerResponse, method: string, pathname: string, api: boolean): void {
-  const body = api
-    ? JSON.stringify({ error: `Method ${method} not allowed on ${pathname}` })
-    : "Method Not Allowed";
-  res.writeHead(405, {
-    "Content-Type": api ? "application/json" : "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    Allow: ALLOW,
-  });
-  res.end(body);
+  if (api)
+    sendText(res, 405, JSON.stringify({ error: `Method ${method} not allowed on ${pathname}` }), {
+      "Content-Type": "application/json",
+      Allow: ALLOW,
+    });
+  else sendText(res, 405, "Method Not Allowed", { Allow: ALLOW });
 }
 
 /**
@@ -41,11 +39,9 @@ export function refuseTooMany(res: ServerResponse, seconds: number, api: boolean
   const body = api
     ? JSON.stringify({ error: text })
     : `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Too many requests · Health Dataspace Hub</title></head><body><main><h1>Too many requests</h1><p>${text}.</p></main></body></html>`;
-  res.writeHead(429, {
+  sendText(res, 429, body, {
     "Content-Type": api ? "application/json" : "text/html; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
     "Cache-Control": "no-store",
     "Retry-After": String(seconds),
   });
-  res.end(body);
 }

@@ -399,13 +399,22 @@ export function requestPath(url: string): string {
   return end === -1 ? url : url.slice(0, end);
 }
 
-/** a short plain-text answer (a refusal, a status's reason phrase), written at once */
-export function sendText(res: ServerResponse, status: number, text: string): void {
+/**
+ * A short answer written at once (a refusal, a status's reason phrase, a small page): plain text
+ * unless `headers` names another Content-Type.
+ */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     "Content-Type": "text/plain; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
+    ...headers,
   });
-  res.end(text);
+  res.end(text); // Node leaves the body out of the answer to a HEAD request
 }
 
 /**

@@ -74,18 +74,14 @@ export function answerReferencePage(req: IncomingMessage, res: ServerResponse, n
   const pathname = (req.url ?? "/").split("?")[0];
   if (pathname !== REFERENCE_PATH && !pathname.startsWith(ASSETS)) return false;
   if (req.method !== "GET" && req.method !== "HEAD") {
-    res.setHeader("Allow", "GET, HEAD");
-    sendText(res, 405, "Method Not Allowed");
+    sendText(res, 405, "Method Not Allowed", { Allow: "GET, HEAD" });
     return true;
   }
   if (pathname === REFERENCE_PATH) {
-    const html = Buffer.from(page(nonce));
-    res.writeHead(200, {
+    sendText(res, 200, page(nonce), {
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Length": html.length,
       "Cache-Control": "no-store",
     });
-    res.end(req.method === "HEAD" ? undefined : html);
     return true;
   }
   const file = pathname.slice(ASSETS.length);

@@ -37,16 +37,11 @@ function field(body: FormFields, name: string): string {
   return typeof value === "string" ? value.slice(0, MAX_FIELD_LENGTH) : "";
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string): void {
-  res.statusCode = status;
-  res.setHeader("Content-Type", contentType);
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body); // Node leaves the body out of the answer to a HEAD request
-}
+const HTML = { "Content-Type": "text/html; charset=utf-8" };
 
 function sendHtml(res: ServerResponse, status: number, body: string): void {
   res.setHeader("Cache-Control", "no-store");
-  send(res, status, "text/html; charset=utf-8", body);
+  sendText(res, status, body, HTML);
 }
 
 /** an answer with the status's reason phrase as its text, as express answered errors passed on */
@@ -97,7 +92,7 @@ export function interactionRoutes({
     const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
     res.setHeader("Location", returnTo);
     res.setHeader("Cache-Control", "no-store");
-    send(res, 303, "text/plain; charset=utf-8", `${STATUS_CODES[303]}. Redirecting to ${returnTo}`);
+    sendText(res, 303, `${STATUS_CODES[303]}. Redirecting to ${returnTo}`);
   }
 
   async function show(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -201,7 +196,7 @@ export function interactionRoutes({
     if (method === "OPTIONS") {
       const allow = uidMatch ? "GET,HEAD,POST" : "POST";
       res.setHeader("Allow", allow);
-      send(res, 200, "text/html; charset=utf-8", allow);
+      sendText(res, 200, allow, HTML);
       return true;
     }
     if (uidMatch && (method === "GET" || method === "HEAD")) run(show, req, res, uid);
