@@ -47,12 +47,8 @@ export interface AccessLog {
   close(): Promise<void>;
 }
 
-export const ACCESS_WINDOW_MS = 60_000;
-export const ACCESS_MAX_KEYS = 10_000;
-/** the kind of the reads (retention: EHDS Art. 9(2), three years) and of the refusals */
+/** the kind of the reads (retention: EHDS Art. 9(2), three years); refusals are of kind "access" */
 export const READ_KIND = "patient";
-export const REFUSAL_KIND = "access";
-export const REFUSED_ACTION = "request.refused";
 /** the answer to a look whose entry cannot be written: the data is not sent */
 export const AUDIT_UNAVAILABLE =
   "The audit log cannot record this read now; nothing was shown, try again later";
@@ -64,8 +60,8 @@ export function createAccessLog(
   audit: AuditLog,
   opts: { windowMs?: number; maxKeys?: number; waitMs?: number } = {},
 ): AccessLog {
-  const windowMs = opts.windowMs ?? ACCESS_WINDOW_MS;
-  const maxKeys = opts.maxKeys ?? ACCESS_MAX_KEYS;
+  const windowMs = opts.windowMs ?? 60_000;
+  const maxKeys = opts.maxKeys ?? 10_000;
   // batched through the audit's writer; without one (a service built alone) each entry at once
   const queue = writer ? createQueryLog(writer, undefined, opts.waitMs) : undefined;
   const write = (input: AuditInput): Promise<void> =>
@@ -138,11 +134,11 @@ export function createAccessLog(
     },
     refused({ actor, what, status }) {
       return noteOne({
-        action: REFUSED_ACTION,
+        action: "request.refused",
         actor: actor ?? "anonymous",
         target: what,
         outcome: `refused (${status})`,
-        kind: REFUSAL_KIND,
+        kind: "access",
       });
     },
     async flush() {

@@ -15,9 +15,6 @@ export interface AuditAnchor {
   checkpoints?: CheckpointFile;
 }
 
-export const AUDIT_KEY_FILE = "audit.key";
-export const AUDIT_CHECKPOINT_FILE = "audit-checkpoints.log";
-
 /**
  * AUDIT_KEY when set (required in production: several instances on one PostgreSQL must share it,
  * and a key beside the embedded store's file protects only against someone who holds the database
@@ -28,12 +25,12 @@ export function auditAnchor(config: Pick<Config, "dataDir" | "auditKey" | "audit
   const memory = config.dataDir === ":memory:";
   const key = chainKey(config.auditKey ?? (memory ? randomBytes(32) : keyFile(config.dataDir)));
   const where =
-    config.auditCheckpoints ?? (memory ? undefined : path.join(config.dataDir, AUDIT_CHECKPOINT_FILE));
+    config.auditCheckpoints ?? (memory ? undefined : path.join(config.dataDir, "audit-checkpoints.log"));
   return { key, checkpoints: where ? checkpointFile(where, key) : undefined };
 }
 
 function keyFile(dataDir: string): Buffer {
-  const file = path.join(dataDir, AUDIT_KEY_FILE);
+  const file = path.join(dataDir, "audit.key");
   try {
     const text = readFileSync(file, "utf8").trim();
     // a key file another process made with a wider mode is narrowed

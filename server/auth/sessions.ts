@@ -6,6 +6,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from "node:crypto";
+import { decodeJwt } from "jose";
 import type { Relational, Sql } from "../storage/relational";
 import type { SessionUser } from "./user";
 
@@ -454,10 +455,9 @@ const sealKey = (token: string) => createHmac("sha256", token).update("provider-
 
 /** the provider session (`sid`) an ID token stored at sign-in names (it was verified then) */
 function sidOf(idToken: string | null): string | undefined {
-  if (!idToken) return undefined;
   try {
-    const payload = JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString("utf8"));
-    return typeof payload?.sid === "string" ? payload.sid : undefined;
+    const { sid } = decodeJwt(idToken ?? "");
+    return typeof sid === "string" ? sid : undefined;
   } catch {
     return undefined;
   }

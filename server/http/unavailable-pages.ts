@@ -7,23 +7,31 @@ import { isApiError, storeError } from "./errors";
  * message and its Retry-After, as the API does (a store that is busy or full included) — not Remix's 500 "unexpected server error" with a
  * stack in the log. Every other error is left to the route (most handle their 4xx in place).
  */
-export function withUnavailablePages(build: ServerBuild): ServerBuild {
+export const withUnavailablePages = (build: ServerBuild) => withRouteFunctions(build, asUnavailable);
+
+type RouteFunction = (...args: never[]) => unknown;
+
+/** `build` with every route's loader and action passed through `wrap` */
+export function withRouteFunctions(
+  build: ServerBuild,
+  wrap: (fn: RouteFunction) => RouteFunction,
+): ServerBuild {
   const routes = Object.fromEntries(
     Object.entries(build.routes).map(([id, route]) => {
       const { loader, action } = route.module;
       const module = {
         ...route.module,
-        ...(loader ? { loader: asUnavailable(loader) } : {}),
-        ...(action ? { action: asUnavailable(action) } : {}),
+        ...(loader ? { loader: wrap(loader) } : {}),
+        ...(action ? { action: wrap(action) } : {}),
       };
       return [id, { ...route, module }];
     }),
   );
-  return { ...build, routes };
+  return { ...build, routes: routes as ServerBuild["routes"] };
 }
 
-function asUnavailable<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => Promise<Awaited<R>> {
-  return async (...args: A): Promise<Awaited<R>> => {
+function asUnavailable(fn: RouteFunction): RouteFunction {
+  return async (...args) => {
     try {
       return await fn(...args);
     } catch (caught) {

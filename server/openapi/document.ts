@@ -19,8 +19,6 @@ import {
  * and method of the table against the document.
  */
 
-export const API_VERSION = "2.0.0";
-
 type Json = Record<string, unknown>;
 
 const ERROR_SCHEMA = {
@@ -242,7 +240,7 @@ export function buildOpenApiDocument(
     openapi: "3.1.0",
     info: {
       title: "Health Dataspace Hub API",
-      version: API_VERSION,
+      version: "2.0.0",
       description:
         "JSON over HTTP under /api (api-spec.md 2.0.0). Every answer is JSON, errors included: " +
         "unknown path 404, a method the path does not have 405 (with Allow), bad input 400. Generated " +

@@ -2,6 +2,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PERSONAS } from "../auth/personas";
 import { answerFailed, requestPath, sendWebResponse, toWebRequest } from "../http/node-adapter";
+import { withRouteFunctions } from "../http/unavailable-pages";
 import type { Services } from "../services";
 import { personaBasename, personaOfPath } from "./personas";
 import { isFixtureMissing } from "./replay";
@@ -29,21 +30,6 @@ export function locationForPersona(location: string, persona: string): string {
   return `${personaBasename(persona)}${location}`;
 }
 
-type RouteFunction = (args: never) => unknown;
-
-/** a loader or action whose read static mode has no recording of answers the route's 404, in its words */
-function notFoundInPlace<F extends RouteFunction>(fn: F): F {
-  const wrapped = async (args: never) => {
-    try {
-      return await fn(args);
-    } catch (e) {
-      if (isFixtureMissing(e)) throw new Response(e.message, { status: 404, statusText: "Not Found" });
-      throw e;
-    }
-  };
-  return wrapped as unknown as F;
-}
-
 /**
  * The build with every route's loader and action answering a read the fixtures lack (an id a visitor
  * typed, a page no link leads to) as the page's "not found": a 404 route error response whose text says
@@ -51,20 +37,14 @@ function notFoundInPlace<F extends RouteFunction>(fn: F): F {
  * never a 500. Loaders that handle a 404 ApiError themselves still do.
  */
 export function offlineDemoBuild(build: ServerBuild): ServerBuild {
-  const routes = Object.fromEntries(
-    Object.entries(build.routes).map(([id, route]) => [
-      id,
-      {
-        ...route,
-        module: {
-          ...route.module,
-          ...(route.module.loader ? { loader: notFoundInPlace(route.module.loader) } : {}),
-          ...(route.module.action ? { action: notFoundInPlace(route.module.action) } : {}),
-        },
-      },
-    ]),
-  );
-  return { ...build, routes: routes as ServerBuild["routes"] };
+  return withRouteFunctions(build, (fn) => async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      if (isFixtureMissing(e)) throw new Response(e.message, { status: 404, statusText: "Not Found" });
+      throw e;
+    }
+  });
 }
 
 export function createPersonaHandler(

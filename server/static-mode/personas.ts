@@ -12,10 +12,9 @@ import { safeRedirect } from "../auth/safe-redirect";
  * paths work on a plain static file server for the export.
  */
 
-export const PERSONA_PREFIX = "/as/";
 const PERSONA_PATH = /^\/as\/([a-z0-9][a-z0-9_-]*?)(?=\/|\.data$|$)/;
 
-export const personaBasename = (username: string) => `${PERSONA_PREFIX}${username}`;
+export const personaBasename = (username: string) => `/as/${username}`;
 
 /** the persona a path names (`/as/clinic/catalogue`, `/as/clinic.data`), or null */
 export function personaOfPath(pathname: string): string | null {

@@ -24,39 +24,7 @@ export const IDP_CLIENT_ID = "health-dataspace-hub";
 /** The path the provider answers under on the app's server: `/idp` and every path below it. */
 export const IDP_MOUNT_PATH = "/idp";
 
-/** The provider's cookies; distinct from the app's `app-auth.session-token` and `oidc-state` cookies. */
-export const IDP_COOKIE_NAMES = {
-  session: "idp_session",
-  interaction: "idp_interaction",
-  resume: "idp_interaction_resume",
-} as const;
-
-export const IDP_TTL_SECONDS = {
-  AccessToken: 60 * 60,
-  AuthorizationCode: 60,
-  IdToken: 60 * 60,
-  Interaction: 10 * 60,
-  Session: 8 * 60 * 60,
-  Grant: 8 * 60 * 60,
-  RefreshToken: 8 * 60 * 60,
-} as const;
-
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
-
-export interface IdentityProviderOptions {
-  config: Config;
-  /** the relational store (server/storage/relational) that keeps the provider's state */
-  rel: Relational;
-  clientId: string;
-  clientSecret: string;
-  /**
-   * The provider's public address, when it is reached through something else than `${PUBLIC_URL}/idp`
-   * (a test puts it behind a fault proxy); its path must be the mount path. Default `${PUBLIC_URL}/idp`.
-   */
-  issuer?: string;
-  /** counts wrong passwords per username (server/http/rate-limits.ts); none: no such limit */
-  rateLimits?: Pick<RateLimits, "take" | "blocked">;
-}
 
 export interface IdentityProvider {
   /** `${publicUrl}/idp` */
@@ -77,7 +45,20 @@ export interface IdentityProvider {
  * one first-party client, the personas as accounts, state in the relational store.
  * Refuses to run when NODE_ENV=production.
  */
-export async function createIdentityProvider(opts: IdentityProviderOptions): Promise<IdentityProvider> {
+export async function createIdentityProvider(opts: {
+  config: Config;
+  /** the relational store (server/storage/relational) that keeps the provider's state */
+  rel: Relational;
+  clientId: string;
+  clientSecret: string;
+  /**
+   * The provider's public address, when it is reached through something else than `${PUBLIC_URL}/idp`
+   * (a test puts it behind a fault proxy); its path must be the mount path. Default `${PUBLIC_URL}/idp`.
+   */
+  issuer?: string;
+  /** counts wrong passwords per username (server/http/rate-limits.ts); none: no such limit */
+  rateLimits?: Pick<RateLimits, "take" | "blocked">;
+}): Promise<IdentityProvider> {
   const { config, rel, clientId, clientSecret } = opts;
   if (config.env === "production") {
     throw new Error(
@@ -96,7 +77,8 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
     adapter: await relationalAdapter(rel),
     jwks: { keys: [await signingKey(rel)] } as JWKS,
     cookies: {
-      names: { ...IDP_COOKIE_NAMES },
+      // distinct from the app's `app-auth.session-token` and `oidc-state` cookies
+      names: { session: "idp_session", interaction: "idp_interaction", resume: "idp_interaction_resume" },
       keys: await cookieKeys(rel),
       long: sessionCookie,
       short: { httpOnly: true, sameSite: "lax" },
@@ -133,7 +115,15 @@ export async function createIdentityProvider(opts: IdentityProviderOptions): Pro
         postLogoutSuccessSource: postLogoutSuccessSource(signInUrl),
       },
     },
-    ttl: { ...IDP_TTL_SECONDS },
+    ttl: {
+      AccessToken: 60 * 60,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 10 * 60,
+      Session: 8 * 60 * 60,
+      Grant: 8 * 60 * 60,
+      RefreshToken: 8 * 60 * 60,
+    },
     renderError: (ctx: KoaContextWithOIDC, out) => {
       ctx.type = "html";
       ctx.body = messagePage("Sign-in error", out.error_description ?? out.error, {

@@ -8,6 +8,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from "kysely";
+import { LRUCache } from "lru-cache";
 import type { Db } from "../database";
 import { applyMigration } from "./migrate";
 import type { ChangeFeed, Relational, Sql, Tx } from "./types";
@@ -122,20 +123,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 /**
  * Kysely's SQLite driver prepares every query anew; the queries of a module are few and the same
- * each time (values are parameters), so their statements are kept, by SQL text, most recent last.
+ * each time (values are parameters), so their statements are kept by SQL text (an LRU of `max`).
  * better-sqlite3 runs one statement at a time and recompiles a kept one after a schema change.
  */
 export function withStatementCache(db: Db, max = 500): SqliteDatabase {
-  const kept = new Map<string, SqliteStatement>();
+  const kept = new LRUCache<string, SqliteStatement>({ max });
   return {
     prepare(sql: string): SqliteStatement {
       let stmt = kept.get(sql);
-      if (stmt) kept.delete(sql);
-      else {
-        stmt = db.prepare(sql) as unknown as SqliteStatement;
-        if (kept.size >= max) kept.delete(kept.keys().next().value as string);
-      }
-      kept.set(sql, stmt);
+      if (!stmt) kept.set(sql, (stmt = db.prepare(sql) as unknown as SqliteStatement));
       return stmt;
     },
     close: () => db.close(),
