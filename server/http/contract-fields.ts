@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AnswerSpec } from "./contract";
-import { invalidIdMessage } from "./ids";
+import { ID_PATTERN, invalidIdMessage } from "./ids";
 import { invalidNameMessage, NAME_PATTERN } from "./names";
 
 /**
@@ -11,9 +11,6 @@ import { invalidNameMessage, NAME_PATTERN } from "./names";
 
 /** a required, non-blank string; missing, not a string or blank → 400 `text` (the spec's) */
 export const requiredText = (text: string) => z.string({ error: text }).regex(/\S/, text);
-
-/** the identifier syntax of ids.ts (1–200 characters, no `..`), as one pattern JSON Schema can state */
-export const ID_PATTERN = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$/;
 
 /** an identifier; `required` is the 400 text when it is missing or blank */
 export const idField = (name: string, required?: string) =>

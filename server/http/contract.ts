@@ -25,7 +25,7 @@ export interface AnswerSpec {
 export interface OperationContract {
   /** the query parameters; values are the first of each name, as strings (URLSearchParams.get) */
   query?: z.ZodObject;
-  /** the path parameters' schemas by name (default: PATH_ID, the identifier syntax) */
+  /** the path parameters' schemas by name (default: ID_PATTERN of ids.ts, the identifier syntax) */
   params?: Readonly<Record<string, z.ZodType>>;
   /** the JSON request body; `bodyRequired` false when an empty body is accepted */
   body?: z.ZodType;
@@ -150,6 +150,3 @@ export function edgeAnswers(
     out[503] = "Outside the office hours, or the store or graph database is unavailable (Retry-After)";
   return out;
 }
-
-/** the path parameter every `:name` of the table is, unless declared otherwise: an identifier (ids.ts) */
-export const PATH_ID_PATTERN = "^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$";

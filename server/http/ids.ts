@@ -9,9 +9,10 @@ import { invalidField } from "./field-errors";
  * An id of the wrong syntax is answered 400 before any upstream call.
  */
 
-const ID_SYNTAX = /^[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$/;
+/** the syntax as one pattern JSON Schema can state (the route declarations and the OpenAPI document use it) */
+export const ID_PATTERN = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$/;
 
-export const isValidId = (value: string): boolean => ID_SYNTAX.test(value) && !value.includes("..");
+export const isValidId = (value: string): boolean => ID_PATTERN.test(value);
 
 export const invalidIdMessage = (field: string) =>
   `${field} is not a valid identifier (1-200 characters: letters, digits and . _ : @ % + = ~ -)`;

@@ -1,13 +1,8 @@
 import { z } from "zod";
 import { SESSION_COOKIE } from "../auth/sessions";
+import { ID_PATTERN } from "../http/ids";
 import type { Access, HttpMethod, RouteSpec } from "../http/route-table";
-import {
-  edgeAnswers,
-  PATH_ID_PATTERN,
-  type AnswerSpec,
-  type Contracts,
-  type OperationContract,
-} from "../http/contract";
+import { edgeAnswers, type AnswerSpec, type Contracts, type OperationContract } from "../http/contract";
 
 /**
  * The OpenAPI 3.1 document of the /api, generated from the route table (paths, methods, who may
@@ -77,7 +72,7 @@ function pathParameters(
       ? jsonSchemaOf(contract.params[name])
       : rest
         ? { type: "string" }
-        : { type: "string", pattern: PATH_ID_PATTERN },
+        : { type: "string", pattern: ID_PATTERN.source },
     example: example?.params?.[name],
   }));
 }
