@@ -9,7 +9,7 @@ import { invalidField } from "./field-errors";
  * An id of the wrong syntax is answered 400 before any upstream call.
  */
 
-/** the syntax as one pattern JSON Schema can state (the route declarations and the OpenAPI document use it) */
+/** the syntax as one pattern JSON Schema can state (route declarations, the OpenAPI document) */
 export const ID_PATTERN = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._:@%+=~-]{0,199}$/;
 
 export const isValidId = (value: string): boolean => ID_PATTERN.test(value);
