@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -23,14 +23,14 @@ import { clientAddress, rateLimitOf } from "./http/rate-limits";
 import { createRateLimits } from "./storage/rate-limits";
 import { offlineResponse } from "./http/offline-notice";
 import { cspFor, generateNonce, isCrossSiteRequest, securityHeaders } from "./http/security-headers";
-import { createTurns, type ApiTurnStats, type PageSlotStats } from "./http/turns";
+import { createTurns } from "./http/turns";
 import { readCookie, SESSION_COOKIE } from "./auth/sessions";
 import { answerWithRemix } from "./http/remix-answer";
 import { createRemixHandlers } from "./http/remix-handlers";
 import { withCompression } from "./http/compression";
 import { ASSETS_PATH, createStaticFiles } from "./http/static-files";
-import { sharedRenderCache, type RenderCacheStats } from "./http/render-cache";
-import { createServices, type Services } from "./services";
+import { sharedRenderCache } from "./http/render-cache";
+import { createServices } from "./services";
 import { seedIfEmpty } from "./graph/seed-on-start";
 import { staticModePages } from "./static-mode/http";
 import { answerReferencePage } from "./openapi/reference-page";
@@ -53,20 +53,7 @@ export interface StartOptions {
   pageSlotLeaseMs?: number;
 }
 
-export interface RunningServer {
-  url: string;
-  port: number;
-  services: Services;
-  /** the page slots' counters (server/http/turns.ts); null when PAGE_CONCURRENCY=0 or in static mode */
-  pageSlots(): PageSlotStats | null;
-  /** the counters of /api requests started a few per turn (server/http/turns.ts) */
-  apiTurns(): ApiTurnStats;
-  /** the counters of the documents kept by their data (server/http/render-cache.ts, decision 0035) */
-  renderCache(): RenderCacheStats;
-  /** the listening Node server (the black-box tests watch its answers against the OpenAPI document) */
-  http: Server;
-  close(): Promise<void>;
-}
+export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
 /** build/server/index.js → build/remix/index.js; from source (tests) → HUB_BUILD_DIR or ./build */
 function defaultRemixBuild(): string {
@@ -82,7 +69,7 @@ const STATIC_PREFIXES = ["/build/", "/favicon.ico", "/styles/", "/fixtures/"];
 /** `/idp` and below it, as express's `app.use("/idp")` matched (not `/idpx`) */
 const isUnder = (pathname: string, mount: string) => pathname === mount || pathname.startsWith(`${mount}/`);
 
-export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, opts: StartOptions = {}) {
   // static mode: the same interfaces, answered from fixtures/static (server/static-mode)
   const services =
     config.appMode === "static"
@@ -315,9 +302,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     url: services.runtime.internalOrigin,
     port,
     services,
+    // the counters of the page slots (null without a limit) and of /api requests (server/http/turns.ts)
     pageSlots: () => (pageLimit > 0 ? turns.pageStats() : null),
     apiTurns: () => turns.apiStats(),
+    // the counters of the documents kept by their data (server/http/render-cache.ts, decision 0035)
     renderCache: () => sharedRenderCache().stats(),
+    // the listening Node server (the black-box tests watch its answers against the OpenAPI document)
     http: server,
     async close() {
       if (closed) return;

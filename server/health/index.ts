@@ -48,19 +48,12 @@ export function createHealthCheck(graph: GraphStore, oidc: Pick<OidcClient, "pro
   });
 }
 
-export interface EncodedHealth {
-  status: number;
-  /** the JSON body, encoded once per probe result */
-  body: Buffer;
-  ageMs: number;
-}
-
 /**
  * The health answer as bytes, for the Node listener to write before any other work (server/app.ts):
  * the body is encoded once per probe result; null when no fresh result exists (the dispatcher's
  * route then waits for one probe). Same status and body as the route below.
  */
-export function createEncodedHealth(monitor: HealthMonitor<Health>): () => EncodedHealth | null {
+export function createEncodedHealth(monitor: HealthMonitor<Health>) {
   let encodedFor: Health | undefined;
   let body = Buffer.alloc(0);
   return () => {

@@ -24,18 +24,7 @@ export interface RenderCacheOptions {
   now?: () => number;
 }
 
-export interface RenderCacheStats {
-  entries: number;
-  bytes: number;
-  hits: number;
-  misses: number;
-}
-
-export interface RenderCache {
-  /** the document for `key`: from the cache (or a render of it under way), else `render()` (kept once it succeeds) */
-  get(key: string, render: () => Promise<RenderedDocument>): Promise<RenderedDocument>;
-  stats(): RenderCacheStats;
-}
+export type RenderCache = ReturnType<typeof createRenderCache>;
 
 /** what a value that JSON would not tell apart (a promise, a Map, a function…) makes the key: none */
 const NOT_KEYABLE = new Error("not keyable");
@@ -87,7 +76,7 @@ export class RenderedDocument {
   }
 }
 
-export function createRenderCache(options: RenderCacheOptions = {}): RenderCache {
+export function createRenderCache(options: RenderCacheOptions = {}) {
   const ttlMs = options.ttlMs ?? 10_000;
   // the one way to keep answers (kept.ts); a document's size counts its key too, one byte a character
   const kept = createKept<{ doc: RenderedDocument; size: number }>({
@@ -100,7 +89,8 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
   let gets = 0;
   let misses = 0;
   return {
-    async get(key, render) {
+    /** the document for `key`: kept (or being rendered), else `render()`'s, kept once it succeeds */
+    async get(key: string, render: () => Promise<RenderedDocument>): Promise<RenderedDocument> {
       gets++;
       const e = await kept({ caller: EVERYONE, versions: [], args: [key] }, async () => {
         misses++;
