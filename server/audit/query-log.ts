@@ -18,20 +18,13 @@ import type { AuditInput } from "./model";
 /** how long an entry may wait for its batch before it is refused */
 export const AUDIT_WRITE_WAIT_MS = 5_000;
 
-export interface QueryLog {
-  /** resolves once the entry is in the audit log; rejects when it cannot be written within `waitMs` */
-  append(input: AuditInput): Promise<void>;
-  /** writes what is pending now and resolves when it (and any batch already being written) is done */
-  flush(): Promise<void>;
-}
-
 type Answer = { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
 
 export function createQueryLog(
   writer: AuditBatchWriter | undefined,
   delayMs = writer?.intervalMs ?? 100,
   waitMs = AUDIT_WRITE_WAIT_MS,
-): QueryLog {
+) {
   let pending: { input: AuditInput; at: Date }[] = [];
   // the answer of the pending batch: settled once it is written, or refused
   let answer: Answer | undefined;
@@ -53,6 +46,7 @@ export function createQueryLog(
     }
   }
 
+  /** writes what is pending now and resolves when it (and any batch already being written) is done */
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -74,7 +68,8 @@ export function createQueryLog(
     return writing;
   };
   return {
-    append(input) {
+    /** resolves once the entry is in the audit log; rejects when it cannot be written within `waitMs` */
+    append(input: AuditInput): Promise<void> {
       if (!writer) return Promise.resolve();
       pending.push({ input, at: new Date() });
       if (!answer) {

@@ -25,22 +25,9 @@ export interface HealthMonitorOptions<T> {
   now?: () => number;
 }
 
-export interface HealthMonitor<T> {
-  read(): Promise<HealthReading<T>>;
-  /**
-   * The last result without waiting, when it is fresh enough to answer (counts as a read: starts the
-   * monitor); null when there is none or it is older than `maxAgeMs` (then `read()` waits for a probe).
-   */
-  peek(): HealthReading<T> | null;
-  /**
-   * Forgets the last result and the probe in flight (its result is not recorded): the next read waits
-   * for a probe started after this call. For owners whose probed thing just changed (a restart).
-   */
-  invalidate(): void;
-  stop(): void;
-}
+export type HealthMonitor<T> = ReturnType<typeof createHealthMonitor<T>>;
 
-export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): HealthMonitor<T> {
+export function createHealthMonitor<T>(options: HealthMonitorOptions<T>) {
   const now = options.now ?? Date.now;
   const intervalMs = options.intervalMs ?? 1000;
   const maxAgeMs = options.maxAgeMs ?? 10_000;
@@ -89,14 +76,18 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
   }
 
   return {
-    peek() {
+    /**
+     * The last result without waiting, when it is fresh enough to answer (counts as a read: starts the
+     * monitor); null when there is none or it is older than `maxAgeMs` (then `read()` waits for a probe).
+     */
+    peek(): HealthReading<T> | null {
       const at = now();
       lastRead = at;
       start();
       if (!last || at - last.at > maxAgeMs) return null;
       return { health: last.health, ageMs: Math.max(0, at - last.at) };
     },
-    async read() {
+    async read(): Promise<HealthReading<T>> {
       lastRead = now();
       start();
       if (!last || now() - last.at > maxAgeMs) await probeOnce();
@@ -105,6 +96,10 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>): Health
       const current = last;
       return { health: current.health, ageMs: Math.max(0, now() - current.at) };
     },
+    /**
+     * Forgets the last result and the probe in flight (its result is not recorded): the next read waits
+     * for a probe started after this call. For owners whose probed thing just changed (a restart).
+     */
     invalidate() {
       generation++;
       last = undefined;

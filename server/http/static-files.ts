@@ -12,13 +12,6 @@ import { sendText } from "./node-adapter";
 
 export const ASSETS_PATH = "/build";
 
-export interface StaticFiles {
-  /** a request whose path is /build or below it: the file, or 404 (403 for a path that leaves the folder) */
-  assets(req: IncomingMessage, res: ServerResponse): void;
-  /** GET or HEAD /favicon.ico */
-  favicon(req: IncomingMessage, res: ServerResponse): void;
-}
-
 type ErrorWithStatus = Error & { status?: number; statusCode?: number };
 
 /** a file that could not be sent: its status (404, 403, 416 …) as plain text, nothing else of the error */
@@ -34,10 +27,11 @@ function fail(res: ServerResponse, err: ErrorWithStatus | undefined) {
   sendText(res, status, STATUS_CODES[status] ?? "Error");
 }
 
-export function createStaticFiles(opts: { clientAssets: string; favicon: string }): StaticFiles {
+export function createStaticFiles(opts: { clientAssets: string; favicon: string }) {
   const assets = serveStatic(opts.clientAssets, { immutable: true, maxAge: "1y", fallthrough: false });
   return {
-    assets(req, res) {
+    /** a path /build or below it: the file, or 404 (403 for a path that leaves the folder) */
+    assets(req: IncomingMessage, res: ServerResponse) {
       // as when mounted at /build: the path below it, the whole URL kept for redirects of folders
       const url = req.url ?? "/";
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = url;
@@ -45,7 +39,8 @@ export function createStaticFiles(opts: { clientAssets: string; favicon: string 
       if (!req.url.startsWith("/")) req.url = `/${req.url}`;
       assets(req, res, (err?: ErrorWithStatus) => fail(res, err));
     },
-    favicon(req, res) {
+    /** GET or HEAD /favicon.ico */
+    favicon(req: IncomingMessage, res: ServerResponse) {
       send(req, opts.favicon, { maxAge: "1h" })
         .on("error", (err: ErrorWithStatus) => fail(res, err))
         .pipe(res);

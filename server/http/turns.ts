@@ -66,17 +66,6 @@ export interface TurnOptions {
   leaseMs?: number;
 }
 
-export interface Turns {
-  /** runs `answer` in the check phase of this turn, before anything else of that turn */
-  first(answer: () => void): void;
-  /** starts an /api request in a later check phase, after every one queued before it */
-  api(res: TurnResponse, start: () => void): void;
-  /** starts a page in a later check phase once a slot is free and `who`'s turn among the waiting callers has come */
-  page(res: TurnResponse, who: string, start: () => void): void;
-  apiStats(): ApiTurnStats;
-  pageStats(): PageSlotStats;
-}
-
 interface Waiting {
   res: TurnResponse;
   start: () => void;
@@ -106,7 +95,7 @@ class Fifo<T> {
   }
 }
 
-export function createTurns(options: TurnOptions = {}): Turns {
+export function createTurns(options: TurnOptions = {}) {
   const apiPerTurn = options.apiPerTurn ?? API_STARTS_PER_TURN;
   const pageLimit = options.pageLimit ?? 0;
   const leaseMs = options.leaseMs ?? PAGE_SLOT_LEASE_MS;
@@ -201,15 +190,18 @@ export function createTurns(options: TurnOptions = {}): Turns {
   };
 
   return {
-    first(answer) {
+    /** runs `answer` in the check phase of this turn, before anything else of that turn */
+    first(answer: () => void) {
       answers.push(answer);
       schedule();
     },
-    api(res, start) {
+    /** starts an /api request in a later check phase, after every one queued before it */
+    api(res: TurnResponse, start: () => void) {
       apiQueue.push({ res, start });
       schedule();
     },
-    page(res, who, start) {
+    /** starts a page in a later check phase, once a slot is free and `who`'s turn among the waiting has come */
+    page(res: TurnResponse, who: string, start: () => void) {
       if (pageLimit === 0) return start();
       let queue = pageQueues.get(who);
       if (!queue) pageQueues.set(who, (queue = new Fifo()));
@@ -217,7 +209,7 @@ export function createTurns(options: TurnOptions = {}): Turns {
       pages.waiting++;
       if (pageReady()) schedule();
     },
-    apiStats: () => ({ waiting: apiQueue.length, ...api }),
-    pageStats: () => ({ limit: pageLimit, ...pages, callers: pageQueues.size }),
+    apiStats: (): ApiTurnStats => ({ waiting: apiQueue.length, ...api }),
+    pageStats: (): PageSlotStats => ({ limit: pageLimit, ...pages, callers: pageQueues.size }),
   };
 }

@@ -22,15 +22,7 @@ import type { Relational } from "./relational";
 /** the limits, by name: keys of Config["rateLimits"] */
 export type RateLimitName = keyof Config["rateLimits"];
 
-export interface RateLimits {
-  /** takes one point of `name` for `key`: undefined when within the limit, else the seconds until it is again */
-  take(name: RateLimitName, key: string): Promise<number | undefined>;
-  /** the seconds until `key` may try `name` again, without taking a point; undefined when it may now */
-  blocked(name: RateLimitName, key: string): Promise<number | undefined>;
-  /** removes counts whose window ended more than an hour ago */
-  purge(): Promise<void>;
-  close(): Promise<void>;
-}
+export type RateLimits = Awaited<ReturnType<typeof createRateLimits>>;
 
 export const RATE_LIMIT_TABLE = "rate_limits";
 
@@ -38,7 +30,7 @@ export async function createRateLimits(opts: {
   config: Pick<Config, "databaseUrl" | "rateLimits">;
   rel: Relational;
   db: Db;
-}): Promise<RateLimits> {
+}) {
   const { config, rel, db } = opts;
   await rel.migrate("rate-limits-1", async (m) => {
     await m.schema
@@ -82,7 +74,8 @@ export async function createRateLimits(opts: {
   const secondsOf = (r: RateLimiterRes) => Math.max(1, Math.ceil(r.msBeforeNext / 1000));
 
   return {
-    async take(name, key) {
+    /** takes one point of `name` for `key`: undefined within the limit, else the seconds until it is again */
+    async take(name: RateLimitName, key: string): Promise<number | undefined> {
       try {
         await limiters.get(name)!.consume(key);
         return undefined;
@@ -91,7 +84,8 @@ export async function createRateLimits(opts: {
         return storeFailed(name, e);
       }
     },
-    async blocked(name, key) {
+    /** the seconds until `key` may try `name` again, without taking a point; undefined when it may now */
+    async blocked(name: RateLimitName, key: string): Promise<number | undefined> {
       try {
         const r = await limiters.get(name)!.get(key);
         return r && r.consumedPoints >= config.rateLimits[name].points ? secondsOf(r) : undefined;
@@ -99,6 +93,7 @@ export async function createRateLimits(opts: {
         return storeFailed(name, e);
       }
     },
+    /** removes counts whose window ended more than an hour ago */
     async purge() {
       await rel.db
         .deleteFrom(RATE_LIMIT_TABLE)

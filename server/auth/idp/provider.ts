@@ -26,19 +26,7 @@ export const IDP_MOUNT_PATH = "/idp";
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
-export interface IdentityProvider {
-  /** `${publicUrl}/idp` */
-  issuer: string;
-  /**
-   * Answers a request whose path is IDP_MOUNT_PATH or below it (`/idp`, `/idp/...`; the caller passes
-   * only those): the sign-in pages under /idp/interaction, everything else oidc-provider. Its body must
-   * not have been read (the provider and the sign-in form read it themselves). Sets `req.originalUrl`
-   * (unless set) and, for the provider, `req.url` to the path below /idp, as express's mounting did.
-   */
-  handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Stops the provider's housekeeping; the store stays open (it belongs to the caller). */
-  close(): Promise<void>;
-}
+export type IdentityProvider = Awaited<ReturnType<typeof createIdentityProvider>>;
 
 /**
  * The embedded development OpenID provider (oidc-provider 9): authorization code + PKCE for the
@@ -58,7 +46,7 @@ export async function createIdentityProvider(opts: {
   issuer?: string;
   /** counts wrong passwords per username (server/http/rate-limits.ts); none: no such limit */
   rateLimits?: Pick<RateLimits, "take" | "blocked">;
-}): Promise<IdentityProvider> {
+}) {
   const { config, rel, clientId, clientSecret } = opts;
   if (config.env === "production") {
     throw new Error(
@@ -157,8 +145,15 @@ export async function createIdentityProvider(opts: {
   const interactionMount = `${IDP_MOUNT_PATH}${INTERACTION_PATH}`;
 
   return {
+    /** `${publicUrl}/idp` */
     issuer,
-    handle(req, res) {
+    /**
+     * Answers a request whose path is IDP_MOUNT_PATH or below it (`/idp`, `/idp/...`; the caller passes
+     * only those): the sign-in pages under /idp/interaction, everything else oidc-provider. Its body must
+     * not have been read (the provider and the sign-in form read it themselves). Sets `req.originalUrl`
+     * (unless set) and, for the provider, `req.url` to the path below /idp, as express's mounting did.
+     */
+    handle(req: IncomingMessage, res: ServerResponse) {
       inFlight(req, res, () => {
         const mounted = req as MountedRequest;
         const url = req.url ?? "/";
@@ -177,6 +172,7 @@ export async function createIdentityProvider(opts: {
         void providerCallback(req, res);
       });
     },
+    /** Stops the provider's housekeeping; the store stays open (it belongs to the caller). */
     async close() {
       clearInterval(sweeper);
     },
