@@ -17,6 +17,12 @@ const rateLimit = z
     return { points: Number(points), seconds: Number(window.slice(0, -1)) * unit };
   });
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+/** a comma-separated list: each entry `clean`ed, empty ones dropped */
+const list = (clean: (entry: string) => string) =>
+  z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map(clean).filter(Boolean));
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -64,10 +70,10 @@ export const envSchema = z.object({
   DEMO_RECORDS: bool.default("on"),
   NLQ_PROXY_URL: optionalUrl,
   OFFICE_HOURS: z.string().optional(),
-  OFFICE_HOLDS: z.string().optional(),
+  OFFICE_HOLDS: list((s) => s.trim()),
   CRAWLER_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   EUDI_VERIFIER_URL: optionalUrl,
-  EUDI_TRUSTED_ISSUERS: z.string().optional(),
+  EUDI_TRUSTED_ISSUERS: list((s) => s.trim().replace(/\/+$/, "")),
   EUDI_DEV_WALLET: bool.optional(),
   RATE_LIMIT_SIGNIN: rateLimit.prefault("120/1m"),
   RATE_LIMIT_PASSWORD: rateLimit.prefault("120/1m"),
@@ -106,14 +112,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const e = parsed.data;
   const production = e.NODE_ENV === "production";
   const devWallet = e.EUDI_DEV_WALLET === "on";
-  const holds = (e.OFFICE_HOLDS ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const trustedIssuers = (e.EUDI_TRUSTED_ISSUERS ?? "")
-    .split(",")
-    .map((s) => s.trim().replace(/\/+$/, ""))
-    .filter(Boolean);
   // every rule the variables break, in this order (a rule that holds gives false or "")
   const problems = [
     production && !e.SESSION_SECRET && "SESSION_SECRET: required when NODE_ENV=production",
@@ -128,12 +126,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     e.CONNECTOR_TOKEN_URL &&
       (!e.CONNECTOR_CLIENT_ID || !e.CONNECTOR_CLIENT_SECRET) &&
       "CONNECTOR_CLIENT_ID, CONNECTOR_CLIENT_SECRET: required when CONNECTOR_TOKEN_URL is set",
-    ...holds
-      .filter((h) => !/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`)))
-      .map((h) => `OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`),
-    ...trustedIssuers
-      .filter((t) => !z.string().url().safeParse(t).success || !/^https:\/\//.test(t))
-      .map((t) => `EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`),
+    ...e.OFFICE_HOLDS.filter(
+      (h) => !/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`)),
+    ).map((h) => `OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`),
+    ...e.EUDI_TRUSTED_ISSUERS.filter(
+      (t) => !z.string().url().safeParse(t).success || !/^https:\/\//.test(t),
+    ).map((t) => `EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`),
     production &&
       devWallet &&
       "EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)",
@@ -214,14 +212,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     demoRecords: e.DEMO_RECORDS === "on",
     nlqProxyUrl: e.NLQ_PROXY_URL,
     officeHours: e.OFFICE_HOURS,
-    officeHolds: holds,
+    officeHolds: e.OFFICE_HOLDS,
     crawlerToken: e.CRAWLER_TOKEN,
     /** EU Digital Identity Wallet sign-in (server/eudi) */
     eudi: {
       /** an OpenID4VP verifier endpoint (EUDI reference verifier API); undefined: the embedded verifier */
       verifierUrl: e.EUDI_VERIFIER_URL?.replace(/\/+$/, ""),
       /** PID issuers whose keys are trusted (SD-JWT VC issuer metadata at /.well-known/jwt-vc-issuer) */
-      trustedIssuers,
+      trustedIssuers: e.EUDI_TRUSTED_ISSUERS,
       /**
        * the development wallet page and its development PID issuer: only with the embedded identity
        * provider (never with OIDC_ISSUER), never in production
