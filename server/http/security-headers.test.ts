@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cspFor, generateNonce, isForeignOrigin, securityHeaders } from "./security-headers";
+import { cspFor, generateNonce, isCrossSiteRequest, securityHeaders } from "./security-headers";
 
 describe("securityHeaders", () => {
   it("sets the fixed headers and no HSTS over plain http", () => {
@@ -94,55 +94,61 @@ describe("generateNonce", () => {
   });
 });
 
-describe("isForeignOrigin", () => {
+describe("isCrossSiteRequest", () => {
   const allowed = ["https://hub.example.org"];
   const request = (method: string, headers: Record<string, string> = {}) =>
     new Request("https://hub.example.org/api/assets", { method, headers });
 
   it.each(["POST", "PUT", "PATCH", "DELETE", "patch"])("rejects %s from another origin", (method) => {
-    expect(isForeignOrigin(request(method, { Origin: "https://evil.example.com" }), allowed)).toBe(true);
+    expect(isCrossSiteRequest(request(method, { Origin: "https://evil.example.com" }), allowed)).toBe(true);
   });
 
   it.each(["GET", "HEAD", "OPTIONS"])("never treats %s as foreign", (method) => {
     const headers = { Origin: "https://evil.example.com", "Sec-Fetch-Site": "cross-site" };
-    expect(isForeignOrigin(request(method, headers), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request(method, headers), allowed)).toBe(false);
   });
 
   it("accepts an allowed origin, compared after normalisation", () => {
-    expect(isForeignOrigin(request("POST", { Origin: "https://hub.example.org" }), allowed)).toBe(false);
-    expect(isForeignOrigin(request("POST", { Origin: "https://HUB.example.org:443" }), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { Origin: "https://hub.example.org" }), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { Origin: "https://HUB.example.org:443" }), allowed)).toBe(
+      false,
+    );
     expect(
-      isForeignOrigin(request("POST", { Origin: "https://hub.example.org" }), ["https://hub.example.org/"]),
+      isCrossSiteRequest(request("POST", { Origin: "https://hub.example.org" }), [
+        "https://hub.example.org/",
+      ]),
     ).toBe(false);
   });
 
   it("rejects the same host on another scheme or port", () => {
-    expect(isForeignOrigin(request("POST", { Origin: "http://hub.example.org" }), allowed)).toBe(true);
-    expect(isForeignOrigin(request("POST", { Origin: "https://hub.example.org:8443" }), allowed)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { Origin: "http://hub.example.org" }), allowed)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { Origin: "https://hub.example.org:8443" }), allowed)).toBe(
+      true,
+    );
   });
 
   it("rejects an opaque origin (Origin: null) and an unparseable one", () => {
-    expect(isForeignOrigin(request("POST", { Origin: "null" }), allowed)).toBe(true);
-    expect(isForeignOrigin(request("POST", { Origin: "not an origin" }), allowed)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { Origin: "null" }), allowed)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { Origin: "not an origin" }), allowed)).toBe(true);
   });
 
   it("lets the Origin header decide over Sec-Fetch-Site", () => {
     const headers = { Origin: "https://hub.example.org", "Sec-Fetch-Site": "cross-site" };
-    expect(isForeignOrigin(request("POST", headers), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", headers), allowed)).toBe(false);
   });
 
   it("falls back to Sec-Fetch-Site when there is no Origin header", () => {
-    expect(isForeignOrigin(request("POST", { "Sec-Fetch-Site": "cross-site" }), allowed)).toBe(true);
-    expect(isForeignOrigin(request("POST", { "Sec-Fetch-Site": "same-origin" }), allowed)).toBe(false);
-    expect(isForeignOrigin(request("POST", { "Sec-Fetch-Site": "same-site" }), allowed)).toBe(false);
-    expect(isForeignOrigin(request("POST", { "Sec-Fetch-Site": "none" }), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { "Sec-Fetch-Site": "cross-site" }), allowed)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { "Sec-Fetch-Site": "same-origin" }), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { "Sec-Fetch-Site": "same-site" }), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { "Sec-Fetch-Site": "none" }), allowed)).toBe(false);
   });
 
   it("allows clients that send neither header (curl, server-to-server)", () => {
-    expect(isForeignOrigin(request("POST"), allowed)).toBe(false);
+    expect(isCrossSiteRequest(request("POST"), allowed)).toBe(false);
   });
 
   it("treats every origin as foreign when none is allowed", () => {
-    expect(isForeignOrigin(request("POST", { Origin: "https://hub.example.org" }), [])).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { Origin: "https://hub.example.org" }), [])).toBe(true);
   });
 });

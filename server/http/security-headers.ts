@@ -78,29 +78,20 @@ let nonceAt = 0;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * True when a mutating request comes from another site: its Origin is not an allowed one, or, without
- * an Origin header, the browser says `Sec-Fetch-Site: cross-site`. Non-browser clients send neither.
+ * The cross-site check of mutating requests (the /api dispatcher, and server/app.ts for the rest): the
+ * Origin header when there is one must be an allowed origin; without one, a browser that says
+ * `Sec-Fetch-Site: cross-site`, or sends a Referer of another site, is a cross-site request too. A
+ * Referer that is not an http(s) URL counts as foreign; clients that send none of these headers (curl,
+ * the companion app, the crawler) are not browsers and pass.
  */
-export function isForeignOrigin(
+export function isCrossSiteRequest(
   request: Pick<RequestHead, "method" | "headers">,
   allowedOrigins: string[],
 ): boolean {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
   const origin = request.headers.get("Origin");
-  if (origin === null) return request.headers.get("Sec-Fetch-Site") === "cross-site";
-  return !isAllowed(origin, allowedOrigins);
-}
-
-/**
- * The cross-site check of mutating requests (the /api dispatcher, and server/app.ts for the rest): the
- * Origin header when there is one (`isForeignOrigin`), else the Referer — a browser that sends no Origin
- * but a Referer of another site is a cross-site request too. A Referer that is not an http(s) URL counts
- * as foreign; clients that send neither header (curl, the companion app, the crawler) are not browsers
- * and pass.
- */
-export function isCrossSiteRequest(request: RequestHead, allowedOrigins: string[]): boolean {
-  if (isForeignOrigin(request, allowedOrigins)) return true;
-  if (SAFE_METHODS.has(request.method.toUpperCase()) || request.headers.get("Origin") !== null) return false;
+  if (origin !== null) return !isAllowed(origin, allowedOrigins);
+  if (request.headers.get("Sec-Fetch-Site") === "cross-site") return true;
   const referer = request.headers.get("Referer");
   return referer !== null && !isAllowed(referer, allowedOrigins);
 }
