@@ -34,10 +34,6 @@ const TOUCH_EVERY_MS = 60 * 1000;
  * session on every other at once, and the change notice (NOTIFY) arrives after the sign-out's answer.
  */
 export const SESSION_RECHECK_MS = 2000;
-/** the cache's lifetime on each dialect (see SESSION_RECHECK_MS) */
-export function sessionRecheckMs(dialect: Relational["dialect"]): number {
-  return dialect === "sqlite" ? SESSION_RECHECK_MS : 0;
-}
 /** cookies kept in the session cache at most (the oldest is dropped first) */
 const CACHE_MAX = 10_000;
 /** the change-feed topic a sign-out bumps: every instance empties its session cache */
@@ -180,7 +176,7 @@ export async function createSessionStore(
     until: number;
     version: string;
   }
-  const recheckMs = sessionRecheckMs(rel.dialect);
+  const recheckMs = rel.dialect === "sqlite" ? SESSION_RECHECK_MS : 0;
   const cache = new Map<string, Cached>();
   const inFlight = new Map<string, Promise<SessionRecord | null>>();
   // sign-outs in this process count at once (on PostgreSQL the feed's own notice comes back later)
