@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { documentResponse, heldDocumentBody, holdDocumentBody } from "./document-body";
+import { documentResponse, heldDocumentBody } from "./document-body";
 import { EncodedBody } from "./node-adapter";
 
 describe("the document's bytes held on its Response", () => {
   it("are the rendered bytes, the same the Response's stream gives", async () => {
     const body = new EncodedBody(Buffer.from("<!DOCTYPE html><html><body>é</body></html>"));
-    const response = holdDocumentBody(new Response(new Uint8Array(body.raw), { status: 200 }), body);
+    const response = documentResponse(body, 200, new Headers());
     expect(heldDocumentBody(response)).toBe(body);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(body.raw);
   });

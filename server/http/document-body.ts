@@ -16,16 +16,13 @@ const DOCUMENT_BODY = Symbol.for("health-dataspace-hub.document-body");
  */
 export function documentResponse(body: EncodedBody, status: number, headers: Headers): Response {
   headers.set("Content-Length", String(body.byteLength));
-  return holdDocumentBody(heldResponse(body, { status, headers }), body);
-}
-
-export function holdDocumentBody(response: Response, body: EncodedBody): Response {
+  const response = heldResponse(body, { status, headers });
   Object.defineProperty(response, DOCUMENT_BODY, { value: body });
   return response;
 }
 
 /**
- * The body held by holdDocumentBody, or null (another response: a redirect, HEAD, an error page). Told
+ * The body held by documentResponse, or null (another response: a redirect, HEAD, an error page). Told
  * by its shape, not its class: the Remix build's EncodedBody is another bundle's copy of the class.
  */
 export function heldDocumentBody(response: Response): EncodedBody | null {
