@@ -1,5 +1,6 @@
-import { createHmac, createSecretKey, hash, randomFillSync, type KeyObject } from "node:crypto";
+import { createHmac, createSecretKey, hash, type KeyObject } from "node:crypto";
 import { v7 as timeOrderedUuid } from "uuid";
+import { random16 } from "../http/security-headers";
 import type { Db } from "../storage/database";
 import { GENESIS_HASH, type AuditBatch, type AuditEntry, type AuditInput } from "./model";
 
@@ -55,17 +56,7 @@ export function legacyHashEntry(e: Omit<AuditEntry, "hash">): string {
  * (decision 0037). Its random bits come from a pool filled 256 ids at a time, as `randomUUID` does its own.
  */
 export function entryId(): string {
-  return timeOrderedUuid({ rng: pooledRandom });
-}
-const randomPool = new Uint8Array(16 * 256);
-let randomAt = randomPool.length;
-function pooledRandom(): Uint8Array {
-  if (randomAt === randomPool.length) {
-    randomFillSync(randomPool);
-    randomAt = 0;
-  }
-  randomAt += 16;
-  return randomPool.subarray(randomAt - 16, randomAt);
+  return timeOrderedUuid({ rng: random16 });
 }
 
 /** the entry that follows `prev` in the chain (`undefined`: the first) */

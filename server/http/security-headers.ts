@@ -63,17 +63,22 @@ export function cspFor(inline: string | readonly string[], formActionOrigins: st
 
 /** 16 random bytes, base64. */
 export function generateNonce(): string {
-  if (nonceAt >= noncePool.length) {
-    noncePool = crypto.getRandomValues(new Uint8Array(16 * 256));
-    nonceAt = 0;
-  }
-  const bytes = noncePool.subarray(nonceAt, (nonceAt += 16));
-  return btoa(String.fromCharCode(...bytes));
+  return btoa(String.fromCharCode(...random16()));
 }
-// 16 fresh random bytes per nonce, never handed out twice, drawn 256 nonces at a time: one call to the
-// system's random source per 256 pages instead of one per page
-let noncePool = new Uint8Array(0);
-let nonceAt = 0;
+
+/**
+ * 16 fresh random bytes, never handed out twice, drawn 256 at a time: one call to the system's random
+ * source per 256 nonces (or audit entry ids, server/audit/chain.ts) instead of one each.
+ */
+export function random16(): Uint8Array {
+  if (poolAt >= pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(16 * 256));
+    poolAt = 0;
+  }
+  return pool.subarray(poolAt, (poolAt += 16));
+}
+let pool = new Uint8Array(0);
+let poolAt = 0;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
