@@ -11,6 +11,7 @@ import { isCrossSiteRequest } from "./security-headers";
 import { offlineResponse } from "./offline-notice";
 import type { RequestHead } from "./request-head";
 import { createRouteKeeper, type Versions } from "./kept";
+import { requestPath } from "./node-adapter";
 
 /** What the dispatcher itself reads from the service container. */
 export interface DispatcherServices {
@@ -167,12 +168,7 @@ export function plainPathname(url: string): string | undefined {
   if (scheme < 0) return undefined;
   const start = url.indexOf("/", scheme + 3);
   if (start < 0) return undefined;
-  let end = url.length;
-  const q = url.indexOf("?", start);
-  if (q >= 0) end = q;
-  const h = url.indexOf("#", start);
-  if (h >= 0 && h < end) end = h;
-  const path = url.slice(start, end);
+  const path = requestPath(url.slice(start));
   return PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) ? path : undefined;
 }
 /**

@@ -31,7 +31,6 @@ export class EncodedBody {
   toString() {
     return this.raw.toString("utf8");
   }
-  /** the JSON of `value`, encoded */
   static json(value: unknown): EncodedBody {
     return new EncodedBody(Buffer.from(JSON.stringify(value)));
   }
