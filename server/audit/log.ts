@@ -11,55 +11,7 @@ import { GENESIS_HASH, type AuditBatch, type AuditEntry, type AuditInput } from 
  * `append` takes the transaction of the change it records, so the change and its entry commit
  * together; appends are serialised (one chain) across every instance that shares the store.
  */
-export interface AuditLog {
-  append(input: AuditInput, opts?: AppendOptions): Promise<AuditEntry>;
-  /**
-   * Embedded store only: the synchronous append of the embedded graph store, whose graph statements
-   * and audit entry commit in one better-sqlite3 transaction on the same file. Throws on PostgreSQL
-   * (the embedded graph then appends with `append` after its own commit).
-   */
-  appendSync(input: AuditInput, at?: Date): AuditEntry;
-  /**
-   * Embedded store only: `appendSync` of several entries in order, the chain's head read once (the
-   * caller's transaction holds the store, so nothing else is appended in between).
-   */
-  appendSyncBatch(entries: AuditBatch): AuditEntry[];
-  /** true when `appendSync` works: the log lives in the embedded store's own SQLite handle */
-  readonly embedded: boolean;
-  list(filter?: AuditFilter): Promise<AuditEntry[]>;
-  count(): Promise<number>;
-  /**
-   * walks the chain; reports the first entry whose keyed hash or link does not match, a tombstone not
-   * signed with the key, or a checkpoint the chain does not hold (an entry rewritten, the newest
-   * entries deleted, the table truncated)
-   */
-  verify(): Promise<AuditVerification>;
-  /**
-   * Appends a signed checkpoint of the chain's head to the checkpoint file when the head has moved
-   * since the last one (none without a checkpoint file); the server calls it every few seconds.
-   */
-  checkpoint(): Promise<Checkpoint | null>;
-  /** the key the chain is made with (the audit batch thread makes its entries with it) */
-  readonly key: ChainKey;
-  /**
-   * Retention purge (server/audit/retention.ts): removes the entries of `kind` older than `before`
-   * (ISO date-time) and keeps a tombstone of each (seq, kind, timestamp, prevHash, hash), so the
-   * chain still verifies across the gap: the links are checked, the removed content is gone.
-   */
-  purge(kind: string, before: string, limit?: number): Promise<number>;
-  /** the entry kinds in the log, with counts, oldest entry and removed entries */
-  kinds(): Promise<AuditKindStats[]>;
-  /** entries of `kind` older than `before` (what a purge would remove) */
-  countBefore(kind: string, before: string): Promise<number>;
-  /** the time of the oldest entry of `kind` at or after `from` (ISO date-time), or null */
-  oldestFrom(kind: string, from: string): Promise<string | null>;
-  /**
-   * The log's version (AUDIT_TOPIC of the change feed): it moves with every append and purge, made
-   * here, by the audit batch thread or by another instance. Read from the store on PostgreSQL, so that
-   * a read after an acknowledged write sees that write. Answers kept per version are current.
-   */
-  version(): Promise<number>;
-}
+export type AuditLog = Awaited<ReturnType<typeof createAuditLog>>;
 
 /**
  * The change-feed topic of the audit log's content (entries appended or purged; retention settings
@@ -178,7 +130,7 @@ const tombstoneSig = (
   t: { seq: number; kind: string; timestamp: string; prev_hash: string; hash: string; purged_at: string },
 ) => key.sign("tombstone", [Number(t.seq), t.kind, t.timestamp, t.prev_hash, t.hash, t.purged_at]);
 
-export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnchor): Promise<AuditLog> {
+export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnchor) {
   const key = anchor?.key ?? UNANCHORED;
   // the looks at one patient's record (server/audit/access-log.ts) are read by target: an index of
   // the patient entries alone, so that no other append pays for it
@@ -333,8 +285,8 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
     return Number(((await q.executeTakeFirstOrThrow()) as { n: number }).n);
   }
 
-  const log: AuditLog = {
-    append(input, opts = {}) {
+  const log = {
+    append(input: AuditInput, opts: AppendOptions = {}) {
       return rel.within(opts.tx, async (tx) => {
         await rel.lock(tx, CHAIN_LOCK);
         const entry = entryAfter(await head(tx), input, opts.at ?? new Date(), key);
@@ -343,10 +295,20 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         return entry;
       });
     },
+    /** true when `appendSync` works: the log lives in the embedded store's own SQLite handle */
     embedded: !!sync,
-    appendSync: (input, at = new Date()) => appendSync([{ input, at }], "appendSync")[0]!,
-    appendSyncBatch: (entries) => appendSync(entries, "appendSyncBatch"),
-    async list(filter = {}) {
+    /**
+     * Embedded store only: the synchronous append of the embedded graph store, whose graph statements
+     * and audit entry commit in one better-sqlite3 transaction on the same file. Throws on PostgreSQL
+     * (the embedded graph then appends with `append` after its own commit).
+     */
+    appendSync: (input: AuditInput, at = new Date()) => appendSync([{ input, at }], "appendSync")[0]!,
+    /**
+     * Embedded store only: `appendSync` of several entries in order, the chain's head read once (the
+     * caller's transaction holds the store, so nothing else is appended in between).
+     */
+    appendSyncBatch: (entries: AuditBatch) => appendSync(entries, "appendSyncBatch"),
+    async list(filter: AuditFilter = {}) {
       const q = filter.q?.trim().toLowerCase();
       const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
       let query = rel.db.selectFrom("audit_entries").selectAll();
@@ -382,7 +344,12 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       return rows.map((r) => toEntry({ ...r, seq: Number(r.seq) }));
     },
     count: () => countEntries(),
-    async verify() {
+    /**
+     * walks the chain; reports the first entry whose keyed hash or link does not match, a tombstone not
+     * signed with the key, or a checkpoint the chain does not hold (an entry rewritten, the newest
+     * entries deleted, the table truncated)
+     */
+    async verify(): Promise<AuditVerification> {
       const broken = (checked: number, seq: number, id: string, reason: string): AuditVerification => ({
         ok: false,
         checked,
@@ -493,6 +460,10 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         );
       return { ok: true, checked };
     },
+    /**
+     * Appends a signed checkpoint of the chain's head to the checkpoint file when the head has moved
+     * since the last one (none without a checkpoint file); the server calls it every few seconds.
+     */
     async checkpoint() {
       const file = anchor?.checkpoints;
       if (!file) return null;
@@ -501,8 +472,14 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
       if (!h || (last && last.seq >= h.seq)) return null;
       return file.append(h);
     },
+    /** the key the chain is made with (the audit batch thread makes its entries with it) */
     key,
-    async purge(kind, before, limit = 10_000) {
+    /**
+     * Retention purge (server/audit/retention.ts): removes the entries of `kind` older than `before`
+     * (ISO date-time) and keeps a tombstone of each (seq, kind, timestamp, prevHash, hash), so the
+     * chain still verifies across the gap: the links are checked, the removed content is gone.
+     */
+    async purge(kind: string, before: string, limit = 10_000) {
       return rel.tx(async (tx) => {
         await rel.lock(tx, CHAIN_LOCK);
         const victims = (await tx
@@ -540,13 +517,16 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         return victims.length;
       });
     },
+    /** the entry kinds in the log, with counts, oldest entry and removed entries */
     kinds() {
       const next = tallying.then(tallyKinds);
       tallying = next.catch(() => {});
       return next;
     },
-    countBefore: (kind, before) => countEntries(kind, before),
-    async oldestFrom(kind, from) {
+    /** entries of `kind` older than `before` (what a purge would remove) */
+    countBefore: (kind: string, before: string) => countEntries(kind, before),
+    /** the time of the oldest entry of `kind` at or after `from` (ISO date-time), or null */
+    async oldestFrom(kind: string, from: string) {
       const r = (await rel.db
         .selectFrom("audit_entries")
         .select("timestamp")
@@ -557,6 +537,11 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         .executeTakeFirst()) as { timestamp: string } | undefined;
       return r?.timestamp ?? null;
     },
+    /**
+     * The log's version (AUDIT_TOPIC of the change feed): it moves with every append and purge, made
+     * here, by the audit batch thread or by another instance. Read from the store on PostgreSQL, so that
+     * a read after an acknowledged write sees that write. Answers kept per version are current.
+     */
     version: () => rel.changes.fresh(AUDIT_TOPIC),
   };
   // the checkpoints written before this start, then one of the head as this process finds it
