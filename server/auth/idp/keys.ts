@@ -5,17 +5,15 @@ import { getOrCreateSecret, keepSecret, readKept } from "../../storage/secrets";
 import { ensureIdpSchema, IDP_SECRETS } from "./schema";
 
 /**
- * Values the embedded provider generates once and keeps in `idp_secrets`, so that ID tokens and
- * cookies stay valid across restarts and are the same on every instance.
- * Insert-or-ignore then read back: when two processes start at once, both end up with the first
- * value written.
+ * A value the embedded provider generates once and keeps in `idp_secrets`, so that ID tokens and
+ * cookies stay valid across restarts and are the same on every instance: read, else made and kept
+ * (insert-or-ignore then read back: when two processes start at once, both end up with the first
+ * value written).
  */
-async function keepOnce(rel: Relational, name: string, create: () => string): Promise<string> {
+async function keptOnce(rel: Relational, name: string, create: () => Promise<string>): Promise<string> {
   await ensureIdpSchema(rel);
-  return keepSecret(rel.db, name, create(), IDP_SECRETS);
+  return (await readKept(rel.db, name, IDP_SECRETS)) ?? keepSecret(rel.db, name, await create(), IDP_SECRETS);
 }
-
-const randomSecret = () => randomBytes(32).toString("base64url");
 
 /**
  * The client secret of the app's client at the embedded provider: generated once and kept in the
@@ -25,17 +23,15 @@ export const idpClientSecret = (rel: Relational) => getOrCreateSecret(rel, "idp-
 
 /** Keys that sign the provider's cookies (Koa keygrip). */
 export async function cookieKeys(rel: Relational): Promise<string[]> {
-  return [await keepOnce(rel, "cookie-key", randomSecret)];
+  return [await keptOnce(rel, "cookie-key", async () => randomBytes(32).toString("base64url"))];
 }
 
 /** The RS256 private signing key (JWK with `kid`, `alg`, `use`), generated on first use. */
 export async function signingKey(rel: Relational): Promise<JWK> {
-  await ensureIdpSchema(rel);
-  const stored = await readKept(rel.db, "signing-jwk", IDP_SECRETS);
-  if (stored) return JSON.parse(stored) as JWK;
-
-  const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
-  const jwk = await exportJWK(privateKey);
-  const generated: JWK = { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: "RS256", use: "sig" };
-  return JSON.parse(await keepOnce(rel, "signing-jwk", () => JSON.stringify(generated))) as JWK;
+  const kept = await keptOnce(rel, "signing-jwk", async () => {
+    const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
+    const jwk = await exportJWK(privateKey);
+    return JSON.stringify({ ...jwk, kid: await calculateJwkThumbprint(jwk), alg: "RS256", use: "sig" });
+  });
+  return JSON.parse(kept) as JWK;
 }
