@@ -22,21 +22,16 @@ export interface CheckpointRead {
   bad?: { line: number; reason: string };
 }
 
-export interface CheckpointFile {
-  /** appends a signed checkpoint of `head` and syncs the file */
-  append(head: { seq: number; hash: string }, at?: Date): Checkpoint;
-  read(): CheckpointRead;
-  /** the newest checkpoint written or read by this process */
-  last(): Checkpoint | undefined;
-}
+export type CheckpointFile = ReturnType<typeof checkpointFile>;
 
 const signatureOf = (key: ChainKey, c: Omit<Checkpoint, "sig">) =>
   key.sign("checkpoint", [c.seq, c.hash, c.at]);
 
-export function checkpointFile(path: string, key: ChainKey): CheckpointFile {
+export function checkpointFile(path: string, key: ChainKey) {
   let newest: Checkpoint | undefined;
   return {
-    append(head, at = new Date()) {
+    /** appends a signed checkpoint of `head` and syncs the file */
+    append(head: { seq: number; hash: string }, at = new Date()): Checkpoint {
       const c = { seq: head.seq, hash: head.hash, at: at.toISOString() };
       const checkpoint = { ...c, sig: signatureOf(key, c) };
       // "a": every write goes to the end; 0600: the file is the hub's alone (created so, kept so)
@@ -50,7 +45,7 @@ export function checkpointFile(path: string, key: ChainKey): CheckpointFile {
       newest = checkpoint;
       return checkpoint;
     },
-    read() {
+    read(): CheckpointRead {
       if (!existsSync(path)) return { checkpoints: [] };
       const lines = readFileSync(path, "utf8").split("\n");
       const checkpoints: Checkpoint[] = [];
@@ -78,6 +73,7 @@ export function checkpointFile(path: string, key: ChainKey): CheckpointFile {
       if (last && (!newest || last.seq >= newest.seq)) newest = last;
       return { checkpoints };
     },
+    /** the newest checkpoint written or read by this process */
     last: () => newest,
   };
 }

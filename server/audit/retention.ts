@@ -150,7 +150,6 @@ export const purgeReport = z.object({
   purged: z.record(z.string(), z.number().int()).describe("entries removed per kind"),
   total: z.number().int(),
 });
-export type PurgeReport = z.infer<typeof purgeReport>;
 
 export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
@@ -262,7 +261,7 @@ export async function createRetentionService(rel: Relational, audit: AuditLog) {
     return { rows: out, until };
   }
 
-  async function purge(actor: string, now: Date): Promise<PurgeReport> {
+  async function purge(actor: string, now: Date): Promise<z.infer<typeof purgeReport>> {
     const purged: Record<string, number> = {};
     let total = 0;
     for (const r of (await rows(now)).rows) {

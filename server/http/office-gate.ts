@@ -7,13 +7,10 @@ import {
   type OfficeStatus,
 } from "./office-hours";
 
-/** OFFICE_HOURS and OFFICE_HOLDS, parsed once at start-up (a bad value fails the boot, naming the variable). */
-export interface OfficeGate {
-  timeZone: string;
-  status(now: Date): OfficeStatus;
-}
+export type OfficeGate = ReturnType<typeof createOfficeGate>;
 
-export function createOfficeGate(config: Pick<Config, "officeHours" | "officeHolds">): OfficeGate {
+/** OFFICE_HOURS and OFFICE_HOLDS, parsed once at start-up (a bad value fails the boot, naming the variable). */
+export function createOfficeGate(config: Pick<Config, "officeHours" | "officeHolds">) {
   let hours: OfficeHours | undefined;
   if (config.officeHours) {
     try {
@@ -25,6 +22,7 @@ export function createOfficeGate(config: Pick<Config, "officeHours" | "officeHol
   const always = !hours && config.officeHolds.length === 0;
   return {
     timeZone: hours?.timeZone ?? DEFAULT_TIME_ZONE,
-    status: (now) => (always ? { open: true } : officeStatus(hours, config.officeHolds, now)),
+    status: (now: Date): OfficeStatus =>
+      always ? { open: true } : officeStatus(hours, config.officeHolds, now),
   };
 }
