@@ -1,5 +1,6 @@
 import { OAuth2Tokens } from "arctic";
 import { errors as joseErrors, type JWTVerifyGetKey } from "jose";
+import type { ProviderVerdict } from "./sessions";
 
 /**
  * The calls the sign-in makes to the identity provider, each bounded by a deadline (an AbortSignal,
@@ -69,10 +70,6 @@ export async function requestTokens(
   return new OAuth2Tokens(answer.data);
 }
 
-/** what the provider says of a session's refresh token: still active (maybe with a new token), or ended */
-export type RefreshVerdict =
-  { state: "active"; refreshToken?: string; idToken?: string } | { state: "ended"; reason: string };
-
 /**
  * The refresh-token grant (RFC 6749 §6) by which the hub re-checks a provider session: 200 means the
  * session at the provider is still active (Keycloak also counts it as activity of that session);
@@ -85,7 +82,7 @@ export async function refreshSession(
   client: Omit<TokenClient, "redirectURI">,
   refreshToken: string,
   deadline: AbortSignal,
-): Promise<RefreshVerdict> {
+): Promise<ProviderVerdict> {
   const answer = await tokenEndpointCall(
     tokenEndpoint,
     client,
