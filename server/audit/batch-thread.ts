@@ -137,7 +137,7 @@ export async function startAuditBatchWriter(deps: {
         thread.write(batch).finally(() => void deps.rel.changes.notify(AUDIT_TOPIC).catch(() => {})),
     };
   } catch (e) {
-    // the server still starts: the batches are written as before the thread existed
+    // the server still starts: the batches are written on the main thread
     console.error(
       `[audit] ${e instanceof Error ? e.message : String(e)}; batches are written on the main thread`,
     );

@@ -70,7 +70,7 @@ class HeldBodyResponse extends Response {
   get unreadText(): string | undefined {
     return this.#used || this.#stream || typeof this.#held !== "string" ? undefined : this.#held;
   }
-  /** an encoded body, for the adapter (written as it is, as before, even if someone read it) */
+  /** an encoded body, for the adapter (written as it is, even if someone read it) */
   get encoded(): EncodedBody | undefined {
     return typeof this.#held === "string" ? undefined : this.#held;
   }
