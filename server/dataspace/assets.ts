@@ -13,7 +13,7 @@ import {
   type AssetTerms,
   type Disclosure,
 } from "../dataspace-protocol";
-import { orNull, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { audited, orNull, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
 import { callerMistake, liveOrNull } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
@@ -275,15 +275,11 @@ export async function createAsset(
   actor = "system",
 ): Promise<IdResponse> {
   await assertDatasetsHeld(rt, input);
-  const target = `${input.participantId}: ${input.assetId}`;
-  let response: IdResponse;
-  try {
-    response = await rt.connector.createAsset(input.participantId, buildAsset(rt, input));
-  } catch (e) {
-    await record(rt, { action: "asset.create", actor, target, outcome: "failure" });
+  return audited(
+    rt,
+    { action: "asset.create", actor, target: `${input.participantId}: ${input.assetId}` },
+    () => rt.connector.createAsset(input.participantId, buildAsset(rt, input)),
     // the caller's mistake (unknown context, duplicate assetId) is a 4xx; the spec's 502 is the connector's failure
-    throw callerMistake(e, ASSET_MISTAKES) ?? badGateway(ASSET_CREATE_FAILED);
-  }
-  await record(rt, { action: "asset.create", actor, target, outcome: "success" });
-  return response;
+    (e) => callerMistake(e, ASSET_MISTAKES) ?? badGateway(ASSET_CREATE_FAILED),
+  );
 }

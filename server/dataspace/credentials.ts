@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import { badGateway, notFound, serviceUnavailable } from "../http/errors";
-import { describeUpstream } from "./failures";
-import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
-import { isNotFound } from "./upstream-http";
+import { badGateway, serviceUnavailable } from "../http/errors";
+import { describeUpstream, notFoundOr502 } from "./failures";
+import { audited, operationDeadline, type DataspaceRuntime } from "./runtime";
 import type { CredentialDefinition } from "./upstream-schemas";
 import { invalidField } from "../http/field-errors";
 
@@ -47,34 +46,25 @@ export async function requestCredential(
   const def = definitions.find((d) => d.credentialType === credentialType || d.id === credentialType);
   if (!def) throw invalidField("credentialType", `The issuer offers no credential of type ${credentialType}`);
   const holderPid = randomUUID();
-  try {
-    await rt.identityHub.requestCredentials(participantContextId, {
-      issuerDid: rt.issuerDid,
-      holderPid,
-      credentials: [
-        {
-          format: typeof def.format === "string" ? def.format : "VC1_0_JWT",
-          type: def.credentialType,
-          id: def.id,
-        },
-      ],
-    });
-  } catch (e) {
-    await record(rt, {
-      action: "credential.request",
-      actor,
-      target: `${participantContextId}: ${credentialType}`,
-      outcome: "failure",
-    });
-    if (isNotFound(e)) throw notFound(`Participant ${participantContextId} not found`);
-    throw badGateway("Failed to request the credential", describeUpstream(e));
-  }
-  await record(rt, {
-    action: "credential.request",
-    actor,
-    target: `${participantContextId}: ${credentialType} (${holderPid})`,
-    outcome: "success",
-  });
+  await audited(
+    rt,
+    { action: "credential.request", actor, target: `${participantContextId}: ${credentialType}` },
+    () =>
+      rt.identityHub!.requestCredentials(participantContextId, {
+        issuerDid: rt.issuerDid!,
+        holderPid,
+        credentials: [
+          {
+            format: typeof def.format === "string" ? def.format : "VC1_0_JWT",
+            type: def.credentialType,
+            id: def.id,
+          },
+        ],
+      }),
+    (e) =>
+      notFoundOr502(e, `Participant ${participantContextId} not found`, "Failed to request the credential"),
+    () => holderPid,
+  );
   return {
     holderPid,
     participantContextId,
@@ -93,12 +83,10 @@ export async function revokeCredential(
   actor = "system",
 ): Promise<void> {
   if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
-  try {
-    await rt.issuer.revokeCredential(credentialId, operationDeadline(rt));
-  } catch (e) {
-    await record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "failure" });
-    if (isNotFound(e)) throw notFound(CREDENTIAL_NOT_FOUND);
-    throw badGateway("Failed to revoke the credential", describeUpstream(e));
-  }
-  await record(rt, { action: "credential.revoke", actor, target: credentialId, outcome: "success" });
+  await audited(
+    rt,
+    { action: "credential.revoke", actor, target: credentialId },
+    () => rt.issuer!.revokeCredential(credentialId, operationDeadline(rt)),
+    (e) => notFoundOr502(e, CREDENTIAL_NOT_FOUND, "Failed to revoke the credential"),
+  );
 }

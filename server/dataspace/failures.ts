@@ -1,8 +1,12 @@
-import { ApiError, badGateway, describeError } from "../http/errors";
-import { isUpstreamError } from "./upstream-http";
+import { ApiError, badGateway, describeError, notFound } from "../http/errors";
+import { isNotFound, isUpstreamError } from "./upstream-http";
 
 /** One line for a 502 `detail`: which upstream failed and how, never a stack trace. */
 export const describeUpstream = (e: unknown): string => (isUpstreamError(e) ? e.message : describeError(e));
+
+/** An upstream's failure to read one thing: the spec's 404 (`missing`) when it has none, else its 502. */
+export const notFoundOr502 = (e: unknown, missing: string, failure: string) =>
+  isNotFound(e) ? notFound(missing) : badGateway(failure, describeUpstream(e));
 
 /** The failure message of a transfer start (spec: `error` carries it), or undefined when there is none worth showing. */
 export const failureMessage = (e: unknown) => (isUpstreamError(e) ? e.message : undefined);

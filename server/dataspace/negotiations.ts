@@ -1,4 +1,4 @@
-import { badGateway, notFound, serviceUnavailable } from "../http/errors";
+import { badGateway, serviceUnavailable } from "../http/errors";
 import { didOfParticipant } from "./assets";
 import { organisationOfContext, permitMissing, type PermitRef } from "./permits";
 import {
@@ -15,8 +15,7 @@ import { offeredRules, summariseCatalog } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream, liveOrNull } from "./failures";
-import { isNotFound } from "./upstream-http";
+import { callerMistake, describeUpstream, liveOrNull, notFoundOr502 } from "./failures";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
 import { missingFields } from "../http/field-errors";
 
@@ -296,6 +295,5 @@ function bundledOr404(rt: DataspaceRuntime, participantId: string, id: string, e
     ? rt.demo.sharedOf(participantId).negotiations.find((n) => n["@id"] === id)
     : undefined;
   if (bundled) return bundled;
-  if (isNotFound(e)) throw notFound("Negotiation not found");
-  throw badGateway("Failed to fetch negotiation", describeUpstream(e));
+  throw notFoundOr502(e, "Negotiation not found", "Failed to fetch negotiation");
 }

@@ -6,7 +6,7 @@ import { presentString } from "../http/handler";
 import { checkId } from "../http/ids";
 import { checkName } from "../http/names";
 import { didOfContext } from "./assets";
-import { describeUpstream } from "./failures";
+import { describeUpstream, notFoundOr502 } from "./failures";
 import {
   findOrganisationByName,
   knownOrganisation,
@@ -17,8 +17,14 @@ import {
   tenantFor,
   type TenantIdentity,
 } from "../dataspace-protocol";
-import { operationDeadline, record, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
-import { isNotFound } from "./upstream-http";
+import {
+  audited,
+  operationDeadline,
+  record,
+  remainingDeadline,
+  settle,
+  type DataspaceRuntime,
+} from "./runtime";
 import type {
   ParticipantContext,
   ParticipantProfile,
@@ -189,10 +195,7 @@ export async function participantStatus(rt: DataspaceRuntime, id: string): Promi
     settle(rt.connector.getParticipantContext(id)),
     tenantIdentities(rt, Date.now()),
   ]);
-  if (!ctx.ok) {
-    if (isNotFound(ctx.error)) throw notFound("Participant not found");
-    throw badGateway("Failed to read participant", describeUpstream(ctx.error));
-  }
+  if (!ctx.ok) throw notFoundOr502(ctx.error, "Participant not found", "Failed to read participant");
   const listed = describeContext(ctx.value, tenants);
   const ts = (ctx.value as Record<string, unknown>).stateTimestamp;
   return {
@@ -340,19 +343,13 @@ export async function updateParticipant(
   const did = ctx.ok ? didOfContext(ctx.value) : "";
   const tenant = tenantFor({ id, did, slug: did ? slugOfDid(did) : "" }, tenants);
   if (!tenant) throw notFound("Participant not found");
-  let updated;
-  try {
-    updated = await tm.updateTenant(tenant.tenantId, { ...update });
-  } catch (e) {
-    await record(rt, { action: "participant.update", actor, target: id, outcome: "failure" });
-    throw badGateway("Failed to update participant", describeUpstream(e));
-  }
-  await record(rt, {
-    action: "participant.update",
-    actor,
-    target: `${id} (tenant ${tenant.tenantId})`,
-    outcome: "success",
-  });
+  const updated = await audited(
+    rt,
+    { action: "participant.update", actor, target: id },
+    () => tm.updateTenant(tenant.tenantId, { ...update }),
+    (e) => badGateway("Failed to update participant", describeUpstream(e)),
+    () => `tenant ${tenant.tenantId}`,
+  );
   const p = updated.properties ?? {};
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   return {
@@ -446,8 +443,7 @@ export async function participantCredentials(
         }),
       );
     } catch (e) {
-      if (isNotFound(e)) throw notFound("Participant not found");
-      throw badGateway("Failed to fetch credentials", describeUpstream(e));
+      throw notFoundOr502(e, "Participant not found", "Failed to fetch credentials");
     }
   }
   if (rt.issuer) {

@@ -102,6 +102,29 @@ export async function record(
   }
 }
 
+/**
+ * An upstream write on the audit log either way: on failure the failure's entry, then the error
+ * `failed` makes of it; else the success's entry, its target followed by `detail` of the result.
+ */
+export async function audited<T>(
+  rt: DataspaceRuntime,
+  entry: { action: string; actor: string; target: string },
+  write: () => Promise<T>,
+  failed: (e: unknown) => unknown,
+  detail?: (result: T) => string,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await write();
+  } catch (e) {
+    await record(rt, { ...entry, outcome: "failure" });
+    throw failed(e);
+  }
+  const target = detail ? `${entry.target} (${detail(result)})` : entry.target;
+  await record(rt, { ...entry, target, outcome: "success" });
+  return result;
+}
+
 /** Fulfilled value or undefined: for calls whose failure is tolerated. */
 export async function settle<T>(
   p: Promise<T>,

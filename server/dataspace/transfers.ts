@@ -1,4 +1,4 @@
-import { ApiError, badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
+import { ApiError, badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { release } from "./release";
 import {
   type Disclosure,
@@ -10,9 +10,10 @@ import {
 import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
-import { callerMistake, describeUpstream, failureMessage, liveOrNull } from "./failures";
+import { callerMistake, describeUpstream, failureMessage, liveOrNull, notFoundOr502 } from "./failures";
+import { NO_PERMIT_REGISTER } from "./negotiations";
 import { mergeById } from "./merge";
-import { agreementOf, operationDeadline, record, type DataspaceRuntime } from "./runtime";
+import { agreementOf, audited, operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
 import type { ConnectorTransfer, IdResponse } from "./upstream-schemas";
 import { z } from "zod";
@@ -22,6 +23,7 @@ import { invalidField, missingFields } from "../http/field-errors";
 
 export const TRANSFER_FIELDS_REQUIRED = "participantId, contractId, and counterPartyAddress are required";
 export const TRANSFER_FAILED = "Failed to initiate data transfer";
+const transferUnread = (e: unknown) => notFoundOr502(e, "Transfer not found", "Failed to fetch transfer");
 const TRANSFER_MISTAKES = {
   notFound: "The participant context is unknown",
   invalid: "The connector refused the transfer request as invalid",
@@ -138,21 +140,14 @@ export async function startTransfer(
       throw forbidden(PERMIT_NOT_VALID(permitId, state));
     }
   }
-  let response: IdResponse;
-  try {
-    response = await rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req), deadline);
-  } catch (e) {
-    await record(rt, { action: "transfer.start", actor, target, outcome: "failure" });
+  return audited(
+    rt,
+    { action: "transfer.start", actor, target },
+    () => rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req), deadline),
     // the caller's mistake (a context the connector does not know) is a 4xx, as for assets (0082)
-    throw callerMistake(e, TRANSFER_MISTAKES) ?? badGateway(failureMessage(e) ?? TRANSFER_FAILED);
-  }
-  await record(rt, {
-    action: "transfer.start",
-    actor,
-    target: `${target} (${response["@id"]})`,
-    outcome: "success",
-  });
-  return response;
+    (e) => callerMistake(e, TRANSFER_MISTAKES) ?? badGateway(failureMessage(e) ?? TRANSFER_FAILED),
+    (response) => response["@id"],
+  );
 }
 
 export async function getTransfer(
@@ -191,8 +186,7 @@ async function demoTransferOr404(
     (rt.demoRecords ? rt.demo.sharedOf(participantId).transfers.find(byId) : undefined) ??
     (await stored());
   if (found) return found;
-  if (isNotFound(e)) throw notFound("Transfer not found");
-  throw badGateway("Failed to fetch transfer", describeUpstream(e));
+  throw transferUnread(e);
 }
 
 export interface PulledData {
@@ -243,14 +237,12 @@ export async function pullTransferData(
   transferId: string,
   actor = "system",
 ): Promise<PulledData> {
-  if (!rt.permits)
-    throw serviceUnavailable("No health data access body is available to check data permits against");
+  if (!rt.permits) throw serviceUnavailable(NO_PERMIT_REGISTER);
   let transfer: Record<string, unknown>;
   try {
     transfer = await rt.connector.getTransfer(participantId, transferId);
   } catch (e) {
-    if (isNotFound(e)) throw notFound("Transfer not found");
-    throw badGateway("Failed to fetch transfer", describeUpstream(e));
+    throw transferUnread(e);
   }
   const contractId = typeof transfer.contractId === "string" ? transfer.contractId : "";
   const assetId = typeof transfer.assetId === "string" ? transfer.assetId : "";
