@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { COMPACT_CONTEXT, DSP_VERSION, DSPACE_CONTEXT } from "../dataspace-protocol";
-import { dspAddressOf, type LocalContext } from "./context";
+import { ctxKey, dspAddressOf, type LocalContext } from "./context";
 import { fieldOf } from "./query";
 import { badRequest, notFound, type Router } from "./http";
 import type {
@@ -45,22 +45,11 @@ export function selects(def: ContractDefinitionRecord, asset: AssetRecord): bool
 }
 
 /** the policy of a definition's contract policy, as the provider's store holds it (none: an empty one) */
-const contractPolicyOf = (ctx: LocalContext, provider: ParticipantRecord, def: ContractDefinitionRecord) =>
-  ctx.store.get<PolicyDefinitionRecord>("policies", `${provider["@id"]}/${def.contractPolicyId}`)?.policy ??
-  {};
+export const contractPolicyOf = (ctx: LocalContext, owner: string, def: ContractDefinitionRecord) =>
+  ctx.store.get<PolicyDefinitionRecord>("policies", ctxKey(owner, def.contractPolicyId))?.policy ?? {};
 
-/** The ODRL offer of a definition for an asset, as the catalogue shows it. */
-export function offerPolicy(
-  ctx: LocalContext,
-  provider: ParticipantRecord,
-  def: ContractDefinitionRecord,
-  assetId: string,
-  offerId: string,
-): Json {
-  return offerOf(provider, contractPolicyOf(ctx, provider, def), assetId, offerId);
-}
-
-function offerOf(provider: ParticipantRecord, policy: Json, assetId: string, offerId: string): Json {
+/** The ODRL offer of a policy for an asset, as the catalogue shows it. */
+export function offerOf(provider: ParticipantRecord, policy: Json, assetId: string, offerId: string): Json {
   return {
     "@id": offerId,
     "@type": "odrl:Offer",
@@ -102,7 +91,7 @@ function shapeOf(ctx: LocalContext, provider: ParticipantRecord): CatalogShape {
         asset,
         offers: definitions
           .filter((d) => selects(d, asset))
-          .map((definition) => ({ definition, policy: contractPolicyOf(ctx, provider, definition) })),
+          .map((definition) => ({ definition, policy: contractPolicyOf(ctx, provider["@id"], definition) })),
       }))
       .filter((d) => d.offers.length > 0),
   };

@@ -26,6 +26,9 @@ export interface LocalContext {
 
 export const DSP_PATH = "/api/dsp";
 
+/** the store key of a participant context's asset, policy or contract definition */
+export const ctxKey = (owner: string, id: string) => `${owner}/${id}`;
+
 /** The DSP 2025-1 address of a participant context of this dataspace. */
 export const dspAddressOf = (ctx: LocalContext, contextId: string) =>
   `${ctx.baseUrl}${DSP_PATH}/${encodeURIComponent(contextId)}/${DSP_VERSION}`;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { COMPACT_CONTEXT, isObject, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
-import { contextOfDspAddress, participantByDid, type LocalContext } from "./context";
+import { contextOfDspAddress, ctxKey, participantByDid, type LocalContext } from "./context";
 import {
   badRequest,
   conflict,
@@ -34,7 +34,6 @@ import { endpointDataReference, requestTransfer, terminateTransfer } from "./tra
  * contract definitions, catalogue requests, contract negotiations, transfer processes and EDRs.
  */
 
-const ctxKey = (owner: string, id: string) => `${owner}/${id}`;
 const withContext = <T extends Json>(r: T) => ({ "@context": COMPACT_CONTEXT, ...r });
 const idResponse = (id: string, createdAt: number) => ({
   "@context": COMPACT_CONTEXT,
@@ -273,44 +272,40 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
     }
   });
 
-  // ---- contract negotiations -----------------------------------------------------------------
-  const ownNegotiation = own<NegotiationRecord>("negotiations", "Contract negotiation");
-  router.add("POST", `${C}/contractnegotiations`, (req) => {
-    const n = requestNegotiation(ctx, active(req), managementBody(req));
-    return { body: idResponse(n["@id"], n.createdAt) };
-  });
-  listRoute("contractnegotiations", "negotiations");
-  router.add("GET", `${C}/contractnegotiations/:id`, (req) => ({ body: withContext(ownNegotiation(req)) }));
-  router.add("POST", `${C}/contractnegotiations/:id/terminate`, (req) => {
-    terminateNegotiation(ctx, participant(req)["@id"], req.params.id, managementBody(req));
-    return { status: 204 };
-  });
-  router.add("GET", `${C}/contractnegotiations/:id/state`, (req) => ({
-    body: { "@context": COMPACT_CONTEXT, state: ownNegotiation(req).state },
-  }));
+  // ---- contract negotiations and transfer processes -------------------------------------------
+  const processes = [
+    [
+      "contractnegotiations",
+      "negotiations",
+      "Contract negotiation",
+      requestNegotiation,
+      terminateNegotiation,
+    ],
+    ["transferprocesses", "transfers", "Transfer process", requestTransfer, terminateTransfer],
+  ] as const;
+  for (const [path, table, what, request, terminate] of processes) {
+    const ownProcess = own(table, what);
+    router.add("POST", `${C}/${path}`, (req) => {
+      const r = request(ctx, active(req), managementBody(req));
+      return { body: idResponse(r["@id"], r.createdAt) };
+    });
+    listRoute(path, table);
+    router.add("GET", `${C}/${path}/:id`, (req) => ({ body: withContext(ownProcess(req)) }));
+    router.add("GET", `${C}/${path}/:id/state`, (req) => ({
+      body: { "@context": COMPACT_CONTEXT, state: ownProcess(req).state },
+    }));
+    router.add("POST", `${C}/${path}/:id/terminate`, (req) => {
+      terminate(ctx, participant(req)["@id"], req.params.id, managementBody(req));
+      return { status: 204 };
+    });
+  }
   router.add("GET", `${C}/contractnegotiations/:id/agreement`, (req) => {
-    const n = ownNegotiation(req);
+    const n = own<NegotiationRecord>("negotiations", "Contract negotiation")(req);
     const a = n.contractAgreementId
       ? ctx.store.get<AgreementRecord>("agreements", n.contractAgreementId)
       : undefined;
     if (!a) throw notFound(`Contract negotiation ${n["@id"]} has no agreement`);
     return { body: withContext(a) };
-  });
-
-  // ---- transfer processes and EDRs -----------------------------------------------------------
-  const ownTransfer = own<TransferRecord>("transfers", "Transfer process");
-  router.add("POST", `${C}/transferprocesses`, (req) => {
-    const t = requestTransfer(ctx, active(req), managementBody(req));
-    return { body: idResponse(t["@id"], t.createdAt) };
-  });
-  listRoute("transferprocesses", "transfers");
-  router.add("GET", `${C}/transferprocesses/:id`, (req) => ({ body: withContext(ownTransfer(req)) }));
-  router.add("GET", `${C}/transferprocesses/:id/state`, (req) => ({
-    body: { "@context": COMPACT_CONTEXT, state: ownTransfer(req).state },
-  }));
-  router.add("POST", `${C}/transferprocesses/:id/terminate`, (req) => {
-    terminateTransfer(ctx, participant(req)["@id"], req.params.id, managementBody(req));
-    return { status: 204 };
   });
   router.add("GET", `${C}/edrs/:id/dataaddress`, async (req) => ({
     body: withContext(await endpointDataReference(ctx, participant(req)["@id"], req.params.id)),

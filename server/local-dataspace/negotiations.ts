@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { decodeOfferId, offerPolicy, selects } from "./catalog";
-import { contextOfDspAddress, processesIn, type LocalContext } from "./context";
+import { contractPolicyOf, decodeOfferId, offerOf, selects } from "./catalog";
+import { contextOfDspAddress, ctxKey, dspAddressOf, processesIn, type LocalContext } from "./context";
 import { badRequest } from "./http";
 import type {
   AgreementRecord,
@@ -18,8 +18,6 @@ import type {
  * `errorDetail` when the provider rejects the request (unknown offer, wrong assigner, a policy
  * that differs from the offer). State is persisted at every step and resumed after a restart.
  */
-
-const key = (owner: string, id: string) => `${owner}/${id}`;
 
 const { save, transition, counterpart, terminate } = processesIn<NegotiationRecord>(
   "negotiations",
@@ -83,18 +81,18 @@ function evaluate(
   const definition = decoded
     ? ctx.store.get<ContractDefinitionRecord>(
         "contractdefinitions",
-        key(provider["@id"], decoded.definitionId),
+        ctxKey(provider["@id"], decoded.definitionId),
       )
     : undefined;
   const asset = decoded
-    ? ctx.store.get<AssetRecord>("assets", key(provider["@id"], decoded.assetId))
+    ? ctx.store.get<AssetRecord>("assets", ctxKey(provider["@id"], decoded.assetId))
     : undefined;
   if (!decoded || !definition || !asset || !selects(definition, asset))
     return rejected(`Contract offer ${consumer.offerId} is unknown to the provider ${provider.identity}`);
   if (consumer.assetId !== asset["@id"])
     return rejected(`The offer ${consumer.offerId} is for asset ${asset["@id"]}, not ${consumer.assetId}`);
-  const offered = offerPolicy(ctx, provider, definition, asset["@id"], consumer.offerId);
-  if (rulesOf(consumer.policy) !== rulesOf(offered)) {
+  const policy = contractPolicyOf(ctx, provider["@id"], definition);
+  if (rulesOf(consumer.policy) !== rulesOf(offerOf(provider, policy, asset["@id"], consumer.offerId))) {
     // EDC's provider words it so ("Contract agreement received. Validation failed: …")
     return rejected(
       `Policy in the contract request is not equal to the one in the contract offer ${consumer.offerId}`,
@@ -144,7 +142,7 @@ export function requestNegotiation(
       "@id": randomUUID(),
       type: "PROVIDER",
       counterPartyId: consumerCtx.identity,
-      counterPartyAddress: `${ctx.baseUrl}/api/dsp/${encodeURIComponent(consumerCtx["@id"])}/2025-1`,
+      counterPartyAddress: dspAddressOf(ctx, consumerCtx["@id"]),
       correlationId: consumer["@id"],
       participantContextId: provider["@id"],
     };

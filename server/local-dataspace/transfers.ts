@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol";
-import { contextOfDspAddress, processesIn, type LocalContext } from "./context";
+import { contextOfDspAddress, dspAddressOf, processesIn, type LocalContext } from "./context";
 import { badRequest, HttpError, notFound, unauthorized, type Router } from "./http";
 import type {
   AgreementRecord,
@@ -108,7 +108,7 @@ async function start(ctx: LocalContext, id: string): Promise<void> {
     type: "PROVIDER",
     assetId: agreement.assetId,
     counterPartyId: consumerCtx?.identity,
-    counterPartyAddress: `${ctx.baseUrl}/api/dsp/${encodeURIComponent(consumer.participantContextId)}/2025-1`,
+    counterPartyAddress: dspAddressOf(ctx, consumer.participantContextId),
     correlationId: consumer["@id"],
     participantContextId: agreement.providerContextId,
     state: "STARTED",
