@@ -129,11 +129,7 @@ export function createConnectorClient(options: ConnectorClientOptions) {
       post(`${ctxPath(id)}/transferprocesses`, idResponseSchema, transferRequest, signal),
     getTransfer: (id: string, transferId: string, signal?: AbortSignal) =>
       get(item(`${ctxPath(id)}/transferprocesses`, transferId), transferSchema, signal),
-    /**
-     * Ends a transfer process (`POST …/transferprocesses/{id}/terminate`, a `TerminateTransfer` with a
-     * reason, EDC's management API): 204, then TERMINATING/TERMINATED, and the counter-party is told over
-     * DSP. 404 for an unknown id, 409 when it has ended already, 400 without a reason.
-     */
+    /** `TerminateTransfer` with a reason: 204; 404 unknown, 409 ended already, 400 without a reason */
     terminateTransfer: (id: string, transferId: string, reason: string, signal?: AbortSignal) =>
       terminate(
         item(`${ctxPath(id)}/transferprocesses`, transferId),
@@ -141,10 +137,8 @@ export function createConnectorClient(options: ConnectorClientOptions) {
         signal,
       ),
     /**
-     * Ends a contract negotiation still running (`POST …/contractnegotiations/{id}/terminate`, a
-     * `TerminateNegotiation` with a reason, EDC's management API): 204, then TERMINATING/TERMINATED, and
-     * the counter-party is told over DSP. 404 for an unknown id, 409 when it has ended already.
-     * EDC 0.15.1 refuses (400) a TerminateNegotiation without the negotiation's id in `@id`.
+     * `TerminateNegotiation` with a reason: 204; 404 unknown, 409 ended already. EDC 0.15.1 refuses (400)
+     * one without the negotiation's id in `@id`.
      */
     terminateNegotiation: (id: string, negotiationId: string, reason: string, signal?: AbortSignal) =>
       terminate(

@@ -163,10 +163,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     usePermits(register: PermitRegister) {
       rt.permits = register;
     },
-    /**
-     * A data permit was revoked: terminates, at the connector, every transfer of the agreements it backs
-     * (cut-off.ts); what fails stays pending and is retried. Never throws for the connector's failures.
-     */
+    /** a data permit was revoked: its transfers end at the connector (cut-off.ts) */
     cutOffPermit: bind(cutOffPermit),
     /** takes up the pending cut-offs that are due now (also run by a timer every RETRY_BASE_MS) */
     retryCutOffs,
@@ -199,10 +196,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     listParticipants: bind(participants.listParticipants),
     onboardParticipant: bind(participants.onboardParticipant),
     updateParticipant: bind(participants.updateParticipant),
-    /** one participant context in any state (CREATED while provisioning): for the onboarding view */
     participantStatus: bind(participants.participantStatus),
     participantForUser: bind(participants.participantForUser),
-    /** read only: the same frozen list while the upstream answer is the same */
     participantCredentials: bind(participants.participantCredentials),
 
     listTasks: bind(tasks.listTasks),

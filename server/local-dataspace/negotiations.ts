@@ -218,12 +218,7 @@ function step(ctx: LocalContext, consumerId: string): void {
   schedule(ctx, consumerId);
 }
 
-/**
- * POST …/contractnegotiations/{id}/terminate, as EDC answers it: a `TerminateNegotiation` (its reason
- * becomes `errorDetail`), 404 for a negotiation the context does not hold, 409 for one that has ended
- * (FINALIZED or TERMINATED); else the negotiation and the counter-party's side of it are TERMINATED
- * (EDC passes TERMINATING on the way and tells the counter-party over DSP), and its timer stops.
- */
+/** POST …/contractnegotiations/{id}/terminate (context.ts processesIn): its reason becomes `errorDetail`. */
 export function terminateNegotiation(ctx: LocalContext, contextId: string, id: string, body: Json): void {
   const reason = typeof body.reason === "string" && body.reason.trim() ? body.reason.trim() : undefined;
   terminate(ctx, contextId, id, reason ? { errorDetail: reason } : {});

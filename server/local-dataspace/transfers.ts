@@ -171,11 +171,8 @@ function endIfStarted(ctx: LocalContext, id: string, state: TransferState, error
 }
 
 /**
- * POST …/transferprocesses/{id}/terminate, as EDC answers it: a `TerminateTransfer` with a reason
- * (400 without one), 404 for a transfer the context does not hold, 409 for one that has ended; else
- * the transfer and the counter-party's side of it are TERMINATED with the reason as `errorDetail`
- * (EDC passes TERMINATING on the way), and its EDR answers no more (endpointDataReference, the data
- * plane: 404 and 409).
+ * POST …/transferprocesses/{id}/terminate (context.ts processesIn): a reason is required (400), it
+ * becomes `errorDetail`; the EDR answers no more (endpointDataReference, the data plane: 404 and 409).
  */
 export function terminateTransfer(ctx: LocalContext, contextId: string, id: string, body: Json): void {
   const reason = typeof body.reason === "string" ? body.reason.trim() : "";
