@@ -30,6 +30,7 @@ import {
   participantSchema,
 } from "./participants";
 import { catalogSchema } from "./upstream-schemas";
+import { taskSchema } from "./tasks";
 import { TRANSFER_FIELDS_REQUIRED } from "./transfers";
 
 /**
@@ -193,19 +194,6 @@ const participantContext = z.looseObject({
   role: z.string(),
   slug: z.string(),
 });
-/** tasks.ts Task */
-const task = z.object({
-  id: z.string(),
-  title: z
-    .string()
-    .describe(
-      "in words: the asset's name, the counter-party's display name and a transfer's type (\"Contract for FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin\")",
-    ),
-  state: z.string(),
-  participantId: z.string(),
-  kind: z.enum(["negotiation", "transfer"]),
-  updatedAt: z.string(),
-});
 const assetsOfParticipant = z.object({
   participantId: z.string(),
   identity: z.string().describe("the participant's DID"),
@@ -346,6 +334,6 @@ export const dataspaceContract: Contracts = {
     },
   },
   "GET /api/tasks": {
-    answers: { 200: ok(z.array(task), "Negotiations and transfers in the caller's scope") },
+    answers: { 200: ok(z.array(taskSchema), "Negotiations and transfers in the caller's scope") },
   },
 };

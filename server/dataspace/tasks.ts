@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { transferTypeLabel } from "../../app/components/ui/labels";
 import type { SessionUser } from "../auth/user";
 import { createKeptByInputs } from "../http/kept/kept";
@@ -15,14 +16,19 @@ import type { ParticipantContext } from "./upstream-schemas";
  * context the caller's organisation owns, as Task records; CONNECTOR_ADMIN sees all contexts.
  */
 
-export interface Task {
-  id: string;
-  title: string;
-  state: string;
-  participantId: string;
-  kind: "negotiation" | "transfer";
-  updatedAt: string;
-}
+export const taskSchema = z.object({
+  id: z.string(),
+  title: z
+    .string()
+    .describe(
+      "in words: the asset's name, the counter-party's display name and a transfer's type (\"Contract for FHIR R4 diabetes cohort bundle with AlphaKlinik Berlin\")",
+    ),
+  state: z.string(),
+  participantId: z.string(),
+  kind: z.enum(["negotiation", "transfer"]),
+  updatedAt: z.string(),
+});
+export type Task = z.infer<typeof taskSchema>;
 
 type Rec = Record<string, unknown> & { "@id": string };
 
