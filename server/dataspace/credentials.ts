@@ -11,8 +11,10 @@ import { invalidField } from "../http/field-errors";
  * and routes: the issuer's definitions, a holder-initiated issuance (DCP), and revocation.
  */
 
+const NO_ISSUER = "No issuer service is configured (ISSUER_URL)";
+
 export async function listCredentialDefinitions(rt: DataspaceRuntime): Promise<CredentialDefinition[]> {
-  if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+  if (!rt.issuer) throw serviceUnavailable(NO_ISSUER);
   try {
     // no deadline armed per request: the read has its own time-out (read-cache.ts)
     return await rt.issuer.listCredentialDefinitions();
@@ -82,7 +84,7 @@ export async function revokeCredential(
   credentialId: string,
   actor = "system",
 ): Promise<void> {
-  if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+  if (!rt.issuer) throw serviceUnavailable(NO_ISSUER);
   await audited(
     rt,
     { action: "credential.revoke", actor, target: credentialId },

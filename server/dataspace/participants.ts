@@ -41,6 +41,8 @@ export const PARTICIPANT_FIELDS_REQUIRED = "displayName and role are required";
 export const PARTICIPANT_CREATE_FAILED = "Failed to create participant";
 export const NO_CELL = "No tenant-manager cell is available to host the participant";
 export const NO_PROFILE = "No dataspace profile is available for the participant";
+const NO_TENANT_MANAGER = "No tenant manager is configured (TENANT_MANAGER_URL)";
+const UPDATE_FAILED = "Failed to update participant";
 
 export type ListedParticipant = ParticipantContext & {
   participantId: string;
@@ -254,7 +256,7 @@ export async function onboardParticipant(
   actor = "system",
 ): Promise<OnboardingResult> {
   const tm = rt.tenantManager;
-  if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
+  if (!tm) throw serviceUnavailable(NO_TENANT_MANAGER);
   const target = input.displayName;
   let tenantId: string;
   let participantId: string;
@@ -333,13 +335,13 @@ export async function updateParticipant(
   actor = "system",
 ): Promise<Participant> {
   const tm = rt.tenantManager;
-  if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
+  if (!tm) throw serviceUnavailable(NO_TENANT_MANAGER);
   const deadline = operationDeadline(rt);
   const [ctx, tenants] = await Promise.all([
     settle(rt.connector.getParticipantContext(id, deadline)),
     tenantIdentities(rt, deadline),
   ]);
-  if (!tenants) throw badGateway("Failed to update participant", "tenant manager unavailable");
+  if (!tenants) throw badGateway(UPDATE_FAILED, "tenant manager unavailable");
   const did = ctx.ok ? didOfContext(ctx.value) : "";
   const tenant = tenantFor({ id, did, slug: did ? slugOfDid(did) : "" }, tenants);
   if (!tenant) throw notFound("Participant not found");
@@ -347,7 +349,7 @@ export async function updateParticipant(
     rt,
     { action: "participant.update", actor, target: id },
     () => tm.updateTenant(tenant.tenantId, { ...update }),
-    (e) => badGateway("Failed to update participant", describeUpstream(e)),
+    (e) => badGateway(UPDATE_FAILED, describeUpstream(e)),
     () => `tenant ${tenant.tenantId}`,
   );
   const p = updated.properties ?? {};
