@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { COMPACT_CONTEXT, isObject, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
+import { COMPACT_CONTEXT, isObject, MANAGEMENT_CONTEXT, type Criterion } from "../dataspace-protocol";
 import { contextOfDspAddress, ctxKey, participantByDid, type LocalContext } from "./context";
 import {
   badRequest,
@@ -14,7 +14,6 @@ import type {
   AgreementRecord,
   AssetRecord,
   ContractDefinitionRecord,
-  Criterion,
   Json,
   NegotiationRecord,
   ParticipantRecord,

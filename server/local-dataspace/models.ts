@@ -1,3 +1,5 @@
+import type { Criterion } from "../dataspace-protocol";
+
 /**
  * The records the local dataspace keeps, in the JSON shapes its APIs answer with (EDC
  * management API, tenant manager, issuer service, identity hub).
@@ -31,12 +33,6 @@ export interface PolicyDefinitionRecord extends Json {
   policy: Json & { permission?: Json[]; prohibition?: Json[]; obligation?: Json[] };
   createdAt: number;
   participantContextId: string;
-}
-
-export interface Criterion extends Json {
-  operandLeft: string;
-  operator: string;
-  operandRight: unknown;
 }
 
 export interface ContractDefinitionRecord extends Json {
