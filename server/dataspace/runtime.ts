@@ -74,11 +74,9 @@ function fanOutSignal(signal: AbortSignal): AbortSignal {
 export const FIRST_STAGE_UNBOUNDED_MS = 250;
 
 /**
- * What is left of an operation's time-out (started at `startedAt`), armed only when the first stage
- * took long enough to matter (FIRST_STAGE_UNBOUNDED_MS): reads the read cache answers at once need no
- * deadline (each upstream call has its own time-out, a coalesced read ends with the call it joined),
- * and `AbortSignal.timeout` keeps a timer for the whole time-out. For an operation of two stages: the
- * first without a deadline, the second with this one.
+ * The second stage's deadline of a two-stage operation (started at `startedAt`): what is left of its
+ * time-out, armed only when the first stage took FIRST_STAGE_UNBOUNDED_MS or more (each upstream call
+ * has its own time-out, and `AbortSignal.timeout` keeps a timer for the whole time-out).
  */
 export function remainingDeadline(rt: DataspaceRuntime, startedAt: number): AbortSignal | undefined {
   const spent = Date.now() - startedAt;

@@ -165,10 +165,8 @@ export async function getTransfer(
 
 /**
  * After the connector failed to answer one transfer: its demonstration record when it is the
- * participant's own, or the spec's 404 or 502; another participant's record answers the same 404 as
- * an unknown id. Found in the kept lists first (the participant's transfers created here, the newest
- * 500, and the bundle's: shared and frozen, read them only), then in the store; ids never repeat
- * between them.
+ * participant's own (the kept lists first, shared and frozen: read them only; then the store), or the
+ * spec's 404 or 502; another participant's record answers the same 404 as an unknown id.
  */
 async function demoTransferOr404(
   rt: DataspaceRuntime,

@@ -140,11 +140,8 @@ export function buildCatalog(ctx: LocalContext, provider: ParticipantRecord): Js
 }
 
 /**
- * A provider context's catalogue, as its DSP endpoint answers it: 404 unless the provider is active.
- * The DSP endpoint below serves it to any consumer; the management API asks it in-process for a
- * consumer of this runtime, with the provider record it found (every provider it can name is one of
- * this runtime's contexts), so that a catalogue request is not a loopback HTTP call from the connector
- * to itself.
+ * A provider context's catalogue as its DSP endpoint answers it (404 unless active). The management API
+ * asks it in-process, with the provider record it found: no loopback HTTP call of the connector to itself.
  */
 export function catalogOfProvider(
   ctx: LocalContext,
