@@ -135,14 +135,6 @@ export async function issueOnboardingCredential(ctx: LocalContext, holder: Holde
   if (def) await issueCredential(ctx, def, holder);
 }
 
-export function revokeCredential(ctx: LocalContext, id: string): CredentialRecord | undefined {
-  const c = ctx.store.get<CredentialRecord>("credentials", id);
-  if (!c) return undefined;
-  const next: CredentialRecord = { ...c, state: "REVOKED" };
-  ctx.store.put("credentials", id, c.holderContextId, next);
-  return next;
-}
-
 /** The revocation list as a BitstringStatusListCredential (gzip, base64url), signed as a JWT-VC. */
 export async function statusListCredential(ctx: LocalContext): Promise<Json> {
   const bits = Buffer.alloc(STATUS_LIST_BITS / 8);
