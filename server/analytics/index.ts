@@ -15,6 +15,7 @@ export {
   ageBandOf,
   GENDERS,
   intersect,
+  tally,
   type AgeBand,
   type Gender,
   type OmopIndex,

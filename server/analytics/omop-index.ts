@@ -7,6 +7,7 @@
  * Nothing is rescanned until the graph changes.
  */
 import { type GraphStore, REFERENCE_DAY, isoDate, LAYER_LABELS } from "../graph";
+import { allHolders } from "./holders";
 import { labelScopedCache, num, scanNodes, str } from "./scan";
 
 /** ages are computed at the extraction date of the records (the synthetic data's reference day) */
@@ -233,6 +234,22 @@ export function createOmopIndexCache(graph: GraphStore) {
   };
 }
 export type OmopIndexCache = ReturnType<typeof createOmopIndexCache>;
+
+/** how many of `members` (indexes of persons, all when omitted) have each value of `attr`, every value listed */
+export function tally(
+  index: OmopIndex,
+  attr: "holder" | "gender" | "ageBand",
+  members: Iterable<number> = index.persons.keys(),
+): Map<string, number> {
+  const values =
+    attr === "holder" ? allHolders(index) : attr === "gender" ? GENDERS : [...AGE_BANDS, "unknown"];
+  const counts = new Map<string, number>(values.map((v) => [v, 0]));
+  for (const i of members) {
+    const v = index.persons[i][attr];
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  return counts;
+}
 
 /** intersection of sorted distinct index arrays */
 export function intersect(a: Int32Array, b: Int32Array): Int32Array {

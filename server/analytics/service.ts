@@ -8,16 +8,15 @@
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { dashboard, measurementEntry, topEntry } from "./contract";
-import { allHolders, holderName } from "./holders";
+import { holderName } from "./holders";
 import { csvText } from "../http/csv";
 import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
 import { listable, protect, published, type CountNode, scopeFor } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
 import {
-  AGE_BANDS,
   AGE_REFERENCE_DATE,
-  GENDERS,
+  tally,
   type CodeStats,
   type MeasurementStats,
   type OmopIndex,
@@ -71,17 +70,9 @@ export function createAnalyticsService(deps: {
 
   /** the persons partitions (holder, gender, age band) with k applied when the scope says so */
   function distributions(index: OmopIndex, scopeK: number | null) {
-    const count = (pred: (p: OmopIndex["persons"][number]) => boolean) =>
-      index.persons.reduce((s, p) => s + (pred(p) ? 1 : 0), 0);
-    const holders: CountNode[] = allHolders(index).map((h) => ({
-      key: h,
-      value: count((p) => p.holder === h),
-    }));
-    const genders: CountNode[] = GENDERS.map((g) => ({ key: g, value: count((p) => p.gender === g) }));
-    const bands: CountNode[] = [...AGE_BANDS, "unknown" as const].map((b) => ({
-      key: b,
-      value: count((p) => p.ageBand === b),
-    }));
+    const cells = (attr: "holder" | "gender" | "ageBand"): CountNode[] =>
+      [...tally(index, attr)].map(([key, value]) => ({ key, value }));
+    const [holders, genders, bands] = [cells("holder"), cells("gender"), cells("ageBand")];
     const root: CountNode = {
       key: "persons",
       value: index.persons.length,

@@ -5,9 +5,10 @@
  * (purposes). What it means for answers:
  *
  * - every insight answer is aggregate: no template, cohort or dashboard returns a person's row;
- * - a k threshold (small-cell suppression with complementary suppression) applies to everyone
- *   except the access body (HDAB_AUTHORITY) and the operator (CONNECTOR_ADMIN), whose supervisory
- *   scope shows exact counts; the federated cohort summary applies k to every caller;
+ * - the questions and the dashboard apply the scope's k (small-cell suppression with complementary
+ *   suppression) to everyone but the access body (HDAB_AUTHORITY) and the operator (CONNECTOR_ADMIN),
+ *   whose supervisory scope shows exact counts; the federated summary reads no scope: its own k
+ *   (service.ts `kFrom`) applies to every caller;
  * - re-identification is prohibited: answers carry no names, identifiers or birth dates.
  */
 import { z } from "zod";

@@ -29,20 +29,21 @@ import {
   AGE_REFERENCE_DATE,
   GENDERS,
   intersect,
+  tally,
   type AgeBand,
   type Gender,
   type OmopIndex,
   type OmopIndexCache,
-  allHolders,
   holderName,
   describeConcept,
   examplesOf,
+  findAll,
+  num,
   resolveTerm,
 } from "../analytics";
 import { createQueryLog } from "../audit/query-log";
 import type { SessionUser } from "../auth/user";
 import { linked, type GraphStore } from "../graph";
-import { findAll, num } from "../analytics";
 import { badRequest } from "../http/errors";
 import { patientNumberOfId } from "../privacy/ids";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
@@ -190,21 +191,12 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
 
 /** the raw (unprotected) count tree of a cohort */
 export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
-  const holders = new Map(allHolders(index).map((h) => [h, 0]));
-  const genders = new Map<string, number>(GENDERS.map((g) => [g, 0]));
-  const bands = new Map<string, number>([...AGE_BANDS, "unknown"].map((b) => [b, 0]));
-  for (const i of members) {
-    const p = index.persons[i];
-    holders.set(p.holder, (holders.get(p.holder) ?? 0) + 1);
-    genders.set(p.gender, (genders.get(p.gender) ?? 0) + 1);
-    bands.set(p.ageBand, (bands.get(p.ageBand) ?? 0) + 1);
-  }
-  const cells = (prefix: string, m: Map<string, number>): CountNode[] =>
-    [...m].map(([k, v]) => ({ key: `${prefix}:${k}`, value: v }));
+  const cells = (prefix: string, attr: "holder" | "gender" | "ageBand"): CountNode[] =>
+    [...tally(index, attr, members)].map(([k, v]) => ({ key: `${prefix}:${k}`, value: v }));
   return {
     key: "cohort",
     value: members.length,
-    groups: [cells("holder", holders), cells("gender", genders), cells("age", bands)],
+    groups: [cells("holder", "holder"), cells("gender", "gender"), cells("age", "ageBand")],
   };
 }
 

@@ -5,8 +5,7 @@
  * must have to be run), and an executor that runs the equivalent read-only traversal through the
  * GraphStore port with the parameters already resolved to codes. Free text never reaches a query.
  */
-import { type Concept, type ConceptKind, AGE_BANDS, GENDERS, holderName, findAll, str } from "../analytics";
-import { allHolders } from "../analytics";
+import { type Concept, type ConceptKind, holderName, findAll, str, tally } from "../analytics";
 import { linked, type Layer } from "../graph";
 import type { CountNode } from "../federated";
 import {
@@ -233,20 +232,16 @@ async function distribution(
   ctx: ExecContext,
   condition: Concept,
   attr: "gender" | "ageBand" | "holder",
-  keys: string[],
   label: string,
   name: (k: string) => string,
 ): Promise<RawResult> {
   const members = await conditionCohort(ctx, condition);
   const { root, cohort } = cohortRoot(ctx, "cohort", members);
-  const counts = new Map(keys.map((k) => [k, 0]));
-  for (const id of members) {
-    const p = ctx.index.persons[ctx.index.indexOfPerson.get(id)!];
-    counts.set(p[attr], (counts.get(p[attr]) ?? 0) + 1);
-  }
+  const ids = [...members].map((id) => ctx.index.indexOfPerson.get(id)!);
+  const counts = tally(ctx.index, attr, ids);
   const cells = [...counts].map(([k, v]) => leaf(`${attr}:${k}`, v));
   cohort.groups!.push(cells);
-  const all = (k: string) => ctx.index.persons.reduce((s, p) => s + (p[attr] === k ? 1 : 0), 0);
+  const all = tally(ctx.index, attr);
   // "other" and "unknown" are listed only when their count can be shown (listedOn); every other value always
   const optional = (c: CountNode) => ["other", "unknown"].includes(c.key.slice(attr.length + 1));
   const rows = cells.map((c) => {
@@ -258,7 +253,7 @@ async function distribution(
     columns: [col(attr, label), ...countedColumns("Patients", "Share of cohort (%)")],
     rows,
     // the dashboard and the federated summary publish every value's persons
-    roots: [root, ...[...counts.keys()].map((k, i) => partsOf(`all:${k}`, all(k), [cells[i]]))],
+    roots: [root, ...[...counts.keys()].map((k, i) => partsOf(`all:${k}`, all.get(k)!, [cells[i]]))],
     cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
     unlisted: optionalOnes.length
       ? (k) =>
@@ -751,7 +746,7 @@ ORDER BY patients DESC LIMIT 10`,
 WITH DISTINCT dx.personId AS personId
 MATCH (p:OMOPPerson {personId: personId})
 RETURN p.genderSourceValue AS gender, count(p) AS patients`,
-    run: (ctx, { condition }) => distribution(ctx, condition, "gender", [...GENDERS], "Gender", (k) => k),
+    run: (ctx, { condition }) => distribution(ctx, condition, "gender", "Gender", (k) => k),
   },
   {
     id: "age-distribution",
@@ -773,8 +768,7 @@ MATCH (p:OMOPPerson {personId: personId})
 WITH 2025 - p.yearOfBirth AS age
 RETURN CASE WHEN age < 30 THEN '18-29' WHEN age >= 80 THEN '80+' ELSE toString(age / 10 * 10) + '-' + toString(age / 10 * 10 + 9) END AS ageBand,
        count(*) AS patients`,
-    run: (ctx, { condition }) =>
-      distribution(ctx, condition, "ageBand", [...AGE_BANDS, "unknown"], "Age band", (k) => k),
+    run: (ctx, { condition }) => distribution(ctx, condition, "ageBand", "Age band", (k) => k),
   },
   {
     id: "holder-distribution",
@@ -799,8 +793,7 @@ WITH DISTINCT dx.personId AS personId
 MATCH (p:OMOPPerson {personId: personId})
 MATCH (h:Participant {slug: p.careSiteSourceValue})
 RETURN h.displayName AS holder, count(p) AS patients`,
-    run: (ctx, { condition }) =>
-      distribution(ctx, condition, "holder", allHolders(ctx.index), "Data holder", holderName),
+    run: (ctx, { condition }) => distribution(ctx, condition, "holder", "Data holder", holderName),
   },
   {
     id: "datasets-for-condition",
