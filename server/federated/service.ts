@@ -9,15 +9,12 @@
  *     ├─ per gender       (female, male, other, unknown; pooled across SPEs)
  *     └─ per age band     (0-17 … 80+, unknown; pooled across SPEs)
  *
- * k-anonymity on the server: k is FEDERATED_K (default 5, never below 5) or a larger `k` asked for
- * in the query. Cells in 1..k−1 are suppressed and marked, complementary suppression keeps them
- * from being recomputed from N or the other cells of their partition, and a one-step differencing
- * guard compares every cell with the same cell of each query that has one criterion fewer (the
- * classic "tracker" pair): a cell that differs from it by 1..k−1 is suppressed too. Every answer
- * is audited by the adversary model of audit.ts before it leaves (defence in depth: a finding
- * suppresses the whole answer), and every query is written to the audit log (kind "insight"), so
- * the access body can review query patterns; multi-step trackers are a residual risk that the log
- * is there to expose.
+ * k is FEDERATED_K (default 5, never below 5) or a larger `k` asked for in the query, for every
+ * caller. The rules (suppression.ts) apply, with the differencing guard against each query with one
+ * criterion fewer (the classic "tracker" pair); the adversary model of audit.ts checks every answer
+ * before it leaves (a finding suppresses the whole answer). Every query is written to the audit log
+ * (kind "insight") so the access body can review query patterns: multi-step trackers are a residual
+ * risk that the log is there to expose.
  */
 import { z } from "zod";
 import type { AuditBatchWriter } from "../audit/batch-writer";

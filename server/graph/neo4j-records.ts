@@ -46,19 +46,11 @@ export const EDGE_COUNTS_INIT = {
 export const lastSeqStatement = `UNWIND $layers AS l CALL { WITH l MATCH (n:GraphNode) WHERE n.layer = l AND n.seq IS NOT NULL RETURN n.seq AS s ORDER BY n.layer DESC, n.seq DESC LIMIT 1 } RETURN coalesce(max(s), 0) AS s`;
 
 /**
- * The edges among a set of nodes bounded by the set's size, not by its nodes' degrees (a dataset node
- * has a relationship per patient). First each node's out- and in-degree (Neo4j keeps them: no
- * relationship read); then an edge a→b is read from a's outgoing relationships when a has fewer than
- * EDGE_DEGREE_CAP, else from b's incoming ones when b has fewer (EDGES_AMONG_STATEMENT), else, for the pairs of two nodes of high
- * degree, by one short statement per relationship type (`denseEdgesStatement`): only the nodes that have
- * relationships of that type out (or in), by Neo4j's degree per type, then an expand-into of their pairs,
- * which walks the end with fewer relationships of that type (a dataset's many INCLUDES and a concept's
- * many CODED_BY are never both in one pair's type). The `USING INDEX SEEK` hints keep the planner from
- * scanning the id index (a plain `USING INDEX` does now and then). PostgreSQL's edgesAmong is the same
- * (decision 0062).
- *
- * One statement per type, of a fixed text, and not one statement with a part per type, which probes
- * every pair for every type and is planned again for every new type (decision 0080).
+ * The edges among a set of nodes bounded by the set's size, as PostgreSQL's edgesAmong reads them
+ * (postgres-store.ts, decision 0062), from the degrees Neo4j keeps. The pairs of two nodes of high degree
+ * are read by one statement of a fixed text per relationship type (`denseEdgesStatement`, decision
+ * 0080): an expand-into from the end with fewer relationships of that type. `USING INDEX SEEK` keeps the
+ * planner from scanning the id index (a plain `USING INDEX` does now and then).
  */
 export const EDGE_DEGREE_CAP = 128;
 export const DEGREES_STATEMENT =

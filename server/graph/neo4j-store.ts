@@ -53,7 +53,14 @@ import {
   withDeadline,
   type Reachability,
 } from "./neo4j-reachability";
-import { perVersion, relationshipsOf, type GraphCalls, type GraphCounts, type GraphStore } from "./store";
+import {
+  lastPerId,
+  perVersion,
+  relationshipsOf,
+  type GraphCalls,
+  type GraphCounts,
+  type GraphStore,
+} from "./store";
 
 /**
  * The Neo4j adapter of the GraphStore port. Every node carries the label of its kind plus `:GraphNode`
@@ -64,13 +71,9 @@ import { perVersion, relationshipsOf, type GraphCalls, type GraphCounts, type Gr
  * Audit entries live in the relational store, not in Neo4j: an intent there stands for the entry until
  * the write has committed (audit-intents.ts, decision 0051).
  *
- * A cluster (docs/deployment.md): a `neo4j://` URI gives the routing driver; reads run in read
- * transactions (`executeRead`), which the driver routes to followers and read replicas; writes go to the
- * leader; both are retried on transient errors (leader switch, deadlock) for at most
- * `maxTransactionRetryTime` and never past the call's deadline. One bookmark manager is shared by every
- * session of this instance, so a read sees this instance's own earlier writes even when a follower
- * serves it. Other instances learn of a write through the change feed (topic `graph`):
- * their cached graph bodies, keyed by `version()`, are dropped when the notice arrives.
+ * A cluster (docs/deployment.md, "Neo4j cluster"): reads in read transactions (routed to followers),
+ * writes to the leader, both retried never past the call's deadline; one bookmark manager per instance;
+ * other instances learn of a write through the change feed (topic `graph`), which moves `version()`.
  *
  * Neo4j away (decision 0019): the start-up runs in the background, retried, and calls answer 503 while
  * Neo4j is away or starting (neo4j-reachability.ts); every call is bounded by `timeoutMs`.
@@ -242,12 +245,7 @@ export async function createNeo4jGraphStore(
     },
   });
 
-  /**
-   * The last of the start-up work (decision 0080): the indexes online, then the graph routes' samples
-   * read once each (every layer, and each layer alone), so that their statements are planned and their
-   * pages cached before the store says it is ready. A graph of fewer than WARM_UP_MIN_NODES nodes is not
-   * warmed.
-   */
+  /** the last of the start-up work (decision 0080): the graph routes' samples read once, planned and cached */
   async function warmUp(ms: number) {
     const nodes = Object.values(await transaction("read", layerCounts, ms)).reduce((a, b) => a + b, 0);
     if (nodes < WARM_UP_MIN_NODES) return;
@@ -317,20 +315,10 @@ export async function createNeo4jGraphStore(
         "UNWIND $rows AS row MERGE (n:GraphNode {id: row.id}) SET n:$(row.label), n += row.props, n.layer = row.layer, n.seq = coalesce(n.seq, row.seq)",
         { rows: nodeRows },
       );
-    // one row per edge id (the last one wins, as when they are written one after the other)
-    const edgeRows = new Map<
-      string,
-      { id: string; type: string; source: string; target: string; props: Properties }
-    >();
-    for (const e of edges)
-      edgeRows.set(e.id, {
-        id: e.id,
-        type: safeType(e.type),
-        source: e.source,
-        target: e.target,
-        props: e.properties ?? {},
-      });
-    if (edgeRows.size)
+    const edgeRows = lastPerId(
+      edges.map(({ properties, ...e }) => ({ ...e, type: safeType(e.type), props: properties ?? {} })),
+    );
+    if (edgeRows.length)
       await tx.run(
         `UNWIND $rows AS row
          MATCH (a:GraphNode {id: row.source}) MATCH (b:GraphNode {id: row.target})
@@ -339,14 +327,11 @@ export async function createNeo4jGraphStore(
          WITH a, b, row, old WHERE old IS NULL
          CREATE (a)-[r:$(row.type) {id: row.id}]->(b) SET r += row.props
          WITH ${pairOf("a", "b")} AS pair, count(r) AS k ${EDGE_COUNT_ADD}`,
-        { rows: [...edgeRows.values()] },
+        { rows: edgeRows },
       );
   }
 
-  /**
-   * Nodes per layer from Neo4j's count store (a count per label is kept by the database, so this reads
-   * no node): the sum of the counts of the layer's labels.
-   */
+  /** nodes per layer: the sum of its labels' counts in Neo4j's count store (no node is read) */
   const LABELS = LAYERS.flatMap((l) => LAYER_LABELS[l]);
   const LABEL_COUNTS = labelCountsStatement(LABELS);
   async function layerCounts(tx: ManagedTransaction): Promise<Record<string, number>> {
@@ -360,10 +345,8 @@ export async function createNeo4jGraphStore(
   }
 
   /**
-   * Relationships whose both ends are in `layers`: every layer is the count store's total (every
-   * relationship joins two nodes of the graph); fewer layers are the sum of the counts kept per pair of
-   * layers by every write (`:GraphEdgeCount`, decision 0078), read once per graph version (this
-   * instance's writes and, through the change feed, every other instance's): never a walk.
+   * Relationships whose both ends are in `layers`: the count store's total for every layer, else the sum
+   * of the counts every write keeps per pair of layers (`:GraphEdgeCount`, decision 0078): never a walk.
    */
   const keptPairCounts = perVersion(
     () => raw.version(),
@@ -390,10 +373,7 @@ export async function createNeo4jGraphStore(
       "read",
       async (tx) => {
         const counts = await layerCounts(tx);
-        const quota = allocateQuota(
-          layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
-          limit,
-        );
+        const quota = allocateQuota(layers, counts, limit);
         // every layer's statement sent at once (one round trip, not one per layer), with each node's
         // degrees, which the edges among the sample start from
         const parts = await Promise.all(

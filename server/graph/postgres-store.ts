@@ -5,7 +5,7 @@ import type { Relational, Sql } from "../storage/relational";
 import { type EdgeRecord, type GraphEdge, type NodeRecord } from "./model";
 import { withDeadline } from "./neo4j-reachability";
 import { nodeRowOf, sqlGraphReads, toEdge, toNode, type EdgeRow, type NodeRow } from "./sql-graph";
-import { perVersion, type GraphStore } from "./store";
+import { lastPerId, perVersion, type GraphStore } from "./store";
 
 /**
  * The graph in PostgreSQL: the embedded store's two tables (sqlite-store.ts) on the relational port's
@@ -13,10 +13,8 @@ import { perVersion, type GraphStore } from "./store";
  * DATABASE_URL is set and NEO4J_URI is not; decision 0051). A write, its audit entry and the `graph`
  * topic of the change feed commit in one transaction. Other instances learn of it by the feed
  * (LISTEN/NOTIFY): `version()` adds the feed's version to this instance's own count, so their caches
- * kept per graph version are dropped when the notice arrives, as with Neo4j. A seed batch is two
- * multi-row INSERTs (nodes, then edges) in one transaction, idempotent on ids, so an interrupted seed
- * resumes (server/graph/seed-on-start.ts); the seed of an empty graph builds the secondary indexes at its
- * end (`bulkLoad`, decision 0068).
+ * kept per graph version are dropped when the notice arrives, as with Neo4j. A seed batch is idempotent
+ * on ids, so an interrupted seed resumes (server/graph/seed-on-start.ts).
  */
 
 /** the change-feed topic of the graph's content (the Neo4j adapter uses the same) */
@@ -29,9 +27,8 @@ const GRAPH_TOPIC = "graph";
 const WRITE_LOCK = "graph-write";
 
 /**
- * The indexes no write needs for its correctness (the unique ids stay): a bulk load into an empty graph
- * drops them and builds them once at its end, by one sort each, instead of keeping them row by row
- * (decision 0068). Every start builds any that is missing, so an interrupted bulk load leaves none out.
+ * The indexes no write needs for its correctness: a bulk load into an empty graph drops them and builds
+ * them once at its end (decision 0068); every start builds any that is missing.
  */
 const SECONDARY_INDEXES = [
   "graph_nodes_layer ON graph_nodes(layer, seq)",
@@ -229,16 +226,8 @@ export async function createPostgresGraphStore(
 
   /** nodes then edges of a batch, one multi-row INSERT each, existing ids replaced */
   async function upsertBatch(tx: Sql, nodes: NodeRecord[], edges: EdgeRecord[]) {
-    // one row per id (the last one wins, as when they are written one after the other)
-    const nodeRows = [...new Map(nodes.map((n) => [n.id, nodeRowOf(n)])).values()];
-    const edgeRows = [
-      ...new Map(
-        edges.map((e) => [
-          e.id,
-          { id: e.id, source: e.source, target: e.target, type: e.type, props: e.properties ?? null },
-        ]),
-      ).values(),
-    ];
+    const nodeRows = lastPerId(nodes.map(nodeRowOf));
+    const edgeRows = lastPerId(edges.map(({ properties, ...e }) => ({ ...e, props: properties ?? null })));
     if (nodeRows.length)
       await sql`INSERT INTO graph_nodes (id, label, layer, props)
         SELECT r.id, r.label, r.layer, r.props::jsonb

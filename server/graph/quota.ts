@@ -1,12 +1,19 @@
 /**
- * Splits `limit` across groups as evenly as their sizes allow: a group smaller than its fair
- * share keeps all it has and the rest is shared among the others. The sum never exceeds `limit`.
+ * Splits `limit` across the groups `keys` (of `sizes`, 0 when absent) as evenly as their sizes allow:
+ * a group smaller than its fair share keeps all it has and the rest is shared among the others. The
+ * sum never exceeds `limit`.
  */
-export function allocateQuota<K>(groups: { key: K; available: number }[], limit: number): Map<K, number> {
-  const result = new Map<K, number>();
+export function allocateQuota<K extends string>(
+  keys: readonly K[],
+  sizes: Partial<Record<K, number>>,
+  limit: number,
+): Map<K, number> {
+  const result = new Map<K, number>(keys.map((key) => [key, 0]));
   let remaining = Math.max(0, Math.floor(limit));
-  let open = groups.filter((g) => g.available > 0).sort((a, b) => a.available - b.available);
-  for (const g of groups) result.set(g.key, 0);
+  let open = keys
+    .map((key) => ({ key, available: sizes[key] ?? 0 }))
+    .filter((g) => g.available > 0)
+    .sort((a, b) => a.available - b.available);
   while (open.length && remaining > 0) {
     const share = Math.floor(remaining / open.length);
     if (share === 0) {

@@ -105,10 +105,7 @@ export function sqlGraphReads(d: SqlGraphDialect) {
     /** the first `limit` nodes of `layers`, spread across them by quota, and the edges among them */
     async sampleGraph(layers, limit, layerLabel) {
       const counts = await layerCounts();
-      const quota = allocateQuota(
-        layers.map((l) => ({ key: l, available: counts[l] ?? 0 })),
-        limit,
-      );
+      const quota = allocateQuota(layers, counts, limit);
       const nodes: GraphNode[] = [];
       for (const l of layers) {
         const n = quota.get(l) ?? 0;

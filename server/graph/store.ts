@@ -116,6 +116,11 @@ export async function relationshipsOf(
   return out;
 }
 
+/** one row per id, the last one winning (as when they are written one after the other) */
+export const lastPerId = <R extends { id: string }>(rows: R[]) => [
+  ...new Map(rows.map((r) => [r.id, r])).values(),
+];
+
 /** `load`, read once per `version()` (one that fails is read again at the next call) */
 export function perVersion<T>(version: () => number, load: () => Promise<T>): () => Promise<T> {
   let kept: { version: number; value: Promise<T> } | null = null;
