@@ -87,10 +87,6 @@ const countedColumns = (patients: string, share: string) => [
   col("share", share, "percent"),
 ];
 
-function personSet(m: Map<number, string>): Set<number> {
-  return new Set(m.keys());
-}
-
 /** persons of the OMOP index with/without a set, as a root over all persons */
 function cohortRoot(ctx: ExecContext, key: string, members: Set<number>) {
   const all = allPersonIds(ctx).length;
@@ -219,7 +215,30 @@ async function patientCohort(ctx: ExecContext, condition: Concept) {
 }
 
 async function conditionCohort(ctx: ExecContext, condition: Concept) {
-  return personSet(await personsCodedBy(ctx, condition, "ConditionOccurrence"));
+  return new Set((await personsCodedBy(ctx, condition, "ConditionOccurrence")).keys());
+}
+
+async function drugCohort(ctx: ExecContext, drug: Concept) {
+  return new Set((await personsCodedBy(ctx, drug, "DrugExposure")).keys());
+}
+
+/** one row: the concept's cells, then how many of all patients are in its cohort ("<n> of <all> patients <says>") */
+function countRow(
+  ctx: ExecContext,
+  members: Set<number>,
+  key: string,
+  name: string,
+  row: { cells: [Column, string | null][]; plan: string; says: string },
+): RawResult {
+  const { root, cohort } = cohortRoot(ctx, key, members);
+  return {
+    columns: [...row.cells.map(([c]) => c), ...countedColumns("Patients", "Share of all patients (%)")],
+    rows: [{ ...Object.fromEntries(row.cells.map(([c, v]) => [c.key, v])), ...counted(cohort, root) }],
+    roots: [root],
+    cohort: { node: cohort, name },
+    plan: [row.plan],
+    interpretation: (show) => `${show(cohort)} of ${show(root)} patients ${row.says}.`,
+  };
 }
 
 const CONDITION_STEP = (c: Concept) =>
@@ -581,7 +600,7 @@ WITH cohort, personId, head(collect(m)) AS latest
 RETURN personId IN cohort AS inCohort, count(*) AS measured, avg(latest.valueAsNumber) AS mean,
        stDev(latest.valueAsNumber) AS sd`,
     async run(ctx, { measurement, drug }) {
-      const members = personSet(await personsCodedBy(ctx, drug, "DrugExposure"));
+      const members = await drugCohort(ctx, drug);
       return measurementComparison(ctx, measurement, `patients treated with ${drug.display}`, members, [
         DRUG_STEP(drug),
       ]);
@@ -1004,29 +1023,16 @@ ORDER BY patients DESC LIMIT 10`,
     cypher: `MATCH (:RxNormConcept {code: $drug})<-[:CODED_BY]-(de:DrugExposure)
 RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
     async run(ctx, { drug }) {
-      const exposed = personSet(await personsCodedBy(ctx, drug, "DrugExposure"));
-      const { root, cohort } = cohortRoot(ctx, "exposed", exposed);
-      return {
-        columns: [
-          col("drug", "Drug"),
-          col("rxnorm", "RxNorm", "code"),
-          col("atc", "ATC", "code"),
-          ...countedColumns("Patients", "Share of all patients (%)"),
+      const name = conceptLabel(drug);
+      return countRow(ctx, await drugCohort(ctx, drug), "exposed", `patients treated with ${name}`, {
+        cells: [
+          [col("drug", "Drug"), drug.display],
+          [col("rxnorm", "RxNorm", "code"), drug.code],
+          [col("atc", "ATC", "code"), drug.atc ?? null],
         ],
-        rows: [
-          {
-            drug: drug.display,
-            rxnorm: drug.code,
-            atc: drug.atc ?? null,
-            ...counted(cohort, root),
-          },
-        ],
-        roots: [root],
-        cohort: { node: cohort, name: `patients treated with ${conceptLabel(drug)}` },
-        plan: [DRUG_STEP(drug)],
-        interpretation: (show) =>
-          `${show(cohort)} of ${show(root)} patients were treated with ${conceptLabel(drug)}.`,
-      };
+        plan: DRUG_STEP(drug),
+        says: `were treated with ${name}`,
+      });
     },
   },
   {
@@ -1049,29 +1055,16 @@ RETURN count(DISTINCT de.personId) AS patients, count(de) AS exposures`,
     cypher: `MATCH (:SnomedConcept {code: $condition})<-[:CODED_BY]-(dx:ConditionOccurrence)
 RETURN count(DISTINCT dx.personId) AS patients`,
     async run(ctx, { condition }) {
-      const members = await conditionCohort(ctx, condition);
-      const { root, cohort } = cohortRoot(ctx, "cohort", members);
-      return {
-        columns: [
-          col("condition", "Condition"),
-          col("snomed", "SNOMED CT", "code"),
-          col("icd10", "ICD-10", "code"),
-          ...countedColumns("Patients", "Share of all patients (%)"),
+      const name = conceptLabel(condition);
+      return countRow(ctx, await conditionCohort(ctx, condition), "cohort", `patients with ${name}`, {
+        cells: [
+          [col("condition", "Condition"), condition.display],
+          [col("snomed", "SNOMED CT", "code"), condition.code],
+          [col("icd10", "ICD-10", "code"), condition.icd10?.code ?? null],
         ],
-        rows: [
-          {
-            condition: condition.display,
-            snomed: condition.code,
-            icd10: condition.icd10?.code ?? null,
-            ...counted(cohort, root),
-          },
-        ],
-        roots: [root],
-        cohort: { node: cohort, name: `patients with ${conceptLabel(condition)}` },
-        plan: [CONDITION_STEP(condition)],
-        interpretation: (show) =>
-          `${show(cohort)} of ${show(root)} patients have ${conceptLabel(condition)} recorded.`,
-      };
+        plan: CONDITION_STEP(condition),
+        says: `have ${name} recorded`,
+      });
     },
   },
 ];
