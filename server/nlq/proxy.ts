@@ -13,16 +13,7 @@ import { LAYER_LABELS } from "../graph";
 import type { Template } from "./templates";
 
 export class ProxyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ProxyError";
-  }
-}
-
-export interface ProxyAnswer {
-  cypher: string;
-  parameters: Record<string, unknown>;
-  explanation: string | null;
+  override name = "ProxyError";
 }
 
 export const RELATIONSHIP_TYPES = [
@@ -63,12 +54,7 @@ export function displayUrl(url: string): string {
   }
 }
 
-export async function askProxy(
-  url: string,
-  question: string,
-  templates: Template[],
-  timeoutMs: number,
-): Promise<ProxyAnswer> {
+export async function askProxy(url: string, question: string, templates: Template[], timeoutMs: number) {
   let res: Response;
   try {
     res = await fetch(url, {
