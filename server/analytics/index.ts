@@ -6,7 +6,7 @@
  * the service reads federated/ (scope, suppression), which reads this toolkit, so exporting it
  * here would close a cycle.
  */
-export { findAll, labelScopedCache, num, scanNodes, str } from "./scan";
+export { findAll, labelScopedCache, num, round, scanNodes, str } from "./scan";
 export type { Concept, ConceptCache, ConceptDictionary, ConceptKind } from "./concepts";
 export {
   AGE_BANDS,

@@ -29,6 +29,7 @@ export async function findAll(graph: GraphStore, label: string, where?: Properti
 export const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 export const num = (v: unknown): number | undefined =>
   typeof v === "number" && Number.isFinite(v) ? v : undefined;
+export const round = (v: number | null, d = 2) => (v === null ? null : Math.round(v * 10 ** d) / 10 ** d);
 
 /**
  * What a set of labels looks like, cheaply: per label, the node count and the id of the newest

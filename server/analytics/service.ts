@@ -7,8 +7,9 @@
  */
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";
-import type { dashboard, measurementEntry, topEntry } from "./contract";
+import { TOP_DEFAULT, TOP_MAX, type dashboard, type measurementEntry, type topEntry } from "./contract";
 import { holderName } from "./holders";
+import { round } from "./scan";
 import { csvText } from "../http/csv";
 import { createKept, deepFrozen } from "../http/kept";
 import type { GraphStore } from "../graph";
@@ -23,18 +24,11 @@ import {
   type OmopIndexCache,
 } from "./omop-index";
 
-import { TOP_DEFAULT, TOP_MAX } from "./contract";
-
 export type TopEntry = z.infer<typeof topEntry>;
 export type MeasurementEntry = z.infer<typeof measurementEntry>;
 export type AnalyticsDashboard = z.infer<typeof dashboard>;
 
 type DashboardBody = Omit<AnalyticsDashboard, "generatedAt" | "graphVersion" | "scope" | "cache">;
-
-function round(v: number, d = 2) {
-  const f = 10 ** d;
-  return Math.round(v * f) / f;
-}
 
 export function createAnalyticsService(deps: {
   graph: GraphStore;
@@ -46,11 +40,7 @@ export function createAnalyticsService(deps: {
   const keptAnswers = createKept<AnalyticsDashboard>({ max: 64 });
   const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardBody> }>();
 
-  /**
-   * The first `n` concepts by persons, as `listed` answers them. Under k a concept whose count is
-   * suppressed is left out, not listed as "<k": it is there only because someone has it, and its place
-   * ranks it among the others (decision 0093, as the question templates do).
-   */
+  /** the first `n` concepts by persons, as `listed` answers them, those suppressed under k left out (listable()) */
   function top<T extends CodeStats, E extends { suppressed: boolean }>(
     map: Map<string, T>,
     n: number,
@@ -147,8 +137,8 @@ export function createAnalyticsService(deps: {
       return {
         ...base,
         unit: s.unit,
-        mean: base.suppressed || mean === null ? null : round(mean),
-        sd: base.suppressed || sd === null ? null : round(sd),
+        mean: base.suppressed ? null : round(mean),
+        sd: base.suppressed ? null : round(sd),
         aboveRange: hideFlags ? null : s.aboveRange,
         belowRange: hideFlags ? null : s.belowRange,
       };

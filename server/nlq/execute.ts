@@ -248,7 +248,6 @@ export function sd(values: number[]): number | null {
   if (m === null || values.length < 2) return null;
   return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1));
 }
-export const round = (v: number | null, d = 2) => (v === null ? null : Math.round(v * 10 ** d) / 10 ** d);
 
 export function conceptLabel(c: Concept): string {
   return c.system === "SNOMED CT" && c.icd10

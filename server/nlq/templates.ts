@@ -5,7 +5,7 @@
  * must have to be run), and an executor that runs the equivalent read-only traversal through the
  * GraphStore port with the parameters already resolved to codes. Free text never reaches a query.
  */
-import { type Concept, type ConceptKind, holderName, findAll, str, tally } from "../analytics";
+import { type Concept, type ConceptKind, holderName, findAll, round, str, tally } from "../analytics";
 import { linked, type Layer } from "../graph";
 import type { CountNode } from "../federated";
 import {
@@ -21,7 +21,6 @@ import {
   mean,
   personsCodedBy,
   rate,
-  round,
   sd,
   type Column,
   type ExecContext,
