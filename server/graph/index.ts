@@ -19,7 +19,8 @@ export {
   type PropertyValue,
   type Relationship,
 } from "./model";
-export { linked, type GraphCounts, type GraphStore, type NeighbourQuery, type NodeQuery } from "./store";
+export { linked, perVersion } from "./store";
+export type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
 export { datasetsOf } from "./synthetic/catalogue";
 export { buildTimeline, type ClinicalTimeline } from "./synthetic/clinical";
 export { DEFAULT_SEED } from "./synthetic/generate";

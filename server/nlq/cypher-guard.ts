@@ -7,14 +7,10 @@
  * person-level rows, which no k threshold can protect.
  *
  * The read-only check is deliberately conservative (a false refusal costs an answer, a false
- * acceptance could cost data): after removing comments and literals it refuses any writing or
- * administrative clause (CREATE, MERGE, SET, DELETE, DETACH, REMOVE, DROP, FOREACH, LOAD CSV,
- * PERIODIC COMMIT / IN TRANSACTIONS, ALTER, GRANT, DENY, REVOKE, START/STOP, TERMINATE, SHOW, USE),
- * any procedure CALL other than a few read-only schema procedures, anything from APOC (some of it
- * writes or reaches the network) and dbms.*, and more than one statement.
+ * acceptance could cost data): after removing comments and literals it refuses every clause of
+ * FORBIDDEN (APOC: some of it writes or reaches the network), any procedure CALL but
+ * READ_ONLY_PROCEDURES, and more than one statement.
  */
-
-export type GuardResult = { ok: true } | { ok: false; reason: string };
 
 const FORBIDDEN: [RegExp, string][] = [
   [/\bapoc\s*\./i, "APOC procedures and functions"],
@@ -77,7 +73,7 @@ export function stripLiterals(cypher: string): string {
   return out;
 }
 
-export function checkReadOnly(cypher: unknown): GuardResult {
+export function checkReadOnly(cypher: unknown): { ok: true } | { ok: false; reason: string } {
   if (typeof cypher !== "string" || !cypher.trim()) return { ok: false, reason: "no query text" };
   if (cypher.length > 10_000) return { ok: false, reason: "the query is longer than 10,000 characters" };
   const text = stripLiterals(cypher).trim().replace(/;\s*$/, "");
@@ -99,17 +95,9 @@ export function checkReadOnly(cypher: unknown): GuardResult {
   return { ok: true };
 }
 
-export type ShapeValue = { literal: string | number } | { param: string };
-
-export interface Shape {
-  /** the query with every literal and $parameter replaced by ?, whitespace and case normalised */
-  skeleton: string;
-  /** the replaced values, in order */
-  values: ShapeValue[];
-}
-
-export function shapeOf(cypher: string): Shape {
-  const values: ShapeValue[] = [];
+/** the query with every literal and $parameter replaced by ?, whitespace and case normalised, and those values in order */
+export function shapeOf(cypher: string) {
+  const values: ({ literal: string | number } | { param: string })[] = [];
   let out = "";
   let i = 0;
   const src = cypher.replace(/\/\/[^\n]*/g, " ").replace(/\/\*[\s\S]*?\*\//g, " ");

@@ -4,7 +4,7 @@
  * by the container only (the audit view, the pseudonym secret) are imported there directly.
  */
 export { seesCount, seesIdentity, viewerOf, type Viewer } from "./policy";
-export { createMinimiser, type Minimiser } from "./directory";
+export { createMinimiser } from "./directory";
 export { minimiseTable } from "./rows";
 export { patientsShown } from "./redact";
 export { patientNumberOfId, patientOfId } from "./ids";
