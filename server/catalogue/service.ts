@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { httpUrl } from "../http/links";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import type { GraphNode, Properties, GraphStore } from "../graph";
+import type { GraphNode, GraphStore, Mutation, Properties } from "../graph";
 import { callerKey, createKept, deepFrozen } from "../http/kept";
 import { seesCount, viewerOf, type Viewer } from "../privacy";
 import { badRequest, forbidden, notFound } from "../http/errors";
@@ -124,27 +124,19 @@ export function createCatalogueService(
         createdBy: user.username,
         createdAt: new Date().toISOString(),
       };
-      const hasCatalogue = !!(await graph.getNode(CATALOGUE_ID));
-      await graph.mutate(
-        [
-          { op: "createNode", node: { id: ds.id, label: "HealthDataset", layer: "l2", properties } },
-          ...(hasCatalogue
-            ? [
-                {
-                  op: "createEdge" as const,
-                  edge: {
-                    id: `contains-${CATALOGUE_ID}-${ds.id}`,
-                    source: CATALOGUE_ID,
-                    target: ds.id,
-                    type: "CONTAINS",
-                  },
-                },
-              ]
-            : []),
-        ],
-        { action: "catalogue.create", actor: user.username, target: ds.id, kind: "catalogue" },
-      );
-      return toDataset({ id: ds.id, label: "HealthDataset", layer: "l2", properties });
+      const node = { id: ds.id, label: "HealthDataset", layer: "l2" as const, properties };
+      const mutations: Mutation[] = [{ op: "createNode", node }];
+      if (await graph.getNode(CATALOGUE_ID)) {
+        const edge = { id: `contains-${CATALOGUE_ID}-${ds.id}`, source: CATALOGUE_ID, target: ds.id };
+        mutations.push({ op: "createEdge", edge: { ...edge, type: "CONTAINS" } });
+      }
+      await graph.mutate(mutations, {
+        action: "catalogue.create",
+        actor: user.username,
+        target: ds.id,
+        kind: "catalogue",
+      });
+      return toDataset(node);
     },
 
     async remove(id: string | null, user: SessionUser): Promise<void> {
