@@ -15,11 +15,6 @@ export const KIND_SYSTEM: Record<ConceptKind, CodeSystemName> = {
   drug: "RxNorm",
   measurement: "LOINC",
 };
-export const KIND_LABEL: Record<ConceptKind, string> = {
-  condition: "SnomedConcept",
-  drug: "RxNormConcept",
-  measurement: "LoincCode",
-};
 
 export interface Concept {
   kind: ConceptKind;

@@ -22,4 +22,11 @@ export {
   type OmopIndexCache,
 } from "./omop-index";
 export { allHolders, holderName } from "./holders";
-export { describeConcept, examplesOf, normalizeTerm, resolveTerm, type Resolution } from "./terminology";
+export {
+  describeConcept,
+  describedConcept,
+  examplesOf,
+  normalizeTerm,
+  resolveTerm,
+  type Resolution,
+} from "./terminology";

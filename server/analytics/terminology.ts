@@ -6,6 +6,7 @@
  * names (SNOMED CT and mapped ICD-10 names), then token matching on display names. Only concepts
  * that exist in the graph are returned.
  */
+import { z } from "zod";
 import type { Concept, ConceptDictionary, ConceptKind } from "./concepts";
 
 export interface Resolution {
@@ -203,6 +204,18 @@ export function resolveTerm(dict: ConceptDictionary, kind: ConceptKind, raw: str
 export function examplesOf(dict: ConceptDictionary, kind: ConceptKind, n = 5): string[] {
   return dict.byKind[kind].slice(0, n).map((c) => c.display);
 }
+
+/** a concept as describeConcept() tells it */
+export const describedConcept = z.object({
+  code: z.string(),
+  system: z.string(),
+  display: z.string(),
+  icd10: z.string().optional(),
+  icd10Display: z.string().optional(),
+  atc: z.string().optional(),
+  unit: z.string().optional(),
+  omopConceptId: z.number().nullable(),
+});
 
 export function describeConcept(c: Concept) {
   return {

@@ -11,26 +11,9 @@ import type { Relational } from "../storage/relational";
  * deletes the intent and appends the entry in one transaction, so an entry is appended once however
  * many instances try.
  */
-export interface AuditIntents {
-  /** the intent of the graph write `mark`, before it is made */
-  record(mark: string, input: AuditInput, at?: Date): Promise<void>;
-  /** the write committed: its entry appended (at the intent's time) and the intent removed; undefined when already completed */
-  complete(mark: string): Promise<AuditEntry | undefined>;
-  /** the write did not commit: the intent removed */
-  drop(mark: string): Promise<void>;
-  /** the marks of intents recorded more than `ms` ago (0: all) */
-  olderThan(ms: number): Promise<string[]>;
-  /**
-   * Settles the intents a crash left: those whose write `committed` (asked of the graph) get their
-   * entry, whatever their age; those without are dropped once older than `staleMs` (no retry of the
-   * write can still commit). Resolves how many entries were appended.
-   */
-  settle(committed: (marks: string[]) => Promise<Set<string>>, staleMs: number): Promise<number>;
-}
-
 const TABLE = "graph_audit_intents";
 
-export async function createAuditIntents(rel: Relational, audit: AuditLog): Promise<AuditIntents> {
+export async function createAuditIntents(rel: Relational, audit: AuditLog) {
   await rel.migrate("graph-audit-intents-1", async (db) => {
     await db.schema
       .createTable(TABLE)
@@ -39,14 +22,16 @@ export async function createAuditIntents(rel: Relational, audit: AuditLog): Prom
       .addColumn("at", "text", (c) => c.notNull())
       .execute();
   });
-  const intents: AuditIntents = {
-    async record(mark, input, at = new Date()) {
+  const intents = {
+    /** the intent of the graph write `mark`, before it is made */
+    async record(mark: string, input: AuditInput, at = new Date()) {
       await rel.db
         .insertInto(TABLE)
         .values({ mark, input: JSON.stringify(input), at: at.toISOString() })
         .execute();
     },
-    complete(mark) {
+    /** the write committed: its entry appended (at the intent's time) and the intent removed; undefined when already completed */
+    complete(mark: string): Promise<AuditEntry | undefined> {
       return rel.tx(async (tx) => {
         const row = (await tx
           .deleteFrom(TABLE)
@@ -57,10 +42,12 @@ export async function createAuditIntents(rel: Relational, audit: AuditLog): Prom
         return audit.append(JSON.parse(row.input) as AuditInput, { tx, at: new Date(row.at) });
       });
     },
-    async drop(mark) {
+    /** the write did not commit: the intent removed */
+    async drop(mark: string) {
       await rel.db.deleteFrom(TABLE).where("mark", "=", mark).execute();
     },
-    async olderThan(ms) {
+    /** the marks of intents recorded more than `ms` ago (0: all) */
+    async olderThan(ms: number) {
       const rows = (await rel.db
         .selectFrom(TABLE)
         .select("mark")
@@ -70,7 +57,12 @@ export async function createAuditIntents(rel: Relational, audit: AuditLog): Prom
         .execute()) as { mark: string }[];
       return rows.map((r) => r.mark);
     },
-    async settle(committed, staleMs) {
+    /**
+     * Settles the intents a crash left: those whose write `committed` (asked of the graph) get their
+     * entry, whatever their age; those without are dropped once older than `staleMs`. Resolves how many
+     * entries were appended.
+     */
+    async settle(committed: (marks: string[]) => Promise<Set<string>>, staleMs: number): Promise<number> {
       const marks = await intents.olderThan(0);
       if (!marks.length) return 0;
       const done = await committed(marks);

@@ -2,8 +2,7 @@ import { json } from "../http/errors";
 import { parsedQuery, queryInt } from "../http/contract";
 import type { HandlerMap } from "../http/handler";
 import { expandQuery, graphQuery, nodeQuery } from "./contract";
-import { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT, readerOf } from "./service";
-import type { GraphService } from "./service";
+import { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT, readerOf, type GraphService } from "./service";
 
 /** The part of the service container these routes use (bound to `Services` in server/api-routes.ts). */
 export interface GraphServices {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import type { AuditLog } from "../audit/log";
 import type { Relational } from "../storage/relational";
-import { createAuditIntents, type AuditIntents } from "./audit-intents";
+import { createAuditIntents } from "./audit-intents";
 import { ApiError } from "../http/errors";
 import {
   countIn,
@@ -114,7 +114,7 @@ export async function createNeo4jGraphStore(
   rel?: Relational,
 ): Promise<GraphStore> {
   const changes = rel?.changes;
-  const intents: AuditIntents | undefined = rel ? await createAuditIntents(rel, audit) : undefined;
+  const intents = rel ? await createAuditIntents(rel, audit) : undefined;
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const driver: Driver = neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
     // a connection (TCP, then the Bolt handshake and log-on) within the call's budget

@@ -26,6 +26,7 @@ import type { SessionUser } from "../auth/user";
 import {
   type ConceptDictionary,
   describeConcept,
+  describedConcept,
   normalizeTerm,
   resolveTerm,
   type Resolution,
@@ -59,21 +60,7 @@ export const nlqAnswer = z.object({
     .describe("who produced the query: the templates or the language back end"),
   executed: z.boolean().describe("whether a query ran"),
   template: z.object({ id: text, title: text }).nullable(),
-  parameters: z.record(
-    text,
-    z.object({
-      term: text,
-      via: text,
-      code: text,
-      system: text,
-      display: text,
-      icd10: text.optional(),
-      icd10Display: text.optional(),
-      atc: text.optional(),
-      unit: text.optional(),
-      omopConceptId: z.number().nullable(),
-    }),
-  ),
+  parameters: z.record(text, z.object({ term: text, via: text, ...describedConcept.shape })),
   query: z
     .object({
       language: z.literal("cypher"),

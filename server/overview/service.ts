@@ -126,12 +126,9 @@ export function createOverviewService(
   }
 
   /**
-   * GET /api/overview and the home page: the overview, kept per version of its inputs (the graph's, and
-   * the access body's records as its expiry sweep leaves them) and everything else it reads (the
-   * persona, the caller's roles, organisation and patient, the UTC and Berlin days and the day 90 days
-   * ahead), and the whole answer per that part and what the lists counted, as built (`generatedAt` is
-   * the build's). An overview whose access body failed (or that has no version to tell) is built each
-   * time and never kept.
+   * GET /api/overview and the home page: the graph's and the access body's part kept per version of
+   * everything it reads (keptForUser), and the whole answer per that part and what the lists counted,
+   * as built (`generatedAt` is the build's). An overview whose access body failed is never kept.
    */
   async function forUser(
     user: SessionUser,
