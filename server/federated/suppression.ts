@@ -224,12 +224,10 @@ export function protect(tree: CountNode | CountNode[], k: number): CountNode | C
 
 /**
  * Whether a row that is there only because its count is not zero (a condition that occurs in the
- * cohort, a drug prescribed in it, the "unknown" age band) may be listed: only when that count is
- * published and not zero. Such a row is left out, not listed with "<k": its presence alone would
- * say that someone in the cohort has it, and its place in a list ordered by count would rank it
- * against the other withheld ones. Rows of a fixed list (every holder, every age band) are always
- * listed, with their counts suppressed by protect(). Before protect() (exact counts, no k) it is
- * simply "not zero". docs/decisions/0093-row-presence-k-anonymity.md
+ * cohort, the "unknown" age band) may be listed: only when that count is published and not zero.
+ * Left out, not listed with "<k": its presence alone would say that someone in the cohort has it,
+ * and its place in a list ordered by count would rank it. Rows of a fixed list (every holder) are
+ * always listed (decision 0093).
  */
 export function listable(node: CountNode): boolean {
   return !node.suppressed && node.value > 0;

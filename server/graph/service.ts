@@ -50,13 +50,6 @@ export function personaLayers(raw: string | null): readonly Layer[] | null {
 /** GET /api/graph/validate's answer */
 export type GraphValidation = z.infer<typeof validationAnswer>;
 
-export interface GraphServiceOptions {
-  /** the server secret pseudonyms are derived from (kept in DATA_DIR); random per process when absent */
-  pseudonymSecret?: string;
-  /** where a look at identified records goes (issue 34); without it (a service built alone) nothing is logged */
-  accessLog?: Pick<AccessLog, "read" | "readAll">;
-}
-
 /** who reads, for the access log: a sample or a neighbourhood that shows identified records is a look at each */
 export interface GraphReader {
   viewer: Viewer;
@@ -70,7 +63,14 @@ export const readerOf = (user: SessionUser | null | undefined): GraphReader => (
   ...(user ? { actor: user.username } : {}),
 });
 
-export function createGraphService(store: GraphStore, opts: GraphServiceOptions = {}) {
+/**
+ * `pseudonymSecret`: the server secret pseudonyms are derived from (kept in DATA_DIR), random per process
+ * when absent; `accessLog`: where a look at identified records goes (issue 34), none for a service built alone
+ */
+export function createGraphService(
+  store: GraphStore,
+  opts: { pseudonymSecret?: string; accessLog?: Pick<AccessLog, "read" | "readAll"> } = {},
+) {
   const minimiser = createMinimiser(store, opts.pseudonymSecret ?? randomBytes(32).toString("base64url"));
   // answers per graph version and visibility class (server/http/kept), shared, so frozen
   const kept = createKept<GraphResponse>({ max: 256 });

@@ -47,11 +47,7 @@ export type RawCell = string | number | null | CountCell | DerivedCell;
 const LISTED_ON = Symbol("listedOn");
 export type RawRow = Record<string, RawCell> & { [LISTED_ON]?: CountNode };
 
-/**
- * A row that is there only because its count is not zero (a co-occurring condition, a drug
- * prescribed, a dataset that includes the cohort): listed only when that count is published
- * (federated/suppression.ts listable()), else left out, whatever k does to the other rows.
- */
+/** a row there only because `node`'s count is not zero: listed only when that count is published (listable()) */
 export function listedOn(node: CountNode, row: Record<string, RawCell>): RawRow {
   return Object.assign(row, { [LISTED_ON]: node });
 }

@@ -229,12 +229,7 @@ function suggest(question: string) {
     .map(({ t }) => ({ templateId: t.id, title: t.title, example: t.examples[0] }));
 }
 
-export interface NlqDeps extends FederatedDeps {
-  proxyUrl?: string;
-  timeoutMs: number;
-}
-
-export function createNlqService(deps: NlqDeps) {
+export function createNlqService(deps: FederatedDeps & { proxyUrl?: string; timeoutMs: number }) {
   const { graph } = deps;
   const log = createQueryLog(deps.auditBatches);
   /** finished results per graph version, template, codes and k: a repeated question costs nothing */

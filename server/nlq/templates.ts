@@ -28,11 +28,9 @@ import {
   unlistedNote,
 } from "./execute";
 
-export type ParamKind = ConceptKind | "term";
-
 export interface TemplateParam {
   name: string;
-  kind: ParamKind;
+  kind: ConceptKind | "term";
   description: string;
   /**
    * the words that introduce this parameter in a question, for templates with two of one kind

@@ -64,22 +64,6 @@ export interface PatientDirectory {
   numberOf(pseudonym: string): number | undefined;
 }
 
-export interface Redactor {
-  node(n: GraphNode): GraphNode;
-  edge(e: GraphEdge): GraphEdge;
-  graph(g: GraphResponse): GraphResponse;
-  relationship(r: Relationship): Relationship;
-  /** a string that may carry person-level ids (an id, a reference), as the viewer may see it */
-  text(s: string): string;
-  /** a row of a table (nlq, drill-downs): identifier columns removed, ids pseudonymised */
-  row<R extends Record<string, unknown>>(r: R): Partial<R>;
-  /**
-   * The stored id behind an id the caller sent: a pseudonymised id resolves to the record it stands
-   * for; a stored person-level id the viewer may not see resolves to null (answered as not found).
-   */
-  resolve(id: string): string | null;
-}
-
 /** the patient number a person-level node belongs to as stored (its id, else its patientId reference) */
 function numberOfNode(n: GraphNode): number | undefined {
   const m = REAL_ID.exec(n.id);
@@ -103,7 +87,9 @@ export function patientsShown(nodes: readonly GraphNode[]): string[] {
   return [...shown].sort();
 }
 
-export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientDirectory): Redactor {
+export type Redactor = ReturnType<typeof createRedactor>;
+
+export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientDirectory) {
   const identified = viewer.identities === "all";
   const sees = (n: number) => seesIdentity(viewer, { holder: dir.holderOf(n), patientId: patientIdOf(n) });
 
@@ -111,6 +97,7 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
     const n = Number(digits);
     return sees(n) ? `${prefix}-${digits}${rest}` : `${prefix}-x${psn.of(n)}${rest}`;
   };
+  /** a string that may carry person-level ids (an id, a reference), as the viewer may see it */
   const text = (s: string): string => {
     if (identified || !s.includes("-")) return s;
     const m = REAL_ID.exec(s);
@@ -163,9 +150,11 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
     node,
     edge,
     text,
-    graph: (g) => (identified ? g : { ...g, nodes: g.nodes.map(node), edges: g.edges.map(edge) }),
-    relationship: (r) => (identified ? r : { ...r, id: text(r.id), node: node(r.node) }),
-    row(r) {
+    graph: (g: GraphResponse) =>
+      identified ? g : { ...g, nodes: g.nodes.map(node), edges: g.edges.map(edge) },
+    relationship: (r: Relationship) => (identified ? r : { ...r, id: text(r.id), node: node(r.node) }),
+    /** a row of a table (nlq, drill-downs): identifier columns removed, ids pseudonymised */
+    row<R extends Record<string, unknown>>(r: R): Partial<R> {
       if (identified) return r;
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(r)) {
@@ -175,7 +164,11 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
       }
       return out as Partial<typeof r>;
     },
-    resolve(id) {
+    /**
+     * The stored id behind an id the caller sent: a pseudonymised id resolves to the record it stands
+     * for; a stored person-level id the viewer may not see resolves to null (answered as not found).
+     */
+    resolve(id: string): string | null {
       const p = PSEUDO_ID.exec(id);
       if (p) {
         const n = dir.numberOf(p[2]);
