@@ -174,11 +174,7 @@ export async function createNeo4jGraphStore(
     }
   }
 
-  /**
-   * kinds' labels whose `seq` index exists: made by the write that brings the label (or the start-up),
-   * in a transaction of its own, so that findNodes' keyset pages seek it (decision 0090). Until it is
-   * online a page reads the whole label.
-   */
+  /** kinds' labels whose `seq` index exists (findNodes' keyset pages seek it; decision 0090) */
   const indexedLabels = new Set<string>();
   async function indexNodeLabels(labels: Iterable<string>) {
     // a label of no kind is refused by the write itself
@@ -396,11 +392,7 @@ export async function createNeo4jGraphStore(
     );
   }
 
-  /**
-   * the edges whose both ends are in `ids`, bounded by the set's size (EDGES_AMONG_STATEMENT), those
-   * between two nodes of high degree one relationship type at a time (denseEdgesStatement), the
-   * statements sent at once in one transaction
-   */
+  /** the edges among `ids` (neo4j-records.ts EDGES_AMONG_STATEMENT), the statements sent at once in one transaction */
   async function edgesAmong(ids: string[], ms = timeoutMs, known?: Degrees): Promise<GraphEdge[]> {
     if (!ids.length) return [];
     return transaction(
@@ -442,7 +434,6 @@ export async function createNeo4jGraphStore(
     return sampleAnswer(nodes, edges, { layer: layerLabel, layers, counts, totalEdges, limit });
   }
 
-  /** `n.key = $where.key` per filter */
   const whereOf = (filters: Properties | undefined) =>
     Object.keys(filters ?? {}).map((k) => `n.${safeKey(k)} = $where.${k}`);
 
