@@ -113,13 +113,6 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
   for (const c of CATEGORIES)
     for (const def of c.profiles)
       accs.set(`${c.id}/${def.id}`, { def, resources: 0, conformant: 0, present: def.elements.map(() => 0) });
-  const byLabel = new Map<string, { key: string; acc: ProfileAcc }[]>();
-  for (const [key, acc] of accs) {
-    if (!acc.def.label) continue;
-    const list = byLabel.get(acc.def.label) ?? [];
-    list.push({ key, acc });
-    byLabel.set(acc.def.label, list);
-  }
 
   // per patient: which summary sections exist; per inpatient encounter: diagnoses recorded in it
   const summaryPatients = new Set<string>();
@@ -129,11 +122,11 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
   const diagnosedEncounters = new Set<string>();
 
   for (const label of SOURCE_LABELS) {
-    const profiles = byLabel.get(label) ?? [];
+    const profiles = [...accs].filter(([, acc]) => acc.def.label === label);
     for await (const page of scanNodes(graph, label)) {
       for (const n of page) {
         const p = n.properties;
-        for (const { key, acc } of profiles) {
+        for (const [key, acc] of profiles) {
           const ok = check(acc, p);
           if (!ok) continue;
           if (key === "patient-summary/patient-eu-core") summaryPatients.add(n.id);

@@ -136,18 +136,13 @@ function resolveCriteria(
     }
     resolved[kind] = r.concept;
   }
-  if (input.ageBand) {
-    const band = input.ageBand.replace(/\s/g, "").replace(/–/g, "-");
-    if (!(AGE_BANDS as readonly string[]).includes(band))
-      throw badRequest(`ageBand must be one of ${AGE_BANDS.join(", ")}`);
-    resolved.ageBand = band as AgeBand;
-  }
-  if (input.gender) {
-    const g = input.gender.toLowerCase();
-    if (!(GENDERS as readonly string[]).includes(g))
-      throw badRequest(`gender must be one of ${GENDERS.join(", ")}`);
-    resolved.gender = g as Gender;
-  }
+  const oneOf = <T extends string>(key: string, values: readonly T[], v: string) => {
+    if (!values.includes(v as T)) throw badRequest(`${key} must be one of ${values.join(", ")}`);
+    return v as T;
+  };
+  if (input.ageBand)
+    resolved.ageBand = oneOf("ageBand", AGE_BANDS, input.ageBand.replace(/\s/g, "").replace(/–/g, "-"));
+  if (input.gender) resolved.gender = oneOf("gender", GENDERS, input.gender.toLowerCase());
   return resolved;
 }
 

@@ -33,12 +33,6 @@ class NotKept {
   constructor(readonly overview: Overview) {}
 }
 
-interface LayerCounts {
-  perLayer: Map<Layer, { nodes: number; links: number }>;
-  all: number;
-  links: number;
-}
-
 export function createOverviewService(
   graph: GraphStore,
   opts: { now?: () => Date; accessBodyTimeoutMs?: number } = {},
@@ -48,17 +42,16 @@ export function createOverviewService(
   // whole answers per version of the graph and the access body's records (server/http/kept)
   const keptOverviews = createKept<Overview>({ max: 500 });
   const keptAnswers = createKept<Overview>({ max: 500 });
-  const keptLayerCounts = createKept<LayerCounts>({ max: 1 });
-  const layerCounts = () => keptLayerCounts({ caller: EVERYONE, versions: [graph.version()] }, countLayers);
-  const countLayers = async (): Promise<LayerCounts> => {
+  const countLayers = async () => {
     const perLayer = new Map<Layer, { nodes: number; links: number }>();
     for (const l of LAYERS) {
       const [nodes, sample] = await Promise.all([graph.countNodes([l]), graph.sampleGraph([l], 1, l)]);
       perLayer.set(l, { nodes, links: sample.meta.totalEdges });
     }
-    const whole = await graph.sampleGraph(LAYERS, 1, "all");
-    return { perLayer, all: whole.meta.totalNodes, links: whole.meta.totalEdges };
+    return perLayer;
   };
+  const keptLayerCounts = createKept<Awaited<ReturnType<typeof countLayers>>>({ max: 1 });
+  const layerCounts = () => keptLayerCounts({ caller: EVERYONE, versions: [graph.version()] }, countLayers);
 
   async function build(
     user: SessionUser,
@@ -68,7 +61,7 @@ export function createOverviewService(
     const persona = resolvePersona(user, personaParam);
     const def = PERSONAS[persona];
     const counts = await layerCounts();
-    const layers = def.layers.map((l) => ({ layer: l, name: LAYER_NAMES[l], ...counts.perLayer.get(l)! }));
+    const layers = def.layers.map((l) => ({ layer: l, name: LAYER_NAMES[l], ...counts.get(l)! }));
     // links within the persona's layers
     const within = def.layers.length
       ? (await graph.sampleGraph(def.layers, 1, "persona")).meta.totalEdges
