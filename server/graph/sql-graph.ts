@@ -96,6 +96,8 @@ export function sqlGraphReads(d: SqlGraphDialect) {
     const [r] = await all(sql<NodeRow>`SELECT id, label, layer, props FROM graph_nodes WHERE id = ${id}`);
     return r ? toNode(r) : null;
   };
+  const countOf = async (query: RawBuilder<unknown>) =>
+    Number((await all(query as RawBuilder<{ n: number }>))[0]!.n);
   const where = (filters: Properties | undefined) => {
     const parts = Object.entries(filters ?? {}).map(([k, v]) => sql`AND ${d.propEquals(safeKey(k), v)}`);
     return parts.length ? sql.join(parts, sql` `) : sql``;
@@ -146,12 +148,8 @@ export function sqlGraphReads(d: SqlGraphDialect) {
       );
       return rows.map(toNode);
     },
-    async countWhere(label, filters) {
-      const [r] = await all(
-        sql<{ n: number }>`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ${label} ${where(filters)}`,
-      );
-      return Number(r!.n);
-    },
+    countWhere: (label, filters) =>
+      countOf(sql`SELECT COUNT(*) AS n FROM graph_nodes WHERE label = ${label} ${where(filters)}`),
     async counts(): Promise<GraphCounts> {
       const tally = async (query: RawBuilder<{ k: string; n: number }>) =>
         Object.fromEntries((await all(query)).map((r) => [r.k, Number(r.n)]));
@@ -160,16 +158,14 @@ export function sqlGraphReads(d: SqlGraphDialect) {
       const propertyKeysByLabel: Record<string, string[]> = {};
       for (const label of Object.keys(nodesByLabel))
         propertyKeysByLabel[label] = (await all(d.propertyKeys(label))).map((r) => r.k).sort();
-      const [dangling] = await all(
-        sql<{
-          n: number;
-        }>`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL`,
+      const danglingEdges = await countOf(
+        sql`SELECT COUNT(*) AS n FROM graph_edges WHERE source_layer IS NULL OR target_layer IS NULL`,
       );
       return {
         nodesByLabel,
         edgesByType,
         propertyKeysByLabel,
-        danglingEdges: Number(dangling!.n),
+        danglingEdges,
         duplicateIds: 0,
       };
     },

@@ -48,12 +48,7 @@ export async function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/**
- * The access body's cards. Each counts the list it links to, read with the same call for the same
- * caller: the work queue (/access-body), the applications awaiting a decision
- * (/access-body/applications?state=UNDECIDED), the permits in force (/access-body/permits?state=ACTIVE),
- * and the applicant's own applications, open questions and permits (/applications).
- */
+/** the access body's cards, each counting the list it links to with the same call for the same caller */
 export async function accessBodySignals(
   persona: Role,
   user: SessionUser,

@@ -1,9 +1,7 @@
 /**
  * The home cards that count a list: each reads the very query of the list it links to, for the same
  * caller, and links to that list filtered the way the card counts (issue 40, "one source per
- * number"). The dataspace's negotiations (GET /api/negotiations, /negotiations; the operator's across
- * every participant, /negotiations?participant=all), the catalogue (/catalogue), the assets on offer
- * (/share), the trust center's view (/trust-center).
+ * number").
  *
  * These reads are made at every request, not kept with the rest of the overview: the lists read
  * them that way too, so a new contract counts on the home page as soon as it is in the list. Each
