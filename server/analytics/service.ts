@@ -2,8 +2,8 @@
  * GET /api/analytics: the OMOP CDM dashboard (layer l4). Every number is computed from the l4
  * nodes through the GraphStore port (omop-index.ts), so the totals equal the graph's own counts
  * exactly; concept names come from the ontology layer (l5). The index is cached per graph
- * version; a request on a warm cache costs a sort of a few hundred codes. Callers whose ODRL
- * scope sets k see small cells suppressed (same engine as the federated summary).
+ * version. Callers whose ODRL scope sets k see small cells suppressed (same engine as the
+ * federated summary).
  */
 import type { z } from "zod";
 import type { SessionUser } from "../auth/user";

@@ -71,9 +71,8 @@ export interface SqlGraphDialect {
   keptCounts(): Promise<Map<string, number>>;
   /**
    * at most `n` nodes joined by an edge (either direction) to a node of `frontier` and not in `seen`,
-   * the first by id: the expansion's next hop, bounded in the query (LIMIT) as Neo4j's is, so a concept
-   * with tens of thousands of neighbours sends `n` rows, not all its edges, and reads `n` node rows (the
-   * ids come from the edge indexes alone)
+   * the first by id: the expansion's next hop, bounded in the query (LIMIT) so that a concept with many
+   * neighbours reads `n` node rows, not all its edges
    */
   newNeighbours(frontier: string[], seen: string[], n: number): Promise<GraphNode[]>;
   /** the edges whose both ends are in `ids` (never empty) */
