@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { badRequest, notFound } from "../http/errors";
-import { createKept, deepFrozen, EVERYONE } from "../http/kept";
+import { createKept, deepFrozen, EVERYONE, type KeptKey } from "../http/kept";
 import {
   CAMEL_CASE,
   LAYER_LABELS,
@@ -85,16 +85,22 @@ export function createGraphService(
   const keptValidation = createKept<GraphValidation>({ max: 1 });
   // the patients each kept answer shows with identities (its `nodes`), less the viewer's own record (never logged)
   const shownIn = new WeakMap<object, readonly string[]>();
-  const keep = <T extends object>(answer: T, viewer: Viewer, nodes: readonly GraphNode[]) => {
-    const shown = patientsShown(nodes).filter((id) => id !== viewer.patientId);
-    shownIn.set(answer, Object.freeze(shown));
-    return deepFrozen(answer);
-  };
-  // the answer once the looks it shows are on record (none shown: at once)
-  const looked = async <T extends object>(answer: T, reader: GraphReader, action: string) => {
+  /** `build`'s answer and the nodes it shows, kept by `args` per graph version and viewer, its looks on record as `action` (none: at once) */
+  const keptLook = async <T extends object>(
+    cache: (key: KeptKey, build: () => Promise<T>) => Promise<T>,
+    reader: GraphReader,
+    action: string,
+    args: unknown[],
+    build: () => Promise<[T, readonly GraphNode[]]>,
+  ) => {
+    const { viewer, actor } = reader;
+    const answer = await cache({ caller: viewer.key, versions: [store.version()], args }, async () => {
+      const [built, nodes] = await build();
+      shownIn.set(built, Object.freeze(patientsShown(nodes).filter((id) => id !== viewer.patientId)));
+      return deepFrozen(built);
+    });
     const patientIds = shownIn.get(answer);
-    if (reader.actor && patientIds?.length)
-      await opts.accessLog?.readAll({ actor: reader.actor, action, patientIds });
+    if (actor && patientIds?.length) await opts.accessLog?.readAll({ actor, action, patientIds });
     return answer;
   };
 
@@ -137,29 +143,23 @@ export function createGraphService(
       q: { layer: string | null; persona: string | null; limit: number },
       reader: GraphReader,
     ): Promise<GraphResponse> {
-      const { viewer } = reader;
       const { label, layers } = parseLayer(q.layer);
       const personal = personaLayers(q.persona);
       const scope = personal ? layers.filter((l) => personal.includes(l)) : layers;
-      const key = { caller: viewer.key, versions: [store.version()], args: ["graph", scope, q.limit, label] };
-      const answer = await kept(key, async () => {
-        const redact = await minimiser.redactor(viewer);
+      return keptLook(kept, reader, "graph.read", ["graph", scope, q.limit, label], async () => {
+        const redact = await minimiser.redactor(reader.viewer);
         const g = redact.graph(await store.sampleGraph(scope, q.limit, label));
-        return keep(g, viewer, g.nodes);
+        return [g, g.nodes];
       });
-      return looked(answer, reader, "graph.read");
     },
 
     /** GET /api/graph/expand: kept, frozen and on record as graph() ("graph.expand.read") */
     async expand(id: string | null, depth: number, reader: GraphReader): Promise<GraphResponse> {
-      const { viewer } = reader;
       const { redact, stored } = await lookAt(id, reader, "graph.expand.read");
-      const key = { caller: viewer.key, versions: [store.version()], args: ["expand", stored, depth] };
-      const answer = await kept(key, async () => {
+      return keptLook(kept, reader, "graph.expand.read", ["expand", stored, depth], async () => {
         const g = redact.graph((await store.expand(stored, depth, EXPAND_NODE_LIMIT))!);
-        return keep(g, viewer, g.nodes);
+        return [g, g.nodes];
       });
-      return looked(answer, reader, "graph.expand.read");
     },
 
     /**
@@ -167,10 +167,8 @@ export function createGraphService(
      * ("graph.node.read"): the node and its neighbours, each of a patient's record shown with identities
      */
     async node(id: string | null, reader: GraphReader): Promise<NodeAnswer> {
-      const { viewer } = reader;
       const { redact, stored } = await lookAt(id, reader, "graph.node.read");
-      const key = { caller: viewer.key, versions: [store.version()], args: [stored] };
-      const answer = await keptNodes(key, async () => {
+      return keptLook(keptNodes, reader, "graph.node.read", [stored], async () => {
         const node = await store.getNode(stored);
         if (!node) throw notFound(`Node ${id} not found`);
         const relationships = (await store.relationships({ id: stored, limit: NODE_RELATIONSHIP_LIMIT })).map(
@@ -178,9 +176,8 @@ export function createGraphService(
         );
         const shown = redact.node(node);
         const nodes = [shown, ...relationships.map((r) => r.node)];
-        return keep({ ...shown, relationships, relationshipCount: relationships.length }, viewer, nodes);
+        return [{ ...shown, relationships, relationshipCount: relationships.length }, nodes];
       });
-      return looked(answer, reader, "graph.node.read");
     },
 
     /** GET /api/graph/validate: once per graph version */
