@@ -132,7 +132,10 @@ describe.each(storeDialects())("a permit cut-off's attempt within its lease on %
       (r) => r?.doneAt != null,
       10_000,
     );
-    expect(done).toMatchObject({ attempts: 2, lastError: null });
+    // two attempts, or more where a loaded machine makes the second outlast its lease too: what must
+    // hold is that each transfer was ended once (below), not how many leases that took
+    expect(done).toMatchObject({ lastError: null });
+    expect(done!.attempts).toBeGreaterThanOrEqual(2);
 
     // each transfer asked once, and audited once
     expect(await askedAndAudited()).toEqual({
