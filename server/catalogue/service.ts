@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { httpUrl } from "../http/links";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import type { GraphNode, GraphStore, Mutation, Properties } from "../graph";
+import { CATALOGUE_ID, type GraphNode, type GraphStore, type Mutation, type Properties } from "../graph";
 import { callerKey, createKept, deepFrozen } from "../http/kept";
 import { seesCount, viewerOf, type Viewer } from "../privacy";
 import { badRequest, forbidden, notFound } from "../http/errors";
@@ -33,7 +33,6 @@ export const healthDatasetSchema = z.object({
 });
 export type HealthDataset = z.infer<typeof healthDatasetSchema> & { holder?: string };
 
-export const CATALOGUE_ID = "catalogue-ehds";
 /** the holder recorded on a dataset the operator (a CONNECTOR_ADMIN of no organisation) published */
 export const OPERATOR_HOLDER = "operator";
 export const PUBLISHER_NOT_YOURS = "publisher is the publishing organisation: leave it out, or give your own";

@@ -21,7 +21,7 @@ export {
 } from "./model";
 export { linked, perVersion } from "./store";
 export type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
-export { datasetsOf } from "./synthetic/catalogue";
+export { CATALOGUE_ID, datasetsOf } from "./synthetic/catalogue";
 export { buildTimeline, type ClinicalTimeline } from "./synthetic/clinical";
 export { DEFAULT_SEED } from "./synthetic/generate";
 export { ORGANISATIONS } from "./synthetic/organisations";

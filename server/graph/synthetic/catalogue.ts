@@ -15,7 +15,8 @@ const STANDARDS = {
 } as const;
 const LEGAL_BASIS = "Regulation (EU) 2025/327 (EHDS) Art. 53; GDPR Art. 9(2)(j)";
 
-const CATALOGUE_ID = "catalogue-health-dataspace";
+/** the one catalogue node: the seeded datasets and every published one hang under it (CONTAINS) */
+export const CATALOGUE_ID = "catalogue-health-dataspace";
 
 interface DatasetSpec {
   slug: string;
