@@ -5,7 +5,7 @@ import {
   appendOnlyDdl,
   rawDdl,
   serialType,
-  topicVersion,
+  topicWriter,
   type Relational,
   type Sql,
 } from "../storage/relational";
@@ -320,10 +320,7 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
   });
 
   const r = reads(rel.db, rel.dialect);
-  // this instance's writes, counted when each begins and again when it ends (committed or not): a
-  // read that overlapped a write is never taken for one of the version after it. Another instance's
-  // writes arrive through the change feed (ACCESS_BODY_TOPIC, bumped in each write's transaction).
-  let ownWrites = 0;
+  const writer = topicWriter(rel, ACCESS_BODY_TOPIC);
   /** the history entries of one record, or of all, in their order */
   async function historyOf(id?: string): Promise<HistoryEntry[]> {
     let query = rel.db.selectFrom("ab_history").select(HISTORY_COLUMNS);
@@ -332,27 +329,15 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
   }
   return {
     /** runs `fn` in one transaction; everything written through `w` commits together */
-    tx<R>(fn: (w: RecordWriter) => Promise<R>): Promise<R> {
-      ownWrites++;
-      return rel
-        .tx(async (t) => {
-          const result = await fn(createRecordWriter(t, rel, audit));
-          await rel.changes.bump(t, ACCESS_BODY_TOPIC);
-          return result;
-        })
-        .finally(() => {
-          ownWrites++;
-        });
-    },
+    tx: <R>(fn: (w: RecordWriter) => Promise<R>): Promise<R> =>
+      writer.tx((t) => fn(createRecordWriter(t, rel, audit))),
     /**
      * The version of the records: it changes with every write here (at once) and on any other instance
      * sharing the store (the change feed's version as the store has it now: on PostgreSQL its row, read
      * by key, so an acknowledged write elsewhere is seen without waiting for its NOTIFY). Caches of views
      * over the records key by it.
      */
-    async version(): Promise<string> {
-      return `${ownWrites}/${await topicVersion(rel, ACCESS_BODY_TOPIC)}`;
-    },
+    version: writer.fresh,
     ...r,
     async count(kind?: RecordKind): Promise<number> {
       let query = rel.db.selectFrom("ab_records").select((eb) => eb.fn.countAll().as("n"));

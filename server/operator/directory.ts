@@ -3,7 +3,7 @@ import type { AuditLog } from "../audit/log";
 import { ORGANISATIONS } from "../graph";
 import { conflict, notFound } from "../http/errors";
 import { presentString } from "../http/handler";
-import { topicVersion, type Relational, type Sql } from "../storage/relational";
+import { topicWriter, type Relational, type Sql } from "../storage/relational";
 import { invalidField, missingFields } from "../http/field-errors";
 
 /**
@@ -163,24 +163,13 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
     }
   });
 
-  // this instance's writes, counted when each begins and again when it ends (committed or not), so a
-  // read that overlapped a write is never taken for one after it; another instance's writes arrive
-  // through the change feed (on PostgreSQL by NOTIFY, a moment after their commit)
-  let ownWrites = 0;
-  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
-    ownWrites++;
-    try {
-      return await write();
-    } finally {
-      ownWrites++;
-    }
-  };
+  const writer = topicWriter(rel, DIRECTORY_TOPIC);
 
   return {
     /** changes with every write to the directory, here (at once) or on another instance sharing the store */
-    version: () => `${ownWrites}/${rel.changes.version(DIRECTORY_TOPIC)}`,
+    version: writer.version,
     /** the same, with another instance's acknowledged write seen at once (on PostgreSQL its version row) */
-    fresh: async () => `${ownWrites}/${await topicVersion(rel, DIRECTORY_TOPIC)}`,
+    fresh: writer.fresh,
     async list(): Promise<DirectoryEntry[]> {
       const rows = (await rel.db
         .selectFrom(TABLE)
@@ -196,36 +185,33 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
     },
     async add(input: ReturnType<typeof parseDirectoryInput>, actor: string): Promise<DirectoryEntry> {
       const base = slugFor(input.displayName) || "participant";
-      const row = await writing(() =>
-        rel.tx(async (tx) => {
-          if (await byDid(input.did, tx)) throw conflict(`${input.did} is already in the directory`);
-          let id = base;
-          for (let i = 2; await byId(id, tx); i++) id = `${base}-${i}`;
-          const r: Row = {
-            id,
-            did: input.did,
-            display_name: input.displayName,
-            country: input.country,
-            catalogue_url: input.catalogueUrl,
-            seeded: 0,
-            added_by: actor,
-            added_at: new Date().toISOString(),
-          };
-          await tx.insertInto(TABLE).values(r).execute();
-          await rel.changes.bump(tx, DIRECTORY_TOPIC);
-          await audit.append(
-            {
-              action: "directory.add",
-              actor,
-              target: input.did,
-              outcome: input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address",
-              kind: "directory",
-            },
-            { tx },
-          );
-          return r;
-        }),
-      );
+      const row = await writer.tx(async (tx) => {
+        if (await byDid(input.did, tx)) throw conflict(`${input.did} is already in the directory`);
+        let id = base;
+        for (let i = 2; await byId(id, tx); i++) id = `${base}-${i}`;
+        const r: Row = {
+          id,
+          did: input.did,
+          display_name: input.displayName,
+          country: input.country,
+          catalogue_url: input.catalogueUrl,
+          seeded: 0,
+          added_by: actor,
+          added_at: new Date().toISOString(),
+        };
+        await tx.insertInto(TABLE).values(r).execute();
+        await audit.append(
+          {
+            action: "directory.add",
+            actor,
+            target: input.did,
+            outcome: input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address",
+            kind: "directory",
+          },
+          { tx },
+        );
+        return r;
+      });
       return toEntry(row, publicUrl);
     },
     async remove(key: string, actor: string): Promise<void> {
@@ -235,13 +221,10 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
         throw conflict(
           `Seeded directory entries cannot be deleted: ${r.display_name} (${r.did}) is a founding participant of this dataspace`,
         );
-      await writing(() =>
-        rel.tx(async (tx) => {
-          await tx.deleteFrom(TABLE).where("id", "=", r.id).execute();
-          await rel.changes.bump(tx, DIRECTORY_TOPIC);
-          await audit.append({ action: "directory.remove", actor, target: r.did, kind: "directory" }, { tx });
-        }),
-      );
+      await writer.tx(async (tx) => {
+        await tx.deleteFrom(TABLE).where("id", "=", r.id).execute();
+        await audit.append({ action: "directory.remove", actor, target: r.did, kind: "directory" }, { tx });
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { AuditLog } from "../audit/log";
-import { topicVersion, type Relational, type Sql } from "../storage/relational";
+import { topicWriter, type Relational, type Sql } from "../storage/relational";
 import type { ConnectorSyncState, ListedPolicy, OdrlPolicyDocument } from "./policy-document";
 
 /**
@@ -48,7 +48,7 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
       .execute();
   });
   const db = rel.db;
-  let ownWrites = 0;
+  const writer = topicWriter(rel, POLICY_REGISTRY_TOPIC);
   const asRow = (r: RegistryRow): RegistryRow => ({ ...r, version: Number(r.version) });
 
   /** the rows whose columns have these values (null: is null) */
@@ -146,26 +146,11 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
     listed,
     /**
      * One transaction: the registry's change and its audit entry commit together, and the registry's
-     * change-feed topic moves with them (what the kept list keys by, service.ts). This instance's writes
-     * are counted when each begins and again when it ends, so a read that overlapped one is never taken
-     * for a read after it.
+     * change-feed topic moves with them (what the kept list keys by, service.ts).
      */
-    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      ownWrites++;
-      try {
-        return await rel.tx(async (tx) => {
-          const done = await fn(tx);
-          await rel.changes.bump(tx, POLICY_REGISTRY_TOPIC);
-          return done;
-        });
-      } finally {
-        ownWrites++;
-      }
-    },
+    transaction: writer.tx,
     /** changes with every write to the registry, here or (at once, on PostgreSQL too) on another instance */
-    async version(): Promise<string> {
-      return `${ownWrites}/${await topicVersion(rel, POLICY_REGISTRY_TOPIC)}`;
-    },
+    version: writer.fresh,
   };
 }
 

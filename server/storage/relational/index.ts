@@ -1,7 +1,7 @@
 import type { Db } from "../database";
 import { openPostgresRelational } from "./postgres";
 import { openSqliteRelational } from "./sqlite";
-import type { Relational } from "./types";
+import type { Relational, Tx } from "./types";
 
 export type { ChangeFeed, Migration, Relational, Sql, SqlDialect, Tx } from "./types";
 export { appendOnlyDdl, serialType, rawDdl } from "./migrate";
@@ -21,4 +21,33 @@ export async function openRelational(opts: { databaseUrl?: string; sqlite: Db })
  */
 export function topicVersion(rel: Relational, topic: string): number | Promise<number> {
   return rel.dialect === "sqlite" ? rel.changes.version(topic) : rel.changes.fresh(topic);
+}
+
+/**
+ * A store's transactions on `topic`, and the version its caches key by. The version counts this
+ * instance's writes when each begins and again when it ends (committed or not), so a read that
+ * overlapped a write is never taken for one after it; another instance's writes arrive through the
+ * change feed (the topic is bumped in each write's transaction).
+ */
+export function topicWriter(rel: Relational, topic: string) {
+  let ownWrites = 0;
+  return {
+    /** runs `fn` in one transaction that also bumps `topic` */
+    async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      ownWrites++;
+      try {
+        return await rel.tx(async (tx) => {
+          const result = await fn(tx);
+          await rel.changes.bump(tx, topic);
+          return result;
+        });
+      } finally {
+        ownWrites++;
+      }
+    },
+    /** another instance's writes seen once their notice arrives (on PostgreSQL by NOTIFY) */
+    version: () => `${ownWrites}/${rel.changes.version(topic)}`,
+    /** another instance's acknowledged write seen at once (topicVersion) */
+    fresh: async () => `${ownWrites}/${await topicVersion(rel, topic)}`,
+  };
 }
