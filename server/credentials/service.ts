@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import type { Dataspace } from "../dataspace";
-import { describeUpstream } from "../dataspace/failures";
+import { or502 } from "../dataspace/failures";
 import {
   CREDENTIAL_NOT_FOUND,
   credentialDefinitionSchema,
@@ -12,7 +12,7 @@ import {
 import { credentialSchema, toCredential, type Credential } from "../dataspace/participants";
 import { remainingDeadline } from "../dataspace/runtime";
 import { createKept, createKeptByInputs, deepFrozen, EVERYONE, inputVersions, keyText } from "../http/kept";
-import { badGateway, forbidden, notFound, serviceUnavailable } from "../http/errors";
+import { forbidden, notFound, serviceUnavailable } from "../http/errors";
 import {
   createVerifier,
   didWebUrl,
@@ -223,12 +223,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
     if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
     // no deadline armed per request: the first read has its own time-out, the second what is left of it
     const startedAt = Date.now();
-    let list;
-    try {
-      list = await read(rt.issuer);
-    } catch (e) {
-      throw badGateway("Failed to fetch credentials", describeUpstream(e));
-    }
+    const issuer = rt.issuer;
+    const list = await or502(() => read(issuer), "Failed to fetch credentials");
     const contexts = await rt.connector
       .listParticipantContexts(remainingDeadline(rt, startedAt))
       .catch(() => []);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import { badGateway, serviceUnavailable } from "../http/errors";
-import { describeUpstream, notFoundOr502 } from "./failures";
+import { serviceUnavailable } from "../http/errors";
+import { notFoundOr502, or502 } from "./failures";
 import { audited, operationDeadline, type DataspaceRuntime } from "./runtime";
 import type { CredentialDefinition } from "./upstream-schemas";
 import { invalidField } from "../http/field-errors";
@@ -15,12 +15,9 @@ const NO_ISSUER = "No issuer service is configured (ISSUER_URL)";
 
 export async function listCredentialDefinitions(rt: DataspaceRuntime): Promise<CredentialDefinition[]> {
   if (!rt.issuer) throw serviceUnavailable(NO_ISSUER);
-  try {
-    // no deadline armed per request: the read has its own time-out (read-cache.ts)
-    return await rt.issuer.listCredentialDefinitions();
-  } catch (e) {
-    throw badGateway("Failed to fetch credential definitions", describeUpstream(e));
-  }
+  const issuer = rt.issuer;
+  // no deadline armed per request: the read has its own time-out (read-cache.ts)
+  return or502(() => issuer.listCredentialDefinitions(), "Failed to fetch credential definitions");
 }
 
 export const issuanceStartedSchema = z.object({

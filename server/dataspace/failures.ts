@@ -8,6 +8,15 @@ export const describeUpstream = (e: unknown): string => (isUpstreamError(e) ? e.
 export const notFoundOr502 = (e: unknown, missing: string, failure: string) =>
   isNotFound(e) ? notFound(missing) : badGateway(failure, describeUpstream(e));
 
+/** `read`'s answer, or the spec's 502 (`failure`) when the upstream failed */
+export async function or502<T>(read: () => Promise<T>, failure: string): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    throw badGateway(failure, describeUpstream(e));
+  }
+}
+
 /** The failure message of a transfer start (spec: `error` carries it), or undefined when there is none worth showing. */
 export const failureMessage = (e: unknown) => (isUpstreamError(e) ? e.message : undefined);
 

@@ -15,7 +15,7 @@ import { offeredRules, summariseCatalog } from "./catalog";
 import type { DemoRecord } from "./demo-records";
 import { mergeById } from "./merge";
 import { operationDeadline, record, type DataspaceRuntime } from "./runtime";
-import { callerMistake, describeUpstream, liveOrNull, notFoundOr502 } from "./failures";
+import { callerMistake, describeUpstream, liveOrNull, notFoundOr502, or502 } from "./failures";
 import type { Catalog, ConnectorNegotiation, IdResponse } from "./upstream-schemas";
 import { missingFields } from "../http/field-errors";
 
@@ -146,12 +146,10 @@ export async function fetchProviderCatalog(
   counterPartyAddress?: string,
 ): Promise<Catalog> {
   const request = catalogRequestOf(providerDid, counterPartyAddress);
-  let catalog: Catalog;
-  try {
-    catalog = await rt.connector.requestCatalog(participantId, request);
-  } catch (e) {
-    throw badGateway("Failed to fetch provider catalog", describeUpstream(e));
-  }
+  const catalog = await or502(
+    () => rt.connector.requestCatalog(participantId, request),
+    "Failed to fetch provider catalog",
+  );
   // kept by the read cache (frozen: the embedded dataspace's): sent from bytes encoded once
   return Object.isFrozen(catalog) ? keptCatalogs(participantId, [catalog], () => catalog) : catalog;
 }

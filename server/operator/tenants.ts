@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Dataspace, ParticipantProfile, TenantRecord } from "../dataspace";
-import { describeUpstream } from "../dataspace/failures";
+import { or502 } from "../dataspace/failures";
 import { remainingDeadline, settle } from "../dataspace/runtime";
-import { badGateway, serviceUnavailable } from "../http/errors";
+import { serviceUnavailable } from "../http/errors";
 
 /**
  * The operator console's tenant list (GET /api/admin/tenants): the tenant manager's tenants, each with
@@ -45,12 +45,7 @@ export async function tenantInputs(dataspace: Dataspace): Promise<TenantInputs> 
   if (!tm) throw serviceUnavailable("No tenant manager is configured (TENANT_MANAGER_URL)");
   // no deadline armed per request for the first stage (see remainingDeadline)
   const startedAt = Date.now();
-  let tenants: readonly TenantRecord[];
-  try {
-    tenants = await tm.listTenants();
-  } catch (e) {
-    throw badGateway("Failed to list tenants", describeUpstream(e));
-  }
+  const tenants = await or502(() => tm.listTenants(), "Failed to list tenants");
   const deadline = remainingDeadline(dataspace.runtime, startedAt);
   const profiles = await Promise.all(
     tenants.map(async (t) => {

@@ -1,8 +1,7 @@
 import type { Dataspace } from "../dataspace";
-import { describeUpstream } from "../dataspace/failures";
+import { describeUpstream, notFoundOr502 } from "../dataspace/failures";
 import { operationDeadline } from "../dataspace/runtime";
-import { isNotFound } from "../dataspace/upstream-http";
-import { badGateway, notFound } from "../http/errors";
+import { badGateway } from "../http/errors";
 import type { PolicyRegistry, RegistryRow } from "./policy-registry";
 import { POLICY_LIST_FAILED, fromConnector, type ListedPolicy } from "./policy-document";
 
@@ -23,8 +22,7 @@ export function createConnectorPolicies({ dataspace }: { dataspace: Dataspace },
     try {
       return await rt().connector.listPolicyDefinitions(participantId, signal);
     } catch (e) {
-      if (isNotFound(e)) throw notFound(`Participant context ${participantId} not found`);
-      throw badGateway(POLICY_LIST_FAILED, describeUpstream(e));
+      throw notFoundOr502(e, `Participant context ${participantId} not found`, POLICY_LIST_FAILED);
     }
   }
 
