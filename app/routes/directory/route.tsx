@@ -108,7 +108,10 @@ export default function Directory() {
         <div className="form-grid">
           <label>
             <span>
-              Display name <span className="required">*</span>
+              Display name{" "}
+              <span className="required" aria-hidden>
+                *
+              </span>
             </span>
             <Invalid message={fieldMessage(result, "displayName")}>
               <input name="displayName" required maxLength={200} />
@@ -116,7 +119,10 @@ export default function Directory() {
           </label>
           <label>
             <span>
-              DID <span className="required">*</span>
+              DID{" "}
+              <span className="required" aria-hidden>
+                *
+              </span>
             </span>
             <Invalid message={fieldMessage(result, "did")}>
               <input name="did" required placeholder="did:web:hospital.example.org:participant" />
