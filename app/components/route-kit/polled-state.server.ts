@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFailure, pollingParticipant } from "../../lib/dataspace/access.server";
+import { apiFailure, pollingParticipant, str } from "../../lib/dataspace/access.server";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 
@@ -14,9 +14,6 @@ export interface PolledState {
   at: number;
 }
 export type PollFailure = { ok: false; error: string; detail: string | null };
-
-/** a field of a connector record that holds text, or "" */
-export const stringField = (v: unknown) => (typeof v === "string" ? v : "");
 
 /**
  * Reads one of the caller's participant context's records (`?participant=` for admins) with `read`,
@@ -43,10 +40,10 @@ export async function polledState<More extends object>(
       : ds.getTransfer(participantId, id));
     return {
       ok: true,
-      id: stringField(r["@id"]),
-      state: stringField(r.state),
+      id: str(r["@id"]),
+      state: str(r.state),
       ...more(r),
-      errorDetail: stringField(r.errorDetail),
+      errorDetail: str(r.errorDetail),
       stateTimestamp: typeof r.stateTimestamp === "number" ? r.stateTimestamp : null,
       at: Date.now(),
     };

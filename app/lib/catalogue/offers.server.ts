@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { findOrganisation } from "../../../server/auth/personas";
 import { termsOfAsset } from "../../../server/dataspace-protocol";
 import { isApiError } from "../../../server/http/errors";
+import { str } from "../dataspace/access.server";
 
 /**
  * Catalogue datasets and dataspace assets, linked both ways by the one rule the permit check uses:
@@ -16,8 +17,6 @@ export interface DatasetOffer {
   assetId: string;
   assetName: string;
 }
-
-const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** the assets of every participant that offer this dataset, or why they cannot be listed */
 export async function offersOfDataset(

@@ -42,7 +42,8 @@ export async function requireActingIn(
 export { mayAny as hasRole } from "../access.server";
 export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
 
-const str = (v: unknown) => (typeof v === "string" ? v : "");
+/** a connector record's text field, or "" */
+export const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 export function toChoice(p: Record<string, unknown>) {
   return {

@@ -1,4 +1,5 @@
 import type { Dataspace } from "../../../server/dataspace";
+import { str } from "./access.server";
 import { assetNames, counterPartyName, type AssetBook, type NameBook } from "../../../server/dataspace/names";
 
 /**
@@ -8,7 +9,6 @@ import { assetNames, counterPartyName, type AssetBook, type NameBook } from "../
  */
 
 type Rec = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === "string" ? v : "");
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** display names by DID and by context id, from the participant list (the one lookup the task list reads too) */

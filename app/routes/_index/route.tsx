@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { clientError } from "../../lib/insight/errors.server";
+import { clientError } from "../../lib/api-errors.server";
 import { navFor } from "../../lib/navigation.server";
 import { formatNumber } from "../../components/ui/format";
 import { NEXT_STEPS } from "../../components/ui/next-steps";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { reasonText, Suppressed } from "../../components/insight/charts";
-import { clientError } from "../../lib/insight/errors.server";
+import { clientError } from "../../lib/api-errors.server";
 import { ScopePanel } from "../../components/insight/ScopePanel";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { BarChart, ColumnChart, reasonText, Suppressed } from "../../components/insight/charts";
-import { clientError } from "../../lib/insight/errors.server";
+import { clientError } from "../../lib/api-errors.server";
 import { Badge } from "../../components/ui/Badge";
 import { formatNumber } from "../../components/ui/format";
 import { requireRole } from "../../session.server";

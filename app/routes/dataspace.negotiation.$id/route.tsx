@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { polledState, stringField } from "../../components/route-kit/polled-state.server";
+import { polledState } from "../../components/route-kit/polled-state.server";
+import { str } from "../../lib/dataspace/access.server";
 
 /**
  * Resource route polled by the negotiation view: the negotiation's state as the connector has it
@@ -7,6 +8,6 @@ import { polledState, stringField } from "../../components/route-kit/polled-stat
  */
 export async function loader(args: LoaderFunctionArgs) {
   return polledState(args, "negotiation", (n) => ({
-    contractId: stringField(n.contractId) || stringField(n.contractAgreementId),
+    contractId: str(n.contractId) || str(n.contractAgreementId),
   }));
 }
