@@ -1,5 +1,8 @@
 import { isApiError } from "../../../server/http/errors";
 import { formFieldErrorsOf, type FormFieldError } from "../../../server/http/field-errors";
+import type { AppLoadContext } from "@remix-run/node";
+import type { Role } from "../../../server/auth/personas";
+import { requireRole } from "../../session.server";
 
 /** What the access body's forms get back from their actions. */
 export interface ActionResult {
@@ -42,6 +45,12 @@ export function fields(form: FormData): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of form.entries()) if (typeof v === "string" && v.trim() !== "") out[k] = v.trim();
   return out;
+}
+
+/** The preamble of the access body's actions: the caller (holding one of `roles`), the service and the form's fields. */
+export async function actionForm(request: Request, context: AppLoadContext, roles: readonly Role[]) {
+  const user = await requireRole(request, context, roles);
+  return { user, ab: context.services.accessBody, f: fields(await request.formData()) };
 }
 
 export const int = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));

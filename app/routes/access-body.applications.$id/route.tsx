@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, int, type ActionResult } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
 import { ApplicationFacts, InformationRequests } from "../../components/access-body/application";
 import { AccessBodyHead, Field, Notice, StateBadge } from "../../components/access-body/ui";
@@ -22,9 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, HDAB_DECIDER_ROLES);
-  const ab = context.services.accessBody;
-  const f = fields(await request.formData());
+  const { user, ab, f } = await actionForm(request, context, HDAB_DECIDER_ROLES);
   const applicationId = params.id ?? "";
   const intent = f.intent ?? "";
   const clockEvent = (event: string, extra: object) =>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, int, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, int, type ActionResult } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
 import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
@@ -34,9 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, FINDINGS_ROLES);
-  const ab = context.services.accessBody;
-  const f = fields(await request.formData());
+  const { user, ab, f } = await actionForm(request, context, FINDINGS_ROLES);
   return runIntent(
     f.intent ?? "",
     {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { AccessBodyHead, DaysLeft, Field, Notice, StateBadge, civil } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
@@ -35,9 +35,7 @@ function table(text: string | undefined) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, HDAB_DECIDER_ROLES);
-  const f = fields(await request.formData());
-  const ab = context.services.accessBody;
+  const { user, ab, f } = await actionForm(request, context, HDAB_DECIDER_ROLES);
   const decision = f.intent ?? "";
   const body: Record<string, unknown> = { requestId: f.requestId, decision, reasons: f.reasons };
   if (decision === "answer") body.answer = { summary: f.summary, table: table(f.table) };

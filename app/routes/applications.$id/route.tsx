@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { fields, runAction, type ActionResult } from "../../lib/access-body/actions.server";
+import { actionForm, runAction, type ActionResult } from "../../lib/access-body/actions.server";
 import { ApplicationFacts, InformationRequests } from "../../components/access-body/application";
 import { Field, Notice, StateBadge } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
@@ -20,9 +20,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
-  const user = await requireRole(request, context, APPLICANT_ROLES);
-  const ab = context.services.accessBody;
-  const f = fields(await request.formData());
+  const { user, ab, f } = await actionForm(request, context, APPLICANT_ROLES);
   if (f.intent === "answer") {
     return runAction(
       "answer",
