@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { jsonOrError } from "../../lib/patient-app/status.server";
+import { jsonOrError } from "../../lib/api-errors.server";
 
 /**
  * Resource route polled by the wallet sign-in page: the same answer as GET /api/auth/eudi/status.

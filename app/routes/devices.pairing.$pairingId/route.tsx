@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { jsonOrError } from "../../lib/patient-app/status.server";
+import { jsonOrError } from "../../lib/api-errors.server";
 import { requireRole } from "../../session.server";
 import { PATIENT_ROLES } from "../../lib/access.server";
 
