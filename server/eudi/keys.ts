@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { createKept, EVERYONE } from "../http/kept";
 import type { Relational } from "../storage/relational";
-import { ensureKeptTable, keepSecret, readKept } from "../storage/secrets";
+import { ensureKeptTable, readOrKeep } from "../storage/secrets";
 import { publicOnly } from "./sd-jwt";
 
 /**
@@ -15,12 +15,14 @@ export async function createKeyStore(rel: Relational) {
   const kept = createKept<Awaited<ReturnType<typeof load>>>({ max: 100 });
 
   async function load(name: string) {
-    let stored = await readKept(rel.db, name, EUDI_KEYS);
-    if (!stored) {
-      // insert-or-ignore: when two instances generate a key at once, both keep the first one written
-      const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-      stored = await keepSecret(rel.db, name, JSON.stringify(await exportJWK(privateKey)), EUDI_KEYS);
-    }
+    // when two instances generate a key at once, both keep the first one written
+    const stored = await readOrKeep(
+      rel.db,
+      name,
+      async () =>
+        JSON.stringify(await exportJWK((await generateKeyPair("ES256", { extractable: true })).privateKey)),
+      EUDI_KEYS,
+    );
     const jwk = JSON.parse(stored) as JWK;
     const publicJwk = publicOnly(jwk);
     const kid = await calculateJwkThumbprint(publicJwk);

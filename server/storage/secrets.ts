@@ -57,11 +57,21 @@ export async function keepSecret(
   return (await readKept(db, name, where))!;
 }
 
+/** the value kept as `name`, else `create()`'s, kept by keepSecret's rule */
+export async function readOrKeep(
+  db: Sql,
+  name: string,
+  create: () => string | Promise<string>,
+  where: KeptValues = SECRETS,
+): Promise<string> {
+  return (await readKept(db, name, where)) ?? keepSecret(db, name, await create(), where);
+}
+
 /**
  * Secrets generated once and kept in the relational store (DATA_DIR's SQLite file, or PostgreSQL
  * shared by every instance), e.g. the session secret when SESSION_SECRET is unset.
  */
 export async function getOrCreateSecret(rel: Relational, name: string, bytes = 32): Promise<string> {
   await ensureSecretsTable(rel);
-  return (await readKept(rel.db, name)) ?? keepSecret(rel.db, name, randomBytes(bytes).toString("base64url"));
+  return readOrKeep(rel.db, name, () => randomBytes(bytes).toString("base64url"));
 }

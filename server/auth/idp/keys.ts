@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Relational } from "../../storage/relational";
-import { getOrCreateSecret, keepSecret, readKept } from "../../storage/secrets";
+import { getOrCreateSecret, readOrKeep } from "../../storage/secrets";
 import { ensureIdpSchema, IDP_SECRETS } from "./schema";
 
 /**
@@ -12,7 +12,7 @@ import { ensureIdpSchema, IDP_SECRETS } from "./schema";
  */
 async function keptOnce(rel: Relational, name: string, create: () => Promise<string>): Promise<string> {
   await ensureIdpSchema(rel);
-  return (await readKept(rel.db, name, IDP_SECRETS)) ?? keepSecret(rel.db, name, await create(), IDP_SECRETS);
+  return readOrKeep(rel.db, name, create, IDP_SECRETS);
 }
 
 /**
