@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import { PERSONAS } from "../auth/personas";
 import type { GraphStore } from "../graph";
+import { failureText } from "../http/errors";
 import { createKeptByInputs, EVERYONE } from "../http/kept";
 import {
   type ApplicationData,
@@ -456,12 +457,7 @@ export function createTck(deps: {
         detail = await p.run(cookie);
       } catch (e) {
         status = e instanceof Skip ? "skip" : "fail";
-        detail =
-          e instanceof Error
-            ? e.name === "TimeoutError"
-              ? `no answer within ${deps.timeoutMs} ms`
-              : e.message
-            : String(e);
+        detail = failureText(e, `no answer within ${deps.timeoutMs} ms`);
       }
       const { id, suite, title } = p;
       results.push({ id, suite, title, status, detail, durationMs: Math.round(performance.now() - s) });

@@ -29,10 +29,10 @@ export async function liveOrNull<T>(
   fallback: boolean,
   failure: string,
 ): Promise<T | null> {
+  if (!fallback) return or502(read, failure);
   try {
     return await read();
-  } catch (e) {
-    if (!fallback) throw badGateway(failure, describeUpstream(e));
+  } catch {
     return null;
   }
 }

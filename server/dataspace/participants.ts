@@ -6,7 +6,7 @@ import { presentString } from "../http/handler";
 import { checkId } from "../http/ids";
 import { checkName } from "../http/names";
 import { didOfContext } from "./assets";
-import { describeUpstream, notFoundOr502 } from "./failures";
+import { describeUpstream, notFoundOr502, or502 } from "./failures";
 import {
   findOrganisationByName,
   knownOrganisation,
@@ -448,15 +448,13 @@ export async function participantCredentials(
       throw notFoundOr502(e, "Participant not found", "Failed to fetch credentials");
     }
   }
-  if (rt.issuer) {
-    try {
+  const issuer = rt.issuer;
+  if (issuer)
+    return or502(async () => {
       const ctx = await settle(rt.connector.getParticipantContext(id));
       const holder = ctx.ok ? didOfContext(ctx.value) || id : id;
-      const issued = await rt.issuer.listCredentials(holder, remainingDeadline(rt, startedAt));
+      const issued = await issuer.listCredentials(holder, remainingDeadline(rt, startedAt));
       return credentialsOf(issued, (c) => toCredential(c.id, c.credential, { format: c.format }));
-    } catch (e) {
-      throw badGateway("Failed to fetch credentials", describeUpstream(e));
-    }
-  }
+    }, "Failed to fetch credentials");
   throw serviceUnavailable("No identity hub or issuer service is configured (IDENTITY_HUB_URL, ISSUER_URL)");
 }

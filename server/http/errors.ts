@@ -134,6 +134,10 @@ function defaultLog(e: unknown) {
   console.error("[api] unhandled error:", e);
 }
 
+/** what a failed probe or check says: the error's message, or `timedOut` for a time-out */
+export const failureText = (e: unknown, timedOut: string) =>
+  e instanceof Error ? (e.name === "TimeoutError" ? timedOut : e.message) : String(e);
+
 /** A short, single-line description of an upstream failure for `detail` fields. */
 export function describeError(e: unknown): string {
   if (isApiError(e)) return e.detail ? `${e.message}: ${e.detail}` : e.message;

@@ -1,11 +1,8 @@
 import type { OidcClient } from "../auth/oidc-client";
 import { isUpstreamError } from "../dataspace/upstream-http";
+import { failureText } from "../http/errors";
 import { displayUrl, probeProxy, TEMPLATES } from "../nlq";
 import { SLOW_MS, type ComponentDeps, type ComponentName, type ProbeOutcome } from "./component-model";
-
-/** what a failed probe or check says: the error's message, or `timedOut` for a time-out */
-export const failureText = (e: unknown, timedOut: string) =>
-  e instanceof Error ? (e.name === "TimeoutError" ? timedOut : e.message) : String(e);
 
 /**
  * The probes, for real: each makes the cheapest call that proves the component answers what the
