@@ -68,8 +68,8 @@ export const CREDENTIAL_REVOKE_ROLES = rolesOf("DELETE /api/credentials/:id");
  */
 export { readerOf } from "../../server/graph/service";
 export { organisationSlugOf } from "../../server/auth/user";
-/** the access body's "awaiting a decision" filter, for loaders (server/access-body/machines takes the error model along) */
-export { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../server/access-body/machines";
+/** the application's states and the access body's "awaiting a decision" filter, for loaders (server/access-body/machines takes the error model along) */
+export { APPLICATION, UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../../server/access-body/machines";
 
 /**
  * A loader's promise as a value: `{ ok, value }`, or `{ ok: false, error }` with `error` as `fail` reads

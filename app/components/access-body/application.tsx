@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { ApplicationDetail, ClockPause, ClockView } from "../../types";
-import { DaysLeft, StateBadge, berlin, civil, type HistoryItem } from "./ui";
+import { DaysLeft, StateBadge, Timeline, berlin, civil, type HistoryItem } from "./ui";
 
 /** Pieces of an application's page, shared by the access body's view and the applicant's. */
 
@@ -157,4 +157,49 @@ export function mergedHistory(app: ApplicationDetail): HistoryItem[] {
     ...(app.permit ? app.permit.history.map((h) => ({ ...h, record: app.permit!.id })) : []),
   ];
   return all.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+export const ApplicationClock = ({ app }: { app: ApplicationDetail }) => (
+  <ClockPanel clock={app.clockView} pauses={app.clock.pauses} extension={app.clock.extension ?? null} />
+);
+
+export const ApplicationTimeline = ({ app }: { app: ApplicationDetail }) => (
+  <div className="card ab-card">
+    <h2>Timeline</h2>
+    <Timeline items={mergedHistory(app)} />
+  </div>
+);
+
+/** the permit issued for the application; the access body's page adds its duration and the revoke form */
+export function PermitCard({
+  permit,
+  withDuration,
+  children,
+}: {
+  permit: NonNullable<ApplicationDetail["permit"]>;
+  withDuration?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="card ab-card">
+      <h2>
+        Data permit {permit.id} <StateBadge state={permit.state} />
+      </h2>
+      <p>
+        Valid {civil(permit.validFrom)} to {civil(permit.validUntil)}
+        {withDuration ? ` (${permit.durationMonths} months)` : ""} · {permit.secureProcessingEnvironment}
+      </p>
+      <ul>
+        {permit.conditions.map((c) => (
+          <li key={c}>{c}</li>
+        ))}
+      </ul>
+      {permit.revocation ? (
+        <p className="notice error">
+          Revoked on {civil(permit.revocation.date)}: {permit.revocation.reason}
+        </p>
+      ) : null}
+      {children}
+    </div>
+  );
 }

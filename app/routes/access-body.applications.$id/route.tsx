@@ -2,14 +2,19 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { actionForm, int, type ActionResult } from "../../lib/access-body/actions.server";
 import { runIntent } from "../../components/route-kit/intents.server";
-import { ApplicationFacts, InformationRequests } from "../../components/access-body/application";
+import {
+  ApplicationClock,
+  ApplicationFacts,
+  ApplicationTimeline,
+  InformationRequests,
+  PermitCard,
+} from "../../components/access-body/application";
 import { AccessBodyHead, Field, Notice, StateBadge } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { HDAB_DECIDER_ROLES, HDAB_ROLES } from "../../lib/access.server";
 import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
-import { ApplicationClock, ApplicationTimeline, PermitCard } from "../applications.$id/parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.id ?? "Application"} · Access body · Health Dataspace Hub` },

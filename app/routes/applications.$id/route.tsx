@@ -1,14 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { actionForm, runAction, type ActionResult } from "../../lib/access-body/actions.server";
-import { ApplicationFacts, InformationRequests } from "../../components/access-body/application";
+import {
+  ApplicationClock,
+  ApplicationFacts,
+  ApplicationTimeline,
+  InformationRequests,
+  PermitCard,
+} from "../../components/access-body/application";
 import { Field, Notice, StateBadge } from "../../components/access-body/ui";
 import { intentFieldMessage } from "../../components/ui/field-errors";
 import { requireRole } from "../../session.server";
 import { APPLICANT_ROLES } from "../../lib/access.server";
 import { notFoundPage } from "../../lib/api-errors.server";
 import { AppLink } from "../../components/ui/app-link";
-import { ApplicationClock, ApplicationTimeline, PermitCard } from "./parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.title ?? "Application"} · My applications · Health Dataspace Hub` },
