@@ -66,6 +66,21 @@ export function graphStoreContract(
     }
   });
 
+  it("keeps the last of a node or an edge named twice in one batch, as when they are written one after the other", async () => {
+    const { store, cleanup } = await fresh();
+    try {
+      const renamed = { ...nodes[0]!, properties: { displayName: "A again", did: "did:web:a.example" } };
+      const moved = { ...edges[0]!, target: "dataset-y" };
+      await store.importBatch([nodes[0]!, nodes[1]!, nodes[2]!, renamed], [edges[0]!, moved]);
+      expect(await store.countNodes()).toBe(3);
+      expect((await store.getNode("participant-a"))!.properties.displayName).toBe("A again");
+      const out = await store.relationships({ id: "participant-a", direction: "out" });
+      expect(out.map((r) => [r.id, r.node.id])).toEqual([["e1", "dataset-y"]]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("samples within the limit, spread across layers, with only edges among returned nodes", async () => {
     const { store, cleanup } = await seeded();
     try {
