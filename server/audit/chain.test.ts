@@ -76,3 +76,20 @@ describe("the keyed chain (decision 0044)", () => {
     expect(() => chainKey("too short")).toThrow("the audit key must be at least 32 bytes");
   });
 });
+
+describe("the audit batch thread's bundle", () => {
+  it("takes no HTTP module (server/http)", async () => {
+    const { build } = await import("esbuild");
+    const { metafile } = await build({
+      entryPoints: ["server/audit/batch-worker.ts"],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    expect(Object.keys(metafile.inputs).filter((f) => f.startsWith("server/http/"))).toEqual([]);
+  });
+});

@@ -17,6 +17,7 @@
  * - Origins are compared after URL normalisation (case, default port, path and trailing slash dropped);
  *   an allowed entry that is not a URL matches nothing, and `Origin: null` is always foreign.
  */
+import { random16 } from "../random";
 import type { RequestHead } from "./request-head";
 
 export function securityHeaders(opts: { https: boolean }): Record<string, string> {
@@ -65,20 +66,6 @@ export function cspFor(inline: string | readonly string[], formActionOrigins: st
 export function generateNonce(): string {
   return btoa(String.fromCharCode(...random16()));
 }
-
-/**
- * 16 fresh random bytes, never handed out twice, drawn 256 at a time: one call to the system's random
- * source per 256 nonces (or audit entry ids, server/audit/chain.ts) instead of one each.
- */
-export function random16(): Uint8Array {
-  if (poolAt >= pool.length) {
-    pool = crypto.getRandomValues(new Uint8Array(16 * 256));
-    poolAt = 0;
-  }
-  return pool.subarray(poolAt, (poolAt += 16));
-}
-let pool = new Uint8Array(0);
-let poolAt = 0;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
