@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { beforeDeadline, ProviderUnavailableError, refreshSession, requestTokens } from "./provider-calls";
 
 /** A token endpoint on 127.0.0.1 whose answer each test chooses (real HTTP). */
@@ -108,6 +108,10 @@ describe("refreshSession", () => {
       state: "ended",
       reason: "invalid_grant – Session not active",
     });
+  });
+
+  it("is typed by what it answers: active or ended, never unreachable (that is a throw); checked by tsc", () => {
+    expectTypeOf<Awaited<ReturnType<typeof refreshSession>>["state"]>().toEqualTypeOf<"active" | "ended">();
   });
 
   it("another refusal, 5xx, garbage, a cut body or no answer say nothing of the session: unavailable", async () => {

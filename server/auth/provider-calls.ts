@@ -82,7 +82,7 @@ export async function refreshSession(
   client: Omit<TokenClient, "redirectURI">,
   refreshToken: string,
   deadline: AbortSignal,
-): Promise<ProviderVerdict> {
+): Promise<Exclude<ProviderVerdict, { state: "unreachable" }>> {
   const answer = await tokenEndpointCall(
     tokenEndpoint,
     client,
