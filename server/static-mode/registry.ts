@@ -18,7 +18,7 @@ import type { Services } from "../services";
  *   fixture for developers, and the view walk counts it.
  * - `write`: refused in static mode with ApiError 403 "This is a demonstration: changes are not
  *   saved" (the views show that text where they show any refused change).
- * - `local`: answered in place, without fixtures (constants such as `graph.kind`).
+ * - `local` (beside `methods`): members answered in place, without fixtures (`graph.kind`, `graph.ping`).
  *
  * The fixture test (tests/api/static-fixtures.test.ts) parses recorded results with the zod schema
  * of the route each fixture stands in for, where one exists.
@@ -31,10 +31,8 @@ import type { Services } from "../services";
  * if no link leads there, then run `npm run fixtures` and commit fixtures/static/.
  */
 
-export type MethodKind = "read" | "write" | "local";
-
 export interface MethodEntry {
-  kind: MethodKind;
+  kind: "read" | "write";
   onMissing?: "error" | "not-found";
   /** what a visitor reads when a call was not recorded (default OFFLINE_DEMO_LACKS) */
   missing?: string;
@@ -46,7 +44,7 @@ type Methods<S> = { [K in keyof S as S[K] extends (...args: never[]) => unknown 
 
 export interface ServiceEntry<S> {
   methods: Methods<S>;
-  /** non-function members and local methods (kind "local"), answered without fixtures */
+  /** members answered in place, without fixtures */
   local?: Partial<S>;
 }
 
@@ -90,7 +88,6 @@ const byViewer = (args: unknown[]) => [...args.slice(0, -1), (args.at(-1) as { v
 /** a key from the arguments' digest, for a method whose argument is a whole result (toCsv(dashboard)) */
 const byDigest = (args: unknown[]) => [createHash("sha256").update(JSON.stringify(args)).digest("base64url")];
 const write: MethodEntry = { kind: "write" };
-const local: MethodEntry = { kind: "local" };
 
 export const REGISTRY: Registry = {
   catalogue: {
@@ -121,9 +118,6 @@ export const REGISTRY: Registry = {
       counts: read,
       mutate: write,
       importBatch: write,
-      ping: local,
-      version: local,
-      close: local,
     },
     local: {
       // what the start-up line prints as the graph store
@@ -196,10 +190,6 @@ export const REGISTRY: Registry = {
       respondFinding: write,
       closeFinding: write,
       postResult: write,
-      ensureReady: local,
-      readyVersion: local,
-      purposeLabel: local,
-      now: local,
     },
     local: {
       purposes: PURPOSES,
@@ -237,7 +227,6 @@ export const REGISTRY: Registry = {
       status: write,
       requestObject: write,
       directPost: write,
-      trustedIssuers: local,
     },
     local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
   },
@@ -308,7 +297,6 @@ export const REGISTRY: Registry = {
       restart: write,
       addDirectoryEntry: write,
       removeDirectoryEntry: write,
-      close: local,
     },
     local: { close: async () => {} },
   },
@@ -321,7 +309,6 @@ export const REGISTRY: Registry = {
       verify: read,
       kinds: read,
       countBefore: read,
-      append: local,
       purge: write,
     },
     // views audit what they read (an export, a pseudonym lookup): in static mode nothing is kept
@@ -361,7 +348,6 @@ export const REGISTRY: Registry = {
       updateParticipant: write,
       requestCredential: write,
       revokeCredential: write,
-      close: local,
     },
     local: {
       mode: "embedded",
