@@ -34,31 +34,6 @@ export interface TurnResponse {
   once(event: "finish" | "close", listener: () => void): unknown;
 }
 
-export interface ApiTurnStats {
-  /** requests waiting for their turn now */
-  waiting: number;
-  /** requests started since the server started */
-  started: number;
-  /** bodiless requests whose client went away while they waited, never started */
-  dropped: number;
-}
-
-export interface PageSlotStats {
-  limit: number;
-  /** pages being answered inside the limit now */
-  busy: number;
-  /** pages waiting for a slot now */
-  waiting: number;
-  /** callers with pages waiting now */
-  callers: number;
-  /** pages started since the server started */
-  started: number;
-  /** slots given back by their lease's end rather than by their response (slow loaders) */
-  leaseEnded: number;
-  /** pages whose client went away while they waited, never started */
-  dropped: number;
-}
-
 export interface TurnOptions {
   apiPerTurn?: number;
   /** pages answered at once; 0: no limit */
@@ -105,9 +80,14 @@ export function createTurns(options: TurnOptions = {}) {
 
   const answers: Array<() => void> = [];
   const apiQueue = new Fifo<Waiting>();
+  /** since the server started: requests started, and bodiless ones whose client went away while they waited */
   const api = { started: 0, dropped: 0 };
   /** each waiting caller's pages, in the order the callers are served (a Map keeps insertion order) */
   const pageQueues = new Map<string, Fifo<Waiting>>();
+  /**
+   * pages answered inside the limit now, waiting now, started, whose slot their lease's end gave back
+   * (slow loaders), and whose client went away while they waited
+   */
   const pages = { busy: 0, waiting: 0, started: 0, leaseEnded: 0, dropped: 0 };
   let scheduled = false;
 
@@ -209,7 +189,8 @@ export function createTurns(options: TurnOptions = {}) {
       pages.waiting++;
       if (pageReady()) schedule();
     },
-    apiStats: (): ApiTurnStats => ({ waiting: apiQueue.length, ...api }),
-    pageStats: (): PageSlotStats => ({ limit: pageLimit, ...pages, callers: pageQueues.size }),
+    apiStats: () => ({ waiting: apiQueue.length, ...api }),
+    /** `callers`: callers with pages waiting now */
+    pageStats: () => ({ limit: pageLimit, ...pages, callers: pageQueues.size }),
   };
 }
