@@ -92,10 +92,7 @@ export interface Services {
   runtime: { internalOrigin: string | undefined };
   /** the version counters kept route answers are keyed by (server/kept); static mode keeps nothing */
   versions?: Versions;
-  /**
-   * Writes what the read logs hold (the insight queries' and the companion app's record reads, written
-   * in batches every 100 ms or 20 ms, decision 0034); resolves once it is in the audit log.
-   */
+  /** writes what the read logs hold (insight queries, companion-app record reads); resolves once it is in the audit log */
   flushReadLogs(): Promise<void>;
   close(): Promise<void>;
 }

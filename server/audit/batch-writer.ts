@@ -4,22 +4,16 @@ import type { AuditBatch } from "./model";
 
 /**
  * Where the insight query logs' batches of audit entries are written (server/audit/query-log.ts).
- * Every federated cohort query and every question is a hash-chained audit entry; at thousands of
- * queries a second, the batches' inserts, hashes and fsync took a fifth of the main thread. On the
- * embedded store in a file they are written by a thread of their own on its own connection
- * (batch-thread.ts, `startAuditBatchWriter`, decision 0034); on PostgreSQL, an in-memory store or a
- * build without the thread's file, here on the main thread, in one transaction per batch.
+ * On the embedded store in a file, by a thread of their own on its own connection (batch-thread.ts,
+ * `startAuditBatchWriter`, decision 0034); on PostgreSQL, an in-memory store or a build without the
+ * thread's file, here on the main thread, in one transaction per batch.
  */
 export interface AuditBatchWriter {
   /** appends the batch in order in one transaction; resolves once it is committed, rejects when it is not */
   write(batch: AuditBatch): Promise<void>;
   /** "thread": its own thread and connection; "inline": the main thread's connection */
   readonly where: "thread" | "inline";
-  /**
-   * How often a query log hands over its batch. Inline, each batch is a transaction of the main thread:
-   * 100 ms. On the thread, 20 ms: a main-connection write that meets the thread's transaction waits for
-   * it, and a fifth of the batch holds the lock a fifth as long (decision 0034).
-   */
+  /** how often a query log hands over its batch; shorter on the thread, whose lock a main-connection write waits for (decision 0034) */
   readonly intervalMs: number;
   /** after the writes already asked for; later writes are refused */
   close(): Promise<void>;

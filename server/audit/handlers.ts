@@ -128,11 +128,10 @@ const actor = (ctx: HandlerContext<AuditServices>) => ctx.user?.username ?? "ano
 const retention = (ctx: HandlerContext<AuditServices>): RetentionService => ctx.services.auditRetention;
 
 /**
- * The read answers of these routes, kept (frozen, so the edge encodes each once) per version of the log (server/http/kept: every
- * append and purge, here, on the batch thread or on another instance, moves it), one set per log (per
- * server). Not kept at the route: every read first purges what retention says is due. Pages of
- * entries: 64 answers or 8 MiB; retention's answer holds until
- * its next `due` count changes.
+ * The read answers of these routes, kept (frozen, so the edge encodes each once) per version of the
+ * log (server/http/kept: every append and purge, wherever made, moves it), one set per log. Not kept at
+ * the route: every read first purges what retention says is due. Retention's answer holds until its
+ * next `due` count changes.
  */
 const caches = new WeakMap<AuditLog, ReturnType<typeof answerCaches>>();
 const answerCaches = () => ({

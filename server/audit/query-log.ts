@@ -2,8 +2,8 @@
  * The insight query log: every federated cohort query and every question goes to the audit log
  * (kind "insight"), so the access body can review query patterns (a series of overlapping cohort
  * queries is how a differencing attack would show). Entries are written in batches, one
- * transaction every `delayMs` (the writer's `intervalMs`: 100 ms; 20 ms on the audit thread),
- * instead of one write per request; each keeps the time of its query. A shutdown awaits `flush()`
+ * transaction every `delayMs` (the writer's `intervalMs`), instead of one write per request; each
+ * keeps the time of its query. A shutdown awaits `flush()`
  * before the store closes, so nothing pending is lost then. Where a batch is written, and how, is the
  * writer's business (server/audit/batch-writer.ts): on the embedded store, a thread of its own.
  *
