@@ -147,12 +147,9 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     readCookie(req.headers.cookie ?? null, SESSION_COOKIE)?.split(".")[0] ?? req.socket.remoteAddress ?? "";
 
   /**
-   * Everything but /api, on Node's own request and response (no express: docs/decisions/history/0041), in
-   * this order: the security headers with the page's CSP nonce; a state-changing request from a
-   * foreign origin refused (not /idp, whose forms post across its own path); the office-hours gate
-   * (not for files); the identity provider under /idp; files under /build and the favicon; the
-   * API reference page (/docs/api); the persona apps of static mode; and Remix for the rest. A GET or HEAD, and any request of a page's
-   * data (`.data`), waits for a page slot in live mode.
+   * Everything but /api, on Node's own request and response (docs/decisions/history/0041). /idp is
+   * spared the origin check (its forms post across its own path), files the office-hours gate; a GET
+   * or HEAD, and any request of a page's data (`.data`), waits for a page slot in live mode.
    */
   const serveNonApi = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = requestPath(req.url ?? "/");
