@@ -71,7 +71,7 @@ export async function readOrKeep(
  * Secrets generated once and kept in the relational store (DATA_DIR's SQLite file, or PostgreSQL
  * shared by every instance), e.g. the session secret when SESSION_SECRET is unset.
  */
-export async function getOrCreateSecret(rel: Relational, name: string, bytes = 32): Promise<string> {
+export async function getOrCreateSecret(rel: Relational, name: string): Promise<string> {
   await ensureSecretsTable(rel);
-  return readOrKeep(rel.db, name, () => randomBytes(bytes).toString("base64url"));
+  return readOrKeep(rel.db, name, () => randomBytes(32).toString("base64url"));
 }
