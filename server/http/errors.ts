@@ -57,7 +57,7 @@ export function noContent(): Response {
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }
 
-export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog): Response {
+export function errorResponse(e: unknown): Response {
   if (e instanceof Response) return e;
   if (isApiError(e)) {
     const body: Record<string, unknown> = { error: e.message, ...(e.extra ?? {}) };
@@ -66,10 +66,10 @@ export function errorResponse(e: unknown, log: (e: unknown) => void = defaultLog
   }
   const store = storeError(e);
   if (store) {
-    if (store.status === 409) log(e); // a lost race is worth seeing in the log
+    if (store.status === 409) console.error("[api] unhandled error:", e); // a lost race is worth seeing in the log
     return errorResponse(store);
   }
-  log(e);
+  console.error("[api] unhandled error:", e);
   return json({ error: "Internal server error" }, 500);
 }
 
@@ -128,10 +128,6 @@ function storeFailure(e: unknown): string | undefined {
   if (code === "53100" || code === "25006") return STORE_FULL; // disk_full, read_only_sql_transaction
   if (/^(53[0-9A-Z]{3}|57P0[1-4]|08[0-9A-Z]{3})$/.test(code)) return STORE_AWAY; // resources, shutdown, connection
   return undefined;
-}
-
-function defaultLog(e: unknown) {
-  console.error("[api] unhandled error:", e);
 }
 
 /** what a failed probe or check says: the error's message, or `timedOut` for a time-out */
