@@ -148,17 +148,15 @@ export function heldResponse(body: string | EncodedBody, init: HeldInit): Respon
   return new HeldBodyResponse(body, init);
 }
 
-const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(String(header ?? ""));
-/** whether a body is sent gzip-encoded: a kept one above 1 KiB, to a client that takes gzip */
-const gzipped = (body: EncodedBody, acceptEncoding: string | string[] | undefined) =>
-  body.byteLength > 1024 && acceptsGzip(acceptEncoding);
-
-/** what an encoded body sends to a client with this Accept-Encoding: its gzip (made once) or its bytes */
+/**
+ * What an encoded body sends to a client with this Accept-Encoding: its gzip (made once) when it is
+ * above 1 KiB and the client takes gzip, else its bytes.
+ */
 export function encodedFor(
   body: EncodedBody,
   acceptEncoding: string | string[] | undefined,
 ): { bytes: Buffer; gzip: boolean } {
-  const gzip = gzipped(body, acceptEncoding);
+  const gzip = body.byteLength > 1024 && /\bgzip\b/.test(String(acceptEncoding ?? ""));
   return { bytes: gzip ? body.gzip() : body.raw, gzip };
 }
 
