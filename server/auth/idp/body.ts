@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { closeAfterAnswer, readBody } from "../../http/node-adapter";
+import { closeAfterAnswer, readBody as readUpTo } from "../../http/node-adapter";
 
 /** A request the sign-in pages refuse before looking at it (the status express's body parser gave). */
 export class BodyError extends Error {
@@ -27,6 +27,21 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? "")?.[1]?.toLowerCase();
 }
 
+/**
+ * The whole body of `req` (identity encoding), at most `limit` bytes (the edge's reader, node-adapter.ts).
+ * A larger one (announced or sent) is refused with 413 at once: the rest is discarded, bounded, while the
+ * answer waits, and the connection closes after it (`closeAfterAnswer`: answer through
+ * `sendWebResponse`). A body cut off is refused with 400.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const body = await readUpTo(req, limit).catch(() => {
+    throw new BodyError(400, "request aborted");
+  });
+  if (body) return body;
+  closeAfterAnswer(req);
+  throw new BodyError(413, "request entity too large");
+}
+
 /** A parsed form: a field sent once is a string, a field sent more than once the list of its values. */
 export type FormFields = Record<string, string | string[]>;
 
@@ -36,9 +51,7 @@ const FORM_PARAMETER_LIMIT = 1000;
 /**
  * The URL-encoded form in the body of `req`, as `express.urlencoded({ extended: false, limit: "8kb" })`
  * gave it: `{}` for a request without a body or with another content type (its body is left unread);
- * 415 for a charset other than utf-8 or a compressed body, 413 for more than 8 kB or 1000 fields, 400
- * for a body cut off. Past 8 kB the rest is discarded, bounded, while the answer waits, and the
- * connection closes after it (`closeAfterAnswer`: answer through `sendWebResponse`).
+ * 415 for a charset other than utf-8 or a compressed body, 413 for more than 8 kB or 1000 fields.
  */
 export async function readForm(req: IncomingMessage): Promise<FormFields> {
   const contentType = req.headers["content-type"];
@@ -47,14 +60,7 @@ export async function readForm(req: IncomingMessage): Promise<FormFields> {
   if (charset !== "utf-8") throw new BodyError(415, `unsupported charset "${charset.toUpperCase()}"`);
   const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
   if (encoding !== "identity") throw new BodyError(415, `unsupported content encoding "${encoding}"`);
-  const body = await readBody(req, FORM_LIMIT).catch(() => {
-    throw new BodyError(400, "request aborted");
-  });
-  if (!body) {
-    closeAfterAnswer(req);
-    throw new BodyError(413, "request entity too large");
-  }
-  const text = body.toString("utf8");
+  const text = (await readBody(req, FORM_LIMIT)).toString("utf8");
   if (text === "") return {};
   let ampersands = 0;
   for (let i = text.indexOf("&"); i !== -1; i = text.indexOf("&", i + 1)) {
