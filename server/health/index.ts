@@ -11,7 +11,7 @@ export interface HealthServices {
 import { createHealthMonitor, type HealthMonitor } from "./monitor";
 
 /** the background monitor, for other capabilities that answer from their own background probes */
-export { createHealthMonitor, type HealthMonitor, type HealthReading } from "./monitor";
+export { createHealthMonitor, type HealthMonitor } from "./monitor";
 
 /** GET /api/health's answer (200, or 503 when `down`) */
 export const healthSchema = z.object({

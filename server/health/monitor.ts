@@ -6,12 +6,6 @@
  * last result is older than `maxAgeMs`). Timers never keep the process alive.
  */
 
-export interface HealthReading<T> {
-  health: T;
-  /** milliseconds since the probe that produced `health` finished */
-  ageMs: number;
-}
-
 export interface HealthMonitorOptions<T> {
   probe: () => Promise<T>;
   /** the result recorded when the probe itself throws (a failed probe, never a stale "ok") */
@@ -79,15 +73,16 @@ export function createHealthMonitor<T>(options: HealthMonitorOptions<T>) {
     /**
      * The last result without waiting, when it is fresh enough to answer (counts as a read: starts the
      * monitor); null when there is none or it is older than `maxAgeMs` (then `read()` waits for a probe).
+     * `ageMs`: since the probe that produced `health` finished.
      */
-    peek(): HealthReading<T> | null {
+    peek() {
       const at = now();
       lastRead = at;
       start();
       if (!last || at - last.at > maxAgeMs) return null;
       return { health: last.health, ageMs: Math.max(0, at - last.at) };
     },
-    async read(): Promise<HealthReading<T>> {
+    async read() {
       lastRead = now();
       start();
       if (!last || now() - last.at > maxAgeMs) await probeOnce();
