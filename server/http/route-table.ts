@@ -122,10 +122,7 @@ export function scanRoutes(m: HttpMethod, pathname: string): MatchResult {
     const methodSpec = c.spec.methods[m];
     if (!methodSpec)
       return { kind: "method-not-allowed", allow: Object.keys(c.spec.methods) as HttpMethod[] };
-    const params: Record<string, string> = {};
-    c.paramNames.forEach((name, i) => {
-      params[name] = safeDecode(r[i + 1]);
-    });
+    const params = Object.fromEntries(c.paramNames.map((name, i) => [name, safeDecode(r[i + 1])]));
     return { kind: "match", match: { route: c.spec, method: m, methodSpec, params } };
   }
   return { kind: "none" };
