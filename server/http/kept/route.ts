@@ -1,5 +1,5 @@
 import type { SessionUser } from "../../auth/user";
-import { EncodedBody, heldResponse } from "../node-adapter";
+import { EncodedBody, heldResponse, plainHeadersOf } from "../node-adapter";
 import { callerKey, type CallerClass } from "./callers";
 import { createKept } from "./kept";
 
@@ -25,8 +25,6 @@ export interface KeepSpec {
   caller: CallerClass;
   /** the version counters of everything the answer reads */
   versions: readonly VersionName[];
-  /** how many answers the route keeps (default 64) */
-  max?: number;
 }
 
 interface Answer {
@@ -60,7 +58,7 @@ export function createRouteKeeper(versions: Versions) {
     handle: () => Promise<Response>,
   ): Promise<Response> {
     let kept = byRoute.get(route);
-    if (!kept) byRoute.set(route, (kept = createKept<Answer>({ max: spec.max ?? 64 })));
+    if (!kept) byRoute.set(route, (kept = createKept<Answer>({ max: 64 })));
     const q = request.url.indexOf("?");
     const key = {
       caller: callerKey(spec.caller, request.user),
@@ -83,11 +81,9 @@ export function createRouteKeeper(versions: Versions) {
 }
 
 async function snapshot(response: Response): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
   return {
     status: response.status,
-    headers,
+    headers: plainHeadersOf(response.headers),
     body: new EncodedBody(Buffer.from(await response.arrayBuffer())),
   };
 }
