@@ -49,9 +49,9 @@ export function fieldErrorsOf(e: unknown): FieldError[] {
   );
 }
 
-/** a 400 (or other status) about one field, whose message is the API's text */
-export const invalidField = (path: string, message: string, status = 400) =>
-  new FieldValidationError(status, message, [{ path, message }]);
+/** a 400 about one field, whose message is the API's text */
+export const invalidField = (path: string, message: string) =>
+  new FieldValidationError(400, message, [{ path, message }]);
 
 /**
  * The API's text (e.g. the spec's "X and Y are required") with one "Required" field error per
