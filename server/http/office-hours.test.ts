@@ -214,8 +214,9 @@ describe("formatOpening", () => {
     );
   });
 
-  it("uses local summer time and the requested locale", () => {
-    const text = formatOpening(new Date("2026-06-01T05:00:00Z"), "Europe/Berlin", "de-DE");
-    expect(text).toMatch(/^Montag, 1\. Juni 2026, 07:00 \(Europe\/Berlin\)$/);
+  it("uses local summer time", () => {
+    expect(formatOpening(new Date("2026-06-01T05:00:00Z"), "Europe/Berlin")).toBe(
+      "Monday, 1 June 2026, 07:00 (Europe/Berlin)",
+    );
   });
 });

@@ -146,9 +146,9 @@ export function officeStatus(hours: OfficeHours | undefined, holds: string[], no
 }
 
 /** e.g. "Monday, 23 November 2026, 07:00 (Europe/Berlin)" */
-export function formatOpening(date: Date, timeZone: string, locale = "en-GB"): string {
-  const day = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: "full" }).format(date);
-  const time = new Intl.DateTimeFormat(locale, { timeZone, timeStyle: "short" }).format(date);
+export function formatOpening(date: Date, timeZone: string): string {
+  const day = new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full" }).format(date);
+  const time = new Intl.DateTimeFormat("en-GB", { timeZone, timeStyle: "short" }).format(date);
   return `${day}, ${time} (${timeZone})`;
 }
 
