@@ -17,10 +17,7 @@ function lockKey(name: string): number {
  * that LISTENs for other instances' change notices. Counts come back as numbers (int8/numeric are
  * parsed), times are kept as ISO text as on SQLite.
  */
-export async function openPostgresRelational(
-  url: string,
-  opts: { max?: number; connectTimeoutMs?: number } = {},
-): Promise<Relational> {
+export async function openPostgresRelational(url: string): Promise<Relational> {
   const types = {
     getTypeParser: (oid: number, format?: "text" | "binary") => {
       if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
@@ -29,8 +26,8 @@ export async function openPostgresRelational(
   };
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.max ?? 10,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    max: 10,
+    connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     types: types as pg.CustomTypesConfig,
   });
@@ -66,7 +63,7 @@ export async function openPostgresRelational(
   async function listen(): Promise<void> {
     const client = new pg.Client({
       connectionString: url,
-      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+      connectionTimeoutMillis: 5000,
     });
     client.on("notification", (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
