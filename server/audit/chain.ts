@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, hash, type KeyObject } from "node:crypto";
 import { v7 as timeOrderedUuid } from "uuid";
-import { random16 } from "../random";
+import { random16 } from "../config/random";
 import type { Db } from "../storage/database";
 import { GENESIS_HASH, type AuditBatch, type AuditEntry, type AuditInput } from "./model";
 

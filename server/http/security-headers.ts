@@ -17,7 +17,7 @@
  * - Origins are compared after URL normalisation (case, default port, path and trailing slash dropped);
  *   an allowed entry that is not a URL matches nothing, and `Origin: null` is always foreign.
  */
-import { random16 } from "../random";
+import { random16 } from "../config/random";
 import type { RequestHead } from "./request-head";
 
 export function securityHeaders(opts: { https: boolean }): Record<string, string> {
