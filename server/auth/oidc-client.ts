@@ -67,29 +67,9 @@ export interface OidcOptions {
   internalUrl?: (url: string) => string;
 }
 
-export interface OidcClient {
-  /** starts sign-in: a redirect Response to the provider (with the state cookie) */
-  login(request: Request): Promise<Response>;
-  /** completes sign-in: verifies everything, creates the session, redirects to returnTo */
-  callback(request: Request): Promise<Response>;
-  /** ends the app session and the provider session */
-  logout(request: Request): Promise<Response>;
-  /**
-   * OIDC back-channel logout: the provider posts a signed logout token when a session ends there
-   * (sign-out elsewhere, an administrator's revocation); the hub sessions made from it end at once.
-   */
-  backchannelLogout(request: Request): Promise<Response>;
-  /**
-   * Re-checks a provider session by its refresh token (one refresh-token grant within
-   * UPSTREAM_TIMEOUT_MS): the session store's `providerCheck` (sessions.ts).
-   */
-  refreshSession(refreshToken: string): Promise<ProviderVerdict>;
-  /** true when the provider's discovery document answers */
-  probe(timeoutMs: number): Promise<boolean>;
-  readonly issuer: string;
-}
+export type OidcClient = ReturnType<typeof createOidcClient>;
 
-export function createOidcClient(opts: OidcOptions, sessions: SessionStore): OidcClient {
+export function createOidcClient(opts: OidcOptions, sessions: SessionStore) {
   const secure = opts.publicUrl.startsWith("https:");
   const internal = opts.internalUrl ?? ((u: string) => u);
   const redirectURI = `${opts.publicUrl}/auth/callback`;
@@ -216,7 +196,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
 
   return {
     issuer: opts.issuer,
-    async login(request) {
+    /** starts sign-in: a redirect Response to the provider (with the state cookie) */
+    async login(request: Request) {
       const url = new URL(request.url);
       const returnTo = safeRedirect(url.searchParams.get("returnTo"), "/");
       try {
@@ -235,7 +216,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       }
       return signinError("Sign-in did not start.");
     },
-    async callback(request) {
+    /** completes sign-in: verifies everything, creates the session, redirects to returnTo */
+    async callback(request: Request) {
       let result: SignedIn;
       try {
         result = await (
@@ -266,7 +248,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       headers.append("Set-Cookie", `${RETURN_COOKIE}=; ${cookieAttrs(0)}`);
       return new Response(null, { status: 302, headers });
     },
-    async logout(request) {
+    /** ends the app session and the provider session */
+    async logout(request: Request) {
       const { record, setCookie } = await sessions.destroy(request);
       let location = "/auth/signin";
       try {
@@ -283,7 +266,11 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       }
       return new Response(null, { status: 302, headers: { Location: location, "Set-Cookie": setCookie } });
     },
-    async backchannelLogout(request) {
+    /**
+     * OIDC back-channel logout: the provider posts a signed logout token when a session ends there
+     * (sign-out elsewhere, an administrator's revocation); the hub sessions made from it end at once.
+     */
+    async backchannelLogout(request: Request) {
       const form = await request.formData().catch(() => null);
       const token = form?.get("logout_token");
       if (typeof token !== "string" || token.length === 0)
@@ -319,7 +306,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
       console.info(`[auth] back-channel logout ended ${count} session(s)`);
       return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
     },
-    async refreshSession(refreshToken) {
+    /** one refresh-token grant within UPSTREAM_TIMEOUT_MS: the session store's `providerCheck` (sessions.ts) */
+    async refreshSession(refreshToken: string): Promise<ProviderVerdict> {
       try {
         const deadline = AbortSignal.timeout(opts.timeoutMs);
         const d = await beforeDeadline(discover(), deadline, "discovery");
@@ -341,8 +329,8 @@ export function createOidcClient(opts: OidcOptions, sessions: SessionStore): Oid
         return { state: "unreachable", reason: providerUnavailable("session re-check", e).message };
       }
     },
-    // a provider that answers 200 with garbage or a cut body is not up
-    probe: (timeoutMs) =>
+    /** true when the provider's discovery document answers (not for 200 with garbage or a cut body) */
+    probe: (timeoutMs: number) =>
       fetchDiscovery(timeoutMs).then(
         () => true,
         () => false,
