@@ -77,32 +77,7 @@ export interface ProviderCheck {
   refresh(refreshToken: string): Promise<ProviderVerdict>;
 }
 
-export interface SessionStore {
-  /**
-   * `tx`: the transaction of the sign-in that issues the session (it commits with it);
-   * `refreshToken`: the provider's, by which the session is re-checked there
-   */
-  create(
-    user: SessionUser,
-    idToken: string | undefined,
-    opts?: { tx?: Sql; refreshToken?: string },
-  ): Promise<{ token: string; setCookie: string }>;
-  read(request: SessionRequest): Promise<SessionRecord | null>;
-  userFromRequest(request: SessionRequest): Promise<SessionUser | null>;
-  /**
-   * The user of a session found in the session cache, at once (null: no session cookie); undefined
-   * when the store must be asked (`userFromRequest`). What the /api dispatcher tries first.
-   */
-  cachedUser(request: SessionRequest): SessionUser | null | undefined;
-  /**
-   * Ends the sessions made from one session at the identity provider (OIDC back-channel logout): those
-   * of subject `sub` whose ID token names `sid` (every session of `sub` without a `sid`). Returns how many.
-   */
-  endProviderSession(ended: { sub?: string; sid?: string }): Promise<number>;
-  /** removes the session; returns the record that was removed and a cookie that clears it */
-  destroy(request: SessionRequest): Promise<{ record: SessionRecord | null; setCookie: string }>;
-  purgeExpired(now?: number): Promise<number>;
-}
+export type SessionStore = Awaited<ReturnType<typeof createSessionStore>>;
 
 interface SessionRow {
   user_json: string;
@@ -121,7 +96,7 @@ interface SessionRow {
 export async function createSessionStore(
   rel: Relational,
   opts: { secret: string; secure: boolean; providerCheck?: ProviderCheck },
-): Promise<SessionStore> {
+) {
   await rel.migrate("sessions-1", async (m) => {
     await m.schema
       .createTable("sessions")
@@ -353,7 +328,15 @@ export async function createSessionStore(
   }
 
   return {
-    async create(user, idToken, createOpts = {}) {
+    /**
+     * `tx`: the transaction of the sign-in that issues the session (it commits with it);
+     * `refreshToken`: the provider's, by which the session is re-checked there
+     */
+    async create(
+      user: SessionUser,
+      idToken: string | undefined,
+      createOpts: { tx?: Sql; refreshToken?: string } = {},
+    ) {
       const token = randomBytes(32).toString("base64url");
       const now = Date.now();
       await (createOpts.tx ?? rel.db)
@@ -373,14 +356,19 @@ export async function createSessionStore(
       return { token, setCookie: `${SESSION_COOKIE}=${token}.${sign(token)}; ${attrs}; Max-Age=${maxAge}` };
     },
     read,
-    async userFromRequest(request) {
+    async userFromRequest(request: SessionRequest) {
       return (await read(request))?.user ?? null;
     },
-    cachedUser(request) {
+    /**
+     * The user of a session found in the session cache, at once (null: no session cookie); undefined
+     * when the store must be asked (`userFromRequest`). What the /api dispatcher tries first.
+     */
+    cachedUser(request: SessionRequest) {
       const value = sessionCookie(request);
       return value ? cachedRecord(value)?.user : null;
     },
-    async destroy(request) {
+    /** removes the session; returns the record that was removed and a cookie that clears it */
+    async destroy(request: SessionRequest) {
       const record = await read(request);
       const verified = verifiedOf(sessionCookie(request));
       if (verified)
@@ -390,7 +378,11 @@ export async function createSessionStore(
         });
       return { record, setCookie: `${SESSION_COOKIE}=; ${attrs}; Max-Age=0` };
     },
-    async endProviderSession({ sub, sid }) {
+    /**
+     * Ends the sessions made from one session at the identity provider (OIDC back-channel logout): those
+     * of subject `sub` whose ID token names `sid` (every session of `sub` without a `sid`). Returns how many.
+     */
+    async endProviderSession({ sub, sid }: { sub?: string; sid?: string }) {
       if (!sub && !sid) return 0;
       let query = rel.db.selectFrom("sessions").select(["token_hash", "user_json", "id_token"]);
       // the user's JSON begins with its subject: a pre-filter, checked exactly below
