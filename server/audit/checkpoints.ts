@@ -16,12 +16,6 @@ export interface Checkpoint {
   sig: string;
 }
 
-export interface CheckpointRead {
-  checkpoints: Checkpoint[];
-  /** the first line that is not a checkpoint signed with the key (line number, from 1) */
-  bad?: { line: number; reason: string };
-}
-
 export type CheckpointFile = ReturnType<typeof checkpointFile>;
 
 const signatureOf = (key: ChainKey, c: Omit<Checkpoint, "sig">) =>
@@ -31,8 +25,8 @@ export function checkpointFile(path: string, key: ChainKey) {
   let newest: Checkpoint | undefined;
   return {
     /** appends a signed checkpoint of `head` and syncs the file */
-    append(head: { seq: number; hash: string }, at = new Date()): Checkpoint {
-      const c = { seq: head.seq, hash: head.hash, at: at.toISOString() };
+    append(head: { seq: number; hash: string }): Checkpoint {
+      const c = { seq: head.seq, hash: head.hash, at: new Date().toISOString() };
       const checkpoint = { ...c, sig: signatureOf(key, c) };
       // "a": every write goes to the end; 0600: the file is the hub's alone (created so, kept so)
       const fd = openSync(path, "a", 0o600);
@@ -45,7 +39,8 @@ export function checkpointFile(path: string, key: ChainKey) {
       newest = checkpoint;
       return checkpoint;
     },
-    read(): CheckpointRead {
+    /** the checkpoints, up to the first line that is not one signed with the key (`bad`, lines from 1) */
+    read() {
       if (!existsSync(path)) return { checkpoints: [] };
       const lines = readFileSync(path, "utf8").split("\n");
       const checkpoints: Checkpoint[] = [];
