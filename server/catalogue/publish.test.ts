@@ -14,5 +14,14 @@ describe("publishing a dataset", () => {
     );
     const contained = await linked(insight.graph, CATALOGUE_ID, "CONTAINS", "out", 1000);
     expect(contained.map((n) => n.id)).toContain("dataset-published");
+    // the edge id in the seeded format (synthetic/records.ts: `<source>:<TYPE>:<target>`)
+    const edges = await insight.graph.relationships({
+      id: CATALOGUE_ID,
+      types: ["CONTAINS"],
+      direction: "out",
+    });
+    expect(edges.find((r) => r.node.id === "dataset-published")?.id).toBe(
+      `${CATALOGUE_ID}:CONTAINS:dataset-published`,
+    );
   });
 });

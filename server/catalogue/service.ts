@@ -126,7 +126,7 @@ export function createCatalogueService(
       const node = { id: ds.id, label: "HealthDataset", layer: "l2" as const, properties };
       const mutations: Mutation[] = [{ op: "createNode", node }];
       if (await graph.getNode(CATALOGUE_ID)) {
-        const edge = { id: `contains-${CATALOGUE_ID}-${ds.id}`, source: CATALOGUE_ID, target: ds.id };
+        const edge = { id: `${CATALOGUE_ID}:CONTAINS:${ds.id}`, source: CATALOGUE_ID, target: ds.id };
         mutations.push({ op: "createEdge", edge: { ...edge, type: "CONTAINS" } });
       }
       await graph.mutate(mutations, {
