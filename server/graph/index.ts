@@ -19,7 +19,7 @@ export {
   type PropertyValue,
   type Relationship,
 } from "./model";
-export { linked, perVersion } from "./store";
+export { linked } from "./store";
 export type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
 export { CATALOGUE_ID, datasetsOf } from "./synthetic/catalogue";
 export { buildTimeline, type ClinicalTimeline } from "./synthetic/clinical";

@@ -1,4 +1,5 @@
-import { perVersion, type GraphStore } from "../graph";
+import type { GraphStore } from "../graph";
+import { createKept, EVERYONE } from "../http/kept";
 import { IDENTIFIED, type Viewer } from "./policy";
 import { createPseudonymiser, createRedactor, type PatientDirectory } from "./redact";
 import { patientNumberOfId } from "./ids";
@@ -9,9 +10,9 @@ import { patientNumberOfId } from "./ids";
  */
 export function createMinimiser(store: GraphStore, secret: string) {
   const psn = createPseudonymiser(secret);
-  const directory = perVersion(
-    () => store.version(),
-    async (): Promise<PatientDirectory> => {
+  const kept = createKept<PatientDirectory>({ max: 1 });
+  const directory = () =>
+    kept({ caller: EVERYONE, versions: [store.version()] }, async () => {
       const holders = new Map<number, string>();
       const byPseudonym = new Map<string, number>();
       for (const p of await store.findNodes({ label: "Patient", limit: 10_000_000 })) {
@@ -22,8 +23,7 @@ export function createMinimiser(store: GraphStore, secret: string) {
         byPseudonym.set(psn.of(n), n);
       }
       return { holderOf: (n) => holders.get(n), numberOf: (p) => byPseudonym.get(p) };
-    },
-  );
+    });
 
   return {
     /** a redactor for the viewer over the current graph version */
