@@ -11,7 +11,7 @@ import { TOP_DEFAULT, TOP_MAX, type dashboard, type measurementEntry, type topEn
 import { holderName } from "./holders";
 import { round } from "./scan";
 import { csvText } from "../http/csv";
-import { createKept, deepFrozen } from "../http/kept";
+import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { GraphStore } from "../graph";
 import { listable, protect, published, type CountNode, scopeFor } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
@@ -38,7 +38,7 @@ export function createAnalyticsService(deps: {
 }) {
   const { graph, omop, concepts, k } = deps;
   const keptAnswers = createKept<AnalyticsDashboard>({ max: 64 });
-  const memo = new WeakMap<OmopIndex, { dict: ConceptDictionary; bodies: Map<string, DashboardBody> }>();
+  const keptBodies = createKept<DashboardBody>({ max: 64 });
 
   /** the first `n` concepts by persons, as `listed` answers them, those suppressed under k left out (listable()) */
   function top<T extends CodeStats, E extends { suppressed: boolean }>(
@@ -166,14 +166,11 @@ export function createAnalyticsService(deps: {
   }
 
   /** the body for an index, names, k and list length: computed once per combination */
-  function bodyFor(index: OmopIndex, dict: ConceptDictionary, scopeK: number | null, n: number) {
-    let perIndex = memo.get(index);
-    if (!perIndex || perIndex.dict !== dict) memo.set(index, (perIndex = { dict, bodies: new Map() }));
-    const key = `${scopeK}:${n}`;
-    let body = perIndex.bodies.get(key);
-    if (!body) perIndex.bodies.set(key, (body = dashboardBody(index, dict, scopeK, n)));
-    return body;
-  }
+  const bodyFor = (index: OmopIndex, dict: ConceptDictionary, scopeK: number | null, n: number) =>
+    keptBodies(
+      { caller: EVERYONE, versions: [identityOf(index), identityOf(dict)], args: [scopeK, n] },
+      async () => dashboardBody(index, dict, scopeK, n),
+    );
 
   const topOf = (opts: { top?: number }) => Math.min(TOP_MAX, Math.max(1, opts.top ?? TOP_DEFAULT));
 
@@ -192,7 +189,7 @@ export function createAnalyticsService(deps: {
       // cache note the build's): a kept value, encoded once at the edge
       return keptAnswers({ caller: JSON.stringify(scope), versions: [version], args: [n] }, async () =>
         deepFrozen({
-          ...bodyFor(index, dict, scope.k, n),
+          ...(await bodyFor(index, dict, scope.k, n)),
           generatedAt: new Date().toISOString(),
           graphVersion: version,
           scope,

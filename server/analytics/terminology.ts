@@ -217,7 +217,7 @@ export const describedConcept = z.object({
   omopConceptId: z.number().nullable(),
 });
 
-export function describeConcept(c: Concept) {
+export function describeConcept(c: Concept): z.infer<typeof describedConcept> {
   return {
     code: c.code,
     system: c.system,

@@ -21,10 +21,6 @@ import { listSignals, sourcesFrom } from "./list-signals";
 import { DAY, isoDay, type Overview } from "./model";
 import { ORDER, PERSONAS, resolvePersona } from "./personas";
 
-export type { Overview, OverviewSignal, Tone } from "./model";
-export { PERSONAS, resolvePersona } from "./personas";
-export { accessBodyFrom } from "./access-body-signals";
-
 /** the personas whose overview shows the access body's signals */
 const ACCESS_BODY_PERSONAS: readonly string[] = ["HDAB_AUTHORITY", "CONNECTOR_ADMIN", "DATA_USER"];
 
