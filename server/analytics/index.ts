@@ -18,7 +18,7 @@ export {
   type OmopIndex,
   type OmopIndexCache,
 } from "./omop-index";
-export { allHolders, holderName } from "./holders";
+export { holderName } from "./holders";
 export {
   describeConcept,
   describedConcept,

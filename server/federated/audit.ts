@@ -4,7 +4,7 @@
  * the published numbers themselves and, for each group whose parent is known, the parent minus
  * any subset of the published cells — and reports any derived count in 1..k−1.
  */
-import type { CountNode } from "./suppression";
+import { isSmall, type CountNode } from "./suppression";
 
 export interface Disclosure {
   /** which published total or subtotal, and which published cells were subtracted */
@@ -19,10 +19,9 @@ function seen(n: CountNode): number | null {
 
 export function findDisclosures(root: CountNode, k: number, maxSubsetCells = 14): Disclosure[] {
   const found: Disclosure[] = [];
-  const small = (v: number) => v >= 1 && v <= k - 1;
   const walk = (node: CountNode, path: string) => {
     const p = seen(node);
-    if (p !== null && small(p)) found.push({ how: `${path} published`, value: p });
+    if (p !== null && isSmall(p, k)) found.push({ how: `${path} published`, value: p });
     for (const [gi, group] of (node.groups ?? []).entries()) {
       if (p !== null) {
         const visible = group.filter((c) => seen(c) !== null);
@@ -41,7 +40,7 @@ export function findDisclosures(root: CountNode, k: number, maxSubsetCells = 14)
           }
           // subtracting every published cell of a group without unknowns leaves 0: nothing learnt
           if (hiddenOrSuppressed === 0 && used.length === visible.length) continue;
-          if (small(v)) found.push({ how: `${path} − [${used.join(", ")}] (group ${gi})`, value: v });
+          if (isSmall(v, k)) found.push({ how: `${path} − [${used.join(", ")}] (group ${gi})`, value: v });
         }
       }
       for (const c of group) walk(c, `${path}/${c.key}`);

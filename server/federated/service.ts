@@ -51,6 +51,7 @@ import {
   isSmall,
   listable,
   MIN_K,
+  nodesOf,
   protect,
   published,
   suppressionRule,
@@ -186,11 +187,7 @@ export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
   };
 }
 
-function flatten(node: CountNode, out = new Map<string, CountNode>()): Map<string, CountNode> {
-  out.set(node.key, node);
-  for (const g of node.groups ?? []) for (const c of g) flatten(c, out);
-  return out;
-}
+const flatten = (node: CountNode) => new Map([...nodesOf(node)].map((n) => [n.key, n]));
 
 /**
  * Builds the protected tree for the criteria: the differencing guard against every query with

@@ -100,19 +100,23 @@ function mark(node: CountNode, reason: SuppressionReason): void {
   node.reason = reason;
 }
 
-function markSubtree(node: CountNode): void {
-  for (const group of node.groups ?? []) {
-    for (const child of group) {
-      mark(child, "parent-suppressed");
-      markSubtree(child);
-    }
+/** every node of the trees, each before its groups' nodes (a shared node once per group it is in) */
+export function* nodesOf(...roots: CountNode[]): Generator<CountNode> {
+  for (const n of roots) {
+    yield n;
+    for (const g of n.groups ?? []) yield* nodesOf(...g);
   }
 }
 
+function markSubtree(node: CountNode): void {
+  for (const g of node.groups ?? []) for (const c of nodesOf(...g)) mark(c, "parent-suppressed");
+}
+
 function resetMarks(node: CountNode): void {
-  node.suppressed = false;
-  node.reason = undefined;
-  for (const g of node.groups ?? []) for (const c of g) resetMarks(c);
+  for (const n of nodesOf(node)) {
+    n.suppressed = false;
+    n.reason = undefined;
+  }
 }
 
 class Unprotectable extends Error {}
@@ -180,15 +184,7 @@ function sharedNodes(roots: CountNode[]): Set<CountNode> {
 }
 
 /** how many cells of the trees are suppressed: the measure of protect()'s fixpoint */
-function suppressedIn(roots: CountNode[]): number {
-  let n = 0;
-  const walk = (c: CountNode) => {
-    if (c.suppressed) n++;
-    for (const g of c.groups ?? []) g.forEach(walk);
-  };
-  roots.forEach(walk);
-  return n;
-}
+const suppressedIn = (roots: CountNode[]) => [...nodesOf(...roots)].filter((c) => c.suppressed).length;
 
 /**
  * Applies the rules to the tree in place, or to several trees that share cells (rule 5) until no
@@ -267,11 +263,7 @@ export function countSuppressed(root: CountNode): Record<SuppressionReason, numb
     "parent-suppressed": 0,
     differencing: 0,
   };
-  const walk = (n: CountNode) => {
-    if (n.suppressed && n.reason && !n.hidden) out[n.reason]++;
-    for (const g of n.groups ?? []) for (const c of g) walk(c);
-  };
-  walk(root);
+  for (const n of nodesOf(root)) if (n.suppressed && n.reason && !n.hidden) out[n.reason]++;
   return out;
 }
 

@@ -20,7 +20,7 @@ export {
   type Relationship,
 } from "./model";
 export { linked } from "./store";
-export type { GraphCounts, GraphStore, NeighbourQuery, NodeQuery } from "./store";
+export type { GraphStore, NodeQuery } from "./store";
 export { CATALOGUE_ID, datasetsOf } from "./synthetic/catalogue";
 export { buildTimeline, type ClinicalTimeline } from "./synthetic/clinical";
 export { DEFAULT_SEED } from "./synthetic/generate";

@@ -28,7 +28,7 @@ import type { AccessLog } from "../audit/access-log";
  * any write moves the version).
  */
 
-export { EXPAND_DEPTH_DEFAULT, EXPAND_DEPTH_MAX, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./contract";
+export { EXPAND_DEPTH_DEFAULT, GRAPH_LIMIT_DEFAULT, GRAPH_LIMIT_MAX } from "./contract";
 export const EXPAND_NODE_LIMIT = 1000;
 export const NODE_RELATIONSHIP_LIMIT = 200;
 

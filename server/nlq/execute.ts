@@ -175,23 +175,22 @@ export async function codedBy(ctx: ExecContext, concept: Concept, label: string)
   );
 }
 
+const START_DATE = {
+  ConditionOccurrence: "conditionStartDate",
+  DrugExposure: "drugExposureStartDate",
+  Measurement: "measurementDate",
+} as const;
 /** the persons (OMOP person ids) with rows coded by the concept, and the first date of each */
 export async function personsCodedBy(
   ctx: ExecContext,
   concept: Concept,
-  label: "ConditionOccurrence" | "DrugExposure" | "Measurement",
+  label: keyof typeof START_DATE,
 ): Promise<Map<number, string>> {
-  const dateKey =
-    label === "ConditionOccurrence"
-      ? "conditionStartDate"
-      : label === "DrugExposure"
-        ? "drugExposureStartDate"
-        : "measurementDate";
   const out = new Map<number, string>();
   for (const n of await codedBy(ctx, concept, label)) {
     const personId = num(n.properties.personId);
     if (personId === undefined || !ctx.index.indexOfPerson.has(personId)) continue;
-    const date = str(n.properties[dateKey]) ?? "";
+    const date = str(n.properties[START_DATE[label]]) ?? "";
     const prev = out.get(personId);
     if (prev === undefined || date < prev) out.set(personId, date);
   }

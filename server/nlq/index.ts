@@ -4,4 +4,4 @@
  * and its handlers are wired by the container and the route wiring.
  */
 export { displayUrl, probeProxy } from "./proxy";
-export { TEMPLATES, type Template } from "./templates";
+export { TEMPLATES } from "./templates";

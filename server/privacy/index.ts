@@ -7,4 +7,4 @@ export { seesCount, seesIdentity, viewerOf, type Viewer } from "./policy";
 export { createMinimiser } from "./directory";
 export { minimiseTable } from "./rows";
 export { patientsShown } from "./redact";
-export { patientNumberOfId, patientOfId } from "./ids";
+export { patientOfId } from "./ids";
