@@ -187,7 +187,7 @@ export function cohortTree(index: OmopIndex, members: Int32Array): CountNode {
   };
 }
 
-const flatten = (node: CountNode) => new Map([...nodesOf(node)].map((n) => [n.key, n]));
+const flatten = (node: CountNode) => new Map(nodesOf(node).map((n) => [n.key, n]));
 
 /**
  * Builds the protected tree for the criteria: the differencing guard against every query with

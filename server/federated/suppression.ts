@@ -101,11 +101,14 @@ function mark(node: CountNode, reason: SuppressionReason): void {
 }
 
 /** every node of the trees, each before its groups' nodes (a shared node once per group it is in) */
-export function* nodesOf(...roots: CountNode[]): Generator<CountNode> {
-  for (const n of roots) {
-    yield n;
-    for (const g of n.groups ?? []) yield* nodesOf(...g);
-  }
+export function nodesOf(...roots: CountNode[]): CountNode[] {
+  const out: CountNode[] = [];
+  const walk = (n: CountNode) => {
+    out.push(n);
+    for (const g of n.groups ?? []) g.forEach(walk);
+  };
+  roots.forEach(walk);
+  return out;
 }
 
 function markSubtree(node: CountNode): void {
@@ -184,7 +187,7 @@ function sharedNodes(roots: CountNode[]): Set<CountNode> {
 }
 
 /** how many cells of the trees are suppressed: the measure of protect()'s fixpoint */
-const suppressedIn = (roots: CountNode[]) => [...nodesOf(...roots)].filter((c) => c.suppressed).length;
+const suppressedIn = (roots: CountNode[]) => nodesOf(...roots).filter((c) => c.suppressed).length;
 
 /**
  * Applies the rules to the tree in place, or to several trees that share cells (rule 5) until no
