@@ -200,9 +200,12 @@ export function resolveTerm(dict: ConceptDictionary, kind: ConceptKind, raw: str
   return best ? { term: raw, concept: best.c, via: "words" } : null;
 }
 
-/** a few names of the kind, for error messages and the views' pickers */
-export function examplesOf(dict: ConceptDictionary, kind: ConceptKind, n = 5): string[] {
-  return dict.byKind[kind].slice(0, n).map((c) => c.display);
+/** three names of the kind, quoted, for error messages */
+export function examplesOf(dict: ConceptDictionary, kind: ConceptKind): string {
+  return dict.byKind[kind]
+    .slice(0, 3)
+    .map((c) => `"${c.display}"`)
+    .join(", ");
 }
 
 /** a concept as describeConcept() tells it */

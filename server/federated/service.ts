@@ -126,13 +126,7 @@ function resolveCriteria(
       const system =
         kind === "condition" ? "SNOMED CT or ICD-10" : kind === "drug" ? "RxNorm or ATC" : "LOINC";
       throw badRequest(
-        `${kind}: no ${system} concept in the graph matches "${v}" (give a code or a name such as ${examplesOf(
-          dict,
-          kind,
-          3,
-        )
-          .map((e) => `"${e}"`)
-          .join(", ")})`,
+        `${kind}: no ${system} concept in the graph matches "${v}" (give a code or a name such as ${examplesOf(dict, kind)})`,
       );
     }
     resolved[kind] = r.concept;

@@ -29,12 +29,9 @@ class NotKept {
   constructor(readonly overview: Overview) {}
 }
 
-export function createOverviewService(
-  graph: GraphStore,
-  opts: { now?: () => Date; accessBodyTimeoutMs?: number } = {},
-) {
-  const now = opts.now ?? (() => new Date());
-  const accessBodyTimeoutMs = opts.accessBodyTimeoutMs ?? 2000;
+export function createOverviewService(graph: GraphStore) {
+  const now = () => new Date();
+  const accessBodyTimeoutMs = 2000;
   // whole answers per version of the graph and the access body's records (server/http/kept)
   const keptOverviews = createKept<Overview>({ max: 500 });
   const keptAnswers = createKept<Overview>({ max: 500 });
