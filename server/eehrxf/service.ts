@@ -210,17 +210,14 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
 
 export function createEehrxfService(graph: GraphStore) {
   const cache = labelScopedCache(graph, SOURCE_LABELS, () => compute(graph));
-  const answerOf = ({ value, hit, builtMs, version }: Awaited<ReturnType<typeof cache.get>>) => ({
-    ...value,
-    graphVersion: version,
-    cache: { hit, builtMs },
-  });
   // the answer kept per graph version, as built (its cache note the build's): encoded once at the edge
   const answers = createKept<EehrxfCoverage>({ max: 4 });
   return {
     async coverage(): Promise<EehrxfCoverage> {
-      const got = await cache.get();
-      return answers({ caller: EVERYONE, versions: [got.version] }, async () => deepFrozen(answerOf(got)));
+      const { value, hit, builtMs, version } = await cache.get();
+      return answers({ caller: EVERYONE, versions: [version] }, async () =>
+        deepFrozen({ ...value, graphVersion: version, cache: { hit, builtMs } }),
+      );
     },
   };
 }

@@ -82,34 +82,26 @@ const KINDS: ConceptKind[] = ["condition", "drug", "measurement"];
 const STRICT = new Set<Resolution["via"]>(["code", "icd10", "atc", "synonym", "name"]);
 const MAX_WORDS = 6;
 
+/** the concept the longest phrase from token `i` names, by code, synonym or exact name */
+function mentionAt(tokens: string[], i: number, dict: ConceptDictionary): Mention | null {
+  for (let n = Math.min(MAX_WORDS, tokens.length - i); n >= 1; n--)
+    for (const form of formsOf(tokens.slice(i, i + n)))
+      for (const kind of KINDS) {
+        const r = resolveTerm(dict, kind, form);
+        if (r && STRICT.has(r.via))
+          return { kind, resolution: { ...r, term: tokens.slice(i, i + n).join(" ") }, start: i, end: i + n };
+      }
+  return null;
+}
+
 /** the concepts a canonical question names: longest phrase first, no two overlapping */
 export function mentionsIn(canonical: string, dict: ConceptDictionary): Mention[] {
   const tokens = canonical.split(" ").filter(Boolean);
   const out: Mention[] = [];
-  let i = 0;
-  while (i < tokens.length) {
-    let found: Mention | null = null;
-    for (let n = Math.min(MAX_WORDS, tokens.length - i); n >= 1 && !found; n--) {
-      for (const form of formsOf(tokens.slice(i, i + n))) {
-        for (const kind of KINDS) {
-          const r = resolveTerm(dict, kind, form);
-          if (r && STRICT.has(r.via)) {
-            found = {
-              kind,
-              resolution: { ...r, term: tokens.slice(i, i + n).join(" ") },
-              start: i,
-              end: i + n,
-            };
-            break;
-          }
-        }
-        if (found) break;
-      }
-    }
-    if (found) {
-      out.push(found);
-      i = found.end;
-    } else i++;
+  for (let i = 0; i < tokens.length;) {
+    const found = mentionAt(tokens, i, dict);
+    if (found) out.push(found);
+    i = found ? found.end : i + 1;
   }
   return out;
 }
