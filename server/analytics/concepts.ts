@@ -32,18 +32,9 @@ export interface Concept {
   unit?: string;
 }
 
-export interface ConceptDictionary {
-  all: Concept[];
-  byKind: Record<ConceptKind, Concept[]>;
-  /** kind + code → concept */
-  get(kind: ConceptKind, code: string): Concept | undefined;
-  /** ICD-10 code → the SNOMED CT concepts mapped to it */
-  byIcd10(code: string): Concept[];
-  /** display name of a code, or the code itself */
-  name(kind: ConceptKind, code: string): string;
-}
+export type ConceptDictionary = Awaited<ReturnType<typeof loadConcepts>>;
 
-export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary> {
+export async function loadConcepts(graph: GraphStore) {
   const [snomed, icd10, rxnorm, loinc] = await Promise.all(
     ["SnomedConcept", "ICD10Code", "RxNormConcept", "LoincCode"].map((label) => findAll(graph, label)),
   );
@@ -87,9 +78,12 @@ export async function loadConcepts(graph: GraphStore): Promise<ConceptDictionary
   return {
     all,
     byKind,
-    get: (kind, code) => index.get(`${kind}:${code}`),
-    byIcd10: (code) => byKind.condition.filter((c) => c.icd10?.code.toLowerCase() === code.toLowerCase()),
-    name: (kind, code) => index.get(`${kind}:${code}`)?.display ?? code,
+    get: (kind: ConceptKind, code: string) => index.get(`${kind}:${code}`),
+    /** the SNOMED CT concepts mapped to an ICD-10 code */
+    byIcd10: (code: string) =>
+      byKind.condition.filter((c) => c.icd10?.code.toLowerCase() === code.toLowerCase()),
+    /** the display name of a code, or the code itself */
+    name: (kind: ConceptKind, code: string) => index.get(`${kind}:${code}`)?.display ?? code,
   };
 }
 

@@ -52,24 +52,7 @@ export interface MeasurementStats extends CodeStats {
   belowRange: number;
 }
 
-export interface OmopIndex {
-  version: number;
-  builtAt: string;
-  buildMs: number;
-  persons: PersonFacts[];
-  indexOfPerson: Map<number, number>;
-  conditions: Map<string, CodeStats>;
-  drugs: Map<string, CodeStats>;
-  measurements: Map<string, MeasurementStats>;
-  totals: {
-    persons: number;
-    visits: number;
-    conditionOccurrences: number;
-    drugExposures: number;
-    measurements: number;
-  };
-  holders: string[];
-}
+export type OmopIndex = Awaited<ReturnType<typeof buildOmopIndex>>;
 
 export function ageBandOf(age: number | null): AgeBand {
   if (age === null || age < 0) return "unknown";
@@ -116,7 +99,7 @@ function distinctSorted(values: number[]): Int32Array {
   return sorted.slice(0, n);
 }
 
-export async function buildOmopIndex(graph: GraphStore): Promise<OmopIndex> {
+export async function buildOmopIndex(graph: GraphStore) {
   const started = performance.now();
   const version = graph.version();
   const persons: PersonFacts[] = [];
@@ -228,9 +211,7 @@ export function createOmopIndexCache(graph: GraphStore) {
   const cache = labelScopedCache(graph, LAYER_LABELS.l4, () => buildOmopIndex(graph));
   return {
     get: () => cache.get(),
-    async index(): Promise<OmopIndex> {
-      return (await cache.get()).value;
-    },
+    index: async () => (await cache.get()).value,
   };
 }
 export type OmopIndexCache = ReturnType<typeof createOmopIndexCache>;

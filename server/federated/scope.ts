@@ -15,6 +15,7 @@ import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { GraphNode, GraphStore } from "../graph";
 import { findAll, str } from "../analytics";
+import { createKept, EVERYONE, identityOf } from "../http/kept";
 import { ruleActions } from "../policies";
 
 const texts = z.array(z.string());
@@ -51,17 +52,11 @@ function primaryRole(user: Pick<SessionUser, "roles">): string {
 }
 
 /** the ODRL policies of the graph, read once per graph version (policies can be edited in place) */
-const policyCache = new WeakMap<GraphStore, { version: number; policies: Promise<GraphNode[]> }>();
-function allPolicies(graph: GraphStore): Promise<GraphNode[]> {
-  const version = graph.version();
-  let entry = policyCache.get(graph);
-  if (!entry || entry.version !== version) {
-    entry = { version, policies: findAll(graph, "OdrlPolicy") };
-    policyCache.set(graph, entry);
-    entry.policies.catch(() => policyCache.delete(graph));
-  }
-  return entry.policies;
-}
+const keptPolicies = createKept<GraphNode[]>({ max: 8 });
+const allPolicies = (graph: GraphStore) =>
+  keptPolicies({ caller: EVERYONE, versions: [identityOf(graph), graph.version()] }, () =>
+    findAll(graph, "OdrlPolicy"),
+  );
 
 /** the caller's scope under the configured `k` (none for supervisory roles) */
 export async function scopeFor(

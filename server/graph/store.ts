@@ -1,4 +1,5 @@
 import type { AuditInput, AuditEntry } from "../audit/model";
+import { createKept, EVERYONE } from "../http/kept";
 import type {
   EdgeRecord,
   GraphNode,
@@ -123,15 +124,6 @@ export const lastPerId = <R extends { id: string }>(rows: R[]) => [
 
 /** `load`, read once per `version()` (one that fails is read again at the next call) */
 export function perVersion<T>(version: () => number, load: () => Promise<T>): () => Promise<T> {
-  let kept: { version: number; value: Promise<T> } | null = null;
-  return () => {
-    const v = version();
-    if (kept?.version === v) return kept.value;
-    const entry = { version: v, value: load() };
-    kept = entry;
-    entry.value.catch(() => {
-      if (kept === entry) kept = null;
-    });
-    return entry.value;
-  };
+  const kept = createKept<T>({ max: 1 });
+  return () => kept({ caller: EVERYONE, versions: [version()] }, load);
 }
