@@ -163,7 +163,6 @@ export function cohortMembers(index: OmopIndex, c: ResolvedCriteria): Int32Array
   );
 }
 
-/** `value` added to the list of `key` */
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
   if (list) list.push(value);
@@ -400,7 +399,6 @@ export function createFederatedService(deps: FederatedDeps) {
         return deepFrozen(out);
       });
     },
-    /** writes the pending query-log entries now */
     flushLog: () => log.flush(),
 
     async summary(params: URLSearchParams, user: Pick<SessionUser, "username">): Promise<FederatedSummary> {

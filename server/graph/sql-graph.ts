@@ -47,10 +47,7 @@ export const toEdge = (r: EdgeRow): GraphEdge => ({
 });
 
 /** a relationship as read: its edge's id and type beside the node at its other end */
-export type RelationshipRow = NodeRow & { eid: string; etype: string };
-export const toRelationship =
-  (direction: "out" | "in") =>
-  (r: RelationshipRow): Relationship => ({ id: r.eid, type: r.etype, direction, node: toNode(r) });
+type RelationshipRow = NodeRow & { eid: string; etype: string };
 
 /** a node as stored: its layer follows from its label when the label has one */
 export const nodeRowOf = (n: NodeRecord) => ({
@@ -136,7 +133,7 @@ export function sqlGraphReads(d: SqlGraphDialect) {
                 FROM graph_edges e JOIN graph_nodes n ON n.id = e.${sql.ref(other)}
                WHERE e.${sql.ref(mine)} = ${q.id} ${types} ORDER BY e.seq LIMIT ${n}`,
         );
-        return rows.map(toRelationship(direction));
+        return rows.map((r): Relationship => ({ id: r.eid, type: r.etype, direction, node: toNode(r) }));
       });
     },
     async findNodes(q) {

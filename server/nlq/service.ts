@@ -379,7 +379,6 @@ export function createNlqService(deps: FederatedDeps & { proxyUrl?: string; time
     };
   }
   return {
-    /** writes the pending query-log entries now */
     flushLog: () => log.flush(),
 
     list,
