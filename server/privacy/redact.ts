@@ -35,16 +35,14 @@ function base32(buf: Buffer, chars: number): string {
   return out;
 }
 
-export interface Pseudonymiser {
-  /** the stable pseudonym of a patient number: 12 base32 characters of HMAC-SHA256(secret, number) */
-  of(patientNumber: number): string;
-}
+export type Pseudonymiser = ReturnType<typeof createPseudonymiser>;
 
-export function createPseudonymiser(secret: string): Pseudonymiser {
+export function createPseudonymiser(secret: string) {
   if (!secret || secret.length < 16) throw new Error("the pseudonym secret must be at least 16 characters");
   const memo = new Map<number, string>();
   return {
-    of(n) {
+    /** the stable pseudonym of a patient number: 12 base32 characters of HMAC-SHA256(secret, number) */
+    of(n: number): string {
       let p = memo.get(n);
       if (p === undefined) {
         p = base32(createHmac("sha256", secret).update(`patient:${n}`).digest(), 12);
