@@ -143,18 +143,12 @@ function resolveCriteria(
 
 /** indexes of the persons matching the criteria */
 export function cohortMembers(index: OmopIndex, c: ResolvedCriteria): Int32Array {
-  const sets: Int32Array[] = [];
-  const empty = new Int32Array(0);
-  if (c.condition) sets.push(index.conditions.get(c.condition.code)?.persons ?? empty);
-  if (c.drug) sets.push(index.drugs.get(c.drug.code)?.persons ?? empty);
-  if (c.measurement) sets.push(index.measurements.get(c.measurement.code)?.persons ?? empty);
-  let members: Int32Array;
-  if (sets.length) {
-    sets.sort((a, b) => a.length - b.length);
-    members = sets.reduce((acc, s) => intersect(acc, s));
-  } else {
-    members = Int32Array.from(index.persons.keys());
-  }
+  const sets = (["condition", "drug", "measurement"] as const).flatMap((k) =>
+    c[k] ? [index[`${k}s`].get(c[k]!.code)?.persons ?? new Int32Array(0)] : [],
+  );
+  const members = sets.length
+    ? sets.sort((a, b) => a.length - b.length).reduce((acc, s) => intersect(acc, s))
+    : Int32Array.from(index.persons.keys());
   if (!c.ageBand && !c.gender) return members;
   return members.filter(
     (i) =>
