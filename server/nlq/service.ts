@@ -155,14 +155,11 @@ function resolveParam(
   kind: Template["params"][number]["kind"],
   value: string,
 ): Resolution | null {
-  if (kind === "term") {
-    for (const k of ["condition", "drug", "measurement"] as const) {
-      const r = resolveTerm(dict, k, value);
-      if (r) return r;
-    }
-    return null;
+  for (const k of kind === "term" ? (["condition", "drug", "measurement"] as const) : [kind]) {
+    const r = resolveTerm(dict, k, value);
+    if (r) return r;
   }
-  return resolveTerm(dict, kind, value);
+  return null;
 }
 
 /** the template's parameters resolved to concepts, else the first value that does not ("" when none is given) */
