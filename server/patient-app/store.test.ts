@@ -131,6 +131,16 @@ describe.each(storeDialects())("companion app store on %s", (dialect) => {
     });
     await app.deleteSyncItem("patient-1", "Condition/c2");
     expect(await app.syncItems("patient-1")).toHaveLength(1);
+    // a caller's wider object (a planned change with more fields) stores the ledger's columns only
+    const planned = { ...item, resource_key: "Condition/c3", key: "Condition/c3", status: "added" };
+    await app.upsertSyncItem(planned);
+    expect((await app.syncItems("patient-1")).find((i) => i.resource_key === "Condition/c3")).toEqual({
+      ...row,
+      resource_key: "Condition/c3",
+      first_synced_at: now,
+      last_changed_at: now,
+    });
+    await app.deleteSyncItem("patient-1", "Condition/c3");
     const run = {
       patient_id: "patient-1",
       actor: "patient1",

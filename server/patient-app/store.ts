@@ -317,10 +317,10 @@ export async function createPatientAppStore(rel: Relational) {
       i: { patient_id: string; resource_key: string; holder: string; hash: string; now: number },
       q: Sql = db,
     ) {
-      const { now, ...item } = i;
+      const { patient_id, resource_key, holder, hash, now } = i;
       await q
         .insertInto("app_sync_items")
-        .values({ ...item, first_synced_at: now, last_changed_at: now })
+        .values({ patient_id, resource_key, holder, hash, first_synced_at: now, last_changed_at: now })
         .onConflict((oc) =>
           oc.columns(["patient_id", "resource_key"]).doUpdateSet((eb) => ({
             hash: eb.ref("excluded.hash"),
