@@ -78,7 +78,6 @@ export function createIssuerTrust(o: {
       if (candidates.length !== 1) return null;
       try {
         const { d: _private, ...pub } = candidates[0];
-        void _private;
         return (await importJWK(pub, candidates[0].alg ?? "ES256")) as CryptoKey;
       } catch {
         return null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeProblems, validateOdrlPolicy } from "./odrl";
-import { toDocument } from "./service";
+import { toDocument } from "./policy-document";
 import { policyTemplates } from "./templates";
 
 const errorsOf = (p: unknown) => validateOdrlPolicy(p).errors.map((e) => `${e.path}: ${e.message}`);

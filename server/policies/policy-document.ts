@@ -99,8 +99,6 @@ export function toDocument(
   result.errors.unshift(...errors);
   result.valid = result.errors.length === 0;
   const { "@context": _ctx, uid: _uid, ...rest } = inner;
-  void _ctx;
-  void _uid;
   const document: OdrlPolicyDocument = {
     "@id": id,
     "@type": wrapped && typeof input["@type"] === "string" ? input["@type"] : "PolicyDefinition",
@@ -145,7 +143,6 @@ export function definitionBody(doc: OdrlPolicyDocument) {
 export function fromConnector(raw: Record<string, unknown>): OdrlPolicyDocument {
   const p = isObject(raw.policy) ? raw.policy : isObject(raw["edc:policy"]) ? raw["edc:policy"] : {};
   const { "@context": _c, ...policy } = p;
-  void _c;
   const t = policy["@type"] ?? policy["odrl:type"];
   const type = typeof t === "string" ? t.replace(/^odrl:/, "") : "Set";
   const rules = (k: string) => {

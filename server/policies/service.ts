@@ -34,8 +34,6 @@ import { policyTemplates } from "./templates";
  * changes nothing in the registry (rows an earlier version marked `hub-newer` are still listed so).
  */
 
-export { toDocument } from "./policy-document";
-
 /** what a policy list reads: the participant contexts it covers and each one's definitions (null: failed) */
 interface PolicyInputs {
   ids: string[];
