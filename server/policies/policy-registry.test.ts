@@ -64,6 +64,21 @@ describe.each(storeDialects())("policy registry on %s", (dialect) => {
     expect(await registry.rowsOf("lmc")).toHaveLength(1);
   });
 
+  it("stores a row's named columns only, whatever else the caller's object carries", async () => {
+    const { registry } = await open();
+    const wider = {
+      ...row("lmc", "offer-a", 1, "2026-11-01T00:00:00.000Z"),
+      participantId: "lmc",
+      note: "x",
+    };
+    await registry.insertRow(wider);
+    await registry.insertRow({ ...wider, version: 2 });
+    await registry.updateRow({ ...wider, version: 3 });
+    expect(await registry.getRow("lmc", "offer-a")).toEqual(
+      row("lmc", "offer-a", 3, "2026-11-01T00:00:00.000Z"),
+    );
+  });
+
   it("commits a registry change and its audit entry together, or neither", async () => {
     const { registry, audit } = await open();
     await expect(

@@ -63,37 +63,33 @@ export async function createPolicyRegistry(rel: Relational, audit: AuditLog) {
   const rowsOf = (participantId: string, q: Sql = db) => rowsWhere({ participant_id: participantId }, q);
   /** the live (not withdrawn) rows of a policy id, in every participant */
   const rowsById = (policyId: string, q: Sql = db) => rowsWhere({ policy_id: policyId, deleted_at: null }, q);
+  /** the columns every write of a version sets (named: a caller's wider object adds nothing) */
+  const versionOf = (row: RegistryRow) => ({
+    document: row.document,
+    version: row.version,
+    updated_by: row.updated_by,
+    updated_at: row.updated_at,
+    connector_state: row.connector_state,
+    connector_detail: row.connector_detail,
+  });
   /** writes `row` as the live version (reviving a withdrawn policy) */
   async function insertRow(row: RegistryRow, q: Sql = db) {
+    const live = {
+      ...versionOf(row),
+      created_by: row.created_by,
+      created_at: row.created_at,
+      deleted_at: null,
+    };
     await q
       .insertInto(TABLE)
-      .values({ ...row, deleted_at: null })
-      .onConflict((oc) =>
-        oc.columns(["participant_id", "policy_id"]).doUpdateSet((eb) => ({
-          document: eb.ref("excluded.document"),
-          version: eb.ref("excluded.version"),
-          created_by: eb.ref("excluded.created_by"),
-          created_at: eb.ref("excluded.created_at"),
-          updated_by: eb.ref("excluded.updated_by"),
-          updated_at: eb.ref("excluded.updated_at"),
-          connector_state: eb.ref("excluded.connector_state"),
-          connector_detail: eb.ref("excluded.connector_detail"),
-          deleted_at: null,
-        })),
-      )
+      .values({ participant_id: row.participant_id, policy_id: row.policy_id, ...live })
+      .onConflict((oc) => oc.columns(["participant_id", "policy_id"]).doUpdateSet(live))
       .execute();
   }
   async function updateRow(row: RegistryRow, q: Sql = db) {
     await q
       .updateTable(TABLE)
-      .set({
-        document: row.document,
-        version: row.version,
-        updated_by: row.updated_by,
-        updated_at: row.updated_at,
-        connector_state: row.connector_state,
-        connector_detail: row.connector_detail,
-      })
+      .set(versionOf(row))
       .where("participant_id", "=", row.participant_id)
       .where("policy_id", "=", row.policy_id)
       .execute();
