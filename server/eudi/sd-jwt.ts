@@ -132,13 +132,11 @@ export function publicOnly(jwk: JWK): JWK {
   ) as JWK;
 }
 
-export type IssuerKeyResolver = (iss: string, kid: string | undefined) => Promise<CryptoKey | null>;
-
 /** Verifies a key-bound SD-JWT VC presentation; throws PresentationError with a clear message. */
 export async function verifySdJwtVcPresentation(
   presentation: string,
   o: {
-    resolveIssuerKey: IssuerKeyResolver;
+    resolveIssuerKey: (iss: string, kid: string | undefined) => Promise<CryptoKey | null>;
     audience: string;
     nonce: string;
     expectedVct: readonly string[];

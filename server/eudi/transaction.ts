@@ -9,9 +9,6 @@ export const EUDI_TTL_MS = 5 * 60 * 1000;
 export const EUDI_CLAIM_WINDOW_MS = 2 * 60 * 1000;
 export const PURGE_AFTER_MS = 24 * 60 * 60 * 1000;
 
-const eudiStatus = z.enum(["pending", "completed", "expired", "failed"]);
-export type EudiStatus = z.infer<typeof eudiStatus>;
-
 /** the 201 of POST /api/auth/eudi/start */
 export const startResult = z.object({
   sid: z.string().describe("the sign-in's id, for the status"),
@@ -26,7 +23,7 @@ export type StartResult = z.infer<typeof startResult>;
 /** GET /api/auth/eudi/status's answer */
 export const statusResult = z.object({
   sid: z.string(),
-  status: eudiStatus,
+  status: z.enum(["pending", "completed", "expired", "failed"]),
   reason: z.string().optional().describe("why it failed or expired, in words"),
   expiresAt: z.string().describe("ISO 8601 time"),
   session: z
@@ -40,8 +37,6 @@ export const statusResult = z.object({
 });
 export type StatusResult = z.infer<typeof statusResult>;
 
-export function stateOf(row: EudiRow, now: number): EudiStatus {
-  if (row.status === "completed") return "completed";
-  if (row.status === "failed") return "failed";
-  return now >= row.expires_at ? "expired" : "pending";
+export function stateOf(row: EudiRow, now: number): StatusResult["status"] {
+  return row.status === "pending" && now >= row.expires_at ? "expired" : row.status;
 }

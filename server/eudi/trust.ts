@@ -1,6 +1,5 @@
 import { importJWK, type JWK } from "jose";
 import { z } from "zod";
-import type { IssuerKeyResolver } from "./sd-jwt";
 
 /**
  * The trusted list of PID issuers. Two sources:
@@ -30,10 +29,7 @@ export function createIssuerTrust(o: {
   trustedIssuers: readonly string[];
   timeoutMs: number;
   fetchImpl?: typeof fetch;
-}): {
-  resolve: IssuerKeyResolver;
-  describe(): Promise<string[]>;
-} {
+}) {
   const fetchImpl = o.fetchImpl ?? fetch;
   const cache = new Map<string, { at: number; keys: JWK[] }>();
 
@@ -59,7 +55,7 @@ export function createIssuerTrust(o: {
   }
 
   return {
-    async resolve(iss, kid) {
+    async resolve(iss: string, kid: string | undefined): Promise<CryptoKey | null> {
       if (o.dev) {
         const dev = await o.dev();
         if (iss === dev.iss) return kid === undefined || kid === dev.kid ? dev.publicKey : null;

@@ -41,19 +41,13 @@ const attestationPayload = z.object({
   deviceName: z.string().trim().min(1).max(80).optional(),
   platform: z.string().trim().min(1).max(40).optional(),
 });
-export type AttestationClaims = z.infer<typeof attestationPayload>;
-
-export interface VerifiedAttestation {
-  jwk: JWK;
-  thumbprint: string;
-  claims: AttestationClaims;
-}
+export type VerifiedAttestation = Awaited<ReturnType<typeof verifyAttestation>>;
 
 /** Checks shape, signature (with the embedded key), audience, age and purpose. The nonce is the caller's to consume. */
 export async function verifyAttestation(
   attestation: unknown,
-  o: { audience: string; purpose: AttestationClaims["purpose"]; now?: Date },
-): Promise<VerifiedAttestation> {
+  o: { audience: string; purpose: z.infer<typeof attestationPayload>["purpose"]; now?: Date },
+) {
   if (typeof attestation !== "string" || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(attestation)) {
     throw badRequest(
       "attestation is required: a compact JWS (ES256) of the challenge nonce, signed by the device key",

@@ -2,6 +2,7 @@ import { ORGANISATIONS } from "../auth/personas";
 import { linked, type GraphNode, type GraphStore } from "../graph";
 import { sha256b64u } from "../eudi";
 import { RELATIONS, isSelfMeasured, type FhirResource } from "./fhir";
+import { RECORD_LIMIT } from "./principal";
 import type { SyncItemRow, SyncTotals } from "./store";
 
 /**
@@ -26,8 +27,6 @@ export interface HolderReport extends SyncTotals {
   did: string | undefined;
 }
 
-const RELATION_LIMIT = 5000;
-
 /** Stable JSON: keys sorted, so the hash changes only when the content does. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
@@ -44,7 +43,7 @@ export async function readHolderRecords(graph: GraphStore, patient: GraphNode): 
   const patientHolder = typeof patient.properties.holder === "string" ? patient.properties.holder : "unknown";
   const out: HolderRecord[] = [];
   for (const [type, toResource] of Object.entries(RELATIONS)) {
-    for (const node of await linked(graph, patient.id, type, "out", RELATION_LIMIT)) {
+    for (const node of await linked(graph, patient.id, type, "out", RECORD_LIMIT)) {
       if (isSelfMeasured(node)) continue;
       const holder = typeof node.properties.holder === "string" ? node.properties.holder : patientHolder;
       const resource = toResource(node, patient.id, patientHolder);
