@@ -35,6 +35,10 @@ export function toPatient(n: GraphNode): Patient {
 }
 
 const item = (n: GraphNode) => ({ id: n.id, ...n.properties });
+const edge = (id: string, source: string, target: string, type: string) => ({
+  op: "createEdge" as const,
+  edge: { id, source, target, type },
+});
 /** FHIR Observation.effectiveDateTime (older records may carry effectiveDate or date) */
 const observedAt = (o: Record<string, unknown>) =>
   String(o.effectiveDateTime ?? o.effectiveDate ?? o.date ?? "");
@@ -321,19 +325,8 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
               },
             },
           },
-          {
-            op: "createEdge",
-            edge: {
-              id: `has-consent-${consentId}`,
-              source: patientId,
-              target: consentId,
-              type: "HAS_CONSENT",
-            },
-          },
-          {
-            op: "createEdge",
-            edge: { id: `consent-for-${consentId}`, source: consentId, target: studyId, type: "CONSENT_FOR" },
-          },
+          edge(`has-consent-${consentId}`, patientId, consentId, "HAS_CONSENT"),
+          edge(`consent-for-${consentId}`, consentId, studyId, "CONSENT_FOR"),
         ],
         { action: "consent.grant", actor: user.username, target: `${patientId}/${studyId}`, kind: "consent" },
       );
