@@ -144,6 +144,11 @@ export function didWebUrl(did: string): string | undefined {
 
 export function createVerifier(anchor: TrustAnchor) {
   const cache = new Map<string, { at: number; value: Promise<Json>; doc?: Json }>();
+  /** a DID document's entry while it is kept (a minute) */
+  const kept = (url: string) => {
+    const hit = cache.get(url);
+    return hit && Date.now() - hit.at < 60_000 ? hit : undefined;
+  };
   // signatures are what costs (issue 13): each JWT's outcome is kept with the times it holds between,
   // and each DID document's keys are imported once
   const outcomes = new Map<string, JwtOutcome>();
@@ -168,11 +173,10 @@ export function createVerifier(anchor: TrustAnchor) {
     return body;
   }
 
-  /** a DID document, kept a minute */
   function didDocument(url: string): Promise<Json> {
     checkOrigin(url);
-    const hit = cache.get(url);
-    if (hit && Date.now() - hit.at < 60_000) return hit.value;
+    const hit = kept(url);
+    if (hit) return hit.value;
     const entry: { at: number; value: Promise<Json>; doc?: Json } = { at: Date.now(), value: fetchJson(url) };
     cache.set(url, entry);
     entry.value.then(
@@ -180,11 +184,6 @@ export function createVerifier(anchor: TrustAnchor) {
       () => cache.get(url) === entry && cache.delete(url),
     );
     return entry.value;
-  }
-
-  function keptDidDocument(url: string): Json | undefined {
-    const hit = cache.get(url);
-    return hit && Date.now() - hit.at < 60_000 ? hit.doc : undefined;
   }
 
   /** a status list: it changes when something is revoked, so only a cache that is told so keeps it */
@@ -387,7 +386,7 @@ export function createVerifier(anchor: TrustAnchor) {
     holds(inputs: VerificationInputs, now: Date): boolean {
       const t = now.getTime();
       if (!inputs.reusable || t < inputs.from || t >= inputs.until) return false;
-      for (const [url, doc] of inputs.didDocuments) if (keptDidDocument(url) !== doc) return false;
+      for (const [url, doc] of inputs.didDocuments) if (kept(url)?.doc !== doc) return false;
       for (const [url, doc] of inputs.statusLists) if (anchor.statusLists.peek(url) !== doc) return false;
       return true;
     },

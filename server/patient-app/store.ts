@@ -62,6 +62,7 @@ export interface SyncItemRow {
  */
 export const SYNC_TOPIC = "patient-app-sync";
 export const DEVICES_TOPIC = "patient-app-devices";
+type Topic = typeof SYNC_TOPIC | typeof DEVICES_TOPIC;
 
 /** millisecond times are beyond 32 bits: bigint (read back as numbers on both stores) */
 const MS = "bigint";
@@ -154,7 +155,7 @@ export async function createPatientAppStore(rel: Relational) {
   const db = rel.db;
   // the transactions that bumped each topic already (one bump per transaction, however many rows)
   const bumped = new Map([SYNC_TOPIC, DEVICES_TOPIC].map((t) => [t, new WeakSet<Sql>()]));
-  async function changed(q: Sql, topic: typeof SYNC_TOPIC | typeof DEVICES_TOPIC) {
+  async function changed(q: Sql, topic: Topic) {
     const seen = bumped.get(topic)!;
     if (q !== db) {
       if (seen.has(q)) return;
@@ -167,16 +168,15 @@ export async function createPatientAppStore(rel: Relational) {
   const one = async <T extends object>(q: Sql, table: string, column: string, value: string) =>
     (await rowsWhere<T>(q, table, column, value)).at(0);
   /** deletes the rows of `table` whose `column` is `value` (bumping `topic` when given): how many */
-  async function deleteWhere(
-    q: Sql,
-    table: string,
-    column: string,
-    value: string,
-    topic?: typeof SYNC_TOPIC | typeof DEVICES_TOPIC,
-  ) {
+  async function deleteWhere(q: Sql, table: string, column: string, value: string, topic?: Topic) {
     const n = affected(await q.deleteFrom(table).where(column, "=", value).executeTakeFirst());
     if (topic) await changed(q, topic);
     return n;
+  }
+  /** inserts `row` into `table` and bumps `topic` */
+  async function insert(q: Sql, table: string, row: object, topic: Topic) {
+    await q.insertInto(table).values(row).execute();
+    await changed(q, topic);
   }
 
   return {
@@ -203,13 +203,10 @@ export async function createPatientAppStore(rel: Relational) {
     },
     challenge: (nonce: string, q: Sql = db) => one<ChallengeRow>(q, "app_challenges", "nonce", nonce),
 
-    async insertAccount(
+    insertAccount: (
       a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">,
       q: Sql = db,
-    ) {
-      await q.insertInto("app_accounts").values(a).execute();
-      await changed(q, DEVICES_TOPIC);
-    },
+    ) => insert(q, "app_accounts", a, DEVICES_TOPIC),
     account: (id: string, q: Sql = db) => one<AccountRow>(q, "app_accounts", "id", id),
     accountByThumbprint: (t: string, q: Sql = db) => one<AccountRow>(q, "app_accounts", "key_thumbprint", t),
     async accountsOfPatient(patientId: string, q: Sql = db) {
@@ -263,13 +260,10 @@ export async function createPatientAppStore(rel: Relational) {
     },
     deleteAccount: (id: string, q: Sql = db) => deleteWhere(q, "app_accounts", "id", id, DEVICES_TOPIC),
 
-    async insertPairing(
+    insertPairing: (
       p: Pick<PairingRow, "id" | "patient_id" | "code_hash" | "created_by" | "created_at" | "expires_at">,
       q: Sql = db,
-    ) {
-      await q.insertInto("app_pairings").values(p).execute();
-      await changed(q, DEVICES_TOPIC);
-    },
+    ) => insert(q, "app_pairings", p, DEVICES_TOPIC),
     pairing: (id: string, q: Sql = db) => one<PairingRow>(q, "app_pairings", "id", id),
     pairingByCode: (hash: string, q: Sql = db) => one<PairingRow>(q, "app_pairings", "code_hash", hash),
     async completePairing(id: string, accountId: string, now: number, q: Sql = db) {
@@ -342,13 +336,10 @@ export async function createPatientAppStore(rel: Relational) {
     deleteSyncItemsOfPatient: (patientId: string, q: Sql = db) =>
       deleteWhere(q, "app_sync_items", "patient_id", patientId, SYNC_TOPIC),
     /** a sync run: who, when, and how many resources were added, updated, unchanged and removed */
-    async insertSyncRun(
+    insertSyncRun: (
       r: { id: string; patient_id: string; at: number; actor: string } & SyncTotals,
       q: Sql = db,
-    ) {
-      await q.insertInto("app_sync_runs").values(r).execute();
-      await changed(q, SYNC_TOPIC);
-    },
+    ) => insert(q, "app_sync_runs", r, SYNC_TOPIC),
     async lastSyncRun(patientId: string, q: Sql = db) {
       const r = (await q
         .selectFrom("app_sync_runs")
