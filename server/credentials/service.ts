@@ -28,10 +28,7 @@ import {
  * Verifiable credentials for /api/credentials: the credentials the caller may see, each with its
  * verification (issuer, signature, validity, revocation through the issuer's status list), the
  * issuer's credential definitions, holder-initiated issuance (DCP) through the identity hub, and
- * revocation at the issuer. The dataspace roles are proved by three credential types:
- * EHDSParticipantCredential (membership and participant type), DataProcessingPurposeCredential
- * (the Art. 53(1) purpose a data user may process for) and DataQualityLabelCredential (the Art. 78
- * data quality and utility label of a holder's datasets).
+ * revocation at the issuer. The credential types and what each proves: CREDENTIAL_PURPOSES.
  *
  * Who sees what: the operator and the access body see every credential the issuer issued; a
  * participant's staff see the credentials their organisation holds; anyone else none. Who revokes:

@@ -5,14 +5,7 @@ import { RELATIONS, isSelfMeasured, type FhirResource } from "./fhir";
 import { RECORD_LIMIT } from "./principal";
 import type { SyncItemRow, SyncTotals } from "./store";
 
-/**
- * EHR sync: re-reads every record the data holders keep for the patient (layer l3: encounters,
- * conditions, observations, medication requests; self-measured data is the patient's own and is
- * not synced) and compares each resource's content hash with the sync ledger, the patient's copy as
- * of the last sync. The result says, per data holder, what was added, updated, unchanged or removed
- * since then; the ledger is updated in one transaction. Running it again without a change at a data
- * holder reports everything unchanged and writes nothing to the ledger (only the run is logged).
- */
+/** EHR sync: the data holders' records compared with the sync ledger by content hash (README.md, "EHR sync"). */
 
 export interface HolderRecord {
   key: string;
