@@ -14,13 +14,8 @@ import {
  * development PID issuer), presentation (for the development wallet) and verification (for the
  * verifier). Web standards only (crypto.subtle, TextEncoder) plus jose for the JWS parts.
  *
- * A presentation is `<issuer-signed JWT>~<disclosure>~...~<KB-JWT>`. The verifier:
- *  - checks the issuer JWT's `typ` (dc+sd-jwt), algorithm, signature against a trusted issuer key, `exp`/`nbf`;
- *  - hashes every disclosure and requires each digest to appear exactly once in an `_sd` array
- *    (an unreferenced or repeated disclosure is refused, so nothing can be smuggled in);
- *  - requires a KB-JWT (`typ` kb+jwt) signed by the key in the credential's `cnf.jwk`, whose `aud`
- *    is this verifier, whose `nonce` is this transaction's, whose `iat` is fresh and whose `sd_hash`
- *    covers exactly the issuer JWT and the disclosures presented.
+ * A presentation is `<issuer-signed JWT>~<disclosure>~...~<KB-JWT>`; what the verifier checks of it,
+ * and why: README.md ("What is checked").
  */
 
 export const SD_JWT_TYPES = ["dc+sd-jwt", "vc+sd-jwt"] as const;

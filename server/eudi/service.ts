@@ -11,8 +11,7 @@ import { createWalletEndpoints } from "./wallet-endpoints";
 /**
  * EU Digital Identity Wallet sign-in (OpenID4VP, cross-device and same-device); the flow and what is
  * checked: server/eudi/README.md. Only the browser that started a sign-in (same sid AND the binding
- * cookie) receives the app session's Set-Cookie, exactly once (an atomic UPDATE ... WHERE
- * session_issued_at IS NULL); anyone else who learns the sid (the wallet never sees it) gets none.
+ * cookie) receives the app session, exactly once (README.md, "Handing over the session exactly once").
  *
  * This module builds the shared context (context.ts) and composes browser-flow.ts (start, resume,
  * status), wallet-endpoints.ts (request object, direct_post) and verification.ts; transaction.ts
