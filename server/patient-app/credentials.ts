@@ -12,13 +12,10 @@ import { badRequest, unauthorized } from "../http/errors";
 import { sha256b64u } from "../eudi";
 
 /**
- * The companion app's two credentials (formats: server/patient-app/README.md), both ES256 signatures
- * made with a device key the app never sends: the device attestation (over a single-use challenge
- * nonce, for this hub's URL and one route's `purpose`, so it cannot be used for another) and the
- * device-signed request (in the manner of DPoP, RFC 9449: this request's method, URL and body hash,
- * at most 60 s old, a `jti` used once, verified with the account's stored key; a removed device's
- * account is revoked). Nothing bearer-like exists to steal: a captured token is good for one
- * request, to one URL, with one body, for one minute.
+ * The companion app's two credentials, both ES256 signatures made with a device key the app never
+ * sends: the device attestation and the device-signed request (formats, checks and why: README.md).
+ * Nothing bearer-like exists to steal: a captured token is good for one request, to one URL, with one
+ * body, for one minute.
  */
 
 export const ATTESTATION_TYP = "app-attestation+jwt";

@@ -10,9 +10,8 @@ import { createPatientAppStore } from "./store";
  * record as FHIR R4, self-measured observations, EHR sync and erasure (GDPR Art. 17).
  * The attestation and the device-signed request credential: credentials.ts, README.md.
  *
- * Who is the caller (a Principal): a PATIENT cookie session, or a paired, unrevoked app account that
- * signed this request. Either way the patient id comes from the server side (the session or the
- * account's pairing), never from the request, so every path reaches only the caller's own record.
+ * The caller (a Principal) is a PATIENT session or a paired, unrevoked app account that signed the
+ * request; its patient id always comes from the server side, never from the request (README.md).
  */
 
 export type { PatientAppDeps, Principal } from "./principal";
