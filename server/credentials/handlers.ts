@@ -1,6 +1,6 @@
 import { parsedBody, parsedQuery } from "../http/contract";
-import { json, noContent, unauthorized } from "../http/errors";
-import { presentString, type HandlerContext, type HandlerMap } from "../http/handler";
+import { json, noContent } from "../http/errors";
+import { presentString, type HandlerMap } from "../http/handler";
 import { checkId } from "../http/ids";
 import { credentialListQuery, credentialRequestBody } from "./contract";
 import type { CredentialService } from "./service";
@@ -10,18 +10,13 @@ export interface CredentialServices {
   credentials: CredentialService;
 }
 
-/** /api/credentials (spec section 4, Credentials). Roles come from the route table. */
-
-function user(ctx: HandlerContext<CredentialServices>) {
-  if (!ctx.user) throw unauthorized();
-  return ctx.user;
-}
+/** /api/credentials (spec section 4, Credentials). Roles come from the route table: a caller is signed in. */
 
 export const credentialHandlers: HandlerMap<CredentialServices> = {
   "GET /api/credentials": async (ctx) =>
     json(
       await ctx.services.credentials.list(
-        user(ctx),
+        ctx.user!,
         presentString(parsedQuery(ctx, credentialListQuery).participantId),
       ),
     ),
@@ -29,10 +24,10 @@ export const credentialHandlers: HandlerMap<CredentialServices> = {
   "POST /api/credentials/request": async (ctx) => {
     // both present and identifiers: the declaration checked them (contract.ts)
     const { participantContextId, credentialType } = parsedBody(ctx, credentialRequestBody);
-    return json(await ctx.services.credentials.request(participantContextId, credentialType, user(ctx)), 201);
+    return json(await ctx.services.credentials.request(participantContextId, credentialType, ctx.user!), 201);
   },
   "DELETE /api/credentials/:id": async (ctx) => {
-    await ctx.services.credentials.revoke(checkId(ctx.params.id ?? "", "id"), user(ctx));
+    await ctx.services.credentials.revoke(checkId(ctx.params.id ?? "", "id"), ctx.user!);
     return noContent();
   },
 };
