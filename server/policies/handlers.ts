@@ -1,5 +1,5 @@
 import { actsForAnyContext, NO_CONTEXT, ownContextId } from "../dataspace";
-import { forbidden, json, noContent, unauthorized } from "../http/errors";
+import { forbidden, json, noContent } from "../http/errors";
 import { parsedBody, parsedQuery } from "../http/contract";
 import { presentString, type HandlerContext, type HandlerMap } from "../http/handler";
 import { policyBodies, policyQueries } from "./contract";
@@ -29,15 +29,14 @@ const actor = (ctx: HandlerContext<PolicyServices>) => ctx.user?.username ?? "an
  * that names none) the caller's own, which is the only one it may delete from.
  */
 async function writesIn(ctx: HandlerContext<PolicyServices>, named: unknown): Promise<string | undefined> {
-  if (!ctx.user) throw unauthorized();
   const ds = ctx.services.dataspace;
   const participantId = presentString(named);
   if (participantId) {
-    await ds.actingFor(ctx.user, participantId);
+    await ds.actingFor(ctx.user!, participantId);
     return participantId;
   }
-  if (actsForAnyContext(ctx.user)) return undefined;
-  const own = ownContextId(await ds.participantForUser(ctx.user));
+  if (actsForAnyContext(ctx.user!)) return undefined;
+  const own = ownContextId(await ds.participantForUser(ctx.user!));
   if (!own) throw forbidden(NO_CONTEXT);
   return own;
 }
@@ -65,8 +64,5 @@ export const policyHandlers: HandlerMap<PolicyServices> = {
     return noContent();
   },
 
-  "GET /api/odrl/scope": async (ctx) => {
-    if (!ctx.user) throw unauthorized();
-    return json(await effectiveScope(ctx.services, ctx.user));
-  },
+  "GET /api/odrl/scope": async (ctx) => json(await effectiveScope(ctx.services, ctx.user!)),
 };
