@@ -2,6 +2,7 @@ import type { SessionUser } from "../auth/user";
 import { actorOf, assertRole, isOverseer, orgDid, parseBody } from "./actors";
 import { berlinDate } from "./calendar";
 import {
+  clockRefused,
   newClock,
   openPause,
   pauseClock,
@@ -10,10 +11,10 @@ import {
   startClock,
   extendClock,
   stopClock,
+  type ClockData,
 } from "./clock";
-import type { ClockData } from "./clock";
 import type { AccessBodyContext } from "./context";
-import { APPLICATION, CLOCK, illegalTransition, transition } from "./machines";
+import { APPLICATION, transition } from "./machines";
 import type { ApplicationData, ApplicationDetail } from "./model";
 import { clockEventSchema, completenessSchema, submitApplicationSchema, withdrawSchema } from "./model";
 import { PERIODS } from "./periods";
@@ -182,25 +183,20 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
         note = `+${input.months} month(s): ${input.reason}`;
       } else if (input.event === "pause") {
         if (current.state !== "UNDER_ASSESSMENT")
-          throw illegalTransition(
-            CLOCK,
-            clock.state,
+          throw clockRefused(
+            clock,
             "pause",
             `The clock can only be paused while the application is under assessment (it is ${current.state})`,
-            ["pause"],
           );
         next = pauseClock(clock, at, input.reason);
       } else {
         const pause = openPause(clock);
-        if (pause?.informationRequestId) {
-          throw illegalTransition(
-            CLOCK,
-            clock.state,
+        if (pause?.informationRequestId)
+          throw clockRefused(
+            clock,
             "resume",
             `The clock stands still until information request ${pause.informationRequestId} is answered or withdrawn`,
-            ["resume"],
           );
-        }
         next = resumeClock(clock, at);
       }
       // the application's state does not change; the clock event is its own history entry

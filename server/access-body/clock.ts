@@ -110,6 +110,10 @@ export function resumeClock(clock: ClockData, at: Date): ClockData {
   return { ...clock, state, pauses };
 }
 
+/** the 409 refusing `event` for `reason`: the event is left out of what the clock allows next */
+export const clockRefused = (clock: ClockData, event: keyof (typeof CLOCK)["events"], reason: string) =>
+  illegalTransition(CLOCK, clock.state, event, reason, [event]);
+
 export function extendClock(
   clock: ClockData,
   at: Date,
@@ -118,15 +122,12 @@ export function extendClock(
   by: string,
 ): ClockData {
   const max = PERIODS.applicationExtension.amount;
-  if (clock.extension) {
-    throw illegalTransition(
-      CLOCK,
-      clock.state,
+  if (clock.extension)
+    throw clockRefused(
+      clock,
       "extend",
       "The decision period was already extended once (Art. 68(4) allows one extension)",
-      ["extend"],
     );
-  }
   if (!Number.isInteger(months) || months < 1 || months > max) {
     throw invalidField(
       "months",
@@ -134,15 +135,12 @@ export function extendClock(
     );
   }
   const view = clockView(clock, at);
-  if (view.overdue) {
-    throw illegalTransition(
-      CLOCK,
-      clock.state,
+  if (view.overdue)
+    throw clockRefused(
+      clock,
       "extend",
       `The decision period ended on ${view.deadlineDate}; it can no longer be extended`,
-      ["extend"],
     );
-  }
   transition(CLOCK, clock.state, "extend");
   // extending keeps a pause open: the state stays PAUSED until the pause ends
   return { ...clock, extension: { months, reason, at: at.toISOString(), by } };

@@ -308,6 +308,7 @@ export async function activityReport(
 // ---- downloadable documents ----
 
 const DECISION_FIELDS = Object.keys(decisionTime.shape) as (keyof z.infer<typeof decisionTime>)[];
+const REFUSAL_FIELDS = ["applicationId", "organisation", "purpose", "date", "reasons"] as const;
 
 /** an object's fields that are no list or object: the metrics of a section */
 const scalars = (obj: Record<string, unknown>) =>
@@ -339,9 +340,8 @@ export function reportCsv(r: ActivityReport): string {
   rows.push(["decisionTime", ...DECISION_FIELDS]);
   for (const d of r.decisionTimes.items) rows.push(["decisionTime", ...DECISION_FIELDS.map((f) => d[f])]);
   rows.push([]);
-  const refusalFields = ["applicationId", "organisation", "purpose", "date", "reasons"] as const;
-  rows.push(["refusal", ...refusalFields]);
-  for (const x of r.refusals) rows.push(["refusal", ...refusalFields.map((f) => x[f])]);
+  rows.push(["refusal", ...REFUSAL_FIELDS]);
+  for (const x of r.refusals) rows.push(["refusal", ...REFUSAL_FIELDS.map((f) => x[f])]);
   return csvText(rows);
 }
 
@@ -413,7 +413,7 @@ ${barsSvg(
 )}
 <h2>Refusals</h2>${table(
     ["application", "organisation", "purpose", "date", "reasons"],
-    r.refusals.map((x) => [x.applicationId, x.organisation, x.purpose, x.date, x.reasons]),
+    r.refusals.map((x) => REFUSAL_FIELDS.map((f) => x[f])),
   )}
 <h2>Data requests (Art. 69)</h2>${kv(r.dataRequests)}
 <h2>Information requests</h2>${kv(r.informationRequests)}

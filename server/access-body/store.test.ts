@@ -87,8 +87,8 @@ describe.each(storeDialects())("access-body record store on %s", (dialect) => {
     expect((await store.idsWithPrefix("A_B-")).sort()).toEqual(["A_B-1", "a_b-4"]);
     expect(await store.idsWithPrefix("A%B")).toEqual(["A%B-3"]);
     expect(await store.meta("seeded")).toBeUndefined();
-    await store.setMeta("seeded", "1");
-    await store.setMeta("seeded", "2");
+    await store.tx((w) => w.setMeta("seeded", "1"));
+    await store.tx((w) => w.setMeta("seeded", "2"));
     expect(await store.meta("seeded")).toBe("2");
   });
 

@@ -73,14 +73,8 @@ export interface ChangeInput {
   at: Date;
 }
 
-export interface SeedStep {
-  at: string;
-  actor: Actor;
-  event: string;
-  fromState: string | null;
-  toState: string;
-  note?: string;
-}
+/** a step of a seeded record's history, dated by the story it tells */
+export type SeedStep = Omit<ChangeInput, "at"> & { at: string; toState: string };
 
 /** a record's columns under their names in StoredRecord (its `data` still the JSON text) */
 const RECORD_COLUMNS = [
@@ -200,12 +194,6 @@ const writeHistory = (t: Sql, rec: StoredRecord<unknown>, steps: SeedStep[], aud
         )
         .execute()
     : Promise.resolve([]);
-const upsertMeta = (q: Sql, key: string, value: string) =>
-  q
-    .insertInto("ab_meta")
-    .values({ key, value })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
-    .execute();
 
 /** the writer of one open transaction: its reads see the transaction's own writes */
 export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
@@ -274,7 +262,13 @@ export function createRecordWriter(t: Sql, rel: Relational, audit: AuditLog) {
     async update<T>(rec: StoredRecord<T>, change: ChangeInput): Promise<StoredRecord<T>> {
       return (await record(rec as StoredRecord, change, false)) as StoredRecord<T>;
     },
-    setMeta: (key: string, value: string) => upsertMeta(t, key, value).then(() => undefined),
+    async setMeta(key: string, value: string): Promise<void> {
+      await t
+        .insertInto("ab_meta")
+        .values({ key, value })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+        .execute();
+    },
     /** serialises this transaction with every other one taking `name`, across instances */
     lock: (name: string) => rel.lock(t, name),
   };
@@ -347,7 +341,6 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
     },
     history: (id: string) => historyOf(id),
     allHistory: () => historyOf(),
-    setMeta: (key: string, value: string) => upsertMeta(rel.db, key, value).then(() => undefined),
   };
 }
 
