@@ -110,12 +110,7 @@ export function createTck(deps: {
       signal: AbortSignal.timeout(deps.timeoutMs),
     });
     const text = await res.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: no body
-    }
+    const body: unknown = await new Response(text).json().catch(() => undefined); // not JSON: no body
     return { status: res.status, body, text };
   }
 

@@ -319,7 +319,7 @@ export async function createTrustCenterService(deps: {
   /** the view from its inputs; only the sessions' states (and what follows from them) depend on `today` */
   function assemble(g: GraphParts, r: Rows, k: number, today: string, generatedAt: string): TrustCenterView {
     const { participants, datasets, members } = g;
-    const centreRows = r.centres;
+    const { centres: centreRows, agreements } = r;
     const bySlug = new Map(participants.map((p) => [String(p.properties.slug ?? p.id), p]));
     const byDid = new Map(participants.map((p) => [String(p.properties.did ?? ""), p]));
     const participant = (slugOrDid: string) => bySlug.get(slugOrDid) ?? byDid.get(slugOrDid);
@@ -357,23 +357,22 @@ export async function createTrustCenterService(deps: {
     });
 
     const sessions: SpeSession[] = [];
-    const permitDatasets = new Map<string, { user: string; permits: Set<string>; datasets: Set<string> }>();
+    const permitDatasets = new Map<string, { permits: Set<string>; datasets: Set<string> }>(); // by data user
     for (const { approval: a, status, datasets: ds, prohibited, obligations } of g.permits) {
       const validUntil = str(a.properties.validUntil);
-      const decided = str(a.properties.decisionDate);
       const user = str(a.properties.applicant) ?? "unknown";
+      const permitNumber = str(a.properties.permitNumber) ?? a.id;
       const state: SpeSession["state"] =
         status === "REVOKED" ? "terminated" : validUntil && validUntil < today ? "closed" : "active";
-      const env = str(a.properties.processingEnvironment) ?? "secure processing environment";
       sessions.push({
         id: `spe-${a.id}`,
-        permitNumber: str(a.properties.permitNumber) ?? a.id,
+        permitNumber,
         dataUser: nameOf(user),
         purpose: str(a.properties.purpose),
         datasets: ds.map((d) => ({ ...d })),
-        environment: env,
+        environment: str(a.properties.processingEnvironment) ?? "secure processing environment",
         state,
-        openedAt: decided,
+        openedAt: str(a.properties.decisionDate),
         closesAt: validUntil,
         k,
         outputPolicy: {
@@ -389,12 +388,8 @@ export async function createTrustCenterService(deps: {
       });
       // record linkage is resolved only for permits in force
       if (state === "active") {
-        const entry = permitDatasets.get(user) ?? {
-          user,
-          permits: new Set<string>(),
-          datasets: new Set<string>(),
-        };
-        entry.permits.add(str(a.properties.permitNumber) ?? a.id);
+        const entry = permitDatasets.get(user) ?? { permits: new Set<string>(), datasets: new Set<string>() };
+        entry.permits.add(permitNumber);
         for (const d of ds) entry.datasets.add(d.id);
         permitDatasets.set(user, entry);
       }
@@ -402,7 +397,7 @@ export async function createTrustCenterService(deps: {
 
     // record linkage across the datasets one data user's permits cover
     const linkages: z.infer<typeof linkage>[] = [];
-    for (const { user, permits, datasets: set } of permitDatasets.values()) {
+    for (const [user, { permits, datasets: set }] of permitDatasets) {
       const list = [...set].sort();
       for (let i = 0; i < list.length; i++)
         for (let j = i + 1; j < list.length; j++) {
@@ -432,7 +427,6 @@ export async function createTrustCenterService(deps: {
         }
     }
 
-    const { agreements } = r;
     const flows: z.infer<typeof crossBorderFlow>[] = [];
     for (const c of g.contracts) {
       const provider = str(c.properties.providerDid);
