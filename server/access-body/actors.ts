@@ -1,4 +1,4 @@
-import { ORGANISATIONS } from "../auth/personas";
+import { findOrganisation, ORGANISATIONS } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import type { z } from "zod";
 import { forbidden } from "../http/errors";
@@ -15,7 +15,7 @@ import { invalidFields } from "../http/field-errors";
 export const ACCESS_BODY = {
   name: "MedReg DE",
   slug: "medreg",
-  did: ORGANISATIONS.find((o) => o.slug === "medreg")?.did ?? "did:web:medreg.de:hdab",
+  did: findOrganisation("medreg")?.did ?? "did:web:medreg.de:hdab",
   country: "DE",
   contact: "Data access desk, MedReg DE — access-desk@medreg.example (functional mailbox)",
 };

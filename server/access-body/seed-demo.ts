@@ -1,4 +1,4 @@
-import { ORGANISATIONS } from "../auth/personas";
+import { findOrganisation } from "../auth/personas";
 import { addDays } from "./calendar";
 import { extendClock, newClock, pauseClock, periodEnd, startClock, type ClockData } from "./clock";
 import { APPLICATION, DATA_REQUEST, FINDING, INFORMATION_REQUEST, RESULT } from "./machines";
@@ -15,8 +15,6 @@ import { DEMO_APPLICATIONS } from "./seed-data";
 import { at, HDAB, HOLDER, Story, USER, type SeedPlan } from "./seed-story";
 import { decided, signed } from "./step";
 import type { StoredRecord } from "./store";
-
-const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
 
 /**
  * Our own demonstration cases (step 2 of the seed, server/access-body/seed.ts), dated relative to
@@ -37,8 +35,8 @@ export function seedDemoCases(ctx: {
   permitsOf: Map<string, StoredRecord<PermitData>[]>;
 }): void {
   const { w, today, datasetTitles, datasetCounts, known, titlesOf, nextId, peekId, permitsOf } = ctx;
-  const pharmaco = orgBySlug("pharmaco")!;
-  const irs = orgBySlug("irs")!;
+  const pharmaco = findOrganisation("pharmaco")!;
+  const irs = findOrganisation("irs")!;
   const d = (offset: number) => addDays(today, offset);
 
   const application = (opts: {
@@ -110,6 +108,12 @@ export function seedDemoCases(ctx: {
     return id;
   };
 
+  /** marked complete on day `complete`: its decision clock runs from day `submitted` */
+  const assessed = (s: Story<ApplicationData>, complete: number, submitted: number) => {
+    s.go("markComplete", at(d(complete)), HDAB, `complete; the decision period runs from ${d(submitted)}`);
+    return startClock(newClock(), at(d(submitted), 10 * 60));
+  };
+
   application({
     org: pharmaco,
     ...DEMO_APPLICATIONS.respiratory,
@@ -121,10 +125,7 @@ export function seedDemoCases(ctx: {
     org: irs,
     ...DEMO_APPLICATIONS.renal,
     submitted: -42,
-    build: (s) => {
-      s.go("markComplete", at(d(-40)), HDAB, `complete; the decision period runs from ${d(-42)}`);
-      return { clock: startClock(newClock(), at(d(-42), 10 * 60)) };
-    },
+    build: (s) => ({ clock: assessed(s, -40, -42) }),
   });
 
   const waiting = application({
@@ -133,12 +134,10 @@ export function seedDemoCases(ctx: {
     pseudonymised: true,
     submitted: -57,
     build: (s) => {
-      s.go("markComplete", at(d(-55)), HDAB, `complete; the decision period runs from ${d(-57)}`);
+      const started = assessed(s, -55, -57);
       const irId = peekId("IR", d(-9));
       s.go("requestInformation", at(d(-9), 11 * 60), HDAB, `${irId}; the decision clock is paused`);
-      let clock = startClock(newClock(), at(d(-57), 10 * 60));
-      clock = pauseClock(clock, at(d(-9), 11 * 60), `information request ${irId}`, irId);
-      return { clock };
+      return { clock: pauseClock(started, at(d(-9), 11 * 60), `information request ${irId}`, irId) };
     },
   });
   if (waiting) {
@@ -158,18 +157,11 @@ export function seedDemoCases(ctx: {
     pseudonymised: true,
     submitted: -88,
     build: (s) => {
-      s.go("markComplete", at(d(-86)), HDAB, `complete; the decision period runs from ${d(-88)}`);
+      const started = assessed(s, -86, -88);
       const reason =
         "Linkage of data from two data holders in two Member States; the Dutch access body is consulted on the Limburg data";
       s.note("clock.extend", at(d(-12), 15 * 60), HDAB, `+2 month(s): ${reason}`);
-      const clock = extendClock(
-        startClock(newClock(), at(d(-88), 10 * 60)),
-        at(d(-12), 15 * 60),
-        2,
-        reason,
-        "seed",
-      );
-      return { clock };
+      return { clock: extendClock(started, at(d(-12), 15 * 60), 2, reason, "seed") };
     },
   });
 

@@ -1,4 +1,4 @@
-import { ORGANISATIONS } from "../auth/personas";
+import { findOrganisation } from "../auth/personas";
 import type { GraphNode } from "../graph";
 import { addDays, addMonths } from "./calendar";
 import { newClock, startClock, stopClock, type ClockData } from "./clock";
@@ -27,10 +27,9 @@ export function seedMarketplace(ctx: {
   addPermit: (p: StoredRecord<PermitData>) => void;
 }): void {
   const { w, approvals, approvalContracts, known, titlesOf, nextId, today, addPermit } = ctx;
-  const orgBySlug = (slug: string) => ORGANISATIONS.find((o) => o.slug === slug);
   for (const a of approvals) {
     const p = a.properties;
-    const org = orgBySlug(String(p.applicant ?? ""));
+    const org = findOrganisation(String(p.applicant ?? ""));
     const appDate = typeof p.applicationDate === "string" ? p.applicationDate : null;
     if (!org || !appDate) continue;
     const contracts = approvalContracts.get(a.id) ?? [];
@@ -43,14 +42,8 @@ export function seedMarketplace(ctx: {
     const status = String(p.status ?? "PENDING");
     const decisionDate = typeof p.decisionDate === "string" ? p.decisionDate : null;
     const appId = nextId("DAA", appDate);
-    const story = new Story<ApplicationData>(
-      APPLICATION,
-      appId,
-      "submit",
-      at(appDate),
-      USER,
-      `recorded in marketplace approval ${a.id}`,
-    );
+    const recorded = `recorded in marketplace approval ${a.id}`;
+    const story = new Story<ApplicationData>(APPLICATION, appId, "submit", at(appDate), USER, recorded);
     let clock: ClockData = startClock(newClock(), at(appDate));
     story.go(
       "markComplete",
@@ -63,19 +56,13 @@ export function seedMarketplace(ctx: {
     if ((status === "GRANTED" || status === "REVOKED") && decisionDate) {
       const permitId =
         typeof p.permitNumber === "string" ? p.permitNumber : nextId("MEDREG-DP", decisionDate);
-      clock = stopClock(clock, at(decisionDate, 14 * 60));
-      story.go("grant", at(decisionDate, 14 * 60), HDAB, `data permit ${permitId}`);
-      decision = decided("GRANTED", null, at(decisionDate, 14 * 60), HDAB);
+      const decidedAt = at(decisionDate, 14 * 60);
+      clock = stopClock(clock, decidedAt);
+      story.go("grant", decidedAt, HDAB, `data permit ${permitId}`);
+      decision = decided("GRANTED", null, decidedAt, HDAB);
       const validUntil =
         typeof p.validUntil === "string" ? p.validUntil : addDays(addMonths(decisionDate, 24), -1);
-      const ps = new Story<PermitData>(
-        PERMIT,
-        permitId,
-        "issue",
-        at(decisionDate, 14 * 60),
-        HDAB,
-        `recorded in marketplace approval ${a.id}`,
-      );
+      const ps = new Story<PermitData>(PERMIT, permitId, "issue", decidedAt, HDAB, recorded);
       let revocation: PermitData["revocation"] = null;
       if (status === "REVOKED") {
         // the marketplace records that the permit was revoked; the demonstration dates it 60 days after issue
@@ -94,7 +81,7 @@ export function seedMarketplace(ctx: {
         datasetTitles: titlesOf(datasets),
         purpose,
         organisationDid: org.did,
-        issuedAt: at(decisionDate, 14 * 60).toISOString(),
+        issuedAt: decidedAt.toISOString(),
         issuedDate: decisionDate,
         validFrom: decisionDate,
         validUntil,
