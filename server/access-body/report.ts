@@ -345,7 +345,6 @@ export function reportCsv(r: ActivityReport): string {
   return csvText(rows);
 }
 
-/** A horizontal bar chart as inline SVG. */
 function barsSvg(
   rows: { label: string; value: number }[],
   opts: { unit?: string; colour?: string } = {},

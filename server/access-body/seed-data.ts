@@ -27,7 +27,7 @@ export const PURPOSE_TITLES: Record<PurposeCode, string> = {
   improvementOfCare: "Improvement of care",
 };
 
-/** the demonstration applications (their clocks and histories are told in seed.ts) */
+/** the demonstration applications (their clocks and histories are told in seed-demo.ts) */
 export const DEMO_APPLICATIONS = {
   respiratory: {
     title: "Respiratory outcomes after COVID-19 infection",

@@ -12,8 +12,7 @@ import type { RecordStore, SeedStep, StoredRecord } from "./store";
  *
  * 1. From the marketplace: every HDABApproval node becomes the application it decided and the data
  *    permit it records (seed-marketplace.ts).
- * 2. Our own demonstration cases, dated relative to the day of first use so the work queue shows live
- *    clocks (server/access-body/seed-demo.ts).
+ * 2. Our own demonstration cases, dated relative to the day of first use (seed-demo.ts).
  * History entries are dated as the story goes; their actor is "seed", in the role that would have
  * acted. One audit entry per record, written at seeding time by "system", says it was seeded.
  */

@@ -325,12 +325,7 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
     /** runs `fn` in one transaction; everything written through `w` commits together */
     tx: <R>(fn: (w: RecordWriter) => Promise<R>): Promise<R> =>
       writer.tx((t) => fn(createRecordWriter(t, rel, audit))),
-    /**
-     * The version of the records: it changes with every write here (at once) and on any other instance
-     * sharing the store (the change feed's version as the store has it now: on PostgreSQL its row, read
-     * by key, so an acknowledged write elsewhere is seen without waiting for its NOTIFY). Caches of views
-     * over the records key by it.
-     */
+    /** the records' version, another instance's acknowledged write included (topicVersion): views' caches key by it */
     version: writer.fresh,
     ...r,
     async count(kind?: RecordKind): Promise<number> {

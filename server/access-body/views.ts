@@ -122,7 +122,6 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
   async function applicationDetail(rec: Rec<ApplicationData>, at: Date): Promise<ApplicationDetail> {
     const irs = await store.list<InformationRequestData>("informationRequest", { parentId: rec.id });
     const permit = rec.data.permitId ? await store.get<PermitData>(rec.data.permitId) : undefined;
-    /** a related record: its fields, id, state and history */
     const part = async <T>(r: Rec<T>) => ({
       ...r.data,
       id: r.id,

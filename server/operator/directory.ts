@@ -41,7 +41,6 @@ export const DID_PATTERN =
 const DOMAIN =
   /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
-/** Why a DID is not acceptable, or null. */
 export function didProblem(did: string): string | null {
   if (did.length > 512) return "did is too long (at most 512 characters)";
   if (!DID_PATTERN.test(did) || did.endsWith(":"))

@@ -105,7 +105,6 @@ export function createDiscovery(deps: {
     }
   }
 
-  /** the check itself, run now */
   async function runCheck(): Promise<DiscoveryCheck> {
     const entries = await directory.list();
     const problems: string[] = [];
