@@ -20,10 +20,9 @@ export { PURPOSES } from "./periods";
 export { register } from "./public";
 export type { RecordKind, RecordStore, StoredRecord } from "./store";
 
-/** what the access body is made of (context.ts) */
-export type AccessBodyOptions = AccessBodyDeps;
+export type { AccessBodyDeps as AccessBodyOptions } from "./context";
 
-export async function createAccessBody(opts: AccessBodyOptions) {
+export async function createAccessBody(opts: AccessBodyDeps) {
   const service = await createAccessBodyService(opts);
   const { store, graph, now } = service;
   return {
