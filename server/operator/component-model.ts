@@ -191,16 +191,8 @@ function sqliteVersionOf(db: ComponentDeps["db"]): string {
   return v;
 }
 
-/** a component as configured; `oidcClient` is the relying-party client in use */
+/** a component as configured (besides its name and label); `oidcClient` is the relying-party client in use */
 export function describeComponent(
-  name: ComponentName,
-  deps: ComponentDeps,
-  oidcClient: OidcClient,
-): Omit<Component, "health" | "latencyMs" | "checkedAt" | "observed"> {
-  return { name, label: LABELS[name], ...configured(name, deps, oidcClient) };
-}
-
-function configured(
   name: ComponentName,
   deps: ComponentDeps,
   oidcClient: OidcClient,

@@ -4,6 +4,7 @@ import { deepFrozen } from "../http/kept";
 import {
   COMPONENT_NAMES,
   DEPENDS,
+  LABELS,
   PROBE_CALLS,
   SLOW_MS,
   describeComponent,
@@ -40,7 +41,11 @@ export function createComponents(deps: ComponentDeps) {
   /** the relying-party client in use (a restart replaces it here and in the container) */
   let oidcClient = deps.oidc;
   const { probe } = createProbes(deps, () => oidcClient);
-  const describe = (name: ComponentName) => describeComponent(name, deps, oidcClient);
+  const describe = (name: ComponentName) => ({
+    name,
+    label: LABELS[name],
+    ...describeComponent(name, deps, oidcClient),
+  });
 
   async function check(name: ComponentName): Promise<Component> {
     const outcome = await probe(name);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AuditLog } from "../audit/log";
 import type { Config } from "../config";
 import { isSmall } from "../federated";
-import { linked, type GraphNode, type GraphStore } from "../graph";
+import { linked, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { Relational } from "../storage/relational";
 import { ruleActions } from "../policies";
@@ -193,13 +193,7 @@ export async function createTrustCenterService(deps: {
       members.set(d.id, new Set((await linked(graph, d.id, "INCLUDES", "out", 200_000)).map((n) => n.id)));
     }
     // each permit's walk through the graph (APPROVES → GOVERNS → DESCRIBED_BY, HAS_POLICY)
-    const permits: {
-      approval: GraphNode;
-      status: "GRANTED" | "REVOKED";
-      datasets: { id: string; title: string }[];
-      prohibited: string[];
-      obligations: string[];
-    }[] = [];
+    const permits = [];
     for (const a of await graph.findNodes({ label: "HDABApproval", limit: 5000 })) {
       const status = str(a.properties.status) ?? "PENDING";
       // no permit yet (the application is under assessment): no secure processing session either
