@@ -7,8 +7,7 @@ import type { AccessBodyDeps } from "./context";
 
 /**
  * The access body capability: the workflow service, the public register and information and the
- * activity report. The service container holds it with the compliance summary and the conformance
- * probes over its records (server/compliance/index.ts), which depend on it and not the other way.
+ * activity report (the compliance summary and probes over it: server/compliance/index.ts).
  */
 /** The record model the compliance summary and the conformance probes read (server/compliance). */
 export { isOverseer } from "./actors";

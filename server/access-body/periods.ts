@@ -27,7 +27,7 @@
  *   and 72; their time limits are not used except as marked below.
  * - Art. 57(1)(j)(ii)–(iii) (publication of applications and decisions): secondary (quoted in the
  *   HealthData@EU technical specifications).
- * - Art. 53(1)(f): from memory, see PURPOSES.
+ * - Art. 53(1)(f): not in the excerpt found; its wording in PURPOSES is from memory of the final text.
  * - GDPR legal bases named in the compliance summary: from the literature, not checked here.
  */
 
@@ -195,8 +195,6 @@ export const PURPOSES = [
       "Improving the delivery of care, the optimisation of treatment and the provision of healthcare based on data of other natural persons.",
   },
 ] as const;
-// Art. 53(1)(a)–(e) were read in the text (CELEX 32025R0327); the wording of point (f) was not in the
-// excerpt found and is given from memory of the final text.
 
 export type PurposeCode = (typeof PURPOSES)[number]["code"];
 export const PURPOSE_CODES = PURPOSES.map((p) => p.code) as [PurposeCode, ...PurposeCode[]];
