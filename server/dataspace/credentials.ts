@@ -11,11 +11,13 @@ import { invalidField } from "../http/field-errors";
  * and routes: the issuer's definitions, a holder-initiated issuance (DCP), and revocation.
  */
 
-const NO_ISSUER = "No issuer service is configured (ISSUER_URL)";
+function issuerOf(rt: DataspaceRuntime) {
+  if (!rt.issuer) throw serviceUnavailable("No issuer service is configured (ISSUER_URL)");
+  return rt.issuer;
+}
 
 export async function listCredentialDefinitions(rt: DataspaceRuntime): Promise<CredentialDefinition[]> {
-  if (!rt.issuer) throw serviceUnavailable(NO_ISSUER);
-  const issuer = rt.issuer;
+  const issuer = issuerOf(rt);
   // no deadline armed per request: the read has its own time-out (read-cache.ts)
   return or502(() => issuer.listCredentialDefinitions(), "Failed to fetch credential definitions");
 }
@@ -36,7 +38,8 @@ export async function requestCredential(
   credentialType: string,
   actor = "system",
 ): Promise<IssuanceStarted> {
-  if (!rt.identityHub || !rt.issuer || !rt.issuerDid) {
+  const { identityHub, issuerDid } = rt;
+  if (!identityHub || !rt.issuer || !issuerDid) {
     throw serviceUnavailable(
       "Credential issuance needs an identity hub and an issuer (IDENTITY_HUB_URL, ISSUER_URL)",
     );
@@ -49,8 +52,8 @@ export async function requestCredential(
     rt,
     { action: "credential.request", actor, target: `${participantContextId}: ${credentialType}` },
     () =>
-      rt.identityHub!.requestCredentials(participantContextId, {
-        issuerDid: rt.issuerDid!,
+      identityHub.requestCredentials(participantContextId, {
+        issuerDid,
         holderPid,
         credentials: [
           {
@@ -68,7 +71,7 @@ export async function requestCredential(
     holderPid,
     participantContextId,
     credentialType: def.credentialType,
-    issuerDid: rt.issuerDid,
+    issuerDid,
     status: "REQUESTED",
   };
 }
@@ -81,11 +84,11 @@ export async function revokeCredential(
   credentialId: string,
   actor = "system",
 ): Promise<void> {
-  if (!rt.issuer) throw serviceUnavailable(NO_ISSUER);
+  const issuer = issuerOf(rt);
   await audited(
     rt,
     { action: "credential.revoke", actor, target: credentialId },
-    () => rt.issuer!.revokeCredential(credentialId, operationDeadline(rt)),
+    () => issuer.revokeCredential(credentialId, operationDeadline(rt)),
     (e) => notFoundOr502(e, CREDENTIAL_NOT_FOUND, "Failed to revoke the credential"),
   );
 }

@@ -1,6 +1,6 @@
 import { badGateway, serviceUnavailable } from "../http/errors";
 import { didOfParticipant } from "./assets";
-import { organisationOfContext, permitMissing, type PermitRef } from "./permits";
+import { NO_PERMIT_REGISTER, organisationOfContext, permitMissing, type PermitRef } from "./permits";
 import {
   termsOfAsset,
   type AssetTerms,
@@ -185,8 +185,6 @@ async function providerOffer(
     return none;
   }
 }
-
-export const NO_PERMIT_REGISTER = "No health data access body is available to check data permits against";
 
 /**
  * The data permit a contract for `assetId` in `participantId`'s name rests on (EHDS Art. 68): the

@@ -26,6 +26,8 @@ export interface PermitRef {
   pseudonymised: boolean;
 }
 
+export const NO_PERMIT_REGISTER = "No health data access body is available to check data permits against";
+
 export const permitMissing = (organisation: string, assetId: string, datasets: readonly string[]) =>
   new ApiError(
     403,

@@ -11,7 +11,7 @@ import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
 import { callerMistake, describeUpstream, failureMessage, liveOrNull, notFoundOr502 } from "./failures";
-import { NO_PERMIT_REGISTER } from "./negotiations";
+import { NO_PERMIT_REGISTER } from "./permits";
 import { mergeById } from "./merge";
 import { agreementOf, audited, operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";

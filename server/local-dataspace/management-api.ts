@@ -298,8 +298,9 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
       return { status: 204 };
     });
   }
+  const ownNegotiation = own<NegotiationRecord>("negotiations", "Contract negotiation");
   router.add("GET", `${C}/contractnegotiations/:id/agreement`, (req) => {
-    const n = own<NegotiationRecord>("negotiations", "Contract negotiation")(req);
+    const n = ownNegotiation(req);
     const a = n.contractAgreementId
       ? ctx.store.get<AgreementRecord>("agreements", n.contractAgreementId)
       : undefined;
