@@ -24,10 +24,8 @@ import { organisationOfContext } from "./permits";
 /** Data assets (spec section 4, Assets): normalised lists per context or grouped, and registration. */
 
 export const ASSET_FIELDS_REQUIRED = "participantId, assetId, and name are required";
-export const ASSET_CREATE_FAILED = "Failed to create asset";
 const LIST_FAILED = "Failed to list assets";
-export const ASSET_VERSION = "1.0.0";
-export const ASSET_MISTAKES = {
+const ASSET_MISTAKES = {
   notFound: "The participant context is not known to the connector",
   conflict: "An asset with this assetId exists already, or the participant context is not active",
   invalid: "The connector refused the asset as invalid",
@@ -166,16 +164,7 @@ export async function listAssetGroups(rt: DataspaceRuntime): Promise<Group[]> {
   );
 }
 
-export interface AssetInput {
-  participantId: string;
-  assetId: string;
-  name: string;
-  description: string;
-  contentType: string;
-  dataAddress: Record<string, unknown> | undefined;
-  /** what the asset is drawn from and discloses, carried as its metadata at the connector */
-  terms: AssetTerms;
-}
+export type AssetInput = ReturnType<typeof parseAssetInput>;
 
 export const DATASET_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const MAX_DATASETS = 20;
@@ -205,7 +194,7 @@ export function parseAssetTerms(body: Record<string, unknown>, assetId: string):
   };
 }
 
-export function parseAssetInput(body: Record<string, unknown>): AssetInput {
+export function parseAssetInput(body: Record<string, unknown>) {
   const participantId = presentString(body.participantId);
   const assetId = presentString(body.assetId);
   const name = presentString(body.name);
@@ -221,6 +210,7 @@ export function parseAssetInput(body: Record<string, unknown>): AssetInput {
     description: typeof body.description === "string" ? body.description : "",
     contentType: presentString(body.contentType) ?? "application/json",
     dataAddress: da as Record<string, unknown> | undefined,
+    // what the asset is drawn from and discloses, carried as its metadata at the connector
     terms: parseAssetTerms(body, assetId),
   };
 }
@@ -241,7 +231,7 @@ export function buildAsset(
       name: input.name,
       description: input.description,
       contenttype: input.contentType,
-      version: ASSET_VERSION,
+      version: "1.0.0",
       ...termsProperties(input.terms),
     },
     dataAddress: input.dataAddress
@@ -280,6 +270,6 @@ export async function createAsset(
     { action: "asset.create", actor, target: `${input.participantId}: ${input.assetId}` },
     () => rt.connector.createAsset(input.participantId, buildAsset(rt, input)),
     // the caller's mistake (unknown context, duplicate assetId) is a 4xx; the spec's 502 is the connector's failure
-    (e) => callerMistake(e, ASSET_MISTAKES) ?? badGateway(ASSET_CREATE_FAILED),
+    (e) => callerMistake(e, ASSET_MISTAKES) ?? badGateway("Failed to create asset"),
   );
 }

@@ -24,13 +24,10 @@ export interface ConnectorClientOptions extends Omit<UpstreamClientOptions, "bas
 }
 
 /**
- * management API versions served by EDC runtimes with one participant and no participant-scoped paths:
+ * whether EDC runtimes of one participant, without participant-scoped paths, serve `apiVersion`: only
  * `v4beta` (EDC 0.15; its `v3` is too, but the hub's tests and policy service address `v3` participant-scoped).
  */
-export const RUNTIME_SCOPED_VERSIONS: readonly string[] = ["v4beta"];
-
-/** whether `apiVersion` addresses one participant per runtime (no `/participants/{context}` in its paths) */
-export const isRuntimeScoped = (apiVersion: string) => RUNTIME_SCOPED_VERSIONS.includes(apiVersion);
+export const isRuntimeScoped = (apiVersion: string) => apiVersion === "v4beta";
 
 /**
  * Where a pulled transfer's endpoint data reference is read: EDC 0.15's EDR cache API is only at `v3`

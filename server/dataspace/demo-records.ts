@@ -36,7 +36,6 @@ const participant = record.extend({
 });
 
 export type DemoRecord = z.infer<typeof record>;
-export type DemoAssetGroup = z.infer<typeof assetGroup>;
 
 function load<T extends z.ZodType>(name: string, schema: T, value: unknown): z.infer<T>[] {
   const parsed = z.array(schema).safeParse(value);
@@ -90,7 +89,7 @@ export function bundledDemoRecords() {
     /** the bundle's own records, frozen: for callers that only read them (no copy per call) */
     shared: (): Processes => SHARED,
     sharedOf,
-    assetGroups: (): DemoAssetGroup[] => copy(BUNDLED.assets),
+    assetGroups: (): z.infer<typeof assetGroup>[] => copy(BUNDLED.assets),
     participants: (): DemoRecord[] => copy(BUNDLED.participants),
   };
 }

@@ -20,7 +20,6 @@ import { isNotFound } from "./upstream-http";
 export const GRAPH_BRIDGE_PATH = "/internal/graph-bridge";
 /** the header the data address names (`authKey`) for its code (`authCode`) */
 export const BRIDGE_KEY_HEADER = "X-Graph-Bridge-Key";
-export const AGREEMENT_HEADER = "Edc-Contract-Agreement-Id";
 
 /** the code of one asset's data address: secret per asset, derived from the server's secret */
 export function bridgeCodeFor(secret: string, participantId: string, assetId: string): string {
@@ -123,7 +122,7 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
     !sameCode(header(req.headers, BRIDGE_KEY_HEADER), bridgeCodeFor(rt.releaseSecret, participantId, assetId))
   )
     return { status: 401, body: { error: BRIDGE_ERRORS.key }, anonymous: true };
-  return releasedAnswer(rt, participantId, assetId, header(req.headers, AGREEMENT_HEADER));
+  return releasedAnswer(rt, participantId, assetId, header(req.headers, "Edc-Contract-Agreement-Id"));
 }
 
 /**

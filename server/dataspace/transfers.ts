@@ -22,22 +22,15 @@ import { invalidField, missingFields } from "../http/field-errors";
 /** Transfer processes (spec section 4, Transfers): list, start (live or demonstration), read, pull data. */
 
 export const TRANSFER_FIELDS_REQUIRED = "participantId, contractId, and counterPartyAddress are required";
-export const TRANSFER_FAILED = "Failed to initiate data transfer";
 const transferUnread = (e: unknown) => notFoundOr502(e, "Transfer not found", "Failed to fetch transfer");
 const TRANSFER_MISTAKES = {
   notFound: "The participant context is unknown",
   invalid: "The connector refused the transfer request as invalid",
 };
 
-export interface TransferRequest {
-  participantId: string;
-  contractId: string;
-  counterPartyAddress: string;
-  assetId: string;
-  transferType: string;
-}
+export type TransferRequest = ReturnType<typeof parseTransferRequest>;
 
-export function parseTransferRequest(body: Record<string, unknown>): TransferRequest {
+export function parseTransferRequest(body: Record<string, unknown>) {
   const participantId = presentString(body.participantId);
   const contractId = presentString(body.contractId);
   const counterPartyAddress = presentString(body.counterPartyAddress);
@@ -69,8 +62,6 @@ export function buildTransferRequest(req: TransferRequest): Record<string, unkno
     dataDestination: { "@type": "DataAddress", type: "HttpProxy" },
   };
 }
-
-export const isDemoContractId = (contractId: string) => DEMO_CONTRACT_ID.test(contractId);
 
 /**
  * The participant's transfers (transfersOf), kept, frozen (read it only), per set of inputs
@@ -122,7 +113,7 @@ export async function startTransfer(
   req: TransferRequest,
   actor = "system",
 ): Promise<IdResponse | DemoRecord> {
-  if (isDemoContractId(req.contractId)) {
+  if (DEMO_CONTRACT_ID.test(req.contractId)) {
     // the store appends the transfer.start entry in the transaction of the insert
     return rt.demoTransfers.create(req, actor);
   }
@@ -145,7 +136,9 @@ export async function startTransfer(
     { action: "transfer.start", actor, target },
     () => rt.connector.initiateTransfer(req.participantId, buildTransferRequest(req), deadline),
     // the caller's mistake (a context the connector does not know) is a 4xx, as for assets (0082)
-    (e) => callerMistake(e, TRANSFER_MISTAKES) ?? badGateway(failureMessage(e) ?? TRANSFER_FAILED),
+    (e) =>
+      callerMistake(e, TRANSFER_MISTAKES) ??
+      badGateway(failureMessage(e) ?? "Failed to initiate data transfer"),
     (response) => response["@id"],
   );
 }
@@ -198,8 +191,6 @@ export interface PulledData {
 
 const MAX_PULL_BYTES = 5_000_000;
 
-export const NO_PERMIT_FOR_CONTRACT = (contractId: string) =>
-  `No data permit of the health data access body backs contract ${contractId}: nothing is pulled under it`;
 export const PERMIT_NOT_VALID = (permitId: string, state: string) =>
   `Data permit ${permitId} is ${state}: no further data leaves under it`;
 
@@ -245,7 +236,10 @@ export async function pullTransferData(
   const contractId = typeof transfer.contractId === "string" ? transfer.contractId : "";
   const assetId = typeof transfer.assetId === "string" ? transfer.assetId : "";
   const contract = await permitOfContract(rt, participantId, assetId, contractId);
-  if (!contract) throw forbidden(NO_PERMIT_FOR_CONTRACT(contractId));
+  if (!contract)
+    throw forbidden(
+      `No data permit of the health data access body backs contract ${contractId}: nothing is pulled under it`,
+    );
   const { permitId, disclosure } = contract;
   const target = `${participantId}: ${transferId} (data permit ${permitId}, ${disclosure})`;
   const state = (await rt.permits.stateOf(permitId)) ?? "UNKNOWN";

@@ -8,9 +8,6 @@ import { isObject, uriDecoded } from "../dataspace-protocol";
  * errors answer in the EDC error format `[{message, type, path}]`.
  */
 
-export const DEVELOPMENT_HEADER = "X-Local-Dataspace";
-export const DEVELOPMENT_HEADER_VALUE = "development";
-
 export interface LocalRequest {
   method: string;
   path: string;
@@ -130,7 +127,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = body === undefined ? "" : JSON.stringify(body);
   res.writeHead(status, {
-    [DEVELOPMENT_HEADER]: DEVELOPMENT_HEADER_VALUE,
+    "X-Local-Dataspace": "development",
     "Cache-Control": "no-store",
     ...(body === undefined ? {} : { "Content-Type": "application/json; charset=utf-8" }),
     ...headers,

@@ -48,8 +48,6 @@ export interface LocalDataspace extends DataspaceEndpoints {
 }
 
 export const LOCAL_API_VERSION = "v4alpha";
-export const ISSUER_CONTEXT_ID = "issuer";
-export const ISSUER_DID = "did:web:issuer.local-dataspace";
 
 export async function startLocalDataspace(options: LocalDataspaceOptions): Promise<LocalDataspace> {
   const log = options.onError ?? ((e: unknown) => console.error("[local-dataspace]", e));
@@ -67,7 +65,7 @@ export async function startLocalDataspace(options: LocalDataspaceOptions): Promi
         dataPlane: await loadOrCreateKey(store, "data-plane"),
         issuer: await loadOrCreateKey(store, "issuer"),
       },
-      issuer: { contextId: ISSUER_CONTEXT_ID, did: ISSUER_DID },
+      issuer: { contextId: "issuer", did: "did:web:issuer.local-dataspace" },
       graphBridgeUrl: (options.graphBridgeUrl ?? "http://127.0.0.1/internal/graph-bridge").replace(
         /\/+$/,
         "",
