@@ -65,7 +65,6 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
     return r ? toRow(r) : undefined;
   };
   return {
-    /** how long each attempt holds its cut-off */
     leaseMs,
     /** records the cut-off of a permit (once: a second revocation keeps the first reason) */
     async record(permitId: string, reason: string) {

@@ -124,7 +124,6 @@ function negotiationsOf(
   return rt.demoRecords ? mergeById(records, bundled) : records;
 }
 
-/** The connector's catalogue request for a provider. */
 function catalogRequestOf(providerDid: string, counterPartyAddress?: string): Record<string, unknown> {
   return {
     "@context": [MANAGEMENT_CONTEXT],

@@ -33,13 +33,6 @@ export interface ReadCacheOptions {
   now?: () => number;
 }
 
-export interface ReadCacheStats {
-  hits: number;
-  misses: number;
-  coalesced: number;
-  invalidations: number;
-}
-
 export type ReadCache = ReturnType<typeof createReadCache>;
 
 interface Entry {
@@ -54,7 +47,7 @@ export function createReadCache(options: ReadCacheOptions) {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, { generation: number; promise: Promise<unknown> }>();
-  const stats: ReadCacheStats = { hits: 0, misses: 0, coalesced: 0, invalidations: 0 };
+  const stats = { hits: 0, misses: 0, coalesced: 0, invalidations: 0 };
   // the generation counts the changes seen: an invalidate() here or a new upstream change counter
   // (compared as numbers, no key text per read)
   let generationNo = 0;
@@ -192,6 +185,6 @@ export function createReadCache(options: ReadCacheOptions) {
       changed();
       inFlight.clear();
     },
-    stats: stats as Readonly<ReadCacheStats>,
+    stats: stats as Readonly<typeof stats>,
   };
 }

@@ -123,7 +123,7 @@ export async function audited<T>(
   return result;
 }
 
-/** Fulfilled value or undefined: for calls whose failure is tolerated. */
+/** The call's value or its error, for calls whose failure is tolerated. */
 export async function settle<T>(
   p: Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {

@@ -13,19 +13,13 @@ export const TOKEN_ISSUER = "local-dataspace";
 export const TOKEN_AUDIENCE = "local-dataspace-apis";
 const TOKEN_LIFETIME_SECONDS = 300;
 
-export interface ClientRegistration {
-  clientId: string;
-  clientSecret: string;
-}
-
-export function loadOrCreateClient(ctx: LocalContext): ClientRegistration {
-  const clientId = "health-dataspace-hub";
+export function loadOrCreateClient(ctx: LocalContext) {
   let secret = ctx.store.setting("client-secret");
   if (!secret) {
     secret = randomBytes(32).toString("base64url");
     ctx.store.setSetting("client-secret", secret);
   }
-  return { clientId, clientSecret: secret };
+  return { clientId: "health-dataspace-hub", clientSecret: secret };
 }
 
 const sameText = (a: string, b: string) => {
@@ -41,7 +35,11 @@ function basicCredentials(req: LocalRequest): { id: string; secret: string } | u
   return { id: decodeURIComponent(id ?? ""), secret: decodeURIComponent(rest.join(":")) };
 }
 
-export function registerTokenEndpoint(router: Router, ctx: LocalContext, client: ClientRegistration): void {
+export function registerTokenEndpoint(
+  router: Router,
+  ctx: LocalContext,
+  client: ReturnType<typeof loadOrCreateClient>,
+): void {
   router.add(
     "POST",
     "/oauth2/token",

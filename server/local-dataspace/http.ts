@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { once } from "node:events";
 import { isObject, uriDecoded } from "../dataspace-protocol";
 
 /**
@@ -135,12 +136,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-export interface RunningHttpServer {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
 export async function startHttpServer(options: {
   host: string;
   port: number;
@@ -148,7 +143,7 @@ export async function startHttpServer(options: {
   /** resolves when the request may pass an authenticated route; throws HttpError(401) otherwise */
   authenticate: (req: LocalRequest) => Promise<void>;
   onError?: (e: unknown) => void;
-}): Promise<RunningHttpServer> {
+}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://local");
@@ -202,13 +197,8 @@ export async function startHttpServer(options: {
     }
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  server.listen(options.port, options.host);
+  await once(server, "listening");
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${options.host}:${port}`,

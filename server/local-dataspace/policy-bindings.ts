@@ -5,10 +5,7 @@ import type { Json } from "./models";
  * Which policy terms the embedded connector accepts in a policy definition, as EDC's policy engine
  * decides it: EDC (0.15.1, `edc.policy.validation.enabled` true by default) refuses a policy
  * definition (400 InvalidRequest, on create and replace) when one of its rules names an action, or a
- * constraint a left operand, that no policy extension has bound to a scope. Seen at the real connector
- * of the connector pass: `action 'http://www.w3.org/ns/odrl/2/distribute' is not bound to any scopes:
- * Rule { Permission constraints: [] }`, and for a left operand the same plus `… is not bound to any
- * functions`.
+ * constraint a left operand, that no policy extension has bound to a scope (in its words: unboundTerms).
  *
  * EDC's own runtime binds `use` and `inForceDate`. The embedded connector stands for an EDC runtime
  * that also carries a policy extension binding the vocabulary of the hub's policy templates
@@ -30,8 +27,8 @@ const HUB_ACTIONS = [
 ];
 const HUB_OPERANDS = odrl(["purpose", "elapsedTime", "dateTime", "spatial", "event"]);
 
-export const BOUND_ACTIONS: ReadonlySet<string> = new Set([...EDC_ACTIONS, ...HUB_ACTIONS]);
-export const BOUND_OPERANDS: ReadonlySet<string> = new Set([...EDC_OPERANDS, ...HUB_OPERANDS]);
+const BOUND_ACTIONS: ReadonlySet<string> = new Set([...EDC_ACTIONS, ...HUB_ACTIONS]);
+const BOUND_OPERANDS: ReadonlySet<string> = new Set([...EDC_OPERANDS, ...HUB_OPERANDS]);
 
 const PREFIXES: Record<string, string> = {
   odrl: ODRL_NAMESPACE,
@@ -46,15 +43,13 @@ const PREFIXES: Record<string, string> = {
 function expander(policy: Json): (term: string) => string {
   const context = policy["@context"];
   const odrlContext = (Array.isArray(context) ? context : [context]).includes(ODRL_CONTEXT);
-  return (term) => expandTerm(term, odrlContext);
-}
-
-function expandTerm(term: string, odrlContext: boolean): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(term)) return term;
-  const colon = term.indexOf(":");
-  if (colon < 0) return odrlContext ? ODRL_NAMESPACE + term : term;
-  const base = PREFIXES[term.slice(0, colon)];
-  return base ? base + term.slice(colon + 1) : term;
+  return (term) => {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(term)) return term;
+    const colon = term.indexOf(":");
+    if (colon < 0) return odrlContext ? ODRL_NAMESPACE + term : term;
+    const base = PREFIXES[term.slice(0, colon)];
+    return base ? base + term.slice(colon + 1) : term;
+  };
 }
 
 /** the term an action or left operand names: a string, `{ "@id" }`, or ODRL's `{ "rdf:value": … }` */

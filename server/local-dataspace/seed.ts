@@ -70,21 +70,18 @@ const HOLDER_ASSETS: Record<string, SeedAsset[]> = {
   ],
 };
 
-/** participantContextId is set to the issuer's when seeded */
-const CREDENTIAL_DEFINITIONS: CredentialDefinitionRecord[] = [
+/** the issuer's credential definitions: JWT-VCs without rules, in the issuer's participant context */
+const CREDENTIAL_DEFINITIONS = [
   {
     id: "credential-definition-ehds-participant",
     credentialType: CREDENTIAL_TYPES.participant,
     jsonSchema: JSON.stringify({ type: "object", required: ["organisation", "ehdsParticipantType"] }),
     jsonSchemaUrl: "https://w3id.org/ehds/credentials/participant/v1",
     validity: 31_536_000,
-    format: "VC1_0_JWT",
     mappings: [
       { input: "organisation", output: "credentialSubject.organisation", required: true },
       { input: "ehdsParticipantType", output: "credentialSubject.ehdsParticipantType", required: true },
     ],
-    rules: [],
-    participantContextId: "",
   },
   {
     id: "credential-definition-data-processing-purpose",
@@ -92,10 +89,7 @@ const CREDENTIAL_DEFINITIONS: CredentialDefinitionRecord[] = [
     jsonSchema: JSON.stringify({ type: "object", required: ["purpose", "legalBasis"] }),
     jsonSchemaUrl: "https://w3id.org/ehds/credentials/purpose/v1",
     validity: 15_552_000,
-    format: "VC1_0_JWT",
     mappings: [{ input: "purpose", output: "credentialSubject.purpose", required: true }],
-    rules: [],
-    participantContextId: "",
   },
   {
     id: "credential-definition-data-quality-label",
@@ -103,10 +97,7 @@ const CREDENTIAL_DEFINITIONS: CredentialDefinitionRecord[] = [
     jsonSchema: JSON.stringify({ type: "object", required: ["qualityLabel"] }),
     jsonSchemaUrl: "https://w3id.org/ehds/credentials/quality-label/v1",
     validity: 31_536_000,
-    format: "VC1_0_JWT",
     mappings: [{ input: "qualityLabel", output: "credentialSubject.qualityLabel", required: true }],
-    rules: [],
-    participantContextId: "",
   },
 ];
 
@@ -180,8 +171,10 @@ export async function seedLocalDataspace(ctx: LocalContext): Promise<void> {
     for (const def of CREDENTIAL_DEFINITIONS) {
       ctx.store.put("credentialdefinitions", def.id, ctx.issuer.contextId, {
         ...def,
+        format: "VC1_0_JWT",
+        rules: [],
         participantContextId: ctx.issuer.contextId,
-      });
+      } satisfies CredentialDefinitionRecord);
     }
 
     for (const org of ORGANISATIONS) {
