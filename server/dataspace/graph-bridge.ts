@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sameSecret } from "../auth/sessions";
 import { termsOfAsset } from "../dataspace-protocol";
 import { release } from "./release";
 import { agreementOf, record, type DataspaceRuntime } from "./runtime";
@@ -65,14 +66,6 @@ const header = (h: BridgeRequest["headers"], name: string): string | undefined =
   return Array.isArray(v) ? v[0] : v;
 };
 
-function sameCode(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  // every code has the same (public) length; the bytes are compared in constant time
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** `{context}/{asset}` of `/internal/graph-bridge/assets/{context}/{asset}`, or undefined */
 function assetOfPath(url: string): { participantId: string; assetId: string } | undefined {
   const path = url.split("?")[0];
@@ -118,9 +111,8 @@ export async function answerGraphBridge(rt: DataspaceRuntime, req: BridgeRequest
   const { participantId, assetId } = target;
   if (req.method !== "GET" && req.method !== "HEAD")
     return { status: 405, body: { error: BRIDGE_ERRORS.method }, anonymous: true };
-  if (
-    !sameCode(header(req.headers, BRIDGE_KEY_HEADER), bridgeCodeFor(rt.releaseSecret, participantId, assetId))
-  )
+  const code = bridgeCodeFor(rt.releaseSecret, participantId, assetId);
+  if (!sameSecret(header(req.headers, BRIDGE_KEY_HEADER) ?? "", code))
     return { status: 401, body: { error: BRIDGE_ERRORS.key }, anonymous: true };
   return releasedAnswer(rt, participantId, assetId, header(req.headers, "Edc-Contract-Agreement-Id"));
 }

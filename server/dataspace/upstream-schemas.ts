@@ -74,11 +74,9 @@ export const catalogSchema = z.looseObject({
 });
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export const policyDefinitionSchema = z.looseObject({
-  "@id": z.string().min(1),
-  policy: jsonObject.optional(),
-});
-export const policyDefinitionList = jsonLdList(policyDefinitionSchema);
+export const policyDefinitionList = jsonLdList(
+  z.looseObject({ "@id": z.string().min(1), policy: jsonObject.optional() }),
+);
 
 /** An endpoint data reference (EDR): the data address of a started pull transfer. */
 export const edrDataAddressSchema = z.looseObject({}).transform((o, ctx) => {

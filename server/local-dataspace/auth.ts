@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sameSecret } from "../auth/sessions";
 import { jwtVerify, SignJWT } from "jose";
 import type { LocalContext } from "./context";
 import { HttpError, unauthorized, type LocalRequest, type Router } from "./http";
@@ -21,12 +22,6 @@ export function loadOrCreateClient(ctx: LocalContext) {
   }
   return { clientId: "health-dataspace-hub", clientSecret: secret };
 }
-
-const sameText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 function basicCredentials(req: LocalRequest): { id: string; secret: string } | undefined {
   const h = String(req.headers.authorization ?? "");
@@ -55,7 +50,7 @@ export function registerTokenEndpoint(
       const basic = basicCredentials(req);
       const id = basic?.id ?? form.get("client_id") ?? "";
       const secret = basic?.secret ?? form.get("client_secret") ?? "";
-      if (!sameText(id, client.clientId) || !sameText(secret, client.clientSecret)) {
+      if (!sameSecret(id, client.clientId) || !sameSecret(secret, client.clientSecret)) {
         return {
           status: 401,
           body: { error: "invalid_client", error_description: "unknown client or wrong secret" },
