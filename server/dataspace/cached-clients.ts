@@ -101,8 +101,8 @@ export function cachedTenantManager(client: TenantManagerClient, cache: ReadCach
 /**
  * The issuer's and the identity hub's credential lists behind the same read cache (the embedded
  * dataspace counts its issuances and revocations like any other change). A credential request and a
- * revocation through this server invalidate it; a credential's status, one credential (what a
- * revocation checks the holder against) and an issuance's progress are always read live.
+ * revocation through this server invalidate it; a credential's status and one credential (what a
+ * revocation checks the holder against) are always read live.
  */
 export function cachedIssuer(client: IssuerClient, cache: ReadCache): IssuerClient {
   const read = readOf(cache, "issuer");
@@ -128,6 +128,5 @@ export function cachedIdentityHub(client: IdentityHubClient, cache: ReadCache): 
     listCredentials: (id, signal) =>
       read(keyText("identity hub", "credentials", id), signal, (s) => client.listCredentials(id, s)),
     requestCredentials: (id, request, signal) => write(client.requestCredentials(id, request, signal)),
-    credentialRequestStatus: (id, holderPid, signal) => client.credentialRequestStatus(id, holderPid, signal),
   };
 }

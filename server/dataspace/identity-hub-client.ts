@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { encodeContextId } from "../dataspace-protocol";
 import { createUpstreamHttp, type UpstreamClientOptions } from "./upstream-http";
-import { credentialRequestStatusSchema, heldCredentialSchema } from "./upstream-schemas";
+import { heldCredentialSchema } from "./upstream-schemas";
 
 /**
  * Client of the identity hub's identity API (`/v1alpha/participants/{context}/...`): the
@@ -26,10 +26,5 @@ export function createIdentityHubClient(options: UpstreamClientOptions) {
       http.request("GET", `${ctx(id)}/credentials`, { schema: z.array(heldCredentialSchema), signal }),
     requestCredentials: (id: string, request: CredentialRequest, signal?: AbortSignal) =>
       http.send("POST", `${ctx(id)}/credentials/request`, { body: request, signal }),
-    credentialRequestStatus: (id: string, holderPid: string, signal?: AbortSignal) =>
-      http.request("GET", `${ctx(id)}/credentials/request/${encodeURIComponent(holderPid)}`, {
-        schema: credentialRequestStatusSchema,
-        signal,
-      }),
   };
 }

@@ -172,9 +172,3 @@ export const heldCredentialSchema = z.looseObject({
     credential: verifiableCredentialSchema,
   }),
 });
-
-export const credentialRequestStatusSchema = z.looseObject({
-  holderPid: z.string().optional(),
-  issuerPid: z.string().optional(),
-  status: z.string(),
-});
