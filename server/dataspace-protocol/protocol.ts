@@ -8,8 +8,6 @@
  * context of EDC's v4beta API and the only one the participant-scoped API's request schemas accept.
  */
 export const MANAGEMENT_CONTEXT = "https://w3id.org/edc/connector/management/v2";
-/** the older context (EDC's v3 API), which the participant-scoped API refuses */
-export const LEGACY_MANAGEMENT_CONTEXT = "https://w3id.org/edc/connector/management/v0.0.1";
 /** The EDC vocabulary namespace; compacted responses use the `edc:` prefix for it. */
 export const EDC_NAMESPACE = "https://w3id.org/edc/v0.0.1/ns/";
 export const EDC_PREFIX = "edc";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
 import { loadConfig } from "../config";
-import { LEGACY_MANAGEMENT_CONTEXT, MANAGEMENT_CONTEXT } from "../dataspace-protocol";
+import { MANAGEMENT_CONTEXT } from "../dataspace-protocol";
 import { startLocalDataspace, type LocalDataspace } from "../local-dataspace";
 import { openDatabase } from "../storage/database";
 import { offeredRules } from "./catalog";
@@ -9,6 +9,9 @@ import { createConnectorClient } from "./connector-client";
 import { createDataspace } from "./index";
 import { buildContractRequest } from "./negotiations";
 import { MANAGEMENT_TOKEN_SCOPE } from "./oauth-token";
+
+/** the older context (EDC's v3 API), which the participant-scoped API refuses */
+const LEGACY_MANAGEMENT_CONTEXT = "https://w3id.org/edc/connector/management/v0.0.1";
 
 /*
  * What the hub puts on the wire for a real connector (issue 37): the management/v2 context, the path

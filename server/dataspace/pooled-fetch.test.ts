@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPooledFetch, type PooledFetch } from "./pooled-fetch";
+import { createPooledFetch } from "./pooled-fetch";
 
 /**
  * The upstream pool against a real HTTP server that closes a kept-alive connection as the next
@@ -11,7 +11,7 @@ import { createPooledFetch, type PooledFetch } from "./pooled-fetch";
  */
 
 let server: Server | undefined;
-let pool: PooledFetch | undefined;
+let pool: ReturnType<typeof createPooledFetch> | undefined;
 afterEach(async () => {
   await pool?.close();
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));

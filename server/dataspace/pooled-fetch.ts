@@ -14,8 +14,6 @@ const RESENDABLE = new Set(["GET", "HEAD"]);
 const CLOSED_UNDER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 const codeOf = (e: unknown) => String((e as { code?: unknown } | null)?.code ?? "");
 
-export type PooledFetch = ReturnType<typeof createPooledFetch>;
-
 export function createPooledFetch(options: { connections?: number } = {}) {
   const agent = new Agent({ connections: options.connections ?? 32, keepAliveTimeout: 4_000, pipelining: 1 });
   const pooled = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
