@@ -88,7 +88,6 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
   // keep-alive pooled connections to the upstreams, unless a fetch is handed in
   const pool = deps.fetch ? undefined : createPooledFetch();
   const doFetch = deps.fetch ?? pool!.fetch;
-  const graphBridgeUrl = `${config.publicUrl}/internal/graph-bridge`;
 
   const local = config.connector ? undefined : deps.embedded;
   // the configured connector, else the embedded dataspace
@@ -123,7 +122,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     demoTransfers: await createDemoTransferStore(rel, deps.audit),
     demoRecords: config.demoRecords,
     timeoutMs,
-    graphBridgeUrl,
+    graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
     audit: deps.audit,
     fetch: doFetch,
     permits: deps.permits,

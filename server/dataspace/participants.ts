@@ -40,14 +40,6 @@ export const PARTICIPANT_FIELDS_REQUIRED = "displayName and role are required";
 const NO_TENANT_MANAGER = "No tenant manager is configured (TENANT_MANAGER_URL)";
 const UPDATE_FAILED = "Failed to update participant";
 
-export type ListedParticipant = ParticipantContext & {
-  participantId: string;
-  displayName: string;
-  role: string;
-  slug: string;
-  identity: string;
-};
-
 /** The tenants with their participants' DIDs and contexts; undefined when the tenant manager is unavailable. */
 export async function tenantIdentities(
   rt: DataspaceRuntime,
@@ -112,10 +104,7 @@ function identitiesOf({ tenants, profiles }: TenantInputs): TenantIdentity[] | u
   });
 }
 
-export function describeContext(
-  ctx: ParticipantContext,
-  tenants: readonly TenantIdentity[] | undefined,
-): ListedParticipant {
+export function describeContext(ctx: ParticipantContext, tenants: readonly TenantIdentity[] | undefined) {
   const did = didOfContext(ctx);
   const slug = did ? slugOfDid(did) : "";
   const key = { id: ctx["@id"], did, slug };

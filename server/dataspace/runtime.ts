@@ -61,9 +61,8 @@ export function operationDeadline(rt: DataspaceRuntime): AbortSignal {
  * participant context for a list, more than Node's default of ten in any dataspace of size — and each
  * call removes its listener when it ends, so the default's "possible memory leak" warning is wrong here.
  */
-const FAN_OUT_LISTENERS = 1000;
 function fanOutSignal(signal: AbortSignal): AbortSignal {
-  setMaxListeners(FAN_OUT_LISTENERS, signal);
+  setMaxListeners(1000, signal);
   return signal;
 }
 

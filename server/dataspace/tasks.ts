@@ -5,7 +5,7 @@ import { createKeptByInputs } from "../http/kept/kept";
 import { didOfContext, listAssetGroups } from "./assets";
 import { liveOrNull } from "./failures";
 import { mergeById } from "./merge";
-import { assetNames, counterPartyName, partyNames, type AssetBook, type NameBook } from "./names";
+import { assetNames, counterPartyName, partyNames } from "./names";
 import { findOrganisationByName, knownOrganisation } from "../dataspace-protocol";
 import { listParticipants } from "./participants";
 import { orNull, remainingDeadline, type DataspaceRuntime } from "./runtime";
@@ -63,10 +63,7 @@ function updatedAt(r: Rec): string {
 }
 
 /** what a title names a record's ids by: the participant contexts' display names and the assets' names */
-interface Names {
-  parties: NameBook;
-  assets: AssetBook;
-}
+type Names = ReturnType<typeof namesOf>;
 
 function task(kind: Task["kind"], r: Rec, participantId: string, names: Names): Task {
   const title = titleOf(kind, r, names);
@@ -135,7 +132,7 @@ interface TaskInputs {
 
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
 
-const namesOf = (inputs: TaskInputs): Names => ({
+const namesOf = (inputs: TaskInputs) => ({
   parties: inputs.participants ? partyNames(inputs.participants) : NO_NAMES,
   assets: inputs.assets ? assetNames(inputs.assets) : NO_NAMES,
 });
