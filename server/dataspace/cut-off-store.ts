@@ -16,15 +16,6 @@ export const RETRY_MAX_MS = 10 * 60_000;
  */
 export const ATTEMPT_LEASE_MS = 60_000;
 
-export interface CutOffRow {
-  permitId: string;
-  reason: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: number;
-  doneAt: number | null;
-}
-
 export type CutOffs = Awaited<ReturnType<typeof createCutOffs>>;
 
 export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS) {
@@ -48,7 +39,7 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
     next_attempt_at: number | string;
     done_at: number | string | null;
   };
-  const toRow = (r: Row): CutOffRow => ({
+  const toRow = (r: Row) => ({
     permitId: r.permit_id,
     reason: r.reason,
     attempts: Number(r.attempts),
@@ -76,8 +67,7 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
           reason,
           attempts: 0,
           last_error: null,
-          // leased to the recorder's own first attempt: due at once, a timer could attempt it beside the
-          // recorder (CI, 30 Nov: two attempts of one cut-off)
+          // leased to the recorder's own first attempt: due at once, a timer could attempt it beside the recorder
           next_attempt_at: now + leaseMs,
           done_at: null,
           created_at: now,
@@ -99,7 +89,7 @@ export async function createCutOffs(rel: Relational, leaseMs = ATTEMPT_LEASE_MS)
         .orderBy("next_attempt_at", "asc")
         .limit(20)
         .execute()) as Row[];
-      const claimed: CutOffRow[] = [];
+      const claimed: ReturnType<typeof toRow>[] = [];
       for (const r of rows) {
         // a claim without a row lock: it moves the due time only if nobody has moved it since the read
         const { numUpdatedRows } = await rel.db

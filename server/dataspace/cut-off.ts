@@ -2,7 +2,7 @@ import { describeUpstream } from "./failures";
 import { record, settle, type DataspaceRuntime } from "./runtime";
 import { isNotFound, isUpstreamError } from "./upstream-http";
 
-export { createCutOffs, RETRY_BASE_MS, RETRY_MAX_MS, type CutOffRow, type CutOffs } from "./cut-off-store";
+export { createCutOffs, RETRY_BASE_MS } from "./cut-off-store";
 
 /**
  * A revoked data permit cuts its agreements off at the connector (issue 37): every transfer process
