@@ -31,18 +31,11 @@ const ASSET_MISTAKES = {
   invalid: "The connector refused the asset as invalid",
 };
 
-export type NormalisedAsset = Record<string, unknown> & {
-  "@id": string;
-  name: string;
-  description: string;
-  contenttype: string;
-};
-
 /**
  * `name` defaults to the `@id`, `description` and `contenttype` to ""; the same three values also
  * under the connector-namespace prefix (`edc:name`, ...); every other field passed through.
  */
-export function normaliseAsset(raw: ConnectorAsset): NormalisedAsset {
+export function normaliseAsset(raw: ConnectorAsset) {
   const prefix = edcPrefixOf(raw["@context"]);
   const props = raw.properties;
   const read = (k: string) =>
@@ -113,15 +106,10 @@ export async function listAssetsOf(
 
 /**
  * What the grouped list is made of: the upstream answers as they came (the read cache hands out the
- * same frozen arrays while they are valid), or null for the context list when it failed.
+ * same frozen arrays while they are valid), or null for the context list when it failed; per active
+ * context, its asset list or null when that lookup failed.
  */
-interface GroupInputs {
-  contexts: readonly ParticipantContext[] | null;
-  /** per active context, its asset list or null when that lookup failed */
-  assets: (readonly ConnectorAsset[] | null)[];
-}
-
-async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
+async function assetGroupInputs(rt: DataspaceRuntime) {
   // no deadline armed per request: the context list has its own time-out, the lists what is left of it
   const startedAt = Date.now();
   const contexts = await liveOrNull(
@@ -137,6 +125,7 @@ async function assetGroupInputs(rt: DataspaceRuntime): Promise<GroupInputs> {
   return { contexts, assets };
 }
 
+type GroupInputs = Awaited<ReturnType<typeof assetGroupInputs>>;
 type Group = AssetGroup<Record<string, unknown> & { "@id": string }>;
 
 function groupsOf(rt: DataspaceRuntime, inputs: GroupInputs): Group[] {

@@ -25,12 +25,7 @@ import {
   settle,
   type DataspaceRuntime,
 } from "./runtime";
-import type {
-  ParticipantContext,
-  ParticipantProfile,
-  Tenant,
-  VerifiableCredentialJson,
-} from "./upstream-schemas";
+import type { ParticipantContext, VerifiableCredentialJson } from "./upstream-schemas";
 import { createKeptByInputs, EVERYONE } from "../http/kept/kept";
 import { invalidField, missingFields } from "../http/field-errors";
 
@@ -51,18 +46,11 @@ export async function tenantIdentities(
 /**
  * The tenant manager's answers as they came (the read cache hands out the same frozen arrays while
  * they are valid): the tenants (null when there is no tenant manager or the list failed) and each
- * tenant's participant profiles (null when that lookup failed).
+ * tenant's participant profiles (null when that lookup failed). `signal` bounds both stages;
+ * `startedAt` instead (the lists' way) arms a deadline only for the second stage, and only when the
+ * first went upstream (see listParticipants).
  */
-interface TenantInputs {
-  tenants: readonly Tenant[] | null;
-  profiles: (readonly ParticipantProfile[] | null)[];
-}
-
-/**
- * `signal` bounds both stages; `startedAt` instead (the lists' way) arms a deadline only for the
- * second stage, and only when the first went upstream (see listParticipants).
- */
-async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number): Promise<TenantInputs> {
+async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number) {
   const tm = rt.tenantManager;
   if (!tm) return { tenants: null, profiles: [] };
   const tenants = await settle(tm.listTenants(typeof signal === "number" ? undefined : signal));
@@ -76,6 +64,7 @@ async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number)
   );
   return { tenants: tenants.value, profiles };
 }
+type TenantInputs = Awaited<ReturnType<typeof tenantInputs>>;
 
 function identitiesOf({ tenants, profiles }: TenantInputs): TenantIdentity[] | undefined {
   if (!tenants) return undefined;
