@@ -115,20 +115,7 @@ function demoTasksOf(
   ];
 }
 
-/**
- * What a task list is made of: the upstream answers as they came (the read cache hands out the same
- * frozen arrays while they are valid), the demonstration transfers created here (the same frozen array
- * until one is created), or null for the context list when it failed; and what its titles name ids by,
- * the participant list and the grouped asset lists (kept, frozen; null when they could not be had).
- */
-interface TaskInputs {
-  contexts: readonly ParticipantContext[] | null;
-  /** per context in scope: its negotiations, then its transfers, each null when that lookup failed */
-  lists: (readonly Rec[] | null)[];
-  created: readonly Rec[];
-  participants: readonly Record<string, unknown>[] | null;
-  assets: readonly { assets: readonly Record<string, unknown>[] }[] | null;
-}
+type TaskInputs = Awaited<ReturnType<typeof taskInputs>>;
 
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
 
@@ -137,7 +124,14 @@ const namesOf = (inputs: TaskInputs) => ({
   assets: inputs.assets ? assetNames(inputs.assets) : NO_NAMES,
 });
 
-async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskInputs> {
+/**
+ * What a task list is made of: the upstream answers as they came (the read cache hands out the same
+ * frozen arrays while they are valid), the demonstration transfers created here (the same frozen array
+ * until one is created), or null for the context list when it failed; per context in scope its
+ * negotiations, then its transfers, each null when that lookup failed; and what its titles name ids by,
+ * the participant list and the grouped asset lists (kept, frozen; null when they could not be had).
+ */
+async function taskInputs(rt: DataspaceRuntime, scope: TaskScope) {
   // names are a courtesy: a list that cannot be had leaves the ids in the titles, never the tasks out
   const [records, participants, assets] = await Promise.all([
     recordInputs(rt, scope),
@@ -147,10 +141,7 @@ async function taskInputs(rt: DataspaceRuntime, scope: TaskScope): Promise<TaskI
   return { ...records, participants, assets };
 }
 
-async function recordInputs(
-  rt: DataspaceRuntime,
-  scope: TaskScope,
-): Promise<Pick<TaskInputs, "contexts" | "lists" | "created">> {
+async function recordInputs(rt: DataspaceRuntime, scope: TaskScope) {
   // no deadline armed per request: the context list has its own time-out, the lists what is left of it
   const startedAt = Date.now();
   const created = rt.demoRecords ? await rt.demoTransfers.listShared() : [];
