@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { findOrganisation } from "../../../server/auth/personas";
 import { termsOfAsset } from "../../../server/dataspace-protocol";
 import { isApiError } from "../../../server/http/errors";
-import { str } from "../dataspace/access.server";
+import { str } from "../dataspace/records.server";
 
 /**
  * Catalogue datasets and dataspace assets, linked both ways by the one rule the permit check uses:

@@ -6,6 +6,7 @@ export { EVERY_PARTICIPANT, negotiationsAcross } from "../../../server/dataspace
 import { isApiError } from "../../../server/http/errors";
 import { forbidden, requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../access.server";
+import { str } from "./records.server";
 
 /**
  * On whose behalf a dataspace view acts (who may open it: app/lib/access.server.ts), by the one rule of
@@ -42,8 +43,7 @@ export async function requireActingIn(
 export { mayAny as hasRole } from "../access.server";
 export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
 
-/** a connector record's text field, or "" */
-export const str = (v: unknown) => (typeof v === "string" ? v : "");
+export { str };
 
 export function toChoice(p: Record<string, unknown>) {
   return {

@@ -1,5 +1,4 @@
 import type { Dataspace } from "../../../server/dataspace";
-import { str } from "./access.server";
 import { assetNames, counterPartyName, type AssetBook, type NameBook } from "../../../server/dataspace/names";
 
 /**
@@ -9,6 +8,8 @@ import { assetNames, counterPartyName, type AssetBook, type NameBook } from "../
  */
 
 type Rec = Record<string, unknown>;
+/** a connector record's text field, or "" */
+export const str = (v: unknown) => (typeof v === "string" ? v : "");
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** display names by DID and by context id, from the participant list (the one lookup the task list reads too) */
