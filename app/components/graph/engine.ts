@@ -1,7 +1,6 @@
 import type { Layer } from "../../types";
 import type { Box } from "./label-layout";
 import { fitTransform, HitGrid } from "./hit-grid";
-import { KEY_ACTIONS } from "./keys";
 import { LABEL_ALL_MAX, paintScene } from "./paint";
 import { LAYOUT_WORKER_URL, type LayoutFrame, type LayoutRequest } from "./layout.worker";
 import type { SimLink, SimNode } from "./sim";
@@ -23,6 +22,7 @@ const endpoint = (v: SimNode | string) => (typeof v === "string" ? v : v.id);
 
 /** how often a settling layout is drawn, in ms (a layout that settles within a frame is drawn once) */
 const SETTLE_DRAW_EVERY_MS = 200;
+const PAN_STEP = 60;
 
 export class GraphEngine {
   private readonly ctx: CanvasRenderingContext2D;
@@ -57,14 +57,13 @@ export class GraphEngine {
   private grid = new HitGrid();
   private gridDirty = true;
 
+  /** a pointer held down: on a node (dragging it) or on the background (panning from the view `t`) */
   private pointer: {
     id: number;
-    mode: "node" | "pan";
-    node?: SimNode;
+    node: SimNode | null;
     sx: number;
     sy: number;
-    tx: number;
-    ty: number;
+    t: GraphEngine["t"];
     moved: boolean;
   } | null = null;
 
@@ -76,8 +75,7 @@ export class GraphEngine {
     /** frames painted and simulation steps since the engine started */
     frames: 0,
     ticks: 0,
-    /** paint time of the last frame, mean paint time and mean simulation step time, in ms */
-    lastDrawMs: 0,
+    /** mean paint time and mean simulation step time, in ms */
     meanDrawMs: 0,
     meanTickMs: 0,
     nodes: 0,
@@ -299,7 +297,7 @@ export class GraphEngine {
   /** a frame of positions from the layout thread (those of an earlier drawing are dropped) */
   private onPositions(f: LayoutFrame) {
     if (f.generation !== this.generation || this.destroyed) return;
-    const dragging = this.pointer?.mode === "node";
+    const dragging = !!this.pointer?.node;
     this.nodes.forEach((n, i) => {
       if (dragging && n === this.pointer?.node) return;
       n.x = f.xy[2 * i];
@@ -339,7 +337,6 @@ export class GraphEngine {
       const ms = performance.now() - t0;
       this.lastDraw = t0;
       this.stats.frames++;
-      this.stats.lastDrawMs = ms;
       this.drawTotalMs += ms;
       this.stats.meanDrawMs = this.drawTotalMs / this.stats.frames;
     }
@@ -425,7 +422,7 @@ export class GraphEngine {
   private setHover(n: SimNode | null) {
     if (n === this.hovered) return;
     this.hovered = n;
-    this.canvas.style.cursor = n ? "pointer" : this.pointer?.mode === "pan" ? "grabbing" : "grab";
+    this.canvas.style.cursor = n ? "pointer" : this.pointer && !this.pointer.node ? "grabbing" : "grab";
     this.callbacks.onHover?.(n?.id ?? null);
     this.invalidate();
   }
@@ -437,12 +434,10 @@ export class GraphEngine {
     this.canvas.setPointerCapture(e.pointerId);
     this.pointer = {
       id: e.pointerId,
-      mode: hit ? "node" : "pan",
-      node: hit ?? undefined,
+      node: hit,
       sx: p.x,
       sy: p.y,
-      tx: this.t.x,
-      ty: this.t.y,
+      t: this.t,
       moved: false,
     };
     if (!hit) this.canvas.style.cursor = "grabbing";
@@ -457,9 +452,9 @@ export class GraphEngine {
     }
     if (!ptr.moved && Math.hypot(p.x - ptr.sx, p.y - ptr.sy) < 4) return;
     ptr.moved = true;
-    if (ptr.mode === "pan") {
-      this.view({ ...this.t, x: ptr.tx + (p.x - ptr.sx), y: ptr.ty + (p.y - ptr.sy) });
-    } else if (ptr.node) {
+    if (!ptr.node) {
+      this.view({ ...this.t, x: ptr.t.x + (p.x - ptr.sx), y: ptr.t.y + (p.y - ptr.sy) });
+    } else {
       // the node follows the pointer at once; the layout thread moves the others around it
       const x = (p.x - this.t.x) / this.t.k;
       const y = (p.y - this.t.y) / this.t.k;
@@ -478,7 +473,7 @@ export class GraphEngine {
     if (!ptr || ptr.id !== e.pointerId) return;
     this.pointer = null;
     if (this.canvas.hasPointerCapture(e.pointerId)) this.canvas.releasePointerCapture(e.pointerId);
-    if (ptr.mode === "node" && ptr.node) {
+    if (ptr.node) {
       if (ptr.moved) this.post({ type: "pin", index: this.nodes.indexOf(ptr.node), x: null, y: null });
       if (!ptr.moved && e.type === "pointerup") this.callbacks.onSelect?.(ptr.node.id);
     } else if (!ptr.moved && e.type === "pointerup") {
@@ -505,14 +500,25 @@ export class GraphEngine {
     if (hit) this.callbacks.onActivate?.(hit.id);
   };
 
+  /** the keyboard on the focused canvas (the help text lists the same): Enter expands the selected node */
+  private static readonly keys: Record<string, (g: GraphEngine) => void> = {
+    "+": (g) => g.zoomBy(1.25),
+    "=": (g) => g.zoomBy(1.25),
+    "-": (g) => g.zoomBy(0.8),
+    _: (g) => g.zoomBy(0.8),
+    "0": (g) => g.fit(),
+    ArrowLeft: (g) => g.panBy(PAN_STEP, 0),
+    ArrowRight: (g) => g.panBy(-PAN_STEP, 0),
+    ArrowUp: (g) => g.panBy(0, PAN_STEP),
+    ArrowDown: (g) => g.panBy(0, -PAN_STEP),
+    Enter: (g) => g.selected && g.callbacks.onActivate?.(g.selected.id),
+    Escape: (g) => g.callbacks.onSelect?.(null),
+  };
+
   private readonly onKeyDown = (e: KeyboardEvent) => {
-    const action = KEY_ACTIONS[e.key];
-    if (!action) return;
-    if (action.zoom) this.zoomBy(action.zoom);
-    if (action.pan) this.panBy(...action.pan);
-    if (action.fit) this.fit();
-    if (action.activate && this.selected) this.callbacks.onActivate?.(this.selected.id);
-    if (action.clear) this.callbacks.onSelect?.(null);
+    const act = GraphEngine.keys[e.key];
+    if (!act) return;
+    act(this);
     e.preventDefault();
   };
 }
