@@ -239,19 +239,13 @@ function Timeline({ events }: { events: TimelineEvent[] }) {
   );
 }
 
-const PERMIT_TONE: Record<string, Tone> = {
-  GRANTED: "ok",
-  PENDING: "info",
-  REVOKED: "danger",
-  REJECTED: "danger",
-  EXPIRED: "neutral",
-};
-
-const PERMIT_TEXT: Record<string, string> = {
-  GRANTED: "Permit in force",
-  PENDING: "Awaiting permit",
-  EXPIRED: "Permit expired",
-  REVOKED: "Permit revoked",
+/** a permit status's badge; one without text reads "Permit <state>" */
+const PERMIT: Record<string, { tone: Tone; text?: string }> = {
+  GRANTED: { tone: "ok", text: "Permit in force" },
+  PENDING: { tone: "info", text: "Awaiting permit" },
+  REVOKED: { tone: "danger", text: "Permit revoked" },
+  REJECTED: { tone: "danger" },
+  EXPIRED: { tone: "neutral", text: "Permit expired" },
 };
 
 /**
@@ -314,8 +308,8 @@ function ProgrammeCard({
           </p>
         </div>
         {status ? (
-          <Badge tone={PERMIT_TONE[status] ?? "neutral"} testId="programme-status">
-            {PERMIT_TEXT[status] ?? `Permit ${stateLabel(status).toLowerCase()}`}
+          <Badge tone={PERMIT[status]?.tone ?? "neutral"} testId="programme-status">
+            {PERMIT[status]?.text ?? `Permit ${stateLabel(status).toLowerCase()}`}
           </Badge>
         ) : null}
       </div>
