@@ -6,12 +6,6 @@ import { Invalid } from "../ui/field-errors";
 /** The server's ODRL validator, handed in by the route (server/policies/odrl.ts validateOdrlPolicy). */
 export type PolicyValidator = (policy: unknown, at?: string) => ValidationResult;
 
-/**
- * The JSON editor of an OdrlPolicy, validated against ODRL 2.2 as one types (the same validator
- * the server runs, so what passes here is what the API accepts), with the server's answer shown
- * when saving anyway.
- */
-
 function check(text: string, validateOdrlPolicy: PolicyValidator): Omit<ValidationResult, "valid"> {
   const problem = (path: string, message: string) => ({
     errors: [{ path, message }],
@@ -43,6 +37,11 @@ function Problems({ list, className }: { list: PolicyProblem[]; className?: stri
   );
 }
 
+/**
+ * The JSON editor of an OdrlPolicy, validated against ODRL 2.2 as one types (the same validator
+ * the server runs, so what passes here is what the API accepts), with the server's answer shown
+ * when saving anyway.
+ */
 export function PolicyEditor({
   initial,
   mode,

@@ -70,22 +70,10 @@ export async function listChoices(
   }
 }
 
-export interface Acting {
-  /** the participant context the view reads and acts for; null when the user has none */
-  participantId: string | null;
-  displayName: string;
-  did: string;
-  /** admins choose; members see their own context only */
-  canChoose: boolean;
-  /** the contexts an admin may choose from */
-  choices: ParticipantChoice[];
-  /** why there is no context */
-  reason: string | null;
-}
-
 /**
- * The participant context of a view (the rule above). Admins: the requested context when it is
- * listed, else the first with `preferRole`, else the first listed.
+ * The participant context a view reads and acts for (the rule above), or null and the `reason` there is
+ * none. Admins choose among `choices`: the requested context when it is listed, else the first with
+ * `preferRole`, else the first listed; members see their own context only.
  */
 export async function actingParticipant(
   ds: Dataspace,
@@ -93,7 +81,7 @@ export async function actingParticipant(
   requested: string | null,
   preferRole?: string,
   listed?: ParticipantChoice[],
-): Promise<Acting> {
+) {
   if (isAdmin(user)) {
     const choices = listed ?? (await listChoices(ds)).participants;
     const chosen =
@@ -121,6 +109,8 @@ export async function actingParticipant(
     reason: own ? null : `${user.organisation} is not a participant of the dataspace.`,
   };
 }
+
+export type Acting = Awaited<ReturnType<typeof actingParticipant>>;
 
 /** An ApiError as a message for a form or a notice; anything else is rethrown. */
 export function apiFailure(e: unknown): { error: string; detail: string | null; status: number } {
