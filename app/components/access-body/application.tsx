@@ -1,20 +1,15 @@
 import type { ReactNode } from "react";
-import type { ApplicationDetail, ClockPause, ClockView } from "../../types";
+import type { ApplicationDetail } from "../../types";
 import { DaysLeft, StateBadge, Timeline, berlin, civil, type HistoryItem } from "./ui";
 
 /** Pieces of an application's page, shared by the access body's view and the applicant's. */
 
 type InformationRequest = ApplicationDetail["informationRequests"][number];
 
-export function ClockPanel({
-  clock,
-  pauses,
-  extension,
-}: {
-  clock: ClockView;
-  pauses: ClockPause[];
-  extension: { months: number; reason: string; at: string } | null;
-}) {
+/** the application's statutory clock (Art. 68(4)): days left or the decision's timeliness, its dates and pauses */
+export function ApplicationClock({ app }: { app: ApplicationDetail }) {
+  const { clockView: clock } = app;
+  const { pauses, extension } = app.clock;
   return (
     <div className={`card ab-card ab-clock${clock.overdue ? " ab-clock-overdue" : ""}`} data-testid="clock">
       <h2>
@@ -158,10 +153,6 @@ export function mergedHistory(app: ApplicationDetail): HistoryItem[] {
   ];
   return all.sort((a, b) => a.at.localeCompare(b.at));
 }
-
-export const ApplicationClock = ({ app }: { app: ApplicationDetail }) => (
-  <ClockPanel clock={app.clockView} pauses={app.clock.pauses} extension={app.clock.extension ?? null} />
-);
 
 export const ApplicationTimeline = ({ app }: { app: ApplicationDetail }) => (
   <div className="card ab-card">
