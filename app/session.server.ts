@@ -4,7 +4,6 @@ import type { SessionUser } from "../server/auth/user";
 
 /** Guards for views (Epic Stack style): they throw Responses. */
 
-/** a view's 403 */
 export const forbidden = (message = "You do not have a role that may open this page.") =>
   new Response(message, { status: 403, statusText: "Forbidden" });
 export async function getUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {

@@ -99,12 +99,10 @@ export const DATASPACE_NAV: Gated<NavEntry>[] = [
 const shownTo = <T>(entries: Gated<T>[], roles: readonly Role[]): T[] =>
   entries.filter((e) => e.roles === "any" || e.roles.some((r) => roles.includes(r))).map((e) => e.item);
 
-/** the main navigation's entries for these roles */
 export function navFor(roles: readonly Role[]): NavItem[] {
   return shownTo(NAV_ITEMS, roles);
 }
 
-/** the dataspace sub-navigation's entries for these roles */
 export function dataspaceNavFor(roles: readonly Role[]): NavEntry[] {
   return shownTo(DATASPACE_NAV, roles);
 }

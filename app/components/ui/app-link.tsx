@@ -73,7 +73,6 @@ export function SubNav({ items, ...nav }: ComponentProps<"nav"> & { items: reado
 }
 type SubNavEntry = { to: string; label: string; end?: boolean };
 
-/** closest in-app link of an event's target */
 function appLinkOf(target: EventTarget | null): HTMLAnchorElement | null {
   const a = target instanceof Element ? target.closest("a[data-app-link]") : null;
   return a instanceof HTMLAnchorElement ? a : null;

@@ -34,7 +34,6 @@ function titleOf(assetId: string, counterParty: string, assets?: AssetBook): str
   return counterParty && counterParty !== "unknown" ? `${asset} with ${counterParty}` : asset;
 }
 
-/** what the views show of a negotiation */
 export function toNegotiationView(r: Rec, book?: NameBook, assets?: AssetBook) {
   const counterPartyId = str(r.counterPartyId);
   const counterPartyAddress = str(r.counterPartyAddress);
@@ -83,7 +82,6 @@ export function toAssetView(a: Rec) {
 }
 
 export type NegotiationView = ReturnType<typeof toNegotiationView>;
-/** a negotiation's view and its transfer type */
 export type TransferView = ReturnType<typeof toTransferView>;
 export type AssetView = ReturnType<typeof toAssetView>;
 
