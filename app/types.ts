@@ -5,10 +5,11 @@
  * the route that renders them.
  */
 export type { ApplicationDetail } from "../server/access-body/model";
-export type { ClockPause, ClockView } from "../server/access-body/clock";
+export type { AuditEntry } from "../server/audit/model";
 export type { Role } from "../server/auth/personas";
 export type { HealthDataset } from "../server/catalogue/service";
 export type { FieldError, FormFieldError } from "../server/http/field-errors";
 export type { OdrlScope } from "../server/federated/scope";
 export type { Layer } from "../server/graph/model";
+export type { Topology } from "../server/operator/component-model";
 export type { PolicyProblem, ValidationResult } from "../server/policies/odrl";

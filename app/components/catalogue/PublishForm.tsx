@@ -35,7 +35,7 @@ export function PublishForm({
   const values: PublishValues = result?.values ?? defaults;
   const uid = useId();
   const errorId = `${uid}-error`;
-  const ctx: FieldContext = { uid, result };
+  const ctx = { uid, result };
 
   return (
     <Form
@@ -211,11 +211,6 @@ function choices(empty: string, options: { value: string; label: string }[], cur
   return optionList([{ value: "", label: empty }, ...all], (o) => [o.value, o.label]);
 }
 
-interface FieldContext {
-  uid: string;
-  result?: PublishResult;
-}
-
 /** one labelled control with its hint and its error message, wired with aria-describedby */
 function Field({
   ctx,
@@ -225,7 +220,7 @@ function Field({
   required,
   children,
 }: {
-  ctx: FieldContext;
+  ctx: { uid: string; result?: PublishResult };
   name: PublishField;
   label: string;
   hint?: string;

@@ -1,3 +1,5 @@
+import type { Topology as TopologyData } from "../../types";
+
 /**
  * The components' dependency graph as a static SVG: the hub in the middle, the components on an
  * ellipse around it (in an order that keeps the components that talk to each other side by side),
@@ -5,11 +7,6 @@
  * each box a link to its diagnosis. Drawn on the server: it needs no script and reads the same
  * before and after hydration.
  */
-
-export interface TopologyData {
-  nodes: { id: string; label: string; kind: string; health: string; embedded: boolean }[];
-  edges: { id: string; source: string; target: string; type: string; label: string }[];
-}
 
 const W = 200;
 const H = 50;

@@ -1,13 +1,8 @@
+import type { AuditEntry } from "../../types";
 import { timesWithZone } from "../ui/format";
 
 /** One look at the patient's record, as the audit holds it (server/audit/access-log.ts). */
-export interface Look {
-  id: string;
-  actor: string;
-  action: string;
-  outcome: string;
-  timestamp: string;
-}
+export type Look = Pick<AuditEntry, "id" | "actor" | "action" | "outcome" | "timestamp">;
 
 const WHAT: Record<string, string> = {
   "patient.page.read": "opened your record",
