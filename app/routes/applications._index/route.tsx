@@ -261,13 +261,10 @@ export default function MyApplications() {
             <h2>Withdraw an application</h2>
             <Field label="Application" error={err("withdraw", "applicationId")}>
               <select name="applicationId" required>
-                {d.applications
-                  .filter((a) => !["GRANTED", "REFUSED", "WITHDRAWN"].includes(a.state))
-                  .map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.id} · {a.title}
-                    </option>
-                  ))}
+                {optionList(
+                  d.applications.filter((a) => !["GRANTED", "REFUSED", "WITHDRAWN"].includes(a.state)),
+                  (a) => [a.id, `${a.id} · ${a.title}`],
+                )}
               </select>
             </Field>
             <Field label="Reason" error={err("withdraw", "reason")}>
@@ -389,18 +386,11 @@ export default function MyApplications() {
         <div className="form-grid">
           <Field label="From permit or answered request" error={err("declare", "source")}>
             <select name="source" required>
-              {d.permits
-                .filter((p) => p.state !== "REVOKED")
-                .map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.id} · {p.datasets.join("; ")}
-                  </option>
-                ))}
-              {d.answeredRequests.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.id} · {r.title}
-                </option>
-              ))}
+              {optionList(
+                d.permits.filter((p) => p.state !== "REVOKED"),
+                (p) => [p.id, `${p.id} · ${p.datasets.join("; ")}`],
+              )}
+              {optionList(d.answeredRequests, (r) => [r.id, `${r.id} · ${r.title}`])}
             </select>
           </Field>
           <Field label="Title" error={err("declare", "title")}>

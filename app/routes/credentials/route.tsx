@@ -225,11 +225,7 @@ export default function Credentials() {
                   required
                   defaultValue={d.contexts[0]?.id}
                 >
-                  {d.contexts.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.id} ({c.did})
-                    </option>
-                  ))}
+                  {optionList(d.contexts, (c) => [c.id, `${c.id} (${c.did})`])}
                 </select>
               </Invalid>
             </div>
