@@ -97,9 +97,6 @@ function PairingPanel({ pairing }: { pairing: Pairing }) {
 
 export default function Devices() {
   const view = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
-  const [search] = useSearchParams();
   if (!view.linked) {
     return (
       <section className="card">
@@ -108,23 +105,16 @@ export default function Devices() {
       </section>
     );
   }
-  return <DevicesView view={view} result={result} busy={busy} confirmRemove={search.get("remove")} />;
+  return <DevicesView view={view} />;
 }
 
 type View = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { linked: true }>;
 type Pairing = Extract<DevicesAction, { intent: "pair" }>["pairing"];
 
-function DevicesView({
-  view,
-  result,
-  busy,
-  confirmRemove,
-}: {
-  view: View;
-  result: ReturnType<typeof useActionData<typeof action>>;
-  busy: boolean;
-  confirmRemove: string | null;
-}) {
+function DevicesView({ view }: { view: View }) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const confirmRemove = useSearchParams()[0].get("remove");
   // the pairing outlives the revalidation that follows its completion (which clears action data)
   const [pairing, setPairing] = useState<Pairing | null>(null);
   useEffect(() => {

@@ -113,6 +113,17 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   }
 }
 
+function StepHead({ n, title, className }: { n: number; title: string; className?: string }) {
+  return (
+    <h2 className={className}>
+      <span className="ds-step-no" aria-hidden>
+        {n}
+      </span>
+      {title}
+    </h2>
+  );
+}
+
 export default function Negotiate() {
   const { acting, providers, participantsError, provider, asset, catalog, catalogError, sources } =
     useLoaderData<typeof loader>();
@@ -149,12 +160,7 @@ export default function Negotiate() {
 
       <ol className="ds-steps">
         <li className="card ds-step-card">
-          <h2>
-            <span className="ds-step-no" aria-hidden>
-              1
-            </span>
-            Choose a provider
-          </h2>
+          <StepHead n={1} title="Choose a provider" />
           <Form method="get" className="ds-inline" data-testid="negotiate-provider-form">
             {keep ? <input type="hidden" name="participant" value={keep} /> : null}
             <Filter label="Provider" grow>
@@ -192,12 +198,7 @@ export default function Negotiate() {
         </li>
 
         <li className="card ds-step-card" aria-busy={fetching}>
-          <h2>
-            <span className="ds-step-no" aria-hidden>
-              2
-            </span>
-            Pick an offer
-          </h2>
+          <StepHead n={2} title="Pick an offer" />
           <ErrorNotice error={catalogError} testId="negotiate-catalog-error">
             <p className="small">Check that the provider is reachable and try again.</p>
           </ErrorNotice>
@@ -309,12 +310,7 @@ export default function Negotiate() {
                 </div>
               )}
               <div className="ds-submit-bar">
-                <h2 className="ds-inline-heading">
-                  <span className="ds-step-no" aria-hidden>
-                    3
-                  </span>
-                  Negotiate
-                </h2>
+                <StepHead n={3} title="Negotiate" className="ds-inline-heading" />
                 <p className="muted small">
                   Your connector sends a contract request for the chosen offer to {provider.displayName}; the
                   negotiation then runs between the two connectors.
