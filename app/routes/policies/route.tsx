@@ -51,11 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const copy = url.searchParams.get("duplicate");
   const template = url.searchParams.get("template");
   const policyOf = (id: string) => policies.find((x) => x["@id"] === id);
-  const strip = (p: (typeof policies)[number]) => ({
-    "@id": p["@id"],
-    "@type": p["@type"],
-    policy: p.policy,
-  });
+  const strip = (p: (typeof policies)[number]) => pick(p, "@id @type policy");
   if (!canWrite) {
     // read only: no editor
   } else if (edit) {
