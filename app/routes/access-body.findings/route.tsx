@@ -17,8 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     staff,
     canDecide: user.roles.includes("HDAB_AUTHORITY"),
-    organisation: user.organisation,
-    roles: user.roles,
+    ...pick(user, "organisation roles"),
     organisations: context.services.accessBody.supervised,
     findings: findings
       .map((f) => ({

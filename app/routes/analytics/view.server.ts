@@ -29,12 +29,10 @@ export function analyticsView(d: AnalyticsDashboard) {
       key: c.key,
       label: label(c),
       value: c.count,
-      suppressed: c.suppressed,
-      display: c.display,
+      ...pick(c, "suppressed display"),
     }));
   return {
-    ageReferenceDate: d.ageReferenceDate,
-    totals: d.totals,
+    ...pick(d, "ageReferenceDate totals"),
     conditions: top(d.topConditions),
     drugs: top(d.topDrugs),
     gender: counts(d.gender, (g) => GENDER_LABEL[g.key] ?? g.key),

@@ -38,8 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     credentials: list.ok
       ? list.value.map((c) => ({
-          id: c.id,
-          label: c.label,
+          ...pick(c, "id label"),
           type: c.type.filter((t) => t !== "VerifiableCredential").join(", "),
           ...pick(c, "holder participantContextId issuer issuanceDate"),
           subject: Object.entries(c.credentialSubject)
@@ -60,8 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     error: list.ok ? null : list.error,
     definitions: definitions.map((d) => ({
       type: d.credentialType,
-      label: d.label,
-      proves: d.proves,
+      ...pick(d, "label proves"),
       validity: typeof d.validity === "number" ? d.validity : null,
     })),
     contexts,
