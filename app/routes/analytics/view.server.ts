@@ -29,7 +29,8 @@ export function analyticsView(d: AnalyticsDashboard) {
       key: c.key,
       label: label(c),
       value: c.count,
-      ...pick(c, "suppressed display"),
+      suppressed: c.suppressed,
+      display: c.display,
     }));
   return {
     ...pick(d, "ageReferenceDate totals"),
