@@ -61,7 +61,6 @@ export async function createEudiService(deps: EudiDeps) {
 
   return {
     devWallet,
-    trustedIssuers: () => trust.describe(),
     ...createBrowserFlow(ctx, check, { devIssuer: !!devIssuer }),
     ...createWalletEndpoints(ctx, check),
   };

@@ -79,10 +79,5 @@ export function createIssuerTrust(o: {
         return null;
       }
     },
-    async describe() {
-      const list = [...o.trustedIssuers];
-      if (o.dev) list.unshift(`${(await o.dev()).iss} (development PID issuer)`);
-      return list;
-    },
   };
 }

@@ -8,7 +8,6 @@ import { invalidField } from "../http/field-errors";
 import { createKept, deepFrozen, EVERYONE, inputVersions } from "../http/kept";
 import type { Relational } from "../storage/relational";
 import { createConnectorPolicies } from "./connector-policies";
-import type { ValidationResult } from "./odrl";
 import {
   POLICY_PUSH_FAILED,
   definitionBody,
@@ -289,12 +288,6 @@ export async function createPolicyService(deps: { rel: Relational; audit: AuditL
           tx,
         );
       });
-    },
-
-    /** validation without storing, for the editor */
-    check(input: unknown): ValidationResult & { document: OdrlPolicyDocument | null } {
-      const { document, result } = toDocument(input);
-      return { ...result, document };
     },
 
     templates: policyTemplates,

@@ -228,7 +228,7 @@ export const REGISTRY: Registry = {
       requestObject: write,
       directPost: write,
     },
-    local: { mode: "embedded", devWallet: undefined, trustedIssuers: () => [] } as never,
+    local: { devWallet: undefined },
   },
   analytics: { methods: { dashboard: read, toCsv: readKeyed(byDigest) } },
   // cohorts: every cohort of one criterion (and all persons) is recorded (scripts/static-mode/views.ts)
@@ -271,7 +271,6 @@ export const REGISTRY: Registry = {
     methods: {
       list: read,
       get: read,
-      check: read,
       templates: read,
       participants: read,
       create: write,
