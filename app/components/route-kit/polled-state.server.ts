@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFailure, pollingParticipant, str } from "../../lib/dataspace/access.server";
+import { apiFailure, pollingParticipant } from "../../lib/dataspace/access.server";
+import { str } from "../../lib/dataspace/records.server";
 import { requireRole } from "../../session.server";
 import { DATASPACE_ROLES } from "../../lib/access.server";
 

@@ -43,8 +43,6 @@ export async function requireActingIn(
 export { mayAny as hasRole } from "../access.server";
 export const isAdmin = (user: SessionUser) => user.roles.includes("CONNECTOR_ADMIN");
 
-export { str };
-
 export function toChoice(p: Record<string, unknown>) {
   return {
     participantId: str(p.participantId) || str(p["@id"]),

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { polledState } from "../../components/route-kit/polled-state.server";
-import { str } from "../../lib/dataspace/access.server";
+import { str } from "../../lib/dataspace/records.server";
 
 /**
  * Resource route polled by the negotiation view: the negotiation's state as the connector has it
