@@ -59,6 +59,15 @@ const send = async (
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 };
 
+/** until the instance's graph answers: on Neo4j its start-up runs in the background, and graph calls answer 503 meanwhile */
+async function graphReady(base: string): Promise<void> {
+  const until = Date.now() + 120_000;
+  while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
+    if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** the same signed-in user, speaking to another instance with the cookie made on the first */
 const on = (s: Signed, base: string): Signed => ({
   ...s,
@@ -82,13 +91,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     a = await startInstance(databaseUrl);
     b = await startInstance(databaseUrl);
     // both graphs answer before any test reads the catalogue (Neo4j starts and seeds in the background)
-    for (const base of [a.url, b.url]) {
-      const until = Date.now() + 120_000;
-      while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
-        if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    for (const base of [a.url, b.url]) await graphReady(base);
   }, 360_000);
 
   afterAll(async () => {
@@ -210,6 +213,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     rmSync(old.dataDir, { recursive: true, force: true });
     expect((await send(onB, `/api/graph/node?id=${id}`)).status).toBe(200);
     a = await startInstance(databaseUrl);
+    await graphReady(a.url);
     expect((await send(on(clinic, a.url), `/api/graph/node?id=${id}`)).status).toBe(200);
   }, 180_000);
 
