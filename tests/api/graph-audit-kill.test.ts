@@ -6,7 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnBuiltServer } from "../support/built-server";
-import { emptyNeo4j, testNeo4j, testNeo4jDriver } from "../support/neo4j";
+import { emptyNeo4j, graphReady, testNeo4j, testNeo4jDriver } from "../support/neo4j";
 import { freePort } from "../support/server";
 import { signIn } from "../support/signin";
 
@@ -21,18 +21,6 @@ import { signIn } from "../support/signin";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON
 type Json = any;
 
-async function healthy(url: string, ms = 180_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const h = await fetch(`${url}/api/health`)
-      .then((r) => r.json() as Promise<Json>)
-      .catch(() => ({}));
-    if (h.graphdb) return;
-    if (Date.now() > until) throw new Error(`graph of ${url} not ready`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe.runIf(!!testNeo4j())("a hub killed between the Neo4j commit and the audit entry", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hub-graph-audit-"));
   const started: ChildProcess[] = [];
@@ -44,7 +32,7 @@ describe.runIf(!!testNeo4j())("a hub killed between the Neo4j commit and the aud
       timeoutMs: 180_000,
     });
     started.push(s.child);
-    await healthy(s.url);
+    await graphReady(s.url);
     return s;
   };
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emptyNeo4j, testNeo4j } from "../support/neo4j";
+import { emptyNeo4j, graphReady, testNeo4j } from "../support/neo4j";
 import { databaseFor, dropDatabase, testDatabaseUrl } from "../support/postgres";
 import { freePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
@@ -59,15 +59,6 @@ const send = async (
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 };
 
-/** until the instance's graph answers: on Neo4j its start-up runs in the background, and graph calls answer 503 meanwhile */
-async function graphReady(base: string): Promise<void> {
-  const until = Date.now() + 120_000;
-  while (!(await (await fetch(`${base}/api/health`)).json()).graphdb) {
-    if (Date.now() > until) throw new Error(`graph of ${base} not ready`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** the same signed-in user, speaking to another instance with the cookie made on the first */
 const on = (s: Signed, base: string): Signed => ({
   ...s,
@@ -91,7 +82,7 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
     a = await startInstance(databaseUrl);
     b = await startInstance(databaseUrl);
     // both graphs answer before any test reads the catalogue (Neo4j starts and seeds in the background)
-    for (const base of [a.url, b.url]) await graphReady(base);
+    for (const base of [a.url, b.url]) await graphReady(base, 120_000);
   }, 360_000);
 
   afterAll(async () => {

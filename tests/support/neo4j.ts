@@ -39,3 +39,19 @@ export async function emptyNeo4j(): Promise<void> {
     await driver.close();
   }
 }
+
+/**
+ * Until the hub at `url` says its graph answers (/api/health `graphdb`): on Neo4j its start-up runs in
+ * the background and graph calls answer 503 meanwhile. A health call that fails counts as not yet.
+ */
+export async function graphReady(url: string, ms = 180_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const h = (await fetch(`${url}/api/health`)
+      .then((r) => r.json())
+      .catch(() => ({}))) as { graphdb?: boolean };
+    if (h.graphdb) return;
+    if (Date.now() > end) throw new Error(`graph of ${url} not ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
