@@ -1,12 +1,6 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  randomBytes,
-  timingSafeEqual,
-} from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 import { decodeJwt } from "jose";
+import { sameSecret } from "../config/same-secret";
 import type { Relational, Sql } from "../storage/relational";
 import type { SessionUser } from "./user";
 
@@ -431,12 +425,6 @@ function unseal(token: string, sealed: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** whether two secrets are the same, in a time that does not tell how much of them matched */
-export function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 const sealKey = (token: string) => createHmac("sha256", token).update("provider-refresh-token").digest();

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { sameSecret } from "../auth/sessions";
+import { sameSecret } from "../config/same-secret";
 import { termsOfAsset } from "../dataspace-protocol";
 import { release } from "./release";
 import { agreementOf, record, type DataspaceRuntime } from "./runtime";

@@ -1,4 +1,5 @@
-import { readCookie, sameSecret, type SessionRequest } from "../auth/sessions";
+import { readCookie, type SessionRequest } from "../auth/sessions";
+import { sameSecret } from "../config/same-secret";
 import type { SessionUser } from "../auth/user";
 import { safeRedirect } from "../auth/safe-redirect";
 import { ApiError, badRequest, notFound, serviceUnavailable } from "../http/errors";

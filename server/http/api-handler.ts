@@ -1,4 +1,5 @@
-import { sameSecret, type SessionStore } from "../auth/sessions";
+import type { SessionStore } from "../auth/sessions";
+import { sameSecret } from "../config/same-secret";
 import { hasAnyRole, type SessionUser } from "../auth/user";
 import type { Config } from "../config";
 import { ApiError, errorResponse, forbidden, json, unauthorized } from "./errors";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sameSecret } from "../auth/sessions";
+import { sameSecret } from "../config/same-secret";
 import { jwtVerify, SignJWT } from "jose";
 import type { LocalContext } from "./context";
 import { HttpError, unauthorized, type LocalRequest, type Router } from "./http";

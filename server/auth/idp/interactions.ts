@@ -4,7 +4,7 @@ import { errors, type Interaction } from "oidc-provider";
 import { sendText, sendTooLarge } from "../../http/node-adapter";
 import type { RateLimits } from "../../storage/rate-limits";
 import { findPersona, type Persona } from "../personas";
-import { sameSecret } from "../sessions";
+import { sameSecret } from "../../config/same-secret";
 import { BodyError, readForm, type FormFields } from "./body";
 import { firstPartyGrant } from "./grants";
 import { messagePage } from "./html";
