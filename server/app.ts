@@ -92,9 +92,8 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
   const clientAssets = path.join(path.dirname(path.dirname(buildPath)), "client");
   const build = await importServerBuild(pathToFileURL(buildPath).href);
   const dispatchApi = createApiDispatcher(services, HANDLERS, CONTRACTS);
-  const https = config.publicUrl.startsWith("https:");
   const formActions = config.oidc ? [new URL(config.oidc.issuer).origin] : [];
-  const baseHeaders = securityHeaders({ https });
+  const baseHeaders = securityHeaders({ https: config.publicUrl.startsWith("https:") });
 
   const baseHeaderEntries = Object.entries(baseHeaders);
   /** a request's line in the log once answered (`opts.log`) */
@@ -239,10 +238,9 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     }
     const api = !!req.url && (req.url.startsWith("/api/") || req.url === "/api");
     if (!SERVED_METHODS.has(req.method ?? "")) {
-      const pathname = requestPath(req.url ?? "/");
       if (api) for (const [k, v] of apiHeaderEntries) res.setHeader(k, v);
       else pageHeaders(req, res);
-      return refuseMethod(res, req.method ?? "", pathname, api);
+      return refuseMethod(res, req.method ?? "", requestPath(req.url ?? "/"), api);
     }
     // what an anonymous caller can start is counted per client first (decision 0045)
     const limit = rateLimits && rateLimitOf(req.method ?? "", requestPath(req.url ?? "/"));

@@ -236,7 +236,6 @@ export async function createServices(config: Config): Promise<Services> {
     operator,
     trustCenter: await createTrustCenterService({ rel, audit, config, graph }),
     runtime,
-    // the version counters that kept route answers are keyed by (server/kept, `keep` in the route table)
     versions: {
       graph: () => graph.version(),
       records: () => accessBody.readyVersion(),

@@ -3,7 +3,8 @@ import type { Contracts } from "../http/contract";
 import { ok, optionalText, refusals } from "../http/contract-fields";
 import { auditQuery } from "./handlers";
 import { auditEntry } from "./model";
-import { KIND_PATTERN, purgeReport, retentionOverview, retentionRow } from "./retention";
+import { KIND_PATTERN } from "./log";
+import { purgeReport, retentionOverview, retentionRow } from "./retention";
 
 /** The declarations of the audit routes (server/http/contract.ts). */
 

@@ -122,7 +122,7 @@ const KEYED_POSTGRES = [
 const CHAIN_LOCK = "audit-chain";
 const VERIFY_PAGE = 5000;
 /** a kind as the hub names them (lower case, digits, hyphens): safe to write into a query as text */
-const KIND_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** a retention tombstone's signature: what it stands for, and when it was purged */
 const tombstoneSig = (
@@ -322,7 +322,7 @@ export async function createAuditLog(rel: Relational, db?: Db, anchor?: AuditAnc
         if (v !== undefined && v !== "")
           // a kind of entry names as text (as the partial index's condition is), so that the index applies
           query =
-            col === "kind" && KIND_NAME.test(v)
+            col === "kind" && KIND_PATTERN.test(v)
               ? query.where(sql<boolean>`kind = ${sql.lit(v)}`)
               : query.where(col, "=", v);
       if (filter.target !== undefined) query = query.where("target", "=", filter.target);

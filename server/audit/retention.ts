@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Relational } from "../storage/relational";
-import { AUDIT_TOPIC, type AuditLog } from "./log";
+import { AUDIT_TOPIC, KIND_PATTERN, type AuditLog } from "./log";
 import { invalidField, invalidFields, missingFields } from "../http/field-errors";
 
 /**
@@ -33,8 +33,7 @@ import { invalidField, invalidFields, missingFields } from "../http/field-errors
  */
 
 export const RETENTION_MAX_DAYS = 3653; // ten years: the longest period this hub will hold an entry for
-const YEAR = 365;
-const years = (n: number) => n * YEAR + Math.ceil(n / 4);
+const years = (n: number) => n * 365 + Math.ceil(n / 4);
 
 const retentionRule = z.object({
   id: z.string(),
@@ -150,8 +149,6 @@ export const purgeReport = z.object({
   purged: z.record(z.string(), z.number().int()).describe("entries removed per kind"),
   total: z.number().int(),
 });
-
-export const KIND_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 
 export function parseRetentionInput(body: Record<string, unknown>): { kind: string; days: number } {
   const kind = typeof body.kind === "string" ? body.kind.trim() : "";

@@ -115,11 +115,8 @@ export async function createSessionStore(
   const hash = (token: string) => createHash("sha256").update(token).digest("hex");
   const attrs = `Path=/; HttpOnly; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
 
-  /** the session cookie's value as sent (null without one) */
-  function sessionCookie(request: SessionRequest): string | null {
-    const cookie = request.headers.get("cookie");
-    return cookie === null ? null : readCookie(cookie, SESSION_COOKIE);
-  }
+  const sessionCookie = (request: SessionRequest) =>
+    readCookie(request.headers.get("cookie"), SESSION_COOKIE);
 
   /** a session cookie's value and token when its signature holds */
   function verifiedOf(value: string | null): { value: string; token: string } | null {
@@ -394,7 +391,8 @@ export async function createSessionStore(
       await signOut(keys, () => cache.clear());
       return keys.length;
     },
-    async purgeExpired(now = Date.now()) {
+    async purgeExpired() {
+      const now = Date.now();
       const res = await rel.db
         .deleteFrom("sessions")
         .where((eb) => eb.or([eb("expires_at", "<=", now), eb("last_seen_at", "<=", now - SESSION_IDLE_MS)]))

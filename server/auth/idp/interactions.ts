@@ -125,22 +125,17 @@ export function interactionRoutes({
     const username = field(body, "username").trim();
     // a username with too many wrong passwords is not tried again before its window ends, whatever the client
     const userKey = username.toLowerCase();
+    const formAgain = (status: number, error: string) =>
+      sendHtml(res, status, renderLoginPage(actionFor(interaction.uid), username, error));
     const wait = await rateLimits?.blocked("passwordUser", userKey);
     if (wait !== undefined) {
       res.setHeader("Retry-After", String(wait));
-      const text = `Too many wrong passwords for this username: try again in ${wait} s.`;
-      sendHtml(res, 429, renderLoginPage(actionFor(interaction.uid), username, text));
-      return;
+      return formAgain(429, `Too many wrong passwords for this username: try again in ${wait} s.`);
     }
     const persona = authenticate(username, field(body, "password"));
     if (!persona) {
       await rateLimits?.take("passwordUser", userKey);
-      sendHtml(
-        res,
-        401,
-        renderLoginPage(actionFor(interaction.uid), username, "Unknown username or wrong password."),
-      );
-      return;
+      return formAgain(401, "Unknown username or wrong password.");
     }
     await finish(req, res, { login: { accountId: persona.username, amr: ["pwd"] } });
   }
