@@ -123,8 +123,7 @@ export async function startServer(config: Config, opts: StartOptions = {}) {
     // public/ holds the favicon only: looked up on disk for that path, not for every page
     favicon: path.resolve("public", "favicon.ico"),
   });
-  // Remix's development mode sends stack traces (absolute server paths) to the browser: only when
-  // NODE_ENV=development is set explicitly (config.errorDetails), never under the default
+  // Remix's development mode sends stack traces to the browser: only with config.errorDetails
   const remixMode = config.errorDetails ? "development" : "production";
   const handleRemix = createRemixHandlers(build, remixMode);
   // static mode: /as/<persona>/... is the app as that persona (server/static-mode/http.ts)

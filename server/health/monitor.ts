@@ -12,8 +12,6 @@ export interface HealthMonitorOptions<T> {
   failed: (error: unknown) => T;
   /** time between two probes while the monitor runs (default 1000 ms) */
   intervalMs?: number;
-  /** a result older than this is not answered: the read waits for a fresh probe (default 10 s) */
-  maxAgeMs?: number;
   /** the monitor stops after this long without a read (default 60 s) */
   idleStopMs?: number;
   now?: () => number;
@@ -24,7 +22,8 @@ export type HealthMonitor<T> = ReturnType<typeof createHealthMonitor<T>>;
 export function createHealthMonitor<T>(options: HealthMonitorOptions<T>) {
   const now = options.now ?? Date.now;
   const intervalMs = options.intervalMs ?? 1000;
-  const maxAgeMs = options.maxAgeMs ?? 10_000;
+  // a result older than this is not answered: the read waits for a fresh probe
+  const maxAgeMs = 10_000;
   const idleStopMs = options.idleStopMs ?? 60_000;
   let last: { health: T; at: number } | undefined;
   let inFlight: Promise<void> | undefined;

@@ -89,12 +89,9 @@ export function createApiDispatcher<S extends DispatcherServices>(
       const result = matchRoute(request.method, pathname);
       if (result.kind === "none") return json({ error: `Not found: ${pathname}` }, 404);
       if (result.kind === "method-not-allowed") {
-        if (request.method === "OPTIONS") {
-          return new Response(null, { status: 204, headers: { Allow: result.allow.join(", ") } });
-        }
-        return json({ error: `Method ${request.method} not allowed on ${pathname}` }, 405, {
-          Allow: result.allow.join(", "),
-        });
+        const allow = { Allow: result.allow.join(", ") };
+        if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: allow });
+        return json({ error: `Method ${request.method} not allowed on ${pathname}` }, 405, allow);
       }
       const { match } = result;
       route = match;

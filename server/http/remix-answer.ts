@@ -22,10 +22,7 @@ export function remixUrl(req: IncomingMessage): string {
   const forwardedHost = req.headers["x-forwarded-host"] as string | undefined;
   const hostHeader = req.headers.host;
   let host = hostHeader;
-  if (forwardedHost && trusted)
-    host = forwardedHost.includes(",")
-      ? forwardedHost.slice(0, forwardedHost.indexOf(",")).trimEnd()
-      : forwardedHost;
+  if (forwardedHost && trusted) host = forwardedHost.split(",")[0].trimEnd();
   let hostname = "";
   if (host) {
     const offset = host.startsWith("[") ? host.indexOf("]") + 1 : 0;
@@ -42,9 +39,7 @@ export function remixUrl(req: IncomingMessage): string {
   let protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
   const forwardedProto = req.headers["x-forwarded-proto"];
   if (trusted && typeof forwardedProto === "string" && forwardedProto)
-    protocol = (
-      forwardedProto.includes(",") ? forwardedProto.slice(0, forwardedProto.indexOf(",")) : forwardedProto
-    ).trim();
+    protocol = forwardedProto.split(",")[0].trim();
   return new URL(`${protocol}://${hostname}${port ? `:${port}` : ""}${req.url}`).href;
 }
 

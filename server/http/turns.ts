@@ -3,8 +3,8 @@
  *
  * Nothing a request asks for is started from the callback that read it. In the check phase of a turn
  * (`setImmediate`), in this order:
- * 1. every waiting health answer (`first`): a few microseconds each of writing pre-encoded bytes, so
- *    a load balancer's probe never waits behind real work;
+ * 1. every waiting health answer (`first`): pre-encoded bytes, so a load balancer's probe never waits
+ *    behind real work;
  * 2. at most one page (`page`: a document or its `.data` request), when a page slot is free;
  * 3. at most `apiPerTurn` `/api` requests (`api`), in the order they came.
  * Between two turns the loop reads its sockets, accepts a connection (libuv accepts one per turn) and
