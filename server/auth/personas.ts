@@ -77,7 +77,6 @@ export function findOrganisation(slug: string): Organisation | undefined {
 
 export interface Persona {
   username: string;
-  /** the person's display name */
   name: string;
   roles: Role[];
   /** display name of the persona's organisation */

@@ -145,7 +145,6 @@ export async function createIdentityProvider(opts: {
   const interactionMount = `${IDP_MOUNT_PATH}${INTERACTION_PATH}`;
 
   return {
-    /** `${publicUrl}/idp` */
     issuer,
     /**
      * Answers a request whose path is IDP_MOUNT_PATH or below it (`/idp`, `/idp/...`; the caller passes
