@@ -4,4 +4,4 @@
  */
 export { qrDataUrl } from "./qr";
 export { random, sha256b64u } from "./sd-jwt";
-export { withTimes } from "./store";
+export { columnsOf, withTimes } from "./store";

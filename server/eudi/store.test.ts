@@ -42,6 +42,18 @@ describe.each(storeDialects())("wallet sign-in store on %s", (dialect) => {
     expect(await other.bySid("nope")).toBeUndefined();
   });
 
+  it("stores a new sign-in's own columns only: a caller's wider object cannot set its outcome", async () => {
+    store = await openTestStore(dialect);
+    const eudi = await createEudiStore(store.rel);
+    const wider = { ...row("s1"), status: "completed", patient_id: "patient-000001", session_issued_at: T0 };
+    await eudi.insert(wider);
+    expect(await eudi.bySid("s1")).toMatchObject({
+      status: "pending",
+      patient_id: null,
+      session_issued_at: null,
+    });
+  });
+
   it("answers a status poll's row kept on the embedded store, and every write at the next read", async () => {
     store = await openTestStore(dialect);
     const eudi = await createEudiStore(store.rel);

@@ -6,18 +6,7 @@ import type { Relational, Sql } from "../storage/relational";
  * completed | failed; "expired" is derived from `expires_at` when reading. The writes take the
  * transaction of the change they belong to (`tx`), so a state change and its audit entry commit together.
  */
-export interface EudiRow extends NewRow {
-  status: "pending" | "completed" | "failed";
-  reason: string | null;
-  patient_id: string | null;
-  user_json: string | null;
-  request_fetched_at: number | null;
-  responded_at: number | null;
-  completed_at: number | null;
-  session_issued_at: number | null;
-}
-/** a sign-in as it starts */
-interface NewRow {
+export interface EudiRow {
   sid: string;
   binding_hash: string;
   mode: "embedded" | "remote";
@@ -30,7 +19,34 @@ interface NewRow {
   return_to: string;
   created_at: number;
   expires_at: number;
+  status: "pending" | "completed" | "failed";
+  reason: string | null;
+  patient_id: string | null;
+  user_json: string | null;
+  request_fetched_at: number | null;
+  responded_at: number | null;
+  completed_at: number | null;
+  session_issued_at: number | null;
 }
+/** a sign-in as it starts: the columns an insert writes */
+const NEW_COLUMNS = [
+  "sid",
+  "binding_hash",
+  "mode",
+  "request_id",
+  "state",
+  "nonce",
+  "client_id",
+  "transaction_id",
+  "wallet_link",
+  "return_to",
+  "created_at",
+  "expires_at",
+] as const;
+
+/** the named `columns` of `row`: what a write stores, however wide the caller's object */
+export const columnsOf = <R, K extends keyof R>(row: R, columns: readonly K[]) =>
+  Object.fromEntries(columns.map((c) => [c, row[c]])) as Pick<R, K>;
 
 /** a row with its millisecond times (`…_at` columns) as numbers: PostgreSQL's bigint arrives as a string */
 export function withTimes<T extends object>(r: T): T {
@@ -127,9 +143,9 @@ export async function createEudiStore(rel: Relational) {
   }
 
   return {
-    insert: (row: NewRow, tx: Sql = db) =>
+    insert: (row: Pick<EudiRow, (typeof NEW_COLUMNS)[number]>, tx: Sql = db) =>
       counted(async () => {
-        await tx.insertInto("eudi_sessions").values(row).execute();
+        await tx.insertInto("eudi_sessions").values(columnsOf(row, NEW_COLUMNS)).execute();
       }),
     /** one sign-in's row; shared with other readers (kept on the embedded store): read it only */
     bySid,

@@ -87,6 +87,15 @@ describe.each(storeDialects())("companion app store on %s", (dialect) => {
     expect(await app.pairAccount("app-a", "patient-1", now + 40, "pair-4", null)).toBe(false);
     await app.touchAccount("app-b", now + 50);
     expect((await app.account("app-b"))?.last_seen_at).toBe(now + 50);
+    // a caller's wider object stores a new account's columns only: it cannot pair or revoke it
+    const wider = {
+      ...account("app-w", "t-w", now),
+      patient_id: "patient-1",
+      paired_at: now,
+      status: "revoked",
+    };
+    await app.insertAccount(wider);
+    expect(await app.account("app-w")).toMatchObject({ patient_id: null, paired_at: null, status: "active" });
   });
 
   it("completes a pairing once and only before it expires; counts pending pairings", async () => {
@@ -103,6 +112,10 @@ describe.each(storeDialects())("companion app store on %s", (dialect) => {
     expect(await app.completePairing("pair-2", "app-b", now + 300_000)).toBe(false);
     expect(await app.pendingPairings("patient-1", now + 2)).toBe(1);
     expect(await app.pendingPairings("patient-1", now + 300_000)).toBe(0);
+    // a caller's wider object stores a new pairing's columns only: it cannot complete it
+    const wider = { ...pairing("pair-w", "patient-1", "h-w", now), completed_at: now, account_id: "app-a" };
+    await app.insertPairing(wider);
+    expect(await app.pairing("pair-w")).toMatchObject({ completed_at: null, account_id: null });
   });
 
   it("remembers a request token id once per account (replay)", async () => {
@@ -153,6 +166,10 @@ describe.each(storeDialects())("companion app store on %s", (dialect) => {
     await app.insertSyncRun({ ...run, id: "s2", at: now + 9 });
     expect(await app.lastSyncRun("patient-1")).toEqual({ at: now + 9, actor: "patient1" });
     expect(await app.lastSyncRun("patient-2")).toBeUndefined();
+    // a caller's wider object (a plan with its changes) stores the run's columns only
+    const wideRun = { ...run, id: "s3", at: now + 10, changes: ["Condition/c1"] };
+    await app.insertSyncRun(wideRun);
+    expect(await app.lastSyncRun("patient-1")).toEqual({ at: now + 10, actor: "patient1" });
   });
 
   it("erases an account's data and a patient's ledger, counting what went", async () => {

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { withTimes } from "../eudi";
+import { columnsOf, withTimes } from "../eudi";
 import type { Relational, Sql } from "../storage/relational";
 
 /**
@@ -63,6 +63,11 @@ export interface SyncItemRow {
 export const SYNC_TOPIC = "patient-app-sync";
 export const DEVICES_TOPIC = "patient-app-devices";
 type Topic = typeof SYNC_TOPIC | typeof DEVICES_TOPIC;
+
+/** the columns an insert writes, however wide the caller's object */
+const NEW_ACCOUNT = ["id", "key_thumbprint", "public_jwk", "device_name", "platform", "created_at"] as const;
+const NEW_PAIRING = ["id", "patient_id", "code_hash", "created_by", "created_at", "expires_at"] as const;
+const SYNC_RUN = ["id", "patient_id", "at", "actor", "added", "updated", "unchanged", "removed"] as const;
 
 /** millisecond times are beyond 32 bits: bigint (read back as numbers on both stores) */
 const MS = "bigint";
@@ -173,9 +178,9 @@ export async function createPatientAppStore(rel: Relational) {
     if (topic) await changed(q, topic);
     return n;
   }
-  /** inserts `row` into `table` and bumps `topic` */
-  async function insert(q: Sql, table: string, row: object, topic: Topic) {
-    await q.insertInto(table).values(row).execute();
+  /** inserts the named `columns` of `row` into `table` and bumps `topic` */
+  async function insert<R>(q: Sql, table: string, columns: readonly (keyof R)[], row: R, topic: Topic) {
+    await q.insertInto(table).values(columnsOf(row, columns)).execute();
     await changed(q, topic);
   }
 
@@ -203,10 +208,8 @@ export async function createPatientAppStore(rel: Relational) {
     },
     challenge: (nonce: string, q: Sql = db) => one<ChallengeRow>(q, "app_challenges", "nonce", nonce),
 
-    insertAccount: (
-      a: Pick<AccountRow, "id" | "key_thumbprint" | "public_jwk" | "device_name" | "platform" | "created_at">,
-      q: Sql = db,
-    ) => insert(q, "app_accounts", a, DEVICES_TOPIC),
+    insertAccount: (a: Pick<AccountRow, (typeof NEW_ACCOUNT)[number]>, q: Sql = db) =>
+      insert(q, "app_accounts", NEW_ACCOUNT, a, DEVICES_TOPIC),
     account: (id: string, q: Sql = db) => one<AccountRow>(q, "app_accounts", "id", id),
     accountByThumbprint: (t: string, q: Sql = db) => one<AccountRow>(q, "app_accounts", "key_thumbprint", t),
     async accountsOfPatient(patientId: string, q: Sql = db) {
@@ -260,10 +263,8 @@ export async function createPatientAppStore(rel: Relational) {
     },
     deleteAccount: (id: string, q: Sql = db) => deleteWhere(q, "app_accounts", "id", id, DEVICES_TOPIC),
 
-    insertPairing: (
-      p: Pick<PairingRow, "id" | "patient_id" | "code_hash" | "created_by" | "created_at" | "expires_at">,
-      q: Sql = db,
-    ) => insert(q, "app_pairings", p, DEVICES_TOPIC),
+    insertPairing: (p: Pick<PairingRow, (typeof NEW_PAIRING)[number]>, q: Sql = db) =>
+      insert(q, "app_pairings", NEW_PAIRING, p, DEVICES_TOPIC),
     pairing: (id: string, q: Sql = db) => one<PairingRow>(q, "app_pairings", "id", id),
     pairingByCode: (hash: string, q: Sql = db) => one<PairingRow>(q, "app_pairings", "code_hash", hash),
     async completePairing(id: string, accountId: string, now: number, q: Sql = db) {
@@ -339,7 +340,7 @@ export async function createPatientAppStore(rel: Relational) {
     insertSyncRun: (
       r: { id: string; patient_id: string; at: number; actor: string } & SyncTotals,
       q: Sql = db,
-    ) => insert(q, "app_sync_runs", r, SYNC_TOPIC),
+    ) => insert(q, "app_sync_runs", SYNC_RUN, r, SYNC_TOPIC),
     async lastSyncRun(patientId: string, q: Sql = db) {
       const r = (await q
         .selectFrom("app_sync_runs")
