@@ -147,9 +147,11 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
 
   const related = (id: string, type: string) => linked(graph, id, type, "out", PROFILE_ITEMS_MAX);
 
-  async function activeConsents(patientId: string) {
-    return (await related(patientId, "HAS_CONSENT")).filter((c) => c.properties.status === "active");
-  }
+  /** the patient's active consents for `studyId` */
+  const activeConsents = async (patientId: string, studyId: string) =>
+    (await related(patientId, "HAS_CONSENT")).filter(
+      (c) => c.properties.status === "active" && c.properties.studyId === studyId,
+    );
 
   async function researchOf(node: GraphNode) {
     const approvals = await graph.findNodes({ label: "HDABApproval", limit: 200 });
@@ -219,17 +221,11 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
 
   async function profileOf(node: GraphNode): Promise<PatientProfile> {
     const [encounters, conditions, observations, medications] = await Promise.all(
-      ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map((t) =>
-        related(node.id, t),
+      ["HAS_ENCOUNTER", "HAS_CONDITION", "HAS_OBSERVATION", "HAS_MEDICATION_REQUEST"].map(async (t) =>
+        (await related(node.id, t)).map(item),
       ),
     );
-    return {
-      patient: toPatient(node),
-      encounters: encounters.map(item),
-      conditions: conditions.map(item),
-      observations: observations.map(item),
-      medications: medications.map(item),
-    };
+    return { patient: toPatient(node), encounters, conditions, observations, medications };
   }
 
   async function listOf(user: SessionUser, opts: { limit: number; offset: number }): Promise<Patient[]> {
@@ -299,7 +295,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
       await load(patientId, user);
       const study = await graph.getNode(studyId);
       if (!study || study.label !== "HDABApproval") throw notFound(`Research programme ${studyId} not found`);
-      const existing = (await activeConsents(patientId)).find((c) => c.properties.studyId === studyId);
+      const [existing] = await activeConsents(patientId, studyId);
       if (existing)
         throw new ApiError(409, "Consent for this programme is already active", undefined, {
           consentId: existing.id,
@@ -337,7 +333,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
       if (!patientId || !studyId)
         throw missingFields({ patientId, studyId }, "patientId and studyId are required");
       await load(patientId, user);
-      const active = (await activeConsents(patientId)).filter((c) => c.properties.studyId === studyId);
+      const active = await activeConsents(patientId, studyId);
       if (!active.length) throw notFound("No active consent for this programme");
       const revokedAt = new Date().toISOString();
       await graph.mutate(
