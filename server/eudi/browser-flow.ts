@@ -75,7 +75,7 @@ export function createBrowserFlow(
     return (await store.bySid(row.sid)) ?? row;
   }
 
-  async function publicView(row: EudiRow) {
+  async function publicView(row: Pick<EudiRow, "sid" | "wallet_link" | "expires_at" | "mode">) {
     return {
       sid: row.sid,
       status: "pending" as const,
@@ -144,7 +144,7 @@ export function createBrowserFlow(
           { tx },
         );
       });
-      const body = await publicView({ ...row, status: "pending" } as EudiRow);
+      const body = await publicView(row);
       return {
         body,
         setCookie: bindingCookie(`${sid}.${secret}`, Math.ceil((EUDI_TTL_MS + EUDI_CLAIM_WINDOW_MS) / 1000)),
