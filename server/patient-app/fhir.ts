@@ -64,27 +64,23 @@ function clean<T extends Record<string, unknown>>(o: T): T {
 }
 const ref = (type: string, id: string | undefined) => (id ? { reference: `${type}/${id}` } : undefined);
 
-export function holderSource(holder: string | undefined): string | undefined {
-  if (!holder) return undefined;
-  return ORGANISATIONS.find((o) => o.slug === holder)?.did ?? holder;
-}
-
-function meta(n: GraphNode, patientHolder: string | undefined, lastUpdated?: string) {
+/** the members every resource of a record starts with (meta and identifier: see above) */
+function head(resourceType: string, n: GraphNode, patientHolder?: string, lastUpdated?: string) {
   const p = n.properties;
-  if (p.selfMeasured === true) {
-    return clean({ tag: [SELF_MEASURED_TAG], lastUpdated: str(p.recordedAt) });
-  }
-  return clean({ source: holderSource(str(p.holder) ?? patientHolder), lastUpdated });
-}
-
-function identifier(n: GraphNode) {
-  const id = str(n.properties.resourceId);
-  return id ? [{ system: SYSTEMS.uuid, value: `urn:uuid:${id}` }] : undefined;
-}
-
-/** the members every resource of a record starts with */
-function head(resourceType: string, n: GraphNode, holder?: string, lastUpdated?: string) {
-  return { resourceType, id: n.id, meta: meta(n, holder, lastUpdated), identifier: identifier(n) };
+  const holder = str(p.holder) ?? patientHolder;
+  const uuid = str(p.resourceId);
+  return {
+    resourceType,
+    id: n.id,
+    meta:
+      p.selfMeasured === true
+        ? clean({ tag: [SELF_MEASURED_TAG], lastUpdated: str(p.recordedAt) })
+        : clean({
+            source: holder ? (ORGANISATIONS.find((o) => o.slug === holder)?.did ?? holder) : undefined,
+            lastUpdated,
+          }),
+    identifier: uuid ? [{ system: SYSTEMS.uuid, value: `urn:uuid:${uuid}` }] : undefined,
+  };
 }
 
 /** a CodeableConcept of one coding, when the code is known */
