@@ -17,7 +17,6 @@ export interface EudiDeps {
   sessions: SessionStore;
   config: Config;
   runtime: { internalOrigin: string | undefined };
-  fetchImpl?: typeof fetch;
 }
 
 export interface EudiContext {

@@ -56,9 +56,7 @@ export function createDevWallet(d: {
   runtime: { internalOrigin: string | undefined };
   /** further origins the wallet may talk to (an external verifier) */
   allowedOrigins?: string[];
-  fetchImpl?: typeof fetch;
 }) {
-  const fetchImpl = d.fetchImpl ?? fetch;
   const publicOrigin = new URL(d.publicUrl).origin;
   const allowed = new Set([publicOrigin, ...(d.allowedOrigins ?? []).map((u) => new URL(u).origin)]);
 
@@ -132,7 +130,7 @@ export function createDevWallet(d: {
     let params: Record<string, unknown>;
     const requestUri = q.get("request_uri");
     if (requestUri) {
-      const res = await fetchImpl(reach(requestUri), {
+      const res = await fetch(reach(requestUri), {
         headers: { Accept: "application/oauth-authz-req+jwt" },
         signal: AbortSignal.timeout(5000),
       });
@@ -196,7 +194,7 @@ export function createDevWallet(d: {
   async function answer(req: Awaited<ReturnType<typeof inspect>>, fields: Record<string, string>) {
     const form = new URLSearchParams(fields);
     if (req.state) form.set("state", req.state);
-    return fetchImpl(reach(req.responseUri), {
+    return fetch(reach(req.responseUri), {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
       body: form.toString(),

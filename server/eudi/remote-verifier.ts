@@ -25,10 +25,10 @@ const walletResponseSchema = z
 export type RemoteResult =
   { kind: "pending" } | { kind: "response"; vpToken: unknown } | { kind: "error"; error: string };
 
-export function createRemoteVerifier(baseUrl: string, timeoutMs: number, fetchImpl: typeof fetch = fetch) {
+export function createRemoteVerifier(baseUrl: string, timeoutMs: number) {
   return {
     async initiate(input: { nonce: string; dcqlQuery: unknown }) {
-      const res = await fetchImpl(`${baseUrl}/ui/presentations`, {
+      const res = await fetch(`${baseUrl}/ui/presentations`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
         body: JSON.stringify({
@@ -53,7 +53,7 @@ export function createRemoteVerifier(baseUrl: string, timeoutMs: number, fetchIm
       };
     },
     async walletResponse(transactionId: string): Promise<RemoteResult> {
-      const res = await fetchImpl(`${baseUrl}/ui/presentations/${encodeURIComponent(transactionId)}`, {
+      const res = await fetch(`${baseUrl}/ui/presentations/${encodeURIComponent(transactionId)}`, {
         headers: { Accept: "application/json" },
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -29,7 +29,7 @@ export async function createEudiService(deps: EudiDeps) {
   const responseUri = `${publicUrl}/auth/wallet/response`;
   const embeddedClientId = `redirect_uri:${responseUri}`;
   const remote: RemoteVerifier | undefined = config.eudi.verifierUrl
-    ? createRemoteVerifier(config.eudi.verifierUrl, config.upstreamTimeoutMs, deps.fetchImpl)
+    ? createRemoteVerifier(config.eudi.verifierUrl, config.upstreamTimeoutMs)
     : undefined;
   const devIssuerIss = `${publicUrl}/wallet/dev-pid-issuer`;
   const devIssuer = config.eudi.devWallet
@@ -42,7 +42,6 @@ export async function createEudiService(deps: EudiDeps) {
     dev: devIssuer,
     trustedIssuers: config.eudi.trustedIssuers,
     timeoutMs: config.upstreamTimeoutMs,
-    fetchImpl: deps.fetchImpl,
   });
   const devWallet: DevWallet | undefined = devIssuer
     ? createDevWallet({
@@ -52,7 +51,6 @@ export async function createEudiService(deps: EudiDeps) {
         publicUrl,
         runtime: deps.runtime,
         allowedOrigins: config.eudi.verifierUrl ? [config.eudi.verifierUrl] : [],
-        fetchImpl: deps.fetchImpl,
       })
     : undefined;
 

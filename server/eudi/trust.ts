@@ -28,16 +28,14 @@ export function createIssuerTrust(o: {
   dev?: () => Promise<{ iss: string; kid: string; publicKey: CryptoKey }>;
   trustedIssuers: readonly string[];
   timeoutMs: number;
-  fetchImpl?: typeof fetch;
 }) {
-  const fetchImpl = o.fetchImpl ?? fetch;
   const cache = new Map<string, { at: number; keys: JWK[] }>();
 
   async function keysOf(issuer: string): Promise<JWK[]> {
     const hit = cache.get(issuer);
     if (hit && Date.now() - hit.at < KEYS_KEPT_MS) return hit.keys;
     const get = async (url: string) => {
-      const res = await fetchImpl(url, {
+      const res = await fetch(url, {
         headers: { Accept: "application/json" },
         signal: AbortSignal.timeout(o.timeoutMs),
       });
