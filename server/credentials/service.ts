@@ -129,8 +129,7 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       const listKey = (url: string) => keyText("status list", url);
       verifier = createVerifier({
         issuerDid: rt.issuerDid,
-        // status lists through the dataspace's read cache: kept while nothing changed (the embedded
-        // issuer counts each revocation; a revocation through this server invalidates it)
+        // status lists through the dataspace's read cache (see TrustAnchor.statusLists)
         statusLists: {
           read: (url, load) => dataspace.readCache.read(listKey(url), undefined, load, "issuer"),
           peek: (url) => dataspace.readCache.peek(listKey(url)),
@@ -273,11 +272,8 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
   }
 
   /**
-   * Listings kept per caller class (every issued credential, or one participant context's) while they
-   * are made of the same upstream answers (the read cache's frozen arrays: a write through this server
-   * or a change in the embedded dataspace ends them) and their verification still holds (the same DID
-   * document and status lists, the time within every validity period and JWT time claim it checked),
-   * as built (`checkedAt` is the build's): kept values, encoded once at the edge.
+   * Listings kept per caller class while they are made of the same upstream answers (the read
+   * cache's frozen arrays) and their verification holds (VerificationInputs), as built (`checkedAt`).
    */
   const listings = createKept<{ list: ListedCredential[]; verification?: VerificationInputs }>({ max: 200 });
   const holds = (verification: VerificationInputs | undefined, now: Date) => {

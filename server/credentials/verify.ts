@@ -43,11 +43,7 @@ export interface TrustAnchor {
   /** origins documents may be fetched from (the issuer service, the embedded dataspace) */
   allowedOrigins: string[];
   timeoutMs: number;
-  /**
-   * maps a document address named in a credential to where it is now (the embedded development
-   * dataspace listens on a new loopback port each start, while its credentials name the port of
-   * the run that issued them)
-   */
+  /** where a document a credential names is now (the embedded dataspace's port changes each start) */
   relocate?: (url: string) => string;
   /**
    * a cache of status lists that knows when they change (the dataspace's read cache: the embedded
@@ -272,10 +268,7 @@ export function createVerifier(anchor: TrustAnchor) {
   }
 
   return {
-    /**
-     * @param lists status lists already read for this batch (one read per list for a whole listing)
-     * @param inputs what the batch read and the times its results hold between (see VerificationInputs)
-     */
+    /** `lists`: the status lists this batch read already (one read per list for a whole listing) */
     async verify(
       credential: Json,
       now: Date,
