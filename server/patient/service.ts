@@ -244,11 +244,7 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
   }
 
   return {
-    /**
-     * GET /api/patient (audited as "patient.list.read") and the /patients page ("patient.list.page.read"):
-     * kept per graph version; the answer depends only on the caller's scope (operator, the holder's
-     * organisation, the patient's own record) and the page.
-     */
+    /** GET /api/patient and the /patients page (audited as `action`), kept per scope and page (above) */
     async list(
       user: SessionUser,
       opts: { limit: number; offset: number },
@@ -262,10 +258,9 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
       return list;
     },
     /**
-     * GET /api/patient/profile, /insights and /research and the record's page: the access check (and its
-     * record on the audit, as `action`) runs on every read; the record's answer is the same for every
-     * caller who passes it, so it is kept per graph version (insights also per age, which moves with
-     * the clock). The page audits one read for all it shows.
+     * GET /api/patient/profile, /insights and /research and the record's page: the access check (audited
+     * as `action`) runs on every read; the answer is kept (above; insights also per age, which moves
+     * with the clock). The page audits one read for all it shows.
      */
     async profile(patientId: string | null, user: SessionUser, action?: RecordRead): Promise<PatientProfile> {
       const node = await load(patientId, user, action);

@@ -323,11 +323,8 @@ export async function computeEffectiveScope(
 const keptScopes = new WeakMap<GraphStore, ReturnType<typeof createKept<EffectiveScope>>>();
 
 /**
- * What of the dataspace a caller's scope reads, as versions (server/http/kept `inputVersions`): the
- * participant contexts and the caller's context's negotiations as the read cache hands them out (the
- * same frozen arrays until a write through this server, a change in the embedded dataspace or the time
- * to live ends them); [] when the scope reads nothing of the dataspace, undefined when what it reads
- * cannot be told (a failed read, a list not shared): then the scope is made each time.
+ * What of the dataspace a caller's scope reads, as versions (server/http/kept `inputVersions`); []
+ * when it reads nothing of it, undefined when that cannot be told (a failed read: made each time).
  */
 async function dataspaceVersions(
   deps: { dataspace?: Dataspace },
