@@ -103,10 +103,7 @@ export function createPatientRecord(deps: PatientAppDeps, store: PatientAppStore
   const keptObservations = createKept<Awaited<ReturnType<typeof observationParts>>>({ max: 256 });
   const keptBundles = createKept<ReturnType<typeof bundle>>({ max: 512 });
 
-  /**
-   * Record and observation reads are looks on record as the hub's are (server/audit/access-log.ts);
-   * without the access log (a service built alone) each read is appended at once.
-   */
+  /** a record or observation read on record (see PatientAppDeps.accessLog) */
   const logRead = async (principal: Principal & { patientId: string }, action: string) => {
     const look = { action, actor: principal.actor, kind: "patient-app" };
     if (deps.accessLog) await deps.accessLog.read({ ...look, patientId: principal.patientId });
