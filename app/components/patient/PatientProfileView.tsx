@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { Badge, type Tone } from "../ui/Badge";
 import { PropertyTable } from "../ui/PropertyTable";
 import { Stat } from "../ui/Stat";
@@ -262,6 +263,15 @@ export function programmeStatus(
   return status ?? null;
 }
 
+function Fact({ term, testId, children }: { term: string; testId?: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  );
+}
+
 /** permits under which no new consent makes sense (an existing consent can still be revoked) */
 const CLOSED_PERMITS = new Set(["REVOKED", "REJECTED", "EXPIRED", "DENIED"]);
 
@@ -314,37 +324,23 @@ function ProgrammeCard({
         ) : null}
       </div>
       <dl className="mini-fields">
-        <div>
-          <dt>Purpose</dt>
-          <dd>{purposeLabel(p.purpose)}</dd>
-        </div>
-        <div>
-          <dt>Sponsor</dt>
-          <dd>{p.sponsorName ?? "not stated"}</dd>
-        </div>
-        {p.legalBasis ? (
-          <div>
-            <dt>Legal basis</dt>
-            <dd>{p.legalBasis}</dd>
-          </div>
-        ) : null}
-        <div>
-          <dt>{isSelf ? "Your consent" : "Patient's consent"}</dt>
-          <dd data-testid="programme-consent">
-            {active ? (
-              <Badge tone="ok">
-                given
-                {p.consent && "grantedAt" in p.consent && p.consent.grantedAt
-                  ? ` ${formatDateTime(p.consent.grantedAt)}`
-                  : ""}
-              </Badge>
-            ) : p.consent?.status === "revoked" ? (
-              <Badge tone="neutral">withdrawn</Badge>
-            ) : (
-              <Badge tone="neutral">not given</Badge>
-            )}
-          </dd>
-        </div>
+        <Fact term="Purpose">{purposeLabel(p.purpose)}</Fact>
+        <Fact term="Sponsor">{p.sponsorName ?? "not stated"}</Fact>
+        {p.legalBasis ? <Fact term="Legal basis">{p.legalBasis}</Fact> : null}
+        <Fact term={isSelf ? "Your consent" : "Patient's consent"} testId="programme-consent">
+          {active ? (
+            <Badge tone="ok">
+              given
+              {p.consent && "grantedAt" in p.consent && p.consent.grantedAt
+                ? ` ${formatDateTime(p.consent.grantedAt)}`
+                : ""}
+            </Badge>
+          ) : p.consent?.status === "revoked" ? (
+            <Badge tone="neutral">withdrawn</Badge>
+          ) : (
+            <Badge tone="neutral">not given</Badge>
+          )}
+        </Fact>
       </dl>
       {p.includesMe ? (
         <p className="small muted">

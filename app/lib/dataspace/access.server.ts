@@ -63,8 +63,7 @@ export async function listChoices(
   try {
     return { participants: (await ds.listParticipants()).map(toChoice), error: null };
   } catch (e) {
-    if (isApiError(e)) return { participants: [], error: e.message };
-    throw e;
+    return { participants: [], error: apiFailure(e).error };
   }
 }
 
@@ -77,14 +76,14 @@ export async function actingParticipant(
   ds: Dataspace,
   user: SessionUser,
   requested: string | null,
-  preferRole?: string,
+  preferRole: string,
   listed?: ParticipantChoice[],
 ) {
   if (isAdmin(user)) {
     const choices = listed ?? (await listChoices(ds)).participants;
     const chosen =
       choices.find((c) => c.participantId === requested) ??
-      (preferRole ? choices.find((c) => c.role === preferRole) : undefined) ??
+      choices.find((c) => c.role === preferRole) ??
       choices[0];
     return {
       participantId: chosen?.participantId ?? null,
@@ -126,7 +125,7 @@ export async function pollingParticipant(
   requested: string | null,
 ): Promise<string | null> {
   if (isAdmin(user)) return requested;
-  const own = ownContextId(await ds.participantForUser(user));
+  const own = await ownContext(ds, user);
   refuseOther(user, own, requested);
   return own ?? null;
 }
@@ -135,7 +134,7 @@ export async function pollingParticipant(
  * The preamble of the dataspace views' loaders: a dataspace role, the participant choices, and the
  * context the view acts in (`?participant=` for admins; members always act as their organisation).
  */
-export async function loadActing(request: Request, context: AppLoadContext, preferRole = "DATA_USER") {
+export async function loadActing(request: Request, context: AppLoadContext) {
   const user = await requireRole(request, context, DATASPACE_ROLES);
   const ds = context.services.dataspace;
   const { participants, error: participantsError } = await listChoices(ds);
@@ -143,7 +142,7 @@ export async function loadActing(request: Request, context: AppLoadContext, pref
     ds,
     user,
     new URL(request.url).searchParams.get("participant"),
-    preferRole,
+    "DATA_USER",
     participants,
   );
   return { user, ds, participants, participantsError, acting };
