@@ -50,8 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const ab = context.services.accessBody;
   const form = await request.formData();
   const f = fields(form);
-  const intent = f.intent ?? "";
-  return runIntent(intent, {
+  return runIntent(f.intent ?? "", {
     apply: [
       () =>
         ab.submitApplication(

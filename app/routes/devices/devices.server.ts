@@ -21,8 +21,6 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
   const selfMeasured = bundle.entry.map(({ resource: r }) => {
     const code = (r.code as { coding: { code?: string; display?: string }[] }).coding[0];
     const q = r.valueQuantity as { value?: number; unit?: string } | undefined;
-    const interp =
-      (r.interpretation as { coding: { code: string }[] }[] | undefined)?.[0]?.coding[0]?.code ?? null;
     return {
       id: r.id,
       display: code?.display ?? code?.code ?? "Observation",
@@ -31,7 +29,8 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
       unit: q?.unit ?? "",
       effectiveDateTime: String(r.effectiveDateTime ?? ""),
       device: (r.device as { display?: string } | undefined)?.display ?? null,
-      interpretation: interp,
+      interpretation:
+        (r.interpretation as { coding: { code: string }[] }[] | undefined)?.[0]?.coding[0]?.code ?? null,
     };
   });
   return {
@@ -42,8 +41,6 @@ export async function loadDevicesView(services: Services, user: SessionUser) {
       Object.entries(m.units).map(([unit, u]) => ({
         value: `${m.loinc}|${unit}`,
         label: `${m.display} (${u.display})`,
-        min: u.min,
-        max: u.max,
       })),
     ),
   };

@@ -121,7 +121,6 @@ export default function Discover() {
   const { q, show, providerFilter, providers, assets, datasets, datasetTotal, canNegotiate, me } = data;
   const submit = useSubmit();
   const navigation = useNavigation();
-  const formRef = useRef<HTMLFormElement>(null);
   const typing = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(typing.current), []);
   const searching = navigation.state === "loading" && navigation.location?.pathname === "/discover";
@@ -140,7 +139,6 @@ export default function Discover() {
       </DataspaceHead>
 
       <Form
-        ref={formRef}
         method="get"
         role="search"
         aria-label="Search the dataspace"

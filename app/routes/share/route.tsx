@@ -65,10 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type FormValues = Record<
-  "assetId" | "name" | "description" | "contentType" | "addressMode" | "baseUrl",
-  string
->;
+const FIELDS = ["assetId", "name", "description", "contentType", "addressMode", "baseUrl"] as const;
+type FormValues = Record<(typeof FIELDS)[number], string>;
 type ActionResult = { error: string; detail: string | null; values: FormValues; fields: FormFieldError[] };
 
 /** the form's name for a field of POST /api/assets (the data address is the base URL field) */
@@ -79,14 +77,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const user = await requireRole(request, context, ASSET_WRITE_ROLES);
   const ds = context.services.dataspace;
   const field = formText(await request.formData());
-  const values: FormValues = {
-    assetId: field("assetId"),
-    name: field("name"),
-    description: field("description"),
-    contentType: field("contentType"),
-    addressMode: field("addressMode") === "http" ? "http" : "default",
-    baseUrl: field("baseUrl"),
-  };
+  const values = Object.fromEntries(FIELDS.map((k) => [k, field(k)])) as FormValues;
+  if (values.addressMode !== "http") values.addressMode = "default";
   const acting = await actingParticipant(ds, user, field("participant") || null, "DATA_HOLDER");
   if (!acting.participantId)
     return { error: acting.reason ?? "No participant context", detail: null, values, fields: [] };
