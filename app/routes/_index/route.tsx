@@ -19,10 +19,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   },
 ];
 
-/**
- * a page a visitor who is not signed in may see (static mode's persona chooser leaves it in place:
- * app/root.tsx), and its description for search results (app/root.tsx writes it)
- */
+/** a public page, and its description for search results (both read by app/root.tsx) */
 export const handle = {
   publicPage: true,
   description:

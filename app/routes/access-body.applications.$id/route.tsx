@@ -29,10 +29,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs): Promise<ActionResult> {
   const { user, ab, f } = await actionForm(request, context, HDAB_DECIDER_ROLES);
   const applicationId = params.id ?? "";
-  const intent = f.intent ?? "";
   const clockEvent = (event: string, extra: object) =>
     ab.clockEvent({ applicationId, event, ...extra, reason: f.reason }, user);
-  return runIntent(intent, {
+  return runIntent(f.intent ?? "", {
     complete: [
       () => ab.decideCompleteness({ applicationId, complete: true, note: f.note }, user),
       "Found complete: the decision clock runs from the day the application was received.",
