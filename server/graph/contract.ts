@@ -13,8 +13,8 @@ export const EXPAND_DEPTH_MAX = 4;
 const ID_REQUIRED = "id query parameter is required";
 /** the persona names `personaLayers` (service.ts) takes, in any case, as one pattern JSON Schema can state */
 const PERSONA_NAMES = Object.keys(PERSONA_LAYERS);
-const anyCase = (name: string) =>
-  [...name].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join("");
+/** letters of `s` in either case, as a pattern (JSON Schema's patterns have no flags) */
+export const anyCase = (s: string) => s.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 const PERSONA_PATTERN = new RegExp(
   `^(?:${PERSONA_NAMES.map((n) => anyCase(n) + (n === "patient" ? "\\d*" : "")).join("|")})?$`,
 );

@@ -69,14 +69,19 @@ export class GraphSchemaError extends Error {
   }
 }
 
-/** `work`, or a GraphDeadlineError after `ms`; `onLate` gets the result of work that settles after that */
-export function withDeadline<T>(work: Promise<T>, ms: number, onLate?: (value: T) => void): Promise<T> {
+/** `work`, or `timeout()` (a GraphDeadlineError) after `ms`; `onLate` gets the result of work that settles after that */
+export function withDeadline<T>(
+  work: Promise<T>,
+  ms: number,
+  onLate?: (value: T) => void,
+  timeout: () => Error = () => new GraphDeadlineError(ms),
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let late = false;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       late = true;
-      reject(new GraphDeadlineError(ms));
+      reject(timeout());
     }, ms);
     timer.unref();
   });

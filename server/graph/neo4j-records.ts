@@ -1,4 +1,3 @@
-import neo4j from "neo4j-driver";
 import { PASCAL_CASE, UPPER_SNAKE_CASE, type GraphNode, type Layer, type Properties } from "./model";
 
 /** What the Neo4j adapter (neo4j-store.ts) reads and writes: checked names, plain values, nodes. */
@@ -126,22 +125,13 @@ export const safeType = (t: string) => {
   return t;
 };
 
-export function toPlain(v: unknown): unknown {
-  if (neo4j.isInt(v)) return (v as { toNumber(): number }).toNumber();
-  if (Array.isArray(v)) return v.map(toPlain);
-  return v;
-}
-
 export function nodeFrom(rec: {
   id: string;
   label: string;
   layer: string;
   props: Record<string, unknown>;
 }): GraphNode {
-  const properties: Properties = {};
-  for (const [k, v] of Object.entries(rec.props)) {
-    if (k === "id" || k === "layer" || k === "seq") continue;
-    properties[k] = toPlain(v) as Properties[string];
-  }
-  return { id: rec.id, label: rec.label, layer: rec.layer as Layer, properties };
+  // the driver answers JS numbers (disableLosslessIntegers in neo4j-store.ts)
+  const { id: _id, layer: _layer, seq: _seq, ...properties } = rec.props;
+  return { id: rec.id, label: rec.label, layer: rec.layer as Layer, properties: properties as Properties };
 }

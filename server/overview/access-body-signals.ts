@@ -6,6 +6,7 @@
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../access-body";
+import { withDeadline } from "../graph/neo4j-reachability";
 import { DAY, isoDay, signal, type OverviewSignal, type Tone } from "./model";
 
 /** what the overview reads from the access-body module, if it is there (duck-typed: the module is optional) */
@@ -34,19 +35,8 @@ export function accessBodyFrom(services: unknown): Partial<AccessBodyPort> | und
   return candidate && typeof candidate === "object" ? (candidate as Partial<AccessBodyPort>) : undefined;
 }
 
-export async function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      p,
-      new Promise<never>(
-        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
-      ),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export const bounded = <T>(p: Promise<T>, ms: number) =>
+  withDeadline(p, ms, undefined, () => new Error(`no answer within ${ms} ms`));
 
 /** the access body's cards, each counting the list it links to with the same call for the same caller */
 export async function accessBodySignals(

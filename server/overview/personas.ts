@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { LAYERS, type Layer } from "../graph";
+import { anyCase } from "../graph/contract";
 import { badRequest, forbidden } from "../http/errors";
 
 /**
@@ -76,8 +77,6 @@ const ALIASES: Record<string, Role> = {
   participant: "CONNECTOR_USER_PARTICIPANT",
 };
 
-/** letters of `s` in either case, as a pattern (JSON Schema's patterns have no flags) */
-const anyCase = (s: string) => s.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 /**
  * `?persona=`: a role or an alias in any case (an alias may end in digits), white space around ignored;
  * absent or empty: the caller's main role. The pattern is the check (`resolvePersona`), so the document
