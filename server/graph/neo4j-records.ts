@@ -38,10 +38,7 @@ export const EDGE_COUNTS_INIT = {
   walk: `MATCH (a:GraphNode)-[e]->(b:GraphNode) WITH ${pairOf("a", "b")} AS pair, count(e) AS k ${EDGE_COUNT_ADD}`,
 };
 
-/**
- * The highest `seq` of every node: per layer, the last entry of the (layer, seq) index (an index seek
- * in descending order), not `max(n.seq)` over every :GraphNode (a scan; decision 0078)
- */
+/** the highest `seq` of every node: per layer, the last entry of the (layer, seq) index (decision 0078) */
 export const lastSeqStatement = `UNWIND $layers AS l CALL { WITH l MATCH (n:GraphNode) WHERE n.layer = l AND n.seq IS NOT NULL RETURN n.seq AS s ORDER BY n.layer DESC, n.seq DESC LIMIT 1 } RETURN coalesce(max(s), 0) AS s`;
 
 /**
@@ -71,9 +68,8 @@ export const denseEdgesStatement = (type: string) => `
   RETURN e.id AS id, a.id AS source, b.id AS target, type(e) AS type`;
 
 /**
- * The first `$q` nodes of layer `$layer` in sampling order (NODE_RETURN's columns): a seek of `$q` entries of
- * the (layer, seq) index in its own order; written as `MATCH (n:GraphNode {layer: $layer}) … ORDER BY
- * n.seq`, Neo4j 5.26 scans every :GraphNode and sorts (decision 0062).
+ * The first `$q` nodes of layer `$layer` in sampling order: a seek of the (layer, seq) index in its own
+ * order, which `{layer: $layer} … ORDER BY n.seq` is not (decision 0062)
  */
 export const layerSampleStatement = (returns: string) =>
   `MATCH (n:GraphNode) WHERE n.layer = $layer AND n.seq IS NOT NULL RETURN ${returns} ORDER BY n.layer, n.seq LIMIT $q`;
@@ -99,11 +95,7 @@ export const deleteEdgeStatement = (types: readonly string[]) =>
   `CALL { ${types.map((t) => `MATCH ()-[e:${safeType(t)} {id: $id}]->() RETURN e`).join(" UNION ALL ")} }
    WITH e, ${pairOf("startNode(e)", "endNode(e)")} AS pair, -1 AS k DELETE e ${EDGE_COUNT_ADD}`;
 
-/**
- * The nodes of every kind in one row (a column per label), each from Neo4j's count store. Not one
- * `MATCH (n:Label) RETURN 'Label' AS label, count(n)` per label joined by UNION ALL: the literal beside
- * the count makes Neo4j 5.26 scan every node of every label (decision 0080).
- */
+/** the nodes of every kind in one row (a column per label), each from Neo4j's count store (decision 0080) */
 export const labelCountsStatement = (labels: readonly string[]) =>
   `RETURN ${labels.map((l) => `COUNT { (:${safeLabel(l)}) } AS ${l}`).join(", ")}`;
 

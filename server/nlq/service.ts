@@ -45,7 +45,7 @@ import { checkReadOnly, matchShape } from "./cypher-guard";
 import { column, finalize, type FinalResult } from "./execute";
 import { viewerOf, minimiseTable } from "../privacy";
 import { askProxy, displayUrl, probeProxy, proxyProbe, ProxyError } from "./proxy";
-import { describeTemplate, templateById, TEMPLATES, type Template } from "./templates";
+import { describeTemplate, TEMPLATES, type Template } from "./templates";
 
 export const QUESTION_MAX = 500;
 
@@ -401,7 +401,7 @@ export function createNlqService(deps: FederatedDeps & { proxyUrl?: string; time
         throw badRequest('templateId must be a string: "auto" or a template id');
       let candidates = TEMPLATES;
       if (rawTemplate !== "auto") {
-        const t = templateById(rawTemplate);
+        const t = TEMPLATES.find((x) => x.id === rawTemplate);
         if (!t)
           throw badRequest(`templateId must be "auto" or one of: ${TEMPLATES.map((x) => x.id).join(", ")}`);
         candidates = [t];

@@ -1066,10 +1066,6 @@ RETURN count(DISTINCT dx.personId) AS patients`,
   },
 ];
 
-export function templateById(id: string): Template | undefined {
-  return TEMPLATES.find((t) => t.id === id);
-}
-
 /** the template as GET /api/nlq lists it */
 export function describeTemplate(t: Template) {
   return {
