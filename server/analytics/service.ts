@@ -13,7 +13,7 @@ import { round } from "./scan";
 import { csvText } from "../http/csv";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";
 import type { GraphStore } from "../graph";
-import { listable, protect, published, type CountNode, scopeFor } from "../federated";
+import { listable, partsOf, protect, published, type CountNode, scopeFor } from "../federated";
 import { KIND_SYSTEM, type ConceptCache, type ConceptDictionary, type ConceptKind } from "./concepts";
 import {
   AGE_REFERENCE_DATE,
@@ -87,18 +87,8 @@ export function createAnalyticsService(deps: {
     scopeK: number | null,
   ): TopEntry {
     // the persons having a concept, and (hidden) those who do not, partition all persons
-    const node: CountNode = {
-      key: "persons",
-      value: total,
-      groups: [
-        [
-          { key: s.code, value: s.persons.length },
-          { key: "rest", value: total - s.persons.length, hidden: true },
-        ],
-      ],
-    };
-    if (scopeK !== null) protect(node, scopeK);
-    const cell = node.groups![0][0];
+    const cell: CountNode = { key: s.code, value: s.persons.length };
+    if (scopeK !== null) protect(partsOf("persons", total, [cell]), scopeK);
     const suppressed = !!cell.suppressed || (scopeK !== null && s.rows >= 1 && s.rows < scopeK);
     return {
       code: s.code,

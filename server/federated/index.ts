@@ -7,8 +7,10 @@
 export { isSupervisory, odrlScope, scopeFor, type OdrlScope } from "./scope";
 export {
   isSmall,
+  leaf,
   listable,
   MIN_K,
+  partsOf,
   protect,
   publicReason,
   publicSuppressionReason,

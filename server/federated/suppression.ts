@@ -170,6 +170,21 @@ function visit(node: CountNode, k: number, shared: Set<CountNode>): void {
   }
 }
 
+export function leaf(key: string, value: number, hidden = false): CountNode {
+  return hidden ? { key, value, hidden } : { key, value };
+}
+
+/**
+ * A total of which `parts` are cells, the rest hidden: a root of its own, or a total another answer
+ * publishes (a concept's persons on the analytics dashboard, a gender's persons, a federated or another
+ * template's count), so protect() keeps each part's complement in it from being small and a suppressed
+ * part from being recomputed from it (rule 5).
+ */
+export function partsOf(key: string, total: number, parts: CountNode[]): CountNode {
+  const rest = total - parts.reduce((s, p) => s + p.value, 0);
+  return { key, value: total, groups: [[...parts, leaf(`${key}:rest`, rest, true)]] };
+}
+
 /** the nodes that are a child in more than one group */
 function sharedNodes(roots: CountNode[]): Set<CountNode> {
   const seen = new Set<CountNode>();

@@ -220,21 +220,6 @@ export function allPersonIds(ctx: ExecContext): number[] {
   return ctx.index.persons.map((p) => p.personId);
 }
 
-export function leaf(key: string, value: number, hidden = false): CountNode {
-  return hidden ? { key, value, hidden } : { key, value };
-}
-
-/**
- * A total that another answer publishes (a concept's persons on the analytics dashboard, a gender's
- * persons, a federated or another template's count), of which `parts` are cells of this answer:
- * returned as a root of its own, so protect() keeps each part's complement in it from being small
- * and a suppressed part from being recomputed from it (rule 5 in federated/suppression.ts).
- */
-export function partsOf(key: string, total: number, parts: CountNode[]): CountNode {
-  const rest = total - parts.reduce((s, p) => s + p.value, 0);
-  return { key, value: total, groups: [[...parts, leaf(`${key}:rest`, rest, true)]] };
-}
-
 export function mean(values: number[]): number | null {
   return values.length ? values.reduce((s, v) => s + v, 0) / values.length : null;
 }

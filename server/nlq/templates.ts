@@ -7,7 +7,7 @@
  */
 import { type Concept, type ConceptKind, holderName, findAll, round, str, tally } from "../analytics";
 import { linked, type Layer } from "../graph";
-import type { CountNode } from "../federated";
+import { leaf, partsOf, type CountNode } from "../federated";
 import {
   allPersonIds,
   codedBy,
@@ -15,9 +15,7 @@ import {
   CountCell,
   DerivedCell,
   latestValues,
-  leaf,
   listedOn,
-  partsOf,
   mean,
   personsCodedBy,
   rate,
@@ -86,14 +84,8 @@ const countedColumns = (patients: string, share: string) => [
 
 /** persons of the OMOP index with/without a set, as a root over all persons */
 function cohortRoot(ctx: ExecContext, key: string, members: Set<number>) {
-  const all = allPersonIds(ctx).length;
   const cohort: CountNode = { key, value: members.size, groups: [] };
-  const root: CountNode = {
-    key: "persons",
-    value: all,
-    groups: [[cohort, leaf(`${key}:rest`, all - members.size, true)]],
-  };
-  return { root, cohort };
+  return { root: partsOf("persons", allPersonIds(ctx).length, [cohort]), cohort };
 }
 
 /** one binary subgroup (published part, hidden rest) added under a node */
@@ -203,12 +195,7 @@ async function patientCohort(ctx: ExecContext, condition: Concept) {
   );
   const allPatients = await ctx.graph.countWhere("Patient");
   const cohort: CountNode = { key: "cohort", value: patients.size, groups: [] };
-  const root: CountNode = {
-    key: "patients",
-    value: allPatients,
-    groups: [[cohort, leaf("rest", allPatients - patients.size, true)]],
-  };
-  return { patients, root, cohort };
+  return { patients, root: partsOf("patients", allPatients, [cohort]), cohort };
 }
 
 async function conditionCohort(ctx: ExecContext, condition: Concept) {
