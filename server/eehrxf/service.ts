@@ -127,8 +127,7 @@ async function compute(graph: GraphStore): Promise<Omit<EehrxfCoverage, "cache">
       for (const n of page) {
         const p = n.properties;
         for (const [key, acc] of profiles) {
-          const ok = check(acc, p);
-          if (!ok) continue;
+          if (!check(acc, p)) continue;
           if (key === "patient-summary/patient-eu-core") summaryPatients.add(n.id);
           if (key === "patient-summary/condition-eu-eps") withProblem.add(str(p.patientId) ?? "");
           if (key === "patient-summary/MedicationRequest-uv-ips") withMedication.add(str(p.patientId) ?? "");

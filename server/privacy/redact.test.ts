@@ -187,16 +187,6 @@ describe("createRedactor", () => {
     expect(all.node(maria)).toBe(maria);
     expect(all.resolve("patient-000001")).toBe("patient-000001");
   });
-
-  it("drops identifier columns from person rows and keeps concept names", () => {
-    expect(none.row({ patientId: "patient-000003", name: "Ann Example", birthDate: "1990-01-01" })).toEqual({
-      patientId: `patient-x${psn.of(3)}`,
-    });
-    expect(none.row({ name: "Hypertensive disorder", patients: 12 })).toEqual({
-      name: "Hypertensive disorder",
-      patients: 12,
-    });
-  });
 });
 
 describe("person ids of patient numbers of a million and more (7 digits)", () => {

@@ -151,17 +151,6 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
     graph: (g: GraphResponse) =>
       identified ? g : { ...g, nodes: g.nodes.map(node), edges: g.edges.map(edge) },
     relationship: (r: Relationship) => (identified ? r : { ...r, id: text(r.id), node: node(r.node) }),
-    /** a row of a table (nlq, drill-downs): identifier columns removed, ids pseudonymised */
-    row<R extends Record<string, unknown>>(r: R): Partial<R> {
-      if (identified) return r;
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(r)) {
-        if (DIRECT_IDENTIFIER_KEYS.includes(k) && k !== "name") continue;
-        if (k === "name" && typeof v === "string" && looksLikePersonRow(r)) continue;
-        out[k] = typeof v === "string" ? text(v) : v;
-      }
-      return out as Partial<typeof r>;
-    },
     /**
      * The stored id behind an id the caller sent: a pseudonymised id resolves to the record it stands
      * for; a stored person-level id the viewer may not see resolves to null (answered as not found).
@@ -177,11 +166,6 @@ export function createRedactor(viewer: Viewer, psn: Pseudonymiser, dir: PatientD
       return id;
     },
   };
-}
-
-/** a row that describes a person (it carries a patient reference or a birth date), not a concept */
-function looksLikePersonRow(r: Record<string, unknown>): boolean {
-  return ["patientId", "birthDate", "givenName", "familyName", "resourceId"].some((k) => k in r);
 }
 
 const strOf = (v: PropertyValue | undefined) => (typeof v === "string" ? v : undefined);
