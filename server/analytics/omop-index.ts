@@ -157,17 +157,13 @@ export async function buildOmopIndex(graph: GraphStore) {
   rows.conditionOccurrences = cond.count;
   const drug = await scanRows("DrugExposure", "drugSourceValue", "drugConceptId");
   rows.drugExposures = drug.count;
-  const values = new Map<
-    string,
-    { unit: string | null; values: number; sum: number; sumSq: number; above: number; below: number }
-  >();
+  const values = new Map<string, Omit<MeasurementStats, keyof CodeStats>>();
   const meas = await scanRows("Measurement", "measurementSourceValue", "measurementConceptId", (code, p) => {
     let v = values.get(code);
-    if (!v)
-      values.set(
-        code,
-        (v = { unit: str(p.unitSourceValue) ?? null, values: 0, sum: 0, sumSq: 0, above: 0, below: 0 }),
-      );
+    if (!v) {
+      const unit = str(p.unitSourceValue) ?? null;
+      values.set(code, (v = { unit, values: 0, sum: 0, sumSq: 0, aboveRange: 0, belowRange: 0 }));
+    }
     const x = num(p.valueAsNumber);
     if (x === undefined) return;
     v.values++;
@@ -175,24 +171,13 @@ export async function buildOmopIndex(graph: GraphStore) {
     v.sumSq += x * x;
     const hi = num(p.rangeHigh);
     const lo = num(p.rangeLow);
-    if (hi !== undefined && x > hi) v.above++;
-    else if (lo !== undefined && x < lo) v.below++;
+    if (hi !== undefined && x > hi) v.aboveRange++;
+    else if (lo !== undefined && x < lo) v.belowRange++;
   });
   rows.measurements = meas.count;
 
   const measurements = new Map<string, MeasurementStats>();
-  for (const [code, stats] of finish(meas.acc)) {
-    const v = values.get(code)!;
-    measurements.set(code, {
-      ...stats,
-      unit: v.unit,
-      values: v.values,
-      sum: v.sum,
-      sumSq: v.sumSq,
-      aboveRange: v.above,
-      belowRange: v.below,
-    });
-  }
+  for (const [code, stats] of finish(meas.acc)) measurements.set(code, { ...stats, ...values.get(code)! });
   return {
     version,
     builtAt: new Date().toISOString(),
