@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contracts } from "../http/contract";
 import { fails, intQuery, ok, requiredText } from "../http/contract-fields";
-import { LAYERS, PERSONA_LAYERS } from "./model";
+import { anyCase, LAYERS, PERSONA_LAYERS } from "./model";
 
 export const GRAPH_LIMIT_DEFAULT = 1000;
 export const GRAPH_LIMIT_MAX = 5000;
@@ -13,8 +13,6 @@ export const EXPAND_DEPTH_MAX = 4;
 const ID_REQUIRED = "id query parameter is required";
 /** the persona names `personaLayers` (service.ts) takes, in any case, as one pattern JSON Schema can state */
 const PERSONA_NAMES = Object.keys(PERSONA_LAYERS);
-/** letters of `s` in either case, as a pattern (JSON Schema's patterns have no flags) */
-export const anyCase = (s: string) => s.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 const PERSONA_PATTERN = new RegExp(
   `^(?:${PERSONA_NAMES.map((n) => anyCase(n) + (n === "patient" ? "\\d*" : "")).join("|")})?$`,
 );

@@ -6,6 +6,7 @@
  * model, and the container and the route wiring import them directly.
  */
 export {
+  anyCase,
   LAYERS,
   LAYER_LABELS,
   LAYER_NAMES,
@@ -19,6 +20,7 @@ export {
   type PropertyValue,
   type Relationship,
 } from "./model";
+export { withDeadline } from "./neo4j-reachability";
 export { linked } from "./store";
 export type { GraphStore, NodeQuery } from "./store";
 export { CATALOGUE_ID, datasetsOf } from "./synthetic/catalogue";

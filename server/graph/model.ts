@@ -56,6 +56,8 @@ export function layerOfKind(label: string): Layer {
 export const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 export const UPPER_SNAKE_CASE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 export const CAMEL_CASE = /^[a-z][A-Za-z0-9]*$/;
+/** letters of `s` in either case, as a pattern (JSON Schema's patterns have no flags) */
+export const anyCase = (s: string) => s.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 /** a property key that may be written into a query (a JSON path, a Cypher property) */
 export function safeKey(k: string): string {
   if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(k)) throw new Error(`unsafe property key ${k}`);

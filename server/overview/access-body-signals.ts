@@ -6,7 +6,7 @@
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
 import { UNDECIDED, UNDECIDED_APPLICATION_STATES } from "../access-body";
-import { withDeadline } from "../graph/neo4j-reachability";
+import { withDeadline } from "../graph";
 import { DAY, isoDay, signal, type OverviewSignal, type Tone } from "./model";
 
 /** what the overview reads from the access-body module, if it is there (duck-typed: the module is optional) */

@@ -2,8 +2,7 @@
 import { z } from "zod";
 import type { Role } from "../auth/personas";
 import type { SessionUser } from "../auth/user";
-import { LAYERS, type Layer } from "../graph";
-import { anyCase } from "../graph/contract";
+import { anyCase, LAYERS, type Layer } from "../graph";
 import { badRequest, forbidden } from "../http/errors";
 
 /**
