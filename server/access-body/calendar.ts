@@ -96,10 +96,8 @@ function berlinOffsetMinutes(instant: Date): number {
 /** The instant at which a Berlin civil date begins (00:00 local; midnight is never in a DST gap in Berlin). */
 export function startOfBerlinDay(date: string): Date {
   const t = utcMidnight(date);
-  let guess = t - berlinOffsetMinutes(new Date(t)) * 60_000;
-  const second = t - berlinOffsetMinutes(new Date(guess)) * 60_000;
-  if (second !== guess) guess = second;
-  return new Date(guess);
+  const guess = t - berlinOffsetMinutes(new Date(t)) * 60_000;
+  return new Date(t - berlinOffsetMinutes(new Date(guess)) * 60_000);
 }
 
 /** The last millisecond of a Berlin civil date: a period "ends with the expiry of the last hour" of it. */
@@ -116,10 +114,6 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((utcMidnight(to) - utcMidnight(from)) / DAY_MS);
 }
 
-function lastDayOfMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /**
  * The same date `months` calendar months later, clamped to the last day of the target month
  * (Regulation 1182/71 Art. 3(2)(c)): 31 Jan + 1 month = 28/29 Feb; 30 Nov + 3 months = 28/29 Feb.
@@ -129,13 +123,8 @@ export function addMonths(date: string, months: number): string {
   const index = y * 12 + (m - 1) + months;
   const ty = Math.floor(index / 12);
   const tm = (index % 12) + 1;
-  const td = Math.min(d, lastDayOfMonth(ty, tm));
+  const td = Math.min(d, new Date(Date.UTC(ty, tm, 0)).getUTCDate());
   return `${String(ty).padStart(4, "0")}-${String(tm).padStart(2, "0")}-${String(td).padStart(2, "0")}`;
-}
-
-/** 0 = Sunday ... 6 = Saturday */
-function weekday(date: string): number {
-  return new Date(utcMidnight(date)).getUTCDay();
 }
 
 /** Easter Sunday of a Gregorian year (anonymous Gregorian algorithm). */
@@ -165,13 +154,9 @@ export function germanNationwideHolidays(year: number): string[] {
   return [...fixed, ...moving].sort();
 }
 
-function isPublicHoliday(date: string): boolean {
-  return germanNationwideHolidays(parse(date).y).includes(date);
-}
-
 export function isWorkingDay(date: string): boolean {
-  const wd = weekday(date);
-  return wd !== 0 && wd !== 6 && !isPublicHoliday(date);
+  const wd = new Date(utcMidnight(date)).getUTCDay(); // 0 = Sunday ... 6 = Saturday
+  return wd !== 0 && wd !== 6 && !germanNationwideHolidays(parse(date).y).includes(date);
 }
 
 /** Regulation 1182/71 Art. 3(4): a period whose last day is not a working day ends on the next working day. */

@@ -227,43 +227,34 @@ export async function information(store: RecordStore, graph: GraphStore, now: Da
       "Health data may be used only for the purposes of Art. 53(1); the uses the regulation prohibits are refused.",
       "Regulation (EU) 2016/679 (GDPR) applies to all processing of personal data.",
     ],
-    howToApply: [
-      {
-        step: 1,
-        title: "Find the data",
-        detail: `Search the national dataset catalogue (${datasets} datasets${holders ? ` of ${holders} data holders` : ""}).`,
-      },
-      {
-        step: 2,
-        title: "Choose the route",
-        detail:
+    howToApply: (
+      [
+        [
+          "Find the data",
+          `Search the national dataset catalogue (${datasets} datasets${holders ? ` of ${holders} data holders` : ""}).`,
+        ],
+        [
+          "Choose the route",
           "A data access application (Art. 67) for access to data in the secure processing environment, or a data request (Art. 69) for an anonymised statistical answer only.",
-      },
-      {
-        step: 3,
-        title: "Apply",
-        detail:
+        ],
+        [
+          "Apply",
           "Sign in as a data user and submit the application on the 'My applications' page, with the purpose (Art. 53(1)), the datasets and the intended use.",
-      },
-      {
-        step: 4,
-        title: "Completeness check",
-        detail:
+        ],
+        [
+          "Completeness check",
           "The access body checks that the application is complete; an incomplete application can be completed within four weeks.",
-      },
-      {
-        step: 5,
-        title: "Assessment and decision",
-        detail:
+        ],
+        [
+          "Assessment and decision",
           "The access body decides within three months of receiving the complete application; it may extend once, with reasons. While it waits for information it asked you for, the clock stands still.",
-      },
-      {
-        step: 6,
-        title: "Processing and results",
-        detail:
+        ],
+        [
+          "Processing and results",
           "Data are processed only inside the secure processing environment; outputs are checked before release; results are published within 18 months (Art. 61(4)).",
-      },
-    ],
+        ],
+      ] as const
+    ).map(([title, detail], i) => ({ step: i + 1, title, detail })),
     purposes: PURPOSES.map((p) => ({ ...p, permitsIssued: byPurpose[p.code] ?? 0 })),
     conditions: [
       "Access only under a data permit or an approved data request, for the purposes it names.",

@@ -200,6 +200,8 @@ export async function activityReport(
       clockView(a.data.clock, now).overdue,
   );
   const answeredIrs = irs.filter((i) => i.data.answer && within(i.data.answer.date));
+  const openedFindings = findings.filter((f) => within(f.data.openedDate));
+  const closedFindings = findings.filter((f) => within(f.data.closure?.date));
 
   const approvals = await graph.findNodes({ label: "HDABApproval", limit: 10_000 });
   const contracts = await graph.findNodes({ label: "Contract", limit: 10_000 });
@@ -275,19 +277,13 @@ export async function activityReport(
       openNow: irs.filter((i) => i.state === "OPEN").length,
     },
     findings: {
-      opened: findings.filter((f) => within(f.data.openedDate)).length,
-      closed: findings.filter((f) => within(f.data.closure?.date)).length,
+      opened: openedFindings.length,
+      closed: closedFindings.length,
       openAtEndOfPeriod: findings.filter(
         (f) => f.data.openedDate <= to && (!f.data.closure || f.data.closure.date > to),
       ).length,
-      bySeverity: countBy(
-        findings.filter((f) => within(f.data.openedDate)),
-        (f) => f.data.severity,
-      ),
-      byOutcome: countBy(
-        findings.filter((f) => f.data.closure && within(f.data.closure.date)),
-        (f) => f.data.closure!.outcome,
-      ),
+      bySeverity: countBy(openedFindings, (f) => f.data.severity),
+      byOutcome: countBy(closedFindings, (f) => f.data.closure!.outcome),
     },
     results: {
       declared: results.filter((r) => within(r.data.declaredAt.slice(0, 10))).length,

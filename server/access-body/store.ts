@@ -328,9 +328,8 @@ export async function createRecordStore(rel: Relational, audit: AuditLog) {
     /** the records' version, another instance's acknowledged write included (topicVersion): views' caches key by it */
     version: writer.fresh,
     ...r,
-    async count(kind?: RecordKind): Promise<number> {
-      let query = rel.db.selectFrom("ab_records").select((eb) => eb.fn.countAll().as("n"));
-      if (kind) query = query.where("kind", "=", kind);
+    async count(): Promise<number> {
+      const query = rel.db.selectFrom("ab_records").select((eb) => eb.fn.countAll().as("n"));
       const row = (await query.executeTakeFirstOrThrow()) as { n: number | string };
       return Number(row.n);
     },

@@ -153,6 +153,7 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
     return byDid[0];
   }
 
+  /** the participant's data products that have an offer */
   async function products(participant: GraphNode) {
     const out: { product: GraphNode; dataset: GraphNode | null; offers: GraphNode[] }[] = [];
     for (const product of await linked(graph, participant.id, "OFFERS", "out", 500)) {
@@ -160,11 +161,8 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
         linked(graph, product.id, "DESCRIBED_BY", "out", 1),
         linked(graph, product.id, "HAS_POLICY", "out", 20),
       ]);
-      out.push({
-        product,
-        dataset: described[0] ?? null,
-        offers: policies.filter((n) => n.properties.policyType === "Offer"),
-      });
+      const offers = policies.filter((n) => n.properties.policyType === "Offer");
+      if (offers.length) out.push({ product, dataset: described[0] ?? null, offers });
     }
     return out;
   }
@@ -173,12 +171,12 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
     /** checks a POST body: empty, or a CatalogRequestMessage */
     checkRequest(body: Json): void {
       const t = body["@type"];
-      if (
-        t !== undefined &&
-        t !== "CatalogRequestMessage" &&
-        t !== "dspace:CatalogRequestMessage" &&
-        t !== `${DSPACE_NAMESPACE}CatalogRequestMessage`
-      ) {
+      const names = [
+        "CatalogRequestMessage",
+        "dspace:CatalogRequestMessage",
+        `${DSPACE_NAMESPACE}CatalogRequestMessage`,
+      ];
+      if (t !== undefined && !names.includes(t as string)) {
         throw badRequest(
           `The body must be a CatalogRequestMessage (DSP ${DSP_PROTOCOL}), not ${JSON.stringify(t)}`,
         );
@@ -213,29 +211,27 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
             "dct:conformsTo": DSP_PROTOCOL,
           },
         ],
-        "dcat:dataset": items
-          .filter((i) => i.offers.length > 0)
-          .map(({ product, dataset, offers }) => {
-            const assetId = String(product.properties.assetId ?? product.id);
-            const d = dataset?.properties ?? {};
-            return {
-              "@id": assetId,
-              "@type": "dcat:Dataset",
-              "dct:title": String(d.title ?? product.properties.title ?? assetId),
-              ...(d.description ? { "dct:description": String(d.description) } : {}),
-              ...(Array.isArray(d.keywords) ? { "dcat:keyword": d.keywords.map(String) } : {}),
-              ...(dataset ? { "dct:isReferencedBy": { "@id": dataset.id } } : {}),
-              "odrl:hasPolicy": offers.map((o) => offerJsonLd(o, assetId)),
-              "dcat:distribution": [
-                {
-                  "@type": "dcat:Distribution",
-                  "dct:format": { "@id": String(product.properties.transferType ?? "HttpData-PULL") },
-                  "dcat:mediaType": String(product.properties.contentType ?? "application/json"),
-                  "dcat:accessService": { "@id": `${publicUrl}/api/mock-dsp/${slug}` },
-                },
-              ],
-            };
-          }),
+        "dcat:dataset": items.map(({ product, dataset, offers }) => {
+          const assetId = String(product.properties.assetId ?? product.id);
+          const d = dataset?.properties ?? {};
+          return {
+            "@id": assetId,
+            "@type": "dcat:Dataset",
+            "dct:title": String(d.title ?? product.properties.title ?? assetId),
+            ...(d.description ? { "dct:description": String(d.description) } : {}),
+            ...(Array.isArray(d.keywords) ? { "dcat:keyword": d.keywords.map(String) } : {}),
+            ...(dataset ? { "dct:isReferencedBy": { "@id": dataset.id } } : {}),
+            "odrl:hasPolicy": offers.map((o) => offerJsonLd(o, assetId)),
+            "dcat:distribution": [
+              {
+                "@type": "dcat:Distribution",
+                "dct:format": { "@id": String(product.properties.transferType ?? "HttpData-PULL") },
+                "dcat:mediaType": String(product.properties.contentType ?? "application/json"),
+                "dcat:accessService": { "@id": `${publicUrl}/api/mock-dsp/${slug}` },
+              },
+            ],
+          };
+        }),
       };
     },
 
@@ -245,14 +241,12 @@ export function createMockDsp(deps: { graph: GraphStore; directory: Directory })
       if (!node) return undefined;
       const items = await products(node);
       return {
-        datasets: items
-          .filter((i) => i.offers.length > 0)
-          .map((i) => ({
-            id: String(i.product.properties.assetId ?? i.product.id),
-            title: String(i.dataset?.properties.title ?? i.product.properties.title ?? i.product.id),
-            offers: i.offers.length,
-            datasetId: i.dataset?.id ?? null,
-          })),
+        datasets: items.map((i) => ({
+          id: String(i.product.properties.assetId ?? i.product.id),
+          title: String(i.dataset?.properties.title ?? i.product.properties.title ?? i.product.id),
+          offers: i.offers.length,
+          datasetId: i.dataset?.id ?? null,
+        })),
       };
     },
   };
