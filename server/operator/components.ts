@@ -167,7 +167,7 @@ export function topologyOf(
   checkedAt: string,
   embeddedDataspace: boolean,
 ): Topology {
-  return Object.freeze({
+  return {
     nodes: [
       {
         id: "hub",
@@ -176,13 +176,7 @@ export function topologyOf(
         health: "self" as const,
         embedded: true,
       },
-      ...list.map((c) => ({
-        id: c.name,
-        label: c.label,
-        kind: c.kind,
-        health: c.health,
-        embedded: c.embedded,
-      })),
+      ...list.map(({ name: id, label, kind, health, embedded }) => ({ id, label, kind, health, embedded })),
     ],
     edges: DEPENDS.map(([source, target, type, label]) => ({
       id: `${source}->${target}`,
@@ -192,5 +186,5 @@ export function topologyOf(
       label,
     })),
     meta: { checkedAt, embeddedDataspace },
-  });
+  };
 }

@@ -107,6 +107,8 @@ describe("components and topology from the last round of probes", () => {
     // the topology is the one drawn the way the route always drew it, from the same round
     expect(topology.value).toEqual(topologyOf(list.value, topology.value.meta.checkedAt, false));
     expect(topology.value.nodes.slice(1).map((n) => n.health)).toEqual(list.value.map((c) => c.health));
+    // shared by every answer of the round: frozen all through (deepFrozen stops at an object already frozen)
+    expect(Object.isFrozen(topology.value.nodes[1]) && Object.isFrozen(topology.value.edges[0])).toBe(true);
 
     // kept: the next reads answer the same value without probing again
     const probes = double.received("GET", CONTEXTS).length;

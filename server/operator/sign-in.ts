@@ -70,10 +70,6 @@ export const signInAnswer = z.union([
   z.object({ error: text.describe("error: the query's error") }),
 ]);
 
-function returnTo(ctx: HandlerContext<SignInServices>): string {
-  return safeRedirect(ctx.query.get("callbackUrl") ?? ctx.query.get("returnTo"), "/");
-}
-
 function redirect(location: string): Response {
   return json({ url: location }, 303, { Location: location });
 }
@@ -105,7 +101,7 @@ function providers(ctx: HandlerContext<SignInServices>) {
 }
 
 async function signIn(ctx: HandlerContext<SignInServices>, provider: string | undefined): Promise<Response> {
-  const back = returnTo(ctx);
+  const back = safeRedirect(ctx.query.get("callbackUrl") ?? ctx.query.get("returnTo"), "/");
   if (!provider) return redirect(`/auth/signin?returnTo=${encodeURIComponent(back)}`);
   if (provider === "oidc") return redirect(`/auth/login?returnTo=${encodeURIComponent(back)}`);
   if (provider === "eudi-wallet") return redirect(`/auth/wallet?returnTo=${encodeURIComponent(back)}`);
