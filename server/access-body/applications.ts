@@ -4,7 +4,6 @@ import { berlinDate } from "./calendar";
 import {
   clockRefused,
   newClock,
-  openPause,
   pauseClock,
   periodEnd,
   resumeClock,
@@ -190,8 +189,8 @@ export function createApplications(ctx: AccessBodyContext, views: RecordViews) {
           );
         next = pauseClock(clock, at, input.reason);
       } else {
-        const pause = openPause(clock);
-        if (pause?.informationRequestId)
+        const pause = clock.pauses.at(-1);
+        if (pause && !pause.to && pause.informationRequestId)
           throw clockRefused(
             clock,
             "resume",

@@ -30,7 +30,6 @@ const clockPause = z.object({
     .optional()
     .describe("set when the pause belongs to an information request"),
 });
-export type ClockPause = z.infer<typeof clockPause>;
 
 /** an application's decision clock as stored */
 export const clockData = z.object({
@@ -88,18 +87,13 @@ export function pauseClock(
   informationRequestId?: string,
 ): ClockData {
   const state = transition(CLOCK, clock.state, "pause");
-  const pause: ClockPause = {
+  const pause = {
     from: at.toISOString(),
     fromDate: berlinDate(at),
     reason,
     ...(informationRequestId ? { informationRequestId } : {}),
   };
   return { ...clock, state, pauses: [...clock.pauses, pause] };
-}
-
-export function openPause(clock: ClockData): ClockPause | undefined {
-  const last = clock.pauses[clock.pauses.length - 1];
-  return last && !last.to ? last : undefined;
 }
 
 export function resumeClock(clock: ClockData, at: Date): ClockData {
