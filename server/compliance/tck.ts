@@ -236,11 +236,8 @@ export function createTck(deps: {
       run: async () => {
         const ps = await participants();
         if (!ps.length) throw new Skip("no participants in the graph");
-        const bad = ps.filter(
-          (p) =>
-            typeof p.properties.dspEndpoint !== "string" ||
-            !String(p.properties.dspEndpoint).startsWith("https://"),
-        );
+        const https = (v: unknown) => typeof v === "string" && v.startsWith("https://");
+        const bad = ps.filter((p) => !https(p.properties.dspEndpoint));
         if (bad.length) throw new Fail(`without an https DSP endpoint: ${bad.map((p) => p.id).join(", ")}`);
         return `${ps.length} participant(s), all https`;
       },
