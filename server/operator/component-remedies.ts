@@ -1,16 +1,12 @@
 import { SLOW_MS, type ComponentDeps, type ComponentName, type ProbeOutcome } from "./component-model";
 
 /** What the operator can do about a component, from its last probe and the configuration. */
-export function remedies(
-  name: ComponentName,
-  outcome: ProbeOutcome | undefined,
-  deps: ComponentDeps,
-): string[] {
+export function remedies(name: ComponentName, outcome: ProbeOutcome, deps: ComponentDeps): string[] {
   const { config, dataspace } = deps;
   const embedded = dataspace.mode === "embedded";
-  const e = outcome?.error ?? "";
+  const e = outcome.error ?? "";
   const out: string[] = [];
-  if (!outcome || outcome.health === "up") return ["Nothing to do: the last probe succeeded."];
+  if (outcome.health === "up") return ["Nothing to do: the last probe succeeded."];
   if (outcome.health === "degraded" && outcome.latencyMs !== null && outcome.latencyMs > SLOW_MS) {
     out.push(
       `The probe took ${outcome.latencyMs} ms (more than ${SLOW_MS} ms): check the load and network path to the component.`,
