@@ -1,9 +1,9 @@
 import { deepFrozen } from "../http/kept";
-import { berlinDate, daysBetween } from "./calendar";
+import { berlinDate } from "./calendar";
 import type { clockView } from "./clock";
 import type { AccessBodyContext, Rec } from "./context";
 import type { ApplicationData, DataRequestData, FindingData, ResultData } from "./model";
-import type { RecordViews } from "./views";
+import { dueIn, type RecordViews } from "./views";
 
 /**
  * The access body's work queue: every open record with the next action, who it waits on and its
@@ -73,7 +73,6 @@ export function createWorkQueue(
       sortDate: string,
       more: Partial<QueueItem> = {},
     ) => {
-      const d = dueDate ? daysBetween(today, dueDate) : null;
       items.push({
         kind: r.kind as QueueItem["kind"],
         id: r.id,
@@ -84,8 +83,7 @@ export function createWorkQueue(
         waitingOn,
         dueDate,
         sortDate,
-        daysLeft: d,
-        overdue: d !== null && d < 0,
+        ...dueIn(dueDate, at),
         paused: false,
         clock: null,
         ...more,

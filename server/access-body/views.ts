@@ -43,7 +43,7 @@ const flat = <T>(r: Rec<T>) => ({
 });
 
 /** days to a due date (Berlin) and whether it has passed; null and false when nothing is due */
-function due(dueDate: string | null, at: Date) {
+export function dueIn(dueDate: string | null, at: Date) {
   const daysLeft = dueDate === null ? null : daysBetween(berlinDate(at), dueDate);
   return { daysLeft, overdue: daysLeft !== null && daysLeft < 0 };
 }
@@ -61,7 +61,7 @@ export function dataRequestView(r: Rec<DataRequestData>, at: Date): z.infer<type
   return {
     ...flat(r),
     purposeLabel: purposeLabel(r.data.purpose),
-    ...due(open ? r.data.dueDate : null, at),
+    ...dueIn(open ? r.data.dueDate : null, at),
     allowedEvents: allowedEvents(DATA_REQUEST, r.state as never),
   };
 }
@@ -69,7 +69,7 @@ export function dataRequestView(r: Rec<DataRequestData>, at: Date): z.infer<type
 export function findingView(r: Rec<FindingData>, at: Date): z.infer<typeof findingRecord> {
   return {
     ...flat(r),
-    ...due(r.state === "OPEN" ? r.data.responseDueDate : null, at),
+    ...dueIn(r.state === "OPEN" ? r.data.responseDueDate : null, at),
     allowedEvents: allowedEvents(FINDING, r.state as never),
   };
 }
@@ -77,7 +77,7 @@ export function findingView(r: Rec<FindingData>, at: Date): z.infer<typeof findi
 export function resultView(r: Rec<ResultData>, at: Date): z.infer<typeof resultRecord> {
   return {
     ...flat(r),
-    ...due(r.state === "PUBLISHED" ? null : r.data.publicationDueDate, at),
+    ...dueIn(r.state === "PUBLISHED" ? null : r.data.publicationDueDate, at),
     allowedEvents: allowedEvents(RESULT, r.state as never),
   };
 }
@@ -146,7 +146,7 @@ export function createRecordViews(ctx: Pick<AccessBodyContext, "store" | "openIn
     return {
       ...flat(r),
       applicationTitle: app?.data.title ?? null,
-      ...due(r.state === "OPEN" ? r.data.dueDate : null, at),
+      ...dueIn(r.state === "OPEN" ? r.data.dueDate : null, at),
       allowedEvents: allowedEvents(INFORMATION_REQUEST, r.state as never),
     };
   }
