@@ -73,7 +73,10 @@ export function createKept<T>(options: KeptOptions<T>) {
 /** the values made by deepFrozen: kept, shared and never changed (encoded.ts encodes them once) */
 export const keptValues = new WeakSet<object>();
 
-/** `value` frozen with every object and array in it: a kept value shared by every caller */
+/**
+ * `value` frozen with every object and array in it: a kept value shared by every caller. The walk stops
+ * at an object already frozen (a part of an earlier kept value), so give it values not frozen by hand.
+ */
 export function deepFrozen<T>(value: T): T {
   freeze(value);
   if (typeof value === "object" && value !== null) keptValues.add(value);
