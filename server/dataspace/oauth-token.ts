@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callDeadline, transportError, UpstreamError, type TokenSource } from "./upstream-http";
+import { createUpstreamHttp, UpstreamError, type TokenSource } from "./upstream-http";
 
 /**
  * OAuth2 client-credentials grant (RFC 6749 §4.4) for the management APIs: the token is cached
@@ -37,7 +37,9 @@ const noToken = (why: string, status?: number, options?: { cause: unknown }) =>
   new UpstreamError("token endpoint", "token", `no access token: ${why}`, status, options);
 
 export function createClientCredentialsSource(options: ClientCredentials): TokenSource {
-  const doFetch = options.fetch ?? fetch;
+  const { origin, pathname, search } = new URL(options.tokenUrl);
+  const { timeoutMs, fetch } = options;
+  const http = createUpstreamHttp({ name: "token endpoint", baseUrl: origin, timeoutMs, fetch });
   let cached: { token: string; expiresAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
 
@@ -48,31 +50,18 @@ export function createClientCredentialsSource(options: ClientCredentials): Token
       client_secret: options.clientSecret,
     });
     if (options.scope) body.set("scope", options.scope);
-    const deadline = callDeadline(options.timeoutMs, signal);
-    let response: Response;
-    let text: string;
+    let answer: unknown;
     try {
-      response = await doFetch(options.tokenUrl, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-        body,
-        signal: deadline.signal,
-        redirect: "error",
-      });
-      text = await response.text();
+      answer = await http.request("POST", pathname + search, { body, schema: z.unknown(), signal });
     } catch (e) {
-      const why = transportError("token endpoint", e, deadline.signal).message;
-      throw noToken(why, undefined, { cause: e });
-    } finally {
-      deadline.clear();
+      const { failure, status, message } = e as UpstreamError;
+      // the status alone, not the token endpoint's words
+      if (failure === "status") throw noToken(`token endpoint answered HTTP ${status}`, status);
+      throw noToken(message, undefined, { cause: e });
     }
-    if (!response.ok) throw noToken(`token endpoint answered HTTP ${response.status}`, response.status);
-    let parsed;
-    try {
-      parsed = tokenResponse.safeParse(JSON.parse(text));
-    } catch {
-      throw noToken("token endpoint answered with malformed JSON");
-    }
+    // an empty body: JSON.parse would have refused it
+    if (answer === undefined) throw noToken("token endpoint answered with malformed JSON");
+    const parsed = tokenResponse.safeParse(answer);
     if (!parsed.success) throw noToken("token endpoint answered without access_token");
     const lifetimeMs = (parsed.data.expires_in ?? 300) * 1000;
     cached = {

@@ -119,7 +119,11 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     for (const [k, v] of Object.entries(opts.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
     const headers = new Headers({ Accept: "application/json", ...options.headers, ...opts.headers });
-    if (opts.body !== undefined) headers.set("Content-Type", "application/json");
+    // a URLSearchParams body is a form (the token call, RFC 6749 §4.4), any other JSON
+    const { body } = opts;
+    const form = body instanceof URLSearchParams;
+    if (body !== undefined)
+      headers.set("Content-Type", form ? "application/x-www-form-urlencoded" : "application/json");
     if (options.tokens) {
       // a failed token call is an error: never an unauthenticated request
       headers.set("Authorization", `Bearer ${await options.tokens.token(signal)}`);
@@ -129,7 +133,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       response = await doFetch(url, {
         method,
         headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        body: form ? body : body === undefined ? undefined : JSON.stringify(body),
         signal,
         redirect: "error",
       });
