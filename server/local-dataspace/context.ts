@@ -50,6 +50,9 @@ export function contextOfDspAddress(ctx: LocalContext, address: string): Partici
   return m ? ctx.store.get<ParticipantRecord>("participants", uriDecoded(m[1])) : undefined;
 }
 
+/** a provider's refusal of a request, the reason its `errorDetail` */
+export const rejected = (reason: string) => ({ ok: false as const, reason });
+
 export const participantByDid = (ctx: LocalContext, did: string) =>
   ctx.store.list<ParticipantRecord>("participants").find((p) => p.identity === did);
 

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { contractPolicyOf, decodeOfferId, offerOf, selects } from "./catalog";
-import { contextOfDspAddress, ctxKey, dspAddressOf, processesIn, type LocalContext } from "./context";
+import {
+  contextOfDspAddress,
+  ctxKey,
+  dspAddressOf,
+  processesIn,
+  rejected,
+  type LocalContext,
+} from "./context";
 import { badRequest } from "./http";
 import type {
   AgreementRecord,
@@ -60,15 +67,8 @@ function rulesOf(policy: Json): string {
   });
 }
 
-const rejected = (reason: string) => ({ ok: false as const, reason });
-
 /** The provider's verdict on a contract request: the matched offer, or why it is rejected. */
-function evaluate(
-  ctx: LocalContext,
-  consumer: NegotiationRecord,
-):
-  | { ok: true; provider: ParticipantRecord; definition: ContractDefinitionRecord; asset: AssetRecord }
-  | { ok: false; reason: string } {
+function evaluate(ctx: LocalContext, consumer: NegotiationRecord) {
   const provider = contextOfDspAddress(ctx, consumer.counterPartyAddress);
   if (!provider || provider.state !== "ACTIVATED")
     return rejected(`No participant of this dataspace answers at ${consumer.counterPartyAddress}`);
@@ -98,7 +98,7 @@ function evaluate(
       `Policy in the contract request is not equal to the one in the contract offer ${consumer.offerId}`,
     );
   }
-  return { ok: true, provider, definition, asset };
+  return { ok: true as const, provider, definition, asset };
 }
 
 /** POST …/contractnegotiations: validates the ContractRequest, records it REQUESTED and starts the machine. */

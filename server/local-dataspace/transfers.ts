@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { DEFAULT_TRANSFER_TYPE, HTTP_ENDPOINT_TYPE, TRANSFER_TYPES } from "../dataspace-protocol";
-import { contextOfDspAddress, dspAddressOf, processesIn, type LocalContext } from "./context";
+import { contextOfDspAddress, dspAddressOf, processesIn, rejected, type LocalContext } from "./context";
 import { badRequest, HttpError, notFound, unauthorized, type Router } from "./http";
 import type {
   AgreementRecord,
@@ -73,12 +73,7 @@ function schedule(ctx: LocalContext, id: string): void {
   ctx.scheduler.after(ctx.stepMs, () => start(ctx, id));
 }
 
-const rejected = (reason: string) => ({ ok: false as const, reason });
-
-function verdict(
-  ctx: LocalContext,
-  t: TransferRecord,
-): { ok: true; agreement: AgreementRecord } | { ok: false; reason: string } {
+function verdict(ctx: LocalContext, t: TransferRecord) {
   const agreement = ctx.store.get<AgreementRecord>("agreements", t.contractId);
   if (!agreement || agreement.consumerContextId !== t.participantContextId)
     return rejected(`No contract agreement ${t.contractId} exists for this consumer`);
@@ -89,7 +84,7 @@ function verdict(
     );
   if (t.assetId && t.assetId !== agreement.assetId)
     return rejected(`Agreement ${t.contractId} covers asset ${agreement.assetId}, not ${t.assetId}`);
-  return { ok: true, agreement };
+  return { ok: true as const, agreement };
 }
 
 async function start(ctx: LocalContext, id: string): Promise<void> {
