@@ -13,7 +13,7 @@ const source = (fetch: typeof globalThis.fetch, timeoutMs = 1000) =>
     fetch,
   });
 
-const failureOf = async (answer: () => Promise<Response>, timeoutMs?: number) => {
+const failureOf = async (answer: typeof fetch, timeoutMs?: number) => {
   const e = (await source(answer, timeoutMs)
     .token()
     .catch((e: unknown) => e)) as UpstreamError;
