@@ -13,7 +13,7 @@ import {
   type AssetTerms,
   type Disclosure,
 } from "../dataspace-protocol";
-import { audited, orNull, remainingDeadline, settle, type DataspaceRuntime } from "./runtime";
+import { audited, orNull, remainingDeadline, type DataspaceRuntime } from "./runtime";
 import { callerMistake, liveOrNull } from "./failures";
 import type { ConnectorAsset, IdResponse, ParticipantContext } from "./upstream-schemas";
 import { invalidField, missingFields } from "../http/field-errors";
@@ -79,9 +79,9 @@ export async function didOfParticipant(
   participantId: string,
   signal?: AbortSignal,
 ): Promise<string | undefined> {
-  const ctx = await settle(rt.connector.getParticipantContext(participantId, signal));
+  const ctx = await orNull(rt.connector.getParticipantContext(participantId, signal));
   return (
-    (ctx.ok ? didOfContext(ctx.value) : "") ||
+    (ctx ? didOfContext(ctx) : "") ||
     organisationOfContext(participantId)?.did ||
     (participantId.startsWith("did:") ? participantId : undefined)
   );

@@ -21,6 +21,7 @@ import {
   audited,
   operationDeadline,
   record,
+  orNull,
   remainingDeadline,
   settle,
   type DataspaceRuntime,
@@ -53,16 +54,11 @@ export async function tenantIdentities(
 async function tenantInputs(rt: DataspaceRuntime, signal?: AbortSignal | number) {
   const tm = rt.tenantManager;
   if (!tm) return { tenants: null, profiles: [] };
-  const tenants = await settle(tm.listTenants(typeof signal === "number" ? undefined : signal));
-  if (!tenants.ok) return { tenants: null, profiles: [] };
+  const tenants = await orNull(tm.listTenants(typeof signal === "number" ? undefined : signal));
+  if (!tenants) return { tenants: null, profiles: [] };
   if (typeof signal === "number") signal = remainingDeadline(rt, signal);
-  const profiles = await Promise.all(
-    tenants.value.map(async (t) => {
-      const r = await settle(tm.listParticipantProfiles(t.id, signal));
-      return r.ok ? r.value : null;
-    }),
-  );
-  return { tenants: tenants.value, profiles };
+  const profiles = await Promise.all(tenants.map((t) => orNull(tm.listParticipantProfiles(t.id, signal))));
+  return { tenants, profiles };
 }
 type TenantInputs = Awaited<ReturnType<typeof tenantInputs>>;
 
@@ -131,10 +127,10 @@ export async function listParticipants(rt: DataspaceRuntime): Promise<Record<str
  */
 async function participantInputs(rt: DataspaceRuntime) {
   const [contexts, tenants] = await Promise.all([
-    settle(rt.connector.listParticipantContexts()),
+    orNull(rt.connector.listParticipantContexts()),
     tenantInputs(rt, Date.now()),
   ]);
-  return { contexts: contexts.ok ? (contexts.value as readonly ParticipantContext[]) : null, tenants };
+  return { contexts: contexts as readonly ParticipantContext[] | null, tenants };
 }
 
 function participantsOf(
@@ -296,11 +292,11 @@ export async function updateParticipant(
   if (!tm) throw serviceUnavailable(NO_TENANT_MANAGER);
   const deadline = operationDeadline(rt);
   const [ctx, tenants] = await Promise.all([
-    settle(rt.connector.getParticipantContext(id, deadline)),
+    orNull(rt.connector.getParticipantContext(id, deadline)),
     tenantIdentities(rt, deadline),
   ]);
   if (!tenants) throw badGateway(UPDATE_FAILED, "tenant manager unavailable");
-  const did = ctx.ok ? didOfContext(ctx.value) : "";
+  const did = ctx ? didOfContext(ctx) : "";
   const tenant = tenantFor({ id, did, slug: did ? slugOfDid(did) : "" }, tenants);
   if (!tenant) throw notFound("Participant not found");
   const updated = await audited(
@@ -333,8 +329,8 @@ export async function participantForUser(rt: DataspaceRuntime, user: SessionUser
     return { id: `user:${user.username}`, displayName: user.name, organization: user.organisation, role };
   }
   // one upstream call, bounded by its own time-out: no deadline armed per request (decision 0042)
-  const contexts = await settle(rt.connector.listParticipantContexts());
-  const ctx = contexts.ok ? contexts.value.find((c) => didOfContext(c) === did) : undefined;
+  const contexts = await orNull(rt.connector.listParticipantContexts());
+  const ctx = contexts?.find((c) => didOfContext(c) === did);
   return {
     id: ctx?.["@id"] ?? org?.slug ?? slugOfDid(did),
     displayName: org?.displayName ?? user.organisation,
@@ -409,8 +405,8 @@ export async function participantCredentials(
   const issuer = rt.issuer;
   if (issuer)
     return or502(async () => {
-      const ctx = await settle(rt.connector.getParticipantContext(id));
-      const holder = ctx.ok ? didOfContext(ctx.value) || id : id;
+      const ctx = await orNull(rt.connector.getParticipantContext(id));
+      const holder = (ctx && didOfContext(ctx)) || id;
       const issued = await issuer.listCredentials(holder, remainingDeadline(rt, startedAt));
       return credentialsOf(issued, (c) => toCredential(c.id, c.credential, { format: c.format }));
     }, "Failed to fetch credentials");

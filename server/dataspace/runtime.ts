@@ -134,10 +134,7 @@ export async function settle<T>(
 }
 
 /** The fulfilled value, or null when the call failed (and its failure is tolerated). */
-export async function orNull<T>(p: Promise<T>): Promise<T | null> {
-  const r = await settle(p);
-  return r.ok ? r.value : null;
-}
+export const orNull = <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
 
 /**
  * The agreement a recorded negotiation made: as recorded, else as the connector tells it now (then
@@ -149,8 +146,8 @@ export async function agreementOf(
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   if (row.agreementId) return row.agreementId;
-  const n = await settle(rt.connector.getNegotiation(row.participantId, row.negotiationId, signal));
-  const found = n.ok ? (n.value.contractAgreementId ?? n.value.contractId) : undefined;
+  const n = await orNull(rt.connector.getNegotiation(row.participantId, row.negotiationId, signal));
+  const found = n?.contractAgreementId ?? n?.contractId;
   if (typeof found !== "string" || !found) return undefined;
   await rt.contractPermits.setAgreement(row.negotiationId, found);
   return found;
