@@ -34,12 +34,8 @@ import { endpointDataReference, requestTransfer, terminateTransfer } from "./tra
  */
 
 const withContext = <T extends Json>(r: T) => ({ "@context": COMPACT_CONTEXT, ...r });
-const idResponse = (id: string, createdAt: number) => ({
-  "@context": COMPACT_CONTEXT,
-  "@type": "IdResponse",
-  "@id": id,
-  createdAt,
-});
+const idResponse = (id: string, createdAt: number) =>
+  withContext({ "@type": "IdResponse", "@id": id, createdAt });
 
 /**
  * A body of the participant-scoped management API, which validates it against schemas that require
@@ -56,10 +52,7 @@ const managementBody = (req: LocalRequest) => inManagementContext(objectBody(req
 const idOf = (body: Json) => (typeof body["@id"] === "string" && body["@id"] ? body["@id"] : randomUUID());
 /** a participant context's `properties`, when given: an object (400 otherwise) */
 function propertiesOf(body: Json): Json | undefined {
-  if (
-    body.properties !== undefined &&
-    (typeof body.properties !== "object" || Array.isArray(body.properties))
-  )
+  if (body.properties != null && !isObject(body.properties))
     throw badRequest("string found, object expected", "/properties");
   return body.properties as Json | undefined;
 }
