@@ -29,16 +29,11 @@ export type AssetBook = ReadonlyMap<string, string>;
 
 type Groups = readonly { readonly assets: readonly Readonly<Record<string, unknown>>[] }[];
 
-/** per grouped asset list (the kept, frozen answers of listAssetGroups): its book, made once */
-const books = new WeakMap<Groups, AssetBook>();
-
 /**
  * The names of every provider's assets (GET /api/assets, grouped), by asset id: an asset's `name`
  * (normalised: its `@id` when it has none); the first provider that names an id wins.
  */
-export function assetNames(groups: Groups): AssetBook {
-  let book = books.get(groups);
-  if (book) return book;
+export const assetNames = /* @__PURE__ */ bookPer((groups: Groups): AssetBook => {
   const names = new Map<string, string>();
   for (const g of groups)
     for (const a of g.assets) {
@@ -46,24 +41,17 @@ export function assetNames(groups: Groups): AssetBook {
       const name = typeof a.name === "string" && a.name ? a.name : id;
       if (id && !names.has(id)) names.set(id, name);
     }
-  book = names;
-  if (Object.isFrozen(groups)) books.set(groups, book);
-  return book;
-}
+  return names;
+});
 
 /** any participant list (the API's records or the views' typed ones): its fields are read defensively */
 type Participants = readonly object[];
-
-/** per participant list (the kept, frozen answers of listParticipants): its book, made once */
-const partyBooks = new WeakMap<Participants, NameBook>();
 
 /**
  * Display names by DID and by participant context id, from a participant list (GET /api/participants:
  * `participantId`, `identity` or `did`, `displayName`).
  */
-export function partyNames(participants: Participants): NameBook {
-  let book = partyBooks.get(participants);
-  if (book) return book;
+export const partyNames = /* @__PURE__ */ bookPer((participants: Participants): NameBook => {
   const names = new Map<string, string>();
   const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
   for (const o of participants) {
@@ -75,7 +63,17 @@ export function partyNames(participants: Participants): NameBook {
     const id = text(p.participantId) ?? text(p["@id"]);
     if (id) names.set(id, name);
   }
-  book = names;
-  if (Object.isFrozen(participants)) partyBooks.set(participants, book);
-  return book;
+  return names;
+});
+
+/** a book per list, made once for a frozen one (the kept answers of listAssetGroups and listParticipants) */
+function bookPer<L extends object>(make: (list: L) => ReadonlyMap<string, string>) {
+  const books = new WeakMap<L, ReadonlyMap<string, string>>();
+  return (list: L): ReadonlyMap<string, string> => {
+    let book = books.get(list);
+    if (book) return book;
+    book = make(list);
+    if (Object.isFrozen(list)) books.set(list, book);
+    return book;
+  };
 }
