@@ -125,7 +125,6 @@ export function uriDecoded(s: string): string {
   }
 }
 
-/** A JSON object: not null, not an array. */
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 

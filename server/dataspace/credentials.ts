@@ -29,15 +29,13 @@ export const issuanceStartedSchema = z.object({
   issuerDid: z.string(),
   status: z.literal("REQUESTED"),
 });
-export type IssuanceStarted = z.infer<typeof issuanceStartedSchema>;
-
 /** Asks the participant's identity hub to request a credential of `credentialType` from the issuer. */
 export async function requestCredential(
   rt: DataspaceRuntime,
   participantContextId: string,
   credentialType: string,
   actor = "system",
-): Promise<IssuanceStarted> {
+): Promise<z.infer<typeof issuanceStartedSchema>> {
   const { identityHub, issuerDid } = rt;
   if (!identityHub || !rt.issuer || !issuerDid) {
     throw serviceUnavailable(

@@ -206,8 +206,6 @@ export const onboardingResult = z.object({
   role: z.string(),
   status: z.literal("provisioning"),
 });
-export type OnboardingResult = z.infer<typeof onboardingResult>;
-
 /**
  * Onboards a participant through the tenant manager: first cell, first dataspace profile (503
  * when either is missing), a tenant with the participant's properties, then a participant
@@ -217,7 +215,7 @@ export async function onboardParticipant(
   rt: DataspaceRuntime,
   input: ReturnType<typeof parseOnboardingInput>,
   actor = "system",
-): Promise<OnboardingResult> {
+): Promise<z.infer<typeof onboardingResult>> {
   const tm = rt.tenantManager;
   if (!tm) throw serviceUnavailable(NO_TENANT_MANAGER);
   const target = input.displayName;
