@@ -143,7 +143,6 @@ export function createConnectorClient(options: ConnectorClientOptions) {
         { "@type": "TerminateNegotiation", "@id": negotiationId, reason },
         signal,
       ),
-    /** the endpoint data reference of a started pull transfer */
     getEndpointDataReference: (id: string, transferId: string, signal?: AbortSignal) =>
       get(edrDataAddressPath(v, ctxPath(id), transferId), edrDataAddressSchema, signal),
   };

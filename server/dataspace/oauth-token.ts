@@ -32,7 +32,6 @@ export interface ClientCredentials {
 /** a cached token is renewed this long before it expires (at most half its lifetime) */
 const RENEW_MS = 30_000;
 
-/** the token call's failure: the caller never falls back to an unauthenticated request */
 const noToken = (why: string, status?: number, options?: { cause: unknown }) =>
   new UpstreamError("token endpoint", "token", `no access token: ${why}`, status, options);
 

@@ -26,7 +26,6 @@ export interface ReadCacheOptions {
   name: UpstreamName;
   /** how long a successful answer is reused; 0 keeps nothing (identical in-flight calls still coalesce) */
   ttlMs: number;
-  /** the time-out of the shared upstream call */
   timeoutMs: number;
   /** an upstream change counter: a new value invalidates everything */
   version?: () => number;

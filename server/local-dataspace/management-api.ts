@@ -130,7 +130,6 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
       return r;
     };
 
-  // ---- participant contexts ------------------------------------------------------------------
   router.add("GET", P, (req) => {
     const all = ctx.store.list<ParticipantRecord>("participants");
     const offset = Number(req.query.get("offset") ?? 0) || 0;
@@ -168,7 +167,6 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
     return { status: 204 };
   });
 
-  // ---- assets --------------------------------------------------------------------------------
   router.add("POST", `${C}/assets`, (req) => {
     const p = participant(req);
     const body = managementBody(req);
@@ -187,7 +185,6 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   listRoute("assets", "assets");
   getRoute("assets", "assets", "Asset");
 
-  // ---- policy and contract definitions -------------------------------------------------------
   router.add("POST", `${C}/policydefinitions`, (req) => {
     const p = participant(req);
     const body = managementBody(req);
@@ -240,7 +237,6 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
   });
   listRoute("contractdefinitions", "contractdefinitions");
 
-  // ---- catalogue: asks the provider over DSP ---------------------------------------------------
   router.add("POST", `${C}/catalog/request`, async (req) => {
     active(req);
     const body = managementBody(req);
@@ -264,7 +260,6 @@ export function registerManagementApi(router: Router, ctx: LocalContext): void {
     }
   });
 
-  // ---- contract negotiations and transfer processes -------------------------------------------
   const processes = [
     [
       "contractnegotiations",
