@@ -77,16 +77,9 @@ export function createReadCache(options: ReadCacheOptions) {
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => reject(transportError(upstream, signal.reason, signal));
       signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(
-        (v) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(v);
-        },
-        (e: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(e instanceof Error ? e : new Error(String(e)));
-        },
-      );
+      promise
+        .then(resolve, (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))))
+        .finally(() => signal.removeEventListener("abort", onAbort));
     });
   }
 
