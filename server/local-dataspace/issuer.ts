@@ -26,30 +26,23 @@ function nextStatusIndex(ctx: LocalContext): number {
   return n;
 }
 
-/** Claims of the credential subject for a credential type. */
+/** Claims of the credential subject for a credential type: the organisation, and those of its type. */
 function claimsFor(type: string, holder: { organisation: string; role: string }): Json {
-  switch (type) {
-    case CREDENTIAL_TYPES.participant:
-      return {
-        organisation: holder.organisation,
-        ehdsParticipantType: holder.role,
-        memberOf: "European Health Data Space (development dataspace)",
-      };
-    case CREDENTIAL_TYPES.purpose:
-      return {
-        organisation: holder.organisation,
-        purpose: "SCIENTIFIC_RESEARCH",
-        legalBasis: "Regulation (EU) 2025/327, Art. 53(1)(e)",
-      };
-    case CREDENTIAL_TYPES.quality:
-      return {
-        organisation: holder.organisation,
-        qualityLabel: "silver",
-        framework: "Regulation (EU) 2025/327, Art. 78 (data quality and utility label)",
-      };
-    default:
-      return { organisation: holder.organisation };
-  }
+  const ofType: Record<string, Json> = {
+    [CREDENTIAL_TYPES.participant]: {
+      ehdsParticipantType: holder.role,
+      memberOf: "European Health Data Space (development dataspace)",
+    },
+    [CREDENTIAL_TYPES.purpose]: {
+      purpose: "SCIENTIFIC_RESEARCH",
+      legalBasis: "Regulation (EU) 2025/327, Art. 53(1)(e)",
+    },
+    [CREDENTIAL_TYPES.quality]: {
+      qualityLabel: "silver",
+      framework: "Regulation (EU) 2025/327, Art. 78 (data quality and utility label)",
+    },
+  };
+  return { organisation: holder.organisation, ...ofType[type] };
 }
 
 /** who a credential is issued to, and the claims of its subject */
