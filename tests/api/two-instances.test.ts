@@ -9,6 +9,7 @@ import { databaseFor, dropDatabase, testDatabaseUrl } from "../support/postgres"
 import { freePort } from "../support/server";
 import { signIn, type Signed } from "../support/signin";
 import { spawnBuiltServer } from "../support/built-server";
+import { until } from "../support/until";
 
 /**
  * Two hub instances on one PostgreSQL (DATABASE_URL), each the built server as `npm start` runs it,
@@ -188,7 +189,13 @@ describe.runIf(!!admin)("two instances on one PostgreSQL", () => {
       body: JSON.stringify({ id, title: `Two instances ${id}` }),
     });
     expect(created.status).toBe(201);
-    const listed = await send(onB, "/api/catalog");
+    // B drops its kept answers when the change notice arrives (LISTEN/NOTIFY, decision 0051): on a
+    // loaded machine that can be after A's 201, so B is read until it lists the dataset (bounded)
+    const listed = await until(
+      () => send(onB, "/api/catalog"),
+      (r) => r.status === 200 && r.body.some((d: Json) => d.id === id),
+      10_000,
+    );
     expect(listed.status).toBe(200);
     expect(listed.body.map((d: Json) => d.id)).toContain(id);
     // the node itself, and B's graph kept per version before the write
