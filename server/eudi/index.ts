@@ -4,4 +4,3 @@
  */
 export { qrDataUrl } from "./qr";
 export { random, sha256b64u } from "./sd-jwt";
-export { columnsOf, withTimes } from "./store";

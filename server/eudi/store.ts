@@ -1,4 +1,4 @@
-import type { Relational, Sql } from "../storage/relational";
+import { columnsOf, withTimes, type Relational, type Sql } from "../storage/relational";
 
 /**
  * Wallet sign-in transactions in the relational store, so a sign-in in flight survives a restart and
@@ -43,17 +43,6 @@ const NEW_COLUMNS = [
   "created_at",
   "expires_at",
 ] as const;
-
-/** the named `columns` of `row`: what a write stores, however wide the caller's object */
-export const columnsOf = <R, K extends keyof R>(row: R, columns: readonly K[]) =>
-  Object.fromEntries(columns.map((c) => [c, row[c]])) as Pick<R, K>;
-
-/** a row with its millisecond times (`…_at` columns) as numbers: PostgreSQL's bigint arrives as a string */
-export function withTimes<T extends object>(r: T): T {
-  const out = { ...r } as Record<string, unknown>;
-  for (const k in out) if (k.endsWith("_at") && out[k] !== null) out[k] = Number(out[k]);
-  return out as T;
-}
 
 /** the rows kept by sid, per store handle (see bySid) */
 const keptRows = new WeakMap<

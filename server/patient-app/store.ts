@@ -1,6 +1,5 @@
 import { sql } from "kysely";
-import { columnsOf, withTimes } from "../eudi";
-import type { Relational, Sql } from "../storage/relational";
+import { columnsOf, withTimes, type Relational, type Sql } from "../storage/relational";
 
 /**
  * The companion app's tables in the relational store (server/storage/relational): attestation

@@ -51,3 +51,14 @@ export function topicWriter(rel: Relational, topic: string) {
     fresh: async () => `${ownWrites}/${await topicVersion(rel, topic)}`,
   };
 }
+
+/** the named `columns` of `row`: what a write stores, however wide the caller's object */
+export const columnsOf = <R, K extends keyof R>(row: R, columns: readonly K[]) =>
+  Object.fromEntries(columns.map((c) => [c, row[c]])) as Pick<R, K>;
+
+/** a row with its millisecond times (`…_at` columns) as numbers: PostgreSQL's bigint arrives as a string */
+export function withTimes<T extends object>(r: T): T {
+  const out = { ...r } as Record<string, unknown>;
+  for (const k in out) if (k.endsWith("_at") && out[k] !== null) out[k] = Number(out[k]);
+  return out as T;
+}
