@@ -54,6 +54,26 @@ describe("read cache: peek", () => {
   });
 });
 
+describe("read cache: a kept answer", () => {
+  it("is read only all the way down, so no reader changes what the next one gets", async () => {
+    const c = createReadCache({
+      name: "connector",
+      ttlMs: 1000,
+      timeoutMs: 1000,
+      now: () => 0,
+      version: () => 0,
+    });
+    const read = (await c.read("k", undefined, () =>
+      Promise.resolve([{ "@id": "a", policy: { permission: [{ action: "use" }] } }]),
+    )) as { "@id": string; policy: { permission: { action: string }[] } }[];
+    expect(() => (read[0]["@id"] = "b")).toThrow(TypeError);
+    expect(() => read[0].policy.permission.push({ action: "share" })).toThrow(TypeError);
+    expect(await c.read("k", undefined, () => Promise.resolve([]))).toEqual([
+      { "@id": "a", policy: { permission: [{ action: "use" }] } },
+    ]);
+  });
+});
+
 describe("read cache: the upstream's 404", () => {
   it("is kept as an answer is (thrown to every reader until a change), a failure never", async () => {
     const clock = { now: 0, version: 0 };

@@ -1,3 +1,4 @@
+import { deepFrozen } from "../http/kept/kept";
 import { callDeadline, isNotFound, transportError, type UpstreamName } from "./upstream-http";
 
 /**
@@ -128,9 +129,9 @@ export function createReadCache(options: ReadCacheOptions) {
     const promise = loading.then(
       (value) => {
         deadline.clear();
-        // an answer handed out to every reader while it is kept is read only
-        if (Array.isArray(value) || (keep && typeof value === "object" && value !== null))
-          Object.freeze(value);
+        // an answer handed out to every reader while it is kept is read only, all the way down: a kept
+        // build over it (createKeptByInputs) stops its own freezing at this already frozen array
+        if (Array.isArray(value) || (keep && typeof value === "object" && value !== null)) deepFrozen(value);
         keepEntry({ value });
         return value;
       },
