@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SessionUser } from "../auth/user";
 import type { Config } from "../config";
-import type { Dataspace } from "../dataspace";
+import { createReadCache, type Dataspace } from "../dataspace";
 import { or502 } from "../dataspace/failures";
 import {
   CREDENTIAL_NOT_FOUND,
@@ -112,6 +112,9 @@ const labelled = (defs: readonly Definition[]) =>
     proves: CREDENTIAL_PURPOSES[d.credentialType]?.proves ?? "defined by the issuer",
   }));
 
+/** how long a DID document is reused: its keys change seldom, and a rotation is seen within this time */
+const DID_DOCUMENT_MS = 60_000;
+
 export function createCredentialService(deps: { config: Config; dataspace: Dataspace }) {
   const { config, dataspace } = deps;
   let verifier: CredentialVerifier | undefined;
@@ -127,12 +130,21 @@ export function createCredentialService(deps: { config: Config; dataspace: Datas
       const web = didWebUrl(rt.issuerDid);
       if (web && !local) origins.add(new URL(web).origin);
       const listKey = (url: string) => keyText("status list", url);
+      const didDocuments = createReadCache({
+        name: "issuer",
+        ttlMs: DID_DOCUMENT_MS,
+        timeoutMs: config.upstreamTimeoutMs,
+      });
       verifier = createVerifier({
         issuerDid: rt.issuerDid,
         // status lists through the dataspace's read cache (see TrustAnchor.statusLists)
         statusLists: {
           read: (url, load) => dataspace.readCache.read(listKey(url), undefined, load, "issuer"),
           peek: (url) => dataspace.readCache.peek(listKey(url)),
+        },
+        didDocuments: {
+          read: (url, load) => didDocuments.read(url, undefined, load),
+          peek: (url) => didDocuments.peek(url),
         },
         didDocumentUrl: (did) =>
           local ? `${local.url}/dids/${encodeURIComponent(did)}` : (didWebUrl(did) ?? did),

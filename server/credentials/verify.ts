@@ -49,11 +49,16 @@ export interface TrustAnchor {
    * a cache of status lists that knows when they change (the dataspace's read cache: the embedded
    * issuer counts every revocation, a configured one keeps nothing unless told to)
    */
-  statusLists: {
-    read(url: string, load: (signal?: AbortSignal) => Promise<Json>): Promise<Json>;
-    /** the list the cache holds now, if any */
-    peek(url: string): Json | undefined;
-  };
+  statusLists: DocumentCache;
+  /** a cache of DID documents (a read cache of its own that keeps each a minute) */
+  didDocuments: DocumentCache;
+}
+
+/** documents read through a read cache (server/dataspace/read-cache.ts): one call per address in flight */
+export interface DocumentCache {
+  read(url: string, load: (signal?: AbortSignal) => Promise<Json>): Promise<Json>;
+  /** the document the cache holds now, if any */
+  peek(url: string): Json | undefined;
 }
 
 /**
@@ -139,12 +144,6 @@ export function didWebUrl(did: string): string | undefined {
 }
 
 export function createVerifier(anchor: TrustAnchor) {
-  const cache = new Map<string, { at: number; value: Promise<Json>; doc?: Json }>();
-  /** a DID document's entry while it is kept (a minute) */
-  const kept = (url: string) => {
-    const hit = cache.get(url);
-    return hit && Date.now() - hit.at < 60_000 ? hit : undefined;
-  };
   // signatures are what costs (issue 13): each JWT's outcome is kept with the times it holds between,
   // and each DID document's keys are imported once
   const outcomes = new Map<string, JwtOutcome>();
@@ -171,15 +170,7 @@ export function createVerifier(anchor: TrustAnchor) {
 
   function didDocument(url: string): Promise<Json> {
     checkOrigin(url);
-    const hit = kept(url);
-    if (hit) return hit.value;
-    const entry: { at: number; value: Promise<Json>; doc?: Json } = { at: Date.now(), value: fetchJson(url) };
-    cache.set(url, entry);
-    entry.value.then(
-      (doc) => (entry.doc = doc),
-      () => cache.get(url) === entry && cache.delete(url),
-    );
-    return entry.value;
+    return anchor.didDocuments.read(url, (s) => fetchJson(url, s));
   }
 
   /** a status list: it changes when something is revoked, so only a cache that is told so keeps it */
@@ -379,7 +370,7 @@ export function createVerifier(anchor: TrustAnchor) {
     holds(inputs: VerificationInputs, now: Date): boolean {
       const t = now.getTime();
       if (!inputs.reusable || t < inputs.from || t >= inputs.until) return false;
-      for (const [url, doc] of inputs.didDocuments) if (kept(url)?.doc !== doc) return false;
+      for (const [url, doc] of inputs.didDocuments) if (anchor.didDocuments.peek(url) !== doc) return false;
       for (const [url, doc] of inputs.statusLists) if (anchor.statusLists.peek(url) !== doc) return false;
       return true;
     },

@@ -36,6 +36,7 @@ export { didOfParticipant } from "./assets";
 export { reconnectClients, type DataspaceServiceName, type ServiceEndpoints } from "./reconnect";
 export { CREDENTIAL_NOT_FOUND, issuanceStartedSchema } from "./credentials";
 export { credentialDefinitionSchema } from "./upstream-schemas";
+export { createReadCache } from "./read-cache";
 export type { ParticipantProfile, Tenant as TenantRecord } from "./upstream-schemas";
 
 /**
