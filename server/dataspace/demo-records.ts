@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
-import { deepFrozen } from "../http/kept";
+import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import { topicVersion, type Relational } from "../storage/relational";
 import assetsJson from "../../fixtures/demo-records/assets.json" with { type: "json" };
 import negotiationsJson from "../../fixtures/demo-records/negotiations.json" with { type: "json" };
@@ -130,35 +130,24 @@ export async function createDemoTransferStore(
       .execute();
   });
   const parse = (r: { record: string } | undefined) => (r ? (JSON.parse(r.record) as DemoRecord) : undefined);
-  /**
-   * The lists by participant ("" for all), kept until a transfer is created on any instance (the
-   * feed's version moves; in this process at once): the task list reads them on every request.
-   * The records are frozen and shared; each call gets its own array.
-   */
-  const lists = new Map<string, { version: string; records: readonly DemoRecord[] }>();
   // this instance's own creations count at once; another instance's through the feed's version as the
   // store has it now (on PostgreSQL its row, read by key, not the later NOTIFY): a created transfer lists at once
   let created = 0;
-  const versionOf = (feed: number) => `${created}/${feed}`;
-  const version = async () => versionOf(await topicVersion(rel, DEMO_TRANSFERS_TOPIC));
+  /** the lists by participant ("" for all), kept until a transfer is created on any instance */
+  const lists = createKept<readonly DemoRecord[]>({ max: 1000 });
 
   /**
    * The list, frozen and shared: the very same array while no transfer was created (any instance), so
-   * callers may key what they derive from it by its identity. Read it only.
+   * callers may key what they derive from it by its identity (the task list reads it on every request).
    */
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
-    const v = await version();
-    const kept = lists.get(participantId ?? "");
-    if (kept && kept.version === v) return kept.records;
-    let q = rel.db.selectFrom(TABLE).select("record");
-    if (participantId) q = q.where("participant_id", "=", participantId);
-    const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
-    const records = Object.freeze(rows.map((r) => deepFrozen(parse(r)!)));
-    if ((await version()) === v) {
-      if (lists.size >= 1000) lists.clear();
-      lists.set(participantId ?? "", { version: v, records });
-    }
-    return records;
+    const versions = [created, await topicVersion(rel, DEMO_TRANSFERS_TOPIC)];
+    return lists({ caller: EVERYONE, versions, args: [participantId ?? ""] }, async () => {
+      let q = rel.db.selectFrom(TABLE).select("record");
+      if (participantId) q = q.where("participant_id", "=", participantId);
+      const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
+      return deepFrozen(rows.map((r) => parse(r)!));
+    });
   }
 
   return {
@@ -201,7 +190,6 @@ export async function createDemoTransferStore(
         await rel.changes.bump(tx, DEMO_TRANSFERS_TOPIC);
       });
       created++;
-      lists.clear();
       return rec;
     },
     async get(id: string) {
