@@ -13,3 +13,49 @@ export function normaliseCounterPartyAddress(address: string, counterPartyId?: s
   if (!counterPartyId || trimmed.includes(counterPartyId)) return `${trimmed}${suffix}`;
   return `${trimmed}/${counterPartyId}${suffix}`;
 }
+
+/** what a pull refused to GET, for its audit entry (`refused: <outcome>`) and the 502's `detail` */
+export interface DataPlaneRefusal {
+  outcome: string;
+  detail: string;
+}
+
+const httpUrl = (address: string | undefined): URL | undefined => {
+  try {
+    const url = new URL(address ?? "");
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The data plane address an endpoint data reference names, when a pull may GET it (decision 0104): an
+ * absolute http(s) URL without credentials on the host of the provider's DSP address (`providerAddress`, where
+ * the contract was negotiated; any port: a data plane's public port is not its protocol port), https when
+ * that address is. Else why not: the provider names the address, and the hub must not GET another one for it.
+ */
+export function dataPlaneUrl(
+  endpoint: string,
+  providerAddress: string | undefined,
+): { url: URL } | { refused: DataPlaneRefusal } {
+  const provider = httpUrl(providerAddress);
+  const url = httpUrl(endpoint);
+  const refused = (outcome: string, detail: string) => ({ refused: { outcome, detail } });
+  if (!provider)
+    return refused(
+      "provider address unknown",
+      "the contract's negotiation names no http(s) address of the provider",
+    );
+  if (!url) return refused("endpoint not an http(s) URL", "the endpoint is not an absolute http(s) URL");
+  if (url.username || url.password)
+    return refused("endpoint with credentials", "the endpoint carries credentials");
+  if (url.hostname !== provider.hostname)
+    return refused(
+      "endpoint outside the provider's host",
+      `the endpoint's host ${url.hostname} is not the provider's host ${provider.hostname}`,
+    );
+  if (provider.protocol === "https:" && url.protocol !== "https:")
+    return refused("endpoint not https", "the endpoint is http while the provider's address is https");
+  return { url };
+}

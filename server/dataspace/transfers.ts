@@ -1,7 +1,6 @@
 import { ApiError, badGateway, forbidden, serviceUnavailable } from "../http/errors";
 import { release } from "./release";
 import {
-  type Disclosure,
   DEFAULT_TRANSFER_TYPE,
   DSP_PROTOCOL,
   MANAGEMENT_CONTEXT,
@@ -10,8 +9,16 @@ import {
 import { createKeptByInputs, deepFrozen } from "../http/kept/kept";
 import { presentString } from "../http/handler";
 import { DEMO_CONTRACT_ID, type DemoRecord } from "./demo-records";
-import { callerMistake, describeUpstream, failureMessage, liveOrNull, notFoundOr502 } from "./failures";
-import { NO_PERMIT_REGISTER } from "./permits";
+import {
+  callerMistake,
+  describeUpstream,
+  failureMessage,
+  liveOrNull,
+  notFoundOr502,
+  or502,
+} from "./failures";
+import { NO_PERMIT_REGISTER, type ContractPermit } from "./permits";
+import { dataPlaneUrl } from "./address";
 import { mergeById } from "./merge";
 import { agreementOf, audited, operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
@@ -194,6 +201,9 @@ const MAX_PULL_BYTES = 5_000_000;
 export const PERMIT_NOT_VALID = (permitId: string, state: string) =>
   `Data permit ${permitId} is ${state}: no further data leaves under it`;
 
+export const ENDPOINT_NOT_PROVIDERS =
+  "The endpoint data reference does not point at the provider's own host: nothing was pulled from it";
+
 /**
  * The data permit the contract of a transfer rests on: the one recorded for the negotiation that
  * made the agreement (permits.ts), found by the agreement id the connector gave that negotiation.
@@ -204,7 +214,7 @@ async function permitOfContract(
   assetId: string,
   contractId: string,
   signal?: AbortSignal,
-): Promise<{ permitId: string; disclosure: Disclosure } | undefined> {
+): Promise<ContractPermit | undefined> {
   for (const row of await rt.contractPermits.of(participantId, assetId || undefined))
     if ((await agreementOf(rt, row, signal)) === contractId) return row;
   return undefined;
@@ -214,11 +224,12 @@ async function permitOfContract(
  * Pulls the data of a started pull transfer, as its data permit allows (issue 34): the permit the
  * contract rests on must be valid now (a revoked or expired one stops pulls at once, 403); reads
  * the endpoint data reference (EDR) from the consumer's connector, GETs its endpoint with the EDR's
- * authorization token, and hands on what the asset's terms deliver under the permit (release.ts):
- * k-anonymous aggregates, or records pseudonymised per permit. The provider's data plane released them
- * at the source (graph-bridge.ts); the hub releases them again itself, which changes nothing it had
- * released, so an embedded and a real connector hand on the same. What left, and every pull the permit
- * refused, is on the audit log (`transfer.pull`, naming the permit), written before the data is handed on.
+ * authorization token (only on the provider's own host, following no redirect: else 502, decision 0104),
+ * and hands on what the asset's terms deliver under the permit (release.ts): k-anonymous aggregates,
+ * or records pseudonymised per permit. The provider's data plane released them at the source
+ * (graph-bridge.ts); the hub releases them again itself, which changes nothing it had released, so an
+ * embedded and a real connector hand on the same. What left, and every pull the permit or the endpoint
+ * check refused, is on the audit log (`transfer.pull`, naming the permit), written before the data is handed on.
  */
 export async function pullTransferData(
   rt: DataspaceRuntime,
@@ -255,9 +266,20 @@ export async function pullTransferData(
       throw new ApiError(409, "No endpoint data reference yet: the transfer has not started");
     throw badGateway("Failed to read the endpoint data reference", describeUpstream(e));
   }
+  // the provider names the endpoint: GET only its own host, as the negotiation of the contract addressed it (0104)
+  const negotiation = await or502(
+    () => rt.connector.getNegotiation(participantId, contract.negotiationId),
+    "Failed to read the negotiation of the transfer's contract",
+  );
+  const address = dataPlaneUrl(edr.endpoint, negotiation.counterPartyAddress);
+  if ("refused" in address) {
+    const { outcome, detail } = address.refused;
+    await record(rt, { action: "transfer.pull", actor, target, outcome: `refused: ${outcome}` });
+    throw badGateway(ENDPOINT_NOT_PROVIDERS, detail);
+  }
   const plane = createUpstreamHttp({
     name: "data plane",
-    baseUrl: edr.endpoint,
+    baseUrl: address.url.href,
     timeoutMs: rt.timeoutMs,
     fetch: rt.fetch,
   });
