@@ -137,7 +137,7 @@ const TARGET = `${CONSUMER}: ${TRANSFER} (data permit ${PERMIT_ID}, pseudonymise
 describe("the pull GETs only the provider's own host", () => {
   it("pulls from the provider's data plane on the host of its DSP address, on another port", async () => {
     const { ds, pulls } = await hub(
-      `http://127.0.0.1:${connector.url.split(":").pop()}/api/dsp/2025-1`,
+      "http://127.0.0.1:19194/api/dsp/2025-1",
       `http://127.0.0.1:${plane.port}/public/${TRANSFER}`,
     );
     const got = await pull(ds);
