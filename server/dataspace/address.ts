@@ -14,12 +14,6 @@ export function normaliseCounterPartyAddress(address: string, counterPartyId?: s
   return `${trimmed}/${counterPartyId}${suffix}`;
 }
 
-/** what a pull refused to GET, for its audit entry (`refused: <outcome>`) and the 502's `detail` */
-export interface DataPlaneRefusal {
-  outcome: string;
-  detail: string;
-}
-
 const httpUrl = (address: string | undefined): URL | undefined => {
   try {
     const url = new URL(address ?? "");
@@ -33,12 +27,13 @@ const httpUrl = (address: string | undefined): URL | undefined => {
  * The data plane address an endpoint data reference names, when a pull may GET it (decision 0104): an
  * absolute http(s) URL without credentials on the host of the provider's DSP address (`providerAddress`, where
  * the contract was negotiated; any port: a data plane's public port is not its protocol port), https when
- * that address is. Else why not: the provider names the address, and the hub must not GET another one for it.
+ * that address is. Else why not, for the pull's audit entry (`refused: <outcome>`) and its 502's `detail`:
+ * the provider names the address, and the hub must not GET another one for it.
  */
 export function dataPlaneUrl(
   endpoint: string,
   providerAddress: string | undefined,
-): { url: URL } | { refused: DataPlaneRefusal } {
+): { url: URL } | { refused: { outcome: string; detail: string } } {
   const provider = httpUrl(providerAddress);
   const url = httpUrl(endpoint);
   const refused = (outcome: string, detail: string) => ({ refused: { outcome, detail } });
