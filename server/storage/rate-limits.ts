@@ -84,13 +84,12 @@ export async function createRateLimits(opts: {
         return storeFailed(name, e);
       }
     },
-    /** the seconds until `key` may try `name` again, without taking a point; undefined when it may now */
-    async blocked(name: RateLimitName, key: string): Promise<number | undefined> {
+    /** gives back a point taken by `take` (for an attempt that turned out not to count) */
+    async giveBack(name: RateLimitName, key: string): Promise<void> {
       try {
-        const r = await limiters.get(name)!.get(key);
-        return r && r.consumedPoints >= config.rateLimits[name].points ? secondsOf(r) : undefined;
+        await limiters.get(name)!.reward(key);
       } catch (e) {
-        return storeFailed(name, e);
+        storeFailed(name, e);
       }
     },
     /** removes counts whose window ended more than an hour ago */

@@ -36,6 +36,8 @@ export interface StartIdpOptions {
   issuer?: string;
   /** the client application's PUBLIC_URL (redirect and post-logout URIs); default the provider's own address */
   appUrl?: string;
+  /** the wrong-password counts (server/storage/rate-limits.ts); default none */
+  rateLimits?: Parameters<typeof createIdentityProvider>[0]["rateLimits"];
 }
 
 const JSON_LIMIT = 100 * 1024;
@@ -120,6 +122,7 @@ export async function startIdp(
     clientId: IDP_CLIENT_ID,
     clientSecret,
     issuer: options.issuer,
+    rateLimits: options.rateLimits,
   });
   mounted.idp = idp;
   return {

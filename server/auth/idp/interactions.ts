@@ -22,7 +22,7 @@ interface InteractionRoutesOptions {
   /** where a user whose sign-in request expired starts again */
   restartUrl: string;
   /** wrong passwords counted per username (decision 0045); the edge counts each post per client */
-  rateLimits?: Pick<RateLimits, "take" | "blocked">;
+  rateLimits?: Pick<RateLimits, "take" | "giveBack">;
 }
 
 /** The persona whose password (= its username) was given, if any. */
@@ -127,16 +127,16 @@ export function interactionRoutes({
     const userKey = username.toLowerCase();
     const formAgain = (status: number, error: string) =>
       sendHtml(res, status, renderLoginPage(actionFor(interaction.uid), username, error));
-    const wait = await rateLimits?.blocked("passwordUser", userKey);
+    // the point is taken before the password is checked, in one step of the store, so that attempts
+    // sent at once (or to several instances) cannot all pass a look at the count; a right one gives it back
+    const wait = await rateLimits?.take("passwordUser", userKey);
     if (wait !== undefined) {
       res.setHeader("Retry-After", String(wait));
       return formAgain(429, `Too many wrong passwords for this username: try again in ${wait} s.`);
     }
     const persona = authenticate(username, field(body, "password"));
-    if (!persona) {
-      await rateLimits?.take("passwordUser", userKey);
-      return formAgain(401, "Unknown username or wrong password.");
-    }
+    if (!persona) return formAgain(401, "Unknown username or wrong password.");
+    await rateLimits?.giveBack("passwordUser", userKey);
     await finish(req, res, { login: { accountId: persona.username, amr: ["pwd"] } });
   }
 

@@ -45,7 +45,7 @@ export async function createIdentityProvider(opts: {
    */
   issuer?: string;
   /** counts wrong passwords per username (server/http/rate-limits.ts); none: no such limit */
-  rateLimits?: Pick<RateLimits, "take" | "blocked">;
+  rateLimits?: Pick<RateLimits, "take" | "giveBack">;
 }) {
   const { config, rel, clientId, clientSecret } = opts;
   if (config.env === "production") {
