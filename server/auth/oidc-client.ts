@@ -40,12 +40,12 @@ export const STATE_COOKIE = "app-auth.oidc-state";
 export const RETURN_COOKIE = "app-auth.return-to";
 
 const discoverySchema = z.object({
-  issuer: z.string().url(),
-  authorization_endpoint: z.string().url(),
-  token_endpoint: z.string().url(),
-  jwks_uri: z.string().url(),
-  end_session_endpoint: z.string().url().optional(),
-  revocation_endpoint: z.string().url().optional(),
+  issuer: z.url(),
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  jwks_uri: z.url(),
+  end_session_endpoint: z.url().optional(),
+  revocation_endpoint: z.url().optional(),
 });
 type Discovery = z.infer<typeof discoverySchema>;
 

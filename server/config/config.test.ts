@@ -119,4 +119,26 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "test" }).errorDetails).toBe(false);
     expect(loadConfig({ NODE_ENV: "development" }).errorDetails).toBe(true);
   });
+
+  it("takes a URL variable as the URL parser reads it, and names a bad one as Invalid URL", () => {
+    // what the URL variables accept and how they are refused at boot (the zod check they use)
+    expect(loadConfig({ PUBLIC_URL: " https://hub.example.eu/ " }).publicUrl).toBe("https://hub.example.eu");
+    expect(loadConfig({ TENANT_MANAGER_URL: "http://localhost:8181/tm" }).tenantManagerUrl).toBe(
+      "http://localhost:8181/tm",
+    );
+    expect(loadConfig({ NLQ_PROXY_URL: "http://10.0.0.5:8080" }).nlqProxyUrl).toBe("http://10.0.0.5:8080");
+    for (const bad of ["not a url", "https://", "//hub.example.eu", "https://a b"]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(/^.*PUBLIC_URL: Invalid URL$/m);
+      expect(() => loadConfig({ OIDC_ISSUER: bad, OIDC_CLIENT_ID: "hub" })).toThrow(
+        /OIDC_ISSUER: Invalid URL/,
+      );
+    }
+    expect(loadConfig({ EUDI_TRUSTED_ISSUERS: "https://pid.example.eu/" }).eudi.trustedIssuers).toEqual([
+      "https://pid.example.eu",
+    ]);
+    for (const bad of ["http://pid.example.eu", "not a url"])
+      expect(() => loadConfig({ EUDI_TRUSTED_ISSUERS: bad })).toThrow(
+        `EUDI_TRUSTED_ISSUERS: "${bad}" is not an https URL`,
+      );
+  });
 });

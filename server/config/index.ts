@@ -6,7 +6,7 @@ import { z } from "zod";
  */
 
 const bool = z.enum(["on", "off"]);
-const optionalUrl = z.string().url().optional();
+const optionalUrl = z.url().optional();
 /** `<requests>/<window>`, the window in s, m or h: e.g. `120/1m` */
 const rateLimit = z
   .string()
@@ -129,9 +129,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...e.OFFICE_HOLDS.filter(
       (h) => !/^\d{4}-\d{2}-\d{2}$/.test(h) || Number.isNaN(Date.parse(`${h}T00:00:00Z`)),
     ).map((h) => `OFFICE_HOLDS: "${h}" is not a date of the form YYYY-MM-DD`),
-    ...e.EUDI_TRUSTED_ISSUERS.filter(
-      (t) => !z.string().url().safeParse(t).success || !/^https:\/\//.test(t),
-    ).map((t) => `EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`),
+    ...e.EUDI_TRUSTED_ISSUERS.filter((t) => !z.url().safeParse(t).success || !/^https:\/\//.test(t)).map(
+      (t) => `EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`,
+    ),
     production &&
       devWallet &&
       "EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)",
