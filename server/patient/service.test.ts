@@ -60,3 +60,36 @@ describe("patient record answers", () => {
     expect(insights.firstEncounter).toBe("1999-01-01");
   });
 });
+
+describe("the patient's research programmes", () => {
+  it("lists every approved programme, not the first 200, with the patient's consent to one past them", async () => {
+    const seeded = await insight.graph.countWhere("HDABApproval");
+    const added = Array.from(
+      { length: 260 - seeded },
+      (_, i) => `approval-many-${String(i).padStart(3, "0")}`,
+    );
+    await insight.graph.mutate(
+      added.map((id) => ({
+        op: "createNode" as const,
+        node: {
+          id,
+          label: "HDABApproval",
+          layer: "l1" as const,
+          properties: { title: `Programme ${id}`, status: "approved" },
+        },
+      })),
+      { action: "test.approvals", actor: "test", target: "approvals", kind: "graph" },
+    );
+    const last = added[added.length - 1]!;
+    await patients.grantConsent({ patientId: "patient-000001", studyId: last }, PATIENT1);
+
+    const programmes = (await patients.research("patient-000001", PATIENT1)) as {
+      studyId: string;
+      consent: { status: string } | null;
+    }[];
+    expect(programmes).toHaveLength(260);
+    expect(new Set(programmes.map((p) => p.studyId)).size).toBe(260);
+    expect(programmes.map((p) => p.studyId)).toEqual(expect.arrayContaining(added));
+    expect(programmes.find((p) => p.studyId === last)?.consent?.status).toBe("active");
+  });
+});

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
+import { findAll } from "../analytics";
 import { linked, type GraphNode, type PropertyValue, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
@@ -154,7 +155,8 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     );
 
   async function researchOf(node: GraphNode) {
-    const approvals = await graph.findNodes({ label: "HDABApproval", limit: 200 });
+    // every programme, in keyset pages: none is left out of the patient's view
+    const approvals = await findAll(graph, "HDABApproval");
     const consents = await related(node.id, "HAS_CONSENT");
     return approvals.map((a) => {
       const mine = consents.filter((c) => c.properties.studyId === a.id);
