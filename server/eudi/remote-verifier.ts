@@ -11,7 +11,7 @@ import { z } from "zod";
 const initSchema = z.object({
   transaction_id: z.string().min(1),
   client_id: z.string().min(1),
-  request_uri: z.string().url().optional(),
+  request_uri: z.url().optional(),
   request: z.string().optional(),
 });
 const walletResponseSchema = z

@@ -1,5 +1,6 @@
 import { importJWK, type JWK } from "jose";
 import { z } from "zod";
+import { createKept, EVERYONE } from "../http/kept";
 
 /**
  * The trusted list of PID issuers. Two sources:
@@ -11,12 +12,14 @@ import { z } from "zod";
 
 const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 const metadataSchema = z.object({
-  issuer: z.string().url(),
+  issuer: z.url(),
   jwks: jwksSchema.optional(),
-  jwks_uri: z.string().url().optional(),
+  jwks_uri: z.url().optional(),
 });
 
 const KEYS_KEPT_MS = 10 * 60 * 1000;
+/** a published key without `alg`: the algorithm its curve is for (RFC 7518 section 3.4) */
+const ALG_OF_CURVE: Record<string, string> = { "P-256": "ES256", "P-384": "ES384", "P-521": "ES512" };
 
 function metadataUrl(issuer: string): string {
   const u = new URL(issuer);
@@ -29,11 +32,12 @@ export function createIssuerTrust(o: {
   trustedIssuers: readonly string[];
   timeoutMs: number;
 }) {
-  const cache = new Map<string, { at: number; keys: JWK[] }>();
+  // each issuer's keys for KEYS_KEPT_MS: one fetch in flight per issuer, a failed one not kept
+  const kept = createKept<JWK[]>({ max: 100, ttlOf: () => KEYS_KEPT_MS });
+  const keysOf = (issuer: string) =>
+    kept({ caller: EVERYONE, versions: [], args: [issuer] }, () => fetchKeys(issuer));
 
-  async function keysOf(issuer: string): Promise<JWK[]> {
-    const hit = cache.get(issuer);
-    if (hit && Date.now() - hit.at < KEYS_KEPT_MS) return hit.keys;
+  async function fetchKeys(issuer: string): Promise<JWK[]> {
     const get = async (url: string) => {
       const res = await fetch(url, {
         headers: { Accept: "application/json" },
@@ -47,9 +51,7 @@ export function createIssuerTrust(o: {
       throw new Error(`issuer metadata names ${meta.issuer}, not ${issuer}`);
     const jwks = meta.jwks ?? (meta.jwks_uri ? jwksSchema.parse(await get(meta.jwks_uri)) : undefined);
     if (!jwks) throw new Error("issuer metadata has neither jwks nor jwks_uri");
-    const keys = jwks.keys as JWK[];
-    cache.set(issuer, { at: Date.now(), keys });
-    return keys;
+    return jwks.keys as JWK[];
   }
 
   return {
@@ -72,7 +74,10 @@ export function createIssuerTrust(o: {
       if (candidates.length !== 1) return null;
       try {
         const { d: _private, ...pub } = candidates[0];
-        return (await importJWK(pub, candidates[0].alg ?? "ES256")) as CryptoKey;
+        return (await importJWK(
+          pub,
+          candidates[0].alg ?? ALG_OF_CURVE[String(pub.crv)] ?? "ES256",
+        )) as CryptoKey;
       } catch {
         return null;
       }
