@@ -1,3 +1,4 @@
+import { createKept, EVERYONE } from "../http/kept";
 import { columnsOf, withTimes, type Relational, type Sql } from "../storage/relational";
 
 /**
@@ -47,7 +48,7 @@ const NEW_COLUMNS = [
 /** the rows kept by sid, per store handle (see bySid) */
 const keptRows = new WeakMap<
   Relational,
-  { writes: number; rows: Map<string, { writes: number; row: EudiRow | undefined }> }
+  { writes: number; rows: ReturnType<typeof createKept<EudiRow | undefined>> }
 >();
 
 export async function createEudiStore(rel: Relational) {
@@ -87,21 +88,19 @@ export async function createEudiStore(rel: Relational) {
    * The rows read by sid (the browser's status poll, every second or two per sign-in), kept on the
    * embedded store only: there every write to the table goes through this module (its stores on one
    * handle share the count below), one at a time on one connection. Writes are counted when each
-   * begins and again when it ends, and every count empties the map; a row read while the count moved
-   * is not kept. On PostgreSQL another instance writes too: every read asks the store.
+   * begins and again when it ends, and a row is kept under the count its read began at, so a row read
+   * while the count moved is never found again. On PostgreSQL another instance writes too: every read
+   * asks the store.
    */
   const keepRows = rel.dialect === "sqlite";
-  const k = keptRows.get(rel) ?? { writes: 0, rows: new Map() };
+  const k = keptRows.get(rel) ?? { writes: 0, rows: createKept<EudiRow | undefined>({ max: 1000 }) };
   keptRows.set(rel, k);
-  const { rows } = k;
   const counted = async <T>(write: () => Promise<T>): Promise<T> => {
     k.writes++;
-    rows.clear();
     try {
       return await write();
     } finally {
       k.writes++;
-      rows.clear();
     }
   };
   /** a counted update of the row while it has `status` (and `unset` is still null): true when it changed it */
@@ -120,15 +119,7 @@ export async function createEudiStore(rel: Relational) {
   }
   async function bySid(sid: string): Promise<EudiRow | undefined> {
     if (!keepRows) return by("sid", sid);
-    const hit = rows.get(sid);
-    if (hit && hit.writes === k.writes) return hit.row;
-    const before = k.writes;
-    const row = await by("sid", sid);
-    if (before === k.writes) {
-      if (rows.size >= 1000) rows.clear();
-      rows.set(sid, { writes: before, row });
-    }
-    return row;
+    return k.rows({ caller: EVERYONE, versions: [k.writes], args: [sid] }, () => by("sid", sid));
   }
 
   return {
