@@ -231,7 +231,11 @@ export function createNlqService(deps: FederatedDeps & { proxyUrl?: string; time
   const log = createQueryLog(deps.auditBatches);
   /** finished results per graph version, template, codes and k: a repeated question costs nothing */
   const results = createKept<FinalResult>({ max: 300 });
-  let probe: { at: number; value: Awaited<ReturnType<typeof probeProxy>> } | null = null;
+  /** the language back end's probe, at most every 10 s (callers at the same time share one) */
+  const probes = createKept<{ at: number; value: Awaited<ReturnType<typeof probeProxy>> }>({
+    max: 1,
+    ttlOf: () => 10_000,
+  });
 
   async function runTemplate(
     match: Match,
@@ -465,8 +469,11 @@ export function createNlqService(deps: FederatedDeps & { proxyUrl?: string; time
           note: "No NLQ_PROXY_URL: questions no template matches get suggestions instead of an answer.",
         };
       }
-      if (!probe || Date.now() - probe.at > 10_000)
-        probe = { at: Date.now(), value: await probeProxy(deps.proxyUrl, Math.min(deps.timeoutMs, 3000)) };
+      const proxyUrl = deps.proxyUrl;
+      const probe = await probes({ caller: EVERYONE, versions: [] }, async () => ({
+        at: Date.now(),
+        value: await probeProxy(proxyUrl, Math.min(deps.timeoutMs, 3000)),
+      }));
       return {
         ...base,
         mode: "templates+proxy",
