@@ -13,14 +13,14 @@ import { GraphCanvas } from "./GraphCanvas";
 import { GraphInspector } from "./GraphInspector";
 import { GraphNodeList } from "./GraphNodeList";
 import { findMatches } from "./find";
-import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_OPTIONS, type VGraph, type VNode } from "./types";
+import { ALL_LAYERS, LAYER_OPTIONS, LIMIT_OPTIONS, ZOOM_STEP, type VGraph, type VNode } from "./types";
 import type { DrawingState } from "./use-drawing";
 
 const MAX_MATCHES = 8;
 /** the buttons over the drawing: what each shows, its name, its test id and what it does */
 const ZOOM_CONTROLS: [string, string, string, (e: GraphEngine) => void][] = [
-  ["+", "Zoom in", "graph-zoom-in", (e) => e.zoomBy(1.3)],
-  ["−", "Zoom out", "graph-zoom-out", (e) => e.zoomBy(1 / 1.3)],
+  ["+", "Zoom in", "graph-zoom-in", (e) => e.zoomBy(ZOOM_STEP)],
+  ["−", "Zoom out", "graph-zoom-out", (e) => e.zoomBy(1 / ZOOM_STEP)],
   ["⤢", "Fit the drawing", "graph-fit", (e) => e.fit()],
 ];
 /** what the explorer holds while its drawing loads or failed to: nothing to find, list or draw */

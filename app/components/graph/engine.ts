@@ -4,7 +4,7 @@ import { fitTransform, HitGrid } from "./hit-grid";
 import { LABEL_ALL_MAX, paintScene } from "./paint";
 import { LAYOUT_WORKER_URL, type LayoutFrame, type LayoutRequest } from "./layout.worker";
 import type { SimLink, SimNode } from "./sim";
-import { ALL_LAYERS, LAYER_COLOURS, type VEdge, type VGraph } from "./types";
+import { ALL_LAYERS, LAYER_COLOURS, ZOOM_STEP, type VEdge, type VGraph } from "./types";
 
 /**
  * The graph explorer's drawing engine: a d3-force layout drawn on a <canvas>. The layout runs in its
@@ -502,10 +502,10 @@ export class GraphEngine {
 
   /** the keyboard on the focused canvas (the help text lists the same): Enter expands the selected node */
   private static readonly keys: Record<string, (g: GraphEngine) => void> = {
-    "+": (g) => g.zoomBy(1.25),
-    "=": (g) => g.zoomBy(1.25),
-    "-": (g) => g.zoomBy(0.8),
-    _: (g) => g.zoomBy(0.8),
+    "+": (g) => g.zoomBy(ZOOM_STEP),
+    "=": (g) => g.zoomBy(ZOOM_STEP),
+    "-": (g) => g.zoomBy(1 / ZOOM_STEP),
+    _: (g) => g.zoomBy(1 / ZOOM_STEP),
     "0": (g) => g.fit(),
     ArrowLeft: (g) => g.panBy(PAN_STEP, 0),
     ArrowRight: (g) => g.panBy(-PAN_STEP, 0),

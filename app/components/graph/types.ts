@@ -24,6 +24,8 @@ export interface VGraph {
 export const LAYER_OPTIONS = ["all", "l1", "l2", "l3", "l4", "l5"] as const;
 export const LIMIT_OPTIONS = [100, 250, 500, 1000] as const;
 export const LIMIT_DEFAULT = 1000;
+/** one step of zoom, by the buttons over the drawing and by the keys on it alike */
+export const ZOOM_STEP = 1.25;
 export const ALL_LAYERS: readonly Layer[] = ["l1", "l2", "l3", "l4", "l5"];
 
 /** the layer colours of app.css (--l1 … --l5); the canvas reads the CSS variables and falls back to these */
