@@ -37,4 +37,21 @@ describe.each(storeDialects())("participant directory on %s", (dialect) => {
       "directory.add",
     ]);
   });
+
+  it("refuses a catalogue address with a user name or password, which it would list back", () => {
+    for (const catalogueUrl of [
+      "https://user:secret@catalogue.example/dsp",
+      "https://user@catalogue.example/",
+    ])
+      expect(() =>
+        parseDirectoryInput({ did: "did:web:example.org", displayName: "Example Org", catalogueUrl }),
+      ).toThrow(expect.objectContaining({ status: 400 }));
+    expect(
+      parseDirectoryInput({
+        did: "did:web:example.org",
+        displayName: "Example Org",
+        catalogueUrl: "https://catalogue.example/dsp",
+      }).catalogueUrl,
+    ).toBe("https://catalogue.example/dsp");
+  });
 });

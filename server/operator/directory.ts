@@ -78,6 +78,9 @@ export function parseDirectoryInput(body: Record<string, unknown>) {
     const u = URL.canParse(rawUrl) ? new URL(rawUrl) : null;
     if (!u || (u.protocol !== "https:" && u.protocol !== "http:"))
       throw invalidField("catalogueUrl", "catalogueUrl must be an absolute http(s) URL");
+    // the directory lists it back, and a catalogue that cannot be read names it in its error
+    if (u.username || u.password)
+      throw invalidField("catalogueUrl", "catalogueUrl must not carry a user name or password");
     catalogueUrl = u.toString();
   }
   const country = presentString(body.country)?.toUpperCase() ?? null;
