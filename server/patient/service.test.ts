@@ -92,4 +92,45 @@ describe("the patient's research programmes", () => {
     expect(programmes.map((p) => p.studyId)).toEqual(expect.arrayContaining(added));
     expect(programmes.find((p) => p.studyId === last)?.consent?.status).toBe("active");
   });
+
+  it("finds the active consent past 500 earlier ones, for the programme's list and for a second grant", async () => {
+    const patientId = "patient-000002";
+    const [study] = await insight.graph.findNodes({ label: "HDABApproval", limit: 1 });
+    // 510 consents given and revoked earlier (each grant and revocation cycle leaves one)
+    const earlier = Array.from({ length: 510 }, (_, i) => `consent-earlier-${String(i).padStart(3, "0")}`);
+    await insight.graph.mutate(
+      earlier.flatMap((id) => [
+        {
+          op: "createNode" as const,
+          node: {
+            id,
+            label: "Consent",
+            layer: "l3" as const,
+            properties: { resourceType: "Consent", status: "inactive", patientId, studyId: study!.id },
+          },
+        },
+        {
+          op: "createEdge" as const,
+          edge: { id: `has-consent-${id}`, source: patientId, target: id, type: "HAS_CONSENT" },
+        },
+      ]),
+      { action: "test.consents", actor: "test", target: patientId, kind: "consent" },
+    );
+    const { consentId } = await patients.grantConsent({ patientId, studyId: study!.id }, PATIENT2);
+    const programmes = (await patients.research(patientId, PATIENT2)) as {
+      studyId: string;
+      consent: { status: string; consentId: string } | null;
+    }[];
+    expect(programmes.find((p) => p.studyId === study!.id)?.consent?.status).toBe("active");
+    await expect(patients.grantConsent({ patientId, studyId: study!.id }, PATIENT2)).rejects.toMatchObject({
+      status: 409,
+    });
+    await patients.revokeConsent(patientId, study!.id, PATIENT2);
+    const after = (await patients.research(patientId, PATIENT2)) as typeof programmes;
+    // the consent just revoked, not one of the 510 before it
+    expect(after.find((p) => p.studyId === study!.id)?.consent).toMatchObject({
+      consentId,
+      status: "revoked",
+    });
+  });
 });

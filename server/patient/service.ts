@@ -148,19 +148,29 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
 
   const related = (id: string, type: string) => linked(graph, id, type, "out", PROFILE_ITEMS_MAX);
 
+  /**
+   * Every consent the patient gave (a Consent node is made only by grantConsent, which writes its
+   * patientId and studyId), in keyset pages: none is left out however many grants and revocations
+   */
+  const consentsOf = (patientId: string, where: Record<string, string> = {}) =>
+    findAll(graph, "Consent", { patientId, ...where });
   /** the patient's active consents for `studyId` */
-  const activeConsents = async (patientId: string, studyId: string) =>
-    (await related(patientId, "HAS_CONSENT")).filter(
-      (c) => c.properties.status === "active" && c.properties.studyId === studyId,
-    );
+  const activeConsents = (patientId: string, studyId: string) =>
+    consentsOf(patientId, { studyId, status: "active" });
 
   async function researchOf(node: GraphNode) {
     // every programme, in keyset pages: none is left out of the patient's view
     const approvals = await findAll(graph, "HDABApproval");
-    const consents = await related(node.id, "HAS_CONSENT");
+    const consents = await consentsOf(node.id);
     return approvals.map((a) => {
       const mine = consents.filter((c) => c.properties.studyId === a.id);
       const active = mine.find((c) => c.properties.status === "active");
+      // the consent revoked last (the store's order is the ids', not the time's)
+      const revoked = mine.reduce<GraphNode | undefined>(
+        (last, c) =>
+          !last || String(c.properties.revokedAt ?? "") > String(last.properties.revokedAt ?? "") ? c : last,
+        undefined,
+      );
       const p = a.properties;
       return {
         studyId: a.id,
@@ -176,12 +186,8 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
               grantedAt: active.properties.dateTime,
               purpose: active.properties.purpose,
             }
-          : mine.length
-            ? {
-                consentId: mine[mine.length - 1].id,
-                status: "revoked",
-                revokedAt: mine[mine.length - 1].properties.revokedAt,
-              }
+          : revoked
+            ? { consentId: revoked.id, status: "revoked", revokedAt: revoked.properties.revokedAt }
             : null,
       };
     });
