@@ -165,12 +165,9 @@ export function createPatientService(graph: GraphStore, accessLog?: AccessLog) {
     return approvals.map((a) => {
       const mine = consents.filter((c) => c.properties.studyId === a.id);
       const active = mine.find((c) => c.properties.status === "active");
-      // the consent revoked last (the store's order is the ids', not the time's)
-      const revoked = mine.reduce<GraphNode | undefined>(
-        (last, c) =>
-          !last || String(c.properties.revokedAt ?? "") > String(last.properties.revokedAt ?? "") ? c : last,
-        undefined,
-      );
+      // a programme has one active consent at a time, so the last made (the scan keeps the order they
+      // were made in) is the one revoked last
+      const revoked = mine.at(-1);
       const p = a.properties;
       return {
         studyId: a.id,
