@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppendOptions } from "../audit/log";
 import type { AuditInput } from "../audit/model";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
-import { topicVersion, type Relational } from "../storage/relational";
+import { topicWriter, type Relational } from "../storage/relational";
 import assetsJson from "../../fixtures/demo-records/assets.json" with { type: "json" };
 import negotiationsJson from "../../fixtures/demo-records/negotiations.json" with { type: "json" };
 import participantsJson from "../../fixtures/demo-records/participants.json" with { type: "json" };
@@ -131,8 +131,8 @@ export async function createDemoTransferStore(
   });
   const parse = (r: { record: string } | undefined) => (r ? (JSON.parse(r.record) as DemoRecord) : undefined);
   // this instance's own creations count at once; another instance's through the feed's version as the
-  // store has it now (on PostgreSQL its row, read by key, not the later NOTIFY): a created transfer lists at once
-  let created = 0;
+  // store has it now (`fresh`: on PostgreSQL its row, read by key, not the later NOTIFY)
+  const writer = topicWriter(rel, DEMO_TRANSFERS_TOPIC);
   /** the lists by participant ("" for all), kept until a transfer is created on any instance */
   const lists = createKept<readonly DemoRecord[]>({ max: 1000 });
 
@@ -141,13 +141,15 @@ export async function createDemoTransferStore(
    * callers may key what they derive from it by its identity (the task list reads it on every request).
    */
   async function listShared(participantId?: string): Promise<readonly DemoRecord[]> {
-    const versions = [created, await topicVersion(rel, DEMO_TRANSFERS_TOPIC)];
-    return lists({ caller: EVERYONE, versions, args: [participantId ?? ""] }, async () => {
-      let q = rel.db.selectFrom(TABLE).select("record");
-      if (participantId) q = q.where("participant_id", "=", participantId);
-      const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
-      return deepFrozen(rows.map((r) => parse(r)!));
-    });
+    return lists(
+      { caller: EVERYONE, versions: [await writer.fresh()], args: [participantId ?? ""] },
+      async () => {
+        let q = rel.db.selectFrom(TABLE).select("record");
+        if (participantId) q = q.where("participant_id", "=", participantId);
+        const rows = (await q.orderBy("created_at", "desc").limit(500).execute()) as { record: string }[];
+        return deepFrozen(rows.map((r) => parse(r)!));
+      },
+    );
   }
 
   return {
@@ -167,7 +169,7 @@ export async function createDemoTransferStore(
         participantContextId: input.participantId,
         _demo: true,
       };
-      await rel.tx(async (tx) => {
+      await writer.tx(async (tx) => {
         await tx
           .insertInto(TABLE)
           .values({
@@ -187,9 +189,7 @@ export async function createDemoTransferStore(
           },
           { tx },
         );
-        await rel.changes.bump(tx, DEMO_TRANSFERS_TOPIC);
       });
-      created++;
       return rec;
     },
     async get(id: string) {
