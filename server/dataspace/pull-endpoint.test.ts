@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PERMIT_ID, standInPermits } from "../../tests/support/permits";
 import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
@@ -25,46 +23,24 @@ const AGREEMENT = "agreement-edr-1";
 const TRANSFER = "tp-edr-1";
 const ASSET = "asset-edr";
 
-/** an HTTP server on 127.0.0.1 that records the paths it is asked for and answers as `answer` says */
-async function recordingServer(answer: (req: IncomingMessage, res: ServerResponse) => void) {
-  const paths: string[] = [];
-  const server = createServer((req, res) => {
-    paths.push(req.url ?? "");
-    answer(req, res);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    paths,
-    port,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-const json = (res: ServerResponse, body: unknown) => {
-  res.writeHead(200, { "Content-Type": "application/json" });
-  res.end(JSON.stringify(body));
-};
-
 let connector: UpstreamDouble;
-let internal: Awaited<ReturnType<typeof recordingServer>>;
-let plane: Awaited<ReturnType<typeof recordingServer>>;
+let internal: UpstreamDouble;
+let plane: UpstreamDouble;
+/** the paths a double was asked for */
+const paths = (double: UpstreamDouble) => double.requests.map((r) => r.path);
+const portOf = (double: UpstreamDouble) => new URL(double.url).port;
 beforeAll(async () => {
   connector = await startUpstreamDouble();
   // stands for what the hub reaches and a provider must not: a database port, the cloud metadata address
-  internal = await recordingServer((_req, res) => json(res, { secret: "internal" }));
+  internal = (await startUpstreamDouble()).on("GET", /.*/, { json: { secret: "internal" } });
   // the provider's data plane: a bundle, or a redirect to the internal service when asked at /moved
-  plane = await recordingServer((req, res) => {
-    if (req.url === "/moved") {
-      res.writeHead(302, { Location: `http://localhost:${internal.port}/secret` });
-      return res.end();
-    }
-    json(res, { resourceType: "Bundle", type: "collection", entry: [] });
-  });
+  plane = (await startUpstreamDouble())
+    .on("GET", /.*/, { json: { resourceType: "Bundle", type: "collection", entry: [] } })
+    .on("GET", "/moved", {
+      json: null,
+      status: 302,
+      headers: { Location: `http://localhost:${portOf(internal)}/secret` },
+    });
 });
 afterAll(async () => {
   await connector?.close();
@@ -78,8 +54,8 @@ afterEach(async () => {
     await o.ds.close();
     o.db.close();
   }
-  internal.paths.length = 0;
-  plane.paths.length = 0;
+  internal.requests.length = 0;
+  plane.requests.length = 0;
 });
 
 /**
@@ -138,7 +114,7 @@ describe("the pull GETs only the provider's own host", () => {
   it("pulls from the provider's data plane on the host of its DSP address, on another port", async () => {
     const { ds, pulls } = await hub(
       "http://127.0.0.1:19194/api/dsp/2025-1",
-      `http://127.0.0.1:${plane.port}/public/${TRANSFER}`,
+      `http://127.0.0.1:${portOf(plane)}/public/${TRANSFER}`,
     );
     const got = await pull(ds);
     expect(got).toMatchObject({
@@ -146,7 +122,7 @@ describe("the pull GETs only the provider's own host", () => {
       permitId: PERMIT_ID,
       data: { resourceType: "Bundle" },
     });
-    expect(plane.paths).toEqual([`/public/${TRANSFER}`]);
+    expect(paths(plane)).toEqual([`/public/${TRANSFER}`]);
     expect(await pulls()).toEqual([{ actor: "researcher", target: TARGET, outcome: "success" }]);
   });
 
@@ -154,7 +130,7 @@ describe("the pull GETs only the provider's own host", () => {
   const refusals: [string, () => string, string, string][] = [
     [
       "another host (an internal service of the hub's)",
-      () => `http://127.0.0.1:${internal.port}/secret`,
+      () => `http://127.0.0.1:${portOf(internal)}/secret`,
       "endpoint outside the provider's host",
       "the endpoint's host 127.0.0.1 is not the provider's host localhost",
     ],
@@ -166,7 +142,7 @@ describe("the pull GETs only the provider's own host", () => {
     ],
     [
       "credentials in the URL",
-      () => `http://user:secret@localhost:${internal.port}/secret`,
+      () => `http://user:secret@localhost:${portOf(internal)}/secret`,
       "endpoint with credentials",
       "the endpoint carries credentials",
     ],
@@ -192,7 +168,7 @@ describe("the pull GETs only the provider's own host", () => {
         message: ENDPOINT_NOT_PROVIDERS,
         detail,
       });
-      expect(internal.paths).toEqual([]);
+      expect(paths(internal)).toEqual([]);
       expect(await pulls()).toEqual([
         { actor: "researcher", target: TARGET, outcome: `refused: ${outcome}` },
       ]);
@@ -202,19 +178,19 @@ describe("the pull GETs only the provider's own host", () => {
   it("refuses an http endpoint of a provider whose DSP address is https (the token would go in clear)", async () => {
     const { ds, pulls } = await hub(
       "https://127.0.0.1:8443/api/dsp/2025-1",
-      `http://127.0.0.1:${plane.port}/public/${TRANSFER}`,
+      `http://127.0.0.1:${portOf(plane)}/public/${TRANSFER}`,
     );
     await expect(pull(ds)).rejects.toMatchObject({ status: 502, message: ENDPOINT_NOT_PROVIDERS });
-    expect(plane.paths).toEqual([]);
+    expect(paths(plane)).toEqual([]);
     expect(await pulls()).toEqual([
       { actor: "researcher", target: TARGET, outcome: "refused: endpoint not https" },
     ]);
   });
 
   it("refuses when the negotiation names no address of the provider", async () => {
-    const { ds, pulls } = await hub(undefined, `http://127.0.0.1:${plane.port}/public/${TRANSFER}`);
+    const { ds, pulls } = await hub(undefined, `http://127.0.0.1:${portOf(plane)}/public/${TRANSFER}`);
     await expect(pull(ds)).rejects.toMatchObject({ status: 502, message: ENDPOINT_NOT_PROVIDERS });
-    expect(plane.paths).toEqual([]);
+    expect(paths(plane)).toEqual([]);
     expect(await pulls()).toEqual([
       { actor: "researcher", target: TARGET, outcome: "refused: provider address unknown" },
     ]);
@@ -228,15 +204,15 @@ describe("the pull GETs only the provider's own host", () => {
     async (_f, fetch) => {
       const { ds, pulls } = await hub(
         "http://127.0.0.1:19194/api/dsp/2025-1",
-        `http://127.0.0.1:${plane.port}/moved`,
+        `http://127.0.0.1:${portOf(plane)}/moved`,
         fetch,
       );
       await expect(pull(ds)).rejects.toMatchObject({
         status: 502,
         message: "Failed to pull the transferred data",
       });
-      expect(plane.paths).toEqual(["/moved"]);
-      expect(internal.paths).toEqual([]);
+      expect(paths(plane)).toEqual(["/moved"]);
+      expect(paths(internal)).toEqual([]);
       expect(await pulls()).toEqual([{ actor: "researcher", target: TARGET, outcome: "failure" }]);
     },
   );

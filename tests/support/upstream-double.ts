@@ -10,8 +10,8 @@ import type { AddressInfo } from "node:net";
  */
 
 export type Behaviour =
-  /** answer this JSON (status 200 unless given), optionally after a delay */
-  | { json: unknown; status?: number; delayMs?: number }
+  /** answer this JSON (status 200 unless given) with these headers too, optionally after a delay */
+  | { json: unknown; status?: number; headers?: Record<string, string>; delayMs?: number }
   /** answer an error status with an EDC-style error body */
   | { status: number; message?: string }
   /** answer only after `delayMs` (past the client's time-out) */
@@ -89,9 +89,9 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
     };
     requests.push(recorded);
     const rule = [...rules].reverse().find((r) => matches(r, method, url.pathname));
-    const send = (status: number, payload: string) => {
+    const send = (status: number, payload: string, headers: Record<string, string> = {}) => {
       if (res.destroyed) return;
-      res.writeHead(status, { "Content-Type": "application/json" });
+      res.writeHead(status, { "Content-Type": "application/json", ...headers });
       res.end(payload);
     };
     if (!rule)
@@ -112,7 +112,7 @@ export async function startUpstreamDouble(): Promise<UpstreamDouble> {
     }
     if ("json" in b) {
       if (b.delayMs) await wait(b.delayMs);
-      return send(b.status ?? 200, JSON.stringify(b.json));
+      return send(b.status ?? 200, JSON.stringify(b.json), b.headers);
     }
     return send(
       b.status,
