@@ -1,33 +1,23 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
 import { createIssuerTrust } from "./trust";
 
 /** A trusted PID issuer over real HTTP: its SD-JWT VC issuer metadata with the keys inline. */
 describe("trusted issuers' keys", () => {
-  let server: Server;
+  let issuerSite: UpstreamDouble;
   let issuer: string;
-  let requests = 0;
   let failNext = 0;
   let keys: Record<string, unknown>[] = [];
+  const requests = () => issuerSite.requests.length;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      requests++;
-      if (failNext > 0) {
-        failNext--;
-        res.writeHead(503).end();
-        return;
-      }
-      if (req.url !== "/.well-known/jwt-vc-issuer/pid") return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ issuer, jwks: { keys } }));
+    issuerSite = (await startUpstreamDouble()).on("GET", "/.well-known/jwt-vc-issuer/pid", {
+      reply: () => (failNext-- > 0 ? { status: 503 } : { json: { issuer, jwks: { keys } } }),
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pid`;
+    issuer = `${issuerSite.url}/pid`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => issuerSite.close());
 
   const trust = () => createIssuerTrust({ trustedIssuers: [issuer], timeoutMs: 2000 });
 
@@ -43,20 +33,20 @@ describe("trusted issuers' keys", () => {
     const { publicKey } = await generateKeyPair("ES256", { extractable: true });
     keys = [{ ...(await exportJWK(publicKey)), kid: "k256", alg: "ES256" }];
     const t = trust();
-    requests = 0;
+    issuerSite.requests.length = 0;
     const both = await Promise.all([t.resolve(issuer, "k256"), t.resolve(issuer, "k256")]);
     expect(both.every((k) => k !== null)).toBe(true);
     expect(await t.resolve(issuer, "k256")).not.toBeNull();
-    expect(requests).toBe(1);
+    expect(requests()).toBe(1);
   });
 
   it("does not keep a failed read: the next resolve reads again", async () => {
     const t = trust();
-    requests = 0;
+    issuerSite.requests.length = 0;
     failNext = 1;
     expect(await t.resolve(issuer, "k256")).toBeNull();
     expect(await t.resolve(issuer, "k256")).not.toBeNull();
-    expect(requests).toBe(2);
+    expect(requests()).toBe(2);
   });
 
   it("refuses an issuer not on the list and a key id the issuer does not publish", async () => {
