@@ -4,8 +4,8 @@
  * port and cached per graph version. Analytics names its top lists with it; the question
  * service resolves terms against it.
  */
-import { linked, type GraphStore, LAYER_LABELS } from "../graph";
-import { findAll, labelScopedCache, num, str } from "./scan";
+import { findAll, labelScopedCache, linked, type GraphStore, LAYER_LABELS } from "../graph";
+import { num, str } from "./scan";
 
 export type ConceptKind = "condition" | "drug" | "measurement";
 export type CodeSystemName = "SNOMED CT" | "ICD-10" | "RxNorm" | "LOINC";

@@ -3,7 +3,7 @@
  * other insight capabilities share. The analytics service is not exported here: it reads federated/,
  * which reads this toolkit, so exporting it here would close a cycle.
  */
-export { findAll, labelScopedCache, num, round, scanNodes, str } from "./scan";
+export { num, round, str } from "./scan";
 export type { Concept, ConceptCache, ConceptDictionary, ConceptKind } from "./concepts";
 export {
   AGE_BANDS,

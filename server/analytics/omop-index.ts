@@ -6,9 +6,9 @@
  * analytics, federated cohorts and the question service.
  * Nothing is rescanned until the graph changes.
  */
-import { type GraphStore, REFERENCE_DAY, isoDate, LAYER_LABELS } from "../graph";
+import { labelScopedCache, scanNodes, type GraphStore, REFERENCE_DAY, isoDate, LAYER_LABELS } from "../graph";
 import { allHolders } from "./holders";
-import { labelScopedCache, num, scanNodes, str } from "./scan";
+import { num, str } from "./scan";
 
 /** ages are computed at the extraction date of the records (the synthetic data's reference day) */
 export const AGE_REFERENCE_DATE = isoDate(REFERENCE_DAY);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN, CLINIC, REGULATOR, RESEARCHER, seededInsightPerFile } from "../../tests/support/insight";
-import { findAll, num, str } from "./scan";
+import { findAll } from "../graph";
+import { num, str } from "./scan";
 import { ageAt, ageBandOf, AGE_REFERENCE_DATE } from "./omop-index";
 
 const insight = seededInsightPerFile(150);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededInsightPerFile } from "../../tests/support/insight";
-import { findAll } from "../analytics/scan";
+import { findAll } from "../graph";
 
 const insight = seededInsightPerFile(60);
 

@@ -5,8 +5,8 @@
  * reading the l3 labels through the GraphStore port, cached per graph version.
  */
 import { z } from "zod";
-import type { Properties, GraphStore } from "../graph";
-import { labelScopedCache, scanNodes, str } from "../analytics";
+import { str } from "../analytics";
+import { labelScopedCache, scanNodes, type Properties, type GraphStore } from "../graph";
 import { CATEGORIES, type CategoryDef, type ProfileDef } from "./profiles";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 

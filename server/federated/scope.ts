@@ -13,8 +13,8 @@
  */
 import { z } from "zod";
 import type { SessionUser } from "../auth/user";
-import type { GraphNode, GraphStore } from "../graph";
-import { findAll, str } from "../analytics";
+import { str } from "../analytics";
+import { findAll, type GraphNode, type GraphStore } from "../graph";
 import { createKept, EVERYONE, identityOf } from "../http/kept";
 import { ruleActions } from "../policies";
 

@@ -35,13 +35,12 @@ import {
   describeConcept,
   describedConcept,
   examplesOf,
-  findAll,
   num,
   resolveTerm,
 } from "../analytics";
 import { createQueryLog } from "../audit/query-log";
 import type { SessionUser } from "../auth/user";
-import { linked, type GraphStore } from "../graph";
+import { findAll, linked, type GraphStore } from "../graph";
 import { badRequest } from "../http/errors";
 import { patientNumberOfId } from "../privacy/ids";
 import { createKept, deepFrozen, EVERYONE, identityOf } from "../http/kept";

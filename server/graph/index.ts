@@ -21,6 +21,7 @@ export {
   type Relationship,
 } from "./model";
 export { withDeadline } from "./neo4j-reachability";
+export { findAll, labelScopedCache, scanNodes } from "./scan";
 export { linked } from "./store";
 export type { GraphStore, NodeQuery } from "./store";
 export { CATALOGUE_ID, datasetsOf } from "./synthetic/catalogue";

@@ -5,8 +5,8 @@
  * must have to be run), and an executor that runs the equivalent read-only traversal through the
  * GraphStore port with the parameters already resolved to codes. Free text never reaches a query.
  */
-import { type Concept, type ConceptKind, holderName, findAll, round, str, tally } from "../analytics";
-import { linked, type Layer } from "../graph";
+import { type Concept, type ConceptKind, holderName, round, str, tally } from "../analytics";
+import { findAll, linked, type Layer } from "../graph";
 import { leaf, partsOf, type CountNode } from "../federated";
 import {
   allPersonIds,

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { organisationSlugOf, type SessionUser } from "../auth/user";
-import { findAll } from "../analytics";
-import { linked, type GraphNode, type PropertyValue, type GraphStore } from "../graph";
+import { findAll, linked, type GraphNode, type PropertyValue, type GraphStore } from "../graph";
 import { createKept, deepFrozen, EVERYONE } from "../http/kept";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors";
 import { seesIdentity, viewerOf } from "../privacy";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededInsightPerFile } from "../../tests/support/insight";
-import type { GraphStore, NodeQuery } from "../graph";
+import type { GraphStore, NodeQuery } from "./store";
 import { scanNodes } from "./scan";
 
 const insight = seededInsightPerFile(60);
