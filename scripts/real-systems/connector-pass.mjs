@@ -29,6 +29,15 @@ export const EDC_MODULES = [
     version: "0.14.0",
     exclusions: [{ groupId: "*", artifactId: "*" }],
   },
+  // the data plane's public HTTP API, which serves a pull (HttpData-PULL) and registers the endpoint its
+  // EDR names: EDC deprecated it (0.11) and stopped publishing it after 0.13.0, leaving a deployment to bring
+  // its own; 0.13.0's jar, taken alone, loads on 0.15.1 and serves pulls (docs/decisions/0109)
+  {
+    groupId: EDC,
+    artifactId: "data-plane-public-api-v2",
+    version: "0.13.0",
+    exclusions: [{ groupId: "*", artifactId: "*" }],
+  },
 ];
 
 const MAIN = "org.eclipse.edc.boot.system.runtime.BaseRuntime";

@@ -296,7 +296,7 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     expectLiveOnly(r.body);
   });
 
-  it("the transfer request goes over DSP to the provider (EDC 0.15.1 publishes no HTTP pull data plane)", async () => {
+  it("the transfer request goes over DSP to the provider, and its data plane starts the pull", async () => {
     const r = await callDataspace(consumer.ds, "POST /api/transfers", {
       body: { participantId: CONSUMER, contractId, counterPartyAddress: PROVIDER_DSP, assetId },
     });
@@ -323,13 +323,14 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     );
     const provided = theirs.body.find((p: { correlationId: string }) => p.correlationId === transferId);
     expect(provided).toMatchObject({ type: "PROVIDER", assetId, transferType: "HttpData-PULL" });
-    // what the provider's data plane does with a pull: EDC 0.15.1 registers no endpoint for an HttpData
-    // pull (its public HTTP data-plane API is not published), so the flow cannot start and both sides
-    // end it; the README's "Not done yet" says so. A runtime with one would reach STARTED here.
-    expect(t.state).toBe("TERMINATED");
-    expect(provided.errorDetail).toMatch(
-      /No Endpoint generator function registered for transfer type destination 'HttpData'/,
-    );
+    // the provider's data plane serves pulls (its public API, the connector pass's data-plane-public-api-v2):
+    // the transfer starts, and the consumer's connector holds an endpoint data reference on the provider's
+    // host (what the hub's pull GETs: the bridged asset's test below pulls through the hub)
+    expect(t.state, String(t.errorDetail)).toBe("STARTED");
+    const edr = await consumer.ds.runtime.connector.getEndpointDataReference(CONSUMER, transferId);
+    expect(new URL(edr.endpoint).hostname).toBe(new URL(PROVIDER_DSP).hostname);
+    expect(edr.endpoint).toMatch(/\/public$/);
+    expect(edr.authorization.length).toBeGreaterThan(20);
 
     const list = await callDataspace(consumer.ds, "GET /api/transfers", {
       query: { participantId: CONSUMER },
@@ -376,7 +377,7 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
     expect(asset.body).toEqual({ error: "Failed to create asset" });
   });
 
-  it("a push through the provider's EDC data plane reads the hub's graph bridge with the address's code and delivers what the asset's terms allow (decision 0065)", async () => {
+  it("a push and a pull through the provider's EDC data plane read the hub's graph bridge with the address's code and deliver what the asset's terms allow (decisions 0065, 0109)", async () => {
     // the provider's hub served over HTTP at its public URL (the bridge as server/app.ts mounts it),
     // reading a synthetic population of 20 patients with type 2 diabetes
     let bridged: Awaited<ReturnType<typeof hubFor>> | undefined;
@@ -510,6 +511,42 @@ describe.skipIf(!enabled)("the hub against real EDC connectors (DSP 2025-1)", ()
         expect.objectContaining({
           action: "graph-bridge.read",
           target: `${PROVIDER}: ${bridgedAsset} (aggregate)`,
+          outcome: "success",
+        }),
+      );
+
+      // a pull through the consumer's hub: the transfer starts at both connectors, the hub reads the EDR and
+      // GETs the provider's data plane with its token; EDC's data plane reads the bridge, and the hub hands on
+      // what the permit and the asset's terms allow, on record first
+      asked.length = 0;
+      const pull = await callDataspace(consumer.ds, "POST /api/transfers", {
+        body: {
+          participantId: CONSUMER,
+          contractId: n.contractAgreementId,
+          counterPartyAddress: PROVIDER_DSP,
+          assetId: bridgedAsset,
+        },
+      });
+      expect(pull.status, JSON.stringify(pull.body)).toBe(201);
+      const pulling = await until(
+        () => consumer.ds.runtime.connector.getTransfer(CONSUMER, pull.body["@id"]),
+        (x) => x.state === "STARTED" || x.state === "TERMINATED",
+      );
+      expect(pulling.state, String(pulling.errorDetail)).toBe("STARTED");
+      const pulled = await consumer.ds.pullTransferData(CONSUMER, pull.body["@id"], "researcher");
+      expect(new URL(pulled.endpoint).hostname).toBe("127.0.0.1");
+      expect(pulled.permitId).toBe(PERMIT_ID);
+      const data = pulled.data as { resourceType: string; patients: { count: number } };
+      expect(data.resourceType).toBe("MeasureReport");
+      expect(data.patients.count).toBe(20);
+      expect(JSON.stringify(pulled.data)).not.toMatch(/patient-\d{6}/);
+      // the provider's bridge answered EDC's data plane, under the asset's code
+      expect(asked.length).toBeGreaterThan(0);
+      expect(await consumer.audit.list({ limit: 100 })).toContainEqual(
+        expect.objectContaining({
+          action: "transfer.pull",
+          actor: "researcher",
+          target: `${CONSUMER}: ${pull.body["@id"]} (data permit ${PERMIT_ID}, aggregate)`,
           outcome: "success",
         }),
       );

@@ -323,6 +323,30 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(JSON.parse(servers.received[0]!)).toEqual(SOURCE_DATA);
   });
 
+  it("serves a pull (HttpData-PULL: STARTED; the EDR's endpoint answers the source's data with its token, 401 without)", async () => {
+    const { "@id": id } = await c.consumer.client.initiateTransfer(c.consumer.contextId, {
+      "@context": [MANAGEMENT_CONTEXT],
+      "@type": "TransferRequest",
+      protocol: DSP_PROTOCOL,
+      counterPartyAddress: c.providerAddress,
+      contractId: agreements[assetId]!,
+      transferType: "HttpData-PULL",
+    });
+    const t = await transferUntil(id, ["STARTED", "COMPLETED", "TERMINATED"]);
+    expect(t.state, String(t.errorDetail)).toBe("STARTED");
+    const edr = await until(
+      () => c.consumer.client.getEndpointDataReference(c.consumer.contextId, id).catch(() => undefined),
+      (e) => !!e,
+    );
+    // the data plane is on the provider's host (what the hub's pull allows, decision 0104)
+    expect(new URL(edr!.endpoint).hostname).toBe(new URL(c.providerAddress).hostname);
+    const without = await fetch(edr!.endpoint);
+    expect(without.status).toBe(401);
+    const pulled = await fetch(edr!.endpoint, { headers: { authorization: edr!.authorization } });
+    expect(pulled.status).toBe(200);
+    expect(await pulled.json()).toEqual(SOURCE_DATA);
+  });
+
   it("terminates an open transfer with a reason: TERMINATED with it, the provider's side ends; 409 again, 400 without a reason, 404 unknown", async () => {
     const contractId = await agreedAsset(heldAssetId);
     // the source holds its answer: the push stays STARTED until it is terminated
