@@ -14,16 +14,17 @@ import type {
 
 /**
  * Transfer processes of the local dataspace and its data plane. A pull transfer goes REQUESTED →
- * STARTED with an endpoint data reference (EDR: the data plane's endpoint and a signed token),
- * and COMPLETED after the consumer's first pull; a push transfer sends the data to the
- * destination and completes. A transfer without a valid agreement is TERMINATED.
+ * STARTED with an endpoint data reference (EDR: the data plane's endpoint and a signed token) and
+ * stays STARTED, pulled as often as the token is valid, until it is terminated (as EDC keeps it:
+ * the connector contract's pull case); a push transfer sends the data to the destination and
+ * completes. A transfer without a valid agreement is TERMINATED.
  */
 
 const EDR_TOKEN_AUDIENCE = "local-data-plane";
 const EDR_TOKEN_LIFETIME = "10m";
 const PUSH_TIMEOUT_MS = 5_000;
 
-const { save, transition, counterpart, terminate } = processesIn<TransferRecord>(
+const { save, transition, terminate } = processesIn<TransferRecord>(
   "transfers",
   "TransferProcess",
   "TerminateTransferCommand",
@@ -253,13 +254,6 @@ export function registerDataPlane(router: Router, ctx: LocalContext): void {
       }
       const agreement = ctx.store.get<AgreementRecord>("agreements", consumer.contractId);
       const data = await ctx.dataSource(consumer.assetId, agreement?.providerContextId, consumer.contractId);
-      if (consumer.state === "STARTED") {
-        ctx.store.transaction(() => {
-          transition(ctx, consumer, "COMPLETED");
-          const mirror = counterpart(ctx, consumer);
-          if (mirror && mirror.state === "STARTED") transition(ctx, mirror, "COMPLETED");
-        });
-      }
       return { body: data ?? null };
     },
     { authenticated: false },

@@ -323,7 +323,7 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(JSON.parse(servers.received[0]!)).toEqual(SOURCE_DATA);
   });
 
-  it("serves a pull (HttpData-PULL: STARTED; the EDR's endpoint answers the source's data with its token, 401 without)", async () => {
+  it("serves a pull (HttpData-PULL: STARTED; the EDR's endpoint answers the source's data with its token, again, 401 without; the transfer stays STARTED)", async () => {
     const { "@id": id } = await c.consumer.client.initiateTransfer(c.consumer.contextId, {
       "@context": [MANAGEMENT_CONTEXT],
       "@type": "TransferRequest",
@@ -342,9 +342,13 @@ export function connectorContract(setup: (servers: ContractServers) => Promise<C
     expect(new URL(edr!.endpoint).hostname).toBe(new URL(c.providerAddress).hostname);
     const without = await fetch(edr!.endpoint);
     expect(without.status).toBe(401);
-    const pulled = await fetch(edr!.endpoint, { headers: { authorization: edr!.authorization } });
-    expect(pulled.status).toBe(200);
-    expect(await pulled.json()).toEqual(SOURCE_DATA);
+    for (const _ of [1, 2]) {
+      const pulled = await fetch(edr!.endpoint, { headers: { authorization: edr!.authorization } });
+      expect(pulled.status).toBe(200);
+      expect(await pulled.json()).toEqual(SOURCE_DATA);
+    }
+    // a pull transfer stays open after its pulls, until it is terminated (so a revoked permit can end it)
+    expect((await c.consumer.client.getTransfer(c.consumer.contextId, id)).state).toBe("STARTED");
   });
 
   it("terminates an open transfer with a reason: TERMINATED with it, the provider's side ends; 409 again, 400 without a reason, 404 unknown", async () => {
