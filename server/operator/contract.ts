@@ -12,8 +12,12 @@ import {
 } from "../http/contract-fields";
 import { componentSchema, diagnosisSchema, restartSchema, topologySchema } from "./component-model";
 import {
+  DATA_PLANE_HOSTS_INVALID,
+  DATA_PLANE_HOSTS_TOO_MANY,
   DID_PATTERN,
   DIRECTORY_DID_REQUIRED,
+  HOST_PATTERN,
+  MAX_DATA_PLANE_HOSTS,
   DIRECTORY_FIELDS_REQUIRED,
   directoryEntrySchema,
 } from "./directory";
@@ -53,6 +57,21 @@ export const operatorContract: Contracts = {
       catalogueUrl: z
         .union([z.string().regex(HTTP_URL), BLANK], { error: "catalogueUrl must be an absolute http(s) URL" })
         .optional(),
+      dataPlaneHosts: z
+        .array(
+          z
+            .string(DATA_PLANE_HOSTS_INVALID)
+            .max(253, DATA_PLANE_HOSTS_INVALID)
+            .regex(HOST_PATTERN, DATA_PLANE_HOSTS_INVALID),
+          {
+            error: DATA_PLANE_HOSTS_INVALID,
+          },
+        )
+        .max(MAX_DATA_PLANE_HOSTS, DATA_PLANE_HOSTS_TOO_MANY)
+        .optional()
+        .describe(
+          "hosts (names or IP addresses, any port) besides the host of its DSP address that a pull may GET the participant's data from: its data plane's public host (decision 0106)",
+        ),
     }),
     answers: {
       400: refusals("did:web needs a domain name<rest>"),

@@ -30,6 +30,11 @@ export const directoryEntrySchema = z.object({
     .string()
     .nullable()
     .describe("the participant's DSP catalogue request address; null: not crawled"),
+  dataPlaneHosts: z
+    .array(z.string())
+    .describe(
+      "hosts (names or IP addresses, any port) besides its DSP address's host that a pull may GET the participant's data from (decision 0106)",
+    ),
   source: z.enum(["seeded", "added"]).describe("seeded: a founding participant (cannot be deleted)"),
   addedBy: z.string(),
   addedAt: z.string(),
@@ -40,6 +45,38 @@ export const DID_PATTERN =
   /^did:[a-z0-9]+:(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*(?::(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*)*$/;
 const DOMAIN =
   /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+
+/**
+ * A data-plane host of a directory entry (decision 0106): a host name (letters, digits, `-`, `_`, dot-separated
+ * labels: Docker and Kubernetes service names too), an IPv4 address or an IPv6 address in brackets; no scheme,
+ * port, path or wildcard. The JSON Schema of the request states it; `parseDirectoryInput` also asks the WHATWG
+ * URL parser, which compares hosts in the pull, for the same host back (no IPv4 shorthand such as `127.1`).
+ */
+export const HOST_PATTERN =
+  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*|\[[0-9A-Fa-f:.]{2,45}\])$/;
+export const MAX_DATA_PLANE_HOSTS = 16;
+export const DATA_PLANE_HOSTS_INVALID =
+  'dataPlaneHosts must be a list of host names or IP addresses, e.g. ["dataplane.provider.example"]: no scheme, port, path or wildcard, an IPv6 address in brackets';
+export const DATA_PLANE_HOSTS_TOO_MANY = `dataPlaneHosts lists at most ${MAX_DATA_PLANE_HOSTS} hosts`;
+
+/** the hosts as the pull compares them (the WHATWG URL parser's host, lower case), or the 400 */
+function parseDataPlaneHosts(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalidField("dataPlaneHosts", DATA_PLANE_HOSTS_INVALID);
+  const hosts = new Set<string>();
+  for (const entry of value) {
+    const host = typeof entry === "string" ? entry.trim() : "";
+    if (host.length > 253 || !HOST_PATTERN.test(host))
+      throw invalidField("dataPlaneHosts", DATA_PLANE_HOSTS_INVALID);
+    const parsed = URL.canParse(`http://${host}/`) ? new URL(`http://${host}/`).hostname : "";
+    // a name must come back as written (case aside); an IPv6 address is kept in its canonical form
+    if (!parsed || (!host.startsWith("[") && parsed !== host.toLowerCase()))
+      throw invalidField("dataPlaneHosts", DATA_PLANE_HOSTS_INVALID);
+    hosts.add(parsed);
+  }
+  if (hosts.size > MAX_DATA_PLANE_HOSTS) throw invalidField("dataPlaneHosts", DATA_PLANE_HOSTS_TOO_MANY);
+  return [...hosts];
+}
 
 export function didProblem(did: string): string | null {
   if (did.length > 512) return "did is too long (at most 512 characters)";
@@ -86,8 +123,14 @@ export function parseDirectoryInput(body: Record<string, unknown>) {
   const country = presentString(body.country)?.toUpperCase() ?? null;
   if (country && !/^[A-Z]{2}$/.test(country))
     throw invalidField("country", "country must be an ISO 3166-1 alpha-2 code such as DE");
-  return { did, displayName, catalogueUrl, country };
+  const dataPlaneHosts = parseDataPlaneHosts(body.dataPlaneHosts);
+  return { did, displayName, catalogueUrl, country, dataPlaneHosts };
 }
+
+/** an entry to add, as parseDirectoryInput makes it (its data-plane hosts optional: none) */
+export type DirectoryInput = Omit<ReturnType<typeof parseDirectoryInput>, "dataPlaneHosts"> & {
+  dataPlaneHosts?: readonly string[];
+};
 
 interface Row {
   id: string;
@@ -95,10 +138,15 @@ interface Row {
   display_name: string;
   country: string | null;
   catalogue_url: string | null;
+  /** a JSON array of hosts; null: none */
+  data_plane_hosts: string | null;
   seeded: 0 | 1;
   added_by: string;
   added_at: string;
 }
+
+const hostsOf = (r: Pick<Row, "data_plane_hosts">): string[] =>
+  r.data_plane_hosts ? (JSON.parse(r.data_plane_hosts) as string[]) : [];
 
 /** the hub's own catalogue addresses are stored relative, so that they follow PUBLIC_URL */
 const toEntry = (r: Row, publicUrl: string): DirectoryEntry => ({
@@ -107,6 +155,7 @@ const toEntry = (r: Row, publicUrl: string): DirectoryEntry => ({
   displayName: r.display_name,
   country: r.country,
   catalogueUrl: r.catalogue_url?.startsWith("/") ? `${publicUrl}${r.catalogue_url}` : r.catalogue_url,
+  dataPlaneHosts: hostsOf(r),
   source: r.seeded ? "seeded" : "added",
   addedBy: r.added_by,
   addedAt: r.added_at,
@@ -131,6 +180,10 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
       .addColumn("added_by", "text", (c) => c.notNull())
       .addColumn("added_at", "text", (c) => c.notNull())
       .execute();
+  });
+  // decision 0106: the hosts besides its DSP address's host a pull may GET a participant's data from
+  await rel.migrate("crawler-directory-2", async (m) => {
+    await m.schema.alterTable(TABLE).addColumn("data_plane_hosts", "text").execute();
   });
   const byDid = async (did: string, q: Sql = rel.db) =>
     (await q.selectFrom(TABLE).selectAll().where("did", "=", did).executeTakeFirst()) as Row | undefined;
@@ -185,7 +238,20 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
       const r = (await byId(key)) ?? (await byDid(key));
       return r ? toEntry(r, publicUrl) : undefined;
     },
-    async add(input: ReturnType<typeof parseDirectoryInput>, actor: string): Promise<DirectoryEntry> {
+    /**
+     * The data-plane hosts the entry of `did` lists (decision 0106: the pull reads them, by the provider DID its
+     * negotiation names); none without an entry. Matched by DID only, never by the entry's id.
+     */
+    async dataPlaneHostsOf(did: string): Promise<string[]> {
+      const r = (await rel.db
+        .selectFrom(TABLE)
+        .select("data_plane_hosts")
+        .where("did", "=", did)
+        .executeTakeFirst()) as Pick<Row, "data_plane_hosts"> | undefined;
+      return r ? hostsOf(r) : [];
+    },
+    async add(input: DirectoryInput, actor: string): Promise<DirectoryEntry> {
+      const hosts = input.dataPlaneHosts ?? [];
       const base = slugFor(input.displayName) || "participant";
       const row = await writer.tx(async (tx) => {
         if (await byDid(input.did, tx)) throw conflict(`${input.did} is already in the directory`);
@@ -197,6 +263,7 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
           display_name: input.displayName,
           country: input.country,
           catalogue_url: input.catalogueUrl,
+          data_plane_hosts: hosts.length ? JSON.stringify(hosts) : null,
           seeded: 0,
           added_by: actor,
           added_at: new Date().toISOString(),
@@ -207,7 +274,9 @@ export async function createDirectory(rel: Relational, audit: AuditLog, publicUr
             action: "directory.add",
             actor,
             target: input.did,
-            outcome: input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address",
+            outcome:
+              (input.catalogueUrl ? `catalogue ${input.catalogueUrl}` : "no catalogue address") +
+              (hosts.length ? `; data plane hosts ${hosts.join(", ")}` : ""),
             kind: "directory",
           },
           { tx },

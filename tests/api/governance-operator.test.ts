@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { signIn } from "../support/signin";
+import { DATA_PLANE_HOSTS_INVALID } from "../../server/operator/directory";
 import { type Json, body, governanceHarness } from "./governance.support";
 
 /**
@@ -74,6 +75,51 @@ describe("operator console", () => {
       catalogueUrl: "ftp://x",
     });
     expect(bad.status).toBe(400);
+    // decision 0106: a data plane's hosts, bare host names or IP addresses; a bad one adds nothing
+    const size = list.length;
+    for (const dataPlaneHosts of [
+      "dp.x.example",
+      ["https://dp.x.example"],
+      ["dp.x.example:8443"],
+      ["dp.x.example/public"],
+      ["*.x.example"],
+      ["127.1"],
+      [7],
+    ]) {
+      const res = await send("admin", "POST", "/api/admin/participants", {
+        did: "did:web:x.example",
+        displayName: "X",
+        dataPlaneHosts,
+      });
+      expect(res.status, JSON.stringify(dataPlaneHosts)).toBe(400);
+      expect((await body(res)).error).toBe(DATA_PLANE_HOSTS_INVALID);
+    }
+    const tooMany = await send("admin", "POST", "/api/admin/participants", {
+      did: "did:web:x.example",
+      displayName: "X",
+      dataPlaneHosts: Array.from({ length: 17 }, (_, i) => `dp${i}.x.example`),
+    });
+    expect((await body(tooMany)).error).toBe("dataPlaneHosts lists at most 16 hosts");
+    expect(((await (await api("admin", "/api/admin/participants")).json()) as Json[]).length).toBe(size);
+    const withHosts = await send("admin", "POST", "/api/admin/participants", {
+      did: "did:web:provider-qna.example",
+      displayName: "Provider QnA",
+      catalogueUrl: "http://provider-qna-controlplane:8082/api/dsp/catalog/request",
+      dataPlaneHosts: ["provider-qna-dataplane", "DP.Provider-QnA.example"],
+    });
+    expect(withHosts.status).toBe(201);
+    expect(await body(withHosts)).toMatchObject({
+      dataPlaneHosts: ["provider-qna-dataplane", "dp.provider-qna.example"],
+    });
+    expect(
+      ((await (await api("admin", "/api/admin/participants")).json()) as Json[]).find(
+        (e) => e.did === "did:web:provider-qna.example",
+      ),
+    ).toMatchObject({ dataPlaneHosts: ["provider-qna-dataplane", "dp.provider-qna.example"] });
+    expect(
+      (await api("admin", "/api/admin/participants?did=did:web:provider-qna.example", { method: "DELETE" }))
+        .status,
+    ).toBe(204);
     const added = await send("admin", "POST", "/api/admin/participants", {
       did: "did:web:ziekenhuis.example.be:participant",
       displayName: "Ziekenhuis Example",
@@ -85,6 +131,7 @@ describe("operator console", () => {
       source: "added",
       country: "BE",
       catalogueUrl: null,
+      dataPlaneHosts: [],
       addedBy: "admin",
     });
     expect(

@@ -39,6 +39,35 @@ describe("directory action", () => {
     expect(await add({ displayName: "Clinic", did: "not a did" })).toMatchObject({
       fields: [{ field: "did" }],
     });
+    expect(
+      await add({
+        displayName: "Clinic",
+        did: "did:web:clinic.example",
+        dataPlaneHosts: "dp.clinic.example, https://dp.clinic.example/public",
+      }),
+    ).toMatchObject({ ok: false, fields: [{ field: "dataPlaneHosts" }] });
     expect((await h.context.services.operator.directory()).length).toBe(before);
+  });
+
+  it("adds the data-plane hosts written separated by commas or spaces, and lists them", async () => {
+    const did = "did:web:provider.example";
+    expect(
+      await add({
+        displayName: "Provider",
+        did,
+        dataPlaneHosts: " dp.provider.example,  10.0.0.7 [fd00::7]",
+      }),
+    ).toMatchObject({ ok: true });
+    const entry = (await h.context.services.operator.directory()).find((e) => e.did === did);
+    expect(entry?.dataPlaneHosts).toEqual(["dp.provider.example", "10.0.0.7", "[fd00::7]"]);
+    expect(
+      await add({ displayName: "Plain", did: "did:web:plain.example", dataPlaneHosts: "" }),
+    ).toMatchObject({
+      ok: true,
+    });
+    const plain = (await h.context.services.operator.directory()).find(
+      (e) => e.did === "did:web:plain.example",
+    );
+    expect(plain?.dataPlaneHosts).toEqual([]);
   });
 });

@@ -33,9 +33,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await context.services.operator.removeDirectoryEntry(did, user.username);
       return { ok: true, message: `Removed ${did} from the directory.` };
     }
-    const input = parseDirectoryInput(
-      Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])),
+    const fields: Record<string, unknown> = Object.fromEntries(
+      [...form.entries()].map(([k, v]) => [k, String(v)]),
     );
+    // the form writes the hosts separated by commas or spaces; the API takes a list
+    fields.dataPlaneHosts = String(fields.dataPlaneHosts ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const input = parseDirectoryInput(fields);
     const e = await context.services.operator.addDirectoryEntry(input, user.username);
     return { ok: true, message: `Added ${e.displayName} (${e.did}).` };
   } catch (e) {
@@ -62,7 +67,7 @@ export default function Directory() {
       <div className="table-wrap card flush">
         <DataTable
           data-testid="directory"
-          columns={["Participant", "DID", "Country", "Catalogue", "Added", ACTIONS]}
+          columns={["Participant", "DID", "Country", "Catalogue", "Data plane hosts", "Added", ACTIONS]}
         >
           {entries.map((e) => (
             <tr key={e.did} data-testid={`entry-${e.id}`}>
@@ -75,6 +80,13 @@ export default function Directory() {
               <td>{e.country ?? "—"}</td>
               <td className="small wrap">
                 {e.catalogueUrl ? <code>{e.catalogueUrl}</code> : <span className="muted">not crawled</span>}
+              </td>
+              <td className="small wrap">
+                {e.dataPlaneHosts.length ? (
+                  <code>{e.dataPlaneHosts.join(", ")}</code>
+                ) : (
+                  <span className="muted">DSP host only</span>
+                )}
               </td>
               <td className="small">
                 {formatDate(e.addedAt)} by {e.addedBy}
@@ -144,6 +156,16 @@ export default function Directory() {
                 placeholder="https://hospital.example.org/api/dsp/catalog/request"
               />
             </Invalid>
+          </label>
+          <label>
+            Data plane hosts
+            <Invalid message={fieldMessage(result, "dataPlaneHosts")}>
+              <input name="dataPlaneHosts" placeholder="dataplane.hospital.example.org" />
+            </Invalid>
+            <span className="hint">
+              Where its data plane serves pulls, if not on the host of its DSP address: host names or IP
+              addresses, separated by commas; any port.
+            </span>
           </label>
         </div>
         <div className="actions">
