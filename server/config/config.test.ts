@@ -141,4 +141,20 @@ describe("loadConfig", () => {
         `EUDI_TRUSTED_ISSUERS: "${bad}" is not an https URL`,
       );
   });
+
+  it("takes PULL_PRIVATE_NETWORKS as private networks in CIDR notation (decision 0106), none by default", () => {
+    expect(loadConfig({}).pullPrivateNetworks).toEqual([]);
+    expect(
+      loadConfig({ PULL_PRIVATE_NETWORKS: " 10.96.0.0/12, 172.18.0.0/16,,fd00::/8 " }).pullPrivateNetworks,
+    ).toEqual(["10.96.0.0/12", "172.18.0.0/16", "fd00::/8"]);
+    expect(() => loadConfig({ PULL_PRIVATE_NETWORKS: "10.0.0.0/8,169.254.0.0/16" })).toThrow(
+      'PULL_PRIVATE_NETWORKS: "169.254.0.0/16" is not within a private range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, fc00::/7)',
+    );
+    expect(() => loadConfig({ PULL_PRIVATE_NETWORKS: "0.0.0.0/0" })).toThrow(
+      /"0\.0\.0\.0\/0" is not within a private range/,
+    );
+    expect(() => loadConfig({ PULL_PRIVATE_NETWORKS: "cluster" })).toThrow(
+      'PULL_PRIVATE_NETWORKS: "cluster" is not a network in CIDR notation such as 10.96.0.0/12',
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { privateNetworkProblem } from "./networks";
 
 /**
  * Every environment variable of DESIGN.md, validated once at start-up.
@@ -71,6 +72,7 @@ export const envSchema = z.object({
   NLQ_PROXY_URL: optionalUrl,
   OFFICE_HOURS: z.string().optional(),
   OFFICE_HOLDS: list((s) => s.trim()),
+  PULL_PRIVATE_NETWORKS: list((s) => s.trim()),
   CRAWLER_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   EUDI_VERIFIER_URL: optionalUrl,
   EUDI_TRUSTED_ISSUERS: list((s) => s.trim().replace(/\/+$/, "")),
@@ -132,6 +134,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...e.EUDI_TRUSTED_ISSUERS.filter((t) => !z.url().safeParse(t).success || !/^https:\/\//.test(t)).map(
       (t) => `EUDI_TRUSTED_ISSUERS: "${t}" is not an https URL`,
     ),
+    ...e.PULL_PRIVATE_NETWORKS.map(privateNetworkProblem)
+      .filter(Boolean)
+      .map((p) => `PULL_PRIVATE_NETWORKS: ${p}`),
     production &&
       devWallet &&
       "EUDI_DEV_WALLET: must not be on when NODE_ENV=production (its PID issuer is for development only)",
@@ -214,6 +219,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     officeHours: e.OFFICE_HOURS,
     officeHolds: e.OFFICE_HOLDS,
     crawlerToken: e.CRAWLER_TOKEN,
+    /**
+     * Private networks (CIDR) a pull may connect to when the data plane's host is a name, e.g. the
+     * cluster's service network; none: a name must resolve to public addresses (decision 0106)
+     */
+    pullPrivateNetworks: e.PULL_PRIVATE_NETWORKS,
     /** EU Digital Identity Wallet sign-in (server/eudi) */
     eudi: {
       /** an OpenID4VP verifier endpoint (EUDI reference verifier API); undefined: the embedded verifier */
