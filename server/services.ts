@@ -181,6 +181,9 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedDataspace: dataspace.local ? embeddedDataspaceRestart(config, dataspace) : undefined,
   });
 
+  // a pull GETs a provider's data plane on a host its directory entry lists too (decision 0106)
+  dataspace.useDataPlaneHosts(operator.dataPlaneHosts);
+
   // the insight query logs' batches: on the embedded store, a thread of their own (decision 0034)
   const auditBatches = await startAuditBatchWriter({ audit, rel, db });
   const insight = createInsightServices({ graph, auditBatches, config });

@@ -24,15 +24,19 @@ const httpUrl = (address: string | undefined): URL | undefined => {
 };
 
 /**
- * The data plane address an endpoint data reference names, when a pull may GET it (decision 0104): an
+ * The data plane address an endpoint data reference names, when a pull may GET it (decisions 0104, 0106): an
  * absolute http(s) URL without credentials on the host of the provider's DSP address (`providerAddress`, where
- * the contract was negotiated; any port: a data plane's public port is not its protocol port), https when
- * that address is. Else why not, for the pull's audit entry (`refused: <outcome>`) and its 502's `detail`:
- * the provider names the address, and the hub must not GET another one for it.
+ * the contract was negotiated) or on a host the provider's entry in the operator's participant directory lists
+ * (`listedHosts`, as the WHATWG URL parser writes hosts); any port: a data plane's public port is not its
+ * protocol port; https when the DSP address is. Else why not, for the pull's audit entry
+ * (`refused: <outcome>`) and its 502's `detail`: the provider names the address, and the hub must not GET
+ * another one for it. Hosts are compared as written, never resolved (the connection checks the address it
+ * reaches: pull-connect.ts).
  */
 export function dataPlaneUrl(
   endpoint: string,
   providerAddress: string | undefined,
+  listedHosts: readonly string[] = [],
 ): { url: URL } | { refused: { outcome: string; detail: string } } {
   const provider = httpUrl(providerAddress);
   const url = httpUrl(endpoint);
@@ -45,10 +49,12 @@ export function dataPlaneUrl(
   if (!url) return refused("endpoint not an http(s) URL", "the endpoint is not an absolute http(s) URL");
   if (url.username || url.password)
     return refused("endpoint with credentials", "the endpoint carries credentials");
-  if (url.hostname !== provider.hostname)
+  if (url.hostname !== provider.hostname && !listedHosts.includes(url.hostname))
     return refused(
       "endpoint outside the provider's host",
-      `the endpoint's host ${url.hostname} is not the provider's host ${provider.hostname}`,
+      listedHosts.length
+        ? `the endpoint's host ${url.hostname} is neither the provider's host ${provider.hostname} nor a data plane host of its directory entry (${listedHosts.join(", ")})`
+        : `the endpoint's host ${url.hostname} is not the provider's host ${provider.hostname}`,
     );
   if (provider.protocol === "https:" && url.protocol !== "https:")
     return refused("endpoint not https", "the endpoint is http while the provider's address is https");

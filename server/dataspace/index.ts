@@ -20,6 +20,8 @@ import type { RecordSource } from "./graph-data-source";
 import { getOrCreateSecret } from "../storage/secrets";
 import * as participants from "./participants";
 import { createPooledFetch } from "./pooled-fetch";
+import { pullConnector } from "./pull-connect";
+import type { LookupFunction } from "node:net";
 import { createReadCache, EMBEDDED_READ_CACHE_MS } from "./read-cache";
 import type { DataspaceRuntime } from "./runtime";
 import { upstreamClients } from "./reconnect";
@@ -64,7 +66,12 @@ export interface DataspaceDeps {
   embedded?: EmbeddedConnector;
   /** the issuer's participant context and DID, for a production issuer service */
   issuer?: { contextId?: string; did?: string };
+  /** every upstream call's fetch, the pulls' too (default: pooled; the pulls' pool checks the addresses it reaches) */
   fetch?: typeof fetch;
+  /** how the pulls' pool resolves names (default: the system's): a test seam for decision 0106 */
+  pullLookup?: LookupFunction;
+  /** the data-plane hosts of a provider DID in the operator's directory (else handed in by useDataPlaneHosts) */
+  dataPlaneHosts?: (providerDid: string) => Promise<readonly string[]>;
   /**
    * How long connector, tenant-manager, issuer and identity-hub reads are reused (read-cache.ts).
    * Default: with the embedded dataspace, EMBEDDED_READ_CACHE_MS (its change counter invalidates at
@@ -89,6 +96,13 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
   // keep-alive pooled connections to the upstreams, unless a fetch is handed in
   const pool = deps.fetch ? undefined : createPooledFetch();
   const doFetch = deps.fetch ?? pool!.fetch;
+  // the pulls from providers' data planes: a pool of their own that connects only where decision 0106 allows
+  const pullPool = deps.fetch
+    ? undefined
+    : createPooledFetch({
+        connections: 8,
+        connect: pullConnector({ privateNetworks: config.pullPrivateNetworks, lookup: deps.pullLookup }),
+      });
 
   const local = config.connector ? undefined : deps.embedded;
   // the configured connector, else the embedded dataspace
@@ -126,6 +140,8 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     graphBridgeUrl: `${config.publicUrl}/internal/graph-bridge`,
     audit: deps.audit,
     fetch: doFetch,
+    pullFetch: deps.fetch ?? pullPool!.fetch,
+    dataPlaneHosts: deps.dataPlaneHosts,
     permits: deps.permits,
     contractPermits: await createContractPermits(rel),
     // an attempt starts a call only with one time-out left in its lease (cut-off.ts): room for one at least
@@ -162,6 +178,10 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     /** the access body's data permits that contracts and pulls are checked against (permits.ts) */
     usePermits(register: PermitRegister) {
       rt.permits = register;
+    },
+    /** where the operator's participant directory says a provider's data plane is besides its DSP host (decision 0106) */
+    useDataPlaneHosts(lookup: (providerDid: string) => Promise<readonly string[]>) {
+      rt.dataPlaneHosts = lookup;
     },
     /** a data permit was revoked: its transfers end at the connector (cut-off.ts) */
     cutOffPermit: bind(cutOffPermit),
@@ -215,6 +235,7 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
       clearInterval(cutOffTimer);
       await retrying?.catch(() => {});
       await pool?.close();
+      await pullPool?.close();
       await local?.close();
     },
   };

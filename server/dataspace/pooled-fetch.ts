@@ -14,8 +14,20 @@ const RESENDABLE = new Set(["GET", "HEAD"]);
 const CLOSED_UNDER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 const codeOf = (e: unknown) => String((e as { code?: unknown } | null)?.code ?? "");
 
-export function createPooledFetch(options: { connections?: number } = {}) {
-  const agent = new Agent({ connections: options.connections ?? 32, keepAliveTimeout: 4_000, pipelining: 1 });
+export function createPooledFetch(
+  options: {
+    connections?: number;
+    /** how each connection is made (default: undici's); the pull's pool checks its addresses (pull-connect.ts) */
+    connect?: Agent.Options["connect"];
+  } = {},
+) {
+  const { connect } = options;
+  const agent = new Agent({
+    connections: options.connections ?? 32,
+    keepAliveTimeout: 4_000,
+    pipelining: 1,
+    ...(connect ? { connect } : {}),
+  });
   const pooled = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
     const headers: Record<string, string> = {};
@@ -49,7 +61,7 @@ export function createPooledFetch(options: { connections?: number } = {}) {
       // same signal, on a connection of its own — the pool may hold more connections closed by the same
       // restart; a write is never sent twice
       if (!RESENDABLE.has(method) || init.signal?.aborted || !CLOSED_UNDER.has(codeOf(e))) throw e;
-      once = new Client(new URL(url).origin, { pipelining: 1 });
+      once = new Client(new URL(url).origin, { pipelining: 1, ...(connect ? { connect } : {}) });
       try {
         res = await send(once);
       } catch (again) {

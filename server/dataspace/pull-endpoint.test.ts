@@ -2,11 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PERMIT_ID, standInPermits } from "../../tests/support/permits";
 import { startUpstreamDouble, type UpstreamDouble } from "../../tests/support/upstream-double";
 import { createAuditLog } from "../audit/log";
+import type { LookupFunction } from "node:net";
 import { loadConfig } from "../config";
+import { createDirectory, parseDirectoryInput } from "../operator/directory";
 import { openDatabase, type Db } from "../storage/database";
 import { openSqliteRelational } from "../storage/relational/sqlite";
 import { createDataspace, type Dataspace } from "./index";
-import { ENDPOINT_NOT_PROVIDERS } from "./transfers";
+import { ENDPOINT_ADDRESS_REFUSED, ENDPOINT_NOT_PROVIDERS } from "./transfers";
 
 /*
  * Decision 0104: a provider names the endpoint its endpoint data reference (EDR) points at, and the hub
@@ -58,11 +60,44 @@ afterEach(async () => {
   plane.requests.length = 0;
 });
 
+const PROVIDER_DID = "did:web:provider.test";
+
+/** what the hub's directory and its name resolution say (decision 0106) */
+interface Network {
+  /** the provider's directory entry lists these data-plane hosts (the entry is added when given) */
+  dataPlaneHosts?: unknown[];
+  /** written to the directory as it is, past the API's validation (an entry written before a rule) */
+  storedHosts?: string[];
+  /** names the pull's connections resolve, to one address each (else the system's resolver) */
+  resolves?: Record<string, string>;
+}
+
+/** a resolver of the pull's pool: the names given, each to its address; what it was asked */
+function resolver(names: Record<string, string>) {
+  const asked: string[] = [];
+  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...a: unknown[]) => void) => {
+    asked.push(hostname);
+    const address = names[hostname];
+    if (!address)
+      return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+    const family = address.includes(":") ? 6 : 4;
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
+  return { lookup, asked };
+}
+
 /**
  * The consumer's hub, its connector telling a STARTED pull transfer under an agreement negotiated with the
- * provider at `providerAddress`, and an EDR naming `endpoint`; `fetch` the hub's (default: its pooled one).
+ * provider (`PROVIDER_DID`) at `providerAddress`, and an EDR naming `endpoint`; `fetch` the hub's (default:
+ * its pooled ones); the directory and name resolution as `network` says.
  */
-async function hub(providerAddress: string | undefined, endpoint: string, fetch?: typeof globalThis.fetch) {
+async function hub(
+  providerAddress: string | undefined,
+  endpoint: string,
+  fetch?: typeof globalThis.fetch,
+  network: Network = {},
+) {
   connector.reset();
   connector
     .on("GET", `/m/v4beta/transferprocesses/${TRANSFER}`, {
@@ -73,6 +108,7 @@ async function hub(providerAddress: string | undefined, endpoint: string, fetch?
         "@id": NEGOTIATION,
         state: "FINALIZED",
         contractAgreementId: AGREEMENT,
+        counterPartyId: PROVIDER_DID,
         ...(providerAddress ? { counterPartyAddress: providerAddress } : {}),
       },
     })
@@ -90,8 +126,34 @@ async function hub(providerAddress: string | undefined, endpoint: string, fetch?
     UPSTREAM_TIMEOUT_MS: "3000",
     DEMO_RECORDS: "off",
   });
-  const ds = await createDataspace(config, { db, rel, audit, permits: standInPermits, fetch });
+  const names = network.resolves ? resolver(network.resolves) : undefined;
+  const ds = await createDataspace(config, {
+    db,
+    rel,
+    audit,
+    permits: standInPermits,
+    fetch,
+    pullLookup: names?.lookup,
+  });
   opened.push({ ds, db });
+  // the operator's directory, wired as the container wires it (services.ts)
+  const directory = await createDirectory(rel, audit, config.publicUrl);
+  ds.useDataPlaneHosts(directory.dataPlaneHostsOf);
+  if (network.dataPlaneHosts) {
+    const entry = { did: PROVIDER_DID, displayName: "Provider", dataPlaneHosts: network.dataPlaneHosts };
+    await directory.add(parseDirectoryInput(entry), "admin");
+  }
+  if (network.storedHosts)
+    await directory.add(
+      {
+        did: PROVIDER_DID,
+        displayName: "Provider",
+        catalogueUrl: null,
+        country: null,
+        dataPlaneHosts: network.storedHosts,
+      },
+      "admin",
+    );
   await ds.runtime.contractPermits.record({
     negotiationId: NEGOTIATION,
     participantId: CONSUMER,
@@ -104,7 +166,7 @@ async function hub(providerAddress: string | undefined, endpoint: string, fetch?
     (await audit.list({ limit: 100 }))
       .filter((e) => e.action === "transfer.pull")
       .map((e) => ({ actor: e.actor, target: e.target, outcome: e.outcome }));
-  return { ds, pulls };
+  return { ds, pulls, asked: names?.asked ?? [] };
 }
 
 const pull = (ds: Dataspace) => ds.pullTransferData(CONSUMER, TRANSFER, "researcher");
@@ -216,4 +278,136 @@ describe("the pull GETs only the provider's own host", () => {
       expect(await pulls()).toEqual([{ actor: "researcher", target: TARGET, outcome: "failure" }]);
     },
   );
+});
+
+describe("the pull GETs a data plane on a host the provider's directory entry lists (decision 0106)", () => {
+  const provider = "http://localhost:19194/api/dsp/2025-1";
+  const endpoint = () => `http://127.0.0.1:${portOf(plane)}/public/${TRANSFER}`;
+
+  it("pulls from the listed host, which is not the host of the provider's DSP address", async () => {
+    const { ds, pulls } = await hub(provider, endpoint(), undefined, {
+      dataPlaneHosts: ["dataplane.provider.test", "127.0.0.1"],
+    });
+    expect(await pull(ds)).toMatchObject({ transferId: TRANSFER, data: { resourceType: "Bundle" } });
+    expect(paths(plane)).toEqual([`/public/${TRANSFER}`]);
+    expect(await pulls()).toEqual([{ actor: "researcher", target: TARGET, outcome: "success" }]);
+  });
+
+  it("refuses the same host when the provider's entry does not list it, or another provider's does", async () => {
+    const { ds, pulls } = await hub(provider, endpoint(), undefined, {
+      dataPlaneHosts: ["dataplane.provider.test"],
+    });
+    await expect(pull(ds)).rejects.toMatchObject({
+      status: 502,
+      message: ENDPOINT_NOT_PROVIDERS,
+      detail:
+        "the endpoint's host 127.0.0.1 is neither the provider's host localhost nor a data plane host of its directory entry (dataplane.provider.test)",
+    });
+    expect(paths(plane)).toEqual([]);
+    expect(await pulls()).toEqual([
+      { actor: "researcher", target: TARGET, outcome: "refused: endpoint outside the provider's host" },
+    ]);
+  });
+
+  it("keeps https when the provider's DSP address is https, for a listed host too", async () => {
+    const { ds, pulls } = await hub("https://dsp.provider.test/api/dsp/2025-1", endpoint(), undefined, {
+      dataPlaneHosts: ["127.0.0.1"],
+    });
+    await expect(pull(ds)).rejects.toMatchObject({ status: 502, message: ENDPOINT_NOT_PROVIDERS });
+    expect(paths(plane)).toEqual([]);
+    expect(await pulls()).toEqual([
+      { actor: "researcher", target: TARGET, outcome: "refused: endpoint not https" },
+    ]);
+  });
+});
+
+describe("the pull connects only to addresses its host allows (decision 0106)", () => {
+  const planeAt = (host: string) => `http://${host}:${portOf(plane)}/public/${TRANSFER}`;
+  const refusedWith = async (got: Awaited<ReturnType<typeof hub>>, outcome: string, detail: string) => {
+    await expect(pull(got.ds)).rejects.toMatchObject({
+      status: 502,
+      message: ENDPOINT_ADDRESS_REFUSED,
+      detail,
+    });
+    expect(paths(plane)).toEqual([]);
+    expect(paths(internal)).toEqual([]);
+    expect(await got.pulls()).toEqual([{ actor: "researcher", target: TARGET, outcome }]);
+  };
+
+  it("refuses a provider's name that resolves to a loopback address (DNS rebinding), before any request", async () => {
+    const got = await hub("http://provider.test:19194/api/dsp/2025-1", planeAt("provider.test"), undefined, {
+      resolves: { "provider.test": "127.0.0.1" },
+    });
+    await refusedWith(
+      got,
+      "refused: endpoint address loopback",
+      "the endpoint's host provider.test resolves to 127.0.0.1, a loopback address, which a pull reaches only when the host is written as a loopback address or localhost",
+    );
+    expect(got.asked).toEqual(["provider.test"]);
+  });
+
+  it("refuses a listed name that resolves to the cloud metadata address", async () => {
+    const got = await hub(
+      "http://localhost:19194/api/dsp/2025-1",
+      planeAt("dataplane.provider.test"),
+      undefined,
+      {
+        dataPlaneHosts: ["dataplane.provider.test"],
+        resolves: { "dataplane.provider.test": "169.254.169.254" },
+      },
+    );
+    await refusedWith(
+      got,
+      "refused: endpoint address link-local",
+      "the endpoint's host dataplane.provider.test resolves to 169.254.169.254, a link-local address, which a pull never connects to",
+    );
+  });
+
+  it("refuses a private address a name resolves to, unless PULL_PRIVATE_NETWORKS holds it", async () => {
+    const got = await hub("http://provider.test:19194/api/dsp/2025-1", planeAt("provider.test"), undefined, {
+      resolves: { "provider.test": "10.0.0.7" },
+    });
+    await refusedWith(
+      got,
+      "refused: endpoint address private",
+      "the endpoint's host provider.test resolves to 10.0.0.7, a private address outside PULL_PRIVATE_NETWORKS, which a pull reaches from a name only within those networks",
+    );
+  });
+
+  it.each([
+    ["listed by the directory", "http://localhost:19194/api/dsp/2025-1", ["169.254.169.254"]],
+    ["the provider's own DSP host", "http://169.254.169.254/api/dsp/2025-1", undefined],
+  ])("refuses 169.254.169.254 (%s) without connecting to it", async (_what, providerAddress, storedHosts) => {
+    const got = await hub(providerAddress, "http://169.254.169.254/latest/meta-data/", undefined, {
+      storedHosts,
+      resolves: {},
+    });
+    await refusedWith(
+      got,
+      "refused: endpoint address link-local",
+      "the endpoint's address is 169.254.169.254, a link-local address, which a pull never connects to",
+    );
+    expect(got.asked).toEqual([]);
+  });
+
+  it.each([
+    ["an unspecified address", "0.0.0.0", "unspecified"],
+    ["a multicast address", "224.0.0.1", "multicast"],
+    ["an IPv4-mapped link-local address", "[::ffff:169.254.169.254]", "link-local"],
+  ])("refuses %s written as the host", async (_what, host, kind) => {
+    const got = await hub(`http://${host}:19194/api/dsp/2025-1`, `http://${host}:${portOf(plane)}/x`);
+    await expect(pull(got.ds)).rejects.toMatchObject({ status: 502, message: ENDPOINT_ADDRESS_REFUSED });
+    expect(await got.pulls()).toEqual([
+      { actor: "researcher", target: TARGET, outcome: `refused: endpoint address ${kind}` },
+    ]);
+  });
+
+  it("pulls from localhost, a loopback name, as from 127.0.0.1", async () => {
+    const got = await hub("http://localhost:19194/api/dsp/2025-1", planeAt("localhost"), undefined, {
+      resolves: { localhost: "127.0.0.1" },
+    });
+    expect(await pull(got.ds)).toMatchObject({ data: { resourceType: "Bundle" } });
+    expect(paths(plane)).toEqual([`/public/${TRANSFER}`]);
+    expect(got.asked).toEqual(["localhost"]);
+  });
 });

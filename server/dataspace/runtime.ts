@@ -34,6 +34,17 @@ export interface DataspaceRuntime {
   audit: { append(input: AuditInput): Promise<unknown> } | undefined;
   fetch: typeof fetch;
   /**
+   * The fetch of pulls from a provider's data plane: its own pool, whose connections reach only the addresses
+   * decision 0106 allows (pull-connect.ts); a fetch handed in to createDataspace (tests) replaces it
+   */
+  pullFetch: typeof fetch;
+  /**
+   * The data-plane hosts the operator's participant directory lists for a provider DID (decision 0106),
+   * handed in by the container once the operator console is built (Dataspace.useDataPlaneHosts); none: only
+   * the host of the provider's DSP address is pulled from
+   */
+  dataPlaneHosts?: (providerDid: string) => Promise<readonly string[]>;
+  /**
    * The access body's data permits (permits.ts), handed in by the container once the access body
    * is built (Dataspace.usePermits). Without one, no contract for health data is started and
    * nothing is pulled: 503.

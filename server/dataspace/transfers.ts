@@ -19,6 +19,7 @@ import {
 } from "./failures";
 import { NO_PERMIT_REGISTER, type ContractPermit } from "./permits";
 import { dataPlaneUrl } from "./address";
+import { pullRefusalOf, type PullAddressRefused } from "./pull-connect";
 import { mergeById } from "./merge";
 import { agreementOf, audited, operationDeadline, record, type DataspaceRuntime } from "./runtime";
 import { createUpstreamHttp, isNotFound, isUpstreamError } from "./upstream-http";
@@ -204,6 +205,26 @@ export const PERMIT_NOT_VALID = (permitId: string, state: string) =>
 export const ENDPOINT_NOT_PROVIDERS =
   "The endpoint data reference does not point at the provider's own host: nothing was pulled from it";
 
+export const ENDPOINT_ADDRESS_REFUSED =
+  "The endpoint data reference leads to an address the hub does not pull from: nothing was pulled from it";
+
+/** why a connection of the pull was refused (pull-connect.ts), for the 502's `detail` */
+function addressRefusalDetail(r: PullAddressRefused): string {
+  const what = `${r.address}, a ${r.kind} address`;
+  const literal = r.host === r.address;
+  const prefix = literal
+    ? `the endpoint's address is ${what}`
+    : `the endpoint's host ${r.host} resolves to ${what}`;
+  switch (r.kind) {
+    case "loopback":
+      return `${prefix}, which a pull reaches only when the host is written as a loopback address or localhost`;
+    case "private":
+      return `${prefix} outside PULL_PRIVATE_NETWORKS, which a pull reaches from a name only within those networks`;
+    default:
+      return `${prefix}, which a pull never connects to`;
+  }
+}
+
 /**
  * The data permit the contract of a transfer rests on: the one recorded for the negotiation that
  * made the agreement (permits.ts), found by the agreement id the connector gave that negotiation.
@@ -224,7 +245,8 @@ async function permitOfContract(
  * Pulls the data of a started pull transfer, as its data permit allows (issue 34): the permit the
  * contract rests on must be valid now (a revoked or expired one stops pulls at once, 403); reads
  * the endpoint data reference (EDR) from the consumer's connector, GETs its endpoint with the EDR's
- * authorization token (only on the provider's own host, following no redirect: else 502, decision 0104),
+ * authorization token (only on the provider's own host or one its directory entry lists, and only at an
+ * address allowed for that host, following no redirect: else 502, decisions 0104 and 0106),
  * and hands on what the asset's terms deliver under the permit (release.ts): k-anonymous aggregates,
  * or records pseudonymised per permit. The provider's data plane released them at the source
  * (graph-bridge.ts); the hub releases them again itself, which changes nothing it had released, so an
@@ -271,7 +293,10 @@ export async function pullTransferData(
     () => rt.connector.getNegotiation(participantId, contract.negotiationId),
     "Failed to read the negotiation of the transfer's contract",
   );
-  const address = dataPlaneUrl(edr.endpoint, negotiation.counterPartyAddress);
+  // or a host the operator's directory lists for the provider, by the DID the negotiation names it with (0106)
+  const provider = negotiation.counterPartyId;
+  const listed = provider && rt.dataPlaneHosts ? await rt.dataPlaneHosts(provider) : [];
+  const address = dataPlaneUrl(edr.endpoint, negotiation.counterPartyAddress, listed);
   if ("refused" in address) {
     const { outcome, detail } = address.refused;
     await record(rt, { action: "transfer.pull", actor, target, outcome: `refused: ${outcome}` });
@@ -281,7 +306,7 @@ export async function pullTransferData(
     name: "data plane",
     baseUrl: address.url.href,
     timeoutMs: rt.timeoutMs,
-    fetch: rt.fetch,
+    fetch: rt.pullFetch,
   });
   let data: unknown;
   try {
@@ -292,6 +317,13 @@ export async function pullTransferData(
       headers: { Authorization: edr.authorization },
     });
   } catch (e) {
+    // the address connected to is checked as the connection is made, before any byte is sent (0106)
+    const refusal = pullRefusalOf(e);
+    if (refusal) {
+      const outcome = `refused: endpoint address ${refusal.kind}`;
+      await record(rt, { action: "transfer.pull", actor, target, outcome });
+      throw badGateway(ENDPOINT_ADDRESS_REFUSED, addressRefusalDetail(refusal));
+    }
     await record(rt, { action: "transfer.pull", actor, target, outcome: "failure" });
     if (isUpstreamError(e) && e.status === 401)
       throw badGateway("The data plane refused the endpoint data reference", describeUpstream(e));
