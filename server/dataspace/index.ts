@@ -70,8 +70,6 @@ export interface DataspaceDeps {
   fetch?: typeof fetch;
   /** how the pulls' pool resolves names (default: the system's): a test seam for decision 0106 */
   pullLookup?: LookupFunction;
-  /** the data-plane hosts of a provider DID in the operator's directory (else handed in by useDataPlaneHosts) */
-  dataPlaneHosts?: (providerDid: string) => Promise<readonly string[]>;
   /**
    * How long connector, tenant-manager, issuer and identity-hub reads are reused (read-cache.ts).
    * Default: with the embedded dataspace, EMBEDDED_READ_CACHE_MS (its change counter invalidates at
@@ -141,7 +139,6 @@ export async function createDataspace(config: Config, deps: DataspaceDeps) {
     audit: deps.audit,
     fetch: doFetch,
     pullFetch: deps.fetch ?? pullPool!.fetch,
-    dataPlaneHosts: deps.dataPlaneHosts,
     permits: deps.permits,
     contractPermits: await createContractPermits(rel),
     // an attempt starts a call only with one time-out left in its lease (cut-off.ts): room for one at least

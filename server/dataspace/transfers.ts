@@ -210,7 +210,7 @@ export const ENDPOINT_ADDRESS_REFUSED =
 
 /** why a connection of the pull was refused (pull-connect.ts), for the 502's `detail` */
 function addressRefusalDetail(r: PullAddressRefused): string {
-  const what = `${r.address}, a ${r.kind} address`;
+  const what = `${r.address}, ${r.kind === "unspecified" ? "an" : "a"} ${r.kind} address`;
   const literal = r.host === r.address;
   const prefix = literal
     ? `the endpoint's address is ${what}`
