@@ -116,6 +116,10 @@ describe("operator console", () => {
         (e) => e.did === "did:web:provider-qna.example",
       ),
     ).toMatchObject({ dataPlaneHosts: ["provider-qna-dataplane", "dp.provider-qna.example"] });
+    // the container hands the directory to the pull (services.ts): the hosts it will GET from, by the DID
+    expect(
+      await h.server.services.dataspace.runtime.dataPlaneHosts?.("did:web:provider-qna.example"),
+    ).toEqual(["provider-qna-dataplane", "dp.provider-qna.example"]);
     expect(
       (await api("admin", "/api/admin/participants?did=did:web:provider-qna.example", { method: "DELETE" }))
         .status,
